@@ -1,0 +1,114 @@
+package recorder
+
+import (
+	"time"
+
+	"github.com/openrunbook/runbook/decide"
+)
+
+// Kind names what happened.
+type Kind uint8
+
+// The events of a run. Scope events (Read, Write, Commit) and flow events.
+const (
+	RunStart Kind = iota + 1
+	RunEnd
+	RunFailed
+	StageStart
+	StageEnd
+	Read
+	Write
+	Commit
+	Next
+	Decision
+	Select
+	Fork
+	Join
+	BranchStart
+	BranchEnd
+	SubflowEnter
+	SubflowExit
+	Loop
+	Retry
+	Error
+	Pause
+	Truncated
+)
+
+var kindNames = [...]string{
+	RunStart: "run.start", RunEnd: "run.end", RunFailed: "run.failed",
+	StageStart: "stage.start", StageEnd: "stage.end",
+	Read: "scope.read", Write: "scope.write", Commit: "scope.commit",
+	Next: "flow.next", Decision: "flow.decision", Select: "flow.select",
+	Fork: "flow.fork", Join: "flow.join",
+	BranchStart: "branch.start", BranchEnd: "branch.end",
+	SubflowEnter: "subflow.enter", SubflowExit: "subflow.exit",
+	Loop: "flow.loop", Retry: "stage.retry", Error: "stage.error",
+	Pause: "run.pause", Truncated: "foreach.truncated",
+}
+
+// String is the event's wire name (`stage.start`), used by the NDJSON stream.
+func (k Kind) String() string {
+	if int(k) < len(kindNames) && kindNames[k] != "" {
+		return kindNames[k]
+	}
+	return "unknown"
+}
+
+// Event is one thing that happened in a run. Fields not meaningful for a
+// kind are zero. Events are passed by value; a recorder may keep them.
+type Event struct {
+	Kind Kind
+	// Path is the runtime path of the stage, with its execution counter
+	// (`per-volume~3/posture#2`). Empty for run-level events.
+	Path string
+	// StageID and StageName identify the node in the chart.
+	StageID   string
+	StageName string
+	// Subflow is the path prefix the stage runs under (`per-volume~3`),
+	// empty at the root.
+	Subflow string
+
+	// Key and Value: the scope key read or written (Read, Write). For Write,
+	// Deleted says the key was removed.
+	Key     string
+	Value   any
+	Deleted bool
+
+	// Decision is the evidence of a Decision or Select event.
+	Decision *decide.Evidence
+	// Branches: the branches forked (Fork, Join), chosen (Decision, Select).
+	Branches []string
+	// Branch is the branch a BranchStart/BranchEnd is about.
+	Branch string
+
+	// Index is the foreach item index (BranchStart/End), the loop pass (Loop),
+	// the attempt number (Retry, 1-based), the number of net writes (Commit).
+	Index int
+	// Total is the number of foreach items (Fork of a foreach, Truncated),
+	// the loop bound (Loop), the attempts allowed (Retry).
+	Total int
+	// Target is the stage a Loop jumps to or the stage Next moves to.
+	Target string
+
+	// Err is the failure message (Error, RunFailed, Retry).
+	Err string
+	// Elapsed is a stage's or run's duration (StageEnd, RunEnd). It is the one
+	// field that differs between runs of the same chart and inputs.
+	Elapsed time.Duration
+}
+
+// Recorder observes a run. Record is called from the run's goroutine; events
+// of parallel branches are buffered per branch and delivered at the join in
+// declaration order, so a recorder never sees two events at once and sees
+// the same sequence on every run. A recorder that panics is detached from the
+// run and reported; the run goes on.
+type Recorder interface {
+	Record(e Event)
+}
+
+// Flusher is implemented by recorders that deliver events later (see
+// Deferred). The engine calls Flush before the run returns.
+type Flusher interface {
+	Flush()
+}

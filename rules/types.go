@@ -1,0 +1,84 @@
+package rules
+
+// Env is what a rule reads: a view of the scope. The flow engine passes a
+// tracked view, so every key a rule looks at is on the record.
+type Env interface {
+	// Get returns the value stored at a top-level key and whether it exists.
+	Get(key string) (any, bool)
+}
+
+// Predicate is one rule condition in either form (filter or expression).
+// Eval never panics: a predicate that cannot be evaluated is a non-match
+// whose Outcome carries the error.
+type Predicate interface {
+	Eval(env Env) Outcome
+	// String is the predicate's source as the author wrote it (the expression
+	// text, or the filter in a canonical `key op expected` form).
+	String() string
+}
+
+// Valuer computes a value from the scope: an expression, or a key reference.
+// Used by `set:`, verdict columns, foreach items, subflow bindings.
+type Valuer interface {
+	Value(env Env) (any, []Input, error)
+	String() string
+}
+
+// Outcome is the evidence of one predicate evaluation.
+type Outcome struct {
+	Matched bool `json:"matched"`
+	// Expr is the expression text (expression form only).
+	Expr string `json:"expr,omitempty"`
+	// Result is what the expression evaluated to (expression form only).
+	Result any `json:"result,omitempty"`
+	// Inputs are the identifiers and member paths the expression read, with
+	// the values they had, in the order they appear in the source.
+	Inputs Inputs `json:"inputs,omitempty"`
+	// Conditions is the evidence of each filter condition, in declared order.
+	Conditions []ConditionEvidence `json:"conditions,omitempty"`
+	// Err is set when the predicate could not be evaluated.
+	Err string `json:"error,omitempty"`
+}
+
+// Input is one value an expression read: `volume.replicas` = 2.
+type Input struct {
+	Path  string
+	Value any
+}
+
+// Inputs marshals as a JSON object whose keys keep their source order.
+type Inputs []Input
+
+// ConditionEvidence is one filter condition as it was evaluated.
+type ConditionEvidence struct {
+	Key      string `json:"key"`
+	Op       Op     `json:"op"`
+	Expected any    `json:"expected"`
+	Actual   any    `json:"actual"`
+	// Present is false when the key (or a segment of its dotted path) was missing.
+	Present bool `json:"present"`
+	Pass    bool `json:"pass"`
+	// Reason says why a condition failed for a reason other than the values
+	// differing (incomparable types, a missing key, a bad regular expression).
+	Reason string `json:"reason,omitempty"`
+}
+
+// Op is a filter operator.
+type Op string
+
+// The filter operators, in the order the spec lists them.
+const (
+	OpEq         Op = "eq"
+	OpNe         Op = "ne"
+	OpGt         Op = "gt"
+	OpGte        Op = "gte"
+	OpLt         Op = "lt"
+	OpLte        Op = "lte"
+	OpIn         Op = "in"
+	OpNotIn      Op = "notIn"
+	OpContains   Op = "contains"
+	OpStartsWith Op = "startsWith"
+	OpEndsWith   Op = "endsWith"
+	OpMatches    Op = "matches"
+	OpExists     Op = "exists"
+)
