@@ -146,6 +146,8 @@ type node struct {
 	subflow *Chart
 	mount   Mount
 	loop    *Loop
+	// loopTarget is the node loop.To names, resolved by link.
+	loopTarget *node
 
 	retry   *RetryPolicy
 	timeout time.Duration

@@ -22,5 +22,30 @@ func (c *Chart) link() []error {
 		}
 	}
 	walk(c.root)
+	for _, n := range c.byID {
+		if n.kind == KindLoop && n.loop != nil {
+			n.loopTarget = c.loopTarget(n)
+		}
+	}
 	return append(errs, c.validate()...)
+}
+
+// loopTarget finds the stage a loop jumps to: an earlier node of the loop's
+// own sequence or of an enclosing one, never across a fan-out. Nil when there
+// is none (validate reports it).
+func (c *Chart) loopTarget(n *node) *node {
+	seq, idx := n.seq, n.index
+	for seq != nil {
+		for i := idx - 1; i >= 0; i-- {
+			if seq.nodes[i].id == n.loop.To {
+				return seq.nodes[i]
+			}
+		}
+		p := seq.parent
+		if p == nil || p.kind != KindDecide {
+			return nil
+		}
+		seq, idx = p.seq, p.index
+	}
+	return nil
 }

@@ -51,6 +51,9 @@ type Write struct {
 	// ReadsBefore is how many of the commit's Reads had been made when this
 	// key was first written: the reads this write can depend on.
 	ReadsBefore int `json:"readsBefore"`
+	// From is set on a join's writes: the runtime path of the branch commit
+	// that wrote the value (several, space-separated, for gathered rows).
+	From string `json:"from,omitempty"`
 }
 
 // Log is a run's commits in order. Parallel branches' commits are spliced in
@@ -61,4 +64,167 @@ type Log struct {
 	Inputs map[string]any `json:"inputs,omitempty"`
 	// Commits in order.
 	Commits []Commit `json:"commits"`
+}
+
+// ScopeOf is the scope a runtime path ran in: its path without the last
+// segment (`per-volume~3/posture#2` → `per-volume~3`; `seed#0` → "").
+func ScopeOf(path string) string {
+	for i := len(path) - 1; i >= 0; i-- {
+		if path[i] == '/' {
+			return path[:i]
+		}
+	}
+	return ""
+}
+
+// visible says whether a commit made in scope `from` is seen by scope `in`:
+// the same scope, or one it was forked or mounted from.
+func visible(from, in string) bool {
+	if from == "" || from == in {
+		return true
+	}
+	return len(in) > len(from) && in[:len(from)] == from && in[len(from)] == '/'
+}
+
+// Find returns the index of the commit at a runtime path.
+func (l *Log) Find(path string) (int, bool) {
+	for i := range l.Commits {
+		if l.Commits[i].Path == path {
+			return i, true
+		}
+	}
+	return -1, false
+}
+
+// StateAt rebuilds the root scope's state as of commit i (inclusive) from
+// the inputs and the log alone; i < 0 gives the inputs. Branch and subflow
+// commits change their own scopes; their effect on the root arrives through
+// the commit that joined them.
+func (l *Log) StateAt(i int) map[string]any {
+	st := make(map[string]any, len(l.Inputs))
+	for k, v := range l.Inputs {
+		st[k] = v
+	}
+	for j := 0; j <= i && j < len(l.Commits); j++ {
+		c := &l.Commits[j]
+		if c.Discarded || ScopeOf(c.Path) != "" {
+			continue
+		}
+		for _, w := range c.Writes {
+			if w.Deleted {
+				delete(st, w.Key)
+			} else {
+				st[w.Key] = w.Value
+			}
+		}
+	}
+	return st
+}
+
+// LastWriter returns the index of the last commit before `before` that
+// wrote key in a scope the commit at `before` could see (its own, or one it
+// was forked from). False when the value came with the inputs, or the key
+// was never written. For what a stage actually read, Read.Writer is exact.
+func (l *Log) LastWriter(key string, before int) (int, bool) {
+	if before > len(l.Commits) {
+		before = len(l.Commits)
+	}
+	in := ""
+	if before >= 0 && before < len(l.Commits) {
+		in = ScopeOf(l.Commits[before].Path)
+	}
+	for j := before - 1; j >= 0; j-- {
+		c := &l.Commits[j]
+		if c.Discarded || !visible(ScopeOf(c.Path), in) {
+			continue
+		}
+		for _, w := range c.Writes {
+			if w.Key == key {
+				return j, true
+			}
+		}
+	}
+	return -1, false
+}
+
+// Cause is one link of a causal chain: the commit at Index wrote Key, which
+// the commit at By read (or joined, for a join's write).
+type Cause struct {
+	Index int    `json:"index"`
+	Path  string `json:"path"`
+	Stage string `json:"stage"`
+	Key   string `json:"key"`
+	By    string `json:"by"`
+	Depth int    `json:"depth"`
+}
+
+// Chain is the causal chain behind the commit at path: the commits that
+// wrote what it read, then what those read, transitively, each commit once,
+// nearest first (by depth, then newest first). Joins are followed through
+// to the branch commits their writes came from.
+func (l *Log) Chain(path string) ([]Cause, error) {
+	start, ok := l.Find(path)
+	if !ok {
+		return nil, &NodeError{Msg: "no commit at path " + path}
+	}
+	byPath := make(map[string]int, len(l.Commits))
+	for i := range l.Commits {
+		byPath[l.Commits[i].Path] = i
+	}
+	seen := map[int]bool{start: true}
+	var out []Cause
+	frontier := []int{start}
+	for depth := 1; len(frontier) > 0; depth++ {
+		var next []int
+		var level []Cause
+		add := func(writer, key, by string) {
+			for _, w := range splitPaths(writer) {
+				j, ok := byPath[w]
+				if !ok || seen[j] {
+					continue
+				}
+				seen[j] = true
+				level = append(level, Cause{Index: j, Path: w, Stage: l.Commits[j].Stage, Key: key, By: by, Depth: depth})
+				next = append(next, j)
+			}
+		}
+		for _, i := range frontier {
+			c := &l.Commits[i]
+			for _, r := range c.Reads {
+				add(r.Writer, r.Key, c.Path)
+			}
+			for _, w := range c.Writes {
+				add(w.From, w.Key, c.Path)
+			}
+		}
+		sortCauses(level)
+		out = append(out, level...)
+		frontier = next
+	}
+	return out, nil
+}
+
+func splitPaths(s string) []string {
+	if s == "" {
+		return nil
+	}
+	var out []string
+	start := 0
+	for i := 0; i <= len(s); i++ {
+		if i == len(s) || s[i] == ' ' {
+			if i > start {
+				out = append(out, s[start:i])
+			}
+			start = i + 1
+		}
+	}
+	return out
+}
+
+func sortCauses(cs []Cause) {
+	for i := 1; i < len(cs); i++ {
+		for j := i; j > 0 && cs[j].Index > cs[j-1].Index; j-- {
+			cs[j], cs[j-1] = cs[j-1], cs[j]
+		}
+	}
 }

@@ -1,6 +1,178 @@
 package flow
 
-// Scope is a stage's view of the run's state: reads are tracked, writes are
-// staged until the stage commits.
+import (
+	"errors"
+	"sync"
+
+	"github.com/openrunbook/runbook/recorder"
+)
+
+// Scope is a stage's view of the run's state. Reads are tracked (the key,
+// the value seen, and which commit wrote it); writes are staged, visible to
+// this stage at once (read-your-writes) and to other stages only after this
+// stage commits. Values read are shared, not copied: treat them as read-only
+// and write a new value instead of changing one in place.
+//
+// A Scope is valid only during its stage's execution. Its methods are safe
+// for the stage's own goroutine; a stage that starts goroutines must not use
+// the scope from them after it returns.
 type Scope struct {
+	f     *frame
+	n     *node
+	path  string
+	reads []Read
+	// staged writes, in first-written order.
+	staged []staged
+	// index over staged once it grows past a handful of keys.
+	stagedIdx map[string]int
+
+	// mu is set when the stage runs on its own goroutine (it has a timeout or
+	// the run can be cancelled), so an abandoned stage's late writes can be
+	// cut off safely.
+	mu        *sync.Mutex
+	abandoned bool
+
+	ask *Pause
+}
+
+type staged struct {
+	key         string
+	value       any
+	deleted     bool
+	readsBefore int
+	from        string
+}
+
+const stagedIndexAt = 8
+
+// Get returns the value at key and whether it exists. It implements
+// rules.Env, so rules read through the same tracked path as stages.
+func (s *Scope) Get(key string) (any, bool) {
+	if s.mu != nil {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.abandoned {
+			return nil, false
+		}
+	}
+	if i := s.find(key); i >= 0 {
+		st := &s.staged[i]
+		s.emit(recorder.Read, key, st.value, st.deleted)
+		return st.value, !st.deleted
+	}
+	e, ok := s.f.lookup(key)
+	s.track(key, e, ok)
+	s.emit(recorder.Read, key, e.v, false)
+	return e.v, ok
+}
+
+// Value returns the value at key, or nil when it does not exist.
+func (s *Scope) Value(key string) any {
+	v, _ := s.Get(key)
+	return v
+}
+
+// Set stages a write of key.
+func (s *Scope) Set(key string, v any) { s.write(key, v, false) }
+
+// Delete stages the removal of key.
+func (s *Scope) Delete(key string) { s.write(key, nil, true) }
+
+// Path is the stage's runtime path (`per-volume~3/posture#2`).
+func (s *Scope) Path() string { return s.path }
+
+// Stage is the stage's id.
+func (s *Scope) Stage() string { return s.n.id }
+
+// ErrPaused is returned by Ask; a stage returns it to pause the run.
+var ErrPaused = errors.New("flow: run paused for input")
+
+// Ask pauses the run after this stage commits, to wait for a person's
+// answer: expects maps each answer name to its type name (checked by the
+// caller that resumes). The stage returns what Ask returns:
+//
+//	return s.Ask("Restart db-1 now?", map[string]string{"approve": "bool"})
+//
+// A run can pause only outside parallel, select and foreach branches and
+// outside subflows; elsewhere Ask returns an error saying so.
+func (s *Scope) Ask(question string, expects map[string]string) error {
+	if s.f.branch || s.f.prefix != "" {
+		return errors.New("a run can pause only at the top level of its chart or inside a decider's branch, not inside a parallel, select, foreach branch or subflow")
+	}
+	ex := make(map[string]string, len(expects))
+	for k, v := range expects {
+		ex[k] = v
+	}
+	s.ask = &Pause{Path: s.path, Stage: s.n.id, Question: question, Expects: ex}
+	return ErrPaused
+}
+
+func (s *Scope) write(key string, v any, del bool) {
+	if s.mu != nil {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.abandoned {
+			return
+		}
+	}
+	if i := s.find(key); i >= 0 {
+		s.staged[i].value, s.staged[i].deleted = v, del
+	} else {
+		s.staged = append(s.staged, staged{key: key, value: v, deleted: del, readsBefore: len(s.reads)})
+		if s.stagedIdx != nil {
+			s.stagedIdx[key] = len(s.staged) - 1
+		} else if len(s.staged) > stagedIndexAt {
+			s.stagedIdx = make(map[string]int, len(s.staged)*2)
+			for j, st := range s.staged {
+				s.stagedIdx[st.key] = j
+			}
+		}
+	}
+	s.emit(recorder.Write, key, v, del)
+}
+
+func (s *Scope) find(key string) int {
+	if s.stagedIdx != nil {
+		if i, ok := s.stagedIdx[key]; ok {
+			return i
+		}
+		return -1
+	}
+	for i := range s.staged {
+		if s.staged[i].key == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// track records the first read of a key from outside the stage.
+func (s *Scope) track(key string, e entry, ok bool) {
+	for i := range s.reads {
+		if s.reads[i].Key == key {
+			return
+		}
+	}
+	s.reads = append(s.reads, Read{Key: key, Value: e.v, Writer: e.writer, Missing: !ok})
+}
+
+func (s *Scope) emit(k recorder.Kind, key string, v any, del bool) {
+	if s.f.rec == nil {
+		return
+	}
+	s.f.rec.emit(recorder.Event{Kind: k, Path: s.path, StageID: s.n.id, StageName: s.n.name, Subflow: s.f.prefix, Key: key, Value: v, Deleted: del})
+}
+
+// abandon cuts off a stage that outlived its context: from now on its reads
+// see nothing and its writes are dropped.
+func (s *Scope) abandon() {
+	s.mu.Lock()
+	s.abandoned = true
+	s.mu.Unlock()
+}
+
+// stage writes a value that came from another commit (a join): no event,
+// no read dependency, the origin kept.
+func (s *Scope) stage(key string, v any, del bool, from string) {
+	s.staged = append(s.staged, staged{key: key, value: v, deleted: del, from: from})
 }

@@ -1,0 +1,45 @@
+// Package flow builds flowcharts of stages and runs them over a tracked,
+// transactional scope, leaving a log from which every value can be traced
+// to the stage that wrote it and the reads that stage made.
+//
+// It owns: charts (the builder, build-time validation, the static
+// structure, Mermaid and DOT drawings), the scope (tracked reads, staged
+// writes, one commit per stage execution), the executor (sequences,
+// deciders, selectors, parallel branches, foreach fan-outs, subflows, loops,
+// retries, timeouts, cancellation, pause and resume) and the commit log with
+// its causal queries. It does not own rule evaluation (package rules and
+// decide), what happens to events (package recorder), or anything a runbook
+// adds on top: YAML, exec, verdicts, honesty (package runbook).
+//
+// The laws a run keeps:
+//
+//	one commit per stage execution    empty ones too; only net changes are written
+//	commit on error                   a failed stage's writes before it failed stay
+//	retry                             a failed attempt's writes are discarded; each attempt is logged
+//	parallel joins                    overlays merge in DECLARATION order, never completion order;
+//	                                  two branches writing one key differently fail the run,
+//	                                  except rows appended to "verdicts", gathered in branch order
+//	determinism                       same chart and inputs → same log, events and state,
+//	                                  however goroutines were scheduled (timings aside)
+//	runtime paths                     [prefix/]stageId#n; a foreach branch is <id>~<index>,
+//	                                  a parallel or select branch <id>~<branch>
+//	bounds                            loops (default 1000 passes) and nesting (default 500)
+//	                                  fail the run by name; foreach width and loop passes
+//	                                  never count as nesting
+//	no panic escapes                  a stage panic is that stage's failure, stack recorded
+//
+// Example:
+//
+//	chart, err := flow.New("disk").
+//		Stage("seed", func(ctx context.Context, s *flow.Scope) error {
+//			s.Set("used", 95)
+//			return nil
+//		}).
+//		Decide("posture", []decide.Rule{
+//			{When: nearlyFull, Then: "at-risk", Label: "Nearly full"},
+//		}, decide.Default{Branch: "ok", Label: "No rule fired"},
+//			[]flow.Branch{{Name: "at-risk"}, {Name: "ok"}},
+//			flow.Name("Disk posture")).
+//		Build()
+//	res, err := chart.Run(ctx, flow.WithRecorders(recorder.NewNarrative()))
+package flow

@@ -1,0 +1,660 @@
+package flow_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/openrunbook/runbook/decide"
+	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/recorder"
+	"github.com/openrunbook/runbook/rules"
+)
+
+func set(kv ...any) flow.StageFunc {
+	return func(ctx context.Context, s *flow.Scope) error {
+		for i := 0; i < len(kv); i += 2 {
+			s.Set(kv[i].(string), kv[i+1])
+		}
+		return nil
+	}
+}
+
+func noop(context.Context, *flow.Scope) error { return nil }
+
+func mustBuild(t testing.TB, b *flow.Builder) *flow.Chart {
+	t.Helper()
+	c, err := b.Build()
+	if err != nil {
+		t.Fatalf("build: %v", err)
+	}
+	return c
+}
+
+func run(t testing.TB, c *flow.Chart, opts ...flow.RunOption) *flow.Result {
+	t.Helper()
+	res, err := c.Run(context.Background(), opts...)
+	if err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	return res
+}
+
+func filter(key string, op rules.Op, v any) rules.Predicate {
+	return rules.MustFilter(rules.Where(key, op, v))
+}
+
+// kinds collects event kinds, for tests that assert what a recorder saw.
+type kinds struct{ events []recorder.Event }
+
+func (k *kinds) Record(e recorder.Event) { k.events = append(k.events, e) }
+
+func TestScopeTracksReadsAndCommitsNetWrites(t *testing.T) {
+	c := mustBuild(t, flow.New("net").
+		Stage("a", set("x", 1, "y", "keep")).
+		Stage("b", func(ctx context.Context, s *flow.Scope) error {
+			x, _ := s.Get("x")
+			s.Set("y", "keep") // same value: no net change
+			s.Set("x", 1)      // same value again
+			s.Set("z", x)
+			if v, _ := s.Get("z"); v != 1 { // read-your-writes
+				return fmt.Errorf("read-your-writes gave %v", v)
+			}
+			return nil
+		}).
+		Stage("empty", noop))
+	res := run(t, c)
+	if got := len(res.Log.Commits); got != 3 {
+		t.Fatalf("commits = %d, want 3 (one per stage execution, empty included)", got)
+	}
+	b := res.Log.Commits[1]
+	if b.Path != "b#1" || b.Stage != "b" {
+		t.Errorf("path = %q stage %q", b.Path, b.Stage)
+	}
+	if len(b.Writes) != 1 || b.Writes[0].Key != "z" || b.Writes[0].ReadsBefore != 1 {
+		t.Errorf("writes = %+v, want only z, after 1 read", b.Writes)
+	}
+	if len(b.Reads) != 1 || b.Reads[0].Key != "x" || b.Reads[0].Writer != "a#0" || b.Reads[0].Value != 1 {
+		t.Errorf("reads = %+v, want x written by a#0", b.Reads)
+	}
+	if len(res.Log.Commits[2].Writes) != 0 {
+		t.Errorf("empty stage wrote %+v", res.Log.Commits[2].Writes)
+	}
+	want := map[string]any{"x": 1, "y": "keep", "z": 1}
+	if !reflect.DeepEqual(res.State, want) {
+		t.Errorf("state = %v, want %v", res.State, want)
+	}
+}
+
+func TestStagedWritesInvisibleToParallelSiblings(t *testing.T) {
+	var sawOther atomic.Bool
+	c := mustBuild(t, flow.New("iso").
+		Stage("seed", set("n", 0)).
+		Parallel("fork", []flow.Branch{
+			{Name: "a", Steps: flow.Seq().Stage("wa", set("a", 1))},
+			{Name: "b", Steps: flow.Seq().Stage("wb", func(ctx context.Context, s *flow.Scope) error {
+				if _, ok := s.Get("a"); ok {
+					sawOther.Store(true)
+				}
+				s.Set("b", 2)
+				return nil
+			})},
+		}))
+	res := run(t, c)
+	if sawOther.Load() {
+		t.Error("branch b saw branch a's write")
+	}
+	if res.State["a"] != 1 || res.State["b"] != 2 {
+		t.Errorf("state = %v", res.State)
+	}
+}
+
+func TestFailedStageCommitsWhatItWrote(t *testing.T) {
+	c := mustBuild(t, flow.New("fail").
+		Stage("a", func(ctx context.Context, s *flow.Scope) error {
+			s.Set("partial", true)
+			return errors.New("disk unreadable")
+		}).
+		Stage("never", set("x", 1)))
+	res, err := c.Run(context.Background())
+	if err == nil || res.Status != flow.StatusFailed {
+		t.Fatalf("status = %v err = %v", res.Status, err)
+	}
+	if res.Err.Path != "a#0" || res.Err.Stage != "a" || !strings.Contains(res.Err.Message, "disk unreadable") {
+		t.Errorf("err = %+v", res.Err)
+	}
+	if res.State["partial"] != true {
+		t.Error("the failed stage's write was rolled back")
+	}
+	if len(res.Log.Commits) != 1 || res.Log.Commits[0].Err == "" {
+		t.Errorf("log = %+v", res.Log.Commits)
+	}
+	if _, ok := res.State["x"]; ok {
+		t.Error("a stage after the failure ran")
+	}
+}
+
+func TestRetryDiscardsFailedAttempts(t *testing.T) {
+	tries := 0
+	c := mustBuild(t, flow.New("retry").
+		Stage("flaky", func(ctx context.Context, s *flow.Scope) error {
+			tries++
+			s.Set("attempt", tries)
+			if tries < 3 {
+				s.Set("junk", tries)
+				return fmt.Errorf("try %d failed", tries)
+			}
+			return nil
+		}, flow.WithRetry(flow.RetryPolicy{Attempts: 4, Backoff: time.Millisecond})))
+	rec := &kinds{}
+	res := run(t, c, flow.WithRecorders(rec))
+	if tries != 3 {
+		t.Fatalf("tries = %d", tries)
+	}
+	if len(res.Log.Commits) != 3 {
+		t.Fatalf("commits = %d, want one per attempt", len(res.Log.Commits))
+	}
+	for i, cm := range res.Log.Commits[:2] {
+		if !cm.Discarded || cm.Attempt != i+1 || cm.Err == "" {
+			t.Errorf("attempt %d commit = %+v", i+1, cm)
+		}
+	}
+	if _, ok := res.State["junk"]; ok {
+		t.Error("a discarded attempt's write reached the state")
+	}
+	if res.State["attempt"] != 3 {
+		t.Errorf("state = %v", res.State)
+	}
+	retries := 0
+	for _, e := range rec.events {
+		if e.Kind == recorder.Retry {
+			retries++
+		}
+	}
+	if retries != 2 {
+		t.Errorf("retry events = %d, want 2", retries)
+	}
+}
+
+func TestRetryLastAttemptFailsLikeAStage(t *testing.T) {
+	c := mustBuild(t, flow.New("retry").
+		Stage("bad", func(ctx context.Context, s *flow.Scope) error {
+			s.Set("last", true)
+			return errors.New("nope")
+		}, flow.WithRetry(flow.RetryPolicy{Attempts: 2})))
+	res, err := c.Run(context.Background())
+	if err == nil || res.Status != flow.StatusFailed {
+		t.Fatalf("status %v", res.Status)
+	}
+	if res.State["last"] != true {
+		t.Error("the last attempt's writes must commit")
+	}
+	if res.Err.Path != "bad#1" {
+		t.Errorf("failure path = %q", res.Err.Path)
+	}
+}
+
+func TestPanicIsTheStagesFailure(t *testing.T) {
+	c := mustBuild(t, flow.New("panic").Stage("boom", func(ctx context.Context, s *flow.Scope) error {
+		var m map[string]int
+		m["x"] = 1
+		return nil
+	}))
+	res, err := c.Run(context.Background())
+	if err == nil || res.Status != flow.StatusFailed {
+		t.Fatal("a panic did not fail the run")
+	}
+	if !strings.Contains(res.Err.Message, "panicked") || !strings.Contains(res.Err.Stack, "run_test.go") {
+		t.Errorf("err = %q stack has no frame of the stage", res.Err.Message)
+	}
+}
+
+func diskDecider(b *flow.Builder) *flow.Builder {
+	return b.Decide("posture", []decide.Rule{
+		{When: filter("used", rules.OpGt, 95), Then: "critical", Label: "Almost full"},
+		{When: filter("used", rules.OpGt, 80), Then: "warning", Label: "Filling"},
+	}, decide.Default{Branch: "ok", Label: "No rule fired"}, []flow.Branch{
+		{Name: "critical", Steps: flow.Seq().Stage("c", set("verdict", "critical"))},
+		{Name: "warning", Description: "Over 80%", Steps: flow.Seq().Stage("w", set("verdict", "warning"))},
+		{Name: "ok", Steps: flow.Seq().Stage("o", set("verdict", "ok"))},
+	}, flow.Name("Disk posture"))
+}
+
+func TestDecideFirstMatchWithLabelledDefaultOnEveryDecision(t *testing.T) {
+	for _, tc := range []struct {
+		used    int
+		verdict string
+		rules   int
+	}{{99, "critical", 1}, {90, "warning", 2}, {10, "ok", 2}} {
+		t.Run(tc.verdict, func(t *testing.T) {
+			c := mustBuild(t, diskDecider(flow.New("d").Stage("seed", set("used", tc.used))))
+			res := run(t, c)
+			if res.State["verdict"] != tc.verdict {
+				t.Fatalf("verdict = %v", res.State["verdict"])
+			}
+			ev := res.Log.Commits[1].Decision
+			if ev == nil || len(ev.Rules) != tc.rules || ev.Chosen[0] != tc.verdict {
+				t.Fatalf("evidence = %+v", ev)
+			}
+			if ev.Default == nil || ev.Default.Label != "No rule fired" {
+				t.Errorf("default label missing from a decision: %+v", ev.Default)
+			}
+			if r := res.Log.Commits[1].Reads; len(r) != 1 || r[0].Key != "used" || r[0].Writer != "seed#0" {
+				t.Errorf("decider reads = %+v", r)
+			}
+		})
+	}
+}
+
+func TestGoDeciderChoosingUnknownBranchFails(t *testing.T) {
+	c := mustBuild(t, flow.New("d").DecideFunc("pick", func(ctx context.Context, s *flow.Scope) (decide.Evidence, error) {
+		return decide.Evidence{Kind: decide.KindDecide, Chosen: []string{"nowhere"}}, nil
+	}, []flow.Branch{{Name: "here"}}, flow.Name("Picker")))
+	res, err := c.Run(context.Background())
+	if err == nil || !strings.Contains(res.Err.Message, `"nowhere"`) || !strings.Contains(res.Err.Message, "Picker") || res.Err.Path != "pick#0" {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestSelectRunsEveryMatchAndZeroIsFine(t *testing.T) {
+	build := func() *flow.Chart {
+		return mustBuild(t, flow.New("s").Stage("seed", func(ctx context.Context, s *flow.Scope) error { return nil }).
+			Select("checks", []decide.Rule{
+				{When: filter("cpu", rules.OpGt, 90), Then: "cpu", Label: "Hot CPU"},
+				{When: filter("mem", rules.OpGt, 90), Then: "mem", Label: "Low memory"},
+			}, []flow.Branch{
+				{Name: "cpu", Steps: flow.Seq().Stage("c", set("cpuAlert", true))},
+				{Name: "mem", Steps: flow.Seq().Stage("m", set("memAlert", true))},
+			}))
+	}
+	res := run(t, build(), flow.WithInputs(map[string]any{"cpu": 95, "mem": 99}))
+	if res.State["cpuAlert"] != true || res.State["memAlert"] != true {
+		t.Errorf("state = %v", res.State)
+	}
+	if ev := res.Log.Commits[1].Decision; len(ev.Rules) != 2 || !reflect.DeepEqual(ev.Chosen, []string{"cpu", "mem"}) {
+		t.Errorf("evidence = %+v", ev)
+	}
+	res = run(t, build(), flow.WithInputs(map[string]any{"cpu": 1, "mem": 1}))
+	if _, ok := res.State["cpuAlert"]; ok || res.Status != flow.StatusCompleted {
+		t.Errorf("zero selected: %v %v", res.Status, res.State)
+	}
+}
+
+func TestParallelMergeConflictNamesBothBranches(t *testing.T) {
+	c := mustBuild(t, flow.New("p").Parallel("fork", []flow.Branch{
+		{Name: "left", Steps: flow.Seq().Stage("l", set("owner", "left", "same", 1))},
+		{Name: "right", Steps: flow.Seq().Stage("r", set("owner", "right", "same", 1))},
+	}))
+	res, err := c.Run(context.Background())
+	if err == nil {
+		t.Fatal("conflicting writes were merged silently")
+	}
+	for _, want := range []string{`"left"`, `"right"`, `"owner"`} {
+		if !strings.Contains(res.Err.Message, want) {
+			t.Errorf("error %q does not name %s", res.Err.Message, want)
+		}
+	}
+	// The branches' commits are still on the record.
+	if _, ok := res.Log.Find("fork~left/l#0"); !ok {
+		t.Errorf("branch commit lost: %+v", res.Log.Commits)
+	}
+}
+
+func TestParallelSameValueAndVerdictRowsGatherInDeclarationOrder(t *testing.T) {
+	row := func(name string, d time.Duration) flow.StageFunc {
+		return func(ctx context.Context, s *flow.Scope) error {
+			time.Sleep(d) // finish in reverse order
+			rows, _ := s.Value(flow.VerdictsKey).([]any)
+			s.Set(flow.VerdictsKey, append(append([]any{}, rows...), name))
+			s.Set("same", true)
+			return nil
+		}
+	}
+	c := mustBuild(t, flow.New("p").Stage("seed", set(flow.VerdictsKey, []any{"first"})).Parallel("fork", []flow.Branch{
+		{Name: "a", Steps: flow.Seq().Stage("ra", row("a", 20*time.Millisecond))},
+		{Name: "b", Steps: flow.Seq().Stage("rb", row("b", 10*time.Millisecond))},
+		{Name: "c", Steps: flow.Seq().Stage("rc", row("c", 0))},
+	}))
+	res := run(t, c)
+	if got := res.State[flow.VerdictsKey]; !reflect.DeepEqual(got, []any{"first", "a", "b", "c"}) {
+		t.Errorf("verdicts = %v, want declaration order", got)
+	}
+	var paths []string
+	for _, cm := range res.Log.Commits {
+		paths = append(paths, cm.Path)
+	}
+	want := []string{"seed#0", "fork#1", "fork~a/ra#0", "fork~b/rb#0", "fork~c/rc#0", "fork#2"}
+	if !reflect.DeepEqual(paths, want) {
+		t.Errorf("log order = %v, want %v", paths, want)
+	}
+}
+
+func subjects(n int) []any {
+	out := make([]any, n)
+	for i := range out {
+		out[i] = map[string]any{"name": fmt.Sprintf("vol-%d", i), "used": (i * 37) % 100, "replicas": i % 4}
+	}
+	return out
+}
+
+func perSubject(max int) *flow.Builder {
+	body := flow.Seq().
+		Stage("load", func(ctx context.Context, s *flow.Scope) error {
+			it := s.Value("item").(map[string]any)
+			s.Set("subject", it["name"])
+			s.Set("used", it["used"])
+			s.Set("replicas", it["replicas"])
+			return nil
+		}).
+		Decide("posture", []decide.Rule{
+			{When: filter("replicas", rules.OpLt, 1), Then: "unprotected", Label: "No replica"},
+			{When: filter("used", rules.OpGt, 90), Then: "at-risk", Label: "Nearly full"},
+			{When: filter("replicas", rules.OpGte, 2), Then: "protected", Label: "Two or more replicas"},
+		}, decide.Default{Branch: "declined", Label: "No rule reached a verdict"}, []flow.Branch{
+			{Name: "unprotected", Steps: flow.Seq().Stage("u", verdictRow("unprotected"))},
+			{Name: "at-risk", Steps: flow.Seq().Stage("r", verdictRow("at-risk"))},
+			{Name: "protected", Steps: flow.Seq().Stage("p", verdictRow("protected"))},
+			{Name: "declined", Steps: flow.Seq().Stage("d", verdictRow("declined"))},
+		}, flow.Name("Protection posture"))
+	return flow.New("fanout").
+		Stage("seed", func(ctx context.Context, s *flow.Scope) error { return nil }).
+		ForEach("per-subject", flow.ForEach{
+			Items:       func(ctx context.Context, s *flow.Scope) ([]any, error) { return s.Value("subjects").([]any), nil },
+			MaxBranches: max, Into: "results", Body: body,
+		})
+}
+
+func verdictRow(v string) flow.StageFunc {
+	return func(ctx context.Context, s *flow.Scope) error {
+		rows, _ := s.Value(flow.VerdictsKey).([]any)
+		s.Set(flow.VerdictsKey, append(append([]any{}, rows...), map[string]any{"subject": s.Value("subject"), "verdict": v}))
+		return nil
+	}
+}
+
+func TestForEachGathersInItemOrder(t *testing.T) {
+	rec := &kinds{}
+	res := run(t, mustBuild(t, perSubject(10)), flow.WithInputs(map[string]any{"subjects": subjects(12)}), flow.WithRecorders(rec))
+	rows := res.State[flow.VerdictsKey].([]any)
+	if len(rows) != 10 {
+		t.Fatalf("rows = %d, want 10 (maxBranches)", len(rows))
+	}
+	for i, r := range rows {
+		if r.(map[string]any)["subject"] != fmt.Sprintf("vol-%d", i) {
+			t.Fatalf("row %d = %v: not item order", i, r)
+		}
+	}
+	results := res.State["results"].([]any)
+	if len(results) != 10 || results[3].(map[string]any)["index"] != 3 || results[3].(map[string]any)["subject"] != "vol-3" {
+		t.Errorf("results[3] = %v", results[3])
+	}
+	if _, ok := results[3].(map[string]any)[flow.VerdictsKey]; ok {
+		t.Error("into results carry the verdict rows")
+	}
+	if len(res.Truncations) != 1 || res.Truncations[0].Items != 12 || res.Truncations[0].MaxBranches != 10 {
+		t.Errorf("truncations = %+v", res.Truncations)
+	}
+	if _, ok := res.Log.Find("per-subject~3/posture#1"); !ok {
+		t.Error("no commit at per-subject~3/posture#1")
+	}
+	var deciders []string
+	for _, e := range rec.events {
+		if e.Kind == recorder.Decision {
+			deciders = append(deciders, e.Subflow+"/"+e.StageName)
+		}
+	}
+	if len(deciders) != 10 || deciders[3] != "per-subject~3/Protection posture" {
+		t.Errorf("decision events = %v", deciders)
+	}
+	if _, ok := res.State["subject"]; ok {
+		t.Error("a branch write leaked into the parent scope")
+	}
+}
+
+func TestForEachTenThousandWithDefaults(t *testing.T) {
+	res := run(t, mustBuild(t, perSubject(10000)), flow.WithInputs(map[string]any{"subjects": subjects(10000)}))
+	if n := len(res.State[flow.VerdictsKey].([]any)); n != 10000 {
+		t.Fatalf("rows = %d", n)
+	}
+}
+
+// record is everything of a run that must not depend on scheduling.
+func record(t testing.TB, res *flow.Result, rec *kinds) string {
+	t.Helper()
+	for i := range rec.events {
+		rec.events[i].Elapsed = 0
+	}
+	b, err := json.Marshal(struct {
+		Log    flow.Log
+		State  map[string]any
+		Events []recorder.Event
+	}{res.Log, res.State, rec.events})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestRecordsAreDeterministicAcrossScheduling(t *testing.T) {
+	c := mustBuild(t, perSubject(300))
+	in := map[string]any{"subjects": subjects(300)}
+	var first string
+	for _, procs := range []int{1, 4} {
+		old := runtime.GOMAXPROCS(procs)
+		for i := 0; i < 20; i++ {
+			rec := &kinds{}
+			got := record(t, run(t, c, flow.WithInputs(in), flow.WithRecorders(rec)), rec)
+			if first == "" {
+				first = got
+			} else if got != first {
+				runtime.GOMAXPROCS(old)
+				t.Fatalf("GOMAXPROCS=%d run %d: record differs", procs, i)
+			}
+		}
+		runtime.GOMAXPROCS(old)
+	}
+}
+
+func loopChart(bound, max int) *flow.Chart {
+	return mustBuildNoT(flow.New("loop").
+		Stage("seed", set("n", 0)).
+		Stage("tick", func(ctx context.Context, s *flow.Scope) error {
+			s.Set("n", s.Value("n").(int)+1)
+			return nil
+		}).
+		Loop("again", flow.Loop{To: "tick", While: filter("n", rules.OpLt, bound), Max: max}))
+}
+
+func mustBuildNoT(b *flow.Builder) *flow.Chart {
+	c, err := b.Build()
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
+func TestLoopRunsUntilConditionAndFailsAtItsBound(t *testing.T) {
+	res := run(t, loopChart(50, 100))
+	if res.State["n"] != 50 {
+		t.Errorf("n = %v", res.State["n"])
+	}
+	res, err := loopChart(5000, 10).Run(context.Background())
+	if err == nil || res.Status != flow.StatusFailed {
+		t.Fatal("a loop past its bound did not fail")
+	}
+	if !strings.Contains(res.Err.Message, `"again"`) || !strings.Contains(res.Err.Message, "10") {
+		t.Errorf("error %q does not name the loop and bound", res.Err.Message)
+	}
+	// Passes do not count as nesting.
+	res = run(t, loopChart(3000, 5000), flow.WithMaxDepth(2))
+	if res.State["n"] != 3000 {
+		t.Errorf("n = %v", res.State["n"])
+	}
+}
+
+func TestCancellationStopsBetweenAndDuringStages(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	late := make(chan struct{})
+	c := mustBuild(t, flow.New("cancel").
+		Stage("first", set("a", 1)).
+		Stage("slow", func(ctx context.Context, s *flow.Scope) error {
+			s.Set("early", true)
+			cancel()
+			time.Sleep(20 * time.Millisecond) // ignores its context
+			s.Set("late", true)
+			close(late)
+			return nil
+		}).
+		Stage("never", set("b", 1)))
+	res, err := c.Run(ctx)
+	if err == nil || res.Status != flow.StatusCancelled || res.Err.Path != "slow#1" {
+		t.Fatalf("status %v err %+v", res.Status, res.Err)
+	}
+	<-late
+	if res.State["early"] != true {
+		t.Error("a write made before cancellation was lost")
+	}
+	if _, ok := res.State["late"]; ok {
+		t.Error("an abandoned stage's late write committed")
+	}
+	if _, ok := res.State["b"]; ok {
+		t.Error("a stage after cancellation ran")
+	}
+}
+
+func TestStageTimeoutFailsTheStage(t *testing.T) {
+	c := mustBuild(t, flow.New("t").Stage("hang", func(ctx context.Context, s *flow.Scope) error {
+		<-ctx.Done()
+		return ctx.Err()
+	}, flow.Timeout(10*time.Millisecond)))
+	res, err := c.Run(context.Background())
+	if err == nil || res.Status != flow.StatusFailed || !errors.Is(err, flow.ErrStageTimeout) {
+		t.Fatalf("status %v err %v", res.Status, err)
+	}
+}
+
+func TestRunTimeoutCancels(t *testing.T) {
+	c := mustBuild(t, flow.New("t").Stage("hang", func(ctx context.Context, s *flow.Scope) error {
+		<-ctx.Done()
+		return ctx.Err()
+	}))
+	res, _ := c.Run(context.Background(), flow.WithTimeout(10*time.Millisecond))
+	if res.Status != flow.StatusCancelled || res.Err.Stage != "hang" {
+		t.Fatalf("status %v err %+v", res.Status, res.Err)
+	}
+}
+
+func TestSubflowInheritAndIsolatedMounts(t *testing.T) {
+	inner := mustBuild(t, flow.New("inner").Stage("double", func(ctx context.Context, s *flow.Scope) error {
+		s.Set("out", s.Value("in").(int)*2)
+		return nil
+	}))
+	c := mustBuild(t, flow.New("outer").
+		Stage("seed", set("in", 4)).
+		Subflow("inherit", inner, flow.Mount{}).
+		Subflow("isolated", inner, flow.Mount{
+			Inputs:  []flow.Binding{{Key: "in", From: rules.Literal(10)}},
+			Outputs: []flow.Binding{{Key: "isoOut", From: rules.Key("out")}},
+		}))
+	res := run(t, c)
+	if res.State["out"] != 8 || res.State["isoOut"] != 20 {
+		t.Errorf("state = %v", res.State)
+	}
+	if _, ok := res.Log.Find("inherit/double#2"); !ok {
+		t.Errorf("no commit at inherit/double#2: %+v", res.Log.Commits)
+	}
+}
+
+func TestNestingBound(t *testing.T) {
+	c := mustBuild(t, flow.New("leaf").Stage("x", set("x", 1)))
+	for i := 0; i < 12; i++ {
+		c = mustBuild(t, flow.New(fmt.Sprintf("lvl%d", i)).Subflow("m", c, flow.Mount{}))
+	}
+	if _, err := c.Run(context.Background(), flow.WithMaxDepth(5)); err == nil || !strings.Contains(err.Error(), "nesting deeper than 5") {
+		t.Fatalf("err = %v", err)
+	}
+	run(t, c) // the default bound is far above 12
+}
+
+func askChart() *flow.Chart {
+	return mustBuildNoT(flow.New("approve").
+		Stage("seed", set("host", "db-1")).
+		Decide("route", []decide.Rule{{When: filter("host", rules.OpStartsWith, "db"), Then: "db", Label: "A database"}},
+			decide.Default{Branch: "other"}, []flow.Branch{
+				{Name: "db", Steps: flow.Seq().
+					Stage("ask", func(ctx context.Context, s *flow.Scope) error {
+						if _, ok := s.Get("approve"); ok {
+							return nil
+						}
+						return s.Ask("Restart db-1?", map[string]string{"approve": "bool"})
+					}).
+					Stage("act", func(ctx context.Context, s *flow.Scope) error {
+						s.Set("restarted", s.Value("approve"))
+						return nil
+					})},
+				{Name: "other"},
+			}).
+		Stage("done", set("finished", true)))
+}
+
+func TestPauseCheckpointAndResume(t *testing.T) {
+	c := askChart()
+	res := run(t, c)
+	if res.Status != flow.StatusPaused || res.Pause.Question != "Restart db-1?" || res.Checkpoint == nil {
+		t.Fatalf("status %v pause %+v", res.Status, res.Pause)
+	}
+	raw, err := json.Marshal(res.Checkpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cp flow.Checkpoint
+	if err := json.Unmarshal(raw, &cp); err != nil {
+		t.Fatal(err)
+	}
+	res2, err := c.Resume(context.Background(), &cp, map[string]any{"approve": true})
+	if err != nil {
+		t.Fatalf("resume: %v", err)
+	}
+	if res2.State["restarted"] != true || res2.State["finished"] != true || res2.State["host"] != "db-1" {
+		t.Errorf("state = %v", res2.State)
+	}
+	first := res2.Log.Commits[0]
+	if first.Path != "ask#3" || first.Index != len(res.Log.Commits) || first.Writes[0].Key != "approve" {
+		t.Errorf("answer commit = %+v (counters must continue)", first)
+	}
+	// Same result as the uninterrupted run with the answer already there.
+	direct := run(t, c, flow.WithInputs(map[string]any{"approve": true}))
+	if !reflect.DeepEqual(direct.State, res2.State) {
+		t.Errorf("resumed %v != direct %v", res2.State, direct.State)
+	}
+	if _, err := c.Resume(context.Background(), &flow.Checkpoint{Version: 99}, nil); err == nil {
+		t.Error("a checkpoint of another version was accepted")
+	}
+}
+
+func TestAskInsideABranchIsRefused(t *testing.T) {
+	c := mustBuild(t, flow.New("p").Parallel("fork", []flow.Branch{{Name: "a", Steps: flow.Seq().Stage("ask", func(ctx context.Context, s *flow.Scope) error {
+		return s.Ask("?", nil)
+	})}}))
+	if _, err := c.Run(context.Background()); err == nil || !strings.Contains(err.Error(), "pause") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+type panicky struct{}
+
+func (panicky) Record(recorder.Event) { panic("recorder bug") }
+
+func TestPanickingRecorderNeverBreaksTheRun(t *testing.T) {
+	res := run(t, loopChart(10, 100), flow.WithRecorders(panicky{}))
+	if res.State["n"] != 10 || len(res.RecorderProblems) != 1 {
+		t.Errorf("state %v problems %v", res.State, res.RecorderProblems)
+	}
+}

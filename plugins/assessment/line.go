@@ -1,0 +1,303 @@
+package assessment
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// LineOf composes the standing line for a from the summary it was assessed
+// from. It is the one composer: Assess calls it, and a reader rebuilding a
+// saved record's line calls it too. The line is the standing's opening,
+// then clauses joined by "; ", then ".":
+//
+//   - ask: first what the run asked ("the run paused to ask \"Which
+//     host?\""), then the reason clauses, if any;
+//   - not-sure: the reason clauses;
+//   - known: how many declared answer checks passed;
+//   - consistent: how many honesty checks ran, by name, and that this is
+//     not a verification;
+//   - not-assessed: that nothing could be checked.
+//
+// Reason clauses come in reason order, one per item of the summary (per
+// assumed value, per absence, per gap, …), items of one reason in the
+// summary's order. At most 12 clauses other than assumed-value clauses are
+// printed, then one clause says how many more the record holds;
+// assumed-value clauses are never cut and do not count toward the 12.
+//
+// The only values a line prints are assumed values, JSON-encoded without
+// HTML escaping; a secret one is said to be hidden, and its value is never
+// read. Names, expressions and the question are printed JSON-quoted, and
+// free text (what a gap left out, why, a check's error) has its control
+// characters turned to spaces, so the line stays one line.
+//
+// LineOf returns "" when a is not what s folds to (its standing, reasons
+// and checks differ from Assess(s)'s) or a.Version is not LineVersion: it
+// never words a standing the summary does not hold.
+func LineOf(a Assessment, s Summary) string {
+	f := fold(s)
+	if a.Version != LineVersion || !sameFold(a, f) {
+		return ""
+	}
+	var assumed, others []string
+	for _, c := range clausesOf(s) {
+		if c.reason == ArgumentAssumed {
+			assumed = append(assumed, c.text)
+		} else {
+			others = append(others, c.text)
+		}
+	}
+
+	parts := headOf(a.Standing, s)
+	parts = append(parts, assumed...)
+	if len(others) > maxClauses {
+		more := len(others) - maxClauses
+		others = append(others[:maxClauses:maxClauses], moreClause(more))
+	}
+	parts = append(parts, others...)
+	return a.Standing.Opening() + strings.Join(parts, "; ") + "."
+}
+
+// headOf is what a standing says before any reason clause.
+func headOf(st Standing, s Summary) []string {
+	switch st {
+	case Ask:
+		if q := s.Question; q != "" {
+			return []string{"the run paused to ask " + quote(q)}
+		}
+		return []string{"the run paused to ask for input"}
+	case Known:
+		if n := len(s.Checks); n != 1 {
+			return []string{"all " + strconv.Itoa(n) + " declared answer checks passed"}
+		}
+		return []string{"the 1 declared answer check passed"}
+	case Consistent:
+		names := honestyNames(s.HonestyRan)
+		for i, n := range names {
+			names[i] = plain(n)
+		}
+		list := strings.Join(names, ", ")
+		if len(names) == 1 {
+			return []string{"1 honesty check ran (" + list + ") and found no reason for doubt",
+				"this is not a verification"}
+		}
+		return []string{strconv.Itoa(len(names)) + " honesty checks ran (" + list + ") and none found a reason for doubt",
+			"this is not a verification"}
+	case NotAssessed:
+		return []string{"nothing could be checked: the honesty stages were off and no answer checks were declared"}
+	}
+	return nil
+}
+
+// moreClause says how many clauses were left off the line.
+func moreClause(n int) string {
+	if n == 1 {
+		return "1 more reason is in the run's record"
+	}
+	return strconv.Itoa(n) + " more reasons are in the run's record"
+}
+
+// clause is one reason item's words.
+type clause struct {
+	reason Reason
+	text   string
+}
+
+// clausesOf returns one clause per reason item of s, in reason order, the
+// items of one reason in the summary's order.
+func clausesOf(s Summary) []clause {
+	byReason := map[Reason][]string{}
+	add := func(r Reason, text string) { byReason[r] = append(byReason[r], text) }
+
+	for _, v := range s.Assumed {
+		add(ArgumentAssumed, assumedClause(v, s.Runbook))
+	}
+	for _, ab := range s.Absences {
+		if ab.LookedFor == "" {
+			add(DeclaredAbsent, stageRef(ab.Stage)+" declared it found nothing")
+		} else {
+			add(DeclaredAbsent, stageRef(ab.Stage)+" looked for "+plain(ab.LookedFor)+" and declared it found none")
+		}
+	}
+	for _, g := range s.Gaps {
+		add(CoverageGap, gapClause(g))
+	}
+	for _, p := range s.Periods {
+		switch p.Verdict {
+		case VerdictCovered:
+		case VerdictNotHeld:
+			add(PeriodNotHeld, stageRef(p.Stage)+" was asked for a period its source did not hold")
+		case VerdictPartlyHeld:
+			add(PeriodPartlyHeld, stageRef(p.Stage)+" was asked for a period its source held only in part")
+		default:
+			add(PeriodUnknown, stageRef(p.Stage)+" could not say which period its source held")
+		}
+	}
+	for _, sc := range s.Scripts {
+		if r, ok := scriptReason(sc.Label); ok {
+			add(r, scriptClause(r, sc))
+		}
+	}
+	switch s.Stopped {
+	case "":
+	case StoppedCancelled:
+		add(StoppedEarly, "the run was cancelled before it finished")
+	case StoppedTimedOut:
+		add(StoppedEarly, "the run timed out before it finished")
+	default:
+		add(StoppedEarly, "the run stopped before it finished")
+	}
+	for _, c := range s.Checks {
+		switch {
+		case c.Err != "":
+			add(CheckFailed, "answer check "+quote(c.Expr)+" could not be evaluated ("+plain(c.Err)+")")
+		case !c.Passed:
+			add(CheckFailed, "answer check "+quote(c.Expr)+" did not pass")
+		}
+	}
+
+	var out []clause
+	for _, r := range Reasons() {
+		for _, text := range byReason[r] {
+			out = append(out, clause{reason: r, text: text})
+		}
+	}
+	return out
+}
+
+// assumedClause is the fixed form: `window = "2h" was assumed by
+// disk-triage's rule, not given by you`.
+func assumedClause(v Assumed, runbook string) string {
+	name := plain(v.Name)
+	if name == "" {
+		name = "an unnamed value"
+	}
+	var what string
+	switch {
+	case v.Secret:
+		what = name + " (value hidden)"
+	default:
+		if text, ok := jsonText(v.Value); ok {
+			what = name + " = " + text
+		} else {
+			what = name + " (a value that cannot be written out)"
+		}
+	}
+	by := v.By
+	if by == "" {
+		by = runbook
+	}
+	if by == "" {
+		return what + " was assumed by a declared default, not given by you"
+	}
+	return what + " was assumed by " + plain(by) + "'s rule, not given by you"
+}
+
+// gapClause says what a stage left out, and why when it said.
+func gapClause(g Gap) string {
+	what := plain(g.What)
+	if what == "" {
+		what = "something it did not name"
+	}
+	var text string
+	switch g.Kind {
+	case GapNotChecked:
+		text = stageRef(g.Stage) + " did not check " + what
+	case GapCannotCover:
+		text = stageRef(g.Stage) + " could not cover " + what
+	case GapDeclined:
+		text = stageRef(g.Stage) + " reached no verdict for " + what
+	default:
+		text = stageRef(g.Stage) + " left " + what + " uncovered"
+	}
+	if why := plain(g.Why); why != "" {
+		text += " (" + why + ")"
+	}
+	return text
+}
+
+// The labels (plugins/label's vocabulary) that are a reason.
+const (
+	labelCompletedWithFailure = "completed-with-failure"
+	labelReportedFailure      = "reported-failure"
+	labelCompleted            = "completed"
+	labelReportedSuccess      = "reported-success"
+	labelReturned             = "returned"
+)
+
+// scriptReason is the reason a script row's label gives, if any. A label
+// outside the vocabulary says nothing known about the outcome, so it is
+// script-unknown.
+func scriptReason(label string) (Reason, bool) {
+	switch label {
+	case labelCompleted, labelReportedSuccess, labelReturned:
+		return "", false
+	case labelCompletedWithFailure, labelReportedFailure:
+		return ScriptFailed, true
+	}
+	return ScriptUnknown, true
+}
+
+// scriptClause words a script row with the label's words the caller gave,
+// or the raw label when it gave none.
+func scriptClause(r Reason, sc Script) string {
+	ref := "an unnamed script"
+	if sc.Stage != "" {
+		ref = "script " + quote(sc.Stage)
+	}
+	words := plain(sc.Words)
+	if r == ScriptFailed {
+		if words == "" {
+			return ref + " was labelled " + quote(sc.Label)
+		}
+		return ref + " " + words
+	}
+	if words == "" {
+		words = "labelled " + quote(sc.Label)
+	}
+	return "the run recorded no outcome for " + ref + " (" + words + ")"
+}
+
+// stageRef names a stage in a clause.
+func stageRef(name string) string {
+	if name == "" {
+		return "an unnamed stage"
+	}
+	return "stage " + quote(name)
+}
+
+// quote writes s as a JSON string, without HTML escaping.
+func quote(s string) string {
+	text, _ := jsonText(s)
+	return text
+}
+
+// jsonText JSON-encodes v without HTML escaping and without the encoder's
+// trailing newline. ok is false when v cannot be encoded; a value whose own
+// MarshalJSON panics is reported the same way, so the fold never panics.
+func jsonText(v any) (text string, ok bool) {
+	defer func() {
+		if recover() != nil {
+			text, ok = "", false
+		}
+	}()
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return "", false
+	}
+	return strings.TrimSuffix(b.String(), "\n"), true
+}
+
+// plain turns control characters (and the Unicode line and paragraph
+// separators) into spaces, so free text keeps the line one line.
+func plain(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+			return ' '
+		}
+		return r
+	}, s)
+}
