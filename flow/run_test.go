@@ -203,9 +203,7 @@ func TestRetryLastAttemptFailsLikeAStage(t *testing.T) {
 
 func TestPanicIsTheStagesFailure(t *testing.T) {
 	c := mustBuild(t, flow.New("panic").Stage("boom", func(ctx context.Context, s *flow.Scope) error {
-		var m map[string]int
-		m["x"] = 1
-		return nil
+		panic("unexpected state")
 	}))
 	res, err := c.Run(context.Background())
 	if err == nil || res.Status != flow.StatusFailed {

@@ -57,12 +57,12 @@ func (s *Scope) Get(key string) (any, bool) {
 	}
 	if i := s.find(key); i >= 0 {
 		st := &s.staged[i]
-		s.emit(recorder.Read, key, st.value, st.deleted)
 		return st.value, !st.deleted
 	}
 	e, ok := s.f.lookup(key)
-	s.track(key, e, ok)
-	s.emit(recorder.Read, key, e.v, false)
+	if s.track(key, e, ok) {
+		s.emit(recorder.Read, key, e.v, false)
+	}
 	return e.v, ok
 }
 
@@ -146,14 +146,17 @@ func (s *Scope) find(key string) int {
 	return -1
 }
 
-// track records the first read of a key from outside the stage.
-func (s *Scope) track(key string, e entry, ok bool) {
+// track records the first read of a key from outside the stage; it says
+// whether this read was the first (only first reads are events: a rule that
+// looks at a key twice read it once).
+func (s *Scope) track(key string, e entry, ok bool) bool {
 	for i := range s.reads {
 		if s.reads[i].Key == key {
-			return
+			return false
 		}
 	}
 	s.reads = append(s.reads, Read{Key: key, Value: e.v, Writer: e.writer, Missing: !ok})
+	return true
 }
 
 func (s *Scope) emit(k recorder.Kind, key string, v any, del bool) {

@@ -1,4 +1,550 @@
 package flow
 
-// validate returns every build-time refusal of engine.md §1.
-func (c *Chart) validate() []error { return nil }
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/dominikbraun/graph"
+)
+
+// The forward graph's markers: where a chart starts and where it ends. They
+// hold a `/`, which no valid stage id may, so they never collide with one.
+const (
+	graphStart = "/start"
+	graphEnd   = "/end"
+)
+
+// validate returns every build-time refusal of engine.md §1, each a
+// *NodeError naming the node and saying what would be right, in the order
+// the nodes sit in the chart (chart-wide problems first). Duplicate ids are
+// refused by link, which runs first.
+//
+// It owns one rule per node kind:
+//
+//	every id        non-empty; letters, digits, '-', '_', '.'; never '~' or '/'
+//	stage           a function
+//	decide          branches, each named once; rules with a condition whose
+//	                then names a branch; a default naming a branch (rules
+//	                form); every branch reachable by a rule or the default;
+//	                or a Go decide function
+//	select          as decide, without a default
+//	parallel        branches, each named once
+//	foreach         items, a body, maxBranches ≥ 1, as ≠ "index"
+//	subflow         a chart that does not mount (transitively) this one
+//	loop            a target EARLIER in its own sequence or an enclosing one,
+//	                never leaving a parallel or select branch; max ≥ 0
+//	retry, timeout  attempts ≥ 1, backoff ≥ 0, timeout ≥ 0
+//
+// It also builds the forward graph (c.g, loops excluded; see forwardGraph)
+// and refuses a cycle that is not a declared loop and a node the start
+// cannot reach.
+func (c *Chart) validate() []error {
+	v := &validator{c: c, pos: map[*node]int{}}
+	if len(c.root.nodes) == 0 {
+		v.add(nil, "the chart has no stages: add at least one")
+	}
+	c.preorder(func(n *node) { v.pos[n] = len(v.pos) })
+	c.preorder(v.node)
+	g, gerrs := c.forwardGraph(!v.idsUnique())
+	c.g = g
+	v.errs = append(v.errs, gerrs...)
+	sort.SliceStable(v.errs, func(i, j int) bool { return v.errs[i].pos < v.errs[j].pos })
+	out := make([]error, len(v.errs))
+	for i, e := range v.errs {
+		out[i] = e.err
+	}
+	return out
+}
+
+// preorder visits every node of the chart in chart order: a node, then its
+// branches' nodes, then the node after it. Foreach bodies and subflows are
+// charts of their own and are not visited.
+func (c *Chart) preorder(visit func(*node)) {
+	var walk func(seq *sequence)
+	walk = func(seq *sequence) {
+		for _, n := range seq.nodes {
+			visit(n)
+			for _, br := range n.branches {
+				walk(br.seq)
+			}
+		}
+	}
+	walk(c.root)
+}
+
+type validator struct {
+	c    *Chart
+	pos  map[*node]int
+	errs []posErr
+}
+
+type posErr struct {
+	pos int
+	err error
+}
+
+func (v *validator) add(n *node, format string, args ...any) {
+	e := &NodeError{Msg: fmt.Sprintf(format, args...)}
+	p := -1
+	if n != nil {
+		e.Node, p = n.id, v.pos[n]
+	}
+	v.errs = append(v.errs, posErr{p, e})
+}
+
+// idsUnique says whether every node has its own non-empty id, so that the
+// forward graph (keyed by id) is faithful.
+func (v *validator) idsUnique() bool {
+	seen := map[string]bool{}
+	ok := true
+	v.c.preorder(func(n *node) {
+		if n.id == "" || seen[n.id] {
+			ok = false
+		}
+		seen[n.id] = true
+	})
+	return ok
+}
+
+func (v *validator) node(n *node) {
+	v.id(n)
+	switch n.kind {
+	case KindStage:
+		if n.fn == nil {
+			v.add(n, "stage has no function: give it a StageFunc")
+		}
+	case KindDecide, KindSelect:
+		v.branches(n)
+		v.decider(n)
+	case KindParallel:
+		v.branches(n)
+	case KindForEach:
+		v.forEach(n)
+	case KindSubflow:
+		v.subflow(n)
+	case KindLoop:
+		v.loop(n)
+	default:
+		v.add(n, "unknown node kind %q (one of: stage, decide, select, parallel, foreach, subflow, loop)", n.kind)
+	}
+	if r := n.retry; r != nil {
+		if r.Attempts < 1 {
+			v.add(n, "retry attempts is %d: it counts every try, the first included, so it must be ≥ 1", r.Attempts)
+		}
+		if r.Backoff < 0 {
+			v.add(n, "retry backoff is %s: it must be ≥ 0", r.Backoff)
+		}
+		if r.MaxBackoff < 0 {
+			v.add(n, "retry maxBackoff is %s: it must be ≥ 0 (0: no cap)", r.MaxBackoff)
+		}
+	}
+	if n.timeout < 0 {
+		v.add(n, "timeout is %s: it must be ≥ 0 (0: none)", n.timeout)
+	}
+}
+
+// id refuses an empty id and any character outside letters, digits, '-',
+// '_' and '.'; '~' and '/' are named as reserved for runtime paths.
+func (v *validator) id(n *node) {
+	if n.id == "" {
+		v.add(n, "the %s at %s has an empty id: every stage needs an id (letters, digits, '-', '_', '.')", n.kind, where(n))
+		return
+	}
+	if strings.ContainsAny(n.id, "~/") {
+		v.add(n, "id holds a reserved character ('~' or '/' are kept for runtime paths): use letters, digits, '-', '_', '.'")
+		return
+	}
+	for _, r := range n.id {
+		if !validIDRune(r) {
+			v.add(n, "id holds %q: an id may hold only letters, digits, '-', '_', '.'", r)
+			return
+		}
+	}
+}
+
+// where says where a node sits, for a node that has no id to name it by:
+// "position 2 of branch \"x\" of \"d\"", or of the chart's root.
+func where(n *node) string {
+	if n.seq == nil {
+		return "an unknown position"
+	}
+	if n.seq.parent == nil {
+		return fmt.Sprintf("position %d of the chart's root", n.index+1)
+	}
+	return fmt.Sprintf("position %d of branch %q of %q", n.index+1, branchNameOf(n.seq), n.seq.parent.id)
+}
+
+func validIDRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_' || r == '.'
+}
+
+// branches checks that a branching node has branches, each with its own
+// non-empty name.
+func (v *validator) branches(n *node) {
+	if len(n.branches) == 0 {
+		v.add(n, "%s has no branches: declare at least one", n.kind)
+		return
+	}
+	seen := map[string]bool{}
+	for i, br := range n.branches {
+		switch {
+		case br.name == "":
+			v.add(n, "branch %d has an empty name: every branch needs a name", i+1)
+		case seen[br.name]:
+			v.add(n, "branch %q is declared twice: branch names must be unique within a %s", br.name, n.kind)
+		}
+		seen[br.name] = true
+	}
+}
+
+// decider checks a decide or select node's rules, default and branch reach.
+func (v *validator) decider(n *node) {
+	goDecider := n.kind == KindDecide && n.def == nil && len(n.rules) == 0
+	if goDecider {
+		if n.decideFn == nil {
+			v.add(n, "decide has neither rules nor a decide function: give it rules and a default, or a DecideFunc")
+		}
+		return // a Go decider may reach any branch
+	}
+	names := branchNames(n)
+	has := map[string]bool{}
+	for _, name := range names {
+		has[name] = true
+	}
+	reached := map[string]bool{}
+	for i, r := range n.rules {
+		if r.When == nil {
+			v.add(n, "rule %d has no condition (When is nil): give it a predicate", i+1)
+		}
+		if len(names) == 0 {
+			continue // "no branches" already says it
+		}
+		if !has[r.Then] {
+			v.add(n, "rule %d: then %q names no branch (branches: %s)", i+1, r.Then, strings.Join(names, ", "))
+		}
+		reached[r.Then] = true
+	}
+	if n.kind == KindDecide {
+		switch {
+		case n.def == nil || n.def.Branch == "":
+			v.add(n, "decide has no default: name the branch to take when no rule matches (one of: %s)", branchListOrNone(names))
+		case len(names) > 0 && !has[n.def.Branch]:
+			v.add(n, "default %q names no branch (branches: %s)", n.def.Branch, strings.Join(names, ", "))
+		default:
+			reached[n.def.Branch] = true
+		}
+	}
+	for _, name := range names {
+		if name != "" && !reached[name] {
+			if n.kind == KindDecide {
+				v.add(n, "branch %q can never be taken: no rule's then and not the default names it (add a rule for it, or remove it)", name)
+			} else {
+				v.add(n, "branch %q can never be taken: no rule's then names it (add a rule for it, or remove it)", name)
+			}
+		}
+	}
+}
+
+func (v *validator) forEach(n *node) {
+	fe := n.forEach
+	if fe == nil {
+		v.add(n, "foreach has no spec: use Builder.ForEach")
+		return
+	}
+	if fe.maxBranches < 1 {
+		v.add(n, "maxBranches is required: the most branches this foreach may start, ≥ 1 (got %d)", fe.maxBranches)
+	}
+	if fe.items == nil {
+		v.add(n, "foreach has no items: give ForEach.Items the function that lists them")
+	}
+	if fe.body == nil {
+		v.add(n, "foreach has no body (ForEach.Body is nil, or it was refused): give it the stages each item runs")
+	}
+	if fe.as == "index" {
+		v.add(n, "as is \"index\", the key every branch already gets for its item's position: choose another name (default \"item\")")
+	}
+}
+
+func (v *validator) subflow(n *node) {
+	if n.subflow == nil {
+		v.add(n, "subflow has no chart: mount a built *Chart")
+		return
+	}
+	path, ok := mountsChart(n.subflow, v.c, map[*Chart]bool{}, true)
+	switch {
+	case !ok:
+	case len(path) == 1:
+		v.add(n, "subflow mounts chart %q, the chart being built (same name): a chart cannot mount itself; mount another chart or rename one", v.c.name)
+	default:
+		v.add(n, "subflow mounts chart %q, the chart being built (via %s): a chart cannot mount itself, even through other charts", v.c.name, strings.Join(path, " → "))
+	}
+}
+
+// mountsChart reports whether sub is target, or a chart mounted as a subflow
+// with target's name, or mounts such a chart (through subflows and foreach
+// bodies), with the chart names on the way. A foreach body is named after
+// its foreach's id, so only a subflow's name is compared.
+func mountsChart(sub, target *Chart, seen map[*Chart]bool, bySubflow bool) ([]string, bool) {
+	if sub == nil || seen[sub] {
+		return nil, false
+	}
+	seen[sub] = true
+	if sub == target || (bySubflow && sub.name == target.name) {
+		return []string{sub.name}, true
+	}
+	var path []string
+	found := false
+	sub.preorder(func(n *node) {
+		if found {
+			return
+		}
+		var p []string
+		var ok bool
+		switch {
+		case n.subflow != nil:
+			p, ok = mountsChart(n.subflow, target, seen, true)
+		case n.forEach != nil:
+			p, ok = mountsChart(n.forEach.body, target, seen, false)
+		}
+		if ok {
+			path, found = append([]string{sub.name}, p...), true
+		}
+	})
+	return path, found
+}
+
+// loop checks a loop's bound and its target: an earlier stage of the loop's
+// own sequence, or of an enclosing one, never leaving a parallel or select
+// branch (those run beside each other; a jump out of one has nowhere to land).
+func (v *validator) loop(n *node) {
+	l := n.loop
+	if l == nil {
+		v.add(n, "loop has no spec: use Builder.Loop")
+		return
+	}
+	if l.Max < 0 {
+		v.add(n, "loop max is %d: it must be ≥ 0 (0: the default, %d)", l.Max, DefaultLoopMax)
+	}
+	allowed, boundary := loopTargets(n)
+	var cands []string
+	ok := false
+	for _, t := range allowed {
+		cands = append(cands, t.id)
+		if t.id == l.To {
+			ok = true
+		}
+	}
+	if ok {
+		return
+	}
+	cl := loopCandidates(cands)
+	target := v.c.byID[l.To]
+	switch {
+	case l.To == "":
+		v.add(n, "loop has no target: set Loop.To to an earlier stage (%s)", cl)
+	case target == nil:
+		v.add(n, "loop target %q names no stage of this chart; a foreach body or a subflow is a chart of its own and a loop cannot leave it (%s)", l.To, cl)
+	case target == n:
+		v.add(n, "loop targets itself: a loop jumps back to an earlier stage (%s)", cl)
+	case boundary != nil && !seqHolds(target, boundary):
+		v.add(n, "a loop cannot leave a %s branch: target %q is outside branch %q of %q (%s)",
+			boundary.parent.kind, l.To, branchNameOf(boundary), boundary.parent.id, cl)
+	case loopOnChain(target, n):
+		v.add(n, "loop target %q is not earlier than the loop: a loop jumps back (%s)", l.To, cl)
+	default:
+		v.add(n, "loop target %q sits in a branch the loop is not in: a loop may jump only to an earlier stage of its own sequence or an enclosing one (%s)", l.To, cl)
+	}
+}
+
+// loopTargets lists, nearest first, the stages a loop may jump to, and the
+// parallel or select branch sequence that bounds them (nil if none).
+func loopTargets(n *node) (allowed []*node, boundary *sequence) {
+	seq, idx, own := n.seq, n.index, true
+	for seq != nil {
+		last := idx
+		if own {
+			last = idx - 1 // not the loop itself
+		}
+		for j := last; j >= 0; j-- {
+			allowed = append(allowed, seq.nodes[j])
+		}
+		p := seq.parent
+		if p == nil {
+			break
+		}
+		if p.kind == KindParallel || p.kind == KindSelect {
+			return allowed, seq
+		}
+		seq, idx, own = p.seq, p.index, false
+	}
+	return allowed, nil
+}
+
+// loopCandidates lists loop targets in chart order.
+func loopCandidates(ids []string) string {
+	if len(ids) == 0 {
+		return "there is no earlier stage it could jump to"
+	}
+	rev := make([]string, len(ids))
+	for i, id := range ids {
+		rev[len(ids)-1-i] = id
+	}
+	return "earlier stages it may jump to: " + strings.Join(rev, ", ")
+}
+
+// seqHolds reports whether n sits in seq or in a branch nested within it.
+func seqHolds(n *node, seq *sequence) bool {
+	for s := n.seq; s != nil; {
+		if s == seq {
+			return true
+		}
+		if s.parent == nil {
+			return false
+		}
+		s = s.parent.seq
+	}
+	return false
+}
+
+// loopOnChain reports whether target sits in the loop's own sequence or an
+// enclosing one (so it is refused only for coming at or after the loop).
+func loopOnChain(target, loop *node) bool {
+	for s := loop.seq; s != nil; {
+		if target.seq == s {
+			return true
+		}
+		if s.parent == nil {
+			return false
+		}
+		s = s.parent.seq
+	}
+	return false
+}
+
+func branchNameOf(seq *sequence) string {
+	for _, br := range seq.parent.branches {
+		if br.seq == seq {
+			return br.name
+		}
+	}
+	return ""
+}
+
+func branchNames(n *node) []string {
+	names := make([]string, 0, len(n.branches))
+	for _, br := range n.branches {
+		names = append(names, br.name)
+	}
+	return names
+}
+
+func branchListOrNone(names []string) string {
+	if len(names) == 0 {
+		return "none declared"
+	}
+	return strings.Join(names, ", ")
+}
+
+// forwardGraph builds the chart's forward structure: a vertex per node id
+// and the start/end markers; an edge from each node to the next in its
+// sequence, from a branching node to the first node of each branch (edge
+// attribute "branch" = the branch name; to the join when the branch is
+// empty), from a selector to the join (zero selected is fine), and from the
+// last node of a branch to the join. Loops are declared back edges and are
+// left out, so the graph must be acyclic: a node on a cycle is refused, and
+// so is a node the start cannot reach. With ids not unique (already
+// refused), vertices merge and those two checks are skipped.
+//
+// Cost: linear in nodes and edges. The graph is built with the Acyclic
+// trait and checked once with StronglyConnectedComponents (Tarjan), not with
+// PreventCycles, whose check on every AddEdge is a graph walk (a
+// 5000-stage chart took 2.4s to build that way; 65ms this way).
+func (c *Chart) forwardGraph(idsMerged bool) (graph.Graph[string, string], []posErr) {
+	g := graph.New(graph.StringHash, graph.Directed(), graph.Acyclic())
+	var errs []posErr
+	pos := map[string]int{}
+	_ = g.AddVertex(graphStart)
+	c.preorder(func(n *node) {
+		if _, ok := pos[n.id]; !ok {
+			pos[n.id] = len(pos)
+		}
+		_ = g.AddVertex(n.id, graph.VertexAttribute("kind", string(n.kind)))
+	})
+	_ = g.AddVertex(graphEnd)
+	edge := func(from, to, label string) {
+		var opts []func(*graph.EdgeProperties)
+		if label != "" {
+			opts = append(opts, graph.EdgeAttribute("branch", label))
+		}
+		_ = g.AddEdge(from, to, opts...) // ErrEdgeAlreadyExists: two ways to one join
+	}
+	var addSeq func(seq *sequence, exit string)
+	addSeq = func(seq *sequence, exit string) {
+		for i, n := range seq.nodes {
+			next := exit
+			if i+1 < len(seq.nodes) {
+				next = seq.nodes[i+1].id
+			}
+			if len(n.branches) == 0 {
+				edge(n.id, next, "")
+				continue
+			}
+			for _, br := range n.branches {
+				if len(br.seq.nodes) == 0 {
+					edge(n.id, next, br.name)
+					continue
+				}
+				edge(n.id, br.seq.nodes[0].id, br.name)
+				addSeq(br.seq, next)
+			}
+			if n.kind == KindSelect {
+				edge(n.id, next, "")
+			}
+		}
+	}
+	if len(c.root.nodes) == 0 {
+		edge(graphStart, graphEnd, "")
+	} else {
+		edge(graphStart, c.root.nodes[0].id, "")
+		addSeq(c.root, graphEnd)
+	}
+	if idsMerged {
+		return g, errs
+	}
+	errs = append(errs, cycleErrors(g, pos)...)
+	reached := map[string]bool{}
+	_ = graph.BFS(g, graphStart, func(id string) bool { reached[id] = true; return false })
+	c.preorder(func(n *node) {
+		if !reached[n.id] {
+			errs = append(errs, posErr{pos[n.id], &NodeError{Node: n.id,
+				Msg: "the chart's start cannot reach this node: every node must sit in the root sequence or in a branch"}})
+		}
+	})
+	return g, errs
+}
+
+// cycleErrors refuses every cycle of the forward graph, each named by its
+// earliest node in chart order and listing the nodes on it in that order.
+func cycleErrors(g graph.Graph[string, string], pos map[string]int) []posErr {
+	comps, err := graph.StronglyConnectedComponents(g)
+	if err != nil {
+		return []posErr{{-1, &NodeError{Msg: "the chart's structure could not be checked for cycles: " + err.Error()}}}
+	}
+	adj, _ := g.AdjacencyMap()
+	var errs []posErr
+	for _, comp := range comps {
+		if len(comp) == 1 {
+			if _, self := adj[comp[0]][comp[0]]; !self {
+				continue
+			}
+		}
+		sort.Slice(comp, func(i, j int) bool { return pos[comp[i]] < pos[comp[j]] })
+		errs = append(errs, posErr{pos[comp[0]], &NodeError{Node: comp[0],
+			Msg: fmt.Sprintf("this node is on a cycle that is not a declared loop (nodes on it: %s): use a loop stage for a back edge",
+				strings.Join(comp, ", "))}})
+	}
+	sort.SliceStable(errs, func(i, j int) bool { return errs[i].pos < errs[j].pos })
+	return errs
+}
