@@ -1,0 +1,261 @@
+package label
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Row is the script row the runtime files for every call that runs code:
+// the stage path, how the call settled, the runner's facts, and the label
+// [Of] read from them. It is what a saved record holds under "scripts".
+type Row struct {
+	Path       string     `json:"path"`
+	Settlement Settlement `json:"settlement"`
+	// Facts is nil when the runner filed none.
+	Facts *Facts `json:"facts,omitempty"`
+	Label Label  `json:"label"`
+	// ExitCode is present only with completed and completed-with-failure
+	// (see [Fits]).
+	ExitCode *int `json:"exitCode,omitempty"`
+	// ResultWithheld: the result was too large and kept out of the scope.
+	// It never changes the label.
+	ResultWithheld bool `json:"resultWithheld,omitempty"`
+	// Words is [Words] for the label and exit code, carried so a reader of
+	// the record needs no code to print it.
+	Words string `json:"words"`
+}
+
+// NewRow files the row for one call, its label read by [Of]. The facts are
+// copied, so a caller that reuses its Facts cannot change a filed row.
+//
+// settlement should be one of [Settlements]. Any other is filed as given
+// and labelled outcome-unknown, and [ReadRow] refuses that row: the caller
+// handed over a settlement nobody can read.
+func NewRow(path string, settlement Settlement, facts *Facts, resultWithheld bool) Row {
+	facts = copyFacts(facts)
+	out := Of(settlement, facts)
+	return Row{
+		Path:           path,
+		Settlement:     settlement,
+		Facts:          facts,
+		Label:          out.Label,
+		ExitCode:       out.ExitCode,
+		ResultWithheld: resultWithheld,
+		Words:          Words(out.Label, out.ExitCode),
+	}
+}
+
+// UnmarshalJSON reads a saved row through [ReadRow], so a row decoded as
+// part of a larger value is held to the same checks.
+func (r *Row) UnmarshalJSON(data []byte) error {
+	row, err := ReadRow(data)
+	if err != nil {
+		return err
+	}
+	*r = row
+	return nil
+}
+
+// ReadRow reads one saved script row from JSON and refuses a row no writer
+// of this package files; see [RowFromValue] for the checks.
+func ReadRow(data []byte) (Row, error) {
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		return Row{}, fmt.Errorf("label: script row is not JSON: %w", err)
+	}
+	return RowFromValue(v)
+}
+
+// RowFromValue reads one saved script row from a JSON-decoded value (a
+// map[string]any as encoding/json produces). It refuses, naming the field
+// and what would be right: a value that is not an object; a path that is
+// not a string; an unknown settlement or label; facts or fields of the
+// wrong type; an exit code (in the row or its facts) that is not one by
+// [IsExitCode]; a label and exit code that do not [Fits]; a label or exit
+// code other than what [Of] files from the row's own settlement and facts;
+// and words other than [Words]. Unknown keys are ignored, so a newer writer
+// may add some. null counts as omitted. It never panics.
+func RowFromValue(v any) (Row, error) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return Row{}, fmt.Errorf("label: script row must be a JSON object, got %s", kindOf(v))
+	}
+	var row Row
+	var err error
+	if row.Path, err = stringField(m, "path", true); err != nil {
+		return Row{}, err
+	}
+	path := row.Path
+	where := func(format string, args ...any) error {
+		return fmt.Errorf("label: script row %q: "+format, append([]any{path}, args...)...)
+	}
+
+	settlement, err := stringField(m, "settlement", true)
+	if err != nil {
+		return Row{}, where("%v", err)
+	}
+	row.Settlement = Settlement(settlement)
+	if !row.Settlement.Known() {
+		return Row{}, where("settlement %q is not one of %v", settlement, Settlements)
+	}
+
+	if row.Facts, err = factsFromValue(m["facts"]); err != nil {
+		return Row{}, where("%v", err)
+	}
+
+	lbl, err := stringField(m, "label", true)
+	if err != nil {
+		return Row{}, where("%v", err)
+	}
+	row.Label = Label(lbl)
+	if !row.Label.Known() {
+		return Row{}, where("label %q is not one of %v", lbl, Labels)
+	}
+
+	if raw, present := m["exitCode"]; present && raw != nil {
+		code, ok := ExitCodeOf(raw)
+		if !ok {
+			return Row{}, where("exitCode %s is not an exit code (a whole number)", show(raw))
+		}
+		row.ExitCode = &code
+	}
+	if !Fits(row.Label, row.ExitCode) {
+		return Row{}, where("label %q does not fit %s: an exit code rides only completed (0) and completed-with-failure (non-zero), and those two always carry one", row.Label, showCode(row.ExitCode))
+	}
+
+	want := Of(row.Settlement, row.Facts)
+	if want.Label != row.Label || !sameCode(want.ExitCode, row.ExitCode) {
+		return Row{}, where("label %q with %s disagrees with its own settlement and facts, which file %q with %s", row.Label, showCode(row.ExitCode), want.Label, showCode(want.ExitCode))
+	}
+
+	switch w := m["resultWithheld"].(type) {
+	case nil:
+	case bool:
+		row.ResultWithheld = w
+	default:
+		return Row{}, where("resultWithheld must be true or false, got %s", kindOf(w))
+	}
+
+	row.Words = Words(row.Label, row.ExitCode)
+	words, err := stringField(m, "words", false)
+	if err != nil {
+		return Row{}, where("%v", err)
+	}
+	if m["words"] != nil && words != row.Words {
+		return Row{}, where("words %q should be %q for label %q", words, row.Words, row.Label)
+	}
+	return row, nil
+}
+
+// factsFromValue reads a saved row's facts strictly: a saved row was filed
+// from typed Facts, so an exit code that is not one was never written.
+func factsFromValue(v any) (*Facts, error) {
+	if v == nil {
+		return nil, nil
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("facts must be an object, got %s", kindOf(v))
+	}
+	var f Facts
+	switch ok := m["ok"].(type) {
+	case nil:
+	case bool:
+		f.OK = &ok
+	default:
+		return nil, fmt.Errorf("facts.ok must be true or false, got %s", kindOf(ok))
+	}
+	if raw := m["exitCode"]; raw != nil {
+		code, ok := ExitCodeOf(raw)
+		if !ok {
+			return nil, fmt.Errorf("facts.exitCode %s is not an exit code (a whole number)", show(raw))
+		}
+		f.ExitCode = &code
+	}
+	switch se := m["serviceError"].(type) {
+	case nil:
+	case bool:
+		f.ServiceError = se
+	default:
+		return nil, fmt.Errorf("facts.serviceError must be true or false, got %s", kindOf(se))
+	}
+	switch tb := m["terminatedBy"].(type) {
+	case nil:
+	case string:
+		f.TerminatedBy = tb
+	default:
+		return nil, fmt.Errorf("facts.terminatedBy must be a string, got %s", kindOf(tb))
+	}
+	return &f, nil
+}
+
+func stringField(m map[string]any, key string, required bool) (string, error) {
+	switch s := m[key].(type) {
+	case string:
+		return s, nil
+	case nil:
+		if required {
+			return "", fmt.Errorf("%s is missing", key)
+		}
+		return "", nil
+	default:
+		return "", fmt.Errorf("%s must be a string, got %s", key, kindOf(s))
+	}
+}
+
+func copyFacts(f *Facts) *Facts {
+	if f == nil {
+		return nil
+	}
+	out := *f
+	if f.OK != nil {
+		ok := *f.OK
+		out.OK = &ok
+	}
+	if f.ExitCode != nil {
+		code := *f.ExitCode
+		out.ExitCode = &code
+	}
+	return &out
+}
+
+func sameCode(a, b *int) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return *a == *b
+}
+
+func showCode(code *int) string {
+	if code == nil {
+		return "no exit code"
+	}
+	return fmt.Sprintf("exit code %d", *code)
+}
+
+func show(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprintf("%v", v)
+	}
+	return string(b)
+}
+
+func kindOf(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case map[string]any:
+		return "an object"
+	case []any:
+		return "a list"
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case float64, json.Number:
+		return "a number"
+	default:
+		return fmt.Sprintf("%T", v)
+	}
+}
