@@ -22,6 +22,7 @@ type Default struct {
 // Kind says whether evidence came from a first-match decision or a selection.
 type Kind string
 
+// The two kinds of evidence: first match, and all matches.
 const (
 	KindDecide Kind = "decide"
 	KindSelect Kind = "select"

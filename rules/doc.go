@@ -1,0 +1,47 @@
+// Package rules is the one home of a rule's judgement: it compiles and runs
+// expr-lang expressions, runs the filter operators, owns the value
+// comparison law, and files the evidence of one predicate (Outcome).
+//
+// The comparison law (Compare orders, Equal equates; every caller asks
+// them, never a copy):
+//
+//	numbers, any Go numeric type    ordered as numbers, exactly: int 2 == float64 2.0,
+//	  and json.Number               uint64 above MaxInt64 and big int64s never rounded
+//	NaN                             equals nothing, has no order
+//	strings                         ordered, byte by byte
+//	booleans                        equal or not; no order
+//	null                            equal only to null (a missing key is not null)
+//	lists, maps                     equal element by element / key by key; no order
+//	anything else mixed             not comparable: a failed condition with a reason
+//
+// The filter operators (a filter's conditions are ANDed; every condition is
+// evaluated and evidenced, none is skipped):
+//
+//	eq ne                 equal / not equal (Equal); null meets anything,
+//	                      other mixed kinds fail with a reason
+//	gt gte lt lte         ordered (Compare): two numbers or two strings
+//	in notIn              value is / is not an element of the operand list (Equal);
+//	                      a value of a kind no element has fails with a reason
+//	contains              string holds the substring, or list holds the element
+//	startsWith endsWith   string prefix / suffix
+//	matches               string matches the regular expression (RE2, compiled once)
+//	exists                true: key present and not null; false: absent or null
+//
+// A missing key (or a missing segment of a dotted path) fails every operator
+// except `exists: false`, with the reason "key not present".
+//
+//	@example  {used: 95, state: "degraded"}  ·  used gt 90 and state eq "degraded"
+//	          → matched, conditions [used gt 90 (95) pass, state eq "degraded" pass]
+//
+// Expressions are compiled once (Compile) without a static environment and
+// run in a sandbox where only expr's builtins can be called. Their evidence
+// is the text, the result and every identifier and member path they read
+// with its value (`volume.replicas = 2`), in source order. Inside an
+// expression expr's own operators apply (`1 == 1.0` is true; `"1" < 2` is a
+// run-time error, so the rule is a non-match with that error).
+//
+// A predicate never panics and never stops a run: one that cannot be
+// evaluated is a non-match whose Outcome carries the error.
+//
+// It reads nothing but its arguments and imports no engine package.
+package rules

@@ -1,0 +1,492 @@
+package rules
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"sync"
+
+	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/conf"
+	"github.com/expr-lang/expr/file"
+	"github.com/expr-lang/expr/parser"
+	"github.com/expr-lang/expr/vm"
+)
+
+// The expression budgets, unless an Option says otherwise.
+const (
+	// DefaultMaxNodes bounds an expression's syntax tree (expr.MaxNodes).
+	DefaultMaxNodes uint = 5000
+	// DefaultMemoryBudget bounds what one evaluation may allocate, in the
+	// VM's units (about one per element of a list or map built).
+	DefaultMemoryBudget uint = 1_000_000
+)
+
+// Option tunes Compile.
+type Option func(*options)
+
+type options struct {
+	maxNodes     uint
+	memoryBudget uint
+}
+
+// WithMaxNodes bounds the expression's syntax tree; 0 lifts the bound.
+func WithMaxNodes(n uint) Option { return func(o *options) { o.maxNodes = n } }
+
+// WithMemoryBudget bounds what one evaluation may allocate (vm.VM's
+// MemoryBudget); 0 means DefaultMemoryBudget.
+func WithMemoryBudget(n uint) Option { return func(o *options) { o.memoryBudget = n } }
+
+// CompileError is an expression that does not compile. Line and Column are
+// 1-based and count runes within the expression's source, so a loader that
+// knows where the expression starts in its file can point at the spot.
+type CompileError struct {
+	Src    string
+	Line   int
+	Column int
+	Msg    string
+}
+
+// Error reads `expression "a <": 1:3: unexpected token EOF`.
+func (e *CompileError) Error() string {
+	return fmt.Sprintf("expression %q: %d:%d: %s", e.Src, e.Line, e.Column, e.Msg)
+}
+
+// Expr is the expression form of a rule, compiled once. It is a Predicate
+// (it matches when it evaluates to true) and a Valuer (its value is whatever
+// it evaluates to). It is immutable and safe for concurrent use.
+type Expr struct {
+	src     string
+	program *vm.Program
+	roots   []string   // top-level identifiers read, source order, each once
+	paths   []exprPath // inputs: paths read, source order, each once
+	budget  uint
+	// wholeEnv is set when the expression uses $env as a value: its env map
+	// may then outlive the evaluation and is not pooled.
+	wholeEnv bool
+}
+
+type exprPath struct {
+	text string
+	segs []string
+}
+
+// Compile compiles an expr-lang expression once, for evaluation against any
+// scope. There is no static environment: scope keys are whatever the
+// expression names. The sandbox:
+//
+//   - only expr's builtins can be called (len, all, filter, map, now, …);
+//     calling any other name is a compile error — no host function is
+//     reachable;
+//   - the syntax tree is bounded (WithMaxNodes) and so is what one
+//     evaluation may allocate (WithMemoryBudget); expr has no unbounded
+//     loops, so an evaluation always ends.
+//
+// Methods of the values the scope holds remain callable (expr's rule): keep
+// live handles out of the scope.
+//
+// At compile time Compile collects what the expression reads: its root
+// identifiers and the member paths with constant names rooted at one
+// (`volume.replicas`, `a.b[0]`, `x["y-z"]`, `$env.key`), in source order.
+// Closure pointers (`#`, `.field` inside a predicate), builtin names and
+// `let` variables are not reads. A bare `$env` sees only the keys the
+// expression names elsewhere.
+//
+// A syntax error is a *CompileError with line and column.
+func Compile(src string, opts ...Option) (e *Expr, err error) {
+	o := options{maxNodes: DefaultMaxNodes, memoryBudget: DefaultMemoryBudget}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if o.memoryBudget == 0 {
+		o.memoryBudget = DefaultMemoryBudget
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			e, err = nil, &CompileError{Src: src, Line: 1, Column: 1, Msg: fmt.Sprintf("compiler failed: %v", r)}
+		}
+	}()
+
+	cfg := conf.CreateNew()
+	cfg.MaxNodes = o.maxNodes
+	tree, err := parser.ParseWithConfig(src, cfg)
+	if err != nil {
+		return nil, compileError(src, err)
+	}
+	c := collector{src: src}
+	c.walk(tree.Node)
+	if c.err != nil {
+		return nil, c.err
+	}
+	program, err := expr.Compile(src, expr.MaxNodes(o.maxNodes))
+	if err != nil {
+		return nil, compileError(src, err)
+	}
+
+	e = &Expr{src: src, program: program, budget: o.memoryBudget, wholeEnv: c.wholeEnv}
+	slices.SortStableFunc(c.refs, func(a, b ref) int { return a.pos - b.pos })
+	seenPath := map[string]bool{}
+	seenRoot := map[string]bool{}
+	for _, r := range c.refs {
+		if !seenRoot[r.segs[0]] {
+			seenRoot[r.segs[0]] = true
+			e.roots = append(e.roots, r.segs[0])
+		}
+		if !seenPath[r.text] {
+			seenPath[r.text] = true
+			e.paths = append(e.paths, exprPath{text: r.text, segs: r.segs})
+		}
+	}
+	return e, nil
+}
+
+// MustCompile is Compile for expressions fixed in Go source: it panics on an
+// error, at build time.
+func MustCompile(src string, opts ...Option) *Expr {
+	e, err := Compile(src, opts...)
+	if err != nil {
+		panic("rules.MustCompile: " + err.Error())
+	}
+	return e
+}
+
+// Eval evaluates the expression as a rule: it matches when the result is
+// true. A result that is not a boolean, or an evaluation that fails, is a
+// non-match with Err saying why. The evidence carries the expression text,
+// its result and every input read. Eval never panics.
+func (e *Expr) Eval(env Env) Outcome {
+	res, inputs, err := e.Value(env)
+	out := Outcome{Expr: e.src, Result: res, Inputs: inputs}
+	if err != nil {
+		out.Err = err.Error()
+		return out
+	}
+	b, ok := res.(bool)
+	if !ok {
+		out.Err = "the rule must be true or false; it gave " + describe(res)
+		return out
+	}
+	out.Matched = b
+	return out
+}
+
+// Value evaluates the expression. Each root identifier is read once, with
+// env.Get, before the run; the inputs are every path the expression names
+// with the value it had (nil when missing), in source order. Value never
+// panics: a failure is an error naming the line and column.
+func (e *Expr) Value(env Env) (result any, inputs []Input, err error) {
+	st := statePool.Get().(*evalState)
+	vars := st.env
+	if e.wholeEnv {
+		vars = make(map[string]any, len(e.roots))
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			result, err = nil, fmt.Errorf("expression %q: %v", e.src, r)
+		}
+		clear(st.env)
+		clear(st.vm.Variables)
+		statePool.Put(st)
+	}()
+	if env != nil {
+		for _, r := range e.roots {
+			if v, ok := env.Get(r); ok {
+				vars[r] = v
+			}
+		}
+	}
+	st.vm.MemoryBudget = e.budget
+	result, err = st.vm.Run(e.program, vars)
+	if err != nil {
+		err = runtimeError(err)
+		result = nil
+	}
+	if len(e.paths) > 0 {
+		in := make(Inputs, len(e.paths))
+		for i, p := range e.paths {
+			in[i].Path = p.text
+			if v, ok := vars[p.segs[0]]; ok {
+				in[i].Value, _ = stepAll(v, p.segs[1:])
+			}
+		}
+		inputs = in
+	}
+	return result, inputs, err
+}
+
+// String is the expression as written.
+func (e *Expr) String() string { return e.src }
+
+// Roots lists the top-level scope keys the expression reads, in source order.
+func (e *Expr) Roots() []string { return slices.Clone(e.roots) }
+
+// Paths lists the paths the expression reads (its evidence inputs), in
+// source order: `volume.replicas`, `items`.
+func (e *Expr) Paths() []string {
+	out := make([]string, len(e.paths))
+	for i, p := range e.paths {
+		out[i] = p.text
+	}
+	return out
+}
+
+// evalState is what one evaluation borrows: a VM and the env map.
+type evalState struct {
+	vm  *vm.VM
+	env map[string]any
+}
+
+var statePool = sync.Pool{New: func() any {
+	return &evalState{vm: &vm.VM{}, env: make(map[string]any, 8)}
+}}
+
+// runtimeError turns expr's error into one line: message (line:column).
+func runtimeError(err error) error {
+	var fe *file.Error
+	if errors.As(err, &fe) {
+		line, col := fe.Line, fe.Column+1
+		if line == 0 {
+			line = 1
+		}
+		return fmt.Errorf("%s (%d:%d)", fe.Message, line, col)
+	}
+	return err
+}
+
+func compileError(src string, err error) *CompileError {
+	ce := &CompileError{Src: src, Line: 1, Column: 1, Msg: err.Error()}
+	var fe *file.Error
+	if errors.As(err, &fe) {
+		ce.Msg = fe.Message
+		if fe.Line > 0 {
+			ce.Line, ce.Column = fe.Line, fe.Column+1
+		} else {
+			ce.Line, ce.Column = position(src, fe.From)
+		}
+	}
+	return ce
+}
+
+// position turns a rune offset into a 1-based line and column.
+func position(src string, offset int) (line, col int) {
+	line, col = 1, 1
+	n := 0
+	for _, r := range src {
+		if n == offset {
+			break
+		}
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+		n++
+	}
+	return line, col
+}
+
+func describe(v any) string {
+	c := classOf(v)
+	if c == classNil {
+		return "null"
+	}
+	s := formatValue(v)
+	if len(s) > 60 {
+		s = s[:57] + "..."
+	}
+	return classWords[c] + " (" + s + ")"
+}
+
+// ref is one read found in the syntax tree.
+type ref struct {
+	pos  int // rune offset of the root identifier
+	text string
+	segs []string
+}
+
+// collector walks a syntax tree, left to right, for the reads.
+type collector struct {
+	src      string
+	lets     []string // let variables in scope
+	refs     []ref
+	wholeEnv bool
+	err      *CompileError
+}
+
+func (c *collector) walk(n ast.Node) {
+	if n == nil || c.err != nil {
+		return
+	}
+	switch x := n.(type) {
+	case *ast.IdentifierNode:
+		switch {
+		case x.Value == "$env":
+			c.wholeEnv = true
+		case !c.isLet(x.Value):
+			c.refs = append(c.refs, ref{pos: x.Location().From, text: pathText(nil, x.Value), segs: []string{x.Value}})
+		}
+	case *ast.MemberNode:
+		c.member(x)
+	case *ast.CallNode:
+		if id, ok := x.Callee.(*ast.IdentifierNode); ok {
+			line, col := position(c.src, id.Location().From)
+			c.err = &CompileError{Src: c.src, Line: line, Column: col,
+				Msg: fmt.Sprintf("unknown function %s (only expr's builtins can be called)", id.Value)}
+			return
+		}
+		c.walk(x.Callee)
+		for _, a := range x.Arguments {
+			c.walk(a)
+		}
+	case *ast.BuiltinNode:
+		for _, a := range x.Arguments {
+			c.walk(a)
+		}
+	case *ast.PredicateNode:
+		c.walk(x.Node)
+	case *ast.ChainNode:
+		c.walk(x.Node)
+	case *ast.UnaryNode:
+		c.walk(x.Node)
+	case *ast.BinaryNode:
+		c.walk(x.Left)
+		c.walk(x.Right)
+	case *ast.SliceNode:
+		c.walk(x.Node)
+		c.walk(x.From)
+		c.walk(x.To)
+	case *ast.ConditionalNode:
+		c.walk(x.Cond)
+		c.walk(x.Exp1)
+		c.walk(x.Exp2)
+	case *ast.VariableDeclaratorNode:
+		c.walk(x.Value)
+		c.lets = append(c.lets, x.Name)
+		c.walk(x.Expr)
+		c.lets = c.lets[:len(c.lets)-1]
+	case *ast.SequenceNode:
+		for _, s := range x.Nodes {
+			c.walk(s)
+		}
+	case *ast.ArrayNode:
+		for _, s := range x.Nodes {
+			c.walk(s)
+		}
+	case *ast.MapNode:
+		for _, p := range x.Pairs {
+			c.walk(p)
+		}
+	case *ast.PairNode:
+		c.walk(x.Key)
+		c.walk(x.Value)
+	}
+}
+
+// member records the longest chain of constant names rooted at an
+// identifier (`a.b[0]` in `a.b[0][i].c`), then walks what is not constant.
+func (c *collector) member(m *ast.MemberNode) {
+	// Flatten: base, then the member nodes from the innermost out.
+	var chain []*ast.MemberNode
+	var base ast.Node = m
+	for {
+		mm, ok := base.(*ast.MemberNode)
+		if !ok {
+			break
+		}
+		chain = append(chain, mm)
+		base = mm.Node
+	}
+	slices.Reverse(chain)
+
+	// The constant prefix of the chain, stopping at a method call.
+	var segs []string
+	var texts []string
+	k := 0
+	for ; k < len(chain); k++ {
+		if chain[k].Method {
+			break
+		}
+		seg, text, ok := constProperty(chain[k].Property)
+		if !ok {
+			break
+		}
+		segs = append(segs, seg)
+		texts = append(texts, text)
+	}
+
+	if id, ok := base.(*ast.IdentifierNode); ok {
+		switch {
+		case id.Value == "$env":
+			if len(segs) > 0 {
+				root := segs[0]
+				c.refs = append(c.refs, ref{pos: id.Location().From,
+					text: pathText(texts[1:], root), segs: segs})
+			} else {
+				c.wholeEnv = true
+			}
+		case !c.isLet(id.Value):
+			c.refs = append(c.refs, ref{pos: id.Location().From,
+				text: pathText(texts, id.Value), segs: append([]string{id.Value}, segs...)})
+		}
+	} else {
+		c.walk(base)
+	}
+	// Whatever is not constant: dynamic indexes and what follows.
+	for ; k < len(chain); k++ {
+		if !chain[k].Method {
+			c.walk(chain[k].Property)
+		}
+	}
+}
+
+func (c *collector) isLet(name string) bool {
+	return slices.Contains(c.lets, name)
+}
+
+// constProperty reads a constant member name: .name, ["key"] or [0].
+func constProperty(n ast.Node) (seg, text string, ok bool) {
+	switch p := n.(type) {
+	case *ast.StringNode:
+		if isIdent(p.Value) {
+			return p.Value, "." + p.Value, true
+		}
+		return p.Value, "[" + strconv.Quote(p.Value) + "]", true
+	case *ast.IntegerNode:
+		if p.Value < 0 {
+			return "", "", false
+		}
+		s := strconv.Itoa(p.Value)
+		return s, "[" + s + "]", true
+	}
+	return "", "", false
+}
+
+// pathText renders a path: root, then each segment's text. A root that is
+// not an identifier is written as a quoted key.
+func pathText(texts []string, root string) string {
+	s := root
+	if !isIdent(root) {
+		s = "[" + strconv.Quote(root) + "]"
+	}
+	for _, t := range texts {
+		s += t
+	}
+	return s
+}
+
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		switch {
+		case r == '_' || r == '$' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z'):
+		case i > 0 && r >= '0' && r <= '9':
+		default:
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,396 @@
+package rules
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"regexp"
+	"strings"
+)
+
+// Condition is one filter condition as authored: `used: {gt: 90}` is
+// Where("used", OpGt, 90).
+type Condition struct {
+	// Key is the key read, a dotted path allowed (see Resolve).
+	Key string
+	// Op is the operator.
+	Op Op
+	// Expected is the operand as authored.
+	Expected any
+}
+
+// Where builds a condition. It checks nothing: NewFilter does.
+func Where(key string, op Op, expected any) Condition {
+	return Condition{Key: key, Op: op, Expected: expected}
+}
+
+// String is the condition in canonical form: `state eq "degraded"`.
+func (c Condition) String() string {
+	return c.Key + " " + string(c.Op) + " " + formatValue(c.Expected)
+}
+
+// Ops lists the filter operators in the order the spec lists them.
+func Ops() []Op {
+	return []Op{OpEq, OpNe, OpGt, OpGte, OpLt, OpLte, OpIn, OpNotIn,
+		OpContains, OpStartsWith, OpEndsWith, OpMatches, OpExists}
+}
+
+// Valid reports whether op is one of the thirteen operators.
+func (op Op) Valid() bool {
+	switch op {
+	case OpEq, OpNe, OpGt, OpGte, OpLt, OpLte, OpIn, OpNotIn,
+		OpContains, OpStartsWith, OpEndsWith, OpMatches, OpExists:
+		return true
+	}
+	return false
+}
+
+// ConditionError says what is wrong with one condition given to NewFilter.
+// NewFilter joins one per bad condition (errors.Join), so a loader can point
+// at each: walk them with errors.As on the joined error's Unwrap() []error.
+type ConditionError struct {
+	// Index is the condition's position among NewFilter's arguments.
+	Index int
+	Key   string
+	Op    Op
+	Msg   string
+}
+
+// Error reads `condition 2 (used gt): gt needs a number or a string; got a boolean`.
+func (e *ConditionError) Error() string {
+	return fmt.Sprintf("condition %d (%s %s): %s", e.Index+1, e.Key, e.Op, e.Msg)
+}
+
+// Filter is the filter form of a rule: conditions ANDed. Build it with
+// NewFilter; it is immutable and safe for concurrent use.
+type Filter struct {
+	conds []cond
+	text  string
+}
+
+// cond is a condition made ready to run: path split, regexp compiled, list
+// normalised, classes known.
+type cond struct {
+	Condition
+	segs     []string
+	expClass class
+	list     []any // in, notIn
+	listHas  uint8 // bit per class present in list (null elements excluded)
+	str      string
+	re       *regexp.Regexp
+	want     bool // exists
+}
+
+// NewFilter checks and prepares conditions, once, so that Eval does no
+// parsing: a path that does not parse, an unknown operator, an in or notIn
+// whose operand is not a list, an ordering operator (gt gte lt lte) whose
+// operand is not a number or a string, a startsWith, endsWith or matches
+// whose operand is not a string, a regular expression that does not compile
+// (Go's regexp: RE2 syntax, linear time), an exists whose operand is not
+// true or false — each is a *ConditionError, all of them joined. A filter
+// needs at least one condition.
+func NewFilter(conds ...Condition) (*Filter, error) {
+	if len(conds) == 0 {
+		return nil, errors.New("a filter needs at least one condition")
+	}
+	f := &Filter{conds: make([]cond, len(conds))}
+	var errs []error
+	for i, c := range conds {
+		if msg := f.conds[i].prepare(c); msg != "" {
+			errs = append(errs, &ConditionError{Index: i, Key: c.Key, Op: c.Op, Msg: msg})
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	parts := make([]string, len(conds))
+	for i, c := range conds {
+		parts[i] = c.String()
+	}
+	f.text = strings.Join(parts, " and ")
+	return f, nil
+}
+
+// MustFilter is NewFilter for conditions fixed in Go source: it panics on an
+// error, at build time.
+func MustFilter(conds ...Condition) *Filter {
+	f, err := NewFilter(conds...)
+	if err != nil {
+		panic("rules.MustFilter: " + err.Error())
+	}
+	return f
+}
+
+var opList = func() string {
+	var b strings.Builder
+	for i, op := range Ops() {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(string(op))
+	}
+	return b.String()
+}()
+
+// prepare fills c from a condition; a non-empty result says what is wrong.
+func (c *cond) prepare(in Condition) string {
+	c.Condition = in
+	segs, err := parsePath(in.Key)
+	if err != nil {
+		return fmt.Sprintf("key %q is not a path (write a.b.c, items.0 or items[0])", in.Key)
+	}
+	c.segs = segs
+	c.expClass = classOf(in.Expected)
+	switch in.Op {
+	case OpEq, OpNe:
+	case OpGt, OpGte, OpLt, OpLte:
+		if c.expClass != classNumber && c.expClass != classString {
+			return fmt.Sprintf("%s needs a number or a string; got %s", in.Op, classWords[c.expClass])
+		}
+		if _, reason := toNum(in.Expected); c.expClass == classNumber && reason != "" {
+			return reason
+		}
+	case OpIn, OpNotIn:
+		list, ok := toList(in.Expected)
+		if !ok {
+			return fmt.Sprintf("%s needs a list of values; got %s", in.Op, classWords[c.expClass])
+		}
+		c.list = list
+		for _, e := range list {
+			if ce := classOf(e); ce != classNil {
+				c.listHas |= 1 << ce
+			}
+		}
+	case OpContains:
+	case OpStartsWith, OpEndsWith, OpMatches:
+		s, ok := asString(in.Expected)
+		if !ok {
+			return fmt.Sprintf("%s needs a string; got %s", in.Op, classWords[c.expClass])
+		}
+		c.str = s
+		if in.Op == OpMatches {
+			re, err := regexp.Compile(s)
+			if err != nil {
+				return fmt.Sprintf("invalid regular expression %q: %v", s, err)
+			}
+			c.re = re
+		}
+	case OpExists:
+		b, ok := in.Expected.(bool)
+		if !ok {
+			return fmt.Sprintf("exists needs true or false; got %s", classWords[c.expClass])
+		}
+		c.want = b
+	default:
+		return fmt.Sprintf("unknown operator %q (operators: %s)", in.Op, opList)
+	}
+	return ""
+}
+
+// Eval runs every condition and files evidence for each: key, operator,
+// expected, actual, whether the key was present, pass or fail, and a reason
+// when it failed for something other than the values differing. It does not
+// stop at the first failure, so the narrative can print every condition; the
+// filter matches when all pass. Eval never panics.
+//
+// Cost: one allocation (the evidence slice) when every key holds a
+// JSON-like value.
+func (f *Filter) Eval(env Env) (out Outcome) {
+	ev := make([]ConditionEvidence, len(f.conds))
+	defer func() {
+		if r := recover(); r != nil {
+			out = Outcome{Conditions: ev, Err: fmt.Sprintf("filter %s: %v", f.text, r)}
+		}
+	}()
+	matched := true
+	for i := range f.conds {
+		c := &f.conds[i]
+		e := &ev[i]
+		e.Key, e.Op, e.Expected = c.Key, c.Op, c.Expected
+		e.Actual, e.Present = resolveSegs(env, c.segs)
+		e.Pass, e.Reason = c.test(e.Actual, e.Present)
+		matched = matched && e.Pass
+	}
+	return Outcome{Matched: matched, Conditions: ev}
+}
+
+// String is the filter in canonical form: `used gt 90 and state eq "degraded"`.
+func (f *Filter) String() string { return f.text }
+
+// Conditions returns a copy of the filter's conditions, in declared order.
+func (f *Filter) Conditions() []Condition {
+	out := make([]Condition, len(f.conds))
+	for i := range f.conds {
+		out[i] = f.conds[i].Condition
+	}
+	return out
+}
+
+const (
+	reasonMissing = "key not present"
+	reasonNull    = "value is null"
+)
+
+// test is the operator table. A missing key fails every operator except
+// exists: false.
+func (c *cond) test(actual any, present bool) (bool, string) {
+	if !present {
+		if c.Op == OpExists && !c.want {
+			return true, ""
+		}
+		return false, reasonMissing
+	}
+	switch c.Op {
+	case OpExists:
+		if actual == nil {
+			return !c.want, ternary(c.want, reasonNull, "")
+		}
+		return c.want, ""
+	case OpEq, OpNe:
+		eq, reason := equalCheck(actual, classOf(actual), c.Expected, c.expClass)
+		if reason != "" {
+			return false, reason
+		}
+		return eq == (c.Op == OpEq), ""
+	case OpGt, OpGte, OpLt, OpLte:
+		n, reason := compare(actual, c.Expected)
+		if reason != "" {
+			return false, reason
+		}
+		switch c.Op {
+		case OpGt:
+			return n > 0, ""
+		case OpGte:
+			return n >= 0, ""
+		case OpLt:
+			return n < 0, ""
+		default:
+			return n <= 0, ""
+		}
+	case OpIn, OpNotIn:
+		ca := classOf(actual)
+		if ca != classNil && len(c.list) > 0 && c.listHas&(1<<ca) == 0 {
+			return false, noElementReasons[ca]
+		}
+		found := false
+		for _, e := range c.list {
+			if Equal(actual, e) {
+				found = true
+				break
+			}
+		}
+		return found == (c.Op == OpIn), ""
+	case OpContains:
+		return c.contains(actual)
+	case OpStartsWith, OpEndsWith, OpMatches:
+		s, ok := asString(actual)
+		if !ok {
+			return false, notStringReasons[classOf(actual)]
+		}
+		switch c.Op {
+		case OpStartsWith:
+			return strings.HasPrefix(s, c.str), ""
+		case OpEndsWith:
+			return strings.HasSuffix(s, c.str), ""
+		default:
+			return c.re.MatchString(s), ""
+		}
+	}
+	return false, "unknown operator" // unreachable: NewFilter checked
+}
+
+// contains: a string holds a substring, or a list holds an element (Equal).
+func (c *cond) contains(actual any) (bool, string) {
+	if s, ok := asString(actual); ok {
+		sub, ok := asString(c.Expected)
+		if !ok {
+			return false, "a string can only contain a string; expected is " + classWords[c.expClass]
+		}
+		return strings.Contains(s, sub), ""
+	}
+	ca := classOf(actual)
+	if ca != classList {
+		return false, "contains needs a string or a list; the value is " + classWords[ca]
+	}
+	found, kindSeen := false, c.expClass == classNil
+	each(actual, func(e any) bool {
+		ce := classOf(e)
+		if ce == c.expClass || ce == classNil {
+			kindSeen = true
+		}
+		if Equal(e, c.Expected) {
+			found = true
+			return false
+		}
+		return true
+	})
+	if !found && !kindSeen && listLen(actual) > 0 {
+		return false, noElementReasons[c.expClass]
+	}
+	return found, ""
+}
+
+// each calls fn for each element of a list until fn returns false.
+func each(list any, fn func(any) bool) {
+	if l, ok := list.([]any); ok {
+		for _, e := range l {
+			if !fn(e) {
+				return
+			}
+		}
+		return
+	}
+	rv := deref(reflect.ValueOf(list))
+	for i := range rv.Len() {
+		if !fn(rv.Index(i).Interface()) {
+			return
+		}
+	}
+}
+
+func listLen(list any) int {
+	if l, ok := list.([]any); ok {
+		return len(l)
+	}
+	return deref(reflect.ValueOf(list)).Len()
+}
+
+// toList copies any slice or array into a []any.
+func toList(v any) ([]any, bool) {
+	if l, ok := v.([]any); ok {
+		return l, true
+	}
+	if v == nil {
+		return nil, false
+	}
+	rv := deref(reflect.ValueOf(v))
+	if rv.Kind() != reflect.Slice && rv.Kind() != reflect.Array {
+		return nil, false
+	}
+	out := make([]any, rv.Len())
+	for i := range out {
+		out[i] = rv.Index(i).Interface()
+	}
+	return out, true
+}
+
+func ternary(b bool, yes, no string) string {
+	if b {
+		return yes
+	}
+	return no
+}
+
+// formatValue writes a value as JSON (strings quoted, no HTML escaping), or
+// with %v when it has no JSON form.
+func formatValue(v any) string {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return fmt.Sprintf("%v", v)
+	}
+	return strings.TrimSuffix(buf.String(), "\n")
+}
