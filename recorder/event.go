@@ -1,6 +1,7 @@
 package recorder
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/openrunbook/runbook/decide"
@@ -111,4 +112,36 @@ type Recorder interface {
 // Deferred). The engine calls Flush before the run returns.
 type Flusher interface {
 	Flush()
+}
+
+// MarshalText writes the event's wire name, so a Kind marshals as
+// "stage.start" in JSON. An unknown kind is an error, never "unknown" on the
+// wire.
+func (k Kind) MarshalText() ([]byte, error) {
+	if int(k) < len(kindNames) && kindNames[k] != "" {
+		return []byte(kindNames[k]), nil
+	}
+	return nil, fmt.Errorf("recorder: kind %d has no wire name", uint8(k))
+}
+
+// UnmarshalText reads a wire name written by MarshalText (see ParseKind).
+func (k *Kind) UnmarshalText(text []byte) error {
+	parsed, err := ParseKind(string(text))
+	if err != nil {
+		return err
+	}
+	*k = parsed
+	return nil
+}
+
+// ParseKind is the inverse of Kind.String, for readers of the NDJSON stream:
+// ParseKind("stage.start") is StageStart. An unknown name is an error that
+// quotes it.
+func ParseKind(name string) (Kind, error) {
+	for k, n := range kindNames {
+		if n != "" && n == name {
+			return Kind(k), nil
+		}
+	}
+	return 0, fmt.Errorf("recorder: unknown event kind %q", name)
 }

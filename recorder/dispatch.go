@@ -1,0 +1,178 @@
+package recorder
+
+import (
+	"fmt"
+	"sync"
+)
+
+// Dispatcher hands each event of a run to the recorders attached to it, and
+// owns the rule that a recorder never breaks the run:
+//
+//	recorder panics in Record      detached: not called again this run; reported
+//	recorder panics in Flush/Err   reported; the others are still flushed
+//	recorder has Err() error ≠ nil reported by Flush, after every Flusher ran
+//	no recorder attached           Active() is false: the engine builds no event
+//
+// A nil *Dispatcher is valid and inactive. Record is called by the engine from
+// one goroutine at a time (see Recorder); Problems may be called at any time.
+//
+// Cost: one interface call per attached recorder per event, plus a deferred
+// recover; nothing when none is attached.
+type Dispatcher struct {
+	// live are the recorders still attached, in the order given.
+	live []attached
+	all  []attached
+
+	mu       sync.Mutex
+	problems []Problem
+	flushed  bool
+}
+
+type attached struct {
+	index int
+	r     Recorder
+}
+
+// Problem is a recorder that misbehaved: it panicked (and was detached) or
+// reported an error. The run it observed is unaffected.
+type Problem struct {
+	// Index is the recorder's position among those given to NewDispatcher.
+	Index int `json:"index"`
+	// Recorder is its Go type (`*recorder.NDJSON`).
+	Recorder string `json:"recorder"`
+	// Event is the kind of event being delivered when it panicked; zero for
+	// an error reported by Err or a panic in Flush.
+	Event Kind `json:"event,omitempty"`
+	// Message says what went wrong (`panic: …` or the error's text).
+	Message string `json:"message"`
+}
+
+// String is the problem in one line: `recorder 1 (*x.Sink): panic: boom`.
+func (p Problem) String() string {
+	return fmt.Sprintf("recorder %d (%s): %s", p.Index, p.Recorder, p.Message)
+}
+
+// NewDispatcher attaches recorders to a run, in order; nil recorders are
+// skipped (their index still counts, so Problem.Index matches the caller's
+// list).
+func NewDispatcher(recorders ...Recorder) *Dispatcher {
+	d := &Dispatcher{}
+	for i, r := range recorders {
+		if r != nil {
+			d.all = append(d.all, attached{index: i, r: r})
+		}
+	}
+	d.live = append([]attached(nil), d.all...)
+	return d
+}
+
+// Active reports whether any recorder is still attached. The engine asks it
+// before building an event, so a run without recorders pays for nothing:
+//
+//	if d.Active() {
+//		d.Record(recorder.Event{Kind: recorder.Read, Path: p, Key: k, Value: v})
+//	}
+func (d *Dispatcher) Active() bool { return d != nil && len(d.live) > 0 }
+
+// Record delivers e to every attached recorder in order. A recorder that
+// panics is detached and reported; the others still receive e.
+func (d *Dispatcher) Record(e Event) {
+	if d == nil {
+		return
+	}
+	detached := false
+	for i := range d.live {
+		if !d.deliver(d.live[i], e) {
+			d.live[i].r = nil
+			detached = true
+		}
+	}
+	if detached {
+		d.live = compact(d.live)
+	}
+}
+
+// Flush flushes every recorder that is a Flusher (deferred delivery, buffered
+// writers), then collects the error of every recorder that has an
+// `Err() error` method. It is called once, before the run returns; later
+// calls do nothing. A detached recorder is neither flushed nor asked.
+func (d *Dispatcher) Flush() {
+	if d == nil {
+		return
+	}
+	d.mu.Lock()
+	if d.flushed {
+		d.mu.Unlock()
+		return
+	}
+	d.flushed = true
+	d.mu.Unlock()
+	for _, a := range d.live {
+		if f, ok := a.r.(Flusher); ok {
+			d.guard(a, 0, f.Flush)
+		}
+	}
+	for _, a := range d.live {
+		if er, ok := a.r.(interface{ Err() error }); ok {
+			d.guard(a, 0, func() {
+				if err := er.Err(); err != nil {
+					d.report(a, 0, err.Error())
+				}
+			})
+		}
+	}
+}
+
+// Problems lists what went wrong with the recorders, in the order it
+// happened: panics as they occurred, then errors collected by Flush.
+func (d *Dispatcher) Problems() []Problem {
+	if d == nil {
+		return nil
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return append([]Problem(nil), d.problems...)
+}
+
+// deliver calls a.r.Record(e); false when it panicked.
+func (d *Dispatcher) deliver(a attached, e Event) (ok bool) {
+	defer func() {
+		if v := recover(); v != nil {
+			d.report(a, e.Kind, fmt.Sprintf("panic: %v", v))
+			ok = false
+		}
+	}()
+	a.r.Record(e)
+	return true
+}
+
+// guard runs f, reporting a panic instead of letting it out.
+func (d *Dispatcher) guard(a attached, k Kind, f func()) {
+	defer func() {
+		if v := recover(); v != nil {
+			d.report(a, k, fmt.Sprintf("panic: %v", v))
+		}
+	}()
+	f()
+}
+
+func (d *Dispatcher) report(a attached, k Kind, msg string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.problems = append(d.problems, Problem{
+		Index: a.index, Recorder: fmt.Sprintf("%T", a.r), Event: k, Message: msg,
+	})
+}
+
+// compact drops the detached entries (r == nil), keeping order. It builds a
+// new slice: the engine may hold none of the old one, but Flush must not see
+// a recorder twice.
+func compact(live []attached) []attached {
+	out := make([]attached, 0, len(live))
+	for _, a := range live {
+		if a.r != nil {
+			out = append(out, a)
+		}
+	}
+	return out
+}

@@ -1,0 +1,334 @@
+package recorder
+
+import (
+	"strings"
+
+	"github.com/openrunbook/runbook/decide"
+)
+
+// Narrative tells a run in English, one sentence a line, in the order things
+// happened. The same events always give the same lines: nothing that varies
+// between runs (timings) is ever told.
+//
+//	Stage Load (load#0) ran.
+//	  read used = 95
+//	  wrote verdict = "at-risk"
+//	  Classify evaluated rule 1 "Nearly full": used 95 gt 90 ✓; and chose at-risk.
+//
+// Long loops are folded: after the first passes of a loop (WithLoopPasses,
+// default 3) the passes that were followed by another one are replaced by one
+// line that says how many were folded and what every decider chose in them,
+// with counts; the last pass is told in full.
+//
+// Cost: Record keeps the event (a copy, no formatting); the words are built
+// by Lines. Values are rendered when Lines is called, so a stage must not
+// change a value after writing it (the scope's contract already says so).
+// Record and Lines must not be called concurrently; the engine delivers
+// events one at a time.
+type Narrative struct {
+	steps  bool
+	passes int
+	width  int
+
+	events entries
+	// folds are the folded-loop summaries; a kindFold event's Index points here.
+	folds []foldStats
+	// loops tracks every loop seen, by loopKey.
+	loops map[loopKey]*loopRun
+}
+
+// NarrativeOption sets an optional part of a Narrative.
+type NarrativeOption func(*Narrative)
+
+// WithoutSteps leaves out the read and write steps: the narrative keeps
+// stage headers, decisions and flow lines, and Record drops scope events at
+// once.
+func WithoutSteps() NarrativeOption { return func(n *Narrative) { n.steps = false } }
+
+// WithLoopPasses sets how many passes of a loop are told in full before the
+// rest are folded (default 3, at least 1).
+func WithLoopPasses(k int) NarrativeOption {
+	return func(n *Narrative) { n.passes = max(k, 1) }
+}
+
+// WithValueWidth sets how many bytes of a rendered value are shown before it
+// is cut with an ellipsis (default 80; 0 shows values whole).
+func WithValueWidth(w int) NarrativeOption {
+	return func(n *Narrative) { n.width = max(w, 0) }
+}
+
+// NewNarrative returns an empty narrative recorder.
+func NewNarrative(opts ...NarrativeOption) *Narrative {
+	n := &Narrative{steps: true, passes: 3, width: 80}
+	for _, o := range opts {
+		o(n)
+	}
+	return n
+}
+
+// Record keeps e for Lines. Events the narrative never tells (StageEnd,
+// Commit, Next, and Read/Write without steps) are dropped here.
+func (n *Narrative) Record(e Event) {
+	switch e.Kind {
+	case StageEnd, Commit, Next:
+		return
+	case Read, Write:
+		if !n.steps {
+			return
+		}
+	case Loop:
+		n.loop(compress(e))
+		return
+	}
+	n.events.push(compress(e))
+}
+
+// entry is what the narrative keeps of an event: half an Event's size. text
+// holds the one string field the kind uses (Key, Branch, Target or Err);
+// value holds Value, the decision evidence, or the Branches of a fork.
+type entry struct {
+	kind         Kind
+	deleted      bool
+	index, total int32
+	path         string
+	id           string
+	name         string
+	sub          string
+	text         string
+	value        any
+}
+
+func compress(e Event) entry {
+	x := entry{kind: e.Kind, deleted: e.Deleted, index: int32(e.Index), total: int32(e.Total),
+		path: e.Path, id: e.StageID, name: e.StageName, sub: e.Subflow}
+	switch e.Kind {
+	case Read, Write:
+		x.text, x.value = e.Key, e.Value
+	case BranchStart, BranchEnd:
+		x.text = e.Branch
+	case Loop:
+		x.text = e.Target
+	case Error, Retry, RunFailed:
+		x.text = e.Err
+	case Decision, Select:
+		// The evidence's Chosen is what the engine also sends as Branches;
+		// without evidence, the branches are kept instead.
+		if e.Decision != nil {
+			x.value = e.Decision
+		} else if len(e.Branches) > 0 {
+			x.value = e.Branches
+		}
+	case Fork, Join:
+		if len(e.Branches) > 0 {
+			x.value = e.Branches
+		}
+	}
+	return x
+}
+
+// decision is the evidence of a Decision or Select entry, or nil.
+func (x *entry) decision() *decide.Evidence {
+	ev, _ := x.value.(*decide.Evidence)
+	return ev
+}
+
+// branches is what a Decision or Select chose, or what a Fork or Join forked.
+func (x *entry) branches() []string {
+	switch v := x.value.(type) {
+	case *decide.Evidence:
+		return v.Chosen
+	case []string:
+		return v
+	}
+	return nil
+}
+
+// kindFold is the narrative's own record of folded loop passes; it never
+// leaves the package.
+const kindFold Kind = 255
+
+// loopRun is one run of one loop: its jumps counted from 1.
+type loopRun struct {
+	count     int   // jumps seen in this run
+	lastIndex int32 // index of the last jump, to notice a new run
+	lastJump  int   // position in events of the last jump kept
+	region    int   // position of this run's kindFold entry, -1 before folding
+}
+
+// foldStats is what the folded passes of one loop run did.
+type foldStats struct {
+	first, last int // pass numbers folded, inclusive
+	stages      int
+	retries     int
+	errors      int
+	choices     []choice
+}
+
+// choice counts how often a decider (or selector) chose a branch (or set).
+type choice struct {
+	sel      bool
+	decider  string
+	branches string
+	n        int
+}
+
+// loopKey names one loop: the loop node in its subflow, and its target.
+type loopKey struct{ sub, id, target string }
+
+// loop keeps jumps 1..passes; every later jump folds the pass that ended
+// with it into the loop run's summary, so memory stays bounded by the passes
+// told in full, the summary and the current pass.
+func (n *Narrative) loop(e entry) {
+	if n.loops == nil {
+		n.loops = make(map[loopKey]*loopRun)
+	}
+	key := loopKey{e.sub, e.id, e.text}
+	st := n.loops[key]
+	if st == nil || e.index <= st.lastIndex || !n.isJump(st.lastJump, &e) {
+		st = &loopRun{region: -1}
+		n.loops[key] = st
+	}
+	st.lastIndex = e.index
+	st.count++
+	if st.count <= n.passes {
+		n.events.push(e)
+		st.lastJump = n.events.len() - 1
+		return
+	}
+	// The pass that just ended (from the previous jump to here) was followed
+	// by another: it is folded.
+	cut := st.lastJump
+	var fs *foldStats
+	if st.region < 0 {
+		n.folds = append(n.folds, foldStats{first: st.count})
+		fi := len(n.folds) - 1
+		fs = &n.folds[fi]
+		fs.add(&n.events, cut, n.folds)
+		fold := e
+		fold.kind, fold.index, fold.value = kindFold, int32(fi), nil
+		n.events.truncate(cut)
+		n.events.push(fold)
+		st.region = cut
+	} else {
+		fs = &n.folds[n.events.at(st.region).index]
+		fs.add(&n.events, cut, n.folds)
+		n.events.truncate(cut)
+	}
+	fs.last = st.count
+	n.events.push(e)
+	st.lastJump = n.events.len() - 1
+}
+
+// isJump reports whether events[i] is still the jump of e's loop that a
+// loopRun remembers (it is gone when an outer loop folded it away).
+func (n *Narrative) isJump(i int, e *entry) bool {
+	if i < 0 || i >= n.events.len() {
+		return false
+	}
+	j := n.events.at(i)
+	return j.kind == Loop && j.sub == e.sub && j.id == e.id && j.text == e.text
+}
+
+// add counts what the entries from position from on did (one folded pass);
+// a nested summary (an inner loop folded earlier) is merged.
+func (fs *foldStats) add(l *entries, from int, folds []foldStats) {
+	for i := from; i < l.len(); i++ {
+		e := l.at(i)
+		switch e.kind {
+		case StageStart:
+			fs.stages++
+		case Retry:
+			fs.retries++
+		case Error:
+			fs.errors++
+		case Decision, Select:
+			fs.count(e.kind == Select, subject(e), chosen(e), 1)
+		case kindFold:
+			in := &folds[e.index]
+			fs.stages += in.stages
+			fs.retries += in.retries
+			fs.errors += in.errors
+			for _, c := range in.choices {
+				fs.count(c.sel, c.decider, c.branches, c.n)
+			}
+		}
+	}
+}
+
+func (fs *foldStats) count(sel bool, decider, branches string, k int) {
+	for i := range fs.choices {
+		c := &fs.choices[i]
+		if c.sel == sel && c.decider == decider && c.branches == branches {
+			c.n += k
+			return
+		}
+	}
+	fs.choices = append(fs.choices, choice{sel: sel, decider: decider, branches: branches, n: k})
+}
+
+// chosen is the branches a Decision or Select entry took, as one string.
+func chosen(e *entry) string {
+	bs := e.branches()
+	switch len(bs) {
+	case 0:
+		return ""
+	case 1:
+		return bs[0]
+	}
+	return strings.Join(bs, ", ")
+}
+
+// subject is the words naming the node an entry is about.
+func subject(e *entry) string {
+	switch {
+	case e.name != "":
+		return e.name
+	case e.id != "":
+		return e.id
+	}
+	return "the stage"
+}
+
+// entries is an append-only list kept in chunks, so growing it never copies
+// what is already kept; the first chunk starts small for short runs.
+type entries struct {
+	chunks [][]entry
+	n      int
+}
+
+const chunkSize = 512
+
+func (l *entries) len() int { return l.n }
+
+func (l *entries) at(i int) *entry { return &l.chunks[i/chunkSize][i%chunkSize] }
+
+func (l *entries) push(e entry) {
+	c := len(l.chunks) - 1
+	if c < 0 || len(l.chunks[c]) == chunkSize {
+		size := chunkSize
+		if c < 0 {
+			size = 16
+		}
+		l.chunks = append(l.chunks, make([]entry, 0, size))
+		c++
+	}
+	l.chunks[c] = append(l.chunks[c], e)
+	l.n++
+}
+
+// truncate drops the entries from position n on, clearing them so what they
+// held can be collected.
+func (l *entries) truncate(n int) {
+	for l.n > n {
+		c := len(l.chunks) - 1
+		last := l.chunks[c]
+		keep := max(n-c*chunkSize, 0)
+		clear(last[keep:])
+		l.n -= len(last) - keep
+		if keep == 0 && c > 0 {
+			l.chunks = l.chunks[:c]
+		} else {
+			l.chunks[c] = last[:keep]
+		}
+	}
+}
