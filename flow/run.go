@@ -759,7 +759,10 @@ func (r *runner) fanout(n int, work func(i int) error) []error {
 		}()
 		errs[i] = work(i)
 	}
-	if n == 1 {
+	switch n {
+	case 0:
+		return errs
+	case 1:
 		guarded(0)
 		return errs
 	}

@@ -416,6 +416,13 @@ func TestForEachGathersInItemOrder(t *testing.T) {
 	}
 }
 
+func TestForEachOfNothing(t *testing.T) {
+	res := run(t, mustBuild(t, perSubject(10)), flow.WithInputs(map[string]any{"subjects": []any{}}))
+	if got := res.State["results"]; !reflect.DeepEqual(got, []any{}) {
+		t.Errorf("results = %#v, want an empty list", got)
+	}
+}
+
 func TestForEachTenThousandWithDefaults(t *testing.T) {
 	res := run(t, mustBuild(t, perSubject(10000)), flow.WithInputs(map[string]any{"subjects": subjects(10000)}))
 	if n := len(res.State[flow.VerdictsKey].([]any)); n != 10000 {
