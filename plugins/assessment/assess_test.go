@@ -156,6 +156,13 @@ var assessCases = []assessCase{
 		line:     `Not sure — the run timed out before it finished.`,
 	},
 	{
+		name:     "failed at a stage",
+		summary:  Summary{Stopped: StoppedFailed, HonestyRan: []string{"label"}},
+		standing: NotSure,
+		reasons:  []Reason{StoppedEarly},
+		line:     `Not sure — the run failed at a stage before it finished.`,
+	},
+	{
 		name:     "stopped for a reason outside the vocabulary",
 		summary:  Summary{Stopped: "vanished"},
 		standing: NotSure,

@@ -8,7 +8,8 @@ package assessment
 // them.
 //
 // 1: the first table.
-const LineVersion = 1
+// 2: the stopped-early clause of a run that failed at a stage.
+const LineVersion = 2
 
 // maxClauses is how many clauses other than assumed-value clauses a line
 // prints before it says how many more the record holds.

@@ -145,6 +145,8 @@ func clausesOf(s Summary) []clause {
 		add(StoppedEarly, "the run was cancelled before it finished")
 	case StoppedTimedOut:
 		add(StoppedEarly, "the run timed out before it finished")
+	case StoppedFailed:
+		add(StoppedEarly, "the run failed at a stage before it finished")
 	default:
 		add(StoppedEarly, "the run stopped before it finished")
 	}

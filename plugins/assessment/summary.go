@@ -134,4 +134,7 @@ type Check struct {
 const (
 	StoppedCancelled = "cancelled"
 	StoppedTimedOut  = "timed-out"
+	// StoppedFailed is a run that failed at a stage: it stopped before its
+	// end as surely as a cancelled one, so it is never "consistent".
+	StoppedFailed = "failed"
 )

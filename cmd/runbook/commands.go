@@ -1,0 +1,109 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/openrunbook/runbook/runbook"
+)
+
+// pluginProtocol is the stage plugin protocol version this binary speaks
+// (plugins.md). It lives here until the plugin host package exports its
+// own; bump both together.
+const pluginProtocol = 1
+
+func newValidateCmd(stderr io.Writer) *cobra.Command {
+	return &cobra.Command{
+		Use:   "validate CHART.yaml...",
+		Short: "Load and check charts; print every error; run nothing",
+		Long: `validate loads and checks each chart and prints every error of every file on
+stderr, one a line (file:line:col: …). It runs nothing. A valid chart prints
+nothing. Exit 0 when all are valid, 1 when any is not.`,
+		Args: args(cobra.MinimumNArgs(1)),
+		RunE: func(_ *cobra.Command, paths []string) error {
+			bad := 0
+			for _, p := range paths {
+				if _, ok := load(p, stderr); !ok {
+					bad++
+				}
+			}
+			if bad > 0 {
+				return quietExit(exitFailed)
+			}
+			return nil
+		},
+	}
+}
+
+func newGraphCmd(stdout io.Writer) *cobra.Command {
+	var format string
+	cmd := &cobra.Command{
+		Use:   "graph CHART.yaml",
+		Short: "Draw the chart's structure (Mermaid or DOT)",
+		Args:  args(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, a []string) error {
+			var draw func(*runbook.Runbook) string
+			switch format {
+			case "mermaid":
+				draw = func(rb *runbook.Runbook) string { return rb.Chart().Mermaid() }
+			case "dot":
+				draw = func(rb *runbook.Runbook) string { return rb.Chart().DOT() }
+			default:
+				return &usageError{err: fmt.Errorf("--format %q: want mermaid or dot", format), showUsage: true}
+			}
+			rb, ok := load(a[0], cmd.ErrOrStderr())
+			if !ok {
+				return quietExit(exitUsage)
+			}
+			out := draw(rb)
+			if !strings.HasSuffix(out, "\n") {
+				out += "\n"
+			}
+			_, err := io.WriteString(stdout, out)
+			return err
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "mermaid", "drawing format: mermaid or dot")
+	return cmd
+}
+
+func newSchemaCmd(stdout io.Writer) *cobra.Command {
+	var record bool
+	cmd := &cobra.Command{
+		Use:   "schema",
+		Short: "Print the chart JSON Schema",
+		Args:  args(cobra.NoArgs),
+		RunE: func(*cobra.Command, []string) error {
+			if record {
+				// TODO(record schema): print the run record's JSON Schema once
+				// package runbook exports one.
+				return exit(exitUsage, "schema --record: the run record's schema is not available yet")
+			}
+			s := runbook.ChartSchema()
+			if len(s) > 0 && s[len(s)-1] != '\n' {
+				s = append(s[:len(s):len(s)], '\n')
+			}
+			_, err := stdout.Write(s)
+			return err
+		},
+	}
+	cmd.Flags().BoolVar(&record, "record", false, "print the run record's schema instead (not available yet)")
+	return cmd
+}
+
+func newVersionCmd(stdout io.Writer) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the runbook, Go and plugin protocol versions",
+		Args:  args(cobra.NoArgs),
+		RunE: func(*cobra.Command, []string) error {
+			_, err := fmt.Fprintf(stdout, "runbook: %s\ngo: %s\nplugin protocol: %d\n",
+				runbook.Version, runtime.Version(), pluginProtocol)
+			return err
+		},
+	}
+}

@@ -1,0 +1,373 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/openrunbook/runbook/recorder"
+	"github.com/openrunbook/runbook/runbook"
+)
+
+// execFlags are exec's flags.
+type execFlags struct {
+	inputs     []string // --input k=v, in the order given
+	inputsFile string   // --inputs FILE.json
+	format     string
+	record     string
+	timeout    time.Duration
+	verbose    bool
+}
+
+// formats are the --format values exec accepts.
+var formats = []string{"text", "json", "ndjson", "markdown"}
+
+func newExecCmd(stdout, stderr io.Writer) *cobra.Command {
+	var f execFlags
+	cmd := &cobra.Command{
+		Use:   "exec CHART.yaml",
+		Short: "Run a chart and print its result",
+		Long: `exec runs the chart and prints its result on stdout.
+
+Inputs: --input name=value (repeatable; the value is converted to the input's
+declared type) and --inputs FILE.json (a JSON object); --input overrides the
+file.
+
+Formats: text (default, for a person), json (the result record), ndjson (the
+run's events as they happen, then {"event":"run.end","result":{…}}), markdown
+(the text form as a document).
+
+Exit codes: 0 completed (or paused at an ask: — the record is written to
+--record, else ./<runbook>.paused.json, and the resume command is printed),
+1 failed or cancelled by --timeout, 2 bad usage, a chart that does not load
+or bad inputs, 130 interrupted (the partial record is still written when
+--record was given).`,
+		Example: `  runbook exec disk.yaml --input host=db-1
+  runbook exec disk.yaml --inputs inputs.json --format json --record run.json`,
+		Args: args(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, a []string) error {
+			return execChart(cmd.Context(), a[0], f, stdout, stderr)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringArrayVar(&f.inputs, "input", nil, "an input as `name=value` (repeatable)")
+	fl.StringVar(&f.inputsFile, "inputs", "", "a JSON object `FILE` of inputs (--input overrides it)")
+	fl.StringVar(&f.format, "format", "text", "output `format`: "+strings.Join(formats, ", "))
+	fl.StringVar(&f.record, "record", "", "write the full run record to `FILE` (for explain and resume)")
+	fl.DurationVar(&f.timeout, "timeout", 0, "cancel the run after this `duration` (exit 1)")
+	fl.BoolVarP(&f.verbose, "verbose", "v", false, "also print the run's narrative")
+	return cmd
+}
+
+// execChart is `runbook exec`.
+func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.Writer) error {
+	if !contains(formats, f.format) {
+		return &usageError{err: fmt.Errorf("--format %q: want one of %s", f.format, strings.Join(formats, ", ")), showUsage: true}
+	}
+	if f.timeout < 0 {
+		return &usageError{err: fmt.Errorf("--timeout %s: want a positive duration", f.timeout), showUsage: true}
+	}
+	given, err := readInputs(f.inputsFile, f.inputs)
+	if err != nil {
+		return exit(exitUsage, "%v", err)
+	}
+	rb, ok := load(path, stderr)
+	if !ok {
+		return quietExit(exitUsage)
+	}
+
+	// The record a paused run must leave behind, --record or not.
+	pausePath := f.record
+	if pausePath == "" {
+		pausePath = "./" + fileSafe(rb.Name()) + ".paused.json"
+	}
+
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	runDone := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			select {
+			case <-runDone: // stop() after the run, not a signal
+				return
+			default:
+			}
+			// A second signal ends the process at once.
+			stop()
+			fmt.Fprintln(stderr, "runbook: interrupted: stopping the run (again to quit at once)")
+		case <-runDone:
+		}
+	}()
+
+	opts := []runbook.ExecOption{
+		runbook.WithLogger(slog.New(slog.NewTextHandler(stderr, nil))),
+		runbook.WithResumeCommand("runbook resume " + shellQuote(pausePath)),
+	}
+	if f.timeout > 0 {
+		opts = append(opts, runbook.WithTimeout(f.timeout))
+	}
+	if f.verbose {
+		opts = append(opts, runbook.WithNarrative())
+	}
+	var stream *ndjsonStream
+	if f.format == "ndjson" {
+		stream = &ndjsonStream{nd: recorder.NewNDJSON(stdout)}
+		opts = append(opts, runbook.WithRecorders(stream))
+	}
+	prog := newProgress(stderr, showProgress(stdout, stderr, f.format))
+	if prog != nil {
+		opts = append(opts, runbook.WithRecorders(prog))
+	}
+
+	res, err := rb.Exec(ctx, given, opts...)
+	wasInterrupted := ctx.Err() != nil
+	close(runDone)
+	prog.stop()
+	if err != nil {
+		if ies, ok := inputErrors(err); ok {
+			for _, ie := range ies {
+				fmt.Fprintf(stderr, "runbook: %v\n", ie)
+			}
+			return quietExit(exitUsage)
+		}
+		return exit(exitFailed, "%s: %v", path, err)
+	}
+	rec := res.Record
+
+	code := exitOK
+	recordPath := f.record
+	switch rec.Status {
+	case "failed", "cancelled":
+		code = exitFailed
+		if wasInterrupted {
+			code = exitInterrupted
+		}
+	case "paused":
+		recordPath = pausePath
+	}
+	var recordErr error
+	if recordPath != "" {
+		if recordErr = res.WriteRecord(recordPath); recordErr != nil {
+			recordErr = fmt.Errorf("writing the run record: %w", recordErr)
+		}
+	}
+
+	if err := printResult(stdout, rec, f, stream, scriptInto(rb.Spec())); err != nil {
+		return exit(exitFailed, "writing the result: %v", err)
+	}
+	for _, w := range rec.Warnings {
+		fmt.Fprintf(stderr, "runbook: warning: %s\n", w)
+	}
+	switch rec.Status {
+	case "failed", "cancelled":
+		verb := rec.Status
+		if wasInterrupted {
+			verb = "interrupted"
+		}
+		if rec.Error != nil {
+			fmt.Fprintf(stderr, "run %s at %s: %s\n", verb, rec.Error.Stage, rec.Error.Message)
+		} else {
+			fmt.Fprintf(stderr, "run %s\n", verb)
+		}
+	case "paused":
+		if recordErr == nil {
+			fmt.Fprintf(stderr, "run paused; record written to %s\n", recordPath)
+		}
+	}
+	if recordErr != nil {
+		if code == exitOK {
+			code = exitFailed
+		}
+		return exit(code, "%v", recordErr)
+	}
+	if code != exitOK {
+		return quietExit(code)
+	}
+	return nil
+}
+
+// printResult writes the result in the chosen format.
+func printResult(w io.Writer, rec *runbook.Record, f execFlags, stream *ndjsonStream, into map[string]string) error {
+	switch f.format {
+	case "json":
+		return writeJSON(w, rec, "  ")
+	case "ndjson":
+		stream.nd.Flush()
+		if err := stream.nd.Err(); err != nil {
+			return err
+		}
+		return writeJSON(w, struct {
+			Event  string          `json:"event"`
+			Result *runbook.Record `json:"result"`
+		}{"run.end", rec}, "")
+	case "markdown":
+		return renderMarkdown(w, rec, renderOpts{verbose: f.verbose, scriptInto: into})
+	default:
+		return renderText(w, rec, renderOpts{verbose: f.verbose, colour: colourOn(w), scriptInto: into})
+	}
+}
+
+// writeJSON writes v as JSON with a trailing newline, indented when indent
+// is set. HTML characters stay as they are: this is not for a browser.
+func writeJSON(w io.Writer, v any, indent string) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if indent != "" {
+		enc.SetIndent("", indent)
+	}
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// ndjsonStream is the NDJSON recorder minus its own run.end event: the
+// stream's last line is cli.md's {"event":"run.end","result":{…}}, written
+// after the run, so there is exactly one run.end line (the run's duration is
+// in result.stats.durationMs).
+type ndjsonStream struct{ nd *recorder.NDJSON }
+
+func (s *ndjsonStream) Record(e recorder.Event) {
+	if e.Kind == recorder.RunEnd {
+		return
+	}
+	s.nd.Record(e)
+}
+
+// Flush writes what the stream has buffered (the engine calls it).
+func (s *ndjsonStream) Flush() { s.nd.Flush() }
+
+// inputErrors reports whether err refused the inputs, and lists the
+// refusals one by one.
+func inputErrors(err error) ([]*runbook.InputError, bool) {
+	var ies runbook.InputErrors
+	if errors.As(err, &ies) {
+		return ies, true
+	}
+	var ie *runbook.InputError
+	if errors.As(err, &ie) {
+		return []*runbook.InputError{ie}, true
+	}
+	return nil, false
+}
+
+// scriptInto maps the path of each exec stage whose result reaches the
+// final state to its `into` key: stages at the root and in decide, select
+// and parallel branches (whose writes join the parent), never in foreach
+// branches or subflows (whose scopes are their own).
+func scriptInto(spec *runbook.Spec) map[string]string {
+	m := map[string]string{}
+	if spec == nil {
+		return m
+	}
+	var walk func(prefix string, stages []runbook.StageSpec)
+	walk = func(prefix string, stages []runbook.StageSpec) {
+		for i := range stages {
+			st := &stages[i]
+			switch st.Kind {
+			case "exec":
+				if st.Exec != nil && st.Exec.Into != "" {
+					m[prefix+st.ID] = st.Exec.Into
+				}
+			case "decide":
+				for _, b := range st.Branches {
+					walk(prefix, b.Stages)
+				}
+			case "select":
+				for _, b := range st.Branches {
+					walk(prefix+st.ID+"~"+b.Name+"/", b.Stages)
+				}
+			case "parallel":
+				for _, b := range st.Parallel {
+					walk(prefix+st.ID+"~"+b.Name+"/", b.Stages)
+				}
+			}
+		}
+	}
+	walk("", spec.Stages)
+	return m
+}
+
+// readInputs reads --inputs FILE (a JSON object) and lays the --input
+// pairs over it. Values from --input stay strings: the library converts
+// them to the declared types.
+func readInputs(file string, pairs []string) (map[string]any, error) {
+	given := map[string]any{}
+	if file != "" {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return nil, fmt.Errorf("--inputs: %w", err)
+		}
+		dec := json.NewDecoder(bytes.NewReader(data))
+		var obj map[string]any
+		if err := dec.Decode(&obj); err != nil || obj == nil {
+			if err == nil {
+				err = errors.New("null")
+			}
+			return nil, fmt.Errorf("--inputs %s: want a JSON object of inputs: %v", file, err)
+		}
+		if dec.More() {
+			return nil, fmt.Errorf("--inputs %s: want one JSON object, found more after it", file)
+		}
+		given = obj
+	}
+	for _, kv := range pairs {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return nil, fmt.Errorf("--input %q: want name=value", kv)
+		}
+		given[k] = v
+	}
+	return given, nil
+}
+
+// fileSafe turns a runbook name into a file name: path separators and
+// other troublesome characters become '-'.
+func fileSafe(name string) string {
+	s := strings.Map(func(r rune) rune {
+		switch {
+		case r == '/' || r == '\\' || r == 0 || r == ':' || r < ' ':
+			return '-'
+		}
+		return r
+	}, name)
+	if s == "" || s == "." || s == ".." {
+		return "runbook"
+	}
+	return filepath.Base(s)
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r == '/' || r == '.' || r == '-' || r == '_' || r == '~' || r == '=' || r == ':' || r == '+' ||
+			('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z') || ('0' <= r && r <= '9'))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

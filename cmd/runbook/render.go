@@ -1,0 +1,287 @@
+package main
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/openrunbook/runbook/plugins/assessment"
+	"github.com/openrunbook/runbook/plugins/coverage"
+	"github.com/openrunbook/runbook/plugins/label"
+	"github.com/openrunbook/runbook/runbook"
+)
+
+// The result a person reads (cli.md "--format text"), in this order, each
+// part only when it has something to say:
+//
+//	verdicts    the verdict table, "N of M rows shown" when capped, the meanings
+//	coverage    per stage path: checked / not checked / cannot cover / in progress,
+//	            absences, foreach items that did not run
+//	scripts     script rows whose label is not completed: words, path, stderr tail
+//	standing    the assessment's line, when the record says it is said
+//	question    a paused run's question and the command that resumes it
+//	narrative   with -v
+//
+// resultView is that content, read from a Record once; renderText and
+// renderMarkdown only lay it out. Nothing here judges: every word of a
+// verdict, label or standing comes from the record.
+
+// renderOpts are the presentation choices of one rendering.
+type renderOpts struct {
+	colour  bool // ANSI colour (text only)
+	verbose bool // print the narrative
+	// scriptInto maps the path of an exec stage whose result reaches the
+	// final state to its `into` key, so that a script row can show the tail
+	// of the stderr it left there. Nil: no stderr tails.
+	scriptInto map[string]string
+}
+
+// stderrTailLines is how many lines of a script's stderr are shown.
+const stderrTailLines = 5
+
+type resultView struct {
+	verdicts  *verdictView
+	coverage  []coverageView
+	scripts   []scriptView
+	standing  *standingView
+	pause     *pauseView
+	narrative []string
+}
+
+type verdictView struct {
+	table    string // markdown
+	shown    string // "N of M rows shown", "" when complete
+	meanings [][2]string
+}
+
+type coverageView struct {
+	path     string
+	headline string // after the path: "looked for X and found none"
+	lines    [][2]string
+}
+
+type scriptView struct {
+	path   string
+	words  string
+	stderr []string
+}
+
+type standingView struct {
+	standing assessment.Standing
+	line     string
+}
+
+type pauseView struct {
+	question string
+	resume   string
+}
+
+// viewOf reads what a person is shown from rec.
+func viewOf(rec *runbook.Record, opts renderOpts) resultView {
+	var v resultView
+	if rec == nil {
+		return v
+	}
+	if vs := rec.Verdicts; vs != nil {
+		vv := &verdictView{table: strings.TrimRight(vs.Table, "\n")}
+		if vv.table == "" {
+			// Panel presentation ships no table: the host shows the rows.
+			// At a terminal, we are the host.
+			vv.table = strings.TrimRight(runbook.RenderTable(vs.Rows), "\n")
+		}
+		if !vs.RowsComplete {
+			vv.shown = fmt.Sprintf("%d of %d rows shown", vs.RowsShown, vs.RowsTotal)
+		}
+		vv.meanings = meaningsInOrder(vs.Rows, vs.Meanings)
+		v.verdicts = vv
+	}
+	for _, e := range rec.Coverage {
+		v.coverage = append(v.coverage, coverageOf(e))
+	}
+	for _, t := range rec.Truncations {
+		v.coverage = append(v.coverage, coverageView{
+			path: t.Path,
+			headline: fmt.Sprintf("ran %d of %d items (maxBranches %d); %d did not run",
+				t.MaxBranches, t.Items, t.MaxBranches, t.Items-t.MaxBranches),
+		})
+	}
+	for _, row := range rec.Scripts {
+		if row.Label == label.Completed {
+			continue
+		}
+		words := row.Words
+		if words == "" {
+			words = label.Words(row.Label, row.ExitCode)
+		}
+		v.scripts = append(v.scripts, scriptView{
+			path:   row.Path,
+			words:  words,
+			stderr: stderrTail(rec.State, opts.scriptInto[row.Path]),
+		})
+	}
+	if a := rec.Assessment; a != nil && rec.StandingSaid && a.Line != "" {
+		v.standing = &standingView{standing: a.Standing, line: a.Line}
+	}
+	if p := rec.Pause; p != nil {
+		v.pause = &pauseView{question: p.Question, resume: resumeCommand(p)}
+	}
+	if opts.verbose {
+		v.narrative = rec.Narrative
+	}
+	return v
+}
+
+// meaningsInOrder lists the meanings of the verdicts in the order the rows
+// first show them, then the rest alphabetically.
+func meaningsInOrder(rows []runbook.Row, meanings map[string]string) [][2]string {
+	if len(meanings) == 0 {
+		return nil
+	}
+	out := make([][2]string, 0, len(meanings))
+	seen := map[string]bool{}
+	for _, r := range rows {
+		word, ok := r.Values["verdict"].(string)
+		if !ok || seen[word] {
+			continue
+		}
+		if m, ok := meanings[word]; ok {
+			seen[word] = true
+			out = append(out, [2]string{word, m})
+		}
+	}
+	rest := make([]string, 0, len(meanings))
+	for word := range meanings {
+		if !seen[word] {
+			rest = append(rest, word)
+		}
+	}
+	sort.Strings(rest)
+	for _, word := range rest {
+		out = append(out, [2]string{word, meanings[word]})
+	}
+	return out
+}
+
+// coverageOf reads one coverage declaration into its headline and lines.
+func coverageOf(e coverage.Entry) coverageView {
+	cv := coverageView{path: e.Path}
+	if e.Kind == coverage.KindAbsence {
+		if e.LookedFor != "" {
+			cv.headline = fmt.Sprintf("looked for %s and found none", e.LookedFor)
+		} else {
+			cv.headline = "looked and found none"
+		}
+	}
+	add := func(name, text string) {
+		if text != "" {
+			cv.lines = append(cv.lines, [2]string{name, text})
+		}
+	}
+	add("checked", items(e.Checked))
+	add("not checked", items(e.NotChecked))
+	add("cannot cover", items(e.CannotCover))
+	var inProgress []string
+	for _, it := range e.InProgress {
+		s := it.What
+		if it.Count > 0 {
+			s += fmt.Sprintf(" ×%d", it.Count)
+		}
+		if it.Why != "" {
+			s += " (" + it.Why + ")"
+		}
+		inProgress = append(inProgress, s)
+	}
+	add("in progress", strings.Join(inProgress, ", "))
+	if p := e.Period; p != nil {
+		held := "unknown"
+		if p.Held != nil {
+			held = p.Held.From + " – " + p.Held.To
+		}
+		s := fmt.Sprintf("asked %s – %s, held %s", p.Queried.From, p.Queried.To, held)
+		if p.Verdict != "" {
+			s += " (" + string(p.Verdict) + ")"
+		}
+		add("period", s)
+	}
+	if pr := e.Provenance; pr != nil && pr.Source != "" {
+		s := pr.Source
+		if pr.MeasuredAt != "" {
+			s += ", measured at " + pr.MeasuredAt
+		}
+		add("source", s)
+	}
+	try := e.TryInstead
+	if t := e.TryInsteadTool; t != nil && t.Tool != "" {
+		s := "the " + t.Tool + " tool"
+		if t.Why != "" {
+			s += " (" + t.Why + ")"
+		}
+		if try != "" {
+			try += "; " + s
+		} else {
+			try = s
+		}
+	}
+	add("try instead", try)
+	add("note", e.Note)
+	return cv
+}
+
+// items joins coverage items as "what (why), what".
+func items(list []coverage.Item) string {
+	parts := make([]string, 0, len(list))
+	for _, it := range list {
+		s := it.What
+		if it.Why != "" {
+			s += " (" + it.Why + ")"
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// stderrTail is the last non-empty lines of the stderr an exec stage left
+// in the final state under into ({stdout, stderr, …}).
+func stderrTail(state map[string]any, into string) []string {
+	if into == "" {
+		return nil
+	}
+	res, ok := state[into].(map[string]any)
+	if !ok {
+		return nil
+	}
+	s, ok := res["stderr"].(string)
+	if !ok {
+		return nil
+	}
+	var lines []string
+	for _, l := range strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n") {
+		if strings.TrimSpace(l) != "" {
+			lines = append(lines, strings.TrimRight(l, " \t\r"))
+		}
+	}
+	if len(lines) > stderrTailLines {
+		lines = lines[len(lines)-stderrTailLines:]
+	}
+	return lines
+}
+
+// resumeCommand is the command that resumes a paused run: the record's,
+// with an `--input NAME=…` for each expected answer it does not name yet.
+func resumeCommand(p *runbook.PauseRecord) string {
+	cmd := p.Resume
+	if cmd == "" {
+		cmd = "runbook resume RECORD.json"
+	}
+	names := make([]string, 0, len(p.Expects))
+	for name := range p.Expects {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if !strings.Contains(cmd, "--input "+name+"=") {
+			cmd += " --input " + name + "=…"
+		}
+	}
+	return cmd
+}

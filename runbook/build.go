@@ -1,0 +1,330 @@
+package runbook
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/openrunbook/runbook/decide"
+	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/rules"
+)
+
+// Open loads a chart file and builds the runbook it describes. Load errors
+// come back together as LoadErrors.
+func Open(path string) (*Runbook, error) {
+	spec, err := Load(path)
+	if err != nil {
+		return nil, err
+	}
+	return FromSpec(spec)
+}
+
+// FromSpec builds the runbook a loaded Spec describes: the flow chart with a
+// stage function for every stage kind.
+func FromSpec(spec *Spec) (*Runbook, error) {
+	b := &chartBuilder{spec: spec}
+	chart, err := b.chart(spec.Name, spec.Description, spec.Stages)
+	if len(b.errs) > 0 {
+		return nil, b.errs
+	}
+	if err != nil {
+		return nil, b.locate(err, spec.Stages)
+	}
+	return &Runbook{spec: spec, chart: chart, columns: b.columns}, nil
+}
+
+// Option configures a runbook built around a Go chart (New).
+type Option func(*Spec, *[][]string)
+
+// WithInputs declares the runbook's inputs.
+func WithInputs(in ...InputSpec) Option {
+	return func(s *Spec, _ *[][]string) { s.Inputs = append(s.Inputs, in...) }
+}
+
+// WithResult sets the result options (kind verdict/* selects the verdict
+// projection; Decider names the decider whose branches give meanings).
+func WithResult(r ResultSpec) Option {
+	return func(s *Spec, _ *[][]string) {
+		if r.MaxRows == 0 {
+			r.MaxRows = DefaultMaxRows
+		}
+		s.Result = &r
+	}
+}
+
+// WithHonesty chooses the honesty stages (default: label, coverage and
+// assessment; none turns them off).
+func WithHonesty(stages ...string) Option {
+	return func(s *Spec, _ *[][]string) { s.Honesty = append([]string{}, stages...) }
+}
+
+// WithColumns declares a verdict row's key order, for rows a Go stage
+// appends as maps (which have none): a row whose keys are exactly these
+// columns keeps this order in the record and the table.
+func WithColumns(columns ...string) Option {
+	return func(_ *Spec, cols *[][]string) { *cols = append(*cols, columns) }
+}
+
+// New wraps a chart built with the flow API as a runbook: the same honesty
+// stages, verdict projection and result record as a YAML runbook.
+func New(chart *flow.Chart, opts ...Option) (*Runbook, error) {
+	if chart == nil {
+		return nil, errors.New("runbook: New needs a chart")
+	}
+	spec := &Spec{Version: 1, Name: chart.Name(), Description: chart.Description()}
+	rb := &Runbook{spec: spec, chart: chart}
+	for _, o := range opts {
+		o(spec, &rb.columns)
+	}
+	for _, in := range spec.Inputs {
+		if !slices.Contains(inputTypes, in.Type) {
+			return nil, fmt.Errorf("runbook: input %q: type %q is not one of %v", in.Name, in.Type, inputTypes)
+		}
+	}
+	return rb, nil
+}
+
+type chartBuilder struct {
+	spec    *Spec
+	columns [][]string
+	errs    LoadErrors
+}
+
+// locate turns the flow builder's refusals into load errors at the stage's
+// position (the loader refuses most of these first, with positions).
+func (b *chartBuilder) locate(err error, stages []StageSpec) error {
+	var be *flow.BuildError
+	if !errors.As(err, &be) {
+		return err
+	}
+	var out LoadErrors
+	for _, e := range be.Errs {
+		le := &LoadError{Pos: b.spec.Pos, Msg: e.Error()}
+		var ne *flow.NodeError
+		if errors.As(e, &ne) {
+			if st := findStage(stages, ne.Node); st != nil {
+				le.Pos, le.Stage, le.Msg = st.Pos, st.ID, ne.Msg
+			}
+		}
+		out = append(out, le)
+	}
+	return out
+}
+
+func findStage(stages []StageSpec, id string) *StageSpec {
+	for i := range stages {
+		st := &stages[i]
+		if st.ID == id {
+			return st
+		}
+		for _, brs := range [][]BranchSpec{st.Branches, st.Parallel} {
+			for _, br := range brs {
+				if f := findStage(br.Stages, id); f != nil {
+					return f
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func (b *chartBuilder) chart(name, desc string, stages []StageSpec) (*flow.Chart, error) {
+	fb := flow.New(name, flow.ChartDescription(desc))
+	b.seq(fb, stages)
+	return fb.Build()
+}
+
+func (b *chartBuilder) seq(fb *flow.Builder, stages []StageSpec) *flow.Builder {
+	for i := range stages {
+		b.stage(fb, &stages[i])
+	}
+	return fb
+}
+
+func (b *chartBuilder) branches(brs []BranchSpec) []flow.Branch {
+	out := make([]flow.Branch, len(brs))
+	for i, br := range brs {
+		out[i] = flow.Branch{Name: br.Name, Description: br.Description, Steps: b.seq(flow.Seq(), br.Stages)}
+	}
+	return out
+}
+
+func (b *chartBuilder) stage(fb *flow.Builder, st *StageSpec) {
+	opts := []flow.Option{flow.Name(st.Name), flow.Description(st.Description), flow.Type(st.Kind)}
+	if st.Name == "" {
+		opts[0] = flow.Name(st.ID)
+	}
+	// exec applies its own timeout and retries (each attempt a script row).
+	if st.Kind != "exec" {
+		if st.Timeout > 0 {
+			opts = append(opts, flow.Timeout(st.Timeout))
+		}
+		if st.Retry != nil {
+			opts = append(opts, flow.WithRetry(flow.RetryPolicy{Attempts: st.Retry.Attempts, Backoff: st.Retry.Backoff, MaxBackoff: st.Retry.MaxBackoff, Jitter: st.Retry.Jitter}))
+		}
+	}
+	switch st.Kind {
+	case "set":
+		fb.Stage(st.ID, setStage(st.Set), opts...)
+	case "exec":
+		fb.Stage(st.ID, execStage(st), opts...)
+	case "verdict":
+		cols := make([]string, len(st.Verdict))
+		for i, a := range st.Verdict {
+			cols[i] = a.Key
+		}
+		b.columns = append(b.columns, cols)
+		fb.Stage(st.ID, verdictStage(st.Verdict), opts...)
+	case "fail":
+		fb.Stage(st.ID, failStage(st.Fail), opts...)
+	case "ask":
+		fb.Stage(st.ID, askStage(st.Ask), opts...)
+	case "plugin":
+		fb.Stage(st.ID, pluginStage(st), opts...)
+	case "decide", "select":
+		rs := make([]decide.Rule, len(st.Decide.Rules))
+		for i, r := range st.Decide.Rules {
+			rs[i] = decide.Rule{When: r.When, Then: r.Then, Label: r.Label}
+		}
+		if st.Kind == "decide" {
+			fb.Decide(st.ID, rs, st.Decide.Default, b.branches(st.Branches), opts...)
+		} else {
+			fb.Select(st.ID, rs, b.branches(st.Branches), opts...)
+		}
+	case "parallel":
+		fb.Parallel(st.ID, b.branches(st.Parallel), opts...)
+	case "foreach":
+		fe := st.ForEach
+		fb.ForEach(st.ID, flow.ForEach{Items: flow.ItemsOf(fe.Items), As: fe.As, MaxBranches: fe.MaxBranches, Into: fe.Into, Body: b.seq(flow.Seq(), fe.Stages)}, opts...)
+	case "subflow":
+		sf := st.Subflow
+		name, desc, stages := st.ID, st.Description, sf.Stages
+		if sf.Spec != nil {
+			name, desc, stages = sf.Spec.Name, sf.Spec.Description, sf.Spec.Stages
+		}
+		sub, err := b.chart(name, desc, stages)
+		if err != nil {
+			pos := st.Pos
+			if sf.Spec != nil {
+				pos = sf.Spec.Pos
+			}
+			if le := b.locate(err, stages); le != nil {
+				var les LoadErrors
+				if errors.As(le, &les) {
+					b.errs = append(b.errs, les...)
+					return
+				}
+			}
+			b.errs = append(b.errs, &LoadError{Pos: pos, Stage: st.ID, Msg: err.Error()})
+			return
+		}
+		var m flow.Mount
+		for _, in := range sf.Inputs {
+			m.Inputs = append(m.Inputs, flow.Binding{Key: in.Key, From: in.Expr})
+		}
+		fb.Subflow(st.ID, sub, m, opts...)
+	case "loop":
+		l := flow.Loop{To: st.Loop.To, Max: st.Loop.Max}
+		if st.Loop.While != nil {
+			l.While = st.Loop.While
+		}
+		fb.Loop(st.ID, l, opts...)
+	default:
+		b.errs = append(b.errs, &LoadError{Pos: st.Pos, Stage: st.ID, Msg: fmt.Sprintf("stage kind %q cannot be built", st.Kind)})
+	}
+}
+
+// The stage functions. Each reads the run's state (script rows, coverage
+// ledger, honesty switches) from the context the runtime passes.
+
+func setStage(assigns []Assign) flow.StageFunc {
+	return func(ctx context.Context, s *flow.Scope) error {
+		rs := stateOf(ctx)
+		for _, a := range assigns {
+			v, _, err := a.Expr.Value(s)
+			if err != nil {
+				return fmt.Errorf("set %s: %s: %w", a.Key, a.Src, err)
+			}
+			s.Set(a.Key, rs.result(s.Path(), v))
+		}
+		return nil
+	}
+}
+
+func verdictStage(cols []Assign) flow.StageFunc {
+	return func(ctx context.Context, s *flow.Scope) error {
+		row := make(map[string]any, len(cols))
+		for _, a := range cols {
+			v, _, err := a.Expr.Value(s)
+			if err != nil {
+				return fmt.Errorf("verdict column %s: %s: %w", a.Key, a.Src, err)
+			}
+			row[a.Key] = v
+		}
+		rows, _ := s.Value(flow.VerdictsKey).([]any)
+		out := make([]any, len(rows), len(rows)+1)
+		copy(out, rows)
+		s.Set(flow.VerdictsKey, append(out, row))
+		return nil
+	}
+}
+
+// FailError is the failure a `fail:` stage asks for.
+type FailError struct{ Message string }
+
+func (e *FailError) Error() string { return e.Message }
+
+func failStage(a *Assign) flow.StageFunc {
+	return func(ctx context.Context, s *flow.Scope) error {
+		v, _, err := a.Expr.Value(s)
+		if err != nil {
+			return fmt.Errorf("fail: %s: %w", a.Src, err)
+		}
+		if str, ok := v.(string); ok {
+			return &FailError{Message: str}
+		}
+		return &FailError{Message: fmt.Sprint(v)}
+	}
+}
+
+func askStage(ask *AskSpec) flow.StageFunc {
+	return func(ctx context.Context, s *flow.Scope) error {
+		q, _, err := ask.Question.Expr.Value(s)
+		if err != nil {
+			return fmt.Errorf("ask: question %s: %w", ask.Question.Src, err)
+		}
+		expects := make(map[string]string, len(ask.Expects))
+		for _, e := range ask.Expects {
+			expects[e.Name] = e.Type
+		}
+		text, ok := q.(string)
+		if !ok {
+			text = fmt.Sprint(q)
+		}
+		return s.Ask(text, expects)
+	}
+}
+
+func pluginStage(st *StageSpec) flow.StageFunc {
+	name := st.Plugin.Name
+	return func(ctx context.Context, s *flow.Scope) error {
+		return fmt.Errorf("plugin %q: stage plugins are not available in this build yet (the plugin host is being built); remove the stage or run it as an exec stage", name)
+	}
+}
+
+// retryDelay is the wait before attempt a+1 under p (doubling, capped).
+func retryDelay(p *RetrySpec, a int) time.Duration {
+	d := p.Backoff
+	for i := 1; i < a && d > 0; i++ {
+		d *= 2
+		if p.MaxBackoff > 0 && d > p.MaxBackoff {
+			return p.MaxBackoff
+		}
+	}
+	return d
+}
+
+var _ rules.Valuer = rules.Literal(nil)

@@ -1,0 +1,334 @@
+package runbook
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/openrunbook/runbook/decide"
+	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/plugins/assessment"
+	"github.com/openrunbook/runbook/plugins/coverage"
+	"github.com/openrunbook/runbook/plugins/label"
+	"github.com/openrunbook/runbook/recorder"
+)
+
+// Version is the runbook release this build reports.
+const Version = "0.1.0-dev"
+
+func (rb *Runbook) honestyOn(name string) bool {
+	if rb.spec.Honesty == nil {
+		return true
+	}
+	return slices.Contains(rb.spec.Honesty, name)
+}
+
+func (rb *Runbook) exec(ctx context.Context, given map[string]any, opts []ExecOption) (*Result, error) {
+	var o execOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	in, err := rb.resolveInputs(given)
+	if err != nil {
+		return nil, err
+	}
+	rs := &runState{honesty: InProcess(), label: rb.honestyOn(HonestyLabel), cover: rb.honestyOn(HonestyCoverage), secrets: in.secrets}
+	ctx = context.WithValue(ctx, stateKey{}, rs)
+
+	h := &harvest{}
+	recs := []recorder.Recorder{h}
+	var narr *recorder.Narrative
+	if o.narrative {
+		narr = recorder.NewNarrative()
+		recs = append(recs, narr)
+	}
+	recs = append(recs, o.recorders...)
+	runOpts := []flow.RunOption{flow.WithInputs(in.values), flow.WithRecorders(recs...)}
+	if o.timeout > 0 {
+		runOpts = append(runOpts, flow.WithTimeout(o.timeout))
+	}
+	fres, _ := rb.chart.Run(ctx, runOpts...)
+	return &Result{Record: rb.record(fres, rs, h, narr, in, &o), Run: fres, rb: rb}, nil
+}
+
+// harvest collects decision evidence DURING the run (never reconstructed
+// afterwards): the record's decisions and the verdict meanings read it.
+type harvest struct{ decisions []harvested }
+
+type harvested struct {
+	path, decider string
+	ev            *decide.Evidence
+}
+
+func (h *harvest) Record(e recorder.Event) {
+	if (e.Kind != recorder.Decision && e.Kind != recorder.Select) || e.Decision == nil {
+		return
+	}
+	decider := e.StageName
+	if e.Subflow != "" {
+		decider = e.Subflow + "/" + e.StageName
+	}
+	h.decisions = append(h.decisions, harvested{path: e.Path, decider: decider, ev: e.Decision})
+}
+
+// record assembles the result record from one traversal's harvest.
+func (rb *Runbook) record(fres *flow.Result, rs *runState, h *harvest, narr *recorder.Narrative, in *resolvedInputs, o *execOptions) *Record {
+	m := masker(rs.secrets)
+	rec := &Record{
+		Runbook:   rb.spec.Name,
+		Status:    string(fres.Status),
+		Inputs:    InputsRecord{Given: map[string]any{}, Assumed: map[string]any{}},
+		Decisions: []Decision{},
+		Scripts:   []label.Row{},
+		Coverage:  []coverage.Entry{},
+		Stats:     Stats{Stages: fres.Stages, DurationMs: float64(fres.Elapsed.Microseconds()) / 1000},
+	}
+	secret := map[string]bool{}
+	for _, spec := range rb.spec.Inputs {
+		secret[spec.Name] = spec.Secret
+	}
+	for _, k := range in.given {
+		rec.Inputs.Given[k] = maskInput(secret[k], in.values[k])
+	}
+	for _, k := range in.assumed {
+		rec.Inputs.Assumed[k] = maskInput(secret[k], in.values[k])
+	}
+	if fres.Err != nil {
+		rec.Error = &RecordError{Stage: RecordPath(fres.Err.Path), Message: m.text(fres.Err.Message)}
+	}
+	for _, d := range h.decisions {
+		ev := d.ev
+		rec.Decisions = append(rec.Decisions, Decision{Path: RecordPath(d.path), Decider: d.decider, Kind: ev.Kind, Chosen: ev.Chosen, Default: ev.Default, Rules: m.rules(ev.Rules)})
+	}
+	rs.mu.Lock()
+	rec.Scripts = ordered(&fres.Log, append(rec.Scripts, rs.scripts...), func(r *label.Row) *string { return &r.Path })
+	rec.Coverage = ordered(&fres.Log, append(rec.Coverage, rs.ledger...), func(e *coverage.Entry) *string { return &e.Path })
+	warnings := ordered(&fres.Log, rs.warnings, func(p *pathed) *string { return &p.path })
+	rs.mu.Unlock()
+	for _, w := range warnings {
+		rec.Warnings = append(rec.Warnings, fmt.Sprintf("stage %s: %s", w.path, m.text(w.msg)))
+	}
+	for _, p := range fres.RecorderProblems {
+		rec.Warnings = append(rec.Warnings, p.String())
+	}
+	rec.Truncations = fres.Truncations
+	for i := range rec.Truncations {
+		rec.Truncations[i].Path = RecordPath(rec.Truncations[i].Path)
+	}
+
+	state := m.value(fres.State).(map[string]any)
+	if rb.spec.Result != nil && strings.HasPrefix(rb.spec.Result.Kind, "verdict/") {
+		rec.Verdicts = rb.project(state, h)
+		if rec.Verdicts.Declined > 0 {
+			rec.Coverage = append(rec.Coverage, coverage.Entry{Path: flow.VerdictsKey, Declaration: coverage.Declaration{
+				Kind:       coverage.KindLedger,
+				NotChecked: []coverage.Item{declinedItem(rec.Verdicts.Declined)},
+			}})
+		}
+	}
+	if rows, ok := state[flow.VerdictsKey].([]any); ok {
+		state[flow.VerdictsKey] = rb.orderedRows(rows)
+	}
+	rec.State = state
+
+	if fres.Pause != nil {
+		rec.Pause = &PauseRecord{Stage: RecordPath(fres.Pause.Path), Question: m.text(fres.Pause.Question), Expects: fres.Pause.Expects, Resume: o.resume}
+	}
+	if narr != nil {
+		for _, l := range narr.Lines() {
+			rec.Narrative = append(rec.Narrative, m.text(l))
+		}
+	}
+	if rb.honestyOn(HonestyAssessment) {
+		a, said := rb.assess(rec, fres, in, rs)
+		rec.Assessment, rec.StandingSaid = &a, said
+	}
+	return rec
+}
+
+func maskInput(secret bool, v any) any {
+	if secret {
+		return Masked
+	}
+	return v
+}
+
+func declinedItem(n int) coverage.Item {
+	rows := "rows were"
+	if n == 1 {
+		rows = "row was"
+	}
+	return coverage.Item{What: fmt.Sprintf("%d verdict %s declined", n, rows), Why: "no rule could classify them, and nothing was guessed"}
+}
+
+// assess folds the record into the assessment summary and asks the
+// assessment stage for the standing.
+func (rb *Runbook) assess(rec *Record, fres *flow.Result, in *resolvedInputs, rs *runState) (assessment.Assessment, bool) {
+	sum := assessment.Summary{Runbook: rb.spec.Name}
+	if rec.Pause != nil {
+		sum.Paused, sum.Question = true, rec.Pause.Question
+	}
+	secret := map[string]bool{}
+	for _, spec := range rb.spec.Inputs {
+		secret[spec.Name] = spec.Secret
+	}
+	for _, k := range in.assumed {
+		sum.Assumed = append(sum.Assumed, assessment.Assumed{Name: k, Value: in.values[k], Secret: secret[k], By: rb.spec.Name})
+	}
+	names := rb.stageNames()
+	for _, e := range rec.Coverage {
+		stage := names.of(e.Path)
+		if e.Kind == coverage.KindAbsence {
+			sum.Absences = append(sum.Absences, assessment.Absence{Stage: stage, LookedFor: e.LookedFor})
+		}
+		for _, it := range e.NotChecked {
+			kind := assessment.GapNotChecked
+			if e.Path == flow.VerdictsKey {
+				kind = assessment.GapDeclined
+			}
+			sum.Gaps = append(sum.Gaps, assessment.Gap{Stage: stage, What: it.What, Why: it.Why, Kind: kind})
+		}
+		for _, it := range e.CannotCover {
+			sum.Gaps = append(sum.Gaps, assessment.Gap{Stage: stage, What: it.What, Why: it.Why, Kind: assessment.GapCannotCover})
+		}
+		if e.Period != nil {
+			sum.Periods = append(sum.Periods, assessment.Period{Stage: stage, Verdict: string(e.Period.Verdict)})
+		}
+	}
+	for _, r := range rec.Scripts {
+		sum.Scripts = append(sum.Scripts, assessment.Script{Stage: r.Path, Label: string(r.Label), Words: r.Words})
+	}
+	switch fres.Status {
+	case flow.StatusCancelled:
+		sum.Stopped = assessment.StoppedCancelled
+		if errors.Is(fres.Err, context.DeadlineExceeded) {
+			sum.Stopped = assessment.StoppedTimedOut
+		}
+	case flow.StatusFailed:
+		// A run that failed also stopped before its end: its answer cannot
+		// be "consistent with the record" (stopped-early, "stopped").
+		sum.Stopped = assessment.StoppedFailed
+	}
+	if r := rb.spec.Result; r != nil && fres.Status == flow.StatusCompleted {
+		env := stateEnv(fres.State)
+		for _, c := range r.Checks {
+			out := c.Expr.Eval(env)
+			sum.Checks = append(sum.Checks, assessment.Check{Expr: c.Src, Passed: out.Matched, Err: out.Err})
+		}
+	}
+	if rs.label {
+		sum.HonestyRan = append(sum.HonestyRan, HonestyLabel)
+	}
+	if rs.cover {
+		sum.HonestyRan = append(sum.HonestyRan, HonestyCoverage)
+	}
+	when := assessment.Always
+	if r := rb.spec.Result; r != nil && r.StandingLine != "" {
+		when, _ = assessment.ParseWhen(r.StandingLine)
+	}
+	resp := rs.honesty.Assess(assessment.Request{Summary: sum, When: when})
+	return resp.Assessment, resp.Said
+}
+
+type stateEnv map[string]any
+
+func (e stateEnv) Get(k string) (any, bool) {
+	v, ok := e[k]
+	return v, ok
+}
+
+// stageNameIndex maps record paths to stage names for sentences.
+type stageNameIndex map[string]string
+
+func (rb *Runbook) stageNames() stageNameIndex {
+	idx := stageNameIndex{}
+	var walk func(nodes []flow.NodeInfo)
+	walk = func(nodes []flow.NodeInfo) {
+		for _, n := range nodes {
+			if _, ok := idx[n.ID]; !ok {
+				idx[n.ID] = n.Name
+			}
+			for _, b := range n.Branches {
+				walk(b.Nodes)
+			}
+			if n.ForEach != nil {
+				walk(n.ForEach.Body.Nodes)
+			}
+			if n.Subflow != nil {
+				walk(n.Subflow.Nodes)
+			}
+		}
+	}
+	walk(rb.chart.Describe().Nodes)
+	return idx
+}
+
+// of names the stage at a record path by its last segment's id.
+func (idx stageNameIndex) of(path string) string {
+	id := path[strings.LastIndexByte(path, '/')+1:]
+	if name, ok := idx[id]; ok {
+		return name
+	}
+	return id
+}
+
+// RunRecord is the saved form of this run (--record).
+func (r *Result) RunRecord() *RunRecord {
+	rr := &RunRecord{RecordVersion: RecordVersion, Result: r.Record, Chart: r.rb.spec.File, Log: r.Run.Log}
+	rr.Checkpoint = r.Run.Checkpoint
+	if len(r.Record.Inputs.Given)+len(r.Record.Inputs.Assumed) > 0 || len(r.Run.Log.Inputs) > 0 {
+		m := masker(secretsOf(r))
+		rr.Log = maskLog(r.Run.Log, m)
+		if rr.Checkpoint != nil {
+			cp := *rr.Checkpoint
+			cp.State = slices.Clone(cp.State)
+			for i := range cp.State {
+				cp.State[i].Value = m.value(cp.State[i].Value)
+			}
+			rr.Checkpoint = &cp
+		}
+	}
+	return rr
+}
+
+func secretsOf(r *Result) []string {
+	var out []string
+	for _, in := range r.rb.spec.Inputs {
+		if v, ok := r.Run.Log.Inputs[in.Name]; ok && in.Secret {
+			out = append(out, secretText(v))
+		}
+	}
+	return out
+}
+
+// WriteRecord saves the run record as JSON at path, atomically (a reader
+// never sees half a record): a temporary file beside it, then a rename.
+func (r *Result) WriteRecord(path string) error {
+	b, err := json.MarshalIndent(r.RunRecord(), "", "  ")
+	if err != nil {
+		return fmt.Errorf("record: %w", err)
+	}
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, ".runbook-record-*")
+	if err != nil {
+		return fmt.Errorf("record %s: %w", path, err)
+	}
+	_, werr := tmp.Write(append(b, '\n'))
+	cerr := tmp.Close()
+	if werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Rename(tmp.Name(), path)
+	}
+	if werr != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("record %s: %w", path, werr)
+	}
+	return nil
+}

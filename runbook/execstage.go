@@ -1,0 +1,166 @@
+package runbook
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/internal/proc"
+	"github.com/openrunbook/runbook/plugins/label"
+)
+
+// execStage runs a process and writes its outcome under `into`:
+// {stdout, stderr, exitCode, ok, timedOut, durationMs}. A process that
+// cannot start, times out, exits non-zero or is killed is an OUTCOME: the
+// stage files a script row and the run goes on. Only a broken stage (a
+// stdin expression that errors) fails it. With retry, each attempt files
+// its own row and the last attempt's outcome is written.
+func execStage(st *StageSpec) flow.StageFunc {
+	es := st.Exec
+	into := es.Into
+	if into == "" {
+		into = st.ID
+	}
+	timeout := es.Timeout
+	if timeout == 0 {
+		timeout = st.Timeout
+	}
+	if timeout == 0 {
+		timeout = DefaultExecTimeout
+	}
+	env := make(map[string]string, len(es.Env))
+	for _, e := range es.Env {
+		env[e.Name] = e.Value
+	}
+	attempts := 1
+	if st.Retry != nil && st.Retry.Attempts > 1 {
+		attempts = st.Retry.Attempts
+	}
+	return func(ctx context.Context, s *flow.Scope) error {
+		rs := stateOf(ctx)
+		spec := proc.Spec{Argv: es.Command, Shell: es.Shell, Env: env, Dir: es.Dir, Timeout: timeout, Secrets: rs.secrets}
+		if es.Stdin != nil {
+			v, _, err := es.Stdin.Expr.Value(s)
+			if err != nil {
+				return fmt.Errorf("exec stdin %s: %w", es.Stdin.Src, err)
+			}
+			spec.Stdin = stdinBytes(v)
+		}
+		var res proc.Result
+		var row label.Row
+		for a := 1; ; a++ {
+			res = proc.Run(ctx, spec)
+			row = rs.script(s.Path(), res.Settlement, res.Facts, res.Truncated)
+			if a >= attempts || ctx.Err() != nil || !retryOn(st.Retry, row, res) {
+				break
+			}
+			t := time.NewTimer(retryDelay(st.Retry, a))
+			select {
+			case <-ctx.Done():
+				t.Stop()
+			case <-t.C:
+			}
+		}
+		s.Set(into, rs.execValue(s.Path(), es.Parse, res, row))
+		return nil
+	}
+}
+
+func stdinBytes(v any) []byte {
+	switch t := v.(type) {
+	case nil:
+		return nil
+	case string:
+		return []byte(t)
+	case []byte:
+		return t
+	}
+	b, _ := json.Marshal(v)
+	return b
+}
+
+// retryOn says whether an attempt's outcome is worth another: by default
+// anything but `completed`; with `on:`, only the listed exit codes, labels,
+// or "timeout".
+func retryOn(r *RetrySpec, row label.Row, res proc.Result) bool {
+	if row.Label == label.Completed {
+		return false
+	}
+	if r == nil || len(r.On) == 0 {
+		return true
+	}
+	for _, on := range r.On {
+		switch {
+		case on == "timeout" && res.TimedOut:
+			return true
+		case on == string(row.Label):
+			return true
+		case row.ExitCode != nil && on == strconv.Itoa(*row.ExitCode):
+			return true
+		}
+	}
+	return false
+}
+
+// execValue is what `into` receives. Parsed stdout is the stage's result:
+// it passes through coverage (served form in the scope, declarations on the
+// ledger). A result over the output cap is withheld from the scope.
+func (rs *runState) execValue(path, parse string, res proc.Result, row label.Row) map[string]any {
+	out := map[string]any{
+		"stdout":     nil,
+		"stderr":     nil,
+		"exitCode":   nil,
+		"ok":         row.Label == label.Completed,
+		"timedOut":   res.TimedOut,
+		"durationMs": float64(res.Duration.Microseconds()) / 1000,
+	}
+	if res.ExitCode != nil {
+		out["exitCode"] = *res.ExitCode
+	}
+	if res.Signal != "" {
+		out["signal"] = res.Signal
+	}
+	if res.StartErr != nil {
+		out["error"] = rs.mask(res.StartErr.Error())
+	}
+	if res.Truncated {
+		out["withheld"] = fmt.Sprintf("the output passed the %d-byte cap and was withheld from the scope", proc.DefaultMaxOutput)
+		return out
+	}
+	out["stderr"] = proc.Text(res.Stderr)
+	stdout := proc.Text(res.Stdout)
+	switch parse {
+	case "json":
+		if strings.TrimSpace(stdout) == "" {
+			out["stdout"] = nil
+			break
+		}
+		var v any
+		dec := json.NewDecoder(bytes.NewReader(res.Stdout))
+		if err := dec.Decode(&v); err != nil {
+			out["stdout"] = stdout
+			out["parseError"] = "stdout is not JSON: " + err.Error()
+			rs.warn(path, "stdout is not JSON ("+err.Error()+"); kept as text")
+			break
+		}
+		out["stdout"] = rs.result(path, v)
+	case "lines":
+		lines := strings.Split(strings.TrimRight(stdout, "\n"), "\n")
+		if stdout == "" {
+			lines = nil
+		}
+		l := make([]any, len(lines))
+		for i, s := range lines {
+			l[i] = s
+		}
+		out["stdout"] = l
+	default:
+		out["stdout"] = stdout
+	}
+	return out
+}

@@ -1,0 +1,220 @@
+package runbook
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// InputError is a run refused before any stage ran: an input missing,
+// unknown or of the wrong type. It names the input.
+type InputError struct {
+	Input string
+	Msg   string
+}
+
+func (e *InputError) Error() string { return fmt.Sprintf("input %q: %s", e.Input, e.Msg) }
+
+// InputErrors lists every refused input.
+type InputErrors []*InputError
+
+func (es InputErrors) Error() string {
+	msgs := make([]string, len(es))
+	for i, e := range es {
+		msgs[i] = e.Error()
+	}
+	return strings.Join(msgs, "\n")
+}
+
+// resolvedInputs are the values a run starts with: given by the person, or
+// assumed from a declared default (which the assessment reports).
+type resolvedInputs struct {
+	values  map[string]any
+	given   []string
+	assumed []string
+	secrets []string
+}
+
+// resolveInputs checks the given inputs against the declared ones and fills
+// defaults. A string given for a non-string type (from `--input k=v`) is
+// converted; every problem is reported, not only the first.
+func (rb *Runbook) resolveInputs(given map[string]any) (*resolvedInputs, error) {
+	out := &resolvedInputs{values: map[string]any{}}
+	var errs InputErrors
+	declared := map[string]InputSpec{}
+	for _, in := range rb.spec.Inputs {
+		declared[in.Name] = in
+	}
+	names := make([]string, 0, len(given))
+	for k := range given {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	for _, k := range names {
+		in, ok := declared[k]
+		if !ok {
+			errs = append(errs, &InputError{Input: k, Msg: "is not an input of " + rb.spec.Name + knownInputs(rb.spec.Inputs)})
+			continue
+		}
+		v, err := convertInput(in.Type, given[k])
+		if err != nil {
+			msg := err.Error()
+			if in.Secret {
+				msg = "is not a " + in.Type + " (value hidden: the input is secret)"
+			}
+			errs = append(errs, &InputError{Input: k, Msg: msg})
+			continue
+		}
+		out.values[k] = v
+		out.given = append(out.given, k)
+	}
+	for _, in := range rb.spec.Inputs {
+		if _, ok := out.values[in.Name]; ok {
+			continue
+		}
+		if _, bad := given[in.Name]; bad {
+			continue
+		}
+		switch {
+		case in.HasDefault:
+			v, err := convertInput(in.Type, in.Default)
+			if err != nil {
+				errs = append(errs, &InputError{Input: in.Name, Msg: "its default " + err.Error()})
+				continue
+			}
+			out.values[in.Name] = v
+			out.assumed = append(out.assumed, in.Name)
+		case in.Required:
+			errs = append(errs, &InputError{Input: in.Name, Msg: fmt.Sprintf("is required (%s%s); give it with --input %s=…", in.Type, describe(in.Description), in.Name)})
+		}
+	}
+	for _, in := range rb.spec.Inputs {
+		if v, ok := out.values[in.Name]; ok && in.Secret {
+			out.secrets = append(out.secrets, secretText(v))
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return out, nil
+}
+
+func describe(d string) string {
+	if d == "" {
+		return ""
+	}
+	return ": " + d
+}
+
+func knownInputs(ins []InputSpec) string {
+	if len(ins) == 0 {
+		return ", which declares no inputs"
+	}
+	names := make([]string, len(ins))
+	for i, in := range ins {
+		names[i] = in.Name
+	}
+	return " (inputs: " + strings.Join(names, ", ") + ")"
+}
+
+func secretText(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// convertInput checks v against a declared type; a string is parsed into
+// the type (that is how `--input k=v` arrives).
+func convertInput(typ string, v any) (any, error) {
+	s, isStr := v.(string)
+	switch typ {
+	case "string":
+		if !isStr {
+			return nil, fmt.Errorf("is not a string (got %s)", kindOf(v))
+		}
+		return s, nil
+	case "number":
+		switch n := v.(type) {
+		case float64, float32, int, int64, int32, uint, uint64, uint32, json.Number:
+			return n, nil
+		case string:
+			if i, err := strconv.ParseInt(strings.TrimSpace(n), 10, 64); err == nil {
+				return int(i), nil
+			}
+			f, err := strconv.ParseFloat(strings.TrimSpace(n), 64)
+			if err != nil {
+				return nil, fmt.Errorf("is not a number: %q", n)
+			}
+			return f, nil
+		}
+		return nil, fmt.Errorf("is not a number (got %s)", kindOf(v))
+	case "bool":
+		if b, ok := v.(bool); ok {
+			return b, nil
+		}
+		if isStr {
+			b, err := strconv.ParseBool(s)
+			if err != nil {
+				return nil, fmt.Errorf("is not a bool: %q (true or false)", s)
+			}
+			return b, nil
+		}
+		return nil, fmt.Errorf("is not a bool (got %s)", kindOf(v))
+	case "duration":
+		if isStr {
+			if _, err := time.ParseDuration(s); err != nil {
+				return nil, fmt.Errorf("is not a duration: %q (like 90s, 2h, 1h30m)", s)
+			}
+			return s, nil
+		}
+		return nil, fmt.Errorf("is not a duration (got %s)", kindOf(v))
+	case "list":
+		if isStr {
+			var l []any
+			if err := json.Unmarshal([]byte(s), &l); err != nil {
+				return nil, fmt.Errorf("is not a list: give a JSON array, like [\"a\",\"b\"]")
+			}
+			return l, nil
+		}
+		if l, ok := v.([]any); ok {
+			return l, nil
+		}
+		return nil, fmt.Errorf("is not a list (got %s)", kindOf(v))
+	case "object":
+		if isStr {
+			var m map[string]any
+			if err := json.Unmarshal([]byte(s), &m); err != nil {
+				return nil, fmt.Errorf("is not an object: give a JSON object, like {\"k\":1}")
+			}
+			return m, nil
+		}
+		if m, ok := v.(map[string]any); ok {
+			return m, nil
+		}
+		return nil, fmt.Errorf("is not an object (got %s)", kindOf(v))
+	}
+	return nil, fmt.Errorf("has an unknown type %q", typ)
+}
+
+func kindOf(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return "a string"
+	case bool:
+		return "a bool"
+	case []any:
+		return "a list"
+	case map[string]any:
+		return "an object"
+	case float64, float32, int, int64, int32, uint, uint64, uint32, json.Number:
+		return "a number"
+	}
+	return fmt.Sprintf("%T", v)
+}

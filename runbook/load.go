@@ -1,0 +1,244 @@
+package runbook
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/parser"
+	"github.com/goccy/go-yaml/token"
+)
+
+// MaxChartBytes is the largest chart file Load and Parse read: 10 MiB. A
+// bigger file is refused before it is parsed.
+const MaxChartBytes = 10 << 20
+
+// Load reads the chart file at path and checks it. A subflow's `chart:` path
+// resolves relative to the directory of the file that names it; every chart
+// it mounts is loaded too, once, and a chart that mounts itself, directly or
+// through others, is refused.
+//
+// On any error the Spec is nil and the error is a LoadErrors holding every
+// problem found in every file, sorted by position.
+func Load(path string) (*Spec, error) {
+	s := newSession()
+	spec := s.loadFile(path, path, Pos{}, "", nil)
+	return s.result(spec)
+}
+
+// Parse checks a chart held in memory. file names the positions of errors
+// and the Spec (it may be ""); a subflow's `chart:` path resolves relative to
+// file's directory. Errors are as Load's.
+//
+// Parse never panics: an input that trips a bug is still an error.
+func Parse(file string, data []byte) (*Spec, error) {
+	s := newSession()
+	spec := s.parseBytes(file, data, nil)
+	return s.result(spec)
+}
+
+// LoadError is one problem with a chart: where it is, the stage it is in
+// ("" outside a stage), and what is wrong and what would be right.
+type LoadError struct {
+	Pos   Pos
+	Stage string
+	Msg   string
+}
+
+// Error reads `chart.yaml:14:7: stage "posture": rule 2: then "at-risk"
+// names no branch (branches: unprotected, declined)`. Without a line (a file
+// that cannot be read) it reads `chart.yaml: …`.
+func (e *LoadError) Error() string {
+	var b strings.Builder
+	switch {
+	case e.Pos.Line > 0 && e.Pos.File != "":
+		fmt.Fprintf(&b, "%s:%d:%d: ", e.Pos.File, e.Pos.Line, e.Pos.Col)
+	case e.Pos.Line > 0:
+		fmt.Fprintf(&b, "%d:%d: ", e.Pos.Line, e.Pos.Col)
+	case e.Pos.File != "":
+		fmt.Fprintf(&b, "%s: ", e.Pos.File)
+	}
+	if e.Stage != "" {
+		fmt.Fprintf(&b, "stage %q: ", e.Stage)
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// LoadErrors is every problem a chart has, sorted by position: the root
+// chart's file first, then each mounted file in the order it was loaded.
+type LoadErrors []*LoadError
+
+// Error prints one error a line.
+func (es LoadErrors) Error() string {
+	lines := make([]string, len(es))
+	for i, e := range es {
+		lines[i] = e.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Unwrap lets errors.As reach each *LoadError.
+func (es LoadErrors) Unwrap() []error {
+	out := make([]error, len(es))
+	for i, e := range es {
+		out[i] = e
+	}
+	return out
+}
+
+// session is one Load or Parse: the errors of every file, the files in the
+// order they were opened, and the charts being and already loaded.
+type session struct {
+	errs  []*LoadError
+	files map[string]int   // file name → order first seen (sorting)
+	cache map[string]*Spec // absolute path → loaded chart (nil: it had errors)
+	done  map[string]bool  // absolute path → loaded
+}
+
+func newSession() *session {
+	return &session{files: map[string]int{}, cache: map[string]*Spec{}, done: map[string]bool{}}
+}
+
+func (s *session) add(pos Pos, stage, format string, args ...any) {
+	if _, ok := s.files[pos.File]; !ok {
+		s.files[pos.File] = len(s.files)
+	}
+	s.errs = append(s.errs, &LoadError{Pos: pos, Stage: stage, Msg: fmt.Sprintf(format, args...)})
+}
+
+func (s *session) result(spec *Spec) (*Spec, error) {
+	if len(s.errs) == 0 && spec != nil {
+		return spec, nil
+	}
+	if len(s.errs) == 0 {
+		s.add(Pos{}, "", "the chart did not load, for a reason nobody wrote down (a loader bug)")
+	}
+	errs := slices.Clone(s.errs)
+	slices.SortStableFunc(errs, func(a, b *LoadError) int {
+		return cmp.Or(
+			cmp.Compare(s.files[a.Pos.File], s.files[b.Pos.File]),
+			cmp.Compare(a.Pos.Line, b.Pos.Line),
+			cmp.Compare(a.Pos.Col, b.Pos.Col))
+	})
+	return nil, LoadErrors(errs)
+}
+
+// loadFile reads and parses one chart file. written is its path as the
+// mounting chart wrote it; at and stage say where (zero for the root); stack lists the absolute paths of the
+// charts mounting it, outermost first.
+func (s *session) loadFile(path, written string, at Pos, stage string, stack []frame) *Spec {
+	where := at
+	if where.Line == 0 {
+		where = Pos{File: path}
+	}
+	what := "chart"
+	if at.Line > 0 {
+		what = fmt.Sprintf("subflow chart %q", written)
+		if written != path {
+			what += fmt.Sprintf(" (%s)", path)
+		}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		s.add(where, stage, "%s cannot be read: %v", what, unwrapPath(err))
+		return nil
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && !fi.Mode().IsRegular() {
+		s.add(where, stage, "%s is not a regular file (%s): a chart is a file", what, fi.Mode().Type())
+		return nil
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxChartBytes+1))
+	if err != nil {
+		s.add(where, stage, "%s cannot be read: %v", what, unwrapPath(err))
+		return nil
+	}
+	return s.parseBytes(path, data, stack)
+}
+
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// parseBytes parses one chart's bytes: the YAML first, then the chart.
+func (s *session) parseBytes(file string, data []byte, stack []frame) (spec *Spec) {
+	defer func() {
+		if r := recover(); r != nil {
+			spec = nil
+			s.add(Pos{File: file, Line: 1, Col: 1}, "", "the loader failed on this file (a bug; please report it with the file): %v", r)
+		}
+	}()
+	if len(data) > MaxChartBytes {
+		s.add(Pos{File: file}, "", "the file is larger than %d bytes (10 MiB), the most a chart may be: split it into subflow charts", MaxChartBytes)
+		return nil
+	}
+	if _, ok := s.files[file]; !ok {
+		s.files[file] = len(s.files)
+	}
+	l := &loader{s: s, file: file, lines: strings.Split(string(data), "\n"), anchors: map[string]ast.Node{}}
+	if abs, err := filepath.Abs(file); err == nil && file != "" {
+		l.abs = abs
+	}
+	l.stack = append(slices.Clone(stack), frame{abs: l.abs, name: file})
+	if l.abs != "" {
+		s.done[l.abs] = true
+	}
+	f, err := parser.ParseBytes(data, 0, parser.AllowDuplicateMapKey())
+	if err != nil {
+		l.yamlError(err)
+		return nil
+	}
+	return l.chart(f)
+}
+
+// yamlError turns the YAML parser's error into a LoadError at its position.
+func (l *loader) yamlError(err error) {
+	var ye interface {
+		GetToken() *token.Token
+		GetMessage() string
+	}
+	pos, msg := Pos{File: l.file, Line: 1, Col: 1}, err.Error()
+	if errors.As(err, &ye) {
+		msg = ye.GetMessage()
+		if tk := ye.GetToken(); tk != nil && tk.Position != nil {
+			pos.Line, pos.Col = max(tk.Position.Line, 1), max(tk.Position.Column, 1)
+		}
+	} else if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i]
+	}
+	if strings.Contains(msg, "'\t'") || strings.Contains(msg, "\\t") {
+		l.s.add(pos, "", "a tab character: YAML indents with spaces only; replace the tab with spaces")
+		return
+	}
+	l.s.add(pos, "", "the file is not valid YAML: %s", msg)
+}
+
+// chart reads the one document of a chart file.
+func (l *loader) chart(f *ast.File) *Spec {
+	var docs []*ast.DocumentNode
+	for _, d := range f.Docs {
+		if d != nil && d.Body != nil {
+			docs = append(docs, d)
+		}
+	}
+	if len(docs) == 0 {
+		l.s.add(Pos{File: l.file, Line: 1, Col: 1}, "", "the file is empty: a chart needs at least version: 1, runbook: NAME and stages: [...]")
+		return nil
+	}
+	if len(docs) > 1 {
+		l.s.add(l.pos(docs[1].Body), "", "the file holds %d YAML documents: a chart is one document; remove the `---` and what follows, or move it to its own file", len(docs))
+	}
+	l.collectAnchors(docs[0].Body)
+	return l.top(docs[0].Body)
+}

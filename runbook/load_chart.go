@@ -1,0 +1,296 @@
+package runbook
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/goccy/go-yaml/ast"
+)
+
+// The words a chart's keys may hold, in the order chart-yaml.md lists them.
+var (
+	topKeys         = []string{"version", "runbook", "description", "inputs", "result", "honesty", "plugins", "stages"}
+	inputKeys       = []string{"type", "required", "default", "secret", "description"}
+	resultKeys      = []string{"kind", "decider", "maxRows", "presentation", "checks", "standingLine"}
+	presentations   = []string{"prose", "panel"}
+	standingLines   = []string{"always", "unless-consistent", "not-sure-or-ask"}
+	honestyStages   = []string{"label", "coverage", "assessment"}
+	pluginEntryKeys = []string{"command", "sha256"}
+)
+
+// top reads the chart's top-level map.
+func (l *loader) top(root ast.Node) *Spec {
+	start := Pos{File: l.file, Line: 1, Col: 1}
+	m, ok := l.asMap(root, start, "", "the chart")
+	if !ok {
+		return nil
+	}
+	errsBefore := len(l.s.errs)
+	spec := &Spec{File: l.file, Pos: l.pos(root)}
+	l.known(m, "", "the chart", topKeys...)
+
+	if e, ok := m.get("version"); !ok {
+		l.missing(m, "version", spec.Pos, "", "version is missing: write version: 1 at the top of the chart")
+	} else if n, isInt := intValue(e.val); !isInt || n != 1 {
+		l.errf(e.valPos, "", "version is %s: this runtime reads charts of version 1; write version: 1", versionText(l, e.val))
+	} else {
+		spec.Version = 1
+	}
+	if e, ok := m.get("runbook"); !ok {
+		l.missing(m, "runbook", spec.Pos, "", "runbook is missing: name the chart, such as runbook: disk-triage")
+	} else if name, ok := l.word(e, "", "runbook"); ok {
+		if msg := idProblem(name); msg != "" {
+			l.errf(e.valPos, "", "runbook %q (the chart's name, also its root stage path) %s", name, msg)
+		}
+		spec.Name = name
+	}
+	if e, ok := m.get("description"); ok {
+		spec.Description, _ = l.text(e, "", "description")
+	}
+	if e, ok := m.get("inputs"); ok {
+		spec.Inputs = l.inputs(e)
+	}
+	if e, ok := m.get("result"); ok {
+		spec.Result = l.result(e)
+	}
+	if e, ok := m.get("honesty"); ok {
+		spec.Honesty = l.honesty(e)
+	}
+	if e, ok := m.get("plugins"); ok {
+		spec.Plugins = l.plugins(e)
+	}
+	if e, ok := m.get("stages"); !ok {
+		l.missing(m, "stages", spec.Pos, "", "stages is missing: a chart needs a list of stages to run, top to bottom")
+	} else {
+		c := newChartCtx()
+		spec.Stages = l.stages(e, "", "stages", c)
+		l.checkLoops(spec.Stages, c, nil)
+	}
+	if len(l.s.errs) > errsBefore {
+		return nil
+	}
+	return spec
+}
+
+func versionText(l *loader, n ast.Node) string {
+	switch n.(type) {
+	case *ast.IntegerNode, *ast.FloatNode:
+		return n.GetToken().Value
+	}
+	return l.describe(n)
+}
+
+// idProblem says what is wrong with an id ("" when nothing is): ids hold
+// letters, digits, '-', '_' and '.'; '~' and '/' are reserved for paths.
+func idProblem(id string) string {
+	if strings.ContainsAny(id, "~/") {
+		return "holds a reserved character ('~' and '/' are kept for runtime paths): use letters, digits, '-', '_', '.'"
+	}
+	for _, r := range id {
+		if !validIDRune(r) {
+			return fmt.Sprintf("holds %q: an id may hold only letters, digits, '-', '_', '.'", r)
+		}
+	}
+	return ""
+}
+
+// inputs reads `inputs:`, in written order.
+func (l *loader) inputs(e entry) []InputSpec {
+	m, ok := l.asMap(e.val, e.keyPos, "", "inputs")
+	if !ok {
+		return nil
+	}
+	out := make([]InputSpec, 0, len(m.entries))
+	for _, ie := range m.entries {
+		in := InputSpec{Name: ie.key, Pos: ie.keyPos}
+		what := fmt.Sprintf("input %q", ie.key)
+		im, ok := l.asMap(ie.val, ie.keyPos, "", what)
+		if !ok {
+			continue
+		}
+		l.known(im, "", what, inputKeys...)
+		if te, ok := im.get("type"); !ok {
+			l.missing(im, "type", ie.keyPos, "", "%s has no type: give it one of %s", what, strings.Join(inputTypes, ", "))
+		} else {
+			in.Type, _ = l.oneOf(te, "", what+" type", inputTypes...)
+		}
+		if re, ok := im.get("required"); ok {
+			in.Required, _ = l.boolean(re, "", what+" required")
+		}
+		if se, ok := im.get("secret"); ok {
+			in.Secret, _ = l.boolean(se, "", what+" secret")
+		}
+		if de, ok := im.get("description"); ok {
+			in.Description, _ = l.text(de, "", what+" description")
+		}
+		if de, ok := im.get("default"); ok {
+			if in.Required {
+				l.errf(de.keyPos, "", "%s is required and has a default, which could never be used: drop one of them", what)
+			}
+			if in.Type != "" {
+				in.Default, in.HasDefault = l.inputDefault(de, what, in.Type)
+			}
+		}
+		out = append(out, in)
+	}
+	return out
+}
+
+// inputDefault checks a default against its input's type and returns it as
+// a plain value (a duration stays the string written, once it parses).
+func (l *loader) inputDefault(e entry, what, typ string) (any, bool) {
+	n := e.val
+	fits := false
+	switch typ {
+	case "string":
+		_, s := n.(*ast.StringNode)
+		_, b := n.(*ast.LiteralNode)
+		fits = s || b
+	case "number":
+		switch n.(type) {
+		case *ast.IntegerNode, *ast.FloatNode:
+			fits = true
+		}
+	case "bool":
+		_, fits = n.(*ast.BoolNode)
+	case "list":
+		_, fits = n.(*ast.SequenceNode)
+	case "object":
+		switch n.(type) {
+		case *ast.MappingNode, *ast.MappingValueNode:
+			fits = true
+		}
+	case "duration":
+		if s, ok := n.(*ast.StringNode); ok {
+			if _, err := time.ParseDuration(s.Value); err != nil {
+				l.errf(e.valPos, "", "%s default %q is not a duration: write a number with a unit, such as 500ms, 10s, 2m or 1h30m", what, s.Value)
+				return nil, false
+			}
+			return s.Value, true
+		}
+	}
+	if !fits {
+		l.errf(e.valPos, "", "%s default is %s: an input of type %s needs %s", what, l.describe(n), typ, typeWants[typ])
+		return nil, false
+	}
+	return l.value(n, "", 0)
+}
+
+var typeWants = map[string]string{
+	"string":   "text",
+	"number":   "a number",
+	"bool":     "true or false",
+	"list":     "a list",
+	"object":   "a map",
+	"duration": "a duration such as \"2h\"",
+}
+
+// result reads `result:`.
+func (l *loader) result(e entry) *ResultSpec {
+	m, ok := l.asMap(e.val, e.keyPos, "", "result")
+	if !ok {
+		return nil
+	}
+	l.known(m, "", "result", resultKeys...)
+	r := &ResultSpec{MaxRows: DefaultMaxRows, Presentation: "prose", StandingLine: "always", Pos: e.keyPos}
+	if ke, ok := m.get("kind"); !ok {
+		l.missing(m, "kind", e.keyPos, "", "result has no kind: write one, such as kind: verdict/posture (a kind starting with verdict/ projects the verdict rows)")
+	} else {
+		r.Kind, _ = l.word(ke, "", "result kind")
+	}
+	if de, ok := m.get("decider"); ok {
+		r.Decider, _ = l.word(de, "", "result decider")
+	}
+	if me, ok := m.get("maxRows"); ok {
+		r.MaxRows, _ = l.whole(me, "", "result maxRows", 1)
+	}
+	if pe, ok := m.get("presentation"); ok {
+		r.Presentation, _ = l.oneOf(pe, "", "result presentation", presentations...)
+	}
+	if se, ok := m.get("standingLine"); ok {
+		r.StandingLine, _ = l.oneOf(se, "", "result standingLine", standingLines...)
+	}
+	if ce, ok := m.get("checks"); ok {
+		items, _ := l.list(ce, "", "result checks")
+		for i, n := range items {
+			ie := entry{key: "checks", keyPos: ce.keyPos, val: n, valPos: l.pos(n)}
+			if x, src, ok := l.compile(ie, "", fmt.Sprintf("result check %d", i+1)); ok {
+				r.Checks = append(r.Checks, Check{Src: src, Expr: x, Pos: ie.valPos})
+			}
+		}
+	}
+	return r
+}
+
+// honesty reads `honesty:`: a subset of label, coverage, assessment. An
+// empty list turns them off; a null is as if not written (all three).
+func (l *loader) honesty(e entry) []string {
+	if isNull(e.val) {
+		return nil
+	}
+	items, ok := l.list(e, "", "honesty")
+	if !ok {
+		return nil
+	}
+	out := []string{}
+	for _, n := range items {
+		ie := entry{key: "honesty", keyPos: e.keyPos, val: n, valPos: l.pos(n)}
+		s, ok := l.oneOf(ie, "", "honesty stage", honestyStages...)
+		if !ok {
+			continue
+		}
+		if contains(out, s) {
+			l.errf(ie.valPos, "", "honesty stage %q is listed twice: list it once", s)
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// plugins reads `plugins:`, in written order.
+func (l *loader) plugins(e entry) []PluginSpec {
+	m, ok := l.asMap(e.val, e.keyPos, "", "plugins")
+	if !ok {
+		return nil
+	}
+	var out []PluginSpec
+	for _, pe := range m.entries {
+		what := fmt.Sprintf("plugin %q", pe.key)
+		pm, ok := l.asMap(pe.val, pe.keyPos, "", what)
+		if !ok {
+			continue
+		}
+		l.known(pm, "", what, pluginEntryKeys...)
+		p := PluginSpec{Name: pe.key, Pos: pe.keyPos}
+		if ce, ok := pm.get("command"); !ok {
+			l.missing(pm, "command", pe.keyPos, "", "%s has no command: give the path of its executable, such as command: ./bin/runbook-plugin-%s", what, pe.key)
+		} else {
+			p.Command, _ = l.word(ce, "", what+" command")
+		}
+		if se, ok := pm.get("sha256"); ok {
+			if s, ok := l.word(se, "", what+" sha256"); ok {
+				if !isHex64(s) {
+					l.errf(se.valPos, "", "%s sha256 %q is not a SHA-256 digest: write 64 hexadecimal digits (sha256sum prints them)", what, s)
+				} else {
+					p.SHA256 = strings.ToLower(s)
+				}
+			}
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+func isHex64(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for _, r := range s {
+		if !strings.ContainsRune("0123456789abcdefABCDEF", r) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,166 @@
+package runbook
+
+import (
+	"errors"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/token"
+
+	"github.com/openrunbook/runbook/rules"
+)
+
+// valuer reads an EXPR: a YAML string (plain, quoted or a block) is an
+// expression, compiled here; a YAML number or boolean is that literal value
+// (rules.Literal), and so is a written null (`null` or `~`). Anything else —
+// nothing at all, a list, a map — is an error: a list or map value is
+// written as an expression (`'[1, 2]'`, `'{"a": 1}'`).
+func (l *loader) valuer(e entry, stage, what, key string) (Assign, bool) {
+	a := Assign{Key: key, Pos: e.valPos}
+	switch v := e.val.(type) {
+	case *ast.StringNode, *ast.LiteralNode:
+		x, src, ok := l.compile(e, stage, what)
+		if !ok {
+			return a, false
+		}
+		a.Expr, a.Src = x, src
+		return a, true
+	case *ast.IntegerNode:
+		a.Expr, a.Src = rules.Literal(v.Value), v.GetToken().Value
+		return a, true
+	case *ast.FloatNode:
+		a.Expr, a.Src = rules.Literal(v.Value), v.GetToken().Value
+		return a, true
+	case *ast.BoolNode:
+		a.Expr, a.Src = rules.Literal(v.Value), v.GetToken().Value
+		return a, true
+	case *ast.NullNode:
+		if tk := v.GetToken(); tk != nil && tk.Value != "" {
+			a.Expr, a.Src = rules.Literal(nil), tk.Value
+			return a, true
+		}
+	}
+	if isNull(e.val) {
+		l.errf(e.valPos, stage, "%s is empty: write an expression (a literal string is quoted inside it: '\"text\"')", what)
+	} else {
+		l.errf(e.valPos, stage, "%s must be an expression, not %s: write a list or map as an expression, such as '[1, 2]' or '{\"a\": 1}'", what, l.describe(e.val))
+	}
+	return a, false
+}
+
+// compile compiles a YAML string as an expression. A compile error is
+// placed at the spot inside the file: for a one-line plain or quoted scalar
+// the node's column plus the expression's own (past the quote), for a block
+// scalar (`|`) the line and column within the block. A folded block (`>`)
+// or a scalar that wraps lines points at its start.
+func (l *loader) compile(e entry, stage, what string) (*rules.Expr, string, bool) {
+	var src string
+	switch v := e.val.(type) {
+	case *ast.StringNode:
+		src = v.Value
+	case *ast.LiteralNode:
+		if v.Value != nil {
+			src = v.Value.Value
+		}
+	default:
+		if isNull(e.val) {
+			l.errf(e.valPos, stage, "%s is empty: write an expression", what)
+		} else {
+			l.errf(e.valPos, stage, "%s must be an expression (text), not %s", what, l.describe(e.val))
+		}
+		return nil, "", false
+	}
+	if strings.TrimSpace(src) == "" {
+		l.errf(e.valPos, stage, "%s is empty: write an expression", what)
+		return nil, "", false
+	}
+	x, err := rules.Compile(src)
+	if err == nil {
+		return x, src, true
+	}
+	var ce *rules.CompileError
+	if !errors.As(err, &ce) {
+		l.errf(e.valPos, stage, "%s: expression %q does not compile: %v", what, src, err)
+		return nil, src, false
+	}
+	hint := ""
+	if looksLikeProse(src) {
+		hint = ` (a literal string is quoted inside the expression: '"` + strings.TrimSpace(src) + `"')`
+	}
+	l.errf(l.exprPos(e, ce), stage, "%s: expression %q does not compile: %s%s", what, src, ce.Msg, hint)
+	return nil, src, false
+}
+
+// exprPos maps a compile error's line and column inside the expression to
+// the file.
+func (l *loader) exprPos(e entry, ce *rules.CompileError) Pos {
+	p := e.valPos
+	switch v := e.val.(type) {
+	case *ast.StringNode:
+		if ce.Line != 1 {
+			return p
+		}
+		tk := v.GetToken()
+		if tk == nil {
+			return p
+		}
+		quote := 0
+		if tk.Type == token.DoubleQuoteType || tk.Type == token.SingleQuoteType {
+			quote = 1
+		}
+		col := p.Col + quote + ce.Column - 1
+		if line := l.line(p.Line); col > utf8.RuneCountInString(line)+1 {
+			return p // the scalar wraps lines: point at its start
+		}
+		p.Col = col
+		return p
+	case *ast.LiteralNode:
+		first := p.Line + 1
+		indent := l.blockIndent(first)
+		p.Line, p.Col = first, indent+1
+		if v.Start != nil && strings.HasPrefix(v.Start.Value, "|") {
+			p.Line = first + ce.Line - 1
+			p.Col = indent + ce.Column
+		}
+		return p
+	}
+	return p
+}
+
+// line is the source line n (1-based), or "".
+func (l *loader) line(n int) string {
+	if n < 1 || n > len(l.lines) {
+		return ""
+	}
+	return l.lines[n-1]
+}
+
+// blockIndent is the indentation of a block scalar whose content starts at
+// line first: that of its first line that is not blank.
+func (l *loader) blockIndent(first int) int {
+	for n := first; n <= len(l.lines) && n < first+1000; n++ {
+		s := l.line(n)
+		if strings.TrimSpace(s) == "" {
+			continue
+		}
+		return len(s) - len(strings.TrimLeft(s, " "))
+	}
+	return 0
+}
+
+// looksLikeProse reports an expression that reads as words, not code
+// ("Volume is full"): the author most likely meant a literal string.
+func looksLikeProse(src string) bool {
+	src = strings.TrimSpace(src)
+	if !strings.Contains(src, " ") {
+		return false
+	}
+	for _, r := range src {
+		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune(" .,:;!?-", r)) {
+			return false
+		}
+	}
+	return true
+}

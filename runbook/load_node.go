@@ -1,0 +1,559 @@
+package runbook
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/token"
+)
+
+// loader reads one chart file's YAML tree into a Spec.
+type loader struct {
+	s       *session
+	file    string
+	abs     string   // absolute path ("" for Parse with no file name)
+	stack   []frame  // the charts mounting this one, outermost first, and this one
+	lines   []string // the source, for block scalar positions
+	anchors map[string]ast.Node
+	aliases int // alias expansions so far (bounded: maxAliases)
+}
+
+// frame is one chart on the mount stack: its absolute path and its name as
+// opened.
+type frame struct{ abs, name string }
+
+// maxAliases bounds how many aliases one file may expand, so a document of
+// nested aliases cannot make the loader build an exponential tree.
+const maxAliases = 10_000
+
+// maxDepth bounds how deep a literal value (a plugin argument, a default, a
+// filter operand) may nest.
+const maxDepth = 100
+
+func (l *loader) errf(pos Pos, stage, format string, args ...any) {
+	l.s.add(pos, stage, format, args...)
+}
+
+// pos is where a node was written. A mapping is where its first key is.
+func (l *loader) pos(n ast.Node) Pos {
+	p := Pos{File: l.file, Line: 1, Col: 1}
+	if n == nil {
+		return p
+	}
+	var tk *token.Token
+	switch v := n.(type) {
+	case *ast.MappingNode:
+		if len(v.Values) > 0 && v.Values[0] != nil && v.Values[0].Key != nil {
+			tk = v.Values[0].Key.GetToken()
+		} else {
+			tk = v.Start
+		}
+	case *ast.MappingValueNode:
+		if v.Key != nil {
+			tk = v.Key.GetToken()
+		}
+	case *ast.TagNode:
+		tk = v.Start
+	case *ast.AnchorNode:
+		tk = v.Start
+	case *ast.AliasNode:
+		tk = v.Start
+	default:
+		tk = n.GetToken()
+	}
+	if tk != nil && tk.Position != nil {
+		p.Line, p.Col = max(tk.Position.Line, 1), max(tk.Position.Column, 1)
+	}
+	return p
+}
+
+// collectAnchors records every anchor of the document by name (the last
+// definition of a name wins where YAML would take the nearest before).
+func (l *loader) collectAnchors(root ast.Node) {
+	for _, n := range ast.Filter(ast.AnchorType, root) {
+		a, ok := n.(*ast.AnchorNode)
+		if !ok || a.Name == nil {
+			continue
+		}
+		l.anchors[a.Name.GetToken().Value] = a.Value
+	}
+}
+
+// deref looks through anchors, aliases and tags to the node that holds the
+// value. An alias to an unknown anchor, or one expansion too many, is an
+// error; deref then returns nil.
+func (l *loader) deref(n ast.Node, stage string) ast.Node {
+	for range maxDepth {
+		switch v := n.(type) {
+		case *ast.AnchorNode:
+			n = v.Value
+		case *ast.TagNode:
+			n = v.Value
+		case *ast.AliasNode:
+			name := ""
+			if v.Value != nil {
+				name = v.Value.GetToken().Value
+			}
+			target, ok := l.anchors[name]
+			if !ok {
+				l.errf(l.pos(v), stage, "alias *%s names no anchor: define &%s before it", name, name)
+				return nil
+			}
+			l.aliases++
+			if l.aliases > maxAliases {
+				if l.aliases == maxAliases+1 {
+					l.errf(l.pos(v), stage, "more than %d aliases expanded: a chart may not multiply itself through aliases", maxAliases)
+				}
+				return nil
+			}
+			n = target
+		default:
+			return n
+		}
+	}
+	l.errf(l.pos(n), stage, "aliases nest more than %d deep", maxDepth)
+	return nil
+}
+
+// entry is one key of a YAML mapping.
+type entry struct {
+	key    string
+	keyPos Pos
+	val    ast.Node // dereferenced; nil for a value that could not be
+	valPos Pos
+}
+
+// mapping is a YAML mapping read in written order.
+type mapping struct {
+	entries []entry
+	index   map[string]int
+	near    map[string]bool // keys already reported (a misspelling near them, a broken alias)
+}
+
+func (m *mapping) get(key string) (entry, bool) {
+	i, ok := m.index[key]
+	if !ok {
+		return entry{}, false
+	}
+	return m.entries[i], true
+}
+
+func (m *mapping) has(key string) bool { _, ok := m.index[key]; return ok }
+
+// missing reports a required key that is not there, unless a misspelt key
+// of the same map was already reported as "did you mean" it.
+func (l *loader) missing(m *mapping, key string, pos Pos, stage, format string, args ...any) {
+	if !m.near[key] {
+		l.errf(pos, stage, format, args...)
+	}
+}
+
+// asMap reads n as a mapping; what names it for the message ("the stage",
+// "exec"). at is where the key that introduced it was written (its position
+// when the map is empty or not a map). A key written twice is an error; the
+// first is kept.
+func (l *loader) asMap(n ast.Node, at Pos, stage, what string) (*mapping, bool) {
+	return l.asMapDepth(n, at, stage, what, 0)
+}
+
+func (l *loader) asMapDepth(n ast.Node, at Pos, stage, what string, depth int) (*mapping, bool) {
+	n = l.deref(n, stage)
+	var values []*ast.MappingValueNode
+	switch v := n.(type) {
+	case *ast.MappingNode:
+		values = v.Values
+	case *ast.MappingValueNode:
+		values = []*ast.MappingValueNode{v}
+	case nil, *ast.NullNode:
+		l.errf(at, stage, "%s is empty: it needs a map", what)
+		return nil, false
+	default:
+		l.errf(l.pos(n), stage, "%s must be a map, not %s", what, l.describe(n))
+		return nil, false
+	}
+	m := &mapping{index: map[string]int{}, near: map[string]bool{}}
+	var merged []*mapping // maps merged in with <<: their keys yield to the map's own
+	for _, mv := range values {
+		if mv == nil || mv.Key == nil {
+			continue
+		}
+		if mv.Key.IsMergeKey() {
+			merged = append(merged, l.mergeSources(mv.Value, stage, what, depth)...)
+			continue
+		}
+		kn := l.deref(mv.Key, stage)
+		key, ok := l.keyText(kn)
+		kp := l.pos(mv.Key)
+		if !ok {
+			l.errf(kp, stage, "a key of %s is %s: keys are plain words", what, l.describe(kn))
+			continue
+		}
+		if i, dup := m.index[key]; dup {
+			first := m.entries[i].keyPos
+			l.errf(kp, stage, "key %q is written twice in %s (first at %d:%d): write it once", key, what, first.Line, first.Col)
+			continue
+		}
+		e := entry{key: key, keyPos: kp, valPos: kp}
+		if mv.Value != nil {
+			e.val = l.deref(mv.Value, stage)
+			if e.val == nil { // a broken alias, already reported: as if not written, and not missed
+				m.near[key] = true
+				continue
+			}
+			e.valPos = l.pos(e.val)
+		}
+		m.index[key] = len(m.entries)
+		m.entries = append(m.entries, e)
+	}
+	for _, mm := range merged {
+		for _, e := range mm.entries {
+			if !m.has(e.key) {
+				m.index[e.key] = len(m.entries)
+				m.entries = append(m.entries, e)
+			}
+		}
+	}
+	return m, true
+}
+
+// mergeSources reads the value of a merge key (<<): a map, or a list of
+// maps, earlier ones winning.
+func (l *loader) mergeSources(n ast.Node, stage, what string, depth int) []*mapping {
+	if depth >= maxDepth {
+		l.errf(l.pos(n), stage, "merge keys (<<) nest more than %d deep", maxDepth)
+		return nil
+	}
+	n = l.deref(n, stage)
+	var nodes []ast.Node
+	if seq, ok := n.(*ast.SequenceNode); ok {
+		for _, v := range seq.Values {
+			nodes = append(nodes, v)
+		}
+	} else {
+		nodes = []ast.Node{n}
+	}
+	var out []*mapping
+	for _, v := range nodes {
+		if m, ok := l.asMapDepth(v, l.pos(v), stage, "the value merged into "+what+" (<<)", depth+1); ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// keyText is a mapping key's text: any scalar, as written.
+func (l *loader) keyText(n ast.Node) (string, bool) {
+	switch v := n.(type) {
+	case *ast.StringNode:
+		return v.Value, true
+	case *ast.IntegerNode, *ast.FloatNode, *ast.BoolNode:
+		return v.GetToken().Value, true
+	}
+	return "", false
+}
+
+// known refuses every key of m that is not in keys, with the nearest known
+// key when one is close, or all of them when none is. It reports whether
+// every key was known.
+func (l *loader) known(m *mapping, stage, what string, keys ...string) bool {
+	ok := true
+	for _, e := range m.entries {
+		if !contains(keys, e.key) {
+			l.unknownKey(m, e, stage, what, keys)
+			ok = false
+		}
+	}
+	return ok
+}
+
+func (l *loader) unknownKey(m *mapping, e entry, stage, what string, keys []string) {
+	if near := nearest(e.key, keys); near != "" {
+		m.near[near] = true
+		l.errf(e.keyPos, stage, "unknown key %q in %s; did you mean %q?", e.key, what, near)
+		return
+	}
+	l.errf(e.keyPos, stage, "unknown key %q in %s (known keys: %s)", e.key, what, strings.Join(keys, ", "))
+}
+
+// nearest is the known word closest to w: the same but for case, or within
+// an edit distance of 2 (1 for words of 3 letters or fewer); "" when none.
+func nearest(w string, known []string) string {
+	for _, k := range known {
+		if strings.EqualFold(w, k) {
+			return k
+		}
+	}
+	limit := 2
+	if utf8.RuneCountInString(w) <= 3 {
+		limit = 1
+	}
+	best, bestD := "", limit+1
+	for _, k := range known {
+		if d := editDistance(w, k); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b, in runes.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// describe names a node's kind for a message: "a list", "the number 5".
+func (l *loader) describe(n ast.Node) string {
+	switch v := n.(type) {
+	case nil, *ast.NullNode:
+		return "empty"
+	case *ast.MappingNode, *ast.MappingValueNode:
+		return "a map"
+	case *ast.SequenceNode:
+		return "a list"
+	case *ast.IntegerNode, *ast.FloatNode, *ast.InfinityNode, *ast.NanNode:
+		return "the number " + v.GetToken().Value
+	case *ast.BoolNode:
+		return "the boolean " + v.GetToken().Value
+	case *ast.StringNode:
+		return fmt.Sprintf("the string %q", v.Value)
+	case *ast.LiteralNode:
+		return "a block of text"
+	}
+	return "a " + strings.ToLower(n.Type().String())
+}
+
+// text reads a scalar as the words written: a string, or a number or
+// boolean as its text (`id: 7` is the id "7"). A map, a list or nothing is
+// an error naming what.
+func (l *loader) text(e entry, stage, what string) (string, bool) {
+	switch v := e.val.(type) {
+	case *ast.StringNode:
+		return v.Value, true
+	case *ast.LiteralNode:
+		if v.Value != nil {
+			return v.Value.Value, true
+		}
+		return "", true
+	case *ast.IntegerNode, *ast.FloatNode, *ast.BoolNode:
+		return v.GetToken().Value, true
+	case nil, *ast.NullNode:
+		l.errf(e.valPos, stage, "%s is empty: write a value", what)
+		return "", false
+	}
+	l.errf(e.valPos, stage, "%s must be text, not %s", what, l.describe(e.val))
+	return "", false
+}
+
+// word is text that must not be empty.
+func (l *loader) word(e entry, stage, what string) (string, bool) {
+	s, ok := l.text(e, stage, what)
+	if ok && strings.TrimSpace(s) == "" {
+		l.errf(e.valPos, stage, "%s is empty: write a value", what)
+		return "", false
+	}
+	return s, ok
+}
+
+// oneOf is a word from a fixed list.
+func (l *loader) oneOf(e entry, stage, what string, choices ...string) (string, bool) {
+	s, ok := l.word(e, stage, what)
+	if !ok {
+		return "", false
+	}
+	if contains(choices, s) {
+		return s, true
+	}
+	if near := nearest(s, choices); near != "" {
+		l.errf(e.valPos, stage, "%s %q is not one of %s; did you mean %q?", what, s, strings.Join(choices, ", "), near)
+	} else {
+		l.errf(e.valPos, stage, "%s %q is not one of %s", what, s, strings.Join(choices, ", "))
+	}
+	return "", false
+}
+
+// boolean reads true or false.
+func (l *loader) boolean(e entry, stage, what string) (bool, bool) {
+	if b, ok := e.val.(*ast.BoolNode); ok {
+		return b.Value, true
+	}
+	l.errf(e.valPos, stage, "%s must be true or false, not %s", what, l.describe(e.val))
+	return false, false
+}
+
+// whole reads a whole number ≥ lo.
+func (l *loader) whole(e entry, stage, what string, lo int) (int, bool) {
+	n, ok := intValue(e.val)
+	if !ok {
+		l.errf(e.valPos, stage, "%s must be a whole number ≥ %d, not %s", what, lo, l.describe(e.val))
+		return 0, false
+	}
+	if n < int64(lo) {
+		l.errf(e.valPos, stage, "%s is %d: it must be a whole number ≥ %d", what, n, lo)
+		return 0, false
+	}
+	return int(min(n, math.MaxInt32)), true
+}
+
+// duration reads a Go duration string ("10s", "1m30s"), ≥ 0.
+func (l *loader) duration(e entry, stage, what string) (time.Duration, bool) {
+	switch v := e.val.(type) {
+	case *ast.StringNode:
+		d, err := time.ParseDuration(v.Value)
+		if err != nil {
+			l.errf(e.valPos, stage, "%s %q is not a duration: write a number with a unit, such as 500ms, 10s, 2m or 1h30m", what, v.Value)
+			return 0, false
+		}
+		if d < 0 {
+			l.errf(e.valPos, stage, "%s %q is negative: it must be ≥ 0", what, v.Value)
+			return 0, false
+		}
+		return d, true
+	case *ast.IntegerNode, *ast.FloatNode:
+		l.errf(e.valPos, stage, "%s %s has no unit: write it with one, such as %ss", what, v.GetToken().Value, v.GetToken().Value)
+		return 0, false
+	}
+	l.errf(e.valPos, stage, "%s must be a duration such as 10s, not %s", what, l.describe(e.val))
+	return 0, false
+}
+
+// list reads a YAML list's items (dereferenced).
+func (l *loader) list(e entry, stage, what string) ([]ast.Node, bool) {
+	seq, ok := e.val.(*ast.SequenceNode)
+	if !ok {
+		if isNull(e.val) {
+			l.errf(e.valPos, stage, "%s is empty: it needs a list", what)
+		} else {
+			l.errf(e.valPos, stage, "%s must be a list, not %s", what, l.describe(e.val))
+		}
+		return nil, false
+	}
+	out := make([]ast.Node, 0, len(seq.Values))
+	for _, v := range seq.Values {
+		out = append(out, l.deref(v, stage))
+	}
+	return out, true
+}
+
+// value turns a YAML node into the plain Go value it writes: string, int64
+// (uint64 past it), float64, bool, nil, []any, map[string]any. Strings are
+// taken as written, never as expressions.
+func (l *loader) value(n ast.Node, stage string, depth int) (any, bool) {
+	if depth > maxDepth {
+		l.errf(l.pos(n), stage, "a value nested more than %d deep", maxDepth)
+		return nil, false
+	}
+	n = l.deref(n, stage)
+	switch v := n.(type) {
+	case nil, *ast.NullNode:
+		return nil, true
+	case *ast.StringNode:
+		return v.Value, true
+	case *ast.LiteralNode:
+		if v.Value == nil {
+			return "", true
+		}
+		return v.Value.Value, true
+	case *ast.IntegerNode:
+		return v.Value, true
+	case *ast.FloatNode:
+		return v.Value, true
+	case *ast.InfinityNode:
+		return v.Value, true
+	case *ast.NanNode:
+		return math.NaN(), true
+	case *ast.BoolNode:
+		return v.Value, true
+	case *ast.SequenceNode:
+		out := make([]any, 0, len(v.Values))
+		ok := true
+		for _, x := range v.Values {
+			val, good := l.value(x, stage, depth+1)
+			ok = ok && good
+			out = append(out, val)
+		}
+		return out, ok
+	case *ast.MappingNode, *ast.MappingValueNode:
+		m, ok := l.asMap(v, l.pos(v), stage, "a value")
+		if !ok {
+			return nil, false
+		}
+		out := make(map[string]any, len(m.entries))
+		for _, e := range m.entries {
+			val, good := l.value(e.val, stage, depth+1)
+			ok = ok && good
+			out[e.key] = val
+		}
+		return out, ok
+	}
+	l.errf(l.pos(n), stage, "%s is not a value a chart can hold", l.describe(n))
+	return nil, false
+}
+
+// quoteList quotes each word: "a", "b".
+func quoteList(words []string) string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = strconv.Quote(w)
+	}
+	return strings.Join(q, ", ")
+}
+
+// isNull reports whether a value is missing or written as null.
+func isNull(n ast.Node) bool {
+	if n == nil {
+		return true
+	}
+	_, ok := n.(*ast.NullNode)
+	return ok
+}
+
+// intValue is a YAML integer's value; one past int64 reads as MaxInt64.
+func intValue(n ast.Node) (int64, bool) {
+	v, ok := n.(*ast.IntegerNode)
+	if !ok {
+		return 0, false
+	}
+	switch x := v.Value.(type) {
+	case int64:
+		return x, true
+	case uint64:
+		if x > math.MaxInt64 {
+			return math.MaxInt64, true
+		}
+		return int64(x), true
+	case int:
+		return int64(x), true
+	}
+	return 0, false
+}

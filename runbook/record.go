@@ -1,0 +1,128 @@
+package runbook
+
+import (
+	"github.com/openrunbook/runbook/decide"
+	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/plugins/assessment"
+	"github.com/openrunbook/runbook/plugins/coverage"
+	"github.com/openrunbook/runbook/plugins/label"
+)
+
+// RecordVersion is the version of the saved run record (--record). Readers
+// refuse any other.
+const RecordVersion = 1
+
+// Record is the result record: what `runbook exec --format json` prints.
+// Its keys and their meanings are fixed by cli.md; more may be added.
+type Record struct {
+	Runbook string `json:"runbook"`
+	// Status is completed, failed, cancelled or paused.
+	Status string `json:"status"`
+	// Error is set when the run failed or was cancelled.
+	Error  *RecordError `json:"error"`
+	Inputs InputsRecord `json:"inputs"`
+	// State is the final scope, in its served form, secrets masked.
+	State    map[string]any `json:"state"`
+	Verdicts *VerdictSet    `json:"verdicts,omitempty"`
+	// Decisions lists every decision and selection, in log order.
+	Decisions []Decision `json:"decisions"`
+	// Scripts lists the script row of every exec (and code-running plugin)
+	// stage execution.
+	Scripts []label.Row `json:"scripts"`
+	// Coverage is the run's coverage ledger.
+	Coverage   []coverage.Entry       `json:"coverage"`
+	Assessment *assessment.Assessment `json:"assessment,omitempty"`
+	// StandingSaid says whether the standing line is printed under the
+	// result (result.standingLine); the standing travels here either way.
+	StandingSaid bool `json:"standingSaid"`
+	// Narrative is the run's narrative, when it was asked for.
+	Narrative []string `json:"narrative,omitempty"`
+	// Pause is the question a paused run asks, with the command that resumes it.
+	Pause       *PauseRecord      `json:"pause,omitempty"`
+	Truncations []flow.Truncation `json:"truncations,omitempty"`
+	// Warnings are problems the run noticed that did not stop it (a
+	// malformed coverage part, a recorder that failed).
+	Warnings []string `json:"warnings,omitempty"`
+	Stats    Stats    `json:"stats"`
+}
+
+// RecordError is a failed or cancelled run's error.
+type RecordError struct {
+	Stage   string `json:"stage"`
+	Message string `json:"message"`
+}
+
+// InputsRecord separates what the person gave from what a default filled.
+// Secret values are replaced by Masked.
+type InputsRecord struct {
+	Given   map[string]any `json:"given"`
+	Assumed map[string]any `json:"assumed"`
+}
+
+// Masked replaces a secret's value wherever a record would show it.
+const Masked = "***"
+
+// PauseRecord is a paused run's question.
+type PauseRecord struct {
+	Stage    string            `json:"stage"`
+	Question string            `json:"question"`
+	Expects  map[string]string `json:"expects,omitempty"`
+	Resume   string            `json:"resume,omitempty"`
+}
+
+// Decision is one decision's evidence as the record shows it.
+type Decision struct {
+	// Path is the stage path in ids without the execution counter
+	// (`per-subject~3/posture`).
+	Path string `json:"path"`
+	// Decider is the same path in stage names (`per-subject~3/Protection posture`).
+	Decider string                `json:"decider"`
+	Kind    decide.Kind           `json:"kind"`
+	Chosen  []string              `json:"chosen"`
+	Default *decide.Default       `json:"default,omitempty"`
+	Rules   []decide.RuleEvidence `json:"rules"`
+}
+
+// VerdictSet is the rowset projection (result kind verdict/*).
+type VerdictSet struct {
+	// Rows are the first MaxRows rows, each keeping its key order.
+	Rows         []Row `json:"rows"`
+	RowsShown    int   `json:"rowsShown"`
+	RowsTotal    int   `json:"rowsTotal"`
+	RowsComplete bool  `json:"rowsComplete"`
+	// Table is the markdown table of exactly Rows (prose presentation only).
+	Table string `json:"table,omitempty"`
+	// RenderNote tells the reader how to present the rows.
+	RenderNote string `json:"renderNote"`
+	// Meanings maps each verdict word to what it means, composed from the
+	// chart's declared branches and the rule labels this run observed.
+	// Absent when neither said anything.
+	Meanings map[string]string `json:"meanings,omitempty"`
+	// Declined counts rows whose verdict is "declined", over all rows.
+	Declined int `json:"declined"`
+}
+
+// Row is one verdict row: a JSON object whose keys keep the order they were
+// declared in.
+type Row struct {
+	Keys   []string
+	Values map[string]any
+}
+
+// Stats are counts and timings of the run.
+type Stats struct {
+	Stages     int     `json:"stages"`
+	DurationMs float64 `json:"durationMs"`
+}
+
+// RunRecord is the saved run record (--record FILE): the result record and
+// everything explain needs to answer "why" later, without running again.
+type RunRecord struct {
+	RecordVersion int     `json:"recordVersion"`
+	Result        *Record `json:"result"`
+	// Chart is the file the runbook was loaded from, when there was one.
+	Chart string   `json:"chart,omitempty"`
+	Log   flow.Log `json:"log"`
+	// Checkpoint is set when the run paused: resume continues from it.
+	Checkpoint *flow.Checkpoint `json:"checkpoint,omitempty"`
+}

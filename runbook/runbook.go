@@ -1,0 +1,79 @@
+package runbook
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/recorder"
+)
+
+// Runbook is a chart with its inputs, its result options and its honesty
+// stages: what `runbook exec` runs. Build one from a file (Open), from a
+// loaded Spec (FromSpec), or around a chart built in Go (New). Immutable;
+// runs may share it.
+type Runbook struct {
+	spec  *Spec
+	chart *flow.Chart
+	// columns gives verdict rows their key order, by the set of keys a row
+	// has (from the chart's verdict stages, or WithColumns).
+	columns [][]string
+}
+
+// Name is the runbook's name.
+func (rb *Runbook) Name() string { return rb.spec.Name }
+
+// Spec is the runbook as its file said it (for a Go-built runbook, what the
+// options said).
+func (rb *Runbook) Spec() *Spec { return rb.spec }
+
+// Chart is the flow chart the runbook runs.
+func (rb *Runbook) Chart() *flow.Chart { return rb.chart }
+
+// Inputs are the declared inputs.
+func (rb *Runbook) Inputs() []InputSpec { return rb.spec.Inputs }
+
+// ExecOption configures one run.
+type ExecOption func(*execOptions)
+
+type execOptions struct {
+	recorders []recorder.Recorder
+	narrative bool
+	timeout   time.Duration
+	logger    *slog.Logger
+	resume    string
+}
+
+// WithRecorders attaches more recorders (e.g. an NDJSON stream).
+func WithRecorders(rs ...recorder.Recorder) ExecOption {
+	return func(o *execOptions) { o.recorders = append(o.recorders, rs...) }
+}
+
+// WithNarrative puts the run's narrative in the record.
+func WithNarrative() ExecOption { return func(o *execOptions) { o.narrative = true } }
+
+// WithTimeout bounds the run; past it the run is cancelled.
+func WithTimeout(d time.Duration) ExecOption { return func(o *execOptions) { o.timeout = d } }
+
+// WithLogger receives diagnostics (plugin stderr, warnings) — never stdout.
+func WithLogger(l *slog.Logger) ExecOption { return func(o *execOptions) { o.logger = l } }
+
+// WithResumeCommand is the command a paused run's record tells the person
+// to run (the CLI passes `runbook resume FILE`).
+func WithResumeCommand(cmd string) ExecOption { return func(o *execOptions) { o.resume = cmd } }
+
+// Result is one run: the result record and the engine's result beneath it.
+type Result struct {
+	Record *Record
+	Run    *flow.Result
+	rb     *Runbook
+}
+
+// Exec runs the runbook. given are the person's inputs (strings from
+// `--input k=v` are converted to the declared type). The error is non-nil
+// only when the run could not start — bad inputs (*InputError) — never for
+// a run that failed: that is the Record's status.
+func (rb *Runbook) Exec(ctx context.Context, given map[string]any, opts ...ExecOption) (*Result, error) {
+	return rb.exec(ctx, given, opts)
+}

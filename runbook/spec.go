@@ -1,0 +1,197 @@
+package runbook
+
+import (
+	"time"
+
+	"github.com/openrunbook/runbook/decide"
+	"github.com/openrunbook/runbook/rules"
+)
+
+// Spec is a runbook as its file says it: every key of chart.yaml, checked
+// and with every expression compiled, each part carrying where it was
+// written. Load and Parse make one; New turns a flow chart into a runbook
+// without one.
+type Spec struct {
+	File        string // the path it was loaded from, or the name given to Parse ("" for none)
+	Version     int
+	Name        string
+	Description string
+	Inputs      []InputSpec
+	Result      *ResultSpec // nil: no projection
+	// Honesty lists the honesty stages on (nil: all three; empty: off).
+	Honesty []string
+	Plugins []PluginSpec
+	Stages  []StageSpec
+	Pos     Pos
+}
+
+// Pos is where something was written: file, line and column (1-based).
+type Pos struct {
+	File string
+	Line int
+	Col  int
+}
+
+// InputSpec is one declared input.
+type InputSpec struct {
+	Name        string
+	Type        string // string number bool list object duration
+	Required    bool
+	Default     any
+	HasDefault  bool
+	Secret      bool
+	Description string
+	Pos         Pos
+}
+
+// ResultSpec is the `result:` block.
+type ResultSpec struct {
+	Kind         string // verdict/* selects the rowset projection
+	Decider      string // the decider whose branches give verdict meanings
+	MaxRows      int    // default 50
+	Presentation string // prose (default) | panel
+	Checks       []Check
+	StandingLine string // always (default) | unless-consistent | not-sure-or-ask
+	Pos          Pos
+}
+
+// Check is one declared answer check: an expression over the final state.
+type Check struct {
+	Src  string
+	Expr *rules.Expr
+	Pos  Pos
+}
+
+// PluginSpec is one entry of the `plugins:` map.
+type PluginSpec struct {
+	Name    string
+	Command string
+	SHA256  string
+	Pos     Pos
+}
+
+// Assign is one `key: EXPR` pair, in the order written.
+type Assign struct {
+	Key  string
+	Expr rules.Valuer // a compiled expression, or a literal for a YAML number/bool
+	Src  string
+	Pos  Pos
+}
+
+// StageSpec is one stage. Exactly one of the kind parts is set, as Kind says.
+type StageSpec struct {
+	ID          string
+	Name        string // defaults to ID
+	Description string
+	Timeout     time.Duration
+	Retry       *RetrySpec
+	Kind        string // set exec decide select parallel foreach subflow plugin verdict loop fail ask
+	Pos         Pos
+
+	Set      []Assign
+	Exec     *ExecSpec
+	Decide   *DecideSpec // decide and select (Default unused for select)
+	Branches []BranchSpec
+	Parallel []BranchSpec
+	ForEach  *ForEachSpec
+	Subflow  *SubflowSpec
+	Plugin   *PluginStageSpec
+	Verdict  []Assign // columns, in the order written
+	Loop     *LoopSpec
+	Fail     *Assign
+	Ask      *AskSpec
+}
+
+// RetrySpec is a stage's `retry:`.
+type RetrySpec struct {
+	Attempts   int
+	Backoff    time.Duration
+	MaxBackoff time.Duration
+	Jitter     bool
+	// On limits retries to these exit codes, script labels, or "timeout".
+	On []string
+}
+
+// ExecSpec is an `exec:` stage.
+type ExecSpec struct {
+	Command []string // argv (no shell)
+	Shell   string   // or a shell line
+	Timeout time.Duration
+	Env     []EnvVar
+	Parse   string // text (default) | json | lines
+	Into    string
+	Dir     string
+	Stdin   *Assign // optional: an expression whose value is written to stdin
+}
+
+// EnvVar is one environment entry, in the order written.
+type EnvVar struct {
+	Name  string
+	Value string
+}
+
+// DecideSpec is a `decide:` or `select:` block.
+type DecideSpec struct {
+	Rules   []RuleSpec
+	Default decide.Default
+	Pos     Pos
+}
+
+// RuleSpec is one rule, compiled.
+type RuleSpec struct {
+	When  rules.Predicate
+	Then  string
+	Label string
+	Pos   Pos
+}
+
+// BranchSpec is one branch of a decide, select or parallel stage.
+type BranchSpec struct {
+	Name        string
+	Description string
+	Stages      []StageSpec
+	Pos         Pos
+}
+
+// ForEachSpec is a `foreach:` stage.
+type ForEachSpec struct {
+	Items       *rules.Expr
+	As          string
+	MaxBranches int
+	Into        string
+	Stages      []StageSpec
+}
+
+// SubflowSpec is a `subflow:` stage: another chart file, or inline stages.
+type SubflowSpec struct {
+	Chart  string // the path as written
+	Spec   *Spec  // the loaded chart (Chart set)
+	Stages []StageSpec
+	Inputs []Assign
+}
+
+// PluginStageSpec is a `plugin:` stage.
+type PluginStageSpec struct {
+	Name string
+	Args []Assign
+	Into string
+}
+
+// LoopSpec is a `loop:` stage.
+type LoopSpec struct {
+	To    string
+	While *rules.Expr // nil: always
+	Max   int         // default 1000
+}
+
+// AskSpec is an `ask:` stage.
+type AskSpec struct {
+	Question Assign
+	Expects  []Expect
+}
+
+// Expect is one expected answer name and its type.
+type Expect struct {
+	Name string
+	Type string
+}

@@ -1,0 +1,134 @@
+package runbook
+
+import (
+	"context"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/plugins/coverage"
+	"github.com/openrunbook/runbook/plugins/label"
+)
+
+// The honesty stages by name.
+const (
+	HonestyLabel      = "label"
+	HonestyCoverage   = "coverage"
+	HonestyAssessment = "assessment"
+)
+
+// runState is one run's honesty state, reached by stage functions through
+// the context (charts are immutable and shared; a run's rows are not).
+// Stages of parallel branches file concurrently, so it locks; the record
+// orders what was filed by the commit log, so it is deterministic.
+type runState struct {
+	honesty Honesty
+	label   bool
+	cover   bool
+	secrets []string
+
+	mu       sync.Mutex
+	scripts  []label.Row
+	ledger   []coverage.Entry
+	warnings []pathed
+	annot    coverage.Annotator
+}
+
+type pathed struct{ path, msg string }
+
+type stateKey struct{}
+
+func stateOf(ctx context.Context) *runState {
+	if rs, ok := ctx.Value(stateKey{}).(*runState); ok {
+		return rs
+	}
+	// A stage function called outside a runbook run (a Go author reusing
+	// one in a plain flow chart) files nothing.
+	return &runState{honesty: InProcess()}
+}
+
+// script files one code call's script row through the label stage.
+func (rs *runState) script(path string, s label.Settlement, f *label.Facts, withheld bool) label.Row {
+	resp := rs.honesty.Label(label.Request{Calls: []label.Call{{Path: path, Settlement: s, Facts: f, ResultWithheld: withheld}}})
+	row := label.NewRow(path, s, f, withheld)
+	if len(resp.Rows) == 1 {
+		row = resp.Rows[0]
+	}
+	if rs.label {
+		rs.mu.Lock()
+		rs.scripts = append(rs.scripts, row)
+		rs.mu.Unlock()
+	}
+	return row
+}
+
+// result passes a stage result through the coverage stage: the served form
+// is returned for the scope; declarations go on the run's ledger.
+func (rs *runState) result(path string, v any) any {
+	if !rs.cover {
+		return v
+	}
+	switch v.(type) {
+	case map[string]any:
+	default:
+		return v // only a JSON object can declare coverage: nothing to read
+	}
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	resp := rs.honesty.Coverage(&rs.annot, coverage.Request{Results: []coverage.StageResult{{Path: path, Value: v}}})
+	for _, w := range resp.Warnings {
+		rs.warnings = append(rs.warnings, pathed{path, w.Part + ": " + w.Problem})
+	}
+	if len(resp.Results) != 1 {
+		return v
+	}
+	r := resp.Results[0]
+	for _, d := range r.Declared {
+		rs.ledger = append(rs.ledger, coverage.Entry{Path: path, Declaration: d})
+	}
+	return r.Value
+}
+
+func (rs *runState) warn(path, msg string) {
+	rs.mu.Lock()
+	rs.warnings = append(rs.warnings, pathed{path, msg})
+	rs.mu.Unlock()
+}
+
+// mask replaces every secret value inside s.
+func (rs *runState) mask(s string) string {
+	for _, sec := range rs.secrets {
+		if sec != "" {
+			s = strings.ReplaceAll(s, sec, Masked)
+		}
+	}
+	return s
+}
+
+// ordered sorts what was filed by where its commit sits in the log, and
+// rewrites runtime paths as record paths (ids, no execution counter).
+func ordered[T any](log *flow.Log, items []T, path func(*T) *string) []T {
+	at := make(map[string]int, len(log.Commits))
+	for i := range log.Commits {
+		at[log.Commits[i].Path] = i
+	}
+	sort.SliceStable(items, func(i, j int) bool {
+		return at[*path(&items[i])] < at[*path(&items[j])]
+	})
+	for i := range items {
+		p := path(&items[i])
+		*p = RecordPath(*p)
+	}
+	return items
+}
+
+// RecordPath is a runtime path as the record shows it: stage ids, the
+// generated branch segments kept, the execution counter dropped
+// (`per-volume~3/posture#7` → `per-volume~3/posture`).
+func RecordPath(runtime string) string {
+	if i := strings.LastIndexByte(runtime, '#'); i >= 0 && i > strings.LastIndexByte(runtime, '/') {
+		return runtime[:i]
+	}
+	return runtime
+}
