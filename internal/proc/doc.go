@@ -1,0 +1,86 @@
+// Package proc is the one place runbook starts a child process: every `exec:`
+// stage runs through [Run], and the plugin host reuses its process-group
+// handling through [KillGroup].
+//
+// It owns one rule, how a process's end becomes a settlement and facts for the
+// script row (honesty.md §1), read top to bottom, first match wins:
+//
+//	the process                                   settlement   facts
+//	ctx already done, never started               not-entered  none
+//	could not be started                          threw        none
+//	killed by the runner (timeout, ctx cancel)    threw        none
+//	exited with code N                            returned     {ok: N == 0, exitCode: N}
+//	killed by a signal the runner did not send    returned     {ok: false, terminatedBy: "SIGKILL"}
+//
+// "Killed by the runner" means the runner had begun to stop the process
+// group before it saw the leader end; whatever status the leader then
+// reported (a trapped SIGTERM may still exit 0) is not evidence of the
+// program's outcome, so Result carries neither ExitCode nor Signal for it.
+//
+// @example
+//
+//	sh -c 'exit 7'         → returned, {ok: false, exitCode: 7}
+//	sh -c 'kill -9 $$'     → returned, {ok: false, terminatedBy: "SIGKILL"}
+//	sleep 10, timeout 100ms → TimedOut, threw, no facts
+//	no-such-command        → StartErr `exec "no-such-command": not found in PATH "…"`, threw, no facts
+//
+// # Processes
+//
+// The child is the leader of its own process group (Setpgid). When the runner
+// stops it (timeout or ctx cancel) it sends SIGTERM to the whole group, then
+// SIGKILL after Spec.Grace (default 2s) if the leader is still alive. Once the
+// leader has ended, for whatever reason, the output pipes get a drain window
+// (Spec.Drain, default 250ms) to reach EOF; then whatever is left of the group
+// is killed with SIGKILL and the pipes are closed. So no process the stage
+// started outlives the stage, and a grandchild that keeps stdout open
+// (`sleep 30 & echo hi`) cannot hang the runner. A process that leaves the
+// group on purpose (setsid, setpgid) escapes this; its hold on the pipes does
+// not, since they are closed after the drain window.
+//
+// # What it never does
+//
+//   - It never runs a shell unless Spec.Shell is set; Spec.Argv is executed
+//     directly, looked up in the CHILD's PATH (see below).
+//   - It never takes secrets in argv: argv is visible to every user of the host
+//     (ps, /proc/PID/cmdline). Callers pass secrets through Spec.Env or
+//     Spec.Stdin, and list their values in Spec.Secrets so they are masked.
+//   - It never lets a child wait on a terminal or the runner's stdin: with
+//     Spec.Stdin nil the child reads /dev/null and sees EOF at once.
+//   - It never leaves a goroutine behind: Run returns after every goroutine it
+//     started has ended.
+//
+// # Environment
+//
+// The child's environment is Spec.BaseEnv with Spec.Env laid over it (a key
+// in Env replaces the same key in the base). When BaseEnv is nil the base is
+// the minimal inherited set: of the runner's own environment (os.Environ)
+// only these keys, when set:
+//
+//	PATH HOME LANG LC_ALL TZ USER TMPDIR
+//
+// Everything else the runner holds (tokens, cloud credentials, …) does not
+// reach the child unless the caller passes it. A non-nil, empty BaseEnv means
+// an empty base.
+//
+// A command without a slash is looked up in the PATH of the child's
+// environment (so `env: {PATH: …}` is honoured); when the child has no PATH,
+// in /usr/local/bin:/usr/bin:/bin. Empty and relative PATH entries are
+// skipped. A command with a slash is run as given, relative to Spec.Dir.
+//
+// # Caps
+//
+// Each of stdout and stderr is captured up to Spec.MaxOutput bytes (default
+// 1 MiB). Past the cap the stream is still read to EOF and discarded, so the
+// child never blocks on a full pipe, and Result.Truncated is set; the caller
+// withholds a truncated result from the scope. Capture is bytes, binary and
+// invalid UTF-8 included; [Text] makes valid UTF-8 of it for the JSON scope.
+//
+// Secret values are masked as "***" over the whole captured stream, so a
+// secret split across reads is still masked, and a secret that straddles the
+// cap is masked whole rather than cut in half (the capture reads the longest
+// secret's length past the cap to see it). A masked stream may so be a few
+// bytes longer than MaxOutput when a secret is shorter than "***".
+//
+// Cost: one goroutine per captured stream, one for Stdin when it is set, and
+// one watching the timeout and ctx, all ended before Run returns.
+package proc

@@ -1,0 +1,616 @@
+package proc
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/openrunbook/runbook/plugins/label"
+)
+
+// bound is the generous limit every "returns fast" check uses.
+const bound = 5 * time.Second
+
+func ptr[T any](v T) *T { return &v }
+
+func TestRunOutcomes(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name       string
+		spec       Spec
+		settlement label.Settlement
+		facts      *label.Facts
+		stdout     string
+		label      label.Label
+	}{
+		{
+			name:       "exit 0",
+			spec:       Spec{Argv: []string{"sh", "-c", "echo ok"}},
+			settlement: label.Returned,
+			facts:      &label.Facts{OK: ptr(true), ExitCode: ptr(0)},
+			stdout:     "ok\n",
+			label:      label.Completed,
+		},
+		{
+			name:       "exit 7",
+			spec:       Spec{Argv: []string{"sh", "-c", "exit 7"}},
+			settlement: label.Returned,
+			facts:      &label.Facts{OK: ptr(false), ExitCode: ptr(7)},
+			label:      label.CompletedWithFailure,
+		},
+		{
+			name:       "killed by a signal the runner did not send",
+			spec:       Spec{Shell: "kill -9 $$"},
+			settlement: label.Returned,
+			facts:      &label.Facts{OK: ptr(false), TerminatedBy: "SIGKILL"},
+			label:      label.ReportedFailure,
+		},
+		{
+			name:       "shell mode",
+			spec:       Spec{Shell: `x=2; echo "$((x+1))" | cat`},
+			settlement: label.Returned,
+			facts:      &label.Facts{OK: ptr(true), ExitCode: ptr(0)},
+			stdout:     "3\n",
+			label:      label.Completed,
+		},
+		{
+			name:       "stdin nil is EOF at once",
+			spec:       Spec{Argv: []string{"cat"}},
+			settlement: label.Returned,
+			facts:      &label.Facts{OK: ptr(true), ExitCode: ptr(0)},
+			label:      label.Completed,
+		},
+		{
+			name:       "stdin given",
+			spec:       Spec{Argv: []string{"cat"}, Stdin: []byte("hello\n")},
+			settlement: label.Returned,
+			facts:      &label.Facts{OK: ptr(true), ExitCode: ptr(0)},
+			stdout:     "hello\n",
+			label:      label.Completed,
+		},
+		{
+			name:       "stdin larger than a pipe the child never reads",
+			spec:       Spec{Shell: "exit 0", Stdin: bytes.Repeat([]byte("x"), 1<<20)},
+			settlement: label.Returned,
+			facts:      &label.Facts{OK: ptr(true), ExitCode: ptr(0)},
+			label:      label.Completed,
+		},
+		{
+			name:       "env passed",
+			spec:       Spec{Shell: `printf '%s' "$RB_GREETING"`, Env: map[string]string{"RB_GREETING": "hi there"}},
+			settlement: label.Returned,
+			facts:      &label.Facts{OK: ptr(true), ExitCode: ptr(0)},
+			stdout:     "hi there",
+			label:      label.Completed,
+		},
+		{
+			name:       "explicit base env, Env laid over it",
+			spec:       Spec{Argv: []string{"env"}, BaseEnv: []string{"A=1", "B=old"}, Env: map[string]string{"B": "2"}},
+			settlement: label.Returned,
+			facts:      &label.Facts{OK: ptr(true), ExitCode: ptr(0)},
+			stdout:     "A=1\nB=2\n",
+			label:      label.Completed,
+		},
+		{
+			name:       "dir",
+			spec:       Spec{Shell: "pwd -P", Dir: "/"},
+			settlement: label.Returned,
+			facts:      &label.Facts{OK: ptr(true), ExitCode: ptr(0)},
+			stdout:     "/\n",
+			label:      label.Completed,
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := Run(context.Background(), tc.spec)
+			if r.StartErr != nil {
+				t.Fatalf("StartErr: %v", r.StartErr)
+			}
+			if r.Settlement != tc.settlement {
+				t.Errorf("settlement = %q, want %q", r.Settlement, tc.settlement)
+			}
+			if !sameFacts(r.Facts, tc.facts) {
+				t.Errorf("facts = %s, want %s", showFacts(r.Facts), showFacts(tc.facts))
+			}
+			if got := string(r.Stdout); got != tc.stdout {
+				t.Errorf("stdout = %q, want %q (stderr %q)", got, tc.stdout, r.Stderr)
+			}
+			if got := label.Of(r.Settlement, r.Facts).Label; got != tc.label {
+				t.Errorf("label = %q, want %q", got, tc.label)
+			}
+			if r.TimedOut || r.Cancelled || r.Truncated {
+				t.Errorf("TimedOut=%v Cancelled=%v Truncated=%v, want all false", r.TimedOut, r.Cancelled, r.Truncated)
+			}
+			// Result's own fields agree with the facts.
+			if tc.facts != nil && tc.facts.ExitCode != nil && (r.ExitCode == nil || *r.ExitCode != *tc.facts.ExitCode) {
+				t.Errorf("ExitCode = %v, want %d", r.ExitCode, *tc.facts.ExitCode)
+			}
+			if tc.facts != nil && r.Signal != tc.facts.TerminatedBy {
+				t.Errorf("Signal = %q, want %q", r.Signal, tc.facts.TerminatedBy)
+			}
+		})
+	}
+}
+
+func TestRunStartErrors(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	noExec := writeFile(t, dir, "noexec.sh", "#!/bin/sh\necho hi\n", 0o644)
+	noShebang := writeFile(t, dir, "noshebang", "echo hi\n", 0o755)
+	badInterp := writeFile(t, dir, "badinterp", "#!/nonexistent/runbook-interp\necho hi\n", 0o755)
+	pathDir := t.TempDir()
+	writeFile(t, pathDir, "rb-only-noexec", "#!/bin/sh\n", 0o644)
+
+	tests := []struct {
+		name string
+		spec Spec
+		is   error    // errors.Is target, when one applies
+		says []string // substrings of the message
+	}{
+		{"not found in PATH", Spec{Argv: []string{"runbook-no-such-command"}, Env: map[string]string{"PATH": "/nonexistent-a:/nonexistent-b"}},
+			exec.ErrNotFound, []string{`"runbook-no-such-command"`, "not found in PATH", "/nonexistent-a:/nonexistent-b"}},
+		{"found in PATH but not executable", Spec{Argv: []string{"rb-only-noexec"}, Env: map[string]string{"PATH": pathDir}},
+			fs.ErrPermission, []string{"rb-only-noexec", "permission denied"}},
+		{"path without execute permission", Spec{Argv: []string{noExec}},
+			fs.ErrPermission, []string{noExec, "permission denied"}},
+		{"exec format error", Spec{Argv: []string{noShebang}},
+			syscall.ENOEXEC, []string{noShebang, "exec format error", "#!"}},
+		{"missing #! interpreter", Spec{Argv: []string{badInterp}},
+			syscall.ENOENT, []string{badInterp, "interpreter"}},
+		{"no such file by path", Spec{Argv: []string{filepath.Join(dir, "absent")}},
+			syscall.ENOENT, []string{"absent", "no such file"}},
+		{"relative path resolved in Dir", Spec{Argv: []string{"./absent"}, Dir: dir},
+			syscall.ENOENT, []string{"./absent", "no such file"}},
+		{"working directory missing", Spec{Argv: []string{"true"}, Dir: filepath.Join(dir, "nope")},
+			fs.ErrNotExist, []string{"working directory"}},
+		{"empty spec", Spec{}, nil, []string{"no command given"}},
+		{"argv and shell both", Spec{Argv: []string{"true"}, Shell: "true"}, nil, []string{"both argv and shell"}},
+		{"bad env name", Spec{Argv: []string{"true"}, Env: map[string]string{"A=B": "x"}}, nil, []string{"not valid"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := Run(context.Background(), tc.spec)
+			if r.StartErr == nil {
+				t.Fatalf("StartErr = nil, want an error (result %+v)", r)
+			}
+			if tc.is != nil && !errors.Is(r.StartErr, tc.is) {
+				t.Errorf("StartErr %q is not %v", r.StartErr, tc.is)
+			}
+			for _, s := range tc.says {
+				if !strings.Contains(r.StartErr.Error(), s) {
+					t.Errorf("StartErr %q does not say %q", r.StartErr, s)
+				}
+			}
+			if r.Settlement != label.Threw || r.Facts != nil || r.ExitCode != nil {
+				t.Errorf("settlement %q facts %s exit %v, want threw, no facts, no exit", r.Settlement, showFacts(r.Facts), r.ExitCode)
+			}
+		})
+	}
+}
+
+func TestRunStoppedByRunner(t *testing.T) {
+	t.Parallel()
+	t.Run("timeout", func(t *testing.T) {
+		t.Parallel()
+		start := time.Now()
+		r := Run(context.Background(), Spec{Argv: []string{"sleep", "10"}, Timeout: 100 * time.Millisecond})
+		assertStopped(t, r, start)
+		if !r.TimedOut || r.Cancelled {
+			t.Errorf("TimedOut=%v Cancelled=%v, want timed out", r.TimedOut, r.Cancelled)
+		}
+	})
+	t.Run("ctx cancel", func(t *testing.T) {
+		t.Parallel()
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(100*time.Millisecond, cancel)
+		start := time.Now()
+		r := Run(ctx, Spec{Argv: []string{"sleep", "10"}})
+		assertStopped(t, r, start)
+		if !r.Cancelled || r.TimedOut {
+			t.Errorf("TimedOut=%v Cancelled=%v, want cancelled", r.TimedOut, r.Cancelled)
+		}
+	})
+	t.Run("ctx done before start is not entered", func(t *testing.T) {
+		t.Parallel()
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		r := Run(ctx, Spec{Argv: []string{"sh", "-c", "echo should not run"}})
+		if !r.Cancelled || r.Settlement != label.NotEntered || r.Facts != nil || r.Stdout != nil {
+			t.Errorf("got %+v, want cancelled, not-entered, no facts, no output", r)
+		}
+	})
+	t.Run("timeout kills grandchildren", func(t *testing.T) {
+		t.Parallel()
+		start := time.Now()
+		r := Run(context.Background(), Spec{Shell: "sleep 30 & echo $!; sleep 30", Timeout: 200 * time.Millisecond})
+		assertStopped(t, r, start)
+		assertGone(t, echoedPID(t, r.Stdout))
+	})
+	t.Run("SIGTERM ignored: SIGKILL after grace", func(t *testing.T) {
+		t.Parallel()
+		start := time.Now()
+		r := Run(context.Background(), Spec{
+			Shell:   `trap "" TERM; sleep 30 & echo $!; wait; wait; sleep 30`,
+			Timeout: 200 * time.Millisecond,
+			Grace:   300 * time.Millisecond,
+		})
+		assertStopped(t, r, start)
+		if r.Duration < 400*time.Millisecond {
+			t.Errorf("Duration %v: the group was killed before its grace", r.Duration)
+		}
+		assertGone(t, echoedPID(t, r.Stdout))
+	})
+}
+
+func TestRunGrandchildHoldsStdout(t *testing.T) {
+	t.Parallel()
+	start := time.Now()
+	r := Run(context.Background(), Spec{Shell: "sleep 30 & echo $!; echo hi"})
+	if took := time.Since(start); took > bound {
+		t.Fatalf("took %v: a grandchild holding stdout hung the run", took)
+	}
+	lines := strings.Split(strings.TrimSpace(string(r.Stdout)), "\n")
+	if len(lines) != 2 || lines[1] != "hi" {
+		t.Fatalf("stdout = %q, want the pid and hi", r.Stdout)
+	}
+	if r.Settlement != label.Returned || !sameFacts(r.Facts, &label.Facts{OK: ptr(true), ExitCode: ptr(0)}) {
+		t.Errorf("settlement %q facts %s, want returned {ok, exit 0}: the leader exited on its own", r.Settlement, showFacts(r.Facts))
+	}
+	assertGone(t, echoedPID(t, r.Stdout))
+}
+
+func TestRunGrandchildHoldsStdinUnread(t *testing.T) {
+	t.Parallel()
+	start := time.Now()
+	r := Run(context.Background(), Spec{
+		Shell: `exec 3<&0; sleep 30 <&3 3<&- & echo $!`,
+		Stdin: bytes.Repeat([]byte("x"), 1<<20), // far more than a pipe holds
+	})
+	if took := time.Since(start); took > bound {
+		t.Fatalf("took %v: a grandchild holding stdin unread hung the run", took)
+	}
+	if r.ExitCode == nil || *r.ExitCode != 0 {
+		t.Errorf("exit %v, want 0", r.ExitCode)
+	}
+	assertGone(t, echoedPID(t, r.Stdout))
+}
+
+func TestRunBackgroundChildNotHoldingPipesIsKilled(t *testing.T) {
+	t.Parallel()
+	r := Run(context.Background(), Spec{Shell: "sleep 30 >/dev/null 2>&1 & echo $!"})
+	assertGone(t, echoedPID(t, r.Stdout))
+}
+
+func TestRunOutputCap(t *testing.T) {
+	t.Parallel()
+	t.Run("huge output is capped and does not hang", func(t *testing.T) {
+		t.Parallel()
+		start := time.Now()
+		r := Run(context.Background(), Spec{Shell: "yes | head -c 5000000; yes | head -c 3000000 >&2"})
+		if took := time.Since(start); took > bound {
+			t.Fatalf("took %v", took)
+		}
+		if len(r.Stdout) != DefaultMaxOutput || len(r.Stderr) != DefaultMaxOutput || !r.Truncated {
+			t.Errorf("len stdout %d, stderr %d, Truncated %v; want %d each and truncated", len(r.Stdout), len(r.Stderr), r.Truncated, DefaultMaxOutput)
+		}
+		if r.ExitCode == nil || *r.ExitCode != 0 {
+			t.Errorf("exit %v, want 0: the child must never block on a full pipe", r.ExitCode)
+		}
+	})
+	t.Run("exactly the cap is not truncated", func(t *testing.T) {
+		t.Parallel()
+		r := Run(context.Background(), Spec{Shell: "printf 12345", MaxOutput: 5})
+		if string(r.Stdout) != "12345" || r.Truncated {
+			t.Errorf("stdout %q Truncated %v, want 12345 and not truncated", r.Stdout, r.Truncated)
+		}
+	})
+	t.Run("one past the cap is truncated", func(t *testing.T) {
+		t.Parallel()
+		r := Run(context.Background(), Spec{Shell: "printf 123456", MaxOutput: 5})
+		if string(r.Stdout) != "12345" || !r.Truncated {
+			t.Errorf("stdout %q Truncated %v, want 12345 and truncated", r.Stdout, r.Truncated)
+		}
+	})
+	t.Run("binary and non-UTF-8 output", func(t *testing.T) {
+		t.Parallel()
+		r := Run(context.Background(), Spec{Argv: []string{"printf", `a\377\376\000b`}})
+		if want := []byte{'a', 0xff, 0xfe, 0, 'b'}; !bytes.Equal(r.Stdout, want) {
+			t.Errorf("stdout = %q, want %q", r.Stdout, want)
+		}
+		if got, want := Text(r.Stdout), "a\uFFFD\uFFFD\x00b"; got != want {
+			t.Errorf("Text = %q, want %q", got, want)
+		}
+	})
+}
+
+func TestRunMinimalBaseEnv(t *testing.T) {
+	// Not parallel: t.Setenv.
+	t.Setenv("RB_PROC_NOT_INHERITED", "leak")
+	t.Setenv("TZ", "UTC")
+	r := Run(context.Background(), Spec{Argv: []string{"env"}})
+	out := string(r.Stdout)
+	if strings.Contains(out, "RB_PROC_NOT_INHERITED") {
+		t.Errorf("a variable outside the inherited list reached the child:\n%s", out)
+	}
+	if !strings.Contains(out, "TZ=UTC\n") {
+		t.Errorf("TZ is inherited, but the child's env is:\n%s", out)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		k, _, _ := strings.Cut(line, "=")
+		found := false
+		for _, want := range inheritedKeys {
+			found = found || k == want
+		}
+		if !found {
+			t.Errorf("child env holds %s, not in the inherited list", k)
+		}
+	}
+}
+
+func TestRunSecretsMasked(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name           string
+		spec           Spec
+		stdout, stderr string
+		truncated      bool
+	}{
+		{"stdout and stderr",
+			Spec{Shell: `echo "token=$TOK"; echo "err $TOK" >&2`, Env: map[string]string{"TOK": "s3cr3t"}, Secrets: []string{"s3cr3t"}},
+			"token=***\n", "err ***\n", false},
+		{"split across reads",
+			Spec{Shell: `printf abc; sleep 0.2; printf 'def\n'`, Secrets: []string{"abcdef"}},
+			"***\n", "", false},
+		{"straddling the cap is masked whole",
+			Spec{Shell: `printf 'xxxxsecretyyy'`, Secrets: []string{"secret"}, MaxOutput: 6},
+			"xxxx***", "", true},
+		{"a partial secret at the end of the stream is not the secret",
+			Spec{Shell: `printf 'xxsec'`, Secrets: []string{"secret"}},
+			"xxsec", "", false},
+		{"empty secret ignored",
+			Spec{Shell: `printf abc`, Secrets: []string{""}},
+			"abc", "", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := Run(context.Background(), tc.spec)
+			if string(r.Stdout) != tc.stdout || string(r.Stderr) != tc.stderr || r.Truncated != tc.truncated {
+				t.Errorf("stdout %q stderr %q truncated %v; want %q %q %v", r.Stdout, r.Stderr, r.Truncated, tc.stdout, tc.stderr, tc.truncated)
+			}
+		})
+	}
+}
+
+func TestMask(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		raw     string
+		secrets []string
+		keep    int
+		want    string
+	}{
+		{"none", "abc", nil, 3, "abc"},
+		{"longest wins", "xabcdx", []string{"ab", "abcd"}, 6, "x***x"},
+		{"adjacent", "pwpw", []string{"pw"}, 4, "******"},
+		{"cut before the secret", "abcsecret", []string{"secret"}, 3, "abc"},
+		{"cut inside the secret", "abcsecret", []string{"secret"}, 5, "abc***"},
+		{"secret cut by the capture is kept as bytes", "abcsec", []string{"secret"}, 6, "abcsec"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			if got := string(mask([]byte(tc.raw), tc.secrets, tc.keep)); got != tc.want {
+				t.Errorf("mask = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestText(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ in, want string }{
+		{"", ""},
+		{"plain", "plain"},
+		{"é ✓", "é ✓"},
+		{"\xff\xfe", "\uFFFD\uFFFD"},
+		{"a\xe2\x9cb", "a\uFFFD\uFFFDb"}, // a cut 3-byte sequence: one U+FFFD per byte
+	}
+	for _, tc := range tests {
+		if got := Text([]byte(tc.in)); got != tc.want {
+			t.Errorf("Text(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestSignalName(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		sig  syscall.Signal
+		want string
+	}{
+		{syscall.SIGKILL, "SIGKILL"},
+		{syscall.SIGTERM, "SIGTERM"},
+		{syscall.SIGSEGV, "SIGSEGV"},
+		{34, "SIGRTMIN+2"},
+		{99, "signal 99"},
+	}
+	for _, tc := range tests {
+		if got := SignalName(tc.sig); got != tc.want {
+			t.Errorf("SignalName(%d) = %q, want %q", tc.sig, got, tc.want)
+		}
+	}
+}
+
+func TestKillGroup(t *testing.T) {
+	t.Parallel()
+	cmd := exec.Command("sh", "-c", "sleep 30 & echo $!; sleep 30")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line := make([]byte, 32)
+	n, _ := out.Read(line)
+	grandchild := echoedPID(t, line[:n])
+	waited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(waited) }()
+
+	start := time.Now()
+	if err := KillGroup(cmd.Process.Pid, time.Second); err != nil {
+		t.Fatalf("KillGroup: %v", err)
+	}
+	if took := time.Since(start); took > bound {
+		t.Errorf("KillGroup took %v", took)
+	}
+	<-waited
+	assertGone(t, grandchild)
+	if err := KillGroup(cmd.Process.Pid, time.Second); err != nil {
+		t.Errorf("KillGroup on a gone group: %v, want nil", err)
+	}
+}
+
+func TestKillGroupRefusesDangerousGroups(t *testing.T) {
+	t.Parallel()
+	for _, pgid := range []int{-5, 0, 1, syscall.Getpgrp()} {
+		if err := KillGroup(pgid, time.Millisecond); err == nil {
+			t.Errorf("KillGroup(%d) = nil, want a refusal", pgid)
+		}
+	}
+}
+
+func TestRunConcurrentNoLeaks(t *testing.T) {
+	// Not parallel, so the goroutine count is only this test's.
+	before := runtime.NumGoroutine()
+	var wg sync.WaitGroup
+	for i := range 20 {
+		wg.Go(func() {
+			spec := Spec{Shell: "echo " + strconv.Itoa(i) + "; sleep 30 & exit 3"}
+			if i%2 == 0 {
+				spec = Spec{Argv: []string{"sleep", "10"}, Timeout: 50 * time.Millisecond}
+			}
+			r := Run(context.Background(), spec)
+			if i%2 == 1 && (r.ExitCode == nil || *r.ExitCode != 3 || string(r.Stdout) != strconv.Itoa(i)+"\n") {
+				t.Errorf("run %d: exit %v stdout %q", i, r.ExitCode, r.Stdout)
+			}
+			if i%2 == 0 && !r.TimedOut {
+				t.Errorf("run %d: not timed out", i)
+			}
+		})
+	}
+	wg.Wait()
+	deadline := time.Now().Add(bound)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if after := runtime.NumGoroutine(); after > before {
+		buf := make([]byte, 1<<20)
+		t.Errorf("goroutines: %d before, %d after\n%s", before, after, buf[:runtime.Stack(buf, true)])
+	}
+}
+
+// assertStopped checks a run the runner stopped: fast, threw, no facts.
+func assertStopped(t *testing.T, r Result, start time.Time) {
+	t.Helper()
+	if took := time.Since(start); took > bound {
+		t.Errorf("took %v, want well under %v", took, bound)
+	}
+	if r.Settlement != label.Threw || r.Facts != nil || r.ExitCode != nil || r.Signal != "" || r.StartErr != nil {
+		t.Errorf("settlement %q facts %s exit %v signal %q err %v; want threw and nothing else", r.Settlement, showFacts(r.Facts), r.ExitCode, r.Signal, r.StartErr)
+	}
+	if got := label.Of(r.Settlement, r.Facts).Label; got != label.OutcomeUnknown {
+		t.Errorf("label = %q, want outcome-unknown", got)
+	}
+}
+
+// assertGone waits (up to bound) until pid no longer runs. A killed orphan
+// may linger as a zombie until its new parent reaps it; a zombie runs
+// nothing, so it counts as gone.
+func assertGone(t *testing.T, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(bound)
+	for {
+		if syscall.Kill(pid, 0) == syscall.ESRCH || isZombie(pid) {
+			return
+		}
+		if time.Now().After(deadline) {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("process %d is still alive after the run", pid)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func isZombie(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	// pid (comm) STATE …; comm may hold spaces, so read after the last ')'.
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	return i >= 0 && i+2 < len(s) && s[i+2] == 'Z'
+}
+
+func echoedPID(t *testing.T, out []byte) int {
+	t.Helper()
+	first, _, _ := strings.Cut(string(out), "\n")
+	pid, err := strconv.Atoi(strings.TrimSpace(first))
+	if err != nil || pid <= 1 {
+		t.Fatalf("no pid echoed: %q", out)
+	}
+	return pid
+}
+
+func writeFile(t *testing.T, dir, name, body string, mode os.FileMode) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(body), mode); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(p, mode); err != nil { // the umask may have cut bits
+		t.Fatal(err)
+	}
+	return p
+}
+
+func sameFacts(a, b *label.Facts) bool {
+	return showFacts(a) == showFacts(b)
+}
+
+func showFacts(f *label.Facts) string {
+	if f == nil {
+		return "<nil>"
+	}
+	s := "{"
+	if f.OK != nil {
+		s += "ok:" + strconv.FormatBool(*f.OK) + " "
+	}
+	if f.ExitCode != nil {
+		s += "exitCode:" + strconv.Itoa(*f.ExitCode) + " "
+	}
+	if f.ServiceError {
+		s += "serviceError "
+	}
+	if f.TerminatedBy != "" {
+		s += "terminatedBy:" + f.TerminatedBy
+	}
+	return strings.TrimSpace(s) + "}"
+}

@@ -1,0 +1,185 @@
+package proc
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+)
+
+// inheritedKeys are the only keys of the runner's environment a child gets
+// when Spec.BaseEnv is nil. Listed in the package doc; change both together.
+var inheritedKeys = []string{"PATH", "HOME", "LANG", "LC_ALL", "TZ", "USER", "TMPDIR"}
+
+// defaultPath is searched for a command when the child's environment has no
+// PATH.
+const defaultPath = "/usr/local/bin:/usr/bin:/bin"
+
+// command builds the exec.Cmd for s, or says why s cannot be run.
+func (s Spec) command() (*exec.Cmd, error) {
+	var argv []string
+	switch {
+	case len(s.Argv) > 0 && s.Shell != "":
+		return nil, errors.New("proc: the spec sets both argv and shell; a stage runs one of them")
+	case s.Shell != "":
+		argv = []string{"sh", "-c", s.Shell}
+	case len(s.Argv) == 0 || s.Argv[0] == "":
+		return nil, errors.New("proc: no command given (argv is empty and no shell script is set)")
+	default:
+		argv = s.Argv
+	}
+	for _, a := range argv {
+		if strings.IndexByte(a, 0) >= 0 {
+			return nil, &startError{what: argv[0], err: errors.New("an argument holds a NUL byte, which no process can receive")}
+		}
+	}
+	env, err := s.environ()
+	if err != nil {
+		return nil, &startError{what: argv[0], err: err}
+	}
+	if s.Dir != "" {
+		fi, err := os.Stat(s.Dir)
+		switch {
+		case err != nil:
+			return nil, &startError{what: argv[0], err: fmt.Errorf("working directory: %w", err)}
+		case !fi.IsDir():
+			return nil, &startError{what: argv[0], err: fmt.Errorf("working directory %q is not a directory", s.Dir)}
+		}
+	}
+
+	path := argv[0]
+	if s.Shell != "" {
+		path = "/bin/sh"
+	} else if !strings.Contains(path, "/") {
+		search := envValue(env, "PATH")
+		if search == "" {
+			search = defaultPath
+		}
+		if path, err = lookPath(argv[0], search); err != nil {
+			return nil, &startError{what: argv[0], err: err}
+		}
+	}
+	return &exec.Cmd{
+		Path:        path,
+		Args:        slices.Clone(argv),
+		Env:         env,
+		Dir:         s.Dir,
+		SysProcAttr: &syscall.SysProcAttr{Setpgid: true},
+	}, nil
+}
+
+// environ is BaseEnv (or the inherited set) with Env laid over it, sorted by
+// key, one entry per key.
+func (s Spec) environ() ([]string, error) {
+	base := s.BaseEnv
+	if base == nil {
+		for _, kv := range os.Environ() {
+			k, _, _ := strings.Cut(kv, "=")
+			if slices.Contains(inheritedKeys, k) {
+				base = append(base, kv)
+			}
+		}
+	}
+	vars := map[string]string{}
+	for _, kv := range base {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			continue // not KEY=VALUE: nothing a child could read
+		}
+		vars[k] = v // a later duplicate wins, as in a shell
+	}
+	for k, v := range s.Env {
+		if k == "" || strings.ContainsAny(k, "=\x00") {
+			return nil, fmt.Errorf("environment variable name %q is not valid", k)
+		}
+		vars[k] = v
+	}
+	env := make([]string, 0, len(vars))
+	for k, v := range vars {
+		if strings.IndexByte(v, 0) >= 0 {
+			return nil, fmt.Errorf("environment variable %s holds a NUL byte, which no process can receive", k)
+		}
+		env = append(env, k+"="+v)
+	}
+	slices.Sort(env)
+	return env, nil
+}
+
+func envValue(env []string, key string) string {
+	for _, kv := range env {
+		if k, v, _ := strings.Cut(kv, "="); k == key {
+			return v
+		}
+	}
+	return ""
+}
+
+// lookPath finds file in the absolute directories of search. A file found
+// without execute permission is reported as such when no executable one is
+// found, as a shell does.
+func lookPath(file, search string) (string, error) {
+	denied := ""
+	for _, dir := range filepath.SplitList(search) {
+		if !filepath.IsAbs(dir) {
+			continue // "" and relative entries would run whatever is in the working directory
+		}
+		p := filepath.Join(dir, file)
+		fi, err := os.Stat(p)
+		if err != nil || fi.IsDir() {
+			continue
+		}
+		if fi.Mode()&0o111 != 0 {
+			return p, nil
+		}
+		if denied == "" {
+			denied = p
+		}
+	}
+	if denied != "" {
+		return "", fmt.Errorf("%s is not executable (permission denied): %w", denied, fs.ErrPermission)
+	}
+	return "", fmt.Errorf("not found in PATH %q: %w", search, exec.ErrNotFound)
+}
+
+// startError says which command could not be started and why.
+type startError struct {
+	what string
+	err  error
+}
+
+func (e *startError) Error() string { return fmt.Sprintf("exec %q: %v", e.what, e.err) }
+func (e *startError) Unwrap() error { return e.err }
+
+// describeStart turns an error from exec.Cmd.Start into one that names the
+// likely cause.
+func describeStart(cmd *exec.Cmd, s Spec, err error) error {
+	path := cmd.Path
+	if !filepath.IsAbs(path) && s.Dir != "" {
+		path = filepath.Join(s.Dir, path)
+	}
+	var why string
+	switch {
+	case errors.Is(err, syscall.ENOENT):
+		if _, statErr := os.Stat(path); statErr == nil {
+			why = fmt.Sprintf("%s exists, so the interpreter named on its #! line was not found", cmd.Path)
+		} else {
+			why = fmt.Sprintf("%s: no such file", cmd.Path)
+		}
+	case errors.Is(err, syscall.EACCES):
+		why = fmt.Sprintf("%s: permission denied (not executable, a directory on its path not searchable, or a noexec mount)", cmd.Path)
+	case errors.Is(err, syscall.ENOEXEC):
+		why = fmt.Sprintf("%s: exec format error (built for another architecture, or a script with no #! line)", cmd.Path)
+	case errors.Is(err, syscall.E2BIG):
+		why = "the argument list and environment are too long"
+	case errors.Is(err, syscall.ETXTBSY):
+		why = fmt.Sprintf("%s is open for writing (text file busy)", cmd.Path)
+	default:
+		return &startError{what: cmd.Args[0], err: err}
+	}
+	return &startError{what: cmd.Args[0], err: fmt.Errorf("%s: %w", why, err)}
+}
