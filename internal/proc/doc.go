@@ -19,10 +19,10 @@
 //
 // @example
 //
-//	sh -c 'exit 7'         → returned, {ok: false, exitCode: 7}
-//	sh -c 'kill -9 $$'     → returned, {ok: false, terminatedBy: "SIGKILL"}
+//	sh -c 'exit 7'          → returned, {ok: false, exitCode: 7}
+//	sh -c 'kill -9 $$'      → returned, {ok: false, terminatedBy: "SIGKILL"}
 //	sleep 10, timeout 100ms → TimedOut, threw, no facts
-//	no-such-command        → StartErr `exec "no-such-command": not found in PATH "…"`, threw, no facts
+//	no-such-command         → StartErr `exec "no-such-command": not found in PATH "…"`, threw, no facts
 //
 // # Processes
 //
@@ -31,19 +31,24 @@
 // SIGKILL after Spec.Grace (default 2s) if the leader is still alive. Once the
 // leader has ended, for whatever reason, the output pipes get a drain window
 // (Spec.Drain, default 250ms) to reach EOF; then whatever is left of the group
-// is killed with SIGKILL and the pipes are closed. So no process the stage
-// started outlives the stage, and a grandchild that keeps stdout open
-// (`sleep 30 & echo hi`) cannot hang the runner. A process that leaves the
-// group on purpose (setsid, setpgid) escapes this; its hold on the pipes does
-// not, since they are closed after the drain window.
+// is killed with SIGKILL, which lets go of the pipes with what it wrote still
+// readable. Only a holder outside the group can keep them open past a second
+// drain window; then they are closed. So no process the stage started
+// outlives the stage, and a grandchild that keeps stdout open
+// (`sleep 30 & echo hi`) cannot hang the runner: such a run takes about one
+// drain window longer than its leader. A process that leaves the group on
+// purpose (setsid, setpgid) escapes the kill, but not the closing of the
+// pipes. The grace is the leader's: a member still there after the leader
+// ended gets SIGKILL after the drain window, not after a grace.
 //
 // # What it never does
 //
 //   - It never runs a shell unless Spec.Shell is set; Spec.Argv is executed
 //     directly, looked up in the CHILD's PATH (see below).
-//   - It never takes secrets in argv: argv is visible to every user of the host
-//     (ps, /proc/PID/cmdline). Callers pass secrets through Spec.Env or
-//     Spec.Stdin, and list their values in Spec.Secrets so they are masked.
+//   - It never hides argv: argv is visible to every user of the host (ps,
+//     /proc/PID/cmdline), so callers never put a secret there. They pass
+//     secrets through Spec.Env or Spec.Stdin, and list the values in
+//     Spec.Secrets so captured output masks them.
 //   - It never lets a child wait on a terminal or the runner's stdin: with
 //     Spec.Stdin nil the child reads /dev/null and sees EOF at once.
 //   - It never leaves a goroutine behind: Run returns after every goroutine it
@@ -81,6 +86,7 @@
 // secret's length past the cap to see it). A masked stream may so be a few
 // bytes longer than MaxOutput when a secret is shorter than "***".
 //
-// Cost: one goroutine per captured stream, one for Stdin when it is set, and
-// one watching the timeout and ctx, all ended before Run returns.
+// Cost: one goroutine per captured stream, one for Stdin when it is set, one
+// watching the timeout and ctx and one awaiting the streams, all ended before
+// Run returns.
 package proc

@@ -67,7 +67,9 @@ type Result struct {
 	// Spec.Timeout passed or ctx was done.
 	TimedOut, Cancelled bool
 	// StartErr says why the process could not be started, naming the
-	// command and the likely cause.
+	// command and the likely cause (or, rarely, why its end could not be
+	// read). errors.Is works on it: exec.ErrNotFound, fs.ErrPermission,
+	// syscall.ENOEXEC, fs.ErrNotExist.
 	StartErr error
 	// Truncated: a stream passed MaxOutput; the caller withholds the result.
 	Truncated bool
@@ -125,17 +127,20 @@ func Run(ctx context.Context, s Spec) Result {
 	duration := time.Since(start)
 	reason := w.leaderEnded()
 
+	// The leader has ended: give the pipes the drain window to reach EOF,
+	// then kill what is left of the group, which lets go of the pipes with
+	// the output it wrote still readable. Only a holder outside the group
+	// keeps them open past a second window; then they are closed, and what it
+	// wrote but was not yet read is lost.
 	ioDone := make(chan struct{})
 	go func() { streams.Wait(); close(ioDone) }()
-	drain := time.NewTimer(s.Drain)
-	select {
-	case <-ioDone:
-	case <-drain.C:
+	if !within(ioDone, s.Drain) {
 		_ = signalGroup(pgid, syscall.SIGKILL)
-		p.closeParentEnds()
-		<-ioDone
+		if !within(ioDone, s.Drain) {
+			p.closeParentEnds()
+			<-ioDone
+		}
 	}
-	drain.Stop()
 	_ = signalGroup(pgid, syscall.SIGKILL) // stragglers that let go of the pipes
 	p.closeParentEnds()
 	watch.Wait()
@@ -193,6 +198,18 @@ func settle(r Result, entered bool, ps *os.ProcessState) Result {
 	}
 	r.Settlement = label.Returned
 	return r
+}
+
+// within reports whether done closes within d.
+func within(done <-chan struct{}, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-done:
+		return true
+	case <-t.C:
+		return false
+	}
 }
 
 func (s Spec) withDefaults() Spec {

@@ -508,7 +508,7 @@ func TestRunConcurrentNoLeaks(t *testing.T) {
 			}
 			r := Run(context.Background(), spec)
 			if i%2 == 1 && (r.ExitCode == nil || *r.ExitCode != 3 || string(r.Stdout) != strconv.Itoa(i)+"\n") {
-				t.Errorf("run %d: exit %v stdout %q", i, r.ExitCode, r.Stdout)
+				t.Errorf("run %d: exit %s stdout %q", i, showFacts(r.Facts), r.Stdout)
 			}
 			if i%2 == 0 && !r.TimedOut {
 				t.Errorf("run %d: not timed out", i)
