@@ -97,6 +97,29 @@ func BenchmarkLinearGrowth(b *testing.B) {
 	}
 }
 
+// BenchmarkFloorLinearGrowth is the plain-Go floor of LinearGrowth: the
+// same map reads and writes, no engine. What grows here with n (a larger
+// map, more cache misses) bounds how flat the engine's per-stage cost can
+// be.
+func BenchmarkFloorLinearGrowth(b *testing.B) {
+	for _, n := range []int{10, 100, 1000, 10000} {
+		keys := make([]string, n)
+		for i := range keys {
+			keys[i] = fmt.Sprintf("v%d", i)
+		}
+		b.Run(fmt.Sprintf("stages=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				m := map[string]any{keys[0]: 0}
+				for i := 1; i < len(keys); i++ {
+					m[keys[i]] = m[keys[i-1]].(int) + 1
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/stage")
+		})
+	}
+}
+
 func BenchmarkFanoutGrowth(b *testing.B) {
 	for _, n := range []int{100, 1000, 10000} {
 		c := Fanout(n)

@@ -17,18 +17,8 @@ import (
 // Decide does not check that branches exist; Branches lists them for the
 // loader that does.
 func Decide(env rules.Env, rs []Rule, def Default) Evidence {
-	d := def
-	ev := Evidence{Kind: KindDecide, Default: &d, Rules: make([]RuleEvidence, 0, len(rs))}
-	for i, r := range rs {
-		re := evalRule(env, i, r)
-		ev.Rules = append(ev.Rules, re)
-		if re.Matched {
-			ev.Chosen = []string{r.Then}
-			return ev
-		}
-	}
-	ev.Chosen = []string{def.Branch}
-	return ev
+	var s Slab
+	return *s.Decide(env, rs, def)
 }
 
 // Select evaluates every rule; Chosen is the branches of the rules that
@@ -37,13 +27,133 @@ func Decide(env rules.Env, rs []Rule, def Default) Evidence {
 // marshals as []). A predicate that errors is a non-match with the error on
 // its evidence.
 func Select(env rules.Env, rs []Rule) Evidence {
-	ev := Evidence{Kind: KindSelect, Chosen: []string{}, Rules: make([]RuleEvidence, len(rs))}
+	var s Slab
+	return *s.Select(env, rs)
+}
+
+// Slab keeps the evidence of many decisions in shared chunks, so that a run
+// of deciders allocates per chunk rather than per decision, rule and
+// condition. Slab.Decide and Slab.Select are Decide and Select, with the
+// same evidence; each evidence's Default is its own copy, and its slices
+// are cut to their length, so an evidence may be kept or changed without
+// touching another's.
+//
+// A zero Slab is ready to use. It is not safe for concurrent use: give each
+// goroutine its own. What it hands out stays valid after the Slab is
+// dropped.
+type Slab struct {
+	boxes []box
+	rules []RuleEvidence
+	conds []rules.ConditionEvidence
+	// the sizes of the last chunks made, which the next ones double
+	boxChunk, condChunk int
+	// first is the first decision's box: a frame that decides once (a
+	// fan-out branch) allocates none
+	first     box
+	firstUsed bool
+}
+
+// box is one decision's evidence with the storage its pointers and slices
+// need when they are small.
+type box struct {
+	ev     Evidence
+	def    Default
+	chosen [1]string
+}
+
+// slabMax bounds how large a chunk grows: past it, chunks stop doubling.
+const slabMax = 512
+
+// grow is the size of the chunk after one of size c, with room for need.
+func grow(c, need int) int {
+	return max(min(2*c, slabMax), need)
+}
+
+func (s *Slab) box() *box {
+	if !s.firstUsed {
+		s.firstUsed = true
+		return &s.first
+	}
+	if len(s.boxes) == 0 {
+		s.boxChunk = grow(s.boxChunk, 1)
+		s.boxes = make([]box, s.boxChunk)
+	}
+	b := &s.boxes[0]
+	s.boxes = s.boxes[1:]
+	return b
+}
+
+// ruleRoom returns an empty slice with room for n rule evidences, and makes
+// room in the condition slab for the filters among rs.
+func (s *Slab) ruleRoom(rs []Rule) []RuleEvidence {
+	n := len(rs)
+	if cap(s.rules)-len(s.rules) < n {
+		s.rules = make([]RuleEvidence, 0, grow(cap(s.rules), n))
+	}
+	conds := 0
+	for _, r := range rs {
+		if f, ok := r.When.(*rules.Filter); ok {
+			conds += f.Len()
+		}
+	}
+	if len(s.conds) < conds {
+		s.condChunk = grow(s.condChunk, conds)
+		s.conds = make([]rules.ConditionEvidence, s.condChunk)
+	}
+	return s.rules[len(s.rules):len(s.rules)]
+}
+
+// keepRules keeps rs, which ruleRoom handed out.
+func (s *Slab) keepRules(rs []RuleEvidence) []RuleEvidence {
+	if len(rs) == 0 {
+		return []RuleEvidence{} // never nil: it marshals as []
+	}
+	start := len(s.rules)
+	s.rules = s.rules[:start+len(rs)]
+	return s.rules[start : start+len(rs) : start+len(rs)]
+}
+
+// Decide is Decide with its evidence kept in the slab.
+func (s *Slab) Decide(env rules.Env, rs []Rule, def Default) *Evidence {
+	b := s.box()
+	b.def = def
+	ev := &b.ev
+	ev.Kind, ev.Default = KindDecide, &b.def
+	ev.Rules = s.ruleRoom(rs)
 	for i, r := range rs {
-		ev.Rules[i] = evalRule(env, i, r)
-		if ev.Rules[i].Matched && !contains(ev.Chosen, r.Then) {
+		ev.Rules = ev.Rules[:i+1]
+		if s.evalRule(&ev.Rules[i], env, i, r) {
+			b.chosen[0] = r.Then
+			break
+		}
+	}
+	ev.Rules = s.keepRules(ev.Rules)
+	if b.chosen[0] == "" && !ev.matched() {
+		b.chosen[0] = def.Branch
+	}
+	ev.Chosen = b.chosen[:1:1]
+	return ev
+}
+
+// matched reports whether the last rule evaluated matched (for decide, the
+// only one that can).
+func (e *Evidence) matched() bool {
+	return len(e.Rules) > 0 && e.Rules[len(e.Rules)-1].Matched
+}
+
+// Select is Select with its evidence kept in the slab.
+func (s *Slab) Select(env rules.Env, rs []Rule) *Evidence {
+	b := s.box()
+	ev := &b.ev
+	ev.Kind, ev.Chosen = KindSelect, b.chosen[:0:1]
+	ev.Rules = s.ruleRoom(rs)
+	for i, r := range rs {
+		ev.Rules = ev.Rules[:i+1]
+		if s.evalRule(&ev.Rules[i], env, i, r) && !contains(ev.Chosen, r.Then) {
 			ev.Chosen = append(ev.Chosen, r.Then)
 		}
 	}
+	ev.Rules = s.keepRules(ev.Rules)
 	return ev
 }
 
@@ -85,23 +195,30 @@ func Branches(rs []Rule, def *Default) []string {
 	return out
 }
 
-// evalRule evaluates one rule; whatever goes wrong is a non-match with Err.
-func evalRule(env rules.Env, i int, r Rule) (re RuleEvidence) {
-	re = RuleEvidence{Index: i, Label: r.Label, Then: r.Then}
+// evalRule evaluates one rule into re (zero, in the slab) and says whether
+// it matched; whatever goes wrong is a non-match with Err. A filter files
+// its condition evidence in the slab.
+func (s *Slab) evalRule(re *RuleEvidence, env rules.Env, i int, r Rule) (matched bool) {
+	re.Index, re.Label, re.Then = i, r.Label, r.Then
 	if r.When == nil {
 		re.Err = "the rule has no condition"
-		return re
+		return false
 	}
 	defer func() {
 		if p := recover(); p != nil {
 			re.Outcome = rules.Outcome{Err: fmt.Sprintf("the rule's predicate panicked: %v", p)}
+			matched = false
 		}
 	}()
-	re.Outcome = r.When.Eval(env)
+	if f, ok := r.When.(*rules.Filter); ok {
+		re.Outcome, s.conds = f.EvalIn(env, s.conds)
+	} else {
+		re.Outcome = r.When.Eval(env)
+	}
 	if re.Err != "" {
 		re.Matched = false
 	}
-	return re
+	return re.Matched
 }
 
 func contains(list []string, s string) bool {

@@ -2,6 +2,7 @@ package flow
 
 import (
 	"context"
+	"sync/atomic"
 	"time"
 
 	"github.com/dominikbraun/graph"
@@ -190,6 +191,12 @@ type Chart struct {
 	// g is the forward structure (loops excluded), used for cycle refusal,
 	// reachability and ordered walks.
 	g graph.Graph[string, string]
+	// lastLog is how many commits the chart's last run made: the next run
+	// sizes its log from it, so a chart run again and again (a runbook, a
+	// benchmark) grows no log. It changes nothing a run records.
+	lastLog atomic.Int64
+	// lastState is how many keys its last run's state held, likewise.
+	lastState atomic.Int64
 }
 
 // Name is the chart's name: the root of every runtime path.

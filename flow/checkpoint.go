@@ -120,7 +120,7 @@ func (c *Chart) Resume(ctx context.Context, cp *Checkpoint, answers map[string]a
 	}
 	for id, count := range cp.Loops {
 		if n := c.byID[id]; n != nil {
-			root.loops[n] = count
+			root.setLoop(n, count)
 		}
 	}
 	asker := c.byID[cp.At[len(cp.At)-1].Node]

@@ -30,6 +30,25 @@ type Commit struct {
 	Discarded bool `json:"discarded,omitempty"`
 	// Err is the failure of this execution, if it failed.
 	Err string `json:"error,omitempty"`
+	// Answer is set on the commit that wrote a person's answer to a stage
+	// that asked (the first commit of a resumed run): whose answer, and the
+	// commit that asked, so a chain runs through the answer to the question.
+	Answer *Answer `json:"answer,omitempty"`
+}
+
+// Answer is a person's answer to a paused run's question, as the commit
+// that wrote it carries it. The engine never sets it: whoever resumes the
+// run (package runbook) does, on the log it merges.
+type Answer struct {
+	// Asked is the runtime path of the commit that asked.
+	Asked    string `json:"asked"`
+	Question string `json:"question"`
+	// By is who answered; At when (RFC 3339).
+	By string `json:"by,omitempty"`
+	At string `json:"at,omitempty"`
+	// Rejected is the reason given when the person rejected the question
+	// instead of answering it; the run then ended as failed.
+	Rejected string `json:"rejected,omitempty"`
 }
 
 // Read is one key a stage read.

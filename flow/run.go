@@ -164,6 +164,20 @@ type runner struct {
 	// cancelledAt is set once, by the first stage that saw the run's context
 	// end: the run reports it as the stage that was running.
 	started time.Time
+
+	// The root frame, its counter and log, the Result, and the first scope
+	// and arena chunks of the root frame live here, so a short run starts
+	// with one allocation for all of them. What a Result keeps of the runner
+	// (paths and evidence in these first chunks) keeps it alive; finish
+	// drops the runner's other references so that nothing else is kept.
+	root    frame
+	counter int
+	log     []Commit
+	res     Result
+	scope0  Scope
+	strs0   [256]byte
+	reads0  [8]Read
+	writes0 [8]Write
 }
 
 func newRunner(c *Chart, opts []RunOption) *runner {
@@ -184,11 +198,26 @@ func newRunner(c *Chart, opts []RunOption) *runner {
 }
 
 func (r *runner) rootFrame() *frame {
-	counter := 0
-	log := make([]Commit, 0, 16)
-	f := &frame{r: r, state: map[string]entry{}, counter: &counter, log: &log, loops: map[*node]int{}}
+	// The log's first capacity is what the chart's last run committed, or
+	// before any, its node count: exact for a straight chain, and a fair
+	// start for anything else (it doubles).
+	size := int(r.chart.lastLog.Load())
+	if size == 0 {
+		size = min(max(len(r.chart.byID), 4), 4096)
+	}
+	r.log = make([]Commit, 0, size)
+	f := &r.root
+	keys := int(r.chart.lastState.Load())
+	if keys == 0 {
+		keys = min(len(r.chart.byID), 1024)
+	}
+	*f = frame{r: r, state: make(map[string]entry, keys), counter: &r.counter, log: &r.log}
+	f.arena.strs, f.arena.reads, f.arena.writes = r.strs0[:0], r.reads0[:0], r.writes0[:0]
+	r.scope0 = Scope{f: f}
+	r.scope0.reads, r.scope0.staged = r.scope0.readsBuf[:0], r.scope0.stagedBuf[:0]
+	f.spare = &r.scope0
 	if r.disp != nil {
-		f.rec = &emitter{d: r.disp}
+		f.rec = &emitter{d: r.disp, mask: r.disp.Mask()}
 	}
 	return f
 }
@@ -205,9 +234,14 @@ func (r *runner) finish(ctx context.Context, root *frame, body func(context.Cont
 	root.event(recorder.Event{Kind: recorder.RunStart, StageName: r.chart.name})
 	err := body(ctx)
 
-	res := &Result{Chart: r.chart.name, Status: StatusCompleted, Stages: int(r.stages.Load())}
+	res := &r.res
+	*res = Result{Chart: r.chart.name, Status: StatusCompleted, Stages: int(r.stages.Load())}
 	base := root.logBase
 	res.Log.Commits = *root.log
+	if root.logBase == 0 {
+		r.chart.lastLog.Store(int64(len(res.Log.Commits)))
+		r.chart.lastState.Store(int64(len(root.state)))
+	}
 	for i := range res.Log.Commits {
 		res.Log.Commits[i].Index = base + i
 	}
@@ -217,10 +251,10 @@ func (r *runner) finish(ctx context.Context, root *frame, body func(context.Cont
 	res.State = root.snapshot()
 	res.Truncations = r.truncs
 
-	var ps *pauseSignal
+	ps := asPause(err)
 	switch {
 	case err == nil:
-	case errors.As(err, &ps):
+	case ps != nil:
 		res.Status = StatusPaused
 		res.Pause = ps.pause
 		res.Checkpoint = root.checkpoint(r.chart, ps)
@@ -248,7 +282,37 @@ func (r *runner) finish(ctx context.Context, root *frame, body func(context.Cont
 		r.disp.Flush()
 		res.RecorderProblems = r.disp.Problems()
 	}
+	r.release()
 	return res, err
+}
+
+// asPause returns the pause an error carries, or nil (errors.As without
+// its target escaping on the path where err is nil).
+func asPause(err error) *pauseSignal {
+	if err == nil {
+		return nil
+	}
+	var ps *pauseSignal
+	if errors.As(err, &ps) {
+		return ps
+	}
+	return nil
+}
+
+// release drops what the runner holds beyond the Result, which keeps the
+// runner alive (see runner.res): the run's state, its recorders, the root
+// frame's spare scope and chunks.
+func (r *runner) release() {
+	f := &r.root
+	f.state, f.order, f.loops, f.rec, f.spare = nil, nil, nil, nil, nil
+	// the arena's chunks are held by the commits that use them; its slab's
+	// first box may hold a decision's evidence, so the arena stays
+	r.log = nil
+	r.disp = nil
+	r.opts = runOptions{}
+	if r.scope0.mu == nil { // never one an abandoned stage may still hold
+		r.scope0 = Scope{}
+	}
 }
 
 // entry is one committed value and the commit that wrote it. A deleted key
@@ -277,7 +341,12 @@ type frame struct {
 	logBase int
 	rec     *emitter
 	depth   int
-	loops   map[*node]int
+	// loops counts the passes of each active loop (made on the first jump).
+	loops map[*node]int
+	// arena holds what this frame's commits keep (paths, reads, writes).
+	arena arena
+	// spare is a scope whose stage finished inline, ready to be used again.
+	spare *Scope
 }
 
 // emitter delivers events: straight to the dispatcher at the root, into a
@@ -285,9 +354,19 @@ type frame struct {
 type emitter struct {
 	d   *recorder.Dispatcher
 	buf []recorder.Event
+	// mask: the kinds some attached recorder wants (Dispatcher.Mask); the
+	// others are never built on the hot paths, and dropped here elsewhere.
+	mask uint32
 }
 
+// wants says whether an event of kind k would reach a recorder; false on a
+// nil emitter (no recorder attached).
+func (e *emitter) wants(k recorder.Kind) bool { return e != nil && e.mask&(1<<k) != 0 }
+
 func (e *emitter) emit(ev recorder.Event) {
+	if e.mask&(1<<ev.Kind) == 0 {
+		return
+	}
 	if e.d != nil {
 		e.d.Record(ev)
 		return
@@ -318,8 +397,10 @@ func (f *frame) lookup(key string) (entry, bool) {
 }
 
 func (f *frame) set(key string, e entry) {
-	if _, had := f.state[key]; !had && f.parent != nil {
-		f.order = append(f.order, key)
+	if f.parent != nil {
+		if _, had := f.state[key]; !had {
+			f.order = append(f.order, key)
+		}
 	}
 	f.state[key] = e
 }
@@ -327,6 +408,14 @@ func (f *frame) set(key string, e entry) {
 // snapshot is the frame's visible state as plain values.
 func (f *frame) snapshot() map[string]any {
 	out := make(map[string]any, len(f.state))
+	if f.parent == nil {
+		for k, e := range f.state {
+			if !e.del {
+				out[k] = e.v
+			}
+		}
+		return out
+	}
 	var chain []*frame
 	for fr := f; fr != nil; fr = fr.parent {
 		chain = append(chain, fr)
@@ -360,31 +449,42 @@ func (f *frame) overlay(skip string) map[string]any {
 func (f *frame) path(id string) string {
 	n := *f.counter
 	*f.counter++
-	var b []byte
-	if f.prefix != "" {
-		b = make([]byte, 0, len(f.prefix)+len(id)+6)
-		b = append(b, f.prefix...)
-		b = append(b, '/')
-	} else {
-		b = make([]byte, 0, len(id)+5)
-	}
-	b = append(b, id...)
-	b = append(b, '#')
-	b = strconv.AppendInt(b, int64(n), 10)
-	return string(b)
+	return f.arena.path(f.prefix, id, n)
 }
 
+// newScope starts a stage execution: the frame's spare scope when it has
+// one (its buffers reused), a new one otherwise.
 func (f *frame) newScope(n *node) *Scope {
-	return &Scope{f: f, n: n, path: f.path(n.id)}
+	s := f.spare
+	if s == nil {
+		return newScope(f, n, f.path(n.id))
+	}
+	f.spare = nil
+	s.n, s.path = n, f.path(n.id)
+	return s
+}
+
+// release hands a committed scope back to its frame for the next stage.
+// A scope whose stage ran on its own goroutine is never reused: an
+// abandoned stage may still hold it.
+func (f *frame) release(s *Scope) {
+	if s.mu != nil || s.f != f {
+		return
+	}
+	clear(s.reads)
+	clear(s.staged)
+	s.reads, s.staged = s.reads[:0], s.staged[:0]
+	s.stagedIdx, s.ask = nil, nil
+	f.spare = s
 }
 
 // commit applies a stage execution's staged writes (net changes only) and
 // appends its commit to the log. A discarded attempt applies nothing.
 func (f *frame) commit(s *Scope, ev *decide.Evidence, attempt int, discarded bool, msg string) {
 	f.r.stages.Add(1)
-	c := Commit{Path: s.path, Stage: s.n.id, Reads: s.reads, Decision: ev, Attempt: attempt, Discarded: discarded, Err: msg}
+	var writes []Write
 	if len(s.staged) > 0 {
-		ws := make([]Write, 0, len(s.staged))
+		ws := f.arena.writeRoom(len(s.staged))
 		for _, st := range s.staged {
 			if !discarded {
 				old, ok := f.lookup(st.key)
@@ -399,15 +499,33 @@ func (f *frame) commit(s *Scope, ev *decide.Evidence, attempt int, discarded boo
 			ws = append(ws, Write{Key: st.key, Value: st.value, Deleted: st.deleted, ReadsBefore: st.readsBefore, From: st.from})
 		}
 		if len(ws) > 0 {
-			c.Writes = ws
+			writes = f.arena.keepWrites(ws)
 		}
 	}
-	*f.log = append(*f.log, c)
-	if f.rec != nil {
+	// The commit is filled in its slot of the log, not copied there.
+	c := nextCommit(f.log)
+	c.Path, c.Stage, c.Reads, c.Writes = s.path, s.n.id, f.arena.takeReads(s.reads), writes
+	c.Decision, c.Attempt, c.Discarded, c.Err = ev, attempt, discarded, msg
+	if f.rec.wants(recorder.Commit) {
 		e := f.nodeEvent(recorder.Commit, s.n, s.path)
-		e.Index = len(c.Writes)
+		e.Index = len(writes)
 		f.rec.emit(e)
 	}
+}
+
+// nextCommit extends the log by one zero commit and returns it, doubling
+// the log when it is full (append's own growth of large slices, 1.25×,
+// copies a long log many more times).
+func nextCommit(log *[]Commit) *Commit {
+	l := *log
+	if len(l) == cap(l) {
+		grown := make([]Commit, len(l), max(2*cap(l), 4))
+		copy(grown, l)
+		l = grown
+	}
+	l = l[:len(l)+1]
+	*log = l
+	return &l[len(l)-1]
 }
 
 // runSeq runs seq from index `from`. It returns a node to jump to when a
@@ -429,7 +547,7 @@ func (r *runner) runSeq(ctx context.Context, f *frame, seq *sequence, from int) 
 			}
 			return jump, nil
 		}
-		if f.rec != nil && i+1 < len(seq.nodes) {
+		if i+1 < len(seq.nodes) && f.rec.wants(recorder.Next) {
 			e := f.nodeEvent(recorder.Next, n, "")
 			e.Target = seq.nodes[i+1].id
 			f.rec.emit(e)
@@ -473,9 +591,13 @@ func (r *runner) runStage(ctx context.Context, f *frame, n *node) error {
 	}
 	for a := 1; ; a++ {
 		s := f.newScope(n)
-		f.event(f.nodeEvent(recorder.StageStart, n, s.path))
-		t0 := time.Now()
-		err := r.call(ctx, s, func(ctx context.Context) error { return n.fn(ctx, s) })
+		t0 := f.stageStart(n, s.path)
+		var err error
+		if r.inline(ctx, n) {
+			err = safeStage(ctx, n.fn, s)
+		} else {
+			err = r.call(ctx, s, func(ctx context.Context) error { return n.fn(ctx, s) })
+		}
 		attempt := 0
 		if n.retry != nil {
 			attempt = a
@@ -483,6 +605,7 @@ func (r *runner) runStage(ctx context.Context, f *frame, n *node) error {
 		if err == nil {
 			f.commit(s, nil, attempt, false, "")
 			f.stageEnd(n, s.path, t0)
+			f.release(s)
 			return nil
 		}
 		if errors.Is(err, ErrPaused) && s.ask != nil {
@@ -509,8 +632,20 @@ func (r *runner) runStage(ctx context.Context, f *frame, n *node) error {
 	}
 }
 
+// stageStart emits StageStart and reads the clock for StageEnd's Elapsed,
+// each only when a recorder wants it: with none attached it does neither.
+func (f *frame) stageStart(n *node, path string) time.Time {
+	if f.rec.wants(recorder.StageStart) {
+		f.rec.emit(f.nodeEvent(recorder.StageStart, n, path))
+	}
+	if f.rec.wants(recorder.StageEnd) {
+		return time.Now()
+	}
+	return time.Time{}
+}
+
 func (f *frame) stageEnd(n *node, path string, t0 time.Time) {
-	if f.rec != nil {
+	if f.rec.wants(recorder.StageEnd) {
 		e := f.nodeEvent(recorder.StageEnd, n, path)
 		e.Elapsed = time.Since(t0)
 		f.rec.emit(e)
@@ -544,6 +679,23 @@ func (e *PanicError) Error() string { return fmt.Sprintf("the stage panicked: %v
 // ErrStageTimeout is the failure of a stage that ran past its own timeout.
 var ErrStageTimeout = errors.New("the stage ran past its timeout")
 
+// inline says whether a stage body can run on the run's goroutine with no
+// way to abandon it: no stage timeout, and a context that never ends. call
+// would run it inline too; deciding here first spares the closure.
+func (r *runner) inline(ctx context.Context, n *node) bool {
+	return n.timeout <= 0 && ctx.Done() == nil
+}
+
+// safeStage is safeCall for a stage function, with no closure.
+func safeStage(ctx context.Context, fn StageFunc, s *Scope) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = &PanicError{Value: v, Stack: string(debug.Stack())}
+		}
+	}()
+	return fn(ctx, s)
+}
+
 // call runs one stage body. With a timeout, or a context that can end, the
 // body runs on its own goroutine so an overrunning stage can be abandoned:
 // its late writes never commit. Otherwise it runs inline (no goroutine).
@@ -563,9 +715,11 @@ func (r *runner) call(ctx context.Context, s *Scope, body func(context.Context) 
 	var err error
 	select {
 	case err = <-done:
+		s.mu = nil // the body has returned: the scope can be reused
 	case <-ctx.Done():
 		select {
 		case err = <-done:
+			s.mu = nil
 		default:
 			s.abandon()
 			err = ctx.Err()
@@ -625,21 +779,22 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 // stage execution and commits the evidence.
 func (r *runner) evaluate(ctx context.Context, f *frame, n *node) (*decide.Evidence, string, error) {
 	s := f.newScope(n)
-	f.event(f.nodeEvent(recorder.StageStart, n, s.path))
-	t0 := time.Now()
-	ev := new(decide.Evidence)
+	t0 := f.stageStart(n, s.path)
+	var ev *decide.Evidence
 	var err error
 	switch {
 	case n.decideFn != nil:
+		fnEv := new(decide.Evidence)
 		err = r.call(ctx, s, func(ctx context.Context) error {
 			e, err := n.decideFn(ctx, s)
-			*ev = e
+			*fnEv = e
 			return err
 		})
+		ev = fnEv
 	case n.kind == KindSelect:
-		*ev = decide.Select(s, n.rules)
+		ev = f.arena.slab.Select(s, n.rules)
 	default:
-		*ev = decide.Decide(s, n.rules, *n.def)
+		ev = f.arena.slab.Decide(s, n.rules, *n.def)
 	}
 	if err != nil {
 		f.commit(s, ev, 0, false, err.Error())
@@ -657,7 +812,9 @@ func (r *runner) evaluate(ctx context.Context, f *frame, n *node) (*decide.Evide
 		f.rec.emit(e)
 	}
 	f.stageEnd(n, s.path, t0)
-	return ev, s.path, nil
+	path := s.path
+	f.release(s)
+	return ev, path, nil
 }
 
 func (n *node) branchNamed(name string) *branch {
@@ -695,8 +852,7 @@ func (r *runner) runDecide(ctx context.Context, f *frame, n *node) (*node, error
 	f.depth++
 	jump, err := r.runSeq(ctx, f, br.seq, 0)
 	f.depth--
-	var ps *pauseSignal
-	if errors.As(err, &ps) {
+	if ps := asPause(err); ps != nil {
 		ps.at = append([]Step{{Node: n.id, Branch: br.name}}, ps.at...)
 	}
 	return jump, err
@@ -727,18 +883,20 @@ func (r *runner) runSelect(ctx context.Context, f *frame, n *node) error {
 func (r *runner) runParallel(ctx context.Context, f *frame, n *node) error {
 	s := f.newScope(n)
 	f.commit(s, nil, 0, false, "")
-	return r.fork(ctx, f, n, s.path, n.branches)
+	path := s.path
+	f.release(s)
+	return r.fork(ctx, f, n, path, n.branches)
 }
 
 // child makes a branch frame reading through to f.
 func (f *frame) child(prefix string, ownLog bool) *frame {
-	c := &frame{r: f.r, parent: f, state: map[string]entry{}, prefix: prefix, depth: f.depth + 1, loops: map[*node]int{}}
+	c := &frame{r: f.r, parent: f, state: map[string]entry{}, prefix: prefix, depth: f.depth + 1}
 	if ownLog {
 		counter := 0
 		log := []Commit(nil)
 		c.counter, c.log, c.branch = &counter, &log, true
 		if f.rec != nil {
-			c.rec = &emitter{}
+			c.rec = &emitter{mask: f.rec.mask}
 		}
 	} else {
 		c.counter, c.log, c.rec = f.counter, f.log, f.rec
@@ -938,8 +1096,7 @@ func ItemsOf(v rules.Valuer) ItemsFunc {
 func (r *runner) runForEach(ctx context.Context, f *frame, n *node) error {
 	fe := n.forEach
 	s := f.newScope(n)
-	f.event(f.nodeEvent(recorder.StageStart, n, s.path))
-	t0 := time.Now()
+	t0 := f.stageStart(n, s.path)
 	var items []any
 	err := r.call(ctx, s, func(ctx context.Context) error {
 		var err error
@@ -1048,8 +1205,7 @@ func (e frameEnv) Get(key string) (any, bool) {
 
 func (r *runner) runSubflow(ctx context.Context, f *frame, n *node) error {
 	s := f.newScope(n)
-	f.event(f.nodeEvent(recorder.StageStart, n, s.path))
-	t0 := time.Now()
+	t0 := f.stageStart(n, s.path)
 	if f.depth+1 > r.opts.maxDepth {
 		f.commit(s, nil, 0, false, "")
 		return f.fail(n, s.path, fmt.Errorf("nesting deeper than %d subflows and branches (a subflow that mounts itself?)", r.opts.maxDepth), false)
@@ -1098,6 +1254,14 @@ func (r *runner) runSubflow(ctx context.Context, f *frame, n *node) error {
 	return nil
 }
 
+// setLoop records a loop's passes, making the map on the first.
+func (f *frame) setLoop(n *node, count int) {
+	if f.loops == nil {
+		f.loops = make(map[*node]int)
+	}
+	f.loops[n] = count
+}
+
 func (r *runner) runLoop(ctx context.Context, f *frame, n *node) (*node, error) {
 	s := f.newScope(n)
 	holds := true
@@ -1112,17 +1276,19 @@ func (r *runner) runLoop(ctx context.Context, f *frame, n *node) (*node, error) 
 		return nil, f.fail(n, s.path, fmt.Errorf("loop condition %s: %s", n.loop.While.String(), msg), false)
 	}
 	f.commit(s, nil, 0, false, "")
+	path := s.path
+	f.release(s)
 	if !holds {
 		delete(f.loops, n) // the bound is per activation: a loop entered again starts afresh
 		return nil, nil
 	}
 	count := f.loops[n] + 1
 	if count > n.loop.Max {
-		return nil, f.fail(n, s.path, fmt.Errorf("loop %q reached its bound of %d passes back to %q and its condition still held; the runbook did not settle", n.id, n.loop.Max, n.loop.To), false)
+		return nil, f.fail(n, path, fmt.Errorf("loop %q reached its bound of %d passes back to %q and its condition still held; the runbook did not settle", n.id, n.loop.Max, n.loop.To), false)
 	}
-	f.loops[n] = count
+	f.setLoop(n, count)
 	if f.rec != nil {
-		e := f.nodeEvent(recorder.Loop, n, s.path)
+		e := f.nodeEvent(recorder.Loop, n, path)
 		e.Target, e.Index, e.Total = n.loop.To, count, n.loop.Max
 		f.rec.emit(e)
 	}

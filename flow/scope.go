@@ -33,6 +33,18 @@ type Scope struct {
 	abandoned bool
 
 	ask *Pause
+
+	// the first reads and writes go here, so a short stage allocates no
+	// buffers (a frame reuses its scope, buffers and all, stage after stage)
+	readsBuf  [4]Read
+	stagedBuf [4]staged
+}
+
+// newScope makes a scope with its buffers in place.
+func newScope(f *frame, n *node, path string) *Scope {
+	s := &Scope{f: f, n: n, path: path}
+	s.reads, s.staged = s.readsBuf[:0], s.stagedBuf[:0]
+	return s
 }
 
 type staged struct {
@@ -59,10 +71,17 @@ func (s *Scope) Get(key string) (any, bool) {
 		st := &s.staged[i]
 		return st.value, !st.deleted
 	}
-	e, ok := s.f.lookup(key)
-	if s.track(key, e, ok) {
-		s.emit(recorder.Read, key, e.v, false)
+	// A key read before in this stage reads the same again: the state a
+	// stage sees does not change until it commits (a branch's parent waits
+	// at the join). Only the first read is tracked and is an event.
+	for i := range s.reads {
+		if r := &s.reads[i]; r.Key == key {
+			return r.Value, !r.Missing
+		}
 	}
+	e, ok := s.f.lookup(key)
+	s.reads = append(s.reads, Read{Key: key, Value: e.v, Writer: e.writer, Missing: !ok})
+	s.emit(recorder.Read, key, e.v, false)
 	return e.v, ok
 }
 
@@ -146,21 +165,8 @@ func (s *Scope) find(key string) int {
 	return -1
 }
 
-// track records the first read of a key from outside the stage; it says
-// whether this read was the first (only first reads are events: a rule that
-// looks at a key twice read it once).
-func (s *Scope) track(key string, e entry, ok bool) bool {
-	for i := range s.reads {
-		if s.reads[i].Key == key {
-			return false
-		}
-	}
-	s.reads = append(s.reads, Read{Key: key, Value: e.v, Writer: e.writer, Missing: !ok})
-	return true
-}
-
 func (s *Scope) emit(k recorder.Kind, key string, v any, del bool) {
-	if s.f.rec == nil {
+	if !s.f.rec.wants(k) {
 		return
 	}
 	s.f.rec.emit(recorder.Event{Kind: k, Path: s.path, StageID: s.n.id, StageName: s.n.name, Subflow: s.f.prefix, Key: key, Value: v, Deleted: del})

@@ -55,6 +55,15 @@ func Deferred(r Recorder, queue int) *DeferredRecorder {
 	}
 }
 
+// Wants is the wrapped recorder's, when it is Selective; otherwise every
+// kind.
+func (d *DeferredRecorder) Wants(k Kind) bool {
+	if s, ok := d.r.(Selective); ok {
+		return s.Wants(k)
+	}
+	return true
+}
+
 // Record queues e, blocking while the queue is full. After Flush, events are
 // delivered synchronously (still recovered), so none is ever lost.
 func (d *DeferredRecorder) Record(e Event) {

@@ -12,6 +12,8 @@ import (
 //	recorder panics in Flush/Err   reported; the others are still flushed
 //	recorder has Err() error ≠ nil reported by Flush, after every Flusher ran
 //	no recorder attached           Active() is false: the engine builds no event
+//	no recorder Wants a kind       Wants(kind) is false: the engine builds none
+//	                               of that kind (see Selective)
 //
 // A nil *Dispatcher is valid and inactive. Record is called by the engine from
 // one goroutine at a time (see Recorder); Problems may be called at any time.
@@ -22,6 +24,8 @@ type Dispatcher struct {
 	// live are the recorders still attached, in the order given.
 	live []attached
 	all  []attached
+	// mask: the kinds some live recorder wants (see Selective)
+	mask uint32
 
 	mu       sync.Mutex
 	problems []Problem
@@ -31,6 +35,32 @@ type Dispatcher struct {
 type attached struct {
 	index int
 	r     Recorder
+	// mask has a bit per kind the recorder wants (all, unless Selective).
+	mask uint32
+}
+
+// Selective is implemented by a recorder that wants only some kinds of
+// event. The dispatcher delivers it no others; when no attached recorder
+// wants a kind, the engine does not build events of that kind at all (nor
+// read the clock for a StageEnd nobody wants). Wants is asked once per kind,
+// when the recorder is attached, and must not change afterwards.
+type Selective interface {
+	Wants(k Kind) bool
+}
+
+// maskOf asks a recorder which kinds it wants.
+func maskOf(r Recorder) uint32 {
+	s, ok := r.(Selective)
+	if !ok {
+		return ^uint32(0)
+	}
+	var m uint32
+	for k := range kindNames {
+		if k > 0 && s.Wants(Kind(k)) {
+			m |= 1 << k
+		}
+	}
+	return m
 }
 
 // Problem is a recorder that misbehaved: it panicked (and was detached) or
@@ -59,11 +89,34 @@ func NewDispatcher(recorders ...Recorder) *Dispatcher {
 	d := &Dispatcher{}
 	for i, r := range recorders {
 		if r != nil {
-			d.all = append(d.all, attached{index: i, r: r})
+			d.all = append(d.all, attached{index: i, r: r, mask: maskOf(r)})
 		}
 	}
 	d.live = append([]attached(nil), d.all...)
+	d.remask()
 	return d
+}
+
+// remask recomputes which kinds some live recorder wants.
+func (d *Dispatcher) remask() {
+	d.mask = 0
+	for _, a := range d.live {
+		d.mask |= a.mask
+	}
+}
+
+// Wants reports whether any attached recorder wants events of kind k. The
+// engine asks it before building one; false for a nil or empty Dispatcher.
+func (d *Dispatcher) Wants(k Kind) bool { return d != nil && d.mask&(1<<k) != 0 }
+
+// Mask is Wants for every kind at once: bit k is set when some attached
+// recorder wants kind k. A branch's event buffer keeps it, to build only
+// the events the dispatcher will deliver.
+func (d *Dispatcher) Mask() uint32 {
+	if d == nil {
+		return 0
+	}
+	return d.mask
 }
 
 // Active reports whether any recorder is still attached. The engine asks it
@@ -81,7 +134,11 @@ func (d *Dispatcher) Record(e Event) {
 		return
 	}
 	detached := false
+	bit := uint32(1) << e.Kind
 	for i := range d.live {
+		if d.live[i].mask&bit == 0 {
+			continue
+		}
 		if !d.deliver(d.live[i], e) {
 			d.live[i].r = nil
 			detached = true
@@ -89,6 +146,7 @@ func (d *Dispatcher) Record(e Event) {
 	}
 	if detached {
 		d.live = compact(d.live)
+		d.remask()
 	}
 }
 

@@ -66,6 +66,19 @@ func NewNarrative(opts ...NarrativeOption) *Narrative {
 	return n
 }
 
+// Wants says which events the narrative tells (it is Selective): not
+// StageEnd, Commit or Next, and no Read or Write without steps. The engine
+// builds none of those for it.
+func (n *Narrative) Wants(k Kind) bool {
+	switch k {
+	case StageEnd, Commit, Next:
+		return false
+	case Read, Write:
+		return n.steps
+	}
+	return true
+}
+
 // Record keeps e for Lines. Events the narrative never tells (StageEnd,
 // Commit, Next, and Read/Write without steps) are dropped here.
 func (n *Narrative) Record(e Event) {

@@ -3,6 +3,7 @@ package recorder
 import (
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/openrunbook/runbook/decide"
 	"github.com/openrunbook/runbook/rules"
@@ -14,7 +15,7 @@ import (
 // events kept (one string holds all their text).
 func (n *Narrative) Lines() []string {
 	w := writer{width: n.width, folds: n.folds, events: &n.events}
-	w.buf = make([]byte, 0, 48*n.events.len())
+	w.buf = make([]byte, 0, n.textSize())
 	w.ends = make([]int, 0, n.events.len()+8)
 	for c, chunk := range n.events.chunks {
 		for i := range chunk {
@@ -22,7 +23,9 @@ func (n *Narrative) Lines() []string {
 			w.event(&chunk[i])
 		}
 	}
-	text := string(w.buf)
+	// The lines are strings over the buffer itself, which nothing writes
+	// again: one copy of the text fewer.
+	text := unsafe.String(unsafe.SliceData(w.buf), len(w.buf))
 	lines := make([]string, len(w.ends))
 	start := 0
 	for i, end := range w.ends {
@@ -30,6 +33,23 @@ func (n *Narrative) Lines() []string {
 		start = end
 	}
 	return lines
+}
+
+// textSize guesses the bytes of the lines, so the buffer is made once: a
+// line an event, and a decision's rules and conditions on top.
+func (n *Narrative) textSize() int {
+	size := 48 * n.events.len()
+	for _, chunk := range n.events.chunks {
+		for i := range chunk {
+			if ev := chunk[i].decision(); ev != nil {
+				size += 64 * len(ev.Rules)
+				for j := range ev.Rules {
+					size += 64 * len(ev.Rules[j].Conditions)
+				}
+			}
+		}
+	}
+	return size
 }
 
 // writer builds the narrative's lines into one buffer; ends marks where each

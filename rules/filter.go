@@ -198,7 +198,30 @@ func (c *cond) prepare(in Condition) string {
 // Cost: one allocation (the evidence slice) when every key holds a
 // JSON-like value.
 func (f *Filter) Eval(env Env) (out Outcome) {
-	ev := make([]ConditionEvidence, len(f.conds))
+	return f.eval(env, make([]ConditionEvidence, len(f.conds)))
+}
+
+// EvalIn is Eval with the evidence filed in the front of slab instead of a
+// slice of its own; it returns the Outcome and the rest of slab. When slab
+// is shorter than the filter's conditions it allocates, as Eval does, and
+// returns slab whole. The Outcome's Conditions is cut to its length, so an
+// append to it never reaches the rest of slab.
+//
+// Cost: no allocation when slab has room. A caller evaluating many filters
+// (decide, a run's deciders) hands out one slab for all of them.
+func (f *Filter) EvalIn(env Env, slab []ConditionEvidence) (Outcome, []ConditionEvidence) {
+	n := len(f.conds)
+	if len(slab) < n {
+		return f.Eval(env), slab
+	}
+	return f.eval(env, slab[:n:n]), slab[n:]
+}
+
+// Len is the number of the filter's conditions: the room EvalIn needs.
+func (f *Filter) Len() int { return len(f.conds) }
+
+// eval files the evidence of each condition in ev (len(ev) == len(f.conds)).
+func (f *Filter) eval(env Env, ev []ConditionEvidence) (out Outcome) {
 	defer func() {
 		if r := recover(); r != nil {
 			out = Outcome{Conditions: ev, Err: fmt.Sprintf("filter %s: %v", f.text, r)}

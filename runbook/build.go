@@ -157,9 +157,10 @@ func (b *chartBuilder) stage(fb *flow.Builder, st *StageSpec) {
 	if st.Name == "" {
 		opts[0] = flow.Name(st.ID)
 	}
-	// exec applies its own timeout and retries (each attempt a script row).
+	// exec applies its own timeout and retries (each attempt a script row);
+	// plugin applies its own timeout (the call's deadline, its row filed).
 	if st.Kind != "exec" {
-		if st.Timeout > 0 {
+		if st.Timeout > 0 && st.Kind != "plugin" {
 			opts = append(opts, flow.Timeout(st.Timeout))
 		}
 		if st.Retry != nil {
@@ -305,13 +306,6 @@ func askStage(ask *AskSpec) flow.StageFunc {
 			text = fmt.Sprint(q)
 		}
 		return s.Ask(text, expects)
-	}
-}
-
-func pluginStage(st *StageSpec) flow.StageFunc {
-	name := st.Plugin.Name
-	return func(ctx context.Context, s *flow.Scope) error {
-		return fmt.Errorf("plugin %q: stage plugins are not available in this build yet (the plugin host is being built); remove the stage or run it as an exec stage", name)
 	}
 }
 

@@ -2,11 +2,8 @@ package runbook
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -37,7 +34,9 @@ func (rb *Runbook) exec(ctx context.Context, given map[string]any, opts []ExecOp
 	if err != nil {
 		return nil, err
 	}
-	rs := &runState{honesty: InProcess(), label: rb.honestyOn(HonestyLabel), cover: rb.honestyOn(HonestyCoverage), secrets: in.secrets}
+	rs := &runState{label: rb.honestyOn(HonestyLabel), cover: rb.honestyOn(HonestyCoverage), secrets: in.secrets}
+	end := rb.startPlugins(rs, &o) // plugin_stage.go
+	defer end()
 	ctx = context.WithValue(ctx, stateKey{}, rs)
 
 	h := &harvest{}
@@ -159,11 +158,25 @@ func maskInput(secret bool, v any) any {
 }
 
 func declinedItem(n int) coverage.Item {
-	rows := "rows were"
 	if n == 1 {
-		rows = "row was"
+		return coverage.Item{What: "1 verdict row was declined", Why: "no rule could classify it, and nothing was guessed"}
 	}
-	return coverage.Item{What: fmt.Sprintf("%d verdict %s declined", n, rows), Why: "no rule could classify them, and nothing was guessed"}
+	return coverage.Item{What: fmt.Sprintf("%d verdict rows were declined", n), Why: "no rule could classify them, and nothing was guessed"}
+}
+
+func rowsWord(n int) string {
+	if n == 1 {
+		return "1 row"
+	}
+	return fmt.Sprintf("%d rows", n)
+}
+
+// deciderWords names the decider the verdicts come from, for sentences.
+func (rb *Runbook) deciderWords() string {
+	if r := rb.spec.Result; r != nil && r.Decider != "" {
+		return r.Decider
+	}
+	return "the verdict projection"
 }
 
 // assess folds the record into the assessment summary and asks the
@@ -180,6 +193,7 @@ func (rb *Runbook) assess(rec *Record, fres *flow.Result, in *resolvedInputs, rs
 	for _, k := range in.assumed {
 		sum.Assumed = append(sum.Assumed, assessment.Assumed{Name: k, Value: in.values[k], Secret: secret[k], By: rb.spec.Name})
 	}
+	sum.Assumed = append(sum.Assumed, rs.assumedArgs(&fres.Log)...)
 	names := rb.stageNames()
 	for _, e := range rec.Coverage {
 		stage := names.of(e.Path)
@@ -187,11 +201,13 @@ func (rb *Runbook) assess(rec *Record, fres *flow.Result, in *resolvedInputs, rs
 			sum.Absences = append(sum.Absences, assessment.Absence{Stage: stage, LookedFor: e.LookedFor})
 		}
 		for _, it := range e.NotChecked {
-			kind := assessment.GapNotChecked
-			if e.Path == flow.VerdictsKey {
-				kind = assessment.GapDeclined
+			if e.Path == flow.VerdictsKey && rec.Verdicts != nil {
+				// The declined rows: said of the decider that could not
+				// classify them, counted in rows.
+				sum.Gaps = append(sum.Gaps, assessment.Gap{Stage: rb.deciderWords(), What: rowsWord(rec.Verdicts.Declined), Why: it.Why, Kind: assessment.GapDeclined})
+				continue
 			}
-			sum.Gaps = append(sum.Gaps, assessment.Gap{Stage: stage, What: it.What, Why: it.Why, Kind: kind})
+			sum.Gaps = append(sum.Gaps, assessment.Gap{Stage: stage, What: it.What, Why: it.Why, Kind: assessment.GapNotChecked})
 		}
 		for _, it := range e.CannotCover {
 			sum.Gaps = append(sum.Gaps, assessment.Gap{Stage: stage, What: it.What, Why: it.Why, Kind: assessment.GapCannotCover})
@@ -231,7 +247,7 @@ func (rb *Runbook) assess(rec *Record, fres *flow.Result, in *resolvedInputs, rs
 	if r := rb.spec.Result; r != nil && r.StandingLine != "" {
 		when, _ = assessment.ParseWhen(r.StandingLine)
 	}
-	resp := rs.honesty.Assess(assessment.Request{Summary: sum, When: when})
+	resp, _ := rs.honesty.Assess(context.Background(), assessment.Request{Summary: sum, When: when})
 	return resp.Assessment, resp.Said
 }
 
@@ -279,7 +295,9 @@ func (idx stageNameIndex) of(path string) string {
 
 // RunRecord is the saved form of this run (--record).
 func (r *Result) RunRecord() *RunRecord {
-	rr := &RunRecord{RecordVersion: RecordVersion, Result: r.Record, Chart: r.rb.spec.File, Log: r.Run.Log}
+	st := r.rb.chart.Describe()
+	rr := &RunRecord{RecordVersion: RecordVersion, Result: r.Record, Chart: r.rb.spec.File, Log: r.Run.Log,
+		Structure: &st, ChartSHA256: r.rb.ChartHash(), Answers: r.answers} // resume.go
 	rr.Checkpoint = r.Run.Checkpoint
 	if len(r.Record.Inputs.Given)+len(r.Record.Inputs.Assumed) > 0 || len(r.Run.Log.Inputs) > 0 {
 		m := masker(secretsOf(r))
@@ -309,26 +327,5 @@ func secretsOf(r *Result) []string {
 // WriteRecord saves the run record as JSON at path, atomically (a reader
 // never sees half a record): a temporary file beside it, then a rename.
 func (r *Result) WriteRecord(path string) error {
-	b, err := json.MarshalIndent(r.RunRecord(), "", "  ")
-	if err != nil {
-		return fmt.Errorf("record: %w", err)
-	}
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, ".runbook-record-*")
-	if err != nil {
-		return fmt.Errorf("record %s: %w", path, err)
-	}
-	_, werr := tmp.Write(append(b, '\n'))
-	cerr := tmp.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), path)
-	}
-	if werr != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("record %s: %w", path, werr)
-	}
-	return nil
+	return writeRecordFile(path, r.RunRecord()) // recordfile.go
 }

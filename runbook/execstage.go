@@ -44,6 +44,19 @@ func execStage(st *StageSpec) flow.StageFunc {
 	return func(ctx context.Context, s *flow.Scope) error {
 		rs := stateOf(ctx)
 		spec := proc.Spec{Argv: es.Command, Shell: es.Shell, Env: env, Dir: es.Dir, Timeout: timeout, Secrets: rs.secrets}
+		if len(es.EnvFrom) > 0 {
+			spec.Env = make(map[string]string, len(env)+len(es.EnvFrom))
+			for k, v := range env {
+				spec.Env[k] = v
+			}
+			for _, a := range es.EnvFrom {
+				v, _, err := a.Expr.Value(s)
+				if err != nil {
+					return fmt.Errorf("exec envFrom %s: %s: %w", a.Key, a.Src, err)
+				}
+				spec.Env[a.Key] = envText(v)
+			}
+		}
 		if es.Stdin != nil {
 			v, _, err := es.Stdin.Expr.Value(s)
 			if err != nil {
@@ -69,6 +82,18 @@ func execStage(st *StageSpec) flow.StageFunc {
 		s.Set(into, rs.execValue(s.Path(), es.Parse, res, row))
 		return nil
 	}
+}
+
+// envText is a scope value as an environment variable: a string as it is,
+// null as empty, anything else as JSON.
+func envText(v any) string {
+	switch t := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return t
+	}
+	return string(stdinBytes(v))
 }
 
 func stdinBytes(v any) []byte {

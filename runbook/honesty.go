@@ -1,35 +1,52 @@
 package runbook
 
 import (
+	"context"
+	"sync"
+
+	"github.com/openrunbook/runbook/plugins"
 	"github.com/openrunbook/runbook/plugins/assessment"
 	"github.com/openrunbook/runbook/plugins/coverage"
 	"github.com/openrunbook/runbook/plugins/label"
 )
 
 // Honesty is how the runtime calls the three honesty stages: plain data in,
-// plain data out, so each can run in this process or as a plugin process
-// and give the same bytes either way.
-type Honesty interface {
-	// Label files script rows for code calls.
-	Label(req label.Request) label.Response
-	// Coverage reads stage results for declarations and serves them. The
-	// annotator keeps one warning per stage per run.
-	Coverage(a *coverage.Annotator, req coverage.Request) coverage.Response
-	// Assess folds the run's summary into its standing and line.
-	Assess(req assessment.Request) assessment.Response
+// plain data out, so each can run in this process (InProcess) or as a
+// plugin process (WithHonestyProcess, WithHonesty) and give the same bytes
+// either way. Coverage keeps one warning per stage per run, keyed by the
+// run's id; EndRun forgets it.
+type Honesty = plugins.Honesty
+
+// InProcess runs the honesty stages in this process. It never fails.
+func InProcess() Honesty { return &inProcess{runs: map[string]*coverage.Annotator{}} }
+
+type inProcess struct {
+	mu   sync.Mutex
+	runs map[string]*coverage.Annotator
 }
 
-// InProcess runs the honesty stages in this process.
-func InProcess() Honesty { return inProcess{} }
-
-type inProcess struct{}
-
-func (inProcess) Label(req label.Request) label.Response { return label.Annotate(req) }
-
-func (inProcess) Coverage(a *coverage.Annotator, req coverage.Request) coverage.Response {
-	return a.Annotate(req)
+func (*inProcess) Label(_ context.Context, req label.Request) (label.Response, error) {
+	return label.Annotate(req), nil
 }
 
-func (inProcess) Assess(req assessment.Request) assessment.Response {
-	return assessment.Annotate(req)
+func (h *inProcess) Coverage(_ context.Context, run string, req coverage.Request) (coverage.Response, error) {
+	h.mu.Lock()
+	a, ok := h.runs[run]
+	if !ok {
+		a = &coverage.Annotator{}
+		h.runs[run] = a
+	}
+	h.mu.Unlock()
+	return a.Annotate(req), nil
+}
+
+func (*inProcess) Assess(_ context.Context, req assessment.Request) (assessment.Response, error) {
+	return assessment.Annotate(req), nil
+}
+
+func (h *inProcess) EndRun(_ context.Context, run string) error {
+	h.mu.Lock()
+	delete(h.runs, run)
+	h.mu.Unlock()
+	return nil
 }

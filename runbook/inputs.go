@@ -56,7 +56,11 @@ func (rb *Runbook) resolveInputs(given map[string]any) (*resolvedInputs, error) 
 	for _, k := range names {
 		in, ok := declared[k]
 		if !ok {
-			errs = append(errs, &InputError{Input: k, Msg: "is not an input of " + rb.spec.Name + knownInputs(rb.spec.Inputs)})
+			msg := "is not an input of " + rb.spec.Name + knownInputs(rb.spec.Inputs)
+			if near := nearest(k, inputNames(rb.spec.Inputs)); near != "" {
+				msg = fmt.Sprintf("is not an input of %s; did you mean %q?", rb.spec.Name, near)
+			}
+			errs = append(errs, &InputError{Input: k, Msg: msg})
 			continue
 		}
 		v, err := convertInput(in.Type, given[k])
@@ -113,11 +117,15 @@ func knownInputs(ins []InputSpec) string {
 	if len(ins) == 0 {
 		return ", which declares no inputs"
 	}
+	return " (inputs: " + strings.Join(inputNames(ins), ", ") + ")"
+}
+
+func inputNames(ins []InputSpec) []string {
 	names := make([]string, len(ins))
 	for i, in := range ins {
 		names[i] = in.Name
 	}
-	return " (inputs: " + strings.Join(names, ", ") + ")"
+	return names
 }
 
 func secretText(v any) string {

@@ -152,7 +152,11 @@ func (s *session) loadFile(path, written string, at Pos, stage string, stack []f
 	}
 	defer f.Close()
 	if fi, err := f.Stat(); err == nil && !fi.Mode().IsRegular() {
-		s.add(where, stage, "%s is not a regular file (%s): a chart is a file", what, fi.Mode().Type())
+		kind := "not a regular file"
+		if fi.IsDir() {
+			kind = "a directory"
+		}
+		s.add(where, stage, "%s is %s: give the path of a chart file (.yaml)", what, kind)
 		return nil
 	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxChartBytes+1))

@@ -37,7 +37,7 @@ func (l *loader) valuer(e entry, stage, what, key string) (Assign, bool) {
 		a.Expr, a.Src = rules.Literal(v.Value), v.GetToken().Value
 		return a, true
 	case *ast.NullNode:
-		if tk := v.GetToken(); tk != nil && tk.Value != "" {
+		if tk := v.GetToken(); tk != nil && tk.Type != token.ImplicitNullType {
 			a.Expr, a.Src = rules.Literal(nil), tk.Value
 			return a, true
 		}

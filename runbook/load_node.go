@@ -3,7 +3,6 @@ package runbook
 import (
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -205,7 +204,9 @@ func (l *loader) asMapDepth(n ast.Node, at Pos, stage, what string, depth int) (
 				m.near[key] = true
 				continue
 			}
-			e.valPos = l.pos(e.val)
+			if tk := e.val.GetToken(); tk == nil || tk.Type != token.ImplicitNullType {
+				e.valPos = l.pos(e.val) // nothing written: point at the key
+			}
 		}
 		m.index[key] = len(m.entries)
 		m.entries = append(m.entries, e)
@@ -231,9 +232,7 @@ func (l *loader) mergeSources(n ast.Node, stage, what string, depth int) []*mapp
 	n = l.deref(n, stage)
 	var nodes []ast.Node
 	if seq, ok := n.(*ast.SequenceNode); ok {
-		for _, v := range seq.Values {
-			nodes = append(nodes, v)
-		}
+		nodes = append(nodes, seq.Values...)
 	} else {
 		nodes = []ast.Node{n}
 	}
@@ -518,15 +517,6 @@ func (l *loader) value(n ast.Node, stage string, depth int) (any, bool) {
 	}
 	l.errf(l.pos(n), stage, "%s is not a value a chart can hold", l.describe(n))
 	return nil, false
-}
-
-// quoteList quotes each word: "a", "b".
-func quoteList(words []string) string {
-	q := make([]string, len(words))
-	for i, w := range words {
-		q[i] = strconv.Quote(w)
-	}
-	return strings.Join(q, ", ")
 }
 
 // isNull reports whether a value is missing or written as null.

@@ -18,7 +18,7 @@ var (
 	kindKeys    = []string{"set", "exec", "decide", "select", "parallel", "foreach", "subflow", "plugin", "verdict", "loop", "fail", "ask"}
 	stageKeys   = append(append(append([]string{}, commonKeys...), kindKeys...), "branches")
 	retryKeys   = []string{"attempts", "backoff", "maxBackoff", "jitter", "on"}
-	execKeys    = []string{"command", "shell", "timeout", "env", "parse", "into", "dir", "stdin"}
+	execKeys    = []string{"command", "shell", "timeout", "env", "envFrom", "parse", "into", "dir", "stdin"}
 	parseModes  = []string{"text", "json", "lines"}
 	decideKeys  = []string{"rules", "default"}
 	selectKeys  = []string{"rules"}
@@ -172,7 +172,13 @@ func (l *loader) stage(n ast.Node, index int, c *chartCtx) (StageSpec, bool) {
 	case "verdict":
 		s.Verdict = l.assigns(k, sid, "verdict", true)
 		if m, ok := k.val.(*ast.MappingNode); ok && len(m.Values) > 0 && !hasAssign(s.Verdict, "verdict") && l.noErrorsSince(errsBefore) {
-			l.errf(k.keyPos, sid, "verdict has no verdict column: add one giving the row's word, such as verdict: '\"at-risk\"'")
+			hint := ""
+			for _, a := range s.Verdict {
+				if nearest(a.Key, []string{"verdict"}) != "" {
+					hint = fmt.Sprintf(" (is %q meant to be verdict?)", a.Key)
+				}
+			}
+			l.errf(k.keyPos, sid, "verdict has no verdict column: add one giving the row's word, such as verdict: '\"at-risk\"'%s", hint)
 		}
 	case "loop":
 		s.Loop = l.loop(k, sid, c)
@@ -328,6 +334,15 @@ func (l *loader) exec(e entry, s *StageSpec) *ExecSpec {
 					x.Env = append(x.Env, EnvVar{Name: v.key, Value: val})
 				}
 			}
+		}
+	}
+	if fe, ok := m.get("envFrom"); ok {
+		for _, a := range l.assigns(fe, sid, "exec envFrom", true) {
+			if a.Key == "" || strings.ContainsAny(a.Key, "=\x00") {
+				l.errf(a.Pos, sid, "exec envFrom name %q is not a variable name: no '=' and not empty", a.Key)
+				continue
+			}
+			x.EnvFrom = append(x.EnvFrom, a)
 		}
 	}
 	if pe, ok := m.get("parse"); ok {

@@ -305,7 +305,7 @@ func TestParseResolvesSubflowsAgainstFile(t *testing.T) {
 
 func TestLoadErrorsAreSortedAndReachable(t *testing.T) {
 	t.Parallel()
-	_, err := Load("testdata/load/bad/many-errors.yaml")
+	_, err := Load("../testdata/bad/many-errors.yaml")
 	var les LoadErrors
 	if !errors.As(err, &les) {
 		t.Fatalf("error %T is not LoadErrors", err)

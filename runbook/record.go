@@ -121,8 +121,47 @@ type RunRecord struct {
 	RecordVersion int     `json:"recordVersion"`
 	Result        *Record `json:"result"`
 	// Chart is the file the runbook was loaded from, when there was one.
-	Chart string   `json:"chart,omitempty"`
-	Log   flow.Log `json:"log"`
+	Chart string `json:"chart,omitempty"`
+	// Structure is the chart's static structure, so that explain can say
+	// which decider's branch a stage sits in without the chart file.
+	Structure *flow.Structure `json:"structure,omitempty"`
+	// ChartSHA256 identifies the chart the run ran (ChartHash): resume
+	// refuses a chart that has changed since the pause.
+	ChartSHA256 string `json:"chartSha256,omitempty"`
+	// Answers are the answers this run was given, one per resume, in order.
+	Answers []AnswerRecord `json:"answers,omitempty"`
+	// Resumed is set on a paused record once a resume of it has won: it is
+	// never resumed again (the continued record is elsewhere: Into).
+	Resumed *ResumedRecord `json:"resumed,omitempty"`
+	// Log is the commit log; it comes last but for the checkpoint, so that
+	// a record cut short keeps everything above it.
+	Log flow.Log `json:"log"`
 	// Checkpoint is set when the run paused: resume continues from it.
 	Checkpoint *flow.Checkpoint `json:"checkpoint,omitempty"`
+}
+
+// AnswerRecord is one answer given to a paused run (runbook resume).
+type AnswerRecord struct {
+	// Stage is the record path of the stage that asked; Asked and Answered
+	// the runtime paths of the commit that asked and the one that wrote the
+	// answer.
+	Stage    string `json:"stage"`
+	Asked    string `json:"asked"`
+	Answered string `json:"answered"`
+	Question string `json:"question"`
+	// Answers are the values given, converted to the types expected.
+	Answers map[string]any `json:"answers,omitempty"`
+	// By is who answered (--answered-by, default the OS user); At when.
+	By string `json:"by"`
+	At string `json:"at"`
+	// Rejected is the reason given instead of an answer: the run ended
+	// failed with it.
+	Rejected string `json:"rejected,omitempty"`
+}
+
+// ResumedRecord marks a paused record as resumed.
+type ResumedRecord struct {
+	By   string `json:"by"`
+	At   string `json:"at"`
+	Into string `json:"into,omitempty"`
 }

@@ -43,6 +43,10 @@ type execOptions struct {
 	timeout   time.Duration
 	logger    *slog.Logger
 	resume    string
+	// plugin processes (plugin_stage.go)
+	honesty    Honesty
+	honestyCmd []string
+	pluginDir  string
 }
 
 // WithRecorders attaches more recorders (e.g. an NDJSON stream).
@@ -68,6 +72,8 @@ type Result struct {
 	Record *Record
 	Run    *flow.Result
 	rb     *Runbook
+	// answers are the answers a resumed run was given (resume.go).
+	answers []AnswerRecord
 }
 
 // Exec runs the runbook. given are the person's inputs (strings from

@@ -77,7 +77,7 @@ func TestSchemaRefusesShapes(t *testing.T) {
 		"id-slash", "typo-keys", "typo-maxbranch", "bad-duration", "stage-not-map",
 		"select-unreachable", "verdict-no-column", "unknown-far",
 	} {
-		f := filepath.Join("testdata/load/bad", name+".yaml")
+		f := filepath.Join("../testdata/bad", name+".yaml")
 		if err := sch.Validate(chartAsJSON(t, f)); err == nil {
 			t.Errorf("%s validates against the schema; want a refusal", f)
 		}

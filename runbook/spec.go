@@ -118,6 +118,10 @@ type ExecSpec struct {
 	Shell   string   // or a shell line
 	Timeout time.Duration
 	Env     []EnvVar
+	// EnvFrom sets variables from the scope: each value an expression. It
+	// is how inputs, secrets among them, reach a command without appearing
+	// in its argv (where ps would show them).
+	EnvFrom []Assign
 	Parse   string // text (default) | json | lines
 	Into    string
 	Dir     string

@@ -24,15 +24,17 @@ const (
 // orders what was filed by the commit log, so it is deterministic.
 type runState struct {
 	honesty Honesty
+	run     string // the run's id: the honesty stages' memory key
 	label   bool
 	cover   bool
 	secrets []string
+	plugins *stagePlugins // nil outside a runbook run
 
 	mu       sync.Mutex
 	scripts  []label.Row
 	ledger   []coverage.Entry
 	warnings []pathed
-	annot    coverage.Annotator
+	assumed  []assumedArg
 }
 
 type pathed struct{ path, msg string }
@@ -50,7 +52,7 @@ func stateOf(ctx context.Context) *runState {
 
 // script files one code call's script row through the label stage.
 func (rs *runState) script(path string, s label.Settlement, f *label.Facts, withheld bool) label.Row {
-	resp := rs.honesty.Label(label.Request{Calls: []label.Call{{Path: path, Settlement: s, Facts: f, ResultWithheld: withheld}}})
+	resp, _ := rs.honesty.Label(context.Background(), label.Request{Calls: []label.Call{{Path: path, Settlement: s, Facts: f, ResultWithheld: withheld}}})
 	row := label.NewRow(path, s, f, withheld)
 	if len(resp.Rows) == 1 {
 		row = resp.Rows[0]
@@ -74,9 +76,10 @@ func (rs *runState) result(path string, v any) any {
 	default:
 		return v // only a JSON object can declare coverage: nothing to read
 	}
+	// Called outside the lock: concurrent branches' calls batch together.
+	resp, _ := rs.honesty.Coverage(context.Background(), rs.run, coverage.Request{Results: []coverage.StageResult{{Path: path, Value: v}}})
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
-	resp := rs.honesty.Coverage(&rs.annot, coverage.Request{Results: []coverage.StageResult{{Path: path, Value: v}}})
 	for _, w := range resp.Warnings {
 		rs.warnings = append(rs.warnings, pathed{path, w.Part + ": " + w.Problem})
 	}

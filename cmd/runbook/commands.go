@@ -75,15 +75,13 @@ func newSchemaCmd(stdout io.Writer) *cobra.Command {
 	var record bool
 	cmd := &cobra.Command{
 		Use:   "schema",
-		Short: "Print the chart JSON Schema",
+		Short: "Print the chart JSON Schema (or, with --record, the run record's)",
 		Args:  args(cobra.NoArgs),
 		RunE: func(*cobra.Command, []string) error {
-			if record {
-				// TODO(record schema): print the run record's JSON Schema once
-				// package runbook exports one.
-				return exit(exitUsage, "schema --record: the run record's schema is not available yet")
-			}
 			s := runbook.ChartSchema()
+			if record {
+				s = runbook.RecordSchema()
+			}
 			if len(s) > 0 && s[len(s)-1] != '\n' {
 				s = append(s[:len(s):len(s)], '\n')
 			}
@@ -91,7 +89,7 @@ func newSchemaCmd(stdout io.Writer) *cobra.Command {
 			return err
 		},
 	}
-	cmd.Flags().BoolVar(&record, "record", false, "print the run record's schema instead (not available yet)")
+	cmd.Flags().BoolVar(&record, "record", false, "print the run record's schema instead (its version is the record's)")
 	return cmd
 }
 

@@ -203,7 +203,9 @@ func TestUsageErrors(t *testing.T) {
 		{"bad input pair", []string{"exec", chart, "--input", "used"}, []string{"want name=value"}},
 		{"bad timeout", []string{"exec", chart, "--timeout=soon"}, []string{"invalid argument"}},
 		{"graph format", []string{"graph", chart, "--format=svg"}, []string{"mermaid or dot"}},
-		{"schema record", []string{"schema", "--record"}, []string{"not available yet"}},
+		{"explain format", []string{"explain", "r.json", "--format", "yaml"}, []string{"want text or json"}},
+		{"explain no record", []string{"explain"}, []string{"accepts between 1 and 2 arg"}},
+		{"resume no record", []string{"resume"}, []string{"accepts 1 arg"}},
 		{"validate nothing", []string{"validate"}, []string{"requires at least 1 arg"}},
 	}
 	for _, tc := range tests {

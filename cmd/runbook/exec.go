@@ -29,6 +29,7 @@ type execFlags struct {
 	record     string
 	timeout    time.Duration
 	verbose    bool
+	plugins    pluginFlags // plugins.go
 }
 
 // formats are the --format values exec accepts.
@@ -68,6 +69,7 @@ or bad inputs, 130 interrupted (the partial record is still written when
 	fl.StringVar(&f.record, "record", "", "write the full run record to `FILE` (for explain and resume)")
 	fl.DurationVar(&f.timeout, "timeout", 0, "cancel the run after this `duration` (exit 1)")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "also print the run's narrative")
+	addPluginFlags(fl, &f.plugins)
 	return cmd
 }
 
@@ -122,6 +124,11 @@ func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.
 	if f.verbose {
 		opts = append(opts, runbook.WithNarrative())
 	}
+	popts, err := pluginOptions(f.plugins)
+	if err != nil {
+		return err
+	}
+	opts = append(opts, popts...)
 	var stream *ndjsonStream
 	if f.format == "ndjson" {
 		stream = &ndjsonStream{nd: recorder.NewNDJSON(stdout)}
@@ -314,12 +321,13 @@ func readInputs(file string, pairs []string) (map[string]any, error) {
 			return nil, fmt.Errorf("--inputs: %w", err)
 		}
 		dec := json.NewDecoder(bytes.NewReader(data))
-		var obj map[string]any
-		if err := dec.Decode(&obj); err != nil || obj == nil {
-			if err == nil {
-				err = errors.New("null")
-			}
-			return nil, fmt.Errorf("--inputs %s: want a JSON object of inputs: %v", file, err)
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			return nil, fmt.Errorf("--inputs %s: the file is not JSON (%v); want a JSON object of inputs, like {\"host\": \"db-1\"}", file, err)
+		}
+		obj, ok := v.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("--inputs %s: the file holds %s; want a JSON object of inputs, like {\"host\": \"db-1\"}", file, jsonKind(v))
 		}
 		if dec.More() {
 			return nil, fmt.Errorf("--inputs %s: want one JSON object, found more after it", file)
@@ -370,4 +378,21 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// jsonKind names what a decoded JSON value is, for messages.
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case []any:
+		return "an array"
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case float64:
+		return "a number"
+	}
+	return "an object"
 }

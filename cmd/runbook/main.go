@@ -132,7 +132,11 @@ answer can be trusted.`,
 		newValidateCmd(stderr),
 		newGraphCmd(stdout),
 		newSchemaCmd(stdout),
+		newExplainCmd(stdout, stderr), // explain.go
+		newResumeCmd(stdout, stderr),  // resume.go
 		newVersionCmd(stdout),
+		newPluginsCmd(stdout, stderr),
+		newHonestyPluginCmd(),
 	)
 	return root
 }

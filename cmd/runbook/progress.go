@@ -98,14 +98,15 @@ func (p *progress) stop() {
 	p.stopped.Wait()
 }
 
-// showProgress says whether a run shows progress: stderr is a terminal (it
-// is where the line goes), and the ndjson stream is not being written to
-// that same terminal.
+// showProgress says whether a run shows progress (cli.md): a person is
+// watching — stdout is a terminal — and the line has a terminal to go to on
+// stderr. An ndjson stream on that terminal would interleave with it, so it
+// gets none.
 func showProgress(stdout, stderr io.Writer, format string) bool {
-	if !isTerminal(stderr) {
+	if !isTerminal(stdout) || !isTerminal(stderr) {
 		return false
 	}
-	return !(format == "ndjson" && isTerminal(stdout))
+	return format != "ndjson"
 }
 
 // colourOn says whether w gets colour: a terminal, and NO_COLOR unset.

@@ -1,0 +1,143 @@
+package bench
+
+import (
+	"fmt"
+	"strconv"
+	"testing"
+
+	"github.com/openrunbook/runbook/decide"
+	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/rules"
+)
+
+// The record floors: plain Go that builds only the record a workload's
+// Result must hold — the commits with their reads and writes, the decision
+// evidence with every rule and condition, the final state — with plain
+// comparisons and no engine. They bound how fast any engine that keeps this
+// record can be, and say how much of a workload's time is the record itself.
+
+// BenchmarkFloorDecide10Record is decide10's record: 3 commits, 10 rules and
+// 20 conditions of evidence, the state and its snapshot.
+func BenchmarkFloorDecide10Record(b *testing.B) {
+	labels := make([]string, 10)
+	for i := range labels {
+		labels[i] = fmt.Sprintf("Rule %d", i)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		state := make(map[string]any, 5)
+		log := make([]flow.Commit, 0, 3)
+		ws := make([]flow.Write, 5)
+		keys := [4]string{"usedPct", "errors", "state", "host"}
+		vals := [4]any{91, 3, "degraded", "db-1"}
+		for i, k := range keys {
+			state[k] = vals[i]
+			ws[i] = flow.Write{Key: k, Value: vals[i]}
+		}
+		log = append(log, flow.Commit{Path: "seed#0", Stage: "seed", Writes: ws[:4:4]})
+		ev := &struct {
+			e   decide.Evidence
+			d   decide.Default
+			c   [1]string
+			rs  [10]decide.RuleEvidence
+			cs  [20]rules.ConditionEvidence
+			rds [3]flow.Read
+		}{}
+		ev.d = decide.Default{Branch: "ok", Label: "No rule fired — healthy"}
+		used, errs, st := state["usedPct"].(int), state["errors"].(int), state["state"].(string)
+		ev.rds = [3]flow.Read{{Key: "usedPct", Value: 91, Writer: "seed#0"}, {Key: "errors", Value: 3, Writer: "seed#0"}, {Key: "state", Value: "degraded", Writer: "seed#0"}}
+		chosen := ""
+		for i := 0; i < 10 && chosen == ""; i++ {
+			c := ev.cs[2*i : 2*i+2 : 2*i+2]
+			var p0, p1 bool
+			if i < 9 {
+				p0, p1 = used > 95+i, errs >= 100
+				c[0] = rules.ConditionEvidence{Key: "usedPct", Op: rules.OpGt, Expected: 95 + i, Actual: used, Present: true, Pass: p0}
+				c[1] = rules.ConditionEvidence{Key: "errors", Op: rules.OpGte, Expected: 100, Actual: errs, Present: true, Pass: p1}
+			} else {
+				p0, p1 = used > 80, st == "degraded"
+				c[0] = rules.ConditionEvidence{Key: "usedPct", Op: rules.OpGt, Expected: 80, Actual: used, Present: true, Pass: p0}
+				c[1] = rules.ConditionEvidence{Key: "state", Op: rules.OpEq, Expected: "degraded", Actual: st, Present: true, Pass: p1}
+			}
+			then := "critical"
+			if i == 9 {
+				then = "warning"
+			}
+			ev.rs[i] = decide.RuleEvidence{Index: i, Label: labels[i], Then: then, Outcome: rules.Outcome{Matched: p0 && p1, Conditions: c}}
+			if p0 && p1 {
+				chosen = then
+			}
+		}
+		ev.c[0] = chosen
+		ev.e = decide.Evidence{Kind: decide.KindDecide, Chosen: ev.c[:], Default: &ev.d, Rules: ev.rs[:]}
+		log = append(log, flow.Commit{Path: "posture#1", Stage: "posture", Reads: ev.rds[:], Decision: &ev.e})
+		state["verdict"] = chosen
+		ws[4] = flow.Write{Key: "verdict", Value: chosen}
+		log = append(log, flow.Commit{Path: "warning-mark#2", Stage: "warning-mark", Writes: ws[4:5:5]})
+		snap := make(map[string]any, len(state))
+		for k, v := range state {
+			snap[k] = v
+		}
+		res := &flow.Result{Chart: "decide10", Status: flow.StatusCompleted, State: snap, Log: flow.Log{Commits: log}, Stages: 3}
+		if res.State["verdict"] != "warning" {
+			b.Fatal("floor chose wrong")
+		}
+	}
+}
+
+// BenchmarkFloorLoop10kRecord is loop10k's record: 30,001 commits (tick,
+// check with one rule and one condition of evidence, the loop's jump), each
+// with its path, reads and writes.
+func BenchmarkFloorLoop10kRecord(b *testing.B) {
+	const passes = 10000
+	b.ReportAllocs()
+	for b.Loop() {
+		log := make([]flow.Commit, 0, 3*passes+2)
+		type box struct {
+			e  decide.Evidence
+			d  decide.Default
+			c  [1]string
+			r  [1]decide.RuleEvidence
+			ce [1]rules.ConditionEvidence
+		}
+		boxes := make([]box, passes)
+		reads := make([]flow.Read, 2*passes)
+		writes := make([]flow.Write, passes+1)
+		state := map[string]any{"n": 0}
+		writes[0] = flow.Write{Key: "n", Value: 0}
+		log = append(log, flow.Commit{Path: "seed#0", Stage: "seed", Writes: writes[0:1:1]})
+		counter := 1
+		path := func(id string) string { p := id + "#" + strconv.Itoa(counter); counter++; return p }
+		prev := state["n"]
+		for i := 0; i < passes; i++ {
+			var nv any = prev.(int) + 1
+			n := nv.(int)
+			state["n"] = nv
+			tick := path("tick")
+			reads[2*i] = flow.Read{Key: "n", Value: prev}
+			writes[i+1] = flow.Write{Key: "n", Value: nv}
+			prev = nv
+			log = append(log, flow.Commit{Path: tick, Stage: "tick", Reads: reads[2*i : 2*i+1 : 2*i+1], Writes: writes[i+1 : i+2 : i+2]})
+			bx := &boxes[i]
+			pass := n < passes
+			bx.d = decide.Default{Branch: "done", Label: "Finished"}
+			bx.ce[0] = rules.ConditionEvidence{Key: "n", Op: rules.OpLt, Expected: passes, Actual: nv, Present: true, Pass: pass}
+			bx.r[0] = decide.RuleEvidence{Index: 0, Label: "More to do", Then: "again", Outcome: rules.Outcome{Matched: pass, Conditions: bx.ce[:]}}
+			bx.c[0] = "done"
+			if pass {
+				bx.c[0] = "again"
+			}
+			bx.e = decide.Evidence{Kind: decide.KindDecide, Chosen: bx.c[:], Default: &bx.d, Rules: bx.r[:]}
+			reads[2*i+1] = flow.Read{Key: "n", Value: nv, Writer: tick}
+			log = append(log, flow.Commit{Path: path("check"), Stage: "check", Reads: reads[2*i+1 : 2*i+2 : 2*i+2], Decision: &bx.e})
+			if pass {
+				log = append(log, flow.Commit{Path: path("back"), Stage: "back"})
+			}
+		}
+		state["finished"] = true
+		log = append(log, flow.Commit{Path: path("finish"), Stage: "finish", Writes: []flow.Write{{Key: "finished", Value: true}}})
+		if len(log) != 3*passes+1 {
+			b.Fatalf("floor made %d commits", len(log))
+		}
+	}
+}

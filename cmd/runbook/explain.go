@@ -1,0 +1,474 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/openrunbook/runbook/decide"
+	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/runbook"
+)
+
+// explainFlags are explain's flags.
+type explainFlags struct {
+	format string
+	whyNot string
+	at     int
+}
+
+func newExplainCmd(stdout, stderr io.Writer) *cobra.Command {
+	var f explainFlags
+	cmd := &cobra.Command{
+		Use:   "explain RECORD.json [KEY | STAGE]",
+		Short: "Say why a saved run answered what it did",
+		Long: `explain reads a saved run record (exec --record FILE) and says how a value
+came to be: the stage that last wrote it, the reads that stage made and the
+stages that wrote those, down to the inputs (given or assumed), and the
+decisions that routed the flow, with the rule and the values it saw. Newest
+cause first. Nothing is run again; the chart file is not needed.
+
+  explain RECORD                      the chain behind the verdict table (or the final state)
+  explain RECORD KEY                  a state key: df.stdout[2].usedPct, 'verdicts[3]', verdicts[3].verdict
+  explain RECORD STAGE                a stage path (per-volume~3/posture) or id: what it rested on
+  explain RECORD --why-not STAGE      why a stage (or a branch, by name) did not run
+  explain RECORD --at N [KEY]         the state (or KEY's chain) as of commit N
+
+A damaged record is explained as far as it is sound; what could not be read
+is said first. Exit 0 when answered, 1 when the question has no answer in
+the record (a key never written, a stage not in the chart), 2 for bad usage
+or a file that is not a run record of a known version.`,
+		Example: `  runbook explain run.json
+  runbook explain run.json 'verdicts[3]'
+  runbook explain run.json --why-not at-risk
+  runbook explain run.json --at 4 --format json`,
+		Args: args(cobra.RangeArgs(1, 2)),
+		RunE: func(cmd *cobra.Command, a []string) error {
+			q := ""
+			if len(a) == 2 {
+				q = a[1]
+			}
+			atSet := cmd.Flags().Changed("at")
+			return explainRecord(a[0], q, f, atSet, stdout, stderr)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.format, "format", "text", "output `format`: text or json")
+	fl.StringVar(&f.whyNot, "why-not", "", "say why this `STAGE` (id, name or path) or branch did not run")
+	fl.IntVar(&f.at, "at", -1, "answer as of commit `N` (time travel); with no KEY, print the state")
+	return cmd
+}
+
+// explainOutput is explain's JSON: one object, these keys fixed.
+type explainOutput struct {
+	ExplainVersion int               `json:"explainVersion"`
+	Record         string            `json:"record"`
+	Problems       []string          `json:"problems,omitempty"`
+	Explanation    *flow.Explanation `json:"explanation,omitempty"`
+	WhyNot         *flow.WhyNot      `json:"whyNot,omitempty"`
+	State          *stateAt          `json:"state,omitempty"`
+}
+
+type stateAt struct {
+	At     int            `json:"at"`
+	Commit string         `json:"commit,omitempty"`
+	Values map[string]any `json:"values"`
+}
+
+func explainRecord(path, q string, f explainFlags, atSet bool, stdout, stderr io.Writer) error {
+	if f.format != "text" && f.format != "json" {
+		return &usageError{err: fmt.Errorf("--format %q: want text or json", f.format), showUsage: true}
+	}
+	if f.whyNot != "" && q != "" {
+		return &usageError{err: errors.New("--why-not takes the stage itself: give no KEY with it"), showUsage: true}
+	}
+	rec, problems, err := runbook.ReadRecord(path)
+	if err != nil {
+		return exit(exitUsage, "%v", err)
+	}
+	x := runbook.NewExplain(rec, problems)
+	out := explainOutput{ExplainVersion: flow.ExplainVersion, Record: path, Problems: problems}
+	n := len(rec.Log.Commits)
+	if atSet && (f.at < -1 || f.at >= n) {
+		return exit(exitFailed, "--at %d: the record has commits 0 to %d", f.at, n-1)
+	}
+	switch {
+	case f.whyNot != "":
+		wn, err := x.WhyNot(f.whyNot)
+		if err != nil {
+			return exit(exitFailed, "%v", err)
+		}
+		out.WhyNot = wn
+	case atSet && q == "":
+		st, c := x.StateAt(f.at)
+		sa := &stateAt{At: f.at, Values: st}
+		if c != nil {
+			sa.Commit = c.Path
+		}
+		out.State = sa
+	default:
+		at := -1
+		if atSet {
+			at = f.at
+		}
+		e, err := x.Query(q, at)
+		if err != nil {
+			if len(problems) > 0 {
+				printProblems(stderr, problems)
+			}
+			return exit(exitFailed, "%v", err)
+		}
+		out.Explanation = e
+	}
+	if f.format == "json" {
+		return writeJSON(stdout, out, "  ")
+	}
+	var b strings.Builder
+	writeExplainText(&b, &out)
+	_, err = io.WriteString(stdout, b.String())
+	return err
+}
+
+func printProblems(w io.Writer, problems []string) {
+	fmt.Fprintln(w, "runbook: the record is damaged; what could not be read:")
+	for _, p := range problems {
+		fmt.Fprintf(w, "  - %s\n", p)
+	}
+}
+
+// writeExplainText lays an answer out for a person: what could not be read
+// first, then the tree, two spaces a level, newest cause first.
+func writeExplainText(b *strings.Builder, out *explainOutput) {
+	if len(out.Problems) > 0 {
+		b.WriteString("The record is damaged. What could not be read:\n")
+		for _, p := range out.Problems {
+			fmt.Fprintf(b, "  - %s\n", p)
+		}
+		b.WriteString("The rest is explained below, as far as it is sound.\n\n")
+	}
+	switch {
+	case out.WhyNot != nil:
+		writeWhyNot(b, out.WhyNot)
+	case out.State != nil:
+		where := "before the first commit (the inputs)"
+		if out.State.Commit != "" {
+			where = fmt.Sprintf("commit %d (%s)", out.State.At, out.State.Commit)
+		}
+		fmt.Fprintf(b, "State as of %s:\n", where)
+		keys := make([]string, 0, len(out.State.Values))
+		for k := range out.State.Values {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			fmt.Fprintf(b, "  %s = %s\n", k, short(out.State.Values[k]))
+		}
+	case out.Explanation != nil:
+		writeExplanation(b, out.Explanation)
+	}
+}
+
+func writeExplanation(b *strings.Builder, e *flow.Explanation) {
+	r := e.Root
+	switch {
+	case r.Kind == flow.NodeState:
+		fmt.Fprintf(b, "The state as of commit %d, key by key:\n", e.At)
+		for _, c := range r.Causes {
+			fmt.Fprintf(b, "  %s = %s\n", c.Key, short(c.Value))
+			writeNode(b, c, 2)
+		}
+	case e.Value == nil && r.Kind == flow.NodeCommit && r.Key == "":
+		if len(r.Causes) == 0 {
+			fmt.Fprintf(b, "Stage %s%s [commit %d] read nothing and was routed by no decision: nothing else caused it.\n", r.Path, nameSuffix(r), r.Index)
+		} else {
+			fmt.Fprintf(b, "Stage %s%s [commit %d] rested on:\n", r.Path, nameSuffix(r), r.Index)
+		}
+		if r.Err != "" {
+			fmt.Fprintf(b, "  it failed: %s\n", r.Err)
+		}
+		if a := r.Answer; a != nil {
+			fmt.Fprintf(b, "  it wrote the answer of %s at %s to %q\n", a.By, a.At, a.Question)
+		}
+		writeCauses(b, r, 1)
+	default:
+		fmt.Fprintf(b, "%s = %s\n", e.Query, short(e.Value))
+		writeNode(b, r, 1)
+	}
+	for _, n := range e.Notes {
+		fmt.Fprintf(b, "Note: %s\n", n)
+	}
+}
+
+func writeCauses(b *strings.Builder, n *flow.CauseNode, depth int) {
+	for _, c := range n.Causes {
+		writeNode(b, c, depth)
+	}
+}
+
+// writeNode writes one node's line and its causes under it.
+func writeNode(b *strings.Builder, n *flow.CauseNode, depth int) {
+	b.WriteString(strings.Repeat("  ", depth))
+	b.WriteString(nodeLine(n))
+	b.WriteByte('\n')
+	if n.Route != nil && !n.Seen {
+		writeRuleLines(b, n.Route, depth+1)
+	}
+	writeCauses(b, n, depth+1)
+}
+
+func commitRef(n *flow.CauseNode) string {
+	return fmt.Sprintf("%s%s [commit %d]", n.Path, nameSuffix(n), n.Index)
+}
+
+func nameSuffix(n *flow.CauseNode) string {
+	if n.Name != "" {
+		return fmt.Sprintf(" (%s)", n.Name)
+	}
+	return ""
+}
+
+// nodeLine is one cause in words.
+func nodeLine(n *flow.CauseNode) string {
+	var s string
+	switch n.Kind {
+	case flow.NodeInput:
+		how := "an input"
+		if n.Input != "" {
+			how = "an input, " + n.Input
+		}
+		if n.Rel == flow.RelRead {
+			s = fmt.Sprintf("read %s = %s: %s", n.Key, short(n.Value), how)
+		} else {
+			s = fmt.Sprintf("%s: %s", n.Key, how)
+		}
+	case flow.NodeItem:
+		s = fmt.Sprintf("read %s = %s: item %d of the foreach %s (the branch's input)", n.Key, short(n.Value), n.ItemIndex, n.ItemOf)
+	case flow.NodeMissing:
+		s = fmt.Sprintf("read %s: it did not exist yet", n.Key)
+	case flow.NodeUnknown:
+		s = fmt.Sprintf("%s %s from %s, which is not in the record's log", n.Rel, n.Key, n.Path)
+	default:
+		ref := commitRef(n)
+		switch n.Rel {
+		case flow.RelWrote:
+			s = "written by " + ref
+		case flow.RelRead:
+			s = fmt.Sprintf("read %s = %s, written by %s", n.Key, short(n.Value), ref)
+		case flow.RelRouted:
+			s = "routed by " + ref + routeWords(n.Route)
+		case flow.RelJoined:
+			s = fmt.Sprintf("joined %s from the branch commit %s", n.Key, ref)
+		case flow.RelRow:
+			s = fmt.Sprintf("row %s appended by %s", n.Key, ref)
+			if n.Value != nil {
+				s += " = " + short(n.Value)
+			}
+		case flow.RelAsked:
+			s = "the question was asked by " + ref
+		default:
+			s = n.Rel + " " + ref
+		}
+		if n.Gathered != "" {
+			s += ", gathered from the branch " + n.Gathered
+		}
+		if a := n.Answer; a != nil {
+			if a.Rejected != "" {
+				s += fmt.Sprintf(": the question %q was rejected by %s at %s: %s", a.Question, a.By, a.At, a.Rejected)
+			} else {
+				s += fmt.Sprintf(": the answer of %s at %s to %q", a.By, a.At, a.Question)
+			}
+		}
+		if n.Err != "" {
+			s += " — it failed: " + n.Err
+		}
+	}
+	switch {
+	case n.Seen:
+		s += " (explained above)"
+	case n.Cut:
+		s += " … (deeper causes cut)"
+	}
+	return s
+}
+
+func routeWords(r *flow.Route) string {
+	if r == nil {
+		return ""
+	}
+	s := " into " + r.Branch
+	switch {
+	case r.Rule != nil:
+		s += fmt.Sprintf(": rule %d%s matched", r.Rule.Index, labelWords(r.Rule.Label))
+	case r.Default != nil:
+		s += ": no rule matched, the default"
+		if r.Default.Label != "" {
+			s += fmt.Sprintf(" %q", r.Default.Label)
+		}
+	}
+	return s
+}
+
+func labelWords(l string) string {
+	if l == "" {
+		return ""
+	}
+	return fmt.Sprintf(" %q", l)
+}
+
+// writeRuleLines writes the values the routing rule saw.
+func writeRuleLines(b *strings.Builder, r *flow.Route, depth int) {
+	if r.Rule == nil {
+		return
+	}
+	for _, l := range evidenceLines(*r.Rule) {
+		fmt.Fprintf(b, "%s%s\n", strings.Repeat("  ", depth), l)
+	}
+}
+
+// evidenceLines are a rule's evidence, one line per condition (filter) or
+// one line for an expression with the values it read.
+func evidenceLines(r decide.RuleEvidence) []string {
+	var out []string
+	if r.Expr != "" {
+		var ins []string
+		for _, in := range r.Inputs {
+			ins = append(ins, fmt.Sprintf("%s = %s", in.Path, short(in.Value)))
+		}
+		l := fmt.Sprintf("%s %s", mark(r.Matched), r.Expr)
+		if len(ins) > 0 {
+			l += " (" + strings.Join(ins, ", ") + ")"
+		}
+		out = append(out, l)
+	}
+	for _, c := range r.Conditions {
+		actual := short(c.Actual)
+		if !c.Present {
+			actual = "(missing)"
+		}
+		l := fmt.Sprintf("%s %s = %s %s %s", mark(c.Pass), c.Key, actual, c.Op, short(c.Expected))
+		if c.Reason != "" {
+			l += ": " + c.Reason
+		}
+		out = append(out, l)
+	}
+	if r.Err != "" {
+		out = append(out, "✗ error: "+r.Err)
+	}
+	return out
+}
+
+func mark(ok bool) string {
+	if ok {
+		return "✓"
+	}
+	return "✗"
+}
+
+func writeWhyNot(b *strings.Builder, wn *flow.WhyNot) {
+	what := "stage"
+	if wn.Kind == "branch" {
+		what = "branch"
+		if wn.Decider != "" {
+			what = "branch of " + wn.Decider
+		}
+	}
+	fmt.Fprintf(b, "Why not %s (%s)?\n", wn.Target, what)
+	if len(wn.Reasons) == 0 {
+		b.WriteString("  Nothing kept it from running.\n")
+	}
+	for _, r := range wn.Reasons {
+		place := "at the top level"
+		if r.Scope != "" {
+			place = "in " + r.Scope
+		}
+		fmt.Fprintf(b, "  %s: %s\n", place, r.Message)
+		if d := r.Decision; d != nil {
+			for _, ev := range d.Rules {
+				fmt.Fprintf(b, "    rule %d%s → %s: %s\n", ev.Index, labelWords(ev.Label), ev.Then, matchedWords(ev.Matched))
+				for _, l := range evidenceLines(ev) {
+					fmt.Fprintf(b, "      %s\n", l)
+				}
+			}
+			for _, ri := range d.NotEvaluated {
+				fmt.Fprintf(b, "    rule %d%s → %s: not evaluated (an earlier rule matched first)\n", ri.Index, labelWords(ri.Label), ri.Then)
+			}
+			switch {
+			case d.Default == nil:
+			case slices.Contains(d.Chosen, d.Default.Branch) && !anyMatched(d.Rules):
+				fmt.Fprintf(b, "    no rule matched: the default %s%s\n", d.Default.Branch, labelWords(d.Default.Label))
+			case d.Default.Branch == d.Wanted:
+				fmt.Fprintf(b, "    the default %s%s is taken only when no rule matches\n", d.Default.Branch, labelWords(d.Default.Label))
+			}
+		}
+	}
+	if len(wn.Ran) > 0 {
+		verb := "It ran"
+		if wn.Kind == "branch" {
+			verb = "It was chosen"
+		}
+		fmt.Fprintf(b, "  %s %s:\n", verb, times(len(wn.Ran)))
+		for _, r := range wn.Ran {
+			line := fmt.Sprintf("    %s [commit %d]", r.Path, r.Index)
+			switch {
+			case r.Discarded:
+				line += " — a failed attempt, retried: " + r.Err
+			case r.Err != "":
+				line += " — it failed: " + r.Err
+			}
+			b.WriteString(line + "\n")
+		}
+	}
+	for _, n := range wn.Notes {
+		fmt.Fprintf(b, "Note: %s\n", n)
+	}
+}
+
+func times(n int) string {
+	if n == 1 {
+		return "once"
+	}
+	return fmt.Sprintf("%d times", n)
+}
+
+func matchedWords(m bool) string {
+	if m {
+		return "matched"
+	}
+	return "did not match"
+}
+
+func anyMatched(rs []decide.RuleEvidence) bool {
+	for _, r := range rs {
+		if r.Matched {
+			return true
+		}
+	}
+	return false
+}
+
+// short is a value as compact JSON, cut at 80 characters.
+func short(v any) string {
+	if r, ok := v.(runbook.Row); ok {
+		v = r.Values
+	}
+	var buf strings.Builder
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	s := fmt.Sprint(v)
+	if err := enc.Encode(v); err == nil {
+		s = strings.TrimSuffix(buf.String(), "\n")
+	}
+	if len(s) > 80 {
+		cut := 77
+		for cut > 0 && (s[cut]&0xC0) == 0x80 {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return s
+}

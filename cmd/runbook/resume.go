@@ -1,0 +1,202 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/openrunbook/runbook/recorder"
+	"github.com/openrunbook/runbook/runbook"
+)
+
+// resumeFlags are resume's flags: exec's output flags, the answer, and who
+// gave it.
+type resumeFlags struct {
+	execFlags
+	chart      string
+	answeredBy string
+	reject     string
+}
+
+func newResumeCmd(stdout, stderr io.Writer) *cobra.Command {
+	var f resumeFlags
+	cmd := &cobra.Command{
+		Use:   "resume RECORD.json --input NAME=VALUE…",
+		Short: "Continue a run that paused at an ask: stage, with the answer",
+		Long: `resume continues a run that paused to ask a question, from the checkpoint in
+its record, in this process: another machine, days later. The answer is given
+with --input name=value (one per name the question expects; converted to the
+expected type) or --inputs FILE.json. A secret input the person gave to the
+paused run is not in its record: give it again with --input.
+
+--reject "reason" answers no: the run ends failed at the asking stage with
+the reason recorded. --answered-by names who answered (default: the OS user);
+the record keeps who and when.
+
+The continued record is written back to RECORD.json, or to --record FILE (the
+paused record is then marked resumed). A record is resumed once: a second
+resume is refused, and of two resumes at once one wins (RECORD.json.lock).
+The result is printed as exec prints it, with exec's exit codes.`,
+		Example: `  runbook resume approval.paused.json --input approve=true
+  runbook resume run.json --reject "not during the freeze" --answered-by ann`,
+		Args: args(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, a []string) error {
+			return resumeRecord(cmd.Context(), a[0], f, stdout, stderr)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringArrayVar(&f.inputs, "input", nil, "an answer (or a secret input) as `name=value` (repeatable)")
+	fl.StringVar(&f.inputsFile, "inputs", "", "a JSON object `FILE` of answers (--input overrides it)")
+	fl.StringVar(&f.format, "format", "text", "output `format`: "+strings.Join(formats, ", "))
+	fl.StringVar(&f.record, "record", "", "write the continued record to `FILE` instead of back to RECORD.json")
+	fl.DurationVar(&f.timeout, "timeout", 0, "cancel the continued run after this `duration` (exit 1)")
+	fl.BoolVarP(&f.verbose, "verbose", "v", false, "also print the run's narrative")
+	fl.StringVar(&f.chart, "chart", "", "the chart `FILE` (default: the one the record names)")
+	fl.StringVar(&f.answeredBy, "answered-by", "", "who answered (default: the OS user)")
+	fl.StringVar(&f.reject, "reject", "", "reject the question with this `reason`: the run ends failed")
+	return cmd
+}
+
+func resumeRecord(ctx context.Context, path string, f resumeFlags, stdout, stderr io.Writer) error {
+	if !contains(formats, f.format) {
+		return &usageError{err: fmt.Errorf("--format %q: want one of %s", f.format, strings.Join(formats, ", ")), showUsage: true}
+	}
+	if f.reject != "" && (len(f.inputs) > 0 || f.inputsFile != "") {
+		// Secret inputs may still be needed for nothing: a rejection runs nothing.
+		return &usageError{err: errors.New("--reject answers the question: give no --input with it"), showUsage: true}
+	}
+	given, err := readInputs(f.inputsFile, f.inputs)
+	if err != nil {
+		return exit(exitUsage, "%v", err)
+	}
+	unlock, err := runbook.LockRecord(path)
+	if err != nil {
+		return exit(exitUsage, "%v", err)
+	}
+	defer unlock()
+	rec, problems, err := runbook.ReadRecord(path)
+	if err != nil {
+		return exit(exitUsage, "%v", err)
+	}
+	if len(problems) > 0 {
+		printProblems(stderr, problems)
+		return exit(exitUsage, "%s: a damaged record is not resumed (runbook explain reads what is sound)", path)
+	}
+	chart := f.chart
+	if chart == "" {
+		chart = chartOf(rec, path)
+	}
+	if chart == "" {
+		return exit(exitUsage, "%s: the record names no chart file: give it with --chart FILE", path)
+	}
+	rb, ok := load(chart, stderr)
+	if !ok {
+		return quietExit(exitUsage)
+	}
+	out := f.record
+	if out == "" {
+		out = path
+	}
+
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	execOpts := []runbook.ExecOption{
+		runbook.WithLogger(slog.New(slog.NewTextHandler(stderr, nil))),
+		runbook.WithResumeCommand("runbook resume " + shellQuote(out)),
+	}
+	if f.timeout > 0 {
+		execOpts = append(execOpts, runbook.WithTimeout(f.timeout))
+	}
+	if f.verbose {
+		execOpts = append(execOpts, runbook.WithNarrative())
+	}
+	var stream *ndjsonStream
+	if f.format == "ndjson" {
+		stream = &ndjsonStream{nd: recorder.NewNDJSON(stdout)}
+		execOpts = append(execOpts, runbook.WithRecorders(stream))
+	}
+	opts := []runbook.ResumeOption{runbook.ResumeExec(execOpts...)}
+	if f.answeredBy != "" {
+		opts = append(opts, runbook.AnsweredBy(f.answeredBy))
+	}
+	if f.reject != "" {
+		opts = append(opts, runbook.ResumeReject(f.reject))
+	}
+	res, err := rb.Resume(ctx, rec, given, opts...)
+	wasInterrupted := ctx.Err() != nil
+	if err != nil {
+		if ies, ok := inputErrors(err); ok {
+			for _, ie := range ies {
+				fmt.Fprintf(stderr, "runbook: %v\n", ie)
+			}
+			return quietExit(exitUsage)
+		}
+		return exit(exitUsage, "%s: %v", path, err)
+	}
+	if err := res.WriteRecord(out); err != nil {
+		return exit(exitFailed, "writing the continued record: %v", err)
+	}
+	if out != path {
+		last := res.RunRecord().Answers
+		by, at := "", time.Now().UTC().Format(time.RFC3339)
+		if len(last) > 0 {
+			by, at = last[len(last)-1].By, last[len(last)-1].At
+		}
+		if err := runbook.MarkResumed(path, rec, by, at, out); err != nil {
+			return exit(exitFailed, "marking %s resumed: %v", path, err)
+		}
+	}
+	r := res.Record
+	if err := printResult(stdout, r, f.execFlags, stream, scriptInto(rb.Spec())); err != nil {
+		return exit(exitFailed, "writing the result: %v", err)
+	}
+	for _, w := range r.Warnings {
+		fmt.Fprintf(stderr, "runbook: warning: %s\n", w)
+	}
+	switch r.Status {
+	case "failed", "cancelled":
+		verb := r.Status
+		if wasInterrupted {
+			verb = "interrupted"
+		}
+		if r.Error != nil {
+			fmt.Fprintf(stderr, "run %s at %s: %s\n", verb, r.Error.Stage, r.Error.Message)
+		}
+		if wasInterrupted {
+			return quietExit(exitInterrupted)
+		}
+		return quietExit(exitFailed)
+	case "paused":
+		fmt.Fprintf(stderr, "run paused again; record written to %s\n", out)
+	default:
+		fmt.Fprintf(stderr, "run resumed; record written to %s\n", out)
+	}
+	return nil
+}
+
+// chartOf is the chart file a record names: as written, else beside the
+// record (a record moved with its chart).
+func chartOf(rec *runbook.RunRecord, recordPath string) string {
+	c := rec.Chart
+	if c == "" || filepath.IsAbs(c) {
+		return c
+	}
+	if _, err := os.Stat(c); err == nil {
+		return c
+	}
+	beside := filepath.Join(filepath.Dir(recordPath), filepath.Base(c))
+	if _, err := os.Stat(beside); err == nil {
+		return beside
+	}
+	return c
+}

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/openrunbook/runbook/plugins"
+	"github.com/openrunbook/runbook/plugins/sdk"
+)
+
+func TestFileAge(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	old := filepath.Join(dir, "old")
+	if err := os.WriteFile(old, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	if err := os.Chtimes(old, now, now.Add(-48*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	// In-process, through the real protocol.
+	st := sdk.TestServe(t, fileAge{now: time.Now})
+	tests := []struct {
+		name string
+		args map[string]any
+		want func(map[string]any) bool
+	}{
+		{"too old", map[string]any{"path": old, "maxAge": "24h"}, func(m map[string]any) bool { return m["tooOld"] == true && m["exists"] == true }},
+		{"young enough", map[string]any{"path": old, "maxAge": "72h"}, func(m map[string]any) bool { return m["tooOld"] == false }},
+		{"missing is an absence", map[string]any{"path": filepath.Join(dir, "nope"), "maxAge": "1h"}, func(m map[string]any) bool {
+			return m["af_absent"] == true && m["looked_for"] == "file "+filepath.Join(dir, "nope")
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, err := st.Run(context.Background(), sdk.Request{Args: tc.args})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m, ok := resp.Result.(map[string]any); !ok || !tc.want(m) {
+				t.Fatalf("result %#v", resp.Result)
+			}
+		})
+	}
+	if _, err := st.Run(context.Background(), sdk.Request{Args: map[string]any{"maxAge": "1h"}}); err == nil {
+		t.Fatal("no path: no error")
+	}
+}
+
+func TestFileAgeAsAProcess(t *testing.T) {
+	t.Parallel()
+	st := sdk.TestProcess(t, "github.com/openrunbook/runbook/examples/plugins/file-age")
+	d := st.Description()
+	if d.Name != "file-age" || d.Version != Version || len(d.Args) != 2 || d.Args[1].Default != "24h" {
+		t.Fatalf("description %+v", d)
+	}
+	resp, err := st.Run(context.Background(), plugins.Request{Args: map[string]any{"path": "/", "maxAge": "1000000h"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Result.(map[string]any)["tooOld"] != false {
+		t.Fatalf("result %v", resp.Result)
+	}
+}

@@ -1,0 +1,104 @@
+package host
+
+import (
+	"context"
+	"sync"
+)
+
+// Manager starts the stage plugins one run uses, each at most once, on
+// first use, and stops them all on Close. Safe for concurrent use.
+type Manager struct {
+	chart map[string]Source
+	dir   string
+	opts  []Option
+
+	mu     sync.Mutex
+	stages map[string]*starting
+	closed bool
+}
+
+type starting struct {
+	done chan struct{}
+	s    *Stage
+	p    *Plugin
+	err  error
+}
+
+// NewManager resolves plugin names in chart (a chart's `plugins:` map,
+// paths absolute), then in dir (`runbook-plugin-<name>`; "" none).
+func NewManager(chart map[string]Source, dir string, opts ...Option) *Manager {
+	return &Manager{chart: chart, dir: dir, opts: opts, stages: map[string]*starting{}}
+}
+
+// Stage returns the stage plugin called name, starting it on first use.
+// A plugin that failed to start fails every later use the same way
+// (it is not restarted within the run).
+func (m *Manager) Stage(ctx context.Context, name string) (*Stage, error) {
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return nil, &Error{Plugin: name, Op: "start", Err: context.Canceled}
+	}
+	st, ok := m.stages[name]
+	if !ok {
+		st = &starting{done: make(chan struct{})}
+		m.stages[name] = st
+		go m.start(ctx, name, st)
+	}
+	m.mu.Unlock()
+	select {
+	case <-st.done:
+		return st.s, st.err
+	case <-ctx.Done():
+		return nil, &Error{Plugin: name, Op: "start", Err: ctx.Err()}
+	}
+}
+
+func (m *Manager) start(ctx context.Context, name string, st *starting) {
+	defer close(st.done)
+	src, err := Resolve(name, m.chart, m.dir)
+	if err != nil {
+		st.err = err
+		return
+	}
+	// The start outlives a caller that gives up: another branch may wait.
+	p, err := Start(context.WithoutCancel(ctx), src, m.opts...)
+	if err != nil {
+		st.err = err
+		return
+	}
+	st.p = p
+	m.mu.Lock()
+	closed := m.closed
+	m.mu.Unlock()
+	if closed {
+		p.Kill()
+		st.err = &Error{Plugin: name, Op: "start", Err: context.Canceled}
+		return
+	}
+	st.s, st.err = p.Stage(ctx)
+}
+
+// Close stops every plugin process the manager started, concurrently, and
+// waits until they are gone.
+func (m *Manager) Close() {
+	m.mu.Lock()
+	m.closed = true
+	all := make([]*starting, 0, len(m.stages))
+	for _, st := range m.stages {
+		all = append(all, st)
+	}
+	m.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, st := range all {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-st.done
+			if st.p != nil {
+				st.p.Kill()
+			}
+		}()
+	}
+	wg.Wait()
+}

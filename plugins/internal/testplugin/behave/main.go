@@ -1,0 +1,74 @@
+// Command behave is a stage plugin that misbehaves on request (mode arg).
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+
+	"github.com/openrunbook/runbook/plugins/sdk"
+)
+
+type behave struct{}
+
+func (behave) Describe() sdk.Description {
+	return sdk.Description{
+		Name: "behave", Version: "0.0.1", Description: "misbehaves on request",
+		RunsCode: os.Getenv("BEHAVE_RUNS_CODE") != "",
+		Reads:    []string{"seed"},
+		Args: []sdk.Arg{
+			{Name: "mode", Type: "string", Default: "ok", HasDefault: true},
+			{Name: "n", Type: "number", Default: 1, HasDefault: true},
+			{Name: "pidfile", Type: "string", Default: "", HasDefault: true},
+		},
+	}
+}
+
+func (behave) Run(ctx context.Context, req sdk.Request) (sdk.Response, error) {
+	mode, _ := req.Args["mode"].(string)
+	pidfile, _ := req.Args["pidfile"].(string)
+	fmt.Println("a stray print to stdout, moved to stderr by the SDK")
+	switch mode {
+	case "error":
+		return sdk.Response{}, errors.New("the thing it checks is broken")
+	case "crash":
+		fmt.Fprintln(os.Stderr, "behave: about to crash on purpose")
+		os.Exit(3)
+	case "hang":
+		fmt.Fprintln(os.Stderr, "behave: hanging on purpose")
+		writePids(pidfile, os.Getpid())
+		select {}
+	case "spawn":
+		cmd := exec.Command("sleep", "300")
+		if err := cmd.Start(); err != nil {
+			return sdk.Response{}, err
+		}
+		writePids(pidfile, os.Getpid(), cmd.Process.Pid)
+		select {}
+	case "absent":
+		return sdk.Response{Result: sdk.Absent("the thing", "here", "there")}, nil
+	}
+	return sdk.Response{Result: map[string]any{"mode": mode, "n": req.Args["n"], "seed": req.Scope["seed"], "path": req.Path}}, nil
+}
+
+func writePids(file string, pids ...int) {
+	if file == "" {
+		return
+	}
+	s := ""
+	for _, p := range pids {
+		s += strconv.Itoa(p) + "\n"
+	}
+	_ = os.WriteFile(file+".tmp", []byte(s), 0o644)
+	_ = os.Rename(file+".tmp", file)
+}
+
+func main() {
+	if f := os.Getenv("BEHAVE_STARTED"); f != "" {
+		_ = os.WriteFile(f, []byte("started"), 0o644)
+	}
+	sdk.Serve(behave{})
+}

@@ -1,0 +1,86 @@
+package sdk_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/openrunbook/runbook/plugins/sdk"
+)
+
+type echo struct{}
+
+func (echo) Describe() sdk.Description {
+	return sdk.Description{Name: "echo", Version: "1", Args: []sdk.Arg{{Name: "x", Type: "number", Default: 2.5, HasDefault: true}}}
+}
+
+func (echo) Run(ctx context.Context, req sdk.Request) (sdk.Response, error) {
+	switch req.Args["x"] {
+	case "fail":
+		return sdk.Response{}, errors.New("asked to fail")
+	case "panic":
+		panic("asked to panic")
+	case "deadline":
+		if _, ok := ctx.Deadline(); !ok {
+			return sdk.Response{}, errors.New("no deadline")
+		}
+	}
+	return sdk.Response{Result: map[string]any{"x": req.Args["x"], "scope": req.Scope}}, nil
+}
+
+func TestServeInProcess(t *testing.T) {
+	t.Parallel()
+	st := sdk.TestServe(t, echo{})
+	ctx := context.Background()
+	d, err := st.Describe(ctx)
+	if err != nil || d.Name != "echo" || d.Args[0].Default != 2.5 {
+		t.Fatalf("%+v %v", d, err)
+	}
+	tests := []struct {
+		name    string
+		x       any
+		wantErr string
+	}{
+		{"int stays int", 3, ""},
+		{"float stays float", 3.5, ""},
+		{"error", "fail", "asked to fail"},
+		{"panic fails the call only", "panic", "plugin panicked: asked to panic"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, err := st.Run(ctx, sdk.Request{Args: map[string]any{"x": tc.x}, Scope: map[string]any{"k": []any{1, "a"}}})
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err = %v", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := resp.Result.(map[string]any)
+			if m["x"] != tc.x {
+				t.Fatalf("x = %#v, want %#v", m["x"], tc.x)
+			}
+		})
+	}
+	dctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	if _, err := st.Run(dctx, sdk.Request{Args: map[string]any{"x": "deadline"}}); err != nil {
+		t.Fatalf("the deadline did not travel: %v", err)
+	}
+}
+
+func TestCoverageShapes(t *testing.T) {
+	t.Parallel()
+	a := sdk.Absent("x", "here")
+	if a["af_absent"] != true || a["looked_for"] != "x" || len(a["checked"].([]any)) != 1 {
+		t.Fatal(a)
+	}
+	l := sdk.Ledger(7, []string{"a"}, []string{"b"})
+	if l["result"] != 7 || l["af_coverage"].(map[string]any)["not_checked"].([]any)[0] != "b" {
+		t.Fatal(l)
+	}
+}

@@ -1,0 +1,104 @@
+package runbook
+
+import (
+	"fmt"
+
+	"github.com/openrunbook/runbook/flow"
+)
+
+// Explain answers "why" over a saved run record (ReadRecord), without the
+// chart file and without running anything: the record's log, its chart
+// structure and how the run ended are all it reads. problems are what the
+// reader could not read (ParseRecord); they ride every answer, so a
+// damaged record is explained as far as it is sound and says where it is
+// not.
+//
+// Example:
+//
+//	rec, problems, err := runbook.ReadRecord("run.json")
+//	x := runbook.Explain(rec, problems)
+//	e, err := x.Key("verdicts[3]", -1)
+type Explain struct {
+	rec      *RunRecord
+	ex       *flow.Explainer
+	Problems []string
+}
+
+// NewExplain indexes the record's log once.
+func NewExplain(rec *RunRecord, problems []string) *Explain {
+	opts := []flow.ExplainOption{flow.WithEnd(endOf(rec))}
+	if rec.Structure != nil {
+		opts = append(opts, flow.WithStructure(*rec.Structure))
+	}
+	if r := rec.Result; r != nil {
+		kinds := map[string]string{}
+		for k := range r.Inputs.Given {
+			kinds[k] = "given"
+		}
+		for k := range r.Inputs.Assumed {
+			kinds[k] = "assumed"
+		}
+		opts = append(opts, flow.WithInputKinds(kinds))
+	}
+	return &Explain{rec: rec, ex: flow.NewExplainer(&rec.Log, opts...), Problems: problems}
+}
+
+// endOf says how the recorded run ended.
+func endOf(rec *RunRecord) flow.End {
+	r := rec.Result
+	if r == nil {
+		return flow.End{}
+	}
+	end := flow.End{Status: flow.Status(r.Status)}
+	if r.Error != nil {
+		end.Path, end.Message = r.Error.Stage, r.Error.Message
+	}
+	if r.Pause != nil {
+		end.Path, end.Message = r.Pause.Stage, fmt.Sprintf("%q", r.Pause.Question)
+	}
+	return end
+}
+
+// Record is the record explained.
+func (x *Explain) Record() *RunRecord { return x.rec }
+
+// Key explains a state key (`verdicts[3].verdict`) as of commit at (-1:
+// the end). See flow.Explainer.Key.
+func (x *Explain) Key(key string, at int) (*flow.Explanation, error) { return x.ex.Key(key, at) }
+
+// Stage explains a stage execution by path. See flow.Explainer.Stage.
+func (x *Explain) Stage(path string) (*flow.Explanation, error) { return x.ex.Stage(path) }
+
+// WhyNot says why a stage or branch did not run. See flow.Explainer.WhyNot.
+func (x *Explain) WhyNot(target string) (*flow.WhyNot, error) { return x.ex.WhyNot(target) }
+
+// StateAt is the state as of commit n, and the commit.
+func (x *Explain) StateAt(n int) (map[string]any, *flow.Commit) { return x.ex.StateAt(n) }
+
+// Answer is what explain says with no key: the chain behind the verdict
+// table when the run made one, else behind every key of the final state.
+func (x *Explain) Answer() (*flow.Explanation, error) {
+	if _, ok := x.rec.Log.StateAt(len(x.rec.Log.Commits) - 1)[flow.VerdictsKey]; ok {
+		return x.ex.Key(flow.VerdictsKey, -1)
+	}
+	return x.ex.All(-1)
+}
+
+// Query answers one query string: a key when its first name is a key of
+// the final state, else a stage path or id. at applies to keys only.
+func (x *Explain) Query(q string, at int) (*flow.Explanation, error) {
+	if q == "" {
+		if at >= 0 {
+			return x.ex.All(at)
+		}
+		return x.Answer()
+	}
+	e, kerr := x.ex.Key(q, at)
+	if kerr == nil {
+		return e, nil
+	}
+	if e, err := x.ex.Stage(q); err == nil {
+		return e, nil
+	}
+	return nil, fmt.Errorf("%q is neither a key of the state nor a stage that ran: %w", q, kerr)
+}

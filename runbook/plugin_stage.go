@@ -1,0 +1,379 @@
+package runbook
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/plugins"
+	"github.com/openrunbook/runbook/plugins/assessment"
+	"github.com/openrunbook/runbook/plugins/coverage"
+	"github.com/openrunbook/runbook/plugins/host"
+	"github.com/openrunbook/runbook/plugins/label"
+)
+
+// WithHonestyPlugin runs the honesty stages through h (for instance a
+// started honesty plugin, host.StartHonesty, shared by many runs). The
+// caller owns h's lifetime. A call that fails falls back as in
+// WithHonestyProcess.
+func WithHonestyPlugin(h Honesty) ExecOption { return func(o *execOptions) { o.honesty = h } }
+
+// WithHonestyProcess runs the honesty stages as a plugin process started
+// for this run from path and args (the runbook CLI re-executes itself with
+// a hidden subcommand) and stopped when the run ends. The process must
+// serve this build's honesty stages (runbook.InProcess): stage results that
+// declare nothing are answered without a round trip
+// (host.WithSameCoverageRules). The process starts
+// while the run begins; the record is the same bytes as in-process. A
+// plugin that fails is replaced by the in-process stages, with a warning.
+func WithHonestyProcess(path string, args ...string) ExecOption {
+	return func(o *execOptions) { o.honestyCmd = append([]string{path}, args...) }
+}
+
+// WithPluginDir is where stage plugins the chart's plugins: map does not
+// name are looked for, as runbook-plugin-<name>.
+func WithPluginDir(dir string) ExecOption { return func(o *execOptions) { o.pluginDir = dir } }
+
+// startPlugins readies the run's plugin side: its id, its honesty stages
+// (in-process, or a process), and its stage plugin manager (which starts
+// nothing until a plugin stage runs). The returned func stops every
+// process the run started.
+func (rb *Runbook) startPlugins(rs *runState, o *execOptions) (end func()) {
+	rs.run = newRunID()
+	var opts []host.Option
+	if o.logger != nil {
+		opts = append(opts, host.WithLogger(o.logger))
+	}
+	var proc *host.Honesty
+	primary := o.honesty
+	on := rb.spec.Honesty == nil || len(rb.spec.Honesty) > 0
+	if primary == nil && len(o.honestyCmd) > 0 && on {
+		// The process is this build's runbook serving its own honesty
+		// stages: ordinary results need no round trip.
+		hopts := append(slices.Clone(opts), host.WithSameCoverageRules())
+		proc = host.StartHonesty(host.Source{Name: "honesty", Path: o.honestyCmd[0], Args: o.honestyCmd[1:]}, hopts...)
+		primary = proc
+	}
+	if primary == nil {
+		rs.honesty = InProcess()
+	} else {
+		rs.honesty = &fallback{primary: primary, local: InProcess(), warn: rs.warn}
+	}
+	rs.plugins = &stagePlugins{chart: rb.pluginSources(), dir: o.pluginDir, opts: opts}
+	return func() {
+		rs.plugins.close()
+		_ = rs.honesty.EndRun(context.Background(), rs.run)
+		if proc != nil {
+			proc.Close()
+		}
+	}
+}
+
+// pluginSources is the chart's plugins: map, each command made absolute
+// against the chart file's directory.
+func (rb *Runbook) pluginSources() map[string]host.Source {
+	if len(rb.spec.Plugins) == 0 {
+		return nil
+	}
+	base := "."
+	if rb.spec.File != "" {
+		base = filepath.Dir(rb.spec.File)
+	}
+	out := make(map[string]host.Source, len(rb.spec.Plugins))
+	for _, p := range rb.spec.Plugins {
+		path := p.Command
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(base, path)
+		}
+		if abs, err := filepath.Abs(path); err == nil {
+			path = abs
+		}
+		out[p.Name] = host.Source{Name: p.Name, Path: path, SHA256: p.SHA256}
+	}
+	return out
+}
+
+func newRunID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// stagePlugins is one run's stage plugin processes: the manager is made on
+// the first plugin stage (a run without one pays nothing), and every
+// process it started is stopped when the run ends.
+type stagePlugins struct {
+	chart map[string]host.Source
+	dir   string
+	opts  []host.Option
+
+	mu     sync.Mutex
+	m      *host.Manager
+	closed bool
+}
+
+func (sp *stagePlugins) stage(ctx context.Context, name string) (*host.Stage, error) {
+	sp.mu.Lock()
+	if sp.closed {
+		sp.mu.Unlock()
+		return nil, fmt.Errorf("the run has ended")
+	}
+	if sp.m == nil {
+		sp.m = host.NewManager(sp.chart, sp.dir, sp.opts...)
+	}
+	m := sp.m
+	sp.mu.Unlock()
+	return m.Stage(ctx, name)
+}
+
+func (sp *stagePlugins) close() {
+	sp.mu.Lock()
+	sp.closed = true
+	m := sp.m
+	sp.mu.Unlock()
+	if m != nil {
+		m.Close()
+	}
+}
+
+// pluginStage calls a stage plugin: it evaluates the stage's args against
+// the scope, fills the plugin's declared defaults for the missing ones
+// (each an ASSUMED value, by the plugin's name), passes the scope values
+// the plugin reads, and writes the plugin's result under `into` through
+// the coverage stage. A plugin that runs code files a script row per call.
+//
+// A plugin that cannot start, crashes, hangs past the stage's timeout or
+// answers garbage fails the stage, naming the plugin and its stderr's
+// tail, and files the call's script row as outcome-unknown (settlement
+// threw, no facts), whether or not the plugin runs code.
+func pluginStage(st *StageSpec) flow.StageFunc {
+	ps := st.Plugin
+	into := ps.Into
+	if into == "" {
+		into = st.ID
+	}
+	return func(ctx context.Context, s *flow.Scope) error {
+		if st.Timeout > 0 {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, st.Timeout)
+			defer cancel()
+		}
+		rs := stateOf(ctx)
+		if rs.plugins == nil {
+			return fmt.Errorf("plugin %q: stage plugins run only inside a runbook run", ps.Name)
+		}
+		p, err := rs.plugins.stage(ctx, ps.Name)
+		if err != nil {
+			rs.script(s.Path(), label.Threw, nil, false)
+			return err
+		}
+		d := p.Description()
+		args, err := pluginArgs(ps, d, s)
+		if err != nil {
+			return err
+		}
+		for _, a := range d.Args {
+			if _, given := args[a.Name]; !given && a.HasDefault {
+				args[a.Name] = a.Default
+				rs.assume(s.Path(), a.Name, a.Default, ps.Name)
+			}
+		}
+		scope := make(map[string]any, len(d.Reads))
+		for _, k := range d.Reads {
+			if v, ok := s.Get(k); ok {
+				scope[k] = v
+			}
+		}
+		resp, err := p.Run(ctx, plugins.Request{Path: RecordPath(s.Path()), Args: args, Scope: scope})
+		var re *host.RunError
+		switch {
+		case errors.As(err, &re):
+			if d.RunsCode {
+				no := false
+				rs.script(s.Path(), label.Returned, &label.Facts{OK: &no}, false)
+			}
+			return re
+		case err != nil:
+			rs.script(s.Path(), label.Threw, nil, false)
+			return err
+		}
+		if d.RunsCode {
+			rs.script(s.Path(), label.Returned, resp.Facts, false)
+		}
+		s.Set(into, rs.result(s.Path(), resp.Result))
+		return nil
+	}
+}
+
+// pluginArgs evaluates the stage's args and checks them against what the
+// plugin declares: no unknown name, every required one given, each of its
+// declared type.
+func pluginArgs(ps *PluginStageSpec, d plugins.Description, s *flow.Scope) (map[string]any, error) {
+	decl := make(map[string]plugins.Arg, len(d.Args))
+	for _, a := range d.Args {
+		decl[a.Name] = a
+	}
+	args := make(map[string]any, len(d.Args))
+	for _, a := range ps.Args {
+		da, ok := decl[a.Key]
+		if !ok {
+			return nil, fmt.Errorf("plugin %q has no argument %q (it takes: %s)", ps.Name, a.Key, argNames(d.Args))
+		}
+		v, _, err := a.Expr.Value(s)
+		if err != nil {
+			return nil, fmt.Errorf("plugin %q argument %s: %s: %w", ps.Name, a.Key, a.Src, err)
+		}
+		if !argFits(da.Type, v) {
+			return nil, fmt.Errorf("plugin %q argument %s: %s is %s, want a %s", ps.Name, a.Key, a.Src, kindOf(v), da.Type)
+		}
+		args[a.Key] = v
+	}
+	for _, a := range d.Args {
+		if _, ok := args[a.Name]; !ok && a.Required {
+			return nil, fmt.Errorf("plugin %q needs argument %q (%s)", ps.Name, a.Name, a.Description)
+		}
+	}
+	return args, nil
+}
+
+func argNames(as []plugins.Arg) string {
+	if len(as) == 0 {
+		return "none"
+	}
+	names := make([]string, len(as))
+	for i, a := range as {
+		names[i] = a.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+func argFits(typ string, v any) bool {
+	switch typ {
+	case "", "any":
+		return true
+	case "string":
+		_, ok := v.(string)
+		return ok
+	case "number":
+		switch v.(type) {
+		case int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, float32, float64:
+			return true
+		}
+		return false
+	case "bool":
+		_, ok := v.(bool)
+		return ok
+	case "list":
+		_, ok := v.([]any)
+		return ok
+	case "object":
+		_, ok := v.(map[string]any)
+		return ok
+	case "duration":
+		switch t := v.(type) {
+		case string:
+			_, err := time.ParseDuration(t)
+			return err == nil
+		case time.Duration:
+			return true
+		}
+		return false
+	}
+	return true
+}
+
+// assumedArg is a plugin argument filled by the plugin's declared default.
+type assumedArg struct {
+	path, name, by string
+	value          any
+}
+
+func (rs *runState) assume(path, name string, v any, by string) {
+	rs.mu.Lock()
+	rs.assumed = append(rs.assumed, assumedArg{path: path, name: name, by: by, value: v})
+	rs.mu.Unlock()
+}
+
+// assumedArgs are the assumed plugin arguments for the assessment, in log
+// order, each name once per plugin.
+func (rs *runState) assumedArgs(log *flow.Log) []assessment.Assumed {
+	rs.mu.Lock()
+	as := ordered(log, slices.Clone(rs.assumed), func(a *assumedArg) *string { return &a.path })
+	rs.mu.Unlock()
+	var out []assessment.Assumed
+	seen := map[[2]string]bool{}
+	for _, a := range as {
+		k := [2]string{a.by, a.name}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, assessment.Assumed{Name: a.name, Value: a.value, By: a.by})
+	}
+	return out
+}
+
+// fallback calls the primary honesty stages (a plugin process) and, when
+// they fail, the in-process ones: the run's answer never depends on a
+// plugin process staying up. The first failure is reported once.
+type fallback struct {
+	primary, local Honesty
+	warn           func(path, msg string)
+	failed         atomic.Bool
+}
+
+func (f *fallback) fail(err error) {
+	if !f.failed.Swap(true) {
+		f.warn("honesty", fmt.Sprintf("the honesty plugin failed (%v); the honesty stages ran in-process from then on", err))
+	}
+}
+
+func (f *fallback) Label(ctx context.Context, req label.Request) (label.Response, error) {
+	if !f.failed.Load() {
+		if r, err := f.primary.Label(ctx, req); err == nil {
+			return r, nil
+		} else {
+			f.fail(err)
+		}
+	}
+	return f.local.Label(ctx, req)
+}
+
+func (f *fallback) Coverage(ctx context.Context, run string, req coverage.Request) (coverage.Response, error) {
+	if !f.failed.Load() {
+		if r, err := f.primary.Coverage(ctx, run, req); err == nil {
+			return r, nil
+		} else {
+			f.fail(err)
+		}
+	}
+	return f.local.Coverage(ctx, run, req)
+}
+
+func (f *fallback) Assess(ctx context.Context, req assessment.Request) (assessment.Response, error) {
+	if !f.failed.Load() {
+		if r, err := f.primary.Assess(ctx, req); err == nil {
+			return r, nil
+		} else {
+			f.fail(err)
+		}
+	}
+	return f.local.Assess(ctx, req)
+}
+
+func (f *fallback) EndRun(ctx context.Context, run string) error {
+	_ = f.local.EndRun(ctx, run)
+	if f.failed.Load() {
+		return nil
+	}
+	return f.primary.EndRun(ctx, run)
+}

@@ -1,0 +1,392 @@
+package runbook
+
+import (
+	"bytes"
+	_ "embed" // the record schema
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/openrunbook/runbook/flow"
+)
+
+//go:embed record.schema.json
+var recordSchema []byte
+
+// RecordSchema returns the JSON Schema (draft 2020-12) of the saved run
+// record of version RecordVersion: what `runbook schema --record` prints.
+// It changes with RecordVersion; more keys may be added within a version.
+// Each call returns a fresh copy.
+func RecordSchema() []byte { return slices.Clone(recordSchema) }
+
+// MaxRecordProblems bounds how many problems a reader lists; past it, one
+// line says how many more there were.
+const MaxRecordProblems = 20
+
+// ReadRecord reads the run record saved at path (ParseRecord).
+func ReadRecord(path string) (*RunRecord, []string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("record %s: %w", path, err)
+	}
+	rec, problems, err := ParseRecord(data)
+	if err != nil {
+		return nil, nil, fmt.Errorf("record %s: %w", path, err)
+	}
+	return rec, problems, nil
+}
+
+// RecordVersionError is a record of a version this reader does not know.
+type RecordVersionError struct{ Version int }
+
+func (e *RecordVersionError) Error() string {
+	return fmt.Sprintf("the record is version %d; this runbook (%s) reads version %d: read it with a runbook that knows version %d",
+		e.Version, Version, RecordVersion, e.Version)
+}
+
+// ParseRecord reads a saved run record. It owns the reading rule:
+//
+//	not a JSON object, or no recordVersion     refused (error)
+//	recordVersion other than RecordVersion     refused (*RecordVersionError)
+//	valid JSON                                 checked against RecordSchema; each
+//	                                           violation is a problem, not a refusal
+//	a value of the wrong type                  that value is left out (a problem);
+//	                                           everything around it is read
+//	cut short or broken JSON                   everything before the break is read,
+//	                                           commit by commit (a problem says where)
+//
+// problems lists, in words, what could not be read; explain prints them
+// and explains the rest. It never panics on any input.
+func ParseRecord(data []byte) (rec *RunRecord, problems []string, err error) {
+	p := &recordParser{dec: json.NewDecoder(bytes.NewReader(data)), rec: &RunRecord{}}
+	version, sawVersion := p.top()
+	if p.fatal != nil {
+		return nil, nil, p.fatal
+	}
+	if !sawVersion {
+		if p.broken {
+			return nil, nil, fmt.Errorf("not a readable run record: it breaks before its recordVersion (%s)", firstProblem(p.problems))
+		}
+		return nil, nil, errors.New("not a runbook run record: it has no recordVersion")
+	}
+	if version != RecordVersion {
+		return nil, nil, &RecordVersionError{Version: version}
+	}
+	if !p.broken {
+		p.problems = append(p.problems, schemaProblems(data)...)
+	}
+	p.rec.RecordVersion = version
+	if p.rec.Result == nil {
+		p.problems = append(p.problems, "the record has no result: the verdicts, decisions and inputs it would hold are unknown")
+	}
+	for i, c := range p.rec.Log.Commits {
+		if c.Index != i {
+			p.problems = append(p.problems, fmt.Sprintf("log.commits[%d] (%s) says it is commit %d: the log is out of order or has gaps", i, c.Path, c.Index))
+			break
+		}
+	}
+	if len(p.problems) > MaxRecordProblems {
+		n := len(p.problems) - MaxRecordProblems
+		p.problems = append(p.problems[:MaxRecordProblems], fmt.Sprintf("… and %d more problems", n))
+	}
+	return p.rec, p.problems, nil
+}
+
+// recordParser reads a record value by value, keeping what is sound.
+type recordParser struct {
+	dec      *json.Decoder
+	rec      *RunRecord
+	problems []string
+	broken   bool // the JSON itself breaks: nothing after the break is read
+	fatal    error
+}
+
+func (p *recordParser) problem(format string, a ...any) {
+	p.problems = append(p.problems, fmt.Sprintf(format, a...))
+}
+
+// breakAt notes where the JSON broke.
+func (p *recordParser) breakAt(where string, err error) {
+	p.broken = true
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		p.problem("the record is cut short (in %s, at byte %d): nothing after that point could be read", where, p.dec.InputOffset())
+		return
+	}
+	p.problem("the record's JSON breaks in %s (at byte %d: %v): nothing after that point could be read", where, p.dec.InputOffset(), err)
+}
+
+// top reads the top-level object; it returns the recordVersion when seen.
+func (p *recordParser) top() (int, bool) {
+	tok, err := p.dec.Token()
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			p.fatal = errors.New("the record file is empty")
+		} else {
+			p.fatal = fmt.Errorf("not a runbook run record: %v", err)
+		}
+		return 0, false
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		p.fatal = errors.New("not a runbook run record: not a JSON object")
+		return 0, false
+	}
+	version, saw := 0, false
+	for p.dec.More() {
+		tok, err := p.dec.Token()
+		if err != nil {
+			p.breakAt("the record's keys", err)
+			return version, saw
+		}
+		key, _ := tok.(string)
+		switch key {
+		case "recordVersion":
+			var v float64
+			if err := p.dec.Decode(&v); err != nil {
+				if isSyntax(err) {
+					p.breakAt("recordVersion", err)
+					return version, saw
+				}
+				p.fatal = fmt.Errorf("not a runbook run record: recordVersion is not a number")
+				return 0, false
+			}
+			if v != float64(int(v)) {
+				p.fatal = fmt.Errorf("not a runbook run record: recordVersion %v is not a whole number", v)
+				return 0, false
+			}
+			version, saw = int(v), true
+			if version != RecordVersion {
+				return version, saw // refused: read no further
+			}
+		case "log":
+			if !p.log() {
+				return version, saw
+			}
+		default:
+			var dst any
+			switch key {
+			case "result":
+				dst = &p.rec.Result
+			case "chart":
+				dst = &p.rec.Chart
+			case "checkpoint":
+				dst = &p.rec.Checkpoint
+			case "structure":
+				dst = &p.rec.Structure
+			case "chartSha256":
+				dst = &p.rec.ChartSHA256
+			case "answers":
+				dst = &p.rec.Answers
+			case "resumed":
+				dst = &p.rec.Resumed
+			default:
+				dst = new(json.RawMessage) // a key of a later minor addition
+			}
+			if !p.value(key, dst) {
+				return version, saw
+			}
+		}
+	}
+	if _, err := p.dec.Token(); err != nil {
+		p.breakAt("the end of the record", err)
+	}
+	return version, saw
+}
+
+// value decodes one value into dst; false when the JSON broke.
+func (p *recordParser) value(where string, dst any) bool {
+	err := p.dec.Decode(dst)
+	switch {
+	case err == nil:
+		return true
+	case isSyntax(err):
+		p.breakAt(where, err)
+		return false
+	}
+	p.problem("%s: %s", where, typeWords(err))
+	return true
+}
+
+// log reads the log commit by commit, so a log cut short keeps the commits
+// before the cut.
+func (p *recordParser) log() bool {
+	tok, err := p.dec.Token()
+	if err != nil {
+		p.breakAt("log", err)
+		return false
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		p.problem("log: not an object: no commit could be read")
+		return true // a scalar was consumed whole
+	}
+	for p.dec.More() {
+		tok, err := p.dec.Token()
+		if err != nil {
+			p.breakAt("log", err)
+			return false
+		}
+		switch key, _ := tok.(string); key {
+		case "inputs":
+			if !p.value("log.inputs", &p.rec.Log.Inputs) {
+				return false
+			}
+		case "commits":
+			if !p.commits() {
+				return false
+			}
+		default:
+			if !p.value("log."+key, new(json.RawMessage)) {
+				return false
+			}
+		}
+	}
+	if _, err := p.dec.Token(); err != nil {
+		p.breakAt("log", err)
+		return false
+	}
+	return true
+}
+
+func (p *recordParser) commits() bool {
+	tok, err := p.dec.Token()
+	if err != nil {
+		p.breakAt("log.commits", err)
+		return false
+	}
+	if tok == nil {
+		return true
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '[' {
+		p.problem("log.commits: not a list: no commit could be read")
+		return true
+	}
+	for i := 0; p.dec.More(); i++ {
+		var c flow.Commit
+		err := p.dec.Decode(&c)
+		if err != nil && isSyntax(err) {
+			p.breakAt(fmt.Sprintf("log.commits[%d]", i), err)
+			p.problem("read %d commits before the break", i)
+			return false
+		}
+		if err != nil {
+			p.problem("log.commits[%d] (%s): %s", i, c.Path, typeWords(err))
+		}
+		if c.Path == "" {
+			p.problem("log.commits[%d] has no path: it is left out", i)
+			continue
+		}
+		p.rec.Log.Commits = append(p.rec.Log.Commits, c)
+	}
+	if _, err := p.dec.Token(); err != nil {
+		p.breakAt("log.commits", err)
+		return false
+	}
+	return true
+}
+
+func isSyntax(err error) bool {
+	var se *json.SyntaxError
+	return errors.As(err, &se) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
+}
+
+func typeWords(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		f := te.Field
+		if f == "" {
+			f = "the value"
+		}
+		return fmt.Sprintf("%s is a JSON %s where %s was expected: left out", f, te.Value, te.Type)
+	}
+	return err.Error()
+}
+
+func firstProblem(ps []string) string {
+	if len(ps) == 0 {
+		return "unknown"
+	}
+	return ps[0]
+}
+
+// schemaProblems validates a record against RecordSchema, one problem per
+// violation: `schema: /log/commits/3/index: …`.
+func schemaProblems(data []byte) []string {
+	sch, err := compiledRecordSchema()
+	if err != nil {
+		return []string{"the record schema does not compile (a bug): " + err.Error()}
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if err != nil {
+		return nil // the lenient reader says what is wrong
+	}
+	err = sch.Validate(inst)
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return nil
+	}
+	var out []string
+	var leaves func(u *jsonschema.OutputUnit)
+	leaves = func(u *jsonschema.OutputUnit) {
+		for i := range u.Errors {
+			leaves(&u.Errors[i])
+		}
+		if len(u.Errors) > 0 || u.Error == nil {
+			return
+		}
+		at := u.InstanceLocation
+		if at == "" {
+			at = "/"
+		}
+		p := fmt.Sprintf("schema: %s: %s", at, u.Error.String())
+		if !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	leaves(ve.DetailedOutput())
+	return out
+}
+
+var compiledRecordSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(recordSchema))
+	if err != nil {
+		return nil, err
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	if err := c.AddResource("record.schema.json", doc); err != nil {
+		return nil, err
+	}
+	return c.Compile("record.schema.json")
+})
+
+// writeRecordFile saves rec as JSON at path, atomically (a reader never
+// sees half a record): a temporary file beside it, then a rename.
+func writeRecordFile(path string, rec *RunRecord) error {
+	b, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		return fmt.Errorf("record: %w", err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".runbook-record-*")
+	if err != nil {
+		return fmt.Errorf("record %s: %w", path, err)
+	}
+	_, werr := tmp.Write(append(b, '\n'))
+	cerr := tmp.Close()
+	if werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Rename(tmp.Name(), path)
+	}
+	if werr != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("record %s: %w", path, werr)
+	}
+	return nil
+}

@@ -1,0 +1,183 @@
+package runbook
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// fleetRecord runs testdata/explain/fleet.yaml (it pauses at its ask:)
+// and returns its saved record's bytes.
+func fleetRecord(t *testing.T) (*Runbook, []byte) {
+	t.Helper()
+	rb, err := Open("testdata/explain/fleet.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := rb.Exec(context.Background(), map[string]any{"host": "h1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Record.Status != "paused" {
+		t.Fatalf("status %s", res.Record.Status)
+	}
+	b, err := json.Marshal(res.RunRecord())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rb, b
+}
+
+// TestSavedRecordsValidate: a record this runbook writes is read back
+// with no problem, its schema included.
+func TestSavedRecordsValidate(t *testing.T) {
+	t.Parallel()
+	_, b := fleetRecord(t)
+	rec, problems, err := ParseRecord(b)
+	if err != nil || len(problems) > 0 {
+		t.Fatalf("err %v, problems %q", err, problems)
+	}
+	if rec.Structure == nil || rec.Checkpoint == nil || !strings.HasPrefix(rec.ChartSHA256, "sha256:") || len(rec.Log.Commits) != 16 {
+		t.Errorf("record read back: structure %v checkpoint %v hash %q commits %d", rec.Structure != nil, rec.Checkpoint != nil, rec.ChartSHA256, len(rec.Log.Commits))
+	}
+	if got := rec.Log.Inputs["token"]; got != Masked {
+		t.Errorf("a secret input reached the record: %v", got)
+	}
+}
+
+func TestParseRecordRefuses(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, data, want string
+	}{
+		{"empty", "", "empty"},
+		{"not an object", `[1,2]`, "not a JSON object"},
+		{"not JSON", `hello`, "not a runbook run record"},
+		{"no version", `{"result":{"runbook":"x","status":"completed"},"log":{"commits":[]}}`, "no recordVersion"},
+		{"version 2", `{"recordVersion":2,"log":{"commits":[]}}`, "version 2"},
+		{"version fraction", `{"recordVersion":1.5}`, "whole number"},
+		{"cut before version", `{"result":{"runbook":"x"`, "breaks before its recordVersion"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, _, err := ParseRecord([]byte(tc.data))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want %q", err, tc.want)
+			}
+		})
+	}
+	var ve *RecordVersionError
+	if _, _, err := ParseRecord([]byte(`{"recordVersion":7}`)); !errors.As(err, &ve) || ve.Version != 7 {
+		t.Errorf("err = %v: want a *RecordVersionError", err)
+	}
+}
+
+// TestParseRecordDamaged: a damaged record is read as far as it is sound,
+// and each problem is said.
+func TestParseRecordDamaged(t *testing.T) {
+	t.Parallel()
+	_, good := fleetRecord(t)
+	var doc map[string]any
+	if err := json.Unmarshal(good, &doc); err != nil {
+		t.Fatal(err)
+	}
+	edit := func(f func(map[string]any)) []byte {
+		var d map[string]any
+		_ = json.Unmarshal(good, &d)
+		f(d)
+		b, _ := json.Marshal(d)
+		return b
+	}
+	commits := func(d map[string]any) []any { return d["log"].(map[string]any)["commits"].([]any) }
+	// The log is the second key written: cut the file in the middle of it.
+	cut := good[:strings.Index(string(good), `"path":"per-vol~1/posture#0"`)]
+
+	tests := []struct {
+		name        string
+		data        []byte
+		wantCommits int
+		wantProblem string
+	}{
+		{"cut in the log", cut, 10, "cut short"},
+		{"a commit's reads of the wrong type", edit(func(d map[string]any) {
+			commits(d)[5].(map[string]any)["reads"] = "oops"
+		}), 16, "log.commits[5] (pick#3)"},
+		{"a commit without a path", edit(func(d map[string]any) {
+			delete(commits(d)[2].(map[string]any), "path")
+		}), 15, "has no path"},
+		{"the result of the wrong type", edit(func(d map[string]any) { d["result"] = 42 }), 16, "result"},
+		{"a schema violation", edit(func(d map[string]any) {
+			commits(d)[0].(map[string]any)["index"] = -3
+		}), 16, "schema: /log/commits/0/index"},
+		{"a key of a later version is read past", edit(func(d map[string]any) { d["future"] = map[string]any{"x": 1} }), 16, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			rec, problems, err := ParseRecord(tc.data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rec.Log.Commits) != tc.wantCommits {
+				t.Errorf("commits read = %d, want %d", len(rec.Log.Commits), tc.wantCommits)
+			}
+			all := strings.Join(problems, "\n")
+			if tc.wantProblem == "" && len(problems) > 0 {
+				t.Errorf("problems: %s", all)
+			}
+			if tc.wantProblem != "" && !strings.Contains(all, tc.wantProblem) {
+				t.Errorf("problems %q lack %q", all, tc.wantProblem)
+			}
+			// Whatever was read can be explained without a panic.
+			x := NewExplain(rec, problems)
+			if _, err := x.Answer(); err != nil && !strings.Contains(err.Error(), "never written") {
+				t.Logf("answer: %v", err)
+			}
+			_, _ = x.WhyNot("done")
+		})
+	}
+}
+
+func TestRecordSchemaIsJSON(t *testing.T) {
+	t.Parallel()
+	var v map[string]any
+	if err := json.Unmarshal(RecordSchema(), &v); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := compiledRecordSchema(); err != nil {
+		t.Fatal(err)
+	}
+	if v["properties"].(map[string]any)["recordVersion"].(map[string]any)["const"] != float64(RecordVersion) {
+		t.Error("the schema's recordVersion is not RecordVersion: bump them together")
+	}
+}
+
+func FuzzParseRecord(f *testing.F) {
+	f.Add([]byte(`{"recordVersion":1,"log":{"commits":[{"index":0,"path":"a#0","stage":"a"}]}}`))
+	f.Add([]byte(`{"recordVersion":1,"result":{"runbook":"x","status":"paused"},"log":{"commits":[{"index":0,"path":"a#0","reads":[{"key":"k","writer":"b#9"}]}]}}`))
+	f.Add([]byte(`{"recordVersion":1,"log":{"commits":[{"index":0,"path":"x~0/a#0","stage":"a","writes":[{"key":"verdicts","value":[1],"from":"q"}]},{"index":1,"path":"x#1","stage":"x","writes":[{"key":"verdicts","value":[1,2]}]}]}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		rec, problems, err := ParseRecord(data)
+		if err != nil {
+			return
+		}
+		x := NewExplain(rec, problems)
+		_, _ = x.Answer()
+		_, _ = x.Query("verdicts[1]", -1)
+		_, _ = x.WhyNot("a")
+		_, _ = x.Stage("x")
+	})
+}
+
+func TestReadRecordMissingFile(t *testing.T) {
+	t.Parallel()
+	_, _, err := ReadRecord(filepath.Join(t.TempDir(), "none.json"))
+	if err == nil || !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("err = %v", err)
+	}
+}

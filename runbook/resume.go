@@ -1,0 +1,417 @@
+package runbook
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/user"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/openrunbook/runbook/decide"
+	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/recorder"
+)
+
+// Resume continues a run that paused at an `ask:` stage, from its saved
+// record, in this process (which need not be the one that paused it).
+//
+// It owns the rules of an answer:
+//
+//	expects          every name the question expects must be answered, with
+//	                 a value of its type (strings, as --input gives them, are
+//	                 converted as inputs are); nothing else may be given,
+//	                 except a secret input's value (below)
+//	secrets          a record keeps no secret: a secret input the person
+//	                 gave must be given again by name; one filled by its
+//	                 default is filled again
+//	once             a record that is not paused, or already resumed
+//	                 (RunRecord.Resumed), is refused (*ResumeError); two
+//	                 processes resuming one file at once: see LockRecord
+//	reject           ResumeReject(reason) answers nothing: the run ends
+//	                 failed at the asking stage with the reason, recorded
+//	the chart        must be the chart that paused (ChartHash), by name and hash
+//
+// The answer is written by the asking stage as one more commit of it
+// (flow.Chart.Resume), carrying who answered and when (flow.Answer), and
+// the run goes on with its counters continued. The returned Result is the
+// whole run: the saved log with the new commits after it (one continuous
+// log for explain), the decisions, scripts and coverage of both parts, the
+// answers in RunRecord().Answers.
+//
+// Example:
+//
+//	rec, _, err := runbook.ReadRecord("approval.paused.json")
+//	res, err := rb.Resume(ctx, rec, map[string]any{"approve": "true"}, runbook.AnsweredBy("ann"))
+//	err = res.WriteRecord("approval.paused.json")
+func (rb *Runbook) Resume(ctx context.Context, rec *RunRecord, answers map[string]any, opts ...ResumeOption) (*Result, error) {
+	ro := resumeOptions{now: time.Now}
+	for _, opt := range opts {
+		opt(&ro)
+	}
+	if err := rb.CanResume(rec); err != nil {
+		return nil, err
+	}
+	var o execOptions
+	for _, opt := range ro.exec {
+		opt(&o)
+	}
+	cp := *rec.Checkpoint
+	cp.State = slices.Clone(cp.State)
+	given, in, err := rb.resumeInputs(rec, &cp, answers, ro.reject != "")
+	if err != nil {
+		return nil, err
+	}
+	by := ro.by
+	if by == "" {
+		by = osUser()
+	}
+	at := ro.now().UTC().Format(time.RFC3339)
+
+	rs := &runState{label: rb.honestyOn(HonestyLabel), cover: rb.honestyOn(HonestyCoverage), secrets: in.secrets}
+	end := rb.startPlugins(rs, &o) // plugin_stage.go
+	defer end()
+	ctx = context.WithValue(ctx, stateKey{}, rs)
+	old := rec.Result
+	if old == nil {
+		old = &Record{}
+	}
+	// What the first part of the run filed, as if this run had filed it.
+	rs.scripts = append(rs.scripts, old.Scripts...)
+	for _, e := range old.Coverage {
+		if e.Path != flow.VerdictsKey { // the declined count is made again
+			rs.ledger = append(rs.ledger, e)
+		}
+	}
+	h := &harvest{}
+	for _, d := range old.Decisions {
+		h.decisions = append(h.decisions, harvested{path: d.Path, decider: d.Decider,
+			ev: &decide.Evidence{Kind: d.Kind, Chosen: d.Chosen, Default: d.Default, Rules: d.Rules}})
+	}
+	recs := []recorder.Recorder{h}
+	var narr *recorder.Narrative
+	if o.narrative {
+		narr = recorder.NewNarrative()
+		recs = append(recs, narr)
+	}
+	recs = append(recs, o.recorders...)
+	runOpts := []flow.RunOption{flow.WithRecorders(recs...)}
+	if o.timeout > 0 {
+		runOpts = append(runOpts, flow.WithTimeout(o.timeout))
+	}
+
+	var fres *flow.Result
+	if ro.reject != "" {
+		fres = rejected(&cp, ro.reject, by)
+	} else {
+		fres, err = rb.chart.Resume(ctx, &cp, given, runOpts...)
+		if fres == nil {
+			return nil, &ResumeError{Msg: err.Error()}
+		}
+	}
+	// One continuous log: the saved commits, then the new ones; the first
+	// new commit is the answer.
+	newCommits := fres.Log.Commits
+	fres.Log = flow.Log{Inputs: in.values, Commits: append(slices.Clone(rec.Log.Commits), newCommits...)}
+	ans := AnswerRecord{Stage: RecordPath(cp.Pause.Path), Asked: cp.Pause.Path, Question: cp.Pause.Question, By: by, At: at, Rejected: ro.reject}
+	if len(given) > 0 {
+		ans.Answers = given
+	}
+	if len(newCommits) > 0 && newCommits[0].Stage == cp.Pause.Stage {
+		ans.Answered = newCommits[0].Path
+		fres.Log.Commits[len(rec.Log.Commits)].Answer = &flow.Answer{Asked: cp.Pause.Path, Question: cp.Pause.Question, By: by, At: at, Rejected: ro.reject}
+	}
+	fres.Stages += old.Stats.Stages
+	fres.Elapsed += time.Duration(old.Stats.DurationMs * float64(time.Millisecond))
+
+	out := rb.record(fres, rs, h, narr, in, &o)
+	out.Warnings = append(slices.Clone(old.Warnings), out.Warnings...)
+	if narr != nil || len(old.Narrative) > 0 {
+		out.Narrative = append(slices.Clone(old.Narrative), out.Narrative...)
+	}
+	if out.Pause != nil && out.Pause.Resume == "" {
+		out.Pause.Resume = o.resume
+	}
+	return &Result{Record: out, Run: fres, rb: rb, answers: append(slices.Clone(rec.Answers), ans)}, nil
+}
+
+// ResumeOption configures Resume.
+type ResumeOption func(*resumeOptions)
+
+type resumeOptions struct {
+	exec   []ExecOption
+	by     string
+	reject string
+	now    func() time.Time
+}
+
+// AnsweredBy names who answered (default: the OS user running Resume).
+func AnsweredBy(name string) ResumeOption { return func(o *resumeOptions) { o.by = name } }
+
+// ResumeReject rejects the question instead of answering it: the run ends
+// failed at the asking stage, with the reason in its error and its record.
+func ResumeReject(reason string) ResumeOption { return func(o *resumeOptions) { o.reject = reason } }
+
+// ResumeExec passes exec options (recorders, narrative, timeout, the
+// resume command of a run that asks again) to the continued run.
+func ResumeExec(opts ...ExecOption) ResumeOption {
+	return func(o *resumeOptions) { o.exec = append(o.exec, opts...) }
+}
+
+// ResumeClock sets the clock the answer's time is read from (tests).
+func ResumeClock(now func() time.Time) ResumeOption { return func(o *resumeOptions) { o.now = now } }
+
+// ResumeError is a resume refused before anything ran: the record is not
+// paused, was resumed already, or is of another chart.
+type ResumeError struct{ Msg string }
+
+func (e *ResumeError) Error() string { return "resume: " + e.Msg }
+
+// CanResume says whether rec can be resumed with this runbook, and if not,
+// why (a *ResumeError).
+func (rb *Runbook) CanResume(rec *RunRecord) error {
+	switch {
+	case rec == nil:
+		return &ResumeError{Msg: "no record"}
+	case rec.RecordVersion != RecordVersion:
+		return &ResumeError{Msg: fmt.Sprintf("the record is version %d; this runbook resumes version %d", rec.RecordVersion, RecordVersion)}
+	case rec.Resumed != nil:
+		msg := fmt.Sprintf("the record was already resumed by %s at %s", rec.Resumed.By, rec.Resumed.At)
+		if rec.Resumed.Into != "" {
+			msg += "; the continued run is in " + rec.Resumed.Into
+		}
+		return &ResumeError{Msg: msg}
+	case rec.Checkpoint == nil:
+		status := "not paused"
+		if rec.Result != nil && rec.Result.Status != "" {
+			status = rec.Result.Status
+		}
+		msg := fmt.Sprintf("the run is %s: only a run paused at an ask: stage can be resumed", status)
+		if len(rec.Answers) > 0 {
+			a := rec.Answers[len(rec.Answers)-1]
+			msg += fmt.Sprintf(" (its question was answered by %s at %s)", a.By, a.At)
+		}
+		return &ResumeError{Msg: msg}
+	case rec.Result != nil && rec.Result.Runbook != "" && rec.Result.Runbook != rb.Name():
+		return &ResumeError{Msg: fmt.Sprintf("the record is of runbook %q, not %q", rec.Result.Runbook, rb.Name())}
+	}
+	if rec.ChartSHA256 != "" {
+		if h := rb.ChartHash(); h != rec.ChartSHA256 {
+			return &ResumeError{Msg: fmt.Sprintf("the chart has changed since the run paused (sha256 %s then, %s now): resume it with the chart it paused with", short(rec.ChartSHA256), short(h))}
+		}
+	}
+	return nil
+}
+
+// ChartHash identifies the chart a record was made with: "sha256:" and
+// the hash of the chart file's bytes when the runbook was loaded from one
+// (mounted subflow files are not included), else "structure:" and the
+// hash of its static structure as JSON.
+func (rb *Runbook) ChartHash() string {
+	if rb.spec.File != "" {
+		if b, err := os.ReadFile(rb.spec.File); err == nil {
+			sum := sha256.Sum256(b)
+			return "sha256:" + hex.EncodeToString(sum[:])
+		}
+	}
+	b, _ := json.Marshal(rb.chart.Describe())
+	sum := sha256.Sum256(b)
+	return "structure:" + hex.EncodeToString(sum[:])
+}
+
+func short(h string) string {
+	if _, rest, ok := strings.Cut(h, ":"); ok && len(rest) > 12 {
+		return rest[:12]
+	}
+	return h
+}
+
+// resumeInputs checks the answers against the question's expects, puts
+// secrets back into the checkpoint's state, and rebuilds the run's inputs.
+func (rb *Runbook) resumeInputs(rec *RunRecord, cp *flow.Checkpoint, given map[string]any, rejecting bool) (map[string]any, *resolvedInputs, error) {
+	var errs InputErrors
+	answers := map[string]any{}
+	declared := map[string]InputSpec{}
+	for _, in := range rb.spec.Inputs {
+		declared[in.Name] = in
+	}
+	secretsGiven := map[string]any{}
+	for _, k := range sortedNames(given) {
+		typ, expected := cp.Pause.Expects[k]
+		switch {
+		case expected && !rejecting:
+			v, err := convertInput(typ, given[k])
+			if err != nil {
+				errs = append(errs, &InputError{Input: k, Msg: "the answer " + err.Error()})
+				continue
+			}
+			answers[k] = v
+		case declared[k].Secret:
+			v, err := convertInput(declared[k].Type, given[k])
+			if err != nil {
+				errs = append(errs, &InputError{Input: k, Msg: "is not a " + declared[k].Type + " (value hidden: the input is secret)"})
+				continue
+			}
+			secretsGiven[k] = v
+		case expected:
+			errs = append(errs, &InputError{Input: k, Msg: "is an answer, and the question is being rejected: give answers or a rejection, not both"})
+		default:
+			errs = append(errs, &InputError{Input: k, Msg: "is not an answer the question expects" + expectsWords(cp.Pause.Expects)})
+		}
+	}
+	if !rejecting {
+		for _, k := range sortedNames(cp.Pause.Expects) {
+			if _, ok := answers[k]; !ok && !hasErr(errs, k) {
+				errs = append(errs, &InputError{Input: k, Msg: fmt.Sprintf("the question %q expects it (%s); give it with --input %s=…", cp.Pause.Question, cp.Pause.Expects[k], k)})
+			}
+		}
+	}
+
+	// The run's inputs, with the secrets put back.
+	in := &resolvedInputs{values: map[string]any{}}
+	for k, v := range rec.Log.Inputs {
+		in.values[k] = v
+	}
+	if rec.Result != nil {
+		in.given = sortedNames(rec.Result.Inputs.Given)
+		in.assumed = sortedNames(rec.Result.Inputs.Assumed)
+	}
+	for _, spec := range rb.spec.Inputs {
+		if !spec.Secret {
+			continue
+		}
+		_, wasGiven := rec.Result.inputsGiven()[spec.Name]
+		_, wasAssumed := rec.Result.inputsAssumed()[spec.Name]
+		var v any
+		switch {
+		case secretsGiven[spec.Name] != nil:
+			v = secretsGiven[spec.Name]
+		case wasAssumed && spec.HasDefault:
+			d, err := convertInput(spec.Type, spec.Default)
+			if err != nil {
+				continue
+			}
+			v = d
+		case wasGiven:
+			errs = append(errs, &InputError{Input: spec.Name, Msg: "is secret: the record does not keep it; give it again with --input " + spec.Name + "=…"})
+			continue
+		default:
+			continue
+		}
+		in.values[spec.Name] = v
+		in.secrets = append(in.secrets, secretText(v))
+		for i := range cp.State {
+			if cp.State[i].Key == spec.Name && cp.State[i].Writer == "" {
+				cp.State[i].Value = v
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return nil, nil, errs
+	}
+	return answers, in, nil
+}
+
+func (r *Record) inputsGiven() map[string]any {
+	if r == nil {
+		return nil
+	}
+	return r.Inputs.Given
+}
+
+func (r *Record) inputsAssumed() map[string]any {
+	if r == nil {
+		return nil
+	}
+	return r.Inputs.Assumed
+}
+
+func hasErr(errs InputErrors, name string) bool {
+	return slices.ContainsFunc(errs, func(e *InputError) bool { return e.Input == name })
+}
+
+func expectsWords(ex map[string]string) string {
+	if len(ex) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, k := range sortedNames(ex) {
+		parts = append(parts, k+" ("+ex[k]+")")
+	}
+	return " (it expects " + strings.Join(parts, ", ") + ")"
+}
+
+func sortedNames[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// rejected is the engine's result of a question rejected: one more commit
+// of the asking stage, failed with the reason; the state as it was.
+func rejected(cp *flow.Checkpoint, reason, by string) *flow.Result {
+	path := fmt.Sprintf("%s#%d", RecordPath(cp.Pause.Path), cp.Counter)
+	msg := fmt.Sprintf("rejected by %s: %s", by, reason)
+	state := map[string]any{}
+	for _, e := range cp.State {
+		if !e.Deleted {
+			state[e.Key] = e.Value
+		}
+	}
+	return &flow.Result{
+		Chart:  cp.Chart,
+		Status: flow.StatusFailed,
+		Err:    &flow.RunError{Path: path, Stage: cp.Pause.Stage, Message: msg},
+		State:  state,
+		Log:    flow.Log{Commits: []flow.Commit{{Index: cp.Commits, Path: path, Stage: cp.Pause.Stage, Err: msg}}},
+		Stages: 1,
+	}
+}
+
+func osUser() string {
+	if u, err := user.Current(); err == nil && u.Username != "" {
+		return u.Username
+	}
+	if u := os.Getenv("USER"); u != "" {
+		return u
+	}
+	return "unknown"
+}
+
+// LockRecord takes the resume lock of the record file at path: a file
+// beside it (path + ".lock") created with O_EXCL, so that of two resumes
+// of one record at once exactly one wins. unlock removes it. The lock
+// names its holder (process id, host, time) for the message of the loser.
+func LockRecord(path string) (unlock func(), err error) {
+	lock := path + ".lock"
+	f, err := os.OpenFile(lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		if errors.Is(err, os.ErrExist) {
+			holder, _ := os.ReadFile(lock)
+			return nil, &ResumeError{Msg: fmt.Sprintf("%s is being resumed by another process (%s); if none is running, remove %s",
+				path, strings.TrimSpace(string(holder)), lock)}
+		}
+		return nil, fmt.Errorf("resume: lock %s: %w", lock, err)
+	}
+	host, _ := os.Hostname()
+	fmt.Fprintf(f, "pid %d on %s since %s\n", os.Getpid(), host, time.Now().UTC().Format(time.RFC3339))
+	f.Close()
+	return func() { os.Remove(lock) }, nil
+}
+
+// MarkResumed rewrites the paused record at path (atomically) with
+// Resumed set, so it is never resumed again. Call it under LockRecord when
+// the continued record was written elsewhere.
+func MarkResumed(path string, rec *RunRecord, by, at, into string) error {
+	marked := *rec
+	marked.Resumed = &ResumedRecord{By: by, At: at, Into: into}
+	return writeRecordFile(path, &marked)
+}

@@ -1,0 +1,256 @@
+package runbook
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/openrunbook/runbook/flow"
+)
+
+var answerTime = ResumeClock(func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) })
+
+// pausedFleet is fleet.yaml paused at its ask:, read back from its JSON
+// as a fresh process would.
+func pausedFleet(t *testing.T) (*Runbook, *RunRecord) {
+	t.Helper()
+	rb, b := fleetRecord(t)
+	rec, problems, err := ParseRecord(b)
+	if err != nil || len(problems) > 0 {
+		t.Fatalf("%v %q", err, problems)
+	}
+	return rb, rec
+}
+
+// TestResumeContinuesOneLog: the answer is validated and converted, the run
+// goes on from the stage after the ask with its counters continued, the
+// log is one continuous log, and the chain of a value decided on the
+// answer runs through the answer to the question.
+func TestResumeContinuesOneLog(t *testing.T) {
+	t.Parallel()
+	rb, rec := pausedFleet(t)
+	res, err := rb.Resume(context.Background(), rec, map[string]any{"proceed": "true", "note": "ok"}, AnsweredBy("ann"), answerTime)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := res.Record
+	if out.Status != "completed" || out.State["outcome"] != "restarted ok" {
+		t.Fatalf("status %s, outcome %v", out.Status, out.State["outcome"])
+	}
+	if len(out.Decisions) != 5 || out.Decisions[4].Path != "gate" || out.Decisions[0].Path != "pick" {
+		t.Errorf("decisions = %d (%v)", len(out.Decisions), out.Decisions)
+	}
+	if out.Verdicts == nil || out.Verdicts.RowsTotal != 3 || len(out.Verdicts.Meanings) != 3 {
+		t.Errorf("verdicts = %+v", out.Verdicts)
+	}
+	saved := res.RunRecord()
+	for i, c := range saved.Log.Commits {
+		if c.Index != i {
+			t.Fatalf("commit %d has index %d: the log is not continuous", i, c.Index)
+		}
+	}
+	ans := saved.Log.Commits[16]
+	if ans.Path != "approve#7" || ans.Answer == nil || ans.Answer.By != "ann" || ans.Answer.Asked != "approve#6" || ans.Answer.At != "2026-01-02T03:04:05Z" {
+		t.Fatalf("answer commit = %+v %+v", ans, ans.Answer)
+	}
+	if len(saved.Answers) != 1 || saved.Answers[0].Answers["proceed"] != true || saved.Checkpoint != nil {
+		t.Errorf("answers = %+v, checkpoint %v", saved.Answers, saved.Checkpoint)
+	}
+	// Explain the outcome from the saved record: through the answer to
+	// the question, and to the input the question read.
+	b, _ := json.Marshal(saved)
+	back, problems, err := ParseRecord(b)
+	if err != nil || len(problems) > 0 {
+		t.Fatalf("%v %q", err, problems)
+	}
+	e, err := NewExplain(back, nil).Key("outcome", -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var path []string
+	var walk func(n *flow.CauseNode)
+	walk = func(n *flow.CauseNode) {
+		path = append(path, n.Rel+":"+n.Path+n.Key)
+		for _, c := range n.Causes {
+			walk(c)
+		}
+	}
+	walk(e.Root)
+	got := strings.Join(path, " ")
+	for _, want := range []string{"routed:gate#8", "read:approve#7proceed", "asked:approve#6", "read:host"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("chain %q lacks %q", got, want)
+		}
+	}
+}
+
+func TestResumeRefusals(t *testing.T) {
+	t.Parallel()
+	rb, rec := pausedFleet(t)
+	tests := []struct {
+		name    string
+		rec     func() *RunRecord
+		answers map[string]any
+		want    string
+	}{
+		{"missing answer", nil, map[string]any{"proceed": true}, `"note": the question "Restart h1?" expects it`},
+		{"wrong type", nil, map[string]any{"proceed": "perhaps", "note": "x"}, `"proceed": the answer is not a bool`},
+		{"unknown name", nil, map[string]any{"proceed": true, "note": "x", "colour": "red"}, `"colour": is not an answer the question expects`},
+		{"already resumed", func() *RunRecord {
+			r := *rec
+			r.Resumed = &ResumedRecord{By: "bob", At: "then", Into: "other.json"}
+			return &r
+		}, map[string]any{"proceed": true, "note": "x"}, "already resumed by bob"},
+		{"not paused", func() *RunRecord {
+			r := *rec
+			r.Checkpoint = nil
+			return &r
+		}, map[string]any{"proceed": true, "note": "x"}, "only a run paused"},
+		{"chart changed", func() *RunRecord {
+			r := *rec
+			r.ChartSHA256 = "sha256:" + strings.Repeat("0", 64)
+			return &r
+		}, map[string]any{"proceed": true, "note": "x"}, "the chart has changed"},
+		{"another version", func() *RunRecord {
+			r := *rec
+			r.RecordVersion = 2
+			return &r
+		}, map[string]any{"proceed": true, "note": "x"}, "version 2"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := rec
+			if tc.rec != nil {
+				r = tc.rec()
+			}
+			_, err := rb.Resume(context.Background(), r, tc.answers)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestResumeReject: a rejection ends the run failed at the asking stage,
+// the reason and who gave it recorded; nothing after the ask runs.
+func TestResumeReject(t *testing.T) {
+	t.Parallel()
+	rb, rec := pausedFleet(t)
+	res, err := rb.Resume(context.Background(), rec, nil, ResumeReject("change freeze"), AnsweredBy("ann"), answerTime)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := res.Record
+	if out.Status != "failed" || out.Error == nil || out.Error.Stage != "approve" || !strings.Contains(out.Error.Message, "change freeze") {
+		t.Fatalf("record = %s %+v", out.Status, out.Error)
+	}
+	saved := res.RunRecord()
+	last := saved.Log.Commits[len(saved.Log.Commits)-1]
+	if last.Answer == nil || last.Answer.Rejected != "change freeze" || saved.Answers[0].Rejected != "change freeze" {
+		t.Errorf("last commit = %+v", last)
+	}
+	wn, err := NewExplain(saved, nil).WhyNot("done")
+	if err != nil || len(wn.Ran) != 0 || len(wn.Reasons) == 0 || !strings.Contains(wn.Reasons[0].Message, "change freeze") {
+		t.Errorf("why not done = %+v, %v", wn, err)
+	}
+}
+
+// TestResumeSecrets: a secret given to the paused run is not in its
+// record and must be given again; one filled by its default is refilled.
+func TestResumeSecrets(t *testing.T) {
+	t.Parallel()
+	rb, err := Open("testdata/explain/fleet.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := rb.Exec(context.Background(), map[string]any{"host": "h1", "token": "hunter2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(res.RunRecord())
+	if strings.Contains(string(b), "hunter2") {
+		t.Fatal("the secret is in the record")
+	}
+	rec, _, _ := ParseRecord(b)
+	_, err = rb.Resume(context.Background(), rec, map[string]any{"proceed": true, "note": "x"})
+	var ies InputErrors
+	if !errors.As(err, &ies) || !strings.Contains(err.Error(), `"token": is secret`) {
+		t.Fatalf("err = %v", err)
+	}
+	out, err := rb.Resume(context.Background(), rec, map[string]any{"proceed": true, "note": "x", "token": "hunter2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ = json.Marshal(out.RunRecord())
+	if strings.Contains(string(b), "hunter2") {
+		t.Error("the secret given again reached the continued record")
+	}
+}
+
+// TestLockRecord: of two resumes at once, one holds the lock and the
+// other is refused, naming the holder.
+func TestLockRecord(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "run.json")
+	var wins, losses int
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	unlocks := make(chan func(), 8)
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			unlock, err := LockRecord(path)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				var re *ResumeError
+				if !errors.As(err, &re) || !strings.Contains(err.Error(), "being resumed by another process (pid") {
+					t.Errorf("err = %v", err)
+				}
+				losses++
+				return
+			}
+			wins++
+			unlocks <- unlock
+		}()
+	}
+	wg.Wait()
+	if wins != 1 || losses != 7 {
+		t.Fatalf("wins %d losses %d", wins, losses)
+	}
+	(<-unlocks)()
+	if _, err := os.Stat(path + ".lock"); !os.IsNotExist(err) {
+		t.Error("unlock left the lock file")
+	}
+	unlock, err := LockRecord(path)
+	if err != nil {
+		t.Fatalf("after unlock: %v", err)
+	}
+	unlock()
+}
+
+// TestMarkResumed: a record resumed into another file is marked, and
+// refused the second time.
+func TestMarkResumed(t *testing.T) {
+	t.Parallel()
+	rb, rec := pausedFleet(t)
+	path := filepath.Join(t.TempDir(), "paused.json")
+	if err := MarkResumed(path, rec, "ann", "now", "next.json"); err != nil {
+		t.Fatal(err)
+	}
+	back, problems, err := ReadRecord(path)
+	if err != nil || len(problems) > 0 {
+		t.Fatalf("%v %q", err, problems)
+	}
+	if err := rb.CanResume(back); err == nil || !strings.Contains(err.Error(), "next.json") {
+		t.Errorf("err = %v", err)
+	}
+}
