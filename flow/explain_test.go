@@ -144,9 +144,9 @@ func TestExplainJoinAndInputs(t *testing.T) {
 		got = append(got, n.Rel+" "+n.Kind+" "+n.Key+" "+n.Path+" "+n.Input)
 	})
 	want := []string{
-		"wrote commit total sum#2 ",
-		"read commit double fork#1 ",
-		"joined commit double fork~left/l#0 ",
+		"wrote commit total sum#3 ",
+		"read commit double fork#2 ",
+		"joined commit double fork~left/l#1 ",
 		"read input n  assumed",
 	}
 	if !reflect.DeepEqual(got, want) {

@@ -134,8 +134,8 @@ func TestChainFollowsJoinsIntoBranches(t *testing.T) {
 		return nil
 	}))
 	res = run(t, c2)
-	chain, _ := res.Log.Chain("use#2")
-	if len(chain) != 2 || chain[0].Path != "fork#1" || chain[1].Path != "fork~a/wa#0" {
+	chain, _ := res.Log.Chain("use#3")
+	if len(chain) != 2 || chain[0].Path != "fork#2" || chain[1].Path != "fork~a/wa#1" {
 		t.Errorf("chain = %+v", chain)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"runtime"
 	"runtime/debug"
 	"sort"
@@ -892,7 +893,11 @@ func (r *runner) runParallel(ctx context.Context, f *frame, n *node) error {
 func (f *frame) child(prefix string, ownLog bool) *frame {
 	c := &frame{r: f.r, parent: f, state: map[string]entry{}, prefix: prefix, depth: f.depth + 1}
 	if ownLog {
-		counter := 0
+		// A branch counts on from where its parent is, and the parent takes
+		// up the highest count at the join (splice): runtime paths stay
+		// unique even when a loop runs the same fan-out again, and stay the
+		// same on every run, since no branch's count depends on another's.
+		counter := *f.counter
 		log := []Commit(nil)
 		c.counter, c.log, c.branch = &counter, &log, true
 		if f.rec != nil {
@@ -1001,6 +1006,9 @@ func firstErr(errs []error) error {
 // splice appends a finished branch's commits and events to f's.
 func (f *frame) splice(c *frame) {
 	*f.log = append(*f.log, *c.log...)
+	if c.branch && *c.counter > *f.counter {
+		*f.counter = *c.counter
+	}
 	if f.rec != nil && c.rec != nil {
 		for _, e := range c.rec.buf {
 			f.rec.emit(e)
@@ -1088,6 +1096,14 @@ func ItemsOf(v rules.Valuer) ItemsFunc {
 			return l, nil
 		case nil:
 			return nil, nil
+		}
+		// A typed list (expr's 0..9 is []int; split gives []string).
+		if rv := reflect.ValueOf(val); rv.Kind() == reflect.Slice || rv.Kind() == reflect.Array {
+			l := make([]any, rv.Len())
+			for i := range l {
+				l[i] = rv.Index(i).Interface()
+			}
+			return l, nil
 		}
 		return nil, fmt.Errorf("items %s gave %T, not a list", v.String(), val)
 	}

@@ -300,7 +300,7 @@ func TestParallelMergeConflictNamesBothBranches(t *testing.T) {
 		}
 	}
 	// The branches' commits are still on the record.
-	if _, ok := res.Log.Find("fork~left/l#0"); !ok {
+	if _, ok := res.Log.Find("fork~left/l#1"); !ok {
 		t.Errorf("branch commit lost: %+v", res.Log.Commits)
 	}
 }
@@ -328,7 +328,7 @@ func TestParallelSameValueAndVerdictRowsGatherInDeclarationOrder(t *testing.T) {
 	for _, cm := range res.Log.Commits {
 		paths = append(paths, cm.Path)
 	}
-	want := []string{"seed#0", "fork#1", "fork~a/ra#0", "fork~b/rb#0", "fork~c/rc#0", "fork#2"}
+	want := []string{"seed#0", "fork#1", "fork~a/ra#2", "fork~b/rb#2", "fork~c/rc#2", "fork#3"}
 	if !reflect.DeepEqual(paths, want) {
 		t.Errorf("log order = %v, want %v", paths, want)
 	}
@@ -399,8 +399,8 @@ func TestForEachGathersInItemOrder(t *testing.T) {
 	if len(res.Truncations) != 1 || res.Truncations[0].Items != 12 || res.Truncations[0].MaxBranches != 10 {
 		t.Errorf("truncations = %+v", res.Truncations)
 	}
-	if _, ok := res.Log.Find("per-subject~3/posture#1"); !ok {
-		t.Error("no commit at per-subject~3/posture#1")
+	if _, ok := res.Log.Find("per-subject~3/posture#3"); !ok {
+		t.Error("no commit at per-subject~3/posture#3")
 	}
 	var deciders []string
 	for _, e := range rec.events {
@@ -413,6 +413,34 @@ func TestForEachGathersInItemOrder(t *testing.T) {
 	}
 	if _, ok := res.State["subject"]; ok {
 		t.Error("a branch write leaked into the parent scope")
+	}
+}
+
+// A loop that runs a fan-out again must not repeat a runtime path: branch
+// counters continue from the parent's, and the parent takes up the highest.
+func TestRuntimePathsUniqueWhenALoopRepeatsAFanOut(t *testing.T) {
+	c := mustBuild(t, flow.New("again").
+		Stage("seed", set("n", 0)).
+		ForEach("each", flow.ForEach{
+			Items:       func(ctx context.Context, s *flow.Scope) ([]any, error) { return []any{1, 2}, nil },
+			MaxBranches: 2,
+			Body:        flow.Seq().Stage("a", noop).Stage("b", noop),
+		}).
+		Stage("tick", func(ctx context.Context, s *flow.Scope) error {
+			s.Set("n", s.Value("n").(int)+1)
+			return nil
+		}).
+		Loop("back", flow.Loop{To: "each", While: filter("n", rules.OpLt, 3)}))
+	res := run(t, c)
+	seen := map[string]bool{}
+	for _, cm := range res.Log.Commits {
+		if seen[cm.Path] {
+			t.Fatalf("runtime path %s repeats", cm.Path)
+		}
+		seen[cm.Path] = true
+	}
+	if len(seen) < 3*(2*2+3) {
+		t.Errorf("only %d commits", len(seen))
 	}
 }
 

@@ -95,7 +95,7 @@ func TestParseRecordDamaged(t *testing.T) {
 	}
 	commits := func(d map[string]any) []any { return d["log"].(map[string]any)["commits"].([]any) }
 	// The log is the second key written: cut the file in the middle of it.
-	cut := good[:strings.Index(string(good), `"path":"per-vol~1/posture#0"`)]
+	cut := good[:strings.Index(string(good), `"path":"per-vol~1/posture#8"`)]
 
 	tests := []struct {
 		name        string
@@ -106,7 +106,7 @@ func TestParseRecordDamaged(t *testing.T) {
 		{"cut in the log", cut, 10, "cut short"},
 		{"a commit's reads of the wrong type", edit(func(d map[string]any) {
 			commits(d)[5].(map[string]any)["reads"] = "oops"
-		}), 16, "log.commits[5] (pick#3)"},
+		}), 16, "log.commits[5] (pick#4)"},
 		{"a commit without a path", edit(func(d map[string]any) {
 			delete(commits(d)[2].(map[string]any), "path")
 		}), 15, "has no path"},

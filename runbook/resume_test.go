@@ -56,7 +56,7 @@ func TestResumeContinuesOneLog(t *testing.T) {
 		}
 	}
 	ans := saved.Log.Commits[16]
-	if ans.Path != "approve#7" || ans.Answer == nil || ans.Answer.By != "ann" || ans.Answer.Asked != "approve#6" || ans.Answer.At != "2026-01-02T03:04:05Z" {
+	if ans.Path != "approve#11" || ans.Answer == nil || ans.Answer.By != "ann" || ans.Answer.Asked != "approve#10" || ans.Answer.At != "2026-01-02T03:04:05Z" {
 		t.Fatalf("answer commit = %+v %+v", ans, ans.Answer)
 	}
 	if len(saved.Answers) != 1 || saved.Answers[0].Answers["proceed"] != true || saved.Checkpoint != nil {
@@ -83,7 +83,7 @@ func TestResumeContinuesOneLog(t *testing.T) {
 	}
 	walk(e.Root)
 	got := strings.Join(path, " ")
-	for _, want := range []string{"routed:gate#8", "read:approve#7proceed", "asked:approve#6", "read:host"} {
+	for _, want := range []string{"routed:gate#12", "read:approve#11proceed", "asked:approve#10", "read:host"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("chain %q lacks %q", got, want)
 		}

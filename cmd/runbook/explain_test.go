@@ -128,7 +128,7 @@ func TestExplainDamagedRecord(t *testing.T) {
 		t.Fatalf("exec: exit %d: %s", r.code, r.stderr)
 	}
 	data, _ := os.ReadFile(filepath.Join(dir, "run.json"))
-	cut := strings.Index(string(data), `"path": "per-vol#5"`)
+	cut := strings.Index(string(data), `"path": "per-vol#7"`)
 	if cut < 0 {
 		t.Fatal("no foreach commit in the record")
 	}
@@ -234,7 +234,7 @@ func TestResumeInSeparateProcess(t *testing.T) {
 	}
 	// The continued record explains through the answer.
 	r = runCLI(t, dir, "explain", "continued.json", "outcome")
-	if r.code != 0 || !strings.Contains(r.stdout, "the answer of ann") || !strings.Contains(r.stdout, "the question was asked by approve#6") {
+	if r.code != 0 || !strings.Contains(r.stdout, "the answer of ann") || !strings.Contains(r.stdout, "the question was asked by approve#10") {
 		t.Errorf("explain: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
