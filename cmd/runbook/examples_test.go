@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 )
@@ -31,6 +32,9 @@ func TestExamples(t *testing.T) {
 		{"ports", []string{"examples/ports/chart.yaml", "--input", "procNet=" + procNet}},
 		{"logscan-absent", []string{"examples/logscan/chart.yaml"}},
 		{"logscan-error", []string{"examples/logscan/chart.yaml", "--input", "level=ERROR"}},
+		// approval pauses to ask; its record goes to a temporary file so the
+		// tree stays clean, and the directory it counts in is empty.
+		{"approval", []string{"examples/approval/chart.yaml", "--input", "dir=cmd/runbook/testdata/examples/empty", "--record", "RECORD"}},
 	}
 	durations := regexp.MustCompile(`"durationMs": [0-9.e+-]+`)
 	for _, tc := range cases {
@@ -39,7 +43,11 @@ func TestExamples(t *testing.T) {
 				t.Parallel()
 				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 				defer cancel()
-				args := append([]string{"exec", "--format", format}, tc.args...)
+				record := filepath.Join(t.TempDir(), "record.json")
+				args := []string{"exec", "--format", format}
+				for _, a := range tc.args {
+					args = append(args, strings.ReplaceAll(a, "RECORD", record))
+				}
 				cmd := exec.CommandContext(ctx, binary, args...)
 				cmd.Dir = root
 				cmd.Env = append(os.Environ(), "NO_COLOR=1", "PATH="+fake+":"+os.Getenv("PATH"))
@@ -48,7 +56,7 @@ func TestExamples(t *testing.T) {
 				if err := cmd.Run(); err != nil {
 					t.Fatalf("runbook %v: %v\n%s", args, err, errb.String())
 				}
-				got := out.Bytes()
+				got := bytes.ReplaceAll(out.Bytes(), []byte(record), []byte("RECORD"))
 				ext := ".txt"
 				if format == "json" {
 					got = durations.ReplaceAll(got, []byte(`"durationMs": 0`))
