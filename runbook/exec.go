@@ -35,8 +35,8 @@ func (rb *Runbook) exec(ctx context.Context, given map[string]any, opts []ExecOp
 		return nil, err
 	}
 	rs := &runState{label: rb.honestyOn(HonestyLabel), cover: rb.honestyOn(HonestyCoverage), secrets: in.secrets}
-	end := rb.startPlugins(rs, &o) // plugin_stage.go
-	defer end()
+	end := &endPlugins{end: rb.startPlugins(rs, &o)} // plugin_stage.go
+	defer end.ensure()
 	ctx = context.WithValue(ctx, stateKey{}, rs)
 
 	h := &harvest{}
@@ -46,13 +46,14 @@ func (rb *Runbook) exec(ctx context.Context, given map[string]any, opts []ExecOp
 		narr = recorder.NewNarrative()
 		recs = append(recs, narr)
 	}
-	recs = append(recs, o.recorders...)
+	recs = append(recs, maskRecorders(o.recorders, masker(in.secrets))...)
 	runOpts := []flow.RunOption{flow.WithInputs(in.values), flow.WithRecorders(recs...)}
 	if o.timeout > 0 {
 		runOpts = append(runOpts, flow.WithTimeout(o.timeout))
 	}
 	fres, _ := rb.chart.Run(ctx, runOpts...)
-	return &Result{Record: rb.record(fres, rs, h, narr, in, &o), Run: fres, rb: rb}, nil
+	rec := rb.record(fres, rs, h, narr, in, &o)
+	return &Result{Record: rec, Run: fres, rb: rb, stopped: end.stop()}, nil
 }
 
 // harvest collects decision evidence DURING the run (never reconstructed

@@ -29,7 +29,8 @@ func WithHonestyPlugin(h Honesty) ExecOption { return func(o *execOptions) { o.h
 
 // WithHonestyProcess runs the honesty stages as a plugin process started
 // for this run from path and args (the runbook CLI re-executes itself with
-// a hidden subcommand) and stopped when the run ends. The process must
+// a hidden subcommand) and stopped when the run ends: in the background once
+// the record is complete; Result.Close waits until it is gone. The process must
 // serve this build's honesty stages (runbook.InProcess): stage results that
 // declare nothing are answered without a round trip
 // (host.WithSameCoverageRules). The process starts
@@ -45,9 +46,11 @@ func WithPluginDir(dir string) ExecOption { return func(o *execOptions) { o.plug
 
 // startPlugins readies the run's plugin side: its id, its honesty stages
 // (in-process, or a process), and its stage plugin manager (which starts
-// nothing until a plugin stage runs). The returned func stops every
-// process the run started.
-func (rb *Runbook) startPlugins(rs *runState, o *execOptions) (end func()) {
+// nothing until a plugin stage runs). The returned func, called once the
+// record is complete, stops every process the run started: the stage
+// plugins before it returns; a per-run honesty process in the background,
+// its returned channel closed once that process is gone (Result.Close).
+func (rb *Runbook) startPlugins(rs *runState, o *execOptions) (end func() <-chan struct{}) {
 	rs.run = newRunID()
 	var opts []host.Option
 	if o.logger != nil {
@@ -69,12 +72,44 @@ func (rb *Runbook) startPlugins(rs *runState, o *execOptions) (end func()) {
 		rs.honesty = &fallback{primary: primary, local: InProcess(), warn: rs.warn}
 	}
 	rs.plugins = &stagePlugins{chart: rb.pluginSources(), dir: o.pluginDir, opts: opts}
-	return func() {
+	return func() <-chan struct{} {
 		rs.plugins.close()
-		_ = rs.honesty.EndRun(context.Background(), rs.run)
-		if proc != nil {
-			proc.Close()
+		done := make(chan struct{})
+		if proc == nil {
+			_ = rs.honesty.EndRun(context.Background(), rs.run)
+			close(done)
+			return done
 		}
+		// The process and the in-process fallback serve this run only: the
+		// run's memory ends with them, so no EndRun round trip. Stopping
+		// (go-plugin's graceful shutdown, the group kill, the reap) needs
+		// nothing of the record: it goes on while the caller uses it.
+		go func() {
+			defer close(done)
+			proc.Close()
+		}()
+		return done
+	}
+}
+
+// endPlugins calls end once: on the normal return, with the result's
+// stop channel; on a panic, waiting for every process to be gone.
+type endPlugins struct {
+	end  func() <-chan struct{}
+	done <-chan struct{}
+}
+
+func (e *endPlugins) stop() <-chan struct{} {
+	if e.done == nil {
+		e.done = e.end()
+	}
+	return e.done
+}
+
+// ensure is deferred: a run that panicked still stops every process.
+func (e *endPlugins) ensure() {
+	if e.done == nil {
+		<-e.stop()
 	}
 }
 

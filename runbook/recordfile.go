@@ -195,6 +195,11 @@ func (p *recordParser) top() (int, bool) {
 	}
 	if _, err := p.dec.Token(); err != nil {
 		p.breakAt("the end of the record", err)
+		return version, saw
+	}
+	if _, err := p.dec.Token(); !errors.Is(err, io.EOF) {
+		// More after the closing brace: the schema check cannot read it either.
+		p.problem("the record goes on after its closing brace (at byte %d): what follows is not read", p.dec.InputOffset())
 	}
 	return version, saw
 }

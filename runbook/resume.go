@@ -74,8 +74,8 @@ func (rb *Runbook) Resume(ctx context.Context, rec *RunRecord, answers map[strin
 	at := ro.now().UTC().Format(time.RFC3339)
 
 	rs := &runState{label: rb.honestyOn(HonestyLabel), cover: rb.honestyOn(HonestyCoverage), secrets: in.secrets}
-	end := rb.startPlugins(rs, &o) // plugin_stage.go
-	defer end()
+	end := &endPlugins{end: rb.startPlugins(rs, &o)} // plugin_stage.go
+	defer end.ensure()
 	ctx = context.WithValue(ctx, stateKey{}, rs)
 	old := rec.Result
 	if old == nil {
@@ -99,7 +99,7 @@ func (rb *Runbook) Resume(ctx context.Context, rec *RunRecord, answers map[strin
 		narr = recorder.NewNarrative()
 		recs = append(recs, narr)
 	}
-	recs = append(recs, o.recorders...)
+	recs = append(recs, maskRecorders(o.recorders, masker(in.secrets))...) // mask.go
 	runOpts := []flow.RunOption{flow.WithRecorders(recs...)}
 	if o.timeout > 0 {
 		runOpts = append(runOpts, flow.WithTimeout(o.timeout))
@@ -137,7 +137,7 @@ func (rb *Runbook) Resume(ctx context.Context, rec *RunRecord, answers map[strin
 	if out.Pause != nil && out.Pause.Resume == "" {
 		out.Pause.Resume = o.resume
 	}
-	return &Result{Record: out, Run: fres, rb: rb, answers: append(slices.Clone(rec.Answers), ans)}, nil
+	return &Result{Record: out, Run: fres, rb: rb, answers: append(slices.Clone(rec.Answers), ans), stopped: end.stop()}, nil
 }
 
 // ResumeOption configures Resume.

@@ -74,6 +74,19 @@ type Result struct {
 	rb     *Runbook
 	// answers are the answers a resumed run was given (resume.go).
 	answers []AnswerRecord
+	// stopped is closed once every process the run started is gone.
+	stopped <-chan struct{}
+}
+
+// Close waits until every plugin process the run started is gone. Exec
+// and Resume return as soon as the record is complete; a per-run honesty
+// process (WithHonestyProcess) is being stopped by then, and Close waits
+// for its end (stage plugin processes are gone before Exec returns). Call
+// it before the program exits. Safe to call more than once.
+func (r *Result) Close() {
+	if r != nil && r.stopped != nil {
+		<-r.stopped
+	}
 }
 
 // Exec runs the runbook. given are the person's inputs (strings from

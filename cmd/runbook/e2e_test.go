@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -28,6 +29,10 @@ func TestMain(m *testing.M) {
 }
 
 func testMain(m *testing.M) int {
+	flag.Parse()
+	if fuzzing() {
+		return m.Run() // fuzz targets run no binary: save every worker a build
+	}
 	dir, err := os.MkdirTemp("", "runbook-e2e-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -42,6 +47,17 @@ func testMain(m *testing.M) int {
 		return 1
 	}
 	return m.Run()
+}
+
+// fuzzing reports whether this process runs a fuzz target (-test.fuzz, or
+// as one of its workers).
+func fuzzing() bool {
+	for _, name := range []string{"test.fuzz", "test.fuzzworker"} {
+		if f := flag.Lookup(name); f != nil && f.Value.String() != "" && f.Value.String() != "false" {
+			return true
+		}
+	}
+	return false
 }
 
 // result is one finished run of the binary.

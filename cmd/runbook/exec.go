@@ -44,7 +44,7 @@ func newExecCmd(stdout, stderr io.Writer) *cobra.Command {
 
 Inputs: --input name=value (repeatable; the value is converted to the input's
 declared type) and --inputs FILE.json (a JSON object); --input overrides the
-file.
+file. Give a secret input in the file: a command line is visible to ps.
 
 Formats: text (default, for a person), json (the result record), ndjson (the
 run's events as they happen, then {"event":"run.end","result":{…}}), markdown
@@ -52,7 +52,8 @@ run's events as they happen, then {"event":"run.end","result":{…}}), markdown
 
 Exit codes: 0 completed (or paused at an ask: — the record is written to
 --record, else ./<runbook>.paused.json, and the resume command is printed),
-1 failed or cancelled by --timeout, 2 bad usage, a chart that does not load
+1 failed or cancelled by --timeout, or the --record file could not be
+written (the result is still printed), 2 bad usage, a chart that does not load
 or bad inputs, 130 interrupted (the partial record is still written when
 --record was given).`,
 		Example: `  runbook exec disk.yaml --input host=db-1
@@ -152,6 +153,9 @@ func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.
 		}
 		return exit(exitFailed, "%s: %v", path, err)
 	}
+	// The record is complete; the run's honesty process is being stopped
+	// meanwhile: wait for it before the command exits (none outlives it).
+	defer res.Close()
 	rec := res.Record
 
 	code := exitOK

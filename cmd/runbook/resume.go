@@ -143,6 +143,9 @@ func resumeRecord(ctx context.Context, path string, f resumeFlags, stdout, stder
 		}
 		return exit(exitUsage, "%s: %v", path, err)
 	}
+	// The record is complete; the run's honesty process is being stopped
+	// meanwhile: wait for it before the command exits (none outlives it).
+	defer res.Close()
 	if err := res.WriteRecord(out); err != nil {
 		return exit(exitFailed, "writing the continued record: %v", err)
 	}

@@ -16,6 +16,21 @@ import (
 // when Spec.BaseEnv is nil. Listed in the package doc; change both together.
 var inheritedKeys = []string{"PATH", "HOME", "LANG", "LC_ALL", "TZ", "USER", "TMPDIR"}
 
+// InheritedEnv is the minimal inherited set: of the runner's own
+// environment only PATH HOME LANG LC_ALL TZ USER TMPDIR, those that are set,
+// in os.Environ's order. It is an exec child's base when Spec.BaseEnv is nil,
+// and every plugin process's (plugins/host): the one home of that list.
+func InheritedEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if slices.Contains(inheritedKeys, k) {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
+
 // defaultPath is searched for a command when the child's environment has no
 // PATH.
 const defaultPath = "/usr/local/bin:/usr/bin:/bin"
@@ -78,12 +93,7 @@ func (s Spec) command() (*exec.Cmd, error) {
 func (s Spec) environ() ([]string, error) {
 	base := s.BaseEnv
 	if base == nil {
-		for _, kv := range os.Environ() {
-			k, _, _ := strings.Cut(kv, "=")
-			if slices.Contains(inheritedKeys, k) {
-				base = append(base, kv)
-			}
-		}
+		base = InheritedEnv()
 	}
 	vars := map[string]string{}
 	for _, kv := range base {

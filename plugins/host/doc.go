@@ -12,6 +12,11 @@
 //	the plugin's Run returns an error  a *RunError; the process stays up
 //	run ends, fails, is interrupted    Kill: go-plugin's Kill, then its process group
 //
+// A plugin's environment is minimal: of the host's own, only PATH HOME
+// LANG LC_ALL TZ USER TMPDIR (proc.InheritedEnv, the exec stages' set),
+// plus what WithEnv passes and go-plugin's handshake variables — never the
+// host's tokens or credentials.
+//
 // Plugins run in their own process group, with stdin from the host,
 // stderr to the host's logger (and a 4 KB tail kept for errors), and a
 // short unix socket directory when $TMPDIR is long. Cost: one round trip

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"go.uber.org/goleak"
+
 	"github.com/openrunbook/runbook/plugins"
 	"github.com/openrunbook/runbook/plugins/host"
 )
@@ -42,6 +44,14 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
+	// No goroutine outlives the tests: every plugin's reader, waiter and
+	// gRPC connection ends with Kill (none ignored).
+	if code == 0 {
+		if err := goleak.Find(); err != nil {
+			fmt.Fprintf(os.Stderr, "goleak: goroutines left after the tests: %v\n", err)
+			code = 1
+		}
+	}
 	os.Exit(code)
 }
 
@@ -131,7 +141,7 @@ func TestStartFailures(t *testing.T) {
 		t.Fatal(err)
 	}
 	marker := filepath.Join(dir, "started")
-	t.Setenv("BEHAVE_STARTED", marker)
+	env := host.WithEnv("BEHAVE_STARTED=" + marker)
 	tests := []struct {
 		name string
 		src  host.Source
@@ -152,7 +162,7 @@ func TestStartFailures(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()
 			began := time.Now()
-			p, err := host.Start(ctx, tc.src, host.WithStartTimeout(10*time.Second))
+			p, err := host.Start(ctx, tc.src, host.WithStartTimeout(10*time.Second), env)
 			if err == nil {
 				p.Kill()
 				t.Fatal("started")
@@ -176,11 +186,14 @@ func TestStartFailures(t *testing.T) {
 	}
 	// The same binary with its right checksum starts.
 	sum := sha256sum(t, bins["behave"])
-	p, err := host.Start(context.Background(), host.Source{Name: "behave", Path: bins["behave"], SHA256: sum})
+	p, err := host.Start(context.Background(), host.Source{Name: "behave", Path: bins["behave"], SHA256: sum}, env)
 	if err != nil {
 		t.Fatal(err)
 	}
 	p.Kill()
+	if _, err := os.Stat(marker); err != nil {
+		t.Fatalf("the marker a started plugin writes is missing (%v): the check above proves nothing", err)
+	}
 }
 
 func TestCrashMidCall(t *testing.T) {

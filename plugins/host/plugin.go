@@ -41,6 +41,7 @@ type config struct {
 	callTimeout  time.Duration
 	maxBatch     int
 	sameRules    bool
+	env          []string
 }
 
 // WithLogger receives the plugins' stderr lines and the host's diagnostics.
@@ -51,6 +52,11 @@ func WithStartTimeout(d time.Duration) Option { return func(c *config) { c.start
 
 // WithCallTimeout bounds a call whose context carries no deadline.
 func WithCallTimeout(d time.Duration) Option { return func(c *config) { c.callTimeout = d } }
+
+// WithEnv passes these KEY=VALUE variables to the plugin process, over its
+// minimal environment (PATH HOME LANG LC_ALL TZ USER TMPDIR from the host,
+// when set). Nothing else of the host's environment reaches a plugin.
+func WithEnv(kv ...string) Option { return func(c *config) { c.env = append(c.env, kv...) } }
 
 // WithMaxBatch caps the calls one batch carries.
 func WithMaxBatch(n int) Option { return func(c *config) { c.maxBatch = n } }
@@ -144,6 +150,10 @@ func Start(ctx context.Context, src Source, opts ...Option) (*Plugin, error) {
 	// Its own process group: a terminal's Ctrl-C reaches the host only, and
 	// Kill stops the plugin's children with it.
 	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// A minimal environment, never the host's whole one (its tokens and
+	// cloud credentials stay with it): proc's inherited set, what WithEnv
+	// passes, and go-plugin's own handshake variables (SkipHostEnv below).
+	p.cmd.Env = append(proc.InheritedEnv(), cfg.env...)
 	// The SDK's parent watch compares against this, so a host that dies
 	// before the plugin begins watching is still noticed.
 	p.cmd.Env = append(p.cmd.Env, fmt.Sprintf("%s=%d", wire.EnvHostPID, os.Getpid()))
@@ -155,6 +165,7 @@ func Start(ctx context.Context, src Source, opts ...Option) (*Plugin, error) {
 		HandshakeConfig:  wire.Handshake,
 		VersionedPlugins: wire.Sets(),
 		Cmd:              p.cmd,
+		SkipHostEnv:      true,
 		SecureConfig:     secure,
 		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
 		Logger:           newSlogger(cfg.logger),

@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
+	"time"
 
 	"github.com/openrunbook/runbook/plugins/sdk"
 )
@@ -48,6 +50,15 @@ func (behave) Run(ctx context.Context, req sdk.Request) (sdk.Response, error) {
 		}
 		writePids(pidfile, os.Getpid(), cmd.Process.Pid)
 		select {}
+	case "env":
+		return sdk.Response{Result: map[string]any{"env": strings.Join(os.Environ(), "\n")}}, nil
+	case "slow":
+		writePids(pidfile, os.Getpid())
+		select {
+		case <-ctx.Done():
+			return sdk.Response{}, ctx.Err()
+		case <-time.After(30 * time.Second):
+		}
 	case "absent":
 		return sdk.Response{Result: sdk.Absent("the thing", "here", "there")}, nil
 	}

@@ -1,0 +1,208 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// recordChart completes (okChart) or fails (failingChart) with something to
+// record.
+const (
+	okChart = `
+version: 1
+runbook: saved
+stages:
+  - {id: one, set: {a: '1'}}
+`
+	failingChart = `
+version: 1
+runbook: saved
+stages:
+  - {id: one, set: {a: '1'}}
+  - {id: boom, fail: '"it broke"'}
+`
+)
+
+// TestRecordCannotBeWritten: --record to a path that cannot be written (a
+// missing directory, a directory that is a file, a read-only directory, a
+// full disk). The run's result is still printed on stdout; stderr says the
+// record was not saved, naming the path and the cause; no temporary file is
+// left behind. Exit code: a run that completed exits 1 (the record asked for
+// is missing: a script must not take it for saved); a run that failed keeps
+// its own code (1).
+func TestRecordCannotBeWritten(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	ok := writeChart(t, dir, "ok.yaml", okChart)
+	failing := writeChart(t, dir, "failing.yaml", failingChart)
+	file := filepath.Join(dir, "a-file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	readonly, roCause := readOnlyDir(t)
+	tests := []struct {
+		name, record, cause string
+	}{
+		{"missing directory", filepath.Join(dir, "nope", "run.json"), "no such file or directory"},
+		{"parent is a file", filepath.Join(file, "run.json"), "not a directory"},
+		{"read-only directory", filepath.Join(readonly, "run.json"), roCause},
+		{"disk full", filepath.Join(fullDisk(t), "run.json"), "no space left on device"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			if strings.HasPrefix(tc.record, "SKIP:") {
+				t.Skip(strings.TrimPrefix(tc.record, "SKIP:"))
+			}
+			for _, run := range []struct {
+				chart, status string
+				code          int
+			}{{ok, "completed", 1}, {failing, "failed", 1}} {
+				r := runCLI(t, dir, "exec", run.chart, "--format", "json", "--record", tc.record)
+				if r.code != run.code {
+					t.Errorf("%s run: exit %d, want %d; stderr %q", run.status, r.code, run.code, r.stderr)
+				}
+				var rec map[string]any
+				if err := json.Unmarshal([]byte(r.stdout), &rec); err != nil || rec["status"] != run.status {
+					t.Errorf("%s run: the result is not on stdout (%v): %q", run.status, err, r.stdout)
+				}
+				if !strings.Contains(r.stderr, "writing the run record") || !strings.Contains(r.stderr, tc.record) || !strings.Contains(r.stderr, tc.cause) {
+					t.Errorf("%s run: stderr %q does not say the record at %s was not written (%s)", run.status, r.stderr, tc.record, tc.cause)
+				}
+			}
+			if left, _ := filepath.Glob(filepath.Join(filepath.Dir(tc.record), ".runbook-record-*")); len(left) > 0 {
+				t.Errorf("temporary files left behind: %v", left)
+			}
+		})
+	}
+}
+
+// readOnlyDir is a directory no record can be written in, and the cause
+// the error names: a mode 0555 directory, or — as root, whom permissions do
+// not bind — a read-only tmpfs ("SKIP:why" when it cannot be mounted).
+func readOnlyDir(t *testing.T) (dir, cause string) {
+	t.Helper()
+	dir = t.TempDir()
+	if os.Geteuid() != 0 {
+		if err := os.Chmod(dir, 0o555); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = os.Chmod(dir, 0o755) })
+		return dir, "permission denied"
+	}
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "ro,size=4k", "tmpfs", dir).CombinedOutput(); err != nil {
+		return "SKIP:cannot mount a read-only tmpfs: " + strings.TrimSpace(string(out)), ""
+	}
+	t.Cleanup(func() { _ = exec.Command("umount", dir).Run() })
+	return dir, "read-only file system"
+}
+
+// fullDisk mounts a one-page tmpfs (when the tests may mount: root with
+// CAP_SYS_ADMIN) and returns its directory, or "SKIP:why". /dev/full is
+// not used: the record is written to a temporary file beside the path and
+// renamed over it, which as root would replace the device node.
+func fullDisk(t *testing.T) string {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		return "SKIP:not root: cannot mount a small tmpfs to fill"
+	}
+	dir := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=4k", "tmpfs", dir).CombinedOutput(); err != nil {
+		return "SKIP:cannot mount a tmpfs: " + strings.TrimSpace(string(out))
+	}
+	t.Cleanup(func() { _ = exec.Command("umount", dir).Run() })
+	// Fill its one page, so that the record's first write finds no space.
+	if err := os.WriteFile(filepath.Join(dir, "filler"), make([]byte, 4096), 0o644); err != nil {
+		return "SKIP:cannot fill the tmpfs: " + err.Error()
+	}
+	return dir
+}
+
+// secretChart meets a secret input everywhere it can go: a command's
+// environment (envFrom) and stdin, its stdout and stderr, a derived value,
+// a decision's evidence, the narrative, and a failing stage's message.
+const secretChart = `
+version: 1
+runbook: secrets
+inputs:
+  token: {type: string, secret: true, required: true}
+stages:
+  - id: use
+    exec:
+      command: [sh, -c, 'echo "stdout $TOKEN"; echo "stderr $TOKEN" >&2']
+      envFrom: {TOKEN: token}
+      into: used
+  - id: piped
+    exec: {command: [cat], stdin: token, into: piped}
+  - id: argv
+    exec: {command: [echo, token, '$TOKEN', '{{token}}', '${token}'], into: argv}
+  - {id: derive, set: {header: '"Bearer " + token', same: token}}
+  - id: check
+    decide:
+      rules: [{when: 'token == "guess"', then: denied, label: The token is a guess}]
+      default: {branch: allowed, label: Not a guess}
+    branches: {denied: [], allowed: []}
+  - {id: boom, fail: '"the token " + token + " was refused"'}
+`
+
+// TestSecretNeverInAnyOutput runs the CLI with a secret input and searches
+// every output — stdout in each format, stderr, the -v narrative, the
+// --record file, the ndjson stream — for the secret's value.
+func TestSecretNeverInAnyOutput(t *testing.T) {
+	t.Parallel()
+	const secret = "tok-9f3Kq7Zr2pXw"
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "secrets.yaml", secretChart)
+	for _, format := range []string{"text", "json", "ndjson", "markdown"} {
+		t.Run(format, func(t *testing.T) {
+			t.Parallel()
+			record := filepath.Join(t.TempDir(), "run.json")
+			r := runCLI(t, dir, "exec", chart, "--input", "token="+secret, "--format", format, "-v", "--record", record)
+			if r.code != 1 {
+				t.Fatalf("exit %d, want 1 (the failing stage): %s", r.code, r.stderr)
+			}
+			saved, err := os.ReadFile(record)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for name, out := range map[string]string{"stdout": r.stdout, "stderr": r.stderr, "record": string(saved)} {
+				if strings.Contains(out, secret) {
+					t.Errorf("%s holds the secret:\n%s", name, out)
+				}
+			}
+			if !strings.Contains(r.stderr, "the token *** was refused") {
+				t.Errorf("stderr does not carry the masked failure: %q", r.stderr)
+			}
+			if format == "json" {
+				var rec struct {
+					State     map[string]any `json:"state"`
+					Narrative []string       `json:"narrative"`
+				}
+				if err := json.Unmarshal([]byte(r.stdout), &rec); err != nil {
+					t.Fatal(err)
+				}
+				used := rec.State["used"].(map[string]any)
+				if used["stdout"] != "stdout ***\n" || used["stderr"] != "stderr ***\n" {
+					t.Errorf("the command's output: %v", used)
+				}
+				if rec.State["piped"].(map[string]any)["stdout"] != "***" {
+					t.Errorf("stdin: the command did not get the secret (masked): %v", rec.State["piped"])
+				}
+				// argv items are literals: no expression, no interpolation.
+				if got := rec.State["argv"].(map[string]any)["stdout"]; got != "token $TOKEN {{token}} ${token}\n" {
+					t.Errorf("argv = %q; argv items are literal text", got)
+				}
+				if rec.State["header"] != "Bearer ***" || rec.State["same"] != "***" || rec.State["token"] != "***" {
+					t.Errorf("derived values: header %v same %v token %v", rec.State["header"], rec.State["same"], rec.State["token"])
+				}
+				if len(rec.Narrative) == 0 {
+					t.Error("no narrative with -v")
+				}
+			}
+		})
+	}
+}
