@@ -117,6 +117,9 @@ type runOptions struct {
 	timeout     time.Duration
 	maxDepth    int
 	concurrency int
+
+	abandonGrace    time.Duration
+	abandonGraceSet bool
 }
 
 // WithRecorders attaches recorders to the run.
@@ -135,6 +138,18 @@ func WithTimeout(d time.Duration) RunOption { return func(o *runOptions) { o.tim
 
 // WithMaxDepth bounds nesting (default DefaultMaxDepth).
 func WithMaxDepth(n int) RunOption { return func(o *runOptions) { o.maxDepth = n } }
+
+// DefaultAbandonGrace is how long a running stage has to return once the
+// run is cancelled or its timeout passes, before it is abandoned.
+const DefaultAbandonGrace = 5 * time.Second
+
+// WithAbandonGrace sets how long a running stage has to return after its
+// context ends before the run abandons it (default DefaultAbandonGrace).
+// Writes it makes before returning commit; writes after it was abandoned
+// never do.
+func WithAbandonGrace(d time.Duration) RunOption {
+	return func(o *runOptions) { o.abandonGrace = d; o.abandonGraceSet = true }
+}
 
 // WithConcurrency bounds how many branches of one fan-out run at once
 // (default: 4 × GOMAXPROCS, at least 8). It never changes the record.
@@ -188,6 +203,9 @@ func newRunner(c *Chart, opts []RunOption) *runner {
 	}
 	if r.opts.maxDepth <= 0 {
 		r.opts.maxDepth = DefaultMaxDepth
+	}
+	if !r.opts.abandonGraceSet {
+		r.opts.abandonGrace = DefaultAbandonGrace
 	}
 	if r.opts.concurrency <= 0 {
 		r.opts.concurrency = max(8, 4*runtime.GOMAXPROCS(0))
@@ -609,7 +627,7 @@ func (r *runner) runStage(ctx context.Context, f *frame, n *node) error {
 			f.release(s)
 			return nil
 		}
-		if errors.Is(err, ErrPaused) && s.ask != nil {
+		if errors.Is(err, ErrPaused) && s.ask != nil && ctx.Err() == nil {
 			f.commit(s, nil, attempt, false, "")
 			f.stageEnd(n, s.path, t0)
 			return &pauseSignal{pause: s.ask, at: []Step{{Node: n.id}}}
@@ -718,11 +736,20 @@ func (r *runner) call(ctx context.Context, s *Scope, body func(context.Context) 
 	case err = <-done:
 		s.mu = nil // the body has returned: the scope can be reused
 	case <-ctx.Done():
+		// A stage that honours its context (an exec stage stopping its
+		// process group) gets a grace to finish, so what it did — and the
+		// processes it must stop — are settled before the run returns. Past
+		// the grace it is abandoned: its late writes never commit.
+		t := time.NewTimer(r.opts.abandonGrace)
 		select {
 		case err = <-done:
 			s.mu = nil
-		default:
+		case <-t.C:
 			s.abandon()
+			err = ctx.Err()
+		}
+		t.Stop()
+		if err == nil {
 			err = ctx.Err()
 		}
 	}

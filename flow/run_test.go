@@ -540,13 +540,13 @@ func TestCancellationStopsBetweenAndDuringStages(t *testing.T) {
 		Stage("slow", func(ctx context.Context, s *flow.Scope) error {
 			s.Set("early", true)
 			cancel()
-			time.Sleep(20 * time.Millisecond) // ignores its context
+			time.Sleep(20 * time.Millisecond) // ignores its context past the grace
 			s.Set("late", true)
 			close(late)
 			return nil
 		}).
 		Stage("never", set("b", 1)))
-	res, err := c.Run(ctx)
+	res, err := c.Run(ctx, flow.WithAbandonGrace(time.Millisecond))
 	if err == nil || res.Status != flow.StatusCancelled || res.Err.Path != "slow#1" {
 		t.Fatalf("status %v err %+v", res.Status, res.Err)
 	}
@@ -556,6 +556,31 @@ func TestCancellationStopsBetweenAndDuringStages(t *testing.T) {
 	}
 	if _, ok := res.State["late"]; ok {
 		t.Error("an abandoned stage's late write committed")
+	}
+	if _, ok := res.State["b"]; ok {
+		t.Error("a stage after cancellation ran")
+	}
+}
+
+// A stage that honours cancellation gets the grace to settle (an exec stage
+// stopping its processes): what it wrote then commits, and the run names it.
+func TestCancelledStageThatReturnsWithinTheGraceCommits(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	c := mustBuild(t, flow.New("grace").
+		Stage("cleanup", func(ctx context.Context, s *flow.Scope) error {
+			cancel()
+			<-ctx.Done()
+			time.Sleep(10 * time.Millisecond) // stopping a process group
+			s.Set("stopped", true)
+			return nil
+		}).
+		Stage("never", set("b", 1)))
+	res, err := c.Run(ctx)
+	if err == nil || res.Status != flow.StatusCancelled || res.Err.Stage != "cleanup" {
+		t.Fatalf("status %v err %+v", res.Status, res.Err)
+	}
+	if res.State["stopped"] != true {
+		t.Error("a write made within the grace was lost")
 	}
 	if _, ok := res.State["b"]; ok {
 		t.Error("a stage after cancellation ran")
