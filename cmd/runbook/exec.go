@@ -74,6 +74,44 @@ or bad inputs, 130 interrupted (the partial record is still written when
 	return cmd
 }
 
+// runOptions turns the flags exec and resume share into run options: the
+// logger (stderr), the resume command a pause prints (for the record at
+// recordPath), the timeout, the narrative, the plugin flags, and the ndjson
+// stream when that is the format.
+func runOptions(f execFlags, recordPath string, stdout, stderr io.Writer) ([]runbook.ExecOption, *ndjsonStream, error) {
+	opts := []runbook.ExecOption{
+		runbook.WithLogger(slog.New(slog.NewTextHandler(stderr, nil))),
+		runbook.WithResumeCommand("runbook resume " + shellQuote(recordPath)),
+	}
+	if f.timeout > 0 {
+		opts = append(opts, runbook.WithTimeout(f.timeout))
+	}
+	if f.verbose {
+		opts = append(opts, runbook.WithNarrative())
+	}
+	popts, err := pluginOptions(f.plugins)
+	if err != nil {
+		return nil, nil, err
+	}
+	opts = append(opts, popts...)
+	var stream *ndjsonStream
+	if f.format == "ndjson" {
+		stream = &ndjsonStream{nd: recorder.NewNDJSON(stdout)}
+		opts = append(opts, runbook.WithRecorders(stream))
+	}
+	return opts, stream, nil
+}
+
+// printInputErrors prints each refused input on its own line and says
+// whether err was that kind of refusal.
+func printInputErrors(stderr io.Writer, err error) bool {
+	ies, ok := inputErrors(err)
+	for _, ie := range ies {
+		fmt.Fprintf(stderr, "runbook: %v\n", ie)
+	}
+	return ok
+}
+
 // execChart is `runbook exec`.
 func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.Writer) error {
 	if !contains(formats, f.format) {
@@ -115,25 +153,9 @@ func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.
 		}
 	}()
 
-	opts := []runbook.ExecOption{
-		runbook.WithLogger(slog.New(slog.NewTextHandler(stderr, nil))),
-		runbook.WithResumeCommand("runbook resume " + shellQuote(pausePath)),
-	}
-	if f.timeout > 0 {
-		opts = append(opts, runbook.WithTimeout(f.timeout))
-	}
-	if f.verbose {
-		opts = append(opts, runbook.WithNarrative())
-	}
-	popts, err := pluginOptions(f.plugins)
+	opts, stream, err := runOptions(f, pausePath, stdout, stderr)
 	if err != nil {
 		return err
-	}
-	opts = append(opts, popts...)
-	var stream *ndjsonStream
-	if f.format == "ndjson" {
-		stream = &ndjsonStream{nd: recorder.NewNDJSON(stdout)}
-		opts = append(opts, runbook.WithRecorders(stream))
 	}
 	prog := newProgress(stderr, showProgress(stdout, stderr, f.format))
 	if prog != nil {
@@ -145,10 +167,7 @@ func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.
 	close(runDone)
 	prog.stop()
 	if err != nil {
-		if ies, ok := inputErrors(err); ok {
-			for _, ie := range ies {
-				fmt.Fprintf(stderr, "runbook: %v\n", ie)
-			}
+		if printInputErrors(stderr, err) {
 			return quietExit(exitUsage)
 		}
 		return exit(exitFailed, "%s: %v", path, err)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -15,7 +14,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/openrunbook/runbook/recorder"
 	"github.com/openrunbook/runbook/runbook"
 )
 
@@ -64,6 +62,7 @@ The result is printed as exec prints it, with exec's exit codes.`,
 	fl.StringVar(&f.chart, "chart", "", "the chart `FILE` (default: the one the record names)")
 	fl.StringVar(&f.answeredBy, "answered-by", "", "who answered (default: the OS user)")
 	fl.StringVar(&f.reject, "reject", "", "reject the question with this `reason`: the run ends failed")
+	addPluginFlags(fl, &f.plugins)
 	return cmd
 }
 
@@ -110,20 +109,9 @@ func resumeRecord(ctx context.Context, path string, f resumeFlags, stdout, stder
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	execOpts := []runbook.ExecOption{
-		runbook.WithLogger(slog.New(slog.NewTextHandler(stderr, nil))),
-		runbook.WithResumeCommand("runbook resume " + shellQuote(out)),
-	}
-	if f.timeout > 0 {
-		execOpts = append(execOpts, runbook.WithTimeout(f.timeout))
-	}
-	if f.verbose {
-		execOpts = append(execOpts, runbook.WithNarrative())
-	}
-	var stream *ndjsonStream
-	if f.format == "ndjson" {
-		stream = &ndjsonStream{nd: recorder.NewNDJSON(stdout)}
-		execOpts = append(execOpts, runbook.WithRecorders(stream))
+	execOpts, stream, err := runOptions(f.execFlags, out, stdout, stderr)
+	if err != nil {
+		return err
 	}
 	opts := []runbook.ResumeOption{runbook.ResumeExec(execOpts...)}
 	if f.answeredBy != "" {
@@ -135,10 +123,7 @@ func resumeRecord(ctx context.Context, path string, f resumeFlags, stdout, stder
 	res, err := rb.Resume(ctx, rec, given, opts...)
 	wasInterrupted := ctx.Err() != nil
 	if err != nil {
-		if ies, ok := inputErrors(err); ok {
-			for _, ie := range ies {
-				fmt.Fprintf(stderr, "runbook: %v\n", ie)
-			}
+		if printInputErrors(stderr, err) {
 			return quietExit(exitUsage)
 		}
 		return exit(exitUsage, "%s: %v", path, err)
