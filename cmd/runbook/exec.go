@@ -195,27 +195,11 @@ func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.
 		}
 	}
 
-	if err := printResult(stdout, rec, f, stream, scriptInto(rb.Spec())); err != nil {
-		return exit(exitFailed, "writing the result: %v", err)
+	if err := reportRun(stdout, stderr, rec, f, stream, rb, wasInterrupted); err != nil {
+		return err
 	}
-	for _, w := range rec.Warnings {
-		fmt.Fprintf(stderr, "runbook: warning: %s\n", w)
-	}
-	switch rec.Status {
-	case "failed", "cancelled":
-		verb := rec.Status
-		if wasInterrupted {
-			verb = "interrupted"
-		}
-		if rec.Error != nil {
-			fmt.Fprintf(stderr, "run %s at %s: %s\n", verb, rec.Error.Stage, rec.Error.Message)
-		} else {
-			fmt.Fprintf(stderr, "run %s\n", verb)
-		}
-	case "paused":
-		if recordErr == nil {
-			fmt.Fprintf(stderr, "run paused; record written to %s\n", recordPath)
-		}
+	if rec.Status == "paused" && recordErr == nil {
+		fmt.Fprintf(stderr, "run paused; record written to %s\n", recordPath)
 	}
 	if recordErr != nil {
 		if code == exitOK {
@@ -225,6 +209,29 @@ func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.
 	}
 	if code != exitOK {
 		return quietExit(code)
+	}
+	return nil
+}
+
+// reportRun prints the result in the chosen format, then on stderr the
+// warnings and, for a run that failed or was cancelled, where it ended.
+func reportRun(stdout, stderr io.Writer, rec *runbook.Record, f execFlags, stream *ndjsonStream, rb *runbook.Runbook, interrupted bool) error {
+	if err := printResult(stdout, rec, f, stream, scriptInto(rb.Spec())); err != nil {
+		return exit(exitFailed, "writing the result: %v", err)
+	}
+	for _, w := range rec.Warnings {
+		fmt.Fprintf(stderr, "runbook: warning: %s\n", w)
+	}
+	if rec.Status == "failed" || rec.Status == "cancelled" {
+		verb := rec.Status
+		if interrupted {
+			verb = "interrupted"
+		}
+		if rec.Error != nil {
+			fmt.Fprintf(stderr, "run %s at %s: %s\n", verb, rec.Error.Stage, rec.Error.Message)
+		} else {
+			fmt.Fprintf(stderr, "run %s\n", verb)
+		}
 	}
 	return nil
 }

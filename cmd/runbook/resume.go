@@ -145,21 +145,11 @@ func resumeRecord(ctx context.Context, path string, f resumeFlags, stdout, stder
 		}
 	}
 	r := res.Record
-	if err := printResult(stdout, r, f.execFlags, stream, scriptInto(rb.Spec())); err != nil {
-		return exit(exitFailed, "writing the result: %v", err)
-	}
-	for _, w := range r.Warnings {
-		fmt.Fprintf(stderr, "runbook: warning: %s\n", w)
+	if err := reportRun(stdout, stderr, r, f.execFlags, stream, rb, wasInterrupted); err != nil {
+		return err
 	}
 	switch r.Status {
 	case "failed", "cancelled":
-		verb := r.Status
-		if wasInterrupted {
-			verb = "interrupted"
-		}
-		if r.Error != nil {
-			fmt.Fprintf(stderr, "run %s at %s: %s\n", verb, r.Error.Stage, r.Error.Message)
-		}
 		if wasInterrupted {
 			return quietExit(exitInterrupted)
 		}
