@@ -66,6 +66,9 @@ type Expr struct {
 	// wholeEnv is set when the expression uses $env as a value: its env map
 	// may then outlive the evaluation and is not pooled.
 	wholeEnv bool
+	// texts is set when the expression has a `+`: each evaluation then
+	// carries a text budget (see DefaultTextBudget).
+	texts bool
 }
 
 type exprPath struct {
@@ -120,12 +123,14 @@ func Compile(src string, opts ...Option) (e *Expr, err error) {
 	if c.err != nil {
 		return nil, c.err
 	}
-	program, err := expr.Compile(src, expr.MaxNodes(o.maxNodes))
+	adds := &patchAdd{}
+	program, err := expr.Compile(src, expr.MaxNodes(o.maxNodes), expr.Patch(adds),
+		expr.Function(addFunc, boundedAdd))
 	if err != nil {
 		return nil, compileError(src, err)
 	}
 
-	e = &Expr{src: src, program: program, budget: o.memoryBudget, wholeEnv: c.wholeEnv}
+	e = &Expr{src: src, program: program, budget: o.memoryBudget, wholeEnv: c.wholeEnv, texts: adds.patched}
 	slices.SortStableFunc(c.refs, func(a, b ref) int { return a.pos - b.pos })
 	seenPath := map[string]bool{}
 	seenRoot := map[string]bool{}
@@ -196,6 +201,9 @@ func (e *Expr) Value(env Env) (result any, inputs []Input, err error) {
 				vars[r] = v
 			}
 		}
+	}
+	if e.texts {
+		vars[budgetKey] = &textBudget{left: DefaultTextBudget}
 	}
 	st.vm.MemoryBudget = e.budget
 	result, err = st.vm.Run(e.program, vars)
