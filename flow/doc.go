@@ -26,6 +26,9 @@
 //	bounds                            loops (default 1000 passes) and nesting (default 500)
 //	                                  fail the run by name; foreach width and loop passes
 //	                                  never count as nesting
+//	cancellation                      stops the run between stages; a running stage has
+//	                                  DefaultAbandonGrace (5s) to return, then is abandoned
+//	                                  and its late writes never commit
 //	no panic escapes                  a stage panic is that stage's failure, stack recorded
 //
 // Example:
