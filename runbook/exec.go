@@ -32,6 +32,7 @@ func (rb *Runbook) exec(ctx context.Context, given map[string]any, opts []ExecOp
 	}
 	in, err := rb.resolveInputs(given)
 	if err != nil {
+		o.honestyStarted.Close() // the run's to stop, run or not
 		return nil, err
 	}
 	rs := &runState{label: rb.honestyOn(HonestyLabel), cover: rb.honestyOn(HonestyCoverage), secrets: in.secrets}

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -40,6 +41,61 @@ func WithHonestyProcess(path string, args ...string) ExecOption {
 	return func(o *execOptions) { o.honestyCmd = append([]string{path}, args...) }
 }
 
+// HonestyProcess is a per-run honesty plugin process started before its
+// run, so that its start (exec, the Go runtime, the handshake: several
+// milliseconds of CPU) overlaps with what the caller does before Exec —
+// the CLI loads and compiles the chart meanwhile — instead of competing
+// with the run for the same cores. Hand it to one run with
+// WithHonestyStarted; that run owns it and stops it as WithHonestyProcess
+// does.
+type HonestyProcess struct {
+	h *host.Honesty
+}
+
+// StartHonestyProcess starts the honesty plugin process cmd (the path, then
+// its arguments) in the background and returns at once. logger, when not
+// nil, receives its stderr. The process must serve this build's honesty
+// stages, as for WithHonestyProcess.
+func StartHonestyProcess(logger *slog.Logger, cmd ...string) *HonestyProcess {
+	opts := []host.Option{host.WithSameCoverageRules()}
+	if logger != nil {
+		opts = append(opts, host.WithLogger(logger))
+	}
+	var args []string
+	if len(cmd) > 1 {
+		args = cmd[1:]
+	}
+	path := ""
+	if len(cmd) > 0 {
+		path = cmd[0]
+	}
+	return &HonestyProcess{h: host.StartHonesty(host.Source{Name: "honesty", Path: path, Args: args}, opts...)}
+}
+
+// Wait waits until the process has started (its handshake done) and
+// returns why it could not start, if it could not. A run does not need
+// it: its first honesty call waits, and one that failed falls back.
+func (p *HonestyProcess) Wait() error { return p.h.Wait() }
+
+// Close stops the process and waits until it is gone. A run given the
+// process stops it itself; Close is for a process no run took (the chart
+// did not load) and is safe after the run's stop.
+func (p *HonestyProcess) Close() {
+	if p != nil {
+		p.h.Close()
+	}
+}
+
+// WithHonestyStarted runs the honesty stages in p, started earlier by
+// StartHonestyProcess. The run owns p: it stops it when it ends (in the
+// background, Result.Close waits), also when the chart turns the honesty
+// stages off or the inputs are refused. Give a process to one run only: a
+// second run finds it stopped and falls back to the in-process stages with
+// a warning.
+func WithHonestyStarted(p *HonestyProcess) ExecOption {
+	return func(o *execOptions) { o.honestyStarted = p }
+}
+
 // WithPluginDir is where stage plugins the chart's plugins: map does not
 // name are looked for, as runbook-plugin-<name>.
 func WithPluginDir(dir string) ExecOption { return func(o *execOptions) { o.pluginDir = dir } }
@@ -57,14 +113,23 @@ func (rb *Runbook) startPlugins(rs *runState, o *execOptions) (end func() <-chan
 		opts = append(opts, host.WithLogger(o.logger))
 	}
 	var proc *host.Honesty
+	if o.honestyStarted != nil {
+		proc = o.honestyStarted.h
+	}
 	primary := o.honesty
 	on := rb.spec.Honesty == nil || len(rb.spec.Honesty) > 0
-	if primary == nil && len(o.honestyCmd) > 0 && on {
+	usesProc := false
+	switch {
+	case primary != nil || !on:
+		// A started process the run does not use is still the run's to stop.
+	case proc != nil:
+		primary, usesProc = proc, true
+	case len(o.honestyCmd) > 0:
 		// The process is this build's runbook serving its own honesty
 		// stages: ordinary results need no round trip.
 		hopts := append(slices.Clone(opts), host.WithSameCoverageRules())
 		proc = host.StartHonesty(host.Source{Name: "honesty", Path: o.honestyCmd[0], Args: o.honestyCmd[1:]}, hopts...)
-		primary = proc
+		primary, usesProc = proc, true
 	}
 	if primary == nil {
 		rs.honesty = InProcess()
@@ -75,8 +140,10 @@ func (rb *Runbook) startPlugins(rs *runState, o *execOptions) (end func() <-chan
 	return func() <-chan struct{} {
 		rs.plugins.close()
 		done := make(chan struct{})
-		if proc == nil {
+		if !usesProc {
 			_ = rs.honesty.EndRun(context.Background(), rs.run)
+		}
+		if proc == nil {
 			close(done)
 			return done
 		}

@@ -1,12 +1,16 @@
 package runbook_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"os"
 	"regexp"
 	"slices"
+	"strconv"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -34,47 +38,13 @@ func TestMain(m *testing.M) {
 	goleak.VerifyTestMain(m)
 }
 
-// fanoutYAML is the fanout1000 workload as a YAML runbook: 1000 branches,
-// each writing an object (which passes through the coverage stage), a
-// decision of 3 rules and a default, and a verdict row.
-const fanoutYAML = `
-version: 1
-runbook: fanout
-result: {kind: verdict/posture, decider: Protection posture}
-stages:
-  - id: seed
-    set:
-      subjects: 'map(0..999, ({"name": "vol-" + string(#), "used": # * 37 % 100, "replicas": # % 4}))'
-  - id: per-subject
-    foreach:
-      items: subjects
-      as: item
-      maxBranches: 1000
-      stages:
-        - id: load
-          set: {vol: '{"subject": item.name, "used": item.used, "replicas": item.replicas}'}
-        - id: posture
-          name: Protection posture
-          decide:
-            rules:
-              - {when: vol.replicas < 1, then: unprotected, label: No replica}
-              - {when: vol.used > 90, then: at-risk, label: Nearly full}
-              - {when: vol.replicas >= 2, then: protected, label: Two or more replicas}
-            default: {branch: declined, label: No rule reached a verdict}
-          branches:
-            unprotected: [{id: u, verdict: {subject: vol.subject, verdict: '"unprotected"'}}]
-            at-risk: [{id: r, verdict: {subject: vol.subject, verdict: '"at-risk"'}}]
-            protected: [{id: p, verdict: {subject: vol.subject, verdict: '"protected"'}}]
-            declined: [{id: d, verdict: {subject: vol.subject, verdict: '"declined"'}}]
-`
-
 func workloads(tb testing.TB) map[string]*runbook.Runbook {
 	tb.Helper()
 	goChart, err := runbook.New(bench.Fanout(1000))
 	if err != nil {
 		tb.Fatal(err)
 	}
-	spec, err := runbook.Parse("fanout.yaml", []byte(fanoutYAML))
+	spec, err := runbook.Load("../testdata/bench/fanout1000.yaml")
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -109,8 +79,9 @@ func TestHonestyPluginSameRecord(t *testing.T) {
 			in := rec()
 			shared := rec(runbook.WithHonestyPlugin(h))
 			perRun := rec(runbook.WithHonestyProcess(os.Args[0]))
-			if in != shared || in != perRun {
-				t.Fatalf("records differ:\nin-process %s\nshared     %s\nper run    %s", in, shared, perRun)
+			ahead := rec(runbook.WithHonestyStarted(runbook.StartHonestyProcess(nil, os.Args[0])))
+			if in != shared || in != perRun || in != ahead {
+				t.Fatalf("records differ:\nin-process %s\nshared     %s\nper run    %s\nahead      %s", in, shared, perRun, ahead)
 			}
 		})
 	}
@@ -164,4 +135,135 @@ func BenchmarkFanout1000Honesty(b *testing.B) {
 			})
 		}
 	}
+}
+
+// TestHonestyStartedIsStopped: a process started ahead of its run is the
+// run's to stop on every path — the run used it, the chart turned the
+// honesty stages off, the inputs were refused, the record could not be
+// resumed — and once the Result is closed (or Exec returned an error) no
+// child process of ours is left. Not parallel: it counts this process's
+// children.
+func TestHonestyStartedIsStopped(t *testing.T) {
+	parse := func(src string) *runbook.Runbook {
+		t.Helper()
+		spec, err := runbook.Parse("c.yaml", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rb, err := runbook.FromSpec(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rb
+	}
+	const chart = `
+version: 1
+runbook: started
+inputs:
+  n: {type: number, required: true}
+stages:
+  - id: s
+    set: {x: n + 1}
+`
+	on, off := parse(chart), parse(chart+"honesty: []\n")
+	cases := []struct {
+		name  string
+		rb    *runbook.Runbook
+		given map[string]any
+		fails bool
+	}{
+		{"used", on, map[string]any{"n": 1}, false},
+		{"honesty off", off, map[string]any{"n": 1}, false},
+		{"inputs refused", on, map[string]any{"n": "x"}, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			hp := runbook.StartHonestyProcess(nil, os.Args[0])
+			if err := hp.Wait(); err != nil {
+				t.Fatal(err)
+			}
+			res, err := c.rb.Exec(context.Background(), c.given, runbook.WithHonestyStarted(hp))
+			if (err != nil) != c.fails {
+				t.Fatalf("Exec: err = %v, want failure %v", err, c.fails)
+			}
+			if err == nil {
+				if res.Record.Status != "completed" || len(res.Record.Warnings) > 0 {
+					t.Fatalf("status %s, warnings %q", res.Record.Status, res.Record.Warnings)
+				}
+				res.Close()
+			}
+			if kids := childPIDs(t); len(kids) > 0 {
+				t.Fatalf("child processes left: %v", kids)
+			}
+		})
+	}
+	t.Run("resume refused", func(t *testing.T) {
+		hp := runbook.StartHonestyProcess(nil, os.Args[0])
+		if err := hp.Wait(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := on.Resume(context.Background(), &runbook.RunRecord{}, nil, runbook.ResumeExec(runbook.WithHonestyStarted(hp))); err == nil {
+			t.Fatal("a record that is not paused was resumed")
+		}
+		if kids := childPIDs(t); len(kids) > 0 {
+			t.Fatalf("child processes left: %v", kids)
+		}
+	})
+}
+
+// childPIDs lists the live (not zombie) processes whose parent is this one.
+func childPIDs(t *testing.T) []int {
+	t.Helper()
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Skip("no /proc:", err)
+	}
+	var out []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid …: comm may hold spaces, so read after ")".
+		f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+		if len(f) > 1 && f[0] != "Z" && f[1] == strconv.Itoa(os.Getpid()) {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// BenchmarkHonestyProcessStart is what one per-run honesty process costs
+// before it answers anything: from StartHonestyProcess until the handshake
+// is done (ms-ready, wall), and the CPU the process used from its start to
+// its end (child-cpu-ms, user+sys: fork/exec, the Go runtime, package init,
+// go-plugin's serve and handshake, the stop). On a run that keeps every
+// core busy, child-cpu-ms is what the process adds.
+func BenchmarkHonestyProcessStart(b *testing.B) {
+	cpu0 := childCPU()
+	var ready time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		hp := runbook.StartHonestyProcess(nil, os.Args[0])
+		if err := hp.Wait(); err != nil {
+			b.Fatal(err)
+		}
+		ready += time.Since(t0)
+		hp.Close()
+	}
+	b.ReportMetric(float64(ready.Microseconds())/1000/float64(b.N), "ms-ready")
+	b.ReportMetric(float64((childCPU()-cpu0).Microseconds())/1000/float64(b.N), "child-cpu-ms")
+}
+
+// childCPU is the CPU of this process's children that have been waited for.
+func childCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -46,7 +46,9 @@ type execOptions struct {
 	// plugin processes (plugin_stage.go)
 	honesty    Honesty
 	honestyCmd []string
-	pluginDir  string
+	// honestyStarted is a process started before the run, the run's to stop.
+	honestyStarted *HonestyProcess
+	pluginDir      string
 }
 
 // WithRecorders attaches more recorders (e.g. an NDJSON stream).

@@ -75,12 +75,13 @@ or bad inputs, 130 interrupted (the partial record is still written when
 }
 
 // runOptions turns the flags exec and resume share into run options: the
-// logger (stderr), the resume command a pause prints (for the record at
-// recordPath), the timeout, the narrative, the plugin flags, and the ndjson
-// stream when that is the format.
-func runOptions(f execFlags, recordPath string, stdout, stderr io.Writer) ([]runbook.ExecOption, *ndjsonStream, error) {
+// logger, the resume command a pause prints (for the record at
+// recordPath), the timeout, the narrative, the plugin flags with the
+// honesty process hp (nil: in-process), and the ndjson stream when that is
+// the format.
+func runOptions(f execFlags, recordPath string, logger *slog.Logger, hp *runbook.HonestyProcess, stdout io.Writer) ([]runbook.ExecOption, *ndjsonStream) {
 	opts := []runbook.ExecOption{
-		runbook.WithLogger(slog.New(slog.NewTextHandler(stderr, nil))),
+		runbook.WithLogger(logger),
 		runbook.WithResumeCommand("runbook resume " + shellQuote(recordPath)),
 	}
 	if f.timeout > 0 {
@@ -89,18 +90,17 @@ func runOptions(f execFlags, recordPath string, stdout, stderr io.Writer) ([]run
 	if f.verbose {
 		opts = append(opts, runbook.WithNarrative())
 	}
-	popts, err := pluginOptions(f.plugins)
-	if err != nil {
-		return nil, nil, err
-	}
-	opts = append(opts, popts...)
+	opts = append(opts, pluginOptions(f.plugins, hp)...)
 	var stream *ndjsonStream
 	if f.format == "ndjson" {
 		stream = &ndjsonStream{nd: recorder.NewNDJSON(stdout)}
 		opts = append(opts, runbook.WithRecorders(stream))
 	}
-	return opts, stream, nil
+	return opts, stream
 }
+
+// newLogger is where exec and resume send diagnostics: stderr, as text.
+func newLogger(stderr io.Writer) *slog.Logger { return slog.New(slog.NewTextHandler(stderr, nil)) }
 
 // printInputErrors prints each refused input on its own line and says
 // whether err was that kind of refusal.
@@ -124,6 +124,12 @@ func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.
 	if err != nil {
 		return exit(exitUsage, "%v", err)
 	}
+	logger := newLogger(stderr)
+	hp, err := startHonesty(f.plugins, logger)
+	if err != nil {
+		return err
+	}
+	defer hp.Close()
 	rb, ok := load(path, stderr)
 	if !ok {
 		return quietExit(exitUsage)
@@ -153,10 +159,7 @@ func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.
 		}
 	}()
 
-	opts, stream, err := runOptions(f, pausePath, stdout, stderr)
-	if err != nil {
-		return err
-	}
+	opts, stream := runOptions(f, pausePath, logger, hp, stdout)
 	prog := newProgress(stderr, showProgress(stdout, stderr, f.format))
 	if prog != nil {
 		opts = append(opts, runbook.WithRecorders(prog))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"strings"
 	"text/tabwriter"
@@ -33,24 +34,37 @@ func addPluginFlags(fl *pflag.FlagSet, f *pluginFlags) {
 	fl.StringVar(&f.honesty, "honesty", "plugin", "run the honesty stages as a plugin process (plugin) or in this process (inprocess); the result is the same")
 }
 
-// pluginOptions turns exec's plugin flags into run options.
-func pluginOptions(f pluginFlags) ([]runbook.ExecOption, error) {
+// pluginOptions turns exec's plugin flags into run options; hp is the
+// honesty process startHonesty started (nil: in-process).
+func pluginOptions(f pluginFlags, hp *runbook.HonestyProcess) []runbook.ExecOption {
 	var opts []runbook.ExecOption
 	if f.dir != "" {
 		opts = append(opts, runbook.WithPluginDir(f.dir))
 	}
+	if hp != nil {
+		opts = append(opts, runbook.WithHonestyStarted(hp))
+	}
+	return opts
+}
+
+// startHonesty starts the honesty plugin process --honesty=plugin asks
+// for, as early as exec and resume can: its start then overlaps with
+// loading the chart rather than competing with the run for the cores.
+// The run it is given to stops it; the caller closes it on every path
+// (a second close waits for the same stop).
+func startHonesty(f pluginFlags, logger *slog.Logger) (*runbook.HonestyProcess, error) {
 	switch f.honesty {
 	case "inprocess":
+		return nil, nil
 	case "plugin", "":
 		exe, err := os.Executable()
 		if err != nil {
 			return nil, fmt.Errorf("--honesty=plugin: cannot find this binary to serve the honesty plugin: %v (use --honesty=inprocess)", err)
 		}
-		opts = append(opts, runbook.WithHonestyProcess(exe, honestyPluginCmd))
+		return runbook.StartHonestyProcess(logger, exe, honestyPluginCmd), nil
 	default:
 		return nil, &usageError{err: fmt.Errorf("--honesty %q: want plugin or inprocess", f.honesty), showUsage: true}
 	}
-	return opts, nil
 }
 
 func newHonestyPluginCmd() *cobra.Command {

@@ -78,6 +78,12 @@ func resumeRecord(ctx context.Context, path string, f resumeFlags, stdout, stder
 	if err != nil {
 		return exit(exitUsage, "%v", err)
 	}
+	logger := newLogger(stderr)
+	hp, err := startHonesty(f.plugins, logger)
+	if err != nil {
+		return err
+	}
+	defer hp.Close()
 	unlock, err := runbook.LockRecord(path)
 	if err != nil {
 		return exit(exitUsage, "%v", err)
@@ -109,10 +115,7 @@ func resumeRecord(ctx context.Context, path string, f resumeFlags, stdout, stder
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	execOpts, stream, err := runOptions(f.execFlags, out, stdout, stderr)
-	if err != nil {
-		return err
-	}
+	execOpts, stream := runOptions(f.execFlags, out, logger, hp, stdout)
 	opts := []runbook.ResumeOption{runbook.ResumeExec(execOpts...)}
 	if f.answeredBy != "" {
 		opts = append(opts, runbook.AnsweredBy(f.answeredBy))
