@@ -12,9 +12,8 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
 	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/internal/jsonschema"
 )
 
 //go:embed record.schema.json
@@ -320,54 +319,28 @@ func firstProblem(ps []string) string {
 }
 
 // schemaProblems validates a record against RecordSchema, one problem per
-// violation: `schema: /log/commits/3/index: …`.
+// violation, each once: `schema: /log/commits/3/index: …` ("/" for the
+// record itself).
 func schemaProblems(data []byte) []string {
 	sch, err := compiledRecordSchema()
 	if err != nil {
 		return []string{"the record schema does not compile (a bug): " + err.Error()}
 	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	problems, err := sch.Validate(data)
 	if err != nil {
-		return nil // the lenient reader says what is wrong
+		return nil // not JSON: the lenient reader says what is wrong
 	}
-	err = sch.Validate(inst)
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
-		return nil
+	out := make([]string, 0, len(problems))
+	for _, p := range problems { // each once: Validate drops repeats
+		out = append(out, "schema: "+p.String())
 	}
-	var out []string
-	var leaves func(u *jsonschema.OutputUnit)
-	leaves = func(u *jsonschema.OutputUnit) {
-		for i := range u.Errors {
-			leaves(&u.Errors[i])
-		}
-		if len(u.Errors) > 0 || u.Error == nil {
-			return
-		}
-		at := u.InstanceLocation
-		if at == "" {
-			at = "/"
-		}
-		p := fmt.Sprintf("schema: %s: %s", at, u.Error.String())
-		if !slices.Contains(out, p) {
-			out = append(out, p)
-		}
-	}
-	leaves(ve.DetailedOutput())
 	return out
 }
 
+// compiledRecordSchema compiles the record schema on first use, never at
+// init: most runs of the binary read no record.
 var compiledRecordSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(recordSchema))
-	if err != nil {
-		return nil, err
-	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	if err := c.AddResource("record.schema.json", doc); err != nil {
-		return nil, err
-	}
-	return c.Compile("record.schema.json")
+	return jsonschema.Compile(recordSchema)
 })
 
 // writeRecordFile saves rec as JSON at path, atomically (a reader never
