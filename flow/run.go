@@ -382,15 +382,19 @@ type emitter struct {
 // nil emitter (no recorder attached).
 func (e *emitter) wants(k recorder.Kind) bool { return e != nil && e.mask&(1<<k) != 0 }
 
-func (e *emitter) emit(ev recorder.Event) {
+func (e *emitter) emit(ev recorder.Event) { e.send(&ev) }
+
+// send is emit by pointer, for the hot paths (scope reads and writes, stage
+// starts): an Event is 216 bytes, and the dispatcher reads it in place.
+func (e *emitter) send(ev *recorder.Event) {
 	if e.mask&(1<<ev.Kind) == 0 {
 		return
 	}
 	if e.d != nil {
-		e.d.Record(ev)
+		e.d.RecordEvent(ev)
 		return
 	}
-	e.buf = append(e.buf, ev)
+	e.buf = append(e.buf, *ev)
 }
 
 func (f *frame) event(ev recorder.Event) {
@@ -655,7 +659,8 @@ func (r *runner) runStage(ctx context.Context, f *frame, n *node) error {
 // each only when a recorder wants it: with none attached it does neither.
 func (f *frame) stageStart(n *node, path string) time.Time {
 	if f.rec.wants(recorder.StageStart) {
-		f.rec.emit(f.nodeEvent(recorder.StageStart, n, path))
+		ev := f.nodeEvent(recorder.StageStart, n, path)
+		f.rec.send(&ev)
 	}
 	if f.rec.wants(recorder.StageEnd) {
 		return time.Now()
@@ -1037,8 +1042,8 @@ func (f *frame) splice(c *frame) {
 		*f.counter = *c.counter
 	}
 	if f.rec != nil && c.rec != nil {
-		for _, e := range c.rec.buf {
-			f.rec.emit(e)
+		for i := range c.rec.buf {
+			f.rec.send(&c.rec.buf[i])
 		}
 		c.rec.buf = nil
 	}

@@ -169,7 +169,8 @@ func (s *Scope) emit(k recorder.Kind, key string, v any, del bool) {
 	if !s.f.rec.wants(k) {
 		return
 	}
-	s.f.rec.emit(recorder.Event{Kind: k, Path: s.path, StageID: s.n.id, StageName: s.n.name, Subflow: s.f.prefix, Key: key, Value: v, Deleted: del})
+	ev := recorder.Event{Kind: k, Path: s.path, StageID: s.n.id, StageName: s.n.name, Subflow: s.f.prefix, Key: key, Value: v, Deleted: del}
+	s.f.rec.send(&ev)
 }
 
 // abandon cuts off a stage that outlived its context: from now on its reads

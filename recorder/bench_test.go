@@ -62,6 +62,34 @@ func BenchmarkNarrative500Record(b *testing.B) {
 	}
 }
 
+// BenchmarkNarrative500Keep is Record as the Dispatcher calls it, with the
+// event by pointer: what keeping costs, without copying each Event in.
+func BenchmarkNarrative500Keep(b *testing.B) {
+	events := fixtureChain(500)
+	b.ReportAllocs()
+	for b.Loop() {
+		n := NewNarrative()
+		for i := range events {
+			n.record(&events[i])
+		}
+	}
+}
+
+// BenchmarkNarrative500Lines is Lines alone, over the chain's events kept
+// once.
+func BenchmarkNarrative500Lines(b *testing.B) {
+	n := NewNarrative()
+	for _, e := range fixtureChain(500) {
+		n.Record(e)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if len(n.Lines()) == 0 {
+			b.Fatal("no lines")
+		}
+	}
+}
+
 // BenchmarkNarrativeLoop10k: a 10,000-pass loop (the loop10k workload's
 // event shape); folding keeps memory to the first and last passes.
 func BenchmarkNarrativeLoop10k(b *testing.B) {

@@ -28,11 +28,12 @@
 //
 // What each built-in recorder costs:
 //
-//   - Narrative: Record keeps a copy of the event (no formatting; StageEnd,
-//     Commit and Next are dropped at once); Lines builds every sentence into
-//     one buffer. Folded loop passes are dropped as they fold, so a long
-//     loop costs the memory of its first passes, its last pass and one
-//     summary.
+//   - Narrative: Record keeps what it tells of the event in a compact,
+//     nearly pointer-free form (no formatting; StageEnd, Commit and Next are
+//     dropped at once); the Dispatcher hands it the event by pointer. Lines
+//     builds every sentence into one buffer. Folded loop passes are dropped
+//     as they fold, so a long loop costs the memory of its first passes, its
+//     last pass and one summary.
 //   - NDJSON: appends each event's JSON to a reused buffer and writes it to
 //     a bufio.Writer; decision evidence goes through encoding/json.
 //   - Metrics: a mutex and a map lookup for stage and decision events.

@@ -1,10 +1,6 @@
 package recorder
 
-import (
-	"strings"
-
-	"github.com/openrunbook/runbook/decide"
-)
+import "strings"
 
 // Narrative tells a run in English, one sentence a line, in the order things
 // happened. The same events always give the same lines: nothing that varies
@@ -20,11 +16,14 @@ import (
 // line that says how many were folded and what every decider chose in them,
 // with counts; the last pass is told in full.
 //
-// Cost: Record keeps the event (a copy, no formatting); the words are built
-// by Lines. Values are rendered when Lines is called, so a stage must not
-// change a value after writing it (the scope's contract already says so).
-// Record and Lines must not be called concurrently; the engine delivers
-// events one at a time.
+// Cost: Record keeps what it tells of the event, with no formatting and
+// almost no pointer (see narrative_store.go): a 24-byte entry, the strings
+// copied into one buffer, a plain value (nil, bool, string, number) as its
+// bits or bytes, anything else (evidence, maps, lists) as it is. The words
+// are built by Lines. Values are rendered when Lines is called, so a stage
+// must not change a value after writing it (the scope's contract already
+// says so; a plain value cannot change). Record and Lines must not be
+// called concurrently; the engine delivers events one at a time.
 type Narrative struct {
 	steps  bool
 	passes int
@@ -81,7 +80,11 @@ func (n *Narrative) Wants(k Kind) bool {
 
 // Record keeps e for Lines. Events the narrative never tells (StageEnd,
 // Commit, Next, and Read/Write without steps) are dropped here.
-func (n *Narrative) Record(e Event) {
+func (n *Narrative) Record(e Event) { n.record(&e) }
+
+// record is Record without the copy: the Dispatcher calls it with the
+// engine's event, which it must not keep.
+func (n *Narrative) record(e *Event) {
 	switch e.Kind {
 	case StageEnd, Commit, Next:
 		return
@@ -90,70 +93,10 @@ func (n *Narrative) Record(e Event) {
 			return
 		}
 	case Loop:
-		n.loop(compress(e))
+		n.loop(e)
 		return
 	}
-	n.events.push(compress(e))
-}
-
-// entry is what the narrative keeps of an event: half an Event's size. text
-// holds the one string field the kind uses (Key, Branch, Target or Err);
-// value holds Value, the decision evidence, or the Branches of a fork.
-type entry struct {
-	kind         Kind
-	deleted      bool
-	index, total int32
-	path         string
-	id           string
-	name         string
-	sub          string
-	text         string
-	value        any
-}
-
-func compress(e Event) entry {
-	x := entry{kind: e.Kind, deleted: e.Deleted, index: int32(e.Index), total: int32(e.Total),
-		path: e.Path, id: e.StageID, name: e.StageName, sub: e.Subflow}
-	switch e.Kind {
-	case Read, Write:
-		x.text, x.value = e.Key, e.Value
-	case BranchStart, BranchEnd:
-		x.text = e.Branch
-	case Loop:
-		x.text = e.Target
-	case Error, Retry, RunFailed:
-		x.text = e.Err
-	case Decision, Select:
-		// The evidence's Chosen is what the engine also sends as Branches;
-		// without evidence, the branches are kept instead.
-		if e.Decision != nil {
-			x.value = e.Decision
-		} else if len(e.Branches) > 0 {
-			x.value = e.Branches
-		}
-	case Fork, Join:
-		if len(e.Branches) > 0 {
-			x.value = e.Branches
-		}
-	}
-	return x
-}
-
-// decision is the evidence of a Decision or Select entry, or nil.
-func (x *entry) decision() *decide.Evidence {
-	ev, _ := x.value.(*decide.Evidence)
-	return ev
-}
-
-// branches is what a Decision or Select chose, or what a Fork or Join forked.
-func (x *entry) branches() []string {
-	switch v := x.value.(type) {
-	case *decide.Evidence:
-		return v.Chosen
-	case []string:
-		return v
-	}
-	return nil
+	n.events.keep(e, e.Kind, int32(e.Index))
 }
 
 // kindFold is the narrative's own record of folded loop passes; it never
@@ -191,20 +134,21 @@ type loopKey struct{ sub, id, target string }
 // loop keeps jumps 1..passes; every later jump folds the pass that ended
 // with it into the loop run's summary, so memory stays bounded by the passes
 // told in full, the summary and the current pass.
-func (n *Narrative) loop(e entry) {
+func (n *Narrative) loop(e *Event) {
 	if n.loops == nil {
 		n.loops = make(map[loopKey]*loopRun)
 	}
-	key := loopKey{e.sub, e.id, e.text}
+	key := loopKey{e.Subflow, e.StageID, e.Target}
+	index := int32(e.Index)
 	st := n.loops[key]
-	if st == nil || e.index <= st.lastIndex || !n.isJump(st.lastJump, &e) {
+	if st == nil || index <= st.lastIndex || !n.isJump(st.lastJump, key) {
 		st = &loopRun{region: -1}
 		n.loops[key] = st
 	}
-	st.lastIndex = e.index
+	st.lastIndex = index
 	st.count++
 	if st.count <= n.passes {
-		n.events.push(e)
+		n.events.keep(e, Loop, index)
 		st.lastJump = n.events.len() - 1
 		return
 	}
@@ -217,10 +161,8 @@ func (n *Narrative) loop(e entry) {
 		fi := len(n.folds) - 1
 		fs = &n.folds[fi]
 		fs.add(&n.events, cut, n.folds)
-		fold := e
-		fold.kind, fold.index, fold.value = kindFold, int32(fi), nil
 		n.events.truncate(cut)
-		n.events.push(fold)
+		n.events.keep(e, kindFold, int32(fi))
 		st.region = cut
 	} else {
 		fs = &n.folds[n.events.at(st.region).index]
@@ -228,18 +170,22 @@ func (n *Narrative) loop(e entry) {
 		n.events.truncate(cut)
 	}
 	fs.last = st.count
-	n.events.push(e)
+	n.events.keep(e, Loop, index)
 	st.lastJump = n.events.len() - 1
 }
 
-// isJump reports whether events[i] is still the jump of e's loop that a
-// loopRun remembers (it is gone when an outer loop folded it away).
-func (n *Narrative) isJump(i int, e *entry) bool {
+// isJump reports whether events[i] is still the jump of the loop key names
+// that a loopRun remembers (it is gone when an outer loop folded it away).
+func (n *Narrative) isJump(i int, key loopKey) bool {
 	if i < 0 || i >= n.events.len() {
 		return false
 	}
 	j := n.events.at(i)
-	return j.kind == Loop && j.sub == e.sub && j.id == e.id && j.text == e.text
+	if j.kind != Loop {
+		return false
+	}
+	p := n.events.placeOf(j)
+	return p.sub == key.sub && p.id == key.id && n.events.textOf(j) == key.target
 }
 
 // add counts what the entries from position from on did (one folded pass);
@@ -255,7 +201,8 @@ func (fs *foldStats) add(l *entries, from int, folds []foldStats) {
 		case Error:
 			fs.errors++
 		case Decision, Select:
-			fs.count(e.kind == Select, subject(e), chosen(e), 1)
+			p := l.placeOf(e)
+			fs.count(e.kind == Select, subject(&p), chosen(l, e), 1)
 		case kindFold:
 			in := &folds[e.index]
 			fs.stages += in.stages
@@ -276,12 +223,13 @@ func (fs *foldStats) count(sel bool, decider, branches string, k int) {
 			return
 		}
 	}
-	fs.choices = append(fs.choices, choice{sel: sel, decider: decider, branches: branches, n: k})
+	// decider may be a view of the narrative's text, which a fold truncates.
+	fs.choices = append(fs.choices, choice{sel: sel, decider: strings.Clone(decider), branches: branches, n: k})
 }
 
 // chosen is the branches a Decision or Select entry took, as one string.
-func chosen(e *entry) string {
-	bs := e.branches()
+func chosen(l *entries, e *entry) string {
+	bs := l.branches(e)
 	switch len(bs) {
 	case 0:
 		return ""
@@ -292,7 +240,7 @@ func chosen(e *entry) string {
 }
 
 // subject is the words naming the node an entry is about.
-func subject(e *entry) string {
+func subject(e *place) string {
 	switch {
 	case e.name != "":
 		return e.name
@@ -300,48 +248,4 @@ func subject(e *entry) string {
 		return e.id
 	}
 	return "the stage"
-}
-
-// entries is an append-only list kept in chunks, so growing it never copies
-// what is already kept; the first chunk starts small for short runs.
-type entries struct {
-	chunks [][]entry
-	n      int
-}
-
-const chunkSize = 512
-
-func (l *entries) len() int { return l.n }
-
-func (l *entries) at(i int) *entry { return &l.chunks[i/chunkSize][i%chunkSize] }
-
-func (l *entries) push(e entry) {
-	c := len(l.chunks) - 1
-	if c < 0 || len(l.chunks[c]) == chunkSize {
-		size := chunkSize
-		if c < 0 {
-			size = 16
-		}
-		l.chunks = append(l.chunks, make([]entry, 0, size))
-		c++
-	}
-	l.chunks[c] = append(l.chunks[c], e)
-	l.n++
-}
-
-// truncate drops the entries from position n on, clearing them so what they
-// held can be collected.
-func (l *entries) truncate(n int) {
-	for l.n > n {
-		c := len(l.chunks) - 1
-		last := l.chunks[c]
-		keep := max(n-c*chunkSize, 0)
-		clear(last[keep:])
-		l.n -= len(last) - keep
-		if keep == 0 && c > 0 {
-			l.chunks = l.chunks[:c]
-		} else {
-			l.chunks[c] = last[:keep]
-		}
-	}
 }

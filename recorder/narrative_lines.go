@@ -1,7 +1,6 @@
 package recorder
 
 import (
-	"strconv"
 	"strings"
 	"unsafe"
 
@@ -12,51 +11,53 @@ import (
 // Lines tells the run so far, one sentence a line. Lines inside a branch or
 // a subflow are indented two spaces a level; a stage's steps and decision
 // one level under its header. Every call builds the lines afresh from the
-// events kept (one string holds all their text).
+// events kept.
+//
+// Cost: one buffer holds the text of every line (sized from the entries, so
+// made once in the usual case) and the lines are strings over it; with the
+// slice of lines, two allocations.
 func (n *Narrative) Lines() []string {
 	w := writer{width: n.width, folds: n.folds, events: &n.events}
 	w.buf = make([]byte, 0, n.textSize())
-	w.ends = make([]int, 0, n.events.len()+8)
-	for c, chunk := range n.events.chunks {
+	w.lines = make([]string, 0, n.events.len())
+	for _, chunk := range n.events.list.c {
 		for i := range chunk {
-			w.pos = c*chunkSize + i
 			w.event(&chunk[i])
+			w.pos++
 		}
 	}
-	// The lines are strings over the buffer itself, which nothing writes
-	// again: one copy of the text fewer.
-	text := unsafe.String(unsafe.SliceData(w.buf), len(w.buf))
-	lines := make([]string, len(w.ends))
-	start := 0
-	for i, end := range w.ends {
-		lines[i] = text[start:end]
-		start = end
-	}
-	return lines
+	return w.lines
 }
 
-// textSize guesses the bytes of the lines, so the buffer is made once: a
-// line an event, and a decision's rules and conditions on top.
+// textSize guesses the bytes of the lines, so that the buffer is made once
+// and not much larger than the text, without reading the entries: the
+// strings they keep, 12 bytes an entry for the words, 40 for each rule and
+// condition of a decision, 16 for any other value kept as an any, and a
+// sixteenth more.
 func (n *Narrative) textSize() int {
-	size := 48 * n.events.len()
-	for _, chunk := range n.events.chunks {
-		for i := range chunk {
-			if ev := chunk[i].decision(); ev != nil {
-				size += 64 * len(ev.Rules)
+	size := 64 + len(n.events.text) + 12*n.events.len()
+	for _, chunk := range n.events.vals.c {
+		for _, v := range chunk {
+			size += 16
+			if ev, ok := v.(*decide.Evidence); ok {
+				size += 40 * len(ev.Rules)
 				for j := range ev.Rules {
-					size += 64 * len(ev.Rules[j].Conditions)
+					size += 40 * len(ev.Rules[j].Conditions)
 				}
 			}
 		}
 	}
-	return size
+	return size + size/16
 }
 
-// writer builds the narrative's lines into one buffer; ends marks where each
-// line stops.
+// writer builds the narrative's lines into one buffer; every line is a
+// string over the bytes it wrote, which nothing writes again (a buffer
+// that grows is copied, and the lines over the old one keep it).
 type writer struct {
 	buf   []byte
-	ends  []int
+	lines []string
+	// start is where the line being written starts in buf.
+	start int
 	depth int
 	width int
 	folds []foldStats
@@ -68,25 +69,56 @@ type writer struct {
 
 func (w *writer) line(depth int) {
 	for range max(depth, 0) {
-		w.buf = append(w.buf, "  "...)
+		w.str("  ")
 	}
 }
 
-func (w *writer) end() { w.ends = append(w.ends, len(w.buf)) }
+// end ends the line being written. Growing buf copies it, and the lines
+// already ended stay over the old bytes, which nothing writes again.
+func (w *writer) end() {
+	line := w.buf[w.start:]
+	w.lines = append(w.lines, unsafe.String(unsafe.SliceData(line), len(line)))
+	w.start = len(w.buf)
+}
 
-func (w *writer) str(s string) { w.buf = append(w.buf, s...) }
+// str writes s. Like every write to buf, it stores buf's pointer only when
+// buf grows: while the garbage collector marks, each pointer stored costs a
+// write barrier, and a line is a dozen writes.
+func (w *writer) str(s string) {
+	n := len(w.buf)
+	if cap(w.buf)-n < len(s) {
+		w.buf = append(w.buf, s...)
+		return
+	}
+	w.buf = w.buf[:n+len(s)]
+	copy(w.buf[n:], s)
+}
 
-func (w *writer) int(i int) { w.buf = strconv.AppendInt(w.buf, int64(i), 10) }
+// set makes b, which was appended to buf, the buffer (see str).
+func (w *writer) set(b []byte) {
+	if cap(b) == cap(w.buf) {
+		w.buf = w.buf[:len(b)]
+		return
+	}
+	w.buf = b
+}
+
+func (w *writer) int(i int) { w.set(appendInt(w.buf, int64(i))) }
+
+// kept writes an entry's value as value writes it; str is a string value.
+func (w *writer) kept(e *entry, str string) {
+	start := len(w.buf)
+	w.set(truncateFrom(w.events.appendKept(w.buf, e, str, w.width), start, w.width))
+}
 
 // value writes v compactly as JSON, cut at the narrative's width.
 func (w *writer) value(v any) {
 	start := len(w.buf)
-	w.buf = appendValue(w.buf, v, w.width)
-	w.buf = truncateFrom(w.buf, start, w.width)
+	w.set(truncateFrom(appendValue(w.buf, v, w.width), start, w.width))
 }
 
 // stage writes `Name (path)`, or just the path when there is no name.
-func (w *writer) stage(e *entry) {
+func (w *writer) stage(e *place) {
 	name := subject(e)
 	if e.path == "" || name == e.path {
 		w.str(name)
@@ -124,12 +156,19 @@ func (w *writer) message(msg string) {
 }
 
 func (w *writer) event(e *entry) {
+	text, rest := w.events.head(e)
+	if e.kind == Read || e.kind == Write {
+		w.step(e, text, rest)
+		return
+	}
+	p := w.events.siteAt(e, rest)
+	s := &p
 	switch e.kind {
 	case RunStart:
 		w.line(w.depth)
-		if e.name != "" {
+		if s.name != "" {
 			w.str("The run of ")
-			w.str(e.name)
+			w.str(s.name)
 			w.str(" started.")
 		} else {
 			w.str("The run started.")
@@ -142,63 +181,44 @@ func (w *writer) event(e *entry) {
 	case RunFailed:
 		w.line(w.depth)
 		w.str("The run failed: ")
-		w.message(e.text)
+		w.message(text)
 		w.stop()
 	case Pause:
 		w.line(w.depth)
 		w.str("The run paused at ")
-		w.stage(e)
+		w.stage(s)
 		w.str(" to wait for an answer.")
 		w.end()
 	case StageStart:
 		w.line(w.depth)
 		w.str("Stage ")
-		w.stage(e)
+		w.stage(s)
 		w.str(" ran.")
-		w.end()
-	case Read:
-		w.line(w.depth + 1)
-		w.str("read ")
-		w.str(e.text)
-		w.str(" = ")
-		w.value(e.value)
-		w.end()
-	case Write:
-		w.line(w.depth + 1)
-		if e.deleted {
-			w.str("deleted ")
-			w.str(e.text)
-		} else {
-			w.str("wrote ")
-			w.str(e.text)
-			w.str(" = ")
-			w.value(e.value)
-		}
 		w.end()
 	case Decision, Select:
 		w.line(w.depth + 1)
-		w.decision(e)
+		w.decision(e, s)
 	case Fork:
 		w.line(w.depth)
-		w.str(subject(e))
+		w.str(subject(s))
 		switch {
 		case int(e.total) > 0:
 			w.str(" fanned out over ")
 			w.count(int(e.total), "item", "items")
 			w.str(", one branch each.")
-		case len(e.branches()) == 0:
+		case len(w.events.branches(e)) == 0:
 			w.str(" forked no branches.")
 		default:
 			w.str(" forked ")
-			w.count(len(e.branches()), "branch", "branches")
+			w.count(len(w.events.branches(e)), "branch", "branches")
 			w.str(": ")
-			w.list(e.branches())
+			w.list(w.events.branches(e))
 			w.str(".")
 		}
 		w.end()
 	case Truncated:
 		w.line(w.depth)
-		w.str(subject(e))
+		w.str(subject(s))
 		w.str(" ran ")
 		w.int(int(e.index))
 		w.str(" of ")
@@ -212,8 +232,8 @@ func (w *writer) event(e *entry) {
 	case BranchStart:
 		w.line(w.depth)
 		w.str("Branch ")
-		w.str(e.text)
-		if strings.IndexByte(e.text, '~') >= 0 {
+		w.str(text)
+		if strings.IndexByte(text, '~') >= 0 {
 			w.str(" (item ")
 			w.int(int(e.index))
 			w.str(")")
@@ -225,15 +245,15 @@ func (w *writer) event(e *entry) {
 		w.depth--
 		w.line(w.depth)
 		w.str("Branch ")
-		w.str(e.text)
+		w.str(text)
 		w.str(" ended.")
 		w.end()
 	case Join:
 		w.line(w.depth)
-		w.str(subject(e))
-		if len(e.branches()) > 0 {
+		w.str(subject(s))
+		if len(w.events.branches(e)) > 0 {
 			w.str(" joined its ")
-			w.count(len(e.branches()), "branch", "branches")
+			w.count(len(w.events.branches(e)), "branch", "branches")
 			w.str(".")
 		} else {
 			w.str(" joined its branches.")
@@ -242,7 +262,7 @@ func (w *writer) event(e *entry) {
 	case SubflowEnter:
 		w.line(w.depth)
 		w.str("Entered subflow ")
-		w.stage(e)
+		w.stage(s)
 		w.str(".")
 		w.end()
 		w.depth++
@@ -250,15 +270,15 @@ func (w *writer) event(e *entry) {
 		w.depth--
 		w.line(w.depth)
 		w.str("Left subflow ")
-		w.stage(e)
+		w.stage(s)
 		w.str(".")
 		w.end()
 	case Loop:
 		w.line(w.depth)
 		w.str("Loop ")
-		w.stage(e)
+		w.stage(s)
 		w.str(" jumped back to ")
-		w.target(e)
+		w.target(text, s)
 		w.str(", jump ")
 		w.int(int(e.index))
 		if int(e.total) > 0 {
@@ -269,7 +289,7 @@ func (w *writer) event(e *entry) {
 		w.end()
 	case kindFold:
 		w.line(w.depth)
-		w.fold(e, &w.folds[e.index])
+		w.fold(s, &w.folds[e.index])
 	case Retry:
 		w.line(w.depth + 1)
 		w.str("Attempt ")
@@ -279,9 +299,9 @@ func (w *writer) event(e *entry) {
 			w.int(int(e.total))
 		}
 		w.str(" of ")
-		w.stage(e)
+		w.stage(s)
 		w.str(" failed: ")
-		w.message(e.text)
+		w.message(text)
 		if int(e.total) > 0 && int(e.index) >= int(e.total) {
 			w.str("; no attempt left.")
 			w.end()
@@ -292,11 +312,36 @@ func (w *writer) event(e *entry) {
 	case Error:
 		w.line(w.depth + 1)
 		w.str("Stage ")
-		w.stage(e)
+		w.stage(s)
 		w.str(" failed: ")
-		w.message(e.text)
+		w.message(text)
 		w.stop()
 	}
+}
+
+// step writes a Read or Write entry: its key, and its value (a string
+// value is the next string of its record, at rest).
+func (w *writer) step(e *entry, key string, rest int) {
+	w.line(w.depth + 1)
+	if e.kind == Write && e.deleted {
+		w.str("deleted ")
+		w.str(key)
+		w.end()
+		return
+	}
+	if e.kind == Read {
+		w.str("read ")
+	} else {
+		w.str("wrote ")
+	}
+	w.str(key)
+	w.str(" = ")
+	var str string
+	if e.vkind == valueString {
+		str, _ = w.events.get(rest)
+	}
+	w.kept(e, str)
+	w.end()
 }
 
 // count writes `3 items`, `1 item`.
@@ -321,29 +366,33 @@ func (w *writer) list(items []string) {
 
 // target writes the stage a loop jumps to: its name, found on the latest
 // start of that stage in the same subflow, with its id.
-func (w *writer) target(e *entry) {
+func (w *writer) target(text string, es *place) {
 	for i := w.pos - 1; i >= 0; i-- {
-		s := w.events.at(i)
-		if s.kind == StageStart && s.id == e.text && s.sub == e.sub {
-			if s.name != "" && s.name != e.text {
+		x := w.events.at(i)
+		if x.kind != StageStart {
+			continue
+		}
+		s := w.events.placeOf(x)
+		if s.id == text && s.sub == es.sub {
+			if s.name != "" && s.name != text {
 				w.str(s.name)
 				w.str(" (")
-				w.str(e.text)
+				w.str(text)
 				w.str(")")
 				return
 			}
 			break
 		}
 	}
-	w.str(e.text)
+	w.str(text)
 }
 
 // fold writes the summary of a loop's folded passes:
 //
 //	Loop Again folded passes 4 to 49: 46 passes, 92 stage runs; Check chose wait 45 times and done 1 time.
-func (w *writer) fold(e *entry, fs *foldStats) {
+func (w *writer) fold(s *place, fs *foldStats) {
 	w.str("Loop ")
-	w.str(subject(e))
+	w.str(subject(s))
 	passes := fs.last - fs.first + 1
 	if passes == 1 {
 		w.str(" folded pass ")
@@ -415,11 +464,11 @@ func (w *writer) fold(e *entry, fs *foldStats) {
 //
 //	Classify evaluated rule 1 "Nearly full": used 95 gt 90 ✓, state "ok" eq "degraded" ✗; evaluated rule 2 …; and chose at-risk.
 //	Classify evaluated rule 1 …; no rule matched; fell back to the default declined ("No rule reached a verdict").
-func (w *writer) decision(e *entry) {
-	w.str(subject(e))
-	ev := e.decision()
+func (w *writer) decision(e *entry, s *place) {
+	w.str(subject(s))
+	ev := w.events.decision(e)
 	sel := e.kind == Select || ev != nil && ev.Kind == decide.KindSelect
-	branches := e.branches()
+	branches := w.events.branches(e)
 	if len(branches) == 0 && ev != nil {
 		branches = ev.Chosen
 	}
@@ -434,7 +483,7 @@ func (w *writer) decision(e *entry) {
 			w.int(r.Index + 1)
 			if r.Label != "" {
 				w.str(" ")
-				w.buf = appendString(w.buf, r.Label)
+				w.set(appendString(w.buf, r.Label))
 			}
 			w.str(": ")
 			w.outcome(&r.Outcome)
@@ -468,7 +517,7 @@ func (w *writer) decision(e *entry) {
 		w.str(ev.Default.Branch)
 		if ev.Default.Label != "" {
 			w.str(" (")
-			w.buf = appendString(w.buf, ev.Default.Label)
+			w.set(appendString(w.buf, ev.Default.Label))
 			w.str(")")
 		}
 		w.str(".")

@@ -31,15 +31,15 @@ func appendValueFrom(b []byte, v any, start, limit int) []byte {
 	case bool:
 		return strconv.AppendBool(b, x)
 	case int:
-		return strconv.AppendInt(b, int64(x), 10)
+		return appendInt(b, int64(x))
 	case int8:
-		return strconv.AppendInt(b, int64(x), 10)
+		return appendInt(b, int64(x))
 	case int16:
-		return strconv.AppendInt(b, int64(x), 10)
+		return appendInt(b, int64(x))
 	case int32:
-		return strconv.AppendInt(b, int64(x), 10)
+		return appendInt(b, int64(x))
 	case int64:
-		return strconv.AppendInt(b, x, 10)
+		return appendInt(b, x)
 	case uint:
 		return strconv.AppendUint(b, uint64(x), 10)
 	case uint8:
@@ -186,6 +186,20 @@ func appendString(b []byte, s string) []byte {
 }
 
 const hex = "0123456789abcdef"
+
+// appendInt is strconv.AppendInt(b, v, 10), written inline for the numbers
+// below 1000 that most values are.
+func appendInt(b []byte, v int64) []byte {
+	switch {
+	case v < 0 || v >= 1000:
+		return strconv.AppendInt(b, v, 10)
+	case v < 10:
+		return append(b, byte('0'+v))
+	case v < 100:
+		return append(b, byte('0'+v/10), byte('0'+v%10))
+	}
+	return append(b, byte('0'+v/100), byte('0'+v/10%10), byte('0'+v%10))
+}
 
 // truncateFrom shortens what was appended after start to at most width
 // bytes, cut on a character boundary, with an ellipsis when anything was
