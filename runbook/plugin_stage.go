@@ -29,14 +29,14 @@ import (
 func WithHonestyPlugin(h Honesty) ExecOption { return func(o *execOptions) { o.honesty = h } }
 
 // WithHonestyProcess runs the honesty stages as a plugin process started
-// for this run from path and args (the runbook CLI re-executes itself with
-// a hidden subcommand) and stopped when the run ends: in the background once
-// the record is complete; Result.Close waits until it is gone. The process must
-// serve this build's honesty stages (runbook.InProcess): stage results that
-// declare nothing are answered without a round trip
-// (host.WithSameCoverageRules). The process starts
-// while the run begins; the record is the same bytes as in-process. A
-// plugin that fails is replaced by the in-process stages, with a warning.
+// for this run, as the run begins, from path and args, and stopped when the
+// run ends: in the background once the record is complete; Result.Close
+// waits until it is gone. The process must serve this build's honesty
+// stages (runbook.InProcess; see StartHonestyProcess). Its start competes
+// with the run for the cores: a caller with something to do before Exec
+// (the CLI loads the chart) starts it earlier with StartHonestyProcess and
+// WithHonestyStarted. The record is the same bytes as in-process. A plugin
+// that fails is replaced by the in-process stages, with a warning.
 func WithHonestyProcess(path string, args ...string) ExecOption {
 	return func(o *execOptions) { o.honestyCmd = append([]string{path}, args...) }
 }
@@ -52,22 +52,15 @@ type HonestyProcess struct {
 	h *host.Honesty
 }
 
-// StartHonestyProcess starts the honesty plugin process cmd (the path, then
-// its arguments) in the background and returns at once. logger, when not
-// nil, receives its stderr. The process must serve this build's honesty
-// stages, as for WithHonestyProcess.
-func StartHonestyProcess(logger *slog.Logger, cmd ...string) *HonestyProcess {
+// StartHonestyProcess starts the honesty plugin process at path with args
+// in the background and returns at once. logger, when not nil, receives
+// its stderr. The process must serve this build's honesty stages, as for
+// WithHonestyProcess: stage results that declare nothing are answered
+// without a round trip (host.WithSameCoverageRules).
+func StartHonestyProcess(logger *slog.Logger, path string, args ...string) *HonestyProcess {
 	opts := []host.Option{host.WithSameCoverageRules()}
 	if logger != nil {
 		opts = append(opts, host.WithLogger(logger))
-	}
-	var args []string
-	if len(cmd) > 1 {
-		args = cmd[1:]
-	}
-	path := ""
-	if len(cmd) > 0 {
-		path = cmd[0]
 	}
 	return &HonestyProcess{h: host.StartHonesty(host.Source{Name: "honesty", Path: path, Args: args}, opts...)}
 }
@@ -125,10 +118,7 @@ func (rb *Runbook) startPlugins(rs *runState, o *execOptions) (end func() <-chan
 	case proc != nil:
 		primary, usesProc = proc, true
 	case len(o.honestyCmd) > 0:
-		// The process is this build's runbook serving its own honesty
-		// stages: ordinary results need no round trip.
-		hopts := append(slices.Clone(opts), host.WithSameCoverageRules())
-		proc = host.StartHonesty(host.Source{Name: "honesty", Path: o.honestyCmd[0], Args: o.honestyCmd[1:]}, hopts...)
+		proc = StartHonestyProcess(o.logger, o.honestyCmd[0], o.honestyCmd[1:]...).h
 		primary, usesProc = proc, true
 	}
 	if primary == nil {
