@@ -110,6 +110,12 @@ type RetryPolicy struct {
 	On func(err error) bool
 }
 
+// Delay is the wait before attempt+1 (attempt is 1-based): Backoff doubled
+// each attempt, capped at MaxBackoff, spread by Jitter. It is the one home of
+// the retry delay: the executor's retries and a stage that retries inside
+// itself (runbook's exec) both ask it.
+func (p *RetryPolicy) Delay(attempt int) time.Duration { return backoff(p, attempt) }
+
 // Option sets a node's optional parts.
 type Option func(*node)
 

@@ -9,6 +9,8 @@ import (
 
 	"github.com/openrunbook/runbook/decide"
 	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/plugins/host"
+	"github.com/openrunbook/runbook/plugins/label"
 	"github.com/openrunbook/runbook/rules"
 )
 
@@ -157,21 +159,18 @@ func (b *chartBuilder) stage(fb *flow.Builder, st *StageSpec) {
 	if st.Name == "" {
 		opts[0] = flow.Name(st.ID)
 	}
-	// exec applies its own timeout and retries (each attempt a script row);
-	// plugin applies its own timeout (the call's deadline, its row filed).
-	if st.Kind != "exec" {
-		if st.Timeout > 0 && st.Kind != "plugin" {
-			opts = append(opts, flow.Timeout(st.Timeout))
-		}
-		if st.Retry != nil {
-			opts = append(opts, flow.WithRetry(flow.RetryPolicy{Attempts: st.Retry.Attempts, Backoff: st.Retry.Backoff, MaxBackoff: st.Retry.MaxBackoff, Jitter: st.Retry.Jitter}))
-		}
+	set := settle(st)
+	if set.flowTimeout > 0 {
+		opts = append(opts, flow.Timeout(set.flowTimeout))
+	}
+	if set.flowRetry != nil {
+		opts = append(opts, flow.WithRetry(*set.flowRetry))
 	}
 	switch st.Kind {
 	case "set":
 		fb.Stage(st.ID, setStage(st.Set), opts...)
 	case "exec":
-		fb.Stage(st.ID, execStage(st), opts...)
+		fb.Stage(st.ID, execStage(st, set), opts...)
 	case "verdict":
 		cols := make([]string, len(st.Verdict))
 		for i, a := range st.Verdict {
@@ -184,7 +183,7 @@ func (b *chartBuilder) stage(fb *flow.Builder, st *StageSpec) {
 	case "ask":
 		fb.Stage(st.ID, askStage(st.Ask), opts...)
 	case "plugin":
-		fb.Stage(st.ID, pluginStage(st), opts...)
+		fb.Stage(st.ID, pluginStage(st, set), opts...)
 	case "decide", "select":
 		rs := make([]decide.Rule, len(st.Decide.Rules))
 		for i, r := range st.Decide.Rules {
@@ -309,16 +308,91 @@ func askStage(ask *AskSpec) flow.StageFunc {
 	}
 }
 
-// retryDelay is the wait before attempt a+1 under p (doubling, capped).
-func retryDelay(p *RetrySpec, a int) time.Duration {
-	d := p.Backoff
-	for i := 1; i < a && d > 0; i++ {
-		d *= 2
-		if p.MaxBackoff > 0 && d > p.MaxBackoff {
-			return p.MaxBackoff
-		}
+// settled is a stage's effective bounds, decided once, here, for every
+// kind: what bounds one attempt and how failed attempts are retried. The
+// stage functions and the executor apply what it says and decide nothing.
+type settled struct {
+	// flowTimeout and flowRetry are what the executor applies (flow.Timeout,
+	// flow.WithRetry).
+	flowTimeout time.Duration
+	flowRetry   *flow.RetryPolicy
+	// timeout bounds one attempt inside the stage function: exec's process,
+	// a plugin's call. 0: none.
+	timeout time.Duration
+	// retry is the policy an exec stage applies itself, every attempt a
+	// script row of its own (nil: one attempt).
+	retry *flow.RetryPolicy
+	// on is retry.on as written: exit codes, script labels, "timeout".
+	on []string
+}
+
+// settle decides a stage's bounds (chart-yaml.md, "Stages" and "exec"):
+//
+//	exec     exec.timeout, else the stage's timeout, else DefaultExecTimeout,
+//	         bounding each process; retries inside the stage, by retry.on
+//	plugin   the stage's timeout bounds each call (the plugin's row is filed
+//	         by the stage); retries by the executor, by retry.on
+//	others   the stage's timeout and retry, by the executor
+//
+// Every kind keeps every key of retry (attempts, backoff, maxBackoff,
+// jitter, on); the wait between attempts is always flow.RetryPolicy.Delay.
+func settle(st *StageSpec) settled {
+	var s settled
+	if st.Retry != nil {
+		s.on = st.Retry.On
 	}
-	return d
+	policy := func() *flow.RetryPolicy {
+		if st.Retry == nil {
+			return nil
+		}
+		r := st.Retry
+		return &flow.RetryPolicy{Attempts: r.Attempts, Backoff: r.Backoff, MaxBackoff: r.MaxBackoff, Jitter: r.Jitter, On: errRetryOn(r.On)}
+	}
+	switch st.Kind {
+	case "exec":
+		s.timeout = DefaultExecTimeout
+		switch {
+		case st.Exec != nil && st.Exec.Timeout > 0:
+			s.timeout = st.Exec.Timeout
+		case st.Timeout > 0:
+			s.timeout = st.Timeout
+		}
+		s.retry = policy()
+	case "plugin":
+		s.timeout = st.Timeout
+		s.flowRetry = policy()
+	default:
+		s.flowTimeout = st.Timeout
+		s.flowRetry = policy()
+	}
+	return s
+}
+
+// errRetryOn is retry.on for a stage whose failure is an error (every kind
+// but exec, whose outcomes are script rows): "timeout" matches an attempt
+// that ran out of time; a script label matches the label a failed plugin
+// call is filed under (completed-with-failure when the plugin answered with
+// an error, outcome-unknown when it did not answer). Exit codes match no
+// error. nil: any failure.
+func errRetryOn(on []string) func(error) bool {
+	if len(on) == 0 {
+		return nil
+	}
+	return func(err error) bool {
+		var re *host.RunError
+		answered := errors.As(err, &re)
+		for _, w := range on {
+			switch {
+			case w == "timeout" && errors.Is(err, context.DeadlineExceeded):
+				return true
+			case w == string(label.CompletedWithFailure) && answered:
+				return true
+			case w == string(label.OutcomeUnknown) && !answered:
+				return true
+			}
+		}
+		return false
+	}
 }
 
 var _ rules.Valuer = rules.Literal(nil)

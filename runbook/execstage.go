@@ -20,26 +20,20 @@ import (
 // stage files a script row and the run goes on. Only a broken stage (a
 // stdin expression that errors) fails it. With retry, each attempt files
 // its own row and the last attempt's outcome is written.
-func execStage(st *StageSpec) flow.StageFunc {
+func execStage(st *StageSpec, set settled) flow.StageFunc {
 	es := st.Exec
 	into := es.Into
 	if into == "" {
 		into = st.ID
 	}
-	timeout := es.Timeout
-	if timeout == 0 {
-		timeout = st.Timeout
-	}
-	if timeout == 0 {
-		timeout = DefaultExecTimeout
-	}
+	timeout := set.timeout
 	env := make(map[string]string, len(es.Env))
 	for _, e := range es.Env {
 		env[e.Name] = e.Value
 	}
 	attempts := 1
-	if st.Retry != nil && st.Retry.Attempts > 1 {
-		attempts = st.Retry.Attempts
+	if set.retry != nil && set.retry.Attempts > 1 {
+		attempts = set.retry.Attempts
 	}
 	return func(ctx context.Context, s *flow.Scope) error {
 		rs := stateOf(ctx)
@@ -69,10 +63,10 @@ func execStage(st *StageSpec) flow.StageFunc {
 		for a := 1; ; a++ {
 			res = proc.Run(ctx, spec)
 			row = rs.script(s.Path(), res.Settlement, res.Facts, res.Truncated)
-			if a >= attempts || ctx.Err() != nil || !retryOn(st.Retry, row, res) {
+			if a >= attempts || ctx.Err() != nil || !retryOn(set.on, row, res) {
 				break
 			}
-			t := time.NewTimer(retryDelay(st.Retry, a))
+			t := time.NewTimer(set.retry.Delay(a))
 			select {
 			case <-ctx.Done():
 				t.Stop()
@@ -112,14 +106,14 @@ func stdinBytes(v any) []byte {
 // retryOn says whether an attempt's outcome is worth another: by default
 // anything but `completed`; with `on:`, only the listed exit codes, labels,
 // or "timeout".
-func retryOn(r *RetrySpec, row label.Row, res proc.Result) bool {
+func retryOn(on []string, row label.Row, res proc.Result) bool {
 	if row.Label == label.Completed {
 		return false
 	}
-	if r == nil || len(r.On) == 0 {
+	if len(on) == 0 {
 		return true
 	}
-	for _, on := range r.On {
+	for _, on := range on {
 		switch {
 		case on == "timeout" && res.TimedOut:
 			return true

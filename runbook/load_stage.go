@@ -288,7 +288,7 @@ func (l *loader) exec(e entry, s *StageSpec) *ExecSpec {
 		return nil
 	}
 	l.known(m, sid, "exec", execKeys...)
-	x := &ExecSpec{Timeout: DefaultExecTimeout, Parse: "text", Into: s.ID}
+	x := &ExecSpec{Parse: "text", Into: s.ID}
 	ce, hasCmd := m.get("command")
 	se, hasShell := m.get("shell")
 	switch {

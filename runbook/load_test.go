@@ -193,7 +193,7 @@ func TestLoadGoodKinds(t *testing.T) {
 		{"plugin args (order)", keys(probe.Plugin.Args), []string{"url", "tries", "headers", "codes"}},
 		{"plugin args", srcs(probe.Plugin.Args), []string{`"https://example.com"`, "3", `{"Accept":"text/html"}`, "[200,204]"}},
 		{"shell", sh.Exec.Shell, "echo hi | tr a-z A-Z"},
-		{"exec defaults", []any{sh.Exec.Timeout, sh.Exec.Parse, sh.Exec.Into}, []any{DefaultExecTimeout, "text", "sh"}},
+		{"exec defaults", []any{sh.Exec.Timeout, sh.Exec.Parse, sh.Exec.Into}, []any{time.Duration(0), "text", "sh"}},
 		{"exec dir", sh.Exec.Dir, "/tmp"},
 		{"exec stdin", sh.Exec.Stdin.Expr.String(), "greeting"},
 		{"select kind", pick.Kind, "select"},

@@ -247,16 +247,16 @@ func (sp *stagePlugins) close() {
 // answers garbage fails the stage, naming the plugin and its stderr's
 // tail, and files the call's script row as outcome-unknown (settlement
 // threw, no facts), whether or not the plugin runs code.
-func pluginStage(st *StageSpec) flow.StageFunc {
+func pluginStage(st *StageSpec, set settled) flow.StageFunc {
 	ps := st.Plugin
 	into := ps.Into
 	if into == "" {
 		into = st.ID
 	}
 	return func(ctx context.Context, s *flow.Scope) error {
-		if st.Timeout > 0 {
+		if set.timeout > 0 {
 			var cancel context.CancelFunc
-			ctx, cancel = context.WithTimeout(ctx, st.Timeout)
+			ctx, cancel = context.WithTimeout(ctx, set.timeout)
 			defer cancel()
 		}
 		rs := stateOf(ctx)

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"os/user"
 	"slices"
 	"strings"
@@ -394,8 +395,21 @@ func osUser() string {
 // names its holder (process id, host, time) for the message of the loser.
 func LockRecord(path string) (unlock func(), err error) {
 	lock := path + ".lock"
-	f, err := os.OpenFile(lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	// The holder's words are written first, to a file of our own, and only
+	// then linked in as the lock: a loser that finds the lock always finds
+	// it whole (created empty and written after, a loser could read it
+	// between the two and name no holder).
+	tmp, err := os.CreateTemp(filepath.Dir(lock), filepath.Base(lock)+".*")
 	if err != nil {
+		return nil, fmt.Errorf("resume: lock %s: %w", lock, err)
+	}
+	defer os.Remove(tmp.Name())
+	host, _ := os.Hostname()
+	fmt.Fprintf(tmp, "pid %d on %s since %s\n", os.Getpid(), host, time.Now().UTC().Format(time.RFC3339))
+	if err := tmp.Close(); err != nil {
+		return nil, fmt.Errorf("resume: lock %s: %w", lock, err)
+	}
+	if err := os.Link(tmp.Name(), lock); err != nil {
 		if errors.Is(err, os.ErrExist) {
 			holder, _ := os.ReadFile(lock)
 			return nil, &ResumeError{Msg: fmt.Sprintf("%s is being resumed by another process (%s); if none is running, remove %s",
@@ -403,9 +417,6 @@ func LockRecord(path string) (unlock func(), err error) {
 		}
 		return nil, fmt.Errorf("resume: lock %s: %w", lock, err)
 	}
-	host, _ := os.Hostname()
-	fmt.Fprintf(f, "pid %d on %s since %s\n", os.Getpid(), host, time.Now().UTC().Format(time.RFC3339))
-	f.Close()
 	return func() { os.Remove(lock) }, nil
 }
 

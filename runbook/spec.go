@@ -83,7 +83,7 @@ type StageSpec struct {
 	ID          string
 	Name        string // defaults to ID
 	Description string
-	Timeout     time.Duration
+	Timeout     time.Duration // as written (0: none); the effective bound is settle's
 	Retry       *RetrySpec
 	Kind        string // set exec decide select parallel foreach subflow plugin verdict loop fail ask
 	Pos         Pos
@@ -116,6 +116,8 @@ type RetrySpec struct {
 type ExecSpec struct {
 	Command []string // argv (no shell)
 	Shell   string   // or a shell line
+	// Timeout is exec's own `timeout:` as written (0: none given); the bound a
+	// run applies is settled once, by settle in build.go.
 	Timeout time.Duration
 	Env     []EnvVar
 	// EnvFrom sets variables from the scope: each value an expression. It

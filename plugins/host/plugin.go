@@ -101,6 +101,14 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
+// deadlineError is a call that got no answer in time. It says the transport's
+// words and is context.DeadlineExceeded to errors.Is, so a caller asks one
+// question of a timed-out call whichever side of the wire noticed first.
+type deadlineError struct{ err error }
+
+func (e deadlineError) Error() string   { return "no answer before the deadline: " + e.err.Error() }
+func (e deadlineError) Unwrap() []error { return []error{e.err, context.DeadlineExceeded} }
+
 // RunError is a stage plugin's own failure of a call: its Run returned an
 // error. The plugin is sound; the stage failed.
 type RunError struct {
@@ -253,7 +261,7 @@ func (p *Plugin) fault(op string, err error) error {
 		err = fmt.Errorf("the plugin process %s during the call: %w", how, err)
 	} else if errors.Is(err, context.DeadlineExceeded) || strings.Contains(err.Error(), "DeadlineExceeded") {
 		p.broken.Store(true)
-		err = fmt.Errorf("no answer before the deadline: %w", err)
+		err = deadlineError{err}
 	}
 	return &Error{Plugin: p.src.Name, Op: op, Err: err, Stderr: p.stderr.tail()}
 }

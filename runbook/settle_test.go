@@ -1,0 +1,94 @@
+package runbook_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// TestIssue12StageTimeoutBoundsExec is the regression test for a stage-level
+// `timeout:` on an exec stage being ignored: the loader set exec's own
+// timeout to the 60 s default, so `timeout: 300ms` on `sleep 2` ran the two
+// seconds and said timedOut: false.
+func TestIssue12StageTimeoutBoundsExec(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, stage string
+		timedOut    bool
+	}{
+		{"stage timeout", `{id: slow, timeout: 300ms, exec: {command: [sleep, "2"]}}`, true},
+		{"exec timeout", `{id: slow, exec: {command: [sleep, "2"], timeout: 300ms}}`, true},
+		{"exec timeout over the stage's", `{id: slow, timeout: 5s, exec: {command: [sleep, "2"], timeout: 300ms}}`, true},
+		{"within the stage timeout", `{id: slow, timeout: 5s, exec: {command: ["true"]}}`, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			rb := parse(t, fmt.Sprintf("version: 1\nrunbook: timeout\nhonesty: []\nstages:\n  - %s\n", tc.stage))
+			res, err := rb.Exec(context.Background(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, _ := res.Record.State["slow"].(map[string]any)
+			if got := out["timedOut"]; got != tc.timedOut {
+				t.Fatalf("timedOut = %v, want %v (state %v)", got, tc.timedOut, out)
+			}
+		})
+	}
+}
+
+// TestIssue12PluginRetryOn is the regression test for `retry.on` being kept
+// only for exec stages: a plugin stage's `on: [timeout]` was dropped, so it
+// retried on any failure. A call that runs out of time is retried under
+// `on: [timeout]`, and is not under `on: [completed-with-failure]` (the
+// plugin never answered, so its call is filed outcome-unknown).
+func TestIssue12PluginRetryOn(t *testing.T) {
+	t.Parallel()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrapper := filepath.Join(t.TempDir(), "runbook-plugin-wait")
+	if err := os.WriteFile(wrapper, fmt.Appendf(nil, "#!/bin/sh\nexec %q serve-stage\n", exe), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		on       string
+		attempts int
+	}{
+		{"[timeout]", 3},
+		{"[outcome-unknown]", 3},
+		{"[completed-with-failure]", 1},
+		{`["1"]`, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.on, func(t *testing.T) {
+			t.Parallel()
+			rb := parse(t, fmt.Sprintf(`version: 1
+runbook: plugin-retry
+honesty: []
+plugins: {wait: {command: %q}}
+stages:
+  - {id: call, timeout: 200ms, retry: {attempts: 3, on: %s}, plugin: {name: wait}}
+`, wrapper, tc.on))
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			res, err := rb.Exec(ctx, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			for _, c := range res.Run.Log.Commits {
+				if c.Stage == "call" {
+					n++
+				}
+			}
+			if n != tc.attempts || res.Record.Status != "failed" {
+				t.Fatalf("%d attempts, status %s; want %d attempts and failed", n, res.Record.Status, tc.attempts)
+			}
+		})
+	}
+}
