@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/decide"
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/plugins/host"
@@ -17,7 +18,7 @@ import (
 // Open loads a chart file and builds the runbook it describes. Load errors
 // come back together as LoadErrors.
 func Open(path string) (*Runbook, error) {
-	spec, err := Load(path)
+	spec, err := chart.Load(path)
 	if err != nil {
 		return nil, err
 	}
@@ -26,30 +27,30 @@ func Open(path string) (*Runbook, error) {
 
 // FromSpec builds the runbook a loaded Spec describes: the flow chart with a
 // stage function for every stage kind.
-func FromSpec(spec *Spec) (*Runbook, error) {
+func FromSpec(spec *chart.Spec) (*Runbook, error) {
 	b := &chartBuilder{spec: spec}
-	chart, err := b.chart(spec.Name, spec.Description, spec.Stages)
+	fc, err := b.chart(spec.Name, spec.Description, spec.Stages)
 	if len(b.errs) > 0 {
 		return nil, b.errs
 	}
 	if err != nil {
 		return nil, b.locate(err, spec.Stages)
 	}
-	return &Runbook{spec: spec, chart: chart, columns: b.columns}, nil
+	return &Runbook{spec: spec, chart: fc, columns: b.columns}, nil
 }
 
 // Option configures a runbook built around a Go chart (New).
-type Option func(*Spec, *[][]string)
+type Option func(*chart.Spec, *[][]string)
 
 // WithInputs declares the runbook's inputs.
-func WithInputs(in ...InputSpec) Option {
-	return func(s *Spec, _ *[][]string) { s.Inputs = append(s.Inputs, in...) }
+func WithInputs(in ...chart.InputSpec) Option {
+	return func(s *chart.Spec, _ *[][]string) { s.Inputs = append(s.Inputs, in...) }
 }
 
 // WithResult sets the result options (kind verdict/* selects the verdict
 // projection; Decider names the decider whose branches give meanings).
-func WithResult(r ResultSpec) Option {
-	return func(s *Spec, _ *[][]string) {
+func WithResult(r chart.ResultSpec) Option {
+	return func(s *chart.Spec, _ *[][]string) {
 		if r.MaxRows == 0 {
 			r.MaxRows = DefaultMaxRows
 		}
@@ -60,51 +61,51 @@ func WithResult(r ResultSpec) Option {
 // WithHonesty chooses the honesty stages (default: label, coverage and
 // assessment; none turns them off).
 func WithHonesty(stages ...string) Option {
-	return func(s *Spec, _ *[][]string) { s.Honesty = append([]string{}, stages...) }
+	return func(s *chart.Spec, _ *[][]string) { s.Honesty = append([]string{}, stages...) }
 }
 
 // WithColumns declares a verdict row's key order, for rows a Go stage
 // appends as maps (which have none): a row whose keys are exactly these
 // columns keeps this order in the record and the table.
 func WithColumns(columns ...string) Option {
-	return func(_ *Spec, cols *[][]string) { *cols = append(*cols, columns) }
+	return func(_ *chart.Spec, cols *[][]string) { *cols = append(*cols, columns) }
 }
 
 // New wraps a chart built with the flow API as a runbook: the same honesty
 // stages, verdict projection and result record as a YAML runbook.
-func New(chart *flow.Chart, opts ...Option) (*Runbook, error) {
-	if chart == nil {
+func New(fc *flow.Chart, opts ...Option) (*Runbook, error) {
+	if fc == nil {
 		return nil, errors.New("runbook: New needs a chart")
 	}
-	spec := &Spec{Version: 1, Name: chart.Name(), Description: chart.Description()}
-	rb := &Runbook{spec: spec, chart: chart}
+	spec := &chart.Spec{Version: 1, Name: fc.Name(), Description: fc.Description()}
+	rb := &Runbook{spec: spec, chart: fc}
 	for _, o := range opts {
 		o(spec, &rb.columns)
 	}
 	for _, in := range spec.Inputs {
-		if !slices.Contains(inputTypes, in.Type) {
-			return nil, fmt.Errorf("runbook: input %q: type %q is not one of %v", in.Name, in.Type, inputTypes)
+		if !slices.Contains(chart.InputTypes, in.Type) {
+			return nil, fmt.Errorf("runbook: input %q: type %q is not one of %v", in.Name, in.Type, chart.InputTypes)
 		}
 	}
 	return rb, nil
 }
 
 type chartBuilder struct {
-	spec    *Spec
+	spec    *chart.Spec
 	columns [][]string
-	errs    LoadErrors
+	errs    chart.LoadErrors
 }
 
 // locate turns the flow builder's refusals into load errors at the stage's
 // position (the loader refuses most of these first, with positions).
-func (b *chartBuilder) locate(err error, stages []StageSpec) error {
+func (b *chartBuilder) locate(err error, stages []chart.StageSpec) error {
 	var be *flow.BuildError
 	if !errors.As(err, &be) {
 		return err
 	}
-	var out LoadErrors
+	var out chart.LoadErrors
 	for _, e := range be.Errs {
-		le := &LoadError{Pos: b.spec.Pos, Msg: e.Error()}
+		le := &chart.LoadError{Pos: b.spec.Pos, Msg: e.Error()}
 		var ne *flow.NodeError
 		if errors.As(e, &ne) {
 			if st := findStage(stages, ne.Node); st != nil {
@@ -116,13 +117,13 @@ func (b *chartBuilder) locate(err error, stages []StageSpec) error {
 	return out
 }
 
-func findStage(stages []StageSpec, id string) *StageSpec {
+func findStage(stages []chart.StageSpec, id string) *chart.StageSpec {
 	for i := range stages {
 		st := &stages[i]
 		if st.ID == id {
 			return st
 		}
-		for _, brs := range [][]BranchSpec{st.Branches, st.Parallel} {
+		for _, brs := range [][]chart.BranchSpec{st.Branches, st.Parallel} {
 			for _, br := range brs {
 				if f := findStage(br.Stages, id); f != nil {
 					return f
@@ -133,20 +134,20 @@ func findStage(stages []StageSpec, id string) *StageSpec {
 	return nil
 }
 
-func (b *chartBuilder) chart(name, desc string, stages []StageSpec) (*flow.Chart, error) {
+func (b *chartBuilder) chart(name, desc string, stages []chart.StageSpec) (*flow.Chart, error) {
 	fb := flow.New(name, flow.ChartDescription(desc))
 	b.seq(fb, stages)
 	return fb.Build()
 }
 
-func (b *chartBuilder) seq(fb *flow.Builder, stages []StageSpec) *flow.Builder {
+func (b *chartBuilder) seq(fb *flow.Builder, stages []chart.StageSpec) *flow.Builder {
 	for i := range stages {
 		b.stage(fb, &stages[i])
 	}
 	return fb
 }
 
-func (b *chartBuilder) branches(brs []BranchSpec) []flow.Branch {
+func (b *chartBuilder) branches(brs []chart.BranchSpec) []flow.Branch {
 	out := make([]flow.Branch, len(brs))
 	for i, br := range brs {
 		out[i] = flow.Branch{Name: br.Name, Description: br.Description, Steps: b.seq(flow.Seq(), br.Stages)}
@@ -154,7 +155,7 @@ func (b *chartBuilder) branches(brs []BranchSpec) []flow.Branch {
 	return out
 }
 
-func (b *chartBuilder) stage(fb *flow.Builder, st *StageSpec) {
+func (b *chartBuilder) stage(fb *flow.Builder, st *chart.StageSpec) {
 	opts := []flow.Option{flow.Name(st.Name), flow.Description(st.Description), flow.Type(st.Kind)}
 	if st.Name == "" {
 		opts[0] = flow.Name(st.ID)
@@ -212,13 +213,13 @@ func (b *chartBuilder) stage(fb *flow.Builder, st *StageSpec) {
 				pos = sf.Spec.Pos
 			}
 			if le := b.locate(err, stages); le != nil {
-				var les LoadErrors
+				var les chart.LoadErrors
 				if errors.As(le, &les) {
 					b.errs = append(b.errs, les...)
 					return
 				}
 			}
-			b.errs = append(b.errs, &LoadError{Pos: pos, Stage: st.ID, Msg: err.Error()})
+			b.errs = append(b.errs, &chart.LoadError{Pos: pos, Stage: st.ID, Msg: err.Error()})
 			return
 		}
 		var m flow.Mount
@@ -233,14 +234,14 @@ func (b *chartBuilder) stage(fb *flow.Builder, st *StageSpec) {
 		}
 		fb.Loop(st.ID, l, opts...)
 	default:
-		b.errs = append(b.errs, &LoadError{Pos: st.Pos, Stage: st.ID, Msg: fmt.Sprintf("stage kind %q cannot be built", st.Kind)})
+		b.errs = append(b.errs, &chart.LoadError{Pos: st.Pos, Stage: st.ID, Msg: fmt.Sprintf("stage kind %q cannot be built", st.Kind)})
 	}
 }
 
 // The stage functions. Each reads the run's state (script rows, coverage
 // ledger, honesty switches) from the context the runtime passes.
 
-func setStage(assigns []Assign) flow.StageFunc {
+func setStage(assigns []chart.Assign) flow.StageFunc {
 	return func(ctx context.Context, s *flow.Scope) error {
 		rs := stateOf(ctx)
 		for _, a := range assigns {
@@ -254,7 +255,7 @@ func setStage(assigns []Assign) flow.StageFunc {
 	}
 }
 
-func verdictStage(cols []Assign) flow.StageFunc {
+func verdictStage(cols []chart.Assign) flow.StageFunc {
 	return func(ctx context.Context, s *flow.Scope) error {
 		row := make(map[string]any, len(cols))
 		for _, a := range cols {
@@ -277,7 +278,7 @@ type FailError struct{ Message string }
 
 func (e *FailError) Error() string { return e.Message }
 
-func failStage(a *Assign) flow.StageFunc {
+func failStage(a *chart.Assign) flow.StageFunc {
 	return func(ctx context.Context, s *flow.Scope) error {
 		v, _, err := a.Expr.Value(s)
 		if err != nil {
@@ -290,7 +291,7 @@ func failStage(a *Assign) flow.StageFunc {
 	}
 }
 
-func askStage(ask *AskSpec) flow.StageFunc {
+func askStage(ask *chart.AskSpec) flow.StageFunc {
 	return func(ctx context.Context, s *flow.Scope) error {
 		q, _, err := ask.Question.Expr.Value(s)
 		if err != nil {
@@ -336,7 +337,7 @@ type settled struct {
 //
 // Every kind keeps every key of retry (attempts, backoff, maxBackoff,
 // jitter, on); the wait between attempts is always flow.RetryPolicy.Delay.
-func settle(st *StageSpec) settled {
+func settle(st *chart.StageSpec) settled {
 	var s settled
 	if st.Retry != nil {
 		s.on = st.Retry.On
@@ -350,7 +351,7 @@ func settle(st *StageSpec) settled {
 	}
 	switch st.Kind {
 	case "exec":
-		s.timeout = DefaultExecTimeout
+		s.timeout = chart.DefaultExecTimeout
 		switch {
 		case st.Exec != nil && st.Exec.Timeout > 0:
 			s.timeout = st.Exec.Timeout

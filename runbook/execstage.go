@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/internal/proc"
 	"github.com/openrunbook/runbook/plugins/label"
@@ -20,7 +21,7 @@ import (
 // stage files a script row and the run goes on. Only a broken stage (a
 // stdin expression that errors) fails it. With retry, each attempt files
 // its own row and the last attempt's outcome is written.
-func execStage(st *StageSpec, set settled) flow.StageFunc {
+func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 	es := st.Exec
 	into := es.Into
 	if into == "" {

@@ -2,6 +2,7 @@ package runbook_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -98,16 +99,19 @@ func (c cancelAt) Record(e recorder.Event) {
 }
 
 // testStage is the stage plugin this test binary serves (TestMain, with
-// the argument serve-stage): it writes its pid to args.mark and waits for
-// its context.
+// the argument serve-stage): it fails at once with args.fail, or writes its
+// pid to args.mark and waits for its context.
 type testStage struct{}
 
 func (testStage) Describe() sdk.Description {
 	return sdk.Description{Name: "wait", Version: "0.0.1", Description: "waits for its context",
-		Args: []sdk.Arg{{Name: "mark", Type: "string"}}}
+		Args: []sdk.Arg{{Name: "mark", Type: "string"}, {Name: "fail", Type: "string"}}}
 }
 
 func (testStage) Run(ctx context.Context, req sdk.Request) (sdk.Response, error) {
+	if msg, _ := req.Args["fail"].(string); msg != "" {
+		return sdk.Response{}, errors.New(msg)
+	}
 	if mark, _ := req.Args["mark"].(string); mark != "" {
 		_ = os.WriteFile(mark+".tmp", []byte(strconv.Itoa(os.Getpid())), 0o644)
 		_ = os.Rename(mark+".tmp", mark)

@@ -7,6 +7,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/openrunbook/runbook/chart"
+	"github.com/openrunbook/runbook/internal/suggest"
 )
 
 // InputError is a run refused before any stage ran: an input missing,
@@ -44,7 +47,7 @@ type resolvedInputs struct {
 func (rb *Runbook) resolveInputs(given map[string]any) (*resolvedInputs, error) {
 	out := &resolvedInputs{values: map[string]any{}}
 	var errs InputErrors
-	declared := map[string]InputSpec{}
+	declared := map[string]chart.InputSpec{}
 	for _, in := range rb.spec.Inputs {
 		declared[in.Name] = in
 	}
@@ -57,7 +60,7 @@ func (rb *Runbook) resolveInputs(given map[string]any) (*resolvedInputs, error) 
 		in, ok := declared[k]
 		if !ok {
 			msg := "is not an input of " + rb.spec.Name + knownInputs(rb.spec.Inputs)
-			if near := nearest(k, inputNames(rb.spec.Inputs)); near != "" {
+			if near := suggest.Nearest(k, inputNames(rb.spec.Inputs)); near != "" {
 				msg = fmt.Sprintf("is not an input of %s; did you mean %q?", rb.spec.Name, near)
 			}
 			errs = append(errs, &InputError{Input: k, Msg: msg})
@@ -113,14 +116,14 @@ func describe(d string) string {
 	return ": " + d
 }
 
-func knownInputs(ins []InputSpec) string {
+func knownInputs(ins []chart.InputSpec) string {
 	if len(ins) == 0 {
 		return ", which declares no inputs"
 	}
 	return " (inputs: " + strings.Join(inputNames(ins), ", ") + ")"
 }
 
-func inputNames(ins []InputSpec) []string {
+func inputNames(ins []chart.InputSpec) []string {
 	names := make([]string, len(ins))
 	for i, in := range ins {
 		names[i] = in.Name

@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/plugins"
 	"github.com/openrunbook/runbook/plugins/assessment"
@@ -247,7 +248,7 @@ func (sp *stagePlugins) close() {
 // answers garbage fails the stage, naming the plugin and its stderr's
 // tail, and files the call's script row as outcome-unknown (settlement
 // threw, no facts), whether or not the plugin runs code.
-func pluginStage(st *StageSpec, set settled) flow.StageFunc {
+func pluginStage(st *chart.StageSpec, set settled) flow.StageFunc {
 	ps := st.Plugin
 	into := ps.Into
 	if into == "" {
@@ -286,6 +287,12 @@ func pluginStage(st *StageSpec, set settled) flow.StageFunc {
 			}
 		}
 		resp, err := p.Run(ctx, plugins.Request{Path: RecordPath(s.Path()), Args: args, Scope: scope})
+		if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			// The stage's time ran out, whichever side of the wire noticed
+			// first: the plugin, answering with its context's error, or the
+			// host, getting no answer. Either way it is a timeout to retry.on.
+			err = timedOut{err}
+		}
 		var re *host.RunError
 		switch {
 		case errors.As(err, &re):
@@ -306,10 +313,17 @@ func pluginStage(st *StageSpec, set settled) flow.StageFunc {
 	}
 }
 
+// timedOut is a plugin call whose stage ran out of time: its words are the
+// call's own, and it is context.DeadlineExceeded to errors.Is.
+type timedOut struct{ err error }
+
+func (e timedOut) Error() string   { return e.err.Error() }
+func (e timedOut) Unwrap() []error { return []error{e.err, context.DeadlineExceeded} }
+
 // pluginArgs evaluates the stage's args and checks them against what the
 // plugin declares: no unknown name, every required one given, each of its
 // declared type.
-func pluginArgs(ps *PluginStageSpec, d plugins.Description, s *flow.Scope) (map[string]any, error) {
+func pluginArgs(ps *chart.PluginStageSpec, d plugins.Description, s *flow.Scope) (map[string]any, error) {
 	decl := make(map[string]plugins.Arg, len(d.Args))
 	for _, a := range d.Args {
 		decl[a.Name] = a

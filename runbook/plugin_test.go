@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openrunbook/runbook/chart"
+
 	"go.uber.org/goleak"
 
 	"github.com/openrunbook/runbook/bench"
@@ -44,7 +46,7 @@ func workloads(tb testing.TB) map[string]*runbook.Runbook {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	spec, err := runbook.Load("../testdata/bench/fanout1000.yaml")
+	spec, err := chart.Load("../testdata/bench/fanout1000.yaml")
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -146,7 +148,7 @@ func BenchmarkFanout1000Honesty(b *testing.B) {
 func TestHonestyStartedIsStopped(t *testing.T) {
 	parse := func(src string) *runbook.Runbook {
 		t.Helper()
-		spec, err := runbook.Parse("c.yaml", []byte(src))
+		spec, err := chart.Parse("c.yaml", []byte(src))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/decide"
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/recorder"
@@ -211,16 +212,13 @@ func (rb *Runbook) CanResume(rec *RunRecord) error {
 	return nil
 }
 
-// ChartHash identifies the chart a record was made with: "sha256:" and
-// the hash of the chart file's bytes when the runbook was loaded from one
-// (mounted subflow files are not included), else "structure:" and the
-// hash of its static structure as JSON.
+// ChartHash identifies the chart a record was made with: "sha256:" and the
+// hash of the chart's bytes as the loader read them (mounted subflow files
+// are not included), else "structure:" and the hash of its static
+// structure as JSON.
 func (rb *Runbook) ChartHash() string {
-	if rb.spec.File != "" {
-		if b, err := os.ReadFile(rb.spec.File); err == nil {
-			sum := sha256.Sum256(b)
-			return "sha256:" + hex.EncodeToString(sum[:])
-		}
+	if rb.spec.SHA256 != "" {
+		return "sha256:" + rb.spec.SHA256
 	}
 	b, _ := json.Marshal(rb.chart.Describe())
 	sum := sha256.Sum256(b)
@@ -239,7 +237,7 @@ func short(h string) string {
 func (rb *Runbook) resumeInputs(rec *RunRecord, cp *flow.Checkpoint, given map[string]any, rejecting bool) (map[string]any, *resolvedInputs, error) {
 	var errs InputErrors
 	answers := map[string]any{}
-	declared := map[string]InputSpec{}
+	declared := map[string]chart.InputSpec{}
 	for _, in := range rb.spec.Inputs {
 		declared[in.Name] = in
 	}

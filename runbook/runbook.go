@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/recorder"
 )
@@ -14,7 +15,7 @@ import (
 // loaded Spec (FromSpec), or around a chart built in Go (New). Immutable;
 // runs may share it.
 type Runbook struct {
-	spec  *Spec
+	spec  *chart.Spec
 	chart *flow.Chart
 	// columns gives verdict rows their key order, by the set of keys a row
 	// has (from the chart's verdict stages, or WithColumns).
@@ -26,13 +27,13 @@ func (rb *Runbook) Name() string { return rb.spec.Name }
 
 // Spec is the runbook as its file said it (for a Go-built runbook, what the
 // options said).
-func (rb *Runbook) Spec() *Spec { return rb.spec }
+func (rb *Runbook) Spec() *chart.Spec { return rb.spec }
 
 // Chart is the flow chart the runbook runs.
 func (rb *Runbook) Chart() *flow.Chart { return rb.chart }
 
 // Inputs are the declared inputs.
-func (rb *Runbook) Inputs() []InputSpec { return rb.spec.Inputs }
+func (rb *Runbook) Inputs() []chart.InputSpec { return rb.spec.Inputs }
 
 // ExecOption configures one run.
 type ExecOption func(*execOptions)

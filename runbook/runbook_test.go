@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openrunbook/runbook/chart"
+
 	"github.com/openrunbook/runbook/decide"
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/plugins/label"
@@ -67,15 +69,15 @@ func postureGo(t *testing.T) *runbook.Runbook {
 		{Name: "at-risk", Description: "Less than a tenth is free", Steps: row("at-risk")},
 		{Name: "declined", Steps: row("declined")},
 	}, flow.Name("Protection posture"))
-	chart, err := flow.New("posture").ForEach("per-volume", flow.ForEach{
+	fc, err := flow.New("posture").ForEach("per-volume", flow.ForEach{
 		Items: flow.ItemsOf(rules.MustCompile("volumes")), As: "volume", MaxBranches: 100, Body: body,
 	}).Build()
 	if err != nil {
 		t.Fatal(err)
 	}
-	rb, err := runbook.New(chart,
-		runbook.WithInputs(runbook.InputSpec{Name: "volumes", Type: "list", Required: true}, runbook.InputSpec{Name: "window", Type: "string", Default: "2h", HasDefault: true}),
-		runbook.WithResult(runbook.ResultSpec{Kind: "verdict/posture", Decider: "Protection posture"}),
+	rb, err := runbook.New(fc,
+		runbook.WithInputs(chart.InputSpec{Name: "volumes", Type: "list", Required: true}, chart.InputSpec{Name: "window", Type: "string", Default: "2h", HasDefault: true}),
+		runbook.WithResult(chart.ResultSpec{Kind: "verdict/posture", Decider: "Protection posture"}),
 		runbook.WithColumns("subject", "verdict"))
 	if err != nil {
 		t.Fatal(err)
@@ -85,7 +87,7 @@ func postureGo(t *testing.T) *runbook.Runbook {
 
 func parse(t *testing.T, src string) *runbook.Runbook {
 	t.Helper()
-	spec, err := runbook.Parse("chart.yaml", []byte(src))
+	spec, err := chart.Parse("chart.yaml", []byte(src))
 	if err != nil {
 		t.Fatalf("parse: %v", err)
 	}

@@ -4,8 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openrunbook/runbook/chart"
+
 	"github.com/openrunbook/runbook/rules"
-	"github.com/openrunbook/runbook/runbook"
 )
 
 // TestLoadRefusesHugeExpression: an expression past the node budget is a
@@ -14,7 +15,7 @@ import (
 func TestLoadRefusesHugeExpression(t *testing.T) {
 	t.Parallel()
 	huge := strings.Repeat("x + ", int(rules.DefaultMaxNodes)) + "x"
-	_, err := runbook.Parse("huge.yaml", []byte("version: 1\nrunbook: r\nstages:\n  - {id: a, set: {y: '"+huge+"'}}\n"))
+	_, err := chart.Parse("huge.yaml", []byte("version: 1\nrunbook: r\nstages:\n  - {id: a, set: {y: '"+huge+"'}}\n"))
 	if err == nil || !strings.Contains(err.Error(), "huge.yaml:4:") || !strings.Contains(err.Error(), "exceeds maximum allowed nodes") {
 		t.Fatalf("err = %.300v", err)
 	}

@@ -1,6 +1,7 @@
 package runbook
 
 import (
+	"github.com/openrunbook/runbook/chart"
 	"testing"
 	"time"
 )
@@ -11,8 +12,8 @@ import (
 // policy settle gives it, so a jittered backoff of 1s waits within
 // [500ms, 1s] and not always the full second.
 func TestIssue12ExecRetryJitter(t *testing.T) {
-	st := &StageSpec{ID: "x", Kind: "exec", Exec: &ExecSpec{Command: []string{"false"}},
-		Retry: &RetrySpec{Attempts: 3, Backoff: time.Second, MaxBackoff: 4 * time.Second, Jitter: true}}
+	st := &chart.StageSpec{ID: "x", Kind: "exec", Exec: &chart.ExecSpec{Command: []string{"false"}},
+		Retry: &chart.RetrySpec{Attempts: 3, Backoff: time.Second, MaxBackoff: 4 * time.Second, Jitter: true}}
 	set := settle(st)
 	if set.retry == nil || !set.retry.Jitter {
 		t.Fatalf("exec's retry policy lost jitter: %+v", set.retry)
@@ -33,19 +34,19 @@ func TestIssue12ExecRetryJitter(t *testing.T) {
 // TestSettle is the table of every kind's effective bounds: the one place
 // each default and timeout is decided.
 func TestSettle(t *testing.T) {
-	retry := &RetrySpec{Attempts: 2, Backoff: time.Second, On: []string{"timeout"}}
+	retry := &chart.RetrySpec{Attempts: 2, Backoff: time.Second, On: []string{"timeout"}}
 	tests := []struct {
 		name                       string
-		st                         StageSpec
+		st                         chart.StageSpec
 		timeout, flowTimeout       time.Duration
 		execRetry, flowRetry, isOn bool
 	}{
-		{"exec default", StageSpec{Kind: "exec", Exec: &ExecSpec{}}, DefaultExecTimeout, 0, false, false, false},
-		{"exec stage timeout", StageSpec{Kind: "exec", Timeout: time.Second, Exec: &ExecSpec{}}, time.Second, 0, false, false, false},
-		{"exec own timeout wins", StageSpec{Kind: "exec", Timeout: time.Second, Exec: &ExecSpec{Timeout: 2 * time.Second}}, 2 * time.Second, 0, false, false, false},
-		{"exec retry inside", StageSpec{Kind: "exec", Retry: retry, Exec: &ExecSpec{}}, DefaultExecTimeout, 0, true, false, true},
-		{"plugin", StageSpec{Kind: "plugin", Timeout: time.Second, Retry: retry}, time.Second, 0, false, true, true},
-		{"set", StageSpec{Kind: "set", Timeout: time.Second, Retry: retry}, 0, time.Second, false, true, true},
+		{"exec default", chart.StageSpec{Kind: "exec", Exec: &chart.ExecSpec{}}, chart.DefaultExecTimeout, 0, false, false, false},
+		{"exec stage timeout", chart.StageSpec{Kind: "exec", Timeout: time.Second, Exec: &chart.ExecSpec{}}, time.Second, 0, false, false, false},
+		{"exec own timeout wins", chart.StageSpec{Kind: "exec", Timeout: time.Second, Exec: &chart.ExecSpec{Timeout: 2 * time.Second}}, 2 * time.Second, 0, false, false, false},
+		{"exec retry inside", chart.StageSpec{Kind: "exec", Retry: retry, Exec: &chart.ExecSpec{}}, chart.DefaultExecTimeout, 0, true, false, true},
+		{"plugin", chart.StageSpec{Kind: "plugin", Timeout: time.Second, Retry: retry}, time.Second, 0, false, true, true},
+		{"set", chart.StageSpec{Kind: "set", Timeout: time.Second, Retry: retry}, 0, time.Second, false, true, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -41,10 +41,11 @@ func TestIssue12StageTimeoutBoundsExec(t *testing.T) {
 }
 
 // TestIssue12PluginRetryOn is the regression test for `retry.on` being kept
-// only for exec stages: a plugin stage's `on: [timeout]` was dropped, so it
-// retried on any failure. A call that runs out of time is retried under
-// `on: [timeout]`, and is not under `on: [completed-with-failure]` (the
-// plugin never answered, so its call is filed outcome-unknown).
+// only for exec stages: a plugin stage's `on:` was dropped, so it retried on
+// any failure. A call that runs out of time is retried under `on:
+// [timeout]`; a call the plugin answers with an error is filed
+// completed-with-failure and retried only under that label; an exit code
+// matches no plugin failure.
 func TestIssue12PluginRetryOn(t *testing.T) {
 	t.Parallel()
 	exe, err := os.Executable()
@@ -55,39 +56,41 @@ func TestIssue12PluginRetryOn(t *testing.T) {
 	if err := os.WriteFile(wrapper, fmt.Appendf(nil, "#!/bin/sh\nexec %q serve-stage\n", exe), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	const waits, fails = "{}", `{fail: '"refused"'}`
 	tests := []struct {
-		on       string
-		attempts int
+		name, args, on string
+		attempts       int
 	}{
-		{"[timeout]", 3},
-		{"[outcome-unknown]", 3},
-		{"[completed-with-failure]", 1},
-		{`["1"]`, 1},
+		{"timeout retried", waits, "[timeout]", 3},
+		{"exit code matches no plugin failure", waits, `["1"]`, 1},
+		{"answered failure retried", fails, "[completed-with-failure]", 3},
+		{"answered failure is no timeout", fails, "[timeout]", 1},
+		{"answered failure is not unknown", fails, "[outcome-unknown]", 1},
 	}
 	for _, tc := range tests {
-		t.Run(tc.on, func(t *testing.T) {
+		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			rb := parse(t, fmt.Sprintf(`version: 1
 runbook: plugin-retry
 honesty: []
 plugins: {wait: {command: %q}}
 stages:
-  - {id: call, timeout: 200ms, retry: {attempts: 3, on: %s}, plugin: {name: wait}}
-`, wrapper, tc.on))
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+  - {id: call, timeout: 2s, retry: {attempts: 3, on: %s}, plugin: {name: wait, args: %s}}
+`, wrapper, tc.on, tc.args))
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
 			res, err := rb.Exec(ctx, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			n := 0
+			var errs []string
 			for _, c := range res.Run.Log.Commits {
 				if c.Stage == "call" {
-					n++
+					errs = append(errs, c.Err)
 				}
 			}
-			if n != tc.attempts || res.Record.Status != "failed" {
-				t.Fatalf("%d attempts, status %s; want %d attempts and failed", n, res.Record.Status, tc.attempts)
+			if len(errs) != tc.attempts || res.Record.Status != "failed" {
+				t.Fatalf("%d attempts (%q), status %s; want %d attempts and failed", len(errs), errs, res.Record.Status, tc.attempts)
 			}
 		})
 	}

@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/openrunbook/runbook/chart"
+
 	"github.com/spf13/cobra"
 
 	"github.com/openrunbook/runbook/runbook"
@@ -78,7 +80,7 @@ func newSchemaCmd(stdout io.Writer) *cobra.Command {
 		Short: "Print the chart JSON Schema (or, with --record, the run record's)",
 		Args:  args(cobra.NoArgs),
 		RunE: func(*cobra.Command, []string) error {
-			s := runbook.ChartSchema()
+			s := chart.ChartSchema()
 			if record {
 				s = runbook.RecordSchema()
 			}

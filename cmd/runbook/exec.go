@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/openrunbook/runbook/chart"
+
 	"github.com/spf13/cobra"
 
 	"github.com/openrunbook/runbook/recorder"
@@ -310,13 +312,13 @@ func inputErrors(err error) ([]*runbook.InputError, bool) {
 // final state to its `into` key: stages at the root and in decide, select
 // and parallel branches (whose writes join the parent), never in foreach
 // branches or subflows (whose scopes are their own).
-func scriptInto(spec *runbook.Spec) map[string]string {
+func scriptInto(spec *chart.Spec) map[string]string {
 	m := map[string]string{}
 	if spec == nil {
 		return m
 	}
-	var walk func(prefix string, stages []runbook.StageSpec)
-	walk = func(prefix string, stages []runbook.StageSpec) {
+	var walk func(prefix string, stages []chart.StageSpec)
+	walk = func(prefix string, stages []chart.StageSpec) {
 		for i := range stages {
 			st := &stages[i]
 			switch st.Kind {

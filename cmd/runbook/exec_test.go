@@ -6,7 +6,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/openrunbook/runbook/runbook"
+	"github.com/openrunbook/runbook/chart"
 )
 
 func TestReadInputs(t *testing.T) {
@@ -78,15 +78,15 @@ func TestFileSafe(t *testing.T) {
 }
 
 func TestScriptInto(t *testing.T) {
-	ex := func(id, into string) runbook.StageSpec {
-		return runbook.StageSpec{ID: id, Kind: "exec", Exec: &runbook.ExecSpec{Into: into}}
+	ex := func(id, into string) chart.StageSpec {
+		return chart.StageSpec{ID: id, Kind: "exec", Exec: &chart.ExecSpec{Into: into}}
 	}
-	spec := &runbook.Spec{Stages: []runbook.StageSpec{
+	spec := &chart.Spec{Stages: []chart.StageSpec{
 		ex("collect", "df"),
 		ex("quiet", ""),
-		{ID: "posture", Kind: "decide", Branches: []runbook.BranchSpec{{Name: "a", Stages: []runbook.StageSpec{ex("in-decide", "d")}}}},
-		{ID: "par", Kind: "parallel", Parallel: []runbook.BranchSpec{{Name: "x", Stages: []runbook.StageSpec{ex("in-par", "p")}}}},
-		{ID: "each", Kind: "foreach", ForEach: &runbook.ForEachSpec{Stages: []runbook.StageSpec{ex("in-each", "e")}}},
+		{ID: "posture", Kind: "decide", Branches: []chart.BranchSpec{{Name: "a", Stages: []chart.StageSpec{ex("in-decide", "d")}}}},
+		{ID: "par", Kind: "parallel", Parallel: []chart.BranchSpec{{Name: "x", Stages: []chart.StageSpec{ex("in-par", "p")}}}},
+		{ID: "each", Kind: "foreach", ForEach: &chart.ForEachSpec{Stages: []chart.StageSpec{ex("in-each", "e")}}},
 	}}
 	want := map[string]string{"collect": "df", "in-decide": "d", "par~x/in-par": "p"}
 	if got := scriptInto(spec); !reflect.DeepEqual(got, want) {

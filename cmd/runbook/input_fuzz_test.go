@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openrunbook/runbook/chart"
+
 	"github.com/openrunbook/runbook/runbook"
 )
 
@@ -49,7 +51,7 @@ func FuzzInputFlag(f *testing.F) {
 		f.Add(s)
 	}
 	path := filepath.Join(f.TempDir(), "inputs.yaml")
-	spec, err := runbook.Parse(path, []byte(strings.TrimLeft(inputChart, "\n")))
+	spec, err := chart.Parse(path, []byte(strings.TrimLeft(inputChart, "\n")))
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/openrunbook/runbook/chart"
+
 	"github.com/openrunbook/runbook/runbook"
 )
 
@@ -19,11 +21,11 @@ func load(path string, stderr io.Writer) (*runbook.Runbook, bool) {
 	return nil, false
 }
 
-// printLoadError prints a load error: each of runbook.LoadErrors on its own
+// printLoadError prints a load error: each of chart.LoadErrors on its own
 // line, anything else (an unreadable file) prefixed with the path unless it
 // already names it.
 func printLoadError(w io.Writer, path string, err error) {
-	var les runbook.LoadErrors
+	var les chart.LoadErrors
 	if errors.As(err, &les) {
 		for _, le := range les {
 			fmt.Fprintln(w, le.Error())

@@ -1,4 +1,4 @@
-package runbook
+package chart
 
 import (
 	"errors"
@@ -203,7 +203,7 @@ func TestLoadGoodKinds(t *testing.T) {
 		{"loop", []any{again.Loop.To, again.Loop.While.String(), again.Loop.Max}, []any{"tick", "attempt < 3", 5}},
 		{"block scalar rule", gate.Decide.Rules[0].When.String(), "attempt >= 3 &&\n  greeting != \"\"\n"},
 		{"default shorthand", gate.Decide.Default, decide.Default{Branch: "stop"}},
-		{"loop to enclosing decide, while false, default max", []any{retryGate.Loop.To, retryGate.Loop.While.String(), retryGate.Loop.Max}, []any{"gate", "false", DefaultLoopMax}},
+		{"loop to enclosing decide, while false, max not given", []any{retryGate.Loop.To, retryGate.Loop.While.String(), retryGate.Loop.Max}, []any{"gate", "false", 0}},
 		{"fail", halt.Fail.Expr.String(), `"gave up after " + string(attempt) + " attempts"`},
 		{"ask question", confirm.Ask.Question.Expr.String(), `"Restart " + greeting + "?"`},
 		{"ask expects (order)", confirm.Ask.Expects, []Expect{{"proceed", "bool"}, {"reason", "string"}, {"after", "duration"}}},
@@ -337,28 +337,6 @@ func TestLoadErrorFormat(t *testing.T) {
 	for _, tc := range tests {
 		if got := tc.e.Error(); got != tc.want {
 			t.Errorf("Error() = %q, want %q", got, tc.want)
-		}
-	}
-}
-
-func TestNearest(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		word  string
-		known []string
-		want  string
-	}{
-		{"maxBranch", foreachKeys, "maxBranches"},
-		{"MAXBRANCHES", foreachKeys, "maxBranches"},
-		{"exce", stageKeys, "exec"},
-		{"xx", []string{"as", "id"}, ""},
-		{"ad", []string{"as", "id"}, "as"},
-		{"zzzzzz", stageKeys, ""},
-		{"", []string{"a"}, "a"},
-	}
-	for _, tc := range tests {
-		if got := nearest(tc.word, tc.known); got != tc.want {
-			t.Errorf("nearest(%q) = %q, want %q", tc.word, got, tc.want)
 		}
 	}
 }

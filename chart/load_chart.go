@@ -1,4 +1,4 @@
-package runbook
+package chart
 
 import (
 	"fmt"
@@ -111,9 +111,9 @@ func (l *loader) inputs(e entry) []InputSpec {
 		}
 		l.known(im, "", what, inputKeys...)
 		if te, ok := im.get("type"); !ok {
-			l.missing(im, "type", ie.keyPos, "", "%s has no type: give it one of %s", what, strings.Join(inputTypes, ", "))
+			l.missing(im, "type", ie.keyPos, "", "%s has no type: give it one of %s", what, strings.Join(InputTypes, ", "))
 		} else {
-			in.Type, _ = l.oneOf(te, "", what+" type", inputTypes...)
+			in.Type, _ = l.oneOf(te, "", what+" type", InputTypes...)
 		}
 		if re, ok := im.get("required"); ok {
 			in.Required, _ = l.boolean(re, "", what+" required")
@@ -188,12 +188,11 @@ var typeWants = map[string]string{
 
 // result reads `result:`.
 func (l *loader) result(e entry) *ResultSpec {
-	m, ok := l.asMap(e.val, e.keyPos, "", "result")
+	m, ok := l.block(e, "", "result", resultKeys)
 	if !ok {
 		return nil
 	}
-	l.known(m, "", "result", resultKeys...)
-	r := &ResultSpec{MaxRows: DefaultMaxRows, Presentation: "prose", StandingLine: "always", Pos: e.keyPos}
+	r := &ResultSpec{Pos: e.keyPos}
 	if ke, ok := m.get("kind"); !ok {
 		l.missing(m, "kind", e.keyPos, "", "result has no kind: write one, such as kind: verdict/posture (a kind starting with verdict/ projects the verdict rows)")
 	} else {

@@ -1,7 +1,9 @@
-package runbook
+package chart
 
 import (
 	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -203,7 +205,12 @@ func (s *session) parseBytes(file string, data []byte, stack []frame) (spec *Spe
 		l.yamlError(err)
 		return nil
 	}
-	return l.chart(f)
+	spec = l.chart(f)
+	if spec != nil {
+		sum := sha256.Sum256(data)
+		spec.SHA256 = hex.EncodeToString(sum[:])
+	}
+	return spec
 }
 
 // yamlError turns the YAML parser's error into a LoadError at its position.

@@ -1,14 +1,14 @@
-package runbook
+package chart
 
 import (
 	"fmt"
 	"math"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/token"
+	"github.com/openrunbook/runbook/internal/suggest"
 )
 
 // loader reads one chart file's YAML tree into a Spec.
@@ -156,6 +156,17 @@ func (l *loader) missing(m *mapping, key string, pos Pos, stage, format string, 
 // "exec"). at is where the key that introduced it was written (its position
 // when the map is empty or not a map). A key written twice is an error; the
 // first is kept.
+// block is the preamble of every keyed block (a stage kind's map, result:,
+// retry:, …): the value must be a mapping, and each of its keys one of
+// keys (an unknown key is an error with a "did you mean").
+func (l *loader) block(e entry, stage, what string, keys []string) (*mapping, bool) {
+	m, ok := l.asMap(e.val, e.keyPos, stage, what)
+	if ok {
+		l.known(m, stage, what, keys...)
+	}
+	return m, ok
+}
+
 func (l *loader) asMap(n ast.Node, at Pos, stage, what string) (*mapping, bool) {
 	return l.asMapDepth(n, at, stage, what, 0)
 }
@@ -271,55 +282,12 @@ func (l *loader) known(m *mapping, stage, what string, keys ...string) bool {
 }
 
 func (l *loader) unknownKey(m *mapping, e entry, stage, what string, keys []string) {
-	if near := nearest(e.key, keys); near != "" {
+	if near := suggest.Nearest(e.key, keys); near != "" {
 		m.near[near] = true
 		l.errf(e.keyPos, stage, "unknown key %q in %s; did you mean %q?", e.key, what, near)
 		return
 	}
 	l.errf(e.keyPos, stage, "unknown key %q in %s (known keys: %s)", e.key, what, strings.Join(keys, ", "))
-}
-
-// nearest is the known word closest to w: the same but for case, or within
-// an edit distance of 2 (1 for words of 3 letters or fewer); "" when none.
-func nearest(w string, known []string) string {
-	for _, k := range known {
-		if strings.EqualFold(w, k) {
-			return k
-		}
-	}
-	limit := 2
-	if utf8.RuneCountInString(w) <= 3 {
-		limit = 1
-	}
-	best, bestD := "", limit+1
-	for _, k := range known {
-		if d := editDistance(w, k); d < bestD {
-			best, bestD = k, d
-		}
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance between a and b, in runes.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
 
 func contains(list []string, s string) bool {
@@ -393,7 +361,7 @@ func (l *loader) oneOf(e entry, stage, what string, choices ...string) (string, 
 	if contains(choices, s) {
 		return s, true
 	}
-	if near := nearest(s, choices); near != "" {
+	if near := suggest.Nearest(s, choices); near != "" {
 		l.errf(e.valPos, stage, "%s %q is not one of %s; did you mean %q?", what, s, strings.Join(choices, ", "), near)
 	} else {
 		l.errf(e.valPos, stage, "%s %q is not one of %s", what, s, strings.Join(choices, ", "))

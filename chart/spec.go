@@ -1,4 +1,4 @@
-package runbook
+package chart
 
 import (
 	"time"
@@ -12,7 +12,12 @@ import (
 // written. Load and Parse make one; New turns a flow chart into a runbook
 // without one.
 type Spec struct {
-	File        string // the path it was loaded from, or the name given to Parse ("" for none)
+	File string // the path it was loaded from, or the name given to Parse ("" for none)
+	// SHA256 is the hex SHA-256 of the bytes this chart was read from (its
+	// own file; a mounted chart's Spec has its own), taken when they were
+	// read, so it describes the chart that ran even if the file changes
+	// later. "" for a Spec not read from bytes.
+	SHA256      string
 	Version     int
 	Name        string
 	Description string
@@ -48,10 +53,10 @@ type InputSpec struct {
 type ResultSpec struct {
 	Kind         string // verdict/* selects the rowset projection
 	Decider      string // the decider whose branches give verdict meanings
-	MaxRows      int    // default 50
-	Presentation string // prose (default) | panel
+	MaxRows      int    // 0: not given (the default, 50, is runbook's)
+	Presentation string // prose ("" too) | panel
 	Checks       []Check
-	StandingLine string // always (default) | unless-consistent | not-sure-or-ask
+	StandingLine string // always ("" too) | unless-consistent | not-sure-or-ask
 	Pos          Pos
 }
 
@@ -187,7 +192,7 @@ type PluginStageSpec struct {
 type LoopSpec struct {
 	To    string
 	While *rules.Expr // nil: always
-	Max   int         // default 1000
+	Max   int         // 0: not given (flow.DefaultLoopMax applies)
 }
 
 // AskSpec is an `ask:` stage.

@@ -1,10 +1,12 @@
-package runbook
+package chart
 
 import (
 	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/openrunbook/runbook/internal/golden"
 )
 
 // TestLoadBad loads every chart of the bad-input catalogue (../testdata/bad,
@@ -34,7 +36,7 @@ func TestLoadBad(t *testing.T) {
 			// The catalogue is shared with the CLI's test, which runs from the
 			// repository root: messages name files as it sees them.
 			msg := strings.ReplaceAll(err.Error(), "../testdata/bad/", "testdata/bad/")
-			golden(t, strings.TrimSuffix(f, ".yaml")+".golden", []byte(msg+"\n"))
+			golden.Check(t, strings.TrimSuffix(f, ".yaml")+".golden", []byte(msg+"\n"))
 		})
 	}
 }

@@ -1,0 +1,21 @@
+// Package chart reads a chart.yaml into a Spec: the first step of the
+// pipeline chart.Load → runbook.Build → flow.Chart.Run → record.
+//
+// It owns the chart format's SHAPE: every key and its type, positions
+// (file:line:col on every part and every error, all errors at once, with a
+// "did you mean" for a misspelt key), expressions compiled with package
+// rules, mounted subflow files read relative to the chart that names them,
+// and the SHA-256 of the bytes read. A Spec says only what the file says:
+// a key not given is zero, never a default filled in.
+//
+// It does not own what a chart means when it runs: defaults, effective
+// timeouts and retries are settled by package runbook when it builds the
+// runbook; structural rules (unique ids, reachable branches, loop targets)
+// are package flow's, checked when the flow chart is built.
+//
+// Files: load.go (Load, Parse, the error types), load_node.go (YAML nodes
+// to values and the shared readers), load_chart.go (the top level: inputs,
+// result, honesty, plugins), load_stage.go (a stage's common keys), one
+// read_KIND.go per stage kind, load_expr.go (expressions and their
+// positions).
+package chart

@@ -1,0 +1,334 @@
+package chart
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/goccy/go-yaml/ast"
+
+	"github.com/openrunbook/runbook/decide"
+	"github.com/openrunbook/runbook/internal/suggest"
+	"github.com/openrunbook/runbook/rules"
+)
+
+// decider reads `decide:` or `select:` and the stage's `branches:`, and
+// checks that every rule names a branch and every branch can be reached.
+func (l *loader) decider(k, be entry, hasBranches bool, s *StageSpec, c *chartCtx) (*DecideSpec, []BranchSpec) {
+	sid, kind := s.ID, s.Kind
+	var brs []BranchSpec
+	branchesOK := false
+	if !hasBranches {
+		l.errf(k.keyPos, sid, "%s has no branches: add branches: {NAME: [stages], …} beside %s:", kind, kind)
+	} else {
+		before := len(l.s.errs)
+		brs = l.branches(be, sid, "branches", c)
+		branchesOK = l.noErrorsSince(before) || brs != nil
+	}
+	m, ok := l.asMap(k.val, k.keyPos, sid, kind)
+	if !ok {
+		return nil, brs
+	}
+	d := &DecideSpec{Pos: k.keyPos}
+	rulesOK := true
+	for _, e := range m.entries {
+		switch {
+		case kind == "select" && e.key == "default":
+			l.errf(e.keyPos, sid, "select has no default: every rule that matches runs its branch, and none matching is fine; remove default (or use decide for first match with a default)")
+			rulesOK = false
+		case !contains(decideKeys, e.key):
+			keys := decideKeys
+			if kind == "select" {
+				keys = selectKeys
+			}
+			l.unknownKey(m, e, sid, kind, keys)
+		}
+	}
+	names := make([]string, len(brs))
+	has := map[string]bool{}
+	for i, b := range brs {
+		names[i] = b.Name
+		has[b.Name] = true
+	}
+	branchList := strings.Join(names, ", ")
+	thenPos := map[int]Pos{} // kept rule → where its then was written
+	ruleNum := map[int]int{} // kept rule → its number as written
+	if re, ok := m.get("rules"); !ok {
+		l.missing(m, "rules", k.keyPos, sid, "%s has no rules: give it rules: [{when: EXPR, then: BRANCH, label: …}, …]", kind)
+		rulesOK = false
+	} else if items, ok := l.list(re, sid, kind+" rules"); !ok {
+		rulesOK = false
+	} else {
+		if len(items) == 0 {
+			l.errf(re.valPos, sid, "%s rules is an empty list: give it at least one rule", kind)
+			rulesOK = false
+		}
+		for i, n := range items {
+			r, tp, ok := l.rule(n, i+1, sid, kind)
+			if !ok {
+				rulesOK = false
+				continue
+			}
+			thenPos[len(d.Rules)] = tp
+			ruleNum[len(d.Rules)] = i + 1
+			d.Rules = append(d.Rules, r)
+		}
+	}
+	var defPos Pos
+	hasDefault := false
+	if kind == "decide" {
+		if de, ok := m.get("default"); !ok {
+			l.missing(m, "default", k.keyPos, sid, "decide has no default: name the branch to take when no rule matches, such as default: declined (branches: %s)", branchList)
+			rulesOK = false
+		} else if def, ok := l.defaultBranch(de, sid); ok {
+			d.Default, defPos, hasDefault = def, de.valPos, true
+		} else {
+			rulesOK = false
+		}
+	}
+	if !branchesOK || len(brs) == 0 {
+		return d, brs
+	}
+	for i, r := range d.Rules {
+		if !has[r.Then] {
+			l.errf(thenPos[i], sid, "rule %d: then %q names no branch (branches: %s)", ruleNum[i], r.Then, branchList)
+			rulesOK = false
+		}
+	}
+	if hasDefault && !has[d.Default.Branch] {
+		l.errf(defPos, sid, "default %q names no branch (branches: %s)", d.Default.Branch, branchList)
+		rulesOK = false
+	}
+	if !rulesOK {
+		return d, brs // a broken rule might have reached any branch: say nothing of reach
+	}
+	dr := make([]decide.Rule, len(d.Rules))
+	for i, r := range d.Rules {
+		dr[i] = decide.Rule{When: r.When, Then: r.Then, Label: r.Label}
+	}
+	var def *decide.Default
+	if kind == "decide" {
+		def = &d.Default
+	}
+	reached := map[string]bool{}
+	for _, b := range decide.Branches(dr, def) {
+		reached[b] = true
+	}
+	for _, b := range brs {
+		if reached[b.Name] {
+			continue
+		}
+		if kind == "decide" {
+			l.errf(b.Pos, sid, "branch %q can never be taken: no rule's then and not the default names it (add a rule for it, or remove it)", b.Name)
+		} else {
+			l.errf(b.Pos, sid, "branch %q can never be taken: no rule's then names it (add a rule for it, or remove it)", b.Name)
+		}
+	}
+	return d, brs
+}
+
+// rule reads one rule; it returns where its then was written.
+func (l *loader) rule(n ast.Node, index int, sid, kind string) (RuleSpec, Pos, bool) {
+	what := fmt.Sprintf("rule %d", index)
+	r := RuleSpec{Pos: l.pos(n)}
+	m, ok := l.asMap(n, l.pos(n), sid, what)
+	if !ok {
+		return r, Pos{}, false
+	}
+	before := len(l.s.errs)
+	l.known(m, sid, what, ruleKeys...)
+	if we, ok := m.get("when"); !ok {
+		l.missing(m, "when", r.Pos, sid, "%s has no when: give it a condition, an expression (when: used > 90) or a filter (when: {used: {gt: 90}})", what)
+	} else {
+		r.When = l.when(we, sid, what)
+	}
+	var tp Pos
+	if te, ok := m.get("then"); !ok {
+		l.missing(m, "then", r.Pos, sid, "%s has no then: name the branch it takes", what)
+	} else {
+		r.Then, _ = l.word(te, sid, what+" then")
+		tp = te.valPos
+	}
+	if le, ok := m.get("label"); ok {
+		r.Label, _ = l.text(le, sid, what+" label")
+	}
+	return r, tp, l.noErrorsSince(before)
+}
+
+// when reads a rule's condition: an expression, or a filter map
+// {key: {op: expected, …}, …} whose conditions keep their written order.
+func (l *loader) when(e entry, sid, what string) rules.Predicate {
+	switch v := e.val.(type) {
+	case *ast.StringNode, *ast.LiteralNode:
+		x, _, ok := l.compile(e, sid, what+" when")
+		if !ok {
+			return nil
+		}
+		return x
+	case *ast.BoolNode:
+		return rules.MustCompile(fmt.Sprint(v.Value))
+	case *ast.MappingNode, *ast.MappingValueNode:
+		return l.filter(e, sid, what)
+	}
+	l.errf(e.valPos, sid, "%s when must be an expression or a filter map, not %s", what, l.describe(e.val))
+	return nil
+}
+
+func (l *loader) filter(e entry, sid, what string) rules.Predicate {
+	m, ok := l.asMap(e.val, e.keyPos, sid, what+" when")
+	if !ok {
+		return nil
+	}
+	if len(m.entries) == 0 {
+		l.errf(e.valPos, sid, "%s when is an empty filter: give it at least one condition, such as {used: {gt: 90}}", what)
+		return nil
+	}
+	ops := rules.Ops()
+	opNames := make([]string, len(ops))
+	for i, op := range ops {
+		opNames[i] = string(op)
+	}
+	var conds []rules.Condition
+	var condPos []Pos
+	ok = true
+	for _, ke := range m.entries {
+		om, isMap := ke.val.(*ast.MappingNode)
+		_, isMV := ke.val.(*ast.MappingValueNode)
+		if !isMap && !isMV {
+			l.errf(ke.valPos, sid, "%s when: condition on %q must map an operator to a value, such as {eq: %s}; operators: %s",
+				what, ke.key, exampleValue(ke.val), strings.Join(opNames, " "))
+			ok = false
+			continue
+		}
+		_ = om
+		opm, good := l.asMap(ke.val, ke.keyPos, sid, fmt.Sprintf("%s when %q", what, ke.key))
+		if !good {
+			ok = false
+			continue
+		}
+		if len(opm.entries) == 0 {
+			l.errf(ke.valPos, sid, "%s when: condition on %q has no operator (operators: %s)", what, ke.key, strings.Join(opNames, " "))
+			ok = false
+		}
+		for _, oe := range opm.entries {
+			if !rules.Op(oe.key).Valid() {
+				if near := suggest.Nearest(oe.key, opNames); near != "" {
+					l.errf(oe.keyPos, sid, "%s when: unknown operator %q on %q; did you mean %q? (operators: %s)", what, oe.key, ke.key, near, strings.Join(opNames, " "))
+				} else {
+					l.errf(oe.keyPos, sid, "%s when: unknown operator %q on %q (operators: %s)", what, oe.key, ke.key, strings.Join(opNames, " "))
+				}
+				ok = false
+				continue
+			}
+			val, good := l.value(oe.val, sid, 0)
+			if !good {
+				ok = false
+				continue
+			}
+			conds = append(conds, rules.Where(ke.key, rules.Op(oe.key), val))
+			condPos = append(condPos, oe.valPos)
+		}
+	}
+	if !ok {
+		return nil
+	}
+	f, err := rules.NewFilter(conds...)
+	if err == nil {
+		return f
+	}
+	reported := false
+	if joined, isJoin := err.(interface{ Unwrap() []error }); isJoin {
+		for _, ce := range joined.Unwrap() {
+			if c, isCond := ce.(*rules.ConditionError); isCond && c.Index >= 0 && c.Index < len(condPos) {
+				l.errf(condPos[c.Index], sid, "%s when: condition %q %s: %s", what, c.Key, c.Op, c.Msg)
+				reported = true
+			}
+		}
+	}
+	if !reported {
+		l.errf(e.valPos, sid, "%s when: %v", what, err)
+	}
+	return nil
+}
+
+func exampleValue(n ast.Node) string {
+	switch v := n.(type) {
+	case *ast.IntegerNode, *ast.FloatNode, *ast.BoolNode:
+		return v.GetToken().Value
+	case *ast.StringNode:
+		return v.Value
+	}
+	return "90"
+}
+
+// defaultBranch reads a decide's default: BRANCH or {branch, label}.
+func (l *loader) defaultBranch(e entry, sid string) (decide.Default, bool) {
+	switch e.val.(type) {
+	case *ast.MappingNode, *ast.MappingValueNode:
+		m, ok := l.asMap(e.val, e.keyPos, sid, "default")
+		if !ok {
+			return decide.Default{}, false
+		}
+		before := len(l.s.errs)
+		l.known(m, sid, "default", defaultKeys...)
+		var d decide.Default
+		if be, ok := m.get("branch"); !ok {
+			l.missing(m, "branch", e.valPos, sid, "default has no branch: name the branch to take when no rule matches")
+		} else {
+			d.Branch, _ = l.word(be, sid, "default branch")
+		}
+		if le, ok := m.get("label"); ok {
+			d.Label, _ = l.text(le, sid, "default label")
+		}
+		return d, l.noErrorsSince(before)
+	}
+	b, ok := l.word(e, sid, "default")
+	return decide.Default{Branch: b}, ok
+}
+
+// branches reads a map of NAME: [stages] or NAME: {description, stages}, in
+// written order, into the chart c (branch stages share its id space).
+func (l *loader) branches(e entry, sid, what string, c *chartCtx) []BranchSpec {
+	m, ok := l.asMap(e.val, e.keyPos, sid, what)
+	if !ok {
+		return nil
+	}
+	if len(m.entries) == 0 {
+		l.errf(e.valPos, sid, "%s is an empty map: declare at least one branch, NAME: [stages]", what)
+		return nil
+	}
+	out := make([]BranchSpec, 0, len(m.entries))
+	for _, be := range m.entries {
+		b := BranchSpec{Name: be.key, Pos: be.keyPos}
+		bw := fmt.Sprintf("branch %q", be.key)
+		switch be.val.(type) {
+		case *ast.MappingNode, *ast.MappingValueNode:
+			bm, ok := l.asMap(be.val, be.keyPos, sid, bw)
+			if !ok {
+				break
+			}
+			l.known(bm, sid, bw, branchKeys...)
+			if de, ok := bm.get("description"); ok {
+				b.Description, _ = l.text(de, sid, bw+" description")
+			}
+			if se, ok := bm.get("stages"); !ok {
+				l.missing(bm, "stages", be.keyPos, sid, "%s has no stages: give it stages: [ … ] (an empty list does nothing)", bw)
+			} else if !isEmptyList(se.val) {
+				b.Stages = l.stages(se, sid, bw+" stages", c)
+			}
+		case *ast.SequenceNode:
+			if !isEmptyList(be.val) {
+				b.Stages = l.stages(be, sid, bw, c)
+			}
+		default:
+			l.errf(be.valPos, sid, "%s must be a list of stages or {description, stages}, not %s", bw, l.describe(be.val))
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// isEmptyList reports an empty YAML list: a branch that does nothing.
+func isEmptyList(n ast.Node) bool {
+	s, ok := n.(*ast.SequenceNode)
+	return ok && len(s.Values) == 0
+}
