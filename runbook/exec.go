@@ -9,14 +9,16 @@ import (
 
 	"github.com/openrunbook/runbook/decide"
 	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/internal/version"
 	"github.com/openrunbook/runbook/plugins/assessment"
 	"github.com/openrunbook/runbook/plugins/coverage"
 	"github.com/openrunbook/runbook/plugins/label"
+	"github.com/openrunbook/runbook/record"
 	"github.com/openrunbook/runbook/recorder"
 )
 
 // Version is the runbook release this build reports.
-const Version = "0.1.0-dev"
+const Version = version.Release
 
 func (rb *Runbook) honestyOn(name string) bool {
 	if rb.spec.Honesty == nil {
@@ -78,16 +80,16 @@ func (h *harvest) Record(e recorder.Event) {
 }
 
 // record assembles the result record from one traversal's harvest.
-func (rb *Runbook) record(fres *flow.Result, rs *runState, h *harvest, narr *recorder.Narrative, in *resolvedInputs, o *execOptions) *Record {
+func (rb *Runbook) record(fres *flow.Result, rs *runState, h *harvest, narr *recorder.Narrative, in *resolvedInputs, o *execOptions) *record.Record {
 	m := masker(rs.secrets)
-	rec := &Record{
+	rec := &record.Record{
 		Runbook:   rb.spec.Name,
 		Status:    string(fres.Status),
-		Inputs:    InputsRecord{Given: map[string]any{}, Assumed: map[string]any{}},
-		Decisions: []Decision{},
+		Inputs:    record.InputsRecord{Given: map[string]any{}, Assumed: map[string]any{}},
+		Decisions: []record.Decision{},
 		Scripts:   []label.Row{},
 		Coverage:  []coverage.Entry{},
-		Stats:     Stats{Stages: fres.Stages, DurationMs: float64(fres.Elapsed.Microseconds()) / 1000},
+		Stats:     record.Stats{Stages: fres.Stages, DurationMs: float64(fres.Elapsed.Microseconds()) / 1000},
 	}
 	secret := map[string]bool{}
 	for _, spec := range rb.spec.Inputs {
@@ -100,11 +102,11 @@ func (rb *Runbook) record(fres *flow.Result, rs *runState, h *harvest, narr *rec
 		rec.Inputs.Assumed[k] = maskInput(secret[k], in.values[k])
 	}
 	if fres.Err != nil {
-		rec.Error = &RecordError{Stage: RecordPath(fres.Err.Path), Message: m.text(fres.Err.Message)}
+		rec.Error = &record.RecordError{Stage: RecordPath(fres.Err.Path), Message: m.text(fres.Err.Message)}
 	}
 	for _, d := range h.decisions {
 		ev := d.ev
-		rec.Decisions = append(rec.Decisions, Decision{Path: RecordPath(d.path), Decider: d.decider, Kind: ev.Kind, Chosen: ev.Chosen, Default: ev.Default, Rules: m.rules(ev.Rules)})
+		rec.Decisions = append(rec.Decisions, record.Decision{Path: RecordPath(d.path), Decider: d.decider, Kind: ev.Kind, Chosen: ev.Chosen, Default: ev.Default, Rules: m.rules(ev.Rules)})
 	}
 	rs.mu.Lock()
 	rec.Scripts = ordered(&fres.Log, append(rec.Scripts, rs.scripts...), func(r *label.Row) *string { return &r.Path })
@@ -138,7 +140,7 @@ func (rb *Runbook) record(fres *flow.Result, rs *runState, h *harvest, narr *rec
 	rec.State = state
 
 	if fres.Pause != nil {
-		rec.Pause = &PauseRecord{Stage: RecordPath(fres.Pause.Path), Question: m.text(fres.Pause.Question), Expects: fres.Pause.Expects, Resume: o.resume}
+		rec.Pause = &record.PauseRecord{Stage: RecordPath(fres.Pause.Path), Question: m.text(fres.Pause.Question), Expects: fres.Pause.Expects, Resume: o.resume}
 	}
 	if narr != nil {
 		for _, l := range narr.Lines() {
@@ -154,7 +156,7 @@ func (rb *Runbook) record(fres *flow.Result, rs *runState, h *harvest, narr *rec
 
 func maskInput(secret bool, v any) any {
 	if secret {
-		return Masked
+		return record.Masked
 	}
 	return v
 }
@@ -183,7 +185,7 @@ func (rb *Runbook) deciderWords() string {
 
 // assess folds the record into the assessment summary and asks the
 // assessment stage for the standing.
-func (rb *Runbook) assess(rec *Record, fres *flow.Result, in *resolvedInputs, rs *runState) (assessment.Assessment, bool) {
+func (rb *Runbook) assess(rec *record.Record, fres *flow.Result, in *resolvedInputs, rs *runState) (assessment.Assessment, bool) {
 	sum := assessment.Summary{Runbook: rb.spec.Name}
 	if rec.Pause != nil {
 		sum.Paused, sum.Question = true, rec.Pause.Question
@@ -296,9 +298,9 @@ func (idx stageNameIndex) of(path string) string {
 }
 
 // RunRecord is the saved form of this run (--record).
-func (r *Result) RunRecord() *RunRecord {
+func (r *Result) RunRecord() *record.RunRecord {
 	st := r.rb.chart.Describe()
-	rr := &RunRecord{RecordVersion: RecordVersion, Result: r.Record, Chart: r.rb.spec.File, Log: r.Run.Log,
+	rr := &record.RunRecord{RecordVersion: record.RecordVersion, Result: r.Record, Chart: r.rb.spec.File, Log: r.Run.Log,
 		Structure: &st, ChartSHA256: r.rb.ChartHash(), Answers: r.answers} // resume.go
 	rr.Checkpoint = r.Run.Checkpoint
 	if len(r.Record.Inputs.Given)+len(r.Record.Inputs.Assumed) > 0 || len(r.Run.Log.Inputs) > 0 {
@@ -329,5 +331,5 @@ func secretsOf(r *Result) []string {
 // WriteRecord saves the run record as JSON at path, atomically (a reader
 // never sees half a record): a temporary file beside it, then a rename.
 func (r *Result) WriteRecord(path string) error {
-	return writeRecordFile(path, r.RunRecord()) // recordfile.go
+	return record.WriteFile(path, r.RunRecord()) // recordfile.go
 }

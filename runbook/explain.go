@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/record"
 )
 
 // Explain answers "why" over a saved run record (ReadRecord), without the
@@ -15,17 +16,17 @@ import (
 //
 // Example:
 //
-//	rec, problems, err := runbook.ReadRecord("run.json")
+//	rec, problems, err := record.ReadRecord("run.json")
 //	x := runbook.Explain(rec, problems)
 //	e, err := x.Key("verdicts[3]", -1)
 type Explain struct {
-	rec      *RunRecord
+	rec      *record.RunRecord
 	ex       *flow.Explainer
 	Problems []string
 }
 
 // NewExplain indexes the record's log once.
-func NewExplain(rec *RunRecord, problems []string) *Explain {
+func NewExplain(rec *record.RunRecord, problems []string) *Explain {
 	opts := []flow.ExplainOption{flow.WithEnd(endOf(rec))}
 	if rec.Structure != nil {
 		opts = append(opts, flow.WithStructure(*rec.Structure))
@@ -44,7 +45,7 @@ func NewExplain(rec *RunRecord, problems []string) *Explain {
 }
 
 // endOf says how the recorded run ended.
-func endOf(rec *RunRecord) flow.End {
+func endOf(rec *record.RunRecord) flow.End {
 	r := rec.Result
 	if r == nil {
 		return flow.End{}
@@ -60,7 +61,7 @@ func endOf(rec *RunRecord) flow.End {
 }
 
 // Record is the record explained.
-func (x *Explain) Record() *RunRecord { return x.rec }
+func (x *Explain) Record() *record.RunRecord { return x.rec }
 
 // Key explains a state key (`verdicts[3].verdict`) as of commit at (-1:
 // the end). See flow.Explainer.Key.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/openrunbook/runbook/decide"
 	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/record"
 	"github.com/openrunbook/runbook/recorder"
 	"github.com/openrunbook/runbook/rules"
 )
@@ -17,7 +18,7 @@ type masker []string
 func (m masker) text(s string) string {
 	for _, sec := range m {
 		if sec != "" && strings.Contains(s, sec) {
-			s = strings.ReplaceAll(s, sec, Masked)
+			s = strings.ReplaceAll(s, sec, record.Masked)
 		}
 	}
 	return s
@@ -39,11 +40,11 @@ func (m masker) value(v any) any {
 		return v
 	case map[string]any, []any:
 		if m.composite() && m.whole(t) {
-			return Masked
+			return record.Masked
 		}
 	default:
 		if m.scalar() && m.whole(t) {
-			return Masked
+			return record.Masked
 		}
 		return v
 	}

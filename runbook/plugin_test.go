@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openrunbook/runbook/record"
+
 	"github.com/openrunbook/runbook/chart"
 
 	"go.uber.org/goleak"
@@ -204,7 +206,7 @@ stages:
 		if err := hp.Wait(); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := on.Resume(context.Background(), &runbook.RunRecord{}, nil, runbook.ResumeExec(runbook.WithHonestyStarted(hp))); err == nil {
+		if _, err := on.Resume(context.Background(), &record.RunRecord{}, nil, runbook.ResumeExec(runbook.WithHonestyStarted(hp))); err == nil {
 			t.Fatal("a record that is not paused was resumed")
 		}
 		if kids := childPIDs(t); len(kids) > 0 {

@@ -17,6 +17,7 @@ import (
 	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/decide"
 	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/record"
 	"github.com/openrunbook/runbook/recorder"
 )
 
@@ -48,10 +49,10 @@ import (
 //
 // Example:
 //
-//	rec, _, err := runbook.ReadRecord("approval.paused.json")
+//	rec, _, err := record.ReadRecord("approval.paused.json")
 //	res, err := rb.Resume(ctx, rec, map[string]any{"approve": "true"}, runbook.AnsweredBy("ann"))
 //	err = res.WriteRecord("approval.paused.json")
-func (rb *Runbook) Resume(ctx context.Context, rec *RunRecord, answers map[string]any, opts ...ResumeOption) (*Result, error) {
+func (rb *Runbook) Resume(ctx context.Context, rec *record.RunRecord, answers map[string]any, opts ...ResumeOption) (*Result, error) {
 	ro := resumeOptions{now: time.Now}
 	for _, opt := range opts {
 		opt(&ro)
@@ -83,7 +84,7 @@ func (rb *Runbook) Resume(ctx context.Context, rec *RunRecord, answers map[strin
 	ctx = context.WithValue(ctx, stateKey{}, rs)
 	old := rec.Result
 	if old == nil {
-		old = &Record{}
+		old = &record.Record{}
 	}
 	// What the first part of the run filed, as if this run had filed it.
 	rs.scripts = append(rs.scripts, old.Scripts...)
@@ -122,7 +123,7 @@ func (rb *Runbook) Resume(ctx context.Context, rec *RunRecord, answers map[strin
 	// new commit is the answer.
 	newCommits := fres.Log.Commits
 	fres.Log = flow.Log{Inputs: in.values, Commits: append(slices.Clone(rec.Log.Commits), newCommits...)}
-	ans := AnswerRecord{Stage: RecordPath(cp.Pause.Path), Asked: cp.Pause.Path, Question: cp.Pause.Question, By: by, At: at, Rejected: ro.reject}
+	ans := record.AnswerRecord{Stage: RecordPath(cp.Pause.Path), Asked: cp.Pause.Path, Question: cp.Pause.Question, By: by, At: at, Rejected: ro.reject}
 	if len(given) > 0 {
 		ans.Answers = given
 	}
@@ -178,12 +179,12 @@ func (e *ResumeError) Error() string { return "resume: " + e.Msg }
 
 // CanResume says whether rec can be resumed with this runbook, and if not,
 // why (a *ResumeError).
-func (rb *Runbook) CanResume(rec *RunRecord) error {
+func (rb *Runbook) CanResume(rec *record.RunRecord) error {
 	switch {
 	case rec == nil:
 		return &ResumeError{Msg: "no record"}
-	case rec.RecordVersion != RecordVersion:
-		return &ResumeError{Msg: fmt.Sprintf("the record is version %d; this runbook resumes version %d", rec.RecordVersion, RecordVersion)}
+	case rec.RecordVersion != record.RecordVersion:
+		return &ResumeError{Msg: fmt.Sprintf("the record is version %d; this runbook resumes version %d", rec.RecordVersion, record.RecordVersion)}
 	case rec.Resumed != nil:
 		msg := fmt.Sprintf("the record was already resumed by %s at %s", rec.Resumed.By, rec.Resumed.At)
 		if rec.Resumed.Into != "" {
@@ -234,7 +235,7 @@ func short(h string) string {
 
 // resumeInputs checks the answers against the question's expects, puts
 // secrets back into the checkpoint's state, and rebuilds the run's inputs.
-func (rb *Runbook) resumeInputs(rec *RunRecord, cp *flow.Checkpoint, given map[string]any, rejecting bool) (map[string]any, *resolvedInputs, error) {
+func (rb *Runbook) resumeInputs(rec *record.RunRecord, cp *flow.Checkpoint, given map[string]any, rejecting bool) (map[string]any, *resolvedInputs, error) {
 	var errs InputErrors
 	answers := map[string]any{}
 	declared := map[string]chart.InputSpec{}
@@ -286,8 +287,8 @@ func (rb *Runbook) resumeInputs(rec *RunRecord, cp *flow.Checkpoint, given map[s
 		if !spec.Secret {
 			continue
 		}
-		_, wasGiven := rec.Result.inputsGiven()[spec.Name]
-		_, wasAssumed := rec.Result.inputsAssumed()[spec.Name]
+		_, wasGiven := rec.Result.InputsGiven()[spec.Name]
+		_, wasAssumed := rec.Result.InputsAssumed()[spec.Name]
 		var v any
 		switch {
 		case secretsGiven[spec.Name] != nil:
@@ -316,20 +317,6 @@ func (rb *Runbook) resumeInputs(rec *RunRecord, cp *flow.Checkpoint, given map[s
 		return nil, nil, errs
 	}
 	return answers, in, nil
-}
-
-func (r *Record) inputsGiven() map[string]any {
-	if r == nil {
-		return nil
-	}
-	return r.Inputs.Given
-}
-
-func (r *Record) inputsAssumed() map[string]any {
-	if r == nil {
-		return nil
-	}
-	return r.Inputs.Assumed
 }
 
 func hasErr(errs InputErrors, name string) bool {
@@ -421,8 +408,8 @@ func LockRecord(path string) (unlock func(), err error) {
 // MarkResumed rewrites the paused record at path (atomically) with
 // Resumed set, so it is never resumed again. Call it under LockRecord when
 // the continued record was written elsewhere.
-func MarkResumed(path string, rec *RunRecord, by, at, into string) error {
+func MarkResumed(path string, rec *record.RunRecord, by, at, into string) error {
 	marked := *rec
-	marked.Resumed = &ResumedRecord{By: by, At: at, Into: into}
-	return writeRecordFile(path, &marked)
+	marked.Resumed = &record.ResumedRecord{By: by, At: at, Into: into}
+	return record.WriteFile(path, &marked)
 }

@@ -12,16 +12,28 @@ import (
 	"time"
 
 	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/record"
 )
 
 var answerTime = ResumeClock(func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) })
 
 // pausedFleet is fleet.yaml paused at its ask:, read back from its JSON
 // as a fresh process would.
-func pausedFleet(t *testing.T) (*Runbook, *RunRecord) {
+func pausedFleet(t *testing.T) (*Runbook, *record.RunRecord) {
 	t.Helper()
-	rb, b := fleetRecord(t)
-	rec, problems, err := ParseRecord(b)
+	rb, err := Open("testdata/explain/fleet.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := rb.Exec(context.Background(), map[string]any{"host": "h1"})
+	if err != nil || res.Record.Status != "paused" {
+		t.Fatalf("err %v, status %s", err, res.Record.Status)
+	}
+	b, err := json.Marshal(res.RunRecord())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, problems, err := record.ParseRecord(b)
 	if err != nil || len(problems) > 0 {
 		t.Fatalf("%v %q", err, problems)
 	}
@@ -65,7 +77,7 @@ func TestResumeContinuesOneLog(t *testing.T) {
 	// Explain the outcome from the saved record: through the answer to
 	// the question, and to the input the question read.
 	b, _ := json.Marshal(saved)
-	back, problems, err := ParseRecord(b)
+	back, problems, err := record.ParseRecord(b)
 	if err != nil || len(problems) > 0 {
 		t.Fatalf("%v %q", err, problems)
 	}
@@ -95,29 +107,29 @@ func TestResumeRefusals(t *testing.T) {
 	rb, rec := pausedFleet(t)
 	tests := []struct {
 		name    string
-		rec     func() *RunRecord
+		rec     func() *record.RunRecord
 		answers map[string]any
 		want    string
 	}{
 		{"missing answer", nil, map[string]any{"proceed": true}, `"note": the question "Restart h1?" expects it`},
 		{"wrong type", nil, map[string]any{"proceed": "perhaps", "note": "x"}, `"proceed": the answer is not a bool`},
 		{"unknown name", nil, map[string]any{"proceed": true, "note": "x", "colour": "red"}, `"colour": is not an answer the question expects`},
-		{"already resumed", func() *RunRecord {
+		{"already resumed", func() *record.RunRecord {
 			r := *rec
-			r.Resumed = &ResumedRecord{By: "bob", At: "then", Into: "other.json"}
+			r.Resumed = &record.ResumedRecord{By: "bob", At: "then", Into: "other.json"}
 			return &r
 		}, map[string]any{"proceed": true, "note": "x"}, "already resumed by bob"},
-		{"not paused", func() *RunRecord {
+		{"not paused", func() *record.RunRecord {
 			r := *rec
 			r.Checkpoint = nil
 			return &r
 		}, map[string]any{"proceed": true, "note": "x"}, "only a run paused"},
-		{"chart changed", func() *RunRecord {
+		{"chart changed", func() *record.RunRecord {
 			r := *rec
 			r.ChartSHA256 = "sha256:" + strings.Repeat("0", 64)
 			return &r
 		}, map[string]any{"proceed": true, "note": "x"}, "the chart has changed"},
-		{"another version", func() *RunRecord {
+		{"another version", func() *record.RunRecord {
 			r := *rec
 			r.RecordVersion = 2
 			return &r
@@ -178,7 +190,7 @@ func TestResumeSecrets(t *testing.T) {
 	if strings.Contains(string(b), "hunter2") {
 		t.Fatal("the secret is in the record")
 	}
-	rec, _, _ := ParseRecord(b)
+	rec, _, _ := record.ParseRecord(b)
 	_, err = rb.Resume(context.Background(), rec, map[string]any{"proceed": true, "note": "x"})
 	var ies InputErrors
 	if !errors.As(err, &ies) || !strings.Contains(err.Error(), `"token": is secret`) {
@@ -246,7 +258,7 @@ func TestMarkResumed(t *testing.T) {
 	if err := MarkResumed(path, rec, "ann", "now", "next.json"); err != nil {
 		t.Fatal(err)
 	}
-	back, problems, err := ReadRecord(path)
+	back, problems, err := record.ReadRecord(path)
 	if err != nil || len(problems) > 0 {
 		t.Fatalf("%v %q", err, problems)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/record"
 	"github.com/openrunbook/runbook/recorder"
 )
 
@@ -72,11 +73,11 @@ func WithResumeCommand(cmd string) ExecOption { return func(o *execOptions) { o.
 
 // Result is one run: the result record and the engine's result beneath it.
 type Result struct {
-	Record *Record
+	Record *record.Record
 	Run    *flow.Result
 	rb     *Runbook
 	// answers are the answers a resumed run was given (resume.go).
-	answers []AnswerRecord
+	answers []record.AnswerRecord
 	// stopped is closed once every process the run started is gone.
 	stopped <-chan struct{}
 }

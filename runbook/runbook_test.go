@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openrunbook/runbook/record"
+
 	"github.com/openrunbook/runbook/chart"
 
 	"github.com/openrunbook/runbook/decide"
@@ -106,7 +108,7 @@ func volumes() []any {
 	}
 }
 
-func exec(t *testing.T, rb *runbook.Runbook, given map[string]any, opts ...runbook.ExecOption) *runbook.Record {
+func exec(t *testing.T, rb *runbook.Runbook, given map[string]any, opts ...runbook.ExecOption) *record.Record {
 	t.Helper()
 	res, err := rb.Exec(context.Background(), given, opts...)
 	if err != nil {
@@ -117,7 +119,7 @@ func exec(t *testing.T, rb *runbook.Runbook, given map[string]any, opts ...runbo
 
 func TestYAMLAndGoRunbooksGiveTheSameRecord(t *testing.T) {
 	in := map[string]any{"volumes": volumes()}
-	recs := map[string]*runbook.Record{"yaml": exec(t, parse(t, postureYAML), in), "go": exec(t, postureGo(t), in)}
+	recs := map[string]*record.Record{"yaml": exec(t, parse(t, postureYAML), in), "go": exec(t, postureGo(t), in)}
 	for name, rec := range recs {
 		t.Run(name, func(t *testing.T) {
 			if rec.Status != "completed" {
@@ -172,22 +174,22 @@ func TestOneNumberLawAndPresentations(t *testing.T) {
 		t.Errorf("declined counted over shown rows only: %d", v.Declined)
 	}
 	rec = exec(t, parse(t, strings.Replace(src, "maxRows: 2", "maxRows: 2\n  presentation: panel", 1)), map[string]any{"volumes": volumes()})
-	if rec.Verdicts.Table != "" || rec.Verdicts.RenderNote != runbook.PanelNote || len(rec.Verdicts.Rows) != 2 {
+	if rec.Verdicts.Table != "" || rec.Verdicts.RenderNote != record.PanelNote || len(rec.Verdicts.Rows) != 2 {
 		t.Errorf("panel = %+v", rec.Verdicts)
 	}
 	rec = exec(t, parse(t, src), map[string]any{"volumes": []any{}})
-	if rec.Verdicts.Table != runbook.EmptySet || rec.Verdicts.Meanings == nil {
+	if rec.Verdicts.Table != record.EmptySet || rec.Verdicts.Meanings == nil {
 		t.Errorf("empty = %+v", rec.Verdicts)
 	}
 }
 
 func TestRenderTableLaw(t *testing.T) {
-	rows := []runbook.Row{
+	rows := []record.Row{
 		{Keys: []string{"subject", "verdict", "ok", "note"}, Values: map[string]any{"subject": "a|b", "verdict": "", "ok": true, "note": "line\nbreak"}},
 		{Keys: []string{"subject", "extra"}, Values: map[string]any{"subject": nil, "extra": 1, "ok": false}},
 	}
 	want := "| subject | verdict | ok | note |\n|---|---|---|---|\n| a\\|b | — | yes | line break |\n| — | — | no | — |"
-	if got := runbook.RenderTable(rows); got != want {
+	if got := record.RenderTable(rows); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }

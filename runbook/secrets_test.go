@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/openrunbook/runbook/record"
+
 	"github.com/openrunbook/runbook/recorder"
 	"github.com/openrunbook/runbook/runbook"
 )
@@ -93,8 +95,8 @@ stages:
 		}
 	}
 	for _, k := range []string{"pin", "keys", "conf", "p", "k", "c"} {
-		if res.Record.State[k] != runbook.Masked {
-			t.Errorf("state %s = %v, want %s", k, res.Record.State[k], runbook.Masked)
+		if res.Record.State[k] != record.Masked {
+			t.Errorf("state %s = %v, want %s", k, res.Record.State[k], record.Masked)
 		}
 	}
 }

@@ -1,9 +1,10 @@
 package runbook
 
 import (
-	"github.com/openrunbook/runbook/chart"
 	"testing"
 	"time"
+
+	"github.com/openrunbook/runbook/chart"
 )
 
 // TestIssue12ExecRetryJitter is the regression test for `retry.jitter` being

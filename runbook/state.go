@@ -9,6 +9,7 @@ import (
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/plugins/coverage"
 	"github.com/openrunbook/runbook/plugins/label"
+	"github.com/openrunbook/runbook/record"
 )
 
 // The honesty stages by name.
@@ -103,7 +104,7 @@ func (rs *runState) warn(path, msg string) {
 func (rs *runState) mask(s string) string {
 	for _, sec := range rs.secrets {
 		if sec != "" {
-			s = strings.ReplaceAll(s, sec, Masked)
+			s = strings.ReplaceAll(s, sec, record.Masked)
 		}
 	}
 	return s

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/openrunbook/runbook/chart"
+	"github.com/openrunbook/runbook/record"
 
 	"github.com/spf13/cobra"
 
@@ -74,15 +75,15 @@ func newGraphCmd(stdout io.Writer) *cobra.Command {
 }
 
 func newSchemaCmd(stdout io.Writer) *cobra.Command {
-	var record bool
+	var ofRecord bool
 	cmd := &cobra.Command{
 		Use:   "schema",
 		Short: "Print the chart JSON Schema (or, with --record, the run record's)",
 		Args:  args(cobra.NoArgs),
 		RunE: func(*cobra.Command, []string) error {
 			s := chart.ChartSchema()
-			if record {
-				s = runbook.RecordSchema()
+			if ofRecord {
+				s = record.RecordSchema()
 			}
 			if len(s) > 0 && s[len(s)-1] != '\n' {
 				s = append(s[:len(s):len(s)], '\n')
@@ -91,7 +92,7 @@ func newSchemaCmd(stdout io.Writer) *cobra.Command {
 			return err
 		},
 	}
-	cmd.Flags().BoolVar(&record, "record", false, "print the run record's schema instead (its version is the record's)")
+	cmd.Flags().BoolVar(&ofRecord, "record", false, "print the run record's schema instead (its version is the record's)")
 	return cmd
 }
 

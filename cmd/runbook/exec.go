@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/openrunbook/runbook/record"
+
 	"github.com/openrunbook/runbook/chart"
 
 	"github.com/spf13/cobra"
@@ -220,7 +222,7 @@ func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.
 
 // reportRun prints the result in the chosen format, then on stderr the
 // warnings and, for a run that failed or was cancelled, where it ended.
-func reportRun(stdout, stderr io.Writer, rec *runbook.Record, f execFlags, stream *ndjsonStream, rb *runbook.Runbook, interrupted bool) error {
+func reportRun(stdout, stderr io.Writer, rec *record.Record, f execFlags, stream *ndjsonStream, rb *runbook.Runbook, interrupted bool) error {
 	if err := printResult(stdout, rec, f, stream, scriptInto(rb.Spec())); err != nil {
 		return exit(exitFailed, "writing the result: %v", err)
 	}
@@ -242,7 +244,7 @@ func reportRun(stdout, stderr io.Writer, rec *runbook.Record, f execFlags, strea
 }
 
 // printResult writes the result in the chosen format.
-func printResult(w io.Writer, rec *runbook.Record, f execFlags, stream *ndjsonStream, into map[string]string) error {
+func printResult(w io.Writer, rec *record.Record, f execFlags, stream *ndjsonStream, into map[string]string) error {
 	switch f.format {
 	case "json":
 		return writeJSON(w, rec, "  ")
@@ -252,8 +254,8 @@ func printResult(w io.Writer, rec *runbook.Record, f execFlags, stream *ndjsonSt
 			return err
 		}
 		return writeJSON(w, struct {
-			Event  string          `json:"event"`
-			Result *runbook.Record `json:"result"`
+			Event  string         `json:"event"`
+			Result *record.Record `json:"result"`
 		}{"run.end", rec}, "")
 	case "markdown":
 		return renderMarkdown(w, rec, renderOpts{verbose: f.verbose, scriptInto: into})

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/openrunbook/runbook/record"
+
 	"github.com/spf13/cobra"
 
 	"github.com/openrunbook/runbook/decide"
@@ -87,7 +89,7 @@ func explainRecord(path, q string, f explainFlags, atSet bool, stdout, stderr io
 	if f.whyNot != "" && q != "" {
 		return &usageError{err: errors.New("--why-not takes the stage itself: give no KEY with it"), showUsage: true}
 	}
-	rec, problems, err := runbook.ReadRecord(path)
+	rec, problems, err := record.ReadRecord(path)
 	if err != nil {
 		return exit(exitUsage, "%v", err)
 	}
@@ -453,7 +455,7 @@ func anyMatched(rs []decide.RuleEvidence) bool {
 
 // short is a value as compact JSON, cut at 80 characters.
 func short(v any) string {
-	if r, ok := v.(runbook.Row); ok {
+	if r, ok := v.(record.Row); ok {
 		v = r.Values
 	}
 	var buf strings.Builder

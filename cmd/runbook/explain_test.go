@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/openrunbook/runbook/record"
+
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/runbook"
 )
@@ -159,7 +161,7 @@ func TestExplainDamagedRecord(t *testing.T) {
 // comparable is what a resumed run must agree on, wherever it resumed:
 // the final state, decisions and verdicts, and the log (volatile fields
 // aside).
-func comparable(t *testing.T, rec *runbook.RunRecord) map[string]any {
+func comparable(t *testing.T, rec *record.RunRecord) map[string]any {
 	t.Helper()
 	var commits []flow.Commit
 	for _, c := range rec.Log.Commits {
@@ -197,7 +199,7 @@ func TestResumeInSeparateProcess(t *testing.T) {
 		t.Fatalf("exec: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 	paused := filepath.Join(dir, "fleet-check.paused.json")
-	rec, problems, err := runbook.ReadRecord(paused)
+	rec, problems, err := record.ReadRecord(paused)
 	if err != nil || len(problems) > 0 {
 		t.Fatalf("%v %q", err, problems)
 	}
@@ -215,7 +217,7 @@ func TestResumeInSeparateProcess(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("resume: exit %d: %s", r.code, r.stderr)
 	}
-	out, problems, err := runbook.ReadRecord(filepath.Join(dir, "continued.json"))
+	out, problems, err := record.ReadRecord(filepath.Join(dir, "continued.json"))
 	if err != nil || len(problems) > 0 {
 		t.Fatalf("%v %q", err, problems)
 	}
@@ -301,8 +303,8 @@ func TestSchemaRecord(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	if !reflect.DeepEqual([]byte(r.stdout), append(runbook.RecordSchema(), '\n')) && r.stdout != string(runbook.RecordSchema()) {
-		t.Error("schema --record is not runbook.RecordSchema()")
+	if !reflect.DeepEqual([]byte(r.stdout), append(record.RecordSchema(), '\n')) && r.stdout != string(record.RecordSchema()) {
+		t.Error("schema --record is not record.RecordSchema()")
 	}
 }
 
@@ -323,7 +325,7 @@ func TestExplainRealExamples(t *testing.T) {
 			if r := runCLI(t, root, "exec", ex.chart, "--record", rec); r.code != 0 {
 				t.Fatalf("exec: exit %d: %s", r.code, r.stderr)
 			}
-			saved, problems, err := runbook.ReadRecord(rec)
+			saved, problems, err := record.ReadRecord(rec)
 			if err != nil || len(problems) > 0 {
 				t.Fatalf("%v %q", err, problems)
 			}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openrunbook/runbook/record"
+
 	"github.com/openrunbook/runbook/chart"
 
 	"github.com/openrunbook/runbook/runbook"
@@ -100,7 +102,7 @@ func FuzzInputFlag(f *testing.F) {
 				t.Fatalf("--input %q: state s = %#v; a string input arrives as written", kv, rec.State["s"])
 			}
 		case "pin":
-			if rec.Inputs.Given["pin"] != runbook.Masked || rec.State["pin"] != runbook.Masked {
+			if rec.Inputs.Given["pin"] != record.Masked || rec.State["pin"] != record.Masked {
 				t.Fatalf("--input %q: the secret is not masked: given %#v, state %#v", kv, rec.Inputs.Given["pin"], rec.State["pin"])
 			}
 		}

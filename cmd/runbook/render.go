@@ -5,10 +5,11 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/openrunbook/runbook/record"
+
 	"github.com/openrunbook/runbook/plugins/assessment"
 	"github.com/openrunbook/runbook/plugins/coverage"
 	"github.com/openrunbook/runbook/plugins/label"
-	"github.com/openrunbook/runbook/runbook"
 )
 
 // The result a person reads (cli.md "--format text"), in this order, each
@@ -77,7 +78,7 @@ type pauseView struct {
 }
 
 // viewOf reads what a person is shown from rec.
-func viewOf(rec *runbook.Record, opts renderOpts) resultView {
+func viewOf(rec *record.Record, opts renderOpts) resultView {
 	var v resultView
 	if rec == nil {
 		return v
@@ -87,7 +88,7 @@ func viewOf(rec *runbook.Record, opts renderOpts) resultView {
 		if vv.table == "" {
 			// Panel presentation ships no table: the host shows the rows.
 			// At a terminal, we are the host.
-			vv.table = strings.TrimRight(runbook.RenderTable(vs.Rows), "\n")
+			vv.table = strings.TrimRight(record.RenderTable(vs.Rows), "\n")
 		}
 		if !vs.RowsComplete {
 			vv.shown = fmt.Sprintf("%d of %d rows shown", vs.RowsShown, vs.RowsTotal)
@@ -133,7 +134,7 @@ func viewOf(rec *runbook.Record, opts renderOpts) resultView {
 
 // meaningsInOrder lists the meanings of the verdicts in the order the rows
 // first show them, then the rest alphabetically.
-func meaningsInOrder(rows []runbook.Row, meanings map[string]string) [][2]string {
+func meaningsInOrder(rows []record.Row, meanings map[string]string) [][2]string {
 	if len(meanings) == 0 {
 		return nil
 	}
@@ -268,7 +269,7 @@ func stderrTail(state map[string]any, into string) []string {
 
 // resumeCommand is the command that resumes a paused run: the record's,
 // with an `--input NAME=…` for each expected answer it does not name yet.
-func resumeCommand(p *runbook.PauseRecord) string {
+func resumeCommand(p *record.PauseRecord) string {
 	cmd := p.Resume
 	if cmd == "" {
 		cmd = "runbook resume RECORD.json"

@@ -4,7 +4,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/openrunbook/runbook/runbook"
+	"github.com/openrunbook/runbook/record"
 )
 
 // renderMarkdown writes rec as a markdown document (cli.md "--format
@@ -12,7 +12,7 @@ import (
 // when it did not complete, then the text form's parts under `## Verdicts`,
 // `## Coverage`, `## Scripts`, `## Standing`, `## Question`, `## Narrative`.
 // No colour.
-func renderMarkdown(w io.Writer, rec *runbook.Record, opts renderOpts) error {
+func renderMarkdown(w io.Writer, rec *record.Record, opts renderOpts) error {
 	v := viewOf(rec, opts)
 	p := &printer{w: w}
 	heading := func(s string) { p.part(); p.line("## " + s); p.line("") }

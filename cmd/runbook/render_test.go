@@ -8,19 +8,20 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/openrunbook/runbook/record"
+
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/plugins/assessment"
 	"github.com/openrunbook/runbook/plugins/coverage"
 	"github.com/openrunbook/runbook/plugins/label"
-	"github.com/openrunbook/runbook/runbook"
 )
 
 var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/render")
 
-func row(kv ...any) runbook.Row {
-	r := runbook.Row{Values: map[string]any{}}
+func row(kv ...any) record.Row {
+	r := record.Row{Values: map[string]any{}}
 	for i := 0; i+1 < len(kv); i += 2 {
 		k := kv[i].(string)
 		r.Keys = append(r.Keys, k)
@@ -38,20 +39,20 @@ func said(standing assessment.Standing, line string) *assessment.Assessment {
 // renderCases are hand-built records, one per thing the renderers show.
 func renderCases() []struct {
 	name string
-	rec  *runbook.Record
+	rec  *record.Record
 	opts renderOpts
 } {
 	return []struct {
 		name string
-		rec  *runbook.Record
+		rec  *record.Record
 		opts renderOpts
 	}{
 		{
 			name: "verdicts-capped-with-meanings",
-			rec: &runbook.Record{
+			rec: &record.Record{
 				Runbook: "disk-triage", Status: "completed",
-				Verdicts: &runbook.VerdictSet{
-					Rows: []runbook.Row{
+				Verdicts: &record.VerdictSet{
+					Rows: []record.Row{
 						row("subject", "vol-0", "verdict", "protected"),
 						row("subject", "vol-1", "verdict", "at-risk"),
 					},
@@ -71,7 +72,7 @@ func renderCases() []struct {
 		},
 		{
 			name: "coverage-absence-and-ledger",
-			rec: &runbook.Record{
+			rec: &record.Record{
 				Runbook: "search-logs", Status: "completed",
 				Coverage: []coverage.Entry{
 					{Path: "lookup", Declaration: coverage.Declaration{
@@ -96,7 +97,7 @@ func renderCases() []struct {
 		},
 		{
 			name: "script-failed",
-			rec: &runbook.Record{
+			rec: &record.Record{
 				Runbook: "disk-triage", Status: "completed",
 				State: map[string]any{
 					"df": map[string]any{
@@ -117,21 +118,21 @@ func renderCases() []struct {
 		},
 		{
 			name: "standing-known",
-			rec: &runbook.Record{
+			rec: &record.Record{
 				Runbook: "checks", Status: "completed",
 				Assessment: said(assessment.Known, "Known — all 2 declared answer checks passed."), StandingSaid: true,
 			},
 		},
 		{
 			name: "standing-not-assessed",
-			rec: &runbook.Record{
+			rec: &record.Record{
 				Runbook: "plain", Status: "completed",
 				Assessment: said(assessment.NotAssessed, "Not assessed — nothing could be checked: the honesty stages were off and no answer checks were declared."), StandingSaid: true,
 			},
 		},
 		{
 			name: "standing-not-said",
-			rec: &runbook.Record{
+			rec: &record.Record{
 				Runbook: "quiet", Status: "completed",
 				Assessment:   said(assessment.Consistent, "Consistent with the run's record — 3 honesty checks ran (label, coverage, assessment) and none found a reason for doubt; this is not a verification."),
 				StandingSaid: false,
@@ -139,9 +140,9 @@ func renderCases() []struct {
 		},
 		{
 			name: "standing-ask-paused",
-			rec: &runbook.Record{
+			rec: &record.Record{
 				Runbook: "deploy", Status: "paused",
-				Pause: &runbook.PauseRecord{
+				Pause: &record.PauseRecord{
 					Stage: "confirm", Question: "Which host?",
 					Expects: map[string]string{"host": "string", "force": "bool"},
 					Resume:  "runbook resume ./deploy.paused.json",
@@ -152,10 +153,10 @@ func renderCases() []struct {
 		},
 		{
 			name: "panel-presentation",
-			rec: &runbook.Record{
+			rec: &record.Record{
 				Runbook: "posture", Status: "completed",
-				Verdicts: &runbook.VerdictSet{
-					Rows: []runbook.Row{
+				Verdicts: &record.VerdictSet{
+					Rows: []record.Row{
 						row("subject", "vol-0", "verdict", "protected", "replicas", 3, "encrypted", true, "note", nil),
 						row("subject", "vol|1", "verdict", "declined", "replicas", 0.5, "encrypted", false, "note", "two\nlines"),
 						row("subject", "vol-2", "verdict", "", "extra", "not a column"),
@@ -169,16 +170,16 @@ func renderCases() []struct {
 		},
 		{
 			name: "empty-rowset",
-			rec: &runbook.Record{
+			rec: &record.Record{
 				Runbook: "posture", Status: "completed",
-				Verdicts: &runbook.VerdictSet{Rows: []runbook.Row{}, RowsComplete: true},
+				Verdicts: &record.VerdictSet{Rows: []record.Row{}, RowsComplete: true},
 			},
 		},
 		{
 			name: "failed-with-narrative",
-			rec: &runbook.Record{
+			rec: &record.Record{
 				Runbook: "disk-triage", Status: "failed",
-				Error:        &runbook.RecordError{Stage: "guard", Message: "disk is full"},
+				Error:        &record.RecordError{Stage: "guard", Message: "disk is full"},
 				Assessment:   said(assessment.NotSure, "Not sure — the run failed before it finished."),
 				StandingSaid: true,
 				Narrative:    []string{"Stage seed (seed#0) ran.", "Stage guard (guard#1) failed: disk is full."},
@@ -187,7 +188,7 @@ func renderCases() []struct {
 		},
 		{
 			name: "nothing-to-say",
-			rec:  &runbook.Record{Runbook: "silent", Status: "completed"},
+			rec:  &record.Record{Runbook: "silent", Status: "completed"},
 		},
 	}
 }
@@ -251,7 +252,7 @@ func golden(t *testing.T, name string, got []byte) {
 }
 
 func TestMeaningsInOrder(t *testing.T) {
-	rows := []runbook.Row{row("verdict", "b"), row("verdict", "z"), row("verdict", "b"), row("verdict", 3)}
+	rows := []record.Row{row("verdict", "b"), row("verdict", "z"), row("verdict", "b"), row("verdict", 3)}
 	got := meaningsInOrder(rows, map[string]string{"a": "A", "b": "B", "c": "C", "z": "Z"})
 	want := [][2]string{{"b", "B"}, {"z", "Z"}, {"a", "A"}, {"c", "C"}}
 	if len(got) != len(want) {
@@ -270,14 +271,14 @@ func TestMeaningsInOrder(t *testing.T) {
 func TestResumeCommand(t *testing.T) {
 	tests := []struct {
 		name string
-		p    runbook.PauseRecord
+		p    record.PauseRecord
 		want string
 	}{
-		{"adds expects", runbook.PauseRecord{Resume: "runbook resume x.json", Expects: map[string]string{"b": "string", "a": "bool"}},
+		{"adds expects", record.PauseRecord{Resume: "runbook resume x.json", Expects: map[string]string{"b": "string", "a": "bool"}},
 			"runbook resume x.json --input a=… --input b=…"},
-		{"keeps named", runbook.PauseRecord{Resume: "runbook resume x.json --input a=…", Expects: map[string]string{"a": "bool"}},
+		{"keeps named", record.PauseRecord{Resume: "runbook resume x.json --input a=…", Expects: map[string]string{"a": "bool"}},
 			"runbook resume x.json --input a=…"},
-		{"no command", runbook.PauseRecord{}, "runbook resume RECORD.json"},
+		{"no command", record.PauseRecord{}, "runbook resume RECORD.json"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

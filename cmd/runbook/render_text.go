@@ -5,8 +5,9 @@ import (
 	"io"
 	"strings"
 
+	"github.com/openrunbook/runbook/record"
+
 	"github.com/openrunbook/runbook/plugins/assessment"
-	"github.com/openrunbook/runbook/runbook"
 )
 
 // ANSI styles, used only when renderOpts.colour is set.
@@ -19,7 +20,7 @@ const (
 
 // renderText writes rec for a person at a terminal (cli.md "--format
 // text"): the parts of resultView, separated by blank lines.
-func renderText(w io.Writer, rec *runbook.Record, opts renderOpts) error {
+func renderText(w io.Writer, rec *record.Record, opts renderOpts) error {
 	v := viewOf(rec, opts)
 	p := &printer{w: w}
 	style := func(s, code string) string {

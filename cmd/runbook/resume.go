@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/openrunbook/runbook/record"
+
 	"github.com/spf13/cobra"
 
 	"github.com/openrunbook/runbook/runbook"
@@ -89,7 +91,7 @@ func resumeRecord(ctx context.Context, path string, f resumeFlags, stdout, stder
 		return exit(exitUsage, "%v", err)
 	}
 	defer unlock()
-	rec, problems, err := runbook.ReadRecord(path)
+	rec, problems, err := record.ReadRecord(path)
 	if err != nil {
 		return exit(exitUsage, "%v", err)
 	}
@@ -167,7 +169,7 @@ func resumeRecord(ctx context.Context, path string, f resumeFlags, stdout, stder
 
 // chartOf is the chart file a record names: as written, else beside the
 // record (a record moved with its chart).
-func chartOf(rec *runbook.RunRecord, recordPath string) string {
+func chartOf(rec *record.RunRecord, recordPath string) string {
 	c := rec.Chart
 	if c == "" || filepath.IsAbs(c) {
 		return c

@@ -1,4 +1,4 @@
-package runbook
+package record_test
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/openrunbook/runbook/record"
 )
 
 // FuzzReadRecord fuzzes the record reader (ReadRecord = read the file +
@@ -63,9 +65,9 @@ func FuzzReadRecord(f *testing.F) {
 }
 
 // readSound parses data and checks the reader's own invariants.
-func readSound(t *testing.T, data []byte) (*RunRecord, []string) {
+func readSound(t *testing.T, data []byte) (*record.RunRecord, []string) {
 	t.Helper()
-	rec, problems, err := ParseRecord(data)
+	rec, problems, err := record.ParseRecord(data)
 	switch {
 	case err != nil && rec != nil:
 		t.Fatalf("ParseRecord returned a record with its error %v", err)
@@ -77,8 +79,8 @@ func readSound(t *testing.T, data []byte) (*RunRecord, []string) {
 		}
 		return nil, nil
 	}
-	if len(problems) > MaxRecordProblems+1 {
-		t.Fatalf("%d problems; at most %d and one line for the rest", len(problems), MaxRecordProblems)
+	if len(problems) > record.MaxRecordProblems+1 {
+		t.Fatalf("%d problems; at most %d and one line for the rest", len(problems), record.MaxRecordProblems)
 	}
 	for i, c := range rec.Log.Commits {
 		if c.Path == "" {
@@ -115,7 +117,7 @@ func TestReadRecordSeeds(t *testing.T) {
 		if err := os.WriteFile(path, raw, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		rec, problems, err := ReadRecord(path)
+		rec, problems, err := record.ReadRecord(path)
 		if err != nil || len(problems) > 0 {
 			t.Errorf("%s: err %v, problems %q", file, err, problems)
 			continue

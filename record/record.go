@@ -1,4 +1,4 @@
-package runbook
+package record
 
 import (
 	"github.com/openrunbook/runbook/decide"
@@ -44,6 +44,23 @@ type Record struct {
 	// malformed coverage part, a recorder that failed).
 	Warnings []string `json:"warnings,omitempty"`
 	Stats    Stats    `json:"stats"`
+}
+
+// InputsGiven is what the person gave the run (nil for a nil record: a
+// damaged record may have none).
+func (r *Record) InputsGiven() map[string]any {
+	if r == nil {
+		return nil
+	}
+	return r.Inputs.Given
+}
+
+// InputsAssumed is what defaults filled (nil for a nil record).
+func (r *Record) InputsAssumed() map[string]any {
+	if r == nil {
+		return nil
+	}
+	return r.Inputs.Assumed
 }
 
 // RecordError is a failed or cancelled run's error.

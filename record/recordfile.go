@@ -1,4 +1,4 @@
-package runbook
+package record
 
 import (
 	"bytes"
@@ -10,10 +10,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sync"
 
 	"github.com/openrunbook/runbook/flow"
-	"github.com/openrunbook/runbook/internal/jsonschema"
+	"github.com/openrunbook/runbook/internal/version"
 )
 
 //go:embed record.schema.json
@@ -47,15 +46,14 @@ type RecordVersionError struct{ Version int }
 
 func (e *RecordVersionError) Error() string {
 	return fmt.Sprintf("the record is version %d; this runbook (%s) reads version %d: read it with a runbook that knows version %d",
-		e.Version, Version, RecordVersion, e.Version)
+		e.Version, version.Release, RecordVersion, e.Version)
 }
 
 // ParseRecord reads a saved run record. It owns the reading rule:
 //
 //	not a JSON object, or no recordVersion     refused (error)
 //	recordVersion other than RecordVersion     refused (*RecordVersionError)
-//	valid JSON                                 checked against RecordSchema; each
-//	                                           violation is a problem, not a refusal
+//	a commit out of order, or without a path   a problem; the commit is kept or left out
 //	a value of the wrong type                  that value is left out (a problem);
 //	                                           everything around it is read
 //	cut short or broken JSON                   everything before the break is read,
@@ -77,9 +75,6 @@ func ParseRecord(data []byte) (rec *RunRecord, problems []string, err error) {
 	}
 	if version != RecordVersion {
 		return nil, nil, &RecordVersionError{Version: version}
-	}
-	if !p.broken {
-		p.problems = append(p.problems, schemaProblems(data)...)
 	}
 	p.rec.RecordVersion = version
 	if p.rec.Result == nil {
@@ -318,34 +313,9 @@ func firstProblem(ps []string) string {
 	return ps[0]
 }
 
-// schemaProblems validates a record against RecordSchema, one problem per
-// violation, each once: `schema: /log/commits/3/index: …` ("/" for the
-// record itself).
-func schemaProblems(data []byte) []string {
-	sch, err := compiledRecordSchema()
-	if err != nil {
-		return []string{"the record schema does not compile (a bug): " + err.Error()}
-	}
-	problems, err := sch.Validate(data)
-	if err != nil {
-		return nil // not JSON: the lenient reader says what is wrong
-	}
-	out := make([]string, 0, len(problems))
-	for _, p := range problems { // each once: Validate drops repeats
-		out = append(out, "schema: "+p.String())
-	}
-	return out
-}
-
-// compiledRecordSchema compiles the record schema on first use, never at
-// init: most runs of the binary read no record.
-var compiledRecordSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
-	return jsonschema.Compile(recordSchema)
-})
-
-// writeRecordFile saves rec as JSON at path, atomically (a reader never
+// WriteFile saves rec as JSON at path, atomically (a reader never
 // sees half a record): a temporary file beside it, then a rename.
-func writeRecordFile(path string, rec *RunRecord) error {
+func WriteFile(path string, rec *RunRecord) error {
 	b, err := json.MarshalIndent(rec, "", "  ")
 	if err != nil {
 		return fmt.Errorf("record: %w", err)
