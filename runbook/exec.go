@@ -49,7 +49,7 @@ func (rb *Runbook) exec(ctx context.Context, given map[string]any, opts []ExecOp
 		narr = recorder.NewNarrative()
 		recs = append(recs, narr)
 	}
-	recs = append(recs, maskRecorders(o.recorders, masker(in.secrets))...)
+	recs = append(recs, record.Masker(in.secrets).Recorders(o.recorders)...)
 	runOpts := []flow.RunOption{flow.WithInputs(in.values), flow.WithRecorders(recs...)}
 	if o.timeout > 0 {
 		runOpts = append(runOpts, flow.WithTimeout(o.timeout))
@@ -81,7 +81,7 @@ func (h *harvest) Record(e recorder.Event) {
 
 // record assembles the result record from one traversal's harvest.
 func (rb *Runbook) record(fres *flow.Result, rs *runState, h *harvest, narr *recorder.Narrative, in *resolvedInputs, o *execOptions) *record.Record {
-	m := masker(rs.secrets)
+	m := record.Masker(rs.secrets)
 	rec := &record.Record{
 		Runbook:   rb.spec.Name,
 		Status:    string(fres.Status),
@@ -102,11 +102,11 @@ func (rb *Runbook) record(fres *flow.Result, rs *runState, h *harvest, narr *rec
 		rec.Inputs.Assumed[k] = maskInput(secret[k], in.values[k])
 	}
 	if fres.Err != nil {
-		rec.Error = &record.RecordError{Stage: RecordPath(fres.Err.Path), Message: m.text(fres.Err.Message)}
+		rec.Error = &record.RecordError{Stage: RecordPath(fres.Err.Path), Message: m.Text(fres.Err.Message)}
 	}
 	for _, d := range h.decisions {
 		ev := d.ev
-		rec.Decisions = append(rec.Decisions, record.Decision{Path: RecordPath(d.path), Decider: d.decider, Kind: ev.Kind, Chosen: ev.Chosen, Default: ev.Default, Rules: m.rules(ev.Rules)})
+		rec.Decisions = append(rec.Decisions, record.Decision{Path: RecordPath(d.path), Decider: d.decider, Kind: ev.Kind, Chosen: ev.Chosen, Default: ev.Default, Rules: m.Rules(ev.Rules)})
 	}
 	rs.mu.Lock()
 	rec.Scripts = ordered(&fres.Log, append(rec.Scripts, rs.scripts...), func(r *label.Row) *string { return &r.Path })
@@ -114,7 +114,7 @@ func (rb *Runbook) record(fres *flow.Result, rs *runState, h *harvest, narr *rec
 	warnings := ordered(&fres.Log, rs.warnings, func(p *pathed) *string { return &p.path })
 	rs.mu.Unlock()
 	for _, w := range warnings {
-		rec.Warnings = append(rec.Warnings, fmt.Sprintf("stage %s: %s", w.path, m.text(w.msg)))
+		rec.Warnings = append(rec.Warnings, fmt.Sprintf("stage %s: %s", w.path, m.Text(w.msg)))
 	}
 	for _, p := range fres.RecorderProblems {
 		rec.Warnings = append(rec.Warnings, p.String())
@@ -124,7 +124,7 @@ func (rb *Runbook) record(fres *flow.Result, rs *runState, h *harvest, narr *rec
 		rec.Truncations[i].Path = RecordPath(rec.Truncations[i].Path)
 	}
 
-	state := m.value(fres.State).(map[string]any)
+	state := m.Value(fres.State).(map[string]any)
 	if rb.spec.Result != nil && strings.HasPrefix(rb.spec.Result.Kind, "verdict/") {
 		rec.Verdicts = rb.project(state, h)
 		if rec.Verdicts.Declined > 0 {
@@ -140,11 +140,11 @@ func (rb *Runbook) record(fres *flow.Result, rs *runState, h *harvest, narr *rec
 	rec.State = state
 
 	if fres.Pause != nil {
-		rec.Pause = &record.PauseRecord{Stage: RecordPath(fres.Pause.Path), Question: m.text(fres.Pause.Question), Expects: fres.Pause.Expects, Resume: o.resume}
+		rec.Pause = &record.PauseRecord{Stage: RecordPath(fres.Pause.Path), Question: m.Text(fres.Pause.Question), Expects: fres.Pause.Expects, Resume: o.resume}
 	}
 	if narr != nil {
 		for _, l := range narr.Lines() {
-			rec.Narrative = append(rec.Narrative, m.text(l))
+			rec.Narrative = append(rec.Narrative, m.Text(l))
 		}
 	}
 	if rb.honestyOn(HonestyAssessment) {
@@ -304,13 +304,13 @@ func (r *Result) RunRecord() *record.RunRecord {
 		Structure: &st, ChartSHA256: r.rb.ChartHash(), Answers: r.answers} // resume.go
 	rr.Checkpoint = r.Run.Checkpoint
 	if len(r.Record.Inputs.Given)+len(r.Record.Inputs.Assumed) > 0 || len(r.Run.Log.Inputs) > 0 {
-		m := masker(secretsOf(r))
-		rr.Log = maskLog(r.Run.Log, m)
+		m := record.Masker(secretsOf(r))
+		rr.Log = m.Log(r.Run.Log)
 		if rr.Checkpoint != nil {
 			cp := *rr.Checkpoint
 			cp.State = slices.Clone(cp.State)
 			for i := range cp.State {
-				cp.State[i].Value = m.value(cp.State[i].Value)
+				cp.State[i].Value = m.Value(cp.State[i].Value)
 			}
 			rr.Checkpoint = &cp
 		}

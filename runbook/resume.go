@@ -104,7 +104,7 @@ func (rb *Runbook) Resume(ctx context.Context, rec *record.RunRecord, answers ma
 		narr = recorder.NewNarrative()
 		recs = append(recs, narr)
 	}
-	recs = append(recs, maskRecorders(o.recorders, masker(in.secrets))...) // mask.go
+	recs = append(recs, record.Masker(in.secrets).Recorders(o.recorders)...) // mask.go
 	runOpts := []flow.RunOption{flow.WithRecorders(recs...)}
 	if o.timeout > 0 {
 		runOpts = append(runOpts, flow.WithTimeout(o.timeout))

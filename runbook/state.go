@@ -101,14 +101,7 @@ func (rs *runState) warn(path, msg string) {
 }
 
 // mask replaces every secret value inside s.
-func (rs *runState) mask(s string) string {
-	for _, sec := range rs.secrets {
-		if sec != "" {
-			s = strings.ReplaceAll(s, sec, record.Masked)
-		}
-	}
-	return s
-}
+func (rs *runState) mask(s string) string { return record.Masker(rs.secrets).Text(s) }
 
 // ordered sorts what was filed by where its commit sits in the log, and
 // rewrites runtime paths as record paths (ids, no execution counter).

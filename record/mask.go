@@ -1,4 +1,4 @@
-package runbook
+package record
 
 import (
 	"encoding/json"
@@ -6,45 +6,48 @@ import (
 
 	"github.com/openrunbook/runbook/decide"
 	"github.com/openrunbook/runbook/flow"
-	"github.com/openrunbook/runbook/record"
 	"github.com/openrunbook/runbook/recorder"
 	"github.com/openrunbook/runbook/rules"
 )
 
-// masker replaces secret values wherever a record would show them: whole
-// values and values that contain one (a command's output, a message).
-type masker []string
+// Masker is the one Masker: it replaces secret values (each as its text; a
+// secret that is not a string as its JSON text) wherever a record, an event
+// or a message would show them: whole values and values that contain one
+// (a command's output, a message). The zero Masker masks nothing and costs
+// nothing.
+type Masker []string
 
-func (m masker) text(s string) string {
+// Text is s with every secret inside it masked.
+func (m Masker) Text(s string) string {
 	for _, sec := range m {
 		if sec != "" && strings.Contains(s, sec) {
-			s = strings.ReplaceAll(s, sec, record.Masked)
+			s = strings.ReplaceAll(s, sec, Masked)
 		}
 	}
 	return s
 }
 
-// value returns v with every secret masked; unchanged parts are shared.
+// Value returns v with every secret masked; unchanged parts are shared.
 // A secret that is not a string (a number, a bool, a list, an object) is
 // held as its JSON text: a value whose JSON text is a secret's is masked
 // whole. The check costs one encoding per value of the secret's shape, and
 // only when some secret has that shape (a string secret costs nothing here).
-func (m masker) value(v any) any {
+func (m Masker) Value(v any) any {
 	if len(m) == 0 {
 		return v
 	}
 	switch t := v.(type) {
 	case string:
-		return m.text(t)
+		return m.Text(t)
 	case nil:
 		return v
 	case map[string]any, []any:
 		if m.composite() && m.whole(t) {
-			return record.Masked
+			return Masked
 		}
 	default:
 		if m.scalar() && m.whole(t) {
-			return record.Masked
+			return Masked
 		}
 		return v
 	}
@@ -52,13 +55,13 @@ func (m masker) value(v any) any {
 	case map[string]any:
 		out := make(map[string]any, len(t))
 		for k, e := range t {
-			out[k] = m.value(e)
+			out[k] = m.Value(e)
 		}
 		return out
 	case []any:
 		out := make([]any, len(t))
 		for i, e := range t {
-			out[i] = m.value(e)
+			out[i] = m.Value(e)
 		}
 		return out
 	}
@@ -66,7 +69,7 @@ func (m masker) value(v any) any {
 }
 
 // whole reports whether v's JSON text is one of the secrets.
-func (m masker) whole(v any) bool {
+func (m Masker) whole(v any) bool {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return false
@@ -80,7 +83,7 @@ func (m masker) whole(v any) bool {
 }
 
 // scalar reports whether some secret reads as a JSON number or bool.
-func (m masker) scalar() bool {
+func (m Masker) scalar() bool {
 	for _, sec := range m {
 		if sec != "" && strings.IndexByte("-0123456789tf", sec[0]) >= 0 && json.Valid([]byte(sec)) {
 			return true
@@ -90,7 +93,7 @@ func (m masker) scalar() bool {
 }
 
 // composite reports whether some secret is a list or an object.
-func (m masker) composite() bool {
+func (m Masker) composite() bool {
 	for _, sec := range m {
 		if strings.HasPrefix(sec, "[") || strings.HasPrefix(sec, "{") {
 			return true
@@ -99,26 +102,27 @@ func (m masker) composite() bool {
 	return false
 }
 
-func (m masker) rules(rs []decide.RuleEvidence) []decide.RuleEvidence {
+// Rules is a decision's rule evidence with every secret masked.
+func (m Masker) Rules(rs []decide.RuleEvidence) []decide.RuleEvidence {
 	if len(m) == 0 {
 		return rs
 	}
 	out := make([]decide.RuleEvidence, len(rs))
 	for i, r := range rs {
-		r.Result = m.value(r.Result)
-		r.Err = m.text(r.Err)
+		r.Result = m.Value(r.Result)
+		r.Err = m.Text(r.Err)
 		if len(r.Inputs) > 0 {
 			in := make(rules.Inputs, len(r.Inputs))
 			for j, x := range r.Inputs {
-				in[j] = rules.Input{Path: x.Path, Value: m.value(x.Value)}
+				in[j] = rules.Input{Path: x.Path, Value: m.Value(x.Value)}
 			}
 			r.Inputs = in
 		}
 		if len(r.Conditions) > 0 {
 			cs := make([]rules.ConditionEvidence, len(r.Conditions))
 			for j, c := range r.Conditions {
-				c.Actual, c.Expected = m.value(c.Actual), m.value(c.Expected)
-				c.Reason = m.text(c.Reason)
+				c.Actual, c.Expected = m.Value(c.Actual), m.Value(c.Expected)
+				c.Reason = m.Text(c.Reason)
 				cs[j] = c
 			}
 			r.Conditions = cs
@@ -128,18 +132,18 @@ func (m masker) rules(rs []decide.RuleEvidence) []decide.RuleEvidence {
 	return out
 }
 
-// maskLog is the commit log with secrets masked, for the saved record.
-func maskLog(l flow.Log, m masker) flow.Log {
+// Log is the commit log with secrets masked, for the saved record.
+func (m Masker) Log(l flow.Log) flow.Log {
 	out := flow.Log{Commits: make([]flow.Commit, len(l.Commits))}
 	if l.Inputs != nil {
-		out.Inputs = m.value(l.Inputs).(map[string]any)
+		out.Inputs = m.Value(l.Inputs).(map[string]any)
 	}
 	for i, c := range l.Commits {
-		c.Err = m.text(c.Err)
+		c.Err = m.Text(c.Err)
 		if len(c.Reads) > 0 {
 			rs := make([]flow.Read, len(c.Reads))
 			for j, r := range c.Reads {
-				r.Value = m.value(r.Value)
+				r.Value = m.Value(r.Value)
 				rs[j] = r
 			}
 			c.Reads = rs
@@ -147,14 +151,14 @@ func maskLog(l flow.Log, m masker) flow.Log {
 		if len(c.Writes) > 0 {
 			ws := make([]flow.Write, len(c.Writes))
 			for j, w := range c.Writes {
-				w.Value = m.value(w.Value)
+				w.Value = m.Value(w.Value)
 				ws[j] = w
 			}
 			c.Writes = ws
 		}
 		if c.Decision != nil {
 			d := *c.Decision
-			d.Rules = m.rules(d.Rules)
+			d.Rules = m.Rules(d.Rules)
 			c.Decision = &d
 		}
 		out.Commits[i] = c
@@ -162,11 +166,11 @@ func maskLog(l flow.Log, m masker) flow.Log {
 	return out
 }
 
-// maskRecorders wraps the caller's recorders (WithRecorders: an NDJSON
+// Recorders wraps the caller's recorders (WithRecorders: an NDJSON
 // stream, a progress line) so that every event they see has the secrets
 // masked — a read of a secret input, a write derived from it, a rule's
 // inputs, a stage's error. With no secret they are returned as given.
-func maskRecorders(rs []recorder.Recorder, m masker) []recorder.Recorder {
+func (m Masker) Recorders(rs []recorder.Recorder) []recorder.Recorder {
 	if len(m) == 0 {
 		return rs
 	}
@@ -181,17 +185,17 @@ func maskRecorders(rs []recorder.Recorder, m masker) []recorder.Recorder {
 // dispatcher asks of it (Flush, Wants, Err).
 type maskedRecorder struct {
 	r recorder.Recorder
-	m masker
+	m Masker
 }
 
 func (mr maskedRecorder) Record(e recorder.Event) {
 	if e.Value != nil {
-		e.Value = mr.m.value(e.Value)
+		e.Value = mr.m.Value(e.Value)
 	}
-	e.Err = mr.m.text(e.Err)
+	e.Err = mr.m.Text(e.Err)
 	if e.Decision != nil {
 		d := *e.Decision
-		d.Rules = mr.m.rules(d.Rules)
+		d.Rules = mr.m.Rules(d.Rules)
 		e.Decision = &d
 	}
 	mr.r.Record(e)
