@@ -1,29 +1,14 @@
 package recorder
 
 import (
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/openrunbook/runbook/internal/golden"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
-
-// golden compares got with testdata/<name>, or writes it with -update.
-func golden(t *testing.T, name string, got []byte) {
+// checkGolden compares got with testdata/<name>, or writes it with -update.
+func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if string(got) != string(want) {
-		t.Errorf("%s differs from the golden file (go test -update rewrites it)\n--- got ---\n%s\n--- want ---\n%s", path, got, want)
-	}
+	golden.Check(t, filepath.Join("testdata", name), got)
 }

@@ -21,7 +21,7 @@ func TestNarrativeGolden(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			lines := narrate(tc.events())
-			golden(t, "narrative/"+tc.name+".golden", []byte(strings.Join(lines, "\n")+"\n"))
+			checkGolden(t, "narrative/"+tc.name+".golden", []byte(strings.Join(lines, "\n")+"\n"))
 		})
 	}
 }

@@ -41,7 +41,7 @@ func TestNDJSONGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden(t, "ndjson/"+tc.name+".ndjson", []byte(out))
+			checkGolden(t, "ndjson/"+tc.name+".ndjson", []byte(out))
 		})
 	}
 }

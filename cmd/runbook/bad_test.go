@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/openrunbook/runbook/internal/golden"
 )
 
 // TestBadInputCatalogue runs every entry of the bad-input catalogue
@@ -58,7 +60,7 @@ func TestBadInputCatalogue(t *testing.T) {
 			if stdout != "" {
 				t.Errorf("stdout = %q; a refused run prints nothing there", stdout)
 			}
-			goldenAt(t, strings.TrimSuffix(f, ".args")+".golden", []byte(fmt.Sprintf("exit %d\n%s", code, stderr)))
+			golden.Check(t, strings.TrimSuffix(f, ".args")+".golden", []byte(fmt.Sprintf("exit %d\n%s", code, stderr)))
 		})
 	}
 }
@@ -95,22 +97,4 @@ func runIn(t *testing.T, dir string, args ...string) (int, string, string) {
 		t.Fatalf("runbook %v: %v", args, err)
 	}
 	return code, out.String(), errb.String()
-}
-
-// goldenAt is golden for a file outside testdata/render.
-func goldenAt(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test -update writes it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs (go test -update rewrites it)\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
 }

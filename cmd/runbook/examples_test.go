@@ -63,7 +63,7 @@ func TestExamples(t *testing.T) {
 					got = bytes.ReplaceAll(got, []byte(procNet), []byte("testdata/examples/proc-net"))
 					ext = ".json"
 				}
-				golden(t, filepath.Join("..", "examples", tc.name+ext), got)
+				renderGolden(t, filepath.Join("..", "examples", tc.name+ext), got)
 			})
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/openrunbook/runbook/internal/golden"
 	"github.com/openrunbook/runbook/record"
 
 	"github.com/openrunbook/runbook/flow"
@@ -114,7 +115,7 @@ func TestExplainGolden(t *testing.T) {
 						t.Fatalf("not JSON: %v", err)
 					}
 				}
-				goldenAt(t, filepath.Join("testdata", "explain", tc.name+ext), []byte(stable(r.stdout)))
+				golden.Check(t, filepath.Join("testdata", "explain", tc.name+ext), []byte(stable(r.stdout)))
 			})
 		}
 	}
@@ -141,7 +142,7 @@ func TestExplainDamagedRecord(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	goldenAt(t, filepath.Join("testdata", "explain", "damaged.txt"), []byte(stable(r.stdout)))
+	golden.Check(t, filepath.Join("testdata", "explain", "damaged.txt"), []byte(stable(r.stdout)))
 	// The foreach's commit is lost: its rows cannot be explained, and the
 	// message says the record is damaged.
 	r = runCLI(t, dir, "explain", "cut.json", "verdicts[0]")

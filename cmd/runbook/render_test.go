@@ -2,12 +2,11 @@ package main
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"regexp"
 	"testing"
 
+	"github.com/openrunbook/runbook/internal/golden"
 	"github.com/openrunbook/runbook/record"
 
 	"github.com/openrunbook/runbook/flow"
@@ -17,8 +16,6 @@ import (
 )
 
 var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/render")
 
 func row(kv ...any) record.Row {
 	r := record.Row{Values: map[string]any{}}
@@ -203,8 +200,8 @@ func TestRenderGolden(t *testing.T) {
 			if err := renderMarkdown(&md, tc.rec, tc.opts); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, tc.name+".txt", txt.Bytes())
-			golden(t, tc.name+".md", md.Bytes())
+			renderGolden(t, tc.name+".txt", txt.Bytes())
+			renderGolden(t, tc.name+".md", md.Bytes())
 		})
 	}
 }
@@ -233,22 +230,10 @@ func TestRenderTextColour(t *testing.T) {
 	}
 }
 
-func golden(t *testing.T, name string, got []byte) {
+// renderGolden checks got against testdata/render/NAME.
+func renderGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", "render", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs (go test -update rewrites it)\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
+	golden.Check(t, filepath.Join("testdata", "render", name), got)
 }
 
 func TestMeaningsInOrder(t *testing.T) {
