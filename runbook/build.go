@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/openrunbook/runbook/chart"
@@ -12,6 +13,7 @@ import (
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/plugins/host"
 	"github.com/openrunbook/runbook/plugins/label"
+	"github.com/openrunbook/runbook/record"
 	"github.com/openrunbook/runbook/rules"
 )
 
@@ -36,7 +38,9 @@ func FromSpec(spec *chart.Spec) (*Runbook, error) {
 	if err != nil {
 		return nil, b.locate(err, spec.Stages)
 	}
-	return &Runbook{spec: spec, chart: fc, columns: b.columns}, nil
+	rb := &Runbook{spec: spec, chart: fc, columns: b.columns}
+	rb.settleRecord()
+	return rb, nil
 }
 
 // Option configures a runbook built around a Go chart (New).
@@ -50,12 +54,7 @@ func WithInputs(in ...chart.InputSpec) Option {
 // WithResult sets the result options (kind verdict/* selects the verdict
 // projection; Decider names the decider whose branches give meanings).
 func WithResult(r chart.ResultSpec) Option {
-	return func(s *chart.Spec, _ *[][]string) {
-		if r.MaxRows == 0 {
-			r.MaxRows = DefaultMaxRows
-		}
-		s.Result = &r
-	}
+	return func(s *chart.Spec, _ *[][]string) { s.Result = &r }
 }
 
 // WithHonesty chooses the honesty stages (default: label, coverage and
@@ -87,7 +86,47 @@ func New(fc *flow.Chart, opts ...Option) (*Runbook, error) {
 			return nil, fmt.Errorf("runbook: input %q: type %q is not one of %v", in.Name, in.Type, chart.InputTypes)
 		}
 	}
+	rb.settleRecord()
 	return rb, nil
+}
+
+// settleRecord settles, once, what every run's record reads of the
+// runbook: the static structure, the stage names sentences use, and the
+// verdict projection with its defaults (maxRows 50, prose) and the declared
+// meanings of its decider.
+func (rb *Runbook) settleRecord() {
+	rb.structure = rb.chart.Describe()
+	rb.names = map[string]string{}
+	var walk func(nodes []flow.NodeInfo)
+	walk = func(nodes []flow.NodeInfo) {
+		for _, n := range nodes {
+			if _, ok := rb.names[n.ID]; !ok {
+				rb.names[n.ID] = n.Name
+			}
+			for _, b := range n.Branches {
+				walk(b.Nodes)
+			}
+			if n.ForEach != nil {
+				walk(n.ForEach.Body.Nodes)
+			}
+			if n.Subflow != nil {
+				walk(n.Subflow.Nodes)
+			}
+		}
+	}
+	walk(rb.structure.Nodes)
+	r := rb.spec.Result
+	if r == nil || !strings.HasPrefix(r.Kind, "verdict/") {
+		return
+	}
+	p := &record.Projection{Key: flow.VerdictsKey, MaxRows: r.MaxRows, Panel: r.Presentation == "panel", Columns: rb.columns, Decider: r.Decider}
+	if p.MaxRows <= 0 {
+		p.MaxRows = DefaultMaxRows
+	}
+	if d, ok := rb.chart.FindDecider(r.Decider); ok && r.Decider != "" {
+		p.Spellings, p.Declared = []string{d.Name, d.ID}, d.Declared()
+	}
+	rb.projection = p
 }
 
 type chartBuilder struct {

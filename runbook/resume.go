@@ -93,10 +93,10 @@ func (rb *Runbook) Resume(ctx context.Context, rec *record.RunRecord, answers ma
 			rs.ledger = append(rs.ledger, e)
 		}
 	}
-	h := &harvest{}
+	h := &record.Harvest{}
 	for _, d := range old.Decisions {
-		h.decisions = append(h.decisions, harvested{path: d.Path, decider: d.Decider,
-			ev: &decide.Evidence{Kind: d.Kind, Chosen: d.Chosen, Default: d.Default, Rules: d.Rules}})
+		h.Decisions = append(h.Decisions, record.Harvested{Path: d.Path, Decider: d.Decider,
+			Evidence: &decide.Evidence{Kind: d.Kind, Chosen: d.Chosen, Default: d.Default, Rules: d.Rules}})
 	}
 	recs := []recorder.Recorder{h}
 	var narr *recorder.Narrative
@@ -221,7 +221,7 @@ func (rb *Runbook) ChartHash() string {
 	if rb.spec.SHA256 != "" {
 		return "sha256:" + rb.spec.SHA256
 	}
-	b, _ := json.Marshal(rb.chart.Describe())
+	b, _ := json.Marshal(rb.structure)
 	sum := sha256.Sum256(b)
 	return "structure:" + hex.EncodeToString(sum[:])
 }

@@ -21,6 +21,12 @@ type Runbook struct {
 	// columns gives verdict rows their key order, by the set of keys a row
 	// has (from the chart's verdict stages, or WithColumns).
 	columns [][]string
+	// Settled once when the runbook is built (settleRecord), never per
+	// run: the static structure, each stage id's name for sentences, and
+	// the verdict projection (nil: the result is not verdict/*).
+	structure  flow.Structure
+	names      map[string]string
+	projection *record.Projection
 }
 
 // Name is the runbook's name.

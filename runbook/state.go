@@ -2,8 +2,6 @@ package runbook
 
 import (
 	"context"
-	"sort"
-	"strings"
 	"sync"
 
 	"github.com/openrunbook/runbook/flow"
@@ -104,28 +102,10 @@ func (rs *runState) warn(path, msg string) {
 func (rs *runState) mask(s string) string { return record.Masker(rs.secrets).Text(s) }
 
 // ordered sorts what was filed by where its commit sits in the log, and
-// rewrites runtime paths as record paths (ids, no execution counter).
+// rewrites runtime paths as record paths (record.InLogOrder).
 func ordered[T any](log *flow.Log, items []T, path func(*T) *string) []T {
-	at := make(map[string]int, len(log.Commits))
-	for i := range log.Commits {
-		at[log.Commits[i].Path] = i
-	}
-	sort.SliceStable(items, func(i, j int) bool {
-		return at[*path(&items[i])] < at[*path(&items[j])]
-	})
-	for i := range items {
-		p := path(&items[i])
-		*p = RecordPath(*p)
-	}
-	return items
+	return record.InLogOrder(record.LogOrder(log), items, path)
 }
 
-// RecordPath is a runtime path as the record shows it: stage ids, the
-// generated branch segments kept, the execution counter dropped
-// (`per-volume~3/posture#7` → `per-volume~3/posture`).
-func RecordPath(runtime string) string {
-	if i := strings.LastIndexByte(runtime, '#'); i >= 0 && i > strings.LastIndexByte(runtime, '/') {
-		return runtime[:i]
-	}
-	return runtime
-}
+// RecordPath is a runtime path as the record shows it (record.Path).
+func RecordPath(runtime string) string { return record.Path(runtime) }

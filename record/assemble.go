@@ -1,0 +1,177 @@
+package record
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+
+	"github.com/openrunbook/runbook/decide"
+	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/plugins/coverage"
+	"github.com/openrunbook/runbook/plugins/label"
+	"github.com/openrunbook/runbook/recorder"
+)
+
+// Run is everything one run leaves for its result record, filed DURING the
+// traversal (never reconstructed by walking the run again): the engine's
+// result, the decisions harvested from its events, and what the stages
+// filed (script rows, coverage declarations, warnings), each by the
+// runtime path of the stage execution that filed it.
+type Run struct {
+	Runbook string
+	Flow    *flow.Result
+	Inputs  Inputs
+	// Secrets are the secret values as text (Masker).
+	Secrets   []string
+	Decisions []Harvested
+	Scripts   []label.Row
+	Coverage  []coverage.Entry
+	Warnings  []Warning
+	// Projection is the verdict projection (nil: the result is not
+	// verdict/*).
+	Projection *Projection
+	// Narrative is the run's narrative, when it was asked for.
+	Narrative []string
+	// Resume is the command a paused run's record tells the person to run.
+	Resume string
+}
+
+// Inputs are a run's inputs: the names given and assumed, in order, the
+// values, and which are secret.
+type Inputs struct {
+	Given, Assumed []string
+	Values         map[string]any
+	Secret         map[string]bool
+}
+
+// Warning is a problem a stage execution noticed that did not stop it.
+type Warning struct{ Path, Msg string }
+
+// Harvested is one decision's evidence as a recorder saw it: the runtime
+// path, the decider in stage names, and the evidence.
+type Harvested struct {
+	Path, Decider string
+	Evidence      *decide.Evidence
+}
+
+// Harvest is the recorder that collects decision evidence during the run:
+// the record's decisions and the verdict meanings read it.
+type Harvest struct{ Decisions []Harvested }
+
+// Record files one decision or selection event.
+func (h *Harvest) Record(e recorder.Event) {
+	if (e.Kind != recorder.Decision && e.Kind != recorder.Select) || e.Decision == nil {
+		return
+	}
+	decider := e.StageName
+	if e.Subflow != "" {
+		decider = e.Subflow + "/" + e.StageName
+	}
+	h.Decisions = append(h.Decisions, Harvested{Path: e.Path, Decider: decider, Evidence: e.Decision})
+}
+
+// Wants says which events the harvest reads: decisions and selections.
+func (h *Harvest) Wants(k recorder.Kind) bool { return k == recorder.Decision || k == recorder.Select }
+
+// Assemble builds the result record from one run, in one pass: every
+// secret masked (one Masker), everything filed put in log order (the log
+// indexed once), paths shown as the record shows them (Path), and the
+// verdict projection. The assessment is the caller's to add (it asks the
+// assessment stage, over Summary).
+func Assemble(r Run) *Record {
+	m := Masker(r.Secrets)
+	fres := r.Flow
+	rec := &Record{
+		Runbook:   r.Runbook,
+		Status:    string(fres.Status),
+		Inputs:    InputsRecord{Given: map[string]any{}, Assumed: map[string]any{}},
+		Decisions: make([]Decision, 0, len(r.Decisions)),
+		Stats:     Stats{Stages: fres.Stages, DurationMs: float64(fres.Elapsed.Microseconds()) / 1000},
+	}
+	for _, k := range r.Inputs.Given {
+		rec.Inputs.Given[k] = maskInput(r.Inputs.Secret[k], r.Inputs.Values[k])
+	}
+	for _, k := range r.Inputs.Assumed {
+		rec.Inputs.Assumed[k] = maskInput(r.Inputs.Secret[k], r.Inputs.Values[k])
+	}
+	if fres.Err != nil {
+		rec.Error = &RecordError{Stage: Path(fres.Err.Path), Message: m.Text(fres.Err.Message)}
+	}
+	for _, d := range r.Decisions {
+		ev := d.Evidence
+		rec.Decisions = append(rec.Decisions, Decision{Path: Path(d.Path), Decider: d.Decider, Kind: ev.Kind, Chosen: ev.Chosen, Default: ev.Default, Rules: m.Rules(ev.Rules)})
+	}
+	at := LogOrder(&fres.Log)
+	rec.Scripts = InLogOrder(at, append([]label.Row{}, r.Scripts...), func(x *label.Row) *string { return &x.Path })
+	rec.Coverage = InLogOrder(at, append([]coverage.Entry{}, r.Coverage...), func(x *coverage.Entry) *string { return &x.Path })
+	for _, w := range InLogOrder(at, slices.Clone(r.Warnings), func(x *Warning) *string { return &x.Path }) {
+		rec.Warnings = append(rec.Warnings, fmt.Sprintf("stage %s: %s", w.Path, m.Text(w.Msg)))
+	}
+	for _, p := range fres.RecorderProblems {
+		rec.Warnings = append(rec.Warnings, p.String())
+	}
+	rec.Truncations = fres.Truncations
+	for i := range rec.Truncations {
+		rec.Truncations[i].Path = Path(rec.Truncations[i].Path)
+	}
+
+	state := m.Value(fres.State).(map[string]any)
+	if p := r.Projection; p != nil {
+		rec.Verdicts = p.Project(state, r.Decisions)
+		if rec.Verdicts.Declined > 0 {
+			rec.Coverage = append(rec.Coverage, coverage.Entry{Path: p.Key, Declaration: coverage.Declaration{
+				Kind:       coverage.KindLedger,
+				NotChecked: []coverage.Item{declinedItem(rec.Verdicts.Declined)},
+			}})
+		}
+		if rows, ok := state[p.Key].([]any); ok {
+			state[p.Key] = p.ordered(rows)
+		}
+	}
+	rec.State = state
+
+	if fres.Pause != nil {
+		rec.Pause = &PauseRecord{Stage: Path(fres.Pause.Path), Question: m.Text(fres.Pause.Question), Expects: fres.Pause.Expects, Resume: r.Resume}
+	}
+	for _, l := range r.Narrative {
+		rec.Narrative = append(rec.Narrative, m.Text(l))
+	}
+	return rec
+}
+
+// LogOrder indexes a log once: each commit's runtime path → its place.
+func LogOrder(log *flow.Log) map[string]int {
+	at := make(map[string]int, len(log.Commits))
+	for i, c := range log.Commits {
+		at[c.Path] = i
+	}
+	return at
+}
+
+// InLogOrder sorts what stages filed by where their commit sits in the log
+// (stable: one stage's items keep their order), and rewrites each runtime
+// path as the record shows it (Path). It sorts items in place.
+func InLogOrder[T any](at map[string]int, items []T, path func(*T) *string) []T {
+	sort.SliceStable(items, func(i, j int) bool {
+		return at[*path(&items[i])] < at[*path(&items[j])]
+	})
+	for i := range items {
+		p := path(&items[i])
+		*p = Path(*p)
+	}
+	return items
+}
+
+func maskInput(secret bool, v any) any {
+	if secret {
+		return Masked
+	}
+	return v
+}
+
+func declinedItem(n int) coverage.Item {
+	if n == 1 {
+		return coverage.Item{What: "1 verdict row was declined", Why: "no rule could classify it, and nothing was guessed"}
+	}
+	return coverage.Item{What: fmt.Sprintf("%d verdict rows were declined", n), Why: "no rule could classify them, and nothing was guessed"}
+}
