@@ -1,0 +1,29 @@
+package runbook
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/openrunbook/runbook/chart"
+	"github.com/openrunbook/runbook/flow"
+)
+
+// askStage is an `ask:` stage: it pauses the run with a question for a
+// person and the answers it expects (resume continues it).
+func askStage(ask *chart.AskSpec) flow.StageFunc {
+	return func(ctx context.Context, s *flow.Scope) error {
+		q, _, err := ask.Question.Expr.Value(s)
+		if err != nil {
+			return fmt.Errorf("ask: question %s: %w", ask.Question.Src, err)
+		}
+		expects := make(map[string]string, len(ask.Expects))
+		for _, e := range ask.Expects {
+			expects[e.Name] = e.Type
+		}
+		text, ok := q.(string)
+		if !ok {
+			text = fmt.Sprint(q)
+		}
+		return s.Ask(text, expects)
+	}
+}
