@@ -120,13 +120,10 @@ func (testStage) Run(ctx context.Context, req sdk.Request) (sdk.Response, error)
 	return sdk.Response{}, ctx.Err()
 }
 
-// TestCancelAtEveryStageKind cancels a run just before a stage of each kind
-// starts, and — for the kinds that can hold the run — from inside it, while
-// a process it started runs. Each time: status cancelled naming the stage
-// that was running, the record keeps what the stage before wrote, nothing
-// after it ran, and the process is gone.
-func TestCancelAtEveryStageKind(t *testing.T) {
-	t.Parallel()
+// waitPlugin is the path of a plugin binary serving testStage (this test
+// binary, started with serve-stage), for a chart's plugins: map.
+func waitPlugin(t *testing.T) string {
+	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -135,6 +132,17 @@ func TestCancelAtEveryStageKind(t *testing.T) {
 	if err := os.WriteFile(wrapper, fmt.Appendf(nil, "#!/bin/sh\nexec %q serve-stage\n", exe), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	return wrapper
+}
+
+// TestCancelAtEveryStageKind cancels a run just before a stage of each kind
+// starts, and — for the kinds that can hold the run — from inside it, while
+// a process it started runs. Each time: status cancelled naming the stage
+// that was running, the record keeps what the stage before wrote, nothing
+// after it ran, and the process is gone.
+func TestCancelAtEveryStageKind(t *testing.T) {
+	t.Parallel()
+	wrapper := waitPlugin(t)
 	// A stage body that writes its pid to $MARK and then waits.
 	const hold = `{id: inner, exec: {shell: 'echo $$ > "$MARK.tmp" && mv "$MARK.tmp" "$MARK" && exec sleep 30', envFrom: {MARK: mark}}}`
 	tests := []struct {

@@ -3,8 +3,6 @@ package runbook_test
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 )
@@ -48,14 +46,7 @@ func TestIssue12StageTimeoutBoundsExec(t *testing.T) {
 // matches no plugin failure.
 func TestIssue12PluginRetryOn(t *testing.T) {
 	t.Parallel()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	wrapper := filepath.Join(t.TempDir(), "runbook-plugin-wait")
-	if err := os.WriteFile(wrapper, fmt.Appendf(nil, "#!/bin/sh\nexec %q serve-stage\n", exe), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	wrapper := waitPlugin(t)
 	const waits, fails = "{}", `{fail: '"refused"'}`
 	tests := []struct {
 		name, args, on string
