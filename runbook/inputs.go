@@ -17,7 +17,25 @@ import (
 type InputError struct {
 	Input string
 	Msg   string
+	// Fix says what would put it right when that is to give the input
+	// (again): the caller words it for its own surface (the CLI says
+	// `--input NAME=…`, a tool call names its argument). FixNone: Msg
+	// says what would be right.
+	Fix InputFix
 }
+
+// InputFix is what would put a refused input right.
+type InputFix int
+
+const (
+	// FixNone: the message says what would be right.
+	FixNone InputFix = iota
+	// FixGive: the input was not given and must be.
+	FixGive
+	// FixGiveAgain: the input is secret, the record does not keep it, and
+	// a resume must be given it again.
+	FixGiveAgain
+)
 
 func (e *InputError) Error() string { return fmt.Sprintf("input %q: %s", e.Input, e.Msg) }
 
@@ -95,7 +113,7 @@ func (rb *Runbook) resolveInputs(given map[string]any) (*resolvedInputs, error) 
 			out.values[in.Name] = v
 			out.assumed = append(out.assumed, in.Name)
 		case in.Required:
-			errs = append(errs, &InputError{Input: in.Name, Msg: fmt.Sprintf("is required (%s%s); give it with --input %s=…", in.Type, describe(in.Description), in.Name)})
+			errs = append(errs, &InputError{Input: in.Name, Msg: fmt.Sprintf("is required (%s%s)", in.Type, describe(in.Description)), Fix: FixGive})
 		}
 	}
 	for _, in := range rb.spec.Inputs {

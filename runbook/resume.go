@@ -269,7 +269,7 @@ func (rb *Runbook) resumeInputs(rec *record.RunRecord, cp *flow.Checkpoint, give
 	if !rejecting {
 		for _, k := range sortedNames(cp.Pause.Expects) {
 			if _, ok := answers[k]; !ok && !hasErr(errs, k) {
-				errs = append(errs, &InputError{Input: k, Msg: fmt.Sprintf("the question %q expects it (%s); give it with --input %s=…", cp.Pause.Question, cp.Pause.Expects[k], k)})
+				errs = append(errs, &InputError{Input: k, Msg: fmt.Sprintf("the question %q expects it (%s)", cp.Pause.Question, cp.Pause.Expects[k]), Fix: FixGive})
 			}
 		}
 	}
@@ -300,7 +300,7 @@ func (rb *Runbook) resumeInputs(rec *record.RunRecord, cp *flow.Checkpoint, give
 			}
 			v = d
 		case wasGiven:
-			errs = append(errs, &InputError{Input: spec.Name, Msg: "is secret: the record does not keep it; give it again with --input " + spec.Name + "=…"})
+			errs = append(errs, &InputError{Input: spec.Name, Msg: "is secret: the record does not keep it", Fix: FixGiveAgain})
 			continue
 		default:
 			continue

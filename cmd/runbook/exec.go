@@ -111,9 +111,20 @@ func newLogger(stderr io.Writer) *slog.Logger { return slog.New(slog.NewTextHand
 func printInputErrors(stderr io.Writer, err error) bool {
 	ies, ok := inputErrors(err)
 	for _, ie := range ies {
-		fmt.Fprintf(stderr, "runbook: %v\n", ie)
+		fmt.Fprintf(stderr, "runbook: %v%s\n", ie, inputFix(ie))
 	}
 	return ok
+}
+
+// inputFix words a refused input's fix as this command line takes it.
+func inputFix(ie *runbook.InputError) string {
+	switch ie.Fix {
+	case runbook.FixGive:
+		return fmt.Sprintf("; give it with --input %s=…", ie.Input)
+	case runbook.FixGiveAgain:
+		return fmt.Sprintf("; give it again with --input %s=…", ie.Input)
+	}
+	return ""
 }
 
 // execChart is `runbook exec`.

@@ -4,9 +4,11 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/openrunbook/runbook/chart"
+	"github.com/openrunbook/runbook/runbook"
 )
 
 func TestReadInputs(t *testing.T) {
@@ -91,5 +93,25 @@ func TestScriptInto(t *testing.T) {
 	want := map[string]string{"collect": "df", "in-decide": "d", "par~x/in-par": "p"}
 	if got := scriptInto(spec); !reflect.DeepEqual(got, want) {
 		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+// TestInputFixWords: the library says what would put a refused input
+// right; the CLI words it as its own flag (flow and runbook name no flag).
+func TestInputFixWords(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		fix  runbook.InputFix
+		want string
+	}{
+		{runbook.FixNone, `runbook: input "token": nope` + "\n"},
+		{runbook.FixGive, `runbook: input "token": nope; give it with --input token=…` + "\n"},
+		{runbook.FixGiveAgain, `runbook: input "token": nope; give it again with --input token=…` + "\n"},
+	}
+	for _, tc := range tests {
+		var b strings.Builder
+		if !printInputErrors(&b, runbook.InputErrors{{Input: "token", Msg: "nope", Fix: tc.fix}}) || b.String() != tc.want {
+			t.Errorf("fix %d: %q, want %q", tc.fix, b.String(), tc.want)
+		}
 	}
 }
