@@ -120,6 +120,7 @@ type runOptions struct {
 
 	abandonGrace    time.Duration
 	abandonGraceSet bool
+	value           any
 }
 
 // WithRecorders attaches recorders to the run.
@@ -150,6 +151,12 @@ const DefaultAbandonGrace = 5 * time.Second
 func WithAbandonGrace(d time.Duration) RunOption {
 	return func(o *runOptions) { o.abandonGrace = d; o.abandonGraceSet = true }
 }
+
+// WithRunValue attaches one value to the run that every stage function can
+// reach through Scope.RunValue: what a layer above flow keeps per run (a
+// chart is immutable and shared by runs; the state its stage functions
+// file into is not). Flow never reads it.
+func WithRunValue(v any) RunOption { return func(o *runOptions) { o.value = v } }
 
 // WithConcurrency bounds how many branches of one fan-out run at once
 // (default: 4 × GOMAXPROCS, at least 8). It never changes the record.

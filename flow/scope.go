@@ -97,6 +97,9 @@ func (s *Scope) Set(key string, v any) { s.write(key, v, false) }
 // Delete stages the removal of key.
 func (s *Scope) Delete(key string) { s.write(key, nil, true) }
 
+// RunValue is the value the run was given with WithRunValue (nil: none).
+func (s *Scope) RunValue() any { return s.f.r.opts.value }
+
 // Path is the stage's runtime path (`per-volume~3/posture#2`).
 func (s *Scope) Path() string { return s.path }
 

@@ -9,7 +9,6 @@ import (
 	"github.com/openrunbook/runbook/internal/version"
 	"github.com/openrunbook/runbook/plugins/assessment"
 	"github.com/openrunbook/runbook/record"
-	"github.com/openrunbook/runbook/recorder"
 )
 
 // Version is the runbook release this build reports.
@@ -32,31 +31,16 @@ func (rb *Runbook) exec(ctx context.Context, given map[string]any, opts []ExecOp
 		o.honestyStarted.Close() // the run's to stop, run or not
 		return nil, err
 	}
-	rs := &runState{label: rb.honestyOn(HonestyLabel), cover: rb.honestyOn(HonestyCoverage), secrets: in.secrets}
-	end := &endPlugins{end: rb.startPlugins(rs, &o)} // plugin_stage.go
-	defer end.ensure()
-	ctx = context.WithValue(ctx, stateKey{}, rs)
-
-	h := &record.Harvest{}
-	recs := []recorder.Recorder{h}
-	var narr *recorder.Narrative
-	if o.narrative {
-		narr = recorder.NewNarrative()
-		recs = append(recs, narr)
-	}
-	recs = append(recs, record.Masker(in.secrets).Recorders(o.recorders)...)
-	runOpts := []flow.RunOption{flow.WithInputs(in.values), flow.WithRecorders(recs...)}
-	if o.timeout > 0 {
-		runOpts = append(runOpts, flow.WithTimeout(o.timeout))
-	}
-	fres, _ := rb.chart.Run(ctx, runOpts...)
-	rec := rb.record(fres, rs, h, narr, in, &o)
-	return &Result{Record: rec, Run: fres, rb: rb, stopped: end.stop()}, nil
+	r := rb.prepare(&o, in, &record.Harvest{})
+	defer r.end.ensure()
+	fres, _ := rb.chart.Run(ctx, r.options(flow.WithInputs(in.values))...)
+	return r.finish(fres), nil
 }
 
 // record assembles the result record from one traversal (record.Assemble)
 // and asks the assessment stage for its standing.
-func (rb *Runbook) record(fres *flow.Result, rs *runState, h *record.Harvest, narr *recorder.Narrative, in *resolvedInputs, o *execOptions) *record.Record {
+func (r *run) record(fres *flow.Result) *record.Record {
+	rb, rs, in := r.rb, r.rs, r.in
 	secret := make(map[string]bool, len(rb.spec.Inputs))
 	for _, spec := range rb.spec.Inputs {
 		secret[spec.Name] = spec.Secret
@@ -66,12 +50,12 @@ func (rb *Runbook) record(fres *flow.Result, rs *runState, h *record.Harvest, na
 		Flow:       fres,
 		Inputs:     record.Inputs{Given: in.given, Assumed: in.assumed, Values: in.values, Secret: secret},
 		Secrets:    rs.secrets,
-		Decisions:  h.Decisions,
+		Decisions:  r.harvest.Decisions,
 		Projection: rb.projection,
-		Resume:     o.resume,
+		Resume:     r.o.resume,
 	}
-	if narr != nil {
-		run.Narrative = narr.Lines()
+	if r.narr != nil {
+		run.Narrative = r.narr.Lines()
 	}
 	rs.mu.Lock()
 	run.Scripts, run.Coverage = rs.scripts, rs.ledger

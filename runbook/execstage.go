@@ -37,7 +37,7 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 		attempts = set.retry.Attempts
 	}
 	return func(ctx context.Context, s *flow.Scope) error {
-		rs := stateOf(ctx)
+		rs := stateOf(s)
 		spec := proc.Spec{Argv: es.Command, Shell: es.Shell, Env: env, Dir: es.Dir, Timeout: timeout, Secrets: rs.secrets}
 		if len(es.EnvFrom) > 0 {
 			spec.Env = make(map[string]string, len(env)+len(es.EnvFrom))

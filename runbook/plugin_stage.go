@@ -260,7 +260,7 @@ func pluginStage(st *chart.StageSpec, set settled) flow.StageFunc {
 			ctx, cancel = context.WithTimeout(ctx, set.timeout)
 			defer cancel()
 		}
-		rs := stateOf(ctx)
+		rs := stateOf(s)
 		if rs.plugins == nil {
 			return fmt.Errorf("plugin %q: stage plugins run only inside a runbook run", ps.Name)
 		}

@@ -18,7 +18,6 @@ import (
 	"github.com/openrunbook/runbook/decide"
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/record"
-	"github.com/openrunbook/runbook/recorder"
 )
 
 // Resume continues a run that paused at an `ask:` stage, from its saved
@@ -78,43 +77,30 @@ func (rb *Runbook) Resume(ctx context.Context, rec *record.RunRecord, answers ma
 	}
 	at := ro.now().UTC().Format(time.RFC3339)
 
-	rs := &runState{label: rb.honestyOn(HonestyLabel), cover: rb.honestyOn(HonestyCoverage), secrets: in.secrets}
-	end := &endPlugins{end: rb.startPlugins(rs, &o)} // plugin_stage.go
-	defer end.ensure()
-	ctx = context.WithValue(ctx, stateKey{}, rs)
 	old := rec.Result
 	if old == nil {
 		old = &record.Record{}
 	}
 	// What the first part of the run filed, as if this run had filed it.
-	rs.scripts = append(rs.scripts, old.Scripts...)
-	for _, e := range old.Coverage {
-		if e.Path != flow.VerdictsKey { // the declined count is made again
-			rs.ledger = append(rs.ledger, e)
-		}
-	}
 	h := &record.Harvest{}
 	for _, d := range old.Decisions {
 		h.Decisions = append(h.Decisions, record.Harvested{Path: d.Path, Decider: d.Decider,
 			Evidence: &decide.Evidence{Kind: d.Kind, Chosen: d.Chosen, Default: d.Default, Rules: d.Rules}})
 	}
-	recs := []recorder.Recorder{h}
-	var narr *recorder.Narrative
-	if o.narrative {
-		narr = recorder.NewNarrative()
-		recs = append(recs, narr)
-	}
-	recs = append(recs, record.Masker(in.secrets).Recorders(o.recorders)...) // mask.go
-	runOpts := []flow.RunOption{flow.WithRecorders(recs...)}
-	if o.timeout > 0 {
-		runOpts = append(runOpts, flow.WithTimeout(o.timeout))
+	r := rb.prepare(&o, in, h)
+	defer r.end.ensure()
+	r.rs.scripts = append(r.rs.scripts, old.Scripts...)
+	for _, e := range old.Coverage {
+		if e.Path != flow.VerdictsKey { // the declined count is made again
+			r.rs.ledger = append(r.rs.ledger, e)
+		}
 	}
 
 	var fres *flow.Result
 	if ro.reject != "" {
 		fres = rejected(&cp, ro.reject, by)
 	} else {
-		fres, err = rb.chart.Resume(ctx, &cp, given, runOpts...)
+		fres, err = rb.chart.Resume(ctx, &cp, given, r.options()...)
 		if fres == nil {
 			return nil, &ResumeError{Msg: err.Error()}
 		}
@@ -134,15 +120,17 @@ func (rb *Runbook) Resume(ctx context.Context, rec *record.RunRecord, answers ma
 	fres.Stages += old.Stats.Stages
 	fres.Elapsed += time.Duration(old.Stats.DurationMs * float64(time.Millisecond))
 
-	out := rb.record(fres, rs, h, narr, in, &o)
+	res := r.finish(fres)
+	out := res.Record
 	out.Warnings = append(slices.Clone(old.Warnings), out.Warnings...)
-	if narr != nil || len(old.Narrative) > 0 {
+	if r.narr != nil || len(old.Narrative) > 0 {
 		out.Narrative = append(slices.Clone(old.Narrative), out.Narrative...)
 	}
 	if out.Pause != nil && out.Pause.Resume == "" {
 		out.Pause.Resume = o.resume
 	}
-	return &Result{Record: out, Run: fres, rb: rb, answers: append(slices.Clone(rec.Answers), ans), stopped: end.stop()}, nil
+	res.answers = append(slices.Clone(rec.Answers), ans)
+	return res, nil
 }
 
 // ResumeOption configures Resume.

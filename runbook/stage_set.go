@@ -12,7 +12,7 @@ import (
 // its value (through the coverage stage) written under its key.
 func setStage(assigns []chart.Assign) flow.StageFunc {
 	return func(ctx context.Context, s *flow.Scope) error {
-		rs := stateOf(ctx)
+		rs := stateOf(s)
 		for _, a := range assigns {
 			v, _, err := a.Expr.Value(s)
 			if err != nil {

@@ -18,7 +18,7 @@ const (
 )
 
 // runState is one run's honesty state, reached by stage functions through
-// the context (charts are immutable and shared; a run's rows are not).
+// flow's run value (charts are immutable and shared; a run's rows are not).
 // Stages of parallel branches file concurrently, so it locks; the record
 // orders what was filed by the commit log, so it is deterministic.
 type runState struct {
@@ -38,10 +38,10 @@ type runState struct {
 
 type pathed struct{ path, msg string }
 
-type stateKey struct{}
-
-func stateOf(ctx context.Context) *runState {
-	if rs, ok := ctx.Value(stateKey{}).(*runState); ok {
+// stateOf is the run's state, which the run hands flow as its run value
+// (run.options): explicit, one per run, never a context value.
+func stateOf(s *flow.Scope) *runState {
+	if rs, ok := s.RunValue().(*runState); ok {
 		return rs
 	}
 	// A stage function called outside a runbook run (a Go author reusing

@@ -1,0 +1,55 @@
+package runbook
+
+import (
+	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/record"
+	"github.com/openrunbook/runbook/recorder"
+)
+
+// run is one run of a runbook, the same for Exec and Resume: the state its
+// stage functions file into (handed to flow as the run's value), the
+// processes it started, and the recorders its record is assembled from.
+type run struct {
+	rb      *Runbook
+	o       *execOptions
+	in      *resolvedInputs
+	rs      *runState
+	end     *endPlugins
+	harvest *record.Harvest
+	narr    *recorder.Narrative
+}
+
+// prepare readies a run over resolved inputs: its state, its plugin side
+// (started lazily; stopped by end), and its recorders — the decision
+// harvest, the narrative when asked for, and the caller's recorders behind
+// the masker. h may hold decisions a resumed run already made.
+func (rb *Runbook) prepare(o *execOptions, in *resolvedInputs, h *record.Harvest) *run {
+	rs := &runState{label: rb.honestyOn(HonestyLabel), cover: rb.honestyOn(HonestyCoverage), secrets: in.secrets}
+	r := &run{rb: rb, o: o, in: in, rs: rs, harvest: h}
+	r.end = &endPlugins{end: rb.startPlugins(rs, o)} // plugin_stage.go
+	if o.narrative {
+		r.narr = recorder.NewNarrative()
+	}
+	return r
+}
+
+// options are the flow run options of this run, after extra.
+func (r *run) options(extra ...flow.RunOption) []flow.RunOption {
+	recs := []recorder.Recorder{r.harvest}
+	if r.narr != nil {
+		recs = append(recs, r.narr)
+	}
+	recs = append(recs, record.Masker(r.in.secrets).Recorders(r.o.recorders)...)
+	opts := append(extra, flow.WithRecorders(recs...), flow.WithRunValue(r.rs))
+	if r.o.timeout > 0 {
+		opts = append(opts, flow.WithTimeout(r.o.timeout))
+	}
+	return opts
+}
+
+// finish assembles the run's record and its Result; the run's processes
+// are being stopped by the time it returns (Result.Close waits for them).
+func (r *run) finish(fres *flow.Result) *Result {
+	rec := r.record(fres)
+	return &Result{Record: rec, Run: fres, rb: r.rb, stopped: r.end.stop()}
+}
