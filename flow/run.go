@@ -620,8 +620,8 @@ func (r *runner) runStage(ctx context.Context, f *frame, n *node) error {
 		attempts = max(1, n.retry.Attempts)
 	}
 	for a := 1; ; a++ {
-		s := f.newScope(n)
-		t0 := f.stageStart(n, s.path)
+		x := f.begin(n, true)
+		s := x.s
 		var err error
 		if r.inline(ctx, n) {
 			err = safeStage(ctx, n.fn, s)
@@ -633,15 +633,12 @@ func (r *runner) runStage(ctx context.Context, f *frame, n *node) error {
 			attempt = a
 		}
 		if err == nil {
-			f.commit(s, nil, attempt, false, "")
-			f.stageEnd(n, s.path, t0)
-			f.release(s)
-			return nil
+			return f.end(n, x, nil, attempt, nil, false)
 		}
 		if errors.Is(err, ErrPaused) && s.ask != nil && ctx.Err() == nil {
-			f.commit(s, nil, attempt, false, "")
-			f.stageEnd(n, s.path, t0)
-			return &pauseSignal{pause: s.ask, at: []Step{{Node: n.id}}}
+			ask := s.ask
+			f.end(n, x, nil, attempt, nil, false)
+			return &pauseSignal{pause: ask, at: []Step{{Node: n.id}}}
 		}
 		cancelled := ctx.Err() != nil
 		if !cancelled && a < attempts && (n.retry.On == nil || n.retry.On(err)) {
@@ -656,9 +653,7 @@ func (r *runner) runStage(ctx context.Context, f *frame, n *node) error {
 			}
 			continue
 		}
-		f.commit(s, nil, attempt, false, err.Error())
-		f.stageEnd(n, s.path, t0)
-		return f.fail(n, s.path, err, cancelled)
+		return f.end(n, x, nil, attempt, err, cancelled)
 	}
 }
 
@@ -818,8 +813,8 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 // evaluate runs a decider's or selector's rules (or its Go function) as one
 // stage execution and commits the evidence.
 func (r *runner) evaluate(ctx context.Context, f *frame, n *node) (*decide.Evidence, string, error) {
-	s := f.newScope(n)
-	t0 := f.stageStart(n, s.path)
+	x := f.begin(n, true)
+	s := x.s
 	var ev *decide.Evidence
 	var err error
 	switch {
@@ -836,25 +831,11 @@ func (r *runner) evaluate(ctx context.Context, f *frame, n *node) (*decide.Evide
 	default:
 		ev = f.arena.slab.Decide(s, n.rules, *n.def)
 	}
-	if err != nil {
-		f.commit(s, ev, 0, false, err.Error())
-		f.stageEnd(n, s.path, t0)
-		return nil, s.path, f.fail(n, s.path, err, ctx.Err() != nil)
-	}
-	f.commit(s, ev, 0, false, "")
-	if f.rec != nil {
-		k := recorder.Decision
-		if n.kind == KindSelect {
-			k = recorder.Select
-		}
-		e := f.nodeEvent(k, n, s.path)
-		e.Decision, e.Branches = ev, ev.Chosen
-		f.rec.emit(e)
-	}
-	f.stageEnd(n, s.path, t0)
 	path := s.path
-	f.release(s)
-	return ev, path, nil
+	if err != nil {
+		return nil, path, f.end(n, x, ev, 0, err, ctx.Err() != nil)
+	}
+	return ev, path, f.end(n, x, ev, 0, nil, false)
 }
 
 func (n *node) branchNamed(name string) *branch {
@@ -886,8 +867,8 @@ func (r *runner) runDecide(ctx context.Context, f *frame, n *node) (*node, error
 	if br == nil {
 		return nil, f.fail(n, path, fmt.Errorf("decider %q chose branch %q, which does not exist (branches: %s)", n.name, ev.Chosen[0], n.branchNames()), false)
 	}
-	if f.depth+1 > r.opts.maxDepth {
-		return nil, f.fail(n, path, fmt.Errorf("nesting deeper than %d", r.opts.maxDepth), false)
+	if err := r.deeper(f, ""); err != nil {
+		return nil, f.fail(n, path, err, false) // the decision's commit is made
 	}
 	f.depth++
 	jump, err := r.runSeq(ctx, f, br.seq, 0)
@@ -921,10 +902,9 @@ func (r *runner) runSelect(ctx context.Context, f *frame, n *node) error {
 }
 
 func (r *runner) runParallel(ctx context.Context, f *frame, n *node) error {
-	s := f.newScope(n)
-	f.commit(s, nil, 0, false, "")
-	path := s.path
-	f.release(s)
+	x := f.begin(n, false)
+	path := x.s.path
+	f.end(n, x, nil, 0, nil, false)
 	return r.fork(ctx, f, n, path, n.branches)
 }
 
@@ -982,8 +962,8 @@ func (r *runner) fork(ctx context.Context, f *frame, n *node, path string, brs [
 	if len(brs) == 0 {
 		return nil
 	}
-	if f.depth+1 > r.opts.maxDepth {
-		return f.fail(n, path, fmt.Errorf("nesting deeper than %d", r.opts.maxDepth), false)
+	if err := r.deeper(f, ""); err != nil {
+		return f.fail(n, path, err, false) // the fork's commit is made
 	}
 	names := make([]string, len(brs))
 	for i, b := range brs {
@@ -1150,8 +1130,8 @@ func ItemsOf(v rules.Valuer) ItemsFunc {
 
 func (r *runner) runForEach(ctx context.Context, f *frame, n *node) error {
 	fe := n.forEach
-	s := f.newScope(n)
-	t0 := f.stageStart(n, s.path)
+	x := f.begin(n, true)
+	s := x.s
 	var items []any
 	err := r.call(ctx, s, func(ctx context.Context) error {
 		var err error
@@ -1159,12 +1139,10 @@ func (r *runner) runForEach(ctx context.Context, f *frame, n *node) error {
 		return err
 	})
 	if err != nil {
-		f.commit(s, nil, 0, false, err.Error())
-		f.stageEnd(n, s.path, t0)
-		return f.fail(n, s.path, err, ctx.Err() != nil)
+		return f.end(n, x, nil, 0, err, ctx.Err() != nil)
 	}
-	if f.depth+1 > r.opts.maxDepth {
-		return f.fail(n, s.path, fmt.Errorf("nesting deeper than %d", r.opts.maxDepth), false)
+	if err := r.deeper(f, ""); err != nil {
+		return f.end(n, x, nil, 0, err, false)
 	}
 	total := len(items)
 	if total > fe.maxBranches {
@@ -1240,13 +1218,11 @@ func (r *runner) runForEach(ctx context.Context, f *frame, n *node) error {
 		s.Set(VerdictsKey, append(append(rows, baseRows...), gathered...))
 	}
 	if err := firstErr(errs); err != nil {
-		f.commit(s, nil, 0, false, err.Error())
-		f.stageEnd(n, s.path, t0)
-		return err
+		// A branch's failure, recorded where it happened: the foreach's own
+		// execution ends with it, and the run fails with it.
+		return f.end(n, x, nil, 0, err, false)
 	}
-	f.commit(s, nil, 0, false, "")
-	f.stageEnd(n, s.path, t0)
-	return nil
+	return f.end(n, x, nil, 0, nil, false)
 }
 
 // frameEnv reads a frame's state without tracking (output bindings read a
@@ -1259,11 +1235,11 @@ func (e frameEnv) Get(key string) (any, bool) {
 }
 
 func (r *runner) runSubflow(ctx context.Context, f *frame, n *node) error {
-	s := f.newScope(n)
-	t0 := f.stageStart(n, s.path)
-	if f.depth+1 > r.opts.maxDepth {
-		f.commit(s, nil, 0, false, "")
-		return f.fail(n, s.path, fmt.Errorf("nesting deeper than %d subflows and branches (a subflow that mounts itself?)", r.opts.maxDepth), false)
+	x := f.begin(n, true)
+	s := x.s
+	path := s.path
+	if err := r.deeper(f, " subflows and branches (a subflow that mounts itself?)"); err != nil {
+		return f.end(n, x, nil, 0, err, false)
 	}
 	c := f.child(f.prefixed(n.id), false)
 	isolated := n.mount.Inputs != nil
@@ -1272,22 +1248,20 @@ func (r *runner) runSubflow(ctx context.Context, f *frame, n *node) error {
 		for _, b := range n.mount.Inputs {
 			v, _, err := b.From.Value(s)
 			if err != nil {
-				f.commit(s, nil, 0, false, err.Error())
-				return f.fail(n, s.path, fmt.Errorf("subflow input %q: %w", b.Key, err), false)
+				return f.end(n, x, nil, 0, fmt.Errorf("subflow input %q: %w", b.Key, err), false)
 			}
-			c.state[b.Key] = entry{v: v, writer: s.path}
+			c.state[b.Key] = entry{v: v, writer: path}
 		}
 	}
-	f.commit(s, nil, 0, false, "")
-	f.stageEnd(n, s.path, t0)
-	f.event(f.nodeEvent(recorder.SubflowEnter, n, s.path))
+	f.end(n, x, nil, 0, nil, false)
+	f.event(f.nodeEvent(recorder.SubflowEnter, n, path))
 	jump, err := r.runSeq(ctx, c, n.subflow.root, 0)
-	f.event(f.nodeEvent(recorder.SubflowExit, n, s.path))
+	f.event(f.nodeEvent(recorder.SubflowExit, n, path))
 	if err != nil {
 		return err
 	}
 	if jump != nil {
-		return &RunError{Path: s.path, Stage: n.id, Message: fmt.Sprintf("a loop jumps to %q, outside the subflow", jump.id)}
+		return &RunError{Path: path, Stage: n.id, Message: fmt.Sprintf("a loop jumps to %q, outside the subflow", jump.id)}
 	}
 	if n.mount.Outputs == nil {
 		if isolated {
@@ -1295,18 +1269,16 @@ func (r *runner) runSubflow(ctx context.Context, f *frame, n *node) error {
 		}
 		return f.join(n, []string{n.id}, []*frame{c})
 	}
-	out := f.newScope(n)
+	out := f.begin(n, false)
 	env := frameEnv{c}
 	for _, b := range n.mount.Outputs {
 		v, _, err := b.From.Value(env)
 		if err != nil {
-			f.commit(out, nil, 0, false, err.Error())
-			return f.fail(n, out.path, fmt.Errorf("subflow output %q: %w", b.Key, err), false)
+			return f.end(n, out, nil, 0, fmt.Errorf("subflow output %q: %w", b.Key, err), false)
 		}
-		out.Set(b.Key, v)
+		out.s.Set(b.Key, v)
 	}
-	f.commit(out, nil, 0, false, "")
-	return nil
+	return f.end(n, out, nil, 0, nil, false)
 }
 
 // setLoop records a loop's passes, making the map on the first.
@@ -1318,21 +1290,20 @@ func (f *frame) setLoop(n *node, count int) {
 }
 
 func (r *runner) runLoop(ctx context.Context, f *frame, n *node) (*node, error) {
-	s := f.newScope(n)
+	x := f.begin(n, false)
 	holds := true
 	var msg string
 	if n.loop.While != nil {
-		out := n.loop.While.Eval(s)
+		out := n.loop.While.Eval(x.s)
 		holds = out.Matched
 		msg = out.Err
 	}
+	path := x.s.path
 	if msg != "" {
-		f.commit(s, nil, 0, false, msg)
-		return nil, f.fail(n, s.path, fmt.Errorf("loop condition %s: %s", n.loop.While.String(), msg), false)
+		x.msg = msg
+		return nil, f.end(n, x, nil, 0, fmt.Errorf("loop condition %s: %s", n.loop.While.String(), msg), false)
 	}
-	f.commit(s, nil, 0, false, "")
-	path := s.path
-	f.release(s)
+	f.end(n, x, nil, 0, nil, false)
 	if !holds {
 		delete(f.loops, n) // the bound is per activation: a loop entered again starts afresh
 		return nil, nil

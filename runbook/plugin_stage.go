@@ -267,7 +267,7 @@ func pluginStage(st *chart.StageSpec, set settled) flow.StageFunc {
 		p, err := rs.plugins.stage(ctx, ps.Name)
 		if err != nil {
 			rs.script(s.Path(), label.Threw, nil, false)
-			return err
+			return outOfTime(ctx, err)
 		}
 		d := p.Description()
 		args, err := pluginArgs(ps, d, s)
@@ -287,12 +287,7 @@ func pluginStage(st *chart.StageSpec, set settled) flow.StageFunc {
 			}
 		}
 		resp, err := p.Run(ctx, plugins.Request{Path: RecordPath(s.Path()), Args: args, Scope: scope})
-		if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			// The stage's time ran out, whichever side of the wire noticed
-			// first: the plugin, answering with its context's error, or the
-			// host, getting no answer. Either way it is a timeout to retry.on.
-			err = timedOut{err}
-		}
+		err = outOfTime(ctx, err)
 		var re *host.RunError
 		switch {
 		case errors.As(err, &re):
@@ -311,6 +306,17 @@ func pluginStage(st *chart.StageSpec, set settled) flow.StageFunc {
 		s.Set(into, rs.result(s.Path(), resp.Result))
 		return nil
 	}
+}
+
+// outOfTime marks err as a timeout when the stage's time ran out, whichever
+// side noticed first: the plugin, answering with its context's error; the
+// host, getting no answer; or the plugin's start, not done in time. Either
+// way it is a timeout to retry.on.
+func outOfTime(ctx context.Context, err error) error {
+	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return timedOut{err}
+	}
+	return err
 }
 
 // timedOut is a plugin call whose stage ran out of time: its words are the

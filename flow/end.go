@@ -1,0 +1,82 @@
+package flow
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/openrunbook/runbook/decide"
+	"github.com/openrunbook/runbook/recorder"
+)
+
+// execution is one stage execution under way: its scope, and when its
+// start was announced (StageStart), the clock its end reads.
+type execution struct {
+	s       *Scope
+	t0      time.Time
+	started bool
+	// msg, when set, is the commit's error text in place of the error's
+	// own (a loop's commit keeps the condition's bare error).
+	msg string
+}
+
+// begin starts a stage execution of n. announce emits StageStart: a
+// parallel fork, a loop's jump and a subflow's output bindings are
+// executions that announce none, and so end none.
+func (f *frame) begin(n *node, announce bool) execution {
+	x := execution{s: f.newScope(n), started: announce}
+	if announce {
+		x.t0 = f.stageStart(n, x.s.path)
+	}
+	return x
+}
+
+// end ends a stage execution; it is the one way every node kind ends one,
+// so none can leave out a part:
+//
+//	commit      always, one per execution: the net writes, the decision's
+//	            evidence (ev), the attempt, the error's text
+//	Decision    the decision or selection event, when ev is set and it held
+//	StageEnd    when its start was announced
+//	failure     err recorded (an Error event) and returned as the run's
+//	            error; a *RunError is a failure already recorded where it
+//	            happened (a branch's), returned as it is
+//
+// A scope that ended well is handed back for the next execution; read
+// x.s.path before calling end when it is needed after.
+func (f *frame) end(n *node, x execution, ev *decide.Evidence, attempt int, err error, cancelled bool) error {
+	msg := x.msg
+	if msg == "" && err != nil {
+		msg = err.Error()
+	}
+	path := x.s.path
+	f.commit(x.s, ev, attempt, false, msg)
+	if ev != nil && err == nil && f.rec != nil {
+		k := recorder.Decision
+		if n.kind == KindSelect {
+			k = recorder.Select
+		}
+		e := f.nodeEvent(k, n, path)
+		e.Decision, e.Branches = ev, ev.Chosen
+		f.rec.emit(e)
+	}
+	if x.started {
+		f.stageEnd(n, path, x.t0)
+	}
+	if err == nil {
+		f.release(x.s)
+		return nil
+	}
+	if re, ok := err.(*RunError); ok {
+		return re
+	}
+	return f.fail(n, path, err, cancelled)
+}
+
+// deeper refuses one more level of nesting past the run's bound (hint
+// says what nests, where it helps).
+func (r *runner) deeper(f *frame, hint string) error {
+	if f.depth+1 > r.opts.maxDepth {
+		return fmt.Errorf("nesting deeper than %d%s", r.opts.maxDepth, hint)
+	}
+	return nil
+}
