@@ -76,6 +76,10 @@ func Subjects(n int) []any {
 	return out
 }
 
+// Verdicts is the key the workloads append verdict rows to; a run gathers
+// it from its branches with flow.WithGather(Verdicts), as runbook's runs do.
+const Verdicts = "verdicts"
+
 // Fanout is a seed writing n subjects and a foreach (bounded at n) whose
 // branch loads its subject, decides "Protection posture" (3 rules and a
 // labelled default) and appends one {subject, verdict} row; results are
@@ -84,10 +88,10 @@ func Fanout(n int) *flow.Chart {
 	subjects := Subjects(n)
 	row := func(v string) *flow.Builder {
 		return flow.Seq().Stage(v, func(ctx context.Context, s *flow.Scope) error {
-			rows, _ := s.Value(flow.VerdictsKey).([]any)
+			rows, _ := s.Value(Verdicts).([]any)
 			out := make([]any, len(rows), len(rows)+1)
 			copy(out, rows)
-			s.Set(flow.VerdictsKey, append(out, map[string]any{"subject": s.Value("subject"), "verdict": v}))
+			s.Set(Verdicts, append(out, map[string]any{"subject": s.Value("subject"), "verdict": v}))
 			return nil
 		})
 	}

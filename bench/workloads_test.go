@@ -9,8 +9,9 @@ import (
 	"github.com/openrunbook/runbook/recorder"
 )
 
+// runOnce runs c as runbook runs a chart: its verdict rows gathered.
 func runOnce(b *testing.B, c *flow.Chart, opts ...flow.RunOption) *flow.Result {
-	res, err := c.Run(context.Background(), opts...)
+	res, err := c.Run(context.Background(), append(opts, flow.WithGather(Verdicts))...)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -144,11 +145,11 @@ func TestWorkloadsDoTheWork(t *testing.T) {
 	if err != nil || res.State["verdict"] != "warning" || len(res.Log.Commits[1].Decision.Rules) != 10 {
 		t.Fatalf("decide10: %v %v", err, res.State["verdict"])
 	}
-	res, err = Fanout(1000).Run(ctx)
+	res, err = Fanout(1000).Run(ctx, flow.WithGather(Verdicts))
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows := res.State[flow.VerdictsKey].([]any)
+	rows := res.State[Verdicts].([]any)
 	if len(rows) != 1000 || rows[999].(map[string]any)["subject"] != "vol-999" || len(res.State["results"].([]any)) != 1000 {
 		t.Fatalf("fanout1000: %d rows", len(rows))
 	}

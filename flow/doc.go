@@ -9,7 +9,8 @@
 // retries, timeouts, cancellation, pause and resume) and the commit log with
 // its causal queries. It does not own rule evaluation (package rules and
 // decide), what happens to events (package recorder), or anything a runbook
-// adds on top: YAML, exec, verdicts, honesty (package runbook).
+// adds on top: YAML, exec, verdicts, honesty (package runbook). It knows
+// no key by name but the foreach position binding, IndexKey.
 //
 // The laws a run keeps:
 //
@@ -18,7 +19,9 @@
 //	retry                             a failed attempt's writes are discarded; each attempt is logged
 //	parallel joins                    overlays merge in DECLARATION order, never completion order;
 //	                                  two branches writing one key differently fail the run,
-//	                                  except rows appended to "verdicts", gathered in branch order
+//	                                  except a gathered key (WithGather): rows appended to it are
+//	                                  gathered in branch order, at joins and foreach ends alike,
+//	                                  each write naming the branch commits they came from
 //	determinism                       same chart and inputs → same log, events and state,
 //	                                  however goroutines were scheduled (timings aside)
 //	runtime paths                     [prefix/]stageId#n; a foreach branch is <id>~<index>,

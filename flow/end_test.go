@@ -82,3 +82,37 @@ func assertStartsEnd(t *testing.T, k *kinds, path string) {
 		t.Errorf("%s: %d starts, %d ends; want one of each", path, starts, ends)
 	}
 }
+
+// TestGatherNamesWhereRowsCameFrom: the one gather serves a parallel join
+// and a foreach end alike, and both name the branch commits the rows came
+// from (the foreach's did not).
+func TestGatherNamesWhereRowsCameFrom(t *testing.T) {
+	t.Parallel()
+	appendRow := func(v string) flow.StageFunc {
+		return func(ctx context.Context, s *flow.Scope) error {
+			rows, _ := s.Value(verdicts).([]any)
+			s.Set(verdicts, append(append([]any{}, rows...), v))
+			return nil
+		}
+	}
+	c := mustBuild(t, flow.New("g").
+		Parallel("fork", []flow.Branch{{Name: "a", Steps: flow.Seq().Stage("ra", appendRow("a"))}, {Name: "b", Steps: flow.Seq().Stage("rb", appendRow("b"))}}).
+		ForEach("each", flow.ForEach{Items: flow.ItemsOf(rules.Literal([]any{1, 2})), As: "item", MaxBranches: 5, Body: flow.Seq().Stage("r", appendRow("e"))}))
+	res := run(t, c)
+	if got := res.State[verdicts]; len(got.([]any)) != 4 {
+		t.Fatalf("rows = %v", got)
+	}
+	for _, stage := range []string{"fork", "each"} {
+		var from string
+		for _, cm := range res.Log.Commits {
+			for _, w := range cm.Writes {
+				if cm.Stage == stage && w.Key == verdicts {
+					from = w.From
+				}
+			}
+		}
+		if len(strings.Fields(from)) != 2 {
+			t.Errorf("%s's gathered write names %q, want the two branch commits", stage, from)
+		}
+	}
+}

@@ -53,6 +53,7 @@ type Explainer struct {
 	end      End
 	inputs   map[string]string
 	maxDepth int
+	gather   []string
 
 	byPath  map[string][]int
 	charts  map[*Structure]*chartIndex
@@ -86,6 +87,12 @@ type ExplainOption func(*Explainer)
 // WhyNot say where a stage that never ran sits.
 func WithStructure(s Structure) ExplainOption {
 	return func(e *Explainer) { e.st = &s }
+}
+
+// WithGathered names the keys the run gathered (WithGather): a foreach's
+// write of one is explained row by row, each row from its own branch.
+func WithGathered(keys ...string) ExplainOption {
+	return func(e *Explainer) { e.gather = append(e.gather, keys...) }
 }
 
 // WithEnd says how the run ended.
@@ -429,14 +436,20 @@ func (w *walk) commit(i int, rel, key string, val any, depth int) *CauseNode {
 		if wr.ReadsBefore >= 0 && wr.ReadsBefore <= len(reads) {
 			reads = reads[:wr.ReadsBefore]
 		}
+		// A foreach's gathered list is explained row by row (each row's
+		// own branch commit), not as one join of every branch.
+		rows := !isRow && slices.Contains(w.e.gather, key) && w.e.isForEach(i)
 		for _, from := range splitPaths(wr.From) {
+			if rows {
+				break
+			}
 			if j, ok := w.e.resolve(from, i); ok {
 				causes = append(causes, w.commit(j, RelJoined, key, nil, depth+1))
 			} else {
 				causes = append(causes, &CauseNode{Kind: NodeUnknown, Rel: RelJoined, Key: key, Index: -1, Path: from})
 			}
 		}
-		if wr.From == "" && !isRow && w.e.isForEach(i) && key == VerdictsKey {
+		if rows {
 			// A gathered list: one cause per row, in row order.
 			if list, ok := wr.Value.([]any); ok {
 				for r := range list {

@@ -26,7 +26,7 @@ func explainer(t *testing.T, c *flow.Chart, res *flow.Result) *flow.Explainer {
 	if res.Err != nil {
 		end.Path, end.Message = res.Err.Path, res.Err.Message
 	}
-	return flow.NewExplainer(&res.Log, flow.WithStructure(c.Describe()), flow.WithEnd(end),
+	return flow.NewExplainer(&res.Log, flow.WithStructure(c.Describe()), flow.WithEnd(end), flow.WithGathered(verdicts),
 		flow.WithInputKinds(map[string]string{"subjects": "given"}))
 }
 
@@ -59,7 +59,7 @@ func TestExplainRowGoesThroughBranchDecisionToItem(t *testing.T) {
 		if k.Rel == flow.RelRouted {
 			routed = k
 		}
-		if k.Rel == flow.RelRead && k.Key == flow.VerdictsKey {
+		if k.Rel == flow.RelRead && k.Key == verdicts {
 			t.Errorf("a row's chain lists the rows before it as a cause: %+v", k)
 		}
 	}
@@ -100,7 +100,7 @@ func TestExplainWholeVerdictsListsEveryRow(t *testing.T) {
 	t.Parallel()
 	c := mustBuild(t, perSubject(10))
 	res := run(t, c, flow.WithInputs(map[string]any{"subjects": subjects(4)}))
-	e, err := explainer(t, c, res).Key(flow.VerdictsKey, -1)
+	e, err := explainer(t, c, res).Key(verdicts, -1)
 	if err != nil {
 		t.Fatal(err)
 	}

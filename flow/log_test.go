@@ -123,7 +123,7 @@ func TestChainAndLastWriter(t *testing.T) {
 func TestChainFollowsJoinsIntoBranches(t *testing.T) {
 	res := run(t, mustBuild(t, perSubject(3)), flow.WithInputs(map[string]any{"subjects": subjects(3)}))
 	// The foreach commit wrote the verdicts; parallel joins name their origins.
-	i, ok := res.Log.LastWriter(flow.VerdictsKey, len(res.Log.Commits))
+	i, ok := res.Log.LastWriter(verdicts, len(res.Log.Commits))
 	if !ok || res.Log.Commits[i].Stage != "per-subject" {
 		t.Fatalf("verdicts writer = %d %v", i, ok)
 	}

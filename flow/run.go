@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -21,9 +22,9 @@ import (
 	"github.com/sourcegraph/conc/pool"
 )
 
-// VerdictsKey is the one key whose parallel writes are gathered rather than
-// merged: rows each branch appended are concatenated in branch order.
-const VerdictsKey = "verdicts"
+// IndexKey is the key every foreach branch sees its item's position under
+// (its item is under ForEach.As).
+const IndexKey = "index"
 
 // DefaultMaxDepth bounds nesting (subflow mounts and branches within
 // branches). Loop passes and foreach width do not count against it.
@@ -121,6 +122,7 @@ type runOptions struct {
 	abandonGrace    time.Duration
 	abandonGraceSet bool
 	value           any
+	gather          []string
 }
 
 // WithRecorders attaches recorders to the run.
@@ -157,6 +159,17 @@ func WithAbandonGrace(d time.Duration) RunOption {
 // chart is immutable and shared by runs; the state its stage functions
 // file into is not). Flow never reads it.
 func WithRunValue(v any) RunOption { return func(o *runOptions) { o.value = v } }
+
+// WithGather names keys whose writes by parallel branches (parallel,
+// select, foreach, a subflow's join) are GATHERED rather than merged: each
+// key holds a list, each branch may only append to it, and the rows the
+// branches appended are concatenated in branch order, each write naming
+// the branch commits its rows came from. Any other key two branches write
+// with different values fails the run. The layer running a chart chooses
+// (package runbook gathers its verdict rows); flow knows no such key.
+func WithGather(keys ...string) RunOption {
+	return func(o *runOptions) { o.gather = append(o.gather, keys...) }
+}
 
 // WithConcurrency bounds how many branches of one fan-out run at once
 // (default: 4 × GOMAXPROCS, at least 8). It never changes the record.
@@ -462,11 +475,12 @@ func (f *frame) snapshot() map[string]any {
 	return out
 }
 
-// overlay is the frame's own writes as plain values (tombstones as absent).
-func (f *frame) overlay(skip string) map[string]any {
+// overlay is the frame's own writes as plain values (tombstones as
+// absent), less the keys in skip.
+func (f *frame) overlay(skip []string) map[string]any {
 	out := make(map[string]any, len(f.order))
 	for _, k := range f.order {
-		if k == skip {
+		if slices.Contains(skip, k) {
 			continue
 		}
 		if e := f.state[k]; !e.del {
@@ -1038,66 +1052,96 @@ func (f *frame) splice(c *frame) {
 
 // join commits the branches' overlays into f as one commit of n, in
 // declaration order. The same key written with different values by two
-// branches is an error naming both; rows appended to VerdictsKey are
-// gathered in branch order instead. Each write names the branch commit it
-// came from (Write.From), so a chain can be followed through the join.
+// branches is an error naming both; gathered keys (WithGather) are
+// gathered instead. Each write names the branch commit it came from
+// (Write.From), so a chain can be followed through the join.
 func (f *frame) join(n *node, names []string, children []*frame) error {
-	js := f.newScope(n)
+	x := execution{s: f.newScope(n)}
 	type owner struct {
 		e      entry
 		branch string
 	}
 	seen := map[string]owner{}
-	base, _ := f.lookup(VerdictsKey)
-	baseRows, _ := base.v.([]any)
-	var gathered []any
-	var rowsFrom []string
 	for i, c := range children {
 		for _, k := range c.order {
-			e := c.state[k]
-			if k == VerdictsKey {
-				rows, err := appendedRows(baseRows, e, names[i])
-				if err != nil {
-					f.commit(js, nil, 0, false, err.Error())
-					return &RunError{Path: js.path, Stage: n.id, Message: err.Error()}
-				}
-				if len(rows) > 0 {
-					gathered = append(gathered, rows...)
-					rowsFrom = append(rowsFrom, e.writer)
-				}
+			if f.r.gathers(k) {
 				continue
 			}
+			e := c.state[k]
 			if prev, ok := seen[k]; ok {
 				if prev.e.del != e.del || !rules.Equal(prev.e.v, e.v) {
-					msg := fmt.Sprintf("branches %q and %q both wrote %q with different values; parallel branches must write different keys (or the same value)", prev.branch, names[i], k)
-					f.commit(js, nil, 0, false, msg)
-					return &RunError{Path: js.path, Stage: n.id, Message: msg}
+					return f.end(n, x, nil, 0, &RunError{Path: x.s.path, Stage: n.id, Message: fmt.Sprintf("branches %q and %q both wrote %q with different values; parallel branches must write different keys (or the same value)", prev.branch, names[i], k)}, false)
 				}
 				continue
 			}
 			seen[k] = owner{e, names[i]}
-			js.stage(k, e.v, e.del, e.writer)
+			x.s.stage(k, e.v, e.del, e.writer)
 		}
 	}
-	if gathered != nil {
-		rows := make([]any, 0, len(baseRows)+len(gathered))
-		js.stage(VerdictsKey, append(append(rows, baseRows...), gathered...), false, strings.Join(rowsFrom, " "))
+	for _, k := range f.r.opts.gather {
+		list, from, err := f.gather(k, children, names)
+		if err != nil {
+			return f.end(n, x, nil, 0, &RunError{Path: x.s.path, Stage: n.id, Message: err.Error()}, false)
+		}
+		if list != nil {
+			x.s.stage(k, list, false, from)
+		}
 	}
-	f.commit(js, nil, 0, false, "")
-	return nil
+	return f.end(n, x, nil, 0, nil, false)
+}
+
+// gathers says whether key is gathered at joins (WithGather).
+func (r *runner) gathers(key string) bool {
+	for _, k := range r.opts.gather {
+		if k == key {
+			return true
+		}
+	}
+	return false
+}
+
+// gather is the one gathering of a key at a join (parallel, select, a
+// subflow's) and at a foreach's end: the rows each branch appended to key,
+// in branch order, after the rows the parent already had; the branch
+// commits they came from (space-separated, Write.From); and the error of a
+// branch that did not only append. A nil list: no branch appended a row.
+func (f *frame) gather(key string, children []*frame, names []string) (list []any, from string, err error) {
+	base, _ := f.lookup(key)
+	baseRows, _ := base.v.([]any)
+	var rows []any
+	var froms []string
+	for i, c := range children {
+		e, ok := c.state[key]
+		if !ok {
+			continue
+		}
+		added, err := appendedRows(key, baseRows, e, names[i])
+		if err != nil {
+			return nil, "", err
+		}
+		if len(added) > 0 {
+			rows = append(rows, added...)
+			froms = append(froms, e.writer)
+		}
+	}
+	if rows == nil {
+		return nil, "", nil
+	}
+	list = make([]any, 0, len(baseRows)+len(rows))
+	return append(append(list, baseRows...), rows...), strings.Join(froms, " "), nil
 }
 
 // appendedRows returns the rows a branch added after the base list.
-func appendedRows(base []any, e entry, branch string) ([]any, error) {
+func appendedRows(key string, base []any, e entry, branch string) ([]any, error) {
 	if e.del {
-		return nil, fmt.Errorf("branch %q deleted %q; branches may only append rows to it", branch, VerdictsKey)
+		return nil, fmt.Errorf("branch %q deleted %q; branches may only append rows to it", branch, key)
 	}
 	rows, ok := e.v.([]any)
 	if !ok {
-		return nil, fmt.Errorf("branch %q wrote %q as %T; it must stay a list of rows", branch, VerdictsKey, e.v)
+		return nil, fmt.Errorf("branch %q wrote %q as %T; it must stay a list of rows", branch, key, e.v)
 	}
 	if len(rows) < len(base) {
-		return nil, fmt.Errorf("branch %q removed rows from %q; branches may only append", branch, VerdictsKey)
+		return nil, fmt.Errorf("branch %q removed rows from %q; branches may only append", branch, key)
 	}
 	return rows[len(base):], nil
 }
@@ -1166,8 +1210,8 @@ func (r *runner) runForEach(ctx context.Context, f *frame, n *node) error {
 	for i, it := range items {
 		c := f.child(prefix+strconv.Itoa(i), true)
 		c.state[fe.as] = entry{v: it, writer: s.path}
-		c.state["index"] = entry{v: i, writer: s.path}
-		c.order = append(c.order, fe.as, "index")
+		c.state[IndexKey] = entry{v: i, writer: s.path}
+		c.order = append(c.order, fe.as, IndexKey)
 		children[i] = c
 	}
 	errs := r.fanout(len(items), func(i int) error {
@@ -1185,24 +1229,16 @@ func (r *runner) runForEach(ctx context.Context, f *frame, n *node) error {
 		}
 		return err
 	})
-	base, _ := f.lookup(VerdictsKey)
-	baseRows, _ := base.v.([]any)
-	var gathered []any
 	var results []any
 	if fe.into != "" {
 		results = make([]any, len(children))
 	}
+	names := make([]string, len(children))
 	for i, c := range children {
 		f.splice(c)
+		names[i] = c.prefix
 		if results != nil {
-			results[i] = c.overlay(VerdictsKey)
-		}
-		if e, ok := c.state[VerdictsKey]; ok {
-			rows, rerr := appendedRows(baseRows, e, c.prefix)
-			if rerr != nil && errs[i] == nil {
-				errs[i] = &RunError{Path: s.path, Stage: n.id, Message: rerr.Error()}
-			}
-			gathered = append(gathered, rows...)
+			results[i] = c.overlay(f.r.opts.gather)
 		}
 	}
 	if f.rec != nil {
@@ -1213,9 +1249,17 @@ func (r *runner) runForEach(ctx context.Context, f *frame, n *node) error {
 	if results != nil {
 		s.Set(fe.into, results)
 	}
-	if len(gathered) > 0 {
-		rows := make([]any, 0, len(baseRows)+len(gathered))
-		s.Set(VerdictsKey, append(append(rows, baseRows...), gathered...))
+	for _, k := range f.r.opts.gather {
+		list, from, gerr := f.gather(k, children, names)
+		if gerr != nil {
+			if firstErr(errs) == nil {
+				errs = append(errs, &RunError{Path: s.path, Stage: n.id, Message: gerr.Error()})
+			}
+			continue
+		}
+		if list != nil {
+			s.setFrom(k, list, from)
+		}
 	}
 	if err := firstErr(errs); err != nil {
 		// A branch's failure, recorded where it happened: the foreach's own

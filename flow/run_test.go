@@ -38,9 +38,12 @@ func mustBuild(t testing.TB, b *flow.Builder) *flow.Chart {
 	return c
 }
 
+// verdicts is the key the tests' charts append rows to; run gathers it.
+const verdicts = "verdicts"
+
 func run(t testing.TB, c *flow.Chart, opts ...flow.RunOption) *flow.Result {
 	t.Helper()
-	res, err := c.Run(context.Background(), opts...)
+	res, err := c.Run(context.Background(), append(opts, flow.WithGather(verdicts))...)
 	if err != nil {
 		t.Fatalf("run: %v", err)
 	}
@@ -309,19 +312,19 @@ func TestParallelSameValueAndVerdictRowsGatherInDeclarationOrder(t *testing.T) {
 	row := func(name string, d time.Duration) flow.StageFunc {
 		return func(ctx context.Context, s *flow.Scope) error {
 			time.Sleep(d) // finish in reverse order
-			rows, _ := s.Value(flow.VerdictsKey).([]any)
-			s.Set(flow.VerdictsKey, append(append([]any{}, rows...), name))
+			rows, _ := s.Value(verdicts).([]any)
+			s.Set(verdicts, append(append([]any{}, rows...), name))
 			s.Set("same", true)
 			return nil
 		}
 	}
-	c := mustBuild(t, flow.New("p").Stage("seed", set(flow.VerdictsKey, []any{"first"})).Parallel("fork", []flow.Branch{
+	c := mustBuild(t, flow.New("p").Stage("seed", set(verdicts, []any{"first"})).Parallel("fork", []flow.Branch{
 		{Name: "a", Steps: flow.Seq().Stage("ra", row("a", 20*time.Millisecond))},
 		{Name: "b", Steps: flow.Seq().Stage("rb", row("b", 10*time.Millisecond))},
 		{Name: "c", Steps: flow.Seq().Stage("rc", row("c", 0))},
 	}))
 	res := run(t, c)
-	if got := res.State[flow.VerdictsKey]; !reflect.DeepEqual(got, []any{"first", "a", "b", "c"}) {
+	if got := res.State[verdicts]; !reflect.DeepEqual(got, []any{"first", "a", "b", "c"}) {
 		t.Errorf("verdicts = %v, want declaration order", got)
 	}
 	var paths []string
@@ -371,8 +374,8 @@ func perSubject(max int) *flow.Builder {
 
 func verdictRow(v string) flow.StageFunc {
 	return func(ctx context.Context, s *flow.Scope) error {
-		rows, _ := s.Value(flow.VerdictsKey).([]any)
-		s.Set(flow.VerdictsKey, append(append([]any{}, rows...), map[string]any{"subject": s.Value("subject"), "verdict": v}))
+		rows, _ := s.Value(verdicts).([]any)
+		s.Set(verdicts, append(append([]any{}, rows...), map[string]any{"subject": s.Value("subject"), "verdict": v}))
 		return nil
 	}
 }
@@ -380,7 +383,7 @@ func verdictRow(v string) flow.StageFunc {
 func TestForEachGathersInItemOrder(t *testing.T) {
 	rec := &kinds{}
 	res := run(t, mustBuild(t, perSubject(10)), flow.WithInputs(map[string]any{"subjects": subjects(12)}), flow.WithRecorders(rec))
-	rows := res.State[flow.VerdictsKey].([]any)
+	rows := res.State[verdicts].([]any)
 	if len(rows) != 10 {
 		t.Fatalf("rows = %d, want 10 (maxBranches)", len(rows))
 	}
@@ -393,7 +396,7 @@ func TestForEachGathersInItemOrder(t *testing.T) {
 	if len(results) != 10 || results[3].(map[string]any)["index"] != 3 || results[3].(map[string]any)["subject"] != "vol-3" {
 		t.Errorf("results[3] = %v", results[3])
 	}
-	if _, ok := results[3].(map[string]any)[flow.VerdictsKey]; ok {
+	if _, ok := results[3].(map[string]any)[verdicts]; ok {
 		t.Error("into results carry the verdict rows")
 	}
 	if len(res.Truncations) != 1 || res.Truncations[0].Items != 12 || res.Truncations[0].MaxBranches != 10 {
@@ -453,7 +456,7 @@ func TestForEachOfNothing(t *testing.T) {
 
 func TestForEachTenThousandWithDefaults(t *testing.T) {
 	res := run(t, mustBuild(t, perSubject(10000)), flow.WithInputs(map[string]any{"subjects": subjects(10000)}))
-	if n := len(res.State[flow.VerdictsKey].([]any)); n != 10000 {
+	if n := len(res.State[verdicts].([]any)); n != 10000 {
 		t.Fatalf("rows = %d", n)
 	}
 }

@@ -184,6 +184,15 @@ func (s *Scope) abandon() {
 	s.mu.Unlock()
 }
 
+// setFrom is Set for a value gathered from other commits (a foreach's
+// rows): a write like any other, naming where its parts came from.
+func (s *Scope) setFrom(key string, v any, from string) {
+	s.write(key, v, false)
+	if i := s.find(key); i >= 0 {
+		s.staged[i].from = from
+	}
+}
+
 // stage writes a value that came from another commit (a join): no event,
 // no read dependency, the origin kept.
 func (s *Scope) stage(key string, v any, del bool, from string) {

@@ -74,7 +74,7 @@ func (r *run) record(fres *flow.Result) *record.Record {
 // assess asks the assessment stage for the record's standing, over the
 // summary record.Summary folds from it.
 func (rb *Runbook) assess(rec *record.Record, fres *flow.Result, in *resolvedInputs, rs *runState, secret map[string]bool) (assessment.Assessment, bool) {
-	st := record.Standing{Runbook: rb.spec.Name, Flow: fres, StageName: rb.stageName, Key: flow.VerdictsKey}
+	st := record.Standing{Runbook: rb.spec.Name, Flow: fres, StageName: rb.stageName, Key: VerdictsKey}
 	if r := rb.spec.Result; r != nil {
 		st.Decider = r.Decider
 	}

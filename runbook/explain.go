@@ -27,7 +27,7 @@ type Explain struct {
 
 // NewExplain indexes the record's log once.
 func NewExplain(rec *record.RunRecord, problems []string) *Explain {
-	opts := []flow.ExplainOption{flow.WithEnd(endOf(rec))}
+	opts := []flow.ExplainOption{flow.WithEnd(endOf(rec)), flow.WithGathered(VerdictsKey)}
 	if rec.Structure != nil {
 		opts = append(opts, flow.WithStructure(*rec.Structure))
 	}
@@ -79,8 +79,8 @@ func (x *Explain) StateAt(n int) (map[string]any, *flow.Commit) { return x.ex.St
 // Answer is what explain says with no key: the chain behind the verdict
 // table when the run made one, else behind every key of the final state.
 func (x *Explain) Answer() (*flow.Explanation, error) {
-	if _, ok := x.rec.Log.StateAt(len(x.rec.Log.Commits) - 1)[flow.VerdictsKey]; ok {
-		return x.ex.Key(flow.VerdictsKey, -1)
+	if _, ok := x.rec.Log.StateAt(len(x.rec.Log.Commits) - 1)[VerdictsKey]; ok {
+		return x.ex.Key(VerdictsKey, -1)
 	}
 	return x.ex.All(-1)
 }

@@ -91,7 +91,7 @@ func (rb *Runbook) Resume(ctx context.Context, rec *record.RunRecord, answers ma
 	defer r.end.ensure()
 	r.rs.scripts = append(r.rs.scripts, old.Scripts...)
 	for _, e := range old.Coverage {
-		if e.Path != flow.VerdictsKey { // the declined count is made again
+		if e.Path != VerdictsKey { // the declined count is made again
 			r.rs.ledger = append(r.rs.ledger, e)
 		}
 	}

@@ -40,7 +40,7 @@ func (r *run) options(extra ...flow.RunOption) []flow.RunOption {
 		recs = append(recs, r.narr)
 	}
 	recs = append(recs, record.Masker(r.in.secrets).Recorders(r.o.recorders)...)
-	opts := append(extra, flow.WithRecorders(recs...), flow.WithRunValue(r.rs))
+	opts := append(extra, flow.WithRecorders(recs...), flow.WithRunValue(r.rs), flow.WithGather(VerdictsKey))
 	if r.o.timeout > 0 {
 		opts = append(opts, flow.WithTimeout(r.o.timeout))
 	}

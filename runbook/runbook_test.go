@@ -58,8 +58,8 @@ func postureGo(t *testing.T) *runbook.Runbook {
 	row := func(v string) *flow.Builder {
 		return flow.Seq().Stage("mark-"+v[:1], func(ctx context.Context, s *flow.Scope) error {
 			vol := s.Value("volume").(map[string]any)
-			rows, _ := s.Value(flow.VerdictsKey).([]any)
-			s.Set(flow.VerdictsKey, append(append([]any{}, rows...), map[string]any{"subject": vol["name"], "verdict": v}))
+			rows, _ := s.Value(runbook.VerdictsKey).([]any)
+			s.Set(runbook.VerdictsKey, append(append([]any{}, rows...), map[string]any{"subject": vol["name"], "verdict": v}))
 			return nil
 		})
 	}

@@ -20,10 +20,10 @@ func verdictStage(cols []chart.Assign) flow.StageFunc {
 			}
 			row[a.Key] = v
 		}
-		rows, _ := s.Value(flow.VerdictsKey).([]any)
+		rows, _ := s.Value(VerdictsKey).([]any)
 		out := make([]any, len(rows), len(rows)+1)
 		copy(out, rows)
-		s.Set(flow.VerdictsKey, append(out, row))
+		s.Set(VerdictsKey, append(out, row))
 		return nil
 	}
 }

@@ -330,7 +330,7 @@ func TestExplainRealExamples(t *testing.T) {
 			if err != nil || len(problems) > 0 {
 				t.Fatalf("%v %q", err, problems)
 			}
-			rows, _ := saved.Result.State[flow.VerdictsKey].([]any)
+			rows, _ := saved.Result.State[runbook.VerdictsKey].([]any)
 			if len(rows) == 0 {
 				t.Skip("no rows on this machine")
 			}

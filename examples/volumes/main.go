@@ -16,6 +16,10 @@ import (
 	"github.com/openrunbook/runbook/rules"
 )
 
+// verdicts is the key each branch appends its row to; the run gathers the
+// rows of every branch, in item order (flow.WithGather).
+const verdicts = "verdicts"
+
 func main() {
 	if err := run(); err != nil {
 		fmt.Fprintln(os.Stderr, "volumes:", err)
@@ -47,9 +51,9 @@ func mounts() ([]any, error) {
 func run() error {
 	row := func(verdict string) *flow.Builder {
 		return flow.Seq().Stage("row-"+verdict, func(ctx context.Context, s *flow.Scope) error {
-			rows, _ := s.Value(flow.VerdictsKey).([]any)
+			rows, _ := s.Value(verdicts).([]any)
 			row := map[string]any{"subject": s.Value("mount"), "verdict": verdict, "usedPct": s.Value("usedPct")}
-			s.Set(flow.VerdictsKey, append(append([]any{}, rows...), row))
+			s.Set(verdicts, append(append([]any{}, rows...), row))
 			return nil
 		})
 	}
@@ -93,13 +97,13 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	res, err := chart.Run(context.Background())
+	res, err := chart.Run(context.Background(), flow.WithGather(verdicts))
 	if err != nil {
 		return err
 	}
 	fmt.Println("| subject | verdict | usedPct |")
 	fmt.Println("|---|---|---|")
-	for _, r := range res.State[flow.VerdictsKey].([]any) {
+	for _, r := range res.State[verdicts].([]any) {
 		m := r.(map[string]any)
 		used := "—"
 		if u, ok := m["usedPct"]; ok && u != nil {
