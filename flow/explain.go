@@ -321,6 +321,12 @@ func (e *Explainer) All(at int) (*Explanation, error) {
 	return ex, nil
 }
 
+// NotRanError is an explanation asked of a stage that never ran at Path.
+// A caller may point the asker at why it did not (the CLI's --why-not).
+type NotRanError struct{ Path string }
+
+func (e *NotRanError) Error() string { return fmt.Sprintf("explain: no stage ran at %q", e.Path) }
+
 // Stage explains one stage execution: everything it read, the decision
 // that routed the flow to it, transitively. path is a runtime path
 // (`per-volume~3/posture#2`), or one without the counter or a bare stage
@@ -328,7 +334,7 @@ func (e *Explainer) All(at int) (*Explanation, error) {
 func (e *Explainer) Stage(path string) (*Explanation, error) {
 	i, ok := e.findStage(path)
 	if !ok {
-		return nil, fmt.Errorf("explain: no stage ran at %q (try --why-not %s)", path, path)
+		return nil, &NotRanError{Path: path}
 	}
 	w := &walk{e: e, seen: map[string]bool{}}
 	ex := &Explanation{Query: path, At: i}

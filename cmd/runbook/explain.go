@@ -123,7 +123,7 @@ func explainRecord(path, q string, f explainFlags, atSet bool, stdout, stderr io
 			if len(problems) > 0 {
 				printProblems(stderr, problems)
 			}
-			return exit(exitFailed, "%v", err)
+			return exit(exitFailed, "%v%s", err, whyNotHint(err))
 		}
 		out.Explanation = e
 	}
@@ -473,4 +473,14 @@ func short(v any) string {
 		s = s[:cut] + "…"
 	}
 	return s
+}
+
+// whyNotHint points an explanation asked of a stage that never ran at the
+// flag that says why it did not.
+func whyNotHint(err error) string {
+	var nr *flow.NotRanError
+	if errors.As(err, &nr) {
+		return fmt.Sprintf(" (try --why-not %s)", nr.Path)
+	}
+	return ""
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -383,3 +384,16 @@ func TestExplainRealExamples(t *testing.T) {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// TestWhyNotHintIsTheCLIs: flow says a stage never ran, in library words;
+// the CLI adds its own flag.
+func TestWhyNotHintIsTheCLIs(t *testing.T) {
+	t.Parallel()
+	err := fmt.Errorf("wrapped: %w", &flow.NotRanError{Path: "posture"})
+	if got := whyNotHint(err); got != " (try --why-not posture)" {
+		t.Errorf("hint %q", got)
+	}
+	if strings.Contains((&flow.NotRanError{Path: "x"}).Error(), "--") {
+		t.Error("flow's error names a CLI flag")
+	}
+}
