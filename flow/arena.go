@@ -3,8 +3,9 @@ package flow
 import (
 	"strconv"
 
-	"github.com/openrunbook/runbook/decide"
 	"unsafe"
+
+	"github.com/openrunbook/runbook/decide"
 )
 
 // arena hands out the storage a frame's commits keep — their runtime paths,

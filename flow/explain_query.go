@@ -1,0 +1,114 @@
+package flow
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// splitKey splits `verdicts[3].verdict` into the scope key and the path
+// into its value. The longest prefix that is a key of state wins (keys may
+// hold dots); a key not in state is taken up to the first '.' or '['.
+func splitKey(q string, state map[string]any) (string, []any, error) {
+	if q == "" {
+		return "", nil, fmt.Errorf("explain: empty key")
+	}
+	if _, ok := state[q]; ok {
+		return q, nil, nil
+	}
+	cut := -1
+	for i := len(q) - 1; i > 0; i-- {
+		if q[i] == '.' || q[i] == '[' {
+			if _, ok := state[q[:i]]; ok {
+				cut = i
+				break
+			}
+		}
+	}
+	if cut < 0 {
+		cut = strings.IndexAny(q, ".[")
+		if cut < 0 {
+			return q, nil, nil
+		}
+	}
+	path, err := parsePath(q[cut:])
+	if err != nil {
+		return "", nil, fmt.Errorf("explain: key %q: %w", q, err)
+	}
+	return q[:cut], path, nil
+}
+
+// parsePath reads `.a[3].b` into ["a", 3, "b"].
+func parsePath(s string) ([]any, error) {
+	var out []any
+	for s != "" {
+		switch s[0] {
+		case '.':
+			end := strings.IndexAny(s[1:], ".[")
+			if end < 0 {
+				end = len(s) - 1
+			}
+			name := s[1 : 1+end]
+			if name == "" {
+				return nil, fmt.Errorf("an empty name after '.'")
+			}
+			out = append(out, name)
+			s = s[1+end:]
+		case '[':
+			end := strings.IndexByte(s, ']')
+			if end < 0 {
+				return nil, fmt.Errorf("'[' without ']'")
+			}
+			inner := s[1:end]
+			if n, err := strconv.Atoi(inner); err == nil {
+				out = append(out, n)
+			} else if uq, err := strconv.Unquote(inner); err == nil {
+				out = append(out, uq)
+			} else {
+				return nil, fmt.Errorf("[%s]: want a list index or a quoted name", inner)
+			}
+			s = s[end+1:]
+		default:
+			return nil, fmt.Errorf("unexpected %q", s)
+		}
+	}
+	return out, nil
+}
+
+func pathString(path []any) string {
+	var b strings.Builder
+	for _, p := range path {
+		switch t := p.(type) {
+		case int:
+			fmt.Fprintf(&b, "[%d]", t)
+		default:
+			fmt.Fprintf(&b, ".%v", t)
+		}
+	}
+	return b.String()
+}
+
+// valueAt follows path into v. Maps may be map[string]any or carry their
+// keys in another form (a verdict row): anything with an index method is
+// not known here, so only plain JSON shapes are followed.
+func valueAt(v any, path []any) (any, bool) {
+	for _, p := range path {
+		switch k := p.(type) {
+		case int:
+			l, ok := v.([]any)
+			if !ok || k < 0 || k >= len(l) {
+				return nil, false
+			}
+			v = l[k]
+		case string:
+			m, ok := v.(map[string]any)
+			if !ok {
+				return nil, false
+			}
+			if v, ok = m[k]; !ok {
+				return nil, false
+			}
+		}
+	}
+	return v, true
+}

@@ -1,0 +1,134 @@
+package flow
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"strconv"
+
+	"github.com/openrunbook/runbook/recorder"
+	"github.com/openrunbook/runbook/rules"
+)
+
+// ItemsOf adapts a rules.Valuer (an expression) to a foreach's items: the
+// value must be a list.
+func ItemsOf(v rules.Valuer) ItemsFunc {
+	return func(ctx context.Context, s *Scope) ([]any, error) {
+		val, _, err := v.Value(s)
+		if err != nil {
+			return nil, err
+		}
+		switch l := val.(type) {
+		case []any:
+			return l, nil
+		case nil:
+			return nil, nil
+		}
+		// A typed list (expr's 0..9 is []int; split gives []string).
+		if rv := reflect.ValueOf(val); rv.Kind() == reflect.Slice || rv.Kind() == reflect.Array {
+			l := make([]any, rv.Len())
+			for i := range l {
+				l[i] = rv.Index(i).Interface()
+			}
+			return l, nil
+		}
+		return nil, fmt.Errorf("items %s gave %T, not a list", v.String(), val)
+	}
+}
+
+func (r *runner) runForEach(ctx context.Context, f *frame, n *node) error {
+	fe := n.forEach
+	x := f.begin(n, true)
+	s := x.s
+	var items []any
+	err := r.call(ctx, s, func(ctx context.Context) error {
+		var err error
+		items, err = fe.items(ctx, s)
+		return err
+	})
+	if err != nil {
+		return f.end(n, x, nil, 0, err, ctx.Err() != nil)
+	}
+	if err := r.deeper(f, ""); err != nil {
+		return f.end(n, x, nil, 0, err, false)
+	}
+	total := len(items)
+	if total > fe.maxBranches {
+		items = items[:fe.maxBranches]
+		r.mu.Lock()
+		r.truncs = append(r.truncs, Truncation{Path: s.path, Items: total, MaxBranches: fe.maxBranches})
+		r.mu.Unlock()
+		if f.rec != nil {
+			e := f.nodeEvent(recorder.Truncated, n, s.path)
+			e.Total, e.Index = total, fe.maxBranches
+			f.rec.emit(e)
+		}
+	}
+	if f.rec != nil {
+		e := f.nodeEvent(recorder.Fork, n, s.path)
+		e.Total = len(items)
+		f.rec.emit(e)
+	}
+	prefix := f.prefixed(n.id) + "~"
+	children := make([]*frame, len(items))
+	for i, it := range items {
+		c := f.child(prefix+strconv.Itoa(i), true)
+		c.state[fe.as] = entry{v: it, writer: s.path}
+		c.state[IndexKey] = entry{v: i, writer: s.path}
+		c.order = append(c.order, fe.as, IndexKey)
+		children[i] = c
+	}
+	errs := r.fanout(len(items), func(i int) error {
+		c := children[i]
+		if c.rec != nil {
+			e := c.nodeEvent(recorder.BranchStart, n, s.path)
+			e.Index, e.Branch = i, c.prefix
+			c.rec.emit(e)
+		}
+		_, err := r.runSeq(ctx, c, fe.body.root, 0)
+		if c.rec != nil {
+			e := c.nodeEvent(recorder.BranchEnd, n, s.path)
+			e.Index, e.Branch = i, c.prefix
+			c.rec.emit(e)
+		}
+		return err
+	})
+	var results []any
+	if fe.into != "" {
+		results = make([]any, len(children))
+	}
+	names := make([]string, len(children))
+	for i, c := range children {
+		f.splice(c)
+		names[i] = c.prefix
+		if results != nil {
+			results[i] = c.overlay(f.r.opts.gather)
+		}
+	}
+	if f.rec != nil {
+		e := f.nodeEvent(recorder.Join, n, s.path)
+		e.Total = len(items)
+		f.rec.emit(e)
+	}
+	if results != nil {
+		s.Set(fe.into, results)
+	}
+	for _, k := range f.r.opts.gather {
+		list, from, gerr := f.gather(k, children, names)
+		if gerr != nil {
+			if firstErr(errs) == nil {
+				errs = append(errs, &RunError{Path: s.path, Stage: n.id, Message: gerr.Error()})
+			}
+			continue
+		}
+		if list != nil {
+			s.setFrom(k, list, from)
+		}
+	}
+	if err := firstErr(errs); err != nil {
+		// A branch's failure, recorded where it happened: the foreach's own
+		// execution ends with it, and the run fails with it.
+		return f.end(n, x, nil, 0, err, false)
+	}
+	return f.end(n, x, nil, 0, nil, false)
+}

@@ -1,0 +1,216 @@
+package flow
+
+import (
+	"slices"
+
+	"github.com/openrunbook/runbook/recorder"
+)
+
+// entry is one committed value and the commit that wrote it. A deleted key
+// keeps its entry (del) so a later read can name who removed it.
+type entry struct {
+	v      any
+	writer string
+	del    bool
+}
+
+// frame is where a sequence of stages runs: the root of a run, a subflow, or
+// one branch of a fan-out. A branch frame has its own overlay state, log and
+// event buffer, and reads through to its parent, which does not change while
+// the branch runs (the parent waits at the join).
+type frame struct {
+	r      *runner
+	parent *frame
+	state  map[string]entry
+	// order lists overlay keys in first-written order, so merges (and the
+	// errors they report) are deterministic.
+	order   []string
+	prefix  string
+	branch  bool
+	counter *int
+	log     *[]Commit
+	logBase int
+	rec     *emitter
+	depth   int
+	// loops counts the passes of each active loop (made on the first jump).
+	loops map[*node]int
+	// arena holds what this frame's commits keep (paths, reads, writes).
+	arena arena
+	// spare is a scope whose stage finished inline, ready to be used again.
+	spare *Scope
+}
+
+// emitter delivers events: straight to the dispatcher at the root, into a
+// buffer in a branch (spliced into the parent's at the join).
+type emitter struct {
+	d   *recorder.Dispatcher
+	buf []recorder.Event
+	// mask: the kinds some attached recorder wants (Dispatcher.Mask); the
+	// others are never built on the hot paths, and dropped here elsewhere.
+	mask uint32
+}
+
+// wants says whether an event of kind k would reach a recorder; false on a
+// nil emitter (no recorder attached).
+func (e *emitter) wants(k recorder.Kind) bool { return e != nil && e.mask&(1<<k) != 0 }
+
+func (e *emitter) emit(ev recorder.Event) { e.send(&ev) }
+
+// send is emit by pointer, for the hot paths (scope reads and writes, stage
+// starts): an Event is 216 bytes, and the dispatcher reads it in place.
+func (e *emitter) send(ev *recorder.Event) {
+	if e.mask&(1<<ev.Kind) == 0 {
+		return
+	}
+	if e.d != nil {
+		e.d.RecordEvent(ev)
+		return
+	}
+	e.buf = append(e.buf, *ev)
+}
+
+func (f *frame) event(ev recorder.Event) {
+	if f.rec != nil {
+		f.rec.emit(ev)
+	}
+}
+
+func (f *frame) nodeEvent(k recorder.Kind, n *node, path string) recorder.Event {
+	return recorder.Event{Kind: k, Path: path, StageID: n.id, StageName: n.name, Subflow: f.prefix}
+}
+
+func (f *frame) lookup(key string) (entry, bool) {
+	for fr := f; fr != nil; fr = fr.parent {
+		if e, ok := fr.state[key]; ok {
+			if e.del {
+				return entry{writer: e.writer}, false
+			}
+			return e, true
+		}
+	}
+	return entry{}, false
+}
+
+func (f *frame) set(key string, e entry) {
+	if f.parent != nil {
+		if _, had := f.state[key]; !had {
+			f.order = append(f.order, key)
+		}
+	}
+	f.state[key] = e
+}
+
+// snapshot is the frame's visible state as plain values.
+func (f *frame) snapshot() map[string]any {
+	out := make(map[string]any, len(f.state))
+	if f.parent == nil {
+		for k, e := range f.state {
+			if !e.del {
+				out[k] = e.v
+			}
+		}
+		return out
+	}
+	var chain []*frame
+	for fr := f; fr != nil; fr = fr.parent {
+		chain = append(chain, fr)
+	}
+	for i := len(chain) - 1; i >= 0; i-- {
+		for k, e := range chain[i].state {
+			if e.del {
+				delete(out, k)
+			} else {
+				out[k] = e.v
+			}
+		}
+	}
+	return out
+}
+
+// overlay is the frame's own writes as plain values (tombstones as
+// absent), less the keys in skip.
+func (f *frame) overlay(skip []string) map[string]any {
+	out := make(map[string]any, len(f.order))
+	for _, k := range f.order {
+		if slices.Contains(skip, k) {
+			continue
+		}
+		if e := f.state[k]; !e.del {
+			out[k] = e.v
+		}
+	}
+	return out
+}
+
+func (f *frame) path(id string) string {
+	n := *f.counter
+	*f.counter++
+	return f.arena.path(f.prefix, id, n)
+}
+
+// newScope starts a stage execution: the frame's spare scope when it has
+// one (its buffers reused), a new one otherwise.
+func (f *frame) newScope(n *node) *Scope {
+	s := f.spare
+	if s == nil {
+		return newScope(f, n, f.path(n.id))
+	}
+	f.spare = nil
+	s.n, s.path = n, f.path(n.id)
+	return s
+}
+
+// release hands a committed scope back to its frame for the next stage.
+// A scope whose stage ran on its own goroutine is never reused: an
+// abandoned stage may still hold it.
+func (f *frame) release(s *Scope) {
+	if s.mu != nil || s.f != f {
+		return
+	}
+	clear(s.reads)
+	clear(s.staged)
+	s.reads, s.staged = s.reads[:0], s.staged[:0]
+	s.stagedIdx, s.ask = nil, nil
+	f.spare = s
+}
+
+func (f *frame) prefixed(id string) string {
+	if f.prefix == "" {
+		return id
+	}
+	return f.prefix + "/" + id
+}
+
+// child makes a branch frame reading through to f.
+func (f *frame) child(prefix string, ownLog bool) *frame {
+	c := &frame{r: f.r, parent: f, state: map[string]entry{}, prefix: prefix, depth: f.depth + 1}
+	if ownLog {
+		// A branch counts on from where its parent is, and the parent takes
+		// up the highest count at the join (splice): runtime paths stay
+		// unique even when a loop runs the same fan-out again, and stay the
+		// same on every run, since no branch's count depends on another's.
+		counter := *f.counter
+		log := []Commit(nil)
+		c.counter, c.log, c.branch = &counter, &log, true
+		if f.rec != nil {
+			c.rec = &emitter{mask: f.rec.mask}
+		}
+	} else {
+		c.counter, c.log, c.rec = f.counter, f.log, f.rec
+	}
+	return c
+}
+
+// splice appends a finished branch's commits and events to f's.
+func (f *frame) splice(c *frame) {
+	*f.log = append(*f.log, *c.log...)
+	if c.branch && *c.counter > *f.counter {
+		*f.counter = *c.counter
+	}
+	if f.rec != nil && c.rec != nil {
+		for i := range c.rec.buf {
+			f.rec.send(&c.rec.buf[i])
+		}
+		c.rec.buf = nil
+	}
+}

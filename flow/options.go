@@ -1,0 +1,73 @@
+package flow
+
+import (
+	"time"
+
+	"github.com/openrunbook/runbook/recorder"
+)
+
+// RunOption configures one run.
+type RunOption func(*runOptions)
+
+type runOptions struct {
+	recorders   []recorder.Recorder
+	inputs      map[string]any
+	timeout     time.Duration
+	maxDepth    int
+	concurrency int
+
+	abandonGrace    time.Duration
+	abandonGraceSet bool
+	value           any
+	gather          []string
+}
+
+// WithRecorders attaches recorders to the run.
+func WithRecorders(rs ...recorder.Recorder) RunOption {
+	return func(o *runOptions) { o.recorders = append(o.recorders, rs...) }
+}
+
+// WithInputs writes values to the scope before the first stage. They have
+// no writer in the log: explain chains end at them.
+func WithInputs(in map[string]any) RunOption {
+	return func(o *runOptions) { o.inputs = in }
+}
+
+// WithTimeout bounds the whole run; past it the run is cancelled.
+func WithTimeout(d time.Duration) RunOption { return func(o *runOptions) { o.timeout = d } }
+
+// WithMaxDepth bounds nesting (default DefaultMaxDepth).
+func WithMaxDepth(n int) RunOption { return func(o *runOptions) { o.maxDepth = n } }
+
+// DefaultAbandonGrace is how long a running stage has to return once the
+// run is cancelled or its timeout passes, before it is abandoned.
+const DefaultAbandonGrace = 5 * time.Second
+
+// WithAbandonGrace sets how long a running stage has to return after its
+// context ends before the run abandons it (default DefaultAbandonGrace).
+// Writes it makes before returning commit; writes after it was abandoned
+// never do.
+func WithAbandonGrace(d time.Duration) RunOption {
+	return func(o *runOptions) { o.abandonGrace = d; o.abandonGraceSet = true }
+}
+
+// WithRunValue attaches one value to the run that every stage function can
+// reach through Scope.RunValue: what a layer above flow keeps per run (a
+// chart is immutable and shared by runs; the state its stage functions
+// file into is not). Flow never reads it.
+func WithRunValue(v any) RunOption { return func(o *runOptions) { o.value = v } }
+
+// WithGather names keys whose writes by parallel branches (parallel,
+// select, foreach, a subflow's join) are GATHERED rather than merged: each
+// key holds a list, each branch may only append to it, and the rows the
+// branches appended are concatenated in branch order, each write naming
+// the branch commits its rows came from. Any other key two branches write
+// with different values fails the run. The layer running a chart chooses
+// (package runbook gathers its verdict rows); flow knows no such key.
+func WithGather(keys ...string) RunOption {
+	return func(o *runOptions) { o.gather = append(o.gather, keys...) }
+}
+
+// WithConcurrency bounds how many branches of one fan-out run at once
+// (default: 4 × GOMAXPROCS, at least 8). It never changes the record.
+func WithConcurrency(n int) RunOption { return func(o *runOptions) { o.concurrency = n } }

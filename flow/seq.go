@@ -1,0 +1,56 @@
+package flow
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/openrunbook/runbook/recorder"
+)
+
+// runSeq runs seq from index `from`. It returns a node to jump to when a
+// loop targets a stage outside seq (the caller that holds it jumps).
+func (r *runner) runSeq(ctx context.Context, f *frame, seq *sequence, from int) (*node, error) {
+	for i := from; i < len(seq.nodes); i++ {
+		n := seq.nodes[i]
+		if err := ctx.Err(); err != nil {
+			return nil, &RunError{Path: f.prefixed(n.id), Stage: n.id, Message: "the run was cancelled before this stage started: " + err.Error(), Cancelled: true, err: err}
+		}
+		jump, err := r.runNode(ctx, f, n)
+		if err != nil {
+			return nil, err
+		}
+		if jump != nil {
+			if jump.seq == seq {
+				i = jump.index - 1
+				continue
+			}
+			return jump, nil
+		}
+		if i+1 < len(seq.nodes) && f.rec.wants(recorder.Next) {
+			e := f.nodeEvent(recorder.Next, n, "")
+			e.Target = seq.nodes[i+1].id
+			f.rec.emit(e)
+		}
+	}
+	return nil, nil
+}
+
+func (r *runner) runNode(ctx context.Context, f *frame, n *node) (*node, error) {
+	switch n.kind {
+	case KindStage:
+		return nil, r.runStage(ctx, f, n)
+	case KindDecide:
+		return r.runDecide(ctx, f, n)
+	case KindSelect:
+		return nil, r.runSelect(ctx, f, n)
+	case KindParallel:
+		return nil, r.runParallel(ctx, f, n)
+	case KindForEach:
+		return nil, r.runForEach(ctx, f, n)
+	case KindSubflow:
+		return nil, r.runSubflow(ctx, f, n)
+	case KindLoop:
+		return r.runLoop(ctx, f, n)
+	}
+	return nil, &RunError{Path: f.prefixed(n.id), Stage: n.id, Message: fmt.Sprintf("unknown node kind %q", n.kind)}
+}

@@ -1,0 +1,210 @@
+package flow
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/openrunbook/runbook/recorder"
+)
+
+// runStage runs a function stage with its retry policy and timeout.
+func (r *runner) runStage(ctx context.Context, f *frame, n *node) error {
+	attempts := 1
+	if n.retry != nil {
+		attempts = max(1, n.retry.Attempts)
+	}
+	for a := 1; ; a++ {
+		x := f.begin(n, true)
+		s := x.s
+		var err error
+		if r.inline(ctx, n) {
+			err = safeStage(ctx, n.fn, s)
+		} else {
+			err = r.call(ctx, s, func(ctx context.Context) error { return n.fn(ctx, s) })
+		}
+		attempt := 0
+		if n.retry != nil {
+			attempt = a
+		}
+		if err == nil {
+			return f.end(n, x, nil, attempt, nil, false)
+		}
+		if errors.Is(err, ErrPaused) && s.ask != nil && ctx.Err() == nil {
+			ask := s.ask
+			f.end(n, x, nil, attempt, nil, false)
+			return &pauseSignal{pause: ask, at: []Step{{Node: n.id}}}
+		}
+		cancelled := ctx.Err() != nil
+		if !cancelled && a < attempts && (n.retry.On == nil || n.retry.On(err)) {
+			f.commit(s, nil, attempt, true, err.Error())
+			if f.rec != nil {
+				e := f.nodeEvent(recorder.Retry, n, s.path)
+				e.Index, e.Total, e.Err = a, attempts, err.Error()
+				f.rec.emit(e)
+			}
+			if werr := sleepCtx(ctx, backoff(n.retry, a)); werr != nil {
+				return &RunError{Path: s.path, Stage: n.id, Message: "the run was cancelled while waiting to retry: " + werr.Error(), Cancelled: true, err: werr}
+			}
+			continue
+		}
+		return f.end(n, x, nil, attempt, err, cancelled)
+	}
+}
+
+// stageStart emits StageStart and reads the clock for StageEnd's Elapsed,
+// each only when a recorder wants it: with none attached it does neither.
+func (f *frame) stageStart(n *node, path string) time.Time {
+	if f.rec.wants(recorder.StageStart) {
+		ev := f.nodeEvent(recorder.StageStart, n, path)
+		f.rec.send(&ev)
+	}
+	if f.rec.wants(recorder.StageEnd) {
+		return time.Now()
+	}
+	return time.Time{}
+}
+
+func (f *frame) stageEnd(n *node, path string, t0 time.Time) {
+	if f.rec.wants(recorder.StageEnd) {
+		e := f.nodeEvent(recorder.StageEnd, n, path)
+		e.Elapsed = time.Since(t0)
+		f.rec.emit(e)
+	}
+}
+
+// fail records a stage failure and turns it into the run's error.
+func (f *frame) fail(n *node, path string, err error, cancelled bool) *RunError {
+	re := &RunError{Path: path, Stage: n.id, Message: err.Error(), Cancelled: cancelled, err: err}
+	var pe *PanicError
+	if errors.As(err, &pe) {
+		re.Stack = pe.Stack
+	}
+	if f.rec != nil {
+		e := f.nodeEvent(recorder.Error, n, path)
+		e.Err = re.Message
+		f.rec.emit(e)
+	}
+	return re
+}
+
+// PanicError is a stage that panicked: recovered, and recorded as that
+// stage's failure with its stack.
+type PanicError struct {
+	Value any
+	Stack string
+}
+
+func (e *PanicError) Error() string { return fmt.Sprintf("the stage panicked: %v", e.Value) }
+
+// ErrStageTimeout is the failure of a stage that ran past its own timeout.
+var ErrStageTimeout = errors.New("the stage ran past its timeout")
+
+// inline says whether a stage body can run on the run's goroutine with no
+// way to abandon it: no stage timeout, and a context that never ends. call
+// would run it inline too; deciding here first spares the closure.
+func (r *runner) inline(ctx context.Context, n *node) bool {
+	return n.timeout <= 0 && ctx.Done() == nil
+}
+
+// safeStage is safeCall for a stage function, with no closure.
+func safeStage(ctx context.Context, fn StageFunc, s *Scope) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = &PanicError{Value: v, Stack: string(debug.Stack())}
+		}
+	}()
+	return fn(ctx, s)
+}
+
+// call runs one stage body. With a timeout, or a context that can end, the
+// body runs on its own goroutine so an overrunning stage can be abandoned:
+// its late writes never commit. Otherwise it runs inline (no goroutine).
+func (r *runner) call(ctx context.Context, s *Scope, body func(context.Context) error) error {
+	runCtx := ctx
+	if s.n.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, s.n.timeout)
+		defer cancel()
+	}
+	if ctx.Done() == nil {
+		return safeCall(ctx, body)
+	}
+	s.mu = &sync.Mutex{}
+	done := make(chan error, 1)
+	go func() { done <- safeCall(ctx, body) }()
+	var err error
+	select {
+	case err = <-done:
+		s.mu = nil // the body has returned: the scope can be reused
+	case <-ctx.Done():
+		// A stage that honours its context (an exec stage stopping its
+		// process group) gets a grace to finish, so what it did — and the
+		// processes it must stop — are settled before the run returns. Past
+		// the grace it is abandoned: its late writes never commit.
+		t := time.NewTimer(r.opts.abandonGrace)
+		select {
+		case err = <-done:
+			s.mu = nil
+		case <-t.C:
+			s.abandon()
+			err = ctx.Err()
+		}
+		t.Stop()
+		if err == nil {
+			err = ctx.Err()
+		}
+	}
+	if err != nil && runCtx.Err() == nil && ctx.Err() != nil && errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("%w (%s)", ErrStageTimeout, s.n.timeout)
+	}
+	if err != nil && runCtx.Err() != nil {
+		return fmt.Errorf("the run was cancelled while this stage ran: %w", err)
+	}
+	return err
+}
+
+func safeCall(ctx context.Context, body func(context.Context) error) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = &PanicError{Value: v, Stack: string(debug.Stack())}
+		}
+	}()
+	return body(ctx)
+}
+
+func backoff(p *RetryPolicy, attempt int) time.Duration {
+	d := p.Backoff
+	for i := 1; i < attempt && d > 0; i++ {
+		d *= 2
+		if p.MaxBackoff > 0 && d >= p.MaxBackoff {
+			d = p.MaxBackoff
+			break
+		}
+	}
+	if p.MaxBackoff > 0 && d > p.MaxBackoff {
+		d = p.MaxBackoff
+	}
+	if p.Jitter && d > 1 {
+		d = d/2 + rand.N(d/2+1)
+	}
+	return d
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
