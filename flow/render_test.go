@@ -6,12 +6,12 @@ import (
 
 func TestRenderMermaidGolden(t *testing.T) {
 	t.Parallel()
-	golden(t, "render/chart.mmd", []byte(staticChart(t).Mermaid()))
+	checkGolden(t, "render/chart.mmd", []byte(staticChart(t).Mermaid()))
 }
 
 func TestRenderDOTGolden(t *testing.T) {
 	t.Parallel()
-	golden(t, "render/chart.dot", []byte(staticChart(t).DOT()))
+	checkGolden(t, "render/chart.dot", []byte(staticChart(t).DOT()))
 }
 
 func TestRenderDeterministic(t *testing.T) {

@@ -120,7 +120,7 @@ func TestDescribeGolden(t *testing.T) {
 	if err := enc.Encode(c.Describe()); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "static/describe.json", buf.Bytes())
+	checkGolden(t, "static/describe.json", buf.Bytes())
 }
 
 func TestDescribeLoopRef(t *testing.T) {
