@@ -24,12 +24,12 @@ func Open(path string) (*Runbook, error) {
 	if err != nil {
 		return nil, err
 	}
-	return FromSpec(spec)
+	return Build(spec)
 }
 
-// FromSpec builds the runbook a loaded Spec describes: the flow chart with a
+// Build builds the runbook a loaded Spec describes: the flow chart with a
 // stage function for every stage kind.
-func FromSpec(spec *chart.Spec) (*Runbook, error) {
+func Build(spec *chart.Spec) (*Runbook, error) {
 	b := &chartBuilder{spec: spec}
 	fc, err := b.chart(spec.Name, spec.Description, spec.Stages)
 	if len(b.errs) > 0 {

@@ -52,7 +52,7 @@ func workloads(tb testing.TB) map[string]*runbook.Runbook {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	yamlChart, err := runbook.FromSpec(spec)
+	yamlChart, err := runbook.Build(spec)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -154,7 +154,7 @@ func TestHonestyStartedIsStopped(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rb, err := runbook.FromSpec(spec)
+		rb, err := runbook.Build(spec)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,7 +13,7 @@ import (
 
 // Runbook is a chart with its inputs, its result options and its honesty
 // stages: what `runbook exec` runs. Build one from a file (Open), from a
-// loaded Spec (FromSpec), or around a chart built in Go (New). Immutable;
+// loaded Spec (Build), or around a chart built in Go (New). Immutable;
 // runs may share it.
 type Runbook struct {
 	spec  *chart.Spec

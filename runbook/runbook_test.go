@@ -93,7 +93,7 @@ func parse(t *testing.T, src string) *runbook.Runbook {
 	if err != nil {
 		t.Fatalf("parse: %v", err)
 	}
-	rb, err := runbook.FromSpec(spec)
+	rb, err := runbook.Build(spec)
 	if err != nil {
 		t.Fatalf("build: %v", err)
 	}

@@ -57,7 +57,7 @@ func FuzzInputFlag(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	rb, err := runbook.FromSpec(spec)
+	rb, err := runbook.Build(spec)
 	if err != nil {
 		f.Fatal(err)
 	}
