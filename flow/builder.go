@@ -91,7 +91,7 @@ func (b *Builder) ForEach(id string, spec ForEach, opts ...Option) *Builder {
 	n := &node{id: id, kind: KindForEach}
 	fe := &forEach{items: spec.Items, as: spec.As, maxBranches: spec.MaxBranches, into: spec.Into}
 	if fe.as == "" {
-		fe.as = "item"
+		fe.as = DefaultItemKey
 	}
 	if spec.Body != nil {
 		bodyName := id
@@ -101,6 +101,7 @@ func (b *Builder) ForEach(id string, spec ForEach, opts ...Option) *Builder {
 		c, err := body.Build()
 		if err != nil {
 			b.errs = append(b.errs, fmt.Errorf("foreach %q: %w", id, err))
+			fe.bodyRefused = true
 		}
 		fe.body = c
 	}
@@ -179,10 +180,41 @@ func (e *BuildError) Error() string {
 // Unwrap lets errors.As find a NodeError among the reasons.
 func (e *BuildError) Unwrap() []error { return e.Errs }
 
-// NodeError is one build-time refusal, naming the node it is about.
+// NodeError is one build-time refusal, naming the node it is about and the
+// key of that node the refusal is about, so a front end that knows where
+// each key was written (the YAML loader's file:line:col) can point there.
+//
+// Field is a path into the node in the chart format's words; list indices
+// are 0-based (a message counts rules and branches from 1):
+//
+//	""                        the node as a whole (no function, no spec, on a cycle, unreachable)
+//	"stages"                  the chart has no stages (Node is "")
+//	"id"                      empty, a reserved or invalid character, or already used
+//	"branches"                a branching node with no branches
+//	"branches[2]"             its third branch, which has no name
+//	"branches.NAME"           branch NAME: declared twice, or never taken
+//	"decide.rules[1].when"    a rule with no condition (select.rules[…] for a selector)
+//	"decide.rules[1].then"    a rule whose then names no branch
+//	"decide.default"          no default, or one that names no branch
+//	"foreach.items"           no items function
+//	"foreach.as"              as is IndexKey
+//	"foreach.maxBranches"     missing or < 1
+//	"foreach.stages"          no body
+//	"subflow"                 no chart, or a chart that mounts this one
+//	"loop.to"                 no target, or one the loop may not jump to
+//	"loop.max"                negative
+//	"retry.attempts", "retry.backoff", "retry.maxBackoff", "timeout"
+//
+// A parallel node's branches are "branches…" too (the YAML writes them
+// under parallel:). A repeated id is refused at each later node holding it,
+// in chart order, so the k-th such refusal is about the (k+1)-th occurrence.
+// Where the YAML loader states the same rule, Msg is the loader's words
+// without a file position, so a loader that points at Field prints the same
+// line it always has.
 type NodeError struct {
-	Node string // the node id ("" for chart-wide problems)
-	Msg  string
+	Node  string // the node id ("" for chart-wide problems)
+	Field string // the node's key the refusal is about (the table above)
+	Msg   string
 }
 
 func (e *NodeError) Error() string {

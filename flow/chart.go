@@ -50,8 +50,8 @@ type Branch struct {
 type ForEach struct {
 	// Items gives the list to fan out over (see ItemsOf for an expression).
 	Items ItemsFunc
-	// As is the key each branch sees its item under (default "item"); the
-	// branch also sees "index".
+	// As is the key each branch sees its item under (default
+	// DefaultItemKey); the branch also sees IndexKey.
 	As string
 	// MaxBranches is required (≥ 1); items past it do not run and the
 	// truncation is recorded.
@@ -90,9 +90,6 @@ type Loop struct {
 	// run naming the loop and the bound.
 	Max int
 }
-
-// DefaultLoopMax is the loop bound when a loop does not set one.
-const DefaultLoopMax = 1000
 
 // RetryPolicy re-runs a failed stage. Each attempt is recorded; a failed
 // attempt's staged writes are discarded; the last attempt behaves as a stage
@@ -175,6 +172,7 @@ type forEach struct {
 	maxBranches int
 	into        string
 	body        *Chart
+	bodyRefused bool // Body was given and its Build refused it (its errors say why)
 }
 
 // sequence is a list of nodes run top to bottom: a chart's root, or one

@@ -39,10 +39,6 @@ func WithTimeout(d time.Duration) RunOption { return func(o *runOptions) { o.tim
 // WithMaxDepth bounds nesting (default DefaultMaxDepth).
 func WithMaxDepth(n int) RunOption { return func(o *runOptions) { o.maxDepth = n } }
 
-// DefaultAbandonGrace is how long a running stage has to return once the
-// run is cancelled or its timeout passes, before it is abandoned.
-const DefaultAbandonGrace = 5 * time.Second
-
 // WithAbandonGrace sets how long a running stage has to return after its
 // context ends before the run abandons it (default DefaultAbandonGrace).
 // Writes it makes before returning commit; writes after it was abandoned

@@ -13,14 +13,6 @@ import (
 	"github.com/openrunbook/runbook/recorder"
 )
 
-// IndexKey is the key every foreach branch sees its item's position under
-// (its item is under ForEach.As).
-const IndexKey = "index"
-
-// DefaultMaxDepth bounds nesting (subflow mounts and branches within
-// branches). Loop passes and foreach width do not count against it.
-const DefaultMaxDepth = 500
-
 // Status is how a run ended.
 type Status string
 

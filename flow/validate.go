@@ -7,6 +7,10 @@ import (
 	"unicode"
 
 	"github.com/dominikbraun/graph"
+
+	"github.com/openrunbook/runbook/decide"
+
+	"github.com/openrunbook/runbook/internal/suggest"
 )
 
 // The forward graph's markers: where a chart starts and where it ends. They
@@ -18,23 +22,32 @@ const (
 
 // validate returns every build-time refusal of engine.md §1, each a
 // *NodeError naming the node and saying what would be right, in the order
-// the nodes sit in the chart (chart-wide problems first). Duplicate ids are
-// refused by link, which runs first.
+// the nodes sit in the chart (chart-wide problems first). It is the one
+// home of the chart's structural rules; a front end (the YAML loader) may
+// refuse earlier with positions, but never decides differently.
 //
 // It owns one rule per node kind:
 //
-//	every id        non-empty; letters, digits, '-', '_', '.'; never '~' or '/'
+//	every id        non-empty; letters, digits, '-', '_', '.'; never '~' or '/';
+//	                unique in the chart, branch stages included
 //	stage           a function
 //	decide          branches, each named once; rules with a condition whose
 //	                then names a branch; a default naming a branch (rules
-//	                form); every branch reachable by a rule or the default;
-//	                or a Go decide function
+//	                form); every branch reachable by a rule or the default
+//	                (asked only when the rules are sound); or a Go decide
+//	                function
 //	select          as decide, without a default
 //	parallel        branches, each named once
-//	foreach         items, a body, maxBranches ≥ 1, as ≠ "index"
+//	foreach         items, a body, maxBranches ≥ 1, as an identifier ≠ IndexKey
 //	subflow         a chart that does not mount (transitively) this one
-//	loop            a target EARLIER in its own sequence or an enclosing one,
-//	                never leaving a parallel or select branch; max ≥ 0
+//	loop            a target EARLIER in its own sequence or in one enclosing
+//	                it through decide branches (never leaving a parallel or
+//	                select branch, a foreach body or a subflow); max ≥ 0
+//
+// Where the YAML loader states a rule too, the message is the loader's,
+// word for word, without its file position (validate_test.go holds the two
+// to the same words through testdata/bad/*.golden).
+//
 //	retry, timeout  attempts ≥ 1, backoff ≥ 0, timeout ≥ 0
 //
 // It also builds the forward graph (c.g, loops excluded; see forwardGraph)
@@ -43,7 +56,7 @@ const (
 func (c *Chart) validate() []error {
 	v := &validator{c: c, pos: map[*node]int{}}
 	if len(c.root.nodes) == 0 {
-		v.add(nil, "the chart has no stages: add at least one")
+		v.add(nil, "stages", "stages is an empty list: give it at least one stage")
 	}
 	c.preorder(func(n *node) { v.pos[n] = len(v.pos) })
 	c.preorder(v.node)
@@ -85,8 +98,10 @@ type posErr struct {
 	err error
 }
 
-func (v *validator) add(n *node, format string, args ...any) {
-	e := &NodeError{Msg: fmt.Sprintf(format, args...)}
+// add records a refusal of node n (nil: the chart as a whole) about its
+// key field (see NodeError for the fields).
+func (v *validator) add(n *node, field, format string, args ...any) {
+	e := &NodeError{Field: field, Msg: fmt.Sprintf(format, args...)}
 	p := -1
 	if n != nil {
 		e.Node, p = n.id, v.pos[n]
@@ -113,7 +128,7 @@ func (v *validator) node(n *node) {
 	switch n.kind {
 	case KindStage:
 		if n.fn == nil {
-			v.add(n, "stage has no function: give it a StageFunc")
+			v.add(n, "", "stage has no function: give it a StageFunc")
 		}
 	case KindDecide, KindSelect:
 		v.branches(n)
@@ -127,53 +142,64 @@ func (v *validator) node(n *node) {
 	case KindLoop:
 		v.loop(n)
 	default:
-		v.add(n, "unknown node kind %q (one of: stage, decide, select, parallel, foreach, subflow, loop)", n.kind)
+		v.add(n, "", "unknown node kind %q (one of: stage, decide, select, parallel, foreach, subflow, loop)", n.kind)
 	}
 	if r := n.retry; r != nil {
 		if r.Attempts < 1 {
-			v.add(n, "retry attempts is %d: it counts every try, the first included, so it must be ≥ 1", r.Attempts)
+			v.add(n, "retry.attempts", "retry attempts is %d: it must be a whole number ≥ 1", r.Attempts)
 		}
 		if r.Backoff < 0 {
-			v.add(n, "retry backoff is %s: it must be ≥ 0", r.Backoff)
+			v.add(n, "retry.backoff", "retry backoff is %s: it must be ≥ 0", r.Backoff)
 		}
 		if r.MaxBackoff < 0 {
-			v.add(n, "retry maxBackoff is %s: it must be ≥ 0 (0: no cap)", r.MaxBackoff)
+			v.add(n, "retry.maxBackoff", "retry maxBackoff is %s: it must be ≥ 0 (0: no cap)", r.MaxBackoff)
 		}
 	}
 	if n.timeout < 0 {
-		v.add(n, "timeout is %s: it must be ≥ 0 (0: none)", n.timeout)
+		v.add(n, "timeout", "timeout %q is negative: it must be ≥ 0", n.timeout.String())
 	}
 }
 
-// id refuses an empty id and any character outside letters, digits, '-',
-// '_' and '.'; '~' and '/' are named as reserved for runtime paths.
+// id refuses an empty id, any character outside letters, digits, '-', '_'
+// and '.' ('~' and '/' are named as reserved for runtime paths), and an id
+// a node earlier in the chart already has (link indexed the first).
 func (v *validator) id(n *node) {
 	if n.id == "" {
-		v.add(n, "the %s at %s has an empty id: every stage needs an id (letters, digits, '-', '_', '.')", n.kind, where(n))
+		v.add(n, "id", "stage %d has no id: every stage needs one (letters, digits, '-', '_', '.')", n.index+1)
 		return
 	}
-	if strings.ContainsAny(n.id, "~/") {
-		v.add(n, "id holds a reserved character ('~' or '/' are kept for runtime paths): use letters, digits, '-', '_', '.'")
+	if msg := idProblem(n.id); msg != "" {
+		v.add(n, "id", "id %q %s", n.id, msg)
 		return
 	}
-	for _, r := range n.id {
-		if !validIDRune(r) {
-			v.add(n, "id holds %q: an id may hold only letters, digits, '-', '_', '.'", r)
-			return
-		}
+	if first := v.c.byID[n.id]; first != nil && first != n {
+		v.add(n, "id", "id %q is used twice in this chart: ids are unique in a chart, branch stages included", n.id)
 	}
 }
 
-// where says where a node sits, for a node that has no id to name it by:
+// idProblem says what is wrong with a non-empty id ("" when nothing is).
+func idProblem(id string) string {
+	if strings.ContainsAny(id, "~/") {
+		return "holds a reserved character ('~' and '/' are kept for runtime paths): use letters, digits, '-', '_', '.'"
+	}
+	for _, r := range id {
+		if !validIDRune(r) {
+			return fmt.Sprintf("holds %q: an id may hold only letters, digits, '-', '_', '.'", r)
+		}
+	}
+	return ""
+}
+
 // "position 2 of branch \"x\" of \"d\"", or of the chart's root.
-func where(n *node) string {
-	if n.seq == nil {
-		return "an unknown position"
+// isIdent reports a name an expression can read: letters, digits and '_',
+// not starting with a digit.
+func isIdent(s string) bool {
+	for i, r := range s {
+		if r != '_' && !unicode.IsLetter(r) && (i == 0 || !unicode.IsDigit(r)) {
+			return false
+		}
 	}
-	if n.seq.parent == nil {
-		return fmt.Sprintf("position %d of the chart's root", n.index+1)
-	}
-	return fmt.Sprintf("position %d of branch %q of %q", n.index+1, branchNameOf(n.seq), n.seq.parent.id)
+	return s != ""
 }
 
 func validIDRune(r rune) bool {
@@ -184,16 +210,20 @@ func validIDRune(r rune) bool {
 // non-empty name.
 func (v *validator) branches(n *node) {
 	if len(n.branches) == 0 {
-		v.add(n, "%s has no branches: declare at least one", n.kind)
+		if n.kind == KindParallel {
+			v.add(n, "branches", "parallel is an empty map: declare at least one branch, NAME: [stages]")
+		} else {
+			v.add(n, "branches", "%s has no branches: add branches: {NAME: [stages], …} beside %s:", n.kind, n.kind)
+		}
 		return
 	}
 	seen := map[string]bool{}
 	for i, br := range n.branches {
 		switch {
 		case br.name == "":
-			v.add(n, "branch %d has an empty name: every branch needs a name", i+1)
+			v.add(n, fmt.Sprintf("branches[%d]", i), "branch %d has an empty name: every branch needs a name", i+1)
 		case seen[br.name]:
-			v.add(n, "branch %q is declared twice: branch names must be unique within a %s", br.name, n.kind)
+			v.add(n, "branches."+br.name, "branch %q is declared twice: branch names must be unique within a %s", br.name, n.kind)
 		}
 		seen[br.name] = true
 	}
@@ -204,7 +234,7 @@ func (v *validator) decider(n *node) {
 	goDecider := n.kind == KindDecide && n.def == nil && len(n.rules) == 0
 	if goDecider {
 		if n.decideFn == nil {
-			v.add(n, "decide has neither rules nor a decide function: give it rules and a default, or a DecideFunc")
+			v.add(n, "", "decide has neither rules nor a decide function: give it rules and a default, or a DecideFunc")
 		}
 		return // a Go decider may reach any branch
 	}
@@ -213,35 +243,41 @@ func (v *validator) decider(n *node) {
 	for _, name := range names {
 		has[name] = true
 	}
-	reached := map[string]bool{}
+	list := strings.Join(names, ", ")
+	before := len(v.errs)
 	for i, r := range n.rules {
 		if r.When == nil {
-			v.add(n, "rule %d has no condition (When is nil): give it a predicate", i+1)
+			v.add(n, ruleField(n, i, "when"), "rule %d has no when: give it a condition, an expression (when: used > 90) or a filter (when: {used: {gt: 90}})", i+1)
 		}
-		if len(names) == 0 {
-			continue // "no branches" already says it
+		if len(names) > 0 && !has[r.Then] { // with no branches, "no branches" says it
+			v.add(n, ruleField(n, i, "then"), "rule %d: then %q names no branch (branches: %s)", i+1, r.Then, list)
 		}
-		if !has[r.Then] {
-			v.add(n, "rule %d: then %q names no branch (branches: %s)", i+1, r.Then, strings.Join(names, ", "))
-		}
-		reached[r.Then] = true
 	}
 	if n.kind == KindDecide {
 		switch {
 		case n.def == nil || n.def.Branch == "":
-			v.add(n, "decide has no default: name the branch to take when no rule matches (one of: %s)", branchListOrNone(names))
+			v.add(n, "decide.default", "decide has no default: name the branch to take when no rule matches, such as default: declined (branches: %s)", list)
 		case len(names) > 0 && !has[n.def.Branch]:
-			v.add(n, "default %q names no branch (branches: %s)", n.def.Branch, strings.Join(names, ", "))
-		default:
-			reached[n.def.Branch] = true
+			v.add(n, "decide.default", "default %q names no branch (branches: %s)", n.def.Branch, list)
 		}
+	}
+	if len(v.errs) > before || len(names) == 0 {
+		return // a broken rule might have reached any branch: say nothing of reach
+	}
+	var def *decide.Default
+	if n.kind == KindDecide {
+		def = n.def
+	}
+	reached := map[string]bool{}
+	for _, b := range decide.Branches(n.rules, def) {
+		reached[b] = true
 	}
 	for _, name := range names {
 		if name != "" && !reached[name] {
 			if n.kind == KindDecide {
-				v.add(n, "branch %q can never be taken: no rule's then and not the default names it (add a rule for it, or remove it)", name)
+				v.add(n, "branches."+name, "branch %q can never be taken: no rule's then and not the default names it (add a rule for it, or remove it)", name)
 			} else {
-				v.add(n, "branch %q can never be taken: no rule's then names it (add a rule for it, or remove it)", name)
+				v.add(n, "branches."+name, "branch %q can never be taken: no rule's then names it (add a rule for it, or remove it)", name)
 			}
 		}
 	}
@@ -250,35 +286,41 @@ func (v *validator) decider(n *node) {
 func (v *validator) forEach(n *node) {
 	fe := n.forEach
 	if fe == nil {
-		v.add(n, "foreach has no spec: use Builder.ForEach")
+		v.add(n, "", "foreach has no spec: use Builder.ForEach")
 		return
 	}
-	if fe.maxBranches < 1 {
-		v.add(n, "maxBranches is required: the most branches this foreach may start, ≥ 1 (got %d)", fe.maxBranches)
-	}
 	if fe.items == nil {
-		v.add(n, "foreach has no items: give ForEach.Items the function that lists them")
+		v.add(n, "foreach.items", "foreach has no items: give it an expression giving the list, such as items: volumes")
 	}
-	if fe.body == nil {
-		v.add(n, "foreach has no body (ForEach.Body is nil, or it was refused): give it the stages each item runs")
+	switch {
+	case fe.as == IndexKey:
+		v.add(n, "foreach.as", "foreach as is %q, the key every branch already gets for its item's position: choose another name (default %q)", IndexKey, DefaultItemKey)
+	case !isIdent(fe.as):
+		v.add(n, "foreach.as", "foreach as %q is not a name an expression can read: use letters, digits and _, not starting with a digit", fe.as)
 	}
-	if fe.as == "index" {
-		v.add(n, "as is \"index\", the key every branch already gets for its item's position: choose another name (default \"item\")")
+	switch {
+	case fe.maxBranches == 0:
+		v.add(n, "foreach.maxBranches", "foreach has no maxBranches: it is required, the most branches this foreach may start (≥ 1); items past it do not run and the cut is recorded")
+	case fe.maxBranches < 0:
+		v.add(n, "foreach.maxBranches", "foreach maxBranches is %d: it must be a whole number ≥ 1", fe.maxBranches)
+	}
+	if fe.body == nil && !fe.bodyRefused {
+		v.add(n, "foreach.stages", "foreach has no stages: give it the stages each item runs")
 	}
 }
 
 func (v *validator) subflow(n *node) {
 	if n.subflow == nil {
-		v.add(n, "subflow has no chart: mount a built *Chart")
+		v.add(n, "subflow", "subflow has no chart: mount a built *Chart")
 		return
 	}
 	path, ok := mountsChart(n.subflow, v.c, map[*Chart]bool{}, true)
 	switch {
 	case !ok:
 	case len(path) == 1:
-		v.add(n, "subflow mounts chart %q, the chart being built (same name): a chart cannot mount itself; mount another chart or rename one", v.c.name)
+		v.add(n, "subflow", "subflow mounts chart %q, the chart being built (same name): a chart cannot mount itself; mount another chart or rename one", v.c.name)
 	default:
-		v.add(n, "subflow mounts chart %q, the chart being built (via %s): a chart cannot mount itself, even through other charts", v.c.name, strings.Join(path, " → "))
+		v.add(n, "subflow", "subflow mounts chart %q, the chart being built (via %s): a chart cannot mount itself, even through other charts", v.c.name, strings.Join(path, " → "))
 	}
 }
 
@@ -315,121 +357,93 @@ func mountsChart(sub, target *Chart, seen map[*Chart]bool, bySubflow bool) ([]st
 	return path, found
 }
 
-// loop checks a loop's bound and its target: an earlier stage of the loop's
-// own sequence, or of an enclosing one, never leaving a parallel or select
-// branch (those run beside each other; a jump out of one has nowhere to land).
+// loop checks a loop's bound and its target, and resolves the target (the
+// node the run jumps to): an earlier stage of the loop's own sequence, or
+// of an enclosing one, never leaving a parallel or select branch (those run
+// beside each other; a jump out of one has nowhere to land). It is the one
+// home of the loop-target rule: the run only follows n.loopTarget.
 func (v *validator) loop(n *node) {
 	l := n.loop
 	if l == nil {
-		v.add(n, "loop has no spec: use Builder.Loop")
+		v.add(n, "", "loop has no spec: use Builder.Loop")
 		return
 	}
 	if l.Max < 0 {
-		v.add(n, "loop max is %d: it must be ≥ 0 (0: the default, %d)", l.Max, DefaultLoopMax)
+		v.add(n, "loop.max", "loop max is %d: it must be ≥ 0 (0: the default, %d)", l.Max, DefaultLoopMax)
 	}
-	allowed, boundary := loopTargets(n)
-	var cands []string
-	ok := false
-	for _, t := range allowed {
+	allowed := loopTargets(n)
+	cands := make([]string, 0, len(allowed))
+	for _, t := range allowed { // nearest first: the nearest of a repeated id wins
 		cands = append(cands, t.id)
-		if t.id == l.To {
-			ok = true
+		if t.id == l.To && n.loopTarget == nil {
+			n.loopTarget = t
 		}
 	}
-	if ok {
+	if n.loopTarget != nil {
 		return
 	}
+	// The messages are the YAML loader's words (it points at loop.to).
 	cl := loopCandidates(cands)
 	target := v.c.byID[l.To]
 	switch {
 	case l.To == "":
-		v.add(n, "loop has no target: set Loop.To to an earlier stage (%s)", cl)
+		v.add(n, "loop.to", "loop has no to: name the earlier stage to jump back to")
+	case l.To == n.id:
+		v.add(n, "loop.to", "loop targets itself: a loop jumps back to an earlier stage (%s)", cl)
 	case target == nil:
-		v.add(n, "loop target %q names no stage of this chart; a foreach body or a subflow is a chart of its own and a loop cannot leave it (%s)", l.To, cl)
-	case target == n:
-		v.add(n, "loop targets itself: a loop jumps back to an earlier stage (%s)", cl)
-	case boundary != nil && !seqHolds(target, boundary):
-		v.add(n, "a loop cannot leave a %s branch: target %q is outside branch %q of %q (%s)",
-			boundary.parent.kind, l.To, branchNameOf(boundary), boundary.parent.id, cl)
-	case loopOnChain(target, n):
-		v.add(n, "loop target %q is not earlier than the loop: a loop jumps back (%s)", l.To, cl)
+		if near := suggest.Nearest(l.To, chartOrder(cands)); near != "" {
+			v.add(n, "loop.to", "loop to %q names no stage of this chart; did you mean %q? (%s)", l.To, near, cl)
+		} else {
+			v.add(n, "loop.to", "loop to %q names no stage of this chart; a foreach body or a subflow is a chart of its own and a loop cannot leave it (%s)", l.To, cl)
+		}
+	case v.pos[target] > v.pos[n]:
+		v.add(n, "loop.to", "loop to %q names a later stage: a loop jumps back to an earlier one (%s)", l.To, cl)
 	default:
-		v.add(n, "loop target %q sits in a branch the loop is not in: a loop may jump only to an earlier stage of its own sequence or an enclosing one (%s)", l.To, cl)
+		v.add(n, "loop.to", "loop to %q names a stage in a branch the loop is not in, or across a parallel or select branch: a loop may jump only to an earlier stage of its own sequence or of one enclosing it through decide branches (%s)", l.To, cl)
 	}
 }
 
-// loopTargets lists, nearest first, the stages a loop may jump to, and the
-// parallel or select branch sequence that bounds them (nil if none).
-func loopTargets(n *node) (allowed []*node, boundary *sequence) {
-	seq, idx, own := n.seq, n.index, true
+// loopTargets lists, nearest first, the stages a loop may jump to: the
+// earlier nodes of its own sequence, then, through each decide branch it
+// sits in, the decider and the nodes before it. A parallel or select branch
+// stops the walk (its branches run beside each other; a jump out of one has
+// nowhere to land).
+func loopTargets(n *node) []*node {
+	var allowed []*node
+	seq, last := n.seq, n.index-1 // not the loop itself
 	for seq != nil {
-		last := idx
-		if own {
-			last = idx - 1 // not the loop itself
-		}
 		for j := last; j >= 0; j-- {
 			allowed = append(allowed, seq.nodes[j])
 		}
 		p := seq.parent
-		if p == nil {
+		if p == nil || p.kind != KindDecide {
 			break
 		}
-		if p.kind == KindParallel || p.kind == KindSelect {
-			return allowed, seq
-		}
-		seq, idx, own = p.seq, p.index, false
+		seq, last = p.seq, p.index
 	}
-	return allowed, nil
+	return allowed
 }
 
-// loopCandidates lists loop targets in chart order.
-func loopCandidates(ids []string) string {
-	if len(ids) == 0 {
-		return "there is no earlier stage it could jump to"
-	}
+// chartOrder reverses a nearest-first list of loop targets into chart order.
+func chartOrder(ids []string) []string {
 	rev := make([]string, len(ids))
 	for i, id := range ids {
 		rev[len(ids)-1-i] = id
 	}
-	return "earlier stages it may jump to: " + strings.Join(rev, ", ")
+	return rev
 }
 
-// seqHolds reports whether n sits in seq or in a branch nested within it.
-func seqHolds(n *node, seq *sequence) bool {
-	for s := n.seq; s != nil; {
-		if s == seq {
-			return true
-		}
-		if s.parent == nil {
-			return false
-		}
-		s = s.parent.seq
+// loopCandidates lists a loop's targets (nearest first) in chart order.
+func loopCandidates(ids []string) string {
+	if len(ids) == 0 {
+		return "there is no earlier stage it could jump to"
 	}
-	return false
+	return "earlier stages it may jump to: " + strings.Join(chartOrder(ids), ", ")
 }
 
-// loopOnChain reports whether target sits in the loop's own sequence or an
-// enclosing one (so it is refused only for coming at or after the loop).
-func loopOnChain(target, loop *node) bool {
-	for s := loop.seq; s != nil; {
-		if target.seq == s {
-			return true
-		}
-		if s.parent == nil {
-			return false
-		}
-		s = s.parent.seq
-	}
-	return false
-}
-
-func branchNameOf(seq *sequence) string {
-	for _, br := range seq.parent.branches {
-		if br.seq == seq {
-			return br.name
-		}
-	}
-	return ""
+// ruleField is the Field of a decider's rule i (0-based): `decide.rules[1].then`.
+func ruleField(n *node, i int, key string) string {
+	return fmt.Sprintf("%s.rules[%d].%s", n.kind, i, key)
 }
 
 func branchNames(n *node) []string {
@@ -438,13 +452,6 @@ func branchNames(n *node) []string {
 		names = append(names, br.name)
 	}
 	return names
-}
-
-func branchListOrNone(names []string) string {
-	if len(names) == 0 {
-		return "none declared"
-	}
-	return strings.Join(names, ", ")
 }
 
 // forwardGraph builds the chart's forward structure: a vertex per node id
