@@ -1,8 +1,6 @@
 package flow
 
 import (
-	"strconv"
-
 	"unsafe"
 
 	"github.com/openrunbook/runbook/decide"
@@ -55,14 +53,7 @@ func (a *arena) path(prefix, id string, n int) string {
 		a.strs = make([]byte, 0, size)
 	}
 	start := len(a.strs)
-	b := a.strs
-	if prefix != "" {
-		b = append(b, prefix...)
-		b = append(b, '/')
-	}
-	b = append(b, id...)
-	b = append(b, '#')
-	b = strconv.AppendInt(b, int64(n), 10)
+	b := appendExecution(a.strs, prefix, id, n)
 	a.strs = b
 	return unsafe.String(&b[start], len(b)-start)
 }

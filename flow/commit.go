@@ -32,7 +32,8 @@ func (f *frame) commit(s *Scope, ev *decide.Evidence, attempt int, discarded boo
 	}
 	// The commit is filled in its slot of the log, not copied there.
 	c := nextCommit(f.log)
-	c.Path, c.Stage, c.Reads, c.Writes = s.path, s.n.id, f.arena.takeReads(s.reads), writes
+	c.Path, c.Stage, c.Scope, c.N = s.path, s.n.id, f.steps, s.count
+	c.Reads, c.Writes = f.arena.takeReads(s.reads), writes
 	c.Decision, c.Attempt, c.Discarded, c.Err = ev, attempt, discarded, msg
 	if f.rec.wants(recorder.Commit) {
 		e := f.nodeEvent(recorder.Commit, s.n, s.path)

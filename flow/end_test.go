@@ -103,7 +103,7 @@ func TestGatherNamesWhereRowsCameFrom(t *testing.T) {
 		t.Fatalf("rows = %v", got)
 	}
 	for _, stage := range []string{"fork", "each"} {
-		var from string
+		var from []string
 		for _, cm := range res.Log.Commits {
 			for _, w := range cm.Writes {
 				if cm.Stage == stage && w.Key == verdicts {
@@ -111,7 +111,7 @@ func TestGatherNamesWhereRowsCameFrom(t *testing.T) {
 				}
 			}
 		}
-		if len(strings.Fields(from)) != 2 {
+		if len(from) != 2 {
 			t.Errorf("%s's gathered write names %q, want the two branch commits", stage, from)
 		}
 	}

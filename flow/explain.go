@@ -349,7 +349,7 @@ func (e *Explainer) findStage(path string) (int, bool) {
 		return is[len(is)-1], true
 	}
 	for i := len(e.log.Commits) - 1; i >= 0; i-- {
-		if stripCounter(e.log.Commits[i].Path) == path {
+		if StripCounter(e.log.Commits[i].Path) == path {
 			return i, true
 		}
 	}

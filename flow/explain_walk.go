@@ -91,7 +91,7 @@ func (w *walk) commit(i int, rel, key string, val any, depth int) *CauseNode {
 		// A foreach's gathered list is explained row by row (each row's
 		// own branch commit), not as one join of every branch.
 		rows := !isRow && slices.Contains(w.e.gather, key) && w.e.isForEach(i)
-		for _, from := range splitPaths(wr.From) {
+		for _, from := range wr.From {
 			if rows {
 				break
 			}
@@ -167,8 +167,8 @@ func (e *Explainer) rowOrigin(ci int, key string, row, depth int) (int, []rowHop
 	var branches []int
 	var names []string
 	switch {
-	case wr.From != "":
-		for _, p := range splitPaths(wr.From) {
+	case len(wr.From) > 0:
+		for _, p := range wr.From {
 			j, ok := e.resolve(p, ci)
 			if !ok {
 				return -1, nil, false
@@ -401,11 +401,4 @@ func writeOf(c *Commit, key string) *Write {
 		}
 	}
 	return nil
-}
-
-func stripCounter(path string) string {
-	if i := strings.LastIndexByte(path, '#'); i >= 0 && i > strings.LastIndexByte(path, '/') {
-		return path[:i]
-	}
-	return path
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"reflect"
-	"strconv"
 
 	"github.com/openrunbook/runbook/recorder"
 	"github.com/openrunbook/runbook/rules"
@@ -69,10 +68,9 @@ func (r *runner) runForEach(ctx context.Context, f *frame, n *node) error {
 		e.Total = len(items)
 		f.rec.emit(e)
 	}
-	prefix := f.prefixed(n.id) + "~"
 	children := make([]*frame, len(items))
 	for i, it := range items {
-		c := f.child(prefix+strconv.Itoa(i), true)
+		c := f.child(ScopeStep{Node: n.id, Item: &i}, true)
 		c.state[fe.as] = entry{v: it, writer: s.path}
 		c.state[IndexKey] = entry{v: i, writer: s.path}
 		c.order = append(c.order, fe.as, IndexKey)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
-	"strings"
 
 	"github.com/openrunbook/runbook/recorder"
 	"github.com/openrunbook/runbook/rules"
@@ -66,7 +65,7 @@ func (r *runner) fork(ctx context.Context, f *frame, n *node, path string, brs [
 	}
 	children := make([]*frame, len(brs))
 	for i, b := range brs {
-		children[i] = f.child(f.prefixed(n.id)+"~"+b.name, true)
+		children[i] = f.child(ScopeStep{Node: n.id, Branch: b.name}, true)
 	}
 	errs := r.fanout(len(brs), func(i int) error {
 		c := children[i]
@@ -137,7 +136,11 @@ func (f *frame) join(n *node, names []string, children []*frame) error {
 				continue
 			}
 			seen[k] = owner{e, names[i]}
-			x.s.stage(k, e.v, e.del, e.writer)
+			var from []string
+			if e.writer != "" {
+				from = []string{e.writer}
+			}
+			x.s.stage(k, e.v, e.del, from)
 		}
 	}
 	for _, k := range f.r.opts.gather {
@@ -165,9 +168,9 @@ func (r *runner) gathers(key string) bool {
 // gather is the one gathering of a key at a join (parallel, select, a
 // subflow's) and at a foreach's end: the rows each branch appended to key,
 // in branch order, after the rows the parent already had; the branch
-// commits they came from (space-separated, Write.From); and the error of a
+// commits they came from (Write.From); and the error of a
 // branch that did not only append. A nil list: no branch appended a row.
-func (f *frame) gather(key string, children []*frame, names []string) (list []any, from string, err error) {
+func (f *frame) gather(key string, children []*frame, names []string) (list []any, from []string, err error) {
 	base, _ := f.lookup(key)
 	baseRows, _ := base.v.([]any)
 	var rows []any
@@ -179,7 +182,7 @@ func (f *frame) gather(key string, children []*frame, names []string) (list []an
 		}
 		added, err := appendedRows(key, baseRows, e, names[i])
 		if err != nil {
-			return nil, "", err
+			return nil, nil, err
 		}
 		if len(added) > 0 {
 			rows = append(rows, added...)
@@ -187,10 +190,10 @@ func (f *frame) gather(key string, children []*frame, names []string) (list []an
 		}
 	}
 	if rows == nil {
-		return nil, "", nil
+		return nil, nil, nil
 	}
 	list = make([]any, 0, len(baseRows)+len(rows))
-	return append(append(list, baseRows...), rows...), strings.Join(froms, " "), nil
+	return append(append(list, baseRows...), rows...), froms, nil
 }
 
 // appendedRows returns the rows a branch added after the base list.

@@ -24,7 +24,10 @@ type frame struct {
 	state  map[string]entry
 	// order lists overlay keys in first-written order, so merges (and the
 	// errors they report) are deterministic.
-	order   []string
+	order []string
+	// steps is the scope this frame runs in (shared by its commits, never
+	// changed); prefix is its display path.
+	steps   []ScopeStep
 	prefix  string
 	branch  bool
 	counter *int
@@ -142,10 +145,12 @@ func (f *frame) overlay(skip []string) map[string]any {
 	return out
 }
 
-func (f *frame) path(id string) string {
+// path takes the next execution counter and returns it with the display
+// path of node id's execution.
+func (f *frame) path(id string) (string, int) {
 	n := *f.counter
 	*f.counter++
-	return f.arena.path(f.prefix, id, n)
+	return f.arena.path(f.prefix, id, n), n
 }
 
 // newScope starts a stage execution: the frame's spare scope when it has
@@ -153,10 +158,14 @@ func (f *frame) path(id string) string {
 func (f *frame) newScope(n *node) *Scope {
 	s := f.spare
 	if s == nil {
-		return newScope(f, n, f.path(n.id))
+		path, count := f.path(n.id)
+		s = newScope(f, n, path)
+		s.count = count
+		return s
 	}
 	f.spare = nil
-	s.n, s.path = n, f.path(n.id)
+	s.n = n
+	s.path, s.count = f.path(n.id)
 	return s
 }
 
@@ -174,16 +183,13 @@ func (f *frame) release(s *Scope) {
 	f.spare = s
 }
 
-func (f *frame) prefixed(id string) string {
-	if f.prefix == "" {
-		return id
-	}
-	return f.prefix + "/" + id
-}
-
-// child makes a branch frame reading through to f.
-func (f *frame) child(prefix string, ownLog bool) *frame {
-	c := &frame{r: f.r, parent: f, state: map[string]entry{}, prefix: prefix, depth: f.depth + 1}
+// child makes the frame of a scope step below f (a branch, a foreach item,
+// a subflow mount), reading through to f.
+func (f *frame) child(st ScopeStep, ownLog bool) *frame {
+	steps := make([]ScopeStep, len(f.steps), len(f.steps)+1)
+	copy(steps, f.steps)
+	steps = append(steps, st)
+	c := &frame{r: f.r, parent: f, state: map[string]entry{}, steps: steps, prefix: ScopeString(steps), depth: f.depth + 1}
 	if ownLog {
 		// A branch counts on from where its parent is, and the parent takes
 		// up the highest count at the join (splice): runtime paths stay

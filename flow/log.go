@@ -10,10 +10,16 @@ type Commit struct {
 	// Index is the commit's place in the run's log (0-based).
 	Index int `json:"index"`
 	// Path is the runtime path with its execution counter
-	// (`per-volume~3/posture#2`); unique within a run.
+	// (`per-volume~3/posture#2`); unique within a run. It is the display
+	// spelling of Scope, Stage and N (Position.String; see path.go).
 	Path string `json:"path"`
 	// Stage is the node id.
 	Stage string `json:"stage"`
+	// Scope is the steps from the root to the scope the stage ran in: the
+	// subflow mounts, fork branches and foreach items (empty at the root).
+	Scope []ScopeStep `json:"scope,omitempty"`
+	// N is the run's execution counter of this execution (the `#2`).
+	N int `json:"n"`
 	// Reads are the keys the stage read from outside itself, first read
 	// first, each with the value it saw and the commit path that wrote that
 	// value ("" for a value that came in with the run's inputs).
@@ -70,9 +76,10 @@ type Write struct {
 	// ReadsBefore is how many of the commit's Reads had been made when this
 	// key was first written: the reads this write can depend on.
 	ReadsBefore int `json:"readsBefore"`
-	// From is set on a join's writes: the runtime path of the branch commit
-	// that wrote the value (several, space-separated, for gathered rows).
-	From string `json:"from,omitempty"`
+	// From is set on a join's writes: the runtime paths of the branch
+	// commits that wrote the value (one, or several for gathered rows, in
+	// branch order).
+	From []string `json:"from,omitempty"`
 }
 
 // Log is a run's commits in order. Parallel branches' commits are spliced in
@@ -196,8 +203,8 @@ func (l *Log) Chain(path string) ([]Cause, error) {
 	for depth := 1; len(frontier) > 0; depth++ {
 		var next []int
 		var level []Cause
-		add := func(writer, key, by string) {
-			for _, w := range splitPaths(writer) {
+		add := func(writers []string, key, by string) {
+			for _, w := range writers {
 				j, ok := byPath[w]
 				if !ok || seen[j] {
 					continue
@@ -210,7 +217,9 @@ func (l *Log) Chain(path string) ([]Cause, error) {
 		for _, i := range frontier {
 			c := &l.Commits[i]
 			for _, r := range c.Reads {
-				add(r.Writer, r.Key, c.Path)
+				if r.Writer != "" {
+					add([]string{r.Writer}, r.Key, c.Path)
+				}
 			}
 			for _, w := range c.Writes {
 				add(w.From, w.Key, c.Path)
@@ -221,23 +230,6 @@ func (l *Log) Chain(path string) ([]Cause, error) {
 		frontier = next
 	}
 	return out, nil
-}
-
-func splitPaths(s string) []string {
-	if s == "" {
-		return nil
-	}
-	var out []string
-	start := 0
-	for i := 0; i <= len(s); i++ {
-		if i == len(s) || s[i] == ' ' {
-			if i > start {
-				out = append(out, s[start:i])
-			}
-			start = i + 1
-		}
-	}
-	return out
 }
 
 func sortCauses(cs []Cause) {

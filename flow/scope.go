@@ -20,6 +20,7 @@ type Scope struct {
 	f     *frame
 	n     *node
 	path  string
+	count int // the execution counter in path
 	reads []Read
 	// staged writes, in first-written order.
 	staged []staged
@@ -52,7 +53,7 @@ type staged struct {
 	value       any
 	deleted     bool
 	readsBefore int
-	from        string
+	from        []string
 }
 
 const stagedIndexAt = 8
@@ -186,7 +187,7 @@ func (s *Scope) abandon() {
 
 // setFrom is Set for a value gathered from other commits (a foreach's
 // rows): a write like any other, naming where its parts came from.
-func (s *Scope) setFrom(key string, v any, from string) {
+func (s *Scope) setFrom(key string, v any, from []string) {
 	s.write(key, v, false)
 	if i := s.find(key); i >= 0 {
 		s.staged[i].from = from
@@ -195,6 +196,6 @@ func (s *Scope) setFrom(key string, v any, from string) {
 
 // stage writes a value that came from another commit (a join): no event,
 // no read dependency, the origin kept.
-func (s *Scope) stage(key string, v any, del bool, from string) {
+func (s *Scope) stage(key string, v any, del bool, from []string) {
 	s.staged = append(s.staged, staged{key: key, value: v, deleted: del, from: from})
 }

@@ -13,7 +13,7 @@ func (r *runner) runSeq(ctx context.Context, f *frame, seq *sequence, from int) 
 	for i := from; i < len(seq.nodes); i++ {
 		n := seq.nodes[i]
 		if err := ctx.Err(); err != nil {
-			return nil, &RunError{Path: f.prefixed(n.id), Stage: n.id, Message: "the run was cancelled before this stage started: " + err.Error(), Cancelled: true, err: err}
+			return nil, &RunError{Path: Position{Scope: f.steps, Node: n.id, N: -1}.String(), Stage: n.id, Message: "the run was cancelled before this stage started: " + err.Error(), Cancelled: true, err: err}
 		}
 		jump, err := r.runNode(ctx, f, n)
 		if err != nil {
@@ -52,5 +52,5 @@ func (r *runner) runNode(ctx context.Context, f *frame, n *node) (*node, error) 
 	case KindLoop:
 		return r.runLoop(ctx, f, n)
 	}
-	return nil, &RunError{Path: f.prefixed(n.id), Stage: n.id, Message: fmt.Sprintf("unknown node kind %q", n.kind)}
+	return nil, &RunError{Path: Position{Scope: f.steps, Node: n.id, N: -1}.String(), Stage: n.id, Message: fmt.Sprintf("unknown node kind %q", n.kind)}
 }

@@ -51,7 +51,7 @@ func (e *Explainer) locate(path string) (*NodeInfo, []ancStep, bool) {
 	if e.st == nil {
 		return nil, nil, false
 	}
-	segs := strings.Split(stripCounter(path), "/")
+	segs := strings.Split(StripCounter(path), "/")
 	chart := e.st
 	for _, seg := range segs[:len(segs)-1] {
 		id, _, _ := strings.Cut(seg, "~")
@@ -150,7 +150,7 @@ type routeStep struct {
 // WhyNot answers for a stage (id, name, or a record path like
 // `per-volume~3/mark-risk`) or a branch name.
 func (e *Explainer) WhyNot(target string) (*WhyNot, error) {
-	q := stripCounter(target)
+	q := StripCounter(target)
 	scopeWant := ""
 	id := q
 	if i := strings.LastIndexByte(q, '/'); i >= 0 {

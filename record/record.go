@@ -9,8 +9,13 @@ import (
 )
 
 // RecordVersion is the version of the saved run record (--record). Readers
-// refuse any other.
-const RecordVersion = 1
+// refuse any other but version 1, which ParseRecord still reads.
+//
+//	1  a commit's place in the run is its path string only; a join write's
+//	   from is one space-joined string
+//	2  each commit also carries its scope steps and counter (scope, n); a
+//	   join write's from is a list of commit paths
+const RecordVersion = 2
 
 // Record is the result record: what `runbook exec --format json` prints.
 // Its keys and their meanings are fixed by cli.md; more may be added.

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/internal/version"
@@ -52,7 +53,10 @@ func (e *RecordVersionError) Error() string {
 // ParseRecord reads a saved run record. It owns the reading rule:
 //
 //	not a JSON object, or no recordVersion     refused (error)
-//	recordVersion other than RecordVersion     refused (*RecordVersionError)
+//	recordVersion 1                            read, and brought to the current shape
+//	                                           (each commit's scope and n from its path,
+//	                                           a write's space-joined from split)
+//	any other than RecordVersion               refused (*RecordVersionError)
 //	a commit out of order, or without a path   a problem; the commit is kept or left out
 //	a value of the wrong type                  that value is left out (a problem);
 //	                                           everything around it is read
@@ -73,10 +77,10 @@ func ParseRecord(data []byte) (rec *RunRecord, problems []string, err error) {
 		}
 		return nil, nil, errors.New("not a runbook run record: it has no recordVersion")
 	}
-	if version != RecordVersion {
+	if !readable(version) {
 		return nil, nil, &RecordVersionError{Version: version}
 	}
-	p.rec.RecordVersion = version
+	p.rec.RecordVersion = RecordVersion // a version 1 record was read into the current shape
 	if p.rec.Result == nil {
 		p.problems = append(p.problems, "the record has no result: the verdicts, decisions and inputs it would hold are unknown")
 	}
@@ -97,6 +101,7 @@ func ParseRecord(data []byte) (rec *RunRecord, problems []string, err error) {
 type recordParser struct {
 	dec      *json.Decoder
 	rec      *RunRecord
+	version  int // the recordVersion, once read (0: not yet; read as current)
 	problems []string
 	broken   bool // the JSON itself breaks: nothing after the break is read
 	fatal    error
@@ -155,7 +160,8 @@ func (p *recordParser) top() (int, bool) {
 				return 0, false
 			}
 			version, saw = int(v), true
-			if version != RecordVersion {
+			p.version = version
+			if !readable(version) {
 				return version, saw // refused: read no further
 			}
 		case "log":
@@ -266,8 +272,7 @@ func (p *recordParser) commits() bool {
 		return true
 	}
 	for i := 0; p.dec.More(); i++ {
-		var c flow.Commit
-		err := p.dec.Decode(&c)
+		c, err := p.commit()
 		if err != nil && isSyntax(err) {
 			p.breakAt(fmt.Sprintf("log.commits[%d]", i), err)
 			p.problem("read %d commits before the break", i)
@@ -337,4 +342,42 @@ func WriteFile(path string, rec *RunRecord) error {
 		return fmt.Errorf("record %s: %w", path, werr)
 	}
 	return nil
+}
+
+// readable says whether ParseRecord reads records of version v: the
+// current one, and version 1.
+func readable(v int) bool { return v == RecordVersion || v == 1 }
+
+// commitV1 is a version 1 commit: its writes' from one space-joined string.
+type commitV1 struct {
+	flow.Commit
+	Writes []writeV1 `json:"writes,omitempty"`
+}
+
+type writeV1 struct {
+	flow.Write
+	From string `json:"from,omitempty"`
+}
+
+// commit decodes the next commit of the log, a version 1 one brought to
+// the current shape: its scope and counter read from its path (the one
+// parser of paths, flow.ParsePath), its writes' from split into a list.
+func (p *recordParser) commit() (flow.Commit, error) {
+	if p.version != 1 {
+		var c flow.Commit
+		err := p.dec.Decode(&c)
+		return c, err
+	}
+	var v1 commitV1
+	err := p.dec.Decode(&v1)
+	c := v1.Commit
+	c.Writes = nil
+	for _, w := range v1.Writes {
+		w.Write.From = strings.Fields(w.From)
+		c.Writes = append(c.Writes, w.Write)
+	}
+	if pos, perr := flow.ParsePath(c.Path); perr == nil && c.Path != "" {
+		c.Scope, c.N = pos.Scope, pos.N
+	}
+	return c, err
 }

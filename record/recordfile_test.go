@@ -75,7 +75,7 @@ func TestParseRecordRefuses(t *testing.T) {
 		{"not an object", `[1,2]`, "not a JSON object"},
 		{"not JSON", `hello`, "not a runbook run record"},
 		{"no version", `{"result":{"runbook":"x","status":"completed"},"log":{"commits":[]}}`, "no recordVersion"},
-		{"version 2", `{"recordVersion":2,"log":{"commits":[]}}`, "version 2"},
+		{"version 3", `{"recordVersion":3,"log":{"commits":[]}}`, "version 3"},
 		{"version fraction", `{"recordVersion":1.5}`, "whole number"},
 		{"cut before version", `{"result":{"runbook":"x"`, "breaks before its recordVersion"},
 	}

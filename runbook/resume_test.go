@@ -131,9 +131,9 @@ func TestResumeRefusals(t *testing.T) {
 		}, map[string]any{"proceed": true, "note": "x"}, "the chart has changed"},
 		{"another version", func() *record.RunRecord {
 			r := *rec
-			r.RecordVersion = 2
+			r.RecordVersion = 3
 			return &r
-		}, map[string]any{"proceed": true, "note": "x"}, "version 2"},
+		}, map[string]any{"proceed": true, "note": "x"}, "version 3"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

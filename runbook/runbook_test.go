@@ -333,7 +333,7 @@ stages:
 			t.Errorf("%s holds the secret: %s", name, b)
 		}
 	}
-	if !strings.Contains(string(saved), `"recordVersion": 1`) {
+	if !strings.Contains(string(saved), `"recordVersion": 2`) {
 		t.Error("saved record has no version")
 	}
 }

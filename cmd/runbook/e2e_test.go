@@ -447,7 +447,7 @@ func TestExecRecord(t *testing.T) {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 	rec := readRecord(t, path)
-	if rec["recordVersion"] != 1.0 {
+	if rec["recordVersion"] != 2.0 {
 		t.Errorf("recordVersion = %v", rec["recordVersion"])
 	}
 	if res, _ := rec["result"].(map[string]any); res["status"] != "completed" {

@@ -1,0 +1,145 @@
+package flow
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// A run position says where a stage execution ran: the scope steps that
+// lead to it from the root, the node, and the run's execution counter. Each
+// commit carries them as fields (Commit.Scope, Commit.Stage, Commit.N); the
+// display path is their one spelling, made by Position.String and read back
+// by ParsePath, and nowhere else:
+//
+//	step                          display segment
+//	a subflow mount  {Node}       sub
+//	a fork branch    {Node,Branch} checks~disk
+//	a foreach item   {Node,Item}  per-volume~3
+//	the execution    node, N      posture#7
+//
+//	Position{Scope: [{per-volume, item 3}], Node: posture, N: 7}  ⇄  per-volume~3/posture#7
+//
+// StripCounter drops the counter (`per-volume~3/posture#7` →
+// `per-volume~3/posture`): the one home of that rule, which record.Path and
+// the explainer ask. Ids never hold '~' or '/' (validate refuses them), so
+// the spelling is unambiguous but for one case the parser must guess: a
+// fork branch whose name is all digits reads back as a foreach item. The
+// fields of a commit never guess; read them, not the string, where a
+// commit is at hand.
+
+// ScopeStep is one scope step of a run position: the node that opened the scope
+// and, for a branch of it, which one.
+type ScopeStep struct {
+	// Node is the id of the subflow mount, forking node or foreach.
+	Node string `json:"node"`
+	// Branch is the fork branch's name (parallel, select); "" otherwise.
+	Branch string `json:"branch,omitempty"`
+	// Item is the foreach item's index; nil otherwise.
+	Item *int `json:"item,omitempty"`
+}
+
+// Position is a stage execution's place in a run.
+type Position struct {
+	Scope []ScopeStep
+	Node  string
+	// N is the run's execution counter; -1 for a position without one (a
+	// display path a person wrote, `per-volume~3/posture`).
+	N int
+}
+
+// String is the display path: `per-volume~3/posture#7`.
+func (p Position) String() string {
+	scope := ScopeString(p.Scope)
+	switch {
+	case p.N >= 0:
+		return string(appendExecution(nil, scope, p.Node, p.N))
+	case scope == "":
+		return p.Node
+	}
+	return scope + "/" + p.Node
+}
+
+// ScopeString is the display path of a scope: `per-volume~3` ("" for the
+// root).
+func ScopeString(scope []ScopeStep) string { return string(appendScope(nil, scope)) }
+
+// ParsePath reads a display path back into a position (N -1 when the path
+// has no counter). An empty path, an empty segment or a counter that is not
+// a number is an error.
+func ParsePath(path string) (Position, error) {
+	p := Position{N: -1}
+	if path == "" {
+		return p, fmt.Errorf("empty run path")
+	}
+	segs := strings.Split(path, "/")
+	last := segs[len(segs)-1]
+	if i := strings.LastIndexByte(last, '#'); i >= 0 {
+		n, err := strconv.Atoi(last[i+1:])
+		if err != nil || n < 0 {
+			return p, fmt.Errorf("run path %q: the counter after '#' is not a number", path)
+		}
+		last, p.N = last[:i], n
+	}
+	if last == "" {
+		return p, fmt.Errorf("run path %q names no stage", path)
+	}
+	p.Node = last
+	for _, seg := range segs[:len(segs)-1] {
+		node, branch, isBranch := strings.Cut(seg, "~")
+		if node == "" || (isBranch && branch == "") {
+			return p, fmt.Errorf("run path %q has an empty step %q", path, seg)
+		}
+		st := ScopeStep{Node: node}
+		if isBranch {
+			if i, err := strconv.Atoi(branch); err == nil && i >= 0 {
+				st.Item = &i
+			} else {
+				st.Branch = branch
+			}
+		}
+		p.Scope = append(p.Scope, st)
+	}
+	return p, nil
+}
+
+// StripCounter drops a display path's execution counter:
+// `per-volume~3/posture#7` → `per-volume~3/posture`; a path without one is
+// returned as it is.
+func StripCounter(path string) string {
+	if i := strings.LastIndexByte(path, '#'); i >= 0 && i > strings.LastIndexByte(path, '/') {
+		return path[:i]
+	}
+	return path
+}
+
+// appendScope appends a scope's display segments, '/'-joined.
+func appendScope(b []byte, scope []ScopeStep) []byte {
+	for i, st := range scope {
+		if i > 0 {
+			b = append(b, '/')
+		}
+		b = append(b, st.Node...)
+		switch {
+		case st.Item != nil:
+			b = append(b, '~')
+			b = strconv.AppendInt(b, int64(*st.Item), 10)
+		case st.Branch != "":
+			b = append(b, '~')
+			b = append(b, st.Branch...)
+		}
+	}
+	return b
+}
+
+// appendExecution appends an execution's last segment after its scope's
+// display path: `prefix/id#n` (prefix and slash left out at the root).
+func appendExecution(b []byte, prefix, id string, n int) []byte {
+	if prefix != "" {
+		b = append(b, prefix...)
+		b = append(b, '/')
+	}
+	b = append(b, id...)
+	b = append(b, '#')
+	return strconv.AppendInt(b, int64(n), 10)
+}

@@ -1,0 +1,70 @@
+package flow_test
+
+import (
+	"context"
+	"reflect"
+	"testing"
+
+	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/rules"
+)
+
+func TestPathFormatterAndParserAgree(t *testing.T) {
+	t.Parallel()
+	three := 3
+	tests := []struct {
+		name string
+		pos  flow.Position
+		path string
+	}{
+		{"root", flow.Position{Node: "seed", N: 0}, "seed#0"},
+		{"foreach item", flow.Position{Scope: []flow.ScopeStep{{Node: "per-volume", Item: &three}}, Node: "posture", N: 7}, "per-volume~3/posture#7"},
+		{"fork branch in a mount", flow.Position{Scope: []flow.ScopeStep{{Node: "sub"}, {Node: "checks", Branch: "disk"}}, Node: "df", N: 12}, "sub/checks~disk/df#12"},
+		{"no counter", flow.Position{Scope: []flow.ScopeStep{{Node: "per-volume", Item: &three}}, Node: "posture", N: -1}, "per-volume~3/posture"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			if got := tc.pos.String(); got != tc.path {
+				t.Errorf("String() = %q, want %q", got, tc.path)
+			}
+			got, err := flow.ParsePath(tc.path)
+			if err != nil || !reflect.DeepEqual(got, tc.pos) {
+				t.Errorf("ParsePath(%q) = %+v, %v; want %+v", tc.path, got, err, tc.pos)
+			}
+			if got, want := flow.StripCounter(tc.path), (flow.Position{Scope: tc.pos.Scope, Node: tc.pos.Node, N: -1}).String(); got != want {
+				t.Errorf("StripCounter(%q) = %q, want %q", tc.path, got, want)
+			}
+		})
+	}
+	for _, bad := range []string{"", "a#x", "/a#0", "a~/b#0", "x/#1"} {
+		if _, err := flow.ParsePath(bad); err == nil {
+			t.Errorf("ParsePath(%q) accepted it", bad)
+		}
+	}
+}
+
+// TestCommitsCarryTheirPosition: every commit's Scope, Stage and N spell its
+// Path, in branches, foreach items and subflows alike.
+func TestCommitsCarryTheirPosition(t *testing.T) {
+	t.Parallel()
+	nop := func(context.Context, *flow.Scope) error { return nil }
+	sub := mustBuild(t, flow.New("inner").Stage("in", nop))
+	c := mustBuild(t, flow.New("pos").
+		Stage("a", nop).
+		Parallel("p", []flow.Branch{{Name: "x", Steps: flow.Seq().Stage("px", nop)}, {Name: "y", Steps: flow.Seq().Subflow("m", sub, flow.Mount{})}}).
+		ForEach("f", flow.ForEach{Items: flow.ItemsOf(rules.Literal([]any{"u", "v"})), MaxBranches: 2, Body: flow.Seq().Stage("b", nop)}))
+	res := run(t, c)
+	seen := map[string]bool{}
+	for _, cm := range res.Log.Commits {
+		seen[cm.Path] = true
+		if got := (flow.Position{Scope: cm.Scope, Node: cm.Stage, N: cm.N}).String(); got != cm.Path {
+			t.Errorf("commit %d: Scope %+v, Stage %q, N %d spell %q, not its path %q", cm.Index, cm.Scope, cm.Stage, cm.N, got, cm.Path)
+		}
+	}
+	for _, p := range []string{"p~x/px#2", "p~y/m/in#3", "f~1/b#7"} {
+		if !seen[p] {
+			t.Errorf("no commit at %s; log: %v", p, seen)
+		}
+	}
+}
