@@ -51,11 +51,13 @@ func (e *Explainer) locate(path string) (*NodeInfo, []ancStep, bool) {
 	if e.st == nil {
 		return nil, nil, false
 	}
-	segs := strings.Split(StripCounter(path), "/")
+	pos, err := ParsePath(path)
+	if err != nil {
+		return nil, nil, false
+	}
 	chart := e.st
-	for _, seg := range segs[:len(segs)-1] {
-		id, _, _ := strings.Cut(seg, "~")
-		n := e.index(chart).nodes[id]
+	for _, st := range pos.Scope {
+		n := e.index(chart).nodes[st.Node]
 		if n == nil {
 			return nil, nil, false
 		}
@@ -67,7 +69,7 @@ func (e *Explainer) locate(path string) (*NodeInfo, []ancStep, bool) {
 		}
 	}
 	ci := e.index(chart)
-	n := ci.nodes[segs[len(segs)-1]]
+	n := ci.nodes[pos.Node]
 	if n == nil {
 		return nil, nil, false
 	}
