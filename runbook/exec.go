@@ -28,7 +28,6 @@ func (rb *Runbook) exec(ctx context.Context, given map[string]any, opts []ExecOp
 	}
 	in, err := rb.resolveInputs(given)
 	if err != nil {
-		o.honestyStarted.Close() // the run's to stop, run or not
 		return nil, err
 	}
 	r := rb.prepare(&o, in, &record.Harvest{})

@@ -63,7 +63,8 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 		var row label.Row
 		for a := 1; ; a++ {
 			res = proc.Run(ctx, spec)
-			row = rs.script(s.Path(), res.Settlement, res.Facts, res.Truncated)
+			settlement, facts := execOutcome(res)
+			row = rs.script(s.Path(), settlement, facts, res.Truncated)
 			if a >= attempts || ctx.Err() != nil || !retryOn(set.on, row, res) {
 				break
 			}
@@ -77,6 +78,39 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 		s.Set(into, rs.execValue(s.Path(), es.Parse, res, row))
 		return nil
 	}
+}
+
+// execOutcome is the one rule for how a process's end becomes an exec
+// stage's settlement and facts for its script row (honesty.md §1), read top
+// to bottom, first match wins:
+//
+//	the process (proc.Result)                     settlement   facts
+//	ctx already done, never started               not-entered  none
+//	could not be started                          threw        none
+//	stopped by the runner (timeout, ctx cancel)   threw        none
+//	exited with code N                            returned     {ok: N == 0, exitCode: N}
+//	killed by a signal the runner did not send    returned     {ok: false, terminatedBy: "SIGKILL"}
+//	anything else (its end could not be read)     threw        none
+//
+// @example
+//
+//	sh -c 'exit 7'          → returned, {ok: false, exitCode: 7}
+//	sh -c 'kill -9 $$'      → returned, {ok: false, terminatedBy: "SIGKILL"}
+//	sleep 10, timeout 100ms → threw, no facts
+func execOutcome(r proc.Result) (label.Settlement, *label.Facts) {
+	switch {
+	case !r.Started && r.Cancelled:
+		return label.NotEntered, nil
+	case r.StartErr != nil || r.TimedOut || r.Cancelled:
+		return label.Threw, nil // nothing about the outcome is known
+	case r.ExitCode != nil:
+		ok, code := *r.ExitCode == 0, *r.ExitCode // the row's own copy
+		return label.Returned, &label.Facts{OK: &ok, ExitCode: &code}
+	case r.Signal != "":
+		ok := false
+		return label.Returned, &label.Facts{OK: &ok, TerminatedBy: r.Signal}
+	}
+	return label.Threw, nil
 }
 
 // envText is a scope value as an environment variable: a string as it is,

@@ -12,7 +12,7 @@ import (
 
 // Honesty is how the runtime calls the three honesty stages: plain data in,
 // plain data out, so each can run in this process (InProcess) or as a
-// plugin process (WithHonestyProcess, WithHonesty) and give the same bytes
+// plugin process (WithHonestyVia chooses) and give the same bytes
 // either way. Coverage keeps one warning per stage per run, keyed by the
 // run's id; EndRun forgets it.
 type Honesty = plugins.Honesty

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"log/slog"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -23,153 +22,66 @@ import (
 	"github.com/openrunbook/runbook/plugins/label"
 )
 
-// WithHonestyPlugin runs the honesty stages through h (for instance a
-// started honesty plugin, host.StartHonesty, shared by many runs). The
-// caller owns h's lifetime. A call that fails falls back as in
-// WithHonestyProcess.
-func WithHonestyPlugin(h Honesty) ExecOption { return func(o *execOptions) { o.honesty = h } }
-
-// WithHonestyProcess runs the honesty stages as a plugin process started
-// for this run, as the run begins, from path and args, and stopped when the
-// run ends: in the background once the record is complete; Result.Close
-// waits until it is gone. The process must serve this build's honesty
-// stages (runbook.InProcess; see StartHonestyProcess). Its start competes
-// with the run for the cores: a caller with something to do before Exec
-// (the CLI loads the chart) starts it earlier with StartHonestyProcess and
-// WithHonestyStarted. The record is the same bytes as in-process. A plugin
-// that fails is replaced by the in-process stages, with a warning.
-func WithHonestyProcess(path string, args ...string) ExecOption {
-	return func(o *execOptions) { o.honestyCmd = append([]string{path}, args...) }
-}
-
-// HonestyProcess is a per-run honesty plugin process started before its
-// run, so that its start (exec, the Go runtime, the handshake: several
-// milliseconds of CPU) overlaps with what the caller does before Exec —
-// the CLI loads and compiles the chart meanwhile — instead of competing
-// with the run for the same cores. Hand it to one run with
-// WithHonestyStarted; that run owns it and stops it as WithHonestyProcess
-// does.
-type HonestyProcess struct {
-	h *host.Honesty
-}
-
-// StartHonestyProcess starts the honesty plugin process at path with args
-// in the background and returns at once. logger, when not nil, receives
-// its stderr. The process must serve this build's honesty stages, as for
-// WithHonestyProcess: stage results that declare nothing are answered
-// without a round trip (host.WithSameCoverageRules).
-func StartHonestyProcess(logger *slog.Logger, path string, args ...string) *HonestyProcess {
-	opts := []host.Option{host.WithSameCoverageRules()}
-	if logger != nil {
-		opts = append(opts, host.WithLogger(logger))
-	}
-	return &HonestyProcess{h: host.StartHonesty(host.Source{Name: "honesty", Path: path, Args: args}, opts...)}
-}
-
-// Wait waits until the process has started (its handshake done) and
-// returns why it could not start, if it could not. A run does not need
-// it: its first honesty call waits, and one that failed falls back.
-func (p *HonestyProcess) Wait() error { return p.h.Wait() }
-
-// Close stops the process and waits until it is gone. A run given the
-// process stops it itself; Close is for a process no run took (the chart
-// did not load) and is safe after the run's stop.
-func (p *HonestyProcess) Close() {
-	if p != nil {
-		p.h.Close()
-	}
-}
-
-// WithHonestyStarted runs the honesty stages in p, started earlier by
-// StartHonestyProcess. The run owns p: it stops it when it ends (in the
-// background, Result.Close waits), also when the chart turns the honesty
-// stages off or the inputs are refused. Give a process to one run only: a
-// second run finds it stopped and falls back to the in-process stages with
-// a warning.
-func WithHonestyStarted(p *HonestyProcess) ExecOption {
-	return func(o *execOptions) { o.honestyStarted = p }
-}
+// WithHonestyVia chooses where the run's honesty stages (label, coverage,
+// assessment) run: h is InProcess() — the default — or an honesty plugin
+// process, host.StartHonesty serving this build's stages (the CLI's
+// --honesty=plugin: the runbook binary re-executed). Either way the run
+// takes the one path: every call goes through h, and, should h fail, through
+// the in-process stages from then on, with one warning; the record is the
+// same bytes. The caller owns h: start it before it loads the chart, so the
+// start overlaps with the load, hand it to as many runs as it likes (each
+// run's coverage memory is keyed by the run's id and forgotten when the run
+// ends), and stop it when done. It is not WithHonesty, the build option
+// choosing which honesty stages are on.
+//
+// Cost, fanout1000 (1000 branches; docs/BENCHMARKS.md): a process kept
+// across runs adds ≤ 1.03× to Exec (the calls are batched, and stage results
+// that declare nothing are answered in the host: host.WithSameCoverageRules);
+// `runbook exec`, which starts one process per command before loading the
+// chart, measures 1.1–1.2× the in-process wall time. A process started
+// per run on a busy machine costs its start, ~9 ms of CPU.
+func WithHonestyVia(h Honesty) ExecOption { return func(o *execOptions) { o.honesty = h } }
 
 // WithPluginDir is where stage plugins the chart's plugins: map does not
 // name are looked for, as runbook-plugin-<name>.
 func WithPluginDir(dir string) ExecOption { return func(o *execOptions) { o.pluginDir = dir } }
 
 // startPlugins readies the run's plugin side: its id, its honesty stages
-// (in-process, or a process), and its stage plugin manager (which starts
-// nothing until a plugin stage runs). The returned func, called once the
-// record is complete, stops every process the run started: the stage
-// plugins before it returns; a per-run honesty process in the background,
-// its returned channel closed once that process is gone (Result.Close).
-func (rb *Runbook) startPlugins(rs *runState, o *execOptions) (end func() <-chan struct{}) {
+// (WithHonestyVia, behind the in-process fallback), and its stage plugin
+// manager (which starts nothing until a plugin stage runs). The returned
+// func, called once the record is complete, stops every stage plugin the run
+// started and ends the run's honesty memory.
+func (rb *Runbook) startPlugins(rs *runState, o *execOptions) (end func()) {
 	rs.run = newRunID()
 	var opts []host.Option
 	if o.logger != nil {
 		opts = append(opts, host.WithLogger(o.logger))
 	}
-	var proc *host.Honesty
-	if o.honestyStarted != nil {
-		proc = o.honestyStarted.h
+	via := o.honesty
+	if via == nil {
+		via = InProcess()
 	}
-	primary := o.honesty
-	on := rb.spec.Honesty == nil || len(rb.spec.Honesty) > 0
-	usesProc := false
-	switch {
-	case primary != nil || !on:
-		// A started process the run does not use is still the run's to stop.
-	case proc != nil:
-		primary, usesProc = proc, true
-	case len(o.honestyCmd) > 0:
-		proc = StartHonestyProcess(o.logger, o.honestyCmd[0], o.honestyCmd[1:]...).h
-		primary, usesProc = proc, true
-	}
-	if primary == nil {
-		rs.honesty = InProcess()
-	} else {
-		rs.honesty = &fallback{primary: primary, local: InProcess(), warn: rs.warn}
-	}
+	// The fallback wraps every choice, the in-process one too (it never
+	// fails, so the wrapper only costs a second, unused map): one path.
+	rs.honesty = &fallback{primary: via, local: InProcess(), warn: rs.warn}
 	rs.plugins = &stagePlugins{chart: rb.pluginSources(), dir: o.pluginDir, opts: opts}
-	return func() <-chan struct{} {
+	return func() {
 		rs.plugins.close()
-		done := make(chan struct{})
-		if !usesProc {
-			_ = rs.honesty.EndRun(context.Background(), rs.run)
-		}
-		if proc == nil {
-			close(done)
-			return done
-		}
-		// The process and the in-process fallback serve this run only: the
-		// run's memory ends with them, so no EndRun round trip. Stopping
-		// (go-plugin's graceful shutdown, the group kill, the reap) needs
-		// nothing of the record: it goes on while the caller uses it.
-		go func() {
-			defer close(done)
-			proc.Close()
-		}()
-		return done
+		_ = rs.honesty.EndRun(context.Background(), rs.run)
 	}
 }
 
-// endPlugins calls end once: on the normal return, with the result's
-// stop channel; on a panic, waiting for every process to be gone.
+// endPlugins calls end once: when the record is complete (run.finish), or,
+// deferred, when the run panicked.
 type endPlugins struct {
-	end  func() <-chan struct{}
-	done <-chan struct{}
+	end  func()
+	once sync.Once
 }
 
-func (e *endPlugins) stop() <-chan struct{} {
-	if e.done == nil {
-		e.done = e.end()
-	}
-	return e.done
-}
+func (e *endPlugins) stop() { e.once.Do(e.end) }
 
 // ensure is deferred: a run that panicked still stops every process.
-func (e *endPlugins) ensure() {
-	if e.done == nil {
-		<-e.stop()
-	}
-}
+func (e *endPlugins) ensure() { e.stop() }
 
 // pluginSources is the chart's plugins: map, each command made absolute
 // against the chart file's directory.

@@ -1,28 +1,28 @@
 package runbook_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"os"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/openrunbook/runbook/record"
 
 	"github.com/openrunbook/runbook/chart"
 
 	"go.uber.org/goleak"
 
 	"github.com/openrunbook/runbook/bench"
+	"github.com/openrunbook/runbook/plugins/assessment"
+	"github.com/openrunbook/runbook/plugins/coverage"
 	"github.com/openrunbook/runbook/plugins/host"
+	"github.com/openrunbook/runbook/plugins/label"
 	"github.com/openrunbook/runbook/plugins/sdk"
+	"github.com/openrunbook/runbook/record"
 	"github.com/openrunbook/runbook/runbook"
 )
 
@@ -65,9 +65,11 @@ var volatile = regexp.MustCompile(`"durationMs":[0-9.e+-]+`)
 // stages in-process and as a plugin process: the same record bytes.
 func TestHonestyPluginSameRecord(t *testing.T) {
 	t.Parallel()
-	h := host.StartHonesty(host.Source{Name: "honesty", Path: os.Args[0]})
-	defer h.Close()
-	if err := h.Wait(); err != nil {
+	raw := host.StartHonesty(honestySource)
+	defer raw.Close()
+	same := host.StartHonesty(honestySource, host.WithSameCoverageRules())
+	defer same.Close()
+	if err := errors.Join(raw.Wait(), same.Wait()); err != nil {
 		t.Fatal(err)
 	}
 	for name, rb := range workloads(t) {
@@ -81,44 +83,52 @@ func TestHonestyPluginSameRecord(t *testing.T) {
 				return volatile.ReplaceAllString(string(b), `"durationMs":0`)
 			}
 			in := rec()
-			shared := rec(runbook.WithHonestyPlugin(h))
-			perRun := rec(runbook.WithHonestyProcess(os.Args[0]))
-			ahead := rec(runbook.WithHonestyStarted(runbook.StartHonestyProcess(nil, os.Args[0])))
-			if in != shared || in != perRun || in != ahead {
-				t.Fatalf("records differ:\nin-process %s\nshared     %s\nper run    %s\nahead      %s", in, shared, perRun, ahead)
+			inVia := rec(runbook.WithHonestyVia(runbook.InProcess()))
+			// Each process serves both workloads, one run after the other:
+			// a run's end leaves the process serving and forgets its memory.
+			shared := rec(runbook.WithHonestyVia(raw))
+			sameRules := rec(runbook.WithHonestyVia(same))
+			if in != inVia || in != shared || in != sameRules {
+				t.Fatalf("records differ:\nin-process %s\nvia it     %s\nplugin     %s\nsame rules %s", in, inVia, shared, sameRules)
 			}
 		})
 	}
 }
 
+// honestySource is this test binary serving the honesty stages (TestMain).
+var honestySource = host.Source{Name: "honesty", Path: os.Args[0]}
+
 // BenchmarkFanout1000Honesty measures the honesty stages out of process
-// against in-process on the fanout1000 workloads:
+// against in-process on the fanout1000 workloads, all through
+// runbook.WithHonestyVia:
 //
-//	inprocess   the honesty stages in this process
+//	inprocess            the honesty stages in this process
 //	plugin               one honesty plugin process kept for the host's life
 //	plugin-every-result  the same, without WithSameCoverageRules: every stage
 //	                     result crosses the process boundary
-//	per-run              a process started (and stopped) for every run, as `runbook exec` does
+//	per-run              a process started before, and stopped after, every run
 //
-// ns/op includes waiting until the run's processes are gone (Result.Close,
-// as the CLI does before exiting); ms-to-record is until Exec returned the
-// complete record.
+// ns/op includes the per-run process's stop; ms-to-record is until Exec
+// returned the complete record.
 func BenchmarkFanout1000Honesty(b *testing.B) {
-	h := host.StartHonesty(host.Source{Name: "honesty", Path: os.Args[0]}, host.WithSameCoverageRules())
+	h := host.StartHonesty(honestySource, host.WithSameCoverageRules())
 	defer h.Close()
-	raw := host.StartHonesty(host.Source{Name: "honesty", Path: os.Args[0]})
+	raw := host.StartHonesty(honestySource)
 	defer raw.Close()
 	if err := errors.Join(h.Wait(), raw.Wait()); err != nil {
 		b.Fatal(err)
 	}
 	modes := []struct {
 		name string
-		opts []runbook.ExecOption
+		via  func() (runbook.Honesty, func())
 	}{
-		{"inprocess", nil},
-		{"plugin", []runbook.ExecOption{runbook.WithHonestyPlugin(h)}},
-		{"plugin-every-result", []runbook.ExecOption{runbook.WithHonestyPlugin(raw)}},
-		{"per-run", []runbook.ExecOption{runbook.WithHonestyProcess(os.Args[0])}},
+		{"inprocess", func() (runbook.Honesty, func()) { return runbook.InProcess(), func() {} }},
+		{"plugin", func() (runbook.Honesty, func()) { return h, func() {} }},
+		{"plugin-every-result", func() (runbook.Honesty, func()) { return raw, func() {} }},
+		{"per-run", func() (runbook.Honesty, func()) {
+			p := host.StartHonesty(honestySource, host.WithSameCoverageRules())
+			return p, p.Close
+		}},
 	}
 	wl := workloads(b)
 	for _, w := range []string{"go", "yaml"} {
@@ -128,12 +138,13 @@ func BenchmarkFanout1000Honesty(b *testing.B) {
 				var toRecord time.Duration
 				for b.Loop() {
 					t0 := time.Now()
-					res, err := wl[w].Exec(context.Background(), nil, m.opts...)
+					via, stop := m.via()
+					res, err := wl[w].Exec(context.Background(), nil, runbook.WithHonestyVia(via))
 					toRecord += time.Since(t0)
 					if err != nil || res.Record.Status != "completed" {
 						b.Fatal(err, res.Record.Error)
 					}
-					res.Close() // as the CLI does: every process gone
+					stop() // as the CLI does: every process gone
 				}
 				b.ReportMetric(float64(toRecord.Microseconds())/1000/float64(b.N), "ms-to-record/op")
 			})
@@ -141,110 +152,10 @@ func BenchmarkFanout1000Honesty(b *testing.B) {
 	}
 }
 
-// TestHonestyStartedIsStopped: a process started ahead of its run is the
-// run's to stop on every path — the run used it, the chart turned the
-// honesty stages off, the inputs were refused, the record could not be
-// resumed — and once the Result is closed (or Exec returned an error) no
-// child process of ours is left. Not parallel: it counts this process's
-// children.
-func TestHonestyStartedIsStopped(t *testing.T) {
-	parse := func(src string) *runbook.Runbook {
-		t.Helper()
-		spec, err := chart.Parse("c.yaml", []byte(src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		rb, err := runbook.Build(spec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return rb
-	}
-	const chart = `
-version: 1
-runbook: started
-inputs:
-  n: {type: number, required: true}
-stages:
-  - id: s
-    set: {x: n + 1}
-`
-	on, off := parse(chart), parse(chart+"honesty: []\n")
-	cases := []struct {
-		name  string
-		rb    *runbook.Runbook
-		given map[string]any
-		fails bool
-	}{
-		{"used", on, map[string]any{"n": 1}, false},
-		{"honesty off", off, map[string]any{"n": 1}, false},
-		{"inputs refused", on, map[string]any{"n": "x"}, true},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			hp := runbook.StartHonestyProcess(nil, os.Args[0])
-			if err := hp.Wait(); err != nil {
-				t.Fatal(err)
-			}
-			res, err := c.rb.Exec(context.Background(), c.given, runbook.WithHonestyStarted(hp))
-			if (err != nil) != c.fails {
-				t.Fatalf("Exec: err = %v, want failure %v", err, c.fails)
-			}
-			if err == nil {
-				if res.Record.Status != "completed" || len(res.Record.Warnings) > 0 {
-					t.Fatalf("status %s, warnings %q", res.Record.Status, res.Record.Warnings)
-				}
-				res.Close()
-			}
-			if kids := childPIDs(t); len(kids) > 0 {
-				t.Fatalf("child processes left: %v", kids)
-			}
-		})
-	}
-	t.Run("resume refused", func(t *testing.T) {
-		hp := runbook.StartHonestyProcess(nil, os.Args[0])
-		if err := hp.Wait(); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := on.Resume(context.Background(), &record.RunRecord{}, nil, runbook.ResumeExec(runbook.WithHonestyStarted(hp))); err == nil {
-			t.Fatal("a record that is not paused was resumed")
-		}
-		if kids := childPIDs(t); len(kids) > 0 {
-			t.Fatalf("child processes left: %v", kids)
-		}
-	})
-}
-
-// childPIDs lists the live (not zombie) processes whose parent is this one.
-func childPIDs(t *testing.T) []int {
-	t.Helper()
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		t.Skip("no /proc:", err)
-	}
-	var out []int
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid …: comm may hold spaces, so read after ")".
-		f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
-		if len(f) > 1 && f[0] != "Z" && f[1] == strconv.Itoa(os.Getpid()) {
-			out = append(out, pid)
-		}
-	}
-	return out
-}
-
-// BenchmarkHonestyProcessStart is what one per-run honesty process costs
-// before it answers anything: from StartHonestyProcess until the handshake
-// is done (ms-ready, wall), and the CPU the process used from its start to
-// its end (child-cpu-ms, user+sys: fork/exec, the Go runtime, package init,
+// BenchmarkHonestyProcessStart is what one honesty process costs before it
+// answers anything: from host.StartHonesty until the handshake is done
+// (ms-ready, wall), and the CPU the process used from its start to its end
+// (child-cpu-ms, user+sys: fork/exec, the Go runtime, package init,
 // go-plugin's serve and handshake, the stop). On a run that keeps every
 // core busy, child-cpu-ms is what the process adds.
 func BenchmarkHonestyProcessStart(b *testing.B) {
@@ -252,12 +163,12 @@ func BenchmarkHonestyProcessStart(b *testing.B) {
 	var ready time.Duration
 	for b.Loop() {
 		t0 := time.Now()
-		hp := runbook.StartHonestyProcess(nil, os.Args[0])
-		if err := hp.Wait(); err != nil {
+		p := host.StartHonesty(honestySource)
+		if err := p.Wait(); err != nil {
 			b.Fatal(err)
 		}
 		ready += time.Since(t0)
-		hp.Close()
+		p.Close()
 	}
 	b.ReportMetric(float64(ready.Microseconds())/1000/float64(b.N), "ms-ready")
 	b.ReportMetric(float64((childCPU()-cpu0).Microseconds())/1000/float64(b.N), "child-cpu-ms")
@@ -270,4 +181,45 @@ func childCPU() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// failing is honesty stages that always fail, as a plugin process that died.
+type failing struct{}
+
+var errGone = errors.New("the honesty process is gone")
+
+func (failing) Label(context.Context, label.Request) (label.Response, error) {
+	return label.Response{}, errGone
+}
+func (failing) Coverage(context.Context, string, coverage.Request) (coverage.Response, error) {
+	return coverage.Response{}, errGone
+}
+func (failing) Assess(context.Context, assessment.Request) (assessment.Response, error) {
+	return assessment.Response{}, errGone
+}
+func (failing) EndRun(context.Context, string) error { return errGone }
+
+// TestHonestyViaFallsBack: honesty stages that fail are replaced by the
+// in-process ones for the rest of the run, with one warning; the record is
+// otherwise the in-process one.
+func TestHonestyViaFallsBack(t *testing.T) {
+	t.Parallel()
+	rb := workloads(t)["yaml"]
+	rec := func(opts ...runbook.ExecOption) *record.Record {
+		res, err := rb.Exec(context.Background(), nil, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Record
+	}
+	in, broken := rec(), rec(runbook.WithHonestyVia(failing{}))
+	if len(broken.Warnings) != len(in.Warnings)+1 || !strings.Contains(strings.Join(broken.Warnings, "\n"), errGone.Error()) {
+		t.Fatalf("warnings %q, want the in-process ones and one saying %q", broken.Warnings, errGone)
+	}
+	broken.Warnings = in.Warnings
+	b1, _ := json.Marshal(in)
+	b2, _ := json.Marshal(broken)
+	if a, b := volatile.ReplaceAllString(string(b1), ""), volatile.ReplaceAllString(string(b2), ""); a != b {
+		t.Fatalf("records differ beyond the warning:\n%s\n%s", a, b)
+	}
 }

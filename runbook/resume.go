@@ -61,14 +61,12 @@ func (rb *Runbook) Resume(ctx context.Context, rec *record.RunRecord, answers ma
 		opt(&o)
 	}
 	if err := rb.CanResume(rec); err != nil {
-		o.honestyStarted.Close() // the run's to stop, run or not
 		return nil, err
 	}
 	cp := *rec.Checkpoint
 	cp.State = slices.Clone(cp.State)
 	given, in, err := rb.resumeInputs(rec, &cp, answers, ro.reject != "")
 	if err != nil {
-		o.honestyStarted.Close()
 		return nil, err
 	}
 	by := ro.by

@@ -47,9 +47,10 @@ func (r *run) options(extra ...flow.RunOption) []flow.RunOption {
 	return opts
 }
 
-// finish assembles the run's record and its Result; the run's processes
-// are being stopped by the time it returns (Result.Close waits for them).
+// finish assembles the run's record and its Result; the run's stage
+// plugins are gone and its honesty memory ended by the time it returns.
 func (r *run) finish(fres *flow.Result) *Result {
 	rec := r.record(fres)
-	return &Result{Record: rec, Run: fres, rb: r.rb, stopped: r.end.stop()}
+	r.end.stop()
+	return &Result{Record: rec, Run: fres, rb: r.rb}
 }

@@ -52,11 +52,8 @@ type execOptions struct {
 	logger    *slog.Logger
 	resume    string
 	// plugin processes (plugin_stage.go)
-	honesty    Honesty
-	honestyCmd []string
-	// honestyStarted is a process started before the run, the run's to stop.
-	honestyStarted *HonestyProcess
-	pluginDir      string
+	honesty   Honesty
+	pluginDir string
 }
 
 // WithRecorders attaches more recorders (e.g. an NDJSON stream).
@@ -84,19 +81,6 @@ type Result struct {
 	rb     *Runbook
 	// answers are the answers a resumed run was given (resume.go).
 	answers []record.AnswerRecord
-	// stopped is closed once every process the run started is gone.
-	stopped <-chan struct{}
-}
-
-// Close waits until every plugin process the run started is gone. Exec
-// and Resume return as soon as the record is complete; a per-run honesty
-// process (WithHonestyProcess) is being stopped by then, and Close waits
-// for its end (stage plugin processes are gone before Exec returns). Call
-// it before the program exits. Safe to call more than once.
-func (r *Result) Close() {
-	if r != nil && r.stopped != nil {
-		<-r.stopped
-	}
 }
 
 // Exec runs the runbook. given are the person's inputs (strings from

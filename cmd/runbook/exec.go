@@ -81,9 +81,8 @@ or bad inputs, 130 interrupted (the partial record is still written when
 // runOptions turns the flags exec and resume share into run options: the
 // logger, the resume command a pause prints (for the record at
 // recordPath), the timeout, the narrative, the plugin flags with the
-// honesty process hp (nil: in-process), and the ndjson stream when that is
-// the format.
-func runOptions(f execFlags, recordPath string, logger *slog.Logger, hp *runbook.HonestyProcess, stdout io.Writer) ([]runbook.ExecOption, *ndjsonStream) {
+// honesty stages h, and the ndjson stream when that is the format.
+func runOptions(f execFlags, recordPath string, logger *slog.Logger, h runbook.Honesty, stdout io.Writer) ([]runbook.ExecOption, *ndjsonStream) {
 	opts := []runbook.ExecOption{
 		runbook.WithLogger(logger),
 		runbook.WithResumeCommand("runbook resume " + shellQuote(recordPath)),
@@ -94,7 +93,7 @@ func runOptions(f execFlags, recordPath string, logger *slog.Logger, hp *runbook
 	if f.verbose {
 		opts = append(opts, runbook.WithNarrative())
 	}
-	opts = append(opts, pluginOptions(f.plugins, hp)...)
+	opts = append(opts, pluginOptions(f.plugins, h)...)
 	var stream *ndjsonStream
 	if f.format == "ndjson" {
 		stream = &ndjsonStream{nd: recorder.NewNDJSON(stdout)}
@@ -140,11 +139,11 @@ func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.
 		return exit(exitUsage, "%v", err)
 	}
 	logger := newLogger(stderr)
-	hp, err := startHonesty(f.plugins, logger)
+	honesty, stopHonesty, err := startHonesty(f.plugins, logger)
 	if err != nil {
 		return err
 	}
-	defer hp.Close()
+	defer stopHonesty() // none outlives the command
 	rb, ok := load(path, stderr)
 	if !ok {
 		return quietExit(exitUsage)
@@ -174,7 +173,7 @@ func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.
 		}
 	}()
 
-	opts, stream := runOptions(f, pausePath, logger, hp, stdout)
+	opts, stream := runOptions(f, pausePath, logger, honesty, stdout)
 	prog := newProgress(stderr, showProgress(stdout, stderr, f.format))
 	if prog != nil {
 		opts = append(opts, runbook.WithRecorders(prog))
@@ -190,9 +189,6 @@ func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.
 		}
 		return exit(exitFailed, "%s: %v", path, err)
 	}
-	// The record is complete; the run's honesty process is being stopped
-	// meanwhile: wait for it before the command exits (none outlives it).
-	defer res.Close()
 	rec := res.Record
 
 	code := exitOK

@@ -34,36 +34,37 @@ func addPluginFlags(fl *pflag.FlagSet, f *pluginFlags) {
 	fl.StringVar(&f.honesty, "honesty", "plugin", "run the honesty stages as a plugin process (plugin) or in this process (inprocess); the result is the same")
 }
 
-// pluginOptions turns exec's plugin flags into run options; hp is the
-// honesty process startHonesty started (nil: in-process).
-func pluginOptions(f pluginFlags, hp *runbook.HonestyProcess) []runbook.ExecOption {
-	var opts []runbook.ExecOption
+// pluginOptions turns exec's plugin flags into run options; h is where the
+// honesty stages run, as startHonesty chose.
+func pluginOptions(f pluginFlags, h runbook.Honesty) []runbook.ExecOption {
+	opts := []runbook.ExecOption{runbook.WithHonestyVia(h)}
 	if f.dir != "" {
 		opts = append(opts, runbook.WithPluginDir(f.dir))
-	}
-	if hp != nil {
-		opts = append(opts, runbook.WithHonestyStarted(hp))
 	}
 	return opts
 }
 
-// startHonesty starts the honesty plugin process --honesty=plugin asks
-// for, as early as exec and resume can: its start then overlaps with
-// loading the chart rather than competing with the run for the cores.
-// The run it is given to stops it; the caller closes it on every path
-// (a second close waits for the same stop).
-func startHonesty(f pluginFlags, logger *slog.Logger) (*runbook.HonestyProcess, error) {
+// startHonesty readies the honesty stages --honesty asks for: in this
+// process, or a plugin process serving them from this binary, started here,
+// as early as exec and resume can, so its start overlaps with loading the
+// chart rather than competing with the run for the cores. The caller calls
+// stop on every path; it waits until the process is gone.
+func startHonesty(f pluginFlags, logger *slog.Logger) (h runbook.Honesty, stop func(), err error) {
 	switch f.honesty {
 	case "inprocess":
-		return nil, nil
+		return runbook.InProcess(), func() {}, nil
 	case "plugin", "":
 		exe, err := os.Executable()
 		if err != nil {
-			return nil, fmt.Errorf("--honesty=plugin: cannot find this binary to serve the honesty plugin: %v (use --honesty=inprocess)", err)
+			return nil, nil, fmt.Errorf("--honesty=plugin: cannot find this binary to serve the honesty plugin: %v (use --honesty=inprocess)", err)
 		}
-		return runbook.StartHonestyProcess(logger, exe, honestyPluginCmd), nil
+		// This binary serves this build's coverage rules: results that
+		// declare nothing need no round trip.
+		p := host.StartHonesty(host.Source{Name: "honesty", Path: exe, Args: []string{honestyPluginCmd}},
+			host.WithSameCoverageRules(), host.WithLogger(logger))
+		return p, p.Close, nil
 	default:
-		return nil, &usageError{err: fmt.Errorf("--honesty %q: want plugin or inprocess", f.honesty), showUsage: true}
+		return nil, nil, &usageError{err: fmt.Errorf("--honesty %q: want plugin or inprocess", f.honesty), showUsage: true}
 	}
 }
 

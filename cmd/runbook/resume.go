@@ -81,11 +81,11 @@ func resumeRecord(ctx context.Context, path string, f resumeFlags, stdout, stder
 		return exit(exitUsage, "%v", err)
 	}
 	logger := newLogger(stderr)
-	hp, err := startHonesty(f.plugins, logger)
+	honesty, stopHonesty, err := startHonesty(f.plugins, logger)
 	if err != nil {
 		return err
 	}
-	defer hp.Close()
+	defer stopHonesty() // none outlives the command
 	unlock, err := runbook.LockRecord(path)
 	if err != nil {
 		return exit(exitUsage, "%v", err)
@@ -117,7 +117,7 @@ func resumeRecord(ctx context.Context, path string, f resumeFlags, stdout, stder
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	execOpts, stream := runOptions(f.execFlags, out, logger, hp, stdout)
+	execOpts, stream := runOptions(f.execFlags, out, logger, honesty, stdout)
 	opts := []runbook.ResumeOption{runbook.ResumeExec(execOpts...)}
 	if f.answeredBy != "" {
 		opts = append(opts, runbook.AnsweredBy(f.answeredBy))
@@ -133,9 +133,6 @@ func resumeRecord(ctx context.Context, path string, f resumeFlags, stdout, stder
 		}
 		return exit(exitUsage, "%s: %v", path, err)
 	}
-	// The record is complete; the run's honesty process is being stopped
-	// meanwhile: wait for it before the command exits (none outlives it).
-	defer res.Close()
 	if err := res.WriteRecord(out); err != nil {
 		return exit(exitFailed, "writing the continued record: %v", err)
 	}

@@ -2,33 +2,36 @@
 // stage runs through [Run], and the plugin host reuses its process-group
 // handling through [KillGroup].
 //
-// It owns one rule, how a process's end becomes a settlement and facts for the
-// script row (honesty.md §1), read top to bottom, first match wins:
+// It returns plain facts about how the process ended and imports no package
+// of this module; what they mean for a script row (its settlement and facts)
+// is runbook's rule (runbook/execstage.go, execOutcome). The facts, first
+// match wins:
 //
-//	the process                                   settlement   facts
-//	ctx already done, never started               not-entered  none
-//	could not be started                          threw        none
-//	killed by the runner (timeout, ctx cancel)    threw        none
-//	exited with code N                            returned     {ok: N == 0, exitCode: N}
-//	killed by a signal the runner did not send    returned     {ok: false, terminatedBy: "SIGKILL"}
+//	the process                                   Result
+//	ctx already done, never started               Cancelled, Started false
+//	could not be started                          StartErr, Started false
+//	stopped by the runner (timeout, ctx cancel)   Started, TimedOut or Cancelled
+//	exited with code N                            Started, ExitCode N
+//	killed by a signal the runner did not send    Started, Signal "SIGKILL"
 //
-// "Killed by the runner" means the runner had begun to stop the process
+// "Stopped by the runner" means the runner had begun to stop the process
 // group before it saw the leader end; whatever status the leader then
 // reported (a trapped SIGTERM may still exit 0) is not evidence of the
 // program's outcome, so Result carries neither ExitCode nor Signal for it.
 //
 // @example
 //
-//	sh -c 'exit 7'          → returned, {ok: false, exitCode: 7}
-//	sh -c 'kill -9 $$'      → returned, {ok: false, terminatedBy: "SIGKILL"}
-//	sleep 10, timeout 100ms → TimedOut, threw, no facts
-//	no-such-command         → StartErr `exec "no-such-command": not found in PATH "…"`, threw, no facts
+//	sh -c 'exit 7'          → ExitCode 7
+//	sh -c 'kill -9 $$'      → Signal "SIGKILL"
+//	sleep 10, timeout 100ms → TimedOut, no ExitCode, no Signal
+//	no-such-command         → StartErr `exec "no-such-command": not found in PATH "…"`
 //
 // # Processes
 //
 // The child is the leader of its own process group (Setpgid). When the runner
 // stops it (timeout or ctx cancel) it sends SIGTERM to the whole group, then
-// SIGKILL after Spec.Grace (default 2s) if the leader is still alive. Once the
+// SIGKILL to the leader after Spec.Grace (default 2s) if it is still alive:
+// os/exec does both, through Cmd.Cancel and Cmd.WaitDelay. Once the
 // leader has ended, for whatever reason, the output pipes get a drain window
 // (Spec.Drain, default 250ms) to reach EOF; then whatever is left of the group
 // is killed with SIGKILL, which lets go of the pipes with what it wrote still
@@ -87,6 +90,6 @@
 // bytes longer than MaxOutput when a secret is shorter than "***".
 //
 // Cost: one goroutine per captured stream, one for Stdin when it is set, one
-// watching the timeout and ctx and one awaiting the streams, all ended before
-// Run returns.
+// awaiting the streams and os/exec's one watching ctx, all ended before Run
+// returns.
 package proc

@@ -28,21 +28,12 @@ func KillGroup(pgid int, grace time.Duration) error {
 		}
 		return err
 	}
-	return escalate(pgid, grace, nil)
-}
-
-// escalate waits for group pgid, already sent SIGTERM, to be gone, and sends
-// SIGKILL when grace passes first. It stops waiting when stop is closed (the
-// caller then kills what is left itself).
-func escalate(pgid int, grace time.Duration, stop <-chan struct{}) error {
 	deadline := time.NewTimer(grace)
 	defer deadline.Stop()
 	tick := time.NewTicker(pollEvery)
 	defer tick.Stop()
 	for {
 		select {
-		case <-stop:
-			return nil
 		case <-deadline.C:
 			if err := signalGroup(pgid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
 				return err

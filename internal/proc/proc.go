@@ -8,8 +8,6 @@ import (
 	"sync"
 	"syscall"
 	"time"
-
-	"github.com/openrunbook/runbook/plugins/label"
 )
 
 // Defaults applied by Run to a zero Spec field.
@@ -53,10 +51,15 @@ type Spec struct {
 	Drain time.Duration
 }
 
-// Result is what one run left behind.
+// Result is what one run left behind: plain facts about the process. What
+// they mean for a script row (its settlement and facts) is the caller's
+// rule; proc files nothing.
 type Result struct {
 	// Stdout and Stderr are the captured streams, capped and masked.
 	Stdout, Stderr []byte
+	// Started: the process was started. False with Cancelled when ctx was
+	// already done, false with StartErr when it could not be started.
+	Started bool
 	// ExitCode is set only when the process really exited and the runner
 	// had not begun to stop it.
 	ExitCode *int
@@ -64,7 +67,8 @@ type Result struct {
 	// runner did not send one.
 	Signal string
 	// TimedOut and Cancelled: the runner stopped the process because
-	// Spec.Timeout passed or ctx was done.
+	// Spec.Timeout passed or ctx was done (or, with Started false, ctx was
+	// done before it could start).
 	TimedOut, Cancelled bool
 	// StartErr says why the process could not be started, naming the
 	// command and the likely cause (or, rarely, why its end could not be
@@ -75,11 +79,10 @@ type Result struct {
 	Truncated bool
 	// Duration runs from just before the start to the leader's end.
 	Duration time.Duration
-	// Settlement and Facts are the script row's, by the package rule.
-	Settlement label.Settlement
-	// Facts is nil when the runner files none.
-	Facts *label.Facts
 }
+
+// errTimedOut is the cause of a run's context when Spec.Timeout passed.
+var errTimedOut = errors.New("proc: the spec's timeout passed")
 
 // Run starts the process s describes, waits for it and its group to end,
 // and reports what happened. It never panics on a bad Spec: a Spec that
@@ -87,23 +90,35 @@ type Result struct {
 func Run(ctx context.Context, s Spec) Result {
 	start := time.Now()
 	if ctx.Err() != nil {
-		return settle(Result{Cancelled: true}, false, nil)
+		return Result{Cancelled: true}
 	}
 	s = s.withDefaults()
+	if s.Timeout > 0 {
+		var stop context.CancelFunc
+		ctx, stop = context.WithTimeoutCause(ctx, s.Timeout, errTimedOut)
+		defer stop()
+	}
 
-	cmd, err := s.command()
+	cmd, err := s.command(ctx)
 	if err != nil {
-		return settle(Result{StartErr: err, Duration: time.Since(start)}, true, nil)
+		return Result{StartErr: err, Duration: time.Since(start)}
 	}
 	p, err := newPipes(cmd, s.Stdin != nil)
 	if err != nil {
-		return settle(Result{StartErr: &startError{what: cmd.Args[0], err: err}, Duration: time.Since(start)}, true, nil)
+		return Result{StartErr: &startError{what: cmd.Args[0], err: err}, Duration: time.Since(start)}
 	}
+	// os/exec stops the process when ctx is done: Cancel sends SIGTERM to
+	// the whole group (and records that the runner stopped it); WaitDelay
+	// (the grace) later sends the leader SIGKILL if it is still there. The
+	// rest of the group is killed below, once the leader has ended.
+	stop := &stopper{}
+	cmd.Cancel = func() error { return stop.stop(ctx, cmd.Process) }
+	cmd.WaitDelay = s.Grace
 	if err := cmd.Start(); err != nil {
 		p.closeAll()
-		return settle(Result{StartErr: describeStart(cmd, s, err), Duration: time.Since(start)}, true, nil)
+		return Result{StartErr: describeStart(cmd, s, err), Duration: time.Since(start)}
 	}
-	pgid := cmd.Process.Pid
+	pgid := cmd.Process.Pid // the leader of its own group (Setpgid)
 	p.closeChildEnds()
 
 	lookahead := longest(s.Secrets)
@@ -119,19 +134,19 @@ func Run(ctx context.Context, s Spec) Result {
 		})
 	}
 
-	w := &watcher{pgid: pgid, grace: s.Grace, ended: make(chan struct{})}
-	var watch sync.WaitGroup
-	watch.Go(func() { w.watch(ctx, s.Timeout) })
-
-	waitErr := cmd.Wait() // every stream is an *os.File: this only reaps the leader
+	// Every stream is an *os.File, so os/exec starts no copying goroutine
+	// and Wait only reaps the leader; the pipes are this function's.
+	waitErr := cmd.Wait()
 	duration := time.Since(start)
-	reason := w.leaderEnded()
+	reason := stop.leaderEnded()
 
 	// The leader has ended: give the pipes the drain window to reach EOF,
 	// then kill what is left of the group, which lets go of the pipes with
 	// the output it wrote still readable. Only a holder outside the group
 	// keeps them open past a second window; then they are closed, and what it
-	// wrote but was not yet read is lost.
+	// wrote but was not yet read is lost. (WaitDelay could close the pipes
+	// too, but only after the one delay it holds, the grace, and without
+	// first killing the group: what a holder wrote would be lost.)
 	ioDone := make(chan struct{})
 	go func() { streams.Wait(); close(ioDone) }()
 	if !within(ioDone, s.Drain) {
@@ -143,9 +158,8 @@ func Run(ctx context.Context, s Spec) Result {
 	}
 	_ = signalGroup(pgid, syscall.SIGKILL) // stragglers that let go of the pipes
 	p.closeParentEnds()
-	watch.Wait()
 
-	r := Result{Duration: duration}
+	r := Result{Started: true, Duration: duration}
 	var trunc1, trunc2 bool
 	r.Stdout, trunc1 = stdout.finish(s.MaxOutput, s.Secrets)
 	r.Stderr, trunc2 = stderr.finish(s.MaxOutput, s.Secrets)
@@ -153,50 +167,25 @@ func Run(ctx context.Context, s Spec) Result {
 	switch reason {
 	case stopTimeout:
 		r.TimedOut = true
-		return settle(r, true, nil)
+		return r
 	case stopCancel:
 		r.Cancelled = true
-		return settle(r, true, nil)
+		return r
 	}
 	var exitErr *exec.ExitError
 	if waitErr != nil && !errors.As(waitErr, &exitErr) {
 		// Wait failed without a status: nothing about the outcome is known.
 		r.StartErr = &startError{what: cmd.Args[0], err: waitErr}
-		return settle(r, true, nil)
-	}
-	return settle(r, true, cmd.ProcessState)
-}
-
-// settle is the package rule (see the package doc): it sets the row's
-// settlement and facts. entered is false when the process was never started
-// because ctx was already done; ps is the leader's status, and is read only
-// when the runner neither failed to start the process nor stopped it.
-func settle(r Result, entered bool, ps *os.ProcessState) Result {
-	r.ExitCode, r.Signal, r.Facts = nil, "", nil
-	if !entered {
-		r.Settlement = label.NotEntered
 		return r
 	}
-	r.Settlement = label.Threw
-	if r.StartErr != nil || r.TimedOut || r.Cancelled || ps == nil {
-		return r // nothing about the outcome is known
-	}
-	ws, _ := ps.Sys().(syscall.WaitStatus)
-	ok := false
+	ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
 	switch {
 	case ws.Exited():
 		code := ws.ExitStatus()
-		ok = code == 0
-		filed := code // the row's own copy: a caller editing one cannot edit the other
 		r.ExitCode = &code
-		r.Facts = &label.Facts{OK: &ok, ExitCode: &filed}
 	case ws.Signaled():
 		r.Signal = SignalName(ws.Signal())
-		r.Facts = &label.Facts{OK: &ok, TerminatedBy: r.Signal}
-	default:
-		return r // stopped or continued: not an end
 	}
-	r.Settlement = label.Returned
 	return r
 }
 
@@ -234,58 +223,40 @@ const (
 	stopCancel
 )
 
-// watcher stops the group on timeout or ctx cancel, unless the leader has
-// already ended. The mutex orders the two: a stop begun before the leader was
-// reaped is the runner's kill; one after it is no stop at all.
-type watcher struct {
-	pgid  int
-	grace time.Duration
-	ended chan struct{}
-
+// stopper is os/exec's Cancel for one run: it sends SIGTERM to the group
+// unless the leader has already ended. The mutex orders the two: a stop begun
+// before the leader was reaped is the runner's kill; one after it is no stop
+// at all.
+type stopper struct {
 	mu     sync.Mutex
 	reason stopReason
 	done   bool
 }
 
-func (w *watcher) watch(ctx context.Context, timeout time.Duration) {
-	var deadline <-chan time.Time
-	if timeout > 0 {
-		t := time.NewTimer(timeout)
-		defer t.Stop()
-		deadline = t.C
-	}
-	var why stopReason
-	select {
-	case <-w.ended:
-		return
-	case <-deadline:
-		why = stopTimeout
-	case <-ctx.Done():
-		why = stopCancel
-	}
-	w.mu.Lock()
-	if w.done {
-		w.mu.Unlock()
-		return
+func (st *stopper) stop(ctx context.Context, leader *os.Process) error {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	// A leader already reaped (os/exec may call Cancel in the same instant
+	// Wait sees the end) ended on its own: no stop.
+	if st.done || errors.Is(leader.Signal(syscall.Signal(0)), os.ErrProcessDone) {
+		return os.ErrProcessDone
 	}
 	// SIGTERM is sent under the lock, so a stop on record was sent before the
 	// leader's end was seen.
-	w.reason = why
-	err := signalGroup(w.pgid, syscall.SIGTERM)
-	w.mu.Unlock()
-	if err == nil {
-		_ = escalate(w.pgid, w.grace, w.ended)
+	st.reason = stopCancel
+	if context.Cause(ctx) == errTimedOut {
+		st.reason = stopTimeout
 	}
+	return signalGroup(leader.Pid, syscall.SIGTERM)
 }
 
 // leaderEnded records that the leader was reaped and returns why the runner
 // stopped it, if it did.
-func (w *watcher) leaderEnded() stopReason {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.done = true
-	close(w.ended)
-	return w.reason
+func (st *stopper) leaderEnded() stopReason {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.done = true
+	return st.reason
 }
 
 // pipes are the child's three streams: the parent reads stdout and stderr

@@ -15,8 +15,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/openrunbook/runbook/plugins/label"
 )
 
 // bound is the generous limit every "returns fast" check uses.
@@ -27,88 +25,67 @@ func ptr[T any](v T) *T { return &v }
 func TestRunOutcomes(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		name       string
-		spec       Spec
-		settlement label.Settlement
-		facts      *label.Facts
-		stdout     string
-		label      label.Label
+		name   string
+		spec   Spec
+		exit   *int
+		signal string
+		stdout string
 	}{
 		{
-			name:       "exit 0",
-			spec:       Spec{Argv: []string{"sh", "-c", "echo ok"}},
-			settlement: label.Returned,
-			facts:      &label.Facts{OK: ptr(true), ExitCode: ptr(0)},
-			stdout:     "ok\n",
-			label:      label.Completed,
+			name:   "exit 0",
+			spec:   Spec{Argv: []string{"sh", "-c", "echo ok"}},
+			exit:   ptr(0),
+			stdout: "ok\n",
 		},
 		{
-			name:       "exit 7",
-			spec:       Spec{Argv: []string{"sh", "-c", "exit 7"}},
-			settlement: label.Returned,
-			facts:      &label.Facts{OK: ptr(false), ExitCode: ptr(7)},
-			label:      label.CompletedWithFailure,
+			name: "exit 7",
+			spec: Spec{Argv: []string{"sh", "-c", "exit 7"}},
+			exit: ptr(7),
 		},
 		{
-			name:       "killed by a signal the runner did not send",
-			spec:       Spec{Shell: "kill -9 $$"},
-			settlement: label.Returned,
-			facts:      &label.Facts{OK: ptr(false), TerminatedBy: "SIGKILL"},
-			label:      label.ReportedFailure,
+			name:   "killed by a signal the runner did not send",
+			spec:   Spec{Shell: "kill -9 $$"},
+			signal: "SIGKILL",
 		},
 		{
-			name:       "shell mode",
-			spec:       Spec{Shell: `x=2; echo "$((x+1))" | cat`},
-			settlement: label.Returned,
-			facts:      &label.Facts{OK: ptr(true), ExitCode: ptr(0)},
-			stdout:     "3\n",
-			label:      label.Completed,
+			name:   "shell mode",
+			spec:   Spec{Shell: `x=2; echo "$((x+1))" | cat`},
+			exit:   ptr(0),
+			stdout: "3\n",
 		},
 		{
-			name:       "stdin nil is EOF at once",
-			spec:       Spec{Argv: []string{"cat"}},
-			settlement: label.Returned,
-			facts:      &label.Facts{OK: ptr(true), ExitCode: ptr(0)},
-			label:      label.Completed,
+			name: "stdin nil is EOF at once",
+			spec: Spec{Argv: []string{"cat"}},
+			exit: ptr(0),
 		},
 		{
-			name:       "stdin given",
-			spec:       Spec{Argv: []string{"cat"}, Stdin: []byte("hello\n")},
-			settlement: label.Returned,
-			facts:      &label.Facts{OK: ptr(true), ExitCode: ptr(0)},
-			stdout:     "hello\n",
-			label:      label.Completed,
+			name:   "stdin given",
+			spec:   Spec{Argv: []string{"cat"}, Stdin: []byte("hello\n")},
+			exit:   ptr(0),
+			stdout: "hello\n",
 		},
 		{
-			name:       "stdin larger than a pipe the child never reads",
-			spec:       Spec{Shell: "exit 0", Stdin: bytes.Repeat([]byte("x"), 1<<20)},
-			settlement: label.Returned,
-			facts:      &label.Facts{OK: ptr(true), ExitCode: ptr(0)},
-			label:      label.Completed,
+			name: "stdin larger than a pipe the child never reads",
+			spec: Spec{Shell: "exit 0", Stdin: bytes.Repeat([]byte("x"), 1<<20)},
+			exit: ptr(0),
 		},
 		{
-			name:       "env passed",
-			spec:       Spec{Shell: `printf '%s' "$RB_GREETING"`, Env: map[string]string{"RB_GREETING": "hi there"}},
-			settlement: label.Returned,
-			facts:      &label.Facts{OK: ptr(true), ExitCode: ptr(0)},
-			stdout:     "hi there",
-			label:      label.Completed,
+			name:   "env passed",
+			spec:   Spec{Shell: `printf '%s' "$RB_GREETING"`, Env: map[string]string{"RB_GREETING": "hi there"}},
+			exit:   ptr(0),
+			stdout: "hi there",
 		},
 		{
-			name:       "explicit base env, Env laid over it",
-			spec:       Spec{Argv: []string{"env"}, BaseEnv: []string{"A=1", "B=old"}, Env: map[string]string{"B": "2"}},
-			settlement: label.Returned,
-			facts:      &label.Facts{OK: ptr(true), ExitCode: ptr(0)},
-			stdout:     "A=1\nB=2\n",
-			label:      label.Completed,
+			name:   "explicit base env, Env laid over it",
+			spec:   Spec{Argv: []string{"env"}, BaseEnv: []string{"A=1", "B=old"}, Env: map[string]string{"B": "2"}},
+			exit:   ptr(0),
+			stdout: "A=1\nB=2\n",
 		},
 		{
-			name:       "dir",
-			spec:       Spec{Shell: "pwd -P", Dir: "/"},
-			settlement: label.Returned,
-			facts:      &label.Facts{OK: ptr(true), ExitCode: ptr(0)},
-			stdout:     "/\n",
-			label:      label.Completed,
+			name:   "dir",
+			spec:   Spec{Shell: "pwd -P", Dir: "/"},
+			exit:   ptr(0),
+			stdout: "/\n",
 		},
 	}
 	for _, tc := range tests {
@@ -118,27 +95,14 @@ func TestRunOutcomes(t *testing.T) {
 			if r.StartErr != nil {
 				t.Fatalf("StartErr: %v", r.StartErr)
 			}
-			if r.Settlement != tc.settlement {
-				t.Errorf("settlement = %q, want %q", r.Settlement, tc.settlement)
-			}
-			if !sameFacts(r.Facts, tc.facts) {
-				t.Errorf("facts = %s, want %s", showFacts(r.Facts), showFacts(tc.facts))
+			if got, want := showExit(r.ExitCode), showExit(tc.exit); got != want || r.Signal != tc.signal {
+				t.Errorf("exit %s signal %q, want exit %s signal %q", got, r.Signal, want, tc.signal)
 			}
 			if got := string(r.Stdout); got != tc.stdout {
 				t.Errorf("stdout = %q, want %q (stderr %q)", got, tc.stdout, r.Stderr)
 			}
-			if got := label.Of(r.Settlement, r.Facts).Label; got != tc.label {
-				t.Errorf("label = %q, want %q", got, tc.label)
-			}
-			if r.TimedOut || r.Cancelled || r.Truncated {
-				t.Errorf("TimedOut=%v Cancelled=%v Truncated=%v, want all false", r.TimedOut, r.Cancelled, r.Truncated)
-			}
-			// Result's own fields agree with the facts.
-			if tc.facts != nil && tc.facts.ExitCode != nil && (r.ExitCode == nil || *r.ExitCode != *tc.facts.ExitCode) {
-				t.Errorf("ExitCode = %v, want %d", r.ExitCode, *tc.facts.ExitCode)
-			}
-			if tc.facts != nil && r.Signal != tc.facts.TerminatedBy {
-				t.Errorf("Signal = %q, want %q", r.Signal, tc.facts.TerminatedBy)
+			if !r.Started || r.TimedOut || r.Cancelled || r.Truncated {
+				t.Errorf("Started=%v TimedOut=%v Cancelled=%v Truncated=%v, want started and the rest false", r.Started, r.TimedOut, r.Cancelled, r.Truncated)
 			}
 		})
 	}
@@ -194,8 +158,8 @@ func TestRunStartErrors(t *testing.T) {
 					t.Errorf("StartErr %q does not say %q", r.StartErr, s)
 				}
 			}
-			if r.Settlement != label.Threw || r.Facts != nil || r.ExitCode != nil {
-				t.Errorf("settlement %q facts %s exit %v, want threw, no facts, no exit", r.Settlement, showFacts(r.Facts), r.ExitCode)
+			if r.ExitCode != nil || r.Signal != "" || r.TimedOut || r.Cancelled {
+				t.Errorf("exit %v signal %q timedOut %v cancelled %v, want no outcome", r.ExitCode, r.Signal, r.TimedOut, r.Cancelled)
 			}
 		})
 	}
@@ -228,8 +192,8 @@ func TestRunStoppedByRunner(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
 		r := Run(ctx, Spec{Argv: []string{"sh", "-c", "echo should not run"}})
-		if !r.Cancelled || r.Settlement != label.NotEntered || r.Facts != nil || r.Stdout != nil {
-			t.Errorf("got %+v, want cancelled, not-entered, no facts, no output", r)
+		if !r.Cancelled || r.Started || r.ExitCode != nil || r.StartErr != nil || r.Stdout != nil {
+			t.Errorf("got %+v, want cancelled, not started, no exit, no output", r)
 		}
 	})
 	t.Run("timeout kills grandchildren", func(t *testing.T) {
@@ -266,8 +230,8 @@ func TestRunGrandchildHoldsStdout(t *testing.T) {
 	if len(lines) != 2 || lines[1] != "hi" {
 		t.Fatalf("stdout = %q, want the pid and hi", r.Stdout)
 	}
-	if r.Settlement != label.Returned || !sameFacts(r.Facts, &label.Facts{OK: ptr(true), ExitCode: ptr(0)}) {
-		t.Errorf("settlement %q facts %s, want returned {ok, exit 0}: the leader exited on its own", r.Settlement, showFacts(r.Facts))
+	if r.ExitCode == nil || *r.ExitCode != 0 || r.TimedOut || r.Cancelled {
+		t.Errorf("exit %s timedOut %v cancelled %v, want exit 0: the leader exited on its own", showExit(r.ExitCode), r.TimedOut, r.Cancelled)
 	}
 	assertGone(t, echoedPID(t, r.Stdout))
 }
@@ -508,7 +472,7 @@ func TestRunConcurrentNoLeaks(t *testing.T) {
 			}
 			r := Run(context.Background(), spec)
 			if i%2 == 1 && (r.ExitCode == nil || *r.ExitCode != 3 || string(r.Stdout) != strconv.Itoa(i)+"\n") {
-				t.Errorf("run %d: exit %s stdout %q", i, showFacts(r.Facts), r.Stdout)
+				t.Errorf("run %d: exit %s stdout %q", i, showExit(r.ExitCode), r.Stdout)
 			}
 			if i%2 == 0 && !r.TimedOut {
 				t.Errorf("run %d: not timed out", i)
@@ -526,17 +490,14 @@ func TestRunConcurrentNoLeaks(t *testing.T) {
 	}
 }
 
-// assertStopped checks a run the runner stopped: fast, threw, no facts.
+// assertStopped checks a run the runner stopped: fast, and no outcome.
 func assertStopped(t *testing.T, r Result, start time.Time) {
 	t.Helper()
 	if took := time.Since(start); took > bound {
 		t.Errorf("took %v, want well under %v", took, bound)
 	}
-	if r.Settlement != label.Threw || r.Facts != nil || r.ExitCode != nil || r.Signal != "" || r.StartErr != nil {
-		t.Errorf("settlement %q facts %s exit %v signal %q err %v; want threw and nothing else", r.Settlement, showFacts(r.Facts), r.ExitCode, r.Signal, r.StartErr)
-	}
-	if got := label.Of(r.Settlement, r.Facts).Label; got != label.OutcomeUnknown {
-		t.Errorf("label = %q, want outcome-unknown", got)
+	if !r.Started || r.ExitCode != nil || r.Signal != "" || r.StartErr != nil {
+		t.Errorf("started %v exit %v signal %q err %v; want started and nothing else", r.Started, r.ExitCode, r.Signal, r.StartErr)
 	}
 }
 
@@ -591,26 +552,9 @@ func writeFile(t *testing.T, dir, name, body string, mode os.FileMode) string {
 	return p
 }
 
-func sameFacts(a, b *label.Facts) bool {
-	return showFacts(a) == showFacts(b)
-}
-
-func showFacts(f *label.Facts) string {
-	if f == nil {
+func showExit(code *int) string {
+	if code == nil {
 		return "<nil>"
 	}
-	s := "{"
-	if f.OK != nil {
-		s += "ok:" + strconv.FormatBool(*f.OK) + " "
-	}
-	if f.ExitCode != nil {
-		s += "exitCode:" + strconv.Itoa(*f.ExitCode) + " "
-	}
-	if f.ServiceError {
-		s += "serviceError "
-	}
-	if f.TerminatedBy != "" {
-		s += "terminatedBy:" + f.TerminatedBy
-	}
-	return strings.TrimSpace(s) + "}"
+	return strconv.Itoa(*code)
 }

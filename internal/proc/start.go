@@ -1,6 +1,7 @@
 package proc
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -35,8 +36,9 @@ func InheritedEnv() []string {
 // PATH.
 const defaultPath = "/usr/local/bin:/usr/bin:/bin"
 
-// command builds the exec.Cmd for s, or says why s cannot be run.
-func (s Spec) command() (*exec.Cmd, error) {
+// command builds the exec.Cmd for s, bound to ctx (Run sets its Cancel), or
+// says why s cannot be run.
+func (s Spec) command(ctx context.Context) (*exec.Cmd, error) {
 	var argv []string
 	switch {
 	case len(s.Argv) > 0 && s.Shell != "":
@@ -79,13 +81,13 @@ func (s Spec) command() (*exec.Cmd, error) {
 			return nil, &startError{what: argv[0], err: err}
 		}
 	}
-	return &exec.Cmd{
-		Path:        path,
-		Args:        slices.Clone(argv),
-		Env:         env,
-		Dir:         s.Dir,
-		SysProcAttr: &syscall.SysProcAttr{Setpgid: true},
-	}, nil
+	// path is absolute or holds a slash, so CommandContext looks nothing up.
+	cmd := exec.CommandContext(ctx, path)
+	cmd.Args = slices.Clone(argv)
+	cmd.Env = env
+	cmd.Dir = s.Dir
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	return cmd, nil
 }
 
 // environ is BaseEnv (or the inherited set) with Env laid over it, sorted by

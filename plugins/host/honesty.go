@@ -17,6 +17,16 @@ import (
 // the handshake), and batches: the Label and Coverage calls that
 // concurrent branches make while one is in flight travel together, so a
 // run pays a few round trips, not one per script row or stage result.
+//
+// What it keeps beyond a plain client, and why:
+//
+//   - the batcher: fanout1000 makes 1000 Label calls; one round trip each
+//     would be the cost the spec rules out (plugins.md: "batch or stream").
+//   - WithSameCoverageRules' shortcut: without it all 1000 stage results
+//     cross and the yaml workload costs 3.1× in-process (BENCHMARKS.md).
+//   - reconcile: JSON turns the ints of a value the plugin changed into
+//     float64s; the scope must hold what the stage wrote, so the record and
+//     the later stages are the same as in-process.
 type Honesty struct {
 	name  string
 	same  bool

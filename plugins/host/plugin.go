@@ -178,8 +178,8 @@ func Start(ctx context.Context, src Source, opts ...Option) (*Plugin, error) {
 		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
 		Logger:           newSlogger(cfg.logger),
 		Stderr:           p.stderr,
-		SyncStdout:       io.Discard,
-		SyncStderr:       io.Discard,
+		SyncStdout:       &stdio{tail: p.stderr, logger: cfg.logger, plugin: src.Name, stream: "stdout"},
+		SyncStderr:       &stdio{tail: p.stderr, logger: cfg.logger, plugin: src.Name, stream: "stderr"},
 		StartTimeout:     cfg.startTimeout,
 	})
 	type started struct {

@@ -12,5 +12,3 @@ import (
 func setParentDeathSignal() {
 	_ = unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(syscall.SIGTERM), 0, 0, 0)
 }
-
-func dup2(from, to int) error { return unix.Dup2(from, to) }

@@ -6,8 +6,10 @@
 //
 // It owns one rule, what a plugin process does around its stage:
 //
-//	before serving     stray writes to stdout go to stderr; the real stdout
-//	                   carries only go-plugin's handshake line
+//	serving            plain goplugin.Serve: the real stdout carries only its
+//	                   handshake line; from the first call on, os.Stdout and
+//	                   os.Stderr write to the real stderr, which the host
+//	                   reads (so a crash's last words reach its error)
 //	while serving      calls of one batch run concurrently, each under its
 //	                   own deadline; a panic fails that call, not the process
 //	parent gone        the process exits by itself (Linux: the parent-death
@@ -19,14 +21,16 @@
 package sdk
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strconv"
-	"syscall"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
 	goplugin "github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
 
 	"github.com/openrunbook/runbook/plugins"
 	"github.com/openrunbook/runbook/plugins/internal/wire"
@@ -60,56 +64,44 @@ func serve(st Stage, h Honesty) {
 			"directory as runbook-plugin-NAME, then run `runbook plugins --dir DIR`.\n", plugins.ProtocolVersion)
 		os.Exit(1)
 	}
-	handshake := protectStdout()
 	host := os.Getppid()
 	if pid, err := strconv.Atoi(os.Getenv(wire.EnvHostPID)); err == nil && pid > 0 {
 		host = pid // the parent may already have died and been replaced
 	}
 	watchParent(host, 500*time.Millisecond)
-	// go-plugin's test mode leaves os.Stdout and os.Stderr alone (its
-	// normal mode swaps them for pipes streamed over gRPC, which a crash can
-	// cut short): this process's stderr stays the pipe the host reads, so
-	// the last words of a crashing plugin reach the host's error message.
-	// The handshake line, which test mode does not print, is printed here
-	// in go-plugin's format.
-	rc := make(chan *goplugin.ReattachConfig, 1)
-	closed := make(chan struct{})
-	go func() {
-		select {
-		case c := <-rc:
-			fmt.Fprintf(handshake, "%d|%d|%s|%s|%s|\n", goplugin.CoreProtocolVersion, c.ProtocolVersion, c.Addr.Network(), c.Addr.String(), c.Protocol)
-		case <-closed:
-		}
-	}()
+	// Plain go-plugin: it negotiates the protocol and prints the handshake
+	// line on the real stdout. The logger is made first, so it writes to the
+	// real stderr (fd 2), which the host reads directly.
 	goplugin.Serve(&goplugin.ServeConfig{
 		HandshakeConfig:  wire.Handshake,
 		VersionedPlugins: wire.ServeSets(st, h),
-		GRPCServer:       goplugin.DefaultGRPCServer,
+		GRPCServer:       realStdio(os.Stderr),
 		Logger: hclog.New(&hclog.LoggerOptions{
 			Level:      hclog.Warn,
 			Output:     os.Stderr,
 			JSONFormat: true,
 		}),
-		Test: &goplugin.ServeTestConfig{ReattachConfigCh: rc, CloseCh: closed},
 	})
 	os.Exit(0)
 }
 
-// protectStdout keeps the real stdout for the handshake line and points
-// fd 1 (and os.Stdout) at stderr, so a stray print — from this process, a
-// library, or a child it starts — cannot corrupt the handshake.
-func protectStdout() *os.File {
-	real, err := syscall.Dup(1)
-	if err != nil {
-		return os.Stdout
+// realStdio is go-plugin's DefaultGRPCServer with one addition. Serve points
+// os.Stdout and os.Stderr at pipes it streams to the host over gRPC, and a
+// line a plugin writes just before it exits (fmt.Fprintln(os.Stderr, why);
+// os.Exit(3)) dies in that pipe unsent, so the host's error would not say
+// why. Before the first call reaches the stage, both are pointed back at
+// stderr, the pipe the host reads itself: the last words of a crashing
+// plugin reach the host's error message (host TestCrashMidCall), and a
+// stray print to stdout cannot reach the result.
+func realStdio(stderr *os.File) func([]grpc.ServerOption) *grpc.Server {
+	var once sync.Once
+	restore := func(ctx context.Context, req any, _ *grpc.UnaryServerInfo, next grpc.UnaryHandler) (any, error) {
+		once.Do(func() { os.Stdout, os.Stderr = stderr, stderr })
+		return next(ctx, req)
 	}
-	syscall.CloseOnExec(real) // a child must not hold the host's pipe open
-	if err := dup2(2, 1); err != nil {
-		syscall.Close(real)
-		return os.Stdout
+	return func(opts []grpc.ServerOption) *grpc.Server {
+		return goplugin.DefaultGRPCServer(append(opts, grpc.ChainUnaryInterceptor(restore)))
 	}
-	os.Stdout = os.NewFile(1, "/dev/stdout") // now stderr
-	return os.NewFile(uintptr(real), "handshake")
 }
 
 // watchParent exits the process when its parent is gone: the parent-death
