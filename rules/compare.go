@@ -163,6 +163,16 @@ func init() {
 const reasonNaN = "NaN has no order"
 
 // classOf classifies a value; the common JSON-like types never reflect.
+//
+// It stays the comparison's own and does not ask internal/jsonv: its classes
+// are wider than JSON's kinds. A comparison sees through pointers and
+// interfaces, counts a typed nil as null, orders named string types and
+// compares any slice, array or string-keyed map ([]int{1} equals []any{1}),
+// where jsonv calls all of these "not a JSON value"; and toNum reads every
+// number exactly (int64 and uint64 never through a float64), which
+// jsonv.Float does not promise. On the values both judge — JSON-shaped ones
+// — they agree that the same Go types are numbers; TestNumbersAgreeWithJSONV
+// holds them to it.
 func classOf(v any) class {
 	switch x := v.(type) {
 	case nil:

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/openrunbook/runbook/chart"
+	"github.com/openrunbook/runbook/internal/jsonv"
 	"github.com/openrunbook/runbook/internal/suggest"
 )
 
@@ -158,92 +159,64 @@ func secretText(v any) string {
 }
 
 // convertInput checks v against a declared type; a string is parsed into
-// the type (that is how `--input k=v` arrives).
+// the type (that is how `--input k=v` arrives). Whether a value fits is
+// jsonv.Fits, the rule plugin arguments are checked by too.
 func convertInput(typ string, v any) (any, error) {
-	s, isStr := v.(string)
-	switch typ {
-	case "string":
-		if !isStr {
-			return nil, fmt.Errorf("is not a string (got %s)", kindOf(v))
-		}
-		return s, nil
-	case "number":
-		switch n := v.(type) {
-		case float64, float32, int, int64, int32, uint, uint64, uint32, json.Number:
-			return n, nil
-		case string:
-			if i, err := strconv.ParseInt(strings.TrimSpace(n), 10, 64); err == nil {
+	if s, isStr := v.(string); isStr {
+		switch typ {
+		case "number":
+			if i, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64); err == nil {
 				return int(i), nil
 			}
-			f, err := strconv.ParseFloat(strings.TrimSpace(n), 64)
+			f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 			if err != nil {
-				return nil, fmt.Errorf("is not a number: %q", n)
+				return nil, fmt.Errorf("is not a number: %q", s)
 			}
 			return f, nil
-		}
-		return nil, fmt.Errorf("is not a number (got %s)", kindOf(v))
-	case "bool":
-		if b, ok := v.(bool); ok {
-			return b, nil
-		}
-		if isStr {
+		case "bool":
 			b, err := strconv.ParseBool(s)
 			if err != nil {
 				return nil, fmt.Errorf("is not a bool: %q (true or false)", s)
 			}
 			return b, nil
-		}
-		return nil, fmt.Errorf("is not a bool (got %s)", kindOf(v))
-	case "duration":
-		if isStr {
+		case "duration":
 			if _, err := time.ParseDuration(s); err != nil {
 				return nil, fmt.Errorf("is not a duration: %q (like 90s, 2h, 1h30m)", s)
 			}
 			return s, nil
-		}
-		return nil, fmt.Errorf("is not a duration (got %s)", kindOf(v))
-	case "list":
-		if isStr {
+		case "list":
 			var l []any
 			if err := json.Unmarshal([]byte(s), &l); err != nil {
 				return nil, fmt.Errorf("is not a list: give a JSON array, like [\"a\",\"b\"]")
 			}
 			return l, nil
-		}
-		if l, ok := v.([]any); ok {
-			return l, nil
-		}
-		return nil, fmt.Errorf("is not a list (got %s)", kindOf(v))
-	case "object":
-		if isStr {
+		case "object":
 			var m map[string]any
 			if err := json.Unmarshal([]byte(s), &m); err != nil {
 				return nil, fmt.Errorf("is not an object: give a JSON object, like {\"k\":1}")
 			}
 			return m, nil
 		}
-		if m, ok := v.(map[string]any); ok {
-			return m, nil
-		}
-		return nil, fmt.Errorf("is not an object (got %s)", kindOf(v))
 	}
-	return nil, fmt.Errorf("has an unknown type %q", typ)
+	want, known := inputTypeWords[typ]
+	if !known {
+		return nil, fmt.Errorf("has an unknown type %q", typ)
+	}
+	if !jsonv.Fits(typ, v) {
+		return nil, fmt.Errorf("is not %s (got %s)", want, jsonv.Describe(v))
+	}
+	if d, ok := v.(time.Duration); ok {
+		return d.String(), nil // a duration input holds the text, as one given as a string does
+	}
+	return v, nil
 }
 
-func kindOf(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case string:
-		return "a string"
-	case bool:
-		return "a bool"
-	case []any:
-		return "a list"
-	case map[string]any:
-		return "an object"
-	case float64, float32, int, int64, int32, uint, uint64, uint32, json.Number:
-		return "a number"
-	}
-	return fmt.Sprintf("%T", v)
+// inputTypeWords names each input type as a refusal says it.
+var inputTypeWords = map[string]string{
+	"string":   "a string",
+	"number":   "a number",
+	"bool":     "a bool",
+	"duration": "a duration",
+	"list":     "a list",
+	"object":   "an object",
 }

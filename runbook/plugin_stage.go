@@ -11,10 +11,10 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/internal/jsonv"
 	"github.com/openrunbook/runbook/plugins"
 	"github.com/openrunbook/runbook/plugins/assessment"
 	"github.com/openrunbook/runbook/plugins/coverage"
@@ -257,7 +257,7 @@ func pluginArgs(ps *chart.PluginStageSpec, d plugins.Description, s *flow.Scope)
 			return nil, fmt.Errorf("plugin %q argument %s: %s: %w", ps.Name, a.Key, a.Src, err)
 		}
 		if !argFits(da.Type, v) {
-			return nil, fmt.Errorf("plugin %q argument %s: %s is %s, want a %s", ps.Name, a.Key, a.Src, kindOf(v), da.Type)
+			return nil, fmt.Errorf("plugin %q argument %s: %s is %s, want a %s", ps.Name, a.Key, a.Src, jsonv.Describe(v), da.Type)
 		}
 		args[a.Key] = v
 	}
@@ -280,39 +280,10 @@ func argNames(as []plugins.Arg) string {
 	return strings.Join(names, ", ")
 }
 
+// argFits is jsonv.Fits: a plugin argument's declared type is judged by the
+// rule inputs are.
 func argFits(typ string, v any) bool {
-	switch typ {
-	case "", "any":
-		return true
-	case "string":
-		_, ok := v.(string)
-		return ok
-	case "number":
-		switch v.(type) {
-		case int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, float32, float64:
-			return true
-		}
-		return false
-	case "bool":
-		_, ok := v.(bool)
-		return ok
-	case "list":
-		_, ok := v.([]any)
-		return ok
-	case "object":
-		_, ok := v.(map[string]any)
-		return ok
-	case "duration":
-		switch t := v.(type) {
-		case string:
-			_, err := time.ParseDuration(t)
-			return err == nil
-		case time.Duration:
-			return true
-		}
-		return false
-	}
-	return true
+	return jsonv.Fits(typ, v)
 }
 
 // assumedArg is a plugin argument filled by the plugin's declared default.

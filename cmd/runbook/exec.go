@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/openrunbook/runbook/internal/jsonv"
 	"github.com/openrunbook/runbook/record"
 
 	"github.com/openrunbook/runbook/chart"
@@ -424,19 +425,11 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// jsonKind names what a decoded JSON value is, for messages.
+// jsonKind names what a decoded JSON file holds, for messages: jsonv's
+// words, save that a file's list is "an array", as JSON calls it.
 func jsonKind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case []any:
+	if jsonv.Of(v) == jsonv.List {
 		return "an array"
-	case string:
-		return "a string"
-	case bool:
-		return "a boolean"
-	case float64:
-		return "a number"
 	}
-	return "an object"
+	return jsonv.Describe(v)
 }

@@ -58,7 +58,8 @@
 // it, and the standing travels as data in every When mode); it never reads
 // how confident anything sounded, only what the run's record holds; it never
 // prints a value other than an assumed one, and never a secret one. It reads
-// only its arguments, imports only the standard library, and never panics,
+// only its arguments, imports only the standard library and internal/jsonv
+// (the JSON kinds and numbers, a leaf), and never panics,
 // on a damaged record (FromRecord) included.
 //
 // The stage's one entry point is Annotate, over plain data (Request,

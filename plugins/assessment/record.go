@@ -1,10 +1,9 @@
 package assessment
 
 import (
-	"encoding/json"
-	"math"
-	"strconv"
 	"strings"
+
+	"github.com/openrunbook/runbook/internal/jsonv"
 )
 
 // FromRecord reads the standing back off a saved record: v is the
@@ -163,38 +162,14 @@ func agrees(a Assessment) bool {
 // maxWhole is the largest whole number a float64 holds exactly.
 const maxWhole = 1 << 53
 
-// wholeNumber reads a JSON number that is a finite whole number within
-// ±2^53 (and an int on this platform). Any other value, a string included, is not one.
+// wholeNumber reads a number that is whole, finite and an int on this
+// platform (jsonv.Whole), and within ±2^53, where a float64 — what a JSON
+// reader makes of it — holds it exactly. Any other value, a string
+// included, is not one.
 func wholeNumber(v any) (int64, bool) {
-	var f float64
-	switch n := v.(type) {
-	case float64:
-		f = n
-	case int:
-		f = float64(n)
-	case int64:
-		f = float64(n)
-	case json.Number:
-		if i, err := strconv.ParseInt(string(n), 10, 64); err == nil {
-			f = float64(i)
-			if i > maxWhole || i < -maxWhole {
-				return 0, false
-			}
-			break
-		}
-		parsed, err := strconv.ParseFloat(string(n), 64)
-		if err != nil {
-			return 0, false
-		}
-		f = parsed
-	default:
+	n, ok := jsonv.Whole(v)
+	if !ok || int64(n) > maxWhole || int64(n) < -maxWhole {
 		return 0, false
 	}
-	if math.IsNaN(f) || math.IsInf(f, 0) || f != math.Trunc(f) || f > maxWhole || f < -maxWhole {
-		return 0, false
-	}
-	if i := int64(f); int64(int(i)) == i { // fits an int on this platform
-		return i, true
-	}
-	return 0, false
+	return int64(n), true
 }

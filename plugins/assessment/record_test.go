@@ -109,6 +109,10 @@ func TestFromRecordRejects(t *testing.T) {
 		{"version fractional", func() any { m := notSure(); m["version"] = 1.5; return m }},
 		{"version NaN", func() any { m := notSure(); m["version"] = math.NaN(); return m }},
 		{"version as text", func() any { m := notSure(); m["version"] = "1"; return m }},
+		// Regression: wholeNumber parsed a json.Number with strconv, which
+		// reads Go's hex floats, so json.Number("0x1p0") was version 1; it
+		// is no JSON number.
+		{"issue-jsonv version as a hex json.Number", func() any { m := notSure(); m["version"] = json.Number("0x1p0"); return m }},
 		{"standing missing", func() any { m := notSure(); delete(m, "standing"); return m }},
 		{"standing unknown", func() any { m := notSure(); m["standing"] = "verified"; return m }},
 		{"standing in another case", func() any { m := notSure(); m["standing"] = "Not sure"; return m }},

@@ -32,9 +32,10 @@
 // run with [OncePerStage]); it is never repaired.
 //
 // The package never edits a value it is given, never reads a clock, never
-// panics on any input and imports nothing from this repository. It works
-// on JSON-shaped Go values: map[string]any, []any (and []string for item
-// lists), string, bool, nil and numbers of any Go numeric type.
+// panics on any input and imports nothing from this repository but
+// internal/jsonv (the JSON kinds and numbers, a leaf). It works on
+// JSON-shaped Go values: map[string]any, []any (and []string for item
+// lists), string, bool, nil and numbers as jsonv counts them.
 //
 // Example:
 //

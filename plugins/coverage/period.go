@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/openrunbook/runbook/internal/jsonv"
 )
 
 // Verdict is how much of the time a read asked about its store held.
@@ -182,7 +184,7 @@ func Clause(v Verdict) string {
 func parsePeriod(v any) (*Period, error) {
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("must be an object {queried, held, read_at?}, got %s", kindOf(v))
+		return nil, fmt.Errorf("must be an object {queried, held, read_at?}, got %s", jsonv.Describe(v))
 	}
 	var p Period
 	var err error
@@ -209,7 +211,7 @@ func parsePeriod(v any) (*Period, error) {
 		}
 		p.ReadAt = at
 	default:
-		return nil, fmt.Errorf("read_at: must be an RFC 3339 string, got %s", kindOf(at))
+		return nil, fmt.Errorf("read_at: must be an RFC 3339 string, got %s", jsonv.Describe(at))
 	}
 	p.Verdict = PeriodVerdict(p)
 	return &p, nil
@@ -218,7 +220,7 @@ func parsePeriod(v any) (*Period, error) {
 func parseSpan(v any) (Span, error) {
 	m, ok := v.(map[string]any)
 	if !ok {
-		return Span{}, fmt.Errorf("must be an object {from, to}, got %s", kindOf(v))
+		return Span{}, fmt.Errorf("must be an object {from, to}, got %s", jsonv.Describe(v))
 	}
 	from, ok1 := m["from"].(string)
 	to, ok2 := m["to"].(string)

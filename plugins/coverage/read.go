@@ -3,9 +3,9 @@ package coverage
 import (
 	"errors"
 	"fmt"
-	"math"
-	"reflect"
 	"strings"
+
+	"github.com/openrunbook/runbook/internal/jsonv"
 )
 
 // The reserved keys. Only a JSON object carrying one of these, as
@@ -163,7 +163,7 @@ func readString(m map[string]any, key, prefix string, w warner) string {
 	case string:
 		return s
 	default:
-		w.warn(prefix+key, fmt.Errorf("must be a string, got %s", kindOf(s)))
+		w.warn(prefix+key, fmt.Errorf("must be a string, got %s", jsonv.Describe(s)))
 		return ""
 	}
 }
@@ -217,7 +217,7 @@ func readItems(v any) ([]Item, error) {
 		}
 		return nonEmpty(items), nil
 	default:
-		return nil, fmt.Errorf("must be a list, got %s", kindOf(v))
+		return nil, fmt.Errorf("must be a list, got %s", jsonv.Describe(v))
 	}
 }
 
@@ -245,7 +245,7 @@ func readItem(v any) (Item, error) {
 		}
 		return out, nil
 	default:
-		return Item{}, fmt.Errorf("must be a string or {what, why?}, got %s", kindOf(v))
+		return Item{}, fmt.Errorf("must be a string or {what, why?}, got %s", jsonv.Describe(v))
 	}
 }
 
@@ -259,7 +259,7 @@ func readInProgress(v any) ([]InProgressItem, error) {
 			list = append(list, s)
 		}
 	default:
-		return nil, fmt.Errorf("must be a list, got %s", kindOf(v))
+		return nil, fmt.Errorf("must be a list, got %s", jsonv.Describe(v))
 	}
 	var out []InProgressItem
 	for i, raw := range list {
@@ -269,7 +269,7 @@ func readInProgress(v any) ([]InProgressItem, error) {
 		}
 		ip := InProgressItem{What: it.What, Why: it.Why, Short: it.Short, Kind: it.Kind}
 		if m, ok := raw.(map[string]any); ok && m["count"] != nil {
-			n, ok := wholeNumber(m["count"])
+			n, ok := jsonv.Whole(m["count"])
 			if !ok || n < 1 {
 				return nil, fmt.Errorf("item %d: count must be a whole number of at least 1, got %v", i, m["count"])
 			}
@@ -283,7 +283,7 @@ func readInProgress(v any) ([]InProgressItem, error) {
 func readToolHint(v any) (*ToolHint, error) {
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("must be an object {tool, why?}, got %s", kindOf(v))
+		return nil, fmt.Errorf("must be an object {tool, why?}, got %s", jsonv.Describe(v))
 	}
 	tool, ok := m["tool"].(string)
 	if !ok || tool == "" {
@@ -299,7 +299,7 @@ func readToolHint(v any) (*ToolHint, error) {
 func readProvenance(v any) (*Provenance, error) {
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("must be an object {source, measured_at}, got %s", kindOf(v))
+		return nil, fmt.Errorf("must be an object {source, measured_at}, got %s", jsonv.Describe(v))
 	}
 	source, ok := m["source"].(string)
 	if !ok || source == "" {
@@ -314,7 +314,7 @@ func readProvenance(v any) (*Provenance, error) {
 		}
 		p.MeasuredAt = at
 	default:
-		return nil, fmt.Errorf("measured_at must be an RFC 3339 string, got %s", kindOf(at))
+		return nil, fmt.Errorf("measured_at must be an RFC 3339 string, got %s", jsonv.Describe(at))
 	}
 	return p, nil
 }
@@ -334,7 +334,7 @@ func optionalString(m map[string]any, key string) (string, error) {
 	case string:
 		return s, nil
 	default:
-		return "", fmt.Errorf("%s must be a string, got %s", key, kindOf(s))
+		return "", fmt.Errorf("%s must be a string, got %s", key, jsonv.Describe(s))
 	}
 }
 
@@ -343,42 +343,4 @@ func nonEmpty[T any](s []T) []T {
 		return nil
 	}
 	return s
-}
-
-// wholeNumber converts a whole, finite number of any Go numeric type that
-// fits an int.
-func wholeNumber(v any) (int, bool) {
-	rv := reflect.ValueOf(v)
-	switch rv.Kind() {
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		i := rv.Int()
-		if i < math.MinInt || i > math.MaxInt {
-			return 0, false
-		}
-		return int(i), true
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		u := rv.Uint()
-		if u > math.MaxInt {
-			return 0, false
-		}
-		return int(u), true
-	case reflect.Float32, reflect.Float64:
-		f := rv.Float()
-		if math.IsNaN(f) || math.IsInf(f, 0) || f != math.Trunc(f) ||
-			f < float64(math.MinInt) || f >= -float64(math.MinInt) {
-			return 0, false
-		}
-		return int(f), true
-	}
-	return 0, false
-}
-
-func isNumber(v any) bool {
-	switch reflect.ValueOf(v).Kind() {
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
-		reflect.Float32, reflect.Float64:
-		return true
-	}
-	return false
 }

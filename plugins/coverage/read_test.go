@@ -232,6 +232,25 @@ func TestReadGoValues(t *testing.T) {
 	}
 }
 
+// TestReadJSONNumberCount is a regression: the reader's own whole-number
+// check knew only Go's numeric kinds, so a count decoded with UseNumber
+// (json.Number) left the in_progress list off, though label and assessment
+// read json.Number. It now asks jsonv.Whole, as they do.
+func TestReadJSONNumberCount(t *testing.T) {
+	t.Parallel()
+	dec := json.NewDecoder(strings.NewReader(`{"af_coverage":{"in_progress":[{"what":"job","count":2}]}}`))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		t.Fatal(err)
+	}
+	got, ok := Read(v, nil)
+	want := Reading{Declared: []Declaration{{Kind: KindLedger, InProgress: []InProgressItem{{What: "job", Count: 2}}}}}
+	if !ok || !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %s, %v; want %s", show(got), ok, show(want))
+	}
+}
+
 func TestReadWarningWords(t *testing.T) {
 	t.Parallel()
 	var got []Warning

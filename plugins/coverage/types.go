@@ -174,23 +174,3 @@ func leastOf(decls []Declaration) (Verdict, bool) {
 	}
 	return Least(vs...), true
 }
-
-func kindOf(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case map[string]any:
-		return "an object"
-	case []any:
-		return "a list"
-	case string:
-		return "a string"
-	case bool:
-		return "a boolean"
-	default:
-		if isNumber(v) {
-			return "a number"
-		}
-		return fmt.Sprintf("%T", v)
-	}
-}

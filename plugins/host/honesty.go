@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 
+	"github.com/openrunbook/runbook/internal/jsonv"
 	"github.com/openrunbook/runbook/plugins"
 	"github.com/openrunbook/runbook/plugins/assessment"
 	"github.com/openrunbook/runbook/plugins/coverage"
@@ -277,15 +278,7 @@ func reconcile(orig, decoded any) any {
 	return decoded
 }
 
+// number is jsonv.Float: orig's number as the float64 JSON turned it into.
 func number(v any) (float64, bool) {
-	rv := reflect.ValueOf(v)
-	switch rv.Kind() {
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return float64(rv.Int()), true
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return float64(rv.Uint()), true
-	case reflect.Float32, reflect.Float64:
-		return rv.Float(), true
-	}
-	return 0, false
+	return jsonv.Float(v)
 }

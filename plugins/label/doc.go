@@ -42,5 +42,6 @@
 //	label.Of(label.Threw, nil).Label      // label.OutcomeUnknown
 //
 // The package reads nothing but its arguments, imports nothing from this
-// repository, and never panics, whatever a damaged record holds.
+// repository but internal/jsonv (the JSON kinds and numbers, a leaf), and
+// never panics, whatever a damaged record holds.
 package label

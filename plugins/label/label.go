@@ -3,10 +3,10 @@ package label
 import (
 	"encoding/json"
 	"fmt"
-	"math"
-	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/openrunbook/runbook/internal/jsonv"
 )
 
 // Settlement is how a call settled, as the runtime that made it knows it.
@@ -191,57 +191,10 @@ func IsExitCode(v any) bool {
 	return ok
 }
 
-// ExitCodeOf converts v to an exit code when [IsExitCode] holds for it.
+// ExitCodeOf converts v to an exit code when [IsExitCode] holds for it: an
+// exit code is exactly a jsonv.Whole number.
 func ExitCodeOf(v any) (int, bool) {
-	switch n := v.(type) {
-	case json.Number:
-		if i, err := strconv.ParseInt(string(n), 10, 64); err == nil {
-			return intOf(i)
-		}
-		f, err := strconv.ParseFloat(string(n), 64)
-		if err != nil {
-			return 0, false
-		}
-		return floatCode(f)
-	case float64:
-		return floatCode(n)
-	case float32:
-		return floatCode(float64(n))
-	}
-	rv := reflect.ValueOf(v)
-	switch rv.Kind() {
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return intOf(rv.Int())
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		u := rv.Uint()
-		if u > math.MaxInt {
-			return 0, false
-		}
-		return int(u), true
-	case reflect.Float32, reflect.Float64: // named float types
-		return floatCode(rv.Float())
-	}
-	return 0, false
-}
-
-func intOf(i int64) (int, bool) {
-	if i < math.MinInt || i > math.MaxInt {
-		return 0, false
-	}
-	return int(i), true
-}
-
-// floatCode accepts a float that is whole, finite and inside int's range.
-// The upper bound is written as -MinInt because MaxInt does not convert to
-// a float exactly.
-func floatCode(f float64) (int, bool) {
-	if math.IsNaN(f) || math.IsInf(f, 0) || f != math.Trunc(f) {
-		return 0, false
-	}
-	if f < float64(math.MinInt) || f >= -float64(math.MinInt) {
-		return 0, false
-	}
-	return int(f), true
+	return jsonv.Whole(v)
 }
 
 // Fits reports whether a recorded label and exit code could have been filed

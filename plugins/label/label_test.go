@@ -119,6 +119,10 @@ func TestIsExitCode(t *testing.T) {
 		{"json.Number float whole", json.Number("12.0"), true, 12},
 		{"json.Number fraction", json.Number("1.5"), false, 0},
 		{"json.Number garbage", json.Number("x"), false, 0},
+		// Regression: ExitCodeOf parsed a json.Number with strconv, which
+		// reads Go's hex floats, so json.Number("0x1p4") was exit code 16;
+		// it is no JSON number.
+		{"issue-jsonv json.Number hex float", json.Number("0x1p4"), false, 0},
 		{"string", "7", false, 0},
 		{"bool", true, false, 0},
 		{"nil", nil, false, 0},

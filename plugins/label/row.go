@@ -3,6 +3,8 @@ package label
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/openrunbook/runbook/internal/jsonv"
 )
 
 // Row is the script row the runtime files for every call that runs code:
@@ -78,7 +80,7 @@ func ReadRow(data []byte) (Row, error) {
 func RowFromValue(v any) (Row, error) {
 	m, ok := v.(map[string]any)
 	if !ok {
-		return Row{}, fmt.Errorf("label: script row must be a JSON object, got %s", kindOf(v))
+		return Row{}, fmt.Errorf("label: script row must be a JSON object, got %s", jsonv.Describe(v))
 	}
 	var row Row
 	var err error
@@ -133,7 +135,7 @@ func RowFromValue(v any) (Row, error) {
 	case bool:
 		row.ResultWithheld = w
 	default:
-		return Row{}, where("resultWithheld must be true or false, got %s", kindOf(w))
+		return Row{}, where("resultWithheld must be true or false, got %s", jsonv.Describe(w))
 	}
 
 	row.Words = Words(row.Label, row.ExitCode)
@@ -155,7 +157,7 @@ func factsFromValue(v any) (*Facts, error) {
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("facts must be an object, got %s", kindOf(v))
+		return nil, fmt.Errorf("facts must be an object, got %s", jsonv.Describe(v))
 	}
 	var f Facts
 	switch ok := m["ok"].(type) {
@@ -163,7 +165,7 @@ func factsFromValue(v any) (*Facts, error) {
 	case bool:
 		f.OK = &ok
 	default:
-		return nil, fmt.Errorf("facts.ok must be true or false, got %s", kindOf(ok))
+		return nil, fmt.Errorf("facts.ok must be true or false, got %s", jsonv.Describe(ok))
 	}
 	if raw := m["exitCode"]; raw != nil {
 		code, ok := ExitCodeOf(raw)
@@ -177,14 +179,14 @@ func factsFromValue(v any) (*Facts, error) {
 	case bool:
 		f.ServiceError = se
 	default:
-		return nil, fmt.Errorf("facts.serviceError must be true or false, got %s", kindOf(se))
+		return nil, fmt.Errorf("facts.serviceError must be true or false, got %s", jsonv.Describe(se))
 	}
 	switch tb := m["terminatedBy"].(type) {
 	case nil:
 	case string:
 		f.TerminatedBy = tb
 	default:
-		return nil, fmt.Errorf("facts.terminatedBy must be a string, got %s", kindOf(tb))
+		return nil, fmt.Errorf("facts.terminatedBy must be a string, got %s", jsonv.Describe(tb))
 	}
 	return &f, nil
 }
@@ -199,7 +201,7 @@ func stringField(m map[string]any, key string, required bool) (string, error) {
 		}
 		return "", nil
 	default:
-		return "", fmt.Errorf("%s must be a string, got %s", key, kindOf(s))
+		return "", fmt.Errorf("%s must be a string, got %s", key, jsonv.Describe(s))
 	}
 }
 
@@ -239,23 +241,4 @@ func show(v any) string {
 		return fmt.Sprintf("%v", v)
 	}
 	return string(b)
-}
-
-func kindOf(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case map[string]any:
-		return "an object"
-	case []any:
-		return "a list"
-	case string:
-		return "a string"
-	case bool:
-		return "a boolean"
-	case float64, json.Number:
-		return "a number"
-	default:
-		return fmt.Sprintf("%T", v)
-	}
 }

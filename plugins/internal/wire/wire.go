@@ -8,10 +8,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strconv"
 
 	goplugin "github.com/hashicorp/go-plugin"
 
+	"github.com/openrunbook/runbook/internal/jsonv"
 	"github.com/openrunbook/runbook/plugins"
 )
 
@@ -101,11 +101,7 @@ func DecodeObject(b []byte) (map[string]any, error) {
 func numbers(v any) any {
 	switch t := v.(type) {
 	case json.Number:
-		if i, err := strconv.ParseInt(string(t), 10, 0); err == nil {
-			return int(i)
-		}
-		f, _ := t.Float64()
-		return f
+		return jsonv.Decoded(t)
 	case map[string]any:
 		for k, e := range t {
 			t[k] = numbers(e)

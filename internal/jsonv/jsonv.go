@@ -1,0 +1,292 @@
+package jsonv
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+	"time"
+)
+
+// Kind is the kind of JSON value a Go value is.
+type Kind uint8
+
+// The JSON kinds. Invalid, the zero Kind, is a Go value that is not a JSON
+// value.
+const (
+	Invalid Kind = iota
+	Null
+	Bool
+	Number
+	String
+	List
+	Object
+)
+
+var kindNames = [...]string{
+	Invalid: "not JSON",
+	Null:    "null",
+	Bool:    "bool",
+	Number:  "number",
+	String:  "string",
+	List:    "list",
+	Object:  "object",
+}
+
+// String names the kind as a declared type does ("number", "list").
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("Kind(%d)", k)
+}
+
+// Of is the JSON kind of v under the package's rule (see the package doc).
+// For the types a JSON decoder makes it neither reflects nor allocates.
+func Of(v any) Kind {
+	switch x := v.(type) {
+	case nil:
+		return Null
+	case bool:
+		return Bool
+	case string:
+		return String
+	case int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, uintptr,
+		float32, float64:
+		return Number
+	case json.Number:
+		if validNumber(string(x)) {
+			return Number
+		}
+		return Invalid
+	case []any:
+		return List
+	case map[string]any:
+		return Object
+	}
+	switch reflect.ValueOf(v).Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64:
+		return Number
+	}
+	return Invalid
+}
+
+// Describe names what v is, for a message: "null", "a boolean", "a number",
+// "a string", "a list", "an object", or, for a value that is not JSON, its
+// Go type ("[]string").
+//
+//	Describe(map[string]any{})   "an object"
+//	Describe(struct{}{})         "struct {}"
+func Describe(v any) string {
+	switch Of(v) {
+	case Null:
+		return "null"
+	case Bool:
+		return "a boolean"
+	case Number:
+		return "a number"
+	case String:
+		return "a string"
+	case List:
+		return "a list"
+	case Object:
+		return "an object"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// Float reads v as a float64 when [Of] says it is a Number. A wide integer
+// rounds to the nearest float64 and a json.Number too large for one reads
+// as ±Inf; use [Whole] where a count must be exact.
+//
+//	Float(int8(3))              3, true
+//	Float(json.Number("1e3"))   1000, true
+//	Float("3")                  0, false
+func Float(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case int:
+		return float64(x), true
+	case json.Number:
+		if !validNumber(string(x)) {
+			return 0, false
+		}
+		f, _ := strconv.ParseFloat(string(x), 64) // a valid literal fails only out of range, as ±Inf
+		return f, true
+	}
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return float64(rv.Int()), true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return float64(rv.Uint()), true
+	case reflect.Float32, reflect.Float64:
+		return rv.Float(), true
+	}
+	return 0, false
+}
+
+// Whole reads v as an int when it is a Number whose value is whole, finite
+// and inside int's range, negatives included. Integer types are read
+// exactly, never through a float64; 1.5, NaN, ±Inf, text and bools are not
+// whole numbers.
+//
+//	Whole(2.0)                   2, true
+//	Whole(json.Number("7"))      7, true
+//	Whole(1.5)                   0, false
+func Whole(v any) (int, bool) {
+	switch x := v.(type) {
+	case int:
+		return x, true
+	case float64:
+		return wholeFloat(x)
+	case json.Number:
+		if !validNumber(string(x)) {
+			return 0, false
+		}
+		if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
+			return wholeInt(i)
+		}
+		f, err := strconv.ParseFloat(string(x), 64)
+		if err != nil {
+			return 0, false
+		}
+		return wholeFloat(f)
+	}
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return wholeInt(rv.Int())
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		if u := rv.Uint(); u <= math.MaxInt {
+			return int(u), true
+		}
+	case reflect.Float32, reflect.Float64:
+		return wholeFloat(rv.Float())
+	}
+	return 0, false
+}
+
+// Decoded is the Go value a JSON number literal settles into when this
+// module decodes JSON: an int when it is an integer literal that fits one,
+// else a float64 (±Inf when it is too large for one). It is the plugin
+// wire's decoding convention, kept here so that every reader of a number
+// agrees with the one that made it.
+//
+//	Decoded("3")     3 (int)
+//	Decoded("3.0")   3.0 (float64)
+func Decoded(n json.Number) any {
+	if i, err := strconv.ParseInt(string(n), 10, 0); err == nil {
+		return int(i)
+	}
+	f, _ := strconv.ParseFloat(string(n), 64)
+	return f
+}
+
+// Fits reports whether v fits a declared type — the vocabulary inputs, ask
+// answers and plugin arguments share:
+//
+//	""  or "any"   every value
+//	"string"       a String
+//	"number"       a Number (any Go numeric type, json.Number)
+//	"bool"         a Bool
+//	"list"         a List ([]any)
+//	"object"       an Object (map[string]any)
+//	"duration"     a string time.ParseDuration reads ("90s", "1h30m"), or a time.Duration
+//	anything else  every value: a plugin declaring a type from a later
+//	               vocabulary is not refused by an older host
+//
+// Fits never converts: text that spells a number is a String, not a Number
+// (the input reader parses `--input n=3` before asking).
+func Fits(typ string, v any) bool {
+	switch typ {
+	case "", "any":
+		return true
+	case "string":
+		return Of(v) == String
+	case "number":
+		return Of(v) == Number
+	case "bool":
+		return Of(v) == Bool
+	case "list":
+		return Of(v) == List
+	case "object":
+		return Of(v) == Object
+	case "duration":
+		switch d := v.(type) {
+		case string:
+			_, err := time.ParseDuration(d)
+			return err == nil
+		case time.Duration:
+			return true
+		}
+		return false
+	}
+	return true
+}
+
+func wholeInt(i int64) (int, bool) {
+	if i < math.MinInt || i > math.MaxInt {
+		return 0, false
+	}
+	return int(i), true
+}
+
+// wholeFloat accepts a float that is whole, finite and inside int's range.
+// The upper bound is written as -MinInt because MaxInt does not convert to
+// a float64 exactly (it rounds up to 2^63, which is out of range).
+func wholeFloat(f float64) (int, bool) {
+	if math.IsNaN(f) || math.IsInf(f, 0) || f != math.Trunc(f) ||
+		f < float64(math.MinInt) || f >= -float64(math.MinInt) {
+		return 0, false
+	}
+	return int(f), true
+}
+
+// validNumber reports whether s is a JSON number literal (RFC 8259 §6):
+// -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?
+func validNumber(s string) bool {
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++
+	case i < len(s) && '1' <= s[i] && s[i] <= '9':
+		i = digits(s, i)
+	default:
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		j := digits(s, i+1)
+		if j == i+1 {
+			return false
+		}
+		i = j
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		j := digits(s, i)
+		if j == i {
+			return false
+		}
+		i = j
+	}
+	return i == len(s)
+}
+
+// digits returns the index after the run of ASCII digits starting at i.
+func digits(s string, i int) int {
+	for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+		i++
+	}
+	return i
+}

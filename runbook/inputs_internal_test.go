@@ -1,0 +1,60 @@
+package runbook
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+)
+
+// TestConvertInput: inputs are checked by jsonv.Fits, the rule plugin
+// arguments are checked by, so a value one takes the other takes.
+func TestConvertInput(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		typ     string
+		v       any
+		want    any
+		wantErr string
+	}{
+		{"number text", "number", "5", 5, ""},
+		{"number fraction text", "number", " 2.5", 2.5, ""},
+		{"number float64", "number", 2.5, 2.5, ""},
+		{"number refuses a bool", "number", true, nil, "is not a number (got a boolean)"},
+		{"string refuses a number", "string", 1.0, nil, "is not a string (got a number)"},
+		{"object refuses a list", "object", []any{}, nil, "is not an object (got a list)"},
+		{"list refuses []string", "list", []string{"a"}, nil, "is not a list (got []string)"},
+		{"duration text stays text", "duration", "90s", "90s", ""},
+		{"unknown type", "integer", 1, nil, `has an unknown type "integer"`},
+		// Regressions: convertInput's own number list left out int8, int16,
+		// uint8 and uint16 (plugin arguments took them), and a duration
+		// input refused a time.Duration (a duration argument took it).
+		{"issue-jsonv number int8", "number", int8(3), int8(3), ""},
+		{"issue-jsonv number uint16", "number", uint16(3), uint16(3), ""},
+		{"issue-jsonv duration time.Duration", "duration", 90 * time.Second, "1m30s", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := convertInput(tc.typ, tc.v)
+			if tc.wantErr != "" {
+				if err == nil || err.Error() != tc.wantErr {
+					t.Fatalf("convertInput(%q, %#v) err = %v, want %q", tc.typ, tc.v, err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil || got != tc.want {
+				t.Fatalf("convertInput(%q, %#v) = %#v, %v; want %#v", tc.typ, tc.v, got, err, tc.want)
+			}
+		})
+	}
+}
+
+// TestArgFitsJSONNumber is a regression: argFits's own number list left out
+// json.Number, which inputs of type number took.
+func TestArgFitsJSONNumber(t *testing.T) {
+	t.Parallel()
+	if !argFits("number", json.Number("3")) {
+		t.Error(`argFits("number", json.Number("3")) = false, want true`)
+	}
+}
