@@ -25,6 +25,31 @@ type Row struct {
 	// Words is [Words] for the label and exit code, carried so a reader of
 	// the record needs no code to print it.
 	Words string `json:"words"`
+	// Ran is what the call ran, when its runner says (exec stages do), so
+	// explain can show the command and what it printed. It never changes
+	// the label.
+	Ran *Ran `json:"ran,omitempty"`
+	// Answer is the chart's word for the exit code when the chart declared
+	// that code an answer (an exec stage's exitCodes:, such as "critical"
+	// for a Nagios check's 2). It never changes the label (exit 2 is still
+	// completed-with-failure); the assessment reads it: a declared answer
+	// never fires script-failed.
+	Answer string `json:"answer,omitempty"`
+	// Cause says in words why an outcome-unknown row's outcome is unknown,
+	// when the runner knows: "timed out after 2s", "could not be started:
+	// not found", "cancelled". It never changes the label.
+	Cause string `json:"cause,omitempty"`
+}
+
+// Ran is what one call ran: the argument vector (or a shell stage's
+// script text), the working folder, and the last bytes of what it printed.
+// Secret values are masked before a Ran is filed.
+type Ran struct {
+	Argv       []string `json:"argv,omitempty"`
+	Shell      string   `json:"shell,omitempty"`
+	Dir        string   `json:"dir,omitempty"`
+	StdoutTail string   `json:"stdoutTail,omitempty"`
+	StderrTail string   `json:"stderrTail,omitempty"`
 }
 
 // NewRow files the row for one call, its label read by [Of]. The facts are
@@ -138,6 +163,16 @@ func RowFromValue(v any) (Row, error) {
 		return Row{}, where("resultWithheld must be true or false, got %s", jsonv.Describe(w))
 	}
 
+	if row.Ran, err = ranFromValue(m["ran"]); err != nil {
+		return Row{}, where("%v", err)
+	}
+	if row.Answer, err = stringField(m, "answer", false); err != nil {
+		return Row{}, where("%v", err)
+	}
+	if row.Cause, err = stringField(m, "cause", false); err != nil {
+		return Row{}, where("%v", err)
+	}
+
 	row.Words = Words(row.Label, row.ExitCode)
 	words, err := stringField(m, "words", false)
 	if err != nil {
@@ -189,6 +224,42 @@ func factsFromValue(v any) (*Facts, error) {
 		return nil, fmt.Errorf("facts.terminatedBy must be a string, got %s", jsonv.Describe(tb))
 	}
 	return &f, nil
+}
+
+// ranFromValue reads a saved row's ran object: every field optional, each
+// of its one type.
+func ranFromValue(v any) (*Ran, error) {
+	if v == nil {
+		return nil, nil
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("ran must be an object, got %s", jsonv.Describe(v))
+	}
+	var r Ran
+	if raw := m["argv"]; raw != nil {
+		list, ok := raw.([]any)
+		if !ok {
+			return nil, fmt.Errorf("ran.argv must be a list of strings, got %s", jsonv.Describe(raw))
+		}
+		for i, a := range list {
+			s, ok := a.(string)
+			if !ok {
+				return nil, fmt.Errorf("ran.argv[%d] must be a string, got %s", i, jsonv.Describe(a))
+			}
+			r.Argv = append(r.Argv, s)
+		}
+	}
+	var err error
+	for _, f := range []struct {
+		key string
+		to  *string
+	}{{"shell", &r.Shell}, {"dir", &r.Dir}, {"stdoutTail", &r.StdoutTail}, {"stderrTail", &r.StderrTail}} {
+		if *f.to, err = stringField(m, f.key, false); err != nil {
+			return nil, fmt.Errorf("ran.%v", err)
+		}
+	}
+	return &r, nil
 }
 
 func stringField(m map[string]any, key string, required bool) (string, error) {
