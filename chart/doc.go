@@ -10,8 +10,14 @@
 //
 // It does not own what a chart means when it runs: defaults, effective
 // timeouts and retries are settled by package runbook when it builds the
-// runbook; structural rules (unique ids, reachable branches, loop targets)
-// are package flow's, checked when the flow chart is built.
+// runbook; structural rules (id characters, unique ids, rules naming
+// branches, reachable branches, loop targets, foreach `as`) are package
+// flow's, checked when runbook builds the flow chart. The loader files
+// where each key those rules name was written (StageSpec.At), so the
+// refusals still carry file:line:col. A chart with shape errors reports
+// those alone: a structural judgement about a half-read chart would be a
+// guess (the loader once said a loop "names no stage" of a stage it had
+// only failed to read).
 //
 // Files: load.go (Load, Parse, the error types), load_node.go (YAML nodes
 // to values and the shared readers), load_chart.go (the top level: inputs,

@@ -86,6 +86,31 @@ func (es LoadErrors) Error() string {
 	return strings.Join(lines, "\n")
 }
 
+// Sorted returns the errors in report order, as a new slice: by file (in
+// the order each file first appears among them, the root chart's first),
+// then line and column. Errors at one place keep their order.
+func (es LoadErrors) Sorted() LoadErrors {
+	files := map[string]int{}
+	for _, e := range es {
+		if _, ok := files[e.Pos.File]; !ok {
+			files[e.Pos.File] = len(files)
+		}
+	}
+	return sortErrors(es, files)
+}
+
+// sortErrors sorts by files' order, then line and column, stably.
+func sortErrors(es LoadErrors, files map[string]int) LoadErrors {
+	out := slices.Clone(es)
+	slices.SortStableFunc(out, func(a, b *LoadError) int {
+		return cmp.Or(
+			cmp.Compare(files[a.Pos.File], files[b.Pos.File]),
+			cmp.Compare(a.Pos.Line, b.Pos.Line),
+			cmp.Compare(a.Pos.Col, b.Pos.Col))
+	})
+	return out
+}
+
 // Unwrap lets errors.As reach each *LoadError.
 func (es LoadErrors) Unwrap() []error {
 	out := make([]error, len(es))
@@ -122,14 +147,7 @@ func (s *session) result(spec *Spec) (*Spec, error) {
 	if len(s.errs) == 0 {
 		s.add(Pos{}, "", "the chart did not load, for a reason nobody wrote down (a loader bug)")
 	}
-	errs := slices.Clone(s.errs)
-	slices.SortStableFunc(errs, func(a, b *LoadError) int {
-		return cmp.Or(
-			cmp.Compare(s.files[a.Pos.File], s.files[b.Pos.File]),
-			cmp.Compare(a.Pos.Line, b.Pos.Line),
-			cmp.Compare(a.Pos.Col, b.Pos.Col))
-	})
-	return nil, LoadErrors(errs)
+	return nil, sortErrors(s.errs, s.files)
 }
 
 // loadFile reads and parses one chart file. written is its path as the

@@ -1,6 +1,8 @@
 package chart
 
 import (
+	"github.com/openrunbook/runbook/internal/ident"
+
 	"fmt"
 	"strings"
 	"time"
@@ -40,7 +42,7 @@ func (l *loader) top(root ast.Node) *Spec {
 	if e, ok := m.get("runbook"); !ok {
 		l.missing(m, "runbook", spec.Pos, "", "runbook is missing: name the chart, such as runbook: disk-triage")
 	} else if name, ok := l.word(e, "", "runbook"); ok {
-		if msg := idProblem(name); msg != "" {
+		if msg := ident.Problem(name); msg != "" {
 			l.errf(e.valPos, "", "runbook %q (the chart's name, also its root stage path) %s", name, msg)
 		}
 		spec.Name = name
@@ -63,9 +65,7 @@ func (l *loader) top(root ast.Node) *Spec {
 	if e, ok := m.get("stages"); !ok {
 		l.missing(m, "stages", spec.Pos, "", "stages is missing: a chart needs a list of stages to run, top to bottom")
 	} else {
-		c := newChartCtx()
-		spec.Stages = l.stages(e, "", "stages", c)
-		l.checkLoops(spec.Stages, c, nil)
+		spec.Stages = l.stages(e, "", "stages")
 	}
 	if len(l.s.errs) > errsBefore {
 		return nil
@@ -79,20 +79,6 @@ func versionText(l *loader, n ast.Node) string {
 		return n.GetToken().Value
 	}
 	return l.describe(n)
-}
-
-// idProblem says what is wrong with an id ("" when nothing is): ids hold
-// letters, digits, '-', '_' and '.'; '~' and '/' are reserved for paths.
-func idProblem(id string) string {
-	if strings.ContainsAny(id, "~/") {
-		return "holds a reserved character ('~' and '/' are kept for runtime paths): use letters, digits, '-', '_', '.'"
-	}
-	for _, r := range id {
-		if !validIDRune(r) {
-			return fmt.Sprintf("holds %q: an id may hold only letters, digits, '-', '_', '.'", r)
-		}
-	}
-	return ""
 }
 
 // inputs reads `inputs:`, in written order.

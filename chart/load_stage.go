@@ -3,7 +3,6 @@ package chart
 import (
 	"fmt"
 	"strings"
-	"unicode"
 
 	"github.com/goccy/go-yaml/ast"
 
@@ -30,19 +29,8 @@ var (
 	askKeys     = []string{"question", "expects"}
 )
 
-// chartCtx is one chart's id space: the root's stages and every branch's,
-// but not a foreach body's or an inline subflow's (each a chart of its own).
-type chartCtx struct {
-	ids    map[string]Pos
-	loopTo map[*LoopSpec]Pos // where each loop's `to` was written
-}
-
-func newChartCtx() *chartCtx {
-	return &chartCtx{ids: map[string]Pos{}, loopTo: map[*LoopSpec]Pos{}}
-}
-
 // stages reads a list of stages.
-func (l *loader) stages(e entry, stage, what string, c *chartCtx) []StageSpec {
+func (l *loader) stages(e entry, stage, what string) []StageSpec {
 	items, ok := l.list(e, stage, what)
 	if !ok {
 		return nil
@@ -53,15 +41,15 @@ func (l *loader) stages(e entry, stage, what string, c *chartCtx) []StageSpec {
 	}
 	out := make([]StageSpec, 0, len(items))
 	for i, n := range items {
-		if s, ok := l.stage(n, i+1, c); ok || s.Pos.Line > 0 {
-			out = append(out, s) // a stage with errors still takes part in loop checks
+		if s, ok := l.stage(n, i+1); ok || s.Pos.Line > 0 {
+			out = append(out, s)
 		}
 	}
 	return out
 }
 
 // stage reads one stage: its common keys and its one kind.
-func (l *loader) stage(n ast.Node, index int, c *chartCtx) (StageSpec, bool) {
+func (l *loader) stage(n ast.Node, index int) (StageSpec, bool) {
 	at := l.pos(n)
 	var s StageSpec
 	switch n.(type) {
@@ -101,14 +89,8 @@ func (l *loader) stage(n ast.Node, index int, c *chartCtx) (StageSpec, bool) {
 	if ie, ok := m.get("id"); !ok {
 		l.missing(m, "id", at, "", "stage %d has no id: every stage needs one (letters, digits, '-', '_', '.')", index)
 	} else if id, ok := l.word(ie, "", "id"); ok {
-		if msg := idProblem(id); msg != "" {
-			l.errf(ie.valPos, "", "id %q %s", id, msg)
-		} else if first, dup := c.ids[id]; dup {
-			l.errf(ie.valPos, "", "id %q is used twice in this chart (first at %d:%d): ids are unique in a chart, branch stages included", id, first.Line, first.Col)
-		} else {
-			c.ids[id] = ie.valPos
-		}
 		s.ID = id
+		s.at("id", ie.valPos)
 	}
 	sid = s.ID
 
@@ -155,9 +137,12 @@ func (l *loader) stage(n ast.Node, index int, c *chartCtx) (StageSpec, bool) {
 	case "exec":
 		s.Exec = l.exec(k, &s)
 	case "decide", "select":
-		s.Decide, s.Branches = l.decider(k, be, hasBranches, &s, c)
+		s.Decide, s.Branches = l.decider(k, be, hasBranches, &s)
 	case "parallel":
-		s.Parallel = l.branches(k, sid, "parallel", c)
+		s.Parallel = l.branches(k, sid, "parallel")
+		for _, b := range s.Parallel {
+			s.at("branches."+b.Name, b.Pos)
+		}
 	case "foreach":
 		s.ForEach = l.forEach(k, &s)
 	case "subflow":
@@ -176,7 +161,7 @@ func (l *loader) stage(n ast.Node, index int, c *chartCtx) (StageSpec, bool) {
 			l.errf(k.keyPos, sid, "verdict has no verdict column: add one giving the row's word, such as verdict: '\"at-risk\"'%s", hint)
 		}
 	case "loop":
-		s.Loop = l.loop(k, sid, c)
+		s.Loop = l.loop(k, &s)
 	case "fail":
 		a, ok := l.valuer(k, sid, "fail", "fail")
 		if ok {
@@ -197,10 +182,6 @@ func hasAssign(as []Assign, key string) bool {
 		}
 	}
 	return false
-}
-
-func validIDRune(r rune) bool {
-	return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_' || r == '.'
 }
 
 func countWord(n int) string {

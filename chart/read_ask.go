@@ -30,7 +30,3 @@ func (l *loader) ask(e entry, sid string) *AskSpec {
 	}
 	return a
 }
-
-// checkLoops checks every loop of one chart's sequence: its target must be
-// an earlier stage of its own sequence, or of an enclosing one reached
-// through decide branches only (enclosing lists those, nearest last).

@@ -11,30 +11,29 @@ import (
 	"github.com/openrunbook/runbook/rules"
 )
 
-// decider reads `decide:` or `select:` and the stage's `branches:`, and
-// checks that every rule names a branch and every branch can be reached.
-func (l *loader) decider(k, be entry, hasBranches bool, s *StageSpec, c *chartCtx) (*DecideSpec, []BranchSpec) {
+// decider reads `decide:` or `select:` and the stage's `branches:`. Whether
+// every rule names a branch and every branch can be reached is flow's rule;
+// the loader files where each then, default and branch was written.
+func (l *loader) decider(k, be entry, hasBranches bool, s *StageSpec) (*DecideSpec, []BranchSpec) {
 	sid, kind := s.ID, s.Kind
 	var brs []BranchSpec
-	branchesOK := false
 	if !hasBranches {
 		l.errf(k.keyPos, sid, "%s has no branches: add branches: {NAME: [stages], …} beside %s:", kind, kind)
 	} else {
-		before := len(l.s.errs)
-		brs = l.branches(be, sid, "branches", c)
-		branchesOK = l.noErrorsSince(before) || brs != nil
+		brs = l.branches(be, sid, "branches")
+		for _, b := range brs {
+			s.at("branches."+b.Name, b.Pos)
+		}
 	}
 	m, ok := l.asMap(k.val, k.keyPos, sid, kind)
 	if !ok {
 		return nil, brs
 	}
 	d := &DecideSpec{Pos: k.keyPos}
-	rulesOK := true
 	for _, e := range m.entries {
 		switch {
 		case kind == "select" && e.key == "default":
 			l.errf(e.keyPos, sid, "select has no default: every rule that matches runs its branch, and none matching is fine; remove default (or use decide for first match with a default)")
-			rulesOK = false
 		case !contains(decideKeys, e.key):
 			keys := decideKeys
 			if kind == "select" {
@@ -43,84 +42,33 @@ func (l *loader) decider(k, be entry, hasBranches bool, s *StageSpec, c *chartCt
 			l.unknownKey(m, e, sid, kind, keys)
 		}
 	}
-	names := make([]string, len(brs))
-	has := map[string]bool{}
-	for i, b := range brs {
-		names[i] = b.Name
-		has[b.Name] = true
-	}
-	branchList := strings.Join(names, ", ")
-	thenPos := map[int]Pos{} // kept rule → where its then was written
-	ruleNum := map[int]int{} // kept rule → its number as written
 	if re, ok := m.get("rules"); !ok {
 		l.missing(m, "rules", k.keyPos, sid, "%s has no rules: give it rules: [{when: EXPR, then: BRANCH, label: …}, …]", kind)
-		rulesOK = false
-	} else if items, ok := l.list(re, sid, kind+" rules"); !ok {
-		rulesOK = false
-	} else {
+	} else if items, ok := l.list(re, sid, kind+" rules"); ok {
 		if len(items) == 0 {
 			l.errf(re.valPos, sid, "%s rules is an empty list: give it at least one rule", kind)
-			rulesOK = false
 		}
 		for i, n := range items {
 			r, tp, ok := l.rule(n, i+1, sid, kind)
 			if !ok {
-				rulesOK = false
 				continue
 			}
-			thenPos[len(d.Rules)] = tp
-			ruleNum[len(d.Rules)] = i + 1
+			field := fmt.Sprintf("%s.rules[%d].", kind, len(d.Rules))
+			s.at(field+"when", r.Pos)
+			s.at(field+"then", tp)
 			d.Rules = append(d.Rules, r)
 		}
 	}
-	var defPos Pos
-	hasDefault := false
 	if kind == "decide" {
 		if de, ok := m.get("default"); !ok {
-			l.missing(m, "default", k.keyPos, sid, "decide has no default: name the branch to take when no rule matches, such as default: declined (branches: %s)", branchList)
-			rulesOK = false
+			names := make([]string, len(brs))
+			for i, b := range brs {
+				names[i] = b.Name
+			}
+			l.missing(m, "default", k.keyPos, sid, "decide has no default: name the branch to take when no rule matches, such as default: declined (branches: %s)", strings.Join(names, ", "))
 		} else if def, ok := l.defaultBranch(de, sid); ok {
-			d.Default, defPos, hasDefault = def, de.valPos, true
-		} else {
-			rulesOK = false
-		}
-	}
-	if !branchesOK || len(brs) == 0 {
-		return d, brs
-	}
-	for i, r := range d.Rules {
-		if !has[r.Then] {
-			l.errf(thenPos[i], sid, "rule %d: then %q names no branch (branches: %s)", ruleNum[i], r.Then, branchList)
-			rulesOK = false
-		}
-	}
-	if hasDefault && !has[d.Default.Branch] {
-		l.errf(defPos, sid, "default %q names no branch (branches: %s)", d.Default.Branch, branchList)
-		rulesOK = false
-	}
-	if !rulesOK {
-		return d, brs // a broken rule might have reached any branch: say nothing of reach
-	}
-	dr := make([]decide.Rule, len(d.Rules))
-	for i, r := range d.Rules {
-		dr[i] = decide.Rule{When: r.When, Then: r.Then, Label: r.Label}
-	}
-	var def *decide.Default
-	if kind == "decide" {
-		def = &d.Default
-	}
-	reached := map[string]bool{}
-	for _, b := range decide.Branches(dr, def) {
-		reached[b] = true
-	}
-	for _, b := range brs {
-		if reached[b.Name] {
-			continue
-		}
-		if kind == "decide" {
-			l.errf(b.Pos, sid, "branch %q can never be taken: no rule's then and not the default names it (add a rule for it, or remove it)", b.Name)
-		} else {
-			l.errf(b.Pos, sid, "branch %q can never be taken: no rule's then names it (add a rule for it, or remove it)", b.Name)
+			d.Default = def
+			s.at("decide.default", de.valPos)
 		}
 	}
 	return d, brs
@@ -287,7 +235,7 @@ func (l *loader) defaultBranch(e entry, sid string) (decide.Default, bool) {
 
 // branches reads a map of NAME: [stages] or NAME: {description, stages}, in
 // written order, into the chart c (branch stages share its id space).
-func (l *loader) branches(e entry, sid, what string, c *chartCtx) []BranchSpec {
+func (l *loader) branches(e entry, sid, what string) []BranchSpec {
 	m, ok := l.asMap(e.val, e.keyPos, sid, what)
 	if !ok {
 		return nil
@@ -313,11 +261,11 @@ func (l *loader) branches(e entry, sid, what string, c *chartCtx) []BranchSpec {
 			if se, ok := bm.get("stages"); !ok {
 				l.missing(bm, "stages", be.keyPos, sid, "%s has no stages: give it stages: [ … ] (an empty list does nothing)", bw)
 			} else if !isEmptyList(se.val) {
-				b.Stages = l.stages(se, sid, bw+" stages", c)
+				b.Stages = l.stages(se, sid, bw+" stages")
 			}
 		case *ast.SequenceNode:
 			if !isEmptyList(be.val) {
-				b.Stages = l.stages(be, sid, bw, c)
+				b.Stages = l.stages(be, sid, bw)
 			}
 		default:
 			l.errf(be.valPos, sid, "%s must be a list of stages or {description, stages}, not %s", bw, l.describe(be.val))

@@ -26,9 +26,7 @@ func (l *loader) subflow(e entry, sid string) *SubflowSpec {
 			sf.Spec = l.mount(p, ce.valPos, sid)
 		}
 	case hasStages:
-		c := newChartCtx()
-		sf.Stages = l.stages(se, sid, "subflow stages", c)
-		l.checkLoops(sf.Stages, c, nil)
+		sf.Stages = l.stages(se, sid, "subflow stages")
 	default:
 		l.errf(e.keyPos, sid, "subflow has neither chart nor stages: give chart: PATH (relative to this file) or stages: [ … ]")
 	}

@@ -92,6 +92,11 @@ type StageSpec struct {
 	Retry       *RetrySpec
 	Kind        string // set exec decide select parallel foreach subflow plugin verdict loop fail ask
 	Pos         Pos
+	// At is where the keys flow's structural refusals name were written:
+	// a flow.NodeError's Field ("id", "decide.rules[1].then",
+	// "branches.at-risk", "foreach.as", "loop.to", …) → the position to
+	// report. A field not here is reported at the stage (Pos).
+	At map[string]Pos
 
 	Set      []Assign
 	Exec     *ExecSpec
@@ -205,4 +210,12 @@ type AskSpec struct {
 type Expect struct {
 	Name string
 	Type string
+}
+
+// at files where a field flow may refuse was written (see StageSpec.At).
+func (s *StageSpec) at(field string, p Pos) {
+	if s.At == nil {
+		s.At = map[string]Pos{}
+	}
+	s.At[field] = p
 }

@@ -1,6 +1,7 @@
 package flow
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -100,7 +101,9 @@ func (b *Builder) ForEach(id string, spec ForEach, opts ...Option) *Builder {
 		body.root = true
 		c, err := body.Build()
 		if err != nil {
-			b.errs = append(b.errs, fmt.Errorf("foreach %q: %w", id, err))
+			ne := &NodeError{Node: id, Field: "foreach.stages", Msg: err.Error()}
+			errors.As(err, &ne.Body)
+			b.errs = append(b.errs, ne)
 			fe.bodyRefused = true
 		}
 		fe.body = c
@@ -199,22 +202,35 @@ func (e *BuildError) Unwrap() []error { return e.Errs }
 //	"foreach.items"           no items function
 //	"foreach.as"              as is IndexKey
 //	"foreach.maxBranches"     missing or < 1
-//	"foreach.stages"          no body
+//	"foreach.stages"          no body, or a body that was refused (Body holds why)
 //	"subflow"                 no chart, or a chart that mounts this one
 //	"loop.to"                 no target, or one the loop may not jump to
 //	"loop.max"                negative
 //	"retry.attempts", "retry.backoff", "retry.maxBackoff", "timeout"
 //
 // A parallel node's branches are "branches…" too (the YAML writes them
-// under parallel:). A repeated id is refused at each later node holding it,
-// in chart order, so the k-th such refusal is about the (k+1)-th occurrence.
-// Where the YAML loader states the same rule, Msg is the loader's words
-// without a file position, so a loader that points at Field prints the same
-// line it always has.
+// under parallel:). A repeated id is refused at each later node holding it;
+// Nth says which (0: the first node holding the id, in chart order).
+// Msg never holds a file position: a front end that knows where Field was
+// written adds it.
 type NodeError struct {
 	Node  string // the node id ("" for chart-wide problems)
 	Field string // the node's key the refusal is about (the table above)
 	Msg   string
+	// Nth is which node holding the id Node this is about, 0 the first in
+	// chart order (only a refused chart holds an id twice).
+	Nth int
+	// Body is a foreach body's own refusal (Field "foreach.stages"), so a
+	// front end can point into the body's stages.
+	Body *BuildError
+}
+
+// Unwrap reaches a refused foreach body's reasons.
+func (e *NodeError) Unwrap() error {
+	if e.Body == nil {
+		return nil
+	}
+	return e.Body
 }
 
 func (e *NodeError) Error() string {

@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"unicode"
 
 	"github.com/dominikbraun/graph"
 
 	"github.com/openrunbook/runbook/decide"
 
+	"github.com/openrunbook/runbook/internal/ident"
 	"github.com/openrunbook/runbook/internal/suggest"
 )
 
@@ -23,8 +23,8 @@ const (
 // validate returns every build-time refusal of engine.md §1, each a
 // *NodeError naming the node and saying what would be right, in the order
 // the nodes sit in the chart (chart-wide problems first). It is the one
-// home of the chart's structural rules; a front end (the YAML loader) may
-// refuse earlier with positions, but never decides differently.
+// home of the chart's structural rules: the YAML loader checks only shape
+// and points these refusals at file:line:col through NodeError.Field.
 //
 // It owns one rule per node kind:
 //
@@ -44,21 +44,25 @@ const (
 //	                it through decide branches (never leaving a parallel or
 //	                select branch, a foreach body or a subflow); max ≥ 0
 //
-// Where the YAML loader states a rule too, the message is the loader's,
-// word for word, without its file position (validate_test.go holds the two
-// to the same words through testdata/bad/*.golden).
-//
 //	retry, timeout  attempts ≥ 1, backoff ≥ 0, timeout ≥ 0
+//
+// The messages are written in the chart format's words, so the loader's
+// refusals read the same whether a chart came from YAML or from Go
+// (validate_test.go holds each to its testdata/bad/*.golden line).
 //
 // It also builds the forward graph (c.g, loops excluded; see forwardGraph)
 // and refuses a cycle that is not a declared loop and a node the start
 // cannot reach.
 func (c *Chart) validate() []error {
-	v := &validator{c: c, pos: map[*node]int{}}
+	v := &validator{c: c, pos: map[*node]int{}, nth: map[*node]int{}}
 	if len(c.root.nodes) == 0 {
 		v.add(nil, "stages", "stages is an empty list: give it at least one stage")
 	}
-	c.preorder(func(n *node) { v.pos[n] = len(v.pos) })
+	held := map[string]int{}
+	c.preorder(func(n *node) {
+		v.pos[n], v.nth[n] = len(v.pos), held[n.id]
+		held[n.id]++
+	})
 	c.preorder(v.node)
 	g, gerrs := c.forwardGraph(!v.idsUnique())
 	c.g = g
@@ -89,7 +93,8 @@ func (c *Chart) preorder(visit func(*node)) {
 
 type validator struct {
 	c    *Chart
-	pos  map[*node]int
+	pos  map[*node]int // chart order
+	nth  map[*node]int // NodeError.Nth
 	errs []posErr
 }
 
@@ -104,7 +109,7 @@ func (v *validator) add(n *node, field, format string, args ...any) {
 	e := &NodeError{Field: field, Msg: fmt.Sprintf(format, args...)}
 	p := -1
 	if n != nil {
-		e.Node, p = n.id, v.pos[n]
+		e.Node, e.Nth, p = n.id, v.nth[n], v.pos[n]
 	}
 	v.errs = append(v.errs, posErr{p, e})
 }
@@ -168,42 +173,13 @@ func (v *validator) id(n *node) {
 		v.add(n, "id", "stage %d has no id: every stage needs one (letters, digits, '-', '_', '.')", n.index+1)
 		return
 	}
-	if msg := idProblem(n.id); msg != "" {
+	if msg := ident.Problem(n.id); msg != "" {
 		v.add(n, "id", "id %q %s", n.id, msg)
 		return
 	}
 	if first := v.c.byID[n.id]; first != nil && first != n {
 		v.add(n, "id", "id %q is used twice in this chart: ids are unique in a chart, branch stages included", n.id)
 	}
-}
-
-// idProblem says what is wrong with a non-empty id ("" when nothing is).
-func idProblem(id string) string {
-	if strings.ContainsAny(id, "~/") {
-		return "holds a reserved character ('~' and '/' are kept for runtime paths): use letters, digits, '-', '_', '.'"
-	}
-	for _, r := range id {
-		if !validIDRune(r) {
-			return fmt.Sprintf("holds %q: an id may hold only letters, digits, '-', '_', '.'", r)
-		}
-	}
-	return ""
-}
-
-// "position 2 of branch \"x\" of \"d\"", or of the chart's root.
-// isIdent reports a name an expression can read: letters, digits and '_',
-// not starting with a digit.
-func isIdent(s string) bool {
-	for i, r := range s {
-		if r != '_' && !unicode.IsLetter(r) && (i == 0 || !unicode.IsDigit(r)) {
-			return false
-		}
-	}
-	return s != ""
-}
-
-func validIDRune(r rune) bool {
-	return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_' || r == '.'
 }
 
 // branches checks that a branching node has branches, each with its own
@@ -295,7 +271,7 @@ func (v *validator) forEach(n *node) {
 	switch {
 	case fe.as == IndexKey:
 		v.add(n, "foreach.as", "foreach as is %q, the key every branch already gets for its item's position: choose another name (default %q)", IndexKey, DefaultItemKey)
-	case !isIdent(fe.as):
+	case !ident.IsName(fe.as):
 		v.add(n, "foreach.as", "foreach as %q is not a name an expression can read: use letters, digits and _, not starting with a digit", fe.as)
 	}
 	switch {

@@ -21,6 +21,9 @@ func nodeErrors(err error) []*NodeError {
 	walk = func(err error) {
 		if ne, ok := err.(*NodeError); ok {
 			out = append(out, ne)
+			if ne.Body != nil {
+				walk(ne.Body)
+			}
 			return
 		}
 		switch u := err.(type) {
@@ -167,7 +170,7 @@ func refusalCases(t *testing.T) []refusalCase {
 		}, "posture", "decide.rules[1].then", `rule 2: then "at-risk" names no branch (branches: unprotected, declined)`, "then-no-branch"},
 		{"select rule names no branch", func() *Builder {
 			return New("r").Select("s", []decide.Rule{{When: p, Then: "a"}, {When: p, Then: "c"}}, two)
-		}, "s", "select.rules[1].then", `rule 2: then "c" names no branch (branches: a, b)`, "many-errors"},
+		}, "s", "select.rules[1].then", `rule 2: then "c" names no branch (branches: a, b)`, "select-then-no-branch"},
 		{"rule without condition", func() *Builder {
 			return New("r").Decide("d", []decide.Rule{{Then: "a"}}, decide.Default{Branch: "b"}, two)
 		}, "d", "decide.rules[0].when", "rule 1 has no when: give it a condition, an expression (when: used > 90) or a filter (when: {used: {gt: 90}})", ""},
@@ -244,7 +247,7 @@ func refusalCases(t *testing.T) []refusalCase {
 		}, "self", "loop.to", "loop targets itself: a loop jumps back to an earlier stage (earlier stages it may jump to: back, later)", "loop-later"},
 		{"loop to itself, first stage", func() *Builder {
 			return New("r").Loop("a", Loop{To: "a"})
-		}, "a", "loop.to", "loop targets itself: a loop jumps back to an earlier stage (there is no earlier stage it could jump to)", "unknown-far"},
+		}, "a", "loop.to", "loop targets itself: a loop jumps back to an earlier stage (there is no earlier stage it could jump to)", "loop-self"},
 		{"loop into another branch", func() *Builder {
 			return New("r").Stage("a", nop).Decide("d", rulesAB, decide.Default{Branch: "a"}, []Branch{
 				{Name: "a", Steps: Seq().Stage("in-a", nop)},

@@ -32,11 +32,14 @@ func Open(path string) (*Runbook, error) {
 func Build(spec *chart.Spec) (*Runbook, error) {
 	b := &chartBuilder{spec: spec}
 	fc, err := b.chart(spec.Name, spec.Description, spec.Stages)
-	if len(b.errs) > 0 {
-		return nil, b.errs
-	}
 	if err != nil {
-		return nil, b.locate(err, spec.Stages)
+		// The root chart's file first (Sorted keeps files in the order
+		// they first appear); its subflows' refusals came in while it was
+		// being built.
+		b.errs = append(locate(err, spec.Stages, spec.Pos), b.errs...)
+	}
+	if len(b.errs) > 0 {
+		return nil, b.errs.Sorted()
 	}
 	rb := &Runbook{spec: spec, chart: fc, columns: b.columns}
 	rb.settleRecord()
@@ -135,42 +138,76 @@ type chartBuilder struct {
 	errs    chart.LoadErrors
 }
 
-// locate turns the flow builder's refusals into load errors at the stage's
-// position (the loader refuses most of these first, with positions).
-func (b *chartBuilder) locate(err error, stages []chart.StageSpec) error {
+// locate turns the flow builder's refusals of one chart (its stages, the
+// position of the chart as a whole) into load errors: each at the key flow
+// names (chart.StageSpec.At), else at its stage; a refused foreach body's
+// reasons inside the body. flow is the one home of the structural rules;
+// the loader only knows where each key was written.
+func locate(err error, stages []chart.StageSpec, whole chart.Pos) chart.LoadErrors {
 	var be *flow.BuildError
 	if !errors.As(err, &be) {
-		return err
+		return chart.LoadErrors{{Pos: whole, Msg: err.Error()}}
 	}
 	var out chart.LoadErrors
 	for _, e := range be.Errs {
-		le := &chart.LoadError{Pos: b.spec.Pos, Msg: e.Error()}
 		var ne *flow.NodeError
-		if errors.As(e, &ne) {
-			if st := findStage(stages, ne.Node); st != nil {
-				le.Pos, le.Stage, le.Msg = st.Pos, st.ID, ne.Msg
-			}
+		if !errors.As(e, &ne) {
+			out = append(out, &chart.LoadError{Pos: whole, Msg: e.Error()})
+			continue
 		}
-		out = append(out, le)
+		st := findStage(stages, ne.Node, ne.Nth)
+		switch {
+		case st == nil:
+			out = append(out, &chart.LoadError{Pos: whole, Msg: ne.Msg})
+		case ne.Body != nil && st.ForEach != nil:
+			out = append(out, locate(ne.Body, st.ForEach.Stages, st.Pos)...)
+		case ne.Field == "id":
+			// The message names the id; a repeated one also says where the
+			// id was first written.
+			le := &chart.LoadError{Pos: st.At["id"], Msg: ne.Msg}
+			if first := findStage(stages, ne.Node, 0); ne.Nth > 0 && first != nil {
+				p := first.At["id"]
+				le.Msg += fmt.Sprintf(" (first at %d:%d)", p.Line, p.Col)
+			}
+			out = append(out, le)
+		default:
+			pos, ok := st.At[ne.Field]
+			if !ok {
+				pos = st.Pos
+			}
+			out = append(out, &chart.LoadError{Pos: pos, Stage: st.ID, Msg: ne.Msg})
+		}
 	}
 	return out
 }
 
-func findStage(stages []chart.StageSpec, id string) *chart.StageSpec {
-	for i := range stages {
-		st := &stages[i]
-		if st.ID == id {
-			return st
-		}
-		for _, brs := range [][]chart.BranchSpec{st.Branches, st.Parallel} {
-			for _, br := range brs {
-				if f := findStage(br.Stages, id); f != nil {
-					return f
+// findStage finds the nth stage (0: the first) holding id among stages and
+// their branches' stages, in chart order: flow's order (NodeError.Nth).
+func findStage(stages []chart.StageSpec, id string, nth int) *chart.StageSpec {
+	var found *chart.StageSpec
+	var walk func(stages []chart.StageSpec)
+	walk = func(stages []chart.StageSpec) {
+		for i := range stages {
+			st := &stages[i]
+			if found != nil {
+				return
+			}
+			if st.ID == id {
+				if nth == 0 {
+					found = st
+					return
+				}
+				nth--
+			}
+			for _, brs := range [][]chart.BranchSpec{st.Branches, st.Parallel} {
+				for _, br := range brs {
+					walk(br.Stages)
 				}
 			}
 		}
 	}
-	return nil
+	walk(stages)
+	return found
 }
 
 func (b *chartBuilder) chart(name, desc string, stages []chart.StageSpec) (*flow.Chart, error) {
@@ -251,14 +288,7 @@ func (b *chartBuilder) stage(fb *flow.Builder, st *chart.StageSpec) {
 			if sf.Spec != nil {
 				pos = sf.Spec.Pos
 			}
-			if le := b.locate(err, stages); le != nil {
-				var les chart.LoadErrors
-				if errors.As(le, &les) {
-					b.errs = append(b.errs, les...)
-					return
-				}
-			}
-			b.errs = append(b.errs, &chart.LoadError{Pos: pos, Stage: st.ID, Msg: err.Error()})
+			b.errs = append(b.errs, locate(err, stages, pos)...)
 			return
 		}
 		var m flow.Mount
