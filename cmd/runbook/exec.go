@@ -21,6 +21,7 @@ import (
 	"github.com/openrunbook/runbook/chart"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/openrunbook/runbook/recorder"
 	"github.com/openrunbook/runbook/runbook"
@@ -68,15 +69,29 @@ or bad inputs, 130 interrupted (the partial record is still written when
 			return execChart(cmd.Context(), a[0], f, stdout, stderr)
 		},
 	}
-	fl := cmd.Flags()
-	fl.StringArrayVar(&f.inputs, "input", nil, "an input as `name=value` (repeatable)")
-	fl.StringVar(&f.inputsFile, "inputs", "", "a JSON object `FILE` of inputs (--input overrides it)")
+	f.register(cmd.Flags(), runFlagWords{
+		input:   "an input as `name=value` (repeatable)",
+		inputs:  "a JSON object `FILE` of inputs (--input overrides it)",
+		record:  "write the full run record to `FILE` (for explain and resume)",
+		timeout: "cancel the run after this `duration` (exit 1)",
+	})
+	return cmd
+}
+
+// runFlagWords are the help words of the flags exec and resume share that
+// mean a little differently in each.
+type runFlagWords struct{ input, inputs, record, timeout string }
+
+// register declares the flags every command that runs a chart takes, so
+// exec and resume cannot drift apart.
+func (f *execFlags) register(fl *pflag.FlagSet, w runFlagWords) {
+	fl.StringArrayVar(&f.inputs, "input", nil, w.input)
+	fl.StringVar(&f.inputsFile, "inputs", "", w.inputs)
 	fl.StringVar(&f.format, "format", "text", "output `format`: "+strings.Join(formats, ", "))
-	fl.StringVar(&f.record, "record", "", "write the full run record to `FILE` (for explain and resume)")
-	fl.DurationVar(&f.timeout, "timeout", 0, "cancel the run after this `duration` (exit 1)")
+	fl.StringVar(&f.record, "record", "", w.record)
+	fl.DurationVar(&f.timeout, "timeout", 0, w.timeout)
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "also print the run's narrative")
 	addPluginFlags(fl, &f.plugins)
-	return cmd
 }
 
 // runOptions turns the flags exec and resume share into run options: the

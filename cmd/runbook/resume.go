@@ -54,17 +54,16 @@ The result is printed as exec prints it, with exec's exit codes.`,
 			return resumeRecord(cmd.Context(), a[0], f, stdout, stderr)
 		},
 	}
+	f.register(cmd.Flags(), runFlagWords{
+		input:   "an answer (or a secret input) as `name=value` (repeatable)",
+		inputs:  "a JSON object `FILE` of answers (--input overrides it)",
+		record:  "write the continued record to `FILE` instead of back to RECORD.json",
+		timeout: "cancel the continued run after this `duration` (exit 1)",
+	})
 	fl := cmd.Flags()
-	fl.StringArrayVar(&f.inputs, "input", nil, "an answer (or a secret input) as `name=value` (repeatable)")
-	fl.StringVar(&f.inputsFile, "inputs", "", "a JSON object `FILE` of answers (--input overrides it)")
-	fl.StringVar(&f.format, "format", "text", "output `format`: "+strings.Join(formats, ", "))
-	fl.StringVar(&f.record, "record", "", "write the continued record to `FILE` instead of back to RECORD.json")
-	fl.DurationVar(&f.timeout, "timeout", 0, "cancel the continued run after this `duration` (exit 1)")
-	fl.BoolVarP(&f.verbose, "verbose", "v", false, "also print the run's narrative")
 	fl.StringVar(&f.chart, "chart", "", "the chart `FILE` (default: the one the record names)")
 	fl.StringVar(&f.answeredBy, "answered-by", "", "who answered (default: the OS user)")
 	fl.StringVar(&f.reject, "reject", "", "reject the question with this `reason`: the run ends failed")
-	addPluginFlags(fl, &f.plugins)
 	return cmd
 }
 
