@@ -13,6 +13,8 @@ import (
 	"github.com/expr-lang/expr/file"
 	"github.com/expr-lang/expr/parser"
 	"github.com/expr-lang/expr/vm"
+
+	"github.com/openrunbook/runbook/internal/jsonv"
 )
 
 // The expression budgets, unless an Option says otherwise.
@@ -181,6 +183,13 @@ func (e *Expr) Eval(env Env) Outcome {
 // env.Get, before the run; the inputs are every path the expression names
 // with the value it had (nil when missing), in source order. Value never
 // panics: a failure is an error naming the line and column.
+//
+// The value is a JSON value (jsonv.Normalize): `fromPairs`, `groupBy` and
+// any map with non-string keys come out as objects with string keys, typed
+// lists as []any, times as RFC 3339 text. This is the one place an
+// expression's value is made JSON, so whatever a stage writes from one can
+// be written as JSON by every output; a value JSON cannot hold (NaN, ±Inf)
+// is an error.
 func (e *Expr) Value(env Env) (result any, inputs []Input, err error) {
 	st := statePool.Get().(*evalState)
 	vars := st.env
@@ -209,6 +218,9 @@ func (e *Expr) Value(env Env) (result any, inputs []Input, err error) {
 	result, err = st.vm.Run(e.program, vars)
 	if err != nil {
 		err = runtimeError(err)
+		result = nil
+	} else if result, err = jsonv.Normalize(result); err != nil {
+		err = fmt.Errorf("its value is not a JSON value: %w", err)
 		result = nil
 	}
 	if len(e.paths) > 0 {
