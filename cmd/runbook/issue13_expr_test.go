@@ -99,3 +99,34 @@ func TestIssue13ChecksReadVerdictRows(t *testing.T) {
 		t.Errorf("firstVerdict = %v, want \"ok\"", rec.State["firstVerdict"])
 	}
 }
+
+// TestIssue13VerdictStageNonStringFails: a verdict column that gives a
+// number fails its stage with the expression and what it gave. Before, the
+// row was appended, the projection dropped it (only text verdicts are
+// rows), and the run completed with an empty table and no word of why.
+func TestIssue13VerdictStageNonStringFails(t *testing.T) {
+	t.Parallel()
+	root := issue13Root(t)
+	code, stdout, stderr := runIn(t, root, "exec", "--format", "json", "testdata/issue13/verdict-not-text/chart.yaml")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1 (the run failed)\n%s\n%s", code, stdout, stderr)
+	}
+	var rec struct {
+		Status string `json:"status"`
+		Error  struct {
+			Stage   string `json:"stage"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &rec); err != nil {
+		t.Fatal(err)
+	}
+	if rec.Status != "failed" || rec.Error.Stage != "mark" {
+		t.Errorf("status %q at %q, want failed at mark", rec.Status, rec.Error.Stage)
+	}
+	for _, want := range []string{"used > 90 ? 1 : 0", "a number 1", "not text"} {
+		if !strings.Contains(rec.Error.Message, want) {
+			t.Errorf("error %q does not say %q", rec.Error.Message, want)
+		}
+	}
+}
