@@ -52,7 +52,8 @@ func (es InputErrors) Error() string {
 }
 
 // resolvedInputs are the values a run starts with: given by the person, or
-// assumed from a declared default (which the assessment reports).
+// assumed from a declared default (which the assessment reports), and the
+// chart's constants (vars:), which are neither.
 type resolvedInputs struct {
 	values  map[string]any
 	given   []string
@@ -77,6 +78,11 @@ func (rb *Runbook) resolveInputs(given map[string]any) (*resolvedInputs, error) 
 	slices.Sort(names)
 	for _, k := range names {
 		in, ok := declared[k]
+		if !ok && isVar(rb.spec.Vars, k) {
+			errs = append(errs, &InputError{Input: k, Msg: fmt.Sprintf("is not an input of %s: it is the chart's constant (vars:), which no caller sets%s",
+				rb.spec.Name, knownInputs(rb.spec.Inputs))})
+			continue
+		}
 		if !ok {
 			msg := "is not an input of " + rb.spec.Name + knownInputs(rb.spec.Inputs)
 			if near := suggest.Nearest(k, inputNames(rb.spec.Inputs)); near != "" {
@@ -125,7 +131,30 @@ func (rb *Runbook) resolveInputs(given map[string]any) (*resolvedInputs, error) 
 	if len(errs) > 0 {
 		return nil, errs
 	}
+	if err := rb.evalVars(out.values); err != nil {
+		return nil, err
+	}
 	return out, nil
+}
+
+// evalVars evaluates the chart's constants once, in order, before the
+// first stage: each reads the inputs and the vars before it (the loader
+// holds it to them) and is written beside the inputs. A var is neither
+// given nor assumed, so the assessment never counts it as an assumption:
+// it is the chart's policy. A var that cannot be evaluated refuses the run.
+func (rb *Runbook) evalVars(values map[string]any) error {
+	for _, a := range rb.spec.Vars {
+		v, _, err := a.Expr.Value(stateEnv(values))
+		if err != nil {
+			return fmt.Errorf("var %q: %s: %w", a.Key, a.Src, err)
+		}
+		values[a.Key] = v
+	}
+	return nil
+}
+
+func isVar(vars []chart.Assign, name string) bool {
+	return slices.ContainsFunc(vars, func(a chart.Assign) bool { return a.Key == name })
 }
 
 func describe(d string) string {

@@ -130,3 +130,138 @@ func TestIssue13VerdictStageNonStringFails(t *testing.T) {
 		}
 	}
 }
+
+// validateGolden runs `runbook validate` on a chart of testdata/issue13 and
+// compares its stderr with validate.golden beside it: a refused chart exits
+// 1 and prints nothing on stdout.
+func validateGolden(t *testing.T, dir string) string {
+	t.Helper()
+	root := issue13Root(t)
+	code, stdout, stderr := runIn(t, root, "validate", filepath.Join("testdata/issue13", dir, "chart.yaml"))
+	if code != 1 || stdout != "" {
+		t.Fatalf("validate: exit %d, stdout %q; want exit 1 and nothing on stdout\n%s", code, stdout, stderr)
+	}
+	golden.Check(t, filepath.Join(root, "testdata/issue13", dir, "validate.golden"), []byte(stderr))
+	return stderr
+}
+
+// TestIssue13TypoIsALoadError: a misspelt top-level name (volum.usedPct for
+// volume.usedPct) is a load error at its line and column with "did you
+// mean". Before, it read null at run time and the rule quietly did not
+// match. A member name after a dot (volume.usedPtc) is not the loader's to
+// judge and is not refused.
+func TestIssue13TypoIsALoadError(t *testing.T) {
+	t.Parallel()
+	stderr := validateGolden(t, "typo-ident")
+	for _, want := range []string{`chart.yaml:18:19: stage "headroom"`, `did you mean "volume"?`, `did you mean "threshold"?`} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr does not say %q:\n%s", want, stderr)
+		}
+	}
+	if strings.Contains(stderr, "usedPtc") {
+		t.Errorf("a member name after a dot was judged:\n%s", stderr)
+	}
+}
+
+// TestIssue13UnquotedVerdictIsALoadError: the disk example with one verdict
+// written `verdict: ok` for `verdict: '"ok"'` does not load: validate exits
+// 1 naming the spot and the quoting, and exec exits 2 running nothing.
+// Before, the chart loaded and every ok row had a null verdict.
+func TestIssue13UnquotedVerdictIsALoadError(t *testing.T) {
+	t.Parallel()
+	stderr := validateGolden(t, "unquoted-verdict")
+	if !strings.Contains(stderr, `chart.yaml:56:59: stage "mark-ok"`) || !strings.Contains(stderr, `'"ok"'`) {
+		t.Errorf("stderr does not point at the verdict and its quoting:\n%s", stderr)
+	}
+	code, stdout, execErr := runIn(t, issue13Root(t), "exec", "testdata/issue13/unquoted-verdict/chart.yaml")
+	if code != 2 || stdout != "" || execErr != stderr {
+		t.Errorf("exec: exit %d, stdout %q, stderr %q; want exit 2, nothing run, the same errors", code, stdout, execErr)
+	}
+}
+
+// TestIssue13DashKeyIsALoadError: `per-volume` in an expression, where
+// per-volume is a foreach's key, is per minus volume. Before, that read two
+// missing names and subtracted them at run time; now it is a load error
+// that says to read the key through $env — and the form it suggests runs
+// and reads the key.
+func TestIssue13DashKeyIsALoadError(t *testing.T) {
+	t.Parallel()
+	stderr := validateGolden(t, "dash-key")
+	if !strings.Contains(stderr, `len($env["per-volume"])`) {
+		t.Errorf("the refusal does not say how to read the key:\n%s", stderr)
+	}
+	code, stdout, errOut := runIn(t, issue13Root(t), "exec", "--format", "json", "testdata/issue13/dash-key/fixed.yaml")
+	if code != 0 {
+		t.Fatalf("the suggested form: exit %d\n%s", code, errOut)
+	}
+	var rec struct {
+		State map[string]any `json:"state"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &rec); err != nil {
+		t.Fatal(err)
+	}
+	if rec.State["branches"] != 3.0 || rec.State["last"] != 6.0 {
+		t.Errorf(`len($env["per-volume"]) = %v, $env["per-volume"][2].twice = %v; want 3 and 6`, rec.State["branches"], rec.State["last"])
+	}
+}
+
+// TestIssue13VarsAreConstantsNotInputs: vars are the chart's constants,
+// evaluated before the first stage from the inputs and earlier vars.
+// --input cannot set one (refused as not an input, saying it is a
+// constant); the assessment never counts one as assumed; explain names it
+// the chart's constant. Before, `vars:` was an unknown top-level key.
+func TestIssue13VarsAreConstantsNotInputs(t *testing.T) {
+	t.Parallel()
+	root := issue13Root(t)
+	chart := "testdata/issue13/vars/chart.yaml"
+
+	code, stdout, stderr := runIn(t, root, "exec", chart, "--input", "warnAt=3")
+	if code != 2 || stdout != "" || !strings.Contains(stderr, `input "warnAt": is not an input of vars: it is the chart's constant`) {
+		t.Errorf("--input warnAt=3: exit %d, stdout %q, stderr %q; want exit 2, refused as the chart's constant", code, stdout, stderr)
+	}
+
+	rec := filepath.Join(t.TempDir(), "record.json")
+	code, stdout, stderr = runIn(t, root, "exec", "--format", "json", "--record", rec, chart)
+	if code != 0 {
+		t.Fatalf("exec: exit %d\n%s", code, stderr)
+	}
+	var out struct {
+		Inputs     map[string]map[string]any `json:"inputs"`
+		State      map[string]any            `json:"state"`
+		Assessment struct {
+			Line string `json:"line"`
+		} `json:"assessment"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+		t.Fatal(err)
+	}
+	if out.State["warnAt"] != 85.0 || out.State["margin"] != 5.0 {
+		t.Errorf("state warnAt = %v, margin = %v; want 85 (threshold 90 - margin 5) and 5", out.State["warnAt"], out.State["margin"])
+	}
+	rows, _ := out.State["verdicts"].([]any)
+	if len(rows) != 1 || rows[0].(map[string]any)["verdict"] != "filling" {
+		t.Errorf("verdicts = %v, want one filling row (87 is at or above warnAt 85)", rows)
+	}
+	for _, v := range []string{"margin", "warnAt", "levels"} {
+		if _, ok := out.Inputs["given"][v]; ok {
+			t.Errorf("var %s is listed as given", v)
+		}
+		if _, ok := out.Inputs["assumed"][v]; ok {
+			t.Errorf("var %s is listed as assumed", v)
+		}
+		if strings.Contains(out.Assessment.Line, v) {
+			t.Errorf("the standing line names var %s: %s", v, out.Assessment.Line)
+		}
+	}
+	if !strings.Contains(out.Assessment.Line, "threshold = 90 was assumed") {
+		t.Errorf("the standing line does not say the input default was assumed: %s", out.Assessment.Line)
+	}
+
+	code, stdout, stderr = runIn(t, root, "explain", rec, "verdicts[0]")
+	if code != 0 {
+		t.Fatalf("explain: exit %d\n%s", code, stderr)
+	}
+	if !strings.Contains(stdout, "read warnAt = 85: the chart's constant (vars:)") {
+		t.Errorf("explain does not show warnAt as the chart's constant:\n%s", stdout)
+	}
+}

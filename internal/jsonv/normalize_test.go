@@ -9,7 +9,6 @@ import (
 	"time"
 )
 
-
 func TestNormalize(t *testing.T) {
 	t.Parallel()
 	when := time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)
