@@ -11,6 +11,7 @@ import (
 	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/internal/jsonv"
 	"github.com/openrunbook/runbook/internal/suggest"
+	"github.com/openrunbook/runbook/rules"
 )
 
 // InputError is a run refused before any stage ran: an input missing,
@@ -59,6 +60,10 @@ type resolvedInputs struct {
 	given   []string
 	assumed []string
 	secrets []string
+	// varInputs lists, for each var, the inputs its value came from
+	// (through earlier vars too): a stage that reads the var used them, so
+	// an assumed input read only through a var is still a used assumption.
+	varInputs map[string][]string
 }
 
 // resolveInputs checks the given inputs against the declared ones and fills
@@ -131,9 +136,11 @@ func (rb *Runbook) resolveInputs(given map[string]any) (*resolvedInputs, error) 
 	if len(errs) > 0 {
 		return nil, errs
 	}
-	if err := rb.evalVars(out.values); err != nil {
+	varInputs, err := rb.evalVars(out.values)
+	if err != nil {
 		return nil, err
 	}
+	out.varInputs = varInputs
 	return out, nil
 }
 
@@ -142,15 +149,29 @@ func (rb *Runbook) resolveInputs(given map[string]any) (*resolvedInputs, error) 
 // holds it to them) and is written beside the inputs. A var is neither
 // given nor assumed, so the assessment never counts it as an assumption:
 // it is the chart's policy. A var that cannot be evaluated refuses the run.
-func (rb *Runbook) evalVars(values map[string]any) error {
+// It returns, for each var, the inputs its value came from.
+func (rb *Runbook) evalVars(values map[string]any) (map[string][]string, error) {
+	from := map[string][]string{}
 	for _, a := range rb.spec.Vars {
 		v, _, err := a.Expr.Value(stateEnv(values))
 		if err != nil {
-			return fmt.Errorf("var %q: %s: %w", a.Key, a.Src, err)
+			return nil, fmt.Errorf("var %q: %s: %w", a.Key, a.Src, err)
 		}
 		values[a.Key] = v
+		var ins []string
+		if x, ok := a.Expr.(*rules.Expr); ok {
+			for _, r := range x.Roots() {
+				if earlier, isVar := from[r]; isVar {
+					ins = append(ins, earlier...)
+				} else if _, isInput := values[r]; isInput {
+					ins = append(ins, r)
+				}
+			}
+		}
+		slices.Sort(ins)
+		from[a.Key] = slices.Compact(ins)
 	}
-	return nil
+	return from, nil
 }
 
 func isVar(vars []chart.Assign, name string) bool {
