@@ -8,6 +8,11 @@
 // and the SHA-256 of the bytes read. A Spec says only what the file says:
 // a key not given is zero, never a default filled in.
 //
+// It also owns the one check of what an expression NAMES (load_names.go):
+// every top-level identifier must be defined by the chart — an input, a
+// var, a key some stage writes, a foreach's as or index — and a key
+// spelled with '-' is never read as a subtraction.
+//
 // It does not own what a chart means when it runs: defaults, effective
 // timeouts and retries are settled by package runbook when it builds the
 // runbook; structural rules (id characters, unique ids, rules naming
@@ -21,7 +26,7 @@
 //
 // Files: load.go (Load, Parse, the error types), load_node.go (YAML nodes
 // to values and the shared readers), load_chart.go (the top level: inputs,
-// result, honesty, plugins), load_stage.go (a stage's common keys), one
-// read_KIND.go per stage kind, load_expr.go (expressions and their
-// positions).
+// vars, result, honesty, plugins), load_stage.go (a stage's common keys),
+// one read_KIND.go per stage kind, load_expr.go (expressions and their
+// positions), load_names.go (the names expressions read).
 package chart

@@ -12,7 +12,7 @@ import (
 // position and say something — never a panic (Parse's own recover would
 // turn one into "the loader failed", which fails the target too).
 func FuzzParse(f *testing.F) {
-	for _, glob := range []string{"testdata/load/good/*.yaml", "../testdata/bad/*.yaml"} {
+	for _, glob := range []string{"testdata/load/good/*.yaml", "../testdata/bad/*.yaml", "../testdata/issue13/*/*.yaml"} {
 		files, _ := filepath.Glob(glob)
 		for _, file := range files {
 			if data, err := os.ReadFile(file); err == nil {

@@ -127,6 +127,9 @@ type session struct {
 	files map[string]int   // file name → order first seen (sorting)
 	cache map[string]*Spec // absolute path → loaded chart (nil: it had errors)
 	done  map[string]bool  // absolute path → loaded
+	// compiled is every expression compiled, in every file, for the check
+	// of the names they read (load_names.go).
+	compiled []compiled
 }
 
 func newSession() *session {

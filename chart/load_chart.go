@@ -12,7 +12,7 @@ import (
 
 // The words a chart's keys may hold, in the order chart-yaml.md lists them.
 var (
-	topKeys         = []string{"version", "runbook", "description", "inputs", "result", "honesty", "plugins", "stages"}
+	topKeys         = []string{"version", "runbook", "description", "inputs", "vars", "result", "honesty", "plugins", "stages"}
 	inputKeys       = []string{"type", "required", "default", "secret", "description"}
 	resultKeys      = []string{"kind", "decider", "maxRows", "presentation", "checks", "standingLine"}
 	presentations   = []string{"prose", "panel"}
@@ -53,6 +53,9 @@ func (l *loader) top(root ast.Node) *Spec {
 	if e, ok := m.get("inputs"); ok {
 		spec.Inputs = l.inputs(e)
 	}
+	if e, ok := m.get("vars"); ok {
+		spec.Vars = l.vars(e, spec.Inputs)
+	}
 	if e, ok := m.get("result"); ok {
 		spec.Result = l.result(e)
 	}
@@ -66,6 +69,9 @@ func (l *loader) top(root ast.Node) *Spec {
 		l.missing(m, "stages", spec.Pos, "", "stages is missing: a chart needs a list of stages to run, top to bottom")
 	} else {
 		spec.Stages = l.stages(e, "", "stages")
+	}
+	if len(l.stack) == 1 && len(l.s.errs) == 0 {
+		l.checkNames(spec) // the root, once every mounted chart is read
 	}
 	if len(l.s.errs) > errsBefore {
 		return nil
@@ -170,6 +176,40 @@ var typeWants = map[string]string{
 	"list":     "a list",
 	"object":   "a map",
 	"duration": "a duration such as \"2h\"",
+}
+
+// vars reads `vars:`, the chart's constants, in written order. Each is an
+// EXPR that may read the inputs and the vars before it (checkNames holds
+// it to them). A mounted chart's vars are refused: only the root chart's
+// are evaluated before the run.
+func (l *loader) vars(e entry, inputs []InputSpec) []Assign {
+	m, ok := l.asMap(e.val, e.keyPos, "", "vars")
+	if !ok {
+		return nil
+	}
+	if len(l.stack) > 1 {
+		l.errf(e.keyPos, "", "vars: a mounted chart's constants are never evaluated (only the chart run names its vars): bind the values under the subflow's inputs: instead")
+		return nil
+	}
+	may := map[string]bool{}
+	for _, in := range inputs {
+		may[in.Name] = true
+	}
+	out := make([]Assign, 0, len(m.entries))
+	for _, ve := range m.entries {
+		what := fmt.Sprintf("var %q", ve.key)
+		if may[ve.key] {
+			l.errf(ve.keyPos, "", "%s is also an input: a name is the chart's constant or the caller's input, not both; rename one", what)
+			continue
+		}
+		n := len(l.s.compiled)
+		if a, ok := l.valuer(ve, "", what, ve.key); ok {
+			l.onlyVars(n, may)
+			out = append(out, a)
+		}
+		may[ve.key] = true
+	}
+	return out
 }
 
 // result reads `result:`.

@@ -78,6 +78,7 @@ func (l *loader) compile(e entry, stage, what string) (*rules.Expr, string, bool
 	}
 	x, err := rules.Compile(src)
 	if err == nil {
+		l.noteCompiled(e, stage, what, x)
 		return x, src, true
 	}
 	var ce *rules.CompileError

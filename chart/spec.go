@@ -22,7 +22,12 @@ type Spec struct {
 	Name        string
 	Description string
 	Inputs      []InputSpec
-	Result      *ResultSpec // nil: no projection
+	// Vars are the chart's constants (`vars:`), in the order written: each
+	// evaluated once before the first stage, reading the inputs and the
+	// vars before it, and written to the scope like an input. They are
+	// policy, not inputs: no caller sets them and none is ever assumed.
+	Vars   []Assign
+	Result *ResultSpec // nil: no projection
 	// Honesty lists the honesty stages on (nil: all three; empty: off).
 	Honesty []string
 	Plugins []PluginSpec

@@ -2,6 +2,7 @@ package record
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 
@@ -115,7 +116,11 @@ func Assemble(r Run) *Record {
 		rec.Truncations[i].Path = Path(rec.Truncations[i].Path)
 	}
 
-	state := m.Value(fres.State).(map[string]any)
+	// A copy: the ordered rows written below are for the record's JSON, and
+	// fres.State must stay what the run left (plain objects), for the
+	// answer checks and every later reader of it. (Masking copies already;
+	// without secrets it does not.)
+	state := maps.Clone(m.Value(fres.State).(map[string]any))
 	if p := r.Projection; p != nil {
 		rec.Verdicts = p.Project(state, r.Decisions)
 		if rec.Verdicts.Declined > 0 {

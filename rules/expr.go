@@ -13,6 +13,8 @@ import (
 	"github.com/expr-lang/expr/file"
 	"github.com/expr-lang/expr/parser"
 	"github.com/expr-lang/expr/vm"
+
+	"github.com/openrunbook/runbook/internal/jsonv"
 )
 
 // The expression budgets, unless an Option says otherwise.
@@ -61,6 +63,7 @@ type Expr struct {
 	src     string
 	program *vm.Program
 	roots   []string   // top-level identifiers read, source order, each once
+	idents  []Ident    // the bare identifiers among them, where first written
 	paths   []exprPath // inputs: paths read, source order, each once
 	budget  uint
 	// wholeEnv is set when the expression uses $env as a value: its env map
@@ -134,10 +137,16 @@ func Compile(src string, opts ...Option) (e *Expr, err error) {
 	slices.SortStableFunc(c.refs, func(a, b ref) int { return a.pos - b.pos })
 	seenPath := map[string]bool{}
 	seenRoot := map[string]bool{}
+	seenIdent := map[string]bool{}
 	for _, r := range c.refs {
 		if !seenRoot[r.segs[0]] {
 			seenRoot[r.segs[0]] = true
 			e.roots = append(e.roots, r.segs[0])
+		}
+		if !r.env && !seenIdent[r.segs[0]] {
+			seenIdent[r.segs[0]] = true
+			line, col := position(src, r.pos)
+			e.idents = append(e.idents, Ident{Name: r.segs[0], Offset: r.pos, Line: line, Column: col})
 		}
 		if !seenPath[r.text] {
 			seenPath[r.text] = true
@@ -181,6 +190,13 @@ func (e *Expr) Eval(env Env) Outcome {
 // env.Get, before the run; the inputs are every path the expression names
 // with the value it had (nil when missing), in source order. Value never
 // panics: a failure is an error naming the line and column.
+//
+// The value is a JSON value (jsonv.Normalize): `fromPairs`, `groupBy` and
+// any map with non-string keys come out as objects with string keys, typed
+// lists as []any, times as RFC 3339 text. This is the one place an
+// expression's value is made JSON, so whatever a stage writes from one can
+// be written as JSON by every output; a value JSON cannot hold (NaN, ±Inf)
+// is an error.
 func (e *Expr) Value(env Env) (result any, inputs []Input, err error) {
 	st := statePool.Get().(*evalState)
 	vars := st.env
@@ -210,6 +226,9 @@ func (e *Expr) Value(env Env) (result any, inputs []Input, err error) {
 	if err != nil {
 		err = runtimeError(err)
 		result = nil
+	} else if result, err = jsonv.Normalize(result); err != nil {
+		err = fmt.Errorf("its value is not a JSON value: %w", err)
+		result = nil
 	}
 	if len(e.paths) > 0 {
 		in := make(Inputs, len(e.paths))
@@ -229,6 +248,24 @@ func (e *Expr) String() string { return e.src }
 
 // Roots lists the top-level scope keys the expression reads, in source order.
 func (e *Expr) Roots() []string { return slices.Clone(e.roots) }
+
+// Ident is a top-level identifier an expression reads as a scope key,
+// where it is first written: Offset counts runes from the start of the
+// expression, Line and Column are 1-based and count runes.
+type Ident struct {
+	Name         string
+	Offset       int
+	Line, Column int
+}
+
+// Idents lists the bare identifiers the expression reads as scope keys, in
+// source order, each once, where first written. Everything else an
+// expression can name is not among them: member names after a dot, closure
+// pointers (`#`, `.field` in a predicate), `let` variables, builtin calls,
+// and keys read through `$env` (`$env["per-volume"]`, the way to read a key
+// that is not an identifier). A loader checks each against the names its
+// chart defines.
+func (e *Expr) Idents() []Ident { return slices.Clone(e.idents) }
 
 // Paths lists the paths the expression reads (its evidence inputs), in
 // source order: `volume.replicas`, `items`.
@@ -312,6 +349,7 @@ type ref struct {
 	pos  int // rune offset of the root identifier
 	text string
 	segs []string
+	env  bool // read through $env, not as a bare identifier
 }
 
 // collector walks a syntax tree, left to right, for the reads.
@@ -430,7 +468,7 @@ func (c *collector) member(m *ast.MemberNode) {
 			if len(segs) > 0 {
 				root := segs[0]
 				c.refs = append(c.refs, ref{pos: id.Location().From,
-					text: pathText(texts[1:], root), segs: segs})
+					text: pathText(texts[1:], root), segs: segs, env: true})
 			} else {
 				c.wholeEnv = true
 			}

@@ -7,6 +7,10 @@ import (
 	"github.com/openrunbook/runbook/record"
 )
 
+// InputConstant is the kind explain gives a value the run started with
+// that is the chart's constant (vars:), not an input given or assumed.
+const InputConstant = "constant"
+
 // Explain answers "why" over a saved run record (ReadRecord), without the
 // chart file and without running anything: the record's log, its chart
 // structure and how the run ended are all it reads. problems are what the
@@ -38,6 +42,11 @@ func NewExplain(rec *record.RunRecord, problems []string) *Explain {
 		}
 		for k := range r.Inputs.Assumed {
 			kinds[k] = "assumed"
+		}
+		for k := range rec.Log.Inputs {
+			if _, ok := kinds[k]; !ok {
+				kinds[k] = InputConstant // neither given nor assumed: a var
+			}
 		}
 		opts = append(opts, flow.WithInputKinds(kinds))
 	}

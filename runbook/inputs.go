@@ -11,6 +11,7 @@ import (
 	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/internal/jsonv"
 	"github.com/openrunbook/runbook/internal/suggest"
+	"github.com/openrunbook/runbook/rules"
 )
 
 // InputError is a run refused before any stage ran: an input missing,
@@ -52,12 +53,17 @@ func (es InputErrors) Error() string {
 }
 
 // resolvedInputs are the values a run starts with: given by the person, or
-// assumed from a declared default (which the assessment reports).
+// assumed from a declared default (which the assessment reports), and the
+// chart's constants (vars:), which are neither.
 type resolvedInputs struct {
 	values  map[string]any
 	given   []string
 	assumed []string
 	secrets []string
+	// varInputs lists, for each var, the inputs its value came from
+	// (through earlier vars too): a stage that reads the var used them, so
+	// an assumed input read only through a var is still a used assumption.
+	varInputs map[string][]string
 }
 
 // resolveInputs checks the given inputs against the declared ones and fills
@@ -77,6 +83,11 @@ func (rb *Runbook) resolveInputs(given map[string]any) (*resolvedInputs, error) 
 	slices.Sort(names)
 	for _, k := range names {
 		in, ok := declared[k]
+		if !ok && isVar(rb.spec.Vars, k) {
+			errs = append(errs, &InputError{Input: k, Msg: fmt.Sprintf("is not an input of %s: it is the chart's constant (vars:), which no caller sets%s",
+				rb.spec.Name, knownInputs(rb.spec.Inputs))})
+			continue
+		}
 		if !ok {
 			msg := "is not an input of " + rb.spec.Name + knownInputs(rb.spec.Inputs)
 			if near := suggest.Nearest(k, inputNames(rb.spec.Inputs)); near != "" {
@@ -125,7 +136,46 @@ func (rb *Runbook) resolveInputs(given map[string]any) (*resolvedInputs, error) 
 	if len(errs) > 0 {
 		return nil, errs
 	}
+	varInputs, err := rb.evalVars(out.values)
+	if err != nil {
+		return nil, err
+	}
+	out.varInputs = varInputs
 	return out, nil
+}
+
+// evalVars evaluates the chart's constants once, in order, before the
+// first stage: each reads the inputs and the vars before it (the loader
+// holds it to them) and is written beside the inputs. A var is neither
+// given nor assumed, so the assessment never counts it as an assumption:
+// it is the chart's policy. A var that cannot be evaluated refuses the run.
+// It returns, for each var, the inputs its value came from.
+func (rb *Runbook) evalVars(values map[string]any) (map[string][]string, error) {
+	from := map[string][]string{}
+	for _, a := range rb.spec.Vars {
+		v, _, err := a.Expr.Value(stateEnv(values))
+		if err != nil {
+			return nil, fmt.Errorf("var %q: %s: %w", a.Key, a.Src, err)
+		}
+		values[a.Key] = v
+		var ins []string
+		if x, ok := a.Expr.(*rules.Expr); ok {
+			for _, r := range x.Roots() {
+				if earlier, isVar := from[r]; isVar {
+					ins = append(ins, earlier...)
+				} else if _, isInput := values[r]; isInput {
+					ins = append(ins, r)
+				}
+			}
+		}
+		slices.Sort(ins)
+		from[a.Key] = slices.Compact(ins)
+	}
+	return from, nil
+}
+
+func isVar(vars []chart.Assign, name string) bool {
+	return slices.ContainsFunc(vars, func(a chart.Assign) bool { return a.Key == name })
 }
 
 func describe(d string) string {

@@ -2,14 +2,21 @@ package runbook
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/internal/jsonv"
 )
 
 // verdictStage is a `verdict:` stage: one row of columns, each an
 // expression, appended to the verdict rows.
+//
+// The verdict column must be text: the projection keeps only rows whose
+// verdict is a string, so a row with any other verdict would vanish from
+// the table in silence. Such a row fails the stage instead, naming the
+// expression and what it gave.
 func verdictStage(cols []chart.Assign) flow.StageFunc {
 	return func(ctx context.Context, s *flow.Scope) error {
 		row := make(map[string]any, len(cols))
@@ -17,6 +24,10 @@ func verdictStage(cols []chart.Assign) flow.StageFunc {
 			v, _, err := a.Expr.Value(s)
 			if err != nil {
 				return fmt.Errorf("verdict column %s: %s: %w", a.Key, a.Src, err)
+			}
+			if _, isText := v.(string); a.Key == "verdict" && !isText {
+				return fmt.Errorf("verdict column verdict: %s gave %s, not text: a verdict is a word, such as '\"ok\"'",
+					a.Src, gave(v))
 			}
 			row[a.Key] = v
 		}
@@ -26,4 +37,17 @@ func verdictStage(cols []chart.Assign) flow.StageFunc {
 		s.Set(VerdictsKey, append(out, row))
 		return nil
 	}
+}
+
+// gave says what a value is, and for all but null what it holds, cut short.
+func gave(v any) string {
+	if v == nil {
+		return "null"
+	}
+	b, _ := json.Marshal(v)
+	text := string(b)
+	if len(text) > 60 {
+		text = text[:57] + "..."
+	}
+	return jsonv.Describe(v) + " " + text
 }

@@ -240,7 +240,11 @@ func nodeLine(n *flow.CauseNode) string {
 	switch n.Kind {
 	case flow.NodeInput:
 		how := "an input"
-		if n.Input != "" {
+		switch n.Input {
+		case "":
+		case runbook.InputConstant:
+			how = "the chart's constant (vars:)"
+		default:
 			how = "an input, " + n.Input
 		}
 		if n.Rel == flow.RelRead {

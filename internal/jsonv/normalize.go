@@ -1,0 +1,258 @@
+package jsonv
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+	"time"
+)
+
+// maxDepth bounds how deep Normalize follows nested values: a value deeper
+// than this is refused rather than walked (a cycle would never end).
+const maxDepth = 10_000
+
+// Normalize turns v into the JSON value it stands for, so that
+// encoding/json, the masker and every reader that asserts []any or
+// map[string]any can take it. It is what every value an expression yields
+// passes through before it reaches a run's scope (rules.Expr.Value):
+//
+//	a JSON value (see Of)                     itself, unless it holds one of the below
+//	float NaN, ±Inf                           an error: JSON has no such number
+//	json.Number that is not a number          an error
+//	any other slice or array ([]string)       []any, each element normalized
+//	any other map (map[any]any, map[int]V)    map[string]any: string keys as they are,
+//	                                          numbers in plain decimal (1, 2.5),
+//	                                          booleans as true/false; two keys that
+//	                                          spell the same text are an error
+//	named string or bool types                string, bool
+//	time.Time                                 its RFC 3339 text, as encoding/json writes it
+//	a pointer                                 what it points at (nil: null)
+//	anything else (a struct)                  what encoding/json makes of it, read back
+//
+// A value that needs nothing is returned as it is, without copying; one
+// that needs changes is copied, never edited in place.
+//
+//	Normalize(map[any]any{1: "a"})   map[string]any{"1": "a"}
+//	Normalize([]string{"x"})         []any{"x"}
+//	Normalize(math.NaN())            error
+func Normalize(v any) (any, error) {
+	return normalize(v, 0)
+}
+
+func normalize(v any, depth int) (any, error) {
+	if depth > maxDepth {
+		return nil, fmt.Errorf("a value nested more than %d deep", maxDepth)
+	}
+	switch x := v.(type) {
+	case nil, bool, string, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, uintptr:
+		return v, nil
+	case float64:
+		return v, finite(x)
+	case float32:
+		return v, finite(float64(x))
+	case json.Number:
+		if !validNumber(string(x)) {
+			return nil, fmt.Errorf("json.Number %q is not a number", string(x))
+		}
+		return v, nil
+	case []any:
+		return normalizeList(x, depth)
+	case map[string]any:
+		return normalizeObject(x, depth)
+	case time.Time:
+		return x.Format(time.RFC3339Nano), nil
+	}
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return v, nil // a named integer (time.Duration) is a Number
+	case reflect.Float32, reflect.Float64:
+		return v, finite(rv.Float())
+	case reflect.String:
+		return rv.String(), nil
+	case reflect.Bool:
+		return rv.Bool(), nil
+	case reflect.Slice, reflect.Array:
+		if rv.Kind() == reflect.Slice && rv.IsNil() {
+			return []any{}, nil
+		}
+		out := make([]any, rv.Len())
+		for i := range out {
+			e, err := normalize(rv.Index(i).Interface(), depth+1)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = e
+		}
+		return out, nil
+	case reflect.Map:
+		return normalizeMap(rv, depth)
+	case reflect.Pointer, reflect.Interface:
+		if rv.IsNil() {
+			return nil, nil
+		}
+		return normalize(rv.Elem().Interface(), depth+1)
+	}
+	return viaJSON(v)
+}
+
+func finite(f float64) error {
+	switch {
+	case math.IsNaN(f):
+		return fmt.Errorf("NaN, which is not a JSON number")
+	case math.IsInf(f, 0):
+		return fmt.Errorf("%v, which is not a JSON number", f)
+	}
+	return nil
+}
+
+// normalizeList copies l only from the first element that changes.
+func normalizeList(l []any, depth int) (any, error) {
+	var out []any
+	for i, e := range l {
+		n, err := normalize(e, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		if out == nil && !same(n, e) {
+			out = make([]any, len(l))
+			copy(out, l[:i])
+		}
+		if out != nil {
+			out[i] = n
+		}
+	}
+	if out == nil {
+		return l, nil
+	}
+	return out, nil
+}
+
+// normalizeObject copies m only when one of its values changes.
+func normalizeObject(m map[string]any, depth int) (any, error) {
+	var out map[string]any
+	for k, e := range m {
+		n, err := normalize(e, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		if out == nil && !same(n, e) {
+			out = make(map[string]any, len(m))
+			for k2, e2 := range m {
+				out[k2] = e2
+			}
+		}
+		if out != nil {
+			out[k] = n
+		}
+	}
+	if out == nil {
+		return m, nil
+	}
+	return out, nil
+}
+
+func normalizeMap(rv reflect.Value, depth int) (any, error) {
+	out := make(map[string]any, rv.Len())
+	it := rv.MapRange()
+	for it.Next() {
+		k, err := keyText(it.Key())
+		if err != nil {
+			return nil, err
+		}
+		if _, dup := out[k]; dup {
+			return nil, fmt.Errorf("two keys of one map both spell %q: an object's keys must differ", k)
+		}
+		e, err := normalize(it.Value().Interface(), depth+1)
+		if err != nil {
+			return nil, err
+		}
+		out[k] = e
+	}
+	return out, nil
+}
+
+// keyText is a map key as an object key: text as it is, numbers in plain
+// decimal, booleans as true and false.
+func keyText(k reflect.Value) (string, error) {
+	for k.Kind() == reflect.Interface || k.Kind() == reflect.Pointer {
+		if k.IsNil() {
+			return "null", nil
+		}
+		k = k.Elem()
+	}
+	switch k.Kind() {
+	case reflect.String:
+		return k.String(), nil
+	case reflect.Bool:
+		return strconv.FormatBool(k.Bool()), nil
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return strconv.FormatInt(k.Int(), 10), nil
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return strconv.FormatUint(k.Uint(), 10), nil
+	case reflect.Float32, reflect.Float64:
+		f := k.Float()
+		if err := finite(f); err != nil {
+			return "", fmt.Errorf("a map key is %w", err)
+		}
+		return strconv.FormatFloat(f, 'f', -1, 64), nil
+	}
+	if t, ok := k.Interface().(time.Time); ok {
+		return t.Format(time.RFC3339Nano), nil
+	}
+	return fmt.Sprint(k.Interface()), nil
+}
+
+// viaJSON is what encoding/json makes of a value this package has no rule
+// for (a struct), read back as JSON values.
+func viaJSON(v any) (any, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("%T is not a JSON value: %v", v, err)
+	}
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var out any
+	if err := d.Decode(&out); err != nil {
+		return nil, fmt.Errorf("%T is not a JSON value: %v", v, err)
+	}
+	return settleNumbers(out), nil
+}
+
+// settleNumbers settles every json.Number a decoder made as Decoded says.
+func settleNumbers(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		return Decoded(x)
+	case []any:
+		for i, e := range x {
+			x[i] = settleNumbers(e)
+		}
+	case map[string]any:
+		for k, e := range x {
+			x[k] = settleNumbers(e)
+		}
+	}
+	return v
+}
+
+// same reports whether normalizing left e untouched: the identical
+// scalar, or the same list or map (not a copy).
+func same(n, e any) bool {
+	switch x := e.(type) {
+	case []any:
+		y, ok := n.([]any)
+		return ok && len(x) == len(y) && (len(x) == 0 || &x[0] == &y[0])
+	case map[string]any:
+		y, ok := n.(map[string]any)
+		return ok && reflect.ValueOf(x).UnsafePointer() == reflect.ValueOf(y).UnsafePointer()
+	}
+	// A scalar changes type only when it was not a JSON value (a named
+	// string); comparing types is enough and never panics on an
+	// uncomparable value.
+	return reflect.TypeOf(n) == reflect.TypeOf(e)
+}
