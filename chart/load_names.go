@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/openrunbook/runbook/internal/ident"
 	"github.com/openrunbook/runbook/internal/suggest"
 	"github.com/openrunbook/runbook/rules"
 )
@@ -286,7 +287,7 @@ func isNameRune(r rune) bool {
 
 func nearest(name string, known []string) string {
 	if near := suggest.Nearest(name, known); near != "" {
-		if !isIdent(near) {
+		if !ident.IsName(near) {
 			return fmt.Sprintf("; did you mean %q? (read it as $env[%s])", near, strconv.Quote(near))
 		}
 		return fmt.Sprintf("; did you mean %q?", near)

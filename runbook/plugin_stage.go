@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/flow"
@@ -20,6 +21,8 @@ import (
 	"github.com/openrunbook/runbook/plugins/coverage"
 	"github.com/openrunbook/runbook/plugins/host"
 	"github.com/openrunbook/runbook/plugins/label"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 )
 
 // WithHonestyVia chooses where the run's honesty stages (label, coverage,
@@ -224,8 +227,20 @@ func pluginStage(st *chart.StageSpec, set settled) flow.StageFunc {
 // side noticed first: the plugin, answering with its context's error; the
 // host, getting no answer; or the plugin's start, not done in time. Either
 // way it is a timeout to retry.on.
+//
+// The deadline is read from the clock as well as from ctx.Err: grpc and the
+// plugin keep their own timers on the same deadline, and one of those can
+// fire a moment before the context's own, which left such a timeout
+// unrecognised (TestIssue12PluginRetryOn flaked under load); a deadline
+// that crossed the process boundary may come back only as grpc's code or
+// its words.
 func outOfTime(ctx context.Context, err error) error {
-	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+	if err == nil {
+		return nil
+	}
+	dl, hasDeadline := ctx.Deadline()
+	late := hasDeadline && (!time.Now().Before(dl) || status.Code(err) == codes.DeadlineExceeded || strings.Contains(err.Error(), context.DeadlineExceeded.Error()))
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) || late {
 		return timedOut{err}
 	}
 	return err
