@@ -18,7 +18,8 @@ import (
 type Standing struct {
 	Runbook string
 	Flow    *flow.Result
-	// Assumed are the values defaults filled, inputs and plugin arguments.
+	// Assumed are the values defaults filled that the run used: inputs a
+	// stage or answer check read, and plugin arguments.
 	Assumed []assessment.Assumed
 	// Checks are the answer checks' outcomes (result.checks).
 	Checks     []assessment.Check

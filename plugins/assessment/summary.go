@@ -17,8 +17,10 @@ type Summary struct {
 	// Question is what it asked (optional).
 	Paused   bool   `json:"paused,omitempty"`
 	Question string `json:"question,omitempty"`
-	// Assumed lists each input filled from its default and each plugin
-	// argument filled by the plugin's declared default.
+	// Assumed lists each input filled from its default that the run used
+	// (a stage or an answer check read it), and each plugin argument
+	// filled by the plugin's declared default. The caller leaves out a
+	// default nobody read: it shaped nothing the answer says.
 	Assumed []Assumed `json:"assumed,omitempty"`
 	// Absences lists each stage that declared an absence.
 	Absences []Absence `json:"absences,omitempty"`
