@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/openrunbook/runbook/internal/golden"
+	"github.com/openrunbook/runbook/plugins/label"
+	"github.com/openrunbook/runbook/record"
 )
 
 // The issue-13 regressions on the honesty side: charts nobody here wrote
@@ -186,5 +188,23 @@ func TestIssue13DeclinedByRuleSaysWhose(t *testing.T) {
 	by, _ := json.Marshal(vs["declinedBy"])
 	if string(by) != `[{"rows":1,"rule":"df reported no size for it"},{"default":true,"rows":1}]` {
 		t.Errorf("declinedBy = %s", by)
+	}
+}
+
+// TestIssue13UnknownCauseInText: the Scripts part of the text output adds
+// the cause the script row holds to an unknown outcome's words (the exec
+// stages fill Cause; here the row is made directly).
+func TestIssue13UnknownCauseInText(t *testing.T) {
+	t.Parallel()
+	slow := label.NewRow("collect", label.Threw, nil, false)
+	slow.Cause = "timed out after 2s"
+	plain := label.NewRow("other", label.Threw, nil, false)
+	var b bytes.Buffer
+	if err := renderText(&b, &record.Record{Scripts: []label.Row{slow, plain}}, renderOpts{}); err != nil {
+		t.Fatal(err)
+	}
+	const want = "Scripts\n  collect: outcome unknown: timed out after 2s\n  other: outcome unknown\n"
+	if b.String() != want {
+		t.Errorf("text output\n got %q\nwant %q", b.String(), want)
 	}
 }
