@@ -104,7 +104,16 @@ func Assemble(r Run) *Record {
 	}
 	at := LogOrder(&fres.Log)
 	rec.Scripts = InLogOrder(at, append([]label.Row{}, r.Scripts...), func(x *label.Row) *string { return &x.Path })
-	rec.Coverage = InLogOrder(at, append([]coverage.Entry{}, r.Coverage...), func(x *coverage.Entry) *string { return &x.Path })
+	ledger := append([]coverage.Entry{}, r.Coverage...)
+	for _, t := range fres.Truncations {
+		// Items a foreach never ran were not checked: the ledger says so
+		// where the foreach ran, beside what its stages declared.
+		ledger = append(ledger, coverage.Entry{Path: t.Path, Declaration: coverage.Declaration{
+			Kind:       coverage.KindLedger,
+			NotChecked: []coverage.Item{truncatedItem(t)},
+		}})
+	}
+	rec.Coverage = InLogOrder(at, ledger, func(x *coverage.Entry) *string { return &x.Path })
 	for _, w := range InLogOrder(at, slices.Clone(r.Warnings), func(x *Warning) *string { return &x.Path }) {
 		rec.Warnings = append(rec.Warnings, fmt.Sprintf("stage %s: %s", w.Path, m.Text(w.Msg)))
 	}
@@ -123,10 +132,10 @@ func Assemble(r Run) *Record {
 	state := maps.Clone(m.Value(fres.State).(map[string]any))
 	if p := r.Projection; p != nil {
 		rec.Verdicts = p.Project(state, r.Decisions)
-		if rec.Verdicts.Declined > 0 {
+		if items := verdictItems(rec.Verdicts); len(items) > 0 {
 			rec.Coverage = append(rec.Coverage, coverage.Entry{Path: p.Key, Declaration: coverage.Declaration{
 				Kind:       coverage.KindLedger,
-				NotChecked: []coverage.Item{declinedItem(rec.Verdicts.Declined)},
+				NotChecked: items,
 			}})
 		}
 		if rows, ok := state[p.Key].([]any); ok {
@@ -174,9 +183,65 @@ func maskInput(secret bool, v any) any {
 	return v
 }
 
-func declinedItem(n int) coverage.Item {
-	if n == 1 {
-		return coverage.Item{What: "1 verdict row was declined", Why: "no rule could classify it, and nothing was guessed"}
+// The kinds of the not-checked items the record itself adds to the
+// ledger (coverage.Item.Kind), so a reader can tell them from what stages
+// declared.
+const (
+	ItemDeclined  = "declined"
+	ItemDropped   = "dropped"
+	ItemTruncated = "truncated"
+)
+
+// verdictItems are the ledger's not-checked items for a verdict set: one
+// per group of declined rows, saying whose decision it was, and one for
+// the dropped rows.
+func verdictItems(vs *VerdictSet) []coverage.Item {
+	var out []coverage.Item
+	for _, d := range vs.DeclinedBy {
+		out = append(out, declinedItem(d))
 	}
-	return coverage.Item{What: fmt.Sprintf("%d verdict rows were declined", n), Why: "no rule could classify them, and nothing was guessed"}
+	if n := vs.RowsDropped; n > 0 {
+		what, why := fmt.Sprintf("%d verdict rows were dropped", n), "each was not an object with a string verdict, so it is in neither the rows nor the table"
+		if n == 1 {
+			what, why = "1 verdict row was dropped", "it was not an object with a string verdict, so it is in neither the rows nor the table"
+		}
+		out = append(out, coverage.Item{What: what, Why: why, Kind: ItemDropped})
+	}
+	return out
+}
+
+// declinedItem says how many rows one decision declined, and why: the
+// rule's label when a rule declined them; that no rule could classify them
+// only when they reached the default.
+func declinedItem(d DeclinedRows) coverage.Item {
+	what := fmt.Sprintf("%d verdict rows were declined", d.Rows)
+	if d.Rows == 1 {
+		what = "1 verdict row was declined"
+	}
+	var why string
+	switch {
+	case d.Rule != "":
+		why = d.Rule
+	case d.Default && d.Rows == 1:
+		why = "no rule could classify it, and nothing was guessed"
+	case d.Default:
+		why = "no rule could classify them, and nothing was guessed"
+	default:
+		why = "no classification was reached, and nothing was guessed"
+	}
+	return coverage.Item{What: what, Why: why, Kind: ItemDeclined}
+}
+
+// truncatedItem says how many of a foreach's items did not run.
+func truncatedItem(t flow.Truncation) coverage.Item {
+	n := t.Items - t.MaxBranches
+	they := "they did not run"
+	if n == 1 {
+		they = "it did not run"
+	}
+	return coverage.Item{
+		What: fmt.Sprintf("%d of its %d items", n, t.Items),
+		Why:  fmt.Sprintf("%s: maxBranches is %d", they, t.MaxBranches),
+		Kind: ItemTruncated,
+	}
 }

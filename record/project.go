@@ -1,7 +1,9 @@
 package record
 
 import (
+	"fmt"
 	"slices"
+	"sort"
 	"strings"
 )
 
@@ -29,27 +31,34 @@ type Projection struct {
 
 // Project is the rowset projection: the final state's verdict rows under
 // THE ONE-NUMBER LAW (one cap for the rows and the table), the table, the
-// note, the declined count and the generated meanings. Only rows that are
-// objects with a string verdict are rows.
+// note, the declined count and whose decision each decline was, the
+// dropped count and the generated meanings. Only rows that are objects
+// with a string verdict are rows; every other entry of the list is
+// counted as dropped, never passed over in silence.
 func (p *Projection) Project(state map[string]any, decisions []Harvested) *VerdictSet {
 	var rows []map[string]any
+	dropped := 0
 	if list, ok := state[p.Key].([]any); ok {
 		for _, item := range list {
 			m, ok := item.(map[string]any)
 			if !ok {
+				dropped++
 				continue
 			}
 			if _, ok := m["verdict"].(string); ok {
 				rows = append(rows, m)
+			} else {
+				dropped++
 			}
 		}
 	}
-	vs := &VerdictSet{RowsTotal: len(rows), Rows: []Row{}}
+	vs := &VerdictSet{RowsTotal: len(rows), Rows: []Row{}, RowsDropped: dropped}
 	for _, row := range rows {
 		if row["verdict"] == DeclinedVerdict {
 			vs.Declined++
 		}
 	}
+	vs.DeclinedBy = p.declinedBy(vs.Declined, decisions)
 	for _, row := range rows[:min(p.MaxRows, len(rows))] {
 		vs.Rows = append(vs.Rows, p.Order(row))
 	}
@@ -118,10 +127,7 @@ func (p *Projection) meanings(decisions []Harvested) map[string]string {
 	for branch, meaning := range p.Declared {
 		out[branch] = meaning
 	}
-	spellings := map[string]bool{p.Decider: true}
-	for _, s := range p.Spellings {
-		spellings[s] = true
-	}
+	spellings := p.spellings()
 	observed := map[string][]string{}
 	var order []string
 	note := func(branch, label string) {
@@ -134,10 +140,7 @@ func (p *Projection) meanings(decisions []Harvested) map[string]string {
 		observed[branch] = append(observed[branch], label)
 	}
 	for _, d := range decisions {
-		last := d.Decider[strings.LastIndexByte(d.Decider, '/')+1:]
-		id := Path(d.Path)
-		id = id[strings.LastIndexByte(id, '/')+1:]
-		if !spellings[last] && !spellings[id] {
+		if !p.decidedBy(d, spellings) {
 			continue
 		}
 		for _, r := range d.Evidence.Rules {
@@ -152,6 +155,93 @@ func (p *Projection) meanings(decisions []Harvested) map[string]string {
 	}
 	if len(out) == 0 {
 		return nil
+	}
+	return out
+}
+
+// spellings is the set of names the projection's decider answers to.
+func (p *Projection) spellings() map[string]bool {
+	out := map[string]bool{p.Decider: true}
+	for _, s := range p.Spellings {
+		out[s] = true
+	}
+	return out
+}
+
+// decidedBy says whether d is a decision of the projection's decider,
+// matched on the LAST "/" segment of its name or its path.
+func (p *Projection) decidedBy(d Harvested, spellings map[string]bool) bool {
+	last := d.Decider[strings.LastIndexByte(d.Decider, '/')+1:]
+	id := Path(d.Path)
+	id = id[strings.LastIndexByte(id, '/')+1:]
+	return spellings[last] || spellings[id]
+}
+
+// declinedBy says whose decision the declined rows were. Each decision of
+// the decider that chose the declined branch accounts for one row: the
+// rule that matched it there, or the default when no rule did. The branch
+// word is the verdict word, as the meanings read it. Groups come in rule
+// order, then the default, so the answer does not depend on the order
+// parallel branches decided in; they account for at most declined rows,
+// and rows no decision accounts for (a stage wrote "declined" itself) are
+// the last group, with neither Rule nor Default.
+func (p *Projection) declinedBy(declined int, decisions []Harvested) []DeclinedRows {
+	if declined == 0 {
+		return nil
+	}
+	type group struct {
+		index int // the rule's index; the default sorts after every rule
+		DeclinedRows
+	}
+	const defaultIndex = int(^uint(0) >> 1)
+	var groups []group
+	count := func(index int, d DeclinedRows) {
+		for i := range groups {
+			if groups[i].index == index && groups[i].Rule == d.Rule {
+				groups[i].Rows++
+				return
+			}
+		}
+		d.Rows = 1
+		groups = append(groups, group{index: index, DeclinedRows: d})
+	}
+	if p.Decider != "" {
+		spellings := p.spellings()
+		for _, d := range decisions {
+			ev := d.Evidence
+			if ev == nil || !slices.Contains(ev.Chosen, DeclinedVerdict) || !p.decidedBy(d, spellings) {
+				continue
+			}
+			byRule := false
+			for _, r := range ev.Rules {
+				if r.Matched && r.Then == DeclinedVerdict {
+					label := r.Label
+					if label == "" {
+						label = fmt.Sprintf("rule %d", r.Index+1)
+					}
+					count(r.Index, DeclinedRows{Rule: label})
+					byRule = true
+					break
+				}
+			}
+			if !byRule {
+				count(defaultIndex, DeclinedRows{Default: true})
+			}
+		}
+	}
+	sort.SliceStable(groups, func(i, j int) bool { return groups[i].index < groups[j].index })
+	var out []DeclinedRows
+	left := declined
+	for _, g := range groups {
+		if left == 0 {
+			break
+		}
+		g.Rows = min(g.Rows, left)
+		left -= g.Rows
+		out = append(out, g.DeclinedRows)
+	}
+	if left > 0 {
+		out = append(out, DeclinedRows{Rows: left})
 	}
 	return out
 }

@@ -122,6 +122,28 @@ type VerdictSet struct {
 	Meanings map[string]string `json:"meanings,omitempty"`
 	// Declined counts rows whose verdict is "declined", over all rows.
 	Declined int `json:"declined"`
+	// DeclinedBy says whose decision the declined rows were, one entry
+	// per rule (in rule order), then the default, then rows no decision
+	// of the decider accounts for. Absent when no row was declined.
+	DeclinedBy []DeclinedRows `json:"declinedBy,omitempty"`
+	// RowsDropped counts entries of the verdicts list that are not rows
+	// (not an object, or a verdict that is not a string): they are in
+	// neither Rows nor the table, and the ledger says so.
+	RowsDropped int `json:"rowsDropped"`
+}
+
+// DeclinedRows is how many declined rows one decision accounts for.
+// Exactly one of Rule and Default is set, or neither when the rows reached
+// "declined" without a decision of the decider behind them (a stage wrote
+// the word itself).
+type DeclinedRows struct {
+	Rows int `json:"rows"`
+	// Rule is the label of the rule that sent the rows to the declined
+	// branch ("rule N" when it has no label).
+	Rule string `json:"rule,omitempty"`
+	// Default says the rows reached the decider's default: no rule could
+	// classify them.
+	Default bool `json:"default,omitempty"`
 }
 
 // Row is one verdict row: a JSON object whose keys keep the order they were

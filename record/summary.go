@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
+	"strings"
 
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/plugins/assessment"
@@ -16,7 +18,8 @@ import (
 type Standing struct {
 	Runbook string
 	Flow    *flow.Result
-	// Assumed are the values defaults filled, inputs and plugin arguments.
+	// Assumed are the values defaults filled that the run used: inputs a
+	// stage or answer check read, and plugin arguments.
 	Assumed []assessment.Assumed
 	// Checks are the answer checks' outcomes (result.checks).
 	Checks     []assessment.Check
@@ -45,13 +48,14 @@ func Summary(rec *Record, s Standing) assessment.Summary {
 		if e.Kind == coverage.KindAbsence {
 			sum.Absences = append(sum.Absences, assessment.Absence{Stage: stage, LookedFor: e.LookedFor})
 		}
+		if rec.Verdicts != nil && e.Path == s.Key && verdictsEntry(e) {
+			// The record's own entry (Assemble): the declined rows, said
+			// of the decider and whose decision they were, and the
+			// dropped rows, counted from the verdict set itself.
+			sum.Gaps = append(sum.Gaps, verdictGaps(rec.Verdicts, decider)...)
+			continue
+		}
 		for _, it := range e.NotChecked {
-			if rec.Verdicts != nil && e.Path == s.Key {
-				// The declined rows: said of the decider that could not
-				// classify them, counted in rows.
-				sum.Gaps = append(sum.Gaps, assessment.Gap{Stage: decider, What: rowsWord(rec.Verdicts.Declined), Why: it.Why, Kind: assessment.GapDeclined})
-				continue
-			}
 			sum.Gaps = append(sum.Gaps, assessment.Gap{Stage: stage, What: it.What, Why: it.Why, Kind: assessment.GapNotChecked})
 		}
 		for _, it := range e.CannotCover {
@@ -62,8 +66,9 @@ func Summary(rec *Record, s Standing) assessment.Summary {
 		}
 	}
 	for _, r := range rec.Scripts {
-		sum.Scripts = append(sum.Scripts, assessment.Script{Stage: r.Path, Label: string(r.Label), Words: r.Words})
+		sum.Scripts = append(sum.Scripts, assessment.Script{Stage: r.Path, Label: string(r.Label), Words: r.Words, Answer: r.Answer, Cause: r.Cause})
 	}
+	sum.RuleErrors = RuleErrors(rec)
 	switch s.Flow.Status {
 	case flow.StatusCancelled:
 		sum.Stopped = assessment.StoppedCancelled
@@ -76,6 +81,78 @@ func Summary(rec *Record, s Standing) assessment.Summary {
 		sum.Stopped = assessment.StoppedFailed
 	}
 	return sum
+}
+
+// RuleErrors lists the decider rules whose predicate errored in this run,
+// from the record's decision evidence: one entry per decider, rule and
+// error, counting the decisions it errored in. It is the one reading of
+// errored rules; the summary and the text output both ask it. Entries
+// come sorted by decider, rule and error, so they do not depend on the
+// order parallel branches decided in.
+func RuleErrors(rec *Record) []assessment.ErroredRule {
+	var out []assessment.ErroredRule
+	for _, d := range rec.Decisions {
+		decider := d.Decider[strings.LastIndexByte(d.Decider, '/')+1:]
+		for _, r := range d.Rules {
+			if r.Err == "" {
+				continue
+			}
+			found := false
+			for i := range out {
+				if e := &out[i]; e.Decider == decider && e.Rule == r.Index+1 && e.Label == r.Label && e.Err == r.Err {
+					e.Decisions++
+					found = true
+					break
+				}
+			}
+			if !found {
+				out = append(out, assessment.ErroredRule{Decider: decider, Rule: r.Index + 1, Label: r.Label, Err: r.Err, Decisions: 1})
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Decider != b.Decider {
+			return a.Decider < b.Decider
+		}
+		if a.Rule != b.Rule {
+			return a.Rule < b.Rule
+		}
+		return a.Err < b.Err
+	})
+	return out
+}
+
+// verdictsEntry says whether a ledger entry holds only the items the
+// record adds for its verdict set (declined and dropped rows).
+func verdictsEntry(e coverage.Entry) bool {
+	if len(e.NotChecked) == 0 || len(e.Checked)+len(e.CannotCover)+len(e.InProgress) > 0 || e.Kind == coverage.KindAbsence {
+		return false
+	}
+	for _, it := range e.NotChecked {
+		if it.Kind != ItemDeclined && it.Kind != ItemDropped {
+			return false
+		}
+	}
+	return true
+}
+
+// verdictGaps are the gaps of a verdict set: each group of declined rows,
+// said of the decider with whose decision it was, then the dropped rows.
+func verdictGaps(vs *VerdictSet, decider string) []assessment.Gap {
+	var out []assessment.Gap
+	for _, d := range vs.DeclinedBy {
+		it := declinedItem(d)
+		out = append(out, assessment.Gap{Stage: decider, What: rowsWord(d.Rows), Why: it.Why, Rule: d.Rule, Kind: assessment.GapDeclined})
+	}
+	if n := vs.RowsDropped; n > 0 {
+		why := "each was not an object with a string verdict"
+		if n == 1 {
+			why = "it was not an object with a string verdict"
+		}
+		out = append(out, assessment.Gap{What: strings.Replace(rowsWord(n), "row", "verdict row", 1), Why: why, Kind: assessment.GapDropped})
+	}
+	return out
 }
 
 func rowsWord(n int) string {

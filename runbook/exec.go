@@ -77,17 +77,27 @@ func (rb *Runbook) assess(rec *record.Record, fres *flow.Result, in *resolvedInp
 	if r := rb.spec.Result; r != nil {
 		st.Decider = r.Decider
 	}
-	for _, k := range in.assumed {
-		st.Assumed = append(st.Assumed, assessment.Assumed{Name: k, Value: in.values[k], Secret: secret[k], By: rb.spec.Name})
-	}
-	st.Assumed = append(st.Assumed, rs.assumedArgs(&fres.Log)...)
+	read := inputsRead(&fres.Log)
 	if r := rb.spec.Result; r != nil && fres.Status == flow.StatusCompleted {
 		env := stateEnv(fres.State)
 		for _, c := range r.Checks {
 			out := c.Expr.Eval(env)
 			st.Checks = append(st.Checks, assessment.Check{Expr: c.Src, Passed: out.Matched, Err: out.Err})
+			// An answer check that reads an input rests on its value as
+			// surely as a stage that does.
+			for _, x := range out.Inputs {
+				read[rootKey(x.Path)] = true
+			}
 		}
 	}
+	for _, k := range in.assumed {
+		// A default nobody read was assumed by no rule: it shaped nothing
+		// the answer says.
+		if read[k] {
+			st.Assumed = append(st.Assumed, assessment.Assumed{Name: k, Value: in.values[k], Secret: secret[k], By: rb.spec.Name})
+		}
+	}
+	st.Assumed = append(st.Assumed, rs.assumedArgs(&fres.Log)...)
 	if rs.label {
 		st.HonestyRan = append(st.HonestyRan, HonestyLabel)
 	}
@@ -100,6 +110,30 @@ func (rb *Runbook) assess(rec *record.Record, fres *flow.Result, in *resolvedInp
 	}
 	resp, _ := rs.honesty.Assess(context.Background(), assessment.Request{Summary: record.Summary(rec, st), When: when})
 	return resp.Assessment, resp.Said
+}
+
+// inputsRead are the keys some stage read as the run's inputs gave them:
+// the scope's reads with no writer (the value came in with the run) and
+// a value present.
+func inputsRead(log *flow.Log) map[string]bool {
+	out := map[string]bool{}
+	for _, c := range log.Commits {
+		for _, r := range c.Reads {
+			if r.Writer == "" && !r.Missing {
+				out[r.Key] = true
+			}
+		}
+	}
+	return out
+}
+
+// rootKey is the scope key an expression's member path starts at
+// ("volume" of "volume.usedPct", "hosts" of "hosts[0]").
+func rootKey(path string) string {
+	if i := strings.IndexAny(path, ".["); i >= 0 {
+		return path[:i]
+	}
+	return path
 }
 
 type stateEnv map[string]any

@@ -17,8 +17,10 @@ import (
 //
 //	verdicts    the verdict table, "N of M rows shown" when capped, the meanings
 //	coverage    per stage path: checked / not checked / cannot cover / in progress,
-//	            absences, foreach items that did not run
-//	scripts     script rows whose label is not completed: words, path, stderr tail
+//	            absences, foreach items that did not run (all from the ledger)
+//	scripts     script rows whose label is not completed: words (and the cause
+//	            of an unknown outcome), path, stderr tail; then the rules that
+//	            could not be evaluated (render_text.go)
 //	standing    the assessment's line, when the record says it is said
 //	question    a paused run's question and the command that resumes it
 //	narrative   with -v
@@ -100,6 +102,11 @@ func viewOf(rec *record.Record, opts renderOpts) resultView {
 		v.coverage = append(v.coverage, coverageOf(e))
 	}
 	for _, t := range rec.Truncations {
+		// record.Assemble files the items that did not run in the ledger,
+		// listed above; only a record without that entry needs this line.
+		if truncatedInLedger(rec.Coverage, t.Path) {
+			continue
+		}
 		v.coverage = append(v.coverage, coverageView{
 			path: t.Path,
 			headline: fmt.Sprintf("ran %d of %d items (maxBranches %d); %d did not run",
@@ -113,6 +120,9 @@ func viewOf(rec *record.Record, opts renderOpts) resultView {
 		words := row.Words
 		if words == "" {
 			words = label.Words(row.Label, row.ExitCode)
+		}
+		if row.Cause != "" {
+			words += ": " + row.Cause
 		}
 		v.scripts = append(v.scripts, scriptView{
 			path:   row.Path,
@@ -130,6 +140,22 @@ func viewOf(rec *record.Record, opts renderOpts) resultView {
 		v.narrative = rec.Narrative
 	}
 	return v
+}
+
+// truncatedInLedger says whether the ledger already says which of the
+// foreach at path's items did not run.
+func truncatedInLedger(ledger []coverage.Entry, path string) bool {
+	for _, e := range ledger {
+		if e.Path != path {
+			continue
+		}
+		for _, it := range e.NotChecked {
+			if it.Kind == record.ItemTruncated {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // meaningsInOrder lists the meanings of the verdicts in the order the rows

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/openrunbook/runbook/record"
@@ -70,6 +71,14 @@ func renderText(w io.Writer, rec *record.Record, opts renderOpts) error {
 			}
 		}
 	}
+	if errs := record.RuleErrors(rec); len(errs) > 0 {
+		// Beside the scripts that did not complete: the rules that could
+		// not be evaluated, each of which decided nothing.
+		heading("Rules")
+		for _, e := range errs {
+			p.line("  " + ruleErrorText(e, func(s string) string { return style(s, styleRed) }))
+		}
+	}
 	if s := v.standing; s != nil {
 		p.part()
 		line := s.line
@@ -118,4 +127,24 @@ func (p *printer) line(s string) {
 	if p.err == nil {
 		_, p.err = fmt.Fprintln(p.w, s)
 	}
+}
+
+// ruleErrorText is one errored rule as the text output lists it:
+// `Headroom rule 1 ("Used at or above 90%"): could not be evaluated in 2
+// decisions, counted as no match: invalid operation: …`.
+func ruleErrorText(e assessment.ErroredRule, red func(string) string) string {
+	s := e.Decider + " rule " + strconv.Itoa(e.Rule)
+	if e.Label != "" {
+		s += " (" + strconv.Quote(e.Label) + ")"
+	}
+	how := "could not be evaluated"
+	if e.Decisions > 1 {
+		how += " in " + strconv.Itoa(e.Decisions) + " decisions"
+	}
+	return s + ": " + red(how+", counted as no match") + ": " + oneLine(e.Err)
+}
+
+// oneLine keeps free text on its line.
+func oneLine(s string) string {
+	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
 }

@@ -271,14 +271,15 @@ var assessCases = []assessCase{
 	{
 		name: "every reason at once, in reason order",
 		summary: Summary{
-			Runbook:  "r",
-			Checks:   []Check{{Expr: "x", Passed: false}},
-			Stopped:  StoppedCancelled,
-			Scripts:  []Script{{Stage: "u", Label: "outcome-unknown", Words: "outcome unknown"}, {Stage: "f", Label: "reported-failure", Words: "reported failure"}},
-			Periods:  []Period{{Stage: "p3", Verdict: VerdictUnknown}, {Stage: "p2", Verdict: VerdictPartlyHeld}, {Stage: "p1", Verdict: VerdictNotHeld}},
-			Gaps:     []Gap{{Stage: "g", What: "w", Kind: GapCannotCover}},
-			Absences: []Absence{{Stage: "a"}},
-			Assumed:  []Assumed{{Name: "n", Value: true}},
+			Runbook:    "r",
+			Checks:     []Check{{Expr: "x", Passed: false}},
+			Stopped:    StoppedCancelled,
+			Scripts:    []Script{{Stage: "u", Label: "outcome-unknown", Words: "outcome unknown"}, {Stage: "f", Label: "reported-failure", Words: "reported failure"}},
+			RuleErrors: []ErroredRule{{Decider: "d", Rule: 1, Err: "e"}},
+			Periods:    []Period{{Stage: "p3", Verdict: VerdictUnknown}, {Stage: "p2", Verdict: VerdictPartlyHeld}, {Stage: "p1", Verdict: VerdictNotHeld}},
+			Gaps:       []Gap{{Stage: "g", What: "w", Kind: GapCannotCover}},
+			Absences:   []Absence{{Stage: "a"}},
+			Assumed:    []Assumed{{Name: "n", Value: true}},
 		},
 		standing: NotSure,
 		reasons:  Reasons(),
@@ -288,7 +289,57 @@ var assessCases = []assessCase{
 			`stage "p2" was asked for a period its source held only in part; ` +
 			`stage "p3" could not say which period its source held; ` +
 			`script "f" reported failure; the run recorded no outcome for script "u" (outcome unknown); ` +
+			`decider "d" could not evaluate rule 1 and counted it as no match: e; ` +
 			`the run was cancelled before it finished; answer check "x" did not pass.`,
+	},
+	{
+		name: "assumed values of one owner share one clause",
+		summary: Summary{Runbook: "disk-triage", Assumed: []Assumed{
+			{Name: "threshold", Value: 90}, {Name: "depth", Value: 3, By: "du-plugin"}, {Name: "window", Value: "2h", By: "disk-triage"}}},
+		standing: NotSure,
+		reasons:  []Reason{ArgumentAssumed},
+		line: `Not sure — threshold = 90 and window = "2h" were assumed by disk-triage's rule, not given by you; ` +
+			`depth = 3 was assumed by du-plugin's rule, not given by you.`,
+	},
+	{
+		name: "three assumed values and a secret share one clause",
+		summary: Summary{Runbook: "r", Assumed: []Assumed{
+			{Name: "a", Value: 1}, {Name: "b", Value: "x"}, {Name: "token", Value: "s3cr3t", Secret: true}}},
+		standing: NotSure,
+		reasons:  []Reason{ArgumentAssumed},
+		line:     `Not sure — a = 1, b = "x" and token (value hidden) were assumed by r's rule, not given by you.`,
+	},
+	{
+		name: "a rule that errored is a reason, and names the decider, rule and error",
+		summary: Summary{Checks: []Check{{Expr: "len(verdicts) == 2", Passed: true}},
+			RuleErrors: []ErroredRule{{Decider: "Headroom", Rule: 1, Label: "Used at or above 90%", Err: "invalid operation: string >= int (1:13)", Decisions: 2}}},
+		standing: NotSure,
+		reasons:  []Reason{RuleError},
+		line:     `Not sure — decider "Headroom" could not evaluate rule 1 ("Used at or above 90%") in 2 of its decisions and counted it as no match each time: invalid operation: string >= int (1:13).`,
+	},
+	{
+		name:     "a rule that errored once, without a label",
+		summary:  Summary{RuleErrors: []ErroredRule{{Decider: "Headroom", Rule: 3, Err: "index out of range"}}},
+		standing: NotSure,
+		reasons:  []Reason{RuleError},
+		line:     `Not sure — decider "Headroom" could not evaluate rule 3 and counted it as no match: index out of range.`,
+	},
+	{
+		name: "rows a rule declined say whose decision; rows that reached the default say none could",
+		summary: Summary{Gaps: []Gap{
+			{Stage: "Headroom", What: "1 row", Why: "df reported no size for it", Rule: "df reported no size for it", Kind: GapDeclined},
+			{Stage: "Headroom", What: "2 rows", Why: "no rule could classify them, and nothing was guessed", Kind: GapDeclined}}},
+		standing: NotSure,
+		reasons:  []Reason{CoverageGap},
+		line: `Not sure — stage "Headroom" declined 1 row by its rule "df reported no size for it"; ` +
+			`stage "Headroom" reached no verdict for 2 rows (no rule could classify them, and nothing was guessed).`,
+	},
+	{
+		name:     "dropped verdict rows are a gap",
+		summary:  Summary{Gaps: []Gap{{What: "2 verdict rows", Why: "each was not an object with a string verdict", Kind: GapDropped}}},
+		standing: NotSure,
+		reasons:  []Reason{CoverageGap},
+		line:     `Not sure — the verdict projection dropped 2 verdict rows (each was not an object with a string verdict).`,
 	},
 	{
 		name: "names and free text stay on one line",
@@ -407,8 +458,8 @@ func TestReasonOrderIndependentOfInputOrder(t *testing.T) {
 func TestReasonsVocabulary(t *testing.T) {
 	t.Parallel()
 	rs := Reasons()
-	if len(rs) != 10 {
-		t.Fatalf("%d reasons, want 10", len(rs))
+	if len(rs) != 11 {
+		t.Fatalf("%d reasons, want 11", len(rs))
 	}
 	for i, r := range rs {
 		if !r.Valid() || r.rank() != i {

@@ -9,7 +9,12 @@ package assessment
 //
 // 1: the first table.
 // 2: the stopped-early clause of a run that failed at a stage.
-const LineVersion = 2
+// 3: the rule-error reason and its clause; assumed values of one owner
+// share one clause ("a = 1 and b = 2 were assumed by …"); a declined
+// clause names the rule that declined the rows; the dropped-rows clause;
+// an unknown outcome's clause adds its cause. Every version-2 line whose
+// summary holds none of these is unchanged.
+const LineVersion = 3
 
 // maxClauses is how many clauses other than assumed-value clauses a line
 // prints before it says how many more the record holds.
@@ -76,8 +81,12 @@ const (
 	PeriodUnknown    Reason = "period-unknown"
 	ScriptFailed     Reason = "script-failed"
 	ScriptUnknown    Reason = "script-unknown"
-	StoppedEarly     Reason = "stopped-early"
-	CheckFailed      Reason = "check-failed"
+	// RuleError is a decider rule whose predicate could not be evaluated:
+	// it counted as no match, so the decision rests on a later rule or
+	// the default for a reason nobody wrote.
+	RuleError    Reason = "rule-error"
+	StoppedEarly Reason = "stopped-early"
+	CheckFailed  Reason = "check-failed"
 )
 
 // Reasons returns every reason in print order, as a fresh slice.
@@ -85,7 +94,7 @@ func Reasons() []Reason {
 	return []Reason{
 		ArgumentAssumed, DeclaredAbsent, CoverageGap,
 		PeriodNotHeld, PeriodPartlyHeld, PeriodUnknown,
-		ScriptFailed, ScriptUnknown, StoppedEarly, CheckFailed,
+		ScriptFailed, ScriptUnknown, RuleError, StoppedEarly, CheckFailed,
 	}
 }
 

@@ -23,22 +23,30 @@
 // the order their clauses print, one clause per item of the summary:
 //
 //	argument-assumed    window = "2h" was assumed by disk-triage's rule, not given by you
+//	                    threshold = 90 and window = "2h" were assumed by disk-triage's rule, not given by you
 //	                    password (value hidden) was assumed by disk-triage's rule, not given by you
 //	declared-absent     stage "lookup" looked for error lines and declared it found none
 //	coverage-gap        stage "lookup" did not check archived logs (no read access)
 //	                    stage "lookup" could not cover deleted files (gone from disk)
 //	                    stage "classify" reached no verdict for 3 rows (no rule decided them)
+//	                    stage "classify" declined 1 row by its rule "df reported no size for it"
+//	                    the verdict projection dropped 2 verdict rows (each was not an object with a string verdict)
 //	period-not-held     stage "lookup" was asked for a period its source did not hold
 //	period-partly-held  stage "lookup" was asked for a period its source held only in part
 //	period-unknown      stage "lookup" could not say which period its source held
 //	script-failed       script "collect" completed with failure, exit 7
+//	                    (not when the chart declared the exit code an answer: Script.Answer)
 //	script-unknown      the run recorded no outcome for script "deploy" (outcome unknown)
+//	                    the run recorded no outcome for script "deploy" (outcome unknown: timed out after 2s)
+//	rule-error          decider "Headroom" could not evaluate rule 2 ("Used at or above the threshold")
+//	                    and counted it as no match: invalid operation: string >= int (1:13)
 //	stopped-early       the run was cancelled before it finished
 //	                    the run timed out before it finished
 //	check-failed        answer check "disk.used < 90" did not pass
 //	                    answer check "disk.used < 90" could not be evaluated (no such key)
 //
-// At most 12 clauses print, then "N more reasons are in the run's record";
+// The values one owner assumed share one clause, owners in the order their
+// first value comes. At most 12 clauses print, then "N more reasons are in the run's record";
 // assumed-value clauses are never cut and do not count toward the 12. The
 // script clauses use the label's words exactly as plugins/label composed
 // them: the caller passes them in (Script.Words); this package never words a

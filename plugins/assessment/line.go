@@ -110,8 +110,8 @@ func clausesOf(s Summary) []clause {
 	byReason := map[Reason][]string{}
 	add := func(r Reason, text string) { byReason[r] = append(byReason[r], text) }
 
-	for _, v := range s.Assumed {
-		add(ArgumentAssumed, assumedClause(v, s.Runbook))
+	for _, text := range assumedByOwner(s.Assumed, s.Runbook) {
+		add(ArgumentAssumed, text)
 	}
 	for _, ab := range s.Absences {
 		if ab.LookedFor == "" {
@@ -135,9 +135,12 @@ func clausesOf(s Summary) []clause {
 		}
 	}
 	for _, sc := range s.Scripts {
-		if r, ok := scriptReason(sc.Label); ok {
+		if r, ok := scriptReason(sc); ok {
 			add(r, scriptClause(r, sc))
 		}
+	}
+	for _, re := range s.RuleErrors {
+		add(RuleError, ruleErrorClause(re))
 	}
 	switch s.Stopped {
 	case "":
@@ -168,32 +171,62 @@ func clausesOf(s Summary) []clause {
 	return out
 }
 
-// assumedClause is the fixed form: `window = "2h" was assumed by
+// assumedByOwner words the assumed values, one clause per owner, owners
+// in the order their first value comes: one value keeps the seed's fixed
+// form, `window = "2h" was assumed by disk-triage's rule, not given by you`;
+// several share it, `threshold = 90 and window = "2h" were assumed by
 // disk-triage's rule, not given by you`.
-func assumedClause(v Assumed, runbook string) string {
+func assumedByOwner(vs []Assumed, runbook string) []string {
+	var owners []string
+	values := map[string][]string{}
+	for _, v := range vs {
+		by := v.By
+		if by == "" {
+			by = runbook
+		}
+		if _, seen := values[by]; !seen {
+			owners = append(owners, by)
+		}
+		values[by] = append(values[by], assumedValue(v))
+	}
+	out := make([]string, 0, len(owners))
+	for _, by := range owners {
+		what := values[by]
+		verb := " was assumed by "
+		if len(what) > 1 {
+			verb = " were assumed by "
+		}
+		if by == "" {
+			out = append(out, list(what)+verb+"a declared default, not given by you")
+			continue
+		}
+		out = append(out, list(what)+verb+plain(by)+"'s rule, not given by you")
+	}
+	return out
+}
+
+// assumedValue is one assumed value's words: `window = "2h"`, or its name
+// and "(value hidden)" for a secret, whose value is never read.
+func assumedValue(v Assumed) string {
 	name := plain(v.Name)
 	if name == "" {
 		name = "an unnamed value"
 	}
-	var what string
-	switch {
-	case v.Secret:
-		what = name + " (value hidden)"
-	default:
-		if text, ok := jsonText(v.Value); ok {
-			what = name + " = " + text
-		} else {
-			what = name + " (a value that cannot be written out)"
-		}
+	if v.Secret {
+		return name + " (value hidden)"
 	}
-	by := v.By
-	if by == "" {
-		by = runbook
+	if text, ok := jsonText(v.Value); ok {
+		return name + " = " + text
 	}
-	if by == "" {
-		return what + " was assumed by a declared default, not given by you"
+	return name + " (a value that cannot be written out)"
+}
+
+// list joins words as "a", "a and b", "a, b and c".
+func list(words []string) string {
+	if len(words) <= 1 {
+		return strings.Join(words, "")
 	}
-	return what + " was assumed by " + plain(by) + "'s rule, not given by you"
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }
 
 // gapClause says what a stage left out, and why when it said.
@@ -209,7 +242,14 @@ func gapClause(g Gap) string {
 	case GapCannotCover:
 		text = stageRef(g.Stage) + " could not cover " + what
 	case GapDeclined:
+		if rule := plain(g.Rule); rule != "" {
+			// The rows' decline was a rule's decision, not a failure to
+			// classify them: say whose.
+			return stageRef(g.Stage) + " declined " + what + " by its rule " + quote(rule)
+		}
 		text = stageRef(g.Stage) + " reached no verdict for " + what
+	case GapDropped:
+		text = "the verdict projection dropped " + what
 	default:
 		text = stageRef(g.Stage) + " left " + what + " uncovered"
 	}
@@ -228,21 +268,25 @@ const (
 	labelReturned             = "returned"
 )
 
-// scriptReason is the reason a script row's label gives, if any. A label
-// outside the vocabulary says nothing known about the outcome, so it is
-// script-unknown.
-func scriptReason(label string) (Reason, bool) {
-	switch label {
+// scriptReason is the reason a script row gives, if any. A label outside
+// the vocabulary says nothing known about the outcome, so it is
+// script-unknown. A failure whose exit code the chart declared an answer
+// (Answer) is that answer, not a broken script: it gives no reason.
+func scriptReason(sc Script) (Reason, bool) {
+	switch sc.Label {
 	case labelCompleted, labelReportedSuccess, labelReturned:
 		return "", false
 	case labelCompletedWithFailure, labelReportedFailure:
+		if sc.Answer != "" {
+			return "", false
+		}
 		return ScriptFailed, true
 	}
 	return ScriptUnknown, true
 }
 
 // scriptClause words a script row with the label's words the caller gave,
-// or the raw label when it gave none.
+// or the raw label when it gave none; an unknown outcome adds its cause.
 func scriptClause(r Reason, sc Script) string {
 	ref := "an unnamed script"
 	if sc.Stage != "" {
@@ -258,7 +302,34 @@ func scriptClause(r Reason, sc Script) string {
 	if words == "" {
 		words = "labelled " + quote(sc.Label)
 	}
+	if cause := plain(sc.Cause); cause != "" {
+		words += ": " + cause
+	}
 	return "the run recorded no outcome for " + ref + " (" + words + ")"
+}
+
+// ruleErrorClause names the decider, the rule's number and label, and the
+// error: `decider "Headroom" could not evaluate rule 2 ("Used at or above
+// the threshold") and counted it as no match: invalid operation: string >= int`.
+func ruleErrorClause(re ErroredRule) string {
+	decider := "an unnamed decider"
+	if re.Decider != "" {
+		decider = "decider " + quote(re.Decider)
+	}
+	rule := "rule " + strconv.Itoa(re.Rule)
+	if label := plain(re.Label); label != "" {
+		rule += " (" + quote(label) + ")"
+	}
+	text := decider + " could not evaluate " + rule
+	if re.Decisions > 1 {
+		text += " in " + strconv.Itoa(re.Decisions) + " of its decisions and counted it as no match each time"
+	} else {
+		text += " and counted it as no match"
+	}
+	if err := plain(re.Err); err != "" {
+		text += ": " + err
+	}
+	return text
 }
 
 // stageRef names a stage in a clause.

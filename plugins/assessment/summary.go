@@ -17,18 +17,23 @@ type Summary struct {
 	// Question is what it asked (optional).
 	Paused   bool   `json:"paused,omitempty"`
 	Question string `json:"question,omitempty"`
-	// Assumed lists each input filled from its default and each plugin
-	// argument filled by the plugin's declared default.
+	// Assumed lists each input filled from its default that the run used
+	// (a stage or an answer check read it), and each plugin argument
+	// filled by the plugin's declared default. The caller leaves out a
+	// default nobody read: it shaped nothing the answer says.
 	Assumed []Assumed `json:"assumed,omitempty"`
 	// Absences lists each stage that declared an absence.
 	Absences []Absence `json:"absences,omitempty"`
-	// Gaps lists each declared not-checked or cannot-cover item, and the
-	// declined verdict rows.
+	// Gaps lists each declared not-checked or cannot-cover item, the
+	// declined verdict rows (by whose decision) and the dropped ones.
 	Gaps []Gap `json:"gaps,omitempty"`
 	// Periods lists each stage's period verdict.
 	Periods []Period `json:"periods,omitempty"`
 	// Scripts lists the script rows, labelled.
 	Scripts []Script `json:"scripts,omitempty"`
+	// RuleErrors lists each decider rule whose predicate could not be
+	// evaluated, once per decider, rule and error.
+	RuleErrors []ErroredRule `json:"ruleErrors,omitempty"`
 	// Stopped is "" for a run that was not stopped, StoppedCancelled or
 	// StoppedTimedOut.
 	Stopped string `json:"stopped,omitempty"`
@@ -77,8 +82,12 @@ type Gap struct {
 	Stage string `json:"stage"`
 	What  string `json:"what"`
 	Why   string `json:"why,omitempty"`
-	// Kind is GapNotChecked, GapCannotCover or GapDeclined.
+	// Kind is GapNotChecked, GapCannotCover, GapDeclined or GapDropped.
 	Kind string `json:"kind"`
+	// Rule is, on a GapDeclined, the label of the rule that sent the rows
+	// to the declined verdict; "" when they reached it some other way (the
+	// default: no rule could classify them). Why then says how.
+	Rule string `json:"rule,omitempty"`
 }
 
 // The kinds of Gap.
@@ -86,6 +95,9 @@ const (
 	GapNotChecked  = "not-checked"
 	GapCannotCover = "cannot-cover"
 	GapDeclined    = "declined"
+	// GapDropped is verdict rows the projection could not read as rows
+	// (What counts them, Why says what they were); Stage is unused.
+	GapDropped = "dropped"
 )
 
 // Period is a stage's period verdict: how much of the period it was asked
@@ -116,6 +128,31 @@ type Script struct {
 	// ("completed with failure, exit 7"). The caller computes them; this
 	// package never composes a label's words itself.
 	Words string `json:"words,omitempty"`
+	// Answer is the chart's word for the exit code when the chart declared
+	// that code an answer (exitCodes:): such a script never fires
+	// script-failed, whatever its label says.
+	Answer string `json:"answer,omitempty"`
+	// Cause says why an unknown outcome is unknown, when the runner knew
+	// ("timed out after 2s"); the script-unknown clause adds it.
+	Cause string `json:"cause,omitempty"`
+}
+
+// ErroredRule is a decider rule whose predicate errored at run time. It was
+// taken as no match, so whatever the decider chose rests on a later rule
+// or its default.
+type ErroredRule struct {
+	// Decider is the decider's name, without the path of the scope it
+	// ran in.
+	Decider string `json:"decider"`
+	// Rule is the rule's number in the decider, counting from 1.
+	Rule int `json:"rule"`
+	// Label is the rule's label ("" when it has none).
+	Label string `json:"label,omitempty"`
+	// Err is the error, as the record holds it (secrets masked).
+	Err string `json:"error"`
+	// Decisions is how many of the decider's decisions the rule errored
+	// in with this error (0 is read as 1).
+	Decisions int `json:"decisions,omitempty"`
 }
 
 // Check is one declared answer check and how it came out.

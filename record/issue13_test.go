@@ -1,0 +1,104 @@
+package record_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/openrunbook/runbook/decide"
+	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/plugins/assessment"
+	"github.com/openrunbook/runbook/plugins/label"
+	"github.com/openrunbook/runbook/record"
+	"github.com/openrunbook/runbook/rules"
+)
+
+func standing() record.Standing {
+	return record.Standing{Runbook: "r", Flow: &flow.Result{Status: flow.StatusCompleted}, StageName: func(p string) string { return p }, Key: "verdicts"}
+}
+
+// TestIssue13SummaryCarriesAnswerAndCause: a script row's declared answer
+// and an unknown outcome's cause reach the assessment through the one
+// place a record becomes the summary, so a declared exit 2 fires no
+// script-failed and an unknown outcome says why.
+func TestIssue13SummaryCarriesAnswerAndCause(t *testing.T) {
+	t.Parallel()
+	two := 2
+	answered := label.NewRow("check", label.Returned, &label.Facts{ExitCode: &two}, false)
+	answered.Answer = "critical"
+	failed := label.NewRow("other", label.Returned, &label.Facts{ExitCode: &two}, false)
+	unknown := label.NewRow("slow", label.Threw, nil, false)
+	unknown.Cause = "timed out after 2s"
+
+	rec := &record.Record{Scripts: []label.Row{answered, failed, unknown}}
+	a := assessment.Assess(record.Summary(rec, standing()))
+	if !slices.Equal(a.Reasons, []assessment.Reason{assessment.ScriptFailed, assessment.ScriptUnknown}) {
+		t.Errorf("reasons = %q", a.Reasons)
+	}
+	const want = `Not sure — script "other" completed with failure, exit 2; the run recorded no outcome for script "slow" (outcome unknown: timed out after 2s).`
+	if a.Line != want {
+		t.Errorf("line\n got %s\nwant %s", a.Line, want)
+	}
+}
+
+// TestIssue13RuleErrorsAreGrouped: an errored rule is read off the
+// record's decisions once per decider, rule and error, whatever scope
+// the decider ran in and whatever order the decisions came in.
+func TestIssue13RuleErrorsAreGrouped(t *testing.T) {
+	t.Parallel()
+	bad := func(i int, lbl, err string) decide.RuleEvidence {
+		return decide.RuleEvidence{Index: i, Label: lbl, Then: "x", Outcome: rules.Outcome{Err: err}}
+	}
+	ok := decide.RuleEvidence{Index: 0, Then: "y", Outcome: rules.Outcome{Matched: true}}
+	rec := &record.Record{Decisions: []record.Decision{
+		{Path: "each~1/h", Decider: "each~1/Headroom", Rules: []decide.RuleEvidence{bad(1, "used", "invalid operation")}},
+		{Path: "z", Decider: "Another", Rules: []decide.RuleEvidence{bad(0, "", "index out of range")}},
+		{Path: "each~0/h", Decider: "each~0/Headroom", Rules: []decide.RuleEvidence{ok, bad(1, "used", "invalid operation")}},
+	}}
+	got := record.RuleErrors(rec)
+	want := []assessment.ErroredRule{
+		{Decider: "Another", Rule: 1, Err: "index out of range", Decisions: 1},
+		{Decider: "Headroom", Rule: 2, Label: "used", Err: "invalid operation", Decisions: 2},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("RuleErrors = %+v\nwant %+v", got, want)
+	}
+	line := assessment.Assess(record.Summary(rec, standing())).Line
+	if !strings.Contains(line, `decider "Headroom" could not evaluate rule 2 ("used") in 2 of its decisions`) {
+		t.Errorf("line = %s", line)
+	}
+}
+
+// TestIssue13ProjectionCountsAndAttributes: entries that are not rows are
+// counted as dropped; declined rows are attributed to the rule that
+// declined them, then the default, and rows no decision accounts for come
+// last; the attribution never counts more rows than were declined.
+func TestIssue13ProjectionCountsAndAttributes(t *testing.T) {
+	t.Parallel()
+	p := &record.Projection{Key: "verdicts", MaxRows: 50, Decider: "Headroom"}
+	row := func(v any) map[string]any { return map[string]any{"verdict": v} }
+	state := map[string]any{"verdicts": []any{row("declined"), row("declined"), row("declined"), row("ok"), "text", row(3), nil}}
+	byRule := &decide.Evidence{Kind: decide.KindDecide, Chosen: []string{"declined"},
+		Rules: []decide.RuleEvidence{{Index: 0, Label: "no size", Then: "declined", Outcome: rules.Outcome{Matched: true}}}}
+	byDefault := &decide.Evidence{Kind: decide.KindDecide, Chosen: []string{"declined"}, Default: &decide.Default{Branch: "declined"},
+		Rules: []decide.RuleEvidence{{Index: 0, Label: "no size", Then: "declined"}}}
+	decisions := []record.Harvested{
+		{Path: "each~1/h#2", Decider: "each~1/Headroom", Evidence: byDefault},
+		{Path: "each~0/h#2", Decider: "each~0/Headroom", Evidence: byRule},
+		{Path: "other#3", Decider: "Other", Evidence: byRule},
+	}
+	vs := p.Project(state, decisions)
+	if vs.RowsTotal != 4 || vs.RowsDropped != 3 || vs.Declined != 3 {
+		t.Errorf("total %d dropped %d declined %d, want 4 3 3", vs.RowsTotal, vs.RowsDropped, vs.Declined)
+	}
+	want := []record.DeclinedRows{{Rows: 1, Rule: "no size"}, {Rows: 1, Default: true}, {Rows: 1}}
+	if !slices.Equal(vs.DeclinedBy, want) {
+		t.Errorf("declinedBy = %+v, want %+v", vs.DeclinedBy, want)
+	}
+
+	state = map[string]any{"verdicts": []any{row("declined")}}
+	vs = p.Project(state, decisions)
+	if want := []record.DeclinedRows{{Rows: 1, Rule: "no size"}}; !slices.Equal(vs.DeclinedBy, want) {
+		t.Errorf("one declined row, two declining decisions: declinedBy = %+v, want %+v", vs.DeclinedBy, want)
+	}
+}
