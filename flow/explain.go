@@ -107,12 +107,11 @@ func WithExplainDepth(n int) ExplainOption { return func(e *Explainer) { e.maxDe
 
 // NewExplainer indexes the log once (one pass over its commits).
 func NewExplainer(l *Log, opts ...ExplainOption) *Explainer {
-	e := &Explainer{log: l, maxDepth: DefaultExplainDepth, byPath: make(map[string][]int, len(l.Commits)), charts: map[*Structure]*chartIndex{}}
+	e := &Explainer{log: l, maxDepth: DefaultExplainDepth, byPath: indexPaths(l), charts: map[*Structure]*chartIndex{}}
 	for _, o := range opts {
 		o(e)
 	}
 	for i := range l.Commits {
-		e.byPath[l.Commits[i].Path] = append(e.byPath[l.Commits[i].Path], i)
 		if l.Commits[i].Index != i && len(e.damaged) < 1 {
 			e.damaged = append(e.damaged, fmt.Sprintf("commit %d (%s) says it is commit %d: commit numbers below are positions in the log", i, l.Commits[i].Path, l.Commits[i].Index))
 		}
@@ -232,7 +231,7 @@ func (e *Explainer) Key(key string, at int) (*Explanation, error) {
 	}
 	ex := &Explanation{Query: key, At: at}
 	w := &walk{e: e, seen: map[string]bool{}}
-	wi, ok := e.lastWriterIn("", root, at+1)
+	wi, ok := e.log.lastWriter(nil, root, at+1)
 	if !ok {
 		v, in := e.log.Inputs[root]
 		if !in {
@@ -309,7 +308,7 @@ func (e *Explainer) All(at int) (*Explanation, error) {
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		if wi, ok := e.lastWriterIn("", k, at+1); ok {
+		if wi, ok := e.log.lastWriter(nil, k, at+1); ok {
 			ex.Root.Causes = append(ex.Root.Causes, w.commit(wi, RelWrote, k, nil, 1))
 		} else {
 			ex.Root.Causes = append(ex.Root.Causes, &CauseNode{Kind: NodeInput, Rel: RelWrote, Key: k, Value: state[k], Index: -1, Input: e.inputs[k]})
