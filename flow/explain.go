@@ -42,8 +42,9 @@ import (
 //
 //	ex := flow.NewExplainer(&res.Log, flow.WithStructure(chart.Describe()))
 //	e, err := ex.Key("verdicts[3].verdict", -1)
-//	// e.Root: the foreach commit; its cause: per-volume~3/mark-risk#1, routed
-//	// by per-volume~3/posture#0 (rule "Nearly full" and the values it read),
+//	// e.Root: per-volume~3/mark-risk#1, the commit that appended the row,
+//	// gathered by the foreach commit (GatheredBy); its causes: routed by
+//	// per-volume~3/posture#0 (rule "Nearly full" and the values it read),
 //	// resting on the item `volume` of branch per-volume~3.
 type Explainer struct {
 	log      *Log
@@ -60,7 +61,11 @@ type Explainer struct {
 
 // ExplainVersion is bumped when a word or the shape of an explanation
 // changes (the CLI's text is built from these words).
-const ExplainVersion = 1
+//
+// 2: a row asked about is rooted at the branch commit that appended it,
+// with the commits that gathered it in GatheredBy (1 rooted it at the
+// gathering commit); script rows of what ran ride the CLI's output.
+const ExplainVersion = 2
 
 // DefaultExplainDepth bounds a causal tree's depth (a loop's passes chain
 // one under the other); deeper causes are cut with a note.
@@ -184,13 +189,32 @@ type CauseNode struct {
 	Route *Route `json:"route,omitempty"`
 	// Answer is set on a commit that wrote a person's answer.
 	Answer *Answer `json:"answer,omitempty"`
-	// Gathered says, on a gathering commit, which branch a row came from.
-	Gathered string `json:"gathered,omitempty"`
+	// GatheredBy is set on the commit that appended a row asked about
+	// (`verdicts[3]`) in a branch: the commits that gathered the row on its
+	// way up to the state, innermost first. The last one's write is the
+	// list the state holds; none of them wrote the row.
+	GatheredBy []Gathering `json:"gatheredBy,omitempty"`
 	// Seen is true when this commit is explained elsewhere in the tree.
 	Seen bool `json:"seen,omitempty"`
 	// Cut is true when the depth bound stopped the walk here.
 	Cut    bool         `json:"cut,omitempty"`
 	Causes []*CauseNode `json:"causes,omitempty"`
+
+	id string // the walk's (commit, key), for settleSeen
+}
+
+// Gathering is one commit that gathered a branch's row into its own list
+// (a foreach, or the join of parallel branches).
+type Gathering struct {
+	Index int    `json:"index"`
+	Path  string `json:"path"`
+	Stage string `json:"stage"`
+	// Name is the stage's name, when it differs from its id.
+	Name string `json:"name,omitempty"`
+	// Key is the row in the gathering commit's list (`verdicts[3]`).
+	Key string `json:"key"`
+	// Branch is the branch scope the row came from (`per-volume~3`).
+	Branch string `json:"branch"`
 }
 
 // Route is why a decision sent the flow into a branch.
@@ -250,6 +274,7 @@ func (e *Explainer) Key(key string, at int) (*Explanation, error) {
 	wr := writeOf(c, root)
 	if wr.Deleted {
 		ex.Root = w.commit(wi, RelWrote, root, nil, 0)
+		settleSeen(ex.Root)
 		ex.Notes = append(w.notes(e), fmt.Sprintf("%s deleted %s", c.Path, root))
 		return ex, nil
 	}
@@ -261,20 +286,18 @@ func (e *Explainer) Key(key string, at int) (*Explanation, error) {
 	if len(path) > 0 {
 		if row, isRow := path[0].(int); isRow {
 			if origin, hops, ok := e.rowOrigin(wi, root, row, 0); ok && origin != wi {
-				// The gathering commit, then each hop down to the commit that
-				// appended the row.
-				node := w.commitShallow(wi, RelWrote, key, val)
-				cur := node
-				for k, h := range hops {
-					if k > 0 {
-						next := w.commitShallow(h.index, RelRow, fmt.Sprintf("%s[%d]", root, h.row), nil)
-						cur.Causes = append(cur.Causes, next)
-						cur = next
-					}
-					cur.Gathered = h.branch
+				// The commit that appended the row wrote it: it is the root,
+				// and the commits that gathered it up to the state say how it
+				// got there, innermost first.
+				node := w.commit(origin, RelWrote, fmt.Sprintf("%s[%d]", root, row), nil, 0)
+				node.Key, node.Value = key, val
+				for k := len(hops) - 1; k >= 0; k-- {
+					g := w.commitShallow(hops[k].index, "", "", nil)
+					node.GatheredBy = append(node.GatheredBy, Gathering{Index: g.Index, Path: g.Path, Stage: g.Stage, Name: g.Name,
+						Key: fmt.Sprintf("%s[%d]", root, hops[k].row), Branch: hops[k].branch})
 				}
-				cur.Causes = append(cur.Causes, w.commit(origin, RelRow, fmt.Sprintf("%s[%d]", root, row), nil, 1))
 				ex.Root = node
+				settleSeen(ex.Root)
 				ex.Notes = w.notes(e)
 				return ex, nil
 			}
@@ -288,6 +311,7 @@ func (e *Explainer) Key(key string, at int) (*Explanation, error) {
 	}
 	ex.Root = w.commit(wi, RelWrote, wkey, nil, 0)
 	ex.Root.Key, ex.Root.Value = key, val
+	settleSeen(ex.Root)
 	ex.Notes = w.notes(e)
 	return ex, nil
 }
@@ -314,6 +338,7 @@ func (e *Explainer) All(at int) (*Explanation, error) {
 			ex.Root.Causes = append(ex.Root.Causes, &CauseNode{Kind: NodeInput, Rel: RelWrote, Key: k, Value: state[k], Index: -1, Input: e.inputs[k]})
 		}
 	}
+	settleSeen(ex.Root)
 	ex.Notes = w.notes(e)
 	return ex, nil
 }
@@ -336,6 +361,7 @@ func (e *Explainer) Stage(path string) (*Explanation, error) {
 	w := &walk{e: e, seen: map[string]bool{}}
 	ex := &Explanation{Query: path, At: i}
 	ex.Root = w.commit(i, RelWrote, "", nil, 0)
+	settleSeen(ex.Root)
 	ex.Notes = w.notes(e)
 	return ex, nil
 }

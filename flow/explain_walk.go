@@ -55,6 +55,7 @@ func (w *walk) commit(i int, rel, key string, val any, depth int) *CauseNode {
 		}
 	}
 	id := strconv.Itoa(i) + "\x00" + key
+	n.id = id
 	if w.seen[id] {
 		n.Seen = true
 		return n
@@ -134,6 +135,44 @@ func (w *walk) commit(i int, rel, key string, val any, depth int) *CauseNode {
 	slices.SortStableFunc(causes, func(a, b *CauseNode) int { return b.Index - a.Index })
 	n.Causes = append(append(rowNodes, causes...), leaves...)
 	return n
+}
+
+// settleSeen makes every "explained elsewhere" point back up the page.
+// The walk explains a commit in full where it first meets it, depth first,
+// but causes are then put newest first, so the full explanation may land
+// below a mention of it. In the order the tree is read (a node, then its
+// causes in order), the first mention of each (commit, key) takes the
+// causes and every later one becomes Seen.
+func settleSeen(root *CauseNode) {
+	full := map[string]*CauseNode{}
+	var collect func(n *CauseNode)
+	collect = func(n *CauseNode) {
+		if n.id != "" && !n.Seen {
+			full[n.id] = n
+		}
+		for _, c := range n.Causes {
+			collect(c)
+		}
+	}
+	collect(root)
+	read := map[string]bool{}
+	var settle func(n *CauseNode)
+	settle = func(n *CauseNode) {
+		if n.id != "" {
+			if read[n.id] {
+				n.Seen, n.Cut, n.Causes = true, false, nil
+				return
+			}
+			read[n.id] = true
+			if f := full[n.id]; f != nil && f != n {
+				n.Causes, n.Cut, n.Seen = f.Causes, f.Cut, false
+			}
+		}
+		for _, c := range n.Causes {
+			settle(c)
+		}
+	}
+	settle(root)
 }
 
 // rowHop is one gathering step on the way to a row's origin.

@@ -275,8 +275,12 @@ func nodeLine(n *flow.CauseNode) string {
 		default:
 			s = n.Rel + " " + ref
 		}
-		if n.Gathered != "" {
-			s += ", gathered from the branch " + n.Gathered
+		for k, g := range n.GatheredBy {
+			then := ", gathered"
+			if k > 0 {
+				then = ", then"
+			}
+			s += fmt.Sprintf("%s into %s by %s%s [commit %d] from the branch %s", then, g.Key, g.Path, nameSuffix(&flow.CauseNode{Name: g.Name}), g.Index, g.Branch)
 		}
 		if a := n.Answer; a != nil {
 			if a.Rejected != "" {

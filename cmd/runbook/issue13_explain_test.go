@@ -101,3 +101,63 @@ func TestIssue13WhyNotUnknownPrefixIsAnError(t *testing.T) {
 
 // keep the imports used while later tests are added.
 var _ = os.ReadFile
+
+// TestIssue13ExplainNamesTheRealWriter: the first line of a row's
+// explanation names the branch instance that appended the row
+// (per-vol~0/mark-full), and says the foreach only gathered it; it named
+// the foreach commit as the writer.
+func TestIssue13ExplainNamesTheRealWriter(t *testing.T) {
+	t.Parallel()
+	dir := issue13Record(t, "foreach-writer")
+	for _, tc := range []struct{ file, key, writer string }{
+		{"row-0.golden", "verdicts[0]", "per-vol~0/mark-full#"},
+		{"row-1-cell.golden", "verdicts[1].verdict", "per-vol~1/mark-room#"},
+	} {
+		t.Run(tc.key, func(t *testing.T) {
+			t.Parallel()
+			out := explainGolden(t, dir, "foreach-writer", tc.file, 0, tc.key)
+			lines := strings.Split(out, "\n")
+			if len(lines) < 2 || !strings.HasPrefix(lines[1], "  written by "+tc.writer) {
+				t.Errorf("first line does not name %s as the writer:\n%s", tc.writer, out)
+			}
+		})
+	}
+}
+
+// TestIssue13ExplainedAboveComesAfter: "(explained above)" is printed only
+// after the explanation it points to. both reads x, then y; y's writer
+// also read x, and is printed first (newest cause first): the full
+// explanation of x's writer goes there, and the later mention says above.
+func TestIssue13ExplainedAboveComesAfter(t *testing.T) {
+	t.Parallel()
+	dir := issue13Record(t, "explained-above")
+	for _, tc := range []struct{ file, query string }{
+		{"z.golden", "z"},
+		{"state.golden", ""},
+		{"stage.golden", "both"},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			t.Parallel()
+			args := []string{}
+			if tc.query != "" {
+				args = append(args, tc.query)
+			}
+			out := explainGolden(t, dir, "explained-above", tc.file, 0, args...)
+			explained := map[string]bool{}
+			for _, l := range strings.Split(out, "\n") {
+				i := strings.Index(l, "[commit ")
+				if i < 0 {
+					continue
+				}
+				ref := l[i : i+strings.IndexByte(l[i:], ']')+1]
+				if strings.HasSuffix(l, "(explained above)") {
+					if !explained[ref] {
+						t.Errorf("%q says explained above before %s is explained:\n%s", l, ref, out)
+					}
+					continue
+				}
+				explained[ref] = true
+			}
+		})
+	}
+}
