@@ -3,6 +3,7 @@ package flow
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/openrunbook/runbook/decide"
 )
@@ -349,14 +350,41 @@ type NotRanError struct{ Path string }
 
 func (e *NotRanError) Error() string { return fmt.Sprintf("explain: no stage ran at %q", e.Path) }
 
+// AmbiguousStageError is a stage query that names several places the
+// stage ran in: the instances of a stage inside a foreach, or in the
+// branches of a fork. One explanation is of one execution, so the query
+// must say which; explain never picks one for it.
+type AmbiguousStageError struct {
+	Query string
+	// Places are the paths a query can give instead, one per place, in
+	// log order (`per-volume~0/posture`).
+	Places []string
+}
+
+func (e *AmbiguousStageError) Error() string {
+	shown := e.Places
+	more := ""
+	if len(shown) > maxPlacesShown {
+		shown, more = shown[:maxPlacesShown], fmt.Sprintf(" … and %d more", len(e.Places)-maxPlacesShown)
+	}
+	return fmt.Sprintf("explain: %q ran in %d places; ask for one of them by its path: %s%s", e.Query, len(e.Places), strings.Join(shown, ", "), more)
+}
+
+// maxPlacesShown bounds the places an AmbiguousStageError's message lists
+// (a foreach may have hundreds); Places holds them all.
+const maxPlacesShown = 10
+
 // Stage explains one stage execution: everything it read, the decision
 // that routed the flow to it, transitively. path is a runtime path
-// (`per-volume~3/posture#2`), or one without the counter or a bare stage
-// id, meaning its last execution.
+// (`per-volume~3/posture#2`), or one without the counter, meaning its last
+// execution there (a loop runs a stage in one place many times). A bare
+// stage id, or a path whose scope leaves out an item or branch
+// (`per-volume/posture`), must lead to one place: when it leads to several
+// the error is an *AmbiguousStageError listing them.
 func (e *Explainer) Stage(path string) (*Explanation, error) {
-	i, ok := e.findStage(path)
-	if !ok {
-		return nil, &NotRanError{Path: path}
+	i, err := e.findStage(path)
+	if err != nil {
+		return nil, err
 	}
 	w := &walk{e: e, seen: map[string]bool{}}
 	ex := &Explanation{Query: path, At: i}
@@ -366,22 +394,40 @@ func (e *Explainer) Stage(path string) (*Explanation, error) {
 	return ex, nil
 }
 
-// findStage resolves a stage query to a commit: an exact runtime path, the
-// last commit whose path without its counter is path, or the last
-// execution of a stage id.
-func (e *Explainer) findStage(path string) (int, bool) {
+// findStage resolves a stage query to a commit: an exact runtime path; the
+// last commit at a path without its counter; else the last execution of
+// the stage in the one place the query leads to.
+func (e *Explainer) findStage(path string) (int, error) {
 	if is := e.byPath[path]; len(is) > 0 {
-		return is[len(is)-1], true
+		return is[len(is)-1], nil
 	}
 	for i := len(e.log.Commits) - 1; i >= 0; i-- {
 		if StripCounter(e.log.Commits[i].Path) == path {
-			return i, true
+			return i, nil
 		}
 	}
-	for i := len(e.log.Commits) - 1; i >= 0; i-- {
-		if e.log.Commits[i].Stage == path {
-			return i, true
+	pos, err := ParsePath(path)
+	if err != nil || pos.N >= 0 {
+		return -1, &NotRanError{Path: path}
+	}
+	last, places := -1, []string(nil)
+	seen := map[string]bool{}
+	for i := range e.log.Commits {
+		c := &e.log.Commits[i]
+		if c.Stage != pos.Node || !matches(c.Scope, pos.Scope) {
+			continue
+		}
+		last = i
+		if p := StripCounter(c.Path); !seen[p] {
+			seen[p] = true
+			places = append(places, p)
 		}
 	}
-	return -1, false
+	switch {
+	case last < 0:
+		return -1, &NotRanError{Path: path}
+	case len(places) > 1:
+		return -1, &AmbiguousStageError{Query: path, Places: places}
+	}
+	return last, nil
 }

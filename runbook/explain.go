@@ -1,6 +1,7 @@
 package runbook
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/openrunbook/runbook/flow"
@@ -86,7 +87,9 @@ func (x *Explain) Answer() (*flow.Explanation, error) {
 }
 
 // Query answers one query string: a key when its first name is a key of
-// the final state, else a stage path or id. at applies to keys only.
+// the final state, else a stage path or id. at applies to keys only. A
+// stage id that ran in several places is a *flow.AmbiguousStageError
+// listing them, never the explanation of one of them.
 func (x *Explain) Query(q string, at int) (*flow.Explanation, error) {
 	if q == "" {
 		if at >= 0 {
@@ -98,8 +101,13 @@ func (x *Explain) Query(q string, at int) (*flow.Explanation, error) {
 	if kerr == nil {
 		return e, nil
 	}
-	if e, err := x.ex.Stage(q); err == nil {
+	e, err := x.ex.Stage(q)
+	if err == nil {
 		return e, nil
+	}
+	var many *flow.AmbiguousStageError
+	if errors.As(err, &many) {
+		return nil, err
 	}
 	return nil, fmt.Errorf("%q is neither a key of the state nor a stage that ran: %w", q, kerr)
 }

@@ -161,3 +161,33 @@ func TestIssue13ExplainedAboveComesAfter(t *testing.T) {
 		})
 	}
 }
+
+// TestIssue13StageWithInstancesIsNotGuessed: a stage id inside a foreach
+// ran once per item; asking for it by id (or by a path that leaves the
+// item out) lists the instances as paths to ask for, instead of explaining
+// the last one as if it were the only one. A path that names one instance
+// is answered.
+func TestIssue13StageWithInstancesIsNotGuessed(t *testing.T) {
+	t.Parallel()
+	dir := issue13Record(t, "instances")
+	for _, tc := range []struct {
+		file, query string
+		code        int
+	}{
+		{"by-id.golden", "square", exitFailed},
+		{"item-left-out.golden", "each/square", exitFailed},
+		{"one-instance.golden", "each~1/square", 0},
+	} {
+		t.Run(tc.query, func(t *testing.T) {
+			t.Parallel()
+			out := explainGolden(t, dir, "instances", tc.file, tc.code, tc.query)
+			if tc.code != 0 {
+				for _, p := range []string{"each~0/square", "each~1/square", "each~2/square"} {
+					if !strings.Contains(out, p) {
+						t.Errorf("the instance %s is not listed:\n%s", p, out)
+					}
+				}
+			}
+		})
+	}
+}
