@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/plugins/label"
 	"github.com/openrunbook/runbook/record"
 )
 
@@ -24,6 +25,8 @@ type Explain struct {
 	rec      *record.RunRecord
 	ex       *flow.Explainer
 	Problems []string
+
+	scripts map[int]*label.Row // commit index → its script row; built on first ask
 }
 
 // NewExplain indexes the record's log once.
@@ -59,6 +62,40 @@ func endOf(rec *record.RunRecord) flow.End {
 		end.Path, end.Message = r.Pause.Stage, fmt.Sprintf("%q", r.Pause.Question)
 	}
 	return end
+}
+
+// Script is the script row the commit at index i filed (what an exec
+// stage ran and how it ended), or nil when it filed none. Rows carry
+// record paths (no counter) in log order, so the k-th execution at a path
+// is the k-th row at it; where a path's rows and executions do not pair
+// up one to one (a damaged record), none of its rows is given: a row
+// shown under the wrong execution would be a wrong answer.
+func (x *Explain) Script(i int) *label.Row {
+	if x.scripts == nil {
+		x.scripts = map[int]*label.Row{}
+		if r := x.rec.Result; r != nil {
+			rows := map[string][]int{}
+			for k := range r.Scripts {
+				rows[r.Scripts[k].Path] = append(rows[r.Scripts[k].Path], k)
+			}
+			execs := map[string][]int{}
+			for j := range x.rec.Log.Commits {
+				p := record.Path(x.rec.Log.Commits[j].Path)
+				if len(rows[p]) > 0 {
+					execs[p] = append(execs[p], j)
+				}
+			}
+			for p, js := range execs {
+				if len(js) != len(rows[p]) {
+					continue
+				}
+				for k, j := range js {
+					x.scripts[j] = &r.Scripts[rows[p][k]]
+				}
+			}
+		}
+	}
+	return x.scripts[i]
 }
 
 // Record is the record explained.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -99,9 +100,6 @@ func TestIssue13WhyNotUnknownPrefixIsAnError(t *testing.T) {
 	}
 }
 
-// keep the imports used while later tests are added.
-var _ = os.ReadFile
-
 // TestIssue13ExplainNamesTheRealWriter: the first line of a row's
 // explanation names the branch instance that appended the row
 // (per-vol~0/mark-full), and says the foreach only gathered it; it named
@@ -189,5 +187,112 @@ func TestIssue13StageWithInstancesIsNotGuessed(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// fillScripts edits the saved record in dir as the exec stages of a later
+// runbook file it: each script row at a path gets what ran (the exec
+// engineer fills these from real runs; here they are written by hand).
+func fillScripts(t *testing.T, dir string, fill map[string]map[string]any) {
+	t.Helper()
+	p := filepath.Join(dir, "run.json")
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec map[string]any
+	if err := json.Unmarshal(data, &rec); err != nil {
+		t.Fatal(err)
+	}
+	rows, _ := rec["result"].(map[string]any)["scripts"].([]any)
+	filled := 0
+	for _, r := range rows {
+		row := r.(map[string]any)
+		for k, v := range fill[row["path"].(string)] {
+			row[k] = v
+			filled++
+		}
+	}
+	if filled == 0 {
+		t.Fatalf("no script row of %v in the record", fill)
+	}
+	out, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(stable(string(out))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// whatRan is what the record's rows of testdata/issue13/explain-ran say
+// ran: check printed seven lines (more than explain shows by default) and
+// answered critical; slow timed out.
+var whatRan = map[string]map[string]any{
+	"check": {
+		"ran": map[string]any{
+			"argv":       []any{"sh", "-c", `echo "DISK CRITICAL - free space: / 812 MB (4%)"; echo "checked 2 filesystems" >&2; exit 2`},
+			"dir":        "/srv/checks",
+			"stdoutTail": "line 1\nline 2\nline 3\nline 4\nline 5\nline 6\nDISK CRITICAL - free space: / 812 MB (4%)\n",
+			"stderrTail": "checked 2 filesystems\n",
+		},
+		"answer": "critical",
+	},
+	"slow": {
+		"ran":   map[string]any{"argv": []any{"sleep", "5"}},
+		"cause": "timed out after 200ms",
+	},
+}
+
+// TestIssue13ExplainShowsWhatRan: explaining a value written by a stage
+// that ran a command shows the command, how it ended (the label's words,
+// the chart's answer), the cause of an unknown outcome, and the last lines
+// it printed; explain showed none of it.
+func TestIssue13ExplainShowsWhatRan(t *testing.T) {
+	t.Parallel()
+	dir := issue13Record(t, "ran")
+	fillScripts(t, dir, whatRan)
+	out := explainGolden(t, dir, "ran", "line.golden", 0, "line")
+	for _, want := range []string{
+		`ran sh -c 'echo "DISK CRITICAL`, "in /srv/checks", `how it ended: completed with failure, exit 2: the chart's answer "critical"`,
+		"stdout ended with (its last 5 lines of the 7 kept):", "| DISK CRITICAL - free space: / 812 MB (4%)", "| checked 2 filesystems",
+		"ran sleep 5", "how it ended: outcome unknown: timed out after 200ms",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("explain does not say %q:\n%s", want, out)
+		}
+	}
+	explainGolden(t, dir, "ran", "stage.golden", 0, "check")
+	js := explainGolden(t, dir, "ran", "line.json.golden", 0, "line", "--format", "json")
+	var v explainOutput
+	if err := json.Unmarshal([]byte(js), &v); err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Scripts) != 2 || v.Scripts[0].Row.Ran == nil || v.Scripts[1].Row.Cause != "timed out after 200ms" {
+		t.Errorf("JSON scripts = %+v", v.Scripts)
+	}
+}
+
+// TestIssue13ExplainFullPrintsWhole: values are cut at 80 characters by
+// default, and the answer says so and that --full prints them whole;
+// --full prints every value, and every line a command printed, whole.
+func TestIssue13ExplainFullPrintsWhole(t *testing.T) {
+	t.Parallel()
+	dir := issue13Record(t, "full")
+	status := "DISK CRITICAL - free space: / 812 MB (4% inode=91%); /var 2101 MB (11% inode=97%); /home 40 MB (1%)"
+	cut := explainGolden(t, dir, "full", "cut.golden", 0, "line")
+	if strings.Contains(cut, status) || !strings.Contains(cut, "--full prints them whole") {
+		t.Errorf("the default is not cut, or does not say so:\n%s", cut)
+	}
+	full := explainGolden(t, dir, "full", "full.golden", 0, "line", "--full")
+	if strings.Count(full, status) != 2 || strings.Contains(full, "…") || strings.Contains(full, "--full") {
+		t.Errorf("--full does not print the value whole:\n%s", full)
+	}
+	// A command's output too: all seven lines.
+	ran := issue13Record(t, "ran")
+	fillScripts(t, ran, whatRan)
+	out := explainGolden(t, ran, "full", "ran-full.golden", 0, "line", "--full")
+	if !strings.Contains(out, "| line 1") || strings.Contains(out, "its last 5 lines") {
+		t.Errorf("--full does not print every line the command printed:\n%s", out)
 	}
 }
