@@ -42,8 +42,15 @@ cause first. Nothing is run again; the chart file is not needed.
   explain RECORD                      the chain behind the verdict table (or the final state)
   explain RECORD KEY                  a state key: df.stdout[2].usedPct, 'verdicts[3]', verdicts[3].verdict
   explain RECORD STAGE                a stage path (per-volume~3/posture) or id: what it rested on
-  explain RECORD --why-not STAGE      why a stage (or a branch, by name) did not run
+                                      (an id that ran in several places lists their paths)
+  explain RECORD --why-not STAGE      why a stage (or a branch, by name) did not run; a path
+                                      prefix (area-disk/critical) asks about that place only
   explain RECORD --at N [KEY]         the state (or KEY's chain) as of commit N
+  explain RECORD KEY --full           values, and what a command printed, whole (text cuts
+                                      values at 80 characters and says so)
+
+A stage that ran a command shows what ran, how it ended and the last lines
+it printed, as the record's script row says.
 
 A damaged record is explained as far as it is sound; what could not be read
 is said first. Exit 0 when answered, 1 when the question has no answer in
