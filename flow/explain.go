@@ -3,6 +3,7 @@ package flow
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/openrunbook/runbook/decide"
 )
@@ -42,8 +43,9 @@ import (
 //
 //	ex := flow.NewExplainer(&res.Log, flow.WithStructure(chart.Describe()))
 //	e, err := ex.Key("verdicts[3].verdict", -1)
-//	// e.Root: the foreach commit; its cause: per-volume~3/mark-risk#1, routed
-//	// by per-volume~3/posture#0 (rule "Nearly full" and the values it read),
+//	// e.Root: per-volume~3/mark-risk#1, the commit that appended the row,
+//	// gathered by the foreach commit (GatheredBy); its causes: routed by
+//	// per-volume~3/posture#0 (rule "Nearly full" and the values it read),
 //	// resting on the item `volume` of branch per-volume~3.
 type Explainer struct {
 	log      *Log
@@ -60,7 +62,11 @@ type Explainer struct {
 
 // ExplainVersion is bumped when a word or the shape of an explanation
 // changes (the CLI's text is built from these words).
-const ExplainVersion = 1
+//
+// 2: a row asked about is rooted at the branch commit that appended it,
+// with the commits that gathered it in GatheredBy (1 rooted it at the
+// gathering commit); script rows of what ran ride the CLI's output.
+const ExplainVersion = 2
 
 // DefaultExplainDepth bounds a causal tree's depth (a loop's passes chain
 // one under the other); deeper causes are cut with a note.
@@ -107,12 +113,11 @@ func WithExplainDepth(n int) ExplainOption { return func(e *Explainer) { e.maxDe
 
 // NewExplainer indexes the log once (one pass over its commits).
 func NewExplainer(l *Log, opts ...ExplainOption) *Explainer {
-	e := &Explainer{log: l, maxDepth: DefaultExplainDepth, byPath: make(map[string][]int, len(l.Commits)), charts: map[*Structure]*chartIndex{}}
+	e := &Explainer{log: l, maxDepth: DefaultExplainDepth, byPath: indexPaths(l), charts: map[*Structure]*chartIndex{}}
 	for _, o := range opts {
 		o(e)
 	}
 	for i := range l.Commits {
-		e.byPath[l.Commits[i].Path] = append(e.byPath[l.Commits[i].Path], i)
 		if l.Commits[i].Index != i && len(e.damaged) < 1 {
 			e.damaged = append(e.damaged, fmt.Sprintf("commit %d (%s) says it is commit %d: commit numbers below are positions in the log", i, l.Commits[i].Path, l.Commits[i].Index))
 		}
@@ -185,13 +190,32 @@ type CauseNode struct {
 	Route *Route `json:"route,omitempty"`
 	// Answer is set on a commit that wrote a person's answer.
 	Answer *Answer `json:"answer,omitempty"`
-	// Gathered says, on a gathering commit, which branch a row came from.
-	Gathered string `json:"gathered,omitempty"`
+	// GatheredBy is set on the commit that appended a row asked about
+	// (`verdicts[3]`) in a branch: the commits that gathered the row on its
+	// way up to the state, innermost first. The last one's write is the
+	// list the state holds; none of them wrote the row.
+	GatheredBy []Gathering `json:"gatheredBy,omitempty"`
 	// Seen is true when this commit is explained elsewhere in the tree.
 	Seen bool `json:"seen,omitempty"`
 	// Cut is true when the depth bound stopped the walk here.
 	Cut    bool         `json:"cut,omitempty"`
 	Causes []*CauseNode `json:"causes,omitempty"`
+
+	id string // the walk's (commit, key), for settleSeen
+}
+
+// Gathering is one commit that gathered a branch's row into its own list
+// (a foreach, or the join of parallel branches).
+type Gathering struct {
+	Index int    `json:"index"`
+	Path  string `json:"path"`
+	Stage string `json:"stage"`
+	// Name is the stage's name, when it differs from its id.
+	Name string `json:"name,omitempty"`
+	// Key is the row in the gathering commit's list (`verdicts[3]`).
+	Key string `json:"key"`
+	// Branch is the branch scope the row came from (`per-volume~3`).
+	Branch string `json:"branch"`
 }
 
 // Route is why a decision sent the flow into a branch.
@@ -232,7 +256,7 @@ func (e *Explainer) Key(key string, at int) (*Explanation, error) {
 	}
 	ex := &Explanation{Query: key, At: at}
 	w := &walk{e: e, seen: map[string]bool{}}
-	wi, ok := e.lastWriterIn("", root, at+1)
+	wi, ok := e.log.lastWriter(nil, root, at+1)
 	if !ok {
 		v, in := e.log.Inputs[root]
 		if !in {
@@ -251,6 +275,7 @@ func (e *Explainer) Key(key string, at int) (*Explanation, error) {
 	wr := writeOf(c, root)
 	if wr.Deleted {
 		ex.Root = w.commit(wi, RelWrote, root, nil, 0)
+		settleSeen(ex.Root)
 		ex.Notes = append(w.notes(e), fmt.Sprintf("%s deleted %s", c.Path, root))
 		return ex, nil
 	}
@@ -262,20 +287,18 @@ func (e *Explainer) Key(key string, at int) (*Explanation, error) {
 	if len(path) > 0 {
 		if row, isRow := path[0].(int); isRow {
 			if origin, hops, ok := e.rowOrigin(wi, root, row, 0); ok && origin != wi {
-				// The gathering commit, then each hop down to the commit that
-				// appended the row.
-				node := w.commitShallow(wi, RelWrote, key, val)
-				cur := node
-				for k, h := range hops {
-					if k > 0 {
-						next := w.commitShallow(h.index, RelRow, fmt.Sprintf("%s[%d]", root, h.row), nil)
-						cur.Causes = append(cur.Causes, next)
-						cur = next
-					}
-					cur.Gathered = h.branch
+				// The commit that appended the row wrote it: it is the root,
+				// and the commits that gathered it up to the state say how it
+				// got there, innermost first.
+				node := w.commit(origin, RelWrote, fmt.Sprintf("%s[%d]", root, row), nil, 0)
+				node.Key, node.Value = key, val
+				for k := len(hops) - 1; k >= 0; k-- {
+					g := w.commitShallow(hops[k].index, "", "", nil)
+					node.GatheredBy = append(node.GatheredBy, Gathering{Index: g.Index, Path: g.Path, Stage: g.Stage, Name: g.Name,
+						Key: fmt.Sprintf("%s[%d]", root, hops[k].row), Branch: hops[k].branch})
 				}
-				cur.Causes = append(cur.Causes, w.commit(origin, RelRow, fmt.Sprintf("%s[%d]", root, row), nil, 1))
 				ex.Root = node
+				settleSeen(ex.Root)
 				ex.Notes = w.notes(e)
 				return ex, nil
 			}
@@ -289,6 +312,7 @@ func (e *Explainer) Key(key string, at int) (*Explanation, error) {
 	}
 	ex.Root = w.commit(wi, RelWrote, wkey, nil, 0)
 	ex.Root.Key, ex.Root.Value = key, val
+	settleSeen(ex.Root)
 	ex.Notes = w.notes(e)
 	return ex, nil
 }
@@ -309,12 +333,13 @@ func (e *Explainer) All(at int) (*Explanation, error) {
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		if wi, ok := e.lastWriterIn("", k, at+1); ok {
+		if wi, ok := e.log.lastWriter(nil, k, at+1); ok {
 			ex.Root.Causes = append(ex.Root.Causes, w.commit(wi, RelWrote, k, nil, 1))
 		} else {
 			ex.Root.Causes = append(ex.Root.Causes, &CauseNode{Kind: NodeInput, Rel: RelWrote, Key: k, Value: state[k], Index: -1, Input: e.inputs[k]})
 		}
 	}
+	settleSeen(ex.Root)
 	ex.Notes = w.notes(e)
 	return ex, nil
 }
@@ -325,38 +350,84 @@ type NotRanError struct{ Path string }
 
 func (e *NotRanError) Error() string { return fmt.Sprintf("explain: no stage ran at %q", e.Path) }
 
+// AmbiguousStageError is a stage query that names several places the
+// stage ran in: the instances of a stage inside a foreach, or in the
+// branches of a fork. One explanation is of one execution, so the query
+// must say which; explain never picks one for it.
+type AmbiguousStageError struct {
+	Query string
+	// Places are the paths a query can give instead, one per place, in
+	// log order (`per-volume~0/posture`).
+	Places []string
+}
+
+func (e *AmbiguousStageError) Error() string {
+	shown := e.Places
+	more := ""
+	if len(shown) > maxPlacesShown {
+		shown, more = shown[:maxPlacesShown], fmt.Sprintf(" … and %d more", len(e.Places)-maxPlacesShown)
+	}
+	return fmt.Sprintf("explain: %q ran in %d places; ask for one of them by its path: %s%s", e.Query, len(e.Places), strings.Join(shown, ", "), more)
+}
+
+// maxPlacesShown bounds the places an AmbiguousStageError's message lists
+// (a foreach may have hundreds); Places holds them all.
+const maxPlacesShown = 10
+
 // Stage explains one stage execution: everything it read, the decision
 // that routed the flow to it, transitively. path is a runtime path
-// (`per-volume~3/posture#2`), or one without the counter or a bare stage
-// id, meaning its last execution.
+// (`per-volume~3/posture#2`), or one without the counter, meaning its last
+// execution there (a loop runs a stage in one place many times). A bare
+// stage id, or a path whose scope leaves out an item or branch
+// (`per-volume/posture`), must lead to one place: when it leads to several
+// the error is an *AmbiguousStageError listing them.
 func (e *Explainer) Stage(path string) (*Explanation, error) {
-	i, ok := e.findStage(path)
-	if !ok {
-		return nil, &NotRanError{Path: path}
+	i, err := e.findStage(path)
+	if err != nil {
+		return nil, err
 	}
 	w := &walk{e: e, seen: map[string]bool{}}
 	ex := &Explanation{Query: path, At: i}
 	ex.Root = w.commit(i, RelWrote, "", nil, 0)
+	settleSeen(ex.Root)
 	ex.Notes = w.notes(e)
 	return ex, nil
 }
 
-// findStage resolves a stage query to a commit: an exact runtime path, the
-// last commit whose path without its counter is path, or the last
-// execution of a stage id.
-func (e *Explainer) findStage(path string) (int, bool) {
+// findStage resolves a stage query to a commit: an exact runtime path; the
+// last commit at a path without its counter; else the last execution of
+// the stage in the one place the query leads to.
+func (e *Explainer) findStage(path string) (int, error) {
 	if is := e.byPath[path]; len(is) > 0 {
-		return is[len(is)-1], true
+		return is[len(is)-1], nil
 	}
 	for i := len(e.log.Commits) - 1; i >= 0; i-- {
 		if StripCounter(e.log.Commits[i].Path) == path {
-			return i, true
+			return i, nil
 		}
 	}
-	for i := len(e.log.Commits) - 1; i >= 0; i-- {
-		if e.log.Commits[i].Stage == path {
-			return i, true
+	pos, err := ParsePath(path)
+	if err != nil || pos.N >= 0 {
+		return -1, &NotRanError{Path: path}
+	}
+	last, places := -1, []string(nil)
+	seen := map[string]bool{}
+	for i := range e.log.Commits {
+		c := &e.log.Commits[i]
+		if c.Stage != pos.Node || !matches(c.Scope, pos.Scope) {
+			continue
+		}
+		last = i
+		if p := StripCounter(c.Path); !seen[p] {
+			seen[p] = true
+			places = append(places, p)
 		}
 	}
-	return -1, false
+	switch {
+	case last < 0:
+		return -1, &NotRanError{Path: path}
+	case len(places) > 1:
+		return -1, &AmbiguousStageError{Query: path, Places: places}
+	}
+	return last, nil
 }

@@ -46,14 +46,17 @@ func TestExplainRowGoesThroughBranchDecisionToItem(t *testing.T) {
 	if e.Value != "protected" {
 		t.Fatalf("value = %v", e.Value)
 	}
+	// The root is the branch commit that appended the row (issue 13: the
+	// first line names the real writer), gathered by the foreach commit.
 	root := e.Root
-	if !strings.HasPrefix(root.Path, "per-subject#") || root.Gathered != "per-subject~3" {
-		t.Fatalf("root = %s gathered %q, want the foreach commit gathering branch per-subject~3", root.Path, root.Gathered)
+	if !strings.HasPrefix(root.Path, "per-subject~3/p#") || root.Rel != flow.RelWrote {
+		t.Fatalf("root = %s (%s), want the branch commit per-subject~3/p that appended the row", root.Path, root.Rel)
 	}
-	if len(root.Causes) != 1 || root.Causes[0].Rel != flow.RelRow || !strings.HasPrefix(root.Causes[0].Path, "per-subject~3/p#") {
-		t.Fatalf("row cause = %+v", root.Causes)
+	if g := root.GatheredBy; len(g) != 1 || !strings.HasPrefix(g[0].Path, "per-subject#") || g[0].Branch != "per-subject~3" || g[0].Key != "verdicts[3]" {
+		t.Fatalf("gathered by %+v, want the foreach commit from branch per-subject~3", g)
 	}
-	appended := root.Causes[0]
+	foreach := root.GatheredBy[0].Path
+	appended := root
 	var routed *flow.CauseNode
 	for _, k := range appended.Causes {
 		if k.Rel == flow.RelRouted {
@@ -76,7 +79,7 @@ func TestExplainRowGoesThroughBranchDecisionToItem(t *testing.T) {
 	// leaf is branch 3's item.
 	items := 0
 	walkTree(root, func(n *flow.CauseNode) {
-		if n.Kind == flow.NodeCommit && !strings.HasPrefix(n.Path, "per-subject~3/") && n != root {
+		if n.Kind == flow.NodeCommit && !strings.HasPrefix(n.Path, "per-subject~3/") {
 			t.Errorf("a cause outside branch 3: %s", n.Path)
 		}
 		if n.Kind == flow.NodeInput || n.Kind == flow.NodeUnknown {
@@ -84,7 +87,7 @@ func TestExplainRowGoesThroughBranchDecisionToItem(t *testing.T) {
 		}
 		if n.Kind == flow.NodeItem {
 			items++
-			if n.ItemIndex != 3 || n.ItemOf != root.Path || n.Key != "item" || len(n.Causes) != 0 {
+			if n.ItemIndex != 3 || n.ItemOf != foreach || n.Key != "item" || len(n.Causes) != 0 {
 				t.Errorf("item leaf = %+v", n)
 			}
 		}

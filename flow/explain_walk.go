@@ -31,7 +31,7 @@ func (w *walk) notes(e *Explainer) []string {
 func (w *walk) commitShallow(i int, rel, key string, val any) *CauseNode {
 	c := &w.e.log.Commits[i]
 	n := &CauseNode{Kind: NodeCommit, Rel: rel, Key: key, Value: val, Index: i, Path: c.Path, Stage: c.Stage, Err: c.Err, Answer: c.Answer}
-	if ni, _, ok := w.e.locate(c.Path); ok && ni.Name != "" && ni.Name != ni.ID {
+	if ni, _, ok := w.e.locate(c.Scope, c.Stage); ok && ni.Name != "" && ni.Name != ni.ID {
 		n.Name = ni.Name
 	}
 	return n
@@ -55,6 +55,7 @@ func (w *walk) commit(i int, rel, key string, val any, depth int) *CauseNode {
 		}
 	}
 	id := strconv.Itoa(i) + "\x00" + key
+	n.id = id
 	if w.seen[id] {
 		n.Seen = true
 		return n
@@ -73,47 +74,42 @@ func (w *walk) commit(i int, rel, key string, val any, depth int) *CauseNode {
 	}
 	// The question an answer answers.
 	if c.Answer != nil && c.Answer.Asked != "" {
-		if q, ok := w.e.resolve(c.Answer.Asked, i); ok {
+		if q, ok := resolve(w.e.byPath, c.Answer.Asked, i); ok {
 			causes = append(causes, w.commit(q, RelAsked, "", nil, depth+1))
 		} else {
 			causes = append(causes, &CauseNode{Kind: NodeUnknown, Rel: RelAsked, Index: -1, Path: c.Answer.Asked})
 		}
 	}
-	reads := c.Reads
-	wr := (*Write)(nil)
+	// A foreach's gathered list is explained row by row (each row's own
+	// branch commit), not as one join of every branch.
+	var wr *Write
 	if wkey != "" {
 		wr = writeOf(c, wkey)
 	}
-	if wr != nil {
-		if wr.ReadsBefore >= 0 && wr.ReadsBefore <= len(reads) {
-			reads = reads[:wr.ReadsBefore]
-		}
-		// A foreach's gathered list is explained row by row (each row's
-		// own branch commit), not as one join of every branch.
-		rows := !isRow && slices.Contains(w.e.gather, key) && w.e.isForEach(i)
-		for _, from := range wr.From {
-			if rows {
-				break
-			}
-			if j, ok := w.e.resolve(from, i); ok {
-				causes = append(causes, w.commit(j, RelJoined, key, nil, depth+1))
-			} else {
-				causes = append(causes, &CauseNode{Kind: NodeUnknown, Rel: RelJoined, Key: key, Index: -1, Path: from})
-			}
-		}
-		if rows {
-			// A gathered list: one cause per row, in row order.
-			if list, ok := wr.Value.([]any); ok {
-				for r := range list {
-					if o, _, ok := w.e.rowOrigin(i, key, r, 0); ok && o != i {
-						rowNodes = append(rowNodes, w.commit(o, RelRow, fmt.Sprintf("%s[%d]", key, r), list[r], depth+1))
-					}
+	rows := wr != nil && !isRow && slices.Contains(w.e.gather, key) && w.e.isForEach(i)
+	if rows {
+		if list, ok := wr.Value.([]any); ok {
+			for r := range list {
+				if o, _, ok := w.e.rowOrigin(i, key, r, 0); ok && o != i {
+					rowNodes = append(rowNodes, w.commit(o, RelRow, fmt.Sprintf("%s[%d]", key, r), list[r], depth+1))
 				}
 			}
 		}
 	}
 	var leaves []*CauseNode
-	for _, r := range reads {
+	for _, dc := range w.e.log.dataCauses(i, wkey) {
+		if dc.read == nil {
+			if rows {
+				continue
+			}
+			if j, ok := resolve(w.e.byPath, dc.writer, i); ok {
+				causes = append(causes, w.commit(j, RelJoined, dc.key, nil, depth+1))
+			} else {
+				causes = append(causes, &CauseNode{Kind: NodeUnknown, Rel: RelJoined, Key: dc.key, Index: -1, Path: dc.writer})
+			}
+			continue
+		}
+		r := dc.read
 		if isRow && r.Key == wkey {
 			continue
 		}
@@ -125,7 +121,7 @@ func (w *walk) commit(i int, rel, key string, val any, depth int) *CauseNode {
 			leaves = append(leaves, &CauseNode{Kind: NodeInput, Rel: RelRead, Key: r.Key, Value: r.Value, Index: -1, Input: w.e.inputs[r.Key]})
 			continue
 		}
-		j, ok := w.e.resolve(r.Writer, i)
+		j, ok := resolve(w.e.byPath, r.Writer, i)
 		if !ok {
 			leaves = append(leaves, &CauseNode{Kind: NodeUnknown, Rel: RelRead, Key: r.Key, Value: r.Value, Index: -1, Path: r.Writer})
 			continue
@@ -139,6 +135,44 @@ func (w *walk) commit(i int, rel, key string, val any, depth int) *CauseNode {
 	slices.SortStableFunc(causes, func(a, b *CauseNode) int { return b.Index - a.Index })
 	n.Causes = append(append(rowNodes, causes...), leaves...)
 	return n
+}
+
+// settleSeen makes every "explained elsewhere" point back up the page.
+// The walk explains a commit in full where it first meets it, depth first,
+// but causes are then put newest first, so the full explanation may land
+// below a mention of it. In the order the tree is read (a node, then its
+// causes in order), the first mention of each (commit, key) takes the
+// causes and every later one becomes Seen.
+func settleSeen(root *CauseNode) {
+	full := map[string]*CauseNode{}
+	var collect func(n *CauseNode)
+	collect = func(n *CauseNode) {
+		if n.id != "" && !n.Seen {
+			full[n.id] = n
+		}
+		for _, c := range n.Causes {
+			collect(c)
+		}
+	}
+	collect(root)
+	read := map[string]bool{}
+	var settle func(n *CauseNode)
+	settle = func(n *CauseNode) {
+		if n.id != "" {
+			if read[n.id] {
+				n.Seen, n.Cut, n.Causes = true, false, nil
+				return
+			}
+			read[n.id] = true
+			if f := full[n.id]; f != nil && f != n {
+				n.Causes, n.Cut, n.Seen = f.Causes, f.Cut, false
+			}
+		}
+		for _, c := range n.Causes {
+			settle(c)
+		}
+	}
+	settle(root)
 }
 
 // rowHop is one gathering step on the way to a row's origin.
@@ -169,12 +203,12 @@ func (e *Explainer) rowOrigin(ci int, key string, row, depth int) (int, []rowHop
 	switch {
 	case len(wr.From) > 0:
 		for _, p := range wr.From {
-			j, ok := e.resolve(p, ci)
+			j, ok := resolve(e.byPath, p, ci)
 			if !ok {
 				return -1, nil, false
 			}
 			branches = append(branches, j)
-			names = append(names, ScopeOf(e.log.Commits[j].Path))
+			names = append(names, ScopeString(e.log.Commits[j].Scope))
 		}
 	case e.isForEach(ci):
 		branches, names = e.forEachFinals(ci, key)
@@ -191,7 +225,7 @@ func (e *Explainer) rowOrigin(ci int, key string, row, depth int) (int, []rowHop
 			if r.Writer == "" {
 				return -1, nil, false
 			}
-			j, ok := e.resolve(r.Writer, ci)
+			j, ok := resolve(e.byPath, r.Writer, ci)
 			if !ok {
 				return -1, nil, false
 			}
@@ -202,7 +236,7 @@ func (e *Explainer) rowOrigin(ci int, key string, row, depth int) (int, []rowHop
 	}
 	// A gathering commit: the rows its scope had, then each branch's own.
 	base := 0
-	if j, ok := e.lastWriterIn(ScopeOf(c.Path), key, ci); ok {
+	if j, ok := e.log.lastWriter(c.Scope, key, ci); ok {
 		if bw := writeOf(&e.log.Commits[j], key); bw != nil {
 			l, _ := bw.Value.([]any)
 			base = len(l)
@@ -210,7 +244,7 @@ func (e *Explainer) rowOrigin(ci int, key string, row, depth int) (int, []rowHop
 				return e.rowOrigin(j, key, row, depth+1)
 			}
 		}
-	} else if l, ok := e.log.Inputs[key].([]any); ok && ScopeOf(c.Path) == "" {
+	} else if l, ok := e.log.Inputs[key].([]any); ok && len(c.Scope) == 0 {
 		base = len(l)
 		if row < base {
 			return -1, nil, false
@@ -234,48 +268,34 @@ func (e *Explainer) rowOrigin(ci int, key string, row, depth int) (int, []rowHop
 }
 
 // isForEach says whether commit ci is a foreach's commit with branch
-// commits spliced right before it (`<stage>~<k>/…` in its scope).
+// commits spliced right before it (a scope step of its own node with an
+// item, under its scope).
 func (e *Explainer) isForEach(ci int) bool {
 	if ci == 0 {
 		return false
 	}
 	c := &e.log.Commits[ci]
-	prefix := childPrefix(c)
-	prev := &e.log.Commits[ci-1]
-	if !strings.HasPrefix(prev.Path, prefix) {
-		return false
-	}
-	k, _, _ := strings.Cut(prev.Path[len(prefix):], "/")
-	_, err := strconv.Atoi(k)
-	return err == nil
-}
-
-// childPrefix is the path prefix of a foreach commit's branches:
-// `[scope/]<stage>~`.
-func childPrefix(c *Commit) string {
-	if s := ScopeOf(c.Path); s != "" {
-		return s + "/" + c.Stage + "~"
-	}
-	return c.Stage + "~"
+	_, ok := itemStep(e.log.Commits[ci-1].Scope, c.Scope, c.Stage)
+	return ok
 }
 
 // forEachFinals returns, for the foreach commit ci, each branch's last
-// commit writing key in the branch's own scope, in item order.
+// commit writing key in the branch's own scope, in item order, and the
+// branches' display scopes.
 func (e *Explainer) forEachFinals(ci int, key string) ([]int, []string) {
-	prefix := childPrefix(&e.log.Commits[ci])
+	fe := &e.log.Commits[ci]
 	last := map[int]int{}
 	var order []int
 	for j := ci - 1; j >= 0; j-- {
-		p := e.log.Commits[j].Path
-		if !strings.HasPrefix(p, prefix) {
+		cj := &e.log.Commits[j]
+		item, ok := itemStep(cj.Scope, fe.Scope, fe.Stage)
+		if !ok {
 			break
 		}
-		k, rest, _ := strings.Cut(p[len(prefix):], "/")
-		item, err := strconv.Atoi(k)
-		if err != nil || strings.Contains(rest, "/") || e.log.Commits[j].Discarded {
+		if len(cj.Scope) != len(fe.Scope)+1 || cj.Discarded {
 			continue // deeper scopes reach the branch through their own joins
 		}
-		if _, done := last[item]; done || writeOf(&e.log.Commits[j], key) == nil {
+		if _, done := last[item]; done || writeOf(cj, key) == nil {
 			continue
 		}
 		last[item] = j
@@ -286,7 +306,7 @@ func (e *Explainer) forEachFinals(ci int, key string) ([]int, []string) {
 	names := make([]string, len(order))
 	for i, item := range order {
 		out[i] = last[item]
-		names[i] = prefix + strconv.Itoa(item)
+		names[i] = ScopeString(e.log.Commits[last[item]].Scope)
 	}
 	return out, names
 }
@@ -299,24 +319,82 @@ func (e *Explainer) itemOf(writer, reader int) (int, bool) {
 	if writer <= reader {
 		return 0, false
 	}
-	prefix := childPrefix(&e.log.Commits[writer])
-	p := e.log.Commits[reader].Path
-	if !strings.HasPrefix(p, prefix) {
-		return 0, false
+	w := &e.log.Commits[writer]
+	return itemStep(e.log.Commits[reader].Scope, w.Scope, w.Stage)
+}
+
+// The causal walk's two questions, asked by the explainer and by
+// Log.Chain and Log.LastWriter alike: who last wrote a key as seen from a
+// scope (lastWriter), and what a commit's write of a key rested on
+// (dataCauses); resolve turns the writer a read names back into a commit.
+
+// dataCause is one data link behind a commit's write: a read of a value
+// (read set; writer is the commit that wrote it, "" for an input or a
+// missing key), or a join's take of a branch commit's write (read nil).
+type dataCause struct {
+	key    string
+	writer string
+	read   *Read
+}
+
+// dataCauses are what commit i's write of key rested on: the reads made
+// before it first wrote key (Write.ReadsBefore), then the branch commits
+// that write was joined from (Write.From). For key "", or a key it did not
+// write, every read and then every write's joins.
+func (l *Log) dataCauses(i int, key string) []dataCause {
+	c := &l.Commits[i]
+	reads, writes := c.Reads, c.Writes
+	for k := range c.Writes {
+		if wr := &c.Writes[k]; key != "" && wr.Key == key {
+			if wr.ReadsBefore >= 0 && wr.ReadsBefore <= len(reads) {
+				reads = reads[:wr.ReadsBefore]
+			}
+			writes = c.Writes[k : k+1]
+			break
+		}
 	}
-	k, _, _ := strings.Cut(p[len(prefix):], "/")
-	item, err := strconv.Atoi(k)
-	return item, err == nil
+	var out []dataCause
+	for k := range reads {
+		out = append(out, dataCause{key: reads[k].Key, writer: reads[k].Writer, read: &reads[k]})
+	}
+	for _, w := range writes {
+		for _, from := range w.From {
+			out = append(out, dataCause{key: w.Key, writer: from})
+		}
+	}
+	return out
+}
+
+// lastWriter is the last commit before `before` that wrote key in scope
+// `in` or a scope it was forked or mounted from; a discarded attempt wrote
+// nothing.
+func (l *Log) lastWriter(in []ScopeStep, key string, before int) (int, bool) {
+	for j := min(before, len(l.Commits)) - 1; j >= 0; j-- {
+		c := &l.Commits[j]
+		if c.Discarded || !within(in, c.Scope) {
+			continue
+		}
+		if writeOf(c, key) != nil {
+			return j, true
+		}
+	}
+	return -1, false
+}
+
+// indexPaths maps each runtime path to its commits, in log order.
+func indexPaths(l *Log) map[string][]int {
+	byPath := make(map[string][]int, len(l.Commits))
+	for i := range l.Commits {
+		byPath[l.Commits[i].Path] = append(byPath[l.Commits[i].Path], i)
+	}
+	return byPath
 }
 
 // resolve finds the commit at a runtime path nearest before `near` (the
 // same path may recur when a loop re-runs a foreach), else nearest after
 // (a foreach item's writer commits after its branches).
-func (e *Explainer) resolve(path string, near int) (int, bool) {
-	is := e.byPath[path]
-	if len(is) == 0 {
-		return -1, false
-	}
+func resolve(byPath map[string][]int, path string, near int) (int, bool) {
+	is := byPath[path]
 	best := -1
 	for _, i := range is {
 		if i < near {
@@ -334,27 +412,12 @@ func (e *Explainer) resolve(path string, near int) (int, bool) {
 	return -1, false
 }
 
-// lastWriterIn is the last commit before `before` that wrote key in scope
-// `in` or a scope it was forked or mounted from.
-func (e *Explainer) lastWriterIn(in, key string, before int) (int, bool) {
-	for j := min(before, len(e.log.Commits)) - 1; j >= 0; j-- {
-		c := &e.log.Commits[j]
-		if c.Discarded || !visible(ScopeOf(c.Path), in) {
-			continue
-		}
-		if writeOf(c, key) != nil {
-			return j, true
-		}
-	}
-	return -1, false
-}
-
 // router finds the decision that routed commit i into its branch: the
 // innermost decide or select around its stage in the structure, and that
 // decider's last decision before i in a scope i can see.
 func (e *Explainer) router(i int) (int, *Route, bool) {
 	c := &e.log.Commits[i]
-	_, anc, ok := e.locate(c.Path)
+	_, anc, ok := e.locate(c.Scope, c.Stage)
 	if !ok {
 		return -1, nil, false
 	}
@@ -363,10 +426,9 @@ func (e *Explainer) router(i int) (int, *Route, bool) {
 		if st.node.Kind != KindDecide && st.node.Kind != KindSelect {
 			continue
 		}
-		in := ScopeOf(c.Path)
 		for j := i - 1; j >= 0; j-- {
 			d := &e.log.Commits[j]
-			if d.Stage != st.node.ID || d.Decision == nil || !visible(ScopeOf(d.Path), in) {
+			if d.Stage != st.node.ID || d.Decision == nil || !within(c.Scope, d.Scope) {
 				continue
 			}
 			return j, routeOf(d.Decision, st.branch), true

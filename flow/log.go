@@ -92,26 +92,6 @@ type Log struct {
 	Commits []Commit `json:"commits"`
 }
 
-// ScopeOf is the scope a runtime path ran in: its path without the last
-// segment (`per-volume~3/posture#2` → `per-volume~3`; `seed#0` → "").
-func ScopeOf(path string) string {
-	for i := len(path) - 1; i >= 0; i-- {
-		if path[i] == '/' {
-			return path[:i]
-		}
-	}
-	return ""
-}
-
-// visible says whether a commit made in scope `from` is seen by scope `in`:
-// the same scope, or one it was forked or mounted from.
-func visible(from, in string) bool {
-	if from == "" || from == in {
-		return true
-	}
-	return len(in) > len(from) && in[:len(from)] == from && in[len(from)] == '/'
-}
-
 // Find returns the index of the commit at a runtime path.
 func (l *Log) Find(path string) (int, bool) {
 	for i := range l.Commits {
@@ -133,7 +113,7 @@ func (l *Log) StateAt(i int) map[string]any {
 	}
 	for j := 0; j <= i && j < len(l.Commits); j++ {
 		c := &l.Commits[j]
-		if c.Discarded || ScopeOf(c.Path) != "" {
+		if c.Discarded || len(c.Scope) != 0 {
 			continue
 		}
 		for _, w := range c.Writes {
@@ -151,26 +131,16 @@ func (l *Log) StateAt(i int) map[string]any {
 // wrote key in a scope the commit at `before` could see (its own, or one it
 // was forked from). False when the value came with the inputs, or the key
 // was never written. For what a stage actually read, Read.Writer is exact.
+// It asks the explainer's walk (lastWriter), so both name the same writer.
 func (l *Log) LastWriter(key string, before int) (int, bool) {
 	if before > len(l.Commits) {
 		before = len(l.Commits)
 	}
-	in := ""
+	var in []ScopeStep
 	if before >= 0 && before < len(l.Commits) {
-		in = ScopeOf(l.Commits[before].Path)
+		in = l.Commits[before].Scope
 	}
-	for j := before - 1; j >= 0; j-- {
-		c := &l.Commits[j]
-		if c.Discarded || !visible(ScopeOf(c.Path), in) {
-			continue
-		}
-		for _, w := range c.Writes {
-			if w.Key == key {
-				return j, true
-			}
-		}
-	}
-	return -1, false
+	return l.lastWriter(in, key, before)
 }
 
 // Cause is one link of a causal chain: the commit at Index wrote Key, which
@@ -187,42 +157,33 @@ type Cause struct {
 // Chain is the causal chain behind the commit at path: the commits that
 // wrote what it read, then what those read, transitively, each commit once,
 // nearest first (by depth, then newest first). Joins are followed through
-// to the branch commits their writes came from.
+// to the branch commits their writes came from. Each step asks the
+// explainer's walk (dataCauses, resolve), so a chain and an explanation
+// rest on the same links; the explainer adds what only the chart's
+// structure knows (the decision that routed a stage) and stops at foreach
+// items, which a chain follows to the foreach commit.
 func (l *Log) Chain(path string) ([]Cause, error) {
 	start, ok := l.Find(path)
 	if !ok {
 		return nil, &NodeError{Msg: "no commit at path " + path}
 	}
-	byPath := make(map[string]int, len(l.Commits))
-	for i := range l.Commits {
-		byPath[l.Commits[i].Path] = i
-	}
+	byPath := indexPaths(l)
 	seen := map[int]bool{start: true}
 	var out []Cause
 	frontier := []int{start}
 	for depth := 1; len(frontier) > 0; depth++ {
 		var next []int
 		var level []Cause
-		add := func(writers []string, key, by string) {
-			for _, w := range writers {
-				j, ok := byPath[w]
+		for _, i := range frontier {
+			c := &l.Commits[i]
+			for _, dc := range l.dataCauses(i, "") {
+				j, ok := resolve(byPath, dc.writer, i)
 				if !ok || seen[j] {
 					continue
 				}
 				seen[j] = true
-				level = append(level, Cause{Index: j, Path: w, Stage: l.Commits[j].Stage, Key: key, By: by, Depth: depth})
+				level = append(level, Cause{Index: j, Path: dc.writer, Stage: l.Commits[j].Stage, Key: dc.key, By: c.Path, Depth: depth})
 				next = append(next, j)
-			}
-		}
-		for _, i := range frontier {
-			c := &l.Commits[i]
-			for _, r := range c.Reads {
-				if r.Writer != "" {
-					add([]string{r.Writer}, r.Key, c.Path)
-				}
-			}
-			for _, w := range c.Writes {
-				add(w.From, w.Key, c.Path)
 			}
 		}
 		sortCauses(level)

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/rules"
 )
 
 // TestReplayEqualsStateAtEveryCommit is property-style: random charts of
@@ -137,5 +139,97 @@ func TestChainFollowsJoinsIntoBranches(t *testing.T) {
 	chain, _ := res.Log.Chain("use#3")
 	if len(chain) != 2 || chain[0].Path != "fork#2" || chain[1].Path != "fork~a/wa#1" {
 		t.Errorf("chain = %+v", chain)
+	}
+}
+
+// TestChainLastWriterAndExplainerAgree: Log.Chain and Log.LastWriter ask
+// the explainer's walk, so on a chart with a foreach, a subflow and a loop
+// they name the same writers the explainer does. For every commit, the
+// chain's first level is the explainer's read and join causes (a foreach
+// item, which the explainer leaves as a leaf, counted as the foreach
+// commit the chain follows; a chain names each commit once), and LastWriter of every key it read names the
+// commit the read itself names.
+func TestChainLastWriterAndExplainerAgree(t *testing.T) {
+	t.Parallel()
+	inner := mustBuild(t, flow.New("inner").Stage("bump", func(ctx context.Context, s *flow.Scope) error {
+		s.Set("total", s.Value("total").(int)+s.Value("n").(int))
+		return nil
+	}))
+	c := mustBuild(t, perSubject(10).
+		Stage("start", set("total", 0, "n", 0)).
+		Stage("tick", func(ctx context.Context, s *flow.Scope) error {
+			s.Set("n", s.Value("n").(int)+1)
+			return nil
+		}).
+		Subflow("add", inner, flow.Mount{}).
+		Loop("again", flow.Loop{To: "tick", While: filter("n", rules.OpLt, 3)}).
+		Stage("report", func(ctx context.Context, s *flow.Scope) error {
+			s.Set("summary", fmt.Sprint(len(s.Value(verdicts).([]any)), s.Value("total")))
+			return nil
+		}))
+	res := run(t, c, flow.WithInputs(map[string]any{"subjects": subjects(3)}))
+	ex := explainer(t, c, res)
+	kinds := map[string]bool{}
+	for i, cm := range res.Log.Commits {
+		kinds[cm.Stage] = true
+		chain, err := res.Log.Chain(cm.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var fromChain []int
+		for _, cs := range chain {
+			if cs.Depth == 1 {
+				fromChain = append(fromChain, cs.Index)
+			}
+		}
+		e, err := ex.Stage(cm.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var fromExplainer []int
+		for _, n := range e.Root.Causes {
+			switch {
+			case n.Kind == flow.NodeCommit && (n.Rel == flow.RelRead || n.Rel == flow.RelJoined):
+				fromExplainer = append(fromExplainer, n.Index)
+			case n.Kind == flow.NodeItem:
+				j, _ := res.Log.Find(n.ItemOf)
+				fromExplainer = append(fromExplainer, j)
+			}
+		}
+		slices.Sort(fromChain)
+		slices.Sort(fromExplainer)
+		fromChain, fromExplainer = slices.Compact(fromChain), slices.Compact(fromExplainer)
+		if !reflect.DeepEqual(fromChain, fromExplainer) {
+			t.Errorf("commit %d (%s): chain's causes %v, explainer's %v", i, cm.Path, fromChain, fromExplainer)
+		}
+		for _, r := range cm.Reads {
+			w, ok := res.Log.LastWriter(r.Key, i)
+			if r.Writer == "" {
+				if ok {
+					t.Errorf("commit %d (%s) read %s from the inputs; LastWriter says %d", i, cm.Path, r.Key, w)
+				}
+				continue
+			}
+			if j, _ := res.Log.Find(r.Writer); j > i {
+				continue // a foreach item: its writer commits after its branches
+			}
+			if !ok || res.Log.Commits[w].Path != r.Writer {
+				t.Errorf("commit %d (%s) read %s written by %s; LastWriter says %d %v", i, cm.Path, r.Key, r.Writer, w, ok)
+			}
+		}
+	}
+	for _, k := range []string{"summary", "total", verdicts} {
+		e, err := ex.Key(k, -1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w, ok := res.Log.LastWriter(k, len(res.Log.Commits)); !ok || w != e.Root.Index {
+			t.Errorf("%s: LastWriter %d %v, explainer's writer %d", k, w, ok, e.Root.Index)
+		}
+	}
+	for _, k := range []string{"per-subject", "bump", "again", "p"} {
+		if !kinds[k] {
+			t.Errorf("the chart ran no %s: the test covers less than it says", k)
+		}
 	}
 }

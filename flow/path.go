@@ -143,3 +143,56 @@ func appendExecution(b []byte, prefix, id string, n int) []byte {
 	b = append(b, '#')
 	return strconv.AppendInt(b, int64(n), 10)
 }
+
+// ScopeOf is the scope a display path ran in, as a display path: the path
+// without its last segment (`per-volume~3/posture#2` → `per-volume~3`;
+// `seed#0` → ""). It is for a caller that holds only the string; where a
+// commit is at hand, its Scope field says the same without parsing.
+func ScopeOf(path string) string {
+	if i := strings.LastIndexByte(path, '/'); i >= 0 {
+		return path[:i]
+	}
+	return ""
+}
+
+// sameStep says whether two scope steps are the same step.
+func sameStep(a, b ScopeStep) bool {
+	if a.Node != b.Node || a.Branch != b.Branch || (a.Item == nil) != (b.Item == nil) {
+		return false
+	}
+	return a.Item == nil || *a.Item == *b.Item
+}
+
+// sameScope says whether two scopes are the same place.
+func sameScope(a, b []ScopeStep) bool {
+	return len(a) == len(b) && within(a, b)
+}
+
+// within says whether scope in lies inside scope outer (or is it): outer's
+// steps lead the way to in. A commit made in scope outer is seen from in:
+// a branch or a subflow reads what the scope it was forked or mounted from
+// wrote before.
+func within(in, outer []ScopeStep) bool {
+	if len(outer) > len(in) {
+		return false
+	}
+	for k := range outer {
+		if !sameStep(in[k], outer[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+// itemStep says whether scope in runs in a generated branch of the foreach
+// whose own commit ran in scope fe as node id, and which item it is.
+func itemStep(in, fe []ScopeStep, id string) (int, bool) {
+	if len(in) <= len(fe) || !within(in, fe) {
+		return 0, false
+	}
+	st := in[len(fe)]
+	if st.Node != id || st.Item == nil {
+		return 0, false
+	}
+	return *st.Item, true
+}

@@ -1,12 +1,15 @@
 package flow
 
 import (
+	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/openrunbook/runbook/decide"
+	"github.com/openrunbook/runbook/internal/suggest"
 )
 
 // chartIndex is one chart's nodes by id, each with its ancestry: the
@@ -45,18 +48,14 @@ func (e *Explainer) index(s *Structure) *chartIndex {
 	return ci
 }
 
-// locate finds the node a runtime path executed, and its ancestry in its
-// own chart, by walking the path's segments through the structure.
-func (e *Explainer) locate(path string) (*NodeInfo, []ancStep, bool) {
+// locate finds the node an execution in scope ran, and its ancestry in
+// its own chart, by walking the scope's steps through the structure.
+func (e *Explainer) locate(scope []ScopeStep, node string) (*NodeInfo, []ancStep, bool) {
 	if e.st == nil {
 		return nil, nil, false
 	}
-	pos, err := ParsePath(path)
-	if err != nil {
-		return nil, nil, false
-	}
 	chart := e.st
-	for _, st := range pos.Scope {
+	for _, st := range scope {
 		n := e.index(chart).nodes[st.Node]
 		if n == nil {
 			return nil, nil, false
@@ -69,7 +68,7 @@ func (e *Explainer) locate(path string) (*NodeInfo, []ancStep, bool) {
 		}
 	}
 	ci := e.index(chart)
-	n := ci.nodes[pos.Node]
+	n := ci.nodes[node]
 	if n == nil {
 		return nil, nil, false
 	}
@@ -84,7 +83,8 @@ type WhyNot struct {
 	Target string `json:"target"`
 	// Kind is "stage" or "branch".
 	Kind string `json:"kind"`
-	// Decider is the id of the decider a branch belongs to.
+	// Decider is the id of the decider a branch belongs to ("a, b" when
+	// the name is a branch of several and the answer is for each).
 	Decider string `json:"decider,omitempty"`
 	// Ran lists the executions of the stage (for a branch: the decisions
 	// that chose it).
@@ -122,6 +122,8 @@ type NotRun struct {
 	// Path is the stage that failed, ended the run, or the foreach.
 	Path    string `json:"path,omitempty"`
 	Message string `json:"message"`
+
+	steps []ScopeStep // Scope as steps, for matching a path prefix
 }
 
 // RoutedAround is a decision that chose other branches than the one that
@@ -150,37 +152,69 @@ type routeStep struct {
 }
 
 // WhyNot answers for a stage (id, name, or a record path like
-// `per-volume~3/mark-risk`) or a branch name.
+// `per-volume~3/mark-risk`) or a branch name. A path prefix says where:
+// the scope steps before the id (`area-disk/critical`, `per-volume~3/m`;
+// for a branch, the decider's id may end it: `disk-level/critical`) pick
+// the places in the chart it leads to, and the runs of them it names (an
+// item, a fork branch). A prefix that leads nowhere in the chart is an
+// error naming the places that exist, never an answer about another one.
 func (e *Explainer) WhyNot(target string) (*WhyNot, error) {
-	q := StripCounter(target)
-	scopeWant := ""
-	id := q
-	if i := strings.LastIndexByte(q, '/'); i >= 0 {
-		scopeWant, id = q[:i], q[i+1:]
+	pos, err := ParsePath(target)
+	if err != nil {
+		return nil, fmt.Errorf("explain: why not %q: %w", target, err)
 	}
+	id, want := pos.Node, pos.Scope
 	wn := &WhyNot{Target: target, Kind: "stage"}
 	if e.st == nil {
-		e.whyNotFromLog(wn, id)
+		e.whyNotFromLog(wn, id, want)
 		return wn, nil
 	}
 	routes, isBranch := e.routesTo(id)
 	if len(routes) == 0 {
 		return nil, fmt.Errorf("explain: no stage or branch %q in chart %s", id, e.st.Name)
 	}
-	route := routes[0]
+	wants := make([][]ScopeStep, len(routes))
+	if len(want) > 0 {
+		var kept [][]routeStep
+		for _, r := range routes {
+			if w, ok := routeUnder(r, want, isBranch); ok {
+				kept = append(kept, r)
+				wants[len(kept)-1] = w
+			}
+		}
+		if len(kept) == 0 {
+			return nil, e.unknownPlace(target, id, want, routes, isBranch)
+		}
+		routes, wants = kept, wants[:len(kept)]
+	}
 	if len(routes) > 1 {
-		wn.Notes = append(wn.Notes, fmt.Sprintf("%q names %d places in the chart; this answers for the first", id, len(routes)))
+		wn.Notes = append(wn.Notes, fmt.Sprintf("%q names %d places in the chart (%s); this answers for each: give its path to ask for one", id, len(routes), strings.Join(placesOf(routes, isBranch), ", ")))
+	}
+	var deciders []string
+	for ri, route := range routes {
+		if isBranch {
+			deciders = append(deciders, route[len(route)-1].node.ID)
+		}
+		e.whyNotAlong(wn, route, wants[ri], isBranch)
 	}
 	if isBranch {
-		wn.Kind, wn.Decider = "branch", route[len(route)-1].node.ID
+		wn.Kind, wn.Decider = "branch", strings.Join(slices.Compact(deciders), ", ")
 	}
-	scopes := []string{""}
+	wn.Notes = append(wn.Notes, e.damaged...)
+	return wn, nil
+}
+
+// whyNotAlong answers along one static way down to the target, in the
+// places want names (every place when want is empty).
+func (e *Explainer) whyNotAlong(wn *WhyNot, route []routeStep, want []ScopeStep, isBranch bool) {
+	reasons, ran := len(wn.Reasons), len(wn.Ran)
+	scopes := [][]ScopeStep{nil}
 	for si, step := range route {
 		last := si == len(route)-1
 		if last && !isBranch {
 			break
 		}
-		var next []string
+		var next [][]ScopeStep
 		for _, s := range scopes {
 			next = append(next, e.descend(wn, step, s, last)...)
 		}
@@ -189,13 +223,13 @@ func (e *Explainer) WhyNot(target string) (*WhyNot, error) {
 	if !isBranch {
 		target := route[len(route)-1].node
 		for _, s := range scopes {
-			if scopeWant != "" && s != scopeWant {
+			if !matches(s, want) {
 				continue
 			}
 			ran := false
 			for i := range e.log.Commits {
 				c := &e.log.Commits[i]
-				if c.Stage == target.ID && ScopeOf(c.Path) == s {
+				if c.Stage == target.ID && sameScope(c.Scope, s) {
 					wn.Ran = append(wn.Ran, Ran{Index: i, Path: c.Path, Err: c.Err, Discarded: c.Discarded})
 					ran = true
 				}
@@ -205,27 +239,168 @@ func (e *Explainer) WhyNot(target string) (*WhyNot, error) {
 			}
 		}
 	}
-	if scopeWant != "" {
-		kept := wn.Reasons[:0]
-		for _, r := range wn.Reasons {
-			if r.Scope == scopeWant || visible(r.Scope, scopeWant) {
+	if len(want) > 0 {
+		// What happened in other places is not an answer for this one; what
+		// happened around it (a decision routing around the foreach) is.
+		kept := wn.Reasons[:reasons]
+		for _, r := range wn.Reasons[reasons:] {
+			if matches(r.steps, want) || around(r.steps, want) {
 				kept = append(kept, r)
 			}
 		}
 		wn.Reasons = kept
+		keptRan := wn.Ran[:ran]
+		for _, r := range wn.Ran[ran:] {
+			if matches(e.log.Commits[r.Index].Scope, want) {
+				keptRan = append(keptRan, r)
+			}
+		}
+		wn.Ran = keptRan
 	}
-	wn.Notes = append(wn.Notes, e.damaged...)
-	return wn, nil
+}
+
+// matches says whether scope s is one of the places a prefix names: want's
+// steps lead s's way, each naming the same node, and the same item or fork
+// branch when it names one (`per-volume` matches every item of it).
+func matches(s, want []ScopeStep) bool {
+	if len(want) > len(s) {
+		return false
+	}
+	for k, w := range want {
+		if !stepMatches(s[k], w) {
+			return false
+		}
+	}
+	return true
+}
+
+// around says whether scope s is outside the place want names (a step of
+// the way to it), where what ended or routed around the place happened.
+func around(s, want []ScopeStep) bool {
+	return len(s) < len(want) && matches(s, want[:len(s)])
+}
+
+// stepMatches says whether a run's (or the chart's) step s is the step w a
+// person wrote. A step written without an item or branch stands for every
+// one of them; the chart's own foreach step (item -1) for every item. A
+// fork branch named all in digits is written like an item: the display
+// path cannot tell them apart, so either is taken.
+func stepMatches(s, w ScopeStep) bool {
+	if s.Node != w.Node {
+		return false
+	}
+	switch {
+	case w.Item != nil && s.Item != nil:
+		return *s.Item < 0 || *s.Item == *w.Item
+	case w.Item != nil:
+		return s.Branch == strconv.Itoa(*w.Item)
+	case w.Branch != "":
+		return s.Branch == w.Branch
+	}
+	return true
+}
+
+// staticScope is the scope steps a route opens on its way down, as the
+// chart knows them: a foreach's step stands for every item (-1).
+func staticScope(route []routeStep) []ScopeStep {
+	var out []ScopeStep
+	for si, step := range route {
+		if si == len(route)-1 {
+			break // the target itself (or, for a branch, its decider)
+		}
+		switch step.node.Kind {
+		case KindSelect, KindParallel:
+			out = append(out, ScopeStep{Node: step.node.ID, Branch: step.branch})
+		case KindSubflow:
+			out = append(out, ScopeStep{Node: step.node.ID})
+		case KindForEach:
+			out = append(out, ScopeStep{Node: step.node.ID, Item: &anyItem})
+		}
+	}
+	return out
+}
+
+// anyItem marks the chart's foreach step, which every item of it matches.
+var anyItem = -1
+
+// routeUnder says whether a route leads through the place a prefix names,
+// and the prefix without the decider's id (`disk-level/critical`).
+func routeUnder(route []routeStep, want []ScopeStep, isBranch bool) ([]ScopeStep, bool) {
+	static := staticScope(route)
+	if isBranch {
+		last := want[len(want)-1]
+		if d := route[len(route)-1].node; last.Node == d.ID && last.Branch == "" && last.Item == nil && matches(static, want[:len(want)-1]) {
+			return want[:len(want)-1], true
+		}
+	}
+	for k, w := range want {
+		if k >= len(static) || !stepMatches(static[k], w) {
+			return nil, false
+		}
+	}
+	return want, true
+}
+
+// staticString is a chart place's display path: a foreach's step is its
+// id alone (`per-volume`, any item).
+func staticString(scope []ScopeStep) string {
+	out := slices.Clone(scope)
+	for k := range out {
+		if out[k].Item != nil && *out[k].Item < 0 {
+			out[k].Item = nil
+		}
+	}
+	return ScopeString(out)
+}
+
+// placesOf is each route's place as a person would write it: the scope
+// steps to the target and, for a branch, its decider
+// (`area-disk/disk-level`).
+func placesOf(routes [][]routeStep, isBranch bool) []string {
+	var out []string
+	for _, r := range routes {
+		p := staticString(staticScope(r))
+		last := r[len(r)-1].node.ID
+		if p != "" {
+			last = p + "/" + last
+		}
+		out = append(out, last)
+	}
+	return out
+}
+
+// unknownPlace is the error for a prefix that leads to none of the places
+// the id names: the places there are, and the nearest of them.
+func (e *Explainer) unknownPlace(target, id string, want []ScopeStep, routes [][]routeStep, isBranch bool) error {
+	places := placesOf(routes, isBranch)
+	var asks []string
+	for _, r := range routes {
+		p := staticString(staticScope(r))
+		if p == "" {
+			asks = append(asks, id)
+		} else {
+			asks = append(asks, p+"/"+id)
+		}
+	}
+	what := "stage " + strconv.Quote(id) + " is at"
+	if isBranch {
+		what = strconv.Quote(id) + " is a branch of"
+	}
+	msg := fmt.Sprintf("explain: why not %q: no %q under %q in chart %s; %s %s", target, id, ScopeString(want), e.st.Name, what, strings.Join(places, ", "))
+	if near := suggest.Nearest(target, slices.Concat(asks, places)); near != "" {
+		msg += fmt.Sprintf(" (did you mean %s?)", near)
+	}
+	return errors.New(msg)
 }
 
 // descend takes one routing step in scope s: the scopes the flow went on
 // in, reasons for those it did not. last marks a branch target's decider.
-func (e *Explainer) descend(wn *WhyNot, step routeStep, s string, last bool) []string {
+func (e *Explainer) descend(wn *WhyNot, step routeStep, s []ScopeStep, last bool) [][]ScopeStep {
 	n := step.node
 	var runs []int
 	for i := range e.log.Commits {
 		c := &e.log.Commits[i]
-		if c.Stage != n.ID || ScopeOf(c.Path) != s || c.Discarded {
+		if c.Stage != n.ID || !sameScope(c.Scope, s) || c.Discarded {
 			continue
 		}
 		if (n.Kind == KindDecide || n.Kind == KindSelect) && c.Decision == nil {
@@ -237,12 +412,7 @@ func (e *Explainer) descend(wn *WhyNot, step routeStep, s string, last bool) []s
 		wn.Reasons = append(wn.Reasons, e.notReached(n, s))
 		return nil
 	}
-	join := func(seg string) string {
-		if s == "" {
-			return seg
-		}
-		return s + "/" + seg
-	}
+	into := func(st ScopeStep) []ScopeStep { return append(slices.Clip(s), st) }
 	switch n.Kind {
 	case KindDecide, KindSelect:
 		took := false
@@ -255,7 +425,7 @@ func (e *Explainer) descend(wn *WhyNot, step routeStep, s string, last bool) []s
 				}
 				continue
 			}
-			wn.Reasons = append(wn.Reasons, NotRun{Scope: s, Because: BecauseRouted, Path: c.Path,
+			wn.Reasons = append(wn.Reasons, NotRun{Scope: ScopeString(s), steps: s, Because: BecauseRouted, Path: c.Path,
 				Decision: e.routedAround(i, n, step.branch),
 				Message:  fmt.Sprintf("%s chose %s, not %s", nameOr(n), strings.Join(c.Decision.Chosen, ", "), step.branch)})
 		}
@@ -263,44 +433,35 @@ func (e *Explainer) descend(wn *WhyNot, step routeStep, s string, last bool) []s
 			return nil
 		}
 		if n.Kind == KindSelect {
-			return []string{join(n.ID + "~" + step.branch)}
+			return [][]ScopeStep{into(ScopeStep{Node: n.ID, Branch: step.branch})}
 		}
-		return []string{s}
+		return [][]ScopeStep{s}
 	case KindParallel:
-		return []string{join(n.ID + "~" + step.branch)}
+		return [][]ScopeStep{into(ScopeStep{Node: n.ID, Branch: step.branch})}
 	case KindSubflow:
-		return []string{join(n.ID)}
+		return [][]ScopeStep{into(ScopeStep{Node: n.ID})}
 	case KindForEach:
-		prefix := join(n.ID + "~")
-		var out []string
-		seen := map[string]bool{}
+		items := map[int]bool{}
 		for i := range e.log.Commits {
-			p := e.log.Commits[i].Path
-			if !strings.HasPrefix(p, prefix) {
-				continue
-			}
-			k, _, _ := strings.Cut(p[len(prefix):], "/")
-			if _, err := strconv.Atoi(k); err == nil && !seen[k] {
-				seen[k] = true
-				out = append(out, prefix+k)
+			if k, ok := itemStep(e.log.Commits[i].Scope, s, n.ID); ok {
+				items[k] = true
 			}
 		}
-		slices.SortFunc(out, func(a, b string) int {
-			x, _ := strconv.Atoi(a[len(prefix):])
-			y, _ := strconv.Atoi(b[len(prefix):])
-			return x - y
-		})
+		var out [][]ScopeStep
+		for _, k := range slices.Sorted(maps.Keys(items)) {
+			out = append(out, into(ScopeStep{Node: n.ID, Item: &k}))
+		}
 		if len(out) == 0 {
 			c := &e.log.Commits[runs[len(runs)-1]]
 			msg := fmt.Sprintf("%s ran over no items: no branch of it ran", nameOr(n))
 			if c.Err != "" {
 				msg = fmt.Sprintf("%s failed before any branch ran: %s", nameOr(n), c.Err)
 			}
-			wn.Reasons = append(wn.Reasons, NotRun{Scope: s, Because: BecauseNoItems, Path: c.Path, Message: msg})
+			wn.Reasons = append(wn.Reasons, NotRun{Scope: ScopeString(s), steps: s, Because: BecauseNoItems, Path: c.Path, Message: msg})
 		}
 		return out
 	}
-	return []string{s}
+	return [][]ScopeStep{s}
 }
 
 // routedAround is the evidence of decision i that did not take wanted.
@@ -327,14 +488,14 @@ func (e *Explainer) routedAround(i int, n *NodeInfo, wanted string) *RoutedAroun
 
 // notReached says why node n never ran in scope s: a stage before it in
 // that place failed, or the run ended first.
-func (e *Explainer) notReached(n *NodeInfo, s string) NotRun {
+func (e *Explainer) notReached(n *NodeInfo, s []ScopeStep) NotRun {
 	for i := range e.log.Commits {
 		c := &e.log.Commits[i]
-		if c.Err != "" && !c.Discarded && (ScopeOf(c.Path) == s || visible(s, ScopeOf(c.Path))) && c.Stage != n.ID {
-			if s != "" && ScopeOf(c.Path) == "" {
+		if c.Err != "" && !c.Discarded && (within(s, c.Scope) || within(c.Scope, s)) && c.Stage != n.ID {
+			if len(s) != 0 && len(c.Scope) == 0 {
 				continue // a root failure ends the run: said below
 			}
-			return NotRun{Scope: s, Because: BecauseFailed, Path: c.Path,
+			return NotRun{Scope: ScopeString(s), steps: s, Because: BecauseFailed, Path: c.Path,
 				Message: fmt.Sprintf("%s never ran: %s failed first: %s", nameOr(n), c.Path, c.Err)}
 		}
 	}
@@ -345,9 +506,9 @@ func (e *Explainer) notReached(n *NodeInfo, s string) NotRun {
 		if e.end.Message != "" {
 			msg += ": " + e.end.Message
 		}
-		return NotRun{Scope: s, Because: BecauseEnded, Path: e.end.Path, Message: msg}
+		return NotRun{Scope: ScopeString(s), steps: s, Because: BecauseEnded, Path: e.end.Path, Message: msg}
 	}
-	return NotRun{Scope: s, Because: BecauseNotReached, Message: fmt.Sprintf("%s never ran here, and the log does not say why", nameOr(n))}
+	return NotRun{Scope: ScopeString(s), steps: s, Because: BecauseNotReached, Message: fmt.Sprintf("%s never ran here, and the log does not say why", nameOr(n))}
 }
 
 // routesTo finds the static ways down to a stage id (or name), or failing
@@ -398,11 +559,11 @@ func (e *Explainer) routesTo(id string) ([][]routeStep, bool) {
 
 // whyNotFromLog answers without the chart's structure: what ran, or the
 // decisions whose rules name the target as a branch.
-func (e *Explainer) whyNotFromLog(wn *WhyNot, id string) {
+func (e *Explainer) whyNotFromLog(wn *WhyNot, id string, want []ScopeStep) {
 	wn.Notes = append(wn.Notes, "the record holds no chart structure: only what the log itself names is shown")
 	for i := range e.log.Commits {
 		c := &e.log.Commits[i]
-		if c.Stage == id {
+		if c.Stage == id && matches(c.Scope, want) {
 			wn.Ran = append(wn.Ran, Ran{Index: i, Path: c.Path, Err: c.Err, Discarded: c.Discarded})
 		}
 	}
@@ -412,7 +573,7 @@ func (e *Explainer) whyNotFromLog(wn *WhyNot, id string) {
 	for i := range e.log.Commits {
 		c := &e.log.Commits[i]
 		ev := c.Decision
-		if ev == nil || !namesBranch(ev, id) {
+		if ev == nil || !namesBranch(ev, id) || !matches(c.Scope, want) && !deciderIs(c, want) {
 			continue
 		}
 		wn.Kind, wn.Decider = "branch", c.Stage
@@ -420,14 +581,24 @@ func (e *Explainer) whyNotFromLog(wn *WhyNot, id string) {
 			wn.Ran = append(wn.Ran, Ran{Index: i, Path: c.Path})
 			continue
 		}
-		wn.Reasons = append(wn.Reasons, NotRun{Scope: ScopeOf(c.Path), Because: BecauseRouted, Path: c.Path,
+		wn.Reasons = append(wn.Reasons, NotRun{Scope: ScopeString(c.Scope), steps: c.Scope, Because: BecauseRouted, Path: c.Path,
 			Decision: e.routedAround(i, nil, id), Message: fmt.Sprintf("%s chose %s, not %s", c.Stage, strings.Join(ev.Chosen, ", "), id)})
 	}
 	if len(wn.Ran)+len(wn.Reasons) == 0 {
 		n := &NodeInfo{ID: id, Name: id}
-		wn.Reasons = append(wn.Reasons, e.notReached(n, ""))
+		wn.Reasons = append(wn.Reasons, e.notReached(n, nil))
 	}
 	wn.Notes = append(wn.Notes, e.damaged...)
+}
+
+// deciderIs says whether want names decision c's place and c itself
+// (`disk-level/critical` asks of the decider disk-level).
+func deciderIs(c *Commit, want []ScopeStep) bool {
+	if len(want) == 0 {
+		return false
+	}
+	last := want[len(want)-1]
+	return last.Node == c.Stage && last.Branch == "" && last.Item == nil && matches(c.Scope, want[:len(want)-1])
 }
 
 func namesBranch(ev *decide.Evidence, b string) bool {

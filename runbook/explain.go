@@ -1,9 +1,11 @@
 package runbook
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/plugins/label"
 	"github.com/openrunbook/runbook/record"
 )
 
@@ -27,6 +29,8 @@ type Explain struct {
 	rec      *record.RunRecord
 	ex       *flow.Explainer
 	Problems []string
+
+	scripts map[int]*label.Row // commit index → its script row; built on first ask
 }
 
 // NewExplain indexes the record's log once.
@@ -69,6 +73,40 @@ func endOf(rec *record.RunRecord) flow.End {
 	return end
 }
 
+// Script is the script row the commit at index i filed (what an exec
+// stage ran and how it ended), or nil when it filed none. Rows carry
+// record paths (no counter) in log order, so the k-th execution at a path
+// is the k-th row at it; where a path's rows and executions do not pair
+// up one to one (a damaged record), none of its rows is given: a row
+// shown under the wrong execution would be a wrong answer.
+func (x *Explain) Script(i int) *label.Row {
+	if x.scripts == nil {
+		x.scripts = map[int]*label.Row{}
+		if r := x.rec.Result; r != nil {
+			rows := map[string][]int{}
+			for k := range r.Scripts {
+				rows[r.Scripts[k].Path] = append(rows[r.Scripts[k].Path], k)
+			}
+			execs := map[string][]int{}
+			for j := range x.rec.Log.Commits {
+				p := record.Path(x.rec.Log.Commits[j].Path)
+				if len(rows[p]) > 0 {
+					execs[p] = append(execs[p], j)
+				}
+			}
+			for p, js := range execs {
+				if len(js) != len(rows[p]) {
+					continue
+				}
+				for k, j := range js {
+					x.scripts[j] = &r.Scripts[rows[p][k]]
+				}
+			}
+		}
+	}
+	return x.scripts[i]
+}
+
 // Record is the record explained.
 func (x *Explain) Record() *record.RunRecord { return x.rec }
 
@@ -95,7 +133,9 @@ func (x *Explain) Answer() (*flow.Explanation, error) {
 }
 
 // Query answers one query string: a key when its first name is a key of
-// the final state, else a stage path or id. at applies to keys only.
+// the final state, else a stage path or id. at applies to keys only. A
+// stage id that ran in several places is a *flow.AmbiguousStageError
+// listing them, never the explanation of one of them.
 func (x *Explain) Query(q string, at int) (*flow.Explanation, error) {
 	if q == "" {
 		if at >= 0 {
@@ -107,8 +147,13 @@ func (x *Explain) Query(q string, at int) (*flow.Explanation, error) {
 	if kerr == nil {
 		return e, nil
 	}
-	if e, err := x.ex.Stage(q); err == nil {
+	e, err := x.ex.Stage(q)
+	if err == nil {
 		return e, nil
+	}
+	var many *flow.AmbiguousStageError
+	if errors.As(err, &many) {
+		return nil, err
 	}
 	return nil, fmt.Errorf("%q is neither a key of the state nor a stage that ran: %w", q, kerr)
 }

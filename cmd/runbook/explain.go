@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/openrunbook/runbook/plugins/label"
 	"github.com/openrunbook/runbook/record"
 
 	"github.com/spf13/cobra"
@@ -22,6 +25,7 @@ type explainFlags struct {
 	format string
 	whyNot string
 	at     int
+	full   bool
 }
 
 func newExplainCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -38,8 +42,15 @@ cause first. Nothing is run again; the chart file is not needed.
   explain RECORD                      the chain behind the verdict table (or the final state)
   explain RECORD KEY                  a state key: df.stdout[2].usedPct, 'verdicts[3]', verdicts[3].verdict
   explain RECORD STAGE                a stage path (per-volume~3/posture) or id: what it rested on
-  explain RECORD --why-not STAGE      why a stage (or a branch, by name) did not run
+                                      (an id that ran in several places lists their paths)
+  explain RECORD --why-not STAGE      why a stage (or a branch, by name) did not run; a path
+                                      prefix (area-disk/critical) asks about that place only
   explain RECORD --at N [KEY]         the state (or KEY's chain) as of commit N
+  explain RECORD KEY --full           values, and what a command printed, whole (text cuts
+                                      values at 80 characters and says so)
+
+A stage that ran a command shows what ran, how it ended and the last lines
+it printed, as the record's script row says.
 
 A damaged record is explained as far as it is sound; what could not be read
 is said first. Exit 0 when answered, 1 when the question has no answer in
@@ -63,6 +74,7 @@ or a file that is not a run record of a known version.`,
 	fl.StringVar(&f.format, "format", "text", "output `format`: text or json")
 	fl.StringVar(&f.whyNot, "why-not", "", "say why this `STAGE` (id, name or path) or branch did not run")
 	fl.IntVar(&f.at, "at", -1, "answer as of commit `N` (time travel); with no KEY, print the state")
+	fl.BoolVar(&f.full, "full", false, "print values and what a command printed whole (text cuts values at 80 characters and says so)")
 	return cmd
 }
 
@@ -74,7 +86,34 @@ type explainOutput struct {
 	Explanation    *flow.Explanation `json:"explanation,omitempty"`
 	WhyNot         *flow.WhyNot      `json:"whyNot,omitempty"`
 	State          *stateAt          `json:"state,omitempty"`
+	// Scripts are the script rows of the commits the explanation names
+	// (what an exec stage ran and how it ended), in log order.
+	Scripts []explainScript `json:"scripts,omitempty"`
 }
+
+// explainScript is one commit's script row.
+type explainScript struct {
+	Index int       `json:"index"`
+	Path  string    `json:"path"`
+	Row   label.Row `json:"row"`
+}
+
+// explainText lays an answer out for a person. Values are cut at
+// shortWidth characters unless full; cut remembers that one was, so the
+// answer can say so and how to see it whole.
+type explainText struct {
+	b       *strings.Builder
+	full    bool
+	cut     bool
+	scripts map[int]*label.Row
+}
+
+// shortWidth is where text cuts a value; tailLines how many last lines of
+// what a command printed it shows.
+const (
+	shortWidth = 80
+	tailLines  = 5
+)
 
 type stateAt struct {
 	At     int            `json:"at"`
@@ -127,11 +166,32 @@ func explainRecord(path, q string, f explainFlags, atSet bool, stdout, stderr io
 		}
 		out.Explanation = e
 	}
+	scripts := map[int]*label.Row{}
+	if out.Explanation != nil {
+		seen := map[int]bool{}
+		var collect func(n *flow.CauseNode)
+		collect = func(n *flow.CauseNode) {
+			if n.Kind == flow.NodeCommit && !seen[n.Index] {
+				seen[n.Index] = true
+				if row := x.Script(n.Index); row != nil {
+					scripts[n.Index] = row
+				}
+			}
+			for _, c := range n.Causes {
+				collect(c)
+			}
+		}
+		collect(out.Explanation.Root)
+		for _, i := range slices.Sorted(maps.Keys(scripts)) {
+			out.Scripts = append(out.Scripts, explainScript{Index: i, Path: rec.Log.Commits[i].Path, Row: *scripts[i]})
+		}
+	}
 	if f.format == "json" {
 		return writeJSON(stdout, out, "  ")
 	}
 	var b strings.Builder
-	writeExplainText(&b, &out)
+	t := &explainText{b: &b, full: f.full, scripts: scripts}
+	t.writeExplainText(&out)
 	_, err = io.WriteString(stdout, b.String())
 	return err
 }
@@ -145,7 +205,8 @@ func printProblems(w io.Writer, problems []string) {
 
 // writeExplainText lays an answer out for a person: what could not be read
 // first, then the tree, two spaces a level, newest cause first.
-func writeExplainText(b *strings.Builder, out *explainOutput) {
+func (t *explainText) writeExplainText(out *explainOutput) {
+	b := t.b
 	if len(out.Problems) > 0 {
 		b.WriteString("The record is damaged. What could not be read:\n")
 		for _, p := range out.Problems {
@@ -155,7 +216,7 @@ func writeExplainText(b *strings.Builder, out *explainOutput) {
 	}
 	switch {
 	case out.WhyNot != nil:
-		writeWhyNot(b, out.WhyNot)
+		t.writeWhyNot(out.WhyNot)
 	case out.State != nil:
 		where := "before the first commit (the inputs)"
 		if out.State.Commit != "" {
@@ -168,21 +229,25 @@ func writeExplainText(b *strings.Builder, out *explainOutput) {
 		}
 		slices.Sort(keys)
 		for _, k := range keys {
-			fmt.Fprintf(b, "  %s = %s\n", k, short(out.State.Values[k]))
+			fmt.Fprintf(b, "  %s = %s\n", k, t.short(out.State.Values[k]))
 		}
 	case out.Explanation != nil:
-		writeExplanation(b, out.Explanation)
+		t.writeExplanation(out.Explanation)
+	}
+	if t.cut {
+		fmt.Fprintf(b, "Note: values above are cut at %d characters (…); --full prints them whole\n", shortWidth)
 	}
 }
 
-func writeExplanation(b *strings.Builder, e *flow.Explanation) {
+func (t *explainText) writeExplanation(e *flow.Explanation) {
+	b := t.b
 	r := e.Root
 	switch {
 	case r.Kind == flow.NodeState:
 		fmt.Fprintf(b, "The state as of commit %d, key by key:\n", e.At)
 		for _, c := range r.Causes {
-			fmt.Fprintf(b, "  %s = %s\n", c.Key, short(c.Value))
-			writeNode(b, c, 2)
+			fmt.Fprintf(b, "  %s = %s\n", c.Key, t.short(c.Value))
+			t.writeNode(c, 2)
 		}
 	case e.Value == nil && r.Kind == flow.NodeCommit && r.Key == "":
 		if len(r.Causes) == 0 {
@@ -196,31 +261,38 @@ func writeExplanation(b *strings.Builder, e *flow.Explanation) {
 		if a := r.Answer; a != nil {
 			fmt.Fprintf(b, "  it wrote the answer of %s at %s to %q\n", a.By, a.At, a.Question)
 		}
-		writeCauses(b, r, 1)
+		if row := t.scripts[r.Index]; row != nil {
+			t.writeScript(row, 1)
+		}
+		t.writeCauses(r, 1)
 	default:
-		fmt.Fprintf(b, "%s = %s\n", e.Query, short(e.Value))
-		writeNode(b, r, 1)
+		fmt.Fprintf(b, "%s = %s\n", e.Query, t.short(e.Value))
+		t.writeNode(r, 1)
 	}
 	for _, n := range e.Notes {
 		fmt.Fprintf(b, "Note: %s\n", n)
 	}
 }
 
-func writeCauses(b *strings.Builder, n *flow.CauseNode, depth int) {
+func (t *explainText) writeCauses(n *flow.CauseNode, depth int) {
 	for _, c := range n.Causes {
-		writeNode(b, c, depth)
+		t.writeNode(c, depth)
 	}
 }
 
 // writeNode writes one node's line and its causes under it.
-func writeNode(b *strings.Builder, n *flow.CauseNode, depth int) {
+func (t *explainText) writeNode(n *flow.CauseNode, depth int) {
+	b := t.b
 	b.WriteString(strings.Repeat("  ", depth))
-	b.WriteString(nodeLine(n))
+	b.WriteString(t.nodeLine(n))
 	b.WriteByte('\n')
-	if n.Route != nil && !n.Seen {
-		writeRuleLines(b, n.Route, depth+1)
+	if row := t.scripts[n.Index]; row != nil && n.Kind == flow.NodeCommit && !n.Seen {
+		t.writeScript(row, depth+1)
 	}
-	writeCauses(b, n, depth+1)
+	if n.Route != nil && !n.Seen {
+		t.writeRuleLines(n.Route, depth+1)
+	}
+	t.writeCauses(n, depth+1)
 }
 
 func commitRef(n *flow.CauseNode) string {
@@ -235,7 +307,7 @@ func nameSuffix(n *flow.CauseNode) string {
 }
 
 // nodeLine is one cause in words.
-func nodeLine(n *flow.CauseNode) string {
+func (t *explainText) nodeLine(n *flow.CauseNode) string {
 	var s string
 	switch n.Kind {
 	case flow.NodeInput:
@@ -248,12 +320,12 @@ func nodeLine(n *flow.CauseNode) string {
 			how = "an input, " + n.Input
 		}
 		if n.Rel == flow.RelRead {
-			s = fmt.Sprintf("read %s = %s: %s", n.Key, short(n.Value), how)
+			s = fmt.Sprintf("read %s = %s: %s", n.Key, t.short(n.Value), how)
 		} else {
 			s = fmt.Sprintf("%s: %s", n.Key, how)
 		}
 	case flow.NodeItem:
-		s = fmt.Sprintf("read %s = %s: item %d of the foreach %s (the branch's input)", n.Key, short(n.Value), n.ItemIndex, n.ItemOf)
+		s = fmt.Sprintf("read %s = %s: item %d of the foreach %s (the branch's input)", n.Key, t.short(n.Value), n.ItemIndex, n.ItemOf)
 	case flow.NodeMissing:
 		s = fmt.Sprintf("read %s: it did not exist yet", n.Key)
 	case flow.NodeUnknown:
@@ -264,23 +336,27 @@ func nodeLine(n *flow.CauseNode) string {
 		case flow.RelWrote:
 			s = "written by " + ref
 		case flow.RelRead:
-			s = fmt.Sprintf("read %s = %s, written by %s", n.Key, short(n.Value), ref)
+			s = fmt.Sprintf("read %s = %s, written by %s", n.Key, t.short(n.Value), ref)
 		case flow.RelRouted:
-			s = "routed by " + ref + routeWords(n.Route)
+			s = "routed by " + ref + t.routeWords(n.Route)
 		case flow.RelJoined:
 			s = fmt.Sprintf("joined %s from the branch commit %s", n.Key, ref)
 		case flow.RelRow:
 			s = fmt.Sprintf("row %s appended by %s", n.Key, ref)
 			if n.Value != nil {
-				s += " = " + short(n.Value)
+				s += " = " + t.short(n.Value)
 			}
 		case flow.RelAsked:
 			s = "the question was asked by " + ref
 		default:
 			s = n.Rel + " " + ref
 		}
-		if n.Gathered != "" {
-			s += ", gathered from the branch " + n.Gathered
+		for k, g := range n.GatheredBy {
+			then := ", gathered"
+			if k > 0 {
+				then = ", then"
+			}
+			s += fmt.Sprintf("%s into %s by %s%s [commit %d] from the branch %s", then, g.Key, g.Path, nameSuffix(&flow.CauseNode{Name: g.Name}), g.Index, g.Branch)
 		}
 		if a := n.Answer; a != nil {
 			if a.Rejected != "" {
@@ -302,7 +378,7 @@ func nodeLine(n *flow.CauseNode) string {
 	return s
 }
 
-func routeWords(r *flow.Route) string {
+func (t *explainText) routeWords(r *flow.Route) string {
 	if r == nil {
 		return ""
 	}
@@ -327,23 +403,24 @@ func labelWords(l string) string {
 }
 
 // writeRuleLines writes the values the routing rule saw.
-func writeRuleLines(b *strings.Builder, r *flow.Route, depth int) {
+func (t *explainText) writeRuleLines(r *flow.Route, depth int) {
+	b := t.b
 	if r.Rule == nil {
 		return
 	}
-	for _, l := range evidenceLines(*r.Rule) {
+	for _, l := range t.evidenceLines(*r.Rule) {
 		fmt.Fprintf(b, "%s%s\n", strings.Repeat("  ", depth), l)
 	}
 }
 
 // evidenceLines are a rule's evidence, one line per condition (filter) or
 // one line for an expression with the values it read.
-func evidenceLines(r decide.RuleEvidence) []string {
+func (t *explainText) evidenceLines(r decide.RuleEvidence) []string {
 	var out []string
 	if r.Expr != "" {
 		var ins []string
 		for _, in := range r.Inputs {
-			ins = append(ins, fmt.Sprintf("%s = %s", in.Path, short(in.Value)))
+			ins = append(ins, fmt.Sprintf("%s = %s", in.Path, t.short(in.Value)))
 		}
 		l := fmt.Sprintf("%s %s", mark(r.Matched), r.Expr)
 		if len(ins) > 0 {
@@ -352,11 +429,11 @@ func evidenceLines(r decide.RuleEvidence) []string {
 		out = append(out, l)
 	}
 	for _, c := range r.Conditions {
-		actual := short(c.Actual)
+		actual := t.short(c.Actual)
 		if !c.Present {
 			actual = "(missing)"
 		}
-		l := fmt.Sprintf("%s %s = %s %s %s", mark(c.Pass), c.Key, actual, c.Op, short(c.Expected))
+		l := fmt.Sprintf("%s %s = %s %s %s", mark(c.Pass), c.Key, actual, c.Op, t.short(c.Expected))
 		if c.Reason != "" {
 			l += ": " + c.Reason
 		}
@@ -375,7 +452,8 @@ func mark(ok bool) string {
 	return "✗"
 }
 
-func writeWhyNot(b *strings.Builder, wn *flow.WhyNot) {
+func (t *explainText) writeWhyNot(wn *flow.WhyNot) {
+	b := t.b
 	what := "stage"
 	if wn.Kind == "branch" {
 		what = "branch"
@@ -396,7 +474,7 @@ func writeWhyNot(b *strings.Builder, wn *flow.WhyNot) {
 		if d := r.Decision; d != nil {
 			for _, ev := range d.Rules {
 				fmt.Fprintf(b, "    rule %d%s → %s: %s\n", ev.Index, labelWords(ev.Label), ev.Then, matchedWords(ev.Matched))
-				for _, l := range evidenceLines(ev) {
+				for _, l := range t.evidenceLines(ev) {
 					fmt.Fprintf(b, "      %s\n", l)
 				}
 			}
@@ -457,8 +535,9 @@ func anyMatched(rs []decide.RuleEvidence) bool {
 	return false
 }
 
-// short is a value as compact JSON, cut at 80 characters.
-func short(v any) string {
+// short is a value as compact JSON, cut at shortWidth characters unless
+// the answer is printed full.
+func (t *explainText) short(v any) string {
 	if r, ok := v.(record.Row); ok {
 		v = r.Values
 	}
@@ -469,14 +548,85 @@ func short(v any) string {
 	if err := enc.Encode(v); err == nil {
 		s = strings.TrimSuffix(buf.String(), "\n")
 	}
-	if len(s) > 80 {
-		cut := 77
-		for cut > 0 && (s[cut]&0xC0) == 0x80 {
-			cut--
-		}
-		s = s[:cut] + "…"
+	return t.cutText(s)
+}
+
+// cutText cuts s at shortWidth characters (on a rune boundary) unless the
+// answer is printed full, and remembers that it did.
+func (t *explainText) cutText(s string) string {
+	if t.full || len(s) <= shortWidth {
+		return s
 	}
-	return s
+	t.cut = true
+	cut := shortWidth - 3
+	for cut > 0 && (s[cut]&0xC0) == 0x80 {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// writeScript writes what the commit's script row says ran, under the
+// commit's line: the command, how it ended, why when unknown, and the
+// last lines it printed.
+func (t *explainText) writeScript(row *label.Row, depth int) {
+	pad := strings.Repeat("  ", depth)
+	b := t.b
+	if r := row.Ran; r != nil {
+		switch {
+		case len(r.Argv) > 0:
+			fmt.Fprintf(b, "%sran %s\n", pad, t.cutText(shellArgv(r.Argv)))
+		case r.Shell != "":
+			fmt.Fprintf(b, "%sran the shell script %s\n", pad, t.cutText(strconv.Quote(r.Shell)))
+		}
+		if r.Dir != "" {
+			fmt.Fprintf(b, "%s  in %s\n", pad, r.Dir)
+		}
+	}
+	line := "how it ended: " + row.Words
+	if row.Answer != "" {
+		line += fmt.Sprintf(": the chart's answer %q", row.Answer)
+	}
+	if row.Label == label.OutcomeUnknown {
+		cause := row.Cause
+		if cause == "" {
+			cause = "the record does not say why"
+		}
+		line += ": " + cause
+	}
+	fmt.Fprintf(b, "%s%s\n", pad, line)
+	if r := row.Ran; r != nil {
+		t.writeTail(pad, "stdout", r.StdoutTail)
+		t.writeTail(pad, "stderr", r.StderrTail)
+	}
+}
+
+// writeTail writes the last lines a command printed on one stream: all of
+// them with --full, else the last tailLines, each cut, saying how many
+// were left out.
+func (t *explainText) writeTail(pad, stream, tail string) {
+	if tail == "" {
+		return
+	}
+	lines := strings.Split(strings.TrimRight(tail, "\n"), "\n")
+	head := fmt.Sprintf("%s%s ended with:\n", pad, stream)
+	if !t.full && len(lines) > tailLines {
+		head = fmt.Sprintf("%s%s ended with (its last %d lines of the %d kept):\n", pad, stream, tailLines, len(lines))
+		lines, t.cut = lines[len(lines)-tailLines:], true
+	}
+	t.b.WriteString(head)
+	for _, l := range lines {
+		fmt.Fprintf(t.b, "%s  | %s\n", pad, t.cutText(l))
+	}
+}
+
+// shellArgv spells an argument vector as a shell would read it back,
+// each argument quoted by shellQuote (exec.go) when it needs it.
+func shellArgv(argv []string) string {
+	out := make([]string, len(argv))
+	for i, a := range argv {
+		out[i] = shellQuote(a)
+	}
+	return strings.Join(out, " ")
 }
 
 // whyNotHint points an explanation asked of a stage that never ran at the

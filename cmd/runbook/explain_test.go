@@ -347,10 +347,10 @@ func TestExplainRealExamples(t *testing.T) {
 				}
 				branch := ex.foreach + "~" + itoa(i)
 				e := out.Explanation
-				if e.Root.Gathered != branch || len(e.Root.Causes) != 1 {
+				if g := e.Root.GatheredBy; len(g) != 1 || g[0].Branch != branch {
 					t.Fatalf("%s: root %+v", key, e.Root)
 				}
-				app := e.Root.Causes[0]
+				app := e.Root
 				verdict := rows[i].(map[string]any)["verdict"]
 				var routed *flow.CauseNode
 				for _, c := range app.Causes {

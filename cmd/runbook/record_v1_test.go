@@ -10,7 +10,12 @@ import (
 // record version 1 (testdata/records/v1-*.json, written by `runbook exec
 // --record` before commits carried their scope and counter): every answer
 // is the one that runbook gave, byte for byte (the .explain.golden files
-// were printed by it, not by this one, so they are never -update'd).
+// were printed by it, not by this one, so they are never -update'd), but
+// for the wrong answers fixed since, each edited into the golden by hand:
+// issue 13, a row's first line names the branch commit that wrote it
+// (v1-disk's verdicts[0]), not the foreach that gathered it; and a
+// commit that ran a command says how it ended ("how it ended: completed")
+// and a cut value says --full shows it whole.
 func TestExplainReadsRecordVersion1(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join("..", "..", "testdata", "records")
