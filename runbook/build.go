@@ -30,6 +30,10 @@ func Open(path string) (*Runbook, error) {
 // Build builds the runbook a loaded Spec describes: the flow chart with a
 // stage function for every stage kind.
 func Build(spec *chart.Spec) (*Runbook, error) {
+	// Each mount is built anew: bound the expansion before building it.
+	if err := chart.CheckMounts(spec); err != nil {
+		return nil, err
+	}
 	b := &chartBuilder{spec: spec}
 	fc, err := b.chart(spec.Name, spec.Description, spec.Stages)
 	if err != nil {
