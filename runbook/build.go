@@ -18,9 +18,9 @@ import (
 )
 
 // Open loads a chart file and builds the runbook it describes. Load errors
-// come back together as LoadErrors.
-func Open(path string) (*Runbook, error) {
-	spec, err := chart.Load(path)
+// come back together as LoadErrors. opts are the loader's (chart.AllowDir).
+func Open(path string, opts ...chart.LoadOption) (*Runbook, error) {
+	spec, err := chart.Load(path, opts...)
 	if err != nil {
 		return nil, err
 	}

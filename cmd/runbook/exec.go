@@ -36,6 +36,7 @@ type execFlags struct {
 	timeout    time.Duration
 	verbose    bool
 	plugins    pluginFlags // plugins.go
+	allow      []string    // --allow-chart-path DIR
 }
 
 // formats are the --format values exec accepts.
@@ -92,6 +93,7 @@ func (f *execFlags) register(fl *pflag.FlagSet, w runFlagWords) {
 	fl.DurationVar(&f.timeout, "timeout", 0, w.timeout)
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "also print the run's narrative")
 	addPluginFlags(fl, &f.plugins)
+	allowChartPath(fl, &f.allow)
 }
 
 // runOptions turns the flags exec and resume share into run options: the
@@ -160,7 +162,7 @@ func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.
 		return err
 	}
 	defer stopHonesty() // none outlives the command
-	rb, ok := load(path, stderr)
+	rb, ok := load(path, f.allow, stderr)
 	if !ok {
 		return quietExit(exitUsage)
 	}
