@@ -230,3 +230,29 @@ func TestIssue19SubflowPathConfined(t *testing.T) {
 		t.Errorf("Parse of a non-chart: %q", msg)
 	}
 }
+
+// BenchmarkIssue19Refusals measures what refusing each exhausting input
+// costs (the tests above assert the bounds; this reports time and bytes).
+func BenchmarkIssue19Refusals(b *testing.B) {
+	deep := []byte("version: 1\nrunbook: r\nx: " + strings.Repeat("[", 50_000) + strings.Repeat("]", 50_000) + "\n")
+	var long strings.Builder
+	long.WriteString("version: 1\nrunbook: r\n" + strings.Repeat("k", 100_000) + ":\n")
+	for range 20_000 {
+		long.WriteString("  a: 1\n")
+	}
+	fat := []byte("version: 1\nrunbook: r\nx:\n  big: &big [" + strings.TrimSuffix(strings.Repeat("1,", 5000), ",") +
+		"]\n  copies: [" + strings.TrimSuffix(strings.Repeat("*big, ", 30), ", ") + "]\nstages: [{id: p, plugin: {name: x, args: {a: *big, b: *big, c: *big, d: *big, e: *big, f: *big, g: *big, h: *big, i: *big, j: *big, k: *big, l: *big, m: *big, n: *big, o: *big, p: *big, q: *big, r: *big, s: *big, t: *big, u: *big}}}]\n")
+	for _, c := range []struct {
+		name string
+		src  []byte
+	}{{"deep-100KB", deep}, {"long-key", []byte(long.String())}, {"fat-alias", fat}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Parse("c.yaml", c.src); err == nil {
+					b.Fatal("loaded")
+				}
+			}
+		})
+	}
+}

@@ -252,7 +252,7 @@ func reportRun(stdout, stderr io.Writer, rec *record.Record, f execFlags, stream
 		return exit(exitFailed, "writing the result: %v", err)
 	}
 	for _, w := range rec.Warnings {
-		fmt.Fprintf(stderr, "runbook: warning: %s\n", w)
+		fmt.Fprintf(stderr, "runbook: warning: %s\n", clean(w))
 	}
 	if rec.Status == "failed" || rec.Status == "cancelled" {
 		verb := rec.Status
@@ -260,7 +260,7 @@ func reportRun(stdout, stderr io.Writer, rec *record.Record, f execFlags, stream
 			verb = "interrupted"
 		}
 		if rec.Error != nil {
-			fmt.Fprintf(stderr, "run %s at %s: %s\n", verb, rec.Error.Stage, rec.Error.Message)
+			fmt.Fprintf(stderr, "run %s at %s: %s\n", verb, clean(rec.Error.Stage), clean(rec.Error.Message))
 		} else {
 			fmt.Fprintf(stderr, "run %s\n", verb)
 		}
