@@ -8,11 +8,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/lexer"
 	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
 )
@@ -26,10 +26,15 @@ const MaxChartBytes = 10 << 20
 // it mounts is loaded too, once, and a chart that mounts itself, directly or
 // through others, is refused.
 //
+// A subflow chart must be inside the root chart's folder (symlinks
+// resolved) or a folder given with AllowDir (paths.go); a file that is not a
+// chart is refused without a word of its content. Mounting is bounded
+// (limits.go: MaxSubflowDepth, MaxSubflowMounts, MaxSubflowStages).
+//
 // On any error the Spec is nil and the error is a LoadErrors holding every
 // problem found in every file, sorted by position.
-func Load(path string) (*Spec, error) {
-	s := newSession()
+func Load(path string, opts ...LoadOption) (*Spec, error) {
+	s := newSession(path, opts)
 	spec := s.loadFile(path, path, Pos{}, "", nil)
 	return s.result(spec)
 }
@@ -39,8 +44,8 @@ func Load(path string) (*Spec, error) {
 // file's directory. Errors are as Load's.
 //
 // Parse never panics: an input that trips a bug is still an error.
-func Parse(file string, data []byte) (*Spec, error) {
-	s := newSession()
+func Parse(file string, data []byte, opts ...LoadOption) (*Spec, error) {
+	s := newSession(file, opts)
 	spec := s.parseBytes(file, data, nil)
 	return s.result(spec)
 }
@@ -130,10 +135,20 @@ type session struct {
 	// compiled is every expression compiled, in every file, for the check
 	// of the names they read (load_names.go).
 	compiled []compiled
+	// roots are the folders subflow charts may be read from (resolved):
+	// the root chart's, then allowWritten's (AllowDir, as given).
+	roots        []string
+	rootNames    []string // roots as given
+	allowWritten []string
 }
 
-func newSession() *session {
-	return &session{files: map[string]int{}, cache: map[string]*Spec{}, done: map[string]bool{}}
+func newSession(root string, opts []LoadOption) *session {
+	s := &session{files: map[string]int{}, cache: map[string]*Spec{}, done: map[string]bool{}}
+	for _, o := range opts {
+		o(s)
+	}
+	s.confine(root)
+	return s
 }
 
 func (s *session) add(pos Pos, stage, format string, args ...any) {
@@ -145,6 +160,13 @@ func (s *session) add(pos Pos, stage, format string, args ...any) {
 
 func (s *session) result(spec *Spec) (*Spec, error) {
 	if len(s.errs) == 0 && spec != nil {
+		var les LoadErrors
+		if errors.As(CheckMounts(spec), &les) {
+			for _, e := range les {
+				s.add(e.Pos, e.Stage, "%s", e.Msg)
+			}
+			return nil, sortErrors(s.errs, s.files)
+		}
 		return spec, nil
 	}
 	if len(s.errs) == 0 {
@@ -187,6 +209,10 @@ func (s *session) loadFile(path, written string, at Pos, stage string, stack []f
 		s.add(where, stage, "%s cannot be read: %v", what, unwrapPath(err))
 		return nil
 	}
+	if at.Line > 0 && !looksLikeChart(data) {
+		s.add(where, stage, "%s %s", what, notChartWords)
+		return nil
+	}
 	return s.parseBytes(path, data, stack)
 }
 
@@ -213,15 +239,23 @@ func (s *session) parseBytes(file string, data []byte, stack []frame) (spec *Spe
 	if _, ok := s.files[file]; !ok {
 		s.files[file] = len(s.files)
 	}
+	if len(stack) == 0 && !looksLikeChart(data) {
+		s.add(Pos{File: file, Line: 1, Col: 1}, "", "the file %s", notChartWords)
+		return nil
+	}
 	l := &loader{s: s, file: file, lines: strings.Split(string(data), "\n"), anchors: map[string]ast.Node{}}
-	if abs, err := filepath.Abs(file); err == nil && file != "" {
-		l.abs = abs
+	if file != "" {
+		l.abs = resolved(file)
 	}
 	l.stack = append(slices.Clone(stack), frame{abs: l.abs, name: file})
 	if l.abs != "" {
 		s.done[l.abs] = true
 	}
-	f, err := parser.ParseBytes(data, 0, parser.AllowDuplicateMapKey())
+	tokens := lexer.Tokenize(string(data))
+	if !l.checkShape(tokens, len(data)) {
+		return nil
+	}
+	f, err := parser.Parse(tokens, 0, parser.AllowDuplicateMapKey())
 	if err != nil {
 		l.yamlError(err)
 		return nil

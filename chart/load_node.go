@@ -19,16 +19,15 @@ type loader struct {
 	stack   []frame  // the charts mounting this one, outermost first, and this one
 	lines   []string // the source, for block scalar positions
 	anchors map[string]ast.Node
-	aliases int // alias expansions so far (bounded: maxAliases)
+	// aliasNodes is how many nodes this file's aliases have expanded to
+	// so far (bounded: MaxAliasNodes); sizes is each anchor's size in nodes.
+	aliasNodes int
+	sizes      map[string]int
 }
 
 // frame is one chart on the mount stack: its absolute path and its name as
 // opened.
 type frame struct{ abs, name string }
-
-// maxAliases bounds how many aliases one file may expand, so a document of
-// nested aliases cannot make the loader build an exponential tree.
-const maxAliases = 10_000
 
 // maxDepth bounds how deep a literal value (a plugin argument, a default, a
 // filter operand) may nest.
@@ -83,6 +82,56 @@ func (l *loader) collectAnchors(root ast.Node) {
 	}
 }
 
+// anchorSize is how many nodes the value anchor name names holds, each
+// alias inside it counted as the size of its own anchor's value, capped
+// just past MaxAliasNodes. An anchor whose value holds an alias to itself
+// is endless: past the cap.
+func (l *loader) anchorSize(name string) int {
+	if n, ok := l.sizes[name]; ok {
+		return n
+	}
+	if l.sizes == nil {
+		l.sizes = map[string]int{}
+	}
+	l.sizes[name] = MaxAliasNodes + 1 // while counting: an alias to itself is endless
+	n := 0
+	ast.Walk(visitFunc(func(node ast.Node) bool {
+		if n > MaxAliasNodes {
+			return false
+		}
+		n++
+		if a, ok := node.(*ast.AliasNode); ok && a.Value != nil {
+			if _, known := l.anchors[a.Value.GetToken().Value]; known {
+				n += l.anchorSize(a.Value.GetToken().Value)
+			}
+			return false
+		}
+		return true
+	}), l.anchors[name])
+	n = min(n, MaxAliasNodes+1)
+	l.sizes[name] = n
+	return n
+}
+
+// sizeWords reads an anchor's size for a message.
+func sizeWords(n int) string {
+	if n > MaxAliasNodes {
+		return fmt.Sprintf("more than %d nodes", MaxAliasNodes)
+	}
+	return fmt.Sprintf("%d nodes", n)
+}
+
+// visitFunc is an ast.Visitor from a function: it visits a node's children
+// while f returns true.
+type visitFunc func(ast.Node) bool
+
+func (f visitFunc) Visit(n ast.Node) ast.Visitor {
+	if n == nil || !f(n) {
+		return nil
+	}
+	return f
+}
+
 // deref looks through anchors, aliases and tags to the node that holds the
 // value. An alias to an unknown anchor, or one expansion too many, is an
 // error; deref then returns nil.
@@ -103,11 +152,14 @@ func (l *loader) deref(n ast.Node, stage string) ast.Node {
 				l.errf(l.pos(v), stage, "alias *%s names no anchor: define &%s before it", name, name)
 				return nil
 			}
-			l.aliases++
-			if l.aliases > maxAliases {
-				if l.aliases == maxAliases+1 {
-					l.errf(l.pos(v), stage, "more than %d aliases expanded: a chart may not multiply itself through aliases", maxAliases)
-				}
+			if l.aliasNodes > MaxAliasNodes { // reported at the alias that passed it
+				return nil
+			}
+			size := l.anchorSize(name)
+			l.aliasNodes += size
+			if l.aliasNodes > MaxAliasNodes {
+				l.errf(l.pos(v), stage, "alias *%s passes the %d YAML nodes a file's aliases may expand to in all (an alias costs the whole value its anchor names: %s here): a chart may not multiply itself through aliases; write the value out, or share it as a subflow chart",
+					name, MaxAliasNodes, sizeWords(size))
 				return nil
 			}
 			n = target

@@ -75,9 +75,10 @@ func (l *loader) mount(p string, at Pos, sid string) *Spec {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(filepath.Dir(l.file), p)
 	}
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		l.errf(at, sid, "subflow chart %q: %v", p, err)
+	abs := resolved(path)
+	if !l.s.inside(abs) {
+		l.errf(at, sid, "subflow chart %q is outside %s: a subflow chart must be in the root chart's folder or below it (symlinks resolved); move it there, or allow its folder with runbook --allow-chart-path DIR (chart.AllowDir)",
+			p, l.s.rootWords())
 		return nil
 	}
 	for i, f := range l.stack {
@@ -91,6 +92,11 @@ func (l *loader) mount(p string, at Pos, sid string) *Spec {
 				p, strings.Join(chain, " → "))
 			return nil
 		}
+	}
+	if len(l.stack) > MaxSubflowDepth {
+		l.errf(at, sid, "subflow chart %q would be mounted %d deep (charts mounting charts), past the bound of %d: flatten the chain, or write the innermost ones inline (subflow: {stages: [ … ]})",
+			p, len(l.stack), MaxSubflowDepth)
+		return nil
 	}
 	if l.s.done[abs] {
 		return l.s.cache[abs]

@@ -18,9 +18,9 @@ import (
 )
 
 // Open loads a chart file and builds the runbook it describes. Load errors
-// come back together as LoadErrors.
-func Open(path string) (*Runbook, error) {
-	spec, err := chart.Load(path)
+// come back together as LoadErrors. opts are the loader's (chart.AllowDir).
+func Open(path string, opts ...chart.LoadOption) (*Runbook, error) {
+	spec, err := chart.Load(path, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -30,6 +30,10 @@ func Open(path string) (*Runbook, error) {
 // Build builds the runbook a loaded Spec describes: the flow chart with a
 // stage function for every stage kind.
 func Build(spec *chart.Spec) (*Runbook, error) {
+	// Each mount is built anew: bound the expansion before building it.
+	if err := chart.CheckMounts(spec); err != nil {
+		return nil, err
+	}
 	b := &chartBuilder{spec: spec}
 	fc, err := b.chart(spec.Name, spec.Description, spec.Stages)
 	if err != nil {

@@ -20,7 +20,8 @@ import (
 const pluginProtocol = 1
 
 func newValidateCmd(stderr io.Writer) *cobra.Command {
-	return &cobra.Command{
+	var allow []string
+	cmd := &cobra.Command{
 		Use:   "validate CHART.yaml...",
 		Short: "Load and check charts; print every error; run nothing",
 		Long: `validate loads and checks each chart and prints every error of every file on
@@ -30,7 +31,7 @@ nothing. Exit 0 when all are valid, 1 when any is not.`,
 		RunE: func(_ *cobra.Command, paths []string) error {
 			bad := 0
 			for _, p := range paths {
-				if _, ok := load(p, stderr); !ok {
+				if _, ok := load(p, allow, stderr); !ok {
 					bad++
 				}
 			}
@@ -40,10 +41,13 @@ nothing. Exit 0 when all are valid, 1 when any is not.`,
 			return nil
 		},
 	}
+	allowChartPath(cmd.Flags(), &allow)
+	return cmd
 }
 
 func newGraphCmd(stdout io.Writer) *cobra.Command {
 	var format string
+	var allow []string
 	cmd := &cobra.Command{
 		Use:   "graph CHART.yaml",
 		Short: "Draw the chart's structure (Mermaid or DOT)",
@@ -58,7 +62,7 @@ func newGraphCmd(stdout io.Writer) *cobra.Command {
 			default:
 				return &usageError{err: fmt.Errorf("--format %q: want mermaid or dot", format), showUsage: true}
 			}
-			rb, ok := load(a[0], cmd.ErrOrStderr())
+			rb, ok := load(a[0], allow, cmd.ErrOrStderr())
 			if !ok {
 				return quietExit(exitUsage)
 			}
@@ -71,6 +75,7 @@ func newGraphCmd(stdout io.Writer) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "mermaid", "drawing format: mermaid or dot")
+	allowChartPath(cmd.Flags(), &allow)
 	return cmd
 }
 

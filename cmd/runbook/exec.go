@@ -36,6 +36,7 @@ type execFlags struct {
 	timeout    time.Duration
 	verbose    bool
 	plugins    pluginFlags // plugins.go
+	allow      []string    // --allow-chart-path DIR
 }
 
 // formats are the --format values exec accepts.
@@ -92,6 +93,7 @@ func (f *execFlags) register(fl *pflag.FlagSet, w runFlagWords) {
 	fl.DurationVar(&f.timeout, "timeout", 0, w.timeout)
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "also print the run's narrative")
 	addPluginFlags(fl, &f.plugins)
+	allowChartPath(fl, &f.allow)
 }
 
 // runOptions turns the flags exec and resume share into run options: the
@@ -160,7 +162,7 @@ func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.
 		return err
 	}
 	defer stopHonesty() // none outlives the command
-	rb, ok := load(path, stderr)
+	rb, ok := load(path, f.allow, stderr)
 	if !ok {
 		return quietExit(exitUsage)
 	}
@@ -250,7 +252,7 @@ func reportRun(stdout, stderr io.Writer, rec *record.Record, f execFlags, stream
 		return exit(exitFailed, "writing the result: %v", err)
 	}
 	for _, w := range rec.Warnings {
-		fmt.Fprintf(stderr, "runbook: warning: %s\n", w)
+		fmt.Fprintf(stderr, "runbook: warning: %s\n", clean(w))
 	}
 	if rec.Status == "failed" || rec.Status == "cancelled" {
 		verb := rec.Status
@@ -258,7 +260,7 @@ func reportRun(stdout, stderr io.Writer, rec *record.Record, f execFlags, stream
 			verb = "interrupted"
 		}
 		if rec.Error != nil {
-			fmt.Fprintf(stderr, "run %s at %s: %s\n", verb, rec.Error.Stage, rec.Error.Message)
+			fmt.Fprintf(stderr, "run %s at %s: %s\n", verb, clean(rec.Error.Stage), clean(rec.Error.Message))
 		} else {
 			fmt.Fprintf(stderr, "run %s\n", verb)
 		}

@@ -27,7 +27,9 @@ import (
 //
 // resultView is that content, read from a Record once; renderText and
 // renderMarkdown only lay it out. Nothing here judges: every word of a
-// verdict, label or standing comes from the record.
+// verdict, label or standing comes from the record. Every string of a
+// resultView has been through clean (sanitize.go): outside text reaches
+// the terminal with its control characters shown escaped, never acted on.
 
 // renderOpts are the presentation choices of one rendering.
 type renderOpts struct {
@@ -95,7 +97,10 @@ func viewOf(rec *record.Record, opts renderOpts) resultView {
 		if !vs.RowsComplete {
 			vv.shown = fmt.Sprintf("%d of %d rows shown", vs.RowsShown, vs.RowsTotal)
 		}
-		vv.meanings = meaningsInOrder(vs.Rows, vs.Meanings)
+		vv.table = cleanLines(vv.table)
+		for _, m := range meaningsInOrder(vs.Rows, vs.Meanings) {
+			vv.meanings = append(vv.meanings, [2]string{clean(m[0]), clean(m[1])})
+		}
 		v.verdicts = vv
 	}
 	for _, e := range rec.Coverage {
@@ -108,7 +113,7 @@ func viewOf(rec *record.Record, opts renderOpts) resultView {
 			continue
 		}
 		v.coverage = append(v.coverage, coverageView{
-			path: t.Path,
+			path: clean(t.Path),
 			headline: fmt.Sprintf("ran %d of %d items (maxBranches %d); %d did not run",
 				t.MaxBranches, t.Items, t.MaxBranches, t.Items-t.MaxBranches),
 		})
@@ -124,20 +129,22 @@ func viewOf(rec *record.Record, opts renderOpts) resultView {
 		if row.Cause != "" {
 			words += ": " + row.Cause
 		}
-		v.scripts = append(v.scripts, scriptView{
-			path:   row.Path,
-			words:  words,
-			stderr: stderrTail(rec.State, opts.scriptInto[row.Path]),
-		})
+		tail := stderrTail(rec.State, opts.scriptInto[row.Path])
+		for i, l := range tail {
+			tail[i] = clean(l)
+		}
+		v.scripts = append(v.scripts, scriptView{path: clean(row.Path), words: clean(words), stderr: tail})
 	}
 	if a := rec.Assessment; a != nil && rec.StandingSaid && a.Line != "" {
-		v.standing = &standingView{standing: a.Standing, line: a.Line}
+		v.standing = &standingView{standing: a.Standing, line: clean(a.Line)}
 	}
 	if p := rec.Pause; p != nil {
-		v.pause = &pauseView{question: p.Question, resume: resumeCommand(p)}
+		v.pause = &pauseView{question: clean(p.Question), resume: clean(resumeCommand(p))}
 	}
 	if opts.verbose {
-		v.narrative = rec.Narrative
+		for _, l := range rec.Narrative {
+			v.narrative = append(v.narrative, clean(l))
+		}
 	}
 	return v
 }
@@ -189,8 +196,18 @@ func meaningsInOrder(rows []record.Row, meanings map[string]string) [][2]string 
 	return out
 }
 
-// coverageOf reads one coverage declaration into its headline and lines.
+// coverageOf reads one coverage declaration into its headline and lines,
+// cleaned.
 func coverageOf(e coverage.Entry) coverageView {
+	cv := coverageOf1(e)
+	cv.path, cv.headline = clean(cv.path), clean(cv.headline)
+	for i, l := range cv.lines {
+		cv.lines[i] = [2]string{clean(l[0]), clean(l[1])}
+	}
+	return cv
+}
+
+func coverageOf1(e coverage.Entry) coverageView {
 	cv := coverageView{path: e.Path}
 	if e.Kind == coverage.KindAbsence {
 		if e.LookedFor != "" {

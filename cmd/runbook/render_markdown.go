@@ -19,14 +19,14 @@ func renderMarkdown(w io.Writer, rec *record.Record, opts renderOpts) error {
 
 	if rec != nil {
 		p.part()
-		p.line("# " + rec.Runbook)
+		p.line("# " + clean(rec.Runbook))
 		if rec.Status != "" && rec.Status != "completed" {
-			s := "**Status:** " + rec.Status
+			s := "**Status:** " + clean(rec.Status)
 			if e := rec.Error; e != nil {
 				if e.Stage != "" {
-					s += " at " + code(e.Stage)
+					s += " at " + code(clean(e.Stage))
 				}
-				s += ": " + e.Message
+				s += ": " + clean(e.Message)
 			}
 			p.line("")
 			p.line(s)

@@ -105,7 +105,7 @@ func resumeRecord(ctx context.Context, path string, f resumeFlags, stdout, stder
 	if chart == "" {
 		return exit(exitUsage, "%s: the record names no chart file: give it with --chart FILE", path)
 	}
-	rb, ok := load(chart, stderr)
+	rb, ok := load(chart, f.allow, stderr)
 	if !ok {
 		return quietExit(exitUsage)
 	}

@@ -1,0 +1,79 @@
+package jsonv
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// MaxDepth is how deep a JSON value from outside (a command's stdout with
+// `parse: json`) may nest: 512 lists and objects within each other.
+// encoding/json stops at 10,000 itself, but a value just under that
+// decodes, and then the record that holds it, a few levels deeper, cannot
+// be written (`--format json` and `--record` failed on a 9,999-deep
+// `[[[…]]]`). 512 is far past any real document and leaves the record
+// room.
+const MaxDepth = 512
+
+// DepthError is a JSON value that nests past MaxDepth.
+type DepthError struct {
+	Offset int // the byte where it passed MaxDepth
+}
+
+func (e *DepthError) Error() string {
+	return fmt.Sprintf("the JSON nests more than %d lists and objects deep (at byte %d)", MaxDepth, e.Offset)
+}
+
+// Decode decodes the first JSON value of data, as json.Decoder.Decode
+// does (what follows it is not read), refusing one that nests past
+// MaxDepth with a *DepthError before decoding it. Its cost is linear in
+// data.
+//
+//	Decode([]byte(`{"a": [1, 2]}`))          map[a:[1 2]], nil
+//	Decode(bytes.Repeat([]byte("["), 600))    nil, *DepthError
+func Decode(data []byte) (any, error) {
+	if off, ok := firstValueWithin(data, MaxDepth); !ok {
+		return nil, &DepthError{Offset: off}
+	}
+	var v any
+	if err := json.NewDecoder(bytes.NewReader(data)).Decode(&v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// firstValueWithin scans the first JSON value of data (strings skipped)
+// and reports whether it nests at most max deep; if not, the offset where
+// it passed. Malformed text is left to the decoder.
+func firstValueWithin(data []byte, max int) (int, bool) {
+	depth, inString, escaped := 0, false, false
+	for i, c := range data {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+				if depth == 0 {
+					return 0, true
+				}
+			}
+		case c == '"':
+			inString = true
+		case c == '[' || c == '{':
+			depth++
+			if depth > max {
+				return i, false
+			}
+		case c == ']' || c == '}':
+			depth--
+			if depth <= 0 {
+				return 0, true
+			}
+		}
+	}
+	return 0, true
+}
