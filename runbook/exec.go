@@ -90,6 +90,15 @@ func (rb *Runbook) assess(rec *record.Record, fres *flow.Result, in *resolvedInp
 			}
 		}
 	}
+	// A var is computed from inputs: whoever read the var read them too
+	// (varInputs follows earlier vars already).
+	for v, ins := range in.varInputs {
+		if read[v] {
+			for _, k := range ins {
+				read[k] = true
+			}
+		}
+	}
 	for _, k := range in.assumed {
 		// A default nobody read was assumed by no rule: it shaped nothing
 		// the answer says.
