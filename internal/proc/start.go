@@ -79,7 +79,7 @@ func (s Spec) command(ctx context.Context) (*exec.Cmd, error) {
 			if s.Shell != "" {
 				// Never /bin/sh instead: without pipefail a failing command
 				// inside a pipeline would report the last command's exit.
-				err = fmt.Errorf("%w: %w", ErrNoBash, err)
+				err = fmt.Errorf("%w in PATH %q", ErrNoBash, search)
 			}
 			return nil, &startError{what: argv[0], err: err}
 		}
@@ -164,7 +164,7 @@ func lookPath(file, search string) (string, error) {
 // ErrNoBash is the cause of a StartErr for a Spec.Shell script when no bash
 // is in the child's PATH: a shell script runs only under bash with pipefail,
 // never under another shell.
-var ErrNoBash = errors.New("a shell script runs under bash (with pipefail), and bash was not found")
+var ErrNoBash = errors.New("bash was not found")
 
 // ErrWorkDir is the cause of a StartErr when Spec.Dir does not exist or is
 // not a directory.
