@@ -114,6 +114,8 @@ func pluginCause(ctx context.Context, err error, timeout time.Duration) string {
 		return causeCancelled
 	case errors.As(err, &he) && he.Op == "start":
 		return causeOfStart(he.Err)
+	case errors.Is(err, fs.ErrNotExist): // host.Resolve: no such plugin
+		return causeOfStart(err)
 	}
 	return ""
 }
