@@ -15,7 +15,7 @@ var (
 	kindKeys    = []string{"set", "exec", "decide", "select", "parallel", "foreach", "subflow", "plugin", "verdict", "loop", "fail", "ask"}
 	stageKeys   = append(append(append([]string{}, commonKeys...), kindKeys...), "branches")
 	retryKeys   = []string{"attempts", "backoff", "maxBackoff", "jitter", "on"}
-	execKeys    = []string{"command", "shell", "timeout", "env", "envFrom", "parse", "into", "dir", "stdin"}
+	execKeys    = []string{"command", "shell", "timeout", "env", "envFrom", "parse", "into", "dir", "stdin", "exitCodes"}
 	parseModes  = []string{"text", "json", "lines"}
 	decideKeys  = []string{"rules", "default"}
 	selectKeys  = []string{"rules"}

@@ -2,7 +2,14 @@ package chart
 
 import (
 	"fmt"
+	"maps"
+	"slices"
+	"strconv"
 	"strings"
+
+	"github.com/goccy/go-yaml/ast"
+
+	"github.com/openrunbook/runbook/internal/suggest"
 )
 
 // exec reads `exec:`.
@@ -21,7 +28,7 @@ func (l *loader) exec(e entry, s *StageSpec) *ExecSpec {
 		if se.keyPos.Line < ce.keyPos.Line || (se.keyPos.Line == ce.keyPos.Line && se.keyPos.Col < ce.keyPos.Col) {
 			later = ce
 		}
-		l.errf(later.keyPos, sid, "exec has both command and shell: give command (an argv list, run without a shell) or shell (one line for /bin/sh), not both")
+		l.errf(later.keyPos, sid, "exec has both command and shell: give command (an argv list, run without a shell) or shell (a script for bash, run with pipefail), not both")
 	case hasCmd:
 		items, ok := l.list(ce, sid, "exec command")
 		if ok && len(items) == 0 {
@@ -35,8 +42,9 @@ func (l *loader) exec(e entry, s *StageSpec) *ExecSpec {
 		}
 	case hasShell:
 		x.Shell, _ = l.word(se, sid, "exec shell")
+		x.ShellPos = se.keyPos
 	default:
-		l.errf(e.keyPos, sid, "exec has neither command nor shell: give command: [program, args…] or shell: \"a line for /bin/sh\"")
+		l.errf(e.keyPos, sid, "exec has neither command nor shell: give command: [program, args…] or shell: \"a script for bash\"")
 	}
 	if te, ok := m.get("timeout"); ok {
 		if d, ok := l.duration(te, sid, "exec timeout"); ok {
@@ -85,5 +93,68 @@ func (l *loader) exec(e entry, s *StageSpec) *ExecSpec {
 			x.Stdin = &a
 		}
 	}
+	if ce, ok := m.get("exitCodes"); ok {
+		x.ExitCodes = l.exitCodes(ce, sid)
+	}
 	return x
+}
+
+// exitCodePresets are the words exitCodes: may name instead of a map.
+var exitCodePresets = map[string]map[int]string{
+	"nagios": {0: "ok", 1: "warning", 2: "critical", 3: "unknown"},
+}
+
+// exitCodes reads `exitCodes:`: a preset's name, or a map from exit codes
+// (whole numbers 0–255) to their words (non-empty text). nil when nothing
+// valid was written (each problem is reported at its position).
+func (l *loader) exitCodes(e entry, sid string) map[int]string {
+	const what = "exec exitCodes"
+	switch e.val.(type) {
+	case *ast.MappingNode, *ast.MappingValueNode:
+	case *ast.StringNode:
+		names := make([]string, 0, len(exitCodePresets))
+		for name := range exitCodePresets {
+			names = append(names, name)
+		}
+		slices.Sort(names)
+		word, ok := l.word(e, sid, what)
+		if !ok {
+			return nil
+		}
+		if preset, ok := exitCodePresets[word]; ok {
+			return maps.Clone(preset)
+		}
+		hint := ""
+		if near := suggest.Nearest(word, names); near != "" {
+			hint = fmt.Sprintf("; did you mean %q?", near)
+		}
+		l.errf(e.valPos, sid, "%s %q is not a preset (known: %s)%s; or give a map of codes to words, such as {0: ok, 2: critical}", what, word, strings.Join(names, ", "), hint)
+		return nil
+	default:
+		l.errf(e.valPos, sid, "%s must be a preset name (nagios) or a map of exit codes to words, such as {0: ok, 2: critical}, not %s", what, l.describe(e.val))
+		return nil
+	}
+	m, ok := l.asMap(e.val, e.keyPos, sid, what)
+	if !ok {
+		return nil
+	}
+	if len(m.entries) == 0 {
+		l.errf(e.valPos, sid, "%s is an empty map: list the exit codes that are answers, such as {0: ok, 2: critical}, or leave it out", what)
+		return nil
+	}
+	out := make(map[int]string, len(m.entries))
+	for _, c := range m.entries {
+		code, err := strconv.Atoi(c.key)
+		if err != nil || code < 0 || code > 255 || strconv.Itoa(code) != c.key {
+			l.errf(c.keyPos, sid, "%s key %q is not an exit code: write a whole number from 0 to 255", what, c.key)
+			continue
+		}
+		if word, ok := l.word(c, sid, fmt.Sprintf("%s word for %d", what, code)); ok {
+			out[code] = word
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }

@@ -143,6 +143,14 @@ type ExecSpec struct {
 	Into    string
 	Dir     string
 	Stdin   *Assign // optional: an expression whose value is written to stdin
+	// ExitCodes maps the exit codes the chart declared ANSWERS to their
+	// words (`exitCodes:`; the preset nagios is {0: ok, 1: warning, 2:
+	// critical, 3: unknown}). nil: none declared. A listed code's word is
+	// `into.status` and the script row's answer; the label is unchanged.
+	ExitCodes map[int]string
+	// ShellPos is where `shell:` was written, for the run's message when
+	// bash is missing (zero for a chart built in Go).
+	ShellPos Pos
 }
 
 // EnvVar is one environment entry, in the order written.

@@ -15,6 +15,9 @@ import (
 //	   from is one space-joined string
 //	2  each commit also carries its scope steps and counter (scope, n); a
 //	   join write's from is a list of commit paths
+//
+// Optional keys added within a version do not bump it (readers ignore keys
+// they do not know): within 2, a script row's ran, answer and cause.
 const RecordVersion = 2
 
 // Record is the result record: what `runbook exec --format json` prints.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -13,14 +14,18 @@ import (
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/internal/proc"
 	"github.com/openrunbook/runbook/plugins/label"
+	"github.com/openrunbook/runbook/record"
 )
 
 // execStage runs a process and writes its outcome under `into`:
-// {stdout, stderr, exitCode, ok, timedOut, durationMs}. A process that
+// {stdout, stderr, exitCode, ok, timedOut, durationMs}, and `status`, the
+// chart's word for the exit code when exitCodes: lists it. A process that
 // cannot start, times out, exits non-zero or is killed is an OUTCOME: the
-// stage files a script row and the run goes on. Only a broken stage (a
-// stdin expression that errors) fails it. With retry, each attempt files
-// its own row and the last attempt's outcome is written.
+// stage files a script row (holding what ran, the answer word, and the
+// cause of an unknown outcome) and the run goes on. Only a broken stage (a
+// stdin expression that errors) or a shell: with no bash to run it fails
+// the stage. With retry, each attempt files its own row and the last
+// attempt's outcome is written.
 func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 	es := st.Exec
 	into := es.Into
@@ -61,10 +66,19 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 		}
 		var res proc.Result
 		var row label.Row
+		m := record.Masker(rs.secrets)
 		for a := 1; ; a++ {
 			res = proc.Run(ctx, spec)
 			settlement, facts := execOutcome(res)
-			row = rs.script(s.Path(), settlement, facts, res.Truncated)
+			row = rs.script(s.Path(), settlement, facts, res.Truncated, callNotes{
+				ran:    ranOf(es, res, m),
+				answer: answerOf(es, res.ExitCode),
+				cause:  execCause(res, timeout),
+			})
+			if errors.Is(res.StartErr, proc.ErrNoBash) {
+				// Not an outcome of the script, and no retry brings bash.
+				return noBash(st, res.StartErr, m)
+			}
 			if a >= attempts || ctx.Err() != nil || !retryOn(set.on, row, res) {
 				break
 			}
@@ -75,7 +89,7 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 			case <-t.C:
 			}
 		}
-		s.Set(into, rs.execValue(s.Path(), es.Parse, res, row))
+		s.Set(into, rs.execValue(s.Path(), es, res, row))
 		return nil
 	}
 }
@@ -164,7 +178,7 @@ func retryOn(on []string, row label.Row, res proc.Result) bool {
 // execValue is what `into` receives. Parsed stdout is the stage's result:
 // it passes through coverage (served form in the scope, declarations on the
 // ledger). A result over the output cap is withheld from the scope.
-func (rs *runState) execValue(path, parse string, res proc.Result, row label.Row) map[string]any {
+func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, row label.Row) map[string]any {
 	out := map[string]any{
 		"stdout":     nil,
 		"stderr":     nil,
@@ -179,6 +193,9 @@ func (rs *runState) execValue(path, parse string, res proc.Result, row label.Row
 	if res.Signal != "" {
 		out["signal"] = res.Signal
 	}
+	if word := answerOf(es, res.ExitCode); word != "" {
+		out["status"] = word
+	}
 	if res.StartErr != nil {
 		out["error"] = rs.mask(res.StartErr.Error())
 	}
@@ -188,7 +205,7 @@ func (rs *runState) execValue(path, parse string, res proc.Result, row label.Row
 	}
 	out["stderr"] = proc.Text(res.Stderr)
 	stdout := proc.Text(res.Stdout)
-	switch parse {
+	switch es.Parse {
 	case "json":
 		if strings.TrimSpace(stdout) == "" {
 			out["stdout"] = nil

@@ -181,7 +181,7 @@ func pluginStage(st *chart.StageSpec, set settled) flow.StageFunc {
 		}
 		p, err := rs.plugins.stage(ctx, ps.Name)
 		if err != nil {
-			rs.script(s.Path(), label.Threw, nil, false)
+			rs.script(s.Path(), label.Threw, nil, false, callNotes{cause: pluginCause(ctx, err, set.timeout)})
 			return outOfTime(ctx, err)
 		}
 		d := p.Description()
@@ -208,15 +208,15 @@ func pluginStage(st *chart.StageSpec, set settled) flow.StageFunc {
 		case errors.As(err, &re):
 			if d.RunsCode {
 				no := false
-				rs.script(s.Path(), label.Returned, &label.Facts{OK: &no}, false)
+				rs.script(s.Path(), label.Returned, &label.Facts{OK: &no}, false, callNotes{})
 			}
 			return re
 		case err != nil:
-			rs.script(s.Path(), label.Threw, nil, false)
+			rs.script(s.Path(), label.Threw, nil, false, callNotes{cause: pluginCause(ctx, err, set.timeout)})
 			return err
 		}
 		if d.RunsCode {
-			rs.script(s.Path(), label.Returned, resp.Facts, false)
+			rs.script(s.Path(), label.Returned, resp.Facts, false, callNotes{})
 		}
 		s.Set(into, rs.result(s.Path(), resp.Result))
 		return nil

@@ -49,12 +49,20 @@ func stateOf(s *flow.Scope) *runState {
 	return &runState{honesty: InProcess()}
 }
 
-// script files one code call's script row through the label stage.
-func (rs *runState) script(path string, s label.Settlement, f *label.Facts, withheld bool) label.Row {
+// script files one code call's script row through the label stage, with
+// the runner's notes laid on the row the stage answered (callNotes).
+func (rs *runState) script(path string, s label.Settlement, f *label.Facts, withheld bool, n callNotes) label.Row {
 	resp, _ := rs.honesty.Label(context.Background(), label.Request{Calls: []label.Call{{Path: path, Settlement: s, Facts: f, ResultWithheld: withheld}}})
 	row := label.NewRow(path, s, f, withheld)
 	if len(resp.Rows) == 1 {
 		row = resp.Rows[0]
+	}
+	row.Ran = n.ran
+	if row.ExitCode != nil {
+		row.Answer = n.answer
+	}
+	if row.Label == label.OutcomeUnknown {
+		row.Cause = n.cause
 	}
 	if rs.label {
 		rs.mu.Lock()

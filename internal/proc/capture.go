@@ -28,11 +28,14 @@ func Text(b []byte) string {
 	return string(out)
 }
 
-// capture keeps the first limit bytes of a stream and counts the rest.
+// capture keeps the first limit bytes of a stream and its last tailKeep
+// bytes, and counts them all.
 type capture struct {
-	limit int
-	buf   []byte
-	total int64
+	limit    int
+	buf      []byte
+	total    int64
+	tailKeep int
+	tail     []byte
 }
 
 func (c *capture) readFrom(r io.Reader) {
@@ -43,6 +46,12 @@ func (c *capture) readFrom(r io.Reader) {
 			c.buf = append(c.buf, chunk[:min(n, room)]...)
 		}
 		c.total += int64(n)
+		if n > 0 && c.tailKeep > 0 {
+			c.tail = append(c.tail, chunk[:n]...)
+			if over := len(c.tail) - c.tailKeep; over > c.tailKeep {
+				c.tail = append(c.tail[:0], c.tail[over:]...) // copy moves overlapping bytes safely
+			}
+		}
 		if err != nil {
 			return // EOF, or the pipe closed after the drain window
 		}
@@ -53,18 +62,41 @@ func (c *capture) readFrom(r io.Reader) {
 // of the raw stream; a secret that starts before the cut is masked whole.
 func (c *capture) finish(max int, secrets []string) ([]byte, bool) {
 	keep := min(len(c.buf), max)
-	out := mask(c.buf, secrets, keep)
+	out := mask(c.buf, secrets, 0, keep)
 	if out == nil {
 		out = []byte{}
 	}
 	return out, c.total > int64(max)
 }
 
+// finishTail is the last n bytes of the stream, masked. The capture kept
+// the longest secret's length more than n, so a secret that starts before
+// the tail and ends inside it is seen whole and masked whole, never shown
+// as its last few bytes.
+func (c *capture) finishTail(n int, secrets []string) []byte {
+	raw := c.tail
+	if over := len(raw) - c.tailKeep; over > 0 {
+		raw = raw[over:]
+	}
+	from := max(0, len(raw)-n)
+	out := mask(raw, secrets, from, len(raw))
+	if c.total > int64(len(raw)-from) {
+		// The cut may fall inside a UTF-8 sequence: drop its leading part
+		// rather than show a replacement character that nothing printed.
+		for i := 0; i < utf8.UTFMax-1 && len(out) > 0 && !utf8.RuneStart(out[0]); i++ {
+			out = out[1:]
+		}
+	}
+	return out
+}
+
 const masked = "***"
 
-// mask copies raw[:keep] with every secret replaced by "***". At each
-// position the longest matching secret wins; a match may run past keep.
-func mask(raw []byte, secrets []string, keep int) []byte {
+// mask copies raw[from:keep] with every secret replaced by "***". The scan
+// starts at 0, so raw[:from] is context only: a match that starts there and
+// ends past from is written as "***". At each position the longest matching
+// secret wins; a match may run past keep.
+func mask(raw []byte, secrets []string, from, keep int) []byte {
 	var ss [][]byte
 	var first [256]bool
 	for _, s := range secrets {
@@ -74,7 +106,7 @@ func mask(raw []byte, secrets []string, keep int) []byte {
 		}
 	}
 	if len(ss) == 0 {
-		return bytes.Clone(raw[:keep])
+		return bytes.Clone(raw[from:keep])
 	}
 	// Longest first, so "abcd" wins over "ab" at the same position.
 	for i := 1; i < len(ss); i++ {
@@ -94,11 +126,15 @@ func mask(raw []byte, secrets []string, keep int) []byte {
 			}
 		}
 		if matched > 0 {
-			out = append(out, masked...)
+			if i+matched > from {
+				out = append(out, masked...)
+			}
 			i += matched
 			continue
 		}
-		out = append(out, raw[i])
+		if i >= from {
+			out = append(out, raw[i])
+		}
 		i++
 	}
 	return out

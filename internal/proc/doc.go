@@ -47,7 +47,10 @@
 // # What it never does
 //
 //   - It never runs a shell unless Spec.Shell is set; Spec.Argv is executed
-//     directly, looked up in the CHILD's PATH (see below).
+//     directly, looked up in the CHILD's PATH (see below). Spec.Shell runs
+//     as `bash -o pipefail -c SCRIPT`, bash looked up the same way, so a
+//     failing command inside a pipeline is the script's exit code; with no
+//     bash it does not start (ErrNoBash) and no other shell is tried.
 //   - It never hides argv: argv is visible to every user of the host (ps,
 //     /proc/PID/cmdline), so callers never put a secret there. They pass
 //     secrets through Spec.Env or Spec.Stdin, and list the values in
@@ -88,6 +91,10 @@
 // cap is masked whole rather than cut in half (the capture reads the longest
 // secret's length past the cap to see it). A masked stream may so be a few
 // bytes longer than MaxOutput when a secret is shorter than "***".
+//
+// Besides the capture, the last TailBytes of each whole stream (past the
+// cap too) are kept as Result.StdoutTail and StderrTail, masked the same
+// way, so a caller can show what a program printed last.
 //
 // Cost: one goroutine per captured stream, one for Stdin when it is set, one
 // awaiting the streams and os/exec's one watching ctx, all ended before Run

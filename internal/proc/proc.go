@@ -15,14 +15,18 @@ const (
 	DefaultMaxOutput = 1 << 20                // bytes per stream
 	DefaultGrace     = 2 * time.Second        // SIGTERM → SIGKILL
 	DefaultDrain     = 250 * time.Millisecond // leader ended → pipes closed
+	// TailBytes is how much of each stream's end Result keeps as its tail.
+	TailBytes = 1 << 10
 )
 
 // Spec is one process to run. Exactly one of Argv and Shell is set.
 type Spec struct {
 	// Argv is the command and its arguments, executed without a shell.
 	Argv []string
-	// Shell is a script run as `/bin/sh -c Shell`, only when the author
-	// wrote `shell:`.
+	// Shell is a script run as `bash -o pipefail -c Shell`, only when the
+	// author wrote `shell:`. bash is looked up like a command; where it is
+	// not found the run does not start (StartErr is ErrNoBash): no other
+	// shell is tried, since without pipefail `false | cat` would exit 0.
 	Shell string
 	// Env is laid over the base environment; a key here wins.
 	Env map[string]string
@@ -57,6 +61,11 @@ type Spec struct {
 type Result struct {
 	// Stdout and Stderr are the captured streams, capped and masked.
 	Stdout, Stderr []byte
+	// StdoutTail and StderrTail are the last TailBytes of each whole
+	// stream, past the cap too, masked like the capture (a secret that
+	// straddles the tail's start is masked whole); a cut inside a UTF-8
+	// sequence drops that sequence's leading part.
+	StdoutTail, StderrTail []byte
 	// Started: the process was started. False with Cancelled when ctx was
 	// already done, false with StartErr when it could not be started.
 	Started bool
@@ -122,8 +131,8 @@ func Run(ctx context.Context, s Spec) Result {
 	p.closeChildEnds()
 
 	lookahead := longest(s.Secrets)
-	stdout := &capture{limit: s.MaxOutput + lookahead}
-	stderr := &capture{limit: s.MaxOutput + lookahead}
+	stdout := &capture{limit: s.MaxOutput + lookahead, tailKeep: TailBytes + lookahead}
+	stderr := &capture{limit: s.MaxOutput + lookahead, tailKeep: TailBytes + lookahead}
 	var streams sync.WaitGroup
 	streams.Go(func() { stdout.readFrom(p.stdoutR) })
 	streams.Go(func() { stderr.readFrom(p.stderrR) })
@@ -164,6 +173,8 @@ func Run(ctx context.Context, s Spec) Result {
 	r.Stdout, trunc1 = stdout.finish(s.MaxOutput, s.Secrets)
 	r.Stderr, trunc2 = stderr.finish(s.MaxOutput, s.Secrets)
 	r.Truncated = trunc1 || trunc2
+	r.StdoutTail = stdout.finishTail(TailBytes, s.Secrets)
+	r.StderrTail = stderr.finishTail(TailBytes, s.Secrets)
 	switch reason {
 	case stopTimeout:
 		r.TimedOut = true

@@ -44,7 +44,7 @@ func (s Spec) command(ctx context.Context) (*exec.Cmd, error) {
 	case len(s.Argv) > 0 && s.Shell != "":
 		return nil, errors.New("proc: the spec sets both argv and shell; a stage runs one of them")
 	case s.Shell != "":
-		argv = []string{"sh", "-c", s.Shell}
+		argv = []string{"bash", "-o", "pipefail", "-c", s.Shell}
 	case len(s.Argv) == 0 || s.Argv[0] == "":
 		return nil, errors.New("proc: no command given (argv is empty and no shell script is set)")
 	default:
@@ -63,21 +63,24 @@ func (s Spec) command(ctx context.Context) (*exec.Cmd, error) {
 		fi, err := os.Stat(s.Dir)
 		switch {
 		case err != nil:
-			return nil, &startError{what: argv[0], err: fmt.Errorf("working directory: %w", err)}
+			return nil, &startError{what: argv[0], err: fmt.Errorf("%w: %w", ErrWorkDir, err)}
 		case !fi.IsDir():
-			return nil, &startError{what: argv[0], err: fmt.Errorf("working directory %q is not a directory", s.Dir)}
+			return nil, &startError{what: argv[0], err: fmt.Errorf("%w %q is not a directory", ErrWorkDir, s.Dir)}
 		}
 	}
 
 	path := argv[0]
-	if s.Shell != "" {
-		path = "/bin/sh"
-	} else if !strings.Contains(path, "/") {
+	if !strings.Contains(path, "/") {
 		search := envValue(env, "PATH")
 		if search == "" {
 			search = defaultPath
 		}
 		if path, err = lookPath(argv[0], search); err != nil {
+			if s.Shell != "" {
+				// Never /bin/sh instead: without pipefail a failing command
+				// inside a pipeline would report the last command's exit.
+				err = fmt.Errorf("%w in PATH %q", ErrNoBash, search)
+			}
 			return nil, &startError{what: argv[0], err: err}
 		}
 	}
@@ -157,6 +160,15 @@ func lookPath(file, search string) (string, error) {
 	}
 	return "", fmt.Errorf("not found in PATH %q: %w", search, exec.ErrNotFound)
 }
+
+// ErrNoBash is the cause of a StartErr for a Spec.Shell script when no bash
+// is in the child's PATH: a shell script runs only under bash with pipefail,
+// never under another shell.
+var ErrNoBash = errors.New("bash was not found")
+
+// ErrWorkDir is the cause of a StartErr when Spec.Dir does not exist or is
+// not a directory.
+var ErrWorkDir = errors.New("working directory")
 
 // startError says which command could not be started and why.
 type startError struct {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -312,18 +313,29 @@ func checkFile(path string) error {
 	fi, err := os.Stat(path)
 	if err != nil {
 		if os.IsNotExist(err) {
-			return fmt.Errorf("no executable at %s", path)
+			return kindError{fmt.Sprintf("no executable at %s", path), fs.ErrNotExist}
 		}
 		return err
 	}
 	if fi.IsDir() {
-		return fmt.Errorf("%s is a directory, not an executable", path)
+		return kindError{fmt.Sprintf("%s is a directory, not an executable", path), fs.ErrPermission}
 	}
 	if fi.Mode().Perm()&0o111 == 0 {
-		return fmt.Errorf("%s is not executable (mode %v; chmod +x it)", path, fi.Mode().Perm())
+		return kindError{fmt.Sprintf("%s is not executable (mode %v; chmod +x it)", path, fi.Mode().Perm()), fs.ErrPermission}
 	}
 	return nil
 }
+
+// kindError keeps its own words and is kind (fs.ErrNotExist,
+// fs.ErrPermission) to errors.Is, so a caller can say why a plugin could
+// not be started without reading the words.
+type kindError struct {
+	msg  string
+	kind error
+}
+
+func (e kindError) Error() string { return e.msg }
+func (e kindError) Unwrap() error { return e.kind }
 
 func fileSHA256(path string) (string, error) {
 	f, err := os.Open(path)

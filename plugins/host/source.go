@@ -2,6 +2,7 @@ package host
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -45,7 +46,7 @@ func Resolve(name string, chart map[string]Source, dir string) (Source, error) {
 	} else {
 		where += " and no plugin directory was given (--plugin-dir or RUNBOOK_PLUGIN_DIR)"
 	}
-	return Source{}, fmt.Errorf("plugin %q not found: %s", name, where)
+	return Source{}, kindError{fmt.Sprintf("plugin %q not found: %s", name, where), fs.ErrNotExist}
 }
 
 // Discover lists the plugins in dir: the files named `runbook-plugin-<name>`,

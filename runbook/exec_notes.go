@@ -1,0 +1,160 @@
+package runbook
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os/exec"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/openrunbook/runbook/chart"
+	"github.com/openrunbook/runbook/internal/proc"
+	"github.com/openrunbook/runbook/plugins/host"
+	"github.com/openrunbook/runbook/plugins/label"
+	"github.com/openrunbook/runbook/record"
+)
+
+// callNotes is what the runner knows of one call beyond the facts its label
+// is read from: what ran, the chart's answer word for the exit code, and why
+// an unknown outcome is unknown. The label stage never sees them, so they
+// can never change a label; rs.script lays them on the row it files.
+type callNotes struct {
+	ran    *label.Ran
+	answer string // only on a row with an exit code
+	cause  string // only on an outcome-unknown row
+}
+
+// The words of an outcome-unknown row's cause (label.Row.Cause): the one
+// home of them for exec and plugin stages alike. The assessment's clause
+// and explain read them as written.
+const (
+	causeCancelled  = "cancelled"
+	causeNotStarted = "could not be started"
+)
+
+// causeTimedOut is the cause of a call the runner stopped at its bound.
+func causeTimedOut(d time.Duration) string {
+	if d <= 0 {
+		return "timed out"
+	}
+	return "timed out after " + shortDuration(d)
+}
+
+// shortDuration is d as a chart would write it: 300ms, 2s, 1m, 1m30s.
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
+
+// causeOfStart is why a program could not be started, in the words of a
+// cause: the kind of failure, never the paths or the PATH searched (those
+// are in the stage's error and `into.error`).
+//
+//	the start error                      cause
+//	bash missing for shell:              could not be started: bash not found
+//	not found (PATH, a path, #! line)    could not be started: not found
+//	permission denied                    could not be started: permission denied
+//	exec format error                    could not be started: not an executable
+//	working directory                    could not be started: working directory not found / not a directory
+//	anything else                        could not be started
+func causeOfStart(err error) string {
+	switch {
+	case errors.Is(err, proc.ErrNoBash):
+		return causeNotStarted + ": bash not found"
+	case errors.Is(err, proc.ErrWorkDir) && errors.Is(err, fs.ErrNotExist):
+		return causeNotStarted + ": working directory not found"
+	case errors.Is(err, proc.ErrWorkDir):
+		return causeNotStarted + ": working directory is not a directory"
+	case errors.Is(err, exec.ErrNotFound), errors.Is(err, fs.ErrNotExist):
+		return causeNotStarted + ": not found"
+	case errors.Is(err, fs.ErrPermission):
+		return causeNotStarted + ": permission denied"
+	case errors.Is(err, syscall.ENOEXEC):
+		return causeNotStarted + ": not an executable"
+	}
+	return causeNotStarted
+}
+
+// execCause is why an exec stage's outcome is unknown, read from the same
+// facts execOutcome reads, in its order. "" when the process's end was seen
+// (its row is not outcome-unknown).
+func execCause(r proc.Result, timeout time.Duration) string {
+	switch {
+	case r.TimedOut:
+		return causeTimedOut(timeout)
+	case r.Cancelled:
+		return causeCancelled
+	case !r.Started && r.StartErr != nil:
+		return causeOfStart(r.StartErr)
+	case r.StartErr != nil:
+		return "its end could not be read"
+	}
+	return ""
+}
+
+// pluginCause is why a plugin call's outcome is unknown, where the host's
+// error says: its time ran out, the run was cancelled, or the plugin could
+// not be started. "" when the error says none of these (a crash, a garbled
+// answer: the stage's error names it).
+func pluginCause(ctx context.Context, err error, timeout time.Duration) string {
+	var he *host.Error
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded):
+		return causeTimedOut(timeout)
+	case errors.Is(err, context.Canceled) || errors.Is(ctx.Err(), context.Canceled):
+		return causeCancelled
+	case errors.As(err, &he) && he.Op == "start":
+		return causeOfStart(he.Err)
+	case errors.Is(err, fs.ErrNotExist): // host.Resolve: no such plugin
+		return causeOfStart(err)
+	}
+	return ""
+}
+
+// ranOf is what an exec stage ran, every part masked by the run's one
+// masker: proc already masked the tails as it read them, and masking them
+// again costs little and keeps the record's rule in one place.
+func ranOf(es *chart.ExecSpec, r proc.Result, m record.Masker) *label.Ran {
+	ran := &label.Ran{
+		Shell:      m.Text(es.Shell),
+		Dir:        m.Text(es.Dir),
+		StdoutTail: m.Text(proc.Text(r.StdoutTail)),
+		StderrTail: m.Text(proc.Text(r.StderrTail)),
+	}
+	for _, a := range es.Command {
+		ran.Argv = append(ran.Argv, m.Text(a))
+	}
+	return ran
+}
+
+// answerOf is the chart's word for an exit code (exitCodes:), "" for no
+// exit code or a code the chart did not list.
+func answerOf(es *chart.ExecSpec, code *int) string {
+	if code == nil {
+		return ""
+	}
+	return es.ExitCodes[*code]
+}
+
+// noBash is the stage's error when shell: cannot run because bash is
+// missing: where the chart said shell:, why bash, and how to do without.
+func noBash(st *chart.StageSpec, err error, m record.Masker) error {
+	where := ""
+	if p := st.Exec.ShellPos; p.Line > 0 {
+		where = fmt.Sprintf("%s:%d:%d: ", p.File, p.Line, p.Col)
+	}
+	why := err.Error()
+	if inner := errors.Unwrap(err); inner != nil {
+		why = inner.Error() // without proc's `exec "bash": ` prefix
+	}
+	return fmt.Errorf("%sstage %q: shell: needs bash (it runs the script with pipefail, so a failing command inside a pipeline fails the stage), and %s; install bash, or write the stage as command: [program, args…], which runs without a shell", where, st.ID, m.Text(why))
+}
