@@ -15,7 +15,7 @@ import (
 // explain says of it to a golden file beside the chart.
 
 // issue13Dir is the folder of one issue-13 chart.
-func issue13Dir(name string) string {
+func explainCaseDir(name string) string {
 	return filepath.Join("..", "..", "testdata", "issue13", "explain-"+name)
 }
 
@@ -24,7 +24,7 @@ func issue13Dir(name string) string {
 func issue13Record(t *testing.T, name string, args ...string) string {
 	t.Helper()
 	dir := t.TempDir()
-	chart, err := filepath.Abs(filepath.Join(issue13Dir(name), "chart.yaml"))
+	chart, err := filepath.Abs(filepath.Join(explainCaseDir(name), "chart.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func explainGolden(t *testing.T, dir, name, file string, want int, args ...strin
 		out = r.stderr
 	}
 	out = stable(out)
-	golden.Check(t, filepath.Join(issue13Dir(name), file), []byte(out))
+	golden.Check(t, filepath.Join(explainCaseDir(name), file), []byte(out))
 	return out
 }
 
