@@ -173,8 +173,12 @@ func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.
 		pausePath = "./" + fileSafe(rb.Name()) + ".paused.json"
 	}
 
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	// A hangup (the terminal closed) is an interrupt too: the run is
+	// cancelled, its processes stopped, the partial record written.
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
+	hups := make(chan os.Signal, 1) // never read: later hangups are dropped
+	defer signal.Stop(hups)
 	runDone := make(chan struct{})
 	go func() {
 		select {
@@ -184,7 +188,9 @@ func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.
 				return
 			default:
 			}
-			// A second signal ends the process at once.
+			// A second Ctrl-C or SIGTERM ends the process at once; a second
+			// hangup does not (a closing terminal and its shell each send one).
+			signal.Notify(hups, syscall.SIGHUP)
 			stop()
 			fmt.Fprintln(stderr, "runbook: interrupted: stopping the run (again to quit at once)")
 		case <-runDone:

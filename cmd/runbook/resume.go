@@ -114,7 +114,8 @@ func resumeRecord(ctx context.Context, path string, f resumeFlags, stdout, stder
 		out = path
 	}
 
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	// A hangup (the terminal closed) is an interrupt too, as in exec.
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	execOpts, stream := runOptions(f.execFlags, out, logger, honesty, stdout)
 	opts := []runbook.ResumeOption{runbook.ResumeExec(execOpts...)}

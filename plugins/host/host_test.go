@@ -33,7 +33,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	for _, name := range []string{"behave", "junk", "proto2"} {
+	for _, name := range []string{"behave", "junk", "proto2", "nohandshake"} {
 		bin := filepath.Join(dir, host.Prefix+name)
 		out, err := exec.Command("go", "build", "-o", bin, "github.com/openrunbook/runbook/plugins/internal/testplugin/"+name).CombinedOutput()
 		if err != nil {
@@ -271,7 +271,11 @@ func hostHelper() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	_, _ = st.Run(context.Background(), plugins.Request{Args: map[string]any{"mode": "hang", "pidfile": os.Getenv("HELPER_PIDFILE")}})
+	mode := os.Getenv("HELPER_MODE")
+	if mode == "" {
+		mode = "hang"
+	}
+	_, _ = st.Run(context.Background(), plugins.Request{Args: map[string]any{"mode": mode, "pidfile": os.Getenv("HELPER_PIDFILE")}})
 	os.Exit(0)
 }
 

@@ -2,7 +2,10 @@ package host
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"sync"
+	"time"
 )
 
 // Manager starts the stage plugins one run uses, each at most once, on
@@ -18,10 +21,11 @@ type Manager struct {
 }
 
 type starting struct {
-	done chan struct{}
-	s    *Stage
-	p    *Plugin
-	err  error
+	done   chan struct{}
+	cancel context.CancelFunc // ends the start: Close calls it
+	s      *Stage
+	p      *Plugin
+	err    error
 }
 
 // NewManager resolves plugin names in chart (a chart's `plugins:` map,
@@ -41,28 +45,36 @@ func (m *Manager) Stage(ctx context.Context, name string) (*Stage, error) {
 	}
 	st, ok := m.stages[name]
 	if !ok {
-		st = &starting{done: make(chan struct{})}
+		// The start outlives a caller that gives up (another branch may
+		// wait), but not Close.
+		sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+		st = &starting{done: make(chan struct{}), cancel: cancel}
 		m.stages[name] = st
-		go m.start(ctx, name, st)
+		go m.start(sctx, name, st)
 	}
 	m.mu.Unlock()
+	began := time.Now()
 	select {
 	case <-st.done:
 		return st.s, st.err
 	case <-ctx.Done():
-		return nil, &Error{Plugin: name, Op: "start", Err: ctx.Err()}
+		err := ctx.Err()
+		if errors.Is(err, context.DeadlineExceeded) {
+			err = fmt.Errorf("did not handshake within %s, the time it was given: %w", time.Since(began).Round(100*time.Millisecond), err)
+		}
+		return nil, &Error{Plugin: name, Op: "start", Err: err}
 	}
 }
 
 func (m *Manager) start(ctx context.Context, name string, st *starting) {
 	defer close(st.done)
+	defer st.cancel()
 	src, err := Resolve(name, m.chart, m.dir)
 	if err != nil {
 		st.err = err
 		return
 	}
-	// The start outlives a caller that gives up: another branch may wait.
-	p, err := Start(context.WithoutCancel(ctx), src, m.opts...)
+	p, err := Start(ctx, src, m.opts...)
 	if err != nil {
 		st.err = err
 		return
@@ -80,7 +92,8 @@ func (m *Manager) start(ctx context.Context, name string, st *starting) {
 }
 
 // Close stops every plugin process the manager started, concurrently, and
-// waits until they are gone.
+// waits until they are gone. A start still under way is ended, not waited
+// out.
 func (m *Manager) Close() {
 	m.mu.Lock()
 	m.closed = true
@@ -94,6 +107,7 @@ func (m *Manager) Close() {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			st.cancel()
 			<-st.done
 			if st.p != nil {
 				st.p.Kill()

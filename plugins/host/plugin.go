@@ -125,9 +125,9 @@ type Plugin struct {
 	cfg    config
 	client *goplugin.Client
 	cmd    *exec.Cmd
+	g      *group // runs cmd: its process group, its pipes
 	rpc    goplugin.ClientProtocol
 	stderr *ring
-	sock   string // a short socket directory of ours, removed on Kill
 
 	killOnce sync.Once
 	broken   atomic.Bool
@@ -147,15 +147,12 @@ func Start(ctx context.Context, src Source, opts ...Option) (*Plugin, error) {
 	if err := checkFile(src.Path); err != nil {
 		return nil, &Error{Plugin: src.Name, Op: "start", Err: err}
 	}
-	var secure *goplugin.SecureConfig
-	if src.SHA256 != "" {
-		want, err := hex.DecodeString(src.SHA256)
-		if err != nil || len(want) != sha256.Size {
-			return nil, &Error{Plugin: src.Name, Op: "start", Err: fmt.Errorf("sha256 %q is not a SHA-256 digest", src.SHA256)}
-		}
-		secure = &goplugin.SecureConfig{Checksum: want, Hash: sha256.New()}
-	}
 	p.cmd = exec.Command(src.Path, src.Args...)
+	if src.SHA256 != "" {
+		if err := checkSum(p.cmd.Path, src.SHA256); err != nil {
+			return nil, &Error{Plugin: src.Name, Op: "start", Err: err}
+		}
+	}
 	// Its own process group: a terminal's Ctrl-C reaches the host only, and
 	// Kill stops the plugin's children with it.
 	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -166,16 +163,15 @@ func Start(ctx context.Context, src Source, opts ...Option) (*Plugin, error) {
 	// The SDK's parent watch compares against this, so a host that dies
 	// before the plugin begins watching is still noticed.
 	p.cmd.Env = append(p.cmd.Env, fmt.Sprintf("%s=%d", wire.EnvHostPID, os.Getpid()))
-	if dir := shortSocketDir(); dir != "" {
-		p.sock = dir
-		p.cmd.Env = append(p.cmd.Env, "PLUGIN_UNIX_SOCKET_DIR="+dir)
-	}
+	// go-plugin runs the process through p.g, which kills its whole group
+	// and can end go-plugin's wait on its pipes (group.go).
+	p.g = &group{cmd: p.cmd}
 	p.client = goplugin.NewClient(&goplugin.ClientConfig{
 		HandshakeConfig:  wire.Handshake,
 		VersionedPlugins: wire.Sets(),
-		Cmd:              p.cmd,
+		RunnerFunc:       p.g.runner,
+		UnixSocketConfig: &goplugin.UnixSocketConfig{TempDir: socketTempDir()},
 		SkipHostEnv:      true,
-		SecureConfig:     secure,
 		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
 		Logger:           newSlogger(cfg.logger),
 		Stderr:           p.stderr,
@@ -199,8 +195,18 @@ func Start(ctx context.Context, src Source, opts ...Option) (*Plugin, error) {
 		}
 		p.rpc = s.rpc
 	case <-ctx.Done():
-		go func() { <-ch; p.Kill() }()
-		return nil, &Error{Plugin: src.Name, Op: "start", Err: ctx.Err()}
+		// Killing the group ends the handshake wait at once (go-plugin sees
+		// the process exit, or its stdout end); closing the pipes ends it
+		// should something outside the group hold them.
+		p.g.kill()
+		select {
+		case <-ch:
+		case <-time.After(pipeGrace):
+			p.g.closePipes()
+			<-ch
+		}
+		p.Kill()
+		return nil, &Error{Plugin: src.Name, Op: "start", Err: ctx.Err(), Stderr: p.stderr.tail()}
 	}
 	return p, nil
 }
@@ -212,32 +218,77 @@ func (p *Plugin) Name() string { return p.src.Name }
 func (p *Plugin) Protocol() int { return p.client.NegotiatedVersion() }
 
 // Pid is the plugin process's id (its process group's too).
-func (p *Plugin) Pid() int {
-	if p.cmd.Process == nil {
-		return 0
-	}
-	return p.cmd.Process.Pid
-}
+func (p *Plugin) Pid() int { return p.g.Pid() }
 
-// Kill stops the plugin and every process in its process group. It is
-// safe to call more than once and from several goroutines.
+// How long Kill waits at each step before it takes the next.
+const (
+	// gracefulExit: go-plugin asks a sound plugin to exit and waits 2s for
+	// it before it kills the group itself.
+	gracefulExit = 2500 * time.Millisecond
+	// pipeGrace: after the group is killed, its pipes close at once unless
+	// a process outside the group holds them.
+	pipeGrace = 500 * time.Millisecond
+	// lastWait: the pipes are closed; what remains is go-plugin's own
+	// bookkeeping.
+	lastWait = 2 * time.Second
+)
+
+// Kill stops the plugin and every process in its process group, and
+// returns when they are gone. It is safe to call more than once and from
+// several goroutines. It never waits unboundedly, whoever holds the
+// plugin's pipes:
+//
+//	a sound plugin        asked to exit (go-plugin's graceful close, ≤ 2s)
+//	never handshook, hung no asking: its group is killed first
+//	then                  the group is killed; go-plugin reaps the plugin
+//	                      once its readers of the plugin's stdout and
+//	                      stderr end; should they not end (a process that
+//	                      left the group holds them), the pipes are closed
+//	last                  a plugin that exited when asked may have left
+//	                      children: its group is stopped (proc.KillGroup:
+//	                      SIGTERM, SIGKILL after 500ms)
 func (p *Plugin) Kill() {
 	p.killOnce.Do(func() {
-		pid := p.Pid()
-		if p.broken.Load() && pid > 0 {
-			// A hung plugin would spend go-plugin's whole grace period.
-			_ = syscall.Kill(-pid, syscall.SIGKILL)
+		asked := p.rpc != nil && !p.broken.Load()
+		if !asked {
+			// Nothing to ask: spending go-plugin's grace period would only
+			// delay the end.
+			p.g.kill()
 		}
-		if p.client != nil {
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
 			p.client.Kill()
+		}()
+		if asked {
+			p.await(done, gracefulExit, p.g.kill)
 		}
-		if pid > 0 {
+		p.await(done, pipeGrace, p.g.closePipes)
+		if !p.await(done, lastWait, nil) {
+			p.cfg.logger.Error("plugin: stopping it did not finish; leaving go-plugin's cleanup behind", "plugin", p.src.Name, "waited", gracefulExit+pipeGrace+lastWait)
+		}
+		if pid := p.Pid(); pid > 0 && !p.g.wasKilled() {
+			// It exited when asked: its children may not have.
 			_ = proc.KillGroup(pid, 500*time.Millisecond)
 		}
-		if p.sock != "" {
-			_ = os.RemoveAll(p.sock)
-		}
+		p.g.removeSocketDir()
 	})
+}
+
+// await waits up to d for done; when it is not closed by then it calls
+// next (if any). It reports whether done closed in time.
+func (p *Plugin) await(done <-chan struct{}, d time.Duration, next func()) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-done:
+		return true
+	case <-t.C:
+		if next != nil {
+			next()
+		}
+		return false
+	}
 }
 
 // fault wraps err as the plugin's fault, with its stderr tail, and says
@@ -276,12 +327,6 @@ var (
 func (p *Plugin) diagnose(err error) error {
 	msg := err.Error()
 	switch {
-	case errors.Is(err, goplugin.ErrChecksumsDoNotMatch):
-		have := "?"
-		if h, herr := fileSHA256(p.src.Path); herr == nil {
-			have = h
-		}
-		return fmt.Errorf("checksum mismatch: the chart pins sha256 %s but %s has %s; refused before starting it", p.src.SHA256, p.src.Path, have)
 	case strings.Contains(msg, "exec format error"):
 		return fmt.Errorf("%s is not an executable for this machine (exec format error: built for another architecture or OS, or a script without a #! line)", p.src.Path)
 	case strings.Contains(msg, "permission denied"):
@@ -302,7 +347,7 @@ func (p *Plugin) diagnose(err error) error {
 	case strings.Contains(msg, "plugin exited before we could connect"):
 		return fmt.Errorf("exited before the handshake (is it a runbook plugin? run by hand, a plugin says so on stderr)")
 	case strings.Contains(msg, "timeout while waiting for plugin to start"):
-		return fmt.Errorf("no handshake within %s", p.cfg.startTimeout)
+		return fmt.Errorf("did not handshake within %s", p.cfg.startTimeout)
 	case strings.Contains(msg, "unsupported plugin protocol"):
 		return fmt.Errorf("serves net/rpc, not gRPC: %v", err)
 	}
@@ -350,18 +395,30 @@ func fileSHA256(path string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// shortSocketDir makes a short directory for the plugin's unix socket when
-// the temp dir's path is long: a socket path past 108 bytes cannot be
-// bound. "" when the default is short enough.
-func shortSocketDir() string {
+// checkSum refuses the file at path unless its SHA-256 is want (hex),
+// before anything starts it.
+func checkSum(path, want string) error {
+	if b, err := hex.DecodeString(want); err != nil || len(b) != sha256.Size {
+		return fmt.Errorf("sha256 %q is not a SHA-256 digest", want)
+	}
+	have, err := fileSHA256(path)
+	if err != nil {
+		return fmt.Errorf("checksum: %w", err)
+	}
+	if !strings.EqualFold(have, want) {
+		return fmt.Errorf("checksum mismatch: the chart pins sha256 %s but %s has %s; refused before starting it", want, path, have)
+	}
+	return nil
+}
+
+// socketTempDir is where go-plugin makes the plugin's unix socket
+// directory: the temp dir, or /tmp when the temp dir's path is long (a
+// socket path past 108 bytes cannot be bound).
+func socketTempDir() string {
 	if len(os.TempDir()) <= 60 {
 		return ""
 	}
-	dir, err := os.MkdirTemp("/tmp", "rbp-")
-	if err != nil {
-		return ""
-	}
-	return dir
+	return "/tmp"
 }
 
 func lastLines(s string, n int) string {

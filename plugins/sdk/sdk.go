@@ -13,7 +13,10 @@
 //	while serving      calls of one batch run concurrently, each under its
 //	                   own deadline; a panic fails that call, not the process
 //	parent gone        the process exits by itself (Linux: the parent-death
-//	                   signal; everywhere: the parent pid is polled)
+//	                   signal; everywhere: the parent pid is polled), and
+//	                   takes its children with it: it SIGKILLs its own
+//	                   process group, which the host started it leading
+//	SIGTERM            the same: the whole group goes
 //	run by hand        it says it is a runbook plugin and exits 1
 //
 // The wire types stay inside plugins/internal; a plugin sees only the
@@ -24,8 +27,10 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/signal"
 	"strconv"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -104,23 +109,47 @@ func realStdio(stderr *os.File) func([]grpc.ServerOption) *grpc.Server {
 	}
 }
 
-// watchParent exits the process when its parent is gone: the parent-death
-// signal where the OS has one, and a poll of the parent pid everywhere.
+// watchParent ends the process, and every process of its group, when its
+// parent is gone — the parent-death signal (SIGTERM) where the OS has one,
+// and a poll of the parent pid everywhere — or when it is sent SIGTERM.
+// The children matter: a plugin's child (a command it ran, a helper) would
+// otherwise outlive a host that was SIGKILLed.
 func watchParent(ppid int, every time.Duration) {
+	term := make(chan os.Signal, 1)
+	signal.Notify(term, syscall.SIGTERM) // before the parent-death signal is armed
 	setParentDeathSignal()
 	if os.Getppid() != ppid {
-		os.Exit(1)
+		exitWithGroup("the host process is gone")
 	}
 	go func() {
 		t := time.NewTicker(every)
 		defer t.Stop()
-		for range t.C {
-			if os.Getppid() != ppid {
-				fmt.Fprintln(os.Stderr, "runbook plugin: the host process is gone; exiting")
-				os.Exit(1)
+		for {
+			select {
+			case <-term:
+				why := "terminated"
+				if os.Getppid() != ppid {
+					why = "the host process is gone"
+				}
+				exitWithGroup(why)
+			case <-t.C:
+				if os.Getppid() != ppid {
+					exitWithGroup("the host process is gone")
+				}
 			}
 		}
 	}()
+}
+
+// exitWithGroup says why on stderr, stops this process's group (when it
+// leads one: killOwnGroup), and exits.
+func exitWithGroup(why string) {
+	// The host gone, nobody reads stderr: the write must not end this
+	// process (SIGPIPE) before its group is stopped.
+	signal.Ignore(syscall.SIGPIPE)
+	fmt.Fprintf(os.Stderr, "runbook plugin: %s; exiting with every process it started\n", why)
+	killOwnGroup()
+	os.Exit(1)
 }
 
 // Launched reports whether this process was started by a runbook host as a
