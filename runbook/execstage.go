@@ -1,7 +1,6 @@
 package runbook
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/internal/jsonv"
 	"github.com/openrunbook/runbook/internal/proc"
 	"github.com/openrunbook/runbook/plugins/label"
 	"github.com/openrunbook/runbook/record"
@@ -211,9 +211,8 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 			out["stdout"] = nil
 			break
 		}
-		var v any
-		dec := json.NewDecoder(bytes.NewReader(res.Stdout))
-		if err := dec.Decode(&v); err != nil {
+		v, err := jsonv.Decode(res.Stdout)
+		if err != nil {
 			out["stdout"] = stdout
 			out["parseError"] = "stdout is not JSON: " + err.Error()
 			rs.warn(path, "stdout is not JSON ("+err.Error()+"); kept as text")
