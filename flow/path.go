@@ -196,3 +196,14 @@ func itemStep(in, fe []ScopeStep, id string) (int, bool) {
 	}
 	return *st.Item, true
 }
+
+// NodeOf is the id of the node a display path ends at ("vol-check" for
+// `per-vol~2/vol-check#1`), read by ParsePath; a path ParsePath refuses is
+// returned whole, so a caller naming it still prints what it was given.
+func NodeOf(path string) string {
+	p, err := ParsePath(path)
+	if err != nil {
+		return path
+	}
+	return p.Node
+}

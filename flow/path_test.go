@@ -68,3 +68,16 @@ func TestCommitsCarryTheirPosition(t *testing.T) {
 		}
 	}
 }
+
+func TestNodeOf(t *testing.T) {
+	for path, want := range map[string]string{
+		"disk":                  "disk",
+		"per-vol~2/vol-check#1": "vol-check",
+		"root/d~at-risk/mark#0": "mark",
+		"":                      "",
+	} {
+		if got := flow.NodeOf(path); got != want {
+			t.Errorf("NodeOf(%q) = %q; want %q", path, got, want)
+		}
+	}
+}

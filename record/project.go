@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/openrunbook/runbook/flow"
 )
 
 // Projection is what the verdict projection needs of a runbook, settled
@@ -172,9 +174,7 @@ func (p *Projection) spellings() map[string]bool {
 // matched on the LAST "/" segment of its name or its path.
 func (p *Projection) decidedBy(d Harvested, spellings map[string]bool) bool {
 	last := d.Decider[strings.LastIndexByte(d.Decider, '/')+1:]
-	id := Path(d.Path)
-	id = id[strings.LastIndexByte(id, '/')+1:]
-	return spellings[last] || spellings[id]
+	return spellings[last] || spellings[flow.NodeOf(d.Path)]
 }
 
 // declinedBy says whose decision the declined rows were. Each decision of

@@ -154,7 +154,7 @@ func (e stateEnv) Get(k string) (any, bool) {
 
 // stageName names the stage at a record path by its last segment's id.
 func (rb *Runbook) stageName(path string) string {
-	id := path[strings.LastIndexByte(path, '/')+1:]
+	id := flow.NodeOf(path)
 	if name, ok := rb.names[id]; ok {
 		return name
 	}
