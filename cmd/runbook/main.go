@@ -9,7 +9,7 @@
 //	0    the run completed, or paused at an ask: with its record written
 //	1    the run failed or was cancelled by --timeout; validate found errors
 //	2    bad usage, a chart that does not load, bad inputs
-//	130  interrupted (SIGINT/SIGTERM): children stopped, partial record written
+//	130  interrupted (SIGINT, SIGTERM or SIGHUP): children stopped, partial record written
 //
 // Nothing but the result goes to stdout; errors, warnings and progress go to
 // stderr.
