@@ -80,13 +80,13 @@ func (r *runner) runForEach(ctx context.Context, f *frame, n *node) error {
 		c := children[i]
 		if c.rec != nil {
 			e := c.nodeEvent(recorder.BranchStart, n, s.path)
-			e.Index, e.Branch = i, c.prefix
+			e.Index, e.Total, e.Branch = i, len(items), c.prefix
 			c.rec.emit(e)
 		}
 		_, err := r.runSeq(ctx, c, fe.body.root, 0)
 		if c.rec != nil {
 			e := c.nodeEvent(recorder.BranchEnd, n, s.path)
-			e.Index, e.Branch = i, c.prefix
+			e.Index, e.Total, e.Branch = i, len(items), c.prefix
 			c.rec.emit(e)
 		}
 		return err

@@ -26,9 +26,11 @@ type frame struct {
 	// errors they report) are deterministic.
 	order []string
 	// steps is the scope this frame runs in (shared by its commits, never
-	// changed); prefix is its display path.
+	// changed); prefix is its display path, general the same with item
+	// indexes written `*` (GeneralScope).
 	steps   []ScopeStep
 	prefix  string
+	general string
 	branch  bool
 	counter *int
 	log     *[]Commit
@@ -79,7 +81,7 @@ func (f *frame) event(ev recorder.Event) {
 }
 
 func (f *frame) nodeEvent(k recorder.Kind, n *node, path string) recorder.Event {
-	return recorder.Event{Kind: k, Path: path, StageID: n.id, StageName: n.name, Subflow: f.prefix}
+	return recorder.Event{Kind: k, Path: path, StageID: n.id, StageName: n.name, Subflow: f.prefix, Place: f.general}
 }
 
 func (f *frame) lookup(key string) (entry, bool) {
@@ -189,7 +191,7 @@ func (f *frame) child(st ScopeStep, ownLog bool) *frame {
 	steps := make([]ScopeStep, len(f.steps), len(f.steps)+1)
 	copy(steps, f.steps)
 	steps = append(steps, st)
-	c := &frame{r: f.r, parent: f, state: map[string]entry{}, steps: steps, prefix: ScopeString(steps), depth: f.depth + 1}
+	c := &frame{r: f.r, parent: f, state: map[string]entry{}, steps: steps, prefix: ScopeString(steps), general: GeneralScope(steps), depth: f.depth + 1}
 	if ownLog {
 		// A branch counts on from where its parent is, and the parent takes
 		// up the highest count at the join (splice): runtime paths stay

@@ -113,14 +113,25 @@ func StripCounter(path string) string {
 	return path
 }
 
+// GeneralScope is a scope's display path with every foreach item index
+// written `*` (`per-volume~*/checks~disk`): the place in the chart that
+// all items' executions share, which per-stage metrics count under. Fork
+// branches keep their names, since each is a different part of the chart.
+func GeneralScope(scope []ScopeStep) string { return string(appendScopeAs(nil, scope, true)) }
+
 // appendScope appends a scope's display segments, '/'-joined.
-func appendScope(b []byte, scope []ScopeStep) []byte {
+func appendScope(b []byte, scope []ScopeStep) []byte { return appendScopeAs(b, scope, false) }
+
+// appendScopeAs is appendScope, with item indexes written `*` when general.
+func appendScopeAs(b []byte, scope []ScopeStep, general bool) []byte {
 	for i, st := range scope {
 		if i > 0 {
 			b = append(b, '/')
 		}
 		b = append(b, st.Node...)
 		switch {
+		case st.Item != nil && general:
+			b = append(b, '~', '*')
 		case st.Item != nil:
 			b = append(b, '~')
 			b = strconv.AppendInt(b, int64(*st.Item), 10)

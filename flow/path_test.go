@@ -81,3 +81,26 @@ func TestNodeOf(t *testing.T) {
 		}
 	}
 }
+
+// The general scope writes every foreach item as `~*` and leaves fork
+// branches by name. Issue #12: the recorder once took the display path
+// apart itself and turned the fork branch `checks~disk` into `checks~*disk`.
+func TestIssue12GeneralScopeKeepsForkBranches(t *testing.T) {
+	t.Parallel()
+	three, zero := 3, 0
+	for _, tc := range []struct {
+		scope []flow.ScopeStep
+		want  string
+	}{
+		{nil, ""},
+		{[]flow.ScopeStep{{Node: "check-disk"}}, "check-disk"},
+		{[]flow.ScopeStep{{Node: "per-volume", Item: &three}}, "per-volume~*"},
+		{[]flow.ScopeStep{{Node: "per-volume", Item: &three}, {Node: "inner", Item: &zero}}, "per-volume~*/inner~*"},
+		{[]flow.ScopeStep{{Node: "checks", Branch: "disk"}}, "checks~disk"},
+		{[]flow.ScopeStep{{Node: "checks", Branch: "2024"}, {Node: "per-volume", Item: &three}}, "checks~2024/per-volume~*"},
+	} {
+		if got := flow.GeneralScope(tc.scope); got != tc.want {
+			t.Errorf("GeneralScope(%+v) = %q, want %q", tc.scope, got, tc.want)
+		}
+	}
+}

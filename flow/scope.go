@@ -173,7 +173,7 @@ func (s *Scope) emit(k recorder.Kind, key string, v any, del bool) {
 	if !s.f.rec.wants(k) {
 		return
 	}
-	ev := recorder.Event{Kind: k, Path: s.path, StageID: s.n.id, StageName: s.n.name, Subflow: s.f.prefix, Key: key, Value: v, Deleted: del}
+	ev := recorder.Event{Kind: k, Path: s.path, StageID: s.n.id, StageName: s.n.name, Subflow: s.f.prefix, Place: s.f.general, Key: key, Value: v, Deleted: del}
 	s.f.rec.send(&ev)
 }
 

@@ -69,6 +69,10 @@ type Event struct {
 	// Subflow is the path prefix the stage runs under (`per-volume~3`),
 	// empty at the root.
 	Subflow string
+	// Place is Subflow with each foreach item index written `*`
+	// (`per-volume~*`): what every item's execution of one stage shares, so
+	// per-stage counts need not take the path apart (flow.GeneralScope).
+	Place string
 
 	// Key and Value: the scope key read or written (Read, Write). For Write,
 	// Deleted says the key was removed.
@@ -86,7 +90,8 @@ type Event struct {
 	// Index is the foreach item index (BranchStart/End), the loop pass (Loop),
 	// the attempt number (Retry, 1-based), the number of net writes (Commit).
 	Index int
-	// Total is the number of foreach items (Fork of a foreach, Truncated),
+	// Total is the number of foreach items (Fork of a foreach, Truncated,
+	// BranchStart/End of a foreach item; 0 for a fork branch),
 	// the loop bound (Loop), the attempts allowed (Retry).
 	Total int
 	// Target is the stage a Loop jumps to or the stage Next moves to.

@@ -14,7 +14,8 @@ import (
 type script struct {
 	events []Event
 	n      int
-	sub    string
+	// sub and place are the Subflow and Place of the stage events added.
+	sub, place string
 }
 
 func newScript(chart string) *script {
@@ -27,7 +28,7 @@ func (s *script) add(e Event) { s.events = append(s.events, e) }
 
 // at fills the stage fields of e.
 func (s *script) at(e Event, path, id, name string) Event {
-	e.Path, e.StageID, e.StageName, e.Subflow = path, id, name, s.sub
+	e.Path, e.StageID, e.StageName, e.Subflow, e.Place = path, id, name, s.sub, s.place
 	return e
 }
 
@@ -221,8 +222,8 @@ func fixtureForEach() []Event {
 	s.add(s.at(Event{Kind: Fork, Total: 3}, p, "per-volume", "Per volume"))
 	for i := range 3 {
 		br := fmt.Sprintf("per-volume~%d", i)
-		s.add(s.at(Event{Kind: BranchStart, Branch: br, Index: i}, p, "per-volume", "Per volume"))
-		s.sub = br
+		s.add(s.at(Event{Kind: BranchStart, Branch: br, Index: i, Total: 3}, p, "per-volume", "Per volume"))
+		s.sub, s.place = br, "per-volume~*"
 		s.stage("load", "Load", "posture", rd("item", vols[i]), wr("replicas", 3-i))
 		chosen, matched := "protected", i == 0
 		if !matched {
@@ -232,8 +233,8 @@ func fixtureForEach() []Event {
 			Default: &decide.Default{Branch: "declined", Label: "No rule reached a verdict"},
 			Rules:   []decide.RuleEvidence{filterRule(0, "Three replicas", "protected", cond("replicas", rules.OpGte, 3, 3-i, matched))}}
 		s.decider("posture", "Protection posture", ev, rd("replicas", 3-i))
-		s.sub = ""
-		s.add(s.at(Event{Kind: BranchEnd, Branch: br, Index: i}, p, "per-volume", "Per volume"))
+		s.sub, s.place = "", ""
+		s.add(s.at(Event{Kind: BranchEnd, Branch: br, Index: i, Total: 3}, p, "per-volume", "Per volume"))
 	}
 	s.add(s.at(Event{Kind: Join}, p, "per-volume", "Per volume"))
 	s.finish(p, "per-volume", "Per volume", 1)
@@ -246,10 +247,10 @@ func fixtureSubflow() []Event {
 	s.stage("seed", "Seed", "check-disk", wr("host", "db-1"))
 	p := s.path("check-disk")
 	s.add(s.at(Event{Kind: SubflowEnter}, p, "check-disk", "Check disk"))
-	s.sub = "check-disk"
+	s.sub, s.place = "check-disk", "check-disk"
 	s.stage("df", "Run df", "parse", rd("host", "db-1"), wr("df", "/dev/sda1 95%"))
 	s.stage("parse", "Parse", "", rd("df", "/dev/sda1 95%"), wr("used", 95))
-	s.sub = ""
+	s.sub, s.place = "", ""
 	s.add(s.at(Event{Kind: SubflowExit}, p, "check-disk", "Check disk"))
 	s.stage("report", "Report", "", rd("used", 95))
 	s.end()

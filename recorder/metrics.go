@@ -1,7 +1,6 @@
 package recorder
 
 import (
-	"strings"
 	"sync"
 	"time"
 )
@@ -149,7 +148,7 @@ func (m *Metrics) Snapshot() MetricsSnapshot {
 }
 
 func (m *Metrics) stage(e Event) *StageMetrics {
-	k := generalPath(e.Subflow, e.StageID)
+	k := generalPath(e.Place, e.StageID)
 	s := m.stages[k]
 	if s == nil {
 		s = &StageMetrics{Stage: k, Name: e.StageName}
@@ -160,7 +159,7 @@ func (m *Metrics) stage(e Event) *StageMetrics {
 }
 
 func (m *Metrics) decision(e Event) {
-	decider := generalPath(e.Subflow, e.StageID)
+	decider := generalPath(e.Place, e.StageID)
 	branches := e.Branches
 	if len(branches) == 0 && e.Decision != nil {
 		branches = e.Decision.Chosen
@@ -181,30 +180,13 @@ func (m *Metrics) decision(e Event) {
 	}
 }
 
-// generalPath is `subflow/id` with every foreach item index (`~3`) replaced
-// by `~*`, so the branches of one foreach count as one stage.
-func generalPath(subflow, id string) string {
-	if subflow == "" {
+// generalPath is the stage's place with its id (`per-volume~*/posture`),
+// so the items of one foreach count as one stage.
+func generalPath(place, id string) string {
+	if place == "" {
 		return id
 	}
-	if strings.IndexByte(subflow, '~') < 0 {
-		return subflow + "/" + id
-	}
-	var b strings.Builder
-	b.Grow(len(subflow) + len(id) + 4)
-	for i := 0; i < len(subflow); i++ {
-		c := subflow[i]
-		b.WriteByte(c)
-		if c == '~' {
-			b.WriteByte('*')
-			for i+1 < len(subflow) && subflow[i+1] >= '0' && subflow[i+1] <= '9' {
-				i++
-			}
-		}
-	}
-	b.WriteByte('/')
-	b.WriteString(id)
-	return b.String()
+	return place + "/" + id
 }
 
 func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }

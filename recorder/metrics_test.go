@@ -77,17 +77,3 @@ func TestMetricsStatus(t *testing.T) {
 		}
 	}
 }
-
-func TestGeneralPath(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct{ sub, id, want string }{
-		{"", "load", "load"},
-		{"check-disk", "df", "check-disk/df"},
-		{"per-volume~12", "load", "per-volume~*/load"},
-		{"per-volume~3/inner~0", "x", "per-volume~*/inner~*/x"},
-	} {
-		if got := generalPath(tc.sub, tc.id); got != tc.want {
-			t.Errorf("generalPath(%q, %q) = %q, want %q", tc.sub, tc.id, got, tc.want)
-		}
-	}
-}

@@ -232,7 +232,7 @@ func (w *writer) event(e *entry) {
 		w.line(w.depth)
 		w.str("Branch ")
 		w.str(text)
-		if strings.IndexByte(text, '~') >= 0 {
+		if e.total > 0 {
 			w.str(" (item ")
 			w.int(int(e.index))
 			w.str(")")

@@ -104,7 +104,7 @@ func TestNarrativeLongStrings(t *testing.T) {
 		{Kind: Read, Key: long("k"), Value: long("v")},
 		{Kind: Write, Key: long("k"), Deleted: true},
 		{Kind: Decision, StageID: "d", StageName: long("D"), Decision: &ev, Branches: ev.Chosen},
-		{Kind: BranchStart, Branch: long("b") + "~1", Index: 1},
+		{Kind: BranchStart, Branch: long("b") + "~1", Index: 1, Total: 2},
 		{Kind: Error, Path: "e#1", StageID: "e", Err: long("x")},
 		{Kind: BranchEnd, Branch: long("b") + "~1"},
 		{Kind: RunEnd},
