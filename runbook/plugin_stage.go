@@ -49,6 +49,13 @@ func WithHonestyVia(h Honesty) ExecOption { return func(o *execOptions) { o.hone
 // name are looked for, as runbook-plugin-<name>.
 func WithPluginDir(dir string) ExecOption { return func(o *execOptions) { o.pluginDir = dir } }
 
+// WithPluginDirHint says, in the error for a plugin that was not found when
+// no plugin directory was given, how the user gives one: the CLI says
+// "--plugin-dir or RUNBOOK_PLUGIN_DIR". The library knows no flags.
+func WithPluginDirHint(hint string) ExecOption {
+	return func(o *execOptions) { o.pluginDirHint = hint }
+}
+
 // startPlugins readies the run's plugin side: its id, its honesty stages
 // (WithHonestyVia, behind the in-process fallback), and its stage plugin
 // manager (which starts nothing until a plugin stage runs). The returned
@@ -67,7 +74,7 @@ func (rb *Runbook) startPlugins(rs *runState, o *execOptions) (end func()) {
 	// The fallback wraps every choice, the in-process one too (it never
 	// fails, so the wrapper only costs a second, unused map): one path.
 	rs.honesty = &fallback{primary: via, local: InProcess(), warn: rs.warn}
-	rs.plugins = &stagePlugins{chart: rb.pluginSources(), dir: o.pluginDir, opts: opts}
+	rs.plugins = &stagePlugins{chart: rb.pluginSources(), dir: o.pluginDir, hint: o.pluginDirHint, opts: opts}
 	return func() {
 		rs.plugins.close()
 		_ = rs.honesty.EndRun(context.Background(), rs.run)
@@ -122,6 +129,7 @@ func newRunID() string {
 type stagePlugins struct {
 	chart map[string]host.Source
 	dir   string
+	hint  string // WithPluginDirHint
 	opts  []host.Option
 
 	mu     sync.Mutex
@@ -140,7 +148,15 @@ func (sp *stagePlugins) stage(ctx context.Context, name string) (*host.Stage, er
 	}
 	m := sp.m
 	sp.mu.Unlock()
-	return m.Stage(ctx, name)
+	st, err := m.Stage(ctx, name)
+	// The manager hands every caller the same error value: copy, never
+	// write into it (branches ask at once).
+	if nf, ok := err.(*host.NotFoundError); ok && nf.Hint == "" && sp.hint != "" {
+		c := *nf
+		c.Hint = sp.hint
+		err = &c
+	}
+	return st, err
 }
 
 func (sp *stagePlugins) close() {

@@ -54,6 +54,8 @@ type execOptions struct {
 	// plugin processes (plugin_stage.go)
 	honesty   Honesty
 	pluginDir string
+	// pluginDirHint: WithPluginDirHint.
+	pluginDirHint string
 }
 
 // WithRecorders attaches more recorders (e.g. an NDJSON stream).

@@ -37,7 +37,7 @@ func addPluginFlags(fl *pflag.FlagSet, f *pluginFlags) {
 // pluginOptions turns exec's plugin flags into run options; h is where the
 // honesty stages run, as startHonesty chose.
 func pluginOptions(f pluginFlags, h runbook.Honesty) []runbook.ExecOption {
-	opts := []runbook.ExecOption{runbook.WithHonestyVia(h)}
+	opts := []runbook.ExecOption{runbook.WithHonestyVia(h), runbook.WithPluginDirHint("--plugin-dir or RUNBOOK_PLUGIN_DIR")}
 	if f.dir != "" {
 		opts = append(opts, runbook.WithPluginDir(f.dir))
 	}

@@ -385,3 +385,15 @@ func copyExec(t *testing.T, from, to string) {
 		t.Fatal(err)
 	}
 }
+
+// The CLI, not the library, names its flags: a plugin not found with no
+// plugin directory says how to give one.
+func TestIssue12MissingPluginNamesTheCLIFlag(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeChart(t, dir, "chart.yaml", "version: 1\nrunbook: probe\nstages:\n  - {id: a, plugin: {name: no-such-probe}}\n")
+	r := runCLIEnv(t, dir, []string{"RUNBOOK_PLUGIN_DIR="}, "exec", "chart.yaml")
+	if r.code == 0 || !strings.Contains(r.stdout+r.stderr, `plugin "no-such-probe" not found`) || !strings.Contains(r.stdout+r.stderr, "(--plugin-dir or RUNBOOK_PLUGIN_DIR)") {
+		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s\nwant a failure naming --plugin-dir or RUNBOOK_PLUGIN_DIR", r.code, r.stdout, r.stderr)
+	}
+}

@@ -29,24 +29,63 @@ type Source struct {
 
 // Resolve finds the plugin called name: first in chart (a chart's
 // `plugins:` map, its paths already made absolute), then in dir as
-// `runbook-plugin-<name>`. dir "" skips the directory.
+// `runbook-plugin-<name>`. dir "" skips the directory. A plugin found in
+// neither is a *NotFoundError.
 func Resolve(name string, chart map[string]Source, dir string) (Source, error) {
 	if s, ok := chart[name]; ok {
 		return s, nil
 	}
 	if dir != "" {
-		p := filepath.Join(dir, Prefix+name)
+		p, err := inDir(dir, Prefix+name)
+		if err != nil {
+			return Source{}, err
+		}
 		if _, err := os.Stat(p); err == nil {
 			return Source{Name: name, Path: p}, nil
 		}
 	}
+	return Source{}, &NotFoundError{Name: name, Dir: dir}
+}
+
+// NotFoundError says a plugin is neither in the chart's plugins: map nor
+// in the plugin directory. It names no flag: how a user gives a directory
+// is the embedder's to say (Hint).
+type NotFoundError struct {
+	// Name is the plugin's name as the chart calls it.
+	Name string
+	// Dir is the plugin directory looked in; "" when none was given.
+	Dir string
+	// Hint, when set, says how to give a plugin directory (the CLI sets
+	// "--plugin-dir or RUNBOOK_PLUGIN_DIR"); it is shown when Dir is "".
+	Hint string
+}
+
+func (e *NotFoundError) Error() string {
 	where := "the chart's plugins: map has no entry for it"
-	if dir != "" {
-		where += fmt.Sprintf(", and %s has no %s%s", dir, Prefix, name)
-	} else {
-		where += " and no plugin directory was given (--plugin-dir or RUNBOOK_PLUGIN_DIR)"
+	switch {
+	case e.Dir != "":
+		where += fmt.Sprintf(", and %s has no %s%s", e.Dir, Prefix, e.Name)
+	case e.Hint != "":
+		where += " and no plugin directory was given (" + e.Hint + ")"
+	default:
+		where += " and no plugin directory was given"
 	}
-	return Source{}, kindError{fmt.Sprintf("plugin %q not found: %s", name, where), fs.ErrNotExist}
+	return fmt.Sprintf("plugin %q not found: %s", e.Name, where)
+}
+
+// Unwrap makes a missing plugin fs.ErrNotExist, as a missing file is.
+func (e *NotFoundError) Unwrap() error { return fs.ErrNotExist }
+
+// inDir is the path of file in a plugin directory, made absolute: a
+// relative directory joined to a bare name (`.` + `runbook-plugin-x` is
+// `runbook-plugin-x`) would be looked up on $PATH when started, and could
+// run a different binary of that name (issue #17).
+func inDir(dir, file string) (string, error) {
+	abs, err := filepath.Abs(filepath.Join(dir, file))
+	if err != nil {
+		return "", fmt.Errorf("plugin directory %s: %w", dir, err)
+	}
+	return abs, nil
 }
 
 // Discover lists the plugins in dir: the files named `runbook-plugin-<name>`,
@@ -65,7 +104,11 @@ func Discover(dir string) ([]Source, error) {
 		if e.IsDir() || !strings.HasPrefix(n, Prefix) || len(n) == len(Prefix) {
 			continue
 		}
-		out = append(out, Source{Name: n[len(Prefix):], Path: filepath.Join(dir, n)})
+		p, err := inDir(dir, n)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Source{Name: n[len(Prefix):], Path: p})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
