@@ -32,6 +32,7 @@ type Option func(*options)
 type options struct {
 	maxNodes     uint
 	memoryBudget uint
+	maxValue     int
 }
 
 // WithMaxNodes bounds the expression's syntax tree; 0 lifts the bound.
@@ -66,11 +67,14 @@ type Expr struct {
 	idents  []Ident    // the bare identifiers among them, where first written
 	paths   []exprPath // inputs: paths read, source order, each once
 	budget  uint
+	// maxValue bounds the size of the value one evaluation yields.
+	maxValue int
 	// wholeEnv is set when the expression uses $env as a value: its env map
 	// may then outlive the evaluation and is not pooled.
 	wholeEnv bool
-	// texts is set when the expression has a `+`: each evaluation then
-	// carries a text budget (see DefaultTextBudget).
+	// texts is set when the expression has a `+` or a builder (join,
+	// repeat, …): each evaluation then carries a text budget (see
+	// DefaultTextBudget).
 	texts bool
 }
 
@@ -109,6 +113,9 @@ func Compile(src string, opts ...Option) (e *Expr, err error) {
 	if o.memoryBudget == 0 {
 		o.memoryBudget = DefaultMemoryBudget
 	}
+	if o.maxValue <= 0 {
+		o.maxValue = DefaultMaxValue
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			e, err = nil, &CompileError{Src: src, Line: 1, Column: 1, Msg: fmt.Sprintf("compiler failed: %v", r)}
@@ -127,13 +134,12 @@ func Compile(src string, opts ...Option) (e *Expr, err error) {
 		return nil, c.err
 	}
 	adds := &patchAdd{}
-	program, err := expr.Compile(src, expr.MaxNodes(o.maxNodes), expr.Patch(adds),
-		expr.Function(addFunc, boundedAdd))
+	program, err := expr.Compile(src, append(builderFuncs(), expr.MaxNodes(o.maxNodes), expr.Patch(adds))...)
 	if err != nil {
 		return nil, compileError(src, err)
 	}
 
-	e = &Expr{src: src, program: program, budget: o.memoryBudget, wholeEnv: c.wholeEnv, texts: adds.patched}
+	e = &Expr{src: src, program: program, budget: o.memoryBudget, maxValue: o.maxValue, wholeEnv: c.wholeEnv, texts: adds.patched}
 	slices.SortStableFunc(c.refs, func(a, b ref) int { return a.pos - b.pos })
 	seenPath := map[string]bool{}
 	seenRoot := map[string]bool{}
@@ -227,7 +233,18 @@ func (e *Expr) Value(env Env) (result any, inputs []Input, err error) {
 		err = runtimeError(err)
 		result = nil
 	} else if result, err = jsonv.Normalize(result); err != nil {
-		err = fmt.Errorf("its value is not a JSON value: %w", err)
+		var nf *jsonv.NotFiniteError
+		if errors.As(err, &nf) {
+			// The stage that runs it names itself and the expression.
+			err = fmt.Errorf("it yields %w; guard it (total > 0 ? used / total * 100 : 0)", err)
+		} else {
+			err = fmt.Errorf("its value is not a JSON value: %w", err)
+		}
+		result = nil
+	} else if sizeOf(result, e.maxValue) > e.maxValue {
+		// Past this a value would grow from pass to pass of a loop
+		// (join([s, s], "")) until the machine ran out of memory.
+		err = fmt.Errorf("%w: more than %s (its text, and 16 bytes an element, counted); keep less — a count, a slice, the last lines", ErrValueTooLarge, sizeText(e.maxValue))
 		result = nil
 	}
 	if len(e.paths) > 0 {

@@ -173,17 +173,23 @@ func Whole(v any) (int, bool) {
 
 // Decoded is the Go value a JSON number literal settles into when this
 // module decodes JSON: an int when it is an integer literal that fits one,
-// else a float64 (±Inf when it is too large for one). It is the plugin
-// wire's decoding convention, kept here so that every reader of a number
-// agrees with the one that made it.
+// else a float64 — unless it is too large for one, then the json.Number
+// itself, never ±Inf: a plugin's `1e999` would otherwise reach the scope as
+// a number no record can write, and the run's record would be lost (issue
+// #19). It is the plugin wire's decoding convention, kept here so that
+// every reader of a number agrees with the one that made it.
 //
-//	Decoded("3")     3 (int)
-//	Decoded("3.0")   3.0 (float64)
+//	Decoded("3")       3 (int)
+//	Decoded("3.0")     3.0 (float64)
+//	Decoded("1e999")   json.Number("1e999")
 func Decoded(n json.Number) any {
 	if i, err := strconv.ParseInt(string(n), 10, 0); err == nil {
 		return int(i)
 	}
 	f, _ := strconv.ParseFloat(string(n), 64)
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return n
+	}
 	return f
 }
 

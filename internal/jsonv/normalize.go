@@ -101,13 +101,25 @@ func normalize(v any, depth int) (any, error) {
 }
 
 func finite(f float64) error {
-	switch {
-	case math.IsNaN(f):
-		return fmt.Errorf("NaN, which is not a JSON number")
-	case math.IsInf(f, 0):
-		return fmt.Errorf("%v, which is not a JSON number", f)
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return &NotFiniteError{Value: f}
 	}
 	return nil
+}
+
+// NotFiniteError is a float NaN or ±Inf where a JSON value is wanted: JSON
+// has no such number, so no record or output could hold it. Its words name
+// the usual cause, for the author who wrote `used / total * 100`.
+type NotFiniteError struct{ Value float64 }
+
+func (e *NotFiniteError) Error() string {
+	switch {
+	case math.IsNaN(e.Value):
+		return "NaN (0 / 0, or arithmetic on an infinity?), which is not a JSON number"
+	case e.Value > 0:
+		return "+Inf (a division by zero?), which is not a JSON number"
+	}
+	return "-Inf (a division by zero?), which is not a JSON number"
 }
 
 // normalizeList copies l only from the first element that changes.

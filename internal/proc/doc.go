@@ -39,10 +39,33 @@
 // drain window; then they are closed. So no process the stage started
 // outlives the stage, and a grandchild that keeps stdout open
 // (`sleep 30 & echo hi`) cannot hang the runner: such a run takes about one
-// drain window longer than its leader. A process that leaves the group on
-// purpose (setsid, setpgid) escapes the kill, but not the closing of the
-// pipes. The grace is the leader's: a member still there after the leader
-// ended gets SIGKILL after the drain window, not after a grace.
+// drain window longer than its leader. The grace is the leader's: a member
+// still there after the leader ended gets SIGKILL after the drain window,
+// not after a grace.
+//
+// A process that leaves the group on purpose (setsid, setpgid) escapes the
+// group kill, not the stage (Linux): the first Run makes the runner a child
+// subreaper (prctl PR_SET_CHILD_SUBREAPER), so such a process, once its
+// parent is gone, is reparented to the runner rather than to init. Every
+// child's environment carries RUNBOOK_EXEC_ID=<runner pid>.<n>, one value
+// per Run, which a Spec cannot replace; where the group is killed the
+// runner also kills every child of its own that carries the run's value,
+// and all their descendants, and reaps them (sweep: each held by a pidfd
+// from the look to the reap, so a reused pid is never touched; the leader,
+// which os/exec waits on, never touched). So when Run returns, nothing the
+// command started is left, in the group or out of it. Not found: a process
+// that both left the group and cleared its environment (env -i) after its
+// parent ended; and an escaped process that ends by itself before the
+// stage ends stays a zombie of the runner until the runner exits.
+//
+// A SIGKILLed runner cannot clean up: the child is started with the
+// parent-death signal SIGKILL (Pdeathsig), so the leader dies with the
+// runner. Linux sends it when the THREAD that forked the child ends, and
+// the Go runtime ends a thread when a goroutine locked to it returns, so
+// Run locks its goroutine to its OS thread from the start until the leader
+// is reaped. The leader's own children get no such signal: what a shell
+// runs in the foreground outlives a SIGKILLed runner (elsewhere than
+// Linux, the leader too).
 //
 // # What it never does
 //

@@ -64,6 +64,9 @@ func SignalName(sig syscall.Signal) string {
 	if name, ok := signalNames[sig]; ok {
 		return name
 	}
+	if name, ok := osSignalNames[sig]; ok {
+		return name
+	}
 	if sig >= sigRTMin && sig <= sigRTMax {
 		return "SIGRTMIN+" + strconv.Itoa(int(sig-sigRTMin))
 	}
@@ -93,7 +96,6 @@ var signalNames = map[syscall.Signal]string{
 	syscall.SIGPIPE:   "SIGPIPE",
 	syscall.SIGALRM:   "SIGALRM",
 	syscall.SIGTERM:   "SIGTERM",
-	syscall.SIGSTKFLT: "SIGSTKFLT",
 	syscall.SIGCHLD:   "SIGCHLD",
 	syscall.SIGCONT:   "SIGCONT",
 	syscall.SIGSTOP:   "SIGSTOP",
@@ -107,6 +109,5 @@ var signalNames = map[syscall.Signal]string{
 	syscall.SIGPROF:   "SIGPROF",
 	syscall.SIGWINCH:  "SIGWINCH",
 	syscall.SIGIO:     "SIGIO",
-	syscall.SIGPWR:    "SIGPWR",
 	syscall.SIGSYS:    "SIGSYS",
 }

@@ -5,7 +5,10 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"runtime"
+	"strconv"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -90,6 +93,14 @@ type Result struct {
 	Duration time.Duration
 }
 
+// runSeq numbers the runs of this process, for their tags.
+var runSeq atomic.Uint64
+
+// tagKey is the environment variable that marks every process of one Run:
+// the child gets it (a Spec cannot replace it), and so do its descendants
+// unless they clear their environment. The package doc names it.
+const tagKey = "RUNBOOK_EXEC_ID"
+
 // errTimedOut is the cause of a run's context when Spec.Timeout passed.
 var errTimedOut = errors.New("proc: the spec's timeout passed")
 
@@ -108,7 +119,8 @@ func Run(ctx context.Context, s Spec) Result {
 		defer stop()
 	}
 
-	cmd, err := s.command(ctx)
+	tag := strconv.Itoa(os.Getpid()) + "." + strconv.FormatUint(runSeq.Add(1), 10)
+	cmd, err := s.command(ctx, tag)
 	if err != nil {
 		return Result{StartErr: err, Duration: time.Since(start)}
 	}
@@ -123,6 +135,18 @@ func Run(ctx context.Context, s Spec) Result {
 	stop := &stopper{}
 	cmd.Cancel = func() error { return stop.stop(ctx, cmd.Process) }
 	cmd.WaitDelay = s.Grace
+	// The parent-death signal (sysProcAttr) fires when the thread that
+	// forked the child ends, and the Go runtime ends a thread whenever a
+	// goroutine locked to it returns without unlocking: the fork must come
+	// from a thread that lives until the child is reaped, so this goroutine
+	// holds its thread from here until Run returns, past Wait.
+	if lockThreadForChild {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+	}
+	// Before the start: a process the command leaves behind outside its
+	// group must be reparented here, for sweep to find it.
+	becomeSubreaper()
 	if err := cmd.Start(); err != nil {
 		p.closeAll()
 		return Result{StartErr: describeStart(cmd, s, err), Duration: time.Since(start)}
@@ -160,12 +184,16 @@ func Run(ctx context.Context, s Spec) Result {
 	go func() { streams.Wait(); close(ioDone) }()
 	if !within(ioDone, s.Drain) {
 		_ = signalGroup(pgid, syscall.SIGKILL)
+		sweep(tag, pgid)
 		if !within(ioDone, s.Drain) {
 			p.closeParentEnds()
 			<-ioDone
 		}
 	}
-	_ = signalGroup(pgid, syscall.SIGKILL) // stragglers that let go of the pipes
+	// Stragglers that let go of the pipes, in the group and out of it
+	// (a grandchild that called setsid): none outlives the stage.
+	_ = signalGroup(pgid, syscall.SIGKILL)
+	sweep(tag, pgid)
 	p.closeParentEnds()
 
 	r := Result{Started: true, Duration: duration}

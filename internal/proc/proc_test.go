@@ -77,9 +77,9 @@ func TestRunOutcomes(t *testing.T) {
 		},
 		{
 			name:   "explicit base env, Env laid over it",
-			spec:   Spec{Argv: []string{"env"}, BaseEnv: []string{"A=1", "B=old"}, Env: map[string]string{"B": "2"}},
+			spec:   Spec{Argv: []string{"env", "-u", tagKey, "env"}, BaseEnv: []string{"A=1", "B=old"}, Env: map[string]string{"B": "2"}},
 			exit:   ptr(0),
-			stdout: "A=1\nB=2\n",
+			stdout: "A=1\nB=2\n", // and the run's tag (TestIssue19EveryChildCarriesTheTag)
 		},
 		{
 			name:   "dir",
@@ -314,7 +314,7 @@ func TestRunMinimalBaseEnv(t *testing.T) {
 	}
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
 		k, _, _ := strings.Cut(line, "=")
-		found := false
+		found := k == tagKey // the run's mark (issue #19), never a value of runbook's
 		for _, want := range inheritedKeys {
 			found = found || k == want
 		}

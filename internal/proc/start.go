@@ -37,8 +37,9 @@ func InheritedEnv() []string {
 const defaultPath = "/usr/local/bin:/usr/bin:/bin"
 
 // command builds the exec.Cmd for s, bound to ctx (Run sets its Cancel), or
-// says why s cannot be run.
-func (s Spec) command(ctx context.Context) (*exec.Cmd, error) {
+// says why s cannot be run. tag is the run's mark, put in the child's
+// environment as tagKey=tag (see sweep).
+func (s Spec) command(ctx context.Context, tag string) (*exec.Cmd, error) {
 	var argv []string
 	switch {
 	case len(s.Argv) > 0 && s.Shell != "":
@@ -55,7 +56,7 @@ func (s Spec) command(ctx context.Context) (*exec.Cmd, error) {
 			return nil, &startError{what: argv[0], err: errors.New("an argument holds a NUL byte, which no process can receive")}
 		}
 	}
-	env, err := s.environ()
+	env, err := s.environ(tag)
 	if err != nil {
 		return nil, &startError{what: argv[0], err: err}
 	}
@@ -89,13 +90,14 @@ func (s Spec) command(ctx context.Context) (*exec.Cmd, error) {
 	cmd.Args = slices.Clone(argv)
 	cmd.Env = env
 	cmd.Dir = s.Dir
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = sysProcAttr()
 	return cmd, nil
 }
 
-// environ is BaseEnv (or the inherited set) with Env laid over it, sorted by
-// key, one entry per key.
-func (s Spec) environ() ([]string, error) {
+// environ is BaseEnv (or the inherited set) with Env laid over it, then
+// the run's tag (which neither may replace), sorted by key, one entry per
+// key.
+func (s Spec) environ(tag string) ([]string, error) {
 	base := s.BaseEnv
 	if base == nil {
 		base = InheritedEnv()
@@ -113,6 +115,9 @@ func (s Spec) environ() ([]string, error) {
 			return nil, fmt.Errorf("environment variable name %q is not valid", k)
 		}
 		vars[k] = v
+	}
+	if tag != "" {
+		vars[tagKey] = tag
 	}
 	env := make([]string, 0, len(vars))
 	for k, v := range vars {

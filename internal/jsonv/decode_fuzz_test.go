@@ -1,0 +1,38 @@
+package jsonv
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"testing"
+)
+
+// FuzzDecode (issue #19): Decode, the reader of a command's stdout with
+// `parse: json`, on any bytes: never a panic; a *DepthError only for text
+// nesting past MaxDepth; otherwise exactly what encoding/json decodes, so
+// the depth scan never changes a value it lets through.
+func FuzzDecode(f *testing.F) {
+	for _, s := range []string{`{"a": [1, 2]}`, `[[[]]]`, `"[[["`, `{"k": "\"[{"}`, `1e999`, `[` + `]`,
+		string(bytes.Repeat([]byte("["), 600)), `{"ok": true} {"ok": false}`, `nul`, ``} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, err := Decode(data)
+		var de *DepthError
+		if errors.As(err, &de) {
+			if de.Offset < 0 || de.Offset >= len(data) || (data[de.Offset] != '[' && data[de.Offset] != '{') {
+				t.Fatalf("DepthError at %d, which is not an opening bracket", de.Offset)
+			}
+			return
+		}
+		var want any
+		werr := json.NewDecoder(bytes.NewReader(data)).Decode(&want)
+		if (err == nil) != (werr == nil) {
+			t.Fatalf("Decode err %v, encoding/json err %v", err, werr)
+		}
+		if err == nil && !reflect.DeepEqual(got, want) {
+			t.Fatalf("Decode = %#v, encoding/json = %#v", got, want)
+		}
+	})
+}
