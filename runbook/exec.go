@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/internal/secret"
 	"github.com/openrunbook/runbook/internal/version"
 	"github.com/openrunbook/runbook/plugins/assessment"
 	"github.com/openrunbook/runbook/record"
@@ -182,11 +183,16 @@ func (r *Result) RunRecord() *record.RunRecord {
 	return rr
 }
 
-func secretsOf(r *Result) []string {
-	var out []string
+// secretsOf is the run's secrets; for a Result not made by a run, the
+// secret inputs its log holds.
+func secretsOf(r *Result) secret.Set {
+	if !r.secrets.Empty() {
+		return r.secrets
+	}
+	out := secret.New()
 	for _, in := range r.rb.spec.Inputs {
 		if v, ok := r.Run.Log.Inputs[in.Name]; ok && in.Secret {
-			out = append(out, secretText(v))
+			out.Add(v)
 		}
 	}
 	return out

@@ -271,6 +271,7 @@ func pluginArgs(ps *chart.PluginStageSpec, d plugins.Description, s *flow.Scope)
 		if err != nil {
 			return nil, fmt.Errorf("plugin %q argument %s: %s: %w", ps.Name, a.Key, a.Src, err)
 		}
+		stateOf(s).derive(s, a.Expr, v)
 		if !argFits(da.Type, v) {
 			return nil, fmt.Errorf("plugin %q argument %s: %s is %s, want a %s", ps.Name, a.Key, a.Src, jsonv.Describe(v), da.Type)
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/decide"
 	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/internal/secret"
 	"github.com/openrunbook/runbook/record"
 )
 
@@ -261,7 +262,7 @@ func (rb *Runbook) resumeInputs(rec *record.RunRecord, cp *flow.Checkpoint, give
 	}
 
 	// The run's inputs, with the secrets put back.
-	in := &resolvedInputs{values: map[string]any{}}
+	in := &resolvedInputs{values: map[string]any{}, secrets: secret.New()}
 	for k, v := range rec.Log.Inputs {
 		in.values[k] = v
 	}
@@ -292,7 +293,7 @@ func (rb *Runbook) resumeInputs(rec *record.RunRecord, cp *flow.Checkpoint, give
 			continue
 		}
 		in.values[spec.Name] = v
-		in.secrets = append(in.secrets, secretText(v))
+		in.secrets.Add(v)
 		for i := range cp.State {
 			if cp.State[i].Key == spec.Name && cp.State[i].Writer == "" {
 				cp.State[i].Value = v
