@@ -56,7 +56,7 @@ func WithPluginDir(dir string) ExecOption { return func(o *execOptions) { o.plug
 // started and ends the run's honesty memory.
 func (rb *Runbook) startPlugins(rs *runState, o *execOptions) (end func()) {
 	rs.run = newRunID()
-	var opts []host.Option
+	opts := []host.Option{host.WithMask(rs.secrets.Text)}
 	if o.logger != nil {
 		opts = append(opts, host.WithLogger(o.logger))
 	}
