@@ -2,6 +2,7 @@ package runbook
 
 import (
 	"context"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -175,11 +176,17 @@ func (r *Result) RunRecord() *record.RunRecord {
 			cp := *rr.Checkpoint
 			cp.State = slices.Clone(cp.State)
 			for i := range cp.State {
-				cp.State[i].Value = m.Value(cp.State[i].Value)
+				v := m.Value(cp.State[i].Value)
+				if !reflect.DeepEqual(v, cp.State[i].Value) {
+					// Resume derives it again; the mask is never data.
+					rr.CheckpointSecrets = append(rr.CheckpointSecrets, cp.State[i].Key)
+				}
+				cp.State[i].Value = v
 			}
 			rr.Checkpoint = &cp
 		}
 	}
+	rr.CheckpointDigest = record.CheckpointDigest(rr)
 	return rr
 }
 
