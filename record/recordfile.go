@@ -3,8 +3,8 @@ package record
 import (
 	"bytes"
 	"crypto/sha256"
-	"encoding/hex"
 	_ "embed" // the record schema
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
