@@ -21,6 +21,7 @@
 //	exact                 hunter2"<x           the text itself, inside larger text too
 //	JSON-escaped          hunter2\"\u003cx     encoding/json, with and without HTML escaping
 //	Go-quoted             hunter2\"<x          %q and strconv.QuoteToASCII, without the quotes
+//	a number's other text 7.3914021e+07        %v of it as a float64, %g, %e
 //	cut at a boundary     …hunt  /  er2"<x…    a prefix of any form above at the end of the
 //	                                           text or before a cut mark ("…" or "..."), a
 //	                                           suffix at its start or after a cut mark,
@@ -39,6 +40,7 @@ package secret
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -99,6 +101,21 @@ func (s Set) Add(v any) {
 	default:
 		if txt, ok := scalarText(t); ok {
 			s.addText(txt)
+			s.addNumberTexts(t)
+		}
+	}
+}
+
+// addNumberTexts holds the other texts a number is printed as: Go's %v of
+// it as a float64 (7.3914021e+07, what expr's string() gives) and %g.
+func (s Set) addNumberTexts(v any) {
+	f, err := strconv.ParseFloat(fmt.Sprint(v), 64)
+	if err != nil {
+		return
+	}
+	for _, txt := range []string{fmt.Sprint(f), strconv.FormatFloat(f, 'g', -1, 64), strconv.FormatFloat(f, 'e', -1, 64)} {
+		if len(txt) >= MinFragment {
+			s.addText(txt)
 		}
 	}
 }
@@ -154,6 +171,7 @@ func (s Set) members(v any) {
 		if txt, ok := scalarText(t); ok {
 			if len(txt) >= MinFragment {
 				s.addText(txt)
+				s.addNumberTexts(t)
 			} else {
 				s.addWhole(t)
 			}

@@ -87,3 +87,14 @@ func TestIssue19DerivedValues(t *testing.T) {
 		t.Error("the zero Set masks")
 	}
 }
+
+// TestIssue19NumberPrintedAsFloat: a secret number is masked as Go prints
+// it as a float64 too (expr's string(73914021) is "7.3914021e+07").
+func TestIssue19NumberPrintedAsFloat(t *testing.T) {
+	t.Parallel()
+	s := secret.New()
+	s.Add(73914021)
+	if got := s.Text("pin-7.3914021e+07-x"); got != "pin-***-x" {
+		t.Errorf("Text = %q", got)
+	}
+}
