@@ -8,6 +8,7 @@ import (
 
 	"github.com/openrunbook/runbook/decide"
 	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/internal/secret"
 	"github.com/openrunbook/runbook/plugins/coverage"
 	"github.com/openrunbook/runbook/plugins/label"
 	"github.com/openrunbook/runbook/recorder"
@@ -22,8 +23,8 @@ type Run struct {
 	Runbook string
 	Flow    *flow.Result
 	Inputs  Inputs
-	// Secrets are the secret values as text (Masker).
-	Secrets   []string
+	// Secrets are the run's secrets (Masker).
+	Secrets   secret.Set
 	Decisions []Harvested
 	Scripts   []label.Row
 	Coverage  []coverage.Entry

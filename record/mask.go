@@ -1,110 +1,72 @@
 package record
 
 import (
-	"encoding/json"
-	"strings"
-
 	"github.com/openrunbook/runbook/decide"
 	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/internal/secret"
 	"github.com/openrunbook/runbook/recorder"
 	"github.com/openrunbook/runbook/rules"
 )
 
-// Masker is the one Masker: it replaces secret values (each as its text; a
-// secret that is not a string as its JSON text) wherever a record, an event
-// or a message would show them: whole values and values that contain one
-// (a command's output, a message). The zero Masker masks nothing and costs
-// nothing.
-type Masker []string
+// Masker is the run's secrets (a secret.Set) as the record, events and
+// messages ask them: every mask of a run goes through it, and what a secret
+// looks like as text — exact, escaped, quoted, cut, a member, derived — is
+// internal/secret's one rule. A Masker is a handle (copies share the set,
+// which grows as the run derives values); the zero Masker masks nothing and
+// costs nothing.
+type Masker secret.Set
 
-// Text is s with every secret inside it masked.
-func (m Masker) Text(s string) string {
-	for _, sec := range m {
-		if sec != "" && strings.Contains(s, sec) {
-			s = strings.ReplaceAll(s, sec, Masked)
-		}
-	}
-	return s
-}
+func (m Masker) set() secret.Set { return secret.Set(m) }
+
+// Text is s with every secret inside it masked, in every representation.
+func (m Masker) Text(s string) string { return m.set().Text(s) }
 
 // Value returns v with every secret masked; unchanged parts are shared.
-// A secret that is not a string (a number, a bool, a list, an object) is
-// held as its JSON text: a value whose JSON text is a secret's is masked
-// whole. The check costs one encoding per value of the secret's shape, and
-// only when some secret has that shape (a string secret costs nothing here).
+// A value that is a secret as a whole (a secret number, bool, list or
+// object, a short member of one) is Masked; a string has the secrets inside
+// it masked; an object's or list's members are masked each.
 func (m Masker) Value(v any) any {
-	if len(m) == 0 {
+	set := m.set()
+	if set.Empty() {
 		return v
 	}
 	switch t := v.(type) {
-	case string:
-		return m.Text(t)
 	case nil:
 		return v
-	case map[string]any, []any:
-		if m.composite() && m.whole(t) {
+	case string:
+		if set.Whole(t) {
 			return Masked
 		}
-	default:
-		if m.scalar() && m.whole(t) {
-			return Masked
-		}
-		return v
-	}
-	switch t := v.(type) {
+		return set.Text(t)
 	case map[string]any:
+		if set.Whole(t) {
+			return Masked
+		}
 		out := make(map[string]any, len(t))
 		for k, e := range t {
 			out[k] = m.Value(e)
 		}
 		return out
 	case []any:
+		if set.Whole(t) {
+			return Masked
+		}
 		out := make([]any, len(t))
 		for i, e := range t {
 			out[i] = m.Value(e)
 		}
 		return out
-	}
-	return v
-}
-
-// whole reports whether v's JSON text is one of the secrets.
-func (m Masker) whole(v any) bool {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return false
-	}
-	for _, sec := range m {
-		if sec == string(b) {
-			return true
+	default:
+		if set.Whole(t) || set.Holds(t) {
+			return Masked
 		}
+		return v
 	}
-	return false
-}
-
-// scalar reports whether some secret reads as a JSON number or bool.
-func (m Masker) scalar() bool {
-	for _, sec := range m {
-		if sec != "" && strings.IndexByte("-0123456789tf", sec[0]) >= 0 && json.Valid([]byte(sec)) {
-			return true
-		}
-	}
-	return false
-}
-
-// composite reports whether some secret is a list or an object.
-func (m Masker) composite() bool {
-	for _, sec := range m {
-		if strings.HasPrefix(sec, "[") || strings.HasPrefix(sec, "{") {
-			return true
-		}
-	}
-	return false
 }
 
 // Rules is a decision's rule evidence with every secret masked.
 func (m Masker) Rules(rs []decide.RuleEvidence) []decide.RuleEvidence {
-	if len(m) == 0 {
+	if m.set().Empty() {
 		return rs
 	}
 	out := make([]decide.RuleEvidence, len(rs))
@@ -171,7 +133,7 @@ func (m Masker) Log(l flow.Log) flow.Log {
 // masked — a read of a secret input, a write derived from it, a rule's
 // inputs, a stage's error. With no secret they are returned as given.
 func (m Masker) Recorders(rs []recorder.Recorder) []recorder.Recorder {
-	if len(m) == 0 {
+	if m.set().Empty() {
 		return rs
 	}
 	out := make([]recorder.Recorder, len(rs))

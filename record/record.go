@@ -185,6 +185,13 @@ type RunRecord struct {
 	Log flow.Log `json:"log"`
 	// Checkpoint is set when the run paused: resume continues from it.
 	Checkpoint *flow.Checkpoint `json:"checkpoint,omitempty"`
+	// CheckpointSecrets are the checkpoint's state keys whose values held
+	// a secret and are masked here: resume derives them again from the
+	// secrets given to it, never reads them (runbook.Resume).
+	CheckpointSecrets []string `json:"checkpointSecrets,omitempty"`
+	// CheckpointDigest seals a paused record (CheckpointDigest): resume
+	// refuses a record whose checkpoint no longer matches it.
+	CheckpointDigest string `json:"checkpointDigest,omitempty"`
 }
 
 // AnswerRecord is one answer given to a paused run (runbook resume).

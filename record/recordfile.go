@@ -2,7 +2,9 @@ package record
 
 import (
 	"bytes"
+	"crypto/sha256"
 	_ "embed" // the record schema
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -185,6 +187,10 @@ func (p *recordParser) top() (int, bool) {
 				dst = &p.rec.Answers
 			case "resumed":
 				dst = &p.rec.Resumed
+			case "checkpointSecrets":
+				dst = &p.rec.CheckpointSecrets
+			case "checkpointDigest":
+				dst = &p.rec.CheckpointDigest
 			default:
 				dst = new(json.RawMessage) // a key of a later minor addition
 			}
@@ -380,4 +386,77 @@ func (p *recordParser) commit() (flow.Commit, error) {
 		c.Scope, c.N = pos.Scope, pos.N
 	}
 	return c, err
+}
+
+// CheckpointDigest is the digest a paused record is sealed with when it is
+// written, and checked against when it is resumed: "sha256:" and the
+// SHA-256 of the canonical JSON (keys sorted, numbers as JSON reads them
+// back) of what resume continues from —
+//
+//	chartSha256         the chart it must be resumed with
+//	checkpoint          the position, the branches taken, the state, the counters
+//	checkpointSecrets   which state values resume must derive again
+//	log.commits         the commits the continued run's log starts with
+//	result.decisions    the decisions the continued record carries on
+//
+// A record edited by hand in any of these no longer matches. The digest
+// is not keyed: it finds edits and damage, not a forger who recomputes it
+// (that would need a key the runbook does not have). "" when rec has no
+// checkpoint.
+func CheckpointDigest(rec *RunRecord) string {
+	if rec == nil || rec.Checkpoint == nil {
+		return ""
+	}
+	sealed := struct {
+		ChartSHA256       string           `json:"chartSha256"`
+		Checkpoint        *flow.Checkpoint `json:"checkpoint"`
+		CheckpointSecrets []string         `json:"checkpointSecrets"`
+		Commits           []flow.Commit    `json:"commits"`
+		Decisions         []Decision       `json:"decisions"`
+	}{ChartSHA256: rec.ChartSHA256, Checkpoint: rec.Checkpoint, CheckpointSecrets: rec.CheckpointSecrets, Commits: rec.Log.Commits}
+	if rec.Result != nil {
+		sealed.Decisions = rec.Result.Decisions
+	}
+	// Through a plain JSON value and back: the record as written and as
+	// read (where every number is a float64, every object a map) give the
+	// same bytes.
+	b, err := json.Marshal(sealed)
+	if err != nil {
+		return ""
+	}
+	var plain any
+	if err := json.Unmarshal(b, &plain); err != nil {
+		return ""
+	}
+	if b, err = json.Marshal(plain); err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// CheckCheckpoint says whether a paused record's checkpoint is the one it
+// was written with (CheckpointDigest); nil when it is, or when rec is not
+// paused. A paused record without a digest is refused too: an unkeyed
+// digest whose absence were accepted would let any edit through by
+// deleting one key (records before the digest were written by
+// 0.1.0-dev builds; run the chart again).
+func CheckCheckpoint(rec *RunRecord) error {
+	if rec == nil || rec.Checkpoint == nil {
+		return nil
+	}
+	if rec.CheckpointDigest == "" {
+		return errors.New("the checkpoint does not match the digest it was written with: the record has no checkpointDigest (it was written by a runbook older than the digest, or the key was removed), so it cannot be shown to be the checkpoint the run paused with: run the chart again")
+	}
+	if got := CheckpointDigest(rec); got != rec.CheckpointDigest {
+		return fmt.Errorf("the checkpoint does not match the digest it was written with: its checkpoint, state, log or decisions were edited after the pause (digest %s written, %s now); resume the record as runbook wrote it, or run the chart again", shortDigest(rec.CheckpointDigest), shortDigest(got))
+	}
+	return nil
+}
+
+func shortDigest(d string) string {
+	if _, h, ok := strings.Cut(d, ":"); ok && len(h) > 12 {
+		return h[:12]
+	}
+	return d
 }

@@ -2,10 +2,12 @@ package runbook
 
 import (
 	"context"
+	"reflect"
 	"slices"
 	"strings"
 
 	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/internal/secret"
 	"github.com/openrunbook/runbook/internal/version"
 	"github.com/openrunbook/runbook/plugins/assessment"
 	"github.com/openrunbook/runbook/record"
@@ -174,19 +176,30 @@ func (r *Result) RunRecord() *record.RunRecord {
 			cp := *rr.Checkpoint
 			cp.State = slices.Clone(cp.State)
 			for i := range cp.State {
-				cp.State[i].Value = m.Value(cp.State[i].Value)
+				v := m.Value(cp.State[i].Value)
+				if !reflect.DeepEqual(v, cp.State[i].Value) {
+					// Resume derives it again; the mask is never data.
+					rr.CheckpointSecrets = append(rr.CheckpointSecrets, cp.State[i].Key)
+				}
+				cp.State[i].Value = v
 			}
 			rr.Checkpoint = &cp
 		}
 	}
+	rr.CheckpointDigest = record.CheckpointDigest(rr)
 	return rr
 }
 
-func secretsOf(r *Result) []string {
-	var out []string
+// secretsOf is the run's secrets; for a Result not made by a run, the
+// secret inputs its log holds.
+func secretsOf(r *Result) secret.Set {
+	if !r.secrets.Empty() {
+		return r.secrets
+	}
+	out := secret.New()
 	for _, in := range r.rb.spec.Inputs {
 		if v, ok := r.Run.Log.Inputs[in.Name]; ok && in.Secret {
-			out = append(out, secretText(v))
+			out.Add(v)
 		}
 	}
 	return out

@@ -43,7 +43,7 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 	}
 	return func(ctx context.Context, s *flow.Scope) error {
 		rs := stateOf(s)
-		spec := proc.Spec{Argv: es.Command, Shell: es.Shell, Env: env, Dir: es.Dir, Timeout: timeout, Secrets: rs.secrets}
+		spec := proc.Spec{Argv: es.Command, Shell: es.Shell, Env: env, Dir: es.Dir, Timeout: timeout}
 		if len(es.EnvFrom) > 0 {
 			spec.Env = make(map[string]string, len(env)+len(es.EnvFrom))
 			for k, v := range env {
@@ -54,6 +54,7 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 				if err != nil {
 					return fmt.Errorf("exec envFrom %s: %s: %w", a.Key, a.Src, err)
 				}
+				rs.derive(s, a.Expr, v)
 				spec.Env[a.Key] = envText(v)
 			}
 		}
@@ -62,8 +63,11 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 			if err != nil {
 				return fmt.Errorf("exec stdin %s: %w", es.Stdin.Src, err)
 			}
+			rs.derive(s, es.Stdin.Expr, v)
 			spec.Stdin = stdinBytes(v)
 		}
+		// After envFrom and stdin: a value they derived is masked too.
+		spec.Secrets = rs.secrets.Forms()
 		var res proc.Result
 		var row label.Row
 		m := record.Masker(rs.secrets)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/internal/jsonv"
+	"github.com/openrunbook/runbook/internal/secret"
 	"github.com/openrunbook/runbook/internal/suggest"
 	"github.com/openrunbook/runbook/rules"
 )
@@ -59,7 +60,7 @@ type resolvedInputs struct {
 	values  map[string]any
 	given   []string
 	assumed []string
-	secrets []string
+	secrets secret.Set
 	// varInputs lists, for each var, the inputs its value came from
 	// (through earlier vars too): a stage that reads the var used them, so
 	// an assumed input read only through a var is still a used assumption.
@@ -70,7 +71,7 @@ type resolvedInputs struct {
 // defaults. A string given for a non-string type (from `--input k=v`) is
 // converted; every problem is reported, not only the first.
 func (rb *Runbook) resolveInputs(given map[string]any) (*resolvedInputs, error) {
-	out := &resolvedInputs{values: map[string]any{}}
+	out := &resolvedInputs{values: map[string]any{}, secrets: secret.New()}
 	var errs InputErrors
 	declared := map[string]chart.InputSpec{}
 	for _, in := range rb.spec.Inputs {
@@ -130,7 +131,7 @@ func (rb *Runbook) resolveInputs(given map[string]any) (*resolvedInputs, error) 
 	}
 	for _, in := range rb.spec.Inputs {
 		if v, ok := out.values[in.Name]; ok && in.Secret {
-			out.secrets = append(out.secrets, secretText(v))
+			out.secrets.Add(v)
 		}
 	}
 	if len(errs) > 0 {
@@ -198,14 +199,6 @@ func inputNames(ins []chart.InputSpec) []string {
 		names[i] = in.Name
 	}
 	return names
-}
-
-func secretText(v any) string {
-	if s, ok := v.(string); ok {
-		return s
-	}
-	b, _ := json.Marshal(v)
-	return string(b)
 }
 
 // convertInput checks v against a declared type; a string is parsed into

@@ -63,7 +63,7 @@ func WithPluginDirHint(hint string) ExecOption {
 // started and ends the run's honesty memory.
 func (rb *Runbook) startPlugins(rs *runState, o *execOptions) (end func()) {
 	rs.run = newRunID()
-	var opts []host.Option
+	opts := []host.Option{host.WithMask(rs.secrets.Text)}
 	if o.logger != nil {
 		opts = append(opts, host.WithLogger(o.logger))
 	}
@@ -287,6 +287,7 @@ func pluginArgs(ps *chart.PluginStageSpec, d plugins.Description, s *flow.Scope)
 		if err != nil {
 			return nil, fmt.Errorf("plugin %q argument %s: %s: %w", ps.Name, a.Key, a.Src, err)
 		}
+		stateOf(s).derive(s, a.Expr, v)
 		if !argFits(da.Type, v) {
 			return nil, fmt.Errorf("plugin %q argument %s: %s is %s, want a %s", ps.Name, a.Key, a.Src, jsonv.Describe(v), da.Type)
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/decide"
 	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/internal/secret"
 	"github.com/openrunbook/runbook/record"
 )
 
@@ -196,6 +197,9 @@ func (rb *Runbook) CanResume(rec *record.RunRecord) error {
 			return &ResumeError{Msg: fmt.Sprintf("the chart has changed since the run paused (sha256 %s then, %s now): resume it with the chart it paused with", short(rec.ChartSHA256), short(h))}
 		}
 	}
+	if err := record.CheckCheckpoint(rec); err != nil {
+		return &ResumeError{Msg: err.Error()}
+	}
 	return nil
 }
 
@@ -261,7 +265,7 @@ func (rb *Runbook) resumeInputs(rec *record.RunRecord, cp *flow.Checkpoint, give
 	}
 
 	// The run's inputs, with the secrets put back.
-	in := &resolvedInputs{values: map[string]any{}}
+	in := &resolvedInputs{values: map[string]any{}, secrets: secret.New()}
 	for k, v := range rec.Log.Inputs {
 		in.values[k] = v
 	}
@@ -292,7 +296,7 @@ func (rb *Runbook) resumeInputs(rec *record.RunRecord, cp *flow.Checkpoint, give
 			continue
 		}
 		in.values[spec.Name] = v
-		in.secrets = append(in.secrets, secretText(v))
+		in.secrets.Add(v)
 		for i := range cp.State {
 			if cp.State[i].Key == spec.Name && cp.State[i].Writer == "" {
 				cp.State[i].Value = v
@@ -302,7 +306,125 @@ func (rb *Runbook) resumeInputs(rec *record.RunRecord, cp *flow.Checkpoint, give
 	if len(errs) > 0 {
 		return nil, nil, errs
 	}
+	if err := rb.rederiveState(rec, cp, in); err != nil {
+		return nil, nil, err
+	}
 	return answers, in, nil
+}
+
+// rederiveState puts back, into the checkpoint's state, each value that
+// held a secret and is masked in the record (RunRecord.CheckpointSecrets):
+// derived again from the secrets given at resume, never read back — the
+// mask is not data. A value a set: stage wrote is evaluated again, its
+// expression over the values its commit read (each masked one derived
+// again the same way, down to the secret inputs); a value any other stage
+// wrote (a command's output, a plugin's result) cannot be made again, and
+// the resume is refused, naming it.
+func (rb *Runbook) rederiveState(rec *record.RunRecord, cp *flow.Checkpoint, in *resolvedInputs) error {
+	if len(rec.CheckpointSecrets) == 0 {
+		return nil
+	}
+	d := deriver{rb: rb, log: rec.Log.Commits, inputs: in.values, at: map[string]int{}}
+	for i, c := range d.log {
+		d.at[c.Path] = i
+	}
+	for i := range cp.State {
+		e := &cp.State[i]
+		if e.Writer == "" || !slices.Contains(rec.CheckpointSecrets, e.Key) {
+			continue // a secret input: put back from what was given
+		}
+		v, err := d.value(e.Writer, e.Key, 0)
+		if err != nil {
+			return &ResumeError{Msg: fmt.Sprintf("the value of %q (written by %s) held a secret, which the record keeps masked, and %s: run the chart again, or keep the secret out of what that stage writes", e.Key, RecordPath(e.Writer), err)}
+		}
+		e.Value = v
+		in.secrets.Derived(v)
+	}
+	return nil
+}
+
+// deriver evaluates again what set: stages wrote, over the saved log.
+type deriver struct {
+	rb     *Runbook
+	log    []flow.Commit
+	at     map[string]int
+	inputs map[string]any // the run's inputs, the secrets given again
+}
+
+// value is key as the commit at path wrote it.
+func (d deriver) value(path, key string, depth int) (any, error) {
+	i, ok := d.at[path]
+	if !ok || depth > len(d.log) {
+		return nil, fmt.Errorf("the commit that wrote it is not in the record's log")
+	}
+	c := d.log[i]
+	st := d.rb.stageSpec(c.Stage)
+	if st == nil || st.Kind != "set" {
+		return nil, fmt.Errorf("stage %q is not a set: stage, so its value cannot be derived again", c.Stage)
+	}
+	env := stateEnv{}
+	for _, r := range c.Reads {
+		if r.Missing {
+			continue
+		}
+		v := r.Value
+		if holdsMask(v) {
+			var err error
+			if r.Writer == "" {
+				v, ok = d.inputs[r.Key]
+				if !ok {
+					return nil, fmt.Errorf("the input %q it read is not given", r.Key)
+				}
+			} else if v, err = d.value(r.Writer, r.Key, depth+1); err != nil {
+				return nil, err
+			}
+		}
+		env[r.Key] = v
+	}
+	for _, a := range st.Set {
+		v, _, err := a.Expr.Value(env)
+		if err != nil {
+			return nil, fmt.Errorf("set %s: %s: %w", a.Key, a.Src, err)
+		}
+		env[a.Key] = v // a later assignment reads it (read-your-writes)
+		if a.Key == key {
+			return v, nil
+		}
+	}
+	return nil, fmt.Errorf("stage %q does not set %q", c.Stage, key)
+}
+
+// holdsMask reports whether a saved value shows the mask anywhere.
+func holdsMask(v any) bool {
+	b, _ := json.Marshal(v)
+	return strings.Contains(string(b), record.Masked)
+}
+
+// stageSpec is the chart's stage of that id, at any depth (nil: none).
+func (rb *Runbook) stageSpec(id string) *chart.StageSpec {
+	var find func([]chart.StageSpec) *chart.StageSpec
+	find = func(list []chart.StageSpec) *chart.StageSpec {
+		for i := range list {
+			st := &list[i]
+			if st.ID == id {
+				return st
+			}
+			for _, brs := range [][]chart.BranchSpec{st.Branches, st.Parallel} {
+				for _, br := range brs {
+					if f := find(br.Stages); f != nil {
+						return f
+					}
+				}
+			}
+			if st.ForEach != nil {
+				if f := find(st.ForEach.Stages); f != nil {
+					return f
+				}
+			}
+		}
+		return nil
+	}
+	return find(rb.spec.Stages)
 }
 
 func hasErr(errs InputErrors, name string) bool {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -264,5 +265,130 @@ func TestMarkResumed(t *testing.T) {
 	}
 	if err := rb.CanResume(back); err == nil || !strings.Contains(err.Error(), "next.json") {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// pausedSecrets is testdata/issue19/secrets-resume paused at its ask:,
+// read back from its JSON as a fresh process would.
+func pausedSecrets(t *testing.T, token string) (*Runbook, *record.RunRecord, []byte) {
+	t.Helper()
+	rb, err := Open("../testdata/issue19/secrets-resume/chart.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := rb.Exec(context.Background(), map[string]any{"token": token})
+	if err != nil || res.Record.Status != "paused" {
+		t.Fatalf("err %v, status %s", err, res.Record.Status)
+	}
+	b, err := json.Marshal(res.RunRecord())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, problems, err := record.ParseRecord(b)
+	if err != nil || len(problems) > 0 {
+		t.Fatalf("%v %q", err, problems)
+	}
+	return rb, rec, b
+}
+
+// TestIssue19ResumeDerivesSecretValuesAgain: a value derived from a secret
+// before the ask (`"Bearer " + token`, and upper() of it) is masked in the
+// paused record; the resumed run derives it again from the secret given
+// again, so the command after the ask gets the real value — and still
+// nothing shows it (issue #19: the mask was read back as the value, and
+// the command got "***").
+func TestIssue19ResumeDerivesSecretValuesAgain(t *testing.T) {
+	t.Parallel()
+	const token = "tok-5Gh2Lq9wZx"
+	rb, rec, paused := pausedSecrets(t, token)
+	if strings.Contains(string(paused), token) || strings.Contains(string(paused), strings.ToUpper(token)) {
+		t.Fatalf("the paused record shows the secret:\n%s", paused)
+	}
+	if !slices.Equal(rec.CheckpointSecrets, []string{"header", "loud", "token"}) {
+		t.Errorf("checkpointSecrets = %v, want header, loud, token", rec.CheckpointSecrets)
+	}
+	res, err := rb.Resume(context.Background(), rec, map[string]any{"go": true, "token": token}, WithNarrativeOnResume())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Record.Status != "completed" {
+		t.Fatalf("status %s %+v", res.Record.Status, res.Record.Error)
+	}
+	call, _ := res.Run.State["call"].(map[string]any)
+	if call["stdout"] != "same\n" {
+		t.Errorf("the command after the resume got %v, not the value derived from the secret", call["stdout"])
+	}
+	b, _ := json.Marshal(res.RunRecord())
+	out, _ := json.Marshal(res.Record)
+	for _, text := range []string{string(b), string(out), strings.Join(res.Record.Narrative, "\n")} {
+		if strings.Contains(text, token) || strings.Contains(text, strings.ToUpper(token)) {
+			t.Errorf("the resumed run shows the secret:\n%s", text)
+		}
+	}
+	if p, _ := res.Record.State["printed"].(map[string]any); p["stdout"] != "***\n" {
+		t.Errorf("the printed derived value = %v, want it masked", p["stdout"])
+	}
+}
+
+// WithNarrativeOnResume asks the resumed run for its narrative.
+func WithNarrativeOnResume() ResumeOption { return ResumeExec(WithNarrative()) }
+
+// TestIssue19ResumeRefusesATamperedCheckpoint: a paused record whose
+// checkpoint, state, log or decisions were edited after the pause — or
+// whose digest is gone — is refused, saying so (issue #19: an edited
+// checkpoint was resumed without complaint).
+func TestIssue19ResumeRefusesATamperedCheckpoint(t *testing.T) {
+	t.Parallel()
+	rb, rec := pausedFleet(t)
+	answers := map[string]any{"proceed": true, "note": "x"}
+	tests := []struct {
+		name string
+		edit func(r *record.RunRecord)
+		want string
+	}{
+		{"state edited", func(r *record.RunRecord) {
+			cp := *r.Checkpoint
+			cp.State = slices.Clone(cp.State)
+			cp.State[0].Value = "forged"
+			r.Checkpoint = &cp
+		}, "the checkpoint does not match the digest it was written with"},
+		{"branch taken edited", func(r *record.RunRecord) {
+			cp := *r.Checkpoint
+			cp.At = slices.Clone(cp.At)
+			cp.At[0].Branch = "other"
+			r.Checkpoint = &cp
+		}, "the checkpoint does not match the digest it was written with"},
+		{"decision edited", func(r *record.RunRecord) {
+			res := *r.Result
+			res.Decisions = slices.Clone(res.Decisions)
+			res.Decisions[0].Chosen = []string{"forged"}
+			r.Result = &res
+		}, "the checkpoint does not match the digest it was written with"},
+		{"log edited", func(r *record.RunRecord) {
+			r.Log.Commits = r.Log.Commits[1:]
+		}, "the checkpoint does not match the digest it was written with"},
+		{"digest removed", func(r *record.RunRecord) { r.CheckpointDigest = "" }, "the record has no checkpointDigest"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := *rec
+			tc.edit(&r)
+			// Through JSON, as a file edited by hand is read.
+			b, _ := json.Marshal(&r)
+			back, _, err := record.ParseRecord(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = rb.Resume(context.Background(), back, answers)
+			var re *ResumeError
+			if !errors.As(err, &re) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want a ResumeError saying %q", err, tc.want)
+			}
+		})
+	}
+	// The record as written still resumes.
+	if _, err := rb.Resume(context.Background(), rec, answers); err != nil {
+		t.Fatalf("the untouched record: %v", err)
 	}
 }

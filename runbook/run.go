@@ -52,5 +52,5 @@ func (r *run) options(extra ...flow.RunOption) []flow.RunOption {
 func (r *run) finish(fres *flow.Result) *Result {
 	rec := r.record(fres)
 	r.end.stop()
-	return &Result{Record: rec, Run: fres, rb: r.rb}
+	return &Result{Record: rec, Run: fres, rb: r.rb, secrets: r.rs.secrets}
 }

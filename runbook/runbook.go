@@ -7,6 +7,7 @@ import (
 
 	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/internal/secret"
 	"github.com/openrunbook/runbook/record"
 	"github.com/openrunbook/runbook/recorder"
 )
@@ -83,6 +84,9 @@ type Result struct {
 	rb     *Runbook
 	// answers are the answers a resumed run was given (resume.go).
 	answers []record.AnswerRecord
+	// secrets are the run's secrets, derived values included: what the
+	// saved record is masked with (RunRecord).
+	secrets secret.Set
 }
 
 // Exec runs the runbook. given are the person's inputs (strings from

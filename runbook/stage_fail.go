@@ -21,6 +21,7 @@ func failStage(a *chart.Assign) flow.StageFunc {
 		if err != nil {
 			return fmt.Errorf("fail: %s: %w", a.Src, err)
 		}
+		stateOf(s).derive(s, a.Expr, v)
 		if str, ok := v.(string); ok {
 			return &FailError{Message: str}
 		}

@@ -18,6 +18,7 @@ func setStage(assigns []chart.Assign) flow.StageFunc {
 			if err != nil {
 				return fmt.Errorf("set %s: %s: %w", a.Key, a.Src, err)
 			}
+			rs.derive(s, a.Expr, v)
 			s.Set(a.Key, rs.result(s.Path(), v))
 		}
 		return nil

@@ -29,6 +29,7 @@ func verdictStage(cols []chart.Assign) flow.StageFunc {
 				return fmt.Errorf("verdict column verdict: %s gave %s, not text: a verdict is a word, such as '\"ok\"'",
 					a.Src, gave(v))
 			}
+			stateOf(s).derive(s, a.Expr, v)
 			row[a.Key] = v
 		}
 		rows, _ := s.Value(VerdictsKey).([]any)

@@ -5,9 +5,11 @@ import (
 	"sync"
 
 	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/internal/secret"
 	"github.com/openrunbook/runbook/plugins/coverage"
 	"github.com/openrunbook/runbook/plugins/label"
 	"github.com/openrunbook/runbook/record"
+	"github.com/openrunbook/runbook/rules"
 )
 
 // The honesty stages by name.
@@ -26,7 +28,7 @@ type runState struct {
 	run     string // the run's id: the honesty stages' memory key
 	label   bool
 	cover   bool
-	secrets []string
+	secrets secret.Set
 	plugins *stagePlugins // nil outside a runbook run
 
 	mu       sync.Mutex
@@ -104,6 +106,33 @@ func (rs *runState) warn(path, msg string) {
 	rs.mu.Lock()
 	rs.warnings = append(rs.warnings, pathed{path, msg})
 	rs.mu.Unlock()
+}
+
+// derive is the taint rule, in one place: a value an expression made from
+// a secret is itself a secret. When some value e read holds a secret
+// (secret.Set.Holds: a secret input, a member of one, or a value derived
+// before), v is held as derived (secret.Set.Derived) and masked as a whole
+// wherever it appears from then on — even when it no longer contains the
+// secret (`upper(token)`). Every stage kind that evaluates an expression
+// calls it before the value goes anywhere (written, passed to a process or
+// a plugin, made a message). The roots it asks for were read by the
+// evaluation already, so it adds no read to the commit.
+func (rs *runState) derive(s *flow.Scope, e rules.Valuer, v any) {
+	if rs.secrets.Empty() || e == nil {
+		return
+	}
+	ex, ok := e.(interface{ Roots() []string })
+	if !ok {
+		// A key or a literal: the value is what was read, held already
+		// when it is a secret.
+		return
+	}
+	for _, k := range ex.Roots() {
+		if x, ok := s.Get(k); ok && rs.secrets.Holds(x) {
+			rs.secrets.Derived(v)
+			return
+		}
+	}
 }
 
 // mask replaces every secret value inside s.

@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log"
 	"log/slog"
@@ -14,16 +15,17 @@ import (
 // stderr lines (a named logger) keep their level, plain lines at Info.
 type slogger struct {
 	l     *slog.Logger
+	mask  func(string) string // WithMask's; nil: none
 	name  string
 	args  []any
 	level hclog.Level
 }
 
-func newSlogger(l *slog.Logger) hclog.Logger {
+func newSlogger(l *slog.Logger, mask func(string) string) hclog.Logger {
 	if l == nil {
 		l = slog.New(slog.DiscardHandler)
 	}
-	return &slogger{l: l, level: hclog.Trace}
+	return &slogger{l: l, mask: mask, level: hclog.Trace}
 }
 
 func (s *slogger) Log(level hclog.Level, msg string, args ...interface{}) {
@@ -50,6 +52,21 @@ func (s *slogger) Log(level hclog.Level, msg string, args ...interface{}) {
 	}
 	all = append(all, s.args...)
 	all = append(all, args...)
+	if s.mask != nil {
+		// go-plugin logs a plugin's stderr line as msg, or, for a JSON
+		// line, its fields as args: every value is shown as text, so
+		// each is masked as text.
+		msg = s.mask(msg)
+		for i := range all {
+			if str, ok := all[i].(string); ok {
+				all[i] = s.mask(str)
+			} else if all[i] != nil {
+				if txt := fmt.Sprint(all[i]); s.mask(txt) != txt {
+					all[i] = s.mask(txt)
+				}
+			}
+		}
+	}
 	s.l.Log(ctx, lv, msg, all...)
 }
 

@@ -43,6 +43,7 @@ type config struct {
 	maxBatch     int
 	sameRules    bool
 	env          []string
+	mask         func(string) string
 }
 
 // WithLogger receives the plugins' stderr lines and the host's diagnostics.
@@ -58,6 +59,13 @@ func WithCallTimeout(d time.Duration) Option { return func(c *config) { c.callTi
 // minimal environment (PATH HOME LANG LC_ALL TZ USER TMPDIR from the host,
 // when set). Nothing else of the host's environment reaches a plugin.
 func WithEnv(kv ...string) Option { return func(c *config) { c.env = append(c.env, kv...) } }
+
+// WithMask masks what a plugin says on stderr (and on stdout outside the
+// protocol) before it goes anywhere: each line the logger receives, and
+// the stderr tail an *Error carries. A runbook run passes its secrets'
+// masker (internal/secret), so a plugin that logs its arguments never
+// shows a secret. Without it, stderr is passed on as written.
+func WithMask(mask func(string) string) Option { return func(c *config) { c.mask = mask } }
 
 // WithMaxBatch caps the calls one batch carries.
 func WithMaxBatch(n int) Option { return func(c *config) { c.maxBatch = n } }
@@ -77,6 +85,9 @@ func newConfig(opts []Option) config {
 	}
 	if c.logger == nil {
 		c.logger = slog.New(slog.DiscardHandler)
+	}
+	if c.mask == nil {
+		c.mask = func(s string) string { return s }
 	}
 	return c
 }
@@ -139,7 +150,7 @@ type Plugin struct {
 // to stdout before the handshake, another protocol version).
 func Start(ctx context.Context, src Source, opts ...Option) (*Plugin, error) {
 	cfg := newConfig(opts)
-	p := &Plugin{src: src, cfg: cfg, stderr: &ring{}}
+	p := &Plugin{src: src, cfg: cfg, stderr: &ring{mask: cfg.mask}}
 	fail := func(err error) (*Plugin, error) {
 		p.Kill()
 		return nil, &Error{Plugin: src.Name, Op: "start", Err: err, Stderr: p.stderr.tail()}
@@ -173,10 +184,10 @@ func Start(ctx context.Context, src Source, opts ...Option) (*Plugin, error) {
 		UnixSocketConfig: &goplugin.UnixSocketConfig{TempDir: socketTempDir()},
 		SkipHostEnv:      true,
 		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
-		Logger:           newSlogger(cfg.logger),
+		Logger:           newSlogger(cfg.logger, cfg.mask),
 		Stderr:           p.stderr,
-		SyncStdout:       &stdio{tail: p.stderr, logger: cfg.logger, plugin: src.Name, stream: "stdout"},
-		SyncStderr:       &stdio{tail: p.stderr, logger: cfg.logger, plugin: src.Name, stream: "stderr"},
+		SyncStdout:       &stdio{tail: p.stderr, logger: cfg.logger, mask: cfg.mask, plugin: src.Name, stream: "stdout"},
+		SyncStderr:       &stdio{tail: p.stderr, logger: cfg.logger, mask: cfg.mask, plugin: src.Name, stream: "stderr"},
 		StartTimeout:     cfg.startTimeout,
 	})
 	type started struct {

@@ -12,6 +12,9 @@ const tailBytes = 4 << 10
 type ring struct {
 	mu  sync.Mutex
 	buf []byte
+	// mask is WithMask's, applied when the tail is read: the kept bytes
+	// are whole lines, so a secret is seen whole (nil: none).
+	mask func(string) string
 }
 
 func (r *ring) Write(p []byte) (int, error) {
@@ -33,5 +36,9 @@ func (r *ring) Write(p []byte) (int, error) {
 func (r *ring) tail() string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return strings.TrimSpace(string(r.buf))
+	t := strings.TrimSpace(string(r.buf))
+	if r.mask != nil {
+		t = r.mask(t)
+	}
+	return t
 }

@@ -13,6 +13,7 @@ import (
 type stdio struct {
 	tail   *ring
 	logger *slog.Logger
+	mask   func(string) string // WithMask's; nil: none
 	plugin string
 	stream string
 
@@ -31,13 +32,20 @@ func (s *stdio) Write(p []byte) (int, error) {
 			break
 		}
 		if line := bytes.TrimRight(s.partial[:i], "\r"); len(line) > 0 {
-			s.logger.Info(string(line), "plugin", s.plugin, "stream", s.stream)
+			s.logger.Info(s.masked(string(line)), "plugin", s.plugin, "stream", s.stream)
 		}
 		s.partial = s.partial[i+1:]
 	}
 	if len(s.partial) > tailBytes { // a line that never ends: log what there is
-		s.logger.Info(string(s.partial), "plugin", s.plugin, "stream", s.stream)
+		s.logger.Info(s.masked(string(s.partial)), "plugin", s.plugin, "stream", s.stream)
 		s.partial = nil
 	}
 	return len(p), nil
+}
+
+func (s *stdio) masked(line string) string {
+	if s.mask == nil {
+		return line
+	}
+	return s.mask(line)
 }

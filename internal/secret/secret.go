@@ -1,0 +1,456 @@
+// Package secret is the one home of what a secret looks like once it is
+// text: every place that shows a run's values (the record, events, the
+// narrative, messages, a plugin's stderr, a command's output) asks a Set
+// to mask them, and nothing else decides what a secret's text is.
+//
+// It owns one rule. A value is a secret when the person said so (a
+// `secret: true` input), when it is a member of such a value, or when it
+// was derived from one (Derived). Each secret is held in one of two ways:
+//
+//	what                                   held as       masked where
+//	a secret input's string or number      text          inside any text, any length
+//	a member (string, number) of a secret  text          inside any text, when ≥ MinFragment bytes;
+//	object or list, at any depth                         shorter: only a value that is it whole
+//	a secret bool, object or list          whole         only a value that is it whole
+//	a value derived from a secret          text          inside any text, when ≥ MinDerived bytes;
+//	                                                     shorter: not held (see Derived)
+//
+// A text is recognized in every representation a value takes on its way
+// out, and each is replaced by Masked:
+//
+//	exact                 hunter2"<x           the text itself, inside larger text too
+//	JSON-escaped          hunter2\"\u003cx     encoding/json, with and without HTML escaping
+//	Go-quoted             hunter2\"<x          %q and strconv.QuoteToASCII, without the quotes
+//	a number's other text 7.3914021e+07        %v of it as a float64, %g, %e
+//	cut at a boundary     …hunt  /  er2"<x…    a prefix of any form above at the end of the
+//	                                           text or before a cut mark ("…" or "..."), a
+//	                                           suffix at its start or after a cut mark,
+//	                                           when ≥ MinFragment bytes
+//
+// @example
+//
+//	s := secret.New()
+//	s.Add(`pa"ss-w0rd`)
+//	s.Text(`header = "Bearer pa\"ss-w0rd"`)   → `header = "Bearer ***"`
+//	s.Text(`token pa"ss…`)                     → `token ***…`
+//
+// It never reads anything but its arguments, and a zero Set masks nothing.
+package secret
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Masked replaces a secret wherever it would be shown.
+const Masked = "***"
+
+// MinFragment is the shortest piece of a secret masked on its own: a cut
+// text's last bytes that begin a secret (or first bytes that end one), and
+// a member of a secret object searched for inside other text. Shorter
+// pieces are left: three bytes tell little of any secret worth the name,
+// and masking them would mask the ends of ordinary words and every small
+// number in every line (a member `port: 22` would hide each "22").
+const MinFragment = 4
+
+// MinDerived is the shortest value derived from a secret (Derived) that is
+// masked inside other text. A shorter one (`len(token)`, a flag, a count)
+// is not held: masking it would hide every equal number and short word in
+// the run's output, and it can say no more than its few bytes.
+const MinDerived = 6
+
+// Set is a run's secrets. It is a handle: copies share one set, and it
+// grows while the run derives values (Derived), safely from any goroutine.
+// The zero Set holds nothing and masks nothing.
+type Set struct{ *set }
+
+type set struct {
+	mu     sync.RWMutex
+	texts  map[string]bool // each text held, to add it once
+	forms  []string        // every representation of every text, longest first
+	wholes map[string]bool // JSON texts of values masked only as a whole
+	rep    *strings.Replacer
+}
+
+// New is an empty Set that can grow.
+func New() Set {
+	return Set{&set{texts: map[string]bool{}, wholes: map[string]bool{}}}
+}
+
+// Add holds v, a secret input's value: a string or a number as text (at
+// any length: the chart said it is secret), a bool as a whole value, an
+// object or a list as a whole value and each of its members (Member).
+func (s Set) Add(v any) {
+	if s.set == nil {
+		return
+	}
+	switch t := v.(type) {
+	case nil:
+	case string:
+		s.addText(t)
+	case bool:
+		s.addWhole(t)
+	case map[string]any, []any:
+		s.addWhole(t)
+		s.members(t)
+	default:
+		if txt, ok := scalarText(t); ok {
+			s.addText(txt)
+			s.addNumberTexts(t)
+		}
+	}
+}
+
+// addNumberTexts holds the other texts a number is printed as: Go's %v of
+// it as a float64 (7.3914021e+07, what expr's string() gives) and %g.
+func (s Set) addNumberTexts(v any) {
+	f, err := strconv.ParseFloat(fmt.Sprint(v), 64)
+	if err != nil {
+		return
+	}
+	for _, txt := range []string{fmt.Sprint(f), strconv.FormatFloat(f, 'g', -1, 64), strconv.FormatFloat(f, 'e', -1, 64)} {
+		if len(txt) >= MinFragment {
+			s.addText(txt)
+		}
+	}
+}
+
+// Derived holds v, a value derived from a secret (an expression that read
+// one): its text, when at least MinDerived bytes, so that it is masked as a
+// whole wherever it appears, even when it no longer contains the secret
+// (`upper(token)`); an object's or list's members each the same way.
+func (s Set) Derived(v any) {
+	if s.set == nil {
+		return
+	}
+	switch t := v.(type) {
+	case string:
+		if len(t) >= MinDerived {
+			s.addText(t)
+		}
+	case map[string]any:
+		for _, e := range t {
+			s.Derived(e)
+		}
+	case []any:
+		for _, e := range t {
+			s.Derived(e)
+		}
+	case nil, bool:
+	default:
+		if txt, ok := scalarText(t); ok && len(txt) >= MinDerived {
+			s.addText(txt)
+		}
+	}
+}
+
+// members holds each string and number inside a secret object or list.
+func (s Set) members(v any) {
+	switch t := v.(type) {
+	case map[string]any:
+		for _, e := range t {
+			s.members(e)
+		}
+	case []any:
+		for _, e := range t {
+			s.members(e)
+		}
+	case string:
+		if len(t) >= MinFragment {
+			s.addText(t)
+		} else if t != "" {
+			s.addWhole(t)
+		}
+	case nil, bool:
+	default:
+		if txt, ok := scalarText(t); ok {
+			if len(txt) >= MinFragment {
+				s.addText(txt)
+				s.addNumberTexts(t)
+			} else {
+				s.addWhole(t)
+			}
+		}
+	}
+}
+
+// Empty reports whether the set holds nothing.
+func (s Set) Empty() bool {
+	if s.set == nil {
+		return true
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return len(s.forms) == 0 && len(s.wholes) == 0
+}
+
+// Forms lists every representation of every text held (exact, escaped,
+// quoted), longest first: what a stream masker that sees raw bytes (a
+// command's output) searches for.
+func (s Set) Forms() []string {
+	if s.set == nil {
+		return nil
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return slices.Clone(s.forms)
+}
+
+// Text is t with every secret in it masked, in every representation, and
+// a secret cut at t's ends or at a cut mark masked too.
+func (s Set) Text(t string) string {
+	if s.set == nil || t == "" {
+		return t
+	}
+	s.mu.RLock()
+	rep, forms := s.rep, s.forms
+	s.mu.RUnlock()
+	if rep == nil {
+		return t
+	}
+	t = rep.Replace(t)
+	return cutPieces(t, forms)
+}
+
+// Holds reports whether v shows a secret: a text inside one of its strings
+// (or its number's text), or v a whole value held. It is the taint test: an
+// expression that read a value that Holds derives a secret value.
+func (s Set) Holds(v any) bool {
+	if s.set == nil {
+		return false
+	}
+	switch t := v.(type) {
+	case nil:
+		return false
+	case string:
+		return s.Text(t) != t || s.Whole(t)
+	case map[string]any:
+		if s.Whole(t) {
+			return true
+		}
+		for _, e := range t {
+			if s.Holds(e) {
+				return true
+			}
+		}
+		return false
+	case []any:
+		if s.Whole(t) {
+			return true
+		}
+		return slices.ContainsFunc(t, s.Holds)
+	default:
+		if s.Whole(t) {
+			return true
+		}
+		txt, ok := scalarText(t)
+		return ok && s.Text(txt) != txt
+	}
+}
+
+// Whole reports whether v, as a whole value, is a secret: its text or its
+// JSON text is held.
+func (s Set) Whole(v any) bool {
+	if s.set == nil {
+		return false
+	}
+	s.mu.RLock()
+	none := len(s.wholes) == 0 && len(s.texts) == 0
+	s.mu.RUnlock()
+	if none {
+		return false
+	}
+	if str, ok := v.(string); ok {
+		s.mu.RLock()
+		held := s.texts[str]
+		s.mu.RUnlock()
+		if held {
+			return true
+		}
+	}
+	b, err := marshal(v)
+	if err != nil {
+		return false
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.wholes[string(b)] || s.texts[string(b)]
+}
+
+func (s Set) addWhole(v any) {
+	b, err := marshal(v)
+	if err != nil {
+		return
+	}
+	s.mu.Lock()
+	s.wholes[string(b)] = true
+	s.mu.Unlock()
+}
+
+func (s Set) addText(t string) {
+	if t == "" {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.texts[t] {
+		return
+	}
+	s.texts[t] = true
+	for _, f := range forms(t) {
+		if !slices.Contains(s.forms, f) {
+			s.forms = append(s.forms, f)
+		}
+	}
+	// Longest first: the replacer tries its pairs in order at each place,
+	// so "Bearer hunter2" is masked whole before "hunter2" inside it.
+	slices.SortStableFunc(s.forms, func(a, b string) int { return len(b) - len(a) })
+	pairs := make([]string, 0, 2*len(s.forms))
+	for _, f := range s.forms {
+		pairs = append(pairs, f, Masked)
+	}
+	s.rep = strings.NewReplacer(pairs...)
+}
+
+// forms are the representations of a text on its way out: itself, JSON
+// escaped (with and without HTML escaping), Go-quoted (%q, and ASCII-only),
+// each without its quotes.
+func forms(t string) []string {
+	out := []string{t}
+	add := func(f string) {
+		if f != "" && !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	if b, err := json.Marshal(t); err == nil {
+		add(unquote(string(b)))
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(t) == nil {
+		add(unquote(strings.TrimSuffix(buf.String(), "\n")))
+	}
+	add(unquote(strconv.Quote(t)))
+	add(unquote(strconv.QuoteToASCII(t)))
+	return out
+}
+
+func unquote(q string) string { return strings.TrimSuffix(strings.TrimPrefix(q, `"`), `"`) }
+
+// cutMarks are how a cut text says it was cut: the narrative's "…", and
+// "..." of messages that quote a value cut short.
+var cutMarks = []string{"…", "..."}
+
+// cutPieces masks a piece of a form at each boundary of t where a cut may
+// have fallen: a prefix ending at t's end or at a cut mark, a suffix
+// starting at t's start or after a cut mark.
+func cutPieces(t string, forms []string) string {
+	if len(t) < MinFragment || len(forms) == 0 {
+		return t
+	}
+	// The boundaries, as byte offsets: ends where a prefix may stop,
+	// starts where a suffix may begin.
+	ends, starts := []int{len(t)}, []int{0}
+	for _, mark := range cutMarks {
+		for i := 0; ; {
+			j := strings.Index(t[i:], mark)
+			if j < 0 {
+				break
+			}
+			ends = append(ends, i+j)
+			starts = append(starts, i+j+len(mark))
+			i += j + len(mark)
+		}
+	}
+	type span struct{ from, to int }
+	var cuts []span
+	for _, end := range ends {
+		if n := longestPrefixAt(t[:end], forms); n > 0 {
+			cuts = append(cuts, span{end - n, end})
+		}
+	}
+	for _, start := range starts {
+		if n := longestSuffixAt(t[start:], forms); n > 0 {
+			cuts = append(cuts, span{start, start + n})
+		}
+	}
+	if len(cuts) == 0 {
+		return t
+	}
+	slices.SortFunc(cuts, func(a, b span) int { return a.from - b.from })
+	var b strings.Builder
+	at := 0
+	for _, c := range cuts {
+		if c.from < at { // overlaps the one before: already masked
+			if c.to > at {
+				at = c.to
+			}
+			continue
+		}
+		b.WriteString(t[at:c.from])
+		b.WriteString(Masked)
+		at = c.to
+	}
+	b.WriteString(t[at:])
+	return b.String()
+}
+
+// longestPrefixAt is the length of the longest proper prefix of a form, of
+// at least MinFragment bytes, that t ends with (0: none).
+func longestPrefixAt(t string, forms []string) int {
+	best := 0
+	for _, f := range forms {
+		for n := min(len(f)-1, len(t)); n >= MinFragment && n > best; n-- {
+			if strings.HasSuffix(t, f[:n]) {
+				best = n
+				break
+			}
+		}
+	}
+	return best
+}
+
+// longestSuffixAt is the length of the longest proper suffix of a form, of
+// at least MinFragment bytes, that t starts with (0: none).
+func longestSuffixAt(t string, forms []string) int {
+	best := 0
+	for _, f := range forms {
+		for n := min(len(f)-1, len(t)); n >= MinFragment && n > best; n-- {
+			if strings.HasPrefix(t, f[len(f)-n:]) {
+				best = n
+				break
+			}
+		}
+	}
+	return best
+}
+
+// scalarText is a number's text as JSON writes it.
+func scalarText(v any) (string, bool) {
+	switch v.(type) {
+	case string, bool, nil, map[string]any, []any:
+		return "", false
+	}
+	b, err := marshal(v)
+	if err != nil {
+		return "", false
+	}
+	return string(b), true
+}
+
+// marshal is JSON without HTML escaping, as the record's values compare.
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}

@@ -1,0 +1,100 @@
+package secret_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/openrunbook/runbook/internal/secret"
+)
+
+// TestIssue19MaskEveryRepresentation: a secret is masked exact, JSON
+// escaped, Go-quoted, inside larger text and cut at a boundary (issue #19:
+// the masker knew only the exact text, so an escaped or cut secret was
+// shown).
+func TestIssue19MaskEveryRepresentation(t *testing.T) {
+	t.Parallel()
+	const sec = `pa"ss\w0rd<&>é`
+	s := secret.New()
+	s.Add(sec)
+	jsonText, _ := json.Marshal(sec)
+	tests := []struct{ name, in, want string }{
+		{"exact", sec, "***"},
+		{"inside", "x " + sec + " y", "x *** y"},
+		{"json", "v=" + string(jsonText), `v="***"`},
+		{"go-quoted", fmt.Sprintf("v=%q", sec), `v="***"`},
+		{"ascii-quoted", "v=" + strings.Trim(fmt.Sprintf("%+q", sec), ""), `v="***"`},
+		{"cut at end", "token " + sec[:6], "token ***"},
+		{"cut before ellipsis", "token " + sec[:6] + "… more", "token ***… more"},
+		{"cut json before dots", "v=" + string(jsonText)[:8] + "...", `v="***...`},
+		{"cut at start", sec[5:] + " rest", "*** rest"},
+		{"cut after ellipsis", "…" + sec[4:] + " rest", "…*** rest"},
+		{"short piece kept", "to " + sec[:3], "to " + sec[:3]},
+		{"unrelated", "nothing here", "nothing here"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := s.Text(tc.in); got != tc.want {
+				t.Errorf("Text(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestIssue19SecretObjectMembers: each string and number of a secret
+// object is masked inside text; a short member only as a whole value
+// (issue #19: creds.password was shown where it was read).
+func TestIssue19SecretObjectMembers(t *testing.T) {
+	t.Parallel()
+	s := secret.New()
+	s.Add(map[string]any{"user": "admin-x", "password": "pw-778899", "pin": 4321, "port": 22, "on": true})
+	for _, in := range []string{"password pw-778899", "pin 4321", "user admin-x"} {
+		if got := s.Text(in); strings.ContainsAny(got, "0123456789") && !strings.Contains(got, "***") {
+			t.Errorf("Text(%q) = %q: a member is shown", in, got)
+		}
+	}
+	if got := s.Text("port 22 of 1022"); got != "port 22 of 1022" {
+		t.Errorf("a short member masked inside text: %q", got)
+	}
+	if !s.Whole(22) || !s.Whole(4321.0) {
+		t.Error("a number member is not masked as a whole value")
+	}
+	if s.Whole(23) {
+		t.Error("a number that is no member is masked")
+	}
+}
+
+// TestIssue19DerivedValues: a value derived from a secret is held as a
+// whole when it is long enough, and a short one is not held.
+func TestIssue19DerivedValues(t *testing.T) {
+	t.Parallel()
+	s := secret.New()
+	s.Add("hunter2-but-longer")
+	if !s.Holds(map[string]any{"h": "Bearer hunter2-but-longer"}) {
+		t.Fatal("Holds misses a secret inside an object")
+	}
+	s.Derived("HUNTER2-BUT-LONGER")
+	s.Derived(18)
+	if got := s.Text("x HUNTER2-BUT-LONGER y"); got != "x *** y" {
+		t.Errorf("derived value not masked: %q", got)
+	}
+	if got := s.Text("took 18 ms"); got != "took 18 ms" {
+		t.Errorf("a short derived value masked other text: %q", got)
+	}
+	var zero secret.Set
+	if zero.Text("abc") != "abc" || !zero.Empty() || zero.Holds("abc") {
+		t.Error("the zero Set masks")
+	}
+}
+
+// TestIssue19NumberPrintedAsFloat: a secret number is masked as Go prints
+// it as a float64 too (expr's string(73914021) is "7.3914021e+07").
+func TestIssue19NumberPrintedAsFloat(t *testing.T) {
+	t.Parallel()
+	s := secret.New()
+	s.Add(73914021)
+	if got := s.Text("pin-7.3914021e+07-x"); got != "pin-***-x" {
+		t.Errorf("Text = %q", got)
+	}
+}
