@@ -2,6 +2,7 @@ package chart
 
 import (
 	"github.com/openrunbook/runbook/internal/ident"
+	"github.com/openrunbook/runbook/internal/suggest"
 
 	"fmt"
 	"strings"
@@ -271,7 +272,11 @@ func (l *loader) nagios(e entry, kind string) map[string]string {
 				l.errf(se.keyPos, "", "result nagios is written state → verdicts: write %s: [%s] instead of %s: %s", s.Value, se.key, se.key, s.Value)
 				continue
 			}
-			l.unknownKey(m, se, "", "result nagios", NagiosStates)
+			if near := suggest.Nearest(se.key, NagiosStates); near != "" {
+				l.errf(se.keyPos, "", "result nagios: %q is not a check state; did you mean %q? (states: %s)", se.key, near, strings.Join(NagiosStates, ", "))
+			} else {
+				l.errf(se.keyPos, "", "result nagios: %q is not a check state; write one of %s, each with its verdict words", se.key, strings.Join(NagiosStates, ", "))
+			}
 			continue
 		}
 		what := fmt.Sprintf("result nagios %s", se.key)

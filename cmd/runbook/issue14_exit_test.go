@@ -301,7 +301,7 @@ stages:
 `)
 	for _, format := range []string{"nagios", "text"} {
 		r := runCLI(t, dir, "exec", "chart.yaml", "--format", format)
-		want := `chart.yaml:6:5: unknown key "critcal" in result nagios; did you mean "critical"?`
+		want := `chart.yaml:6:5: result nagios: "critcal" is not a check state; did you mean "critical"? (states: ok, warning, critical, unknown)`
 		if r.code != 2 || r.stdout != "" || !strings.Contains(r.stderr, want) {
 			t.Errorf("%s: exit %d stdout %q\nstderr %s\nwant %q", format, r.code, r.stdout, r.stderr, want)
 		}
