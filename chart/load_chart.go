@@ -2,6 +2,7 @@ package chart
 
 import (
 	"github.com/openrunbook/runbook/internal/ident"
+	"github.com/openrunbook/runbook/internal/suggest"
 
 	"fmt"
 	"strings"
@@ -14,7 +15,7 @@ import (
 var (
 	topKeys         = []string{"version", "runbook", "description", "inputs", "vars", "result", "honesty", "plugins", "stages"}
 	inputKeys       = []string{"type", "required", "default", "secret", "description"}
-	resultKeys      = []string{"kind", "decider", "maxRows", "presentation", "checks", "standingLine"}
+	resultKeys      = []string{"kind", "decider", "maxRows", "presentation", "checks", "standingLine", "nagios"}
 	presentations   = []string{"prose", "panel"}
 	standingLines   = []string{"always", "unless-consistent", "not-sure-or-ask"}
 	honestyStages   = []string{"label", "coverage", "assessment"}
@@ -236,6 +237,9 @@ func (l *loader) result(e entry) *ResultSpec {
 	if se, ok := m.get("standingLine"); ok {
 		r.StandingLine, _ = l.oneOf(se, "", "result standingLine", standingLines...)
 	}
+	if ne, ok := m.get("nagios"); ok {
+		r.Nagios = l.nagios(ne, r.Kind)
+	}
 	if ce, ok := m.get("checks"); ok {
 		items, _ := l.list(ce, "", "result checks")
 		for i, n := range items {
@@ -246,6 +250,62 @@ func (l *loader) result(e entry) *ResultSpec {
 		}
 	}
 	return r
+}
+
+// nagios reads `result.nagios:`, written state → verdict words (a word or
+// a list of words), into verdict word → state. A state that is not one of
+// NagiosStates, or a word listed under two states, is an error at its
+// place: the check's state would otherwise depend on a typo.
+func (l *loader) nagios(e entry, kind string) map[string]string {
+	m, ok := l.asMap(e.val, e.keyPos, "", "result nagios")
+	if !ok {
+		return nil
+	}
+	if kind != "" && !strings.HasPrefix(kind, "verdict/") {
+		l.errf(e.keyPos, "", "result nagios maps verdict words, but kind %q projects no verdict rows: use a kind starting with verdict/, such as verdict/%s", kind, kind)
+	}
+	out := map[string]string{}
+	for _, se := range m.entries {
+		if !contains(NagiosStates, se.key) {
+			if s, ok := se.val.(*ast.StringNode); ok && contains(NagiosStates, s.Value) {
+				// Written the other way round: verdict → state.
+				l.errf(se.keyPos, "", "result nagios is written state → verdicts: write %s: [%s] instead of %s: %s", s.Value, se.key, se.key, s.Value)
+				continue
+			}
+			if near := suggest.Nearest(se.key, NagiosStates); near != "" {
+				l.errf(se.keyPos, "", "result nagios: %q is not a check state; did you mean %q? (states: %s)", se.key, near, strings.Join(NagiosStates, ", "))
+			} else {
+				l.errf(se.keyPos, "", "result nagios: %q is not a check state; write one of %s, each with its verdict words", se.key, strings.Join(NagiosStates, ", "))
+			}
+			continue
+		}
+		what := fmt.Sprintf("result nagios %s", se.key)
+		var items []entry
+		if _, isList := se.val.(*ast.SequenceNode); isList {
+			nodes, _ := l.list(se, "", what)
+			for _, n := range nodes {
+				items = append(items, entry{key: se.key, keyPos: se.keyPos, val: n, valPos: l.pos(n)})
+			}
+		} else {
+			items = append(items, se)
+		}
+		for _, ie := range items {
+			word, ok := l.word(ie, "", what+" verdict")
+			if !ok {
+				continue
+			}
+			if was, dup := out[word]; dup {
+				if was == se.key {
+					l.errf(ie.valPos, "", "%s lists verdict %q twice: list it once", what, word)
+				} else {
+					l.errf(ie.valPos, "", "result nagios lists verdict %q under both %s and %s: a verdict has one state; list it under one", word, was, se.key)
+				}
+				continue
+			}
+			out[word] = se.key
+		}
+	}
+	return out
 }
 
 // honesty reads `honesty:`: a subset of label, coverage, assessment. An

@@ -62,8 +62,16 @@ type ResultSpec struct {
 	Presentation string // prose ("" too) | panel
 	Checks       []Check
 	StandingLine string // always ("" too) | unless-consistent | not-sure-or-ask
-	Pos          Pos
+	// Nagios maps verdict words to check states (result.nagios, written
+	// state → words): each word to one of NagiosStates. Nil when not
+	// written; words it does not list are judged by internal/gate.
+	Nagios map[string]string
+	Pos    Pos
 }
+
+// NagiosStates are the words result.nagios maps verdicts to, in the order
+// of the Nagios plugin API's exit codes (0 ok … 3 unknown).
+var NagiosStates = []string{"ok", "warning", "critical", "unknown"}
 
 // Check is one declared answer check: an expression over the final state.
 type Check struct {

@@ -107,6 +107,11 @@ func RenderTable(rows []Row) string {
 	return b.String()
 }
 
+// CellText is the words RenderTable prints for one cell's value v (the
+// render law: "—" for null or empty, yes/no, "|" escaped), for a renderer
+// that lays rows out other than as a table.
+func CellText(v any) string { return cellValue(v) }
+
 func cellValue(v any) string {
 	switch t := v.(type) {
 	case nil:

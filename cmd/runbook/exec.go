@@ -15,7 +15,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/openrunbook/runbook/internal/gate"
 	"github.com/openrunbook/runbook/internal/jsonv"
+	"github.com/openrunbook/runbook/internal/suggest"
 	"github.com/openrunbook/runbook/record"
 
 	"github.com/openrunbook/runbook/chart"
@@ -37,10 +39,12 @@ type execFlags struct {
 	verbose    bool
 	plugins    pluginFlags // plugins.go
 	allow      []string    // --allow-chart-path DIR
+	failOn     []string    // --fail-on COND[,COND…], as given
+	conds      []gate.Condition
 }
 
 // formats are the --format values exec accepts.
-var formats = []string{"text", "json", "ndjson", "markdown"}
+var formats = []string{"text", "json", "ndjson", "markdown", "nagios"}
 
 func newExecCmd(stdout, stderr io.Writer) *cobra.Command {
 	var f execFlags
@@ -55,16 +59,28 @@ file. Give a secret input in the file: a command line is visible to ps.
 
 Formats: text (default, for a person), json (the result record), ndjson (the
 run's events as they happen, then {"event":"run.end","result":{…}}), markdown
-(the text form as a document).
+(the text form as a document), nagios (a Nagios/Icinga/Sensu check: the line
+NAME STATE - SUMMARY | PERFDATA, the rows and the standing line; each verdict
+word's state comes from the chart's result.nagios, else the words ok,
+warning, critical, unknown are their own state and any other is UNKNOWN).
 
 Exit codes: 0 completed (or paused at an ask: — the record is written to
 --record, else ./<runbook>.paused.json, and the resume command is printed),
 1 failed or cancelled by --timeout, or the --record file could not be
 written (the result is still printed), 2 bad usage, a chart that does not load
-or bad inputs, 130 interrupted (the partial record is still written when
---record was given).`,
+or bad inputs, 3 the run completed (or paused) and a --fail-on condition holds,
+130 interrupted (the partial record is still written when --record was given).
+With --format nagios the exit code is the check's state: 0 OK, 1 WARNING,
+2 CRITICAL, 3 UNKNOWN (a run that failed, was cancelled or paused is UNKNOWN);
+bad usage, a chart that does not load and bad inputs still exit 2.
+
+--fail-on conditions: not-sure, ask, not-assessed, consistent (the standing),
+check-failed (an answer check failed), verdict=WORD[|WORD…] (a row, shown or
+not, has one of the words); several joined by commas or given again.`,
 		Example: `  runbook exec disk.yaml --input host=db-1
-  runbook exec disk.yaml --inputs inputs.json --format json --record run.json`,
+  runbook exec disk.yaml --inputs inputs.json --format json --record run.json
+  runbook exec disk.yaml --fail-on verdict=at-risk,not-sure     # a CI gate: exit 3
+  runbook exec disk.yaml --format nagios                        # a Nagios check`,
 		Args: args(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, a []string) error {
 			return execChart(cmd.Context(), a[0], f, stdout, stderr)
@@ -92,8 +108,85 @@ func (f *execFlags) register(fl *pflag.FlagSet, w runFlagWords) {
 	fl.StringVar(&f.record, "record", "", w.record)
 	fl.DurationVar(&f.timeout, "timeout", 0, w.timeout)
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "also print the run's narrative")
+	fl.StringArrayVar(&f.failOn, "fail-on", nil, "exit 3 when one of these `conditions` holds: "+strings.Join(gate.Conditions(), ", ")+" (comma-separated, repeatable)")
 	addPluginFlags(fl, &f.plugins)
 	allowChartPath(fl, &f.allow)
+}
+
+// checkRunFlags refuses what exec and resume refuse alike: an unknown
+// format, and --fail-on conditions that do not read or that clash with
+// the nagios format. It fills f.conds.
+func (f *execFlags) checkRunFlags() error {
+	if !contains(formats, f.format) {
+		msg := fmt.Sprintf("--format %q: want one of %s", f.format, strings.Join(formats, ", "))
+		if near := suggest.Nearest(f.format, formats); near != "" {
+			msg = fmt.Sprintf("--format %q: did you mean %q? (formats: %s)", f.format, near, strings.Join(formats, ", "))
+		}
+		return &usageError{err: errors.New(msg), showUsage: true}
+	}
+	conds, err := gate.ParseConditions(f.failOn)
+	if err != nil {
+		return &usageError{err: err}
+	}
+	if len(conds) > 0 && f.format == "nagios" {
+		// Both would set the exit code, and under nagios 3 is UNKNOWN.
+		return &usageError{err: errors.New("--fail-on with --format nagios: a check's exit code is its state; give one or the other (map verdict words to states with result.nagios in the chart)")}
+	}
+	f.conds = conds
+	return nil
+}
+
+// runExit is the exit code of a run that ended (cli.md): under --format
+// nagios the check's state; else 130 interrupted, 1 failed or cancelled,
+// 3 a --fail-on condition holds (held lists them), 0. A record that could
+// not be written is the caller's to add.
+func runExit(rec *record.Record, f execFlags, check gate.Check, interrupted bool) (code int, held []string) {
+	if f.format == "nagios" {
+		return int(check.State), nil
+	}
+	switch rec.Status {
+	case "failed", "cancelled":
+		if interrupted {
+			return exitInterrupted, nil
+		}
+		return exitFailed, nil
+	}
+	if held = gate.Held(rec, f.conds); len(held) > 0 {
+		return exitFailOn, held
+	}
+	return exitOK, nil
+}
+
+// judge is the record as a check when the format is nagios (with a record
+// that could not be written as a note), else the zero Check.
+func judge(rec *record.Record, f execFlags, rb *runbook.Runbook, recordErr error) gate.Check {
+	if f.format != "nagios" {
+		return gate.Check{}
+	}
+	c := gate.Judge(rec, gate.MappingOf(rb.Spec()))
+	if recordErr != nil {
+		c.Raise(gate.Unknown, "UNKNOWN: "+recordErr.Error())
+	}
+	return c
+}
+
+// endRun is how exec and resume end after the result is printed: the
+// --fail-on conditions that held said on stderr, then the exit code,
+// with a record that could not be written failing a run that did not.
+func endRun(stderr io.Writer, code int, held []string, f execFlags, recordErr error) error {
+	if len(held) > 0 {
+		fmt.Fprintf(stderr, "runbook: --fail-on: %s (exit %d)\n", strings.Join(held, ", "), exitFailOn)
+	}
+	if recordErr != nil {
+		if f.format != "nagios" && (code == exitOK || code == exitFailOn) {
+			code = exitFailed // the run broke: 1 beats "the answer is bad"
+		}
+		return exit(code, "%v", recordErr)
+	}
+	if code != exitOK {
+		return quietExit(code)
+	}
+	return nil
 }
 
 // runOptions turns the flags exec and resume share into run options: the
@@ -146,8 +239,8 @@ func inputFix(ie *runbook.InputError) string {
 
 // execChart is `runbook exec`.
 func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.Writer) error {
-	if !contains(formats, f.format) {
-		return &usageError{err: fmt.Errorf("--format %q: want one of %s", f.format, strings.Join(formats, ", ")), showUsage: true}
+	if err := f.checkRunFlags(); err != nil {
+		return err
 	}
 	if f.timeout < 0 {
 		return &usageError{err: fmt.Errorf("--timeout %s: want a positive duration", f.timeout), showUsage: true}
@@ -215,15 +308,8 @@ func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.
 	}
 	rec := res.Record
 
-	code := exitOK
 	recordPath := f.record
-	switch rec.Status {
-	case "failed", "cancelled":
-		code = exitFailed
-		if wasInterrupted {
-			code = exitInterrupted
-		}
-	case "paused":
+	if rec.Status == "paused" {
 		recordPath = pausePath
 	}
 	var recordErr error
@@ -233,28 +319,21 @@ func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.
 		}
 	}
 
-	if err := reportRun(stdout, stderr, rec, f, stream, rb, wasInterrupted); err != nil {
+	check := judge(rec, f, rb, recordErr)
+	code, held := runExit(rec, f, check, wasInterrupted)
+	if err := reportRun(stdout, stderr, rec, f, stream, rb, check, wasInterrupted); err != nil {
 		return err
 	}
 	if rec.Status == "paused" && recordErr == nil {
 		fmt.Fprintf(stderr, "run paused; record written to %s\n", recordPath)
 	}
-	if recordErr != nil {
-		if code == exitOK {
-			code = exitFailed
-		}
-		return exit(code, "%v", recordErr)
-	}
-	if code != exitOK {
-		return quietExit(code)
-	}
-	return nil
+	return endRun(stderr, code, held, f, recordErr)
 }
 
 // reportRun prints the result in the chosen format, then on stderr the
 // warnings and, for a run that failed or was cancelled, where it ended.
-func reportRun(stdout, stderr io.Writer, rec *record.Record, f execFlags, stream *ndjsonStream, rb *runbook.Runbook, interrupted bool) error {
-	if err := printResult(stdout, rec, f, stream, scriptInto(rb.Spec())); err != nil {
+func reportRun(stdout, stderr io.Writer, rec *record.Record, f execFlags, stream *ndjsonStream, rb *runbook.Runbook, check gate.Check, interrupted bool) error {
+	if err := printResult(stdout, rec, f, stream, scriptInto(rb.Spec()), check); err != nil {
 		return exit(exitFailed, "writing the result: %v", err)
 	}
 	for _, w := range rec.Warnings {
@@ -274,9 +353,12 @@ func reportRun(stdout, stderr io.Writer, rec *record.Record, f execFlags, stream
 	return nil
 }
 
-// printResult writes the result in the chosen format.
-func printResult(w io.Writer, rec *record.Record, f execFlags, stream *ndjsonStream, into map[string]string) error {
+// printResult writes the result in the chosen format; check is the
+// record judged as a check (nagios only).
+func printResult(w io.Writer, rec *record.Record, f execFlags, stream *ndjsonStream, into map[string]string, check gate.Check) error {
 	switch f.format {
+	case "nagios":
+		return renderNagios(w, rec, check)
 	case "json":
 		return writeJSON(w, rec, "  ")
 	case "ndjson":

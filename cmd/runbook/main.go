@@ -9,7 +9,14 @@
 //	0    the run completed, or paused at an ask: with its record written
 //	1    the run failed or was cancelled by --timeout; validate found errors
 //	2    bad usage, a chart that does not load, bad inputs
+//	3    the run completed (or paused) and a --fail-on condition holds: the
+//	     run worked and the answer is bad (3 means nothing else)
 //	130  interrupted (SIGINT, SIGTERM or SIGHUP): children stopped, partial record written
+//
+// Under --format nagios a run that started exits as its check state, the
+// plugin API's 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN (internal/gate
+// judges it); bad usage, a chart that does not load and bad inputs still
+// exit 2.
 //
 // Nothing but the result goes to stdout; errors, warnings and progress go to
 // stderr.
@@ -36,6 +43,7 @@ const (
 	exitOK          = 0
 	exitFailed      = 1
 	exitUsage       = 2
+	exitFailOn      = 3
 	exitInterrupted = 130
 )
 

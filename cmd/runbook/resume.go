@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"time"
 
@@ -46,7 +45,9 @@ the record keeps who and when.
 The continued record is written back to RECORD.json, or to --record FILE (the
 paused record is then marked resumed). A record is resumed once: a second
 resume is refused, and of two resumes at once one wins (RECORD.json.lock).
-The result is printed as exec prints it, with exec's exit codes.`,
+The result is printed as exec prints it, with exec's exit codes: --fail-on
+exits 3 when a condition holds for the continued run, and --format nagios
+exits as the check's state (see runbook exec --help).`,
 		Example: `  runbook resume approval.paused.json --input approve=true
   runbook resume run.json --reject "not during the freeze" --answered-by ann`,
 		Args: args(cobra.ExactArgs(1)),
@@ -68,8 +69,8 @@ The result is printed as exec prints it, with exec's exit codes.`,
 }
 
 func resumeRecord(ctx context.Context, path string, f resumeFlags, stdout, stderr io.Writer) error {
-	if !contains(formats, f.format) {
-		return &usageError{err: fmt.Errorf("--format %q: want one of %s", f.format, strings.Join(formats, ", ")), showUsage: true}
+	if err := f.checkRunFlags(); err != nil {
+		return err
 	}
 	if f.reject != "" && (len(f.inputs) > 0 || f.inputsFile != "") {
 		// Secret inputs may still be needed for nothing: a rejection runs nothing.
@@ -133,35 +134,36 @@ func resumeRecord(ctx context.Context, path string, f resumeFlags, stdout, stder
 		}
 		return exit(exitUsage, "%s: %v", path, err)
 	}
+	// A record that cannot be written still lets the result be printed
+	// (a check must say something), as in exec; the exit code says so.
+	var recordErr error
 	if err := res.WriteRecord(out); err != nil {
-		return exit(exitFailed, "writing the continued record: %v", err)
-	}
-	if out != path {
+		recordErr = fmt.Errorf("writing the continued record: %w", err)
+	} else if out != path {
 		last := res.RunRecord().Answers
 		by, at := "", time.Now().UTC().Format(time.RFC3339)
 		if len(last) > 0 {
 			by, at = last[len(last)-1].By, last[len(last)-1].At
 		}
 		if err := runbook.MarkResumed(path, rec, by, at, out); err != nil {
-			return exit(exitFailed, "marking %s resumed: %v", path, err)
+			recordErr = fmt.Errorf("marking %s resumed: %w", path, err)
 		}
 	}
 	r := res.Record
-	if err := reportRun(stdout, stderr, r, f.execFlags, stream, rb, wasInterrupted); err != nil {
+	check := judge(r, f.execFlags, rb, recordErr)
+	code, held := runExit(r, f.execFlags, check, wasInterrupted)
+	if err := reportRun(stdout, stderr, r, f.execFlags, stream, rb, check, wasInterrupted); err != nil {
 		return err
 	}
-	switch r.Status {
-	case "failed", "cancelled":
-		if wasInterrupted {
-			return quietExit(exitInterrupted)
+	if recordErr == nil {
+		switch r.Status {
+		case "paused":
+			fmt.Fprintf(stderr, "run paused again; record written to %s\n", out)
+		case "completed":
+			fmt.Fprintf(stderr, "run resumed; record written to %s\n", out)
 		}
-		return quietExit(exitFailed)
-	case "paused":
-		fmt.Fprintf(stderr, "run paused again; record written to %s\n", out)
-	default:
-		fmt.Fprintf(stderr, "run resumed; record written to %s\n", out)
 	}
-	return nil
+	return endRun(stderr, code, held, f.execFlags, recordErr)
 }
 
 // chartOf is the chart file a record names: as written, else beside the

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/openrunbook/runbook/internal/gate"
+	"github.com/openrunbook/runbook/record"
+)
+
+// renderNagios writes rec as a Nagios/Icinga/Sensu check (cli.md "--format
+// nagios"); the state is gate's judgement c, and the exit code is c.State.
+//
+//	NAME STATE - SUMMARY | word=count;;;0 …      the first line
+//	STATE SUBJECT: VERDICT (column: cell, …)      one line per shown row
+//	N of M rows shown                             when capped
+//	UNKNOWN: …                                    words nothing maps, notes
+//	the standing line                             when the record says it
+//
+// SUMMARY counts the verdicts worst first and names the subjects of the
+// worst state's words; a run with no finished answer (failed, cancelled,
+// paused) says why instead, and prints no perfdata (its counts are of an
+// answer that is not there). Nagios reads perfdata after the first "|" of
+// the first line and of the long text, so no "|" of outside text reaches
+// the output: it is written "¦".
+func renderNagios(w io.Writer, rec *record.Record, c gate.Check) error {
+	var b strings.Builder
+	b.WriteString(nagiosText(rec.Runbook) + " " + c.State.String() + " - " + nagiosSummary(rec, c))
+	if rec.Status == "completed" && len(c.Words) > 0 {
+		b.WriteString(" |")
+		for _, wd := range c.Words {
+			fmt.Fprintf(&b, " %s=%d;;;0", perfLabel(wd.Word), wd.Rows)
+		}
+	}
+	b.WriteByte('\n')
+	line := func(s string) { b.WriteString(s + "\n") }
+	if vs := rec.Verdicts; vs != nil {
+		for _, row := range vs.Rows {
+			line(nagiosRow(row, c))
+		}
+		if !vs.RowsComplete {
+			line(fmt.Sprintf("%d of %d rows shown", vs.RowsShown, vs.RowsTotal))
+		}
+	}
+	if len(c.Unmapped) > 0 {
+		line(fmt.Sprintf("UNKNOWN: %s %s %s no check state (map %s under result.nagios, or use the words ok, warning, critical, unknown)",
+			plural(len(c.Unmapped), "verdict", "verdicts"), nagiosText(strings.Join(c.Unmapped, ", ")),
+			plural(len(c.Unmapped), "has", "have"), plural(len(c.Unmapped), "it", "them")))
+	}
+	for _, n := range c.Notes {
+		line(nagiosText(n))
+	}
+	if p := rec.Pause; p != nil {
+		line("to answer: " + nagiosText(resumeCommand(p)))
+	}
+	if a := rec.Assessment; a != nil && rec.StandingSaid && a.Line != "" {
+		line(nagiosText(a.Line))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// nagiosSummary is the first line's SUMMARY.
+func nagiosSummary(rec *record.Record, c gate.Check) string {
+	stage := func() string {
+		if e := rec.Error; e != nil {
+			return " at " + nagiosText(e.Stage) + ": " + nagiosText(e.Message)
+		}
+		return ""
+	}
+	switch {
+	case rec.Status == "failed":
+		return "the run failed" + stage()
+	case rec.Status == "cancelled":
+		return "the run was cancelled" + stage()
+	case rec.Status == "paused" && rec.Pause != nil:
+		return "the run is paused at " + nagiosText(rec.Pause.Stage) + ", waiting for an answer: " + nagiosText(rec.Pause.Question)
+	case rec.Status != "completed":
+		return "the run ended " + nagiosText(rec.Status)
+	case c.NoProjection:
+		return "the chart projects no verdict rows (result.kind verdict/…)"
+	case len(c.Words) == 0:
+		return "no verdict rows"
+	}
+	parts := make([]string, 0, len(c.Words))
+	for _, wd := range c.Words {
+		part := fmt.Sprintf("%d %s", wd.Rows, nagiosText(wd.Word))
+		if c.State != gate.OK && wd.State == c.State && len(wd.Subjects) > 0 {
+			part += " (" + subjectsText(wd.Subjects) + ")"
+		}
+		parts = append(parts, part)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// maxSubjects is how many subjects of a word the first line names.
+const maxSubjects = 5
+
+func subjectsText(subjects []string) string {
+	shown := subjects[:min(len(subjects), maxSubjects)]
+	s := nagiosText(strings.Join(shown, ", "))
+	if more := len(subjects) - len(shown); more > 0 {
+		s += fmt.Sprintf(" and %d more", more)
+	}
+	return s
+}
+
+// nagiosRow is one shown row as a long-text line: its state, subject and
+// verdict, then its other columns with the render law's cells.
+func nagiosRow(row record.Row, c gate.Check) string {
+	verdict, _ := row.Values["verdict"].(string)
+	s := c.StateOf(verdict).String() + " "
+	if sub, ok := row.Values["subject"]; ok {
+		s += record.CellText(sub) + ": "
+	}
+	s += record.CellText(verdict)
+	var cols []string
+	for _, k := range row.Keys {
+		if k == "subject" || k == "verdict" {
+			continue
+		}
+		cols = append(cols, k+": "+record.CellText(row.Values[k]))
+	}
+	if len(cols) > 0 {
+		s += " (" + strings.Join(cols, ", ") + ")"
+	}
+	return nagiosText(s)
+}
+
+// perfLabel is a verdict word as a perfdata label: quoted when it holds a
+// space, "'" or "=", a "'" doubled (the plugin API's escape).
+func perfLabel(word string) string {
+	word = nagiosText(word)
+	if strings.ContainsAny(word, " '=") {
+		return "'" + strings.ReplaceAll(word, "'", "''") + "'"
+	}
+	return word
+}
+
+// nagiosText is outside text made safe for a check's output: one clean
+// line (clean) with no "|", which Nagios would read as perfdata; the
+// render law's escaped `\|` becomes "¦" too.
+func nagiosText(s string) string {
+	return strings.NewReplacer(`\|`, "¦", "|", "¦").Replace(clean(s))
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

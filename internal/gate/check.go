@@ -1,0 +1,198 @@
+package gate
+
+import (
+	"sort"
+
+	"github.com/openrunbook/runbook/chart"
+	"github.com/openrunbook/runbook/record"
+)
+
+// State is a Nagios check state; its value is the plugin API's exit code.
+type State int
+
+// The check states, valued as the plugin API's exit codes.
+const (
+	OK       State = 0
+	Warning  State = 1
+	Critical State = 2
+	Unknown  State = 3
+)
+
+// String is the state as a check's first line writes it: OK, WARNING,
+// CRITICAL, UNKNOWN.
+func (s State) String() string {
+	switch s {
+	case OK:
+		return "OK"
+	case Warning:
+		return "WARNING"
+	case Critical:
+		return "CRITICAL"
+	}
+	return "UNKNOWN"
+}
+
+// ParseState reads a state word of chart.NagiosStates (ok, warning,
+// critical, unknown).
+func ParseState(word string) (State, bool) {
+	for i, w := range chart.NagiosStates {
+		if w == word {
+			return State(i), true
+		}
+	}
+	return Unknown, false
+}
+
+// rank orders states worst last: OK < UNKNOWN < WARNING < CRITICAL.
+func (s State) rank() int {
+	switch s {
+	case OK:
+		return 0
+	case Unknown:
+		return 1
+	case Warning:
+		return 2
+	}
+	return 3
+}
+
+// Worse is the worse of a and b (see the package doc for the order).
+func Worse(a, b State) State {
+	if b.rank() > a.rank() {
+		return b
+	}
+	return a
+}
+
+// Mapping is verdict word → state, read from result.nagios.
+type Mapping map[string]State
+
+// MappingOf reads a chart's result.nagios (nil spec or none written: an
+// empty mapping, so every word is judged by the defaults).
+func MappingOf(spec *chart.Spec) Mapping {
+	m := Mapping{}
+	if spec == nil || spec.Result == nil {
+		return m
+	}
+	for word, state := range spec.Result.Nagios {
+		if s, ok := ParseState(state); ok {
+			m[word] = s
+		}
+	}
+	return m
+}
+
+// StateOf is a verdict word's state, and whether the word had one of its
+// own (false: it is Unknown because nothing maps it).
+func (m Mapping) StateOf(word string) (State, bool) {
+	if s, ok := m[word]; ok {
+		return s, true
+	}
+	return ParseState(word)
+}
+
+// Check is a record judged as a check.
+type Check struct {
+	State State
+	// Words are the verdict words over every row, shown and hidden: worst
+	// state first, then in the order the rows first have them.
+	Words []Word
+	// Unmapped lists the words that have no state of their own, in Words
+	// order: each is Unknown.
+	Unmapped []string
+	// NoProjection says the chart projects no verdict rows (result.kind is
+	// not verdict/…): there is nothing to judge.
+	NoProjection bool
+	// Notes are what else made the state no better than it is (Raise).
+	Notes []string
+	m     Mapping
+}
+
+// StateOf is a verdict word's state under the mapping the check was
+// judged with.
+func (c Check) StateOf(word string) State {
+	s, _ := c.m.StateOf(word)
+	return s
+}
+
+// Word is one verdict word's count.
+type Word struct {
+	Word  string
+	State State
+	Rows  int
+	// Subjects are the word's rows' subjects (the render law's cell text
+	// of each row's "subject"), in row order, rows without one skipped.
+	Subjects []string
+}
+
+// Judge is the record as a check, under the chart's mapping m.
+func Judge(rec *record.Record, m Mapping) Check {
+	c := Check{m: m}
+	at := map[string]int{}
+	for _, row := range Rows(rec) {
+		w, _ := row["verdict"].(string)
+		i, seen := at[w]
+		if !seen {
+			s, _ := m.StateOf(w)
+			i = len(c.Words)
+			at[w] = i
+			c.Words = append(c.Words, Word{Word: w, State: s})
+		}
+		c.Words[i].Rows++
+		if sub, ok := row["subject"]; ok && sub != nil && sub != "" {
+			c.Words[i].Subjects = append(c.Words[i].Subjects, record.CellText(sub))
+		}
+	}
+	// Worst first, keeping first-seen order within a state.
+	sort.SliceStable(c.Words, func(i, j int) bool { return c.Words[i].State.rank() > c.Words[j].State.rank() })
+	for _, w := range c.Words {
+		if _, own := m.StateOf(w.Word); !own {
+			c.Unmapped = append(c.Unmapped, w.Word)
+		}
+	}
+	c.State = OK
+	for _, w := range c.Words {
+		c.State = Worse(c.State, w.State)
+	}
+	switch {
+	case rec == nil || rec.Status != "completed":
+		c.State = Unknown
+	case rec.Verdicts == nil:
+		c.State, c.NoProjection = Unknown, true
+	}
+	return c
+}
+
+// Raise makes the check no better than s, for the reason note (a record
+// that could not be written leaves an OK check UNKNOWN). A worse state
+// stays as it is: a lost record does not make a critical answer less so.
+func (c *Check) Raise(s State, note string) {
+	c.State = Worse(c.State, s)
+	c.Notes = append(c.Notes, note)
+}
+
+// Rows are every verdict row of rec, shown and hidden, in order: the
+// entries of the final state's verdict list that the projection counts as
+// rows (objects with a string verdict; record.Projection.Project). A row
+// is a record.Row in a record just assembled, a plain object in one read
+// from JSON.
+func Rows(rec *record.Record) []map[string]any {
+	if rec == nil || rec.Verdicts == nil {
+		return nil
+	}
+	list, _ := rec.State[chart.VerdictsKey].([]any)
+	var out []map[string]any
+	for _, item := range list {
+		var m map[string]any
+		switch v := item.(type) {
+		case record.Row:
+			m = v.Values
+		case map[string]any:
+			m = v
+		}
+		if _, ok := m["verdict"].(string); ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}

@@ -1,0 +1,38 @@
+// Package gate judges a finished result record as an exit code would: the
+// answer as a Nagios/Icinga check state (--format nagios), and whether the
+// answer meets the conditions a caller fails on (--fail-on). It is the one
+// home of both judgements: `runbook exec`, `runbook resume` and any other
+// front end (the MCP server) ask it, never a copy.
+//
+// A verdict word's state, first match wins:
+//
+//	the word is listed in result.nagios      the state it is listed under
+//	the word is ok, warning, critical, unknown   itself
+//	any other word                           unknown (Check.Unmapped names it)
+//
+// The check's state, first match wins:
+//
+//	the run failed, was cancelled or paused  UNKNOWN (no finished answer)
+//	the chart projects no verdict rows       UNKNOWN
+//	otherwise                                the worst state over every row,
+//	                                         shown or hidden (none: OK)
+//
+// Worst is the monitoring-plugins order (max_state_alt), not the exit
+// code's: OK < UNKNOWN < WARNING < CRITICAL, so one critical row is never
+// hidden behind an unknown one.
+//
+// A --fail-on condition holds for a run that completed or paused (a run
+// that failed or was cancelled broke: its exit code says so, never 3):
+//
+//	not-sure, ask, not-assessed, consistent  the assessment's standing is that word
+//	                                         (no assessment: not-assessed)
+//	check-failed                             an answer check (result.checks) failed
+//	verdict=WORD[|WORD…]                     some row, shown or hidden, has one of the words
+//
+// Example: rows at-risk (/var), filling (/home), ok (/) under
+// result.nagios {critical: [at-risk], warning: [filling]} judge CRITICAL,
+// with words at-risk (critical, 1 row, /var), filling (warning), ok (ok);
+// --fail-on verdict=filling holds ("verdict=filling (1 row)").
+//
+// It reads only the record and the chart's mapping, never edits either.
+package gate

@@ -1,0 +1,155 @@
+package gate
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/openrunbook/runbook/internal/suggest"
+	"github.com/openrunbook/runbook/plugins/assessment"
+	"github.com/openrunbook/runbook/record"
+)
+
+// CheckFailed is the condition that an answer check failed.
+const CheckFailed = "check-failed"
+
+// standings are the standing words a condition may name: every standing
+// but known, the one answer nobody fails on.
+var standings = []assessment.Standing{assessment.NotSure, assessment.Ask, assessment.NotAssessed, assessment.Consistent}
+
+// Conditions lists the conditions --fail-on takes, for messages.
+func Conditions() []string {
+	var out []string
+	for _, s := range standings {
+		out = append(out, string(s))
+	}
+	return append(out, CheckFailed, "verdict=WORD[|WORD…]")
+}
+
+// Condition is one --fail-on condition: exactly one of its fields is set.
+type Condition struct {
+	standing    assessment.Standing
+	checkFailed bool
+	verdicts    []string
+}
+
+// String is the condition as written (`verdict=at-risk|filling`).
+func (c Condition) String() string {
+	switch {
+	case c.standing != "":
+		return string(c.standing)
+	case c.checkFailed:
+		return CheckFailed
+	}
+	return "verdict=" + strings.Join(c.verdicts, "|")
+}
+
+// ParseConditions reads --fail-on values, each one condition or several
+// joined by commas. An error names the condition it could not read and
+// says what would be right.
+func ParseConditions(values []string) ([]Condition, error) {
+	var out []Condition
+	for _, v := range values {
+		for _, item := range strings.Split(v, ",") {
+			c, err := parseCondition(strings.TrimSpace(item))
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+func parseCondition(s string) (Condition, error) {
+	if words, ok := strings.CutPrefix(s, "verdict="); ok {
+		c := Condition{}
+		for _, w := range strings.Split(words, "|") {
+			if w = strings.TrimSpace(w); w == "" {
+				return Condition{}, fmt.Errorf("--fail-on %q: a verdict word is empty; want verdict=WORD or verdict=WORD|WORD…, such as verdict=at-risk", s)
+			}
+			c.verdicts = append(c.verdicts, w)
+		}
+		return c, nil
+	}
+	if s == CheckFailed {
+		return Condition{checkFailed: true}, nil
+	}
+	for _, st := range standings {
+		if s == string(st) {
+			return Condition{standing: st}, nil
+		}
+	}
+	list := strings.Join(Conditions(), ", ")
+	switch {
+	case s == "":
+		return Condition{}, fmt.Errorf("--fail-on: a condition is empty; want one or more of %s, joined by commas", list)
+	case s == string(assessment.Known):
+		return Condition{}, fmt.Errorf("--fail-on %q: known is the standing of an answer whose checks passed, the one never failed on; want one of %s", s, list)
+	case strings.HasPrefix(s, "verdict") || strings.Contains(s, "="):
+		return Condition{}, fmt.Errorf("--fail-on %q: want verdict=WORD[|WORD…], such as verdict=at-risk|filling", s)
+	}
+	words := append([]string{"verdict"}, Conditions()[:len(standings)+1]...)
+	if near := suggest.Nearest(s, words); near != "" {
+		if near == "verdict" {
+			near = "verdict=WORD"
+		}
+		return Condition{}, fmt.Errorf("--fail-on %q is not a condition; did you mean %q? (conditions: %s)", s, near, list)
+	}
+	return Condition{}, fmt.Errorf("--fail-on %q is not a condition; want one of %s", s, list)
+}
+
+// Held lists the conditions that hold for rec, each with what made it
+// hold (`verdict=at-risk (2 rows)`), in the order given. A run that failed
+// or was cancelled meets none: it broke, and says so by its own exit code.
+func Held(rec *record.Record, conds []Condition) []string {
+	if rec == nil || (rec.Status != "completed" && rec.Status != "paused") || len(conds) == 0 {
+		return nil
+	}
+	standing, reasons := assessment.NotAssessed, []assessment.Reason(nil)
+	if a := rec.Assessment; a != nil {
+		standing, reasons = a.Standing, a.Reasons
+	}
+	var counts map[string]int
+	var out []string
+	for _, c := range conds {
+		switch {
+		case c.standing != "":
+			if standing == c.standing {
+				out = append(out, c.String())
+			}
+		case c.checkFailed:
+			for _, r := range reasons {
+				if r == assessment.CheckFailed {
+					out = append(out, c.String())
+					break
+				}
+			}
+		default:
+			if counts == nil {
+				counts = map[string]int{}
+				for _, row := range Rows(rec) {
+					w, _ := row["verdict"].(string)
+					counts[w]++
+				}
+			}
+			n, seen := 0, map[string]bool{}
+			for _, w := range c.verdicts {
+				if !seen[w] {
+					n += counts[w]
+					seen[w] = true
+				}
+			}
+			if n > 0 {
+				out = append(out, fmt.Sprintf("%s (%s)", c, rowsWord(n)))
+			}
+		}
+	}
+	return out
+}
+
+func rowsWord(n int) string {
+	if n == 1 {
+		return "1 row"
+	}
+	return fmt.Sprintf("%d rows", n)
+}

@@ -1,0 +1,282 @@
+package gate
+
+import (
+	"context"
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/openrunbook/runbook/chart"
+	"github.com/openrunbook/runbook/plugins/assessment"
+	"github.com/openrunbook/runbook/record"
+	"github.com/openrunbook/runbook/runbook"
+)
+
+// TestIssue14StatesAreTheCharts: the state words are chart's, valued as
+// the plugin API's exit codes, and print as the first line writes them.
+func TestIssue14StatesAreTheCharts(t *testing.T) {
+	t.Parallel()
+	want := map[string]struct {
+		s    State
+		text string
+	}{"ok": {OK, "OK"}, "warning": {Warning, "WARNING"}, "critical": {Critical, "CRITICAL"}, "unknown": {Unknown, "UNKNOWN"}}
+	if len(chart.NagiosStates) != len(want) {
+		t.Fatalf("chart.NagiosStates = %v", chart.NagiosStates)
+	}
+	for _, w := range chart.NagiosStates {
+		s, ok := ParseState(w)
+		if !ok || s != want[w].s || s.String() != want[w].text {
+			t.Errorf("ParseState(%q) = %v (%d), %v; want %s (%d)", w, s, s, ok, want[w].text, want[w].s)
+		}
+	}
+	if _, ok := ParseState("known"); ok {
+		t.Error("known parses as a state")
+	}
+}
+
+// TestIssue14WorseOrder: OK < UNKNOWN < WARNING < CRITICAL, the
+// monitoring-plugins order, whichever comes first.
+func TestIssue14WorseOrder(t *testing.T) {
+	t.Parallel()
+	order := []State{OK, Unknown, Warning, Critical}
+	for i, a := range order {
+		for j, b := range order {
+			want := order[max(i, j)]
+			if got := Worse(a, b); got != want {
+				t.Errorf("Worse(%v, %v) = %v, want %v", a, b, got, want)
+			}
+		}
+	}
+}
+
+// TestIssue14StateOf: result.nagios first, then a state word is itself,
+// then any other word is UNKNOWN and not its own.
+func TestIssue14StateOf(t *testing.T) {
+	t.Parallel()
+	m := MappingOf(&chart.Spec{Result: &chart.ResultSpec{Nagios: map[string]string{"at-risk": "critical", "ok": "warning"}}})
+	cases := []struct {
+		word string
+		s    State
+		own  bool
+	}{
+		{"at-risk", Critical, true},
+		{"ok", Warning, true}, // the chart's mapping beats the word itself
+		{"critical", Critical, true},
+		{"unknown", Unknown, true},
+		{"filling", Unknown, false},
+		{"", Unknown, false},
+	}
+	for _, tc := range cases {
+		if s, own := m.StateOf(tc.word); s != tc.s || own != tc.own {
+			t.Errorf("StateOf(%q) = %v, %v; want %v, %v", tc.word, s, own, tc.s, tc.own)
+		}
+	}
+	if got := MappingOf(nil); len(got) != 0 {
+		t.Errorf("MappingOf(nil) = %v", got)
+	}
+}
+
+// issue14Record is a completed record with these verdict rows (word,
+// subject) in its final state, the first shown of them in its set.
+func issue14Record(shown int, rows ...[2]string) *record.Record {
+	var list []any
+	vs := &record.VerdictSet{RowsTotal: len(rows), Rows: []record.Row{}}
+	for _, r := range rows {
+		row := record.Row{Keys: []string{"subject", "verdict"}, Values: map[string]any{"subject": r[1], "verdict": r[0]}}
+		if r[1] == "" {
+			row = record.Row{Keys: []string{"verdict"}, Values: map[string]any{"verdict": r[0]}}
+		}
+		list = append(list, row)
+		if len(vs.Rows) < shown {
+			vs.Rows = append(vs.Rows, row)
+		}
+	}
+	vs.RowsShown, vs.RowsComplete = len(vs.Rows), len(vs.Rows) == len(rows)
+	return &record.Record{Runbook: "t", Status: "completed", Verdicts: vs, State: map[string]any{chart.VerdictsKey: list},
+		Assessment: &assessment.Assessment{Standing: assessment.Consistent}}
+}
+
+// TestIssue14Judge: the worst state over every row, hidden ones too;
+// words worst first, first seen within a state; subjects in row order;
+// unmapped words named; a run with no finished answer UNKNOWN.
+func TestIssue14Judge(t *testing.T) {
+	t.Parallel()
+	m := Mapping{"at-risk": Critical, "filling": Warning}
+	rec := issue14Record(2, [2]string{"ok", "/"}, [2]string{"odd", "/x"}, [2]string{"filling", "/home"}, [2]string{"at-risk", "/var"}, [2]string{"at-risk", ""}, [2]string{"at-risk", "/srv"})
+	c := Judge(rec, m)
+	if c.State != Critical {
+		t.Errorf("state %v, want CRITICAL (the at-risk rows are hidden, not gone)", c.State)
+	}
+	want := []Word{
+		{Word: "at-risk", State: Critical, Rows: 3, Subjects: []string{"/var", "/srv"}},
+		{Word: "filling", State: Warning, Rows: 1, Subjects: []string{"/home"}},
+		{Word: "odd", State: Unknown, Rows: 1, Subjects: []string{"/x"}},
+		{Word: "ok", State: OK, Rows: 1, Subjects: []string{"/"}},
+	}
+	if !reflect.DeepEqual(c.Words, want) {
+		t.Errorf("words\n%+v\nwant\n%+v", c.Words, want)
+	}
+	if !reflect.DeepEqual(c.Unmapped, []string{"odd"}) {
+		t.Errorf("unmapped %v, want [odd]", c.Unmapped)
+	}
+
+	// A record read back from JSON holds plain objects: the same judgement.
+	data, err := json.Marshal(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back record.Record
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	if got := Judge(&back, m); got.State != c.State || !reflect.DeepEqual(got.Words, c.Words) {
+		t.Errorf("from JSON: %+v\nwant %+v", got, c)
+	}
+
+	for _, status := range []string{"failed", "cancelled", "paused"} {
+		r := issue14Record(9, [2]string{"ok", "a"})
+		r.Status = status
+		if got := Judge(r, nil).State; got != Unknown {
+			t.Errorf("%s run: %v, want UNKNOWN", status, got)
+		}
+	}
+	if got := Judge(issue14Record(9), nil); got.State != OK || len(got.Words) != 0 || got.NoProjection {
+		t.Errorf("no rows: %+v, want OK", got)
+	}
+	none := &record.Record{Status: "completed"}
+	if got := Judge(none, nil); got.State != Unknown || !got.NoProjection {
+		t.Errorf("no projection: %+v, want UNKNOWN, NoProjection", got)
+	}
+
+	// Raise never makes a state better.
+	ok := Judge(issue14Record(9, [2]string{"ok", "a"}), nil)
+	ok.Raise(Unknown, "lost")
+	crit := Judge(issue14Record(9, [2]string{"critical", "a"}), nil)
+	crit.Raise(Unknown, "lost")
+	if ok.State != Unknown || crit.State != Critical || len(crit.Notes) != 1 {
+		t.Errorf("raised: ok → %v, critical → %v %v", ok.State, crit.State, crit.Notes)
+	}
+}
+
+// TestIssue14ParseConditions: the conditions read, commas split them,
+// and a condition that does not read says what would be right.
+func TestIssue14ParseConditions(t *testing.T) {
+	t.Parallel()
+	got, err := ParseConditions([]string{"not-sure,verdict=at-risk|filling", " ask ", "check-failed", "consistent", "not-assessed"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var words []string
+	for _, c := range got {
+		words = append(words, c.String())
+	}
+	if want := "not-sure verdict=at-risk|filling ask check-failed consistent not-assessed"; strings.Join(words, " ") != want {
+		t.Errorf("conditions %q, want %q", words, want)
+	}
+	bad := map[string]string{
+		"not_sure":    `did you mean "not-sure"?`,
+		"chek-failed": `did you mean "check-failed"?`,
+		"verdicts":    `want verdict=WORD[|WORD…]`,
+		"verdict=":    `a verdict word is empty`,
+		"known":       `known is the standing of an answer whose checks passed`,
+		"":            `a condition is empty`,
+		"bogus":       `want one of not-sure, ask, not-assessed, consistent, check-failed, verdict=WORD[|WORD…]`,
+	}
+	for in, want := range bad {
+		if _, err := ParseConditions([]string{in}); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseConditions(%q) = %v; want an error holding %q", in, err, want)
+		}
+	}
+	if got, err := ParseConditions(nil); err != nil || len(got) != 0 {
+		t.Errorf("no --fail-on: %v, %v", got, err)
+	}
+}
+
+// TestIssue14Held: each condition against the record, with what made it
+// hold; a run that failed or was cancelled meets none.
+func TestIssue14Held(t *testing.T) {
+	t.Parallel()
+	conds := func(s string) []Condition {
+		c, err := ParseConditions([]string{s})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	rec := issue14Record(1, [2]string{"ok", "a"}, [2]string{"at-risk", "b"}, [2]string{"at-risk", "c"})
+	notSure := issue14Record(9, [2]string{"ok", "a"})
+	notSure.Assessment = &assessment.Assessment{Standing: assessment.NotSure, Reasons: []assessment.Reason{assessment.ArgumentAssumed, assessment.CheckFailed}}
+	unassessed := issue14Record(9, [2]string{"ok", "a"})
+	unassessed.Assessment = nil
+	paused := issue14Record(9)
+	paused.Status, paused.Assessment = "paused", &assessment.Assessment{Standing: assessment.Ask}
+	failed := issue14Record(9, [2]string{"at-risk", "a"})
+	failed.Status, failed.Assessment = "failed", &assessment.Assessment{Standing: assessment.NotSure, Reasons: []assessment.Reason{assessment.StoppedEarly}}
+	cases := []struct {
+		name  string
+		rec   *record.Record
+		conds string
+		want  []string
+	}{
+		{"verdict-hidden-rows", rec, "verdict=at-risk", []string{"verdict=at-risk (2 rows)"}},
+		{"verdict-alternatives-counted-once", rec, "verdict=at-risk|ok|at-risk", []string{"verdict=at-risk|ok|at-risk (3 rows)"}},
+		{"verdict-absent", rec, "verdict=filling", nil},
+		{"consistent", rec, "consistent,not-sure", []string{"consistent"}},
+		{"not-sure-and-check-failed", notSure, "ask,not-sure,check-failed", []string{"not-sure", "check-failed"}},
+		{"check-failed-absent", rec, "check-failed", nil},
+		{"no-assessment-is-not-assessed", unassessed, "not-assessed,consistent", []string{"not-assessed"}},
+		{"paused-ask", paused, "ask", []string{"ask"}},
+		{"failed-meets-none", failed, "verdict=at-risk,not-sure", nil},
+	}
+	for _, tc := range cases {
+		if got := Held(tc.rec, conds(tc.conds)); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: held %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	if got := Held(nil, conds("ask")); got != nil {
+		t.Errorf("nil record: %v", got)
+	}
+}
+
+// TestIssue14RowsAreTheProjectionsRows: Rows counts what the projection
+// counts — an entry that is not an object with a string verdict is no row
+// — so a hidden row and a shown one are judged alike.
+func TestIssue14RowsAreTheProjectionsRows(t *testing.T) {
+	t.Parallel()
+	spec, err := chart.Parse("chart.yaml", []byte(`version: 1
+runbook: rows
+result:
+  kind: verdict/state
+  maxRows: 1
+honesty: []
+stages:
+  - id: put
+    set:
+      verdicts: '[{"subject": "a", "verdict": "ok"}, 3, {"verdict": 1}, "x", {"subject": "b", "verdict": "critical"}]'
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb, err := runbook.Build(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := rb.Exec(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := res.Record
+	rows := Rows(rec)
+	if len(rows) != rec.Verdicts.RowsTotal || len(rows) != 2 || rec.Verdicts.RowsDropped != 3 {
+		t.Fatalf("Rows %v; the projection counted %d rows, dropped %d", rows, rec.Verdicts.RowsTotal, rec.Verdicts.RowsDropped)
+	}
+	c := Judge(rec, MappingOf(rb.Spec()))
+	if c.State != Critical || len(c.Words) != 2 {
+		t.Errorf("judged %+v, want CRITICAL over 2 words", c)
+	}
+	// honesty: [] — no assessment: the standing is not-assessed.
+	if got := Held(rec, []Condition{{standing: assessment.NotAssessed}}); len(got) != 1 {
+		t.Errorf("no assessment: held %v, want not-assessed", got)
+	}
+}
