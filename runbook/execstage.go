@@ -164,7 +164,10 @@ func retryOn(on []string, row label.Row, res proc.Result) bool {
 		return false
 	}
 	if len(on) == 0 {
-		return true
+		// A declared answer (exitCodes) is the script's measurement, not a
+		// fault: asking again only measures again. Naming its code or label
+		// in on: still retries it.
+		return row.Answer == ""
 	}
 	for _, on := range on {
 		switch {

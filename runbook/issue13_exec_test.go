@@ -48,3 +48,46 @@ stages:
 		})
 	}
 }
+
+// TestIssue13DeclaredAnswerIsNotRetried: under retry: with no on:, an exit
+// code the chart declared an answer is the measurement, not a fault, and
+// is asked once; an undeclared code (127) is still retried, and on: naming
+// the answer's code still retries it.
+func TestIssue13DeclaredAnswerIsNotRetried(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, code, on string
+		want           string
+	}{
+		{"declared answer", "2", "", "1"},
+		{"undeclared code", "127", "", "3"},
+		{"answer named in on", "2", ", on: ['2']", "3"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			count := filepath.Join(t.TempDir(), "count")
+			rb := parse(t, fmt.Sprintf(`version: 1
+runbook: answer-retry
+stages:
+  - id: check
+    retry: {attempts: 3, backoff: 1ms%s}
+    exec:
+      shell: 'echo x >> %s; exit %s'
+      exitCodes: nagios
+      into: check
+`, tc.on, count, tc.code))
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			if _, err := rb.Exec(ctx, nil); err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(count)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := fmt.Sprint(len(b) / 2); got != tc.want {
+				t.Errorf("the script ran %s times, want %s", got, tc.want)
+			}
+		})
+	}
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/openrunbook/runbook/record"
@@ -45,12 +46,15 @@ type renderOpts struct {
 const stderrTailLines = 5
 
 type resultView struct {
-	verdicts  *verdictView
-	coverage  []coverageView
-	scripts   []scriptView
-	standing  *standingView
-	pause     *pauseView
-	narrative []string
+	verdicts *verdictView
+	coverage []coverageView
+	scripts  []scriptView
+	// ruleErrors are the rules that could not be evaluated (record.RuleErrors),
+	// each laid out by ruleErrorText.
+	ruleErrors []assessment.ErroredRule
+	standing   *standingView
+	pause      *pauseView
+	narrative  []string
 }
 
 type verdictView struct {
@@ -129,11 +133,21 @@ func viewOf(rec *record.Record, opts renderOpts) resultView {
 		if row.Cause != "" {
 			words += ": " + row.Cause
 		}
+		if row.Answer != "" {
+			// honesty.md §6: the label stays what the record says, but the
+			// chart declared this exit code an answer, not a broken script.
+			words += ", which the chart declares the answer " + strconv.Quote(row.Answer)
+		}
 		tail := stderrTail(rec.State, opts.scriptInto[row.Path])
 		for i, l := range tail {
 			tail[i] = clean(l)
 		}
 		v.scripts = append(v.scripts, scriptView{path: clean(row.Path), words: clean(words), stderr: tail})
+	}
+	v.ruleErrors = record.RuleErrors(rec)
+	for i := range v.ruleErrors {
+		e := &v.ruleErrors[i]
+		e.Decider, e.Label, e.Err = clean(e.Decider), clean(e.Label), clean(e.Err)
 	}
 	if a := rec.Assessment; a != nil && rec.StandingSaid && a.Line != "" {
 		v.standing = &standingView{standing: a.Standing, line: clean(a.Line)}

@@ -76,6 +76,14 @@ func renderMarkdown(w io.Writer, rec *record.Record, opts renderOpts) error {
 			}
 		}
 	}
+	if len(v.ruleErrors) > 0 {
+		// As the text output says it: each rule that could not be
+		// evaluated decided nothing.
+		heading("Rules")
+		for _, e := range v.ruleErrors {
+			p.line("- " + ruleErrorText(e, func(s string) string { return "**" + s + "**" }))
+		}
+	}
 	if s := v.standing; s != nil {
 		heading("Standing")
 		p.line(s.line)

@@ -71,7 +71,7 @@ func renderText(w io.Writer, rec *record.Record, opts renderOpts) error {
 			}
 		}
 	}
-	if errs := record.RuleErrors(rec); len(errs) > 0 {
+	if errs := v.ruleErrors; len(errs) > 0 {
 		// Beside the scripts that did not complete: the rules that could
 		// not be evaluated, each of which decided nothing.
 		heading("Rules")
