@@ -50,10 +50,14 @@ type Inputs struct {
 type Warning struct{ Path, Msg string }
 
 // Harvested is one decision's evidence as a recorder saw it: the runtime
-// path, the decider in stage names, and the evidence.
+// path, the decider in stage names, the decider's own stage name, and the
+// evidence.
 type Harvested struct {
 	Path, Decider string
-	Evidence      *decide.Evidence
+	// Name is the deciding stage's name: Decider's last part, kept as its
+	// own field because a stage name may hold '/'.
+	Name     string
+	Evidence *decide.Evidence
 }
 
 // Harvest is the recorder that collects decision evidence during the run:
@@ -69,7 +73,7 @@ func (h *Harvest) Record(e recorder.Event) {
 	if e.Subflow != "" {
 		decider = e.Subflow + "/" + e.StageName
 	}
-	h.Decisions = append(h.Decisions, Harvested{Path: e.Path, Decider: decider, Evidence: e.Decision})
+	h.Decisions = append(h.Decisions, Harvested{Path: e.Path, Decider: decider, Name: e.StageName, Evidence: e.Decision})
 }
 
 // Wants says which events the harvest reads: decisions and selections.
@@ -101,7 +105,7 @@ func Assemble(r Run) *Record {
 	}
 	for _, d := range r.Decisions {
 		ev := d.Evidence
-		rec.Decisions = append(rec.Decisions, Decision{Path: Path(d.Path), Decider: d.Decider, Kind: ev.Kind, Chosen: ev.Chosen, Default: ev.Default, Rules: m.Rules(ev.Rules)})
+		rec.Decisions = append(rec.Decisions, Decision{Path: Path(d.Path), Decider: d.Decider, Name: d.Name, Kind: ev.Kind, Chosen: ev.Chosen, Default: ev.Default, Rules: m.Rules(ev.Rules)})
 	}
 	at := LogOrder(&fres.Log)
 	rec.Scripts = InLogOrder(at, append([]label.Row{}, r.Scripts...), func(x *label.Row) *string { return &x.Path })

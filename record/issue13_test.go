@@ -83,9 +83,9 @@ func TestIssue13ProjectionCountsAndAttributes(t *testing.T) {
 	byDefault := &decide.Evidence{Kind: decide.KindDecide, Chosen: []string{"declined"}, Default: &decide.Default{Branch: "declined"},
 		Rules: []decide.RuleEvidence{{Index: 0, Label: "no size", Then: "declined"}}}
 	decisions := []record.Harvested{
-		{Path: "each~1/h#2", Decider: "each~1/Headroom", Evidence: byDefault},
-		{Path: "each~0/h#2", Decider: "each~0/Headroom", Evidence: byRule},
-		{Path: "other#3", Decider: "Other", Evidence: byRule},
+		{Path: "each~1/h#2", Decider: "each~1/Headroom", Name: "Headroom", Evidence: byDefault},
+		{Path: "each~0/h#2", Decider: "each~0/Headroom", Name: "Headroom", Evidence: byRule},
+		{Path: "other#3", Decider: "Other", Name: "Other", Evidence: byRule},
 	}
 	vs := p.Project(state, decisions)
 	if vs.RowsTotal != 4 || vs.RowsDropped != 3 || vs.Declined != 3 {
@@ -100,5 +100,22 @@ func TestIssue13ProjectionCountsAndAttributes(t *testing.T) {
 	vs = p.Project(state, decisions)
 	if want := []record.DeclinedRows{{Rows: 1, Rule: "no size"}}; !slices.Equal(vs.DeclinedBy, want) {
 		t.Errorf("one declined row, two declining decisions: declinedBy = %+v, want %+v", vs.DeclinedBy, want)
+	}
+}
+
+// TestIssue12DeciderNameHoldingASlash: a stage name may hold '/'; the
+// projection and the errored-rule reading took the decider's name as the
+// last '/' part of its display path and so lost "Used/free" to "free".
+func TestIssue12DeciderNameHoldingASlash(t *testing.T) {
+	t.Parallel()
+	rec := &record.Record{Decisions: []record.Decision{{Path: "each~0/h", Decider: "each~0/Used/free", Name: "Used/free",
+		Rules: []decide.RuleEvidence{{Index: 0, Label: "full", Outcome: rules.Outcome{Err: "boom"}}}}}}
+	errs := record.RuleErrors(rec)
+	if len(errs) != 1 || errs[0].Decider != "Used/free" {
+		t.Errorf("RuleErrors = %+v, want the decider named Used/free", errs)
+	}
+	old := record.Decision{Decider: "each~0/Headroom"}
+	if got := old.DeciderName(); got != "Headroom" {
+		t.Errorf("a record without name: DeciderName = %q, want Headroom", got)
 	}
 }

@@ -171,10 +171,9 @@ func (p *Projection) spellings() map[string]bool {
 }
 
 // decidedBy says whether d is a decision of the projection's decider,
-// matched on the LAST "/" segment of its name or its path.
+// matched on the deciding stage's name or its node id.
 func (p *Projection) decidedBy(d Harvested, spellings map[string]bool) bool {
-	last := d.Decider[strings.LastIndexByte(d.Decider, '/')+1:]
-	return spellings[last] || spellings[flow.NodeOf(d.Path)]
+	return spellings[d.Name] || spellings[flow.NodeOf(d.Path)]
 }
 
 // declinedBy says whose decision the declined rows were. Each decision of

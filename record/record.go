@@ -1,6 +1,8 @@
 package record
 
 import (
+	"strings"
+
 	"github.com/openrunbook/runbook/decide"
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/plugins/assessment"
@@ -101,11 +103,23 @@ type Decision struct {
 	// (`per-subject~3/posture`).
 	Path string `json:"path"`
 	// Decider is the same path in stage names (`per-subject~3/Protection posture`).
-	Decider string                `json:"decider"`
+	Decider string `json:"decider"`
+	// Name is the deciding stage's own name (`Protection posture`), which
+	// Decider ends with; absent in records written before it was kept.
+	Name    string                `json:"name,omitempty"`
 	Kind    decide.Kind           `json:"kind"`
 	Chosen  []string              `json:"chosen"`
 	Default *decide.Default       `json:"default,omitempty"`
 	Rules   []decide.RuleEvidence `json:"rules"`
+}
+
+// DeciderName is the deciding stage's name: Name, or for a record written
+// before Name was kept, Decider's last '/' part.
+func (d Decision) DeciderName() string {
+	if d.Name != "" {
+		return d.Name
+	}
+	return d.Decider[strings.LastIndexByte(d.Decider, '/')+1:]
 }
 
 // VerdictSet is the rowset projection (result kind verdict/*).

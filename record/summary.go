@@ -92,7 +92,7 @@ func Summary(rec *Record, s Standing) assessment.Summary {
 func RuleErrors(rec *Record) []assessment.ErroredRule {
 	var out []assessment.ErroredRule
 	for _, d := range rec.Decisions {
-		decider := d.Decider[strings.LastIndexByte(d.Decider, '/')+1:]
+		decider := d.DeciderName()
 		for _, r := range d.Rules {
 			if r.Err == "" {
 				continue

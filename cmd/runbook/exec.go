@@ -11,10 +11,12 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
 
+	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/internal/gate"
 	"github.com/openrunbook/runbook/internal/jsonv"
 	"github.com/openrunbook/runbook/internal/suggest"
@@ -432,31 +434,32 @@ func scriptInto(spec *chart.Spec) map[string]string {
 	if spec == nil {
 		return m
 	}
-	var walk func(prefix string, stages []chart.StageSpec)
-	walk = func(prefix string, stages []chart.StageSpec) {
+	// The record path of a stage is flow's to spell (flow.Position).
+	var walk func(scope []flow.ScopeStep, stages []chart.StageSpec)
+	walk = func(scope []flow.ScopeStep, stages []chart.StageSpec) {
 		for i := range stages {
 			st := &stages[i]
 			switch st.Kind {
 			case "exec":
 				if st.Exec != nil && st.Exec.Into != "" {
-					m[prefix+st.ID] = st.Exec.Into
+					m[flow.Position{Scope: scope, Node: st.ID, N: -1}.String()] = st.Exec.Into
 				}
 			case "decide":
 				for _, b := range st.Branches {
-					walk(prefix, b.Stages)
+					walk(scope, b.Stages)
 				}
 			case "select":
 				for _, b := range st.Branches {
-					walk(prefix+st.ID+"~"+b.Name+"/", b.Stages)
+					walk(append(slices.Clip(scope), flow.ScopeStep{Node: st.ID, Branch: b.Name}), b.Stages)
 				}
 			case "parallel":
 				for _, b := range st.Parallel {
-					walk(prefix+st.ID+"~"+b.Name+"/", b.Stages)
+					walk(append(slices.Clip(scope), flow.ScopeStep{Node: st.ID, Branch: b.Name}), b.Stages)
 				}
 			}
 		}
 	}
-	walk("", spec.Stages)
+	walk(nil, spec.Stages)
 	return m
 }
 
