@@ -12,6 +12,11 @@ import (
 	"github.com/openrunbook/runbook/internal/suggest"
 )
 
+// Why this file is long (~620 lines): why-not is one idea — index the
+// chart, walk every way a key or verdict could have come about, and say
+// which step did not happen — and its parts share one chartIndex; split
+// across files, each part would only be read beside the others.
+
 // chartIndex is one chart's nodes by id, each with its ancestry: the
 // branching nodes (and their branch) it sits in, outermost first.
 type chartIndex struct {

@@ -20,6 +20,11 @@ import (
 	"github.com/openrunbook/runbook/runbook"
 )
 
+// Why this file is long (~640 lines): it is the whole explain command —
+// flags, choosing what to explain, and laying out a chain, a why-not and
+// a stage's log in text and JSON — which read one set of view types;
+// the judgements themselves live in flow and runbook.
+
 // explainFlags are explain's flags.
 type explainFlags struct {
 	format string
