@@ -284,3 +284,15 @@ func TestIssue13MarkdownListsRuleErrors(t *testing.T) {
 		t.Errorf("markdown does not list the errored rule:\n%s", r.stdout)
 	}
 }
+
+// TestIssue13NagiosUnknownIsNotKnown: check_disk -p /nonexistent answers
+// "DISK UNKNOWN" with exit 3, which exitCodes: nagios declares the answer
+// "unknown". The run said Known over a check that never ran; it is now
+// Not sure, naming the script.
+func TestIssue13NagiosUnknownIsNotKnown(t *testing.T) {
+	t.Parallel()
+	r := runCLI(t, issue13Dir(t, "nagios-unknown"), "exec", "chart.yaml")
+	if !strings.Contains(r.stdout, `Not sure — script "disk" answered unknown (completed with failure, exit 3): it could not determine what it checks.`) {
+		t.Errorf("exit %d, want Not sure naming the unknown answer:\n%s", r.code, r.stdout)
+	}
+}

@@ -27,6 +27,11 @@ func TestIssue13DeclaredAnswerIsNotAFailure(t *testing.T) {
 		{"an undeclared exit code still fails",
 			Script{Stage: "check_disk", Label: "completed-with-failure", Words: "completed with failure, exit 3"},
 			NotSure, []Reason{ScriptFailed}, `Not sure — script "check_disk" completed with failure, exit 3.`},
+		// Found by a new user's trial: check_disk -p /nonexistent exits 3,
+		// "DISK UNKNOWN", and the run said Known over a check that never ran.
+		{"the answer unknown (Nagios exit 3) is no ground for Known",
+			Script{Stage: "disk", Label: "completed-with-failure", Words: "completed with failure, exit 3", Answer: "unknown"},
+			NotSure, []Reason{ScriptUnknown}, `Not sure — script "disk" answered unknown (completed with failure, exit 3): it could not determine what it checks.`},
 		{"an answer never hides an unknown outcome",
 			Script{Stage: "check_disk", Label: "outcome-unknown", Words: "outcome unknown", Answer: "critical"},
 			NotSure, []Reason{ScriptUnknown}, `Not sure — the run recorded no outcome for script "check_disk" (outcome unknown).`},

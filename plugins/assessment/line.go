@@ -268,15 +268,27 @@ const (
 	labelReturned             = "returned"
 )
 
+// UnknownAnswer is the answer word by which a script says it could not
+// tell: the Nagios plugin API's UNKNOWN (exit 3 under exitCodes: nagios),
+// or any exitCodes map's "unknown". It is an answer for into.status, but
+// never the ground of a Known: a check that could not determine its state
+// checked nothing.
+const UnknownAnswer = "unknown"
+
 // scriptReason is the reason a script row gives, if any. A label outside
 // the vocabulary says nothing known about the outcome, so it is
 // script-unknown. A failure whose exit code the chart declared an answer
-// (Answer) is that answer, not a broken script: it gives no reason.
+// (Answer) is that answer, not a broken script: it gives no reason —
+// unless the answer is UnknownAnswer, the script's own word that it could
+// not tell, which gives script-unknown.
 func scriptReason(sc Script) (Reason, bool) {
 	switch sc.Label {
 	case labelCompleted, labelReportedSuccess, labelReturned:
 		return "", false
 	case labelCompletedWithFailure, labelReportedFailure:
+		if sc.Answer == UnknownAnswer {
+			return ScriptUnknown, true
+		}
 		if sc.Answer != "" {
 			return "", false
 		}
@@ -298,6 +310,12 @@ func scriptClause(r Reason, sc Script) string {
 			return ref + " was labelled " + quote(sc.Label)
 		}
 		return ref + " " + words
+	}
+	if sc.Answer == UnknownAnswer {
+		if words == "" {
+			words = "labelled " + quote(sc.Label)
+		}
+		return ref + " answered unknown (" + words + "): it could not determine what it checks"
 	}
 	if words == "" {
 		words = "labelled " + quote(sc.Label)
