@@ -10,6 +10,7 @@ import (
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/plugins/assessment"
 	"github.com/openrunbook/runbook/plugins/coverage"
+	"github.com/openrunbook/runbook/rules"
 )
 
 // Standing is what the assessment needs beside the record: what the record
@@ -85,7 +86,9 @@ func Summary(rec *Record, s Standing) assessment.Summary {
 
 // RuleErrors lists the decider rules whose predicate errored in this run,
 // from the record's decision evidence: one entry per decider, rule and
-// error, counting the decisions it errored in. It is the one reading of
+// error, counting the decisions it errored in. A filter condition whose key
+// was missing in every decision that evaluated it is listed too
+// (keysNeverPresent). It is the one reading of
 // errored rules; the summary and the text output both ask it. Entries
 // come sorted by decider, rule and error, so they do not depend on the
 // order parallel branches decided in.
@@ -110,6 +113,7 @@ func RuleErrors(rec *Record) []assessment.ErroredRule {
 			}
 		}
 	}
+	out = append(out, keysNeverPresent(rec)...)
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
 		if a.Decider != b.Decider {
@@ -160,4 +164,49 @@ func rowsWord(n int) string {
 		return "1 row"
 	}
 	return fmt.Sprintf("%d rows", n)
+}
+
+// keysNeverPresent lists the filter conditions (other than exists) whose
+// key was missing in every decision of the run that evaluated them. Such a
+// condition could never pass or fail on data: it is almost always a
+// misspelled key (`volume.usedPtc`), and a rule that cannot see its data
+// decided nothing — found by a new user, whose typo gave a wrong row under
+// Known. A key absent only sometimes is data, not this.
+func keysNeverPresent(rec *Record) []assessment.ErroredRule {
+	type cond struct {
+		decider string
+		rule    int
+		label   string
+		key     string
+	}
+	seen := map[cond]int{}
+	present := map[cond]bool{}
+	var order []cond
+	for _, d := range rec.Decisions {
+		decider := d.DeciderName()
+		for _, r := range d.Rules {
+			for _, c := range r.Conditions {
+				if c.Op == rules.OpExists {
+					continue
+				}
+				k := cond{decider, r.Index + 1, r.Label, c.Key}
+				if _, ok := seen[k]; !ok {
+					order = append(order, k)
+				}
+				seen[k]++
+				present[k] = present[k] || c.Present
+			}
+		}
+	}
+	var out []assessment.ErroredRule
+	for _, k := range order {
+		if present[k] {
+			continue
+		}
+		// Decisions counts where it was evaluated, so the clause says
+		// "in N of its decisions" once.
+		out = append(out, assessment.ErroredRule{Decider: k.decider, Rule: k.rule, Label: k.label, Decisions: seen[k],
+			Err: "its condition on " + k.key + " found no such key in any of them (a misspelled key?)"})
+	}
+	return out
 }

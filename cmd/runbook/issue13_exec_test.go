@@ -296,3 +296,23 @@ func TestIssue13NagiosUnknownIsNotKnown(t *testing.T) {
 		t.Errorf("exit %d, want Not sure naming the unknown answer:\n%s", r.code, r.stdout)
 	}
 }
+
+// TestIssue13FilterKeyNeverPresentIsNotKnown: examples/disk with one typo
+// in a filter-form rule (volume.usedPtc) printed / as ok under Known; the
+// record's own evidence said "key not present" for every volume. A
+// condition whose key no decision had is now a rule-error: Not sure, the
+// rule listed.
+func TestIssue13FilterKeyNeverPresentIsNotKnown(t *testing.T) {
+	t.Parallel()
+	dir := issue13Dir(t, "filter-typo")
+	r := runCLIEnv(t, dir, []string{"PATH=" + filepath.Join(dir, "bin") + ":" + os.Getenv("PATH")}, "exec", "chart.yaml")
+	for _, want := range []string{
+		"\nNot sure — ",
+		`could not evaluate rule 3 ("Three quarters or more used") in 2 of its decisions and counted it as no match each time: its condition on volume.usedPtc found no such key in any of them (a misspelled key?).`,
+		"Rules\n  Headroom rule",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("output does not say %q:\n%s", want, r.stdout)
+		}
+	}
+}
