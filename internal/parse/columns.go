@@ -1,0 +1,178 @@
+package parse
+
+import (
+	"fmt"
+	"strings"
+)
+
+// columns is `columns`: a list of objects from a whitespace-aligned table
+// (`df -P`, `ps`, `free`), one per row, keyed by the header row.
+//
+//	header   false: there is no header row; names key the columns
+//	names    the column names; with a header row, it is read past and names key the columns
+//	skip     lines passed over before the header (or the first row)
+//	last     "rest": the last column takes the rest of the line, spaces and all — in the
+//	         header row too, so df's "Mounted on" is one column; "split" (default): it does not
+//	numbers  false keeps every value a string
+//
+// A row with fewer fields than columns, or more (without last: rest), is a
+// problem. A header naming a column twice keys the second "NAME_2". With
+// last: rest, the header's last column starts where the rows say: the
+// header has as many columns as most rows have fields.
+type columns struct {
+	header  bool
+	names   []string
+	skip    int
+	rest    bool
+	numbers valuer
+}
+
+func newColumns(o opts) (parser, error) {
+	p := &columns{}
+	var err error
+	if p.header, p.names, err = o.header(); err != nil {
+		return nil, err
+	}
+	if p.skip, err = o.whole("skip"); err != nil {
+		return nil, err
+	}
+	if p.numbers, err = o.valuer(); err != nil {
+		return nil, err
+	}
+	last, _, err := o.string("last")
+	if err != nil {
+		return nil, err
+	}
+	switch last {
+	case "", "split":
+	case "rest":
+		p.rest = true
+	default:
+		return nil, fmt.Errorf("parse mode columns: option last is %q, want rest or split", last)
+	}
+	return p, nil
+}
+
+func (p *columns) parse(text string, r *recorder) any {
+	type row struct {
+		n int
+		s string
+	}
+	var head *row
+	var rows []row
+	for i, s := range lines(text) {
+		if i < p.skip || blank(s) {
+			continue
+		}
+		if p.header && head == nil {
+			head = &row{i + 1, s}
+			continue
+		}
+		rows = append(rows, row{i + 1, s})
+	}
+	names := p.names
+	if names == nil && head != nil {
+		f := strings.Fields(head.s)
+		if p.rest {
+			counts := make([]int, len(rows))
+			for i, rw := range rows {
+				counts[i] = len(strings.Fields(rw.s))
+			}
+			f = fields(head.s, headerWidth(len(f), counts), true)
+		}
+		names = unique(f, r, head.n, head.s)
+	}
+	out := []any{}
+	for _, rw := range rows {
+		f := fields(rw.s, len(names), p.rest)
+		if len(f) != len(names) {
+			r.problem(rw.n, rw.s, fmt.Sprintf("%d %s, the table has %d columns%s", len(f), plural(len(f), "field"), len(names), restHint(len(f) > len(names) && !p.rest)))
+			continue
+		}
+		obj := make(map[string]any, len(names))
+		for j, n := range names {
+			obj[n] = p.numbers.of(f[j])
+		}
+		out = append(out, obj)
+	}
+	return out
+}
+
+// headerWidth is how many columns a header of words words has when its
+// last column takes the rest of the line: the field count most rows have
+// (the fewest, on a tie), since every column but the last is one word in a
+// row; at most words, and words when there are no rows.
+//
+//	"Filesystem 1024-blocks Used Available Capacity Mounted on" over rows of 6 fields: 6
+func headerWidth(words int, rowFields []int) int {
+	freq := map[int]int{}
+	best, bestN := words, 0
+	for _, c := range rowFields {
+		freq[c]++
+	}
+	for c, n := range freq {
+		if n > bestN || (n == bestN && c < best) {
+			best, bestN = c, n
+		}
+	}
+	if best > words || best < 1 {
+		return words
+	}
+	return best
+}
+
+// unique keys the header's names: a repeated name gets a _2, _3… suffix
+// and counts a problem, since it is not the name the header wrote.
+func unique(f []string, r *recorder, line int, s string) []string {
+	seen := map[string]int{}
+	out := make([]string, len(f))
+	for i, n := range f {
+		seen[n]++
+		out[i] = n
+		if seen[n] > 1 {
+			out[i] = fmt.Sprintf("%s_%d", n, seen[n])
+			r.problem(line, s, fmt.Sprintf("the header names %q twice (the second is %s)", n, out[i]))
+		}
+	}
+	return out
+}
+
+// fields splits s on runs of spaces; with rest and n > 0, into at most n
+// fields, the last holding the rest of the line from its first non-space
+// character, trailing spaces trimmed.
+func fields(s string, n int, rest bool) []string {
+	if !rest || n <= 0 {
+		return strings.Fields(s)
+	}
+	var out []string
+	t := strings.TrimLeft(s, " \t")
+	for len(out) < n-1 && t != "" {
+		j := strings.IndexAny(t, " \t")
+		if j < 0 {
+			out = append(out, t)
+			t = ""
+			break
+		}
+		out = append(out, t[:j])
+		t = strings.TrimLeft(t[j:], " \t")
+	}
+	if t = strings.TrimRight(t, " \t"); t != "" {
+		out = append(out, t)
+	}
+	return out
+}
+
+func restHint(tooMany bool) string {
+	if tooMany {
+		return " (last: rest lets the last column hold spaces)"
+	}
+	return ""
+}
+
+func plural(n int, w string) string {
+	if n == 1 {
+		return w
+	}
+	return w + "s"
+}
+

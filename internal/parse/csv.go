@@ -1,0 +1,93 @@
+package parse
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// table is `csv` and `tsv`: a list of objects, one per record, keyed by
+// the header record (RFC 4180 quoting, by encoding/csv; tsv is the same
+// with a tab between fields).
+//
+//	header   false: there is no header record; names key the fields
+//	names    the field names; with a header record, it is read past and names key the fields
+//	numbers  false keeps every value a string
+//
+// A record with the wrong number of fields, or quoting encoding/csv
+// refuses, is a problem. A header naming a field twice keys the second
+// "NAME_2".
+type table struct {
+	comma   rune
+	header  bool
+	names   []string
+	numbers valuer
+}
+
+func newCSV(o opts, comma rune) (parser, error) {
+	p := &table{comma: comma}
+	var err error
+	if p.header, p.names, err = o.header(); err != nil {
+		return nil, err
+	}
+	if p.numbers, err = o.valuer(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func (p *table) parse(text string, r *recorder) any {
+	cr := csv.NewReader(strings.NewReader(text))
+	cr.Comma = p.comma
+	cr.FieldsPerRecord = -1
+	cr.ReuseRecord = false
+	all := lines(text)
+	lineText := func(n int) string {
+		if n >= 1 && n <= len(all) {
+			return all[n-1]
+		}
+		return ""
+	}
+	names := p.names
+	headerDue := p.header
+	out := []any{}
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		line, _ := cr.FieldPos(0)
+		if err != nil {
+			var pe *csv.ParseError
+			if errors.As(err, &pe) {
+				line = pe.StartLine
+				r.problem(line, lineText(line), pe.Err.Error())
+				continue
+			}
+			r.problem(line, lineText(line), err.Error())
+			break
+		}
+		if len(rec) == 1 && blank(rec[0]) {
+			continue
+		}
+		if headerDue {
+			headerDue = false
+			if names == nil {
+				names = unique(rec, r, line, lineText(line))
+			}
+			continue
+		}
+		if len(rec) != len(names) {
+			r.problem(line, lineText(line), fmt.Sprintf("%d %s, the header has %d", len(rec), plural(len(rec), "field"), len(names)))
+			continue
+		}
+		obj := make(map[string]any, len(names))
+		for j, n := range names {
+			obj[n] = p.numbers.of(rec[j])
+		}
+		out = append(out, obj)
+	}
+	return out
+}

@@ -1,0 +1,72 @@
+package parse
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"strings"
+
+	"github.com/openrunbook/runbook/internal/jsonv"
+)
+
+// parseJSON is `json`: the one JSON value of the text (jsonv.Decode, as
+// the exec stage reads it), nil for a blank text. Text that is not one
+// JSON value is one problem, and the value is the text as it is.
+func parseJSON(text string, r *recorder) any {
+	if blank(text) {
+		return nil
+	}
+	v, err := decodeOne(text)
+	if err != nil {
+		r.problem(1, firstLine(text), "not JSON ("+err.Error()+")")
+		return text
+	}
+	return v
+}
+
+// parseJSONL is `jsonl`: a list, one JSON value per non-blank line.
+func parseJSONL(text string, r *recorder) any {
+	out := []any{}
+	for i, s := range lines(text) {
+		if blank(s) {
+			continue
+		}
+		v, err := decodeOne(s)
+		if err != nil {
+			r.problem(i+1, s, "not one JSON value ("+err.Error()+")")
+			continue
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// decodeOne decodes text that holds exactly one JSON value: numbers as
+// jsonv.Decode makes them (float64), nesting bounded by jsonv.MaxDepth,
+// and anything after the value an error.
+func decodeOne(text string) (any, error) {
+	v, err := jsonv.Decode([]byte(text))
+	if err != nil {
+		return nil, err
+	}
+	d := json.NewDecoder(bytes.NewReader([]byte(text)))
+	var skip json.RawMessage
+	if err := d.Decode(&skip); err != nil {
+		return nil, err
+	}
+	if _, err := d.Token(); err != io.EOF {
+		return nil, errTrailing
+	}
+	return v, nil
+}
+
+var errTrailing = errors.New("text follows the value")
+
+func firstLine(s string) string {
+	s = strings.TrimLeft(s, " \t\r\n")
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}

@@ -1,0 +1,319 @@
+package parse
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/openrunbook/runbook/internal/jsonv"
+	"github.com/openrunbook/runbook/internal/suggest"
+)
+
+// Spec is a parse mode and its options, as a chart writes them: `parse:
+// kv` is Spec{Mode: "kv"}, `parse: {as: regex, pattern: "…"}` is
+// Spec{Mode: "regex", Options: {"pattern": "…"}}. An "as" key in Options
+// equal to Mode is allowed, so the chart's map can be passed as it is.
+type Spec struct {
+	Mode    string
+	Options map[string]any
+}
+
+// Result is what a parse made of a text: the JSON value, and the lines it
+// could not read. Problems counts them; FirstProblem is the first, with
+// its line number and why ("" when Problems is 0).
+type Result struct {
+	Value        any
+	Problems     int
+	FirstProblem string
+}
+
+// modes maps each mode to the options it takes.
+var modes = map[string][]string{
+	"text":    nil,
+	"lines":   nil,
+	"json":    nil,
+	"jsonl":   nil,
+	"kv":      {"sep", "trim", "numbers"},
+	"columns": {"header", "names", "skip", "last", "numbers"},
+	"csv":     {"header", "names", "numbers"},
+	"tsv":     {"header", "names", "numbers"},
+	"regex":   {"pattern", "numbers"},
+	"nagios":  nil,
+}
+
+// Modes lists the mode names Check accepts, sorted.
+func Modes() []string {
+	m := make([]string, 0, len(modes))
+	for k := range modes {
+		m = append(m, k)
+	}
+	sort.Strings(m)
+	return m
+}
+
+// Check reports whether spec is a mode this package has, with options it
+// takes and values of the right kind: an unknown mode (the error lists the
+// modes), an unknown option (with "did you mean"), a regex without a
+// pattern or with one RE2 refuses or one without a named group, names
+// that are not a list of strings, are errors. Parse checks first, so a
+// caller that checked at load time gets no surprise at run time.
+func Check(spec Spec) error {
+	_, err := compile(spec)
+	return err
+}
+
+// Parse reads text as spec says. The error is Check's; a text a mode
+// cannot fully read is never an error but problems on the Result.
+//
+//	Parse("time=0.002s;1;2;0;10", Spec{Mode: "nagios"})
+//	    {status: "", perfdata: [{label: time, value: 0.002, uom: s, warn: 1, crit: 2, min: 0, max: 10}], text: []}
+func Parse(text string, spec Spec) (Result, error) {
+	p, err := compile(spec)
+	if err != nil {
+		return Result{}, err
+	}
+	var r recorder
+	v := p.parse(text, &r)
+	return Result{Value: v, Problems: r.n, FirstProblem: r.first}, nil
+}
+
+// parser is a checked spec, ready to read text.
+type parser interface {
+	parse(text string, r *recorder) any
+}
+
+type parserFunc func(text string, r *recorder) any
+
+func (f parserFunc) parse(text string, r *recorder) any { return f(text, r) }
+
+// compile checks spec and builds its parser.
+func compile(spec Spec) (parser, error) {
+	allowed, ok := modes[spec.Mode]
+	if !ok {
+		msg := fmt.Sprintf("parse mode %q is not one of %s", spec.Mode, strings.Join(Modes(), ", "))
+		if s := suggest.Nearest(spec.Mode, Modes()); s != "" {
+			msg += fmt.Sprintf(" (did you mean %q?)", s)
+		}
+		return nil, fmt.Errorf("%s", msg)
+	}
+	o := opts{mode: spec.Mode, m: spec.Options}
+	for k, v := range spec.Options {
+		if k == "as" && v == spec.Mode {
+			continue
+		}
+		if !contains(allowed, k) {
+			if len(allowed) == 0 {
+				return nil, fmt.Errorf("parse mode %s takes no options, and %q was given", spec.Mode, k)
+			}
+			msg := fmt.Sprintf("parse mode %s has no option %q; its options are %s", spec.Mode, k, strings.Join(allowed, ", "))
+			if s := suggest.Nearest(k, allowed); s != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", s)
+			}
+			return nil, fmt.Errorf("%s", msg)
+		}
+	}
+	switch spec.Mode {
+	case "text":
+		return parserFunc(func(text string, _ *recorder) any { return text }), nil
+	case "lines":
+		return parserFunc(parseLines), nil
+	case "json":
+		return parserFunc(parseJSON), nil
+	case "jsonl":
+		return parserFunc(parseJSONL), nil
+	case "nagios":
+		return parserFunc(parseNagios), nil
+	case "kv":
+		return newKV(o)
+	case "columns":
+		return newColumns(o)
+	case "csv":
+		return newCSV(o, ',')
+	case "tsv":
+		return newCSV(o, '\t')
+	case "regex":
+		return newRegex(o)
+	}
+	return nil, fmt.Errorf("parse mode %s is listed but has no parser", spec.Mode) // unreachable
+}
+
+// recorder counts the lines a parser cannot read and keeps the first.
+type recorder struct {
+	n     int
+	first string
+}
+
+// problem counts one unreadable line: line is its 1-based number, s its
+// text, why what is wrong with it.
+func (r *recorder) problem(line int, s, why string) {
+	if r.n == 0 {
+		const maxShown = 200
+		if len(s) > maxShown {
+			s = s[:maxShown] + "…"
+		}
+		r.first = fmt.Sprintf("line %d: %s: %q", line, why, s)
+	}
+	r.n++
+}
+
+// opts reads a spec's options; compile has checked their names.
+type opts struct {
+	mode string
+	m    map[string]any
+}
+
+func (o opts) has(k string) bool { _, ok := o.m[k]; return ok }
+
+func (o opts) bool(k string, def bool) (bool, error) {
+	v, ok := o.m[k]
+	if !ok {
+		return def, nil
+	}
+	b, ok := v.(bool)
+	if !ok {
+		return false, fmt.Errorf("parse mode %s: option %s is %s, want true or false", o.mode, k, jsonv.Describe(v))
+	}
+	return b, nil
+}
+
+func (o opts) string(k string) (string, bool, error) {
+	v, ok := o.m[k]
+	if !ok {
+		return "", false, nil
+	}
+	s, ok := v.(string)
+	if !ok {
+		return "", false, fmt.Errorf("parse mode %s: option %s is %s, want a string", o.mode, k, jsonv.Describe(v))
+	}
+	return s, true, nil
+}
+
+func (o opts) whole(k string) (int, error) {
+	v, ok := o.m[k]
+	if !ok {
+		return 0, nil
+	}
+	n, ok := jsonv.Whole(v)
+	if !ok || n < 0 {
+		return 0, fmt.Errorf("parse mode %s: option %s is %s, want a whole number of 0 or more", o.mode, k, jsonv.Describe(v))
+	}
+	return n, nil
+}
+
+func (o opts) strings(k string) ([]string, error) {
+	v, ok := o.m[k]
+	if !ok {
+		return nil, nil
+	}
+	var out []string
+	switch l := v.(type) {
+	case []string:
+		out = append(out, l...)
+	case []any:
+		for i, e := range l {
+			s, ok := e.(string)
+			if !ok {
+				return nil, fmt.Errorf("parse mode %s: option %s[%d] is %s, want a string", o.mode, k, i, jsonv.Describe(e))
+			}
+			out = append(out, s)
+		}
+	default:
+		return nil, fmt.Errorf("parse mode %s: option %s is %s, want a list of strings", o.mode, k, jsonv.Describe(v))
+	}
+	seen := map[string]bool{}
+	for _, s := range out {
+		if s == "" {
+			return nil, fmt.Errorf("parse mode %s: option %s has an empty name", o.mode, k)
+		}
+		if seen[s] {
+			return nil, fmt.Errorf("parse mode %s: option %s names %q twice", o.mode, k, s)
+		}
+		seen[s] = true
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("parse mode %s: option %s is an empty list", o.mode, k)
+	}
+	return out, nil
+}
+
+// header reads the header and names options of columns, csv and tsv:
+// names are required with header: false.
+func (o opts) header() (bool, []string, error) {
+	header, err := o.bool("header", true)
+	if err != nil {
+		return false, nil, err
+	}
+	names, err := o.strings("names")
+	if err != nil {
+		return false, nil, err
+	}
+	if !header && names == nil {
+		return false, nil, fmt.Errorf("parse mode %s: header: false needs names: [...] to key the columns", o.mode)
+	}
+	return header, names, nil
+}
+
+// valuer turns a field's text into its value: a number when the whole
+// text spells a JSON number literal and numbers is on, else the text.
+type valuer bool
+
+func (o opts) valuer() (valuer, error) {
+	b, err := o.bool("numbers", true)
+	return valuer(b), err
+}
+
+func (v valuer) of(s string) any {
+	if v {
+		if n, ok := number(s); ok {
+			return n
+		}
+	}
+	return s
+}
+
+// number reads s as a JSON number literal, settled as jsonv.Decoded does.
+func number(s string) (any, bool) {
+	if s == "" || len(s) > 64 || jsonv.Of(json.Number(s)) != jsonv.Number {
+		return nil, false
+	}
+	return jsonv.Decoded(json.Number(s)), true
+}
+
+// lines splits text into lines, without their "\n" or "\r\n"; a final
+// newline ends the last line rather than starting an empty one.
+func lines(text string) []string {
+	if text == "" {
+		return nil
+	}
+	l := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	for i, s := range l {
+		l[i] = strings.TrimSuffix(s, "\r")
+	}
+	return l
+}
+
+func blank(s string) bool { return strings.TrimSpace(s) == "" }
+
+func contains(l []string, s string) bool {
+	for _, e := range l {
+		if e == s {
+			return true
+		}
+	}
+	return false
+}
+
+// parseLines is `lines`: the list of lines, as the exec stage has always
+// made it (a final newline ends the last line).
+func parseLines(text string, _ *recorder) any {
+	ls := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	if text == "" {
+		ls = nil
+	}
+	out := make([]any, len(ls))
+	for i, s := range ls {
+		out[i] = s
+	}
+	return out
+}
