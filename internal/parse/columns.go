@@ -175,4 +175,3 @@ func plural(n int, w string) string {
 	}
 	return w + "s"
 }
-

@@ -58,17 +58,17 @@ func (p *table) parse(text string, r *recorder) any {
 		if err == io.EOF {
 			break
 		}
-		line, _ := cr.FieldPos(0)
 		if err != nil {
 			var pe *csv.ParseError
 			if errors.As(err, &pe) {
-				line = pe.StartLine
+				line := pe.StartLine
 				r.problem(line, lineText(line), pe.Err.Error())
 				continue
 			}
-			r.problem(line, lineText(line), err.Error())
+			r.problem(0, "", err.Error())
 			break
 		}
+		line, _ := cr.FieldPos(0)
 		if len(rec) == 1 && blank(rec[0]) {
 			continue
 		}

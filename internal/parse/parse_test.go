@@ -1,0 +1,132 @@
+package parse
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestParse(t *testing.T) {
+	t.Parallel()
+	type m = map[string]any
+	type l = []any
+	tests := []struct {
+		name     string
+		mode     string
+		opts     map[string]any
+		in       string
+		want     any
+		problems int
+		first    string // a substring of FirstProblem
+	}{
+		{"text", "text", nil, "a\nb\n", "a\nb\n", 0, ""},
+		{"lines", "lines", nil, "a\nb\n", l{"a", "b"}, 0, ""},
+		{"json", "json", nil, `{"a": [1]}`, m{"a": l{1.0}}, 0, ""},
+		{"json blank", "json", nil, " \n", nil, 0, ""},
+		{"json bad", "json", nil, "{x", "{x", 1, "not JSON"},
+		{"jsonl", "jsonl", nil, "{\"a\":1}\n\n2\n[", l{m{"a": 1.0}, 2.0}, 1, `line 4`},
+		{"jsonl trailing", "jsonl", nil, "1 2\n", l{}, 1, "text follows"},
+		{"kv meminfo", "kv", nil, "MemTotal:       16318412 kB\nHugePages_Total:       0\n", m{"MemTotal": "16318412 kB", "HugePages_Total": 0}, 0, ""},
+		{"kv os-release", "kv", m{"trim": `"`}, "# c\nNAME=\"Ubuntu\"\nVERSION_ID=\"24.04\"\n", m{"NAME": "Ubuntu", "VERSION_ID": 24.04}, 0, ""},
+		{"kv numbers false", "kv", m{"numbers": false}, "a=1\n", m{"a": "1"}, 0, ""},
+		{"kv sep", "kv", m{"sep": " -> "}, "a -> b=c\n", m{"a": "b=c"}, 0, ""},
+		{"kv trim false", "kv", m{"trim": false}, "a = 1\n", m{"a ": " 1"}, 0, ""},
+		{"kv problems", "kv", nil, "a=1\nnope\n=2\na=3\n", m{"a": 1}, 3, `line 2: no separator: "nope"`},
+		{"kv not numbers", "kv", nil, "a=0755\nb=+1\nc=1e999\n", m{"a": "0755", "b": "+1", "c": json.Number("1e999")}, 0, ""},
+		{"columns df", "columns", m{"last": "rest"},
+			"Filesystem 1024-blocks Used Available Capacity Mounted on\n/dev/sda1 100 50 50 50% /\nfs 1 2 3 4% /mnt/my disk\n/dev/b 1 1 0 100% /boot\n",
+			l{m{"Filesystem": "/dev/sda1", "1024-blocks": 100, "Used": 50, "Available": 50, "Capacity": "50%", "Mounted on": "/"},
+				m{"Filesystem": "fs", "1024-blocks": 1, "Used": 2, "Available": 3, "Capacity": "4%", "Mounted on": "/mnt/my disk"},
+				m{"Filesystem": "/dev/b", "1024-blocks": 1, "Used": 1, "Available": 0, "Capacity": "100%", "Mounted on": "/boot"}}, 0, ""},
+		{"columns too few, too many", "columns", nil, "a b\n1 2\n3\n4 5 6\n", l{m{"a": 1, "b": 2}}, 2, "line 3: 1 field, the table has 2 columns"},
+		{"columns too many hints rest", "columns", nil, "a b\n4 5 6\n", l{}, 1, "last: rest"},
+		{"columns no header", "columns", m{"header": false, "names": []any{"x", "y"}}, "1 2\n", l{m{"x": 1, "y": 2}}, 0, ""},
+		{"columns names over header", "columns", m{"names": []string{"x", "y"}}, "A B\n1 2\n", l{m{"x": 1, "y": 2}}, 0, ""},
+		{"columns skip", "columns", m{"skip": 1}, "junk line here\na b\n1 2\n", l{m{"a": 1, "b": 2}}, 0, ""},
+		{"columns repeated header", "columns", nil, "a a\n1 2\n", l{m{"a": 1, "a_2": 2}}, 1, "twice"},
+		{"columns empty", "columns", nil, "", l{}, 0, ""},
+		{"csv", "csv", nil, "name,n\n\"a, b\",1\n\"say \"\"hi\"\"\",2\n", l{m{"name": "a, b", "n": 1}, m{"name": `say "hi"`, "n": 2}}, 0, ""},
+		{"csv multiline", "csv", nil, "a,b\n\"x\ny\",1\n", l{m{"a": "x\ny", "b": 1}}, 0, ""},
+		{"csv wrong count", "csv", nil, "a,b\n1\n1,2\n", l{m{"a": 1, "b": 2}}, 1, "line 2: 1 field, the header has 2"},
+		{"csv bad quote", "csv", nil, "a,b\nx\"y,1\n1,2\n", l{m{"a": 1, "b": 2}}, 1, "line 2"},
+		{"csv no header", "csv", m{"header": false, "names": []any{"p", "q"}, "numbers": false}, "1,2\n", l{m{"p": "1", "q": "2"}}, 0, ""},
+		{"tsv", "tsv", nil, "a\tb\n1\tx y\n", l{m{"a": 1, "b": "x y"}}, 0, ""},
+		{"regex", "regex", m{"pattern": `^(?P<k>\w+)=(?P<v>\S+)(?: (?P<opt>\w+))?$`}, "a=1\nb=x y\nnope\n", l{m{"k": "a", "v": 1}, m{"k": "b", "v": "x", "opt": "y"}}, 1, `line 3: the pattern does not match: "nope"`},
+		{"nagios api examples", "nagios", nil,
+			"DISK OK - free space | '/mnt/my disk'=100B;;;0;1000 time=0.002s;1;2;0;10\nlong one\nlong two | load1=0.5;5:;10:\n'it''s'=1c;@~:5;10:20;;\n",
+			m{"status": "DISK OK - free space", "text": l{"long one", "long two"}, "perfdata": l{
+				m{"label": "/mnt/my disk", "value": 100, "uom": "B", "min": 0, "max": 1000},
+				m{"label": "time", "value": 0.002, "uom": "s", "warn": 1, "crit": 2, "min": 0, "max": 10},
+				m{"label": "load1", "value": 0.5, "warn": "5:", "crit": "10:"},
+				m{"label": "it's", "value": 1, "uom": "c", "warn": "@~:5", "crit": "10:20"},
+			}}, 0, ""},
+		{"nagios no perfdata", "nagios", nil, "OK\n", m{"status": "OK", "text": l{}, "perfdata": l{}}, 0, ""},
+		{"nagios U and loose numbers", "nagios", nil, "| a=U b=.5;;;;5.\n", m{"text": l{}, "perfdata": l{m{"label": "a", "value": "U"}, m{"label": "b", "value": 0.5, "max": 5.0}}}, 0, ""},
+		{"nagios malformed", "nagios", nil, "X | ok=1 bad x=abc y=1;w z=1;;;;;; =1 'q'1 'open=1\n",
+			m{"status": "X", "text": l{}, "perfdata": l{m{"label": "ok", "value": 1}}}, 7, "perfdata item has no '='"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r, err := Parse(tc.in, Spec{Mode: tc.mode, Options: tc.opts})
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			if !reflect.DeepEqual(r.Value, tc.want) {
+				t.Errorf("value\n got %#v\nwant %#v", r.Value, tc.want)
+			}
+			if r.Problems != tc.problems || !strings.Contains(r.FirstProblem, tc.first) || (tc.problems == 0) != (r.FirstProblem == "") {
+				t.Errorf("problems %d %q, want %d containing %q", r.Problems, r.FirstProblem, tc.problems, tc.first)
+			}
+			if _, err := json.Marshal(r.Value); err != nil {
+				t.Errorf("value is not JSON: %v", err)
+			}
+		})
+	}
+}
+
+func TestCheck(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		spec Spec
+		want string // a substring of the error; "" for none
+	}{
+		{"kv", Spec{Mode: "kv"}, ""},
+		{"as tolerated", Spec{Mode: "kv", Options: map[string]any{"as": "kv"}}, ""},
+		{"unknown mode lists modes", Spec{Mode: "jsonn"}, `columns, csv, json, jsonl, kv, lines, nagios, regex, text, tsv (did you mean "json"?)`},
+		{"unknown option", Spec{Mode: "kv", Options: map[string]any{"seps": "="}}, `no option "seps"; its options are sep, trim, numbers (did you mean "sep"?)`},
+		{"no options", Spec{Mode: "nagios", Options: map[string]any{"x": 1}}, "takes no options"},
+		{"missing pattern", Spec{Mode: "regex"}, "needs pattern"},
+		{"bad regex", Spec{Mode: "regex", Options: map[string]any{"pattern": "(?P<a>x"}}, "is not RE2"},
+		{"no named group", Spec{Mode: "regex", Options: map[string]any{"pattern": "(x)"}}, "no named group"},
+		{"header false no names", Spec{Mode: "csv", Options: map[string]any{"header": false}}, "needs names"},
+		{"names not strings", Spec{Mode: "columns", Options: map[string]any{"names": []any{1}}}, "want a string"},
+		{"names twice", Spec{Mode: "columns", Options: map[string]any{"names": []any{"a", "a"}}}, "twice"},
+		{"bad skip", Spec{Mode: "columns", Options: map[string]any{"skip": -1}}, "skip"},
+		{"skip uint64", Spec{Mode: "columns", Options: map[string]any{"skip": uint64(2)}}, ""},
+		{"bad last", Spec{Mode: "columns", Options: map[string]any{"last": "all"}}, "want rest or split"},
+		{"bad numbers", Spec{Mode: "tsv", Options: map[string]any{"numbers": "no"}}, "want true or false"},
+		{"bad trim", Spec{Mode: "kv", Options: map[string]any{"trim": 3}}, "trim"},
+		{"empty sep", Spec{Mode: "kv", Options: map[string]any{"sep": ""}}, "sep is empty"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			err := Check(tc.spec)
+			if tc.want == "" {
+				if err != nil {
+					t.Errorf("Check: %v", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Check: %v, want one containing %q", err, tc.want)
+			}
+			if _, perr := Parse("x", tc.spec); perr == nil {
+				t.Errorf("Parse accepted what Check refused")
+			}
+		})
+	}
+}
