@@ -122,16 +122,21 @@ func headerWidth(words int, rowFields []int) int {
 }
 
 // unique keys the header's names: a repeated name gets a _2, _3… suffix
-// and counts a problem, since it is not the name the header wrote.
+// and counts one problem for the header line, since it is not the name
+// the header wrote.
 func unique(f []string, r *recorder, line int, s string) []string {
 	seen := map[string]int{}
+	counted := false
 	out := make([]string, len(f))
 	for i, n := range f {
 		seen[n]++
 		out[i] = n
 		if seen[n] > 1 {
 			out[i] = fmt.Sprintf("%s_%d", n, seen[n])
-			r.problem(line, s, fmt.Sprintf("the header names %q twice (the second is %s)", n, out[i]))
+			if !counted {
+				counted = true
+				r.problem(line, s, fmt.Sprintf("the header names %q twice (the second is %s)", n, out[i]))
+			}
 		}
 	}
 	return out

@@ -69,7 +69,7 @@ func (p *table) parse(text string, r *recorder) any {
 			break
 		}
 		line, _ := cr.FieldPos(0)
-		if len(rec) == 1 && blank(rec[0]) {
+		if blankRecord(rec) {
 			continue
 		}
 		if headerDue {
@@ -90,4 +90,15 @@ func (p *table) parse(text string, r *recorder) any {
 		out = append(out, obj)
 	}
 	return out
+}
+
+// blankRecord is a record of nothing but spaces (a line of tabs, in tsv):
+// a blank line, as every mode passes over.
+func blankRecord(rec []string) bool {
+	for _, f := range rec {
+		if !blank(f) {
+			return false
+		}
+	}
+	return true
 }

@@ -1,0 +1,106 @@
+package parse
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// fuzzSpecs are the specs each fuzz target parses with.
+var fuzzSpecs = map[string]Spec{
+	"kv":      {Mode: "kv"},
+	"columns": {Mode: "columns", Options: map[string]any{"last": "rest"}},
+	"csv":     {Mode: "csv"},
+	"tsv":     {Mode: "tsv"},
+	"regex":   {Mode: "regex", Options: map[string]any{"pattern": `^(?P<k>\w+)=(?P<v>.*)$`}},
+	"nagios":  {Mode: "nagios"},
+	"jsonl":   {Mode: "jsonl"},
+}
+
+// fuzzLines checks, for any text: no panic, a JSON value, and the rule —
+// every non-blank line contributes to the value or is counted as a problem
+// (for csv and tsv, whose records may span lines: every record).
+func fuzzLines(f *testing.F, mode string, seeds ...string) {
+	for _, s := range seeds {
+		f.Add(s)
+	}
+	spec := fuzzSpecs[mode]
+	f.Fuzz(func(t *testing.T, text string) {
+		r, err := Parse(text, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := json.Marshal(r.Value); err != nil {
+			t.Fatalf("value is not JSON: %v", err)
+		}
+		if (r.Problems == 0) != (r.FirstProblem == "") {
+			t.Fatalf("Problems %d, FirstProblem %q", r.Problems, r.FirstProblem)
+		}
+		nonBlank, comments := 0, 0
+		for _, s := range lines(text) {
+			if !blank(s) && !(mode == "nagios" && strings.TrimSpace(s) == "|") {
+				nonBlank++
+				if strings.HasPrefix(strings.TrimSpace(s), "#") {
+					comments++
+				}
+			}
+		}
+		switch mode {
+		case "kv":
+			if n := len(r.Value.(map[string]any)) + r.Problems + comments; n != nonBlank {
+				t.Fatalf("%d keys + %d problems + %d comments, %d non-blank lines", n-r.Problems-comments, r.Problems, comments, nonBlank)
+			}
+		case "regex", "jsonl":
+			if n := len(r.Value.([]any)) + r.Problems; n != nonBlank {
+				t.Fatalf("%d values + %d problems, %d non-blank lines", len(r.Value.([]any)), r.Problems, nonBlank)
+			}
+		case "columns":
+			// the header line, each row, each repeated header name (counted on the header line)
+			if n := len(r.Value.([]any)) + r.Problems; nonBlank > 0 && n < nonBlank-1 {
+				t.Fatalf("%d rows + %d problems, %d non-blank lines besides the header", len(r.Value.([]any)), r.Problems, nonBlank-1)
+			}
+		case "csv", "tsv":
+			if n := len(r.Value.([]any)) + r.Problems; n > nonBlank {
+				t.Fatalf("%d records + %d problems, only %d non-blank lines", len(r.Value.([]any)), r.Problems, nonBlank)
+			}
+		case "nagios":
+			v := r.Value.(map[string]any)
+			n := len(v["text"].([]any)) + len(v["perfdata"].([]any)) + r.Problems
+			if _, ok := v["status"]; ok {
+				n++
+			}
+			if nonBlank > 0 && n == 0 {
+				t.Fatalf("%d non-blank lines and nothing read or counted", nonBlank)
+			}
+		}
+	})
+}
+
+func FuzzKV(f *testing.F) {
+	fuzzLines(f, "kv", "a=1\nb: 2\n", "nope\n=1\na=1\na=2", "# c\n", "")
+}
+
+func FuzzColumns(f *testing.F) {
+	fuzzLines(f, "columns", "Filesystem Used Mounted on\n/dev/a 1 /\nx 2 /mnt/my disk\n", "a a\n1\n1 2 3\n", "")
+}
+
+func FuzzCSV(f *testing.F) {
+	fuzzLines(f, "csv", "a,b\n\"x,y\",1\n1\n", "a,b\nx\"y,1\n\"open\n", "")
+}
+
+func FuzzTSV(f *testing.F) {
+	fuzzLines(f, "tsv", "a\tb\n1\t2\n", "a\n\"\n", "")
+}
+
+func FuzzRegex(f *testing.F) {
+	fuzzLines(f, "regex", "a=1\nnope\n", "\n\n", "")
+}
+
+func FuzzNagios(f *testing.F) {
+	fuzzLines(f, "nagios", "OK | '/mnt/my disk'=100B;;;0;1000 time=0.002s;1;2;0;10\nlong | load1=0.5;5:;10:\n'it''s'=1;@~:5\n",
+		"X | bad 'open=1 =1 a=1;;;;;;\n", "| a=U\n", "")
+}
+
+func FuzzJSONL(f *testing.F) {
+	fuzzLines(f, "jsonl", "{\"a\":1}\n[\n1 2\n", "1e999\n", "")
+}
