@@ -191,7 +191,12 @@ func (f *frame) child(st ScopeStep, ownLog bool) *frame {
 	steps := make([]ScopeStep, len(f.steps), len(f.steps)+1)
 	copy(steps, f.steps)
 	steps = append(steps, st)
-	c := &frame{r: f.r, parent: f, state: map[string]entry{}, steps: steps, prefix: ScopeString(steps), general: GeneralScope(steps), depth: f.depth + 1}
+	c := &frame{r: f.r, parent: f, state: map[string]entry{}, steps: steps, prefix: ScopeString(steps), depth: f.depth + 1}
+	// Without a foreach item in the scope the general spelling is the
+	// display path: share it rather than spell it again per branch.
+	if c.general = c.prefix; st.Item != nil || f.general != f.prefix {
+		c.general = GeneralScope(steps)
+	}
 	if ownLog {
 		// A branch counts on from where its parent is, and the parent takes
 		// up the highest count at the join (splice): runtime paths stay

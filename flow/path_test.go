@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/recorder"
 	"github.com/openrunbook/runbook/rules"
 )
 
@@ -102,5 +103,39 @@ func TestIssue12GeneralScopeKeepsForkBranches(t *testing.T) {
 		if got := flow.GeneralScope(tc.scope); got != tc.want {
 			t.Errorf("GeneralScope(%+v) = %q, want %q", tc.scope, got, tc.want)
 		}
+	}
+}
+
+// TestIssue12EventsCarryTheirPlace: a run's stage events carry Place, the
+// general spelling of their scope, which per-stage counts rest on: a stage
+// in a foreach item inside a fork branch is `checks~disk/each~*`, the same
+// for every item; a root stage has none.
+func TestIssue12EventsCarryTheirPlace(t *testing.T) {
+	t.Parallel()
+	body := flow.Seq().Stage("inner", set("x", 1))
+	c := mustBuild(t, flow.New("places").
+		Stage("root", set("y", 1)).
+		Parallel("checks", []flow.Branch{{Name: "disk", Steps: flow.Seq().
+			ForEach("each", flow.ForEach{Items: flow.ItemsOf(rules.Literal([]any{1, 2})), As: "item", MaxBranches: 5, Body: body})}}))
+	k := &kinds{}
+	if _, err := c.Run(context.Background(), flow.WithRecorders(k)); err != nil {
+		t.Fatal(err)
+	}
+	places := map[string]map[string]bool{}
+	for _, e := range k.events {
+		if e.Kind != recorder.StageStart {
+			continue
+		}
+		if places[e.StageID] == nil {
+			places[e.StageID] = map[string]bool{}
+		}
+		places[e.StageID][e.Place] = true
+	}
+	want := map[string]map[string]bool{
+		"root": {"": true},
+		"each": {"checks~disk": true}, "inner": {"checks~disk/each~*": true},
+	}
+	if !reflect.DeepEqual(places, want) {
+		t.Errorf("places = %v, want %v", places, want)
 	}
 }

@@ -185,6 +185,10 @@ func keysNeverPresent(rec *Record) []assessment.ErroredRule {
 	for _, d := range rec.Decisions {
 		decider := d.DeciderName()
 		for _, r := range d.Rules {
+			if r.Err != "" {
+				// Listed as errored already; its evidence may be partial.
+				continue
+			}
 			for _, c := range r.Conditions {
 				if c.Op == rules.OpExists {
 					continue
