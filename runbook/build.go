@@ -382,8 +382,10 @@ func errRetryOn(on []string) func(error) bool {
 		return nil
 	}
 	return func(err error) bool {
+		// A plugin that answers with its own context's error when the
+		// stage's time ran out timed out; it did not fail on its own.
 		var re *host.RunError
-		answered := errors.As(err, &re)
+		answered := errors.As(err, &re) && !errors.Is(err, context.DeadlineExceeded)
 		for _, w := range on {
 			switch {
 			case w == "timeout" && errors.Is(err, context.DeadlineExceeded):

@@ -221,7 +221,7 @@ func pluginStage(st *chart.StageSpec, set settled) flow.StageFunc {
 		err = outOfTime(ctx, err)
 		var re *host.RunError
 		switch {
-		case errors.As(err, &re):
+		case errors.As(err, &re) && !errors.Is(err, context.DeadlineExceeded):
 			if d.RunsCode {
 				no := false
 				rs.script(s.Path(), label.Returned, &label.Facts{OK: &no}, false, callNotes{})

@@ -57,6 +57,12 @@ func TestIssue12PluginRetryOn(t *testing.T) {
 		{"answered failure retried", fails, "[completed-with-failure]", 3},
 		{"answered failure is no timeout", fails, "[timeout]", 1},
 		{"answered failure is not unknown", fails, "[outcome-unknown]", 1},
+		// Under load the plugin's own timer on the stage deadline can fire
+		// first: it answers with its context's error. That is a timeout,
+		// not a failure it chose (the stage returned the bare RunError, so
+		// `on: [timeout]` made one attempt).
+		{"plugin answering its deadline is a timeout", `{fail: '"context deadline exceeded"'}`, "[timeout]", 3},
+		{"plugin answering its deadline is no chosen failure", `{fail: '"context deadline exceeded"'}`, "[completed-with-failure]", 1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
