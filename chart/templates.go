@@ -118,7 +118,7 @@ func kindOf(v any) string {
 // templateRead is one template part the loader compiled, kept for the
 // check that no template reads a secret (checkTemplateSecrets).
 type templateRead struct {
-	pos   Pos
+	e     entry // as seen from the part (partPos)
 	stage string
 	what  string
 	x     *rules.Expr
@@ -134,7 +134,7 @@ func (l *loader) template(e entry, stage, what string) (*Template, bool) {
 	}
 	raw, err := splitTemplate(src)
 	if err != nil {
-		l.errf(l.partPos(e, err.at).valPos, stage, "%s: template %q: %s", what, src, err.msg)
+		l.errf(l.partAt(e, err.at), stage, "%s: template %q: %s", what, src, err.msg)
 		return nil, false
 	}
 	t := &Template{Src: src, Pos: e.valPos}
@@ -144,7 +144,7 @@ func (l *loader) template(e entry, stage, what string) (*Template, bool) {
 			t.Parts = append(t.Parts, TemplatePart{Text: r.text})
 			continue
 		}
-		x, ok := l.compilePart(l.partPos(e, r.at), r.text, stage, what)
+		x, ok := l.compilePart(l.partPos(e, r.at), r.text, stage, what, l.partAt(e, r.at))
 		good = good && ok
 		t.Parts = append(t.Parts, TemplatePart{Expr: x})
 	}
@@ -161,11 +161,17 @@ func (l *loader) partPos(e entry, at int) entry {
 	return e
 }
 
-// compilePart compiles one template part through the loader's expression
-// path: noted for the load-time names check, a compile error at its place.
-func (l *loader) compilePart(e entry, src, stage, what string) (*rules.Expr, bool) {
+// partAt is where the rune at offset at of e's text was written.
+func (l *loader) partAt(e entry, at int) Pos {
+	return l.exprPos(l.partPos(e, at), &rules.CompileError{Line: 1, Column: 1})
+}
+
+// compilePart compiles one template part (e is as seen from it, at where
+// it starts) through the loader's expression path: noted for the
+// load-time names check, a compile error at its place.
+func (l *loader) compilePart(e entry, src, stage, what string, at Pos) (*rules.Expr, bool) {
 	if strings.TrimSpace(src) == "" {
-		l.errf(e.valPos, stage, "%s: template part ${} is empty: write an expression inside it, or $${ for a literal ${", what)
+		l.errf(at, stage, "%s: template part ${} is empty: write an expression inside it, or $${ for a literal ${", what)
 		return nil, false
 	}
 	x, err := rules.Compile(src)
@@ -179,7 +185,7 @@ func (l *loader) compilePart(e entry, src, stage, what string) (*rules.Expr, boo
 		return nil, false
 	}
 	l.noteCompiled(e, stage, what, x)
-	l.templateReads = append(l.templateReads, templateRead{pos: e.valPos, stage: stage, what: what, x: x})
+	l.templateReads = append(l.templateReads, templateRead{e: e, stage: stage, what: what, x: x})
 	return x, true
 }
 
@@ -303,7 +309,7 @@ func (l *loader) checkTemplateSecrets(spec *Spec) {
 	}
 	for _, t := range l.templateReads {
 		if t.x.ReadsWholeEnv() {
-			l.errf(t.pos, t.stage, "%s: template part ${%s} reads $env as a whole, which holds the secret input %q: a secret never goes into argv, where ps shows it; name the keys the part reads, and pass %s with envFrom: or stdin:",
+			l.errf(l.exprPos(t.e, &rules.CompileError{Line: 1, Column: 1}), t.stage, "%s: template part ${%s} reads $env as a whole, which holds the secret input %q: a secret never goes into argv, where ps shows it; name the keys the part reads, and pass %s with envFrom: or stdin:",
 				t.what, t.x.String(), secrets[0], secrets[0])
 			continue
 		}
@@ -312,11 +318,18 @@ func (l *loader) checkTemplateSecrets(spec *Spec) {
 			if !ok {
 				continue
 			}
+			pos := l.exprPos(t.e, &rules.CompileError{Line: 1, Column: 1})
+			for _, id := range t.x.Idents() {
+				if id.Name == r {
+					pos = l.exprPos(t.e, &rules.CompileError{Line: id.Line, Column: id.Column})
+					break
+				}
+			}
 			held := ""
 			if r != in {
 				held = fmt.Sprintf(" (%s is %s, computed from it)", r, via[r])
 			}
-			l.errf(t.pos, t.stage, "%s: template part ${%s} reads the secret input %q%s: a secret never goes into argv, where ps shows it; pass it with envFrom: {%s: %s} (the command reads $%s) or stdin: %s",
+			l.errf(pos, t.stage, "%s: template part ${%s} reads the secret input %q%s: a secret never goes into argv, where ps shows it; pass it with envFrom: {%s: %s} (the command reads $%s) or stdin: %s",
 				t.what, t.x.String(), in, held, envName(in), r, envName(in), r)
 			break
 		}
