@@ -18,15 +18,15 @@ const ItemFailed = "failed"
 // error (masked), and where inside it the failure happened when that is a
 // stage of one of its branches.
 func continuedEntry(c flow.Continued, m Masker) coverage.Entry {
-	why := m.Text(c.Message)
+	why := "it failed, and onError: continue let the run go on: " + m.Text(c.Message)
 	if at := Path(c.At); at != Path(c.Path) {
-		why = fmt.Sprintf("%s: %s", at, why)
+		why = fmt.Sprintf("it failed at %s, and onError: continue let the run go on: %s", at, m.Text(c.Message))
 	}
 	return coverage.Entry{Path: c.Path, Declaration: coverage.Declaration{
 		Kind: coverage.KindLedger,
 		NotChecked: []coverage.Item{{
 			What: "its result",
-			Why:  fmt.Sprintf("it failed and the run went on (onError: continue): %s", why),
+			Why:  why,
 			Kind: ItemFailed,
 		}},
 	}}
