@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/openrunbook/runbook/runbook"
 	"github.com/openrunbook/runbook/internal/proc"
 	"github.com/openrunbook/runbook/record"
+	"github.com/openrunbook/runbook/runbook"
 )
 
 // open14 writes src as chart.yaml in a folder of its own and opens it from
