@@ -115,6 +115,9 @@ func stageDefinitions(stages []StageSpec, names map[string]bool, seen map[*Spec]
 		if st.Plugin != nil && st.Plugin.Into != "" {
 			names[st.Plugin.Into] = true
 		}
+		if st.Read != nil && st.Read.Into != "" {
+			names[st.Read.Into] = true
+		}
 		if st.Ask != nil {
 			for _, x := range st.Ask.Expects {
 				names[x.Name] = true

@@ -23,6 +23,9 @@ type loader struct {
 	// so far (bounded: MaxAliasNodes); sizes is each anchor's size in nodes.
 	aliasNodes int
 	sizes      map[string]int
+	// templateReads are this file's template parts, for the secret check
+	// (templates.go).
+	templateReads []templateRead
 }
 
 // frame is one chart on the mount stack: its absolute path and its name as

@@ -11,11 +11,11 @@ import (
 
 // The stage keys, in the order chart-yaml.md lists them.
 var (
-	commonKeys  = []string{"id", "name", "description", "timeout", "retry"}
-	kindKeys    = []string{"set", "exec", "decide", "select", "parallel", "foreach", "subflow", "plugin", "verdict", "loop", "fail", "ask"}
+	commonKeys  = []string{"id", "name", "description", "timeout", "retry", "onError"}
+	kindKeys    = []string{"set", "exec", "read", "decide", "select", "parallel", "foreach", "subflow", "plugin", "verdict", "loop", "fail", "ask"}
 	stageKeys   = append(append(append([]string{}, commonKeys...), kindKeys...), "branches")
 	retryKeys   = []string{"attempts", "backoff", "maxBackoff", "jitter", "on"}
-	execKeys    = []string{"command", "shell", "timeout", "env", "envFrom", "parse", "into", "dir", "stdin", "exitCodes"}
+	execKeys    = []string{"command", "shell", "timeout", "env", "envFrom", "parse", "into", "dir", "stdin", "exitCodes", "inheritEnv"}
 	parseModes  = []string{"text", "json", "lines"}
 	decideKeys  = []string{"rules", "default"}
 	selectKeys  = []string{"rules"}
@@ -109,6 +109,9 @@ func (l *loader) stage(n ast.Node, index int) (StageSpec, bool) {
 	if re, ok := m.get("retry"); ok {
 		s.Retry = l.retry(re, sid)
 	}
+	if oe, ok := m.get("onError"); ok {
+		s.OnError, _ = l.oneOf(oe, sid, "onError", onErrorWords...) // read_read.go
+	}
 
 	be, hasBranches := m.get("branches")
 	switch {
@@ -136,6 +139,8 @@ func (l *loader) stage(n ast.Node, index int) (StageSpec, bool) {
 		s.Set = l.assigns(k, sid, "set", true)
 	case "exec":
 		s.Exec = l.exec(k, &s)
+	case "read":
+		s.Read = l.read(k, &s) // read_read.go
 	case "decide", "select":
 		s.Decide, s.Branches = l.decider(k, be, hasBranches, &s)
 	case "parallel":

@@ -40,13 +40,16 @@ func (l *loader) exec(e entry, s *StageSpec) *ExecSpec {
 				x.Command = append(x.Command, w)
 			}
 		}
+		x.Args = l.commandTemplates(ce, items, x.Command, sid) // exec_templates.go
 	case hasShell:
 		x.Shell, _ = l.word(se, sid, "exec shell")
 		x.ShellPos = se.keyPos
 	default:
 		l.errf(e.keyPos, sid, "exec has neither command nor shell: give command: [program, args…] or shell: \"a script for bash\"")
 	}
-	if te, ok := m.get("timeout"); ok {
+	if te, ok := m.get("timeout"); ok && isTemplate(te) {
+		x.TimeoutTemplate, _ = l.template(te, sid, "exec timeout")
+	} else if ok {
 		if d, ok := l.duration(te, sid, "exec timeout"); ok {
 			if d == 0 {
 				l.errf(te.valPos, sid, "exec timeout is 0: give a positive duration (default %s)", DefaultExecTimeout)
@@ -67,6 +70,9 @@ func (l *loader) exec(e entry, s *StageSpec) *ExecSpec {
 				}
 			}
 		}
+	}
+	if ie, ok := m.get("inheritEnv"); ok {
+		x.InheritEnv = l.inheritEnv(ie, sid) // exec_templates.go
 	}
 	if fe, ok := m.get("envFrom"); ok {
 		for _, a := range l.assigns(fe, sid, "exec envFrom", true) {

@@ -103,8 +103,12 @@ type StageSpec struct {
 	Description string
 	Timeout     time.Duration // as written (0: none); the effective bound is settle's
 	Retry       *RetrySpec
-	Kind        string // set exec decide select parallel foreach subflow plugin verdict loop fail ask
-	Pos         Pos
+	// OnError is what a failure of the stage does: "" or "fail" fails the
+	// run; "continue" records the failure (the ledger names the stage) and
+	// the run goes on (chart-yaml.md, onError).
+	OnError string
+	Kind    string // set exec read decide select parallel foreach subflow plugin verdict loop fail ask
+	Pos     Pos
 	// At is where the keys flow's structural refusals name were written:
 	// a flow.NodeError's Field ("id", "decide.rules[1].then",
 	// "branches.at-risk", "foreach.as", "loop.to", …) → the position to
@@ -113,6 +117,7 @@ type StageSpec struct {
 
 	Set      []Assign
 	Exec     *ExecSpec
+	Read     *ReadSpec
 	Decide   *DecideSpec // decide and select (Default unused for select)
 	Branches []BranchSpec
 	Parallel []BranchSpec
@@ -137,12 +142,22 @@ type RetrySpec struct {
 
 // ExecSpec is an `exec:` stage.
 type ExecSpec struct {
-	Command []string // argv (no shell)
-	Shell   string   // or a shell line
+	Command []string // argv (no shell), as written
+	// Args, when set, is the argv a run executes: one Template per Command
+	// item, rendered against the scope (set when any item holds `${`; nil:
+	// Command runs as written).
+	Args  []Template
+	Shell string // or a shell line
 	// Timeout is exec's own `timeout:` as written (0: none given); the bound a
 	// run applies is settled once, by settle in build.go.
 	Timeout time.Duration
-	Env     []EnvVar
+	// TimeoutTemplate is a `timeout:` written as a template (`${t}`): its
+	// text, rendered when the stage runs, is the duration (Timeout is 0).
+	TimeoutTemplate *Template
+	// InheritEnv names variables passed through from the runner's own
+	// environment (`inheritEnv:`), when set there; env: and envFrom: win.
+	InheritEnv []string
+	Env        []EnvVar
 	// EnvFrom sets variables from the scope: each value an expression. It
 	// is how inputs, secrets among them, reach a command without appearing
 	// in its argv (where ps would show them).

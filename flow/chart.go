@@ -155,6 +155,9 @@ type node struct {
 
 	retry   *RetryPolicy
 	timeout time.Duration
+	// continues and errorInto: ContinueOnError (onerror.go).
+	continues bool
+	errorInto string
 
 	// position: the sequence this node sits in, and its index there.
 	seq   *sequence

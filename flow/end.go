@@ -49,6 +49,9 @@ func (f *frame) end(n *node, x execution, ev *decide.Evidence, attempt int, err 
 		msg = err.Error()
 	}
 	path := x.s.path
+	if err != nil && n.kind == KindStage && n.errorInto != "" && n.continues && !cancelled {
+		x.s.Set(n.errorInto, errorValue(msg)) // ContinueOnError: commits with the failure
+	}
 	f.commit(x.s, ev, attempt, false, msg)
 	if ev != nil && err == nil && f.rec != nil {
 		k := recorder.Decision

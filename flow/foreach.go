@@ -101,6 +101,9 @@ func (r *runner) runForEach(ctx context.Context, f *frame, n *node) error {
 		names[i] = c.prefix
 		if results != nil {
 			results[i] = c.overlay(f.r.opts.gather)
+			if errs[i] != nil && n.continues {
+				results[i] = failedItem(results[i].(map[string]any), errs[i])
+			}
 		}
 	}
 	if f.rec != nil {

@@ -41,6 +41,9 @@ type Result struct {
 	Checkpoint *Checkpoint
 	// Truncations lists foreach nodes that had more items than maxBranches.
 	Truncations []Truncation
+	// Continued lists the failures the run went on past (ContinueOnError),
+	// in the order they happened.
+	Continued []Continued
 	// RecorderProblems lists recorders that panicked or failed; they never
 	// break the run.
 	RecorderProblems []recorder.Problem
@@ -112,8 +115,9 @@ type runner struct {
 	disp   *recorder.Dispatcher
 	stages atomic.Int64
 
-	mu     sync.Mutex
-	truncs []Truncation
+	mu        sync.Mutex
+	truncs    []Truncation
+	continued []Continued
 	// cancelledAt is set once, by the first stage that saw the run's context
 	// end: the run reports it as the stage that was running.
 	started time.Time
@@ -206,6 +210,7 @@ func (r *runner) finish(ctx context.Context, root *frame, body func(context.Cont
 	}
 	res.State = root.snapshot()
 	res.Truncations = r.truncs
+	res.Continued = r.continued
 
 	ps := asPause(err)
 	switch {

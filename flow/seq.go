@@ -17,7 +17,11 @@ func (r *runner) runSeq(ctx context.Context, f *frame, seq *sequence, from int) 
 		}
 		jump, err := r.runNode(ctx, f, n)
 		if err != nil {
-			return nil, err
+			if !continuable(ctx, n, err) {
+				return nil, err
+			}
+			r.noteContinued(f, n, err)
+			jump = nil
 		}
 		if jump != nil {
 			if jump.seq == seq {

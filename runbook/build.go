@@ -247,11 +247,16 @@ func (b *chartBuilder) stage(fb *flow.Builder, st *chart.StageSpec) {
 	if set.flowRetry != nil {
 		opts = append(opts, flow.WithRetry(*set.flowRetry))
 	}
+	if o, ok := continueOption(st); ok { // onerror.go
+		opts = append(opts, o)
+	}
 	switch st.Kind {
 	case "set":
 		fb.Stage(st.ID, setStage(st.Set), opts...)
 	case "exec":
 		fb.Stage(st.ID, execStage(st, set), opts...)
+	case "read":
+		fb.Stage(st.ID, readStage(st), opts...) // stage_read.go
 	case "verdict":
 		cols := make([]string, len(st.Verdict))
 		for i, a := range st.Verdict {

@@ -43,10 +43,15 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 	}
 	return func(ctx context.Context, s *flow.Scope) error {
 		rs := stateOf(s)
-		spec := proc.Spec{Argv: es.Command, Shell: es.Shell, Env: env, Dir: es.Dir, Timeout: timeout}
+		argv, timeout, err := renderExec(es, s, timeout) // exec_templates.go
+		if err != nil {
+			return err
+		}
+		spec := proc.Spec{Argv: argv, Shell: es.Shell, Env: execEnv(es, env), Dir: es.Dir, Timeout: timeout}
 		if len(es.EnvFrom) > 0 {
-			spec.Env = make(map[string]string, len(env)+len(es.EnvFrom))
-			for k, v := range env {
+			base := spec.Env
+			spec.Env = make(map[string]string, len(base)+len(es.EnvFrom))
+			for k, v := range base {
 				spec.Env[k] = v
 			}
 			for _, a := range es.EnvFrom {
@@ -75,7 +80,7 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 			res = proc.Run(ctx, spec)
 			settlement, facts := execOutcome(res)
 			row = rs.script(s.Path(), settlement, facts, res.Truncated, callNotes{
-				ran:    ranOf(es, res, m),
+				ran:    ranOf(ranAs(es, argv), res, m),
 				answer: answerOf(es, res.ExitCode),
 				cause:  execCause(res, timeout),
 			})

@@ -1,0 +1,402 @@
+package chart
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/goccy/go-yaml/ast"
+
+	"github.com/openrunbook/runbook/rules"
+)
+
+// Template is a text with ${EXPR} parts (chart-yaml.md "exec, completed",
+// Templates): an exec `command` item or `timeout`. Each part's expression is
+// compiled when the chart is loaded, through the loader's one expression
+// path, so the names it reads are checked like any other expression's.
+//
+//	written           runs as
+//	-w                -w                (no ${: literal, no Template)
+//	"${warn}"         80                (a number in plain decimal)
+//	"--host=${h}"     --host=db-1       (a string as it is)
+//	"$${HOME}"        ${HOME}           ($${ writes a literal ${)
+//	"${n * 1e10}"     10000000000       (never 1e+10)
+//
+// A template never reads a secret input: that is refused at load, since
+// argv is where ps shows it (pass a secret with envFrom: or stdin:).
+type Template struct {
+	Src   string // as written
+	Parts []TemplatePart
+	Pos   Pos
+}
+
+// TemplatePart is literal text, or one ${EXPR} part (Expr set).
+type TemplatePart struct {
+	Text string
+	Expr *rules.Expr
+}
+
+// Render is the template's text with each part replaced by its value
+// (TemplateText) read from env.
+func (t *Template) Render(env rules.Env) (string, error) {
+	var b strings.Builder
+	for _, p := range t.Parts {
+		if p.Expr == nil {
+			b.WriteString(p.Text)
+			continue
+		}
+		v, _, err := p.Expr.Value(env)
+		if err != nil {
+			return "", fmt.Errorf("${%s}: %w", p.Expr.String(), err)
+		}
+		s, err := TemplateText(v)
+		if err != nil {
+			return "", fmt.Errorf("${%s}: %w", p.Expr.String(), err)
+		}
+		b.WriteString(s)
+	}
+	return b.String(), nil
+}
+
+// TemplateText is one template part's value as text, the one rule for it:
+//
+//	string           as it is
+//	number           plain decimal, never an exponent (13700000000, 0.5)
+//	bool             true | false
+//	null             an error: an empty argument is rarely what was meant
+//	list, object     an error: an argument is one word; join it in the
+//	                 expression (join(hosts, ","))
+func TemplateText(v any) (string, error) {
+	switch t := v.(type) {
+	case string:
+		return t, nil
+	case bool:
+		return strconv.FormatBool(t), nil
+	case int:
+		return strconv.Itoa(t), nil
+	case int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
+		return fmt.Sprint(t), nil
+	case float32:
+		return plainFloat(float64(t))
+	case float64:
+		return plainFloat(t)
+	case json.Number:
+		if i, err := t.Int64(); err == nil {
+			return strconv.FormatInt(i, 10), nil
+		}
+		f, err := t.Float64()
+		if err != nil {
+			return "", fmt.Errorf("gave %q, not a number an argument can hold", t.String())
+		}
+		return plainFloat(f)
+	case nil:
+		return "", errors.New("gave null: give the part a value (write ${x ?? \"\"} for an empty text)")
+	}
+	return "", fmt.Errorf("gave %s, not a string, number or bool: an argument is one word; make it one in the expression, such as join(list, \",\")", kindOf(v))
+}
+
+func plainFloat(f float64) (string, error) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return "", fmt.Errorf("gave %v, not a number an argument can hold", f)
+	}
+	return strconv.FormatFloat(f, 'f', -1, 64), nil
+}
+
+func kindOf(v any) string {
+	switch v.(type) {
+	case []any:
+		return "a list"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("a %T", v)
+}
+
+// templateRead is one template part the loader compiled, kept for the
+// check that no template reads a secret (checkTemplateSecrets).
+type templateRead struct {
+	e     entry // as seen from the part (partPos)
+	stage string
+	what  string
+	x     *rules.Expr
+}
+
+// template reads a text that may hold ${EXPR} parts. nil and true: the
+// text has no `${` (it is literal, as written). Each part is compiled
+// through compilePart; an unclosed or empty part is an error at its place.
+func (l *loader) template(e entry, stage, what string) (*Template, bool) {
+	src, ok := l.text(e, stage, what)
+	if !ok || !strings.Contains(src, "${") {
+		return nil, ok
+	}
+	raw, err := splitTemplate(src)
+	if err != nil {
+		l.errf(l.partAt(e, err.at), stage, "%s: template %q: %s", what, src, err.msg)
+		return nil, false
+	}
+	t := &Template{Src: src, Pos: e.valPos}
+	good := true
+	for _, r := range raw {
+		if !r.expr {
+			t.Parts = append(t.Parts, TemplatePart{Text: r.text})
+			continue
+		}
+		x, ok := l.compilePart(l.partPos(e, r.at), r.text, stage, what, l.partAt(e, r.at))
+		good = good && ok
+		t.Parts = append(t.Parts, TemplatePart{Expr: x})
+	}
+	return t, good
+}
+
+// partPos is e as seen from a part that starts at rune offset at of e's
+// text: for a one-line scalar its column moves there (exprPos adds the
+// quote and the position inside the part); otherwise it stays at e.
+func (l *loader) partPos(e entry, at int) entry {
+	if sn, ok := e.val.(*ast.StringNode); ok && !strings.Contains(sn.Value, "\n") {
+		e.valPos.Col += at
+	}
+	return e
+}
+
+// partAt is where the rune at offset at of e's text was written.
+func (l *loader) partAt(e entry, at int) Pos {
+	return l.exprPos(l.partPos(e, at), &rules.CompileError{Line: 1, Column: 1})
+}
+
+// compilePart compiles one template part (e is as seen from it, at where
+// it starts) through the loader's expression path: noted for the
+// load-time names check, a compile error at its place.
+func (l *loader) compilePart(e entry, src, stage, what string, at Pos) (*rules.Expr, bool) {
+	if strings.TrimSpace(src) == "" {
+		l.errf(at, stage, "%s: template part ${} is empty: write an expression inside it, or $${ for a literal ${", what)
+		return nil, false
+	}
+	x, err := rules.Compile(src)
+	if err != nil {
+		var ce *rules.CompileError
+		if errors.As(err, &ce) {
+			l.errf(l.exprPos(e, ce), stage, "%s: template part ${%s} does not compile: %s", what, src, ce.Msg)
+		} else {
+			l.errf(e.valPos, stage, "%s: template part ${%s} does not compile: %v", what, src, err)
+		}
+		return nil, false
+	}
+	l.noteCompiled(e, stage, what, x)
+	l.templateReads = append(l.templateReads, templateRead{e: e, stage: stage, what: what, x: x})
+	return x, true
+}
+
+// rawPart is one piece of a template's text: literal text, or a part's
+// expression source; at is the rune offset of its first rune.
+type rawPart struct {
+	text string
+	expr bool
+	at   int
+}
+
+type templateError struct {
+	at  int
+	msg string
+}
+
+// splitTemplate splits a text into literal pieces and ${EXPR} parts. A
+// part ends at the `}` that closes it, braces inside it counted and
+// string literals ('…', "…", `…`) skipped, so ${ {"a": 1}.a } and
+// ${"}"} are one part each. `$${` is a literal `${`.
+func splitTemplate(src string) ([]rawPart, *templateError) {
+	rs := []rune(src)
+	var out []rawPart
+	var lit strings.Builder
+	litAt := 0
+	flush := func() {
+		if lit.Len() > 0 {
+			out = append(out, rawPart{text: lit.String(), at: litAt})
+			lit.Reset()
+		}
+	}
+	for i := 0; i < len(rs); {
+		switch {
+		case rs[i] == '$' && i+2 < len(rs) && rs[i+1] == '$' && rs[i+2] == '{':
+			if lit.Len() == 0 {
+				litAt = i
+			}
+			lit.WriteString("${")
+			i += 3
+		case rs[i] == '$' && i+1 < len(rs) && rs[i+1] == '{':
+			end, ok := closeBrace(rs, i+2)
+			if !ok {
+				return nil, &templateError{at: i, msg: "a ${ part is not closed: end it with }, or write $${ for a literal ${"}
+			}
+			flush()
+			out = append(out, rawPart{text: string(rs[i+2 : end]), expr: true, at: i + 2})
+			i = end + 1
+			litAt = i
+		default:
+			if lit.Len() == 0 {
+				litAt = i
+			}
+			lit.WriteRune(rs[i])
+			i++
+		}
+	}
+	flush()
+	return out, nil
+}
+
+// closeBrace is the index of the `}` closing a part whose expression
+// starts at i.
+func closeBrace(rs []rune, i int) (int, bool) {
+	depth := 0
+	for ; i < len(rs); i++ {
+		switch c := rs[i]; c {
+		case '"', '\'', '`':
+			for i++; i < len(rs) && rs[i] != c; i++ {
+				if rs[i] == '\\' && c != '`' {
+					i++
+				}
+			}
+		case '{':
+			depth++
+		case '}':
+			if depth == 0 {
+				return i, true
+			}
+			depth--
+		}
+	}
+	return 0, false
+}
+
+// checkTemplateSecrets refuses every template part of this file that reads
+// a secret input of its chart, or a name computed from one (a var, a set
+// key or a foreach as whose expression reads a secret, followed to its
+// end), or the whole $env where the chart has a secret: a secret never goes
+// into argv (chart-yaml.md, Templates).
+func (l *loader) checkTemplateSecrets(spec *Spec) {
+	if len(l.templateReads) == 0 || spec == nil {
+		return
+	}
+	from := map[string]string{} // a name holding a secret → the secret input it holds
+	via := map[string]string{}  // a name computed from one → how
+	var secrets []string
+	for _, in := range spec.Inputs {
+		if in.Secret {
+			from[in.Name] = in.Name
+			secrets = append(secrets, in.Name)
+		}
+	}
+	if len(secrets) == 0 {
+		return
+	}
+	taint := secretFlows(spec)
+	for changed := true; changed; {
+		changed = false
+		for _, f := range taint {
+			if _, done := from[f.key]; done {
+				continue
+			}
+			for _, r := range f.x.Roots() {
+				if in, ok := from[r]; ok {
+					from[f.key], via[f.key] = in, f.how
+					changed = true
+					break
+				}
+			}
+		}
+	}
+	for _, t := range l.templateReads {
+		if t.x.ReadsWholeEnv() {
+			l.errf(l.exprPos(t.e, &rules.CompileError{Line: 1, Column: 1}), t.stage, "%s: template part ${%s} reads $env as a whole, which holds the secret input %q: a secret never goes into argv, where ps shows it; name the keys the part reads, and pass %s with envFrom: or stdin:",
+				t.what, t.x.String(), secrets[0], secrets[0])
+			continue
+		}
+		for _, r := range t.x.Roots() {
+			in, ok := from[r]
+			if !ok {
+				continue
+			}
+			pos := l.exprPos(t.e, &rules.CompileError{Line: 1, Column: 1})
+			for _, id := range t.x.Idents() {
+				if id.Name == r {
+					pos = l.exprPos(t.e, &rules.CompileError{Line: id.Line, Column: id.Column})
+					break
+				}
+			}
+			held := ""
+			if r != in {
+				held = fmt.Sprintf(" (%s is %s, computed from it)", r, via[r])
+			}
+			l.errf(pos, t.stage, "%s: template part ${%s} reads the secret input %q%s: a secret never goes into argv, where ps shows it; pass it with envFrom: {%s: %s} (the command reads $%s) or stdin: %s",
+				t.what, t.x.String(), in, held, envName(in), r, envName(in), r)
+			break
+		}
+	}
+}
+
+// secretFlow is one name an expression computes: a secret it reads flows
+// into the name.
+type secretFlow struct {
+	key, how string
+	x        *rules.Expr
+}
+
+// secretFlows lists the names a chart computes from expressions: its vars,
+// every set key, every foreach as (from its items), in any branch.
+func secretFlows(spec *Spec) []secretFlow {
+	var out []secretFlow
+	add := func(key, how string, v rules.Valuer) {
+		if x, ok := v.(*rules.Expr); ok && x != nil {
+			out = append(out, secretFlow{key: key, how: how, x: x})
+		}
+	}
+	for _, v := range spec.Vars {
+		add(v.Key, "a var", v.Expr)
+	}
+	var walk func([]StageSpec)
+	walk = func(stages []StageSpec) {
+		for i := range stages {
+			st := &stages[i]
+			for _, a := range st.Set {
+				add(a.Key, fmt.Sprintf("set by stage %q", st.ID), a.Expr)
+			}
+			if fe := st.ForEach; fe != nil {
+				if fe.Items != nil {
+					add(fe.As, fmt.Sprintf("foreach %q's item", st.ID), fe.Items)
+				}
+				walk(fe.Stages)
+			}
+			if st.Subflow != nil {
+				walk(st.Subflow.Stages)
+			}
+			for _, brs := range [][]BranchSpec{st.Branches, st.Parallel} {
+				for _, br := range brs {
+					walk(br.Stages)
+				}
+			}
+		}
+	}
+	walk(spec.Stages)
+	return out
+}
+
+// envName is an input's name as an environment variable: DB_PASSWORD for
+// dbPassword or db-password.
+func envName(name string) string {
+	var b strings.Builder
+	rs := []rune(name)
+	for i, r := range rs {
+		switch {
+		case r == '-' || r == '.' || r == ' ':
+			b.WriteRune('_')
+		case i > 0 && r >= 'A' && r <= 'Z' && rs[i-1] >= 'a' && rs[i-1] <= 'z':
+			b.WriteRune('_')
+			b.WriteRune(r)
+		default:
+			b.WriteString(strings.ToUpper(string(r)))
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,73 @@
+package runbook
+
+import (
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/openrunbook/runbook/chart"
+	"github.com/openrunbook/runbook/flow"
+)
+
+// renderExec is what one run of an exec stage executes: its argv with
+// every template part rendered (chart.Template.Render: strings as they
+// are, numbers in plain decimal), and its bound, the templated timeout's
+// when exec's timeout is a template (settle's otherwise). A part that
+// errors, or a timeout that renders to no positive duration, fails the
+// stage: nothing is run with a guessed argument.
+func renderExec(es *chart.ExecSpec, s *flow.Scope, bound time.Duration) ([]string, time.Duration, error) {
+	argv := es.Command
+	if es.Args != nil {
+		argv = make([]string, len(es.Args))
+		for i := range es.Args {
+			v, err := es.Args[i].Render(s)
+			if err != nil {
+				return nil, 0, fmt.Errorf("exec command argument %d %q: %w", i+1, es.Args[i].Src, err)
+			}
+			argv[i] = v
+		}
+	}
+	if t := es.TimeoutTemplate; t != nil {
+		v, err := t.Render(s)
+		if err != nil {
+			return nil, 0, fmt.Errorf("exec timeout %q: %w", t.Src, err)
+		}
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return nil, 0, fmt.Errorf("exec timeout %q gave %q, not a positive duration: it must render to one such as 500ms, 10s or 2m (an input of type duration is one)", t.Src, v)
+		}
+		bound = d
+	}
+	return argv, bound, nil
+}
+
+// execEnv is the environment an exec stage lays over the child's base:
+// the variables inheritEnv names, as the runner's own environment holds
+// them when it does, then env:, which wins. Read when the stage runs, so a
+// run sees the environment it was started in.
+func execEnv(es *chart.ExecSpec, env map[string]string) map[string]string {
+	if len(es.InheritEnv) == 0 {
+		return env
+	}
+	out := make(map[string]string, len(env)+len(es.InheritEnv))
+	for _, name := range es.InheritEnv {
+		if v, ok := os.LookupEnv(name); ok {
+			out[name] = v
+		}
+	}
+	for k, v := range env {
+		out[k] = v
+	}
+	return out
+}
+
+// ranAs is es as one run executed it: the argv rendered, for the script
+// row's record of what ran.
+func ranAs(es *chart.ExecSpec, argv []string) *chart.ExecSpec {
+	if es.Args == nil {
+		return es
+	}
+	c := *es
+	c.Command = argv
+	return &c
+}

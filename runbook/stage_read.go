@@ -1,0 +1,157 @@
+package runbook
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/openrunbook/runbook/chart"
+	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/internal/proc"
+	"github.com/openrunbook/runbook/plugins/label"
+	"github.com/openrunbook/runbook/rules"
+)
+
+// MaxReadFiles is the most files one `read: {glob: …}` reads; a pattern
+// matching more fails the stage rather than reading some in silence.
+const MaxReadFiles = 1000
+
+// readStage reads a file, or every file a glob matches, without running a
+// process (chart-yaml.md, read:), and writes under `into`:
+//
+//	path:  {path, exists, content}        the file as written in the chart
+//	glob:  [{path, exists, content}, …]   every match, in path order
+//
+// content is parsed as exec's stdout is, by the same code (a result that
+// declares coverage is read the same way); a file past exec's output cap
+// (proc.DefaultMaxOutput) is withheld as exec output is (content null,
+// `withheld` saying so). A relative path is read from the chart file's
+// folder. A file that does not exist is an outcome: exists is false and
+// content null. A file that exists and cannot be read (a folder,
+// permission denied) fails the stage.
+func readStage(st *chart.StageSpec) flow.StageFunc {
+	rd := st.Read
+	into := rd.Into
+	if into == "" {
+		into = st.ID
+	}
+	return func(ctx context.Context, s *flow.Scope) error {
+		rs := stateOf(s)
+		if rd.Glob != nil {
+			pattern, err := readWord(rd.Glob, s, "read glob")
+			if err != nil {
+				return err
+			}
+			matches, err := filepath.Glob(inDir(rd.Dir, pattern))
+			if err != nil {
+				return fmt.Errorf("read glob %q: %w", pattern, err)
+			}
+			if len(matches) > MaxReadFiles {
+				return fmt.Errorf("read glob %q matches %d files, more than the %d one stage reads: narrow the pattern or split it", pattern, len(matches), MaxReadFiles)
+			}
+			slices.Sort(matches)
+			out := make([]any, 0, len(matches))
+			for _, m := range matches {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				shown := m
+				if !filepath.IsAbs(pattern) && rd.Dir != "" {
+					if rel, err := filepath.Rel(rd.Dir, m); err == nil {
+						shown = rel
+					}
+				}
+				v, err := rs.readFile(s.Path(), rd, shown, m)
+				if err != nil {
+					return err
+				}
+				out = append(out, v)
+			}
+			s.Set(into, out)
+			return nil
+		}
+		p, err := readWord(rd.Path, s, "read path")
+		if err != nil {
+			return err
+		}
+		v, err := rs.readFile(s.Path(), rd, p, inDir(rd.Dir, p))
+		if err != nil {
+			return err
+		}
+		s.Set(into, v)
+		return nil
+	}
+}
+
+// readWord is a path or pattern expression's value: a string, not empty.
+func readWord(v rules.Valuer, s *flow.Scope, what string) (string, error) {
+	val, _, err := v.Value(s)
+	if err != nil {
+		return "", fmt.Errorf("%s %s: %w", what, v.String(), err)
+	}
+	str, ok := val.(string)
+	if !ok || str == "" {
+		return "", fmt.Errorf("%s %s gave %v (%T), not a path: it must give a string that is not empty", what, v.String(), val, val)
+	}
+	return str, nil
+}
+
+// inDir is p read from dir when p is relative.
+func inDir(dir, p string) string {
+	if filepath.IsAbs(p) || dir == "" {
+		return p
+	}
+	return filepath.Join(dir, p)
+}
+
+// readFile reads one file as `read:` shows it (shown is the path as the
+// chart gave it). Its content goes through exec's stdout parsing
+// (execValue) as a process's completed output would.
+//
+// TODO(parse modes): when exec's parsing moves to its own home, call that
+// home here with rd.Parse instead of execValue.
+func (rs *runState) readFile(path string, rd *chart.ReadSpec, shown, file string) (map[string]any, error) {
+	out := map[string]any{"path": shown, "exists": false, "content": nil}
+	f, err := os.Open(file)
+	if errors.Is(err, fs.ErrNotExist) {
+		return out, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", shown, unwrapPathErr(err))
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		return nil, fmt.Errorf("read %s: it is a folder, not a file (to read the files in it, use glob: '\"%s/*\"')", shown, shown)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, int64(proc.DefaultMaxOutput)+1))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", shown, unwrapPathErr(err))
+	}
+	out["exists"] = true
+	zero := 0
+	res := proc.Result{Stdout: data, ExitCode: &zero, Started: true, Truncated: len(data) > proc.DefaultMaxOutput}
+	if res.Truncated {
+		res.Stdout = nil
+	}
+	parsed := rs.execValue(path, &chart.ExecSpec{Parse: rd.Parse}, res, label.Row{Label: label.Completed})
+	out["content"] = parsed["stdout"]
+	for _, k := range []string{"parseError", "parseProblems", "withheld"} {
+		if v, ok := parsed[k]; ok {
+			out[k] = v
+		}
+	}
+	return out, nil
+}
+
+func unwrapPathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
