@@ -137,6 +137,7 @@ answer can be trusted.`,
 		newVersionCmd(stdout),
 		newPluginsCmd(stdout, stderr),
 		newHonestyPluginCmd(),
+		newTestCmd(stdout, stderr), // test.go
 	)
 	return root
 }

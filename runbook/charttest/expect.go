@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/openrunbook/runbook/plugins/coverage"
@@ -279,3 +280,48 @@ func compact(v any) string {
 	}
 	return string(b)
 }
+
+// String is the failure as `runbook test` prints it: where the key was
+// written, what was expected and what the run gave, then any detail (the
+// row diff, the run's words) on lines of their own, indented.
+func (f Failure) String() string {
+	var b strings.Builder
+	if f.Pos.Line > 0 {
+		fmt.Fprintf(&b, "%s:%d:%d: ", f.Pos.File, f.Pos.Line, f.Pos.Col)
+	}
+	switch {
+	case f.Key == "stub" || f.Key == "run" || f.Key == "answers" || f.Key == "failOn":
+		b.WriteString(f.Msg)
+		return b.String()
+	case f.Rows != nil:
+		fmt.Fprintf(&b, "%s: %s", f.Key, f.Msg)
+		for _, d := range f.Rows {
+			fmt.Fprintf(&b, "\n    %c %s", d.Op, yamlRow(d.Row))
+		}
+		return b.String()
+	}
+	fmt.Fprintf(&b, "%s: expected %s, got %s", f.Key, Format(f.Expected), Format(f.Actual))
+	if f.Msg != "" {
+		b.WriteString("\n    " + f.Msg)
+	}
+	return b.String()
+}
+
+// Format is a value as a test file writes it (YAML flow style): how
+// failures show expected and actual values.
+func Format(v any) string {
+	switch t := v.(type) {
+	case nil:
+		return "nothing"
+	case []string:
+		return yamlFlow(anyList(t))
+	case int:
+		return strconv.Itoa(t)
+	case map[string]any:
+		return yamlFlow(jsonValue(t))
+	}
+	return yamlFlow(v)
+}
+
+// RowText is a verdict row as a test file writes it.
+func RowText(r record.Row) string { return yamlRow(r) }
