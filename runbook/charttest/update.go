@@ -56,10 +56,10 @@ func produced(cr *CaseResult) (vals map[string]string, always map[string]bool) {
 			b.WriteString("\n- ")
 			b.WriteString(yamlRow(row))
 		}
-		if b.Len() == 0 {
-			b.WriteString(" []")
-		}
 		vals["verdicts"] = b.String()
+		if b.Len() == 0 {
+			vals["verdicts"] = "[]"
+		}
 		vals["rowsTotal"] = strconv.Itoa(rec.Verdicts.RowsTotal)
 		always["verdicts"] = true
 	}
@@ -273,7 +273,7 @@ func yamlFlow(v any) string {
 	return yamlScalar(v)
 }
 
-var plain = regexp.MustCompile(`^[A-Za-z0-9/_.][A-Za-z0-9/_.%+@()-]*( [A-Za-z0-9/_.%+@()-]+)*$`)
+var plain = regexp.MustCompile(`^[A-Za-z0-9/_.][A-Za-z0-9/_.%+@()~-]*( [A-Za-z0-9/_.%+@()~-]+)*$`)
 
 // yamlScalar writes a scalar plain where YAML reads it back as the same
 // string in flow context, else double-quoted (JSON's quoting is YAML's).
