@@ -77,7 +77,10 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 		var row label.Row
 		m := record.Masker(rs.secrets)
 		for a := 1; ; a++ {
-			res = proc.Run(ctx, spec)
+			var err error
+			if res, err = rs.runProc(ctx, st, s, spec); err != nil { // stubs.go
+				return err
+			}
 			settlement, facts := execOutcome(res)
 			row = rs.script(s.Path(), settlement, facts, res.Truncated, callNotes{
 				ran:    ranOf(ranAs(es, argv), res, m),

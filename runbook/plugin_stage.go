@@ -195,6 +195,9 @@ func pluginStage(st *chart.StageSpec, set settled) flow.StageFunc {
 		if rs.plugins == nil {
 			return fmt.Errorf("plugin %q: stage plugins run only inside a runbook run", ps.Name)
 		}
+		if stubbed, err := rs.pluginStub(ctx, st, s, into); stubbed { // stubs.go
+			return err
+		}
 		p, err := rs.plugins.stage(ctx, ps.Name)
 		if err != nil {
 			rs.script(s.Path(), label.Threw, nil, false, callNotes{cause: pluginCause(ctx, err, set.timeout)})

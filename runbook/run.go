@@ -24,7 +24,7 @@ type run struct {
 // harvest, the narrative when asked for, and the caller's recorders behind
 // the masker. h may hold decisions a resumed run already made.
 func (rb *Runbook) prepare(o *execOptions, in *resolvedInputs, h *record.Harvest) *run {
-	rs := &runState{label: rb.honestyOn(HonestyLabel), cover: rb.honestyOn(HonestyCoverage), secrets: in.secrets}
+	rs := &runState{label: rb.honestyOn(HonestyLabel), cover: rb.honestyOn(HonestyCoverage), secrets: in.secrets, stubs: o.stubs}
 	r := &run{rb: rb, o: o, in: in, rs: rs, harvest: h}
 	r.end = &endPlugins{end: rb.startPlugins(rs, o)} // plugin_stage.go
 	if o.narrative {

@@ -57,6 +57,8 @@ type execOptions struct {
 	pluginDir string
 	// pluginDirHint: WithPluginDirHint.
 	pluginDirHint string
+	// stubs answer for exec and plugin stages (WithStubs, stubs.go).
+	stubs Stubs
 }
 
 // WithRecorders attaches more recorders (e.g. an NDJSON stream).

@@ -30,6 +30,7 @@ type runState struct {
 	cover   bool
 	secrets secret.Set
 	plugins *stagePlugins // nil outside a runbook run
+	stubs   Stubs         // WithStubs; nil: every stage runs for real
 
 	mu       sync.Mutex
 	scripts  []label.Row

@@ -145,6 +145,7 @@ answer can be trusted.`,
 		newVersionCmd(stdout),
 		newPluginsCmd(stdout, stderr),
 		newHonestyPluginCmd(),
+		newTestCmd(stdout, stderr), // test.go
 	)
 	return root
 }

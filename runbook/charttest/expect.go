@@ -1,0 +1,327 @@
+package charttest
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/openrunbook/runbook/plugins/coverage"
+	"github.com/openrunbook/runbook/record"
+)
+
+// compare holds a case's run to each key its expect gives, in expect's
+// order of keys (expectKeys).
+func compare(c *Case, res *CaseResult) []Failure {
+	e, rec := c.Expect, res.Record
+	var out []Failure
+	fail := func(key string, want, got any, msg string) {
+		out = append(out, Failure{Key: key, Pos: e.At[key], Expected: want, Actual: got, Msg: msg})
+	}
+	if e.Status != nil && *e.Status != rec.Status {
+		msg := ""
+		if rec.Error != nil {
+			msg = fmt.Sprintf("the run %s at %s: %s", rec.Status, rec.Error.Stage, trimmed(rec.Error.Message))
+		}
+		fail("status", *e.Status, rec.Status, msg)
+	}
+	if e.Exit != nil && *e.Exit != res.Exit {
+		fail("exit", *e.Exit, res.Exit, "")
+	}
+	if e.FailOn != nil {
+		fail("failOn", e.FailOn, nil, "expect.failOn is not yet supported: the --fail-on conditions (exit 3) are being added to runbook exec; until then test the standing or the verdicts instead")
+	}
+	if e.Verdicts != nil {
+		if diff, ok := rowDiff(e.Verdicts, rowsOf(rec)); !ok {
+			out = append(out, Failure{Key: "verdicts", Pos: e.At["verdicts"], Rows: diff,
+				Msg: fmt.Sprintf("expected %d rows, got %d", len(e.Verdicts), len(rowsOf(rec)))})
+		}
+	}
+	if e.RowsTotal != nil {
+		got := 0
+		if rec.Verdicts != nil {
+			got = rec.Verdicts.RowsTotal
+		}
+		if got != *e.RowsTotal {
+			fail("rowsTotal", *e.RowsTotal, got, "")
+		}
+	}
+	if e.Standing != nil && *e.Standing != standingOf(rec) {
+		fail("standing", *e.Standing, standingOf(rec), lineOf(rec))
+	}
+	if e.Reasons != nil {
+		got := reasonsOf(rec)
+		if !sameSet(e.Reasons, got) {
+			fail("reasons", e.Reasons, got, "")
+		}
+	}
+	for _, path := range sortedKeys(e.Decisions) {
+		want := e.Decisions[path]
+		got, ok := chosen(rec, path)
+		if !ok {
+			fail("decisions", map[string]any{path: want}, nil, fmt.Sprintf("no decision was made at %s (decided: %s)", path, decided(rec)))
+			continue
+		}
+		if !slices.Equal(want, got) {
+			fail("decisions", map[string]any{path: want}, map[string]any{path: got}, "")
+		}
+	}
+	items := coverageItems(rec)
+	for _, want := range e.Coverage {
+		if !slices.ContainsFunc(items, func(it map[string]any) bool { return subset(want, it) }) {
+			fail("coverage", want, nil, "no coverage item of the run is this one (the run's: "+compact(items)+")")
+		}
+	}
+	state := jsonValue(rec.State)
+	for _, k := range sortedKeys(e.State) {
+		got, ok := dotted(state, k)
+		if !ok {
+			fail("state", map[string]any{k: e.State[k]}, nil, fmt.Sprintf("the run's state has no %s", k))
+			continue
+		}
+		if !reflect.DeepEqual(e.State[k], got) {
+			fail("state", map[string]any{k: e.State[k]}, map[string]any{k: got}, "")
+		}
+	}
+	if e.Line != nil && *e.Line != lineOf(rec) {
+		fail("line", *e.Line, lineOf(rec), "")
+	}
+	return out
+}
+
+// rowsOf are the record's shown verdict rows, their values as JSON reads
+// them back (so they compare with a test file's).
+func rowsOf(rec *record.Record) []record.Row {
+	if rec.Verdicts == nil {
+		return nil
+	}
+	out := make([]record.Row, len(rec.Verdicts.Rows))
+	for i, r := range rec.Verdicts.Rows {
+		vals := make(map[string]any, len(r.Values))
+		for k, v := range r.Values {
+			vals[k] = jsonValue(v)
+		}
+		out[i] = record.Row{Keys: r.Keys, Values: vals}
+	}
+	return out
+}
+
+// rowMatches: every key the expected row gives is in the actual row, equal.
+func rowMatches(want, got record.Row) bool {
+	for _, k := range want.Keys {
+		v, ok := got.Values[k]
+		if !ok || !reflect.DeepEqual(want.Values[k], v) {
+			return false
+		}
+	}
+	return true
+}
+
+// rowDiff lines expected rows up with actual ones, in order; ok when each
+// matches its row and the counts agree.
+func rowDiff(want, got []record.Row) ([]RowDiff, bool) {
+	var out []RowDiff
+	ok := len(want) == len(got)
+	for i := range max(len(want), len(got)) {
+		switch {
+		case i < len(want) && i < len(got) && rowMatches(want[i], got[i]):
+			out = append(out, RowDiff{Op: ' ', Row: want[i]})
+		default:
+			ok = false
+			if i < len(want) {
+				out = append(out, RowDiff{Op: '-', Row: want[i]})
+			}
+			if i < len(got) {
+				out = append(out, RowDiff{Op: '+', Row: got[i]})
+			}
+		}
+	}
+	return out, ok
+}
+
+func standingOf(rec *record.Record) string {
+	if rec.Assessment == nil {
+		return ""
+	}
+	return string(rec.Assessment.Standing)
+}
+
+func lineOf(rec *record.Record) string {
+	if rec.Assessment == nil {
+		return ""
+	}
+	return rec.Assessment.Line
+}
+
+func reasonsOf(rec *record.Record) []string {
+	out := []string{}
+	if rec.Assessment != nil {
+		for _, r := range rec.Assessment.Reasons {
+			out = append(out, string(r))
+		}
+	}
+	return out
+}
+
+func sameSet(a, b []string) bool {
+	a, b = slices.Clone(a), slices.Clone(b)
+	sort.Strings(a)
+	sort.Strings(b)
+	return slices.Equal(a, b)
+}
+
+func chosen(rec *record.Record, path string) ([]string, bool) {
+	for _, d := range rec.Decisions {
+		if d.Path == path {
+			return d.Chosen, true
+		}
+	}
+	return nil, false
+}
+
+func decided(rec *record.Record) string {
+	var ps []string
+	for _, d := range rec.Decisions {
+		ps = append(ps, d.Path)
+	}
+	if len(ps) == 0 {
+		return "none"
+	}
+	return strings.Join(ps, ", ")
+}
+
+// coverageItems flattens the run's coverage ledger into the items a test
+// names: {path, kind, what, why}, kind one of checked, not-checked,
+// cannot-cover, in-progress, or absence (what it looked for).
+func coverageItems(rec *record.Record) []map[string]any {
+	var out []map[string]any
+	add := func(path, kind string, its []coverage.Item) {
+		for _, it := range its {
+			m := map[string]any{"path": path, "kind": kind, "what": it.What}
+			if it.Why != "" {
+				m["why"] = it.Why
+			}
+			out = append(out, m)
+		}
+	}
+	for _, e := range rec.Coverage {
+		if e.Kind == coverage.KindAbsence {
+			out = append(out, map[string]any{"path": e.Path, "kind": "absence", "what": e.LookedFor})
+		}
+		add(e.Path, "checked", e.Checked)
+		add(e.Path, "not-checked", e.NotChecked)
+		add(e.Path, "cannot-cover", e.CannotCover)
+		for _, ip := range e.InProgress {
+			b, _ := json.Marshal(ip)
+			var m map[string]any
+			_ = json.Unmarshal(b, &m)
+			m["path"], m["kind"] = e.Path, "in-progress"
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// subset: every key of want is in got, equal.
+func subset(want, got map[string]any) bool {
+	for k, v := range want {
+		if g, ok := got[k]; !ok || !reflect.DeepEqual(v, g) {
+			return false
+		}
+	}
+	return true
+}
+
+// dotted reads `df.exitCode` (and `df.stdout.0` for a list's item).
+func dotted(v any, key string) (any, bool) {
+	if m, ok := v.(map[string]any); ok {
+		if x, ok := m[key]; ok {
+			return x, true // a key that holds a dot itself
+		}
+	}
+	for _, part := range strings.Split(key, ".") {
+		switch t := v.(type) {
+		case map[string]any:
+			x, ok := t[part]
+			if !ok {
+				return nil, false
+			}
+			v = x
+		case []any:
+			var i int
+			if _, err := fmt.Sscanf(part, "%d", &i); err != nil || i < 0 || i >= len(t) {
+				return nil, false
+			}
+			v = t[i]
+		default:
+			return nil, false
+		}
+	}
+	return v, true
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// compact is a value as short JSON, for a message.
+func compact(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+// String is the failure as `runbook test` prints it: where the key was
+// written, what was expected and what the run gave, then any detail (the
+// row diff, the run's words) on lines of their own, indented.
+func (f Failure) String() string {
+	var b strings.Builder
+	if f.Pos.Line > 0 {
+		fmt.Fprintf(&b, "%s:%d:%d: ", f.Pos.File, f.Pos.Line, f.Pos.Col)
+	}
+	switch {
+	case f.Key == "stub" || f.Key == "run" || f.Key == "answers" || f.Key == "failOn":
+		b.WriteString(f.Msg)
+		return b.String()
+	case f.Rows != nil:
+		fmt.Fprintf(&b, "%s: %s", f.Key, f.Msg)
+		for _, d := range f.Rows {
+			fmt.Fprintf(&b, "\n    %c %s", d.Op, yamlRow(d.Row))
+		}
+		return b.String()
+	}
+	fmt.Fprintf(&b, "%s: expected %s, got %s", f.Key, Format(f.Expected), Format(f.Actual))
+	if f.Msg != "" {
+		b.WriteString("\n    " + f.Msg)
+	}
+	return b.String()
+}
+
+// Format is a value as a test file writes it (YAML flow style): how
+// failures show expected and actual values.
+func Format(v any) string {
+	switch t := v.(type) {
+	case nil:
+		return "nothing"
+	case []string:
+		return yamlFlow(anyList(t))
+	case int:
+		return strconv.Itoa(t)
+	case map[string]any:
+		return yamlFlow(jsonValue(t))
+	}
+	return yamlFlow(v)
+}
+
+// RowText is a verdict row as a test file writes it.
+func RowText(r record.Row) string { return yamlRow(r) }

@@ -1,0 +1,498 @@
+package charttest
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/parser"
+
+	"github.com/openrunbook/runbook/chart"
+	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/internal/suggest"
+	"github.com/openrunbook/runbook/record"
+	"github.com/openrunbook/runbook/runbook"
+)
+
+// File is one loaded test file: its chart, built, and its cases.
+type File struct {
+	Path  string // as given to Load
+	Chart string // the chart's path (relative to the test file, joined)
+	Cases []*Case
+
+	rb  *runbook.Runbook
+	src []byte
+}
+
+// Case is one test case: a run of the chart on stubs, and what it expects.
+type Case struct {
+	Name    string
+	Pos     chart.Pos // where the case begins (its first key)
+	Inputs  map[string]any
+	Stubs   map[string]*ExecStub   // by stage id or record path
+	Plugins map[string]*PluginStub // by stage id or record path
+	Files   map[string]*FileStub   // by path read (read: stages; see TESTING.md)
+	Answers map[string]any         // ask: answers, by name
+	Real    []string               // stage ids this case runs for real
+	Expect  Expect
+
+	// For --update: where the case and its expect were written.
+	keyCol    int       // the column of the case's keys
+	expectKey chart.Pos // zero: the case has no expect
+}
+
+// ExecStub is what a stubbed exec stage's process did (testing.md).
+type ExecStub struct {
+	Stdout, Stderr string
+	ExitCode       *int
+	TimedOut       bool
+	NotFound       bool
+	Signal         string
+}
+
+// PluginStub is what a stubbed plugin stage's plugin answered.
+type PluginStub struct {
+	Writes  any
+	Assumed map[string]any
+	Fail    string
+}
+
+// FileStub is the content a stubbed read: path holds.
+type FileStub struct{ Content string }
+
+// Expect is what a case expects; a nil or empty field expects nothing.
+type Expect struct {
+	Status    *string
+	Exit      *int
+	FailOn    []string
+	Verdicts  []record.Row // nil: not expected; empty: no rows
+	RowsTotal *int
+	Standing  *string
+	Reasons   []string // nil: not expected
+	Decisions map[string][]string
+	Coverage  []map[string]any
+	State     map[string]any
+	Line      *string
+
+	// At is where each key was written, for failures that name it.
+	At map[string]chart.Pos
+}
+
+// The words of a test file, one list each (unknown-key errors name them).
+var (
+	fileKeys     = []string{"version", "chart", "cases"}
+	caseKeys     = []string{"name", "inputs", "stubs", "plugins", "files", "answers", "real", "expect"}
+	stubKeys     = []string{"stdout", "stdoutFile", "stderr", "stderrFile", "exitCode", "timedOut", "notFound", "signal"}
+	pluginKeys   = []string{"writes", "assumed", "fail"}
+	fileStubKeys = []string{"content", "contentFile"}
+	expectKeys   = []string{"status", "exit", "failOn", "verdicts", "rowsTotal", "standing", "reasons", "decisions", "coverage", "state", "line"}
+	coverageKeys = []string{"path", "kind", "what", "why"}
+	statusWords  = []string{"completed", "failed", "paused", "cancelled"}
+	standings    = []string{"known", "consistent", "not-sure", "ask", "not-assessed"}
+	coverKinds   = []string{"checked", "not-checked", "cannot-cover", "in-progress", "absence"}
+)
+
+// Load reads a test file and the chart it names. A test file that does not
+// load is a chart.LoadErrors, every problem at file:line:col; a chart that
+// does not load is its own LoadErrors.
+func Load(path string) (*File, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, chart.LoadErrors{{Pos: chart.Pos{File: path}, Msg: fmt.Sprintf("cannot be read: %v", err)}}
+	}
+	r := &reader{file: path}
+	f, err := parser.ParseBytes(src, parser.ParseComments)
+	if err != nil || len(f.Docs) == 0 || f.Docs[0].Body == nil {
+		msg := "the file is empty: a test file needs version: 1, chart: FILE and cases: [...]"
+		if err != nil {
+			msg = "the file is not valid YAML: " + strings.SplitN(err.Error(), "\n", 2)[0]
+		}
+		return nil, chart.LoadErrors{{Pos: chart.Pos{File: path, Line: 1, Col: 1}, Msg: msg}}
+	}
+	root := f.Docs[0].Body
+	top, ok := r.mapping(root, "a test file")
+	if !ok {
+		return nil, r.errs
+	}
+	r.known(top, "a test file", fileKeys...)
+	tf := &File{Path: path, src: src}
+	var casesNode ast.Node
+	version := false
+	for _, p := range top {
+		switch p.key {
+		case "version":
+			if v, ok := r.integer(p.val, "version"); ok && v != 1 {
+				r.errf(p.val, "version %d: this runbook reads test files of version 1", v)
+			}
+			version = true
+		case "chart":
+			if s, ok := r.str(p.val, "chart"); ok {
+				tf.Chart = filepath.Join(filepath.Dir(path), s)
+			}
+		case "cases":
+			casesNode = p.val
+		}
+	}
+	if !version {
+		r.errf(root, "a test file needs version: 1")
+	}
+	if tf.Chart == "" && !hasKey(top, "chart") {
+		r.errf(root, "a test file needs chart: FILE (the chart it tests, relative to the test file)")
+	}
+	if casesNode == nil {
+		r.errf(root, "a test file needs cases: [...] (one or more)")
+	}
+	if len(r.errs) > 0 || tf.Chart == "" {
+		return nil, r.errs
+	}
+	rb, err := runbook.Open(tf.Chart)
+	if err != nil {
+		return nil, err
+	}
+	tf.rb = rb
+	st := stagesOf(rb.Spec())
+	items, _ := r.sequence(casesNode, "cases")
+	names := map[string]bool{}
+	for i, it := range items {
+		c := r.readCase(it, i, st)
+		if c == nil {
+			continue
+		}
+		if names[c.Name] {
+			r.errf(it, "case %q: another case has this name: names say which case failed, so each is its own", c.Name)
+		}
+		names[c.Name] = true
+		tf.Cases = append(tf.Cases, c)
+	}
+	if len(items) == 0 && len(r.errs) == 0 {
+		r.errf(casesNode, "cases: the list is empty: a test file has one case or more")
+	}
+	if len(r.errs) > 0 {
+		return nil, r.errs
+	}
+	return tf, nil
+}
+
+// Runbook is the chart the file tests, built.
+func (f *File) Runbook() *runbook.Runbook { return f.rb }
+
+func hasKey(ps []pair, k string) bool {
+	for _, p := range ps {
+		if p.key == k {
+			return true
+		}
+	}
+	return false
+}
+
+// stageIndex is every stage id of a chart (subflows, branches and bodies
+// too) and its kind.
+type stageIndex map[string]string
+
+func stagesOf(spec *chart.Spec) stageIndex {
+	out := stageIndex{}
+	var walk func([]chart.StageSpec)
+	walk = func(ss []chart.StageSpec) {
+		for i := range ss {
+			s := &ss[i]
+			if _, ok := out[s.ID]; !ok {
+				out[s.ID] = s.Kind
+			}
+			for _, b := range s.Branches {
+				walk(b.Stages)
+			}
+			for _, b := range s.Parallel {
+				walk(b.Stages)
+			}
+			if s.ForEach != nil {
+				walk(s.ForEach.Stages)
+			}
+			if s.Subflow != nil {
+				walk(s.Subflow.Stages)
+				if s.Subflow.Spec != nil {
+					walk(s.Subflow.Spec.Stages)
+				}
+			}
+		}
+	}
+	walk(spec.Stages)
+	return out
+}
+
+// stage checks that key names a stage of kind in the chart: a stage id, or
+// a record path (`per-volume~0/probe`) every step of which is one.
+func (r *reader) stage(n ast.Node, st stageIndex, key, kind, what string) bool {
+	p, err := flow.ParsePath(key)
+	if err != nil {
+		r.errf(n, "%s %q: %v", what, key, err)
+		return false
+	}
+	ids := make([]string, 0, len(st))
+	for id := range st {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	steps := []string{p.Node}
+	for _, s := range p.Scope {
+		steps = append(steps, s.Node)
+	}
+	for _, id := range steps {
+		if _, ok := st[id]; !ok {
+			msg := fmt.Sprintf("%s %q: the chart has no stage %q", what, key, id)
+			if near := suggest.Nearest(id, ids); near != "" {
+				msg += fmt.Sprintf("; did you mean %q?", near)
+			}
+			r.errf(n, "%s", msg)
+			return false
+		}
+	}
+	if got := st[p.Node]; got != kind {
+		r.errf(n, "%s %q: stage %q is a %s stage, not %s", what, key, p.Node, got, kind)
+		return false
+	}
+	return true
+}
+
+func (r *reader) readCase(n ast.Node, i int, st stageIndex) *Case {
+	ps, ok := r.mapping(n, fmt.Sprintf("case %d", i+1))
+	if !ok {
+		return nil
+	}
+	c := &Case{Pos: r.pos(n), keyCol: r.pos(n).Col}
+	for _, p := range ps {
+		if p.key == "name" {
+			c.Name, _ = r.str(p.val, "name")
+		}
+	}
+	what := fmt.Sprintf("case %q", c.Name)
+	if c.Name == "" {
+		what = fmt.Sprintf("case %d", i+1)
+		if !hasKey(ps, "name") {
+			r.errf(n, "%s needs a name", what)
+		}
+	}
+	r.known(ps, what, caseKeys...)
+	for _, p := range ps {
+		switch p.key {
+		case "inputs":
+			c.Inputs = r.object(p.val, what+": inputs")
+		case "answers":
+			c.Answers = r.object(p.val, what+": answers")
+		case "real":
+			c.Real, _ = r.strings(p.val, what+": real")
+			for _, id := range c.Real {
+				if kind, ok := st[id]; !ok || (kind != "exec" && kind != "plugin") {
+					r.stage(p.val, st, id, "exec", what+": real")
+				}
+			}
+		case "stubs":
+			c.Stubs = map[string]*ExecStub{}
+			kv, _ := r.mapping(p.val, what+": stubs")
+			for _, s := range kv {
+				if r.stage(s.node, st, s.key, "exec", what+": stub") {
+					c.Stubs[s.key] = r.execStub(s.val, what+": stub "+s.key)
+				}
+			}
+		case "plugins":
+			c.Plugins = map[string]*PluginStub{}
+			kv, _ := r.mapping(p.val, what+": plugins")
+			for _, s := range kv {
+				if r.stage(s.node, st, s.key, "plugin", what+": plugin stub") {
+					c.Plugins[s.key] = r.pluginStub(s.val, what+": plugin stub "+s.key)
+				}
+			}
+		case "files":
+			c.Files = map[string]*FileStub{}
+			kv, _ := r.mapping(p.val, what+": files")
+			for _, s := range kv {
+				c.Files[s.key] = r.fileStub(s.val, what+": file stub "+s.key)
+			}
+		case "expect":
+			c.expectKey = r.pos(p.node)
+			c.Expect = r.expect(p.val, what+": expect")
+		}
+	}
+	return c
+}
+
+func (r *reader) object(n ast.Node, what string) map[string]any {
+	v, ok := r.value(n, what)
+	if !ok || v == nil {
+		return nil
+	}
+	m, isMap := v.(map[string]any)
+	if !isMap {
+		r.errf(n, "%s is a mapping (name: value), not %s", what, describe(v))
+		return nil
+	}
+	return m
+}
+
+// text reads `KEY` or `KEYFile` (a file relative to the test file).
+func (r *reader) text(p pair, what string) string {
+	s, _ := r.str(p.val, what+": "+p.key)
+	if !strings.HasSuffix(p.key, "File") {
+		return s
+	}
+	b, err := os.ReadFile(filepath.Join(filepath.Dir(r.file), s))
+	if err != nil {
+		r.errf(p.val, "%s: %s: %v", what, p.key, err)
+	}
+	return string(b)
+}
+
+func (r *reader) execStub(n ast.Node, what string) *ExecStub {
+	ps, _ := r.mapping(n, what)
+	r.known(ps, what, stubKeys...)
+	s := &ExecStub{}
+	ends := 0
+	for _, p := range ps {
+		switch p.key {
+		case "stdout", "stdoutFile":
+			s.Stdout = r.text(p, what)
+		case "stderr", "stderrFile":
+			s.Stderr = r.text(p, what)
+		case "exitCode":
+			if v, ok := r.integer(p.val, what+": exitCode"); ok {
+				s.ExitCode = &v
+			}
+			ends++
+		case "timedOut":
+			s.TimedOut, _ = r.boolean(p.val, what+": timedOut")
+			ends++
+		case "notFound":
+			s.NotFound, _ = r.boolean(p.val, what+": notFound")
+			ends++
+		case "signal":
+			if v, ok := r.str(p.val, what+": signal"); ok {
+				s.Signal = "SIG" + strings.TrimPrefix(strings.ToUpper(v), "SIG")
+			}
+			ends++
+		}
+	}
+	if ends > 1 {
+		r.errf(n, "%s: give one of exitCode, timedOut, notFound and signal: a process ends one way", what)
+	}
+	return s
+}
+
+func (r *reader) pluginStub(n ast.Node, what string) *PluginStub {
+	ps, _ := r.mapping(n, what)
+	r.known(ps, what, pluginKeys...)
+	s := &PluginStub{}
+	for _, p := range ps {
+		switch p.key {
+		case "writes":
+			s.Writes, _ = r.value(p.val, what+": writes")
+		case "assumed":
+			s.Assumed = r.object(p.val, what+": assumed")
+		case "fail":
+			s.Fail, _ = r.str(p.val, what+": fail")
+		}
+	}
+	return s
+}
+
+func (r *reader) fileStub(n ast.Node, what string) *FileStub {
+	ps, _ := r.mapping(n, what)
+	r.known(ps, what, fileStubKeys...)
+	s := &FileStub{}
+	for _, p := range ps {
+		s.Content = r.text(p, what)
+	}
+	return s
+}
+
+func (r *reader) expect(n ast.Node, what string) Expect {
+	ps, _ := r.mapping(n, what)
+	r.known(ps, what, expectKeys...)
+	e := Expect{At: map[string]chart.Pos{}}
+	word := func(p pair, words []string) *string {
+		s, ok := r.str(p.val, what+": "+p.key)
+		if !ok {
+			return nil
+		}
+		if !contains(words, s) {
+			msg := fmt.Sprintf("%s: %s %q is not one of %s", what, p.key, s, strings.Join(words, ", "))
+			if near := suggest.Nearest(s, words); near != "" {
+				msg += fmt.Sprintf("; did you mean %q?", near)
+			}
+			r.errf(p.val, "%s", msg)
+			return nil
+		}
+		return &s
+	}
+	for _, p := range ps {
+		e.At[p.key] = r.pos(p.node)
+		switch p.key {
+		case "status":
+			e.Status = word(p, statusWords)
+		case "standing":
+			e.Standing = word(p, standings)
+		case "exit":
+			if v, ok := r.integer(p.val, what+": exit"); ok {
+				e.Exit = &v
+			}
+		case "rowsTotal":
+			if v, ok := r.integer(p.val, what+": rowsTotal"); ok {
+				e.RowsTotal = &v
+			}
+		case "failOn":
+			e.FailOn, _ = r.strings(p.val, what+": failOn")
+		case "reasons":
+			e.Reasons, _ = r.strings(p.val, what+": reasons")
+			if e.Reasons == nil {
+				e.Reasons = []string{}
+			}
+		case "line":
+			if s, ok := r.str(p.val, what+": line"); ok {
+				e.Line = &s
+			}
+		case "verdicts":
+			items, _ := r.sequence(p.val, what+": verdicts")
+			e.Verdicts = []record.Row{}
+			for _, it := range items {
+				kv, ok := r.mapping(it, what+": a verdict row")
+				if !ok {
+					continue
+				}
+				row := record.Row{Values: map[string]any{}}
+				for _, c := range kv {
+					v, _ := r.value(c.val, what+": verdict row key "+c.key)
+					row.Keys = append(row.Keys, c.key)
+					row.Values[c.key] = v
+				}
+				e.Verdicts = append(e.Verdicts, row)
+			}
+		case "decisions":
+			e.Decisions = map[string][]string{}
+			kv, _ := r.mapping(p.val, what+": decisions")
+			for _, d := range kv {
+				e.Decisions[d.key], _ = r.strings(d.val, what+": decisions "+d.key)
+			}
+		case "coverage":
+			items, _ := r.sequence(p.val, what+": coverage")
+			for _, it := range items {
+				kv, ok := r.mapping(it, what+": a coverage item")
+				if !ok {
+					continue
+				}
+				r.known(kv, what+": a coverage item", coverageKeys...)
+				m := map[string]any{}
+				for _, c := range kv {
+					m[c.key], _ = r.value(c.val, what+": coverage item key "+c.key)
+				}
+				if k, ok := m["kind"].(string); ok && !contains(coverKinds, k) {
+					r.errf(it, "%s: coverage item kind %q is not one of %s", what, k, strings.Join(coverKinds, ", "))
+				}
+				e.Coverage = append(e.Coverage, m)
+			}
+		case "state":
+			e.State = r.object(p.val, what+": state")
+		}
+	}
+	return e
+}

@@ -1,0 +1,235 @@
+package charttest
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/openrunbook/runbook/chart"
+	"github.com/openrunbook/runbook/record"
+	"github.com/openrunbook/runbook/runbook"
+)
+
+// Option configures File.Run.
+type Option func(*options)
+
+type options struct {
+	match *regexp.Regexp
+}
+
+// Match runs only the cases whose name re matches (--run).
+func Match(re *regexp.Regexp) Option { return func(o *options) { o.match = re } }
+
+// FileResult is every selected case of one file, run.
+type FileResult struct {
+	File  *File
+	Cases []*CaseResult
+}
+
+// Failed is how many of the cases failed.
+func (r *FileResult) Failed() int {
+	n := 0
+	for _, c := range r.Cases {
+		if !c.Passed() {
+			n++
+		}
+	}
+	return n
+}
+
+// CaseResult is one case, run and compared.
+type CaseResult struct {
+	Case     *Case
+	Duration time.Duration
+	// Failures are the case's mismatches, in the order expect lists them
+	// (a stage reached with no stub, and a run that would not start,
+	// first).
+	Failures []Failure
+	// Record is what the run answered (nil when it could not start).
+	Record *record.Record
+	// Exit is the exit code `runbook exec` would give the run.
+	Exit int
+}
+
+// Passed says the case met every expectation.
+func (c *CaseResult) Passed() bool { return len(c.Failures) == 0 }
+
+// Failure is one mismatch: the key of expect it is about ("stub" for a
+// stage reached with no stub, "run" for a run that did not start), where
+// that key was written, the expected and actual values, and for verdicts
+// the row diff.
+type Failure struct {
+	Key      string
+	Pos      chart.Pos
+	Msg      string
+	Expected any
+	Actual   any
+	Rows     []RowDiff
+}
+
+// RowDiff is one line of a verdict row diff: ' ' a row as expected, '-' an
+// expected row not there, '+' an actual row not expected.
+type RowDiff struct {
+	Op  byte
+	Row record.Row
+}
+
+// answeredAt is the clock of every answer a test gives: a record's
+// answers do not change from run to run.
+var answeredAt = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// maxResumes bounds the answers one case gives (a loop around an ask: that
+// its answers never end).
+const maxResumes = 100
+
+// Run runs the file's cases, one after another, in the order written.
+func (f *File) Run(ctx context.Context, opts ...Option) *FileResult {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	out := &FileResult{File: f}
+	for _, c := range f.Cases {
+		if o.match != nil && !o.match.MatchString(c.Name) {
+			continue
+		}
+		out.Cases = append(out.Cases, f.runCase(ctx, c))
+	}
+	return out
+}
+
+func (f *File) runCase(ctx context.Context, c *Case) *CaseResult {
+	start := time.Now()
+	res := &CaseResult{Case: c}
+	defer func() { res.Duration = time.Since(start) }()
+	stubs := &caseStubs{c: c}
+	run, err := f.rb.Exec(ctx, c.Inputs, runbook.WithStubs(stubs))
+	if err != nil {
+		res.Failures = append(res.Failures, Failure{Key: "run", Pos: c.Pos, Msg: "the run did not start: " + err.Error()})
+		return res
+	}
+	for i := 0; run.Record.Status == "paused" && i < maxResumes; i++ {
+		ans, ok := f.answers(c, run.Record.Pause)
+		if !ok {
+			break
+		}
+		next, err := f.rb.Resume(ctx, run.RunRecord(), ans, runbook.AnsweredBy("runbook test"),
+			runbook.ResumeClock(func() time.Time { return answeredAt }), runbook.ResumeExec(runbook.WithStubs(stubs)))
+		if err != nil {
+			res.Failures = append(res.Failures, Failure{Key: "answers", Pos: c.Pos, Msg: "the answers were refused: " + err.Error()})
+			break
+		}
+		run = next
+	}
+	res.Record = run.Record
+	res.Exit = ExitOf(run.Record)
+	for _, id := range stubs.unstubbed() {
+		res.Failures = append(res.Failures, Failure{Key: "stub", Pos: c.Pos,
+			Msg: fmt.Sprintf("stage %q was reached with no stub: a test never runs a real command or plugin; give it a stub (stubs: or plugins:), or list it under real:", id)})
+	}
+	res.Failures = append(res.Failures, compare(c, res)...)
+	return res
+}
+
+// answers are the case's answers to the question a run paused at: the
+// names it expects (and the secret inputs, which a record never keeps);
+// ok false when the case answers none of them.
+func (f *File) answers(c *Case, p *record.PauseRecord) (map[string]any, bool) {
+	if p == nil {
+		return nil, false
+	}
+	out := map[string]any{}
+	for name := range p.Expects {
+		if v, ok := c.Answers[name]; ok {
+			out[name] = v
+		}
+	}
+	if len(out) == 0 {
+		return nil, false
+	}
+	for _, in := range f.rb.Inputs() {
+		if v, ok := c.Inputs[in.Name]; ok && in.Secret {
+			out[in.Name] = v
+		}
+	}
+	return out, true
+}
+
+// ExitOf is the exit code `runbook exec` gives a finished run (cmd/runbook's
+// rule, which the CLI owns; stated here as it reads today): 0 completed or
+// paused, 1 failed or cancelled.
+func ExitOf(rec *record.Record) int {
+	switch rec.Status {
+	case "failed", "cancelled":
+		return 1
+	}
+	return 0
+}
+
+// caseStubs answers a case's run in place of the world (runbook.Stubs): a
+// stub by record path first, then by stage id; a stage under real: runs;
+// any other is refused and remembered.
+type caseStubs struct {
+	c *Case
+
+	mu      sync.Mutex
+	reached []string
+}
+
+func (s *caseStubs) refuse(stage string) error {
+	s.mu.Lock()
+	if !slices.Contains(s.reached, stage) {
+		s.reached = append(s.reached, stage)
+	}
+	s.mu.Unlock()
+	return fmt.Errorf("stage %q has no stub in this test case (a test never runs a real command)", stage)
+}
+
+func (s *caseStubs) unstubbed() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := slices.Clone(s.reached)
+	sort.Strings(out)
+	return out
+}
+
+func lookup[T any](m map[string]T, path, stage string) (T, bool) {
+	if v, ok := m[runbook.RecordPath(path)]; ok {
+		return v, true
+	}
+	v, ok := m[stage]
+	return v, ok
+}
+
+// Exec implements runbook.Stubs.
+func (s *caseStubs) Exec(_ context.Context, call runbook.ExecCall) (*runbook.ExecStub, error) {
+	st, ok := lookup(s.c.Stubs, call.Path, call.Stage)
+	switch {
+	case ok:
+		return &runbook.ExecStub{Stdout: []byte(st.Stdout), Stderr: []byte(st.Stderr), ExitCode: st.ExitCode,
+			TimedOut: st.TimedOut, NotFound: st.NotFound, Signal: st.Signal}, nil
+	case slices.Contains(s.c.Real, call.Stage):
+		return nil, nil
+	}
+	return nil, s.refuse(call.Stage)
+}
+
+// Plugin implements runbook.Stubs.
+func (s *caseStubs) Plugin(_ context.Context, call runbook.PluginCall) (*runbook.PluginStub, error) {
+	st, ok := lookup(s.c.Plugins, call.Path, call.Stage)
+	switch {
+	case ok:
+		return &runbook.PluginStub{Result: st.Writes, Assumed: st.Assumed, Fail: st.Fail}, nil
+	case slices.Contains(s.c.Real, call.Stage):
+		return nil, nil
+	}
+	return nil, s.refuse(call.Stage)
+}
+
+// trimmed is s on one line, for a message.
+func trimmed(s string) string { return strings.TrimSpace(strings.ReplaceAll(s, "\n", " ")) }

@@ -1,0 +1,149 @@
+package runbook
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+
+	"github.com/openrunbook/runbook/chart"
+	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/internal/proc"
+	"github.com/openrunbook/runbook/record"
+)
+
+// Stubs answers for the stages that touch the world, in place of the world:
+// what a chart test (runbook test, package charttest) gives a run so that it
+// starts no process and calls no plugin.
+//
+// The seam's contract, one rule per stage kind:
+//
+//	stage    asked                      answer                        the run then
+//	exec     before its process starts  *ExecStub                     files the stub's facts as the process's: label,
+//	                                                                  exitCodes, parse, coverage, retry, the standing
+//	exec                                nil, nil                      starts the real process (a test's `real:`)
+//	plugin   before its plugin starts   *PluginStub                   writes Result through coverage, files Assumed
+//	plugin                              nil, nil                      calls the real plugin
+//	either                              error                         fails the stage with the error
+//
+// The call carries the runtime path (RecordPath makes the record's). Stubs
+// may be called from many branches at once.
+type Stubs interface {
+	Exec(ctx context.Context, call ExecCall) (*ExecStub, error)
+	Plugin(ctx context.Context, call PluginCall) (*PluginStub, error)
+}
+
+// WithStubs hands the run its stubs (Stubs). Without it every stage runs
+// for real.
+func WithStubs(s Stubs) ExecOption { return func(o *execOptions) { o.stubs = s } }
+
+// ExecCall is an exec stage about to start its process: where, and what
+// would have run (the argv or shell script as the stage resolved it).
+type ExecCall struct {
+	Path  string // runtime path (`per-volume~0/probe#4`)
+	Stage string // the stage's id
+	Argv  []string
+	Shell string
+	Stdin []byte
+}
+
+// ExecStub is what a stubbed process did. At most one of ExitCode,
+// TimedOut, NotFound and Signal says how it ended; none is exit code 0.
+type ExecStub struct {
+	Stdout, Stderr []byte
+	ExitCode       *int
+	TimedOut       bool
+	NotFound       bool
+	Signal         string // "SIGKILL"
+}
+
+// PluginCall is a plugin stage about to call its plugin.
+type PluginCall struct {
+	Path   string // runtime path
+	Stage  string // the stage's id
+	Plugin string // the plugin's name
+}
+
+// PluginStub is what a stubbed plugin answered: its result, the arguments
+// it filled by its declared defaults (each ASSUMED, by the plugin's name),
+// or Fail, the stage's error.
+type PluginStub struct {
+	Result  any
+	Assumed map[string]any
+	Fail    string
+}
+
+// runProc starts the stage's process, or asks the run's stubs for what it
+// did (WithStubs): the one place an exec stage's process is started.
+func (rs *runState) runProc(ctx context.Context, st *chart.StageSpec, s *flow.Scope, spec proc.Spec) (proc.Result, error) {
+	if rs.stubs == nil {
+		return proc.Run(ctx, spec), nil
+	}
+	stub, err := rs.stubs.Exec(ctx, ExecCall{Path: s.Path(), Stage: st.ID, Argv: spec.Argv, Shell: spec.Shell, Stdin: spec.Stdin})
+	switch {
+	case err != nil:
+		return proc.Result{}, err
+	case stub == nil:
+		return proc.Run(ctx, spec), nil
+	}
+	return stubResult(*stub, spec, record.Masker(rs.secrets)), nil
+}
+
+// stubResult is a stub as the facts proc would have reported: output capped
+// and masked as proc's is, tails taken, no duration (a stub takes none).
+func stubResult(stub ExecStub, spec proc.Spec, m record.Masker) proc.Result {
+	out, errb := []byte(m.Text(string(stub.Stdout))), []byte(m.Text(string(stub.Stderr)))
+	r := proc.Result{Started: true, StdoutTail: tail(out), StderrTail: tail(errb)}
+	if len(out) > proc.DefaultMaxOutput || len(errb) > proc.DefaultMaxOutput {
+		r.Truncated = true
+		out, errb = out[:min(len(out), proc.DefaultMaxOutput)], errb[:min(len(errb), proc.DefaultMaxOutput)]
+	}
+	r.Stdout, r.Stderr = out, errb
+	switch {
+	case stub.NotFound:
+		name := "bash"
+		if len(spec.Argv) > 0 {
+			name = spec.Argv[0]
+		}
+		return proc.Result{StartErr: fmt.Errorf("exec %q: not found (stubbed): %w", name, exec.ErrNotFound)}
+	case stub.TimedOut:
+		r.TimedOut = true
+	case stub.Signal != "":
+		r.Signal = stub.Signal
+	default:
+		code := 0
+		if stub.ExitCode != nil {
+			code = *stub.ExitCode
+		}
+		r.ExitCode = &code
+	}
+	return r
+}
+
+func tail(b []byte) []byte {
+	if len(b) > proc.TailBytes {
+		return b[len(b)-proc.TailBytes:]
+	}
+	return b
+}
+
+// pluginStub asks the run's stubs for a plugin stage's answer; ok says the
+// stage is stubbed and its answer (or error) stands.
+func (rs *runState) pluginStub(ctx context.Context, st *chart.StageSpec, s *flow.Scope, into string) (ok bool, err error) {
+	if rs.stubs == nil {
+		return false, nil
+	}
+	stub, err := rs.stubs.Plugin(ctx, PluginCall{Path: s.Path(), Stage: st.ID, Plugin: st.Plugin.Name})
+	switch {
+	case err != nil:
+		return true, err
+	case stub == nil:
+		return false, nil
+	case stub.Fail != "":
+		return true, fmt.Errorf("plugin %q: %s", st.Plugin.Name, stub.Fail)
+	}
+	for _, k := range sortedNames(stub.Assumed) {
+		rs.assume(s.Path(), k, stub.Assumed[k], st.Plugin.Name)
+	}
+	s.Set(into, rs.result(s.Path(), stub.Result))
+	return true, nil
+}
