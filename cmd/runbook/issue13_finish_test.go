@@ -1,0 +1,83 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/openrunbook/runbook/internal/golden"
+)
+
+// The last issue-13 regressions at the CLI: each runs a chart under
+// testdata/issue13 through the real binary and compares what a person
+// reads with a golden file beside the chart.
+
+// finish13 runs `runbook exec chart.yaml` with args in the chart's folder
+// and checks stdout against the golden file; it fails on a non-zero exit.
+func finish13(t *testing.T, name, goldenName string, args ...string) string {
+	t.Helper()
+	dir := issue13Dir(t, name)
+	r := runCLI(t, dir, append([]string{"exec", "chart.yaml"}, args...)...)
+	if r.code != 0 {
+		t.Fatalf("exec %s %v: exit %d\n%s", name, args, r.code, r.stderr)
+	}
+	golden.Check(t, filepath.Join(dir, goldenName), []byte(r.stdout))
+	return r.stdout
+}
+
+// TestIssue13MarkdownListsErroredRules: --format markdown said Not sure
+// because a rule errored, yet, unlike the text output, never named the
+// rule. Now it has the same Rules part, in the same words.
+func TestIssue13MarkdownListsErroredRules(t *testing.T) {
+	t.Parallel()
+	md := finish13(t, "rule-error", "markdown.golden", "--format", "markdown")
+	want := "## Rules\n\n- Headroom rule 1 (\"Used at or above 90%\"): could not be evaluated in 2 decisions, counted as no match: invalid operation"
+	if !strings.Contains(md, want) {
+		t.Errorf("markdown does not list the errored rule as the text does:\n%s", md)
+	}
+	text := finish13(t, "rule-error", "text.golden")
+	if !strings.Contains(text, "Rules\n  Headroom rule 1 (\"Used at or above 90%\"): could not be evaluated in 2 decisions") {
+		t.Errorf("text output lost its Rules part:\n%s", text)
+	}
+}
+
+// TestIssue13DeclaredAnswerSaidAnswered: a Nagios check exiting 2 under
+// exitCodes: nagios was listed as "completed with failure, exit 2" in
+// the Scripts part, as if it were broken. Now the text and markdown say
+// it answered (`answered critical (exit 2)`), the standing stays Known
+// (its one answer check passed), and the JSON row keeps its label.
+func TestIssue13DeclaredAnswerSaidAnswered(t *testing.T) {
+	t.Parallel()
+	text := finish13(t, "answered", "text.golden")
+	md := finish13(t, "answered", "markdown.golden", "--format", "markdown")
+	for what, out := range map[string]string{"text": text, "markdown": md} {
+		if strings.Contains(out, "completed with failure") {
+			t.Errorf("%s calls a declared answer a failure:\n%s", what, out)
+		}
+		for _, want := range []string{"answered critical (exit 2)", "answered warning (exit 1)", "Known — "} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s does not say %q:\n%s", what, want, out)
+			}
+		}
+	}
+	out, r := runIssue13(t, issue13Dir(t, "answered"), nil)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if row := out.row(t, "load"); row.Label != "completed-with-failure" || row.Answer != "critical" {
+		t.Errorf("load row: label %q answer %q; the label stays what the record says", row.Label, row.Answer)
+	}
+	var rec struct {
+		Assessment struct {
+			Standing string   `json:"standing"`
+			Reasons  []string `json:"reasons"`
+		} `json:"assessment"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &rec); err != nil {
+		t.Fatal(err)
+	}
+	if rec.Assessment.Standing != "known" || len(rec.Assessment.Reasons) != 0 {
+		t.Errorf("standing %s %v, want known with no reason", rec.Assessment.Standing, rec.Assessment.Reasons)
+	}
+}
