@@ -81,3 +81,32 @@ func TestIssue13DeclaredAnswerSaidAnswered(t *testing.T) {
 		t.Errorf("standing %s %v, want known with no reason", rec.Assessment.Standing, rec.Assessment.Reasons)
 	}
 }
+
+// TestIssue13LaterWriterIsRefused: a decider read a key that only the
+// stage after it writes; validate said nothing and every run decided on
+// null. Now validate refuses it, naming the stage that writes the key.
+func TestIssue13LaterWriterIsRefused(t *testing.T) {
+	t.Parallel()
+	stderr := validateGolden(t, "later-writer")
+	if !strings.Contains(stderr, `chart.yaml:12:17: stage "headroom"`) || !strings.Contains(stderr, `which only stage "usage" (line 21) writes, and it runs after this stage`) {
+		t.Errorf("stderr does not name the read and the later writer:\n%s", stderr)
+	}
+}
+
+// TestIssue13FilterKeysAreNameChecked: a filter-form rule ({volum.used:
+// {gte: 90}}) escaped the name check expressions get, and quietly never
+// matched. Now its key's root name is checked the same way: a name
+// nothing defines gets "did you mean", one only a later stage writes is
+// refused naming it.
+func TestIssue13FilterKeysAreNameChecked(t *testing.T) {
+	t.Parallel()
+	stderr := validateGolden(t, "filter-typo")
+	for _, want := range []string{
+		`chart.yaml:21:17: stage "headroom": rule 1 when: filter key "volum.usedPct" reads volum, which no input, var, stage key, foreach as or index defines; did you mean "volume"?`,
+		`chart.yaml:24:17: stage "headroom": rule 2 when: filter key "limits.warn" reads limits, which only stage "limits" (line 33) writes`,
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr does not say %s:\n%s", want, stderr)
+		}
+	}
+}
