@@ -110,3 +110,20 @@ func TestIssue13FilterKeysAreNameChecked(t *testing.T) {
 		}
 	}
 }
+
+// TestIssue13DeclinedRowsAttributedExactly: declined rows were paired
+// with the decisions that chose "declined" by count, so a decline that
+// wrote two rows and a row a stage declined itself came out wrong in the
+// ledger and the line. Now each row is traced to the decision behind it.
+func TestIssue13DeclinedRowsAttributedExactly(t *testing.T) {
+	t.Parallel()
+	_, rec := issue13(t, "declined-exact", "")
+	vs, _ := rec["verdicts"].(map[string]any)
+	by, _ := json.Marshal(vs["declinedBy"])
+	if string(by) != `[{"rows":2,"rule":"df reported no size for it"},{"default":true,"rows":2},{"rows":1}]` {
+		t.Errorf("declinedBy = %s", by)
+	}
+	if _, line, _ := standingOf(t, rec); !strings.Contains(line, `1 row declined without a decision of stage "Headroom" behind it`) {
+		t.Errorf("line blames Headroom for a row it did not decline: %s", line)
+	}
+}
