@@ -18,6 +18,8 @@ var issue13Refused = map[string]bool{
 	"../testdata/issue13/unquoted-verdict/chart.yaml": true,
 	"../testdata/issue13/dash-key/chart.yaml":         true,
 	"../testdata/issue14/secret-argv/chart.yaml":      true, // a secret in a template
+	"../testdata/issue13/later-writer/chart.yaml":     true,
+	"../testdata/issue13/filter-root-typo/chart.yaml": true,
 }
 
 // TestIssue13EveryChartStillLoads: the name check refuses only what no run
@@ -130,5 +132,186 @@ func TestDashedKeySpaced(t *testing.T) {
 	_, err := Parse("bad.yaml", []byte(bad))
 	if err == nil || !strings.Contains(err.Error(), `bad.yaml:5:22: stage "t": set "d": expression "a - b" reads the key a-b as a minus b`) {
 		t.Errorf("a - b with only a-b defined: %v", err)
+	}
+}
+
+// TestIssue13LaterWriterIsALoadError: a stage that reads a key only a
+// later stage writes, with no loop leading back, read nothing on every
+// run, and the loader said nothing (the key is "defined" somewhere). Now
+// it is a load error naming the stage that writes it. Filter-form rules
+// (and their keys' root names) go through the same check as expressions.
+func TestIssue13LaterWriterIsALoadError(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, body, want string
+	}{
+		{"set reads a later set", `
+stages:
+  - {id: report, set: {summary: total + 1}}
+  - {id: count, set: {total: 3}}
+`, `x.yaml:4:33: stage "report": set "summary": expression "total + 1" reads total, which only stage "count" (line 5) writes, and it runs after this stage on every path`},
+		{"decider reads a key its own branch writes", `
+stages:
+  - id: d
+    decide:
+      rules: [{when: seen == 1, then: a}]
+      default: b
+    branches:
+      a: [{id: sa, set: {seen: 1}}]
+      b: [{id: sb, set: {other: 2}}]
+`, `stage "d": rule 1 when: expression "seen == 1" reads seen, which only stage "sa" (line 9) writes`},
+		{"foreach items from its own body", `
+stages:
+  - id: fe
+    foreach:
+      items: found
+      maxBranches: 3
+      stages: [{id: s, set: {found: '[1]'}}]
+`, `stage "fe": foreach items: expression "found" reads found, which only stage "s" (line 8) writes`},
+		{"a body stage reads a later body stage", `
+stages:
+  - id: fe
+    foreach:
+      items: '[1, 2]'
+      maxBranches: 3
+      stages:
+        - {id: first, set: {y: x + item}}
+        - {id: second, set: {x: 1}}
+`, `stage "first": set "y": expression "x + item" reads x, which only stage "second" (line 10) writes`},
+		{"several later writers", `
+stages:
+  - {id: r, set: {y: x}}
+  - {id: w1, set: {x: 1}}
+  - {id: w2, set: {x: 2}}
+`, `reads x, which only stage "w1" (line 5) and stage "w2" (line 6) write, and they run after this stage`},
+		{"filter key defined nowhere", `
+stages:
+  - {id: v, set: {volume: '{"used": 95}'}}
+  - id: d
+    decide:
+      rules: [{when: {volum.used: {gt: 90}}, then: a}]
+      default: a
+    branches: {a: [{id: m, set: {z: 1}}]}
+`, `x.yaml:7:16: stage "d": rule 1 when: filter key "volum.used" reads volum, which no input, var, stage key, foreach as or index defines; did you mean "volume"?`},
+		{"filter key in brackets, written later", `
+stages:
+  - id: d
+    select:
+      rules: [{when: {'["per-vol"].n': {exists: true}}, then: a}]
+    branches: {a: [{id: m, set: {z: 1}}]}
+  - {id: w, set: {per-vol: '{"n": 1}'}}
+`, `stage "d": rule 1 when: filter key "[\"per-vol\"].n" reads per-vol, which only stage "w" (line 8) writes`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := Parse("x.yaml", []byte("version: 1\nrunbook: x"+tc.body))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Parse = %v\nwant an error saying %s", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestIssue13LaterWriterNoFalseErrors: where a run can reach the writer
+// before the reader, or the order is not the loader's to know, nothing is
+// refused.
+func TestIssue13LaterWriterNoFalseErrors(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ name, body string }{
+		{"a loop leads back", `
+stages:
+  - {id: start, set: {n: 'next ?? 0'}}
+  - {id: bump, set: {next: n + 1}}
+  - {id: again, loop: {to: start, while: n < 3, max: 5}}
+`},
+		{"a loop in a branch leads back", `
+stages:
+  - {id: start, set: {n: 'next ?? 0'}}
+  - id: d
+    decide:
+      rules: [{when: n < 3, then: more}]
+      default: done
+    branches:
+      more:
+        - {id: bump, set: {next: n + 1}}
+        - {id: again, loop: {to: start, max: 5}}
+      done: [{id: fin, set: {z: 1}}]
+`},
+		{"written in an earlier branch", `
+stages:
+  - id: d
+    decide:
+      rules: [{when: 'true', then: a}]
+      default: b
+    branches:
+      a: [{id: sa, set: {k: 1}}]
+      b: [{id: sb, set: {k: 2}}]
+  - {id: r, set: {y: k}}
+`},
+		{"parallel branches beside each other", `
+stages:
+  - id: p
+    parallel:
+      one: [{id: r, set: {y: 'x ?? 0'}}]
+      two: [{id: w, set: {x: 1}}]
+`},
+		{"a select's branches beside each other", `
+stages:
+  - id: s
+    select:
+      rules: [{when: 'true', then: one}, {when: 'true', then: two}]
+    branches:
+      one: [{id: r, set: {y: 'x ?? 0'}}]
+      two: [{id: w, set: {x: 1}}]
+`},
+		{"a foreach body reads its item and index, and the foreach's into after it", `
+stages:
+  - id: fe
+    foreach:
+      items: '[1, 2]'
+      maxBranches: 3
+      into: results
+      stages: [{id: s, set: {y: item + index}}]
+  - {id: after, set: {n: len(results)}}
+`},
+		{"an inline subflow writes what a stage before it reads", `
+stages:
+  - {id: r, set: {y: 'x ?? 0'}}
+  - id: sf
+    subflow:
+      stages: [{id: w, set: {x: 1}}]
+`},
+		{"result checks read what the last stage writes", `
+result:
+  kind: status/x
+  checks: [done == true]
+stages:
+  - {id: w, set: {done: 'true'}}
+`},
+		{"an id written twice in one file (a body reuses a root id)", `
+stages:
+  - id: fe
+    foreach:
+      items: '[1]'
+      maxBranches: 3
+      stages: [{id: s, set: {y: 'x ?? 0'}}]
+  - {id: s, set: {x: 1}}
+`},
+		{"an input read before a stage writes the same key", `
+inputs:
+  k: {type: number, default: 1}
+stages:
+  - {id: r, set: {y: k}}
+  - {id: w, set: {k: 2}}
+`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			if _, err := Parse("x.yaml", []byte("version: 1\nrunbook: x"+tc.body)); err != nil {
+				t.Errorf("Parse: %v", err)
+			}
+		})
 	}
 }

@@ -53,8 +53,9 @@ func (l *loader) onlyVars(n int, may map[string]bool) {
 }
 
 // checkNames checks every top-level identifier of every expression the
-// session compiled against the names the chart defines (chart-yaml.md,
-// "Expressions: JSON-safe, and no silent subtraction"):
+// session compiled, and the root key of every filter-form rule condition,
+// against the names the chart defines (chart-yaml.md, "Expressions:
+// JSON-safe, and no silent subtraction"):
 //
 //	defined by     inputs and vars (of the chart and of every chart it mounts),
 //	               what any stage writes (set keys, into of exec, plugin and
@@ -63,90 +64,334 @@ func (l *loader) onlyVars(n int, may map[string]bool) {
 //	not a name     member names after a dot, closure pointers, let
 //	               variables, builtin calls, keys read through $env
 //
-// The check is flow-insensitive: a name any stage writes counts as defined
-// everywhere, so it refuses only what no run could ever read, never a
-// chart that works. A name that reads a key spelled with '-' as a
-// subtraction (per-volume.rows where per-volume is a key) is refused with
-// the way to read it. It runs once, from the root chart, when nothing else
-// is wrong (an error elsewhere can hide a definition).
+// Whether a name is defined is flow-insensitive: a name any stage writes
+// counts as defined everywhere, so it refuses only what no run could ever
+// read, never a chart that works. A name that reads a key spelled with '-'
+// as a subtraction (per-volume.rows where per-volume is a key) is refused
+// with the way to read it.
+//
+// Order is then asked of what is defined (see laterWriters): a stage that
+// reads a key only LATER stages write, with no loop leading back, reads it
+// before any run could have written it, and is refused naming the stage
+// that writes it. Where the order is not the loader's to know (a subflow,
+// stages beside each other in a parallel or select, an id written twice in
+// one file), it says nothing.
+//
+// It runs once, from the root chart, when nothing else is wrong (an error
+// elsewhere can hide a definition).
 func (l *loader) checkNames(spec *Spec) {
-	names := map[string]bool{}
-	definitions(spec, names, map[*Spec]bool{})
-	known := make([]string, 0, len(names))
-	for n := range names {
+	d := newDefs()
+	d.chart(spec, place{})
+	known := make([]string, 0, len(d.names))
+	for n := range d.names {
 		known = append(known, n)
 	}
 	slices.Sort(known)
 	for _, c := range l.s.compiled {
-		c.check(names, known)
+		c.check(d, d.reader(c.l.file, c.stage), known)
+	}
+	for _, f := range d.filters {
+		l.checkFilter(d, f, known)
 	}
 }
 
-// definitions adds every name spec defines to names.
-func definitions(spec *Spec, names map[string]bool, seen map[*Spec]bool) {
-	if spec == nil || seen[spec] {
+// defs is what a chart defines, and where: every name, the stages writing
+// each, and each stage's place in the chart's order.
+type defs struct {
+	names map[string]bool
+	// early are names defined before the first stage (inputs, vars).
+	early map[string]bool
+	// writers lists, per key, the stages that write it (foreach as and
+	// index at their foreach).
+	writers map[string][]*placed
+	// byStage finds a stage by its file and id; more than one entry for a
+	// key means the order is not known (an id reused by a foreach body).
+	byStage map[string][]*placed
+	loops   []*placed
+	filters []filterRead
+	seen    map[*Spec]bool
+	n       int
+}
+
+// placed is one stage at its place in the chart's preorder (a stage, then
+// its branches' and body's stages, then the next stage), the order a run
+// without loops meets them in.
+type placed struct {
+	st  *StageSpec
+	pre int
+	place
+}
+
+// place is what of a stage's surroundings bears on its order: inside a
+// subflow (whose scope the loader does not read), and the parallel and
+// select branches it sits in (which run beside each other).
+type place struct {
+	subflow bool
+	forks   []fork
+}
+
+// fork is one parallel or select branch: the stage's preorder number and
+// the branch's index.
+type fork struct{ at, branch int }
+
+// filterRead is one condition of a filter-form rule: the stage deciding,
+// the rule, and the key the condition reads.
+type filterRead struct {
+	at   *placed
+	rule int // 1-based
+	key  string
+	pos  Pos
+}
+
+func newDefs() *defs {
+	return &defs{names: map[string]bool{}, early: map[string]bool{}, writers: map[string][]*placed{},
+		byStage: map[string][]*placed{}, seen: map[*Spec]bool{}}
+}
+
+// chart adds every name spec defines.
+func (d *defs) chart(spec *Spec, at place) {
+	if spec == nil || d.seen[spec] {
 		return
 	}
-	seen[spec] = true
+	d.seen[spec] = true
 	for _, in := range spec.Inputs {
-		names[in.Name] = true
+		d.names[in.Name], d.early[in.Name] = true, true
 	}
 	for _, v := range spec.Vars {
-		names[v.Key] = true
+		d.names[v.Key], d.early[v.Key] = true, true
 	}
-	stageDefinitions(spec.Stages, names, seen)
+	d.stages(spec.Stages, at)
 }
 
-// stageDefinitions adds every key the stages write. A stage kind that
-// writes the scope names its keys here, or expressions reading them are
-// refused.
-func stageDefinitions(stages []StageSpec, names map[string]bool, seen map[*Spec]bool) {
+// stages adds every key the stages write, each stage at its place. A
+// stage kind that writes the scope names its keys here, or expressions
+// reading them are refused.
+func (d *defs) stages(stages []StageSpec, at place) {
 	for i := range stages {
 		st := &stages[i]
+		p := &placed{st: st, pre: d.n, place: at}
+		d.n++
+		k := st.Pos.File + "\x00" + st.ID
+		d.byStage[k] = append(d.byStage[k], p)
+		write := func(key string) {
+			d.names[key] = true
+			d.writers[key] = append(d.writers[key], p)
+		}
 		for _, a := range st.Set {
-			names[a.Key] = true
+			write(a.Key)
 		}
 		if len(st.Verdict) > 0 || st.Kind == "verdict" {
-			names[VerdictsKey] = true
+			write(VerdictsKey)
 		}
 		if st.Exec != nil && st.Exec.Into != "" {
-			names[st.Exec.Into] = true
+			write(st.Exec.Into)
 		}
 		if st.Plugin != nil && st.Plugin.Into != "" {
-			names[st.Plugin.Into] = true
+			write(st.Plugin.Into)
 		}
 		if st.Read != nil && st.Read.Into != "" {
-			names[st.Read.Into] = true
+			write(st.Read.Into)
 		}
 		if st.Ask != nil {
 			for _, x := range st.Ask.Expects {
-				names[x.Name] = true
+				write(x.Name)
+			}
+		}
+		if st.Loop != nil {
+			d.loops = append(d.loops, p)
+		}
+		if st.Decide != nil {
+			for ri, r := range st.Decide.Rules {
+				f, ok := r.When.(*rules.Filter)
+				if !ok {
+					continue
+				}
+				for _, c := range f.Conditions() {
+					d.filters = append(d.filters, filterRead{at: p, rule: ri + 1, key: c.Key, pos: r.Pos})
+				}
 			}
 		}
 		if fe := st.ForEach; fe != nil {
-			names[fe.As], names[indexKey] = true, true
+			write(fe.As)
+			write(indexKey)
 			if fe.Into != "" {
-				names[fe.Into] = true
+				write(fe.Into)
 			}
-			stageDefinitions(fe.Stages, names, seen)
+			d.stages(fe.Stages, at)
 		}
 		if sf := st.Subflow; sf != nil {
+			in := place{subflow: true, forks: at.forks}
 			for _, a := range sf.Inputs {
-				names[a.Key] = true
+				write(a.Key)
 			}
-			stageDefinitions(sf.Stages, names, seen)
-			definitions(sf.Spec, names, seen)
+			d.stages(sf.Stages, in)
+			d.chart(sf.Spec, in)
 		}
+		beside := st.Kind == "select" || len(st.Parallel) > 0
 		for _, brs := range [][]BranchSpec{st.Branches, st.Parallel} {
-			for _, br := range brs {
-				stageDefinitions(br.Stages, names, seen)
+			for bi, br := range brs {
+				in := at
+				if beside {
+					in.forks = append(slices.Clone(at.forks), fork{at: p.pre, branch: bi})
+				}
+				d.stages(br.Stages, in)
 			}
 		}
 	}
 }
 
-// check reports each name c's expression reads that nothing defines.
-func (c compiled) check(names map[string]bool, known []string) {
+// reader is the stage an expression of file, written in stage id, sits
+// in; nil when that is not known for sure (no stage, as for result
+// checks, or an id written twice in the file).
+func (d *defs) reader(file, id string) *placed {
+	if id == "" {
+		return nil
+	}
+	if ps := d.byStage[file+"\x00"+id]; len(ps) == 1 {
+		return ps[0]
+	}
+	return nil
+}
+
+// laterWriters returns the stages that write name when every one of them
+// runs after stage r on every path, so that r reads name before any run
+// could have written it; nil when some writer may have run first, or the
+// order is not the loader's to know. A writer may have run first when:
+//
+//	it comes at or before r in the chart's order (an earlier stage, r's own,
+//	  an enclosing foreach or decider, a branch before r's)
+//	a loop jumps back to r or before it from after the writer
+//	it or r sits in a subflow, or they sit in different branches of one
+//	  parallel or select
+//
+// An input or a var is written before every stage.
+func (d *defs) laterWriters(r *placed, name string) []*placed {
+	if r == nil || r.subflow || d.early[name] || d.loopAmiss() {
+		return nil
+	}
+	ws := d.writers[name]
+	for _, w := range ws {
+		if w.subflow || w.pre <= r.pre || beside(r, w) || d.loopsBack(r, w) {
+			return nil
+		}
+	}
+	return ws
+}
+
+// beside says whether two stages sit in different branches of one
+// parallel or select.
+func beside(a, b *placed) bool {
+	for _, fa := range a.forks {
+		for _, fb := range b.forks {
+			if fa.at == fb.at && fa.branch != fb.branch {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// loopAmiss says whether some loop names no earlier stage of its file:
+// flow refuses that chart (validate.go owns the loop-target rule), and
+// its message, not one about order, is the one to read.
+func (d *defs) loopAmiss() bool {
+	for _, lp := range d.loops {
+		if t := d.loopTarget(lp); t < 0 || t >= lp.pre {
+			return true
+		}
+	}
+	return false
+}
+
+// loopTarget is the preorder number of the earliest stage a loop's to
+// could name in its file, -1 for none.
+func (d *defs) loopTarget(lp *placed) int {
+	target := -1
+	for _, t := range d.byStage[lp.st.Pos.File+"\x00"+lp.st.Loop.To] {
+		if target < 0 || t.pre < target {
+			target = t.pre
+		}
+	}
+	return target
+}
+
+// loopsBack says whether a loop could take a run from writer w back to
+// reader r: a loop after w whose target is at or before r. A target the
+// loader cannot place counts as reaching back.
+func (d *defs) loopsBack(r, w *placed) bool {
+	for _, lp := range d.loops {
+		if lp.pre <= w.pre {
+			continue
+		}
+		if target := d.loopTarget(lp); target < 0 || target <= r.pre {
+			return true
+		}
+	}
+	return false
+}
+
+// laterError refuses a read of name at pos that only later stages write.
+func (l *loader) laterError(pos Pos, stage, what, name string, ws []*placed) {
+	who := make([]string, len(ws))
+	for i, w := range ws {
+		who[i] = fmt.Sprintf("stage %q (line %d)", w.st.ID, w.st.Pos.Line)
+	}
+	writes, it, runs := "writes", "it runs", fmt.Sprintf("stage %q", ws[0].st.ID)
+	if len(ws) > 1 {
+		writes, it, runs = "write", "they run", "one of them"
+	}
+	l.errf(pos, stage, "%s reads %s, which only %s %s, and %s after this stage on every path (no loop leads back): no run has written %s when this stage reads it; read it in a stage after %s, or give it a value earlier (an input, a var or an earlier stage)",
+		what, name, list(who), writes, it, name, runs)
+}
+
+// list joins words as "a", "a and b", "a, b and c".
+func list(words []string) string {
+	if len(words) <= 1 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+}
+
+// rootKey is the top-level key a filter condition's path reads, as the
+// rules package splits the path (it asks its Env for exactly that key);
+// false for a path that does not parse.
+type rootKey struct {
+	key   string
+	asked bool
+}
+
+func (r *rootKey) Get(key string) (any, bool) {
+	if !r.asked {
+		r.key, r.asked = key, true
+	}
+	return nil, false
+}
+
+// checkFilter holds a filter-form condition's key to the same name check
+// as an expression: its root key must be defined, and not only by later
+// stages.
+func (l *loader) checkFilter(d *defs, f filterRead, known []string) {
+	var root rootKey
+	rules.Resolve(&root, f.key)
+	if !root.asked {
+		return // NewFilter refused it already
+	}
+	what := fmt.Sprintf("rule %d when: filter key %q", f.rule, f.key)
+	if !d.names[root.key] {
+		l.errf(f.pos, f.at.st.ID, "%s reads %s, which no input, var, stage key, foreach as or index defines%s",
+			what, root.key, nearest(root.key, known))
+		return
+	}
+	if ws := d.laterWriters(f.at, root.key); ws != nil {
+		l.laterError(f.pos, f.at.st.ID, what, root.key, ws)
+	}
+}
+
+// check reports each name c's expression reads that nothing defines, and
+// each that only stages after at write (laterWriters); at is the stage the
+// expression sits in, nil when not known.
+func (c compiled) check(d *defs, at *placed, known []string) {
+	names := d.names
 	src := []rune(c.x.String())
 	covered := -1 // the rune offset up to which a dashed key was reported
 	for _, id := range c.x.Idents() {
@@ -166,6 +411,10 @@ func (c compiled) check(names map[string]bool, known []string) {
 			continue
 		}
 		if defined(id.Name) {
+			if ws := d.laterWriters(at, id.Name); c.only == nil && ws != nil {
+				pos := c.l.exprPos(c.e, &rules.CompileError{Line: id.Line, Column: id.Column})
+				c.l.laterError(pos, c.stage, fmt.Sprintf("%s: expression %q", c.what, string(src)), id.Name, ws)
+			}
 			continue
 		}
 		pos := c.l.exprPos(c.e, &rules.CompileError{Line: id.Line, Column: id.Column})

@@ -139,7 +139,7 @@ func Assemble(r Run) *Record {
 	// without secrets it does not.)
 	state := maps.Clone(m.Value(fres.State).(map[string]any))
 	if p := r.Projection; p != nil {
-		rec.Verdicts = p.Project(state, r.Decisions)
+		rec.Verdicts = p.Project(state, r.Decisions, &fres.Log)
 		if items := verdictItems(rec.Verdicts); len(items) > 0 {
 			rec.Coverage = append(rec.Coverage, coverage.Entry{Path: p.Key, Declaration: coverage.Declaration{
 				Kind:       coverage.KindLedger,
@@ -235,7 +235,12 @@ func declinedItem(d DeclinedRows) coverage.Item {
 	case d.Default:
 		why = "no rule could classify them, and nothing was guessed"
 	default:
-		why = "no classification was reached, and nothing was guessed"
+		// No decision of the decider sent the rows there (DeclinedRows
+		// with neither Rule nor Default): do not blame its rules.
+		why = "no decision of the decider declined them: a stage wrote the verdict itself, or the record cannot trace the rows; nothing was guessed"
+		if d.Rows == 1 {
+			why = "no decision of the decider declined it: a stage wrote the verdict itself, or the record cannot trace the row; nothing was guessed"
+		}
 	}
 	return coverage.Item{What: what, Why: why, Kind: ItemDeclined}
 }

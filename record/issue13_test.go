@@ -1,6 +1,7 @@
 package record_test
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/openrunbook/runbook/plugins/label"
 	"github.com/openrunbook/runbook/record"
 	"github.com/openrunbook/runbook/rules"
+	"github.com/openrunbook/runbook/runbook"
 )
 
 func standing() record.Standing {
@@ -70,9 +72,10 @@ func TestIssue13RuleErrorsAreGrouped(t *testing.T) {
 }
 
 // TestIssue13ProjectionCountsAndAttributes: entries that are not rows are
-// counted as dropped; declined rows are attributed to the rule that
-// declined them, then the default, and rows no decision accounts for come
-// last; the attribution never counts more rows than were declined.
+// counted as dropped, and declined rows over all rows; a row the log
+// cannot trace to a decision (here: no log) is attributed to no rule and
+// no default, whatever decisions chose "declined": decisions are never
+// paired with rows by count.
 func TestIssue13ProjectionCountsAndAttributes(t *testing.T) {
 	t.Parallel()
 	p := &record.Projection{Key: "verdicts", MaxRows: 50, Decider: "Headroom"}
@@ -80,26 +83,48 @@ func TestIssue13ProjectionCountsAndAttributes(t *testing.T) {
 	state := map[string]any{"verdicts": []any{row("declined"), row("declined"), row("declined"), row("ok"), "text", row(3), nil}}
 	byRule := &decide.Evidence{Kind: decide.KindDecide, Chosen: []string{"declined"},
 		Rules: []decide.RuleEvidence{{Index: 0, Label: "no size", Then: "declined", Outcome: rules.Outcome{Matched: true}}}}
-	byDefault := &decide.Evidence{Kind: decide.KindDecide, Chosen: []string{"declined"}, Default: &decide.Default{Branch: "declined"},
-		Rules: []decide.RuleEvidence{{Index: 0, Label: "no size", Then: "declined"}}}
-	decisions := []record.Harvested{
-		{Path: "each~1/h#2", Decider: "each~1/Headroom", Name: "Headroom", Evidence: byDefault},
-		{Path: "each~0/h#2", Decider: "each~0/Headroom", Name: "Headroom", Evidence: byRule},
-		{Path: "other#3", Decider: "Other", Name: "Other", Evidence: byRule},
-	}
-	vs := p.Project(state, decisions)
+	decisions := []record.Harvested{{Path: "each~0/h#2", Decider: "each~0/Headroom", Name: "Headroom", Evidence: byRule}}
+	vs := p.Project(state, decisions, nil)
 	if vs.RowsTotal != 4 || vs.RowsDropped != 3 || vs.Declined != 3 {
 		t.Errorf("total %d dropped %d declined %d, want 4 3 3", vs.RowsTotal, vs.RowsDropped, vs.Declined)
 	}
-	want := []record.DeclinedRows{{Rows: 1, Rule: "no size"}, {Rows: 1, Default: true}, {Rows: 1}}
-	if !slices.Equal(vs.DeclinedBy, want) {
+	if want := []record.DeclinedRows{{Rows: 3}}; !slices.Equal(vs.DeclinedBy, want) {
 		t.Errorf("declinedBy = %+v, want %+v", vs.DeclinedBy, want)
 	}
+}
 
-	state = map[string]any{"verdicts": []any{row("declined")}}
-	vs = p.Project(state, decisions)
-	if want := []record.DeclinedRows{{Rows: 1, Rule: "no size"}}; !slices.Equal(vs.DeclinedBy, want) {
-		t.Errorf("one declined row, two declining decisions: declinedBy = %+v, want %+v", vs.DeclinedBy, want)
+// TestIssue13DeclinedByIsExact: declinedBy paired the decisions that chose
+// "declined" with declined rows by count, so a decline that wrote two
+// rows, and a row a stage declined itself, were misattributed (the rule
+// got 1, the default 1, and 3 were "no classification"). Now each row is
+// traced through the log to the decision that routed the stage that
+// appended it: the rule declined 2, the default 2, and the one row a
+// stage declined by itself is said to have no decision of Headroom
+// behind it.
+func TestIssue13DeclinedByIsExact(t *testing.T) {
+	t.Parallel()
+	rb, err := runbook.Open("../testdata/issue13/declined-exact/chart.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := rb.Exec(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs := res.Record.Verdicts
+	want := []record.DeclinedRows{{Rows: 2, Rule: "df reported no size for it"}, {Rows: 2, Default: true}, {Rows: 1}}
+	if vs == nil || vs.Declined != 5 || !slices.Equal(vs.DeclinedBy, want) {
+		t.Fatalf("verdicts %+v\nwant 5 declined, by %+v", vs, want)
+	}
+	line := res.Record.Assessment.Line
+	for _, w := range []string{
+		`stage "Headroom" declined 2 rows by its rule "df reported no size for it"`,
+		`stage "Headroom" reached no verdict for 2 rows (no rule could classify them`,
+		`1 row declined without a decision of stage "Headroom" behind it`,
+	} {
+		if !strings.Contains(line, w) {
+			t.Errorf("line does not say %s:\n%s", w, line)
+		}
 	}
 }
 

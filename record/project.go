@@ -29,19 +29,25 @@ type Projection struct {
 	Decider   string
 	Spellings []string
 	Declared  map[string]string
+	// Structure is the chart's static structure: with it, each declined
+	// row is traced to the decision that routed the stage that appended
+	// it (declinedBy). Without it no row can be traced to a decision.
+	Structure *flow.Structure
 }
 
 // Project is the rowset projection: the final state's verdict rows under
 // THE ONE-NUMBER LAW (one cap for the rows and the table), the table, the
-// note, the declined count and whose decision each decline was, the
-// dropped count and the generated meanings. Only rows that are objects
-// with a string verdict are rows; every other entry of the list is
-// counted as dropped, never passed over in silence.
-func (p *Projection) Project(state map[string]any, decisions []Harvested) *VerdictSet {
+// note, the declined count and whose decision each decline was (read from
+// log, the run's commit log), the dropped count and the generated
+// meanings. Only rows that are objects with a string verdict are rows;
+// every other entry of the list is counted as dropped, never passed over
+// in silence.
+func (p *Projection) Project(state map[string]any, decisions []Harvested, log *flow.Log) *VerdictSet {
 	var rows []map[string]any
+	var declinedAt []int // each declined row's place in the state's list
 	dropped := 0
 	if list, ok := state[p.Key].([]any); ok {
-		for _, item := range list {
+		for i, item := range list {
 			m, ok := item.(map[string]any)
 			if !ok {
 				dropped++
@@ -49,18 +55,16 @@ func (p *Projection) Project(state map[string]any, decisions []Harvested) *Verdi
 			}
 			if _, ok := m["verdict"].(string); ok {
 				rows = append(rows, m)
+				if m["verdict"] == DeclinedVerdict {
+					declinedAt = append(declinedAt, i)
+				}
 			} else {
 				dropped++
 			}
 		}
 	}
-	vs := &VerdictSet{RowsTotal: len(rows), Rows: []Row{}, RowsDropped: dropped}
-	for _, row := range rows {
-		if row["verdict"] == DeclinedVerdict {
-			vs.Declined++
-		}
-	}
-	vs.DeclinedBy = p.declinedBy(vs.Declined, decisions)
+	vs := &VerdictSet{RowsTotal: len(rows), Rows: []Row{}, RowsDropped: dropped, Declined: len(declinedAt)}
+	vs.DeclinedBy = p.declinedBy(declinedAt, log)
 	for _, row := range rows[:min(p.MaxRows, len(rows))] {
 		vs.Rows = append(vs.Rows, p.Order(row))
 	}
@@ -176,23 +180,32 @@ func (p *Projection) decidedBy(d Harvested, spellings map[string]bool) bool {
 	return spellings[d.Name] || spellings[flow.NodeOf(d.Path)]
 }
 
-// declinedBy says whose decision the declined rows were. Each decision of
-// the decider that chose the declined branch accounts for one row: the
-// rule that matched it there, or the default when no rule did. The branch
-// word is the verdict word, as the meanings read it. Groups come in rule
-// order, then the default, so the answer does not depend on the order
-// parallel branches decided in; they account for at most declined rows,
-// and rows no decision accounts for (a stage wrote "declined" itself) are
-// the last group, with neither Rule nor Default.
-func (p *Projection) declinedBy(declined int, decisions []Harvested) []DeclinedRows {
-	if declined == 0 {
+// declinedBy says whose decision each declined row was, exactly, from
+// the run's evidence: the row is traced through the log to the commit
+// that appended it (the explainer's row provenance, flow.Explainer.Key on
+// `verdicts[i]`), and from there up the decisions that routed it into
+// its branch (RelRouted), innermost first, to the projection decider's
+// decision. That decision chose the declined branch by a rule (its label,
+// "rule N" without one) or by its default. A row whose stage no decision
+// of the decider routed into its declined branch (a stage wrote the word
+// itself, or the log cannot trace it) has neither. Groups come in rule
+// order, then the default, then the rows of neither, so the answer does
+// not depend on the order parallel branches ran in.
+//
+// Cost: one causal walk per declined row, over the commits that row rests
+// on; rows that are not declined cost nothing.
+func (p *Projection) declinedBy(declinedAt []int, log *flow.Log) []DeclinedRows {
+	if len(declinedAt) == 0 {
 		return nil
 	}
 	type group struct {
-		index int // the rule's index; the default sorts after every rule
+		index int // the rule's index; the default, then neither, sort after every rule
 		DeclinedRows
 	}
-	const defaultIndex = int(^uint(0) >> 1)
+	const (
+		defaultIndex = int(^uint(0)>>1) - 1
+		neitherIndex = int(^uint(0) >> 1)
+	)
 	var groups []group
 	count := func(index int, d DeclinedRows) {
 		for i := range groups {
@@ -204,43 +217,63 @@ func (p *Projection) declinedBy(declined int, decisions []Harvested) []DeclinedR
 		d.Rows = 1
 		groups = append(groups, group{index: index, DeclinedRows: d})
 	}
-	if p.Decider != "" {
-		spellings := p.spellings()
-		for _, d := range decisions {
-			ev := d.Evidence
-			if ev == nil || !slices.Contains(ev.Chosen, DeclinedVerdict) || !p.decidedBy(d, spellings) {
-				continue
+	var ex *flow.Explainer
+	if p.Decider != "" && p.Structure != nil && log != nil && len(log.Commits) > 0 {
+		ex = flow.NewExplainer(log, flow.WithStructure(*p.Structure))
+	}
+	spellings := p.spellings()
+	for _, i := range declinedAt {
+		route := p.declinedRoute(ex, i, spellings)
+		switch {
+		case route == nil:
+			count(neitherIndex, DeclinedRows{})
+		case route.Rule != nil:
+			label := route.Rule.Label
+			if label == "" {
+				label = fmt.Sprintf("rule %d", route.Rule.Index+1)
 			}
-			byRule := false
-			for _, r := range ev.Rules {
-				if r.Matched && r.Then == DeclinedVerdict {
-					label := r.Label
-					if label == "" {
-						label = fmt.Sprintf("rule %d", r.Index+1)
-					}
-					count(r.Index, DeclinedRows{Rule: label})
-					byRule = true
-					break
-				}
-			}
-			if !byRule {
-				count(defaultIndex, DeclinedRows{Default: true})
-			}
+			count(route.Rule.Index, DeclinedRows{Rule: label})
+		default:
+			count(defaultIndex, DeclinedRows{Default: true})
 		}
 	}
 	sort.SliceStable(groups, func(i, j int) bool { return groups[i].index < groups[j].index })
-	var out []DeclinedRows
-	left := declined
-	for _, g := range groups {
-		if left == 0 {
-			break
-		}
-		g.Rows = min(g.Rows, left)
-		left -= g.Rows
-		out = append(out, g.DeclinedRows)
-	}
-	if left > 0 {
-		out = append(out, DeclinedRows{Rows: left})
+	out := make([]DeclinedRows, len(groups))
+	for i, g := range groups {
+		out[i] = g.DeclinedRows
 	}
 	return out
+}
+
+// declinedRoute is the projection decider's route into its declined
+// branch behind row i of the verdict list: nil when no such decision
+// routed the stage that appended the row.
+func (p *Projection) declinedRoute(ex *flow.Explainer, i int, spellings map[string]bool) *flow.Route {
+	if ex == nil {
+		return nil
+	}
+	e, err := ex.Key(fmt.Sprintf("%s[%d]", p.Key, i), -1)
+	if err != nil || e.Root == nil {
+		return nil
+	}
+	for n := e.Root; n != nil; {
+		var up *flow.CauseNode
+		for _, c := range n.Causes {
+			if c.Rel == flow.RelRouted {
+				up = c
+				break
+			}
+		}
+		if up == nil || up.Route == nil {
+			return nil
+		}
+		if spellings[up.Stage] || (up.Name != "" && spellings[up.Name]) {
+			if up.Route.Branch != DeclinedVerdict || (up.Route.Rule == nil && up.Route.Default == nil) {
+				return nil
+			}
+			return up.Route
+		}
+		n = up
+	}
+	return nil
 }

@@ -139,9 +139,10 @@ type VerdictSet struct {
 	Meanings map[string]string `json:"meanings,omitempty"`
 	// Declined counts rows whose verdict is "declined", over all rows.
 	Declined int `json:"declined"`
-	// DeclinedBy says whose decision the declined rows were, one entry
+	// DeclinedBy says whose decision the declined rows were, each row
+	// traced to the decision behind it (Projection.Project): one entry
 	// per rule (in rule order), then the default, then rows no decision
-	// of the decider accounts for. Absent when no row was declined.
+	// of the decider declined. Absent when no row was declined.
 	DeclinedBy []DeclinedRows `json:"declinedBy,omitempty"`
 	// RowsDropped counts entries of the verdicts list that are not rows
 	// (not an object, or a verdict that is not a string): they are in

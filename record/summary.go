@@ -142,10 +142,15 @@ func verdictsEntry(e coverage.Entry) bool {
 }
 
 // verdictGaps are the gaps of a verdict set: each group of declined rows,
-// said of the decider with whose decision it was, then the dropped rows.
+// said of the decider with whose decision it was (or that none of its
+// decisions was behind them), then the dropped rows.
 func verdictGaps(vs *VerdictSet, decider string) []assessment.Gap {
 	var out []assessment.Gap
 	for _, d := range vs.DeclinedBy {
+		if d.Rule == "" && !d.Default {
+			out = append(out, assessment.Gap{Stage: decider, What: rowsWord(d.Rows), Kind: assessment.GapUndecided})
+			continue
+		}
 		it := declinedItem(d)
 		out = append(out, assessment.Gap{Stage: decider, What: rowsWord(d.Rows), Why: it.Why, Rule: d.Rule, Kind: assessment.GapDeclined})
 	}

@@ -126,7 +126,7 @@ func (rb *Runbook) settleRecord() {
 	if r == nil || !strings.HasPrefix(r.Kind, "verdict/") {
 		return
 	}
-	p := &record.Projection{Key: VerdictsKey, MaxRows: r.MaxRows, Panel: r.Presentation == "panel", Columns: rb.columns, Decider: r.Decider}
+	p := &record.Projection{Key: VerdictsKey, MaxRows: r.MaxRows, Panel: r.Presentation == "panel", Columns: rb.columns, Decider: r.Decider, Structure: &rb.structure}
 	if p.MaxRows <= 0 {
 		p.MaxRows = DefaultMaxRows
 	}

@@ -165,17 +165,16 @@ func stdinBytes(v any) []byte {
 }
 
 // retryOn says whether an attempt's outcome is worth another: by default
-// anything but `completed`; with `on:`, only the listed exit codes, labels,
-// or "timeout".
+// anything but `completed` and an exit code the chart declared an answer
+// (exitCodes:; a Nagios check's 2 is its measurement, and asking again
+// would only hide it — honesty.md §6); with `on:`, only the listed exit
+// codes, labels, or "timeout", as written, answers included.
 func retryOn(on []string, row label.Row, res proc.Result) bool {
 	if row.Label == label.Completed {
 		return false
 	}
 	if len(on) == 0 {
-		// A declared answer (exitCodes) is the script's measurement, not a
-		// fault: asking again only measures again. Naming its code or label
-		// in on: still retries it.
-		return row.Answer == ""
+		return !row.Answered()
 	}
 	for _, on := range on {
 		switch {

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/openrunbook/runbook/record"
@@ -19,9 +18,10 @@ import (
 //	verdicts    the verdict table, "N of M rows shown" when capped, the meanings
 //	coverage    per stage path: checked / not checked / cannot cover / in progress,
 //	            absences, foreach items that did not run (all from the ledger)
-//	scripts     script rows whose label is not completed: words (and the cause
-//	            of an unknown outcome), path, stderr tail; then the rules that
-//	            could not be evaluated (render_text.go)
+//	scripts     script rows whose label is not completed: words (label.Row.Said:
+//	            a declared answer as answered, the cause of an unknown outcome),
+//	            path, stderr tail
+//	rules       the rules that could not be evaluated (record.RuleErrors)
 //	standing    the assessment's line, when the record says it is said
 //	question    a paused run's question and the command that resumes it
 //	narrative   with -v
@@ -46,15 +46,13 @@ type renderOpts struct {
 const stderrTailLines = 5
 
 type resultView struct {
-	verdicts *verdictView
-	coverage []coverageView
-	scripts  []scriptView
-	// ruleErrors are the rules that could not be evaluated (record.RuleErrors),
-	// each laid out by ruleErrorText.
-	ruleErrors []assessment.ErroredRule
-	standing   *standingView
-	pause      *pauseView
-	narrative  []string
+	verdicts  *verdictView
+	coverage  []coverageView
+	scripts   []scriptView
+	rules     []assessment.ErroredRule // record.RuleErrors, cleaned
+	standing  *standingView
+	pause     *pauseView
+	narrative []string
 }
 
 type verdictView struct {
@@ -70,9 +68,11 @@ type coverageView struct {
 }
 
 type scriptView struct {
-	path   string
-	words  string
-	stderr []string
+	path  string
+	words string // label.Row.Said
+	// answered: the exit code is a declared answer, not a failure.
+	answered bool
+	stderr   []string
 }
 
 type standingView struct {
@@ -126,28 +126,15 @@ func viewOf(rec *record.Record, opts renderOpts) resultView {
 		if row.Label == label.Completed {
 			continue
 		}
-		words := row.Words
-		if words == "" {
-			words = label.Words(row.Label, row.ExitCode)
-		}
-		if row.Cause != "" {
-			words += ": " + row.Cause
-		}
-		if row.Answer != "" {
-			// honesty.md §6: the label stays what the record says, but the
-			// chart declared this exit code an answer, not a broken script.
-			words += ", which the chart declares the answer " + strconv.Quote(row.Answer)
-		}
 		tail := stderrTail(rec.State, opts.scriptInto[row.Path])
 		for i, l := range tail {
 			tail[i] = clean(l)
 		}
-		v.scripts = append(v.scripts, scriptView{path: clean(row.Path), words: clean(words), stderr: tail})
+		v.scripts = append(v.scripts, scriptView{path: clean(row.Path), words: clean(row.Said()), answered: row.Answered(), stderr: tail})
 	}
-	v.ruleErrors = record.RuleErrors(rec)
-	for i := range v.ruleErrors {
-		e := &v.ruleErrors[i]
+	for _, e := range record.RuleErrors(rec) {
 		e.Decider, e.Label, e.Err = clean(e.Decider), clean(e.Label), clean(e.Err)
+		v.rules = append(v.rules, e)
 	}
 	if a := rec.Assessment; a != nil && rec.StandingSaid && a.Line != "" {
 		v.standing = &standingView{standing: a.Standing, line: clean(a.Line)}

@@ -10,7 +10,7 @@ import (
 // renderMarkdown writes rec as a markdown document (cli.md "--format
 // markdown", for tickets and chat): a `# runbook` title, the run's status
 // when it did not complete, then the text form's parts under `## Verdicts`,
-// `## Coverage`, `## Scripts`, `## Standing`, `## Question`, `## Narrative`.
+// `## Coverage`, `## Scripts`, `## Rules`, `## Standing`, `## Question`, `## Narrative`.
 // No colour.
 func renderMarkdown(w io.Writer, rec *record.Record, opts renderOpts) error {
 	v := viewOf(rec, opts)
@@ -76,12 +76,12 @@ func renderMarkdown(w io.Writer, rec *record.Record, opts renderOpts) error {
 			}
 		}
 	}
-	if len(v.ruleErrors) > 0 {
-		// As the text output says it: each rule that could not be
-		// evaluated decided nothing.
+	if len(v.rules) > 0 {
+		// The text form's Rules part: the same list (record.RuleErrors),
+		// in the same words.
 		heading("Rules")
-		for _, e := range v.ruleErrors {
-			p.line("- " + ruleErrorText(e, func(s string) string { return "**" + s + "**" }))
+		for _, e := range v.rules {
+			p.line("- " + ruleErrorText(e, func(s string) string { return s }))
 		}
 	}
 	if s := v.standing; s != nil {

@@ -65,17 +65,21 @@ func renderText(w io.Writer, rec *record.Record, opts renderOpts) error {
 	if len(v.scripts) > 0 {
 		heading("Scripts")
 		for _, s := range v.scripts {
-			p.line("  " + s.path + ": " + style(s.words, styleRed))
+			words := s.words
+			if !s.answered {
+				words = style(words, styleRed)
+			}
+			p.line("  " + s.path + ": " + words)
 			for _, l := range s.stderr {
 				p.line("    | " + l)
 			}
 		}
 	}
-	if errs := v.ruleErrors; len(errs) > 0 {
+	if len(v.rules) > 0 {
 		// Beside the scripts that did not complete: the rules that could
 		// not be evaluated, each of which decided nothing.
 		heading("Rules")
-		for _, e := range errs {
+		for _, e := range v.rules {
 			p.line("  " + ruleErrorText(e, func(s string) string { return style(s, styleRed) }))
 		}
 	}

@@ -14,7 +14,10 @@ package assessment
 // clause names the rule that declined the rows; the dropped-rows clause;
 // an unknown outcome's clause adds its cause. Every version-2 line whose
 // summary holds none of these is unchanged.
-const LineVersion = 3
+// 4: declined rows no decision of the decider declined have a clause of
+// their own (GapUndecided), instead of saying the decider reached no
+// verdict for them.
+const LineVersion = 4
 
 // maxClauses is how many clauses other than assumed-value clauses a line
 // prints before it says how many more the record holds.

@@ -248,6 +248,10 @@ func gapClause(g Gap) string {
 			return stageRef(g.Stage) + " declined " + what + " by its rule " + quote(rule)
 		}
 		text = stageRef(g.Stage) + " reached no verdict for " + what
+	case GapUndecided:
+		// Not the decider's doing: saying it reached no verdict would
+		// blame a decision that may have classified the row.
+		text = what + " declined without a decision of " + stageRef(g.Stage) + " behind it"
 	case GapDropped:
 		text = "the verdict projection dropped " + what
 	default:

@@ -82,7 +82,8 @@ type Gap struct {
 	Stage string `json:"stage"`
 	What  string `json:"what"`
 	Why   string `json:"why,omitempty"`
-	// Kind is GapNotChecked, GapCannotCover, GapDeclined or GapDropped.
+	// Kind is GapNotChecked, GapCannotCover, GapDeclined, GapUndecided or
+	// GapDropped.
 	Kind string `json:"kind"`
 	// Rule is, on a GapDeclined, the label of the rule that sent the rows
 	// to the declined verdict; "" when they reached it some other way (the
@@ -95,6 +96,10 @@ const (
 	GapNotChecked  = "not-checked"
 	GapCannotCover = "cannot-cover"
 	GapDeclined    = "declined"
+	// GapUndecided is declined verdict rows no decision of the decider
+	// (Stage) sent to the declined verdict: a stage wrote the word itself,
+	// or the record cannot trace the rows to a decision. What counts them.
+	GapUndecided = "declined-undecided"
 	// GapDropped is verdict rows the projection could not read as rows
 	// (What counts them, Why says what they were); Stage is unused.
 	GapDropped = "dropped"

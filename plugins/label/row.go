@@ -3,6 +3,7 @@ package label
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"github.com/openrunbook/runbook/internal/jsonv"
 )
@@ -71,6 +72,33 @@ func NewRow(path string, settlement Settlement, facts *Facts, resultWithheld boo
 		Words:          Words(out.Label, out.ExitCode),
 	}
 }
+
+// Said is how every list of script rows words this row for a person (the
+// text and markdown Scripts parts): [Words], except that
+//
+//	an exit code the chart declared an answer   answered critical (exit 2)
+//	outcome-unknown with a cause                outcome unknown: timed out after 2s
+//
+// A declared answer is the script's measurement, not a broken script
+// (honesty.md §6), so it is never worded as a failure; the label and
+// Words stay what the record says (exit 2 is still completed-with-failure).
+func (r Row) Said() string {
+	if r.Answered() {
+		return "answered " + r.Answer + " (exit " + strconv.Itoa(*r.ExitCode) + ")"
+	}
+	words := r.Words
+	if words == "" {
+		words = Words(r.Label, r.ExitCode)
+	}
+	if r.Cause != "" {
+		words += ": " + r.Cause
+	}
+	return words
+}
+
+// Answered says whether the row's exit code is one the chart declared an
+// answer: such a row is never a script failure.
+func (r Row) Answered() bool { return r.Answer != "" && r.ExitCode != nil }
 
 // UnmarshalJSON reads a saved row through [ReadRow], so a row decoded as
 // part of a larger value is held to the same checks.
