@@ -119,6 +119,16 @@ type Option func(*node)
 // Name sets the words the narrative and deciders use (default: the id).
 func Name(name string) Option { return func(n *node) { n.name = name } }
 
+// JSONWrites says a stage writes only JSON values (jsonv.Of: nil, bool,
+// numbers, strings, []any, map[string]any; no NaN nor ±Inf), made so by
+// its author, so Scope.Set need not check them. Package runbook gives it
+// to the stages it builds from a chart, whose values come from
+// expressions (jsonv.Normalize), decoded output and plugin answers. A
+// stage without it has every value it writes checked (jsonv.Writable): a
+// value no JSON can hold is refused and fails the stage, so the run's
+// record can always be written.
+func JSONWrites() Option { return func(n *node) { n.jsonWrites = true } }
+
 // Description says what the node is for.
 func Description(d string) Option { return func(n *node) { n.description = d } }
 
@@ -158,6 +168,9 @@ type node struct {
 	// continues and errorInto: ContinueOnError (onerror.go).
 	continues bool
 	errorInto string
+	// jsonWrites: JSONWrites — the stage's writes are JSON values already,
+	// so Scope.Set does not check them.
+	jsonWrites bool
 
 	// position: the sequence this node sits in, and its index there.
 	seq   *sequence

@@ -181,7 +181,7 @@ func (f *frame) release(s *Scope) {
 	clear(s.reads)
 	clear(s.staged)
 	s.reads, s.staged = s.reads[:0], s.staged[:0]
-	s.stagedIdx, s.ask = nil, nil
+	s.stagedIdx, s.ask, s.refused = nil, nil, nil
 	f.spare = s
 }
 

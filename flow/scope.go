@@ -2,8 +2,10 @@ package flow
 
 import (
 	"errors"
+	"fmt"
 	"sync"
 
+	"github.com/openrunbook/runbook/internal/jsonv"
 	"github.com/openrunbook/runbook/recorder"
 )
 
@@ -34,6 +36,10 @@ type Scope struct {
 	abandoned bool
 
 	ask *Pause
+
+	// refused is the first write Set refused (a value no JSON can hold):
+	// the stage fails with it when it returns (runStage).
+	refused error
 
 	// the first reads and writes go here, so a short stage allocates no
 	// buffers (a frame reuses its scope, buffers and all, stage after stage)
@@ -92,8 +98,21 @@ func (s *Scope) Value(key string) any {
 	return v
 }
 
-// Set stages a write of key.
-func (s *Scope) Set(key string, v any) { s.write(key, v, false) }
+// Set stages a write of key. A value JSON cannot hold (a float NaN or
+// ±Inf anywhere in it, a channel, a function) is refused: it is not
+// written, and the stage fails when it returns, naming the key — the
+// run's state is what its record holds, and a record is JSON.
+func (s *Scope) Set(key string, v any) {
+	if !s.n.jsonWrites {
+		if err := jsonv.Writable(v); err != nil {
+			if s.refused == nil {
+				s.refused = fmt.Errorf("the stage wrote %q = %s; a run's state holds JSON values only, so the write is refused", key, err)
+			}
+			return
+		}
+	}
+	s.write(key, v, false)
+}
 
 // Delete stages the removal of key.
 func (s *Scope) Delete(key string) { s.write(key, nil, true) }

@@ -31,6 +31,9 @@ func (r *runner) runStage(ctx context.Context, f *frame, n *node) error {
 		if n.retry != nil {
 			attempt = a
 		}
+		if err == nil && s.refused != nil {
+			err = s.refused
+		}
 		if err == nil {
 			return f.end(n, x, nil, attempt, nil, false)
 		}

@@ -236,7 +236,10 @@ func (b *chartBuilder) branches(brs []chart.BranchSpec) []flow.Branch {
 }
 
 func (b *chartBuilder) stage(fb *flow.Builder, st *chart.StageSpec) {
-	opts := []flow.Option{flow.Name(st.Name), flow.Description(st.Description), flow.Type(st.Kind)}
+	// A chart's stages write JSON values only (expressions are normalized,
+	// output decoded, plugin answers read by jsonv), so flow need not check
+	// each write again (flow.JSONWrites).
+	opts := []flow.Option{flow.Name(st.Name), flow.Description(st.Description), flow.Type(st.Kind), flow.JSONWrites()}
 	if st.Name == "" {
 		opts[0] = flow.Name(st.ID)
 	}

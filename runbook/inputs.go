@@ -3,6 +3,7 @@ package runbook
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -212,7 +213,9 @@ func convertInput(typ string, v any) (any, error) {
 				return int(i), nil
 			}
 			f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-			if err != nil {
+			if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+				// ParseFloat also reads NaN, Inf and 1e999 (as +Inf): no
+				// JSON number, so no record could hold the run's inputs.
 				return nil, fmt.Errorf("is not a number: %q", s)
 			}
 			return f, nil
@@ -247,6 +250,9 @@ func convertInput(typ string, v any) (any, error) {
 	}
 	if !jsonv.Fits(typ, v) {
 		return nil, fmt.Errorf("is not %s (got %s)", want, jsonv.Describe(v))
+	}
+	if err := jsonv.Writable(v); err != nil {
+		return nil, fmt.Errorf("is not %s: it holds %s", want, err)
 	}
 	if d, ok := v.(time.Duration); ok {
 		return d.String(), nil // a duration input holds the text, as one given as a string does

@@ -2,6 +2,7 @@ package runbook
 
 import (
 	"encoding/json"
+	"math"
 	"testing"
 	"time"
 )
@@ -32,6 +33,15 @@ func TestConvertInput(t *testing.T) {
 		{"issue-jsonv number int8", "number", int8(3), int8(3), ""},
 		{"issue-jsonv number uint16", "number", uint16(3), uint16(3), ""},
 		{"issue-jsonv duration time.Duration", "duration", 90 * time.Second, "1m30s", ""},
+		// Regressions (issue #19): ParseFloat reads NaN, inf and 1e999 (as
+		// +Inf), so `--input n=inf` was taken and `--format json` then
+		// failed with "unsupported value: +Inf", losing the result; a YAML
+		// or Go caller's float NaN was taken the same way.
+		{"issue19 number text NaN", "number", "NaN", nil, `is not a number: "NaN"`},
+		{"issue19 number text inf", "number", "inf", nil, `is not a number: "inf"`},
+		{"issue19 number text 1e999", "number", "1e999", nil, `is not a number: "1e999"`},
+		{"issue19 number float64 NaN", "number", math.NaN(), nil, "is not a number: it holds NaN (0 / 0, or arithmetic on an infinity?), which is not a JSON number"},
+		{"issue19 object holding +Inf", "object", map[string]any{"x": math.Inf(1)}, nil, "is not an object: it holds +Inf (a division by zero?), which is not a JSON number"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -48,3 +48,40 @@ func TestIssue19NotFiniteNamesTheCause(t *testing.T) {
 		}
 	}
 }
+
+// TestIssue19Writable: what a stage written in Go may write into a scope
+// (flow's Scope.Set asks Writable), so a run's record can always be
+// written: every JSON value, and any Go value encoding/json can write;
+// never NaN or ±Inf anywhere, nor a value JSON has no form for.
+func TestIssue19Writable(t *testing.T) {
+	type pct float64
+	type row struct{ Used float64 }
+	for _, tc := range []struct {
+		name string
+		v    any
+		err  string
+	}{
+		{"nil", nil, ""},
+		{"a JSON object", map[string]any{"a": []any{1, 2.5, "x", true, nil}}, ""},
+		{"a typed list", []int{1, 2}, ""},
+		{"a struct", row{Used: 3}, ""},
+		{"NaN", math.NaN(), "NaN (0 / 0, or arithmetic on an infinity?), which is not a JSON number"},
+		{"+Inf deep in a list", []any{[]any{math.Inf(1)}}, "+Inf (a division by zero?), which is not a JSON number"},
+		{"-Inf in an object", map[string]any{"x": math.Inf(-1)}, "-Inf (a division by zero?), which is not a JSON number"},
+		{"a named float NaN", pct(math.NaN()), "NaN (0 / 0, or arithmetic on an infinity?), which is not a JSON number"},
+		{"NaN in a struct", row{Used: math.NaN()}, "NaN (0 / 0, or arithmetic on an infinity?), which is not a JSON number"},
+		{"a channel", make(chan int), "a chan int, which JSON cannot hold"},
+		{"a function in a map", map[string]any{"f": func() {}}, "a func(), which JSON cannot hold"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := Writable(tc.v)
+			got := ""
+			if err != nil {
+				got = err.Error()
+			}
+			if got != tc.err {
+				t.Errorf("Writable(%v) = %q, want %q", tc.v, got, tc.err)
+			}
+		})
+	}
+}

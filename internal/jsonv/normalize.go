@@ -3,6 +3,7 @@ package jsonv
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -267,4 +268,55 @@ func same(n, e any) bool {
 	// string); comparing types is enough and never panics on an
 	// uncomparable value.
 	return reflect.TypeOf(n) == reflect.TypeOf(e)
+}
+
+// Writable reports whether encoding/json can write v, without copying it:
+// nil when it can, else why not — a float NaN or ±Inf anywhere in it (a
+// *NotFiniteError), or a value JSON has no form for (a channel, a
+// function, a complex number, a cycle). It is the check for values that
+// reach a scope without passing through Normalize (a stage written in Go),
+// so a run's record can always be written. JSON values (see Of) are
+// walked directly; any other type is asked of encoding/json itself.
+func Writable(v any) error {
+	return writable(v, 0)
+}
+
+func writable(v any, depth int) error {
+	if depth > maxDepth {
+		return fmt.Errorf("a value nested more than %d deep", maxDepth)
+	}
+	switch x := v.(type) {
+	case nil, bool, string, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, json.Number:
+		return nil
+	case float64:
+		return finite(x)
+	case float32:
+		return finite(float64(x))
+	case []any:
+		for _, e := range x {
+			if err := writable(e, depth+1); err != nil {
+				return err
+			}
+		}
+		return nil
+	case map[string]any:
+		for _, e := range x {
+			if err := writable(e, depth+1); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if _, err := json.Marshal(v); err != nil {
+		var ue *json.UnsupportedValueError
+		if errors.As(err, &ue) && ue.Value.CanFloat() {
+			return finite(ue.Value.Float())
+		}
+		var te *json.UnsupportedTypeError
+		if errors.As(err, &te) {
+			return fmt.Errorf("a %s, which JSON cannot hold", te.Type)
+		}
+		return err
+	}
+	return nil
 }
