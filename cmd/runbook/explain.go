@@ -197,14 +197,16 @@ func explainRecord(path, q string, f explainFlags, atSet bool, stdout, stderr io
 	var b strings.Builder
 	t := &explainText{b: &b, full: f.full, scripts: scripts}
 	t.writeExplainText(&out)
-	_, err = io.WriteString(stdout, b.String())
+	// What a command printed reaches the terminal only through clean
+	// (sanitize.go), as in exec's text output.
+	_, err = io.WriteString(stdout, cleanLines(b.String()))
 	return err
 }
 
 func printProblems(w io.Writer, problems []string) {
 	fmt.Fprintln(w, "runbook: the record is damaged; what could not be read:")
 	for _, p := range problems {
-		fmt.Fprintf(w, "  - %s\n", p)
+		fmt.Fprintf(w, "  - %s\n", clean(p))
 	}
 }
 

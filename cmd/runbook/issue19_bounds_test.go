@@ -127,3 +127,38 @@ func TestIssue19AllowChartPathFlag(t *testing.T) {
 		}
 	}
 }
+
+// TestIssue19ExplainSanitized: `runbook explain` prints what a command
+// wrote (values, stdout and stderr tails) and a record's text; it went to
+// the terminal unsanitized (the escapes test of issue #19 held exec's
+// output only). Every form explain prints as text is now cleaned; its JSON
+// keeps the values as they are.
+func TestIssue19ExplainSanitized(t *testing.T) {
+	t.Parallel()
+	dir, err := filepath.Abs("../../testdata/issue19/bounds-escapes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := filepath.Join(t.TempDir(), "run.json")
+	if code, _, stderr := runIn(t, dir, "exec", "chart.yaml", "--record", rec); code != 0 {
+		t.Fatalf("exec: exit %d, stderr %s", code, stderr)
+	}
+	for _, args := range [][]string{
+		{"explain", rec},
+		{"explain", rec, "out", "--full"},
+		{"explain", rec, "err"},
+		{"explain", rec, "verdicts[0]"},
+		{"explain", rec, "--why-not", "Posture/odd"},
+	} {
+		t.Run(strings.Join(args[2:], " "), func(t *testing.T) {
+			t.Parallel()
+			code, out, stderr := runIn(t, dir, args...)
+			if r, bad := unsafeOutput(out); bad {
+				t.Errorf("exit %d; output holds %U:\n%s", code, r, out)
+			}
+			if r, bad := unsafeOutput(stderr); bad {
+				t.Errorf("stderr holds %U:\n%s", r, stderr)
+			}
+		})
+	}
+}
