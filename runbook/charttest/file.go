@@ -12,6 +12,7 @@ import (
 
 	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/internal/gate"
 	"github.com/openrunbook/runbook/internal/suggest"
 	"github.com/openrunbook/runbook/record"
 	"github.com/openrunbook/runbook/runbook"
@@ -60,14 +61,20 @@ type PluginStub struct {
 	Fail    string
 }
 
-// FileStub is the content a stubbed read: path holds.
-type FileStub struct{ Content string }
+// FileStub is the content a stubbed read: path holds, or Missing: the file
+// does not exist (a glob's pattern as the key, missing: a glob that
+// matches nothing).
+type FileStub struct {
+	Content string
+	Missing bool
+}
 
 // Expect is what a case expects; a nil or empty field expects nothing.
 type Expect struct {
 	Status    *string
 	Exit      *int
-	FailOn    []string
+	FailOn    []string         // as written (--update keeps it)
+	conds     []gate.Condition // FailOn, read by gate as exec's --fail-on is
 	Verdicts  []record.Row // nil: not expected; empty: no rows
 	RowsTotal *int
 	Standing  *string
@@ -87,7 +94,7 @@ var (
 	caseKeys     = []string{"name", "inputs", "stubs", "plugins", "files", "answers", "real", "expect"}
 	stubKeys     = []string{"stdout", "stdoutFile", "stderr", "stderrFile", "exitCode", "timedOut", "notFound", "signal"}
 	pluginKeys   = []string{"writes", "assumed", "fail"}
-	fileStubKeys = []string{"content", "contentFile"}
+	fileStubKeys = []string{"content", "contentFile", "missing"}
 	expectKeys   = []string{"status", "exit", "failOn", "verdicts", "rowsTotal", "standing", "reasons", "decisions", "coverage", "state", "line"}
 	coverageKeys = []string{"path", "kind", "what", "why"}
 	statusWords  = []string{"completed", "failed", "paused", "cancelled"}
@@ -284,7 +291,7 @@ func (r *reader) readCase(n ast.Node, i int, st stageIndex) *Case {
 		case "real":
 			c.Real, _ = r.strings(p.val, what+": real")
 			for _, id := range c.Real {
-				if kind, ok := st[id]; !ok || (kind != "exec" && kind != "plugin") {
+				if kind, ok := st[id]; !ok || (kind != "exec" && kind != "plugin" && kind != "read") {
 					r.stage(p.val, st, id, "exec", what+": real")
 				}
 			}
@@ -401,7 +408,15 @@ func (r *reader) fileStub(n ast.Node, what string) *FileStub {
 	r.known(ps, what, fileStubKeys...)
 	s := &FileStub{}
 	for _, p := range ps {
-		s.Content = r.text(p, what)
+		switch p.key {
+		case "missing":
+			s.Missing, _ = r.boolean(p.val, what+": missing")
+		default:
+			s.Content = r.text(p, what)
+		}
+	}
+	if s.Missing && len(ps) > 1 {
+		r.errf(n, "%s: a missing file has no content: give missing: true or content, not both", what)
 	}
 	return s
 }
@@ -442,6 +457,11 @@ func (r *reader) expect(n ast.Node, what string) Expect {
 			}
 		case "failOn":
 			e.FailOn, _ = r.strings(p.val, what+": failOn")
+			conds, err := gate.ParseConditions(e.FailOn)
+			if err != nil {
+				r.errf(p.val, "%s: failOn: %s", what, strings.TrimPrefix(err.Error(), "--fail-on "))
+			}
+			e.conds = conds
 		case "reasons":
 			e.Reasons, _ = r.strings(p.val, what+": reasons")
 			if e.Reasons == nil {
