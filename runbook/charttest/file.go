@@ -75,7 +75,7 @@ type Expect struct {
 	Exit      *int
 	FailOn    []string         // as written (--update keeps it)
 	conds     []gate.Condition // FailOn, read by gate as exec's --fail-on is
-	Verdicts  []record.Row // nil: not expected; empty: no rows
+	Verdicts  []record.Row     // nil: not expected; empty: no rows
 	RowsTotal *int
 	Standing  *string
 	Reasons   []string // nil: not expected
