@@ -146,6 +146,7 @@ answer can be trusted.`,
 		newPluginsCmd(stdout, stderr),
 		newHonestyPluginCmd(),
 		newTestCmd(stdout, stderr), // test.go
+		newPlanCmd(stdout, stderr), // plan.go
 	)
 	return root
 }
