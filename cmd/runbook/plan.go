@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -117,7 +118,7 @@ type planPlugin struct {
 	Name   string `json:"name"`
 	Path   string `json:"path,omitempty"`
 	SHA256 string `json:"sha256,omitempty"`
-	Pinned bool   `json:"pinned,omitempty"` // the chart pins its sha256 (and it matched when ok)
+	Pinned string `json:"pinned,omitempty"` // the sha256 the chart pins
 	Found  bool   `json:"found"`
 }
 
@@ -401,7 +402,7 @@ func (pl *planner) plugin(ps *planStage, sp *chart.PluginStageSpec) {
 	}
 	pp.SHA256, pp.Found = sum, true
 	if src.SHA256 != "" {
-		pp.Pinned = true
+		pp.Pinned = src.SHA256
 		if err := host.CheckSHA256(src.Path, src.SHA256); err != nil {
 			pl.check(ps.Path, fmt.Sprintf("%s: plugin %q: %v", ps.Path, sp.Name, err))
 		}
@@ -532,8 +533,11 @@ func (p *plan) text() string {
 			switch {
 			case pg.Found:
 				pin := ""
-				if pg.Pinned {
-					pin = " (pinned)"
+				switch {
+				case pg.Pinned != "" && strings.EqualFold(pg.Pinned, pg.SHA256):
+					pin = " (the chart's pin)"
+				case pg.Pinned != "":
+					pin = " (the chart pins " + pg.Pinned + ": NO MATCH)"
 				}
 				fmt.Fprintf(&b, "%splugin %s: %s sha256 %s%s\n", more, pg.Name, pg.Path, pg.SHA256, pin)
 			default:
@@ -558,13 +562,17 @@ func (p *plan) text() string {
 func quoteArgv(argv []string) string {
 	out := make([]string, len(argv))
 	for i, a := range argv {
-		if a == "" || strings.ContainsAny(a, " \t\n'\"\\$`*?[]{}()<>|&;#~") && !strings.HasPrefix(a, "<from ") {
+		if bare := fromPart.ReplaceAllString(a, ""); a == "" || strings.ContainsAny(bare, " \t\n'\"\\$`*?[]{}()<>|&;#~") {
 			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 		}
 		out[i] = a
 	}
 	return strings.Join(out, " ")
 }
+
+// fromPart is a <from EXPR> placeholder in an argv word, which quoting
+// leaves as it is: it is plan's words, not the word a shell would read.
+var fromPart = regexp.MustCompile(`<from [^>]*>`)
 
 func compactJSON(v any) string {
 	b, err := json.Marshal(v)
