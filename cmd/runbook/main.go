@@ -147,6 +147,7 @@ answer can be trusted.`,
 		newHonestyPluginCmd(),
 		newTestCmd(stdout, stderr), // test.go
 		newPlanCmd(stdout, stderr), // plan.go
+		newInitCmd(stdout),         // init.go
 	)
 	return root
 }
