@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -30,8 +29,5 @@ func TestLoop15EveryExampleIsTested(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), " 0 failed") {
 		t.Errorf("output:\n%s", out.String())
-	}
-	if _, err := os.Stat(filepath.Join(root, "examples", "plugins", "file-age", "runbook-plugin-file-age")); err == nil {
-		t.Log("a built file-age plugin is present; the test stubs it, so it was not started")
 	}
 }
