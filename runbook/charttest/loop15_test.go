@@ -131,3 +131,25 @@ func TestLoop15FileStubMissingAndContent(t *testing.T) {
 		t.Errorf("err %v: want the contradiction at 6:12", err)
 	}
 }
+
+// A read: stage under real: reads the real file (relative to the chart's
+// folder), as a real run does; the same case without real: is refused.
+func TestLoop15ReadReal(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFile(t, dir, "data.txt", "hello\n")
+	writeFile(t, dir, "chart.yaml", "version: 1\nrunbook: r\nstages:\n  - id: m\n    read: {path: '\"data.txt\"'}\n")
+	f, err := Load(writeFile(t, dir, "x_test.yaml", "version: 1\nchart: chart.yaml\ncases:\n"+
+		"  - name: real\n    real: [m]\n    expect: {status: completed, state: {m.exists: true, m.content: \"hello\\n\"}}\n"+
+		"  - name: stubbed\n    expect: {status: completed}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := f.Run(context.Background())
+	if !res.Cases[0].Passed() {
+		t.Errorf("real: %v", res.Cases[0].Failures)
+	}
+	if res.Cases[1].Passed() || res.Cases[1].Failures[0].Key != "stub" {
+		t.Errorf("no stub, not real: failures %v, want the read refused", res.Cases[1].Failures)
+	}
+}
