@@ -342,6 +342,9 @@ func (pl *planner) exec(ps *planStage, es *chart.ExecSpec) {
 				ps.Argv[i] = pl.template(&es.Args[i])
 			}
 		}
+		if len(ps.Argv) == 0 {
+			return // the loader refuses an exec with neither; a Go-built spec may not
+		}
 		name = ps.Argv[0]
 	}
 	b := &planBinary{Name: name}

@@ -199,6 +199,16 @@ func hasKey(ps []pair, k string) bool {
 // too) and its kind.
 type stageIndex map[string]string
 
+// has says whether the chart has a stage of kind.
+func (st stageIndex) has(kind string) bool {
+	for _, k := range st {
+		if k == kind {
+			return true
+		}
+	}
+	return false
+}
+
 func stagesOf(spec *chart.Spec) stageIndex {
 	out := stageIndex{}
 	var walk func([]chart.StageSpec)
@@ -314,6 +324,9 @@ func (r *reader) readCase(n ast.Node, i int, st stageIndex) *Case {
 		case "files":
 			c.Files = map[string]*FileStub{}
 			kv, _ := r.mapping(p.val, what+": files")
+			if len(kv) > 0 && !st.has("read") {
+				r.errf(p.node, "%s: files: the chart has no read: stage, so no file stub is ever read (exec stages are stubbed under stubs:)", what)
+			}
 			for _, s := range kv {
 				c.Files[s.key] = r.fileStub(s.val, what+": file stub "+s.key)
 			}

@@ -153,3 +153,15 @@ func TestLoop15ReadReal(t *testing.T) {
 		t.Errorf("no stub, not real: failures %v, want the read refused", res.Cases[1].Failures)
 	}
 }
+
+// files: stubs for a chart with no read: stage can never be read: an
+// error at the files key, not a stub silently ignored.
+func TestLoop15FilesWithoutReadStage(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	copyChart(t, dir)
+	_, err := Load(writeFile(t, dir, "x_test.yaml", "version: 1\nchart: chart.yaml\ncases:\n  - name: a\n    files:\n      /etc/x: {content: y}\n"))
+	if err == nil || !strings.Contains(err.Error(), "x_test.yaml:5:5:") || !strings.Contains(err.Error(), "the chart has no read: stage") {
+		t.Errorf("err %v: want it at 5:5", err)
+	}
+}
