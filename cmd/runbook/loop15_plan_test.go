@@ -132,6 +132,7 @@ inputs:
   token: {type: string, secret: true, default: s3cr3t-t0ken}
 vars:
   port: warn * 100
+  auth: '"Bearer " + token'
 stages:
   - id: list
     exec:
@@ -146,7 +147,7 @@ stages:
         - id: probe
           exec:
             command: [prober, "${item.name}", "--port=${port}"]
-            envFrom: {TOKEN: token, HOST: host}
+            envFrom: {TOKEN: token, HOST: host, AUTH: auth}
   - id: missing
     exec:
       command: [no-such-binary-anywhere]
@@ -192,6 +193,8 @@ func TestLoop15PlanChecksAndRunsNothing(t *testing.T) {
 		"argv prober <from item.name> --port=8000",
 		"env TOKEN=<secret>",
 		"env HOST=web-2",
+		"env AUTH=<secret>",
+		"auth           var      <secret>  (var)",
 		"binary lister: " + bin + "/lister",
 		"binary no-such-binary-anywhere: NOT FOUND",
 		`missing: the binary "no-such-binary-anywhere" is not found`,

@@ -100,6 +100,7 @@ type planStage struct {
 	Argv   []string    `json:"argv,omitempty"`
 	Shell  string      `json:"shell,omitempty"`
 	Env    []string    `json:"env,omitempty"`
+	Dir    string      `json:"dir,omitempty"` // exec's dir:, as written
 	Binary *planBinary `json:"binary,omitempty"`
 	Plugin *planPlugin `json:"plugin,omitempty"`
 }
@@ -332,6 +333,7 @@ func (pl *planner) exec(ps *planStage, es *chart.ExecSpec) {
 	if len(env) > 0 {
 		ps.Env = env
 	}
+	ps.Dir = es.Dir
 	name := "bash" // proc runs a shell: line as bash -o pipefail -c
 	if es.Shell != "" {
 		ps.Shell = es.Shell
@@ -521,6 +523,9 @@ func (p *plan) text() string {
 		}
 		for _, e := range s.Env {
 			fmt.Fprintf(&b, "%senv %s\n", more, e)
+		}
+		if s.Dir != "" {
+			fmt.Fprintf(&b, "%sdir %s\n", more, s.Dir)
 		}
 		if bin := s.Binary; bin != nil {
 			switch {
