@@ -47,6 +47,17 @@ func readStage(st *chart.StageSpec) flow.StageFunc {
 			if err != nil {
 				return err
 			}
+			if files, stubbed, err := rs.readStub(ctx, st, s, "", pattern); stubbed { // stubs.go
+				if err != nil {
+					return err
+				}
+				out := make([]any, 0, len(files))
+				for _, f := range files {
+					out = append(out, rs.readValue(s.Path(), rd, f))
+				}
+				s.Set(into, out)
+				return nil
+			}
 			matches, err := filepath.Glob(inDir(rd.Dir, pattern))
 			if err != nil {
 				return fmt.Errorf("read glob %q: %w", pattern, err)
@@ -78,6 +89,13 @@ func readStage(st *chart.StageSpec) flow.StageFunc {
 		p, err := readWord(rd.Path, s, "read path")
 		if err != nil {
 			return err
+		}
+		if files, stubbed, err := rs.readStub(ctx, st, s, p, ""); stubbed { // stubs.go
+			if err != nil {
+				return err
+			}
+			s.Set(into, rs.readValue(s.Path(), rd, files[0]))
+			return nil
 		}
 		v, err := rs.readFile(s.Path(), rd, p, inDir(rd.Dir, p))
 		if err != nil {
@@ -132,9 +150,21 @@ func (rs *runState) readFile(path string, rd *chart.ReadSpec, shown, file string
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", shown, unwrapPathErr(err))
 	}
+	return rs.readValue(path, rd, ReadFile{Path: shown, Exists: true, Content: data}), nil
+}
+
+// readValue is one file as `read:` writes it, {path, exists, content}: a
+// file that exists has its content parsed as a process's completed stdout
+// (execValue), past the output cap withheld. A read stub's file takes the
+// same road as a real one.
+func (rs *runState) readValue(path string, rd *chart.ReadSpec, f ReadFile) map[string]any {
+	out := map[string]any{"path": f.Path, "exists": false, "content": nil}
+	if !f.Exists {
+		return out
+	}
 	out["exists"] = true
 	zero := 0
-	res := proc.Result{Stdout: data, ExitCode: &zero, Started: true, Truncated: len(data) > proc.DefaultMaxOutput}
+	res := proc.Result{Stdout: f.Content, ExitCode: &zero, Started: true, Truncated: len(f.Content) > proc.DefaultMaxOutput}
 	if res.Truncated {
 		res.Stdout = nil
 	}
@@ -145,7 +175,7 @@ func (rs *runState) readFile(path string, rd *chart.ReadSpec, shown, file string
 			out[k] = v
 		}
 	}
-	return out, nil
+	return out
 }
 
 func unwrapPathErr(err error) error {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"os/exec"
+	"slices"
+	"strings"
 
 	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/flow"
@@ -24,6 +26,9 @@ import (
 //	plugin   before its plugin starts   *PluginStub                   writes Result through coverage, files Assumed
 //	plugin                              nil, nil                      calls the real plugin
 //	either                              error                         fails the stage with the error
+//
+// A read: stage asks too when the stubs are also ReadStubs (an optional
+// interface, so a Stubs written before read: existed still builds).
 //
 // The call carries the runtime path (RecordPath makes the record's). Stubs
 // may be called from many branches at once.
@@ -146,4 +151,65 @@ func (rs *runState) pluginStub(ctx context.Context, st *chart.StageSpec, s *flow
 	}
 	s.Set(into, rs.result(s.Path(), stub.Result))
 	return true, nil
+}
+
+// ReadStubs answers for read: stages, when a run's Stubs also implements
+// it:
+//
+//	answer            the run then
+//	*ReadStub         writes its files as read: writes real ones (content
+//	                  parsed by the stage's parse mode, a missing file
+//	                  exists: false)
+//	nil, nil          reads the real file system
+//	error             fails the stage with the error
+type ReadStubs interface {
+	Read(ctx context.Context, call ReadCall) (*ReadStub, error)
+}
+
+// ReadCall is a read: stage about to read: one File, or every file a Glob
+// matches, each as the chart gave it (relative to the chart's folder when
+// relative).
+type ReadCall struct {
+	Path  string // runtime path
+	Stage string // the stage's id
+	File  string // path: the file
+	Glob  string // glob: the pattern
+}
+
+// ReadStub is what a stubbed read found: for a path, exactly one file; for
+// a glob, every match (none is a pattern that matched nothing).
+type ReadStub struct{ Files []ReadFile }
+
+// ReadFile is one file a read found, its path as read: shows it.
+type ReadFile struct {
+	Path    string
+	Exists  bool
+	Content []byte
+}
+
+// readStub asks the run's stubs for what a read: stage finds (file, or
+// the matches of glob); stubbed says the answer (or error) stands. A path
+// read's stub is one file, named as the chart gave it.
+func (rs *runState) readStub(ctx context.Context, st *chart.StageSpec, s *flow.Scope, file, glob string) (files []ReadFile, stubbed bool, err error) {
+	rsb, ok := rs.stubs.(ReadStubs)
+	if !ok {
+		return nil, false, nil
+	}
+	stub, err := rsb.Read(ctx, ReadCall{Path: s.Path(), Stage: st.ID, File: file, Glob: glob})
+	switch {
+	case err != nil:
+		return nil, true, err
+	case stub == nil:
+		return nil, false, nil
+	}
+	m := record.Masker(rs.secrets)
+	files = make([]ReadFile, len(stub.Files))
+	for i, f := range stub.Files {
+		files[i] = ReadFile{Path: f.Path, Exists: f.Exists, Content: []byte(m.Text(string(f.Content)))}
+	}
+	if glob == "" && (len(files) != 1 || files[0].Path != file) {
+		return nil, true, fmt.Errorf("read %s: the stub gave %d files, not the one file read", file, len(files))
+	}
+	slices.SortFunc(files, func(a, b ReadFile) int { return strings.Compare(a.Path, b.Path) })
+	return files, true, nil
 }

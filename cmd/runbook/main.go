@@ -146,6 +146,8 @@ answer can be trusted.`,
 		newPluginsCmd(stdout, stderr),
 		newHonestyPluginCmd(),
 		newTestCmd(stdout, stderr), // test.go
+		newPlanCmd(stdout, stderr), // plan.go
+		newInitCmd(stdout),         // init.go
 	)
 	return root
 }

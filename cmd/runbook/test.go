@@ -44,8 +44,10 @@ func newTestCmd(stdout, stderr io.Writer) *cobra.Command {
 recursively, PATH/... too; no PATH is the current folder). Each case runs
 its chart on stubs: a stubbed exec stage files the stub's stdout and exit as
 its process's, so labels, exit codes, parse modes, coverage and the standing
-behave as in a real run; a stage a case reaches with no stub fails the case
-(tests never run real commands, unless the case lists the stage under real:).
+behave as in a real run (a read: stage reads its stubbed files:, a plugin
+stage answers its stub); a stage a case reaches with no stub fails the case
+(tests never run real commands or read real files, unless the case lists
+the stage under real:).
 The format of test files: docs/TESTING.md.
 
 Output: one line per case (ok or FAIL, file, case, time), each mismatch of a

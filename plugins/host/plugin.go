@@ -446,3 +446,11 @@ func clip(s string, n int) string {
 	}
 	return s[:n] + "…"
 }
+
+// SHA256Of is the hex SHA-256 of the file at path, as a chart's `sha256:`
+// pins it (runbook plan shows it without starting the plugin).
+func SHA256Of(path string) (string, error) { return fileSHA256(path) }
+
+// CheckSHA256 is the check a pinned plugin passes before it is started:
+// nil when the file at path has SHA-256 want (hex), else what differs.
+func CheckSHA256(path, want string) error { return checkSum(path, want) }

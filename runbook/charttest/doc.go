@@ -1,5 +1,6 @@
 // Package charttest runs a chart's own tests (testing.md): test files of
-// cases, each a run of the chart on stubbed commands, plugins and answers,
+// cases, each a run of the chart on stubbed commands, files, plugins and
+// answers,
 // held to what it expects. `runbook test` is its command line; a Go author
 // may call it from go test as well (Load, then File.Run).
 //
@@ -12,8 +13,9 @@
 // of each case's expect keeping the file's comments and order.
 //
 // The rule of side effects, one line: a case never runs a real command or
-// plugin — an exec or plugin stage it reaches with no stub fails the case
-// naming the stage, unless the case lists the stage under `real:`.
+// plugin, nor reads a real file — an exec, read or plugin stage it reaches
+// with no stub fails the case naming the stage, unless the case lists the
+// stage under `real:`.
 //
 // It does not own running a chart (package runbook), the record (package
 // record), or output formats and exit codes (cmd/runbook).

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/openrunbook/runbook/internal/gate"
 	"github.com/openrunbook/runbook/plugins/coverage"
 	"github.com/openrunbook/runbook/record"
 )
@@ -29,10 +30,11 @@ func compare(c *Case, res *CaseResult) []Failure {
 		fail("status", *e.Status, rec.Status, msg)
 	}
 	if e.Exit != nil && *e.Exit != res.Exit {
-		fail("exit", *e.Exit, res.Exit, "")
-	}
-	if e.FailOn != nil {
-		fail("failOn", e.FailOn, nil, "expect.failOn is not yet supported: the --fail-on conditions (exit 3) are being added to runbook exec; until then test the standing or the verdicts instead")
+		msg := ""
+		if held := gate.Held(rec, e.conds); len(held) > 0 {
+			msg = "failOn held: " + strings.Join(held, ", ")
+		}
+		fail("exit", *e.Exit, res.Exit, msg)
 	}
 	if e.Verdicts != nil {
 		if diff, ok := rowDiff(e.Verdicts, rowsOf(rec)); !ok {
@@ -290,7 +292,7 @@ func (f Failure) String() string {
 		fmt.Fprintf(&b, "%s:%d:%d: ", f.Pos.File, f.Pos.Line, f.Pos.Col)
 	}
 	switch {
-	case f.Key == "stub" || f.Key == "run" || f.Key == "answers" || f.Key == "failOn":
+	case f.Key == "stub" || f.Key == "run" || f.Key == "answers":
 		b.WriteString(f.Msg)
 		return b.String()
 	case f.Rows != nil:

@@ -12,6 +12,7 @@ import (
 
 	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/internal/gate"
 	"github.com/openrunbook/runbook/internal/suggest"
 	"github.com/openrunbook/runbook/record"
 	"github.com/openrunbook/runbook/runbook"
@@ -60,15 +61,21 @@ type PluginStub struct {
 	Fail    string
 }
 
-// FileStub is the content a stubbed read: path holds.
-type FileStub struct{ Content string }
+// FileStub is the content a stubbed read: path holds, or Missing: the file
+// does not exist (a glob's pattern as the key, missing: a glob that
+// matches nothing).
+type FileStub struct {
+	Content string
+	Missing bool
+}
 
 // Expect is what a case expects; a nil or empty field expects nothing.
 type Expect struct {
 	Status    *string
 	Exit      *int
-	FailOn    []string
-	Verdicts  []record.Row // nil: not expected; empty: no rows
+	FailOn    []string         // as written (--update keeps it)
+	conds     []gate.Condition // FailOn, read by gate as exec's --fail-on is
+	Verdicts  []record.Row     // nil: not expected; empty: no rows
 	RowsTotal *int
 	Standing  *string
 	Reasons   []string // nil: not expected
@@ -87,7 +94,7 @@ var (
 	caseKeys     = []string{"name", "inputs", "stubs", "plugins", "files", "answers", "real", "expect"}
 	stubKeys     = []string{"stdout", "stdoutFile", "stderr", "stderrFile", "exitCode", "timedOut", "notFound", "signal"}
 	pluginKeys   = []string{"writes", "assumed", "fail"}
-	fileStubKeys = []string{"content", "contentFile"}
+	fileStubKeys = []string{"content", "contentFile", "missing"}
 	expectKeys   = []string{"status", "exit", "failOn", "verdicts", "rowsTotal", "standing", "reasons", "decisions", "coverage", "state", "line"}
 	coverageKeys = []string{"path", "kind", "what", "why"}
 	statusWords  = []string{"completed", "failed", "paused", "cancelled"}
@@ -192,6 +199,16 @@ func hasKey(ps []pair, k string) bool {
 // too) and its kind.
 type stageIndex map[string]string
 
+// has says whether the chart has a stage of kind.
+func (st stageIndex) has(kind string) bool {
+	for _, k := range st {
+		if k == kind {
+			return true
+		}
+	}
+	return false
+}
+
 func stagesOf(spec *chart.Spec) stageIndex {
 	out := stageIndex{}
 	var walk func([]chart.StageSpec)
@@ -284,7 +301,7 @@ func (r *reader) readCase(n ast.Node, i int, st stageIndex) *Case {
 		case "real":
 			c.Real, _ = r.strings(p.val, what+": real")
 			for _, id := range c.Real {
-				if kind, ok := st[id]; !ok || (kind != "exec" && kind != "plugin") {
+				if kind, ok := st[id]; !ok || (kind != "exec" && kind != "plugin" && kind != "read") {
 					r.stage(p.val, st, id, "exec", what+": real")
 				}
 			}
@@ -307,6 +324,9 @@ func (r *reader) readCase(n ast.Node, i int, st stageIndex) *Case {
 		case "files":
 			c.Files = map[string]*FileStub{}
 			kv, _ := r.mapping(p.val, what+": files")
+			if len(kv) > 0 && !st.has("read") {
+				r.errf(p.node, "%s: files: the chart has no read: stage, so no file stub is ever read (exec stages are stubbed under stubs:)", what)
+			}
 			for _, s := range kv {
 				c.Files[s.key] = r.fileStub(s.val, what+": file stub "+s.key)
 			}
@@ -401,7 +421,15 @@ func (r *reader) fileStub(n ast.Node, what string) *FileStub {
 	r.known(ps, what, fileStubKeys...)
 	s := &FileStub{}
 	for _, p := range ps {
-		s.Content = r.text(p, what)
+		switch p.key {
+		case "missing":
+			s.Missing, _ = r.boolean(p.val, what+": missing")
+		default:
+			s.Content = r.text(p, what)
+		}
+	}
+	if s.Missing && len(ps) > 1 {
+		r.errf(n, "%s: a missing file has no content: give missing: true or content, not both", what)
 	}
 	return s
 }
@@ -442,6 +470,11 @@ func (r *reader) expect(n ast.Node, what string) Expect {
 			}
 		case "failOn":
 			e.FailOn, _ = r.strings(p.val, what+": failOn")
+			conds, err := gate.ParseConditions(e.FailOn)
+			if err != nil {
+				r.errf(p.val, "%s: failOn: %s", what, strings.TrimPrefix(err.Error(), "--fail-on "))
+			}
+			e.conds = conds
 		case "reasons":
 			e.Reasons, _ = r.strings(p.val, what+": reasons")
 			if e.Reasons == nil {

@@ -3,6 +3,7 @@ package charttest
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/openrunbook/runbook/chart"
+	"github.com/openrunbook/runbook/internal/gate"
 	"github.com/openrunbook/runbook/record"
 	"github.com/openrunbook/runbook/runbook"
 )
@@ -127,10 +129,9 @@ func (f *File) runCase(ctx context.Context, c *Case) *CaseResult {
 		run = next
 	}
 	res.Record = run.Record
-	res.Exit = ExitOf(run.Record)
-	for _, id := range stubs.unstubbed() {
-		res.Failures = append(res.Failures, Failure{Key: "stub", Pos: c.Pos,
-			Msg: fmt.Sprintf("stage %q was reached with no stub: a test never runs a real command or plugin; give it a stub (stubs: or plugins:), or list it under real:", id)})
+	res.Exit = ExitOf(run.Record, c.Expect.conds...)
+	for _, msg := range stubs.unstubbed() {
+		res.Failures = append(res.Failures, Failure{Key: "stub", Pos: c.Pos, Msg: msg})
 	}
 	res.Failures = append(res.Failures, compare(c, res)...)
 	return res
@@ -160,13 +161,17 @@ func (f *File) answers(c *Case, p *record.PauseRecord) (map[string]any, bool) {
 	return out, true
 }
 
-// ExitOf is the exit code `runbook exec` gives a finished run (cmd/runbook's
-// rule, which the CLI owns; stated here as it reads today): 0 completed or
-// paused, 1 failed or cancelled.
-func ExitOf(rec *record.Record) int {
+// ExitOf is the exit code `runbook exec --fail-on CONDS` gives a finished
+// run (cmd/runbook's rule, runExit, stated here as it reads today, with
+// the conditions judged by the one home, gate.Held): 1 failed or
+// cancelled, 3 a condition holds, else 0 (completed or paused).
+func ExitOf(rec *record.Record, conds ...gate.Condition) int {
 	switch rec.Status {
 	case "failed", "cancelled":
 		return 1
+	}
+	if len(gate.Held(rec, conds)) > 0 {
+		return 3
 	}
 	return 0
 }
@@ -182,9 +187,15 @@ type caseStubs struct {
 }
 
 func (s *caseStubs) refuse(stage string) error {
+	return s.refused(stage, fmt.Sprintf("stage %q was reached with no stub: a test never runs a real command or plugin; give it a stub (stubs: or plugins:), or list it under real:", stage))
+}
+
+// refused remembers msg, a stage the case reached with no stub, for the
+// case's failures, and is the error that fails the stage.
+func (s *caseStubs) refused(stage, msg string) error {
 	s.mu.Lock()
-	if !slices.Contains(s.reached, stage) {
-		s.reached = append(s.reached, stage)
+	if !slices.Contains(s.reached, msg) {
+		s.reached = append(s.reached, msg)
 	}
 	s.mu.Unlock()
 	return fmt.Errorf("stage %q has no stub in this test case (a test never runs a real command)", stage)
@@ -233,3 +244,34 @@ func (s *caseStubs) Plugin(_ context.Context, call runbook.PluginCall) (*runbook
 
 // trimmed is s on one line, for a message.
 func trimmed(s string) string { return strings.TrimSpace(strings.ReplaceAll(s, "\n", " ")) }
+
+// Read implements runbook.ReadStubs: a path read is the file stubbed at
+// that path; a glob matches the stubbed paths (filepath.Match), or is the
+// pattern itself stubbed missing: true (it matches nothing). A read with
+// no stub is refused as an exec is.
+func (s *caseStubs) Read(_ context.Context, call runbook.ReadCall) (*runbook.ReadStub, error) {
+	if call.Glob == "" {
+		if st, ok := s.c.Files[call.File]; ok {
+			return &runbook.ReadStub{Files: []runbook.ReadFile{{Path: call.File, Exists: !st.Missing, Content: []byte(st.Content)}}}, nil
+		}
+	} else {
+		var files []runbook.ReadFile
+		for _, p := range sortedKeys(s.c.Files) {
+			if st := s.c.Files[p]; !st.Missing {
+				if ok, _ := filepath.Match(call.Glob, p); ok {
+					files = append(files, runbook.ReadFile{Path: p, Exists: true, Content: []byte(st.Content)})
+				}
+			}
+		}
+		if st, ok := s.c.Files[call.Glob]; len(files) > 0 || (ok && st.Missing) {
+			return &runbook.ReadStub{Files: files}, nil
+		}
+	}
+	if slices.Contains(s.c.Real, call.Stage) {
+		return nil, nil
+	}
+	if call.Glob != "" {
+		return nil, s.refused(call.Stage, fmt.Sprintf("stage %q read glob %q with no stub: a test never reads the real file system; stub the files it should match under files: (or the pattern itself with missing: true for none), or list the stage under real:", call.Stage, call.Glob))
+	}
+	return nil, s.refused(call.Stage, fmt.Sprintf("stage %q read %q with no stub: a test never reads the real file system; give it files: {%s: {content: …}} (or missing: true), or list the stage under real:", call.Stage, call.File, call.File))
+}
