@@ -48,6 +48,7 @@ type ExecOption func(*execOptions)
 
 type execOptions struct {
 	recorders []recorder.Recorder
+	live      []recorder.Recorder // WithLiveRecorders
 	narrative bool
 	timeout   time.Duration
 	logger    *slog.Logger
@@ -64,6 +65,14 @@ type execOptions struct {
 // WithRecorders attaches more recorders (e.g. an NDJSON stream).
 func WithRecorders(rs ...recorder.Recorder) ExecOption {
 	return func(o *execOptions) { o.recorders = append(o.recorders, rs...) }
+}
+
+// WithLiveRecorders attaches recorders that see events as they happen in
+// every branch (flow.WithLiveRecorders), for a display of the run going on
+// such as the CLI's progress line; WithRecorders' recorders see a branch's
+// events at its join. Secrets are masked for them as for the others.
+func WithLiveRecorders(rs ...recorder.Recorder) ExecOption {
+	return func(o *execOptions) { o.live = append(o.live, rs...) }
 }
 
 // WithNarrative puts the run's narrative in the record.

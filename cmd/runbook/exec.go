@@ -295,7 +295,7 @@ func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.
 	opts, stream := runOptions(f, pausePath, logger, honesty, stdout)
 	prog := newProgress(stderr, showProgress(stdout, stderr, f.format))
 	if prog != nil {
-		opts = append(opts, runbook.WithRecorders(prog))
+		opts = append(opts, runbook.WithLiveRecorders(prog))
 	}
 
 	res, err := rb.Exec(ctx, given, opts...)
@@ -375,7 +375,7 @@ func printResult(w io.Writer, rec *record.Record, f execFlags, stream *ndjsonStr
 	case "markdown":
 		return renderMarkdown(w, rec, renderOpts{verbose: f.verbose, scriptInto: into})
 	default:
-		return renderText(w, rec, renderOpts{verbose: f.verbose, colour: colourOn(w), scriptInto: into})
+		return renderText(w, rec, renderOpts{verbose: f.verbose, colour: colourOn(w), width: termWidth(w), scriptInto: into})
 	}
 }
 

@@ -4,12 +4,21 @@ package main
 // test per habit, each against the built binary as a real process.
 
 import (
+	"bytes"
+	"context"
 	"debug/buildinfo"
 	"encoding/json"
+	"errors"
+	"io"
+	"os"
 	"os/exec"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/creack/pty"
 	"github.com/spf13/cobra"
 
 	"github.com/openrunbook/runbook/internal/version"
@@ -198,5 +207,112 @@ func TestHabitShortUsageErrors(t *testing.T) {
 				t.Errorf("stderr:\n%s\nwant:\n%s", r.stderr, tc.want)
 			}
 		})
+	}
+}
+
+// ptyRun runs the binary in dir with stdout and stderr on one
+// pseudo-terminal of cols columns, and returns what the terminal showed
+// (\r\n read as \n) and the exit code.
+func ptyRun(t *testing.T, dir string, cols uint16, env []string, args ...string) (string, int) {
+	t.Helper()
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pseudo-terminal here: %v", err)
+	}
+	defer ptmx.Close()
+	if err := pty.Setsize(ptmx, &pty.Winsize{Rows: 40, Cols: cols}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	tty.Close() // the child holds it now; the master reads EOF (EIO) when it exits
+	var out bytes.Buffer
+	read := make(chan struct{})
+	go func() {
+		defer close(read)
+		_, _ = io.Copy(&out, ptmx) // ends with EIO on Linux once the child is gone
+	}()
+	err = cmd.Wait()
+	<-read
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return strings.ReplaceAll(out.String(), "\r\n", "\n"), code
+}
+
+// napsChart is a foreach of 12 items, each an exec of sleep for a longer
+// time than the one before, so that its branches end one after another
+// over about three seconds.
+const napsChart = `
+version: 1
+runbook: naps
+stages:
+  - id: plan
+    set:
+      naps: '[0.3, 0.5, 0.7, 0.9, 1.1, 1.3, 1.5, 1.7, 1.9, 2.1, 2.3, 2.5]'
+  - id: each
+    foreach:
+      items: naps
+      as: nap
+      maxBranches: 20
+      stages:
+        - id: doze
+          exec:
+            command: [sleep, '${nap}']
+            timeout: 30s
+            into: slept
+`
+
+// TestHabitProgressMoves: under a pseudo-terminal, a run over a second
+// shows progress on stderr that counts foreach branches as they end (the
+// count goes up while the foreach runs, not only at its end) and names the
+// stage running; the line is erased before the result.
+func TestHabitProgressMoves(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "naps.yaml", napsChart)
+	out, code := ptyRun(t, dir, 100, nil, "exec", chart)
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	var counts []int
+	for _, m := range regexp.MustCompile(`branches (\d+)/(\d+)`).FindAllStringSubmatch(out, -1) {
+		if m[2] != "12" {
+			t.Fatalf("branches of %s, want of 12:\n%q", m[2], out)
+		}
+		n, _ := strconv.Atoi(m[1])
+		counts = append(counts, n)
+	}
+	if len(counts) == 0 {
+		t.Fatalf("no progress line:\n%q", out)
+	}
+	distinct := 0
+	for i, n := range counts {
+		if i > 0 && n < counts[i-1] {
+			t.Fatalf("branch count went down: %v", counts)
+		}
+		if i == 0 || n != counts[i-1] {
+			distinct++
+		}
+	}
+	if distinct < 3 || counts[0] >= 12 {
+		t.Errorf("branch counts did not move while the foreach ran: %v", counts)
+	}
+	if !regexp.MustCompile(`running each~\d+/doze`).MatchString(out) {
+		t.Errorf("progress never names the running stage each~N/doze:\n%q", out)
+	}
+	if !strings.Contains(out, "\r\x1b[K") {
+		t.Errorf("the progress line is never erased:\n%q", out)
 	}
 }
