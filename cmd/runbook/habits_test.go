@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -21,6 +22,7 @@ import (
 	"github.com/creack/pty"
 	"github.com/spf13/cobra"
 
+	"github.com/openrunbook/runbook/internal/golden"
 	"github.com/openrunbook/runbook/internal/version"
 )
 
@@ -314,5 +316,134 @@ func TestHabitProgressMoves(t *testing.T) {
 	}
 	if !strings.Contains(out, "\r\x1b[K") {
 		t.Errorf("the progress line is never erased:\n%q", out)
+	}
+}
+
+// TestHabitNoColor: colour on a terminal unless NO_COLOR is set and not
+// empty (no-color.org). Regression: NO_COLOR= (empty) turned colour off.
+func TestHabitNoColor(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "tiny.yaml", tinyChart)
+	tests := []struct {
+		name   string
+		env    []string
+		colour bool
+	}{
+		{"NO_COLOR empty keeps colour", []string{"NO_COLOR="}, true},
+		{"NO_COLOR=1 turns it off", []string{"NO_COLOR=1"}, false},
+		{"NO_COLOR=0 turns it off too (any value)", []string{"NO_COLOR=0"}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			out, code := ptyRun(t, dir, 120, tc.env, "exec", chart, "--input", "used=95")
+			if code != 0 {
+				t.Fatalf("exit %d:\n%s", code, out)
+			}
+			if got := strings.Contains(out, "\x1b[1m"); got != tc.colour {
+				t.Errorf("colour %v, want %v:\n%q", got, tc.colour, out)
+			}
+		})
+	}
+	// Not a terminal: never colour, whatever NO_COLOR says.
+	r := runCLIEnv(t, dir, []string{"NO_COLOR="}, "exec", chart, "--input", "used=95")
+	if strings.Contains(r.stdout, "\x1b[") {
+		t.Errorf("colour on a pipe:\n%q", r.stdout)
+	}
+}
+
+// wideChart has subjects of different widths, wide runes among them, and
+// a standing line longer than a narrow terminal.
+const wideChart = `
+version: 1
+runbook: wide
+result:
+  kind: verdict/posture
+stages:
+  - id: rows
+    set:
+      verdicts: '[{"subject": "vol-0", "verdict": "ok"}, {"subject": "データベース", "verdict": "at-risk"}, {"subject": "a|b", "verdict": "filling up"}]'
+`
+
+// TestHabitTerminalLayout: on a terminal the verdict table is aligned
+// (wide runes counted as two columns) and the standing line wrapped at
+// word boundaries to the terminal's width; on a pipe both are as the
+// record has them. Goldens for both.
+func TestHabitTerminalLayout(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "wide.yaml", wideChart)
+	tty, code := ptyRun(t, dir, 50, []string{"NO_COLOR=1"}, "exec", chart)
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, tty)
+	}
+	pipe := runCLI(t, dir, "exec", chart)
+	if pipe.code != 0 {
+		t.Fatalf("exit %d:\n%s", pipe.code, pipe.stderr)
+	}
+	golden.Check(t, filepath.Join("testdata", "habits", "layout.tty.txt"), []byte(tty))
+	golden.Check(t, filepath.Join("testdata", "habits", "layout.pipe.txt"), []byte(pipe.stdout))
+	for _, l := range strings.Split(tty, "\n") {
+		if displayWidth(l) > 50 && strings.Contains(l, " ") && !strings.HasPrefix(l, "|") {
+			t.Errorf("a line wider than the terminal that could have been wrapped: %q", l)
+		}
+	}
+	words := func(s string) string {
+		s = strings.NewReplacer("-", "", " ", "").Replace(s)
+		return strings.Join(strings.Fields(s), "")
+	}
+	if words(tty) != words(pipe.stdout) {
+		t.Errorf("the layout changed words:\n%s\nvs\n%s", tty, pipe.stdout)
+	}
+}
+
+func TestAlignTable(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ name, in, want string }{
+		{"columns padded", "| subject | verdict |\n|---|---|\n| vol-0 | protected |\n| v | x |",
+			"| subject | verdict   |\n|---------|-----------|\n| vol-0   | protected |\n| v       | x         |"},
+		{"wide runes are two columns", "| s | v |\n|---|---|\n| データ | ok |\n| abcdefg | no |",
+			"| s       | v  |\n|---------|----|\n| データ  | ok |\n| abcdefg | no |"},
+		{"an escaped pipe stays in its cell", "| s |\n|---|\n| a\\|b |\n| c |",
+			"| s    |\n|------|\n| a\\|b |\n| c    |"},
+		{"not a table: unchanged", "(no rows)", "(no rows)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			if got := alignTable(tc.in); got != tc.want {
+				t.Errorf("alignTable:\n%s\nwant\n%s", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestWrapWords(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, in string
+		cols     int
+		want     string
+	}{
+		{"fits", "Not sure — a reason.", 40, "Not sure — a reason."},
+		{"at word boundaries", "Consistent with the run's record — two checks ran", 20,
+			"Consistent with the\nrun's record — two\nchecks ran"},
+		{"a word longer than the line stays whole", "see /var/lib/a-very-long-path-name here", 10,
+			"see\n/var/lib/a-very-long-path-name\nhere"},
+		{"wide runes count two", "データ データ データ", 14, "データ データ\nデータ"},
+		{"no width: unchanged", "a b c", 0, "a b c"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			got := wrapWords(tc.in, tc.cols)
+			if got != tc.want {
+				t.Errorf("wrapWords(%q, %d):\n%s\nwant\n%s", tc.in, tc.cols, got, tc.want)
+			}
+			if strings.Join(strings.Fields(got), " ") != strings.Join(strings.Fields(tc.in), " ") {
+				t.Errorf("words changed: %q", got)
+			}
+		})
 	}
 }
