@@ -9,6 +9,7 @@ import (
 	"debug/buildinfo"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -443,6 +444,152 @@ func TestWrapWords(t *testing.T) {
 			}
 			if strings.Join(strings.Fields(got), " ") != strings.Join(strings.Fields(tc.in), " ") {
 				t.Errorf("words changed: %q", got)
+			}
+		})
+	}
+}
+
+// runCLIStdin is runCLI with stdin given.
+func runCLIStdin(t *testing.T, dir, stdin string, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "NO_COLOR=1")
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return result{stdout: out.String(), stderr: errb.String(), code: code}
+}
+
+// TestHabitStdinChart: `-` as CHART reads the chart from stdin; its errors
+// name <stdin>:L:C; its relative paths resolve from the working directory.
+func TestHabitStdinChart(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "note.txt"), []byte("from the working directory\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reads := `
+version: 1
+runbook: from-stdin
+stages:
+  - id: note
+    read: {path: '"note.txt"', into: note}
+  - id: said
+    set: {text: note.content}
+`
+	r := runCLIStdin(t, dir, reads, "exec", "-", "-o", "json")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	var rec struct {
+		Runbook string         `json:"runbook"`
+		State   map[string]any `json:"state"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &rec); err != nil {
+		t.Fatal(err)
+	}
+	if rec.Runbook != "from-stdin" || rec.State["text"] != "from the working directory\n" {
+		t.Errorf("runbook %q, text %q", rec.Runbook, rec.State["text"])
+	}
+
+	bad := "version: 1\nrunbook: typo\nstages:\n  - id: seed\n    sett: {x: 1}\n"
+	for _, cmd := range [][]string{{"exec", "-"}, {"validate", "-"}, {"graph", "-"}} {
+		r := runCLIStdin(t, dir, bad, cmd...)
+		want := "<stdin>:5:5: stage \"seed\": unknown key \"sett\""
+		if r.code == 0 || !strings.HasPrefix(r.stderr, want) {
+			t.Errorf("%v: exit %d, stderr %q; want it to start %q", cmd, r.code, r.stderr, want)
+		}
+	}
+	if r := runCLIStdin(t, dir, "", "validate", "-"); r.code == 0 || !strings.HasPrefix(r.stderr, "<stdin>") {
+		t.Errorf("an empty stdin: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// TestHabitYAMLInputs: --inputs takes YAML as well as JSON, to the same
+// inputs; a bad file is refused at file:line:col without quoting it (a
+// secret's value may be in it); a secret from a YAML file is masked as
+// from a JSON one.
+func TestHabitYAMLInputs(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "inputs.yaml", `
+version: 1
+runbook: inputs
+inputs:
+  host: {type: string, required: true}
+  used: {type: number, required: true}
+  tags: {type: list}
+  token: {type: string, secret: true}
+stages:
+  - id: seen
+    set: {host_seen: host, used_seen: used, tags_seen: tags, token_len: len(token)}
+`)
+	write := func(name, text string) string {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	const secret = "s3cr3t-VALUE-42"
+	yamlFile := write("in.yaml", "# the inputs\nhost: db-1\nused: 95\ntags: [a, b]\ntoken: "+secret+"\n")
+	jsonFile := write("in.json", `{"host": "db-1", "used": 95, "tags": ["a", "b"], "token": "`+secret+`"}`)
+	states := map[string]any{}
+	for _, f := range []string{yamlFile, jsonFile} {
+		r := runCLI(t, dir, "exec", chart, "--inputs", f, "-o", "json")
+		if r.code != 0 {
+			t.Fatalf("%s: exit %d: %s", f, r.code, r.stderr)
+		}
+		if strings.Contains(r.stdout, secret) || strings.Contains(r.stderr, secret) {
+			t.Errorf("%s: the secret is in the output", f)
+		}
+		var rec struct {
+			State map[string]any `json:"state"`
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &rec); err != nil {
+			t.Fatal(err)
+		}
+		delete(rec.State, "token")
+		states[filepath.Ext(f)] = rec.State
+	}
+	if got, want := fmt.Sprint(states[".yaml"]), fmt.Sprint(states[".json"]); got != want {
+		t.Errorf("YAML inputs gave state %s, JSON %s", got, want)
+	}
+	if s, _ := states[".yaml"].(map[string]any); s["host_seen"] != "db-1" || s["used_seen"] != float64(95) || s["token_len"] != float64(len(secret)) {
+		t.Errorf("YAML inputs: state %v", s)
+	}
+
+	tests := []struct{ name, text, want string }{
+		{"unclosed flow list", "host: db-1\ntoken: " + secret + "\ntags: [a, b\n", "bad.yaml:3:"},
+		{"a list, not an object", "- " + secret + "\n- b\n", "bad.yaml:1:1: the file holds a list"},
+		{"two documents", "host: a\n---\nhost: b\n", "bad.yaml:3:1: a second YAML document"},
+		{"JSON with a syntax error", "{\"host\": \"db-1\",\n \"token\": \"" + secret + "\",,}", "bad.yaml:2:"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			// Not parallel: each case rewrites bad.yaml.
+			f := write("bad.yaml", tc.text)
+			r := runCLI(t, dir, "exec", chart, "--inputs", f)
+			if r.code != exitUsage {
+				t.Errorf("exit %d, want 2", r.code)
+			}
+			if !strings.Contains(r.stderr, tc.want) || !strings.Contains(r.stderr, "want ") && !strings.Contains(r.stderr, "want one") {
+				t.Errorf("stderr %q lacks %q", r.stderr, tc.want)
+			}
+			if strings.Contains(r.stderr, secret) {
+				t.Errorf("the refusal quotes the file's secret: %q", r.stderr)
 			}
 		})
 	}
