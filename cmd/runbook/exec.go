@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -45,6 +46,8 @@ type execFlags struct {
 	record     string
 	timeout    time.Duration
 	verbose    bool
+	quiet      bool        // -q: text is the table and the standing line; no progress
+	maxRows    rowCap      // --max-rows N
 	plugins    pluginFlags // plugins.go
 	allow      []string    // --allow-chart-path DIR
 	failOn     []string    // --fail-on COND[,COND…], as given
@@ -108,6 +111,31 @@ not, has one of the words); several joined by commas or given again.`,
 	return cmd
 }
 
+// rowCap is --max-rows: a whole number, and whether it was given (the
+// chart's result.maxRows holds when not).
+type rowCap struct {
+	n   int
+	set bool
+}
+
+func (c *rowCap) String() string {
+	if !c.set {
+		return ""
+	}
+	return strconv.Itoa(c.n)
+}
+
+func (c *rowCap) Set(s string) error {
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil {
+		return errors.New("want a whole number of rows ≥ 1")
+	}
+	c.n, c.set = n, true
+	return nil
+}
+
+func (c *rowCap) Type() string { return "N" }
+
 // runFlagWords are the help words of the flags exec and resume share that
 // mean a little differently in each.
 type runFlagWords struct{ input, inputs, record, timeout string }
@@ -121,6 +149,8 @@ func (f *execFlags) register(fl *pflag.FlagSet, w runFlagWords) {
 	fl.StringVar(&f.record, "record", "", w.record)
 	fl.DurationVar(&f.timeout, "timeout", 0, w.timeout)
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "also print the run's narrative")
+	fl.BoolVarP(&f.quiet, "quiet", "q", false, "text prints only the verdict table and the standing line; no progress")
+	fl.Var(&f.maxRows, "max-rows", "show at most `N` verdict rows this run, in the rows and the table alike (overrides result.maxRows)")
 	fl.StringArrayVar(&f.failOn, "fail-on", nil, "exit 3 when one of these `conditions` holds: "+strings.Join(gate.Conditions(), ", ")+" (comma-separated, repeatable)")
 	addPluginFlags(fl, &f.plugins)
 	allowChartPath(fl, &f.allow)
@@ -136,6 +166,12 @@ func (f *execFlags) checkRunFlags() error {
 			msg = fmt.Sprintf("--format %q: did you mean %q? (formats: %s)", f.format, near, strings.Join(formats, ", "))
 		}
 		return &usageError{err: errors.New(msg), showUsage: true}
+	}
+	if f.maxRows.set && f.maxRows.n < 1 {
+		return &usageError{err: fmt.Errorf("--max-rows %d: want a whole number of rows ≥ 1 (the rows and the table show that many; the count of the rest is said)", f.maxRows.n)}
+	}
+	if f.quiet && f.verbose {
+		return &usageError{err: errors.New("--quiet and --verbose: give one or the other")}
 	}
 	conds, err := gate.ParseConditions(f.failOn)
 	if err != nil {
@@ -216,6 +252,9 @@ func runOptions(f execFlags, recordPath string, logger *slog.Logger, h runbook.H
 	}
 	if f.verbose {
 		opts = append(opts, runbook.WithNarrative())
+	}
+	if f.maxRows.set {
+		opts = append(opts, runbook.WithMaxRows(f.maxRows.n))
 	}
 	opts = append(opts, pluginOptions(f.plugins, h)...)
 	var stream *ndjsonStream
@@ -304,7 +343,7 @@ func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.
 	}()
 
 	opts, stream := runOptions(f, pausePath, logger, honesty, stdout)
-	prog := newProgress(stderr, showProgress(stdout, stderr, f.format))
+	prog := newProgress(stderr, !f.quiet && showProgress(stdout, stderr, f.format))
 	if prog != nil {
 		opts = append(opts, runbook.WithLiveRecorders(prog))
 	}
@@ -386,7 +425,7 @@ func printResult(w io.Writer, rec *record.Record, f execFlags, stream *ndjsonStr
 	case "markdown":
 		return renderMarkdown(w, rec, renderOpts{verbose: f.verbose, scriptInto: into})
 	default:
-		return renderText(w, rec, renderOpts{verbose: f.verbose, colour: colourOn(w), width: termWidth(w), scriptInto: into})
+		return renderText(w, rec, renderOpts{verbose: f.verbose, quiet: f.quiet, colour: colourOn(w), width: termWidth(w), scriptInto: into})
 	}
 }
 

@@ -594,3 +594,122 @@ stages:
 		})
 	}
 }
+
+// fiveRowsChart files five verdict rows and caps them at two.
+const fiveRowsChart = `
+version: 1
+runbook: certs
+result:
+  kind: verdict/expiry
+  maxRows: 2
+stages:
+  - id: rows
+    set:
+      verdicts: '[{"subject": "a", "verdict": "expired"}, {"subject": "b", "verdict": "expired"}, {"subject": "c", "verdict": "expired"}, {"subject": "d", "verdict": "ok"}, {"subject": "e", "verdict": "expired"}]'
+`
+
+// TestHabitMaxRows: --max-rows N overrides result.maxRows for one run and
+// the one-number law holds: the rows, the table and the count agree, and
+// the rows left out are said. 0 or less is a usage error.
+func TestHabitMaxRows(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "certs.yaml", fiveRowsChart)
+	tests := []struct {
+		name      string
+		flags     []string
+		shown     int
+		complete  bool
+		shownLine string // in the text form; "" when all are shown
+	}{
+		{"the chart's cap", nil, 2, false, "2 of 5 rows shown"},
+		{"raised for one run", []string{"--max-rows", "4"}, 4, false, "4 of 5 rows shown"},
+		{"raised past the rows", []string{"--max-rows=50"}, 5, true, ""},
+		{"lowered", []string{"--max-rows", "1"}, 1, false, "1 of 5 rows shown"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := runCLI(t, dir, append([]string{"exec", chart, "-o", "json"}, tc.flags...)...)
+			if r.code != 0 {
+				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			}
+			var rec struct {
+				Verdicts struct {
+					Rows         []map[string]any `json:"rows"`
+					RowsShown    int              `json:"rowsShown"`
+					RowsTotal    int              `json:"rowsTotal"`
+					RowsComplete bool             `json:"rowsComplete"`
+					Table        string           `json:"table"`
+				} `json:"verdicts"`
+			}
+			if err := json.Unmarshal([]byte(r.stdout), &rec); err != nil {
+				t.Fatal(err)
+			}
+			v := rec.Verdicts
+			tableRows := strings.Count(v.Table, "\n") - 1 // header and rule
+			if len(v.Rows) != tc.shown || v.RowsShown != tc.shown || tableRows != tc.shown || v.RowsTotal != 5 || v.RowsComplete != tc.complete {
+				t.Errorf("rows %d, rowsShown %d, table rows %d, rowsTotal %d, complete %v; want %d, %d, %d, 5, %v",
+					len(v.Rows), v.RowsShown, tableRows, v.RowsTotal, v.RowsComplete, tc.shown, tc.shown, tc.shown, tc.complete)
+			}
+			text := runCLI(t, dir, append([]string{"exec", chart}, tc.flags...)...)
+			if got := strings.Count(text.stdout, "| expired |") + strings.Count(text.stdout, "| ok |"); got != tc.shown {
+				t.Errorf("the text table shows %d rows, want %d:\n%s", got, tc.shown, text.stdout)
+			}
+			if tc.shownLine != "" && !strings.Contains(text.stdout, tc.shownLine) {
+				t.Errorf("the text does not say %q:\n%s", tc.shownLine, text.stdout)
+			}
+			if tc.shownLine == "" && strings.Contains(text.stdout, "rows shown") {
+				t.Errorf("all rows shown, yet the text says some are not:\n%s", text.stdout)
+			}
+		})
+	}
+	for _, bad := range []string{"0", "-3", "many"} {
+		r := runCLI(t, dir, "exec", chart, "--max-rows", bad)
+		if r.code != exitUsage || !strings.Contains(r.stderr, "want a whole number of rows ≥ 1") || !strings.Contains(r.stderr, "--help") {
+			t.Errorf("--max-rows %s: exit %d, stderr %q", bad, r.code, r.stderr)
+		}
+	}
+}
+
+// TestHabitQuiet: -q prints, in the text format, only the verdict table
+// (with the rows left out said) and the standing line; no meanings,
+// coverage, scripts or narrative; and no progress on a terminal.
+func TestHabitQuiet(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "tiny.yaml", tinyChart)
+	full := runCLI(t, dir, "exec", chart, "--input", "used=95")
+	quiet := runCLI(t, dir, "exec", chart, "--input", "used=95", "-q")
+	if full.code != 0 || quiet.code != 0 {
+		t.Fatalf("exit %d / %d: %s %s", full.code, quiet.code, full.stderr, quiet.stderr)
+	}
+	if !strings.Contains(full.stdout, "at-risk — Nearly full") {
+		t.Fatalf("the full text lacks the meaning this test expects to vanish:\n%s", full.stdout)
+	}
+	want := "| subject | verdict |\n|---|---|\n| vol-0 | at-risk |\n\n"
+	if !strings.HasPrefix(quiet.stdout, want) || strings.Contains(quiet.stdout, "Nearly full") {
+		t.Errorf("quiet text:\n%s\nwant the table, then the standing line", quiet.stdout)
+	}
+	lines := strings.Split(strings.TrimSpace(quiet.stdout), "\n")
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "Consistent with the run's record") || len(lines) != 5 {
+		t.Errorf("quiet text has %d lines, the last %q:\n%s", len(lines), last, quiet.stdout)
+	}
+	if r := runCLI(t, dir, "exec", chart, "--input", "used=95", "--quiet", "-o", "json"); r.code != 0 || !json.Valid([]byte(r.stdout)) {
+		t.Errorf("--quiet -o json: exit %d, not the record", r.code)
+	}
+	r := runCLI(t, dir, "exec", chart, "--input", "used=95", "-q", "-v")
+	if r.code != exitUsage || !strings.Contains(r.stderr, "--quiet and --verbose") {
+		t.Errorf("-q -v: exit %d, stderr %q", r.code, r.stderr)
+	}
+	// Five rows capped at two: the rows left out are said even when quiet.
+	capped := runCLI(t, dir, "exec", writeChart(t, dir, "certs.yaml", fiveRowsChart), "-q")
+	if !strings.Contains(capped.stdout, "2 of 5 rows shown") {
+		t.Errorf("quiet hides that rows were left out:\n%s", capped.stdout)
+	}
+	// Under a terminal a long run shows no progress line.
+	out, code := ptyRun(t, dir, 100, []string{"NO_COLOR=1"}, "exec", writeChart(t, dir, "sleepy.yaml", sleepChart("1.5")), "-q")
+	if code != 0 || strings.Contains(out, "stages done") {
+		t.Errorf("exit %d; quiet on a terminal shows progress:\n%q", code, out)
+	}
+}

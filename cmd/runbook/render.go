@@ -41,6 +41,9 @@ type renderOpts struct {
 	// record has them.
 	width   int
 	verbose bool // print the narrative
+	// quiet (-q, text only): the verdict table, its "N of M rows shown"
+	// line and the standing line; nothing else.
+	quiet bool
 	// scriptInto maps the path of an exec stage whose result reaches the
 	// final state to its `into` key, so that a script row can show the tail
 	// of the stderr it left there. Nil: no stderr tails.

@@ -26,6 +26,16 @@ const (
 // text"): the parts of resultView, separated by blank lines.
 func renderText(w io.Writer, rec *record.Record, opts renderOpts) error {
 	v := viewOf(rec, opts)
+	if opts.quiet {
+		// The answer alone: the rows (and how many were left out) and how
+		// far it stands. Hidden rows are still stated.
+		v = resultView{verdicts: v.verdicts, standing: v.standing}
+		if v.verdicts != nil {
+			vv := *v.verdicts
+			vv.meanings = nil
+			v.verdicts = &vv
+		}
+	}
 	p := &printer{w: w}
 	style := func(s, code string) string {
 		if !opts.colour || s == "" {
