@@ -23,7 +23,9 @@ import (
 	"github.com/creack/pty"
 	"github.com/spf13/cobra"
 
+	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/internal/golden"
+	"github.com/openrunbook/runbook/internal/parse"
 	"github.com/openrunbook/runbook/internal/version"
 )
 
@@ -711,5 +713,142 @@ func TestHabitQuiet(t *testing.T) {
 	out, code := ptyRun(t, dir, 100, []string{"NO_COLOR=1"}, "exec", writeChart(t, dir, "sleepy.yaml", sleepChart("1.5")), "-q")
 	if code != 0 || strings.Contains(out, "stages done") {
 		t.Errorf("exit %d; quiet on a terminal shows progress:\n%q", code, out)
+	}
+}
+
+// docTables reads the markdown tables of doc whose header's first cell is
+// head: each row's first cell (one `name` in backticks) and its second.
+func docTables(doc, head string) [][2]string {
+	var rows [][2]string
+	in := false
+	for _, l := range strings.Split(doc, "\n") {
+		cells, ok := tableCells(strings.TrimSpace(l))
+		switch {
+		case !ok:
+			in = false
+		case len(cells) > 0 && cells[0] == head:
+			in = true
+		case in && !isRule(cells) && len(cells) > 1:
+			rows = append(rows, [2]string{strings.Trim(cells[0], "`"), cells[1]})
+		}
+	}
+	return rows
+}
+
+// schemaKeys is every property name anywhere in a JSON Schema, with where
+// it first appears.
+func schemaKeys(n any, at string, into map[string]string) {
+	switch t := n.(type) {
+	case map[string]any:
+		for k, v := range t {
+			if k == "properties" {
+				if props, ok := v.(map[string]any); ok {
+					for name, sub := range props {
+						if _, seen := into[name]; !seen {
+							into[name] = at + "." + name
+						}
+						schemaKeys(sub, at+"."+name, into)
+					}
+				}
+				continue
+			}
+			schemaKeys(v, at+"/"+k, into)
+		}
+	case []any:
+		for _, v := range t {
+			schemaKeys(v, at, into)
+		}
+	}
+}
+
+// TestHabitChartsDocMatchesSchema: docs/CHARTS.md and `runbook schema`
+// cannot drift. Every key the schema has is in a key (or parse option)
+// table of CHARTS.md; every key CHARTS.md documents is in the schema; every
+// parse option it documents is one the parser (internal/parse, its one
+// home) takes for the modes it names; every whole chart it shows loads;
+// and the schema's description points at it.
+func TestHabitChartsDocMatchesSchema(t *testing.T) {
+	t.Parallel()
+	raw, err := os.ReadFile(filepath.Join("..", "..", "docs", "CHARTS.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(raw)
+	r := runCLI(t, t.TempDir(), "schema")
+	if r.code != 0 {
+		t.Fatalf("runbook schema: exit %d: %s", r.code, r.stderr)
+	}
+	var schema map[string]any
+	if err := json.Unmarshal([]byte(r.stdout), &schema); err != nil {
+		t.Fatal(err)
+	}
+	if d, _ := schema["description"].(string); !strings.Contains(d, "docs/CHARTS.md") {
+		t.Errorf("the schema's description does not point at docs/CHARTS.md: %q", d)
+	}
+	inSchema := map[string]string{}
+	schemaKeys(schema, "", inSchema)
+
+	documented := map[string]bool{}
+	keys := docTables(doc, "key")
+	if len(keys) < 50 {
+		t.Fatalf("CHARTS.md documents %d keys; the reader of its tables is broken", len(keys))
+	}
+	for _, k := range keys {
+		documented[k[0]] = true
+		if _, ok := inSchema[k[0]]; !ok {
+			t.Errorf("CHARTS.md documents the key %q, which the schema does not have", k[0])
+		}
+	}
+	options := docTables(doc, "option")
+	for _, o := range options {
+		documented[o[0]] = true
+	}
+	for name, at := range inSchema {
+		if !documented[name] {
+			t.Errorf("the schema's key %q (%s) is not in a table of docs/CHARTS.md", name, at)
+		}
+	}
+
+	// The parse options, against the parser itself.
+	samples := map[string]any{"sep": "=", "trim": true, "header": false, "names": []any{"a"}, "skip": 1, "last": "rest", "numbers": false, "pattern": "(?P<a>x)"}
+	for _, spec := range []string{"as", "sep", "trim", "header", "names", "skip", "last", "numbers", "pattern"} { // chart-yaml.md "Parse modes"
+		if !documented[spec] {
+			t.Errorf("the parse option %q (chart-yaml.md) is not in CHARTS.md's option table", spec)
+		}
+	}
+	for _, o := range options {
+		if o[0] == "as" {
+			continue
+		}
+		sample, ok := samples[o[0]]
+		if !ok {
+			t.Errorf("CHARTS.md documents the parse option %q, which no spec names", o[0])
+			continue
+		}
+		modes := regexp.MustCompile("`([a-z]+)`").FindAllStringSubmatch(o[1], -1)
+		if len(modes) == 0 {
+			t.Errorf("the parse option %q names no mode it belongs to: %q", o[0], o[1])
+		}
+		for _, m := range modes {
+			err := parse.Check(parse.Spec{Mode: m[1], Options: map[string]any{o[0]: sample}})
+			if err != nil && (strings.Contains(err.Error(), "has no option") || strings.Contains(err.Error(), "takes no options") || strings.Contains(err.Error(), "is not one of")) {
+				t.Errorf("CHARTS.md says %s takes %q; the parser says: %v", m[1], o[0], err)
+			}
+		}
+	}
+
+	// Every whole chart the page shows loads.
+	shown := 0
+	for _, block := range regexp.MustCompile("(?s)```yaml\n(.*?)```").FindAllStringSubmatch(doc, -1) {
+		if !strings.HasPrefix(block[1], "version: 1\n") {
+			continue
+		}
+		shown++
+		if _, err := chart.Parse("CHARTS.md", []byte(block[1])); err != nil {
+			t.Errorf("a chart CHARTS.md shows does not load: %v\n%s", err, block[1])
+		}
+	}
+	if shown == 0 {
+		t.Error("CHARTS.md shows no whole chart")
 	}
 }
