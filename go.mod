@@ -3,6 +3,7 @@ module github.com/openrunbook/runbook
 go 1.26.0
 
 require (
+	github.com/creack/pty v1.1.24
 	github.com/dominikbraun/graph v0.23.0
 	github.com/expr-lang/expr v1.17.8
 	github.com/goccy/go-yaml v1.19.2
@@ -14,6 +15,8 @@ require (
 	github.com/spf13/pflag v1.0.9
 	go.uber.org/goleak v1.3.0
 	golang.org/x/sys v0.50.0
+	golang.org/x/term v0.48.0
+	golang.org/x/text v0.23.0
 	google.golang.org/grpc v1.61.0
 	google.golang.org/protobuf v1.36.6
 )
@@ -29,6 +32,5 @@ require (
 	go.uber.org/atomic v1.7.0 // indirect
 	go.uber.org/multierr v1.9.0 // indirect
 	golang.org/x/net v0.38.0 // indirect
-	golang.org/x/text v0.23.0 // indirect
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20231106174013-bbf56f31fb17 // indirect
 )

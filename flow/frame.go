@@ -2,6 +2,7 @@ package flow
 
 import (
 	"slices"
+	"sync"
 
 	"github.com/openrunbook/runbook/recorder"
 )
@@ -46,13 +47,33 @@ type frame struct {
 }
 
 // emitter delivers events: straight to the dispatcher at the root, into a
-// buffer in a branch (spliced into the parent's at the join).
+// buffer in a branch (spliced into the parent's at the join); and, in every
+// frame, at once to the live recorders (WithLiveRecorders).
 type emitter struct {
 	d   *recorder.Dispatcher
 	buf []recorder.Event
-	// mask: the kinds some attached recorder wants (Dispatcher.Mask); the
-	// others are never built on the hot paths, and dropped here elsewhere.
+	// mask: the kinds some attached or live recorder wants; the others are
+	// never built on the hot paths, and dropped here elsewhere.
 	mask uint32
+	// deliver: the kinds some attached recorder wants (Dispatcher.Mask):
+	// those go to d or buf.
+	deliver uint32
+	live    *liveSink // nil: no live recorder
+}
+
+// liveSink is the run's live recorders behind their own dispatcher (the
+// one rule that a recorder never breaks the run), called by one branch's
+// goroutine at a time.
+type liveSink struct {
+	mu   sync.Mutex
+	d    *recorder.Dispatcher
+	mask uint32
+}
+
+func (l *liveSink) record(ev *recorder.Event) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.d.RecordEvent(ev)
 }
 
 // wants says whether an event of kind k would reach a recorder; false on a
@@ -64,7 +85,21 @@ func (e *emitter) emit(ev recorder.Event) { e.send(&ev) }
 // send is emit by pointer, for the hot paths (scope reads and writes, stage
 // starts): an Event is 216 bytes, and the dispatcher reads it in place.
 func (e *emitter) send(ev *recorder.Event) {
-	if e.mask&(1<<ev.Kind) == 0 {
+	bit := uint32(1) << ev.Kind
+	if e.mask&bit == 0 {
+		return
+	}
+	if e.live != nil && e.live.mask&bit != 0 {
+		e.live.record(ev)
+	}
+	e.pass(ev)
+}
+
+// pass hands ev on to the attached recorders (or the branch's buffer),
+// never to the live ones: a branch's buffered events, spliced at the join,
+// were live when they happened.
+func (e *emitter) pass(ev *recorder.Event) {
+	if e.deliver&(1<<ev.Kind) == 0 {
 		return
 	}
 	if e.d != nil {
@@ -206,7 +241,7 @@ func (f *frame) child(st ScopeStep, ownLog bool) *frame {
 		log := []Commit(nil)
 		c.counter, c.log, c.branch = &counter, &log, true
 		if f.rec != nil {
-			c.rec = &emitter{mask: f.rec.mask}
+			c.rec = &emitter{mask: f.rec.mask, deliver: f.rec.deliver, live: f.rec.live}
 		}
 	} else {
 		c.counter, c.log, c.rec = f.counter, f.log, f.rec
@@ -222,7 +257,7 @@ func (f *frame) splice(c *frame) {
 	}
 	if f.rec != nil && c.rec != nil {
 		for i := range c.rec.buf {
-			f.rec.send(&c.rec.buf[i])
+			f.rec.pass(&c.rec.buf[i])
 		}
 		c.rec.buf = nil
 	}

@@ -11,6 +11,7 @@ type RunOption func(*runOptions)
 
 type runOptions struct {
 	recorders   []recorder.Recorder
+	live        []recorder.Recorder
 	inputs      map[string]any
 	timeout     time.Duration
 	maxDepth    int
@@ -25,6 +26,18 @@ type runOptions struct {
 // WithRecorders attaches recorders to the run.
 func WithRecorders(rs ...recorder.Recorder) RunOption {
 	return func(o *runOptions) { o.recorders = append(o.recorders, rs...) }
+}
+
+// WithLiveRecorders attaches recorders that see events the moment they
+// happen, in every branch, where WithRecorders' recorders see a branch's
+// events in one piece at its join (so that each sees the run in the order
+// the chart reads). They are for displays of a run going on (a progress
+// line): they see the events of the kinds they want (recorder.Selective)
+// as they happen, from whichever goroutine runs the stage, one call at a
+// time, in no fixed order between branches, and never again at a join.
+// A live recorder that panics is detached, as by the dispatcher.
+func WithLiveRecorders(rs ...recorder.Recorder) RunOption {
+	return func(o *runOptions) { o.live = append(o.live, rs...) }
 }
 
 // WithInputs writes values to the scope before the first stage. They have

@@ -113,6 +113,7 @@ type runner struct {
 	chart  *Chart
 	opts   runOptions
 	disp   *recorder.Dispatcher
+	live   *liveSink // WithLiveRecorders; nil when none
 	stages atomic.Int64
 
 	mu        sync.Mutex
@@ -154,6 +155,10 @@ func newRunner(c *Chart, opts []RunOption) *runner {
 	if len(r.opts.recorders) > 0 {
 		r.disp = recorder.NewDispatcher(r.opts.recorders...)
 	}
+	if len(r.opts.live) > 0 {
+		d := recorder.NewDispatcher(r.opts.live...)
+		r.live = &liveSink{d: d, mask: d.Mask()}
+	}
 	return r
 }
 
@@ -176,8 +181,11 @@ func (r *runner) rootFrame() *frame {
 	r.scope0 = Scope{f: f}
 	r.scope0.reads, r.scope0.staged = r.scope0.readsBuf[:0], r.scope0.stagedBuf[:0]
 	f.spare = &r.scope0
-	if r.disp != nil {
-		f.rec = &emitter{d: r.disp, mask: r.disp.Mask()}
+	if r.disp != nil || r.live != nil {
+		f.rec = &emitter{d: r.disp, mask: r.disp.Mask(), deliver: r.disp.Mask(), live: r.live}
+		if r.live != nil {
+			f.rec.mask |= r.live.mask
+		}
 	}
 	return f
 }
@@ -269,7 +277,7 @@ func (r *runner) release() {
 	// the arena's chunks are held by the commits that use them; its slab's
 	// first box may hold a decision's evidence, so the arena stays
 	r.log = nil
-	r.disp = nil
+	r.disp, r.live = nil, nil
 	r.opts = runOptions{}
 	if r.scope0.mu == nil { // never one an abandoned stage may still hold
 		r.scope0 = Scope{}

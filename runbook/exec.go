@@ -28,6 +28,9 @@ func (rb *Runbook) exec(ctx context.Context, given map[string]any, opts []ExecOp
 	for _, opt := range opts {
 		opt(&o)
 	}
+	if err := o.check(); err != nil {
+		return nil, err
+	}
 	in, err := rb.resolveInputs(given)
 	if err != nil {
 		return nil, err
@@ -52,7 +55,7 @@ func (r *run) record(fres *flow.Result) *record.Record {
 		Inputs:     record.Inputs{Given: in.given, Assumed: in.assumed, Values: in.values, Secret: secret},
 		Secrets:    rs.secrets,
 		Decisions:  r.harvest.Decisions,
-		Projection: rb.projection,
+		Projection: rb.projectionFor(r.o),
 		Resume:     r.o.resume,
 	}
 	if r.narr != nil {
@@ -70,6 +73,18 @@ func (r *run) record(fres *flow.Result) *record.Record {
 		rec.Assessment, rec.StandingSaid = &a, said
 	}
 	return rec
+}
+
+// projectionFor is the runbook's verdict projection with this run's
+// WithMaxRows, when given, as its one cap; nil when the result is not
+// verdict/*.
+func (rb *Runbook) projectionFor(o *execOptions) *record.Projection {
+	if rb.projection == nil || o.maxRows < 1 {
+		return rb.projection
+	}
+	p := *rb.projection
+	p.MaxRows = o.maxRows
+	return &p
 }
 
 // assess asks the assessment stage for the record's standing, over the

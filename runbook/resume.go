@@ -61,6 +61,9 @@ func (rb *Runbook) Resume(ctx context.Context, rec *record.RunRecord, answers ma
 	for _, opt := range ro.exec {
 		opt(&o)
 	}
+	if err := o.check(); err != nil {
+		return nil, err
+	}
 	if err := rb.CanResume(rec); err != nil {
 		return nil, err
 	}

@@ -41,6 +41,9 @@ func (r *run) options(extra ...flow.RunOption) []flow.RunOption {
 	}
 	recs = append(recs, record.Masker(r.in.secrets).Recorders(r.o.recorders)...)
 	opts := append(extra, flow.WithRecorders(recs...), flow.WithRunValue(r.rs), flow.WithGather(VerdictsKey))
+	if len(r.o.live) > 0 {
+		opts = append(opts, flow.WithLiveRecorders(record.Masker(r.in.secrets).Recorders(r.o.live)...))
+	}
 	if r.o.timeout > 0 {
 		opts = append(opts, flow.WithTimeout(r.o.timeout))
 	}

@@ -2,6 +2,7 @@ package runbook
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"time"
 
@@ -48,6 +49,8 @@ type ExecOption func(*execOptions)
 
 type execOptions struct {
 	recorders []recorder.Recorder
+	live      []recorder.Recorder // WithLiveRecorders
+	maxRows   int                 // WithMaxRows; 0: the chart's
 	narrative bool
 	timeout   time.Duration
 	logger    *slog.Logger
@@ -64,6 +67,37 @@ type execOptions struct {
 // WithRecorders attaches more recorders (e.g. an NDJSON stream).
 func WithRecorders(rs ...recorder.Recorder) ExecOption {
 	return func(o *execOptions) { o.recorders = append(o.recorders, rs...) }
+}
+
+// WithLiveRecorders attaches recorders that see events as they happen in
+// every branch (flow.WithLiveRecorders), for a display of the run going on
+// such as the CLI's progress line; WithRecorders' recorders see a branch's
+// events at its join. Secrets are masked for them as for the others.
+func WithLiveRecorders(rs ...recorder.Recorder) ExecOption {
+	return func(o *execOptions) { o.live = append(o.live, rs...) }
+}
+
+// WithMaxRows overrides the chart's result.maxRows for this run: the one
+// cap on the record's verdict rows and on its rendered table (the
+// one-number law: the same first n rows, rowsShown and rowsTotal saying
+// what was left out). n must be a whole number ≥ 1: Exec and Resume
+// refuse any other with an error. A chart whose result is not verdict/*
+// has no rows, and the option changes nothing there.
+func WithMaxRows(n int) ExecOption {
+	return func(o *execOptions) {
+		o.maxRows = n
+		if n < 1 {
+			o.maxRows = -1 // refused by check, whatever n was
+		}
+	}
+}
+
+// check refuses options that cannot hold for any run.
+func (o *execOptions) check() error {
+	if o.maxRows < 0 {
+		return errors.New("runbook: WithMaxRows: want a whole number of rows ≥ 1")
+	}
+	return nil
 }
 
 // WithNarrative puts the run's narrative in the record.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/openrunbook/runbook/chart"
+	"github.com/openrunbook/runbook/internal/version"
 	"github.com/openrunbook/runbook/record"
 
 	"github.com/spf13/cobra"
@@ -102,14 +103,37 @@ func newSchemaCmd(stdout io.Writer) *cobra.Command {
 }
 
 func newVersionCmd(stdout io.Writer) *cobra.Command {
-	return &cobra.Command{
+	var format string
+	cmd := &cobra.Command{
 		Use:   "version",
 		Short: "Print the runbook, Go and plugin protocol versions",
-		Args:  args(cobra.NoArgs),
+		Long: `version prints the runbook release, the Go version that built it and the
+stage plugin protocol it speaks; runbook --version prints the same. With
+-o json it also gives what the build info says: the module's path and
+version and the VCS revision the binary was built at (with its time, and
+whether the checkout had uncommitted changes).`,
+		Args: args(cobra.NoArgs),
 		RunE: func(*cobra.Command, []string) error {
-			_, err := fmt.Fprintf(stdout, "runbook: %s\ngo: %s\nplugin protocol: %d\n",
-				runbook.Version, runtime.Version(), pluginProtocol)
-			return err
+			switch format {
+			case "text":
+				_, err := io.WriteString(stdout, versionText())
+				return err
+			case "json":
+				b := version.Current()
+				return writeJSON(stdout, struct {
+					version.Build
+					PluginProtocol int `json:"pluginProtocol"`
+				}{b, pluginProtocol}, "  ")
+			}
+			return &usageError{err: fmt.Errorf("--format %q: want text or json", format), showUsage: true}
 		},
 	}
+	cmd.Flags().StringVar(&format, "format", "text", "output `format`: text or json")
+	return cmd
+}
+
+// versionText is what `runbook version` and `runbook --version` print.
+func versionText() string {
+	return fmt.Sprintf("runbook: %s\ngo: %s\nplugin protocol: %d\n",
+		runbook.Version, runtime.Version(), pluginProtocol)
 }

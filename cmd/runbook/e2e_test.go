@@ -219,8 +219,8 @@ func TestUsageErrors(t *testing.T) {
 		want []string // on stderr
 	}{
 		{"unknown command", []string{"frobnicate"}, []string{`unknown command "frobnicate" for "runbook"`}},
-		{"unknown flag", []string{"exec", chart, "--nope"}, []string{"unknown flag: --nope", "Usage:"}},
-		{"no chart", []string{"exec"}, []string{"accepts 1 arg", "Usage:"}},
+		{"unknown flag", []string{"exec", chart, "--nope"}, []string{"unknown flag: --nope", "--help"}},
+		{"no chart", []string{"exec"}, []string{"accepts 1 arg", "--help"}},
 		{"bad format", []string{"exec", chart, "--format", "yaml"}, []string{`--format "yaml"`}},
 		{"bad input pair", []string{"exec", chart, "--input", "used"}, []string{"want name=value"}},
 		{"bad timeout", []string{"exec", chart, "--timeout=soon"}, []string{"invalid argument"}},

@@ -12,9 +12,16 @@ import (
 	"os/signal"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
+
+	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/parser"
+	"github.com/goccy/go-yaml/token"
 
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/internal/gate"
@@ -34,11 +41,13 @@ import (
 // execFlags are exec's flags.
 type execFlags struct {
 	inputs     []string // --input k=v, in the order given
-	inputsFile string   // --inputs FILE.json
+	inputsFile string   // --inputs FILE (JSON or YAML)
 	format     string
 	record     string
 	timeout    time.Duration
 	verbose    bool
+	quiet      bool        // -q: text is the table and the standing line; no progress
+	maxRows    rowCap      // --max-rows N
 	plugins    pluginFlags // plugins.go
 	allow      []string    // --allow-chart-path DIR
 	failOn     []string    // --fail-on COND[,COND…], as given
@@ -56,8 +65,13 @@ func newExecCmd(stdout, stderr io.Writer) *cobra.Command {
 		Long: `exec runs the chart and prints its result on stdout.
 
 Inputs: --input name=value (repeatable; the value is converted to the input's
-declared type) and --inputs FILE.json (a JSON object); --input overrides the
-file. Give a secret input in the file: a command line is visible to ps.
+declared type) and --inputs FILE (an object of inputs, JSON or YAML);
+--input overrides the file. Give a secret input in the file: a command line
+is visible to ps.
+
+CHART may be - : the chart is read from stdin (errors name <stdin>:L:C) and
+its relative paths (subflow charts, read: files) resolve from the working
+directory.
 
 Formats: text (default, for a person), json (the result record), ndjson (the
 run's events as they happen, then {"event":"run.end","result":{…}}), markdown
@@ -90,12 +104,37 @@ not, has one of the words); several joined by commas or given again.`,
 	}
 	f.register(cmd.Flags(), runFlagWords{
 		input:   "an input as `name=value` (repeatable)",
-		inputs:  "a JSON object `FILE` of inputs (--input overrides it)",
+		inputs:  "a `FILE` of inputs, a JSON or YAML object (--input overrides it)",
 		record:  "write the full run record to `FILE` (for explain and resume)",
 		timeout: "cancel the run after this `duration` (exit 1)",
 	})
 	return cmd
 }
+
+// rowCap is --max-rows: a whole number, and whether it was given (the
+// chart's result.maxRows holds when not).
+type rowCap struct {
+	n   int
+	set bool
+}
+
+func (c *rowCap) String() string {
+	if !c.set {
+		return ""
+	}
+	return strconv.Itoa(c.n)
+}
+
+func (c *rowCap) Set(s string) error {
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil {
+		return errors.New("want a whole number of rows ≥ 1")
+	}
+	c.n, c.set = n, true
+	return nil
+}
+
+func (c *rowCap) Type() string { return "N" }
 
 // runFlagWords are the help words of the flags exec and resume share that
 // mean a little differently in each.
@@ -110,6 +149,8 @@ func (f *execFlags) register(fl *pflag.FlagSet, w runFlagWords) {
 	fl.StringVar(&f.record, "record", "", w.record)
 	fl.DurationVar(&f.timeout, "timeout", 0, w.timeout)
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "also print the run's narrative")
+	fl.BoolVarP(&f.quiet, "quiet", "q", false, "text prints only the verdict table and the standing line; no progress")
+	fl.Var(&f.maxRows, "max-rows", "show at most `N` verdict rows this run, in the rows and the table alike (overrides result.maxRows)")
 	fl.StringArrayVar(&f.failOn, "fail-on", nil, "exit 3 when one of these `conditions` holds: "+strings.Join(gate.Conditions(), ", ")+" (comma-separated, repeatable)")
 	addPluginFlags(fl, &f.plugins)
 	allowChartPath(fl, &f.allow)
@@ -125,6 +166,12 @@ func (f *execFlags) checkRunFlags() error {
 			msg = fmt.Sprintf("--format %q: did you mean %q? (formats: %s)", f.format, near, strings.Join(formats, ", "))
 		}
 		return &usageError{err: errors.New(msg), showUsage: true}
+	}
+	if f.maxRows.set && f.maxRows.n < 1 {
+		return &usageError{err: fmt.Errorf("--max-rows %d: want a whole number of rows ≥ 1 (the rows and the table show that many; the count of the rest is said)", f.maxRows.n)}
+	}
+	if f.quiet && f.verbose {
+		return &usageError{err: errors.New("--quiet and --verbose: give one or the other")}
 	}
 	conds, err := gate.ParseConditions(f.failOn)
 	if err != nil {
@@ -205,6 +252,9 @@ func runOptions(f execFlags, recordPath string, logger *slog.Logger, h runbook.H
 	}
 	if f.verbose {
 		opts = append(opts, runbook.WithNarrative())
+	}
+	if f.maxRows.set {
+		opts = append(opts, runbook.WithMaxRows(f.maxRows.n))
 	}
 	opts = append(opts, pluginOptions(f.plugins, h)...)
 	var stream *ndjsonStream
@@ -293,9 +343,9 @@ func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.
 	}()
 
 	opts, stream := runOptions(f, pausePath, logger, honesty, stdout)
-	prog := newProgress(stderr, showProgress(stdout, stderr, f.format))
+	prog := newProgress(stderr, !f.quiet && showProgress(stdout, stderr, f.format))
 	if prog != nil {
-		opts = append(opts, runbook.WithRecorders(prog))
+		opts = append(opts, runbook.WithLiveRecorders(prog))
 	}
 
 	res, err := rb.Exec(ctx, given, opts...)
@@ -375,7 +425,7 @@ func printResult(w io.Writer, rec *record.Record, f execFlags, stream *ndjsonStr
 	case "markdown":
 		return renderMarkdown(w, rec, renderOpts{verbose: f.verbose, scriptInto: into})
 	default:
-		return renderText(w, rec, renderOpts{verbose: f.verbose, colour: colourOn(w), scriptInto: into})
+		return renderText(w, rec, renderOpts{verbose: f.verbose, quiet: f.quiet, colour: colourOn(w), width: termWidth(w), scriptInto: into})
 	}
 }
 
@@ -463,9 +513,9 @@ func scriptInto(spec *chart.Spec) map[string]string {
 	return m
 }
 
-// readInputs reads --inputs FILE (a JSON object) and lays the --input
-// pairs over it. Values from --input stay strings: the library converts
-// them to the declared types.
+// readInputs reads --inputs FILE (an object of inputs, JSON or YAML) and
+// lays the --input pairs over it. Values from --input stay strings: the
+// library converts them to the declared types.
 func readInputs(file string, pairs []string) (map[string]any, error) {
 	given := map[string]any{}
 	if file != "" {
@@ -473,19 +523,14 @@ func readInputs(file string, pairs []string) (map[string]any, error) {
 		if err != nil {
 			return nil, fmt.Errorf("--inputs: %w", err)
 		}
-		dec := json.NewDecoder(bytes.NewReader(data))
-		var v any
-		if err := dec.Decode(&v); err != nil {
-			return nil, fmt.Errorf("--inputs %s: the file is not JSON (%v); want a JSON object of inputs, like {\"host\": \"db-1\"}", file, err)
+		if looksLikeJSON(data) {
+			given, err = jsonInputs(file, data)
+		} else {
+			given, err = yamlInputs(file, data)
 		}
-		obj, ok := v.(map[string]any)
-		if !ok {
-			return nil, fmt.Errorf("--inputs %s: the file holds %s; want a JSON object of inputs, like {\"host\": \"db-1\"}", file, jsonKind(v))
+		if err != nil {
+			return nil, err
 		}
-		if dec.More() {
-			return nil, fmt.Errorf("--inputs %s: want one JSON object, found more after it", file)
-		}
-		given = obj
 	}
 	for _, kv := range pairs {
 		k, v, ok := strings.Cut(kv, "=")
@@ -495,6 +540,132 @@ func readInputs(file string, pairs []string) (map[string]any, error) {
 		given[k] = v
 	}
 	return given, nil
+}
+
+// inputsWant is how every refusal of an --inputs file says what is right.
+const inputsWant = `want an object of inputs, in JSON ({"host": "db-1"}) or YAML (host: db-1)`
+
+// looksLikeJSON: the file's first character that is not a space opens a
+// JSON object or array. Such a file is read as JSON, exactly as before
+// YAML was taken; anything else as YAML.
+func looksLikeJSON(data []byte) bool {
+	t := bytes.TrimLeft(data, " \t\r\n\ufeff")
+	return len(t) > 0 && (t[0] == '{' || t[0] == '[')
+}
+
+// jsonInputs decodes a JSON --inputs file; a syntax error names its line
+// and column.
+func jsonInputs(file string, data []byte) (map[string]any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		where := file
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			line, col := lineCol(data, se.Offset)
+			where = fmt.Sprintf("%s:%d:%d", file, line, col)
+		}
+		return nil, fmt.Errorf("--inputs %s: the file is not JSON (%v); %s", where, err, inputsWant)
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("--inputs %s: the file holds %s; %s", file, jsonKind(v), inputsWant)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("--inputs %s: want one JSON object, found more after it", file)
+	}
+	return obj, nil
+}
+
+// yamlInputs decodes a YAML --inputs file: one document holding a
+// mapping, read into the same values a JSON file gives (through JSON, so
+// the library's conversion sees the same kinds). Errors name file:line:col
+// and never quote the file's text: it may hold a secret input's value.
+func yamlInputs(file string, data []byte) (map[string]any, error) {
+	f, err := parser.ParseBytes(data, 0)
+	if err != nil {
+		line, col := 1, 1
+		var ye interface{ GetToken() *token.Token }
+		if errors.As(err, &ye) {
+			if tk := ye.GetToken(); tk != nil && tk.Position != nil {
+				line, col = max(tk.Position.Line, 1), max(tk.Position.Column, 1)
+			}
+		}
+		return nil, fmt.Errorf("--inputs %s:%d:%d: the file is neither JSON nor valid YAML here; %s", file, line, col, inputsWant)
+	}
+	var docs []ast.Node
+	for _, d := range f.Docs {
+		if d != nil && d.Body != nil {
+			docs = append(docs, d.Body)
+		}
+	}
+	switch {
+	case len(docs) == 0:
+		return nil, fmt.Errorf("--inputs %s: the file holds no inputs; %s", file, inputsWant)
+	case len(docs) > 1:
+		line, col := nodePos(docs[1])
+		return nil, fmt.Errorf("--inputs %s:%d:%d: a second YAML document; want one object of inputs", file, line, col)
+	}
+	if t := docs[0].Type(); t != ast.MappingType && t != ast.MappingValueType {
+		line, col := nodePos(docs[0])
+		return nil, fmt.Errorf("--inputs %s:%d:%d: the file holds %s; %s", file, line, col, yamlKind(t), inputsWant)
+	}
+	j, err := yaml.YAMLToJSON(data)
+	if err != nil {
+		// A mapping that does not become JSON (an alias to nowhere, a key
+		// that is a mapping): said without the file's words.
+		line, col := nodePos(docs[0])
+		return nil, fmt.Errorf("--inputs %s:%d:%d: the YAML cannot be read as an object of inputs (keys are names, values are plain YAML); %s", file, line, col, inputsWant)
+	}
+	var obj map[string]any
+	if err := json.Unmarshal(j, &obj); err != nil {
+		return nil, fmt.Errorf("--inputs %s: the YAML cannot be read as an object of inputs; %s", file, inputsWant)
+	}
+	return obj, nil
+}
+
+// nodePos is where a YAML node starts: a mapping at its first key (the
+// parser's own token for one is its first colon); 1:1 when it did not say.
+func nodePos(n ast.Node) (line, col int) {
+	switch m := n.(type) {
+	case *ast.MappingNode:
+		if len(m.Values) > 0 {
+			n = m.Values[0].Key
+		}
+	case *ast.MappingValueNode:
+		n = m.Key
+	}
+	if tk := n.GetToken(); tk != nil && tk.Position != nil {
+		return max(tk.Position.Line, 1), max(tk.Position.Column, 1)
+	}
+	return 1, 1
+}
+
+// yamlKind names what a YAML document holds instead of a mapping.
+func yamlKind(t ast.NodeType) string {
+	switch t {
+	case ast.SequenceType:
+		return "a list"
+	case ast.StringType, ast.LiteralType:
+		return "a string"
+	case ast.IntegerType, ast.FloatType, ast.InfinityType, ast.NanType:
+		return "a number"
+	case ast.BoolType:
+		return "a boolean"
+	case ast.NullType:
+		return "null"
+	}
+	return "no object"
+}
+
+// lineCol is the 1-based line and column of byte offset off in data (a
+// json.SyntaxError's offset is just past the byte it refused).
+func lineCol(data []byte, off int64) (line, col int) {
+	off = min(max(off-1, 0), int64(len(data)))
+	before := data[:off]
+	line = bytes.Count(before, []byte("\n")) + 1
+	col = utf8.RuneCount(before[bytes.LastIndexByte(before, '\n')+1:]) + 1
+	return line, col
 }
 
 // fileSafe turns a runbook name into a file name: path separators and

@@ -34,8 +34,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/openrunbook/runbook/internal/suggest"
+	"github.com/openrunbook/runbook/internal/version"
 )
 
 // Exit codes (cli.md).
@@ -86,8 +91,12 @@ func exit(code int, format string, a ...any) error {
 // quietExit returns an exitError whose explanation is already on stderr.
 func quietExit(code int) error { return &exitError{code: code} }
 
-// usageError is a command line cobra or we refused: a bad flag (shown with
-// the command's usage) or a bad argument count.
+// usageError is a command line cobra or we refused: a bad flag, a bad
+// flag value or a bad argument count. Every one prints the same short form
+// (cli.md Habits): the error and one line pointing at --help, never the
+// whole usage. showUsage says the refusal is of the command line's shape;
+// it is kept so that every caller words its refusal the same way, and
+// report treats both alike.
 type usageError struct {
 	err       error
 	showUsage bool
@@ -97,7 +106,8 @@ func (e *usageError) Error() string { return e.err.Error() }
 func (e *usageError) Unwrap() error { return e.err }
 
 // report prints err on stderr and returns its exit code. Errors cobra
-// returns untyped (an unknown command) are usage errors.
+// returns untyped (an unknown command) are usage errors: the error, a
+// "did you mean" when a command is near, and where the help is.
 func report(cmd *cobra.Command, err error, stderr io.Writer) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
@@ -106,11 +116,12 @@ func report(cmd *cobra.Command, err error, stderr io.Writer) int {
 		}
 		return ee.code
 	}
-	fmt.Fprintf(stderr, "Error: %v\n", err)
-	var ue *usageError
-	if errors.As(err, &ue) && ue.showUsage && cmd != nil {
-		fmt.Fprint(stderr, cmd.UsageString())
-	} else if cmd != nil {
+	msg := err.Error()
+	if cmd != nil && strings.HasPrefix(msg, "unknown command ") {
+		msg += nearCommand(cmd, msg)
+	}
+	fmt.Fprintf(stderr, "Error: %s\n", msg)
+	if cmd != nil {
 		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", cmd.CommandPath())
 	}
 	return exitUsage
@@ -124,16 +135,24 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 		Long: `runbook runs charts (chart.yaml): stages that collect, decide and classify,
 and prints the result with the evidence behind it: the verdicts and what they
 mean, what was and was not checked, how each script ended, and how far the
-answer can be trusted.`,
+answer can be trusted.
+
+A chart's format is described in docs/CHARTS.md; runbook schema prints its
+JSON Schema. Shell completion: runbook completion bash|zsh|fish|powershell.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		// No completion subcommand: its output would be a second kind of stdout.
-		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
+		// report says "did you mean" through suggest.Nearest, the one
+		// home of that closeness rule, not cobra's own.
+		DisableSuggestions: true,
+		// --version prints what `runbook version` prints (the template).
+		Version: version.Release,
 	}
+	root.Flags().Bool("version", false, "print what runbook version prints")
+	root.SetVersionTemplate(versionText())
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		return &usageError{err: err, showUsage: true}
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return &usageError{err: nearFlag(c, err), showUsage: true}
 	})
 	root.AddCommand(
 		newExecCmd(stdout, stderr),
@@ -149,7 +168,88 @@ answer can be trusted.`,
 		newPlanCmd(stdout, stderr), // plan.go
 		newInitCmd(stdout),         // init.go
 	)
+	shortFormat(root)
 	return root
+}
+
+// shortFormat gives --format the short form -o on c and every command
+// under it that has one (cli.md Habits), so that a command added later
+// cannot miss it. pflag files a short form only when a flag is added, so
+// the command's flags are added again, the same *pflag.Flag values (their
+// completion functions and annotations stay theirs), with the short form.
+func shortFormat(c *cobra.Command) {
+	fl := c.Flags()
+	if f := fl.Lookup("format"); f != nil && f.Shorthand == "" && fl.ShorthandLookup("o") == nil {
+		var local, persistent []*pflag.Flag
+		fl.VisitAll(func(f *pflag.Flag) { local = append(local, f) })
+		c.PersistentFlags().VisitAll(func(f *pflag.Flag) { persistent = append(persistent, f) })
+		c.ResetFlags()
+		f.Shorthand = "o"
+		for _, f := range local {
+			c.Flags().AddFlag(f)
+		}
+		for _, f := range persistent {
+			c.PersistentFlags().AddFlag(f)
+		}
+	}
+	for _, sub := range c.Commands() {
+		shortFormat(sub)
+	}
+}
+
+// nearFlag adds "did you mean --xyz?" to pflag's refusal of an unknown flag
+// when one of the command's flags is near: `--formt` → --format, and
+// `-input` (one dash, read as the short flags i, n, p…) → --input.
+func nearFlag(c *cobra.Command, err error) error {
+	msg := err.Error()
+	var written string
+	switch {
+	case strings.HasPrefix(msg, "unknown flag: --"):
+		written = strings.TrimPrefix(msg, "unknown flag: --")
+	case strings.HasPrefix(msg, "unknown shorthand flag: "):
+		// "unknown shorthand flag: 'i' in -input"
+		if i := strings.LastIndex(msg, " in -"); i >= 0 {
+			written = msg[i+len(" in -"):]
+		}
+	default:
+		return err
+	}
+	written, _, _ = strings.Cut(written, "=")
+	if written == "" {
+		return err
+	}
+	var names []string
+	add := func(f *pflag.Flag) {
+		if !f.Hidden {
+			names = append(names, f.Name)
+		}
+	}
+	c.Flags().VisitAll(add)
+	c.InheritedFlags().VisitAll(add)
+	near := suggest.Nearest(written, names)
+	if near == "" {
+		return err
+	}
+	return fmt.Errorf("%w (did you mean --%s?)", err, near)
+}
+
+// nearCommand is " (did you mean \"exec\"?)" for cobra's `unknown command
+// "exce" for "runbook"` when a command of root's is near, else "".
+func nearCommand(root *cobra.Command, msg string) string {
+	var written string
+	if _, err := fmt.Sscanf(msg, "unknown command %q", &written); err != nil || written == "" {
+		return ""
+	}
+	var names []string
+	for _, c := range root.Commands() {
+		if c.IsAvailableCommand() {
+			names = append(names, c.Name())
+		}
+	}
+	if near := suggest.Nearest(written, names); near != "" {
+		return fmt.Sprintf(" (did you mean %q?)", near)
+	}
+	return ""
 }
 
 // args wraps a cobra argument check so that a wrong count is a usage error.

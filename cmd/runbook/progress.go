@@ -4,10 +4,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
+	"golang.org/x/term"
+
+	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/recorder"
 )
 
@@ -17,14 +20,26 @@ const (
 	progressTick  = 100 * time.Millisecond
 )
 
-// progress is a recorder that counts finished stages and branches and shows
-// the counts on one stderr line while a long run goes on, erasing the line
-// when the run ends. Record only adds to counters; a ticker goroutine prints.
+// progress is a live recorder (runbook.WithLiveRecorders): it hears of
+// each stage and branch as it happens, foreach items included, counts the
+// finished stages and branches, and keeps the stage that started last and
+// is still running. A ticker goroutine shows them on one stderr line while
+// a long run goes on, cut to the terminal's width so that \r can redraw
+// it, and erases the line when the run ends:
+//
+//	branches 12/146, stages done 40, running per-volume~12/posture
+//
+// Record is called one event at a time (the engine's live sink serialises
+// it); the ticker reads under mu.
 type progress struct {
-	w        io.Writer
-	stages   atomic.Int64
-	branches atomic.Int64
-	total    atomic.Int64
+	w     io.Writer
+	width int // stderr's columns; 0: unknown, nothing cut
+
+	mu       sync.Mutex
+	stages   int
+	branches int
+	total    int
+	running  []string // paths (no counter) of stages started and not ended, oldest first
 
 	done    chan struct{}
 	stopped sync.WaitGroup
@@ -37,27 +52,63 @@ func newProgress(w io.Writer, on bool) *progress {
 	if !on {
 		return nil
 	}
-	p := &progress{w: w, done: make(chan struct{})}
+	p := &progress{w: w, width: termWidth(w), done: make(chan struct{})}
 	p.stopped.Add(1)
 	go p.loop()
 	return p
 }
 
-// Record counts StageEnd and BranchEnd events, and the branches each Fork
-// starts (a foreach's items, or a parallel/select's branch names).
+// Wants: the engine builds no other kind of event for the display.
+func (p *progress) Wants(k recorder.Kind) bool {
+	switch k {
+	case recorder.StageStart, recorder.StageEnd, recorder.BranchEnd, recorder.Fork:
+		return true
+	}
+	return false
+}
+
+// Record counts StageEnd and BranchEnd events and the branches each Fork
+// starts (a foreach's items, or a parallel/select's branch names), and
+// keeps which stages run.
 func (p *progress) Record(e recorder.Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	switch e.Kind {
+	case recorder.StageStart:
+		p.running = append(p.running, flow.StripCounter(e.Path))
 	case recorder.StageEnd:
-		p.stages.Add(1)
+		p.stages++
+		path := flow.StripCounter(e.Path)
+		for i := len(p.running) - 1; i >= 0; i-- {
+			if p.running[i] == path {
+				p.running = append(p.running[:i], p.running[i+1:]...)
+				break
+			}
+		}
 	case recorder.BranchEnd:
-		p.branches.Add(1)
+		p.branches++
 	case recorder.Fork:
 		if e.Total > 0 {
-			p.total.Add(int64(e.Total))
+			p.total += e.Total
 		} else {
-			p.total.Add(int64(len(e.Branches)))
+			p.total += len(e.Branches)
 		}
 	}
+}
+
+// line is what the display shows now.
+func (p *progress) line() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var parts []string
+	if p.total > 0 {
+		parts = append(parts, fmt.Sprintf("branches %d/%d", p.branches, p.total))
+	}
+	parts = append(parts, fmt.Sprintf("stages done %d", p.stages))
+	if n := len(p.running); n > 0 {
+		parts = append(parts, "running "+clean(p.running[n-1]))
+	}
+	return cutToWidth(strings.Join(parts, ", "), p.width-1)
 }
 
 func (p *progress) loop() {
@@ -73,8 +124,7 @@ func (p *progress) loop() {
 	defer tick.Stop()
 	last := ""
 	for {
-		line := fmt.Sprintf("stages done %d, branches %d/%d", p.stages.Load(), p.branches.Load(), p.total.Load())
-		if line != last {
+		if line := p.line(); line != last {
 			fmt.Fprintf(p.w, "\r\033[K%s", line)
 			p.shown, last = true, line
 		}
@@ -98,6 +148,26 @@ func (p *progress) stop() {
 	p.stopped.Wait()
 }
 
+// cutToWidth cuts s to at most cols terminal columns (cols ≤ 0: not cut),
+// ending it with "…" when cut: a progress line that wrapped could not be
+// redrawn in place.
+func cutToWidth(s string, cols int) string {
+	if cols <= 0 || displayWidth(s) <= cols {
+		return s
+	}
+	var b strings.Builder
+	n := 0
+	for _, r := range s {
+		w := displayWidth(string(r))
+		if n+w > cols-1 {
+			break
+		}
+		b.WriteRune(r)
+		n += w
+	}
+	return b.String() + "…"
+}
+
 // showProgress says whether a run shows progress (cli.md): a person is
 // watching — stdout is a terminal — and the line has a terminal to go to on
 // stderr. An ndjson stream on that terminal would interleave with it, so it
@@ -109,21 +179,33 @@ func showProgress(stdout, stderr io.Writer, format string) bool {
 	return format != "ndjson"
 }
 
-// colourOn says whether w gets colour: a terminal, and NO_COLOR unset.
+// colourOn says whether w gets colour: a terminal, and NO_COLOR unset or
+// empty. no-color.org: "when present and not an empty string" it turns
+// colour off; `NO_COLOR=` leaves it on.
 func colourOn(w io.Writer) bool {
-	if _, set := os.LookupEnv("NO_COLOR"); set {
+	if os.Getenv("NO_COLOR") != "" {
 		return false
 	}
 	return isTerminal(w)
 }
 
-// isTerminal reports whether w is an *os.File on a character device (a
-// terminal; /dev/null too, which is harmless for what we decide with it).
+// isTerminal reports whether w is an *os.File on a terminal.
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// termWidth is the width in columns of the terminal w is, 0 when w is not
+// a terminal (or says it has no width): the text output is then laid out
+// as the record has it.
+func termWidth(w io.Writer) int {
+	f, ok := w.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return 0
 	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	cols, _, err := term.GetSize(int(f.Fd()))
+	if err != nil || cols <= 0 {
+		return 0
+	}
+	return cols
 }

@@ -34,8 +34,16 @@ import (
 
 // renderOpts are the presentation choices of one rendering.
 type renderOpts struct {
-	colour  bool // ANSI colour (text only)
+	colour bool // ANSI colour (text only)
+	// width is the terminal's width in columns when stdout is a terminal
+	// (text only): the verdict table is aligned and the standing line
+	// wrapped at word boundaries to it. 0: not a terminal; both as the
+	// record has them.
+	width   int
 	verbose bool // print the narrative
+	// quiet (-q, text only): the verdict table, its "N of M rows shown"
+	// line and the standing line; nothing else.
+	quiet bool
 	// scriptInto maps the path of an exec stage whose result reaches the
 	// final state to its `into` key, so that a script row can show the tail
 	// of the stderr it left there. Nil: no stderr tails.

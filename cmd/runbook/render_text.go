@@ -5,6 +5,9 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode"
+
+	"golang.org/x/text/width"
 
 	"github.com/openrunbook/runbook/record"
 
@@ -23,6 +26,16 @@ const (
 // text"): the parts of resultView, separated by blank lines.
 func renderText(w io.Writer, rec *record.Record, opts renderOpts) error {
 	v := viewOf(rec, opts)
+	if opts.quiet {
+		// The answer alone: the rows (and how many were left out) and how
+		// far it stands. Hidden rows are still stated.
+		v = resultView{verdicts: v.verdicts, standing: v.standing}
+		if v.verdicts != nil {
+			vv := *v.verdicts
+			vv.meanings = nil
+			v.verdicts = &vv
+		}
+	}
 	p := &printer{w: w}
 	style := func(s, code string) string {
 		if !opts.colour || s == "" {
@@ -34,7 +47,11 @@ func renderText(w io.Writer, rec *record.Record, opts renderOpts) error {
 
 	if vv := v.verdicts; vv != nil {
 		p.part()
-		p.line(vv.table)
+		table := vv.table
+		if opts.width > 0 {
+			table = alignTable(table)
+		}
+		p.line(table)
 		if vv.shown != "" {
 			p.line(vv.shown)
 		}
@@ -86,6 +103,9 @@ func renderText(w io.Writer, rec *record.Record, opts renderOpts) error {
 	if s := v.standing; s != nil {
 		p.part()
 		line := s.line
+		if opts.width > 0 {
+			line = wrapWords(line, opts.width)
+		}
 		if opts.colour {
 			code := styleBold
 			if s.standing == assessment.NotSure || s.standing == assessment.Ask {
@@ -151,4 +171,133 @@ func ruleErrorText(e assessment.ErroredRule, red func(string) string) string {
 // oneLine keeps free text on its line.
 func oneLine(s string) string {
 	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
+}
+
+// alignTable pads the cells of a markdown table (record.RenderTable's
+// form: `| a | b |`, a `|---|` rule, an escaped `\|` inside a cell) so
+// that every column lines up, counting a wide rune (CJK, fullwidth) as two
+// columns and a combining mark as none. Lines that are not table rows (a
+// panel's "no rows" words) are left as they are. The words never change:
+// only spaces and rule dashes are added.
+func alignTable(table string) string {
+	lines := strings.Split(table, "\n")
+	rows := make([][]string, len(lines))
+	var widths []int
+	for i, l := range lines {
+		cells, ok := tableCells(l)
+		if !ok {
+			continue
+		}
+		rows[i] = cells
+		if isRule(cells) {
+			continue
+		}
+		for j, c := range cells {
+			if j == len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[j] = max(widths[j], displayWidth(c))
+		}
+	}
+	for i, cells := range rows {
+		if cells == nil || len(cells) > len(widths) {
+			continue
+		}
+		var b strings.Builder
+		b.WriteString("|")
+		for j, c := range cells {
+			if isRule(cells) {
+				b.WriteString(strings.Repeat("-", max(widths[j], 1)+2) + "|")
+				continue
+			}
+			b.WriteString(" " + c + strings.Repeat(" ", widths[j]-displayWidth(c)) + " |")
+		}
+		lines[i] = b.String()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// tableCells splits one markdown table row into its cells, trimmed; a
+// `\|` stays inside its cell. ok is false for a line that is not a row.
+func tableCells(line string) (cells []string, ok bool) {
+	if len(line) < 2 || line[0] != '|' || line[len(line)-1] != '|' {
+		return nil, false
+	}
+	body := line[1:]
+	var cur strings.Builder
+	for i := 0; i < len(body); i++ {
+		switch {
+		case body[i] == '\\' && i+1 < len(body) && body[i+1] == '|':
+			cur.WriteString(`\|`)
+			i++
+		case body[i] == '|':
+			cells = append(cells, strings.TrimSpace(cur.String()))
+			cur.Reset()
+		default:
+			cur.WriteByte(body[i])
+		}
+	}
+	return cells, cur.Len() == 0
+}
+
+// isRule says whether a row's cells are the `|---|` rule under the header.
+func isRule(cells []string) bool {
+	for _, c := range cells {
+		if c == "" || strings.Trim(c, "-:") != "" {
+			return false
+		}
+	}
+	return len(cells) > 0
+}
+
+// displayWidth is how many terminal columns s takes: two for an East
+// Asian wide or fullwidth rune, none for a combining mark or a zero-width
+// joiner, one for the rest.
+func displayWidth(s string) int {
+	n := 0
+	for _, r := range s {
+		switch {
+		case unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Me, r) || r == '\u200d' || r == '\u200b':
+		case isWide(r):
+			n += 2
+		default:
+			n++
+		}
+	}
+	return n
+}
+
+// isWide: the rune is East Asian wide or fullwidth.
+func isWide(r rune) bool {
+	switch width.LookupRune(r).Kind() {
+	case width.EastAsianWide, width.EastAsianFullwidth:
+		return true
+	}
+	return false
+}
+
+// wrapWords breaks s into lines of at most cols columns at spaces, never
+// inside a word: a word longer than a line is a line of its own. Runs of
+// spaces where a line breaks are dropped; the words are unchanged.
+func wrapWords(s string, cols int) string {
+	if cols <= 0 || displayWidth(s) <= cols {
+		return s
+	}
+	var b strings.Builder
+	n := 0 // columns on the current line
+	for _, w := range strings.Fields(s) {
+		ww := displayWidth(w)
+		switch {
+		case n == 0:
+		case n+1+ww <= cols:
+			b.WriteByte(' ')
+			n++
+		default:
+			b.WriteByte('\n')
+			n = 0
+		}
+		b.WriteString(w)
+		n += ww
+	}
+	return b.String()
 }

@@ -35,8 +35,8 @@ func newResumeCmd(stdout, stderr io.Writer) *cobra.Command {
 		Long: `resume continues a run that paused to ask a question, from the checkpoint in
 its record, in this process: another machine, days later. The answer is given
 with --input name=value (one per name the question expects; converted to the
-expected type) or --inputs FILE.json. A secret input the person gave to the
-paused run is not in its record: give it again with --input.
+expected type) or --inputs FILE (JSON or YAML). A secret input the person
+gave to the paused run is not in its record: give it again with --input.
 
 --reject "reason" answers no: the run ends failed at the asking stage with
 the reason recorded. --answered-by names who answered (default: the OS user);
@@ -57,7 +57,7 @@ exits as the check's state (see runbook exec --help).`,
 	}
 	f.register(cmd.Flags(), runFlagWords{
 		input:   "an answer (or a secret input) as `name=value` (repeatable)",
-		inputs:  "a JSON object `FILE` of answers (--input overrides it)",
+		inputs:  "a `FILE` of answers, a JSON or YAML object (--input overrides it)",
 		record:  "write the continued record to `FILE` instead of back to RECORD.json",
 		timeout: "cancel the continued run after this `duration` (exit 1)",
 	})
