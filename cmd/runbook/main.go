@@ -146,6 +146,7 @@ answer can be trusted.`,
 		newPluginsCmd(stdout, stderr),
 		newHonestyPluginCmd(),
 		newTestCmd(stdout, stderr), // test.go
+		newMCPCmd(stderr),          // mcp.go
 	)
 	return root
 }
