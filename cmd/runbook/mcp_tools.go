@@ -44,7 +44,7 @@ func toolDescription(spec *chart.Spec) string {
 		b.WriteString("\n\n")
 	}
 	b.WriteString("Steps:\n")
-	asks := describeStages(&b, spec.Stages, "")
+	asks := describeStages(&b, spec.Stages, "", 0)
 	b.WriteString("\nReturns: ")
 	b.WriteString(returnsText(spec, asks))
 	return b.String()
@@ -53,8 +53,8 @@ func toolDescription(spec *chart.Spec) string {
 // describeStages writes one line per stage, nested stages indented under
 // the stage that holds them, numbered like 2.1. It reports whether any
 // stage asks a question.
-func describeStages(b *strings.Builder, stages []chart.StageSpec, prefix string) (asks bool) {
-	indent := strings.Repeat("   ", strings.Count(prefix, "."))
+func describeStages(b *strings.Builder, stages []chart.StageSpec, prefix string, depth int) (asks bool) {
+	indent := strings.Repeat("   ", depth)
 	for i := range stages {
 		st := &stages[i]
 		num := fmt.Sprintf("%s%d", prefix, i+1)
@@ -74,19 +74,19 @@ func describeStages(b *strings.Builder, stages []chart.StageSpec, prefix string)
 		case "decide", "select":
 			for _, br := range st.Branches {
 				fmt.Fprintf(b, "%s- %s: %s\n", sub, br.Name, branchMeaning(st, br))
-				if describeStages(b, br.Stages, num+"."+br.Name+".") {
+				if describeStages(b, br.Stages, num+".", depth+2) {
 					asks = true
 				}
 			}
 		case "parallel":
 			for _, br := range st.Parallel {
 				fmt.Fprintf(b, "%s- %s:\n", sub, br.Name)
-				if describeStages(b, br.Stages, num+"."+br.Name+".") {
+				if describeStages(b, br.Stages, num+".", depth+2) {
 					asks = true
 				}
 			}
 		case "foreach":
-			if st.ForEach != nil && describeStages(b, st.ForEach.Stages, num+".") {
+			if st.ForEach != nil && describeStages(b, st.ForEach.Stages, num+".", depth+1) {
 				asks = true
 			}
 		case "subflow":
@@ -95,7 +95,7 @@ func describeStages(b *strings.Builder, stages []chart.StageSpec, prefix string)
 				if sf.Spec != nil {
 					inner = sf.Spec.Stages
 				}
-				if describeStages(b, inner, num+".") {
+				if describeStages(b, inner, num+".", depth+1) {
 					asks = true
 				}
 			}
@@ -175,9 +175,9 @@ func branchMeaning(st *chart.StageSpec, br chart.BranchSpec) string {
 			labels = append(labels, strconvQuote(oneLine(l)))
 		}
 		if st.Kind == "decide" && d.Default.Branch == br.Name {
-			def := "the default"
+			def := "no rule matched (the default)"
 			if d.Default.Label != "" {
-				def += " (" + strconvQuote(oneLine(d.Default.Label)) + ")"
+				def = "no rule matched: " + strconvQuote(oneLine(d.Default.Label))
 			}
 			labels = append(labels, def)
 		}
