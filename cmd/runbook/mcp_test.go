@@ -205,7 +205,7 @@ func TestMCPChartsThatDoNotLoadAreLoggedNotOffered(t *testing.T) {
 	}
 	log := m.log.String()
 	for _, want := range []string{
-		"testdata/mcp/bad/typo.yaml:5:5:",                        // the load error, where
+		"testdata/mcp/bad/typo.yaml:5:5:", // the load error, where
 		"testdata/mcp/bad/typo.yaml: not offered: the chart does not load",
 		`testdata/mcp/bad/same-name.yaml: not offered: the tool name "volumes-prose" is taken by testdata/mcp/prose.yaml`,
 		"testdata/mcp/missing.yaml: stat",
