@@ -216,10 +216,16 @@ const (
 func newMCPServer(c mcpConfig) *mcpServer {
 	s := &mcpServer{mcpConfig: c, charts: map[string]*mcpChart{}}
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "runbook", Title: "runbook", Version: runbook.Version},
-		&mcp.ServerOptions{Logger: c.logger,
+		&mcp.ServerOptions{Logger: sdkLogger(c.log),
 			Instructions: "Each tool runs one runbook chart and returns its answer with the evidence behind it. Present a prose table verbatim; never retype rows. The standing line says how far the answer stands: repeat it. Ask why with the explain tool and the call's runId."})
 	s.addBuiltins()
 	return s
+}
+
+// sdkLogger is where the SDK's own diagnostics go: the server's log, its
+// warnings and errors only (a session's start and end are not news).
+func sdkLogger(w io.Writer) *slog.Logger {
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelWarn}))
 }
 
 // gather loads each CHART and every chart in each DIR and offers those

@@ -281,3 +281,41 @@ func TestMCPHTTPSubprocess(t *testing.T) {
 		}
 	})
 }
+
+// A client no one here wrote (mcp.md): the TypeScript SDK from npm, when
+// node and npm are present (.ci/run's go test runs it then). Only an npm
+// install that cannot reach the registry skips; a failed check fails.
+func TestMCPTypeScriptClient(t *testing.T) {
+	t.Parallel()
+	node, errNode := exec.LookPath("node")
+	npm, errNpm := exec.LookPath("npm")
+	if errNode != nil || errNpm != nil {
+		t.Skip("node and npm are not both installed")
+	}
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	install := exec.CommandContext(ctx, npm, "install", "--no-audit", "--no-fund", "--silent", "@modelcontextprotocol/sdk@1")
+	install.Dir = dir
+	if out, err := install.CombinedOutput(); err != nil {
+		t.Skipf("npm install @modelcontextprotocol/sdk failed (no registry?): %v\n%s", err, out)
+	}
+	script, err := os.ReadFile(filepath.Join(mcpData, "ts-client", "client.mjs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "client.mjs"), script, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	chart, _ := filepath.Abs(filepath.Join(mcpData, "prose.yaml"))
+	run := exec.CommandContext(ctx, node, "client.mjs", binary, chart, "--runs", filepath.Join(dir, "runs"))
+	run.Dir = dir
+	out, err := run.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the TypeScript client: %v\n%s", err, out)
+	}
+	want := `{"names":["explain","resume","volumes-prose"],"status":"completed","rows":2,"failures":[]}`
+	if strings.TrimSpace(string(out)) != want {
+		t.Errorf("the TypeScript client saw %s\nwant %s", out, want)
+	}
+}
