@@ -57,7 +57,7 @@ func (s *mcpServer) chartHandler(c *mcpChart) mcp.ToolHandler {
 		prog.stop()
 		if err != nil {
 			if ies, ok := inputErrors(err); ok {
-				return toolError(inputErrorText(c.tool, ies)), nil
+				return toolError(inputErrorText("the inputs of "+c.tool+" were refused", ies)), nil
 			}
 			return toolError(fmt.Sprintf("%s: %v", c.tool, err)), nil
 		}
@@ -151,10 +151,14 @@ func (s *mcpServer) resumeRun(ctx context.Context, req *mcp.CallToolRequest, c *
 	res, err := c.rb.Resume(ctx, rr, answers, runbook.ResumeExec(s.execOptions(path, prog)...), runbook.AnsweredBy(by))
 	prog.stop()
 	if err != nil {
-		if ies, ok := inputErrors(err); ok {
-			return toolError(inputErrorText(toolResume, ies))
+		still := ""
+		if rr.Checkpoint != nil && rr.Resumed == nil {
+			still = fmt.Sprintf("\nRun %s is still paused: call the resume tool with its runId and the answers.", id)
 		}
-		return toolError(fmt.Sprintf("run %s: %v", id, err))
+		if ies, ok := inputErrors(err); ok {
+			return toolError(inputErrorText("the answer was refused", ies) + still)
+		}
+		return toolError(fmt.Sprintf("run %s: %v", id, err) + still)
 	}
 	return s.answer(req, c, id, res, res.WriteRecord(path))
 }
@@ -285,9 +289,10 @@ func toolError(msg string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: clean(msg)}}, IsError: true}
 }
 
-// inputErrorText says each refused input, as the tool's arguments take it.
-func inputErrorText(tool string, ies []*runbook.InputError) string {
-	lines := []string{tool + ": the inputs were refused; nothing ran:"}
+// inputErrorText says what was refused ("the answer was refused"), then
+// each refused input, as the tool's arguments take it.
+func inputErrorText(what string, ies []*runbook.InputError) string {
+	lines := []string{what + "; nothing ran:"}
 	for _, ie := range ies {
 		fix := ""
 		switch ie.Fix {

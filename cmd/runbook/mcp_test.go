@@ -432,7 +432,7 @@ func TestMCPAskResumedByTheResumeTool(t *testing.T) {
 	texts := []string{textOf(t, res)}
 
 	bad := m.call(t, toolResume, map[string]any{"runId": id, "answers": map[string]any{"proceed": "maybe"}})
-	if !bad.IsError || !strings.Contains(textOf(t, bad), "proceed") {
+	if !bad.IsError || !strings.Contains(textOf(t, bad), "proceed") || !strings.Contains(textOf(t, bad), "Run "+id+" is still paused") {
 		t.Errorf("a bad answer: isError %v, %s", bad.IsError, textOf(t, bad))
 	}
 	missing := m.call(t, toolResume, map[string]any{"runId": id, "answers": map[string]any{"proceed": true}})
