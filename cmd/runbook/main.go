@@ -167,6 +167,7 @@ JSON Schema. Shell completion: runbook completion bash|zsh|fish|powershell.`,
 		newTestCmd(stdout, stderr), // test.go
 		newPlanCmd(stdout, stderr), // plan.go
 		newInitCmd(stdout),         // init.go
+		newMCPCmd(stderr),          // mcp.go
 	)
 	shortFormat(root)
 	return root

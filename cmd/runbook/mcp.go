@@ -1,0 +1,354 @@
+package main
+
+import (
+	"context"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+
+	"github.com/openrunbook/runbook/runbook"
+)
+
+// `runbook mcp` (mcp.md): every chart a tool for agents over the Model
+// Context Protocol, on the official Go SDK. This file is the command and
+// the server's shape (charts gathered, tools, resources, transports);
+// mcp_call.go runs a call, mcp_text.go lays out the text a model reads,
+// mcp_tools.go derives a tool from a chart.
+
+// mcpFlags are mcp's flags.
+type mcpFlags struct {
+	http     string // --http ADDR: streamable HTTP instead of stdio
+	tokenEnv string // --token-env NAME: the variable holding the bearer token
+	runs     string // --runs DIR: where every run's record is kept
+	plugins  pluginFlags
+	allow    []string
+}
+
+func newMCPCmd(stderr io.Writer) *cobra.Command {
+	var f mcpFlags
+	cmd := &cobra.Command{
+		Use:   "mcp [CHART|DIR]…",
+		Short: "Serve charts as tools to agents over the Model Context Protocol",
+		Long: `mcp serves each chart as one MCP tool: a call runs the chart as runbook exec
+does and returns the result record (structuredContent, with a runId) and one
+text block laid out by the chart's presentation. Also served: the explain and
+resume tools, and every run's record as the resource runbook://runs/{runId}.
+
+Charts: each CHART file, and every *.yaml chart in each DIR (test files,
+*_test.yaml, excluded). A chart that does not load is reported on stderr with
+its errors and not offered.
+
+Transport: stdio by default (the client starts this process). --http ADDR
+serves the streamable HTTP transport at ADDR; an address that is not loopback
+is refused unless --token-env NAME names an environment variable holding a
+bearer token, which every request must then carry (Authorization: Bearer …).
+The token is read from the environment, never from the command line.
+
+--runs DIR keeps every run's record (default $XDG_STATE_HOME/runbook/runs), so
+explain and resume work across server restarts.`,
+		Example: `  runbook mcp examples/disk examples/approval
+  runbook mcp charts/ --runs /var/lib/runbook/runs
+  RUNBOOK_MCP_TOKEN=… runbook mcp charts/ --http 0.0.0.0:8080 --token-env RUNBOOK_MCP_TOKEN`,
+		Args: args(cobra.MinimumNArgs(1)),
+		RunE: func(cmd *cobra.Command, a []string) error {
+			return serveMCP(cmd.Context(), a, f, stderr)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.http, "http", "", "serve the streamable HTTP transport at `ADDR` (host:port) instead of stdio")
+	fl.StringVar(&f.tokenEnv, "token-env", "", "require the bearer token held in environment variable `NAME` on every HTTP request")
+	fl.StringVar(&f.runs, "runs", "", "keep every run's record in `DIR` (default $XDG_STATE_HOME/runbook/runs)")
+	addPluginFlags(fl, &f.plugins)
+	allowChartPath(fl, &f.allow)
+	return cmd
+}
+
+// serveMCP is `runbook mcp`: it gathers the charts, then serves until the
+// client goes away or the process is interrupted.
+func serveMCP(ctx context.Context, paths []string, f mcpFlags, stderr io.Writer) error {
+	listen, token, err := f.checkHTTP()
+	if err != nil {
+		return err
+	}
+	runs := f.runs
+	if runs == "" {
+		if runs, err = defaultRunsDir(); err != nil {
+			return exit(exitUsage, "%v; give --runs DIR", err)
+		}
+	}
+	if err := os.MkdirAll(runs, 0o700); err != nil {
+		return exit(exitUsage, "--runs %s: %v", runs, err)
+	}
+	logger := newLogger(stderr)
+	honesty, stopHonesty, err := startHonesty(f.plugins, logger)
+	if err != nil {
+		return err
+	}
+	defer stopHonesty()
+	s := newMCPServer(mcpConfig{runs: runs, plugins: f.plugins, honesty: honesty, logger: logger, log: stderr})
+	if s.gather(paths, f.allow) == 0 {
+		return exit(exitUsage, "no chart loaded: there is nothing to serve")
+	}
+
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	if listen == "" {
+		err := s.srv.Run(ctx, &mcp.StdioTransport{})
+		if err != nil && ctx.Err() == nil && !errors.Is(err, mcp.ErrConnectionClosed) && !errors.Is(err, io.EOF) {
+			return exit(exitFailed, "mcp: %v", err)
+		}
+		return nil
+	}
+	ln, err := net.Listen("tcp", listen)
+	if err != nil {
+		return exit(exitUsage, "--http %s: %v", listen, err)
+	}
+	fmt.Fprintf(stderr, "runbook mcp: serving %d tools at http://%s/\n", len(s.charts), ln.Addr())
+	hs := &http.Server{Handler: s.httpHandler(token), ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		<-ctx.Done()
+		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = hs.Shutdown(shut)
+	}()
+	if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return exit(exitFailed, "--http %s: %v", listen, err)
+	}
+	return nil
+}
+
+// checkHTTP refuses an HTTP address that is not loopback unless a bearer
+// token is configured, and reads the token from the environment.
+func (f mcpFlags) checkHTTP() (addr, token string, err error) {
+	if f.tokenEnv != "" {
+		if f.http == "" {
+			return "", "", &usageError{err: errors.New("--token-env guards the HTTP transport: give --http ADDR with it")}
+		}
+		token = os.Getenv(f.tokenEnv)
+		if strings.TrimSpace(token) == "" {
+			return "", "", exit(exitUsage, "--token-env %s: the environment variable is unset or empty; set it to the bearer token clients must send", f.tokenEnv)
+		}
+	}
+	if f.http == "" {
+		return "", token, nil
+	}
+	host, _, err := net.SplitHostPort(f.http)
+	if err != nil {
+		return "", "", &usageError{err: fmt.Errorf("--http %q: want host:port, like 127.0.0.1:8080 (%v)", f.http, err)}
+	}
+	if token == "" && !loopbackHost(host) {
+		return "", "", exit(exitUsage, "--http %s: not a loopback address; anyone who can reach it could run these charts: serve on 127.0.0.1, or require a bearer token with --token-env NAME", f.http)
+	}
+	return f.http, token, nil
+}
+
+// loopbackHost says whether host names only this machine: localhost or a
+// loopback IP. An empty host is every interface.
+func loopbackHost(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// defaultRunsDir is $XDG_STATE_HOME/runbook/runs, else the XDG default
+// under the home directory.
+func defaultRunsDir() (string, error) {
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "runbook", "runs"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("no folder for run records: %v", err)
+	}
+	return filepath.Join(home, ".local", "state", "runbook", "runs"), nil
+}
+
+// mcpConfig is what a server is made from: where records go and how the
+// runs' plugins and honesty stages are reached (as exec's flags say).
+type mcpConfig struct {
+	runs    string
+	plugins pluginFlags
+	honesty runbook.Honesty
+	logger  *slog.Logger
+	log     io.Writer // the server's log (stderr): load errors, refusals
+}
+
+// mcpServer is one MCP server over the charts gathered.
+type mcpServer struct {
+	mcpConfig
+	srv    *mcp.Server
+	charts map[string]*mcpChart // by tool name
+	// keyBytes signs the request state of a question sent for answering
+	// (mcp_call.go sign); made once, never leaves the process.
+	keyOnce  sync.Once
+	keyBytes []byte
+}
+
+// mcpChart is one chart served as a tool.
+type mcpChart struct {
+	tool string
+	rb   *runbook.Runbook
+}
+
+// Built-in tool names; a chart of one of these names is refused.
+const (
+	toolExplain = "explain"
+	toolResume  = "resume"
+)
+
+func newMCPServer(c mcpConfig) *mcpServer {
+	s := &mcpServer{mcpConfig: c, charts: map[string]*mcpChart{}}
+	s.srv = mcp.NewServer(&mcp.Implementation{Name: "runbook", Title: "runbook", Version: runbook.Version},
+		&mcp.ServerOptions{Logger: sdkLogger(c.log),
+			Instructions: "Each tool runs one runbook chart and returns its answer with the evidence behind it. Present a prose table verbatim; never retype rows. The standing line says how far the answer stands: repeat it. Ask why with the explain tool and the call's runId."})
+	s.addBuiltins()
+	return s
+}
+
+// sdkLogger is where the SDK's own diagnostics go: the server's log, its
+// warnings and errors only (a session's start and end are not news).
+func sdkLogger(w io.Writer) *slog.Logger {
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelWarn}))
+}
+
+// gather loads each CHART and every chart in each DIR and offers those
+// that load; it returns how many are offered.
+func (s *mcpServer) gather(paths, allow []string) int {
+	var files []string
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		if err != nil {
+			fmt.Fprintf(s.log, "runbook mcp: %s: %v\n", p, err)
+			continue
+		}
+		if !fi.IsDir() {
+			files = append(files, p)
+			continue
+		}
+		found, _ := filepath.Glob(filepath.Join(p, "*.yaml"))
+		sort.Strings(found)
+		for _, f := range found {
+			if !strings.HasSuffix(f, "_test.yaml") {
+				files = append(files, f)
+			}
+		}
+	}
+	for _, f := range files {
+		rb, ok := load(f, allow, s.log)
+		if !ok {
+			fmt.Fprintf(s.log, "runbook mcp: %s: not offered: the chart does not load\n", f)
+			continue
+		}
+		if err := s.offer(rb); err != nil {
+			fmt.Fprintf(s.log, "runbook mcp: %s: not offered: %v\n", f, err)
+		}
+	}
+	return len(s.charts)
+}
+
+// offer adds rb as a tool, refusing a name already taken.
+func (s *mcpServer) offer(rb *runbook.Runbook) error {
+	name := toolName(rb.Name())
+	if name == toolExplain || name == toolResume {
+		return fmt.Errorf("the tool name %q is the server's own; rename the chart (runbook: …)", name)
+	}
+	if prev, ok := s.charts[name]; ok {
+		return fmt.Errorf("the tool name %q is taken by %s; give one chart another runbook: name", name, prev.rb.Spec().File)
+	}
+	out, err := outputSchema()
+	if err != nil {
+		return err
+	}
+	c := &mcpChart{tool: name, rb: rb}
+	s.charts[name] = c
+	s.srv.AddTool(&mcp.Tool{
+		Name:         name,
+		Title:        rb.Name(),
+		Description:  toolDescription(rb.Spec()),
+		InputSchema:  inputSchema(rb.Inputs()),
+		OutputSchema: out,
+	}, s.chartHandler(c))
+	return nil
+}
+
+// addBuiltins adds the explain and resume tools and the run records'
+// resource template.
+func (s *mcpServer) addBuiltins() {
+	s.srv.AddTool(&mcp.Tool{
+		Name:  toolExplain,
+		Title: "explain a run",
+		Description: "Say why a run answered what it did, from its record (what runbook explain prints): the stages, reads, writes and decisions behind the answer, newest cause first. " +
+			"runId is a tool call's runId. Give key (a state key such as verdicts[3]) or stage (a stage path or id) to explain that instead of the whole answer, " +
+			"whyNot (a stage or branch) to ask why it did not run, at (a commit number) to answer as of that commit. Nothing is run again.",
+		InputSchema: map[string]any{
+			"type":                 "object",
+			"additionalProperties": false,
+			"required":             []string{"runId"},
+			"properties": map[string]any{
+				"runId":  map[string]any{"type": "string", "description": "the runId a chart's tool returned"},
+				"key":    map[string]any{"type": "string", "description": "a state key: df.stdout[2].usedPct, verdicts[3], verdicts[3].verdict"},
+				"stage":  map[string]any{"type": "string", "description": "a stage path (per-volume~3/headroom) or id"},
+				"whyNot": map[string]any{"type": "string", "description": "a stage or branch that did not run"},
+				"at":     map[string]any{"type": "integer", "minimum": 0, "description": "answer as of this commit number"},
+			},
+		},
+	}, s.explainHandler)
+	s.srv.AddTool(&mcp.Tool{
+		Name:  toolResume,
+		Title: "resume a paused run",
+		Description: "Continue a run that paused at a question (status paused), as runbook resume does: answers holds one value per name the question expects, " +
+			"plus any secret input the paused run was given (a record keeps no secret). Returns what the chart's tool returns.",
+		InputSchema: map[string]any{
+			"type":                 "object",
+			"additionalProperties": false,
+			"required":             []string{"runId", "answers"},
+			"properties": map[string]any{
+				"runId":   map[string]any{"type": "string", "description": "the paused run's runId"},
+				"answers": map[string]any{"type": "object", "description": "the answers, by the names the question expects"},
+			},
+		},
+	}, s.resumeHandler)
+	s.srv.AddResourceTemplate(&mcp.ResourceTemplate{
+		Name:        "run record",
+		Title:       "a run's saved record",
+		Description: "The saved run record of a tool call (runbook exec --record): the result, the commit log and the chart's structure, secrets masked.",
+		MIMEType:    "application/json",
+		URITemplate: runURIPrefix + "{runId}",
+	}, s.readRun)
+}
+
+// httpHandler is the streamable HTTP transport, behind the bearer token
+// when one is configured.
+func (s *mcpServer) httpHandler(token string) http.Handler {
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.srv }, nil)
+	if token == "" {
+		return h
+	}
+	want := []byte("Bearer " + token)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got := []byte(r.Header.Get("Authorization"))
+		if subtle.ConstantTimeCompare(got, want) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="runbook mcp"`)
+			http.Error(w, "runbook mcp: a bearer token is required (Authorization: Bearer …)", http.StatusUnauthorized)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}

@@ -1,0 +1,475 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/openrunbook/runbook/record"
+	"github.com/openrunbook/runbook/recorder"
+	"github.com/openrunbook/runbook/runbook"
+)
+
+// A tool call (mcp.md): the chart runs exactly as `runbook exec` runs it
+// (rb.Exec with exec's run options: plugins, honesty, the resume command),
+// its record is kept under --runs as RUNID.json, and the answer goes back
+// as the result record (structuredContent) and one text block. A run that
+// asks is answered through the client by elicitation when the client can
+// (the SDK's multi round-trip: the call returns an input request, the
+// client answers, the same call comes back with the answer and the run is
+// resumed as `runbook resume` resumes it), else the result says it paused.
+
+// runURIPrefix is where run records are served as resources.
+const runURIPrefix = "runbook://runs/"
+
+// elicitID is the key of the one input request a paused run sends.
+const elicitID = "answer"
+
+// chartHandler runs c for one call, or, when the call comes back with the
+// answer to the question its run asked, resumes that run.
+func (s *mcpServer) chartHandler(c *mcpChart) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		given, err := toolArgs(req.Params.Arguments, "the chart's inputs")
+		if err != nil {
+			return toolError(err.Error()), nil
+		}
+		if req.Params.RequestState != "" || len(req.Params.InputResponses) > 0 {
+			return s.answered(ctx, req, c, given), nil
+		}
+		id := newRunID(c.tool)
+		path, _ := s.runPath(id)
+		prog := s.startProgress(ctx, req)
+		res, err := c.rb.Exec(ctx, given, s.execOptions(path, prog)...)
+		prog.stop()
+		if err != nil {
+			if ies, ok := inputErrors(err); ok {
+				return toolError(inputErrorText("the inputs of "+c.tool+" were refused", ies)), nil
+			}
+			return toolError(fmt.Sprintf("%s: %v", c.tool, err)), nil
+		}
+		return s.answer(req, c, id, res, res.WriteRecord(path)), nil
+	}
+}
+
+// execOptions are exec's run options (runOptions: the logger, the resume
+// command for the record at path, plugins and honesty), with the call's
+// progress.
+func (s *mcpServer) execOptions(path string, prog *mcpProgress) []runbook.ExecOption {
+	opts, _ := runOptions(execFlags{format: "json", plugins: s.plugins}, path, s.logger, s.honesty, io.Discard)
+	if prog != nil {
+		opts = append(opts, runbook.WithRecorders(prog))
+	}
+	return opts
+}
+
+// answer is a finished (or paused) run as the call's result. A paused run
+// whose question an elicitation form can hold, for a client that declared
+// elicitation, becomes an input request instead.
+func (s *mcpServer) answer(req *mcp.CallToolRequest, c *mcpChart, id string, res *runbook.Result, recordErr error) *mcp.CallToolResult {
+	rec := res.Record
+	if recordErr != nil {
+		fmt.Fprintf(s.log, "runbook mcp: %s: the record of run %s was not kept: %v\n", c.tool, id, recordErr)
+	}
+	if rec.Status == "paused" && rec.Pause != nil && recordErr == nil && canElicit(req) {
+		if schema, ok := expectsSchema(rec.Pause.Expects); ok {
+			return &mcp.CallToolResult{
+				InputRequests: mcp.InputRequestMap{elicitID: &mcp.ElicitParams{
+					Mode:            "form",
+					Message:         clean(rec.Pause.Question),
+					RequestedSchema: schema,
+				}},
+				RequestState: s.sign(id),
+			}
+		}
+	}
+	return s.result(id, rec, c, recordErr)
+}
+
+// answered is the call coming back with the client's answer to the
+// question run RequestState asked: accepted, the run is resumed with it;
+// declined or cancelled, the run stays paused and the result says so.
+func (s *mcpServer) answered(ctx context.Context, req *mcp.CallToolRequest, c *mcpChart, given map[string]any) *mcp.CallToolResult {
+	id, ok := s.verify(req.Params.RequestState)
+	if !ok {
+		return toolError("this call carries an answer for a run this server did not ask about (the server may have restarted): call the resume tool with the paused run's runId and the answers")
+	}
+	path, _ := s.runPath(id)
+	er, _ := req.Params.InputResponses[elicitID].(*mcp.ElicitResult)
+	if er == nil || er.Action != "accept" {
+		rr, _, err := record.ReadRecord(path)
+		if err != nil || rr.Result == nil {
+			return toolError(fmt.Sprintf("run %s: its record cannot be read: %v", id, err))
+		}
+		return s.result(id, rr.Result, c, nil)
+	}
+	answers := map[string]any{}
+	for k, v := range er.Content {
+		answers[k] = v
+	}
+	// A record keeps no secret: the secret inputs this call gave are given
+	// again, as `runbook resume --input` would.
+	for _, in := range c.rb.Inputs() {
+		if v, ok := given[in.Name]; ok && in.Secret {
+			answers[in.Name] = v
+		}
+	}
+	return s.resumeRun(ctx, req, c, id, answers, "MCP client "+clientName(req))
+}
+
+// resumeRun continues paused run id with answers, as `runbook resume`
+// continues a record (LockRecord, ReadRecord, rb.Resume, the record
+// written back), and answers the call with the continued run.
+func (s *mcpServer) resumeRun(ctx context.Context, req *mcp.CallToolRequest, c *mcpChart, id string, answers map[string]any, by string) *mcp.CallToolResult {
+	path, _ := s.runPath(id)
+	unlock, err := runbook.LockRecord(path)
+	if err != nil {
+		return toolError(fmt.Sprintf("run %s: %v", id, err))
+	}
+	defer unlock()
+	rr, problems, err := record.ReadRecord(path)
+	if err != nil {
+		return toolError(fmt.Sprintf("run %s: %v", id, err))
+	}
+	if len(problems) > 0 {
+		return toolError(fmt.Sprintf("run %s: a damaged record is not resumed: %s", id, strings.Join(problems, "; ")))
+	}
+	prog := s.startProgress(ctx, req)
+	res, err := c.rb.Resume(ctx, rr, answers, runbook.ResumeExec(s.execOptions(path, prog)...), runbook.AnsweredBy(by))
+	prog.stop()
+	if err != nil {
+		still := ""
+		if rr.Checkpoint != nil && rr.Resumed == nil {
+			still = fmt.Sprintf("\nRun %s is still paused: call the resume tool with its runId and the answers.", id)
+		}
+		if ies, ok := inputErrors(err); ok {
+			return toolError(inputErrorText("the answer was refused", ies) + still)
+		}
+		return toolError(fmt.Sprintf("run %s: %v", id, err) + still)
+	}
+	return s.answer(req, c, id, res, res.WriteRecord(path))
+}
+
+// resumeHandler is the resume tool: {runId, answers}.
+func (s *mcpServer) resumeHandler(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	var in struct {
+		RunID   string         `json:"runId"`
+		Answers map[string]any `json:"answers"`
+	}
+	if err := strictJSON(req.Params.Arguments, &in); err != nil {
+		return toolError("resume: " + err.Error() + `; want {"runId": "…", "answers": {"NAME": VALUE}}`), nil
+	}
+	path, err := s.runPath(in.RunID)
+	if err != nil {
+		return toolError("resume: " + err.Error()), nil
+	}
+	rr, _, err := record.ReadRecord(path)
+	if err != nil {
+		return toolError(fmt.Sprintf("resume: run %s: %v", in.RunID, err)), nil
+	}
+	name := ""
+	if rr.Result != nil {
+		name = rr.Result.Runbook
+	}
+	c, ok := s.charts[toolName(name)]
+	if !ok || c.rb.Name() != name {
+		return toolError(fmt.Sprintf("resume: run %s is of the runbook %q, which this server does not serve", in.RunID, name)), nil
+	}
+	return s.resumeRun(ctx, req, c, in.RunID, in.Answers, "MCP client "+clientName(req)), nil
+}
+
+// explainHandler is the explain tool: what `runbook explain` prints for
+// the run's record, as text, with its JSON form as structuredContent.
+func (s *mcpServer) explainHandler(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	var in struct {
+		RunID  string `json:"runId"`
+		Key    string `json:"key"`
+		Stage  string `json:"stage"`
+		WhyNot string `json:"whyNot"`
+		At     *int   `json:"at"`
+	}
+	if err := strictJSON(req.Params.Arguments, &in); err != nil {
+		return toolError("explain: " + err.Error() + `; want {"runId": "…"} and at most one of key, stage, whyNot`), nil
+	}
+	path, err := s.runPath(in.RunID)
+	if err != nil {
+		return toolError("explain: " + err.Error()), nil
+	}
+	if _, err := os.Stat(path); err != nil {
+		return toolError(fmt.Sprintf("explain: no run %s is kept in %s", in.RunID, s.runs)), nil
+	}
+	if in.Key != "" && in.Stage != "" {
+		return toolError("explain: give key or stage, not both"), nil
+	}
+	f := explainFlags{at: -1, whyNot: in.WhyNot}
+	if in.At != nil {
+		f.at = *in.At
+	}
+	q := in.Key + in.Stage
+	var text, js, errs bytes.Buffer
+	f.format = "text"
+	if err := explainRecord(path, q, f, in.At != nil, &text, &errs); err != nil {
+		return toolError("explain: " + strings.TrimSpace(errs.String()+"\n"+err.Error())), nil
+	}
+	f.format = "json"
+	if err := explainRecord(path, q, f, in.At != nil, &js, io.Discard); err != nil {
+		return toolError("explain: " + err.Error()), nil
+	}
+	var structured map[string]any
+	if err := json.Unmarshal(js.Bytes(), &structured); err != nil {
+		return toolError("explain: " + err.Error()), nil
+	}
+	structured["record"] = runURIPrefix + in.RunID // the server's file path is not the client's business
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text.String()}}, StructuredContent: structured}, nil
+}
+
+// readRun serves runbook://runs/{runId}: the saved run record.
+func (s *mcpServer) readRun(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	uri := req.Params.URI
+	id, ok := strings.CutPrefix(uri, runURIPrefix)
+	if !ok {
+		return nil, mcp.ResourceNotFoundError(uri)
+	}
+	path, err := s.runPath(id)
+	if err != nil {
+		return nil, mcp.ResourceNotFoundError(uri)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, mcp.ResourceNotFoundError(uri)
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "application/json", Text: string(data)}}}, nil
+}
+
+// result is a run's answer: the result record with its runId, and the
+// one text block; isError when the run failed or was cancelled.
+func (s *mcpServer) result(id string, rec *record.Record, c *mcpChart, recordErr error) *mcp.CallToolResult {
+	structured, err := structuredOf(rec, id)
+	if err != nil {
+		return toolError(fmt.Sprintf("run %s: the result record does not encode: %v", id, err))
+	}
+	text := mcpText(rec, id, scriptInto(c.rb.Spec()), recordErr)
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: text}},
+		StructuredContent: structured,
+		IsError:           rec.Status == "failed" || rec.Status == "cancelled",
+	}
+}
+
+// structuredOf is the result record as `--format json` writes it, plus runId.
+func structuredOf(rec *record.Record, id string) (map[string]any, error) {
+	var buf bytes.Buffer
+	if err := writeJSON(&buf, rec, ""); err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(buf.Bytes(), &m); err != nil {
+		return nil, err
+	}
+	m["runId"] = id
+	return m, nil
+}
+
+// toolError is a call the server refused or could not run, said to the
+// model (isError), not a protocol error: it can read it and correct itself.
+func toolError(msg string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: clean(msg)}}, IsError: true}
+}
+
+// inputErrorText says what was refused ("the answer was refused"), then
+// each refused input, as the tool's arguments take it.
+func inputErrorText(what string, ies []*runbook.InputError) string {
+	lines := []string{what + "; nothing ran:"}
+	for _, ie := range ies {
+		fix := ""
+		switch ie.Fix {
+		case runbook.FixGive:
+			fix = fmt.Sprintf("; give it as the argument %q", ie.Input)
+		case runbook.FixGiveAgain:
+			fix = fmt.Sprintf("; give it again as %q in answers", ie.Input)
+		}
+		lines = append(lines, "- "+ie.Error()+fix)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// toolArgs reads a call's arguments: a JSON object, or nothing.
+func toolArgs(raw json.RawMessage, what string) (map[string]any, error) {
+	given := map[string]any{}
+	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+		return given, nil
+	}
+	if err := json.Unmarshal(raw, &given); err != nil {
+		return nil, fmt.Errorf("the arguments are not a JSON object of %s: %v", what, err)
+	}
+	return given, nil
+}
+
+// strictJSON decodes a built-in tool's arguments, refusing unknown keys.
+func strictJSON(raw json.RawMessage, v any) error {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		raw = json.RawMessage("{}")
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("the arguments do not read: %v", err)
+	}
+	return nil
+}
+
+// canElicit says whether the client declared the elicitation capability.
+func canElicit(req *mcp.CallToolRequest) bool {
+	caps := req.ClientCapabilities()
+	return caps != nil && caps.Elicitation != nil
+}
+
+// clientName is the client's name as it introduced itself.
+func clientName(req *mcp.CallToolRequest) string {
+	if ci := req.ClientInfo(); ci != nil && ci.Name != "" {
+		return clean(ci.Name)
+	}
+	return "(unnamed)"
+}
+
+// newRunID names one run: the tool, the UTC time, and random hex, so ids
+// sort by time and never collide.
+func newRunID(tool string) string {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return tool + "-" + time.Now().UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:])
+}
+
+// runPath is where run id's record is kept; an id that is not one this
+// server makes (a path, a dot) is refused.
+func (s *mcpServer) runPath(id string) (string, error) {
+	if id == "" || strings.Trim(id, "_-") == "" || toolName(id) != id {
+		return "", fmt.Errorf("runId %q: not a run id (a tool call's runId, like disk-triage-20260101T000000Z-1a2b3c4d)", id)
+	}
+	return filepath.Join(s.runs, id+".json"), nil
+}
+
+// sign makes the request state an input request carries: the run id and
+// its HMAC under this server's key, so a call cannot come back claiming
+// to answer a run it was not asked about.
+func (s *mcpServer) sign(id string) string {
+	m := hmac.New(sha256.New, s.key())
+	m.Write([]byte(id))
+	return id + "." + hex.EncodeToString(m.Sum(nil))
+}
+
+// verify reads a request state sign made.
+func (s *mcpServer) verify(state string) (string, bool) {
+	i := strings.LastIndexByte(state, '.')
+	if i < 0 {
+		return "", false
+	}
+	id := state[:i]
+	if !hmac.Equal([]byte(s.sign(id)), []byte(state)) {
+		return "", false
+	}
+	if _, err := s.runPath(id); err != nil {
+		return "", false
+	}
+	return id, true
+}
+
+// key is the server's signing key, made once per process.
+func (s *mcpServer) key() []byte {
+	s.keyOnce.Do(func() {
+		s.keyBytes = make([]byte, 32)
+		_, _ = rand.Read(s.keyBytes)
+	})
+	return s.keyBytes
+}
+
+// Progress (mcp.md "Long runs"): a call with a progress token gets
+// notifications of stages done and branches done of total, at most once
+// per progressTick and once more when the run ends.
+
+// mcpProgress counts a run's events and sends them to the client.
+type mcpProgress struct {
+	counts
+	done    chan struct{}
+	stopped sync.WaitGroup
+}
+
+// counts are what progress.go's display counts, for one call.
+type counts struct{ stages, branches, total atomic.Int64 }
+
+func (p *mcpProgress) Record(e recorder.Event) {
+	switch e.Kind {
+	case recorder.StageEnd:
+		p.stages.Add(1)
+	case recorder.BranchEnd:
+		p.branches.Add(1)
+	case recorder.Fork:
+		if e.Total > 0 {
+			p.total.Add(int64(e.Total))
+		} else {
+			p.total.Add(int64(len(e.Branches)))
+		}
+	}
+}
+
+// startProgress starts sending progress for req, or returns nil when the
+// call carries no progress token.
+func (s *mcpServer) startProgress(ctx context.Context, req *mcp.CallToolRequest) *mcpProgress {
+	token := req.Params.GetProgressToken()
+	if token == nil || req.Session == nil {
+		return nil
+	}
+	p := &mcpProgress{done: make(chan struct{})}
+	p.stopped.Add(1)
+	go func() {
+		defer p.stopped.Done()
+		tick := time.NewTicker(progressTick)
+		defer tick.Stop()
+		last := int64(-1)
+		send := func() {
+			st, br, tot := p.stages.Load(), p.branches.Load(), p.total.Load()
+			if st+br == last {
+				return
+			}
+			last = st + br
+			// Progress must only grow: stages and branches done together.
+			_ = req.Session.NotifyProgress(context.WithoutCancel(ctx), &mcp.ProgressNotificationParams{
+				ProgressToken: token,
+				Progress:      float64(st + br),
+				Message:       fmt.Sprintf("stages done %d, branches %d/%d", st, br, tot),
+			})
+		}
+		for {
+			select {
+			case <-p.done:
+				send()
+				return
+			case <-tick.C:
+				send()
+			}
+		}
+	}()
+	return p
+}
+
+// stop sends the last count and waits for the sender; nil is a no-op.
+func (p *mcpProgress) stop() {
+	if p == nil {
+		return
+	}
+	close(p.done)
+	p.stopped.Wait()
+}

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/openrunbook/runbook/record"
+)
+
+// mcpText is the one text block a tool call returns (mcp.md "Tools";
+// honesty.md §3, the two render laws), the text format's parts in order:
+//
+//	prose  the table (pre-rendered over exactly the rows), "N of M rows
+//	       shown" when capped, the prose note, the meanings
+//	panel  NO table: the host shows the rows. "N of M rows shown", the
+//	       panel note, the meanings
+//	then   coverage, scripts that did not complete, rules that could not
+//	       be evaluated and the standing line, laid out by renderText
+//	       itself; a paused run's question and how to resume it with the
+//	       resume tool; where a failed or cancelled run ended; the runId
+//
+// Every word comes from the record, through viewOf and renderText: this
+// only chooses the parts.
+func mcpText(rec *record.Record, id string, into map[string]string, recordErr error) string {
+	var b strings.Builder
+	p := &printer{w: &b}
+	v := viewOf(rec, renderOpts{scriptInto: into})
+	if vs := rec.Verdicts; vs != nil && v.verdicts != nil {
+		p.part()
+		if vs.Table != "" {
+			p.line(cleanLines(strings.TrimRight(vs.Table, "\n")))
+		}
+		if v.verdicts.shown != "" {
+			p.line(v.verdicts.shown)
+		}
+		if vs.Table != "" || v.verdicts.shown != "" {
+			p.line("")
+		}
+		p.line(clean(vs.RenderNote))
+		if len(v.verdicts.meanings) > 0 {
+			p.line("")
+			for _, m := range v.verdicts.meanings {
+				p.line(m[0] + " — " + m[1])
+			}
+		}
+	}
+	// The rest is the text format's, as renderText lays it out: the
+	// verdicts are above, the question below (resumed by a tool here).
+	rest := *rec
+	rest.Verdicts, rest.Pause, rest.Narrative = nil, nil, nil
+	var tail strings.Builder
+	_ = renderText(&tail, &rest, renderOpts{scriptInto: into})
+	if t := strings.TrimRight(tail.String(), "\n"); t != "" {
+		p.part()
+		p.line(t)
+	}
+	switch rec.Status {
+	case "paused":
+		if q := rec.Pause; q != nil {
+			p.part()
+			p.line("The run paused to ask: " + clean(q.Question))
+			p.line(fmt.Sprintf("Resume it with the resume tool: {\"runId\": %q, \"answers\": {%s}}", id, expectsHint(q.Expects)))
+		}
+	case "failed", "cancelled":
+		p.part()
+		where := ""
+		msg := ""
+		if e := rec.Error; e != nil {
+			if e.Stage != "" {
+				where = " at " + clean(e.Stage)
+			}
+			msg = ": " + clean(e.Message)
+		}
+		p.line("The run " + rec.Status + where + msg)
+	}
+	p.part()
+	if recordErr != nil {
+		p.line(fmt.Sprintf("runId %s; its record was not kept (%s), so it cannot be explained or resumed.", id, clean(recordErr.Error())))
+	} else {
+		p.line(fmt.Sprintf("runId %s: ask why with the explain tool; the record is %s%s.", id, runURIPrefix, id))
+	}
+	return b.String()
+}
+
+// expectsHint is the answers a question expects, as a JSON object's
+// members with their types in angle brackets: "approve": <bool>.
+func expectsHint(expects map[string]string) string {
+	names := make([]string, 0, len(expects))
+	for name := range expects {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	parts := make([]string, len(names))
+	for i, name := range names {
+		parts[i] = fmt.Sprintf("%q: <%s>", name, expects[name])
+	}
+	return strings.Join(parts, ", ")
+}
