@@ -1,9 +1,10 @@
 package proc
 
 import (
-	"bytes"
 	"io"
 	"unicode/utf8"
+
+	"github.com/openrunbook/runbook/internal/secret"
 )
 
 // Text makes valid UTF-8 of captured bytes for the JSON scope: each byte
@@ -62,7 +63,7 @@ func (c *capture) readFrom(r io.Reader) {
 // of the raw stream; a secret that starts before the cut is masked whole.
 func (c *capture) finish(max int, secrets []string) ([]byte, bool) {
 	keep := min(len(c.buf), max)
-	out := mask(c.buf, secrets, 0, keep)
+	out := secret.MaskStream(c.buf, secrets, 0, keep)
 	if out == nil {
 		out = []byte{}
 	}
@@ -79,7 +80,7 @@ func (c *capture) finishTail(n int, secrets []string) []byte {
 		raw = raw[over:]
 	}
 	from := max(0, len(raw)-n)
-	out := mask(raw, secrets, from, len(raw))
+	out := secret.MaskStream(raw, secrets, from, len(raw))
 	if c.total > int64(len(raw)-from) {
 		// The cut may fall inside a UTF-8 sequence: drop its leading part
 		// rather than show a replacement character that nothing printed.
@@ -88,62 +89,4 @@ func (c *capture) finishTail(n int, secrets []string) []byte {
 		}
 	}
 	return out
-}
-
-const masked = "***"
-
-// mask copies raw[from:keep] with every secret replaced by "***". The scan
-// starts at 0, so raw[:from] is context only: a match that starts there and
-// ends past from is written as "***". At each position the longest matching
-// secret wins; a match may run past keep.
-func mask(raw []byte, secrets []string, from, keep int) []byte {
-	var ss [][]byte
-	var first [256]bool
-	for _, s := range secrets {
-		if s != "" {
-			ss = append(ss, []byte(s))
-			first[s[0]] = true
-		}
-	}
-	if len(ss) == 0 {
-		return bytes.Clone(raw[from:keep])
-	}
-	// Longest first, so "abcd" wins over "ab" at the same position.
-	for i := 1; i < len(ss); i++ {
-		for j := i; j > 0 && len(ss[j]) > len(ss[j-1]); j-- {
-			ss[j], ss[j-1] = ss[j-1], ss[j]
-		}
-	}
-	out := make([]byte, 0, keep)
-	for i := 0; i < keep; {
-		matched := 0
-		if first[raw[i]] {
-			for _, s := range ss {
-				if bytes.HasPrefix(raw[i:], s) {
-					matched = len(s)
-					break
-				}
-			}
-		}
-		if matched > 0 {
-			if i+matched > from {
-				out = append(out, masked...)
-			}
-			i += matched
-			continue
-		}
-		if i >= from {
-			out = append(out, raw[i])
-		}
-		i++
-	}
-	return out
-}
-
-func longest(secrets []string) int {
-	n := 0
-	for _, s := range secrets {
-		n = max(n, len(s))
-	}
-	return n
 }

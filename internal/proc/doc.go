@@ -2,8 +2,9 @@
 // stage runs through [Run], and the plugin host reuses its process-group
 // handling through [KillGroup].
 //
-// It returns plain facts about how the process ended and imports no package
-// of this module; what they mean for a script row (its settlement and facts)
+// It returns plain facts about how the process ended and imports no engine
+// package of this module (only internal/secret, whose stream masker it
+// calls); what they mean for a script row (its settlement and facts)
 // is runbook's rule (runbook/execstage.go, execOutcome). The facts, first
 // match wins:
 //
@@ -109,7 +110,8 @@
 // withholds a truncated result from the scope. Capture is bytes, binary and
 // invalid UTF-8 included; [Text] makes valid UTF-8 of it for the JSON scope.
 //
-// Secret values are masked as "***" over the whole captured stream, so a
+// Secret values are masked as "***" over the whole captured stream (by
+// secret.MaskStream, over the forms a secret.Set gives), so a
 // secret split across reads is still masked, and a secret that straddles the
 // cap is masked whole rather than cut in half (the capture reads the longest
 // secret's length past the cap to see it). A masked stream may so be a few

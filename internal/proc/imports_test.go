@@ -11,8 +11,11 @@ import (
 )
 
 // TestImportsNoEnginePackage keeps the arrow pointing down: proc returns
-// plain process facts and imports no package of this module (it used to
-// import plugins/label to file settlements, the one arrow that ran back up).
+// plain process facts and imports no engine package of this module (it used
+// to import plugins/label to file settlements, the one arrow that ran back
+// up). Its one import of the module is internal/secret, the leaf that owns
+// masking, so a captured stream is masked by the same home as every other
+// text (docs/ARCHITECTURE.md).
 func TestImportsNoEnginePackage(t *testing.T) {
 	t.Parallel()
 	files, err := filepath.Glob("*.go")
@@ -33,8 +36,8 @@ func TestImportsNoEnginePackage(t *testing.T) {
 		}
 		for _, imp := range f.Imports {
 			path, _ := strconv.Unquote(imp.Path.Value)
-			if strings.HasPrefix(path, "github.com/openrunbook/runbook/") {
-				t.Errorf("%s imports %s; proc imports nothing of the module", name, path)
+			if strings.HasPrefix(path, "github.com/openrunbook/runbook/") && path != "github.com/openrunbook/runbook/internal/secret" {
+				t.Errorf("%s imports %s; proc imports nothing of the module but internal/secret", name, path)
 			}
 		}
 	}

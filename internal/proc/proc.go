@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/openrunbook/runbook/internal/secret"
 )
 
 // Defaults applied by Run to a zero Spec field.
@@ -154,7 +156,7 @@ func Run(ctx context.Context, s Spec) Result {
 	pgid := cmd.Process.Pid // the leader of its own group (Setpgid)
 	p.closeChildEnds()
 
-	lookahead := longest(s.Secrets)
+	lookahead := secret.Longest(s.Secrets)
 	stdout := &capture{limit: s.MaxOutput + lookahead, tailKeep: TailBytes + lookahead}
 	stderr := &capture{limit: s.MaxOutput + lookahead, tailKeep: TailBytes + lookahead}
 	var streams sync.WaitGroup
