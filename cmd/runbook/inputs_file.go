@@ -1,0 +1,175 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"os"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/parser"
+	"github.com/goccy/go-yaml/token"
+)
+
+// The --inputs file and --input pairs of exec, resume and test: JSON or
+// YAML, with a bad file's error at its line:col.
+
+// readInputs reads --inputs FILE (an object of inputs, JSON or YAML) and
+// lays the --input pairs over it. Values from --input stay strings: the
+// library converts them to the declared types.
+func readInputs(file string, pairs []string) (map[string]any, error) {
+	given := map[string]any{}
+	if file != "" {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return nil, fmt.Errorf("--inputs: %w", err)
+		}
+		if looksLikeJSON(data) {
+			given, err = jsonInputs(file, data)
+		} else {
+			given, err = yamlInputs(file, data)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	for _, kv := range pairs {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return nil, fmt.Errorf("--input %q: want name=value", kv)
+		}
+		given[k] = v
+	}
+	return given, nil
+}
+
+// inputsWant is how every refusal of an --inputs file says what is right.
+const inputsWant = `want an object of inputs, in JSON ({"host": "db-1"}) or YAML (host: db-1)`
+
+// looksLikeJSON: the file's first character that is not a space opens a
+// JSON object or array. Such a file is read as JSON, exactly as before
+// YAML was taken; anything else as YAML.
+func looksLikeJSON(data []byte) bool {
+	t := bytes.TrimLeft(data, " \t\r\n\ufeff")
+	return len(t) > 0 && (t[0] == '{' || t[0] == '[')
+}
+
+// jsonInputs decodes a JSON --inputs file; a syntax error names its line
+// and column.
+func jsonInputs(file string, data []byte) (map[string]any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		where := file
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			line, col := lineCol(data, se.Offset)
+			where = fmt.Sprintf("%s:%d:%d", file, line, col)
+		}
+		return nil, fmt.Errorf("--inputs %s: the file is not JSON (%v); %s", where, err, inputsWant)
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("--inputs %s: the file holds %s; %s", file, jsonKind(v), inputsWant)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("--inputs %s: want one JSON object, found more after it", file)
+	}
+	return obj, nil
+}
+
+// yamlInputs decodes a YAML --inputs file: one document holding a
+// mapping, read into the same values a JSON file gives (through JSON, so
+// the library's conversion sees the same kinds). Errors name file:line:col
+// and never quote the file's text: it may hold a secret input's value.
+func yamlInputs(file string, data []byte) (map[string]any, error) {
+	f, err := parser.ParseBytes(data, 0)
+	if err != nil {
+		line, col := 1, 1
+		var ye interface{ GetToken() *token.Token }
+		if errors.As(err, &ye) {
+			if tk := ye.GetToken(); tk != nil && tk.Position != nil {
+				line, col = max(tk.Position.Line, 1), max(tk.Position.Column, 1)
+			}
+		}
+		return nil, fmt.Errorf("--inputs %s:%d:%d: the file is neither JSON nor valid YAML here; %s", file, line, col, inputsWant)
+	}
+	var docs []ast.Node
+	for _, d := range f.Docs {
+		if d != nil && d.Body != nil {
+			docs = append(docs, d.Body)
+		}
+	}
+	switch {
+	case len(docs) == 0:
+		return nil, fmt.Errorf("--inputs %s: the file holds no inputs; %s", file, inputsWant)
+	case len(docs) > 1:
+		line, col := nodePos(docs[1])
+		return nil, fmt.Errorf("--inputs %s:%d:%d: a second YAML document; want one object of inputs", file, line, col)
+	}
+	if t := docs[0].Type(); t != ast.MappingType && t != ast.MappingValueType {
+		line, col := nodePos(docs[0])
+		return nil, fmt.Errorf("--inputs %s:%d:%d: the file holds %s; %s", file, line, col, yamlKind(t), inputsWant)
+	}
+	j, err := yaml.YAMLToJSON(data)
+	if err != nil {
+		// A mapping that does not become JSON (an alias to nowhere, a key
+		// that is a mapping): said without the file's words.
+		line, col := nodePos(docs[0])
+		return nil, fmt.Errorf("--inputs %s:%d:%d: the YAML cannot be read as an object of inputs (keys are names, values are plain YAML); %s", file, line, col, inputsWant)
+	}
+	var obj map[string]any
+	if err := json.Unmarshal(j, &obj); err != nil {
+		return nil, fmt.Errorf("--inputs %s: the YAML cannot be read as an object of inputs; %s", file, inputsWant)
+	}
+	return obj, nil
+}
+
+// nodePos is where a YAML node starts: a mapping at its first key (the
+// parser's own token for one is its first colon); 1:1 when it did not say.
+func nodePos(n ast.Node) (line, col int) {
+	switch m := n.(type) {
+	case *ast.MappingNode:
+		if len(m.Values) > 0 {
+			n = m.Values[0].Key
+		}
+	case *ast.MappingValueNode:
+		n = m.Key
+	}
+	if tk := n.GetToken(); tk != nil && tk.Position != nil {
+		return max(tk.Position.Line, 1), max(tk.Position.Column, 1)
+	}
+	return 1, 1
+}
+
+// yamlKind names what a YAML document holds instead of a mapping.
+func yamlKind(t ast.NodeType) string {
+	switch t {
+	case ast.SequenceType:
+		return "a list"
+	case ast.StringType, ast.LiteralType:
+		return "a string"
+	case ast.IntegerType, ast.FloatType, ast.InfinityType, ast.NanType:
+		return "a number"
+	case ast.BoolType:
+		return "a boolean"
+	case ast.NullType:
+		return "null"
+	}
+	return "no object"
+}
+
+// lineCol is the 1-based line and column of byte offset off in data (a
+// json.SyntaxError's offset is just past the byte it refused).
+func lineCol(data []byte, off int64) (line, col int) {
+	off = min(max(off-1, 0), int64(len(data)))
+	before := data[:off]
+	line = bytes.Count(before, []byte("\n")) + 1
+	col = utf8.RuneCount(before[bytes.LastIndexByte(before, '\n')+1:]) + 1
+	return line, col
+}
