@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -229,14 +230,38 @@ func TestMCPHTTPSubprocess(t *testing.T) {
 	t.Parallel()
 	prose := filepath.Join(mcpData, "prose.yaml")
 	t.Run("loopback, no token", func(t *testing.T) {
-		url := httpServer(t, nil, prose, "--runs", t.TempDir())
+		runs := t.TempDir()
+		url := httpServer(t, nil, prose, filepath.Join(mcpData, "panel.yaml"), "--runs", runs)
 		cs, err := httpConnect(url, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer cs.Close()
-		res := callE2E(t, cs, "volumes-prose", map[string]any{"threshold": 90})
-		golden.Check(t, filepath.Join(mcpData, "volumes-prose.golden.txt"), []byte(maskRunID(textOf(t, res))))
+		tools, err := cs.ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, tool := range tools.Tools {
+			names = append(names, tool.Name)
+		}
+		if want := []string{"explain", "resume", "volumes-panel", "volumes-prose"}; !slices.Equal(names, want) {
+			t.Errorf("tools over HTTP: %v, want %v", names, want)
+		}
+		// The same goldens as in-process and over stdio: one server, any
+		// transport.
+		var id string
+		for _, name := range []string{"volumes-prose", "volumes-panel"} {
+			res := callE2E(t, cs, name, map[string]any{"threshold": 90})
+			golden.Check(t, filepath.Join(mcpData, name+".golden.txt"), []byte(maskRunID(textOf(t, res))))
+			if name == "volumes-prose" {
+				id = structured(t, res)["runId"].(string)
+			}
+		}
+		ex := callE2E(t, cs, toolExplain, map[string]any{"runId": id, "key": "verdicts[0]"})
+		if ex.IsError || !strings.Contains(textOf(t, ex), "mark-risk") {
+			t.Errorf("explain over HTTP: %s", textOf(t, ex))
+		}
 	})
 	t.Run("token required", func(t *testing.T) {
 		const token = "tok-9f8e7d6c5b4a"
