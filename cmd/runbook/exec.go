@@ -337,10 +337,7 @@ func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.
 	}()
 
 	opts, stream := runOptions(f, pausePath, logger, honesty, stdout)
-	prog := newProgress(stderr, !f.quiet && showProgress(stdout, stderr, f.format))
-	if prog != nil {
-		opts = append(opts, runbook.WithLiveRecorders(prog))
-	}
+	opts, prog := withProgress(opts, f, stdout, stderr)
 
 	res, err := rb.Exec(ctx, given, opts...)
 	wasInterrupted := ctx.Err() != nil

@@ -291,10 +291,40 @@ func TestHabitProgressMoves(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
+	checkProgressMoves(t, out, 12, `running each~\d+/doze`)
+}
+
+// TestHabitProgressOnResume: a resumed run is a run, and shows the same
+// moving progress. Regression: resume never wired the progress line, so a
+// long foreach after an answer ran with nothing on the terminal.
+func TestHabitProgressOnResume(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "naps.yaml", strings.Replace(napsChart, "stages:\n", `stages:
+  - id: go
+    ask:
+      question: '"Doze?"'
+      expects: {approve: bool}
+`, 1))
+	if r := runCLI(t, dir, "exec", chart); r.code != 0 || !strings.Contains(r.stdout+r.stderr, "naps.paused.json") {
+		t.Fatalf("exec: exit %d: %s%s", r.code, r.stdout, r.stderr)
+	}
+	out, code := ptyRun(t, dir, 100, nil, "resume", "naps.paused.json", "--input", "approve=true")
+	if code != 0 {
+		t.Fatalf("resume: exit %d:\n%s", code, out)
+	}
+	checkProgressMoves(t, out, 12, `running each~\d+/doze`)
+}
+
+// checkProgressMoves asserts a terminal's output shows progress counting
+// total foreach branches upward while they run, naming a running stage
+// (stage, a pattern), and erased before the result.
+func checkProgressMoves(t *testing.T, out string, total int, stage string) {
+	t.Helper()
 	var counts []int
 	for _, m := range regexp.MustCompile(`branches (\d+)/(\d+)`).FindAllStringSubmatch(out, -1) {
-		if m[2] != "12" {
-			t.Fatalf("branches of %s, want of 12:\n%q", m[2], out)
+		if m[2] != strconv.Itoa(total) {
+			t.Fatalf("branches of %s, want of %d:\n%q", m[2], total, out)
 		}
 		n, _ := strconv.Atoi(m[1])
 		counts = append(counts, n)
@@ -311,11 +341,11 @@ func TestHabitProgressMoves(t *testing.T) {
 			distinct++
 		}
 	}
-	if distinct < 3 || counts[0] >= 12 {
+	if distinct < 3 || counts[0] >= total {
 		t.Errorf("branch counts did not move while the foreach ran: %v", counts)
 	}
-	if !regexp.MustCompile(`running each~\d+/doze`).MatchString(out) {
-		t.Errorf("progress never names the running stage each~N/doze:\n%q", out)
+	if !regexp.MustCompile(stage).MatchString(out) {
+		t.Errorf("progress never names the running stage %s:\n%q", stage, out)
 	}
 	if !strings.Contains(out, "\r\x1b[K") {
 		t.Errorf("the progress line is never erased:\n%q", out)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/recorder"
+	"github.com/openrunbook/runbook/runbook"
 )
 
 // Progress display: after progressDelay, at most once per progressTick.
@@ -166,6 +167,17 @@ func cutToWidth(s string, cols int) string {
 		n += w
 	}
 	return b.String() + "…"
+}
+
+// withProgress adds the progress line to a run's options when it is shown
+// (exec and resume alike: a resumed run is a run): the caller stops it when
+// the run returns.
+func withProgress(opts []runbook.ExecOption, f execFlags, stdout, stderr io.Writer) ([]runbook.ExecOption, *progress) {
+	prog := newProgress(stderr, !f.quiet && showProgress(stdout, stderr, f.format))
+	if prog != nil {
+		opts = append(opts, runbook.WithLiveRecorders(prog))
+	}
+	return opts, prog
 }
 
 // showProgress says whether a run shows progress (cli.md): a person is

@@ -119,6 +119,7 @@ func resumeRecord(ctx context.Context, path string, f resumeFlags, stdout, stder
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	execOpts, stream := runOptions(f.execFlags, out, logger, honesty, stdout)
+	execOpts, prog := withProgress(execOpts, f.execFlags, stdout, stderr)
 	opts := []runbook.ResumeOption{runbook.ResumeExec(execOpts...)}
 	if f.answeredBy != "" {
 		opts = append(opts, runbook.AnsweredBy(f.answeredBy))
@@ -128,6 +129,7 @@ func resumeRecord(ctx context.Context, path string, f resumeFlags, stdout, stder
 	}
 	res, err := rb.Resume(ctx, rec, given, opts...)
 	wasInterrupted := ctx.Err() != nil
+	prog.stop()
 	if err != nil {
 		if printInputErrors(stderr, err) {
 			return quietExit(exitUsage)
