@@ -58,6 +58,7 @@ type Explainer struct {
 	byPath  map[string][]int
 	charts  map[*Structure]*chartIndex
 	damaged []string
+	gathers map[gatherKey]*gathered // rowOrigin's per-commit work, kept
 }
 
 // ExplainVersion is bumped when a word or the shape of an explanation

@@ -198,21 +198,7 @@ func (e *Explainer) rowOrigin(ci int, key string, row, depth int) (int, []rowHop
 	if row < 0 || row >= len(list) {
 		return -1, nil, false
 	}
-	var branches []int
-	var names []string
-	switch {
-	case len(wr.From) > 0:
-		for _, p := range wr.From {
-			j, ok := resolve(e.byPath, p, ci)
-			if !ok {
-				return -1, nil, false
-			}
-			branches = append(branches, j)
-			names = append(names, ScopeString(e.log.Commits[j].Scope))
-		}
-	case e.isForEach(ci):
-		branches, names = e.forEachFinals(ci, key)
-	default:
+	if len(wr.From) == 0 && !e.isForEach(ci) {
 		// A plain stage appended the rows past what it read.
 		for _, r := range c.Reads {
 			if r.Key != key {
@@ -235,36 +221,99 @@ func (e *Explainer) rowOrigin(ci int, key string, row, depth int) (int, []rowHop
 		return ci, nil, true
 	}
 	// A gathering commit: the rows its scope had, then each branch's own.
-	base := 0
+	g := e.gathering(ci, key)
+	if g.bad {
+		return -1, nil, false
+	}
+	if row < g.base {
+		if g.baseWriter < 0 {
+			return -1, nil, false
+		}
+		return e.rowOrigin(g.baseWriter, key, row, depth+1)
+	}
+	off := row - g.base
+	// The first branch whose rows end past off holds it.
+	bi, _ := slices.BinarySearch(g.ends, off+1)
+	if bi == len(g.ends) {
+		return -1, nil, false
+	}
+	start := 0
+	if bi > 0 {
+		start = g.ends[bi-1]
+	}
+	j := g.branches[bi]
+	o, hops, ok := e.rowOrigin(j, key, g.base+off-start, depth+1)
+	return o, append([]rowHop{{index: ci, row: row, branch: ScopeString(e.log.Commits[j].Scope)}}, hops...), ok
+}
+
+// gathered is where a gathering commit's list rows came from: the first
+// base rows from what its scope held before (baseWriter's write, or the
+// inputs when baseWriter < 0), then each branch's rows past base, in
+// order. Only branches that added rows are kept; ends[i] is the offset
+// past base where branch i's rows end.
+type gathered struct {
+	bad        bool // a branch path that does not resolve: untraceable
+	base       int
+	baseWriter int
+	branches   []int
+	ends       []int
+}
+
+type gatherKey struct {
+	commit int
+	key    string
+}
+
+// gathering is the gathered of commit ci's list key, worked out once per
+// commit and key: explaining every row of a foreach asks it once per row,
+// and working it out each time made explain quadratic in the foreach's
+// width (issue #18).
+func (e *Explainer) gathering(ci int, key string) *gathered {
+	gk := gatherKey{ci, key}
+	if g, ok := e.gathers[gk]; ok {
+		return g
+	}
+	g := &gathered{baseWriter: -1}
+	if e.gathers == nil {
+		e.gathers = map[gatherKey]*gathered{}
+	}
+	e.gathers[gk] = g
+	c := &e.log.Commits[ci]
+	var branches []int
+	if wr := writeOf(c, key); wr != nil && len(wr.From) > 0 {
+		for _, p := range wr.From {
+			j, ok := resolve(e.byPath, p, ci)
+			if !ok {
+				g.bad = true
+				return g
+			}
+			branches = append(branches, j)
+		}
+	} else {
+		branches = e.forEachFinals(ci, key)
+	}
 	if j, ok := e.log.lastWriter(c.Scope, key, ci); ok {
 		if bw := writeOf(&e.log.Commits[j], key); bw != nil {
 			l, _ := bw.Value.([]any)
-			base = len(l)
-			if row < base {
-				return e.rowOrigin(j, key, row, depth+1)
-			}
+			g.base, g.baseWriter = len(l), j
 		}
 	} else if l, ok := e.log.Inputs[key].([]any); ok && len(c.Scope) == 0 {
-		base = len(l)
-		if row < base {
-			return -1, nil, false
-		}
+		g.base = len(l)
 	}
-	off := row - base
-	for bi, j := range branches {
+	end := 0
+	for _, j := range branches {
 		bw := writeOf(&e.log.Commits[j], key)
 		if bw == nil {
 			continue
 		}
 		l, _ := bw.Value.([]any)
-		n := len(l) - base
-		if off < n {
-			o, hops, ok := e.rowOrigin(j, key, base+off, depth+1)
-			return o, append([]rowHop{{index: ci, row: row, branch: names[bi]}}, hops...), ok
+		if n := len(l) - g.base; n > 0 {
+			end += n
+			g.branches = append(g.branches, j)
+			g.ends = append(g.ends, end)
 		}
-		off -= max(n, 0)
 	}
-	return -1, nil, false
+	return g
 }
 
 // isForEach says whether commit ci is a foreach's commit with branch
@@ -280,9 +329,8 @@ func (e *Explainer) isForEach(ci int) bool {
 }
 
 // forEachFinals returns, for the foreach commit ci, each branch's last
-// commit writing key in the branch's own scope, in item order, and the
-// branches' display scopes.
-func (e *Explainer) forEachFinals(ci int, key string) ([]int, []string) {
+// commit writing key in the branch's own scope, in item order.
+func (e *Explainer) forEachFinals(ci int, key string) []int {
 	fe := &e.log.Commits[ci]
 	last := map[int]int{}
 	var order []int
@@ -303,12 +351,10 @@ func (e *Explainer) forEachFinals(ci int, key string) ([]int, []string) {
 	}
 	slices.Sort(order)
 	out := make([]int, len(order))
-	names := make([]string, len(order))
 	for i, item := range order {
 		out[i] = last[item]
-		names[i] = ScopeString(e.log.Commits[last[item]].Scope)
 	}
-	return out, names
+	return out
 }
 
 // itemOf says whether the value read by commit reader, written by commit

@@ -4,6 +4,8 @@ import (
 	"io"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -34,6 +36,41 @@ func BenchmarkExecFanout1000(b *testing.B) {
 				cpu += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 			}
 			b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/op")
+		})
+	}
+}
+
+// BenchmarkExplainWideForeach is `runbook explain RECORD` (the chain
+// behind every verdict row) on the record of a foreach of width items
+// (testdata/bench/wide-foreach.yaml), in a process of its own, as a person
+// runs it. peak-MB is that process's peak resident memory. Both grow
+// linearly in the width: explain worked out where a row came from by
+// rescanning the whole foreach for every row, which made it quadratic
+// (issue #18: 10k items took over a minute).
+func BenchmarkExplainWideForeach(b *testing.B) {
+	chart, err := filepath.Abs("../../testdata/bench/wide-foreach.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, width := range []int{1000, 10000, 100000} {
+		b.Run("items="+strconv.Itoa(width), func(b *testing.B) {
+			rec := filepath.Join(b.TempDir(), "wide.json")
+			cmd := exec.Command(binary, "exec", chart, "--input", "width="+strconv.Itoa(width), "--record", rec, "-q")
+			if out, err := cmd.CombinedOutput(); err != nil {
+				b.Fatalf("runbook exec: %v\n%s", err, out)
+			}
+			var peak int64
+			for b.Loop() {
+				cmd := exec.Command(binary, "explain", rec)
+				cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
+				if err := cmd.Run(); err != nil {
+					b.Fatalf("runbook explain: %v", err)
+				}
+				if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+					peak = max(peak, ru.Maxrss) // KiB on Linux
+				}
+			}
+			b.ReportMetric(float64(peak)/1024, "peak-MB")
 		})
 	}
 }
