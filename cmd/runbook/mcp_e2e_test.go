@@ -37,6 +37,21 @@ func stdioClient(t *testing.T, opts *mcp.ClientOptions, args ...string) (*mcp.Cl
 	return cs, cmd
 }
 
+// callProseAndPanel calls the prose and the panel chart and checks their
+// text blocks against the in-process goldens (one server, any transport);
+// it returns the prose run's id.
+func callProseAndPanel(t *testing.T, cs *mcp.ClientSession) (proseRunID string) {
+	t.Helper()
+	for _, name := range []string{"volumes-prose", "volumes-panel"} {
+		res := callE2E(t, cs, name, map[string]any{"threshold": 90})
+		golden.Check(t, filepath.Join(mcpData, name+".golden.txt"), []byte(maskRunID(textOf(t, res))))
+		if name == "volumes-prose" {
+			proseRunID = structured(t, res)["runId"].(string)
+		}
+	}
+	return proseRunID
+}
+
 func callE2E(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) *mcp.CallToolResult {
 	t.Helper()
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
@@ -57,15 +72,7 @@ func TestMCPStdioSubprocess(t *testing.T) {
 	if err != nil || len(tools.Tools) != 5 {
 		t.Fatalf("tools: %v %v", tools, err)
 	}
-	var id string
-	for _, name := range []string{"volumes-prose", "volumes-panel"} {
-		res := callE2E(t, cs, name, map[string]any{"threshold": 90})
-		// The same golden as in-process: one server, any transport.
-		golden.Check(t, filepath.Join(mcpData, name+".golden.txt"), []byte(maskRunID(textOf(t, res))))
-		if name == "volumes-prose" {
-			id = structured(t, res)["runId"].(string)
-		}
-	}
+	id := callProseAndPanel(t, cs)
 	sec := callE2E(t, cs, "secret-ask", map[string]any{"token": secretToken})
 	if s := structured(t, sec); s["status"] != "completed" || len(asked) != 1 {
 		t.Errorf("secret-ask over stdio: status %v, asked %d: %s", s["status"], len(asked), textOf(t, sec))
@@ -248,16 +255,7 @@ func TestMCPHTTPSubprocess(t *testing.T) {
 		if want := []string{"explain", "resume", "volumes-panel", "volumes-prose"}; !slices.Equal(names, want) {
 			t.Errorf("tools over HTTP: %v, want %v", names, want)
 		}
-		// The same goldens as in-process and over stdio: one server, any
-		// transport.
-		var id string
-		for _, name := range []string{"volumes-prose", "volumes-panel"} {
-			res := callE2E(t, cs, name, map[string]any{"threshold": 90})
-			golden.Check(t, filepath.Join(mcpData, name+".golden.txt"), []byte(maskRunID(textOf(t, res))))
-			if name == "volumes-prose" {
-				id = structured(t, res)["runId"].(string)
-			}
-		}
+		id := callProseAndPanel(t, cs)
 		ex := callE2E(t, cs, toolExplain, map[string]any{"runId": id, "key": "verdicts[0]"})
 		if ex.IsError || !strings.Contains(textOf(t, ex), "mark-risk") {
 			t.Errorf("explain over HTTP: %s", textOf(t, ex))
