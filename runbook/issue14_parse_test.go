@@ -147,3 +147,29 @@ stages:
 		t.Errorf("unparsed items = %q", items)
 	}
 }
+
+// TestIssue14ParseFunctionInAChart: parse(text, mode) loads in a chart
+// (the name check knows it), gives the parsed value, and a rule calling it
+// over a text with an unreadable line is a rule error on the record.
+func TestIssue14ParseFunctionInAChart(t *testing.T) {
+	t.Parallel()
+	rec := run14(t, parse(t, `version: 1
+runbook: parsefn
+stages:
+  - id: raw
+    exec: {command: [printf, 'a=1\nb=2\n']}
+  - {id: use, set: {b: 'parse(raw.stdout, "kv").b', bad: '"a=1\nnope"'}}
+  - id: judge
+    decide:
+      rules: [{when: 'parse(bad, "kv").a == 1', then: yes, label: a is 1}]
+      default: {branch: no, label: not known}
+    branches: {yes: [{id: y, set: {r: '"yes"'}}], no: [{id: n, set: {r: '"no"'}}]}
+`), nil)
+	if rec.Status != "completed" || rec.State["b"] != 2 {
+		t.Fatalf("status %s error %+v b %v", rec.Status, rec.Error, rec.State["b"])
+	}
+	errs := record.RuleErrors(rec)
+	if len(errs) != 1 || !strings.Contains(errs[0].Err, `parse(text, "kv"): 1 line could not be read; the first: line 2: no separator: "nope"`) {
+		t.Errorf("rule errors = %+v; want the parse problem as a rule error", errs)
+	}
+}
