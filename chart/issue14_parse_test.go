@@ -1,9 +1,16 @@
 package chart
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/goccy/go-yaml"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/openrunbook/runbook/internal/parse"
 )
@@ -103,3 +110,93 @@ func TestIssue14ParseModesLoadErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestIssue14SchemaDescribesEveryParseMode: chart.schema.json's parse
+// definition names every mode parse.Modes() has, and under each mode
+// exactly the options the parser takes, so an editor completes them; and
+// the schema accepts the forms the loader does and refuses a misspelt mode
+// or an option of another mode.
+func TestIssue14SchemaDescribesEveryParseMode(t *testing.T) {
+	t.Parallel()
+	var doc struct {
+		Defs struct {
+			ParseMode struct {
+				Enum []string `json:"enum"`
+			} `json:"parseMode"`
+			Parse struct {
+				OneOf []struct {
+					Properties map[string]any `json:"properties"`
+					OneOf      []struct {
+						Properties map[string]any `json:"properties"`
+					} `json:"oneOf"`
+				} `json:"oneOf"`
+			} `json:"parse"`
+		} `json:"$defs"`
+	}
+	if err := json.Unmarshal(ChartSchema(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	modes := slices.Clone(doc.Defs.ParseMode.Enum)
+	slices.Sort(modes)
+	if !reflect.DeepEqual(modes, parse.Modes()) {
+		t.Errorf("the schema's modes %v, the parser's %v", modes, parse.Modes())
+	}
+	if len(doc.Defs.Parse.OneOf) != 2 {
+		t.Fatalf("the parse definition is not (a name | a map): %+v", doc.Defs.Parse)
+	}
+	samples := map[string]any{"sep": "=", "trim": true, "header": false, "names": []any{"a"}, "skip": 1, "last": "rest", "numbers": false, "pattern": "(?P<a>x)"}
+	described := map[string]bool{}
+	for k := range doc.Defs.Parse.OneOf[1].Properties {
+		described[k] = true
+	}
+	seen := map[string]bool{}
+	for _, alt := range doc.Defs.Parse.OneOf[1].OneOf {
+		as, _ := alt.Properties["as"].(map[string]any)["const"].(string)
+		seen[as] = true
+		for _, opt := range parseOptionNames {
+			_, inSchema := alt.Properties[opt]
+			err := parse.Check(parse.Spec{Mode: as, Options: map[string]any{opt: samples[opt]}})
+			takes := err == nil || !(strings.Contains(err.Error(), fmt.Sprintf("option %q", opt)) || strings.Contains(err.Error(), "takes no options"))
+			if inSchema != takes {
+				t.Errorf("mode %s option %s: in the schema %v, the parser takes it %v (%v)", as, opt, inSchema, takes, err)
+			}
+			if inSchema && !described[opt] {
+				t.Errorf("option %s has no description in the parse definition", opt)
+			}
+		}
+	}
+	for _, m := range parse.Modes() {
+		if !seen[m] {
+			t.Errorf("the schema's map form has no alternative for mode %s", m)
+		}
+	}
+
+	sch := compileChartSchema(t)
+	for _, tc := range []struct {
+		parse string
+		ok    bool
+	}{
+		{"kv", true}, {"nagios", true}, {"{as: columns, skip: 1, last: rest}", true},
+		{"{as: regex, pattern: '(?P<a>x)'}", true}, {"{as: csv, header: false, names: [a, b]}", true},
+		{"colums", false}, {"regex", false}, {"{as: kv, skip: 1}", false}, {"{as: json, numbers: false}", false}, {"{skip: 1}", false},
+	} {
+		src := "version: 1\nrunbook: r\nstages:\n  - {id: a, exec: {command: [x], parse: " + tc.parse + "}}\n"
+		js, err := yaml.YAMLToJSON([]byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(js))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sch.Validate(inst); (err == nil) != tc.ok {
+			t.Errorf("parse: %s: schema says %v, want valid %v", tc.parse, err, tc.ok)
+		}
+		if _, err := Parse("c.yaml", []byte(src)); (err == nil) != tc.ok {
+			t.Errorf("parse: %s: the loader says %v, want valid %v", tc.parse, err, tc.ok)
+		}
+	}
+}
+
+// parseOptionNames are the options chart-yaml.md "Parse modes" names.
+var parseOptionNames = []string{"sep", "trim", "header", "names", "skip", "last", "numbers", "pattern"}
