@@ -92,7 +92,7 @@ func TestIssue14ParseModesLoadErrors(t *testing.T) {
 		{"wrong kind of value", `{id: a, exec: {command: [df], parse: {as: columns, skip: many}}}`,
 			`c.yaml:4:62: stage "a": exec parse: parse mode columns: option skip is a string, want a whole number of 0 or more`},
 		{"regex without pattern", `{id: a, exec: {command: [df], parse: regex}}`,
-			`c.yaml:4:42: stage "a": exec parse: parse mode regex needs pattern`},
+			`c.yaml:4:42: stage "a": exec parse: parse mode regex needs pattern: an RE2 pattern with named groups, such as '(?P<key>\w+)=(?P<value>.*)'; give its options in the map form, parse: {as: regex, …}`},
 		{"regex pattern not RE2", `{id: a, read: {path: '"x"', parse: {as: regex, pattern: '(?P<a>x'}}}`,
 			`c.yaml:4:61: stage "a": read parse: parse mode regex: pattern "(?P<a>x" is not RE2`},
 		{"header false without names", `{id: a, exec: {command: [df], parse: {as: csv, header: false}}}`,

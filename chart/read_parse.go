@@ -24,7 +24,12 @@ func (l *loader) parseSpec(e entry, sid, what string) (parse.Spec, bool) {
 		}
 		spec := parse.Spec{Mode: mode}
 		if err := parse.Check(spec); err != nil {
-			l.errf(e.valPos, sid, "%s: %v", what, err)
+			hint := ""
+			if contains(parse.Modes(), mode) {
+				// A known mode that needs an option (regex's pattern).
+				hint = fmt.Sprintf("; give its options in the map form, parse: {as: %s, …}", mode)
+			}
+			l.errf(e.valPos, sid, "%s: %v%s", what, err, hint)
 			return parse.Spec{}, false
 		}
 		return spec, true
