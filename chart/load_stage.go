@@ -16,7 +16,6 @@ var (
 	stageKeys   = append(append(append([]string{}, commonKeys...), kindKeys...), "branches")
 	retryKeys   = []string{"attempts", "backoff", "maxBackoff", "jitter", "on"}
 	execKeys    = []string{"command", "shell", "timeout", "env", "envFrom", "parse", "into", "dir", "stdin", "exitCodes", "inheritEnv"}
-	parseModes  = []string{"text", "json", "lines"}
 	decideKeys  = []string{"rules", "default"}
 	selectKeys  = []string{"rules"}
 	ruleKeys    = []string{"when", "then", "label"}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/openrunbook/runbook/decide"
+	"github.com/openrunbook/runbook/internal/parse"
 	"github.com/openrunbook/runbook/rules"
 )
 
@@ -130,7 +131,7 @@ func TestLoadGoodDisk(t *testing.T) {
 		{"exec command", collect.Exec.Command, []string{"df", "-P", "-k"}},
 		{"exec timeout", collect.Exec.Timeout, 10 * time.Second},
 		{"exec env (order)", collect.Exec.Env, []EnvVar{{"LC_ALL", "C"}, {"TZ", "UTC"}}},
-		{"exec parse", collect.Exec.Parse, "lines"},
+		{"exec parse", collect.Exec.Parse, parse.Spec{Mode: "lines"}},
 		{"exec into", collect.Exec.Into, "df"},
 
 		{"shape name defaults to id", shape.Name, "shape"},
@@ -193,7 +194,7 @@ func TestLoadGoodKinds(t *testing.T) {
 		{"plugin args (order)", keys(probe.Plugin.Args), []string{"url", "tries", "headers", "codes"}},
 		{"plugin args", srcs(probe.Plugin.Args), []string{`"https://example.com"`, "3", `{"Accept":"text/html"}`, "[200,204]"}},
 		{"shell", sh.Exec.Shell, "echo hi | tr a-z A-Z"},
-		{"exec defaults", []any{sh.Exec.Timeout, sh.Exec.Parse, sh.Exec.Into}, []any{time.Duration(0), "text", "sh"}},
+		{"exec defaults", []any{sh.Exec.Timeout, sh.Exec.Parse, sh.Exec.Into}, []any{time.Duration(0), parse.Spec{Mode: "text"}, "sh"}},
 		{"exec dir", sh.Exec.Dir, "/tmp"},
 		{"exec stdin", sh.Exec.Stdin.Expr.String(), "greeting"},
 		{"select kind", pick.Kind, "select"},

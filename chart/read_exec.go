@@ -9,6 +9,7 @@ import (
 
 	"github.com/goccy/go-yaml/ast"
 
+	"github.com/openrunbook/runbook/internal/parse"
 	"github.com/openrunbook/runbook/internal/suggest"
 )
 
@@ -19,7 +20,7 @@ func (l *loader) exec(e entry, s *StageSpec) *ExecSpec {
 	if !ok {
 		return nil
 	}
-	x := &ExecSpec{Parse: "text", Into: s.ID}
+	x := &ExecSpec{Parse: parse.Spec{Mode: "text"}, Into: s.ID}
 	ce, hasCmd := m.get("command")
 	se, hasShell := m.get("shell")
 	switch {
@@ -84,7 +85,7 @@ func (l *loader) exec(e entry, s *StageSpec) *ExecSpec {
 		}
 	}
 	if pe, ok := m.get("parse"); ok {
-		if p, ok := l.oneOf(pe, sid, "exec parse", parseModes...); ok {
+		if p, ok := l.parseSpec(pe, sid, "exec parse"); ok {
 			x.Parse = p
 		}
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/goccy/go-yaml/ast"
 
+	"github.com/openrunbook/runbook/internal/parse"
 	"github.com/openrunbook/runbook/rules"
 )
 
@@ -25,8 +26,8 @@ const OnErrorContinue = "continue"
 type ReadSpec struct {
 	Path  rules.Valuer // exactly one of Path and Glob
 	Glob  rules.Valuer
-	Src   string // the expression as written
-	Parse string // as exec's parse:
+	Src   string     // the expression as written
+	Parse parse.Spec // as exec's parse:
 	Into  string
 	// Dir is the folder a relative path is read from: the chart file's
 	// (symlinks resolved); "" for a chart not read from a file (the
@@ -42,7 +43,7 @@ func (l *loader) read(e entry, s *StageSpec) *ReadSpec {
 	if !ok {
 		return nil
 	}
-	r := &ReadSpec{Parse: "text", Into: s.ID, Pos: e.keyPos}
+	r := &ReadSpec{Parse: parse.Spec{Mode: "text"}, Into: s.ID, Pos: e.keyPos}
 	if l.abs != "" {
 		r.Dir = filepath.Dir(l.abs)
 	}
@@ -58,10 +59,10 @@ func (l *loader) read(e entry, s *StageSpec) *ReadSpec {
 	default:
 		l.errf(e.keyPos, sid, "read has neither path nor glob: give path: '\"/proc/meminfo\"' (an expression) or glob: '\"/etc/*.conf\"'")
 	}
-	// The parse modes are exec's (one list, one reader): a new mode added
-	// there is a mode of read: too.
+	// The parse modes are exec's (one reader, parseSpec): a new mode
+	// added to internal/parse is a mode of read: too.
 	if pe, ok := m.get("parse"); ok {
-		if p, ok := l.oneOf(pe, sid, "read parse", parseModes...); ok {
+		if p, ok := l.parseSpec(pe, sid, "read parse"); ok {
 			r.Parse = p
 		}
 	}

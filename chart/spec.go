@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/openrunbook/runbook/decide"
+	"github.com/openrunbook/runbook/internal/parse"
 	"github.com/openrunbook/runbook/rules"
 )
 
@@ -162,10 +163,12 @@ type ExecSpec struct {
 	// is how inputs, secrets among them, reach a command without appearing
 	// in its argv (where ps would show them).
 	EnvFrom []Assign
-	Parse   string // text (default) | json | lines
-	Into    string
-	Dir     string
-	Stdin   *Assign // optional: an expression whose value is written to stdin
+	// Parse is `parse:`, checked at load (parse.Check): the mode stdout is
+	// read as, and its options. The zero Spec (Mode "") reads as text.
+	Parse parse.Spec
+	Into  string
+	Dir   string
+	Stdin *Assign // optional: an expression whose value is written to stdin
 	// ExitCodes maps the exit codes the chart declared ANSWERS to their
 	// words (`exitCodes:`; the preset nagios is {0: ok, 1: warning, 2:
 	// critical, 3: unknown}). nil: none declared. A listed code's word is

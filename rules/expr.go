@@ -15,6 +15,7 @@ import (
 	"github.com/expr-lang/expr/vm"
 
 	"github.com/openrunbook/runbook/internal/jsonv"
+	"github.com/openrunbook/runbook/internal/parse"
 )
 
 // The expression budgets, unless an Option says otherwise.
@@ -87,7 +88,8 @@ type exprPath struct {
 // scope. There is no static environment: scope keys are whatever the
 // expression names. The sandbox:
 //
-//   - only expr's builtins can be called (len, all, filter, map, now, …);
+//   - only expr's builtins and this package's functions (funcs.go:
+//     parse) can be called (len, all, filter, map, now, …);
 //     calling any other name is a compile error — no host function is
 //     reachable;
 //   - the syntax tree is bounded (WithMaxNodes) and so is what one
@@ -134,7 +136,7 @@ func Compile(src string, opts ...Option) (e *Expr, err error) {
 		return nil, c.err
 	}
 	adds := &patchAdd{}
-	program, err := expr.Compile(src, append(builderFuncs(), expr.MaxNodes(o.maxNodes), expr.Patch(adds))...)
+	program, err := expr.Compile(src, append(append(builderFuncs(), funcOptions(c.calls)...), expr.MaxNodes(o.maxNodes), expr.Patch(adds))...)
 	if err != nil {
 		return nil, compileError(src, err)
 	}
@@ -376,6 +378,29 @@ type collector struct {
 	refs     []ref
 	wholeEnv bool
 	err      *CompileError
+	calls    map[string]bool // the funcs it calls (funcs.go)
+}
+
+// call walks a call of one of funcs. A parse mode written as a literal
+// is checked here, so a misspelt one is a compile error, not a rule error
+// at run time.
+func (c *collector) call(id *ast.IdentifierNode, args []ast.Node) {
+	if c.calls == nil {
+		c.calls = map[string]bool{}
+	}
+	c.calls[id.Value] = true
+	for _, a := range args {
+		c.walk(a)
+	}
+	if id.Value != "parse" || len(args) != 2 {
+		return
+	}
+	if s, ok := args[1].(*ast.StringNode); ok {
+		if err := parse.Check(parse.Spec{Mode: s.Value}); err != nil {
+			line, col := position(c.src, s.Location().From)
+			c.err = &CompileError{Src: c.src, Line: line, Column: col, Msg: err.Error()}
+		}
+	}
 }
 
 func (c *collector) walk(n ast.Node) {
@@ -393,6 +418,10 @@ func (c *collector) walk(n ast.Node) {
 	case *ast.MemberNode:
 		c.member(x)
 	case *ast.CallNode:
+		if id, ok := x.Callee.(*ast.IdentifierNode); ok && funcs[id.Value] != nil {
+			c.call(id, x.Arguments)
+			return
+		}
 		if id, ok := x.Callee.(*ast.IdentifierNode); ok {
 			line, col := position(c.src, id.Location().From)
 			c.err = &CompileError{Src: c.src, Line: line, Column: col,

@@ -6,12 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/flow"
-	"github.com/openrunbook/runbook/internal/jsonv"
 	"github.com/openrunbook/runbook/internal/proc"
 	"github.com/openrunbook/runbook/plugins/label"
 	"github.com/openrunbook/runbook/record"
@@ -218,33 +216,6 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		return out
 	}
 	out["stderr"] = proc.Text(res.Stderr)
-	stdout := proc.Text(res.Stdout)
-	switch es.Parse {
-	case "json":
-		if strings.TrimSpace(stdout) == "" {
-			out["stdout"] = nil
-			break
-		}
-		v, err := jsonv.Decode(res.Stdout)
-		if err != nil {
-			out["stdout"] = stdout
-			out["parseError"] = "stdout is not JSON: " + err.Error()
-			rs.warn(path, "stdout is not JSON ("+err.Error()+"); kept as text")
-			break
-		}
-		out["stdout"] = rs.result(path, v)
-	case "lines":
-		lines := strings.Split(strings.TrimRight(stdout, "\n"), "\n")
-		if stdout == "" {
-			lines = nil
-		}
-		l := make([]any, len(lines))
-		for i, s := range lines {
-			l[i] = s
-		}
-		out["stdout"] = l
-	default:
-		out["stdout"] = stdout
-	}
+	out["stdout"] = rs.parsed(path, es.Parse, proc.Text(res.Stdout), "its output", out)
 	return out
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/internal/proc"
-	"github.com/openrunbook/runbook/plugins/label"
 	"github.com/openrunbook/runbook/rules"
 )
 
@@ -128,11 +127,7 @@ func inDir(dir, p string) string {
 }
 
 // readFile reads one file as `read:` shows it (shown is the path as the
-// chart gave it). Its content goes through exec's stdout parsing
-// (execValue) as a process's completed output would.
-//
-// TODO(parse modes): when exec's parsing moves to its own home, call that
-// home here with rd.Parse instead of execValue.
+// chart gave it). Its content is parsed as exec's stdout is (rs.parsed).
 func (rs *runState) readFile(path string, rd *chart.ReadSpec, shown, file string) (map[string]any, error) {
 	out := map[string]any{"path": shown, "exists": false, "content": nil}
 	f, err := os.Open(file)
@@ -154,8 +149,8 @@ func (rs *runState) readFile(path string, rd *chart.ReadSpec, shown, file string
 }
 
 // readValue is one file as `read:` writes it, {path, exists, content}: a
-// file that exists has its content parsed as a process's completed stdout
-// (execValue), past the output cap withheld. A read stub's file takes the
+// file that exists has its content parsed as exec's stdout is (rs.parsed),
+// past the output cap withheld. A read stub's file takes the
 // same road as a real one.
 func (rs *runState) readValue(path string, rd *chart.ReadSpec, f ReadFile) map[string]any {
 	out := map[string]any{"path": f.Path, "exists": false, "content": nil}
@@ -163,18 +158,11 @@ func (rs *runState) readValue(path string, rd *chart.ReadSpec, f ReadFile) map[s
 		return out
 	}
 	out["exists"] = true
-	zero := 0
-	res := proc.Result{Stdout: f.Content, ExitCode: &zero, Started: true, Truncated: len(f.Content) > proc.DefaultMaxOutput}
-	if res.Truncated {
-		res.Stdout = nil
+	if len(f.Content) > proc.DefaultMaxOutput {
+		out["withheld"] = fmt.Sprintf("the file passed the %d-byte cap and was withheld from the scope", proc.DefaultMaxOutput)
+		return out
 	}
-	parsed := rs.execValue(path, &chart.ExecSpec{Parse: rd.Parse}, res, label.Row{Label: label.Completed})
-	out["content"] = parsed["stdout"]
-	for _, k := range []string{"parseError", "parseProblems", "withheld"} {
-		if v, ok := parsed[k]; ok {
-			out[k] = v
-		}
-	}
+	out["content"] = rs.parsed(path, rd.Parse, proc.Text(f.Content), "the file "+f.Path, out)
 	return out
 }
 

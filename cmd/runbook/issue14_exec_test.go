@@ -131,9 +131,12 @@ func TestIssue14OnErrorKeepsOtherRows(t *testing.T) {
 			t.Errorf("results[%d] error present %v; only odd-2 (1) failed", i, failed)
 		}
 	}
-	if len(out.Coverage) != 1 || out.Coverage[0].Path != "per-host" || len(out.Coverage[0].NotChecked) != 1 ||
-		out.Coverage[0].NotChecked[0].Kind != "failed" || !strings.Contains(out.Coverage[0].NotChecked[0].Why, "per-host~1/load") {
-		t.Errorf("ledger %+v; want one failed item under per-host naming per-host~1/load", out.Coverage)
+	// Two items: odd-2's output was not JSON (parse: json counted the line,
+	// unparsed), and so its branch failed (onError: continue).
+	if len(out.Coverage) != 2 || out.Coverage[1].Path != "per-host" || len(out.Coverage[1].NotChecked) != 1 ||
+		out.Coverage[1].NotChecked[0].Kind != "failed" || !strings.Contains(out.Coverage[1].NotChecked[0].Why, "per-host~1/load") ||
+		out.Coverage[0].Path != "per-host~1/probe" || len(out.Coverage[0].NotChecked) != 1 || out.Coverage[0].NotChecked[0].Kind != "unparsed" {
+		t.Errorf("ledger %+v; want odd-2's unparsed line, then one failed item under per-host naming per-host~1/load", out.Coverage)
 	}
 	if out.Assessment.Standing != "not-sure" {
 		t.Errorf("standing %q (%s); want not-sure", out.Assessment.Standing, out.Assessment.Line)

@@ -84,8 +84,16 @@ func TestLoop15PlanExamples(t *testing.T) {
 			t.Run(name+"/"+format, func(t *testing.T) {
 				t.Parallel()
 				marker := filepath.Join(t.TempDir(), "started")
-				bin := markerBin(t, marker, "bash", "df", "awk", "find")
+				// The examples' commands: the disk and linux-60s tools, and
+				// the nagios plugins (planned from that folder, as
+				// --input plugins=DIR), whether or not this machine has them.
+				bin := markerBin(t, marker, "bash", "df", "awk", "find", "nproc", "vmstat", "mpstat", "iostat", "pidstat", "sar",
+					"check_load", "check_disk", "check_users", "check_procs", "check_swap")
 				dir, arg := root, chart
+				var extra []string
+				if name == "nagios" {
+					extra = []string{"--input", "plugins=" + bin}
+				}
 				pluginMarker := marker
 				src, err := os.ReadFile(filepath.Join(root, chart))
 				if err != nil {
@@ -106,7 +114,7 @@ func TestLoop15PlanExamples(t *testing.T) {
 					}
 					pluginMarker = filepath.Join(dir, "started")
 				}
-				out, errs, code := runPlan(t, dir, bin, arg, "-o", format)
+				out, errs, code := runPlan(t, dir, bin, append([]string{arg, "-o", format}, extra...)...)
 				if code != 0 {
 					t.Fatalf("plan %s: exit %d\n%s%s", chart, code, out, errs)
 				}

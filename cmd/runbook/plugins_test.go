@@ -190,8 +190,14 @@ func TestHonestyProcessSameBytes(t *testing.T) {
 			// --record keeps a paused run's record out of the source tree.
 			rec := filepath.Join(t.TempDir(), "rec.json")
 			args := []string{"exec", "chart.yaml", "--format", "json", "--record", rec}
-			if filepath.Base(dir) == "ports" {
+			switch filepath.Base(dir) {
+			case "ports":
 				args = append(args, "--input", "procNet="+procNet)
+			case "linux-60s":
+				args = append(args, "--input", "proc="+filepath.Join(filepath.Dir(procNet), "proc"))
+			case "nagios":
+				// check_swap has no stand-in: its row is not-run, the same both ways.
+				args = append(args, "--input", "plugins="+fake)
 			}
 			ra := runCLIEnv(t, dir, env, append(args, "--honesty=inprocess")...)
 			rb := runCLIEnv(t, dir, env, append(args, "--honesty=plugin")...)

@@ -1,0 +1,34 @@
+package record
+
+import (
+	"fmt"
+
+	"github.com/openrunbook/runbook/plugins/coverage"
+)
+
+// ItemUnparsed is the kind of the not-checked item filed for a stage whose
+// parse: mode could not read every line of its text (internal/parse's
+// problems): what those lines said is in no value the chart decided on, so
+// the answer does not cover them, and the assessment reads the item as a
+// coverage gap — the standing cannot be Known over lines nobody read.
+const ItemUnparsed = "unparsed"
+
+// UnparsedEntry is the ledger's entry for the lines one parse could not
+// read: filed under the stage's path, counting them, with the first (and
+// why) as the parser said it. of names the text ("its output", "the file
+// /etc/x"); mode is the parse mode. first must be masked already.
+func UnparsedEntry(path, of, mode string, count int, first string) coverage.Entry {
+	what := fmt.Sprintf("%d lines of %s", count, of)
+	them := "them"
+	if count == 1 {
+		what, them = fmt.Sprintf("1 line of %s", of), "it"
+	}
+	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
+		Kind: coverage.KindLedger,
+		NotChecked: []coverage.Item{{
+			What: what,
+			Why:  fmt.Sprintf("parse: %s could not read %s, so no value holds what %s said; the first: %s", mode, them, them, first),
+			Kind: ItemUnparsed,
+		}},
+	}}
+}

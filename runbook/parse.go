@@ -1,0 +1,52 @@
+package runbook
+
+import (
+	"fmt"
+
+	"github.com/openrunbook/runbook/internal/parse"
+	"github.com/openrunbook/runbook/record"
+)
+
+// parsed is text read as spec says (internal/parse, the one home of the
+// parsers), for exec's stdout and read's content alike. A json value is a
+// stage result and passes through coverage (rs.result), as it always has.
+// Lines the parser could not read are never dropped in silence: out gets
+// parseProblems {count, first}, the run's ledger an unparsed item for the
+// stage (so the assessment sees the gap), and its warnings a line; a json
+// text that is not JSON keeps its parseError too, and the value is the text.
+// of names the text for the ledger ("its output", "the file /etc/x").
+func (rs *runState) parsed(path string, spec parse.Spec, text, of string, out map[string]any) any {
+	if spec.Mode == "" {
+		spec.Mode = "text"
+	}
+	res, err := parse.Parse(text, spec)
+	if err != nil {
+		// A chart built in Go, not checked by the loader: the text is kept,
+		// and the run says why it was not parsed.
+		msg := rs.mask(err.Error())
+		out["parseError"] = msg
+		rs.warn(path, msg+"; kept as text")
+		return text
+	}
+	v := res.Value
+	if res.Problems > 0 {
+		first := rs.mask(res.FirstProblem)
+		out["parseProblems"] = map[string]any{"count": res.Problems, "first": first}
+		rs.mu.Lock()
+		rs.ledger = append(rs.ledger, record.UnparsedEntry(path, of, spec.Mode, res.Problems, first))
+		rs.mu.Unlock()
+		lines := "lines"
+		if res.Problems == 1 {
+			lines = "line"
+		}
+		rs.warn(path, fmt.Sprintf("parse: %s could not read %d %s of %s (the first: %s)", spec.Mode, res.Problems, lines, of, first))
+		if spec.Mode == "json" {
+			out["parseError"] = "stdout is not JSON: " + first
+			return v // the text as it is
+		}
+	}
+	if spec.Mode == "json" {
+		return rs.result(path, v)
+	}
+	return v
+}
