@@ -41,16 +41,6 @@ import (
 	"github.com/openrunbook/runbook/plugins/internal/wire"
 )
 
-// The plugin author's types (see package plugins).
-type (
-	Stage       = plugins.Stage
-	Description = plugins.Description
-	Arg         = plugins.Arg
-	Request     = plugins.Request
-	Response    = plugins.Response
-	Honesty     = plugins.Honesty
-)
-
 // ProtocolVersion is the plugin protocol this SDK serves.
 const ProtocolVersion = plugins.ProtocolVersion
 
