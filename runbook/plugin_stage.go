@@ -15,7 +15,6 @@ import (
 
 	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/flow"
-	"github.com/openrunbook/runbook/internal/jsonv"
 	"github.com/openrunbook/runbook/plugins"
 	"github.com/openrunbook/runbook/plugins/assessment"
 	"github.com/openrunbook/runbook/plugins/coverage"
@@ -204,15 +203,12 @@ func pluginStage(st *chart.StageSpec, set settled) flow.StageFunc {
 			return outOfTime(ctx, err)
 		}
 		d := p.Description()
-		args, err := pluginArgs(ps, d, s)
+		args, assumed, err := pluginArgs(ps, d, s)
 		if err != nil {
 			return err
 		}
-		for _, a := range d.Args {
-			if _, given := args[a.Name]; !given && a.HasDefault {
-				args[a.Name] = a.Default
-				rs.assume(s.Path(), a.Name, a.Default, ps.Name)
-			}
+		for _, name := range assumed {
+			rs.assume(s.Path(), name, args[name], ps.Name)
 		}
 		scope := make(map[string]any, len(d.Reads))
 		for _, k := range d.Reads {
@@ -272,53 +268,36 @@ type timedOut struct{ err error }
 func (e timedOut) Error() string   { return e.err.Error() }
 func (e timedOut) Unwrap() []error { return []error{e.err, context.DeadlineExceeded} }
 
-// pluginArgs evaluates the stage's args and checks them against what the
-// plugin declares: no unknown name, every required one given, each of its
-// declared type.
-func pluginArgs(ps *chart.PluginStageSpec, d plugins.Description, s *flow.Scope) (map[string]any, error) {
-	decl := make(map[string]plugins.Arg, len(d.Args))
+// pluginArgs evaluates the stage's args and applies the host's argument
+// rules to them (plugins.ApplyArgs: their one home). An argument the plugin
+// does not declare is not evaluated: its error is that it is unknown.
+func pluginArgs(ps *chart.PluginStageSpec, d plugins.Description, s *flow.Scope) (map[string]any, []string, error) {
+	declared := make(map[string]bool, len(d.Args))
 	for _, a := range d.Args {
-		decl[a.Name] = a
+		declared[a.Name] = true
 	}
-	args := make(map[string]any, len(d.Args))
+	given := make(map[string]any, len(ps.Args))
+	src := make(map[string]string, len(ps.Args))
 	for _, a := range ps.Args {
-		da, ok := decl[a.Key]
-		if !ok {
-			return nil, fmt.Errorf("plugin %q has no argument %q (it takes: %s)", ps.Name, a.Key, argNames(d.Args))
+		src[a.Key] = a.Src
+		if !declared[a.Key] {
+			given[a.Key] = nil
+			continue
 		}
 		v, _, err := a.Expr.Value(s)
 		if err != nil {
-			return nil, fmt.Errorf("plugin %q argument %s: %s: %w", ps.Name, a.Key, a.Src, err)
+			return nil, nil, fmt.Errorf("plugin %q argument %s: %s: %w", ps.Name, a.Key, a.Src, err)
 		}
 		stateOf(s).derive(s, a.Expr, v)
-		if !argFits(da.Type, v) {
-			return nil, fmt.Errorf("plugin %q argument %s: %s is %s, want a %s", ps.Name, a.Key, a.Src, jsonv.Describe(v), da.Type)
-		}
-		args[a.Key] = v
+		given[a.Key] = v
 	}
-	for _, a := range d.Args {
-		if _, ok := args[a.Name]; !ok && a.Required {
-			return nil, fmt.Errorf("plugin %q needs argument %q (%s)", ps.Name, a.Name, a.Description)
-		}
+	args, assumed, err := plugins.ApplyArgs(d, given)
+	var ae *plugins.ArgError
+	if errors.As(err, &ae) && ae.Problem == plugins.WrongType {
+		// Name the chart's words too: the value came from them.
+		return nil, nil, fmt.Errorf("%w (the stage gives %s)", err, src[ae.Arg])
 	}
-	return args, nil
-}
-
-func argNames(as []plugins.Arg) string {
-	if len(as) == 0 {
-		return "none"
-	}
-	names := make([]string, len(as))
-	for i, a := range as {
-		names[i] = a.Name
-	}
-	return strings.Join(names, ", ")
-}
-
-// argFits is jsonv.Fits: a plugin argument's declared type is judged by the
-// rule inputs are.
-func argFits(typ string, v any) bool {
-	return jsonv.Fits(typ, v)
+	return args, assumed, err
 }
 
 // assumedArg is a plugin argument filled by the plugin's declared default.
