@@ -69,7 +69,7 @@ func serve(st Stage, h Honesty) {
 	// real stderr (fd 2), which the host reads directly.
 	goplugin.Serve(&goplugin.ServeConfig{
 		HandshakeConfig:  wire.Handshake,
-		VersionedPlugins: wire.ServeSets(st, h),
+		VersionedPlugins: wire.ServeSets(guard(st), h),
 		GRPCServer:       realStdio(os.Stderr),
 		Logger: hclog.New(&hclog.LoggerOptions{
 			Level:      hclog.Warn,

@@ -46,8 +46,14 @@ func TestFileAge(t *testing.T) {
 			}
 		})
 	}
+	// The host's own argument rules: path is required, maxAge defaults
+	// to 24h and is reported as assumed.
 	if _, err := st.Run(context.Background(), sdk.Request{Args: map[string]any{"maxAge": "1h"}}); err == nil {
 		t.Fatal("no path: no error")
+	}
+	call, err := st.Run(context.Background(), sdk.Request{Args: map[string]any{"path": old}})
+	if err != nil || len(call.Assumed) != 1 || call.Assumed[0] != "maxAge" || call.Result.(map[string]any)["tooOld"] != true {
+		t.Fatalf("maxAge not given: %+v %v", call, err)
 	}
 }
 
