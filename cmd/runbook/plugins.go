@@ -108,6 +108,7 @@ is listed with the reason.`,
 		},
 	}
 	cmd.Flags().StringVar(&dir, "dir", os.Getenv("RUNBOOK_PLUGIN_DIR"), "the plugin `directory` (default $RUNBOOK_PLUGIN_DIR)")
+	cmd.AddCommand(newPluginsCheckCmd(stdout))
 	return cmd
 }
 
