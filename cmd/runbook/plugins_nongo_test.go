@@ -90,3 +90,29 @@ func TestIssue17NodePlugin(t *testing.T) {
 	bin := wrapper(t, t.TempDir(), fmt.Sprintf("NODE_PATH=%s exec %s %s", filepath.Join(mods, "node_modules"), node, filepath.Join(src, "plugin.js")))
 	checkAndRun(t, bin)
 }
+
+// TestIssue17PythonPlugin: the Python example (examples/plugins/python)
+// passes the conformance check and serves a chart, with the first python3
+// that has grpcio and protobuf (skipped, saying so, when none has).
+func TestIssue17PythonPlugin(t *testing.T) {
+	t.Parallel()
+	var python string
+	for _, cand := range []string{"python3", "/usr/bin/python3"} {
+		p, err := exec.LookPath(cand)
+		if err != nil {
+			continue
+		}
+		if exec.Command(p, "-c", "import grpc, google.protobuf").Run() == nil {
+			python = p
+			break
+		}
+	}
+	if python == "" {
+		t.Skip("no python3 with grpcio and protobuf (pip install grpcio protobuf, or apt-get install python3-grpcio)")
+	}
+	src, err := filepath.Abs("../../examples/plugins/python/plugin.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkAndRun(t, wrapper(t, t.TempDir(), fmt.Sprintf("exec %s %s", python, src)))
+}
