@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -155,6 +156,17 @@ func Start(ctx context.Context, src Source, opts ...Option) (*Plugin, error) {
 		p.Kill()
 		return nil, &Error{Plugin: src.Name, Op: "start", Err: err, Stderr: p.stderr.tail()}
 	}
+	// A relative path is the file it names from here, never a name to look
+	// up on $PATH: exec.Command would run a same-named binary from there
+	// (issue #17). Every caller's path passes this one gate.
+	if !filepath.IsAbs(src.Path) {
+		abs, err := filepath.Abs(src.Path)
+		if err != nil {
+			return nil, &Error{Plugin: src.Name, Op: "start", Err: err}
+		}
+		src.Path = abs
+		p.src = src
+	}
 	if err := checkFile(src.Path); err != nil {
 		return nil, &Error{Plugin: src.Name, Op: "start", Err: err}
 	}
@@ -224,6 +236,9 @@ func Start(ctx context.Context, src Source, opts ...Option) (*Plugin, error) {
 
 // Name is the plugin's name as charts call it.
 func (p *Plugin) Name() string { return p.src.Name }
+
+// Path is the absolute path of the executable that was started.
+func (p *Plugin) Path() string { return p.src.Path }
 
 // Protocol is the protocol version the handshake agreed on.
 func (p *Plugin) Protocol() int { return p.client.NegotiatedVersion() }

@@ -1,0 +1,63 @@
+package host_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/openrunbook/runbook/plugins/host"
+)
+
+// copyBin copies a built test plugin to dir/name.
+func copyBin(t *testing.T, from, dir, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestIssue17RelativeSourceRunsTheFileNotADecoyOnPath: a Source whose Path
+// is relative (`runbook-plugin-behave`, a plugin directory `.` joined to a
+// bare name by any caller) was handed to exec.Command as is, which looked
+// it up on $PATH and ran a same-named decoy from there. Start makes every
+// path absolute before it checks or starts the file.
+func TestIssue17RelativeSourceRunsTheFileNotADecoyOnPath(t *testing.T) {
+	here := t.TempDir()
+	decoys := t.TempDir()
+	copyBin(t, bins["behave"], here, host.Prefix+"behave")
+	// The decoy is a real plugin too (protocol 2), so running it fails the
+	// start rather than passing unnoticed.
+	copyBin(t, bins["proto2"], decoys, host.Prefix+"behave")
+	t.Setenv("PATH", decoys+string(os.PathListSeparator)+os.Getenv("PATH"))
+	t.Chdir(here)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	p, err := host.Start(ctx, host.Source{Name: "behave", Path: host.Prefix + "behave"})
+	if err != nil {
+		t.Fatalf("start: %v (the decoy on $PATH ran?)", err)
+	}
+	defer p.Kill()
+	st, err := p.Stage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := st.Description(); d.Name != "behave" {
+		t.Fatalf("described as %+v; want the behave in the working directory", d)
+	}
+	if got, want := p.Path(), filepath.Join(here, host.Prefix+"behave"); got != want {
+		t.Errorf("Path() = %q, want %q", got, want)
+	}
+	if strings.Contains(p.Path(), decoys) {
+		t.Errorf("ran the decoy %s", p.Path())
+	}
+}
