@@ -2,12 +2,14 @@ package host_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/openrunbook/runbook/plugins"
 	"github.com/openrunbook/runbook/plugins/host"
 )
 
@@ -59,5 +61,26 @@ func TestIssue17RelativeSourceRunsTheFileNotADecoyOnPath(t *testing.T) {
 	}
 	if strings.Contains(p.Path(), decoys) {
 		t.Errorf("ran the decoy %s", p.Path())
+	}
+}
+
+// TestIssue17GoroutinePanicErrorKeepsThePanicLine: a plugin that dies of a
+// panic on its own goroutine (no recover can catch it) fails the call with
+// an error that says what panicked. Only the last 5 stderr lines were kept,
+// all stack frames, so the `panic:` line was lost.
+func TestIssue17GoroutinePanicErrorKeepsThePanicLine(t *testing.T) {
+	t.Parallel()
+	st := start(t, "behave")
+	_, err := st.Run(context.Background(), plugins.Request{Args: map[string]any{"mode": "gopanic"}})
+	var he *host.Error
+	if !errors.As(err, &he) {
+		t.Fatalf("err = %T %v; want a *host.Error", err, err)
+	}
+	msg := err.Error()
+	if !strings.Contains(msg, "panic: behave: boom on a goroutine") || !strings.Contains(msg, "goroutine ") {
+		t.Errorf("error %q: want the panic line and the start of its stack", msg)
+	}
+	if strings.Contains(msg, "some noise before the panic") {
+		t.Errorf("error %q: the lines before the panic crowd it out", msg)
 	}
 }

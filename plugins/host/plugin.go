@@ -107,7 +107,7 @@ type Error struct {
 func (e *Error) Error() string {
 	msg := fmt.Sprintf("plugin %q: %s: %v", e.Plugin, e.Op, e.Err)
 	if e.Stderr != "" {
-		msg += "; its stderr ends: " + lastLines(e.Stderr, 5)
+		msg += "; its stderr ends: " + stderrShown(e.Stderr)
 	}
 	return msg
 }
@@ -446,6 +446,27 @@ func socketTempDir() string {
 	}
 	return "/tmp"
 }
+
+// stderrShown is the part of a stderr tail an error shows: its last 5
+// lines, or, when the plugin died of a Go panic or fatal error, from that
+// line on (at most panicLines): a goroutine's panic is followed by its
+// stack, so the last 5 lines were frames and the `panic:` line, the one
+// that says what happened, was dropped (issue #17).
+func stderrShown(s string) string {
+	lines := strings.Split(s, "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		l := strings.TrimSpace(lines[i])
+		if strings.HasPrefix(l, "panic: ") || strings.HasPrefix(l, "fatal error: ") {
+			end := min(len(lines), i+panicLines)
+			return strings.Join(lines[i:end], " | ")
+		}
+	}
+	return lastLines(s, 5)
+}
+
+// panicLines bounds a panic's part of an error: the panic line and the
+// first frames, which name the function that panicked.
+const panicLines = 12
 
 func lastLines(s string, n int) string {
 	lines := strings.Split(s, "\n")
