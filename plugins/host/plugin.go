@@ -141,6 +141,8 @@ type Plugin struct {
 	rpc    goplugin.ClientProtocol
 	stderr *ring
 
+	sha256   string // of the executable, read before the start
+
 	killOnce sync.Once
 	broken   atomic.Bool
 }
@@ -171,8 +173,15 @@ func Start(ctx context.Context, src Source, opts ...Option) (*Plugin, error) {
 		return nil, &Error{Plugin: src.Name, Op: "start", Err: err}
 	}
 	p.cmd = exec.Command(src.Path, src.Args...)
+	// The digest is read before the start, a pin's check and the record's
+	// provenance from the one read: the record names the bytes that ran.
+	have, err := fileSHA256(p.cmd.Path)
+	if err != nil {
+		return nil, &Error{Plugin: src.Name, Op: "start", Err: fmt.Errorf("checksum: %w", err)}
+	}
+	p.sha256 = have
 	if src.SHA256 != "" {
-		if err := checkSum(p.cmd.Path, src.SHA256); err != nil {
+		if err := sumMatches(p.cmd.Path, have, src.SHA256); err != nil {
 			return nil, &Error{Plugin: src.Name, Op: "start", Err: err}
 		}
 	}
@@ -239,6 +248,9 @@ func (p *Plugin) Name() string { return p.src.Name }
 
 // Path is the absolute path of the executable that was started.
 func (p *Plugin) Path() string { return p.src.Path }
+
+// SHA256 is the hex SHA-256 of the executable, read just before it started.
+func (p *Plugin) SHA256() string { return p.sha256 }
 
 // Protocol is the protocol version the handshake agreed on.
 func (p *Plugin) Protocol() int { return p.client.NegotiatedVersion() }
@@ -430,6 +442,14 @@ func checkSum(path, want string) error {
 	have, err := fileSHA256(path)
 	if err != nil {
 		return fmt.Errorf("checksum: %w", err)
+	}
+	return sumMatches(path, have, want)
+}
+
+// sumMatches compares the digest have of the file at path with a pin.
+func sumMatches(path, have, want string) error {
+	if b, err := hex.DecodeString(want); err != nil || len(b) != sha256.Size {
+		return fmt.Errorf("sha256 %q is not a SHA-256 digest", want)
 	}
 	if !strings.EqualFold(have, want) {
 		return fmt.Errorf("checksum mismatch: the chart pins sha256 %s but %s has %s; refused before starting it", want, path, have)
