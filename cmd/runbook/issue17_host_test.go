@@ -5,8 +5,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"os"
-	"reflect"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )

@@ -141,7 +141,7 @@ type Plugin struct {
 	rpc    goplugin.ClientProtocol
 	stderr *ring
 
-	sha256   string // of the executable, read before the start
+	sha256 string // of the executable, read before the start
 
 	killOnce sync.Once
 	broken   atomic.Bool
