@@ -3,9 +3,11 @@ package host_test
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -82,5 +84,60 @@ func TestIssue17GoroutinePanicErrorKeepsThePanicLine(t *testing.T) {
 	}
 	if strings.Contains(msg, "some noise before the panic") {
 		t.Errorf("error %q: the lines before the panic crowd it out", msg)
+	}
+}
+
+// TestIssue17KillDoesNotWaitOutAPluginWithoutShutdown: a plugin that does
+// not serve GRPCController.Shutdown (any plugin written from plugin.proto
+// alone) never exits when asked, and go-plugin waited 2 s for it before its
+// own kill — every run of such a plugin ended ~2 s late. The host asks
+// first and, answered Unimplemented, stops the group at once: go-plugin's
+// "failed to exit gracefully" (logged only after its 2 s wait) is never
+// logged, and the process is gone when Kill returns.
+func TestIssue17KillDoesNotWaitOutAPluginWithoutShutdown(t *testing.T) {
+	t.Parallel()
+	log := &syncBuffer{}
+	logger := slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	p, err := host.Start(ctx, host.Source{Name: "noshutdown", Path: bins["noshutdown"]}, host.WithLogger(logger))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := p.Stage(ctx)
+	if err != nil {
+		p.Kill()
+		t.Fatal(err)
+	}
+	if resp, err := st.Run(ctx, plugins.Request{}); err != nil || resp.Result.(map[string]any)["ok"] != true {
+		p.Kill()
+		t.Fatalf("run: %v %v", resp, err)
+	}
+	pid := p.Pid()
+	p.Kill()
+	if err := syscall.Kill(pid, 0); err == nil {
+		t.Errorf("pid %d still exists after Kill", pid)
+	}
+	if strings.Contains(log.String(), "failed to exit gracefully") {
+		t.Errorf("go-plugin waited out its 2 s grace for a plugin that cannot be asked:\n%s", log.String())
+	}
+}
+
+// BenchmarkKillWithoutShutdown is the cost of stopping a plugin that does
+// not serve Shutdown: ~2 s before issue #17's fix, the start and a SIGTERM
+// after it.
+func BenchmarkKillWithoutShutdown(b *testing.B) {
+	for b.Loop() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		p, err := host.Start(ctx, host.Source{Name: "noshutdown", Path: bins["noshutdown"]})
+		if err != nil {
+			cancel()
+			b.Fatal(err)
+		}
+		if _, err := p.Stage(ctx); err != nil {
+			b.Fatal(err)
+		}
+		p.Kill()
+		cancel()
 	}
 }

@@ -20,6 +20,9 @@ import (
 	"time"
 
 	goplugin "github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/emptypb"
 
 	"github.com/openrunbook/runbook/internal/proc"
 	"github.com/openrunbook/runbook/plugins/internal/wire"
@@ -288,6 +291,15 @@ const (
 func (p *Plugin) Kill() {
 	p.killOnce.Do(func() {
 		asked := p.rpc != nil && !p.broken.Load()
+		if asked && !p.shutdownServed() {
+			// It cannot be asked: go-plugin would wait 2 s for an exit that
+			// never comes before its kill (issue #17). Stop the group now,
+			// SIGTERM first so it may clean up.
+			if pid := p.Pid(); pid > 0 {
+				_ = proc.KillGroup(pid, 500*time.Millisecond)
+			}
+			asked = false
+		}
 		if !asked {
 			// Nothing to ask: spending go-plugin's grace period would only
 			// delay the end.
@@ -312,6 +324,27 @@ func (p *Plugin) Kill() {
 		p.g.removeSocketDir()
 	})
 }
+
+// shutdownServed asks the plugin to shut down through go-plugin's
+// GRPCController, as go-plugin's own Kill does, and reports whether the
+// plugin serves it. A plugin written from plugin.proto alone may not (a
+// non-Go one): its answer is Unimplemented, and it will not exit when
+// asked. Any other outcome counts as served — a Go plugin's server stops
+// as it answers, so the call may end with the connection.
+func (p *Plugin) shutdownServed() bool {
+	gc, ok := p.rpc.(*goplugin.GRPCClient)
+	if !ok || gc.Conn == nil {
+		return true
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), shutdownAsk)
+	defer cancel()
+	err := gc.Conn.Invoke(ctx, "/plugin.GRPCController/Shutdown", &emptypb.Empty{}, &emptypb.Empty{})
+	return status.Code(err) != codes.Unimplemented
+}
+
+// shutdownAsk bounds the Shutdown call: a plugin too busy to answer within
+// it is left to go-plugin's own wait and the kill after it.
+const shutdownAsk = time.Second
 
 // await waits up to d for done; when it is not closed by then it calls
 // next (if any). It reports whether done closed in time.
