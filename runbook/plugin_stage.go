@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -20,6 +21,7 @@ import (
 	"github.com/openrunbook/runbook/plugins/coverage"
 	"github.com/openrunbook/runbook/plugins/host"
 	"github.com/openrunbook/runbook/plugins/label"
+	"github.com/openrunbook/runbook/record"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
@@ -134,6 +136,21 @@ type stagePlugins struct {
 	mu     sync.Mutex
 	m      *host.Manager
 	closed bool
+	calls  map[string]map[string]bool // plugin name → ids of the stages that called it
+}
+
+// called notes that stage id called the plugin name, for the record's
+// provenance.
+func (sp *stagePlugins) called(name, id string) {
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	if sp.calls == nil {
+		sp.calls = map[string]map[string]bool{}
+	}
+	if sp.calls[name] == nil {
+		sp.calls[name] = map[string]bool{}
+	}
+	sp.calls[name][id] = true
 }
 
 func (sp *stagePlugins) stage(ctx context.Context, name string) (*host.Stage, error) {
@@ -156,6 +173,29 @@ func (sp *stagePlugins) stage(ctx context.Context, name string) (*host.Stage, er
 		err = &c
 	}
 	return st, err
+}
+
+// provenance is what the record says of each stage plugin the run
+// started (nil: none, or no plugin side).
+func (sp *stagePlugins) provenance() []record.PluginRun {
+	if sp == nil {
+		return nil
+	}
+	sp.mu.Lock()
+	m := sp.m
+	calls := map[string][]string{}
+	for name, ids := range sp.calls {
+		calls[name] = slices.Sorted(maps.Keys(ids))
+	}
+	sp.mu.Unlock()
+	if m == nil {
+		return nil
+	}
+	var out []record.PluginRun
+	for _, p := range m.Started() {
+		out = append(out, record.PluginRun{Name: p.Name, Version: p.Version, Protocol: p.Protocol, Path: p.Path, SHA256: p.SHA256, Stages: calls[p.Name]})
+	}
+	return out
 }
 
 func (sp *stagePlugins) close() {
@@ -202,6 +242,7 @@ func pluginStage(st *chart.StageSpec, set settled) flow.StageFunc {
 			rs.script(s.Path(), label.Threw, nil, false, callNotes{cause: pluginCause(ctx, err, set.timeout)})
 			return outOfTime(ctx, err)
 		}
+		rs.plugins.called(ps.Name, st.ID)
 		d := p.Description()
 		args, assumed, err := pluginArgs(ps, d, s)
 		if err != nil {
