@@ -36,6 +36,8 @@ type Run struct {
 	Narrative []string
 	// Resume is the command a paused run's record tells the person to run.
 	Resume string
+	// Plugins are the stage plugins that ran, sorted by name.
+	Plugins []PluginRun
 }
 
 // Inputs are a run's inputs: the names given and assumed, in order, the
@@ -129,6 +131,7 @@ func Assemble(r Run) *Record {
 		rec.Warnings = append(rec.Warnings, p.String())
 	}
 	rec.Truncations = fres.Truncations
+	rec.Plugins = slices.Clone(r.Plugins)
 	for i := range rec.Truncations {
 		rec.Truncations[i].Path = Path(rec.Truncations[i].Path)
 	}

@@ -19,7 +19,8 @@ import (
 //	   join write's from is a list of commit paths
 //
 // Optional keys added within a version do not bump it (readers ignore keys
-// they do not know): within 2, a script row's ran, answer and cause.
+// they do not know): within 2, a script row's ran, answer and cause, and
+// the record's plugins (each stage plugin's provenance).
 const RecordVersion = 2
 
 // Record is the result record: what `runbook exec --format json` prints.
@@ -53,7 +54,24 @@ type Record struct {
 	// Warnings are problems the run noticed that did not stop it (a
 	// malformed coverage part, a recorder that failed).
 	Warnings []string `json:"warnings,omitempty"`
-	Stats    Stats    `json:"stats"`
+	// Plugins says which stage plugins ran, and which bytes: the record of
+	// a plugin's answer names what gave it.
+	Plugins []PluginRun `json:"plugins,omitempty"`
+	Stats   Stats       `json:"stats"`
+}
+
+// PluginRun is the provenance of a stage plugin that ran: its name as the
+// chart calls it, the version and protocol it declared, the absolute path
+// of its executable and that file's SHA-256, read before it started.
+type PluginRun struct {
+	Name     string `json:"name"`
+	Version  string `json:"version"`
+	Protocol int    `json:"protocol"`
+	Path     string `json:"path"`
+	SHA256   string `json:"sha256"`
+	// Stages are the ids of the chart's stages that called it, sorted
+	// (ids, not paths: a fan-out's thousand calls are one id).
+	Stages []string `json:"stages"`
 }
 
 // InputsGiven is what the person gave the run (nil for a nil record: a

@@ -3,6 +3,7 @@ package runbook
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/plugins/label"
@@ -105,6 +106,23 @@ func (x *Explain) Script(i int) *label.Row {
 		}
 	}
 	return x.scripts[i]
+}
+
+// Plugin is the provenance of the stage plugin the commit at index i
+// called — which plugin, which version and which bytes — or nil when its
+// stage called none (or the record predates provenance).
+func (x *Explain) Plugin(i int) *record.PluginRun {
+	r := x.rec.Result
+	if r == nil || i < 0 || i >= len(x.rec.Log.Commits) {
+		return nil
+	}
+	id := x.rec.Log.Commits[i].Stage
+	for k := range r.Plugins {
+		if slices.Contains(r.Plugins[k].Stages, id) {
+			return &r.Plugins[k]
+		}
+	}
+	return nil
 }
 
 // Record is the record explained.

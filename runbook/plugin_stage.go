@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,12 +16,12 @@ import (
 
 	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/flow"
-	"github.com/openrunbook/runbook/internal/jsonv"
 	"github.com/openrunbook/runbook/plugins"
 	"github.com/openrunbook/runbook/plugins/assessment"
 	"github.com/openrunbook/runbook/plugins/coverage"
 	"github.com/openrunbook/runbook/plugins/host"
 	"github.com/openrunbook/runbook/plugins/label"
+	"github.com/openrunbook/runbook/record"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
@@ -135,6 +136,21 @@ type stagePlugins struct {
 	mu     sync.Mutex
 	m      *host.Manager
 	closed bool
+	calls  map[string]map[string]bool // plugin name → ids of the stages that called it
+}
+
+// called notes that stage id called the plugin name, for the record's
+// provenance.
+func (sp *stagePlugins) called(name, id string) {
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	if sp.calls == nil {
+		sp.calls = map[string]map[string]bool{}
+	}
+	if sp.calls[name] == nil {
+		sp.calls[name] = map[string]bool{}
+	}
+	sp.calls[name][id] = true
 }
 
 func (sp *stagePlugins) stage(ctx context.Context, name string) (*host.Stage, error) {
@@ -157,6 +173,29 @@ func (sp *stagePlugins) stage(ctx context.Context, name string) (*host.Stage, er
 		err = &c
 	}
 	return st, err
+}
+
+// provenance is what the record says of each stage plugin the run
+// started (nil: none, or no plugin side).
+func (sp *stagePlugins) provenance() []record.PluginRun {
+	if sp == nil {
+		return nil
+	}
+	sp.mu.Lock()
+	m := sp.m
+	calls := map[string][]string{}
+	for name, ids := range sp.calls {
+		calls[name] = slices.Sorted(maps.Keys(ids))
+	}
+	sp.mu.Unlock()
+	if m == nil {
+		return nil
+	}
+	var out []record.PluginRun
+	for _, p := range m.Started() {
+		out = append(out, record.PluginRun{Name: p.Name, Version: p.Version, Protocol: p.Protocol, Path: p.Path, SHA256: p.SHA256, Stages: calls[p.Name]})
+	}
+	return out
 }
 
 func (sp *stagePlugins) close() {
@@ -203,16 +242,14 @@ func pluginStage(st *chart.StageSpec, set settled) flow.StageFunc {
 			rs.script(s.Path(), label.Threw, nil, false, callNotes{cause: pluginCause(ctx, err, set.timeout)})
 			return outOfTime(ctx, err)
 		}
+		rs.plugins.called(ps.Name, st.ID)
 		d := p.Description()
-		args, err := pluginArgs(ps, d, s)
+		args, assumed, err := pluginArgs(ps, d, s)
 		if err != nil {
 			return err
 		}
-		for _, a := range d.Args {
-			if _, given := args[a.Name]; !given && a.HasDefault {
-				args[a.Name] = a.Default
-				rs.assume(s.Path(), a.Name, a.Default, ps.Name)
-			}
+		for _, name := range assumed {
+			rs.assume(s.Path(), name, args[name], ps.Name)
 		}
 		scope := make(map[string]any, len(d.Reads))
 		for _, k := range d.Reads {
@@ -272,53 +309,36 @@ type timedOut struct{ err error }
 func (e timedOut) Error() string   { return e.err.Error() }
 func (e timedOut) Unwrap() []error { return []error{e.err, context.DeadlineExceeded} }
 
-// pluginArgs evaluates the stage's args and checks them against what the
-// plugin declares: no unknown name, every required one given, each of its
-// declared type.
-func pluginArgs(ps *chart.PluginStageSpec, d plugins.Description, s *flow.Scope) (map[string]any, error) {
-	decl := make(map[string]plugins.Arg, len(d.Args))
+// pluginArgs evaluates the stage's args and applies the host's argument
+// rules to them (plugins.ApplyArgs: their one home). An argument the plugin
+// does not declare is not evaluated: its error is that it is unknown.
+func pluginArgs(ps *chart.PluginStageSpec, d plugins.Description, s *flow.Scope) (map[string]any, []string, error) {
+	declared := make(map[string]bool, len(d.Args))
 	for _, a := range d.Args {
-		decl[a.Name] = a
+		declared[a.Name] = true
 	}
-	args := make(map[string]any, len(d.Args))
+	given := make(map[string]any, len(ps.Args))
+	src := make(map[string]string, len(ps.Args))
 	for _, a := range ps.Args {
-		da, ok := decl[a.Key]
-		if !ok {
-			return nil, fmt.Errorf("plugin %q has no argument %q (it takes: %s)", ps.Name, a.Key, argNames(d.Args))
+		src[a.Key] = a.Src
+		if !declared[a.Key] {
+			given[a.Key] = nil
+			continue
 		}
 		v, _, err := a.Expr.Value(s)
 		if err != nil {
-			return nil, fmt.Errorf("plugin %q argument %s: %s: %w", ps.Name, a.Key, a.Src, err)
+			return nil, nil, fmt.Errorf("plugin %q argument %s: %s: %w", ps.Name, a.Key, a.Src, err)
 		}
 		stateOf(s).derive(s, a.Expr, v)
-		if !argFits(da.Type, v) {
-			return nil, fmt.Errorf("plugin %q argument %s: %s is %s, want a %s", ps.Name, a.Key, a.Src, jsonv.Describe(v), da.Type)
-		}
-		args[a.Key] = v
+		given[a.Key] = v
 	}
-	for _, a := range d.Args {
-		if _, ok := args[a.Name]; !ok && a.Required {
-			return nil, fmt.Errorf("plugin %q needs argument %q (%s)", ps.Name, a.Name, a.Description)
-		}
+	args, assumed, err := plugins.ApplyArgs(d, given)
+	var ae *plugins.ArgError
+	if errors.As(err, &ae) && ae.Problem == plugins.WrongType {
+		// Name the chart's words too: the value came from them.
+		return nil, nil, fmt.Errorf("%w (the stage gives %s)", err, src[ae.Arg])
 	}
-	return args, nil
-}
-
-func argNames(as []plugins.Arg) string {
-	if len(as) == 0 {
-		return "none"
-	}
-	names := make([]string, len(as))
-	for i, a := range as {
-		names[i] = a.Name
-	}
-	return strings.Join(names, ", ")
-}
-
-// argFits is jsonv.Fits: a plugin argument's declared type is judged by the
-// rule inputs are.
-func argFits(typ string, v any) bool {
-	return jsonv.Fits(typ, v)
+	return args, assumed, err
 }
 
 // assumedArg is a plugin argument filled by the plugin's declared default.

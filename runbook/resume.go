@@ -125,6 +125,9 @@ func (rb *Runbook) Resume(ctx context.Context, rec *record.RunRecord, answers ma
 	res := r.finish(fres)
 	out := res.Record
 	out.Warnings = append(slices.Clone(old.Warnings), out.Warnings...)
+	// Both parts of the run name their plugins: the same build once, a
+	// plugin rebuilt between the parts twice (each part ran its own).
+	out.Plugins = mergePlugins(old.Plugins, out.Plugins)
 	if r.narr != nil || len(old.Narrative) > 0 {
 		out.Narrative = append(slices.Clone(old.Narrative), out.Narrative...)
 	}
@@ -523,4 +526,25 @@ func MarkResumed(path string, rec *record.RunRecord, by, at, into string) error 
 	marked := *rec
 	marked.Resumed = &record.ResumedRecord{By: by, At: at, Into: into}
 	return record.WriteFile(path, &marked)
+}
+
+// mergePlugins is the provenance of a resumed run: the saved part's and
+// the new part's, one entry per build (name, version, path and digest), its
+// stages the union of both parts', sorted by name.
+func mergePlugins(old, now []record.PluginRun) []record.PluginRun {
+	out := slices.Clone(old)
+	for _, p := range now {
+		k := slices.IndexFunc(out, func(o record.PluginRun) bool {
+			return o.Name == p.Name && o.Version == p.Version && o.Protocol == p.Protocol && o.Path == p.Path && o.SHA256 == p.SHA256
+		})
+		if k < 0 {
+			out = append(out, p)
+			continue
+		}
+		stages := append(slices.Clone(out[k].Stages), p.Stages...)
+		slices.Sort(stages)
+		out[k].Stages = slices.Compact(stages)
+	}
+	slices.SortStableFunc(out, func(a, b record.PluginRun) int { return strings.Compare(a.Name, b.Name) })
+	return out
 }

@@ -94,6 +94,9 @@ type explainOutput struct {
 	// Scripts are the script rows of the commits the explanation names
 	// (what an exec stage ran and how it ended), in log order.
 	Scripts []explainScript `json:"scripts,omitempty"`
+	// Plugins are the provenance of the stage plugins the explanation's
+	// commits called: which plugin, version and bytes gave the value.
+	Plugins []record.PluginRun `json:"plugins,omitempty"`
 }
 
 // explainScript is one commit's script row.
@@ -108,6 +111,7 @@ type explainScript struct {
 // answer can say so and how to see it whole.
 type explainText struct {
 	b       *strings.Builder
+	plugins map[int]*record.PluginRun // commit index → the plugin it called
 	full    bool
 	cut     bool
 	scripts map[int]*label.Row
@@ -172,6 +176,7 @@ func explainRecord(path, q string, f explainFlags, atSet bool, stdout, stderr io
 		out.Explanation = e
 	}
 	scripts := map[int]*label.Row{}
+	plugins := map[int]*record.PluginRun{}
 	if out.Explanation != nil {
 		seen := map[int]bool{}
 		var collect func(n *flow.CauseNode)
@@ -180,6 +185,9 @@ func explainRecord(path, q string, f explainFlags, atSet bool, stdout, stderr io
 				seen[n.Index] = true
 				if row := x.Script(n.Index); row != nil {
 					scripts[n.Index] = row
+				}
+				if p := x.Plugin(n.Index); p != nil {
+					plugins[n.Index] = p
 				}
 			}
 			for _, c := range n.Causes {
@@ -190,12 +198,19 @@ func explainRecord(path, q string, f explainFlags, atSet bool, stdout, stderr io
 		for _, i := range slices.Sorted(maps.Keys(scripts)) {
 			out.Scripts = append(out.Scripts, explainScript{Index: i, Path: rec.Log.Commits[i].Path, Row: *scripts[i]})
 		}
+		named := map[*record.PluginRun]bool{}
+		for _, i := range slices.Sorted(maps.Keys(plugins)) {
+			if p := plugins[i]; !named[p] {
+				named[p] = true
+				out.Plugins = append(out.Plugins, *p)
+			}
+		}
 	}
 	if f.format == "json" {
 		return writeJSON(stdout, out, "  ")
 	}
 	var b strings.Builder
-	t := &explainText{b: &b, full: f.full, scripts: scripts}
+	t := &explainText{b: &b, full: f.full, scripts: scripts, plugins: plugins}
 	t.writeExplainText(&out)
 	// What a command printed reaches the terminal only through clean
 	// (sanitize.go), as in exec's text output.
@@ -295,6 +310,9 @@ func (t *explainText) writeNode(n *flow.CauseNode, depth int) {
 	b.WriteByte('\n')
 	if row := t.scripts[n.Index]; row != nil && n.Kind == flow.NodeCommit && !n.Seen {
 		t.writeScript(row, depth+1)
+	}
+	if p := t.plugins[n.Index]; p != nil && n.Kind == flow.NodeCommit && !n.Seen {
+		fmt.Fprintf(b, "%splugin %s %s (protocol %d): %s, sha256 %s\n", strings.Repeat("  ", depth+1), p.Name, p.Version, p.Protocol, p.Path, p.SHA256)
 	}
 	if n.Route != nil && !n.Seen {
 		t.writeRuleLines(n.Route, depth+1)

@@ -84,8 +84,10 @@ func newHonestyPluginCmd() *cobra.Command {
 func newPluginsCmd(stdout, stderr io.Writer) *cobra.Command {
 	var dir string
 	cmd := &cobra.Command{
-		Use:   "plugins [--dir D]",
-		Short: "List the stage plugins found, their protocol and what each declares",
+		Use: "plugins [--dir D]",
+		// `runbook plugin init NAME` reads as it should.
+		Aliases: []string{"plugin"},
+		Short:   "List the stage plugins found, their protocol and what each declares",
 		Long: `plugins lists the stage plugins in the plugin directory (--dir, default
 $RUNBOOK_PLUGIN_DIR): each executable named runbook-plugin-NAME is started,
 asked what it is, and stopped. For each: name, version, protocol, whether it
@@ -108,6 +110,7 @@ is listed with the reason.`,
 		},
 	}
 	cmd.Flags().StringVar(&dir, "dir", os.Getenv("RUNBOOK_PLUGIN_DIR"), "the plugin `directory` (default $RUNBOOK_PLUGIN_DIR)")
+	cmd.AddCommand(newPluginsCheckCmd(stdout), newPluginInitCmd(stdout))
 	return cmd
 }
 

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -89,6 +91,42 @@ func (m *Manager) start(ctx context.Context, name string, st *starting) {
 		return
 	}
 	st.s, st.err = p.Stage(ctx)
+}
+
+// Provenance is what a run's record says of a stage plugin that ran: which
+// plugin, which build (its declared version) and which bytes.
+type Provenance struct {
+	Name     string
+	Version  string
+	Protocol int
+	Path     string
+	SHA256   string
+}
+
+// Started is the provenance of every stage plugin that started and
+// described itself, sorted by name.
+func (m *Manager) Started() []Provenance {
+	m.mu.Lock()
+	all := make([]*starting, 0, len(m.stages))
+	for _, st := range m.stages {
+		all = append(all, st)
+	}
+	m.mu.Unlock()
+	var out []Provenance
+	for _, st := range all {
+		select {
+		case <-st.done:
+		default:
+			continue // still starting: it has run nothing
+		}
+		if st.s == nil || st.p == nil {
+			continue
+		}
+		out = append(out, Provenance{Name: st.p.Name(), Version: st.s.Description().Version,
+			Protocol: st.p.Protocol(), Path: st.p.Path(), SHA256: st.p.SHA256()})
+	}
+	slices.SortFunc(out, func(a, b Provenance) int { return strings.Compare(a.Name, b.Name) })
+	return out
 }
 
 // Close stops every plugin process the manager started, concurrently, and

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -19,6 +20,9 @@ import (
 	"time"
 
 	goplugin "github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/emptypb"
 
 	"github.com/openrunbook/runbook/internal/proc"
 	"github.com/openrunbook/runbook/plugins/internal/wire"
@@ -106,7 +110,7 @@ type Error struct {
 func (e *Error) Error() string {
 	msg := fmt.Sprintf("plugin %q: %s: %v", e.Plugin, e.Op, e.Err)
 	if e.Stderr != "" {
-		msg += "; its stderr ends: " + lastLines(e.Stderr, 5)
+		msg += "; its stderr ends: " + stderrShown(e.Stderr)
 	}
 	return msg
 }
@@ -140,6 +144,8 @@ type Plugin struct {
 	rpc    goplugin.ClientProtocol
 	stderr *ring
 
+	sha256 string // of the executable, read before the start
+
 	killOnce sync.Once
 	broken   atomic.Bool
 }
@@ -155,12 +161,30 @@ func Start(ctx context.Context, src Source, opts ...Option) (*Plugin, error) {
 		p.Kill()
 		return nil, &Error{Plugin: src.Name, Op: "start", Err: err, Stderr: p.stderr.tail()}
 	}
+	// A relative path is the file it names from here, never a name to look
+	// up on $PATH: exec.Command would run a same-named binary from there
+	// (issue #17). Every caller's path passes this one gate.
+	if !filepath.IsAbs(src.Path) {
+		abs, err := filepath.Abs(src.Path)
+		if err != nil {
+			return nil, &Error{Plugin: src.Name, Op: "start", Err: err}
+		}
+		src.Path = abs
+		p.src = src
+	}
 	if err := checkFile(src.Path); err != nil {
 		return nil, &Error{Plugin: src.Name, Op: "start", Err: err}
 	}
 	p.cmd = exec.Command(src.Path, src.Args...)
+	// The digest is read before the start, a pin's check and the record's
+	// provenance from the one read: the record names the bytes that ran.
+	have, err := fileSHA256(p.cmd.Path)
+	if err != nil {
+		return nil, &Error{Plugin: src.Name, Op: "start", Err: fmt.Errorf("checksum: %w", err)}
+	}
+	p.sha256 = have
 	if src.SHA256 != "" {
-		if err := checkSum(p.cmd.Path, src.SHA256); err != nil {
+		if err := sumMatches(p.cmd.Path, have, src.SHA256); err != nil {
 			return nil, &Error{Plugin: src.Name, Op: "start", Err: err}
 		}
 	}
@@ -225,6 +249,12 @@ func Start(ctx context.Context, src Source, opts ...Option) (*Plugin, error) {
 // Name is the plugin's name as charts call it.
 func (p *Plugin) Name() string { return p.src.Name }
 
+// Path is the absolute path of the executable that was started.
+func (p *Plugin) Path() string { return p.src.Path }
+
+// SHA256 is the hex SHA-256 of the executable, read just before it started.
+func (p *Plugin) SHA256() string { return p.sha256 }
+
 // Protocol is the protocol version the handshake agreed on.
 func (p *Plugin) Protocol() int { return p.client.NegotiatedVersion() }
 
@@ -261,6 +291,15 @@ const (
 func (p *Plugin) Kill() {
 	p.killOnce.Do(func() {
 		asked := p.rpc != nil && !p.broken.Load()
+		if asked && !p.shutdownServed() {
+			// It cannot be asked: go-plugin would wait 2 s for an exit that
+			// never comes before its kill (issue #17). Stop the group now,
+			// SIGTERM first so it may clean up.
+			if pid := p.Pid(); pid > 0 {
+				_ = proc.KillGroup(pid, 500*time.Millisecond)
+			}
+			asked = false
+		}
 		if !asked {
 			// Nothing to ask: spending go-plugin's grace period would only
 			// delay the end.
@@ -285,6 +324,27 @@ func (p *Plugin) Kill() {
 		p.g.removeSocketDir()
 	})
 }
+
+// shutdownServed asks the plugin to shut down through go-plugin's
+// GRPCController, as go-plugin's own Kill does, and reports whether the
+// plugin serves it. A plugin written from plugin.proto alone may not (a
+// non-Go one): its answer is Unimplemented, and it will not exit when
+// asked. Any other outcome counts as served — a Go plugin's server stops
+// as it answers, so the call may end with the connection.
+func (p *Plugin) shutdownServed() bool {
+	gc, ok := p.rpc.(*goplugin.GRPCClient)
+	if !ok || gc.Conn == nil {
+		return true
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), shutdownAsk)
+	defer cancel()
+	err := gc.Conn.Invoke(ctx, "/plugin.GRPCController/Shutdown", &emptypb.Empty{}, &emptypb.Empty{})
+	return status.Code(err) != codes.Unimplemented
+}
+
+// shutdownAsk bounds the Shutdown call: a plugin too busy to answer within
+// it is left to go-plugin's own wait and the kill after it.
+const shutdownAsk = time.Second
 
 // await waits up to d for done; when it is not closed by then it calls
 // next (if any). It reports whether done closed in time.
@@ -416,6 +476,14 @@ func checkSum(path, want string) error {
 	if err != nil {
 		return fmt.Errorf("checksum: %w", err)
 	}
+	return sumMatches(path, have, want)
+}
+
+// sumMatches compares the digest have of the file at path with a pin.
+func sumMatches(path, have, want string) error {
+	if b, err := hex.DecodeString(want); err != nil || len(b) != sha256.Size {
+		return fmt.Errorf("sha256 %q is not a SHA-256 digest", want)
+	}
 	if !strings.EqualFold(have, want) {
 		return fmt.Errorf("checksum mismatch: the chart pins sha256 %s but %s has %s; refused before starting it", want, path, have)
 	}
@@ -431,6 +499,27 @@ func socketTempDir() string {
 	}
 	return "/tmp"
 }
+
+// stderrShown is the part of a stderr tail an error shows: its last 5
+// lines, or, when the plugin died of a Go panic or fatal error, from that
+// line on (at most panicLines): a goroutine's panic is followed by its
+// stack, so the last 5 lines were frames and the `panic:` line, the one
+// that says what happened, was dropped (issue #17).
+func stderrShown(s string) string {
+	lines := strings.Split(s, "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		l := strings.TrimSpace(lines[i])
+		if strings.HasPrefix(l, "panic: ") || strings.HasPrefix(l, "fatal error: ") {
+			end := min(len(lines), i+panicLines)
+			return strings.Join(lines[i:end], " | ")
+		}
+	}
+	return lastLines(s, 5)
+}
+
+// panicLines bounds a panic's part of an error: the panic line and the
+// first frames, which name the function that panicked.
+const panicLines = 12
 
 func lastLines(s string, n int) string {
 	lines := strings.Split(s, "\n")

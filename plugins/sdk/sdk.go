@@ -41,16 +41,6 @@ import (
 	"github.com/openrunbook/runbook/plugins/internal/wire"
 )
 
-// The plugin author's types (see package plugins).
-type (
-	Stage       = plugins.Stage
-	Description = plugins.Description
-	Arg         = plugins.Arg
-	Request     = plugins.Request
-	Response    = plugins.Response
-	Honesty     = plugins.Honesty
-)
-
 // ProtocolVersion is the plugin protocol this SDK serves.
 const ProtocolVersion = plugins.ProtocolVersion
 
@@ -79,7 +69,7 @@ func serve(st Stage, h Honesty) {
 	// real stderr (fd 2), which the host reads directly.
 	goplugin.Serve(&goplugin.ServeConfig{
 		HandshakeConfig:  wire.Handshake,
-		VersionedPlugins: wire.ServeSets(st, h),
+		VersionedPlugins: wire.ServeSets(guard(st), h),
 		GRPCServer:       realStdio(os.Stderr),
 		Logger: hclog.New(&hclog.LoggerOptions{
 			Level:      hclog.Warn,

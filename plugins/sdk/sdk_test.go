@@ -13,11 +13,14 @@ import (
 type echo struct{}
 
 func (echo) Describe() sdk.Description {
-	return sdk.Description{Name: "echo", Version: "1", Args: []sdk.Arg{{Name: "x", Type: "number", Default: 2.5, HasDefault: true}}}
+	return sdk.Description{Name: "echo", Version: "1", Args: []sdk.Arg{
+		{Name: "x", Type: "number", Default: 2.5, HasDefault: true},
+		{Name: "mode", Type: "string"},
+	}}
 }
 
 func (echo) Run(ctx context.Context, req sdk.Request) (sdk.Response, error) {
-	switch req.Args["x"] {
+	switch req.Args["mode"] {
 	case "fail":
 		return sdk.Response{}, errors.New("asked to fail")
 	case "panic":
@@ -34,23 +37,23 @@ func TestServeInProcess(t *testing.T) {
 	t.Parallel()
 	st := sdk.TestServe(t, echo{})
 	ctx := context.Background()
-	d, err := st.Describe(ctx)
-	if err != nil || d.Name != "echo" || d.Args[0].Default != 2.5 {
-		t.Fatalf("%+v %v", d, err)
+	if d := st.Description(); d.Name != "echo" || d.Args[0].Default != 2.5 {
+		t.Fatalf("%+v", d)
 	}
 	tests := []struct {
 		name    string
 		x       any
+		mode    string
 		wantErr string
 	}{
-		{"int stays int", 3, ""},
-		{"float stays float", 3.5, ""},
-		{"error", "fail", "asked to fail"},
-		{"panic fails the call only", "panic", "plugin panicked: asked to panic"},
+		{"int stays int", 3, "", ""},
+		{"float stays float", 3.5, "", ""},
+		{"error", 1, "fail", "asked to fail"},
+		{"panic fails the call only", 1, "panic", "plugin panicked: asked to panic"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			resp, err := st.Run(ctx, sdk.Request{Args: map[string]any{"x": tc.x}, Scope: map[string]any{"k": []any{1, "a"}}})
+			resp, err := st.Run(ctx, sdk.Request{Args: map[string]any{"x": tc.x, "mode": tc.mode}, Scope: map[string]any{"k": []any{1, "a"}}})
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("err = %v", err)
@@ -68,7 +71,7 @@ func TestServeInProcess(t *testing.T) {
 	}
 	dctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	if _, err := st.Run(dctx, sdk.Request{Args: map[string]any{"x": "deadline"}}); err != nil {
+	if _, err := st.Run(dctx, sdk.Request{Args: map[string]any{"mode": "deadline"}}); err != nil {
 		t.Fatalf("the deadline did not travel: %v", err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/openrunbook/runbook/plugins"
 	"github.com/openrunbook/runbook/plugins/sdk"
+	"github.com/openrunbook/runbook/plugins/sdk/sdktest"
 )
 
 func TestFileAge(t *testing.T) {
@@ -46,8 +47,14 @@ func TestFileAge(t *testing.T) {
 			}
 		})
 	}
+	// The host's own argument rules: path is required, maxAge defaults
+	// to 24h and is reported as assumed.
 	if _, err := st.Run(context.Background(), sdk.Request{Args: map[string]any{"maxAge": "1h"}}); err == nil {
 		t.Fatal("no path: no error")
+	}
+	call, err := st.Run(context.Background(), sdk.Request{Args: map[string]any{"path": old}})
+	if err != nil || len(call.Assumed) != 1 || call.Assumed[0] != "maxAge" || call.Result.(map[string]any)["tooOld"] != true {
+		t.Fatalf("maxAge not given: %+v %v", call, err)
 	}
 }
 
@@ -65,4 +72,17 @@ func TestFileAgeAsAProcess(t *testing.T) {
 	if resp.Result.(map[string]any)["tooOld"] != false {
 		t.Fatalf("result %v", resp.Result)
 	}
+}
+
+// TestFileAgeChart runs the example chart through the real host, the
+// plugin served from this test binary (sdktest).
+func TestFileAgeChart(t *testing.T) {
+	t.Parallel()
+	missing := filepath.Join(t.TempDir(), "nope")
+	res := sdktest.RunFile(t, "chart.yaml", sdktest.Plugin("file-age", fileAge{now: time.Now}),
+		sdktest.Inputs(map[string]any{"path": missing}))
+	res.ExpectStatus("completed")
+	res.ExpectVerdict(map[string]any{"subject": missing, "verdict": "missing"})
+	res.ExpectCoverage("age", "absence", "file "+missing)
+	res.ExpectAssumed("file-age", "maxAge")
 }

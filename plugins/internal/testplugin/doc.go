@@ -7,6 +7,8 @@
 //	proto2       speaks plugin protocol 2 only
 //	nohandshake  starts a child holding its stdout and stderr, writes both
 //	             pids to EXE.pids, and neither ever handshakes
+//	crashes      describes itself, then exits 3 on every call
+//	panics       panics in explodeOnPurpose (panic: true, the default)
 //	logargs      writes its arguments to stderr in every form (%v, %q,
 //	             JSON, a JSON log line); crash: true exits after
 package testplugin

@@ -39,6 +39,16 @@ func (behave) Run(ctx context.Context, req sdk.Request) (sdk.Response, error) {
 	case "crash":
 		fmt.Fprintln(os.Stderr, "behave: about to crash on purpose")
 		os.Exit(3)
+	case "gopanic":
+		// A panic on a goroutine of its own: no recover in the SDK can
+		// catch it, the process dies with the stack on stderr.
+		go func() {
+			for range 30 {
+				fmt.Fprintln(os.Stderr, "behave: some noise before the panic")
+			}
+			panic("behave: boom on a goroutine")
+		}()
+		select {}
 	case "hang":
 		fmt.Fprintln(os.Stderr, "behave: hanging on purpose")
 		writePids(pidfile, os.Getpid())

@@ -1,0 +1,103 @@
+package plugins
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/openrunbook/runbook/internal/jsonv"
+	"github.com/openrunbook/runbook/internal/suggest"
+)
+
+// ApplyArgs applies the host's argument rules to the arguments a stage
+// gives a plugin described by d: every given name is declared, every
+// required one is given, each value fits its declared type, and each
+// missing argument with a declared default takes it. args is given with
+// the defaults filled (given itself is not written); assumed names the
+// arguments filled from defaults, sorted — each an ASSUMED value the host
+// reports by the plugin's name.
+//
+// It is the one home of these rules: the host calls it before every call
+// and the SDK's test helper calls it too, so a plugin's tests see what the
+// host would send. err is an *ArgError naming the argument and what would
+// be right.
+func ApplyArgs(d Description, given map[string]any) (args map[string]any, assumed []string, err error) {
+	decl := make(map[string]Arg, len(d.Args))
+	names := make([]string, 0, len(d.Args))
+	for _, a := range d.Args {
+		decl[a.Name] = a
+		names = append(names, a.Name)
+	}
+	// Sorted, so the first wrong argument named is the same every run.
+	keys := make([]string, 0, len(given))
+	for k := range given {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	args = make(map[string]any, len(d.Args))
+	for _, k := range keys {
+		da, ok := decl[k]
+		if !ok {
+			why := "no such argument"
+			if near := suggest.Nearest(k, names); near != "" {
+				why += fmt.Sprintf(" (did you mean %q?)", near)
+			}
+			return nil, nil, &ArgError{Plugin: d.Name, Arg: k, Problem: Unknown,
+				Reason: fmt.Sprintf("%s; it takes: %s", why, argNames(names))}
+		}
+		v := given[k]
+		if !jsonv.Fits(da.Type, v) {
+			return nil, nil, &ArgError{Plugin: d.Name, Arg: k, Problem: WrongType,
+				Reason: fmt.Sprintf("is %s, want a %s", jsonv.Describe(v), da.Type)}
+		}
+		args[k] = v
+	}
+	for _, a := range d.Args {
+		if _, ok := args[a.Name]; ok {
+			continue
+		}
+		switch {
+		case a.HasDefault:
+			args[a.Name] = a.Default
+			assumed = append(assumed, a.Name)
+		case a.Required:
+			why := "required, and not given"
+			if a.Description != "" {
+				why += " (" + a.Description + ")"
+			}
+			return nil, nil, &ArgError{Plugin: d.Name, Arg: a.Name, Problem: Missing, Reason: why}
+		}
+	}
+	slices.Sort(assumed)
+	return args, assumed, nil
+}
+
+// Problem is what is wrong with an argument.
+type Problem uint8
+
+// The problems ApplyArgs finds.
+const (
+	Unknown   Problem = iota + 1 // the plugin declares no such argument
+	Missing                      // a required argument not given
+	WrongType                    // a value that does not fit the declared type
+)
+
+// ArgError is an argument the host refuses to pass a plugin.
+type ArgError struct {
+	Plugin  string
+	Arg     string
+	Problem Problem
+	// Reason says what is wrong and what would be right.
+	Reason string
+}
+
+func (e *ArgError) Error() string {
+	return fmt.Sprintf("plugin %q argument %q: %s", e.Plugin, e.Arg, e.Reason)
+}
+
+func argNames(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}

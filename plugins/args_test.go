@@ -1,0 +1,86 @@
+package plugins_test
+
+import (
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/openrunbook/runbook/plugins"
+)
+
+var probe = plugins.Description{
+	Name: "probe",
+	Args: []plugins.Arg{
+		{Name: "url", Type: "string", Required: true, Description: "what to fetch"},
+		{Name: "timeout", Type: "duration", Default: "5s", HasDefault: true},
+		{Name: "retries", Type: "number", Default: 2, HasDefault: true},
+		{Name: "anything"},
+	},
+}
+
+func TestApplyArgs(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name    string
+		given   map[string]any
+		args    map[string]any
+		assumed []string
+		problem plugins.Problem
+		arg     string
+		says    string
+	}{
+		{name: "defaults filled and assumed, sorted",
+			given:   map[string]any{"url": "http://x"},
+			args:    map[string]any{"url": "http://x", "timeout": "5s", "retries": 2},
+			assumed: []string{"retries", "timeout"}},
+		{name: "a given value is not assumed",
+			given:   map[string]any{"url": "u", "timeout": "1s", "anything": []any{1}},
+			args:    map[string]any{"url": "u", "timeout": "1s", "retries": 2, "anything": []any{1}},
+			assumed: []string{"retries"}},
+		// TestArgFitsJSONNumber was the regression: the number list once
+		// left out json.Number, which inputs of type number take.
+		{name: "json.Number is a number",
+			given: map[string]any{"url": "u", "retries": json.Number("3")},
+			args:  map[string]any{"url": "u", "retries": json.Number("3"), "timeout": "5s"}, assumed: []string{"timeout"}},
+		{name: "unknown with did-you-mean", given: map[string]any{"url": "u", "retires": 3},
+			problem: plugins.Unknown, arg: "retires", says: `did you mean "retries"?`},
+		{name: "unknown lists what it takes", given: map[string]any{"url": "u", "zzz": 3},
+			problem: plugins.Unknown, arg: "zzz", says: "it takes: url, timeout, retries, anything"},
+		{name: "missing required", given: map[string]any{},
+			problem: plugins.Missing, arg: "url", says: "required, and not given (what to fetch)"},
+		{name: "wrong type", given: map[string]any{"url": 3},
+			problem: plugins.WrongType, arg: "url", says: "is a number, want a string"},
+		{name: "bad duration", given: map[string]any{"url": "u", "timeout": "soon"},
+			problem: plugins.WrongType, arg: "timeout", says: "is a string, want a duration"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			given := map[string]any{}
+			for k, v := range tc.given {
+				given[k] = v
+			}
+			args, assumed, err := plugins.ApplyArgs(probe, given)
+			if tc.problem != 0 {
+				var ae *plugins.ArgError
+				if !errors.As(err, &ae) || ae.Problem != tc.problem || ae.Arg != tc.arg || !strings.Contains(err.Error(), tc.says) {
+					t.Fatalf("err = %v; want problem %d on %q saying %q", err, tc.problem, tc.arg, tc.says)
+				}
+				if !strings.Contains(err.Error(), `plugin "probe"`) {
+					t.Errorf("err %q does not name the plugin", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(args, tc.args) || !reflect.DeepEqual(assumed, tc.assumed) {
+				t.Errorf("ApplyArgs = %v, %v; want %v, %v", args, assumed, tc.args, tc.assumed)
+			}
+			if !reflect.DeepEqual(given, tc.given) {
+				t.Errorf("ApplyArgs wrote into given: %v", given)
+			}
+		})
+	}
+}

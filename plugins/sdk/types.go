@@ -1,0 +1,90 @@
+package sdk
+
+import (
+	"github.com/openrunbook/runbook/plugins"
+	"github.com/openrunbook/runbook/plugins/label"
+)
+
+// The plugin author's types are aliases of package plugins', the protocol's
+// Go-native types, which the host uses too: one definition, so a plugin and
+// the host can never disagree about a field. An alias shows no fields in
+// `go doc`, so each one's comment lists them (TestGoDocShowsFields holds
+// every list to the real fields); `go doc github.com/openrunbook/runbook/plugins`
+// shows the definitions themselves.
+
+// Stage is what a stage plugin implements; Serve serves it.
+//
+//	Describe() Description
+//	    What the plugin is. The host asks once per process, before any call.
+//	Run(ctx context.Context, req Request) (Response, error)
+//	    One stage execution. Calls of one batch arrive concurrently; ctx
+//	    carries the call's deadline. An error fails the stage with its
+//	    message (a RunsCode plugin's row is then reported-failure); a panic
+//	    fails the call too, its stack kept on the error (Serve recovers it).
+type Stage = plugins.Stage
+
+// Description is what a stage plugin declares about itself (Stage.Describe).
+//
+//	Name        string   the plugin's name, as charts call it
+//	Version     string   its version, shown by `runbook plugins`
+//	Description string   one line on what it does
+//	Args        []Arg    the arguments it takes; the host refuses any other
+//	RunsCode    bool     each call runs code whose outcome the record must
+//	                     label: every call files a script row from Facts
+//	Reads       []string the scope keys whose values each call receives
+type Description = plugins.Description
+
+// Arg is one declared argument of a stage plugin.
+//
+//	Name        string the argument's name in a chart's `args:`
+//	Type        string its type, checked by the host before the call
+//	                   (see package plugins for the vocabulary; "" is any)
+//	Description string what it means (shown when a required one is missing)
+//	Required    bool   the chart must give it
+//	Default     any    the value used when the chart does not give it: the
+//	                   host fills it and reports it as an ASSUMED value
+//	HasDefault  bool   Default is set (a default may be nil, 0 or "")
+type Arg = plugins.Arg
+
+// Request is one stage execution's input (Stage.Run).
+//
+//	Path  string         the stage's path in the run (`per-file~3/age`), for logs
+//	Args  map[string]any the arguments, each declared default filled in
+//	Scope map[string]any the values of the declared Reads the scope holds
+//
+// A whole number arrives as an int, any other number as a float64.
+type Request = plugins.Request
+
+// Response is one stage execution's output (Stage.Run).
+//
+//	Result any     written under the stage's `into`; it may declare its
+//	               coverage (Absent, Ledger)
+//	Facts  *Facts  the execution evidence of the code the call ran (a
+//	               RunsCode plugin); nil files none
+type Response = plugins.Response
+
+// Facts is the execution evidence of the code a call ran, which the host
+// labels (completed, completed-with-failure, outcome-unknown …) on the
+// call's script row.
+//
+//	OK           *bool   the plugin's verdict on the call, when it gives one
+//	ExitCode     *int    set only when a process really exited
+//	ServiceError bool    a remote service said the call failed, no exit code
+//	TerminatedBy string  the signal that killed the process, when one did
+//
+// Exited builds the common case.
+type Facts = label.Facts
+
+// Honesty serves the three honesty stages (label, coverage, assessment);
+// the runbook binary serves its built-in ones with ServeHonesty. See
+// package plugins for its methods.
+type Honesty = plugins.Honesty
+
+// Exited is the Facts of a process that exited with code: completed when
+// code is 0, completed-with-failure otherwise.
+//
+//	sdk.Response{Result: out, Facts: sdk.Exited(cmd.ProcessState.ExitCode())}
+func Exited(code int) *Facts {
+	c := code
+	return &Facts{ExitCode: &c}
+}
