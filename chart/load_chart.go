@@ -3,6 +3,7 @@ package chart
 import (
 	"github.com/openrunbook/runbook/internal/ident"
 	"github.com/openrunbook/runbook/internal/suggest"
+	"github.com/openrunbook/runbook/plugins"
 
 	"fmt"
 	"strings"
@@ -19,7 +20,7 @@ var (
 	presentations   = []string{"prose", "panel"}
 	standingLines   = []string{"always", "unless-consistent", "not-sure-or-ask"}
 	honestyStages   = []string{"label", "coverage", "assessment"}
-	pluginEntryKeys = []string{"command", "sha256"}
+	pluginEntryKeys = []string{"command", "sha256", "version"}
 )
 
 // top reads the chart's top-level map.
@@ -361,6 +362,15 @@ func (l *loader) plugins(e entry) []PluginSpec {
 					l.errf(se.valPos, "", "%s sha256 %q is not a SHA-256 digest: write 64 hexadecimal digits (sha256sum prints them)", what, s)
 				} else {
 					p.SHA256 = strings.ToLower(s)
+				}
+			}
+		}
+		if ve, ok := pm.get("version"); ok {
+			if s, ok := l.word(ve, "", what+" version"); ok {
+				if err := plugins.CheckConstraint(s); err != nil {
+					l.errf(ve.valPos, "", "%s version: %v", what, err)
+				} else {
+					p.Version = s
 				}
 			}
 		}

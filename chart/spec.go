@@ -86,6 +86,9 @@ type PluginSpec struct {
 	Name    string
 	Command string
 	SHA256  string
+	// Version is a version constraint (">= 1.2, < 2") the plugin's
+	// declared version must meet; "" any.
+	Version string
 	Pos     Pos
 }
 

@@ -48,7 +48,7 @@ func ApplyArgs(d Description, given map[string]any) (args map[string]any, assume
 		v := given[k]
 		if !jsonv.Fits(da.Type, v) {
 			return nil, nil, &ArgError{Plugin: d.Name, Arg: k, Problem: WrongType,
-				Reason: fmt.Sprintf("is %s, want a %s", jsonv.Describe(v), da.Type)}
+				Reason: fmt.Sprintf("is %s, want %s", jsonv.Describe(v), aType(da.Type))}
 		}
 		args[k] = v
 	}
@@ -72,6 +72,35 @@ func ApplyArgs(d Description, given map[string]any) (args map[string]any, assume
 	return args, assumed, nil
 }
 
+// CheckDescription refuses a description the host cannot apply its
+// argument rules to: an argument without a name or declared twice, a type
+// outside the vocabulary (which would silently turn its checking off), or a
+// default that does not fit its own type (it would be sent unchecked, and
+// reported as ASSUMED). The host calls it once per process, when the plugin
+// describes itself.
+func CheckDescription(d Description) error {
+	seen := make(map[string]bool, len(d.Args))
+	for _, a := range d.Args {
+		switch {
+		case a.Name == "":
+			return &ArgError{Plugin: d.Name, Problem: BadDeclaration, Reason: "an argument is declared without a name"}
+		case seen[a.Name]:
+			return &ArgError{Plugin: d.Name, Arg: a.Name, Problem: BadDeclaration, Reason: "declared twice"}
+		case !jsonv.Known(a.Type):
+			why := fmt.Sprintf("declares type %q, which is not a type runbook checks (types: %s)", a.Type, strings.Join(jsonv.Types, ", "))
+			if near := suggest.Nearest(a.Type, jsonv.Types); near != "" {
+				why += fmt.Sprintf("; did you mean %q?", near)
+			}
+			return &ArgError{Plugin: d.Name, Arg: a.Name, Problem: BadDeclaration, Reason: why}
+		case a.HasDefault && !jsonv.Fits(a.Type, a.Default):
+			return &ArgError{Plugin: d.Name, Arg: a.Name, Problem: BadDeclaration,
+				Reason: fmt.Sprintf("declares a default that is %s, not %s", jsonv.Describe(a.Default), aType(a.Type))}
+		}
+		seen[a.Name] = true
+	}
+	return nil
+}
+
 // Problem is what is wrong with an argument.
 type Problem uint8
 
@@ -80,6 +109,9 @@ const (
 	Unknown   Problem = iota + 1 // the plugin declares no such argument
 	Missing                      // a required argument not given
 	WrongType                    // a value that does not fit the declared type
+	// BadDeclaration is the plugin's own: its description declares the
+	// argument wrongly (CheckDescription).
+	BadDeclaration
 )
 
 // ArgError is an argument the host refuses to pass a plugin.
@@ -100,4 +132,12 @@ func argNames(names []string) string {
 		return "none"
 	}
 	return strings.Join(names, ", ")
+}
+
+// aType is a declared type with its article: "a number", "an integer".
+func aType(t string) string {
+	if t != "" && strings.ContainsRune("aeiou", rune(t[0])) {
+		return "an " + t
+	}
+	return "a " + t
 }

@@ -84,3 +84,37 @@ func TestApplyArgs(t *testing.T) {
 		})
 	}
 }
+
+func TestIssue17CheckDescription(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		arg  plugins.Arg
+		says string // "" accepted
+	}{
+		{"integer is known", plugins.Arg{Name: "n", Type: "integer", Default: 3, HasDefault: true}, ""},
+		{"no type is any", plugins.Arg{Name: "n", Default: []any{}, HasDefault: true}, ""},
+		{"unknown type refused, nearest named", plugins.Arg{Name: "n", Type: "integr"}, `declares type "integr", which is not a type runbook checks (types: any, string, number, integer, bool, list, object, duration); did you mean "integer"?`},
+		{"default of the wrong type", plugins.Arg{Name: "n", Type: "integer", Default: 2.5, HasDefault: true}, "declares a default that is a number, not an integer"},
+		{"default of a bad duration", plugins.Arg{Name: "d", Type: "duration", Default: "soon", HasDefault: true}, "declares a default that is a string, not a duration"},
+		{"no name", plugins.Arg{Type: "string"}, "an argument is declared without a name"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			err := plugins.CheckDescription(plugins.Description{Name: "probe", Args: []plugins.Arg{tc.arg}})
+			if tc.says == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.says) || !strings.Contains(err.Error(), `plugin "probe"`) {
+				t.Errorf("err = %v; want one naming the plugin and saying %q", err, tc.says)
+			}
+		})
+	}
+	twice := plugins.Description{Name: "probe", Args: []plugins.Arg{{Name: "a"}, {Name: "a"}}}
+	if err := plugins.CheckDescription(twice); err == nil || !strings.Contains(err.Error(), `argument "a": declared twice`) {
+		t.Errorf("twice: %v", err)
+	}
+}

@@ -55,7 +55,9 @@ type Description struct {
 // Arg is one declared argument.
 type Arg struct {
 	Name string
-	// Type is string, number, bool, list, object or duration ("" any).
+	// Type is string, number, integer, bool, list, object, duration or
+	// any ("" is any). Any other is refused when the plugin describes
+	// itself, and a Default must fit it.
 	Type        string
 	Description string
 	Required    bool

@@ -113,7 +113,7 @@ func (rb *Runbook) pluginSources() map[string]host.Source {
 		if abs, err := filepath.Abs(path); err == nil {
 			path = abs
 		}
-		out[p.Name] = host.Source{Name: p.Name, Path: path, SHA256: p.SHA256}
+		out[p.Name] = host.Source{Name: p.Name, Path: path, SHA256: p.SHA256, Version: p.Version}
 	}
 	return out
 }

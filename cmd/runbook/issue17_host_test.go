@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -111,4 +112,41 @@ func readFile(t *testing.T, p string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestIssue17PluginVersionConstraint: a chart's plugins: map may say which
+// versions of a plugin it was written for (version: ">= 1.2, < 2"); a
+// plugin declaring another fails its start naming both, a constraint that
+// does not parse is a load error at its line, and one that is met runs.
+// Before, no constraint could be given (the key was refused).
+func TestIssue17PluginVersionConstraint(t *testing.T) {
+	t.Parallel()
+	pd := pluginDir(t)
+	dir := t.TempDir()
+	copyExec(t, filepath.Join(pd, "runbook-plugin-behave"), filepath.Join(dir, "runbook-plugin-behave"))
+	const chart = `
+version: 1
+runbook: pinned
+plugins:
+  behave: {command: ./runbook-plugin-behave, version: %q}
+stages:
+  - id: call
+    plugin: {name: behave}
+`
+	for _, tc := range []struct {
+		constraint string
+		code       int
+		says       string
+	}{
+		{">= 0.0.1, < 1", 0, ""},
+		{">= 1.2, < 2", exitFailed, `plugin "behave": describe: declares version 0.0.1, but the chart's plugins: map wants >= 1.2, < 2`},
+		{"newest please", exitUsage, `chart.yaml:4:`},
+	} {
+		p := writeChart(t, t.TempDir(), "chart.yaml", fmt.Sprintf(chart, tc.constraint))
+		copyExec(t, filepath.Join(pd, "runbook-plugin-behave"), filepath.Join(filepath.Dir(p), "runbook-plugin-behave"))
+		r := runCLI(t, dir, "exec", p)
+		if r.code != tc.code || !strings.Contains(r.stdout+r.stderr, tc.says) {
+			t.Errorf("version %q: exit %d\n%s\n%s\nwant exit %d saying %q", tc.constraint, r.code, r.stdout, r.stderr, tc.code, tc.says)
+		}
+	}
 }

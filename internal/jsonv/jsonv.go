@@ -199,12 +199,14 @@ func Decoded(n json.Number) any {
 //	""  or "any"   every value
 //	"string"       a String
 //	"number"       a Number (any Go numeric type, json.Number)
+//	"integer"      a Number whose value is whole (2, 2.0, json.Number("7"))
 //	"bool"         a Bool
 //	"list"         a List ([]any)
 //	"object"       an Object (map[string]any)
 //	"duration"     a string time.ParseDuration reads ("90s", "1h30m"), or a time.Duration
-//	anything else  every value: a plugin declaring a type from a later
-//	               vocabulary is not refused by an older host
+//	anything else  every value; a declared type is checked against the
+//	               vocabulary (Known) where it is declared, so none reaches
+//	               here unnoticed
 //
 // Fits never converts: text that spells a number is a String, not a Number
 // (the input reader parses `--input n=3` before asking).
@@ -216,6 +218,8 @@ func Fits(typ string, v any) bool {
 		return Of(v) == String
 	case "number":
 		return Of(v) == Number
+	case "integer":
+		return isInteger(v)
 	case "bool":
 		return Of(v) == Bool
 	case "list":
@@ -233,6 +237,38 @@ func Fits(typ string, v any) bool {
 		return false
 	}
 	return true
+}
+
+// Types is the declared-type vocabulary Fits judges, in the order a
+// message lists it.
+var Types = []string{"any", "string", "number", "integer", "bool", "list", "object", "duration"}
+
+// Known reports whether typ is in the vocabulary ("" is any). A type
+// outside it would fit every value: whoever reads a declaration refuses it
+// rather than let checking silently stop.
+func Known(typ string) bool {
+	if typ == "" {
+		return true
+	}
+	for _, t := range Types {
+		if t == typ {
+			return true
+		}
+	}
+	return false
+}
+
+// isInteger is a Number whose value is whole, of any size: an integer type,
+// a float with no fraction, or a json.Number literal that reads as one.
+func isInteger(v any) bool {
+	if Of(v) != Number {
+		return false
+	}
+	if _, ok := Whole(v); ok {
+		return true
+	}
+	f, _ := Float(v)
+	return !math.IsInf(f, 0) && !math.IsNaN(f) && f == math.Trunc(f)
 }
 
 func wholeInt(i int64) (int, bool) {

@@ -229,7 +229,17 @@ func TestFits(t *testing.T) {
 	}{
 		{"no type takes anything", "", point{}, true},
 		{"any takes anything", "any", nil, true},
-		{"unknown type takes anything", "integer", "x", true},
+		// Fits does not judge the vocabulary: Known does, where a type is
+		// declared (issue #17: integer was outside it and took anything).
+		{"unknown type takes anything", "uuid", "x", true},
+		{"integer takes a whole int", "integer", 3, true},
+		{"integer takes a whole float", "integer", 3.0, true},
+		{"integer takes a whole json.Number", "integer", json.Number("7"), true},
+		{"integer takes a whole past int's range", "integer", 1e300, true},
+		{"integer refuses a fraction", "integer", 2.5, false},
+		{"integer refuses a json.Number fraction", "integer", json.Number("7.5"), false},
+		{"integer refuses text", "integer", "3", false},
+		{"integer refuses +Inf", "integer", math.Inf(1), false},
 
 		{"string", "string", "x", true},
 		{"string refuses a number", "string", 1, false},
@@ -309,4 +319,19 @@ func FuzzValidNumber(f *testing.F) {
 			t.Errorf("validNumber(%q) = %v, encoding/json says %v", s, got, want)
 		}
 	})
+}
+
+// TestIssue17KnownTypes: the vocabulary a declaration is checked against.
+func TestIssue17KnownTypes(t *testing.T) {
+	t.Parallel()
+	for _, typ := range []string{"", "any", "string", "number", "integer", "bool", "list", "object", "duration"} {
+		if !Known(typ) {
+			t.Errorf("Known(%q) = false", typ)
+		}
+	}
+	for _, typ := range []string{"int", "Integer", "uuid", "enum"} {
+		if Known(typ) {
+			t.Errorf("Known(%q) = true", typ)
+		}
+	}
 }

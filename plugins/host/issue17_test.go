@@ -141,3 +141,30 @@ func BenchmarkKillWithoutShutdown(b *testing.B) {
 		cancel()
 	}
 }
+
+// TestIssue17DeclarationsCheckedAtDescribe: a declared type outside the
+// vocabulary silently turned the argument's checking off, and a declared
+// default was never checked against its type. Both now refuse the plugin
+// when it describes itself, naming the plugin and the argument.
+func TestIssue17DeclarationsCheckedAtDescribe(t *testing.T) {
+	t.Parallel()
+	for declare, want := range map[string]string{
+		"bad-type":    `plugin "behave": describe: plugin "behave" argument "count": declares type "int", which is not a type runbook checks`,
+		"bad-default": `plugin "behave": describe: plugin "behave" argument "count": declares a default that is a number, not an integer`,
+	} {
+		t.Run(declare, func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			p, err := host.Start(ctx, host.Source{Name: "behave", Path: bins["behave"]}, host.WithEnv("BEHAVE_DECLARE="+declare))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Kill()
+			_, err = p.Stage(ctx)
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("Stage: %v\nwant an error saying %q", err, want)
+			}
+		})
+	}
+}

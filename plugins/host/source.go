@@ -25,6 +25,9 @@ type Source struct {
 	// SHA256, when set (64 hex digits), is checked against the file before
 	// it is started; a mismatch refuses to start it.
 	SHA256 string
+	// Version, when set, is a version constraint (">= 1.2, < 2") the
+	// plugin's declared version must meet (plugins.VersionAllowed).
+	Version string
 }
 
 // Resolve finds the plugin called name: first in chart (a chart's

@@ -35,6 +35,12 @@ func (p *Plugin) Stage(ctx context.Context) (*Stage, error) {
 	if d.Name == "" {
 		d.Name = p.src.Name
 	}
+	if err := plugins.CheckDescription(d); err != nil {
+		return nil, &Error{Plugin: p.src.Name, Op: "describe", Err: err}
+	}
+	if err := plugins.VersionAllowed(d, p.src.Version); err != nil {
+		return nil, &Error{Plugin: p.src.Name, Op: "describe", Err: err}
+	}
 	s := &Stage{p: p, desc: d}
 	s.b = newBatcher(p.cfg.maxBatch, 4, func(ctx context.Context, calls []wire.Call) ([]wire.Result, error) {
 		return c.RunBatch(ctx, calls)

@@ -17,6 +17,19 @@ import (
 type behave struct{}
 
 func (behave) Describe() sdk.Description {
+	d := describe()
+	// BEHAVE_DECLARE declares one argument wrongly, for the host's
+	// describe-time checks.
+	switch os.Getenv("BEHAVE_DECLARE") {
+	case "bad-type":
+		d.Args = append(d.Args, sdk.Arg{Name: "count", Type: "int"})
+	case "bad-default":
+		d.Args = append(d.Args, sdk.Arg{Name: "count", Type: "integer", Default: 2.5, HasDefault: true})
+	}
+	return d
+}
+
+func describe() sdk.Description {
 	return sdk.Description{
 		Name: "behave", Version: "0.0.1", Description: "misbehaves on request",
 		RunsCode: os.Getenv("BEHAVE_RUNS_CODE") != "",
