@@ -10,6 +10,7 @@ import (
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/builtin"
 	"github.com/expr-lang/expr/conf"
 	"github.com/expr-lang/expr/file"
 	"github.com/expr-lang/expr/parser"
@@ -143,7 +144,11 @@ func Compile(src string, opts ...Option) (e *Expr, err error) {
 	adds := &patchAdd{}
 	program, err := expr.Compile(src, append(builderFuncs(), expr.MaxNodes(o.maxNodes), expr.Patch(adds))...)
 	if err != nil {
-		return nil, compileError(src, err)
+		ce := compileError(src, err)
+		if name := c.builtinRead(); name != "" {
+			ce.Msg += fmt.Sprintf(" (%s is the name of an expression builtin, %s(…): an expression reads the name as the function, so a key named %s cannot be read here; rename the key, or read it as $env[%q])", name, name, name, name)
+		}
+		return nil, ce
 	}
 
 	e = &Expr{src: src, program: program, budget: o.memoryBudget, maxValue: o.maxValue, wholeEnv: c.wholeEnv, texts: adds.patched}
@@ -630,6 +635,19 @@ func (c *collector) member(m *ast.MemberNode) {
 			c.walk(chain[k].Property)
 		}
 	}
+}
+
+// builtinRead is the first root identifier that is the name of one of
+// expr's builtins (`len` in `len > 1`): a key of that name reads as the
+// function, so the compile error it causes names a function type and not
+// the key. "" when there is none.
+func (c *collector) builtinRead() string {
+	for _, r := range c.refs {
+		if _, ok := builtin.Index[r.segs[0]]; ok && !r.env {
+			return r.segs[0]
+		}
+	}
+	return ""
 }
 
 func (c *collector) isLet(name string) bool {
