@@ -30,3 +30,16 @@ func TestIssue13AbsentMemberIsRuleError(t *testing.T) {
 		t.Errorf("text output does not list rule 1:\n%s", text)
 	}
 }
+
+// TestIssue13NullItemsIsNotChecked: a foreach read listing.volumes where
+// the listing has vols. The items were null, the foreach ran nothing, and
+// the run said Known over an empty table. Now the ledger has a not-checked
+// item naming the items expression, and the line is Not sure.
+func TestIssue13NullItemsIsNotChecked(t *testing.T) {
+	t.Parallel()
+	_, rec := issue13(t, "null-items", "")
+	st, line, reasons := standingOf(t, rec)
+	if st != "not-sure" || !hasReason(reasons, "coverage-gap") || !strings.Contains(line, "its items expression listing.volumes was null") {
+		t.Errorf("standing %s %v %q, want not-sure naming the null items expression", st, reasons, line)
+	}
+}
