@@ -69,6 +69,12 @@ func (p *Projection) Project(state map[string]any, decisions []Harvested, log *f
 		vs.Rows = append(vs.Rows, p.Order(row))
 	}
 	vs.RowsShown, vs.RowsComplete = len(vs.Rows), len(vs.Rows) == vs.RowsTotal
+	for _, row := range rows[len(vs.Rows):] {
+		if vs.NotShown == nil {
+			vs.NotShown = map[string]int{}
+		}
+		vs.NotShown[row["verdict"].(string)]++
+	}
 	if p.Panel {
 		vs.RenderNote = PanelNote
 	} else {

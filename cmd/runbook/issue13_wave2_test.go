@@ -43,3 +43,24 @@ func TestIssue13NullItemsIsNotChecked(t *testing.T) {
 		t.Errorf("standing %s %v %q, want not-sure naming the null items expression", st, reasons, line)
 	}
 }
+
+// TestIssue13RowCapSaysWhatIsNotShown: four rows under --max-rows 2 said
+// only "2 of 4 rows shown" while an at-risk row was among the hidden. Now
+// the text counts the hidden rows by verdict, and the JSON record has the
+// counts (verdicts.notShown), which the record's JSON Schema describes.
+func TestIssue13RowCapSaysWhatIsNotShown(t *testing.T) {
+	t.Parallel()
+	text, rec := issue13(t, "row-cap", "", "--max-rows", "2")
+	if !strings.Contains(text, "2 of 4 rows shown; not shown: 1 at-risk, 1 ok\n") {
+		t.Errorf("text does not count the rows not shown:\n%s", text)
+	}
+	vs, _ := rec["verdicts"].(map[string]any)
+	ns, _ := vs["notShown"].(map[string]any)
+	if len(ns) != 2 || ns["at-risk"] != 1.0 || ns["ok"] != 1.0 {
+		t.Errorf("verdicts.notShown = %v, want {at-risk: 1, ok: 1}", vs["notShown"])
+	}
+	schema := runCLI(t, ".", "schema", "--record")
+	if !strings.Contains(schema.stdout, `"notShown"`) {
+		t.Error("runbook schema --record does not describe verdicts.notShown")
+	}
+}
