@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/openrunbook/runbook/decide"
 	"github.com/openrunbook/runbook/flow"
 )
 
@@ -236,7 +237,7 @@ func (p *Projection) declinedBy(declinedAt []int, log *flow.Log) []DeclinedRows 
 		case route.Rule != nil:
 			label := route.Rule.Label
 			if label == "" {
-				label = fmt.Sprintf("rule %d", route.Rule.Index+1)
+				label = fmt.Sprintf("rule %d", decide.Number(route.Rule.Index))
 			}
 			count(route.Rule.Index, DeclinedRows{Rule: label})
 		default:

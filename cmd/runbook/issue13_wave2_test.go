@@ -64,3 +64,20 @@ func TestIssue13RowCapSaysWhatIsNotShown(t *testing.T) {
 		t.Error("runbook schema --record does not describe verdicts.notShown")
 	}
 }
+
+// TestIssue13ExplainRuleNumbersFromOne: the line and the text say "rule 1"
+// for a decider's first rule, explain said "rule 0" — two numbers for one
+// rule. explain now numbers from 1 too (decide.Number), in --why-not and
+// in the route of a value.
+func TestIssue13ExplainRuleNumbersFromOne(t *testing.T) {
+	t.Parallel()
+	dir := issue13Record(t, "rule-number")
+	whyNot := explainGolden(t, dir, "rule-number", "why-not.golden", 0, "--why-not", "per-volume/headroom/full")
+	route := explainGolden(t, dir, "rule-number", "route.golden", 0, "per-volume~0/mark-risk")
+	if !strings.Contains(whyNot, `rule 1 "Full" → full: did not match`) || !strings.Contains(whyNot, `rule 2 "Used at or above 90%" → at-risk: matched`) {
+		t.Errorf("--why-not does not number the rules from 1:\n%s", whyNot)
+	}
+	if !strings.Contains(route, `rule 2 "Used at or above 90%" matched`) {
+		t.Errorf("the route does not number the rule from 1:\n%s", route)
+	}
+}
