@@ -81,3 +81,24 @@ func TestIssue13ExplainRuleNumbersFromOne(t *testing.T) {
 		t.Errorf("the route does not number the rule from 1:\n%s", route)
 	}
 }
+
+// TestIssue13ExplainCreditsSetKeysPerKey: a set: stage wrote pct from
+// used and total, level from warn and label from a constant; explain said
+// each of them rested on used, total (and warn) — the whole stage's reads.
+// Each key is now credited to what its own expression read.
+func TestIssue13ExplainCreditsSetKeysPerKey(t *testing.T) {
+	t.Parallel()
+	dir := issue13Record(t, "set-keys")
+	pct := explainGolden(t, dir, "set-keys", "pct.golden", 0, "pct")
+	level := explainGolden(t, dir, "set-keys", "level.golden", 0, "level")
+	label := explainGolden(t, dir, "set-keys", "label.golden", 0, "label")
+	if !strings.Contains(pct, "read used") || !strings.Contains(pct, "read total") || strings.Contains(pct, "read warn") {
+		t.Errorf("pct is not credited to used and total only:\n%s", pct)
+	}
+	if strings.Contains(level, "read used") || !strings.Contains(level, "read warn") {
+		t.Errorf("level is not credited to warn only:\n%s", level)
+	}
+	if strings.Contains(label, "read ") {
+		t.Errorf("label, a constant, is credited with reads:\n%s", label)
+	}
+}
