@@ -102,3 +102,21 @@ func TestIssue13ExplainCreditsSetKeysPerKey(t *testing.T) {
 		t.Errorf("label, a constant, is credited with reads:\n%s", label)
 	}
 }
+
+// TestIssue13ExplainInstancePath: `explain RECORD per-volume~2/headroom`
+// explains the third item's decider — what it read and chose — and
+// `per-volume~2/mark-risk` the third item's row, never another instance.
+func TestIssue13ExplainInstancePath(t *testing.T) {
+	t.Parallel()
+	dir := issue13Record(t, "instance-path")
+	dec := explainGolden(t, dir, "instance-path", "headroom-2.golden", 0, "per-volume~2/headroom")
+	row := explainGolden(t, dir, "instance-path", "mark-risk-2.golden", 0, "per-volume~2/mark-risk")
+	for _, out := range []string{dec, row} {
+		if !strings.Contains(out, "per-volume~2/headroom") || !strings.Contains(out, `"mount":"/var"`) || strings.Contains(out, `"mount":"/data"`) {
+			t.Errorf("does not explain the third item only:\n%s", out)
+		}
+	}
+	if !strings.Contains(row, `into at-risk: rule 1 "Used at or above 90%" matched`) {
+		t.Errorf("the row's route is not the third item's decision:\n%s", row)
+	}
+}
