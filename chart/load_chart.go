@@ -229,6 +229,7 @@ func (l *loader) result(e entry) *ResultSpec {
 	}
 	if de, ok := m.get("decider"); ok {
 		r.Decider, _ = l.word(de, "", "result decider")
+		r.DeciderPos = de.valPos
 	}
 	if me, ok := m.get("maxRows"); ok {
 		r.MaxRows, _ = l.whole(me, "", "result maxRows", 1)

@@ -93,6 +93,60 @@ func (l *loader) checkNames(spec *Spec) {
 	for _, f := range d.filters {
 		l.checkFilter(d, f, known)
 	}
+	l.checkDecider(spec)
+}
+
+// checkDecider refuses a result.decider that names no decide stage (by id
+// or name, in the chart or any chart it mounts — where the runtime looks
+// for it): the verdicts would have no meanings and nothing would say why.
+func (l *loader) checkDecider(spec *Spec) {
+	if spec.Result == nil || spec.Result.Decider == "" {
+		return
+	}
+	var names []string
+	seen := map[*Spec]bool{}
+	var walk func(stages []StageSpec)
+	walk = func(stages []StageSpec) {
+		for i := range stages {
+			st := &stages[i]
+			if st.Kind == "decide" {
+				names = append(names, st.ID)
+				if st.Name != "" && st.Name != st.ID {
+					names = append(names, st.Name)
+				}
+			}
+			for _, b := range st.Branches {
+				walk(b.Stages)
+			}
+			for _, b := range st.Parallel {
+				walk(b.Stages)
+			}
+			if st.ForEach != nil {
+				walk(st.ForEach.Stages)
+			}
+			if sf := st.Subflow; sf != nil {
+				walk(sf.Stages)
+				if sf.Spec != nil && !seen[sf.Spec] {
+					seen[sf.Spec] = true
+					walk(sf.Spec.Stages)
+				}
+			}
+		}
+	}
+	walk(spec.Stages)
+	want := spec.Result.Decider
+	if slices.Contains(names, want) {
+		return
+	}
+	pos := spec.Result.DeciderPos
+	if pos.Line == 0 {
+		pos = spec.Result.Pos
+	}
+	if len(names) == 0 {
+		l.errf(pos, "", "result decider %q: the chart has no decide stage; write the id or name of the decide stage whose branches give the verdicts their meanings, or leave decider out", want)
+		return
+	}
+	l.errf(pos, "", "result decider %q names no decide stage%s (the decide stages: %s)", want, nearest(want, names), strings.Join(names, ", "))
 }
 
 // defs is what a chart defines, and where: every name, the stages writing
@@ -435,6 +489,10 @@ func (c compiled) check(d *defs, at *placed, known []string) {
 				hint = literalHint(w.word)
 			}
 		}
+		if hint == "" && nilWords[id.Name] {
+			// null, NULL, None: expr's word for no value is nil.
+			hint = "; an expression writes no value as nil (use nil, not " + id.Name + ")"
+		}
 		if hint == "" {
 			hint = nearest(id.Name, known)
 		}
@@ -445,6 +503,10 @@ func (c compiled) check(d *defs, at *placed, known []string) {
 			c.what, string(src), name, hint)
 	}
 }
+
+// nilWords are the other languages' words for no value, which expr reads
+// as names.
+var nilWords = map[string]bool{"null": true, "NULL": true, "Null": true, "None": true, "undefined": true}
 
 func literalHint(word string) string {
 	return fmt.Sprintf(" (a literal string is quoted inside the expression: '%q')", word)

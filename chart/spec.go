@@ -59,6 +59,7 @@ type InputSpec struct {
 type ResultSpec struct {
 	Kind         string // verdict/* selects the rowset projection
 	Decider      string // the decider whose branches give verdict meanings
+	DeciderPos   Pos    // where the decider's name is written
 	MaxRows      int    // 0: not given (the default, 50, is runbook's)
 	Presentation string // prose ("" too) | panel
 	Checks       []Check

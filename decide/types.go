@@ -40,6 +40,11 @@ type Evidence struct {
 	Rules []RuleEvidence `json:"rules"`
 }
 
+// Number is the rule numbered as a person counts (1 for the first rule):
+// the one way a rule's number is said anywhere a person reads it — text,
+// explain, clauses. Index (0-based) is for code and the record's JSON.
+func Number(index int) int { return index + 1 }
+
 // RuleEvidence is one evaluated rule.
 type RuleEvidence struct {
 	Index int    `json:"index"`

@@ -24,7 +24,7 @@ func (f *frame) commit(s *Scope, ev *decide.Evidence, attempt int, discarded boo
 				}
 				f.set(st.key, entry{v: st.value, writer: s.path, del: st.deleted})
 			}
-			ws = append(ws, Write{Key: st.key, Value: st.value, Deleted: st.deleted, ReadsBefore: st.readsBefore, From: st.from})
+			ws = append(ws, Write{Key: st.key, Value: st.value, Deleted: st.deleted, ReadsBefore: st.readsBefore, ReadKeys: st.readKeys, From: st.from})
 		}
 		if len(ws) > 0 {
 			writes = f.arena.keepWrites(ws)

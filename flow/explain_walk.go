@@ -395,6 +395,16 @@ func (l *Log) dataCauses(i int, key string) []dataCause {
 			if wr.ReadsBefore >= 0 && wr.ReadsBefore <= len(reads) {
 				reads = reads[:wr.ReadsBefore]
 			}
+			if wr.ReadKeys != nil {
+				// Credited to its own expression's reads, not the stage's.
+				var own []Read
+				for _, r := range reads {
+					if slices.Contains(*wr.ReadKeys, r.Key) {
+						own = append(own, r)
+					}
+				}
+				reads = own
+			}
 			writes = c.Writes[k : k+1]
 			break
 		}

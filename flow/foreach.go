@@ -2,12 +2,26 @@ package flow
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"reflect"
 
 	"github.com/openrunbook/runbook/recorder"
 	"github.com/openrunbook/runbook/rules"
 )
+
+// NullItems is a foreach whose items expression was null (a key never
+// written, a stage that failed before writing it): it ran no items, and the
+// record must not take that for an empty list. ItemsOf returns it as the
+// error; the foreach then runs nothing and lists it in Result.NullItems.
+type NullItems struct {
+	Path  string `json:"path"`
+	Items string `json:"items"` // the expression, as written
+}
+
+func (e *NullItems) Error() string {
+	return fmt.Sprintf("items %s is null", e.Items)
+}
 
 // ItemsOf adapts a rules.Valuer (an expression) to a foreach's items: the
 // value must be a list.
@@ -21,7 +35,7 @@ func ItemsOf(v rules.Valuer) ItemsFunc {
 		case []any:
 			return l, nil
 		case nil:
-			return nil, nil
+			return nil, &NullItems{Items: v.String()}
 		}
 		// A typed list (expr's 0..9 is []int; split gives []string).
 		if rv := reflect.ValueOf(val); rv.Kind() == reflect.Slice || rv.Kind() == reflect.Array {
@@ -45,6 +59,17 @@ func (r *runner) runForEach(ctx context.Context, f *frame, n *node) error {
 		items, err = fe.items(ctx, s)
 		return err
 	})
+	var null *NullItems
+	if errors.As(err, &null) {
+		// Zero rows from a null is not zero rows from an empty list: the
+		// record says which items were null, and the ledger that nothing
+		// of them was checked.
+		null.Path = s.path
+		r.mu.Lock()
+		r.nulls = append(r.nulls, *null)
+		r.mu.Unlock()
+		items, err = nil, nil
+	}
 	if err != nil {
 		return f.end(n, x, nil, 0, err, ctx.Err() != nil)
 	}

@@ -215,7 +215,7 @@ func (f *frame) release(s *Scope) {
 	}
 	clear(s.reads)
 	clear(s.staged)
-	s.reads, s.staged = s.reads[:0], s.staged[:0]
+	s.reads, s.staged, s.pending, s.perKey = s.reads[:0], s.staged[:0], s.pending[:0], false
 	s.stagedIdx, s.ask, s.refused = nil, nil, nil
 	f.spare = s
 }

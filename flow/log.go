@@ -76,6 +76,12 @@ type Write struct {
 	// ReadsBefore is how many of the commit's Reads had been made when this
 	// key was first written: the reads this write can depend on.
 	ReadsBefore int `json:"readsBefore"`
+	// ReadKeys, when present, are the keys the stage read between its
+	// previous write and this one — for a set: stage, what this key's own
+	// expression read (a key read again counts again). The write rests on
+	// those reads only. Absent when they are every read before it
+	// (ReadsBefore says it).
+	ReadKeys *[]string `json:"readKeys,omitempty"`
 	// From is set on a join's writes: the runtime paths of the branch
 	// commits that wrote the value (one, or several for gathered rows, in
 	// branch order).

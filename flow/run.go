@@ -41,6 +41,8 @@ type Result struct {
 	Checkpoint *Checkpoint
 	// Truncations lists foreach nodes that had more items than maxBranches.
 	Truncations []Truncation
+	// NullItems lists foreach nodes whose items expression was null.
+	NullItems []NullItems
 	// Continued lists the failures the run went on past (ContinueOnError),
 	// in the order they happened.
 	Continued []Continued
@@ -118,6 +120,7 @@ type runner struct {
 
 	mu        sync.Mutex
 	truncs    []Truncation
+	nulls     []NullItems
 	continued []Continued
 	// cancelledAt is set once, by the first stage that saw the run's context
 	// end: the run reports it as the stage that was running.
@@ -218,6 +221,7 @@ func (r *runner) finish(ctx context.Context, root *frame, body func(context.Cont
 	}
 	res.State = root.snapshot()
 	res.Truncations = r.truncs
+	res.NullItems = r.nulls
 	res.Continued = r.continued
 
 	ps := asPause(err)

@@ -3,6 +3,7 @@ package flow
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/openrunbook/runbook/internal/jsonv"
@@ -45,6 +46,11 @@ type Scope struct {
 	// buffers (a frame reuses its scope, buffers and all, stage after stage)
 	readsBuf  [4]Read
 	stagedBuf [4]staged
+
+	// pending are the keys read since BeginKey, each once; perKey says
+	// BeginKey was called in this stage.
+	pending []string
+	perKey  bool
 }
 
 // newScope makes a scope with its buffers in place.
@@ -59,7 +65,10 @@ type staged struct {
 	value       any
 	deleted     bool
 	readsBefore int
-	from        []string
+	// readKeys, when set, are the keys read since the stage's previous
+	// write (see Write.ReadKeys); nil when they are all its reads so far.
+	readKeys *[]string
+	from     []string
 }
 
 const stagedIndexAt = 8
@@ -78,6 +87,7 @@ func (s *Scope) Get(key string) (any, bool) {
 		st := &s.staged[i]
 		return st.value, !st.deleted
 	}
+	s.note(key)
 	// A key read before in this stage reads the same again: the state a
 	// stage sees does not change until it commits (a branch's parent waits
 	// at the join). Only the first read is tracked and is an event.
@@ -159,8 +169,9 @@ func (s *Scope) write(key string, v any, del bool) {
 	}
 	if i := s.find(key); i >= 0 {
 		s.staged[i].value, s.staged[i].deleted = v, del
+		s.pending = s.pending[:0]
 	} else {
-		s.staged = append(s.staged, staged{key: key, value: v, deleted: del, readsBefore: len(s.reads)})
+		s.staged = append(s.staged, staged{key: key, value: v, deleted: del, readsBefore: len(s.reads), readKeys: s.sinceWrite()})
 		if s.stagedIdx != nil {
 			s.stagedIdx[key] = len(s.staged) - 1
 		} else if len(s.staged) > stagedIndexAt {
@@ -171,6 +182,49 @@ func (s *Scope) write(key string, v any, del bool) {
 		}
 	}
 	s.emit(recorder.Write, key, v, del)
+}
+
+// BeginKey says the stage is about to compute its next key from reads of
+// its own (a set: stage, one expression a key): that key's write then rests
+// on the keys read since BeginKey, not on every earlier read of the stage
+// (Write.ReadKeys), and explain credits it so. A stage that never calls it
+// has each write rest on every read before it.
+func (s *Scope) BeginKey() {
+	if s.mu != nil {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+	}
+	s.perKey = true
+	s.pending = s.pending[:0]
+}
+
+// note keeps key among the keys read since BeginKey.
+func (s *Scope) note(key string) {
+	if !s.perKey {
+		return
+	}
+	for _, k := range s.pending {
+		if k == key {
+			return
+		}
+	}
+	s.pending = append(s.pending, key)
+}
+
+// sinceWrite is the keys read since the previous write, when they are not
+// every key the stage has read (nil then: Write.ReadsBefore says it), and
+// starts the next write's keys afresh.
+func (s *Scope) sinceWrite() *[]string {
+	var out *[]string
+	if s.perKey && len(s.pending) != len(s.reads) {
+		ks := slices.Clone(s.pending)
+		if ks == nil {
+			ks = []string{}
+		}
+		out = &ks
+	}
+	s.pending = s.pending[:0]
+	return out
 }
 
 func (s *Scope) find(key string) int {

@@ -120,6 +120,12 @@ func Assemble(r Run) *Record {
 			NotChecked: []coverage.Item{truncatedItem(t)},
 		}})
 	}
+	for _, nu := range fres.NullItems {
+		ledger = append(ledger, coverage.Entry{Path: nu.Path, Declaration: coverage.Declaration{
+			Kind:       coverage.KindLedger,
+			NotChecked: []coverage.Item{nullItemsItem(nu)},
+		}})
+	}
 	for _, c := range fres.Continued {
 		ledger = append(ledger, continuedEntry(c, m)) // continued.go
 	}
@@ -201,7 +207,18 @@ const (
 	ItemDeclined  = "declined"
 	ItemDropped   = "dropped"
 	ItemTruncated = "truncated"
+	ItemNullItems = "null-items"
 )
+
+// nullItemsItem says a foreach checked nothing because its items were
+// null, naming the expression.
+func nullItemsItem(nu flow.NullItems) coverage.Item {
+	return coverage.Item{
+		What: "any of its items",
+		Why:  fmt.Sprintf("its items expression %s was null — a key never written, or one a stage before it did not write — so no item ran", nu.Items),
+		Kind: ItemNullItems,
+	}
+}
 
 // verdictItems are the ledger's not-checked items for a verdict set: one
 // per group of declined rows, saying whose decision it was, and one for

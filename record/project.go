@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/openrunbook/runbook/decide"
 	"github.com/openrunbook/runbook/flow"
 )
 
@@ -69,6 +70,12 @@ func (p *Projection) Project(state map[string]any, decisions []Harvested, log *f
 		vs.Rows = append(vs.Rows, p.Order(row))
 	}
 	vs.RowsShown, vs.RowsComplete = len(vs.Rows), len(vs.Rows) == vs.RowsTotal
+	for _, row := range rows[len(vs.Rows):] {
+		if vs.NotShown == nil {
+			vs.NotShown = map[string]int{}
+		}
+		vs.NotShown[row["verdict"].(string)]++
+	}
 	if p.Panel {
 		vs.RenderNote = PanelNote
 	} else {
@@ -230,7 +237,7 @@ func (p *Projection) declinedBy(declinedAt []int, log *flow.Log) []DeclinedRows 
 		case route.Rule != nil:
 			label := route.Rule.Label
 			if label == "" {
-				label = fmt.Sprintf("rule %d", route.Rule.Index+1)
+				label = fmt.Sprintf("rule %d", decide.Number(route.Rule.Index))
 			}
 			count(route.Rule.Index, DeclinedRows{Rule: label})
 		default:

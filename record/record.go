@@ -1,6 +1,8 @@
 package record
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/openrunbook/runbook/decide"
@@ -166,6 +168,30 @@ type VerdictSet struct {
 	// (not an object, or a verdict that is not a string): they are in
 	// neither Rows nor the table, and the ledger says so.
 	RowsDropped int `json:"rowsDropped"`
+	// NotShown counts, per verdict word, the rows the cap (MaxRows) kept
+	// out of Rows and the table: what a reader of the table does not see.
+	// Absent when every row is shown.
+	NotShown map[string]int `json:"notShown,omitempty"`
+}
+
+// NotShownText is NotShown in words, most rows first, then by verdict:
+// "1 at-risk, 1 ok". "" when every row is shown.
+func (vs *VerdictSet) NotShownText() string {
+	words := make([]string, 0, len(vs.NotShown))
+	for w := range vs.NotShown {
+		words = append(words, w)
+	}
+	slices.SortFunc(words, func(a, b string) int {
+		if d := vs.NotShown[b] - vs.NotShown[a]; d != 0 {
+			return d
+		}
+		return strings.Compare(a, b)
+	})
+	parts := make([]string, len(words))
+	for i, w := range words {
+		parts[i] = fmt.Sprintf("%d %s", vs.NotShown[w], w)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // DeclinedRows is how many declined rows one decision accounts for.

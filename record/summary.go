@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/openrunbook/runbook/decide"
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/plugins/assessment"
 	"github.com/openrunbook/runbook/plugins/coverage"
@@ -102,14 +103,14 @@ func RuleErrors(rec *Record) []assessment.ErroredRule {
 			}
 			found := false
 			for i := range out {
-				if e := &out[i]; e.Decider == decider && e.Rule == r.Index+1 && e.Label == r.Label && e.Err == r.Err {
+				if e := &out[i]; e.Decider == decider && e.Rule == decide.Number(r.Index) && e.Label == r.Label && e.Err == r.Err {
 					e.Decisions++
 					found = true
 					break
 				}
 			}
 			if !found {
-				out = append(out, assessment.ErroredRule{Decider: decider, Rule: r.Index + 1, Label: r.Label, Err: r.Err, Decisions: 1})
+				out = append(out, assessment.ErroredRule{Decider: decider, Rule: decide.Number(r.Index), Label: r.Label, Err: r.Err, Decisions: 1})
 			}
 		}
 	}
@@ -198,7 +199,7 @@ func keysNeverPresent(rec *Record) []assessment.ErroredRule {
 				if c.Op == rules.OpExists {
 					continue
 				}
-				k := cond{decider, r.Index + 1, r.Label, c.Key}
+				k := cond{decider, decide.Number(r.Index), r.Label, c.Key}
 				if _, ok := seen[k]; !ok {
 					order = append(order, k)
 				}

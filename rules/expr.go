@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/builtin"
 	"github.com/expr-lang/expr/conf"
 	"github.com/expr-lang/expr/file"
 	"github.com/expr-lang/expr/parser"
@@ -16,6 +18,7 @@ import (
 
 	"github.com/openrunbook/runbook/internal/jsonv"
 	"github.com/openrunbook/runbook/internal/parse"
+	"github.com/openrunbook/runbook/internal/suggest"
 )
 
 // The expression budgets, unless an Option says otherwise.
@@ -67,6 +70,9 @@ type Expr struct {
 	roots   []string   // top-level identifiers read, source order, each once
 	idents  []Ident    // the bare identifiers among them, where first written
 	paths   []exprPath // inputs: paths read, source order, each once
+	// members are the member paths read without a guard (?., ??, a
+	// comparison with nil): a rule reading one its object lacks errs.
+	members []exprPath
 	budget  uint
 	// maxValue bounds the size of the value one evaluation yields.
 	maxValue int
@@ -82,6 +88,8 @@ type Expr struct {
 type exprPath struct {
 	text string
 	segs []string
+	// texts are segs[1:] as written (`.b`, `[0]`, `["y-z"]`).
+	texts []string
 }
 
 // Compile compiles an expr-lang expression once, for evaluation against any
@@ -138,7 +146,11 @@ func Compile(src string, opts ...Option) (e *Expr, err error) {
 	adds := &patchAdd{}
 	program, err := expr.Compile(src, append(append(builderFuncs(), funcOptions(c.calls)...), expr.MaxNodes(o.maxNodes), expr.Patch(adds))...)
 	if err != nil {
-		return nil, compileError(src, err)
+		ce := compileError(src, err)
+		if name := c.builtinRead(); name != "" {
+			ce.Msg += fmt.Sprintf(" (%s is the name of an expression builtin, %s(…): an expression reads the name as the function, so a key named %s cannot be read here; rename the key, or read it as $env[%q])", name, name, name, name)
+		}
+		return nil, ce
 	}
 
 	e = &Expr{src: src, program: program, budget: o.memoryBudget, maxValue: o.maxValue, wholeEnv: c.wholeEnv, texts: adds.patched}
@@ -146,7 +158,12 @@ func Compile(src string, opts ...Option) (e *Expr, err error) {
 	seenPath := map[string]bool{}
 	seenRoot := map[string]bool{}
 	seenIdent := map[string]bool{}
+	seenMember := map[string]bool{}
 	for _, r := range c.refs {
+		if !r.guarded && len(r.segs) > 1 && !seenMember[r.text] {
+			seenMember[r.text] = true
+			e.members = append(e.members, exprPath{text: r.text, segs: r.segs, texts: r.texts})
+		}
 		if !seenRoot[r.segs[0]] {
 			seenRoot[r.segs[0]] = true
 			e.roots = append(e.roots, r.segs[0])
@@ -178,9 +195,20 @@ func MustCompile(src string, opts ...Option) *Expr {
 // true. A result that is not a boolean, or an evaluation that fails, is a
 // non-match with Err saying why. The evidence carries the expression text,
 // its result and every input read. Eval never panics.
+//
+// A rule that reads a member its object does not have (`volume.usedPtc`
+// where the volume has usedPct) is a non-match with Err naming the member,
+// the nearest one the object has and its members — whether or not the
+// expression errored over the null it read: a typo in a rule is never a
+// silent "no". A read written to allow absence (`volume?.x`, `volume.x ??
+// 0`, `volume.x == nil`) is not such a read.
 func (e *Expr) Eval(env Env) Outcome {
-	res, inputs, err := e.Value(env)
+	res, inputs, absent, err := e.value(env, true)
 	out := Outcome{Expr: e.src, Result: res, Inputs: inputs}
+	if absent != "" {
+		out.Err = absent
+		return out
+	}
 	if err != nil {
 		out.Err = err.Error()
 		return out
@@ -206,6 +234,13 @@ func (e *Expr) Eval(env Env) Outcome {
 // be written as JSON by every output; a value JSON cannot hold (NaN, ±Inf)
 // is an error.
 func (e *Expr) Value(env Env) (result any, inputs []Input, err error) {
+	result, inputs, _, err = e.value(env, false)
+	return result, inputs, err
+}
+
+// value is Value; with members set it also says which member path, if
+// any, read a member its object lacks (see Eval).
+func (e *Expr) value(env Env, members bool) (result any, inputs []Input, absent string, err error) {
 	st := statePool.Get().(*evalState)
 	vars := st.env
 	if e.wholeEnv {
@@ -259,7 +294,79 @@ func (e *Expr) Value(env Env) (result any, inputs []Input, err error) {
 		}
 		inputs = in
 	}
-	return result, inputs, err
+	if members {
+		for _, p := range e.members {
+			if v, ok := vars[p.segs[0]]; ok {
+				if absent = absentMember(v, p); absent != "" {
+					break
+				}
+			}
+		}
+	}
+	return result, inputs, absent, err
+}
+
+// reservedPrefix begins the reserved keys of a declared absence or
+// ledger; reading one an object lacks is how a chart asks "is this an
+// absence?", not a typo.
+const reservedPrefix = "af_"
+
+// maxMembersNamed bounds how many of an object's members an absent-member
+// error lists.
+const maxMembersNamed = 12
+
+// absentMember walks p from its root value v and, at the first object that
+// lacks the next member, says so: the member, the nearest member the
+// object has, and its members. A list index out of range, or a step into
+// something that is not an object, is not a member read and says nothing.
+func absentMember(v any, p exprPath) string {
+	for i, seg := range p.segs[1:] {
+		switch x := v.(type) {
+		case map[string]any:
+			next, ok := x[seg]
+			if !ok {
+				if strings.HasPrefix(seg, reservedPrefix) {
+					// af_absent, af_coverage: reserved keys (honesty.md
+					// §2) an ordinary result lacks by design.
+					return ""
+				}
+				return absentText(p, i+1, x)
+			}
+			v = next
+		case []any:
+			n, ok := index(seg, len(x))
+			if !ok {
+				return ""
+			}
+			v = x[n]
+		default:
+			return ""
+		}
+	}
+	return ""
+}
+
+func absentText(p exprPath, at int, obj map[string]any) string {
+	owner := pathText(p.texts[:at-1], p.segs[0])
+	seg := p.segs[at]
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	msg := fmt.Sprintf("%s has no member %q", owner, seg)
+	if near := suggest.Nearest(seg, keys); near != "" {
+		msg += fmt.Sprintf("; did you mean %q?", near)
+	}
+	switch {
+	case len(keys) == 0:
+		msg += " (it is an empty object)"
+	case len(keys) > maxMembersNamed:
+		msg += fmt.Sprintf(" (its members: %s, and %d more)", strings.Join(keys[:maxMembersNamed], ", "), len(keys)-maxMembersNamed)
+	default:
+		msg += fmt.Sprintf(" (its members: %s)", strings.Join(keys, ", "))
+	}
+	return msg + fmt.Sprintf("; if it may be absent, write %s?.%s or %s ?? a default", owner, seg, p.text)
 }
 
 // String is the expression as written.
@@ -365,10 +472,14 @@ func describe(v any) string {
 
 // ref is one read found in the syntax tree.
 type ref struct {
-	pos  int // rune offset of the root identifier
-	text string
-	segs []string
-	env  bool // read through $env, not as a bare identifier
+	pos   int // rune offset of the root identifier
+	text  string
+	segs  []string
+	texts []string // segs[1:] as written
+	env   bool     // read through $env, not as a bare identifier
+	// guarded is set for a read written to allow absence: inside an
+	// optional chain, left of ??, or compared with nil.
+	guarded bool
 }
 
 // collector walks a syntax tree, left to right, for the reads.
@@ -379,6 +490,7 @@ type collector struct {
 	wholeEnv bool
 	err      *CompileError
 	calls    map[string]bool // the funcs it calls (funcs.go)
+	guard    int             // > 0 inside a read that allows absence
 }
 
 // call walks a call of one of funcs. A parse mode written as a literal
@@ -439,12 +551,29 @@ func (c *collector) walk(n ast.Node) {
 	case *ast.PredicateNode:
 		c.walk(x.Node)
 	case *ast.ChainNode:
+		c.guard++
 		c.walk(x.Node)
+		c.guard--
 	case *ast.UnaryNode:
 		c.walk(x.Node)
 	case *ast.BinaryNode:
-		c.walk(x.Left)
-		c.walk(x.Right)
+		_, lnil := x.Left.(*ast.NilNode)
+		_, rnil := x.Right.(*ast.NilNode)
+		switch {
+		case x.Operator == "??":
+			c.guard++
+			c.walk(x.Left)
+			c.guard--
+			c.walk(x.Right)
+		case (x.Operator == "==" || x.Operator == "!=") && (lnil || rnil):
+			c.guard++
+			c.walk(x.Left)
+			c.walk(x.Right)
+			c.guard--
+		default:
+			c.walk(x.Left)
+			c.walk(x.Right)
+		}
 	case *ast.SliceNode:
 		c.walk(x.Node)
 		c.walk(x.From)
@@ -514,13 +643,17 @@ func (c *collector) member(m *ast.MemberNode) {
 			if len(segs) > 0 {
 				root := segs[0]
 				c.refs = append(c.refs, ref{pos: id.Location().From,
-					text: pathText(texts[1:], root), segs: segs, env: true})
+					text: pathText(texts[1:], root), segs: segs, texts: texts[1:], env: true})
 			} else {
 				c.wholeEnv = true
 			}
 		case !c.isLet(id.Value):
+			guarded := c.guard > 0
+			for _, m := range chain {
+				guarded = guarded || m.Optional
+			}
 			c.refs = append(c.refs, ref{pos: id.Location().From,
-				text: pathText(texts, id.Value), segs: append([]string{id.Value}, segs...)})
+				text: pathText(texts, id.Value), segs: append([]string{id.Value}, segs...), texts: texts, guarded: guarded})
 		}
 	} else {
 		c.walk(base)
@@ -531,6 +664,19 @@ func (c *collector) member(m *ast.MemberNode) {
 			c.walk(chain[k].Property)
 		}
 	}
+}
+
+// builtinRead is the first root identifier that is the name of one of
+// expr's builtins (`len` in `len > 1`): a key of that name reads as the
+// function, so the compile error it causes names a function type and not
+// the key. "" when there is none.
+func (c *collector) builtinRead() string {
+	for _, r := range c.refs {
+		if _, ok := builtin.Index[r.segs[0]]; ok && !r.env {
+			return r.segs[0]
+		}
+	}
+	return ""
 }
 
 func (c *collector) isLet(name string) bool {

@@ -14,7 +14,7 @@ import (
 func parseChart(table string) string {
 	return `version: 1
 runbook: unparsed
-result: {kind: verdict/level, decider: Level, checks: ['len(verdicts) == len(df.stdout)']}
+result: {kind: verdict/level, decider: level, checks: ['len(verdicts) == len(df.stdout)']}
 stages:
   - id: df
     exec: {command: [printf, '` + table + `'], parse: columns}

@@ -14,6 +14,7 @@ func setStage(assigns []chart.Assign) flow.StageFunc {
 	return func(ctx context.Context, s *flow.Scope) error {
 		rs := stateOf(s)
 		for _, a := range assigns {
+			s.BeginKey() // each key rests on its own expression's reads
 			v, _, err := a.Expr.Value(s)
 			if err != nil {
 				return fmt.Errorf("set %s: %s: %w", a.Key, a.Src, err)

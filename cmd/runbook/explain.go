@@ -410,7 +410,7 @@ func (t *explainText) routeWords(r *flow.Route) string {
 	s := " into " + r.Branch
 	switch {
 	case r.Rule != nil:
-		s += fmt.Sprintf(": rule %d%s matched", r.Rule.Index, labelWords(r.Rule.Label))
+		s += fmt.Sprintf(": rule %d%s matched", decide.Number(r.Rule.Index), labelWords(r.Rule.Label))
 	case r.Default != nil:
 		s += ": no rule matched, the default"
 		if r.Default.Label != "" {
@@ -498,13 +498,13 @@ func (t *explainText) writeWhyNot(wn *flow.WhyNot) {
 		fmt.Fprintf(b, "  %s: %s\n", place, r.Message)
 		if d := r.Decision; d != nil {
 			for _, ev := range d.Rules {
-				fmt.Fprintf(b, "    rule %d%s → %s: %s\n", ev.Index, labelWords(ev.Label), ev.Then, matchedWords(ev.Matched))
+				fmt.Fprintf(b, "    rule %d%s → %s: %s\n", decide.Number(ev.Index), labelWords(ev.Label), ev.Then, matchedWords(ev.Matched))
 				for _, l := range t.evidenceLines(ev) {
 					fmt.Fprintf(b, "      %s\n", l)
 				}
 			}
 			for _, ri := range d.NotEvaluated {
-				fmt.Fprintf(b, "    rule %d%s → %s: not evaluated (an earlier rule matched first)\n", ri.Index, labelWords(ri.Label), ri.Then)
+				fmt.Fprintf(b, "    rule %d%s → %s: not evaluated (an earlier rule matched first)\n", decide.Number(ri.Index), labelWords(ri.Label), ri.Then)
 			}
 			switch {
 			case d.Default == nil:

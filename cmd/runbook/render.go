@@ -108,6 +108,9 @@ func viewOf(rec *record.Record, opts renderOpts) resultView {
 		}
 		if !vs.RowsComplete {
 			vv.shown = fmt.Sprintf("%d of %d rows shown", vs.RowsShown, vs.RowsTotal)
+			if ns := vs.NotShownText(); ns != "" {
+				vv.shown += "; not shown: " + ns
+			}
 		}
 		vv.table = cleanLines(vv.table)
 		for _, m := range meaningsInOrder(vs.Rows, vs.Meanings) {

@@ -40,7 +40,11 @@ func renderNagios(w io.Writer, rec *record.Record, c gate.Check) error {
 			line(nagiosRow(row, c))
 		}
 		if !vs.RowsComplete {
-			line(fmt.Sprintf("%d of %d rows shown", vs.RowsShown, vs.RowsTotal))
+			shown := fmt.Sprintf("%d of %d rows shown", vs.RowsShown, vs.RowsTotal)
+			if ns := vs.NotShownText(); ns != "" {
+				shown += "; not shown: " + ns
+			}
+			line(shown)
 		}
 	}
 	if len(c.Unmapped) > 0 {

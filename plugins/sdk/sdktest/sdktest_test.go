@@ -41,7 +41,7 @@ inputs:
   target: {type: string, default: web}
 result:
   kind: verdict/probe
-  decider: Up
+  decider: up
 stages:
   - id: probe
     plugin:
