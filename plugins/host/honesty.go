@@ -57,7 +57,7 @@ func StartHonesty(src Source, opts ...Option) *Honesty {
 		defer close(h.ready)
 		ctx, cancel := context.WithTimeout(context.Background(), cfg.startTimeout)
 		defer cancel()
-		p, err := Start(ctx, src, opts...)
+		p, err := Start(ctx, src, append(opts, withoutDigest())...)
 		if err != nil {
 			h.err = err
 			return

@@ -46,6 +46,7 @@ type config struct {
 	callTimeout  time.Duration
 	maxBatch     int
 	sameRules    bool
+	noDigest     bool
 	env          []string
 	mask         func(string) string
 }
@@ -81,6 +82,12 @@ func WithMaxBatch(n int) Option { return func(c *config) { c.maxBatch = n } }
 // of a run — is answered here by those same functions, without a round
 // trip. Never set it for a plugin with coverage rules of its own.
 func WithSameCoverageRules() Option { return func(c *config) { c.sameRules = true } }
+
+// withoutDigest skips reading the executable's digest when no pin asks for
+// it: the record's provenance is for stage plugins, and the honesty
+// plugin is usually the runbook binary itself, tens of megabytes whose
+// read delayed every run's honesty start.
+func withoutDigest() Option { return func(c *config) { c.noDigest = true } }
 
 func newConfig(opts []Option) config {
 	c := config{startTimeout: DefaultStartTimeout, callTimeout: DefaultCallTimeout, maxBatch: DefaultMaxBatch}
@@ -178,12 +185,14 @@ func Start(ctx context.Context, src Source, opts ...Option) (*Plugin, error) {
 	p.cmd = exec.Command(src.Path, src.Args...)
 	// The digest is read before the start, a pin's check and the record's
 	// provenance from the one read: the record names the bytes that ran.
-	have, err := fileSHA256(p.cmd.Path)
-	if err != nil {
-		return nil, &Error{Plugin: src.Name, Op: "start", Err: fmt.Errorf("checksum: %w", err)}
+	if src.SHA256 != "" || !cfg.noDigest {
+		have, err := fileSHA256(p.cmd.Path)
+		if err != nil {
+			return nil, &Error{Plugin: src.Name, Op: "start", Err: fmt.Errorf("checksum: %w", err)}
+		}
+		p.sha256 = have
 	}
-	p.sha256 = have
-	if src.SHA256 != "" {
+	if have := p.sha256; src.SHA256 != "" {
 		if err := sumMatches(p.cmd.Path, have, src.SHA256); err != nil {
 			return nil, &Error{Plugin: src.Name, Op: "start", Err: err}
 		}
