@@ -1,6 +1,7 @@
 package plugins
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -46,9 +47,8 @@ func ApplyArgs(d Description, given map[string]any) (args map[string]any, assume
 				Reason: fmt.Sprintf("%s; it takes: %s", why, argNames(names))}
 		}
 		v := given[k]
-		if !jsonv.Fits(da.Type, v) {
-			return nil, nil, &ArgError{Plugin: d.Name, Arg: k, Problem: WrongType,
-				Reason: fmt.Sprintf("is %s, want %s", jsonv.Describe(v), aType(da.Type))}
+		if is, want, ok := allowed(da, v); !ok {
+			return nil, nil, &ArgError{Plugin: d.Name, Arg: k, Problem: WrongType, Reason: fmt.Sprintf("is %s, want %s", is, want)}
 		}
 		args[k] = v
 	}
@@ -92,13 +92,79 @@ func CheckDescription(d Description) error {
 				why += fmt.Sprintf("; did you mean %q?", near)
 			}
 			return &ArgError{Plugin: d.Name, Arg: a.Name, Problem: BadDeclaration, Reason: why}
-		case a.HasDefault && !jsonv.Fits(a.Type, a.Default):
+		case (a.Min != nil || a.Max != nil) && a.Type != "number" && a.Type != "integer":
 			return &ArgError{Plugin: d.Name, Arg: a.Name, Problem: BadDeclaration,
-				Reason: fmt.Sprintf("declares a default that is %s, not %s", jsonv.Describe(a.Default), aType(a.Type))}
+				Reason: fmt.Sprintf("declares min or max on %s; bounds are for a number or an integer", aType(typeWord(a.Type)))}
+		case a.Min != nil && a.Max != nil && *a.Min > *a.Max:
+			return &ArgError{Plugin: d.Name, Arg: a.Name, Problem: BadDeclaration,
+				Reason: fmt.Sprintf("declares min %v above max %v", *a.Min, *a.Max)}
+		}
+		for i, e := range a.Enum {
+			if !jsonv.Fits(a.Type, e) {
+				return &ArgError{Plugin: d.Name, Arg: a.Name, Problem: BadDeclaration,
+					Reason: fmt.Sprintf("declares enum value %d that is %s, not %s", i+1, jsonv.Describe(e), aType(a.Type))}
+			}
+		}
+		if a.HasDefault {
+			if is, want, ok := allowed(a, a.Default); !ok {
+				return &ArgError{Plugin: d.Name, Arg: a.Name, Problem: BadDeclaration,
+					Reason: fmt.Sprintf("declares a default that is %s, not %s", is, want)}
+			}
 		}
 		seen[a.Name] = true
 	}
 	return nil
+}
+
+// allowed says whether v may be passed as a: it fits the declared type, is
+// one of the enum's values when there is one, and lies within min and max.
+// When not, is says what v is and want what would be right ("a string",
+// "a number"). ApplyArgs judges a given value and CheckDescription a
+// default by it, so a default can never be what a chart may not give.
+func allowed(a Arg, v any) (is, want string, ok bool) {
+	if !jsonv.Fits(a.Type, v) {
+		return jsonv.Describe(v), aType(typeWord(a.Type)), false
+	}
+	if len(a.Enum) > 0 && !slices.ContainsFunc(a.Enum, func(e any) bool { return jsonv.Equal(e, v) }) {
+		return shown(v), "one of " + enumWords(a.Enum), false
+	}
+	if f, isNum := jsonv.Float(v); isNum {
+		if a.Min != nil && f < *a.Min {
+			return shown(v), fmt.Sprintf("at least %v", *a.Min), false
+		}
+		if a.Max != nil && f > *a.Max {
+			return shown(v), fmt.Sprintf("at most %v", *a.Max), false
+		}
+	}
+	return "", "", true
+}
+
+// shown is a value as a chart would write it: JSON text, cut when long.
+func shown(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return jsonv.Describe(v)
+	}
+	if s := string(b); len(s) <= 60 {
+		return s
+	}
+	return string(b[:57]) + "..."
+}
+
+func enumWords(enum []any) string {
+	w := make([]string, len(enum))
+	for i, e := range enum {
+		w[i] = shown(e)
+	}
+	return strings.Join(w, ", ")
+}
+
+// typeWord is a declared type as a message says it ("" is any value).
+func typeWord(t string) string {
+	if t == "" || t == "any" {
+		return "any value"
+	}
+	return t
 }
 
 // Problem is what is wrong with an argument.

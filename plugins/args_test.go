@@ -98,6 +98,13 @@ func TestIssue17CheckDescription(t *testing.T) {
 		{"default of the wrong type", plugins.Arg{Name: "n", Type: "integer", Default: 2.5, HasDefault: true}, "declares a default that is a number, not an integer"},
 		{"default of a bad duration", plugins.Arg{Name: "d", Type: "duration", Default: "soon", HasDefault: true}, "declares a default that is a string, not a duration"},
 		{"no name", plugins.Arg{Type: "string"}, "an argument is declared without a name"},
+		{"enum with a fitting default", plugins.Arg{Name: "l", Type: "string", Enum: []any{"low", "high"}, Default: "low", HasDefault: true}, ""},
+		{"default outside the enum", plugins.Arg{Name: "l", Type: "string", Enum: []any{"low", "high"}, Default: "mid", HasDefault: true}, `declares a default that is "mid", not one of "low", "high"`},
+		{"enum value of the wrong type", plugins.Arg{Name: "l", Type: "string", Enum: []any{"low", 2}}, "declares enum value 2 that is a number, not a string"},
+		{"bounds on a number", plugins.Arg{Name: "n", Type: "number", Min: ptr(0), Max: ptr(1), Default: 0.5, HasDefault: true}, ""},
+		{"default above max", plugins.Arg{Name: "n", Type: "integer", Max: ptr(5), Default: 9, HasDefault: true}, "declares a default that is 9, not at most 5"},
+		{"min above max", plugins.Arg{Name: "n", Type: "integer", Min: ptr(5), Max: ptr(1)}, "declares min 5 above max 1"},
+		{"bounds on a string", plugins.Arg{Name: "s", Type: "string", Min: ptr(1)}, "declares min or max on a string; bounds are for a number or an integer"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -116,5 +123,38 @@ func TestIssue17CheckDescription(t *testing.T) {
 	twice := plugins.Description{Name: "probe", Args: []plugins.Arg{{Name: "a"}, {Name: "a"}}}
 	if err := plugins.CheckDescription(twice); err == nil || !strings.Contains(err.Error(), `argument "a": declared twice`) {
 		t.Errorf("twice: %v", err)
+	}
+}
+
+func ptr(f float64) *float64 { return &f }
+
+// TestIssue17ApplyArgsEnumAndBounds: a given value outside an enum or the
+// bounds is refused, saying what is allowed; an enum matches numbers by
+// value (a chart's 2 is a declared 2.0).
+func TestIssue17ApplyArgsEnumAndBounds(t *testing.T) {
+	t.Parallel()
+	d := plugins.Description{Name: "probe", Args: []plugins.Arg{
+		{Name: "level", Type: "string", Enum: []any{"low", "high"}},
+		{Name: "n", Type: "integer", Min: ptr(1), Max: ptr(5)},
+		{Name: "ratio", Type: "number", Enum: []any{0.5, 2.0}},
+	}}
+	for _, tc := range []struct {
+		given map[string]any
+		says  string // "" accepted
+	}{
+		{map[string]any{"level": "high", "n": 5, "ratio": 2}, ""},
+		{map[string]any{"n": 1}, ""},
+		{map[string]any{"level": "mid"}, `argument "level": is "mid", want one of "low", "high"`},
+		{map[string]any{"n": 6}, `argument "n": is 6, want at most 5`},
+		{map[string]any{"n": 0}, `argument "n": is 0, want at least 1`},
+		{map[string]any{"ratio": 1}, `argument "ratio": is 1, want one of 0.5, 2`},
+	} {
+		_, _, err := plugins.ApplyArgs(d, tc.given)
+		switch {
+		case tc.says == "" && err != nil:
+			t.Errorf("%v: %v", tc.given, err)
+		case tc.says != "" && (err == nil || !strings.Contains(err.Error(), tc.says)):
+			t.Errorf("%v: err = %v, want %q", tc.given, err, tc.says)
+		}
 	}
 }

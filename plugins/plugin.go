@@ -65,6 +65,16 @@ type Arg struct {
 	// host reports it as an ASSUMED value (the assessment reads it).
 	Default    any
 	HasDefault bool
+	// Enum, when set, lists the only values the argument may take (each
+	// fitting Type); the host refuses any other before the call.
+	Enum []any
+	// Min and Max, when set, bound a number or integer argument,
+	// inclusive.
+	Min, Max *float64
+	// Sensitive says the value is a secret: the host masks it like a
+	// secret input wherever the run shows it (record, narrative, logs,
+	// errors), and a value derived from it too.
+	Sensitive bool
 }
 
 // Request is one stage execution's input.

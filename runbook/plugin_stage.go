@@ -249,7 +249,7 @@ func pluginStage(st *chart.StageSpec, set settled) flow.StageFunc {
 			return err
 		}
 		for _, name := range assumed {
-			rs.assume(s.Path(), name, args[name], ps.Name)
+			rs.assume(s.Path(), name, args[name], ps.Name, sensitive(d, name))
 		}
 		scope := make(map[string]any, len(d.Reads))
 		for _, k := range d.Reads {
@@ -333,6 +333,15 @@ func pluginArgs(ps *chart.PluginStageSpec, d plugins.Description, s *flow.Scope)
 		given[a.Key] = v
 	}
 	args, assumed, err := plugins.ApplyArgs(d, given)
+	if err == nil {
+		// A sensitive argument is a secret from here on, given or
+		// defaulted: masked wherever the run shows it, as a secret input.
+		for _, a := range d.Args {
+			if v, ok := args[a.Name]; ok && a.Sensitive {
+				stateOf(s).secrets.Add(v)
+			}
+		}
+	}
 	var ae *plugins.ArgError
 	if errors.As(err, &ae) && ae.Problem == plugins.WrongType {
 		// Name the chart's words too: the value came from them.
@@ -345,12 +354,23 @@ func pluginArgs(ps *chart.PluginStageSpec, d plugins.Description, s *flow.Scope)
 type assumedArg struct {
 	path, name, by string
 	value          any
+	secret         bool // a sensitive argument: the line names it, never its value
 }
 
-func (rs *runState) assume(path, name string, v any, by string) {
+func (rs *runState) assume(path, name string, v any, by string, secret bool) {
 	rs.mu.Lock()
-	rs.assumed = append(rs.assumed, assumedArg{path: path, name: name, by: by, value: v})
+	rs.assumed = append(rs.assumed, assumedArg{path: path, name: name, by: by, value: v, secret: secret})
 	rs.mu.Unlock()
+}
+
+// sensitive says whether d declares the argument name sensitive.
+func sensitive(d plugins.Description, name string) bool {
+	for _, a := range d.Args {
+		if a.Name == name {
+			return a.Sensitive
+		}
+	}
+	return false
 }
 
 // assumedArgs are the assumed plugin arguments for the assessment, in log
@@ -367,7 +387,7 @@ func (rs *runState) assumedArgs(log *flow.Log) []assessment.Assumed {
 			continue
 		}
 		seen[k] = true
-		out = append(out, assessment.Assumed{Name: a.name, Value: a.value, By: a.by})
+		out = append(out, assessment.Assumed{Name: a.name, Value: a.value, Secret: a.secret, By: a.by})
 	}
 	return out
 }

@@ -147,7 +147,7 @@ func (rs *runState) pluginStub(ctx context.Context, st *chart.StageSpec, s *flow
 		return true, fmt.Errorf("plugin %q: %s", st.Plugin.Name, stub.Fail)
 	}
 	for _, k := range sortedNames(stub.Assumed) {
-		rs.assume(s.Path(), k, stub.Assumed[k], st.Plugin.Name)
+		rs.assume(s.Path(), k, stub.Assumed[k], st.Plugin.Name, false) // a stub carries no declaration to say sensitive
 	}
 	s.Set(into, rs.result(s.Path(), stub.Result))
 	return true, nil

@@ -247,14 +247,24 @@ func samples(d plugins.Description) map[string]any {
 	out := map[string]any{}
 	for _, a := range d.Args {
 		if a.Required && !a.HasDefault {
-			out[a.Name] = sampleOf(a.Type)
+			out[a.Name] = sampleOf(a)
 		}
 	}
 	return out
 }
 
-func sampleOf(typ string) any {
-	switch typ {
+// sampleOf is a value the host would pass for a: its enum's first value,
+// its min, or a plain value of its type.
+func sampleOf(a plugins.Arg) any {
+	switch {
+	case len(a.Enum) > 0:
+		return a.Enum[0]
+	case a.Min != nil:
+		return *a.Min
+	case a.Max != nil && *a.Max < 0:
+		return *a.Max
+	}
+	switch a.Type {
 	case "number", "integer":
 		return 0
 	case "bool":

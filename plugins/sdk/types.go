@@ -44,6 +44,11 @@ type Description = plugins.Description
 //	Default     any    the value used when the chart does not give it: the
 //	                   host fills it and reports it as an ASSUMED value
 //	HasDefault  bool   Default is set (a default may be nil, 0 or "")
+//	Enum        []any  the only values it may take (each fitting Type)
+//	Min         *float64 the least a number or integer may be (inclusive)
+//	Max         *float64 the most a number or integer may be (inclusive)
+//	Sensitive   bool   the value is a secret: masked like a secret input
+//	                   wherever the run shows it
 type Arg = plugins.Arg
 
 // Request is one stage execution's input (Stage.Run).

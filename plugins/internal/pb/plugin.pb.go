@@ -159,13 +159,23 @@ func (x *Description) GetReads() []string {
 type Arg struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Name  string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
-	// type: string number bool list object duration (empty: any).
+	// type: string number integer bool list object duration (empty: any).
 	Type        string `protobuf:"bytes,2,opt,name=type,proto3" json:"type,omitempty"`
 	Description string `protobuf:"bytes,3,opt,name=description,proto3" json:"description,omitempty"`
 	Required    bool   `protobuf:"varint,4,opt,name=required,proto3" json:"required,omitempty"`
 	HasDefault  bool   `protobuf:"varint,5,opt,name=has_default,json=hasDefault,proto3" json:"has_default,omitempty"`
 	// default_json: the default's JSON text (has_default set).
-	DefaultJson   []byte `protobuf:"bytes,6,opt,name=default_json,json=defaultJson,proto3" json:"default_json,omitempty"`
+	DefaultJson []byte `protobuf:"bytes,6,opt,name=default_json,json=defaultJson,proto3" json:"default_json,omitempty"`
+	// enum_json: the values allowed, each one's JSON text (empty: any value
+	// of the type).
+	EnumJson [][]byte `protobuf:"bytes,7,rep,name=enum_json,json=enumJson,proto3" json:"enum_json,omitempty"`
+	// min, max: bounds of a number or integer argument, inclusive (unset:
+	// none).
+	Min *float64 `protobuf:"fixed64,8,opt,name=min,proto3,oneof" json:"min,omitempty"`
+	Max *float64 `protobuf:"fixed64,9,opt,name=max,proto3,oneof" json:"max,omitempty"`
+	// sensitive: the value is masked like a secret input wherever the run
+	// shows it (record, narrative, logs, errors).
+	Sensitive     bool `protobuf:"varint,10,opt,name=sensitive,proto3" json:"sensitive,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -240,6 +250,34 @@ func (x *Arg) GetDefaultJson() []byte {
 		return x.DefaultJson
 	}
 	return nil
+}
+
+func (x *Arg) GetEnumJson() [][]byte {
+	if x != nil {
+		return x.EnumJson
+	}
+	return nil
+}
+
+func (x *Arg) GetMin() float64 {
+	if x != nil && x.Min != nil {
+		return *x.Min
+	}
+	return 0
+}
+
+func (x *Arg) GetMax() float64 {
+	if x != nil && x.Max != nil {
+		return *x.Max
+	}
+	return 0
+}
+
+func (x *Arg) GetSensitive() bool {
+	if x != nil {
+		return x.Sensitive
+	}
+	return false
 }
 
 type RunBatchRequest struct {
@@ -618,7 +656,7 @@ const file_runbook_v1_plugin_proto_rawDesc = "" +
 	"\vdescription\x18\x03 \x01(\tR\vdescription\x12#\n" +
 	"\x04args\x18\x04 \x03(\v2\x0f.runbook.v1.ArgR\x04args\x12\x1b\n" +
 	"\truns_code\x18\x05 \x01(\bR\brunsCode\x12\x14\n" +
-	"\x05reads\x18\x06 \x03(\tR\x05reads\"\xaf\x01\n" +
+	"\x05reads\x18\x06 \x03(\tR\x05reads\"\xa8\x02\n" +
 	"\x03Arg\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04type\x18\x02 \x01(\tR\x04type\x12 \n" +
@@ -626,7 +664,14 @@ const file_runbook_v1_plugin_proto_rawDesc = "" +
 	"\brequired\x18\x04 \x01(\bR\brequired\x12\x1f\n" +
 	"\vhas_default\x18\x05 \x01(\bR\n" +
 	"hasDefault\x12!\n" +
-	"\fdefault_json\x18\x06 \x01(\fR\vdefaultJson\"9\n" +
+	"\fdefault_json\x18\x06 \x01(\fR\vdefaultJson\x12\x1b\n" +
+	"\tenum_json\x18\a \x03(\fR\benumJson\x12\x15\n" +
+	"\x03min\x18\b \x01(\x01H\x00R\x03min\x88\x01\x01\x12\x15\n" +
+	"\x03max\x18\t \x01(\x01H\x01R\x03max\x88\x01\x01\x12\x1c\n" +
+	"\tsensitive\x18\n" +
+	" \x01(\bR\tsensitiveB\x06\n" +
+	"\x04_minB\x06\n" +
+	"\x04_max\"9\n" +
 	"\x0fRunBatchRequest\x12&\n" +
 	"\x05calls\x18\x01 \x03(\v2\x10.runbook.v1.CallR\x05calls\"\x94\x01\n" +
 	"\x04Call\x12\x0e\n" +
@@ -718,6 +763,7 @@ func file_runbook_v1_plugin_proto_init() {
 	if File_runbook_v1_plugin_proto != nil {
 		return
 	}
+	file_runbook_v1_plugin_proto_msgTypes[2].OneofWrappers = []any{}
 	file_runbook_v1_plugin_proto_msgTypes[7].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{

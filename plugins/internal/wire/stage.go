@@ -58,13 +58,21 @@ func (c *StageClient) Describe(ctx context.Context) (plugins.Description, error)
 	}
 	out := plugins.Description{Name: d.Name, Version: d.Version, Description: d.Description, RunsCode: d.RunsCode, Reads: d.Reads}
 	for _, a := range d.Args {
-		arg := plugins.Arg{Name: a.Name, Type: a.Type, Description: a.Description, Required: a.Required, HasDefault: a.HasDefault}
+		arg := plugins.Arg{Name: a.Name, Type: a.Type, Description: a.Description, Required: a.Required, HasDefault: a.HasDefault,
+			Min: a.Min, Max: a.Max, Sensitive: a.Sensitive}
 		if a.HasDefault {
 			v, err := Decode(a.DefaultJson)
 			if err != nil {
 				return plugins.Description{}, fmt.Errorf("argument %q: default: %w", a.Name, err)
 			}
 			arg.Default = v
+		}
+		for i, e := range a.EnumJson {
+			v, err := Decode(e)
+			if err != nil {
+				return plugins.Description{}, fmt.Errorf("argument %q: enum value %d: %w", a.Name, i+1, err)
+			}
+			arg.Enum = append(arg.Enum, v)
 		}
 		out.Args = append(out.Args, arg)
 	}
@@ -135,13 +143,21 @@ func (s *stageServer) Describe(context.Context, *pb.DescribeRequest) (*pb.Descri
 	d := s.impl.Describe()
 	out := &pb.Description{Name: d.Name, Version: d.Version, Description: d.Description, RunsCode: d.RunsCode, Reads: d.Reads}
 	for _, a := range d.Args {
-		pa := &pb.Arg{Name: a.Name, Type: a.Type, Description: a.Description, Required: a.Required, HasDefault: a.HasDefault}
+		pa := &pb.Arg{Name: a.Name, Type: a.Type, Description: a.Description, Required: a.Required, HasDefault: a.HasDefault,
+			Min: a.Min, Max: a.Max, Sensitive: a.Sensitive}
 		if a.HasDefault {
 			b, err := Encode(a.Default)
 			if err != nil {
 				return nil, fmt.Errorf("argument %q: default: %w", a.Name, err)
 			}
 			pa.DefaultJson = b
+		}
+		for i, e := range a.Enum {
+			b, err := Encode(e)
+			if err != nil {
+				return nil, fmt.Errorf("argument %q: enum value %d: %w", a.Name, i+1, err)
+			}
+			pa.EnumJson = append(pa.EnumJson, b)
 		}
 		out.Args = append(out.Args, pa)
 	}
