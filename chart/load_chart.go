@@ -1,6 +1,9 @@
 package chart
 
 import (
+	"runtime"
+	"slices"
+
 	"github.com/openrunbook/runbook/internal/ident"
 	"github.com/openrunbook/runbook/internal/suggest"
 	"github.com/openrunbook/runbook/plugins"
@@ -358,13 +361,7 @@ func (l *loader) plugins(e entry) []PluginSpec {
 			p.Command, _ = l.word(ce, "", what+" command")
 		}
 		if se, ok := pm.get("sha256"); ok {
-			if s, ok := l.word(se, "", what+" sha256"); ok {
-				if !isHex64(s) {
-					l.errf(se.valPos, "", "%s sha256 %q is not a SHA-256 digest: write 64 hexadecimal digits (sha256sum prints them)", what, s)
-				} else {
-					p.SHA256 = strings.ToLower(s)
-				}
-			}
+			p.SHA256 = l.pluginPin(se, what)
 		}
 		if ve, ok := pm.get("version"); ok {
 			if s, ok := l.word(ve, "", what+" version"); ok {
@@ -378,6 +375,52 @@ func (l *loader) plugins(e entry) []PluginSpec {
 		out = append(out, p)
 	}
 	return out
+}
+
+// pluginPin reads a plugin's `sha256:`: one digest, or a digest per
+// platform (`linux/amd64: …`), of which the one this process runs on is
+// the pin. A per-platform map without this platform is a load error, not
+// an unpinned start: whoever pinned every platform they listed meant the
+// binary to be checked, and this one would run unchecked.
+func (l *loader) pluginPin(se entry, what string) string {
+	digest := func(e entry, what string) string {
+		s, ok := l.word(e, "", what)
+		if !ok {
+			return ""
+		}
+		if !isHex64(s) {
+			l.errf(e.valPos, "", "%s %q is not a SHA-256 digest: write 64 hexadecimal digits (sha256sum prints them)", what, s)
+			return ""
+		}
+		return strings.ToLower(s)
+	}
+	if _, isMap := l.deref(se.val, "").(*ast.MappingNode); !isMap {
+		if _, isOne := l.deref(se.val, "").(*ast.MappingValueNode); !isOne {
+			return digest(se, what+" sha256")
+		}
+	}
+	m, ok := l.asMap(se.val, se.keyPos, "", what+" sha256")
+	if !ok {
+		return ""
+	}
+	here := runtime.GOOS + "/" + runtime.GOARCH
+	pin := ""
+	var platforms []string
+	for _, pe := range m.entries {
+		os, arch, ok := strings.Cut(pe.key, "/")
+		if !ok || os == "" || arch == "" || strings.ContainsAny(arch, "/ ") {
+			l.errf(pe.keyPos, "", "%s sha256 platform %q: write GOOS/GOARCH, such as linux/amd64 or darwin/arm64", what, pe.key)
+			continue
+		}
+		platforms = append(platforms, pe.key)
+		if d := digest(pe, fmt.Sprintf("%s sha256 for %s", what, pe.key)); pe.key == here {
+			pin = d
+		}
+	}
+	if pin == "" && len(platforms) > 0 && !slices.Contains(platforms, here) {
+		l.errf(se.keyPos, "", "%s sha256 pins %s but not %s, the platform this runs on: add a %s: digest (sha256sum of the binary built for it)", what, strings.Join(platforms, ", "), here, here)
+	}
+	return pin
 }
 
 func isHex64(s string) bool {
