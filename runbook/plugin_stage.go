@@ -332,16 +332,20 @@ func pluginArgs(ps *chart.PluginStageSpec, d plugins.Description, s *flow.Scope)
 		stateOf(s).derive(s, a.Expr, v)
 		given[a.Key] = v
 	}
-	args, assumed, err := plugins.ApplyArgs(d, given)
-	if err == nil {
-		// A sensitive argument is a secret from here on, given or
-		// defaulted: masked wherever the run shows it, as a secret input.
-		for _, a := range d.Args {
-			if v, ok := args[a.Name]; ok && a.Sensitive {
-				stateOf(s).secrets.Add(v)
-			}
+	// A sensitive argument is a secret from here on, given or defaulted:
+	// masked wherever the run shows it, as a secret input — the error
+	// refusing it too, which quotes the value.
+	for _, a := range d.Args {
+		if !a.Sensitive {
+			continue
+		}
+		if v, ok := given[a.Name]; ok {
+			stateOf(s).secrets.Add(v)
+		} else if a.HasDefault {
+			stateOf(s).secrets.Add(a.Default)
 		}
 	}
+	args, assumed, err := plugins.ApplyArgs(d, given)
 	var ae *plugins.ArgError
 	if errors.As(err, &ae) && ae.Problem == plugins.WrongType {
 		// Name the chart's words too: the value came from them.

@@ -151,17 +151,7 @@ func describe(ctx context.Context, src host.Source) (string, error) {
 	d := st.Description()
 	var as []string
 	for _, a := range d.Args {
-		s := a.Name
-		if a.Type != "" {
-			s += " " + a.Type
-		}
-		switch {
-		case a.Required:
-			s += " (required)"
-		case a.HasDefault:
-			s += fmt.Sprintf(" = %v", a.Default)
-		}
-		as = append(as, s)
+		as = append(as, argWords(a))
 	}
 	runs := "no"
 	if d.RunsCode {

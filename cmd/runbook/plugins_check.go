@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/openrunbook/runbook/internal/secret"
 	"github.com/openrunbook/runbook/plugins"
 	"github.com/openrunbook/runbook/plugins/host"
 )
@@ -305,19 +306,27 @@ func argSummary(as []plugins.Arg) string {
 	}
 	parts := make([]string, 0, len(as))
 	for _, a := range as {
-		s := a.Name
-		if a.Type != "" {
-			s += " " + a.Type
-		}
-		switch {
-		case a.Required:
-			s += " (required)"
-		case a.HasDefault:
-			s += fmt.Sprintf(" = %v", a.Default)
-		}
-		parts = append(parts, s)
+		parts = append(parts, argWords(a))
 	}
 	return fmt.Sprintf("%d argument(s): %s", len(as), strings.Join(parts, "; "))
+}
+
+// argWords is one declared argument as `runbook plugins` and `plugins
+// check` list it: its name, type, and whether required or its default.
+func argWords(a plugins.Arg) string {
+	s := a.Name
+	if a.Type != "" {
+		s += " " + a.Type
+	}
+	switch {
+	case a.Required:
+		s += " (required)"
+	case a.HasDefault && a.Sensitive:
+		s += " = " + secret.Masked // sensitive: its default is never shown either
+	case a.HasDefault:
+		s += fmt.Sprintf(" = %v", a.Default)
+	}
+	return s
 }
 
 // groupLeft names the processes of group pgid still alive, after a short

@@ -23,6 +23,7 @@ func (vault) Describe() sdk.Description {
 	return sdk.Description{Name: "vault", Version: "1.0.0",
 		Args: []sdk.Arg{
 			{Name: "token", Type: "string", Sensitive: true, Default: "dflt-tok-5566", HasDefault: true},
+			{Name: "pin", Type: "string", Sensitive: true, Enum: []any{"pin-1111", "pin-2222"}},
 			{Name: "level", Type: "string", Enum: []any{"low", "high"}, Default: "low", HasDefault: true},
 			{Name: "n", Type: "integer", Min: ptr(1), Max: ptr(5), Default: 1, HasDefault: true},
 		}}
@@ -83,11 +84,16 @@ func TestIssue17EnumAndBoundsRefused(t *testing.T) {
 		"above max": {`{n: '9'}`, `plugin "vault" argument "n": is 9, want at most 5 (the stage gives 9)`},
 		"below min": {`{n: '0'}`, `argument "n": is 0, want at least 1`},
 		"not whole": {`{n: '2.5'}`, `argument "n": is a number, want an integer`},
+		// The refusal quotes the value; a sensitive one is masked there too.
+		"sensitive outside its enum": {`{pin: '"pin-9999"'}`, `argument "pin": is "***", want one of`},
 	} {
 		t.Run(name, func(t *testing.T) {
 			r := sdktest.Run(t, vaultChart(tc.args), sdktest.Plugin("vault", vault{}))
 			r.ExpectStatus("failed")
 			r.ExpectError(tc.want)
+			if b, _ := json.Marshal(r.Record); r.Record != nil && strings.Contains(string(b), "pin-9999") {
+				t.Errorf("the refused sensitive value shows in the record: %s", b)
+			}
 		})
 	}
 }
