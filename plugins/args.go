@@ -20,22 +20,58 @@ import (
 //
 // It is the one home of these rules: the host calls it before every call
 // and the SDK's test helper calls it too, so a plugin's tests see what the
-// host would send. err is an *ArgError naming the argument and what would
-// be right.
+// host would send; CheckArgs judges by the same function before a run.
+// err is an *ArgError naming the argument and what would be right.
 func ApplyArgs(d Description, given map[string]any) (args map[string]any, assumed []string, err error) {
+	args, assumed, errs := judgeArgs(d, given, nil, false)
+	if len(errs) > 0 {
+		return nil, nil, errs[0]
+	}
+	return args, assumed, nil
+}
+
+// CheckArgs is ApplyArgs before a run, as `runbook validate` and `plan`
+// judge a chart: it returns every refusal, not the first. The arguments
+// named in later are given, but their values are known only when the
+// stage runs (an expression over the scope): they count as given and
+// their names are checked, their values are not.
+func CheckArgs(d Description, given map[string]any, later []string) []*ArgError {
+	g := given
+	if len(later) > 0 {
+		g = make(map[string]any, len(given)+len(later))
+		for k, v := range given {
+			g[k] = v
+		}
+		for _, k := range later {
+			g[k] = nil
+		}
+	}
+	_, _, errs := judgeArgs(d, g, later, true)
+	return errs
+}
+
+// judgeArgs is the rules ApplyArgs and CheckArgs share: given names are
+// judged in sorted order (so the first refusal named is the same every
+// run), then the declared arguments not given, in declared order. Values
+// of the arguments in unknown are not judged. It stops at the first
+// refusal unless all.
+func judgeArgs(d Description, given map[string]any, unknown []string, all bool) (args map[string]any, assumed []string, errs []*ArgError) {
 	decl := make(map[string]Arg, len(d.Args))
 	names := make([]string, 0, len(d.Args))
 	for _, a := range d.Args {
 		decl[a.Name] = a
 		names = append(names, a.Name)
 	}
-	// Sorted, so the first wrong argument named is the same every run.
 	keys := make([]string, 0, len(given))
 	for k := range given {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
 	args = make(map[string]any, len(d.Args))
+	refuse := func(e *ArgError) bool {
+		errs = append(errs, e)
+		return !all
+	}
 	for _, k := range keys {
 		da, ok := decl[k]
 		if !ok {
@@ -43,17 +79,25 @@ func ApplyArgs(d Description, given map[string]any) (args map[string]any, assume
 			if near := suggest.Nearest(k, names); near != "" {
 				why += fmt.Sprintf(" (did you mean %q?)", near)
 			}
-			return nil, nil, &ArgError{Plugin: d.Name, Arg: k, Problem: Unknown,
-				Reason: fmt.Sprintf("%s; it takes: %s", why, argNames(names))}
+			if refuse(&ArgError{Plugin: d.Name, Arg: k, Problem: Unknown,
+				Reason: fmt.Sprintf("%s; it takes: %s", why, argNames(names))}) {
+				return nil, nil, errs
+			}
+			continue
 		}
 		v := given[k]
-		if is, want, ok := allowed(da, v); !ok {
-			return nil, nil, &ArgError{Plugin: d.Name, Arg: k, Problem: WrongType, Reason: fmt.Sprintf("is %s, want %s", is, want)}
+		if !slices.Contains(unknown, k) {
+			if is, want, ok := allowed(da, v); !ok {
+				if refuse(&ArgError{Plugin: d.Name, Arg: k, Problem: WrongType, Reason: fmt.Sprintf("is %s, want %s", is, want)}) {
+					return nil, nil, errs
+				}
+				continue
+			}
 		}
 		args[k] = v
 	}
 	for _, a := range d.Args {
-		if _, ok := args[a.Name]; ok {
+		if _, ok := given[a.Name]; ok {
 			continue
 		}
 		switch {
@@ -65,11 +109,13 @@ func ApplyArgs(d Description, given map[string]any) (args map[string]any, assume
 			if a.Description != "" {
 				why += " (" + a.Description + ")"
 			}
-			return nil, nil, &ArgError{Plugin: d.Name, Arg: a.Name, Problem: Missing, Reason: why}
+			if refuse(&ArgError{Plugin: d.Name, Arg: a.Name, Problem: Missing, Reason: why}) {
+				return nil, nil, errs
+			}
 		}
 	}
 	slices.Sort(assumed)
-	return args, assumed, nil
+	return args, assumed, errs
 }
 
 // CheckDescription refuses a description the host cannot apply its

@@ -158,3 +158,43 @@ func TestIssue17ApplyArgsEnumAndBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestIssue17CheckArgsNamesEveryProblem: before a run, every refusal is
+// named at once, in ApplyArgs's order, and an argument whose value only
+// the run knows counts as given with its value unjudged.
+func TestIssue17CheckArgsNamesEveryProblem(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		given map[string]any
+		later []string
+		want  []string // "arg problem"
+	}{
+		{name: "all well", given: map[string]any{"url": "u"}},
+		{name: "a run-time value is given, not judged", later: []string{"url", "retries"}},
+		{name: "every problem",
+			given: map[string]any{"urll": "u", "retries": "two", "timeout": 5},
+			want:  []string{"retries 3", "timeout 3", "urll 1", "url 2"}},
+		{name: "a run-time unknown name is still refused", later: []string{"url", "nope"},
+			want: []string{"nope 1"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var got []string
+			for _, e := range plugins.CheckArgs(probe, tc.given, tc.later) {
+				got = append(got, e.Arg+" "+string(rune('0'+e.Problem)))
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("got %v, want %v", got, tc.want)
+			}
+			// ApplyArgs refuses the first of them, or none.
+			if len(tc.later) == 0 {
+				_, _, err := plugins.ApplyArgs(probe, tc.given)
+				var ae *plugins.ArgError
+				if (err == nil) != (len(tc.want) == 0) || (err != nil && (!errors.As(err, &ae) || ae.Arg+" "+string(rune('0'+ae.Problem)) != tc.want[0])) {
+					t.Errorf("ApplyArgs: %v, want the first of %v", err, tc.want)
+				}
+			}
+		})
+	}
+}

@@ -22,17 +22,35 @@ const pluginProtocol = 1
 
 func newValidateCmd(stderr io.Writer) *cobra.Command {
 	var allow []string
+	var pluginDir string
+	var noPlugins bool
 	cmd := &cobra.Command{
 		Use:   "validate CHART.yaml...",
-		Short: "Load and check charts; print every error; run nothing",
+		Short: "Load and check charts; print every error; run no stage",
 		Long: `validate loads and checks each chart and prints every error of every file on
-stderr, one a line (file:line:col: …). It runs nothing. A valid chart prints
-nothing. Exit 0 when all are valid, 1 when any is not.`,
+stderr, one a line (file:line:col: …). It runs no stage. Each stage plugin a
+chart uses is started once and asked to describe itself — found where a run
+would find it, its sha256 pin and version constraint held — and every plugin
+stage's arguments are held to that description: each one declared, each
+required one given, each literal value of a fitting type (a value computed
+from the run is checked when the stage runs). --no-plugins starts none.
+A valid chart prints nothing. Exit 0 when all are valid, 1 when any is not.`,
+		Example: `  runbook validate examples/disk/chart.yaml
+  runbook validate --plugin-dir ./bin examples/plugins/file-age/chart.yaml`,
 		Args: args(cobra.MinimumNArgs(1)),
-		RunE: func(_ *cobra.Command, paths []string) error {
+		RunE: func(cmd *cobra.Command, paths []string) error {
 			bad := 0
 			for _, p := range paths {
-				if _, ok := load(p, allow, stderr); !ok {
+				rb, ok := load(p, allow, stderr)
+				if !ok {
+					bad++
+					continue
+				}
+				if noPlugins {
+					continue
+				}
+				if errs := rb.CheckPlugins(cmd.Context(), pluginDir, pluginDirHint); len(errs) > 0 {
+					printLoadError(stderr, p, errs)
 					bad++
 				}
 			}
@@ -43,6 +61,8 @@ nothing. Exit 0 when all are valid, 1 when any is not.`,
 		},
 	}
 	allowChartPath(cmd.Flags(), &allow)
+	addPluginDirFlag(cmd.Flags(), &pluginDir)
+	cmd.Flags().BoolVar(&noPlugins, "no-plugins", false, "start no stage plugin: check the chart alone")
 	return cmd
 }
 

@@ -1,11 +1,11 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -15,7 +15,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/openrunbook/runbook/chart"
-	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/plugins/host"
 	"github.com/openrunbook/runbook/rules"
 	"github.com/openrunbook/runbook/runbook"
@@ -27,6 +26,7 @@ type planFlags struct {
 	inputsFile string
 	format     string
 	pluginDir  string
+	noPlugins  bool
 	allow      []string
 }
 
@@ -39,29 +39,32 @@ func newPlanCmd(stdout, stderr io.Writer) *cobra.Command {
 		Use:   "plan CHART.yaml",
 		Short: "Show what a run would do, without doing it",
 		Long: `plan shows what runbook exec would do with these inputs, and runs nothing:
-no command, no plugin, no file read. It prints the stages in the order a run
+no command, no plugin stage, no file read. It prints the stages in the order a run
 reaches them; each exec stage's argv with its ${…} templates filled from the
 inputs (a part only a run can know is shown as <from EXPR>), its env and
 envFrom (a secret input's value never shown), and whether its binary is on
 PATH (a shell: stage needs bash); each plugin stage's plugin, where it was
-found and its sha256 (checked against the chart's pin); each read: stage's
-path; and the inputs, checked as exec checks them.
+found and its sha256 (checked against the chart's pin), the plugin started
+once to describe itself and the stage's arguments held to what it declares
+(as validate does; --no-plugins starts none); each read: stage's path; and
+the inputs, checked as exec checks them.
 
 Exit codes: 0 every check passed, 2 bad usage, a chart that does not load,
 or a failed check (a binary or plugin not found, a pin that does not match,
-bad inputs).`,
+an argument the plugin does not take, bad inputs).`,
 		Example: `  runbook plan examples/disk/chart.yaml --input threshold=80
   runbook plan examples/plugins/file-age/chart.yaml -o json`,
 		Args: args(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, a []string) error {
-			return planChart(a[0], f, stdout, stderr)
+			return planChart(cmd.Context(), a[0], f, stdout, stderr)
 		},
 	}
 	fl := cmd.Flags()
 	fl.StringArrayVar(&f.inputs, "input", nil, "an input as `name=value` (repeatable)")
 	fl.StringVar(&f.inputsFile, "inputs", "", "a JSON object `FILE` of inputs (--input overrides it)")
 	fl.StringVarP(&f.format, "format", "o", "text", "output `format`: "+strings.Join(planFormats, ", "))
-	fl.StringVar(&f.pluginDir, "plugin-dir", os.Getenv("RUNBOOK_PLUGIN_DIR"), "look for stage plugins the chart does not map in this `DIR`, as runbook-plugin-NAME (default $RUNBOOK_PLUGIN_DIR)")
+	addPluginDirFlag(fl, &f.pluginDir)
+	fl.BoolVar(&f.noPlugins, "no-plugins", false, "start no stage plugin: find it and check its sha256 only")
 	allowChartPath(fl, &f.allow)
 	return cmd
 }
@@ -130,8 +133,9 @@ type planCheck struct {
 }
 
 // planChart is `runbook plan`: it loads the chart, settles the inputs and
-// walks the stages, starting nothing.
-func planChart(path string, f planFlags, stdout, stderr io.Writer) error {
+// walks the stages, running none (each plugin is started only to describe
+// itself).
+func planChart(ctx context.Context, path string, f planFlags, stdout, stderr io.Writer) error {
 	if !contains(planFormats, f.format) {
 		return &usageError{err: fmt.Errorf("--format %q: want one of %s", f.format, strings.Join(planFormats, ", ")), showUsage: true}
 	}
@@ -143,7 +147,7 @@ func planChart(path string, f planFlags, stdout, stderr io.Writer) error {
 	if !ok {
 		return quietExit(exitUsage)
 	}
-	p := makePlan(path, rb, given, f.pluginDir)
+	p := makePlan(ctx, path, rb, given, f)
 	var text string
 	if f.format == "json" {
 		b, err := json.MarshalIndent(p, "", "  ")
@@ -170,12 +174,16 @@ type planner struct {
 	rb  *runbook.Runbook
 	in  *runbook.PlannedInputs // nil: the inputs were refused
 	dir string                 // --plugin-dir
-	out *plan
+	// plugins starts each plugin once to judge the stages' arguments
+	// (nil: --no-plugins).
+	plugins *runbook.PluginChecker
+	ctx     context.Context
+	out     *plan
 }
 
-func makePlan(path string, rb *runbook.Runbook, given map[string]any, pluginDir string) *plan {
+func makePlan(ctx context.Context, path string, rb *runbook.Runbook, given map[string]any, f planFlags) *plan {
 	spec := rb.Spec()
-	pl := &planner{rb: rb, dir: pluginDir, out: &plan{Chart: path, Runbook: spec.Name, SHA256: spec.SHA256, Inputs: []planInput{}, Stages: []*planStage{}, Checks: []planCheck{}}}
+	pl := &planner{rb: rb, dir: f.pluginDir, ctx: ctx, out: &plan{Chart: path, Runbook: spec.Name, SHA256: spec.SHA256, Inputs: []planInput{}, Stages: []*planStage{}, Checks: []planCheck{}}}
 	in, err := rb.PlanInputs(given)
 	if err != nil {
 		if ies, ok := inputErrors(err); ok {
@@ -219,7 +227,11 @@ func makePlan(path string, rb *runbook.Runbook, given map[string]any, pluginDir 
 		}
 		pl.out.Inputs = append(pl.out.Inputs, pi)
 	}
-	pl.stages(nil, 0, "", spec.Stages)
+	if !f.noPlugins {
+		pl.plugins = rb.NewPluginChecker(f.pluginDir, pluginDirHint)
+		defer pl.plugins.Close()
+	}
+	rb.WalkStages(pl.stage)
 	pl.out.OK = len(pl.out.Checks) == 0
 	return pl.out
 }
@@ -228,19 +240,9 @@ func (pl *planner) check(stage, msg string) {
 	pl.out.Checks = append(pl.out.Checks, planCheck{Stage: stage, Message: msg})
 }
 
-// stages adds ss, in the order written, each under scope.
-func (pl *planner) stages(scope []flow.ScopeStep, depth int, branch string, ss []chart.StageSpec) {
-	for i := range ss {
-		pl.stage(scope, depth, branch, &ss[i])
-	}
-}
-
-func (pl *planner) stage(scope []flow.ScopeStep, depth int, branch string, st *chart.StageSpec) {
-	path := st.ID
-	if s := flow.GeneralScope(scope); s != "" {
-		path = s + "/" + st.ID
-	}
-	ps := &planStage{Path: path, Kind: st.Kind, Depth: depth, Branch: branch}
+func (pl *planner) stage(v runbook.StageVisit) {
+	st := v.Stage
+	ps := &planStage{Path: v.Path, Kind: st.Kind, Depth: v.Depth, Branch: v.Branch}
 	if st.Name != "" && st.Name != st.ID {
 		ps.Name = st.Name
 	}
@@ -256,7 +258,7 @@ func (pl *planner) stage(scope []flow.ScopeStep, depth int, branch string, st *c
 			ps.What = "reads " + pl.value(rd.Path)
 		}
 	case "plugin":
-		pl.plugin(ps, st.Plugin)
+		pl.plugin(ps, st)
 	case "decide", "select":
 		var names []string
 		for _, b := range st.Branches {
@@ -268,34 +270,17 @@ func (pl *planner) stage(scope []flow.ScopeStep, depth int, branch string, st *c
 			ps.What += " and a default"
 		}
 		ps.What += " → " + strings.Join(names, ", ")
-		for _, b := range st.Branches {
-			inner := scope
-			if st.Kind == "select" {
-				inner = append(slices.Clip(scope), flow.ScopeStep{Node: st.ID, Branch: b.Name})
-			}
-			pl.stages(inner, depth+1, b.Name, b.Stages)
-		}
 	case "parallel":
 		ps.What = fmt.Sprintf("%d branches at once", len(st.Parallel))
-		for _, b := range st.Parallel {
-			pl.stages(append(slices.Clip(scope), flow.ScopeStep{Node: st.ID, Branch: b.Name}), depth+1, b.Name, b.Stages)
-		}
 	case "foreach":
 		fe := st.ForEach
 		ps.What = fmt.Sprintf("each %s in %s", fe.As, fe.Items.String())
 		if fe.MaxBranches > 0 {
 			ps.What += fmt.Sprintf(", at most %d", fe.MaxBranches)
 		}
-		zero := 0
-		pl.stages(append(slices.Clip(scope), flow.ScopeStep{Node: st.ID, Item: &zero}), depth+1, "", fe.Stages)
 	case "subflow":
-		sf := st.Subflow
-		inner := append(slices.Clip(scope), flow.ScopeStep{Node: st.ID})
-		if sf.Spec != nil {
+		if sf := st.Subflow; sf.Spec != nil {
 			ps.What = "the chart " + sf.Chart
-			pl.stages(inner, depth+1, "", sf.Spec.Stages)
-		} else {
-			pl.stages(inner, depth+1, "", sf.Stages)
 		}
 	case "ask":
 		var names []string
@@ -378,7 +363,8 @@ func lookBinary(name, dir string) (string, error) {
 
 // plugin fills a plugin stage: where the run would find its plugin
 // (runbook.FindPlugin) and its sha256, held to the chart's pin.
-func (pl *planner) plugin(ps *planStage, sp *chart.PluginStageSpec) {
+func (pl *planner) plugin(ps *planStage, st *chart.StageSpec) {
+	sp := st.Plugin
 	var args []string
 	for _, a := range sp.Args {
 		args = append(args, a.Key+"="+pl.value(a.Expr))
@@ -393,7 +379,7 @@ func (pl *planner) plugin(ps *planStage, sp *chart.PluginStageSpec) {
 		var nf *host.NotFoundError
 		if errors.As(err, &nf) && nf.Dir == "" {
 			c := *nf
-			c.Hint = "--plugin-dir or RUNBOOK_PLUGIN_DIR"
+			c.Hint = pluginDirHint
 			err = &c
 		}
 		pl.check(ps.Path, fmt.Sprintf("%s: %v", ps.Path, err))
@@ -410,7 +396,18 @@ func (pl *planner) plugin(ps *planStage, sp *chart.PluginStageSpec) {
 		pp.Pinned = src.SHA256
 		if err := host.CheckSHA256(src.Path, src.SHA256); err != nil {
 			pl.check(ps.Path, fmt.Sprintf("%s: plugin %q: %v", ps.Path, sp.Name, err))
+			return
 		}
+	}
+	if pl.plugins == nil {
+		return
+	}
+	var env rules.Env
+	if pl.in != nil {
+		env = pl.in
+	}
+	for _, e := range pl.plugins.Check(pl.ctx, ps.Path, st, env) {
+		pl.check(ps.Path, fmt.Sprintf("%s: %s", ps.Path, e.Msg))
 	}
 }
 

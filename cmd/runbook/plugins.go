@@ -23,6 +23,16 @@ import (
 // binary with it, so `go run ./cmd/runbook` needs nothing else built.
 const honestyPluginCmd = "__honesty-plugin"
 
+// pluginDirHint is how a user gives a plugin directory: what a "plugin
+// not found" error says when none was given.
+const pluginDirHint = "--plugin-dir or RUNBOOK_PLUGIN_DIR"
+
+// addPluginDirFlag declares --plugin-dir, the same on every command that
+// finds a chart's plugins (exec, plan, validate).
+func addPluginDirFlag(fl *pflag.FlagSet, dir *string) {
+	fl.StringVar(dir, "plugin-dir", os.Getenv("RUNBOOK_PLUGIN_DIR"), "look for stage plugins the chart does not map in this `DIR`, as runbook-plugin-NAME (default $RUNBOOK_PLUGIN_DIR)")
+}
+
 // pluginFlags are exec's plugin flags.
 type pluginFlags struct {
 	dir     string // --plugin-dir (default $RUNBOOK_PLUGIN_DIR)
@@ -30,14 +40,14 @@ type pluginFlags struct {
 }
 
 func addPluginFlags(fl *pflag.FlagSet, f *pluginFlags) {
-	fl.StringVar(&f.dir, "plugin-dir", os.Getenv("RUNBOOK_PLUGIN_DIR"), "look for stage plugins the chart does not map in this `DIR`, as runbook-plugin-NAME (default $RUNBOOK_PLUGIN_DIR)")
+	addPluginDirFlag(fl, &f.dir)
 	fl.StringVar(&f.honesty, "honesty", "plugin", "run the honesty stages as a plugin process (plugin) or in this process (inprocess); the result is the same")
 }
 
 // pluginOptions turns exec's plugin flags into run options; h is where the
 // honesty stages run, as startHonesty chose.
 func pluginOptions(f pluginFlags, h runbook.Honesty) []runbook.ExecOption {
-	opts := []runbook.ExecOption{runbook.WithHonestyVia(h), runbook.WithPluginDirHint("--plugin-dir or RUNBOOK_PLUGIN_DIR")}
+	opts := []runbook.ExecOption{runbook.WithHonestyVia(h), runbook.WithPluginDirHint(pluginDirHint)}
 	if f.dir != "" {
 		opts = append(opts, runbook.WithPluginDir(f.dir))
 	}

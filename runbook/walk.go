@@ -1,0 +1,68 @@
+package runbook
+
+import (
+	"slices"
+
+	"github.com/openrunbook/runbook/chart"
+	"github.com/openrunbook/runbook/flow"
+)
+
+// StageVisit is one stage of a chart as WalkStages meets it.
+type StageVisit struct {
+	// Scope is where the stage sits: the select and parallel branches,
+	// foreach items (index 0: the place every item shares) and subflows
+	// around it.
+	Scope []flow.ScopeStep
+	// Path is the stage's general path, every item index written `*`
+	// (`hosts~*/probe`): the place in the chart, not one execution.
+	Path   string
+	Depth  int    // how many stages it is nested in
+	Branch string // the branch it is in, if any
+	Stage  *chart.StageSpec
+}
+
+// WalkStages calls fn for every stage of the chart in the order written,
+// each before the stages inside it: the one home of how a chart's nested
+// stages are scoped and named before a run (plan shows them so; validate
+// names a plugin stage's problems so). A decide's branches share its
+// scope; a select's and a parallel's are each their own.
+func (rb *Runbook) WalkStages(fn func(StageVisit)) {
+	walkStages(nil, 0, "", rb.spec.Stages, fn)
+}
+
+func walkStages(scope []flow.ScopeStep, depth int, branch string, ss []chart.StageSpec, fn func(StageVisit)) {
+	for i := range ss {
+		st := &ss[i]
+		path := st.ID
+		if s := flow.GeneralScope(scope); s != "" {
+			path = s + "/" + st.ID
+		}
+		fn(StageVisit{Scope: scope, Path: path, Depth: depth, Branch: branch, Stage: st})
+		in := func(step flow.ScopeStep) []flow.ScopeStep { return append(slices.Clip(scope), step) }
+		switch st.Kind {
+		case "decide", "select":
+			for _, b := range st.Branches {
+				inner := scope
+				if st.Kind == "select" {
+					inner = in(flow.ScopeStep{Node: st.ID, Branch: b.Name})
+				}
+				walkStages(inner, depth+1, b.Name, b.Stages, fn)
+			}
+		case "parallel":
+			for _, b := range st.Parallel {
+				walkStages(in(flow.ScopeStep{Node: st.ID, Branch: b.Name}), depth+1, b.Name, b.Stages, fn)
+			}
+		case "foreach":
+			zero := 0
+			walkStages(in(flow.ScopeStep{Node: st.ID, Item: &zero}), depth+1, "", st.ForEach.Stages, fn)
+		case "subflow":
+			sf := st.Subflow
+			inner := in(flow.ScopeStep{Node: st.ID})
+			if sf.Spec != nil {
+				walkStages(inner, depth+1, "", sf.Spec.Stages, fn)
+			} else {
+				walkStages(inner, depth+1, "", sf.Stages, fn)
+			}
+		}
+	}
+}
