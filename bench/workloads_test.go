@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"testing"
 
@@ -142,7 +143,7 @@ func TestWorkloadsDoTheWork(t *testing.T) {
 		t.Fatalf("linear500: %v %v commits %d", err, res.State["v499"], len(res.Log.Commits))
 	}
 	res, err = Decide10().Run(ctx)
-	if err != nil || res.State["verdict"] != "warning" || len(res.Log.Commits[1].Decision.Rules) != 10 {
+	if err != nil || res.State["verdict"] != "warning" || len(res.Log.Commits[1].Evidence().Rules) != 10 {
 		t.Fatalf("decide10: %v %v", err, res.State["verdict"])
 	}
 	res, err = Fanout(1000).Run(ctx, flow.WithGather(Verdicts))
@@ -156,5 +157,28 @@ func TestWorkloadsDoTheWork(t *testing.T) {
 	res, err = Loop(10000).Run(ctx)
 	if err != nil || res.State["n"] != 10000 || res.State["finished"] != true {
 		t.Fatalf("loop10k: %v %v", err, res.State)
+	}
+}
+
+// BenchmarkLogMarshalFanout1000 is the cost of a run's log as the record's
+// indented JSON (what a record file holds of it): fanout1000's 5,001
+// commits, with its 1,000 decisions kept compact by the run (rebuilt as
+// they are written) or materialized before.
+func BenchmarkLogMarshalFanout1000(b *testing.B) {
+	for _, materialized := range []bool{false, true} {
+		b.Run(fmt.Sprintf("materialized=%v", materialized), func(b *testing.B) {
+			res := runOnce(b, Fanout(1000))
+			if materialized {
+				res.Log.Materialize()
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				out, err := json.MarshalIndent(res.Log, "", "  ")
+				if err != nil || len(out) == 0 {
+					b.Fatal(err)
+				}
+				b.ReportMetric(float64(len(out)), "bytes")
+			}
+		})
 	}
 }

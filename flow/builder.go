@@ -66,7 +66,7 @@ func (b *Builder) Stage(id string, fn StageFunc, opts ...Option) *Builder {
 // none matches. Its label rides every decision's evidence.
 func (b *Builder) Decide(id string, rs []decide.Rule, def decide.Default, branches []Branch, opts ...Option) *Builder {
 	d := def
-	return b.add(&node{id: id, kind: KindDecide, rules: rs, def: &d, branches: b.toBranches(branches)}, opts)
+	return b.add(&node{id: id, kind: KindDecide, rules: rs, def: &d, compact: decide.Compactable(rs), branches: b.toBranches(branches)}, opts)
 }
 
 // DecideFunc adds a decider written in Go. Declare the default in the
@@ -140,7 +140,7 @@ func (b *Builder) toBranches(bs []Branch) []*branch {
 				b.errs = append(b.errs, fmt.Errorf("branch %q: %w", br.Name, err))
 			}
 		}
-		out[i] = &branch{name: br.Name, description: br.Description, seq: seq}
+		out[i] = &branch{name: br.Name, description: br.Description, seq: seq, nameSlice: [1]string{br.Name}}
 	}
 	return out
 }

@@ -155,6 +155,10 @@ type node struct {
 	def      *decide.Default
 	decideFn DecideFunc
 	branches []*branch
+	// compact: a first-match decider over filter rules only, whose
+	// decisions may be kept compact (decide.Compact) when no recorder
+	// wants their evidence as they happen.
+	compact bool
 
 	forEach *forEach
 	subflow *Chart
@@ -180,6 +184,8 @@ type node struct {
 type branch struct {
 	name, description string
 	seq               *sequence
+	// nameSlice is name as a one-branch choice (node.chosen).
+	nameSlice [1]string
 }
 
 type forEach struct {

@@ -129,7 +129,7 @@ func (c *Chart) Resume(ctx context.Context, cp *Checkpoint, answers map[string]a
 		for _, k := range sortedKeys(answers) {
 			s.Set(k, answers[k])
 		}
-		root.commit(s, nil, 0, false, "")
+		root.commit(s, nil, lazyDecision{}, 0, false, "")
 		// Run the rest of each level, innermost first; a loop jump that leaves
 		// a level is taken by the level that holds its target.
 		var jump *node

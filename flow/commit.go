@@ -1,6 +1,9 @@
 package flow
 
 import (
+	"bytes"
+	"encoding/json"
+
 	"github.com/openrunbook/runbook/decide"
 	"github.com/openrunbook/runbook/recorder"
 	"github.com/openrunbook/runbook/rules"
@@ -8,7 +11,7 @@ import (
 
 // commit applies a stage execution's staged writes (net changes only) and
 // appends its commit to the log. A discarded attempt applies nothing.
-func (f *frame) commit(s *Scope, ev *decide.Evidence, attempt int, discarded bool, msg string) {
+func (f *frame) commit(s *Scope, ev *decide.Evidence, lazy lazyDecision, attempt int, discarded bool, msg string) {
 	f.r.stages.Add(1)
 	var writes []Write
 	if len(s.staged) > 0 {
@@ -34,7 +37,7 @@ func (f *frame) commit(s *Scope, ev *decide.Evidence, attempt int, discarded boo
 	c := nextCommit(f.log)
 	c.Path, c.Stage, c.Scope, c.N = s.path, s.n.id, f.steps, s.count
 	c.Reads, c.Writes = f.arena.takeReads(s.reads), writes
-	c.Decision, c.Attempt, c.Discarded, c.Err = ev, attempt, discarded, msg
+	c.Decision, c.lazy, c.Attempt, c.Discarded, c.Err = ev, lazy, attempt, discarded, msg
 	if f.rec.wants(recorder.Commit) {
 		e := f.nodeEvent(recorder.Commit, s.n, s.path)
 		e.Index = len(writes)
@@ -55,4 +58,79 @@ func nextCommit(log *[]Commit) *Commit {
 	l = l[:len(l)+1]
 	*log = l
 	return &l[len(l)-1]
+}
+
+// lazyDecision is a decision kept compact in its commit: the decider (its
+// rules and default, immutable once built) and what it decided. A commit
+// whose decider is nil holds none.
+type lazyDecision struct {
+	n *node
+	c decide.Compact
+}
+
+// Evidence is the commit's decision evidence, nil when it made no
+// decision. A decision the run kept compact (no recorder wanted its
+// evidence as it was made) is rebuilt here from the commit's reads — the
+// values the decision read — by the same evaluation a run that keeps
+// evidence uses, so the two are the same; each call rebuilds it afresh.
+// Every reader of a run's decisions reads them here, not from Decision.
+func (c *Commit) Evidence() *decide.Evidence {
+	if c.Decision != nil || c.lazy.n == nil {
+		return c.Decision
+	}
+	n := c.lazy.n
+	return c.lazy.c.Materialize(readsEnv(c.Reads), n.rules, *n.def)
+}
+
+// Decided reports whether the commit holds a decision (kept compact or
+// not), without rebuilding it.
+func (c *Commit) Decided() bool { return c.Decision != nil || c.lazy.n != nil }
+
+// Compact reports whether the commit holds its decision compact (Decision
+// nil until Materialize).
+func (c *Commit) Compact() bool { return c.Decision == nil && c.lazy.n != nil }
+
+// Materialize fills Decision on every commit that keeps its decision
+// compact, so that code reading Decision directly, or a copy of the log,
+// sees the evidence. A log is materialized once, by its owner, before it
+// is shared between goroutines.
+func (l *Log) Materialize() {
+	for i := range l.Commits {
+		if c := &l.Commits[i]; c.Compact() {
+			c.Decision, c.lazy = c.Evidence(), lazyDecision{}
+		}
+	}
+}
+
+// commitJSON is Commit without its methods, for MarshalJSON.
+type commitJSON Commit
+
+// MarshalJSON writes the commit with its decision's evidence, rebuilt when
+// the run kept it compact, so no JSON of a log leaves it out. HTML
+// characters are left as they are: the encoder calling this escapes them
+// or not, as it was told.
+func (c Commit) MarshalJSON() ([]byte, error) {
+	if c.Compact() {
+		c.Decision = c.Evidence()
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode((*commitJSON)(&c)); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// readsEnv answers a rule's reads from a commit's reads: each key the
+// decision read, with the value it saw.
+type readsEnv []Read
+
+func (rs readsEnv) Get(key string) (any, bool) {
+	for i := range rs {
+		if rs[i].Key == key {
+			return rs[i].Value, !rs[i].Missing
+		}
+	}
+	return nil, false
 }

@@ -6,15 +6,16 @@ import (
 	"strings"
 
 	"github.com/openrunbook/runbook/decide"
+	"github.com/openrunbook/runbook/recorder"
 )
 
 // evaluate runs a decider's or selector's rules (or its Go function) as one
-// stage execution and commits the evidence.
-func (r *runner) evaluate(ctx context.Context, f *frame, n *node) (*decide.Evidence, string, error) {
+// stage execution and commits the evidence. A decider that may keep its
+// decisions compact, with no recorder waiting for their evidence, commits
+// the compact decision and returns no evidence: chosen is its branch.
+func (r *runner) evaluate(ctx context.Context, f *frame, n *node) (ev *decide.Evidence, chosen []string, path string, err error) {
 	x := f.begin(n, true)
 	s := x.s
-	var ev *decide.Evidence
-	var err error
 	switch {
 	case n.decideFn != nil:
 		fnEv := new(decide.Evidence)
@@ -26,14 +27,32 @@ func (r *runner) evaluate(ctx context.Context, f *frame, n *node) (*decide.Evide
 		ev = fnEv
 	case n.kind == KindSelect:
 		ev = f.arena.slab.Select(s, n.rules)
+	case n.compact && !f.rec.wants(recorder.Decision):
+		if c, branch, ok := decide.DecideCompact(s, n.rules, *n.def); ok {
+			x.lazy = lazyDecision{n: n, c: c}
+			path = s.path
+			return nil, n.chosen(branch), path, f.end(n, x, nil, 0, nil, false)
+		}
+		ev = f.arena.slab.Decide(s, n.rules, *n.def) // a predicate panicked: its evidence says so
 	default:
 		ev = f.arena.slab.Decide(s, n.rules, *n.def)
 	}
-	path := s.path
+	path = s.path
 	if err != nil {
-		return nil, path, f.end(n, x, ev, 0, err, ctx.Err() != nil)
+		return nil, nil, path, f.end(n, x, ev, 0, err, ctx.Err() != nil)
 	}
-	return ev, path, f.end(n, x, ev, 0, nil, false)
+	return ev, ev.Chosen, path, f.end(n, x, ev, 0, nil, false)
+}
+
+// chosen is a one-branch choice as a slice, without allocating one for a
+// branch the decider declares.
+func (n *node) chosen(branch string) []string {
+	for _, b := range n.branches {
+		if b.name == branch {
+			return b.nameSlice[:]
+		}
+	}
+	return []string{branch}
 }
 
 func (n *node) branchNamed(name string) *branch {
@@ -54,16 +73,16 @@ func (n *node) branchNames() string {
 }
 
 func (r *runner) runDecide(ctx context.Context, f *frame, n *node) (*node, error) {
-	ev, path, err := r.evaluate(ctx, f, n)
+	_, chosen, path, err := r.evaluate(ctx, f, n)
 	if err != nil {
 		return nil, err
 	}
-	if len(ev.Chosen) != 1 {
-		return nil, f.fail(n, path, fmt.Errorf("decider %q chose %d branches %v; a decider chooses exactly one (branches: %s)", n.name, len(ev.Chosen), ev.Chosen, n.branchNames()), false)
+	if len(chosen) != 1 {
+		return nil, f.fail(n, path, fmt.Errorf("decider %q chose %d branches %v; a decider chooses exactly one (branches: %s)", n.name, len(chosen), chosen, n.branchNames()), false)
 	}
-	br := n.branchNamed(ev.Chosen[0])
+	br := n.branchNamed(chosen[0])
 	if br == nil {
-		return nil, f.fail(n, path, fmt.Errorf("decider %q chose branch %q, which does not exist (branches: %s)", n.name, ev.Chosen[0], n.branchNames()), false)
+		return nil, f.fail(n, path, fmt.Errorf("decider %q chose branch %q, which does not exist (branches: %s)", n.name, chosen[0], n.branchNames()), false)
 	}
 	if err := r.deeper(f, ""); err != nil {
 		return nil, f.fail(n, path, err, false) // the decision's commit is made
@@ -78,18 +97,18 @@ func (r *runner) runDecide(ctx context.Context, f *frame, n *node) (*node, error
 }
 
 func (r *runner) runSelect(ctx context.Context, f *frame, n *node) error {
-	ev, path, err := r.evaluate(ctx, f, n)
+	_, chosen, path, err := r.evaluate(ctx, f, n)
 	if err != nil {
 		return err
 	}
 	var brs []*branch
-	for _, name := range ev.Chosen {
+	for _, name := range chosen {
 		if n.branchNamed(name) == nil {
 			return f.fail(n, path, fmt.Errorf("selector %q chose branch %q, which does not exist (branches: %s)", n.name, name, n.branchNames()), false)
 		}
 	}
 	for _, b := range n.branches { // declaration order
-		for _, name := range ev.Chosen {
+		for _, name := range chosen {
 			if b.name == name {
 				brs = append(brs, b)
 				break

@@ -17,6 +17,9 @@ type execution struct {
 	// msg, when set, is the commit's error text in place of the error's
 	// own (a loop's commit keeps the condition's bare error).
 	msg string
+	// lazy, when set, is the execution's decision kept compact: the commit
+	// holds it in place of evidence.
+	lazy lazyDecision
 }
 
 // begin starts a stage execution of n. announce emits StageStart: a
@@ -52,7 +55,7 @@ func (f *frame) end(n *node, x execution, ev *decide.Evidence, attempt int, err 
 	if err != nil && n.kind == KindStage && n.errorInto != "" && n.continues && !cancelled {
 		x.s.Set(n.errorInto, errorValue(msg)) // ContinueOnError: commits with the failure
 	}
-	f.commit(x.s, ev, attempt, false, msg)
+	f.commit(x.s, ev, x.lazy, attempt, false, msg)
 	if ev != nil && err == nil && f.rec != nil {
 		k := recorder.Decision
 		if n.kind == KindSelect {

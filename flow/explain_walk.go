@@ -484,10 +484,10 @@ func (e *Explainer) router(i int) (int, *Route, bool) {
 		}
 		for j := i - 1; j >= 0; j-- {
 			d := &e.log.Commits[j]
-			if d.Stage != st.node.ID || d.Decision == nil || !within(c.Scope, d.Scope) {
+			if d.Stage != st.node.ID || !d.Decided() || !within(c.Scope, d.Scope) {
 				continue
 			}
-			return j, routeOf(d.Decision, st.branch), true
+			return j, routeOf(d.Evidence(), st.branch), true
 		}
 		return -1, nil, false
 	}

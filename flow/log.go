@@ -40,6 +40,10 @@ type Commit struct {
 	// that asked (the first commit of a resumed run): whose answer, and the
 	// commit that asked, so a chain runs through the answer to the question.
 	Answer *Answer `json:"answer,omitempty"`
+
+	// lazy is a decision kept compact (Decision is then nil): Evidence
+	// rebuilds its evidence.
+	lazy lazyDecision
 }
 
 // Answer is a person's answer to a paused run's question, as the commit

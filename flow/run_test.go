@@ -240,7 +240,7 @@ func TestDecideFirstMatchWithLabelledDefaultOnEveryDecision(t *testing.T) {
 			if res.State["verdict"] != tc.verdict {
 				t.Fatalf("verdict = %v", res.State["verdict"])
 			}
-			ev := res.Log.Commits[1].Decision
+			ev := res.Log.Commits[1].Evidence()
 			if ev == nil || len(ev.Rules) != tc.rules || ev.Chosen[0] != tc.verdict {
 				t.Fatalf("evidence = %+v", ev)
 			}
@@ -279,7 +279,7 @@ func TestSelectRunsEveryMatchAndZeroIsFine(t *testing.T) {
 	if res.State["cpuAlert"] != true || res.State["memAlert"] != true {
 		t.Errorf("state = %v", res.State)
 	}
-	if ev := res.Log.Commits[1].Decision; len(ev.Rules) != 2 || !reflect.DeepEqual(ev.Chosen, []string{"cpu", "mem"}) {
+	if ev := res.Log.Commits[1].Evidence(); len(ev.Rules) != 2 || !reflect.DeepEqual(ev.Chosen, []string{"cpu", "mem"}) {
 		t.Errorf("evidence = %+v", ev)
 	}
 	res = run(t, build(), flow.WithInputs(map[string]any{"cpu": 1, "mem": 1}))

@@ -44,7 +44,7 @@ func (r *runner) runStage(ctx context.Context, f *frame, n *node) error {
 		}
 		cancelled := ctx.Err() != nil
 		if !cancelled && a < attempts && (n.retry.On == nil || n.retry.On(err)) {
-			f.commit(s, nil, attempt, true, err.Error())
+			f.commit(s, nil, lazyDecision{}, attempt, true, err.Error())
 			if f.rec != nil {
 				e := f.nodeEvent(recorder.Retry, n, s.path)
 				e.Index, e.Total, e.Err = a, attempts, err.Error()

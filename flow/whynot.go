@@ -408,7 +408,7 @@ func (e *Explainer) descend(wn *WhyNot, step routeStep, s []ScopeStep, last bool
 		if c.Stage != n.ID || !sameScope(c.Scope, s) || c.Discarded {
 			continue
 		}
-		if (n.Kind == KindDecide || n.Kind == KindSelect) && c.Decision == nil {
+		if (n.Kind == KindDecide || n.Kind == KindSelect) && !c.Decided() {
 			continue
 		}
 		runs = append(runs, i)
@@ -423,7 +423,8 @@ func (e *Explainer) descend(wn *WhyNot, step routeStep, s []ScopeStep, last bool
 		took := false
 		for _, i := range runs {
 			c := &e.log.Commits[i]
-			if slices.Contains(c.Decision.Chosen, step.branch) {
+			chosen := c.Evidence().Chosen
+			if slices.Contains(chosen, step.branch) {
 				took = true
 				if last {
 					wn.Ran = append(wn.Ran, Ran{Index: i, Path: c.Path})
@@ -432,7 +433,7 @@ func (e *Explainer) descend(wn *WhyNot, step routeStep, s []ScopeStep, last bool
 			}
 			wn.Reasons = append(wn.Reasons, NotRun{Scope: ScopeString(s), steps: s, Because: BecauseRouted, Path: c.Path,
 				Decision: e.routedAround(i, n, step.branch),
-				Message:  fmt.Sprintf("%s chose %s, not %s", nameOr(n), strings.Join(c.Decision.Chosen, ", "), step.branch)})
+				Message:  fmt.Sprintf("%s chose %s, not %s", nameOr(n), strings.Join(chosen, ", "), step.branch)})
 		}
 		if !took || last {
 			return nil
@@ -472,7 +473,7 @@ func (e *Explainer) descend(wn *WhyNot, step routeStep, s []ScopeStep, last bool
 // routedAround is the evidence of decision i that did not take wanted.
 func (e *Explainer) routedAround(i int, n *NodeInfo, wanted string) *RoutedAround {
 	c := &e.log.Commits[i]
-	ev := c.Decision
+	ev := c.Evidence()
 	ra := &RoutedAround{Index: i, Path: c.Path, Stage: c.Stage, Kind: ev.Kind, Chosen: ev.Chosen, Wanted: wanted, Rules: ev.Rules, Default: ev.Default}
 	if n != nil {
 		if n.Name != n.ID {
@@ -577,7 +578,7 @@ func (e *Explainer) whyNotFromLog(wn *WhyNot, id string, want []ScopeStep) {
 	}
 	for i := range e.log.Commits {
 		c := &e.log.Commits[i]
-		ev := c.Decision
+		ev := c.Evidence()
 		if ev == nil || !namesBranch(ev, id) || !matches(c.Scope, want) && !deciderIs(c, want) {
 			continue
 		}

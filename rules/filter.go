@@ -417,3 +417,39 @@ func formatValue(v any) string {
 	}
 	return strings.TrimSuffix(buf.String(), "\n")
 }
+
+// Pass runs every condition as Eval does — each key read through env, in
+// declared order, none skipped — and keeps only the outcome: bit i of bits
+// is set when condition i passed, matched when all did. It files no
+// evidence, so it allocates nothing; Eval on the same values files the
+// evidence these bits summarise. ok is false when a condition panicked:
+// the caller then uses Eval, whose Outcome says so. A filter of more than
+// 64 conditions keeps only its first 64 bits; PassBits says how many fit.
+func (f *Filter) Pass(env Env) (bits uint64, matched, ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			bits, matched, ok = 0, false, false
+		}
+	}()
+	matched = true
+	for i := range f.conds {
+		c := &f.conds[i]
+		pass, _ := c.test(resolveSegs(env, c.segs))
+		if pass && i < 64 {
+			bits |= 1 << i
+		}
+		matched = matched && pass
+	}
+	return bits, matched, true
+}
+
+// PassBits packs the pass marks of an Outcome's conditions as Pass does.
+func PassBits(o Outcome) uint64 {
+	var bits uint64
+	for i, c := range o.Conditions {
+		if c.Pass && i < 64 {
+			bits |= 1 << i
+		}
+	}
+	return bits
+}

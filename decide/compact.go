@@ -1,0 +1,105 @@
+package decide
+
+import (
+	"fmt"
+
+	"github.com/openrunbook/runbook/rules"
+)
+
+// Compact is a first-match decision over filter rules kept as what it
+// decided, not as its evidence: which rule matched and the pass mark of
+// every condition evaluated. It holds no pointer, so a run of many
+// decisions keeps no evidence for the garbage collector to scan. The
+// evidence is rebuilt when a reader asks (Materialize) from the same
+// values the decision read — a commit's reads — by the same code that
+// builds eager evidence (Slab.Decide), and the rebuilt pass marks are held
+// to the recorded ones.
+type Compact struct {
+	// bits holds the pass marks of the conditions evaluated, rule after
+	// rule (rule i's conditions start where rule i-1's end).
+	bits uint64
+	// matched is the index of the rule that matched, or -1.
+	matched int32
+}
+
+// CompactConditions bounds how many conditions, all rules together, a
+// compact decision holds marks for; a decider with more keeps eager
+// evidence.
+const CompactConditions = 64
+
+// Compactable reports whether a decider over rs can keep compact
+// decisions: every rule a filter, and at most CompactConditions
+// conditions in all. An expression rule's evidence holds its result and
+// inputs, which only its evaluation knows, so it stays eager.
+func Compactable(rs []Rule) bool {
+	n := 0
+	for _, r := range rs {
+		f, ok := r.When.(*rules.Filter)
+		if !ok || f == nil {
+			return false
+		}
+		n += f.Len()
+	}
+	return n <= CompactConditions
+}
+
+// DecideCompact is Decide without evidence: the rules are tried in order,
+// every condition of each rule tried reads its key through env exactly as
+// Decide's evaluation does, and the first rule whose conditions all pass
+// gives the branch (def.Branch when none does). rs must be Compactable.
+// ok is false when a predicate panicked; the caller then uses Decide,
+// whose evidence says so.
+func DecideCompact(env rules.Env, rs []Rule, def Default) (c Compact, branch string, ok bool) {
+	c.matched = -1
+	at := 0
+	for i, r := range rs {
+		f := r.When.(*rules.Filter)
+		bits, matched, fine := f.Pass(env)
+		if !fine {
+			return Compact{}, "", false
+		}
+		c.bits |= bits << at
+		at += f.Len()
+		if matched {
+			c.matched = int32(i)
+			return c, r.Then, true
+		}
+	}
+	return c, def.Branch, true
+}
+
+// Branch is the branch the decision chose.
+func (c Compact) Branch(rs []Rule, def Default) string {
+	if c.matched >= 0 {
+		return rs[c.matched].Then
+	}
+	return def.Branch
+}
+
+// Materialize rebuilds the decision's evidence from env, which must answer
+// with the values the decision read (a commit's reads): the evidence
+// Decide gives, the same in every field. When the rebuilt pass marks or
+// choice differ from the recorded ones — a value changed in place after it
+// was read, which the scope's contract forbids — the evidence does not
+// pass off the new reading as the decision: every rule whose marks differ
+// carries an error saying so, and Chosen stays what the run took.
+func (c Compact) Materialize(env rules.Env, rs []Rule, def Default) *Evidence {
+	var s Slab
+	ev := s.Decide(env, rs, def)
+	at := 0
+	for i := range ev.Rules {
+		re := &ev.Rules[i]
+		n := rs[re.Index].When.(*rules.Filter).Len()
+		want := (c.bits >> at) & (1<<n - 1)
+		if n >= 64 {
+			want = c.bits >> at
+		}
+		at += n
+		if rules.PassBits(re.Outcome) != want || re.Matched != (int32(re.Index) == c.matched) {
+			re.Err = fmt.Sprintf("the evidence rebuilt from this decision's reads differs from what the run decided (a value read was changed in place after the read); the run took %s", c.Branch(rs, def))
+			re.Matched = int32(re.Index) == c.matched
+		}
+	}
+	ev.Chosen[0] = c.Branch(rs, def)
+	return ev
+}
