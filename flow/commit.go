@@ -3,6 +3,8 @@ package flow
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
+	"unsafe"
 
 	"github.com/openrunbook/runbook/decide"
 	"github.com/openrunbook/runbook/recorder"
@@ -102,9 +104,6 @@ func (l *Log) Materialize() {
 	}
 }
 
-// commitJSON is Commit without its methods, for MarshalJSON.
-type commitJSON Commit
-
 // MarshalJSON writes the commit with its decision's evidence, rebuilt when
 // the run kept it compact, so no JSON of a log leaves it out. HTML
 // characters are left as they are: the encoder calling this escapes them
@@ -113,13 +112,7 @@ func (c Commit) MarshalJSON() ([]byte, error) {
 	if c.Compact() {
 		c.Decision = c.Evidence()
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode((*commitJSON)(&c)); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	return encodeJSON((*PlainCommit)(&c))
 }
 
 // readsEnv answers a rule's reads from a commit's reads: each key the
@@ -133,4 +126,50 @@ func (rs readsEnv) Get(key string) (any, bool) {
 		}
 	}
 	return nil, false
+}
+
+// PlainCommit is a Commit as its JSON is written: the same fields, the
+// decision in Decision, and no MarshalJSON of its own — so a whole log is
+// written in one pass of the encoder rather than one MarshalJSON (and its
+// output re-read) per commit.
+type PlainCommit Commit
+
+// PlainCommits is the log's commits with every compact decision
+// materialized: l's own commits, viewed as PlainCommits, when none is
+// compact; a copy when some are (l is not changed).
+func (l *Log) PlainCommits() []PlainCommit {
+	cs := l.Commits
+	for i := range cs {
+		if cs[i].Compact() {
+			cs = slices.Clone(cs)
+			for j := i; j < len(cs); j++ {
+				if c := &cs[j]; c.Compact() {
+					c.Decision, c.lazy = c.Evidence(), lazyDecision{}
+				}
+			}
+			break
+		}
+	}
+	// PlainCommit's underlying type is Commit: the same layout.
+	return unsafe.Slice((*PlainCommit)(unsafe.Pointer(unsafe.SliceData(cs))), len(cs))
+}
+
+// MarshalJSON writes the log with its decisions' evidence (PlainCommits).
+func (l Log) MarshalJSON() ([]byte, error) {
+	return encodeJSON(struct {
+		Inputs  map[string]any `json:"inputs,omitempty"`
+		Commits []PlainCommit  `json:"commits"`
+	}{l.Inputs, l.PlainCommits()})
+}
+
+// encodeJSON is json.Marshal with HTML characters left as they are: the
+// encoder calling a MarshalJSON escapes them or not, as it was told.
+func encodeJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }

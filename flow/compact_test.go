@@ -217,6 +217,15 @@ func TestCompactEvidenceEqualsEager(t *testing.T) {
 		if !bytes.Equal(eb, lb) {
 			t.Fatalf("chart %d: the log's JSON differs\neager:   %s\ncompact: %s", i, eb, lb)
 		}
+		// commits marshalled one by one, outside a Log, carry it too
+		eachB, _ := json.Marshal(lazy.Log.Commits)
+		if want, _ := json.Marshal(eager.Log.Commits); !bytes.Equal(want, eachB) {
+			t.Fatalf("chart %d: the commits' JSON, outside their log, differs", i)
+		}
+		before := countCompact(lazy.Log)
+		if plain := lazy.Log.PlainCommits(); countCompact(lazy.Log) != before || len(plain) != len(lazy.Log.Commits) {
+			t.Fatalf("chart %d: PlainCommits changed the log it viewed", i)
+		}
 		lazy.Log.Materialize()
 		mb, _ := json.Marshal(lazy.Log)
 		if !bytes.Equal(eb, mb) {
@@ -258,4 +267,14 @@ func TestCompactEvidenceNamesAValueChangedInPlace(t *testing.T) {
 	if ev.Chosen[0] != "full" || !ev.Rules[0].Matched || ev.Rules[0].Err == "" {
 		t.Fatalf("evidence = %+v; want the branch taken (full), the rule matched, and an error naming the disagreement", ev)
 	}
+}
+
+func countCompact(l flow.Log) int {
+	n := 0
+	for i := range l.Commits {
+		if l.Commits[i].Compact() {
+			n++
+		}
+	}
+	return n
 }
