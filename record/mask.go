@@ -118,8 +118,8 @@ func (m Masker) Log(l flow.Log) flow.Log {
 			}
 			c.Writes = ws
 		}
-		if c.Decision != nil {
-			d := *c.Decision
+		if ev := c.Evidence(); ev != nil {
+			d := *ev
 			d.Rules = m.Rules(d.Rules)
 			c.Decision = &d
 		}
