@@ -33,6 +33,12 @@
 //	                                  DefaultAbandonGrace (5s) to return, then is abandoned
 //	                                  and its late writes never commit
 //	no panic escapes                  a stage panic is that stage's failure, stack recorded
+//	evidence                          every decision's evidence is in the log; a decider over
+//	                                  filter rules that no recorder watches keeps it compact
+//	                                  (the rule that matched, a pass mark per condition) and
+//	                                  Commit.Evidence rebuilds it from the commit's reads —
+//	                                  the same evidence, and the same JSON, as a run that
+//	                                  built it as it went
 //
 // Example:
 //
