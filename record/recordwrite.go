@@ -1,0 +1,316 @@
+package record
+
+import (
+	"bytes"
+	"encoding"
+	"encoding/json"
+	"io"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// writeRecord writes rec to w as json.MarshalIndent(rec, "", "  ") and a
+// newline would, byte for byte, without ever holding the whole document:
+// a record of a wide foreach is tens of megabytes, and building it whole
+// cost more memory than the run that made it.
+//
+// It owns one rule, which part is encoded how:
+//
+//	a struct of plain fields        walked field by field, in declaration
+//	                                order, omitempty honoured
+//	a pointer, an interface         walked through (nil: null)
+//	a map with string keys          walked key by key, keys sorted
+//	a slice                         streamed element by element; each
+//	                                element encoded whole (json.Encoder at
+//	                                its depth's prefix)
+//	anything else                   encoded whole: a Marshaler, a struct
+//	                                with embedded fields or tag options
+//	                                beyond omitempty, an array, a []byte, a
+//	                                scalar
+//
+// "Encoded whole" is encoding/json itself, so where the walk is not sure
+// it matches, it does not walk. TestWriteFileBytesEqualMarshalIndent holds
+// it to MarshalIndent's bytes.
+func writeRecord(w io.Writer, rec *RunRecord) error {
+	sw := &streamWriter{w: w}
+	sw.enc = json.NewEncoder(&sw.buf)
+	sw.value(reflect.ValueOf(rec), 0)
+	sw.writeString("\n")
+	return sw.err
+}
+
+// streamWriter writes one value; the first error stops it (err).
+type streamWriter struct {
+	w   io.Writer
+	buf bytes.Buffer // one element's encoding, reused
+	enc *json.Encoder
+	err error
+}
+
+const indentUnit = "  "
+
+func (s *streamWriter) writeString(str string) {
+	if s.err == nil {
+		_, s.err = io.WriteString(s.w, str)
+	}
+}
+
+func (s *streamWriter) newline(depth int) {
+	s.writeString("\n")
+	for range depth {
+		s.writeString(indentUnit)
+	}
+}
+
+// whole encodes v with encoding/json at depth: its lines after the first
+// carry depth's prefix, as they would inside the whole document.
+func (s *streamWriter) whole(v reflect.Value, depth int) {
+	if s.err != nil {
+		return
+	}
+	var x any
+	if v.CanAddr() {
+		x = v.Addr().Interface() // a method on the pointer is what encoding/json would call
+	} else {
+		x = v.Interface()
+	}
+	s.buf.Reset()
+	s.enc.SetIndent(strings.Repeat(indentUnit, depth), indentUnit)
+	if err := s.enc.Encode(x); err != nil {
+		s.err = err
+		return
+	}
+	b := s.buf.Bytes()
+	_, s.err = s.w.Write(b[:len(b)-1]) // Encode ends with a newline
+}
+
+var (
+	marshalerType     = reflect.TypeFor[json.Marshaler]()
+	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
+)
+
+// marshals says whether encoding/json would call a method of v's to
+// encode it.
+func marshals(v reflect.Value) bool {
+	t := v.Type()
+	if t.Implements(marshalerType) || t.Implements(textMarshalerType) {
+		return true
+	}
+	if v.CanAddr() && t.Kind() != reflect.Pointer {
+		pt := reflect.PointerTo(t)
+		return pt.Implements(marshalerType) || pt.Implements(textMarshalerType)
+	}
+	return false
+}
+
+func (s *streamWriter) value(v reflect.Value, depth int) {
+	if s.err != nil {
+		return
+	}
+	if !v.IsValid() {
+		s.writeString("null")
+		return
+	}
+	if marshals(v) {
+		s.whole(v, depth)
+		return
+	}
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			s.writeString("null")
+			return
+		}
+		s.value(v.Elem(), depth)
+	case reflect.Struct:
+		fields, ok := plainFields(v.Type())
+		if !ok {
+			s.whole(v, depth)
+			return
+		}
+		s.object(v, fields, depth)
+	case reflect.Map:
+		if v.Type().Key().Kind() != reflect.String {
+			s.whole(v, depth)
+			return
+		}
+		s.mapValue(v, depth)
+	case reflect.Slice:
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			s.whole(v, depth) // base64, or a slice of byte Marshalers
+			return
+		}
+		s.slice(v, depth)
+	default:
+		s.whole(v, depth)
+	}
+}
+
+func (s *streamWriter) object(v reflect.Value, fields []plainField, depth int) {
+	n := 0
+	for _, f := range fields {
+		fv := v.Field(f.index)
+		if f.omitEmpty && isEmpty(fv) {
+			continue
+		}
+		if n == 0 {
+			s.writeString("{")
+		} else {
+			s.writeString(",")
+		}
+		n++
+		s.newline(depth + 1)
+		s.writeString(f.key)
+		s.value(fv, depth+1)
+	}
+	if n == 0 {
+		s.writeString("{}")
+		return
+	}
+	s.newline(depth)
+	s.writeString("}")
+}
+
+func (s *streamWriter) mapValue(v reflect.Value, depth int) {
+	if v.IsNil() {
+		s.writeString("null")
+		return
+	}
+	if v.Len() == 0 {
+		s.writeString("{}")
+		return
+	}
+	keys := v.MapKeys()
+	slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(a.String(), b.String()) })
+	s.writeString("{")
+	for i, k := range keys {
+		if i > 0 {
+			s.writeString(",")
+		}
+		s.newline(depth + 1)
+		s.whole(reflect.ValueOf(k.String()), depth+1) // the key, escaped as encoding/json escapes it
+		s.writeString(": ")
+		s.value(v.MapIndex(k), depth+1)
+	}
+	s.newline(depth)
+	s.writeString("}")
+}
+
+func (s *streamWriter) slice(v reflect.Value, depth int) {
+	if v.IsNil() {
+		s.writeString("null")
+		return
+	}
+	if v.Len() == 0 {
+		s.writeString("[]")
+		return
+	}
+	s.writeString("[")
+	for i := range v.Len() {
+		if i > 0 {
+			s.writeString(",")
+		}
+		s.newline(depth + 1)
+		s.whole(v.Index(i), depth+1)
+	}
+	s.newline(depth)
+	s.writeString("]")
+}
+
+// isEmpty is encoding/json's omitempty test.
+func isEmpty(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
+		return v.Len() == 0
+	case reflect.Bool:
+		return !v.Bool()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return v.Int() == 0
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return v.Uint() == 0
+	case reflect.Float32, reflect.Float64:
+		return v.Float() == 0
+	case reflect.Interface, reflect.Pointer:
+		return v.IsNil()
+	}
+	return false
+}
+
+// plainField is one field of a struct the walk encodes itself.
+type plainField struct {
+	index     int
+	key       string // `"name": `
+	omitEmpty bool
+}
+
+var plainFieldsCache sync.Map // reflect.Type → []plainField, or nil when not plain
+
+// plainFields lists t's encoded fields when t is plain: no embedded
+// field, no tag option but omitempty, every name one that needs no
+// escaping. Otherwise ok is false and the struct is encoded whole, so the
+// walk never has to copy encoding/json's rules for those.
+func plainFields(t reflect.Type) ([]plainField, bool) {
+	if c, ok := plainFieldsCache.Load(t); ok {
+		fs := c.([]plainField)
+		return fs, fs != nil
+	}
+	fs := computePlainFields(t)
+	plainFieldsCache.Store(t, fs)
+	return fs, fs != nil
+}
+
+func computePlainFields(t reflect.Type) []plainField {
+	fs := []plainField{}
+	seen := map[string]bool{}
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		if sf.Anonymous {
+			return nil
+		}
+		if !sf.IsExported() {
+			continue
+		}
+		tag := sf.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		omit := false
+		for opt := range strings.SplitSeq(opts, ",") {
+			switch opt {
+			case "":
+			case "omitempty":
+				omit = true
+			default:
+				return nil
+			}
+		}
+		if name == "" {
+			name = sf.Name
+		}
+		if !plainName(name) || seen[name] {
+			return nil
+		}
+		seen[name] = true
+		fs = append(fs, plainField{index: i, key: `"` + name + `": `, omitEmpty: omit})
+	}
+	return fs
+}
+
+// plainName says whether a key is written as it is: letters, digits, _ and -.
+func plainName(name string) bool {
+	for _, r := range name {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_', r == '-':
+		default:
+			return false
+		}
+	}
+	return name != ""
+}
+
+// recordBufferSize is the file writer's buffer: large enough that the
+// many small element writes become few system calls.
+const recordBufferSize = 64 << 10
