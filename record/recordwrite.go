@@ -5,10 +5,11 @@ import (
 	"encoding"
 	"encoding/json"
 	"io"
+	"math"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
-	"sync"
 )
 
 // writeRecord writes rec to w as json.MarshalIndent(rec, "", "  ") and a
@@ -22,17 +23,19 @@ import (
 //	                                order, omitempty honoured
 //	a pointer, an interface         walked through (nil: null)
 //	a map with string keys          walked key by key, keys sorted
-//	a slice                         streamed element by element; each
-//	                                element encoded whole (json.Encoder at
-//	                                its depth's prefix)
-//	anything else                   encoded whole: a Marshaler, a struct
+//	a slice (not []byte)            walked element by element
+//	a bool, an int, a plain string, written as encoding/json writes them
+//	a float in [1e-6, 1e21) or 0    (strconv; a string needing no escape)
+//	anything else                   encoded whole by encoding/json, at its
+//	                                depth's prefix: a Marshaler, a struct
 //	                                with embedded fields or tag options
 //	                                beyond omitempty, an array, a []byte, a
-//	                                scalar
+//	                                string to escape, any other float
 //
-// "Encoded whole" is encoding/json itself, so where the walk is not sure
-// it matches, it does not walk. TestWriteFileBytesEqualMarshalIndent holds
-// it to MarshalIndent's bytes.
+// Every slice is walked, not just the long ones: one element can be huge
+// (a foreach's join commit writes every item's result). Where the walk is
+// not sure it matches encoding/json, it hands the value to encoding/json.
+// TestWriteFileBytesEqualMarshalIndent holds it to MarshalIndent's bytes.
 func writeRecord(w io.Writer, rec *RunRecord) error {
 	sw := &streamWriter{w: w}
 	sw.enc = json.NewEncoder(&sw.buf)
@@ -43,10 +46,12 @@ func writeRecord(w io.Writer, rec *RunRecord) error {
 
 // streamWriter writes one value; the first error stops it (err).
 type streamWriter struct {
-	w   io.Writer
-	buf bytes.Buffer // one element's encoding, reused
-	enc *json.Encoder
-	err error
+	w       io.Writer
+	buf     bytes.Buffer // a value encoding/json encodes, reused
+	enc     *json.Encoder
+	scratch []byte // a number's digits
+	types   map[reflect.Type]*typeInfo
+	err     error
 }
 
 const indentUnit = "  "
@@ -91,18 +96,32 @@ var (
 	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
 )
 
-// marshals says whether encoding/json would call a method of v's to
-// encode it.
-func marshals(v reflect.Value) bool {
-	t := v.Type()
-	if t.Implements(marshalerType) || t.Implements(textMarshalerType) {
-		return true
+// typeInfo is what the walk needs to know of a type, worked out once.
+type typeInfo struct {
+	marshals    bool // encoding/json calls a method of the value's
+	ptrMarshals bool // … of its pointer's, when the value is addressable
+	fields      []plainField
+	plain       bool // a struct whose fields the walk writes itself
+}
+
+func (s *streamWriter) info(t reflect.Type) *typeInfo {
+	if ti, ok := s.types[t]; ok {
+		return ti
 	}
-	if v.CanAddr() && t.Kind() != reflect.Pointer {
+	ti := &typeInfo{marshals: t.Implements(marshalerType) || t.Implements(textMarshalerType)}
+	if t.Kind() != reflect.Pointer {
 		pt := reflect.PointerTo(t)
-		return pt.Implements(marshalerType) || pt.Implements(textMarshalerType)
+		ti.ptrMarshals = pt.Implements(marshalerType) || pt.Implements(textMarshalerType)
 	}
-	return false
+	if t.Kind() == reflect.Struct {
+		ti.fields = plainFields(t)
+		ti.plain = ti.fields != nil
+	}
+	if s.types == nil {
+		s.types = map[reflect.Type]*typeInfo{}
+	}
+	s.types[t] = ti
+	return ti
 }
 
 func (s *streamWriter) value(v reflect.Value, depth int) {
@@ -113,7 +132,8 @@ func (s *streamWriter) value(v reflect.Value, depth int) {
 		s.writeString("null")
 		return
 	}
-	if marshals(v) {
+	ti := s.info(v.Type())
+	if ti.marshals || ti.ptrMarshals && v.CanAddr() {
 		s.whole(v, depth)
 		return
 	}
@@ -125,12 +145,11 @@ func (s *streamWriter) value(v reflect.Value, depth int) {
 		}
 		s.value(v.Elem(), depth)
 	case reflect.Struct:
-		fields, ok := plainFields(v.Type())
-		if !ok {
+		if !ti.plain {
 			s.whole(v, depth)
 			return
 		}
-		s.object(v, fields, depth)
+		s.object(v, ti.fields, depth)
 	case reflect.Map:
 		if v.Type().Key().Kind() != reflect.String {
 			s.whole(v, depth)
@@ -143,8 +162,49 @@ func (s *streamWriter) value(v reflect.Value, depth int) {
 			return
 		}
 		s.slice(v, depth)
+	case reflect.Bool:
+		if v.Bool() {
+			s.writeString("true")
+		} else {
+			s.writeString("false")
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		s.write(strconv.AppendInt(s.scratch[:0], v.Int(), 10))
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		s.write(strconv.AppendUint(s.scratch[:0], v.Uint(), 10))
+	case reflect.Float64:
+		// encoding/json writes these in 'f' form, shortest; the rest
+		// (exponents, NaN) it words itself.
+		if f := v.Float(); f == 0 || math.Abs(f) >= 1e-6 && math.Abs(f) < 1e21 {
+			s.write(strconv.AppendFloat(s.scratch[:0], f, 'f', -1, 64))
+			return
+		}
+		s.whole(v, depth)
+	case reflect.String:
+		s.str(v, depth)
 	default:
 		s.whole(v, depth)
+	}
+}
+
+// str writes a string as it is when encoding/json would (printable ASCII
+// with nothing to escape, HTML characters included), else hands it over.
+func (s *streamWriter) str(v reflect.Value, depth int) {
+	str := v.String()
+	for i := range len(str) {
+		if c := str[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			s.whole(v, depth)
+			return
+		}
+	}
+	s.writeString(`"`)
+	s.writeString(str)
+	s.writeString(`"`)
+}
+
+func (s *streamWriter) write(b []byte) {
+	if s.err == nil {
+		_, s.err = s.w.Write(b)
 	}
 }
 
@@ -190,7 +250,7 @@ func (s *streamWriter) mapValue(v reflect.Value, depth int) {
 			s.writeString(",")
 		}
 		s.newline(depth + 1)
-		s.whole(reflect.ValueOf(k.String()), depth+1) // the key, escaped as encoding/json escapes it
+		s.str(k, depth+1) // the key, escaped as encoding/json escapes it
 		s.writeString(": ")
 		s.value(v.MapIndex(k), depth+1)
 	}
@@ -213,7 +273,7 @@ func (s *streamWriter) slice(v reflect.Value, depth int) {
 			s.writeString(",")
 		}
 		s.newline(depth + 1)
-		s.whole(v.Index(i), depth+1)
+		s.value(v.Index(i), depth+1)
 	}
 	s.newline(depth)
 	s.writeString("]")
@@ -245,23 +305,11 @@ type plainField struct {
 	omitEmpty bool
 }
 
-var plainFieldsCache sync.Map // reflect.Type → []plainField, or nil when not plain
-
 // plainFields lists t's encoded fields when t is plain: no embedded
 // field, no tag option but omitempty, every name one that needs no
-// escaping. Otherwise ok is false and the struct is encoded whole, so the
+// escaping. Otherwise it is nil and the struct is encoded whole, so the
 // walk never has to copy encoding/json's rules for those.
-func plainFields(t reflect.Type) ([]plainField, bool) {
-	if c, ok := plainFieldsCache.Load(t); ok {
-		fs := c.([]plainField)
-		return fs, fs != nil
-	}
-	fs := computePlainFields(t)
-	plainFieldsCache.Store(t, fs)
-	return fs, fs != nil
-}
-
-func computePlainFields(t reflect.Type) []plainField {
+func plainFields(t reflect.Type) []plainField {
 	fs := []plainField{}
 	seen := map[string]bool{}
 	for i := range t.NumField() {

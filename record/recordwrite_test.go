@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io/fs"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -121,7 +122,7 @@ func TestWriteFileBytesEqualMarshalIndent(t *testing.T) {
 				Result: &record.Record{Runbook: html, Status: "completed", State: map[string]any{html: html, "<k>": []any{html, 1.5, nil, map[string]any{"&": true}}, "n": 1e21, "z": []any{}},
 					Narrative: []string{html, ""}, Warnings: []string{html},
 					Verdicts: &record.VerdictSet{Rows: []record.Row{{Keys: []string{"b", "a<"}, Values: map[string]any{"b": html, "a<": 2}}}, Meanings: map[string]string{"<": ">"}}},
-				Log: flow.Log{Inputs: map[string]any{"x": html}, Commits: []flow.Commit{{Path: html, Reads: []flow.Read{{Key: html, Value: html}}, Writes: []flow.Write{{Key: "k", Value: []any{html}, From: []string{}}}}}},
+				Log:               flow.Log{Inputs: map[string]any{"x": html}, Commits: []flow.Commit{{Path: html, Reads: []flow.Read{{Key: html, Value: html}}, Writes: []flow.Write{{Key: "k", Value: []any{html}, From: []string{}}}}}},
 				CheckpointSecrets: []string{html}, CheckpointDigest: html},
 		}
 		for name, rec := range tests {
@@ -180,7 +181,10 @@ func randomValue(r *rand.Rand, depth int) any {
 	case 1:
 		return randomString(r)
 	case 2:
-		return r.NormFloat64() * 1e6
+		// Around each edge of encoding/json's float forms: 'f' within
+		// [1e-6, 1e21), exponents outside, a negative zero, ints.
+		floats := []any{r.NormFloat64() * 1e6, 1e-6, 9.99e-7, 1e21, 9.99e20, -1e-300, 1.5e300, math.Copysign(0, -1), 0.0, 3, int64(-7), uint8(255), float32(0.1)}
+		return floats[r.IntN(len(floats))]
 	case 3:
 		return r.IntN(2) == 0
 	case 4, 5:
