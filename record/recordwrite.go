@@ -169,19 +169,22 @@ func (s *streamWriter) value(v reflect.Value, depth int) {
 			s.writeString("false")
 		}
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		s.write(strconv.AppendInt(s.scratch[:0], v.Int(), 10))
+		s.scratch = strconv.AppendInt(s.scratch[:0], v.Int(), 10)
+		s.write(s.scratch)
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		s.write(strconv.AppendUint(s.scratch[:0], v.Uint(), 10))
+		s.scratch = strconv.AppendUint(s.scratch[:0], v.Uint(), 10)
+		s.write(s.scratch)
 	case reflect.Float64:
 		// encoding/json writes these in 'f' form, shortest; the rest
 		// (exponents, NaN) it words itself.
 		if f := v.Float(); f == 0 || math.Abs(f) >= 1e-6 && math.Abs(f) < 1e21 {
-			s.write(strconv.AppendFloat(s.scratch[:0], f, 'f', -1, 64))
+			s.scratch = strconv.AppendFloat(s.scratch[:0], f, 'f', -1, 64)
+			s.write(s.scratch)
 			return
 		}
 		s.whole(v, depth)
 	case reflect.String:
-		s.str(v, depth)
+		s.str(v.String(), depth)
 	default:
 		s.whole(v, depth)
 	}
@@ -189,11 +192,10 @@ func (s *streamWriter) value(v reflect.Value, depth int) {
 
 // str writes a string as it is when encoding/json would (printable ASCII
 // with nothing to escape, HTML characters included), else hands it over.
-func (s *streamWriter) str(v reflect.Value, depth int) {
-	str := v.String()
+func (s *streamWriter) str(str string, depth int) {
 	for i := range len(str) {
 		if c := str[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			s.whole(v, depth)
+			s.whole(reflect.ValueOf(str), depth)
 			return
 		}
 	}
@@ -242,20 +244,40 @@ func (s *streamWriter) mapValue(v reflect.Value, depth int) {
 		s.writeString("{}")
 		return
 	}
-	keys := v.MapKeys()
-	slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(a.String(), b.String()) })
 	s.writeString("{")
-	for i, k := range keys {
-		if i > 0 {
-			s.writeString(",")
+	if m, ok := v.Interface().(map[string]any); ok {
+		// The run's own values (state, inputs, rows): read without a
+		// reflect.Value per key, which cost two allocations an entry.
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
 		}
-		s.newline(depth + 1)
-		s.str(k, depth+1) // the key, escaped as encoding/json escapes it
-		s.writeString(": ")
-		s.value(v.MapIndex(k), depth+1)
+		slices.Sort(keys)
+		for i, k := range keys {
+			s.key(i, k, depth)
+			s.value(reflect.ValueOf(m[k]), depth+1)
+		}
+	} else {
+		keys := v.MapKeys()
+		slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(a.String(), b.String()) })
+		for i, k := range keys {
+			s.key(i, k.String(), depth)
+			s.value(v.MapIndex(k), depth+1)
+		}
 	}
 	s.newline(depth)
 	s.writeString("}")
+}
+
+// key opens the i-th entry of an object at depth: the key, escaped as
+// encoding/json escapes it.
+func (s *streamWriter) key(i int, k string, depth int) {
+	if i > 0 {
+		s.writeString(",")
+	}
+	s.newline(depth + 1)
+	s.str(k, depth+1)
+	s.writeString(": ")
 }
 
 func (s *streamWriter) slice(v reflect.Value, depth int) {
