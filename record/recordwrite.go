@@ -56,6 +56,11 @@ type streamWriter struct {
 
 const indentUnit = "  "
 
+// maxWalkDepth is how deep the walk goes before it hands the rest to
+// encoding/json, whose cycle check then refuses a value that holds itself
+// (where the walk would recurse without end).
+const maxWalkDepth = 500
+
 func (s *streamWriter) writeString(str string) {
 	if s.err == nil {
 		_, s.err = io.WriteString(s.w, str)
@@ -133,7 +138,7 @@ func (s *streamWriter) value(v reflect.Value, depth int) {
 		return
 	}
 	ti := s.info(v.Type())
-	if ti.marshals || ti.ptrMarshals && v.CanAddr() {
+	if ti.marshals || ti.ptrMarshals && v.CanAddr() || depth > maxWalkDepth {
 		s.whole(v, depth)
 		return
 	}

@@ -119,3 +119,15 @@ func writeOK(t *testing.T, rec *RunRecord) string {
 	}
 	return path
 }
+
+// TestWriteRecordCycleIsAnError: a value that holds itself is an error
+// from encoding/json's cycle check, not a walk without end.
+func TestWriteRecordCycleIsAnError(t *testing.T) {
+	t.Parallel()
+	loop := map[string]any{}
+	loop["self"] = loop
+	rec := &RunRecord{RecordVersion: RecordVersion, Result: &Record{State: loop}}
+	if err := writeRecord(io.Discard, rec); err == nil {
+		t.Fatal("a record holding a cycle was written")
+	}
+}
