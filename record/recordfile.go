@@ -1,6 +1,7 @@
 package record
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	_ "embed" // the record schema
@@ -325,17 +326,31 @@ func firstProblem(ps []string) string {
 }
 
 // WriteFile saves rec as JSON at path, atomically (a reader never
-// sees half a record): a temporary file beside it, then a rename.
+// sees half a record): a temporary file beside it, then a rename. The
+// bytes are json.MarshalIndent(rec, "", "  ") and a newline, written as
+// they are encoded (writeRecord), so a wide run's record is never whole
+// in memory. On any error the temporary file is removed and a file
+// already at path is left as it was.
 func WriteFile(path string, rec *RunRecord) error {
-	b, err := json.MarshalIndent(rec, "", "  ")
-	if err != nil {
-		return fmt.Errorf("record: %w", err)
-	}
+	return writeFile(path, rec, nil)
+}
+
+// writeFile is WriteFile; wrap, when set, stands between the encoder and
+// the temporary file (a test's failing writer).
+func writeFile(path string, rec *RunRecord, wrap func(io.Writer) io.Writer) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".runbook-record-*")
 	if err != nil {
 		return fmt.Errorf("record %s: %w", path, err)
 	}
-	_, werr := tmp.Write(append(b, '\n'))
+	var w io.Writer = tmp
+	if wrap != nil {
+		w = wrap(w)
+	}
+	bw := bufio.NewWriterSize(w, recordBufferSize)
+	werr := writeRecord(bw, rec)
+	if werr == nil {
+		werr = bw.Flush()
+	}
 	cerr := tmp.Close()
 	if werr == nil {
 		werr = cerr

@@ -4,9 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
-	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/openrunbook/runbook/internal/jsonv"
 )
 
 // Compare orders two values under the comparison law (see the package doc):
@@ -41,65 +42,14 @@ func Compare(a, b any) (int, error) {
 // []any{1} equals []int{1}. Other values fall back to reflect.DeepEqual.
 // A typed nil pointer, map or slice counts as null.
 //
+// The law's one home is internal/jsonv (jsonv.EqualGo; jsonv.Equal is the
+// same law over JSON values only, a plugin argument's enum): this is it,
+// under the name the comparison has always had.
+//
 // Equal is on the engine's hot path (every commit compares a written value
 // with the old one): for two ints, float64s, strings or bools it neither
 // reflects nor allocates.
-func Equal(a, b any) bool {
-	switch x := a.(type) {
-	case nil:
-		if b == nil {
-			return true
-		}
-	case string:
-		if y, ok := b.(string); ok {
-			return x == y
-		}
-	case bool:
-		if y, ok := b.(bool); ok {
-			return x == y
-		}
-	case int:
-		switch y := b.(type) {
-		case int:
-			return x == y
-		case float64:
-			return cmpIntFloat(int64(x), y) == 0 && !math.IsNaN(y)
-		}
-	case float64:
-		switch y := b.(type) {
-		case float64:
-			return x == y
-		case int:
-			return cmpIntFloat(int64(y), x) == 0 && !math.IsNaN(x)
-		}
-	case []any:
-		if y, ok := b.([]any); ok && x != nil && y != nil {
-			if len(x) != len(y) {
-				return false
-			}
-			for i := range x {
-				if !Equal(x[i], y[i]) {
-					return false
-				}
-			}
-			return true
-		}
-	case map[string]any:
-		if y, ok := b.(map[string]any); ok && x != nil && y != nil {
-			if len(x) != len(y) {
-				return false
-			}
-			for k, xv := range x {
-				yv, ok := y[k]
-				if !ok || !Equal(xv, yv) {
-					return false
-				}
-			}
-			return true
-		}
-	}
-	return equalSlow(a, b)
-}
+func Equal(a, b any) bool { return jsonv.EqualGo(a, b) }
 
 // class is a value's kind under the comparison law.
 type class uint8
@@ -162,84 +112,22 @@ func init() {
 
 const reasonNaN = "NaN has no order"
 
-// classOf classifies a value; the common JSON-like types never reflect.
-//
-// It stays the comparison's own and does not ask internal/jsonv: its classes
-// are wider than JSON's kinds. A comparison sees through pointers and
-// interfaces, counts a typed nil as null, orders named string types and
-// compares any slice, array or string-keyed map ([]int{1} equals []any{1}),
-// where jsonv calls all of these "not a JSON value"; and toNum reads every
-// number exactly (int64 and uint64 never through a float64), which
-// jsonv.Float does not promise. On the values both judge — JSON-shaped ones
-// — they agree that the same Go types are numbers; TestNumbersAgreeWithJSONV
-// holds them to it.
-func classOf(v any) class {
-	switch x := v.(type) {
-	case nil:
-		return classNil
-	case bool:
-		return classBool
-	case string:
-		return classString
-	case int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, uintptr,
-		float32, float64, json.Number:
-		return classNumber
-	case []any:
-		if x == nil {
-			return classNil
-		}
-		return classList
-	case map[string]any:
-		if x == nil {
-			return classNil
-		}
-		return classMap
-	}
-	return classOfValue(reflect.ValueOf(v))
-}
+// classOf classifies a value: jsonv.GoKind, the kinds of the equality law
+// (wider than JSON's: pointers and interfaces seen through, a typed nil
+// is null, any slice, array or map a list or a map), in the classes the
+// reason tables are indexed by. TestNumbersAgreeWithJSONV holds its
+// numbers to jsonv.Of's on JSON-shaped values.
+func classOf(v any) class { return classOfKind[jsonv.GoKind(v)] }
 
-func classOfValue(rv reflect.Value) class {
-	for rv.Kind() == reflect.Pointer || rv.Kind() == reflect.Interface {
-		if rv.IsNil() {
-			return classNil
-		}
-		rv = rv.Elem()
-	}
-	switch rv.Kind() {
-	case reflect.Invalid:
-		return classNil
-	case reflect.Bool:
-		return classBool
-	case reflect.String:
-		if rv.Type() == jsonNumberType {
-			return classNumber
-		}
-		return classString
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
-		reflect.Float32, reflect.Float64:
-		return classNumber
-	case reflect.Slice:
-		if rv.IsNil() {
-			return classNil
-		}
-		return classList
-	case reflect.Array:
-		return classList
-	case reflect.Map:
-		if rv.IsNil() {
-			return classNil
-		}
-		return classMap
-	case reflect.Func, reflect.Chan, reflect.UnsafePointer:
-		if rv.IsNil() {
-			return classNil
-		}
-	}
-	return classOther
+var classOfKind = [...]class{
+	jsonv.Invalid: classOther,
+	jsonv.Null:    classNil,
+	jsonv.Bool:    classBool,
+	jsonv.Number:  classNumber,
+	jsonv.String:  classString,
+	jsonv.List:    classList,
+	jsonv.Object:  classMap,
 }
-
-var jsonNumberType = reflect.TypeFor[json.Number]()
 
 // compare is Compare without the error allocation: a non-empty reason means
 // the values have no order.
@@ -254,7 +142,8 @@ func compare(a, b any) (int, string) {
 			if math.IsNaN(y) {
 				return 0, reasonNaN
 			}
-			return cmpIntFloat(int64(x), y), ""
+			c, _ := jsonv.CompareExact(jsonv.ExactInt(int64(x)), jsonv.ExactFloat(y))
+			return c, ""
 		}
 	case float64:
 		switch y := b.(type) {
@@ -267,7 +156,8 @@ func compare(a, b any) (int, string) {
 			if math.IsNaN(x) {
 				return 0, reasonNaN
 			}
-			return -cmpIntFloat(int64(y), x), ""
+			c, _ := jsonv.CompareExact(jsonv.ExactFloat(x), jsonv.ExactInt(int64(y)))
+			return c, ""
 		}
 	case string:
 		if y, ok := b.(string); ok {
@@ -307,7 +197,7 @@ func equalCheck(a any, ca class, b any, cb class) (bool, string) {
 	return Equal(a, b), ""
 }
 
-func cmpOrdered[T int | int64 | uint64 | float64 | string](a, b T) int {
+func cmpOrdered[T int | float64](a, b T) int {
 	switch {
 	case a < b:
 		return -1
@@ -317,261 +207,29 @@ func cmpOrdered[T int | int64 | uint64 | float64 | string](a, b T) int {
 	return 0
 }
 
-// num is a number in the widest exact form its Go type allows.
-type num struct {
-	kind numKind
-	i    int64
-	u    uint64
-	f    float64
+// toNum reads a value of class number exactly (jsonv.ExactNumber); a
+// json.Number that does not parse is a reason.
+func toNum(v any) (jsonv.Exact, string) {
+	n, ok := jsonv.ExactNumber(v)
+	if ok {
+		return n, ""
+	}
+	if x, isNumber := v.(json.Number); isNumber {
+		return n, "json.Number " + strconv.Quote(string(x)) + " is not a number"
+	}
+	return n, "the value is not a number"
 }
 
-type numKind uint8
-
-const (
-	numInt numKind = iota
-	numUint
-	numFloat
-)
-
-// toNum reads a value of class number; a json.Number that does not parse is
-// a reason.
-func toNum(v any) (num, string) {
-	switch x := v.(type) {
-	case int:
-		return num{kind: numInt, i: int64(x)}, ""
-	case int8:
-		return num{kind: numInt, i: int64(x)}, ""
-	case int16:
-		return num{kind: numInt, i: int64(x)}, ""
-	case int32:
-		return num{kind: numInt, i: int64(x)}, ""
-	case int64:
-		return num{kind: numInt, i: x}, ""
-	case uint:
-		return num{kind: numUint, u: uint64(x)}, ""
-	case uint8:
-		return num{kind: numUint, u: uint64(x)}, ""
-	case uint16:
-		return num{kind: numUint, u: uint64(x)}, ""
-	case uint32:
-		return num{kind: numUint, u: uint64(x)}, ""
-	case uint64:
-		return num{kind: numUint, u: x}, ""
-	case uintptr:
-		return num{kind: numUint, u: uint64(x)}, ""
-	case float32:
-		return num{kind: numFloat, f: float64(x)}, ""
-	case float64:
-		return num{kind: numFloat, f: x}, ""
-	case json.Number:
-		return parseNumber(string(x))
-	}
-	rv := reflect.ValueOf(v)
-	for rv.Kind() == reflect.Pointer || rv.Kind() == reflect.Interface {
-		rv = rv.Elem()
-	}
-	switch rv.Kind() {
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return num{kind: numInt, i: rv.Int()}, ""
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return num{kind: numUint, u: rv.Uint()}, ""
-	case reflect.Float32, reflect.Float64:
-		return num{kind: numFloat, f: rv.Float()}, ""
-	case reflect.String:
-		if rv.Type() == jsonNumberType {
-			return parseNumber(rv.String())
-		}
-	}
-	return num{}, "the value is not a number"
-}
-
-// parseNumber reads a json.Number: as an int64 or a uint64 when it is an
-// integer that fits, else as a float64 (a wider integer loses precision).
-func parseNumber(s string) (num, string) {
-	if i, err := strconv.ParseInt(s, 10, 64); err == nil {
-		return num{kind: numInt, i: i}, ""
-	}
-	if u, err := strconv.ParseUint(s, 10, 64); err == nil {
-		return num{kind: numUint, u: u}, ""
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil && !errors.Is(err, strconv.ErrRange) {
-		return num{}, "json.Number " + strconv.Quote(s) + " is not a number"
-	}
-	return num{kind: numFloat, f: f}, ""
-}
-
-// cmpNum compares two numbers exactly.
-func cmpNum(a, b num) (int, string) {
-	if (a.kind == numFloat && math.IsNaN(a.f)) || (b.kind == numFloat && math.IsNaN(b.f)) {
+// cmpNum compares two numbers exactly (jsonv.CompareExact); NaN is a
+// reason.
+func cmpNum(a, b jsonv.Exact) (int, string) {
+	c, ok := jsonv.CompareExact(a, b)
+	if !ok {
 		return 0, reasonNaN
 	}
-	switch a.kind {
-	case numInt:
-		switch b.kind {
-		case numInt:
-			return cmpOrdered(a.i, b.i), ""
-		case numUint:
-			return cmpIntUint(a.i, b.u), ""
-		default:
-			return cmpIntFloat(a.i, b.f), ""
-		}
-	case numUint:
-		switch b.kind {
-		case numInt:
-			return -cmpIntUint(b.i, a.u), ""
-		case numUint:
-			return cmpOrdered(a.u, b.u), ""
-		default:
-			return cmpUintFloat(a.u, b.f), ""
-		}
-	default:
-		switch b.kind {
-		case numInt:
-			return -cmpIntFloat(b.i, a.f), ""
-		case numUint:
-			return -cmpUintFloat(b.u, a.f), ""
-		default:
-			return cmpOrdered(a.f, b.f), ""
-		}
-	}
-}
-
-func cmpIntUint(i int64, u uint64) int {
-	if i < 0 {
-		return -1
-	}
-	return cmpOrdered(uint64(i), u)
-}
-
-// cmpIntFloat compares an int64 with a float64 (not NaN) exactly: no
-// rounding of the int into a float.
-func cmpIntFloat(i int64, f float64) int {
-	const two63 = 9223372036854775808.0 // 2^63, exact in a float64
-	switch {
-	case f >= two63:
-		return -1
-	case f < -two63:
-		return 1
-	}
-	t := math.Trunc(f) // in [-2^63, 2^63): exact as an int64
-	if c := cmpOrdered(i, int64(t)); c != 0 {
-		return c
-	}
-	// Same integer part: the fraction decides.
-	return cmpOrdered(t, f)
-}
-
-// cmpUintFloat compares a uint64 with a float64 (not NaN) exactly.
-func cmpUintFloat(u uint64, f float64) int {
-	const two64 = 18446744073709551616.0 // 2^64
-	switch {
-	case f < 0:
-		return 1
-	case f >= two64:
-		return -1
-	}
-	t := math.Trunc(f)
-	if c := cmpOrdered(u, uint64(t)); c != 0 {
-		return c
-	}
-	return cmpOrdered(t, f)
+	return c, ""
 }
 
 // asString reads a string or a value of a named string type (json.Number
-// excluded: it is a number).
-func asString(v any) (string, bool) {
-	switch x := v.(type) {
-	case string:
-		return x, true
-	case json.Number, nil:
-		return "", false
-	}
-	rv := reflect.ValueOf(v)
-	for rv.Kind() == reflect.Pointer || rv.Kind() == reflect.Interface {
-		if rv.IsNil() {
-			return "", false
-		}
-		rv = rv.Elem()
-	}
-	if rv.Kind() == reflect.String && rv.Type() != jsonNumberType {
-		return rv.String(), true
-	}
-	return "", false
-}
-
-// equalSlow is Equal for everything the fast paths did not settle.
-func equalSlow(a, b any) bool {
-	ca, cb := classOf(a), classOf(b)
-	if ca != cb {
-		return false
-	}
-	switch ca {
-	case classNil:
-		return true
-	case classNumber:
-		na, ra := toNum(a)
-		nb, rb := toNum(b)
-		if ra != "" || rb != "" {
-			return false
-		}
-		c, reason := cmpNum(na, nb)
-		return reason == "" && c == 0
-	case classString:
-		sa, _ := asString(a)
-		sb, _ := asString(b)
-		return sa == sb
-	case classBool:
-		return deref(reflect.ValueOf(a)).Bool() == deref(reflect.ValueOf(b)).Bool()
-	case classList:
-		return equalLists(deref(reflect.ValueOf(a)), deref(reflect.ValueOf(b)))
-	case classMap:
-		return equalMaps(deref(reflect.ValueOf(a)), deref(reflect.ValueOf(b)))
-	}
-	return reflect.DeepEqual(a, b)
-}
-
-func deref(rv reflect.Value) reflect.Value {
-	for rv.Kind() == reflect.Pointer || rv.Kind() == reflect.Interface {
-		if rv.IsNil() {
-			return rv
-		}
-		rv = rv.Elem()
-	}
-	return rv
-}
-
-func equalLists(a, b reflect.Value) bool {
-	if a.Len() != b.Len() {
-		return false
-	}
-	for i := range a.Len() {
-		if !Equal(a.Index(i).Interface(), b.Index(i).Interface()) {
-			return false
-		}
-	}
-	return true
-}
-
-func equalMaps(a, b reflect.Value) bool {
-	if a.Len() != b.Len() {
-		return false
-	}
-	ka, kb := a.Type().Key(), b.Type().Key()
-	byString := ka.Kind() == reflect.String && kb.Kind() == reflect.String
-	if !byString && ka != kb {
-		return false
-	}
-	it := a.MapRange()
-	for it.Next() {
-		k := it.Key()
-		if byString && ka != kb {
-			k = reflect.ValueOf(k.String()).Convert(kb)
-		}
-		bv := b.MapIndex(k)
-		if !bv.IsValid() || !Equal(it.Value().Interface(), bv.Interface()) {
-			return false
-		}
-	}
-	return true
-}
+// excluded: it is a number): jsonv.GoString.
+func asString(v any) (string, bool) { return jsonv.GoString(v) }

@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+
+	"github.com/openrunbook/runbook/internal/jsonv"
 )
 
 // Condition is one filter condition as authored: `used: {gt: 90}` is
@@ -365,7 +367,7 @@ func each(list any, fn func(any) bool) {
 		}
 		return
 	}
-	rv := deref(reflect.ValueOf(list))
+	rv := jsonv.Deref(list)
 	for i := range rv.Len() {
 		if !fn(rv.Index(i).Interface()) {
 			return
@@ -377,7 +379,7 @@ func listLen(list any) int {
 	if l, ok := list.([]any); ok {
 		return len(l)
 	}
-	return deref(reflect.ValueOf(list)).Len()
+	return jsonv.Deref(list).Len()
 }
 
 // toList copies any slice or array into a []any.
@@ -388,7 +390,7 @@ func toList(v any) ([]any, bool) {
 	if v == nil {
 		return nil, false
 	}
-	rv := deref(reflect.ValueOf(v))
+	rv := jsonv.Deref(v)
 	if rv.Kind() != reflect.Slice && rv.Kind() != reflect.Array {
 		return nil, false
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -71,6 +72,39 @@ func BenchmarkExplainWideForeach(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(peak)/1024, "peak-MB")
+		})
+	}
+}
+
+// BenchmarkExecWideForeach is `runbook exec` of a foreach of width items
+// (testdata/bench/wide-foreach.yaml) with --record, end to end in a
+// process of its own: the run, the answer, and the record file written.
+// peak-MB is that process's peak resident memory and file-MB the record's
+// size. Before issue #18 the record was built whole in memory as indented
+// JSON before it was written; now it is streamed (record.WriteFile).
+func BenchmarkExecWideForeach(b *testing.B) {
+	chart, err := filepath.Abs("../../testdata/bench/wide-foreach.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, width := range []int{10000, 100000} {
+		b.Run("items="+strconv.Itoa(width), func(b *testing.B) {
+			rec := filepath.Join(b.TempDir(), "wide.json")
+			var peak int64
+			for b.Loop() {
+				cmd := exec.Command(binary, "exec", chart, "--input", "width="+strconv.Itoa(width), "--record", rec, "-q")
+				cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
+				if err := cmd.Run(); err != nil {
+					b.Fatalf("runbook exec: %v", err)
+				}
+				if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+					peak = max(peak, ru.Maxrss) // KiB on Linux
+				}
+			}
+			b.ReportMetric(float64(peak)/1024, "peak-MB")
+			if fi, err := os.Stat(rec); err == nil {
+				b.ReportMetric(float64(fi.Size())/1e6, "file-MB")
+			}
 		})
 	}
 }

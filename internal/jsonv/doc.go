@@ -1,7 +1,10 @@
-// Package jsonv is the one home of JSON value kinds, numbers and type
-// fitting: what kind of JSON value a Go value is, whether it is a number and
-// which, and whether it fits a declared type. Inputs, plugin arguments, the
-// CLI, label, coverage, assessment and the plugin wire all ask it.
+// Package jsonv is the one home of JSON value kinds, numbers, equality and
+// type fitting: what kind of JSON value a Go value is, whether it is a
+// number and which, whether two values are equal (Equal over JSON values,
+// EqualGo over any Go value: one law, numbers compared exactly), and
+// whether a value fits a declared type. Inputs, plugin arguments, the CLI,
+// label, coverage, assessment, the plugin wire and the expressions'
+// comparisons (rules) all ask it.
 //
 // It owns one rule — Go value → JSON kind — judged on the Go type alone:
 //

@@ -1,0 +1,198 @@
+package jsonv
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+	"reflect"
+	"strconv"
+)
+
+// Exact is a number in the widest exact form its Go type allows: an
+// int64, a uint64 or a float64, never one rounded into another. [Equal]
+// and the expressions' ordering (rules.Compare) compare numbers through
+// it, so a wide integer is never mistaken for its float64 neighbour.
+type Exact struct {
+	kind exactKind
+	i    int64
+	u    uint64
+	f    float64
+}
+
+type exactKind uint8
+
+const (
+	exactInt exactKind = iota
+	exactUint
+	exactFloat
+)
+
+// ExactInt is i as an Exact.
+func ExactInt(i int64) Exact { return Exact{kind: exactInt, i: i} }
+
+// ExactFloat is f as an Exact.
+func ExactFloat(f float64) Exact { return Exact{kind: exactFloat, f: f} }
+
+// ExactNumber reads a number of any Go numeric type, a named one, one
+// behind pointers or interfaces, or a json.Number (as an int64 or a
+// uint64 when it is an integer that fits, else as a float64: a wider
+// integer loses precision). false when v is not a number, or a
+// json.Number that does not parse.
+//
+//	ExactNumber(uint64(1<<63))           the uint64, exactly
+//	ExactNumber(json.Number("2.5"))      2.5
+//	ExactNumber(json.Number("x"))        false
+func ExactNumber(v any) (Exact, bool) {
+	switch x := v.(type) {
+	case int:
+		return ExactInt(int64(x)), true
+	case int8:
+		return ExactInt(int64(x)), true
+	case int16:
+		return ExactInt(int64(x)), true
+	case int32:
+		return ExactInt(int64(x)), true
+	case int64:
+		return ExactInt(x), true
+	case uint:
+		return Exact{kind: exactUint, u: uint64(x)}, true
+	case uint8:
+		return Exact{kind: exactUint, u: uint64(x)}, true
+	case uint16:
+		return Exact{kind: exactUint, u: uint64(x)}, true
+	case uint32:
+		return Exact{kind: exactUint, u: uint64(x)}, true
+	case uint64:
+		return Exact{kind: exactUint, u: x}, true
+	case uintptr:
+		return Exact{kind: exactUint, u: uint64(x)}, true
+	case float32:
+		return ExactFloat(float64(x)), true
+	case float64:
+		return ExactFloat(x), true
+	case json.Number:
+		return parseExact(string(x))
+	}
+	rv := reflect.ValueOf(v)
+	for rv.Kind() == reflect.Pointer || rv.Kind() == reflect.Interface {
+		if rv.IsNil() {
+			return Exact{}, false
+		}
+		rv = rv.Elem()
+	}
+	switch rv.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return ExactInt(rv.Int()), true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return Exact{kind: exactUint, u: rv.Uint()}, true
+	case reflect.Float32, reflect.Float64:
+		return ExactFloat(rv.Float()), true
+	case reflect.String:
+		if rv.Type() == jsonNumberType {
+			return parseExact(rv.String())
+		}
+	}
+	return Exact{}, false
+}
+
+func parseExact(s string) (Exact, bool) {
+	if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return ExactInt(i), true
+	}
+	if u, err := strconv.ParseUint(s, 10, 64); err == nil {
+		return Exact{kind: exactUint, u: u}, true
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return Exact{}, false
+	}
+	return ExactFloat(f), true // out of range: ±Inf, as Float reads it
+}
+
+// CompareExact orders two numbers exactly: -1, 0 or +1 as a is less than,
+// equal to or greater than b. false when either is NaN, which has no
+// order (and equals nothing).
+func CompareExact(a, b Exact) (int, bool) {
+	if (a.kind == exactFloat && math.IsNaN(a.f)) || (b.kind == exactFloat && math.IsNaN(b.f)) {
+		return 0, false
+	}
+	switch a.kind {
+	case exactInt:
+		switch b.kind {
+		case exactInt:
+			return cmpOrdered(a.i, b.i), true
+		case exactUint:
+			return cmpIntUint(a.i, b.u), true
+		default:
+			return cmpIntFloat(a.i, b.f), true
+		}
+	case exactUint:
+		switch b.kind {
+		case exactInt:
+			return -cmpIntUint(b.i, a.u), true
+		case exactUint:
+			return cmpOrdered(a.u, b.u), true
+		default:
+			return cmpUintFloat(a.u, b.f), true
+		}
+	default:
+		switch b.kind {
+		case exactInt:
+			return -cmpIntFloat(b.i, a.f), true
+		case exactUint:
+			return -cmpUintFloat(b.u, a.f), true
+		default:
+			return cmpOrdered(a.f, b.f), true
+		}
+	}
+}
+
+func cmpOrdered[T int64 | uint64 | float64](a, b T) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func cmpIntUint(i int64, u uint64) int {
+	if i < 0 {
+		return -1
+	}
+	return cmpOrdered(uint64(i), u)
+}
+
+// cmpIntFloat compares an int64 with a float64 (not NaN) exactly: no
+// rounding of the int into a float.
+func cmpIntFloat(i int64, f float64) int {
+	const two63 = 9223372036854775808.0 // 2^63, exact in a float64
+	switch {
+	case f >= two63:
+		return -1
+	case f < -two63:
+		return 1
+	}
+	t := math.Trunc(f) // in [-2^63, 2^63): exact as an int64
+	if c := cmpOrdered(i, int64(t)); c != 0 {
+		return c
+	}
+	return cmpOrdered(t, f) // same integer part: the fraction decides
+}
+
+// cmpUintFloat compares a uint64 with a float64 (not NaN) exactly.
+func cmpUintFloat(u uint64, f float64) int {
+	const two64 = 18446744073709551616.0 // 2^64
+	switch {
+	case f < 0:
+		return 1
+	case f >= two64:
+		return -1
+	}
+	t := math.Trunc(f)
+	if c := cmpOrdered(u, uint64(t)); c != 0 {
+		return c
+	}
+	return cmpOrdered(t, f)
+}

@@ -1,0 +1,391 @@
+package record
+
+import (
+	"bytes"
+	"encoding"
+	"encoding/json"
+	"io"
+	"math"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// writeRecord writes rec to w as json.MarshalIndent(rec, "", "  ") and a
+// newline would, byte for byte, without ever holding the whole document:
+// a record of a wide foreach is tens of megabytes, and building it whole
+// cost more memory than the run that made it.
+//
+// It owns one rule, which part is encoded how:
+//
+//	a struct of plain fields        walked field by field, in declaration
+//	                                order, omitempty honoured
+//	a pointer, an interface         walked through (nil: null)
+//	a map with string keys          walked key by key, keys sorted
+//	a slice (not []byte)            walked element by element
+//	a bool, an int, a plain string, written as encoding/json writes them
+//	a float in [1e-6, 1e21) or 0    (strconv; a string needing no escape)
+//	anything else                   encoded whole by encoding/json, at its
+//	                                depth's prefix: a Marshaler, a struct
+//	                                with embedded fields or tag options
+//	                                beyond omitempty, an array, a []byte, a
+//	                                string to escape, any other float
+//
+// Every slice is walked, not just the long ones: one element can be huge
+// (a foreach's join commit writes every item's result). Where the walk is
+// not sure it matches encoding/json, it hands the value to encoding/json.
+// TestWriteFileBytesEqualMarshalIndent holds it to MarshalIndent's bytes.
+func writeRecord(w io.Writer, rec *RunRecord) error {
+	sw := &streamWriter{w: w}
+	sw.enc = json.NewEncoder(&sw.buf)
+	sw.value(reflect.ValueOf(rec), 0)
+	sw.writeString("\n")
+	return sw.err
+}
+
+// streamWriter writes one value; the first error stops it (err).
+type streamWriter struct {
+	w       io.Writer
+	buf     bytes.Buffer // a value encoding/json encodes, reused
+	enc     *json.Encoder
+	scratch []byte // a number's digits
+	types   map[reflect.Type]*typeInfo
+	err     error
+}
+
+const indentUnit = "  "
+
+// maxWalkDepth is how deep the walk goes before it hands the rest to
+// encoding/json, whose cycle check then refuses a value that holds itself
+// (where the walk would recurse without end).
+const maxWalkDepth = 500
+
+func (s *streamWriter) writeString(str string) {
+	if s.err == nil {
+		_, s.err = io.WriteString(s.w, str)
+	}
+}
+
+func (s *streamWriter) newline(depth int) {
+	s.writeString("\n")
+	for range depth {
+		s.writeString(indentUnit)
+	}
+}
+
+// whole encodes v with encoding/json at depth: its lines after the first
+// carry depth's prefix, as they would inside the whole document.
+func (s *streamWriter) whole(v reflect.Value, depth int) {
+	if s.err != nil {
+		return
+	}
+	var x any
+	if v.CanAddr() {
+		x = v.Addr().Interface() // a method on the pointer is what encoding/json would call
+	} else {
+		x = v.Interface()
+	}
+	s.buf.Reset()
+	s.enc.SetIndent(strings.Repeat(indentUnit, depth), indentUnit)
+	if err := s.enc.Encode(x); err != nil {
+		s.err = err
+		return
+	}
+	b := s.buf.Bytes()
+	_, s.err = s.w.Write(b[:len(b)-1]) // Encode ends with a newline
+}
+
+var (
+	marshalerType     = reflect.TypeFor[json.Marshaler]()
+	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
+)
+
+// typeInfo is what the walk needs to know of a type, worked out once.
+type typeInfo struct {
+	marshals    bool // encoding/json calls a method of the value's
+	ptrMarshals bool // … of its pointer's, when the value is addressable
+	fields      []plainField
+	plain       bool // a struct whose fields the walk writes itself
+}
+
+func (s *streamWriter) info(t reflect.Type) *typeInfo {
+	if ti, ok := s.types[t]; ok {
+		return ti
+	}
+	ti := &typeInfo{marshals: t.Implements(marshalerType) || t.Implements(textMarshalerType)}
+	if t.Kind() != reflect.Pointer {
+		pt := reflect.PointerTo(t)
+		ti.ptrMarshals = pt.Implements(marshalerType) || pt.Implements(textMarshalerType)
+	}
+	if t.Kind() == reflect.Struct {
+		ti.fields = plainFields(t)
+		ti.plain = ti.fields != nil
+	}
+	if s.types == nil {
+		s.types = map[reflect.Type]*typeInfo{}
+	}
+	s.types[t] = ti
+	return ti
+}
+
+func (s *streamWriter) value(v reflect.Value, depth int) {
+	if s.err != nil {
+		return
+	}
+	if !v.IsValid() {
+		s.writeString("null")
+		return
+	}
+	ti := s.info(v.Type())
+	if ti.marshals || ti.ptrMarshals && v.CanAddr() || depth > maxWalkDepth {
+		s.whole(v, depth)
+		return
+	}
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			s.writeString("null")
+			return
+		}
+		s.value(v.Elem(), depth)
+	case reflect.Struct:
+		if !ti.plain {
+			s.whole(v, depth)
+			return
+		}
+		s.object(v, ti.fields, depth)
+	case reflect.Map:
+		if v.Type().Key().Kind() != reflect.String {
+			s.whole(v, depth)
+			return
+		}
+		s.mapValue(v, depth)
+	case reflect.Slice:
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			s.whole(v, depth) // base64, or a slice of byte Marshalers
+			return
+		}
+		s.slice(v, depth)
+	case reflect.Bool:
+		if v.Bool() {
+			s.writeString("true")
+		} else {
+			s.writeString("false")
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		s.scratch = strconv.AppendInt(s.scratch[:0], v.Int(), 10)
+		s.write(s.scratch)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		s.scratch = strconv.AppendUint(s.scratch[:0], v.Uint(), 10)
+		s.write(s.scratch)
+	case reflect.Float64:
+		// encoding/json writes these in 'f' form, shortest; the rest
+		// (exponents, NaN) it words itself.
+		if f := v.Float(); f == 0 || math.Abs(f) >= 1e-6 && math.Abs(f) < 1e21 {
+			s.scratch = strconv.AppendFloat(s.scratch[:0], f, 'f', -1, 64)
+			s.write(s.scratch)
+			return
+		}
+		s.whole(v, depth)
+	case reflect.String:
+		s.str(v.String(), depth)
+	default:
+		s.whole(v, depth)
+	}
+}
+
+// str writes a string as it is when encoding/json would (printable ASCII
+// with nothing to escape, HTML characters included), else hands it over.
+func (s *streamWriter) str(str string, depth int) {
+	for i := range len(str) {
+		if c := str[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			s.whole(reflect.ValueOf(str), depth)
+			return
+		}
+	}
+	s.writeString(`"`)
+	s.writeString(str)
+	s.writeString(`"`)
+}
+
+func (s *streamWriter) write(b []byte) {
+	if s.err == nil {
+		_, s.err = s.w.Write(b)
+	}
+}
+
+func (s *streamWriter) object(v reflect.Value, fields []plainField, depth int) {
+	n := 0
+	for _, f := range fields {
+		fv := v.Field(f.index)
+		if f.omitEmpty && isEmpty(fv) {
+			continue
+		}
+		if n == 0 {
+			s.writeString("{")
+		} else {
+			s.writeString(",")
+		}
+		n++
+		s.newline(depth + 1)
+		s.writeString(f.key)
+		s.value(fv, depth+1)
+	}
+	if n == 0 {
+		s.writeString("{}")
+		return
+	}
+	s.newline(depth)
+	s.writeString("}")
+}
+
+func (s *streamWriter) mapValue(v reflect.Value, depth int) {
+	if v.IsNil() {
+		s.writeString("null")
+		return
+	}
+	if v.Len() == 0 {
+		s.writeString("{}")
+		return
+	}
+	s.writeString("{")
+	if m, ok := v.Interface().(map[string]any); ok {
+		// The run's own values (state, inputs, rows): read without a
+		// reflect.Value per key, which cost two allocations an entry.
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for i, k := range keys {
+			s.key(i, k, depth)
+			s.value(reflect.ValueOf(m[k]), depth+1)
+		}
+	} else {
+		keys := v.MapKeys()
+		slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(a.String(), b.String()) })
+		for i, k := range keys {
+			s.key(i, k.String(), depth)
+			s.value(v.MapIndex(k), depth+1)
+		}
+	}
+	s.newline(depth)
+	s.writeString("}")
+}
+
+// key opens the i-th entry of an object at depth: the key, escaped as
+// encoding/json escapes it.
+func (s *streamWriter) key(i int, k string, depth int) {
+	if i > 0 {
+		s.writeString(",")
+	}
+	s.newline(depth + 1)
+	s.str(k, depth+1)
+	s.writeString(": ")
+}
+
+func (s *streamWriter) slice(v reflect.Value, depth int) {
+	if v.IsNil() {
+		s.writeString("null")
+		return
+	}
+	if v.Len() == 0 {
+		s.writeString("[]")
+		return
+	}
+	s.writeString("[")
+	for i := range v.Len() {
+		if i > 0 {
+			s.writeString(",")
+		}
+		s.newline(depth + 1)
+		s.value(v.Index(i), depth+1)
+	}
+	s.newline(depth)
+	s.writeString("]")
+}
+
+// isEmpty is encoding/json's omitempty test.
+func isEmpty(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
+		return v.Len() == 0
+	case reflect.Bool:
+		return !v.Bool()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return v.Int() == 0
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return v.Uint() == 0
+	case reflect.Float32, reflect.Float64:
+		return v.Float() == 0
+	case reflect.Interface, reflect.Pointer:
+		return v.IsNil()
+	}
+	return false
+}
+
+// plainField is one field of a struct the walk encodes itself.
+type plainField struct {
+	index     int
+	key       string // `"name": `
+	omitEmpty bool
+}
+
+// plainFields lists t's encoded fields when t is plain: no embedded
+// field, no tag option but omitempty, every name one that needs no
+// escaping. Otherwise it is nil and the struct is encoded whole, so the
+// walk never has to copy encoding/json's rules for those.
+func plainFields(t reflect.Type) []plainField {
+	fs := []plainField{}
+	seen := map[string]bool{}
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		if sf.Anonymous {
+			return nil
+		}
+		if !sf.IsExported() {
+			continue
+		}
+		tag := sf.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		omit := false
+		for opt := range strings.SplitSeq(opts, ",") {
+			switch opt {
+			case "":
+			case "omitempty":
+				omit = true
+			default:
+				return nil
+			}
+		}
+		if name == "" {
+			name = sf.Name
+		}
+		if !plainName(name) || seen[name] {
+			return nil
+		}
+		seen[name] = true
+		fs = append(fs, plainField{index: i, key: `"` + name + `": `, omitEmpty: omit})
+	}
+	return fs
+}
+
+// plainName says whether a key is written as it is: letters, digits, _ and -.
+func plainName(name string) bool {
+	for _, r := range name {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_', r == '-':
+		default:
+			return false
+		}
+	}
+	return name != ""
+}
+
+// recordBufferSize is the file writer's buffer: large enough that the
+// many small element writes become few system calls.
+const recordBufferSize = 64 << 10

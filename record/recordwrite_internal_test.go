@@ -1,0 +1,133 @@
+package record
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/openrunbook/runbook/flow"
+)
+
+// failAfter is a writer that takes n bytes, then fails: a disk that fills
+// in the middle of a record.
+type failAfter struct {
+	w io.Writer
+	n int
+}
+
+var errDiskFull = errors.New("no space left on device (test)")
+
+func (f *failAfter) Write(p []byte) (int, error) {
+	if len(p) > f.n {
+		k, _ := f.w.Write(p[:f.n])
+		f.n = 0
+		return k, errDiskFull
+	}
+	f.n -= len(p)
+	return f.w.Write(p)
+}
+
+// bigRecord is a record whose file is several times the write buffer.
+func bigRecord() *RunRecord {
+	rec := &RunRecord{RecordVersion: RecordVersion, Result: &Record{Runbook: "big", Status: "completed"}}
+	for i := range 3000 {
+		rec.Log.Commits = append(rec.Log.Commits, flow.Commit{Index: i, Path: fmt.Sprintf("each~%d/size#%d", i, i), Stage: "size",
+			Reads: []flow.Read{{Key: "n", Value: float64(i)}}})
+	}
+	return rec
+}
+
+// TestWriteFileFailingWriterLeavesNoTemp: a write that fails anywhere in
+// the record (before the first buffer is flushed, in the middle, at the
+// last byte) returns the error, leaves no temporary file beside path, and
+// leaves a record already at path as it was — never half a record.
+func TestWriteFileFailingWriterLeavesNoTemp(t *testing.T) {
+	t.Parallel()
+	rec := bigRecord()
+	whole, err := os.ReadFile(writeOK(t, rec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(whole) < 3*recordBufferSize {
+		t.Fatalf("the record is %d bytes: too small to fail past the first buffer", len(whole))
+	}
+	for _, n := range []int{0, 1, recordBufferSize - 1, recordBufferSize, recordBufferSize + 1, len(whole) / 2, len(whole) - 1} {
+		for _, existing := range []bool{false, true} {
+			t.Run(fmt.Sprintf("after %d bytes, existing %v", n, existing), func(t *testing.T) {
+				dir := t.TempDir()
+				path := filepath.Join(dir, "rec.json")
+				const old = "the record of an earlier run\n"
+				if existing {
+					if err := os.WriteFile(path, []byte(old), 0o600); err != nil {
+						t.Fatal(err)
+					}
+				}
+				err := writeFile(path, rec, func(w io.Writer) io.Writer { return &failAfter{w: w, n: n} })
+				if !errors.Is(err, errDiskFull) {
+					t.Fatalf("writeFile = %v, want the writer's error", err)
+				}
+				entries, _ := os.ReadDir(dir)
+				for _, e := range entries {
+					if e.Name() != "rec.json" {
+						t.Errorf("left behind: %s", e.Name())
+					}
+				}
+				got, rerr := os.ReadFile(path)
+				switch {
+				case existing && string(got) != old:
+					t.Errorf("the existing record was changed: %d bytes (%v)", len(got), rerr)
+				case !existing && !errors.Is(rerr, os.ErrNotExist):
+					t.Errorf("a failed write left a file at path: %d bytes (%v)", len(got), rerr)
+				}
+			})
+		}
+	}
+	t.Run("exactly enough", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "rec.json")
+		if err := writeFile(path, rec, func(w io.Writer) io.Writer { return &failAfter{w: w, n: len(whole)} }); err != nil {
+			t.Fatalf("a writer that takes every byte failed: %v", err)
+		}
+	})
+}
+
+// TestWriteFileUnencodable: a value encoding/json refuses (NaN) is an
+// error, with no file left behind, as when the record was marshalled
+// whole before the file was opened.
+func TestWriteFileUnencodable(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "rec.json")
+	rec := bigRecord()
+	rec.Log.Commits[2000].Reads[0].Value = math.NaN()
+	if err := WriteFile(path, rec); err == nil {
+		t.Fatal("a NaN in the record was written")
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("left behind: %v", entries)
+	}
+}
+
+func writeOK(t *testing.T, rec *RunRecord) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "rec.json")
+	if err := WriteFile(path, rec); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestWriteRecordCycleIsAnError: a value that holds itself is an error
+// from encoding/json's cycle check, not a walk without end.
+func TestWriteRecordCycleIsAnError(t *testing.T) {
+	t.Parallel()
+	loop := map[string]any{}
+	loop["self"] = loop
+	rec := &RunRecord{RecordVersion: RecordVersion, Result: &Record{State: loop}}
+	if err := writeRecord(io.Discard, rec); err == nil {
+		t.Fatal("a record holding a cycle was written")
+	}
+}
