@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/openrunbook/runbook/flow"
 )
 
 // writeRecord writes rec to w as json.MarshalIndent(rec, "", "  ") and a
@@ -97,9 +99,17 @@ func (s *streamWriter) whole(v reflect.Value, depth int) {
 }
 
 var (
+	logType           = reflect.TypeFor[flow.Log]()
 	marshalerType     = reflect.TypeFor[json.Marshaler]()
 	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
 )
+
+// logJSON is what flow.Log's MarshalJSON writes, as fields the walk
+// writes itself.
+type logJSON struct {
+	Inputs  map[string]any     `json:"inputs,omitempty"`
+	Commits []flow.PlainCommit `json:"commits"`
+}
 
 // typeInfo is what the walk needs to know of a type, worked out once.
 type typeInfo struct {
@@ -135,6 +145,13 @@ func (s *streamWriter) value(v reflect.Value, depth int) {
 	}
 	if !v.IsValid() {
 		s.writeString("null")
+		return
+	}
+	if v.Type() == logType {
+		// A log's MarshalJSON writes it whole; walk what it writes instead:
+		// its commits, every compact decision materialized (PlainCommits).
+		l := v.Interface().(flow.Log)
+		s.value(reflect.ValueOf(logJSON{Inputs: l.Inputs, Commits: l.PlainCommits()}), depth)
 		return
 	}
 	ti := s.info(v.Type())

@@ -1,12 +1,14 @@
 package record
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/openrunbook/runbook/flow"
@@ -129,5 +131,23 @@ func TestWriteRecordCycleIsAnError(t *testing.T) {
 	rec := &RunRecord{RecordVersion: RecordVersion, Result: &Record{State: loop}}
 	if err := writeRecord(io.Discard, rec); err == nil {
 		t.Fatal("a record holding a cycle was written")
+	}
+}
+
+// TestWriteRecordStreamsTheLog: the log is written commit by commit, not
+// handed whole to encoding/json (flow.Log has a MarshalJSON, which would
+// build the whole log in memory): the encoder's buffer stays the size of
+// one value however many commits the log holds.
+func TestWriteRecordStreamsTheLog(t *testing.T) {
+	rec := bigRecord()
+	sw := &streamWriter{w: io.Discard}
+	sw.enc = json.NewEncoder(&sw.buf)
+	sw.value(reflect.ValueOf(rec), 0)
+	if sw.err != nil {
+		t.Fatal(sw.err)
+	}
+	whole, _ := json.Marshal(rec.Log)
+	if c := sw.buf.Cap(); c > len(whole)/10 {
+		t.Fatalf("the writer's buffer grew to %d bytes for a %d-byte log: the log was encoded whole", c, len(whole))
 	}
 }

@@ -12,16 +12,19 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openrunbook/runbook/decide"
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/plugins/label"
 	"github.com/openrunbook/runbook/record"
+	"github.com/openrunbook/runbook/recorder"
+	"github.com/openrunbook/runbook/rules"
 	"github.com/openrunbook/runbook/runbook"
 )
 
 // assertWritesAsMarshalIndent writes rec with WriteFile and holds the
 // file to json.MarshalIndent's bytes and a newline, the format every
 // golden record was written in.
-func assertWritesAsMarshalIndent(t *testing.T, name string, rec *record.RunRecord) {
+func assertWritesAsMarshalIndent(t *testing.T, name string, rec *record.RunRecord) []byte {
 	t.Helper()
 	want, err := json.MarshalIndent(rec, "", "  ")
 	if err != nil {
@@ -45,6 +48,7 @@ func assertWritesAsMarshalIndent(t *testing.T, name string, rec *record.RunRecor
 		t.Fatalf("%s: WriteFile's bytes differ from MarshalIndent's at byte %d (got %d bytes, want %d):\ngot  …%s…\nwant …%s…",
 			name, i, len(got), len(want), got[lo:min(len(got), i+80)], want[lo:min(len(want), i+80)])
 	}
+	return got
 }
 
 // execRecord runs a chart in-process and returns its saved record.
@@ -110,6 +114,29 @@ func TestWriteFileBytesEqualMarshalIndent(t *testing.T) {
 		for _, ex := range []string{"approval", "disk", "logscan"} {
 			chart := "../examples/" + ex + "/chart.yaml"
 			assertWritesAsMarshalIndent(t, chart, execRecord(t, chart, nil))
+		}
+	})
+	t.Run("compact decisions", func(t *testing.T) {
+		// A flow run that no recorder watches keeps its filter decisions
+		// compact: the streamed file holds their evidence, as
+		// MarshalIndent (through the log's MarshalJSON) writes it, and as
+		// the same run building its evidence as it went would.
+		chart := compactChart(t)
+		lazy, err := chart.Run(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !lazy.Log.Commits[1].Compact() {
+			t.Fatal("the decision was not kept compact: this subtest tests nothing")
+		}
+		eager, err := chart.Run(context.Background(), flow.WithRecorders(recorder.NewNarrative()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := assertWritesAsMarshalIndent(t, "compact", &record.RunRecord{RecordVersion: 2, Log: lazy.Log})
+		want, _ := json.MarshalIndent(&record.RunRecord{RecordVersion: 2, Log: eager.Log}, "", "  ")
+		if !bytes.Equal(got, append(want, '\n')) || !bytes.Contains(got, []byte(`"conditions"`)) {
+			t.Fatalf("the compact log was written without its evidence:\n%s", got)
 		}
 	})
 	t.Run("made up", func(t *testing.T) {
@@ -198,4 +225,23 @@ func randomValue(r *rand.Rand, depth int) any {
 		return l
 	}
 	return randomMap(r, depth)
+}
+
+// compactChart is a seed and a decider over filter rules.
+func compactChart(t *testing.T) *flow.Chart {
+	c, err := flow.New("compact").
+		Stage("seed", func(ctx context.Context, s *flow.Scope) error {
+			s.Set("used", 91)
+			s.Set("state", "degraded")
+			return nil
+		}).
+		Decide("posture", []decide.Rule{
+			{When: rules.MustFilter(rules.Where("used", rules.OpGt, 95)), Then: "full", Label: "Nearly full"},
+			{When: rules.MustFilter(rules.Where("used", rules.OpGt, 80), rules.Where("state", rules.OpEq, "degraded")), Then: "warn", Label: "Filling, degraded"},
+		}, decide.Default{Branch: "ok", Label: "fine"}, []flow.Branch{{Name: "full"}, {Name: "warn"}, {Name: "ok"}}).
+		Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
