@@ -21,14 +21,24 @@ import (
 // what a run retains grows with what it recorded, by at most one partly
 // used chunk of each kind per frame.
 //
-// An arena belongs to one frame and is used from that frame's goroutine
-// only (commits are made by the frame that runs the stage).
+// An arena is used from one goroutine at a time, by the frames that run
+// there one after another: the root frame and its subflows, or the
+// branches a fan-out worker runs in turn (commits are made by the frame
+// that runs the stage). A branch's log may be cut from the arena's commit
+// room only while no other frame on that goroutine is filling one: a
+// worker's arena, never its caller's (fanout).
 type arena struct {
 	strs   []byte
 	reads  []Read
 	writes []Write
-	// slab holds the frame's decision evidence.
+	// slab holds the frames' decision evidence.
 	slab decide.Slab
+	// commits is room for the logs of the branches run on this arena, one
+	// after another (branchLog, keepLog).
+	commits []Commit
+	// spare is a scope whose stage finished inline, ready to be used again
+	// by the next stage run on this arena's goroutine.
+	spare *Scope
 }
 
 const (
@@ -87,4 +97,26 @@ func (a *arena) keepWrites(ws []Write) []Write {
 	start := len(a.writes)
 	a.writes = a.writes[:start+k]
 	return a.writes[start : start+k : start+k]
+}
+
+// branchLog is an empty log for a branch about to run: the rest of the
+// arena's commit chunk (a new chunk when little is left). A branch that
+// commits more than the room moves its log out, as any log grows.
+func (a *arena) branchLog() []Commit {
+	if cap(a.commits)-len(a.commits) < arenaFirst {
+		a.commits = make([]Commit, 0, 8*nextCap(cap(a.commits)/8))
+	}
+	return a.commits[len(a.commits):len(a.commits)]
+}
+
+// keepLog keeps the log a finished branch filled from branchLog's room,
+// and cuts its capacity, so that nothing appended to it later can reach
+// the next branch's commits.
+func (a *arena) keepLog(log *[]Commit) {
+	l := *log
+	*log = l[:len(l):len(l)]
+	rest := a.commits[len(a.commits):cap(a.commits)]
+	if len(l) > 0 && len(rest) > 0 && &l[0] == &rest[0] {
+		a.commits = a.commits[:len(a.commits)+len(l)]
+	}
 }

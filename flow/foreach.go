@@ -101,8 +101,10 @@ func (r *runner) runForEach(ctx context.Context, f *frame, n *node) error {
 		c.order = append(c.order, fe.as, IndexKey)
 		children[i] = c
 	}
-	errs := r.fanout(len(items), func(i int) error {
+	errs := r.fanout(len(items), func(i int, a *arena) error {
 		c := children[i]
+		c.arena, *c.log = a, a.branchLog()
+		defer func() { a.keepLog(c.log); c.arena = nil }()
 		if c.rec != nil {
 			e := c.nodeEvent(recorder.BranchStart, n, s.path)
 			e.Index, e.Total, e.Branch = i, len(items), c.prefix

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"sync/atomic"
 
 	"github.com/openrunbook/runbook/recorder"
 	"github.com/openrunbook/runbook/rules"
@@ -17,29 +18,43 @@ func (r *runner) runParallel(ctx context.Context, f *frame, n *node) error {
 	return r.fork(ctx, f, n, path, n.branches)
 }
 
-// fanout runs work(i) for i in [0, n) on a bounded pool and waits. Errors
-// are kept per index so the caller reports the first in declaration order,
-// whatever finished first.
-func (r *runner) fanout(n int, work func(i int) error) []error {
+// fanout runs work(i, a) for i in [0, n) on a bounded pool of workers and
+// waits. Each worker takes the next index until none is left and hands
+// every branch it runs its own arena, a, so that the branches a worker
+// runs one after another share chunks and a spare scope rather than
+// allocating their own (a branch of a wide foreach commits a few times).
+// One branch runs on the caller's goroutine, with an arena of its own:
+// not the caller's, whose room may hold a log still growing (the log of
+// the branch that is the caller). Errors are kept per index so the caller reports the first in
+// declaration order, whatever finished first; what a worker holds never
+// changes what a branch records.
+func (r *runner) fanout(n int, work func(i int, a *arena) error) []error {
 	errs := make([]error, n)
-	guarded := func(i int) {
+	guarded := func(i int, a *arena) {
 		defer func() {
 			if v := recover(); v != nil {
 				errs[i] = &PanicError{Value: v, Stack: string(debug.Stack())}
 			}
 		}()
-		errs[i] = work(i)
+		errs[i] = work(i, a)
 	}
 	switch n {
 	case 0:
 		return errs
 	case 1:
-		guarded(0)
+		guarded(0, new(arena))
 		return errs
 	}
-	p := pool.New().WithMaxGoroutines(min(n, r.opts.concurrency))
-	for i := 0; i < n; i++ {
-		p.Go(func() { guarded(i) })
+	workers := min(n, r.opts.concurrency)
+	var next atomic.Int64
+	p := pool.New().WithMaxGoroutines(workers)
+	for range workers {
+		p.Go(func() {
+			a := new(arena)
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				guarded(i, a)
+			}
+		})
 	}
 	p.Wait()
 	return errs
@@ -67,8 +82,10 @@ func (r *runner) fork(ctx context.Context, f *frame, n *node, path string, brs [
 	for i, b := range brs {
 		children[i] = f.child(ScopeStep{Node: n.id, Branch: b.name}, true)
 	}
-	errs := r.fanout(len(brs), func(i int) error {
+	errs := r.fanout(len(brs), func(i int, a *arena) error {
 		c := children[i]
+		c.arena, *c.log = a, a.branchLog()
+		defer func() { a.keepLog(c.log); c.arena = nil }()
 		if c.rec != nil {
 			e := c.nodeEvent(recorder.BranchStart, n, path)
 			e.Branch, e.Index = brs[i].name, i

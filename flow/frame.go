@@ -40,10 +40,12 @@ type frame struct {
 	depth   int
 	// loops counts the passes of each active loop (made on the first jump).
 	loops map[*node]int
-	// arena holds what this frame's commits keep (paths, reads, writes).
-	arena arena
-	// spare is a scope whose stage finished inline, ready to be used again.
-	spare *Scope
+	// arena holds what this frame's commits keep (paths, reads, writes)
+	// and its spare scope. Frames that run one after another on one
+	// goroutine share one: a subflow its parent's, the branches a fan-out
+	// worker runs the worker's (fanout); a branch frame has none until it
+	// runs.
+	arena *arena
 }
 
 // emitter delivers events: straight to the dispatcher at the root, into a
@@ -193,15 +195,15 @@ func (f *frame) path(id string) (string, int) {
 // newScope starts a stage execution: the frame's spare scope when it has
 // one (its buffers reused), a new one otherwise.
 func (f *frame) newScope(n *node) *Scope {
-	s := f.spare
+	s := f.arena.spare
 	if s == nil {
 		path, count := f.path(n.id)
 		s = newScope(f, n, path)
 		s.count = count
 		return s
 	}
-	f.spare = nil
-	s.n = n
+	f.arena.spare = nil
+	s.f, s.n = f, n
 	s.path, s.count = f.path(n.id)
 	return s
 }
@@ -217,7 +219,7 @@ func (f *frame) release(s *Scope) {
 	clear(s.staged)
 	s.reads, s.staged, s.pending, s.perKey = s.reads[:0], s.staged[:0], s.pending[:0], false
 	s.stagedIdx, s.ask, s.refused = nil, nil, nil
-	f.spare = s
+	f.arena.spare = s
 }
 
 // child makes the frame of a scope step below f (a branch, a foreach item,
@@ -244,7 +246,7 @@ func (f *frame) child(st ScopeStep, ownLog bool) *frame {
 			c.rec = &emitter{mask: f.rec.mask, deliver: f.rec.deliver, live: f.rec.live}
 		}
 	} else {
-		c.counter, c.log, c.rec = f.counter, f.log, f.rec
+		c.counter, c.log, c.rec, c.arena = f.counter, f.log, f.rec, f.arena
 	}
 	return c
 }

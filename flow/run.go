@@ -132,6 +132,7 @@ type runner struct {
 	// (paths and evidence in these first chunks) keeps it alive; finish
 	// drops the runner's other references so that nothing else is kept.
 	root    frame
+	arena0  arena
 	counter int
 	log     []Commit
 	res     Result
@@ -179,11 +180,11 @@ func (r *runner) rootFrame() *frame {
 	if keys == 0 {
 		keys = min(len(r.chart.byID), 1024)
 	}
-	*f = frame{r: r, state: make(map[string]entry, keys), counter: &r.counter, log: &r.log}
+	*f = frame{r: r, state: make(map[string]entry, keys), counter: &r.counter, log: &r.log, arena: &r.arena0}
 	f.arena.strs, f.arena.reads, f.arena.writes = r.strs0[:0], r.reads0[:0], r.writes0[:0]
 	r.scope0 = Scope{f: f}
 	r.scope0.reads, r.scope0.staged = r.scope0.readsBuf[:0], r.scope0.stagedBuf[:0]
-	f.spare = &r.scope0
+	f.arena.spare = &r.scope0
 	if r.disp != nil || r.live != nil {
 		f.rec = &emitter{d: r.disp, mask: r.disp.Mask(), deliver: r.disp.Mask(), live: r.live}
 		if r.live != nil {
@@ -277,7 +278,7 @@ func asPause(err error) *pauseSignal {
 // frame's spare scope and chunks.
 func (r *runner) release() {
 	f := &r.root
-	f.state, f.order, f.loops, f.rec, f.spare = nil, nil, nil, nil, nil
+	f.state, f.order, f.loops, f.rec, r.arena0.spare = nil, nil, nil, nil, nil
 	// the arena's chunks are held by the commits that use them; its slab's
 	// first box may hold a decision's evidence, so the arena stays
 	r.log = nil
