@@ -95,7 +95,14 @@ func (m Masker) Rules(rs []decide.RuleEvidence) []decide.RuleEvidence {
 }
 
 // Log is the commit log with secrets masked, for the saved record.
+//
+// With no secret the log is returned as it is (the zero Masker costs
+// nothing): a wide foreach's log is most of its run's memory, and a copy
+// of it was most of the rest.
 func (m Masker) Log(l flow.Log) flow.Log {
+	if m.set().Empty() {
+		return l
+	}
 	out := flow.Log{Commits: make([]flow.Commit, len(l.Commits))}
 	if l.Inputs != nil {
 		out.Inputs = m.Value(l.Inputs).(map[string]any)
