@@ -120,3 +120,12 @@ func (a *arena) keepLog(log *[]Commit) {
 		a.commits = a.commits[:len(a.commits)+len(l)]
 	}
 }
+
+// drop lets go of what only the arena needs, once no frame will run on it
+// again: its commit room (the branch logs in it were spliced into their
+// parent's) and its spare scope. The arena itself may live on — its
+// slab's first box can hold a decision's evidence that a commit keeps —
+// and must not keep those alive with it.
+func (a *arena) drop() {
+	a.commits, a.spare = nil, nil
+}

@@ -42,7 +42,9 @@ func (r *runner) fanout(n int, work func(i int, a *arena) error) []error {
 	case 0:
 		return errs
 	case 1:
-		guarded(0, new(arena))
+		a := new(arena)
+		guarded(0, a)
+		a.drop()
 		return errs
 	}
 	workers := min(n, r.opts.concurrency)
@@ -54,11 +56,19 @@ func (r *runner) fanout(n int, work func(i int, a *arena) error) []error {
 			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
 				guarded(i, a)
 			}
+			a.drop()
+			if workerDone != nil {
+				workerDone(a)
+			}
 		})
 	}
 	p.Wait()
 	return errs
 }
+
+// workerDone, set by a test, sees each fan-out worker's arena when the
+// worker is done.
+var workerDone func(a *arena)
 
 // fork runs branches in parallel, each in its own frame, then joins: logs
 // and events spliced and writes merged in declaration order.
