@@ -17,7 +17,8 @@ func (r *runner) runParallel(ctx context.Context, f *frame, n *node) error {
 	return r.fork(ctx, f, n, path, n.branches)
 }
 
-// fanout runs work(i) for i in [0, n) on a bounded pool and waits. Errors
+// fanout runs work(i) for i in [0, n) on a bounded pool and waits (in an
+// inline run, one after another on this goroutine). Errors
 // are kept per index so the caller reports the first in declaration order,
 // whatever finished first.
 func (r *runner) fanout(n int, work func(i int) error) []error {
@@ -30,11 +31,10 @@ func (r *runner) fanout(n int, work func(i int) error) []error {
 		}()
 		errs[i] = work(i)
 	}
-	switch n {
-	case 0:
-		return errs
-	case 1:
-		guarded(0)
+	if n == 1 || r.opts.inline {
+		for i := 0; i < n; i++ {
+			guarded(i)
+		}
 		return errs
 	}
 	p := pool.New().WithMaxGoroutines(min(n, r.opts.concurrency))

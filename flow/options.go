@@ -21,6 +21,7 @@ type runOptions struct {
 	abandonGraceSet bool
 	value           any
 	gather          []string
+	inline          bool
 }
 
 // WithRecorders attaches recorders to the run.
@@ -80,3 +81,15 @@ func WithGather(keys ...string) RunOption {
 // WithConcurrency bounds how many branches of one fan-out run at once
 // (default: 4 × GOMAXPROCS, at least 8). It never changes the record.
 func WithConcurrency(n int) RunOption { return func(o *runOptions) { o.concurrency = n } }
+
+// WithInline runs every stage body on the caller's goroutine and the
+// branches of a fan-out (parallel, select, foreach, a subflow's join) one
+// after another in declaration order: the run starts no goroutine. It is
+// for a host that forbids them, as a Temporal workflow does (its code must
+// be deterministic and run only on the workflow's own goroutine). The
+// price is the abandon: a stage's timeout is not enforced by flow and a
+// run's context is not watched while a stage runs, so the host must bound
+// a stage itself (the Temporal executor gives an exec stage's activity the
+// stage's timeout). The record is the same as a concurrent run's, since
+// branch order never changes it.
+func WithInline() RunOption { return func(o *runOptions) { o.inline = true } }

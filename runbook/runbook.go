@@ -62,6 +62,8 @@ type execOptions struct {
 	pluginDirHint string
 	// stubs answer for exec and plugin stages (WithStubs, stubs.go).
 	stubs Stubs
+	// inline: WithInline (stubs.go).
+	inline bool
 }
 
 // WithRecorders attaches more recorders (e.g. an NDJSON stream).
