@@ -1,0 +1,74 @@
+package temporal
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"go.temporal.io/sdk/client"
+
+	"github.com/openrunbook/runbook/chart"
+	"github.com/openrunbook/runbook/record"
+)
+
+// Executor runs charts on Temporal: each run one workflow on TaskQueue,
+// run by the workers there (NewWorker).
+type Executor struct {
+	Client    client.Client
+	TaskQueue string // DefaultTaskQueue when ""
+	// WorkflowID names the workflow of a run; "" lets Temporal choose.
+	WorkflowID string
+}
+
+// Run is one run on Temporal: the workflow that ran it and its run record.
+type Run struct {
+	WorkflowID, RunID string
+	// Record is the run record's bytes, as a local run saves them
+	// (runbook.Result.WriteRecord).
+	Record []byte
+}
+
+// RunRecord reads the run's record.
+func (r *Run) RunRecord() (*record.RunRecord, error) {
+	rec, problems, err := record.ParseRecord(r.Record)
+	if err != nil {
+		return nil, err
+	}
+	if len(problems) > 0 {
+		return nil, fmt.Errorf("the run record from Temporal: %s", problems[0])
+	}
+	return rec, nil
+}
+
+// ExecFile runs the chart at path with inputs on Temporal and waits for
+// its record. The chart is read here and sent whole, so a worker needs no
+// copy of it.
+func (e *Executor) ExecFile(ctx context.Context, path string, inputs map[string]any) (*Run, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > chart.MaxChartBytes {
+		return nil, fmt.Errorf("%s: %d bytes, more than a chart may be (%d)", path, len(b), chart.MaxChartBytes)
+	}
+	return e.Exec(ctx, RunInput{File: path, Chart: b, Inputs: inputs})
+}
+
+// Exec starts one run's workflow and waits for its record. The error is
+// the run's failing to start or to finish (a chart that does not load,
+// inputs refused, a worker that never answered), never a run that failed:
+// that is the record's status.
+func (e *Executor) Exec(ctx context.Context, in RunInput) (*Run, error) {
+	if _, err := chart.Parse(in.File, in.Chart); err != nil {
+		return nil, err // said here, before any workflow starts
+	}
+	wr, err := e.Client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: e.WorkflowID, TaskQueue: queue(e.TaskQueue)}, WorkflowName, in)
+	if err != nil {
+		return nil, fmt.Errorf("start the run on Temporal: %w", err)
+	}
+	var out RunOutput
+	if err := wr.Get(ctx, &out); err != nil {
+		return nil, fmt.Errorf("the run on Temporal (workflow %s): %w", wr.GetID(), err)
+	}
+	return &Run{WorkflowID: wr.GetID(), RunID: wr.GetRunID(), Record: out.Record}, nil
+}

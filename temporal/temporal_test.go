@@ -1,0 +1,91 @@
+package temporal_test
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"regexp"
+	"testing"
+	"time"
+
+
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/server/temporaltest"
+
+	"github.com/openrunbook/runbook/runbook"
+	"github.com/openrunbook/runbook/temporal"
+)
+
+
+// server is a real Temporal server in this process (SQLite, in memory)
+// with a worker of this package's workflow and activity on its queue.
+func server(t *testing.T, queue string) (*temporaltest.TestServer, client.Client) {
+	t.Helper()
+	ts := temporaltest.NewServer(temporaltest.WithT(t))
+	ts.NewWorker(queue, temporal.Register)
+	return ts, ts.GetDefaultClient()
+}
+
+// conformance are the charts both executors run: every way an exec stage
+// ends, and a foreach of exec stages with decisions, verdicts and retries.
+var conformance = []struct {
+	chart  string
+	inputs map[string]any
+}{
+	{"testdata/charts/outcomes.yaml", nil},
+	{"testdata/charts/foreach.yaml", nil},
+	{"testdata/charts/foreach.yaml", map[string]any{"limit": "3"}},
+}
+
+// durations are the one fact that differs between two runs of the same
+// chart on the same machine, whichever executor: how long each process
+// took. The record holds no clock time and no id.
+var durations = regexp.MustCompile(`"durationMs": [0-9.e+-]+`)
+
+func masked(b []byte) string {
+	return durations.ReplaceAllString(string(b), `"durationMs": 0`)
+}
+
+// localRecord is a local run's record of path, as `runbook exec` saves it.
+func localRecord(t *testing.T, path string, inputs map[string]any) []byte {
+	t.Helper()
+	rb, err := runbook.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := rb.Exec(context.Background(), inputs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.MarshalIndent(res.RunRecord(), "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(b, '\n')
+}
+
+// TestConformance is the Temporal executor's one promise: the same chart
+// and inputs leave the same run record, byte for byte with timings
+// masked, as a local run — every exec outcome, each retry attempt, a
+// foreach's branches, its decisions and verdicts.
+func TestConformance(t *testing.T) {
+	_, c := server(t, "conformance")
+	ex := &temporal.Executor{Client: c, TaskQueue: "conformance"}
+	for _, tc := range conformance {
+		t.Run(filepath.Base(tc.chart), func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			run, err := ex.ExecFile(ctx, tc.chart, tc.inputs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			local := masked(localRecord(t, tc.chart, tc.inputs))
+			if got := masked(run.Record); got != local {
+				t.Errorf("the record on Temporal differs from the local one:\n%s", lineDiff(local, got))
+			}
+			if _, err := run.RunRecord(); err != nil {
+				t.Errorf("the record does not read back: %v", err)
+			}
+		})
+	}
+}

@@ -1,0 +1,128 @@
+package temporal
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/openrunbook/runbook/chart"
+	"github.com/openrunbook/runbook/runbook"
+)
+
+// The names the workflow and its activity are registered and started by:
+// a worker and an executor of different builds agree on these, not on Go
+// function names.
+const (
+	WorkflowName = "runbook.Run"
+	ActivityName = "runbook.Exec"
+	// DefaultTaskQueue is the task queue an Executor and a worker use when
+	// given none.
+	DefaultTaskQueue = "runbook"
+)
+
+// activityMargin is how long past an exec stage's own timeout its activity
+// may run: the process is stopped at the timeout by the worker (a record's
+// "timed out" is the worker's), then has its grace and drain to end.
+// StartToCloseTimeout is only the backstop for a worker that went away.
+const activityMargin = 30 * time.Second
+
+// noTimeout bounds the activity of an exec stage with no timeout.
+const noTimeout = 24 * time.Hour
+
+// RunInput is one run as the workflow receives it: the chart itself, so
+// the run does not depend on a file the worker may not have.
+type RunInput struct {
+	// File is the chart's path where it was read: it names positions in
+	// errors and is the record's chart.
+	File string
+	// Chart is the chart file's bytes.
+	Chart []byte
+	// Inputs are the person's inputs, as runbook.Runbook.Exec takes them
+	// (strings are converted to the declared type).
+	Inputs map[string]any `json:",omitempty"`
+}
+
+// RunOutput is what the workflow returns: the run record, the bytes a
+// local run saves (runbook.Result.WriteRecord).
+type RunOutput struct {
+	Record []byte
+}
+
+// RunWorkflow is the workflow of one run (registered as WorkflowName). A
+// chart that does not load, or inputs that are refused, fail the workflow;
+// a run that fails is a record like any other.
+func RunWorkflow(ctx workflow.Context, in RunInput) (*RunOutput, error) {
+	spec, err := chart.Parse(in.File, in.Chart)
+	if err != nil {
+		return nil, temporal.NewNonRetryableApplicationError(err.Error(), "chart", nil)
+	}
+	rb, err := runbook.Build(spec)
+	if err != nil {
+		return nil, temporal.NewNonRetryableApplicationError(err.Error(), "chart", nil)
+	}
+	st := &workflowStubs{ctx: ctx}
+	// context.Background never ends: the run's cancellation is the
+	// workflow's, which ends the activity it waits on.
+	res, err := rb.Exec(context.Background(), in.Inputs, runbook.WithStubs(st), runbook.WithInline())
+	if err != nil {
+		return nil, temporal.NewNonRetryableApplicationError(err.Error(), "inputs", nil)
+	}
+	b, err := json.MarshalIndent(res.RunRecord(), "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("the run record: %w", err)
+	}
+	return &RunOutput{Record: append(b, '\n')}, nil
+}
+
+// workflowStubs answer a run's exec stages from activities, on the
+// workflow's goroutine (runbook.WithInline calls them there).
+type workflowStubs struct {
+	ctx workflow.Context
+}
+
+// errNotYet is a stage kind the Temporal executor does not run yet: it
+// fails the stage rather than touch the world from workflow code.
+var errNotYet = errors.New("does not run on Temporal yet (only exec stages touch the world there)")
+
+func (s *workflowStubs) Exec(_ context.Context, call runbook.ExecCall) (*runbook.ExecStub, error) {
+	timeout := noTimeout
+	if call.Timeout > 0 {
+		timeout = call.Timeout + activityMargin
+	}
+	ctx := workflow.WithActivityOptions(s.ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: timeout,
+		// The stage's retry is the runbook's: each attempt a row of the
+		// record, as in a local run.
+		RetryPolicy: &temporal.RetryPolicy{MaximumAttempts: 1},
+	})
+	var facts runbook.ProcFacts
+	if err := workflow.ExecuteActivity(ctx, ActivityName, call).Get(ctx, &facts); err != nil {
+		return nil, fmt.Errorf("exec on a Temporal worker: %w", err)
+	}
+	return &runbook.ExecStub{Ran: &facts}, nil
+}
+
+func (s *workflowStubs) Plugin(_ context.Context, call runbook.PluginCall) (*runbook.PluginStub, error) {
+	return nil, fmt.Errorf("plugin %q: %w", call.Plugin, errNotYet)
+}
+
+func (s *workflowStubs) Read(_ context.Context, call runbook.ReadCall) (*runbook.ReadStub, error) {
+	return nil, fmt.Errorf("read: %w", errNotYet)
+}
+
+// Sleep waits out a retry delay on a workflow timer, which a replay does
+// not wait again.
+func (s *workflowStubs) Sleep(_ context.Context, d time.Duration) {
+	_ = workflow.Sleep(s.ctx, d) // an error is the workflow's cancellation, seen by the next activity
+}
+
+// ExecActivity runs one exec stage's process on this worker (registered
+// as ActivityName): runbook.RunExec, the same runner a local run uses.
+func ExecActivity(ctx context.Context, call runbook.ExecCall) (*runbook.ProcFacts, error) {
+	return runbook.RunExec(ctx, call), nil
+}
