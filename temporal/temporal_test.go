@@ -8,14 +8,12 @@ import (
 	"testing"
 	"time"
 
-
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/server/temporaltest"
 
 	"github.com/openrunbook/runbook/runbook"
 	"github.com/openrunbook/runbook/temporal"
 )
-
 
 // server is a real Temporal server in this process (SQLite, in memory)
 // with a worker of this package's workflow and activity on its queue.
