@@ -31,7 +31,7 @@ func (r *runner) fanout(n int, work func(i int) error) []error {
 		}()
 		errs[i] = work(i)
 	}
-	if n == 1 || r.opts.inline {
+	if n <= 1 || r.opts.inline {
 		for i := 0; i < n; i++ {
 			guarded(i)
 		}

@@ -30,7 +30,8 @@ func goid() string {
 
 // inlineChart is a chart that would start goroutines in a default run: a
 // stage with a timeout (its body on its own goroutine) and a foreach of
-// several branches (a pool), each branch writing a key of its own.
+// several branches (a pool), each branch writing a key of its own, and
+// an empty foreach.
 func inlineChart(t *testing.T, seen func(item any)) *flow.Chart {
 	t.Helper()
 	body := flow.Seq().Stage("probe", func(_ context.Context, s *flow.Scope) error {
@@ -44,7 +45,9 @@ func inlineChart(t *testing.T, seen func(item any)) *flow.Chart {
 			s.Set("n", 1)
 			return nil
 		}, flow.Timeout(time.Minute)).
-		ForEach("each", flow.ForEach{Items: flow.ItemsOf(rules.Literal([]any{0, 1, 2, 3, 4, 5})), As: "item", MaxBranches: 10, Body: body}))
+		ForEach("each", flow.ForEach{Items: flow.ItemsOf(rules.Literal([]any{0, 1, 2, 3, 4, 5})), As: "item", MaxBranches: 10, Body: body}).
+		// No items: no branch, and no pool of no goroutines either.
+		ForEach("none", flow.ForEach{Items: flow.ItemsOf(rules.Literal([]any{})), As: "item", MaxBranches: 10, Body: body}))
 }
 
 // TestInlineStartsNoGoroutine is WithInline's promise, which the Temporal
