@@ -47,7 +47,7 @@ func inlineChart(t *testing.T, seen func(item any)) *flow.Chart {
 		}, flow.Timeout(time.Minute)).
 		ForEach("each", flow.ForEach{Items: flow.ItemsOf(rules.Literal([]any{0, 1, 2, 3, 4, 5})), As: "item", MaxBranches: 10, Body: body}).
 		// No items: no branch, and no pool of no goroutines either.
-		ForEach("none", flow.ForEach{Items: flow.ItemsOf(rules.Literal([]any{})), As: "item", MaxBranches: 10, Body: body}))
+		ForEach("none", flow.ForEach{Items: flow.ItemsOf(rules.Literal([]any{})), As: "item", MaxBranches: 10, Body: flow.Seq().Stage("never", func(context.Context, *flow.Scope) error { return nil })}))
 }
 
 // TestInlineStartsNoGoroutine is WithInline's promise, which the Temporal
