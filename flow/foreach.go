@@ -101,7 +101,7 @@ func (r *runner) runForEach(ctx context.Context, f *frame, n *node) error {
 		c.order = append(c.order, fe.as, IndexKey)
 		children[i] = c
 	}
-	errs := r.fanout(len(items), func(i int) error {
+	errs := r.fanout(ctx, len(items), func(ctx context.Context, i int) error {
 		c := children[i]
 		if c.rec != nil {
 			e := c.nodeEvent(recorder.BranchStart, n, s.path)

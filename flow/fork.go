@@ -17,29 +17,33 @@ func (r *runner) runParallel(ctx context.Context, f *frame, n *node) error {
 	return r.fork(ctx, f, n, path, n.branches)
 }
 
-// fanout runs work(i) for i in [0, n) on a bounded pool and waits (in an
-// inline run, one after another on this goroutine). Errors
-// are kept per index so the caller reports the first in declaration order,
-// whatever finished first.
-func (r *runner) fanout(n int, work func(i int) error) []error {
+// fanout runs work(ctx, i) for i in [0, n) on a bounded pool and waits
+// (in an inline run, one after another on this goroutine; with a host's
+// Fanout, by the host's own scheduler). Errors are kept per index so the
+// caller reports the first in declaration order, whatever finished first.
+func (r *runner) fanout(ctx context.Context, n int, work func(ctx context.Context, i int) error) []error {
 	errs := make([]error, n)
-	guarded := func(i int) {
+	guarded := func(ctx context.Context, i int) {
 		defer func() {
 			if v := recover(); v != nil {
 				errs[i] = &PanicError{Value: v, Stack: string(debug.Stack())}
 			}
 		}()
-		errs[i] = work(i)
+		errs[i] = work(ctx, i)
 	}
-	if n <= 1 || r.opts.inline {
+	switch {
+	case n > 1 && r.opts.fanout != nil:
+		r.opts.fanout(ctx, n, guarded)
+		return errs
+	case n <= 1 || r.opts.inline:
 		for i := 0; i < n; i++ {
-			guarded(i)
+			guarded(ctx, i)
 		}
 		return errs
 	}
 	p := pool.New().WithMaxGoroutines(min(n, r.opts.concurrency))
 	for i := 0; i < n; i++ {
-		p.Go(func() { guarded(i) })
+		p.Go(func() { guarded(ctx, i) })
 	}
 	p.Wait()
 	return errs
@@ -67,7 +71,7 @@ func (r *runner) fork(ctx context.Context, f *frame, n *node, path string, brs [
 	for i, b := range brs {
 		children[i] = f.child(ScopeStep{Node: n.id, Branch: b.name}, true)
 	}
-	errs := r.fanout(len(brs), func(i int) error {
+	errs := r.fanout(ctx, len(brs), func(ctx context.Context, i int) error {
 		c := children[i]
 		if c.rec != nil {
 			e := c.nodeEvent(recorder.BranchStart, n, path)

@@ -105,3 +105,46 @@ func TestInlineRecordsAsDefault(t *testing.T) {
 		}
 	}
 }
+
+type branchKey struct{}
+
+// TestFanoutIsTheHosts: with WithFanout, a host runs a fan-out's branches
+// its own way — here on the caller's goroutine, last branch first — and
+// the context it hands a branch is the one its stage bodies see; the log
+// is still a default run's, byte for byte.
+func TestFanoutIsTheHosts(t *testing.T) {
+	var mu sync.Mutex
+	var seen []string
+	c := mustBuild(t, flow.New("fanout").
+		ForEach("each", flow.ForEach{Items: flow.ItemsOf(rules.Literal([]any{0, 1, 2, 3})), As: "item", MaxBranches: 10,
+			Body: flow.Seq().Stage("probe", func(ctx context.Context, s *flow.Scope) error {
+				mu.Lock()
+				seen = append(seen, fmt.Sprintf("%v@%v", s.Value("item"), ctx.Value(branchKey{})))
+				mu.Unlock()
+				s.Set("probed", true)
+				return nil
+			})}))
+	var calls []int
+	reverse := func(ctx context.Context, n int, work func(context.Context, int)) {
+		calls = append(calls, n)
+		for i := n - 1; i >= 0; i-- {
+			work(context.WithValue(ctx, branchKey{}, i), i)
+		}
+	}
+	hosted, err := c.Run(context.Background(), flow.WithInline(), flow.WithFanout(reverse))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(seen, " "); got != "3@3 2@2 1@1 0@0" || fmt.Sprint(calls) != "[4]" {
+		t.Errorf("the host ran %v fan-outs, branches as %s; want [4], 3@3 2@2 1@1 0@0", calls, got)
+	}
+	def, err := c.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := json.Marshal(hosted.Log)
+	b, _ := json.Marshal(def.Log)
+	if !bytes.Equal(a, b) {
+		t.Errorf("the hosted fan-out's log differs from a default run's:\nhosted  %s\ndefault %s", a, b)
+	}
+}

@@ -63,7 +63,8 @@ stages:
 // run whose exec stages' processes ran by RunExec, their facts carried as
 // JSON (ExecStub.Ran), leaves the record a local run leaves — every
 // outcome (exit code, not found, timeout, signal, output past the cap,
-// stdin), every retry attempt, a foreach's branches — inline or not; and
+// stdin), every retry attempt, a foreach's branches — inline or not, its
+// branches run by a host's fan-out in reverse or not; and
 // the retry delays are waited out by the stubs' Sleep, not this clock.
 func TestRunExecFilesAsALocalRun(t *testing.T) {
 	for name, src := range map[string]string{"outcomes": execYAML, "retry-foreach": remoteRetryYAML} {
@@ -87,6 +88,14 @@ func TestRunExecFilesAsALocalRun(t *testing.T) {
 			}
 			if got := recordOf(runbook.WithStubs(&remote{}), runbook.WithInline()); got != local {
 				t.Errorf("records differ:\nlocal  %s\ninline %s", local, got)
+			}
+			reverse := func(ctx context.Context, n int, work func(context.Context, int)) {
+				for i := n - 1; i >= 0; i-- {
+					work(ctx, i)
+				}
+			}
+			if got := recordOf(runbook.WithStubs(&remote{}), runbook.WithInline(), runbook.WithFanout(reverse)); got != local {
+				t.Errorf("records differ:\nlocal  %s\nhosted fan-out %s", local, got)
 			}
 			if name == "retry-foreach" && len(r.sleeps) != 2 {
 				t.Errorf("the stubs waited out %d retry delays (%v), want 2", len(r.sleeps), r.sleeps)

@@ -50,6 +50,9 @@ func (r *run) options(extra ...flow.RunOption) []flow.RunOption {
 	if r.o.inline {
 		opts = append(opts, flow.WithInline())
 	}
+	if r.o.fanout != nil {
+		opts = append(opts, flow.WithFanout(r.o.fanout))
+	}
 	return opts
 }
 

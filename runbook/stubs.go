@@ -335,3 +335,9 @@ func (rs *runState) readStub(ctx context.Context, st *chart.StageSpec, s *flow.S
 	slices.SortFunc(files, func(a, b ReadFile) int { return strings.Compare(a.Path, b.Path) })
 	return files, true, nil
 }
+
+// WithFanout runs the branches of the chart's fan-outs (foreach, parallel,
+// select) by the host's f (flow.WithFanout): with WithInline, for a host
+// with a deterministic concurrency of its own, as a Temporal workflow's
+// coroutines are. The record is the same.
+func WithFanout(f flow.Fanout) ExecOption { return func(o *execOptions) { o.fanout = f } }

@@ -26,7 +26,9 @@ func TestMainExecAndWorker(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	workerDone := make(chan int, 1)
 	var workerErr bytes.Buffer
-	go func() { workerDone <- temporal.Main(ctx, append([]string{"worker"}, common...), &bytes.Buffer{}, &workerErr) }()
+	go func() {
+		workerDone <- temporal.Main(ctx, append([]string{"worker"}, common...), &bytes.Buffer{}, &workerErr)
+	}()
 	defer func() {
 		cancel()
 		if code := <-workerDone; code != temporal.ExitCompleted {

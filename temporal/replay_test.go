@@ -12,6 +12,7 @@ import (
 
 	"go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
+	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
@@ -98,5 +99,32 @@ func recordHistories(t *testing.T) {
 		if err := os.WriteFile(historyFile(chart), append(b, '\n'), 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestForeachActivitiesStartTogether reads the recorded history (which
+// TestReplay holds the code to): the foreach's four exec stages were
+// scheduled by one workflow task, so their processes ran at once on the
+// workers — the branches are workflow coroutines, not a loop.
+func TestForeachActivitiesStartTogether(t *testing.T) {
+	f, err := os.Open(historyFile("testdata/charts/foreach.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	h, err := client.HistoryFromJSON(f, client.HistoryJSONOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byTask := map[int64]int{}
+	most := 0
+	for _, e := range h.Events {
+		if a := e.GetActivityTaskScheduledEventAttributes(); a != nil {
+			byTask[a.WorkflowTaskCompletedEventId]++
+			most = max(most, byTask[a.WorkflowTaskCompletedEventId])
+		}
+	}
+	if most != 4 {
+		t.Errorf("at most %d activities were scheduled by one workflow task (%v), want the foreach's 4", most, byTask)
 	}
 }

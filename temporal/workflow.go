@@ -68,7 +68,7 @@ func RunWorkflow(ctx workflow.Context, in RunInput) (*RunOutput, error) {
 	st := &workflowStubs{ctx: ctx}
 	// context.Background never ends: the run's cancellation is the
 	// workflow's, which ends the activity it waits on.
-	res, err := rb.Exec(context.Background(), in.Inputs, runbook.WithStubs(st), runbook.WithInline())
+	res, err := rb.Exec(context.Background(), in.Inputs, runbook.WithStubs(st), runbook.WithInline(), runbook.WithFanout(st.fanout))
 	if err != nil {
 		return nil, temporal.NewNonRetryableApplicationError(err.Error(), "inputs", nil)
 	}
@@ -80,21 +80,53 @@ func RunWorkflow(ctx workflow.Context, in RunInput) (*RunOutput, error) {
 }
 
 // workflowStubs answer a run's exec stages from activities, on the
-// workflow's goroutine (runbook.WithInline calls them there).
+// workflow's goroutine (runbook.WithInline calls them there) or one of its
+// coroutines (fanout).
 type workflowStubs struct {
 	ctx workflow.Context
+}
+
+// coroutineKey holds, in a branch's context, the workflow context of the
+// coroutine that runs the branch: a blocking call (an activity's Get, a
+// timer) must be made with its own coroutine's context.
+type coroutineKey struct{}
+
+// wctx is the workflow context of the coroutine ctx belongs to.
+func (s *workflowStubs) wctx(ctx context.Context) workflow.Context {
+	if w, ok := ctx.Value(coroutineKey{}).(workflow.Context); ok {
+		return w
+	}
+	return s.ctx
+}
+
+// fanout runs a fan-out's branches as workflow coroutines (workflow.Go),
+// so their activities are scheduled together and run at once on the
+// workers, while the workflow starts no goroutine. Temporal's scheduler
+// runs one coroutine at a time, switching at blocking calls, in an order a
+// replay repeats.
+func (s *workflowStubs) fanout(ctx context.Context, n int, work func(context.Context, int)) {
+	parent := s.wctx(ctx)
+	wg := workflow.NewWaitGroup(parent)
+	for i := range n {
+		wg.Add(1)
+		workflow.Go(parent, func(w workflow.Context) {
+			defer wg.Done()
+			work(context.WithValue(ctx, coroutineKey{}, w), i)
+		})
+	}
+	wg.Wait(parent)
 }
 
 // errNotYet is a stage kind the Temporal executor does not run yet: it
 // fails the stage rather than touch the world from workflow code.
 var errNotYet = errors.New("does not run on Temporal yet (only exec stages touch the world there)")
 
-func (s *workflowStubs) Exec(_ context.Context, call runbook.ExecCall) (*runbook.ExecStub, error) {
+func (s *workflowStubs) Exec(bctx context.Context, call runbook.ExecCall) (*runbook.ExecStub, error) {
 	timeout := noTimeout
 	if call.Timeout > 0 {
 		timeout = call.Timeout + activityMargin
 	}
-	ctx := workflow.WithActivityOptions(s.ctx, workflow.ActivityOptions{
+	ctx := workflow.WithActivityOptions(s.wctx(bctx), workflow.ActivityOptions{
 		StartToCloseTimeout: timeout,
 		// The stage's retry is the runbook's: each attempt a row of the
 		// record, as in a local run.
@@ -117,8 +149,8 @@ func (s *workflowStubs) Read(_ context.Context, call runbook.ReadCall) (*runbook
 
 // Sleep waits out a retry delay on a workflow timer, which a replay does
 // not wait again.
-func (s *workflowStubs) Sleep(_ context.Context, d time.Duration) {
-	_ = workflow.Sleep(s.ctx, d) // an error is the workflow's cancellation, seen by the next activity
+func (s *workflowStubs) Sleep(ctx context.Context, d time.Duration) {
+	_ = workflow.Sleep(s.wctx(ctx), d) // an error is the workflow's cancellation, seen by the next activity
 }
 
 // ExecActivity runs one exec stage's process on this worker (registered
