@@ -18,6 +18,11 @@ type Executor struct {
 	TaskQueue string // DefaultTaskQueue when ""
 	// WorkflowID names the workflow of a run; "" lets Temporal choose.
 	WorkflowID string
+	// SecretsEncrypted says the client's data converter encrypts payloads
+	// (a Temporal payload codec). A run's inputs, and the secret values its
+	// commands' output is masked by, are stored in the workflow's history:
+	// without it, a chart that declares a secret input is refused.
+	SecretsEncrypted bool
 }
 
 // Run is one run on Temporal: the workflow that ran it and its run record.
@@ -59,8 +64,16 @@ func (e *Executor) ExecFile(ctx context.Context, path string, inputs map[string]
 // inputs refused, a worker that never answered), never a run that failed:
 // that is the record's status.
 func (e *Executor) Exec(ctx context.Context, in RunInput) (*Run, error) {
-	if _, err := chart.Parse(in.File, in.Chart); err != nil {
+	spec, err := chart.Parse(in.File, in.Chart)
+	if err != nil {
 		return nil, err // said here, before any workflow starts
+	}
+	if !e.SecretsEncrypted {
+		for _, is := range spec.Inputs {
+			if is.Secret {
+				return nil, fmt.Errorf("%s: input %q is secret, and on Temporal a run's inputs and secret values are stored in the workflow's history: give the client a data converter that encrypts payloads and set Executor.SecretsEncrypted (docs/SCALE.md)", in.File, is.Name)
+			}
+		}
 	}
 	wr, err := e.Client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: e.WorkflowID, TaskQueue: queue(e.TaskQueue)}, WorkflowName, in)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -85,5 +86,23 @@ func TestConformance(t *testing.T) {
 				t.Errorf("the record does not read back: %v", err)
 			}
 		})
+	}
+}
+
+// TestSecretInputRefused: a chart with a secret input is refused before
+// any workflow starts (no client is even asked), unless the caller says
+// the client encrypts payloads — Temporal's history would hold the secret.
+func TestSecretInputRefused(t *testing.T) {
+	const src = `version: 1
+runbook: with-secret
+inputs:
+  token: {type: string, secret: true, description: an API token}
+stages:
+  - {id: use, exec: {command: ["true"], envFrom: {TOKEN: token}, into: u}}
+`
+	ex := &temporal.Executor{} // no client: nothing may reach one
+	_, err := ex.Exec(context.Background(), temporal.RunInput{File: "secret.yaml", Chart: []byte(src), Inputs: map[string]any{"token": "s3cr3t-value"}})
+	if err == nil || !strings.Contains(err.Error(), `input "token" is secret`) || strings.Contains(err.Error(), "s3cr3t-value") {
+		t.Fatalf("err = %v, want the secret input named (and its value never)", err)
 	}
 }
