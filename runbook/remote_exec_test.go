@@ -3,11 +3,15 @@ package runbook_test
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"regexp"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/runbook"
 )
 
@@ -35,6 +39,19 @@ func (*remote) Plugin(context.Context, runbook.PluginCall) (*runbook.PluginStub,
 	return nil, nil
 }
 
+func (*remote) Read(ctx context.Context, call runbook.ReadCall) (*runbook.ReadStub, error) {
+	stub, err := runbook.RunRead(ctx, call)
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(stub)
+	if err != nil {
+		return nil, err
+	}
+	var back runbook.ReadStub
+	return &back, json.Unmarshal(b, &back)
+}
+
 func (r *remote) Sleep(_ context.Context, d time.Duration) {
 	r.mu.Lock()
 	r.sleeps = append(r.sleeps, d)
@@ -59,6 +76,21 @@ stages:
         - {id: echo, exec: {command: [echo, '{{ x }}'], into: e}}
 `
 
+const remoteReadYAML = `version: 1
+runbook: remote-reads
+stages:
+  - {id: one, read: {path: '"a.json"', parse: json, into: one}}
+  - {id: missing, read: {path: '"none.json"', into: missing}}
+  - {id: all, read: {glob: '"*.json"', parse: json, into: all}}
+  - {id: text, read: {path: '"c.txt"', into: text}}
+`
+
+const remoteReadFolderYAML = `version: 1
+runbook: remote-read-folder
+stages:
+  - {id: folder, read: {path: '"folder"', into: f}}
+`
+
 // TestRunExecFilesAsALocalRun is the seam a worker elsewhere rests on: a
 // run whose exec stages' processes ran by RunExec, their facts carried as
 // JSON (ExecStub.Ran), leaves the record a local run leaves — every
@@ -66,10 +98,29 @@ stages:
 // stdin), every retry attempt, a foreach's branches — inline or not, its
 // branches run by a host's fan-out in reverse or not; and
 // the retry delays are waited out by the stubs' Sleep, not this clock.
+// read: stages read by RunRead, their files carried as JSON, leave the
+// local record too: a file, a missing one, a glob's matches in order, and
+// a folder's refusal in the same words.
 func TestRunExecFilesAsALocalRun(t *testing.T) {
-	for name, src := range map[string]string{"outcomes": execYAML, "retry-foreach": remoteRetryYAML} {
+	dir := t.TempDir()
+	for name, body := range map[string]string{"a.json": `{"n": 1}`, "b.json": `{"n": 2}`, "c.txt": "plain"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, "folder"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, src := range map[string]string{"outcomes": execYAML, "retry-foreach": remoteRetryYAML, "reads": remoteReadYAML, "read-folder": remoteReadFolderYAML} {
 		t.Run(name, func(t *testing.T) {
-			rb := parse(t, src)
+			spec, err := chart.Parse(filepath.Join(dir, "chart.yaml"), []byte(src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rb, err := runbook.Build(spec)
+			if err != nil {
+				t.Fatal(err)
+			}
 			recordOf := func(opts ...runbook.ExecOption) string {
 				res, err := rb.Exec(context.Background(), nil, opts...)
 				if err != nil {
@@ -82,6 +133,9 @@ func TestRunExecFilesAsALocalRun(t *testing.T) {
 				return durations.ReplaceAllString(string(b), `"durationMs":0`)
 			}
 			local := recordOf()
+			if want := map[string]string{"reads": `"n":2`, "read-folder": "it is a folder"}[name]; !strings.Contains(local, want) {
+				t.Fatalf("the local record has no %s: %s", want, local)
+			}
 			r := &remote{}
 			if got := recordOf(runbook.WithStubs(r)); got != local {
 				t.Errorf("records differ:\nlocal  %s\nremote %s", local, got)

@@ -296,6 +296,20 @@ type ReadCall struct {
 	Stage string // the stage's id
 	File  string // path: the file
 	Glob  string // glob: the pattern
+	Dir   string // the folder a relative File or Glob is read from (the chart's)
+}
+
+// RunRead reads what call names from this machine's file system, exactly
+// as a local run's read: stage does (the same paths, order, size cap and
+// refusals): the half of a read: stage that a worker on another machine
+// runs for a run that files its answer as a stub's (ReadStubs). The error
+// is the stage's failure, as a local run would say it.
+func RunRead(ctx context.Context, call ReadCall) (*ReadStub, error) {
+	files, err := readFiles(ctx, call.Dir, call.File, call.Glob)
+	if err != nil {
+		return nil, err
+	}
+	return &ReadStub{Files: files}, nil
 }
 
 // ReadStub is what a stubbed read found: for a path, exactly one file; for
@@ -312,12 +326,12 @@ type ReadFile struct {
 // readStub asks the run's stubs for what a read: stage finds (file, or
 // the matches of glob); stubbed says the answer (or error) stands. A path
 // read's stub is one file, named as the chart gave it.
-func (rs *runState) readStub(ctx context.Context, st *chart.StageSpec, s *flow.Scope, file, glob string) (files []ReadFile, stubbed bool, err error) {
+func (rs *runState) readStub(ctx context.Context, st *chart.StageSpec, s *flow.Scope, dir, file, glob string) (files []ReadFile, stubbed bool, err error) {
 	rsb, ok := rs.stubs.(ReadStubs)
 	if !ok {
 		return nil, false, nil
 	}
-	stub, err := rsb.Read(ctx, ReadCall{Path: s.Path(), Stage: st.ID, File: file, Glob: glob})
+	stub, err := rsb.Read(ctx, ReadCall{Path: s.Path(), Stage: st.ID, File: file, Glob: glob, Dir: dir})
 	switch {
 	case err != nil:
 		return nil, true, err
