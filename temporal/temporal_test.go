@@ -34,6 +34,7 @@ var conformance = []struct {
 	{"testdata/charts/outcomes.yaml", nil},
 	{"testdata/charts/foreach.yaml", nil},
 	{"testdata/charts/foreach.yaml", map[string]any{"limit": "3"}},
+	{"testdata/charts/reads.yaml", nil},
 }
 
 // durations are the one fact that differs between two runs of the same

@@ -8,7 +8,7 @@ import (
 )
 
 // NewWorker is a worker on taskQueue (DefaultTaskQueue when "") that runs
-// runbook runs: the workflow and the exec activity. Start it with Run or
+// runbook runs: the workflow and the exec and read activities. Start it with Run or
 // Start; it runs the processes of exec stages on this machine.
 func NewWorker(c client.Client, taskQueue string, opts ...worker.Options) worker.Worker {
 	var o worker.Options
@@ -20,11 +20,13 @@ func NewWorker(c client.Client, taskQueue string, opts ...worker.Options) worker
 	return w
 }
 
-// Register registers the workflow and the exec activity on r, by the names
-// an Executor starts them by (WorkflowName, ActivityName).
+// Register registers the workflow and the exec and read activities on r,
+// by the names an Executor starts them by (WorkflowName, ActivityName,
+// ReadActivityName).
 func Register(r worker.Registry) {
 	r.RegisterWorkflowWithOptions(RunWorkflow, workflow.RegisterOptions{Name: WorkflowName})
 	r.RegisterActivityWithOptions(ExecActivity, activity.RegisterOptions{Name: ActivityName})
+	r.RegisterActivityWithOptions(ReadActivity, activity.RegisterOptions{Name: ReadActivityName})
 }
 
 func queue(q string) string {

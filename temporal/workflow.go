@@ -20,6 +20,8 @@ import (
 const (
 	WorkflowName = "runbook.Run"
 	ActivityName = "runbook.Exec"
+	// ReadActivityName is the activity of a read: stage.
+	ReadActivityName = "runbook.Read"
 	// DefaultTaskQueue is the task queue an Executor and a worker use when
 	// given none.
 	DefaultTaskQueue = "runbook"
@@ -33,6 +35,10 @@ const activityMargin = 30 * time.Second
 
 // noTimeout bounds the activity of an exec stage with no timeout.
 const noTimeout = 24 * time.Hour
+
+// readTimeout bounds a read: stage's activity: a read starts no process
+// and has no timeout of its own.
+const readTimeout = 10 * time.Minute
 
 // RunInput is one run as the workflow receives it: the chart itself, so
 // the run does not depend on a file the worker may not have.
@@ -119,19 +125,23 @@ func (s *workflowStubs) fanout(ctx context.Context, n int, work func(context.Con
 
 // errNotYet is a stage kind the Temporal executor does not run yet: it
 // fails the stage rather than touch the world from workflow code.
-var errNotYet = errors.New("does not run on Temporal yet (only exec stages touch the world there)")
+var errNotYet = errors.New("does not run on Temporal yet (only exec and read: stages touch the world there)")
+
+// once are the options of an activity tried once: a stage's retry is the
+// runbook's, each attempt a row of the record as in a local run.
+func once(ctx workflow.Context, timeout time.Duration) workflow.Context {
+	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: timeout,
+		RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 1},
+	})
+}
 
 func (s *workflowStubs) Exec(bctx context.Context, call runbook.ExecCall) (*runbook.ExecStub, error) {
 	timeout := noTimeout
 	if call.Timeout > 0 {
 		timeout = call.Timeout + activityMargin
 	}
-	ctx := workflow.WithActivityOptions(s.wctx(bctx), workflow.ActivityOptions{
-		StartToCloseTimeout: timeout,
-		// The stage's retry is the runbook's: each attempt a row of the
-		// record, as in a local run.
-		RetryPolicy: &temporal.RetryPolicy{MaximumAttempts: 1},
-	})
+	ctx := once(s.wctx(bctx), timeout)
 	var facts runbook.ProcFacts
 	if err := workflow.ExecuteActivity(ctx, ActivityName, call).Get(ctx, &facts); err != nil {
 		return nil, fmt.Errorf("exec on a Temporal worker: %w", err)
@@ -143,14 +153,43 @@ func (s *workflowStubs) Plugin(_ context.Context, call runbook.PluginCall) (*run
 	return nil, fmt.Errorf("plugin %q: %w", call.Plugin, errNotYet)
 }
 
-func (s *workflowStubs) Read(_ context.Context, call runbook.ReadCall) (*runbook.ReadStub, error) {
-	return nil, fmt.Errorf("read: %w", errNotYet)
+// Read reads on a worker (ReadActivity). A read the stage refuses (a
+// folder, too many matches) comes back as its words, so the stage fails
+// as a local one does; an activity that did not finish fails it too.
+func (s *workflowStubs) Read(bctx context.Context, call runbook.ReadCall) (*runbook.ReadStub, error) {
+	ctx := once(s.wctx(bctx), readTimeout)
+	var ans ReadAnswer
+	if err := workflow.ExecuteActivity(ctx, ReadActivityName, call).Get(ctx, &ans); err != nil {
+		return nil, fmt.Errorf("read on a Temporal worker: %w", err)
+	}
+	if ans.Refused != "" {
+		return nil, errors.New(ans.Refused)
+	}
+	return &runbook.ReadStub{Files: ans.Files}, nil
 }
 
 // Sleep waits out a retry delay on a workflow timer, which a replay does
 // not wait again.
 func (s *workflowStubs) Sleep(ctx context.Context, d time.Duration) {
 	_ = workflow.Sleep(s.wctx(ctx), d) // an error is the workflow's cancellation, seen by the next activity
+}
+
+// ReadAnswer is what a read: stage found on a worker: its files, or the
+// words the stage fails with (a folder, too many matches).
+type ReadAnswer struct {
+	Files   []runbook.ReadFile `json:",omitempty"`
+	Refused string             `json:",omitempty"`
+}
+
+// ReadActivity runs one read: stage's read on this worker (registered as
+// ReadActivityName): runbook.RunRead, the same read a local run does, a
+// relative path read from the chart's folder as the executor named it.
+func ReadActivity(ctx context.Context, call runbook.ReadCall) (*ReadAnswer, error) {
+	stub, err := runbook.RunRead(ctx, call)
+	if err != nil {
+		return &ReadAnswer{Refused: err.Error()}, nil
+	}
+	return &ReadAnswer{Files: stub.Files}, nil
 }
 
 // ExecActivity runs one exec stage's process on this worker (registered
