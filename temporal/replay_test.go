@@ -25,7 +25,7 @@ var update = flag.Bool("update", false, "record the replay test's workflow histo
 
 // replayed are the charts whose recorded workflow histories the replay test
 // holds the workflow code to.
-var replayed = []string{"testdata/charts/foreach.yaml"}
+var replayed = []string{"testdata/charts/foreach.yaml", "testdata/charts/reads.yaml"}
 
 func historyFile(chart string) string {
 	return filepath.Join("testdata", "history", strings.TrimSuffix(filepath.Base(chart), ".yaml")+".json")
