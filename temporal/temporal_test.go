@@ -3,7 +3,6 @@ package temporal_test
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -26,7 +25,8 @@ func server(t *testing.T, queue string) (*temporaltest.TestServer, client.Client
 }
 
 // conformance are the charts both executors run: every way an exec stage
-// ends, and a foreach of exec stages with decisions, verdicts and retries.
+// ends, a foreach of exec stages with decisions, verdicts and retries,
+// read: stages, and the logscan example.
 var conformance = []struct {
 	chart  string
 	inputs map[string]any
@@ -35,6 +35,10 @@ var conformance = []struct {
 	{"testdata/charts/foreach.yaml", nil},
 	{"testdata/charts/foreach.yaml", map[string]any{"limit": "3"}},
 	{"testdata/charts/reads.yaml", nil},
+	// A shipped example: coverage declared by the script, and (at FATAL)
+	// an absence that names where it looked.
+	{"../examples/logscan/chart.yaml", map[string]any{"log": "../examples/logscan/app.log", "level": "ERROR"}},
+	{"../examples/logscan/chart.yaml", map[string]any{"log": "../examples/logscan/app.log"}},
 }
 
 // durations are the one fact that differs between two runs of the same
@@ -72,7 +76,7 @@ func TestConformance(t *testing.T) {
 	_, c := server(t, "conformance")
 	ex := &temporal.Executor{Client: c, TaskQueue: "conformance"}
 	for _, tc := range conformance {
-		t.Run(filepath.Base(tc.chart), func(t *testing.T) {
+		t.Run(strings.ReplaceAll(strings.TrimPrefix(tc.chart, "../"), "/", "_"), func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
 			run, err := ex.ExecFile(ctx, tc.chart, tc.inputs)
