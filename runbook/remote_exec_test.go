@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -21,9 +22,26 @@ import (
 type remote struct {
 	mu     sync.Mutex
 	sleeps []time.Duration
+	on     map[string]bool // the goroutines the calls came from
+}
+
+// goroutine is the calling goroutine's number, from its stack's header.
+func goroutine() string {
+	buf := make([]byte, 64)
+	f := strings.Fields(string(buf[:runtime.Stack(buf, false)]))
+	if len(f) < 2 {
+		return "?"
+	}
+	return f[1]
 }
 
 func (r *remote) Exec(ctx context.Context, call runbook.ExecCall) (*runbook.ExecStub, error) {
+	r.mu.Lock()
+	if r.on == nil {
+		r.on = map[string]bool{}
+	}
+	r.on[goroutine()] = true
+	r.mu.Unlock()
 	b, err := json.Marshal(runbook.RunExec(ctx, call))
 	if err != nil {
 		return nil, err
@@ -140,8 +158,16 @@ func TestRunExecFilesAsALocalRun(t *testing.T) {
 			if got := recordOf(runbook.WithStubs(r)); got != local {
 				t.Errorf("records differ:\nlocal  %s\nremote %s", local, got)
 			}
-			if got := recordOf(runbook.WithStubs(&remote{}), runbook.WithInline()); got != local {
+			in := &remote{}
+			if got := recordOf(runbook.WithStubs(in), runbook.WithInline()); got != local {
 				t.Errorf("records differ:\nlocal  %s\ninline %s", local, got)
+			}
+			// Inline, every call comes from the goroutine that called Exec:
+			// the run started none (a Temporal workflow may not).
+			for g := range in.on {
+				if g != goroutine() {
+					t.Errorf("an inline run's exec stage called its stubs from goroutine %s, not the caller's %s", g, goroutine())
+				}
 			}
 			reverse := func(ctx context.Context, n int, work func(context.Context, int)) {
 				for i := n - 1; i >= 0; i-- {
