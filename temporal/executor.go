@@ -9,6 +9,7 @@ import (
 
 	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/record"
+	"github.com/openrunbook/runbook/runbook"
 )
 
 // Executor runs charts on Temporal: each run one workflow on TaskQueue,
@@ -60,13 +61,22 @@ func (e *Executor) ExecFile(ctx context.Context, path string, inputs map[string]
 }
 
 // Exec starts one run's workflow and waits for its record. The error is
-// the run's failing to start or to finish (a chart that does not load,
-// inputs refused, a worker that never answered), never a run that failed:
-// that is the record's status.
+// the run's failing to start or to finish (a chart that does not load and
+// inputs refused, both said before any workflow starts; a worker that
+// never answered), never a run that failed: that is the record's status.
 func (e *Executor) Exec(ctx context.Context, in RunInput) (*Run, error) {
+	// The chart and the inputs are checked here, as a local run checks
+	// them, so a refusal is said before any workflow starts.
 	spec, err := chart.Parse(in.File, in.Chart)
 	if err != nil {
-		return nil, err // said here, before any workflow starts
+		return nil, err
+	}
+	rb, err := runbook.Build(spec)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := rb.PlanInputs(in.Inputs); err != nil {
+		return nil, err
 	}
 	if !e.SecretsEncrypted {
 		for _, is := range spec.Inputs {

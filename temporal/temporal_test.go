@@ -3,6 +3,7 @@ package temporal_test
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -109,5 +110,24 @@ stages:
 	_, err := ex.Exec(context.Background(), temporal.RunInput{File: "secret.yaml", Chart: []byte(src), Inputs: map[string]any{"token": "s3cr3t-value"}})
 	if err == nil || !strings.Contains(err.Error(), `input "token" is secret`) || strings.Contains(err.Error(), "s3cr3t-value") {
 		t.Fatalf("err = %v, want the secret input named (and its value never)", err)
+	}
+}
+
+// TestBadInputsRefusedBeforeAWorkflow: inputs a local run would refuse are
+// refused by the Executor in the same words, before any client is asked.
+func TestBadInputsRefusedBeforeAWorkflow(t *testing.T) {
+	src, err := os.ReadFile("testdata/charts/foreach.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := &temporal.Executor{} // no client: nothing may reach one
+	_, err = ex.Exec(context.Background(), temporal.RunInput{File: "foreach.yaml", Chart: src, Inputs: map[string]any{"limit": "many"}})
+	rb, lerr := runbook.Open("testdata/charts/foreach.yaml")
+	if lerr != nil {
+		t.Fatal(lerr)
+	}
+	_, local := rb.Exec(context.Background(), map[string]any{"limit": "many"})
+	if err == nil || local == nil || err.Error() != local.Error() {
+		t.Fatalf("err = %v, want the local refusal %v", err, local)
 	}
 }
