@@ -101,7 +101,7 @@ func (r *runner) runForEach(ctx context.Context, f *frame, n *node) error {
 		c.order = append(c.order, fe.as, IndexKey)
 		children[i] = c
 	}
-	errs := r.fanout(len(items), func(i int, a *arena) error {
+	errs := r.fanout(ctx, len(items), func(ctx context.Context, i int, a *arena) error {
 		c := children[i]
 		c.arena, *c.log = a, a.branchLog()
 		defer func() { a.keepLog(c.log); c.arena = nil }()

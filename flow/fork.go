@@ -18,32 +18,44 @@ func (r *runner) runParallel(ctx context.Context, f *frame, n *node) error {
 	return r.fork(ctx, f, n, path, n.branches)
 }
 
-// fanout runs work(i, a) for i in [0, n) on a bounded pool of workers and
-// waits. Each worker takes the next index until none is left and hands
-// every branch it runs its own arena, a, so that the branches a worker
-// runs one after another share chunks and a spare scope rather than
-// allocating their own (a branch of a wide foreach commits a few times).
-// One branch runs on the caller's goroutine, with an arena of its own:
-// not the caller's, whose room may hold a log still growing (the log of
-// the branch that is the caller). Errors are kept per index so the caller reports the first in
-// declaration order, whatever finished first; what a worker holds never
-// changes what a branch records.
-func (r *runner) fanout(n int, work func(i int, a *arena) error) []error {
+// fanout runs work(ctx, i, a) for i in [0, n) and waits: on a bounded
+// pool of workers; in an inline run, one after another on this goroutine;
+// with a host's Fanout, by the host's own scheduler. a is the arena the
+// branch runs on. A pool worker takes the next index until none is left
+// and keeps one arena for every branch it runs, so that those branches
+// share chunks and a spare scope rather than allocating their own (a
+// branch of a wide foreach commits a few times); so do the branches of an
+// inline run. Never the caller's arena: its room may hold a log still
+// growing (the log of the branch that is the caller). A host's scheduler
+// may interleave branches (coroutines), so each of its branches has an
+// arena of its own. Errors are kept per index so the caller reports the
+// first in declaration order, whatever finished first; what a worker
+// holds never changes what a branch records.
+func (r *runner) fanout(ctx context.Context, n int, work func(ctx context.Context, i int, a *arena) error) []error {
 	errs := make([]error, n)
-	guarded := func(i int, a *arena) {
+	guarded := func(ctx context.Context, i int, a *arena) {
 		defer func() {
 			if v := recover(); v != nil {
 				errs[i] = &PanicError{Value: v, Stack: string(debug.Stack())}
 			}
 		}()
-		errs[i] = work(i, a)
+		errs[i] = work(ctx, i, a)
 	}
-	switch n {
-	case 0:
+	switch {
+	case n == 0:
 		return errs
-	case 1:
+	case n > 1 && r.opts.fanout != nil:
+		r.opts.fanout(ctx, n, func(ctx context.Context, i int) {
+			a := new(arena)
+			guarded(ctx, i, a)
+			a.drop()
+		})
+		return errs
+	case n == 1 || r.opts.inline:
 		a := new(arena)
-		guarded(0, a)
+		for i := 0; i < n; i++ {
+			guarded(ctx, i, a)
+		}
 		a.drop()
 		return errs
 	}
@@ -54,7 +66,7 @@ func (r *runner) fanout(n int, work func(i int, a *arena) error) []error {
 		p.Go(func() {
 			a := new(arena)
 			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
-				guarded(i, a)
+				guarded(ctx, i, a)
 			}
 			a.drop()
 			if workerDone != nil {
@@ -92,7 +104,7 @@ func (r *runner) fork(ctx context.Context, f *frame, n *node, path string, brs [
 	for i, b := range brs {
 		children[i] = f.child(ScopeStep{Node: n.id, Branch: b.name}, true)
 	}
-	errs := r.fanout(len(brs), func(i int, a *arena) error {
+	errs := r.fanout(ctx, len(brs), func(ctx context.Context, i int, a *arena) error {
 		c := children[i]
 		c.arena, *c.log = a, a.branchLog()
 		defer func() { a.keepLog(c.log); c.arena = nil }()

@@ -1,6 +1,7 @@
 package flow
 
 import (
+	"context"
 	"time"
 
 	"github.com/openrunbook/runbook/recorder"
@@ -21,6 +22,8 @@ type runOptions struct {
 	abandonGraceSet bool
 	value           any
 	gather          []string
+	inline          bool
+	fanout          Fanout
 }
 
 // WithRecorders attaches recorders to the run.
@@ -80,3 +83,32 @@ func WithGather(keys ...string) RunOption {
 // WithConcurrency bounds how many branches of one fan-out run at once
 // (default: 4 × GOMAXPROCS, at least 8). It never changes the record.
 func WithConcurrency(n int) RunOption { return func(o *runOptions) { o.concurrency = n } }
+
+// WithInline runs every stage body on the caller's goroutine and the
+// branches of a fan-out (parallel, select, foreach, a subflow's join) one
+// after another in declaration order: the run starts no goroutine. It is
+// for a host that forbids them, as a Temporal workflow does (its code must
+// be deterministic and run only on the workflow's own goroutine). The
+// price is the abandon: a stage's timeout is not enforced by flow and a
+// run's context is not watched while a stage runs, so the host must bound
+// a stage itself (the Temporal executor gives an exec stage's activity the
+// stage's timeout). The record is the same as a concurrent run's, since
+// branch order never changes it.
+func WithInline() RunOption { return func(o *runOptions) { o.inline = true } }
+
+// Fanout runs work(ctx, i) once for every i in [0, n) and returns when all
+// have returned: a host's own way to run a fan-out's branches. work may
+// run on any goroutine or coroutine the host schedules, one at a time or
+// at once; its ctx must be ctx or one derived from it (a host hands a
+// branch its own values there: a Temporal workflow its coroutine's
+// context). A work that panics is recovered by flow.
+type Fanout func(ctx context.Context, n int, work func(ctx context.Context, i int))
+
+// WithFanout runs the branches of every fan-out of two or more (parallel,
+// select, foreach, a subflow's join) by f rather than flow's pool: with
+// WithInline, for a host whose concurrency is its own and deterministic,
+// as a Temporal workflow's coroutines are (workflow.Go), so its branches'
+// activities run at once while no goroutine is started. The record is the
+// same whatever order f runs them in (the join merges in declaration
+// order).
+func WithFanout(f Fanout) RunOption { return func(o *runOptions) { o.fanout = f } }

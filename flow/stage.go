@@ -111,7 +111,7 @@ var ErrStageTimeout = errors.New("the stage ran past its timeout")
 // way to abandon it: no stage timeout, and a context that never ends. call
 // would run it inline too; deciding here first spares the closure.
 func (r *runner) inline(ctx context.Context, n *node) bool {
-	return n.timeout <= 0 && ctx.Done() == nil
+	return r.opts.inline || n.timeout <= 0 && ctx.Done() == nil
 }
 
 // safeStage is safeCall for a stage function, with no closure.
@@ -126,8 +126,12 @@ func safeStage(ctx context.Context, fn StageFunc, s *Scope) (err error) {
 
 // call runs one stage body. With a timeout, or a context that can end, the
 // body runs on its own goroutine so an overrunning stage can be abandoned:
-// its late writes never commit. Otherwise it runs inline (no goroutine).
+// its late writes never commit. Otherwise, or in an inline run
+// (WithInline), it runs on the caller's goroutine.
 func (r *runner) call(ctx context.Context, s *Scope, body func(context.Context) error) error {
+	if r.opts.inline {
+		return safeCall(ctx, body)
+	}
 	runCtx := ctx
 	if s.n.timeout > 0 {
 		var cancel context.CancelFunc

@@ -92,6 +92,10 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 			if a >= attempts || ctx.Err() != nil || !retryOn(set.on, row, res) {
 				break
 			}
+			if sl, ok := rs.stubs.(Sleeper); ok { // stubs.go
+				sl.Sleep(ctx, set.retry.Delay(a))
+				continue
+			}
 			t := time.NewTimer(set.retry.Delay(a))
 			select {
 			case <-ctx.Done():

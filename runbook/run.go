@@ -47,6 +47,12 @@ func (r *run) options(extra ...flow.RunOption) []flow.RunOption {
 	if r.o.timeout > 0 {
 		opts = append(opts, flow.WithTimeout(r.o.timeout))
 	}
+	if r.o.inline {
+		opts = append(opts, flow.WithInline())
+	}
+	if r.o.fanout != nil {
+		opts = append(opts, flow.WithFanout(r.o.fanout))
+	}
 	return opts
 }
 

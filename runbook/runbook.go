@@ -62,6 +62,9 @@ type execOptions struct {
 	pluginDirHint string
 	// stubs answer for exec and plugin stages (WithStubs, stubs.go).
 	stubs Stubs
+	// inline, fanout: WithInline, WithFanout (stubs.go).
+	inline bool
+	fanout flow.Fanout
 }
 
 // WithRecorders attaches more recorders (e.g. an NDJSON stream).

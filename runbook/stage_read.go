@@ -41,68 +41,74 @@ func readStage(st *chart.StageSpec) flow.StageFunc {
 	}
 	return func(ctx context.Context, s *flow.Scope) error {
 		rs := stateOf(s)
+		var file, pattern string
+		var err error
 		if rd.Glob != nil {
-			pattern, err := readWord(rd.Glob, s, "read glob")
-			if err != nil {
-				return err
-			}
-			if files, stubbed, err := rs.readStub(ctx, st, s, "", pattern); stubbed { // stubs.go
-				if err != nil {
-					return err
-				}
-				out := make([]any, 0, len(files))
-				for _, f := range files {
-					out = append(out, rs.readValue(s.Path(), rd, f))
-				}
-				s.Set(into, out)
-				return nil
-			}
-			matches, err := filepath.Glob(inDir(rd.Dir, pattern))
-			if err != nil {
-				return fmt.Errorf("read glob %q: %w", pattern, err)
-			}
-			if len(matches) > MaxReadFiles {
-				return fmt.Errorf("read glob %q matches %d files, more than the %d one stage reads: narrow the pattern or split it", pattern, len(matches), MaxReadFiles)
-			}
-			slices.Sort(matches)
-			out := make([]any, 0, len(matches))
-			for _, m := range matches {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-				shown := m
-				if !filepath.IsAbs(pattern) && rd.Dir != "" {
-					if rel, err := filepath.Rel(rd.Dir, m); err == nil {
-						shown = rel
-					}
-				}
-				v, err := rs.readFile(s.Path(), rd, shown, m)
-				if err != nil {
-					return err
-				}
-				out = append(out, v)
-			}
-			s.Set(into, out)
-			return nil
+			pattern, err = readWord(rd.Glob, s, "read glob")
+		} else {
+			file, err = readWord(rd.Path, s, "read path")
 		}
-		p, err := readWord(rd.Path, s, "read path")
 		if err != nil {
 			return err
 		}
-		if files, stubbed, err := rs.readStub(ctx, st, s, p, ""); stubbed { // stubs.go
-			if err != nil {
-				return err
-			}
+		files, stubbed, err := rs.readStub(ctx, st, s, rd.Dir, file, pattern) // stubs.go
+		if !stubbed {
+			files, err = readFiles(ctx, rd.Dir, file, pattern)
+		}
+		if err != nil {
+			return err
+		}
+		if rd.Glob == nil {
 			s.Set(into, rs.readValue(s.Path(), rd, files[0]))
 			return nil
 		}
-		v, err := rs.readFile(s.Path(), rd, p, inDir(rd.Dir, p))
-		if err != nil {
-			return err
+		out := make([]any, 0, len(files))
+		for _, f := range files {
+			out = append(out, rs.readValue(s.Path(), rd, f))
 		}
-		s.Set(into, v)
+		s.Set(into, out)
 		return nil
 	}
+}
+
+// readFiles reads what a read: stage names from the file system: file, or
+// every file pattern matches (in path order), each shown as the chart
+// gave it (a match of a relative pattern relative to dir), its content
+// up to one byte past the output cap (readValue withholds it).
+func readFiles(ctx context.Context, dir, file, pattern string) ([]ReadFile, error) {
+	if pattern == "" {
+		f, err := readOne(file, inDir(dir, file))
+		if err != nil {
+			return nil, err
+		}
+		return []ReadFile{f}, nil
+	}
+	matches, err := filepath.Glob(inDir(dir, pattern))
+	if err != nil {
+		return nil, fmt.Errorf("read glob %q: %w", pattern, err)
+	}
+	if len(matches) > MaxReadFiles {
+		return nil, fmt.Errorf("read glob %q matches %d files, more than the %d one stage reads: narrow the pattern or split it", pattern, len(matches), MaxReadFiles)
+	}
+	slices.Sort(matches)
+	files := make([]ReadFile, 0, len(matches))
+	for _, m := range matches {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		shown := m
+		if !filepath.IsAbs(pattern) && dir != "" {
+			if rel, err := filepath.Rel(dir, m); err == nil {
+				shown = rel
+			}
+		}
+		f, err := readOne(shown, m)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, f)
+	}
+	return files, nil
 }
 
 // readWord is a path or pattern expression's value: a string, not empty.
@@ -126,26 +132,25 @@ func inDir(dir, p string) string {
 	return filepath.Join(dir, p)
 }
 
-// readFile reads one file as `read:` shows it (shown is the path as the
-// chart gave it). Its content is parsed as exec's stdout is (rs.parsed).
-func (rs *runState) readFile(path string, rd *chart.ReadSpec, shown, file string) (map[string]any, error) {
-	out := map[string]any{"path": shown, "exists": false, "content": nil}
+// readOne reads one file (shown is the path as the chart gave it): a file
+// that does not exist is an outcome, one that cannot be read an error.
+func readOne(shown, file string) (ReadFile, error) {
 	f, err := os.Open(file)
 	if errors.Is(err, fs.ErrNotExist) {
-		return out, nil
+		return ReadFile{Path: shown}, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", shown, unwrapPathErr(err))
+		return ReadFile{}, fmt.Errorf("read %s: %w", shown, unwrapPathErr(err))
 	}
 	defer f.Close()
 	if fi, err := f.Stat(); err == nil && fi.IsDir() {
-		return nil, fmt.Errorf("read %s: it is a folder, not a file (to read the files in it, use glob: '\"%s/*\"')", shown, shown)
+		return ReadFile{}, fmt.Errorf("read %s: it is a folder, not a file (to read the files in it, use glob: '\"%s/*\"')", shown, shown)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, int64(proc.DefaultMaxOutput)+1))
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", shown, unwrapPathErr(err))
+		return ReadFile{}, fmt.Errorf("read %s: %w", shown, unwrapPathErr(err))
 	}
-	return rs.readValue(path, rd, ReadFile{Path: shown, Exists: true, Content: data}), nil
+	return ReadFile{Path: shown, Exists: true, Content: data}, nil
 }
 
 // readValue is one file as `read:` writes it, {path, exists, content}: a

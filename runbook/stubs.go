@@ -2,10 +2,14 @@ package runbook
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os/exec"
 	"slices"
 	"strings"
+	"syscall"
+	"time"
 
 	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/flow"
@@ -42,24 +46,139 @@ type Stubs interface {
 func WithStubs(s Stubs) ExecOption { return func(o *execOptions) { o.stubs = s } }
 
 // ExecCall is an exec stage about to start its process: where, and what
-// would have run (the argv or shell script as the stage resolved it).
+// would have run (the argv or shell script as the stage resolved it, and
+// the rest of the process's spec, for a stub that runs it elsewhere:
+// RunExec).
 type ExecCall struct {
 	Path  string // runtime path (`per-volume~0/probe#4`)
 	Stage string // the stage's id
 	Argv  []string
 	Shell string
 	Stdin []byte
+	// Env is laid over the minimal inherited environment; Dir is the
+	// working directory ("" the runner's); Timeout bounds the process.
+	Env     map[string]string
+	Dir     string
+	Timeout time.Duration
+	// Secrets are the run's secret values the process's output is masked
+	// by. A stub that sends the call elsewhere carries them there, and so
+	// must keep what carries them as safe as the secrets themselves.
+	Secrets []string
 }
 
 // ExecStub is what a stubbed process did. At most one of ExitCode,
 // TimedOut, NotFound and Signal says how it ended; none is exit code 0.
+//
+// Ran, when set, replaces all the others: the facts of a real process that
+// ran elsewhere (RunExec), filed as a local run files its own process's, so
+// the record is the same.
 type ExecStub struct {
 	Stdout, Stderr []byte
 	ExitCode       *int
 	TimedOut       bool
 	NotFound       bool
 	Signal         string // "SIGKILL"
+	Ran            *ProcFacts
 }
+
+// ProcFacts is what one real process did, in a form that can travel (JSON)
+// from the machine that ran it to the run that files it: every fact a
+// local run reads from its own process, its start error as its message and
+// its kind.
+type ProcFacts struct {
+	Stdout, Stderr         []byte `json:",omitempty"`
+	StdoutTail, StderrTail []byte `json:",omitempty"`
+	Started                bool   `json:",omitempty"`
+	ExitCode               *int   `json:",omitempty"`
+	Signal                 string `json:",omitempty"`
+	TimedOut               bool   `json:",omitempty"`
+	Cancelled              bool   `json:",omitempty"`
+	Truncated              bool   `json:",omitempty"`
+	// StartErr is why the process could not be started (or its end read),
+	// as the local run would say it; StartKind names the cause it reads
+	// from the error ("not-found", "permission", "not-executable",
+	// "no-bash", "workdir-missing", "workdir-not-dir"; "" none of these).
+	StartErr  string        `json:",omitempty"`
+	StartKind string        `json:",omitempty"`
+	Duration  time.Duration `json:",omitempty"`
+}
+
+// RunExec starts the process call describes, here, exactly as a local run
+// of its stage would (the same runner, environment rules, timeout, output
+// cap and masking), and reports its facts: the half of an exec stage that
+// a worker on another machine runs for a run that files them (ExecStub's
+// Ran). ctx ending stops the process as a run's cancellation does.
+func RunExec(ctx context.Context, call ExecCall) *ProcFacts {
+	r := proc.Run(ctx, proc.Spec{Argv: call.Argv, Shell: call.Shell, Env: call.Env, Dir: call.Dir, Stdin: call.Stdin, Timeout: call.Timeout, Secrets: call.Secrets})
+	f := &ProcFacts{Stdout: r.Stdout, Stderr: r.Stderr, StdoutTail: r.StdoutTail, StderrTail: r.StderrTail, Started: r.Started,
+		ExitCode: r.ExitCode, Signal: r.Signal, TimedOut: r.TimedOut, Cancelled: r.Cancelled, Truncated: r.Truncated, Duration: r.Duration}
+	if r.StartErr != nil {
+		f.StartErr = r.StartErr.Error()
+		for _, k := range startKinds {
+			if k.is(r.StartErr) {
+				f.StartKind = k.name
+				break
+			}
+		}
+	}
+	return f
+}
+
+// startKinds are the causes of a start error that the record tells apart
+// (causeOfStart), in its order, so a kind read here is the cause read there.
+var startKinds = []struct {
+	name string
+	is   func(error) bool
+	errs []error // what the error rebuilt from the kind matches
+}{
+	{"no-bash", func(e error) bool { return errors.Is(e, proc.ErrNoBash) }, []error{proc.ErrNoBash}},
+	{"workdir-missing", func(e error) bool { return errors.Is(e, proc.ErrWorkDir) && errors.Is(e, fs.ErrNotExist) }, []error{proc.ErrWorkDir, fs.ErrNotExist}},
+	{"workdir-not-dir", func(e error) bool { return errors.Is(e, proc.ErrWorkDir) }, []error{proc.ErrWorkDir}},
+	{"not-found", func(e error) bool { return errors.Is(e, exec.ErrNotFound) || errors.Is(e, fs.ErrNotExist) }, []error{exec.ErrNotFound}},
+	{"permission", func(e error) bool { return errors.Is(e, fs.ErrPermission) }, []error{fs.ErrPermission}},
+	{"not-executable", func(e error) bool { return errors.Is(e, syscall.ENOEXEC) }, []error{syscall.ENOEXEC}},
+}
+
+// remoteStartError is a start error that crossed from another machine: its
+// message as it was said there, and errors.Is true for its kind's causes.
+type remoteStartError struct {
+	msg  string
+	errs []error
+}
+
+func (e *remoteStartError) Error() string   { return e.msg }
+func (e *remoteStartError) Unwrap() []error { return e.errs }
+
+// procResult is ProcFacts as the proc.Result the run files.
+func (f *ProcFacts) procResult() proc.Result {
+	r := proc.Result{Stdout: f.Stdout, Stderr: f.Stderr, StdoutTail: f.StdoutTail, StderrTail: f.StderrTail, Started: f.Started,
+		ExitCode: f.ExitCode, Signal: f.Signal, TimedOut: f.TimedOut, Cancelled: f.Cancelled, Truncated: f.Truncated, Duration: f.Duration}
+	if f.StartErr != "" {
+		e := &remoteStartError{msg: f.StartErr}
+		for _, k := range startKinds {
+			if k.name == f.StartKind {
+				e.errs = k.errs
+			}
+		}
+		r.StartErr = e
+	}
+	return r
+}
+
+// Sleeper is an optional interface of Stubs: a run whose stubs implement
+// it waits out an exec stage's retry delay by Sleep rather than by this
+// process's clock (a Temporal workflow must wait on the workflow's own
+// timer, which survives a replay).
+type Sleeper interface {
+	Sleep(ctx context.Context, d time.Duration)
+}
+
+// WithInline runs the chart on the caller's goroutine, branches one after
+// another in declaration order (flow.WithInline): for a host that forbids
+// goroutines, as a Temporal workflow does. Stage timeouts are then not
+// enforced by the run; an exec stage's process still stops at its timeout
+// wherever it runs (RunExec). The record is the same as a default run's.
+func WithInline() ExecOption { return func(o *execOptions) { o.inline = true } }
 
 // PluginCall is a plugin stage about to call its plugin.
 type PluginCall struct {
@@ -83,12 +202,15 @@ func (rs *runState) runProc(ctx context.Context, st *chart.StageSpec, s *flow.Sc
 	if rs.stubs == nil {
 		return proc.Run(ctx, spec), nil
 	}
-	stub, err := rs.stubs.Exec(ctx, ExecCall{Path: s.Path(), Stage: st.ID, Argv: spec.Argv, Shell: spec.Shell, Stdin: spec.Stdin})
+	stub, err := rs.stubs.Exec(ctx, ExecCall{Path: s.Path(), Stage: st.ID, Argv: spec.Argv, Shell: spec.Shell, Stdin: spec.Stdin,
+		Env: spec.Env, Dir: spec.Dir, Timeout: spec.Timeout, Secrets: spec.Secrets})
 	switch {
 	case err != nil:
 		return proc.Result{}, err
 	case stub == nil:
 		return proc.Run(ctx, spec), nil
+	case stub.Ran != nil:
+		return stub.Ran.procResult(), nil
 	}
 	return stubResult(*stub, spec, record.Masker(rs.secrets)), nil
 }
@@ -174,6 +296,20 @@ type ReadCall struct {
 	Stage string // the stage's id
 	File  string // path: the file
 	Glob  string // glob: the pattern
+	Dir   string // the folder a relative File or Glob is read from (the chart's)
+}
+
+// RunRead reads what call names from this machine's file system, exactly
+// as a local run's read: stage does (the same paths, order, size cap and
+// refusals): the half of a read: stage that a worker on another machine
+// runs for a run that files its answer as a stub's (ReadStubs). The error
+// is the stage's failure, as a local run would say it.
+func RunRead(ctx context.Context, call ReadCall) (*ReadStub, error) {
+	files, err := readFiles(ctx, call.Dir, call.File, call.Glob)
+	if err != nil {
+		return nil, err
+	}
+	return &ReadStub{Files: files}, nil
 }
 
 // ReadStub is what a stubbed read found: for a path, exactly one file; for
@@ -190,12 +326,12 @@ type ReadFile struct {
 // readStub asks the run's stubs for what a read: stage finds (file, or
 // the matches of glob); stubbed says the answer (or error) stands. A path
 // read's stub is one file, named as the chart gave it.
-func (rs *runState) readStub(ctx context.Context, st *chart.StageSpec, s *flow.Scope, file, glob string) (files []ReadFile, stubbed bool, err error) {
+func (rs *runState) readStub(ctx context.Context, st *chart.StageSpec, s *flow.Scope, dir, file, glob string) (files []ReadFile, stubbed bool, err error) {
 	rsb, ok := rs.stubs.(ReadStubs)
 	if !ok {
 		return nil, false, nil
 	}
-	stub, err := rsb.Read(ctx, ReadCall{Path: s.Path(), Stage: st.ID, File: file, Glob: glob})
+	stub, err := rsb.Read(ctx, ReadCall{Path: s.Path(), Stage: st.ID, File: file, Glob: glob, Dir: dir})
 	switch {
 	case err != nil:
 		return nil, true, err
@@ -213,3 +349,9 @@ func (rs *runState) readStub(ctx context.Context, st *chart.StageSpec, s *flow.S
 	slices.SortFunc(files, func(a, b ReadFile) int { return strings.Compare(a.Path, b.Path) })
 	return files, true, nil
 }
+
+// WithFanout runs the branches of the chart's fan-outs (foreach, parallel,
+// select) by the host's f (flow.WithFanout): with WithInline, for a host
+// with a deterministic concurrency of its own, as a Temporal workflow's
+// coroutines are. The record is the same.
+func WithFanout(f flow.Fanout) ExecOption { return func(o *execOptions) { o.fanout = f } }

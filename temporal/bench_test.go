@@ -1,0 +1,74 @@
+package temporal_test
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/log"
+	"go.temporal.io/server/temporaltest"
+
+	"github.com/openrunbook/runbook/temporal"
+)
+
+// BenchmarkForeach is a foreach of N exec stages (`true`, one process each)
+// on the embedded server, one worker: the fan-out's cost on Temporal, per
+// run, with the record's size. docs/SCALE.md quotes it:
+//
+//	go test -run '^$' -bench Foreach -benchtime 1x .
+func BenchmarkForeach(b *testing.B) {
+	for _, n := range []int{100, 1000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			path := filepath.Join(b.TempDir(), "fanout.yaml")
+			chart := fmt.Sprintf(`version: 1
+runbook: fanout
+stages:
+  - id: each
+    foreach:
+      items: 'map(1..%d, #)'
+      as: i
+      maxBranches: %d
+      stages:
+        - {id: probe, exec: {command: ["true"], into: p}}
+`, n, n)
+			if err := os.WriteFile(path, []byte(chart), 0o644); err != nil {
+				b.Fatal(err)
+			}
+			_, c := benchServer(b, "bench")
+			ex := &temporal.Executor{Client: c, TaskQueue: "bench"}
+			var size int
+			b.ResetTimer()
+			for range b.N {
+				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+				run, err := ex.ExecFile(ctx, path, nil)
+				cancel()
+				if err != nil {
+					b.Fatal(err)
+				}
+				size = len(run.Record)
+			}
+			b.StopTimer()
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			b.ReportMetric(float64(size), "record-bytes")
+			b.ReportMetric(float64(ms.Sys)/(1<<20), "sys-MiB")
+		})
+	}
+}
+
+// benchServer is server for a benchmark: temporaltest logs through a
+// *testing.T only, so its client logs nowhere.
+func benchServer(b *testing.B, queue string) (*temporaltest.TestServer, client.Client) {
+	b.Helper()
+	quiet := log.NewStructuredLogger(slog.New(slog.DiscardHandler))
+	ts := temporaltest.NewServer(temporaltest.WithBaseClientOptions(client.Options{Logger: quiet}))
+	b.Cleanup(ts.Stop)
+	ts.NewWorker(queue, temporal.Register)
+	return ts, ts.GetDefaultClient()
+}

@@ -1,0 +1,130 @@
+package temporal_test
+
+import (
+	"context"
+	"flag"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"go.temporal.io/api/enums/v1"
+	historypb "go.temporal.io/api/history/v1"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/log"
+	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
+	"google.golang.org/protobuf/encoding/protojson"
+
+	"github.com/openrunbook/runbook/temporal"
+)
+
+var update = flag.Bool("update", false, "record the replay test's workflow histories anew (on the embedded server)")
+
+// replayed are the charts whose recorded workflow histories the replay test
+// holds the workflow code to.
+var replayed = []string{"testdata/charts/foreach.yaml", "testdata/charts/reads.yaml"}
+
+func historyFile(chart string) string {
+	return filepath.Join("testdata", "history", strings.TrimSuffix(filepath.Base(chart), ".yaml")+".json")
+}
+
+// TestReplay holds the workflow code to the histories of runs it made
+// before: a change that would make a run in flight take another path on
+// its next worker (the chart walked in another order, an activity more or
+// less) fails here, not in production. -update records them anew.
+func TestReplay(t *testing.T) {
+	if *update {
+		recordHistories(t)
+	}
+	for _, chart := range replayed {
+		t.Run(filepath.Base(chart), func(t *testing.T) {
+			r := worker.NewWorkflowReplayer()
+			r.RegisterWorkflowWithOptions(temporal.RunWorkflow, workflow.RegisterOptions{Name: temporal.WorkflowName})
+			if err := r.ReplayWorkflowHistoryFromJSONFile(nil, historyFile(chart)); err != nil {
+				t.Fatalf("the workflow no longer replays its recorded history: %v", err)
+			}
+		})
+	}
+}
+
+// TestReplayRefusesChangedCode is TestReplay's teeth: workflow code that
+// does one thing more than the recorded run (here a timer before the
+// chart starts) is refused by the replayer.
+func TestReplayRefusesChangedCode(t *testing.T) {
+	changed := func(ctx workflow.Context, in temporal.RunInput) (*temporal.RunOutput, error) {
+		if err := workflow.Sleep(ctx, time.Second); err != nil {
+			return nil, err
+		}
+		return temporal.RunWorkflow(ctx, in)
+	}
+	r := worker.NewWorkflowReplayer()
+	r.RegisterWorkflowWithOptions(changed, workflow.RegisterOptions{Name: temporal.WorkflowName})
+	// The SDK logs the refusal with its stack; the test says it in a line.
+	quiet := log.NewStructuredLogger(slog.New(slog.DiscardHandler))
+	if err := r.ReplayWorkflowHistoryFromJSONFile(quiet, historyFile(replayed[0])); err == nil {
+		t.Fatal("the replayer accepted workflow code that starts a timer the recorded run never started")
+	}
+}
+
+// recordHistories runs each replayed chart on the embedded server and
+// saves its workflow's history as JSON.
+func recordHistories(t *testing.T) {
+	_, c := server(t, "replay")
+	ex := &temporal.Executor{Client: c, TaskQueue: "replay"}
+	for _, chart := range replayed {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		run, err := ex.ExecFile(ctx, chart, nil)
+		if err != nil {
+			cancel()
+			t.Fatal(err)
+		}
+		h := &historypb.History{}
+		it := c.GetWorkflowHistory(ctx, run.WorkflowID, run.RunID, false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+		for it.HasNext() {
+			e, err := it.Next()
+			if err != nil {
+				cancel()
+				t.Fatal(err)
+			}
+			h.Events = append(h.Events, e)
+		}
+		cancel()
+		b, err := protojson.MarshalOptions{Multiline: true, Indent: "  "}.Marshal(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(historyFile(chart), append(b, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestForeachActivitiesStartTogether reads the recorded history (which
+// TestReplay holds the code to): the foreach's four exec stages were
+// scheduled by one workflow task, so their processes ran at once on the
+// workers — the branches are workflow coroutines, not a loop.
+func TestForeachActivitiesStartTogether(t *testing.T) {
+	f, err := os.Open(historyFile("testdata/charts/foreach.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	h, err := client.HistoryFromJSON(f, client.HistoryJSONOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byTask := map[int64]int{}
+	most := 0
+	for _, e := range h.Events {
+		if a := e.GetActivityTaskScheduledEventAttributes(); a != nil {
+			byTask[a.WorkflowTaskCompletedEventId]++
+			most = max(most, byTask[a.WorkflowTaskCompletedEventId])
+		}
+	}
+	if most != 4 {
+		t.Errorf("at most %d activities were scheduled by one workflow task (%v), want the foreach's 4", most, byTask)
+	}
+}

@@ -1,0 +1,154 @@
+package temporal_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/server/temporaltest"
+
+	"github.com/openrunbook/runbook/runbook"
+	"github.com/openrunbook/runbook/temporal"
+)
+
+// server is a real Temporal server in this process (SQLite, in memory)
+// with a worker of this package's workflow and activity on its queue.
+func server(t *testing.T, queue string) (*temporaltest.TestServer, client.Client) {
+	t.Helper()
+	ts := temporaltest.NewServer(temporaltest.WithT(t))
+	ts.NewWorker(queue, temporal.Register)
+	return ts, ts.GetDefaultClient()
+}
+
+// conformance are the charts both executors run: every way an exec stage
+// ends, a foreach of exec stages with decisions, verdicts and retries,
+// read: stages, and the logscan example.
+var conformance = []struct {
+	chart  string
+	inputs map[string]any
+}{
+	{"testdata/charts/outcomes.yaml", nil},
+	{"testdata/charts/foreach.yaml", nil},
+	{"testdata/charts/foreach.yaml", map[string]any{"limit": "3"}},
+	{"testdata/charts/reads.yaml", nil},
+	// A shipped example: coverage declared by the script, and (at FATAL)
+	// an absence that names where it looked.
+	{"../examples/logscan/chart.yaml", map[string]any{"log": "../examples/logscan/app.log", "level": "ERROR"}},
+	{"../examples/logscan/chart.yaml", map[string]any{"log": "../examples/logscan/app.log"}},
+}
+
+// durations are the one fact that differs between two runs of the same
+// chart on the same machine, whichever executor: how long each process
+// took. The record holds no clock time and no id.
+var durations = regexp.MustCompile(`"durationMs": [0-9.e+-]+`)
+
+func masked(b []byte) string {
+	return durations.ReplaceAllString(string(b), `"durationMs": 0`)
+}
+
+// localRecord is a local run's record of path, as `runbook exec` saves it.
+func localRecord(t *testing.T, path string, inputs map[string]any) []byte {
+	t.Helper()
+	rb, err := runbook.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := rb.Exec(context.Background(), inputs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.MarshalIndent(res.RunRecord(), "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(b, '\n')
+}
+
+// TestConformance is the Temporal executor's one promise: the same chart
+// and inputs leave the same run record, byte for byte with timings
+// masked, as a local run — every exec outcome, each retry attempt, a
+// foreach's branches, its decisions and verdicts.
+func TestConformance(t *testing.T) {
+	_, c := server(t, "conformance")
+	ex := &temporal.Executor{Client: c, TaskQueue: "conformance"}
+	for _, tc := range conformance {
+		t.Run(strings.ReplaceAll(strings.TrimPrefix(tc.chart, "../"), "/", "_"), func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			run, err := ex.ExecFile(ctx, tc.chart, tc.inputs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			local := masked(localRecord(t, tc.chart, tc.inputs))
+			if got := masked(run.Record); got != local {
+				t.Errorf("the record on Temporal differs from the local one:\n%s", lineDiff(local, got))
+			}
+			if _, err := run.RunRecord(); err != nil {
+				t.Errorf("the record does not read back: %v", err)
+			}
+		})
+	}
+	// A stage kind that does not run on Temporal yet fails its stage in
+	// words; it never starts a plugin from workflow code.
+	t.Run("plugin-refused", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		run, err := ex.Exec(ctx, temporal.RunInput{File: "plugin.yaml", Chart: []byte(`version: 1
+runbook: with-plugin
+stages:
+  - {id: ask-plugin, plugin: {name: file-age, args: {path: '"/etc/hostname"'}}}
+`)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, err := run.RunRecord()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.Result.Status != "failed" || rec.Result.Error == nil || !strings.Contains(rec.Result.Error.Message, `plugin "file-age": does not run on Temporal yet`) {
+			t.Errorf("status %s, error %+v; want the plugin stage failed as not running on Temporal yet", rec.Result.Status, rec.Result.Error)
+		}
+	})
+}
+
+// TestSecretInputRefused: a chart with a secret input is refused before
+// any workflow starts (no client is even asked), unless the caller says
+// the client encrypts payloads — Temporal's history would hold the secret.
+func TestSecretInputRefused(t *testing.T) {
+	const src = `version: 1
+runbook: with-secret
+inputs:
+  token: {type: string, secret: true, description: an API token}
+stages:
+  - {id: use, exec: {command: ["true"], envFrom: {TOKEN: token}, into: u}}
+`
+	ex := &temporal.Executor{} // no client: nothing may reach one
+	_, err := ex.Exec(context.Background(), temporal.RunInput{File: "secret.yaml", Chart: []byte(src), Inputs: map[string]any{"token": "s3cr3t-value"}})
+	if err == nil || !strings.Contains(err.Error(), `input "token" is secret`) || strings.Contains(err.Error(), "s3cr3t-value") {
+		t.Fatalf("err = %v, want the secret input named (and its value never)", err)
+	}
+}
+
+// TestBadInputsRefusedBeforeAWorkflow: inputs a local run would refuse are
+// refused by the Executor in the same words, before any client is asked.
+func TestBadInputsRefusedBeforeAWorkflow(t *testing.T) {
+	src, err := os.ReadFile("testdata/charts/foreach.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := &temporal.Executor{} // no client: nothing may reach one
+	_, err = ex.Exec(context.Background(), temporal.RunInput{File: "foreach.yaml", Chart: src, Inputs: map[string]any{"limit": "many"}})
+	rb, lerr := runbook.Open("testdata/charts/foreach.yaml")
+	if lerr != nil {
+		t.Fatal(lerr)
+	}
+	_, local := rb.Exec(context.Background(), map[string]any{"limit": "many"})
+	if err == nil || local == nil || err.Error() != local.Error() {
+		t.Fatalf("err = %v, want the local refusal %v", err, local)
+	}
+}

@@ -1,0 +1,199 @@
+package temporal
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/openrunbook/runbook/chart"
+	"github.com/openrunbook/runbook/runbook"
+)
+
+// The names the workflow and its activity are registered and started by:
+// a worker and an executor of different builds agree on these, not on Go
+// function names.
+const (
+	WorkflowName = "runbook.Run"
+	ActivityName = "runbook.Exec"
+	// ReadActivityName is the activity of a read: stage.
+	ReadActivityName = "runbook.Read"
+	// DefaultTaskQueue is the task queue an Executor and a worker use when
+	// given none.
+	DefaultTaskQueue = "runbook"
+)
+
+// activityMargin is how long past an exec stage's own timeout its activity
+// may run: the process is stopped at the timeout by the worker (a record's
+// "timed out" is the worker's), then has its grace and drain to end.
+// StartToCloseTimeout is only the backstop for a worker that went away.
+const activityMargin = 30 * time.Second
+
+// noTimeout bounds the activity of an exec stage with no timeout.
+const noTimeout = 24 * time.Hour
+
+// readTimeout bounds a read: stage's activity: a read starts no process
+// and has no timeout of its own.
+const readTimeout = 10 * time.Minute
+
+// RunInput is one run as the workflow receives it: the chart itself, so
+// the run does not depend on a file the worker may not have.
+type RunInput struct {
+	// File is the chart's path where it was read: it names positions in
+	// errors and is the record's chart.
+	File string
+	// Chart is the chart file's bytes.
+	Chart []byte
+	// Inputs are the person's inputs, as runbook.Runbook.Exec takes them
+	// (strings are converted to the declared type).
+	Inputs map[string]any `json:",omitempty"`
+}
+
+// RunOutput is what the workflow returns: the run record, the bytes a
+// local run saves (runbook.Result.WriteRecord).
+type RunOutput struct {
+	Record []byte
+}
+
+// RunWorkflow is the workflow of one run (registered as WorkflowName). A
+// chart that does not load, or inputs that are refused, fail the workflow;
+// a run that fails is a record like any other.
+func RunWorkflow(ctx workflow.Context, in RunInput) (*RunOutput, error) {
+	spec, err := chart.Parse(in.File, in.Chart)
+	if err != nil {
+		return nil, temporal.NewNonRetryableApplicationError(err.Error(), "chart", nil)
+	}
+	rb, err := runbook.Build(spec)
+	if err != nil {
+		return nil, temporal.NewNonRetryableApplicationError(err.Error(), "chart", nil)
+	}
+	st := &workflowStubs{ctx: ctx}
+	// context.Background never ends: the run's cancellation is the
+	// workflow's, which ends the activity it waits on.
+	res, err := rb.Exec(context.Background(), in.Inputs, runbook.WithStubs(st), runbook.WithInline(), runbook.WithFanout(st.fanout))
+	if err != nil {
+		return nil, temporal.NewNonRetryableApplicationError(err.Error(), "inputs", nil)
+	}
+	b, err := json.MarshalIndent(res.RunRecord(), "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("the run record: %w", err)
+	}
+	return &RunOutput{Record: append(b, '\n')}, nil
+}
+
+// workflowStubs answer a run's exec stages from activities, on the
+// workflow's goroutine (runbook.WithInline calls them there) or one of its
+// coroutines (fanout).
+type workflowStubs struct {
+	ctx workflow.Context
+}
+
+// coroutineKey holds, in a branch's context, the workflow context of the
+// coroutine that runs the branch: a blocking call (an activity's Get, a
+// timer) must be made with its own coroutine's context.
+type coroutineKey struct{}
+
+// wctx is the workflow context of the coroutine ctx belongs to.
+func (s *workflowStubs) wctx(ctx context.Context) workflow.Context {
+	if w, ok := ctx.Value(coroutineKey{}).(workflow.Context); ok {
+		return w
+	}
+	return s.ctx
+}
+
+// fanout runs a fan-out's branches as workflow coroutines (workflow.Go),
+// so their activities are scheduled together and run at once on the
+// workers, while the workflow starts no goroutine. Temporal's scheduler
+// runs one coroutine at a time, switching at blocking calls, in an order a
+// replay repeats.
+func (s *workflowStubs) fanout(ctx context.Context, n int, work func(context.Context, int)) {
+	parent := s.wctx(ctx)
+	wg := workflow.NewWaitGroup(parent)
+	for i := range n {
+		wg.Add(1)
+		workflow.Go(parent, func(w workflow.Context) {
+			defer wg.Done()
+			work(context.WithValue(ctx, coroutineKey{}, w), i)
+		})
+	}
+	wg.Wait(parent)
+}
+
+// errNotYet is a stage kind the Temporal executor does not run yet: it
+// fails the stage rather than touch the world from workflow code.
+var errNotYet = errors.New("does not run on Temporal yet (only exec and read: stages touch the world there)")
+
+// once are the options of an activity tried once: a stage's retry is the
+// runbook's, each attempt a row of the record as in a local run.
+func once(ctx workflow.Context, timeout time.Duration) workflow.Context {
+	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: timeout,
+		RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 1},
+	})
+}
+
+func (s *workflowStubs) Exec(bctx context.Context, call runbook.ExecCall) (*runbook.ExecStub, error) {
+	timeout := noTimeout
+	if call.Timeout > 0 {
+		timeout = call.Timeout + activityMargin
+	}
+	ctx := once(s.wctx(bctx), timeout)
+	var facts runbook.ProcFacts
+	if err := workflow.ExecuteActivity(ctx, ActivityName, call).Get(ctx, &facts); err != nil {
+		return nil, fmt.Errorf("exec on a Temporal worker: %w", err)
+	}
+	return &runbook.ExecStub{Ran: &facts}, nil
+}
+
+func (s *workflowStubs) Plugin(_ context.Context, call runbook.PluginCall) (*runbook.PluginStub, error) {
+	return nil, fmt.Errorf("plugin %q: %w", call.Plugin, errNotYet)
+}
+
+// Read reads on a worker (ReadActivity). A read the stage refuses (a
+// folder, too many matches) comes back as its words, so the stage fails
+// as a local one does; an activity that did not finish fails it too.
+func (s *workflowStubs) Read(bctx context.Context, call runbook.ReadCall) (*runbook.ReadStub, error) {
+	ctx := once(s.wctx(bctx), readTimeout)
+	var ans ReadAnswer
+	if err := workflow.ExecuteActivity(ctx, ReadActivityName, call).Get(ctx, &ans); err != nil {
+		return nil, fmt.Errorf("read on a Temporal worker: %w", err)
+	}
+	if ans.Refused != "" {
+		return nil, errors.New(ans.Refused)
+	}
+	return &runbook.ReadStub{Files: ans.Files}, nil
+}
+
+// Sleep waits out a retry delay on a workflow timer, which a replay does
+// not wait again.
+func (s *workflowStubs) Sleep(ctx context.Context, d time.Duration) {
+	_ = workflow.Sleep(s.wctx(ctx), d) // an error is the workflow's cancellation, seen by the next activity
+}
+
+// ReadAnswer is what a read: stage found on a worker: its files, or the
+// words the stage fails with (a folder, too many matches).
+type ReadAnswer struct {
+	Files   []runbook.ReadFile `json:",omitempty"`
+	Refused string             `json:",omitempty"`
+}
+
+// ReadActivity runs one read: stage's read on this worker (registered as
+// ReadActivityName): runbook.RunRead, the same read a local run does, a
+// relative path read from the chart's folder as the executor named it.
+func ReadActivity(ctx context.Context, call runbook.ReadCall) (*ReadAnswer, error) {
+	stub, err := runbook.RunRead(ctx, call)
+	if err != nil {
+		return &ReadAnswer{Refused: err.Error()}, nil
+	}
+	return &ReadAnswer{Files: stub.Files}, nil
+}
+
+// ExecActivity runs one exec stage's process on this worker (registered
+// as ActivityName): runbook.RunExec, the same runner a local run uses.
+func ExecActivity(ctx context.Context, call runbook.ExecCall) (*runbook.ProcFacts, error) {
+	return runbook.RunExec(ctx, call), nil
+}
