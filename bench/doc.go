@@ -4,10 +4,13 @@
 // floor and the growth benchmarks.
 //
 // Every workload does the reference's work: tracking on, one commit per
-// stage, evidence recorded for every decision, rows gathered in item order.
-// The record floors (FloorDecide10Record, FloorLoop10kRecord) build only the
-// record a workload's Result holds, in plain Go, and bound what any engine
-// keeping that record can reach; TestLoopMemoryLinear and
+// stage, evidence recorded for every decision (kept compact where no
+// recorder watches it, rebuilt when read), rows gathered in item order.
+// The narrative record floor (FloorDecide10NarrativeRecord) builds only
+// the record and text decide10-narrative's Result holds, in plain Go, and
+// bounds what any engine building that record as it runs can reach; the
+// workloads report CPU per op beside wall time (cpu-ns/op), and
+// bench/sitting runs a sitting against the reference. TestLoopMemoryLinear and
 // TestNoRecorderNoRecordingAllocs pin the memory and recording targets.
 // docs/BENCHMARKS.md has the figures.
 //

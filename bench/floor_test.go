@@ -26,8 +26,9 @@ import (
 // (issue #18). A narrative wants each decision's evidence as it is made,
 // so decide10-narrative's floor still holds.
 
-// BenchmarkFloorDecide10NarrativeRecord is decide10-narrative's floor: the
-// record of BenchmarkFloorDecide10Record, then the narrative's 14 lines
+// BenchmarkFloorDecide10NarrativeRecord is decide10-narrative's floor: its
+// record (3 commits, 10 rules and 20 conditions of evidence, the state and
+// its snapshot), then the narrative's 14 lines
 // (every write, read and condition with its values) appended in plain Go
 // into one buffer and cut into strings — no events, no recorder.
 func BenchmarkFloorDecide10NarrativeRecord(b *testing.B) {
