@@ -1,12 +1,11 @@
 package flow
 
 import (
-	"bytes"
-	"encoding/json"
 	"slices"
 	"unsafe"
 
 	"github.com/openrunbook/runbook/decide"
+	"github.com/openrunbook/runbook/internal/jsonv"
 	"github.com/openrunbook/runbook/recorder"
 	"github.com/openrunbook/runbook/rules"
 )
@@ -112,7 +111,7 @@ func (c Commit) MarshalJSON() ([]byte, error) {
 	if c.Compact() {
 		c.Decision = c.Evidence()
 	}
-	return encodeJSON((*PlainCommit)(&c))
+	return jsonv.Marshal((*PlainCommit)(&c))
 }
 
 // readsEnv answers a rule's reads from a commit's reads: each key the
@@ -156,20 +155,8 @@ func (l *Log) PlainCommits() []PlainCommit {
 
 // MarshalJSON writes the log with its decisions' evidence (PlainCommits).
 func (l Log) MarshalJSON() ([]byte, error) {
-	return encodeJSON(struct {
+	return jsonv.Marshal(struct {
 		Inputs  map[string]any `json:"inputs,omitempty"`
 		Commits []PlainCommit  `json:"commits"`
 	}{l.Inputs, l.PlainCommits()})
-}
-
-// encodeJSON is json.Marshal with HTML characters left as they are: the
-// encoder calling a MarshalJSON escapes them or not, as it was told.
-func encodeJSON(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }

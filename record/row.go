@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/openrunbook/runbook/internal/jsonv"
 )
 
 // DeclinedVerdict is the verdict for "no classification was reached".
@@ -127,13 +129,11 @@ func cellValue(v any) string {
 		}
 		return "no"
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	b, err := jsonv.Marshal(v)
+	if err != nil {
 		return cell(fmt.Sprint(v))
 	}
-	return cell(strings.TrimSuffix(buf.String(), "\n"))
+	return cell(string(b))
 }
 
 func cell(s string) string {

@@ -1,13 +1,14 @@
 package recorder
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/openrunbook/runbook/internal/jsonv"
 )
 
 // appendValue appends v as compact JSON, HTML characters unescaped. Scalars,
@@ -99,13 +100,11 @@ func appendValueFrom(b []byte, v any, start, limit int) []byte {
 
 // appendMarshalled writes v through encoding/json, without HTML escaping.
 func appendMarshalled(b []byte, v any) []byte {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	out, err := jsonv.Marshal(v)
+	if err != nil {
 		return fmt.Appendf(b, "%v", v)
 	}
-	return append(b, bytes.TrimSuffix(buf.Bytes(), []byte{'\n'})...)
+	return append(b, out...)
 }
 
 // appendFloat formats f as encoding/json does; NaN and infinities, which

@@ -1,8 +1,6 @@
 package rules
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
@@ -411,13 +409,11 @@ func ternary(b bool, yes, no string) string {
 // formatValue writes a value as JSON (strings quoted, no HTML escaping), or
 // with %v when it has no JSON form.
 func formatValue(v any) string {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	b, err := jsonv.Marshal(v)
+	if err != nil {
 		return fmt.Sprintf("%v", v)
 	}
-	return strings.TrimSuffix(buf.String(), "\n")
+	return string(b)
 }
 
 // Pass runs every condition as Eval does — each key read through env, in

@@ -45,6 +45,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/openrunbook/runbook/internal/jsonv"
 )
 
 // Masked replaces a secret wherever it would be shown.
@@ -273,7 +275,7 @@ func (s Set) Whole(v any) bool {
 			return true
 		}
 	}
-	b, err := marshal(v)
+	b, err := jsonv.Marshal(v)
 	if err != nil {
 		return false
 	}
@@ -283,7 +285,7 @@ func (s Set) Whole(v any) bool {
 }
 
 func (s Set) addWhole(v any) {
-	b, err := marshal(v)
+	b, err := jsonv.Marshal(v)
 	if err != nil {
 		return
 	}
@@ -437,20 +439,9 @@ func scalarText(v any) (string, bool) {
 	case string, bool, nil, map[string]any, []any:
 		return "", false
 	}
-	b, err := marshal(v)
+	b, err := jsonv.Marshal(v)
 	if err != nil {
 		return "", false
 	}
 	return string(b), true
-}
-
-// marshal is JSON without HTML escaping, as the record's values compare.
-func marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
