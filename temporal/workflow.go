@@ -27,6 +27,11 @@ const (
 	// DefaultTaskQueue is the task queue an Executor and a worker use when
 	// given none.
 	DefaultTaskQueue = "runbook"
+	// QueueEnv, set in an exec stage's environment (env: or envFrom:),
+	// names the task queue its process runs on: a foreach over hosts sets
+	// it from the item, and the worker on each host polls its own queue.
+	// The process sees it too, as in a local run, where it means nothing.
+	QueueEnv = "RUNBOOK_TASK_QUEUE"
 )
 
 // activityMargin is how long past an exec stage's own timeout its activity
@@ -197,6 +202,11 @@ func (s *workflowStubs) Exec(bctx context.Context, call runbook.ExecCall) (*runb
 		timeout = call.Timeout + activityMargin
 	}
 	ctx := once(s.wctx(bctx), timeout)
+	if q := call.Env[QueueEnv]; q != "" {
+		// No worker on q: the activity waits for one, as a run waits for
+		// a worker on its own queue.
+		ctx = workflow.WithTaskQueue(ctx, q)
+	}
 	defer s.slot(ctx)()
 	var facts runbook.ProcFacts
 	if err := workflow.ExecuteActivity(ctx, ActivityName, call).Get(ctx, &facts); err != nil {
