@@ -7,8 +7,10 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -152,7 +154,28 @@ func handOff(ctx context.Context, a []string, stdout, stderr io.Writer) error {
 	}
 	c := exec.CommandContext(ctx, bin, a...)
 	c.Stdin, c.Stdout, c.Stderr = os.Stdin, stdout, stderr
-	err = c.Run()
+	// A stop asked of this process is passed on, so that a supervisor
+	// signalling only runbook stops the worker and leaves no orphan; the
+	// exit is then runbook-temporal's.
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(sigs)
+	if err := c.Start(); err != nil {
+		return exit(exitUsage, "start %s: %v", bin, err)
+	}
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case s := <-sigs:
+				_ = c.Process.Signal(s) // it may have just ended
+			case <-done:
+				return
+			}
+		}
+	}()
+	err = c.Wait()
+	close(done)
 	var ee *exec.ExitError
 	switch {
 	case err == nil:
@@ -162,5 +185,5 @@ func handOff(ctx context.Context, a []string, stdout, stderr io.Writer) error {
 	case errors.As(err, &ee):
 		return exit(exitInterrupted, "%s: %v", temporalCommand, err) // ended by a signal
 	}
-	return exit(exitUsage, "start %s: %v", bin, err)
+	return exit(exitFailed, "%s: %v", temporalCommand, err)
 }
