@@ -77,6 +77,11 @@ func benchServer(b *testing.B, queue string) (*temporaltest.TestServer, client.C
 	quiet := log.NewStructuredLogger(slog.New(slog.DiscardHandler))
 	ts := temporaltest.NewServer(temporaltest.WithBaseClientOptions(client.Options{Logger: quiet}))
 	b.Cleanup(ts.Stop)
-	ts.NewWorker(queue, temporal.Register)
-	return ts, ts.GetDefaultClient()
+	c := ts.GetDefaultClient()
+	w := temporal.NewWorker(c, queue) // its options, not temporaltest's
+	if err := w.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(w.Stop)
+	return ts, c
 }

@@ -21,8 +21,13 @@ import (
 func server(t *testing.T, queue string) (*temporaltest.TestServer, client.Client) {
 	t.Helper()
 	ts := temporaltest.NewServer(temporaltest.WithT(t))
-	ts.NewWorker(queue, temporal.Register)
-	return ts, ts.GetDefaultClient()
+	c := ts.GetDefaultClient()
+	w := temporal.NewWorker(c, queue) // its options, not temporaltest's
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Stop)
+	return ts, c
 }
 
 // conformance are the charts both executors run: every way an exec stage
@@ -81,7 +86,7 @@ func TestConformance(t *testing.T) {
 	ex := &temporal.Executor{Client: c, TaskQueue: "conformance"}
 	for _, tc := range conformance {
 		t.Run(strings.ReplaceAll(strings.TrimPrefix(tc.chart, "../"), "/", "_"), func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 			defer cancel()
 			run, err := ex.ExecFile(ctx, tc.chart, tc.inputs)
 			if err != nil {
