@@ -33,9 +33,9 @@ type temporalFlags struct {
 }
 
 func (t *temporalFlags) register(fl *pflag.FlagSet) {
-	fl.StringVar(&t.addr, "temporal", "", "the Temporal frontend, `host:port`")
-	fl.StringVar(&t.queue, "task-queue", "", "the Temporal task `queue` (default runbook)")
-	fl.StringVar(&t.namespace, "namespace", "", "the Temporal `namespace` (default default)")
+	fl.StringVar(&t.addr, "temporal", "", "the Temporal frontend `host:port`")
+	fl.StringVar(&t.queue, "task-queue", "", "the Temporal task queue `Q` the workers poll (runbook when not given)")
+	fl.StringVar(&t.namespace, "namespace", "", "the Temporal namespace `NS` (default when not given)")
 }
 
 // args are the flags as runbook-temporal takes them, only those given.
