@@ -23,7 +23,7 @@ import (
 //
 //	go test -run '^$' -bench Foreach -benchtime 1x .
 func BenchmarkForeach(b *testing.B) {
-	for _, n := range []int{100, 1000} {
+	for _, n := range []int{100, 1000, 10000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			path := filepath.Join(b.TempDir(), "fanout.yaml")
 			chart := fmt.Sprintf(`version: 1
@@ -43,17 +43,25 @@ stages:
 			_, c := benchServer(b, "bench")
 			ex := &temporal.Executor{Client: c, TaskQueue: "bench"}
 			var size int
+			var last *temporal.Run
 			b.ResetTimer()
 			for range b.N {
-				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 				run, err := ex.ExecFile(ctx, path, nil)
 				cancel()
 				if err != nil {
 					b.Fatal(err)
 				}
 				size = len(run.Record)
+				last = run
 			}
 			b.StopTimer()
+			d, err := c.DescribeWorkflowExecution(context.Background(), last.WorkflowID, last.RunID)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(float64(d.GetWorkflowExecutionInfo().GetHistoryLength()), "history-events")
+			b.ReportMetric(float64(d.GetWorkflowExecutionInfo().GetHistorySizeBytes())/(1<<20), "history-MiB")
 			var ms runtime.MemStats
 			runtime.ReadMemStats(&ms)
 			b.ReportMetric(float64(size), "record-bytes")
@@ -69,6 +77,11 @@ func benchServer(b *testing.B, queue string) (*temporaltest.TestServer, client.C
 	quiet := log.NewStructuredLogger(slog.New(slog.DiscardHandler))
 	ts := temporaltest.NewServer(temporaltest.WithBaseClientOptions(client.Options{Logger: quiet}))
 	b.Cleanup(ts.Stop)
-	ts.NewWorker(queue, temporal.Register)
-	return ts, ts.GetDefaultClient()
+	c := ts.GetDefaultClient()
+	w := temporal.NewWorker(c, queue) // its options, not temporaltest's
+	if err := w.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(w.Stop)
+	return ts, c
 }

@@ -1,8 +1,11 @@
 package temporal
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"fmt"
+	"io"
 	"os"
 
 	"go.temporal.io/sdk/client"
@@ -93,5 +96,31 @@ func (e *Executor) Exec(ctx context.Context, in RunInput) (*Run, error) {
 	if err := wr.Get(ctx, &out); err != nil {
 		return nil, fmt.Errorf("the run on Temporal (workflow %s): %w", wr.GetID(), err)
 	}
-	return &Run{WorkflowID: wr.GetID(), RunID: wr.GetRunID(), Record: out.Record}, nil
+	rec := out.Record
+	if out.RecordGzip != nil {
+		if rec, err = gunzip(out.RecordGzip); err != nil {
+			return nil, fmt.Errorf("the run record from Temporal (workflow %s): %w", wr.GetID(), err)
+		}
+	}
+	return &Run{WorkflowID: wr.GetID(), RunID: wr.GetRunID(), Record: rec}, nil
+}
+
+// maxRecord bounds a gzipped record's expansion: far past any record a
+// run writes (a 10k-item foreach's is about 15 MB), short of exhausting
+// memory on a corrupt payload.
+const maxRecord = 1 << 30
+
+func gunzip(b []byte) ([]byte, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		return nil, err
+	}
+	rec, err := io.ReadAll(io.LimitReader(zr, maxRecord+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(rec) > maxRecord {
+		return nil, fmt.Errorf("more than %d bytes gzipped", maxRecord)
+	}
+	return rec, nil
 }

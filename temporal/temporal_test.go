@@ -21,8 +21,13 @@ import (
 func server(t *testing.T, queue string) (*temporaltest.TestServer, client.Client) {
 	t.Helper()
 	ts := temporaltest.NewServer(temporaltest.WithT(t))
-	ts.NewWorker(queue, temporal.Register)
-	return ts, ts.GetDefaultClient()
+	c := ts.GetDefaultClient()
+	w := temporal.NewWorker(c, queue) // its options, not temporaltest's
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Stop)
+	return ts, c
 }
 
 // conformance are the charts both executors run: every way an exec stage
@@ -36,6 +41,9 @@ var conformance = []struct {
 	{"testdata/charts/foreach.yaml", nil},
 	{"testdata/charts/foreach.yaml", map[string]any{"limit": "3"}},
 	{"testdata/charts/reads.yaml", nil},
+	// Past the server's 2000 pending activities a run (the workflow waits
+	// for slots) and past its 2 MiB payload (the record comes back gzipped).
+	{"testdata/charts/large.yaml", nil},
 	// A shipped example: coverage declared by the script, and (at FATAL)
 	// an absence that names where it looked.
 	{"../examples/logscan/chart.yaml", map[string]any{"log": "../examples/logscan/app.log", "level": "ERROR"}},
@@ -78,7 +86,7 @@ func TestConformance(t *testing.T) {
 	ex := &temporal.Executor{Client: c, TaskQueue: "conformance"}
 	for _, tc := range conformance {
 		t.Run(strings.ReplaceAll(strings.TrimPrefix(tc.chart, "../"), "/", "_"), func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 			defer cancel()
 			run, err := ex.ExecFile(ctx, tc.chart, tc.inputs)
 			if err != nil {
@@ -150,5 +158,29 @@ func TestBadInputsRefusedBeforeAWorkflow(t *testing.T) {
 	_, local := rb.Exec(context.Background(), map[string]any{"limit": "many"})
 	if err == nil || local == nil || err.Error() != local.Error() {
 		t.Fatalf("err = %v, want the local refusal %v", err, local)
+	}
+}
+
+// TestRecordPastThePayloadLimit: a record that even gzipped is more than a
+// workflow may return fails the run in words that name the sizes and the
+// limit, not in Temporal's own.
+func TestRecordPastThePayloadLimit(t *testing.T) {
+	_, c := server(t, "too-large")
+	ex := &temporal.Executor{Client: c, TaskQueue: "too-large"}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_, err := ex.Exec(ctx, temporal.RunInput{File: "noise.yaml", Chart: []byte(`version: 1
+runbook: noise
+stages:
+  - id: per-item
+    foreach:
+      items: 'map(1..200, #)'
+      as: i
+      maxBranches: 200
+      stages:
+        - {id: noise, exec: {shell: 'head -c 3000 /dev/urandom | base64 -w0', into: n}}
+`)})
+	if err == nil || !regexp.MustCompile(`the run record is [0-9]+ bytes \([0-9]+ gzipped\), more than a workflow may return on Temporal \(its payload limit, 2 MiB\)`).MatchString(err.Error()) {
+		t.Fatalf("err = %v, want the record's size and the payload limit named", err)
 	}
 }

@@ -1,19 +1,33 @@
 package temporal
 
 import (
+	"time"
+
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 )
 
+// deadlockTimeout is how long the worker lets workflow code run without
+// blocking before it calls the workflow stuck (the SDK's default is 1 s).
+// A run's walk is runbook's engine, and at the end of a large foreach it
+// builds and gzips a record of megabytes in one go (a 2100-item one under
+// the race detector took more than a second); 10 s is the workflow task's
+// own default timeout, past which the server gives the task up anyway.
+const deadlockTimeout = 10 * time.Second
+
 // NewWorker is a worker on taskQueue (DefaultTaskQueue when "") that runs
 // runbook runs: the workflow and the exec and read activities. Start it with Run or
-// Start; it runs the processes of exec stages on this machine.
+// Start; it runs the processes of exec stages on this machine. Options
+// with no DeadlockDetectionTimeout get deadlockTimeout.
 func NewWorker(c client.Client, taskQueue string, opts ...worker.Options) worker.Worker {
 	var o worker.Options
 	if len(opts) > 0 {
 		o = opts[0]
+	}
+	if o.DeadlockDetectionTimeout == 0 {
+		o.DeadlockDetectionTimeout = deadlockTimeout
 	}
 	w := worker.New(c, queue(taskQueue), o)
 	Register(w)

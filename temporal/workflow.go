@@ -1,6 +1,8 @@
 package temporal
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
@@ -25,6 +27,11 @@ const (
 	// DefaultTaskQueue is the task queue an Executor and a worker use when
 	// given none.
 	DefaultTaskQueue = "runbook"
+	// QueueEnv, set in an exec stage's environment (env: or envFrom:),
+	// names the task queue its process runs on: a foreach over hosts sets
+	// it from the item, and the worker on each host polls its own queue.
+	// The process sees it too, as in a local run, where it means nothing.
+	QueueEnv = "RUNBOOK_TASK_QUEUE"
 )
 
 // activityMargin is how long past an exec stage's own timeout its activity
@@ -54,10 +61,30 @@ type RunInput struct {
 }
 
 // RunOutput is what the workflow returns: the run record, the bytes a
-// local run saves (runbook.Result.WriteRecord).
+// local run saves (runbook.Result.WriteRecord), as they are or, past
+// gzipPast, gzipped (Temporal refuses a payload over 2 MiB; a foreach's
+// record repeats itself item after item and shrinks many times over).
+// One of the two is set.
 type RunOutput struct {
-	Record []byte
+	Record     []byte `json:",omitempty"`
+	RecordGzip []byte `json:",omitempty"`
 }
+
+// gzipPast is the record size past which the workflow returns it gzipped:
+// a smaller one stays readable in Temporal's own tools.
+const gzipPast = 256 << 10
+
+// maxResult is the most the workflow returns: Temporal's default payload
+// limit (limit.blobSize.error, 2 MiB) less room for the JSON around it,
+// counted before the base64 a []byte is sent as (4 bytes for 3).
+const maxResult = (2<<20 - 16<<10) / 4 * 3
+
+// maxInFlight is how many activities one run keeps scheduled at once. The
+// server fails a workflow task that would take a run past 2000 pending
+// activities (limit.numPendingActivities.error), so a foreach of more
+// items waits for a slot; the record is unchanged, flow's join merges the
+// branches in declaration order whenever they end.
+const maxInFlight = 1000
 
 // RunWorkflow is the workflow of one run (registered as WorkflowName). A
 // chart that does not load, or inputs that are refused, fail the workflow;
@@ -82,7 +109,25 @@ func RunWorkflow(ctx workflow.Context, in RunInput) (*RunOutput, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the run record: %w", err)
 	}
-	return &RunOutput{Record: append(b, '\n')}, nil
+	return output(append(b, '\n'))
+}
+
+// output is the record as the workflow returns it: gzipped when large,
+// refused in words when even that is past what Temporal takes.
+func output(rec []byte) (*RunOutput, error) {
+	if len(rec) <= gzipPast {
+		return &RunOutput{Record: rec}, nil
+	}
+	var z bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&z, gzip.BestSpeed) // the level is valid
+	_, _ = zw.Write(rec)                             // a bytes.Buffer does not fail
+	_ = zw.Close()
+	if z.Len() > maxResult {
+		return nil, temporal.NewNonRetryableApplicationError(fmt.Sprintf(
+			"the run record is %d bytes (%d gzipped), more than a workflow may return on Temporal (its payload limit, 2 MiB): the run ran, its record is lost; split the chart's foreach into smaller runs (docs/SCALE.md)",
+			len(rec), z.Len()), "record", nil)
+	}
+	return &RunOutput{RecordGzip: z.Bytes()}, nil
 }
 
 // workflowStubs answer a run's exec stages from activities, on the
@@ -90,6 +135,21 @@ func RunWorkflow(ctx workflow.Context, in RunInput) (*RunOutput, error) {
 // coroutines (fanout).
 type workflowStubs struct {
 	ctx workflow.Context
+	// inFlight counts the run's activities scheduled and not ended; the
+	// coroutines share it one at a time (Temporal runs one at a time).
+	inFlight int
+}
+
+// slot waits, when maxInFlight activities are already scheduled, for one
+// of them to end, and takes its place; the func gives it back. A run
+// started by code that did not wait (a history with no marker) replays
+// without waiting: workflow.GetVersion says which code started it.
+func (s *workflowStubs) slot(w workflow.Context) func() {
+	if s.inFlight >= maxInFlight && workflow.GetVersion(w, "runbook.maxInFlight", workflow.DefaultVersion, 1) == 1 {
+		_ = workflow.Await(w, func() bool { return s.inFlight < maxInFlight }) // an error is the run's cancellation, seen by the activity
+	}
+	s.inFlight++
+	return func() { s.inFlight-- }
 }
 
 // coroutineKey holds, in a branch's context, the workflow context of the
@@ -142,6 +202,12 @@ func (s *workflowStubs) Exec(bctx context.Context, call runbook.ExecCall) (*runb
 		timeout = call.Timeout + activityMargin
 	}
 	ctx := once(s.wctx(bctx), timeout)
+	if q := call.Env[QueueEnv]; q != "" {
+		// No worker on q: the activity waits for one, as a run waits for
+		// a worker on its own queue.
+		ctx = workflow.WithTaskQueue(ctx, q)
+	}
+	defer s.slot(ctx)()
 	var facts runbook.ProcFacts
 	if err := workflow.ExecuteActivity(ctx, ActivityName, call).Get(ctx, &facts); err != nil {
 		return nil, fmt.Errorf("exec on a Temporal worker: %w", err)
@@ -158,6 +224,7 @@ func (s *workflowStubs) Plugin(_ context.Context, call runbook.PluginCall) (*run
 // as a local one does; an activity that did not finish fails it too.
 func (s *workflowStubs) Read(bctx context.Context, call runbook.ReadCall) (*runbook.ReadStub, error) {
 	ctx := once(s.wctx(bctx), readTimeout)
+	defer s.slot(ctx)()
 	var ans ReadAnswer
 	if err := workflow.ExecuteActivity(ctx, ReadActivityName, call).Get(ctx, &ans); err != nil {
 		return nil, fmt.Errorf("read on a Temporal worker: %w", err)

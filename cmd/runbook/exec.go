@@ -53,6 +53,8 @@ var formats = []string{"text", "json", "ndjson", "markdown", "nagios"}
 
 func newExecCmd(stdout, stderr io.Writer) *cobra.Command {
 	var f execFlags
+	var executor string
+	var t temporalFlags
 	cmd := &cobra.Command{
 		Use:   "exec CHART.yaml",
 		Short: "Run a chart and print its result",
@@ -86,16 +88,35 @@ bad usage, a chart that does not load and bad inputs still exit 2.
 
 --fail-on conditions: not-sure, ask, not-assessed, consistent (the standing),
 check-failed (an answer check failed), verdict=WORD[|WORD…] (a row, shown or
-not, has one of the words); several joined by commas or given again.`,
+not, has one of the words); several joined by commas or given again.
+
+Executors: local (default) runs the chart in this process. temporal runs it
+as a Temporal workflow whose commands run on workers (runbook worker) on the
+task queue: give --temporal host:port, and --task-queue and --namespace when
+not runbook and default. It hands off to runbook-temporal (beside the runbook
+executable, else on PATH; build it with (cd temporal && go build -o
+~/bin/runbook-temporal ./cmd/runbook-temporal)), which takes --input and
+--record, prints the result record as JSON and exits 0, 1 or 2 as above
+(2 also when no server answers or runbook-temporal is not found).
+See docs/SCALE.md.`,
 		Example: `  runbook exec disk.yaml --input host=db-1
   runbook exec disk.yaml --inputs inputs.json --format json --record run.json
   runbook exec disk.yaml --fail-on verdict=at-risk,not-sure     # a CI gate: exit 3
-  runbook exec disk.yaml --format nagios                        # a Nagios check`,
+  runbook exec disk.yaml --format nagios                        # a Nagios check
+  runbook exec disk.yaml --executor temporal --temporal temporal.example:7233`,
 		Args: args(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, a []string) error {
+			if err := checkExecutor(cmd.Flags(), executor, t); err != nil {
+				return err
+			}
+			if executor == "temporal" {
+				return execOnTemporal(cmd.Context(), a[0], f, t, stdout, stderr)
+			}
 			return execChart(cmd.Context(), a[0], f, stdout, stderr)
 		},
 	}
+	cmd.Flags().StringVar(&executor, "executor", "local", "where the run runs: "+strings.Join(executors, " or ")+" (docs/SCALE.md)")
+	t.register(cmd.Flags())
 	f.register(cmd.Flags(), runFlagWords{
 		input:   "an input as `name=value` (repeatable)",
 		inputs:  "a `FILE` of inputs, a JSON or YAML object (--input overrides it)",

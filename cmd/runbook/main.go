@@ -164,10 +164,11 @@ JSON Schema. Shell completion: runbook completion bash|zsh|fish|powershell.`,
 		newVersionCmd(stdout),
 		newPluginsCmd(stdout, stderr),
 		newHonestyPluginCmd(),
-		newTestCmd(stdout, stderr), // test.go
-		newPlanCmd(stdout, stderr), // plan.go
-		newInitCmd(stdout),         // init.go
-		newMCPCmd(stderr),          // mcp.go
+		newTestCmd(stdout, stderr),   // test.go
+		newPlanCmd(stdout, stderr),   // plan.go
+		newInitCmd(stdout),           // init.go
+		newMCPCmd(stderr),            // mcp.go
+		newWorkerCmd(stdout, stderr), // temporal.go
 	)
 	shortFormat(root)
 	return root
