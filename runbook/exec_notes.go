@@ -107,7 +107,10 @@ func execCause(r proc.Result, timeout time.Duration) string {
 // answer: the stage's error names it).
 func pluginCause(ctx context.Context, err error, timeout time.Duration) string {
 	var he *host.Error
+	var remote *remotePluginError
 	switch {
+	case errors.As(err, &remote): // its cause was read where it ran
+		return remote.cause
 	case errors.Is(ctx.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded):
 		return causeTimedOut(timeout)
 	case errors.Is(err, context.Canceled) || errors.Is(ctx.Err(), context.Canceled):

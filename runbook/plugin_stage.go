@@ -76,6 +76,7 @@ func (rb *Runbook) startPlugins(rs *runState, o *execOptions) (end func()) {
 	// fails, so the wrapper only costs a second, unused map): one path.
 	rs.honesty = &fallback{primary: via, local: InProcess(), warn: rs.warn}
 	rs.plugins = &stagePlugins{chart: rb.pluginSources(), dir: o.pluginDir, hint: o.pluginDirHint, opts: opts}
+	rs.plugins.host, _ = o.stubs.(PluginHost) // plugin_remote.go
 	return func() {
 		rs.plugins.close()
 		_ = rs.honesty.EndRun(context.Background(), rs.run)
@@ -137,6 +138,18 @@ type stagePlugins struct {
 	m      *host.Manager
 	closed bool
 	calls  map[string]map[string]bool // plugin name → ids of the stages that called it
+
+	// host, when set (the run's stubs are a PluginHost), runs every
+	// plugin elsewhere; described holds each plugin's description answer.
+	host      PluginHost
+	described map[string]*PluginAnswer
+}
+
+// pluginConn is a started stage plugin as a plugin stage calls it: here
+// (*host.Stage) or elsewhere (remoteStage).
+type pluginConn interface {
+	Description() plugins.Description
+	Run(ctx context.Context, req plugins.Request) (plugins.Response, error)
 }
 
 // called notes that stage id called the plugin name, for the record's
@@ -187,12 +200,19 @@ func (sp *stagePlugins) provenance() []record.PluginRun {
 	for name, ids := range sp.calls {
 		calls[name] = slices.Sorted(maps.Keys(ids))
 	}
-	sp.mu.Unlock()
-	if m == nil {
-		return nil
+	var started []host.Provenance
+	if m != nil {
+		started = m.Started()
 	}
+	for _, a := range sp.described {
+		if a.Provenance != nil {
+			started = append(started, *a.Provenance)
+		}
+	}
+	sp.mu.Unlock()
+	slices.SortFunc(started, func(a, b host.Provenance) int { return strings.Compare(a.Name, b.Name) })
 	var out []record.PluginRun
-	for _, p := range m.Started() {
+	for _, p := range started {
 		out = append(out, record.PluginRun{Name: p.Name, Version: p.Version, Protocol: p.Protocol, Path: p.Path, SHA256: p.SHA256, Stages: calls[p.Name]})
 	}
 	return out
@@ -225,19 +245,28 @@ func pluginStage(st *chart.StageSpec, set settled) flow.StageFunc {
 		into = st.ID
 	}
 	return func(ctx context.Context, s *flow.Scope) error {
-		if set.timeout > 0 {
-			var cancel context.CancelFunc
-			ctx, cancel = context.WithTimeout(ctx, set.timeout)
-			defer cancel()
-		}
 		rs := stateOf(s)
 		if rs.plugins == nil {
 			return fmt.Errorf("plugin %q: stage plugins run only inside a runbook run", ps.Name)
 		}
+		// A plugin run elsewhere has its timeout kept where it runs
+		// (RunPlugin): a deadline on this clock would, in a Temporal
+		// workflow, read differently when the run is replayed.
+		if set.timeout > 0 && rs.plugins.host == nil {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, set.timeout)
+			defer cancel()
+		}
 		if stubbed, err := rs.pluginStub(ctx, st, s, into); stubbed { // stubs.go
 			return err
 		}
-		p, err := rs.plugins.stage(ctx, ps.Name)
+		var p pluginConn
+		var err error
+		if rs.plugins.host != nil {
+			p, err = rs.plugins.remote(ctx, rs.plugins.host, PluginRunCall{Path: s.Path(), Stage: st.ID, Plugin: ps.Name, Timeout: set.timeout}, rs.secrets)
+		} else {
+			p, err = rs.plugins.stage(ctx, ps.Name)
+		}
 		if err != nil {
 			rs.script(s.Path(), label.Threw, nil, false, callNotes{cause: pluginCause(ctx, err, set.timeout)})
 			return outOfTime(ctx, err)

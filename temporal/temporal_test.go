@@ -101,27 +101,6 @@ func TestConformance(t *testing.T) {
 			}
 		})
 	}
-	// A stage kind that does not run on Temporal yet fails its stage in
-	// words; it never starts a plugin from workflow code.
-	t.Run("plugin-refused", func(t *testing.T) {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		run, err := ex.Exec(ctx, temporal.RunInput{File: "plugin.yaml", Chart: []byte(`version: 1
-runbook: with-plugin
-stages:
-  - {id: ask-plugin, plugin: {name: file-age, args: {path: '"/etc/hostname"'}}}
-`)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		rec, err := run.RunRecord()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if rec.Result.Status != "failed" || rec.Result.Error == nil || !strings.Contains(rec.Result.Error.Message, `plugin "file-age": does not run on Temporal yet`) {
-			t.Errorf("status %s, error %+v; want the plugin stage failed as not running on Temporal yet", rec.Result.Status, rec.Result.Error)
-		}
-	})
 }
 
 // TestSecretInputRefused: a chart with a secret input is refused before

@@ -18,8 +18,9 @@ import (
 const deadlockTimeout = 10 * time.Second
 
 // NewWorker is a worker on taskQueue (DefaultTaskQueue when "") that runs
-// runbook runs: the workflow and the exec and read activities. Start it with Run or
-// Start; it runs the processes of exec stages on this machine. Options
+// runbook runs: the workflow and the exec, read and plugin activities.
+// Start it with Run or Start; it runs the processes of exec stages, and the
+// plugins of plugin stages, on this machine. Options
 // with no DeadlockDetectionTimeout get deadlockTimeout.
 func NewWorker(c client.Client, taskQueue string, opts ...worker.Options) worker.Worker {
 	var o worker.Options
@@ -34,13 +35,14 @@ func NewWorker(c client.Client, taskQueue string, opts ...worker.Options) worker
 	return w
 }
 
-// Register registers the workflow and the exec and read activities on r,
-// by the names an Executor starts them by (WorkflowName, ActivityName,
-// ReadActivityName).
+// Register registers the workflow and the exec, read and plugin
+// activities on r, by the names an Executor starts them by (WorkflowName,
+// ActivityName, ReadActivityName, PluginActivityName).
 func Register(r worker.Registry) {
 	r.RegisterWorkflowWithOptions(RunWorkflow, workflow.RegisterOptions{Name: WorkflowName})
 	r.RegisterActivityWithOptions(ExecActivity, activity.RegisterOptions{Name: ActivityName})
 	r.RegisterActivityWithOptions(ReadActivity, activity.RegisterOptions{Name: ReadActivityName})
+	r.RegisterActivityWithOptions(PluginActivity, activity.RegisterOptions{Name: PluginActivityName})
 }
 
 func queue(q string) string {

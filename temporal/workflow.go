@@ -183,10 +183,6 @@ func (s *workflowStubs) fanout(ctx context.Context, n int, work func(context.Con
 	wg.Wait(parent)
 }
 
-// errNotYet is a stage kind the Temporal executor does not run yet: it
-// fails the stage rather than touch the world from workflow code.
-var errNotYet = errors.New("does not run on Temporal yet (only exec and read: stages touch the world there)")
-
 // once are the options of an activity tried once: a stage's retry is the
 // runbook's, each attempt a row of the record as in a local run.
 func once(ctx workflow.Context, timeout time.Duration) workflow.Context {
@@ -215,8 +211,10 @@ func (s *workflowStubs) Exec(bctx context.Context, call runbook.ExecCall) (*runb
 	return &runbook.ExecStub{Ran: &facts}, nil
 }
 
-func (s *workflowStubs) Plugin(_ context.Context, call runbook.PluginCall) (*runbook.PluginStub, error) {
-	return nil, fmt.Errorf("plugin %q: %w", call.Plugin, errNotYet)
+// Plugin stubs nothing: the run calls the real plugin, on a worker, as
+// a runbook.PluginHost (CallPlugin, plugin.go).
+func (s *workflowStubs) Plugin(context.Context, runbook.PluginCall) (*runbook.PluginStub, error) {
+	return nil, nil
 }
 
 // Read reads on a worker (ReadActivity). A read the stage refuses (a
