@@ -112,6 +112,12 @@ func TestAskAnsweredBySignal(t *testing.T) {
 		}
 	}
 
+	// A signal sent past the Executor's check is refused by the workflow,
+	// which goes on waiting: it leaves no trace in the record.
+	if err := c.SignalWorkflow(ctx, run.WorkflowID, "", temporal.AnswerSignal, temporal.Answer{Answers: map[string]any{"approve": "maybe"}, By: "eve", At: answeredAt}); err != nil {
+		t.Fatal(err)
+	}
+
 	for i, answers := range []map[string]any{{"approve": "true"}, {"count": "3"}} {
 		a := temporal.Answer{Answers: answers, By: "ann", At: answeredAt.Add(time.Duration(i) * time.Minute)}
 		run, err = ex.Answer(ctx, run.WorkflowID, a)
