@@ -89,7 +89,9 @@ const maxInFlight = 1000
 
 // RunWorkflow is the workflow of one run (registered as WorkflowName). A
 // chart that does not load, or inputs that are refused, fail the workflow;
-// a run that fails is a record like any other.
+// a run that fails is a record like any other. A run that pauses at an
+// ask: stage waits for AnswerSignal and goes on with runbook's Resume, as
+// many times as it asks (PausedQuery reads it while it waits).
 func RunWorkflow(ctx workflow.Context, in RunInput) (*RunOutput, error) {
 	spec, err := chart.Parse(in.File, in.Chart)
 	if err != nil {
