@@ -8,13 +8,17 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/log"
+
+	"github.com/openrunbook/runbook/runbook"
 )
 
 // Exit codes of Main, as `runbook exec` gives them.
@@ -29,6 +33,10 @@ const usage = `runbook-temporal runs runbooks on Temporal (docs/SCALE.md).
   runbook-temporal exec --temporal ADDR [--namespace NS] [--task-queue Q] [--input name=value]... [--record FILE] CHART
       run CHART as one workflow; print its result record as JSON; with
       --record, save the run record (for runbook explain) to FILE
+  runbook-temporal resume --temporal ADDR [--namespace NS] [--answer name=value]... [--reject REASON] [--answered-by WHO] [--record FILE] WORKFLOW_ID
+      answer the question of a run waiting at an ask: stage (exec names its
+      workflow), as runbook resume answers a paused record; print the result
+      record when the run ends or asks again
   runbook-temporal worker --temporal ADDR [--namespace NS] [--task-queue Q]
       run the workflows and the exec stages' processes of that task queue,
       on this machine, until interrupted
@@ -48,11 +56,16 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	ns := fs.String("namespace", client.DefaultNamespace, "the Temporal namespace")
 	q := fs.String("task-queue", DefaultTaskQueue, "the task queue the workers of runbook runs poll")
 	var inputs inputFlags
-	var recordFile *string
+	var recordFile, answeredBy, reject *string
 	switch args[0] {
 	case "exec":
 		fs.Var(&inputs, "input", "an input as name=value (repeatable)")
 		recordFile = fs.String("record", "", "write the full run record to FILE")
+	case "resume":
+		fs.Var(&inputs, "answer", "an answer as name=value (repeatable), converted to the type the question expects")
+		recordFile = fs.String("record", "", "write the full run record to FILE")
+		answeredBy = fs.String("answered-by", "", "who answered (default: the OS user)")
+		reject = fs.String("reject", "", "reject the question with this reason: the run ends failed")
 	case "worker":
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
@@ -61,8 +74,18 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "runbook-temporal: unknown command %q\n\n%s", args[0], usage)
 		return ExitUsage
 	}
-	if err := fs.Parse(args[1:]); err != nil {
-		return ExitUsage
+	// Flags may follow the argument too (`resume ID --answer k=v`): the
+	// flag package stops at the first argument, so parsing goes on after it.
+	var pos []string
+	for rest := args[1:]; ; {
+		if err := fs.Parse(rest); err != nil {
+			return ExitUsage
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pos = append(pos, fs.Arg(0))
+		rest = fs.Args()[1:]
 	}
 	if *addr == "" {
 		fmt.Fprintf(stderr, "runbook-temporal %s: --temporal ADDR is required (the Temporal frontend, host:port)\n", args[0])
@@ -75,34 +98,65 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	defer c.Close()
 	if args[0] == "worker" {
-		if fs.NArg() != 0 {
-			fmt.Fprintf(stderr, "runbook-temporal worker: takes no arguments, got %q\n", fs.Args())
+		if len(pos) != 0 {
+			fmt.Fprintf(stderr, "runbook-temporal worker: takes no arguments, got %q\n", pos)
 			return ExitUsage
 		}
 		return runWorker(ctx, c, *q, stderr)
 	}
-	if fs.NArg() != 1 {
-		fmt.Fprintf(stderr, "runbook-temporal exec: wants one CHART, got %d arguments\n", fs.NArg())
+	what := "CHART"
+	if args[0] == "resume" {
+		what = "WORKFLOW_ID"
+	}
+	if len(pos) != 1 {
+		fmt.Fprintf(stderr, "runbook-temporal %s: wants one %s, got %d arguments\n", args[0], what, len(pos))
 		return ExitUsage
 	}
-	return execChart(ctx, &Executor{Client: c, TaskQueue: *q}, fs.Arg(0), inputs.m, *recordFile, stdout, stderr)
+	ex := &Executor{Client: c, TaskQueue: *q}
+	// How the person answers a run that asks: this same server.
+	again := fmt.Sprintf("runbook-temporal resume --temporal %s --namespace %s", *addr, *ns)
+	if args[0] == "resume" {
+		if *reject != "" && len(inputs.m) > 0 {
+			fmt.Fprintln(stderr, "runbook-temporal resume: --reject answers the question: give no --answer with it")
+			return ExitUsage
+		}
+		run, err := ex.Answer(ctx, pos[0], Answer{Answers: inputs.m, Reject: *reject, By: *answeredBy})
+		if err != nil {
+			fmt.Fprintf(stderr, "runbook-temporal resume: %v\n", err)
+			return ExitUsage
+		}
+		return report(run, "resume", again, *recordFile, stdout, stderr)
+	}
+	run, err := ex.ExecFile(ctx, pos[0], inputs.m)
+	if err != nil {
+		fmt.Fprintf(stderr, "runbook-temporal exec: %v\n", err)
+		return ExitUsage
+	}
+	return report(run, "exec", again, *recordFile, stdout, stderr)
 }
 
-func execChart(ctx context.Context, ex *Executor, path string, inputs map[string]any, recordFile string, stdout, stderr io.Writer) int {
-	run, err := ex.ExecFile(ctx, path, inputs)
-	if err != nil {
-		fmt.Fprintf(stderr, "runbook-temporal exec: %v\n", err)
-		return ExitUsage
-	}
+// report prints a run's result record, saves its run record, and, when
+// the run waits at an ask: stage, says so with the command that answers
+// it. The exit code is the run's.
+func report(run *Run, cmd, again, recordFile string, stdout, stderr io.Writer) int {
 	rec, err := run.RunRecord()
 	if err != nil {
-		fmt.Fprintf(stderr, "runbook-temporal exec: %v\n", err)
+		fmt.Fprintf(stderr, "runbook-temporal %s: %v\n", cmd, err)
 		return ExitFailed
 	}
 	b, err := json.MarshalIndent(rec.Result, "", "  ")
 	if err != nil {
-		fmt.Fprintf(stderr, "runbook-temporal exec: %v\n", err)
+		fmt.Fprintf(stderr, "runbook-temporal %s: %v\n", cmd, err)
 		return ExitFailed
+	}
+	if run.Paused && rec.Checkpoint != nil {
+		p := rec.Checkpoint.Pause
+		var names []string
+		for _, k := range slices.Sorted(maps.Keys(p.Expects)) {
+			names = append(names, "--answer "+k+"=…")
+		}
+		defer fmt.Fprintf(stderr, "runbook-temporal %s: the run waits for an answer to %q (stage %s) in workflow %s; answer it with:\n  %s %s %s\n",
+			cmd, p.Question, runbook.RecordPath(p.Path), run.WorkflowID, again, strings.Join(names, " "), run.WorkflowID)
 	}
 	fmt.Fprintf(stdout, "%s\n", b)
 	code := ExitCompleted
@@ -111,7 +165,7 @@ func execChart(ctx context.Context, ex *Executor, path string, inputs map[string
 	}
 	if recordFile != "" {
 		if err := os.WriteFile(recordFile, run.Record, 0o600); err != nil {
-			fmt.Fprintf(stderr, "runbook-temporal exec: %v\n", err)
+			fmt.Fprintf(stderr, "runbook-temporal %s: %v\n", cmd, err)
 			return ExitFailed
 		}
 	}

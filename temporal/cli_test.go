@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -77,5 +78,55 @@ func TestMainRefusesBadUsage(t *testing.T) {
 		if code := temporal.Main(context.Background(), tc.args, &bytes.Buffer{}, &errb); code != temporal.ExitUsage || !strings.Contains(errb.String(), tc.want) {
 			t.Errorf("%q: exit %d, stderr %q; want exit 2 and %q", tc.args, code, errb.String(), tc.want)
 		}
+	}
+}
+
+// TestMainAskAndResume: `exec` of a chart that asks says the run waits,
+// with its workflow id and the command that answers it; `resume` with
+// that id refuses an answer a local resume refuses (exit 2), and with
+// good answers continues the run until it ends, saving its record.
+func TestMainAskAndResume(t *testing.T) {
+	ts := temporaltest.NewServer(temporaltest.WithT(t))
+	common := []string{"--temporal", ts.GetFrontendHostPort(), "--namespace", ts.GetDefaultNamespace(), "--task-queue", "cli-ask"}
+	ctx, cancel := context.WithCancel(context.Background())
+	workerDone := make(chan int, 1)
+	go func() {
+		workerDone <- temporal.Main(ctx, append([]string{"worker"}, common...), &bytes.Buffer{}, &bytes.Buffer{})
+	}()
+	defer func() { cancel(); <-workerDone }()
+	runCtx, stop := context.WithTimeout(context.Background(), time.Minute)
+	defer stop()
+	run := func(args ...string) (int, string, string) {
+		var out, errb bytes.Buffer
+		code := temporal.Main(runCtx, append(append([]string{args[0]}, common...), args[1:]...), &out, &errb)
+		return code, out.String(), errb.String()
+	}
+
+	code, out, errs := run("exec", "testdata/charts/ask.yaml")
+	m := regexp.MustCompile(`the run waits for an answer to "Remove the 4 files in /var/tmp\?" \(stage approve\) in workflow (\S+); answer it with:\n  runbook-temporal resume --temporal \S+ --namespace \S+ --answer approve=… (\S+)\n`).FindStringSubmatch(errs)
+	if code != temporal.ExitCompleted || m == nil || m[1] != m[2] || !strings.Contains(out, `"status": "paused"`) {
+		t.Fatalf("exec exited %d, stderr %q, stdout %q; want exit 0, the paused result and the workflow to answer", code, errs, out)
+	}
+	id := m[1]
+
+	code, _, errs = run("resume", id, "--answer", "approve=maybe")
+	if code != temporal.ExitUsage || !strings.Contains(errs, `input "approve": the answer is not a bool`) {
+		t.Errorf("a wrong answer: exit %d, stderr %q; want exit 2 and the answer refused", code, errs)
+	}
+	code, _, errs = run("resume", id, "--answer", "approve=true", "--answered-by", "ann")
+	if code != temporal.ExitCompleted || !strings.Contains(errs, `the run waits for an answer to "How many of the 4 files?" (stage how-many)`) {
+		t.Errorf("approve: exit %d, stderr %q; want exit 0 and the second question", code, errs)
+	}
+	saved := filepath.Join(t.TempDir(), "run.json")
+	code, out, errs = run("resume", "--record", saved, id, "--answer", "count=3")
+	if code != temporal.ExitCompleted || !strings.Contains(out, `"status": "completed"`) || strings.Contains(errs, "waits") {
+		t.Fatalf("count: exit %d, stdout %q, stderr %q; want the run completed", code, out, errs)
+	}
+	rec, _, err := record.ReadRecord(saved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Answers) != 2 || rec.Answers[0].By != "ann" {
+		t.Errorf("answers %+v; want both, the first by ann", rec.Answers)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/user"
+	"time"
 
 	"go.temporal.io/sdk/client"
 
@@ -35,6 +37,9 @@ type Run struct {
 	// Record is the run record's bytes, as a local run saves them
 	// (runbook.Result.WriteRecord).
 	Record []byte
+	// Paused says the run waits at an ask: stage for an answer
+	// (Executor.Answer); Record is then the paused record.
+	Paused bool
 }
 
 // RunRecord reads the run's record.
@@ -63,7 +68,9 @@ func (e *Executor) ExecFile(ctx context.Context, path string, inputs map[string]
 	return e.Exec(ctx, RunInput{File: path, Chart: b, Inputs: inputs})
 }
 
-// Exec starts one run's workflow and waits for its record. The error is
+// Exec starts one run's workflow and waits for its record, or, when the
+// run pauses at an ask: stage, for its paused record (Run.Paused): the
+// workflow then waits for Answer. The error is
 // the run's failing to start or to finish (a chart that does not load and
 // inputs refused, both said before any workflow starts; a worker that
 // never answered), never a run that failed: that is the record's status.
@@ -92,17 +99,142 @@ func (e *Executor) Exec(ctx context.Context, in RunInput) (*Run, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start the run on Temporal: %w", err)
 	}
-	var out RunOutput
-	if err := wr.Get(ctx, &out); err != nil {
-		return nil, fmt.Errorf("the run on Temporal (workflow %s): %w", wr.GetID(), err)
+	return e.wait(ctx, wr, 0)
+}
+
+// pollPaused is how often a caller waiting for a run asks whether it
+// paused: a workflow waiting for a signal does not end, and a query is
+// the one way to see it wait.
+const pollPaused = 200 * time.Millisecond
+
+// wait waits for the run to end or to pause past pause afterSeq.
+func (e *Executor) wait(ctx context.Context, wr client.WorkflowRun, afterSeq int) (*Run, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // ends the Get below when the run paused
+	type ended struct {
+		out RunOutput
+		err error
 	}
-	rec := out.Record
-	if out.RecordGzip != nil {
-		if rec, err = gunzip(out.RecordGzip); err != nil {
+	done := make(chan ended, 1)
+	go func() {
+		var r ended
+		r.err = wr.Get(ctx, &r.out)
+		done <- r
+	}()
+	tick := time.NewTicker(pollPaused)
+	defer tick.Stop()
+	for {
+		select {
+		case r := <-done:
+			if r.err != nil {
+				return nil, fmt.Errorf("the run on Temporal (workflow %s): %w", wr.GetID(), r.err)
+			}
+			return record2run(wr, r.out.Record, r.out.RecordGzip)
+		case <-tick.C:
+			p, err := e.paused(ctx, wr.GetID(), wr.GetRunID())
+			if err == nil && p.Seq > afterSeq {
+				run, err := record2run(wr, p.Record, p.RecordGzip)
+				if run != nil {
+					run.Paused = true
+				}
+				return run, err
+			}
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+func record2run(wr client.WorkflowRun, rec, gz []byte) (*Run, error) {
+	if gz != nil {
+		var err error
+		if rec, err = gunzip(gz); err != nil {
 			return nil, fmt.Errorf("the run record from Temporal (workflow %s): %w", wr.GetID(), err)
 		}
 	}
 	return &Run{WorkflowID: wr.GetID(), RunID: wr.GetRunID(), Record: rec}, nil
+}
+
+// paused reads a run waiting at an ask: stage (PausedQuery).
+func (e *Executor) paused(ctx context.Context, workflowID, runID string) (*Paused, error) {
+	v, err := e.Client.QueryWorkflow(ctx, workflowID, runID, PausedQuery)
+	if err != nil {
+		return nil, err
+	}
+	var p Paused
+	if err := v.Get(&p); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// Answer answers the question of the run of workflow workflowID, waiting
+// at an ask: stage, and waits for the run to end or ask again, as
+// `runbook resume` continues a paused record. The answer is checked first
+// against the paused record, as a local resume checks it: a refusal is the
+// error, in a local resume's words, and the run goes on waiting. An empty
+// By is the OS user, a zero At now.
+func (e *Executor) Answer(ctx context.Context, workflowID string, a Answer) (*Run, error) {
+	p, err := e.paused(ctx, workflowID, "")
+	if err != nil {
+		return nil, fmt.Errorf("resume: workflow %s is not waiting for an answer: %w", workflowID, err)
+	}
+	rb, rec, err := pausedRun(p)
+	if err != nil {
+		return nil, fmt.Errorf("resume: workflow %s: %w", workflowID, err)
+	}
+	if err := rb.CheckAnswers(rec, a.Answers, a.Reject != ""); err != nil {
+		return nil, err
+	}
+	if a.By == "" {
+		a.By = osUser()
+	}
+	if a.At.IsZero() {
+		a.At = time.Now()
+	}
+	a.At = a.At.UTC()
+	if err := e.Client.SignalWorkflow(ctx, workflowID, "", AnswerSignal, a); err != nil {
+		return nil, fmt.Errorf("resume: answer workflow %s: %w", workflowID, err)
+	}
+	return e.wait(ctx, e.Client.GetWorkflow(ctx, workflowID, ""), p.Seq)
+}
+
+// pausedRun is the runbook and the record of a paused run.
+func pausedRun(p *Paused) (*runbook.Runbook, *record.RunRecord, error) {
+	spec, err := chart.Parse(p.File, p.Chart)
+	if err != nil {
+		return nil, nil, err
+	}
+	rb, err := runbook.Build(spec)
+	if err != nil {
+		return nil, nil, err
+	}
+	b := p.Record
+	if p.RecordGzip != nil {
+		if b, err = gunzip(p.RecordGzip); err != nil {
+			return nil, nil, err
+		}
+	}
+	rec, problems, err := record.ParseRecord(b)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(problems) > 0 {
+		return nil, nil, fmt.Errorf("the paused record: %s", problems[0])
+	}
+	return rb, rec, nil
+}
+
+// osUser is who answers when the caller names no one, as in a local
+// resume: the OS user.
+func osUser() string {
+	if u, err := user.Current(); err == nil && u.Username != "" {
+		return u.Username
+	}
+	if u := os.Getenv("USER"); u != "" {
+		return u
+	}
+	return "unknown"
 }
 
 // maxRecord bounds a gzipped record's expansion: far past any record a

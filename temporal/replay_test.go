@@ -25,7 +25,18 @@ var update = flag.Bool("update", false, "record the replay test's workflow histo
 
 // replayed are the charts whose recorded workflow histories the replay test
 // holds the workflow code to.
-var replayed = []string{"testdata/charts/foreach.yaml", "testdata/charts/reads.yaml"}
+var replayed = []string{"testdata/charts/foreach.yaml", "testdata/charts/reads.yaml", "testdata/charts/ask.yaml"}
+
+// replayAnswers are the signals a replayed chart's run was answered by, in
+// order: for the run that asks, an answer the workflow refuses (sent past
+// the Executor's check), then the two it takes.
+var replayAnswers = map[string][]temporal.Answer{
+	"testdata/charts/ask.yaml": {
+		{Answers: map[string]any{"approve": "maybe"}, By: "eve", At: answeredAt},
+		{Answers: map[string]any{"approve": "true"}, By: "ann", At: answeredAt},
+		{Answers: map[string]any{"count": "3"}, By: "ann", At: answeredAt},
+	},
+}
 
 func historyFile(chart string) string {
 	return filepath.Join("testdata", "history", strings.TrimSuffix(filepath.Base(chart), ".yaml")+".json")
@@ -78,6 +89,16 @@ func recordHistories(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		run, err := ex.ExecFile(ctx, chart, nil)
 		if err != nil {
+			cancel()
+			t.Fatal(err)
+		}
+		for _, a := range replayAnswers[chart] {
+			if err := c.SignalWorkflow(ctx, run.WorkflowID, "", temporal.AnswerSignal, a); err != nil {
+				cancel()
+				t.Fatal(err)
+			}
+		}
+		if err := c.GetWorkflow(ctx, run.WorkflowID, run.RunID).Get(ctx, nil); err != nil {
 			cancel()
 			t.Fatal(err)
 		}

@@ -13,6 +13,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/openrunbook/runbook/chart"
+	"github.com/openrunbook/runbook/record"
 	"github.com/openrunbook/runbook/runbook"
 )
 
@@ -88,7 +89,9 @@ const maxInFlight = 1000
 
 // RunWorkflow is the workflow of one run (registered as WorkflowName). A
 // chart that does not load, or inputs that are refused, fail the workflow;
-// a run that fails is a record like any other.
+// a run that fails is a record like any other. A run that pauses at an
+// ask: stage waits for AnswerSignal and goes on with runbook's Resume, as
+// many times as it asks (PausedQuery reads it while it waits).
 func RunWorkflow(ctx workflow.Context, in RunInput) (*RunOutput, error) {
 	spec, err := chart.Parse(in.File, in.Chart)
 	if err != nil {
@@ -99,17 +102,102 @@ func RunWorkflow(ctx workflow.Context, in RunInput) (*RunOutput, error) {
 		return nil, temporal.NewNonRetryableApplicationError(err.Error(), "chart", nil)
 	}
 	st := &workflowStubs{ctx: ctx}
+	// The paused run, while the workflow waits for its answer; nil when
+	// not waiting. A query makes no event, so a history of a run that
+	// never asked replays as before.
+	var paused *Paused
+	if err := workflow.SetQueryHandler(ctx, PausedQuery, func() (*Paused, error) {
+		if paused == nil {
+			return nil, errNotPaused
+		}
+		return paused, nil
+	}); err != nil {
+		return nil, err
+	}
+	execOpts := []runbook.ExecOption{runbook.WithStubs(st), runbook.WithInline(), runbook.WithFanout(st.fanout)}
 	// context.Background never ends: the run's cancellation is the
 	// workflow's, which ends the activity it waits on.
-	res, err := rb.Exec(context.Background(), in.Inputs, runbook.WithStubs(st), runbook.WithInline(), runbook.WithFanout(st.fanout))
+	res, err := rb.Exec(context.Background(), in.Inputs, execOpts...)
 	if err != nil {
 		return nil, temporal.NewNonRetryableApplicationError(err.Error(), "inputs", nil)
 	}
-	b, err := json.MarshalIndent(res.RunRecord(), "", "  ")
-	if err != nil {
-		return nil, fmt.Errorf("the run record: %w", err)
+	answers := workflow.GetSignalChannel(ctx, AnswerSignal)
+	for seq := 1; ; seq++ {
+		b, err := json.MarshalIndent(res.RunRecord(), "", "  ")
+		if err != nil {
+			return nil, fmt.Errorf("the run record: %w", err)
+		}
+		b = append(b, '\n')
+		if res.Record.Status != "paused" {
+			return output(b)
+		}
+		// Paused at an ask: the record goes through its bytes, as a local
+		// run's goes through its file before `runbook resume` reads it, so
+		// the resumed run starts from the same values (JSON's numbers).
+		rec, problems, err := record.ParseRecord(b)
+		if err != nil || len(problems) > 0 {
+			return nil, temporal.NewNonRetryableApplicationError(fmt.Sprintf("the paused record does not read back: %v %v", err, problems), "record", nil)
+		}
+		out, err := output(b)
+		if err != nil {
+			return nil, err
+		}
+		paused = &Paused{Seq: seq, File: in.File, Chart: in.Chart, Record: out.Record, RecordGzip: out.RecordGzip}
+		for {
+			var a Answer
+			answers.Receive(ctx, &a)
+			// The answer's who and when come in the signal, so a replay
+			// makes the same record; Resume refuses what a local resume
+			// refuses (the Executor checked it before sending), and a
+			// refused answer leaves the run waiting, as a refused
+			// `runbook resume` leaves the record paused.
+			at := a.At
+			opts := []runbook.ResumeOption{runbook.ResumeExec(execOpts...), runbook.AnsweredBy(a.By),
+				runbook.ResumeClock(func() time.Time { return at })}
+			if a.Reject != "" {
+				opts = append(opts, runbook.ResumeReject(a.Reject))
+			}
+			next, err := rb.Resume(context.Background(), rec, a.Answers, opts...)
+			if err != nil {
+				workflow.GetLogger(ctx).Warn("an answer was refused; the run still waits", "error", err.Error())
+				continue
+			}
+			res, paused = next, nil
+			break
+		}
 	}
-	return output(append(b, '\n'))
+}
+
+// PausedQuery is the query that reads a run waiting at an ask: stage
+// (a *Paused); a run that is not waiting answers it with an error.
+const PausedQuery = "runbook.paused"
+
+// AnswerSignal is the signal that answers a run waiting at an ask: stage
+// (an Answer).
+const AnswerSignal = "runbook.answer"
+
+var errNotPaused = errors.New("the run is not waiting for an answer")
+
+// Paused is a run waiting for an answer: its chart (what a resume is
+// checked against) and its paused record, the bytes a local run saves
+// (gzipped past gzipPast, as RunOutput). Seq counts the run's pauses, so
+// a caller that answered one can tell the next from it.
+type Paused struct {
+	Seq        int
+	File       string
+	Chart      []byte
+	Record     []byte `json:",omitempty"`
+	RecordGzip []byte `json:",omitempty"`
+}
+
+// Answer is the answer to a run's question, as `runbook resume` gives it:
+// the values by name (strings are converted to the expected type), or a
+// rejection; who answered, and when.
+type Answer struct {
+	Answers map[string]any `json:",omitempty"`
+	Reject  string         `json:",omitempty"`
+	By      string
+	At      time.Time
 }
 
 // output is the record as the workflow returns it: gzipped when large,
