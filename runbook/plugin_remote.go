@@ -1,7 +1,6 @@
 package runbook
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -224,32 +223,5 @@ func (sp *stagePlugins) remote(ctx context.Context, ph PluginHost, call PluginRu
 }
 
 // decodeResult reads a result's JSON text as the host read the plugin's
-// own: a whole number that fits an int, any other a float64.
-func decodeResult(b []byte) (any, error) {
-	if len(bytes.TrimSpace(b)) == 0 {
-		return nil, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	return numbers(v), nil
-}
-
-func numbers(v any) any {
-	switch t := v.(type) {
-	case json.Number:
-		return jsonv.Decoded(t)
-	case map[string]any:
-		for k, e := range t {
-			t[k] = numbers(e)
-		}
-	case []any:
-		for i, e := range t {
-			t[i] = numbers(e)
-		}
-	}
-	return v
-}
+// own (jsonv.DecodePlain).
+func decodeResult(b []byte) (any, error) { return jsonv.DecodePlain(b) }

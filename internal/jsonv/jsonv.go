@@ -1,6 +1,7 @@
 package jsonv
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -331,4 +332,42 @@ func digits(s string, i int) int {
 		i++
 	}
 	return i
+}
+
+// DecodePlain reads JSON text as a JSON-shaped Go value: objects as
+// map[string]any, arrays as []any, a whole number that fits as int, any
+// other number as float64 (Decoded). Empty input is nil; more than one
+// value is an error. It is how the plugin wire reads a plugin's values and
+// how a worker's plugin result is read back, so both read alike.
+func DecodePlain(b []byte) (any, error) {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, fmt.Errorf("decode JSON: %w", err)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("decode JSON: more than one value")
+	}
+	return decodedNumbers(v), nil
+}
+
+// decodedNumbers replaces every json.Number in v by Decoded's value.
+func decodedNumbers(v any) any {
+	switch t := v.(type) {
+	case json.Number:
+		return Decoded(t)
+	case map[string]any:
+		for k, e := range t {
+			t[k] = decodedNumbers(e)
+		}
+	case []any:
+		for i, e := range t {
+			t[i] = decodedNumbers(e)
+		}
+	}
+	return v
 }

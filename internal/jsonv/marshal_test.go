@@ -1,6 +1,9 @@
 package jsonv
 
-import "testing"
+import (
+	"encoding/json"
+	"testing"
+)
 
 func TestMarshalLeavesHTMLAsItIs(t *testing.T) {
 	got, err := Marshal(map[string]any{"a<b": "x & y > z", "n": 1})
@@ -12,5 +15,25 @@ func TestMarshalLeavesHTMLAsItIs(t *testing.T) {
 	}
 	if _, err := Marshal(func() {}); err == nil {
 		t.Fatal("a func marshalled")
+	}
+}
+
+func TestDecodePlainReadsNumbersAsTheWireDoes(t *testing.T) {
+	v, err := DecodePlain([]byte(`{"n": 3, "f": 3.0, "l": [1, 2.5, {"x": 7}], "big": 1e999}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := v.(map[string]any)
+	if m["n"] != 3 || m["f"] != 3.0 || m["l"].([]any)[0] != 1 || m["l"].([]any)[1] != 2.5 || m["l"].([]any)[2].(map[string]any)["x"] != 7 {
+		t.Fatalf("DecodePlain = %#v", v)
+	}
+	if _, ok := m["big"].(json.Number); !ok {
+		t.Fatalf("a number past float64 = %#v, want it kept as written", m["big"])
+	}
+	if v, err := DecodePlain([]byte("  \n")); v != nil || err != nil {
+		t.Fatalf("empty input = %v, %v", v, err)
+	}
+	if _, err := DecodePlain([]byte(`1 2`)); err == nil {
+		t.Fatal("two values decoded")
 	}
 }

@@ -5,7 +5,6 @@
 package wire
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -64,24 +63,9 @@ func Encode(v any) ([]byte, error) {
 	return b, nil
 }
 
-// Decode reads JSON text as a JSON-shaped Go value: objects as
-// map[string]any, arrays as []any, a whole number that fits as int, any
-// other number as float64. Empty input is nil.
-func Decode(b []byte) (any, error) {
-	if len(bytes.TrimSpace(b)) == 0 {
-		return nil, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, fmt.Errorf("decode JSON: %w", err)
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("decode JSON: more than one value")
-	}
-	return numbers(v), nil
-}
+// Decode reads JSON text as a JSON-shaped Go value (jsonv.DecodePlain: a whole
+// number that fits as int, any other number as float64; empty input nil).
+func Decode(b []byte) (any, error) { return jsonv.DecodePlain(b) }
 
 // DecodeObject is Decode for a JSON object (empty input: an empty map).
 func DecodeObject(b []byte) (map[string]any, error) {
@@ -96,20 +80,4 @@ func DecodeObject(b []byte) (map[string]any, error) {
 		return m, nil
 	}
 	return nil, fmt.Errorf("decode JSON: want an object, got %T", v)
-}
-
-func numbers(v any) any {
-	switch t := v.(type) {
-	case json.Number:
-		return jsonv.Decoded(t)
-	case map[string]any:
-		for k, e := range t {
-			t[k] = numbers(e)
-		}
-	case []any:
-		for i, e := range t {
-			t[i] = numbers(e)
-		}
-	}
-	return v
 }
