@@ -106,7 +106,7 @@ See docs/SCALE.md.`,
   runbook exec disk.yaml --executor temporal --temporal temporal.example:7233`,
 		Args: args(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, a []string) error {
-			if err := checkExecutor(cmd.Flags(), executor, t); err != nil {
+			if err := checkExecutor(cmd.Flags(), executor, t, passedToTemporal); err != nil {
 				return err
 			}
 			if executor == "temporal" {

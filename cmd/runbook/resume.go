@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -29,6 +30,8 @@ type resumeFlags struct {
 
 func newResumeCmd(stdout, stderr io.Writer) *cobra.Command {
 	var f resumeFlags
+	var executor string
+	var t temporalFlags
 	cmd := &cobra.Command{
 		Use:   "resume RECORD.json --input NAME=VALUE…",
 		Short: "Continue a run that paused at an ask: stage, with the answer",
@@ -47,14 +50,29 @@ paused record is then marked resumed). A record is resumed once: a second
 resume is refused, and of two resumes at once one wins (RECORD.json.lock).
 The result is printed as exec prints it, with exec's exit codes: --fail-on
 exits 3 when a condition holds for the continued run, and --format nagios
-exits as the check's state (see runbook exec --help).`,
+exits as the check's state (see runbook exec --help).
+
+A run started with runbook exec --executor temporal waits on Temporal, not
+in a record: answer it with --executor temporal --temporal ADDR and the
+workflow id runbook exec printed in place of RECORD.json (--input, --reject,
+--answered-by and --record are handed to runbook-temporal resume; see
+docs/SCALE.md).`,
 		Example: `  runbook resume approval.paused.json --input approve=true
-  runbook resume run.json --reject "not during the freeze" --answered-by ann`,
+  runbook resume run.json --reject "not during the freeze" --answered-by ann
+  runbook resume --executor temporal --temporal temporal.example:7233 9d1f0c6e-2b7a-4c1e-8f3a-6e5d4c3b2a10 --input approve=true`,
 		Args: args(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, a []string) error {
+			if err := checkExecutor(cmd.Flags(), executor, t, resumePassedToTemporal); err != nil {
+				return err
+			}
+			if executor == "temporal" {
+				return resumeOnTemporal(cmd.Context(), a[0], f, t, stdout, stderr)
+			}
 			return resumeRecord(cmd.Context(), a[0], f, stdout, stderr)
 		},
 	}
+	cmd.Flags().StringVar(&executor, "executor", "local", "where the paused run waits: "+strings.Join(executors, " or ")+" (docs/SCALE.md)")
+	t.register(cmd.Flags())
 	f.register(cmd.Flags(), runFlagWords{
 		input:   "an answer (or a secret input) as `name=value` (repeatable)",
 		inputs:  "a `FILE` of answers, a JSON or YAML object (--input overrides it)",

@@ -53,14 +53,18 @@ func (t *temporalFlags) args() []string {
 // onTemporalOnly are exec's flags that mean something only on Temporal.
 var onTemporalOnly = []string{"temporal", "task-queue", "namespace"}
 
-// passedToTemporal are exec's own flags runbook-temporal exec takes too.
-var passedToTemporal = []string{"input", "record"}
+// passedToTemporal are exec's own flags runbook-temporal exec takes too,
+// and resumePassedToTemporal resume's that runbook-temporal resume takes.
+var (
+	passedToTemporal       = []string{"input", "record"}
+	resumePassedToTemporal = []string{"input", "record", "reject", "answered-by"}
+)
 
 // checkExecutor refuses an unknown --executor, Temporal's flags on a local
 // run, and on a Temporal run the flags runbook-temporal does not take
 // (it prints the result record as JSON and has no renderers, gates or
 // plugins yet): a flag that would be dropped silently is a lie.
-func checkExecutor(fl *pflag.FlagSet, executor string, t temporalFlags) error {
+func checkExecutor(fl *pflag.FlagSet, executor string, t temporalFlags, passed []string) error {
 	switch executor {
 	case "local":
 		for _, name := range onTemporalOnly {
@@ -78,12 +82,16 @@ func checkExecutor(fl *pflag.FlagSet, executor string, t temporalFlags) error {
 	}
 	var refused []string
 	fl.Visit(func(f *pflag.Flag) {
-		if f.Name != "executor" && !contains(onTemporalOnly, f.Name) && !contains(passedToTemporal, f.Name) {
+		if f.Name != "executor" && !contains(onTemporalOnly, f.Name) && !contains(passed, f.Name) {
 			refused = append(refused, "--"+f.Name)
 		}
 	})
 	if len(refused) > 0 {
-		return &usageError{err: fmt.Errorf("%s: not with --executor temporal yet (it takes --input and --record, and prints the result record as JSON; docs/SCALE.md)", strings.Join(refused, ", ")), showUsage: true}
+		takes := make([]string, len(passed))
+		for i, p := range passed {
+			takes[i] = "--" + p
+		}
+		return &usageError{err: fmt.Errorf("%s: not with --executor temporal yet (it takes %s, and prints the result record as JSON; docs/SCALE.md)", strings.Join(refused, ", "), strings.Join(takes, ", ")), showUsage: true}
 	}
 	return nil
 }
@@ -99,6 +107,25 @@ func execOnTemporal(ctx context.Context, path string, f execFlags, t temporalFla
 		a = append(a, "--record", f.record)
 	}
 	return handOff(ctx, append(a, "--", path), stdout, stderr)
+}
+
+// resumeOnTemporal is `runbook resume --executor temporal WORKFLOW_ID`:
+// runbook-temporal resume, each --input an answer.
+func resumeOnTemporal(ctx context.Context, workflowID string, f resumeFlags, t temporalFlags, stdout, stderr io.Writer) error {
+	a := append([]string{"resume"}, t.args()...)
+	for _, in := range f.inputs {
+		a = append(a, "--answer", in)
+	}
+	if f.reject != "" {
+		a = append(a, "--reject", f.reject)
+	}
+	if f.answeredBy != "" {
+		a = append(a, "--answered-by", f.answeredBy)
+	}
+	if f.record != "" {
+		a = append(a, "--record", f.record)
+	}
+	return handOff(ctx, append(a, "--", workflowID), stdout, stderr)
 }
 
 func newWorkerCmd(stdout, stderr io.Writer) *cobra.Command {

@@ -97,3 +97,37 @@ func TestTemporalUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestTemporalResumeHandsOff: resume --executor temporal answers a run
+// waiting on Temporal through runbook-temporal resume: the workflow id in
+// place of the record, each --input an answer, --reject, --answered-by and
+// --record passed on, the exit code passed back; a flag it does not take
+// is a usage error, and Temporal's flags need --executor temporal.
+func TestTemporalResumeHandsOff(t *testing.T) {
+	fakeTemporal(t, "3")
+	r := handOffRun("resume", "--executor", "temporal", "--temporal", "h:1", "--namespace", "ops",
+		"--input", "approve=true", "--answered-by", "ann", "--record", "done.json", "wf-1")
+	want := argLines("resume", "--temporal", "h:1", "--namespace", "ops", "--answer", "approve=true",
+		"--answered-by", "ann", "--record", "done.json", "--", "wf-1")
+	if r.code != 3 || r.stdout != want {
+		t.Errorf("resume: exit %d\nstdout:\n%s\nwant:\n%s\nstderr: %q", r.code, r.stdout, want, r.stderr)
+	}
+	fakeTemporal(t, "0")
+	r = handOffRun("resume", "--executor=temporal", "--temporal", "h:1", "--reject", "not now", "wf-2")
+	if want := argLines("resume", "--temporal", "h:1", "--reject", "not now", "--", "wf-2"); r.code != 0 || r.stdout != want {
+		t.Errorf("resume --reject: exit %d\nstdout:\n%s\nwant:\n%s", r.code, r.stdout, want)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"resume", "--executor", "temporal", "--temporal", "h:1", "--chart", "c.yaml", "wf-1"}, "--chart: not with --executor temporal yet"},
+		{[]string{"resume", "--temporal", "h:1", "run.json"}, "--temporal: only with --executor temporal"},
+		{[]string{"resume", "--executor", "temporal", "wf-1"}, "give --temporal host:port"},
+	} {
+		r := handOffRun(c.args...)
+		if r.code != exitUsage || !strings.Contains(r.stderr, c.want) || r.stdout != "" {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want usage naming %q", c.args, r.code, r.stdout, r.stderr, c.want)
+		}
+	}
+}
