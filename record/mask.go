@@ -108,6 +108,13 @@ func (m Masker) Log(l flow.Log) flow.Log {
 		out.Inputs = m.Value(l.Inputs).(map[string]any)
 	}
 	for i, c := range l.Commits {
+		// A compact decision is rebuilt from the reads as they were, before
+		// they are masked; its evidence is then masked as a whole.
+		if ev := c.Evidence(); ev != nil {
+			d := *ev
+			d.Rules = m.Rules(d.Rules)
+			c.Decision = &d
+		}
 		c.Err = m.Text(c.Err)
 		if len(c.Reads) > 0 {
 			rs := make([]flow.Read, len(c.Reads))
@@ -124,11 +131,6 @@ func (m Masker) Log(l flow.Log) flow.Log {
 				ws[j] = w
 			}
 			c.Writes = ws
-		}
-		if ev := c.Evidence(); ev != nil {
-			d := *ev
-			d.Rules = m.Rules(d.Rules)
-			c.Decision = &d
 		}
 		out.Commits[i] = c
 	}

@@ -1,11 +1,14 @@
 package record_test
 
 import (
+	"context"
 	"testing"
 
+	"github.com/openrunbook/runbook/decide"
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/internal/secret"
 	"github.com/openrunbook/runbook/record"
+	"github.com/openrunbook/runbook/rules"
 )
 
 // TestMaskerLogCopiesOnlyToMask: with no secret the saved log is the
@@ -27,5 +30,37 @@ func TestMaskerLogCopiesOnlyToMask(t *testing.T) {
 	}
 	if log.Commits[0].Reads[0].Value != "s3cr3t-value" {
 		t.Fatal("masking changed the run's own log")
+	}
+}
+
+// TestMaskerLogRebuildsCompactDecisionsBeforeMasking: a decision a run
+// kept compact is rebuilt from the values it read, not from their masked
+// copies (which would make the rebuilt marks disagree with the run and
+// the evidence say so), and its evidence is then masked.
+func TestMaskerLogRebuildsCompactDecisionsBeforeMasking(t *testing.T) {
+	c, err := flow.New("secret-decision").
+		Decide("check", []decide.Rule{{When: rules.MustFilter(rules.Where("token", rules.OpStartsWith, "s3")), Then: "ok", Label: "a token"}},
+			decide.Default{Branch: "none", Label: "no token"}, []flow.Branch{{Name: "ok"}, {Name: "none"}}).
+		Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := c.Run(context.Background(), flow.WithInputs(map[string]any{"token": "s3cr3t-value"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Log.Commits[0].Compact() {
+		t.Fatal("the decision was not kept compact: this test tests nothing")
+	}
+	s := secret.New()
+	s.Add("s3cr3t-value")
+	out := record.Masker(s).Log(res.Log)
+	ev := out.Commits[0].Decision
+	if ev == nil || ev.Chosen[0] != "ok" {
+		t.Fatalf("masked decision = %+v", ev)
+	}
+	r := ev.Rules[0]
+	if r.Err != "" || !r.Matched || r.Conditions[0].Actual == "s3cr3t-value" {
+		t.Fatalf("masked rule evidence = %+v; want it rebuilt from the real read (no error, matched) and its value masked", r)
 	}
 }

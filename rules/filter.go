@@ -421,8 +421,8 @@ func formatValue(v any) string {
 // is set when condition i passed, matched when all did. It files no
 // evidence, so it allocates nothing; Eval on the same values files the
 // evidence these bits summarise. ok is false when a condition panicked:
-// the caller then uses Eval, whose Outcome says so. A filter of more than
-// 64 conditions keeps only its first 64 bits; PassBits says how many fit.
+// the caller then uses Eval, whose Outcome says so. Only the first 64
+// conditions have a bit (PassBits packs an Outcome's marks the same way).
 func (f *Filter) Pass(env Env) (bits uint64, matched, ok bool) {
 	defer func() {
 		if r := recover(); r != nil {

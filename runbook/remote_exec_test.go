@@ -139,17 +139,7 @@ func TestRunExecFilesAsALocalRun(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			recordOf := func(opts ...runbook.ExecOption) string {
-				res, err := rb.Exec(context.Background(), nil, opts...)
-				if err != nil {
-					t.Fatal(err)
-				}
-				b, err := json.Marshal(res.Record)
-				if err != nil {
-					t.Fatal(err)
-				}
-				return durations.ReplaceAllString(string(b), `"durationMs":0`)
-			}
+			recordOf := func(opts ...runbook.ExecOption) string { return maskedRecord(t, rb, opts...) }
 			local := recordOf()
 			if want := map[string]string{"reads": `"n":2`, "read-folder": "it is a folder"}[name]; !strings.Contains(local, want) {
 				t.Fatalf("the local record has no %s: %s", want, local)
@@ -182,4 +172,20 @@ func TestRunExecFilesAsALocalRun(t *testing.T) {
 			}
 		})
 	}
+}
+
+// maskedRecord runs rb and returns its result record as JSON, each
+// process's duration masked: what a local run and a run whose stages ran
+// elsewhere must agree on.
+func maskedRecord(t *testing.T, rb *runbook.Runbook, opts ...runbook.ExecOption) string {
+	t.Helper()
+	res, err := rb.Exec(context.Background(), nil, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(res.Record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return durations.ReplaceAllString(string(b), `"durationMs":0`)
 }

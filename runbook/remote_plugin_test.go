@@ -55,17 +55,7 @@ stages:
 	if err != nil {
 		t.Fatal(err)
 	}
-	recordOf := func(opts ...runbook.ExecOption) string {
-		res, err := rb.Exec(context.Background(), nil, opts...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := json.Marshal(res.Record)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return durations.ReplaceAllString(string(b), `"durationMs":0`)
-	}
+	recordOf := func(opts ...runbook.ExecOption) string { return maskedRecord(t, rb, opts...) }
 	local := recordOf()
 	for _, want := range []string{"boom", "no-such-plugin\\\" not found", `"name":"wait"`} {
 		if !strings.Contains(local, want) {
