@@ -1,7 +1,9 @@
 package temporal
 
 import (
+	"bytes"
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -11,6 +13,7 @@ import (
 	"maps"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
@@ -30,13 +33,21 @@ const (
 
 const usage = `runbook-temporal runs runbooks on Temporal (docs/SCALE.md).
 
-  runbook-temporal exec --temporal ADDR [--namespace NS] [--task-queue Q] [--input name=value]... [--record FILE] CHART
+  runbook-temporal exec --temporal ADDR [--namespace NS] [--task-queue Q] [--input name=value]... [--inputs FILE]
+                        [--max-rows N] [--narrative] [--workflow-id ID] [--resume-command CMD] [--record FILE] [--quiet] CHART
       run CHART as one workflow; print its result record as JSON; with
-      --record, save the run record (for runbook explain) to FILE
+      --record, save the run record (for runbook explain) to FILE; --inputs
+      reads a JSON object of inputs; --max-rows and --narrative are runbook
+      exec's --max-rows and --verbose, kept in the record; --resume-command
+      is what a paused record says to answer it with, the workflow id
+      added after it (default runbook-temporal resume --temporal ADDR
+      --namespace NS); --quiet prints nothing but errors (the record file
+      is the result)
   runbook-temporal resume --temporal ADDR [--namespace NS] [--answer name=value]... [--reject REASON] [--answered-by WHO] [--record FILE] WORKFLOW_ID
       answer the question of a run waiting at an ask: stage (exec names its
       workflow), as runbook resume answers a paused record; print the result
-      record when the run ends or asks again
+      record when the run ends or asks again (--quiet: nothing but errors);
+      --save-chart writes the chart the run was started with to FILE
   runbook-temporal worker --temporal ADDR [--namespace NS] [--task-queue Q]
       run the workflows and the exec stages' processes of that task queue,
       on this machine, until interrupted
@@ -56,16 +67,27 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	ns := fs.String("namespace", client.DefaultNamespace, "the Temporal namespace")
 	q := fs.String("task-queue", DefaultTaskQueue, "the task queue the workers of runbook runs poll")
 	var inputs inputFlags
-	var recordFile, answeredBy, reject *string
+	var recordFile, answeredBy, reject, inputsFile, workflowID, resumeCmd *string
+	var quiet, narrative *bool
+	var saveChart *string
+	var maxRows *int
 	switch args[0] {
 	case "exec":
 		fs.Var(&inputs, "input", "an input as name=value (repeatable)")
+		inputsFile = fs.String("inputs", "", "read inputs from FILE, a JSON object (--input wins over it)")
 		recordFile = fs.String("record", "", "write the full run record to FILE")
+		maxRows = fs.Int("max-rows", 0, "show at most N verdict rows in the record")
+		narrative = fs.Bool("narrative", false, "keep the run's narrative in the record")
+		workflowID = fs.String("workflow-id", "", "the run's workflow id (default: one made up)")
+		resumeCmd = fs.String("resume-command", "", "what a paused record says to answer it with")
+		quiet = fs.Bool("quiet", false, "print nothing but errors")
 	case "resume":
 		fs.Var(&inputs, "answer", "an answer as name=value (repeatable), converted to the type the question expects")
 		recordFile = fs.String("record", "", "write the full run record to FILE")
 		answeredBy = fs.String("answered-by", "", "who answered (default: the OS user)")
 		reject = fs.String("reject", "", "reject the question with this reason: the run ends failed")
+		quiet = fs.Bool("quiet", false, "print nothing but errors")
+		saveChart = fs.String("save-chart", "", "write the chart the run was started with to FILE")
 	case "worker":
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
@@ -90,6 +112,19 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *addr == "" {
 		fmt.Fprintf(stderr, "runbook-temporal %s: --temporal ADDR is required (the Temporal frontend, host:port)\n", args[0])
 		return ExitUsage
+	}
+	// What the command line says is checked before any server is asked.
+	var given map[string]any
+	if args[0] == "exec" {
+		var err error
+		if given, err = inputs.with(*inputsFile); err != nil {
+			fmt.Fprintf(stderr, "runbook-temporal exec: %v\n", err)
+			return ExitUsage
+		}
+		if *maxRows < 0 {
+			fmt.Fprintf(stderr, "runbook-temporal exec: --max-rows %d: want a whole number of rows ≥ 1\n", *maxRows)
+			return ExitUsage
+		}
 	}
 	c, err := client.DialContext(ctx, client.Options{HostPort: *addr, Namespace: *ns, Logger: quietLogger(stderr)})
 	if err != nil {
@@ -125,20 +160,46 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "runbook-temporal resume: %v\n", err)
 			return ExitUsage
 		}
-		return report(run, "resume", again, *recordFile, stdout, stderr)
+		if *saveChart != "" {
+			if err := os.WriteFile(*saveChart, run.Chart, 0o600); err != nil {
+				fmt.Fprintf(stderr, "runbook-temporal resume: %v\n", err)
+				return ExitFailed
+			}
+		}
+		return report(run, "resume", again, *recordFile, *quiet, stdout, stderr)
 	}
-	run, err := ex.ExecFile(ctx, pos[0], inputs.m)
+	// The workflow id is chosen here so the paused record can name it.
+	ex.WorkflowID = *workflowID
+	if ex.WorkflowID == "" {
+		ex.WorkflowID = newWorkflowID(pos[0])
+	}
+	in := RunInput{Inputs: given, MaxRows: *maxRows, Narrative: *narrative, ResumeCommand: again + " " + ex.WorkflowID}
+	if *resumeCmd != "" {
+		in.ResumeCommand = *resumeCmd + " " + ex.WorkflowID
+	}
+	run, err := ex.ExecFileWith(ctx, pos[0], in)
 	if err != nil {
 		fmt.Fprintf(stderr, "runbook-temporal exec: %v\n", err)
 		return ExitUsage
 	}
-	return report(run, "exec", again, *recordFile, stdout, stderr)
+	return report(run, "exec", again, *recordFile, *quiet, stdout, stderr)
 }
 
-// report prints a run's result record, saves its run record, and, when
-// the run waits at an ask: stage, says so with the command that answers
-// it. The exit code is the run's.
-func report(run *Run, cmd, again, recordFile string, stdout, stderr io.Writer) int {
+// newWorkflowID is a run's workflow id when none is given: the chart
+// file's base name, for a person reading Temporal's UI, and 64 random
+// bits, so two runs of a chart never share one.
+func newWorkflowID(chartPath string) string {
+	var b [8]byte
+	_, _ = rand.Read(b[:]) // crypto/rand does not fail on Linux
+	name := strings.TrimSuffix(filepath.Base(chartPath), filepath.Ext(chartPath))
+	return fmt.Sprintf("runbook-%s-%x", name, b)
+}
+
+// report prints a run's result record (unless quiet), saves its run
+// record, and, when the run waits at an ask: stage, says so with the
+// command that answers it (unless quiet: the record says it too). The
+// exit code is the run's.
+func report(run *Run, cmd, again, recordFile string, quiet bool, stdout, stderr io.Writer) int {
 	rec, err := run.RunRecord()
 	if err != nil {
 		fmt.Fprintf(stderr, "runbook-temporal %s: %v\n", cmd, err)
@@ -149,7 +210,10 @@ func report(run *Run, cmd, again, recordFile string, stdout, stderr io.Writer) i
 		fmt.Fprintf(stderr, "runbook-temporal %s: %v\n", cmd, err)
 		return ExitFailed
 	}
-	if run.Paused && rec.Checkpoint != nil {
+	if quiet {
+		b = nil
+	}
+	if run.Paused && rec.Checkpoint != nil && !quiet {
 		p := rec.Checkpoint.Pause
 		var names []string
 		for _, k := range slices.Sorted(maps.Keys(p.Expects)) {
@@ -158,7 +222,9 @@ func report(run *Run, cmd, again, recordFile string, stdout, stderr io.Writer) i
 		defer fmt.Fprintf(stderr, "runbook-temporal %s: the run waits for an answer to %q (stage %s) in workflow %s; answer it with:\n  %s %s %s\n",
 			cmd, p.Question, runbook.RecordPath(p.Path), run.WorkflowID, again, strings.Join(names, " "), run.WorkflowID)
 	}
-	fmt.Fprintf(stdout, "%s\n", b)
+	if b != nil {
+		fmt.Fprintf(stdout, "%s\n", b)
+	}
 	code := ExitCompleted
 	if s := rec.Result.Status; s != "completed" && s != "paused" {
 		code = ExitFailed
@@ -199,6 +265,30 @@ func quietLogger(w io.Writer) log.Logger {
 type inputFlags struct{ m map[string]any }
 
 func (f *inputFlags) String() string { return "" }
+
+// with is the inputs of the JSON object in file (none when file is ""),
+// each --input over it, as runbook exec takes --inputs and --input.
+func (f *inputFlags) with(file string) (map[string]any, error) {
+	if file == "" {
+		return f.m, nil
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("--inputs: %w", err)
+	}
+	// Numbers decode as a local run's --inputs decodes them (float64):
+	// they reach the workflow through JSON either way.
+	var m map[string]any
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if err := dec.Decode(&m); err != nil || m == nil {
+		return nil, fmt.Errorf("--inputs %s: want a JSON object of inputs ({\"host\": \"db-1\"}): %v", file, err)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("--inputs %s: want one JSON object of inputs, found more after it", file)
+	}
+	maps.Copy(m, f.m)
+	return m, nil
+}
 
 func (f *inputFlags) Set(s string) error {
 	k, v, ok := strings.Cut(s, "=")

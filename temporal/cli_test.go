@@ -73,6 +73,9 @@ func TestMainRefusesBadUsage(t *testing.T) {
 		{[]string{"exec", "chart.yaml"}, "--temporal ADDR is required"},
 		{[]string{"launch"}, `unknown command "launch"`},
 		{nil, "runbook-temporal exec --temporal ADDR"},
+		{[]string{"exec", "--temporal", "h:1", "--inputs", "testdata/no-such.json", "chart.yaml"}, "--inputs: open testdata/no-such.json"},
+		{[]string{"exec", "--temporal", "h:1", "--inputs", "testdata/charts/ask.yaml", "chart.yaml"}, "want a JSON object of inputs"},
+		{[]string{"exec", "--temporal", "h:1", "--max-rows", "-1", "chart.yaml"}, "--max-rows -1: want a whole number"},
 	} {
 		var errb bytes.Buffer
 		if code := temporal.Main(context.Background(), tc.args, &bytes.Buffer{}, &errb); code != temporal.ExitUsage || !strings.Contains(errb.String(), tc.want) {

@@ -40,6 +40,9 @@ type Run struct {
 	// Paused says the run waits at an ask: stage for an answer
 	// (Executor.Answer); Record is then the paused record.
 	Paused bool
+	// Chart is the chart file's bytes the run was started with, when the
+	// caller did not have them (a run answered by Executor.Answer).
+	Chart []byte `json:",omitempty"`
 }
 
 // RunRecord reads the run's record.
@@ -58,6 +61,12 @@ func (r *Run) RunRecord() (*record.RunRecord, error) {
 // its record. The chart is read here and sent whole, so a worker needs no
 // copy of it.
 func (e *Executor) ExecFile(ctx context.Context, path string, inputs map[string]any) (*Run, error) {
+	return e.ExecFileWith(ctx, path, RunInput{Inputs: inputs})
+}
+
+// ExecFileWith is ExecFile with the rest of a RunInput (row cap,
+// narrative, resume command); its File and Chart are path's.
+func (e *Executor) ExecFileWith(ctx context.Context, path string, in RunInput) (*Run, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -65,7 +74,8 @@ func (e *Executor) ExecFile(ctx context.Context, path string, inputs map[string]
 	if len(b) > chart.MaxChartBytes {
 		return nil, fmt.Errorf("%s: %d bytes, more than a chart may be (%d)", path, len(b), chart.MaxChartBytes)
 	}
-	return e.Exec(ctx, RunInput{File: path, Chart: b, Inputs: inputs})
+	in.File, in.Chart = path, b
+	return e.Exec(ctx, in)
 }
 
 // Exec starts one run's workflow and waits for its record, or, when the
@@ -87,6 +97,9 @@ func (e *Executor) Exec(ctx context.Context, in RunInput) (*Run, error) {
 	}
 	if _, err := rb.PlanInputs(in.Inputs); err != nil {
 		return nil, err
+	}
+	if in.MaxRows < 0 {
+		return nil, fmt.Errorf("MaxRows %d: want a whole number of rows ≥ 1, or 0 for the chart's own", in.MaxRows)
 	}
 	if !e.SecretsEncrypted {
 		for _, is := range spec.Inputs {
@@ -196,7 +209,11 @@ func (e *Executor) Answer(ctx context.Context, workflowID string, a Answer) (*Ru
 	if err := e.Client.SignalWorkflow(ctx, workflowID, "", AnswerSignal, a); err != nil {
 		return nil, fmt.Errorf("resume: answer workflow %s: %w", workflowID, err)
 	}
-	return e.wait(ctx, e.Client.GetWorkflow(ctx, workflowID, ""), p.Seq)
+	run, err := e.wait(ctx, e.Client.GetWorkflow(ctx, workflowID, ""), p.Seq)
+	if run != nil {
+		run.Chart = p.Chart
+	}
+	return run, err
 }
 
 // pausedRun is the runbook and the record of a paused run.

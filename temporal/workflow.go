@@ -59,6 +59,33 @@ type RunInput struct {
 	// Inputs are the person's inputs, as runbook.Runbook.Exec takes them
 	// (strings are converted to the declared type).
 	Inputs map[string]any `json:",omitempty"`
+	// MaxRows, when set, caps the verdict rows the record shows, as
+	// runbook.WithMaxRows (`runbook exec --max-rows`).
+	MaxRows int `json:",omitempty"`
+	// Narrative keeps the run's narrative in the record, as
+	// runbook.WithNarrative (`runbook exec --verbose`).
+	Narrative bool `json:",omitempty"`
+	// ResumeCommand is the command a paused record tells the person to
+	// answer it with, as runbook.WithResumeCommand: on Temporal it names
+	// the workflow, not a record file.
+	ResumeCommand string `json:",omitempty"`
+}
+
+// execOptions are the run options a RunInput asks for beyond the
+// workflow's own; the zero RunInput asks for none, so a history recorded
+// before these fields existed replays as it ran.
+func (in RunInput) execOptions() []runbook.ExecOption {
+	var opts []runbook.ExecOption
+	if in.MaxRows != 0 {
+		opts = append(opts, runbook.WithMaxRows(in.MaxRows))
+	}
+	if in.Narrative {
+		opts = append(opts, runbook.WithNarrative())
+	}
+	if in.ResumeCommand != "" {
+		opts = append(opts, runbook.WithResumeCommand(in.ResumeCommand))
+	}
+	return opts
 }
 
 // RunOutput is what the workflow returns: the run record, the bytes a
@@ -114,7 +141,7 @@ func RunWorkflow(ctx workflow.Context, in RunInput) (*RunOutput, error) {
 	}); err != nil {
 		return nil, err
 	}
-	execOpts := []runbook.ExecOption{runbook.WithStubs(st), runbook.WithInline(), runbook.WithFanout(st.fanout)}
+	execOpts := append([]runbook.ExecOption{runbook.WithStubs(st), runbook.WithInline(), runbook.WithFanout(st.fanout)}, in.execOptions()...)
 	// context.Background never ends: the run's cancellation is the
 	// workflow's, which ends the activity it waits on.
 	res, err := rb.Exec(context.Background(), in.Inputs, execOpts...)

@@ -95,10 +95,13 @@ as a Temporal workflow whose commands run on workers (runbook worker) on the
 task queue: give --temporal host:port, and --task-queue and --namespace when
 not runbook and default. It hands off to runbook-temporal (beside the runbook
 executable, else on PATH; build it with (cd temporal && go build -o
-~/bin/runbook-temporal ./cmd/runbook-temporal)), which takes --input and
---record, prints the result record as JSON and exits 0, 1 or 2 as above
-(2 also when no server answers or runbook-temporal is not found).
-See docs/SCALE.md.`,
+~/bin/runbook-temporal ./cmd/runbook-temporal)), and prints and judges the
+run's record as a local run's: --input, --inputs, --record, --format (not
+ndjson), --fail-on, --max-rows, --verbose and --quiet work as above, with
+the same exit codes (2 also when no server answers or runbook-temporal is
+not found); --timeout and the plugin flags are refused. A run that asks
+waits on Temporal: the text names the runbook resume command, with the
+workflow id, that answers it. See docs/SCALE.md.`,
 		Example: `  runbook exec disk.yaml --input host=db-1
   runbook exec disk.yaml --inputs inputs.json --format json --record run.json
   runbook exec disk.yaml --fail-on verdict=at-risk,not-sure     # a CI gate: exit 3

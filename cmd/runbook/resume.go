@@ -54,8 +54,9 @@ exits as the check's state (see runbook exec --help).
 
 A run started with runbook exec --executor temporal waits on Temporal, not
 in a record: answer it with --executor temporal --temporal ADDR and the
-workflow id runbook exec printed in place of RECORD.json (--input, --reject,
---answered-by and --record are handed to runbook-temporal resume; see
+workflow id runbook exec printed in place of RECORD.json; --input, --inputs,
+--reject, --answered-by, --record, --format, --fail-on and --quiet work as
+here, the continued run printed and judged as a local one (see
 docs/SCALE.md).`,
 		Example: `  runbook resume approval.paused.json --input approve=true
   runbook resume run.json --reject "not during the freeze" --answered-by ann

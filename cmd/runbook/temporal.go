@@ -1,19 +1,29 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/openrunbook/runbook/chart"
+	"github.com/openrunbook/runbook/internal/jsonv"
+	"github.com/openrunbook/runbook/record"
+	"github.com/openrunbook/runbook/runbook"
 )
 
 // Runs on Temporal are handed to runbook-temporal, a command of the
@@ -53,17 +63,17 @@ func (t *temporalFlags) args() []string {
 // onTemporalOnly are exec's flags that mean something only on Temporal.
 var onTemporalOnly = []string{"temporal", "task-queue", "namespace"}
 
-// passedToTemporal are exec's own flags runbook-temporal exec takes too,
-// and resumePassedToTemporal resume's that runbook-temporal resume takes.
+// passedToTemporal are exec's own flags a run on Temporal takes too, and
+// resumePassedToTemporal resume's. The rest (the timeout, plugin and
+// chart-path flags) are refused by checkExecutor, said in words.
 var (
-	passedToTemporal       = []string{"input", "record"}
-	resumePassedToTemporal = []string{"input", "record", "reject", "answered-by"}
+	passedToTemporal       = []string{"input", "inputs", "record", "format", "fail-on", "max-rows", "verbose", "quiet"}
+	resumePassedToTemporal = []string{"input", "inputs", "record", "reject", "answered-by", "format", "fail-on", "quiet"}
 )
 
 // checkExecutor refuses an unknown --executor, Temporal's flags on a local
-// run, and on a Temporal run the flags runbook-temporal does not take
-// (it prints the result record as JSON and has no renderers, gates or
-// plugins yet): a flag that would be dropped silently is a lie.
+// run, and on a Temporal run the flags it does not take yet: a flag that
+// would be dropped silently is a lie.
 func checkExecutor(fl *pflag.FlagSet, executor string, t temporalFlags, passed []string) error {
 	switch executor {
 	case "local":
@@ -91,30 +101,187 @@ func checkExecutor(fl *pflag.FlagSet, executor string, t temporalFlags, passed [
 		for i, p := range passed {
 			takes[i] = "--" + p
 		}
-		return &usageError{err: fmt.Errorf("%s: not with --executor temporal yet (it takes %s, and prints the result record as JSON; docs/SCALE.md)", strings.Join(refused, ", "), strings.Join(takes, ", ")), showUsage: true}
+		return &usageError{err: fmt.Errorf("%s: not with --executor temporal yet (it takes %s; docs/SCALE.md)", strings.Join(refused, ", "), strings.Join(takes, ", ")), showUsage: true}
+	}
+	if fl.Lookup("format").Value.String() == "ndjson" {
+		return &usageError{err: errors.New("--format ndjson streams a run's events as they happen, and a Temporal run's happen in its workflow: use --format json (the result record) with --executor temporal"), showUsage: true}
 	}
 	return nil
 }
 
-// execOnTemporal is `runbook exec --executor temporal`: runbook-temporal
-// exec with the same chart, inputs and record file.
+// execOnTemporal is `runbook exec --executor temporal`: the chart and the
+// inputs are checked here as a local run checks them, runbook-temporal
+// exec runs it and saves its record, and the record is printed and judged
+// (--format, --fail-on) by the code a local run's goes through, so the
+// two say the same of the same record.
 func execOnTemporal(ctx context.Context, path string, f execFlags, t temporalFlags, stdout, stderr io.Writer) error {
+	if err := f.checkRunFlags(); err != nil {
+		return err
+	}
+	if path == stdinChart {
+		return &usageError{err: errors.New("--executor temporal: give the chart as a file (the workflow carries its bytes and its name), not -")}
+	}
+	given, err := readInputs(f.inputsFile, f.inputs)
+	if err != nil {
+		return exit(exitUsage, "%v", err)
+	}
+	rb, ok := load(path, nil, stderr)
+	if !ok {
+		return quietExit(exitUsage)
+	}
+	if _, err := rb.PlanInputs(given); err != nil {
+		if printInputErrors(stderr, err) {
+			return quietExit(exitUsage)
+		}
+		return exit(exitUsage, "%s: %v", path, err)
+	}
+	tmp, err := os.MkdirTemp("", "runbook-temporal-")
+	if err != nil {
+		return exit(exitFailed, "%v", err)
+	}
+	defer os.RemoveAll(tmp)
+	// The inputs go in a file only this user reads, never in argv: a
+	// secret input's value is visible to ps there.
+	inputsFile := filepath.Join(tmp, "inputs.json")
+	b, err := json.Marshal(given)
+	if err == nil {
+		err = os.WriteFile(inputsFile, b, 0o600)
+	}
+	if err != nil {
+		return exit(exitFailed, "%v", err)
+	}
+	recordPath := f.record
+	if recordPath == "" {
+		recordPath = filepath.Join(tmp, "run.json")
+	}
 	a := append([]string{"exec"}, t.args()...)
-	for _, in := range f.inputs {
-		a = append(a, "--input", in)
+	a = append(a, "--inputs", inputsFile, "--record", recordPath, "--quiet", "--resume-command", t.resumeCommand())
+	if f.maxRows.set {
+		a = append(a, "--max-rows", strconv.Itoa(f.maxRows.n))
 	}
-	if f.record != "" {
-		a = append(a, "--record", f.record)
+	if f.verbose {
+		a = append(a, "--narrative")
 	}
-	return handOff(ctx, append(a, "--", path), stdout, stderr)
+	if err := ranOnTemporal(handOff(ctx, append(a, "--", path), stdout, stderr)); err != nil {
+		return err
+	}
+	return reportTemporal(recordPath, rb, f, stdout, stderr)
+}
+
+// resumeCommand is how a person answers a run that waits on Temporal
+// through this command (the workflow id follows it).
+func (t *temporalFlags) resumeCommand() string {
+	a := []string{"runbook", "resume", "--executor", "temporal", "--temporal", t.addr}
+	if t.namespace != "" {
+		a = append(a, "--namespace", t.namespace)
+	}
+	for i, w := range a {
+		a[i] = shellQuote(w)
+	}
+	return strings.Join(a, " ")
+}
+
+// ranOnTemporal is nil when runbook-temporal ran the run to its end or
+// its pause, whatever the run's status (exit 0 or 1: the record says
+// which); the error otherwise (bad usage, no server, not found).
+func ranOnTemporal(err error) error {
+	var ee *exitError
+	if err == nil || errors.As(err, &ee) && ee.code == exitFailed && ee.err == nil {
+		return nil
+	}
+	return err
+}
+
+// reportTemporal prints and judges the record a Temporal run saved at
+// recordPath, as a local run's: the same renderers, gates and exit codes.
+func reportTemporal(recordPath string, rb *runbook.Runbook, f execFlags, stdout, stderr io.Writer) error {
+	rr, problems, err := record.ReadRecord(recordPath)
+	if err == nil && len(problems) > 0 {
+		err = fmt.Errorf("the record runbook-temporal saved at %s: %s", recordPath, problems[0])
+	}
+	if err != nil || rr.Result == nil {
+		return exit(exitFailed, "reading the run's record: %v", err)
+	}
+	rec := rr.Result
+	check := judge(rec, f, rb, nil)
+	code, held := runExit(rec, f, check, false)
+	out := stdout
+	var raw json.RawMessage
+	if f.format == "json" {
+		// The result as the workflow wrote it: a value read back from the
+		// file is a map, whose keys JSON would print sorted, where the run
+		// kept a verdict row's columns in the chart's order.
+		if raw, err = resultBytes(recordPath); err != nil {
+			return exit(exitFailed, "reading the run's record: %v", err)
+		}
+		out = io.Discard
+	}
+	if err := reportRun(out, stderr, rec, f, nil, rb, check, false); err != nil {
+		return err
+	}
+	if raw != nil {
+		var b bytes.Buffer
+		if err := json.Indent(&b, raw, "", "  "); err != nil {
+			return exit(exitFailed, "reading the run's record: %v", err)
+		}
+		b.WriteByte('\n')
+		if _, err := stdout.Write(b.Bytes()); err != nil {
+			return exit(exitFailed, "writing the result: %v", err)
+		}
+	}
+	if rec.Status == "paused" {
+		fmt.Fprintln(stderr, "run paused; it waits on Temporal for the answer")
+	}
+	return endRun(stderr, code, held, f, nil)
+}
+
+// resultBytes is the result record's JSON as the record file at path
+// holds it.
+func resultBytes(path string) (json.RawMessage, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var rr struct {
+		Result json.RawMessage `json:"result"`
+	}
+	if err := json.Unmarshal(b, &rr); err != nil {
+		return nil, err
+	}
+	var c bytes.Buffer
+	if err := json.Compact(&c, rr.Result); err != nil {
+		return nil, err
+	}
+	// The file's JSON escapes <, > and &; the result printed leaves them.
+	return jsonv.UnescapeHTML(c.Bytes()), nil
 }
 
 // resumeOnTemporal is `runbook resume --executor temporal WORKFLOW_ID`:
-// runbook-temporal resume, each --input an answer.
+// runbook-temporal resume, each --input an answer, and its record printed
+// and judged as exec's.
 func resumeOnTemporal(ctx context.Context, workflowID string, f resumeFlags, t temporalFlags, stdout, stderr io.Writer) error {
+	if err := f.checkRunFlags(); err != nil {
+		return err
+	}
+	if f.reject != "" && (len(f.inputs) > 0 || f.inputsFile != "") {
+		return &usageError{err: errors.New("--reject answers the question: give no --input with it"), showUsage: true}
+	}
+	given, err := readInputs(f.inputsFile, f.inputs)
+	if err != nil {
+		return exit(exitUsage, "%v", err)
+	}
+	tmp, err := os.MkdirTemp("", "runbook-temporal-")
+	if err != nil {
+		return exit(exitFailed, "%v", err)
+	}
+	defer os.RemoveAll(tmp)
 	a := append([]string{"resume"}, t.args()...)
-	for _, in := range f.inputs {
-		a = append(a, "--answer", in)
+	for _, k := range slices.Sorted(maps.Keys(given)) {
+		v, err := answerText(given[k])
+		if err != nil {
+			return exit(exitUsage, "--input %s: %v", k, err)
+		}
+		a = append(a, "--answer", k+"="+v)
 	}
 	if f.reject != "" {
 		a = append(a, "--reject", f.reject)
@@ -122,10 +289,45 @@ func resumeOnTemporal(ctx context.Context, workflowID string, f resumeFlags, t t
 	if f.answeredBy != "" {
 		a = append(a, "--answered-by", f.answeredBy)
 	}
-	if f.record != "" {
-		a = append(a, "--record", f.record)
+	recordPath := f.record
+	if recordPath == "" {
+		recordPath = filepath.Join(tmp, "run.json")
 	}
-	return handOff(ctx, append(a, "--", workflowID), stdout, stderr)
+	chartPath := filepath.Join(tmp, "chart.yaml")
+	a = append(a, "--record", recordPath, "--save-chart", chartPath, "--quiet")
+	if err := ranOnTemporal(handOff(ctx, append(a, "--", workflowID), stdout, stderr)); err != nil {
+		return err
+	}
+	// The chart the run was started with, for what the record's printing
+	// reads of it (result.nagios, each script's into key).
+	rr, _, err := record.ReadRecord(recordPath)
+	if err != nil {
+		return exit(exitFailed, "reading the run's record: %v", err)
+	}
+	data, err := os.ReadFile(chartPath)
+	if err != nil {
+		return exit(exitFailed, "reading the run's chart: %v", err)
+	}
+	spec, err := chart.Parse(rr.Chart, data)
+	var rb *runbook.Runbook
+	if err == nil {
+		rb, err = runbook.Build(spec)
+	}
+	if err != nil {
+		return exit(exitFailed, "the run's chart: %v", err)
+	}
+	return reportTemporal(recordPath, rb, f.execFlags, stdout, stderr)
+}
+
+// answerText is an answer as runbook-temporal's --answer takes it: a
+// string as it is, anything else (from an --inputs file) as JSON, which
+// the question's type reads back.
+func answerText(v any) (string, error) {
+	if s, ok := v.(string); ok {
+		return s, nil
+	}
+	b, err := json.Marshal(v)
+	return string(b), err
 }
 
 func newWorkerCmd(stdout, stderr io.Writer) *cobra.Command {

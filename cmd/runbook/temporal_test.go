@@ -35,27 +35,155 @@ func argLines(args ...string) string {
 	return b.String()
 }
 
-// TestTemporalHandOff: exec --executor temporal and worker run
-// runbook-temporal with the chart, inputs, record file and Temporal flags,
-// its output ours and its exit code ours.
+// fakeRecorder puts on PATH a runbook-temporal that logs its arguments
+// (and the inputs file it is given) to a file, saves the record it is
+// pointed at as the run's record (and the chart as the run's chart, for
+// resume), says a line on stderr and exits code: runbook's side of a
+// Temporal run, without Temporal. It returns the log's path.
+func fakeRecorder(t *testing.T, code, record, chart string) string {
+	t.Helper()
+	dir := t.TempDir()
+	logFile := filepath.Join(dir, "args.log")
+	script := `#!/bin/sh
+prev=""
+for a in "$@"; do
+  echo "arg:$a" >> "` + logFile + `"
+  case "$prev" in
+    --record) [ -n "` + record + `" ] && cp "` + record + `" "$a" ;;
+    --save-chart) [ -n "` + chart + `" ] && cp "` + chart + `" "$a" ;;
+    --inputs) cat "$a" >> "` + logFile + `"; echo >> "` + logFile + `" ;;
+  esac
+  prev="$a"
+done
+echo 'from the fake' >&2
+exit ` + code + "\n"
+	if err := os.WriteFile(filepath.Join(dir, temporalCommand), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+"/bin"+string(os.PathListSeparator)+"/usr/bin")
+	return logFile
+}
+
+func readLog(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestTemporalHandOff: exec --executor temporal checks the chart and the
+// inputs here, hands runbook-temporal the chart, the Temporal flags, the
+// inputs in a file (never in argv), the record file, the row cap and the
+// narrative, and a resume command naming runbook; a refusal of
+// runbook-temporal's own (exit 2) is passed back; worker passes its flags.
 func TestTemporalHandOff(t *testing.T) {
-	fakeTemporal(t, "7")
+	log := fakeRecorder(t, "2", "", "")
+	chart := "../../testdata/issue14/disks/chart.yaml"
 	r := handOffRun("exec", "--executor", "temporal", "--temporal", "tmp.example:7233", "--task-queue", "db",
-		"--namespace", "ops", "--input", "host=db-1", "--input", "mode=a b", "--record", "run.json", "disk.yaml")
-	want := argLines("exec", "--temporal", "tmp.example:7233", "--task-queue", "db", "--namespace", "ops",
-		"--input", "host=db-1", "--input", "mode=a b", "--record", "run.json", "--", "disk.yaml")
-	if r.code != 7 || r.stdout != want || r.stderr != "from the fake\n" {
-		t.Errorf("exec: exit %d\nstdout:\n%s\nwant:\n%s\nstderr: %q", r.code, r.stdout, want, r.stderr)
+		"--namespace", "ops", "--input", "listing=/ 10", "--record", "run.json", "--max-rows", "2", "-v", chart)
+	got := readLog(t, log)
+	for _, want := range []string{
+		argLines("exec", "--temporal", "tmp.example:7233", "--task-queue", "db", "--namespace", "ops", "--inputs"),
+		"{\"listing\":\"/ 10\"}\n" + argLines("--record", "run.json", "--quiet", "--resume-command",
+			"runbook resume --executor temporal --temporal tmp.example:7233 --namespace ops", "--max-rows", "2", "--narrative", "--", chart),
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("exec handed off:\n%s\nwant it to hold:\n%s", got, want)
+		}
+	}
+	if r.code != 2 || r.stderr != "from the fake\n" || r.stdout != "" {
+		t.Errorf("exec: exit %d, stdout %q, stderr %q; want runbook-temporal's exit 2 and its words", r.code, r.stdout, r.stderr)
 	}
 
-	fakeTemporal(t, "0")
-	r = handOffRun("exec", "--executor=temporal", "--temporal", "h:1", "-")
-	if want := argLines("exec", "--temporal", "h:1", "--", "-"); r.code != 0 || r.stdout != want {
-		t.Errorf("exec, only --temporal: exit %d\nstdout:\n%s\nwant:\n%s", r.code, r.stdout, want)
-	}
+	log = fakeRecorder(t, "0", "", "")
 	r = handOffRun("worker", "--temporal", "h:1", "--task-queue", "db")
-	if want := argLines("worker", "--temporal", "h:1", "--task-queue", "db"); r.code != 0 || r.stdout != want {
-		t.Errorf("worker: exit %d\nstdout:\n%s\nwant:\n%s", r.code, r.stdout, want)
+	if want := argLines("worker", "--temporal", "h:1", "--task-queue", "db"); r.code != 0 || readLog(t, log) != want {
+		t.Errorf("worker: exit %d\nhanded:\n%s\nwant:\n%s", r.code, readLog(t, log), want)
+	}
+}
+
+// TestTemporalSecretNotInArgv: a secret input given to a Temporal run
+// reaches runbook-temporal in a file only this user reads, never on its
+// command line, which ps shows.
+func TestTemporalSecretNotInArgv(t *testing.T) {
+	log := fakeRecorder(t, "2", "", "")
+	dir := t.TempDir()
+	chart := filepath.Join(dir, "chart.yaml")
+	if err := os.WriteFile(chart, []byte(`version: 1
+runbook: secret-to-temporal
+inputs:
+  token: {type: string, secret: true, required: true}
+stages:
+  - id: call
+    exec: {command: ["true"], envFrom: {TOKEN: token}}
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	handOffRun("exec", "--executor", "temporal", "--temporal", "h:1", "--input", "token=hunter2-s3cret", chart)
+	var argv []string
+	for _, l := range strings.Split(readLog(t, log), "\n") {
+		if strings.HasPrefix(l, "arg:") {
+			argv = append(argv, l)
+		}
+	}
+	if strings.Contains(strings.Join(argv, " "), "hunter2") {
+		t.Errorf("the secret is on runbook-temporal's command line: %q", argv)
+	}
+	if !strings.Contains(readLog(t, log), `"token":"hunter2-s3cret"`) {
+		t.Errorf("the secret did not reach runbook-temporal's inputs file:\n%s", readLog(t, log))
+	}
+}
+
+// TestTemporalRendersAsLocal: a Temporal run's record is printed and judged
+// by the code a local run's goes through: the same Nagios line and exit
+// state, the same --fail-on exit 3 and words, the same text, for the same
+// record (runbook-temporal saved it; here, a fake hands back the local
+// run's own).
+func TestTemporalRendersAsLocal(t *testing.T) {
+	chart := "../../testdata/issue14/disks/chart.yaml"
+	local := filepath.Join(t.TempDir(), "local.json")
+	for _, tc := range []struct {
+		name  string
+		flags []string
+		code  int
+	}{
+		{"nagios", []string{"--format", "nagios"}, 2},
+		{"fail-on", []string{"--fail-on", "verdict=at-risk"}, exitFailOn},
+		{"json", []string{"--format", "json", "--fail-on", "verdict=nothing-such"}, exitOK},
+		{"markdown", []string{"--format", "markdown"}, exitOK},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			// Honesty in-process, as a Temporal run's workflow runs it.
+			want := handOffRun(append(append([]string{"exec", "--honesty", "inprocess", "--record", local}, tc.flags...), chart)...)
+			if want.code != tc.code {
+				t.Fatalf("the local run exited %d; want %d\n%s", want.code, tc.code, want.stderr)
+			}
+			fakeRecorder(t, "0", local, "")
+			got := handOffRun(append(append([]string{"exec", "--executor", "temporal", "--temporal", "h:1"}, tc.flags...), chart)...)
+			if got.code != want.code || got.stdout != want.stdout || got.stderr != "from the fake\n"+want.stderr {
+				t.Errorf("on Temporal: exit %d, stderr %q\n%s\nlocal: exit %d, stderr %q\n%s", got.code, got.stderr, got.stdout, want.code, want.stderr, want.stdout)
+			}
+		})
+	}
+	// A run that failed on Temporal (runbook-temporal exits 1 with its
+	// record saved) is printed and exits 1, as a local failed run.
+	failed := filepath.Join(t.TempDir(), "failed.json")
+	want := handOffRun("exec", "--honesty", "inprocess", "--record", failed, "--input", "listing=/ x", chart)
+	if want.code != exitFailed {
+		t.Fatalf("the local run of a bad listing exited %d; want 1\n%s", want.code, want.stderr)
+	}
+	fakeRecorder(t, "1", failed, "")
+	got := handOffRun("exec", "--executor", "temporal", "--temporal", "h:1", "--input", "listing=/ x", chart)
+	if got.code != exitFailed || got.stdout != want.stdout {
+		t.Errorf("failed on Temporal: exit %d\n%s\nlocal: exit %d\n%s", got.code, got.stdout, want.code, want.stdout)
+	}
+	// runbook-temporal that saved no record: the run's end is not known.
+	fakeRecorder(t, "0", "", "")
+	got = handOffRun("exec", "--executor", "temporal", "--temporal", "h:1", chart)
+	if got.code != exitFailed || !strings.Contains(got.stderr, "reading the run's record") {
+		t.Errorf("no record: exit %d, stderr %q; want 1 and the record not read", got.code, got.stderr)
 	}
 }
 
@@ -64,7 +192,7 @@ func TestTemporalHandOff(t *testing.T) {
 func TestTemporalNotFound(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	for _, args := range [][]string{
-		{"exec", "--executor", "temporal", "--temporal", "h:1", "disk.yaml"},
+		{"exec", "--executor", "temporal", "--temporal", "h:1", "../../testdata/issue14/disks/chart.yaml"},
 		{"worker", "--temporal", "h:1"},
 	} {
 		r := handOffRun(args...)
@@ -87,7 +215,7 @@ func TestTemporalUsage(t *testing.T) {
 		{[]string{"exec", "--executor", "nomad", "disk.yaml"}, `Error: --executor "nomad": want one of local, temporal`},
 		{[]string{"exec", "--temporal", "h:1", "disk.yaml"}, "Error: --temporal: only with --executor temporal"},
 		{[]string{"exec", "--executor", "temporal", "disk.yaml"}, "Error: --executor temporal: give --temporal host:port"},
-		{[]string{"exec", "--executor", "temporal", "--temporal", "h:1", "-o", "text", "--fail-on", "ask", "disk.yaml"}, "Error: --fail-on, --format: not with --executor temporal yet"},
+		{[]string{"exec", "--executor", "temporal", "--temporal", "h:1", "--timeout", "1s", "--plugin-dir", "p", "disk.yaml"}, "Error: --plugin-dir, --timeout: not with --executor temporal yet"},
 		{[]string{"worker"}, "Error: --temporal host:port is required"},
 		{[]string{"worker", "--temporal", "h:1", "extra"}, "Error: unknown command \"extra\" for \"runbook worker\""},
 	} {
@@ -101,29 +229,45 @@ func TestTemporalUsage(t *testing.T) {
 // TestTemporalResumeHandsOff: resume --executor temporal answers a run
 // waiting on Temporal through runbook-temporal resume: the workflow id in
 // place of the record, each --input an answer, --reject, --answered-by and
-// --record passed on, the exit code passed back; a flag it does not take
-// is a usage error, and Temporal's flags need --executor temporal.
+// --record passed on, and the continued record printed and judged with
+// the chart the run started with; a flag it does not take is a usage
+// error, and Temporal's flags need --executor temporal.
 func TestTemporalResumeHandsOff(t *testing.T) {
-	fakeTemporal(t, "3")
-	r := handOffRun("resume", "--executor", "temporal", "--temporal", "h:1", "--namespace", "ops",
-		"--input", "approve=true", "--answered-by", "ann", "--record", "done.json", "wf-1")
-	want := argLines("resume", "--temporal", "h:1", "--namespace", "ops", "--answer", "approve=true",
-		"--answered-by", "ann", "--record", "done.json", "--", "wf-1")
-	if r.code != 3 || r.stdout != want {
-		t.Errorf("resume: exit %d\nstdout:\n%s\nwant:\n%s\nstderr: %q", r.code, r.stdout, want, r.stderr)
+	chart := "../../testdata/issue14/ask/chart.yaml"
+	dir := t.TempDir()
+	paused, done := filepath.Join(dir, "paused.json"), filepath.Join(dir, "done.json")
+	if r := handOffRun("exec", "--honesty", "inprocess", "--record", paused, chart); r.code != exitOK {
+		t.Fatalf("the local run: exit %d\n%s", r.code, r.stderr)
 	}
-	fakeTemporal(t, "0")
+	want := handOffRun("resume", "--honesty", "inprocess", "--record", done, "--input", "approve=true", "--format", "nagios", paused)
+	if want.code != 1 {
+		t.Fatalf("the local resume: exit %d; want WARNING (1)\n%s", want.code, want.stderr)
+	}
+	log := fakeRecorder(t, "0", done, chart)
+	r := handOffRun("resume", "--executor", "temporal", "--temporal", "h:1", "--namespace", "ops",
+		"--input", "approve=true", "--answered-by", "ann", "--record", "done.json", "--format", "nagios", "wf-1")
+	if got, want := readLog(t, log), argLines("resume", "--temporal", "h:1", "--namespace", "ops", "--answer", "approve=true",
+		"--answered-by", "ann", "--record", "done.json", "--save-chart"); !strings.HasPrefix(got, want) || !strings.HasSuffix(got, argLines("--quiet", "--", "wf-1")) {
+		t.Errorf("resume handed off:\n%s\nwant it to start:\n%s", got, want)
+	}
+	if r.code != want.code || r.stdout != want.stdout {
+		t.Errorf("resume on Temporal: exit %d\n%s\nlocal: exit %d\n%s", r.code, r.stdout, want.code, want.stdout)
+	}
+	log = fakeRecorder(t, "2", "", "")
 	r = handOffRun("resume", "--executor=temporal", "--temporal", "h:1", "--reject", "not now", "wf-2")
-	if want := argLines("resume", "--temporal", "h:1", "--reject", "not now", "--", "wf-2"); r.code != 0 || r.stdout != want {
-		t.Errorf("resume --reject: exit %d\nstdout:\n%s\nwant:\n%s", r.code, r.stdout, want)
+	if got := readLog(t, log); r.code != 2 || !strings.HasPrefix(got, argLines("resume", "--temporal", "h:1", "--reject", "not now", "--record")) {
+		t.Errorf("resume --reject: exit %d\nhanded:\n%s", r.code, got)
 	}
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
 		{[]string{"resume", "--executor", "temporal", "--temporal", "h:1", "--chart", "c.yaml", "wf-1"}, "--chart: not with --executor temporal yet"},
+		{[]string{"resume", "--executor", "temporal", "--temporal", "h:1", "--timeout", "1s", "wf-1"}, "--timeout: not with --executor temporal yet"},
+		{[]string{"resume", "--executor", "temporal", "--temporal", "h:1", "--format", "ndjson", "wf-1"}, "--format ndjson streams a run's events"},
 		{[]string{"resume", "--temporal", "h:1", "run.json"}, "--temporal: only with --executor temporal"},
 		{[]string{"resume", "--executor", "temporal", "wf-1"}, "give --temporal host:port"},
+		{[]string{"exec", "--executor", "temporal", "--temporal", "h:1", "-"}, "give the chart as a file"},
 	} {
 		r := handOffRun(c.args...)
 		if r.code != exitUsage || !strings.Contains(r.stderr, c.want) || r.stdout != "" {

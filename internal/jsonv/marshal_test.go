@@ -37,3 +37,48 @@ func TestDecodePlainReadsNumbersAsTheWireDoes(t *testing.T) {
 		t.Fatal("two values decoded")
 	}
 }
+
+// TestUnescapeHTML: json.Marshal's HTML escapes are undone, to the bytes
+// Marshal writes, and nothing else changes: an escaped backslash before
+// "u003c" stays, as do other escapes.
+func TestUnescapeHTML(t *testing.T) {
+	for _, v := range []any{
+		"used >= 90 && x < 3",
+		`a \u003e b`,
+		map[string]any{"<k>": []any{"&", `\`, "\u2028", "\"q\"", 1.5}},
+		"",
+	} {
+		escaped, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := UnescapeHTML(escaped); string(got) != string(want) {
+			t.Errorf("UnescapeHTML(%s) = %s; want %s", escaped, got, want)
+		}
+	}
+}
+
+// FuzzUnescapeHTML: for any value, json.Marshal's text unescaped is the
+// text Marshal writes, and it decodes to the same value.
+func FuzzUnescapeHTML(f *testing.F) {
+	for _, s := range []string{"<>&", `\u003c`, `\\u003e`, "a\\", "\u2029"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		escaped, err := json.Marshal(s)
+		if err != nil {
+			t.Skip()
+		}
+		want, err := Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := UnescapeHTML(escaped); string(got) != string(want) {
+			t.Errorf("UnescapeHTML(%s) = %s; want %s", escaped, got, want)
+		}
+	})
+}
