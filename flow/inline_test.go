@@ -148,3 +148,63 @@ func TestFanoutIsTheHosts(t *testing.T) {
 		t.Errorf("the hosted fan-out's log differs from a default run's:\nhosted  %s\ndefault %s", a, b)
 	}
 }
+
+// hostDeadline is a run context a test ends by hand, as a Temporal
+// workflow's timer ends one: Err is context.DeadlineExceeded once ended.
+type hostDeadline struct {
+	done chan struct{}
+	err  error
+}
+
+func (h *hostDeadline) Deadline() (time.Time, bool) { return time.Time{}, false }
+func (h *hostDeadline) Done() <-chan struct{}       { return h.done }
+func (h *hostDeadline) Err() error                  { return h.err }
+func (h *hostDeadline) Value(any) any               { return nil }
+func (h *hostDeadline) fire() {
+	h.err = context.DeadlineExceeded
+	close(h.done)
+}
+
+// TestDeadlineIsTheHostsClock: with WithDeadline, a run's timeout is the
+// host's context, not the wall clock's; when it ends while an inline stage
+// runs, the run fails at that stage as a concurrent run's watch says it
+// (cancelled while this stage ran, the deadline its cause), and the next
+// stage never starts.
+func TestDeadlineIsTheHostsClock(t *testing.T) {
+	h := &hostDeadline{done: make(chan struct{})}
+	var asked []time.Duration
+	deadline := func(_ context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+		asked = append(asked, d)
+		return h, func() {}
+	}
+	ran := map[string]bool{}
+	c := mustBuild(t, flow.New("host-clock").
+		Stage("slow", func(_ context.Context, s *flow.Scope) error {
+			ran["slow"] = true
+			h.fire() // the host's timer fires while the stage waits on its host
+			return nil
+		}).
+		Stage("after", func(context.Context, *flow.Scope) error {
+			ran["after"] = true
+			return nil
+		}))
+	res, err := c.Run(context.Background(), flow.WithInline(), flow.WithTimeout(time.Hour), flow.WithDeadline(deadline))
+	if res == nil || err == nil {
+		t.Fatalf("result %v, error %v; want a cancelled run's result and its error", res, err)
+	}
+	if len(asked) != 1 || asked[0] != time.Hour {
+		t.Errorf("the host's deadline was asked for %v; want once, for the run's 1h", asked)
+	}
+	if res.Status != flow.StatusCancelled || res.Err == nil || res.Err.Stage != "slow" ||
+		res.Err.Message != "the run was cancelled while this stage ran: context deadline exceeded" {
+		t.Errorf("status %s, error %+v; want cancelled at slow, while it ran, by the deadline", res.Status, res.Err)
+	}
+	if !ran["slow"] || ran["after"] {
+		t.Errorf("ran %v; want slow only", ran)
+	}
+	// No timeout, no deadline asked for.
+	asked, h = nil, &hostDeadline{done: make(chan struct{})}
+	if _, err := c.Run(context.Background(), flow.WithInline(), flow.WithDeadline(deadline)); err != nil || len(asked) != 0 {
+		t.Errorf("without a timeout the deadline was asked for %v (err %v); want never", asked, err)
+	}
+}

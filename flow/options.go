@@ -24,6 +24,7 @@ type runOptions struct {
 	gather          []string
 	inline          bool
 	fanout          Fanout
+	deadline        Deadline
 }
 
 // WithRecorders attaches recorders to the run.
@@ -51,6 +52,17 @@ func WithInputs(in map[string]any) RunOption {
 
 // WithTimeout bounds the whole run; past it the run is cancelled.
 func WithTimeout(d time.Duration) RunOption { return func(o *runOptions) { o.timeout = d } }
+
+// Deadline makes a run's timeout context on a host's clock: a context
+// that ends d after the call, its Err then context.DeadlineExceeded (so
+// the run says it timed out, not that it was cancelled), and the func
+// that lets go of it. WithTimeout's context is the wall clock's
+// (context.WithTimeout); a host whose code must be deterministic, as a
+// Temporal workflow's, gives its own timer.
+type Deadline func(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc)
+
+// WithDeadline makes WithTimeout's context with f.
+func WithDeadline(f Deadline) RunOption { return func(o *runOptions) { o.deadline = f } }
 
 // WithMaxDepth bounds nesting (default DefaultMaxDepth).
 func WithMaxDepth(n int) RunOption { return func(o *runOptions) { o.maxDepth = n } }

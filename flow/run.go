@@ -200,7 +200,11 @@ func (r *runner) finish(ctx context.Context, root *frame, body func(context.Cont
 	r.started = time.Now()
 	if r.opts.timeout > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, r.opts.timeout)
+		if r.opts.deadline != nil {
+			ctx, cancel = r.opts.deadline(ctx, r.opts.timeout)
+		} else {
+			ctx, cancel = context.WithTimeout(ctx, r.opts.timeout)
+		}
 		defer cancel()
 	}
 	root.event(recorder.Event{Kind: recorder.RunStart, StageName: r.chart.name})

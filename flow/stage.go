@@ -24,6 +24,9 @@ func (r *runner) runStage(ctx context.Context, f *frame, n *node) error {
 		var err error
 		if r.inline(ctx, n) {
 			err = safeStage(ctx, n.fn, s)
+			if ctx.Done() != nil && ctx.Err() != nil { // an inline run's host deadline: see call
+				err = cancelledWhileRunning(err, ctx)
+			}
 		} else {
 			err = r.call(ctx, s, func(ctx context.Context) error { return n.fn(ctx, s) })
 		}
@@ -130,7 +133,14 @@ func safeStage(ctx context.Context, fn StageFunc, s *Scope) (err error) {
 // (WithInline), it runs on the caller's goroutine.
 func (r *runner) call(ctx context.Context, s *Scope, body func(context.Context) error) error {
 	if r.opts.inline {
-		return safeCall(ctx, body)
+		// Nothing watches the context while an inline body runs; one that
+		// ended meanwhile (a host's deadline, WithDeadline) ended the run
+		// while this stage ran, as the watch below would have said.
+		err := safeCall(ctx, body)
+		if ctx.Err() != nil {
+			return cancelledWhileRunning(err, ctx)
+		}
+		return err
 	}
 	runCtx := ctx
 	if s.n.timeout > 0 {
@@ -170,9 +180,18 @@ func (r *runner) call(ctx context.Context, s *Scope, body func(context.Context) 
 		return fmt.Errorf("%w (%s)", ErrStageTimeout, s.n.timeout)
 	}
 	if err != nil && runCtx.Err() != nil {
-		return fmt.Errorf("the run was cancelled while this stage ran: %w", err)
+		return cancelledWhileRunning(err, runCtx)
 	}
 	return err
+}
+
+// cancelledWhileRunning is the failure of a stage whose run ended while it
+// ran: its own error, or the run's when it returned none.
+func cancelledWhileRunning(err error, run context.Context) error {
+	if err == nil {
+		err = run.Err()
+	}
+	return fmt.Errorf("the run was cancelled while this stage ran: %w", err)
 }
 
 func safeCall(ctx context.Context, body func(context.Context) error) (err error) {

@@ -47,6 +47,9 @@ func (r *run) options(extra ...flow.RunOption) []flow.RunOption {
 	if r.o.timeout > 0 {
 		opts = append(opts, flow.WithTimeout(r.o.timeout))
 	}
+	if r.o.deadline != nil {
+		opts = append(opts, flow.WithDeadline(r.o.deadline))
+	}
 	if r.o.inline {
 		opts = append(opts, flow.WithInline())
 	}

@@ -63,8 +63,9 @@ type execOptions struct {
 	// stubs answer for exec and plugin stages (WithStubs, stubs.go).
 	stubs Stubs
 	// inline, fanout: WithInline, WithFanout (stubs.go).
-	inline bool
-	fanout flow.Fanout
+	inline   bool
+	fanout   flow.Fanout
+	deadline flow.Deadline
 }
 
 // WithRecorders attaches more recorders (e.g. an NDJSON stream).

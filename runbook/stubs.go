@@ -355,3 +355,8 @@ func (rs *runState) readStub(ctx context.Context, st *chart.StageSpec, s *flow.S
 // with a deterministic concurrency of its own, as a Temporal workflow's
 // coroutines are. The record is the same.
 func WithFanout(f flow.Fanout) ExecOption { return func(o *execOptions) { o.fanout = f } }
+
+// WithDeadline makes WithTimeout's deadline on the host's clock
+// (flow.WithDeadline): with WithInline, for a host whose code must not
+// read the wall clock, as a Temporal workflow's (a workflow timer).
+func WithDeadline(f flow.Deadline) ExecOption { return func(o *execOptions) { o.deadline = f } }

@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/log"
@@ -34,11 +35,13 @@ const (
 const usage = `runbook-temporal runs runbooks on Temporal (docs/SCALE.md).
 
   runbook-temporal exec --temporal ADDR [--namespace NS] [--task-queue Q] [--input name=value]... [--inputs FILE]
-                        [--max-rows N] [--narrative] [--workflow-id ID] [--resume-command CMD] [--record FILE] [--quiet] CHART
+                        [--max-rows N] [--narrative] [--timeout D] [--workflow-id ID] [--resume-command CMD] [--record FILE] [--quiet] CHART
       run CHART as one workflow; print its result record as JSON; with
       --record, save the run record (for runbook explain) to FILE; --inputs
       reads a JSON object of inputs; --max-rows and --narrative are runbook
-      exec's --max-rows and --verbose, kept in the record; --resume-command
+      exec's --max-rows and --verbose, kept in the record; --timeout is
+      exec's, up to the run's end or first pause, on a workflow timer;
+      --resume-command
       is what a paused record says to answer it with, the workflow id
       added after it (default runbook-temporal resume --temporal ADDR
       --namespace NS); --quiet prints nothing but errors (the record file
@@ -71,12 +74,14 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var quiet, narrative *bool
 	var saveChart *string
 	var maxRows *int
+	var timeout *time.Duration
 	switch args[0] {
 	case "exec":
 		fs.Var(&inputs, "input", "an input as name=value (repeatable)")
 		inputsFile = fs.String("inputs", "", "read inputs from FILE, a JSON object (--input wins over it)")
 		recordFile = fs.String("record", "", "write the full run record to FILE")
 		maxRows = fs.Int("max-rows", 0, "show at most N verdict rows in the record")
+		timeout = fs.Duration("timeout", 0, "cancel the run after this duration, up to its end or first pause (a workflow timer)")
 		narrative = fs.Bool("narrative", false, "keep the run's narrative in the record")
 		workflowID = fs.String("workflow-id", "", "the run's workflow id (default: one made up)")
 		resumeCmd = fs.String("resume-command", "", "what a paused record says to answer it with")
@@ -123,6 +128,10 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		if *maxRows < 0 {
 			fmt.Fprintf(stderr, "runbook-temporal exec: --max-rows %d: want a whole number of rows ≥ 1\n", *maxRows)
+			return ExitUsage
+		}
+		if *timeout < 0 {
+			fmt.Fprintf(stderr, "runbook-temporal exec: --timeout %s: want a positive duration\n", *timeout)
 			return ExitUsage
 		}
 	}
@@ -173,7 +182,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if ex.WorkflowID == "" {
 		ex.WorkflowID = newWorkflowID(pos[0])
 	}
-	in := RunInput{Inputs: given, MaxRows: *maxRows, Narrative: *narrative, ResumeCommand: again + " " + ex.WorkflowID}
+	in := RunInput{Inputs: given, MaxRows: *maxRows, Narrative: *narrative, Timeout: *timeout, ResumeCommand: again + " " + ex.WorkflowID}
 	if *resumeCmd != "" {
 		in.ResumeCommand = *resumeCmd + " " + ex.WorkflowID
 	}

@@ -98,6 +98,9 @@ func (e *Executor) Exec(ctx context.Context, in RunInput) (*Run, error) {
 	if _, err := rb.PlanInputs(in.Inputs); err != nil {
 		return nil, err
 	}
+	if in.Timeout < 0 {
+		return nil, fmt.Errorf("Timeout %s: want a positive duration, or 0 for none", in.Timeout)
+	}
 	if in.MaxRows < 0 {
 		return nil, fmt.Errorf("MaxRows %d: want a whole number of rows ≥ 1, or 0 for the chart's own", in.MaxRows)
 	}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"go.temporal.io/sdk/temporal"
@@ -69,6 +70,11 @@ type RunInput struct {
 	// answer it with, as runbook.WithResumeCommand: on Temporal it names
 	// the workflow, not a record file.
 	ResumeCommand string `json:",omitempty"`
+	// Timeout, when set, bounds the run up to its end or its first pause,
+	// as runbook.WithTimeout (`runbook exec --timeout`), on a workflow
+	// timer (deadline.go). A run answered later has no timeout, as a
+	// local `runbook resume` without --timeout.
+	Timeout time.Duration `json:",omitempty"`
 }
 
 // execOptions are the run options a RunInput asks for beyond the
@@ -144,7 +150,11 @@ func RunWorkflow(ctx workflow.Context, in RunInput) (*RunOutput, error) {
 	execOpts := append([]runbook.ExecOption{runbook.WithStubs(st), runbook.WithInline(), runbook.WithFanout(st.fanout)}, in.execOptions()...)
 	// context.Background never ends: the run's cancellation is the
 	// workflow's, which ends the activity it waits on.
-	res, err := rb.Exec(context.Background(), in.Inputs, execOpts...)
+	first := execOpts
+	if in.Timeout > 0 {
+		first = append(slices.Clip(execOpts), runbook.WithTimeout(in.Timeout), runbook.WithDeadline(st.deadline))
+	}
+	res, err := rb.Exec(context.Background(), in.Inputs, first...)
 	if err != nil {
 		return nil, temporal.NewNonRetryableApplicationError(err.Error(), "inputs", nil)
 	}
@@ -321,6 +331,14 @@ func (s *workflowStubs) Exec(bctx context.Context, call runbook.ExecCall) (*runb
 	defer s.slot(ctx)()
 	var facts runbook.ProcFacts
 	if err := workflow.ExecuteActivity(ctx, ActivityName, call).Get(ctx, &facts); err != nil {
+		if bctx.Err() != nil {
+			// The run's deadline (deadline.go) cancelled the activity:
+			// filed as a local run files a process its run's end stopped.
+			// Whether it had started on a worker is not known here, so it
+			// is said to have (its outcome is then unknown, never "did
+			// not run").
+			return &runbook.ExecStub{Ran: &runbook.ProcFacts{Started: true, Cancelled: true}}, nil
+		}
 		return nil, fmt.Errorf("exec on a Temporal worker: %w", err)
 	}
 	return &runbook.ExecStub{Ran: &facts}, nil

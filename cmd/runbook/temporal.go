@@ -64,10 +64,10 @@ func (t *temporalFlags) args() []string {
 var onTemporalOnly = []string{"temporal", "task-queue", "namespace"}
 
 // passedToTemporal are exec's own flags a run on Temporal takes too, and
-// resumePassedToTemporal resume's. The rest (the timeout, plugin and
-// chart-path flags) are refused by checkExecutor, said in words.
+// resumePassedToTemporal resume's. The rest (the plugin and chart-path
+// flags, and resume's --timeout) are refused by checkExecutor, said in words.
 var (
-	passedToTemporal       = []string{"input", "inputs", "record", "format", "fail-on", "max-rows", "verbose", "quiet"}
+	passedToTemporal       = []string{"input", "inputs", "record", "format", "fail-on", "max-rows", "verbose", "quiet", "timeout"}
 	resumePassedToTemporal = []string{"input", "inputs", "record", "reject", "answered-by", "format", "fail-on", "quiet"}
 )
 
@@ -118,6 +118,9 @@ func execOnTemporal(ctx context.Context, path string, f execFlags, t temporalFla
 	if err := f.checkRunFlags(); err != nil {
 		return err
 	}
+	if f.timeout < 0 {
+		return &usageError{err: fmt.Errorf("--timeout %s: want a positive duration", f.timeout), showUsage: true}
+	}
 	if path == stdinChart {
 		return &usageError{err: errors.New("--executor temporal: give the chart as a file (the workflow carries its bytes and its name), not -")}
 	}
@@ -161,6 +164,9 @@ func execOnTemporal(ctx context.Context, path string, f execFlags, t temporalFla
 	}
 	if f.verbose {
 		a = append(a, "--narrative")
+	}
+	if f.timeout > 0 {
+		a = append(a, "--timeout", f.timeout.String())
 	}
 	if err := ranOnTemporal(handOff(ctx, append(a, "--", path), stdout, stderr)); err != nil {
 		return err

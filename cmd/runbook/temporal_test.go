@@ -82,12 +82,12 @@ func TestTemporalHandOff(t *testing.T) {
 	log := fakeRecorder(t, "2", "", "")
 	chart := "../../testdata/issue14/disks/chart.yaml"
 	r := handOffRun("exec", "--executor", "temporal", "--temporal", "tmp.example:7233", "--task-queue", "db",
-		"--namespace", "ops", "--input", "listing=/ 10", "--record", "run.json", "--max-rows", "2", "-v", chart)
+		"--namespace", "ops", "--input", "listing=/ 10", "--record", "run.json", "--max-rows", "2", "-v", "--timeout", "90s", chart)
 	got := readLog(t, log)
 	for _, want := range []string{
 		argLines("exec", "--temporal", "tmp.example:7233", "--task-queue", "db", "--namespace", "ops", "--inputs"),
 		"{\"listing\":\"/ 10\"}\n" + argLines("--record", "run.json", "--quiet", "--resume-command",
-			"runbook resume --executor temporal --temporal tmp.example:7233 --namespace ops", "--max-rows", "2", "--narrative", "--", chart),
+			"runbook resume --executor temporal --temporal tmp.example:7233 --namespace ops", "--max-rows", "2", "--narrative", "--timeout", "1m30s", "--", chart),
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("exec handed off:\n%s\nwant it to hold:\n%s", got, want)
@@ -215,7 +215,7 @@ func TestTemporalUsage(t *testing.T) {
 		{[]string{"exec", "--executor", "nomad", "disk.yaml"}, `Error: --executor "nomad": want one of local, temporal`},
 		{[]string{"exec", "--temporal", "h:1", "disk.yaml"}, "Error: --temporal: only with --executor temporal"},
 		{[]string{"exec", "--executor", "temporal", "disk.yaml"}, "Error: --executor temporal: give --temporal host:port"},
-		{[]string{"exec", "--executor", "temporal", "--temporal", "h:1", "--timeout", "1s", "--plugin-dir", "p", "disk.yaml"}, "Error: --plugin-dir, --timeout: not with --executor temporal yet"},
+		{[]string{"exec", "--executor", "temporal", "--temporal", "h:1", "--honesty", "inprocess", "--plugin-dir", "p", "disk.yaml"}, "Error: --honesty, --plugin-dir: not with --executor temporal yet"},
 		{[]string{"worker"}, "Error: --temporal host:port is required"},
 		{[]string{"worker", "--temporal", "h:1", "extra"}, "Error: unknown command \"extra\" for \"runbook worker\""},
 	} {

@@ -1,0 +1,114 @@
+package temporal
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"go.temporal.io/sdk/workflow"
+)
+
+// A run's --timeout on Temporal. Locally the run's context ends on the
+// wall clock (context.WithTimeout); workflow code may not read that clock,
+// so here the deadline is a workflow timer, which a replay fires at the
+// same point of the history. When it fires, two things end: the run's
+// context (the engine then says the run timed out, as a local run does)
+// and the workflow context the run's activities were scheduled with (so
+// an activity waited on ends now, cancelled, rather than at its own
+// timeout).
+
+// deadline is flow.Deadline on a workflow timer: the context it returns
+// ends, with context.DeadlineExceeded, when a timer of d started now
+// fires. The stop func cancels the timer (the run ended first) and ends
+// the context as cancelled. It sets s.ctx to a context the timer cancels,
+// so every activity the run schedules from here on is cancelled with it.
+func (s *workflowStubs) deadline(_ context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	runCtx, cancelRun := workflow.WithCancel(s.ctx)
+	timerCtx, cancelTimer := workflow.WithCancel(s.ctx)
+	s.ctx = runCtx
+	dc := &timerContext{done: make(chan struct{})}
+	workflow.Go(timerCtx, func(w workflow.Context) {
+		if err := workflow.NewTimer(w, d).Get(w, nil); err != nil {
+			return // the run ended first: the timer was cancelled
+		}
+		dc.end(context.DeadlineExceeded)
+		cancelRun()
+	})
+	return dc, func() {
+		cancelTimer()
+		dc.end(context.Canceled)
+	}
+}
+
+// timerContext is a context.Context ended by workflow code, never by a
+// goroutine: a context derived from it (context.WithCancel, WithTimeout)
+// is told through AfterFunc, called by end on the coroutine that ends it,
+// so deriving one starts no goroutine (context's propagateCancel uses an
+// AfterFunc method where its parent has one) and everything happens in an
+// order a replay repeats.
+type timerContext struct {
+	mu    sync.Mutex // workflow coroutines run one at a time; context's callers may not
+	done  chan struct{}
+	err   error
+	after []*afterFunc
+}
+
+type afterFunc struct {
+	f       func()
+	stopped bool
+}
+
+func (c *timerContext) Deadline() (time.Time, bool) { return time.Time{}, false } // a workflow's time is not the wall clock's
+func (c *timerContext) Done() <-chan struct{}       { return c.done }
+func (c *timerContext) Value(any) any               { return nil }
+
+func (c *timerContext) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
+
+// AfterFunc calls f once c ends (at once if it has), as context.AfterFunc
+// does; stop keeps f from being called and says whether it did.
+func (c *timerContext) AfterFunc(f func()) (stop func() bool) {
+	c.mu.Lock()
+	a := &afterFunc{f: f}
+	if c.err != nil {
+		c.mu.Unlock()
+		f() // outside the lock: f may ask c for its Err
+		return func() bool { return false }
+	}
+	c.after = append(c.after, a)
+	c.mu.Unlock()
+	return func() bool {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		was := a.stopped
+		a.stopped = true
+		return !was
+	}
+}
+
+// end ends c with err, the first time, and calls its AfterFuncs in the
+// order they were given.
+func (c *timerContext) end(err error) {
+	c.mu.Lock()
+	if c.err != nil {
+		c.mu.Unlock()
+		return
+	}
+	c.err = err
+	close(c.done)
+	var run []func()
+	for _, a := range c.after {
+		if !a.stopped {
+			a.stopped = true
+			run = append(run, a.f)
+		}
+	}
+	c.after = nil
+	c.mu.Unlock()
+	for _, f := range run {
+		f()
+	}
+}

@@ -1,0 +1,64 @@
+package temporal_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/openrunbook/runbook/runbook"
+	"github.com/openrunbook/runbook/temporal"
+)
+
+// TestTimeoutOnAWorkflowTimer: a run's --timeout on Temporal is a workflow
+// timer: the run ends when it fires, not when its activities' own
+// timeouts pass, with the record of a local run that timed out at the same
+// point (the same statuses, script rows and standing), and a replay of it
+// is deterministic (the worker replays its own history at the end of the
+// test server's life; a run with no timeout starts no timer).
+func TestTimeoutOnAWorkflowTimer(t *testing.T) {
+	const chart = "testdata/charts/slow.yaml"
+	_, c := server(t, "timeout")
+	ex := &temporal.Executor{Client: c, TaskQueue: "timeout"}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	start := time.Now()
+	run, err := ex.ExecFileWith(ctx, chart, temporal.RunInput{Timeout: 3 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 20*time.Second {
+		t.Errorf("the run took %s; want it ended by its 3s timeout, not by its stages' 30s", took)
+	}
+	rb, err := runbook.Open(chart)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := rb.Exec(ctx, nil, runbook.WithTimeout(3*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := run.RunRecord()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := res.Record
+	if got.Result.Status != want.Status || got.Result.Status != "cancelled" {
+		t.Errorf("status %q; the local run's %q (want cancelled)", got.Result.Status, want.Status)
+	}
+	if got.Result.Error == nil || want.Error == nil || got.Result.Error.Message != want.Error.Message {
+		t.Errorf("error %+v; the local run's %+v", got.Result.Error, want.Error)
+	}
+	if g, w := got.Result.Assessment.Line, want.Assessment.Line; g != w || !strings.Contains(g, "timed out") {
+		t.Errorf("standing line\n  %s\nthe local run's\n  %s\n(want it to say the run timed out)", g, w)
+	}
+	if g, w := len(got.Result.Scripts), len(want.Scripts); g != w {
+		t.Fatalf("%d script rows; the local run has %d", g, w)
+	}
+	for i := range want.Scripts {
+		g, w := got.Result.Scripts[i], want.Scripts[i]
+		if g.Path != w.Path || g.Label != w.Label || g.Cause != w.Cause || g.Words != w.Words {
+			t.Errorf("script row %d: %s %s (%s); the local run's %s %s (%s)", i, g.Path, g.Label, g.Cause, w.Path, w.Label, w.Cause)
+		}
+	}
+}
