@@ -140,6 +140,8 @@ type session struct {
 	roots        []string
 	rootNames    []string // roots as given
 	allowWritten []string
+	// sources, when set (Sources), are the only subflow charts there are.
+	sources map[string][]byte
 }
 
 func newSession(root string, opts []LoadOption) *session {
@@ -189,6 +191,18 @@ func (s *session) loadFile(path, written string, at Pos, stage string, stack []f
 		if written != path {
 			what += fmt.Sprintf(" (%s)", path)
 		}
+	}
+	if s.sources != nil && at.Line > 0 {
+		data, ok := s.sources[path]
+		if !ok {
+			s.add(where, stage, "%s is not among the charts the run was given: the run's sources hold every chart its root mounted where it was started (chart.Sources)", what)
+			return nil
+		}
+		if !looksLikeChart(data) {
+			s.add(where, stage, "%s %s", what, notChartWords)
+			return nil
+		}
+		return s.parseBytes(path, data, stack)
 	}
 	f, err := os.Open(path)
 	if err != nil {

@@ -29,6 +29,21 @@ func AllowDir(dir string) LoadOption {
 	return func(s *session) { s.allowWritten = append(s.allowWritten, dir) }
 }
 
+// Sources makes files the subflow charts a chart may mount: each by the
+// path the loader reads it at (the mounting chart's folder joined with the
+// path written, as Spec.File names it), none read from disk, and a path
+// not among them a load error. The folder rules above still hold. It is
+// for a chart loaded where its files are not, as a Temporal worker loads
+// the chart a run was started with elsewhere (SubflowFiles gathers them).
+func Sources(files map[string][]byte) LoadOption {
+	return func(s *session) {
+		s.sources = files
+		if s.sources == nil {
+			s.sources = map[string][]byte{}
+		}
+	}
+}
+
 // confine sets the folders subflow charts may be read from: the root
 // chart's folder (the folder of file as named, symlinks resolved) and each
 // AllowDir folder.

@@ -1,6 +1,10 @@
 package runbook
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
 	"slices"
 
 	"github.com/openrunbook/runbook/chart"
@@ -65,4 +69,38 @@ func walkStages(scope []flow.ScopeStep, depth int, branch string, ss []chart.Sta
 			}
 		}
 	}
+}
+
+// SubflowFiles are the bytes of every chart file the chart mounts
+// (`subflow: {chart: …}`, at any depth), by the path it was loaded from
+// (chart.Sources takes them): what a run started here needs to load the
+// same chart where these files are not. Each is read again and must be
+// the bytes the chart was loaded from (its SHA-256): a file changed since
+// is an error, never another chart.
+func (rb *Runbook) SubflowFiles() (map[string][]byte, error) {
+	var files map[string][]byte
+	var err error
+	rb.WalkStages(func(v StageVisit) {
+		sf := v.Stage.Subflow
+		if err != nil || sf == nil || sf.Spec == nil || sf.Spec.File == "" {
+			return
+		}
+		if _, seen := files[sf.Spec.File]; seen {
+			return
+		}
+		var b []byte
+		if b, err = os.ReadFile(sf.Spec.File); err != nil {
+			err = fmt.Errorf("subflow chart %s: %w", sf.Spec.File, err)
+			return
+		}
+		if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != sf.Spec.SHA256 {
+			err = fmt.Errorf("subflow chart %s changed since the chart was loaded: load it again", sf.Spec.File)
+			return
+		}
+		if files == nil {
+			files = map[string][]byte{}
+		}
+		files[sf.Spec.File] = b
+	})
+	return files, err
 }

@@ -50,7 +50,8 @@ const usage = `runbook-temporal runs runbooks on Temporal (docs/SCALE.md).
       answer the question of a run waiting at an ask: stage (exec names its
       workflow), as runbook resume answers a paused record; print the result
       record when the run ends or asks again (--quiet: nothing but errors);
-      --save-chart writes the chart the run was started with to FILE
+      --save-chart writes the chart the run was started with to FILE, as
+      JSON {"File", "Chart", "Sources"} (its name, bytes, mounted charts)
   runbook-temporal worker --temporal ADDR [--namespace NS] [--task-queue Q]
       run the workflows and the exec stages' processes of that task queue,
       on this machine, until interrupted
@@ -92,7 +93,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		answeredBy = fs.String("answered-by", "", "who answered (default: the OS user)")
 		reject = fs.String("reject", "", "reject the question with this reason: the run ends failed")
 		quiet = fs.Bool("quiet", false, "print nothing but errors")
-		saveChart = fs.String("save-chart", "", "write the chart the run was started with to FILE")
+		saveChart = fs.String("save-chart", "", "write the chart the run was started with to FILE (JSON: File, Chart, Sources)")
 	case "worker":
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
@@ -170,7 +171,11 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return ExitUsage
 		}
 		if *saveChart != "" {
-			if err := os.WriteFile(*saveChart, run.Chart, 0o600); err != nil {
+			b, err := json.Marshal(run.Chart)
+			if err == nil {
+				err = os.WriteFile(*saveChart, b, 0o600)
+			}
+			if err != nil {
 				fmt.Fprintf(stderr, "runbook-temporal resume: %v\n", err)
 				return ExitFailed
 			}

@@ -40,9 +40,20 @@ type Run struct {
 	// Paused says the run waits at an ask: stage for an answer
 	// (Executor.Answer); Record is then the paused record.
 	Paused bool
-	// Chart is the chart file's bytes the run was started with, when the
-	// caller did not have them (a run answered by Executor.Answer).
-	Chart []byte `json:",omitempty"`
+	// Chart is the chart the run was started with, when the caller did
+	// not have it (a run answered by Executor.Answer): the file's name
+	// and bytes and the charts it mounts, as RunInput carries them.
+	Chart *RunChart `json:",omitempty"`
+}
+
+// RunChart is the chart a run was started with: what `runbook resume
+// --executor temporal` prints a continued run with (its result.nagios,
+// its scripts' keys). runbook-temporal resume --save-chart writes it as
+// JSON.
+type RunChart struct {
+	File    string
+	Chart   []byte
+	Sources map[string][]byte `json:",omitempty"`
 }
 
 // RunRecord reads the run's record.
@@ -87,13 +98,20 @@ func (e *Executor) ExecFileWith(ctx context.Context, path string, in RunInput) (
 func (e *Executor) Exec(ctx context.Context, in RunInput) (*Run, error) {
 	// The chart and the inputs are checked here, as a local run checks
 	// them, so a refusal is said before any workflow starts.
-	spec, err := chart.Parse(in.File, in.Chart)
+	spec, err := chart.Parse(in.File, in.Chart, in.loadOptions()...)
 	if err != nil {
 		return nil, err
 	}
 	rb, err := runbook.Build(spec)
 	if err != nil {
 		return nil, err
+	}
+	if in.Sources == nil {
+		// The charts it mounts go with it: a worker may not have them, or
+		// have others by the same names.
+		if in.Sources, err = rb.SubflowFiles(); err != nil {
+			return nil, err
+		}
 	}
 	if _, err := rb.PlanInputs(in.Inputs); err != nil {
 		return nil, err
@@ -214,14 +232,14 @@ func (e *Executor) Answer(ctx context.Context, workflowID string, a Answer) (*Ru
 	}
 	run, err := e.wait(ctx, e.Client.GetWorkflow(ctx, workflowID, ""), p.Seq)
 	if run != nil {
-		run.Chart = p.Chart
+		run.Chart = &RunChart{File: p.File, Chart: p.Chart, Sources: p.Sources}
 	}
 	return run, err
 }
 
 // pausedRun is the runbook and the record of a paused run.
 func pausedRun(p *Paused) (*runbook.Runbook, *record.RunRecord, error) {
-	spec, err := chart.Parse(p.File, p.Chart)
+	spec, err := chart.Parse(p.File, p.Chart, RunInput{Sources: p.Sources}.loadOptions()...)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -70,11 +70,26 @@ type RunInput struct {
 	// answer it with, as runbook.WithResumeCommand: on Temporal it names
 	// the workflow, not a record file.
 	ResumeCommand string `json:",omitempty"`
+	// Sources are the chart files the chart mounts (subflow charts), by
+	// the path it loaded them at (runbook.Runbook.SubflowFiles): the
+	// workflow loads them from here, not from the worker's disk, so the
+	// run is of the chart it was started with wherever it runs. Nil for a
+	// chart that mounts none (and for runs started before it was sent).
+	Sources map[string][]byte `json:",omitempty"`
 	// Timeout, when set, bounds the run up to its end or its first pause,
 	// as runbook.WithTimeout (`runbook exec --timeout`), on a workflow
 	// timer (deadline.go). A run answered later has no timeout, as a
 	// local `runbook resume` without --timeout.
 	Timeout time.Duration `json:",omitempty"`
+}
+
+// loadOptions load the run's chart from its sources when it was sent
+// them.
+func (in RunInput) loadOptions() []chart.LoadOption {
+	if in.Sources == nil {
+		return nil
+	}
+	return []chart.LoadOption{chart.Sources(in.Sources)}
 }
 
 // execOptions are the run options a RunInput asks for beyond the
@@ -126,7 +141,7 @@ const maxInFlight = 1000
 // ask: stage waits for AnswerSignal and goes on with runbook's Resume, as
 // many times as it asks (PausedQuery reads it while it waits).
 func RunWorkflow(ctx workflow.Context, in RunInput) (*RunOutput, error) {
-	spec, err := chart.Parse(in.File, in.Chart)
+	spec, err := chart.Parse(in.File, in.Chart, in.loadOptions()...)
 	if err != nil {
 		return nil, temporal.NewNonRetryableApplicationError(err.Error(), "chart", nil)
 	}
@@ -179,7 +194,7 @@ func RunWorkflow(ctx workflow.Context, in RunInput) (*RunOutput, error) {
 		if err != nil {
 			return nil, err
 		}
-		paused = &Paused{Seq: seq, File: in.File, Chart: in.Chart, Record: out.Record, RecordGzip: out.RecordGzip}
+		paused = &Paused{Seq: seq, File: in.File, Chart: in.Chart, Sources: in.Sources, Record: out.Record, RecordGzip: out.RecordGzip}
 		for {
 			var a Answer
 			answers.Receive(ctx, &a)
@@ -223,6 +238,7 @@ type Paused struct {
 	Seq        int
 	File       string
 	Chart      []byte
+	Sources    map[string][]byte `json:",omitempty"`
 	Record     []byte `json:",omitempty"`
 	RecordGzip []byte `json:",omitempty"`
 }

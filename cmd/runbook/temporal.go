@@ -299,22 +299,26 @@ func resumeOnTemporal(ctx context.Context, workflowID string, f resumeFlags, t t
 	if recordPath == "" {
 		recordPath = filepath.Join(tmp, "run.json")
 	}
-	chartPath := filepath.Join(tmp, "chart.yaml")
+	chartPath := filepath.Join(tmp, "chart.json")
 	a = append(a, "--record", recordPath, "--save-chart", chartPath, "--quiet")
 	if err := ranOnTemporal(handOff(ctx, append(a, "--", workflowID), stdout, stderr)); err != nil {
 		return err
 	}
 	// The chart the run was started with, for what the record's printing
 	// reads of it (result.nagios, each script's into key).
-	rr, _, err := record.ReadRecord(recordPath)
-	if err != nil {
-		return exit(exitFailed, "reading the run's record: %v", err)
+	var rc struct {
+		File    string
+		Chart   []byte
+		Sources map[string][]byte
 	}
 	data, err := os.ReadFile(chartPath)
+	if err == nil {
+		err = json.Unmarshal(data, &rc)
+	}
 	if err != nil {
 		return exit(exitFailed, "reading the run's chart: %v", err)
 	}
-	spec, err := chart.Parse(rr.Chart, data)
+	spec, err := chart.Parse(rc.File, rc.Chart, chart.Sources(rc.Sources))
 	var rb *runbook.Runbook
 	if err == nil {
 		rb, err = runbook.Build(spec)

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -243,7 +244,20 @@ func TestTemporalResumeHandsOff(t *testing.T) {
 	if want.code != 1 {
 		t.Fatalf("the local resume: exit %d; want WARNING (1)\n%s", want.code, want.stderr)
 	}
-	log := fakeRecorder(t, "0", done, chart)
+	// The chart as runbook-temporal resume --save-chart writes it.
+	src, err := os.ReadFile(chart)
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved, err := json.Marshal(map[string]any{"File": chart, "Chart": src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runChart := filepath.Join(dir, "chart.json")
+	if err := os.WriteFile(runChart, saved, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	log := fakeRecorder(t, "0", done, runChart)
 	r := handOffRun("resume", "--executor", "temporal", "--temporal", "h:1", "--namespace", "ops",
 		"--input", "approve=true", "--answered-by", "ann", "--record", "done.json", "--format", "nagios", "wf-1")
 	if got, want := readLog(t, log), argLines("resume", "--temporal", "h:1", "--namespace", "ops", "--answer", "approve=true",
