@@ -239,8 +239,8 @@ type Paused struct {
 	File       string
 	Chart      []byte
 	Sources    map[string][]byte `json:",omitempty"`
-	Record     []byte `json:",omitempty"`
-	RecordGzip []byte `json:",omitempty"`
+	Record     []byte            `json:",omitempty"`
+	RecordGzip []byte            `json:",omitempty"`
 }
 
 // Answer is the answer to a run's question, as `runbook resume` gives it:
