@@ -12,38 +12,14 @@ import (
 	"github.com/openrunbook/runbook/runbook"
 )
 
-// writeMounting writes a root chart that mounts sub/child.yaml twice,
-// which mounts grand.yaml beside it: three files, two of them mounted.
+// writeMounting copies testdata/mounting (a root chart that mounts
+// sub/child.yaml twice, which mounts grand.yaml beside it) to a folder of
+// the test's own, whose files it may change or delete.
 func writeMounting(t *testing.T) (dir, root string) {
 	t.Helper()
 	dir = t.TempDir()
-	files := map[string]string{
-		"root.yaml": `version: 1
-runbook: root
-stages:
-  - {id: a, subflow: {chart: sub/child.yaml}}
-  - {id: b, subflow: {chart: sub/child.yaml}}
-`,
-		"sub/child.yaml": `version: 1
-runbook: child
-stages:
-  - {id: echo, exec: {command: [echo, child], into: said}}
-  - {id: deeper, subflow: {chart: grand.yaml}}
-`,
-		"sub/grand.yaml": `version: 1
-runbook: grand
-stages:
-  - {id: mark, set: {grand: '"yes"'}}
-`,
-	}
-	for name, src := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	if err := os.CopyFS(dir, os.DirFS("../testdata/mounting")); err != nil {
+		t.Fatal(err)
 	}
 	return dir, filepath.Join(dir, "root.yaml")
 }

@@ -18,19 +18,8 @@ import (
 // itself when not given (the local record below is taken the same way).
 func TestSubflowChartsTravelWithTheRun(t *testing.T) {
 	dir := t.TempDir()
-	for name, src := range map[string]string{
-		"root.yaml": "version: 1\nrunbook: root\nstages:\n  - {id: a, subflow: {chart: sub/child.yaml}}\n  - {id: b, subflow: {chart: sub/child.yaml}}\n",
-		"sub/child.yaml": "version: 1\nrunbook: child\nstages:\n  - {id: echo, exec: {command: [echo, child], into: said}}\n" +
-			"  - {id: deeper, subflow: {chart: grand.yaml}}\n",
-		"sub/grand.yaml": "version: 1\nrunbook: grand\nstages:\n  - {id: mark, set: {grand: '\"yes\"'}}\n",
-	} {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	if err := os.CopyFS(dir, os.DirFS("../testdata/mounting")); err != nil {
+		t.Fatal(err)
 	}
 	root := filepath.Join(dir, "root.yaml")
 	local := masked(localRecord(t, root, nil))

@@ -87,17 +87,27 @@ docs/SCALE.md).`,
 	return cmd
 }
 
-func resumeRecord(ctx context.Context, path string, f resumeFlags, stdout, stderr io.Writer) error {
+// answers checks what resume's flags say alike wherever the run waits (a
+// record, or Temporal) and reads the answers they give.
+func (f *resumeFlags) answers() (map[string]any, error) {
 	if err := f.checkRunFlags(); err != nil {
-		return err
+		return nil, err
 	}
 	if f.reject != "" && (len(f.inputs) > 0 || f.inputsFile != "") {
 		// Secret inputs may still be needed for nothing: a rejection runs nothing.
-		return &usageError{err: errors.New("--reject answers the question: give no --input with it"), showUsage: true}
+		return nil, &usageError{err: errors.New("--reject answers the question: give no --input with it"), showUsage: true}
 	}
 	given, err := readInputs(f.inputsFile, f.inputs)
 	if err != nil {
-		return exit(exitUsage, "%v", err)
+		return nil, exit(exitUsage, "%v", err)
+	}
+	return given, nil
+}
+
+func resumeRecord(ctx context.Context, path string, f resumeFlags, stdout, stderr io.Writer) error {
+	given, err := f.answers()
+	if err != nil {
+		return err
 	}
 	logger := newLogger(stderr)
 	honesty, stopHonesty, err := startHonesty(f.plugins, logger)

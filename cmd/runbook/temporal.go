@@ -266,15 +266,9 @@ func resultBytes(path string) (json.RawMessage, error) {
 // runbook-temporal resume, each --input an answer, and its record printed
 // and judged as exec's.
 func resumeOnTemporal(ctx context.Context, workflowID string, f resumeFlags, t temporalFlags, stdout, stderr io.Writer) error {
-	if err := f.checkRunFlags(); err != nil {
-		return err
-	}
-	if f.reject != "" && (len(f.inputs) > 0 || f.inputsFile != "") {
-		return &usageError{err: errors.New("--reject answers the question: give no --input with it"), showUsage: true}
-	}
-	given, err := readInputs(f.inputsFile, f.inputs)
+	given, err := f.answers()
 	if err != nil {
-		return exit(exitUsage, "%v", err)
+		return err
 	}
 	tmp, err := os.MkdirTemp("", "runbook-temporal-")
 	if err != nil {
