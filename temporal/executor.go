@@ -117,10 +117,10 @@ func (e *Executor) Exec(ctx context.Context, in RunInput) (*Run, error) {
 		return nil, err
 	}
 	if in.Timeout < 0 {
-		return nil, fmt.Errorf("Timeout %s: want a positive duration, or 0 for none", in.Timeout)
+		return nil, fmt.Errorf("a run timeout of %s: want a positive duration, or 0 for none (RunInput.Timeout)", in.Timeout)
 	}
 	if in.MaxRows < 0 {
-		return nil, fmt.Errorf("MaxRows %d: want a whole number of rows ≥ 1, or 0 for the chart's own", in.MaxRows)
+		return nil, fmt.Errorf("a row cap of %d: want a whole number of rows ≥ 1, or 0 for the chart's own (RunInput.MaxRows)", in.MaxRows)
 	}
 	if !e.SecretsEncrypted {
 		for _, is := range spec.Inputs {
