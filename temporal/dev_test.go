@@ -46,7 +46,9 @@ func TestDevServer(t *testing.T) {
 	defer cancel()
 	wctx, stopWorker := context.WithCancel(ctx)
 	workerDone := make(chan int, 1)
-	go func() { workerDone <- temporal.Main(wctx, append([]string{"worker"}, common...), &bytes.Buffer{}, &bytes.Buffer{}) }()
+	go func() {
+		workerDone <- temporal.Main(wctx, append([]string{"worker"}, common...), &bytes.Buffer{}, &bytes.Buffer{})
+	}()
 	var out, errb bytes.Buffer
 	if code := temporal.Main(ctx, append(append([]string{"exec"}, common...), "--quiet", "testdata/charts/foreach.yaml"), &out, &errb); code != temporal.ExitCompleted {
 		t.Errorf("exec on the dev server exited %d: %s", code, errb.String())
