@@ -2,9 +2,12 @@ package temporal_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -120,5 +123,107 @@ func waitForEvent(t *testing.T, ctx context.Context, c client.Client, id string,
 			t.Fatalf("no %s event in workflow %s: %v", typ, id, ctx.Err())
 		case <-time.After(50 * time.Millisecond):
 		}
+	}
+}
+
+// TestWorkerLostWhileItsProcessRuns kills (SIGKILL, as a machine dies) the
+// worker process running two exec stages' processes and starts another
+// worker on its queue: the run goes on within about the heartbeat timeout
+// (20 s), not the stages' timeouts (10 min); the stage tried once is
+// outcome-unknown, its cause that its worker was lost and its into.error
+// naming the worker (pid@host), never completed and never run again; the
+// stage with retry: runs its second attempt on the new worker, which
+// completes, the record showing both attempts.
+func TestWorkerLostWhileItsProcessRuns(t *testing.T) {
+	ts := temporaltest.NewServer(temporaltest.WithT(t))
+	c := ts.GetDefaultClient()
+	dir := t.TempDir()
+	t.Cleanup(func() { // the killed worker's processes outlive it
+		for _, f := range []string{"once.pid", "retried.pid"} {
+			if b, err := os.ReadFile(filepath.Join(dir, f)); err == nil {
+				if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+					_ = syscall.Kill(pid, syscall.SIGKILL)
+				}
+			}
+		}
+	})
+	run := temporal.NewWorker(c, "lost-run") // the workflow
+	if err := run.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer run.Stop()
+	host, stderr := command(t, nil, "worker", "--temporal", ts.GetFrontendHostPort(), "--namespace", ts.GetDefaultNamespace(), "--task-queue", "lost-host")
+
+	ex := &temporal.Executor{Client: c, TaskQueue: "lost-run", WorkflowID: "lost-run"}
+	type result struct {
+		run *temporal.Run
+		err error
+	}
+	done := make(chan result, 1)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	go func() {
+		run, err := ex.ExecFile(ctx, "testdata/charts/lost.yaml", map[string]any{"dir": dir})
+		done <- result{run, err}
+	}()
+	for _, f := range []string{"once.pid", "retried.pid"} { // both processes run
+		for {
+			if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+				break
+			}
+			select {
+			case <-ctx.Done():
+				t.Fatalf("the processes never started on the host worker: %s", stderr.String())
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+	}
+	lostName := fmt.Sprintf("%d@", host.Process.Pid)
+	if err := host.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = host.Wait()
+	killed := time.Now()
+	next := temporal.NewWorker(c, "lost-host")
+	if err := next.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer next.Stop()
+
+	r := <-done
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	took := time.Since(killed)
+	t.Logf("the run ended %v after its worker was killed", took.Round(time.Millisecond))
+	if took > time.Minute {
+		t.Errorf("the run ended %v after its worker was killed, want about the heartbeat timeout (20s)", took)
+	}
+	rec, err := r.run.RunRecord()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string][]string{}
+	causes := map[string][]string{}
+	for _, row := range rec.Result.Scripts {
+		id := row.Path[strings.LastIndex(row.Path, "/")+1:]
+		rows[id] = append(rows[id], string(row.Label))
+		causes[id] = append(causes[id], row.Cause)
+	}
+	if got := strings.Join(rows["once"], " "); got != "outcome-unknown" || causes["once"][0] != "its worker was lost" {
+		t.Errorf("stage once: rows %q causes %q, want one outcome-unknown row, its worker was lost", got, causes["once"])
+	}
+	if got := strings.Join(rows["retried"], " "); got != "outcome-unknown completed" || causes["retried"][0] != "its worker was lost" {
+		t.Errorf("stage retried: rows %q causes %q, want outcome-unknown (its worker was lost) then completed", got, causes["retried"])
+	}
+	want := "the worker running the process was lost: no heartbeat from worker " + lostName
+	if !strings.Contains(string(r.run.Record), want) {
+		t.Errorf("the record does not name the lost worker (%q):\n%s", want, r.run.Record)
+	}
+	if !strings.Contains(string(r.run.Record), `"stdout": "second\n"`) {
+		t.Errorf("the retried stage's second attempt did not complete:\n%s", r.run.Record)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "once.pid")); err != nil {
+		t.Error(err)
 	}
 }
