@@ -30,16 +30,22 @@ const (
 
 const usage = `runbook-temporal runs runbooks on Temporal (docs/SCALE.md).
 
-  runbook-temporal exec --temporal ADDR [--namespace NS] [--task-queue Q] [--input name=value]... [--record FILE] CHART
+  runbook-temporal exec --temporal ADDR [--namespace NS] [--task-queue Q] [--codec-key FILE] [--input name=value]... [--record FILE] CHART
       run CHART as one workflow; print its result record as JSON; with
       --record, save the run record (for runbook explain) to FILE
-  runbook-temporal resume --temporal ADDR [--namespace NS] [--answer name=value]... [--reject REASON] [--answered-by WHO] [--record FILE] WORKFLOW_ID
+  runbook-temporal resume --temporal ADDR [--namespace NS] [--codec-key FILE] [--answer name=value]... [--reject REASON] [--answered-by WHO] [--record FILE] WORKFLOW_ID
       answer the question of a run waiting at an ask: stage (exec names its
       workflow), as runbook resume answers a paused record; print the result
       record when the run ends or asks again
-  runbook-temporal worker --temporal ADDR [--namespace NS] [--task-queue Q]
+  runbook-temporal worker --temporal ADDR [--namespace NS] [--task-queue Q] [--codec-key FILE]
       run the workflows and the exec stages' processes of that task queue,
       on this machine, until interrupted
+
+  --codec-key FILE (or the file $RUNBOOK_TEMPORAL_CODEC_KEY names) encrypts
+  every payload (AES-256-GCM), so charts with secret inputs run: one key a
+  line, the first encrypts, any decrypts; make one with
+      head -c32 /dev/urandom | base64 > runbook.key
+  Every client and worker of a run needs the key that encrypted it.
 `
 
 // Main is the runbook-temporal command: args are its arguments (without
@@ -55,6 +61,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	addr := fs.String("temporal", "", "the Temporal frontend, host:port")
 	ns := fs.String("namespace", client.DefaultNamespace, "the Temporal namespace")
 	q := fs.String("task-queue", DefaultTaskQueue, "the task queue the workers of runbook runs poll")
+	keyFile := fs.String("codec-key", "", "encrypt every payload with the keys in FILE (default: the file $"+CodecKeyEnv+" names)")
 	var inputs inputFlags
 	var recordFile, answeredBy, reject *string
 	switch args[0] {
@@ -91,7 +98,24 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "runbook-temporal %s: --temporal ADDR is required (the Temporal frontend, host:port)\n", args[0])
 		return ExitUsage
 	}
-	c, err := client.DialContext(ctx, client.Options{HostPort: *addr, Namespace: *ns, Logger: quietLogger(stderr)})
+	opts := client.Options{HostPort: *addr, Namespace: *ns, Logger: quietLogger(stderr)}
+	if *keyFile == "" {
+		*keyFile = os.Getenv(CodecKeyEnv)
+	}
+	if *keyFile != "" {
+		keys, err := ReadKeyFile(*keyFile)
+		if err != nil {
+			fmt.Fprintf(stderr, "runbook-temporal %s: %v\n", args[0], err)
+			return ExitUsage
+		}
+		codec, err := NewCodec(keys)
+		if err != nil {
+			fmt.Fprintf(stderr, "runbook-temporal %s: codec key file %s: %v\n", args[0], *keyFile, err)
+			return ExitUsage
+		}
+		opts.DataConverter = DataConverter(codec)
+	}
+	c, err := client.DialContext(ctx, opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "runbook-temporal: connect to Temporal at %s: %v\n", *addr, err)
 		return ExitUsage
@@ -112,7 +136,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "runbook-temporal %s: wants one %s, got %d arguments\n", args[0], what, len(pos))
 		return ExitUsage
 	}
-	ex := &Executor{Client: c, TaskQueue: *q}
+	ex := &Executor{Client: c, TaskQueue: *q, SecretsEncrypted: opts.DataConverter != nil}
 	// How the person answers a run that asks: this same server.
 	again := fmt.Sprintf("runbook-temporal resume --temporal %s --namespace %s", *addr, *ns)
 	if args[0] == "resume" {

@@ -3,6 +3,7 @@ package temporal_test
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -128,5 +129,63 @@ func TestMainAskAndResume(t *testing.T) {
 	}
 	if len(rec.Answers) != 2 || rec.Answers[0].By != "ann" {
 		t.Errorf("answers %+v; want both, the first by ann", rec.Answers)
+	}
+}
+
+// TestMainCodecKey: a chart with a secret input is refused by `exec`
+// without a key, as by the Executor; a key file of the wrong length is
+// refused naming the file; with a key, `exec --codec-key FILE` runs it on
+// a `worker` given the same file by RUNBOOK_TEMPORAL_CODEC_KEY alone, and
+// the saved record is the local run's, the secret nowhere in the output.
+func TestMainCodecKey(t *testing.T) {
+	ts := temporaltest.NewServer(temporaltest.WithT(t))
+	common := []string{"--temporal", ts.GetFrontendHostPort(), "--namespace", ts.GetDefaultNamespace(), "--task-queue", "cli-codec"}
+	dir := t.TempDir()
+	keyFile, short := filepath.Join(dir, "runbook.key"), filepath.Join(dir, "short.key")
+	if err := os.WriteFile(keyFile, []byte(base64.StdEncoding.EncodeToString(newKey(t))+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(short, []byte(base64.StdEncoding.EncodeToString(make([]byte, 24))+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	const chart = "testdata/charts/secret.yaml"
+	runCtx, stop := context.WithTimeout(context.Background(), time.Minute)
+	defer stop()
+	run := func(args ...string) (int, string, string) {
+		var out, errb bytes.Buffer
+		code := temporal.Main(runCtx, append(append([]string{args[0]}, common...), args[1:]...), &out, &errb)
+		return code, out.String(), errb.String()
+	}
+	code, _, errs := run("exec", "--input", "token="+secretValue, chart)
+	if code != temporal.ExitUsage || !strings.Contains(errs, `input "token" is secret`) || !strings.Contains(errs, "--codec-key") {
+		t.Errorf("without a key: exit %d, stderr %q; want exit 2, the secret input refused and --codec-key named", code, errs)
+	}
+	code, _, errs = run("exec", "--codec-key", short, "--input", "token="+secretValue, chart)
+	if code != temporal.ExitUsage || !strings.Contains(errs, "codec key file "+short+": line 1 is a key of 24 bytes, want 32") {
+		t.Errorf("a short key: exit %d, stderr %q; want exit 2 naming the file and the length", code, errs)
+	}
+
+	t.Setenv(temporal.CodecKeyEnv, keyFile) // the worker's only way to its key
+	ctx, cancel := context.WithCancel(context.Background())
+	workerDone := make(chan int, 1)
+	var workerErr bytes.Buffer
+	go func() {
+		workerDone <- temporal.Main(ctx, append([]string{"worker"}, common...), &bytes.Buffer{}, &workerErr)
+	}()
+	defer func() { cancel(); <-workerDone }()
+	saved := filepath.Join(dir, "run.json")
+	code, out, errs := run("exec", "--codec-key", keyFile, "--record", saved, "--input", "token="+secretValue, chart)
+	if code != temporal.ExitCompleted {
+		t.Fatalf("exec exited %d: %s", code, errs)
+	}
+	b, err := os.ReadFile(saved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := masked(b), masked(localRecord(t, chart, map[string]any{"token": secretValue})); got != want {
+		t.Errorf("the saved record differs from the local one:\n%s", lineDiff(want, got))
+	}
+	if strings.Contains(out+errs+workerErr.String(), secretValue) {
+		t.Error("the secret is in the commands' output")
 	}
 }

@@ -1,0 +1,388 @@
+package temporal_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	commonpb "go.temporal.io/api/common/v1"
+	"go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
+	"go.temporal.io/server/temporaltest"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/openrunbook/runbook/temporal"
+)
+
+func newKey(t testing.TB) []byte {
+	t.Helper()
+	k := make([]byte, temporal.KeySize)
+	if _, err := rand.Read(k); err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+func newCodec(t testing.TB, keys ...[]byte) *temporal.Codec {
+	t.Helper()
+	c, err := temporal.NewCodec(keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestReadKeyFile: a key file made as the docs say reads; several keys
+// read in order (the first encrypts); a wrong length, bad base64, an
+// empty file and a missing one are refused in words that name the file
+// and the line, never the key's text.
+func TestReadKeyFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	a, b := newKey(t), newKey(t)
+	enc := base64.StdEncoding.EncodeToString
+	short := enc(make([]byte, 16))
+	tests := []struct {
+		name, body string
+		want       [][]byte
+		err        []string
+	}{
+		{"one key", enc(a) + "\n", [][]byte{a}, nil},
+		{"rotated", "# new first\n" + enc(b) + "\n\n" + enc(a) + "\n", [][]byte{b, a}, nil},
+		{"short", short + "\n", nil, []string{"line 1 is a key of 16 bytes, want 32"}},
+		{"not base64", "not a key!\n", nil, []string{"line 1 is not base64"}},
+		{"second line bad", enc(a) + "\n" + enc(a)[:20] + "\n", nil, []string{"line 2"}},
+		{"empty", "\n# nothing\n", nil, []string{"no key in it"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-")+".key")
+			if err := os.WriteFile(p, []byte(tc.body), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			keys, err := temporal.ReadKeyFile(p)
+			if tc.err == nil {
+				if err != nil || len(keys) != len(tc.want) {
+					t.Fatalf("keys %d, err %v; want %d keys", len(keys), err, len(tc.want))
+				}
+				for i := range keys {
+					if !bytes.Equal(keys[i], tc.want[i]) {
+						t.Errorf("key %d differs", i+1)
+					}
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("read %d keys, want refused", len(keys))
+			}
+			for _, w := range append(tc.err, p) {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("err %q, want it to say %q", err, w)
+				}
+			}
+			if strings.Contains(err.Error(), short) || strings.Contains(err.Error(), enc(a)[:20]) {
+				t.Errorf("err %q shows the key's text", err)
+			}
+		})
+	}
+	_, err := temporal.ReadKeyFile(filepath.Join(dir, "missing.key"))
+	if err == nil || !strings.Contains(err.Error(), filepath.Join(dir, "missing.key")) {
+		t.Errorf("a missing file: err %v, want its path named", err)
+	}
+}
+
+// TestCodecRotation: a payload encrypted with key B decodes with keys
+// [A, B] (a worker given the new key first and the old after it), to the
+// payload it was; keys [A] alone refuse it naming the key it wants and
+// the keys it holds; an altered payload is refused; a payload no codec
+// encrypted passes as it is.
+func TestCodecRotation(t *testing.T) {
+	t.Parallel()
+	a, b := newKey(t), newKey(t)
+	plain := &commonpb.Payload{Metadata: map[string][]byte{converter.MetadataEncoding: []byte("json/plain")}, Data: []byte(`{"token":"s3cr3t"}`)}
+	enc, err := newCodec(t, b).Encode([]*commonpb.Payload{plain})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(enc[0].Data, []byte("s3cr3t")) || string(enc[0].Metadata["encryption-key-id"]) != temporal.KeyID(b) {
+		t.Fatalf("encoded %+v: want ciphertext named by key B's id", enc[0])
+	}
+	dec, err := newCodec(t, a, b).Decode(enc)
+	if err != nil || !proto.Equal(dec[0], plain) {
+		t.Fatalf("decoded with [A, B]: %v, %v; want the payload back", dec, err)
+	}
+	_, err = newCodec(t, a).Decode(enc)
+	if err == nil || !strings.Contains(err.Error(), temporal.KeyID(b)) || !strings.Contains(err.Error(), temporal.KeyID(a)) {
+		t.Errorf("decoded with [A] only: err %v, want key B's id wanted and A's held", err)
+	}
+	altered := proto.Clone(enc[0]).(*commonpb.Payload)
+	altered.Data[len(altered.Data)-1] ^= 1
+	if _, err := newCodec(t, b).Decode([]*commonpb.Payload{altered}); err == nil || !strings.Contains(err.Error(), "does not decrypt") {
+		t.Errorf("an altered payload: err %v, want refused", err)
+	}
+	if dec, err := newCodec(t, a).Decode([]*commonpb.Payload{plain}); err != nil || dec[0] != plain {
+		t.Errorf("a plain payload: %v, %v; want it passed as it is", dec, err)
+	}
+	if _, err := temporal.NewCodec([][]byte{make([]byte, 16)}); err == nil {
+		t.Error("a 16-byte key was taken")
+	}
+}
+
+// codecServer is the embedded server with a worker on queue whose client
+// holds workerKeys (none: no codec), and a client for runs holding
+// runKeys.
+func codecServer(t *testing.T, queue string, runKeys, workerKeys [][]byte) (*temporaltest.TestServer, client.Client) {
+	t.Helper()
+	ts := temporaltest.NewServer(temporaltest.WithT(t))
+	opts := func(keys [][]byte) client.Options {
+		var o client.Options
+		if keys != nil {
+			o.DataConverter = temporal.DataConverter(newCodec(t, keys...))
+		}
+		return o
+	}
+	w := temporal.NewWorker(ts.NewClientWithOptions(opts(workerKeys)), queue)
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Stop)
+	return ts, ts.NewClientWithOptions(opts(runKeys))
+}
+
+const secretValue = "s3cr3t-Tok3n-value"
+
+// history is every event of a workflow's history as the server holds it,
+// read by a client with no codec, each event's bytes and its payloads.
+func history(t *testing.T, c client.Client, workflowID string) (raw [][]byte, payloads []*commonpb.Payload) {
+	t.Helper()
+	it := c.GetWorkflowHistory(context.Background(), workflowID, "", false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	for it.HasNext() {
+		e, err := it.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := proto.Marshal(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw = append(raw, b)
+		payloads = append(payloads, payloadsIn(e.ProtoReflect())...)
+	}
+	return raw, payloads
+}
+
+// payloadsIn are the payloads anywhere inside m.
+func payloadsIn(m protoreflect.Message) []*commonpb.Payload {
+	if p, ok := m.Interface().(*commonpb.Payload); ok {
+		return []*commonpb.Payload{p}
+	}
+	var out []*commonpb.Payload
+	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		switch {
+		case fd.IsList() && fd.Message() != nil:
+			for i := 0; i < v.List().Len(); i++ {
+				out = append(out, payloadsIn(v.List().Get(i).Message())...)
+			}
+		case fd.IsMap() && fd.MapValue().Message() != nil:
+			v.Map().Range(func(_ protoreflect.MapKey, mv protoreflect.Value) bool {
+				out = append(out, payloadsIn(mv.Message())...)
+				return true
+			})
+		case fd.Message() != nil && !fd.IsList() && !fd.IsMap():
+			out = append(out, payloadsIn(v.Message())...)
+		}
+		return true
+	})
+	return out
+}
+
+// holds says where in a history the secret is, in any form it may
+// travel in (as it is, or base64 as a []byte travels in JSON).
+func holds(raw [][]byte, payloads []*commonpb.Payload) []string {
+	forms := [][]byte{[]byte(secretValue), []byte(base64.StdEncoding.EncodeToString([]byte(secretValue))[:16])}
+	var where []string
+	for i, b := range raw {
+		for _, f := range forms {
+			if bytes.Contains(b, f) {
+				where = append(where, "event "+string(rune('0'+i%10)))
+			}
+		}
+	}
+	for _, p := range payloads {
+		for _, f := range forms {
+			if bytes.Contains(p.GetData(), f) {
+				where = append(where, "a payload")
+			}
+		}
+	}
+	return where
+}
+
+// TestSecretOnTemporalWithCodec: with a codec, a chart whose secret input
+// reaches its process through envFrom runs on Temporal, and its record is
+// the local run's; the run's whole history, read by a client with no
+// codec, holds the secret nowhere (not in the raw bytes of any event, not
+// in any payload, every payload encrypted). The same scan finds the value
+// in the history of a run without a codec (the value not declared
+// secret), so the scan can fail.
+func TestSecretOnTemporalWithCodec(t *testing.T) {
+	key := newKey(t)
+	ts, c := codecServer(t, "secret", [][]byte{key}, [][]byte{key})
+	plain := temporal.NewWorker(ts.GetDefaultClient(), "plain")
+	if err := plain.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer plain.Stop()
+	const chart = "testdata/charts/secret.yaml"
+	inputs := map[string]any{"token": secretValue}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+
+	ex := &temporal.Executor{Client: c, TaskQueue: "secret", WorkflowID: "secret-run", SecretsEncrypted: true}
+	run, err := ex.ExecFile(ctx, chart, inputs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := masked(run.Record), masked(localRecord(t, chart, inputs)); got != want {
+		t.Errorf("the record on Temporal differs from the local one:\n%s", lineDiff(want, got))
+	}
+	if !strings.Contains(string(run.Record), `"stdout": "18\ntoken=`) || strings.Contains(string(run.Record), secretValue) {
+		t.Errorf("the process did not see the secret, or the record shows it:\n%s", run.Record)
+	}
+	raw, payloads := history(t, ts.GetDefaultClient(), "secret-run")
+	if where := holds(raw, payloads); len(where) > 0 {
+		t.Errorf("the history holds the secret: %v", where)
+	}
+	if len(payloads) == 0 {
+		t.Fatal("no payloads in the history: the scan saw nothing")
+	}
+	for _, p := range payloads {
+		if enc := string(p.GetMetadata()[converter.MetadataEncoding]); enc != "binary/encrypted" {
+			t.Errorf("a payload in the history is %q, not encrypted", enc)
+		}
+	}
+
+	// Teeth: the same value, not secret, on a client with no codec.
+	src, err := os.ReadFile(chart)
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := &temporal.Executor{Client: ts.GetDefaultClient(), TaskQueue: "plain", WorkflowID: "plain-run"}
+	if _, err := open.Exec(ctx, temporal.RunInput{File: chart, Chart: bytes.Replace(src, []byte("secret: true"), []byte("secret: false"), 1), Inputs: inputs}); err != nil {
+		t.Fatal(err)
+	}
+	if raw, payloads := history(t, ts.GetDefaultClient(), "plain-run"); len(holds(raw, payloads)) == 0 {
+		t.Error("the scan did not find the value in a run without a codec: it cannot fail")
+	}
+}
+
+// TestCodecKeyRotatedOnServer: in the middle of a rotation from key B to
+// key A, a run started by a client still encrypting with B (keys [B, A])
+// is run by a worker already encrypting with A (keys [A, B]): each
+// decodes the other's payloads, and the record is the local run's.
+func TestCodecKeyRotatedOnServer(t *testing.T) {
+	a, b := newKey(t), newKey(t)
+	_, c := codecServer(t, "rotated", [][]byte{b, a}, [][]byte{a, b})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	const chart = "testdata/charts/secret.yaml"
+	inputs := map[string]any{"token": secretValue}
+	run, err := (&temporal.Executor{Client: c, TaskQueue: "rotated", SecretsEncrypted: true}).ExecFile(ctx, chart, inputs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := masked(run.Record), masked(localRecord(t, chart, inputs)); got != want {
+		t.Errorf("the record on Temporal differs from the local one:\n%s", lineDiff(want, got))
+	}
+}
+
+// TestCodecWrongKeyOnWorker: a worker whose key is not the run's fails
+// the run in words that name the key it wanted and the one it holds, at
+// once, not after a wait; a worker with no codec fails it too.
+func TestCodecWrongKeyOnWorker(t *testing.T) {
+	a, b := newKey(t), newKey(t)
+	for _, tc := range []struct {
+		name   string
+		worker [][]byte
+		want   []string
+	}{
+		{"other key", [][]byte{b}, []string{temporal.KeyID(a), temporal.KeyID(b), "--codec-key"}},
+		{"no codec", nil, []string{"unable to decode"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, c := codecServer(t, "wrong-key", [][]byte{a}, tc.worker)
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			_, err := (&temporal.Executor{Client: c, TaskQueue: "wrong-key", SecretsEncrypted: true}).ExecFile(ctx, "testdata/charts/secret.yaml", map[string]any{"token": secretValue})
+			if err == nil {
+				t.Fatal("the run went through a worker without its key")
+			}
+			t.Logf("err: %v", err)
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("err %q, want it to say %q", err, w)
+				}
+			}
+			if strings.Contains(err.Error(), secretValue) {
+				t.Errorf("err %q shows the secret", err)
+			}
+		})
+	}
+}
+
+// FuzzParseKeys: a key file's reader takes any bytes without panicking;
+// what it accepts is keys of KeySize bytes, at least one.
+func FuzzParseKeys(f *testing.F) {
+	f.Add([]byte(base64.StdEncoding.EncodeToString(make([]byte, 32)) + "\n"))
+	f.Add([]byte("# c\n\n" + base64.StdEncoding.EncodeToString(make([]byte, 32)) + "\r\n" + base64.StdEncoding.EncodeToString(make([]byte, 16))))
+	f.Add([]byte("====\n"))
+	f.Add([]byte{0xff, '\n', 0})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		keys, err := temporal.ParseKeys(b)
+		if err != nil {
+			return
+		}
+		if len(keys) == 0 {
+			t.Fatal("no keys and no error")
+		}
+		for _, k := range keys {
+			if len(k) != temporal.KeySize {
+				t.Fatalf("a key of %d bytes accepted", len(k))
+			}
+		}
+	})
+}
+
+// FuzzCodecDecode: Decode takes payloads from outside (the server, any
+// client): whatever their data and key id, it decodes or refuses,
+// never panics, and what it decodes was encoded with its key.
+func FuzzCodecDecode(f *testing.F) {
+	key := make([]byte, temporal.KeySize) // fixed, so the corpus replays
+	c := newCodec(f, key)
+	enc, err := c.Encode([]*commonpb.Payload{{Data: []byte("x")}})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(enc[0].Data, temporal.KeyID(key))
+	f.Add([]byte{}, temporal.KeyID(key))
+	f.Add(make([]byte, 28), temporal.KeyID(key))
+	f.Add([]byte("data"), "other")
+	f.Fuzz(func(t *testing.T, data []byte, id string) {
+		p := &commonpb.Payload{Metadata: map[string][]byte{converter.MetadataEncoding: []byte("binary/encrypted"), "encryption-key-id": []byte(id)}, Data: data}
+		dec, err := c.Decode([]*commonpb.Payload{p})
+		if err != nil {
+			return
+		}
+		if id != temporal.KeyID(key) || len(dec) != 1 || dec[0] == nil {
+			t.Fatalf("decoded %v with key id %q", dec, id)
+		}
+	})
+}
