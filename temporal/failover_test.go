@@ -227,3 +227,66 @@ func TestWorkerLostWhileItsProcessRuns(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestWorkerStoppedWhileItsProcessRuns: a worker told to stop (as
+// SIGTERM stops runbook-temporal worker) while its process runs stops the
+// process and says so at once: the stage is outcome-unknown, its worker
+// lost, the record saying the worker stopped, well before the heartbeat
+// timeout; never "cancelled", which would say the run was cancelled.
+func TestWorkerStoppedWhileItsProcessRuns(t *testing.T) {
+	ts := temporaltest.NewServer(temporaltest.WithT(t))
+	c := ts.GetDefaultClient()
+	dir := t.TempDir()
+	run := temporal.NewWorker(c, "stop-run")
+	if err := run.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer run.Stop()
+	host := temporal.NewWorker(c, "stop-host")
+	if err := host.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	type result struct {
+		run *temporal.Run
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		r, err := (&temporal.Executor{Client: c, TaskQueue: "stop-run"}).ExecFile(ctx, "testdata/charts/stopped.yaml", map[string]any{"dir": dir})
+		done <- result{r, err}
+	}()
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "started")); err == nil {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatal("the process never started")
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	stopped := time.Now()
+	host.Stop()
+	r := <-done
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	took := time.Since(stopped)
+	t.Logf("the run ended %v after its worker was told to stop", took.Round(time.Millisecond))
+	if took > 10*time.Second {
+		t.Errorf("the run ended %v after its worker stopped, want at once (well under the 20s heartbeat timeout)", took)
+	}
+	rec, err := r.run.RunRecord()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Result.Scripts) != 1 || rec.Result.Scripts[0].Label != "outcome-unknown" || rec.Result.Scripts[0].Cause != "its worker was lost" {
+		t.Errorf("rows %+v, want one outcome-unknown row, its worker was lost", rec.Result.Scripts)
+	}
+	want := fmt.Sprintf("the worker running the process was lost: worker %d@", os.Getpid())
+	if !strings.Contains(string(r.run.Record), want) || !strings.Contains(string(r.run.Record), "stopped while the process ran") {
+		t.Errorf("the record does not say the worker stopped (%q):\n%s", want, r.run.Record)
+	}
+}

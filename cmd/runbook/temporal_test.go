@@ -131,3 +131,26 @@ func TestTemporalResumeHandsOff(t *testing.T) {
 		}
 	}
 }
+
+// TestTemporalCodecKeyHandedOff: --codec-key reaches runbook-temporal on
+// exec, worker and resume alike (a chart with secret inputs runs on
+// Temporal only with it), and on a local run it is a usage error.
+func TestTemporalCodecKeyHandedOff(t *testing.T) {
+	fakeTemporal(t, "0")
+	for _, c := range []struct{ args, want []string }{
+		{[]string{"exec", "--executor", "temporal", "--temporal", "h:1", "--codec-key", "k.key", "c.yaml"},
+			[]string{"exec", "--temporal", "h:1", "--codec-key", "k.key", "--", "c.yaml"}},
+		{[]string{"worker", "--temporal", "h:1", "--codec-key", "k.key"},
+			[]string{"worker", "--temporal", "h:1", "--codec-key", "k.key"}},
+		{[]string{"resume", "--executor", "temporal", "--temporal", "h:1", "--codec-key", "k.key", "--input", "ok=true", "wf-1"},
+			[]string{"resume", "--temporal", "h:1", "--codec-key", "k.key", "--answer", "ok=true", "--", "wf-1"}},
+	} {
+		if r := handOffRun(c.args...); r.code != 0 || r.stdout != argLines(c.want...) {
+			t.Errorf("%q: exit %d\nstdout:\n%s\nwant:\n%s\nstderr: %q", c.args, r.code, r.stdout, argLines(c.want...), r.stderr)
+		}
+	}
+	r := handOffRun("exec", "--codec-key", "k.key", "c.yaml")
+	if r.code != exitUsage || !strings.HasPrefix(r.stderr, "Error: --codec-key: only with --executor temporal") {
+		t.Errorf("a local run with --codec-key: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
