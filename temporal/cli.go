@@ -19,7 +19,13 @@ import (
 	"go.temporal.io/sdk/log"
 
 	"github.com/openrunbook/runbook/runbook"
+	"github.com/openrunbook/runbook/temporal/codec"
 )
+
+// CodecKeyEnv names the key file the commands read when given no
+// --codec-key: a worker under a supervisor is given its key without a
+// change to its command line.
+const CodecKeyEnv = "RUNBOOK_TEMPORAL_CODEC_KEY"
 
 // Exit codes of Main, as `runbook exec` gives them.
 const (
@@ -103,17 +109,17 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		*keyFile = os.Getenv(CodecKeyEnv)
 	}
 	if *keyFile != "" {
-		keys, err := ReadKeyFile(*keyFile)
+		keys, err := codec.ReadKeyFile(*keyFile)
 		if err != nil {
 			fmt.Fprintf(stderr, "runbook-temporal %s: %v\n", args[0], err)
 			return ExitUsage
 		}
-		codec, err := NewCodec(keys)
+		c, err := codec.New(keys)
 		if err != nil {
 			fmt.Fprintf(stderr, "runbook-temporal %s: codec key file %s: %v\n", args[0], *keyFile, err)
 			return ExitUsage
 		}
-		opts.DataConverter = DataConverter(codec)
+		opts.DataConverter = codec.DataConverter(c)
 	}
 	c, err := client.DialContext(ctx, opts)
 	if err != nil {

@@ -91,7 +91,7 @@ func (e *Executor) Exec(ctx context.Context, in RunInput) (*Run, error) {
 	if !e.SecretsEncrypted {
 		for _, is := range spec.Inputs {
 			if is.Secret {
-				return nil, fmt.Errorf("%s: input %q is secret, and on Temporal a run's inputs and secret values are stored in the workflow's history: give runbook-temporal --codec-key FILE (from Go: a client with temporal.DataConverter, and Executor.SecretsEncrypted set; docs/SCALE.md)", in.File, is.Name)
+				return nil, fmt.Errorf("%s: input %q is secret, and on Temporal a run's inputs and secret values are stored in the workflow's history: give runbook-temporal --codec-key FILE (from Go: a client with codec.DataConverter, and Executor.SecretsEncrypted set; docs/SCALE.md)", in.File, is.Name)
 			}
 		}
 	}

@@ -1,4 +1,14 @@
-package temporal
+// Package codec encrypts Temporal payloads: a converter.PayloadCodec
+// with AES-256-GCM and a key id in each payload, so keys rotate, and the
+// key file runbook-temporal's --codec-key names. It owns one rule:
+//
+//	payload metadata                  data
+//	encoding: binary/encrypted        nonce (12 bytes) ‖ AES-256-GCM(the payload, marshalled whole)
+//	encryption-key-id: <key's id>
+//
+// It imports nothing of runbook, and is its own package so that its
+// fuzz targets build without Temporal's server.
+package codec
 
 import (
 	"bytes"
@@ -21,22 +31,12 @@ import (
 // by, travel in workflow and activity payloads, which Temporal stores in
 // the run's history. The codec encrypts every payload before it leaves
 // this process and decrypts it after, so the server, and anyone who reads
-// its database or its history, holds only ciphertext:
-//
-//	payload metadata                  data
-//	encoding: binary/encrypted        nonce (12 bytes) ‖ AES-256-GCM(the payload, marshalled whole)
-//	encryption-key-id: <key's id>
-//
+// its database or its history, holds only ciphertext (the table above).
 // The key's id is the first 16 hex digits of the key's SHA-256: it names
 // the key (so a process holding several finds the one that decodes) and
 // reveals nothing of it. Encode uses the first key, Decode whichever key
 // the payload names, so keys rotate: give workers the new key first and
 // the old after it, until no run encrypted by the old one is in flight.
-
-// CodecKeyEnv names the key file a command reads when given no
-// --codec-key: a worker under a supervisor is given its key without a
-// change to its command line.
-const CodecKeyEnv = "RUNBOOK_TEMPORAL_CODEC_KEY"
 
 // KeySize is the size of a codec key: AES-256.
 const KeySize = 32
@@ -48,7 +48,7 @@ const (
 )
 
 // Codec is a Temporal payload codec that encrypts with AES-256-GCM (see
-// above). Build it with NewCodec; give it to a client with DataConverter.
+// package doc). Build it with New; give it to a client with DataConverter.
 type Codec struct {
 	keys []codecKey // keys[0] encodes
 }
@@ -58,9 +58,9 @@ type codecKey struct {
 	aead cipher.AEAD
 }
 
-// NewCodec is a codec with keys, each KeySize bytes: the first encodes,
+// New is a codec with keys, each KeySize bytes: the first encodes,
 // any of them decodes.
-func NewCodec(keys [][]byte) (*Codec, error) {
+func New(keys [][]byte) (*Codec, error) {
 	if len(keys) == 0 {
 		return nil, fmt.Errorf("a codec needs at least one key")
 	}
@@ -186,16 +186,16 @@ func ReadKeyFile(path string) ([][]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("codec key file: %w", err)
 	}
-	keys, err := ParseKeys(b)
+	keys, err := Parse(b)
 	if err != nil {
 		return nil, fmt.Errorf("codec key file %s: %w", path, err)
 	}
 	return keys, nil
 }
 
-// ParseKeys reads a key file's bytes (ReadKeyFile). Its errors name the
+// Parse reads a key file's bytes (ReadKeyFile). Its errors name the
 // line, never the key.
-func ParseKeys(b []byte) ([][]byte, error) {
+func Parse(b []byte) ([][]byte, error) {
 	var keys [][]byte
 	for n, line := range bytes.Split(b, []byte("\n")) {
 		line = bytes.TrimSpace(line)
