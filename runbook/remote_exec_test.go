@@ -229,21 +229,14 @@ func TestLostWorkerIsOutcomeUnknown(t *testing.T) {
 		{"retried", "retry: {attempts: 2, backoff: 1ms}", "outcome-unknown completed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			spec, err := chart.Parse("lost.yaml", []byte(`version: 1
+			rb := parse(t, `version: 1
 runbook: lost
 stages:
   - id: work
     `+tc.retry+`
     exec: {command: ["true"], into: w}
   - {id: after, set: {e: 'w.error'}}
-`))
-			if err != nil {
-				t.Fatal(err)
-			}
-			rb, err := runbook.Build(spec)
-			if err != nil {
-				t.Fatal(err)
-			}
+`)
 			res, err := rb.Exec(context.Background(), nil, runbook.WithStubs(&lostFirst{}))
 			if err != nil {
 				t.Fatal(err)

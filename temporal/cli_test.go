@@ -16,6 +16,7 @@ import (
 
 	"github.com/openrunbook/runbook/record"
 	"github.com/openrunbook/runbook/temporal"
+	"github.com/openrunbook/runbook/temporal/codec"
 )
 
 // TestMainExecAndWorker drives the command as a person would: `worker` on a
@@ -82,6 +83,16 @@ func TestMainRefusesBadUsage(t *testing.T) {
 	}
 }
 
+// mainWith runs the command in this process, common after its first
+// argument: its exit code, stdout and stderr.
+func mainWith(ctx context.Context, common []string) func(args ...string) (int, string, string) {
+	return func(args ...string) (int, string, string) {
+		var out, errb bytes.Buffer
+		code := temporal.Main(ctx, append(append([]string{args[0]}, common...), args[1:]...), &out, &errb)
+		return code, out.String(), errb.String()
+	}
+}
+
 // TestMainAskAndResume: `exec` of a chart that asks says the run waits,
 // with its workflow id and the command that answers it; `resume` with
 // that id refuses an answer a local resume refuses (exit 2), and with
@@ -97,11 +108,7 @@ func TestMainAskAndResume(t *testing.T) {
 	defer func() { cancel(); <-workerDone }()
 	runCtx, stop := context.WithTimeout(context.Background(), time.Minute)
 	defer stop()
-	run := func(args ...string) (int, string, string) {
-		var out, errb bytes.Buffer
-		code := temporal.Main(runCtx, append(append([]string{args[0]}, common...), args[1:]...), &out, &errb)
-		return code, out.String(), errb.String()
-	}
+	run := mainWith(runCtx, common)
 
 	code, out, errs := run("exec", "testdata/charts/ask.yaml")
 	m := regexp.MustCompile(`the run waits for an answer to "Remove the 4 files in /var/tmp\?" \(stage approve\) in workflow (\S+); answer it with:\n  runbook-temporal resume --temporal \S+ --namespace \S+ --answer approve=… (\S+)\n`).FindStringSubmatch(errs)
@@ -142,7 +149,7 @@ func TestMainCodecKey(t *testing.T) {
 	common := []string{"--temporal", ts.GetFrontendHostPort(), "--namespace", ts.GetDefaultNamespace(), "--task-queue", "cli-codec"}
 	dir := t.TempDir()
 	keyFile, short := filepath.Join(dir, "runbook.key"), filepath.Join(dir, "short.key")
-	if err := os.WriteFile(keyFile, []byte(base64.StdEncoding.EncodeToString(newKey(t))+"\n"), 0o600); err != nil {
+	if err := os.WriteFile(keyFile, []byte(base64.StdEncoding.EncodeToString(codec.NewKey())+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(short, []byte(base64.StdEncoding.EncodeToString(make([]byte, 24))+"\n"), 0o600); err != nil {
@@ -151,11 +158,7 @@ func TestMainCodecKey(t *testing.T) {
 	const chart = "testdata/charts/secret.yaml"
 	runCtx, stop := context.WithTimeout(context.Background(), time.Minute)
 	defer stop()
-	run := func(args ...string) (int, string, string) {
-		var out, errb bytes.Buffer
-		code := temporal.Main(runCtx, append(append([]string{args[0]}, common...), args[1:]...), &out, &errb)
-		return code, out.String(), errb.String()
-	}
+	run := mainWith(runCtx, common)
 	code, _, errs := run("exec", "--input", "token="+secretValue, chart)
 	if code != temporal.ExitUsage || !strings.Contains(errs, `input "token" is secret`) || !strings.Contains(errs, "--codec-key") {
 		t.Errorf("without a key: exit %d, stderr %q; want exit 2, the secret input refused and --codec-key named", code, errs)

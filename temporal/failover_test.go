@@ -45,17 +45,9 @@ func TestWorkerReplacedMidRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	ex := &temporal.Executor{Client: c, TaskQueue: "failover", WorkflowID: "failover-run"}
-	type result struct {
-		run *temporal.Run
-		err error
-	}
-	done := make(chan result, 1)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	go func() {
-		run, err := ex.ExecFile(ctx, chart, inputs)
-		done <- result{run, err}
-	}()
+	done := startRun(ctx, ex, chart, inputs)
 
 	// The first attempt has failed and the workflow waits on the retry's
 	// timer: no activity is in flight.
@@ -100,6 +92,37 @@ func TestWorkerReplacedMidRun(t *testing.T) {
 	}
 	if len(after) == 0 || strings.Count(strings.Join(after, " "), "worker-b") != len(after) {
 		t.Errorf("workflow tasks after the timer were completed by %q, want worker-b only", after)
+	}
+}
+
+// ended is a run's end as a test waits for it.
+type ended struct {
+	run *temporal.Run
+	err error
+}
+
+// startRun runs chart on ex in the background: the channel gives its end.
+func startRun(ctx context.Context, ex *temporal.Executor, chart string, inputs map[string]any) <-chan ended {
+	done := make(chan ended, 1)
+	go func() {
+		run, err := ex.ExecFile(ctx, chart, inputs)
+		done <- ended{run, err}
+	}()
+	return done
+}
+
+// waitForFile polls until a run's process has made path.
+func waitForFile(t *testing.T, ctx context.Context, path string) {
+	t.Helper()
+	for {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("no process made %s: %v", path, ctx.Err())
+		case <-time.After(50 * time.Millisecond):
+		}
 	}
 }
 
@@ -152,31 +175,14 @@ func TestWorkerLostWhileItsProcessRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer run.Stop()
-	host, stderr := command(t, nil, "worker", "--temporal", ts.GetFrontendHostPort(), "--namespace", ts.GetDefaultNamespace(), "--task-queue", "lost-host")
+	host := command(t, "worker", "--temporal", ts.GetFrontendHostPort(), "--namespace", ts.GetDefaultNamespace(), "--task-queue", "lost-host")
 
 	ex := &temporal.Executor{Client: c, TaskQueue: "lost-run", WorkflowID: "lost-run"}
-	type result struct {
-		run *temporal.Run
-		err error
-	}
-	done := make(chan result, 1)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	go func() {
-		run, err := ex.ExecFile(ctx, "testdata/charts/lost.yaml", map[string]any{"dir": dir})
-		done <- result{run, err}
-	}()
+	done := startRun(ctx, ex, "testdata/charts/lost.yaml", map[string]any{"dir": dir})
 	for _, f := range []string{"once.pid", "retried.pid"} { // both processes run
-		for {
-			if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
-				break
-			}
-			select {
-			case <-ctx.Done():
-				t.Fatalf("the processes never started on the host worker: %s", stderr.String())
-			case <-time.After(50 * time.Millisecond):
-			}
-		}
+		waitForFile(t, ctx, filepath.Join(dir, f))
 	}
 	lostName := fmt.Sprintf("%d@", host.Process.Pid)
 	if err := host.Process.Kill(); err != nil {
@@ -248,25 +254,8 @@ func TestWorkerStoppedWhileItsProcessRuns(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	type result struct {
-		run *temporal.Run
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		r, err := (&temporal.Executor{Client: c, TaskQueue: "stop-run"}).ExecFile(ctx, "testdata/charts/stopped.yaml", map[string]any{"dir": dir})
-		done <- result{r, err}
-	}()
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "started")); err == nil {
-			break
-		}
-		select {
-		case <-ctx.Done():
-			t.Fatal("the process never started")
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
+	done := startRun(ctx, &temporal.Executor{Client: c, TaskQueue: "stop-run"}, "testdata/charts/stopped.yaml", map[string]any{"dir": dir})
+	waitForFile(t, ctx, filepath.Join(dir, "started"))
 	stopped := time.Now()
 	host.Stop()
 	r := <-done

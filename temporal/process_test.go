@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/openrunbook/runbook/temporal"
@@ -25,38 +24,24 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// lockedBuffer is a process's stderr, read while it runs.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // command starts runbook-temporal with args in a process of its own (this
-// test binary, asCommand); the test's end kills it if it still runs.
-func command(t *testing.T, env []string, args ...string) (*exec.Cmd, *lockedBuffer) {
+// test binary, asCommand); the test's end kills it if it still runs, and
+// shows what it said when the test failed.
+func command(t *testing.T, args ...string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(os.Args[0])
-	cmd.Env = append(append(os.Environ(), env...), asCommand+"="+strings.Join(args, "\x1f"))
-	var stderr lockedBuffer
-	cmd.Stdout, cmd.Stderr = &stderr, &stderr
+	cmd.Env = append(os.Environ(), asCommand+"="+strings.Join(args, "\x1f"))
+	var said bytes.Buffer // read once the process has ended
+	cmd.Stdout, cmd.Stderr = &said, &said
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
+		if t.Failed() {
+			t.Logf("runbook-temporal %s said:\n%s", args[0], said.String())
+		}
 	})
-	return cmd, &stderr
+	return cmd
 }

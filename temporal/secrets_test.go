@@ -3,8 +3,8 @@ package temporal_test
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"encoding/base64"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -22,24 +22,6 @@ import (
 	"github.com/openrunbook/runbook/temporal/codec"
 )
 
-func newKey(t testing.TB) []byte {
-	t.Helper()
-	k := make([]byte, codec.KeySize)
-	if _, err := rand.Read(k); err != nil {
-		t.Fatal(err)
-	}
-	return k
-}
-
-func newCodec(t testing.TB, keys ...[]byte) *codec.Codec {
-	t.Helper()
-	c, err := codec.New(keys)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
 // codecServer is the embedded server with a worker on queue whose client
 // holds workerKeys (none: no codec), and a client for runs holding
 // runKeys.
@@ -49,7 +31,11 @@ func codecServer(t *testing.T, queue string, runKeys, workerKeys [][]byte) (*tem
 	opts := func(keys [][]byte) client.Options {
 		var o client.Options
 		if keys != nil {
-			o.DataConverter = codec.DataConverter(newCodec(t, keys...))
+			c, err := codec.New(keys)
+			if err != nil {
+				t.Fatal(err)
+			}
+			o.DataConverter = codec.DataConverter(c)
 		}
 		return o
 	}
@@ -116,7 +102,7 @@ func holds(raw [][]byte, payloads []*commonpb.Payload) []string {
 	for i, b := range raw {
 		for _, f := range forms {
 			if bytes.Contains(b, f) {
-				where = append(where, "event "+string(rune('0'+i%10)))
+				where = append(where, fmt.Sprintf("event %d", i+1))
 			}
 		}
 	}
@@ -138,7 +124,7 @@ func holds(raw [][]byte, payloads []*commonpb.Payload) []string {
 // in the history of a run without a codec (the value not declared
 // secret), so the scan can fail.
 func TestSecretOnTemporalWithCodec(t *testing.T) {
-	key := newKey(t)
+	key := codec.NewKey()
 	ts, c := codecServer(t, "secret", [][]byte{key}, [][]byte{key})
 	plain := temporal.NewWorker(ts.GetDefaultClient(), "plain")
 	if err := plain.Start(); err != nil {
@@ -193,7 +179,7 @@ func TestSecretOnTemporalWithCodec(t *testing.T) {
 // is run by a worker already encrypting with A (keys [A, B]): each
 // decodes the other's payloads, and the record is the local run's.
 func TestCodecKeyRotatedOnServer(t *testing.T) {
-	a, b := newKey(t), newKey(t)
+	a, b := codec.NewKey(), codec.NewKey()
 	_, c := codecServer(t, "rotated", [][]byte{b, a}, [][]byte{a, b})
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -212,7 +198,7 @@ func TestCodecKeyRotatedOnServer(t *testing.T) {
 // the run in words that name the key it wanted and the one it holds, at
 // once, not after a wait; a worker with no codec fails it too.
 func TestCodecWrongKeyOnWorker(t *testing.T) {
-	a, b := newKey(t), newKey(t)
+	a, b := codec.NewKey(), codec.NewKey()
 	for _, tc := range []struct {
 		name   string
 		worker [][]byte

@@ -349,14 +349,14 @@ const workerLostType = "runbook.WorkerLost"
 // lost while the process ran ("" when it does not): the server saw no
 // heartbeat (the worker died or was cut off), or the worker stopped and
 // said so.
-func lost(err error, call runbook.ExecCall) string {
+func lost(err error, timeout time.Duration) string {
 	var te *temporal.TimeoutError
 	var ae *temporal.ApplicationError
 	switch {
 	case errors.As(err, &te) && te.TimeoutType() == enums.TIMEOUT_TYPE_HEARTBEAT:
 		return fmt.Sprintf("no heartbeat from %s for %s", heartbeatFrom(te), heartbeatTimeout)
 	case errors.As(err, &te) && te.TimeoutType() == enums.TIMEOUT_TYPE_START_TO_CLOSE:
-		return fmt.Sprintf("%s did not report within %s, the stage's timeout and %s for the process to end", heartbeatFrom(te), call.Timeout+activityMargin, activityMargin)
+		return fmt.Sprintf("%s did not report within %s, the activity's timeout", heartbeatFrom(te), timeout)
 	case errors.As(err, &ae) && ae.Type() == workerLostType:
 		return ae.Message()
 	}
@@ -381,7 +381,7 @@ func (s *workflowStubs) Exec(bctx context.Context, call runbook.ExecCall) (*runb
 		// filed as such (and retried only by the stage's own retry:). A
 		// history recorded before this rule (no marker) replays as it ran:
 		// the stage failed.
-		if why := lost(err, call); why != "" && workflow.GetVersion(ctx, "runbook.workerLost", workflow.DefaultVersion, 1) == 1 {
+		if why := lost(err, timeout); why != "" && workflow.GetVersion(ctx, "runbook.workerLost", workflow.DefaultVersion, 1) == 1 {
 			return &runbook.ExecStub{Ran: runbook.LostFacts(why)}, nil
 		}
 		return nil, fmt.Errorf("exec on a Temporal worker: %w", err)

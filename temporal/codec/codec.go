@@ -82,6 +82,13 @@ func New(keys [][]byte) (*Codec, error) {
 	return c, nil
 }
 
+// NewKey is a new random key, what a key file's line holds (base64).
+func NewKey() []byte {
+	k := make([]byte, KeySize)
+	_, _ = rand.Read(k) // crypto/rand.Read never returns an error: it crashes the program first
+	return k
+}
+
 // KeyID is the id a key is named by in the payloads it encrypts: the
 // first 16 hex digits of its SHA-256.
 func KeyID(key []byte) string {

@@ -2,7 +2,6 @@ package codec_test
 
 import (
 	"bytes"
-	"crypto/rand"
 	"encoding/base64"
 	"os"
 	"path/filepath"
@@ -15,15 +14,6 @@ import (
 
 	"github.com/openrunbook/runbook/temporal/codec"
 )
-
-func newKey(t testing.TB) []byte {
-	t.Helper()
-	k := make([]byte, codec.KeySize)
-	if _, err := rand.Read(k); err != nil {
-		t.Fatal(err)
-	}
-	return k
-}
 
 func newCodec(t testing.TB, keys ...[]byte) *codec.Codec {
 	t.Helper()
@@ -41,7 +31,7 @@ func newCodec(t testing.TB, keys ...[]byte) *codec.Codec {
 func TestReadKeyFile(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	a, b := newKey(t), newKey(t)
+	a, b := codec.NewKey(), codec.NewKey()
 	enc := base64.StdEncoding.EncodeToString
 	short := enc(make([]byte, 16))
 	tests := []struct {
@@ -100,7 +90,7 @@ func TestReadKeyFile(t *testing.T) {
 // encrypted passes as it is.
 func TestCodecRotation(t *testing.T) {
 	t.Parallel()
-	a, b := newKey(t), newKey(t)
+	a, b := codec.NewKey(), codec.NewKey()
 	plain := &commonpb.Payload{Metadata: map[string][]byte{converter.MetadataEncoding: []byte("json/plain")}, Data: []byte(`{"token":"s3cr3t"}`)}
 	enc, err := newCodec(t, b).Encode([]*commonpb.Payload{plain})
 	if err != nil {
