@@ -12,8 +12,10 @@ import (
 	"time"
 
 	"go.temporal.io/api/enums/v1"
+	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
 	"go.temporal.io/server/temporaltest"
 
 	"github.com/openrunbook/runbook/temporal"
@@ -229,8 +231,21 @@ func TestWorkerLostWhileItsProcessRuns(t *testing.T) {
 	if !strings.Contains(string(r.run.Record), `"stdout": "second\n"`) {
 		t.Errorf("the retried stage's second attempt did not complete:\n%s", r.run.Record)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "once.pid")); err != nil {
-		t.Error(err)
+	// A worker that takes the run over replays the lost attempts as they
+	// were filed (the workerLost marker where it was written).
+	h := &historypb.History{}
+	it := c.GetWorkflowHistory(ctx, "lost-run", r.run.RunID, false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	for it.HasNext() {
+		e, err := it.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.Events = append(h.Events, e)
+	}
+	rp := worker.NewWorkflowReplayer()
+	rp.RegisterWorkflowWithOptions(temporal.RunWorkflow, workflow.RegisterOptions{Name: temporal.WorkflowName})
+	if err := rp.ReplayWorkflowHistory(nil, h); err != nil {
+		t.Errorf("the run's history does not replay: %v", err)
 	}
 }
 
