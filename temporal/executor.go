@@ -25,7 +25,8 @@ type Executor struct {
 	// WorkflowID names the workflow of a run; "" lets Temporal choose.
 	WorkflowID string
 	// SecretsEncrypted says the client's data converter encrypts payloads
-	// (a Temporal payload codec). A run's inputs, and the secret values its
+	// (a Temporal payload codec: codec.DataConverter, or one of your own).
+	// A run's inputs, and the secret values its
 	// commands' output is masked by, are stored in the workflow's history:
 	// without it, a chart that declares a secret input is refused.
 	SecretsEncrypted bool

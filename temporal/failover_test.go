@@ -152,7 +152,8 @@ func waitForEvent(t *testing.T, ctx context.Context, c client.Client, id string,
 }
 
 // TestWorkerLostWhileItsProcessRuns kills (SIGKILL, as a machine dies) the
-// worker process running two exec stages' processes and starts another
+// worker process running two exec stages' processes, once each has
+// heartbeated, and starts another
 // worker on its queue: the run goes on within about the heartbeat timeout
 // (20 s), not the stages' timeouts (10 min); the stage tried once is
 // outcome-unknown, its cause that its worker was lost and its into.error
@@ -185,6 +186,25 @@ func TestWorkerLostWhileItsProcessRuns(t *testing.T) {
 	done := startRun(ctx, ex, "testdata/charts/lost.yaml", map[string]any{"dir": dir})
 	for _, f := range []string{"once.pid", "retried.pid"} { // both processes run
 		waitForFile(t, ctx, filepath.Join(dir, f))
+	}
+	// and each has heartbeated once (5 s in), so the server knows whose
+	// they are.
+	for beat := 0; beat < 2; {
+		d, err := c.DescribeWorkflowExecution(ctx, "lost-run", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		beat = 0
+		for _, a := range d.GetPendingActivities() {
+			if a.GetHeartbeatDetails() != nil {
+				beat++
+			}
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("the activities never heartbeated: %v", ctx.Err())
+		case <-time.After(200 * time.Millisecond):
+		}
 	}
 	lostName := fmt.Sprintf("%d@", host.Process.Pid)
 	if err := host.Process.Kill(); err != nil {

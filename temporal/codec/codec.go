@@ -35,8 +35,9 @@ import (
 // The key's id is the first 16 hex digits of the key's SHA-256: it names
 // the key (so a process holding several finds the one that decodes) and
 // reveals nothing of it. Encode uses the first key, Decode whichever key
-// the payload names, so keys rotate: give workers the new key first and
-// the old after it, until no run encrypted by the old one is in flight.
+// the payload names, so keys rotate without stopping runs, in three steps
+// (docs/SCALE.md): the new key second everywhere, then first everywhere,
+// then the old one dropped once no run it encrypted is in flight.
 
 // KeySize is the size of a codec key: AES-256.
 const KeySize = 32
@@ -187,7 +188,7 @@ func printable(s string) string {
 //
 //	head -c32 /dev/urandom | base64 > runbook.key
 //
-// and rotated by putting a new key on the first line.
+// and rotated by adding a new key (the three steps in docs/SCALE.md).
 func ReadKeyFile(path string) ([][]byte, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
