@@ -33,6 +33,9 @@ type callNotes struct {
 const (
 	causeCancelled  = "cancelled"
 	causeNotStarted = "could not be started"
+	// causeWorkerLost: the process ran elsewhere, and what ran it was lost
+	// before it said how the process ended (LostFacts).
+	causeWorkerLost = "its worker was lost"
 )
 
 // causeTimedOut is the cause of a call the runner stopped at its bound.
@@ -95,6 +98,8 @@ func execCause(r proc.Result, timeout time.Duration) string {
 		return causeCancelled
 	case !r.Started && r.StartErr != nil:
 		return causeOfStart(r.StartErr)
+	case errors.Is(r.StartErr, errWorkerLost):
+		return causeWorkerLost
 	case r.StartErr != nil:
 		return "its end could not be read"
 	}

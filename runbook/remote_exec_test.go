@@ -189,3 +189,73 @@ func maskedRecord(t *testing.T, rb *runbook.Runbook, opts ...runbook.ExecOption)
 	}
 	return durations.ReplaceAllString(string(b), `"durationMs":0`)
 }
+
+// lostFirst answers an exec stage's first attempt as a worker lost while
+// its process ran (LostFacts, through JSON as it travels) and runs the
+// others for real.
+type lostFirst struct{ calls int }
+
+func (l *lostFirst) Exec(ctx context.Context, call runbook.ExecCall) (*runbook.ExecStub, error) {
+	l.calls++
+	f := runbook.RunExec(ctx, call)
+	if l.calls == 1 {
+		f = runbook.LostFacts("no heartbeat from worker w-1 for 20s")
+	}
+	b, err := json.Marshal(f)
+	if err != nil {
+		return nil, err
+	}
+	var back runbook.ProcFacts
+	return &runbook.ExecStub{Ran: &back}, json.Unmarshal(b, &back)
+}
+
+func (*lostFirst) Plugin(context.Context, runbook.PluginCall) (*runbook.PluginStub, error) {
+	return nil, nil
+}
+
+// TestLostWorkerIsOutcomeUnknown: a process whose worker was lost while
+// it ran is filed as outcome-unknown with the cause that says so (never
+// completed: nothing is known of its end), its into.error says how the
+// loss was seen, and the stage's retry: tries again as after any other
+// failed attempt, each attempt a row.
+func TestLostWorkerIsOutcomeUnknown(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		retry  string
+		labels string
+	}{
+		{"once", "", "outcome-unknown"},
+		{"retried", "retry: {attempts: 2, backoff: 1ms}", "outcome-unknown completed"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rb := parse(t, `version: 1
+runbook: lost
+stages:
+  - id: work
+    `+tc.retry+`
+    exec: {command: ["true"], into: w}
+  - {id: after, set: {e: 'w.error'}}
+`)
+			res, err := rb.Exec(context.Background(), nil, runbook.WithStubs(&lostFirst{}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec := res.Record
+			var labels []string
+			for _, r := range rec.Scripts {
+				labels = append(labels, string(r.Label))
+			}
+			if strings.Join(labels, " ") != tc.labels {
+				t.Fatalf("rows %q, want %q", labels, tc.labels)
+			}
+			if r := rec.Scripts[0]; r.Cause != "its worker was lost" {
+				t.Errorf("the lost attempt's cause is %q, want its worker was lost", r.Cause)
+			}
+			b, _ := json.Marshal(res.RunRecord())
+			if tc.retry == "" && !strings.Contains(string(b), "the worker running the process was lost: no heartbeat from worker w-1 for 20s") {
+				t.Errorf("the record does not say how the loss was seen: %s", b)
+			}
+		})
+	}
+}

@@ -137,6 +137,26 @@ var startKinds = []struct {
 	{"not-found", func(e error) bool { return errors.Is(e, exec.ErrNotFound) || errors.Is(e, fs.ErrNotExist) }, []error{exec.ErrNotFound}},
 	{"permission", func(e error) bool { return errors.Is(e, fs.ErrPermission) }, []error{fs.ErrPermission}},
 	{"not-executable", func(e error) bool { return errors.Is(e, syscall.ENOEXEC) }, []error{syscall.ENOEXEC}},
+	{"worker-lost", func(e error) bool { return errors.Is(e, errWorkerLost) }, []error{errWorkerLost}},
+}
+
+// errWorkerLost marks the end of a process that no one saw: the machine
+// running it for the run was lost while it ran (LostFacts). A local run
+// never has it: its own process's end is always read.
+var errWorkerLost = errors.New("worker lost")
+
+// LostFacts are the facts of a process whose end was never reported
+// because the worker running it was lost while it ran (it stopped, or
+// went silent): why says how that was seen. The process may have run in
+// whole, in part or not at all, so the stage's row is outcome-unknown,
+// its cause that the worker was lost, and its into.error says why; the
+// stage's retry: then retries it as any other attempt.
+//
+// @example
+//
+//	LostFacts("no heartbeat from worker w-1 for 20s") → outcome-unknown: its worker was lost
+func LostFacts(why string) *ProcFacts {
+	return &ProcFacts{Started: true, StartErr: "the worker running the process was lost: " + why, StartKind: "worker-lost"}
 }
 
 // remoteStartError is a start error that crossed from another machine: its

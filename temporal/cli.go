@@ -23,7 +23,13 @@ import (
 	"go.temporal.io/sdk/log"
 
 	"github.com/openrunbook/runbook/runbook"
+	"github.com/openrunbook/runbook/temporal/codec"
 )
+
+// CodecKeyEnv names the key file the commands read when given no
+// --codec-key: a worker under a supervisor is given its key without a
+// change to its command line.
+const CodecKeyEnv = "RUNBOOK_TEMPORAL_CODEC_KEY"
 
 // Exit codes of Main, as `runbook exec` gives them.
 const (
@@ -34,7 +40,7 @@ const (
 
 const usage = `runbook-temporal runs runbooks on Temporal (docs/SCALE.md).
 
-  runbook-temporal exec --temporal ADDR [--namespace NS] [--task-queue Q] [--input name=value]... [--inputs FILE]
+  runbook-temporal exec --temporal ADDR [--namespace NS] [--task-queue Q] [--codec-key FILE] [--input name=value]... [--inputs FILE]
                         [--max-rows N] [--narrative] [--timeout D] [--workflow-id ID] [--resume-command CMD] [--record FILE] [--quiet] CHART
       run CHART as one workflow; print its result record as JSON; with
       --record, save the run record (for runbook explain) to FILE; --inputs
@@ -46,15 +52,21 @@ const usage = `runbook-temporal runs runbooks on Temporal (docs/SCALE.md).
       added after it (default runbook-temporal resume --temporal ADDR
       --namespace NS); --quiet prints nothing but errors (the record file
       is the result)
-  runbook-temporal resume --temporal ADDR [--namespace NS] [--answer name=value]... [--reject REASON] [--answered-by WHO] [--record FILE] WORKFLOW_ID
+  runbook-temporal resume --temporal ADDR [--namespace NS] [--codec-key FILE] [--answer name=value]... [--reject REASON] [--answered-by WHO] [--record FILE] WORKFLOW_ID
       answer the question of a run waiting at an ask: stage (exec names its
       workflow), as runbook resume answers a paused record; print the result
       record when the run ends or asks again (--quiet: nothing but errors);
       --save-chart writes the chart the run was started with to FILE, as
       JSON {"File", "Chart", "Sources"} (its name, bytes, mounted charts)
-  runbook-temporal worker --temporal ADDR [--namespace NS] [--task-queue Q]
+  runbook-temporal worker --temporal ADDR [--namespace NS] [--task-queue Q] [--codec-key FILE]
       run the workflows and the exec stages' processes of that task queue,
       on this machine, until interrupted
+
+  --codec-key FILE (or the file $RUNBOOK_TEMPORAL_CODEC_KEY names) encrypts
+  every payload (AES-256-GCM), so charts with secret inputs run: one key a
+  line, the first encrypts, any decrypts; make one with
+      head -c32 /dev/urandom | base64 > runbook.key
+  Every client and worker of a run needs the key that encrypted it.
 `
 
 // Main is the runbook-temporal command: args are its arguments (without
@@ -70,6 +82,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	addr := fs.String("temporal", "", "the Temporal frontend, host:port")
 	ns := fs.String("namespace", client.DefaultNamespace, "the Temporal namespace")
 	q := fs.String("task-queue", DefaultTaskQueue, "the task queue the workers of runbook runs poll")
+	keyFile := fs.String("codec-key", "", "encrypt every payload with the keys in FILE (default: the file $"+CodecKeyEnv+" names)")
 	var inputs inputFlags
 	var recordFile, answeredBy, reject, inputsFile, workflowID, resumeCmd *string
 	var quiet, narrative *bool
@@ -136,7 +149,24 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return ExitUsage
 		}
 	}
-	c, err := client.DialContext(ctx, client.Options{HostPort: *addr, Namespace: *ns, Logger: quietLogger(stderr)})
+	opts := client.Options{HostPort: *addr, Namespace: *ns, Logger: quietLogger(stderr)}
+	if *keyFile == "" {
+		*keyFile = os.Getenv(CodecKeyEnv)
+	}
+	if *keyFile != "" {
+		keys, err := codec.ReadKeyFile(*keyFile)
+		if err != nil {
+			fmt.Fprintf(stderr, "runbook-temporal %s: %v\n", args[0], err)
+			return ExitUsage
+		}
+		c, err := codec.New(keys)
+		if err != nil {
+			fmt.Fprintf(stderr, "runbook-temporal %s: codec key file %s: %v\n", args[0], *keyFile, err)
+			return ExitUsage
+		}
+		opts.DataConverter = codec.DataConverter(c)
+	}
+	c, err := client.DialContext(ctx, opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "runbook-temporal: connect to Temporal at %s: %v\n", *addr, err)
 		return ExitUsage
@@ -157,7 +187,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "runbook-temporal %s: wants one %s, got %d arguments\n", args[0], what, len(pos))
 		return ExitUsage
 	}
-	ex := &Executor{Client: c, TaskQueue: *q}
+	ex := &Executor{Client: c, TaskQueue: *q, SecretsEncrypted: opts.DataConverter != nil}
 	// How the person answers a run that asks: this same server.
 	again := fmt.Sprintf("runbook-temporal resume --temporal %s --namespace %s", *addr, *ns)
 	if args[0] == "resume" {

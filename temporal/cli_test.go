@@ -3,6 +3,7 @@ package temporal_test
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/openrunbook/runbook/record"
 	"github.com/openrunbook/runbook/temporal"
+	"github.com/openrunbook/runbook/temporal/codec"
 )
 
 // TestMainExecAndWorker drives the command as a person would: `worker` on a
@@ -84,6 +86,16 @@ func TestMainRefusesBadUsage(t *testing.T) {
 	}
 }
 
+// mainWith runs the command in this process, common after its first
+// argument: its exit code, stdout and stderr.
+func mainWith(ctx context.Context, common []string) func(args ...string) (int, string, string) {
+	return func(args ...string) (int, string, string) {
+		var out, errb bytes.Buffer
+		code := temporal.Main(ctx, append(append([]string{args[0]}, common...), args[1:]...), &out, &errb)
+		return code, out.String(), errb.String()
+	}
+}
+
 // TestMainAskAndResume: `exec` of a chart that asks says the run waits,
 // with its workflow id and the command that answers it; `resume` with
 // that id refuses an answer a local resume refuses (exit 2), and with
@@ -99,11 +111,7 @@ func TestMainAskAndResume(t *testing.T) {
 	defer func() { cancel(); <-workerDone }()
 	runCtx, stop := context.WithTimeout(context.Background(), time.Minute)
 	defer stop()
-	run := func(args ...string) (int, string, string) {
-		var out, errb bytes.Buffer
-		code := temporal.Main(runCtx, append(append([]string{args[0]}, common...), args[1:]...), &out, &errb)
-		return code, out.String(), errb.String()
-	}
+	run := mainWith(runCtx, common)
 
 	code, out, errs := run("exec", "testdata/charts/ask.yaml")
 	m := regexp.MustCompile(`the run waits for an answer to "Remove the 4 files in /var/tmp\?" \(stage approve\) in workflow (\S+); answer it with:\n  runbook-temporal resume --temporal \S+ --namespace \S+ --answer approve=… (\S+)\n`).FindStringSubmatch(errs)
@@ -131,5 +139,59 @@ func TestMainAskAndResume(t *testing.T) {
 	}
 	if len(rec.Answers) != 2 || rec.Answers[0].By != "ann" {
 		t.Errorf("answers %+v; want both, the first by ann", rec.Answers)
+	}
+}
+
+// TestMainCodecKey: a chart with a secret input is refused by `exec`
+// without a key, as by the Executor; a key file of the wrong length is
+// refused naming the file; with a key, `exec --codec-key FILE` runs it on
+// a `worker` given the same file by RUNBOOK_TEMPORAL_CODEC_KEY alone, and
+// the saved record is the local run's, the secret nowhere in the output.
+func TestMainCodecKey(t *testing.T) {
+	ts := temporaltest.NewServer(temporaltest.WithT(t))
+	common := []string{"--temporal", ts.GetFrontendHostPort(), "--namespace", ts.GetDefaultNamespace(), "--task-queue", "cli-codec"}
+	dir := t.TempDir()
+	keyFile, short := filepath.Join(dir, "runbook.key"), filepath.Join(dir, "short.key")
+	if err := os.WriteFile(keyFile, []byte(base64.StdEncoding.EncodeToString(codec.NewKey())+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(short, []byte(base64.StdEncoding.EncodeToString(make([]byte, 24))+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	const chart = "testdata/charts/secret.yaml"
+	runCtx, stop := context.WithTimeout(context.Background(), time.Minute)
+	defer stop()
+	run := mainWith(runCtx, common)
+	code, _, errs := run("exec", "--input", "token="+secretValue, chart)
+	if code != temporal.ExitUsage || !strings.Contains(errs, `input "token" is secret`) || !strings.Contains(errs, "--codec-key") {
+		t.Errorf("without a key: exit %d, stderr %q; want exit 2, the secret input refused and --codec-key named", code, errs)
+	}
+	code, _, errs = run("exec", "--codec-key", short, "--input", "token="+secretValue, chart)
+	if code != temporal.ExitUsage || !strings.Contains(errs, "codec key file "+short+": line 1 is a key of 24 bytes, want 32") {
+		t.Errorf("a short key: exit %d, stderr %q; want exit 2 naming the file and the length", code, errs)
+	}
+
+	t.Setenv(temporal.CodecKeyEnv, keyFile) // the worker's only way to its key
+	ctx, cancel := context.WithCancel(context.Background())
+	workerDone := make(chan int, 1)
+	var workerErr bytes.Buffer
+	go func() {
+		workerDone <- temporal.Main(ctx, append([]string{"worker"}, common...), &bytes.Buffer{}, &workerErr)
+	}()
+	defer func() { cancel(); <-workerDone }()
+	saved := filepath.Join(dir, "run.json")
+	code, out, errs := run("exec", "--codec-key", keyFile, "--record", saved, "--input", "token="+secretValue, chart)
+	if code != temporal.ExitCompleted {
+		t.Fatalf("exec exited %d: %s", code, errs)
+	}
+	b, err := os.ReadFile(saved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := masked(b), masked(localRecord(t, chart, map[string]any{"token": secretValue})); got != want {
+		t.Errorf("the saved record differs from the local one:\n%s", lineDiff(want, got))
+	}
+	if strings.Contains(out+errs+workerErr.String(), secretValue) {
+		t.Error("the secret is in the commands' output")
 	}
 }

@@ -25,7 +25,8 @@ type Executor struct {
 	// WorkflowID names the workflow of a run; "" lets Temporal choose.
 	WorkflowID string
 	// SecretsEncrypted says the client's data converter encrypts payloads
-	// (a Temporal payload codec). A run's inputs, and the secret values its
+	// (a Temporal payload codec: codec.DataConverter, or one of your own).
+	// A run's inputs, and the secret values its
 	// commands' output is masked by, are stored in the workflow's history:
 	// without it, a chart that declares a secret input is refused.
 	SecretsEncrypted bool
@@ -125,7 +126,7 @@ func (e *Executor) Exec(ctx context.Context, in RunInput) (*Run, error) {
 	if !e.SecretsEncrypted {
 		for _, is := range spec.Inputs {
 			if is.Secret {
-				return nil, fmt.Errorf("%s: input %q is secret, and on Temporal a run's inputs and secret values are stored in the workflow's history: give the client a data converter that encrypts payloads and set Executor.SecretsEncrypted (docs/SCALE.md)", in.File, is.Name)
+				return nil, fmt.Errorf("%s: input %q is secret, and on Temporal a run's inputs and secret values are stored in the workflow's history: give runbook-temporal --codec-key FILE (from Go: a client with codec.DataConverter, and Executor.SecretsEncrypted set; docs/SCALE.md)", in.File, is.Name)
 			}
 		}
 	}

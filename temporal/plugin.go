@@ -37,5 +37,5 @@ func (s *workflowStubs) CallPlugin(bctx context.Context, call runbook.PluginRunC
 // local run does, in the chart's plugins: map and then in the worker's
 // RUNBOOK_PLUGIN_DIR.
 func PluginActivity(ctx context.Context, call runbook.PluginRunCall) (*runbook.PluginAnswer, error) {
-	return runbook.RunPlugin(ctx, call), nil
+	return heartbeating(ctx, func() *runbook.PluginAnswer { return runbook.RunPlugin(ctx, call) }), nil
 }

@@ -7,9 +7,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"time"
 
+	"go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
@@ -325,12 +328,95 @@ func (s *workflowStubs) fanout(ctx context.Context, n int, work func(context.Con
 }
 
 // once are the options of an activity tried once: a stage's retry is the
-// runbook's, each attempt a row of the record as in a local run.
+// runbook's, each attempt a row of the record as in a local run. The
+// activity heartbeats (heartbeating), so a worker lost while it runs is
+// seen after heartbeatTimeout, not after timeout.
 func once(ctx workflow.Context, timeout time.Duration) workflow.Context {
 	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: timeout,
+		HeartbeatTimeout:    heartbeatTimeout,
 		RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 1},
 	})
+}
+
+// heartbeatTimeout is how long a worker running an activity may go
+// without a heartbeat before the server calls it lost and fails the
+// activity. Without one, a worker that died inside an exec stage was seen
+// only when the stage's timeout plus activityMargin passed (a day for a
+// stage with no timeout). 20 s: long enough that a busy machine (a GC
+// pause, two cores shared with the processes it runs) or a short network
+// stall does not cost a process its outcome, short enough that a run goes
+// on within seconds of its worker's death. The activity heartbeats every
+// quarter of it.
+const heartbeatTimeout = 20 * time.Second
+
+// heartbeating runs f, recording a heartbeat every quarter of the
+// activity's heartbeat timeout while it runs (none when it has none).
+// Each heartbeat carries this worker's name (workerName), so a run that
+// loses it can say which worker it lost. The first is a quarter in, not at
+// the start: most activities (a short command, a read) end before it and
+// cost the server no heartbeat at all; a foreach's thousand activities
+// heartbeating at once slowed the embedded server enough to miss a
+// heartbeat timeout (TestConformance, large.yaml).
+func heartbeating[T any](ctx context.Context, f func() T) T {
+	every := activity.GetInfo(ctx).HeartbeatTimeout / 4
+	if every <= 0 {
+		return f()
+	}
+	who := workerName()
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				activity.RecordHeartbeat(ctx, who)
+			}
+		}
+	}()
+	return f()
+}
+
+// workerName names this worker process where a person looks for it:
+// pid@host, as Temporal's own identities begin.
+func workerName() string {
+	host, _ := os.Hostname()
+	return fmt.Sprintf("%d@%s", os.Getpid(), host)
+}
+
+// heartbeatFrom names the worker whose last heartbeat te carries.
+func heartbeatFrom(te *temporal.TimeoutError) string {
+	var who string
+	if te.HasLastHeartbeatDetails() && te.LastHeartbeatDetails(&who) == nil && who != "" {
+		return "worker " + who
+	}
+	return "its worker"
+}
+
+// workerLostType is the type of the error an activity fails with when its
+// worker stops while the process runs.
+const workerLostType = "runbook.WorkerLost"
+
+// lost says why err, an exec activity's failure, means its worker was
+// lost while the process ran ("" when it does not): the server saw no
+// heartbeat (the worker died or was cut off), or the worker stopped and
+// said so.
+func lost(err error, timeout time.Duration) string {
+	var te *temporal.TimeoutError
+	var ae *temporal.ApplicationError
+	switch {
+	case errors.As(err, &te) && te.TimeoutType() == enums.TIMEOUT_TYPE_HEARTBEAT:
+		return fmt.Sprintf("no heartbeat from %s for %s", heartbeatFrom(te), heartbeatTimeout)
+	case errors.As(err, &te) && te.TimeoutType() == enums.TIMEOUT_TYPE_START_TO_CLOSE:
+		return fmt.Sprintf("%s did not report within %s, the activity's timeout", heartbeatFrom(te), timeout)
+	case errors.As(err, &ae) && ae.Type() == workerLostType:
+		return ae.Message()
+	}
+	return ""
 }
 
 func (s *workflowStubs) Exec(bctx context.Context, call runbook.ExecCall) (*runbook.ExecStub, error) {
@@ -354,6 +440,13 @@ func (s *workflowStubs) Exec(bctx context.Context, call runbook.ExecCall) (*runb
 			// is said to have (its outcome is then unknown, never "did
 			// not run").
 			return &runbook.ExecStub{Ran: &runbook.ProcFacts{Started: true, Cancelled: true}}, nil
+		}
+		// A worker lost while the process ran: its outcome is unknown,
+		// filed as such (and retried only by the stage's own retry:). A
+		// history recorded before this rule (no marker) replays as it ran:
+		// the stage failed.
+		if why := lost(err, timeout); why != "" && workflow.GetVersion(ctx, "runbook.workerLost", workflow.DefaultVersion, 1) == 1 {
+			return &runbook.ExecStub{Ran: runbook.LostFacts(why)}, nil
 		}
 		return nil, fmt.Errorf("exec on a Temporal worker: %w", err)
 	}
@@ -399,15 +492,29 @@ type ReadAnswer struct {
 // ReadActivityName): runbook.RunRead, the same read a local run does, a
 // relative path read from the chart's folder as the executor named it.
 func ReadActivity(ctx context.Context, call runbook.ReadCall) (*ReadAnswer, error) {
-	stub, err := runbook.RunRead(ctx, call)
-	if err != nil {
-		return &ReadAnswer{Refused: err.Error()}, nil
-	}
-	return &ReadAnswer{Files: stub.Files}, nil
+	return heartbeating(ctx, func() *ReadAnswer {
+		stub, err := runbook.RunRead(ctx, call)
+		if err != nil {
+			return &ReadAnswer{Refused: err.Error()}
+		}
+		return &ReadAnswer{Files: stub.Files}
+	}), nil
 }
 
 // ExecActivity runs one exec stage's process on this worker (registered
-// as ActivityName): runbook.RunExec, the same runner a local run uses.
+// as ActivityName): runbook.RunExec, the same runner a local run uses,
+// heartbeating while it runs. A worker told to stop kills the process,
+// and the activity fails as lost (workerLostType) rather than report a
+// process the run never cancelled as cancelled.
 func ExecActivity(ctx context.Context, call runbook.ExecCall) (*runbook.ProcFacts, error) {
-	return runbook.RunExec(ctx, call), nil
+	f := heartbeating(ctx, func() *runbook.ProcFacts { return runbook.RunExec(ctx, call) })
+	select {
+	case <-activity.GetWorkerStopChannel(ctx):
+		if f.Cancelled {
+			return nil, temporal.NewNonRetryableApplicationError(
+				fmt.Sprintf("worker %s stopped while the process ran", workerName()), workerLostType, nil)
+		}
+	default:
+	}
+	return f, nil
 }

@@ -40,12 +40,14 @@ const temporalCommand = "runbook-temporal"
 // takes them with --executor temporal, worker always.
 type temporalFlags struct {
 	addr, queue, namespace string
+	codecKey               string // the key file runbook-temporal encrypts payloads with
 }
 
 func (t *temporalFlags) register(fl *pflag.FlagSet) {
 	fl.StringVar(&t.addr, "temporal", "", "the Temporal frontend `host:port`")
 	fl.StringVar(&t.queue, "task-queue", "", "the Temporal task queue `Q` the workers poll (runbook when not given)")
 	fl.StringVar(&t.namespace, "namespace", "", "the Temporal namespace `NS` (default when not given)")
+	fl.StringVar(&t.codecKey, "codec-key", "", "encrypt Temporal payloads with the keys in `FILE` (default: the file $RUNBOOK_TEMPORAL_CODEC_KEY names); needed for secret inputs")
 }
 
 // args are the flags as runbook-temporal takes them, only those given.
@@ -57,11 +59,14 @@ func (t *temporalFlags) args() []string {
 	if t.namespace != "" {
 		a = append(a, "--namespace", t.namespace)
 	}
+	if t.codecKey != "" {
+		a = append(a, "--codec-key", t.codecKey)
+	}
 	return a
 }
 
 // onTemporalOnly are exec's flags that mean something only on Temporal.
-var onTemporalOnly = []string{"temporal", "task-queue", "namespace"}
+var onTemporalOnly = []string{"temporal", "task-queue", "namespace", "codec-key"}
 
 // passedToTemporal are exec's own flags a run on Temporal takes too, and
 // resumePassedToTemporal resume's. The rest (the plugin and chart-path
@@ -180,6 +185,9 @@ func (t *temporalFlags) resumeCommand() string {
 	a := []string{"runbook", "resume", "--executor", "temporal", "--temporal", t.addr}
 	if t.namespace != "" {
 		a = append(a, "--namespace", t.namespace)
+	}
+	if t.codecKey != "" {
+		a = append(a, "--codec-key", t.codecKey)
 	}
 	for i, w := range a {
 		a[i] = shellQuote(w)

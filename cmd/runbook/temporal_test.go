@@ -289,3 +289,36 @@ func TestTemporalResumeHandsOff(t *testing.T) {
 		}
 	}
 }
+
+// TestTemporalCodecKeyHandedOff: --codec-key reaches runbook-temporal on
+// exec, worker and resume alike (a chart with secret inputs runs on
+// Temporal only with it), and on a local run it is a usage error.
+func TestTemporalCodecKeyHandedOff(t *testing.T) {
+	chart := "../../testdata/issue14/disks/chart.yaml"
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"exec", "--executor", "temporal", "--temporal", "h:1", "--codec-key", "k.key", chart},
+			argLines("exec", "--temporal", "h:1", "--codec-key", "k.key", "--inputs")},
+		{[]string{"worker", "--temporal", "h:1", "--codec-key", "k.key"},
+			argLines("worker", "--temporal", "h:1", "--codec-key", "k.key")},
+		{[]string{"resume", "--executor", "temporal", "--temporal", "h:1", "--codec-key", "k.key", "--input", "ok=true", "wf-1"},
+			argLines("resume", "--temporal", "h:1", "--codec-key", "k.key", "--answer", "ok=true", "--record")},
+	} {
+		log := fakeRecorder(t, "2", "", "")
+		if r := handOffRun(c.args...); r.code != 2 || !strings.HasPrefix(readLog(t, log), c.want) {
+			t.Errorf("%q: exit %d\nhanded:\n%s\nwant it to start:\n%s\nstderr: %q", c.args, r.code, readLog(t, log), c.want, r.stderr)
+		}
+	}
+	// The paused record's resume command names the key file too.
+	log := fakeRecorder(t, "2", "", "")
+	handOffRun("exec", "--executor", "temporal", "--temporal", "h:1", "--codec-key", "k.key", chart)
+	if want := argLines("--resume-command", "runbook resume --executor temporal --temporal h:1 --codec-key k.key"); !strings.Contains(readLog(t, log), want) {
+		t.Errorf("the resume command handed:\n%s\nwant it to hold:\n%s", readLog(t, log), want)
+	}
+	r := handOffRun("exec", "--codec-key", "k.key", "c.yaml")
+	if r.code != exitUsage || !strings.HasPrefix(r.stderr, "Error: --codec-key: only with --executor temporal") {
+		t.Errorf("a local run with --codec-key: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
