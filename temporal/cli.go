@@ -16,9 +16,11 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
+	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/log"
 
@@ -36,6 +38,9 @@ const (
 	ExitCompleted = 0 // the run completed (or paused at an ask:)
 	ExitFailed    = 1 // the run failed or was cancelled, or its record could not be saved
 	ExitUsage     = 2 // bad usage, a chart that does not load, bad inputs, no server
+	// ExitInterrupted: exec was interrupted (SIGINT, SIGTERM, SIGHUP) and
+	// the run it cancelled ended so, or was left running on a second one.
+	ExitInterrupted = 130
 )
 
 const usage = `runbook-temporal runs runbooks on Temporal (docs/SCALE.md).
@@ -221,12 +226,76 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *resumeCmd != "" {
 		in.ResumeCommand = *resumeCmd + " " + ex.WorkflowID
 	}
-	run, err := ex.ExecFileWith(ctx, pos[0], in)
-	if err != nil {
+	warnNoWorker(ctx, c, queue(*q), *addr, *ns, stderr)
+	waitCtx, leave := context.WithCancel(ctx)
+	defer leave()
+	interrupted, stopWatch := onInterrupt(func(n int) {
+		if n > 1 {
+			fmt.Fprintf(stderr, "runbook-temporal exec: left running: workflow %s goes on on Temporal\n", ex.WorkflowID)
+			leave()
+			return
+		}
+		// As a local run stops when interrupted: the workflow is asked to
+		// cancel, the run ends cancelled, and its record is saved.
+		fmt.Fprintf(stderr, "runbook-temporal exec: interrupted: cancelling the run (workflow %s); again to leave it running\n", ex.WorkflowID)
+		cctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := c.CancelWorkflow(cctx, ex.WorkflowID, ""); err != nil {
+			fmt.Fprintf(stderr, "runbook-temporal exec: the run could not be cancelled: %v\n", err)
+		}
+	})
+	defer stopWatch()
+	run, err := ex.ExecFileWith(waitCtx, pos[0], in)
+	switch {
+	case err != nil && interrupted():
+		return ExitInterrupted
+	case err != nil:
 		fmt.Fprintf(stderr, "runbook-temporal exec: %v\n", err)
 		return ExitUsage
 	}
-	return report(run, "exec", again, *recordFile, *quiet, stdout, stderr)
+	code := report(run, "exec", again, *recordFile, *quiet, stdout, stderr)
+	if code == ExitFailed && interrupted() {
+		return ExitInterrupted
+	}
+	return code
+}
+
+// onInterrupt calls f with 1, 2, … for each SIGINT, SIGTERM or SIGHUP
+// this process gets until stop (runbook passes its own on), in place of
+// their ending it; came says whether one came.
+func onInterrupt(f func(n int)) (came func() bool, stop func()) {
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	var n atomic.Int32
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-sigs:
+				f(int(n.Add(1)))
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() bool { return n.Load() > 0 }, func() {
+		signal.Stop(sigs)
+		close(done)
+	}
+}
+
+// warnNoWorker says on stderr, before a run starts, that no worker polls
+// its task queue: the run would wait for one without a word (a mistyped
+// --task-queue, a worker not started). It is a warning, not a refusal: a
+// worker may yet come.
+func warnNoWorker(ctx context.Context, c client.Client, q, addr, ns string, stderr io.Writer) {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	resp, err := c.DescribeTaskQueue(ctx, q, enums.TASK_QUEUE_TYPE_WORKFLOW)
+	if err != nil || len(resp.GetPollers()) > 0 {
+		return // a server that cannot say is no reason to warn
+	}
+	fmt.Fprintf(stderr, "runbook-temporal exec: no worker polls task queue %q: the run waits until one does (runbook worker --temporal %s --namespace %s --task-queue %s)\n", q, addr, ns, q)
 }
 
 // newWorkflowID is a run's workflow id when none is given: the chart

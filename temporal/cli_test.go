@@ -133,6 +133,10 @@ func TestMainAskAndResume(t *testing.T) {
 	if code != temporal.ExitCompleted || !strings.Contains(out, `"status": "completed"`) || strings.Contains(errs, "waits") {
 		t.Fatalf("count: exit %d, stdout %q, stderr %q; want the run completed", code, out, errs)
 	}
+	// Answered and ended: a further answer is refused in plain words.
+	if code, _, errs := run("resume", id, "--answer", "count=4"); code != temporal.ExitUsage || !strings.Contains(errs, "is not waiting for an answer (it was answered, or ended)") {
+		t.Errorf("an answer to an ended run: exit %d, stderr %q; want exit 2 and that it is not waiting", code, errs)
+	}
 	rec, _, err := record.ReadRecord(saved)
 	if err != nil {
 		t.Fatal(err)
@@ -193,5 +197,20 @@ func TestMainCodecKey(t *testing.T) {
 	}
 	if strings.Contains(out+errs+workerErr.String(), secretValue) {
 		t.Error("the secret is in the commands' output")
+	}
+}
+
+// TestMainWarnsOfNoWorker: a run started where no worker polls its task
+// queue (a mistyped --task-queue, no worker started) is said to wait for
+// one, with the command that starts one, rather than waiting in silence.
+func TestMainWarnsOfNoWorker(t *testing.T) {
+	ts := temporaltest.NewServer(temporaltest.WithT(t))
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	var errb bytes.Buffer
+	temporal.Main(ctx, []string{"exec", "--temporal", ts.GetFrontendHostPort(), "--namespace", ts.GetDefaultNamespace(),
+		"--task-queue", "nobody-polls", "--quiet", "testdata/charts/foreach.yaml"}, &bytes.Buffer{}, &errb)
+	if want := `no worker polls task queue "nobody-polls": the run waits until one does (runbook worker --temporal `; !strings.Contains(errb.String(), want) {
+		t.Errorf("stderr %q; want it to say %q", errb.String(), want)
 	}
 }

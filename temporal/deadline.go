@@ -17,16 +17,33 @@ import (
 // an activity waited on ends now, cancelled, rather than at its own
 // timeout).
 
+// cancellable is the context a run is given on Temporal: it ends, with
+// context.Canceled, when the workflow is cancelled (runbook-temporal exec
+// interrupted, or a cancel from Temporal's own tools), so the run stops as
+// a local run stops when it is interrupted and its record says so, where
+// context.Background would let it go on with every activity refused.
+func (s *workflowStubs) cancellable() context.Context {
+	c := &timerContext{done: make(chan struct{})}
+	workflow.Go(s.ctx, func(w workflow.Context) {
+		w.Done().Receive(w, nil)
+		c.end(context.Canceled)
+	})
+	return c
+}
+
 // deadline is flow.Deadline on a workflow timer: the context it returns
 // ends, with context.DeadlineExceeded, when a timer of d started now
 // fires. The stop func cancels the timer (the run ended first) and ends
 // the context as cancelled. It sets s.ctx to a context the timer cancels,
 // so every activity the run schedules from here on is cancelled with it.
-func (s *workflowStubs) deadline(_ context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+func (s *workflowStubs) deadline(parent context.Context, d time.Duration) (context.Context, context.CancelFunc) {
 	runCtx, cancelRun := workflow.WithCancel(s.ctx)
 	timerCtx, cancelTimer := workflow.WithCancel(s.ctx)
 	s.ctx = runCtx
 	dc := &timerContext{done: make(chan struct{})}
+	// The run's own context (cancelled with the workflow) ends it too;
+	// context.AfterFunc uses parent's AfterFunc, so no goroutine waits.
+	context.AfterFunc(parent, func() { dc.end(parent.Err()) })
 	workflow.Go(timerCtx, func(w workflow.Context) {
 		if err := workflow.NewTimer(w, d).Get(w, nil); err != nil {
 			return // the run ended first: the timer was cancelled

@@ -25,6 +25,14 @@ func TestDevServer(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/runbook-temporal-dev").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
+	// It takes no arguments: --help says what it is, anything else is
+	// refused (it once started a server whatever it was given).
+	if out, err := exec.Command(bin, "--help").Output(); err != nil || !bytes.HasPrefix(out, []byte("runbook-temporal-dev starts a Temporal server")) {
+		t.Errorf("--help: %v, %q", err, out)
+	}
+	if err := exec.Command(bin, "--port", "7233").Run(); err == nil || err.(*exec.ExitError).ExitCode() != 2 {
+		t.Errorf("an argument: %v; want exit 2", err)
+	}
 	dev := exec.Command(bin)
 	stdout, err := dev.StdoutPipe()
 	if err != nil {

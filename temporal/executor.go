@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"os/user"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"go.temporal.io/sdk/client"
@@ -86,7 +88,15 @@ func (e *Executor) ExecFileWith(ctx context.Context, path string, in RunInput) (
 	if len(b) > chart.MaxChartBytes {
 		return nil, fmt.Errorf("%s: %d bytes, more than a chart may be (%d)", path, len(b), chart.MaxChartBytes)
 	}
-	in.File, in.Chart = path, b
+	// The chart's name goes absolute: a worker reads a read: stage's
+	// relative path from the chart's folder, and "rel.yaml" would name its
+	// own working folder, not the one the chart is in here (a missing file
+	// there is an answer, exists: false, not an error).
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	in.File, in.Chart = abs, b
 	return e.Exec(ctx, in)
 }
 
@@ -212,6 +222,10 @@ func (e *Executor) paused(ctx context.Context, workflowID, runID string) (*Pause
 func (e *Executor) Answer(ctx context.Context, workflowID string, a Answer) (*Run, error) {
 	p, err := e.paused(ctx, workflowID, "")
 	if err != nil {
+		if strings.Contains(err.Error(), errNotPaused.Error()) {
+			// The workflow's own answer to the query says it in these words.
+			return nil, fmt.Errorf("resume: workflow %s is not waiting for an answer (it was answered, or ended)", workflowID)
+		}
 		return nil, fmt.Errorf("resume: workflow %s is not waiting for an answer: %w", workflowID, err)
 	}
 	rb, rec, err := pausedRun(p)

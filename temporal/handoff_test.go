@@ -47,7 +47,9 @@ func TestRunbookHandsOff(t *testing.T) {
 
 	var workerErr bytes.Buffer
 	worker := exec.Command(filepath.Join(bin, "runbook"), append([]string{"worker"}, common...)...)
-	worker.Env, worker.Stderr = env, &workerErr
+	// The worker works in a folder of its own, as one on another machine
+	// does: nothing it reads may depend on sharing the caller's.
+	worker.Env, worker.Stderr, worker.Dir = env, &workerErr, t.TempDir()
 	if err := worker.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -103,6 +105,42 @@ func TestRunbookHandsOff(t *testing.T) {
 		if code != wantCode || timeless(out) != timeless(wantOut) {
 			t.Errorf("%q on Temporal: exit %d, stderr %q\n%s\nlocal: exit %d\n%s", flags, code, errs, out, wantCode, wantOut)
 		}
+	}
+
+	// A read: stage's relative path is read from the chart's folder, not
+	// the worker's working folder, though the chart was named relatively
+	// (a new user's chart read nothing, every file "missing", before).
+	reads := filepath.Join(t.TempDir(), "reads.json")
+	// (Its last stage reads a folder: the run fails there, as locally.)
+	if code, _, errs := runbook(append(onTemporal, "--record", reads, "testdata/charts/reads.yaml")...); code != 1 {
+		t.Errorf("exec of reads.yaml: exit %d, stderr %q; want 1, its failing stage", code, errs)
+	} else if b, err := os.ReadFile(reads); err != nil {
+		t.Error(err)
+	} else if got, want := masked(b), masked(localRecord(t, "testdata/charts/reads.yaml", nil)); got != want {
+		t.Errorf("reads.yaml on a worker in another folder differs from the local run:\n%s", lineDiff(want, got))
+	}
+
+	// Ctrl-C stops a Temporal run as it stops a local one: the workflow is
+	// cancelled, the run ends cancelled at the stage that ran, its record
+	// is saved and printed, exit 130.
+	slowRecord := filepath.Join(t.TempDir(), "slow.json")
+	slow := exec.CommandContext(ctx, filepath.Join(bin, "runbook"), append(onTemporal, "--record", slowRecord, "testdata/charts/slow.yaml")...)
+	var slowOut, slowErr bytes.Buffer
+	slow.Env, slow.Stdout, slow.Stderr = env, &slowOut, &slowErr
+	if err := slow.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(4 * time.Second) // its sleeps are running on the worker
+	if err := slow.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	_ = slow.Wait()
+	if code := slow.ProcessState.ExitCode(); code != 130 || !strings.Contains(slowErr.String(), "interrupted: cancelling the run (workflow runbook-slow-") ||
+		!strings.Contains(slowErr.String(), "run interrupted at per-host~0/wait: the run was cancelled while this stage ran: context canceled") {
+		t.Errorf("runbook exec interrupted: exit %d, stderr %q; want 130, the workflow cancelled and where the run ended", code, slowErr.String())
+	}
+	if rec, _, err := record.ReadRecord(slowRecord); err != nil || rec.Result.Status != "cancelled" {
+		t.Errorf("the interrupted run's record: %v; want it saved, cancelled", err)
 	}
 
 	// A run that asks: the text names the runbook command that answers it,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -60,8 +61,13 @@ func masked(b []byte) string {
 }
 
 // localRecord is a local run's record of path, as `runbook exec` saves it.
+// Its path is made absolute, as Executor.ExecFile sends it.
 func localRecord(t *testing.T, path string, inputs map[string]any) []byte {
 	t.Helper()
+	path, err := filepath.Abs(path)
+	if err != nil {
+		t.Fatal(err)
+	}
 	rb, err := runbook.Open(path)
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,8 @@ package temporal_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -23,7 +25,9 @@ func TestTimeoutOnAWorkflowTimer(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	start := time.Now()
-	run, err := ex.ExecFileWith(ctx, chart, temporal.RunInput{Timeout: 3 * time.Second})
+	marks := t.TempDir()
+	onTemporal, local := filepath.Join(marks, "temporal"), filepath.Join(marks, "local")
+	run, err := ex.ExecFileWith(ctx, chart, temporal.RunInput{Timeout: 3 * time.Second, Inputs: map[string]any{"mark": onTemporal}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +38,7 @@ func TestTimeoutOnAWorkflowTimer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := rb.Exec(ctx, nil, runbook.WithTimeout(3*time.Second))
+	res, err := rb.Exec(ctx, map[string]any{"mark": local}, runbook.WithTimeout(3*time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,6 +63,14 @@ func TestTimeoutOnAWorkflowTimer(t *testing.T) {
 		g, w := got.Result.Scripts[i], want.Scripts[i]
 		if g.Path != w.Path || g.Label != w.Label || g.Cause != w.Cause || g.Words != w.Words {
 			t.Errorf("script row %d: %s %s (%s); the local run's %s %s (%s)", i, g.Path, g.Label, g.Cause, w.Path, w.Label, w.Cause)
+		}
+	}
+	// The processes were stopped on the worker, as locally: past the time
+	// they would have finished, neither touched its mark.
+	time.Sleep(time.Until(start.Add(15 * time.Second)))
+	for _, mark := range []string{onTemporal, local} {
+		if _, err := os.Stat(mark); err == nil {
+			t.Errorf("%s was touched: a process the run's timeout cancelled ran to its end", mark)
 		}
 	}
 }

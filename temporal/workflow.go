@@ -166,13 +166,14 @@ func RunWorkflow(ctx workflow.Context, in RunInput) (*RunOutput, error) {
 		return nil, err
 	}
 	execOpts := append([]runbook.ExecOption{runbook.WithStubs(st), runbook.WithInline(), runbook.WithFanout(st.fanout)}, in.execOptions()...)
-	// context.Background never ends: the run's cancellation is the
-	// workflow's, which ends the activity it waits on.
+	// The run's context ends when the workflow is cancelled (and the
+	// activities it waits on with it), so the run stops and says so.
+	runCtx := st.cancellable()
 	first := execOpts
 	if in.Timeout > 0 {
 		first = append(slices.Clip(execOpts), runbook.WithTimeout(in.Timeout), runbook.WithDeadline(st.deadline))
 	}
-	res, err := rb.Exec(context.Background(), in.Inputs, first...)
+	res, err := rb.Exec(runCtx, in.Inputs, first...)
 	if err != nil {
 		return nil, temporal.NewNonRetryableApplicationError(err.Error(), "inputs", nil)
 	}
@@ -212,7 +213,7 @@ func RunWorkflow(ctx workflow.Context, in RunInput) (*RunOutput, error) {
 			if a.Reject != "" {
 				opts = append(opts, runbook.ResumeReject(a.Reject))
 			}
-			next, err := rb.Resume(context.Background(), rec, a.Answers, opts...)
+			next, err := rb.Resume(runCtx, rec, a.Answers, opts...)
 			if err != nil {
 				workflow.GetLogger(ctx).Warn("an answer was refused; the run still waits", "error", err.Error())
 				continue

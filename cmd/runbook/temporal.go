@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
 	"os/exec"
@@ -173,10 +174,11 @@ func execOnTemporal(ctx context.Context, path string, f execFlags, t temporalFla
 	if f.timeout > 0 {
 		a = append(a, "--timeout", f.timeout.String())
 	}
-	if err := ranOnTemporal(handOff(ctx, append(a, "--", path), stdout, stderr)); err != nil {
+	interrupted, err := ranOnTemporal(handOff(ctx, append(a, "--", path), stdout, stderr))
+	if err != nil {
 		return err
 	}
-	return reportTemporal(recordPath, rb, f, stdout, stderr)
+	return reportTemporal(recordPath, rb, f, interrupted, stdout, stderr)
 }
 
 // resumeCommand is how a person answers a run that waits on Temporal
@@ -197,18 +199,28 @@ func (t *temporalFlags) resumeCommand() string {
 
 // ranOnTemporal is nil when runbook-temporal ran the run to its end or
 // its pause, whatever the run's status (exit 0 or 1: the record says
-// which); the error otherwise (bad usage, no server, not found).
-func ranOnTemporal(err error) error {
+// which), or was interrupted (130: it cancelled the run, whose record
+// says so, or left it running on a second interrupt, with no record);
+// the error otherwise (bad usage, no server, not found).
+func ranOnTemporal(err error) (interrupted bool, _ error) {
 	var ee *exitError
-	if err == nil || errors.As(err, &ee) && ee.code == exitFailed && ee.err == nil {
-		return nil
+	switch {
+	case err == nil:
+		return false, nil
+	case errors.As(err, &ee) && ee.err == nil && ee.code == exitFailed:
+		return false, nil
+	case errors.As(err, &ee) && ee.err == nil && ee.code == exitInterrupted:
+		return true, nil
 	}
-	return err
+	return false, err
 }
 
 // reportTemporal prints and judges the record a Temporal run saved at
 // recordPath, as a local run's: the same renderers, gates and exit codes.
-func reportTemporal(recordPath string, rb *runbook.Runbook, f execFlags, stdout, stderr io.Writer) error {
+func reportTemporal(recordPath string, rb *runbook.Runbook, f execFlags, interrupted bool, stdout, stderr io.Writer) error {
+	if _, err := os.Stat(recordPath); interrupted && errors.Is(err, fs.ErrNotExist) {
+		return quietExit(exitInterrupted) // left running: runbook-temporal said where
+	}
 	rr, problems, err := record.ReadRecord(recordPath)
 	if err == nil && len(problems) > 0 {
 		err = fmt.Errorf("the record runbook-temporal saved at %s: %s", recordPath, problems[0])
@@ -218,7 +230,7 @@ func reportTemporal(recordPath string, rb *runbook.Runbook, f execFlags, stdout,
 	}
 	rec := rr.Result
 	check := judge(rec, f, rb, nil)
-	code, held := runExit(rec, f, check, false)
+	code, held := runExit(rec, f, check, interrupted)
 	out := stdout
 	var raw json.RawMessage
 	if f.format == "json" {
@@ -230,7 +242,7 @@ func reportTemporal(recordPath string, rb *runbook.Runbook, f execFlags, stdout,
 		}
 		out = io.Discard
 	}
-	if err := reportRun(out, stderr, rec, f, nil, rb, check, false); err != nil {
+	if err := reportRun(out, stderr, rec, f, nil, rb, check, interrupted); err != nil {
 		return err
 	}
 	if raw != nil {
@@ -303,7 +315,7 @@ func resumeOnTemporal(ctx context.Context, workflowID string, f resumeFlags, t t
 	}
 	chartPath := filepath.Join(tmp, "chart.json")
 	a = append(a, "--record", recordPath, "--save-chart", chartPath, "--quiet")
-	if err := ranOnTemporal(handOff(ctx, append(a, "--", workflowID), stdout, stderr)); err != nil {
+	if _, err := ranOnTemporal(handOff(ctx, append(a, "--", workflowID), stdout, stderr)); err != nil {
 		return err
 	}
 	// The chart the run was started with, for what the record's printing
@@ -328,7 +340,7 @@ func resumeOnTemporal(ctx context.Context, workflowID string, f resumeFlags, t t
 	if err != nil {
 		return exit(exitFailed, "the run's chart: %v", err)
 	}
-	return reportTemporal(recordPath, rb, f.execFlags, stdout, stderr)
+	return reportTemporal(recordPath, rb, f.execFlags, false, stdout, stderr)
 }
 
 // answerText is an answer as runbook-temporal's --answer takes it: a

@@ -18,7 +18,22 @@ import (
 	"go.temporal.io/server/temporaltest"
 )
 
+const usage = `runbook-temporal-dev starts a Temporal server in this process, in memory, on
+127.0.0.1, for trying runbook's Temporal executor on one machine; it prints
+its address and namespace and serves until interrupted. It takes no
+arguments. Not for runs that must outlive it: everything it holds is gone
+when it stops (docs/SCALE.md).
+`
+
 func main() {
+	switch {
+	case len(os.Args) == 2 && (os.Args[1] == "-h" || os.Args[1] == "--help" || os.Args[1] == "help"):
+		fmt.Print(usage)
+		return
+	case len(os.Args) > 1:
+		fmt.Fprintf(os.Stderr, "runbook-temporal-dev: takes no arguments, got %q\n\n%s", os.Args[1:], usage)
+		os.Exit(2)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	os.Exit(serve(ctx, os.Stdout, os.Stderr))
