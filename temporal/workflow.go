@@ -223,9 +223,12 @@ func output(rec []byte) (*RunOutput, error) {
 // coroutines (fanout).
 type workflowStubs struct {
 	ctx workflow.Context
-	// inFlight counts the run's activities scheduled and not ended; the
-	// coroutines share it one at a time (Temporal runs one at a time).
+	// inFlight counts the run's activities scheduled and not ended (a
+	// batch's, each of its exec stages); the coroutines share it one at a
+	// time (Temporal runs one at a time).
 	inFlight int
+	// batch gathers exec calls into batch activities (batch.go).
+	batch batcher
 }
 
 // slot waits, when maxInFlight activities are already scheduled, for one
@@ -280,12 +283,23 @@ func once(ctx workflow.Context, timeout time.Duration) workflow.Context {
 	})
 }
 
+// Exec runs an exec stage's process on a worker: in a batch with the
+// other stages the run's coroutines reach at once (batch.go), or, in a run
+// started by the code before batches, one activity of its own.
 func (s *workflowStubs) Exec(bctx context.Context, call runbook.ExecCall) (*runbook.ExecStub, error) {
+	w := s.wctx(bctx)
+	if batches(w) {
+		facts, err := s.batchedExec(w, call)
+		if err != nil {
+			return nil, err
+		}
+		return &runbook.ExecStub{Ran: facts}, nil
+	}
 	timeout := noTimeout
 	if call.Timeout > 0 {
 		timeout = call.Timeout + activityMargin
 	}
-	ctx := once(s.wctx(bctx), timeout)
+	ctx := once(w, timeout)
 	if q := call.Env[QueueEnv]; q != "" {
 		// No worker on q: the activity waits for one, as a run waits for
 		// a worker on its own queue.

@@ -1,0 +1,232 @@
+package temporal_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"go.temporal.io/api/enums/v1"
+	historypb "go.temporal.io/api/history/v1"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
+
+	"github.com/openrunbook/runbook/runbook"
+	"github.com/openrunbook/runbook/temporal"
+)
+
+// historyOf is a run's workflow history, every event.
+func historyOf(t *testing.T, ctx context.Context, c client.Client, run *temporal.Run) []*historypb.HistoryEvent {
+	t.Helper()
+	var events []*historypb.HistoryEvent
+	it := c.GetWorkflowHistory(ctx, run.WorkflowID, run.RunID, false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	for it.HasNext() {
+		e, err := it.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		events = append(events, e)
+	}
+	return events
+}
+
+// scheduledCalls are the exec calls each activity of the history carried,
+// by its scheduled event's id: one for a runbook.Exec activity, a batch's
+// for a runbook.ExecBatch one; other activities are left out.
+func scheduledCalls(t *testing.T, events []*historypb.HistoryEvent) map[int64][]runbook.ExecCall {
+	t.Helper()
+	calls := map[int64][]runbook.ExecCall{}
+	dc := converter.GetDefaultDataConverter()
+	for _, e := range events {
+		a := e.GetActivityTaskScheduledEventAttributes()
+		if a == nil {
+			continue
+		}
+		switch a.GetActivityType().GetName() {
+		case temporal.ActivityName:
+			var call runbook.ExecCall
+			if err := dc.FromPayloads(a.GetInput(), &call); err != nil {
+				t.Fatal(err)
+			}
+			calls[e.GetEventId()] = []runbook.ExecCall{call}
+		case temporal.BatchActivityName:
+			var batch []runbook.ExecCall
+			if err := dc.FromPayloads(a.GetInput(), &batch); err != nil {
+				t.Fatal(err)
+			}
+			calls[e.GetEventId()] = batch
+		}
+	}
+	return calls
+}
+
+// TestBatchMembersEndOnTheirOwn: a foreach's four exec stages go to the
+// worker as one batch activity, whose timeout is its members' (1 s) plus
+// the margin; one member exits 3 and one passes its own timeout, and
+// neither fails its batch-mates: the record is the local run's, each
+// process's own outcome in it.
+func TestBatchMembersEndOnTheirOwn(t *testing.T) {
+	_, c := server(t, "batch")
+	const chart = "testdata/charts/batch.yaml"
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	run, err := (&temporal.Executor{Client: c, TaskQueue: "batch"}).ExecFile(ctx, chart, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if local := masked(localRecord(t, chart, nil)); masked(run.Record) != local {
+		t.Errorf("the record on Temporal differs from the local one:\n%s", lineDiff(local, masked(run.Record)))
+	}
+	events := historyOf(t, ctx, c, run)
+	calls := scheduledCalls(t, events)
+	if len(calls) != 1 {
+		t.Fatalf("%d exec activities were scheduled (%v), want the foreach's one batch", len(calls), calls)
+	}
+	for id, batch := range calls {
+		var paths []string
+		for _, call := range batch {
+			paths = append(paths, call.Path)
+		}
+		if want := "per-item~0/run#1 per-item~1/run#1 per-item~2/run#1 per-item~3/run#1"; strings.Join(paths, " ") != want {
+			t.Errorf("the batch carried %q, want %q", paths, want)
+		}
+		for _, e := range events {
+			if e.GetEventId() == id {
+				if got := e.GetActivityTaskScheduledEventAttributes().GetStartToCloseTimeout().AsDuration(); got != 31*time.Second {
+					t.Errorf("the batch's StartToCloseTimeout is %v, want its members' 1s plus the 30s margin", got)
+				}
+			}
+		}
+	}
+}
+
+// TestBatchWithholdsPastThePayloadLimit: a batch whose processes print
+// more than one activity may return keeps the smallest that fit, and says
+// of each other member, in words with its size, that its facts did not
+// fit; a member alone comes back whatever its size.
+func TestBatchWithholdsPastThePayloadLimit(t *testing.T) {
+	print := func(n int) runbook.ExecCall {
+		return runbook.ExecCall{Path: fmt.Sprintf("p%d", n), Shell: fmt.Sprintf("head -c %d /dev/zero | tr '\\0' a", n), Timeout: 30 * time.Second}
+	}
+	ctx := context.Background()
+	got, err := temporal.ExecBatchActivity(ctx, []runbook.ExecCall{print(900_000), print(10), print(700_000), print(700_001)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	returned := func(i, n int) {
+		t.Helper()
+		if got[i].Facts == nil || len(got[i].Facts.Stdout) != n {
+			t.Errorf("member %d: %+v, want its %d bytes of output back", i, got[i].Withheld, n)
+		}
+	}
+	withheld := func(i int) {
+		t.Helper()
+		if got[i].Facts != nil || !strings.Contains(got[i].Withheld, "its process ran, but its facts (") || !strings.Contains(got[i].Withheld, "2 MiB payload limit") {
+			t.Errorf("member %d: facts %v, words %q, want it withheld in words", i, got[i].Facts != nil, got[i].Withheld)
+		}
+	}
+	returned(1, 10)
+	returned(2, 700_000)
+	withheld(3)
+	withheld(0)
+
+	alone, err := temporal.ExecBatchActivity(ctx, []runbook.ExecCall{print(1_100_000)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if alone[0].Facts == nil || !alone[0].Facts.Truncated {
+		t.Errorf("a member alone: %+v, want its facts (past the output cap) back", alone[0].Withheld)
+	}
+}
+
+// TestConformanceBeyondOneHistory: a foreach of more exec stages than one
+// workflow history holds as one activity each (the server ends a history
+// at 51,200 events, three an activity) completes on Temporal, in batches,
+// and its record is the local run's byte for byte, durations masked.
+// RUNBOOK_FLEET_ITEMS sets the count (default 20000).
+func TestConformanceBeyondOneHistory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a 20k-item run: minutes")
+	}
+	n := 20000
+	if v := os.Getenv("RUNBOOK_FLEET_ITEMS"); v != "" {
+		if _, err := fmt.Sscan(v, &n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "fleet.yaml")
+	if err := os.WriteFile(path, fmt.Appendf(nil, `version: 1
+runbook: fleet
+stages:
+  - id: per-item
+    foreach:
+      items: 'map(1..%d, #)'
+      as: i
+      maxBranches: %d
+      stages:
+        - {id: probe, exec: {shell: 'echo "$I"', envFrom: {I: i}, into: p}}
+`, n, n), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, c := server(t, "fleet")
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
+	defer cancel()
+	start := time.Now()
+	run, err := (&temporal.Executor{Client: c, TaskQueue: "fleet"}).ExecFile(ctx, path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	took := time.Since(start)
+	start = time.Now()
+	local := masked(localRecord(t, path, nil))
+	tookLocal := time.Since(start)
+	if masked(run.Record) != local {
+		t.Errorf("the record on Temporal differs from the local one:\n%s", lineDiff(local, masked(run.Record)))
+	}
+	d, err := c.DescribeWorkflowExecution(ctx, run.WorkflowID, run.RunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := d.GetWorkflowExecutionInfo().GetHistoryLength()
+	if events >= 3*int64(n) {
+		t.Errorf("the run's history has %d events, want far fewer than three an item", events)
+	}
+	t.Logf("%d items: %v on Temporal (%v locally), %d history events (%.1f MiB), a record of %d bytes", n, took.Round(time.Second), tookLocal.Round(time.Second),
+		events, float64(d.GetWorkflowExecutionInfo().GetHistorySizeBytes())/(1<<20), len(run.Record))
+}
+
+// TestReplayedBatchHistoryIsBatched: the history TestReplay holds the
+// batch path to (batch.json) is one of that path: its foreach's four exec
+// stages went in one runbook.ExecBatch activity, after the version marker.
+func TestReplayedBatchHistoryIsBatched(t *testing.T) {
+	f, err := os.Open(historyFile("testdata/charts/batch.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	h, err := client.HistoryFromJSON(f, client.HistoryJSONOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := scheduledCalls(t, h.Events)
+	if len(calls) != 1 {
+		t.Fatalf("the recorded history has %d exec activities, want one batch", len(calls))
+	}
+	for _, batch := range calls {
+		if len(batch) != 4 {
+			t.Errorf("the recorded batch carried %d calls, want the foreach's 4", len(batch))
+		}
+	}
+	marker := false
+	for _, e := range h.Events {
+		if e.GetMarkerRecordedEventAttributes() != nil {
+			marker = true
+		}
+	}
+	if !marker {
+		t.Error("the recorded history has no version marker: a replay could not tell it from a run begun before batches")
+	}
+}
