@@ -4,10 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"slices"
 	"sync"
 	"time"
 
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/openrunbook/runbook/runbook"
@@ -43,16 +46,38 @@ type BatchResult struct {
 	Withheld string             `json:",omitempty"`
 }
 
+// batchProcs is how many processes of batches one worker runs at once,
+// the others of a batch waiting their turn: a local run runs a foreach's
+// branches max(8, 4×GOMAXPROCS) at a time, and a worker that started every
+// member of ten batches at once (a thousand processes) on a busy 2-core
+// machine lost output: the runner's drain window (proc.DefaultDrain) ran
+// out before the pipes were read (TestConformanceBeyondOneHistory at 1500
+// items, an `echo`'s stdout come back empty).
+var batchProcs = make(chan struct{}, max(16, 8*runtime.GOMAXPROCS(0)))
+
 // ExecBatchActivity runs a batch of exec stages' processes on this worker
-// (registered as BatchActivityName), all at once, each by
+// (registered as BatchActivityName), batchProcs at a time, each by
 // runbook.RunExec and so each stopped at its own timeout, and returns
 // their facts in the calls' order. A process's failure is its facts (an
-// exit code, a start error): it fails no other member.
+// exit code, a start error): it fails no other member. Each member's end
+// is a heartbeat: the batch's heartbeat timeout, its longest member's
+// timeout plus the margin, is what finds a worker gone mid-batch.
 func ExecBatchActivity(ctx context.Context, calls []runbook.ExecCall) ([]BatchResult, error) {
 	facts := make([]*runbook.ProcFacts, len(calls))
+	beat := activity.IsActivity(ctx) // a caller of its own (a test) has no server to tell
 	var wg sync.WaitGroup
 	for i, call := range calls {
-		wg.Go(func() { facts[i] = runbook.RunExec(ctx, call) })
+		wg.Go(func() {
+			select {
+			case batchProcs <- struct{}{}:
+				defer func() { <-batchProcs }()
+			case <-ctx.Done(): // RunExec files the cancellation as a run's
+			}
+			facts[i] = runbook.RunExec(ctx, call)
+			if beat {
+				activity.RecordHeartbeat(ctx)
+			}
+		})
 	}
 	wg.Wait()
 	return fitResults(facts, batchResultBytes), nil
@@ -180,9 +205,11 @@ func take(waiting []*member, n int) []*member {
 }
 
 // send starts one batch's activity on queue q ("" the run's) and hands
-// each member its facts when it ends. Its timeout is its longest member's
-// plus activityMargin (none: noTimeout): each process is still stopped at
-// its own by the worker.
+// each member its facts when it ends. A member's process is stopped at its
+// own timeout by the worker, and each member's end is a heartbeat, so the
+// heartbeat timeout is the longest member's timeout plus activityMargin
+// (none: noTimeout); the batch as a whole may take as long as its members
+// one after another (the worker runs batchProcs at a time).
 func (s *workflowStubs) send(w workflow.Context, q string, batch []*member) {
 	longest := time.Duration(0)
 	calls := make([]runbook.ExecCall, len(batch))
@@ -193,7 +220,12 @@ func (s *workflowStubs) send(w workflow.Context, q string, batch []*member) {
 		}
 		longest = max(longest, m.call.Timeout)
 	}
-	ctx := once(w, longest+activityMargin)
+	beat := longest + activityMargin
+	ctx := workflow.WithActivityOptions(w, workflow.ActivityOptions{
+		StartToCloseTimeout: time.Duration(len(batch)) * beat,
+		HeartbeatTimeout:    beat,
+		RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 1},
+	})
 	if q != "" {
 		ctx = workflow.WithTaskQueue(ctx, q)
 	}

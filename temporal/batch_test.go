@@ -1,6 +1,8 @@
 package temporal_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"fmt"
 	"os"
@@ -64,8 +66,8 @@ func scheduledCalls(t *testing.T, events []*historypb.HistoryEvent) map[int64][]
 }
 
 // TestBatchMembersEndOnTheirOwn: a foreach's four exec stages go to the
-// worker as one batch activity, whose timeout is its members' (1 s) plus
-// the margin; one member exits 3 and one passes its own timeout, and
+// worker as one batch activity, whose heartbeat timeout is its members'
+// (1 s) plus the margin; one member exits 3 and one passes its own timeout, and
 // neither fails its batch-mates: the record is the local run's, each
 // process's own outcome in it.
 func TestBatchMembersEndOnTheirOwn(t *testing.T) {
@@ -95,8 +97,12 @@ func TestBatchMembersEndOnTheirOwn(t *testing.T) {
 		}
 		for _, e := range events {
 			if e.GetEventId() == id {
-				if got := e.GetActivityTaskScheduledEventAttributes().GetStartToCloseTimeout().AsDuration(); got != 31*time.Second {
-					t.Errorf("the batch's StartToCloseTimeout is %v, want its members' 1s plus the 30s margin", got)
+				a := e.GetActivityTaskScheduledEventAttributes()
+				if got := a.GetHeartbeatTimeout().AsDuration(); got != 31*time.Second {
+					t.Errorf("the batch's HeartbeatTimeout is %v, want its members' 1s plus the 30s margin", got)
+				}
+				if got := a.GetStartToCloseTimeout().AsDuration(); got != 4*31*time.Second {
+					t.Errorf("the batch's StartToCloseTimeout is %v, want its four members' 31s one after another", got)
 				}
 			}
 		}
@@ -194,8 +200,12 @@ stages:
 	if events >= 3*int64(n) {
 		t.Errorf("the run's history has %d events, want far fewer than three an item", events)
 	}
-	t.Logf("%d items: %v on Temporal (%v locally), %d history events (%.1f MiB), a record of %d bytes", n, took.Round(time.Second), tookLocal.Round(time.Second),
-		events, float64(d.GetWorkflowExecutionInfo().GetHistorySizeBytes())/(1<<20), len(run.Record))
+	var z bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&z, gzip.BestSpeed) // as the workflow gzips it
+	_, _ = zw.Write(run.Record)
+	_ = zw.Close()
+	t.Logf("%d items: %v on Temporal (%v locally), %d history events (%.1f MiB), a record of %d bytes (%d gzipped)", n, took.Round(time.Second), tookLocal.Round(time.Second),
+		events, float64(d.GetWorkflowExecutionInfo().GetHistorySizeBytes())/(1<<20), len(run.Record), z.Len())
 }
 
 // TestReplayedBatchHistoryIsBatched: the history TestReplay holds the
