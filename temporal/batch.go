@@ -55,16 +55,41 @@ type BatchResult struct {
 // items, an `echo`'s stdout come back empty).
 var batchProcs = make(chan struct{}, max(16, 8*runtime.GOMAXPROCS(0)))
 
+// batchBeat is how often a batch activity tells the server its worker is
+// alive, and batchHeartbeat how long the server waits for that before it
+// gives the batch up: the SDK sends at most one heartbeat in 0.8 of the
+// timeout (and never more than a minute apart), which leaves a minute's
+// slack for a server slow to answer.
+const (
+	batchBeat      = 10 * time.Second
+	batchHeartbeat = 2 * time.Minute
+)
+
 // ExecBatchActivity runs a batch of exec stages' processes on this worker
 // (registered as BatchActivityName), batchProcs at a time, each by
 // runbook.RunExec and so each stopped at its own timeout, and returns
 // their facts in the calls' order. A process's failure is its facts (an
-// exit code, a start error): it fails no other member. Each member's end
-// is a heartbeat: the batch's heartbeat timeout, its longest member's
-// timeout plus the margin, is what finds a worker gone mid-batch.
+// exit code, a start error): it fails no other member. While it runs it
+// heartbeats every batchBeat, so a worker gone mid-batch is found in
+// batchHeartbeat, however long its members wait their turn.
 func ExecBatchActivity(ctx context.Context, calls []runbook.ExecCall) ([]BatchResult, error) {
+	if activity.IsActivity(ctx) { // a caller of its own (a test) has no server to tell
+		done := make(chan struct{})
+		defer close(done)
+		go func() {
+			t := time.NewTicker(batchBeat)
+			defer t.Stop()
+			for {
+				select {
+				case <-done:
+					return
+				case <-t.C:
+					activity.RecordHeartbeat(ctx)
+				}
+			}
+		}()
+	}
 	facts := make([]*runbook.ProcFacts, len(calls))
-	beat := activity.IsActivity(ctx) // a caller of its own (a test) has no server to tell
 	var wg sync.WaitGroup
 	for i, call := range calls {
 		wg.Go(func() {
@@ -74,9 +99,6 @@ func ExecBatchActivity(ctx context.Context, calls []runbook.ExecCall) ([]BatchRe
 			case <-ctx.Done(): // RunExec files the cancellation as a run's
 			}
 			facts[i] = runbook.RunExec(ctx, call)
-			if beat {
-				activity.RecordHeartbeat(ctx)
-			}
 		})
 	}
 	wg.Wait()
@@ -206,10 +228,10 @@ func take(waiting []*member, n int) []*member {
 
 // send starts one batch's activity on queue q ("" the run's) and hands
 // each member its facts when it ends. A member's process is stopped at its
-// own timeout by the worker, and each member's end is a heartbeat, so the
-// heartbeat timeout is the longest member's timeout plus activityMargin
-// (none: noTimeout); the batch as a whole may take as long as its members
-// one after another (the worker runs batchProcs at a time).
+// own timeout by the worker; the batch may take as long as its members
+// one after another, each its timeout plus activityMargin (none:
+// noTimeout), since the worker runs batchProcs at a time; a worker gone is
+// found by the heartbeat (batchHeartbeat), not by that bound.
 func (s *workflowStubs) send(w workflow.Context, q string, batch []*member) {
 	longest := time.Duration(0)
 	calls := make([]runbook.ExecCall, len(batch))
@@ -220,10 +242,9 @@ func (s *workflowStubs) send(w workflow.Context, q string, batch []*member) {
 		}
 		longest = max(longest, m.call.Timeout)
 	}
-	beat := longest + activityMargin
 	ctx := workflow.WithActivityOptions(w, workflow.ActivityOptions{
-		StartToCloseTimeout: time.Duration(len(batch)) * beat,
-		HeartbeatTimeout:    beat,
+		StartToCloseTimeout: time.Duration(len(batch)) * (longest + activityMargin),
+		HeartbeatTimeout:    batchHeartbeat,
 		RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 1},
 	})
 	if q != "" {

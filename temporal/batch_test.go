@@ -35,6 +35,20 @@ func historyOf(t *testing.T, ctx context.Context, c client.Client, run *temporal
 	return events
 }
 
+// conformingRun runs chart on Temporal on queue and holds its record to
+// the local run's, durations masked.
+func conformingRun(t *testing.T, ctx context.Context, c client.Client, queue, chart string) *temporal.Run {
+	t.Helper()
+	run, err := (&temporal.Executor{Client: c, TaskQueue: queue}).ExecFile(ctx, chart, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if local := masked(localRecord(t, chart, nil)); masked(run.Record) != local {
+		t.Errorf("the record on Temporal differs from the local one:\n%s", lineDiff(local, masked(run.Record)))
+	}
+	return run
+}
+
 // scheduledCalls are the exec calls each activity of the history carried,
 // by its scheduled event's id: one for a runbook.Exec activity, a batch's
 // for a runbook.ExecBatch one; other activities are left out.
@@ -66,8 +80,8 @@ func scheduledCalls(t *testing.T, events []*historypb.HistoryEvent) map[int64][]
 }
 
 // TestBatchMembersEndOnTheirOwn: a foreach's four exec stages go to the
-// worker as one batch activity, whose heartbeat timeout is its members'
-// (1 s) plus the margin; one member exits 3 and one passes its own timeout, and
+// worker as one batch activity, whose timeout is its members' (1 s) plus
+// the margin, one after another; one member exits 3 and one passes its own timeout, and
 // neither fails its batch-mates: the record is the local run's, each
 // process's own outcome in it.
 func TestBatchMembersEndOnTheirOwn(t *testing.T) {
@@ -75,13 +89,7 @@ func TestBatchMembersEndOnTheirOwn(t *testing.T) {
 	const chart = "testdata/charts/batch.yaml"
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	run, err := (&temporal.Executor{Client: c, TaskQueue: "batch"}).ExecFile(ctx, chart, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if local := masked(localRecord(t, chart, nil)); masked(run.Record) != local {
-		t.Errorf("the record on Temporal differs from the local one:\n%s", lineDiff(local, masked(run.Record)))
-	}
+	run := conformingRun(t, ctx, c, "batch", chart)
 	events := historyOf(t, ctx, c, run)
 	calls := scheduledCalls(t, events)
 	if len(calls) != 1 {
@@ -98,11 +106,11 @@ func TestBatchMembersEndOnTheirOwn(t *testing.T) {
 		for _, e := range events {
 			if e.GetEventId() == id {
 				a := e.GetActivityTaskScheduledEventAttributes()
-				if got := a.GetHeartbeatTimeout().AsDuration(); got != 31*time.Second {
-					t.Errorf("the batch's HeartbeatTimeout is %v, want its members' 1s plus the 30s margin", got)
-				}
 				if got := a.GetStartToCloseTimeout().AsDuration(); got != 4*31*time.Second {
-					t.Errorf("the batch's StartToCloseTimeout is %v, want its four members' 31s one after another", got)
+					t.Errorf("the batch's StartToCloseTimeout is %v, want its four members' 1s plus the 30s margin, one after another", got)
+				}
+				if got := a.GetHeartbeatTimeout().AsDuration(); got != 2*time.Minute {
+					t.Errorf("the batch's HeartbeatTimeout is %v, want 2m", got)
 				}
 			}
 		}

@@ -26,13 +26,7 @@ func TestPerHostTaskQueue(t *testing.T) {
 	const chart = "testdata/charts/hosts.yaml"
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	run, err := (&temporal.Executor{Client: c, TaskQueue: "hosts"}).ExecFile(ctx, chart, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if local := masked(localRecord(t, chart, nil)); masked(run.Record) != local {
-		t.Errorf("the record on Temporal differs from the local one:\n%s", lineDiff(local, masked(run.Record)))
-	}
+	run := conformingRun(t, ctx, c, "hosts", chart)
 
 	// Each process's queue and the worker that ran it: the calls an
 	// activity carried (a batch's, or one), on the queue it was scheduled
