@@ -277,3 +277,31 @@ func (s *workflowStubs) send(w workflow.Context, q string, batch []*member) {
 func batches(w workflow.Context) bool {
 	return workflow.GetVersion(w, "runbook.execBatch", workflow.DefaultVersion, 1) == 1
 }
+
+// fanoutPool runs n branches on size coroutines, each taking the next
+// branch (in declaration order) when its last one ends. The SDK's
+// scheduler visits every live coroutine on every pass of every workflow
+// task: a coroutine per branch of a 20,000-item foreach made each task
+// long enough (past the 10 s a workflow task may take, on a loaded
+// machine) that the server timed tasks out and the worker replayed the
+// run from its start again and again. No more than maxInFlight of a run's
+// exec stages are in flight at once, so more coroutines than that would
+// only wait. flow's join merges branches in declaration order, so which
+// coroutine ran a branch never shows in the record.
+func (s *workflowStubs) fanoutPool(ctx context.Context, parent workflow.Context, n, size int, work func(context.Context, int)) {
+	wg := workflow.NewWaitGroup(parent)
+	next := 0
+	for range min(n, size) {
+		wg.Add(1)
+		workflow.Go(parent, func(w workflow.Context) {
+			defer wg.Done()
+			bctx := context.WithValue(ctx, coroutineKey{}, w)
+			for next < n {
+				i := next
+				next++
+				work(bctx, i)
+			}
+		})
+	}
+	wg.Wait(parent)
+}

@@ -260,9 +260,15 @@ func (s *workflowStubs) wctx(ctx context.Context) workflow.Context {
 // so their activities are scheduled together and run at once on the
 // workers, while the workflow starts no goroutine. Temporal's scheduler
 // runs one coroutine at a time, switching at blocking calls, in an order a
-// replay repeats.
+// replay repeats. A fan-out wider than maxInFlight in a run that batches
+// its exec stages runs on maxInFlight coroutines, each taking the next
+// branch when its last one ends (fanoutPool).
 func (s *workflowStubs) fanout(ctx context.Context, n int, work func(context.Context, int)) {
 	parent := s.wctx(ctx)
+	if n > maxInFlight && batches(parent) {
+		s.fanoutPool(ctx, parent, n, maxInFlight, work)
+		return
+	}
 	wg := workflow.NewWaitGroup(parent)
 	for i := range n {
 		wg.Add(1)
