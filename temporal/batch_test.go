@@ -248,3 +248,35 @@ func TestReplayedBatchHistoryIsBatched(t *testing.T) {
 		t.Error("the recorded history has no version marker: a replay could not tell it from a run begun before batches")
 	}
 }
+
+// TestReplayedWideHistoryIsBatched: the history TestReplay holds the
+// wide fan-out to (wide.json: 1100 branches on 1000 coroutines) sent each
+// item's exec stage once, in batches of at most 100.
+func TestReplayedWideHistoryIsBatched(t *testing.T) {
+	f, err := os.Open(historyFile("testdata/charts/wide.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	h, err := client.HistoryFromJSON(f, client.HistoryJSONOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	for _, batch := range scheduledCalls(t, h.Events) {
+		if len(batch) > 100 {
+			t.Errorf("a batch carried %d calls, want at most 100", len(batch))
+		}
+		for _, call := range batch {
+			seen[call.Path]++
+		}
+	}
+	for i := range 1100 {
+		if p := fmt.Sprintf("per-item~%d/probe#1", i); seen[p] != 1 {
+			t.Errorf("%s was sent %d times, want once", p, seen[p])
+		}
+	}
+	if len(seen) != 1100 {
+		t.Errorf("%d exec stages were sent, want 1100", len(seen))
+	}
+}
