@@ -57,12 +57,12 @@ var batchProcs = make(chan struct{}, max(16, 8*runtime.GOMAXPROCS(0)))
 
 // batchBeat is how often a batch activity tells the server its worker is
 // alive, and batchHeartbeat how long the server waits for that before it
-// gives the batch up: the SDK sends at most one heartbeat in 0.8 of the
-// timeout (and never more than a minute apart), which leaves a minute's
-// slack for a server slow to answer.
+// gives the batch up. The SDK sends at most one heartbeat a minute at this
+// timeout; with 2 min, a 20k-item run on a machine loaded 15 deep (two
+// cores) lost a batch that went 2 min without one reaching the server.
 const (
 	batchBeat      = 10 * time.Second
-	batchHeartbeat = 2 * time.Minute
+	batchHeartbeat = 5 * time.Minute
 )
 
 // ExecBatchActivity runs a batch of exec stages' processes on this worker

@@ -81,7 +81,7 @@ func scheduledCalls(t *testing.T, events []*historypb.HistoryEvent) map[int64][]
 
 // TestBatchMembersEndOnTheirOwn: a foreach's four exec stages go to the
 // worker as one batch activity, whose timeout is its members' (1 s) plus
-// the margin, one after another; one member exits 3 and one passes its own timeout, and
+// the margin, one after another (its heartbeat timeout capped at that); one member exits 3 and one passes its own timeout, and
 // neither fails its batch-mates: the record is the local run's, each
 // process's own outcome in it.
 func TestBatchMembersEndOnTheirOwn(t *testing.T) {
@@ -109,8 +109,10 @@ func TestBatchMembersEndOnTheirOwn(t *testing.T) {
 				if got := a.GetStartToCloseTimeout().AsDuration(); got != 4*31*time.Second {
 					t.Errorf("the batch's StartToCloseTimeout is %v, want its four members' 1s plus the 30s margin, one after another", got)
 				}
-				if got := a.GetHeartbeatTimeout().AsDuration(); got != 2*time.Minute {
-					t.Errorf("the batch's HeartbeatTimeout is %v, want 2m", got)
+				// The server caps a heartbeat timeout (5 min) at the
+				// StartToCloseTimeout.
+				if got := a.GetHeartbeatTimeout().AsDuration(); got != 4*31*time.Second {
+					t.Errorf("the batch's HeartbeatTimeout is %v, want 5m capped at the StartToCloseTimeout", got)
 				}
 			}
 		}
