@@ -47,13 +47,14 @@ type BatchResult struct {
 }
 
 // batchProcs is how many processes of batches one worker runs at once,
-// the others of a batch waiting their turn: a local run runs a foreach's
-// branches max(8, 4×GOMAXPROCS) at a time, and a worker that started every
-// member of ten batches at once (a thousand processes) on a busy 2-core
-// machine lost output: the runner's drain window (proc.DefaultDrain) ran
-// out before the pipes were read (TestConformanceBeyondOneHistory at 1500
-// items, an `echo`'s stdout come back empty).
-var batchProcs = make(chan struct{}, max(16, 8*runtime.GOMAXPROCS(0)))
+// the others of a batch waiting their turn: as many as a local run runs
+// a foreach's branches at a time (flow's default concurrency, max(8,
+// 4×GOMAXPROCS)). A worker that started every member of ten batches at
+// once (a thousand processes) on a busy 2-core machine lost output, the
+// runner's drain window (proc.DefaultDrain) past before the pipes were
+// read (an `echo`'s stdout come back empty at 1500 items); at 16 at a time
+// it still lost 3 of 20,000 (TestConformanceBeyondOneHistory).
+var batchProcs = make(chan struct{}, max(8, 4*runtime.GOMAXPROCS(0)))
 
 // batchBeat is how often a batch activity tells the server its worker is
 // alive, and batchHeartbeat how long the server waits for that before it

@@ -128,7 +128,9 @@ func TestBatchWithholdsPastThePayloadLimit(t *testing.T) {
 		return runbook.ExecCall{Path: fmt.Sprintf("p%d", n), Shell: fmt.Sprintf("head -c %d /dev/zero | tr '\\0' a", n), Timeout: 30 * time.Second}
 	}
 	ctx := context.Background()
-	got, err := temporal.ExecBatchActivity(ctx, []runbook.ExecCall{print(900_000), print(10), print(700_000), print(700_001)})
+	// As JSON (base64) 1.2 MB, a few dozen bytes, 0.8 MB and 0.93 MB:
+	// the two smallest fit in 1.5 MiB, a third would not.
+	got, err := temporal.ExecBatchActivity(ctx, []runbook.ExecCall{print(900_000), print(10), print(600_000), print(700_000)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +147,7 @@ func TestBatchWithholdsPastThePayloadLimit(t *testing.T) {
 		}
 	}
 	returned(1, 10)
-	returned(2, 700_000)
+	returned(2, 600_000)
 	withheld(3)
 	withheld(0)
 

@@ -27,17 +27,19 @@ import (
 // each one short command (`true`), in three shapes, without runbook's
 // engine so that only the shape is measured:
 //
-//   - one: one workflow, one activity per item (today's), at most 1000
+//   - one: one workflow, one activity per item (the shape before batches), at most 1000
 //     scheduled at once;
 //   - child/K: the parent starts one child workflow per chunk of K items,
 //     each child one activity per item of its chunk;
 //   - batch/K: one workflow, one activity per chunk of K items, which runs
 //     its K commands at once on the worker and returns K results.
 //
-// Each case in its own process, so the peak RSS is that case's:
+// Each case in its own process, so the peak RSS is that case's (a
+// pattern's levels are matched each on its own, so anchor them):
 //
-//	go test -c -o /tmp/t.test . && for c in one child/100 child/1000 batch/100 batch/1000; do
-//	  for n in 1000 10000; do /tmp/t.test -test.run '^$' -test.bench "FanoutShapes/$c/$n\$" -test.benchtime 1x; done; done
+//	go test -c -o /tmp/t.test .
+//	/tmp/t.test -test.run '^$' -test.bench 'FanoutShapes/one/1000$' -test.benchtime 1x
+//	/tmp/t.test -test.run '^$' -test.bench 'FanoutShapes/^batch$/^100$/^10000$' -test.benchtime 1x
 func BenchmarkFanoutShapes(b *testing.B) {
 	for _, shape := range []string{"one", "child/100", "child/1000", "batch/100", "batch/1000"} {
 		for _, n := range []int{1000, 10000} {
