@@ -17,7 +17,7 @@ import (
 )
 
 // BatchActivityName is the activity that runs a batch of exec stages'
-// processes at once on one worker (ExecBatchActivity).
+// processes on one worker (ExecBatchActivity).
 const BatchActivityName = "runbook.ExecBatch"
 
 // batchMax is the most exec stages one batch activity carries. A foreach
@@ -49,11 +49,13 @@ type BatchResult struct {
 // batchProcs is how many processes of batches one worker runs at once,
 // the others of a batch waiting their turn: as many as a local run runs
 // a foreach's branches at a time (flow's default concurrency, max(8,
-// 4×GOMAXPROCS)). A worker that started every member of ten batches at
-// once (a thousand processes) on a busy 2-core machine lost output, the
-// runner's drain window (proc.DefaultDrain) past before the pipes were
-// read (an `echo`'s stdout come back empty at 1500 items); at 16 at a time
-// it still lost 3 of 20,000 (TestConformanceBeyondOneHistory).
+// 4×GOMAXPROCS)), not every member of every batch in flight at once (a
+// thousand processes). In a worker sharing its process with the embedded
+// server and a 20k-branch workflow on a busy 2-core machine, an `echo`'s
+// output came back empty, the runner's drain window (proc.DefaultDrain)
+// past before the pipes were read: a thousand at once lost some at 1500
+// items; 16 and 8 at a time still lost 1 to 3 in 20,000; a worker in its
+// own process lost none (docs/SCALE.md).
 var batchProcs = make(chan struct{}, max(8, 4*runtime.GOMAXPROCS(0)))
 
 // batchBeat is how often a batch activity tells the server its worker is
