@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/worker"
 
 	"github.com/openrunbook/runbook/temporal"
@@ -27,40 +26,39 @@ func TestPerHostTaskQueue(t *testing.T) {
 	const chart = "testdata/charts/hosts.yaml"
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	run, err := (&temporal.Executor{Client: c, TaskQueue: "hosts"}).ExecFile(ctx, chart, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if local := masked(localRecord(t, chart, nil)); masked(run.Record) != local {
-		t.Errorf("the record on Temporal differs from the local one:\n%s", lineDiff(local, masked(run.Record)))
-	}
+	run := conformingRun(t, ctx, c, "hosts", chart)
 
+	// Each process's queue and the worker that ran it: the calls an
+	// activity carried (a batch's, or one), on the queue it was scheduled
+	// on, run by the worker that started it.
+	events := historyOf(t, ctx, c, run)
+	calls := scheduledCalls(t, events)
 	queueOf := map[int64]string{} // scheduled event id → its task queue
 	ranOn := map[string][]string{}
-	it := c.GetWorkflowHistory(ctx, run.WorkflowID, run.RunID, false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
-	for it.HasNext() {
-		e, err := it.Next()
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, e := range events {
 		if a := e.GetActivityTaskScheduledEventAttributes(); a != nil {
 			queueOf[e.GetEventId()] = a.GetTaskQueue().GetName()
 		}
 		if a := e.GetActivityTaskStartedEventAttributes(); a != nil {
 			q := queueOf[a.GetScheduledEventId()]
-			ranOn[q] = append(ranOn[q], a.GetIdentity())
+			for _, call := range calls[a.GetScheduledEventId()] {
+				if call.Env[temporal.QueueEnv] != "" && call.Env[temporal.QueueEnv] != q {
+					t.Errorf("%s names queue %q and was scheduled on %q", call.Path, call.Env[temporal.QueueEnv], q)
+				}
+				ranOn[q] = append(ranOn[q], a.GetIdentity())
+			}
 		}
 	}
 	if got := ranOn["host-a"]; len(got) != 2 || got[0] != "worker-host-a" || got[1] != "worker-host-a" {
-		t.Errorf("host-a's activities ran on %q, want worker-host-a twice", got)
+		t.Errorf("host-a's processes ran on %q, want worker-host-a twice", got)
 	}
 	if got := ranOn["host-b"]; len(got) != 1 || got[0] != "worker-host-b" {
-		t.Errorf("host-b's activities ran on %q, want worker-host-b once", got)
+		t.Errorf("host-b's processes ran on %q, want worker-host-b once", got)
 	}
 	if got := ranOn["hosts"]; len(got) != 1 || got[0] == "worker-host-a" || got[0] == "worker-host-b" {
-		t.Errorf("the run queue's activities ran on %q, want one, on the run queue's worker", got)
+		t.Errorf("the run queue's processes ran on %q, want one, on the run queue's worker", got)
 	}
 	if len(ranOn) != 3 {
-		t.Errorf("activities ran on queues %v, want host-a, host-b and hosts only", ranOn)
+		t.Errorf("processes ran on queues %v, want host-a, host-b and hosts only", ranOn)
 	}
 }

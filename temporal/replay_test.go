@@ -25,7 +25,12 @@ var update = flag.Bool("update", false, "record the replay test's workflow histo
 
 // replayed are the charts whose recorded workflow histories the replay test
 // holds the workflow code to.
-var replayed = []string{"testdata/charts/foreach.yaml", "testdata/charts/reads.yaml", "testdata/charts/ask.yaml"}
+var replayed = []string{"testdata/charts/foreach.yaml", "testdata/charts/reads.yaml", "testdata/charts/ask.yaml", "testdata/charts/batch.yaml", "testdata/charts/wide.yaml"}
+
+// preBatch are the histories recorded by the code before exec stages went
+// to the workers in batches (one activity a stage): they hold a run begun
+// then to the path it began on, so -update leaves them as they are.
+var preBatch = map[string]bool{"testdata/charts/foreach.yaml": true, "testdata/charts/reads.yaml": true, "testdata/charts/ask.yaml": true}
 
 // replayAnswers are the signals a replayed chart's run was answered by, in
 // order: for the run that asks, an answer the workflow refuses (sent past
@@ -80,12 +85,15 @@ func TestReplayRefusesChangedCode(t *testing.T) {
 	}
 }
 
-// recordHistories runs each replayed chart on the embedded server and
-// saves its workflow's history as JSON.
+// recordHistories runs each replayed chart (but the preBatch ones) on the
+// embedded server and saves its workflow's history as JSON.
 func recordHistories(t *testing.T) {
 	_, c := server(t, "replay")
 	ex := &temporal.Executor{Client: c, TaskQueue: "replay"}
 	for _, chart := range replayed {
+		if preBatch[chart] {
+			continue
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		run, err := ex.ExecFile(ctx, chart, nil)
 		if err != nil {

@@ -35,12 +35,14 @@ func NewWorker(c client.Client, taskQueue string, opts ...worker.Options) worker
 	return w
 }
 
-// Register registers the workflow and the exec, read and plugin
-// activities on r, by the names an Executor starts them by (WorkflowName,
-// ActivityName, ReadActivityName, PluginActivityName).
+// Register registers the workflow and the exec (one stage, and a batch),
+// read and plugin activities on r, by the names an Executor starts them by
+// (WorkflowName, ActivityName, BatchActivityName, ReadActivityName,
+// PluginActivityName).
 func Register(r worker.Registry) {
 	r.RegisterWorkflowWithOptions(RunWorkflow, workflow.RegisterOptions{Name: WorkflowName})
 	r.RegisterActivityWithOptions(ExecActivity, activity.RegisterOptions{Name: ActivityName})
+	r.RegisterActivityWithOptions(ExecBatchActivity, activity.RegisterOptions{Name: BatchActivityName})
 	r.RegisterActivityWithOptions(ReadActivity, activity.RegisterOptions{Name: ReadActivityName})
 	r.RegisterActivityWithOptions(PluginActivity, activity.RegisterOptions{Name: PluginActivityName})
 }

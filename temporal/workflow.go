@@ -280,9 +280,12 @@ func output(rec []byte) (*RunOutput, error) {
 // coroutines (fanout).
 type workflowStubs struct {
 	ctx workflow.Context
-	// inFlight counts the run's activities scheduled and not ended; the
-	// coroutines share it one at a time (Temporal runs one at a time).
+	// inFlight counts the run's activities scheduled and not ended (a
+	// batch's, each of its exec stages); the coroutines share it one at a
+	// time (Temporal runs one at a time).
 	inFlight int
+	// batch gathers exec calls into batch activities (batch.go).
+	batch batcher
 }
 
 // slot waits, when maxInFlight activities are already scheduled, for one
@@ -314,9 +317,15 @@ func (s *workflowStubs) wctx(ctx context.Context) workflow.Context {
 // so their activities are scheduled together and run at once on the
 // workers, while the workflow starts no goroutine. Temporal's scheduler
 // runs one coroutine at a time, switching at blocking calls, in an order a
-// replay repeats.
+// replay repeats. A fan-out wider than maxInFlight in a run that batches
+// its exec stages runs on maxInFlight coroutines, each taking the next
+// branch when its last one ends (fanoutPool).
 func (s *workflowStubs) fanout(ctx context.Context, n int, work func(context.Context, int)) {
 	parent := s.wctx(ctx)
+	if n > maxInFlight && batches(parent) {
+		s.fanoutPool(ctx, parent, n, maxInFlight, work)
+		return
+	}
 	wg := workflow.NewWaitGroup(parent)
 	for i := range n {
 		wg.Add(1)
@@ -404,28 +413,42 @@ const workerLostType = "runbook.WorkerLost"
 
 // lost says why err, an exec activity's failure, means its worker was
 // lost while the process ran ("" when it does not): the server saw no
-// heartbeat (the worker died or was cut off), or the worker stopped and
-// said so.
-func lost(err error, timeout time.Duration) string {
+// heartbeat in heartbeat (the worker died or was cut off), none reported
+// in timeout (0: a batch's, which varies), or the worker stopped and said
+// so.
+func lost(err error, timeout, heartbeat time.Duration) string {
 	var te *temporal.TimeoutError
 	var ae *temporal.ApplicationError
 	switch {
 	case errors.As(err, &te) && te.TimeoutType() == enums.TIMEOUT_TYPE_HEARTBEAT:
-		return fmt.Sprintf("no heartbeat from %s for %s", heartbeatFrom(te), heartbeatTimeout)
-	case errors.As(err, &te) && te.TimeoutType() == enums.TIMEOUT_TYPE_START_TO_CLOSE:
+		return fmt.Sprintf("no heartbeat from %s for %s", heartbeatFrom(te), heartbeat)
+	case errors.As(err, &te) && te.TimeoutType() == enums.TIMEOUT_TYPE_START_TO_CLOSE && timeout > 0:
 		return fmt.Sprintf("%s did not report within %s, the activity's timeout", heartbeatFrom(te), timeout)
+	case errors.As(err, &te) && te.TimeoutType() == enums.TIMEOUT_TYPE_START_TO_CLOSE:
+		return fmt.Sprintf("%s did not report within its batch's timeout", heartbeatFrom(te))
 	case errors.As(err, &ae) && ae.Type() == workerLostType:
 		return ae.Message()
 	}
 	return ""
 }
 
+// Exec runs an exec stage's process on a worker: in a batch with the
+// other stages the run's coroutines reach at once (batch.go), or, in a run
+// started by the code before batches, one activity of its own.
 func (s *workflowStubs) Exec(bctx context.Context, call runbook.ExecCall) (*runbook.ExecStub, error) {
+	w := s.wctx(bctx)
+	if batches(w) {
+		facts, err := s.batchedExec(w, call)
+		if err != nil {
+			return s.unfinished(bctx, w, err, 0, batchHeartbeat)
+		}
+		return &runbook.ExecStub{Ran: facts}, nil
+	}
 	timeout := noTimeout
 	if call.Timeout > 0 {
 		timeout = call.Timeout + activityMargin
 	}
-	ctx := once(s.wctx(bctx), timeout)
+	ctx := once(w, timeout)
 	if q := call.Env[QueueEnv]; q != "" {
 		// No worker on q: the activity waits for one, as a run waits for
 		// a worker on its own queue.
@@ -434,24 +457,32 @@ func (s *workflowStubs) Exec(bctx context.Context, call runbook.ExecCall) (*runb
 	defer s.slot(ctx)()
 	var facts runbook.ProcFacts
 	if err := workflow.ExecuteActivity(ctx, ActivityName, call).Get(ctx, &facts); err != nil {
-		if bctx.Err() != nil {
-			// The run's deadline (deadline.go) cancelled the activity:
-			// filed as a local run files a process its run's end stopped.
-			// Whether it had started on a worker is not known here, so it
-			// is said to have (its outcome is then unknown, never "did
-			// not run").
-			return &runbook.ExecStub{Ran: &runbook.ProcFacts{Started: true, Cancelled: true}}, nil
-		}
-		// A worker lost while the process ran: its outcome is unknown,
-		// filed as such (and retried only by the stage's own retry:). A
-		// history recorded before this rule (no marker) replays as it ran:
-		// the stage failed.
-		if why := lost(err, timeout); why != "" && workflow.GetVersion(ctx, "runbook.workerLost", workflow.DefaultVersion, 1) == 1 {
-			return &runbook.ExecStub{Ran: runbook.LostFacts(why)}, nil
-		}
-		return nil, fmt.Errorf("exec on a Temporal worker: %w", err)
+		return s.unfinished(bctx, ctx, fmt.Errorf("exec on a Temporal worker: %w", err), timeout, heartbeatTimeout)
 	}
 	return &runbook.ExecStub{Ran: &facts}, nil
+}
+
+// unfinished is what an exec stage whose activity (alone, or its batch's)
+// did not come back files: the one rule for both paths.
+//
+//	the run's context ended (its deadline,     cancelled: as a local run files
+//	the workflow cancelled)                    a process its run's end stopped
+//	the worker was lost while it ran           outcome unknown, its cause said
+//	anything else                              the stage fails with err
+//
+// Whether a cancelled process had started on a worker is not known here,
+// so it is said to have (its outcome is then unknown, never "did not
+// run"). A lost worker's stage is retried only by its own retry:. A
+// history recorded before the lost-worker rule (no marker) replays as it
+// ran: the stage failed.
+func (s *workflowStubs) unfinished(bctx context.Context, w workflow.Context, err error, timeout, heartbeat time.Duration) (*runbook.ExecStub, error) {
+	if bctx.Err() != nil {
+		return &runbook.ExecStub{Ran: &runbook.ProcFacts{Started: true, Cancelled: true}}, nil
+	}
+	if why := lost(err, timeout, heartbeat); why != "" && workflow.GetVersion(w, "runbook.workerLost", workflow.DefaultVersion, 1) == 1 {
+		return &runbook.ExecStub{Ran: runbook.LostFacts(why)}, nil
+	}
+	return nil, err
 }
 
 // Plugin stubs nothing: the run calls the real plugin, on a worker, as
