@@ -37,7 +37,9 @@
 // (Spec.Drain, default 250ms) to reach EOF; then whatever is left of the group
 // is killed with SIGKILL, which lets go of the pipes with what it wrote still
 // readable. Only a holder outside the group can keep them open past a second
-// drain window; then they are closed. So no process the stage started
+// drain window; then they are closed — once nothing the command wrote waits
+// unread in them (Linux: a reader starved on a loaded machine is waited for,
+// up to 10 s, rather than have its output dropped). So no process the stage started
 // outlives the stage, and a grandchild that keeps stdout open
 // (`sleep 30 & echo hi`) cannot hang the runner: such a run takes about one
 // drain window longer than its leader. The grace is the leader's: a member

@@ -188,6 +188,7 @@ func Run(ctx context.Context, s Spec) Result {
 		_ = signalGroup(pgid, syscall.SIGKILL)
 		sweep(tag, pgid)
 		if !within(ioDone, s.Drain) {
+			p.waitUnread(ioDone)
 			p.closeParentEnds()
 			<-ioDone
 		}
@@ -228,6 +229,27 @@ func Run(ctx context.Context, s Spec) Result {
 		r.Signal = SignalName(ws.Signal())
 	}
 	return r
+}
+
+// unreadWait bounds how long output still in the pipes is waited for
+// once the drain windows are over: long enough for a starved runner's
+// readers to be scheduled, short enough that a holder outside the group
+// writing without end does not hold the stage.
+const unreadWait = 10 * time.Second
+
+// waitUnread waits, up to unreadWait, while output the command wrote is
+// still unread in a pipe. Closing the pipes then would drop it: the
+// readers are behind (a loaded machine starving this process's
+// goroutines), not blocked on a holder, and the record would say the
+// command printed less than it did. A pipe with nothing in it is closed
+// at once: nothing is lost by it.
+func (p *pipes) waitUnread(ioDone <-chan struct{}) {
+	deadline := time.Now().Add(unreadWait)
+	for unread(p.stdoutR)+unread(p.stderrR) > 0 && time.Now().Before(deadline) {
+		if within(ioDone, 10*time.Millisecond) {
+			return
+		}
+	}
 }
 
 // within reports whether done closes within d.
