@@ -211,12 +211,17 @@ func (f *frame) newScope(n *node) *Scope {
 // release hands a committed scope back to its frame for the next stage.
 // A scope whose stage ran on its own goroutine is never reused: an
 // abandoned stage may still hold it.
+//
+// The buffers are cut to length zero, not cleared: what they held was
+// just committed, so the log keeps it alive anyway (all but a staged value
+// equal to the one it replaced), and the next stage overwrites it; the
+// runner and a fan-out worker drop their spare scope when the run or the
+// worker is done. Clearing them ran the collector's write barrier over
+// every pointer word, on every stage.
 func (f *frame) release(s *Scope) {
 	if s.mu != nil || s.f != f {
 		return
 	}
-	clear(s.reads)
-	clear(s.staged)
 	s.reads, s.staged, s.pending, s.perKey = s.reads[:0], s.staged[:0], s.pending[:0], false
 	s.stagedIdx, s.ask, s.refused = nil, nil, nil
 	f.arena.spare = s
