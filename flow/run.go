@@ -180,9 +180,12 @@ func (r *runner) rootFrame() *frame {
 	if keys == 0 {
 		keys = min(len(r.chart.byID), 1024)
 	}
-	*f = frame{r: r, state: make(map[string]entry, keys), counter: &r.counter, log: &r.log, arena: &r.arena0}
+	// r is new, so all of it is zero: its fields are set one by one, not
+	// as whole structs, whose copies write every pointer word of them
+	// through the collector's write barrier when it is marking.
+	f.r, f.state, f.counter, f.log, f.arena = r, make(map[string]entry, keys), &r.counter, &r.log, &r.arena0
 	f.arena.strs, f.arena.reads, f.arena.writes = r.strs0[:0], r.reads0[:0], r.writes0[:0]
-	r.scope0 = Scope{f: f}
+	r.scope0.f = f
 	r.scope0.reads, r.scope0.staged = r.scope0.readsBuf[:0], r.scope0.stagedBuf[:0]
 	f.arena.spare = &r.scope0
 	if r.disp != nil || r.live != nil {
@@ -206,8 +209,8 @@ func (r *runner) finish(ctx context.Context, root *frame, body func(context.Cont
 	root.event(recorder.Event{Kind: recorder.RunStart, StageName: r.chart.name})
 	err := body(ctx)
 
-	res := &r.res
-	*res = Result{Chart: r.chart.name, Status: StatusCompleted, Stages: int(r.stages.Load())}
+	res := &r.res // zero until now: set field by field (see rootFrame)
+	res.Chart, res.Status, res.Stages = r.chart.name, StatusCompleted, int(r.stages.Load())
 	base := root.logBase
 	res.Log.Commits = *root.log
 	if root.logBase == 0 {
@@ -284,8 +287,11 @@ func (r *runner) release() {
 	r.log = nil
 	r.disp, r.live = nil, nil
 	r.opts = runOptions{}
-	if r.scope0.mu == nil { // never one an abandoned stage may still hold
-		r.scope0 = Scope{}
+	if s := &r.scope0; s.mu == nil { // never one an abandoned stage may still hold
+		// What it refers to beyond the runner and the log: its grown
+		// buffers, its node (and so the chart), its last question and
+		// refusal. Its own buffers hold values the log holds.
+		s.n, s.reads, s.staged, s.stagedIdx, s.pending, s.ask, s.refused = nil, nil, nil, nil, nil, nil, nil
 	}
 }
 
