@@ -200,11 +200,13 @@ func (f *frame) newScope(n *node) *Scope {
 		path, count := f.path(n.id)
 		s = newScope(f, n, path)
 		s.count = count
+		s.reads = f.arena.readRoom()
 		return s
 	}
 	f.arena.spare = nil
 	s.f, s.n = f, n
 	s.path, s.count = f.path(n.id)
+	s.reads = f.arena.readRoom()
 	return s
 }
 
@@ -222,7 +224,8 @@ func (f *frame) release(s *Scope) {
 	if s.mu != nil || s.f != f {
 		return
 	}
-	s.reads, s.staged, s.pending, s.perKey = s.reads[:0], s.staged[:0], s.pending[:0], false
+	// s.reads is in the log now: the next stage takes fresh room (newScope)
+	s.reads, s.staged, s.pending, s.perKey = nil, s.staged[:0], s.pending[:0], false
 	s.stagedIdx, s.ask, s.refused = nil, nil, nil
 	f.arena.spare = s
 }

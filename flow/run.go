@@ -186,7 +186,7 @@ func (r *runner) rootFrame() *frame {
 	f.r, f.state, f.counter, f.log, f.arena = r, make(map[string]entry, keys), &r.counter, &r.log, &r.arena0
 	f.arena.strs, f.arena.reads, f.arena.writes = r.strs0[:0], r.reads0[:0], r.writes0[:0]
 	r.scope0.f = f
-	r.scope0.reads, r.scope0.staged = r.scope0.readsBuf[:0], r.scope0.stagedBuf[:0]
+	r.scope0.staged = r.scope0.stagedBuf[:0]
 	f.arena.spare = &r.scope0
 	if r.disp != nil || r.live != nil {
 		f.rec = &emitter{d: r.disp, mask: r.disp.Mask(), deliver: r.disp.Mask(), live: r.live}
@@ -290,7 +290,7 @@ func (r *runner) release() {
 	if s := &r.scope0; s.mu == nil { // never one an abandoned stage may still hold
 		// What it refers to beyond the runner and the log: its grown
 		// buffers, its node (and so the chart), its last question and
-		// refusal. Its own buffers hold values the log holds.
+		// refusal. Its own buffer holds values the log holds.
 		s.n, s.reads, s.staged, s.stagedIdx, s.pending, s.ask, s.refused = nil, nil, nil, nil, nil, nil, nil
 	}
 }
