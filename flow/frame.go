@@ -36,8 +36,12 @@ type frame struct {
 	counter *int
 	log     *[]Commit
 	logBase int
-	rec     *emitter
-	depth   int
+	// ownCount and ownLog are a branch frame's own counter and log
+	// (counter and log point at them); other frames share their parent's.
+	ownCount int
+	ownLog   []Commit
+	rec      *emitter
+	depth    int
 	// loops counts the passes of each active loop (made on the first jump).
 	loops map[*node]int
 	// arena holds what this frame's commits keep (paths, reads, writes)
@@ -231,25 +235,32 @@ func (f *frame) release(s *Scope) {
 }
 
 // child makes the frame of a scope step below f (a branch, a foreach item,
-// a subflow mount), reading through to f.
-func (f *frame) child(st ScopeStep, ownLog bool) *frame {
+// a subflow mount), reading through to f. general, when not "", is the
+// new scope's general spelling (GeneralScope), which every item of one
+// foreach shares: the caller spells it once rather than once an item.
+func (f *frame) child(st ScopeStep, ownLog bool, general string) *frame {
 	steps := make([]ScopeStep, len(f.steps), len(f.steps)+1)
 	copy(steps, f.steps)
 	steps = append(steps, st)
 	c := &frame{r: f.r, parent: f, state: map[string]entry{}, steps: steps, prefix: ScopeString(steps), depth: f.depth + 1}
 	// Without a foreach item in the scope the general spelling is the
 	// display path: share it rather than spell it again per branch.
-	if c.general = c.prefix; st.Item != nil || f.general != f.prefix {
+	switch {
+	case general != "":
+		c.general = general
+	case st.Item != nil || f.general != f.prefix:
 		c.general = GeneralScope(steps)
+	default:
+		c.general = c.prefix
 	}
 	if ownLog {
 		// A branch counts on from where its parent is, and the parent takes
 		// up the highest count at the join (splice): runtime paths stay
 		// unique even when a loop runs the same fan-out again, and stay the
 		// same on every run, since no branch's count depends on another's.
-		counter := *f.counter
-		log := []Commit(nil)
-		c.counter, c.log, c.branch = &counter, &log, true
+		// Its counter and log live in its frame: one allocation, not three.
+		c.ownCount = *f.counter
+		c.counter, c.log, c.branch = &c.ownCount, &c.ownLog, true
 		if f.rec != nil {
 			c.rec = &emitter{mask: f.rec.mask, deliver: f.rec.deliver, live: f.rec.live}
 		}
