@@ -108,7 +108,8 @@ func (r *runner) runForEach(ctx context.Context, f *frame, n *node) error {
 		c := f.child(ScopeStep{Node: n.id, Item: &index[i]}, true, general)
 		c.state[fe.as] = entry{v: it, writer: s.path}
 		c.state[IndexKey] = entry{v: i, writer: s.path}
-		c.order = append(c.order, fe.as, IndexKey)
+		// room for the handful of keys a branch writes, in one allocation
+		c.order = append(make([]string, 0, 8), fe.as, IndexKey)
 		children[i] = c
 	}
 	errs := r.fanout(ctx, len(items), func(ctx context.Context, i int, a *arena) error {
