@@ -3,6 +3,8 @@ package flow
 import (
 	"context"
 	"testing"
+
+	"github.com/openrunbook/runbook/recorder"
 )
 
 // TestARunLetsGoOfItsFirstScope: a Result keeps its runner alive (the
@@ -39,5 +41,34 @@ func TestARunLetsGoOfItsFirstScope(t *testing.T) {
 	}
 	if r.arena0.spare != nil || r.root.state != nil {
 		t.Fatal("the runner still holds its spare scope or its state")
+	}
+}
+
+// TestARunLetsGoOfItsRecorders: the root frame's event emitter lives in
+// the runner, which the Result keeps alive, so at the end of the run it
+// must let go of the dispatcher (and so of the recorders and what they
+// kept) and of the live recorders.
+func TestARunLetsGoOfItsRecorders(t *testing.T) {
+	c, err := New("told").Stage("s", func(ctx context.Context, s *Scope) error { s.Set("k", 1); return nil }).Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, live := recorder.NewNarrative(), recorder.NewNarrative()
+	r := newRunner(c, []RunOption{WithRecorders(n), WithLiveRecorders(live)})
+	root := r.rootFrame()
+	if root.rec != &r.rec0 || r.rec0.d == nil || r.rec0.live == nil {
+		t.Fatal("the root frame's emitter is not the runner's, or has no recorders")
+	}
+	if _, err := r.finish(context.Background(), root, func(ctx context.Context) error {
+		_, err := r.runSeq(ctx, root, c.root, 0)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(n.Lines()) == 0 || len(live.Lines()) == 0 {
+		t.Fatal("the recorders were told nothing")
+	}
+	if root.rec != nil || r.rec0.d != nil || r.rec0.live != nil || r.rec0.buf != nil {
+		t.Fatal("the runner still holds the run's recorders")
 	}
 }

@@ -126,12 +126,14 @@ type runner struct {
 	// end: the run reports it as the stage that was running.
 	started time.Time
 
-	// The root frame, its counter and log, the Result, and the first scope
-	// and arena chunks of the root frame live here, so a short run starts
+	// The root frame, its counter, log and event emitter, the Result, and
+	// the first scope and arena chunks of the root frame live here, so a
+	// short run starts
 	// with one allocation for all of them. What a Result keeps of the runner
 	// (paths and evidence in these first chunks) keeps it alive; finish
 	// drops the runner's other references so that nothing else is kept.
 	root    frame
+	rec0    emitter // the root frame's, when a recorder is attached
 	arena0  arena
 	counter int
 	log     []Commit
@@ -189,10 +191,12 @@ func (r *runner) rootFrame() *frame {
 	r.scope0.staged = r.scope0.stagedBuf[:0]
 	f.arena.spare = &r.scope0
 	if r.disp != nil || r.live != nil {
-		f.rec = &emitter{d: r.disp, mask: r.disp.Mask(), deliver: r.disp.Mask(), live: r.live}
+		e := &r.rec0
+		e.d, e.mask, e.deliver, e.live = r.disp, r.disp.Mask(), r.disp.Mask(), r.live
 		if r.live != nil {
-			f.rec.mask |= r.live.mask
+			e.mask |= r.live.mask
 		}
+		f.rec = e
 	}
 	return f
 }
@@ -282,6 +286,7 @@ func asPause(err error) *pauseSignal {
 func (r *runner) release() {
 	f := &r.root
 	f.state, f.order, f.loops, f.rec, r.arena0.spare = nil, nil, nil, nil, nil
+	r.rec0.d, r.rec0.live, r.rec0.buf = nil, nil, nil // and so the recorders
 	// the arena's chunks are held by the commits that use them; its slab's
 	// first box may hold a decision's evidence, so the arena stays
 	r.log = nil
