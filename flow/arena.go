@@ -12,7 +12,9 @@ import (
 //
 //	paths    appended to a byte chunk; each path is a string over its bytes,
 //	         which are never changed once written
-//	reads    sub-slices of a []Read chunk, capacity cut at their length
+//	reads    sub-slices of a []Read chunk, capacity cut at their length;
+//	         a stage appends its reads to the chunk's free room as it reads
+//	         (readRoom) and its commit keeps them there (keepReads)
 //	writes   sub-slices of a []Write chunk, likewise
 //	evidence decide.Slab: deciders' evidence, rules and conditions
 //
@@ -66,6 +68,42 @@ func (a *arena) path(prefix, id string, n int) string {
 	b := appendExecution(a.strs, prefix, id, n)
 	a.strs = b
 	return unsafe.String(&b[start], len(b)-start)
+}
+
+// readRoom is where a stage puts its reads as it makes them: the free
+// part of the arena's read chunk, so that its commit keeps them in place
+// (keepReads) instead of copying them — a copy of pointer words that went
+// through the collector's write barrier whenever it was marking. A stage
+// whose reads outgrow the room moves them to a new chunk (moreReads). One
+// stage at a time takes the room: a frame's stages commit one after
+// another, and a frame that runs while another's stage is open (a
+// foreach's branches) runs on another arena.
+func (a *arena) readRoom() []Read {
+	return a.reads[len(a.reads):len(a.reads)]
+}
+
+// moreReads moves a stage's reads rs, which fill the room they were given,
+// to the start of a new chunk with room for more: the chunk the arena
+// goes on with, as when a chunk is full.
+func (a *arena) moreReads(rs []Read) []Read {
+	a.reads = make([]Read, 0, max(nextCap(cap(a.reads)), 2*len(rs)))
+	return append(a.reads, rs...)
+}
+
+// keepReads keeps a committed stage's reads rs: where they are when they
+// are in the room readRoom gave (they did not outgrow it), copied into
+// the arena when they are not.
+func (a *arena) keepReads(rs []Read) []Read {
+	n := len(rs)
+	if n == 0 {
+		return nil
+	}
+	start := len(a.reads)
+	if start+n <= cap(a.reads) && &a.reads[start : start+1][0] == &rs[0] {
+		a.reads = a.reads[:start+n]
+		return a.reads[start : start+n : start+n]
+	}
+	return a.takeReads(rs)
 }
 
 // takeReads copies rs into the arena.

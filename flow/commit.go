@@ -37,7 +37,7 @@ func (f *frame) commit(s *Scope, ev *decide.Evidence, lazy lazyDecision, attempt
 	// The commit is filled in its slot of the log, not copied there.
 	c := nextCommit(f.log)
 	c.Path, c.Stage, c.Scope, c.N = s.path, s.n.id, f.steps, s.count
-	c.Reads, c.Writes = f.arena.takeReads(s.reads), writes
+	c.Reads, c.Writes = f.arena.keepReads(s.reads), writes
 	c.Decision, c.lazy, c.Attempt, c.Discarded, c.Err = ev, lazy, attempt, discarded, msg
 	if f.rec.wants(recorder.Commit) {
 		e := f.nodeEvent(recorder.Commit, s.n, s.path)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 
 	"github.com/openrunbook/runbook/recorder"
 	"github.com/openrunbook/runbook/rules"
@@ -94,11 +95,21 @@ func (r *runner) runForEach(ctx context.Context, f *frame, n *node) error {
 		f.rec.emit(e)
 	}
 	children := make([]*frame, len(items))
+	// Every item's scope step points at its index in one slice, and all
+	// items share one general spelling (per-volume~*): two allocations a
+	// foreach, where each item made two.
+	index := make([]int, len(items))
+	general := ""
+	if len(items) > 0 {
+		general = GeneralScope(append(slices.Clip(f.steps), ScopeStep{Node: n.id, Item: &index[0]}))
+	}
 	for i, it := range items {
-		c := f.child(ScopeStep{Node: n.id, Item: &i}, true)
+		index[i] = i
+		c := f.child(ScopeStep{Node: n.id, Item: &index[i]}, true, general)
 		c.state[fe.as] = entry{v: it, writer: s.path}
 		c.state[IndexKey] = entry{v: i, writer: s.path}
-		c.order = append(c.order, fe.as, IndexKey)
+		// room for the handful of keys a branch writes, in one allocation
+		c.order = append(make([]string, 0, 8), fe.as, IndexKey)
 		children[i] = c
 	}
 	errs := r.fanout(ctx, len(items), func(ctx context.Context, i int, a *arena) error {

@@ -102,7 +102,7 @@ func (r *runner) fork(ctx context.Context, f *frame, n *node, path string, brs [
 	}
 	children := make([]*frame, len(brs))
 	for i, b := range brs {
-		children[i] = f.child(ScopeStep{Node: n.id, Branch: b.name}, true)
+		children[i] = f.child(ScopeStep{Node: n.id, Branch: b.name}, true, "")
 	}
 	errs := r.fanout(ctx, len(brs), func(ctx context.Context, i int, a *arena) error {
 		c := children[i]

@@ -36,8 +36,12 @@ type frame struct {
 	counter *int
 	log     *[]Commit
 	logBase int
-	rec     *emitter
-	depth   int
+	// ownCount and ownLog are a branch frame's own counter and log
+	// (counter and log point at them); other frames share their parent's.
+	ownCount int
+	ownLog   []Commit
+	rec      *emitter
+	depth    int
 	// loops counts the passes of each active loop (made on the first jump).
 	loops map[*node]int
 	// arena holds what this frame's commits keep (paths, reads, writes)
@@ -200,48 +204,63 @@ func (f *frame) newScope(n *node) *Scope {
 		path, count := f.path(n.id)
 		s = newScope(f, n, path)
 		s.count = count
+		s.reads = f.arena.readRoom()
 		return s
 	}
 	f.arena.spare = nil
 	s.f, s.n = f, n
 	s.path, s.count = f.path(n.id)
+	s.reads = f.arena.readRoom()
 	return s
 }
 
 // release hands a committed scope back to its frame for the next stage.
 // A scope whose stage ran on its own goroutine is never reused: an
 // abandoned stage may still hold it.
+//
+// The buffers are cut to length zero, not cleared: what they held was
+// just committed, so the log keeps it alive anyway (all but a staged value
+// equal to the one it replaced), and the next stage overwrites it; the
+// runner and a fan-out worker drop their spare scope when the run or the
+// worker is done. Clearing them ran the collector's write barrier over
+// every pointer word, on every stage.
 func (f *frame) release(s *Scope) {
 	if s.mu != nil || s.f != f {
 		return
 	}
-	clear(s.reads)
-	clear(s.staged)
-	s.reads, s.staged, s.pending, s.perKey = s.reads[:0], s.staged[:0], s.pending[:0], false
+	// s.reads is in the log now: the next stage takes fresh room (newScope)
+	s.reads, s.staged, s.pending, s.perKey = nil, s.staged[:0], s.pending[:0], false
 	s.stagedIdx, s.ask, s.refused = nil, nil, nil
 	f.arena.spare = s
 }
 
 // child makes the frame of a scope step below f (a branch, a foreach item,
-// a subflow mount), reading through to f.
-func (f *frame) child(st ScopeStep, ownLog bool) *frame {
+// a subflow mount), reading through to f. general, when not "", is the
+// new scope's general spelling (GeneralScope), which every item of one
+// foreach shares: the caller spells it once rather than once an item.
+func (f *frame) child(st ScopeStep, ownLog bool, general string) *frame {
 	steps := make([]ScopeStep, len(f.steps), len(f.steps)+1)
 	copy(steps, f.steps)
 	steps = append(steps, st)
 	c := &frame{r: f.r, parent: f, state: map[string]entry{}, steps: steps, prefix: ScopeString(steps), depth: f.depth + 1}
 	// Without a foreach item in the scope the general spelling is the
 	// display path: share it rather than spell it again per branch.
-	if c.general = c.prefix; st.Item != nil || f.general != f.prefix {
+	switch {
+	case general != "":
+		c.general = general
+	case st.Item != nil || f.general != f.prefix:
 		c.general = GeneralScope(steps)
+	default:
+		c.general = c.prefix
 	}
 	if ownLog {
 		// A branch counts on from where its parent is, and the parent takes
 		// up the highest count at the join (splice): runtime paths stay
 		// unique even when a loop runs the same fan-out again, and stay the
 		// same on every run, since no branch's count depends on another's.
-		counter := *f.counter
-		log := []Commit(nil)
-		c.counter, c.log, c.branch = &counter, &log, true
+		// Its counter and log live in its frame: one allocation, not three.
+		c.ownCount = *f.counter
+		c.counter, c.log, c.branch = &c.ownCount, &c.ownLog, true
 		if f.rec != nil {
 			c.rec = &emitter{mask: f.rec.mask, deliver: f.rec.deliver, live: f.rec.live}
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // A run position says where a stage execution ran: the scope steps that
@@ -62,7 +63,12 @@ func (p Position) String() string {
 
 // ScopeString is the display path of a scope: `per-volume~3` ("" for the
 // root).
-func ScopeString(scope []ScopeStep) string { return string(appendScope(nil, scope)) }
+func ScopeString(scope []ScopeStep) string { return ownString(appendScope(nil, scope)) }
+
+// ownString is b as a string without copying it: b is new and no one
+// else holds it, so it is never written again (every branch frame spells
+// its scope once; the copy was an allocation a branch).
+func ownString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // ParsePath reads a display path back into a position (N -1 when the path
 // has no counter). An empty path, an empty segment or a counter that is not
@@ -117,7 +123,7 @@ func StripCounter(path string) string {
 // written `*` (`per-volume~*/checks~disk`): the place in the chart that
 // all items' executions share, which per-stage metrics count under. Fork
 // branches keep their names, since each is a different part of the chart.
-func GeneralScope(scope []ScopeStep) string { return string(appendScopeAs(nil, scope, true)) }
+func GeneralScope(scope []ScopeStep) string { return ownString(appendScopeAs(nil, scope, true)) }
 
 // appendScope appends a scope's display segments, '/'-joined.
 func appendScope(b []byte, scope []ScopeStep) []byte { return appendScopeAs(b, scope, false) }

@@ -126,12 +126,14 @@ type runner struct {
 	// end: the run reports it as the stage that was running.
 	started time.Time
 
-	// The root frame, its counter and log, the Result, and the first scope
-	// and arena chunks of the root frame live here, so a short run starts
+	// The root frame, its counter, log and event emitter, the Result, and
+	// the first scope and arena chunks of the root frame live here, so a
+	// short run starts
 	// with one allocation for all of them. What a Result keeps of the runner
 	// (paths and evidence in these first chunks) keeps it alive; finish
 	// drops the runner's other references so that nothing else is kept.
 	root    frame
+	rec0    emitter // the root frame's, when a recorder is attached
 	arena0  arena
 	counter int
 	log     []Commit
@@ -180,16 +182,21 @@ func (r *runner) rootFrame() *frame {
 	if keys == 0 {
 		keys = min(len(r.chart.byID), 1024)
 	}
-	*f = frame{r: r, state: make(map[string]entry, keys), counter: &r.counter, log: &r.log, arena: &r.arena0}
+	// r is new, so all of it is zero: its fields are set one by one, not
+	// as whole structs, whose copies write every pointer word of them
+	// through the collector's write barrier when it is marking.
+	f.r, f.state, f.counter, f.log, f.arena = r, make(map[string]entry, keys), &r.counter, &r.log, &r.arena0
 	f.arena.strs, f.arena.reads, f.arena.writes = r.strs0[:0], r.reads0[:0], r.writes0[:0]
-	r.scope0 = Scope{f: f}
-	r.scope0.reads, r.scope0.staged = r.scope0.readsBuf[:0], r.scope0.stagedBuf[:0]
+	r.scope0.f = f
+	r.scope0.staged = r.scope0.stagedBuf[:0]
 	f.arena.spare = &r.scope0
 	if r.disp != nil || r.live != nil {
-		f.rec = &emitter{d: r.disp, mask: r.disp.Mask(), deliver: r.disp.Mask(), live: r.live}
+		e := &r.rec0
+		e.d, e.mask, e.deliver, e.live = r.disp, r.disp.Mask(), r.disp.Mask(), r.live
 		if r.live != nil {
-			f.rec.mask |= r.live.mask
+			e.mask |= r.live.mask
 		}
+		f.rec = e
 	}
 	return f
 }
@@ -210,8 +217,8 @@ func (r *runner) finish(ctx context.Context, root *frame, body func(context.Cont
 	root.event(recorder.Event{Kind: recorder.RunStart, StageName: r.chart.name})
 	err := body(ctx)
 
-	res := &r.res
-	*res = Result{Chart: r.chart.name, Status: StatusCompleted, Stages: int(r.stages.Load())}
+	res := &r.res // zero until now: set field by field (see rootFrame)
+	res.Chart, res.Status, res.Stages = r.chart.name, StatusCompleted, int(r.stages.Load())
 	base := root.logBase
 	res.Log.Commits = *root.log
 	if root.logBase == 0 {
@@ -283,13 +290,17 @@ func asPause(err error) *pauseSignal {
 func (r *runner) release() {
 	f := &r.root
 	f.state, f.order, f.loops, f.rec, r.arena0.spare = nil, nil, nil, nil, nil
+	r.rec0.d, r.rec0.live, r.rec0.buf = nil, nil, nil // and so the recorders
 	// the arena's chunks are held by the commits that use them; its slab's
 	// first box may hold a decision's evidence, so the arena stays
 	r.log = nil
 	r.disp, r.live = nil, nil
 	r.opts = runOptions{}
-	if r.scope0.mu == nil { // never one an abandoned stage may still hold
-		r.scope0 = Scope{}
+	if s := &r.scope0; s.mu == nil { // never one an abandoned stage may still hold
+		// What it refers to beyond the runner and the log: its grown
+		// buffers, its node (and so the chart), its last question and
+		// refusal. Its own buffer holds values the log holds.
+		s.n, s.reads, s.staged, s.stagedIdx, s.pending, s.ask, s.refused = nil, nil, nil, nil, nil, nil, nil
 	}
 }
 

@@ -42,9 +42,9 @@ type Scope struct {
 	// the stage fails with it when it returns (runStage).
 	refused error
 
-	// the first reads and writes go here, so a short stage allocates no
-	// buffers (a frame reuses its scope, buffers and all, stage after stage)
-	readsBuf  [4]Read
+	// the first writes go here, so a short stage allocates no buffer (a
+	// frame reuses its scope, buffer and all, stage after stage); its
+	// reads go straight into its arena's room (arena.readRoom)
 	stagedBuf [4]staged
 
 	// pending are the keys read since BeginKey, each once; perKey says
@@ -53,10 +53,11 @@ type Scope struct {
 	perKey  bool
 }
 
-// newScope makes a scope with its buffers in place.
+// newScope makes a scope with its write buffer in place; the caller gives
+// it room for its reads (arena.readRoom).
 func newScope(f *frame, n *node, path string) *Scope {
 	s := &Scope{f: f, n: n, path: path}
-	s.reads, s.staged = s.readsBuf[:0], s.stagedBuf[:0]
+	s.staged = s.stagedBuf[:0]
 	return s
 }
 
@@ -97,6 +98,9 @@ func (s *Scope) Get(key string) (any, bool) {
 		}
 	}
 	e, ok := s.f.lookup(key)
+	if len(s.reads) == cap(s.reads) {
+		s.reads = s.f.arena.moreReads(s.reads)
+	}
 	s.reads = append(s.reads, Read{Key: key, Value: e.v, Writer: e.writer, Missing: !ok})
 	s.emit(recorder.Read, key, e.v, false)
 	return e.v, ok

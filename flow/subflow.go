@@ -23,7 +23,7 @@ func (r *runner) runSubflow(ctx context.Context, f *frame, n *node) error {
 	if err := r.deeper(f, " subflows and branches (a subflow that mounts itself?)"); err != nil {
 		return f.end(n, x, nil, 0, err, false)
 	}
-	c := f.child(ScopeStep{Node: n.id}, false)
+	c := f.child(ScopeStep{Node: n.id}, false, "")
 	isolated := n.mount.Inputs != nil
 	if isolated {
 		c.parent = nil

@@ -23,7 +23,10 @@ import (
 type Dispatcher struct {
 	// live are the recorders still attached, in the order given.
 	live []attached
-	all  []attached
+	// one holds live when a single recorder is attached (the common case:
+	// a run's narrative or record), so attaching it costs no allocation of
+	// its own
+	one [1]attached
 	// mask: the kinds some live recorder wants (see Selective)
 	mask uint32
 
@@ -90,13 +93,26 @@ func (p Problem) String() string {
 // list).
 func NewDispatcher(recorders ...Recorder) *Dispatcher {
 	d := &Dispatcher{}
-	for i, r := range recorders {
+	n := 0
+	for _, r := range recorders {
 		if r != nil {
-			n, _ := r.(*Narrative)
-			d.all = append(d.all, attached{index: i, r: r, narrative: n, mask: maskOf(r)})
+			n++
 		}
 	}
-	d.live = append([]attached(nil), d.all...)
+	switch {
+	case n == 1:
+		d.live = d.one[:]
+	case n > 1:
+		d.live = make([]attached, n)
+	}
+	k := 0
+	for i, r := range recorders {
+		if r != nil {
+			nr, _ := r.(*Narrative)
+			d.live[k] = attached{index: i, r: r, narrative: nr, mask: maskOf(r)}
+			k++
+		}
+	}
 	d.remask()
 	return d
 }
