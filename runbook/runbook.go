@@ -65,6 +65,8 @@ type execOptions struct {
 	// inline, fanout: WithInline, WithFanout (stubs.go).
 	inline bool
 	fanout flow.Fanout
+	// yield: WithYield.
+	yield func() bool
 }
 
 // WithRecorders attaches more recorders (e.g. an NDJSON stream).
