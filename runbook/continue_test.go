@@ -120,3 +120,26 @@ func TestContinueRefusesAnswersAndRejection(t *testing.T) {
 		t.Errorf("the continue itself: %v", err)
 	}
 }
+
+// TestResumeKeepsDecisionNames: the decisions made before a pause kept
+// their path and stage-name path through a resume but lost their name
+// ("name", Record.Decisions), so a resumed record was not the record of
+// the run that never paused: a Temporal run continued as new after a
+// decider showed it (TestContinueAsNew). Resume now carries the name.
+func TestResumeKeepsDecisionNames(t *testing.T) {
+	t.Parallel()
+	rb, rec := pausedFleet(t)
+	before := rec.Result.Decisions
+	if len(before) == 0 {
+		t.Fatal("the paused fleet made no decision before its ask")
+	}
+	res, err := rb.Resume(context.Background(), rec, map[string]any{"proceed": "true", "note": "ok"}, AnsweredBy("ann"), answerTime)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, d := range before {
+		if got := res.Record.Decisions[i]; d.Name == "" || got.Name != d.Name {
+			t.Errorf("decision %s: name %q after the resume, %q before", d.Path, got.Name, d.Name)
+		}
+	}
+}

@@ -95,7 +95,7 @@ func (rb *Runbook) Resume(ctx context.Context, rec *record.RunRecord, answers ma
 	// What the first part of the run filed, as if this run had filed it.
 	h := &record.Harvest{}
 	for _, d := range old.Decisions {
-		h.Decisions = append(h.Decisions, record.Harvested{Path: d.Path, Decider: d.Decider,
+		h.Decisions = append(h.Decisions, record.Harvested{Path: d.Path, Decider: d.Decider, Name: d.Name,
 			Evidence: &decide.Evidence{Kind: d.Kind, Chosen: d.Chosen, Default: d.Default, Rules: d.Rules}})
 	}
 	r := rb.prepare(&o, in, h)
