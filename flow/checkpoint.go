@@ -1,6 +1,7 @@
 package flow
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -268,15 +269,7 @@ func walkNumbers(v reflect.Value, see func(isInt bool)) bool {
 			return false
 		}
 		keys := v.MapKeys()
-		slices.SortFunc(keys, func(a, b reflect.Value) int {
-			switch {
-			case a.String() < b.String():
-				return -1
-			case a.String() > b.String():
-				return 1
-			}
-			return 0
-		})
+		slices.SortFunc(keys, func(a, b reflect.Value) int { return cmp.Compare(a.String(), b.String()) })
 		for _, k := range keys {
 			if !walkNumbers(v.MapIndex(k), see) {
 				return false

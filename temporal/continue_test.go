@@ -24,7 +24,7 @@ import (
 // first to last, read from each run's history: a run that continued as
 // new names the next. Each run's history length comes with it, and the
 // last run's last event.
-func runChain(t *testing.T, c client.Client, workflowID, runID string) (runs []string, events []int, last enums.EventType) {
+func runChain(t testing.TB, c client.Client, workflowID, runID string) (runs []string, events []int, last enums.EventType) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -227,22 +227,31 @@ func recordChain(t *testing.T) {
 	}
 	runs, _, _ := runChain(t, c, run.WorkflowID, run.RunID)
 	for i, runID := range runs {
-		h := &historypb.History{}
-		it := c.GetWorkflowHistory(ctx, run.WorkflowID, runID, false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
-		for it.HasNext() {
-			e, err := it.Next()
-			if err != nil {
-				t.Fatal(err)
-			}
-			h.Events = append(h.Events, e)
-		}
-		b, err := protojson.MarshalOptions{Multiline: true, Indent: "  "}.Marshal(h)
+		saveHistory(t, c, run.WorkflowID, runID, chainFile(i+1))
+	}
+}
+
+// saveHistory saves the history of one workflow run as JSON, as the
+// replayer reads it.
+func saveHistory(t testing.TB, c client.Client, workflowID, runID, file string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	h := &historypb.History{}
+	it := c.GetWorkflowHistory(ctx, workflowID, runID, false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	for it.HasNext() {
+		e, err := it.Next()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(chainFile(i+1), append(b, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		h.Events = append(h.Events, e)
+	}
+	b, err := protojson.MarshalOptions{Multiline: true, Indent: "  "}.Marshal(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, append(b, '\n'), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 
