@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
 	"time"
 
@@ -269,5 +270,30 @@ func TestReplayContinuedRefusesARunThatWouldNotContinue(t *testing.T) {
 	quiet := log.NewStructuredLogger(slog.New(slog.DiscardHandler))
 	if err := r.ReplayWorkflowHistoryFromJSONFile(quiet, chainFile(1)); err == nil {
 		t.Fatal("the replayer accepted a run that did not continue as new where the recorded one did")
+	}
+}
+
+// TestContinueTooLargeToCarry: a run whose record so far is, even
+// gzipped, more than a workflow may carry into its next run fails there
+// in words that name its size and the limit, not in Temporal's own.
+func TestContinueTooLargeToCarry(t *testing.T) {
+	_, c := server(t, "continue-large")
+	ex := &temporal.Executor{Client: c, TaskQueue: "continue-large"}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	_, err := ex.Exec(ctx, temporal.RunInput{File: "noise.yaml", ContinueAfter: 60, Chart: []byte(`version: 1
+runbook: noise-loop
+stages:
+  - id: seed
+    set: {n: "0"}
+  - id: noise
+    exec: {shell: 'head -c 150000 /dev/urandom | base64 -w0', into: noise}
+  - id: count
+    set: {n: n + 1}
+  - id: again
+    loop: {to: noise, while: n < 16, max: 16}
+`)})
+	if err == nil || !regexp.MustCompile(`the run so far is a record of [0-9]+ bytes, [0-9]+ with its chart as the next workflow run would take them, more than a workflow may carry into its next run on Temporal \(its payload limit, 2 MiB\)`).MatchString(err.Error()) {
+		t.Fatalf("err = %v, want the run's size and the payload limit named", err)
 	}
 }
