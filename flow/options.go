@@ -25,6 +25,7 @@ type runOptions struct {
 	inline          bool
 	fanout          Fanout
 	deadline        Deadline
+	yield           func() bool
 }
 
 // WithRecorders attaches recorders to the run.
@@ -124,3 +125,18 @@ type Fanout func(ctx context.Context, n int, work func(ctx context.Context, i in
 // same whatever order f runs them in (the join merges in declaration
 // order).
 func WithFanout(f Fanout) RunOption { return func(o *runOptions) { o.fanout = f } }
+
+// WithYield lets a host stop the run at a stage boundary and carry it on
+// elsewhere (a Temporal workflow continuing as new before its history is
+// too long). Before each node the run starts outside any fan-out (the
+// chart's top-level sequence, a decider's branch, a loop's next pass: the
+// positions a Checkpoint names; never inside a parallel, select, foreach
+// or subflow, which run whole), except the first node the run starts,
+// yield is asked; when it says true the run stops there, that node not
+// run, and ends paused with no Pause and a Checkpoint of kind
+// CheckpointContinue. Yielding makes no commit and no event: Chart.Resume
+// of that checkpoint, with no answers, runs that node first, and the two
+// parts leave the log, state, counters and loop passes of a run that never
+// yielded. yield runs on the run's own goroutine (a fan-out's branches
+// never call it).
+func WithYield(yield func() bool) RunOption { return func(o *runOptions) { o.yield = yield } }

@@ -125,6 +125,12 @@ type runner struct {
 	// cancelledAt is set once, by the first stage that saw the run's context
 	// end: the run reports it as the stage that was running.
 	started time.Time
+	// begun is set once the run has started its first node in the root
+	// frame (WithYield never stops a run before it).
+	begun bool
+	// continues says the run goes on from a yielded one (a checkpoint of
+	// kind CheckpointContinue): it is not a new start for the recorders.
+	continues bool
 
 	// The root frame, its counter, log and event emitter, the Result, and
 	// the first scope and arena chunks of the root frame live here, so a
@@ -214,7 +220,9 @@ func (r *runner) finish(ctx context.Context, root *frame, body func(context.Cont
 		}
 		defer cancel()
 	}
-	root.event(recorder.Event{Kind: recorder.RunStart, StageName: r.chart.name})
+	if !r.continues {
+		root.event(recorder.Event{Kind: recorder.RunStart, StageName: r.chart.name})
+	}
 	err := body(ctx)
 
 	res := &r.res // zero until now: set field by field (see rootFrame)
@@ -243,8 +251,12 @@ func (r *runner) finish(ctx context.Context, root *frame, body func(context.Cont
 		res.Status = StatusPaused
 		res.Pause = ps.pause
 		res.Checkpoint = root.checkpoint(r.chart, ps)
-		root.event(recorder.Event{Kind: recorder.Pause, Path: ps.pause.Path, StageID: ps.pause.Stage})
 		err = nil
+		if ps.pause == nil { // yielded: the run goes on elsewhere, no trace here
+			res.Elapsed = time.Since(r.started)
+			return r.flushed(res), nil
+		}
+		root.event(recorder.Event{Kind: recorder.Pause, Path: ps.pause.Path, StageID: ps.pause.Stage})
 	default:
 		var re *RunError
 		if !errors.As(err, &re) {
@@ -263,12 +275,17 @@ func (r *runner) finish(ctx context.Context, root *frame, body func(context.Cont
 	} else {
 		root.event(recorder.Event{Kind: recorder.RunFailed, StageName: r.chart.name, Path: res.Err.Path, Err: res.Err.Message, Elapsed: res.Elapsed})
 	}
+	return r.flushed(res), err
+}
+
+// flushed delivers what the recorders still hold and lets the runner go.
+func (r *runner) flushed(res *Result) *Result {
 	if r.disp != nil {
 		r.disp.Flush()
 		res.RecorderProblems = r.disp.Problems()
 	}
 	r.release()
-	return res, err
+	return res
 }
 
 // asPause returns the pause an error carries, or nil (errors.As without

@@ -15,6 +15,9 @@ func (r *runner) runSeq(ctx context.Context, f *frame, seq *sequence, from int) 
 		if err := ctx.Err(); err != nil {
 			return nil, &RunError{Path: Position{Scope: f.steps, Node: n.id, N: -1}.String(), Stage: n.id, Message: "the run was cancelled before this stage started: " + err.Error(), Cancelled: true, err: err}
 		}
+		if r.yields(f) {
+			return nil, &pauseSignal{at: []Step{{Node: n.id}}}
+		}
 		jump, err := r.runNode(ctx, f, n)
 		if err != nil {
 			if !continuable(ctx, n, err) {
@@ -30,13 +33,19 @@ func (r *runner) runSeq(ctx context.Context, f *frame, seq *sequence, from int) 
 			}
 			return jump, nil
 		}
-		if i+1 < len(seq.nodes) && f.rec.wants(recorder.Next) {
-			e := f.nodeEvent(recorder.Next, n, "")
-			e.Target = seq.nodes[i+1].id
-			f.rec.emit(e)
-		}
+		f.next(seq, i)
 	}
 	return nil, nil
+}
+
+// next tells the recorders the run goes on from seq's node i to the one
+// after it.
+func (f *frame) next(seq *sequence, i int) {
+	if i+1 < len(seq.nodes) && f.rec.wants(recorder.Next) {
+		e := f.nodeEvent(recorder.Next, seq.nodes[i], "")
+		e.Target = seq.nodes[i+1].id
+		f.rec.emit(e)
+	}
 }
 
 func (r *runner) runNode(ctx context.Context, f *frame, n *node) (*node, error) {
@@ -57,4 +66,19 @@ func (r *runner) runNode(ctx context.Context, f *frame, n *node) (*node, error) 
 		return r.runLoop(ctx, f, n)
 	}
 	return nil, &RunError{Path: Position{Scope: f.steps, Node: n.id, N: -1}.String(), Stage: n.id, Message: fmt.Sprintf("unknown node kind %q", n.kind)}
+}
+
+// yields asks the host's yield (WithYield) whether to stop before the next
+// node of f: only in the root frame, whose positions a checkpoint can
+// name, and never before the first node a run starts, so every part of a
+// yielded run makes progress.
+func (r *runner) yields(f *frame) bool {
+	if r.opts.yield == nil || f != &r.root {
+		return false
+	}
+	if !r.begun {
+		r.begun = true
+		return false
+	}
+	return r.opts.yield()
 }

@@ -39,6 +39,9 @@ import (
 //	reject           ResumeReject(reason) answers nothing: the run ends
 //	                 failed at the asking stage with the reason, recorded
 //	the chart        must be the chart that paused (ChartHash), by name and hash
+//	a continue       a run its host stopped (WithYield) takes no answer and
+//	                 no rejection; it leaves no answer, no commit and no
+//	                 pause: the record of the run that never stopped
 //
 // The answer is written by the asking stage as one more commit of it
 // (flow.Chart.Resume), carrying who answered and when (flow.Answer), and
@@ -69,15 +72,21 @@ func (rb *Runbook) Resume(ctx context.Context, rec *record.RunRecord, answers ma
 	}
 	cp := *rec.Checkpoint
 	cp.State = slices.Clone(cp.State)
+	cont := cp.Kind == flow.CheckpointContinue
+	if cont && ro.reject != "" {
+		return nil, &ResumeError{Msg: "the run was stopped by its host to go on elsewhere, not by a question: there is nothing to reject"}
+	}
 	given, in, err := rb.resumeInputs(rec, &cp, answers, ro.reject != "")
 	if err != nil {
 		return nil, err
 	}
-	by := ro.by
-	if by == "" {
-		by = osUser()
+	by, at := ro.by, ""
+	if !cont { // a continue is answered by no one, at no time
+		if by == "" {
+			by = osUser()
+		}
+		at = ro.now().UTC().Format(time.RFC3339)
 	}
-	at := ro.now().UTC().Format(time.RFC3339)
 
 	old := rec.Result
 	if old == nil {
@@ -86,7 +95,7 @@ func (rb *Runbook) Resume(ctx context.Context, rec *record.RunRecord, answers ma
 	// What the first part of the run filed, as if this run had filed it.
 	h := &record.Harvest{}
 	for _, d := range old.Decisions {
-		h.Decisions = append(h.Decisions, record.Harvested{Path: d.Path, Decider: d.Decider,
+		h.Decisions = append(h.Decisions, record.Harvested{Path: d.Path, Decider: d.Decider, Name: d.Name,
 			Evidence: &decide.Evidence{Kind: d.Kind, Chosen: d.Chosen, Default: d.Default, Rules: d.Rules}})
 	}
 	r := rb.prepare(&o, in, h)
@@ -115,7 +124,7 @@ func (rb *Runbook) Resume(ctx context.Context, rec *record.RunRecord, answers ma
 	if len(given) > 0 {
 		ans.Answers = given
 	}
-	if len(newCommits) > 0 && newCommits[0].Stage == cp.Pause.Stage {
+	if !cont && len(newCommits) > 0 && newCommits[0].Stage == cp.Pause.Stage {
 		ans.Answered = newCommits[0].Path
 		fres.Log.Commits[len(rec.Log.Commits)].Answer = &flow.Answer{Asked: cp.Pause.Path, Question: cp.Pause.Question, By: by, At: at, Rejected: ro.reject}
 	}
@@ -134,7 +143,10 @@ func (rb *Runbook) Resume(ctx context.Context, rec *record.RunRecord, answers ma
 	if out.Pause != nil && out.Pause.Resume == "" {
 		out.Pause.Resume = o.resume
 	}
-	res.answers = append(slices.Clone(rec.Answers), ans)
+	res.answers = slices.Clone(rec.Answers)
+	if !cont { // a continue was asked nothing and answered by no one
+		res.answers = append(res.answers, ans)
+	}
 	return res, nil
 }
 

@@ -56,6 +56,9 @@ func (r *run) options(extra ...flow.RunOption) []flow.RunOption {
 	if r.o.fanout != nil {
 		opts = append(opts, flow.WithFanout(r.o.fanout))
 	}
+	if r.o.yield != nil {
+		opts = append(opts, flow.WithYield(r.o.yield))
+	}
 	return opts
 }
 

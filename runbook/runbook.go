@@ -66,6 +66,8 @@ type execOptions struct {
 	inline   bool
 	fanout   flow.Fanout
 	deadline flow.Deadline
+	// yield: WithYield.
+	yield func() bool
 }
 
 // WithRecorders attaches more recorders (e.g. an NDJSON stream).

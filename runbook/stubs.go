@@ -380,3 +380,13 @@ func WithFanout(f flow.Fanout) ExecOption { return func(o *execOptions) { o.fano
 // (flow.WithDeadline): with WithInline, for a host whose code must not
 // read the wall clock, as a Temporal workflow's (a workflow timer).
 func WithDeadline(f flow.Deadline) ExecOption { return func(o *execOptions) { o.deadline = f } }
+
+// WithYield lets a host stop the run before a node outside any fan-out
+// (flow.WithYield) and carry it on elsewhere: when yield says true the
+// run ends paused with no question (Record.Pause nil) and a checkpoint of
+// kind flow.CheckpointContinue, and Resume of its record, with no answers
+// (a secret input given again, as for an ask), goes on from that node. The
+// parts leave the record of a run that never stopped: no answer, no
+// commit, no pause of their own. A Temporal workflow continues as new
+// this way before its history is too long.
+func WithYield(yield func() bool) ExecOption { return func(o *execOptions) { o.yield = yield } }

@@ -176,7 +176,9 @@ func (e *Executor) wait(ctx context.Context, wr client.WorkflowRun, afterSeq int
 			}
 			return record2run(wr, r.out.Record, r.out.RecordGzip)
 		case <-tick.C:
-			p, err := e.paused(ctx, wr.GetID(), wr.GetRunID())
+			// The workflow's latest run, not wr's: a run that continued as
+			// new waits in the last run of its chain (wr.Get follows it).
+			p, err := e.paused(ctx, wr.GetID(), "")
 			if err == nil && p.Seq > afterSeq {
 				run, err := record2run(wr, p.Record, p.RecordGzip)
 				if run != nil {

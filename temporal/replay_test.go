@@ -10,13 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"go.temporal.io/api/enums/v1"
-	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
-	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/openrunbook/runbook/temporal"
 )
@@ -110,24 +107,8 @@ func recordHistories(t *testing.T) {
 			cancel()
 			t.Fatal(err)
 		}
-		h := &historypb.History{}
-		it := c.GetWorkflowHistory(ctx, run.WorkflowID, run.RunID, false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
-		for it.HasNext() {
-			e, err := it.Next()
-			if err != nil {
-				cancel()
-				t.Fatal(err)
-			}
-			h.Events = append(h.Events, e)
-		}
 		cancel()
-		b, err := protojson.MarshalOptions{Multiline: true, Indent: "  "}.Marshal(h)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(historyFile(chart), append(b, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		saveHistory(t, c, run.WorkflowID, run.RunID, historyFile(chart))
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/openrunbook/runbook/chart"
+	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/record"
 	"github.com/openrunbook/runbook/runbook"
 )
@@ -84,6 +85,14 @@ type RunInput struct {
 	// timer (deadline.go). A run answered later has no timeout, as a
 	// local `runbook resume` without --timeout.
 	Timeout time.Duration `json:",omitempty"`
+	// ContinueAfter is the history length (events) past which the run
+	// continues as new at its next stage boundary outside any fan-out;
+	// zero is DefaultContinueAfter. It travels in the input, not in the
+	// worker's configuration, so a replay decides as the run did.
+	ContinueAfter int `json:",omitempty"`
+	// Continued is the run so far, when this workflow run goes on from one
+	// that continued as new; nil for a run's first workflow run.
+	Continued *Continued `json:",omitempty"`
 }
 
 // loadOptions load the run's chart from its sources when it was sent
@@ -111,6 +120,32 @@ func (in RunInput) execOptions() []runbook.ExecOption {
 	}
 	return opts
 }
+
+// Continued is a run carried from one workflow run into the next by
+// continue-as-new: its record's bytes as a local run saves them, paused
+// with a checkpoint of kind continue (gzipped past gzipPast, as RunOutput),
+// and how many times it had paused at an ask: stage (Paused.Seq goes on
+// counting).
+type Continued struct {
+	Record     []byte `json:",omitempty"`
+	RecordGzip []byte `json:",omitempty"`
+	Seq        int    `json:",omitempty"`
+	// Deadline is when the run's timeout (RunInput.Timeout) ends, on the
+	// workflow's clock; zero when it has none or it no longer applies
+	// (the run paused at an ask: first).
+	Deadline time.Time `json:",omitempty"`
+}
+
+// DefaultContinueAfter is the history length past which a run continues
+// as new when its RunInput sets none. The server suggests it sooner by
+// default (limit.historyCount.suggestContinueAsNew, 4096 events, or 4 MB
+// of history), which the workflow heeds too; this is the backstop for a
+// server told to suggest it later or never. It stays far from the 51,200
+// events at which the server ends a workflow, because a run continues only
+// between stages outside any fan-out: one fan-out of up to maxInFlight
+// activities at a time adds three events per activity, several thousand
+// in one workflow task, before the next boundary is reached.
+const DefaultContinueAfter = 10_000
 
 // RunOutput is what the workflow returns: the run record, the bytes a
 // local run saves (runbook.Result.WriteRecord), as they are or, past
@@ -165,20 +200,20 @@ func RunWorkflow(ctx workflow.Context, in RunInput) (*RunOutput, error) {
 	}); err != nil {
 		return nil, err
 	}
-	execOpts := append([]runbook.ExecOption{runbook.WithStubs(st), runbook.WithInline(), runbook.WithFanout(st.fanout)}, in.execOptions()...)
+	execOpts := append([]runbook.ExecOption{runbook.WithStubs(st), runbook.WithInline(), runbook.WithFanout(st.fanout),
+		runbook.WithYield(continueAsNew(ctx, in.ContinueAfter))}, in.execOptions()...)
 	// The run's context ends when the workflow is cancelled (and the
 	// activities it waits on with it), so the run stops and says so.
 	runCtx := st.cancellable()
-	first := execOpts
-	if in.Timeout > 0 {
-		first = append(slices.Clip(execOpts), runbook.WithTimeout(in.Timeout), runbook.WithDeadline(st.deadline))
-	}
-	res, err := rb.Exec(runCtx, in.Inputs, first...)
+	res, seq, err := start(ctx, st, rb, in, runCtx, execOpts)
 	if err != nil {
-		return nil, temporal.NewNonRetryableApplicationError(err.Error(), "inputs", nil)
+		return nil, err
 	}
 	answers := workflow.GetSignalChannel(ctx, AnswerSignal)
-	for seq := 1; ; seq++ {
+	for {
+		if res.Record.Status == "paused" && res.Run.Checkpoint.Kind == flow.CheckpointContinue {
+			return nil, continued(ctx, in, res, seq, st.deadlineAt)
+		}
 		b, err := json.MarshalIndent(res.RunRecord(), "", "  ")
 		if err != nil {
 			return nil, fmt.Errorf("the run record: %w", err)
@@ -187,6 +222,7 @@ func RunWorkflow(ctx workflow.Context, in RunInput) (*RunOutput, error) {
 		if res.Record.Status != "paused" {
 			return output(b)
 		}
+		seq++
 		// Paused at an ask: the record goes through its bytes, as a local
 		// run's goes through its file before `runbook resume` reads it, so
 		// the resumed run starts from the same values (JSON's numbers).
@@ -222,6 +258,107 @@ func RunWorkflow(ctx workflow.Context, in RunInput) (*RunOutput, error) {
 			break
 		}
 	}
+}
+
+// start starts the run, or, in a workflow run that continues one
+// (in.Continued), goes on with it from its record: runbook's Resume of a
+// continue, which adds nothing to the record, the secret inputs given
+// again as a local resume takes them. seq is how many times the run had
+// paused at an ask: stage.
+//
+// A run with a timeout (in.Timeout) has it up to its end or its first
+// pause, across continues: the deadline is set on the workflow's clock
+// when the run starts and carried (Continued.Deadline), and each workflow
+// run times what is left of it.
+func start(ctx workflow.Context, st *workflowStubs, rb *runbook.Runbook, in RunInput, runCtx context.Context, execOpts []runbook.ExecOption) (*runbook.Result, int, error) {
+	if c := in.Continued; in.Timeout > 0 && (c == nil || !c.Deadline.IsZero()) {
+		left := in.Timeout
+		if c != nil {
+			left = max(c.Deadline.Sub(workflow.Now(ctx)), time.Nanosecond)
+		}
+		st.deadlineAt = workflow.Now(ctx).Add(left)
+		execOpts = append(slices.Clip(execOpts), runbook.WithTimeout(left), runbook.WithDeadline(st.deadline))
+	}
+	if in.Continued == nil {
+		res, err := rb.Exec(runCtx, in.Inputs, execOpts...)
+		if err != nil {
+			return nil, 0, temporal.NewNonRetryableApplicationError(err.Error(), "inputs", nil)
+		}
+		return res, 0, nil
+	}
+	b := in.Continued.Record
+	if in.Continued.RecordGzip != nil {
+		var err error
+		if b, err = gunzip(in.Continued.RecordGzip); err != nil {
+			return nil, 0, temporal.NewNonRetryableApplicationError("the run carried into this workflow run: "+err.Error(), "record", nil)
+		}
+	}
+	rec, problems, err := record.ParseRecord(b)
+	if err != nil || len(problems) > 0 {
+		return nil, 0, temporal.NewNonRetryableApplicationError(fmt.Sprintf("the run carried into this workflow run does not read back: %v %v", err, problems), "record", nil)
+	}
+	secrets := map[string]any{}
+	for _, is := range rb.Spec().Inputs {
+		if v, ok := in.Inputs[is.Name]; ok && is.Secret {
+			secrets[is.Name] = v
+		}
+	}
+	res, err := rb.Resume(runCtx, rec, secrets, runbook.ResumeExec(execOpts...))
+	if err != nil {
+		return nil, 0, temporal.NewNonRetryableApplicationError("the run carried into this workflow run: "+err.Error(), "record", nil)
+	}
+	return res, in.Continued.Seq, nil
+}
+
+// continueAsNew is the run's yield (runbook.WithYield): asked at each
+// stage boundary outside any fan-out, it says to continue as new when the
+// server suggests it or the history is past after (DefaultContinueAfter
+// when zero). Both read the workflow task's own facts, so a replay
+// decides the same. A run started by code that never continued (a
+// history with no marker) replays without continuing: workflow.GetVersion
+// says which code started it, asked only once a run would continue, so a
+// history that never got so far has no marker and needs none.
+func continueAsNew(ctx workflow.Context, after int) func() bool {
+	if after <= 0 {
+		after = DefaultContinueAfter
+	}
+	return func() bool {
+		info := workflow.GetInfo(ctx)
+		if !info.GetContinueAsNewSuggested() && info.GetCurrentHistoryLength() < after {
+			return false
+		}
+		return workflow.GetVersion(ctx, "runbook.continueAsNew", workflow.DefaultVersion, 1) == 1
+	}
+}
+
+// continued is the continue-as-new of a run its yield stopped: the next
+// workflow run, of the same workflow id, gets the chart, the inputs and
+// the run so far (its record's bytes, gzipped when large). The record is
+// carried without indentation, which no one reads but the next run (2000
+// sequential exec stages: 1.2 MB, 88 KB gzipped, against 2.8 MB and 100
+// KB indented). A run too large to carry, even gzipped, fails in words
+// that say so.
+func continued(ctx workflow.Context, in RunInput, res *runbook.Result, seq int, deadline time.Time) error {
+	rec, err := json.Marshal(res.RunRecord())
+	if err != nil {
+		return fmt.Errorf("the run record: %w", err)
+	}
+	out := pack(rec)
+	next := in
+	next.Continued = &Continued{Record: out.Record, RecordGzip: out.RecordGzip, Seq: seq}
+	if seq == 0 {
+		next.Continued.Deadline = deadline // past an ask, the run has no timeout
+	}
+	size := len(in.Chart) + len(out.Record) + len(out.RecordGzip)
+	for _, b := range in.Sources {
+		size += len(b)
+	}
+	if size > maxResult {
+		return temporal.NewNonRetryableApplicationError(fmt.Sprintf(
+			"the run so far is a record of %d bytes, %d with its chart as the next workflow run would take them, more than a workflow may carry into its next run on Temporal (its payload limit, 2 MiB): the run stopped where it would have continued as new and cannot go on; split the chart into smaller runs (docs/SCALE.md)",
+			len(rec), size), "record", nil)
+	}
+	return workflow.NewContinueAsNewError(ctx, WorkflowName, next)
 }
 
 // PausedQuery is the query that reads a run waiting at an ask: stage
@@ -260,19 +397,30 @@ type Answer struct {
 // output is the record as the workflow returns it: gzipped when large,
 // refused in words when even that is past what Temporal takes.
 func output(rec []byte) (*RunOutput, error) {
-	if len(rec) <= gzipPast {
-		return &RunOutput{Record: rec}, nil
-	}
-	var z bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&z, gzip.BestSpeed) // the level is valid
-	_, _ = zw.Write(rec)                             // a bytes.Buffer does not fail
-	_ = zw.Close()
-	if z.Len() > maxResult {
+	out := pack(rec)
+	if len(out.RecordGzip) > maxResult {
 		return nil, temporal.NewNonRetryableApplicationError(fmt.Sprintf(
 			"the run record is %d bytes (%d gzipped), more than a workflow may return on Temporal (its payload limit, 2 MiB): the run ran, its record is lost; split the chart's foreach into smaller runs (docs/SCALE.md)",
-			len(rec), z.Len()), "record", nil)
+			len(rec), len(out.RecordGzip)), "record", nil)
 	}
-	return &RunOutput{RecordGzip: z.Bytes()}, nil
+	return out, nil
+}
+
+// pack is a record as a payload carries it: as it is, or past gzipPast
+// gzipped (a record repeats itself stage after stage and shrinks many
+// times over). gzip's default level, not its fastest: a record of 2000
+// sequential exec stages gzips to 100 KB at it, 151 KB at the fastest,
+// and the payload limit is what bounds a run; the time (a fraction of a
+// second for a record of tens of MB) is spent once per workflow run.
+func pack(rec []byte) *RunOutput {
+	if len(rec) <= gzipPast {
+		return &RunOutput{Record: rec}
+	}
+	var z bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&z, gzip.DefaultCompression) // the level is valid
+	_, _ = zw.Write(rec)                                      // a bytes.Buffer does not fail
+	_ = zw.Close()
+	return &RunOutput{RecordGzip: z.Bytes()}
 }
 
 // workflowStubs answer a run's exec stages from activities, on the
@@ -280,6 +428,9 @@ func output(rec []byte) (*RunOutput, error) {
 // coroutines (fanout).
 type workflowStubs struct {
 	ctx workflow.Context
+	// deadlineAt is when the run's timeout ends on the workflow's clock
+	// (zero: none), carried by a continue-as-new.
+	deadlineAt time.Time
 	// inFlight counts the run's activities scheduled and not ended (a
 	// batch's, each of its exec stages); the coroutines share it one at a
 	// time (Temporal runs one at a time).
