@@ -128,6 +128,11 @@ func resumeRecord(ctx context.Context, path string, f resumeFlags, stdout, stder
 		printProblems(stderr, problems)
 		return exit(exitUsage, "%s: a damaged record is not resumed (runbook explain reads what is sound)", path)
 	}
+	if waitsOnTemporal(rec.Result) {
+		// Its workflow holds the run and still waits: finishing the record
+		// here would answer the question a second time, apart from it.
+		return exit(exitUsage, "%s: the run waits on Temporal, not in this record; answer it there with: %s", path, clean(resumeCommand(rec.Result.Pause)))
+	}
 	chart := f.chart
 	if chart == "" {
 		chart = chartOf(rec, path)
