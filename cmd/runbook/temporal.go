@@ -378,7 +378,10 @@ func newWorkerCmd(stdout, stderr io.Writer) *cobra.Command {
 		Short: "Run the Temporal workflows and exec stages of a task queue on this machine",
 		Long: `worker polls a Temporal task queue and runs what runbook runs put there:
 the charts' workflows and their exec and read: stages' commands, on this
-machine, until interrupted. Start runs with runbook exec --executor temporal.
+machine, until interrupted. Start runs with runbook exec --executor temporal;
+a run waits until a worker polls its task queue. If this process is killed,
+runbook-temporal is sent SIGTERM on Linux (elsewhere it keeps running; a
+signal this process catches is passed on everywhere).
 
 It hands off to runbook-temporal, a command of the repository's temporal/
 module (found beside the runbook executable, then on PATH), so this command

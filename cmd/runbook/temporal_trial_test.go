@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -190,5 +191,46 @@ func TestHandOffChildEndsWithRunbook(t *testing.T) {
 				time.Sleep(20 * time.Millisecond)
 			}
 		})
+	}
+}
+
+// TestTemporalHelpSaysWhatIsRefused: exec's help said --timeout was refused
+// with --executor temporal when it was taken. Each command's help now
+// names the flags it refuses there, each of them is refused, --timeout is
+// taken, and exec's help says the run waits for a worker.
+func TestTemporalHelpSaysWhatIsRefused(t *testing.T) {
+	chart := "../../testdata/issue14/disks/chart.yaml"
+	for _, c := range []struct {
+		cmd, says string
+		refused   [][]string
+		taken     []string
+	}{
+		{"exec", "Refused with --executor temporal, exit 2, before anything runs: --honesty, --plugin-dir, --allow-chart-path, --format ndjson and a chart from stdin (-).",
+			[][]string{{"--honesty", "inprocess"}, {"--plugin-dir", "p"}, {"--allow-chart-path", "p"}, {"--format", "ndjson"}}, []string{"--timeout", "1m"}},
+		{"resume", "Refused with --executor temporal, exit 2: --chart, --timeout, --max-rows, --verbose, --honesty, --plugin-dir, --allow-chart-path and --format ndjson.",
+			[][]string{{"--chart", "c.yaml"}, {"--timeout", "1m"}, {"--max-rows", "2"}, {"--verbose"}, {"--honesty", "inprocess"}, {"--plugin-dir", "p"}, {"--allow-chart-path", "p"}, {"--format", "ndjson"}}, nil},
+	} {
+		help := strings.Join(strings.Fields(handOffRun(c.cmd, "--help").stdout), " ")
+		if !strings.Contains(help, c.says) {
+			t.Errorf("%s --help does not say %q:\n%s", c.cmd, c.says, help)
+		}
+		target := chart
+		if c.cmd == "resume" {
+			target = "wf-1"
+		}
+		for _, flags := range append(c.refused, c.taken) {
+			if flags == nil {
+				continue
+			}
+			fakeRecorder(t, "2", "", "")
+			r := handOffRun(append(append([]string{c.cmd, "--executor", "temporal", "--temporal", "h:1"}, flags...), target)...)
+			refused := strings.Contains(r.stderr, "not with --executor temporal") || strings.Contains(r.stderr, "--format ndjson streams")
+			if want := !slices.Equal(flags, c.taken); refused != want || (want && r.code != exitUsage) {
+				t.Errorf("%s %q: exit %d, stderr %q; refused %v, want %v", c.cmd, flags, r.code, r.stderr, refused, want)
+			}
+		}
+	}
+	if help := strings.Join(strings.Fields(handOffRun("exec", "--help").stdout), " "); !strings.Contains(help, "The run waits for a worker on that task queue") {
+		t.Errorf("exec --help does not say the run waits for a worker:\n%s", help)
 	}
 }
