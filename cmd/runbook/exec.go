@@ -93,15 +93,20 @@ not, has one of the words); several joined by commas or given again.
 Executors: local (default) runs the chart in this process. temporal runs it
 as a Temporal workflow whose commands run on workers (runbook worker) on the
 task queue: give --temporal host:port, and --task-queue and --namespace when
-not runbook and default. It hands off to runbook-temporal (beside the runbook
-executable, else on PATH; build it with (cd temporal && go build -o
-~/bin/runbook-temporal ./cmd/runbook-temporal)), and prints and judges the
-run's record as a local run's: --input, --inputs, --record, --format (not
-ndjson), --fail-on, --max-rows, --verbose and --quiet work as above, with
-the same exit codes (2 also when no server answers or runbook-temporal is
-not found); --timeout and the plugin flags are refused. A run that asks
-waits on Temporal: the text names the runbook resume command, with the
-workflow id, that answers it. See docs/SCALE.md.`,
+not runbook and default. The run waits for a worker on that task queue: with
+none polling it, it waits (for ever) until one starts. It hands off to
+runbook-temporal (beside the runbook executable, else on PATH; build it with
+(cd temporal && go build -o ~/bin/runbook-temporal ./cmd/runbook-temporal)),
+and prints and judges the run's record as a local run's: --input, --inputs,
+--record, --format, --fail-on, --max-rows, --verbose, --quiet and --timeout
+work as above, with the same exit codes (2 also when no server answers or
+runbook-temporal is not found; a --record that cannot be written is said
+after the result, exit 1). Refused with --executor temporal, exit 2, before
+anything runs: --honesty, --plugin-dir, --allow-chart-path, --format ndjson
+and a chart from stdin (-). A run that asks waits on Temporal: stderr says
+the runbook resume command, with the workflow id, that answers it (with
+--quiet too), and the text shows it. If runbook is killed, runbook-temporal
+gets SIGTERM (Linux only). See docs/SCALE.md.`,
 		Example: `  runbook exec disk.yaml --input host=db-1
   runbook exec disk.yaml --inputs inputs.json --format json --record run.json
   runbook exec disk.yaml --fail-on verdict=at-risk,not-sure     # a CI gate: exit 3

@@ -56,8 +56,14 @@ A run started with runbook exec --executor temporal waits on Temporal, not
 in a record: answer it with --executor temporal --temporal ADDR and the
 workflow id runbook exec printed in place of RECORD.json; --input, --inputs,
 --reject, --answered-by, --record, --format, --fail-on and --quiet work as
-here, the continued run printed and judged as a local one (see
-docs/SCALE.md).`,
+here, the continued run printed and judged as a local one (a --record that
+cannot be written is said after the result, exit 1). Refused with
+--executor temporal, exit 2: --chart, --timeout, --max-rows, --verbose,
+--honesty, --plugin-dir, --allow-chart-path and --format ndjson. A record
+saved (--record) while its run waits on Temporal is not resumed without
+--executor temporal: its workflow still waits, and answering the record too
+would answer the question twice; exit 2, naming the command that answers it
+(see docs/SCALE.md).`,
 		Example: `  runbook resume approval.paused.json --input approve=true
   runbook resume run.json --reject "not during the freeze" --answered-by ann
   runbook resume --executor temporal --temporal temporal.example:7233 9d1f0c6e-2b7a-4c1e-8f3a-6e5d4c3b2a10 --input approve=true`,
@@ -127,6 +133,11 @@ func resumeRecord(ctx context.Context, path string, f resumeFlags, stdout, stder
 	if len(problems) > 0 {
 		printProblems(stderr, problems)
 		return exit(exitUsage, "%s: a damaged record is not resumed (runbook explain reads what is sound)", path)
+	}
+	if waitsOnTemporal(rec.Result) {
+		// Its workflow holds the run and still waits: finishing the record
+		// here would answer the question a second time, apart from it.
+		return exit(exitUsage, "%s: the run waits on Temporal, not in this record; answer it there with: %s", path, clean(resumeCommand(rec.Result.Pause)))
 	}
 	chart := f.chart
 	if chart == "" {

@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -159,10 +160,10 @@ func execOnTemporal(ctx context.Context, path string, f execFlags, t temporalFla
 	if err != nil {
 		return exit(exitFailed, "%v", err)
 	}
-	recordPath := f.record
-	if recordPath == "" {
-		recordPath = filepath.Join(tmp, "run.json")
-	}
+	// runbook-temporal saves the record in our folder, never at --record:
+	// a --record it cannot write would lose a run that happened, where
+	// reportTemporal prints the run and then says the write failed.
+	recordPath := filepath.Join(tmp, "run.json")
 	a := append([]string{"exec"}, t.args()...)
 	a = append(a, "--inputs", inputsFile, "--record", recordPath, "--quiet", "--resume-command", t.resumeCommand())
 	if f.maxRows.set {
@@ -178,7 +179,7 @@ func execOnTemporal(ctx context.Context, path string, f execFlags, t temporalFla
 	if err != nil {
 		return err
 	}
-	return reportTemporal(recordPath, rb, f, interrupted, stdout, stderr)
+	return reportTemporal(recordPath, rb, f, interrupted, "writing the run record", stdout, stderr)
 }
 
 // resumeCommand is how a person answers a run that waits on Temporal
@@ -216,8 +217,12 @@ func ranOnTemporal(err error) (interrupted bool, _ error) {
 }
 
 // reportTemporal prints and judges the record a Temporal run saved at
-// recordPath, as a local run's: the same renderers, gates and exit codes.
-func reportTemporal(recordPath string, rb *runbook.Runbook, f execFlags, interrupted bool, stdout, stderr io.Writer) error {
+// recordPath, as a local run's: the same renderers, gates and exit codes,
+// and f.record written here, a failure to write it said after the result
+// (writing words what was written) as a local run says it. interrupted:
+// runbook-temporal was interrupted (exit 130), the run cancelled or, with
+// no record, left running.
+func reportTemporal(recordPath string, rb *runbook.Runbook, f execFlags, interrupted bool, writing string, stdout, stderr io.Writer) error {
 	if _, err := os.Stat(recordPath); interrupted && errors.Is(err, fs.ErrNotExist) {
 		return quietExit(exitInterrupted) // left running: runbook-temporal said where
 	}
@@ -229,7 +234,19 @@ func reportTemporal(recordPath string, rb *runbook.Runbook, f execFlags, interru
 		return exit(exitFailed, "reading the run's record: %v", err)
 	}
 	rec := rr.Result
-	check := judge(rec, f, rb, nil)
+	var recordErr error
+	if f.record != "" {
+		// The bytes the workflow made, as runbook-temporal writes them: a
+		// record decoded and encoded again would sort a row's columns.
+		b, err := os.ReadFile(recordPath)
+		if err == nil {
+			err = os.WriteFile(f.record, b, 0o600)
+		}
+		if err != nil {
+			recordErr = fmt.Errorf("%s: %w", writing, err)
+		}
+	}
+	check := judge(rec, f, rb, recordErr)
 	code, held := runExit(rec, f, check, interrupted)
 	out := stdout
 	var raw json.RawMessage
@@ -255,10 +272,27 @@ func reportTemporal(recordPath string, rb *runbook.Runbook, f execFlags, interru
 			return exit(exitFailed, "writing the result: %v", err)
 		}
 	}
-	if rec.Status == "paused" {
+	if waitsOnTemporal(rec) {
+		// Always, --quiet and a record not written alike: this line may be
+		// the only place the workflow id is said.
+		fmt.Fprintf(stderr, "run paused; it waits on Temporal; answer it with: %s\n", clean(resumeCommand(rec.Pause)))
+	} else if rec.Status == "paused" {
 		fmt.Fprintln(stderr, "run paused; it waits on Temporal for the answer")
 	}
-	return endRun(stderr, code, held, f, nil)
+	return endRun(stderr, code, held, f, recordErr)
+}
+
+// waitsOnTemporal says whether rec is a paused run whose workflow waits on
+// Temporal for the answer, by the command its pause says answers it (the
+// one runbook and runbook-temporal hand the workflow). Such a run is
+// answered there only: a local resume of its record would answer it a
+// second time.
+func waitsOnTemporal(rec *record.Record) bool {
+	if rec == nil || rec.Status != "paused" || rec.Pause == nil {
+		return false
+	}
+	r := rec.Pause.Resume
+	return strings.HasPrefix(r, "runbook resume --executor temporal ") || strings.HasPrefix(r, "runbook-temporal resume ")
 }
 
 // resultBytes is the result record's JSON as the record file at path
@@ -309,10 +343,7 @@ func resumeOnTemporal(ctx context.Context, workflowID string, f resumeFlags, t t
 	if f.answeredBy != "" {
 		a = append(a, "--answered-by", f.answeredBy)
 	}
-	recordPath := f.record
-	if recordPath == "" {
-		recordPath = filepath.Join(tmp, "run.json")
-	}
+	recordPath := filepath.Join(tmp, "run.json") // --record: as exec's
 	chartPath := filepath.Join(tmp, "chart.json")
 	a = append(a, "--record", recordPath, "--save-chart", chartPath, "--quiet")
 	if _, err := ranOnTemporal(handOff(ctx, append(a, "--", workflowID), stdout, stderr)); err != nil {
@@ -340,7 +371,7 @@ func resumeOnTemporal(ctx context.Context, workflowID string, f resumeFlags, t t
 	if err != nil {
 		return exit(exitFailed, "the run's chart: %v", err)
 	}
-	return reportTemporal(recordPath, rb, f.execFlags, false, stdout, stderr)
+	return reportTemporal(recordPath, rb, f.execFlags, false, "writing the continued record", stdout, stderr)
 }
 
 // answerText is an answer as runbook-temporal's --answer takes it: a
@@ -361,7 +392,10 @@ func newWorkerCmd(stdout, stderr io.Writer) *cobra.Command {
 		Short: "Run the Temporal workflows and exec stages of a task queue on this machine",
 		Long: `worker polls a Temporal task queue and runs what runbook runs put there:
 the charts' workflows and their exec and read: stages' commands, on this
-machine, until interrupted. Start runs with runbook exec --executor temporal.
+machine, until interrupted. Start runs with runbook exec --executor temporal;
+a run waits until a worker polls its task queue. If this process is killed,
+runbook-temporal is sent SIGTERM on Linux (elsewhere it keeps running; a
+signal this process catches is passed on everywhere).
 
 It hands off to runbook-temporal, a command of the repository's temporal/
 module (found beside the runbook executable, then on PATH), so this command
@@ -407,6 +441,11 @@ func handOff(ctx context.Context, a []string, stdout, stderr io.Writer) error {
 	}
 	c := exec.CommandContext(ctx, bin, a...)
 	c.Stdin, c.Stdout, c.Stderr = os.Stdin, stdout, stderr
+	// Linux signals the child when the thread that started it ends, not
+	// the process: this goroutine keeps its thread until the child ends.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	dieWithParent(c)
 	// A stop asked of this process is passed on, so that a supervisor
 	// signalling only runbook stops the worker and leaves no orphan; the
 	// exit is then runbook-temporal's.

@@ -87,12 +87,16 @@ func TestTemporalHandOff(t *testing.T) {
 	got := readLog(t, log)
 	for _, want := range []string{
 		argLines("exec", "--temporal", "tmp.example:7233", "--task-queue", "db", "--namespace", "ops", "--inputs"),
-		"{\"listing\":\"/ 10\"}\n" + argLines("--record", "run.json", "--quiet", "--resume-command",
+		"{\"listing\":\"/ 10\"}\n" + argLines("--record"),
+		argLines("--quiet", "--resume-command",
 			"runbook resume --executor temporal --temporal tmp.example:7233 --namespace ops", "--max-rows", "2", "--narrative", "--timeout", "1m30s", "--", chart),
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("exec handed off:\n%s\nwant it to hold:\n%s", got, want)
 		}
+	}
+	if strings.Contains(got, argLines("--record", "run.json")) {
+		t.Errorf("exec handed runbook-temporal the user's --record (runbook writes it):\n%s", got)
 	}
 	if r.code != 2 || r.stderr != "from the fake\n" || r.stdout != "" {
 		t.Errorf("exec: exit %d, stdout %q, stderr %q; want runbook-temporal's exit 2 and its words", r.code, r.stdout, r.stderr)
@@ -258,14 +262,18 @@ func TestTemporalResumeHandsOff(t *testing.T) {
 		t.Fatal(err)
 	}
 	log := fakeRecorder(t, "0", done, runChart)
+	continued := filepath.Join(dir, "continued.json")
 	r := handOffRun("resume", "--executor", "temporal", "--temporal", "h:1", "--namespace", "ops",
-		"--input", "approve=true", "--answered-by", "ann", "--record", "done.json", "--format", "nagios", "wf-1")
+		"--input", "approve=true", "--answered-by", "ann", "--record", continued, "--format", "nagios", "wf-1")
 	if got, want := readLog(t, log), argLines("resume", "--temporal", "h:1", "--namespace", "ops", "--answer", "approve=true",
-		"--answered-by", "ann", "--record", "done.json", "--save-chart"); !strings.HasPrefix(got, want) || !strings.HasSuffix(got, argLines("--quiet", "--", "wf-1")) {
+		"--answered-by", "ann", "--record"); !strings.HasPrefix(got, want) || strings.Contains(got, continued) || !strings.HasSuffix(got, argLines("--quiet", "--", "wf-1")) {
 		t.Errorf("resume handed off:\n%s\nwant it to start:\n%s", got, want)
 	}
 	if r.code != want.code || r.stdout != want.stdout {
 		t.Errorf("resume on Temporal: exit %d\n%s\nlocal: exit %d\n%s", r.code, r.stdout, want.code, want.stdout)
+	}
+	if got, err := os.ReadFile(continued); err != nil || !bytes.Equal(got, mustRead(t, done)) {
+		t.Errorf("--record: %v; want the continued record runbook-temporal saved", err)
 	}
 	log = fakeRecorder(t, "2", "", "")
 	r = handOffRun("resume", "--executor=temporal", "--temporal", "h:1", "--reject", "not now", "wf-2")
@@ -321,4 +329,13 @@ func TestTemporalCodecKeyHandedOff(t *testing.T) {
 	if r.code != exitUsage || !strings.HasPrefix(r.stderr, "Error: --codec-key: only with --executor temporal") {
 		t.Errorf("a local run with --codec-key: exit %d, stderr %q", r.code, r.stderr)
 	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
