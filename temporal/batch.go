@@ -77,20 +77,7 @@ const (
 // batchHeartbeat, however long its members wait their turn.
 func ExecBatchActivity(ctx context.Context, calls []runbook.ExecCall) ([]BatchResult, error) {
 	if activity.IsActivity(ctx) { // a caller of its own (a test) has no server to tell
-		done := make(chan struct{})
-		defer close(done)
-		go func() {
-			t := time.NewTicker(batchBeat)
-			defer t.Stop()
-			for {
-				select {
-				case <-done:
-					return
-				case <-t.C:
-					activity.RecordHeartbeat(ctx, workerName()) // named, as heartbeating's: a lost batch names its worker
-				}
-			}
-		}()
+		defer beat(ctx, batchBeat)()
 	}
 	facts := make([]*runbook.ProcFacts, len(calls))
 	var wg sync.WaitGroup

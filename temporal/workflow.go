@@ -520,13 +520,19 @@ const heartbeatTimeout = 20 * time.Second
 // heartbeating at once slowed the embedded server enough to miss a
 // heartbeat timeout (TestConformance, large.yaml).
 func heartbeating[T any](ctx context.Context, f func() T) T {
-	every := activity.GetInfo(ctx).HeartbeatTimeout / 4
+	defer beat(ctx, activity.GetInfo(ctx).HeartbeatTimeout/4)()
+	return f()
+}
+
+// beat records a heartbeat naming this worker every period (none when
+// period is not positive) until the func it returns is called: the one
+// heartbeat of every activity, a lone one's or a batch's.
+func beat(ctx context.Context, every time.Duration) (stop func()) {
 	if every <= 0 {
-		return f()
+		return func() {}
 	}
 	who := workerName()
 	done := make(chan struct{})
-	defer close(done)
 	go func() {
 		t := time.NewTicker(every)
 		defer t.Stop()
@@ -539,7 +545,7 @@ func heartbeating[T any](ctx context.Context, f func() T) T {
 			}
 		}
 	}()
-	return f()
+	return func() { close(done) }
 }
 
 // workerName names this worker process where a person looks for it:

@@ -248,19 +248,7 @@ func TestTemporalResumeHandsOff(t *testing.T) {
 	if want.code != 1 {
 		t.Fatalf("the local resume: exit %d; want WARNING (1)\n%s", want.code, want.stderr)
 	}
-	// The chart as runbook-temporal resume --save-chart writes it.
-	src, err := os.ReadFile(chart)
-	if err != nil {
-		t.Fatal(err)
-	}
-	saved, err := json.Marshal(map[string]any{"File": chart, "Chart": src})
-	if err != nil {
-		t.Fatal(err)
-	}
-	runChart := filepath.Join(dir, "chart.json")
-	if err := os.WriteFile(runChart, saved, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	runChart := savedChart(t, chart, dir)
 	log := fakeRecorder(t, "0", done, runChart)
 	continued := filepath.Join(dir, "continued.json")
 	r := handOffRun("resume", "--executor", "temporal", "--temporal", "h:1", "--namespace", "ops",
@@ -338,4 +326,24 @@ func mustRead(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// savedChart writes chart into dir as runbook-temporal resume --save-chart
+// writes the chart a run started with (its name and bytes, as JSON), and
+// returns the file's path.
+func savedChart(t *testing.T, chart, dir string) string {
+	t.Helper()
+	src, err := os.ReadFile(chart)
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved, err := json.Marshal(map[string]any{"File": chart, "Chart": src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runChart := filepath.Join(dir, "chart.json")
+	if err := os.WriteFile(runChart, saved, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return runChart
 }

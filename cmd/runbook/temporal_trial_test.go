@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -57,18 +56,7 @@ func TestTemporalRecordUnwritable(t *testing.T) {
 	}
 
 	// Resume: the continued record, with the chart the run started with.
-	runChart := filepath.Join(dir, "chart.json")
-	src, err := os.ReadFile(chart)
-	if err != nil {
-		t.Fatal(err)
-	}
-	saved, err := json.Marshal(map[string]any{"File": chart, "Chart": src})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(runChart, saved, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	runChart := savedChart(t, chart, dir)
 	fakeRecorder(t, "0", done, runChart)
 	r = handOffRun("resume", "--executor", "temporal", "--temporal", "h:1", "--input", "ok=true", "--record", bad, "wf-1")
 	if r.code != exitFailed || r.stdout != local.stdout || !strings.Contains(r.stderr, "runbook: writing the continued record: ") {
