@@ -60,11 +60,11 @@ type StateEntry struct {
 	Value   any    `json:"value,omitempty"`
 	Writer  string `json:"writer,omitempty"`
 	Deleted bool   `json:"deleted,omitempty"`
-	// Numbers, in a continue's checkpoint, says which numbers of Value are
-	// integers: one letter per number, i or f, in the order numberKinds
-	// walks it; empty when none is. JSON reads every number back as a
-	// float, and the run that continues must see the values the run that
-	// yielded had (an integer's `%` fails on a float).
+	// Numbers says which numbers of Value are integers: one letter per
+	// number, i or f, in the order numberKinds walks it; empty when none
+	// is. JSON reads every number back as a float, and the run that
+	// continues (after a yield or an answer) must see the values the run
+	// that stopped had (an integer's `%` fails on a float).
 	Numbers string `json:"numbers,omitempty"`
 }
 
@@ -92,10 +92,10 @@ func (f *frame) checkpoint(c *Chart, ps *pauseSignal) *Checkpoint {
 	}
 	for _, k := range sortedKeys(f.state) {
 		e := f.state[k]
-		se := StateEntry{Key: k, Value: e.v, Writer: e.writer, Deleted: e.del}
-		if ps.pause == nil {
-			se.Numbers = numberKinds(e.v)
-		}
+		// Every checkpoint's numbers keep their kind (an ask's too: a
+		// counter read back from JSON as a float failed `n % 2` once the
+		// run was answered, TestResumedIntegerStaysAnInteger).
+		se := StateEntry{Key: k, Value: e.v, Writer: e.writer, Deleted: e.del, Numbers: numberKinds(e.v)}
 		cp.State = append(cp.State, se)
 	}
 	if len(f.loops) > 0 {

@@ -3,6 +3,7 @@ package temporal_test
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"regexp"
 	"testing"
 	"time"
@@ -20,6 +21,10 @@ var answeredAt = time.Date(2026, 12, 4, 9, 30, 0, 0, time.UTC)
 // refusal.
 func localResume(t *testing.T, path string, paused []byte, a temporal.Answer) ([]byte, error) {
 	t.Helper()
+	path, err := filepath.Abs(path) // as Executor.ExecFile sends it
+	if err != nil {
+		t.Fatal(err)
+	}
 	rb, err := runbook.Open(path)
 	if err != nil {
 		t.Fatal(err)

@@ -60,12 +60,16 @@ var batchProcs = make(chan struct{}, max(8, 4*runtime.GOMAXPROCS(0)))
 
 // batchBeat is how often a batch activity tells the server its worker is
 // alive, and batchHeartbeat how long the server waits for that before it
-// gives the batch up. The SDK sends at most one heartbeat a minute at this
-// timeout; with 2 min, a 20k-item run on a machine loaded 15 deep (two
-// cores) lost a batch that went 2 min without one reaching the server.
+// gives the batch up (and its members are filed outcome-unknown, their
+// worker lost). The SDK holds heartbeats back for up to 0.8 of the
+// timeout, capped by the worker's MaxHeartbeatThrottleInterval: at its
+// default cap (a minute), a 2-minute timeout lost a batch on a machine
+// loaded 15 deep, whose heartbeats came a minute apart; NewWorker caps it
+// at heartbeatThrottle, so a batch's heartbeats reach the server every 10
+// s and a minute leaves room for a loaded machine.
 const (
 	batchBeat      = 10 * time.Second
-	batchHeartbeat = 5 * time.Minute
+	batchHeartbeat = time.Minute
 )
 
 // ExecBatchActivity runs a batch of exec stages' processes on this worker
@@ -100,8 +104,7 @@ func ExecBatchActivity(ctx context.Context, calls []runbook.ExecCall) ([]BatchRe
 		// As ExecActivity: a worker told to stop ended its processes,
 		// which the run never cancelled; they were lost with it.
 		if slices.ContainsFunc(facts, func(f *runbook.ProcFacts) bool { return f.Cancelled }) {
-			return nil, temporal.NewNonRetryableApplicationError(
-				fmt.Sprintf("worker %s stopped while the batch's processes ran", workerName()), workerLostType, nil)
+			return nil, workerStopped()
 		}
 	default:
 	}

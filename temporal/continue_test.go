@@ -79,7 +79,7 @@ func TestContinueAsNew(t *testing.T) {
 	const after = 100
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	run, err := ex.Exec(ctx, temporal.RunInput{File: chart, Chart: readChart(t, chart), Inputs: in, ContinueAfter: after})
+	run, err := ex.ExecFileWith(ctx, chart, temporal.RunInput{Inputs: in, ContinueAfter: after})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func TestAskAfterContinue(t *testing.T) {
 	in := map[string]any{"passes": "12"}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	run, err := ex.Exec(ctx, temporal.RunInput{File: chart, Chart: readChart(t, chart), Inputs: in, ContinueAfter: 40})
+	run, err := ex.ExecFileWith(ctx, chart, temporal.RunInput{Inputs: in, ContinueAfter: 40})
 	if err != nil {
 		t.Fatal(err)
 	}

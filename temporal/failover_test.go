@@ -189,12 +189,14 @@ func TestWorkerLostWhileItsProcessRuns(t *testing.T) {
 	}
 	// and each has heartbeated once (5 s in), so the server knows whose
 	// they are.
-	for beat := 0; beat < 2; {
+	// (Both processes may run in one batch activity: every pending
+	// activity has heartbeated.)
+	for beat, pending := 0, 0; beat == 0 || beat < pending; {
 		d, err := c.DescribeWorkflowExecution(ctx, "lost-run", "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		beat = 0
+		beat, pending = 0, len(d.GetPendingActivities())
 		for _, a := range d.GetPendingActivities() {
 			if a.GetHeartbeatDetails() != nil {
 				beat++
@@ -224,8 +226,8 @@ func TestWorkerLostWhileItsProcessRuns(t *testing.T) {
 	}
 	took := time.Since(killed)
 	t.Logf("the run ended %v after its worker was killed", took.Round(time.Millisecond))
-	if took > time.Minute {
-		t.Errorf("the run ended %v after its worker was killed, want about the heartbeat timeout (20s)", took)
+	if took > 2*time.Minute {
+		t.Errorf("the run ended %v after its worker was killed, want about the heartbeat timeout (20 s alone, a minute in a batch)", took)
 	}
 	rec, err := r.run.RunRecord()
 	if err != nil {

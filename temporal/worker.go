@@ -21,11 +21,21 @@ const deadlockTimeout = 10 * time.Second
 // runbook runs: the workflow and the exec, read and plugin activities.
 // Start it with Run or Start; it runs the processes of exec stages, and the
 // plugins of plugin stages, on this machine. Options
-// with no DeadlockDetectionTimeout get deadlockTimeout.
+// with no DeadlockDetectionTimeout get deadlockTimeout, and none with no
+// MaxHeartbeatThrottleInterval get heartbeatThrottle.
+// heartbeatThrottle is the longest the SDK holds an activity's heartbeats
+// back (its default is a minute): a batch's heartbeat timeout
+// (batchHeartbeat) is a minute, and heartbeats a minute apart missed it
+// on a loaded machine.
+const heartbeatThrottle = 10 * time.Second
+
 func NewWorker(c client.Client, taskQueue string, opts ...worker.Options) worker.Worker {
 	var o worker.Options
 	if len(opts) > 0 {
 		o = opts[0]
+	}
+	if o.MaxHeartbeatThrottleInterval == 0 {
+		o.MaxHeartbeatThrottleInterval = heartbeatThrottle
 	}
 	if o.DeadlockDetectionTimeout == 0 {
 		o.DeadlockDetectionTimeout = deadlockTimeout

@@ -568,6 +568,14 @@ func heartbeatFrom(te *temporal.TimeoutError) string {
 // worker stops while the process runs.
 const workerLostType = "runbook.WorkerLost"
 
+// workerStopped is the failure of an activity (a lone exec's or a
+// batch's) whose worker was told to stop while its process ran: each
+// stage's record says it in these words.
+func workerStopped() error {
+	return temporal.NewNonRetryableApplicationError(
+		fmt.Sprintf("worker %s stopped while the process ran", workerName()), workerLostType, nil)
+}
+
 // lost says why err, an exec activity's failure, means its worker was
 // lost while the process ran ("" when it does not): the server saw no
 // heartbeat in heartbeat (the worker died or was cut off), none reported
@@ -700,8 +708,7 @@ func ExecActivity(ctx context.Context, call runbook.ExecCall) (*runbook.ProcFact
 	select {
 	case <-activity.GetWorkerStopChannel(ctx):
 		if f.Cancelled {
-			return nil, temporal.NewNonRetryableApplicationError(
-				fmt.Sprintf("worker %s stopped while the process ran", workerName()), workerLostType, nil)
+			return nil, workerStopped()
 		}
 	default:
 	}
