@@ -74,3 +74,37 @@ func TestTimeoutOnAWorkflowTimer(t *testing.T) {
 		}
 	}
 }
+
+// TestTimeoutAcrossContinues: a run's timeout bounds the whole run, not
+// each workflow run of its chain: the deadline is carried through each
+// continue-as-new (Continued.Deadline) and the run ends timed out once,
+// about the timeout after it started, however many times it continued.
+// (With runs of a second or less, ContinueAfter 60, the deadline was seen
+// not to end the run: docs/SCALE.md "Not built yet".)
+func TestTimeoutAcrossContinues(t *testing.T) {
+	_, c := server(t, "timeout-continues")
+	ex := &temporal.Executor{Client: c, TaskQueue: "timeout-continues", WorkflowID: "poll-timeout"}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	start := time.Now()
+	run, err := ex.ExecFileWith(ctx, "testdata/charts/poll.yaml", temporal.RunInput{Inputs: map[string]any{"passes": "100000"},
+		ContinueAfter: 200, Timeout: 6 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	took := time.Since(start)
+	rec, err := run.RunRecord()
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, _, _ := runChain(t, c, run.WorkflowID, run.RunID)
+	if len(runs) < 2 {
+		t.Fatalf("a chain of %d runs: the test wants the timeout to outlive a continue", len(runs))
+	}
+	if rec.Result.Status != "cancelled" || rec.Result.Error == nil || !strings.Contains(rec.Result.Error.Message, "context deadline exceeded") {
+		t.Errorf("status %s, error %+v; want cancelled by the run's deadline", rec.Result.Status, rec.Result.Error)
+	}
+	if took > 30*time.Second {
+		t.Errorf("the run took %v over %d workflow runs; want about its 6 s timeout, not 6 s a run", took, len(runs))
+	}
+}
