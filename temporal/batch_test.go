@@ -245,15 +245,7 @@ stages:
 // batch path to (batch.json) is one of that path: its foreach's four exec
 // stages went in one runbook.ExecBatch activity, after the version marker.
 func TestReplayedBatchHistoryIsBatched(t *testing.T) {
-	f, err := os.Open(historyFile("testdata/charts/batch.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	h, err := client.HistoryFromJSON(f, client.HistoryJSONOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := recordedHistory(t, "testdata/charts/batch.yaml")
 	calls := scheduledCalls(t, h.Events)
 	if len(calls) != 1 {
 		t.Fatalf("the recorded history has %d exec activities, want one batch", len(calls))
@@ -278,15 +270,7 @@ func TestReplayedBatchHistoryIsBatched(t *testing.T) {
 // wide fan-out to (wide.json: 1100 branches on 1000 coroutines) sent each
 // item's exec stage once, in batches of at most 100.
 func TestReplayedWideHistoryIsBatched(t *testing.T) {
-	f, err := os.Open(historyFile("testdata/charts/wide.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	h, err := client.HistoryFromJSON(f, client.HistoryJSONOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := recordedHistory(t, "testdata/charts/wide.yaml")
 	seen := map[string]int{}
 	for _, batch := range scheduledCalls(t, h.Events) {
 		if len(batch) > 100 {

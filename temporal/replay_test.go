@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/worker"
@@ -117,15 +118,7 @@ func recordHistories(t *testing.T) {
 // scheduled by one workflow task, so their processes ran at once on the
 // workers — the branches are workflow coroutines, not a loop.
 func TestForeachActivitiesStartTogether(t *testing.T) {
-	f, err := os.Open(historyFile("testdata/charts/foreach.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	h, err := client.HistoryFromJSON(f, client.HistoryJSONOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := recordedHistory(t, "testdata/charts/foreach.yaml")
 	byTask := map[int64]int{}
 	most := 0
 	for _, e := range h.Events {
@@ -137,4 +130,20 @@ func TestForeachActivitiesStartTogether(t *testing.T) {
 	if most != 4 {
 		t.Errorf("at most %d activities were scheduled by one workflow task (%v), want the foreach's 4", most, byTask)
 	}
+}
+
+// recordedHistory is the history TestReplay holds the code to for chart
+// (testdata/history), for tests that read what the run did.
+func recordedHistory(t *testing.T, chart string) *historypb.History {
+	t.Helper()
+	f, err := os.Open(historyFile(chart))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	h, err := client.HistoryFromJSON(f, client.HistoryJSONOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
 }

@@ -13,26 +13,23 @@ import (
 )
 
 // TestTimeoutOnAWorkflowTimer: a run's --timeout on Temporal is a workflow
-// timer: the run ends when it fires, not when its activities' own
-// timeouts pass, with the record of a local run that timed out at the same
-// point (the same statuses, script rows and standing), and a replay of it
-// is deterministic (the worker replays its own history at the end of the
-// test server's life; a run with no timeout starts no timer).
+// timer: the run ends when it fires (cancelled, timed out: a run its
+// stages' 30 s let finish would have completed), not when its activities'
+// own timeouts pass, with the record of a local run that timed out at the
+// same point (the same statuses, script rows and standing), and the
+// processes it cancelled are stopped on the worker as locally.
 func TestTimeoutOnAWorkflowTimer(t *testing.T) {
 	const chart = "testdata/charts/slow.yaml"
 	_, c := server(t, "timeout")
 	ex := &temporal.Executor{Client: c, TaskQueue: "timeout"}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	start := time.Now()
+	start := time.Now() // the marks are looked for once the sleeps would have ended
 	marks := t.TempDir()
 	onTemporal, local := filepath.Join(marks, "temporal"), filepath.Join(marks, "local")
 	run, err := ex.ExecFileWith(ctx, chart, temporal.RunInput{Timeout: 3 * time.Second, Inputs: map[string]any{"mark": onTemporal}})
 	if err != nil {
 		t.Fatal(err)
-	}
-	if took := time.Since(start); took > 20*time.Second {
-		t.Errorf("the run took %s; want it ended by its 3s timeout, not by its stages' 30s", took)
 	}
 	rb, err := runbook.Open(chart)
 	if err != nil {
@@ -78,7 +75,9 @@ func TestTimeoutOnAWorkflowTimer(t *testing.T) {
 // TestTimeoutAcrossContinues: a run's timeout bounds the whole run, not
 // each workflow run of its chain: the deadline is carried through each
 // continue-as-new (Continued.Deadline) and the run ends timed out once,
-// about the timeout after it started, however many times it continued.
+// however many times it continued (a deadline started afresh in each
+// workflow run would never fire: each continues within a second or two,
+// and the 100,000 passes would outlast the test's two minutes).
 // (With runs of a second or less, ContinueAfter 60, the deadline was seen
 // not to end the run: docs/SCALE.md "Not built yet".)
 func TestTimeoutAcrossContinues(t *testing.T) {
@@ -86,13 +85,11 @@ func TestTimeoutAcrossContinues(t *testing.T) {
 	ex := &temporal.Executor{Client: c, TaskQueue: "timeout-continues", WorkflowID: "poll-timeout"}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	start := time.Now()
 	run, err := ex.ExecFileWith(ctx, "testdata/charts/poll.yaml", temporal.RunInput{Inputs: map[string]any{"passes": "100000"},
 		ContinueAfter: 200, Timeout: 6 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
-	took := time.Since(start)
 	rec, err := run.RunRecord()
 	if err != nil {
 		t.Fatal(err)
@@ -103,8 +100,5 @@ func TestTimeoutAcrossContinues(t *testing.T) {
 	}
 	if rec.Result.Status != "cancelled" || rec.Result.Error == nil || !strings.Contains(rec.Result.Error.Message, "context deadline exceeded") {
 		t.Errorf("status %s, error %+v; want cancelled by the run's deadline", rec.Result.Status, rec.Result.Error)
-	}
-	if took > 30*time.Second {
-		t.Errorf("the run took %v over %d workflow runs; want about its 6 s timeout, not 6 s a run", took, len(runs))
 	}
 }
