@@ -1,6 +1,7 @@
 package flow
 
 import (
+	"strconv"
 	"unsafe"
 
 	"github.com/openrunbook/runbook/decide"
@@ -41,6 +42,43 @@ type arena struct {
 	// spare is a scope whose stage finished inline, ready to be used again
 	// by the next stage run on this arena's goroutine.
 	spare *Scope
+	// count is the decimal spelling of the execution counter last written
+	// into a path: the counter mostly goes up by one between paths, so the
+	// next spelling is this one with its last digits carried, not a fresh
+	// conversion (a tenth of a loop's instructions went to strconv).
+	count counterText
+}
+
+// counterText is a non-negative counter and its decimal digits.
+type counterText struct {
+	n      int
+	set    bool
+	digits [20]byte
+	len    int
+}
+
+// spell returns n's decimal digits, valid until the next call.
+func (t *counterText) spell(n int) []byte {
+	if t.set && n == t.n+1 && t.carry() {
+		t.n = n
+		return t.digits[:t.len]
+	}
+	t.n, t.set = n, true
+	t.len = len(strconv.AppendInt(t.digits[:0], int64(n), 10))
+	return t.digits[:t.len]
+}
+
+// carry adds one to the digits in place; false when they would need one
+// more digit (a 9…9), which spell then writes afresh.
+func (t *counterText) carry() bool {
+	for i := t.len - 1; i >= 0; i-- {
+		if t.digits[i] != '9' {
+			t.digits[i]++
+			return true
+		}
+		t.digits[i] = '0'
+	}
+	return false
 }
 
 const (
@@ -65,7 +103,7 @@ func (a *arena) path(prefix, id string, n int) string {
 		a.strs = make([]byte, 0, size)
 	}
 	start := len(a.strs)
-	b := appendExecution(a.strs, prefix, id, n)
+	b := append(appendNode(a.strs, prefix, id), a.count.spell(n)...)
 	a.strs = b
 	return unsafe.String(&b[start], len(b)-start)
 }
