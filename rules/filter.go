@@ -3,6 +3,7 @@ package rules
 import (
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"regexp"
 	"strings"
@@ -81,7 +82,27 @@ type cond struct {
 	str      string
 	re       *regexp.Regexp
 	want     bool // exists
+	// fast, when set, answers Pass for the actual values a JSON-fed scope
+	// mostly holds (an int, a float64, a string) without the operator
+	// table's reasons; every other value goes through test.
+	fast fastKind
+	fi   int     // fastInt: the operand
+	ff   float64 // fastFloat: the operand; fastInt: the operand as a float when exact
+	fiF  bool    // fastInt: ff holds the operand exactly
 }
+
+// fastKind is the shape of a condition Pass answers directly.
+type fastKind uint8
+
+const (
+	fastNone  fastKind = iota
+	fastInt            // an ordering or (in)equality against an int
+	fastFloat          // an ordering or (in)equality against a float64 (not NaN)
+	fastStr            // eq or ne against a string
+)
+
+// exactFloat bounds the integers a float64 holds exactly.
+const exactFloat = 1 << 53
 
 // NewFilter checks and prepares conditions, once, so that Eval does no
 // parsing: a path that does not parse, an unknown operator, an in or notIn
@@ -186,7 +207,89 @@ func (c *cond) prepare(in Condition) string {
 	default:
 		return fmt.Sprintf("unknown operator %q (operators: %s)", in.Op, opList)
 	}
+	c.prepareFast()
 	return ""
+}
+
+// prepareFast picks the shape Pass answers directly, if any.
+func (c *cond) prepareFast() {
+	switch c.Op {
+	case OpEq, OpNe, OpGt, OpGte, OpLt, OpLte:
+	default:
+		return
+	}
+	switch x := c.Expected.(type) {
+	case int:
+		c.fast, c.fi = fastInt, x
+		if x > -exactFloat && x < exactFloat {
+			c.ff, c.fiF = float64(x), true
+		}
+	case float64:
+		if !math.IsNaN(x) {
+			c.fast, c.ff = fastFloat, x
+		}
+	case string:
+		if c.Op == OpEq || c.Op == OpNe {
+			c.fast, c.str = fastStr, x
+		}
+	}
+}
+
+// passFast is test's pass mark for the values fast covers; done is false
+// for any other value, which test then answers.
+func (c *cond) passFast(actual any) (pass, done bool) {
+	var order int
+	switch c.fast {
+	case fastInt:
+		switch x := actual.(type) {
+		case int:
+			order = cmpOrdered(x, c.fi)
+		case float64:
+			if !c.fiF || math.IsNaN(x) {
+				return false, false
+			}
+			order = cmpOrdered(x, c.ff)
+		default:
+			return false, false
+		}
+	case fastFloat:
+		switch x := actual.(type) {
+		case float64:
+			if math.IsNaN(x) {
+				return false, false
+			}
+			order = cmpOrdered(x, c.ff)
+		case int:
+			if x <= -exactFloat || x >= exactFloat {
+				return false, false
+			}
+			order = cmpOrdered(float64(x), c.ff)
+		default:
+			return false, false
+		}
+	case fastStr:
+		x, ok := actual.(string)
+		if !ok {
+			return false, false
+		}
+		return (x == c.str) == (c.Op == OpEq), true
+	default:
+		return false, false
+	}
+	switch c.Op {
+	case OpEq:
+		return order == 0, true
+	case OpNe:
+		return order != 0, true
+	case OpGt:
+		return order > 0, true
+	case OpGte:
+		return order >= 0, true
+	case OpLt:
+		return order < 0, true
+	default:
+		return order <= 0, true
+	}
 }
 
 // Eval runs every condition and files evidence for each: key, operator,
@@ -432,7 +535,14 @@ func (f *Filter) Pass(env Env) (bits uint64, matched, ok bool) {
 	matched = true
 	for i := range f.conds {
 		c := &f.conds[i]
-		pass, _ := c.test(resolveSegs(env, c.segs))
+		var pass bool
+		if v, ok := resolveSegs(env, c.segs); !ok || c.fast == fastNone {
+			pass, _ = c.test(v, ok)
+		} else if p, done := c.passFast(v); done {
+			pass = p
+		} else {
+			pass, _ = c.test(v, ok)
+		}
 		if pass && i < 64 {
 			bits |= 1 << i
 		}

@@ -69,6 +69,11 @@ func FuzzFilterEval(f *testing.F) {
 		if !out.Conditions[0].Present && out.Conditions[0].Pass && op != OpExists {
 			t.Fatalf("a missing key passed %s", op)
 		}
+		// Pass keeps Eval's marks, whichever way it reaches them.
+		bits, matched, ok := flt.Pass(env)
+		if !ok || bits != PassBits(out) || matched != out.Matched {
+			t.Fatalf("Pass = %b, %v, %v; Eval's marks are %b, %v (%s on %#v)", bits, matched, ok, PassBits(out), out.Matched, flt, act)
+		}
 	})
 }
 
