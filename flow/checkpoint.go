@@ -90,8 +90,10 @@ func (f *frame) checkpoint(c *Chart, ps *pauseSignal) *Checkpoint {
 	} else {
 		cp.Kind = CheckpointContinue
 	}
-	for _, k := range sortedKeys(f.state) {
-		e := f.state[k]
+	keys := f.state.keys()
+	slices.Sort(keys)
+	for _, k := range keys {
+		e, _ := f.state.get(k)
 		// Every checkpoint's numbers keep their kind (an ask's too: a
 		// counter read back from JSON as a float failed `n % 2` once the
 		// run was answered, TestResumedIntegerStaysAnInteger).
@@ -165,7 +167,7 @@ func (c *Chart) Resume(ctx context.Context, cp *Checkpoint, answers map[string]a
 	*root.counter = cp.Counter
 	root.logBase = cp.Commits
 	for _, e := range cp.State {
-		root.state[e.Key] = entry{v: withNumbers(e.Value, e.Numbers), writer: e.Writer, del: e.Deleted}
+		root.state.put(e.Key, entry{v: withNumbers(e.Value, e.Numbers), writer: e.Writer, del: e.Deleted})
 	}
 	for id, count := range cp.Loops {
 		if n := c.byID[id]; n != nil {

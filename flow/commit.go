@@ -19,14 +19,28 @@ func (f *frame) commit(s *Scope, ev *decide.Evidence, lazy lazyDecision, attempt
 		ws := f.arena.writeRoom(len(s.staged))
 		for _, st := range s.staged {
 			if !discarded {
-				old, ok := f.lookup(st.key)
+				// the key is found once: its slot is written in place
+				i := f.state.find(st.key)
+				var old entry
+				var ok bool
+				if i >= 0 {
+					old = f.state.slots[i].entry
+					ok = !old.del
+				} else if f.parent != nil {
+					old, ok = f.parent.lookup(st.key)
+				}
 				if st.deleted && !ok {
 					continue
 				}
 				if !st.deleted && ok && rules.Equal(old.v, st.value) {
 					continue
 				}
-				f.set(st.key, entry{v: st.value, writer: s.path, del: st.deleted})
+				e := entry{v: st.value, writer: s.path, del: st.deleted}
+				if i >= 0 {
+					f.state.slots[i].entry = e
+				} else {
+					f.state.add(st.key, e)
+				}
 			}
 			ws = append(ws, Write{Key: st.key, Value: st.value, Deleted: st.deleted, ReadsBefore: st.readsBefore, ReadKeys: st.readKeys, From: st.from})
 		}

@@ -106,10 +106,10 @@ func (r *runner) runForEach(ctx context.Context, f *frame, n *node) error {
 	for i, it := range items {
 		index[i] = i
 		c := f.child(ScopeStep{Node: n.id, Item: &index[i]}, true, general)
-		c.state[fe.as] = entry{v: it, writer: s.path}
-		c.state[IndexKey] = entry{v: i, writer: s.path}
 		// room for the handful of keys a branch writes, in one allocation
-		c.order = append(make([]string, 0, 8), fe.as, IndexKey)
+		c.state = newState(stateScan)
+		c.state.put(fe.as, entry{v: it, writer: s.path})
+		c.state.put(IndexKey, entry{v: i, writer: s.path})
 		children[i] = c
 	}
 	errs := r.fanout(ctx, len(items), func(ctx context.Context, i int, a *arena) error {

@@ -163,11 +163,11 @@ func (f *frame) join(n *node, names []string, children []*frame) error {
 	}
 	seen := map[string]owner{}
 	for i, c := range children {
-		for _, k := range c.order {
-			if f.r.gathers(k) {
+		for j := range c.state.slots {
+			k, e := c.state.slots[j].key, c.state.slots[j].entry
+			if e.bound || f.r.gathers(k) {
 				continue
 			}
-			e := c.state[k]
 			if prev, ok := seen[k]; ok {
 				if prev.e.del != e.del || !rules.Equal(prev.e.v, e.v) {
 					return f.end(n, x, nil, 0, &RunError{Path: x.s.path, Stage: n.id, Message: fmt.Sprintf("branches %q and %q both wrote %q with different values; parallel branches must write different keys (or the same value)", prev.branch, names[i], k)}, false)
@@ -215,7 +215,7 @@ func (f *frame) gather(key string, children []*frame, names []string) (list []an
 	var rows []any
 	var froms []string
 	for i, c := range children {
-		e, ok := c.state[key]
+		e, ok := c.state.get(key)
 		if !ok {
 			continue
 		}

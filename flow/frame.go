@@ -13,6 +13,9 @@ type entry struct {
 	v      any
 	writer string
 	del    bool
+	// bound marks a subflow's input binding in its frame: a value the
+	// frame was given, not one it wrote, so its join leaves it out.
+	bound bool
 }
 
 // frame is where a sequence of stages runs: the root of a run, a subflow, or
@@ -22,10 +25,9 @@ type entry struct {
 type frame struct {
 	r      *runner
 	parent *frame
-	state  map[string]entry
-	// order lists overlay keys in first-written order, so merges (and the
-	// errors they report) are deterministic.
-	order []string
+	// state is the frame's own keys, in first-written order, so merges
+	// (and the errors they report) are deterministic.
+	state state
 	// steps is the scope this frame runs in (shared by its commits, never
 	// changed); prefix is its display path, general the same with item
 	// indexes written `*` (GeneralScope).
@@ -127,7 +129,7 @@ func (f *frame) nodeEvent(k recorder.Kind, n *node, path string) recorder.Event 
 
 func (f *frame) lookup(key string) (entry, bool) {
 	for fr := f; fr != nil; fr = fr.parent {
-		if e, ok := fr.state[key]; ok {
+		if e, ok := fr.state.get(key); ok {
 			if e.del {
 				return entry{writer: e.writer}, false
 			}
@@ -137,22 +139,13 @@ func (f *frame) lookup(key string) (entry, bool) {
 	return entry{}, false
 }
 
-func (f *frame) set(key string, e entry) {
-	if f.parent != nil {
-		if _, had := f.state[key]; !had {
-			f.order = append(f.order, key)
-		}
-	}
-	f.state[key] = e
-}
-
 // snapshot is the frame's visible state as plain values.
 func (f *frame) snapshot() map[string]any {
-	out := make(map[string]any, len(f.state))
+	out := make(map[string]any, f.state.len())
 	if f.parent == nil {
-		for k, e := range f.state {
-			if !e.del {
-				out[k] = e.v
+		for i := range f.state.slots {
+			if s := &f.state.slots[i]; !s.del {
+				out[s.key] = s.v
 			}
 		}
 		return out
@@ -162,11 +155,11 @@ func (f *frame) snapshot() map[string]any {
 		chain = append(chain, fr)
 	}
 	for i := len(chain) - 1; i >= 0; i-- {
-		for k, e := range chain[i].state {
-			if e.del {
-				delete(out, k)
+		for _, s := range chain[i].state.slots {
+			if s.del {
+				delete(out, s.key)
 			} else {
-				out[k] = e.v
+				out[s.key] = s.v
 			}
 		}
 	}
@@ -176,14 +169,13 @@ func (f *frame) snapshot() map[string]any {
 // overlay is the frame's own writes as plain values (tombstones as
 // absent), less the keys in skip.
 func (f *frame) overlay(skip []string) map[string]any {
-	out := make(map[string]any, len(f.order))
-	for _, k := range f.order {
-		if slices.Contains(skip, k) {
+	out := make(map[string]any, f.state.len())
+	for i := range f.state.slots {
+		s := &f.state.slots[i]
+		if s.bound || s.del || slices.Contains(skip, s.key) {
 			continue
 		}
-		if e := f.state[k]; !e.del {
-			out[k] = e.v
-		}
+		out[s.key] = s.v
 	}
 	return out
 }
@@ -242,7 +234,7 @@ func (f *frame) child(st ScopeStep, ownLog bool, general string) *frame {
 	steps := make([]ScopeStep, len(f.steps), len(f.steps)+1)
 	copy(steps, f.steps)
 	steps = append(steps, st)
-	c := &frame{r: f.r, parent: f, state: map[string]entry{}, steps: steps, prefix: ScopeString(steps), depth: f.depth + 1}
+	c := &frame{r: f.r, parent: f, steps: steps, prefix: ScopeString(steps), depth: f.depth + 1}
 	// Without a foreach item in the scope the general spelling is the
 	// display path: share it rather than spell it again per branch.
 	switch {

@@ -39,7 +39,7 @@ func TestARunLetsGoOfItsFirstScope(t *testing.T) {
 		t.Fatalf("the runner's first scope still refers to: node %v, reads %d, staged %d, index %v, pending %v, ask %v, refused %v",
 			s.n != nil, cap(s.reads), cap(s.staged), s.stagedIdx != nil, s.pending != nil, s.ask != nil, s.refused)
 	}
-	if r.arena0.spare != nil || r.root.state != nil {
+	if r.arena0.spare != nil || r.root.state.slots != nil || r.root.state.index != nil {
 		t.Fatal("the runner still holds its spare scope or its state")
 	}
 }

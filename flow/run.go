@@ -103,7 +103,7 @@ func (c *Chart) Run(ctx context.Context, opts ...RunOption) (*Result, error) {
 	r := newRunner(c, opts)
 	root := r.rootFrame()
 	for k, v := range r.opts.inputs {
-		root.state[k] = entry{v: v}
+		root.state.put(k, entry{v: v})
 	}
 	return r.finish(ctx, root, func(ctx context.Context) error {
 		_, err := r.runSeq(ctx, root, c.root, 0)
@@ -191,7 +191,7 @@ func (r *runner) rootFrame() *frame {
 	// r is new, so all of it is zero: its fields are set one by one, not
 	// as whole structs, whose copies write every pointer word of them
 	// through the collector's write barrier when it is marking.
-	f.r, f.state, f.counter, f.log, f.arena = r, make(map[string]entry, keys), &r.counter, &r.log, &r.arena0
+	f.r, f.state, f.counter, f.log, f.arena = r, newState(keys), &r.counter, &r.log, &r.arena0
 	f.arena.strs, f.arena.reads, f.arena.writes = r.strs0[:0], r.reads0[:0], r.writes0[:0]
 	r.scope0.f = f
 	r.scope0.staged = r.scope0.stagedBuf[:0]
@@ -231,7 +231,7 @@ func (r *runner) finish(ctx context.Context, root *frame, body func(context.Cont
 	res.Log.Commits = *root.log
 	if root.logBase == 0 {
 		r.chart.lastLog.Store(int64(len(res.Log.Commits)))
-		r.chart.lastState.Store(int64(len(root.state)))
+		r.chart.lastState.Store(int64(root.state.len()))
 	}
 	for i := range res.Log.Commits {
 		res.Log.Commits[i].Index = base + i
@@ -306,7 +306,7 @@ func asPause(err error) *pauseSignal {
 // frame's spare scope and chunks.
 func (r *runner) release() {
 	f := &r.root
-	f.state, f.order, f.loops, f.rec, r.arena0.spare = nil, nil, nil, nil, nil
+	f.state, f.loops, f.rec, r.arena0.spare = state{}, nil, nil, nil
 	r.rec0.d, r.rec0.live, r.rec0.buf = nil, nil, nil // and so the recorders
 	// the arena's chunks are held by the commits that use them; its slab's
 	// first box may hold a decision's evidence, so the arena stays

@@ -719,3 +719,20 @@ func TestPanickingRecorderNeverBreaksTheRun(t *testing.T) {
 		t.Errorf("state %v problems %v", res.State, res.RecorderProblems)
 	}
 }
+
+// An isolated mount's input bindings are the subflow's to read, not
+// writes of its own: a mount without outputs merges what the subflow
+// wrote, and leaves the parent's value of a bound key as it was.
+func TestIsolatedInputsAreNotMergedBack(t *testing.T) {
+	inner := mustBuild(t, flow.New("inner").Stage("note", func(ctx context.Context, s *flow.Scope) error {
+		s.Set("seen", s.Value("in"))
+		return nil
+	}))
+	c := mustBuild(t, flow.New("outer").
+		Stage("seed", set("in", 4)).
+		Subflow("isolated", inner, flow.Mount{Inputs: []flow.Binding{{Key: "in", From: rules.Literal(10)}}}))
+	res := run(t, c)
+	if res.State["in"] != 4 || res.State["seen"] != 10 {
+		t.Errorf("state = %v, want in 4 (the parent's) and seen 10 (the binding)", res.State)
+	}
+}

@@ -32,7 +32,7 @@ func (r *runner) runSubflow(ctx context.Context, f *frame, n *node) error {
 			if err != nil {
 				return f.end(n, x, nil, 0, fmt.Errorf("subflow input %q: %w", b.Key, err), false)
 			}
-			c.state[b.Key] = entry{v: v, writer: path}
+			c.state.put(b.Key, entry{v: v, writer: path, bound: true})
 		}
 	}
 	f.end(n, x, nil, 0, nil, false)
