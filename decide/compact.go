@@ -43,29 +43,47 @@ func Compactable(rs []Rule) bool {
 	return n <= CompactConditions
 }
 
-// DecideCompact is Decide without evidence: the rules are tried in order,
-// every condition of each rule tried reads its key through env exactly as
-// Decide's evaluation does, and the first rule whose conditions all pass
-// gives the branch (def.Branch when none does). rs must be Compactable.
-// ok is false when a predicate panicked; the caller then uses Decide,
-// whose evidence says so.
-func DecideCompact(env rules.Env, rs []Rule, def Default) (c Compact, branch string, ok bool) {
-	c.matched = -1
-	at := 0
-	for i, r := range rs {
-		f := r.When.(*rules.Filter)
-		bits, matched, fine := f.Pass(env)
-		if !fine {
-			return Compact{}, "", false
-		}
-		c.bits |= bits << at
-		at += f.Len()
-		if matched {
-			c.matched = int32(i)
-			return c, r.Then, true
-		}
+// CompactPlan is a decider's rules made ready, once, to decide compact:
+// their filters chained (rules.Chain). Make it with NewCompactPlan.
+type CompactPlan struct {
+	rs    []Rule
+	def   Default
+	chain *rules.Chain
+}
+
+// NewCompactPlan is the plan of a decider over rs, nil when rs is not
+// Compactable.
+func NewCompactPlan(rs []Rule, def Default) *CompactPlan {
+	if !Compactable(rs) {
+		return nil
 	}
-	return c, def.Branch, true
+	fs := make([]*rules.Filter, len(rs))
+	for i, r := range rs {
+		fs[i] = r.When.(*rules.Filter)
+	}
+	chain, ok := rules.NewChain(fs)
+	if !ok {
+		return nil
+	}
+	return &CompactPlan{rs: rs, def: def, chain: chain}
+}
+
+// Decide is Decide without evidence: the rules are tried in order, every
+// condition of each rule tried reads its key through env as Decide's
+// evaluation does (each key once), and the first rule whose conditions
+// all pass gives the branch (the default's when none does). ok is false
+// when a predicate panicked; the caller then uses Decide, whose evidence
+// says so.
+func (p *CompactPlan) Decide(env rules.Env) (c Compact, branch string, ok bool) {
+	bits, matched, ok := p.chain.First(env)
+	if !ok {
+		return Compact{}, "", false
+	}
+	c.bits, c.matched = bits, int32(matched)
+	if matched >= 0 {
+		return c, p.rs[matched].Then, true
+	}
+	return c, p.def.Branch, true
 }
 
 // Branch is the branch the decision chose.

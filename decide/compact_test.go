@@ -49,7 +49,7 @@ func TestDecideCompactIsDecide(t *testing.T) {
 		{"used": "full"},
 		{},
 	} {
-		c, branch, ok := DecideCompact(env, rs, def)
+		c, branch, ok := NewCompactPlan(rs, def).Decide(env)
 		want := Decide(env, rs, def)
 		if !ok || branch != want.Chosen[0] || c.Branch(rs, def) != branch {
 			t.Errorf("%v: compact chose %q (ok %v), Decide chose %v", env, branch, ok, want.Chosen)
@@ -69,7 +69,7 @@ func TestMaterializeNamesChangedValues(t *testing.T) {
 		{When: rules.MustFilter(rules.Where("used", rules.OpGt, 50)), Then: "half", Label: "Half full"},
 	}
 	def := Default{Branch: "ok"}
-	c, branch, _ := DecideCompact(mapEnv{"used": 60}, rs, def)
+	c, branch, _ := NewCompactPlan(rs, def).Decide(mapEnv{"used": 60})
 	if branch != "half" {
 		t.Fatalf("branch = %q", branch)
 	}

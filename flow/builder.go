@@ -66,7 +66,7 @@ func (b *Builder) Stage(id string, fn StageFunc, opts ...Option) *Builder {
 // none matches. Its label rides every decision's evidence.
 func (b *Builder) Decide(id string, rs []decide.Rule, def decide.Default, branches []Branch, opts ...Option) *Builder {
 	d := def
-	return b.add(&node{id: id, kind: KindDecide, rules: rs, def: &d, compact: decide.Compactable(rs), branches: b.toBranches(branches)}, opts)
+	return b.add(&node{id: id, kind: KindDecide, rules: rs, def: &d, plan: decide.NewCompactPlan(rs, d), branches: b.toBranches(branches)}, opts)
 }
 
 // DecideFunc adds a decider written in Go. Declare the default in the

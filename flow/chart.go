@@ -155,10 +155,10 @@ type node struct {
 	def      *decide.Default
 	decideFn DecideFunc
 	branches []*branch
-	// compact: a first-match decider over filter rules only, whose
+	// plan is set on a first-match decider over filter rules only, whose
 	// decisions may be kept compact (decide.Compact) when no recorder
 	// wants their evidence as they happen.
-	compact bool
+	plan *decide.CompactPlan
 
 	forEach *forEach
 	subflow *Chart

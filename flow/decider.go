@@ -27,8 +27,8 @@ func (r *runner) evaluate(ctx context.Context, f *frame, n *node) (ev *decide.Ev
 		ev = fnEv
 	case n.kind == KindSelect:
 		ev = f.arena.slab.Select(s, n.rules)
-	case n.compact && !f.rec.wants(recorder.Decision):
-		if c, branch, ok := decide.DecideCompact(s, n.rules, *n.def); ok {
+	case n.plan != nil && !f.rec.wants(recorder.Decision):
+		if c, branch, ok := n.plan.Decide(s); ok {
 			x.lazy = lazyDecision{n: n, c: c}
 			path = s.path
 			return nil, n.chosen(branch), path, f.end(n, x, nil, 0, nil, false)

@@ -535,14 +535,7 @@ func (f *Filter) Pass(env Env) (bits uint64, matched, ok bool) {
 	matched = true
 	for i := range f.conds {
 		c := &f.conds[i]
-		var pass bool
-		if v, ok := resolveSegs(env, c.segs); !ok || c.fast == fastNone {
-			pass, _ = c.test(v, ok)
-		} else if p, done := c.passFast(v); done {
-			pass = p
-		} else {
-			pass, _ = c.test(v, ok)
-		}
+		pass := c.passHead(head(env, c.segs))
 		if pass && i < 64 {
 			bits |= 1 << i
 		}

@@ -1,0 +1,109 @@
+package rules
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// A chain gives what Pass gives filter after filter, stopping at the first
+// that matches — with more distinct keys than a call remembers too — and
+// reads each head key once a call when it has no more than that.
+func TestChainIsPassFilterAfterFilter(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 11))
+	keys := []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"}
+	values := []any{nil, 0, 1, 5, 5.5, -2, "x", "y", true, []any{1, "x"}, map[string]any{"n": 3}}
+	ops := []Op{OpEq, OpNe, OpGt, OpGte, OpLt, OpLte, OpIn, OpExists, OpContains}
+	for round := range 500 {
+		var fs []*Filter
+		for range 1 + r.IntN(6) {
+			var conds []Condition
+			for range 1 + r.IntN(3) {
+				key := keys[r.IntN(len(keys))]
+				if r.IntN(5) == 0 {
+					key += ".n"
+				}
+				op := ops[r.IntN(len(ops))]
+				var exp any
+				switch op {
+				case OpIn:
+					exp = []any{values[r.IntN(len(values))], values[r.IntN(len(values))]}
+				case OpExists:
+					exp = r.IntN(2) == 0
+				default:
+					exp = values[1+r.IntN(7)]
+				}
+				conds = append(conds, Where(key, op, exp))
+			}
+			f, err := NewFilter(conds...)
+			if err != nil {
+				continue
+			}
+			fs = append(fs, f)
+		}
+		m := map[string]any{}
+		for _, k := range keys {
+			if r.IntN(4) > 0 {
+				m[k] = values[r.IntN(len(values))]
+			}
+		}
+		chain, ok := NewChain(fs)
+		if !ok {
+			t.Fatalf("round %d: no chain of %d filters", round, len(fs))
+		}
+		env := newCountEnv(m)
+		bits, matched, ok := chain.First(env)
+
+		var wantBits uint64
+		wantMatched, at := -1, 0
+		for i, f := range fs {
+			b, all, _ := f.Pass(mapEnv(m))
+			wantBits |= b << at
+			at += f.Len()
+			if all {
+				wantMatched = i
+				break
+			}
+		}
+		if !ok || bits != wantBits || matched != wantMatched {
+			t.Fatalf("round %d on %v: First = %b, %d, %v; Pass filter after filter = %b, %d (%v)", round, m, bits, matched, ok, wantBits, wantMatched, fs)
+		}
+		heads := map[string]bool{}
+		for _, f := range fs {
+			for _, c := range f.conds {
+				heads[c.segs[0]] = true
+			}
+		}
+		for k, n := range env.gets {
+			if n != 1 && len(heads) <= chainMemo {
+				t.Fatalf("round %d: %s read %d times in one call", round, k, n)
+			}
+		}
+	}
+}
+
+// A condition that panics ends the call with ok false, never a mark.
+func TestChainPanicIsNotAMark(t *testing.T) {
+	chain, _ := NewChain([]*Filter{MustFilter(Where("a", OpEq, 1))})
+	if bits, matched, ok := chain.First(panicEnv{}); ok || bits != 0 || matched != -1 {
+		t.Fatalf("First on a panicking env = %b, %d, %v", bits, matched, ok)
+	}
+}
+
+// A chain holds at most ChainConditions conditions, and no nil filter.
+func TestChainBounds(t *testing.T) {
+	many := make([]Condition, ChainConditions)
+	for i := range many {
+		many[i] = Where(fmt.Sprintf("k%d", i), OpGt, i)
+	}
+	f := MustFilter(many...)
+	if _, ok := NewChain([]*Filter{f}); !ok {
+		t.Error("64 conditions refused")
+	}
+	if _, ok := NewChain([]*Filter{f, MustFilter(Where("x", OpEq, 1))}); ok {
+		t.Error("65 conditions taken")
+	}
+	if _, ok := NewChain([]*Filter{nil}); ok {
+		t.Error("a nil filter taken")
+	}
+}
