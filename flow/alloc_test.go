@@ -1,6 +1,7 @@
 package flow
 
 import (
+	"context"
 	"testing"
 
 	"github.com/openrunbook/runbook/recorder"
@@ -25,5 +26,32 @@ func TestNoRecorderBuildsNoEvents(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Fatalf("recording with no recorder attached made %.1f allocations; want 0", allocs)
+	}
+}
+
+// TestShortRunStartsInItsRunner: a run of a few stages over a few keys
+// keeps its log and root state in the runner's first room, so the run's
+// allocations are the runner, the Result's state map and what its stages
+// make — not a log and a state of their own.
+func TestShortRunStartsInItsRunner(t *testing.T) {
+	c, err := New("short").
+		Stage("a", func(ctx context.Context, s *Scope) error { s.Set("x", true); return nil }).
+		Stage("b", func(ctx context.Context, s *Scope) error { s.Set("y", s.Value("x")); return nil }).
+		Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := c.Run(ctx); err != nil { // the second run knows the first's size
+		t.Fatal(err)
+	}
+	allocs := testing.AllocsPerRun(100, func() {
+		if _, err := c.Run(ctx); err != nil {
+			t.Fatal(err)
+		}
+	})
+	// the runner; the state map and its group
+	if allocs > 3 {
+		t.Fatalf("a two-stage run made %.1f allocations; want the runner and the Result's state map (3)", allocs)
 	}
 }

@@ -148,6 +148,10 @@ type runner struct {
 	strs0   [256]byte
 	reads0  [8]Read
 	writes0 [8]Write
+	// log0 and state0 are the first room of a short run's log and root
+	// state (what its state held, its log holds too).
+	log0   [4]Commit
+	state0 [stateScan]slot
 }
 
 func newRunner(c *Chart, opts []RunOption) *runner {
@@ -182,7 +186,11 @@ func (r *runner) rootFrame() *frame {
 	if size == 0 {
 		size = min(max(len(r.chart.byID), 4), 4096)
 	}
-	r.log = make([]Commit, 0, size)
+	if size <= len(r.log0) {
+		r.log = r.log0[:0]
+	} else {
+		r.log = make([]Commit, 0, size)
+	}
 	f := &r.root
 	keys := int(r.chart.lastState.Load())
 	if keys == 0 {
@@ -191,7 +199,12 @@ func (r *runner) rootFrame() *frame {
 	// r is new, so all of it is zero: its fields are set one by one, not
 	// as whole structs, whose copies write every pointer word of them
 	// through the collector's write barrier when it is marking.
-	f.r, f.state, f.counter, f.log, f.arena = r, newState(keys), &r.counter, &r.log, &r.arena0
+	if keys <= len(r.state0) {
+		f.state.slots = r.state0[:0]
+	} else {
+		f.state = newState(keys)
+	}
+	f.r, f.counter, f.log, f.arena = r, &r.counter, &r.log, &r.arena0
 	f.arena.strs, f.arena.reads, f.arena.writes = r.strs0[:0], r.reads0[:0], r.writes0[:0]
 	r.scope0.f = f
 	r.scope0.staged = r.scope0.stagedBuf[:0]
