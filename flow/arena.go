@@ -59,9 +59,17 @@ type counterText struct {
 
 // spell returns n's decimal digits, valid until the next call.
 func (t *counterText) spell(n int) []byte {
-	if t.set && n == t.n+1 && t.carry() {
-		t.n = n
-		return t.digits[:t.len]
+	if t.set && n == t.n+1 {
+		// the common case, a last digit below 9, without carry's loop
+		if last := &t.digits[t.len-1]; *last != '9' {
+			*last++
+			t.n = n
+			return t.digits[:t.len]
+		}
+		if t.carry() {
+			t.n = n
+			return t.digits[:t.len]
+		}
 	}
 	t.n, t.set = n, true
 	t.len = len(strconv.AppendInt(t.digits[:0], int64(n), 10))
@@ -97,15 +105,26 @@ func nextCap(c int) int {
 // path writes prefix/id#n (prefix and the slash left out when prefix is
 // empty) and returns it as a string over the arena's bytes.
 func (a *arena) path(prefix, id string, n int) string {
-	need := len(prefix) + 1 + len(id) + 1 + 20
+	digits := a.count.spell(n)
+	need := len(id) + 1 + len(digits)
+	if prefix != "" {
+		need += len(prefix) + 1
+	}
 	if cap(a.strs)-len(a.strs) < need {
 		size := max(32*nextCap(cap(a.strs)/32), need)
 		a.strs = make([]byte, 0, size)
 	}
 	start := len(a.strs)
-	b := append(appendNode(a.strs, prefix, id), a.count.spell(n)...)
+	b := a.strs
+	if prefix != "" {
+		b = append(b, prefix...)
+		b = append(b, '/')
+	}
+	b = append(b, id...)
+	b = append(b, '#')
+	b = append(b, digits...)
 	a.strs = b
-	return unsafe.String(&b[start], len(b)-start)
+	return unsafe.String(&b[start], need)
 }
 
 // readRoom is where a stage puts its reads as it makes them: the free

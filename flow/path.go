@@ -151,19 +151,18 @@ func appendScopeAs(b []byte, scope []ScopeStep, general bool) []byte {
 
 // appendExecution appends an execution's last segment after its scope's
 // display path: `prefix/id#n` (prefix and slash left out at the root).
+//
+// The arena writes the same spelling in place (arena.path), for the
+// runtime paths of a run's commits; TestArenaPathIsThePositionsSpelling
+// holds the two to one spelling.
 func appendExecution(b []byte, prefix, id string, n int) []byte {
-	return strconv.AppendInt(appendNode(b, prefix, id), int64(n), 10)
-}
-
-// appendNode appends an execution's last segment up to its counter:
-// `prefix/id#`.
-func appendNode(b []byte, prefix, id string) []byte {
 	if prefix != "" {
 		b = append(b, prefix...)
 		b = append(b, '/')
 	}
 	b = append(b, id...)
-	return append(b, '#')
+	b = append(b, '#')
+	return strconv.AppendInt(b, int64(n), 10)
 }
 
 // ScopeOf is the scope a display path ran in, as a display path: the path
