@@ -9,11 +9,21 @@ package rules
 // read of a key is the first's — and one recover guards the whole call,
 // not every filter. Build it with NewChain; it is immutable.
 type Chain struct {
-	fs []*Filter
-	// slot is, per condition (all filters' in order), the index of its
-	// head among the chain's distinct heads; heads past chainMemo are
-	// read from env every time.
-	slot []uint8
+	// steps is every condition of every filter, in order.
+	steps []chainStep
+}
+
+// chainStep is one condition as First tries it.
+type chainStep struct {
+	c *cond
+	// slot is the index of the condition's head among the chain's
+	// distinct heads; a head past chainMemo is read from env every time.
+	slot uint8
+	// last marks the last condition of its filter.
+	last bool
+	// intHead: a one-segment path against an int operand with an
+	// ordering or (in)equality, which an int value answers inline.
+	intHead bool
 }
 
 // ChainConditions bounds the conditions of a chain, all filters
@@ -26,14 +36,15 @@ const chainMemo = 8
 // NewChain makes a chain of fs; false when a filter is nil or the
 // filters hold more than ChainConditions conditions.
 func NewChain(fs []*Filter) (*Chain, bool) {
-	c := &Chain{fs: fs}
+	c := &Chain{}
 	var heads []string
 	for _, f := range fs {
 		if f == nil {
 			return nil, false
 		}
 		for i := range f.conds {
-			h := f.conds[i].segs[0]
+			cd := &f.conds[i]
+			h := cd.segs[0]
 			s := 0
 			for s < len(heads) && heads[s] != h {
 				s++
@@ -41,10 +52,11 @@ func NewChain(fs []*Filter) (*Chain, bool) {
 			if s == len(heads) {
 				heads = append(heads, h)
 			}
-			c.slot = append(c.slot, uint8(min(s, 255)))
+			c.steps = append(c.steps, chainStep{c: cd, slot: uint8(min(s, 255)), last: i == len(f.conds)-1,
+				intHead: cd.fast == fastInt && len(cd.segs) == 1})
 		}
 	}
-	if len(c.slot) > ChainConditions {
+	if len(c.steps) > ChainConditions {
 		return nil, false
 	}
 	return c, true
@@ -63,34 +75,39 @@ func (c *Chain) First(env Env) (bits uint64, matched int, ok bool) {
 	}()
 	var vals [chainMemo]any
 	var have, present uint8
-	at := 0
-	for i, f := range c.fs {
-		all := true
-		for j := range f.conds {
-			cd := &f.conds[j]
-			var v any
-			var found bool
-			switch s := c.slot[at+j]; {
-			case s >= chainMemo:
-				v, found = head(env, cd.segs)
-			case have&(1<<s) != 0:
-				v, found = vals[s], present&(1<<s) != 0
-			default:
-				v, found = head(env, cd.segs)
-				vals[s], have = v, have|1<<s
-				if found {
-					present |= 1 << s
-				}
-			}
-			if cd.passHead(v, found) {
-				bits |= 1 << (at + j)
-			} else {
-				all = false
+	filter, all := 0, true
+	for k := range c.steps {
+		st := &c.steps[k]
+		var v any
+		var found bool
+		switch s := st.slot; {
+		case s >= chainMemo:
+			v, found = head(env, st.c.segs)
+		case have&(1<<s) != 0:
+			v, found = vals[s], present&(1<<s) != 0
+		default:
+			v, found = head(env, st.c.segs)
+			vals[s], have = v, have|1<<s
+			if found {
+				present |= 1 << s
 			}
 		}
-		at += len(f.conds)
-		if all {
-			return bits, i, true
+		var pass bool
+		if x, isInt := v.(int); isInt && st.intHead {
+			pass = st.c.order.holds(cmpOrdered(x, st.c.fi))
+		} else {
+			pass = st.c.passHead(v, found)
+		}
+		if pass {
+			bits |= 1 << k
+		} else {
+			all = false
+		}
+		if st.last {
+			if all {
+				return bits, filter, true
+			}
+			filter, all = filter+1, true
 		}
 	}
 	return bits, -1, true

@@ -86,9 +86,12 @@ type cond struct {
 	// mostly holds (an int, a float64, a string) without the operator
 	// table's reasons; every other value goes through test.
 	fast fastKind
-	fi   int     // fastInt: the operand
-	ff   float64 // fastFloat: the operand; fastInt: the operand as a float when exact
-	fiF  bool    // fastInt: ff holds the operand exactly
+	// order is the operator as a code, for the fast shapes: a switch on
+	// Op compares strings
+	order orderOp
+	fi    int     // fastInt: the operand
+	ff    float64 // fastFloat: the operand; fastInt: the operand as a float when exact
+	fiF   bool    // fastInt: ff holds the operand exactly
 }
 
 // fastKind is the shape of a condition Pass answers directly.
@@ -100,6 +103,38 @@ const (
 	fastFloat          // an ordering or (in)equality against a float64 (not NaN)
 	fastStr            // eq or ne against a string
 )
+
+// orderOp is eq, ne, gt, gte, lt or lte as a code.
+type orderOp uint8
+
+const (
+	ordEq orderOp = iota
+	ordNe
+	ordGt
+	ordGte
+	ordLt
+	ordLte
+)
+
+var orderOps = map[Op]orderOp{OpEq: ordEq, OpNe: ordNe, OpGt: ordGt, OpGte: ordGte, OpLt: ordLt, OpLte: ordLte}
+
+// holds is the operator's verdict on an ordering (compare's sign).
+func (o orderOp) holds(order int) bool {
+	switch o {
+	case ordEq:
+		return order == 0
+	case ordNe:
+		return order != 0
+	case ordGt:
+		return order > 0
+	case ordGte:
+		return order >= 0
+	case ordLt:
+		return order < 0
+	default:
+		return order <= 0
+	}
+}
 
 // exactFloat bounds the integers a float64 holds exactly.
 const exactFloat = 1 << 53
@@ -213,11 +248,11 @@ func (c *cond) prepare(in Condition) string {
 
 // prepareFast picks the shape Pass answers directly, if any.
 func (c *cond) prepareFast() {
-	switch c.Op {
-	case OpEq, OpNe, OpGt, OpGte, OpLt, OpLte:
-	default:
+	code, ok := orderOps[c.Op]
+	if !ok {
 		return
 	}
+	c.order = code
 	switch x := c.Expected.(type) {
 	case int:
 		c.fast, c.fi = fastInt, x
@@ -272,24 +307,11 @@ func (c *cond) passFast(actual any) (pass, done bool) {
 		if !ok {
 			return false, false
 		}
-		return (x == c.str) == (c.Op == OpEq), true
+		return (x == c.str) == (c.order == ordEq), true
 	default:
 		return false, false
 	}
-	switch c.Op {
-	case OpEq:
-		return order == 0, true
-	case OpNe:
-		return order != 0, true
-	case OpGt:
-		return order > 0, true
-	case OpGte:
-		return order >= 0, true
-	case OpLt:
-		return order < 0, true
-	default:
-		return order <= 0, true
-	}
+	return c.order.holds(order), true
 }
 
 // Eval runs every condition and files evidence for each: key, operator,
