@@ -5,7 +5,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/dominikbraun/graph"
 	"github.com/openrunbook/runbook/decide"
 	"github.com/openrunbook/runbook/rules"
 )
@@ -214,9 +213,6 @@ type Chart struct {
 	// byID indexes every node of this chart (branch stages included; foreach
 	// bodies and subflows are charts of their own).
 	byID map[string]*node
-	// g is the forward structure (loops excluded), used for cycle refusal,
-	// reachability and ordered walks.
-	g graph.Graph[string, string]
 	// lastLog is how many commits the chart's last run made: the next run
 	// sizes its log from it, so a chart run again and again (a runbook, a
 	// benchmark) grows no log. It changes nothing a run records.

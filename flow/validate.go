@@ -50,9 +50,11 @@ const (
 // refusals read the same whether a chart came from YAML or from Go
 // (validate_test.go holds each to its testdata/bad/*.golden line).
 //
-// It also builds the forward graph (c.g, loops excluded; see forwardGraph)
+// It also builds the forward graph (loops excluded; see forwardGraph)
 // and refuses a cycle that is not a declared loop and a node the start
-// cannot reach.
+// cannot reach. The graph is not kept: nothing after validation reads it,
+// and the chart keeping it held four fifths of a 500-stage chart's memory
+// (1.06 of 1.29 MB), which every collection of every run then marked.
 func (c *Chart) validate() []error {
 	v := &validator{c: c, pos: map[*node]int{}, nth: map[*node]int{}}
 	if len(c.root.nodes) == 0 {
@@ -64,8 +66,7 @@ func (c *Chart) validate() []error {
 		held[n.id]++
 	})
 	c.preorder(v.node)
-	g, gerrs := c.forwardGraph(!v.idsUnique())
-	c.g = g
+	_, gerrs := c.forwardGraph(!v.idsUnique())
 	v.errs = append(v.errs, gerrs...)
 	sort.SliceStable(v.errs, func(i, j int) bool { return v.errs[i].pos < v.errs[j].pos })
 	out := make([]error, len(v.errs))

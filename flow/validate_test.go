@@ -372,7 +372,11 @@ func TestValidateForwardGraph(t *testing.T) {
 			{Name: "y"},
 		}).
 		Stage("z", staticNop))
-	adj, err := c.g.AdjacencyMap()
+	g, errs := c.forwardGraph(false)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	adj, err := g.AdjacencyMap()
 	if err != nil {
 		t.Fatal(err)
 	}
