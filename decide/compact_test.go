@@ -33,9 +33,9 @@ func TestCompactable(t *testing.T) {
 	}
 }
 
-// TestDecideCompactIsDecide: the compact decision chooses what Decide
+// TestCompactPlanDecidesAsDecide: the compact decision chooses what Decide
 // chooses, and its evidence, rebuilt from the same values, is Decide's.
-func TestDecideCompactIsDecide(t *testing.T) {
+func TestCompactPlanDecidesAsDecide(t *testing.T) {
 	rs := []Rule{
 		{When: rules.MustFilter(rules.Where("used", rules.OpGt, 95), rules.Where("errors", rules.OpGte, 100)), Then: "critical", Label: "Failing"},
 		{When: rules.MustFilter(rules.Where("used", rules.OpGt, 80), rules.Where("state", rules.OpEq, "degraded")), Then: "warning", Label: "Filling"},
