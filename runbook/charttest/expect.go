@@ -3,13 +3,13 @@ package charttest
 import (
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/openrunbook/runbook/internal/gate"
+	"github.com/openrunbook/runbook/internal/jsonv"
 	"github.com/openrunbook/runbook/plugins/coverage"
 	"github.com/openrunbook/runbook/record"
 )
@@ -84,7 +84,7 @@ func compare(c *Case, res *CaseResult) []Failure {
 			fail("state", map[string]any{k: e.State[k]}, nil, fmt.Sprintf("the run's state has no %s", k))
 			continue
 		}
-		if !reflect.DeepEqual(e.State[k], got) {
+		if !jsonv.Equal(e.State[k], got) {
 			fail("state", map[string]any{k: e.State[k]}, map[string]any{k: got}, "")
 		}
 	}
@@ -115,7 +115,7 @@ func rowsOf(rec *record.Record) []record.Row {
 func rowMatches(want, got record.Row) bool {
 	for _, k := range want.Keys {
 		v, ok := got.Values[k]
-		if !ok || !reflect.DeepEqual(want.Values[k], v) {
+		if !ok || !jsonv.Equal(want.Values[k], v) {
 			return false
 		}
 	}
@@ -230,7 +230,7 @@ func coverageItems(rec *record.Record) []map[string]any {
 // subset: every key of want is in got, equal.
 func subset(want, got map[string]any) bool {
 	for k, v := range want {
-		if g, ok := got[k]; !ok || !reflect.DeepEqual(v, g) {
+		if g, ok := got[k]; !ok || !jsonv.Equal(v, g) {
 			return false
 		}
 	}

@@ -1,0 +1,50 @@
+package charttest
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// bigChart writes a number past 2^53, which a float64 cannot hold: a test
+// expecting its neighbour must fail, as the record says 9007199254740993.
+const bigChart = `version: 1
+runbook: big
+result: {kind: verdict/x}
+stages:
+  - id: s
+    set: {big: 9007199254740993}
+  - id: v
+    verdict: {subject: '"a"', verdict: '"ok"', n: big}
+`
+
+// A wrong number past 2^53 fails its case: expectations compare as the
+// record's JSON does, exactly, never through a float64 that rounds both
+// sides onto one value; and --update writes the number the run produced.
+func TestTrialWideNumbersCompareExactly(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFile(t, dir, "chart.yaml", bigChart)
+	text := "version: 1\nchart: chart.yaml\ncases:\n" +
+		"  - name: off by one\n    expect:\n      verdicts:\n        - {subject: a, n: 9007199254740992}\n      state: {big: 9007199254740992}\n" +
+		"  - name: exact\n    expect:\n      verdicts:\n        - {subject: a, n: 9007199254740993}\n      state: {big: 9007199254740993}\n" +
+		"  - name: to update\n    expect:\n      verdicts: []\n"
+	f, err := Load(writeFile(t, dir, "big_test.yaml", text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := f.Run(context.Background())
+	var keys []string
+	for _, fl := range res.Cases[0].Failures {
+		keys = append(keys, fl.Key)
+	}
+	if got := strings.Join(keys, ","); got != "verdicts,state" {
+		t.Errorf("off by one: failures on %q, want verdicts,state (%v)", got, res.Cases[0].Failures)
+	}
+	if !res.Cases[1].Passed() {
+		t.Errorf("exact: %v", res.Cases[1].Failures)
+	}
+	if up := string(f.Update(res)); !strings.Contains(up, "- {subject: a, verdict: ok, \"n\": 9007199254740993}") {
+		t.Errorf("--update wrote\n%s\nwant the row with n: 9007199254740993", up)
+	}
+}
