@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/goccy/go-yaml"
 )
 
 // bigChart writes a number past 2^53, which a float64 cannot hold: a test
@@ -46,5 +48,23 @@ func TestTrialWideNumbersCompareExactly(t *testing.T) {
 	}
 	if up := string(f.Update(res)); !strings.Contains(up, "- {subject: a, verdict: ok, \"n\": 9007199254740993}") {
 		t.Errorf("--update wrote\n%s\nwant the row with n: 9007199254740993", up)
+	}
+}
+
+// What --update writes reads back as the string it wrote, for every
+// scalar YAML would read as something else (.inf, .NaN, 0b101): the
+// rewritten file passes.
+func TestTrialUpdateWritesWhatReadsBack(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{".inf", "-.Inf", ".NaN", "0b101", "1_000", "0o17", "+1", "2026-12-06", "12:30", "=", "<<"} {
+		text := "k: [" + yamlScalar(s) + "]"
+		var got map[string][]any
+		if err := yaml.Unmarshal([]byte(text), &got); err != nil {
+			t.Errorf("%q written as %s: %v", s, text, err)
+			continue
+		}
+		if len(got["k"]) != 1 || got["k"][0] != s {
+			t.Errorf("%q written as %s reads back as %#v", s, text, got["k"])
+		}
 	}
 }
