@@ -112,12 +112,11 @@ func Load(path string) (*File, error) {
 	}
 	r := &reader{file: path}
 	f, err := parser.ParseBytes(src, parser.ParseComments)
-	if err != nil || len(f.Docs) == 0 || f.Docs[0].Body == nil {
-		msg := "the file is empty: a test file needs version: 1, chart: FILE and cases: [...]"
-		if err != nil {
-			msg = "the file is not valid YAML: " + strings.SplitN(err.Error(), "\n", 2)[0]
-		}
-		return nil, chart.LoadErrors{{Pos: chart.Pos{File: path, Line: 1, Col: 1}, Msg: msg}}
+	if err != nil {
+		return nil, chart.LoadErrors{chart.YAMLError(path, err)}
+	}
+	if len(f.Docs) == 0 || f.Docs[0].Body == nil {
+		return nil, chart.LoadErrors{{Pos: chart.Pos{File: path, Line: 1, Col: 1}, Msg: "the file is empty: a test file needs version: 1, chart: FILE and cases: [...]"}}
 	}
 	root := f.Docs[0].Body
 	top, ok := r.mapping(root, "a test file")

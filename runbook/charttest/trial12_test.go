@@ -2,10 +2,13 @@ package charttest
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
 	"github.com/goccy/go-yaml"
+
+	"github.com/openrunbook/runbook/chart"
 )
 
 // bigChart writes a number past 2^53, which a float64 cannot hold: a test
@@ -66,5 +69,21 @@ func TestTrialUpdateWritesWhatReadsBack(t *testing.T) {
 		if len(got["k"]) != 1 || got["k"][0] != s {
 			t.Errorf("%q written as %s reads back as %#v", s, text, got["k"])
 		}
+	}
+}
+
+// A test file that is not valid YAML is an error at the line and column
+// the parser stopped at, as a chart's is, never at 1:1.
+func TestTrialTestFileYAMLErrorAtItsLine(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	copyChart(t, dir)
+	_, err := Load(writeFile(t, dir, "y_test.yaml", "version: 1\nchart: chart.yaml\ncases:\n  - name: x\n    stubs:\n      list: {stdout: \"a\n    expect: {status: completed}\n"))
+	var les chart.LoadErrors
+	if !errors.As(err, &les) || len(les) != 1 {
+		t.Fatalf("err %v: want one load error", err)
+	}
+	if p := les[0].Pos; p.Line != 6 || !strings.Contains(les[0].Msg, "not valid YAML") {
+		t.Errorf("error %v at %d:%d: want the YAML error at line 6, where the string opens", les[0].Msg, p.Line, p.Col)
 	}
 }
