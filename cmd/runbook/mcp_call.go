@@ -285,8 +285,10 @@ func structuredOf(rec *record.Record, id string) (map[string]any, error) {
 
 // toolError is a call the server refused or could not run, said to the
 // model (isError), not a protocol error: it can read it and correct itself.
+// Each line is cleaned and the line breaks kept (a refusal lists one input
+// a line), never spelt `\n` for the model to unpick.
 func toolError(msg string) *mcp.CallToolResult {
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: clean(msg)}}, IsError: true}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: cleanLines(msg)}}, IsError: true}
 }
 
 // inputErrorText says what was refused ("the answer was refused"), then
