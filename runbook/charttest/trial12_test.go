@@ -9,6 +9,7 @@ import (
 	"github.com/goccy/go-yaml"
 
 	"github.com/openrunbook/runbook/chart"
+	"github.com/openrunbook/runbook/record"
 )
 
 // bigChart writes a number past 2^53, which a float64 cannot hold: a test
@@ -85,5 +86,41 @@ func TestTrialTestFileYAMLErrorAtItsLine(t *testing.T) {
 	}
 	if p := les[0].Pos; p.Line != 6 || !strings.Contains(les[0].Msg, "not valid YAML") {
 		t.Errorf("error %v at %d:%d: want the YAML error at line 6, where the string opens", les[0].Msg, p.Line, p.Col)
+	}
+}
+
+// A rule whose predicate could not be evaluated in any case that reached
+// it is "errored", not "evaluated": coverage must not report a rule broken
+// by a typo or a wrong type as one the tests exercised and saw not match.
+// One case that evaluates it cleanly makes it "evaluated" again.
+func TestTrialCoverageSaysARuleErrored(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	copyChart(t, dir)
+	run := func(stdout string) *Coverage {
+		text := "version: 1\nchart: chart.yaml\ncases:\n  - name: c\n    stubs:\n      list: {stdout: '" + stdout + "'}\n      probe: {exitCode: 0}\n"
+		f, err := Load(writeFile(t, dir, "c_test.yaml", text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := f.Run(context.Background())
+		return CoverageOf("chart.yaml", f.Runbook().Chart().Describe(), []*record.Record{res.Cases[0].Record})
+	}
+	states := func(c *Coverage) string {
+		var out []string
+		for _, r := range c.Deciders[0].Rules {
+			out = append(out, r.State)
+		}
+		return strings.Join(out, ",")
+	}
+	if got := states(run(`[{"name":"web","restarts":"many"}]`)); got != "evaluated,errored,errored,matched" {
+		t.Errorf("restarts \"many\": rule states %s, want evaluated,errored,errored,matched", got)
+	}
+	cov := run(`[{"name":"web","restarts":"many"}]`)
+	if r := cov.Deciders[0].Rules[1]; !strings.Contains(r.Err, "string") {
+		t.Errorf("rule 2's error %q: want the predicate's error", r.Err)
+	}
+	if got := states(run(`[{"name":"web","restarts":"many"},{"name":"db","restarts":1}]`)); got != "evaluated,evaluated,evaluated,matched" {
+		t.Errorf("one clean evaluation: rule states %s, want evaluated,evaluated,evaluated,matched", got)
 	}
 }
