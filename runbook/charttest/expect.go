@@ -38,8 +38,7 @@ func compare(c *Case, res *CaseResult) []Failure {
 	}
 	if e.Verdicts != nil {
 		if diff, ok := rowDiff(e.Verdicts, rowsOf(rec)); !ok {
-			out = append(out, Failure{Key: "verdicts", Pos: e.At["verdicts"], Rows: diff,
-				Msg: fmt.Sprintf("expected %d rows, got %d", len(e.Verdicts), len(rowsOf(rec)))})
+			out = append(out, Failure{Key: "verdicts", Pos: e.At["verdicts"], Rows: diff, Msg: rowsDiffer(e.Verdicts, rowsOf(rec))})
 		}
 	}
 	if e.RowsTotal != nil {
@@ -120,6 +119,28 @@ func rowMatches(want, got record.Row) bool {
 		}
 	}
 	return true
+}
+
+// rowsDiffer says how the rows differ: a count that is not the expected
+// one, or, the count right, which rows are not the expected ones.
+func rowsDiffer(want, got []record.Row) string {
+	if len(want) != len(got) {
+		noun := "rows"
+		if len(want) == 1 {
+			noun = "row"
+		}
+		return fmt.Sprintf("expected %d %s, got %d", len(want), noun, len(got))
+	}
+	var differ []string
+	for i := range want {
+		if !rowMatches(want[i], got[i]) {
+			differ = append(differ, strconv.Itoa(i+1))
+		}
+	}
+	if len(differ) == 1 {
+		return fmt.Sprintf("row %s of %d differs", differ[0], len(want))
+	}
+	return fmt.Sprintf("rows %s of %d differ", strings.Join(differ, ", "), len(want))
 }
 
 // rowDiff lines expected rows up with actual ones, in order; ok when each

@@ -124,3 +124,25 @@ func TestTrialCoverageSaysARuleErrored(t *testing.T) {
 		t.Errorf("one clean evaluation: rule states %s, want evaluated,evaluated,evaluated,matched", got)
 	}
 }
+
+// A verdicts failure says what differs: as many rows as expected, but not
+// the rows expected, is "row 1 of 1 differs", never "expected 1 rows, got
+// 1", which reads as though nothing were wrong.
+func TestTrialVerdictsFailureSaysWhichRowsDiffer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFile(t, dir, "chart.yaml", bigChart)
+	text := "version: 1\nchart: chart.yaml\ncases:\n" +
+		"  - name: wrong word\n    expect:\n      verdicts:\n        - {subject: a, verdict: bad}\n" +
+		"  - name: one too many\n    expect:\n      verdicts:\n        - {subject: a}\n        - {subject: b}\n"
+	f, err := Load(writeFile(t, dir, "w_test.yaml", text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := f.Run(context.Background())
+	for i, want := range []string{"verdicts: row 1 of 1 differs", "verdicts: expected 2 rows, got 1"} {
+		if got := res.Cases[i].Failures[0].String(); !strings.Contains(got, want) {
+			t.Errorf("case %q: %q, want %q", res.Cases[i].Case.Name, got, want)
+		}
+	}
+}
