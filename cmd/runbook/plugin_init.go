@@ -112,7 +112,7 @@ func initPlugin(stdout io.Writer, dir string, data pluginTemplateData) error {
 	if data.Replace == "" && data.Version == devVersion {
 		// No released module is v0.0.0: go mod tidy would ask the proxy for
 		// it and fail, so the first step is the replace --replace writes.
-		fmt.Fprintf(stdout, "this runbook is a development build: go.mod requires github.com/openrunbook/runbook %s, which no proxy has; point it at your runbook checkout first (or init again with --replace DIR)\n", devVersion)
+		fmt.Fprintf(stdout, "this runbook is a development build: go.mod requires github.com/openrunbook/runbook %s, which no public proxy serves; point it at your runbook checkout first (or init again with --replace DIR)\n", devVersion)
 		replace = "  go mod edit -replace github.com/openrunbook/runbook=/PATH/TO/runbook\n"
 	}
 	fmt.Fprintf(stdout, "next:\n  cd %s\n%s  go mod tidy\n  go test ./...\n  go build -o runbook-plugin-%s . && runbook plugins check ./runbook-plugin-%s\n", dir, replace, data.Name, data.Name)
