@@ -371,6 +371,11 @@ func (p *Plugin) await(done <-chan struct{}, d time.Duration, next func()) bool 
 	}
 }
 
+// errNotReached is a call made after the plugin's process had ended: it
+// never reached a plugin, and fault says the process ended before it,
+// not during it.
+var errNotReached = errors.New("the call never reached it: a plugin is not restarted within a run")
+
 // fault wraps err as the plugin's fault, with its stderr tail, and says
 // so when the process has ended.
 func (p *Plugin) fault(op string, err error) error {
@@ -390,7 +395,11 @@ func (p *Plugin) fault(op string, err error) error {
 		if st := p.cmd.ProcessState; st != nil {
 			how = "exited (" + st.String() + ")"
 		}
-		err = fmt.Errorf("the plugin process %s during the call: %w", how, err)
+		when := "during the call"
+		if errors.Is(err, errNotReached) {
+			when = "before this call"
+		}
+		err = fmt.Errorf("the plugin process %s %s: %w", how, when, err)
 	} else if errors.Is(err, context.DeadlineExceeded) || strings.Contains(err.Error(), "DeadlineExceeded") {
 		p.broken.Store(true)
 		err = deadlineError{err}
