@@ -334,6 +334,20 @@ func (r *reader) readCase(n ast.Node, i int, st stageIndex) *Case {
 			c.Expect = r.expect(p.val, what+": expect")
 		}
 	}
+	for _, p := range ps {
+		if p.key != "real" {
+			continue
+		}
+		for _, id := range c.Real {
+			_, exec := c.Stubs[id]
+			_, plugin := c.Plugins[id]
+			if exec || plugin {
+				// A stub by id wins over real: (Exec, Plugin), so the
+				// stage would never run for real, whatever the case says.
+				r.errf(p.val, "%s: real %q: the stage is stubbed by its id too, and a stub wins: it would never run for real; remove one (a stub keyed by one execution's record path leaves the others real)", what, id)
+			}
+		}
+	}
 	return c
 }
 

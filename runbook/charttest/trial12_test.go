@@ -146,3 +146,22 @@ func TestTrialVerdictsFailureSaysWhichRowsDiffer(t *testing.T) {
 		}
 	}
 }
+
+// A stage listed under real: and stubbed by its id is a contradiction the
+// case would hide (the stub wins, the stage never runs for real): it is
+// an error at the real: entry. A stub by one execution's path beside
+// real: stays allowed (that execution stubbed, the others real).
+func TestTrialRealAndStubbedByIDRefused(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	copyChart(t, dir)
+	head := "version: 1\nchart: chart.yaml\ncases:\n  - name: both\n"
+	_, err := Load(writeFile(t, dir, "b_test.yaml", head+"    real: [list]\n    stubs:\n      list: {stdout: '[]'}\n"))
+	var les chart.LoadErrors
+	if !errors.As(err, &les) || len(les) != 1 || les[0].Pos.Line != 5 || !strings.Contains(les[0].Msg, `real "list"`) || !strings.Contains(les[0].Msg, "stubbed") {
+		t.Fatalf("err %v: want one error at real: (line 5) naming the stage stubbed too", err)
+	}
+	if _, err := Load(writeFile(t, dir, "p_test.yaml", head+"    real: [probe]\n    stubs:\n      list: {stdout: '[]'}\n      per-svc~0/probe: {exitCode: 0}\n")); err != nil {
+		t.Errorf("a stub by path beside real: %v", err)
+	}
+}
