@@ -22,3 +22,17 @@ func TestMCPToolErrorKeepsItsLines(t *testing.T) {
 		t.Errorf("text %q spells a line break as \\n", text)
 	}
 }
+
+// explain's refusals say "explain:" once: the CLI's explain already words
+// its errors so, and the tool added its own in front.
+func TestMCPExplainErrorSaysExplainOnce(t *testing.T) {
+	m := newMCPTest(t, "", nil, filepath.Join(mcpData, "prose.yaml"))
+	id := structured(t, m.call(t, "volumes-prose", map[string]any{"threshold": 90}))["runId"].(string)
+	for _, args := range []map[string]any{{"runId": id, "whyNot": "zzz"}, {"runId": id, "key": "nosuch"}} {
+		res := m.call(t, toolExplain, args)
+		text := textOf(t, res)
+		if !res.IsError || !strings.HasPrefix(text, "explain: ") || strings.Count(text, "explain: ") != 1 {
+			t.Errorf("explain %v: isError %v, text %q: want one \"explain: \", in front", args, res.IsError, text)
+		}
+	}
+}
