@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/goccy/go-yaml"
 
@@ -163,5 +164,26 @@ func TestTrialRealAndStubbedByIDRefused(t *testing.T) {
 	}
 	if _, err := Load(writeFile(t, dir, "p_test.yaml", head+"    real: [probe]\n    stubs:\n      list: {stdout: '[]'}\n      per-svc~0/probe: {exitCode: 0}\n")); err != nil {
 		t.Errorf("a stub by path beside real: %v", err)
+	}
+}
+
+// A stubbed exec stage's retries do not wait out their backoff on the
+// clock: the stub's process took no time, and a case of three attempts
+// 5 s apart took 15 s of a test run. Every attempt is still on the record.
+func TestTrialStubbedRetriesDoNotSleep(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFile(t, dir, "chart.yaml", "version: 1\nrunbook: retry\nstages:\n  - id: probe\n    retry: {attempts: 3, backoff: 5s}\n    exec: {command: [probe]}\n")
+	f, err := Load(writeFile(t, dir, "r_test.yaml", "version: 1\nchart: chart.yaml\ncases:\n  - name: times out\n    stubs:\n      probe: {timedOut: true}\n    expect:\n      status: completed\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	began := time.Now()
+	res := f.Run(context.Background())
+	if d := time.Since(began); d > 3*time.Second {
+		t.Errorf("the case took %s: its retries waited out their backoff", d)
+	}
+	if c := res.Cases[0]; !c.Passed() || len(c.Record.Scripts) != 3 {
+		t.Errorf("passed %v (%v), %d script rows: want a pass and the 3 attempts on the record", c.Passed(), c.Failures, len(c.Record.Scripts))
 	}
 }
