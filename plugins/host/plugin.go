@@ -250,7 +250,13 @@ func Start(ctx context.Context, src Source, opts ...Option) (*Plugin, error) {
 			<-ch
 		}
 		p.Kill()
-		return nil, &Error{Plugin: src.Name, Op: "start", Err: ctx.Err(), Stderr: p.stderr.tail()}
+		err := ctx.Err()
+		if errors.Is(err, context.DeadlineExceeded) {
+			// The caller's deadline came before the start timeout did: the
+			// same fault, said as the start timeout says it.
+			err = fmt.Errorf("did not handshake before the deadline: %w", err)
+		}
+		return nil, &Error{Plugin: src.Name, Op: "start", Err: err, Stderr: p.stderr.tail()}
 	}
 	return p, nil
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/openrunbook/runbook/plugins"
+	"github.com/openrunbook/runbook/plugins/host"
 )
 
 // A plugin that exited after answering one call is said to have exited
@@ -30,5 +31,24 @@ func TestCallAfterThePluginExitedSaysBefore(t *testing.T) {
 	}
 	if strings.Contains(err.Error(), "during the call") {
 		t.Errorf("error %q says the call reached a process that had exited", err)
+	}
+}
+
+// A plugin that never handshakes before the caller's deadline (a stage's
+// timeout shorter than the start timeout; `runbook plugins check`, whose
+// deadline is its start timeout) is said to have not handshaken, not
+// just "context deadline exceeded".
+func TestStartPastTheCallersDeadlineSaysNoHandshake(t *testing.T) {
+	t.Parallel()
+	src, _ := noHandshake(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	p, err := host.Start(ctx, src, host.WithStartTimeout(10*time.Second))
+	if err == nil {
+		p.Kill()
+		t.Fatal("a plugin that never handshakes started")
+	}
+	if !strings.Contains(err.Error(), `plugin "nohandshake": start: did not handshake before the deadline`) {
+		t.Errorf("err = %v: want it to say the plugin did not handshake", err)
 	}
 }
