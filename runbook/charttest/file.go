@@ -246,6 +246,12 @@ func (r *reader) stage(n ast.Node, st stageIndex, key, kind, what string) bool {
 		r.errf(n, "%s %q: %v", what, key, err)
 		return false
 	}
+	if p.N >= 0 {
+		// Stubs are looked up by record path, which has no counter: a key
+		// with one would never be used, and the case would run without it.
+		r.errf(n, "%s %q: #%d is an execution counter, which a stub is not keyed by: give the stage id or its record path without the counter (%s); the executions at one place (a loop's iterations) share one stub", what, key, p.N, flow.StripCounter(key))
+		return false
+	}
 	ids := make([]string, 0, len(st))
 	for id := range st {
 		ids = append(ids, id)

@@ -187,3 +187,60 @@ func TestTrialStubbedRetriesDoNotSleep(t *testing.T) {
 		t.Errorf("passed %v (%v), %d script rows: want a pass and the 3 attempts on the record", c.Passed(), c.Failures, len(c.Record.Scripts))
 	}
 }
+
+// loopChart decides at one place three times (a loop): waiting, waiting,
+// done.
+const loopChart = `version: 1
+runbook: poller
+stages:
+  - id: seed
+    set: {n: 0}
+  - id: poll
+    set: {n: n + 1}
+  - id: check
+    decide:
+      rules:
+        - {when: n >= 3, then: done, label: Ready}
+      default: {branch: waiting, label: Not yet}
+    branches:
+      done: [{id: mark, set: {state: '"ready"'}}]
+      waiting: [{id: wait, set: {state: '"waiting"'}}]
+  - id: again
+    loop: {to: poll, while: state == "waiting", max: 5}
+`
+
+// A place decided more than once (a loop's iterations) has no one
+// decision: expect.decisions there fails, naming every choice, whatever
+// it expects — it used to compare the first decision alone, so a case
+// expecting [waiting] passed over a run that ended in done.
+func TestTrialDecisionsAtALoopedPlaceSaySo(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFile(t, dir, "chart.yaml", loopChart)
+	text := "version: 1\nchart: chart.yaml\ncases:\n" +
+		"  - name: first\n    expect:\n      decisions: {check: [waiting]}\n" +
+		"  - name: last\n    expect:\n      decisions: {check: [done]}\n"
+	f, err := Load(writeFile(t, dir, "l_test.yaml", text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range f.Run(context.Background()).Cases {
+		if c.Passed() || !strings.Contains(c.Failures[0].String(), "check was decided 3 times: [waiting], [waiting], [done]") {
+			t.Errorf("case %q: passed %v, %v: want a failure naming the 3 decisions", c.Case.Name, c.Passed(), c.Failures)
+		}
+	}
+}
+
+// A stub keyed by a path with an execution counter (poll#0) would never
+// be used (stubs are looked up by record path, which has none): it is an
+// error at its key, not a stub the case silently goes without.
+func TestTrialStubKeyWithCounterRefused(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	copyChart(t, dir)
+	_, err := Load(writeFile(t, dir, "k_test.yaml", "version: 1\nchart: chart.yaml\ncases:\n  - name: c\n    stubs:\n      list#0: {stdout: '[]'}\n"))
+	var les chart.LoadErrors
+	if !errors.As(err, &les) || len(les) != 1 || les[0].Pos.Line != 6 || !strings.Contains(les[0].Msg, `stub "list#0"`) || !strings.Contains(les[0].Msg, "counter") {
+		t.Fatalf("err %v: want one error at the key naming the counter", err)
+	}
+}
