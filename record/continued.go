@@ -2,7 +2,6 @@ package record
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/plugins/coverage"
@@ -19,14 +18,13 @@ const ItemFailed = "failed"
 // error (masked), and where inside it the failure happened when that is a
 // stage of one of its branches.
 //
-// The error is given by its first line: what follows a line break is
-// detail (a plugin's recovered panic puts its goroutine's stack there),
-// and the item's words are read into the standing line. The whole error
-// is on the record, in the stage's `into.error`.
+// The error is given by its Headline: the item's words are read into the
+// standing line. The whole error is on the record, in the stage's
+// `into.error`.
 func continuedEntry(c flow.Continued, m Masker) coverage.Entry {
-	msg := m.Text(c.Message)
-	if i := strings.IndexByte(msg, '\n'); i >= 0 {
-		msg = strings.TrimSpace(msg[:i]) + " (its first line; the whole error is the stage's into.error)"
+	msg, more := Headline(m.Text(c.Message))
+	if more {
+		msg += " (its first line; the whole error is the stage's into.error)"
 	}
 	why := "it failed, and onError: continue let the run go on: " + msg
 	if at := Path(c.At); at != Path(c.Path) {
