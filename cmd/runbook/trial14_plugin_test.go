@@ -61,3 +61,51 @@ func TestRunErrorLineIsTheErrorsHeadline(t *testing.T) {
 		t.Errorf("mcp structuredContent error %v: want the whole message", e)
 	}
 }
+
+// readsSecret: behave declares it reads the scope key seed, and answers
+// with what it read; here seed is a secret input the chart never passes
+// it (the first stage), then does (the second, as an argument).
+const readsSecret = `
+version: 1
+runbook: reads-secret
+inputs:
+  seed: {type: string, secret: true}
+stages:
+  - id: STAGE
+    plugin: {name: behave, args: ARGS}
+`
+
+// A plugin's declared Reads never hand it a secret the chart did not
+// give it: the stage fails before the call, naming the key, and the
+// plugin never sees the value (a number derived from it is no gift of
+// the secret either). Given as an argument, the secret is the chart's
+// choice and the call goes on.
+func TestPluginReadsNoSecretTheChartDidNotGive(t *testing.T) {
+	t.Parallel()
+	pd := pluginDir(t)
+	dir := t.TempDir()
+	const value = "s3cr3t-seed-VALUE"
+	for _, tc := range []struct {
+		args   string
+		status string
+	}{
+		{`{mode: '"ok"'}`, "failed"},
+		{`{mode: '"ok"', n: 'len(seed)'}`, "failed"},
+		{`{mode: '"ok"', pidfile: seed}`, "completed"},
+	} {
+		chart := writeChart(t, dir, "c.yaml", strings.NewReplacer("STAGE", "call", "ARGS", tc.args).Replace(readsSecret))
+		r := runCLI(t, dir, "exec", chart, "--plugin-dir", pd, "--input", "seed="+value, "--format", "json")
+		rec := jsonRecord(t, r)
+		if rec["status"] != tc.status {
+			t.Errorf("args %s: status %v, want %s", tc.args, rec["status"], tc.status)
+			continue
+		}
+		e, _ := rec["error"].(map[string]any)
+		if msg, _ := e["message"].(string); tc.status == "failed" && (!strings.Contains(msg, `reads seed from the scope`) || !strings.Contains(msg, "secret")) {
+			t.Errorf("args %s: error %q: want it to name the key and say it is a secret", tc.args, msg)
+		}
+		if strings.Contains(r.stdout+r.stderr, value) {
+			t.Errorf("args %s: the secret's value is in the output", tc.args)
+		}
+	}
+}
