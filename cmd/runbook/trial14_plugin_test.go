@@ -3,7 +3,9 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -107,5 +109,26 @@ func TestPluginReadsNoSecretTheChartDidNotGive(t *testing.T) {
 		if strings.Contains(r.stdout+r.stderr, value) {
 			t.Errorf("args %s: the secret's value is in the output", tc.args)
 		}
+	}
+}
+
+// A plugin that leaves a child in a process group of its own (setsid)
+// fails the check's last step: "nothing of process group N is left" was
+// true and PASSed, while the child went on running after the plugin was
+// stopped.
+func TestPluginsCheckSeesAChildOutsideTheGroup(t *testing.T) {
+	t.Parallel()
+	dir := buildPlugins(t, map[string]string{"escapes": "github.com/openrunbook/runbook/plugins/internal/testplugin/escapes"})
+	tmp := t.TempDir()
+	t.Cleanup(func() {
+		if b, err := os.ReadFile(filepath.Join(tmp, "escapes.pid")); err == nil {
+			if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+	})
+	r := runCLIEnv(t, dir, []string{"TMPDIR=" + tmp}, "plugins", "check", "./runbook-plugin-escapes")
+	if r.code != 1 || !strings.Contains(r.stdout, "FAIL  no process") || !strings.Contains(r.stdout, "sleep") {
+		t.Errorf("exit %d, want 1 and the no process step failed naming the child:\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
