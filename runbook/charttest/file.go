@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -160,10 +161,11 @@ func Load(path string) (*File, error) {
 	}
 	tf.rb = rb
 	st := stagesOf(rb.Spec())
+	asked := answersOf(rb.Spec())
 	items, _ := r.sequence(casesNode, "cases")
 	names := map[string]bool{}
 	for i, it := range items {
-		c := r.readCase(it, i, st)
+		c := r.readCase(it, i, st, asked)
 		if c == nil {
 			continue
 		}
@@ -210,13 +212,35 @@ func (st stageIndex) has(kind string) bool {
 
 func stagesOf(spec *chart.Spec) stageIndex {
 	out := stageIndex{}
+	eachStage(spec, func(s *chart.StageSpec) {
+		if _, ok := out[s.ID]; !ok {
+			out[s.ID] = s.Kind
+		}
+	})
+	return out
+}
+
+// answersOf are the names every ask: stage of the chart expects, sorted.
+func answersOf(spec *chart.Spec) []string {
+	seen := map[string]bool{}
+	eachStage(spec, func(s *chart.StageSpec) {
+		if s.Ask != nil {
+			for _, e := range s.Ask.Expects {
+				seen[e.Name] = true
+			}
+		}
+	})
+	return sortedKeys(seen)
+}
+
+// eachStage calls f for every stage of the chart: branches, foreach
+// bodies and subflows (inline or mounted) too.
+func eachStage(spec *chart.Spec, f func(*chart.StageSpec)) {
 	var walk func([]chart.StageSpec)
 	walk = func(ss []chart.StageSpec) {
 		for i := range ss {
 			s := &ss[i]
-			if _, ok := out[s.ID]; !ok {
-				out[s.ID] = s.Kind
-			}
+			f(s)
 			for _, b := range s.Branches {
 				walk(b.Stages)
 			}
@@ -235,7 +259,6 @@ func stagesOf(spec *chart.Spec) stageIndex {
 		}
 	}
 	walk(spec.Stages)
-	return out
 }
 
 // stage checks that key names a stage of kind in the chart: a stage id, or
@@ -278,7 +301,7 @@ func (r *reader) stage(n ast.Node, st stageIndex, key, kind, what string) bool {
 	return true
 }
 
-func (r *reader) readCase(n ast.Node, i int, st stageIndex) *Case {
+func (r *reader) readCase(n ast.Node, i int, st stageIndex, asked []string) *Case {
 	ps, ok := r.mapping(n, fmt.Sprintf("case %d", i+1))
 	if !ok {
 		return nil
@@ -303,6 +326,22 @@ func (r *reader) readCase(n ast.Node, i int, st stageIndex) *Case {
 			c.Inputs = r.object(p.val, what+": inputs")
 		case "answers":
 			c.Answers = r.object(p.val, what+": answers")
+			kv, _ := r.mapping(p.val, what+": answers")
+			for _, a := range kv {
+				if !slices.Contains(asked, a.key) {
+					// Answers go to the questions that expect them by
+					// name (File.answers): this one would go to none.
+					msg := fmt.Sprintf("%s: answer %q: no ask: stage of the chart expects it", what, a.key)
+					if near := suggest.Nearest(a.key, asked); near != "" {
+						msg += fmt.Sprintf("; did you mean %q?", near)
+					}
+					expected := "none: the chart has no ask: stage"
+					if len(asked) > 0 {
+						expected = strings.Join(asked, ", ")
+					}
+					r.errf(a.node, "%s (expected: %s)", msg, expected)
+				}
+			}
 		case "real":
 			c.Real, _ = r.strings(p.val, what+": real")
 			for _, id := range c.Real {

@@ -244,3 +244,17 @@ func TestTrialStubKeyWithCounterRefused(t *testing.T) {
 		t.Fatalf("err %v: want one error at the key naming the counter", err)
 	}
 }
+
+// An answer no ask: stage of the chart expects (a typo: whyy for why) is
+// an error at its key with "did you mean", not an answer the case drops in
+// silence.
+func TestTrialAnswerNoAskExpectsRefused(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFile(t, dir, "chart.yaml", "version: 1\nrunbook: asks\nstages:\n  - id: q\n    ask: {question: '\"Go?\"', expects: {go: bool, why: string}}\n")
+	_, err := Load(writeFile(t, dir, "a_test.yaml", "version: 1\nchart: chart.yaml\ncases:\n  - name: a\n    answers: {go: true, why: x, whyy: y}\n"))
+	var les chart.LoadErrors
+	if !errors.As(err, &les) || len(les) != 1 || les[0].Pos.Line != 5 || !strings.Contains(les[0].Msg, `answer "whyy"`) || !strings.Contains(les[0].Msg, `did you mean "why"?`) {
+		t.Fatalf("err %v: want one error at answers naming whyy, with did you mean", err)
+	}
+}
