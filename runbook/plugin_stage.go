@@ -229,6 +229,13 @@ func (sp *stagePlugins) close() {
 	}
 }
 
+// readsSecretError is a plugin's declared read of a key that holds a
+// secret the chart did not give it: the run's refusal, and what validate
+// and plan say before it (PluginChecker.Check).
+func readsSecretError(plugin, key string) error {
+	return fmt.Errorf("plugin %q declares it reads %s from the scope, which holds a secret the chart did not give it: it is not sent; a plugin gets a secret only as an argument (args: {NAME: %s})", plugin, key, key)
+}
+
 // givenAsArg reports whether the chart passed v, as a whole, as one of the
 // stage's arguments.
 func givenAsArg(args map[string]any, v any) bool {
@@ -299,7 +306,7 @@ func pluginStage(st *chart.StageSpec, set settled) flow.StageFunc {
 					// A secret reaches a process only where the chart
 					// puts it (an exec's envFrom: or stdin:, a plugin's
 					// args:), never because a plugin asked for the key.
-					return fmt.Errorf("plugin %q declares it reads %s from the scope, which holds a secret the chart did not give it: it is not sent; a plugin gets a secret only as an argument (args: {NAME: %s})", ps.Name, k, k)
+					return readsSecretError(ps.Name, k)
 				}
 				scope[k] = v
 			}

@@ -132,3 +132,22 @@ func TestPluginsCheckSeesAChildOutsideTheGroup(t *testing.T) {
 		t.Errorf("exit %d, want 1 and the no process step failed naming the child:\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// validate and plan say before any run what the run will refuse: a
+// plugin that reads a secret input the chart does not pass it.
+func TestValidateSaysAPluginReadsASecret(t *testing.T) {
+	t.Parallel()
+	pd := pluginDir(t)
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "c.yaml", strings.NewReplacer("STAGE", "call", "ARGS", `{mode: '"ok"'}`).Replace(readsSecret))
+	for _, args := range [][]string{{"validate", chart}, {"plan", chart, "--input", "seed=x"}} {
+		r := runCLI(t, dir, append(args, "--plugin-dir", pd)...)
+		if r.code == 0 || !strings.Contains(r.stdout+r.stderr, "declares it reads seed from the scope, which holds a secret the chart did not give it") {
+			t.Errorf("%s: exit %d, want a failure naming the read:\n%s%s", args[0], r.code, r.stdout, r.stderr)
+		}
+	}
+	given := writeChart(t, dir, "g.yaml", strings.NewReplacer("STAGE", "call", "ARGS", `{mode: '"ok"', pidfile: seed}`).Replace(readsSecret))
+	if r := runCLI(t, dir, "validate", given, "--plugin-dir", pd); r.code != 0 {
+		t.Errorf("validate, the secret given as an argument: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
