@@ -33,6 +33,20 @@ func (l *loader) top(root ast.Node) *Spec {
 	if !ok {
 		return nil
 	}
+	if e, ok := m.get("chart"); ok && m.has("cases") && !m.has("stages") {
+		// A chart test file (runbook/charttest): said once, with the
+		// command that runs it, not as a chart missing its keys.
+		of := "its chart"
+		if s, ok := l.text(e, "", "chart"); ok {
+			of = s
+		}
+		file := l.file
+		if file == "" || file == "<stdin>" {
+			file = "FILE" // runbook test reads files, not stdin
+		}
+		l.errf(start, "", "this is a test file of %s, not a chart: run it with runbook test %s", of, file)
+		return nil
+	}
 	errsBefore := len(l.s.errs)
 	spec := &Spec{File: l.file, Pos: l.pos(root)}
 	l.known(m, "", "the chart", topKeys...)

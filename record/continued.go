@@ -17,10 +17,18 @@ const ItemFailed = "failed"
 // past: filed under the failed stage's path, naming the stage and the
 // error (masked), and where inside it the failure happened when that is a
 // stage of one of its branches.
+//
+// The error is given by its Headline: the item's words are read into the
+// standing line. The whole error is on the record, in the stage's
+// `into.error`.
 func continuedEntry(c flow.Continued, m Masker) coverage.Entry {
-	why := "it failed, and onError: continue let the run go on: " + m.Text(c.Message)
+	msg, more := Headline(m.Text(c.Message))
+	if more {
+		msg += " (its first line; the whole error is the stage's into.error)"
+	}
+	why := "it failed, and onError: continue let the run go on: " + msg
 	if at := Path(c.At); at != Path(c.Path) {
-		why = fmt.Sprintf("it failed at %s, and onError: continue let the run go on: %s", at, m.Text(c.Message))
+		why = fmt.Sprintf("it failed at %s, and onError: continue let the run go on: %s", at, msg)
 	}
 	return coverage.Entry{Path: c.Path, Declaration: coverage.Declaration{
 		Kind: coverage.KindLedger,

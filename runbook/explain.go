@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/plugins/label"
@@ -173,5 +174,6 @@ func (x *Explain) Query(q string, at int) (*flow.Explanation, error) {
 	if errors.As(err, &many) {
 		return nil, err
 	}
-	return nil, fmt.Errorf("%q is neither a key of the state nor a stage that ran: %w", q, kerr)
+	// flow's explain errors say "explain:" first; said once, in front.
+	return nil, fmt.Errorf("explain: %q is neither a key of the state nor a stage that ran: %s", q, strings.TrimPrefix(kerr.Error(), "explain: "))
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/plugins"
@@ -23,13 +24,22 @@ import (
 type PluginChecker struct {
 	m    *host.Manager
 	hint string
+	// secrets are the chart's secret inputs: a plugin that reads one the
+	// stage does not pass it is refused by the run (pluginStage).
+	secrets []string
 }
 
 // NewPluginChecker is a checker finding plugins as a run would: the
 // chart's plugins: map, then dir. hint is what a "not found" error tells
 // a user with no dir (the CLI: "--plugin-dir or RUNBOOK_PLUGIN_DIR").
 func (rb *Runbook) NewPluginChecker(dir, hint string, opts ...host.Option) *PluginChecker {
-	return &PluginChecker{m: host.NewManager(rb.pluginSources(), dir, opts...), hint: hint}
+	c := &PluginChecker{m: host.NewManager(rb.pluginSources(), dir, opts...), hint: hint}
+	for _, in := range rb.Inputs() {
+		if in.Secret {
+			c.secrets = append(c.secrets, in.Name)
+		}
+	}
+	return c
 }
 
 // Check judges one plugin stage. env, when not nil, holds the values the
@@ -70,6 +80,12 @@ func (c *PluginChecker) Check(ctx context.Context, path string, st *chart.StageS
 		given[a.Key] = v
 	}
 	var out chart.LoadErrors
+	for _, k := range s.Description().Reads {
+		passed := slices.ContainsFunc(sp.Args, func(a chart.Assign) bool { return strings.TrimSpace(a.Src) == k })
+		if slices.Contains(c.secrets, k) && !passed {
+			out = append(out, &chart.LoadError{Pos: st.Pos, Stage: path, Msg: readsSecretError(sp.Name, k).Error()})
+		}
+	}
 	errs := plugins.CheckArgs(s.Description(), given, later)
 	// In the order the chart reads: the arguments as written, then the
 	// ones it lacks.

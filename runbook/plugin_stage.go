@@ -16,6 +16,7 @@ import (
 
 	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/internal/jsonv"
 	"github.com/openrunbook/runbook/plugins"
 	"github.com/openrunbook/runbook/plugins/assessment"
 	"github.com/openrunbook/runbook/plugins/coverage"
@@ -228,6 +229,24 @@ func (sp *stagePlugins) close() {
 	}
 }
 
+// readsSecretError is a plugin's declared read of a key that holds a
+// secret the chart did not give it: the run's refusal, and what validate
+// and plan say before it (PluginChecker.Check).
+func readsSecretError(plugin, key string) error {
+	return fmt.Errorf("plugin %q declares it reads %s from the scope, which holds a secret the chart did not give it: it is not sent; a plugin gets a secret only as an argument (args: {NAME: %s})", plugin, key, key)
+}
+
+// givenAsArg reports whether the chart passed v, as a whole, as one of the
+// stage's arguments.
+func givenAsArg(args map[string]any, v any) bool {
+	for _, a := range args {
+		if jsonv.EqualGo(a, v) {
+			return true
+		}
+	}
+	return false
+}
+
 // pluginStage calls a stage plugin: it evaluates the stage's args against
 // the scope, fills the plugin's declared defaults for the missing ones
 // (each an ASSUMED value, by the plugin's name), passes the scope values
@@ -283,6 +302,12 @@ func pluginStage(st *chart.StageSpec, set settled) flow.StageFunc {
 		scope := make(map[string]any, len(d.Reads))
 		for _, k := range d.Reads {
 			if v, ok := s.Get(k); ok {
+				if rs.secrets.Holds(v) && !givenAsArg(args, v) {
+					// A secret reaches a process only where the chart
+					// puts it (an exec's envFrom: or stdin:, a plugin's
+					// args:), never because a plugin asked for the key.
+					return readsSecretError(ps.Name, k)
+				}
 				scope[k] = v
 			}
 		}

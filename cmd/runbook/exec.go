@@ -417,7 +417,11 @@ func reportRun(stdout, stderr io.Writer, rec *record.Record, f execFlags, stream
 			verb = "interrupted"
 		}
 		if rec.Error != nil {
-			fmt.Fprintf(stderr, "run %s at %s: %s\n", verb, clean(rec.Error.Stage), clean(rec.Error.Message))
+			msg, more := record.Headline(rec.Error.Message)
+			if more {
+				msg += " (its first line; --format json and the --record file hold it whole)"
+			}
+			fmt.Fprintf(stderr, "run %s at %s: %s\n", verb, clean(rec.Error.Stage), clean(msg))
 		} else {
 			fmt.Fprintf(stderr, "run %s\n", verb)
 		}

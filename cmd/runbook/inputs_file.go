@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-
 	"os"
 	"strings"
 	"unicode/utf8"
@@ -13,7 +12,8 @@ import (
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
-	"github.com/goccy/go-yaml/token"
+
+	"github.com/openrunbook/runbook/chart"
 )
 
 // The --inputs file and --input pairs of exec, resume and test: JSON or
@@ -90,14 +90,8 @@ func jsonInputs(file string, data []byte) (map[string]any, error) {
 func yamlInputs(file string, data []byte) (map[string]any, error) {
 	f, err := parser.ParseBytes(data, 0)
 	if err != nil {
-		line, col := 1, 1
-		var ye interface{ GetToken() *token.Token }
-		if errors.As(err, &ye) {
-			if tk := ye.GetToken(); tk != nil && tk.Position != nil {
-				line, col = max(tk.Position.Line, 1), max(tk.Position.Column, 1)
-			}
-		}
-		return nil, fmt.Errorf("--inputs %s:%d:%d: the file is neither JSON nor valid YAML here; %s", file, line, col, inputsWant)
+		at := chart.YAMLError(file, err).Pos // its position only: the parser's words may quote the file
+		return nil, fmt.Errorf("--inputs %s:%d:%d: the file is neither JSON nor valid YAML here; %s", file, at.Line, at.Col, inputsWant)
 	}
 	var docs []ast.Node
 	for _, d := range f.Docs {

@@ -222,11 +222,11 @@ func (s *mcpServer) explainHandler(_ context.Context, req *mcp.CallToolRequest) 
 	var text, js, errs bytes.Buffer
 	f.format = "text"
 	if err := explainRecord(path, q, f, in.At != nil, &text, &errs); err != nil {
-		return toolError("explain: " + strings.TrimSpace(errs.String()+"\n"+err.Error())), nil
+		return explainRefused(strings.TrimSpace(errs.String() + "\n" + err.Error())), nil
 	}
 	f.format = "json"
 	if err := explainRecord(path, q, f, in.At != nil, &js, io.Discard); err != nil {
-		return toolError("explain: " + err.Error()), nil
+		return explainRefused(err.Error()), nil
 	}
 	var structured map[string]any
 	if err := json.Unmarshal(js.Bytes(), &structured); err != nil {
@@ -234,6 +234,12 @@ func (s *mcpServer) explainHandler(_ context.Context, req *mcp.CallToolRequest) 
 	}
 	structured["record"] = runURIPrefix + in.RunID // the server's file path is not the client's business
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text.String()}}, StructuredContent: structured}, nil
+}
+
+// explainRefused is explain's refusal, "explain:" said once: the errors
+// of runbook explain (and flow's under them) already begin with it.
+func explainRefused(msg string) *mcp.CallToolResult {
+	return toolError("explain: " + strings.TrimPrefix(msg, "explain: "))
 }
 
 // readRun serves runbook://runs/{runId}: the saved run record.
@@ -285,8 +291,10 @@ func structuredOf(rec *record.Record, id string) (map[string]any, error) {
 
 // toolError is a call the server refused or could not run, said to the
 // model (isError), not a protocol error: it can read it and correct itself.
+// Each line is cleaned and the line breaks kept (a refusal lists one input
+// a line), never spelt `\n` for the model to unpick.
 func toolError(msg string) *mcp.CallToolResult {
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: clean(msg)}}, IsError: true}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: cleanLines(msg)}}, IsError: true}
 }
 
 // inputErrorText says what was refused ("the answer was refused"), then

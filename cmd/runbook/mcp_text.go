@@ -70,7 +70,11 @@ func mcpText(rec *record.Record, id string, into map[string]string, recordErr er
 			if e.Stage != "" {
 				where = " at " + clean(e.Stage)
 			}
-			msg = ": " + clean(e.Message)
+			line, more := record.Headline(e.Message)
+			if more {
+				line += " (its first line; structuredContent's error.message holds it whole)"
+			}
+			msg = ": " + clean(line)
 		}
 		p.line("The run " + rec.Status + where + msg)
 	}

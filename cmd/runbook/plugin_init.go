@@ -108,7 +108,14 @@ func initPlugin(stdout io.Writer, dir string, data pluginTemplateData) error {
 		wrote = append(wrote, p)
 	}
 	fmt.Fprintf(stdout, "wrote %s\n", strings.Join(wrote, ", "))
-	fmt.Fprintf(stdout, "next:\n  cd %s\n  go mod tidy\n  go test ./...\n  go build -o runbook-plugin-%s . && runbook plugins check ./runbook-plugin-%s\n", dir, data.Name, data.Name)
+	replace := ""
+	if data.Replace == "" && data.Version == devVersion {
+		// No released module is v0.0.0: go mod tidy would ask the proxy for
+		// it and fail, so the first step is the replace --replace writes.
+		fmt.Fprintf(stdout, "this runbook is a development build: go.mod requires github.com/openrunbook/runbook %s, which no public proxy serves; point it at your runbook checkout first (or init again with --replace DIR)\n", devVersion)
+		replace = "  go mod edit -replace github.com/openrunbook/runbook=/PATH/TO/runbook\n"
+	}
+	fmt.Fprintf(stdout, "next:\n  cd %s\n%s  go mod tidy\n  go test ./...\n  go build -o runbook-plugin-%s . && runbook plugins check ./runbook-plugin-%s\n", dir, replace, data.Name, data.Name)
 	return nil
 }
 
@@ -123,11 +130,14 @@ func goLine() string {
 	return parts[0] + "." + strings.TrimFunc(parts[1], func(r rune) bool { return r < '0' || r > '9' })
 }
 
+// devVersion is what a development build requires: no release has it.
+const devVersion = "v0.0.0"
+
 // runbookVersion is the runbook module version this binary was built at,
-// or v0.0.0 for a development build (then use --replace).
+// or devVersion for a development build (then use --replace).
 func runbookVersion() string {
 	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
 		return bi.Main.Version
 	}
-	return "v0.0.0"
+	return devVersion
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -40,7 +41,8 @@ step a run depends on, printing PASS or FAIL for each:
   bad argument  the host's rules refuse an undeclared argument, and the
                 plugin survives a wrongly typed one sent to it directly
   shutdown      it exits when asked (GRPCController.Shutdown), within 2s
-  no process    nothing of its process group is left
+  no process    nothing of its process group is left, nor a child it
+                started in a group of its own
 
 It exits 1 when a step fails, naming what is wrong: usable in a plugin's CI.`,
 		Args: args(cobra.ExactArgs(1)),
@@ -135,6 +137,9 @@ func checkPlugin(ctx context.Context, w io.Writer, path string, timeout time.Dur
 			c.skip("call", "bad argument")
 		}
 	}
+	// Its descendants while it runs, wherever they are: one that left the
+	// plugin's process group (setsid) is out of reach of stopping it.
+	kids := liveDescendants(pid)
 	if c.faulted {
 		c.skip("shutdown")
 	} else {
@@ -154,6 +159,8 @@ func checkPlugin(ctx context.Context, w io.Writer, path string, timeout time.Dur
 	}
 	if left := groupLeft(pid); left != nil {
 		c.fail("no process", "%v", left)
+	} else if out := outsideLeft(kids, pid); out != "" {
+		c.fail("no process", "%s, started by the plugin in a process group of its own, still runs after the plugin was stopped: stopping the plugin's group cannot reach it (keep children in the plugin's group, and end them when it exits)", out)
 	} else {
 		c.pass("no process", "nothing of process group %d is left", pid)
 	}
@@ -350,25 +357,10 @@ func groupLeft(pgid int) error {
 
 // groupPids lists the pids in group pgid (Linux /proc; "?" elsewhere).
 func groupPids(pgid int) string {
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		return "?"
-	}
 	var pids []string
-	for _, e := range ents {
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid pgrp …: comm may hold spaces; read after ')'.
-		s := string(b)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(s[i+1:])
-		if len(f) > 2 && f[2] == fmt.Sprint(pgid) {
-			pids = append(pids, e.Name())
+	for _, p := range procs() {
+		if p.pgrp == pgid {
+			pids = append(pids, strconv.Itoa(p.pid))
 		}
 	}
 	sort.Strings(pids)
@@ -376,6 +368,75 @@ func groupPids(pgid int) string {
 		return "?"
 	}
 	return strings.Join(pids, ", ")
+}
+
+// proc is one process as /proc/PID/stat says it.
+type proc struct {
+	pid, ppid, pgrp int
+	comm            string
+}
+
+// procs lists the running processes (Linux /proc; none elsewhere).
+func procs() []proc {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	var out []proc
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp …: comm may hold spaces; read after ')'.
+		s := string(b)
+		i, j := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+		if i < 0 || j < i {
+			continue
+		}
+		f := strings.Fields(s[j+1:])
+		if len(f) < 3 {
+			continue
+		}
+		ppid, _ := strconv.Atoi(f[1])
+		pgrp, _ := strconv.Atoi(f[2])
+		out = append(out, proc{pid: pid, ppid: ppid, pgrp: pgrp, comm: s[i+1 : j]})
+	}
+	return out
+}
+
+// liveDescendants are pid's children, theirs, and so on, as they run now. A
+// child whose parent has already exited is init's and not among them.
+func liveDescendants(pid int) []proc {
+	all := procs()
+	in := map[int]bool{pid: true}
+	var out []proc
+	for grew := true; grew; {
+		grew = false
+		for _, p := range all {
+			if in[p.ppid] && !in[p.pid] {
+				in[p.pid], grew = true, true
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// outsideLeft names the processes of kids outside group pgid that still
+// run ("" when none): `1234 (sleep)`.
+func outsideLeft(kids []proc, pgid int) string {
+	var left []string
+	for _, k := range kids {
+		if k.pgrp != pgid && syscall.Kill(k.pid, 0) == nil {
+			left = append(left, fmt.Sprintf("process %d (%s)", k.pid, k.comm))
+		}
+	}
+	return strings.Join(left, ", ")
 }
 
 func firstLine(s string) string {

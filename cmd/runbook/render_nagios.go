@@ -69,7 +69,11 @@ func renderNagios(w io.Writer, rec *record.Record, c gate.Check) error {
 func nagiosSummary(rec *record.Record, c gate.Check) string {
 	stage := func() string {
 		if e := rec.Error; e != nil {
-			return " at " + nagiosText(e.Stage) + ": " + nagiosText(e.Message)
+			msg, more := record.Headline(e.Message)
+			if more {
+				msg += " …"
+			}
+			return " at " + nagiosText(e.Stage) + ": " + nagiosText(msg)
 		}
 		return ""
 	}

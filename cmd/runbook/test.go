@@ -326,7 +326,11 @@ func writeCoverage(b *strings.Builder, c *charttest.Coverage) {
 			if r.Label != "" {
 				label = fmt.Sprintf(" %q", r.Label)
 			}
-			fmt.Fprintf(b, "    %-8s → %s%s: %s\n", name, r.Then, label, r.State)
+			state := r.State
+			if r.Err != "" {
+				state += " (its predicate could not be evaluated: " + r.Err + ")"
+			}
+			fmt.Fprintf(b, "    %-8s → %s%s: %s\n", name, r.Then, label, state)
 		}
 		if len(d.NeverTaken) > 0 {
 			fmt.Fprintf(b, "    branches never taken: %s\n", strings.Join(d.NeverTaken, ", "))

@@ -250,7 +250,13 @@ func Start(ctx context.Context, src Source, opts ...Option) (*Plugin, error) {
 			<-ch
 		}
 		p.Kill()
-		return nil, &Error{Plugin: src.Name, Op: "start", Err: ctx.Err(), Stderr: p.stderr.tail()}
+		err := ctx.Err()
+		if errors.Is(err, context.DeadlineExceeded) {
+			// The caller's deadline came before the start timeout did: the
+			// same fault, said as the start timeout says it.
+			err = fmt.Errorf("did not handshake before the deadline: %w", err)
+		}
+		return nil, &Error{Plugin: src.Name, Op: "start", Err: err, Stderr: p.stderr.tail()}
 	}
 	return p, nil
 }
@@ -371,6 +377,11 @@ func (p *Plugin) await(done <-chan struct{}, d time.Duration, next func()) bool 
 	}
 }
 
+// errNotReached is a call made after the plugin's process had ended: it
+// never reached a plugin, and fault says the process ended before it,
+// not during it.
+var errNotReached = errors.New("the call never reached it: a plugin is not restarted within a run")
+
 // fault wraps err as the plugin's fault, with its stderr tail, and says
 // so when the process has ended.
 func (p *Plugin) fault(op string, err error) error {
@@ -390,7 +401,11 @@ func (p *Plugin) fault(op string, err error) error {
 		if st := p.cmd.ProcessState; st != nil {
 			how = "exited (" + st.String() + ")"
 		}
-		err = fmt.Errorf("the plugin process %s during the call: %w", how, err)
+		when := "during the call"
+		if errors.Is(err, errNotReached) {
+			when = "before this call"
+		}
+		err = fmt.Errorf("the plugin process %s %s: %w", how, when, err)
 	} else if errors.Is(err, context.DeadlineExceeded) || strings.Contains(err.Error(), "DeadlineExceeded") {
 		p.broken.Store(true)
 		err = deadlineError{err}

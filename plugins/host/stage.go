@@ -60,6 +60,9 @@ func (s *Stage) Plugin() *Plugin { return s.p }
 // plugin's Run failed the call, an *Error when the plugin did (crash, hang,
 // garbage).
 func (s *Stage) Run(ctx context.Context, req plugins.Request) (plugins.Response, error) {
+	if s.p.client.Exited() {
+		return plugins.Response{}, s.p.fault("call", errNotReached)
+	}
 	ctx, cancel := s.p.bound(ctx)
 	defer cancel()
 	dl, _ := ctx.Deadline()

@@ -5,12 +5,17 @@ import (
 	"github.com/openrunbook/runbook/record"
 )
 
-// The three words of a rule's coverage, best first.
+// The four words of a rule's coverage, best first: a rule takes the best
+// any case gave it.
 const (
 	Matched      = "matched"       // some case's decision matched it (for a default: took it)
 	Evaluated    = "evaluated"     // some case's decision evaluated it; none matched it
+	Errored      = "errored"       // every decision that reached it could not evaluate it (a rule-error: counted as no match)
 	NeverReached = "never reached" // no case's decision got to it
 )
+
+// rank orders the words: a rule's state is the best any decision gave it.
+var rank = map[string]int{Matched: 3, Evaluated: 2, Errored: 1}
 
 // Coverage is a chart's rule coverage over every case run against it
 // (--coverage): per decider, each rule and the default, and the branches
@@ -41,7 +46,10 @@ type RuleCoverage struct {
 	Default bool   `json:"default,omitempty"`
 	Label   string `json:"label,omitempty"`
 	Then    string `json:"then"`
-	State   string `json:"state"` // Matched, Evaluated or NeverReached
+	State   string `json:"state"` // Matched, Evaluated, Errored or NeverReached
+	// Err is, for an Errored rule, its predicate's error in the first
+	// decision that reached it.
+	Err string `json:"error,omitempty"`
 }
 
 // Percent is the share of rules and defaults matched (100 for a chart with
@@ -59,6 +67,7 @@ func CoverageOf(chartPath string, s flow.Structure, recs []*record.Record) *Cove
 	cov := &Coverage{Chart: chartPath}
 	type seen struct {
 		rules   map[int]string // rule index → best state
+		errs    map[int]string // rule index → its first error
 		dflt    bool
 		branchs map[string]bool
 	}
@@ -71,16 +80,23 @@ func CoverageOf(chartPath string, s flow.Structure, recs []*record.Record) *Cove
 			key := fold(d.Path)
 			sn := by[key]
 			if sn == nil {
-				sn = &seen{rules: map[int]string{}, branchs: map[string]bool{}}
+				sn = &seen{rules: map[int]string{}, errs: map[int]string{}, branchs: map[string]bool{}}
 				by[key] = sn
 			}
 			any := false
 			for _, r := range d.Rules {
-				if r.Matched {
-					sn.rules[r.Index] = Matched
-					any = true
-				} else if sn.rules[r.Index] != Matched {
-					sn.rules[r.Index] = Evaluated
+				st := Evaluated
+				switch {
+				case r.Matched:
+					st, any = Matched, true
+				case r.Err != "":
+					st = Errored
+					if _, ok := sn.errs[r.Index]; !ok {
+						sn.errs[r.Index] = r.Err
+					}
+				}
+				if rank[st] > rank[sn.rules[r.Index]] {
+					sn.rules[r.Index] = st
 				}
 			}
 			for _, b := range d.Chosen {
@@ -103,7 +119,11 @@ func CoverageOf(chartPath string, s flow.Structure, recs []*record.Record) *Cove
 				if st == "" {
 					st = NeverReached
 				}
-				dc.Rules = append(dc.Rules, RuleCoverage{Number: r.Index + 1, Label: r.Label, Then: r.Then, State: st})
+				rc := RuleCoverage{Number: r.Index + 1, Label: r.Label, Then: r.Then, State: st}
+				if st == Errored {
+					rc.Err = sn.errs[r.Index]
+				}
+				dc.Rules = append(dc.Rules, rc)
 			}
 			if n.Default != nil {
 				st := NeverReached

@@ -3,13 +3,13 @@ package charttest
 import (
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/openrunbook/runbook/internal/gate"
+	"github.com/openrunbook/runbook/internal/jsonv"
 	"github.com/openrunbook/runbook/plugins/coverage"
 	"github.com/openrunbook/runbook/record"
 )
@@ -38,8 +38,7 @@ func compare(c *Case, res *CaseResult) []Failure {
 	}
 	if e.Verdicts != nil {
 		if diff, ok := rowDiff(e.Verdicts, rowsOf(rec)); !ok {
-			out = append(out, Failure{Key: "verdicts", Pos: e.At["verdicts"], Rows: diff,
-				Msg: fmt.Sprintf("expected %d rows, got %d", len(e.Verdicts), len(rowsOf(rec)))})
+			out = append(out, Failure{Key: "verdicts", Pos: e.At["verdicts"], Rows: diff, Msg: rowsDiffer(e.Verdicts, rowsOf(rec))})
 		}
 	}
 	if e.RowsTotal != nil {
@@ -62,12 +61,22 @@ func compare(c *Case, res *CaseResult) []Failure {
 	}
 	for _, path := range sortedKeys(e.Decisions) {
 		want := e.Decisions[path]
-		got, ok := chosen(rec, path)
-		if !ok {
+		all := chosen(rec, path)
+		if len(all) == 0 {
 			fail("decisions", map[string]any{path: want}, nil, fmt.Sprintf("no decision was made at %s (decided: %s)", path, decided(rec)))
 			continue
 		}
-		if !slices.Equal(want, got) {
+		if len(all) > 1 {
+			// A loop decides at one place each time round: no one of
+			// them is "the" decision there, so none is compared.
+			each := make([]string, len(all))
+			for i, c := range all {
+				each[i] = Format(c)
+			}
+			fail("decisions", map[string]any{path: want}, nil, fmt.Sprintf("%s was decided %d times: %s; a place decided more than once (a loop) has no one decision to expect: hold the outcome with state:", path, len(all), strings.Join(each, ", ")))
+			continue
+		}
+		if got := all[0]; !slices.Equal(want, got) {
 			fail("decisions", map[string]any{path: want}, map[string]any{path: got}, "")
 		}
 	}
@@ -84,7 +93,7 @@ func compare(c *Case, res *CaseResult) []Failure {
 			fail("state", map[string]any{k: e.State[k]}, nil, fmt.Sprintf("the run's state has no %s", k))
 			continue
 		}
-		if !reflect.DeepEqual(e.State[k], got) {
+		if !jsonv.Equal(e.State[k], got) {
 			fail("state", map[string]any{k: e.State[k]}, map[string]any{k: got}, "")
 		}
 	}
@@ -115,11 +124,33 @@ func rowsOf(rec *record.Record) []record.Row {
 func rowMatches(want, got record.Row) bool {
 	for _, k := range want.Keys {
 		v, ok := got.Values[k]
-		if !ok || !reflect.DeepEqual(want.Values[k], v) {
+		if !ok || !jsonv.Equal(want.Values[k], v) {
 			return false
 		}
 	}
 	return true
+}
+
+// rowsDiffer says how the rows differ: a count that is not the expected
+// one, or, the count right, which rows are not the expected ones.
+func rowsDiffer(want, got []record.Row) string {
+	if len(want) != len(got) {
+		noun := "rows"
+		if len(want) == 1 {
+			noun = "row"
+		}
+		return fmt.Sprintf("expected %d %s, got %d", len(want), noun, len(got))
+	}
+	var differ []string
+	for i := range want {
+		if !rowMatches(want[i], got[i]) {
+			differ = append(differ, strconv.Itoa(i+1))
+		}
+	}
+	if len(differ) == 1 {
+		return fmt.Sprintf("row %s of %d differs", differ[0], len(want))
+	}
+	return fmt.Sprintf("rows %s of %d differ", strings.Join(differ, ", "), len(want))
 }
 
 // rowDiff lines expected rows up with actual ones, in order; ok when each
@@ -175,13 +206,15 @@ func sameSet(a, b []string) bool {
 	return slices.Equal(a, b)
 }
 
-func chosen(rec *record.Record, path string) ([]string, bool) {
+// chosen is what each decision at the record path chose, in log order.
+func chosen(rec *record.Record, path string) [][]string {
+	var out [][]string
 	for _, d := range rec.Decisions {
 		if d.Path == path {
-			return d.Chosen, true
+			out = append(out, d.Chosen)
 		}
 	}
-	return nil, false
+	return out
 }
 
 func decided(rec *record.Record) string {
@@ -230,7 +263,7 @@ func coverageItems(rec *record.Record) []map[string]any {
 // subset: every key of want is in got, equal.
 func subset(want, got map[string]any) bool {
 	for k, v := range want {
-		if g, ok := got[k]; !ok || !reflect.DeepEqual(v, g) {
+		if g, ok := got[k]; !ok || !jsonv.Equal(v, g) {
 			return false
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -112,12 +113,11 @@ func Load(path string) (*File, error) {
 	}
 	r := &reader{file: path}
 	f, err := parser.ParseBytes(src, parser.ParseComments)
-	if err != nil || len(f.Docs) == 0 || f.Docs[0].Body == nil {
-		msg := "the file is empty: a test file needs version: 1, chart: FILE and cases: [...]"
-		if err != nil {
-			msg = "the file is not valid YAML: " + strings.SplitN(err.Error(), "\n", 2)[0]
-		}
-		return nil, chart.LoadErrors{{Pos: chart.Pos{File: path, Line: 1, Col: 1}, Msg: msg}}
+	if err != nil {
+		return nil, chart.LoadErrors{chart.YAMLError(path, err)}
+	}
+	if len(f.Docs) == 0 || f.Docs[0].Body == nil {
+		return nil, chart.LoadErrors{{Pos: chart.Pos{File: path, Line: 1, Col: 1}, Msg: "the file is empty: a test file needs version: 1, chart: FILE and cases: [...]"}}
 	}
 	root := f.Docs[0].Body
 	top, ok := r.mapping(root, "a test file")
@@ -161,10 +161,11 @@ func Load(path string) (*File, error) {
 	}
 	tf.rb = rb
 	st := stagesOf(rb.Spec())
+	asked := answersOf(rb.Spec())
 	items, _ := r.sequence(casesNode, "cases")
 	names := map[string]bool{}
 	for i, it := range items {
-		c := r.readCase(it, i, st)
+		c := r.readCase(it, i, st, asked)
 		if c == nil {
 			continue
 		}
@@ -211,13 +212,35 @@ func (st stageIndex) has(kind string) bool {
 
 func stagesOf(spec *chart.Spec) stageIndex {
 	out := stageIndex{}
+	eachStage(spec, func(s *chart.StageSpec) {
+		if _, ok := out[s.ID]; !ok {
+			out[s.ID] = s.Kind
+		}
+	})
+	return out
+}
+
+// answersOf are the names every ask: stage of the chart expects, sorted.
+func answersOf(spec *chart.Spec) []string {
+	seen := map[string]bool{}
+	eachStage(spec, func(s *chart.StageSpec) {
+		if s.Ask != nil {
+			for _, e := range s.Ask.Expects {
+				seen[e.Name] = true
+			}
+		}
+	})
+	return sortedKeys(seen)
+}
+
+// eachStage calls f for every stage of the chart: branches, foreach
+// bodies and subflows (inline or mounted) too.
+func eachStage(spec *chart.Spec, f func(*chart.StageSpec)) {
 	var walk func([]chart.StageSpec)
 	walk = func(ss []chart.StageSpec) {
 		for i := range ss {
 			s := &ss[i]
-			if _, ok := out[s.ID]; !ok {
-				out[s.ID] = s.Kind
-			}
+			f(s)
 			for _, b := range s.Branches {
 				walk(b.Stages)
 			}
@@ -236,7 +259,6 @@ func stagesOf(spec *chart.Spec) stageIndex {
 		}
 	}
 	walk(spec.Stages)
-	return out
 }
 
 // stage checks that key names a stage of kind in the chart: a stage id, or
@@ -245,6 +267,12 @@ func (r *reader) stage(n ast.Node, st stageIndex, key, kind, what string) bool {
 	p, err := flow.ParsePath(key)
 	if err != nil {
 		r.errf(n, "%s %q: %v", what, key, err)
+		return false
+	}
+	if p.N >= 0 {
+		// Stubs are looked up by record path, which has no counter: a key
+		// with one would never be used, and the case would run without it.
+		r.errf(n, "%s %q: #%d is an execution counter, which a stub is not keyed by: give the stage id or its record path without the counter (%s); the executions at one place (a loop's iterations) share one stub", what, key, p.N, flow.StripCounter(key))
 		return false
 	}
 	ids := make([]string, 0, len(st))
@@ -273,7 +301,7 @@ func (r *reader) stage(n ast.Node, st stageIndex, key, kind, what string) bool {
 	return true
 }
 
-func (r *reader) readCase(n ast.Node, i int, st stageIndex) *Case {
+func (r *reader) readCase(n ast.Node, i int, st stageIndex, asked []string) *Case {
 	ps, ok := r.mapping(n, fmt.Sprintf("case %d", i+1))
 	if !ok {
 		return nil
@@ -298,6 +326,22 @@ func (r *reader) readCase(n ast.Node, i int, st stageIndex) *Case {
 			c.Inputs = r.object(p.val, what+": inputs")
 		case "answers":
 			c.Answers = r.object(p.val, what+": answers")
+			kv, _ := r.mapping(p.val, what+": answers")
+			for _, a := range kv {
+				if !slices.Contains(asked, a.key) {
+					// Answers go to the questions that expect them by
+					// name (File.answers): this one would go to none.
+					msg := fmt.Sprintf("%s: answer %q: no ask: stage of the chart expects it", what, a.key)
+					if near := suggest.Nearest(a.key, asked); near != "" {
+						msg += fmt.Sprintf("; did you mean %q?", near)
+					}
+					expected := "none: the chart has no ask: stage"
+					if len(asked) > 0 {
+						expected = strings.Join(asked, ", ")
+					}
+					r.errf(a.node, "%s (expected: %s)", msg, expected)
+				}
+			}
 		case "real":
 			c.Real, _ = r.strings(p.val, what+": real")
 			for _, id := range c.Real {
@@ -333,6 +377,20 @@ func (r *reader) readCase(n ast.Node, i int, st stageIndex) *Case {
 		case "expect":
 			c.expectKey = r.pos(p.node)
 			c.Expect = r.expect(p.val, what+": expect")
+		}
+	}
+	for _, p := range ps {
+		if p.key != "real" {
+			continue
+		}
+		for _, id := range c.Real {
+			_, exec := c.Stubs[id]
+			_, plugin := c.Plugins[id]
+			if exec || plugin {
+				// A stub by id wins over real: (Exec, Plugin), so the
+				// stage would never run for real, whatever the case says.
+				r.errf(p.val, "%s: real %q: the stage is stubbed by its id too, and a stub wins: it would never run for real; remove one (a stub keyed by one execution's record path leaves the others real)", what, id)
+			}
 		}
 	}
 	return c

@@ -230,6 +230,23 @@ func (s *caseStubs) Exec(_ context.Context, call runbook.ExecCall) (*runbook.Exe
 	return nil, s.refuse(call.Stage)
 }
 
+// Sleep implements runbook.Sleeper: a stubbed exec stage's retry does not
+// wait out its backoff, as the stub's process took no time either; the
+// attempts are on the record as a real run's are. A case that runs some
+// stage for real (real:) waits as a real run does: its process may need
+// the time.
+func (s *caseStubs) Sleep(ctx context.Context, d time.Duration) {
+	if len(s.c.Real) == 0 {
+		return
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}
+
 // Plugin implements runbook.Stubs.
 func (s *caseStubs) Plugin(_ context.Context, call runbook.PluginCall) (*runbook.PluginStub, error) {
 	st, ok := lookup(s.c.Plugins, call.Path, call.Stage)

@@ -10,6 +10,7 @@ import (
 	"github.com/goccy/go-yaml/ast"
 
 	"github.com/openrunbook/runbook/chart"
+	"github.com/openrunbook/runbook/internal/jsonv"
 	"github.com/openrunbook/runbook/internal/suggest"
 )
 
@@ -121,7 +122,7 @@ func (r *reader) known(ps []pair, what string, keys ...string) {
 	}
 }
 
-// value is a node as a JSON value (numbers float64, as a record's read back).
+// value is a node as a JSON value (jsonValue: whole numbers int, exactly).
 func (r *reader) value(n ast.Node, what string) (any, bool) {
 	n = r.deref(n)
 	if n == nil {
@@ -153,12 +154,12 @@ func (r *reader) integer(n ast.Node, what string) (int, bool) {
 	if !ok {
 		return 0, false
 	}
-	f, isNum := v.(float64)
-	if !isNum || f != float64(int(f)) {
+	i, isWhole := jsonv.Whole(v)
+	if !isWhole {
 		r.errf(n, "%s is a whole number, not %s", what, describe(v))
 		return 0, false
 	}
-	return int(f), true
+	return i, true
 }
 
 func (r *reader) boolean(n ast.Node, what string) (bool, bool) {
@@ -215,15 +216,17 @@ func (r *reader) sequence(n ast.Node, what string) ([]ast.Node, bool) {
 	return nil, false
 }
 
-// jsonValue makes a decoded YAML value the JSON value a record holds, so
-// the two compare with ==: numbers float64, maps map[string]any.
+// jsonValue makes a decoded YAML value (or a record's) the JSON value the
+// plugin wire reads (jsonv.DecodePlain): maps map[string]any, a whole
+// number an int, exactly (2^53+1 is never rounded onto 2^53), any other a
+// float64. Values so read compare by jsonv.Equal, the one equality.
 func jsonValue(v any) any {
 	b, err := json.Marshal(normalizeKeys(v))
 	if err != nil {
 		return v
 	}
-	var out any
-	if json.Unmarshal(b, &out) != nil {
+	out, err := jsonv.DecodePlain(b)
+	if err != nil {
 		return v
 	}
 	return out
@@ -270,7 +273,7 @@ func describe(v any) string {
 		return "null"
 	case string:
 		return fmt.Sprintf("a string %q", t)
-	case float64:
+	case int, float64:
 		return fmt.Sprintf("a number %v", t)
 	case bool:
 		return fmt.Sprintf("%v", t)

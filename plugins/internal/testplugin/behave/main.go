@@ -62,6 +62,13 @@ func (behave) Run(ctx context.Context, req sdk.Request) (sdk.Response, error) {
 			panic("behave: boom on a goroutine")
 		}()
 		select {}
+	case "exit-after":
+		// Answers, then exits on its own: the next call finds no process.
+		go func() {
+			time.Sleep(100 * time.Millisecond)
+			fmt.Fprintln(os.Stderr, "behave: exiting between calls on purpose")
+			os.Exit(0)
+		}()
 	case "hang":
 		fmt.Fprintln(os.Stderr, "behave: hanging on purpose")
 		writePids(pidfile, os.Getpid())
