@@ -26,6 +26,7 @@ type runOptions struct {
 	fanout          Fanout
 	deadline        Deadline
 	yield           func() bool
+	sleep           func(ctx context.Context, d time.Duration)
 }
 
 // WithRecorders attaches recorders to the run.
@@ -140,3 +141,13 @@ func WithFanout(f Fanout) RunOption { return func(o *runOptions) { o.fanout = f 
 // yielded. yield runs on the run's own goroutine (a fan-out's branches
 // never call it).
 func WithYield(yield func() bool) RunOption { return func(o *runOptions) { o.yield = yield } }
+
+// WithSleep waits out a retried stage's backoff by sleep rather than by
+// this process's clock: a Temporal workflow must wait on its own timer
+// (its code may not block on the process's, and a replay must not wait
+// again), and a chart's tests need not wait at all. sleep returns when d
+// has passed or ctx is done; the run then goes on as after any wait (a
+// done ctx cancels it).
+func WithSleep(sleep func(ctx context.Context, d time.Duration)) RunOption {
+	return func(o *runOptions) { o.sleep = sleep }
+}

@@ -736,3 +736,27 @@ func TestIsolatedInputsAreNotMergedBack(t *testing.T) {
 		t.Errorf("state = %v, want in 4 (the parent's) and seen 10 (the binding)", res.State)
 	}
 }
+
+// A retry's backoff is waited out by the run's sleep (WithSleep) when it
+// has one, never by the clock: three attempts an hour apart finish at
+// once, each wait asked for with the policy's delay.
+func TestRetryWaitsByTheRunsSleep(t *testing.T) {
+	fails := 2
+	c := mustBuild(t, flow.New("retry").Stage("flaky", func(ctx context.Context, s *flow.Scope) error {
+		if fails > 0 {
+			fails--
+			return errors.New("not yet")
+		}
+		s.Set("ok", true)
+		return nil
+	}, flow.WithRetry(flow.RetryPolicy{Attempts: 3, Backoff: time.Hour})))
+	var waits []time.Duration
+	res, err := c.Run(context.Background(), flow.WithSleep(func(ctx context.Context, d time.Duration) { waits = append(waits, d) }))
+	if err != nil || res.State["ok"] != true {
+		t.Fatalf("run: %v, state %v", err, res.State)
+	}
+	p := flow.RetryPolicy{Attempts: 3, Backoff: time.Hour}
+	if len(waits) != 2 || waits[0] != p.Delay(1) || waits[1] != p.Delay(2) {
+		t.Errorf("waits = %v, want the policy's delays %v, %v", waits, p.Delay(1), p.Delay(2))
+	}
+}

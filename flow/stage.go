@@ -53,7 +53,7 @@ func (r *runner) runStage(ctx context.Context, f *frame, n *node) error {
 				e.Index, e.Total, e.Err = a, attempts, err.Error()
 				f.rec.emit(e)
 			}
-			if werr := sleepCtx(ctx, backoff(n.retry, a)); werr != nil {
+			if werr := r.wait(ctx, backoff(n.retry, a)); werr != nil {
 				return &RunError{Path: s.path, Stage: n.id, Message: "the run was cancelled while waiting to retry: " + werr.Error(), Cancelled: true, err: werr}
 			}
 			continue
@@ -221,8 +221,14 @@ func backoff(p *RetryPolicy, attempt int) time.Duration {
 	return d
 }
 
-func sleepCtx(ctx context.Context, d time.Duration) error {
+// wait waits out a retry's backoff: by the run's sleep (WithSleep), or
+// by the clock.
+func (r *runner) wait(ctx context.Context, d time.Duration) error {
 	if d <= 0 {
+		return ctx.Err()
+	}
+	if r.opts.sleep != nil {
+		r.opts.sleep(ctx, d)
 		return ctx.Err()
 	}
 	t := time.NewTimer(d)

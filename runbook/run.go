@@ -59,6 +59,10 @@ func (r *run) options(extra ...flow.RunOption) []flow.RunOption {
 	if r.o.yield != nil {
 		opts = append(opts, flow.WithYield(r.o.yield))
 	}
+	if sl, ok := r.o.stubs.(Sleeper); ok {
+		// every retry's wait, not only an exec stage's (execstage.go)
+		opts = append(opts, flow.WithSleep(sl.Sleep))
+	}
 	return opts
 }
 

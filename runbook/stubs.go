@@ -186,9 +186,11 @@ func (f *ProcFacts) procResult() proc.Result {
 }
 
 // Sleeper is an optional interface of Stubs: a run whose stubs implement
-// it waits out an exec stage's retry delay by Sleep rather than by this
-// process's clock (a Temporal workflow must wait on the workflow's own
-// timer, which survives a replay).
+// it waits out every retry's delay — an exec stage's, which the stage
+// waits itself, and a plugin, read or any other stage's, which flow waits
+// (flow.WithSleep) — by Sleep rather than by this process's clock (a
+// Temporal workflow must wait on the workflow's own timer, which survives
+// a replay; a chart's tests need not wait).
 type Sleeper interface {
 	Sleep(ctx context.Context, d time.Duration)
 }

@@ -102,3 +102,34 @@ func TestConformancePlugins(t *testing.T) {
 		})
 	}
 }
+
+// TestRetryWaitsOnTheWorkflowTimer: the engine waits out a plugin stage's
+// backoff (an exec stage waits its own), and on Temporal it waits on the
+// workflow's timer: one timer of the backoff in the history. It waited on
+// the worker's clock — the workflow's goroutine blocked for the backoff,
+// on every replay again, with nothing in the history to say so.
+func TestRetryWaitsOnTheWorkflowTimer(t *testing.T) {
+	dir := t.TempDir()
+	chart := filepath.Join(dir, "retried.yaml")
+	src := "version: 1\nrunbook: retried-plugin\nstages:\n  - id: age\n    retry: {attempts: 2, backoff: 2s}\n    onError: continue\n" +
+		"    plugin: {name: no-such-plugin, args: {path: '\"/etc/hostname\"'}}\n"
+	if err := os.WriteFile(chart, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, c := server(t, "retried")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	run := conformingRun(t, ctx, c, "retried", chart)
+	if !strings.Contains(string(run.Record), `"stages": 2`) {
+		t.Errorf("the record does not hold the stage's two attempts:\n%s", run.Record)
+	}
+	var timers []time.Duration
+	for _, e := range historyOf(t, ctx, c, run) {
+		if a := e.GetTimerStartedEventAttributes(); a != nil {
+			timers = append(timers, a.GetStartToFireTimeout().AsDuration())
+		}
+	}
+	if len(timers) != 1 || timers[0] != 2*time.Second {
+		t.Errorf("timers in the history: %v; want the retry's one backoff of 2s", timers)
+	}
+}

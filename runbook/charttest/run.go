@@ -230,8 +230,8 @@ func (s *caseStubs) Exec(_ context.Context, call runbook.ExecCall) (*runbook.Exe
 	return nil, s.refuse(call.Stage)
 }
 
-// Sleep implements runbook.Sleeper: a stubbed exec stage's retry does not
-// wait out its backoff, as the stub's process took no time either; the
+// Sleep implements runbook.Sleeper: a stage's retry does not wait out its
+// backoff, as the stub's process or plugin took no time either; the
 // attempts are on the record as a real run's are. A case that runs some
 // stage for real (real:) waits as a real run does: its process may need
 // the time.

@@ -258,3 +258,28 @@ func TestTrialAnswerNoAskExpectsRefused(t *testing.T) {
 		t.Fatalf("err %v: want one error at answers naming whyy, with did you mean", err)
 	}
 }
+
+// A stubbed plugin stage's retries, which the engine waits out rather
+// than the stage (flow.WithSleep), do not wait either: three attempts 5 s
+// apart took 10 s of a test, and on Temporal blocked the workflow's
+// goroutine on the process's clock.
+func TestStubbedPluginRetriesDoNotSleep(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFile(t, dir, "chart.yaml", "version: 1\nrunbook: retry\nstages:\n  - id: call\n    retry: {attempts: 3, backoff: 5s}\n    onError: continue\n    plugin: {name: probe, into: out}\n")
+	f, err := Load(writeFile(t, dir, "p_test.yaml", "version: 1\nchart: chart.yaml\ncases:\n  - name: down\n    plugins:\n      call: {fail: down}\n    expect:\n      status: completed\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	began := time.Now()
+	res := f.Run(context.Background())
+	if d := time.Since(began); d > 3*time.Second {
+		t.Errorf("the case took %s: its retries waited out their backoff", d)
+	}
+	if c := res.Cases[0]; !c.Passed() {
+		t.Errorf("the case failed: %v", c.Failures)
+	}
+	if n := res.Cases[0].Record.Stats.Stages; n != 3 {
+		t.Errorf("%d stage executions: want the plugin stage's 3 attempts on the record", n)
+	}
+}
