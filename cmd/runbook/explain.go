@@ -31,6 +31,9 @@ type explainFlags struct {
 	whyNot string
 	at     int
 	full   bool
+	// atName is how the caller spells at in a refusal: --at on the
+	// command line (the default), at in an MCP tool call.
+	atName string
 }
 
 func newExplainCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -145,7 +148,11 @@ func explainRecord(path, q string, f explainFlags, atSet bool, stdout, stderr io
 	out := explainOutput{ExplainVersion: flow.ExplainVersion, Record: path, Problems: problems}
 	n := len(rec.Log.Commits)
 	if atSet && (f.at < -1 || f.at >= n) {
-		return exit(exitFailed, "--at %d: the record has commits 0 to %d", f.at, n-1)
+		name := f.atName
+		if name == "" {
+			name = "--at"
+		}
+		return exit(exitFailed, "%s %d: the record has commits 0 to %d", name, f.at, n-1)
 	}
 	switch {
 	case f.whyNot != "":

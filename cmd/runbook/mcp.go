@@ -56,8 +56,9 @@ its errors and not offered.
 Transport: stdio by default (the client starts this process). --http ADDR
 serves the streamable HTTP transport at ADDR; an address that is not loopback
 is refused unless --token-env NAME names an environment variable holding a
-bearer token, which every request must then carry (Authorization: Bearer …).
-The token is read from the environment, never from the command line.
+bearer token of at least 16 characters, which every request must then carry
+(Authorization: Bearer …). The token is read from the environment, never
+from the command line.
 
 --runs DIR keeps every run's record (default $XDG_STATE_HOME/runbook/runs), so
 explain and resume work across server restarts.`,
@@ -143,6 +144,11 @@ func (f mcpFlags) checkHTTP() (addr, token string, err error) {
 		if strings.TrimSpace(token) == "" {
 			return "", "", exit(exitUsage, "--token-env %s: the environment variable is unset or empty; set it to the bearer token clients must send", f.tokenEnv)
 		}
+		if n := len(strings.TrimSpace(token)); n < minTokenLen {
+			// the only guard of charts served on the network: a word a
+			// person picks is guessed
+			return "", "", exit(exitUsage, "--token-env %s: the token is %d characters; a bearer token needs at least %d (make one with: openssl rand -hex 32)", f.tokenEnv, n, minTokenLen)
+		}
 	}
 	if f.http == "" {
 		return "", token, nil
@@ -156,6 +162,9 @@ func (f mcpFlags) checkHTTP() (addr, token string, err error) {
 	}
 	return f.http, token, nil
 }
+
+// minTokenLen is the shortest bearer token --token-env takes.
+const minTokenLen = 16
 
 // loopbackHost says whether host names only this machine: localhost or a
 // loopback IP. An empty host is every interface.

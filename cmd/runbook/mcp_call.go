@@ -214,7 +214,7 @@ func (s *mcpServer) explainHandler(_ context.Context, req *mcp.CallToolRequest) 
 	if in.Key != "" && in.Stage != "" {
 		return toolError("explain: give key or stage, not both"), nil
 	}
-	f := explainFlags{at: -1, whyNot: in.WhyNot}
+	f := explainFlags{at: -1, whyNot: in.WhyNot, atName: "at"}
 	if in.At != nil {
 		f.at = *in.At
 	}

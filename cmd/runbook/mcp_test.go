@@ -601,7 +601,8 @@ func TestMCPToolNames(t *testing.T) {
 }
 
 func TestMCPHTTPAddressRules(t *testing.T) {
-	t.Setenv("RB_TEST_TOKEN", "tok")
+	t.Setenv("RB_TEST_TOKEN", "0123456789abcdef0123456789abcdef")
+	t.Setenv("RB_TEST_SHORT", "tok")
 	t.Setenv("RB_TEST_EMPTY", "")
 	for _, tc := range []struct {
 		f    mcpFlags
@@ -615,6 +616,7 @@ func TestMCPHTTPAddressRules(t *testing.T) {
 		{mcpFlags{http: "10.1.2.3:8080"}, "not a loopback address"},
 		{mcpFlags{http: "0.0.0.0:8080", tokenEnv: "RB_TEST_TOKEN"}, ""},
 		{mcpFlags{http: "0.0.0.0:8080", tokenEnv: "RB_TEST_EMPTY"}, "unset or empty"},
+		{mcpFlags{http: "0.0.0.0:8080", tokenEnv: "RB_TEST_SHORT"}, "the token is 3 characters; a bearer token needs at least 16"},
 		{mcpFlags{tokenEnv: "RB_TEST_TOKEN"}, "give --http ADDR"},
 		{mcpFlags{http: "8080"}, "want host:port"},
 	} {

@@ -36,3 +36,15 @@ func TestMCPExplainErrorSaysExplainOnce(t *testing.T) {
 		}
 	}
 }
+
+// An explain call's at past the record's commits is refused under the
+// tool's own argument name, at; it said --at, a flag the agent never saw.
+func TestMCPExplainAtSaysAt(t *testing.T) {
+	m := newMCPTest(t, "", nil, filepath.Join(mcpData, "prose.yaml"))
+	id := structured(t, m.call(t, "volumes-prose", map[string]any{"threshold": 90}))["runId"].(string)
+	res := m.call(t, toolExplain, map[string]any{"runId": id, "at": 9999})
+	text := textOf(t, res)
+	if !res.IsError || !strings.Contains(text, "at 9999: the record has commits 0 to") || strings.Contains(text, "--at") {
+		t.Errorf("isError %v, text %q: want the refusal to name at, not --at", res.IsError, text)
+	}
+}
