@@ -161,6 +161,10 @@ func checkPlugin(ctx context.Context, w io.Writer, path string, timeout time.Dur
 		c.fail("no process", "%v", left)
 	} else if out := outsideLeft(kids, pid); out != "" {
 		c.fail("no process", "%s, started by the plugin in a process group of its own, still runs after the plugin was stopped: stopping the plugin's group cannot reach it (keep children in the plugin's group, and end them when it exits)", out)
+	} else if out := outsideGroup(kids, pid); out != "" {
+		// runbook ended it (by the mark in the plugin's environment);
+		// another host, or runbook off Linux, would not have
+		c.fail("no process", "%s, started by the plugin in a process group of its own: stopping the plugin's group cannot reach it, and only a host that sweeps what its plugins leave (runbook on Linux) ends it (keep children in the plugin's group, and end them when it exits)", out)
 	} else {
 		c.pass("no process", "nothing of process group %d is left", pid)
 	}
@@ -430,9 +434,19 @@ func liveDescendants(pid int) []proc {
 // outsideLeft names the processes of kids outside group pgid that still
 // run ("" when none): `1234 (sleep)`.
 func outsideLeft(kids []proc, pgid int) string {
+	return outsideNamed(kids, pgid, func(k proc) bool { return syscall.Kill(k.pid, 0) == nil })
+}
+
+// outsideGroup names the processes of kids that were outside group pgid
+// while the plugin ran, running still or not ("" when none).
+func outsideGroup(kids []proc, pgid int) string {
+	return outsideNamed(kids, pgid, func(proc) bool { return true })
+}
+
+func outsideNamed(kids []proc, pgid int, keep func(proc) bool) string {
 	var left []string
 	for _, k := range kids {
-		if k.pgrp != pgid && syscall.Kill(k.pid, 0) == nil {
+		if k.pgrp != pgid && keep(k) {
 			left = append(left, fmt.Sprintf("process %d (%s)", k.pid, k.comm))
 		}
 	}

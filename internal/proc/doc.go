@@ -59,7 +59,10 @@
 // command started is left, in the group or out of it. Not found: a process
 // that both left the group and cleared its environment (env -i) after its
 // parent ended; and an escaped process that ends by itself before the
-// stage ends stays a zombie of the runner until the runner exits.
+// stage ends stays a zombie of the runner until the runner exits. A
+// process the caller starts itself (a stage plugin) gets the same by a
+// Mark: its value in the process's environment, and Mark.Sweep once the
+// process is stopped.
 //
 // A SIGKILLed runner cannot clean up: the child is started with the
 // parent-death signal SIGKILL (Pdeathsig), so the leader dies with the

@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -95,7 +94,7 @@ type Result struct {
 	Duration time.Duration
 }
 
-// runSeq numbers the runs of this process, for their tags.
+// runSeq numbers the runs (and marks) of this process, for their tags.
 var runSeq atomic.Uint64
 
 // tagKey is the environment variable that marks every process of one Run:
@@ -121,7 +120,7 @@ func Run(ctx context.Context, s Spec) Result {
 		defer stop()
 	}
 
-	tag := strconv.Itoa(os.Getpid()) + "." + strconv.FormatUint(runSeq.Add(1), 10)
+	tag := newTag()
 	cmd, err := s.command(ctx, tag)
 	if err != nil {
 		return Result{StartErr: err, Duration: time.Since(start)}

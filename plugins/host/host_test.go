@@ -33,7 +33,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	for _, name := range []string{"behave", "junk", "proto2", "nohandshake", "noshutdown"} {
+	for _, name := range []string{"behave", "junk", "proto2", "nohandshake", "noshutdown", "escapes"} {
 		bin := filepath.Join(dir, host.Prefix+name)
 		out, err := exec.Command("go", "build", "-o", bin, "github.com/openrunbook/runbook/plugins/internal/testplugin/"+name).CombinedOutput()
 		if err != nil {

@@ -152,6 +152,9 @@ type Plugin struct {
 	stderr *ring
 
 	sha256 string // of the executable, read before the start
+	// mark is in the process's environment, and so its descendants':
+	// Kill ends what it left outside its group by it (proc.Mark).
+	mark proc.Mark
 
 	killOnce sync.Once
 	broken   atomic.Bool
@@ -204,6 +207,8 @@ func Start(ctx context.Context, src Source, opts ...Option) (*Plugin, error) {
 	// cloud credentials stay with it): proc's inherited set, what WithEnv
 	// passes, and go-plugin's own handshake variables (SkipHostEnv below).
 	p.cmd.Env = append(proc.InheritedEnv(), cfg.env...)
+	p.mark = proc.NewMark()
+	p.cmd.Env = append(p.cmd.Env, p.mark.Env())
 	// The SDK's parent watch compares against this, so a host that dies
 	// before the plugin begins watching is still noticed.
 	p.cmd.Env = append(p.cmd.Env, fmt.Sprintf("%s=%d", wire.EnvHostPID, os.Getpid()))
@@ -302,7 +307,9 @@ const (
 //	                      left the group holds them), the pipes are closed
 //	last                  a plugin that exited when asked may have left
 //	                      children: its group is stopped (proc.KillGroup:
-//	                      SIGTERM, SIGKILL after 500ms)
+//	                      SIGTERM, SIGKILL after 500ms); and what it left
+//	                      outside its group (a child that called setsid)
+//	                      is ended by its mark (proc.Mark.Sweep, Linux)
 func (p *Plugin) Kill() {
 	p.killOnce.Do(func() {
 		asked := p.rpc != nil && !p.broken.Load()
@@ -335,6 +342,11 @@ func (p *Plugin) Kill() {
 		if pid := p.Pid(); pid > 0 && !p.g.wasKilled() {
 			// It exited when asked: its children may not have.
 			_ = proc.KillGroup(pid, 500*time.Millisecond)
+		}
+		if pid := p.Pid(); pid > 0 {
+			// What it left outside its group (a child that called setsid),
+			// reparented here since the mark made this process a subreaper.
+			p.mark.Sweep(pid)
 		}
 		p.g.removeSocketDir()
 	})
