@@ -4,6 +4,8 @@ import (
 	"sort"
 
 	"github.com/openrunbook/runbook/chart"
+	"github.com/openrunbook/runbook/plugins/assessment"
+	"github.com/openrunbook/runbook/plugins/label"
 	"github.com/openrunbook/runbook/record"
 )
 
@@ -103,6 +105,12 @@ type Check struct {
 	// NoProjection says the chart projects no verdict rows (result.kind is
 	// not verdict/…): there is nothing to judge.
 	NoProjection bool
+	// Unanswered are the scripts whose last attempt gave no answer
+	// (assessment.ScriptReason: not started, timed out, killed, a failure
+	// the chart did not declare an answer, or an answer of unknown), in
+	// the order they first ran. The rows rest on what those scripts did
+	// not say, so the check is no better than UNKNOWN.
+	Unanswered []Script
 	// Notes are what else made the state no better than it is (Raise).
 	Notes []string
 	m     Mapping
@@ -159,8 +167,43 @@ func Judge(rec *record.Record, m Mapping) Check {
 		c.State = Unknown
 	case rec.Verdicts == nil:
 		c.State, c.NoProjection = Unknown, true
+	default:
+		if c.Unanswered = unanswered(rec.Scripts); len(c.Unanswered) > 0 {
+			c.State = Worse(c.State, Unknown)
+		}
 	}
 	return c
+}
+
+// Script is a script row as a check names it.
+type Script struct {
+	// Path is the row's record path (per-volume~2/df).
+	Path string
+	// Said is how the row says its outcome (label.Row.Said: "completed
+	// with failure, exit 127", "outcome unknown: timed out after 2s").
+	Said string
+}
+
+// unanswered lists the scripts whose last attempt gave no answer. Only the
+// last attempt of a path counts: a retry that recovered is what the rows
+// rest on, and a later attempt's answer replaces an earlier one's failure.
+func unanswered(rows []label.Row) []Script {
+	last := map[string]int{}
+	var order []string
+	for i, r := range rows {
+		if _, seen := last[r.Path]; !seen {
+			order = append(order, r.Path)
+		}
+		last[r.Path] = i
+	}
+	var out []Script
+	for _, path := range order {
+		r := rows[last[path]]
+		if _, bad := assessment.ScriptReason(record.ScriptOf(r)); bad {
+			out = append(out, Script{Path: r.Path, Said: r.Said()})
+		}
+	}
+	return out
 }
 
 // Raise makes the check no better than s, for the reason note (a record

@@ -135,7 +135,7 @@ func clausesOf(s Summary) []clause {
 		}
 	}
 	for _, sc := range s.Scripts {
-		if r, ok := scriptReason(sc); ok {
+		if r, ok := ScriptReason(sc); ok {
 			add(r, scriptClause(r, sc))
 		}
 	}
@@ -279,13 +279,15 @@ const (
 // checked nothing.
 const UnknownAnswer = "unknown"
 
-// scriptReason is the reason a script row gives, if any. A label outside
-// the vocabulary says nothing known about the outcome, so it is
+// ScriptReason is the reason a script row gives, if any: the one rule of
+// which scripts gave no answer to stand on (the standing line and a Nagios
+// check's state, internal/gate, both ask it). A label outside the
+// vocabulary says nothing known about the outcome, so it is
 // script-unknown. A failure whose exit code the chart declared an answer
 // (Answer) is that answer, not a broken script: it gives no reason —
 // unless the answer is UnknownAnswer, the script's own word that it could
 // not tell, which gives script-unknown.
-func scriptReason(sc Script) (Reason, bool) {
+func ScriptReason(sc Script) (Reason, bool) {
 	switch sc.Label {
 	case labelCompleted, labelReportedSuccess, labelReturned:
 		return "", false

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// trialOpsDir is testdata/trialops (the repository root's), absolute: the
+// charts an operator's trial of exec wrote, each holding one finding.
+func trialOpsDir(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("..", "..", "testdata", "trialops"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestBrokenCollectorIsNotOk: a check whose collector gave no answer — not
+// installed (exit 127 from bash), timed out, killed by a signal, a failed
+// pipeline — is UNKNOWN under --format nagios, whatever the rows built on
+// its empty output say, and the output names the script. Before, each was
+// "scripts OK - 1 ok", exit 0: the rows' default branch rested on a
+// command that never answered. A collector that answered is judged by its
+// rows as before, and a retry that recovered is judged by the attempt the
+// answer rests on.
+func TestBrokenCollectorIsNotOk(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(trialOpsDir(t), "nagios-scripts")
+	marker := filepath.Join(t.TempDir(), "tried")
+	cases := []struct {
+		name, collector string
+		code            int
+		first, says     string
+	}{
+		{"not installed", "systemctll --failed", 3, "scripts UNKNOWN - ", "script units completed with failure, exit 127"},
+		{"timed out", "sleep 5", 3, "scripts UNKNOWN - ", "script units outcome unknown: timed out after 300ms"},
+		{"killed", "kill -9 $$", 3, "scripts UNKNOWN - ", "script units reported failure"},
+		{"failed pipeline", "false | cat", 3, "scripts UNKNOWN - ", "script units completed with failure, exit 1:"},
+		{"answered ok", "true", 0, "scripts OK - 1 ok |", ""},
+		{"answered critical", "echo nginx.service", 2, "scripts CRITICAL - 1 critical (systemd) |", ""},
+		{"recovered on retry", "if [ -e " + marker + " ]; then true; else touch " + marker + "; false; fi", 0, "scripts OK - 1 ok |", ""},
+	}
+	for _, tc := range cases {
+		r := runCLI(t, dir, "exec", "chart.yaml", "--format", "nagios", "--input", "collector="+tc.collector, "--input", "timeout=300ms")
+		if r.code != tc.code || !strings.HasPrefix(r.stdout, tc.first) {
+			t.Errorf("%s: exit %d, want %d; stdout:\n%s\nwant it to start %q; stderr: %s", tc.name, r.code, tc.code, r.stdout, tc.first, r.stderr)
+		}
+		if tc.says != "" && !strings.Contains(r.stdout, tc.says) {
+			t.Errorf("%s: the output does not name the script as %q:\n%s", tc.name, tc.says, r.stdout)
+		}
+		if tc.code == 3 && strings.Contains(strings.SplitN(r.stdout, "\n", 2)[0], "|") {
+			t.Errorf("%s: an UNKNOWN check printed perfdata of rows that rest on nothing:\n%s", tc.name, r.stdout)
+		}
+	}
+	if _, err := os.Stat(marker); err != nil {
+		t.Errorf("the retry case never ran its first attempt: %v", err)
+	}
+}
