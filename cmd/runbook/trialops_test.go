@@ -59,3 +59,29 @@ func TestBrokenCollectorIsNotOk(t *testing.T) {
 		t.Errorf("the retry case never ran its first attempt: %v", err)
 	}
 }
+
+// TestRetriedScriptSaysItsRuns: a stage retried after a failure lists each
+// run, the last one too when it completed, and the standing line says the
+// failure once, with how many runs had it and how the last ended. Before,
+// the text said "units: completed with failure, exit 1" alone, for a stage
+// whose value came from a second attempt that completed, and a collector
+// that failed twice was one clause said twice.
+func TestRetriedScriptSaysItsRuns(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(trialOpsDir(t), "nagios-scripts")
+	marker := filepath.Join(t.TempDir(), "tried")
+	recovered := "if [ -e " + marker + " ]; then true; else touch " + marker + "; false; fi"
+	r := runCLI(t, dir, "exec", "chart.yaml", "--input", "collector="+recovered, "--input", "timeout=10s")
+	for _, want := range []string{
+		"  units: run 1 of 2: completed with failure, exit 1\n  units: run 2 of 2: completed\n",
+		`Not sure — script "units" completed with failure, exit 1 (1 of its 2 runs; the last completed).`,
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("recovered: the output does not say %q:\n%s", want, r.stdout)
+		}
+	}
+	r = runCLI(t, dir, "exec", "chart.yaml", "--input", "collector=exit 4", "--input", "timeout=10s")
+	if want := `Not sure — script "units" completed with failure, exit 4 (each of its 2 runs).`; !strings.Contains(r.stdout, want) {
+		t.Errorf("failed twice: the output does not say %q:\n%s", want, r.stdout)
+	}
+}

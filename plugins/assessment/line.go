@@ -134,10 +134,8 @@ func clausesOf(s Summary) []clause {
 			add(PeriodUnknown, stageRef(p.Stage)+" could not say which period its source held")
 		}
 	}
-	for _, sc := range s.Scripts {
-		if r, ok := ScriptReason(sc); ok {
-			add(r, scriptClause(r, sc))
-		}
+	for _, c := range scriptClauses(s.Scripts) {
+		add(c.reason, c.text)
 	}
 	for _, re := range s.RuleErrors {
 		add(RuleError, ruleErrorClause(re))
@@ -301,6 +299,66 @@ func ScriptReason(sc Script) (Reason, bool) {
 		return ScriptFailed, true
 	}
 	return ScriptUnknown, true
+}
+
+// scriptClauses are the clauses of the script rows, one per stage path
+// and distinct outcome, in the order the paths first ran. A path that ran
+// once is its row's clause. A path that ran several times (a retry's
+// attempts, a loop's rounds) says each distinct outcome once, with how
+// many of its runs had it, and, when its last run gave no reason, how
+// that run ended — the run the stage's value is from:
+//
+//	script "poll" completed with failure, exit 1 (each of its 3 runs)
+//	script "flaky" completed with failure, exit 1 (1 of its 2 runs; the last completed)
+func scriptClauses(scripts []Script) []clause {
+	runs := map[string][]Script{}
+	var order []string
+	for _, sc := range scripts {
+		if _, seen := runs[sc.Stage]; !seen {
+			order = append(order, sc.Stage)
+		}
+		runs[sc.Stage] = append(runs[sc.Stage], sc)
+	}
+	var out []clause
+	for _, path := range order {
+		rows := runs[path]
+		var mine []clause
+		count := map[string]int{}
+		for _, sc := range rows {
+			r, ok := ScriptReason(sc)
+			if !ok {
+				continue
+			}
+			text := scriptClause(r, sc)
+			if count[text] == 0 {
+				mine = append(mine, clause{reason: r, text: text})
+			}
+			count[text]++
+		}
+		if len(rows) == 1 {
+			out = append(out, mine...)
+			continue
+		}
+		last := rows[len(rows)-1]
+		var ended string
+		if _, bad := ScriptReason(last); !bad {
+			words := plain(last.Words)
+			if words == "" {
+				words = "was labelled " + quote(last.Label)
+			}
+			ended = "; the last " + words
+		}
+		for _, c := range mine {
+			n := count[c.text]
+			of := strconv.Itoa(n) + " of its " + strconv.Itoa(len(rows)) + " runs"
+			if n == len(rows) {
+				of = "each of its " + strconv.Itoa(n) + " runs"
+			}
+			c.text += " (" + of + ended + ")"
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // scriptClause words a script row with the label's words the caller gave,
