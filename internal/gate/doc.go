@@ -15,7 +15,16 @@
 //	the run failed, was cancelled or paused  UNKNOWN (no finished answer)
 //	the chart projects no verdict rows       UNKNOWN
 //	otherwise                                the worst state over every row,
-//	                                         shown or hidden (none: OK)
+//	                                         shown or hidden (none: OK), and
+//	                                         no better than UNKNOWN when a
+//	                                         script's last run gave no answer
+//	                                         (Check.Unanswered)
+//
+// A script gives no answer when assessment.ScriptReason says so: it could
+// not be started, timed out, was killed, failed with an exit code the chart
+// did not declare an answer (exitCodes:), or answered unknown. The rows
+// built over its output rest on nothing it said (a default branch taken
+// over an empty stdout), which a Nagios plugin says as UNKNOWN.
 //
 // Worst is the monitoring-plugins order (max_state_alt), not the exit
 // code's: OK < UNKNOWN < WARNING < CRITICAL, so one critical row is never
