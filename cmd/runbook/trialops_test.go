@@ -85,3 +85,26 @@ func TestRetriedScriptSaysItsRuns(t *testing.T) {
 		t.Errorf("failed twice: the output does not say %q:\n%s", want, r.stdout)
 	}
 }
+
+// TestKilledScriptNamesTheSignal: a collector killed by a signal (the OOM
+// killer's SIGKILL, here its own kill -9) is said as killed by that signal,
+// in the Scripts list, the standing line and the Nagios check. Before, it
+// was "reported failure" alone, though the record held terminatedBy: an
+// operator could not tell a killed collector from one that said it failed.
+func TestKilledScriptNamesTheSignal(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(trialOpsDir(t), "nagios-scripts")
+	r := runCLI(t, dir, "exec", "chart.yaml", "--input", "collector=kill -9 $$", "--input", "timeout=10s")
+	for _, want := range []string{
+		"  units: run 2 of 2: reported failure, killed by SIGKILL\n",
+		`Not sure — script "units" reported failure, killed by SIGKILL (each of its 2 runs).`,
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("text: the output does not say %q:\n%s", want, r.stdout)
+		}
+	}
+	r = runCLI(t, dir, "exec", "chart.yaml", "--format", "nagios", "--input", "collector=kill -TERM $$", "--input", "timeout=10s")
+	if want := "UNKNOWN: script units reported failure, killed by SIGTERM: the rows rest on no answer of it"; r.code != 3 || !strings.Contains(r.stdout, want) {
+		t.Errorf("nagios: exit %d, want 3, saying %q:\n%s", r.code, want, r.stdout)
+	}
+}

@@ -369,6 +369,9 @@ func scriptClause(r Reason, sc Script) string {
 		ref = "script " + quote(sc.Stage)
 	}
 	words := plain(sc.Words)
+	if words != "" {
+		words += plain(sc.Killed)
+	}
 	if r == ScriptFailed {
 		if words == "" {
 			return ref + " was labelled " + quote(sc.Label)

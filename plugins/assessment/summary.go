@@ -140,6 +140,10 @@ type Script struct {
 	// Cause says why an unknown outcome is unknown, when the runner knew
 	// ("timed out after 2s"); the script-unknown clause adds it.
 	Cause string `json:"cause,omitempty"`
+	// Killed is how the caller words the signal that ended the process,
+	// when one did (", killed by SIGKILL", plugins/label's KilledBy); the
+	// clause adds it after the label's words.
+	Killed string `json:"killed,omitempty"`
 }
 
 // ErroredRule is a decider rule whose predicate errored at run time. It was
