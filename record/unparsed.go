@@ -19,15 +19,15 @@ const ItemUnparsed = "unparsed"
 // /etc/x"); mode is the parse mode. first must be masked already.
 func UnparsedEntry(path, of, mode string, count int, first string) coverage.Entry {
 	what := fmt.Sprintf("%d lines of %s", count, of)
-	them := "them"
+	them, they := "them", "they"
 	if count == 1 {
-		what, them = fmt.Sprintf("1 line of %s", of), "it"
+		what, them, they = fmt.Sprintf("1 line of %s", of), "it", "it"
 	}
 	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
 		Kind: coverage.KindLedger,
 		NotChecked: []coverage.Item{{
 			What: what,
-			Why:  fmt.Sprintf("parse: %s could not read %s, so no value holds what %s said; the first: %s", mode, them, them, first),
+			Why:  fmt.Sprintf("parse: %s could not read %s, so no value holds what %s said; the first: %s", mode, them, they, first),
 			Kind: ItemUnparsed,
 		}},
 	}}
