@@ -16,7 +16,9 @@ import (
 //	numbers  false keeps every value a string
 //
 // A row with fewer fields than columns, or more (without last: rest), is a
-// problem. A header naming a column twice keys the second "NAME_2". With
+// problem; so is a row whose first field ends before the header's first
+// name begins (free's "Mem:"): a column the header does not name, which
+// would key every value one column off. A header naming a column twice keys the second "NAME_2". With
 // last: rest, the header's last column starts where the rows say: the
 // header has as many columns as most rows have fields.
 type columns struct {
@@ -84,6 +86,12 @@ func (p *columns) parse(text string, r *recorder) any {
 	}
 	out := []any{}
 	for _, rw := range rows {
+		if p.names == nil && head != nil {
+			if first, ok := leftOfHeader(rw.s, head.s); ok {
+				r.problem(rw.n, rw.s, fmt.Sprintf("its first field %q lies left of the header's first column %q: the header does not name that column, so every value would be keyed one column off (name every column with names: [...], and the header row is read past)", first, strings.Fields(head.s)[0]))
+				continue
+			}
+		}
 		f := fields(rw.s, len(names), p.rest)
 		if len(f) != len(names) {
 			r.problem(rw.n, rw.s, fmt.Sprintf("%d %s, the table has %d columns%s", len(f), plural(len(f), "field"), len(names), restHint(len(f) > len(names) && !p.rest)))
@@ -96,6 +104,26 @@ func (p *columns) parse(text string, r *recorder) any {
 		out = append(out, obj)
 	}
 	return out
+}
+
+// leftOfHeader says whether row's first field ends before the header's
+// first name begins, and gives that field: a column the header does not
+// name, as free's "Mem:" under "total". Aligned tables right-align numbers
+// under their names (vmstat, ps) or left-align text under them (df), so a
+// named first column always reaches the header's first name. Lines with a
+// tab are not judged: their columns have no one width.
+func leftOfHeader(row, header string) (string, bool) {
+	if strings.ContainsRune(row, '\t') || strings.ContainsRune(header, '\t') {
+		return "", false
+	}
+	start := len(header) - len(strings.TrimLeft(header, " "))
+	t := strings.TrimLeft(row, " ")
+	lead := len(row) - len(t)
+	first, _, _ := strings.Cut(t, " ")
+	if first == "" || lead+len(first) > start {
+		return "", false
+	}
+	return first, true
 }
 
 // headerWidth is how many columns a header of words words has when its
