@@ -89,7 +89,9 @@ killed, a failure its exitCodes: do not declare); bad usage, a chart that does n
 
 --fail-on conditions: not-sure, ask, not-assessed, consistent (the standing),
 check-failed (an answer check failed), verdict=WORD[|WORD…] (a row, shown or
-not, has one of the words); several joined by commas or given again.
+not, has one of the words; a word no row of the chart can have, when every
+verdict stage writes a constant word, is bad usage, exit 2); several joined
+by commas or given again.
 
 Executors: local (default) runs the chart in this process. temporal runs it
 as a Temporal workflow whose commands run on workers (runbook worker) on the
@@ -206,6 +208,15 @@ func (f *execFlags) checkRunFlags() error {
 		return &usageError{err: errors.New("--fail-on with --format nagios: a check's exit code is its state; give one or the other (map verdict words to states with result.nagios in the chart)")}
 	}
 	f.conds = conds
+	return nil
+}
+
+// checkWords refuses, before anything runs, a --fail-on verdict word no
+// row of the chart can have (gate.CheckWords): a gate that can never hold.
+func (f execFlags) checkWords(rb *runbook.Runbook) error {
+	if err := gate.CheckWords(f.conds, rb.Spec()); err != nil {
+		return &usageError{err: err}
+	}
 	return nil
 }
 
@@ -334,6 +345,9 @@ func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.
 	rb, ok := load(path, f.allow, stderr)
 	if !ok {
 		return quietExit(exitUsage)
+	}
+	if err := f.checkWords(rb); err != nil {
+		return err
 	}
 
 	// The record a paused run must leave behind, --record or not.

@@ -108,3 +108,25 @@ func TestKilledScriptNamesTheSignal(t *testing.T) {
 		t.Errorf("nagios: exit %d, want 3, saying %q:\n%s", r.code, want, r.stdout)
 	}
 }
+
+// TestMisspelledFailOnWordIsRefused: --fail-on verdict=WORD for a word no
+// row of the chart can have (every verdict stage writes a constant word) is
+// bad usage, exit 2, before anything runs, with "did you mean"; before, the
+// gate ran, never held, and exited 0 over the very rows it was meant to
+// catch. A word the chart has still gates, and a chart whose verdict words
+// come from the run (an expression) refuses no word.
+func TestMisspelledFailOnWordIsRefused(t *testing.T) {
+	t.Parallel()
+	dir := issue14Dir(t)
+	r := runCLI(t, dir, "exec", "disks/chart.yaml", "--fail-on", "verdict=at-rsik")
+	want := `--fail-on verdict=at-rsik: no row of this chart can have the verdict "at-rsik", so the condition would never hold; did you mean "at-risk"? (its verdict stages write the verdict words at-risk, filling, ok)`
+	if r.code != 2 || !strings.Contains(r.stderr, want) || r.stdout != "" {
+		t.Errorf("misspelled: exit %d, want 2; stderr %q, want it to hold %q; stdout %q", r.code, r.stderr, want, r.stdout)
+	}
+	if r := runCLI(t, dir, "exec", "disks/chart.yaml", "--fail-on", "verdict=filling|at-risk"); r.code != 3 || !strings.Contains(r.stderr, "verdict=filling|at-risk (3 rows)") {
+		t.Errorf("spelled right: exit %d, want 3; stderr %s", r.code, r.stderr)
+	}
+	if r := runCLI(t, dir, "exec", "states/chart.yaml", "--input", "rows=a=ok", "--fail-on", "verdict=whatever"); r.code != 0 {
+		t.Errorf("words from the run: exit %d, want 0; stderr %s", r.code, r.stderr)
+	}
+}
