@@ -13,6 +13,7 @@ import (
 	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/internal/proc"
+	"github.com/openrunbook/runbook/record"
 	"github.com/openrunbook/runbook/rules"
 )
 
@@ -31,8 +32,10 @@ const MaxReadFiles = 1000
 // (proc.DefaultMaxOutput) is withheld as exec output is (content null,
 // `withheld` saying so). A relative path is read from the chart file's
 // folder. A file that does not exist is an outcome: exists is false and
-// content null. A file that exists and cannot be read (a folder,
-// permission denied) fails the stage.
+// content null. A glob that matches no file writes [] and files an
+// absence on the ledger (record.NoMatchEntry): a pattern that found
+// nothing is not a host with nothing to judge. A file that exists and
+// cannot be read (a folder, permission denied) fails the stage.
 func readStage(st *chart.StageSpec) flow.StageFunc {
 	rd := st.Read
 	into := rd.Into
@@ -61,6 +64,11 @@ func readStage(st *chart.StageSpec) flow.StageFunc {
 		if rd.Glob == nil {
 			s.Set(into, rs.readValue(s.Path(), rd, files[0]))
 			return nil
+		}
+		if len(files) == 0 {
+			rs.mu.Lock()
+			rs.ledger = append(rs.ledger, record.NoMatchEntry(s.Path(), pattern))
+			rs.mu.Unlock()
 		}
 		out := make([]any, 0, len(files))
 		for _, f := range files {

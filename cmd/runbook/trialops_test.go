@@ -130,3 +130,23 @@ func TestMisspelledFailOnWordIsRefused(t *testing.T) {
 		t.Errorf("words from the run: exit %d, want 0; stderr %s", r.code, r.stderr)
 	}
 }
+
+// TestGlobMatchingNothingIsNotConsistent: a read: glob that matches no file
+// (a misspelled /sys/class/nett) declares that it looked and found none, so
+// the standing is Not sure (declared-absent) and --fail-on not-sure holds.
+// Before, the empty list ran the foreach over nothing and the run stood
+// "Consistent with the run's record" over a table of no links. A glob that
+// matches stays as it was.
+func TestGlobMatchingNothingIsNotConsistent(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(trialOpsDir(t), "glob")
+	r := runCLI(t, dir, "exec", "chart.yaml", "--input", "pattern=linkz/*/operstate", "--fail-on", "not-sure")
+	want := `Not sure — stage "states" looked for files matching "linkz/*/operstate" and declared it found none.`
+	if r.code != 3 || !strings.Contains(r.stdout, want) {
+		t.Errorf("no match: exit %d, want 3; stdout:\n%s\nwant it to say %q", r.code, r.stdout, want)
+	}
+	r = runCLI(t, dir, "exec", "chart.yaml", "--input", "pattern=links/*/operstate", "--fail-on", "not-sure")
+	if r.code != 0 || !strings.Contains(r.stdout, "| eth0 | ok |") || !strings.Contains(r.stdout, "Consistent with the run's record") {
+		t.Errorf("a match: exit %d, want 0:\n%s", r.code, r.stdout)
+	}
+}
