@@ -83,6 +83,9 @@ func Summary(rec *Record, s Standing) assessment.Summary {
 		// be "consistent with the record" (stopped-early, "stopped").
 		sum.Stopped = assessment.StoppedFailed
 	}
+	if sum.Stopped != "" && rec.Error != nil {
+		sum.StoppedAt = rec.Error.Stage
+	}
 	return sum
 }
 

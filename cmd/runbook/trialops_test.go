@@ -150,3 +150,20 @@ func TestGlobMatchingNothingIsNotConsistent(t *testing.T) {
 		t.Errorf("a match: exit %d, want 0:\n%s", r.code, r.stdout)
 	}
 }
+
+// TestFailedRunNamesItsStageOnStdout: the standing line of a run that
+// failed, timed out or was cancelled names the stage it stopped at, so
+// stdout alone (a cron mail, a CI log that drops stderr) says where.
+// Before, it said "the run failed at a stage before it finished" and only
+// stderr named the stage.
+func TestFailedRunNamesItsStageOnStdout(t *testing.T) {
+	t.Parallel()
+	r := runCLI(t, filepath.Join(trialOpsDir(t), "failed"), "exec", "chart.yaml")
+	if want := `the run failed at stage "facts" before it finished.`; r.code != 1 || !strings.Contains(r.stdout, want) {
+		t.Errorf("failed: exit %d, want 1; stdout:\n%s\nwant it to say %q", r.code, r.stdout, want)
+	}
+	r = runCLI(t, filepath.Join(trialOpsDir(t), "nagios-scripts"), "exec", "chart.yaml", "--input", "collector=sleep 5", "--input", "timeout=10s", "--timeout", "300ms")
+	if want := `the run timed out at stage "units" before it finished.`; r.code != 1 || !strings.Contains(r.stdout, want) {
+		t.Errorf("timed out: exit %d, want 1; stdout:\n%s\nwant it to say %q", r.code, r.stdout, want)
+	}
+}

@@ -140,16 +140,23 @@ func clausesOf(s Summary) []clause {
 	for _, re := range s.RuleErrors {
 		add(RuleError, ruleErrorClause(re))
 	}
+	at := ""
+	if s.StoppedAt != "" {
+		at = " at " + stageRef(s.StoppedAt)
+	}
 	switch s.Stopped {
 	case "":
 	case StoppedCancelled:
-		add(StoppedEarly, "the run was cancelled before it finished")
+		add(StoppedEarly, "the run was cancelled"+at+" before it finished")
 	case StoppedTimedOut:
-		add(StoppedEarly, "the run timed out before it finished")
+		add(StoppedEarly, "the run timed out"+at+" before it finished")
 	case StoppedFailed:
-		add(StoppedEarly, "the run failed at a stage before it finished")
+		if at == "" {
+			at = " at a stage"
+		}
+		add(StoppedEarly, "the run failed"+at+" before it finished")
 	default:
-		add(StoppedEarly, "the run stopped before it finished")
+		add(StoppedEarly, "the run stopped"+at+" before it finished")
 	}
 	for _, c := range s.Checks {
 		switch {

@@ -33,3 +33,23 @@ func TestRepeatedScriptSaidOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestStoppedRunNamesItsStage: a run that stopped names the stage it
+// stopped at when the summary holds one; without one the words are as
+// before.
+func TestStoppedRunNamesItsStage(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ stopped, at, want string }{
+		{StoppedFailed, "facts", `Not sure — the run failed at stage "facts" before it finished.`},
+		{StoppedFailed, "", `Not sure — the run failed at a stage before it finished.`},
+		{StoppedTimedOut, "per~2/probe", `Not sure — the run timed out at stage "per~2/probe" before it finished.`},
+		{StoppedCancelled, "wait", `Not sure — the run was cancelled at stage "wait" before it finished.`},
+		{StoppedCancelled, "", `Not sure — the run was cancelled before it finished.`},
+	}
+	for _, tc := range cases {
+		s := Summary{Runbook: "r", Stopped: tc.stopped, StoppedAt: tc.at, HonestyRan: []string{"label"}}
+		if got := Assess(s).Line; got != tc.want {
+			t.Errorf("%s at %q:\n got %s\nwant %s", tc.stopped, tc.at, got, tc.want)
+		}
+	}
+}

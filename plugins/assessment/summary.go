@@ -37,6 +37,10 @@ type Summary struct {
 	// Stopped is "" for a run that was not stopped, StoppedCancelled or
 	// StoppedTimedOut.
 	Stopped string `json:"stopped,omitempty"`
+	// StoppedAt is the record path of the stage the run stopped at, when
+	// the record names one; the clause names it, so a reader of the line
+	// alone knows where.
+	StoppedAt string `json:"stoppedAt,omitempty"`
 	// Checks are the runbook's declared answer checks (result.checks) and
 	// how each came out.
 	Checks []Check `json:"checks,omitempty"`
