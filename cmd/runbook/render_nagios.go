@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/openrunbook/runbook/internal/gate"
@@ -23,14 +24,15 @@ import (
 // worst state's words; a run with no finished answer (failed, cancelled,
 // paused) says why instead, and prints no perfdata (its counts are of an
 // answer that is not there). A run whose scripts gave no answer
-// (Check.Unanswered) names them first and prints no perfdata either: a
-// graph of its counts would plot rows that rest on nothing. Nagios reads perfdata after the first "|" of
+// (Check.Unanswered), or that left subjects unjudged (Check.Unchecked),
+// names them first and prints no perfdata either: a graph of its counts
+// would plot rows that rest on nothing, or miss the subjects left out. Nagios reads perfdata after the first "|" of
 // the first line and of the long text, so no "|" of outside text reaches
 // the output: it is written "¦".
 func renderNagios(w io.Writer, rec *record.Record, c gate.Check) error {
 	var b strings.Builder
 	b.WriteString(nagiosText(rec.Runbook) + " " + c.State.String() + " - " + nagiosSummary(rec, c))
-	if rec.Status == "completed" && len(c.Words) > 0 && len(c.Unanswered) == 0 {
+	if rec.Status == "completed" && len(c.Words) > 0 && len(c.Unanswered)+len(c.Unchecked) == 0 {
 		b.WriteString(" |")
 		for _, wd := range c.Words {
 			fmt.Fprintf(&b, " %s=%d;;;0", perfLabel(wd.Word), wd.Rows)
@@ -57,6 +59,9 @@ func renderNagios(w io.Writer, rec *record.Record, c gate.Check) error {
 	}
 	for _, u := range c.Unanswered {
 		line(nagiosText("UNKNOWN: script " + u.Path + " " + u.Said + ": the rows rest on no answer of it"))
+	}
+	for _, u := range c.Unchecked {
+		line(nagiosText("UNKNOWN: " + u.Path + " did not check " + u.What + ": " + u.Why))
 	}
 	for _, n := range c.Notes {
 		line(nagiosText(n))
@@ -100,6 +105,16 @@ func nagiosSummary(rec *record.Record, c gate.Check) string {
 			paths[i] = u.Path
 		}
 		parts = append(parts, fmt.Sprintf("%d %s gave no answer (%s)", n, plural(n, "script", "scripts"), subjectsText(paths)))
+	}
+	if len(c.Unchecked) > 0 {
+		var paths []string
+		for _, u := range c.Unchecked {
+			if !slices.Contains(paths, u.Path) {
+				paths = append(paths, u.Path)
+			}
+		}
+		n := len(paths)
+		parts = append(parts, fmt.Sprintf("%d %s did not check everything (%s)", n, plural(n, "stage", "stages"), subjectsText(paths)))
 	}
 	for _, wd := range c.Words {
 		part := fmt.Sprintf("%d %s", wd.Rows, nagiosText(wd.Word))

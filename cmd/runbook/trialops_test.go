@@ -167,3 +167,30 @@ func TestFailedRunNamesItsStageOnStdout(t *testing.T) {
 		t.Errorf("timed out: exit %d, want 1; stdout:\n%s\nwant it to say %q", r.code, r.stdout, want)
 	}
 }
+
+// TestUnjudgedSubjectIsNotOk: under --format nagios, a subject the run
+// never judged — its foreach branch failed and onError: continue went on,
+// it was past maxBranches, or the items were null — leaves the check no
+// better than UNKNOWN, naming the stage and why. Before, "hosts OK - 2 ok"
+// exit 0 over three hosts, one of which was never looked at.
+func TestUnjudgedSubjectIsNotOk(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(trialOpsDir(t), "unchecked")
+	cases := []struct {
+		name, hosts string
+		code        int
+		first, says string
+	}{
+		{"branch failed", `["a", "bad", "c"]`, 3, "hosts UNKNOWN - 1 stage did not check everything (per), 2 ok\n",
+			`UNKNOWN: per did not check its result: it failed at per~1/calc, and onError: continue let the run go on`},
+		{"past maxBranches", `["a", "b", "c", "d", "e"]`, 3, "hosts UNKNOWN - 1 stage did not check everything (per), 3 ok\n",
+			"UNKNOWN: per did not check 2 of its 5 items: they did not run: maxBranches is 3"},
+		{"all judged", `["a", "b"]`, 0, "hosts OK - 2 ok | ok=2;;;0\n", ""},
+	}
+	for _, tc := range cases {
+		r := runCLI(t, dir, "exec", "chart.yaml", "--format", "nagios", "--input", "hosts="+tc.hosts)
+		if r.code != tc.code || !strings.HasPrefix(r.stdout, tc.first) || !strings.Contains(r.stdout, tc.says) {
+			t.Errorf("%s: exit %d, want %d; stdout:\n%s\nwant it to start %q and say %q", tc.name, r.code, tc.code, r.stdout, tc.first, tc.says)
+		}
+	}
+}

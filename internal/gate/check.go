@@ -1,10 +1,12 @@
 package gate
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/plugins/assessment"
+	"github.com/openrunbook/runbook/plugins/coverage"
 	"github.com/openrunbook/runbook/plugins/label"
 	"github.com/openrunbook/runbook/record"
 )
@@ -111,6 +113,12 @@ type Check struct {
 	// the order they first ran. The rows rest on what those scripts did
 	// not say, so the check is no better than UNKNOWN.
 	Unanswered []Script
+	// Unchecked are the ledger's items of subjects the run never judged:
+	// a stage that failed under onError: continue (record.ItemFailed),
+	// foreach items past maxBranches (record.ItemTruncated), a foreach
+	// whose items were null (record.ItemNullItems). The rows say nothing
+	// of those subjects, so the check is no better than UNKNOWN.
+	Unchecked []Unchecked
 	// Notes are what else made the state no better than it is (Raise).
 	Notes []string
 	m     Mapping
@@ -168,11 +176,38 @@ func Judge(rec *record.Record, m Mapping) Check {
 	case rec.Verdicts == nil:
 		c.State, c.NoProjection = Unknown, true
 	default:
-		if c.Unanswered = unanswered(rec.Scripts); len(c.Unanswered) > 0 {
+		c.Unanswered, c.Unchecked = unanswered(rec.Scripts), unchecked(rec.Coverage)
+		if len(c.Unanswered)+len(c.Unchecked) > 0 {
 			c.State = Worse(c.State, Unknown)
 		}
 	}
 	return c
+}
+
+// Unchecked is one ledger item of ground the run did not cover.
+type Unchecked struct {
+	// Path is the stage's record path (per).
+	Path string
+	// What and Why are the item's words ("2 of its 5 items", "they did
+	// not run: maxBranches is 3").
+	What, Why string
+}
+
+// notJudged are the ledger item kinds that leave a subject unjudged.
+var notJudged = []string{record.ItemFailed, record.ItemTruncated, record.ItemNullItems}
+
+// unchecked lists the ledger's items of subjects never judged, in ledger
+// order.
+func unchecked(ledger []coverage.Entry) []Unchecked {
+	var out []Unchecked
+	for _, e := range ledger {
+		for _, it := range e.NotChecked {
+			if slices.Contains(notJudged, it.Kind) {
+				out = append(out, Unchecked{Path: e.Path, What: it.What, Why: it.Why})
+			}
+		}
+	}
+	return out
 }
 
 // Script is a script row as a check names it.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/plugins/assessment"
+	"github.com/openrunbook/runbook/plugins/coverage"
 	"github.com/openrunbook/runbook/plugins/label"
 	"github.com/openrunbook/runbook/record"
 	"github.com/openrunbook/runbook/runbook"
@@ -325,6 +326,42 @@ func TestUnansweredScriptIsNotOk(t *testing.T) {
 		}
 		if c.State != tc.state || !reflect.DeepEqual(paths, tc.paths) {
 			t.Errorf("%s: %v, unanswered %v; want %v, %v", tc.name, c.State, paths, tc.state, tc.paths)
+		}
+	}
+}
+
+// TestUnjudgedItemsAreNotOk: the ledger's items of subjects never judged
+// (a stage failed under onError: continue, items past maxBranches, null
+// items) leave a completed run no better than UNKNOWN; the record's other
+// not-checked items (unparsed lines, declined or dropped rows) and a
+// stage's own declarations do not, and a worse row stays worse.
+func TestUnjudgedItemsAreNotOk(t *testing.T) {
+	t.Parallel()
+	entry := func(kind string) coverage.Entry {
+		return coverage.Entry{Path: "per", Declaration: coverage.Declaration{Kind: coverage.KindLedger,
+			NotChecked: []coverage.Item{{What: "w", Why: "y", Kind: kind}}}}
+	}
+	cases := []struct {
+		kind, verdict string
+		state         State
+	}{
+		{record.ItemFailed, "ok", Unknown},
+		{record.ItemTruncated, "ok", Unknown},
+		{record.ItemNullItems, "ok", Unknown},
+		{record.ItemTruncated, "critical", Critical},
+		{record.ItemUnparsed, "ok", OK},
+		{record.ItemDeclined, "ok", OK},
+		{"", "ok", OK},
+	}
+	for _, tc := range cases {
+		rec := issue14Record(9, [2]string{tc.verdict, "a"})
+		rec.Coverage = []coverage.Entry{entry(tc.kind)}
+		c := Judge(rec, nil)
+		if c.State != tc.state {
+			t.Errorf("%q under a %s row: %v, want %v", tc.kind, tc.verdict, c.State, tc.state)
+		}
+		if judged := tc.state == OK || tc.kind == ""; judged != (len(c.Unchecked) == 0) && tc.verdict == "ok" {
+			t.Errorf("%q: unchecked %+v", tc.kind, c.Unchecked)
 		}
 	}
 }
