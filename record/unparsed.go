@@ -32,3 +32,24 @@ func UnparsedEntry(path, of, mode string, count int, first string) coverage.Entr
 		}},
 	}}
 }
+
+// ItemWithheld is the kind of the not-checked item filed for a stage whose
+// text (a command's output, a file) passed the output cap and was withheld
+// from the scope: no value holds what it said, so a chart's nil-safe
+// reading of it (`out.stdout ?? []`) is of nothing, and the standing
+// cannot be Known or Consistent over it.
+const ItemWithheld = "withheld"
+
+// WithheldEntry is the ledger's entry for a text past the output cap of
+// limit bytes, filed under the stage's path; of names the text ("its
+// output", "the file /var/log/big.log").
+func WithheldEntry(path, of string, limit int) coverage.Entry {
+	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
+		Kind: coverage.KindLedger,
+		NotChecked: []coverage.Item{{
+			What: of,
+			Why:  fmt.Sprintf("it passed the %d-byte cap and was withheld from the scope, so no value holds what it said", limit),
+			Kind: ItemWithheld,
+		}},
+	}}
+}

@@ -32,9 +32,7 @@ func (rs *runState) parsed(path string, spec parse.Spec, text, of string, out ma
 	if res.Problems > 0 {
 		first := rs.mask(res.FirstProblem)
 		out["parseProblems"] = map[string]any{"count": res.Problems, "first": first}
-		rs.mu.Lock()
-		rs.ledger = append(rs.ledger, record.UnparsedEntry(path, of, spec.Mode, res.Problems, first))
-		rs.mu.Unlock()
+		rs.fileLedger(record.UnparsedEntry(path, of, spec.Mode, res.Problems, first))
 		lines := "lines"
 		if res.Problems == 1 {
 			lines = "line"

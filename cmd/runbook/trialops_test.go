@@ -194,3 +194,26 @@ func TestUnjudgedSubjectIsNotOk(t *testing.T) {
 		}
 	}
 }
+
+// TestWithheldOutputIsNotConsistent: a command whose output passed the
+// output cap (withheld from the scope, stdout null) leaves the ledger a
+// not-checked item, so the standing is Not sure and a Nagios check is
+// UNKNOWN. Before, a chart's nil-safe "procs.stdout ?? []" counted no
+// zombie in 200,000 zombie lines: "OK", exit 0, "Consistent with the run's
+// record".
+func TestWithheldOutputIsNotConsistent(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(trialOpsDir(t), "withheld")
+	r := runCLI(t, dir, "exec", "chart.yaml", "--input", "lines=200000")
+	want := `Not sure — stage "procs" did not check its output (it passed the 1048576-byte cap and was withheld from the scope, so no value holds what it said).`
+	if !strings.Contains(r.stdout, want) {
+		t.Errorf("text: stdout\n%s\nwant it to say %q", r.stdout, want)
+	}
+	r = runCLI(t, dir, "exec", "chart.yaml", "--input", "lines=200000", "--format", "nagios")
+	if r.code != 3 || !strings.HasPrefix(r.stdout, "zombies UNKNOWN - 1 stage did not check everything (procs)") {
+		t.Errorf("nagios: exit %d, want 3:\n%s", r.code, r.stdout)
+	}
+	if r := runCLI(t, dir, "exec", "chart.yaml", "--input", "lines=2", "--format", "nagios"); r.code != 2 {
+		t.Errorf("under the cap: exit %d, want 2 (CRITICAL):\n%s", r.code, r.stdout)
+	}
+}

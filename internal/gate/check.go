@@ -116,8 +116,9 @@ type Check struct {
 	// Unchecked are the ledger's items of subjects the run never judged:
 	// a stage that failed under onError: continue (record.ItemFailed),
 	// foreach items past maxBranches (record.ItemTruncated), a foreach
-	// whose items were null (record.ItemNullItems). The rows say nothing
-	// of those subjects, so the check is no better than UNKNOWN.
+	// whose items were null (record.ItemNullItems), a text past the output
+	// cap (record.ItemWithheld). The rows say nothing of those subjects,
+	// so the check is no better than UNKNOWN.
 	Unchecked []Unchecked
 	// Notes are what else made the state no better than it is (Raise).
 	Notes []string
@@ -194,7 +195,7 @@ type Unchecked struct {
 }
 
 // notJudged are the ledger item kinds that leave a subject unjudged.
-var notJudged = []string{record.ItemFailed, record.ItemTruncated, record.ItemNullItems}
+var notJudged = []string{record.ItemFailed, record.ItemTruncated, record.ItemNullItems, record.ItemWithheld}
 
 // unchecked lists the ledger's items of subjects never judged, in ledger
 // order.

@@ -348,6 +348,7 @@ func TestUnjudgedItemsAreNotOk(t *testing.T) {
 		{record.ItemFailed, "ok", Unknown},
 		{record.ItemTruncated, "ok", Unknown},
 		{record.ItemNullItems, "ok", Unknown},
+		{record.ItemWithheld, "ok", Unknown},
 		{record.ItemTruncated, "critical", Critical},
 		{record.ItemUnparsed, "ok", OK},
 		{record.ItemDeclined, "ok", OK},
