@@ -217,3 +217,20 @@ func TestWithheldOutputIsNotConsistent(t *testing.T) {
 		t.Errorf("under the cap: exit %d, want 2 (CRITICAL):\n%s", r.code, r.stdout)
 	}
 }
+
+// TestWhyNotTypoSaysDidYouMean: --why-not with a misspelled branch or
+// stage is an error with "did you mean" and the branches the chart has.
+// Before, it said only `no stage or branch "critcal" in chart scripts`.
+func TestWhyNotTypoSaysDidYouMean(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(trialOpsDir(t), "nagios-scripts")
+	rec := filepath.Join(t.TempDir(), "run.json")
+	if r := runCLI(t, dir, "exec", "chart.yaml", "--input", "collector=true", "--record", rec); r.code != 0 {
+		t.Fatalf("exec: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r := runCLI(t, dir, "explain", rec, "--why-not", "critcal")
+	want := `explain: no stage or branch "critcal" in chart scripts; did you mean "critical"? (its decide branches: critical, ok)`
+	if r.code == 0 || !strings.Contains(r.stderr, want) {
+		t.Errorf("exit %d; stderr %q, want it to hold %q", r.code, r.stderr, want)
+	}
+}
