@@ -16,8 +16,10 @@ import (
 //	numbers  false keeps every value a string
 //
 // A row with fewer fields than columns, or more (without last: rest), is a
-// problem; so is a row whose first field ends before the header's first
-// name begins (free's "Mem:"): a column the header does not name, which
+// problem; so is a header whose last column, under last: rest, would take
+// a name with a run of spaces inside it (ss's "Local Address:Port  Peer
+// Address:Port…": names with spaces no split can tell apart), and a row
+// whose first field ends before the header's first name begins (free's "Mem:"): a column the header does not name, which
 // would key every value one column off. A header naming a column twice keys the second "NAME_2". With
 // last: rest, the header's last column starts where the rows say: the
 // header has as many columns as most rows have fields.
@@ -81,6 +83,9 @@ func (p *columns) parse(text string, r *recorder) any {
 				counts[i] = len(strings.Fields(rw.s))
 			}
 			f = fields(head.s, headerWidth(len(f), counts), true)
+			if last := f[len(f)-1]; strings.Contains(last, "  ") || strings.ContainsRune(last, '\t') {
+				r.problem(head.n, head.s, fmt.Sprintf("the header's last column would be named %q, which spans several of its columns: names with spaces in them (ss's \"Local Address:Port\") are not told apart by spaces, so the rows' keys are not the header's (name every column with names: [...])", last))
+			}
 		}
 		names = unique(f, r, head.n, head.s)
 	}
