@@ -116,6 +116,18 @@ func viewOf(rec *record.Record, opts renderOpts) resultView {
 		for _, m := range meaningsInOrder(vs.Rows, vs.Meanings) {
 			vv.meanings = append(vv.meanings, [2]string{clean(m[0]), clean(m[1])})
 		}
+		ended := map[string]string{"failed": "failed", "cancelled": "was cancelled"}[rec.Status]
+		if ended != "" && vs.RowsTotal == 0 {
+			// "The projected set is empty" would read as nothing found: the
+			// run stopped before it judged anything.
+			vv.table, vv.meanings = "No verdict rows: the run "+ended+" before it wrote any.", nil
+		} else if ended != "" {
+			partial := "the run " + ended + " before it finished: these rows are what it wrote before it stopped"
+			if vv.shown != "" {
+				partial = vv.shown + "; " + partial
+			}
+			vv.shown = partial
+		}
 		v.verdicts = vv
 	}
 	for _, e := range rec.Coverage {

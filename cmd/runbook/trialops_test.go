@@ -234,3 +234,24 @@ func TestWhyNotTypoSaysDidYouMean(t *testing.T) {
 		t.Errorf("exit %d; stderr %q, want it to hold %q", r.code, r.stderr, want)
 	}
 }
+
+// TestStoppedRunTableSaysItStopped: the text of a run that failed or was
+// cancelled says its table is what the run wrote before it stopped, and a
+// run that stopped before any row says that, not "The projected set is
+// empty: the run produced no verdict rows" — which reads as nothing found
+// — followed by the meanings of words no row has.
+func TestStoppedRunTableSaysItStopped(t *testing.T) {
+	t.Parallel()
+	r := runCLI(t, filepath.Join(trialOpsDir(t), "failed"), "exec", "chart.yaml")
+	if want := "No verdict rows: the run failed before it wrote any.\n"; !strings.HasPrefix(r.stdout, want) || strings.Contains(r.stdout, "projected set is empty") {
+		t.Errorf("failed before a row:\n%s\nwant it to start %q", r.stdout, want)
+	}
+	r = runCLI(t, filepath.Join(trialOpsDir(t), "unchecked"), "exec", "chart.yaml", "--input", `hosts=["a"]`, "--timeout", "1ns")
+	if want := "No verdict rows: the run was cancelled before it wrote any.\n"; !strings.HasPrefix(r.stdout, want) {
+		t.Errorf("timed out before a row:\n%s\nwant it to start %q", r.stdout, want)
+	}
+	r = runCLI(t, issue14Dir(t), "exec", "failed/chart.yaml")
+	if want := "| disk-0 | critical |\nthe run failed before it finished: these rows are what it wrote before it stopped\n"; !strings.Contains(r.stdout, want) {
+		t.Errorf("failed after a row:\n%s\nwant it to hold %q", r.stdout, want)
+	}
+}
