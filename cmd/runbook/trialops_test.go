@@ -255,3 +255,28 @@ func TestStoppedRunTableSaysItStopped(t *testing.T) {
 		t.Errorf("failed after a row:\n%s\nwant it to hold %q", r.stdout, want)
 	}
 }
+
+// TestExplainKeyTypoSaysDidYouMean: explain of a key path with a misspelled
+// member names the nearest member the value has, and one past a list's end
+// says how long the list is; a misspelled root key names the nearest key.
+// Before, "units.stdot" said only "units (written by units#0) has no
+// .stdot".
+func TestExplainKeyTypoSaysDidYouMean(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(trialOpsDir(t), "nagios-scripts")
+	rec := filepath.Join(t.TempDir(), "run.json")
+	if r := runCLI(t, dir, "exec", "chart.yaml", "--input", "collector=true", "--record", rec); r.code != 0 {
+		t.Fatalf("exec: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for key, want := range map[string]string{
+		"units.stdot":  `has no .stdot; did you mean "stdout"?`,
+		"verdicts[3]":  "has no [3]; verdicts has 1 item",
+		"unit.stdout":  `"unit" was never written and is not an input (as of commit`,
+		"unitz.stdout": `did you mean "units"?`,
+	} {
+		r := runCLI(t, dir, "explain", rec, key)
+		if r.code == 0 || !strings.Contains(r.stderr, want) {
+			t.Errorf("%s: exit %d; stderr %q, want it to hold %q", key, r.code, r.stderr, want)
+		}
+	}
+}
