@@ -66,7 +66,7 @@ func readStage(st *chart.StageSpec) flow.StageFunc {
 			return nil
 		}
 		if len(files) == 0 {
-			rs.fileLedger(record.NoMatchEntry(s.Path(), pattern))
+			rs.fileLedger(record.NoMatchEntry(s.Path(), rs.mask(pattern))) // a pattern may hold a secret
 		}
 		out := make([]any, 0, len(files))
 		for _, f := range files {
@@ -171,7 +171,7 @@ func (rs *runState) readValue(path string, rd *chart.ReadSpec, f ReadFile) map[s
 	out["exists"] = true
 	if len(f.Content) > proc.DefaultMaxOutput {
 		out["withheld"] = fmt.Sprintf("the file passed the %d-byte cap and was withheld from the scope", proc.DefaultMaxOutput)
-		rs.fileLedger(record.WithheldEntry(path, "the file "+f.Path, proc.DefaultMaxOutput))
+		rs.fileLedger(record.WithheldEntry(path, "the file "+rs.mask(f.Path), proc.DefaultMaxOutput))
 		return out
 	}
 	out["content"] = rs.parsed(path, rd.Parse, proc.Text(f.Content), "the file "+f.Path, out)

@@ -280,3 +280,35 @@ func TestExplainKeyTypoSaysDidYouMean(t *testing.T) {
 		}
 	}
 }
+
+// TestNoMatchPatternMasksItsSecret: the absence a glob that matched
+// nothing declares names its pattern with every secret masked, in the
+// text, the JSON and the saved record (the absence is this branch's own;
+// its first form wrote a secret read into the pattern as it was); so does
+// the not-checked item of a file whose path holds a secret and whose lines
+// the parse could not read, which before wrote "1 line of the file
+// d-hunter2-sekrit/f" to stdout and the record.
+func TestNoMatchPatternMasksItsSecret(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(trialOpsDir(t), "secret-glob")
+	tmp := t.TempDir()
+	inputs, rec := filepath.Join(tmp, "in.json"), filepath.Join(tmp, "run.json")
+	if err := os.WriteFile(inputs, []byte(`{"token": "hunter2-sekrit"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range []string{"text", "json"} {
+		r := runCLI(t, dir, "exec", "chart.yaml", "--inputs", inputs, "--format", format, "--record", rec)
+		saved, err := os.ReadFile(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for where, text := range map[string]string{"stdout": r.stdout, "stderr": r.stderr, "record": string(saved)} {
+			if strings.Contains(text, "hunter2") {
+				t.Errorf("%s: the secret is in %s:\n%s", format, where, text)
+			}
+		}
+		if !strings.Contains(r.stdout, `nothing-***/*`) || !strings.Contains(r.stdout, `1 line of the file d-***/f`) {
+			t.Errorf("%s: the absence and the unread line do not name the masked paths:\n%s", format, r.stdout)
+		}
+	}
+}
