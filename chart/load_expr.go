@@ -89,6 +89,8 @@ func (l *loader) compile(e entry, stage, what string) (*rules.Expr, string, bool
 	hint := ""
 	if looksLikeProse(src) {
 		hint = ` (a literal string is quoted inside the expression: '"` + strings.TrimSpace(src) + `"')`
+	} else if fixed, ok := parenthesizeClosureMap(src); ok && ce.Msg == `unexpected token Operator(":")` {
+		hint = " (a map literal as a closure's body is read as the closure's braces: wrap it in parentheses, as in " + fixed + ")"
 	}
 	l.errf(l.exprPos(e, ce), stage, "%s: expression %q does not compile: %s%s", what, src, ce.Msg, hint)
 	return nil, src, false
@@ -149,6 +151,44 @@ func (l *loader) blockIndent(first int) int {
 		return len(s) - len(strings.TrimLeft(s, " "))
 	}
 	return 0
+}
+
+// parenthesizeClosureMap is src with its first map literal that is a call's
+// later argument (`, {`) wrapped in parentheses, as expr needs it to be a
+// closure's body: map(xs, {a: #}) → map(xs, ({a: #})). ok is false when
+// there is no such literal or its braces do not close.
+func parenthesizeClosureMap(src string) (string, bool) {
+	open := -1
+	for i := strings.Index(src, ","); i >= 0 && i < len(src); {
+		j := i + 1
+		for j < len(src) && src[j] == ' ' {
+			j++
+		}
+		if j < len(src) && src[j] == '{' {
+			open = j
+			break
+		}
+		next := strings.Index(src[i+1:], ",")
+		if next < 0 {
+			break
+		}
+		i += 1 + next
+	}
+	if open < 0 {
+		return "", false
+	}
+	depth := 0
+	for k := open; k < len(src); k++ {
+		switch src[k] {
+		case '{':
+			depth++
+		case '}':
+			if depth--; depth == 0 {
+				return src[:open] + "(" + src[open:k+1] + ")" + src[k+1:], true
+			}
+		}
+	}
+	return "", false
 }
 
 // looksLikeProse reports an expression that reads as words, not code

@@ -261,11 +261,11 @@ func (e *Explainer) Key(key string, at int) (*Explanation, error) {
 	if !ok {
 		v, in := e.log.Inputs[root]
 		if !in {
-			return nil, fmt.Errorf("explain: %q was never written and is not an input (as of commit %d)", root, at)
+			return nil, fmt.Errorf("explain: %q was never written and is not an input (as of commit %d)%s", root, at, rootHint(root, state, e.log.Inputs))
 		}
 		val, vok := valueAt(v, path)
 		if !vok {
-			return nil, fmt.Errorf("explain: %q: input %s has no %s", key, root, pathString(path))
+			return nil, fmt.Errorf("explain: %q: input %s has no %s%s", key, root, pathString(path), pathHint(root, v, path))
 		}
 		ex.Value = val
 		ex.Root = &CauseNode{Kind: NodeInput, Rel: RelWrote, Key: key, Value: val, Index: -1, Input: e.inputs[root]}
@@ -282,7 +282,7 @@ func (e *Explainer) Key(key string, at int) (*Explanation, error) {
 	}
 	val, vok := valueAt(wr.Value, path)
 	if !vok {
-		return nil, fmt.Errorf("explain: %q: %s (written by %s) has no %s", key, root, c.Path, pathString(path))
+		return nil, fmt.Errorf("explain: %q: %s (written by %s) has no %s%s", key, root, c.Path, pathString(path), pathHint(root, wr.Value, path))
 	}
 	ex.Value = val
 	if len(path) > 0 {

@@ -2,8 +2,11 @@ package flow
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/openrunbook/runbook/internal/suggest"
 )
 
 // splitKey splits `verdicts[3].verdict` into the scope key and the path
@@ -86,6 +89,68 @@ func pathString(path []any) string {
 		}
 	}
 	return b.String()
+}
+
+// pathHint says what v has where path first leaves it: the nearest member
+// of the object there ("; did you mean \"stdout\"?"), or the length of
+// the list ("; verdicts has 1 item"); "" when it can say neither. root
+// names v.
+func pathHint(root string, v any, path []any) string {
+	at := root
+	for _, p := range path {
+		switch k := p.(type) {
+		case int:
+			l, ok := v.([]any)
+			if !ok {
+				return ""
+			}
+			if k < 0 || k >= len(l) {
+				items := "items"
+				if len(l) == 1 {
+					items = "item"
+				}
+				return fmt.Sprintf("; %s has %d %s", at, len(l), items)
+			}
+			v = l[k]
+		case string:
+			m, ok := v.(map[string]any)
+			if !ok {
+				return ""
+			}
+			next, ok := m[k]
+			if !ok {
+				keys := make([]string, 0, len(m))
+				for name := range m {
+					keys = append(keys, name)
+				}
+				slices.Sort(keys)
+				if near := suggest.Nearest(k, keys); near != "" {
+					return fmt.Sprintf("; did you mean %q?", near)
+				}
+				return ""
+			}
+			v = next
+		}
+		at += pathString([]any{p})
+	}
+	return ""
+}
+
+// rootHint is "; did you mean \"units\"?" for a root key nothing wrote,
+// over the state's keys and the run's inputs.
+func rootHint(root string, state map[string]any, inputs map[string]any) string {
+	keys := make([]string, 0, len(state)+len(inputs))
+	for k := range state {
+		keys = append(keys, k)
+	}
+	for k := range inputs {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	if near := suggest.Nearest(root, slices.Compact(keys)); near != "" {
+		return fmt.Sprintf("; did you mean %q?", near)
+	}
+	return ""
 }
 
 // valueAt follows path into v. Maps may be map[string]any or carry their

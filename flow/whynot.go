@@ -174,9 +174,9 @@ func (e *Explainer) WhyNot(target string) (*WhyNot, error) {
 		e.whyNotFromLog(wn, id, want)
 		return wn, nil
 	}
-	routes, isBranch := e.routesTo(id)
+	routes, isBranch, known := e.routesTo(id)
 	if len(routes) == 0 {
-		return nil, fmt.Errorf("explain: no stage or branch %q in chart %s", id, e.st.Name)
+		return nil, noSuchTarget(id, e.st.Name, known)
 	}
 	wants := make([][]ScopeStep, len(routes))
 	if len(want) > 0 {
@@ -519,7 +519,7 @@ func (e *Explainer) notReached(n *NodeInfo, s []ScopeStep) NotRun {
 
 // routesTo finds the static ways down to a stage id (or name), or failing
 // that to a decide or select with a branch of that name.
-func (e *Explainer) routesTo(id string) ([][]routeStep, bool) {
+func (e *Explainer) routesTo(id string) (routes [][]routeStep, isBranch bool, known targets) {
 	var byID, byName, byBranch [][]routeStep
 	var walk func(s *Structure, prefix []routeStep)
 	walk = func(s *Structure, prefix []routeStep) {
@@ -528,6 +528,10 @@ func (e *Explainer) routesTo(id string) ([][]routeStep, bool) {
 			var visit func(n *NodeInfo, pre []routeStep)
 			visit = func(n *NodeInfo, pre []routeStep) {
 				here := append(slices.Clip(pre), routeStep{node: n})
+				known.stages = append(known.stages, n.ID)
+				if n.Name != "" && n.Name != n.ID {
+					known.stages = append(known.stages, n.Name)
+				}
 				if n.ID == id {
 					byID = append(byID, here)
 				} else if n.Name == id {
@@ -535,6 +539,9 @@ func (e *Explainer) routesTo(id string) ([][]routeStep, bool) {
 				}
 				for b := range n.Branches {
 					br := &n.Branches[b]
+					if n.Kind == KindDecide || n.Kind == KindSelect {
+						known.branches = append(known.branches, br.Name)
+					}
 					if br.Name == id && (n.Kind == KindDecide || n.Kind == KindSelect) {
 						byBranch = append(byBranch, append(slices.Clip(pre), routeStep{node: n, branch: br.Name}))
 					}
@@ -556,11 +563,31 @@ func (e *Explainer) routesTo(id string) ([][]routeStep, bool) {
 	walk(e.st, nil)
 	switch {
 	case len(byID) > 0:
-		return byID, false
+		return byID, false, known
 	case len(byName) > 0:
-		return byName, false
+		return byName, false, known
 	}
-	return byBranch, len(byBranch) > 0
+	return byBranch, len(byBranch) > 0, known
+}
+
+// targets are the words --why-not may name in a chart: its stages' ids and
+// names, and its decide and select branches' names, in chart order.
+type targets struct{ stages, branches []string }
+
+// noSuchTarget is the error for a target the chart does not have: the
+// nearest word it has, and its branches (what --why-not is mostly asked
+// of), so a misspelled "critcal" is one look from "critical".
+func noSuchTarget(id, chart string, known targets) error {
+	msg := fmt.Sprintf("explain: no stage or branch %q in chart %s", id, chart)
+	if near := suggest.Nearest(id, append(slices.Clone(known.branches), known.stages...)); near != "" {
+		msg += fmt.Sprintf("; did you mean %q?", near)
+	}
+	if len(known.branches) > 0 {
+		bs := slices.Clone(known.branches)
+		slices.Sort(bs)
+		msg += " (its decide branches: " + strings.Join(slices.Compact(bs), ", ") + ")"
+	}
+	return errors.New(msg)
 }
 
 // whyNotFromLog answers without the chart's structure: what ran, or the

@@ -11,6 +11,7 @@ import (
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/plugins/assessment"
 	"github.com/openrunbook/runbook/plugins/coverage"
+	"github.com/openrunbook/runbook/plugins/label"
 	"github.com/openrunbook/runbook/rules"
 )
 
@@ -68,7 +69,7 @@ func Summary(rec *Record, s Standing) assessment.Summary {
 		}
 	}
 	for _, r := range rec.Scripts {
-		sum.Scripts = append(sum.Scripts, assessment.Script{Stage: r.Path, Label: string(r.Label), Words: r.Words, Answer: r.Answer, Cause: r.Cause})
+		sum.Scripts = append(sum.Scripts, ScriptOf(r))
 	}
 	sum.RuleErrors = RuleErrors(rec)
 	switch s.Flow.Status {
@@ -82,7 +83,21 @@ func Summary(rec *Record, s Standing) assessment.Summary {
 		// be "consistent with the record" (stopped-early, "stopped").
 		sum.Stopped = assessment.StoppedFailed
 	}
+	if sum.Stopped != "" && rec.Error != nil {
+		sum.StoppedAt = rec.Error.Stage
+	}
 	return sum
+}
+
+// ScriptOf is a script row as the assessment reads it: the standing
+// line's scripts and a check's unanswered ones (internal/gate) are judged
+// by assessment.ScriptReason over this one reading.
+func ScriptOf(r label.Row) assessment.Script {
+	sc := assessment.Script{Stage: r.Path, Label: string(r.Label), Words: r.Words, Answer: r.Answer, Cause: r.Cause}
+	if r.Facts != nil && r.Facts.TerminatedBy != "" {
+		sc.Killed = label.KilledBy(r.Facts.TerminatedBy)
+	}
+	return sc
 }
 
 // RuleErrors lists the decider rules whose predicate errored in this run,

@@ -19,16 +19,37 @@ const ItemUnparsed = "unparsed"
 // /etc/x"); mode is the parse mode. first must be masked already.
 func UnparsedEntry(path, of, mode string, count int, first string) coverage.Entry {
 	what := fmt.Sprintf("%d lines of %s", count, of)
-	them := "them"
+	them, they := "them", "they"
 	if count == 1 {
-		what, them = fmt.Sprintf("1 line of %s", of), "it"
+		what, them, they = fmt.Sprintf("1 line of %s", of), "it", "it"
 	}
 	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
 		Kind: coverage.KindLedger,
 		NotChecked: []coverage.Item{{
 			What: what,
-			Why:  fmt.Sprintf("parse: %s could not read %s, so no value holds what %s said; the first: %s", mode, them, them, first),
+			Why:  fmt.Sprintf("parse: %s could not read %s, so no value holds what %s said; the first: %s", mode, them, they, first),
 			Kind: ItemUnparsed,
+		}},
+	}}
+}
+
+// ItemWithheld is the kind of the not-checked item filed for a stage whose
+// text (a command's output, a file) passed the output cap and was withheld
+// from the scope: no value holds what it said, so a chart's nil-safe
+// reading of it (`out.stdout ?? []`) is of nothing, and the standing
+// cannot be Known or Consistent over it.
+const ItemWithheld = "withheld"
+
+// WithheldEntry is the ledger's entry for a text past the output cap of
+// limit bytes, filed under the stage's path; of names the text ("its
+// output", "the file /var/log/big.log").
+func WithheldEntry(path, of string, limit int) coverage.Entry {
+	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
+		Kind: coverage.KindLedger,
+		NotChecked: []coverage.Item{{
+			What: of,
+			Why:  fmt.Sprintf("it passed the %d-byte cap and was withheld from the scope, so no value holds what it said", limit),
+			Kind: ItemWithheld,
 		}},
 	}}
 }

@@ -193,7 +193,8 @@ func retryOn(on []string, row label.Row, res proc.Result) bool {
 
 // execValue is what `into` receives. Parsed stdout is the stage's result:
 // it passes through coverage (served form in the scope, declarations on the
-// ledger). A result over the output cap is withheld from the scope.
+// ledger). A result over the output cap is withheld from the scope, and
+// the ledger says so (record.WithheldEntry).
 func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, row label.Row) map[string]any {
 	out := map[string]any{
 		"stdout":     nil,
@@ -217,6 +218,7 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 	}
 	if res.Truncated {
 		out["withheld"] = fmt.Sprintf("the output passed the %d-byte cap and was withheld from the scope", proc.DefaultMaxOutput)
+		rs.fileLedger(record.WithheldEntry(path, "its output", proc.DefaultMaxOutput))
 		return out
 	}
 	out["stderr"] = proc.Text(res.Stderr)

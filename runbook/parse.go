@@ -30,11 +30,10 @@ func (rs *runState) parsed(path string, spec parse.Spec, text, of string, out ma
 	}
 	v := res.Value
 	if res.Problems > 0 {
-		first := rs.mask(res.FirstProblem)
+		// of names a file by its path, which a secret may be part of.
+		first, of := rs.mask(res.FirstProblem), rs.mask(of)
 		out["parseProblems"] = map[string]any{"count": res.Problems, "first": first}
-		rs.mu.Lock()
-		rs.ledger = append(rs.ledger, record.UnparsedEntry(path, of, spec.Mode, res.Problems, first))
-		rs.mu.Unlock()
+		rs.fileLedger(record.UnparsedEntry(path, of, spec.Mode, res.Problems, first))
 		lines := "lines"
 		if res.Problems == 1 {
 			lines = "line"

@@ -13,6 +13,7 @@ import (
 	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/internal/proc"
+	"github.com/openrunbook/runbook/record"
 	"github.com/openrunbook/runbook/rules"
 )
 
@@ -31,8 +32,10 @@ const MaxReadFiles = 1000
 // (proc.DefaultMaxOutput) is withheld as exec output is (content null,
 // `withheld` saying so). A relative path is read from the chart file's
 // folder. A file that does not exist is an outcome: exists is false and
-// content null. A file that exists and cannot be read (a folder,
-// permission denied) fails the stage.
+// content null. A glob that matches no file writes [] and files an
+// absence on the ledger (record.NoMatchEntry): a pattern that found
+// nothing is not a host with nothing to judge. A file that exists and
+// cannot be read (a folder, permission denied) fails the stage.
 func readStage(st *chart.StageSpec) flow.StageFunc {
 	rd := st.Read
 	into := rd.Into
@@ -61,6 +64,9 @@ func readStage(st *chart.StageSpec) flow.StageFunc {
 		if rd.Glob == nil {
 			s.Set(into, rs.readValue(s.Path(), rd, files[0]))
 			return nil
+		}
+		if len(files) == 0 {
+			rs.fileLedger(record.NoMatchEntry(s.Path(), rs.mask(pattern))) // a pattern may hold a secret
 		}
 		out := make([]any, 0, len(files))
 		for _, f := range files {
@@ -165,6 +171,7 @@ func (rs *runState) readValue(path string, rd *chart.ReadSpec, f ReadFile) map[s
 	out["exists"] = true
 	if len(f.Content) > proc.DefaultMaxOutput {
 		out["withheld"] = fmt.Sprintf("the file passed the %d-byte cap and was withheld from the scope", proc.DefaultMaxOutput)
+		rs.fileLedger(record.WithheldEntry(path, "the file "+rs.mask(f.Path), proc.DefaultMaxOutput))
 		return out
 	}
 	out["content"] = rs.parsed(path, rd.Parse, proc.Text(f.Content), "the file "+f.Path, out)

@@ -103,6 +103,15 @@ func (rs *runState) result(path string, v any) any {
 	return r.Value
 }
 
+// fileLedger adds an entry the run itself files (unparsed lines, a
+// withheld text, a glob that matched nothing) to the coverage ledger;
+// branches run at once, so under the lock.
+func (rs *runState) fileLedger(e coverage.Entry) {
+	rs.mu.Lock()
+	rs.ledger = append(rs.ledger, e)
+	rs.mu.Unlock()
+}
+
 func (rs *runState) warn(path, msg string) {
 	rs.mu.Lock()
 	rs.warnings = append(rs.warnings, pathed{path, msg})

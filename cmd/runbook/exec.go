@@ -83,12 +83,16 @@ written (the result is still printed), 2 bad usage, a chart that does not load
 or bad inputs, 3 the run completed (or paused) and a --fail-on condition holds,
 130 interrupted (the partial record is still written when --record was given).
 With --format nagios the exit code is the check's state: 0 OK, 1 WARNING,
-2 CRITICAL, 3 UNKNOWN (a run that failed, was cancelled or paused is UNKNOWN);
-bad usage, a chart that does not load and bad inputs still exit 2.
+2 CRITICAL, 3 UNKNOWN (a run that failed, was cancelled or paused is UNKNOWN,
+and so, at least, is one whose script gave no answer: not found, timed out,
+killed, a failure its exitCodes: do not declare; or that left a subject
+unjudged: onError: continue past a failure, items past maxBranches); bad usage, a chart that does not load and bad inputs still exit 2.
 
 --fail-on conditions: not-sure, ask, not-assessed, consistent (the standing),
 check-failed (an answer check failed), verdict=WORD[|WORD…] (a row, shown or
-not, has one of the words); several joined by commas or given again.
+not, has one of the words; a word no row of the chart can have, when every
+verdict stage writes a constant word, is bad usage, exit 2); several joined
+by commas or given again.
 
 Executors: local (default) runs the chart in this process. temporal runs it
 as a Temporal workflow whose commands run on workers (runbook worker) on the
@@ -205,6 +209,15 @@ func (f *execFlags) checkRunFlags() error {
 		return &usageError{err: errors.New("--fail-on with --format nagios: a check's exit code is its state; give one or the other (map verdict words to states with result.nagios in the chart)")}
 	}
 	f.conds = conds
+	return nil
+}
+
+// checkWords refuses, before anything runs, a --fail-on verdict word no
+// row of the chart can have (gate.CheckWords): a gate that can never hold.
+func (f execFlags) checkWords(rb *runbook.Runbook) error {
+	if err := gate.CheckWords(f.conds, rb.Spec()); err != nil {
+		return &usageError{err: err}
+	}
 	return nil
 }
 
@@ -333,6 +346,9 @@ func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.
 	rb, ok := load(path, f.allow, stderr)
 	if !ok {
 		return quietExit(exitUsage)
+	}
+	if err := f.checkWords(rb); err != nil {
+		return err
 	}
 
 	// The record a paused run must leave behind, --record or not.

@@ -116,6 +116,18 @@ func viewOf(rec *record.Record, opts renderOpts) resultView {
 		for _, m := range meaningsInOrder(vs.Rows, vs.Meanings) {
 			vv.meanings = append(vv.meanings, [2]string{clean(m[0]), clean(m[1])})
 		}
+		ended := map[string]string{"failed": "failed", "cancelled": "was cancelled"}[rec.Status]
+		if ended != "" && vs.RowsTotal == 0 {
+			// "The projected set is empty" would read as nothing found: the
+			// run stopped before it judged anything.
+			vv.table, vv.meanings = "No verdict rows: the run "+ended+" before it wrote any.", nil
+		} else if ended != "" {
+			partial := "the run " + ended + " before it finished: these rows are what it wrote before it stopped"
+			if vv.shown != "" {
+				partial = vv.shown + "; " + partial
+			}
+			vv.shown = partial
+		}
 		v.verdicts = vv
 	}
 	for _, e := range rec.Coverage {
@@ -133,15 +145,34 @@ func viewOf(rec *record.Record, opts renderOpts) resultView {
 				t.MaxBranches, t.Items, t.MaxBranches, t.Items-t.MaxBranches),
 		})
 	}
+	// A path that ran several times (a retry's attempts, a loop's rounds)
+	// numbers its runs, and its last run is listed even when it completed:
+	// the stage's value is that run's, and a failure listed alone would read
+	// as the script's end. The stderr shown is the stage's value's, so it
+	// goes under the last run only.
+	runs, seen, listed := map[string]int{}, map[string]int{}, map[string]bool{}
 	for _, row := range rec.Scripts {
-		if row.Label == label.Completed {
+		runs[row.Path]++
+	}
+	for _, row := range rec.Scripts {
+		seen[row.Path]++
+		n, i := runs[row.Path], seen[row.Path]
+		if row.Label == label.Completed && (i < n || !listed[row.Path]) {
 			continue
 		}
-		tail := stderrTail(rec.State, opts.scriptInto[row.Path])
-		for i, l := range tail {
-			tail[i] = clean(l)
+		listed[row.Path] = true
+		words := clean(row.Said())
+		var tail []string
+		if i == n {
+			tail = stderrTail(rec.State, opts.scriptInto[row.Path])
+			for i, l := range tail {
+				tail[i] = clean(l)
+			}
 		}
-		v.scripts = append(v.scripts, scriptView{path: clean(row.Path), words: clean(row.Said()), answered: row.Answered(), stderr: tail})
+		if n > 1 {
+			words = fmt.Sprintf("run %d of %d: %s", i, n, words)
+		}
+		v.scripts = append(v.scripts, scriptView{path: clean(row.Path), words: words, answered: row.Answered() || row.Label == label.Completed, stderr: tail})
 	}
 	for _, e := range record.RuleErrors(rec) {
 		e.Decider, e.Label, e.Err = clean(e.Decider), clean(e.Label), clean(e.Err)

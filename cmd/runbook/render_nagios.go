@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/openrunbook/runbook/internal/gate"
@@ -15,19 +16,23 @@ import (
 //	NAME STATE - SUMMARY | word=count;;;0 …      the first line
 //	STATE SUBJECT: VERDICT (column: cell, …)      one line per shown row
 //	N of M rows shown                             when capped
-//	UNKNOWN: …                                    words nothing maps, notes
+//	UNKNOWN: …                                    words nothing maps, notes,
+//	                                              scripts that gave no answer
 //	the standing line                             when the record says it
 //
 // SUMMARY counts the verdicts worst first and names the subjects of the
 // worst state's words; a run with no finished answer (failed, cancelled,
 // paused) says why instead, and prints no perfdata (its counts are of an
-// answer that is not there). Nagios reads perfdata after the first "|" of
+// answer that is not there). A run whose scripts gave no answer
+// (Check.Unanswered), or that left subjects unjudged (Check.Unchecked),
+// names them first and prints no perfdata either: a graph of its counts
+// would plot rows that rest on nothing, or miss the subjects left out. Nagios reads perfdata after the first "|" of
 // the first line and of the long text, so no "|" of outside text reaches
 // the output: it is written "¦".
 func renderNagios(w io.Writer, rec *record.Record, c gate.Check) error {
 	var b strings.Builder
 	b.WriteString(nagiosText(rec.Runbook) + " " + c.State.String() + " - " + nagiosSummary(rec, c))
-	if rec.Status == "completed" && len(c.Words) > 0 {
+	if rec.Status == "completed" && len(c.Words) > 0 && len(c.Unanswered)+len(c.Unchecked) == 0 {
 		b.WriteString(" |")
 		for _, wd := range c.Words {
 			fmt.Fprintf(&b, " %s=%d;;;0", perfLabel(wd.Word), wd.Rows)
@@ -51,6 +56,12 @@ func renderNagios(w io.Writer, rec *record.Record, c gate.Check) error {
 		line(fmt.Sprintf("UNKNOWN: %s %s %s no check state (map %s under result.nagios, or use the words ok, warning, critical, unknown)",
 			plural(len(c.Unmapped), "verdict", "verdicts"), nagiosText(strings.Join(c.Unmapped, ", ")),
 			plural(len(c.Unmapped), "has", "have"), plural(len(c.Unmapped), "it", "them")))
+	}
+	for _, u := range c.Unanswered {
+		line(nagiosText("UNKNOWN: script " + u.Path + " " + u.Said + ": the rows rest on no answer of it"))
+	}
+	for _, u := range c.Unchecked {
+		line(nagiosText("UNKNOWN: " + u.Path + " did not check " + u.What + ": " + u.Why))
 	}
 	for _, n := range c.Notes {
 		line(nagiosText(n))
@@ -91,7 +102,24 @@ func nagiosSummary(rec *record.Record, c gate.Check) string {
 	case len(c.Words) == 0:
 		return "no verdict rows"
 	}
-	parts := make([]string, 0, len(c.Words))
+	parts := make([]string, 0, len(c.Words)+1)
+	if n := len(c.Unanswered); n > 0 {
+		paths := make([]string, n)
+		for i, u := range c.Unanswered {
+			paths[i] = u.Path
+		}
+		parts = append(parts, fmt.Sprintf("%d %s gave no answer (%s)", n, plural(n, "script", "scripts"), subjectsText(paths)))
+	}
+	if len(c.Unchecked) > 0 {
+		var paths []string
+		for _, u := range c.Unchecked {
+			if !slices.Contains(paths, u.Path) {
+				paths = append(paths, u.Path)
+			}
+		}
+		n := len(paths)
+		parts = append(parts, fmt.Sprintf("%d %s did not check everything (%s)", n, plural(n, "stage", "stages"), subjectsText(paths)))
+	}
 	for _, wd := range c.Words {
 		part := fmt.Sprintf("%d %s", wd.Rows, nagiosText(wd.Word))
 		if c.State != gate.OK && wd.State == c.State && len(wd.Subjects) > 0 {

@@ -150,6 +150,9 @@ func resumeRecord(ctx context.Context, path string, f resumeFlags, stdout, stder
 	if !ok {
 		return quietExit(exitUsage)
 	}
+	if err := f.checkWords(rb); err != nil {
+		return err
+	}
 	out := f.record
 	if out == "" {
 		out = path

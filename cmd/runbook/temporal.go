@@ -139,6 +139,9 @@ func execOnTemporal(ctx context.Context, path string, f execFlags, t temporalFla
 	if !ok {
 		return quietExit(exitUsage)
 	}
+	if err := f.checkWords(rb); err != nil {
+		return err
+	}
 	if _, err := rb.PlanInputs(given); err != nil {
 		if printInputErrors(stderr, err) {
 			return quietExit(exitUsage)

@@ -1,9 +1,13 @@
 package gate
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/openrunbook/runbook/chart"
+	"github.com/openrunbook/runbook/plugins/assessment"
+	"github.com/openrunbook/runbook/plugins/coverage"
+	"github.com/openrunbook/runbook/plugins/label"
 	"github.com/openrunbook/runbook/record"
 )
 
@@ -103,6 +107,19 @@ type Check struct {
 	// NoProjection says the chart projects no verdict rows (result.kind is
 	// not verdict/…): there is nothing to judge.
 	NoProjection bool
+	// Unanswered are the scripts whose last attempt gave no answer
+	// (assessment.ScriptReason: not started, timed out, killed, a failure
+	// the chart did not declare an answer, or an answer of unknown), in
+	// the order they first ran. The rows rest on what those scripts did
+	// not say, so the check is no better than UNKNOWN.
+	Unanswered []Script
+	// Unchecked are the ledger's items of subjects the run never judged:
+	// a stage that failed under onError: continue (record.ItemFailed),
+	// foreach items past maxBranches (record.ItemTruncated), a foreach
+	// whose items were null (record.ItemNullItems), a text past the output
+	// cap (record.ItemWithheld). The rows say nothing of those subjects,
+	// so the check is no better than UNKNOWN.
+	Unchecked []Unchecked
 	// Notes are what else made the state no better than it is (Raise).
 	Notes []string
 	m     Mapping
@@ -159,8 +176,70 @@ func Judge(rec *record.Record, m Mapping) Check {
 		c.State = Unknown
 	case rec.Verdicts == nil:
 		c.State, c.NoProjection = Unknown, true
+	default:
+		c.Unanswered, c.Unchecked = unanswered(rec.Scripts), unchecked(rec.Coverage)
+		if len(c.Unanswered)+len(c.Unchecked) > 0 {
+			c.State = Worse(c.State, Unknown)
+		}
 	}
 	return c
+}
+
+// Unchecked is one ledger item of ground the run did not cover.
+type Unchecked struct {
+	// Path is the stage's record path (per).
+	Path string
+	// What and Why are the item's words ("2 of its 5 items", "they did
+	// not run: maxBranches is 3").
+	What, Why string
+}
+
+// notJudged are the ledger item kinds that leave a subject unjudged.
+var notJudged = []string{record.ItemFailed, record.ItemTruncated, record.ItemNullItems, record.ItemWithheld}
+
+// unchecked lists the ledger's items of subjects never judged, in ledger
+// order.
+func unchecked(ledger []coverage.Entry) []Unchecked {
+	var out []Unchecked
+	for _, e := range ledger {
+		for _, it := range e.NotChecked {
+			if slices.Contains(notJudged, it.Kind) {
+				out = append(out, Unchecked{Path: e.Path, What: it.What, Why: it.Why})
+			}
+		}
+	}
+	return out
+}
+
+// Script is a script row as a check names it.
+type Script struct {
+	// Path is the row's record path (per-volume~2/df).
+	Path string
+	// Said is how the row says its outcome (label.Row.Said: "completed
+	// with failure, exit 127", "outcome unknown: timed out after 2s").
+	Said string
+}
+
+// unanswered lists the scripts whose last attempt gave no answer. Only the
+// last attempt of a path counts: a retry that recovered is what the rows
+// rest on, and a later attempt's answer replaces an earlier one's failure.
+func unanswered(rows []label.Row) []Script {
+	last := map[string]int{}
+	var order []string
+	for i, r := range rows {
+		if _, seen := last[r.Path]; !seen {
+			order = append(order, r.Path)
+		}
+		last[r.Path] = i
+	}
+	var out []Script
+	for _, path := range order {
+		r := rows[last[path]]
+		if _, bad := assessment.ScriptReason(record.ScriptOf(r)); bad {
+			out = append(out, Script{Path: r.Path, Said: r.Said()})
+		}
+	}
+	return out
 }
 
 // Raise makes the check no better than s, for the reason note (a record

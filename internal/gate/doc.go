@@ -15,7 +15,20 @@
 //	the run failed, was cancelled or paused  UNKNOWN (no finished answer)
 //	the chart projects no verdict rows       UNKNOWN
 //	otherwise                                the worst state over every row,
-//	                                         shown or hidden (none: OK)
+//	                                         shown or hidden (none: OK), and
+//	                                         no better than UNKNOWN when a
+//	                                         script's last run gave no answer
+//	                                         (Check.Unanswered) or a subject
+//	                                         was never judged (Check.Unchecked)
+//
+// A script gives no answer when assessment.ScriptReason says so: it could
+// not be started, timed out, was killed, failed with an exit code the chart
+// did not declare an answer (exitCodes:), or answered unknown. The rows
+// built over its output rest on nothing it said (a default branch taken
+// over an empty stdout), which a Nagios plugin says as UNKNOWN. A subject
+// is never judged when the ledger says a stage failed under onError:
+// continue, a foreach's items past maxBranches did not run, or its items
+// were null: the rows say nothing of it, and OK would say it is fine.
 //
 // Worst is the monitoring-plugins order (max_state_alt), not the exit
 // code's: OK < UNKNOWN < WARNING < CRITICAL, so one critical row is never

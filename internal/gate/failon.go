@@ -2,8 +2,10 @@ package gate
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/internal/suggest"
 	"github.com/openrunbook/runbook/plugins/assessment"
 	"github.com/openrunbook/runbook/record"
@@ -96,6 +98,38 @@ func parseCondition(s string) (Condition, error) {
 		return Condition{}, fmt.Errorf("--fail-on %q is not a condition; did you mean %q? (conditions: %s)", s, near, list)
 	}
 	return Condition{}, fmt.Errorf("--fail-on %q is not a condition; want one of %s", s, list)
+}
+
+// CheckWords refuses a verdict condition naming a word no row of spec can
+// have, when spec's words are known (chart.Spec.VerdictWords is
+// complete): such a condition never holds, so a gate with a misspelled
+// word (verdict=critcal) would pass every run. The error names the word,
+// the nearest word the chart has, and every word it has. A nil spec (a Go
+// chart) or an incomplete list refuses nothing.
+func CheckWords(conds []Condition, spec *chart.Spec) error {
+	if spec == nil {
+		return nil
+	}
+	words, complete := spec.VerdictWords()
+	if !complete {
+		return nil
+	}
+	for _, c := range conds {
+		for _, w := range c.verdicts {
+			if slices.Contains(words, w) {
+				continue
+			}
+			has := "no verdict word"
+			if len(words) > 0 {
+				has = "the verdict words " + strings.Join(words, ", ")
+			}
+			if near := suggest.Nearest(w, words); near != "" {
+				return fmt.Errorf("--fail-on %s: no row of this chart can have the verdict %q, so the condition would never hold; did you mean %q? (its verdict stages write %s)", c, w, near, has)
+			}
+			return fmt.Errorf("--fail-on %s: no row of this chart can have the verdict %q, so the condition would never hold (its verdict stages write %s)", c, w, has)
+		}
+	}
+	return nil
 }
 
 // Held lists the conditions that hold for rec, each with what made it

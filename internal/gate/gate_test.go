@@ -9,6 +9,8 @@ import (
 
 	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/plugins/assessment"
+	"github.com/openrunbook/runbook/plugins/coverage"
+	"github.com/openrunbook/runbook/plugins/label"
 	"github.com/openrunbook/runbook/record"
 	"github.com/openrunbook/runbook/runbook"
 )
@@ -278,5 +280,89 @@ stages:
 	// honesty: [] — no assessment: the standing is not-assessed.
 	if got := Held(rec, []Condition{{standing: assessment.NotAssessed}}); len(got) != 1 {
 		t.Errorf("no assessment: held %v, want not-assessed", got)
+	}
+}
+
+// TestUnansweredScriptIsNotOk: a completed run whose script gave no answer
+// (its last attempt failed, timed out or answered unknown) judges no better
+// than UNKNOWN, naming the script; a worse row stays worse; a retry that
+// recovered and a declared answer are answers. Before, the check was the
+// rows' state alone: OK over a collector that never ran.
+func TestUnansweredScriptIsNotOk(t *testing.T) {
+	t.Parallel()
+	one, code127, zero, two, three := 1, 127, 0, 2, 3
+	row := func(path string, settlement label.Settlement, facts *label.Facts) label.Row {
+		return label.NewRow(path, settlement, facts, false)
+	}
+	answered := func(path string, code *int, word string) label.Row {
+		r := row(path, label.Returned, &label.Facts{ExitCode: code})
+		r.Answer = word
+		return r
+	}
+	recovered := []label.Row{row("flaky", label.Returned, &label.Facts{ExitCode: &one}), row("flaky", label.Returned, &label.Facts{ExitCode: &zero})}
+	cases := []struct {
+		name    string
+		verdict string
+		scripts []label.Row
+		state   State
+		paths   []string
+	}{
+		{"not installed", "ok", []label.Row{row("units", label.Returned, &label.Facts{ExitCode: &code127})}, Unknown, []string{"units"}},
+		{"timed out", "ok", []label.Row{row("units", label.Threw, nil)}, Unknown, []string{"units"}},
+		{"a critical row stays critical", "critical", []label.Row{row("units", label.Threw, nil)}, Critical, []string{"units"}},
+		{"recovered on retry", "ok", recovered, OK, nil},
+		{"failed after a success", "ok", []label.Row{recovered[1], recovered[0]}, Unknown, []string{"flaky"}},
+		{"declared critical", "ok", []label.Row{answered("swap", &two, "critical")}, OK, nil},
+		{"declared unknown", "ok", []label.Row{answered("dummy", &three, "unknown")}, Unknown, []string{"dummy"}},
+		{"completed", "ok", []label.Row{row("units", label.Returned, &label.Facts{ExitCode: &zero})}, OK, nil},
+	}
+	for _, tc := range cases {
+		rec := issue14Record(9, [2]string{tc.verdict, "systemd"})
+		rec.Scripts = tc.scripts
+		c := Judge(rec, nil)
+		var paths []string
+		for _, u := range c.Unanswered {
+			paths = append(paths, u.Path)
+		}
+		if c.State != tc.state || !reflect.DeepEqual(paths, tc.paths) {
+			t.Errorf("%s: %v, unanswered %v; want %v, %v", tc.name, c.State, paths, tc.state, tc.paths)
+		}
+	}
+}
+
+// TestUnjudgedItemsAreNotOk: the ledger's items of subjects never judged
+// (a stage failed under onError: continue, items past maxBranches, null
+// items) leave a completed run no better than UNKNOWN; the record's other
+// not-checked items (unparsed lines, declined or dropped rows) and a
+// stage's own declarations do not, and a worse row stays worse.
+func TestUnjudgedItemsAreNotOk(t *testing.T) {
+	t.Parallel()
+	entry := func(kind string) coverage.Entry {
+		return coverage.Entry{Path: "per", Declaration: coverage.Declaration{Kind: coverage.KindLedger,
+			NotChecked: []coverage.Item{{What: "w", Why: "y", Kind: kind}}}}
+	}
+	cases := []struct {
+		kind, verdict string
+		state         State
+	}{
+		{record.ItemFailed, "ok", Unknown},
+		{record.ItemTruncated, "ok", Unknown},
+		{record.ItemNullItems, "ok", Unknown},
+		{record.ItemWithheld, "ok", Unknown},
+		{record.ItemTruncated, "critical", Critical},
+		{record.ItemUnparsed, "ok", OK},
+		{record.ItemDeclined, "ok", OK},
+		{"", "ok", OK},
+	}
+	for _, tc := range cases {
+		rec := issue14Record(9, [2]string{tc.verdict, "a"})
+		rec.Coverage = []coverage.Entry{entry(tc.kind)}
+		c := Judge(rec, nil)
+		if c.State != tc.state {
+			t.Errorf("%q under a %s row: %v, want %v", tc.kind, tc.verdict, c.State, tc.state)
+		}
+		if judged := tc.state == OK || tc.kind == ""; judged != (len(c.Unchecked) == 0) && tc.verdict == "ok" {
+			t.Errorf("%q: unchecked %+v", tc.kind, c.Unchecked)
+		}
 	}
 }

@@ -16,7 +16,11 @@ import (
 //	numbers  false keeps every value a string
 //
 // A row with fewer fields than columns, or more (without last: rest), is a
-// problem. A header naming a column twice keys the second "NAME_2". With
+// problem; so is a header whose last column, under last: rest, would take
+// a name with a run of spaces inside it (ss's "Local Address:Port  Peer
+// Address:Port…": names with spaces no split can tell apart), and a row
+// whose first field ends before the header's first name begins (free's "Mem:"): a column the header does not name, which
+// would key every value one column off. A header naming a column twice keys the second "NAME_2". With
 // last: rest, the header's last column starts where the rows say: the
 // header has as many columns as most rows have fields.
 type columns struct {
@@ -79,11 +83,20 @@ func (p *columns) parse(text string, r *recorder) any {
 				counts[i] = len(strings.Fields(rw.s))
 			}
 			f = fields(head.s, headerWidth(len(f), counts), true)
+			if last := f[len(f)-1]; strings.Contains(last, "  ") || strings.ContainsRune(last, '\t') {
+				r.problem(head.n, head.s, fmt.Sprintf("the header's last column would be named %q, which spans several of its columns: names with spaces in them (ss's \"Local Address:Port\") are not told apart by spaces, so the rows' keys are not the header's (name every column with names: [...])", last))
+			}
 		}
 		names = unique(f, r, head.n, head.s)
 	}
 	out := []any{}
 	for _, rw := range rows {
+		if p.names == nil && head != nil {
+			if first, ok := leftOfHeader(rw.s, head.s); ok {
+				r.problem(rw.n, rw.s, fmt.Sprintf("its first field %q lies left of the header's first column %q: the header does not name that column, so every value would be keyed one column off (name every column with names: [...], and the header row is read past)", first, strings.Fields(head.s)[0]))
+				continue
+			}
+		}
 		f := fields(rw.s, len(names), p.rest)
 		if len(f) != len(names) {
 			r.problem(rw.n, rw.s, fmt.Sprintf("%d %s, the table has %d columns%s", len(f), plural(len(f), "field"), len(names), restHint(len(f) > len(names) && !p.rest)))
@@ -96,6 +109,26 @@ func (p *columns) parse(text string, r *recorder) any {
 		out = append(out, obj)
 	}
 	return out
+}
+
+// leftOfHeader says whether row's first field ends before the header's
+// first name begins, and gives that field: a column the header does not
+// name, as free's "Mem:" under "total". Aligned tables right-align numbers
+// under their names (vmstat, ps) or left-align text under them (df), so a
+// named first column always reaches the header's first name. Lines with a
+// tab are not judged: their columns have no one width.
+func leftOfHeader(row, header string) (string, bool) {
+	if strings.ContainsRune(row, '\t') || strings.ContainsRune(header, '\t') {
+		return "", false
+	}
+	start := len(header) - len(strings.TrimLeft(header, " "))
+	t := strings.TrimLeft(row, " ")
+	lead := len(row) - len(t)
+	first, _, _ := strings.Cut(t, " ")
+	if first == "" || lead+len(first) > start {
+		return "", false
+	}
+	return first, true
 }
 
 // headerWidth is how many columns a header of words words has when its

@@ -130,3 +130,78 @@ func TestCheck(t *testing.T) {
 		})
 	}
 }
+
+// TestUnnamedFirstColumnIsAProblem: free's table has a first column the
+// header does not name (Mem:, Swap:). Under last: rest — the hint a row
+// with a field too many gives — every value was keyed one column to the
+// left ("total": "Mem:", "used": the total) with no problem counted, so a
+// chart read the total as the memory used and stood Consistent. A row
+// whose first field ends before the header's first name begins is now a
+// problem, said as such, with or without last: rest; names given in the
+// chart key the columns as before, and right-aligned tables (vmstat, ps)
+// read as they did.
+func TestUnnamedFirstColumnIsAProblem(t *testing.T) {
+	t.Parallel()
+	free := "               total        used        free      shared  buff/cache   available\n" +
+		"Mem:     25324961792   614748160 20762050560     9990144  4353548288 24710213632\n" +
+		"Swap:              0           0           0\n"
+	// Under last: rest the header is a problem too: its last column would
+	// be "shared  buff/cache   available" (TestMergedHeaderSpanningColumnsIsAProblem).
+	for _, tc := range []struct {
+		opts     map[string]any
+		problems int
+		first    string
+	}{
+		{nil, 2, `line 2: its first field "Mem:" lies left of the header's first column "total"`},
+		{map[string]any{"last": "rest"}, 3, `line 1: the header's last column would be named "shared  buff/cache   available"`},
+	} {
+		r, err := Parse(free, Spec{Mode: "columns", Options: tc.opts})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := r.Value.([]any); !ok || len(got) != 0 || r.Problems != tc.problems || !strings.Contains(r.FirstProblem, tc.first) {
+			t.Errorf("free, %v: %v, %d problems, %q", tc.opts, r.Value, r.Problems, r.FirstProblem)
+		}
+	}
+	named := map[string]any{"names": []any{"kind", "total", "used", "free", "shared", "cache", "available"}}
+	if r, _ := Parse(free, Spec{Mode: "columns", Options: named}); r.Problems != 1 || len(r.Value.([]any)) != 1 || r.Value.([]any)[0].(map[string]any)["used"] != 614748160 {
+		t.Errorf("free with names: %v, %d problems %q", r.Value, r.Problems, r.FirstProblem)
+	}
+	for _, table := range []string{
+		"procs -----------memory----------\n r  b   swpd   free\n 1  0      0 21942852\n11  0      0 21942852\n",
+		"    PID TTY          TIME CMD\n      1 ?        00:00:01 init\n  12345 pts/0    00:00:00 bash\n",
+	} {
+		opts := map[string]any{"last": "rest"}
+		if strings.HasPrefix(table, "procs") {
+			opts["skip"] = 1
+		}
+		if r, _ := Parse(table, Spec{Mode: "columns", Options: opts}); r.Problems != 0 || len(r.Value.([]any)) != 2 {
+			t.Errorf("%q: %v, %d problems %q", table, r.Value, r.Problems, r.FirstProblem)
+		}
+	}
+}
+
+// TestMergedHeaderSpanningColumnsIsAProblem: under last: rest, a header
+// whose last column would take a name with a run of spaces inside it
+// (ss -tln: "Address:Port  Peer Address:PortProcess") has names with
+// spaces that spaces cannot tell apart; the header line is a problem, so
+// the standing cannot be Consistent over keys like "Local" for "Local
+// Address:Port". Before, the rows came back keyed so with no problem. A
+// last name with one space (df's "Mounted on") is as it was.
+func TestMergedHeaderSpanningColumnsIsAProblem(t *testing.T) {
+	t.Parallel()
+	ss := "State  Recv-Q Send-Q Local Address:Port  Peer Address:PortProcess\n" +
+		"LISTEN 0      4096       127.0.0.1:34573      0.0.0.0:*          \n" +
+		"LISTEN 0      128          0.0.0.0:2024       0.0.0.0:*          \n"
+	r, err := Parse(ss, Spec{Mode: "columns", Options: map[string]any{"last": "rest"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Problems != 1 || !strings.Contains(r.FirstProblem, `line 1: the header's last column would be named "Address:Port  Peer Address:PortProcess"`) {
+		t.Errorf("ss: %d problems, %q", r.Problems, r.FirstProblem)
+	}
+	df := "Filesystem 1024-blocks Used Available Capacity Mounted on\n/dev/sda1 100 50 50 50% /\n"
+	if r, _ := Parse(df, Spec{Mode: "columns", Options: map[string]any{"last": "rest"}}); r.Problems != 0 {
+		t.Errorf("df: %d problems, %q", r.Problems, r.FirstProblem)
+	}
+}

@@ -40,8 +40,8 @@
 //	                    the run recorded no outcome for script "deploy" (outcome unknown: timed out after 2s)
 //	rule-error          decider "Headroom" could not evaluate rule 2 ("Used at or above the threshold")
 //	                    and counted it as no match: invalid operation: string >= int (1:13)
-//	stopped-early       the run was cancelled before it finished
-//	                    the run timed out before it finished
+//	stopped-early       the run was cancelled at stage "wait" before it finished
+//	                    the run timed out at stage "wait" before it finished
 //	check-failed        answer check "disk.used < 90" did not pass
 //	                    answer check "disk.used < 90" could not be evaluated (no such key)
 //

@@ -134,24 +134,29 @@ func clausesOf(s Summary) []clause {
 			add(PeriodUnknown, stageRef(p.Stage)+" could not say which period its source held")
 		}
 	}
-	for _, sc := range s.Scripts {
-		if r, ok := scriptReason(sc); ok {
-			add(r, scriptClause(r, sc))
-		}
+	for _, c := range scriptClauses(s.Scripts) {
+		add(c.reason, c.text)
 	}
 	for _, re := range s.RuleErrors {
 		add(RuleError, ruleErrorClause(re))
 	}
+	at := ""
+	if s.StoppedAt != "" {
+		at = " at " + stageRef(s.StoppedAt)
+	}
 	switch s.Stopped {
 	case "":
 	case StoppedCancelled:
-		add(StoppedEarly, "the run was cancelled before it finished")
+		add(StoppedEarly, "the run was cancelled"+at+" before it finished")
 	case StoppedTimedOut:
-		add(StoppedEarly, "the run timed out before it finished")
+		add(StoppedEarly, "the run timed out"+at+" before it finished")
 	case StoppedFailed:
-		add(StoppedEarly, "the run failed at a stage before it finished")
+		if at == "" {
+			at = " at a stage"
+		}
+		add(StoppedEarly, "the run failed"+at+" before it finished")
 	default:
-		add(StoppedEarly, "the run stopped before it finished")
+		add(StoppedEarly, "the run stopped"+at+" before it finished")
 	}
 	for _, c := range s.Checks {
 		switch {
@@ -279,13 +284,15 @@ const (
 // checked nothing.
 const UnknownAnswer = "unknown"
 
-// scriptReason is the reason a script row gives, if any. A label outside
-// the vocabulary says nothing known about the outcome, so it is
+// ScriptReason is the reason a script row gives, if any: the one rule of
+// which scripts gave no answer to stand on (the standing line and a Nagios
+// check's state, internal/gate, both ask it). A label outside the
+// vocabulary says nothing known about the outcome, so it is
 // script-unknown. A failure whose exit code the chart declared an answer
 // (Answer) is that answer, not a broken script: it gives no reason —
 // unless the answer is UnknownAnswer, the script's own word that it could
 // not tell, which gives script-unknown.
-func scriptReason(sc Script) (Reason, bool) {
+func ScriptReason(sc Script) (Reason, bool) {
 	switch sc.Label {
 	case labelCompleted, labelReportedSuccess, labelReturned:
 		return "", false
@@ -301,6 +308,66 @@ func scriptReason(sc Script) (Reason, bool) {
 	return ScriptUnknown, true
 }
 
+// scriptClauses are the clauses of the script rows, one per stage path
+// and distinct outcome, in the order the paths first ran. A path that ran
+// once is its row's clause. A path that ran several times (a retry's
+// attempts, a loop's rounds) says each distinct outcome once, with how
+// many of its runs had it, and, when its last run gave no reason, how
+// that run ended — the run the stage's value is from:
+//
+//	script "poll" completed with failure, exit 1 (each of its 3 runs)
+//	script "flaky" completed with failure, exit 1 (1 of its 2 runs; the last completed)
+func scriptClauses(scripts []Script) []clause {
+	runs := map[string][]Script{}
+	var order []string
+	for _, sc := range scripts {
+		if _, seen := runs[sc.Stage]; !seen {
+			order = append(order, sc.Stage)
+		}
+		runs[sc.Stage] = append(runs[sc.Stage], sc)
+	}
+	var out []clause
+	for _, path := range order {
+		rows := runs[path]
+		var mine []clause
+		count := map[string]int{}
+		for _, sc := range rows {
+			r, ok := ScriptReason(sc)
+			if !ok {
+				continue
+			}
+			text := scriptClause(r, sc)
+			if count[text] == 0 {
+				mine = append(mine, clause{reason: r, text: text})
+			}
+			count[text]++
+		}
+		if len(rows) == 1 {
+			out = append(out, mine...)
+			continue
+		}
+		last := rows[len(rows)-1]
+		var ended string
+		if _, bad := ScriptReason(last); !bad {
+			words := plain(last.Words)
+			if words == "" {
+				words = "was labelled " + quote(last.Label)
+			}
+			ended = "; the last " + words
+		}
+		for _, c := range mine {
+			n := count[c.text]
+			of := strconv.Itoa(n) + " of its " + strconv.Itoa(len(rows)) + " runs"
+			if n == len(rows) {
+				of = "each of its " + strconv.Itoa(n) + " runs"
+			}
+			c.text += " (" + of + ended + ")"
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // scriptClause words a script row with the label's words the caller gave,
 // or the raw label when it gave none; an unknown outcome adds its cause.
 func scriptClause(r Reason, sc Script) string {
@@ -309,6 +376,9 @@ func scriptClause(r Reason, sc Script) string {
 		ref = "script " + quote(sc.Stage)
 	}
 	words := plain(sc.Words)
+	if words != "" {
+		words += plain(sc.Killed)
+	}
 	if r == ScriptFailed {
 		if words == "" {
 			return ref + " was labelled " + quote(sc.Label)

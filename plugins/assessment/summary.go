@@ -37,6 +37,10 @@ type Summary struct {
 	// Stopped is "" for a run that was not stopped, StoppedCancelled or
 	// StoppedTimedOut.
 	Stopped string `json:"stopped,omitempty"`
+	// StoppedAt is the record path of the stage the run stopped at, when
+	// the record names one; the clause names it, so a reader of the line
+	// alone knows where.
+	StoppedAt string `json:"stoppedAt,omitempty"`
 	// Checks are the runbook's declared answer checks (result.checks) and
 	// how each came out.
 	Checks []Check `json:"checks,omitempty"`
@@ -140,6 +144,10 @@ type Script struct {
 	// Cause says why an unknown outcome is unknown, when the runner knew
 	// ("timed out after 2s"); the script-unknown clause adds it.
 	Cause string `json:"cause,omitempty"`
+	// Killed is how the caller words the signal that ended the process,
+	// when one did (", killed by SIGKILL", plugins/label's KilledBy); the
+	// clause adds it after the label's words.
+	Killed string `json:"killed,omitempty"`
 }
 
 // ErroredRule is a decider rule whose predicate errored at run time. It was

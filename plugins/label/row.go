@@ -77,6 +77,7 @@ func NewRow(path string, settlement Settlement, facts *Facts, resultWithheld boo
 // text and markdown Scripts parts): [Words], except that
 //
 //	an exit code the chart declared an answer   answered critical (exit 2)
+//	a process a signal ended                    reported failure, killed by SIGKILL
 //	outcome-unknown with a cause                outcome unknown: timed out after 2s
 //
 // A declared answer is the script's measurement, not a broken script
@@ -90,11 +91,20 @@ func (r Row) Said() string {
 	if words == "" {
 		words = Words(r.Label, r.ExitCode)
 	}
+	if r.Facts != nil && r.Facts.TerminatedBy != "" {
+		words += KilledBy(r.Facts.TerminatedBy)
+	}
 	if r.Cause != "" {
 		words += ": " + r.Cause
 	}
 	return words
 }
+
+// KilledBy is how a sentence about a call adds the signal that ended its
+// process (Facts.TerminatedBy): ", killed by SIGKILL". The label stays
+// what the record says (reported-failure); the signal is what tells an
+// out-of-memory kill from a script that said it failed.
+func KilledBy(signal string) string { return ", killed by " + signal }
 
 // Answered says whether the row's exit code is one the chart declared an
 // answer: such a row is never a script failure.

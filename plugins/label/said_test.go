@@ -18,6 +18,7 @@ func TestIssue13RowSaid(t *testing.T) {
 		{"undeclared failure", NewRow("gone", Returned, &Facts{OK: &f, ExitCode: &two}, false), "completed with failure, exit 2"},
 		{"declared ok", withAnswer(NewRow("fine", Returned, &Facts{ExitCode: &zero}, false), "ok"), "answered ok (exit 0)"},
 		{"unknown with cause", withCause(NewRow("slow", Threw, nil, false), "timed out after 2s"), "outcome unknown: timed out after 2s"},
+		{"killed by a signal", NewRow("oom", Returned, &Facts{OK: &f, TerminatedBy: "SIGKILL"}, false), "reported failure, killed by SIGKILL"},
 		{"an answer without an exit code is not one", withAnswer(NewRow("odd", Threw, nil, false), "critical"), "outcome unknown"},
 	}
 	for _, tc := range tests {

@@ -1,0 +1,117 @@
+package chart
+
+import (
+	"slices"
+
+	"github.com/openrunbook/runbook/rules"
+)
+
+// VerdictWords lists the verdict words the chart's rows can have, sorted,
+// and whether that list is complete: it is when every `verdict:` stage's
+// verdict column is a constant expression ('"at-risk"') and no stage but a
+// verdict stage writes the verdicts key (a set:, an into:, an ask's
+// answer, a subflow chart not loaded). A word outside a complete list is
+// one no run of this chart can give — a misspelled `--fail-on
+// verdict=critcal` would never hold — while an incomplete list says
+// nothing about any word.
+func (s *Spec) VerdictWords() (words []string, complete bool) {
+	w := &verdictWords{complete: true, seen: map[*Spec]bool{}}
+	w.chart(s)
+	slices.Sort(w.words)
+	return slices.Compact(w.words), w.complete
+}
+
+type verdictWords struct {
+	words    []string
+	complete bool
+	seen     map[*Spec]bool
+}
+
+func (w *verdictWords) chart(s *Spec) {
+	if s == nil || w.seen[s] {
+		return
+	}
+	w.seen[s] = true
+	w.stages(s.Stages)
+}
+
+func (w *verdictWords) stages(stages []StageSpec) {
+	for i := range stages {
+		st := &stages[i]
+		for _, a := range st.Set {
+			w.other(a.Key)
+		}
+		if st.Exec != nil {
+			w.other(intoOr(st.Exec.Into, st.ID))
+		}
+		if st.Read != nil {
+			w.other(intoOr(st.Read.Into, st.ID))
+		}
+		if st.Plugin != nil {
+			w.other(intoOr(st.Plugin.Into, st.ID))
+		}
+		if st.Ask != nil {
+			for _, x := range st.Ask.Expects {
+				w.other(x.Name)
+			}
+		}
+		for _, a := range st.Verdict {
+			if a.Key == "verdict" {
+				w.column(a.Expr)
+			}
+		}
+		if fe := st.ForEach; fe != nil {
+			w.other(intoOr(fe.Into, st.ID))
+			w.stages(fe.Stages)
+		}
+		if sf := st.Subflow; sf != nil {
+			if sf.Chart != "" && sf.Spec == nil {
+				w.complete = false
+			}
+			w.stages(sf.Stages)
+			w.chart(sf.Spec)
+		}
+		for _, brs := range [][]BranchSpec{st.Branches, st.Parallel} {
+			for _, br := range brs {
+				w.stages(br.Stages)
+			}
+		}
+	}
+}
+
+// other is a key a stage other than a verdict stage writes: the verdicts
+// key written so holds rows whose words no constant says.
+func (w *verdictWords) other(key string) {
+	if key == VerdictsKey {
+		w.complete = false
+	}
+}
+
+// column reads a verdict column: a constant expression (no name read)
+// whose value is text is a word; anything else leaves the list incomplete.
+func (w *verdictWords) column(v rules.Valuer) {
+	x, ok := v.(*rules.Expr)
+	if !ok || len(x.Roots()) > 0 {
+		w.complete = false
+		return
+	}
+	val, _, err := x.Value(noNames{})
+	word, isText := val.(string)
+	if err != nil || !isText {
+		w.complete = false
+		return
+	}
+	w.words = append(w.words, word)
+}
+
+func intoOr(into, id string) string {
+	if into != "" {
+		return into
+	}
+	return id
+}
+
+// noNames is a scope with no key: a constant expression reads none.
+type noNames struct{}
+
+func (noNames) Get(string) (any, bool) { return nil, false }
