@@ -32,10 +32,10 @@ func (f *frame) commit(s *Scope, ev *decide.Evidence, lazy lazyDecision, attempt
 				if st.deleted && !ok {
 					continue
 				}
-				if !st.deleted && ok && rules.Equal(old.v, st.value) {
+				if !st.deleted && ok && !st.fact && rules.Equal(old.v, st.value) {
 					continue
 				}
-				e := entry{v: st.value, writer: s.path, del: st.deleted}
+				e := entry{v: st.value, writer: s.path, del: st.deleted, fact: st.fact}
 				if i >= 0 {
 					f.state.slots[i].entry = e
 				} else {

@@ -179,7 +179,7 @@ func (f *frame) join(n *node, names []string, children []*frame) error {
 			if e.writer != "" {
 				from = []string{e.writer}
 			}
-			x.s.stage(k, e.v, e.del, from)
+			x.s.stage(k, e.v, e.del, e.fact, from)
 		}
 	}
 	for _, k := range f.r.opts.gather {
@@ -188,7 +188,7 @@ func (f *frame) join(n *node, names []string, children []*frame) error {
 			return f.end(n, x, nil, 0, &RunError{Path: x.s.path, Stage: n.id, Message: err.Error()}, false)
 		}
 		if list != nil {
-			x.s.stage(k, list, false, from)
+			x.s.stage(k, list, false, false, from)
 		}
 	}
 	return f.end(n, x, nil, 0, nil, false)

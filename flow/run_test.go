@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -758,5 +759,41 @@ func TestRetryWaitsByTheRunsSleep(t *testing.T) {
 	p := flow.RetryPolicy{Attempts: 3, Backoff: time.Hour}
 	if len(waits) != 2 || waits[0] != p.Delay(1) || waits[1] != p.Delay(2) {
 		t.Errorf("waits = %v, want the policy's delays %v, %v", waits, p.Delay(1), p.Delay(2))
+	}
+}
+
+// A fact (SetFact) is written even when it equals the value it replaces,
+// in the stage's own commit and on through a mount's join, so its writer
+// is the stage that gathered it last; Set leaves an unchanged value out.
+// Before, a second mount's exec stage whose answer matched the first's to
+// the microsecond of its durationMs left no write, and explain named the
+// first mount's stage: the record's shape hung on the clock.
+func TestFactIsWrittenWhenEqual(t *testing.T) {
+	for _, fact := range []bool{false, true} {
+		inner := mustBuild(t, flow.New("inner").Stage("probe", func(ctx context.Context, s *flow.Scope) error {
+			if fact {
+				s.SetFact("said", map[string]any{"stdout": "same"})
+			} else {
+				s.Set("said", map[string]any{"stdout": "same"})
+			}
+			return nil
+		}))
+		c := mustBuild(t, flow.New("outer").Subflow("a", inner, flow.Mount{}).Subflow("b", inner, flow.Mount{}))
+		res := run(t, c)
+		var writers []string
+		for _, cm := range res.Log.Commits {
+			for _, w := range cm.Writes {
+				if w.Key == "said" {
+					writers = append(writers, cm.Path)
+				}
+			}
+		}
+		want := []string{"a/probe#1", "a#2", "b/probe#4", "b#5"} // each mount's stage and its join
+		if !fact {
+			want = want[:2] // the second mount changed nothing
+		}
+		if !slices.Equal(writers, want) {
+			t.Errorf("fact %v: said written by %v, want %v", fact, writers, want)
+		}
 	}
 }

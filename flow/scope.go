@@ -65,6 +65,7 @@ type staged struct {
 	key         string
 	value       any
 	deleted     bool
+	fact        bool // SetFact: written even when equal to the value it replaces
 	readsBefore int
 	// readKeys, when set, are the keys read since the stage's previous
 	// write (see Write.ReadKeys); nil when they are all its reads so far.
@@ -116,7 +117,18 @@ func (s *Scope) Value(key string) any {
 // ±Inf anywhere in it, a channel, a function) is refused: it is not
 // written, and the stage fails when it returns, naming the key — the
 // run's state is what its record holds, and a record is JSON.
-func (s *Scope) Set(key string, v any) {
+func (s *Scope) Set(key string, v any) { s.set(key, v, false) }
+
+// SetFact is Set for a fact the stage gathered — what a process it ran
+// answered — rather than a value it computed: it is written, and the
+// stage named its writer, even when it equals the value it replaces. Set
+// leaves out a write that changes nothing, and a fact that carries a
+// timing (an exec stage's durationMs) equalled the last one only when the
+// two timings happened to agree, so whether the commit held the write,
+// and whom explain named, depended on the clock.
+func (s *Scope) SetFact(key string, v any) { s.set(key, v, true) }
+
+func (s *Scope) set(key string, v any, fact bool) {
 	if !s.n.jsonWrites {
 		if err := jsonv.Writable(v); err != nil {
 			if s.refused == nil {
@@ -125,11 +137,11 @@ func (s *Scope) Set(key string, v any) {
 			return
 		}
 	}
-	s.write(key, v, false)
+	s.write(key, v, false, fact)
 }
 
 // Delete stages the removal of key.
-func (s *Scope) Delete(key string) { s.write(key, nil, true) }
+func (s *Scope) Delete(key string) { s.write(key, nil, true, false) }
 
 // RunValue is the value the run was given with WithRunValue (nil: none).
 func (s *Scope) RunValue() any { return s.f.r.opts.value }
@@ -163,7 +175,7 @@ func (s *Scope) Ask(question string, expects map[string]string) error {
 	return ErrPaused
 }
 
-func (s *Scope) write(key string, v any, del bool) {
+func (s *Scope) write(key string, v any, del, fact bool) {
 	if s.mu != nil {
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -172,10 +184,10 @@ func (s *Scope) write(key string, v any, del bool) {
 		}
 	}
 	if i := s.find(key); i >= 0 {
-		s.staged[i].value, s.staged[i].deleted = v, del
+		s.staged[i].value, s.staged[i].deleted, s.staged[i].fact = v, del, fact
 		s.pending = s.pending[:0]
 	} else {
-		s.staged = append(s.staged, staged{key: key, value: v, deleted: del, readsBefore: len(s.reads), readKeys: s.sinceWrite()})
+		s.staged = append(s.staged, staged{key: key, value: v, deleted: del, fact: fact, readsBefore: len(s.reads), readKeys: s.sinceWrite()})
 		if s.stagedIdx != nil {
 			s.stagedIdx[key] = len(s.staged) - 1
 		} else if len(s.staged) > stagedIndexAt {
@@ -265,14 +277,14 @@ func (s *Scope) abandon() {
 // setFrom is Set for a value gathered from other commits (a foreach's
 // rows): a write like any other, naming where its parts came from.
 func (s *Scope) setFrom(key string, v any, from []string) {
-	s.write(key, v, false)
+	s.write(key, v, false, false)
 	if i := s.find(key); i >= 0 {
 		s.staged[i].from = from
 	}
 }
 
 // stage writes a value that came from another commit (a join): no event,
-// no read dependency, the origin kept.
-func (s *Scope) stage(key string, v any, del bool, from []string) {
-	s.staged = append(s.staged, staged{key: key, value: v, deleted: del, from: from})
+// no read dependency, the origin kept; a fact stays one (SetFact).
+func (s *Scope) stage(key string, v any, del, fact bool, from []string) {
+	s.staged = append(s.staged, staged{key: key, value: v, deleted: del, fact: fact, from: from})
 }
