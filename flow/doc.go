@@ -14,7 +14,7 @@
 //
 // The laws a run keeps:
 //
-//	one commit per stage execution    empty ones too; only net changes are written
+//	one commit per stage execution    empty ones too; only net changes (and facts, SetFact) are written
 //	commit on error                   a failed stage's writes before it failed stay
 //	retry                             a failed attempt's writes are discarded; each attempt is logged
 //	parallel joins                    overlays merge in DECLARATION order, never completion order;
