@@ -312,3 +312,16 @@ func TestNoMatchPatternMasksItsSecret(t *testing.T) {
 		}
 	}
 }
+
+// TestUnreadLineIsNotOk: a line of a collector's output that parse:
+// columns could not read is a subject with no row (disk sdb here); the
+// Nagios check is UNKNOWN, naming the stage, not OK over the disks it did
+// read.
+func TestUnreadLineIsNotOk(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(trialOpsDir(t), "unparsed")
+	r := runCLI(t, dir, "exec", "chart.yaml", "--format", "nagios")
+	if r.code != 3 || !strings.HasPrefix(r.stdout, "disks UNKNOWN - 1 stage did not check everything (list), 2 ok") || !strings.Contains(r.stdout, `"sdb"`) {
+		t.Errorf("exit %d, want 3 and UNKNOWN naming the stage and the line:\n%s", r.code, r.stdout)
+	}
+}

@@ -117,8 +117,10 @@ type Check struct {
 	// a stage that failed under onError: continue (record.ItemFailed),
 	// foreach items past maxBranches (record.ItemTruncated), a foreach
 	// whose items were null (record.ItemNullItems), a text past the output
-	// cap (record.ItemWithheld). The rows say nothing of those subjects,
-	// so the check is no better than UNKNOWN.
+	// cap (record.ItemWithheld), lines a parse mode could not read
+	// (record.ItemUnparsed), verdict rows dropped from the table
+	// (record.ItemDropped). The rows say nothing of those subjects, so the
+	// check is no better than UNKNOWN.
 	Unchecked []Unchecked
 	// Notes are what else made the state no better than it is (Raise).
 	Notes []string
@@ -194,8 +196,11 @@ type Unchecked struct {
 	What, Why string
 }
 
-// notJudged are the ledger item kinds that leave a subject unjudged.
-var notJudged = []string{record.ItemFailed, record.ItemTruncated, record.ItemNullItems, record.ItemWithheld}
+// notJudged are the ledger item kinds that leave a subject unjudged: a
+// branch that failed, items not run, output no value holds, lines a parse
+// mode could not read (a subject on one has no row), verdict rows dropped
+// (in neither the rows nor the table).
+var notJudged = []string{record.ItemFailed, record.ItemTruncated, record.ItemNullItems, record.ItemWithheld, record.ItemUnparsed, record.ItemDropped}
 
 // unchecked lists the ledger's items of subjects never judged, in ledger
 // order.

@@ -27,8 +27,10 @@
 // built over its output rest on nothing it said (a default branch taken
 // over an empty stdout), which a Nagios plugin says as UNKNOWN. A subject
 // is never judged when the ledger says a stage failed under onError:
-// continue, a foreach's items past maxBranches did not run, or its items
-// were null: the rows say nothing of it, and OK would say it is fine.
+// continue, a foreach's items past maxBranches did not run, its items were
+// null, output was withheld past the cap, a parse mode could not read a
+// line, or a verdict row was dropped: the rows say nothing of it, and OK
+// would say it is fine.
 //
 // Worst is the monitoring-plugins order (max_state_alt), not the exit
 // code's: OK < UNKNOWN < WARNING < CRITICAL, so one critical row is never

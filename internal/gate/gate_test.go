@@ -332,9 +332,12 @@ func TestUnansweredScriptIsNotOk(t *testing.T) {
 
 // TestUnjudgedItemsAreNotOk: the ledger's items of subjects never judged
 // (a stage failed under onError: continue, items past maxBranches, null
-// items) leave a completed run no better than UNKNOWN; the record's other
-// not-checked items (unparsed lines, declined or dropped rows) and a
-// stage's own declarations do not, and a worse row stays worse.
+// items, output withheld, lines a parse mode could not read, verdict rows
+// dropped) leave a completed run no better than UNKNOWN; declined rows
+// (in the table, under their word) and a stage's own declarations do not,
+// and a worse row stays worse. Unparsed lines and dropped rows were OK: a
+// disk on a line `parse: columns` could not read had no row, and the
+// check said OK over the others.
 func TestUnjudgedItemsAreNotOk(t *testing.T) {
 	t.Parallel()
 	entry := func(kind string) coverage.Entry {
@@ -350,7 +353,8 @@ func TestUnjudgedItemsAreNotOk(t *testing.T) {
 		{record.ItemNullItems, "ok", Unknown},
 		{record.ItemWithheld, "ok", Unknown},
 		{record.ItemTruncated, "critical", Critical},
-		{record.ItemUnparsed, "ok", OK},
+		{record.ItemUnparsed, "ok", Unknown},
+		{record.ItemDropped, "ok", Unknown},
 		{record.ItemDeclined, "ok", OK},
 		{"", "ok", OK},
 	}
