@@ -22,7 +22,7 @@ var (
 	resultKeys      = []string{"kind", "decider", "maxRows", "presentation", "checks", "standingLine", "nagios"}
 	presentations   = []string{"prose", "panel"}
 	standingLines   = []string{"always", "unless-consistent", "not-sure-or-ask"}
-	honestyStages   = []string{"label", "coverage", "assessment"}
+	honestyStages   = []string{HonestyLabel, HonestyCoverage, HonestyAssessment}
 	pluginEntryKeys = []string{"command", "sha256", "version"}
 )
 

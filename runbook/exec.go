@@ -16,12 +16,7 @@ import (
 // Version is the runbook release this build reports.
 const Version = version.Release
 
-func (rb *Runbook) honestyOn(name string) bool {
-	if rb.spec.Honesty == nil {
-		return true
-	}
-	return slices.Contains(rb.spec.Honesty, name)
-}
+func (rb *Runbook) honestyOn(name string) bool { return rb.spec.HonestyOn(name) }
 
 func (rb *Runbook) exec(ctx context.Context, given map[string]any, opts []ExecOption) (*Result, error) {
 	var o execOptions

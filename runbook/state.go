@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 
+	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/internal/secret"
 	"github.com/openrunbook/runbook/plugins/coverage"
@@ -12,11 +13,11 @@ import (
 	"github.com/openrunbook/runbook/rules"
 )
 
-// The honesty stages by name.
+// The honesty stages by name (chart's: one list of names).
 const (
-	HonestyLabel      = "label"
-	HonestyCoverage   = "coverage"
-	HonestyAssessment = "assessment"
+	HonestyLabel      = chart.HonestyLabel
+	HonestyCoverage   = chart.HonestyCoverage
+	HonestyAssessment = chart.HonestyAssessment
 )
 
 // runState is one run's honesty state, reached by stage functions through

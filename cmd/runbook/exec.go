@@ -250,6 +250,7 @@ func judge(rec *record.Record, f execFlags, rb *runbook.Runbook, recordErr error
 		return gate.Check{}
 	}
 	c := gate.Judge(rec, gate.MappingOf(rb.Spec()))
+	c.Unlabelled(rb.Spec(), rec)
 	if recordErr != nil {
 		c.Raise(gate.Unknown, "UNKNOWN: "+recordErr.Error())
 	}

@@ -24,15 +24,16 @@ import (
 // worst state's words; a run with no finished answer (failed, cancelled,
 // paused) says why instead, and prints no perfdata (its counts are of an
 // answer that is not there). A run whose scripts gave no answer
-// (Check.Unanswered), or that left subjects unjudged (Check.Unchecked),
-// names them first and prints no perfdata either: a graph of its counts
+// (Check.Unanswered), that left subjects unjudged (Check.Unchecked), or
+// whose scripts' outcomes are on no record (Check.NoScripts: the label
+// honesty stage off), names them first and prints no perfdata either: a graph of its counts
 // would plot rows that rest on nothing, or miss the subjects left out. Nagios reads perfdata after the first "|" of
 // the first line and of the long text, so no "|" of outside text reaches
 // the output: it is written "¦".
 func renderNagios(w io.Writer, rec *record.Record, c gate.Check) error {
 	var b strings.Builder
 	b.WriteString(nagiosText(rec.Runbook) + " " + c.State.String() + " - " + nagiosSummary(rec, c))
-	if rec.Status == "completed" && len(c.Words) > 0 && len(c.Unanswered)+len(c.Unchecked) == 0 {
+	if rec.Status == "completed" && len(c.Words) > 0 && len(c.Unanswered)+len(c.Unchecked) == 0 && !c.NoScripts {
 		b.WriteString(" |")
 		for _, wd := range c.Words {
 			fmt.Fprintf(&b, " %s=%d;;;0", perfLabel(wd.Word), wd.Rows)
@@ -103,6 +104,9 @@ func nagiosSummary(rec *record.Record, c gate.Check) string {
 		return "no verdict rows"
 	}
 	parts := make([]string, 0, len(c.Words)+1)
+	if c.NoScripts {
+		parts = append(parts, "no script's outcome is on the record (the label honesty stage is off)")
+	}
 	if n := len(c.Unanswered); n > 0 {
 		paths := make([]string, n)
 		for i, u := range c.Unanswered {

@@ -325,3 +325,21 @@ func TestUnreadLineIsNotOk(t *testing.T) {
 		t.Errorf("exit %d, want 3 and UNKNOWN naming the stage and the line:\n%s", r.code, r.stdout)
 	}
 }
+
+// TestNagiosWithoutLabelIsNotOk: with the label honesty stage off
+// (honesty: []), a collector that is not installed is on no record, so a
+// check over a chart that runs scripts is UNKNOWN, saying why, with no
+// perfdata; before, `units OK - 1 ok`, exit 0. A chart that runs no
+// script is judged by its rows as before.
+func TestNagiosWithoutLabelIsNotOk(t *testing.T) {
+	t.Parallel()
+	r := runCLI(t, filepath.Join(trialOpsDir(t), "unlabelled"), "exec", "chart.yaml", "--format", "nagios")
+	want := "units UNKNOWN - no script's outcome is on the record (the label honesty stage is off), 1 ok\n"
+	if r.code != 3 || !strings.HasPrefix(r.stdout, want) || strings.Contains(r.stdout, "|") {
+		t.Errorf("exit %d, want 3 and %q with no perfdata:\n%s", r.code, want, r.stdout)
+	}
+	r = runCLI(t, filepath.Join(trialOpsDir(t), "unlabelled-set"), "exec", "chart.yaml", "--format", "nagios")
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "sums OK - 1 ok | ok=1;;;0") {
+		t.Errorf("no script: exit %d, want 0:\n%s", r.code, r.stdout)
+	}
+}

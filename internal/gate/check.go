@@ -86,6 +86,20 @@ func MappingOf(spec *chart.Spec) Mapping {
 	return m
 }
 
+// Unlabelled judges c, a check of a completed run of spec, by what its
+// record cannot hold: when the chart starts processes (exec or plugin
+// stages) with the label honesty stage off (honesty: leaves it out), no
+// script's outcome is on the record — one not installed, timed out or
+// killed reads as one that answered — so the check cannot say its rows
+// rest on answers: it is no better than UNKNOWN (Check.NoScripts).
+func (c *Check) Unlabelled(spec *chart.Spec, rec *record.Record) {
+	if spec == nil || rec == nil || rec.Status != "completed" || spec.HonestyOn(chart.HonestyLabel) || !spec.RunsScripts() {
+		return
+	}
+	c.NoScripts = true
+	c.Raise(Unknown, "UNKNOWN: the chart turns the label honesty stage off (honesty:), so no script's outcome is on the record: the rows may rest on a script that never answered")
+}
+
 // StateOf is a verdict word's state, and whether the word had one of its
 // own (false: it is Unknown because nothing maps it).
 func (m Mapping) StateOf(word string) (State, bool) {
@@ -122,6 +136,9 @@ type Check struct {
 	// (record.ItemDropped). The rows say nothing of those subjects, so the
 	// check is no better than UNKNOWN.
 	Unchecked []Unchecked
+	// NoScripts: the run started processes with the label honesty stage
+	// off, so whether they answered is on no record (Unlabelled).
+	NoScripts bool
 	// Notes are what else made the state no better than it is (Raise).
 	Notes []string
 	m     Mapping
