@@ -198,6 +198,10 @@ func TestHonestyProcessSameBytes(t *testing.T) {
 			case "nagios":
 				// check_swap has no stand-in: its row is not-run, the same both ways.
 				args = append(args, "--input", "plugins="+fake)
+			case "approval":
+				// a folder of its own, not /tmp: the two runs found a
+				// different count there when other tests came and went
+				args = append(args, "--input", "dir="+oldFiles(t, 3))
 			}
 			ra := runCLIEnv(t, dir, env, append(args, "--honesty=inprocess")...)
 			rb := runCLIEnv(t, dir, env, append(args, "--honesty=plugin")...)
@@ -402,4 +406,21 @@ func TestIssue12MissingPluginNamesTheCLIFlag(t *testing.T) {
 	if r.code == 0 || !strings.Contains(r.stdout+r.stderr, `plugin "no-such-probe" not found`) || !strings.Contains(r.stdout+r.stderr, "(--plugin-dir or RUNBOOK_PLUGIN_DIR)") {
 		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s\nwant a failure naming --plugin-dir or RUNBOOK_PLUGIN_DIR", r.code, r.stdout, r.stderr)
 	}
+}
+
+// oldFiles is a new folder holding n files last changed 30 days ago.
+func oldFiles(t *testing.T, n int) string {
+	t.Helper()
+	dir := t.TempDir()
+	old := time.Now().Add(-30 * 24 * time.Hour)
+	for i := range n {
+		p := filepath.Join(dir, fmt.Sprintf("f%d", i))
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }
