@@ -39,8 +39,12 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 	if set.retry != nil && set.retry.Attempts > 1 {
 		attempts = set.retry.Attempts
 	}
+	unguarded := es.UnguardedPipeline()
 	return func(ctx context.Context, s *flow.Scope) error {
 		rs := stateOf(s)
+		if unguarded != "" {
+			rs.warnOnce(st.ID, s.Path(), unguarded)
+		}
 		argv, timeout, err := renderExec(es, s, timeout) // exec_templates.go
 		if err != nil {
 			return err

@@ -37,7 +37,9 @@ type runState struct {
 	scripts  []label.Row
 	ledger   []coverage.Entry
 	warnings []pathed
-	assumed  []assumedArg
+	// warned: the stages warnOnce has warned of, by id
+	warned  map[string]bool
+	assumed []assumedArg
 }
 
 type pathed struct{ path, msg string }
@@ -117,6 +119,20 @@ func (rs *runState) warn(path, msg string) {
 	rs.mu.Lock()
 	rs.warnings = append(rs.warnings, pathed{path, msg})
 	rs.mu.Unlock()
+}
+
+// warnOnce is warn for what holds of a stage wherever it runs (every item
+// of a foreach): said once a run, at the first path it ran at.
+func (rs *runState) warnOnce(stage, path, msg string) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if rs.warned == nil {
+		rs.warned = map[string]bool{}
+	}
+	if !rs.warned[stage] {
+		rs.warned[stage] = true
+		rs.warnings = append(rs.warnings, pathed{path, msg})
+	}
 }
 
 // derive is the taint rule, in one place: a value an expression made from

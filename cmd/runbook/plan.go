@@ -106,6 +106,9 @@ type planStage struct {
 	Dir    string      `json:"dir,omitempty"` // exec's dir:, as written
 	Binary *planBinary `json:"binary,omitempty"`
 	Plugin *planPlugin `json:"plugin,omitempty"`
+	// Note is what a reader of the stage should know before it runs (an
+	// exec's pipeline run without pipefail).
+	Note string `json:"note,omitempty"`
 }
 
 // planBinary is the program an exec stage starts, looked up as exec
@@ -319,6 +322,7 @@ func (pl *planner) exec(ps *planStage, es *chart.ExecSpec) {
 		ps.Env = env
 	}
 	ps.Dir = es.Dir
+	ps.Note = es.UnguardedPipeline()
 	name := "bash" // proc runs a shell: line as bash -o pipefail -c
 	if es.Shell != "" {
 		ps.Shell = es.Shell
@@ -533,6 +537,9 @@ func (p *plan) text() string {
 			default:
 				fmt.Fprintf(&b, "%sbinary %s: NOT FOUND\n", more, bin.Name)
 			}
+		}
+		if s.Note != "" {
+			fmt.Fprintf(&b, "%snote: %s\n", more, s.Note)
 		}
 		if pg := s.Plugin; pg != nil {
 			switch {

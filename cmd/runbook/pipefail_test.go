@@ -1,0 +1,52 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// A pipeline handed to sh -c without pipefail exits with its last
+// command's code, so a collector that is not installed reads as a success
+// through `| wc -l`. plan notes it under the stage, and a run warns of it
+// once, not once per foreach item; a shell: stage (bash -o pipefail) is
+// not noted. Before, nothing said so, and the run stood Consistent.
+func TestUnguardedPipelineIsNoted(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "c.yaml", `version: 1
+runbook: failed-units
+stages:
+  - id: per
+    foreach:
+      items: '["a", "b", "c"]'
+      as: h
+      maxBranches: 5
+      stages:
+        - id: units
+          exec: {command: [sh, -c, "runbook-test-no-such-tool --failed | wc -l"]}
+  - id: guarded
+    exec: {shell: "runbook-test-no-such-tool --failed | wc -l"}
+`)
+	note := "its command runs a pipeline with sh -c and no pipefail"
+	r := runCLI(t, dir, "plan", chart)
+	if strings.Count(r.stdout, "note: "+note) != 1 {
+		t.Errorf("plan: want the note once, under per~*/units:\n%s", r.stdout)
+	}
+	r = runCLI(t, dir, "exec", chart, "--format", "json")
+	var rec struct {
+		Warnings []string `json:"warnings"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &rec); err != nil {
+		t.Fatalf("%v\n%s", err, r.stdout)
+	}
+	n := 0
+	for _, w := range rec.Warnings {
+		if strings.Contains(w, note) {
+			n++
+		}
+	}
+	if n != 1 || strings.Count(r.stderr, note) != 1 {
+		t.Errorf("%d warnings in the record, %d on stderr; want one each:\n%+v\n%s", n, strings.Count(r.stderr, note), rec.Warnings, r.stderr)
+	}
+}
