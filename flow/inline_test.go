@@ -196,7 +196,7 @@ func TestDeadlineIsTheHostsClock(t *testing.T) {
 		t.Errorf("the host's deadline was asked for %v; want once, for the run's 1h", asked)
 	}
 	if res.Status != flow.StatusCancelled || res.Err == nil || res.Err.Stage != "slow" ||
-		res.Err.Message != "the run was cancelled while this stage ran: context deadline exceeded" {
+		res.Err.Message != "the run timed out while this stage ran: context deadline exceeded" {
 		t.Errorf("status %s, error %+v; want cancelled at slow, while it ran, by the deadline", res.Status, res.Err)
 	}
 	if !ran["slow"] || ran["after"] {

@@ -54,7 +54,7 @@ func (r *runner) runStage(ctx context.Context, f *frame, n *node) error {
 				f.rec.emit(e)
 			}
 			if werr := r.wait(ctx, backoff(n.retry, a)); werr != nil {
-				return &RunError{Path: s.path, Stage: n.id, Message: "the run was cancelled while waiting to retry: " + werr.Error(), Cancelled: true, err: werr}
+				return &RunError{Path: s.path, Stage: n.id, Message: "the run " + endedBy(ctx) + " while waiting to retry: " + werr.Error(), Cancelled: true, err: werr}
 			}
 			continue
 		}
@@ -191,7 +191,18 @@ func cancelledWhileRunning(err error, run context.Context) error {
 	if err == nil {
 		err = run.Err()
 	}
-	return fmt.Errorf("the run was cancelled while this stage ran: %w", err)
+	return fmt.Errorf("the run %s while this stage ran: %w", endedBy(run), err)
+}
+
+// endedBy says how a run's context ended, as the run's error says it: its
+// timeout passed (WithTimeout, or a host's deadline), or it was
+// cancelled. A run stopped by its --timeout read "cancelled", as if
+// someone had stopped it.
+func endedBy(run context.Context) string {
+	if errors.Is(run.Err(), context.DeadlineExceeded) {
+		return "timed out"
+	}
+	return "was cancelled"
 }
 
 func safeCall(ctx context.Context, body func(context.Context) error) (err error) {

@@ -31,8 +31,11 @@ type callNotes struct {
 // home of them for exec and plugin stages alike. The assessment's clause
 // and explain read them as written.
 const (
-	causeCancelled  = "cancelled"
-	causeNotStarted = "could not be started"
+	causeCancelled = "cancelled"
+	// causeRunTimedOut: cancelled because the run's timeout passed
+	// (exec --timeout), where the stage's own bound is causeTimedOut's.
+	causeRunTimedOut = "cancelled when the run timed out"
+	causeNotStarted  = "could not be started"
 	// causeWorkerLost: the process ran elsewhere, and what ran it was lost
 	// before it said how the process ended (LostFacts).
 	causeWorkerLost = "its worker was lost"
@@ -90,10 +93,13 @@ func causeOfStart(err error) string {
 // execCause is why an exec stage's outcome is unknown, read from the same
 // facts execOutcome reads, in its order. "" when the process's end was seen
 // (its row is not outcome-unknown).
-func execCause(r proc.Result, timeout time.Duration) string {
+func execCause(r proc.Result, timeout time.Duration, run context.Context) string {
 	switch {
 	case r.TimedOut:
 		return causeTimedOut(timeout)
+	case r.Cancelled && errors.Is(run.Err(), context.DeadlineExceeded):
+		// the run's own timeout, not the stage's: the run stopped it
+		return causeRunTimedOut
 	case r.Cancelled:
 		return causeCancelled
 	case !r.Started && r.StartErr != nil:

@@ -29,15 +29,19 @@ func TestCauseWords(t *testing.T) {
 	ctx := context.Background()
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
+	timedOut, stop := context.WithDeadline(ctx, time.Unix(1, 0))
+	defer stop()
 	tests := []struct {
 		name string
 		got  string
 		want string
 	}{
-		{"timed out", execCause(proc.Result{Started: true, TimedOut: true}, time.Second), "timed out after 1s"},
-		{"cancelled", execCause(proc.Result{Started: true, Cancelled: true}, time.Second), "cancelled"},
-		{"no such working directory", execCause(proc.Run(ctx, proc.Spec{Argv: []string{"true"}, Dir: "/nonexistent-runbook-13"}), time.Second), "could not be started: working directory not found"},
-		{"exited: no cause", execCause(proc.Run(ctx, proc.Spec{Argv: []string{"false"}}), time.Second), ""},
+		{"timed out", execCause(proc.Result{Started: true, TimedOut: true}, time.Second, ctx), "timed out after 1s"},
+		{"cancelled", execCause(proc.Result{Started: true, Cancelled: true}, time.Second, cancelled), "cancelled"},
+		// the run's --timeout, where it read "cancelled" as if someone had stopped it
+		{"cancelled by the run's timeout", execCause(proc.Result{Started: true, Cancelled: true}, time.Second, timedOut), "cancelled when the run timed out"},
+		{"no such working directory", execCause(proc.Run(ctx, proc.Spec{Argv: []string{"true"}, Dir: "/nonexistent-runbook-13"}), time.Second, ctx), "could not be started: working directory not found"},
+		{"exited: no cause", execCause(proc.Run(ctx, proc.Spec{Argv: []string{"false"}}), time.Second, ctx), ""},
 		{"plugin cancelled", pluginCause(cancelled, context.Canceled, time.Second), "cancelled"},
 		{"plugin crashed: not said", pluginCause(ctx, errors.New("EOF"), time.Second), ""},
 	}

@@ -87,7 +87,7 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 			row = rs.script(s.Path(), settlement, facts, res.Truncated, callNotes{
 				ran:    ranOf(ranAs(es, argv), res, m),
 				answer: answerOf(es, res.ExitCode),
-				cause:  execCause(res, timeout),
+				cause:  execCause(res, timeout, ctx),
 			})
 			if errors.Is(res.StartErr, proc.ErrNoBash) {
 				// Not an outcome of the script, and no retry brings bash.
