@@ -95,23 +95,23 @@ would answer the question twice; exit 2, naming the command that answers it
 
 // answers checks what resume's flags say alike wherever the run waits (a
 // record, or Temporal) and reads the answers they give.
-func (f *resumeFlags) answers() (map[string]any, error) {
+func (f *resumeFlags) answers() (map[string]any, inputsAt, error) {
 	if err := f.checkRunFlags(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if f.reject != "" && (len(f.inputs) > 0 || f.inputsFile != "") {
 		// Secret inputs may still be needed for nothing: a rejection runs nothing.
-		return nil, &usageError{err: errors.New("--reject answers the question: give no --input with it"), showUsage: true}
+		return nil, nil, &usageError{err: errors.New("--reject answers the question: give no --input with it"), showUsage: true}
 	}
-	given, err := readInputs(f.inputsFile, f.inputs)
+	given, at, err := readInputsAt(f.inputsFile, f.inputs)
 	if err != nil {
-		return nil, exit(exitUsage, "%v", err)
+		return nil, nil, exit(exitUsage, "%v", err)
 	}
-	return given, nil
+	return given, at, nil
 }
 
 func resumeRecord(ctx context.Context, path string, f resumeFlags, stdout, stderr io.Writer) error {
-	given, err := f.answers()
+	given, at, err := f.answers()
 	if err != nil {
 		return err
 	}
@@ -174,7 +174,7 @@ func resumeRecord(ctx context.Context, path string, f resumeFlags, stdout, stder
 	wasInterrupted := ctx.Err() != nil
 	prog.stop()
 	if err != nil {
-		if printInputErrors(stderr, err) {
+		if printInputErrors(stderr, err, at) {
 			return quietExit(exitUsage)
 		}
 		return exit(exitUsage, "%s: %v", path, err)
