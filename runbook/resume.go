@@ -307,7 +307,7 @@ func (rb *Runbook) resumeInputs(rec *record.RunRecord, cp *flow.Checkpoint, give
 				continue
 			}
 			v = d
-		case wasGiven:
+		case wasGiven && !rejecting:
 			errs = append(errs, &InputError{Input: spec.Name, Msg: "is secret: the record does not keep it", Fix: FixGiveAgain})
 			continue
 		default:
@@ -323,6 +323,12 @@ func (rb *Runbook) resumeInputs(rec *record.RunRecord, cp *flow.Checkpoint, give
 	}
 	if len(errs) > 0 {
 		return nil, nil, errs
+	}
+	if rejecting {
+		// A rejection runs nothing: no secret is needed, and no value is
+		// derived again; the record keeps the masks it had (so the CLI's
+		// --reject, which takes no --input, can reject a run with secrets).
+		return answers, in, nil
 	}
 	if err := rb.rederiveState(rec, cp, in); err != nil {
 		return nil, nil, err

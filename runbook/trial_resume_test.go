@@ -74,3 +74,46 @@ stages:
 		t.Errorf("the resumed record shows the secret:\n%s", b)
 	}
 }
+
+// TestRejectNeedsNoSecret: a paused run given a secret input is rejected
+// without the secret (a rejection runs nothing); before, resume asked for
+// the secret again while the CLI's --reject refuses every --input, so such
+// a run could not be rejected at all (trial: "input "token": is secret:
+// the record does not keep it; give it again", then "--reject answers the
+// question: give no --input with it").
+func TestRejectNeedsNoSecret(t *testing.T) {
+	t.Parallel()
+	rb := openYAMLChart(t, `version: 1
+runbook: reject-secret
+inputs:
+  token: {type: string, secret: true, required: true}
+stages:
+  - id: s
+    set: {header: '"Bearer " + token'}
+  - id: q
+    ask:
+      question: '"go on?"'
+      expects: {ok: bool}
+`)
+	const token = "tok-Rj7Lq2Zx9w"
+	res, err := rb.Exec(context.Background(), map[string]any{"token": token})
+	if err != nil || res.Record.Status != "paused" {
+		t.Fatalf("err %v, status %s", err, res.Record.Status)
+	}
+	b, _ := json.Marshal(res.RunRecord())
+	rec, problems, err := record.ParseRecord(b)
+	if err != nil || len(problems) > 0 {
+		t.Fatalf("%v %q", err, problems)
+	}
+	next, err := rb.Resume(context.Background(), rec, nil, ResumeReject("not during the freeze"), AnsweredBy("ann"))
+	if err != nil {
+		t.Fatalf("rejecting without the secret: %v", err)
+	}
+	if next.Record.Status != "failed" || next.Record.Error == nil || !strings.Contains(next.Record.Error.Message, "rejected by ann: not during the freeze") {
+		t.Fatalf("status %s, error %+v: want failed, rejected by ann", next.Record.Status, next.Record.Error)
+	}
+	b, _ = json.Marshal(next.RunRecord())
+	if strings.Contains(string(b), token) || strings.Contains(string(b), "Bearer tok") {
+		t.Errorf("the rejected record shows the secret:\n%s", b)
+	}
+}

@@ -39,7 +39,8 @@ func newResumeCmd(stdout, stderr io.Writer) *cobra.Command {
 its record, in this process: another machine, days later. The answer is given
 with --input name=value (one per name the question expects; converted to the
 expected type) or --inputs FILE (JSON or YAML). A secret input the person
-gave to the paused run is not in its record: give it again with --input.
+gave to the paused run is not in its record: give it again with --input
+(not with --reject: a rejection runs nothing and needs no secret).
 
 --reject "reason" answers no: the run ends failed at the asking stage with
 the reason recorded. --answered-by names who answered (default: the OS user);
