@@ -18,6 +18,7 @@ import (
 	"github.com/openrunbook/runbook/decide"
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/internal/secret"
+	"github.com/openrunbook/runbook/internal/suggest"
 	"github.com/openrunbook/runbook/record"
 )
 
@@ -271,7 +272,11 @@ func (rb *Runbook) resumeInputs(rec *record.RunRecord, cp *flow.Checkpoint, give
 		case expected:
 			errs = append(errs, &InputError{Input: k, Msg: "is an answer, and the question is being rejected: give answers or a rejection, not both"})
 		default:
-			errs = append(errs, &InputError{Input: k, Msg: "is not an answer the question expects" + expectsWords(cp.Pause.Expects)})
+			msg := "is not an answer the question expects"
+			if near := suggest.Nearest(k, sortedNames(cp.Pause.Expects)); near != "" {
+				msg += fmt.Sprintf("; did you mean %q?", near)
+			}
+			errs = append(errs, &InputError{Input: k, Msg: msg + expectsWords(cp.Pause.Expects)})
 		}
 	}
 	if !rejecting {

@@ -117,3 +117,32 @@ stages:
 		t.Errorf("the rejected record shows the secret:\n%s", b)
 	}
 }
+
+// TestMisspelledAnswerSaysDidYouMean: an answer name a letter off the one
+// the question expects is refused with "did you mean", as a misspelled
+// input is (trial: --input aprove=true said only what it expects).
+func TestMisspelledAnswerSaysDidYouMean(t *testing.T) {
+	t.Parallel()
+	rb := openYAMLChart(t, `version: 1
+runbook: typo
+stages:
+  - id: q
+    ask:
+      question: '"go on?"'
+      expects: {approve: bool}
+`)
+	res, err := rb.Exec(context.Background(), nil)
+	if err != nil || res.Record.Status != "paused" {
+		t.Fatalf("err %v, status %s", err, res.Record.Status)
+	}
+	b, _ := json.Marshal(res.RunRecord())
+	rec, _, err := record.ParseRecord(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = rb.Resume(context.Background(), rec, map[string]any{"aprove": "true"})
+	want := `input "aprove": is not an answer the question expects; did you mean "approve"? (it expects approve (bool))`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("err %v, want it to say %q", err, want)
+	}
+}
