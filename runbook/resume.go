@@ -571,3 +571,23 @@ func mergePlugins(old, now []record.PluginRun) []record.PluginRun {
 	slices.SortStableFunc(out, func(a, b record.PluginRun) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
+
+// CannotResume says why a paused run's record could not be resumed, while
+// the run that paused still holds its secrets: resume derives every
+// secret-holding value of the checkpoint again (rederiveState), and one no
+// set: stage wrote (a verdict row, a command's output) cannot be; nil when
+// the record can be resumed, or the run did not pause at an ask. Said at
+// the pause, not days later when a person answers.
+func (r *Result) CannotResume() error {
+	if r == nil || r.Run == nil || r.Run.Checkpoint == nil || r.Run.Checkpoint.Kind == flow.CheckpointContinue {
+		return nil
+	}
+	rr := r.RunRecord()
+	if len(rr.CheckpointSecrets) == 0 {
+		return nil
+	}
+	cp := *rr.Checkpoint
+	cp.State = slices.Clone(cp.State)
+	in := &resolvedInputs{values: r.Run.Log.Inputs, secrets: secret.New()}
+	return r.rb.rederiveState(rr, &cp, in)
+}

@@ -146,3 +146,36 @@ stages:
 		t.Errorf("err %v, want it to say %q", err, want)
 	}
 }
+
+// TestCannotResumeIsSaidAtThePause: a paused run whose checkpoint holds a
+// secret-derived value resume cannot derive again (a verdict row) says so
+// while it pauses; one whose derived values a set: stage wrote can be
+// resumed, and says nothing.
+func TestCannotResumeIsSaidAtThePause(t *testing.T) {
+	t.Parallel()
+	rb := openYAMLChart(t, `version: 1
+runbook: stuck
+inputs:
+  token: {type: string, secret: true, required: true}
+stages:
+  - id: vb
+    verdict: {subject: '"s"', verdict: '"b"', up: 'upper(token)'}
+  - id: q
+    ask: {question: '"go on?"', expects: {ok: bool}}
+`)
+	res, err := rb.Exec(context.Background(), map[string]any{"token": "tok-St8Kq2Lw"})
+	if err != nil || res.Record.Status != "paused" {
+		t.Fatalf("err %v, status %s", err, res.Record.Status)
+	}
+	if err := res.CannotResume(); err == nil || !strings.Contains(err.Error(), `stage "vb" is not a set: stage`) {
+		t.Errorf("CannotResume = %v, want it to name the verdict stage", err)
+	}
+	rb, _, _ = pausedSecrets(t, "tok-5Gh2Lq9wZx")
+	res, err = rb.Exec(context.Background(), map[string]any{"token": "tok-5Gh2Lq9wZx"})
+	if err != nil || res.Record.Status != "paused" {
+		t.Fatalf("err %v, status %s", err, res.Record.Status)
+	}
+	if err := res.CannotResume(); err != nil {
+		t.Errorf("a run whose derived values set: stages wrote: CannotResume = %v, want nil", err)
+	}
+}

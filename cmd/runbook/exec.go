@@ -421,6 +421,9 @@ func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.
 	}
 	if rec.Status == "paused" && recordErr == nil {
 		fmt.Fprintf(stderr, "run paused; record written to %s\n", recordPath)
+		if err := res.CannotResume(); err != nil {
+			fmt.Fprintf(stderr, "runbook: warning: this record cannot be resumed: %s\n", clean(strings.TrimPrefix(err.Error(), "resume: ")))
+		}
 	}
 	return endRun(stderr, code, held, f, recordErr)
 }

@@ -205,6 +205,9 @@ func resumeRecord(ctx context.Context, path string, f resumeFlags, stdout, stder
 		switch r.Status {
 		case "paused":
 			fmt.Fprintf(stderr, "run paused again; record written to %s\n", out)
+			if err := res.CannotResume(); err != nil {
+				fmt.Fprintf(stderr, "runbook: warning: this record cannot be resumed: %s\n", clean(strings.TrimPrefix(err.Error(), "resume: ")))
+			}
 		case "completed":
 			fmt.Fprintf(stderr, "run resumed; record written to %s\n", out)
 		}

@@ -76,3 +76,34 @@ func TestInputsFileJSONKeyGivenTwice(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want 2 and %q", r.code, r.stderr, want)
 	}
 }
+
+// TestPauseSaysTheRecordCannotBeResumed: exec that pauses with a record
+// resume will refuse (a verdict column derived from a secret, which resume
+// cannot derive again) warns on stderr at the pause, naming the stage;
+// before, it printed "Resume: runbook resume …" and the refusal came only
+// when a person answered, days later (trial).
+func TestPauseSaysTheRecordCannotBeResumed(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeChart(t, dir, "chart.yaml", `version: 1
+runbook: stuck
+inputs:
+  token: {type: string, secret: true, required: true}
+stages:
+  - id: vb
+    verdict: {subject: '"s"', verdict: '"b"', up: 'upper(token)'}
+  - id: q
+    ask: {question: '"go on?"', expects: {ok: bool}}
+`)
+	if err := os.WriteFile(filepath.Join(dir, "in.json"), []byte(`{"token": "tok-St8Kq2Lw"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := runCLI(t, dir, "exec", "--inputs", "in.json", "--record", "r.json", "chart.yaml")
+	want := `runbook: warning: this record cannot be resumed: the value of "verdicts" (written by vb) held a secret`
+	if r.code != 0 || !strings.Contains(r.stderr, want) {
+		t.Errorf("exit %d, stderr %q: want 0 and %q", r.code, r.stderr, want)
+	}
+	if strings.Contains(r.stderr+r.stdout, "tok-St8Kq2Lw") {
+		t.Errorf("the secret is shown:\n%s\n%s", r.stdout, r.stderr)
+	}
+}
