@@ -89,7 +89,8 @@ func (l *loader) top(root ast.Node) *Spec {
 	} else {
 		spec.Stages = l.stages(e, "", "stages")
 	}
-	l.checkTemplateSecrets(spec) // templates.go
+	l.checkTemplateSecrets(spec)             // templates.go
+	l.checkAskPlaces(spec, len(l.stack) > 1) // read_ask.go
 	if len(l.stack) == 1 && len(l.s.errs) == 0 {
 		l.checkNames(spec) // the root, once every mounted chart is read
 	}

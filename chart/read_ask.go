@@ -30,3 +30,52 @@ func (l *loader) ask(e entry, sid string) *AskSpec {
 	}
 	return a
 }
+
+// checkAskPlaces refuses an ask: where a run cannot pause — inside a
+// foreach, parallel or select branch, or in a subflow (a chart mounted by
+// one, or a subflow's inline stages) — at load, before any stage has run:
+// the engine refuses it only when the run reaches it (flow.Scope.Ask), by
+// then after the stages before it touched the world. mounted is whether
+// this file is a subflow chart.
+func (l *loader) checkAskPlaces(spec *Spec, mounted bool) {
+	if spec == nil {
+		return
+	}
+	inside := ""
+	if mounted {
+		inside = "a subflow chart"
+	}
+	l.askPlaces(spec.Stages, inside)
+}
+
+func (l *loader) askPlaces(list []StageSpec, inside string) {
+	for i := range list {
+		st := &list[i]
+		if st.Ask != nil && inside != "" {
+			l.errf(st.Pos, st.ID, "ask cannot pause the run here: it is inside %s, and a run pauses only at the top level of its chart or in a decide stage's branch; ask before it (one question for every item or branch) or after it", inside)
+		}
+		in := func(where string) string {
+			if inside != "" {
+				return inside
+			}
+			return where
+		}
+		switch {
+		case st.ForEach != nil:
+			l.askPlaces(st.ForEach.Stages, in(fmt.Sprintf("foreach %q", st.ID)))
+		case st.Subflow != nil:
+			l.askPlaces(st.Subflow.Stages, in(fmt.Sprintf("subflow %q", st.ID)))
+		case st.Kind == "select":
+			for _, br := range st.Branches {
+				l.askPlaces(br.Stages, in(fmt.Sprintf("a branch of select %q", st.ID)))
+			}
+		default:
+			for _, br := range st.Branches {
+				l.askPlaces(br.Stages, inside)
+			}
+		}
+		for _, br := range st.Parallel {
+			l.askPlaces(br.Stages, in(fmt.Sprintf("a branch of parallel %q", st.ID)))
+		}
+	}
+}

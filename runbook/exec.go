@@ -194,6 +194,10 @@ func (r *Result) RunRecord() *record.RunRecord {
 				}
 				cp.State[i].Value = v
 			}
+			// The question is text the chart composed, and it may read a
+			// secret: the result's pause masks it (record.Assemble), and so
+			// must the checkpoint resume reads it from.
+			cp.Pause.Question = m.Text(cp.Pause.Question)
 			rr.Checkpoint = &cp
 		}
 	}

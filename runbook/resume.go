@@ -18,6 +18,7 @@ import (
 	"github.com/openrunbook/runbook/decide"
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/internal/secret"
+	"github.com/openrunbook/runbook/internal/suggest"
 	"github.com/openrunbook/runbook/record"
 )
 
@@ -271,7 +272,11 @@ func (rb *Runbook) resumeInputs(rec *record.RunRecord, cp *flow.Checkpoint, give
 		case expected:
 			errs = append(errs, &InputError{Input: k, Msg: "is an answer, and the question is being rejected: give answers or a rejection, not both"})
 		default:
-			errs = append(errs, &InputError{Input: k, Msg: "is not an answer the question expects" + expectsWords(cp.Pause.Expects)})
+			msg := "is not an answer the question expects"
+			if near := suggest.Nearest(k, sortedNames(cp.Pause.Expects)); near != "" {
+				msg += fmt.Sprintf("; did you mean %q?", near)
+			}
+			errs = append(errs, &InputError{Input: k, Msg: msg + expectsWords(cp.Pause.Expects)})
 		}
 	}
 	if !rejecting {
@@ -307,7 +312,7 @@ func (rb *Runbook) resumeInputs(rec *record.RunRecord, cp *flow.Checkpoint, give
 				continue
 			}
 			v = d
-		case wasGiven:
+		case wasGiven && !rejecting:
 			errs = append(errs, &InputError{Input: spec.Name, Msg: "is secret: the record does not keep it", Fix: FixGiveAgain})
 			continue
 		default:
@@ -323,6 +328,12 @@ func (rb *Runbook) resumeInputs(rec *record.RunRecord, cp *flow.Checkpoint, give
 	}
 	if len(errs) > 0 {
 		return nil, nil, errs
+	}
+	if rejecting {
+		// A rejection runs nothing: no secret is needed, and no value is
+		// derived again; the record keeps the masks it had (so the CLI's
+		// --reject, which takes no --input, can reject a run with secrets).
+		return answers, in, nil
 	}
 	if err := rb.rederiveState(rec, cp, in); err != nil {
 		return nil, nil, err
@@ -559,4 +570,24 @@ func mergePlugins(old, now []record.PluginRun) []record.PluginRun {
 	}
 	slices.SortStableFunc(out, func(a, b record.PluginRun) int { return strings.Compare(a.Name, b.Name) })
 	return out
+}
+
+// CannotResume says why a paused run's record could not be resumed, while
+// the run that paused still holds its secrets: resume derives every
+// secret-holding value of the checkpoint again (rederiveState), and one no
+// set: stage wrote (a verdict row, a command's output) cannot be; nil when
+// the record can be resumed, or the run did not pause at an ask. Said at
+// the pause, not days later when a person answers.
+func (r *Result) CannotResume() error {
+	if r == nil || r.Run == nil || r.Run.Checkpoint == nil || r.Run.Checkpoint.Kind == flow.CheckpointContinue {
+		return nil
+	}
+	rr := r.RunRecord()
+	if len(rr.CheckpointSecrets) == 0 {
+		return nil
+	}
+	cp := *rr.Checkpoint
+	cp.State = slices.Clone(cp.State)
+	in := &resolvedInputs{values: r.Run.Log.Inputs, secrets: secret.New()}
+	return r.rb.rederiveState(rr, &cp, in)
 }

@@ -306,12 +306,17 @@ func runOptions(f execFlags, recordPath string, logger *slog.Logger, h runbook.H
 // newLogger is where exec and resume send diagnostics: stderr, as text.
 func newLogger(stderr io.Writer) *slog.Logger { return slog.New(slog.NewTextHandler(stderr, nil)) }
 
-// printInputErrors prints each refused input on its own line and says
-// whether err was that kind of refusal.
-func printInputErrors(stderr io.Writer, err error) bool {
+// printInputErrors prints each refused input on its own line, at the
+// FILE:LINE:COL where an --inputs file gave it, and says whether err was
+// that kind of refusal.
+func printInputErrors(stderr io.Writer, err error, at inputsAt) bool {
 	ies, ok := inputErrors(err)
 	for _, ie := range ies {
-		fmt.Fprintf(stderr, "runbook: %v%s\n", ie, inputFix(ie))
+		where := ""
+		if pos, ok := at[ie.Input]; ok {
+			where = "--inputs " + pos + ": "
+		}
+		fmt.Fprintf(stderr, "runbook: %s%v%s\n", where, ie, inputFix(ie))
 	}
 	return ok
 }
@@ -335,7 +340,7 @@ func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.
 	if f.timeout < 0 {
 		return &usageError{err: fmt.Errorf("--timeout %s: want a positive duration", f.timeout), showUsage: true}
 	}
-	given, err := readInputs(f.inputsFile, f.inputs)
+	given, at, err := readInputsAt(f.inputsFile, f.inputs)
 	if err != nil {
 		return exit(exitUsage, "%v", err)
 	}
@@ -391,7 +396,7 @@ func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.
 	close(runDone)
 	prog.stop()
 	if err != nil {
-		if printInputErrors(stderr, err) {
+		if printInputErrors(stderr, err, at) {
 			return quietExit(exitUsage)
 		}
 		return exit(exitFailed, "%s: %v", path, err)
@@ -416,6 +421,9 @@ func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.
 	}
 	if rec.Status == "paused" && recordErr == nil {
 		fmt.Fprintf(stderr, "run paused; record written to %s\n", recordPath)
+		if err := res.CannotResume(); err != nil {
+			fmt.Fprintf(stderr, "runbook: warning: this record cannot be resumed: %s\n", clean(strings.TrimPrefix(err.Error(), "resume: ")))
+		}
 	}
 	return endRun(stderr, code, held, f, recordErr)
 }

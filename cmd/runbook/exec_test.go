@@ -110,7 +110,7 @@ func TestInputFixWords(t *testing.T) {
 	}
 	for _, tc := range tests {
 		var b strings.Builder
-		if !printInputErrors(&b, runbook.InputErrors{{Input: "token", Msg: "nope", Fix: tc.fix}}) || b.String() != tc.want {
+		if !printInputErrors(&b, runbook.InputErrors{{Input: "token", Msg: "nope", Fix: tc.fix}}, nil) || b.String() != tc.want {
 			t.Errorf("fix %d: %q, want %q", tc.fix, b.String(), tc.want)
 		}
 	}

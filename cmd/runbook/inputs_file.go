@@ -23,29 +23,42 @@ import (
 // lays the --input pairs over it. Values from --input stay strings: the
 // library converts them to the declared types.
 func readInputs(file string, pairs []string) (map[string]any, error) {
+	given, _, err := readInputsAt(file, pairs)
+	return given, err
+}
+
+// inputsAt is where an --inputs file gives each of its inputs, as
+// FILE:LINE:COL, so that a value the run refuses is said where it was
+// written (printInputErrors); an input an --input pair gave is not in it.
+type inputsAt map[string]string
+
+// readInputsAt is readInputs, with where the file gives each input.
+func readInputsAt(file string, pairs []string) (map[string]any, inputsAt, error) {
 	given := map[string]any{}
+	at := inputsAt{}
 	if file != "" {
 		data, err := os.ReadFile(file)
 		if err != nil {
-			return nil, fmt.Errorf("--inputs: %w", err)
+			return nil, nil, fmt.Errorf("--inputs: %w", err)
 		}
 		if looksLikeJSON(data) {
-			given, err = jsonInputs(file, data)
+			given, at, err = jsonInputs(file, data)
 		} else {
-			given, err = yamlInputs(file, data)
+			given, at, err = yamlInputs(file, data)
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	for _, kv := range pairs {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok || strings.TrimSpace(k) == "" {
-			return nil, fmt.Errorf("--input %q: want name=value", kv)
+			return nil, nil, fmt.Errorf("--input %q: want name=value", kv)
 		}
 		given[k] = v
+		delete(at, k)
 	}
-	return given, nil
+	return given, at, nil
 }
 
 // inputsWant is how every refusal of an --inputs file says what is right.
@@ -61,7 +74,7 @@ func looksLikeJSON(data []byte) bool {
 
 // jsonInputs decodes a JSON --inputs file; a syntax error names its line
 // and column.
-func jsonInputs(file string, data []byte) (map[string]any, error) {
+func jsonInputs(file string, data []byte) (map[string]any, inputsAt, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	var v any
 	if err := dec.Decode(&v); err != nil {
@@ -71,27 +84,65 @@ func jsonInputs(file string, data []byte) (map[string]any, error) {
 			line, col := lineCol(data, se.Offset)
 			where = fmt.Sprintf("%s:%d:%d", file, line, col)
 		}
-		return nil, fmt.Errorf("--inputs %s: the file is not JSON (%v); %s", where, err, inputsWant)
+		return nil, nil, fmt.Errorf("--inputs %s: the file is not JSON (%v); %s", where, err, inputsWant)
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("--inputs %s: the file holds %s; %s", file, jsonKind(v), inputsWant)
+		return nil, nil, fmt.Errorf("--inputs %s: the file holds %s; %s", file, jsonKind(v), inputsWant)
 	}
 	if dec.More() {
-		return nil, fmt.Errorf("--inputs %s: want one JSON object, found more after it", file)
+		return nil, nil, fmt.Errorf("--inputs %s: want one JSON object, found more after it", file)
 	}
-	return obj, nil
+	at, err := jsonKeysAt(file, data)
+	if err != nil {
+		return nil, nil, err
+	}
+	return obj, at, nil
+}
+
+// jsonKeysAt is where a JSON object's keys are written, each once: JSON
+// itself lets a key be given twice (and a decoder keeps the last in
+// silence), which would run with a value the person may not have meant;
+// YAML refuses it, and so does this.
+func jsonKeysAt(file string, data []byte) (inputsAt, error) {
+	at := inputsAt{}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if _, err := dec.Token(); err != nil { // the object's {, read once already
+		return nil, fmt.Errorf("--inputs %s: the file is not JSON (%v); %s", file, err, inputsWant)
+	}
+	for dec.More() {
+		start := dec.InputOffset()
+		for start < int64(len(data)) && strings.IndexByte(" \t\r\n,", data[start]) >= 0 {
+			start++
+		}
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, fmt.Errorf("--inputs %s: the file is not JSON (%v); %s", file, err, inputsWant)
+		}
+		key, _ := tok.(string)
+		line, col := lineCol(data, start+1)
+		where := fmt.Sprintf("%s:%d:%d", file, line, col)
+		if first, dup := at[key]; dup {
+			return nil, fmt.Errorf("--inputs %s: the input %q is given twice (first at %s); give each input once", where, key, first)
+		}
+		at[key] = where
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return nil, fmt.Errorf("--inputs %s: the file is not JSON (%v); %s", file, err, inputsWant)
+		}
+	}
+	return at, nil
 }
 
 // yamlInputs decodes a YAML --inputs file: one document holding a
 // mapping, read into the same values a JSON file gives (through JSON, so
 // the library's conversion sees the same kinds). Errors name file:line:col
 // and never quote the file's text: it may hold a secret input's value.
-func yamlInputs(file string, data []byte) (map[string]any, error) {
+func yamlInputs(file string, data []byte) (map[string]any, inputsAt, error) {
 	f, err := parser.ParseBytes(data, 0)
 	if err != nil {
 		at := chart.YAMLError(file, err).Pos // its position only: the parser's words may quote the file
-		return nil, fmt.Errorf("--inputs %s:%d:%d: the file is neither JSON nor valid YAML here; %s", file, at.Line, at.Col, inputsWant)
+		return nil, nil, fmt.Errorf("--inputs %s:%d:%d: the file is neither JSON nor valid YAML here; %s", file, at.Line, at.Col, inputsWant)
 	}
 	var docs []ast.Node
 	for _, d := range f.Docs {
@@ -101,27 +152,46 @@ func yamlInputs(file string, data []byte) (map[string]any, error) {
 	}
 	switch {
 	case len(docs) == 0:
-		return nil, fmt.Errorf("--inputs %s: the file holds no inputs; %s", file, inputsWant)
+		return nil, nil, fmt.Errorf("--inputs %s: the file holds no inputs; %s", file, inputsWant)
 	case len(docs) > 1:
 		line, col := nodePos(docs[1])
-		return nil, fmt.Errorf("--inputs %s:%d:%d: a second YAML document; want one object of inputs", file, line, col)
+		return nil, nil, fmt.Errorf("--inputs %s:%d:%d: a second YAML document; want one object of inputs", file, line, col)
 	}
 	if t := docs[0].Type(); t != ast.MappingType && t != ast.MappingValueType {
 		line, col := nodePos(docs[0])
-		return nil, fmt.Errorf("--inputs %s:%d:%d: the file holds %s; %s", file, line, col, yamlKind(t), inputsWant)
+		return nil, nil, fmt.Errorf("--inputs %s:%d:%d: the file holds %s; %s", file, line, col, yamlKind(t), inputsWant)
 	}
 	j, err := yaml.YAMLToJSON(data)
 	if err != nil {
 		// A mapping that does not become JSON (an alias to nowhere, a key
 		// that is a mapping): said without the file's words.
 		line, col := nodePos(docs[0])
-		return nil, fmt.Errorf("--inputs %s:%d:%d: the YAML cannot be read as an object of inputs (keys are names, values are plain YAML); %s", file, line, col, inputsWant)
+		return nil, nil, fmt.Errorf("--inputs %s:%d:%d: the YAML cannot be read as an object of inputs (keys are names, values are plain YAML); %s", file, line, col, inputsWant)
 	}
 	var obj map[string]any
 	if err := json.Unmarshal(j, &obj); err != nil {
-		return nil, fmt.Errorf("--inputs %s: the YAML cannot be read as an object of inputs; %s", file, inputsWant)
+		return nil, nil, fmt.Errorf("--inputs %s: the YAML cannot be read as an object of inputs; %s", file, inputsWant)
 	}
-	return obj, nil
+	at := inputsAt{}
+	var pairs []*ast.MappingValueNode
+	switch m := docs[0].(type) {
+	case *ast.MappingNode:
+		pairs = m.Values
+	case *ast.MappingValueNode:
+		pairs = []*ast.MappingValueNode{m}
+	}
+	for _, kv := range pairs {
+		if kv.Key == nil {
+			continue
+		}
+		name := kv.Key.String()
+		if k, ok := kv.Key.(*ast.StringNode); ok {
+			name = k.Value // "n": and 'n': are n
+		}
+		line, col := nodePos(kv.Key)
+		at[name] = fmt.Sprintf("%s:%d:%d", file, line, col)
+	}
+	return obj, at, nil
 }
 
 // nodePos is where a YAML node starts: a mapping at its first key (the

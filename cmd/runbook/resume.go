@@ -39,7 +39,8 @@ func newResumeCmd(stdout, stderr io.Writer) *cobra.Command {
 its record, in this process: another machine, days later. The answer is given
 with --input name=value (one per name the question expects; converted to the
 expected type) or --inputs FILE (JSON or YAML). A secret input the person
-gave to the paused run is not in its record: give it again with --input.
+gave to the paused run is not in its record: give it again with --input
+(not with --reject: a rejection runs nothing and needs no secret).
 
 --reject "reason" answers no: the run ends failed at the asking stage with
 the reason recorded. --answered-by names who answered (default: the OS user);
@@ -95,23 +96,23 @@ would answer the question twice; exit 2, naming the command that answers it
 
 // answers checks what resume's flags say alike wherever the run waits (a
 // record, or Temporal) and reads the answers they give.
-func (f *resumeFlags) answers() (map[string]any, error) {
+func (f *resumeFlags) answers() (map[string]any, inputsAt, error) {
 	if err := f.checkRunFlags(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if f.reject != "" && (len(f.inputs) > 0 || f.inputsFile != "") {
 		// Secret inputs may still be needed for nothing: a rejection runs nothing.
-		return nil, &usageError{err: errors.New("--reject answers the question: give no --input with it"), showUsage: true}
+		return nil, nil, &usageError{err: errors.New("--reject answers the question: give no --input with it"), showUsage: true}
 	}
-	given, err := readInputs(f.inputsFile, f.inputs)
+	given, at, err := readInputsAt(f.inputsFile, f.inputs)
 	if err != nil {
-		return nil, exit(exitUsage, "%v", err)
+		return nil, nil, exit(exitUsage, "%v", err)
 	}
-	return given, nil
+	return given, at, nil
 }
 
 func resumeRecord(ctx context.Context, path string, f resumeFlags, stdout, stderr io.Writer) error {
-	given, err := f.answers()
+	given, at, err := f.answers()
 	if err != nil {
 		return err
 	}
@@ -174,7 +175,7 @@ func resumeRecord(ctx context.Context, path string, f resumeFlags, stdout, stder
 	wasInterrupted := ctx.Err() != nil
 	prog.stop()
 	if err != nil {
-		if printInputErrors(stderr, err) {
+		if printInputErrors(stderr, err, at) {
 			return quietExit(exitUsage)
 		}
 		return exit(exitUsage, "%s: %v", path, err)
@@ -204,6 +205,9 @@ func resumeRecord(ctx context.Context, path string, f resumeFlags, stdout, stder
 		switch r.Status {
 		case "paused":
 			fmt.Fprintf(stderr, "run paused again; record written to %s\n", out)
+			if err := res.CannotResume(); err != nil {
+				fmt.Fprintf(stderr, "runbook: warning: this record cannot be resumed: %s\n", clean(strings.TrimPrefix(err.Error(), "resume: ")))
+			}
 		case "completed":
 			fmt.Fprintf(stderr, "run resumed; record written to %s\n", out)
 		}

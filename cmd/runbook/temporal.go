@@ -131,7 +131,7 @@ func execOnTemporal(ctx context.Context, path string, f execFlags, t temporalFla
 	if path == stdinChart {
 		return &usageError{err: errors.New("--executor temporal: give the chart as a file (the workflow carries its bytes and its name), not -")}
 	}
-	given, err := readInputs(f.inputsFile, f.inputs)
+	given, at, err := readInputsAt(f.inputsFile, f.inputs)
 	if err != nil {
 		return exit(exitUsage, "%v", err)
 	}
@@ -143,7 +143,7 @@ func execOnTemporal(ctx context.Context, path string, f execFlags, t temporalFla
 		return err
 	}
 	if _, err := rb.PlanInputs(given); err != nil {
-		if printInputErrors(stderr, err) {
+		if printInputErrors(stderr, err, at) {
 			return quietExit(exitUsage)
 		}
 		return exit(exitUsage, "%s: %v", path, err)
@@ -323,7 +323,7 @@ func resultBytes(path string) (json.RawMessage, error) {
 // runbook-temporal resume, each --input an answer, and its record printed
 // and judged as exec's.
 func resumeOnTemporal(ctx context.Context, workflowID string, f resumeFlags, t temporalFlags, stdout, stderr io.Writer) error {
-	given, err := f.answers()
+	given, _, err := f.answers()
 	if err != nil {
 		return err
 	}
