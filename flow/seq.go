@@ -13,7 +13,7 @@ func (r *runner) runSeq(ctx context.Context, f *frame, seq *sequence, from int) 
 	for i := from; i < len(seq.nodes); i++ {
 		n := seq.nodes[i]
 		if err := ctx.Err(); err != nil {
-			return nil, &RunError{Path: Position{Scope: f.steps, Node: n.id, N: -1}.String(), Stage: n.id, Message: "the run was cancelled before this stage started: " + err.Error(), Cancelled: true, err: err}
+			return nil, &RunError{Path: Position{Scope: f.steps, Node: n.id, N: -1}.String(), Stage: n.id, Message: "the run " + endedBy(ctx) + " before this stage started: " + err.Error(), Cancelled: true, err: err}
 		}
 		if r.yields(f) {
 			return nil, &pauseSignal{at: []Step{{Node: n.id}}}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
 
@@ -203,6 +204,14 @@ func endedBy(run context.Context) string {
 		return "timed out"
 	}
 	return "was cancelled"
+}
+
+// TimedOut says whether a cancelled run's error message is one its
+// timeout ended (endedBy's words, "the run timed out while…" or "…before
+// this stage started"): what a reader of a saved record has, where the
+// run's context is gone.
+func TimedOut(message string) bool {
+	return strings.HasPrefix(message, "the run timed out ")
 }
 
 func safeCall(ctx context.Context, body func(context.Context) error) (err error) {

@@ -99,6 +99,24 @@ type RecordError struct {
 	Message string `json:"message"`
 }
 
+// Ended says how a run that did not complete ended, as a verb phrase for
+// "the run … before it finished": "failed", "was cancelled", or "timed
+// out" for a cancelled run its timeout ended (flow.TimedOut); "" for a
+// run that completed or paused.
+func (r *Record) Ended() string {
+	switch {
+	case r == nil:
+		return ""
+	case r.Status == "failed":
+		return "failed"
+	case r.Status == "cancelled" && r.Error != nil && flow.TimedOut(r.Error.Message):
+		return "timed out"
+	case r.Status == "cancelled":
+		return "was cancelled"
+	}
+	return ""
+}
+
 // InputsRecord separates what the person gave from what a default filled.
 // Secret values are replaced by Masked.
 type InputsRecord struct {

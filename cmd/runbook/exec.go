@@ -439,6 +439,9 @@ func reportRun(stdout, stderr io.Writer, rec *record.Record, f execFlags, stream
 	}
 	if rec.Status == "failed" || rec.Status == "cancelled" {
 		verb := rec.Status
+		if rec.Ended() == "timed out" {
+			verb = "timed out"
+		}
 		if interrupted {
 			verb = "interrupted"
 		}

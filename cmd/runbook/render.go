@@ -116,7 +116,7 @@ func viewOf(rec *record.Record, opts renderOpts) resultView {
 		for _, m := range meaningsInOrder(vs.Rows, vs.Meanings) {
 			vv.meanings = append(vv.meanings, [2]string{clean(m[0]), clean(m[1])})
 		}
-		ended := map[string]string{"failed": "failed", "cancelled": "was cancelled"}[rec.Status]
+		ended := rec.Ended()
 		if ended != "" && vs.RowsTotal == 0 {
 			// "The projected set is empty" would read as nothing found: the
 			// run stopped before it judged anything.

@@ -247,7 +247,7 @@ func TestStoppedRunTableSaysItStopped(t *testing.T) {
 		t.Errorf("failed before a row:\n%s\nwant it to start %q", r.stdout, want)
 	}
 	r = runCLI(t, filepath.Join(trialOpsDir(t), "unchecked"), "exec", "chart.yaml", "--input", `hosts=["a"]`, "--timeout", "1ns")
-	if want := "No verdict rows: the run was cancelled before it wrote any.\n"; !strings.HasPrefix(r.stdout, want) {
+	if want := "No verdict rows: the run timed out before it wrote any.\n"; !strings.HasPrefix(r.stdout, want) || !strings.Contains(r.stderr, "run timed out at per: the run timed out before this stage started") {
 		t.Errorf("timed out before a row:\n%s\nwant it to start %q", r.stdout, want)
 	}
 	r = runCLI(t, issue14Dir(t), "exec", "failed/chart.yaml")
