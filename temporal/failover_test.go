@@ -224,11 +224,9 @@ func TestWorkerLostWhileItsProcessRuns(t *testing.T) {
 	if r.err != nil {
 		t.Fatal(r.err)
 	}
-	took := time.Since(killed)
-	t.Logf("the run ended %v after its worker was killed", took.Round(time.Millisecond))
-	if took > 2*time.Minute {
-		t.Errorf("the run ended %v after its worker was killed, want about the heartbeat timeout (20 s alone, a minute in a batch)", took)
-	}
+	// It ended inside ctx's 3 minutes, so on the heartbeat timeout (20 s
+	// alone, a minute in a batch), not the stages' 10-minute timeouts.
+	t.Logf("the run ended %v after its worker was killed", time.Since(killed).Round(time.Millisecond))
 	rec, err := r.run.RunRecord()
 	if err != nil {
 		t.Fatal(err)
@@ -274,8 +272,8 @@ func TestWorkerLostWhileItsProcessRuns(t *testing.T) {
 // TestWorkerStoppedWhileItsProcessRuns: a worker told to stop (as
 // SIGTERM stops runbook-temporal worker) while its process runs stops the
 // process and says so at once: the stage is outcome-unknown, its worker
-// lost, the record saying the worker stopped, well before the heartbeat
-// timeout; never "cancelled", which would say the run was cancelled.
+// lost, the record saying the worker stopped — not found gone by a missed
+// heartbeat; never "cancelled", which would say the run was cancelled.
 func TestWorkerStoppedWhileItsProcessRuns(t *testing.T) {
 	ts := temporaltest.NewServer(temporaltest.WithT(t))
 	c := ts.GetDefaultClient()
@@ -299,11 +297,7 @@ func TestWorkerStoppedWhileItsProcessRuns(t *testing.T) {
 	if r.err != nil {
 		t.Fatal(r.err)
 	}
-	took := time.Since(stopped)
-	t.Logf("the run ended %v after its worker was told to stop", took.Round(time.Millisecond))
-	if took > 10*time.Second {
-		t.Errorf("the run ended %v after its worker stopped, want at once (well under the 20s heartbeat timeout)", took)
-	}
+	t.Logf("the run ended %v after its worker was told to stop", time.Since(stopped).Round(time.Millisecond))
 	rec, err := r.run.RunRecord()
 	if err != nil {
 		t.Fatal(err)
@@ -312,7 +306,10 @@ func TestWorkerStoppedWhileItsProcessRuns(t *testing.T) {
 		t.Errorf("rows %+v, want one outcome-unknown row, its worker was lost", rec.Result.Scripts)
 	}
 	want := fmt.Sprintf("the worker running the process was lost: worker %d@", os.Getpid())
-	if !strings.Contains(string(r.run.Record), want) || !strings.Contains(string(r.run.Record), "stopped while the process ran") {
-		t.Errorf("the record does not say the worker stopped (%q):\n%s", want, r.run.Record)
+	// The worker said it stopped: the run did not wait for the heartbeat
+	// timeout to find it gone (that says "no heartbeat from worker").
+	if !strings.Contains(string(r.run.Record), want) || !strings.Contains(string(r.run.Record), "stopped while the process ran") ||
+		strings.Contains(string(r.run.Record), "no heartbeat") {
+		t.Errorf("the record does not say the worker stopped (%q), or says a heartbeat was missed:\n%s", want, r.run.Record)
 	}
 }

@@ -13,10 +13,13 @@ import (
 )
 
 // What --update writes reads back as the value it wrote: plain where YAML
-// keeps it a string, quoted where it would not.
+// keeps it a string, quoted where it would not — a scalar YAML would read
+// as something else (.inf, .NaN, 0b101) too, which was written plain and
+// failed the rewritten file's own test.
 func TestIssue15UpdateScalarsReadBack(t *testing.T) {
 	t.Parallel()
-	for _, s := range []string{"/dev/vda", "95%", "per-svc~0/restarts", "true", "no", "3", "1e3", "a: b", "x, y", "{", "- x", "#c", "Known — the 1 declared answer check passed.", "", " lead", "~", "null", "it's"} {
+	for _, s := range []string{"/dev/vda", "95%", "per-svc~0/restarts", "true", "no", "3", "1e3", "a: b", "x, y", "{", "- x", "#c", "Known — the 1 declared answer check passed.", "", " lead", "~", "null", "it's",
+		".inf", "-.Inf", ".NaN", "0b101", "1_000", "0o17", "+1", "2026-12-06", "12:30", "=", "<<"} {
 		text := "k: [" + yamlScalar(s) + "]"
 		var got map[string][]any
 		if err := yaml.Unmarshal([]byte(text), &got); err != nil {
