@@ -145,13 +145,16 @@ type runner struct {
 	log     []Commit
 	res     Result
 	scope0  Scope
-	strs0   [256]byte
-	reads0  [8]Read
-	writes0 [8]Write
+	strs0   [96]byte
+	reads0  [4]Read
+	writes0 [6]Write
 	// log0 and state0 are the first room of a short run's log and root
-	// state (what its state held, its log holds too).
-	log0   [4]Commit
-	state0 [stateScan]slot
+	// state (what its state held, its log holds too). Every first room
+	// here is sized for a short run — three commits, six writes, six
+	// keys — and no larger: the runner is allocated, zeroed and scanned
+	// whole on every run (TestShortRunnerIsOneSmallAllocation).
+	log0   [3]Commit
+	state0 [6]slot
 }
 
 func newRunner(c *Chart, opts []RunOption) *runner {
