@@ -113,14 +113,24 @@ func execCause(r proc.Result, timeout time.Duration, run context.Context) string
 }
 
 // pluginCause is why a plugin call's outcome is unknown, where the host's
-// error says: its time ran out, the run was cancelled, or the plugin could
-// not be started. "" when the error says none of these (a crash, a garbled
-// answer: the stage's error names it).
-func pluginCause(ctx context.Context, err error, timeout time.Duration) string {
+// error says: its time ran out, the run's did, the run was cancelled, or
+// the plugin could not be started. "" when the error says none of these
+// (a crash, a garbled answer: the stage's error names it). ctx is the
+// call's context (the stage's timeout on run's), run the run's; nil where
+// the call runs apart from any run (a worker's), whose deadline is the
+// stage's alone.
+func pluginCause(ctx, run context.Context, err error, timeout time.Duration) string {
 	var he *host.Error
 	var remote *remotePluginError
 	switch {
-	case errors.As(err, &remote): // its cause was read where it ran
+	case errors.As(err, &remote) && remote.cause != causeCancelled:
+		return remote.cause // its cause was read where it ran
+	case runTimedOut(ctx, run):
+		// the run's --timeout passed before the stage's own did: saying
+		// "timed out after" the stage's bound named a bound that never came
+		// (and a worker saw only that its call was cancelled)
+		return causeRunTimedOut
+	case remote != nil:
 		return remote.cause
 	case errors.Is(ctx.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded):
 		return causeTimedOut(timeout)
@@ -132,6 +142,18 @@ func pluginCause(ctx context.Context, err error, timeout time.Duration) string {
 		return causeOfStart(err)
 	}
 	return ""
+}
+
+// runTimedOut says the call's context ended at the run's deadline, not at
+// a bound of the stage's own: the run's deadline passed, and the call's
+// was the run's (a stage timeout makes it earlier, never later).
+func runTimedOut(ctx, run context.Context) bool {
+	if run == nil || !errors.Is(run.Err(), context.DeadlineExceeded) {
+		return false
+	}
+	own, _ := ctx.Deadline()
+	runs, _ := run.Deadline()
+	return own.Equal(runs)
 }
 
 // ranOf is what an exec stage ran, every part masked by the run's one

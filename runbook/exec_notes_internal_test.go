@@ -31,6 +31,13 @@ func TestCauseWords(t *testing.T) {
 	cancel()
 	timedOut, stop := context.WithDeadline(ctx, time.Unix(1, 0))
 	defer stop()
+	// a plugin stage with a 30s bound of its own in a run whose deadline
+	// passed: its context's deadline is the run's
+	underRun, stop2 := context.WithTimeout(timedOut, 30*time.Second)
+	defer stop2()
+	// a stage whose own bound passed in a run with time left
+	ownBound, stop3 := context.WithDeadline(ctx, time.Unix(1, 0))
+	defer stop3()
 	tests := []struct {
 		name string
 		got  string
@@ -42,8 +49,17 @@ func TestCauseWords(t *testing.T) {
 		{"cancelled by the run's timeout", execCause(proc.Result{Started: true, Cancelled: true}, time.Second, timedOut), "cancelled when the run timed out"},
 		{"no such working directory", execCause(proc.Run(ctx, proc.Spec{Argv: []string{"true"}, Dir: "/nonexistent-runbook-13"}), time.Second, ctx), "could not be started: working directory not found"},
 		{"exited: no cause", execCause(proc.Run(ctx, proc.Spec{Argv: []string{"false"}}), time.Second, ctx), ""},
-		{"plugin cancelled", pluginCause(cancelled, context.Canceled, time.Second), "cancelled"},
-		{"plugin crashed: not said", pluginCause(ctx, errors.New("EOF"), time.Second), ""},
+		{"plugin cancelled", pluginCause(cancelled, cancelled, context.Canceled, time.Second), "cancelled"},
+		// under --timeout a plugin's row read "timed out after 30s", a bound that never came
+		{"plugin stopped by the run's timeout", pluginCause(underRun, timedOut, context.DeadlineExceeded, 30*time.Second), "cancelled when the run timed out"},
+		{"plugin without a bound stopped by the run's timeout", pluginCause(timedOut, timedOut, context.DeadlineExceeded, 0), "cancelled when the run timed out"},
+		{"plugin stopped by its own bound", pluginCause(ownBound, ctx, context.DeadlineExceeded, time.Second), "timed out after 1s"},
+		{"plugin on a worker: its bound", pluginCause(ownBound, nil, context.DeadlineExceeded, time.Second), "timed out after 1s"},
+		// a worker saw its call cancelled; the workflow knows why
+		{"remote plugin cancelled by the run's timeout", pluginCause(timedOut, timedOut, &remotePluginError{msg: "x", cause: "cancelled"}, 0), "cancelled when the run timed out"},
+		{"remote plugin's own cause", pluginCause(timedOut, timedOut, &remotePluginError{msg: "x", cause: "timed out after 2s"}, 0), "timed out after 2s"},
+		{"remote plugin cancelled", pluginCause(cancelled, cancelled, &remotePluginError{msg: "x", cause: "cancelled"}, 0), "cancelled"},
+		{"plugin crashed: not said", pluginCause(ctx, ctx, errors.New("EOF"), time.Second), ""},
 	}
 	for _, tc := range tests {
 		if tc.got != tc.want {

@@ -128,7 +128,7 @@ func RunPlugin(ctx context.Context, call PluginRunCall) *PluginAnswer {
 
 // failed is a call that failed before or instead of an answer.
 func failed(ctx context.Context, err error, timeout time.Duration) *PluginAnswer {
-	return &PluginAnswer{Err: err.Error(), Cause: pluginCause(ctx, err, timeout), TimedOut: errors.Is(err, context.DeadlineExceeded)}
+	return &PluginAnswer{Err: err.Error(), Cause: pluginCause(ctx, nil, err, timeout), TimedOut: errors.Is(err, context.DeadlineExceeded)}
 }
 
 // remotePluginError is a plugin failure that crossed from another

@@ -271,6 +271,7 @@ func pluginStage(st *chart.StageSpec, set settled) flow.StageFunc {
 		// A plugin run elsewhere has its timeout kept where it runs
 		// (RunPlugin): a deadline on this clock would, in a Temporal
 		// workflow, read differently when the run is replayed.
+		run := ctx
 		if set.timeout > 0 && rs.plugins.host == nil {
 			var cancel context.CancelFunc
 			ctx, cancel = context.WithTimeout(ctx, set.timeout)
@@ -287,7 +288,7 @@ func pluginStage(st *chart.StageSpec, set settled) flow.StageFunc {
 			p, err = rs.plugins.stage(ctx, ps.Name)
 		}
 		if err != nil {
-			rs.script(s.Path(), label.Threw, nil, false, callNotes{cause: pluginCause(ctx, err, set.timeout)})
+			rs.script(s.Path(), label.Threw, nil, false, callNotes{cause: pluginCause(ctx, run, err, set.timeout)})
 			return outOfTime(ctx, err)
 		}
 		rs.plugins.called(ps.Name, st.ID)
@@ -322,7 +323,7 @@ func pluginStage(st *chart.StageSpec, set settled) flow.StageFunc {
 			}
 			return re
 		case err != nil:
-			rs.script(s.Path(), label.Threw, nil, false, callNotes{cause: pluginCause(ctx, err, set.timeout)})
+			rs.script(s.Path(), label.Threw, nil, false, callNotes{cause: pluginCause(ctx, run, err, set.timeout)})
 			return err
 		}
 		if d.RunsCode {

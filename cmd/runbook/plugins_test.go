@@ -169,6 +169,34 @@ func TestPluginFaultsFailTheStage(t *testing.T) {
 	}
 }
 
+// TestRunTimeoutStopsAPluginInItsWords: a plugin stage that hangs under
+// `exec --timeout 1s`, with a bound of its own far past it, files its row
+// as stopped by the run's timeout. It said "timed out after 30s", a bound
+// that never came; an exec stage stopped the same way said the run's.
+func TestRunTimeoutStopsAPluginInItsWords(t *testing.T) {
+	t.Parallel()
+	pd := pluginDir(t)
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "c.yaml", `
+version: 1
+runbook: hung
+stages:
+  - id: hang
+    timeout: 30s
+    plugin: {name: behave, args: {mode: '"hang"'}}
+`)
+	r := runCLI(t, dir, "exec", chart, "--plugin-dir", pd, "--timeout", "1s", "--format", "json")
+	rec := jsonRecord(t, r)
+	scripts, _ := rec["scripts"].([]any)
+	if len(scripts) != 1 {
+		t.Fatalf("scripts %v; stderr %s", scripts, r.stderr)
+	}
+	row := scripts[0].(map[string]any)
+	if row["path"] != "hang" || row["label"] != "outcome-unknown" || row["cause"] != "cancelled when the run timed out" {
+		t.Errorf("row %v, want hang outcome-unknown, cancelled when the run timed out", row)
+	}
+}
+
 // TestHonestyProcessSameBytes runs every example chart with the honesty
 // stages in-process and as a plugin process: the records are the same
 // bytes, timings masked. Machine facts are fixed as in TestExamples (a
