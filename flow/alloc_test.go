@@ -74,3 +74,16 @@ func TestShortRunnerIsOneSmallAllocation(t *testing.T) {
 		t.Fatalf("a runner is %d bytes; its first rooms should keep it within 3,456 (the allocation size below 4 KB)", size)
 	}
 }
+
+// TestNextChunkIsAPowerOfTwo: the chunk after the runner's odd-sized first
+// rooms is the next power of two, so a long run's chunks are the ones it
+// had when the first rooms were eight. After a first room of six writes
+// the chunks went 12, 24, … 768, and linear500 allocated 303 KB a run
+// where it had allocated 280 KB.
+func TestNextChunkIsAPowerOfTwo(t *testing.T) {
+	for c, want := range map[int]int{0: 8, 3: 8, 4: 8, 6: 8, 8: 16, 12: 16, 600: 1024, 1024: 1024, 5000: 1024} {
+		if got := nextCap(c); got != want {
+			t.Errorf("nextCap(%d) = %d, want %d", c, got, want)
+		}
+	}
+}

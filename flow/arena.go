@@ -94,12 +94,16 @@ const (
 	arenaMax   = 1024 // chunks stop doubling here
 )
 
-// nextCap is the size of the chunk after one of size c.
+// nextCap is the size of the chunk after one of size c: the power of two
+// above it, from arenaFirst to arenaMax. A first room of an odd size (the
+// runner's) leads back to the powers of two, not to a chain of its
+// multiples whose last chunk overshoots a long run by half again.
 func nextCap(c int) int {
-	if c == 0 {
-		return arenaFirst
+	n := arenaFirst
+	for n <= c && n < arenaMax {
+		n *= 2
 	}
-	return min(2*c, arenaMax)
+	return n
 }
 
 // path writes prefix/id#n (prefix and the slash left out when prefix is
