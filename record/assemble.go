@@ -138,6 +138,13 @@ func Assemble(r Run) *Record {
 	}
 	rec.Truncations = fres.Truncations
 	rec.Plugins = slices.Clone(r.Plugins)
+	for i := range rec.Plugins {
+		as := slices.Clone(rec.Plugins[i].Assumed)
+		for j := range as {
+			as[j].Value = m.Value(as[j].Value)
+		}
+		rec.Plugins[i].Assumed = as
+	}
 	for i := range rec.Truncations {
 		rec.Truncations[i].Path = Path(rec.Truncations[i].Path)
 	}

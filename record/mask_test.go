@@ -64,3 +64,25 @@ func TestMaskerLogRebuildsCompactDecisionsBeforeMasking(t *testing.T) {
 		t.Fatalf("masked rule evidence = %+v; want it rebuilt from the real read (no error, matched) and its value masked", r)
 	}
 }
+
+// TestAssembleMasksPluginAssumptions: a plugin's assumed argument is kept
+// in the record (so a resumed run still says it was assumed) behind the
+// run's one masker, and the run's own list is not rewritten.
+func TestAssembleMasksPluginAssumptions(t *testing.T) {
+	secrets := secret.New()
+	secrets.Add("s3cr3t-value")
+	own := []record.AssumedArg{{Path: "age", Name: "token", Value: "s3cr3t-value"}, {Path: "age", Name: "maxAge", Value: "24h"}}
+	rec := record.Assemble(record.Run{
+		Runbook: "c",
+		Flow:    &flow.Result{},
+		Secrets: secrets,
+		Plugins: []record.PluginRun{{Name: "file-age", Assumed: own}},
+	})
+	got := rec.Plugins[0].Assumed
+	if len(got) != 2 || got[0].Value != record.Masked || got[1].Value != "24h" {
+		t.Errorf("assumed %v, want the secret masked and 24h kept", got)
+	}
+	if own[0].Value != "s3cr3t-value" {
+		t.Errorf("the run's own list was rewritten: %v", own)
+	}
+}

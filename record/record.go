@@ -74,6 +74,22 @@ type PluginRun struct {
 	// Stages are the ids of the chart's stages that called it, sorted
 	// (ids, not paths: a fan-out's thousand calls are one id).
 	Stages []string `json:"stages"`
+	// Assumed are the arguments the chart did not give it that its
+	// declared defaults filled, in log order: the answer rests on them as
+	// on an assumed input. The record keeps them so that a resumed run —
+	// which does not call the plugin again — still says so.
+	Assumed []AssumedArg `json:"assumed,omitempty"`
+}
+
+// AssumedArg is one plugin argument a default filled at one call.
+type AssumedArg struct {
+	// Path is the runtime path of the call (the commit's).
+	Path string `json:"path"`
+	Name string `json:"name"`
+	// Value is the default, absent for an argument the plugin declares
+	// sensitive (Secret): a standing line names it, never its value.
+	Value  any  `json:"value,omitempty"`
+	Secret bool `json:"secret,omitempty"`
 }
 
 // InputsGiven is what the person gave the run (nil for a nil record: a

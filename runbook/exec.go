@@ -62,7 +62,7 @@ func (r *run) record(fres *flow.Result) *record.Record {
 		run.Warnings = append(run.Warnings, record.Warning{Path: w.path, Msg: w.msg})
 	}
 	rs.mu.Unlock()
-	run.Plugins = rs.plugins.provenance()
+	run.Plugins = rs.plugins.provenance(rs.assumedInOrder(&fres.Log))
 	rec := record.Assemble(run)
 	if rb.honestyOn(HonestyAssessment) {
 		a, said := rb.assess(rec, fres, in, rs, secret)

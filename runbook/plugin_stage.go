@@ -190,8 +190,9 @@ func (sp *stagePlugins) stage(ctx context.Context, name string) (*host.Stage, er
 }
 
 // provenance is what the record says of each stage plugin the run
-// started (nil: none, or no plugin side).
-func (sp *stagePlugins) provenance() []record.PluginRun {
+// started (nil: none, or no plugin side), with the arguments its defaults
+// filled (assumed, in log order).
+func (sp *stagePlugins) provenance(assumed []assumedArg) []record.PluginRun {
 	if sp == nil {
 		return nil
 	}
@@ -216,7 +217,18 @@ func (sp *stagePlugins) provenance() []record.PluginRun {
 	for _, p := range started {
 		out = append(out, record.PluginRun{Name: p.Name, Version: p.Version, Protocol: p.Protocol, Path: p.Path, SHA256: p.SHA256, Stages: calls[p.Name]})
 	}
+	attachAssumed(out, assumed)
 	return out
+}
+
+// attachAssumed files each assumed argument under the plugin that assumed
+// it.
+func attachAssumed(ps []record.PluginRun, assumed []assumedArg) {
+	for _, a := range assumed {
+		if k := slices.IndexFunc(ps, func(p record.PluginRun) bool { return p.Name == a.by }); k >= 0 {
+			ps[k].Assumed = append(ps[k].Assumed, a.record())
+		}
+	}
 }
 
 func (sp *stagePlugins) close() {
@@ -416,6 +428,28 @@ type assumedArg struct {
 	secret         bool // a sensitive argument: the line names it, never its value
 }
 
+// record is the argument as the record keeps it: a sensitive one
+// without its value.
+func (a assumedArg) record() record.AssumedArg {
+	r := record.AssumedArg{Path: a.path, Name: a.name, Secret: a.secret}
+	if !a.secret {
+		r.Value = a.value
+	}
+	return r
+}
+
+// assumedFrom is what a saved record says its plugins assumed, as this
+// run's own assumptions: a resumed run calls none of them again.
+func assumedFrom(ps []record.PluginRun) []assumedArg {
+	var out []assumedArg
+	for _, p := range ps {
+		for _, a := range p.Assumed {
+			out = append(out, assumedArg{path: a.Path, name: a.Name, by: p.Name, value: a.Value, secret: a.Secret})
+		}
+	}
+	return out
+}
+
 func (rs *runState) assume(path, name string, v any, by string, secret bool) {
 	rs.mu.Lock()
 	rs.assumed = append(rs.assumed, assumedArg{path: path, name: name, by: by, value: v, secret: secret})
@@ -432,12 +466,22 @@ func sensitive(d plugins.Description, name string) bool {
 	return false
 }
 
+// assumedInOrder is this run's (or this part's) assumed plugin
+// arguments in log order, every call's.
+func (rs *runState) assumedInOrder(log *flow.Log) []assumedArg {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	return ordered(log, slices.Clone(rs.assumed), func(a *assumedArg) *string { return &a.path })
+}
+
 // assumedArgs are the assumed plugin arguments for the assessment, in log
-// order, each name once per plugin.
+// order, each name once per plugin: a resumed run's before the pause
+// first.
 func (rs *runState) assumedArgs(log *flow.Log) []assessment.Assumed {
 	rs.mu.Lock()
-	as := ordered(log, slices.Clone(rs.assumed), func(a *assumedArg) *string { return &a.path })
+	prior := slices.Clone(rs.priorAssumed)
 	rs.mu.Unlock()
+	as := append(prior, rs.assumedInOrder(log)...)
 	var out []assessment.Assumed
 	seen := map[[2]string]bool{}
 	for _, a := range as {

@@ -102,6 +102,7 @@ func (rb *Runbook) Resume(ctx context.Context, rec *record.RunRecord, answers ma
 	r := rb.prepare(&o, in, h)
 	defer r.end.ensure()
 	r.rs.scripts = append(r.rs.scripts, old.Scripts...)
+	r.rs.priorAssumed = assumedFrom(old.Plugins)
 	for _, e := range old.Coverage {
 		if e.Path != VerdictsKey { // the declined count is made again
 			r.rs.ledger = append(r.rs.ledger, e)
@@ -567,6 +568,8 @@ func mergePlugins(old, now []record.PluginRun) []record.PluginRun {
 		stages := append(slices.Clone(out[k].Stages), p.Stages...)
 		slices.Sort(stages)
 		out[k].Stages = slices.Compact(stages)
+		// the part after the pause comes after it in the log
+		out[k].Assumed = append(slices.Clone(out[k].Assumed), p.Assumed...)
 	}
 	slices.SortStableFunc(out, func(a, b record.PluginRun) int { return strings.Compare(a.Name, b.Name) })
 	return out

@@ -38,8 +38,11 @@ type runState struct {
 	ledger   []coverage.Entry
 	warnings []pathed
 	// warned: the stages warnOnce has warned of, by id
-	warned  map[string]bool
-	assumed []assumedArg
+	warned map[string]bool
+	// assumed are the plugin arguments defaults filled in this run (or
+	// this part of a resumed one); priorAssumed what the saved record of
+	// the part before the pause says its plugins assumed (assumedFrom).
+	assumed, priorAssumed []assumedArg
 }
 
 type pathed struct{ path, msg string }

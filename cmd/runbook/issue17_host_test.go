@@ -85,7 +85,9 @@ stages:
 	}
 	sum := sha256.Sum256(readFile(t, bin))
 	want := map[string]any{"name": "behave", "version": "0.0.1", "protocol": float64(1), "path": bin,
-		"sha256": hex.EncodeToString(sum[:]), "stages": []any{"call"}}
+		"sha256": hex.EncodeToString(sum[:]), "stages": []any{"call"},
+		// the defaults behave's description gives the arguments the chart left out
+		"assumed": []any{map[string]any{"path": "call", "name": "n", "value": float64(1)}, map[string]any{"path": "call", "name": "pidfile", "value": ""}}}
 	rec := jsonRecord(t, r)
 	ps, _ := rec["plugins"].([]any)
 	if len(ps) != 1 || !reflect.DeepEqual(ps[0], want) {

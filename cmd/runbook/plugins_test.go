@@ -197,6 +197,53 @@ stages:
 	}
 }
 
+// TestResumeKeepsPluginAssumptions: a plugin argument its default filled
+// before a pause is still assumed after the resume. The resumed run's
+// standing said "Consistent with the run's record" where the same run
+// without the pause says "Not sure — maxAge = "24h" was assumed by
+// file-age": the runner's memory of the assumption was not in the record.
+func TestResumeKeepsPluginAssumptions(t *testing.T) {
+	t.Parallel()
+	pd := pluginDir(t)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "watched")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	chart := writeChart(t, dir, "c.yaml", `
+version: 1
+runbook: fresh-ask
+inputs:
+  path: {type: string}
+result:
+  kind: verdict/freshness
+  decider: Freshness
+stages:
+  - id: age
+    plugin: {name: file-age, args: {path: path}, into: age}
+  - id: ok
+    ask: {question: '"go on?"', expects: {go: bool}}
+  - id: freshness
+    name: Freshness
+    decide:
+      rules:
+        - {when: age.tooOld == true, then: stale, label: Older than the maximum age}
+      default: {branch: fresh, label: Modified within the maximum age}
+    branches:
+      stale: [{id: mark-stale, verdict: {subject: path, verdict: '"stale"'}}]
+      fresh: [{id: mark-fresh, verdict: {subject: path, verdict: '"fresh"'}}]
+`)
+	saved := filepath.Join(dir, "run.json")
+	if r := runCLI(t, dir, "exec", chart, "--plugin-dir", pd, "--input", "path="+file, "--record", saved); r.code != 0 {
+		t.Fatalf("exec: exit %d\n%s", r.code, r.stderr)
+	}
+	r := runCLI(t, dir, "resume", saved, "--plugin-dir", pd, "--input", "go=true", "--format", "json")
+	a, _ := jsonRecord(t, r)["assessment"].(map[string]any)
+	if a["standing"] != "not-sure" || !strings.Contains(fmt.Sprint(a["line"]), `maxAge = "24h" was assumed by file-age`) {
+		t.Errorf("resumed standing %v: %v, want not-sure naming maxAge; stderr %s", a["standing"], a["line"], r.stderr)
+	}
+}
+
 // TestHonestyProcessSameBytes runs every example chart with the honesty
 // stages in-process and as a plugin process: the records are the same
 // bytes, timings masked. Machine facts are fixed as in TestExamples (a
