@@ -220,6 +220,8 @@ func convertInput(typ string, v any) (any, error) {
 			}
 			return f, nil
 		case "bool":
+			// Go's flags' reading (1, t, T, TRUE, True, true and the false
+			// forms): what a Go CLI's user types; never yes/on (docs/CHARTS.md)
 			b, err := strconv.ParseBool(s)
 			if err != nil {
 				return nil, fmt.Errorf("is not a bool: %q (true or false)", s)

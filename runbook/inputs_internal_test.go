@@ -26,6 +26,13 @@ func TestConvertInput(t *testing.T) {
 		{"list refuses []string", "list", []string{"a"}, nil, "is not a list (got []string)"},
 		{"duration text stays text", "duration", "90s", "90s", ""},
 		{"unknown type", "integer", 1, nil, `has an unknown type "integer"`},
+		// a bool as Go's flags read one (docs/CHARTS.md), never yes or on
+		{"bool true", "bool", "true", true, ""},
+		{"bool 0", "bool", "0", false, ""},
+		{"bool T", "bool", "T", true, ""},
+		{"bool FALSE", "bool", "FALSE", false, ""},
+		{"bool refuses yes", "bool", "yes", nil, `is not a bool: "yes" (true or false)`},
+		{"bool refuses on", "bool", "on", nil, `is not a bool: "on" (true or false)`},
 		// Regressions: convertInput's own number list left out int8, int16,
 		// uint8 and uint16 (plugin arguments took them), and a duration
 		// input refused a time.Duration (a duration argument took it).
