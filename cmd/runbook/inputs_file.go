@@ -123,7 +123,7 @@ func jsonKeysAt(file string, data []byte) (inputsAt, error) {
 		line, col := lineCol(data, start+1)
 		where := fmt.Sprintf("%s:%d:%d", file, line, col)
 		if first, dup := at[key]; dup {
-			return nil, fmt.Errorf("--inputs %s: the input %q is given twice (first at %s); give each input once", where, key, first)
+			return nil, givenTwice(where, key, first)
 		}
 		at[key] = where
 		var skip json.RawMessage
@@ -134,12 +134,20 @@ func jsonKeysAt(file string, data []byte) (inputsAt, error) {
 	return at, nil
 }
 
+// givenTwice is the error of an input an --inputs file gives twice, JSON
+// or YAML: a decoder would keep one of the two in silence.
+func givenTwice(where, key, first string) error {
+	return fmt.Errorf("--inputs %s: the input %q is given twice (first at %s); give each input once", where, key, first)
+}
+
 // yamlInputs decodes a YAML --inputs file: one document holding a
 // mapping, read into the same values a JSON file gives (through JSON, so
 // the library's conversion sees the same kinds). Errors name file:line:col
 // and never quote the file's text: it may hold a secret input's value.
 func yamlInputs(file string, data []byte) (map[string]any, inputsAt, error) {
-	f, err := parser.ParseBytes(data, 0)
+	// Duplicate keys are let through the parser to be refused below in
+	// the words a JSON file's get: its own error says only "syntax".
+	f, err := parser.ParseBytes(data, 0, parser.AllowDuplicateMapKey())
 	if err != nil {
 		at := chart.YAMLError(file, err).Pos // its position only: the parser's words may quote the file
 		return nil, nil, fmt.Errorf("--inputs %s:%d:%d: the file is neither JSON nor valid YAML here; %s", file, at.Line, at.Col, inputsWant)
@@ -161,17 +169,6 @@ func yamlInputs(file string, data []byte) (map[string]any, inputsAt, error) {
 		line, col := nodePos(docs[0])
 		return nil, nil, fmt.Errorf("--inputs %s:%d:%d: the file holds %s; %s", file, line, col, yamlKind(t), inputsWant)
 	}
-	j, err := yaml.YAMLToJSON(data)
-	if err != nil {
-		// A mapping that does not become JSON (an alias to nowhere, a key
-		// that is a mapping): said without the file's words.
-		line, col := nodePos(docs[0])
-		return nil, nil, fmt.Errorf("--inputs %s:%d:%d: the YAML cannot be read as an object of inputs (keys are names, values are plain YAML); %s", file, line, col, inputsWant)
-	}
-	var obj map[string]any
-	if err := json.Unmarshal(j, &obj); err != nil {
-		return nil, nil, fmt.Errorf("--inputs %s: the YAML cannot be read as an object of inputs; %s", file, inputsWant)
-	}
 	at := inputsAt{}
 	var pairs []*ast.MappingValueNode
 	switch m := docs[0].(type) {
@@ -189,7 +186,28 @@ func yamlInputs(file string, data []byte) (map[string]any, inputsAt, error) {
 			name = k.Value // "n": and 'n': are n
 		}
 		line, col := nodePos(kv.Key)
-		at[name] = fmt.Sprintf("%s:%d:%d", file, line, col)
+		where := fmt.Sprintf("%s:%d:%d", file, line, col)
+		if first, dup := at[name]; dup {
+			return nil, nil, givenTwice(where, name, first)
+		}
+		at[name] = where
+	}
+	if _, err := parser.ParseBytes(data, 0); err != nil {
+		// what the lenient parse let through and the strict one refuses
+		// is a key given twice inside an input's value
+		at := chart.YAMLError(file, err).Pos
+		return nil, nil, fmt.Errorf("--inputs %s:%d:%d: a key is given twice in an input's value; give each key once", file, at.Line, at.Col)
+	}
+	j, err := yaml.YAMLToJSON(data)
+	if err != nil {
+		// A mapping that does not become JSON (an alias to nowhere, a key
+		// that is a mapping): said without the file's words.
+		line, col := nodePos(docs[0])
+		return nil, nil, fmt.Errorf("--inputs %s:%d:%d: the YAML cannot be read as an object of inputs (keys are names, values are plain YAML); %s", file, line, col, inputsWant)
+	}
+	var obj map[string]any
+	if err := json.Unmarshal(j, &obj); err != nil {
+		return nil, nil, fmt.Errorf("--inputs %s: the YAML cannot be read as an object of inputs; %s", file, inputsWant)
 	}
 	return obj, at, nil
 }

@@ -58,22 +58,32 @@ func TestInputsFileErrorsSayWhere(t *testing.T) {
 	}
 }
 
-// TestInputsFileJSONKeyGivenTwice: a JSON --inputs file giving a key twice
-// is refused at the second, naming the first, as a YAML file is; before,
-// the JSON decoder kept the last value in silence and the run went on
-// with a value the person may not have meant (trial: {"host": "a", "host":
-// "b"} ran on b).
-func TestInputsFileJSONKeyGivenTwice(t *testing.T) {
+// TestInputsFileKeyGivenTwice: an --inputs file giving an input twice is
+// refused at the second, naming the first, JSON and YAML in the same
+// words; before, the JSON decoder kept the last value in silence and the
+// run went on with a value the person may not have meant (trial:
+// {"host": "a", "host": "b"} ran on b), and a YAML file was refused as
+// "neither JSON nor valid YAML here". A key given twice inside a value is
+// said at its place, the file's words (a secret's value) never quoted.
+func TestInputsFileKeyGivenTwice(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	writeChart(t, dir, "chart.yaml", typedChart)
-	if err := os.WriteFile(filepath.Join(dir, "dup.json"), []byte("{\"host\": \"a\",\n  \"n\": 1, \"host\": \"b\"}"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	r := runCLI(t, dir, "exec", "--inputs", "dup.json", "chart.yaml")
-	want := `runbook: --inputs dup.json:2:11: the input "host" is given twice (first at dup.json:1:2); give each input once`
-	if r.code != 2 || !strings.Contains(r.stderr, want) {
-		t.Errorf("exit %d, stderr %q; want 2 and %q", r.code, r.stderr, want)
+	for _, tc := range []struct{ file, text, want string }{
+		{"dup.json", "{\"host\": \"a\",\n  \"n\": 1, \"host\": \"b\"}",
+			`runbook: --inputs dup.json:2:11: the input "host" is given twice (first at dup.json:1:2); give each input once`},
+		{"dup.yaml", "host: a\nn: 1\nhost: b\n",
+			`runbook: --inputs dup.yaml:3:1: the input "host" is given twice (first at dup.yaml:1:1); give each input once`},
+		{"inner.yaml", "host: a\ntoken: {k: tok-Hq7Zp3, k: tok-Hq7Zp3}\n",
+			`runbook: --inputs inner.yaml:2:24: a key is given twice in an input's value; give each key once`},
+	} {
+		if err := os.WriteFile(filepath.Join(dir, tc.file), []byte(tc.text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		r := runCLI(t, dir, "exec", "--inputs", tc.file, "chart.yaml")
+		if r.code != 2 || !strings.Contains(r.stderr, tc.want) || strings.Contains(r.stderr, "tok-Hq7Zp3") {
+			t.Errorf("%s: exit %d, stderr %q; want 2 and %q", tc.file, r.code, r.stderr, tc.want)
+		}
 	}
 }
 
