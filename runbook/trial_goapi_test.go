@@ -6,7 +6,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openrunbook/runbook/chart"
+	"github.com/openrunbook/runbook/decide"
+	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/plugins/assessment"
+	"github.com/openrunbook/runbook/rules"
 	"github.com/openrunbook/runbook/runbook"
 )
 
@@ -100,5 +104,78 @@ func TestFilterRuleErrorUnderAPassingCheckIsNotKnown(t *testing.T) {
 	a := res.Record.Assessment
 	if a.Standing != assessment.NotSure || !slices.Equal(a.Reasons, []assessment.Reason{assessment.RuleError}) {
 		t.Errorf("standing %s, reasons %v, want not-sure for rule-error: %s", a.Standing, a.Reasons, a.Line)
+	}
+}
+
+// TestNewRefusesWhatTheLoaderRefuses: a Go chart's runbook.New took any
+// result and inputs; a YAML chart with the same mistakes does not load. A
+// misspelled decider left the verdicts without meanings and said nothing,
+// a misspelled presentation, standing line or Nagios state was read as the
+// default, a default of the wrong type failed only the runs that used it,
+// and a check given as its source alone (Src, no Expr) panicked out of
+// Exec. Each is now refused by New, in the loader's words; a check's Src
+// alone is compiled.
+func TestNewRefusesWhatTheLoaderRefuses(t *testing.T) {
+	t.Parallel()
+	mark := flow.Seq().Stage("mark", func(ctx context.Context, s *flow.Scope) error {
+		s.Set(runbook.VerdictsKey, []any{map[string]any{"subject": "/", "verdict": "ok"}})
+		return nil
+	})
+	fc, err := flow.New("fullness").Decide("fullness", []decide.Rule{
+		{When: rules.MustCompile("used >= 90"), Then: "ok", Label: "Full"},
+	}, decide.Default{Branch: "ok", Label: "Room"}, []flow.Branch{{Name: "ok", Steps: mark}}, flow.Name("Fullness")).Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := chart.InputSpec{Name: "used", Type: "number", Default: 95, HasDefault: true}
+	tests := []struct {
+		name string
+		opts []runbook.Option
+		want string // "" : New accepts it
+	}{
+		{"a decider by name", []runbook.Option{runbook.WithResult(chart.ResultSpec{Kind: "verdict/x", Decider: "Fullness"})}, ""},
+		{"a decider misspelled", []runbook.Option{runbook.WithResult(chart.ResultSpec{Kind: "verdict/x", Decider: "Fulness"})},
+			`result decider "Fulness" names no decide stage; did you mean "Fullness"? (the decide stages: fullness, Fullness)`},
+		{"a presentation misspelled", []runbook.Option{runbook.WithResult(chart.ResultSpec{Kind: "verdict/x", Presentation: "pannel"})},
+			`result presentation "pannel" is not one of prose, panel; did you mean "panel"?`},
+		{"a standing line misspelled", []runbook.Option{runbook.WithResult(chart.ResultSpec{Kind: "verdict/x", StandingLine: "unless-consistant"})},
+			`result standingLine "unless-consistant" is not one of always, unless-consistent, not-sure-or-ask; did you mean "unless-consistent"?`},
+		{"a nagios state misspelled", []runbook.Option{runbook.WithResult(chart.ResultSpec{Kind: "verdict/x", Nagios: map[string]string{"ok": "critcal"}})},
+			`result nagios: verdict "ok": "critcal" is not a check state; did you mean "critical"? (states: ok, warning, critical, unknown)`},
+		{"maxRows below zero", []runbook.Option{runbook.WithResult(chart.ResultSpec{Kind: "verdict/x", MaxRows: -1})},
+			`result maxRows -1: write 1 or more (0: the default)`},
+		{"no kind", []runbook.Option{runbook.WithResult(chart.ResultSpec{Decider: "Fullness"})},
+			`result has no kind: write one, such as verdict/posture`},
+		{"a check as source", []runbook.Option{runbook.WithResult(chart.ResultSpec{Kind: "verdict/x", Checks: []chart.Check{{Src: "len(verdicts) == 2"}}})}, ""},
+		{"a check that does not compile", []runbook.Option{runbook.WithResult(chart.ResultSpec{Kind: "verdict/x", Checks: []chart.Check{{Src: "len(verdicts) =="}}})},
+			`result check 1: expression "len(verdicts) ==" does not compile`},
+		{"an empty check", []runbook.Option{runbook.WithResult(chart.ResultSpec{Kind: "verdict/x", Checks: []chart.Check{{}}})},
+			`result check 1 is empty: write an expression`},
+		{"a default of its type", []runbook.Option{runbook.WithInputs(used)}, ""},
+		{"a default of another type", []runbook.Option{runbook.WithInputs(chart.InputSpec{Name: "used", Type: "number", Default: "95%", HasDefault: true})},
+			`input "used": its default is not a number: "95%"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			rb, err := runbook.New(fc, append([]runbook.Option{runbook.WithInputs(used)}, tc.opts...)...)
+			if tc.want != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.want) {
+					t.Fatalf("New: %v\nwant an error saying %s", err, tc.want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("New: %v", err)
+			}
+			res, err := rb.Exec(context.Background(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.name == "a check as source" {
+				if a := res.Record.Assessment; !slices.Contains(a.Reasons, assessment.CheckFailed) {
+					t.Errorf("a check given as Src alone did not run: %s", a.Line)
+				}
+			}
+		})
 	}
 }
