@@ -12,10 +12,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 
 	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/internal/jsonv"
 	"github.com/openrunbook/runbook/internal/version"
 )
 
@@ -365,6 +367,59 @@ func writeFile(path string, rec *RunRecord, wrap func(io.Writer) io.Writer) erro
 	return nil
 }
 
+// exactNumbers settles, in place, every json.Number a UseNumber decoder
+// left in v's values (its fields, elements and map values of type any) as
+// jsonv.Decoded says.
+func exactNumbers(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if !v.IsNil() {
+			exactNumbers(v.Elem())
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if f := v.Field(i); f.CanSet() {
+				exactNumbers(f)
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			exactNumbers(v.Index(i))
+		}
+	case reflect.Map:
+		if v.Type().Elem().Kind() != reflect.Interface {
+			return
+		}
+		iter := v.MapRange()
+		for iter.Next() {
+			if e := iter.Value(); !e.IsNil() {
+				v.SetMapIndex(iter.Key(), reflect.ValueOf(exactValue(e.Interface())))
+			}
+		}
+	case reflect.Interface:
+		if !v.IsNil() && v.CanSet() {
+			v.Set(reflect.ValueOf(exactValue(v.Elem().Interface())))
+		}
+	}
+}
+
+// exactValue is exactNumbers over a decoded JSON value.
+func exactValue(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		return jsonv.Decoded(x)
+	case []any:
+		for i, e := range x {
+			x[i] = exactValue(e)
+		}
+	case map[string]any:
+		for k, e := range x {
+			x[k] = exactValue(e)
+		}
+	}
+	return v
+}
+
 // readable says whether ParseRecord reads records of version v: the
 // current one, and version 1.
 func readable(v int) bool { return v == RecordVersion || v == 1 }
@@ -383,14 +438,27 @@ type writeV1 struct {
 // commit decodes the next commit of the log, a version 1 one brought to
 // the current shape: its scope and counter read from its path (the one
 // parser of paths, flow.ParsePath), its writes' from split into a list.
+//
+// Its values' numbers are read as the plugin wire reads them
+// (jsonv.Decoded: a whole number that fits is an int, exactly): read as
+// float64, a value past 2^53 was explained as another number and written
+// so again into a resumed run's record.
 func (p *recordParser) commit() (flow.Commit, error) {
+	var raw json.RawMessage
+	if err := p.dec.Decode(&raw); err != nil {
+		return flow.Commit{}, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
 	if p.version != 1 {
 		var c flow.Commit
-		err := p.dec.Decode(&c)
+		err := dec.Decode(&c)
+		exactNumbers(reflect.ValueOf(&c))
 		return c, err
 	}
 	var v1 commitV1
-	err := p.dec.Decode(&v1)
+	err := dec.Decode(&v1)
+	exactNumbers(reflect.ValueOf(&v1))
 	c := v1.Commit
 	c.Writes = nil
 	for _, w := range v1.Writes {

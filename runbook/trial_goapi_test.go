@@ -2,6 +2,7 @@ package runbook_test
 
 import (
 	"context"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/openrunbook/runbook/decide"
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/plugins/assessment"
+	"github.com/openrunbook/runbook/record"
 	"github.com/openrunbook/runbook/rules"
 	"github.com/openrunbook/runbook/runbook"
 )
@@ -177,5 +179,51 @@ func TestNewRefusesWhatTheLoaderRefuses(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSavedRecordKeepsWideIntegers: a run wrote 9007199254740993 and its
+// record file holds it exactly, but `runbook explain run.json x` (and
+// NewExplain's Key from Go) said x = 9007199254740992: the record reader
+// read every number of the log as a float64. The log's values are read
+// as the plugin wire reads numbers (jsonv.Decoded): a whole number that
+// fits is an int, exactly.
+func TestSavedRecordKeepsWideIntegers(t *testing.T) {
+	t.Parallel()
+	const wide = 9007199254740993 // 2^53 + 1: no float64 holds it
+	rb := parse(t, `version: 1
+runbook: wide
+stages:
+  - {id: seed, set: {x: 9007199254740993, half: 2.5}}
+  - {id: copy, set: {y: x}}
+`)
+	res, err := rb.Exec(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "run.json")
+	if err := res.WriteRecord(path); err != nil {
+		t.Fatal(err)
+	}
+	rec, problems, err := record.ReadRecord(path)
+	if err != nil || len(problems) > 0 {
+		t.Fatalf("read: %v %v", err, problems)
+	}
+	x := runbook.NewExplain(rec, problems)
+	for _, key := range []string{"x", "y"} {
+		e, err := x.Key(key, -1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.Value != wide {
+			t.Errorf("explain %s: value %v (%T), want %d", key, e.Value, e.Value, wide)
+		}
+	}
+	if e, err := x.Key("half", -1); err != nil || e.Value != 2.5 {
+		t.Errorf("explain half: %v %v, want 2.5", e, err)
+	}
+	// The read the copy made is the exact value too.
+	if c := rec.Log.Commits[1]; len(c.Reads) != 1 || c.Reads[0].Value != wide {
+		t.Errorf("copy's reads %+v, want x = %d", c.Reads, wide)
 	}
 }
