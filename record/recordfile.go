@@ -197,7 +197,7 @@ func (p *recordParser) top() (int, bool) {
 			default:
 				dst = new(json.RawMessage) // a key of a later minor addition
 			}
-			if !p.value(key, dst) {
+			if !p.value(key, dst, key == "checkpoint") {
 				return version, saw
 			}
 		}
@@ -214,8 +214,13 @@ func (p *recordParser) top() (int, bool) {
 }
 
 // value decodes one value into dst; false when the JSON broke.
-func (p *recordParser) value(where string, dst any) bool {
-	err := p.dec.Decode(dst)
+func (p *recordParser) value(where string, dst any, exact bool) bool {
+	var err error
+	if exact {
+		err = p.decodeExact(dst) // the state a resumed run goes on with
+	} else {
+		err = p.dec.Decode(dst)
+	}
 	switch {
 	case err == nil:
 		return true
@@ -247,7 +252,7 @@ func (p *recordParser) log() bool {
 		}
 		switch key, _ := tok.(string); key {
 		case "inputs":
-			if !p.value("log.inputs", &p.rec.Log.Inputs) {
+			if !p.value("log.inputs", &p.rec.Log.Inputs, false) {
 				return false
 			}
 		case "commits":
@@ -255,7 +260,7 @@ func (p *recordParser) log() bool {
 				return false
 			}
 		default:
-			if !p.value("log."+key, new(json.RawMessage)) {
+			if !p.value("log."+key, new(json.RawMessage), false) {
 				return false
 			}
 		}
@@ -367,6 +372,23 @@ func writeFile(path string, rec *RunRecord, wrap func(io.Writer) io.Writer) erro
 	return nil
 }
 
+// decodeExact decodes the next value into dst (a pointer) with its
+// numbers read as the plugin wire reads them (jsonv.Decoded: a whole
+// number that fits is an int, exactly), where a plain decode reads every
+// number as a float64: what the log and the checkpoint hold is what the
+// run had.
+func (p *recordParser) decodeExact(dst any) error {
+	var raw json.RawMessage
+	if err := p.dec.Decode(&raw); err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	err := dec.Decode(dst)
+	exactNumbers(reflect.ValueOf(dst))
+	return err
+}
+
 // exactNumbers settles, in place, every json.Number a UseNumber decoder
 // left in v's values (its fields, elements and map values of type any) as
 // jsonv.Decoded says.
@@ -439,26 +461,17 @@ type writeV1 struct {
 // the current shape: its scope and counter read from its path (the one
 // parser of paths, flow.ParsePath), its writes' from split into a list.
 //
-// Its values' numbers are read as the plugin wire reads them
-// (jsonv.Decoded: a whole number that fits is an int, exactly): read as
-// float64, a value past 2^53 was explained as another number and written
-// so again into a resumed run's record.
+// Its values' numbers are read exactly (decodeExact): read as float64, a
+// value past 2^53 was explained as another number and written so again
+// into a resumed run's record.
 func (p *recordParser) commit() (flow.Commit, error) {
-	var raw json.RawMessage
-	if err := p.dec.Decode(&raw); err != nil {
-		return flow.Commit{}, err
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
 	if p.version != 1 {
 		var c flow.Commit
-		err := dec.Decode(&c)
-		exactNumbers(reflect.ValueOf(&c))
+		err := p.decodeExact(&c)
 		return c, err
 	}
 	var v1 commitV1
-	err := dec.Decode(&v1)
-	exactNumbers(reflect.ValueOf(&v1))
+	err := p.decodeExact(&v1)
 	c := v1.Commit
 	c.Writes = nil
 	for _, w := range v1.Writes {

@@ -227,3 +227,41 @@ stages:
 		t.Errorf("copy's reads %+v, want x = %d", c.Reads, wide)
 	}
 }
+
+// TestResumedRunKeepsWideIntegers: a paused run's checkpoint is read from
+// its record as its log is: 9007199254740993 was read back as a float64
+// and the resumed run went on with 9007199254740992 (y = x said so in its
+// record), while a whole float the run held (3.0) must stay a float.
+func TestResumedRunKeepsWideIntegers(t *testing.T) {
+	t.Parallel()
+	const wide = 9007199254740993
+	rb := parse(t, `version: 1
+runbook: wide-ask
+stages:
+  - {id: seed, set: {x: 9007199254740993, f: 'float(3)', n: 4}}
+  - id: approve
+    ask: {question: '"go on?"', expects: {ok: bool}}
+  - {id: copy, set: {y: x, g: f, m: n % 3}}
+`)
+	res, err := rb.Exec(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "paused.json")
+	if err := res.WriteRecord(path); err != nil {
+		t.Fatal(err)
+	}
+	rec, _, err := record.ReadRecord(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done, err := rb.Resume(context.Background(), rec, map[string]any{"ok": true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := done.Run.State
+	if done.Record.Status != "completed" || st["y"] != wide || st["g"] != 3.0 || st["m"] != 1 {
+		t.Errorf("status %s %+v; y %v (%T), g %v (%T), m %v (%T); want y %d, g float64 3, m int 1",
+			done.Record.Status, done.Record.Error, st["y"], st["y"], st["g"], st["g"], st["m"], st["m"], wide)
+	}
+}
