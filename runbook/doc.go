@@ -28,6 +28,10 @@
 // it ended. Return its failure as the stage's error (the run fails, or goes
 // on past it with flow.ContinueOnError and the ledger says so); never set
 // a value that reads as an answer over a command that did not give one.
+// A secret input's text is masked wherever it appears, a Go stage's
+// writes and errors included, but what Go code makes of it
+// (strings.ToUpper(token)) is not a value an expression derived, so no
+// taint follows it: a Go stage writes nothing made from a secret.
 //
 // The laws it keeps, each in one function:
 //

@@ -2,8 +2,11 @@ package runbook_test
 
 import (
 	"context"
+	"errors"
+	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -263,5 +266,42 @@ stages:
 	if done.Record.Status != "completed" || st["y"] != wide || st["g"] != 3.0 || st["m"] != 1 {
 		t.Errorf("status %s %+v; y %v (%T), g %v (%T), m %v (%T); want y %d, g float64 3, m int 1",
 			done.Record.Status, done.Record.Error, st["y"], st["y"], st["g"], st["g"], st["m"], st["m"], wide)
+	}
+}
+
+// TestGoStageSecretTextIsMasked holds what the runbook doc says of a Go
+// stage and a secret input: its text, in a value the stage writes, a
+// verdict row and the stage's error, never reaches the record.
+func TestGoStageSecretTextIsMasked(t *testing.T) {
+	t.Parallel()
+	const tok = "s3cr3t-T0ken-xyz"
+	fc, err := flow.New("login").Stage("login", func(ctx context.Context, s *flow.Scope) error {
+		tk := s.Value("token").(string)
+		s.Set("header", "Bearer "+tk)
+		s.Set(runbook.VerdictsKey, []any{map[string]any{"subject": "api " + tk, "verdict": "refused"}})
+		return errors.New("login refused " + strconv.Quote(tk))
+	}, flow.ContinueOnError("login")).Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb, err := runbook.New(fc, runbook.WithInputs(chart.InputSpec{Name: "token", Type: "string", Required: true, Secret: true}),
+		runbook.WithResult(chart.ResultSpec{Kind: "verdict/login"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := rb.Exec(context.Background(), map[string]any{"token": tok})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "run.json")
+	if err := res.WriteRecord(path); err != nil {
+		t.Fatal(err)
+	}
+	saved, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(saved), "s3cr3t") || !strings.Contains(res.Record.Verdicts.Table, "api ***") {
+		t.Errorf("the secret reached the record, or its row is not masked:\n%s", res.Record.Verdicts.Table)
 	}
 }
