@@ -12,10 +12,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 
 	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/internal/jsonv"
 	"github.com/openrunbook/runbook/internal/version"
 )
 
@@ -195,7 +197,7 @@ func (p *recordParser) top() (int, bool) {
 			default:
 				dst = new(json.RawMessage) // a key of a later minor addition
 			}
-			if !p.value(key, dst) {
+			if !p.value(key, dst, key == "checkpoint") {
 				return version, saw
 			}
 		}
@@ -212,8 +214,13 @@ func (p *recordParser) top() (int, bool) {
 }
 
 // value decodes one value into dst; false when the JSON broke.
-func (p *recordParser) value(where string, dst any) bool {
-	err := p.dec.Decode(dst)
+func (p *recordParser) value(where string, dst any, exact bool) bool {
+	var err error
+	if exact {
+		err = p.decodeExact(dst) // the state a resumed run goes on with
+	} else {
+		err = p.dec.Decode(dst)
+	}
 	switch {
 	case err == nil:
 		return true
@@ -245,7 +252,7 @@ func (p *recordParser) log() bool {
 		}
 		switch key, _ := tok.(string); key {
 		case "inputs":
-			if !p.value("log.inputs", &p.rec.Log.Inputs) {
+			if !p.value("log.inputs", &p.rec.Log.Inputs, false) {
 				return false
 			}
 		case "commits":
@@ -253,7 +260,7 @@ func (p *recordParser) log() bool {
 				return false
 			}
 		default:
-			if !p.value("log."+key, new(json.RawMessage)) {
+			if !p.value("log."+key, new(json.RawMessage), false) {
 				return false
 			}
 		}
@@ -365,6 +372,76 @@ func writeFile(path string, rec *RunRecord, wrap func(io.Writer) io.Writer) erro
 	return nil
 }
 
+// decodeExact decodes the next value into dst (a pointer) with its
+// numbers read as the plugin wire reads them (jsonv.Decoded: a whole
+// number that fits is an int, exactly), where a plain decode reads every
+// number as a float64: what the log and the checkpoint hold is what the
+// run had.
+func (p *recordParser) decodeExact(dst any) error {
+	var raw json.RawMessage
+	if err := p.dec.Decode(&raw); err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	err := dec.Decode(dst)
+	exactNumbers(reflect.ValueOf(dst))
+	return err
+}
+
+// exactNumbers settles, in place, every json.Number a UseNumber decoder
+// left in v's values (its fields, elements and map values of type any) as
+// jsonv.Decoded says.
+func exactNumbers(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if !v.IsNil() {
+			exactNumbers(v.Elem())
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if f := v.Field(i); f.CanSet() {
+				exactNumbers(f)
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			exactNumbers(v.Index(i))
+		}
+	case reflect.Map:
+		if v.Type().Elem().Kind() != reflect.Interface {
+			return
+		}
+		iter := v.MapRange()
+		for iter.Next() {
+			if e := iter.Value(); !e.IsNil() {
+				v.SetMapIndex(iter.Key(), reflect.ValueOf(exactValue(e.Interface())))
+			}
+		}
+	case reflect.Interface:
+		if !v.IsNil() && v.CanSet() {
+			v.Set(reflect.ValueOf(exactValue(v.Elem().Interface())))
+		}
+	}
+}
+
+// exactValue is exactNumbers over a decoded JSON value.
+func exactValue(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		return jsonv.Decoded(x)
+	case []any:
+		for i, e := range x {
+			x[i] = exactValue(e)
+		}
+	case map[string]any:
+		for k, e := range x {
+			x[k] = exactValue(e)
+		}
+	}
+	return v
+}
+
 // readable says whether ParseRecord reads records of version v: the
 // current one, and version 1.
 func readable(v int) bool { return v == RecordVersion || v == 1 }
@@ -383,14 +460,18 @@ type writeV1 struct {
 // commit decodes the next commit of the log, a version 1 one brought to
 // the current shape: its scope and counter read from its path (the one
 // parser of paths, flow.ParsePath), its writes' from split into a list.
+//
+// Its values' numbers are read exactly (decodeExact): read as float64, a
+// value past 2^53 was explained as another number and written so again
+// into a resumed run's record.
 func (p *recordParser) commit() (flow.Commit, error) {
 	if p.version != 1 {
 		var c flow.Commit
-		err := p.dec.Decode(&c)
+		err := p.decodeExact(&c)
 		return c, err
 	}
 	var v1 commitV1
-	err := p.dec.Decode(&v1)
+	err := p.decodeExact(&v1)
 	c := v1.Commit
 	c.Writes = nil
 	for _, w := range v1.Writes {
