@@ -71,7 +71,14 @@ func (e *RecordVersionError) Error() string {
 // problems lists, in words, what could not be read; explain prints them
 // and explains the rest. It never panics on any input.
 func ParseRecord(data []byte) (rec *RunRecord, problems []string, err error) {
-	p := &recordParser{dec: json.NewDecoder(bytes.NewReader(data)), rec: &RunRecord{}}
+	// One pass, its numbers kept as text until each value is read: the log
+	// and the checkpoint settle them exactly, the rest as float64s, as a
+	// plain decode reads them (settleNumbers). Reading the log's commits
+	// twice, once as raw bytes and once exactly, made explain on a wide
+	// record a third slower.
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	p := &recordParser{dec: dec, rec: &RunRecord{}}
 	version, sawVersion := p.top()
 	if p.fatal != nil {
 		return nil, nil, p.fatal
@@ -215,12 +222,7 @@ func (p *recordParser) top() (int, bool) {
 
 // value decodes one value into dst; false when the JSON broke.
 func (p *recordParser) value(where string, dst any, exact bool) bool {
-	var err error
-	if exact {
-		err = p.decodeExact(dst) // the state a resumed run goes on with
-	} else {
-		err = p.dec.Decode(dst)
-	}
+	err := p.decode(dst, exact) // exact: the state a resumed run goes on with
 	switch {
 	case err == nil:
 		return true
@@ -372,41 +374,49 @@ func writeFile(path string, rec *RunRecord, wrap func(io.Writer) io.Writer) erro
 	return nil
 }
 
-// decodeExact decodes the next value into dst (a pointer) with its
-// numbers read as the plugin wire reads them (jsonv.Decoded: a whole
-// number that fits is an int, exactly), where a plain decode reads every
-// number as a float64: what the log and the checkpoint hold is what the
-// run had.
-func (p *recordParser) decodeExact(dst any) error {
-	var raw json.RawMessage
-	if err := p.dec.Decode(&raw); err != nil {
-		return err
+// decode decodes the next value into dst (a pointer) and settles the
+// numbers its values hold: exact, as the plugin wire reads them
+// (jsonv.Decoded: a whole number that fits is an int, exactly), for what
+// the log and the checkpoint hold — what the run had; otherwise as a
+// plain decode reads them (float64).
+func (p *recordParser) decode(dst any, exact bool) error {
+	err := p.dec.Decode(dst)
+	settle := floatNumber
+	if exact {
+		settle = jsonv.Decoded
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	err := dec.Decode(dst)
-	exactNumbers(reflect.ValueOf(dst))
+	settleNumbers(reflect.ValueOf(dst), settle)
 	return err
 }
 
-// exactNumbers settles, in place, every json.Number a UseNumber decoder
-// left in v's values (its fields, elements and map values of type any) as
-// jsonv.Decoded says.
-func exactNumbers(v reflect.Value) {
+// floatNumber is a number as a plain decode reads it: a float64; the text
+// itself for one no float64 holds (1e999), a number still, where a plain
+// decode refused the value.
+func floatNumber(n json.Number) any {
+	f, err := n.Float64()
+	if err != nil {
+		return n
+	}
+	return f
+}
+
+// settleNumbers settles, in place, every json.Number the decoder left in
+// v's values (its fields, elements and map values of type any).
+func settleNumbers(v reflect.Value, settle func(json.Number) any) {
 	switch v.Kind() {
 	case reflect.Pointer:
 		if !v.IsNil() {
-			exactNumbers(v.Elem())
+			settleNumbers(v.Elem(), settle)
 		}
 	case reflect.Struct:
 		for i := range v.NumField() {
 			if f := v.Field(i); f.CanSet() {
-				exactNumbers(f)
+				settleNumbers(f, settle)
 			}
 		}
 	case reflect.Slice, reflect.Array:
 		for i := range v.Len() {
-			exactNumbers(v.Index(i))
+			settleNumbers(v.Index(i), settle)
 		}
 	case reflect.Map:
 		if v.Type().Elem().Kind() != reflect.Interface {
@@ -415,28 +425,28 @@ func exactNumbers(v reflect.Value) {
 		iter := v.MapRange()
 		for iter.Next() {
 			if e := iter.Value(); !e.IsNil() {
-				v.SetMapIndex(iter.Key(), reflect.ValueOf(exactValue(e.Interface())))
+				v.SetMapIndex(iter.Key(), reflect.ValueOf(settleValue(e.Interface(), settle)))
 			}
 		}
 	case reflect.Interface:
 		if !v.IsNil() && v.CanSet() {
-			v.Set(reflect.ValueOf(exactValue(v.Elem().Interface())))
+			v.Set(reflect.ValueOf(settleValue(v.Elem().Interface(), settle)))
 		}
 	}
 }
 
-// exactValue is exactNumbers over a decoded JSON value.
-func exactValue(v any) any {
+// settleValue is settleNumbers over a decoded JSON value.
+func settleValue(v any, settle func(json.Number) any) any {
 	switch x := v.(type) {
 	case json.Number:
-		return jsonv.Decoded(x)
+		return settle(x)
 	case []any:
 		for i, e := range x {
-			x[i] = exactValue(e)
+			x[i] = settleValue(e, settle)
 		}
 	case map[string]any:
 		for k, e := range x {
-			x[k] = exactValue(e)
+			x[k] = settleValue(e, settle)
 		}
 	}
 	return v
@@ -461,17 +471,17 @@ type writeV1 struct {
 // the current shape: its scope and counter read from its path (the one
 // parser of paths, flow.ParsePath), its writes' from split into a list.
 //
-// Its values' numbers are read exactly (decodeExact): read as float64, a
+// Its values' numbers are read exactly (decode): read as float64, a
 // value past 2^53 was explained as another number and written so again
 // into a resumed run's record.
 func (p *recordParser) commit() (flow.Commit, error) {
 	if p.version != 1 {
 		var c flow.Commit
-		err := p.decodeExact(&c)
+		err := p.decode(&c, true)
 		return c, err
 	}
 	var v1 commitV1
-	err := p.decodeExact(&v1)
+	err := p.decode(&v1, true)
 	c := v1.Commit
 	c.Writes = nil
 	for _, w := range v1.Writes {
