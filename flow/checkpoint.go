@@ -103,8 +103,8 @@ func (f *frame) checkpoint(c *Chart, ps *pauseSignal) *Checkpoint {
 	}
 	if len(f.loops) > 0 {
 		cp.Loops = map[string]int{}
-		for n, count := range f.loops {
-			cp.Loops[n.id] = count
+		for _, l := range f.loops {
+			cp.Loops[l.n.id] = l.passes
 		}
 	}
 	return cp

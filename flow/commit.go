@@ -17,7 +17,8 @@ func (f *frame) commit(s *Scope, ev *decide.Evidence, lazy lazyDecision, attempt
 	var writes []Write
 	if len(s.staged) > 0 {
 		ws := f.arena.writeRoom(len(s.staged))
-		for _, st := range s.staged {
+		for k := range s.staged {
+			st := &s.staged[k] // not copied: a staged write is ten words
 			if !discarded {
 				// the key is found once: its slot is written in place
 				i := f.state.find(st.key)

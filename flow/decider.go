@@ -31,7 +31,7 @@ func (r *runner) evaluate(ctx context.Context, f *frame, n *node) (ev *decide.Ev
 		if c, branch, ok := n.plan.Decide(s); ok {
 			x.lazy = lazyDecision{n: n, c: c}
 			path = s.path
-			return nil, n.chosen(branch), path, f.end(n, x, nil, 0, nil, false)
+			return nil, n.chosen(branch), path, f.end(n, &x, nil, 0, nil, false)
 		}
 		ev = f.arena.slab.Decide(s, n.rules, *n.def) // a predicate panicked: its evidence says so
 	default:
@@ -39,9 +39,9 @@ func (r *runner) evaluate(ctx context.Context, f *frame, n *node) (ev *decide.Ev
 	}
 	path = s.path
 	if err != nil {
-		return nil, nil, path, f.end(n, x, ev, 0, err, ctx.Err() != nil)
+		return nil, nil, path, f.end(n, &x, ev, 0, err, ctx.Err() != nil)
 	}
-	return ev, ev.Chosen, path, f.end(n, x, ev, 0, nil, false)
+	return ev, ev.Chosen, path, f.end(n, &x, ev, 0, nil, false)
 }
 
 // chosen is a one-branch choice as a slice, without allocating one for a

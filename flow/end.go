@@ -27,7 +27,7 @@ type execution struct {
 // executions that announce none, and so end none.
 func (f *frame) begin(n *node, announce bool) execution {
 	x := execution{s: f.newScope(n), started: announce}
-	if announce {
+	if announce && f.rec != nil { // no recorder: no event, no clock read
 		x.t0 = f.stageStart(n, x.s.path)
 	}
 	return x
@@ -46,7 +46,7 @@ func (f *frame) begin(n *node, announce bool) execution {
 //
 // A scope that ended well is handed back for the next execution; read
 // x.s.path before calling end when it is needed after.
-func (f *frame) end(n *node, x execution, ev *decide.Evidence, attempt int, err error, cancelled bool) error {
+func (f *frame) end(n *node, x *execution, ev *decide.Evidence, attempt int, err error, cancelled bool) error {
 	msg := x.msg
 	if msg == "" && err != nil {
 		msg = err.Error()
@@ -65,7 +65,7 @@ func (f *frame) end(n *node, x execution, ev *decide.Evidence, attempt int, err 
 		e.Decision, e.Branches = ev, ev.Chosen
 		f.rec.emit(e)
 	}
-	if x.started {
+	if x.started && f.rec != nil {
 		f.stageEnd(n, path, x.t0)
 	}
 	if err == nil {

@@ -72,10 +72,10 @@ func (r *runner) runForEach(ctx context.Context, f *frame, n *node) error {
 		items, err = nil, nil
 	}
 	if err != nil {
-		return f.end(n, x, nil, 0, err, ctx.Err() != nil)
+		return f.end(n, &x, nil, 0, err, ctx.Err() != nil)
 	}
 	if err := r.deeper(f, ""); err != nil {
-		return f.end(n, x, nil, 0, err, false)
+		return f.end(n, &x, nil, 0, err, false)
 	}
 	total := len(items)
 	if total > fe.maxBranches {
@@ -167,7 +167,7 @@ func (r *runner) runForEach(ctx context.Context, f *frame, n *node) error {
 	if err := firstErr(errs); err != nil {
 		// A branch's failure, recorded where it happened: the foreach's own
 		// execution ends with it, and the run fails with it.
-		return f.end(n, x, nil, 0, err, false)
+		return f.end(n, &x, nil, 0, err, false)
 	}
-	return f.end(n, x, nil, 0, nil, false)
+	return f.end(n, &x, nil, 0, nil, false)
 }

@@ -14,7 +14,7 @@ import (
 func (r *runner) runParallel(ctx context.Context, f *frame, n *node) error {
 	x := f.begin(n, false)
 	path := x.s.path
-	f.end(n, x, nil, 0, nil, false)
+	f.end(n, &x, nil, 0, nil, false)
 	return r.fork(ctx, f, n, path, n.branches)
 }
 
@@ -170,7 +170,7 @@ func (f *frame) join(n *node, names []string, children []*frame) error {
 			}
 			if prev, ok := seen[k]; ok {
 				if prev.e.del != e.del || !rules.Equal(prev.e.v, e.v) {
-					return f.end(n, x, nil, 0, &RunError{Path: x.s.path, Stage: n.id, Message: fmt.Sprintf("branches %q and %q both wrote %q with different values; parallel branches must write different keys (or the same value)", prev.branch, names[i], k)}, false)
+					return f.end(n, &x, nil, 0, &RunError{Path: x.s.path, Stage: n.id, Message: fmt.Sprintf("branches %q and %q both wrote %q with different values; parallel branches must write different keys (or the same value)", prev.branch, names[i], k)}, false)
 				}
 				continue
 			}
@@ -185,13 +185,13 @@ func (f *frame) join(n *node, names []string, children []*frame) error {
 	for _, k := range f.r.opts.gather {
 		list, from, err := f.gather(k, children, names)
 		if err != nil {
-			return f.end(n, x, nil, 0, &RunError{Path: x.s.path, Stage: n.id, Message: err.Error()}, false)
+			return f.end(n, &x, nil, 0, &RunError{Path: x.s.path, Stage: n.id, Message: err.Error()}, false)
 		}
 		if list != nil {
 			x.s.stage(k, list, false, false, from)
 		}
 	}
-	return f.end(n, x, nil, 0, nil, false)
+	return f.end(n, &x, nil, 0, nil, false)
 }
 
 // gathers says whether key is gathered at joins (WithGather).

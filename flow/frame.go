@@ -48,7 +48,7 @@ type frame struct {
 	rec      *emitter
 	depth    int
 	// loops counts the passes of each active loop (made on the first jump).
-	loops map[*node]int
+	loops []loopPasses
 	// arena holds what this frame's commits keep (paths, reads, writes)
 	// and its spare scope. Frames that run one after another on one
 	// goroutine share one: a subflow its parent's, the branches a fan-out

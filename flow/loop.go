@@ -7,12 +7,44 @@ import (
 	"github.com/openrunbook/runbook/recorder"
 )
 
-// setLoop records a loop's passes, making the map on the first.
-func (f *frame) setLoop(n *node, count int) {
-	if f.loops == nil {
-		f.loops = make(map[*node]int)
+// loopPasses is one active loop's passes back.
+type loopPasses struct {
+	n      *node
+	passes int
+}
+
+// passes is the passes loop n has made in this activation (0: none).
+// A frame has few loops active at once: a scan, not a map, whose hashing
+// was a fiftieth of every pass of a loop.
+func (f *frame) passes(n *node) int {
+	for i := range f.loops {
+		if f.loops[i].n == n {
+			return f.loops[i].passes
+		}
 	}
-	f.loops[n] = count
+	return 0
+}
+
+// setLoop records a loop's passes.
+func (f *frame) setLoop(n *node, count int) {
+	for i := range f.loops {
+		if f.loops[i].n == n {
+			f.loops[i].passes = count
+			return
+		}
+	}
+	f.loops = append(f.loops, loopPasses{n, count})
+}
+
+// endLoop forgets loop n's passes: the bound is per activation, and a
+// loop entered again starts afresh.
+func (f *frame) endLoop(n *node) {
+	for i := range f.loops {
+		if f.loops[i].n == n {
+			f.loops = append(f.loops[:i], f.loops[i+1:]...)
+			return
+		}
+	}
 }
 
 func (r *runner) runLoop(ctx context.Context, f *frame, n *node) (*node, error) {
@@ -27,14 +59,14 @@ func (r *runner) runLoop(ctx context.Context, f *frame, n *node) (*node, error) 
 	path := x.s.path
 	if msg != "" {
 		x.msg = msg
-		return nil, f.end(n, x, nil, 0, fmt.Errorf("loop condition %s: %s", n.loop.While.String(), msg), false)
+		return nil, f.end(n, &x, nil, 0, fmt.Errorf("loop condition %s: %s", n.loop.While.String(), msg), false)
 	}
-	f.end(n, x, nil, 0, nil, false)
+	f.end(n, &x, nil, 0, nil, false)
 	if !holds {
-		delete(f.loops, n) // the bound is per activation: a loop entered again starts afresh
+		f.endLoop(n)
 		return nil, nil
 	}
-	count := f.loops[n] + 1
+	count := f.passes(n) + 1
 	if count > n.loop.Max {
 		return nil, f.fail(n, path, fmt.Errorf("loop %q reached its bound of %d passes back to %q and its condition still held; the runbook did not settle", n.id, n.loop.Max, n.loop.To), false)
 	}

@@ -797,3 +797,32 @@ func TestFactIsWrittenWhenEqual(t *testing.T) {
 		}
 	}
 }
+
+// TestALoopEnteredAgainCountsAfresh: a loop's bound is per activation,
+// each of two nested loops counted apart. The inner loop makes two passes
+// back each time the outer loop enters it; six in all pass its bound of
+// three, and the run must not fail for it.
+func TestALoopEnteredAgainCountsAfresh(t *testing.T) {
+	c := mustBuild(t, flow.New("nested").
+		Stage("seed", func(ctx context.Context, s *flow.Scope) error {
+			s.Set("n", 0)
+			s.Set("m", 0)
+			return nil
+		}).
+		Stage("round", func(ctx context.Context, s *flow.Scope) error {
+			s.Set("m", s.Value("m").(int)+1)
+			s.Set("i", 0)
+			return nil
+		}).
+		Stage("tick", func(ctx context.Context, s *flow.Scope) error {
+			s.Set("i", s.Value("i").(int)+1)
+			s.Set("n", s.Value("n").(int)+1)
+			return nil
+		}).
+		Loop("inner", flow.Loop{To: "tick", While: filter("i", rules.OpLt, 3), Max: 3}).
+		Loop("outer", flow.Loop{To: "round", While: filter("m", rules.OpLt, 3), Max: 3}))
+	res := run(t, c)
+	if res.State["n"] != 9 || res.State["m"] != 3 {
+		t.Errorf("n = %v, m = %v; want 9 and 3", res.State["n"], res.State["m"])
+	}
+}

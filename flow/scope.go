@@ -103,7 +103,9 @@ func (s *Scope) Get(key string) (any, bool) {
 		s.reads = s.f.arena.moreReads(s.reads)
 	}
 	s.reads = append(s.reads, Read{Key: key, Value: e.v, Writer: e.writer, Missing: !ok})
-	s.emit(recorder.Read, key, e.v, false)
+	if s.f.rec != nil { // no call at all when nobody listens
+		s.emit(recorder.Read, key, e.v, false)
+	}
 	return e.v, ok
 }
 
@@ -197,7 +199,9 @@ func (s *Scope) write(key string, v any, del, fact bool) {
 			}
 		}
 	}
-	s.emit(recorder.Write, key, v, del)
+	if s.f.rec != nil {
+		s.emit(recorder.Write, key, v, del)
+	}
 }
 
 // BeginKey says the stage is about to compute its next key from reads of

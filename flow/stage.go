@@ -39,11 +39,11 @@ func (r *runner) runStage(ctx context.Context, f *frame, n *node) error {
 			err = s.refused
 		}
 		if err == nil {
-			return f.end(n, x, nil, attempt, nil, false)
+			return f.end(n, &x, nil, attempt, nil, false)
 		}
 		if errors.Is(err, ErrPaused) && s.ask != nil && ctx.Err() == nil {
 			ask := s.ask
-			f.end(n, x, nil, attempt, nil, false)
+			f.end(n, &x, nil, attempt, nil, false)
 			return &pauseSignal{pause: ask, at: []Step{{Node: n.id}}}
 		}
 		cancelled := ctx.Err() != nil
@@ -59,7 +59,7 @@ func (r *runner) runStage(ctx context.Context, f *frame, n *node) error {
 			}
 			continue
 		}
-		return f.end(n, x, nil, attempt, err, cancelled)
+		return f.end(n, &x, nil, attempt, err, cancelled)
 	}
 }
 

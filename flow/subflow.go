@@ -21,7 +21,7 @@ func (r *runner) runSubflow(ctx context.Context, f *frame, n *node) error {
 	s := x.s
 	path := s.path
 	if err := r.deeper(f, " subflows and branches (a subflow that mounts itself?)"); err != nil {
-		return f.end(n, x, nil, 0, err, false)
+		return f.end(n, &x, nil, 0, err, false)
 	}
 	c := f.child(ScopeStep{Node: n.id}, false, "")
 	isolated := n.mount.Inputs != nil
@@ -30,12 +30,12 @@ func (r *runner) runSubflow(ctx context.Context, f *frame, n *node) error {
 		for _, b := range n.mount.Inputs {
 			v, _, err := b.From.Value(s)
 			if err != nil {
-				return f.end(n, x, nil, 0, fmt.Errorf("subflow input %q: %w", b.Key, err), false)
+				return f.end(n, &x, nil, 0, fmt.Errorf("subflow input %q: %w", b.Key, err), false)
 			}
 			c.state.put(b.Key, entry{v: v, writer: path, bound: true})
 		}
 	}
-	f.end(n, x, nil, 0, nil, false)
+	f.end(n, &x, nil, 0, nil, false)
 	f.event(f.nodeEvent(recorder.SubflowEnter, n, path))
 	jump, err := r.runSeq(ctx, c, n.subflow.root, 0)
 	f.event(f.nodeEvent(recorder.SubflowExit, n, path))
@@ -56,9 +56,9 @@ func (r *runner) runSubflow(ctx context.Context, f *frame, n *node) error {
 	for _, b := range n.mount.Outputs {
 		v, _, err := b.From.Value(env)
 		if err != nil {
-			return f.end(n, out, nil, 0, fmt.Errorf("subflow output %q: %w", b.Key, err), false)
+			return f.end(n, &out, nil, 0, fmt.Errorf("subflow output %q: %w", b.Key, err), false)
 		}
 		out.s.Set(b.Key, v)
 	}
-	return f.end(n, out, nil, 0, nil, false)
+	return f.end(n, &out, nil, 0, nil, false)
 }
