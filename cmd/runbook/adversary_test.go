@@ -1,0 +1,55 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestUnreadCoverageDeclarationIsNotConsistent: a stage whose output
+// declares its coverage in a form the coverage stage cannot read (a
+// ledger's not_checked given as a string, an absence whose checked item
+// has no what) declared something the record does not hold, so the
+// standing is Not sure, naming the stage and the part, and --fail-on
+// not-sure holds. Before, the part was left off with a warning on stderr
+// and the run stood "Consistent with the run's record … none found a
+// reason for doubt" (Nagios OK, exit 0) over a stage that had said it did
+// not check the rotated logs. A well-formed declaration is read as before.
+func TestUnreadCoverageDeclarationIsNotConsistent(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, out string
+		code      int
+		says      string
+	}{
+		{"not_checked a string", `{"af_coverage": {"checked": ["app.log"], "not_checked": "rotated logs"}, "result": [{"svc": "api"}]}`, 3,
+			`Not sure — stage "scan" did not check what it declared at af_coverage.not_checked (must be a list, got a string; left off the record).`},
+		{"absence with a bad checked item", `{"af_absent": true, "looked_for": "FATAL lines", "checked": [{"why": "no what"}]}`, 3,
+			`Not sure — stage "scan" did not check what it declared at checked (item 0: what must be a non-empty string; the object is read as ordinary data, not an absence).`},
+		{"well formed", `{"af_coverage": {"checked": ["app.log"]}, "result": [{"svc": "api"}]}`, 0,
+			"Consistent with the run's record"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			writeChart(t, dir, "chart.yaml", `
+version: 1
+runbook: declared
+result: {kind: verdict/service}
+stages:
+  - id: scan
+    exec: {command: [printf, '%s\n', '`+tc.out+`'], parse: json}
+  - id: per
+    foreach:
+      items: 'scan.stdout.result ?? []'
+      maxBranches: 10
+      stages:
+        - {id: mark, verdict: {subject: item.svc, verdict: '"ok"'}}
+`)
+			r := runCLI(t, dir, "exec", "chart.yaml", "--fail-on", "not-sure")
+			if r.code != tc.code || !strings.Contains(r.stdout, tc.says) {
+				t.Errorf("exit %d, want %d; stdout:\n%s\nwant it to say %q; stderr: %s", r.code, tc.code, r.stdout, tc.says, r.stderr)
+			}
+		})
+	}
+}
