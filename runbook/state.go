@@ -77,6 +77,9 @@ func (rs *runState) script(path string, s label.Settlement, f *label.Facts, with
 		rs.mu.Lock()
 		rs.scripts = append(rs.scripts, row)
 		rs.mu.Unlock()
+	} else {
+		// No row: how the call ended is on no record, a gap.
+		rs.fileLedger(record.UnlabelledEntry(path))
 	}
 	return row
 }

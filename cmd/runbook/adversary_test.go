@@ -53,3 +53,52 @@ stages:
 		})
 	}
 }
+
+// TestUnlabelledScriptIsNotKnown: a chart that turns the label honesty
+// stage off (honesty: leaves label out) files no script row, so whether its
+// command answered is on no record: the standing is Not sure, naming the
+// stage, as a Nagios check of it is UNKNOWN (TestNagiosWithoutLabelIsNotOk).
+// Before, a command that was not installed under honesty: [coverage,
+// assessment] stood "Known — the 1 declared answer check passed.", exit 0
+// under --fail-on not-sure. With the label stage on, the same run says
+// what the script did, as before.
+func TestUnlabelledScriptIsNotKnown(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, honesty, command string
+		code                   int
+		says                   string
+	}{
+		{"not installed, label off", "[coverage, assessment]", "/nonexistent/collector", 3,
+			`Not sure — stage "collect" did not check how the code it ran ended (the chart's honesty: leaves out the label stage, so no script row holds it).`},
+		{"answered, label off", "[assessment]", "true", 3,
+			`Not sure — stage "collect" did not check how the code it ran ended`},
+		{"not installed, label on", "[label, assessment]", "/nonexistent/collector", 3,
+			`Not sure — the run recorded no outcome for script "collect" (outcome unknown: could not be started: not found).`},
+		{"answered, label on", "[label, assessment]", "true", 0,
+			"Known — the 1 declared answer check passed."},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			writeChart(t, dir, "chart.yaml", `
+version: 1
+runbook: unlabelled
+honesty: `+tc.honesty+`
+result:
+  kind: verdict/service
+  checks: ['len(verdicts) == 1']
+stages:
+  - id: collect
+    onError: continue
+    exec: {command: [`+tc.command+`], parse: lines}
+  - {id: mark, verdict: {subject: '"units"', verdict: '"ok"', lines: 'string(len(collect.stdout ?? []))'}}
+`)
+			r := runCLI(t, dir, "exec", "chart.yaml", "--fail-on", "not-sure")
+			if r.code != tc.code || !strings.Contains(r.stdout, tc.says) {
+				t.Errorf("exit %d, want %d; stdout:\n%s\nwant it to say %q; stderr: %s", r.code, tc.code, r.stdout, tc.says, r.stderr)
+			}
+		})
+	}
+}
