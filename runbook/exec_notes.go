@@ -125,7 +125,7 @@ func pluginCause(ctx, run context.Context, err error, timeout time.Duration) str
 	switch {
 	case errors.As(err, &remote) && remote.cause != causeCancelled:
 		return remote.cause // its cause was read where it ran
-	case runTimedOut(ctx, run):
+	case runTimedOut(ctx, run, err):
 		// the run's --timeout passed before the stage's own did: saying
 		// "timed out after" the stage's bound named a bound that never came
 		// (and a worker saw only that its call was cancelled)
@@ -145,15 +145,20 @@ func pluginCause(ctx, run context.Context, err error, timeout time.Duration) str
 }
 
 // runTimedOut says the call's context ended at the run's deadline, not at
-// a bound of the stage's own: the run's deadline passed, and the call's
-// was the run's (a stage timeout makes it earlier, never later).
-func runTimedOut(ctx, run context.Context) bool {
-	if run == nil || !errors.Is(run.Err(), context.DeadlineExceeded) {
+// a bound of the stage's own: a deadline passed, and the call's was the
+// run's (a stage timeout makes it earlier, never later). The call's error
+// may say so before the run's context does (a plugin enforces the
+// deadline it was sent, and its answer can beat the run's timer), so the
+// error counts as the run's context does.
+func runTimedOut(ctx, run context.Context, err error) bool {
+	if run == nil {
 		return false
 	}
-	own, _ := ctx.Deadline()
-	runs, _ := run.Deadline()
-	return own.Equal(runs)
+	runs, ok := run.Deadline()
+	if own, _ := ctx.Deadline(); !ok || !own.Equal(runs) {
+		return false
+	}
+	return errors.Is(run.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded)
 }
 
 // ranOf is what an exec stage ran, every part masked by the run's one

@@ -67,3 +67,26 @@ func TestCauseWords(t *testing.T) {
 		}
 	}
 }
+
+// TestPluginDeadlineSeenBeforeTheRunsIsTheRuns: a plugin call's answer can
+// say its deadline passed before the run's context has marked its own
+// (the plugin enforces the deadline it was sent, and its answer may beat
+// the run's timer). When the call's deadline is the run's (the stage's own
+// bound was later), it is still the run's timeout that stopped it. Before,
+// the row then said "timed out after 30s", a bound that never came
+// (cmd/runbook TestRunTimeoutStopsAPluginInItsWords failed so under load).
+func TestPluginDeadlineSeenBeforeTheRunsIsTheRuns(t *testing.T) {
+	t.Parallel()
+	run, stop := context.WithTimeout(context.Background(), time.Hour)
+	defer stop()
+	call, stop2 := context.WithTimeout(run, 30*time.Hour) // the run's deadline is earlier
+	defer stop2()
+	if got, want := pluginCause(call, run, context.DeadlineExceeded, 30*time.Hour), "cancelled when the run timed out"; got != want {
+		t.Errorf("cause %q, want %q", got, want)
+	}
+	own, stop3 := context.WithTimeout(run, time.Minute) // the stage's bound is earlier
+	defer stop3()
+	if got, want := pluginCause(own, run, context.DeadlineExceeded, time.Minute), "timed out after 1m"; got != want {
+		t.Errorf("own bound: cause %q, want %q", got, want)
+	}
+}
