@@ -102,3 +102,41 @@ stages:
 		})
 	}
 }
+
+// TestMissingFileIsNotConsistent: a read: path whose file does not exist
+// (a misspelled log path) declares that it looked and found none, so the
+// standing is Not sure (declared-absent) and --fail-on not-sure holds, as
+// for a glob that matches nothing (TestGlobMatchingNothingIsNotConsistent).
+// Before, `log.content ?? []` read no lines, the foreach judged none, and
+// the run stood "Consistent with the run's record" over a log nobody read.
+// A log that exists, with no error in it, is Consistent as before.
+func TestMissingFileIsNotConsistent(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeChart(t, dir, "app.log", "2026-12-06T05:01:00 INFO api ok\n")
+	writeChart(t, dir, "chart.yaml", `
+version: 1
+runbook: log-errors
+inputs:
+  log: {type: string, required: true}
+result: {kind: verdict/line}
+stages:
+  - id: log
+    read: {path: log, parse: {as: regex, pattern: '^(?P<ts>\S+) (?P<level>\S+) (?P<svc>\S+)'}}
+  - id: per
+    foreach:
+      items: 'filter(log.content ?? [], .level == "ERROR")'
+      maxBranches: 100
+      stages:
+        - {id: mark, verdict: {subject: item.svc, verdict: '"critical"'}}
+`)
+	r := runCLI(t, dir, "exec", "chart.yaml", "--input", "log=app.lgo", "--fail-on", "not-sure")
+	want := `Not sure — stage "log" looked for the file "app.lgo" and declared it found none.`
+	if r.code != 3 || !strings.Contains(r.stdout, want) {
+		t.Errorf("missing: exit %d, want 3; stdout:\n%s\nwant it to say %q; stderr: %s", r.code, r.stdout, want, r.stderr)
+	}
+	r = runCLI(t, dir, "exec", "chart.yaml", "--input", "log=app.log", "--fail-on", "not-sure")
+	if r.code != 0 || !strings.Contains(r.stdout, "Consistent with the run's record") {
+		t.Errorf("present: exit %d, want 0; stdout:\n%s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+}
