@@ -140,3 +140,28 @@ stages:
 		t.Errorf("present: exit %d, want 0; stdout:\n%s\nstderr: %s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestFailOnVerdictOfAChartWithoutRowsIsRefused: --fail-on verdict=WORD
+// for a chart whose result.kind projects no verdict rows (no result:, or a
+// kind not verdict/…) is bad usage, exit 2, before anything runs: its
+// verdict stages' rows stay in the state and no gate judges them. Before,
+// a chart whose verdict stage wrote "critical" ran under --fail-on
+// verdict=critical, printed no table, stood Consistent and exited 0.
+func TestFailOnVerdictOfAChartWithoutRowsIsRefused(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeChart(t, dir, "chart.yaml", `
+version: 1
+runbook: no-result
+stages:
+  - {id: mark, verdict: {subject: '"/"', verdict: '"critical"'}}
+`)
+	r := runCLI(t, dir, "exec", "chart.yaml", "--fail-on", "verdict=critical")
+	want := "--fail-on verdict=critical: the chart projects no verdict rows (its result.kind does not start with verdict/), so no row is judged and the condition would never hold"
+	if r.code != 2 || !strings.Contains(r.stderr, want) || r.stdout != "" {
+		t.Errorf("exit %d, want 2; stderr %q, want it to hold %q; stdout %q", r.code, r.stderr, want, r.stdout)
+	}
+	if r := runCLI(t, dir, "exec", "chart.yaml", "--fail-on", "not-sure"); r.code != 0 {
+		t.Errorf("a standing condition: exit %d, want 0; stderr %s", r.code, r.stderr)
+	}
+}
