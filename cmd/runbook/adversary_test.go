@@ -31,8 +31,7 @@ func TestUnreadCoverageDeclarationIsNotConsistent(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			dir := t.TempDir()
-			writeChart(t, dir, "chart.yaml", `
+			r := execTempChart(t, `
 version: 1
 runbook: declared
 result: {kind: verdict/service}
@@ -45,11 +44,8 @@ stages:
       maxBranches: 10
       stages:
         - {id: mark, verdict: {subject: item.svc, verdict: '"ok"'}}
-`)
-			r := runCLI(t, dir, "exec", "chart.yaml", "--fail-on", "not-sure")
-			if r.code != tc.code || !strings.Contains(r.stdout, tc.says) {
-				t.Errorf("exit %d, want %d; stdout:\n%s\nwant it to say %q; stderr: %s", r.code, tc.code, r.stdout, tc.says, r.stderr)
-			}
+`, "--fail-on", "not-sure")
+			wantSaid(t, r, tc.code, tc.says)
 		})
 	}
 }
@@ -81,8 +77,7 @@ func TestUnlabelledScriptIsNotKnown(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			dir := t.TempDir()
-			writeChart(t, dir, "chart.yaml", `
+			r := execTempChart(t, `
 version: 1
 runbook: unlabelled
 honesty: `+tc.honesty+`
@@ -94,11 +89,8 @@ stages:
     onError: continue
     exec: {command: [`+tc.command+`], parse: lines}
   - {id: mark, verdict: {subject: '"units"', verdict: '"ok"', lines: 'string(len(collect.stdout ?? []))'}}
-`)
-			r := runCLI(t, dir, "exec", "chart.yaml", "--fail-on", "not-sure")
-			if r.code != tc.code || !strings.Contains(r.stdout, tc.says) {
-				t.Errorf("exit %d, want %d; stdout:\n%s\nwant it to say %q; stderr: %s", r.code, tc.code, r.stdout, tc.says, r.stderr)
-			}
+`, "--fail-on", "not-sure")
+			wantSaid(t, r, tc.code, tc.says)
 		})
 	}
 }
@@ -149,19 +141,35 @@ stages:
 // verdict=critical, printed no table, stood Consistent and exited 0.
 func TestFailOnVerdictOfAChartWithoutRowsIsRefused(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	writeChart(t, dir, "chart.yaml", `
+	const chart = `
 version: 1
 runbook: no-result
 stages:
   - {id: mark, verdict: {subject: '"/"', verdict: '"critical"'}}
-`)
-	r := runCLI(t, dir, "exec", "chart.yaml", "--fail-on", "verdict=critical")
+`
+	r := execTempChart(t, chart, "--fail-on", "verdict=critical")
 	want := "--fail-on verdict=critical: the chart projects no verdict rows (its result.kind does not start with verdict/), so no row is judged and the condition would never hold"
 	if r.code != 2 || !strings.Contains(r.stderr, want) || r.stdout != "" {
 		t.Errorf("exit %d, want 2; stderr %q, want it to hold %q; stdout %q", r.code, r.stderr, want, r.stdout)
 	}
-	if r := runCLI(t, dir, "exec", "chart.yaml", "--fail-on", "not-sure"); r.code != 0 {
+	if r := execTempChart(t, chart, "--fail-on", "not-sure"); r.code != 0 {
 		t.Errorf("a standing condition: exit %d, want 0; stderr %s", r.code, r.stderr)
+	}
+}
+
+// execTempChart runs `runbook exec chart.yaml ARGS…` over chart, written
+// into a folder of its own.
+func execTempChart(t *testing.T, chart string, args ...string) result {
+	t.Helper()
+	dir := t.TempDir()
+	writeChart(t, dir, "chart.yaml", chart)
+	return runCLI(t, dir, append([]string{"exec", "chart.yaml"}, args...)...)
+}
+
+// wantSaid holds r to an exit code and to words on stdout.
+func wantSaid(t *testing.T, r result, code int, says string) {
+	t.Helper()
+	if r.code != code || !strings.Contains(r.stdout, says) {
+		t.Errorf("exit %d, want %d; stdout:\n%s\nwant it to say %q; stderr: %s", r.code, code, r.stdout, says, r.stderr)
 	}
 }
