@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/openrunbook/runbook/internal/ident"
-	"github.com/openrunbook/runbook/internal/suggest"
 	"github.com/openrunbook/runbook/plugins"
 
 	"fmt"
@@ -293,11 +292,7 @@ func (l *loader) nagios(e entry, kind string) map[string]string {
 				l.errf(se.keyPos, "", "result nagios is written state → verdicts: write %s: [%s] instead of %s: %s", s.Value, se.key, se.key, s.Value)
 				continue
 			}
-			if near := suggest.Nearest(se.key, NagiosStates); near != "" {
-				l.errf(se.keyPos, "", "result nagios: %q is not a check state; did you mean %q? (states: %s)", se.key, near, strings.Join(NagiosStates, ", "))
-			} else {
-				l.errf(se.keyPos, "", "result nagios: %q is not a check state; write one of %s, each with its verdict words", se.key, strings.Join(NagiosStates, ", "))
-			}
+			l.errf(se.keyPos, "", "result nagios: %s", notAState(se.key))
 			continue
 		}
 		what := fmt.Sprintf("result nagios %s", se.key)

@@ -168,11 +168,7 @@ func (l *loader) checkDecider(spec *Spec) {
 	if pos.Line == 0 {
 		pos = spec.Result.Pos
 	}
-	if len(names) == 0 {
-		l.errf(pos, "", "result decider %q: the chart has no decide stage; write the id or name of the decide stage whose branches give the verdicts their meanings, or leave decider out", want)
-		return
-	}
-	l.errf(pos, "", "result decider %q names no decide stage%s (the decide stages: %s)", want, nearest(want, names), strings.Join(names, ", "))
+	l.errf(pos, "", "%s", deciderProblem(want, names))
 }
 
 // defs is what a chart defines, and where: every name, the stages writing

@@ -416,11 +416,7 @@ func (l *loader) oneOf(e entry, stage, what string, choices ...string) (string, 
 	if contains(choices, s) {
 		return s, true
 	}
-	if near := suggest.Nearest(s, choices); near != "" {
-		l.errf(e.valPos, stage, "%s %q is not one of %s; did you mean %q?", what, s, strings.Join(choices, ", "), near)
-	} else {
-		l.errf(e.valPos, stage, "%s %q is not one of %s", what, s, strings.Join(choices, ", "))
-	}
+	l.errf(e.valPos, stage, "%s", notOneOf(what, s, choices))
 	return "", false
 }
 

@@ -132,6 +132,12 @@ func JSONWrites() Option { return func(n *node) { n.jsonWrites = true } }
 func Description(d string) Option { return func(n *node) { n.description = d } }
 
 // Timeout bounds one execution of a stage (each attempt, with a retry).
+// When it passes, the stage's context ends and the stage fails with
+// ErrStageTimeout. A Go stage that does not watch its context runs on
+// until it returns or the abandon grace passes (WithAbandonGrace): what it
+// writes before it returns still commits, beside that failure, as a failed
+// stage's writes do; after the grace it is abandoned and nothing more it
+// writes commits. Watch ctx.Done() to stop on time.
 func Timeout(d time.Duration) Option { return func(n *node) { n.timeout = d } }
 
 // WithRetry gives a stage a retry policy.

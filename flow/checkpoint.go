@@ -7,6 +7,7 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"strings"
 )
 
 // CheckpointVersion is bumped when the checkpoint's shape changes; Resume
@@ -283,15 +284,24 @@ func walkNumbers(v reflect.Value, see func(isInt bool)) bool {
 }
 
 // withNumbers is v, read back from JSON, with the integers kinds names
-// made integers again (int). v as it is when kinds is "" or does not fit
-// it (a value Resume's caller derived again rather than read back); never
-// edits v in place.
+// made integers again (int), and its other numbers floats (a whole number
+// read back exactly is an int). v as it is when kinds does not fit it (a
+// value Resume's caller derived again rather than read back) or it holds
+// no number; never edits v in place.
 func withNumbers(v any, kinds string) any {
-	if kinds == "" {
+	n, ints := 0, false
+	if !walkNumbers(reflect.ValueOf(v), func(isInt bool) { n, ints = n+1, ints || isInt }) {
 		return v
 	}
-	n := 0
-	if !walkNumbers(reflect.ValueOf(v), func(bool) { n++ }) || n != len(kinds) {
+	if kinds == "" {
+		if !ints {
+			return v
+		}
+		// Every number was a float (numberKinds): read back exactly (a
+		// saved record's checkpoint), a whole one is an int until now.
+		kinds = strings.Repeat("f", n)
+	}
+	if n != len(kinds) {
 		return v
 	}
 	i := 0
@@ -303,6 +313,15 @@ func withNumbers(v any, kinds string) any {
 			i++
 			if k == 'i' && x == math.Trunc(x) && math.Abs(x) < 1<<63 {
 				return int(x)
+			}
+			return x
+		case int:
+			// Read back exactly (a saved record's checkpoint): a whole
+			// number the run held as a float is a float again.
+			k := kinds[i]
+			i++
+			if k == 'f' {
+				return float64(x)
 			}
 			return x
 		case []any:

@@ -12,10 +12,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 
 	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/internal/jsonv"
 	"github.com/openrunbook/runbook/internal/version"
 )
 
@@ -69,7 +71,14 @@ func (e *RecordVersionError) Error() string {
 // problems lists, in words, what could not be read; explain prints them
 // and explains the rest. It never panics on any input.
 func ParseRecord(data []byte) (rec *RunRecord, problems []string, err error) {
-	p := &recordParser{dec: json.NewDecoder(bytes.NewReader(data)), rec: &RunRecord{}}
+	// One pass, its numbers kept as text until each value is read: the log
+	// and the checkpoint settle them exactly, the rest as float64s, as a
+	// plain decode reads them (settleNumbers). Reading the log's commits
+	// twice, once as raw bytes and once exactly, made explain on a wide
+	// record a third slower.
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	p := &recordParser{dec: dec, rec: &RunRecord{}}
 	version, sawVersion := p.top()
 	if p.fatal != nil {
 		return nil, nil, p.fatal
@@ -195,7 +204,7 @@ func (p *recordParser) top() (int, bool) {
 			default:
 				dst = new(json.RawMessage) // a key of a later minor addition
 			}
-			if !p.value(key, dst) {
+			if !p.value(key, dst, key == "checkpoint") {
 				return version, saw
 			}
 		}
@@ -212,8 +221,8 @@ func (p *recordParser) top() (int, bool) {
 }
 
 // value decodes one value into dst; false when the JSON broke.
-func (p *recordParser) value(where string, dst any) bool {
-	err := p.dec.Decode(dst)
+func (p *recordParser) value(where string, dst any, exact bool) bool {
+	err := p.decode(dst, exact) // exact: the state a resumed run goes on with
 	switch {
 	case err == nil:
 		return true
@@ -245,7 +254,7 @@ func (p *recordParser) log() bool {
 		}
 		switch key, _ := tok.(string); key {
 		case "inputs":
-			if !p.value("log.inputs", &p.rec.Log.Inputs) {
+			if !p.value("log.inputs", &p.rec.Log.Inputs, false) {
 				return false
 			}
 		case "commits":
@@ -253,7 +262,7 @@ func (p *recordParser) log() bool {
 				return false
 			}
 		default:
-			if !p.value("log."+key, new(json.RawMessage)) {
+			if !p.value("log."+key, new(json.RawMessage), false) {
 				return false
 			}
 		}
@@ -365,6 +374,84 @@ func writeFile(path string, rec *RunRecord, wrap func(io.Writer) io.Writer) erro
 	return nil
 }
 
+// decode decodes the next value into dst (a pointer) and settles the
+// numbers its values hold: exact, as the plugin wire reads them
+// (jsonv.Decoded: a whole number that fits is an int, exactly), for what
+// the log and the checkpoint hold — what the run had; otherwise as a
+// plain decode reads them (float64).
+func (p *recordParser) decode(dst any, exact bool) error {
+	err := p.dec.Decode(dst)
+	settle := floatNumber
+	if exact {
+		settle = jsonv.Decoded
+	}
+	settleNumbers(reflect.ValueOf(dst), settle)
+	return err
+}
+
+// floatNumber is a number as a plain decode reads it: a float64; the text
+// itself for one no float64 holds (1e999), a number still, where a plain
+// decode refused the value.
+func floatNumber(n json.Number) any {
+	f, err := n.Float64()
+	if err != nil {
+		return n
+	}
+	return f
+}
+
+// settleNumbers settles, in place, every json.Number the decoder left in
+// v's values (its fields, elements and map values of type any).
+func settleNumbers(v reflect.Value, settle func(json.Number) any) {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if !v.IsNil() {
+			settleNumbers(v.Elem(), settle)
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if f := v.Field(i); f.CanSet() {
+				settleNumbers(f, settle)
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			settleNumbers(v.Index(i), settle)
+		}
+	case reflect.Map:
+		if v.Type().Elem().Kind() != reflect.Interface {
+			return
+		}
+		iter := v.MapRange()
+		for iter.Next() {
+			if e := iter.Value(); !e.IsNil() {
+				v.SetMapIndex(iter.Key(), reflect.ValueOf(settleValue(e.Interface(), settle)))
+			}
+		}
+	case reflect.Interface:
+		if !v.IsNil() && v.CanSet() {
+			v.Set(reflect.ValueOf(settleValue(v.Elem().Interface(), settle)))
+		}
+	}
+}
+
+// settleValue is settleNumbers over a decoded JSON value.
+func settleValue(v any, settle func(json.Number) any) any {
+	switch x := v.(type) {
+	case json.Number:
+		return settle(x)
+	case []any:
+		for i, e := range x {
+			x[i] = settleValue(e, settle)
+		}
+	case map[string]any:
+		for k, e := range x {
+			x[k] = settleValue(e, settle)
+		}
+	}
+	return v
+}
+
 // readable says whether ParseRecord reads records of version v: the
 // current one, and version 1.
 func readable(v int) bool { return v == RecordVersion || v == 1 }
@@ -383,14 +470,18 @@ type writeV1 struct {
 // commit decodes the next commit of the log, a version 1 one brought to
 // the current shape: its scope and counter read from its path (the one
 // parser of paths, flow.ParsePath), its writes' from split into a list.
+//
+// Its values' numbers are read exactly (decode): read as float64, a
+// value past 2^53 was explained as another number and written so again
+// into a resumed run's record.
 func (p *recordParser) commit() (flow.Commit, error) {
 	if p.version != 1 {
 		var c flow.Commit
-		err := p.dec.Decode(&c)
+		err := p.decode(&c, true)
 		return c, err
 	}
 	var v1 commitV1
-	err := p.dec.Decode(&v1)
+	err := p.decode(&v1, true)
 	c := v1.Commit
 	c.Writes = nil
 	for _, w := range v1.Writes {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -110,22 +111,34 @@ func ScriptOf(r label.Row) assessment.Script {
 // order parallel branches decided in.
 func RuleErrors(rec *Record) []assessment.ErroredRule {
 	var out []assessment.ErroredRule
+	add := func(decider string, r *decide.RuleEvidence, err string) {
+		for i := range out {
+			if e := &out[i]; e.Decider == decider && e.Rule == decide.Number(r.Index) && e.Label == r.Label && e.Err == err {
+				e.Decisions++
+				return
+			}
+		}
+		out = append(out, assessment.ErroredRule{Decider: decider, Rule: decide.Number(r.Index), Label: r.Label, Err: err, Decisions: 1})
+	}
 	for _, d := range rec.Decisions {
 		decider := d.DeciderName()
-		for _, r := range d.Rules {
-			if r.Err == "" {
+		for i := range d.Rules {
+			r := &d.Rules[i]
+			if r.Err != "" {
+				add(decider, r, r.Err)
 				continue
 			}
-			found := false
-			for i := range out {
-				if e := &out[i]; e.Decider == decider && e.Rule == decide.Number(r.Index) && e.Label == r.Label && e.Err == r.Err {
-					e.Decisions++
-					found = true
-					break
+			// A filter condition that could not judge its value is the
+			// filter form of an expression's run-time error (`"95%" >= 90`).
+			var said []string
+			for j := range r.Conditions {
+				if c := &r.Conditions[j]; c.Unjudged() {
+					err := "its condition on " + c.Key + " (" + string(c.Op) + ") could not judge the value it read: " + c.Reason
+					if !slices.Contains(said, err) {
+						said = append(said, err)
+						add(decider, r, err)
+					}
 				}
-			}
-			if !found {
-				out = append(out, assessment.ErroredRule{Decider: decider, Rule: decide.Number(r.Index), Label: r.Label, Err: r.Err, Decisions: 1})
 			}
 		}
 	}

@@ -3,6 +3,8 @@ package rules
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -325,12 +327,7 @@ func absentMember(v any, p exprPath) string {
 		case map[string]any:
 			next, ok := x[seg]
 			if !ok {
-				if strings.HasPrefix(seg, reservedPrefix) {
-					// af_absent, af_coverage: reserved keys (honesty.md
-					// §2) an ordinary result lacks by design.
-					return ""
-				}
-				return absentText(p, i+1, x)
+				return absentText(p, i+1, slices.Collect(maps.Keys(x)))
 			}
 			v = next
 		case []any:
@@ -340,19 +337,45 @@ func absentMember(v any, p exprPath) string {
 			}
 			v = x[n]
 		default:
-			return ""
+			// A Go stage's typed map (map[string]int64, a pod's labels)
+			// or list: expr reads a member such a map lacks as its zero
+			// value, so a misspelled one compares as 0 or "" in silence.
+			rv := jsonv.Deref(v)
+			switch {
+			case rv.Kind() == reflect.Map && rv.Type().Key().Kind() == reflect.String:
+				next := rv.MapIndex(reflect.ValueOf(seg).Convert(rv.Type().Key()))
+				if !next.IsValid() {
+					keys := make([]string, 0, rv.Len())
+					for _, k := range rv.MapKeys() {
+						keys = append(keys, k.String())
+					}
+					return absentText(p, i+1, keys)
+				}
+				v = next.Interface()
+			case rv.Kind() == reflect.Slice || rv.Kind() == reflect.Array:
+				n, ok := index(seg, rv.Len())
+				if !ok {
+					return ""
+				}
+				v = rv.Index(n).Interface()
+			default:
+				return ""
+			}
 		}
 	}
 	return ""
 }
 
-func absentText(p exprPath, at int, obj map[string]any) string {
-	owner := pathText(p.texts[:at-1], p.segs[0])
+// absentText says that the object at p's step at lacks its member, with
+// the object's keys; "" for a reserved key.
+func absentText(p exprPath, at int, keys []string) string {
 	seg := p.segs[at]
-	keys := make([]string, 0, len(obj))
-	for k := range obj {
-		keys = append(keys, k)
+	if strings.HasPrefix(seg, reservedPrefix) {
+		// af_absent, af_coverage: reserved keys (honesty.md §2) an
+		// ordinary result lacks by design.
+		return ""
 	}
+	owner := pathText(p.texts[:at-1], p.segs[0])
 	slices.Sort(keys)
 	msg := fmt.Sprintf("%s has no member %q", owner, seg)
 	if near := suggest.Nearest(seg, keys); near != "" {

@@ -63,6 +63,17 @@ type ConditionEvidence struct {
 	Reason string `json:"reason,omitempty"`
 }
 
+// Unjudged says the condition could not judge the value it read: the key
+// was there, but the operator does not apply to its kind (a string
+// compared with a number, null or a list asked for an order, a string
+// operator over a number, a kind no element of the list has). Its fail is
+// no answer about the data, as an expression's run-time error is none. A
+// missing key is not this (rows may lack a key), nor exists' "value is
+// null", which is its answer.
+func (e *ConditionEvidence) Unjudged() bool {
+	return e.Present && !e.Pass && e.Reason != "" && e.Op != OpExists
+}
+
 // Op is a filter operator.
 type Op string
 

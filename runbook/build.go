@@ -52,14 +52,21 @@ func Build(spec *chart.Spec) (*Runbook, error) {
 // Option configures a runbook built around a Go chart (New).
 type Option func(*chart.Spec, *[][]string)
 
-// WithInputs declares the runbook's inputs.
+// WithInputs declares the runbook's inputs. New refuses a type that is not
+// one of chart.InputTypes and a default that is not of its input's type.
 func WithInputs(in ...chart.InputSpec) Option {
 	return func(s *chart.Spec, _ *[][]string) { s.Inputs = append(s.Inputs, in...) }
 }
 
 // WithResult sets the result options (kind verdict/* selects the verdict
 // projection; Decider names the decider whose branches give meanings).
+//
+// New checks it as the loader checks a chart.yaml's `result:` (a decider
+// that names no decide stage, a word that is none of its choices, a check
+// that does not compile are errors), and compiles a check given as its
+// source alone (Check.Src without Expr).
 func WithResult(r chart.ResultSpec) Option {
+	r.Checks = slices.Clone(r.Checks) // New compiles into them: never the caller's
 	return func(s *chart.Spec, _ *[][]string) { s.Result = &r }
 }
 
@@ -77,7 +84,9 @@ func WithColumns(columns ...string) Option {
 }
 
 // New wraps a chart built with the flow API as a runbook: the same honesty
-// stages, verdict projection and result record as a YAML runbook.
+// stages, verdict projection and result record as a YAML runbook. What the
+// loader refuses in a chart.yaml's inputs and result, New refuses too
+// (WithInputs, WithResult), so a mistake fails here and not in some run.
 func New(fc *flow.Chart, opts ...Option) (*Runbook, error) {
 	if fc == nil {
 		return nil, errors.New("runbook: New needs a chart")
@@ -87,12 +96,29 @@ func New(fc *flow.Chart, opts ...Option) (*Runbook, error) {
 	for _, o := range opts {
 		o(spec, &rb.columns)
 	}
+	var errs []error
 	for _, in := range spec.Inputs {
 		if !slices.Contains(chart.InputTypes, in.Type) {
-			return nil, fmt.Errorf("runbook: input %q: type %q is not one of %v", in.Name, in.Type, chart.InputTypes)
+			errs = append(errs, fmt.Errorf("input %q: type %q is not one of %v", in.Name, in.Type, chart.InputTypes))
+			continue
+		}
+		if in.HasDefault {
+			// The conversion a run makes of it: a default it refuses
+			// would fail only the runs that fall back on it.
+			if _, err := convertInput(in.Type, in.Default); err != nil {
+				errs = append(errs, fmt.Errorf("input %q: its default %w", in.Name, err))
+			}
 		}
 	}
-	rb.settleRecord()
+	deciders := rb.settleRecord()
+	if spec.Result != nil {
+		if err := spec.Result.Settle(deciders); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, fmt.Errorf("runbook: %s: %w", fc.Name(), err)
+	}
 	return rb, nil
 }
 
@@ -100,7 +126,10 @@ func New(fc *flow.Chart, opts ...Option) (*Runbook, error) {
 // runbook: the static structure, the stage names sentences use, and the
 // verdict projection with its defaults (maxRows 50, prose) and the declared
 // meanings of its decider.
-func (rb *Runbook) settleRecord() {
+//
+// It returns the ids and names of the chart's decide stages, in chart
+// order: what result.decider may name.
+func (rb *Runbook) settleRecord() (deciders []string) {
 	rb.structure = rb.chart.Describe()
 	rb.names = map[string]string{}
 	var walk func(nodes []flow.NodeInfo)
@@ -108,6 +137,12 @@ func (rb *Runbook) settleRecord() {
 		for _, n := range nodes {
 			if _, ok := rb.names[n.ID]; !ok {
 				rb.names[n.ID] = n.Name
+			}
+			if n.Kind == flow.KindDecide {
+				deciders = append(deciders, n.ID)
+				if n.Name != "" && n.Name != n.ID {
+					deciders = append(deciders, n.Name)
+				}
 			}
 			for _, b := range n.Branches {
 				walk(b.Nodes)
@@ -122,7 +157,7 @@ func (rb *Runbook) settleRecord() {
 	}
 	walk(rb.structure.Nodes)
 	if !rb.spec.ProjectsVerdicts() {
-		return
+		return deciders
 	}
 	r := rb.spec.Result
 	p := &record.Projection{Key: VerdictsKey, MaxRows: r.MaxRows, Panel: r.Presentation == "panel", Columns: rb.columns, Decider: r.Decider, Structure: &rb.structure}
@@ -133,6 +168,7 @@ func (rb *Runbook) settleRecord() {
 		p.Spellings, p.Declared = []string{d.Name, d.ID}, d.Declared()
 	}
 	rb.projection = p
+	return deciders
 }
 
 type chartBuilder struct {

@@ -122,17 +122,21 @@ func execCause(r proc.Result, timeout time.Duration, run context.Context) string
 func pluginCause(ctx, run context.Context, err error, timeout time.Duration) string {
 	var he *host.Error
 	var remote *remotePluginError
+	deadline := errors.Is(ctx.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded)
 	switch {
 	case errors.As(err, &remote) && remote.cause != causeCancelled:
 		return remote.cause // its cause was read where it ran
-	case runTimedOut(ctx, run, err):
-		// the run's --timeout passed before the stage's own did: saying
-		// "timed out after" the stage's bound named a bound that never came
-		// (and a worker saw only that its call was cancelled)
-		return causeRunTimedOut
 	case remote != nil:
+		// a worker saw only that its call was cancelled; the run knows why
+		if run != nil && errors.Is(run.Err(), context.DeadlineExceeded) {
+			return causeRunTimedOut
+		}
 		return remote.cause
-	case errors.Is(ctx.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded):
+	case deadline && atRunDeadline(ctx, run):
+		// the run's --timeout, not the stage's own bound: saying "timed
+		// out after" the stage's bound named a bound that never came
+		return causeRunTimedOut
+	case deadline:
 		return causeTimedOut(timeout)
 	case errors.Is(err, context.Canceled) || errors.Is(ctx.Err(), context.Canceled):
 		return causeCancelled
@@ -144,21 +148,21 @@ func pluginCause(ctx, run context.Context, err error, timeout time.Duration) str
 	return ""
 }
 
-// runTimedOut says the call's context ended at the run's deadline, not at
-// a bound of the stage's own: a deadline passed, and the call's was the
-// run's (a stage timeout makes it earlier, never later). The call's error
-// may say so before the run's context does (a plugin enforces the
-// deadline it was sent, and its answer can beat the run's timer), so the
-// error counts as the run's context does.
-func runTimedOut(ctx, run context.Context, err error) bool {
+// atRunDeadline says a call's deadline was the run's, not a bound of the
+// stage's own (which makes it earlier, never later). It reads the
+// deadlines, not whether the run's context has ended yet: the plugin's
+// RPC gives up at the deadline a hair before the context's own timer
+// fires, and under load the call's error came back first.
+func atRunDeadline(ctx, run context.Context) bool {
 	if run == nil {
 		return false
 	}
 	runs, ok := run.Deadline()
-	if own, _ := ctx.Deadline(); !ok || !own.Equal(runs) {
+	if !ok {
 		return false
 	}
-	return errors.Is(run.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded)
+	own, _ := ctx.Deadline()
+	return own.Equal(runs)
 }
 
 // ranOf is what an exec stage ran, every part masked by the run's one

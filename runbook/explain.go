@@ -25,7 +25,7 @@ const InputConstant = "constant"
 // Example:
 //
 //	rec, problems, err := record.ReadRecord("run.json")
-//	x := runbook.Explain(rec, problems)
+//	x := runbook.NewExplain(rec, problems)
 //	e, err := x.Key("verdicts[3]", -1)
 type Explain struct {
 	rec      *record.RunRecord

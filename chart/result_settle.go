@@ -1,0 +1,91 @@
+package chart
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/openrunbook/runbook/internal/suggest"
+	"github.com/openrunbook/runbook/rules"
+)
+
+// Settle checks a `result:` block that Go code built (runbook.New), where
+// no loader read it: what the loader refuses in a chart.yaml is refused
+// here in the same words, since a misspelled word would otherwise be read
+// as the default (a presentation, a standing line) or leave the verdicts
+// without meanings (a decider) and say nothing. deciders are the chart's
+// decide stages' ids and names. A check given as its source alone (Src,
+// no Expr) is compiled here: Settle sets its Expr, so the caller hands it
+// a Checks slice of its own.
+func (r *ResultSpec) Settle(deciders []string) error {
+	var errs []error
+	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
+	if r.Kind == "" {
+		bad("result has no kind: write one, such as verdict/posture (a kind starting with verdict/ projects the verdict rows)")
+	}
+	if r.Decider != "" && !slices.Contains(deciders, r.Decider) {
+		bad("%s", deciderProblem(r.Decider, deciders))
+	}
+	if r.MaxRows < 0 {
+		bad("result maxRows %d: write 1 or more (0: the default)", r.MaxRows)
+	}
+	if r.Presentation != "" && !slices.Contains(presentations, r.Presentation) {
+		bad("%s", notOneOf("result presentation", r.Presentation, presentations))
+	}
+	if r.StandingLine != "" && !slices.Contains(standingLines, r.StandingLine) {
+		bad("%s", notOneOf("result standingLine", r.StandingLine, standingLines))
+	}
+	if len(r.Nagios) > 0 && !strings.HasPrefix(r.Kind, "verdict/") {
+		bad("result nagios maps verdict words, but kind %q projects no verdict rows: use a kind starting with verdict/", r.Kind)
+	}
+	for _, word := range slices.Sorted(maps.Keys(r.Nagios)) {
+		if s := r.Nagios[word]; !slices.Contains(NagiosStates, s) {
+			bad("result nagios: verdict %q: %s", word, notAState(s))
+		}
+	}
+	for i := range r.Checks {
+		c := &r.Checks[i]
+		if c.Expr != nil {
+			continue
+		}
+		if strings.TrimSpace(c.Src) == "" {
+			bad("result check %d is empty: write an expression", i+1)
+			continue
+		}
+		x, err := rules.Compile(c.Src)
+		if err != nil {
+			bad("result check %d: expression %q does not compile: %v", i+1, c.Src, err)
+			continue
+		}
+		c.Expr = x
+	}
+	return errors.Join(errs...)
+}
+
+// notOneOf says that s, written for what, is none of choices, with the
+// nearest one when there is one.
+func notOneOf(what, s string, choices []string) string {
+	if near := suggest.Nearest(s, choices); near != "" {
+		return fmt.Sprintf("%s %q is not one of %s; did you mean %q?", what, s, strings.Join(choices, ", "), near)
+	}
+	return fmt.Sprintf("%s %q is not one of %s", what, s, strings.Join(choices, ", "))
+}
+
+// notAState says that s is not one of NagiosStates.
+func notAState(s string) string {
+	if near := suggest.Nearest(s, NagiosStates); near != "" {
+		return fmt.Sprintf("%q is not a check state; did you mean %q? (states: %s)", s, near, strings.Join(NagiosStates, ", "))
+	}
+	return fmt.Sprintf("%q is not a check state; write one of %s, each with its verdict words", s, strings.Join(NagiosStates, ", "))
+}
+
+// deciderProblem says that result.decider want names none of the chart's
+// decide stages (their ids and names).
+func deciderProblem(want string, names []string) string {
+	if len(names) == 0 {
+		return fmt.Sprintf("result decider %q: the chart has no decide stage; write the id or name of the decide stage whose branches give the verdicts their meanings, or leave decider out", want)
+	}
+	return fmt.Sprintf("result decider %q names no decide stage%s (the decide stages: %s)", want, nearest(want, names), strings.Join(names, ", "))
+}
