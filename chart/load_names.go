@@ -94,6 +94,32 @@ func (l *loader) checkNames(spec *Spec) {
 		l.checkFilter(d, f, known)
 	}
 	l.checkDecider(spec)
+	l.checkAnswerChecks(spec, d)
+}
+
+// checkAnswerChecks refuses a result check that reads no key a stage
+// writes ('true', '1 == 1', 'threshold > 0' over an input alone): it gives
+// the same value on every run, so it checks nothing of this one, and a
+// passing check is what makes the standing Known. $env read whole
+// (`len($env)`) reads every key, stages' too.
+func (l *loader) checkAnswerChecks(spec *Spec, d *defs) {
+	if spec.Result == nil {
+		return
+	}
+	for i, c := range spec.Result.Checks {
+		if c.Expr == nil || c.Expr.ReadsWholeScope() {
+			continue
+		}
+		roots := c.Expr.Roots()
+		if slices.ContainsFunc(roots, func(k string) bool { return len(d.writers[k]) > 0 }) {
+			continue
+		}
+		reads := "reads nothing of the run"
+		if len(roots) > 0 {
+			reads = "reads no key a stage writes, only the inputs and vars " + strings.Join(roots, ", ")
+		}
+		l.errf(c.Pos, "", "result check %d: %q %s, so it gives the same answer on every run and checks nothing of this one (a passing check is what makes the answer Known); check what the run wrote, as in len(verdicts) == len(df.stdout)", i+1, c.Src, reads)
+	}
 }
 
 // checkDecider refuses a result.decider that names no decide stage (by id

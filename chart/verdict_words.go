@@ -2,6 +2,7 @@ package chart
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/openrunbook/runbook/rules"
 )
@@ -19,6 +20,14 @@ func (s *Spec) VerdictWords() (words []string, complete bool) {
 	w.chart(s)
 	slices.Sort(w.words)
 	return slices.Compact(w.words), w.complete
+}
+
+// ProjectsVerdicts reports whether the chart's answer is verdict rows: its
+// result.kind starts with verdict/. Without it the rows its verdict stages
+// write stay in the state, and nothing shows, counts or judges them: no
+// table, no Nagios state, no --fail-on verdict= condition.
+func (s *Spec) ProjectsVerdicts() bool {
+	return s.Result != nil && strings.HasPrefix(s.Result.Kind, "verdict/")
 }
 
 type verdictWords struct {

@@ -398,6 +398,10 @@ func (e *Expr) String() string { return e.src }
 // Roots lists the top-level scope keys the expression reads, in source order.
 func (e *Expr) Roots() []string { return slices.Clone(e.roots) }
 
+// ReadsWholeScope reports whether the expression uses $env as a value
+// (`len($env)`), reading every key: its Roots then do not say all it reads.
+func (e *Expr) ReadsWholeScope() bool { return e.wholeEnv }
+
 // Ident is a top-level identifier an expression reads as a scope key,
 // where it is first written: Offset counts runes from the start of the
 // expression, Line and Column are 1-based and count runes.

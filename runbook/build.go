@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/openrunbook/runbook/chart"
@@ -157,10 +156,10 @@ func (rb *Runbook) settleRecord() (deciders []string) {
 		}
 	}
 	walk(rb.structure.Nodes)
-	r := rb.spec.Result
-	if r == nil || !strings.HasPrefix(r.Kind, "verdict/") {
+	if !rb.spec.ProjectsVerdicts() {
 		return deciders
 	}
+	r := rb.spec.Result
 	p := &record.Projection{Key: VerdictsKey, MaxRows: r.MaxRows, Panel: r.Presentation == "panel", Columns: rb.columns, Decider: r.Decider, Structure: &rb.structure}
 	if p.MaxRows <= 0 {
 		p.MaxRows = DefaultMaxRows

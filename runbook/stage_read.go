@@ -32,9 +32,10 @@ const MaxReadFiles = 1000
 // (proc.DefaultMaxOutput) is withheld as exec output is (content null,
 // `withheld` saying so). A relative path is read from the chart file's
 // folder. A file that does not exist is an outcome: exists is false and
-// content null. A glob that matches no file writes [] and files an
-// absence on the ledger (record.NoMatchEntry): a pattern that found
-// nothing is not a host with nothing to judge. A file that exists and
+// content null, and an absence on the ledger (record.NoFileEntry). A glob
+// that matches no file writes [] and files an absence on the ledger
+// (record.NoMatchEntry): a path or pattern that found nothing is not a
+// host with nothing to judge. A file that exists and
 // cannot be read (a folder, permission denied) fails the stage.
 func readStage(st *chart.StageSpec) flow.StageFunc {
 	rd := st.Read
@@ -62,6 +63,9 @@ func readStage(st *chart.StageSpec) flow.StageFunc {
 			return err
 		}
 		if rd.Glob == nil {
+			if !files[0].Exists {
+				rs.fileLedger(record.NoFileEntry(s.Path(), rs.mask(file))) // a path may hold a secret
+			}
 			s.Set(into, rs.readValue(s.Path(), rd, files[0]))
 			return nil
 		}

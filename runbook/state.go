@@ -77,12 +77,17 @@ func (rs *runState) script(path string, s label.Settlement, f *label.Facts, with
 		rs.mu.Lock()
 		rs.scripts = append(rs.scripts, row)
 		rs.mu.Unlock()
+	} else {
+		// No row: how the call ended is on no record, a gap.
+		rs.fileLedger(record.UnlabelledEntry(path))
 	}
 	return row
 }
 
 // result passes a stage result through the coverage stage: the served form
-// is returned for the scope; declarations go on the run's ledger.
+// is returned for the scope; declarations go on the run's ledger, and so
+// does each part of one the stage could not read (a warning), as a gap
+// (record.UnreadDeclarationEntry).
 func (rs *runState) result(path string, v any) any {
 	if !rs.cover {
 		return v
@@ -96,17 +101,20 @@ func (rs *runState) result(path string, v any) any {
 	resp, _ := rs.honesty.Coverage(context.Background(), rs.run, coverage.Request{Results: []coverage.StageResult{{Path: path, Value: v}}})
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
+	served := v
+	if len(resp.Results) == 1 {
+		r := resp.Results[0]
+		for _, d := range r.Declared {
+			rs.ledger = append(rs.ledger, coverage.Entry{Path: path, Declaration: d})
+		}
+		served = r.Value
+	}
 	for _, w := range resp.Warnings {
 		rs.warnings = append(rs.warnings, pathed{path, w.Part + ": " + w.Problem})
+		// What the part declared is on no record: a gap, never a pass.
+		rs.ledger = append(rs.ledger, record.UnreadDeclarationEntry(path, w.Part, rs.mask(w.Problem)))
 	}
-	if len(resp.Results) != 1 {
-		return v
-	}
-	r := resp.Results[0]
-	for _, d := range r.Declared {
-		rs.ledger = append(rs.ledger, coverage.Entry{Path: path, Declaration: d})
-	}
-	return r.Value
+	return served
 }
 
 // fileLedger adds an entry the run itself files (unparsed lines, a

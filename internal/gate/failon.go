@@ -105,10 +105,20 @@ func parseCondition(s string) (Condition, error) {
 // complete): such a condition never holds, so a gate with a misspelled
 // word (verdict=critcal) would pass every run. The error names the word,
 // the nearest word the chart has, and every word it has. A nil spec (a Go
-// chart) or an incomplete list refuses nothing.
+// chart) or an incomplete list refuses nothing. A chart that projects no
+// verdict rows (chart.Spec.ProjectsVerdicts) refuses every verdict
+// condition, whatever its verdict stages write: its rows are judged by
+// nothing, so the condition would never hold.
 func CheckWords(conds []Condition, spec *chart.Spec) error {
 	if spec == nil {
 		return nil
+	}
+	if !spec.ProjectsVerdicts() {
+		for _, c := range conds {
+			if len(c.verdicts) > 0 {
+				return fmt.Errorf("--fail-on %s: the chart projects no verdict rows (its result.kind does not start with verdict/), so no row is judged and the condition would never hold; give the chart result: {kind: verdict/NAME}", c)
+			}
+		}
 	}
 	words, complete := spec.VerdictWords()
 	if !complete {

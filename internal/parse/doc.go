@@ -26,8 +26,11 @@
 // Values of kv, columns, csv, tsv and regex are numbers when the whole
 // value spells a JSON number literal (`42`, `-1.5`, `2e3`; not `0755`,
 // `+1`, `1,5` or `12 kB`), settled as jsonv.Decoded settles one (an int, a
-// float64, or a json.Number too large for a float64), else strings; the
-// option `numbers: false` keeps them all strings.
+// float64, or a json.Number too large for a float64), else strings; a
+// value a float64 would hold as another number (`12345678901234567890`,
+// past int64; `3.14159265358979323846`) stays a string, so no two values
+// that differ are read as one. The option `numbers: false` keeps them all
+// strings.
 //
 //	Parse("MemTotal: 16318412 kB\nHugePages_Total: 0\n", Spec{Mode: "kv"})
 //	    {MemTotal: "16318412 kB", HugePages_Total: 0}

@@ -11,10 +11,16 @@ import (
 )
 
 // parseJSON is `json`: the one JSON value of the text (jsonv.Decode, as
-// the exec stage reads it), nil for a blank text. Text that is not one
-// JSON value is one problem, and the value is the text as it is.
+// the exec stage reads it). Text that is not one JSON value is one
+// problem, and the value is the text as it is; a blank text, no value at
+// all, is one problem too, and the value is null.
 func parseJSON(text string, r *recorder) any {
 	if blank(text) {
+		// No value is not the value null: a command that printed nothing
+		// (curl -s of an empty 503) must not read as JSON's "nothing". The
+		// value is null (a foreach over it says its items were null), and
+		// the problem says no JSON value was read.
+		r.problem(1, text, "no JSON value: the text is blank")
 		return nil
 	}
 	v, err := decodeOne(text)

@@ -1,0 +1,29 @@
+package parse
+
+import "testing"
+
+// TestBlankTextIsNoJSONValue: parse: json over a text with nothing in it
+// (a command that printed nothing, as curl -s of a 503 with an empty body
+// does, exit 0) is a problem; the value stays null, so a foreach over it
+// still says its items were null. Before, it was null with no problem, so
+// `resp.stdout?.items ?? []` read no items and the run stood Consistent
+// over an answer nobody gave. jsonl over a blank text is still no lines,
+// and `null` is still the value null.
+func TestBlankTextIsNoJSONValue(t *testing.T) {
+	t.Parallel()
+	for _, text := range []string{"", "\n", "  \n\t\n"} {
+		res, err := Parse(text, Spec{Mode: "json"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Value != nil || res.Problems != 1 {
+			t.Errorf("json %q: value %#v, %d problems (%s); want null and 1 problem", text, res.Value, res.Problems, res.FirstProblem)
+		}
+	}
+	if res, _ := Parse("null\n", Spec{Mode: "json"}); res.Value != nil || res.Problems != 0 {
+		t.Errorf("json null: %#v, %d problems", res.Value, res.Problems)
+	}
+	if res, _ := Parse("\n", Spec{Mode: "jsonl"}); len(res.Value.([]any)) != 0 || res.Problems != 0 {
+		t.Errorf("jsonl blank: %#v, %d problems", res.Value, res.Problems)
+	}
+}
