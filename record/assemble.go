@@ -129,6 +129,9 @@ func Assemble(r Run) *Record {
 	for _, c := range fres.Continued {
 		ledger = append(ledger, continuedEntry(c, m)) // continued.go
 	}
+	if p := r.Projection; p != nil {
+		ledger = append(ledger, noRowEntries(&fres.Log, p.Key)...) // norow.go
+	}
 	rec.Coverage = InLogOrder(at, ledger, func(x *coverage.Entry) *string { return &x.Path })
 	for _, w := range InLogOrder(at, slices.Clone(r.Warnings), func(x *Warning) *string { return &x.Path }) {
 		rec.Warnings = append(rec.Warnings, fmt.Sprintf("stage %s: %s", w.Path, m.Text(w.Msg)))

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -171,5 +172,49 @@ func wantSaid(t *testing.T, r result, code int, says string) {
 	t.Helper()
 	if r.code != code || !strings.Contains(r.stdout, says) {
 		t.Errorf("exit %d, want %d; stdout:\n%s\nwant it to say %q; stderr: %s", r.code, code, r.stdout, says, r.stderr)
+	}
+}
+
+// selectChart is a foreach of three volumes whose select has no rule for
+// 80 % used: /srv matches none and writes no row. rule2 is the select's
+// second rule, so a case can give it one for every volume.
+const selectChart = `version: 1
+runbook: vols
+result: {kind: verdict/space, nagios: {critical: full, ok: roomy}}
+stages:
+  - id: vols
+    set: {vols: '[{"m": "/", "p": 95}, {"m": "/srv", "p": 80}, {"m": "/home", "p": 50}]'}
+  - id: each
+    foreach:
+      items: vols
+      as: v
+      maxBranches: 10
+      stages:
+        - id: space
+          select:
+            rules:
+              - {when: v.p >= 90, then: full, label: Ninety or more}
+              - {when: %s, then: roomy, label: The rest}
+          branches:
+            full: [{id: mark-full, verdict: {subject: v.m, verdict: '"full"'}}]
+            roomy: [{id: mark-roomy, verdict: {subject: v.m, verdict: '"roomy"'}}]
+`
+
+// TestItemWithoutARowIsNotConsistent: a foreach item whose select matched
+// no rule wrote no verdict row, and the table of the other two read as the
+// whole answer: "Consistent … none found a reason for doubt", and a Nagios
+// check of only the others (trial: /srv at 80 % was in neither). Now the
+// ledger names the item, the standing is Not sure and the check says
+// UNKNOWN for it; with a rule for every volume nothing is said.
+func TestItemWithoutARowIsNotConsistent(t *testing.T) {
+	t.Parallel()
+	said := "did not check 1 of its 3 items (each~1) (it ran and wrote no verdict row where the others did"
+	r := execTempChart(t, fmt.Sprintf(selectChart, "v.p < 70"))
+	wantSaid(t, r, 0, "Not sure — stage \"each\" "+said)
+	r = execTempChart(t, fmt.Sprintf(selectChart, "v.p < 70"), "--format", "nagios")
+	wantSaid(t, r, 2, "UNKNOWN: each did not check 1 of its 3 items (each~1)")
+	r = execTempChart(t, fmt.Sprintf(selectChart, "v.p < 90"))
+	if wantSaid(t, r, 0, "Consistent with the run's record"); strings.Contains(r.stdout, "wrote no verdict row") {
+		t.Errorf("every item wrote a row, and the ledger says one did not:\n%s", r.stdout)
 	}
 }

@@ -124,6 +124,24 @@ func TestIssue13TruncatedForeachLowersStanding(t *testing.T) {
 	}
 }
 
+// TestIssue13ItemWithoutARowLowersStanding: a foreach of three volumes
+// whose select has no rule for /srv (80 % used) wrote two rows, and the
+// run said Consistent over a table that leaves /srv out. Now the item is
+// a not-checked item of the ledger (JSON coverage kind no-row) and fires
+// coverage-gap.
+func TestIssue13ItemWithoutARowLowersStanding(t *testing.T) {
+	t.Parallel()
+	_, rec := issue13(t, "no-row", "")
+	st, line, reasons := standingOf(t, rec)
+	if st != "not-sure" || !hasReason(reasons, "coverage-gap") || !strings.Contains(line, `stage "Per volume" did not check 1 of its 3 items (per-volume~1)`) {
+		t.Errorf("standing %s %v %q, want not-sure naming the item with no row", st, reasons, line)
+	}
+	cov, _ := json.Marshal(rec["coverage"])
+	if !strings.Contains(string(cov), `"kind":"no-row"`) {
+		t.Errorf("JSON coverage has no no-row item: %s", cov)
+	}
+}
+
 // TestIssue13RowsDroppedAreCounted: a set: stage writes four entries to
 // verdicts, two of which are not rows (a string, a numeric verdict); the
 // projection dropped them silently and the run said Known. Now they are

@@ -216,8 +216,9 @@ type Unchecked struct {
 // notJudged are the ledger item kinds that leave a subject unjudged: a
 // branch that failed, items not run, output no value holds, lines a parse
 // mode could not read (a subject on one has no row), verdict rows dropped
-// (in neither the rows nor the table).
-var notJudged = []string{record.ItemFailed, record.ItemTruncated, record.ItemNullItems, record.ItemWithheld, record.ItemUnparsed, record.ItemDropped}
+// (in neither the rows nor the table), items that wrote no row where the
+// foreach's others did.
+var notJudged = []string{record.ItemFailed, record.ItemTruncated, record.ItemNullItems, record.ItemWithheld, record.ItemUnparsed, record.ItemDropped, record.ItemNoRow}
 
 // unchecked lists the ledger's items of subjects never judged, in ledger
 // order.
