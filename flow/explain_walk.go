@@ -121,7 +121,10 @@ func (w *walk) commit(i int, rel, key string, val any, depth int) *CauseNode {
 			leaves = append(leaves, &CauseNode{Kind: NodeInput, Rel: RelRead, Key: r.Key, Value: r.Value, Index: -1, Input: w.e.inputs[r.Key]})
 			continue
 		}
-		j, ok := resolve(w.e.byPath, r.Writer, i)
+		j, ok := i, true
+		if !dc.self {
+			j, ok = resolve(w.e.byPath, r.Writer, i)
+		}
 		if !ok {
 			leaves = append(leaves, &CauseNode{Kind: NodeUnknown, Rel: RelRead, Key: r.Key, Value: r.Value, Index: -1, Path: r.Writer})
 			continue
@@ -376,20 +379,26 @@ func (e *Explainer) itemOf(writer, reader int) (int, bool) {
 
 // dataCause is one data link behind a commit's write: a read of a value
 // (read set; writer is the commit that wrote it, "" for an input or a
-// missing key), or a join's take of a branch commit's write (read nil).
+// missing key; self when it read the commit's own earlier write, as a
+// set: stage's `trail: n` after `n: n + 1` does), or a join's take of a
+// branch commit's write (read nil).
 type dataCause struct {
 	key    string
 	writer string
 	read   *Read
+	self   bool // the read was of commit i's own earlier write of key
 }
 
 // dataCauses are what commit i's write of key rested on: the reads made
-// before it first wrote key (Write.ReadsBefore), then the branch commits
-// that write was joined from (Write.From). For key "", or a key it did not
+// before it first wrote key (Write.ReadsBefore; with Write.ReadKeys, only
+// its own expression's, and a key the stage had already written is its
+// own write, not the scope's), then the branch commits that write was
+// joined from (Write.From). For key "", or a key it did not
 // write, every read and then every write's joins.
 func (l *Log) dataCauses(i int, key string) []dataCause {
 	c := &l.Commits[i]
 	reads, writes := c.Reads, c.Writes
+	var selfReads []Read
 	for k := range c.Writes {
 		if wr := &c.Writes[k]; key != "" && wr.Key == key {
 			if wr.ReadsBefore >= 0 && wr.ReadsBefore <= len(reads) {
@@ -397,13 +406,20 @@ func (l *Log) dataCauses(i int, key string) []dataCause {
 			}
 			if wr.ReadKeys != nil {
 				// Credited to its own expression's reads, not the stage's.
+				// A key the stage had already written read that write
+				// (a stage reads its own staged value), not the scope's.
 				var own []Read
 				for _, r := range reads {
-					if slices.Contains(*wr.ReadKeys, r.Key) {
+					if slices.Contains(*wr.ReadKeys, r.Key) && wroteBefore(c, k, r.Key) == nil {
 						own = append(own, r)
 					}
 				}
 				reads = own
+				for _, rk := range *wr.ReadKeys {
+					if w := wroteBefore(c, k, rk); w != nil {
+						selfReads = append(selfReads, Read{Key: rk, Value: w.Value, Writer: c.Path})
+					}
+				}
 			}
 			writes = c.Writes[k : k+1]
 			break
@@ -413,12 +429,26 @@ func (l *Log) dataCauses(i int, key string) []dataCause {
 	for k := range reads {
 		out = append(out, dataCause{key: reads[k].Key, writer: reads[k].Writer, read: &reads[k]})
 	}
+	for k := range selfReads {
+		out = append(out, dataCause{key: selfReads[k].Key, writer: c.Path, read: &selfReads[k], self: true})
+	}
 	for _, w := range writes {
 		for _, from := range w.From {
 			out = append(out, dataCause{key: w.Key, writer: from})
 		}
 	}
 	return out
+}
+
+// wroteBefore is commit c's write of key among its writes before the k-th,
+// or nil.
+func wroteBefore(c *Commit, k int, key string) *Write {
+	for m := range c.Writes[:k] {
+		if c.Writes[m].Key == key {
+			return &c.Writes[m]
+		}
+	}
+	return nil
 }
 
 // lastWriter is the last commit before `before` that wrote key in scope

@@ -1,0 +1,19 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestExplainOwnWriteReadIsACause: in `set: {n: n + 1, trail: n}` trail
+// reads the n the stage itself just wrote; explain said `trail = 2,
+// written by inc#3` and nothing under it, as if trail were a constant.
+// It now names the stage's own write of n and what that rested on.
+func TestExplainOwnWriteReadIsACause(t *testing.T) {
+	t.Parallel()
+	dir := issue13Record(t, "own-write")
+	out := explainGolden(t, dir, "own-write", "trail.golden", 0, "trail")
+	if !strings.Contains(out, "read n = 2, written by inc#3 [commit 3]") || !strings.Contains(out, "read n = 1, written by inc#1 [commit 1]") {
+		t.Errorf("trail does not rest on the stage's own n and the n it read:\n%s", out)
+	}
+}
