@@ -21,6 +21,8 @@ import (
 //	                       wrote what it read BEFORE its write of the key asked about
 //	                       (Write.ReadsBefore), each followed the same way
 //	a join's write         the branch commit it came from (Write.From)
+//	a foreach's into list  (out, out[i], out[i].k) each item's branch commits that last
+//	                       wrote a member of its element (intoFinals)
 //	a gathered row         (verdicts[i] of a foreach or join) the commit that appended it,
 //	                       found by walking the branches' commits in log order (below)
 //	an answer              the commit that asked the question
@@ -59,6 +61,7 @@ type Explainer struct {
 	charts  map[*Structure]*chartIndex
 	damaged []string
 	gathers map[gatherKey]*gathered // rowOrigin's per-commit work, kept
+	intos   map[int][][]intoFinal   // intoFinals' per-commit work, kept
 }
 
 // ExplainVersion is bumped when a word or the shape of an explanation
@@ -229,6 +232,16 @@ type Route struct {
 	Default *decide.Default `json:"default,omitempty"`
 }
 
+// pathMember is the member a path names in a list's element
+// (`[1].y` → y).
+func pathMember(path []any) (string, bool) {
+	if len(path) < 2 {
+		return "", false
+	}
+	m, ok := path[1].(string)
+	return m, ok
+}
+
 // StateAt is the root scope's state as of commit n (n < 0: the inputs; past
 // the end: the final state) and the commit it names.
 func (e *Explainer) StateAt(n int) (map[string]any, *Commit) {
@@ -309,6 +322,11 @@ func (e *Explainer) Key(key string, at int) (*Explanation, error) {
 	if len(path) > 0 {
 		if row, isRow := path[0].(int); isRow {
 			wkey = fmt.Sprintf("%s[%d]", root, row) // the list it appended to is not a cause
+			if m, ok := pathMember(path); ok {
+				if _, into := e.intoList(wi, root); into {
+					wkey += "." + m // one member of a foreach item's final scope
+				}
+			}
 		}
 	}
 	ex.Root = w.commit(wi, RelWrote, wkey, nil, 0)

@@ -96,6 +96,30 @@ func (w *walk) commit(i int, rel, key string, val any, depth int) *CauseNode {
 			}
 		}
 	}
+	// A foreach's into list holds each item's final scope: an element
+	// rests on the branch commits that last wrote its members.
+	if wr != nil && !rows {
+		if list, ok := w.e.intoList(i, wkey); ok {
+			for r := range list {
+				// key is the list, an element (out[1]) or one member of it (out[1].y)
+				elem, member := fmt.Sprintf("%s[%d]", wkey, r), ""
+				if isRow && key != elem {
+					m, ok := strings.CutPrefix(key, elem+".")
+					if !ok {
+						continue
+					}
+					member = m
+				}
+				el, _ := list[r].(map[string]any)
+				for _, f := range w.e.intoFinals(i, r) {
+					if _, in := el[f.member]; !in || member != "" && f.member != member {
+						continue // a gathered key or a deleted one is not in the element
+					}
+					rowNodes = append(rowNodes, w.commit(f.index, RelJoined, f.member, nil, depth+1))
+				}
+			}
+		}
+	}
 	var leaves []*CauseNode
 	for _, dc := range w.e.log.dataCauses(i, wkey) {
 		if dc.read == nil {
@@ -317,6 +341,81 @@ func (e *Explainer) gathering(ci int, key string) *gathered {
 		}
 	}
 	return g
+}
+
+// intoList is foreach commit ci's write of its into key: one element per
+// item, in item order, each the item's final scope. ok is false for any
+// other write (a gathered list carries From, or is asked for by WithGathered).
+func (e *Explainer) intoList(ci int, key string) ([]any, bool) {
+	if !e.isForEach(ci) || slices.Contains(e.gather, key) {
+		return nil, false
+	}
+	wr := writeOf(&e.log.Commits[ci], key)
+	if wr == nil || len(wr.From) > 0 {
+		return nil, false
+	}
+	list, ok := wr.Value.([]any)
+	return list, ok
+}
+
+// intoFinal is the branch commit that last wrote one member of an item's
+// final scope.
+type intoFinal struct {
+	member string
+	index  int
+}
+
+// intoFinals are, for item `item` of the foreach commit ci, the commits in
+// the item's own scope that last wrote each key, by key. A member no
+// branch commit wrote (the item itself and its index) has none: it is the
+// item. Deeper scopes reach the branch through their own joins. Every
+// item's are worked out in one pass over the branches, once per commit:
+// explaining the whole list asks for each item.
+func (e *Explainer) intoFinals(ci, item int) []intoFinal {
+	all, ok := e.intos[ci]
+	if !ok {
+		all = e.allIntoFinals(ci)
+		if e.intos == nil {
+			e.intos = map[int][][]intoFinal{}
+		}
+		e.intos[ci] = all
+	}
+	if item < 0 || item >= len(all) {
+		return nil
+	}
+	return all[item]
+}
+
+func (e *Explainer) allIntoFinals(ci int) [][]intoFinal {
+	fe := &e.log.Commits[ci]
+	var all [][]intoFinal
+	seen := map[int]map[string]bool{}
+	for j := ci - 1; j >= 0; j-- {
+		cj := &e.log.Commits[j]
+		it, ok := itemStep(cj.Scope, fe.Scope, fe.Stage)
+		if !ok {
+			break
+		}
+		if len(cj.Scope) != len(fe.Scope)+1 || cj.Discarded || it < 0 {
+			continue
+		}
+		for len(all) <= it {
+			all = append(all, nil)
+		}
+		if seen[it] == nil {
+			seen[it] = map[string]bool{}
+		}
+		for _, w := range cj.Writes {
+			if !seen[it][w.Key] {
+				seen[it][w.Key] = true
+				all[it] = append(all[it], intoFinal{member: w.Key, index: j})
+			}
+		}
+	}
+	for _, fs := range all {
+		slices.SortFunc(fs, func(a, b intoFinal) int { return strings.Compare(a.member, b.member) })
+	}
+	return all
 }
 
 // isForEach says whether commit ci is a foreach's commit with branch

@@ -2,6 +2,7 @@ package flow_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/openrunbook/runbook/flow"
@@ -63,5 +64,62 @@ func TestExplainFollowsAReadOfTheStagesOwnWrite(t *testing.T) {
 	}
 	if e, _ := ex.Key("other", -1); len(e.Root.Causes) != 0 {
 		t.Errorf("other, a constant, rests on %+v", e.Root.Causes)
+	}
+}
+
+// TestExplainIntoListRestsOnTheBranches: a foreach's into list holds each
+// item's final scope, written by the item's own stages, but explain said
+// `results[3].used` rested on the read of the items list alone: the branch
+// commit that wrote used (and what it read) was missing from the chain.
+// Each element now rests on the branch commits that last wrote its
+// members; one member asked for names only its own writer, and a gathered
+// key, which is not in the element, is not named.
+func TestExplainIntoListRestsOnTheBranches(t *testing.T) {
+	t.Parallel()
+	c := mustBuild(t, perSubject(10))
+	res := run(t, c, flow.WithInputs(map[string]any{"subjects": subjects(5)}))
+	ex := explainer(t, c, res)
+	joined := func(n *flow.CauseNode) map[string]string {
+		out := map[string]string{}
+		for _, k := range n.Causes {
+			if k.Rel == flow.RelJoined {
+				out[k.Key] = k.Path
+			}
+		}
+		return out
+	}
+	e, err := ex.Key("results[3].used", -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := joined(e.Root)
+	if len(got) != 1 || !strings.HasPrefix(got["used"], "per-subject~3/load#") {
+		t.Fatalf("results[3].used joined %v, want used from per-subject~3/load", got)
+	}
+	e, err = ex.Key("results[3]", -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = joined(e.Root)
+	for _, k := range []string{"subject", "used", "replicas"} {
+		if !strings.HasPrefix(got[k], "per-subject~3/load#") {
+			t.Errorf("results[3] joined %v, want %s from per-subject~3/load", got, k)
+		}
+	}
+	if _, ok := got[verdicts]; ok || len(got) != 3 {
+		t.Errorf("results[3] joined %v, want subject, used and replicas only", got)
+	}
+	e, err = ex.Key("results", -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := map[string]bool{}
+	for _, k := range e.Root.Causes {
+		if k.Rel == flow.RelJoined {
+			items[strings.SplitN(k.Path, "/", 2)[0]] = true
+		}
+	}
+	if len(items) != 5 {
+		t.Errorf("results joined from the branches %v, want all 5", items)
 	}
 }
