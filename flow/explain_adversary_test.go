@@ -2,6 +2,8 @@ package flow_test
 
 import (
 	"context"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -121,5 +123,45 @@ func TestExplainIntoListRestsOnTheBranches(t *testing.T) {
 	}
 	if len(items) != 5 {
 		t.Errorf("results joined from the branches %v, want all 5", items)
+	}
+}
+
+// TestJoinNamesEveryBranchThatWroteTheValue: two parallel branches may
+// write one key with the same value; the join's write named only the
+// first branch's commit as where it came from, so explain's chain said
+// nothing of the second branch, which wrote it too from reads of its own.
+// Write.From now names both, in branch order, and the chain joins both.
+func TestJoinNamesEveryBranchThatWroteTheValue(t *testing.T) {
+	t.Parallel()
+	setFrom := func(src string) flow.StageFunc {
+		return func(ctx context.Context, s *flow.Scope) error { s.Set("same", s.Value(src)); return nil }
+	}
+	c := mustBuild(t, flow.New("par").
+		Stage("seed", func(ctx context.Context, s *flow.Scope) error { s.Set("a", 90); s.Set("b", 90); return nil }).
+		Parallel("par", []flow.Branch{
+			{Name: "left", Steps: flow.Seq().Stage("l", setFrom("a"))},
+			{Name: "right", Steps: flow.Seq().Stage("r", setFrom("b"))},
+		}))
+	res := run(t, c)
+	join := res.Log.Commits[len(res.Log.Commits)-1]
+	if len(join.Writes) != 1 || !reflect.DeepEqual(join.Writes[0].From, []string{"par~left/l#2", "par~right/r#2"}) {
+		t.Fatalf("the join wrote %+v, want same from both branches", join.Writes)
+	}
+	e, err := flow.NewExplainer(&res.Log, flow.WithStructure(c.Describe())).Key("same", -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reads []string
+	for _, j := range e.Root.Causes {
+		if j.Rel != flow.RelJoined {
+			t.Fatalf("cause %+v, want a join", j)
+		}
+		for _, r := range j.Causes {
+			reads = append(reads, r.Key)
+		}
+	}
+	slices.Sort(reads)
+	if !reflect.DeepEqual(reads, []string{"a", "b"}) {
+		t.Errorf("the joins rest on the reads %v, want a (left) and b (right)", reads)
 	}
 }

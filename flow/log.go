@@ -89,8 +89,8 @@ type Write struct {
 	// (ReadsBefore says it).
 	ReadKeys *[]string `json:"readKeys,omitempty"`
 	// From is set on a join's writes: the runtime paths of the branch
-	// commits that wrote the value (one, or several for gathered rows, in
-	// branch order).
+	// commits that wrote the value (one; or several, in branch order, for
+	// gathered rows and for a value several branches wrote alike).
 	From []string `json:"from,omitempty"`
 }
 
