@@ -165,3 +165,36 @@ func TestJoinNamesEveryBranchThatWroteTheValue(t *testing.T) {
 		t.Errorf("the joins rest on the reads %v, want a (left) and b (right)", reads)
 	}
 }
+
+// TestWhyNotAnItemTheForEachNeverHad: asked why per-subject~9/p did not
+// run, of a foreach over 7 subjects, explain said "Nothing kept it from
+// running": the other items' reasons were rightly left out as not this
+// place's, and nothing was left (the foreach had 7). The place was never in the run: the
+// answer now says the foreach ran no item 9, and which items it ran.
+func TestWhyNotAnItemTheForEachNeverHad(t *testing.T) {
+	t.Parallel()
+	c := mustBuild(t, perSubject(10))
+	res := run(t, c, flow.WithInputs(map[string]any{"subjects": subjects(7)}))
+	ex := explainer(t, c, res)
+	for _, target := range []string{"per-subject~9/p", "per-subject~9/protected"} {
+		wn, err := ex.WhyNot(target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(wn.Ran) != 0 || len(wn.Reasons) != 1 {
+			t.Fatalf("%s: ran %+v, reasons %+v; want one reason: no item 9", target, wn.Ran, wn.Reasons)
+		}
+		r := wn.Reasons[0]
+		if r.Because != flow.BecauseNoItems || !strings.Contains(r.Message, "per-subject ran no item 9: it ran 7 items (per-subject~0, per-subject~1, per-subject~2, …, per-subject~6)") {
+			t.Errorf("%s: reason %+v", target, r)
+		}
+	}
+	// An item that ran is still answered for itself.
+	wn, err := ex.WhyNot("per-subject~3/p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(wn.Ran) != 1 || len(wn.Reasons) != 0 {
+		t.Errorf("per-subject~3/p: ran %+v, reasons %+v; want its one run", wn.Ran, wn.Reasons)
+	}
+}

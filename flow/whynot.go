@@ -261,7 +261,63 @@ func (e *Explainer) whyNotAlong(wn *WhyNot, route []routeStep, want []ScopeStep,
 			}
 		}
 		wn.Ran = keptRan
+		if len(wn.Reasons) == reasons && len(wn.Ran) == ran {
+			// Nothing happened in the place asked about, nor around it:
+			// the place was not in the run at all (an item past the
+			// foreach's last), which is not "nothing kept it from running".
+			if r, ok := e.noSuchItem(want); ok {
+				wn.Reasons = append(wn.Reasons, r)
+			}
+		}
 	}
+}
+
+// noSuchItem is why a place asked about by item (`per-volume~9/…`) never
+// ran: the first item step of want that no commit of the log is in, said
+// with the items that foreach did run there.
+func (e *Explainer) noSuchItem(want []ScopeStep) (NotRun, bool) {
+	for k, w := range want {
+		if w.Item == nil {
+			continue
+		}
+		var items []int
+		found := false
+		for i := range e.log.Commits {
+			c := &e.log.Commits[i]
+			if len(c.Scope) <= k || !matches(c.Scope, want[:k]) || c.Scope[k].Node != w.Node || c.Scope[k].Item == nil {
+				continue
+			}
+			if *c.Scope[k].Item == *w.Item {
+				found = true
+				break
+			}
+			if !slices.Contains(items, *c.Scope[k].Item) {
+				items = append(items, *c.Scope[k].Item)
+			}
+		}
+		if found {
+			continue
+		}
+		slices.Sort(items)
+		ran := "no items"
+		if len(items) > 0 {
+			names := make([]string, len(items))
+			for i, it := range items {
+				names[i] = ScopeString(append(slices.Clip(want[:k]), ScopeStep{Node: w.Node, Item: &it}))
+			}
+			if len(names) > 5 { // a wide foreach: its ends and its count
+				names = append(names[:3:3], "…", names[len(names)-1])
+			}
+			word := "items"
+			if len(items) == 1 {
+				word = "item"
+			}
+			ran = fmt.Sprintf("%d %s (%s)", len(items), word, strings.Join(names, ", "))
+		}
+		return NotRun{Scope: ScopeString(want[:k]), steps: want[:k], Because: BecauseNoItems,
+			Message: fmt.Sprintf("%s ran no item %d: it ran %s", w.Node, *w.Item, ran)}, true
+	}
+	return NotRun{}, false
 }
 
 // matches says whether scope s is one of the places a prefix names: want's
