@@ -169,8 +169,8 @@ func TestJoinNamesEveryBranchThatWroteTheValue(t *testing.T) {
 // TestWhyNotAnItemTheForEachNeverHad: asked why per-subject~9/p did not
 // run, of a foreach over 7 subjects, explain said "Nothing kept it from
 // running": the other items' reasons were rightly left out as not this
-// place's, and nothing was left (the foreach had 7). The place was never in the run: the
-// answer now says the foreach ran no item 9, and which items it ran.
+// place's, and nothing was left (the foreach had 7). The place was never in
+// the run: the answer now says the log holds no item 9, and which it holds.
 func TestWhyNotAnItemTheForEachNeverHad(t *testing.T) {
 	t.Parallel()
 	c := mustBuild(t, perSubject(10))
@@ -185,7 +185,7 @@ func TestWhyNotAnItemTheForEachNeverHad(t *testing.T) {
 			t.Fatalf("%s: ran %+v, reasons %+v; want one reason: no item 9", target, wn.Ran, wn.Reasons)
 		}
 		r := wn.Reasons[0]
-		if r.Because != flow.BecauseNoItems || !strings.Contains(r.Message, "per-subject ran no item 9: it ran 7 items (per-subject~0, per-subject~1, per-subject~2, …, per-subject~6)") {
+		if r.Because != flow.BecauseNoItems || !strings.Contains(r.Message, "the log holds no item 9 of per-subject, only 7 items (per-subject~0, per-subject~1, per-subject~2, …, per-subject~6)") {
 			t.Errorf("%s: reason %+v", target, r)
 		}
 	}
@@ -196,5 +196,39 @@ func TestWhyNotAnItemTheForEachNeverHad(t *testing.T) {
 	}
 	if len(wn.Ran) != 1 || len(wn.Reasons) != 0 {
 		t.Errorf("per-subject~3/p: ran %+v, reasons %+v; want its one run", wn.Ran, wn.Reasons)
+	}
+}
+
+// TestWhyNotInALogCutInsideAForEach: a foreach's own commit follows its
+// branches' in the log, so a record cut between them (damaged) holds items
+// that ran and no commit of the foreach; asked why per-subject~3/p did
+// not run, explain said "per-subject never ran here", of a foreach whose
+// items 0 to 3 the log shows running. The items the log holds are now
+// followed: per-subject~3/p ran.
+func TestWhyNotInALogCutInsideAForEach(t *testing.T) {
+	t.Parallel()
+	c := mustBuild(t, perSubject(10))
+	res := run(t, c, flow.WithInputs(map[string]any{"subjects": subjects(5)}))
+	cut := -1
+	for i, cm := range res.Log.Commits {
+		if strings.HasPrefix(cm.Path, "per-subject~4/") {
+			cut = i
+			break
+		}
+	}
+	if cut < 0 {
+		t.Fatal("no commit of item 4")
+	}
+	log := flow.Log{Inputs: res.Log.Inputs, Commits: res.Log.Commits[:cut]}
+	ex := flow.NewExplainer(&log, flow.WithStructure(c.Describe()), flow.WithGathered(verdicts))
+	wn, err := ex.WhyNot("per-subject~3/p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range wn.Reasons {
+		t.Errorf("reason %+v, want none: item 3 is in the log", r)
+	}
+	if len(wn.Ran) != 1 || !strings.HasPrefix(wn.Ran[0].Path, "per-subject~3/p#") {
+		t.Errorf("ran %+v, want per-subject~3/p", wn.Ran)
 	}
 }

@@ -299,7 +299,7 @@ func (e *Explainer) noSuchItem(want []ScopeStep) (NotRun, bool) {
 			continue
 		}
 		slices.Sort(items)
-		ran := "no items"
+		ran := "and none of its items"
 		if len(items) > 0 {
 			names := make([]string, len(items))
 			for i, it := range items {
@@ -312,10 +312,10 @@ func (e *Explainer) noSuchItem(want []ScopeStep) (NotRun, bool) {
 			if len(items) == 1 {
 				word = "item"
 			}
-			ran = fmt.Sprintf("%d %s (%s)", len(items), word, strings.Join(names, ", "))
+			ran = fmt.Sprintf("only %d %s (%s)", len(items), word, strings.Join(names, ", "))
 		}
 		return NotRun{Scope: ScopeString(want[:k]), steps: want[:k], Because: BecauseNoItems,
-			Message: fmt.Sprintf("%s ran no item %d: it ran %s", w.Node, *w.Item, ran)}, true
+			Message: fmt.Sprintf("the log holds no item %d of %s, %s", *w.Item, w.Node, ran)}, true
 	}
 	return NotRun{}, false
 }
@@ -469,11 +469,18 @@ func (e *Explainer) descend(wn *WhyNot, step routeStep, s []ScopeStep, last bool
 		}
 		runs = append(runs, i)
 	}
+	into := func(st ScopeStep) []ScopeStep { return append(slices.Clip(s), st) }
 	if len(runs) == 0 {
+		// A foreach's own commit follows its branches' in the log: a log
+		// cut between them (a damaged record) holds items that ran.
+		if n.Kind == KindForEach {
+			if out := e.itemScopes(n, s, into); len(out) > 0 {
+				return out
+			}
+		}
 		wn.Reasons = append(wn.Reasons, e.notReached(n, s))
 		return nil
 	}
-	into := func(st ScopeStep) []ScopeStep { return append(slices.Clip(s), st) }
 	switch n.Kind {
 	case KindDecide, KindSelect:
 		took := false
@@ -503,16 +510,7 @@ func (e *Explainer) descend(wn *WhyNot, step routeStep, s []ScopeStep, last bool
 	case KindSubflow:
 		return [][]ScopeStep{into(ScopeStep{Node: n.ID})}
 	case KindForEach:
-		items := map[int]bool{}
-		for i := range e.log.Commits {
-			if k, ok := itemStep(e.log.Commits[i].Scope, s, n.ID); ok {
-				items[k] = true
-			}
-		}
-		var out [][]ScopeStep
-		for _, k := range slices.Sorted(maps.Keys(items)) {
-			out = append(out, into(ScopeStep{Node: n.ID, Item: &k}))
-		}
+		out := e.itemScopes(n, s, into)
 		if len(out) == 0 {
 			c := &e.log.Commits[runs[len(runs)-1]]
 			msg := fmt.Sprintf("%s ran over no items: no branch of it ran", nameOr(n))
@@ -524,6 +522,22 @@ func (e *Explainer) descend(wn *WhyNot, step routeStep, s []ScopeStep, last bool
 		return out
 	}
 	return [][]ScopeStep{s}
+}
+
+// itemScopes are the scopes of foreach n's items that have commits in
+// the log, under scope s, in item order.
+func (e *Explainer) itemScopes(n *NodeInfo, s []ScopeStep, into func(ScopeStep) []ScopeStep) [][]ScopeStep {
+	items := map[int]bool{}
+	for i := range e.log.Commits {
+		if k, ok := itemStep(e.log.Commits[i].Scope, s, n.ID); ok {
+			items[k] = true
+		}
+	}
+	var out [][]ScopeStep
+	for _, k := range slices.Sorted(maps.Keys(items)) {
+		out = append(out, into(ScopeStep{Node: n.ID, Item: &k}))
+	}
+	return out
 }
 
 // routedAround is the evidence of decision i that did not take wanted.
