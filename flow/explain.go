@@ -17,7 +17,8 @@ import (
 // It owns the causal walk, one rule read in one order:
 //
 //	a commit's causes      the decision that routed the flow into its branch (the
-//	                       innermost decide or select around it), then the commits that
+//	                       innermost decide or select around it, with the rules a
+//	                       decide could not evaluate before it chose), then the commits that
 //	                       wrote what it read BEFORE its write of the key asked about
 //	                       (Write.ReadsBefore), each followed the same way
 //	a join's write         the branch commit it came from (Write.From)
@@ -70,7 +71,9 @@ type Explainer struct {
 // 2: a row asked about is rooted at the branch commit that appended it,
 // with the commits that gathered it in GatheredBy (1 rooted it at the
 // gathering commit); script rows of what ran ride the CLI's output.
-const ExplainVersion = 2
+// 3: a route names the rules that could not be evaluated before it
+// decided (Route.Errored).
+const ExplainVersion = 3
 
 // DefaultExplainDepth bounds a causal tree's depth (a loop's passes chain
 // one under the other); deeper causes are cut with a note.
@@ -230,6 +233,11 @@ type Route struct {
 	Rule *decide.RuleEvidence `json:"rule,omitempty"`
 	// Default is set when the default branch was taken.
 	Default *decide.Default `json:"default,omitempty"`
+	// Errored are the rules a decide tried before the one that chose (all
+	// of them, for the default) whose predicate could not be evaluated:
+	// counted as no match, they are why a later rule or the default
+	// decided.
+	Errored []decide.RuleEvidence `json:"errored,omitempty"`
 }
 
 // pathMember is the member a path names in a list's element

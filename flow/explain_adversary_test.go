@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openrunbook/runbook/decide"
 	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/rules"
 )
 
 // TestExplainFollowsAReadOfTheStagesOwnWrite: a set: stage `{n: n + 1,
@@ -230,5 +232,51 @@ func TestWhyNotInALogCutInsideAForEach(t *testing.T) {
 	}
 	if len(wn.Ran) != 1 || !strings.HasPrefix(wn.Ran[0].Path, "per-subject~3/p#") {
 		t.Errorf("ran %+v, want per-subject~3/p", wn.Ran)
+	}
+}
+
+// TestRouteNamesTheRulesThatErroredBeforeIt: a decide whose first rule
+// could not judge its value (a filter's gte over the text "95%") and whose
+// default decided: the route said only "the default", as if every rule
+// had been asked and said no. Route.Errored now names the rule; a rule
+// that matched after it carries it too.
+func TestRouteNamesTheRulesThatErroredBeforeIt(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, used, want string
+		rules            []decide.Rule
+	}{
+		{"default", "95%", "ok", []decide.Rule{{When: filter("used", rules.OpGte, 90), Then: "full", Label: "Full"}}},
+		{"later rule", "95%", "named", []decide.Rule{
+			{When: filter("used", rules.OpGte, 90), Then: "full", Label: "Full"},
+			{When: filter("name", rules.OpEq, "/"), Then: "named", Label: "Root"},
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			mark := func(ctx context.Context, s *flow.Scope) error { s.Set("row", s.Value("used")); return nil }
+			var branches []flow.Branch
+			for _, b := range []string{"full", "named", "ok"} {
+				if b == "named" && len(tc.rules) == 1 {
+					continue
+				}
+				branches = append(branches, flow.Branch{Name: b, Steps: flow.Seq().Stage("mark-"+b, mark)})
+			}
+			c := mustBuild(t, flow.New("d").
+				Stage("seed", func(ctx context.Context, s *flow.Scope) error { s.Set("used", tc.used); s.Set("name", "/"); return nil }).
+				Decide("level", tc.rules, decide.Default{Branch: "ok", Label: "Room"}, branches))
+			res := run(t, c)
+			e, err := flow.NewExplainer(&res.Log, flow.WithStructure(c.Describe())).Key("row", -1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if e.Root.Stage != "mark-"+tc.want || len(e.Root.Causes) == 0 || e.Root.Causes[0].Route == nil {
+				t.Fatalf("row written by %s with causes %+v, want mark-%s routed", e.Root.Stage, e.Root.Causes, tc.want)
+			}
+			r := e.Root.Causes[0].Route
+			if len(r.Errored) != 1 || r.Errored[0].Label != "Full" || !r.Errored[0].Errored() {
+				t.Errorf("route %+v: errored %+v, want rule Full", r, r.Errored)
+			}
+		})
 	}
 }

@@ -623,19 +623,29 @@ func (e *Explainer) router(i int) (int, *Route, bool) {
 	return -1, nil, false
 }
 
-// routeOf says why evidence chose branch.
+// routeOf says why evidence chose branch. A decide's rules that errored
+// before it decided are said too: "no rule matched" of a rule that could
+// not be evaluated would hide why the default (or a later rule) decided.
+// A select's other rules do not bear on this branch.
 func routeOf(ev *decide.Evidence, branch string) *Route {
 	r := &Route{Kind: ev.Kind, Branch: branch}
+	var errored []decide.RuleEvidence
 	for k := range ev.Rules {
 		rule := ev.Rules[k]
 		if rule.Matched && rule.Then == branch {
 			r.Rule = &rule
+			if ev.Kind != decide.KindSelect {
+				r.Errored = errored
+			}
 			return r
+		}
+		if rule.Errored() {
+			errored = append(errored, rule)
 		}
 	}
 	if ev.Default != nil && ev.Default.Branch == branch {
 		d := *ev.Default
-		r.Default = &d
+		r.Default, r.Errored = &d, errored
 	}
 	return r
 }

@@ -30,3 +30,26 @@ func TestExplainIntoElementNamesItsBranch(t *testing.T) {
 		t.Errorf("out[1].y does not rest on the branch that computed it:\n%s", out)
 	}
 }
+
+// TestExplainRouteNamesRulesThatCouldNotBeEvaluated: a row's chain said
+// "routed … into root: rule 3 matched" of a volume at "95%" whose two
+// at-risk rules (a filter and an expression over the text) could not be
+// evaluated and were counted as no match: the chain hid why the later
+// rule decided, which only --why-not and the standing line said. The
+// route now lists each such rule before the one that chose, with its
+// error or the condition that could not judge its value.
+func TestExplainRouteNamesRulesThatCouldNotBeEvaluated(t *testing.T) {
+	t.Parallel()
+	dir := issue13Record(t, "rule-error-route")
+	out := explainGolden(t, dir, "rule-error-route", "row.golden", 0, "verdicts[0]")
+	for _, want := range []string{
+		`into root: rule 3 "The root volume" matched`,
+		`✗ rule 1 "Used at or above 90% (filter)" → at-risk could not be evaluated, counted as no match:`,
+		`✗ volume.used = "95%" gte 90: a string cannot be compared with a number`,
+		`✗ rule 2 "Used at or above 90%" → at-risk could not be evaluated, counted as no match: invalid operation: string >= int`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the route does not say %q:\n%s", want, out)
+		}
+	}
+}
