@@ -17,10 +17,13 @@ import (
 // It owns the causal walk, one rule read in one order:
 //
 //	a commit's causes      the decision that routed the flow into its branch (the
-//	                       innermost decide or select around it), then the commits that
+//	                       innermost decide or select around it, with the rules a
+//	                       decide could not evaluate before it chose), then the commits that
 //	                       wrote what it read BEFORE its write of the key asked about
 //	                       (Write.ReadsBefore), each followed the same way
 //	a join's write         the branch commit it came from (Write.From)
+//	a foreach's into list  (out, out[i], out[i].k) each item's branch commits that last
+//	                       wrote a member of its element (intoFinals)
 //	a gathered row         (verdicts[i] of a foreach or join) the commit that appended it,
 //	                       found by walking the branches' commits in log order (below)
 //	an answer              the commit that asked the question
@@ -59,6 +62,7 @@ type Explainer struct {
 	charts  map[*Structure]*chartIndex
 	damaged []string
 	gathers map[gatherKey]*gathered // rowOrigin's per-commit work, kept
+	intos   map[int][][]intoFinal   // intoFinals' per-commit work, kept
 }
 
 // ExplainVersion is bumped when a word or the shape of an explanation
@@ -67,7 +71,9 @@ type Explainer struct {
 // 2: a row asked about is rooted at the branch commit that appended it,
 // with the commits that gathered it in GatheredBy (1 rooted it at the
 // gathering commit); script rows of what ran ride the CLI's output.
-const ExplainVersion = 2
+// 3: a route names the rules that could not be evaluated before it
+// decided (Route.Errored).
+const ExplainVersion = 3
 
 // DefaultExplainDepth bounds a causal tree's depth (a loop's passes chain
 // one under the other); deeper causes are cut with a note.
@@ -227,6 +233,21 @@ type Route struct {
 	Rule *decide.RuleEvidence `json:"rule,omitempty"`
 	// Default is set when the default branch was taken.
 	Default *decide.Default `json:"default,omitempty"`
+	// Errored are the rules a decide tried before the one that chose (all
+	// of them, for the default) whose predicate could not be evaluated:
+	// counted as no match, they are why a later rule or the default
+	// decided.
+	Errored []decide.RuleEvidence `json:"errored,omitempty"`
+}
+
+// pathMember is the member a path names in a list's element
+// (`[1].y` → y).
+func pathMember(path []any) (string, bool) {
+	if len(path) < 2 {
+		return "", false
+	}
+	m, ok := path[1].(string)
+	return m, ok
 }
 
 // StateAt is the root scope's state as of commit n (n < 0: the inputs; past
@@ -309,6 +330,11 @@ func (e *Explainer) Key(key string, at int) (*Explanation, error) {
 	if len(path) > 0 {
 		if row, isRow := path[0].(int); isRow {
 			wkey = fmt.Sprintf("%s[%d]", root, row) // the list it appended to is not a cause
+			if m, ok := pathMember(path); ok {
+				if _, into := e.intoList(wi, root); into {
+					wkey += "." + m // one member of a foreach item's final scope
+				}
+			}
 		}
 	}
 	ex.Root = w.commit(wi, RelWrote, wkey, nil, 0)

@@ -96,6 +96,30 @@ func (w *walk) commit(i int, rel, key string, val any, depth int) *CauseNode {
 			}
 		}
 	}
+	// A foreach's into list holds each item's final scope: an element
+	// rests on the branch commits that last wrote its members.
+	if wr != nil && !rows {
+		if list, ok := w.e.intoList(i, wkey); ok {
+			for r := range list {
+				// key is the list, an element (out[1]) or one member of it (out[1].y)
+				elem, member := fmt.Sprintf("%s[%d]", wkey, r), ""
+				if isRow && key != elem {
+					m, ok := strings.CutPrefix(key, elem+".")
+					if !ok {
+						continue
+					}
+					member = m
+				}
+				el, _ := list[r].(map[string]any)
+				for _, f := range w.e.intoFinals(i, r) {
+					if _, in := el[f.member]; !in || member != "" && f.member != member {
+						continue // a gathered key or a deleted one is not in the element
+					}
+					rowNodes = append(rowNodes, w.commit(f.index, RelJoined, f.member, nil, depth+1))
+				}
+			}
+		}
+	}
 	var leaves []*CauseNode
 	for _, dc := range w.e.log.dataCauses(i, wkey) {
 		if dc.read == nil {
@@ -121,7 +145,10 @@ func (w *walk) commit(i int, rel, key string, val any, depth int) *CauseNode {
 			leaves = append(leaves, &CauseNode{Kind: NodeInput, Rel: RelRead, Key: r.Key, Value: r.Value, Index: -1, Input: w.e.inputs[r.Key]})
 			continue
 		}
-		j, ok := resolve(w.e.byPath, r.Writer, i)
+		j, ok := i, true
+		if !dc.self {
+			j, ok = resolve(w.e.byPath, r.Writer, i)
+		}
 		if !ok {
 			leaves = append(leaves, &CauseNode{Kind: NodeUnknown, Rel: RelRead, Key: r.Key, Value: r.Value, Index: -1, Path: r.Writer})
 			continue
@@ -316,6 +343,81 @@ func (e *Explainer) gathering(ci int, key string) *gathered {
 	return g
 }
 
+// intoList is foreach commit ci's write of its into key: one element per
+// item, in item order, each the item's final scope. ok is false for any
+// other write (a gathered list carries From, or is asked for by WithGathered).
+func (e *Explainer) intoList(ci int, key string) ([]any, bool) {
+	if !e.isForEach(ci) || slices.Contains(e.gather, key) {
+		return nil, false
+	}
+	wr := writeOf(&e.log.Commits[ci], key)
+	if wr == nil || len(wr.From) > 0 {
+		return nil, false
+	}
+	list, ok := wr.Value.([]any)
+	return list, ok
+}
+
+// intoFinal is the branch commit that last wrote one member of an item's
+// final scope.
+type intoFinal struct {
+	member string
+	index  int
+}
+
+// intoFinals are, for item `item` of the foreach commit ci, the commits in
+// the item's own scope that last wrote each key, by key. A member no
+// branch commit wrote (the item itself and its index) has none: it is the
+// item. Deeper scopes reach the branch through their own joins. Every
+// item's are worked out in one pass over the branches, once per commit:
+// explaining the whole list asks for each item.
+func (e *Explainer) intoFinals(ci, item int) []intoFinal {
+	all, ok := e.intos[ci]
+	if !ok {
+		all = e.allIntoFinals(ci)
+		if e.intos == nil {
+			e.intos = map[int][][]intoFinal{}
+		}
+		e.intos[ci] = all
+	}
+	if item < 0 || item >= len(all) {
+		return nil
+	}
+	return all[item]
+}
+
+func (e *Explainer) allIntoFinals(ci int) [][]intoFinal {
+	fe := &e.log.Commits[ci]
+	var all [][]intoFinal
+	seen := map[int]map[string]bool{}
+	for j := ci - 1; j >= 0; j-- {
+		cj := &e.log.Commits[j]
+		it, ok := itemStep(cj.Scope, fe.Scope, fe.Stage)
+		if !ok {
+			break
+		}
+		if len(cj.Scope) != len(fe.Scope)+1 || cj.Discarded || it < 0 {
+			continue
+		}
+		for len(all) <= it {
+			all = append(all, nil)
+		}
+		if seen[it] == nil {
+			seen[it] = map[string]bool{}
+		}
+		for _, w := range cj.Writes {
+			if !seen[it][w.Key] {
+				seen[it][w.Key] = true
+				all[it] = append(all[it], intoFinal{member: w.Key, index: j})
+			}
+		}
+	}
+	for _, fs := range all {
+		slices.SortFunc(fs, func(a, b intoFinal) int { return strings.Compare(a.member, b.member) })
+	}
+	return all
+}
+
 // isForEach says whether commit ci is a foreach's commit with branch
 // commits spliced right before it (a scope step of its own node with an
 // item, under its scope).
@@ -376,20 +478,26 @@ func (e *Explainer) itemOf(writer, reader int) (int, bool) {
 
 // dataCause is one data link behind a commit's write: a read of a value
 // (read set; writer is the commit that wrote it, "" for an input or a
-// missing key), or a join's take of a branch commit's write (read nil).
+// missing key; self when it read the commit's own earlier write, as a
+// set: stage's `trail: n` after `n: n + 1` does), or a join's take of a
+// branch commit's write (read nil).
 type dataCause struct {
 	key    string
 	writer string
 	read   *Read
+	self   bool // the read was of commit i's own earlier write of key
 }
 
 // dataCauses are what commit i's write of key rested on: the reads made
-// before it first wrote key (Write.ReadsBefore), then the branch commits
-// that write was joined from (Write.From). For key "", or a key it did not
+// before it first wrote key (Write.ReadsBefore; with Write.ReadKeys, only
+// its own expression's, and a key the stage had already written is its
+// own write, not the scope's), then the branch commits that write was
+// joined from (Write.From). For key "", or a key it did not
 // write, every read and then every write's joins.
 func (l *Log) dataCauses(i int, key string) []dataCause {
 	c := &l.Commits[i]
 	reads, writes := c.Reads, c.Writes
+	var selfReads []Read
 	for k := range c.Writes {
 		if wr := &c.Writes[k]; key != "" && wr.Key == key {
 			if wr.ReadsBefore >= 0 && wr.ReadsBefore <= len(reads) {
@@ -397,13 +505,20 @@ func (l *Log) dataCauses(i int, key string) []dataCause {
 			}
 			if wr.ReadKeys != nil {
 				// Credited to its own expression's reads, not the stage's.
+				// A key the stage had already written read that write
+				// (a stage reads its own staged value), not the scope's.
 				var own []Read
 				for _, r := range reads {
-					if slices.Contains(*wr.ReadKeys, r.Key) {
+					if slices.Contains(*wr.ReadKeys, r.Key) && wroteBefore(c, k, r.Key) == nil {
 						own = append(own, r)
 					}
 				}
 				reads = own
+				for _, rk := range *wr.ReadKeys {
+					if w := wroteBefore(c, k, rk); w != nil {
+						selfReads = append(selfReads, Read{Key: rk, Value: w.Value, Writer: c.Path})
+					}
+				}
 			}
 			writes = c.Writes[k : k+1]
 			break
@@ -413,12 +528,26 @@ func (l *Log) dataCauses(i int, key string) []dataCause {
 	for k := range reads {
 		out = append(out, dataCause{key: reads[k].Key, writer: reads[k].Writer, read: &reads[k]})
 	}
+	for k := range selfReads {
+		out = append(out, dataCause{key: selfReads[k].Key, writer: c.Path, read: &selfReads[k], self: true})
+	}
 	for _, w := range writes {
 		for _, from := range w.From {
 			out = append(out, dataCause{key: w.Key, writer: from})
 		}
 	}
 	return out
+}
+
+// wroteBefore is commit c's write of key among its writes before the k-th,
+// or nil.
+func wroteBefore(c *Commit, k int, key string) *Write {
+	for m := range c.Writes[:k] {
+		if c.Writes[m].Key == key {
+			return &c.Writes[m]
+		}
+	}
+	return nil
 }
 
 // lastWriter is the last commit before `before` that wrote key in scope
@@ -494,19 +623,29 @@ func (e *Explainer) router(i int) (int, *Route, bool) {
 	return -1, nil, false
 }
 
-// routeOf says why evidence chose branch.
+// routeOf says why evidence chose branch. A decide's rules that errored
+// before it decided are said too: "no rule matched" of a rule that could
+// not be evaluated would hide why the default (or a later rule) decided.
+// A select's other rules do not bear on this branch.
 func routeOf(ev *decide.Evidence, branch string) *Route {
 	r := &Route{Kind: ev.Kind, Branch: branch}
+	var errored []decide.RuleEvidence
 	for k := range ev.Rules {
 		rule := ev.Rules[k]
 		if rule.Matched && rule.Then == branch {
 			r.Rule = &rule
+			if ev.Kind != decide.KindSelect {
+				r.Errored = errored
+			}
 			return r
+		}
+		if rule.Errored() {
+			errored = append(errored, rule)
 		}
 	}
 	if ev.Default != nil && ev.Default.Branch == branch {
 		d := *ev.Default
-		r.Default = &d
+		r.Default, r.Errored = &d, errored
 	}
 	return r
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"sync/atomic"
 
 	"github.com/openrunbook/runbook/recorder"
@@ -154,12 +155,14 @@ func firstErr(errs []error) error {
 // declaration order. The same key written with different values by two
 // branches is an error naming both; gathered keys (WithGather) are
 // gathered instead. Each write names the branch commit it came from
-// (Write.From), so a chain can be followed through the join.
+// (Write.From; each branch that wrote it, when several wrote the same
+// value), so a chain can be followed through the join.
 func (f *frame) join(n *node, names []string, children []*frame) error {
 	x := execution{s: f.newScope(n)}
 	type owner struct {
 		e      entry
 		branch string
+		at     int // its place in x.s.staged
 	}
 	seen := map[string]owner{}
 	for i, c := range children {
@@ -172,9 +175,14 @@ func (f *frame) join(n *node, names []string, children []*frame) error {
 				if prev.e.del != e.del || !rules.Equal(prev.e.v, e.v) {
 					return f.end(n, &x, nil, 0, &RunError{Path: x.s.path, Stage: n.id, Message: fmt.Sprintf("branches %q and %q both wrote %q with different values; parallel branches must write different keys (or the same value)", prev.branch, names[i], k)}, false)
 				}
+				// The same value from another branch: it came from both,
+				// and a chain through the join names both.
+				if st := &x.s.staged[prev.at]; e.writer != "" && !slices.Contains(st.from, e.writer) {
+					st.from = append(st.from, e.writer)
+				}
 				continue
 			}
-			seen[k] = owner{e, names[i]}
+			seen[k] = owner{e, names[i], len(x.s.staged)}
 			var from []string
 			if e.writer != "" {
 				from = []string{e.writer}

@@ -224,7 +224,7 @@ func (f *frame) release(s *Scope) {
 		return
 	}
 	// s.reads is in the log now: the next stage takes fresh room (newScope)
-	s.reads, s.staged, s.pending, s.perKey = nil, s.staged[:0], s.pending[:0], false
+	s.reads, s.staged, s.pending, s.perKey, s.pendingOwn = nil, s.staged[:0], s.pending[:0], false, false
 	s.stagedIdx, s.ask, s.refused = nil, nil, nil
 	f.arena.spare = s
 }

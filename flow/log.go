@@ -83,13 +83,14 @@ type Write struct {
 	ReadsBefore int `json:"readsBefore"`
 	// ReadKeys, when present, are the keys the stage read between its
 	// previous write and this one — for a set: stage, what this key's own
-	// expression read (a key read again counts again). The write rests on
-	// those reads only. Absent when they are every read before it
+	// expression read (a key read again counts again; a key the stage had
+	// already written names that write of its own, not a Read). The write
+	// rests on those reads only. Absent when they are every read before it
 	// (ReadsBefore says it).
 	ReadKeys *[]string `json:"readKeys,omitempty"`
 	// From is set on a join's writes: the runtime paths of the branch
-	// commits that wrote the value (one, or several for gathered rows, in
-	// branch order).
+	// commits that wrote the value (one; or several, in branch order, for
+	// gathered rows and for a value several branches wrote alike).
 	From []string `json:"from,omitempty"`
 }
 

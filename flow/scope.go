@@ -48,9 +48,11 @@ type Scope struct {
 	stagedBuf [4]staged
 
 	// pending are the keys read since BeginKey, each once; perKey says
-	// BeginKey was called in this stage.
-	pending []string
-	perKey  bool
+	// BeginKey was called in this stage; pendingOwn that one of pending
+	// read the stage's own staged write, not a Read.
+	pending    []string
+	perKey     bool
+	pendingOwn bool
 }
 
 // newScope makes a scope with its write buffer in place; the caller gives
@@ -86,6 +88,10 @@ func (s *Scope) Get(key string) (any, bool) {
 		}
 	}
 	if i := s.find(key); i >= 0 {
+		// A key the stage wrote reads its own write: the key computed now
+		// rests on it (Write.ReadKeys names it, dataCauses follows it).
+		s.note(key)
+		s.pendingOwn = s.pendingOwn || s.perKey
 		st := &s.staged[i]
 		return st.value, !st.deleted
 	}
@@ -187,7 +193,7 @@ func (s *Scope) write(key string, v any, del, fact bool) {
 	}
 	if i := s.find(key); i >= 0 {
 		s.staged[i].value, s.staged[i].deleted, s.staged[i].fact = v, del, fact
-		s.pending = s.pending[:0]
+		s.pending, s.pendingOwn = s.pending[:0], false
 	} else {
 		s.staged = append(s.staged, staged{key: key, value: v, deleted: del, fact: fact, readsBefore: len(s.reads), readKeys: s.sinceWrite()})
 		if s.stagedIdx != nil {
@@ -215,7 +221,7 @@ func (s *Scope) BeginKey() {
 		defer s.mu.Unlock()
 	}
 	s.perKey = true
-	s.pending = s.pending[:0]
+	s.pending, s.pendingOwn = s.pending[:0], false
 }
 
 // note keeps key among the keys read since BeginKey.
@@ -236,14 +242,16 @@ func (s *Scope) note(key string) {
 // starts the next write's keys afresh.
 func (s *Scope) sinceWrite() *[]string {
 	var out *[]string
-	if s.perKey && len(s.pending) != len(s.reads) {
+	// Equal counts mean every read only when no pending key is the
+	// stage's own write (which is not among its reads).
+	if s.perKey && (len(s.pending) != len(s.reads) || s.pendingOwn) {
 		ks := slices.Clone(s.pending)
 		if ks == nil {
 			ks = []string{}
 		}
 		out = &ks
 	}
-	s.pending = s.pending[:0]
+	s.pending, s.pendingOwn = s.pending[:0], false
 	return out
 }
 

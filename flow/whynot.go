@@ -261,7 +261,63 @@ func (e *Explainer) whyNotAlong(wn *WhyNot, route []routeStep, want []ScopeStep,
 			}
 		}
 		wn.Ran = keptRan
+		if len(wn.Reasons) == reasons && len(wn.Ran) == ran {
+			// Nothing happened in the place asked about, nor around it:
+			// the place was not in the run at all (an item past the
+			// foreach's last), which is not "nothing kept it from running".
+			if r, ok := e.noSuchItem(want); ok {
+				wn.Reasons = append(wn.Reasons, r)
+			}
+		}
 	}
+}
+
+// noSuchItem is why a place asked about by item (`per-volume~9/…`) never
+// ran: the first item step of want that no commit of the log is in, said
+// with the items that foreach did run there.
+func (e *Explainer) noSuchItem(want []ScopeStep) (NotRun, bool) {
+	for k, w := range want {
+		if w.Item == nil {
+			continue
+		}
+		var items []int
+		found := false
+		for i := range e.log.Commits {
+			c := &e.log.Commits[i]
+			if len(c.Scope) <= k || !matches(c.Scope, want[:k]) || c.Scope[k].Node != w.Node || c.Scope[k].Item == nil {
+				continue
+			}
+			if *c.Scope[k].Item == *w.Item {
+				found = true
+				break
+			}
+			if !slices.Contains(items, *c.Scope[k].Item) {
+				items = append(items, *c.Scope[k].Item)
+			}
+		}
+		if found {
+			continue
+		}
+		slices.Sort(items)
+		ran := "and none of its items"
+		if len(items) > 0 {
+			names := make([]string, len(items))
+			for i, it := range items {
+				names[i] = ScopeString(append(slices.Clip(want[:k]), ScopeStep{Node: w.Node, Item: &it}))
+			}
+			if len(names) > 5 { // a wide foreach: its ends and its count
+				names = append(names[:3:3], "…", names[len(names)-1])
+			}
+			word := "items"
+			if len(items) == 1 {
+				word = "item"
+			}
+			ran = fmt.Sprintf("only %d %s (%s)", len(items), word, strings.Join(names, ", "))
+		}
+		return NotRun{Scope: ScopeString(want[:k]), steps: want[:k], Because: BecauseNoItems,
+			Message: fmt.Sprintf("the log holds no item %d of %s, %s", *w.Item, w.Node, ran)}, true
+	}
+	return NotRun{}, false
 }
 
 // matches says whether scope s is one of the places a prefix names: want's
@@ -413,11 +469,18 @@ func (e *Explainer) descend(wn *WhyNot, step routeStep, s []ScopeStep, last bool
 		}
 		runs = append(runs, i)
 	}
+	into := func(st ScopeStep) []ScopeStep { return append(slices.Clip(s), st) }
 	if len(runs) == 0 {
+		// A foreach's own commit follows its branches' in the log: a log
+		// cut between them (a damaged record) holds items that ran.
+		if n.Kind == KindForEach {
+			if out := e.itemScopes(n, s, into); len(out) > 0 {
+				return out
+			}
+		}
 		wn.Reasons = append(wn.Reasons, e.notReached(n, s))
 		return nil
 	}
-	into := func(st ScopeStep) []ScopeStep { return append(slices.Clip(s), st) }
 	switch n.Kind {
 	case KindDecide, KindSelect:
 		took := false
@@ -447,16 +510,7 @@ func (e *Explainer) descend(wn *WhyNot, step routeStep, s []ScopeStep, last bool
 	case KindSubflow:
 		return [][]ScopeStep{into(ScopeStep{Node: n.ID})}
 	case KindForEach:
-		items := map[int]bool{}
-		for i := range e.log.Commits {
-			if k, ok := itemStep(e.log.Commits[i].Scope, s, n.ID); ok {
-				items[k] = true
-			}
-		}
-		var out [][]ScopeStep
-		for _, k := range slices.Sorted(maps.Keys(items)) {
-			out = append(out, into(ScopeStep{Node: n.ID, Item: &k}))
-		}
+		out := e.itemScopes(n, s, into)
 		if len(out) == 0 {
 			c := &e.log.Commits[runs[len(runs)-1]]
 			msg := fmt.Sprintf("%s ran over no items: no branch of it ran", nameOr(n))
@@ -468,6 +522,22 @@ func (e *Explainer) descend(wn *WhyNot, step routeStep, s []ScopeStep, last bool
 		return out
 	}
 	return [][]ScopeStep{s}
+}
+
+// itemScopes are the scopes of foreach n's items that have commits in
+// the log, under scope s, in item order.
+func (e *Explainer) itemScopes(n *NodeInfo, s []ScopeStep, into func(ScopeStep) []ScopeStep) [][]ScopeStep {
+	items := map[int]bool{}
+	for i := range e.log.Commits {
+		if k, ok := itemStep(e.log.Commits[i].Scope, s, n.ID); ok {
+			items[k] = true
+		}
+	}
+	var out [][]ScopeStep
+	for _, k := range slices.Sorted(maps.Keys(items)) {
+		out = append(out, into(ScopeStep{Node: n.ID, Item: &k}))
+	}
+	return out
 }
 
 // routedAround is the evidence of decision i that did not take wanted.

@@ -40,6 +40,21 @@ type Outcome struct {
 	Err string `json:"error,omitempty"`
 }
 
+// Errored says whether the predicate could not be evaluated: an
+// expression's run-time error, or a filter condition that could not judge
+// the value it read. Either counts as no match.
+func (o *Outcome) Errored() bool {
+	if o.Err != "" {
+		return true
+	}
+	for i := range o.Conditions {
+		if o.Conditions[i].Unjudged() {
+			return true
+		}
+	}
+	return false
+}
+
 // Input is one value an expression read: `volume.replicas` = 2.
 type Input struct {
 	Path  string

@@ -434,14 +434,26 @@ func labelWords(l string) string {
 	return fmt.Sprintf(" %q", l)
 }
 
-// writeRuleLines writes the values the routing rule saw.
+// writeRuleLines writes the values the routing rule saw, then the rules
+// tried before it that could not be evaluated (counted as no match).
 func (t *explainText) writeRuleLines(r *flow.Route, depth int) {
 	b := t.b
-	if r.Rule == nil {
-		return
+	pad := strings.Repeat("  ", depth)
+	if r.Rule != nil {
+		for _, l := range t.evidenceLines(*r.Rule) {
+			fmt.Fprintf(b, "%s%s\n", pad, l)
+		}
 	}
-	for _, l := range t.evidenceLines(*r.Rule) {
-		fmt.Fprintf(b, "%s%s\n", strings.Repeat("  ", depth), l)
+	for _, e := range r.Errored {
+		l := fmt.Sprintf("%s✗ rule %d%s → %s could not be evaluated, counted as no match", pad, decide.Number(e.Index), labelWords(e.Label), e.Then)
+		if e.Err != "" {
+			fmt.Fprintf(b, "%s: %s\n", l, e.Err)
+			continue
+		}
+		b.WriteString(l + ":\n") // a filter: the condition that could not judge its value says why
+		for _, el := range t.evidenceLines(e) {
+			fmt.Fprintf(b, "%s  %s\n", pad, el)
+		}
 	}
 }
 

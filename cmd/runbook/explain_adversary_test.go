@@ -1,0 +1,55 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestExplainOwnWriteReadIsACause: in `set: {n: n + 1, trail: n}` trail
+// reads the n the stage itself just wrote; explain said `trail = 2,
+// written by inc#3` and nothing under it, as if trail were a constant.
+// It now names the stage's own write of n and what that rested on.
+func TestExplainOwnWriteReadIsACause(t *testing.T) {
+	t.Parallel()
+	dir := issue13Record(t, "own-write")
+	out := explainGolden(t, dir, "own-write", "trail.golden", 0, "trail")
+	if !strings.Contains(out, "read n = 2, written by inc#3 [commit 3]") || !strings.Contains(out, "read n = 1, written by inc#1 [commit 1]") {
+		t.Errorf("trail does not rest on the stage's own n and the n it read:\n%s", out)
+	}
+}
+
+// TestExplainIntoElementNamesItsBranch: `explain run.json 'out[1].y'` of
+// a foreach's into list said `written by each#0`, resting on the read of
+// xs alone; the branch commits that computed y from the item and k were
+// not in the chain. It now joins y from each~1's last writer of it.
+func TestExplainIntoElementNamesItsBranch(t *testing.T) {
+	t.Parallel()
+	dir := issue13Record(t, "into")
+	out := explainGolden(t, dir, "into", "out-1-y.golden", 0, "out[1].y")
+	if !strings.Contains(out, "joined y from the branch commit each~1/bump#2") || !strings.Contains(out, "read k = 10") {
+		t.Errorf("out[1].y does not rest on the branch that computed it:\n%s", out)
+	}
+}
+
+// TestExplainRouteNamesRulesThatCouldNotBeEvaluated: a row's chain said
+// "routed … into root: rule 3 matched" of a volume at "95%" whose two
+// at-risk rules (a filter and an expression over the text) could not be
+// evaluated and were counted as no match: the chain hid why the later
+// rule decided, which only --why-not and the standing line said. The
+// route now lists each such rule before the one that chose, with its
+// error or the condition that could not judge its value.
+func TestExplainRouteNamesRulesThatCouldNotBeEvaluated(t *testing.T) {
+	t.Parallel()
+	dir := issue13Record(t, "rule-error-route")
+	out := explainGolden(t, dir, "rule-error-route", "row.golden", 0, "verdicts[0]")
+	for _, want := range []string{
+		`into root: rule 3 "The root volume" matched`,
+		`✗ rule 1 "Used at or above 90% (filter)" → at-risk could not be evaluated, counted as no match:`,
+		`✗ volume.used = "95%" gte 90: a string cannot be compared with a number`,
+		`✗ rule 2 "Used at or above 90%" → at-risk could not be evaluated, counted as no match: invalid operation: string >= int`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the route does not say %q:\n%s", want, out)
+		}
+	}
+}
