@@ -1,0 +1,47 @@
+package runbook_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+)
+
+// TestSecretReadFromAFileNeverReachesArgv: a template part whose value
+// holds a secret at run time — here a file's content, which the loader
+// cannot know is the secret — fails the stage before any process starts
+// (regression: `${f.content}` of a file holding the token was passed to
+// sh as an argument, in the clear in /proc/PID/cmdline, while the record
+// showed the argv masked).
+func TestSecretReadFromAFileNeverReachesArgv(t *testing.T) {
+	t.Parallel()
+	const secret = "S3cr3t-Zebra-Value"
+	dir := t.TempDir()
+	file := filepath.Join(dir, "token")
+	if err := os.WriteFile(file, []byte(secret), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	marker := filepath.Join(dir, "ran")
+	rb := parse(t, `version: 1
+runbook: s
+honesty: []
+inputs: {token: {type: string, secret: true, required: true}}
+stages:
+  - id: rd
+    read: {path: '"`+file+`"', into: f}
+  - id: use
+    exec:
+      command: [sh, -c, 'touch "$1"', sh, "`+marker+`", "${f.content}"]
+`)
+	rec := exec(t, rb, map[string]any{"token": secret})
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the command ran with the secret in its argv")
+	}
+	if rec.Status != "failed" || rec.Error == nil || !strings.Contains(rec.Error.Message, "secret") {
+		t.Fatalf("status %s, error %+v: want the stage failed, saying a secret would be in argv", rec.Status, rec.Error)
+	}
+	if strings.Contains(rec.Error.Message, secret) {
+		t.Errorf("the refusal shows the secret: %s", rec.Error.Message)
+	}
+}
