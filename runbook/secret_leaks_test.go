@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openrunbook/runbook/runbook"
 )
 
 // TestSecretReadFromAFileNeverReachesArgv: a template part whose value
@@ -43,5 +44,38 @@ stages:
 	}
 	if strings.Contains(rec.Error.Message, secret) {
 		t.Errorf("the refusal shows the secret: %s", rec.Error.Message)
+	}
+}
+
+// TestNarrativeMasksWholeSecretValues: a secret bool, list or object, and
+// a short member of one, are masked in the narrative as in the record and
+// the events — in a read and in a rule's evidence (regression: the
+// narrative was masked as text only, so `read flag = true`, `read lst =
+// ["ab",7]` and `with conf = {"a":1,"b":7}` were shown).
+func TestNarrativeMasksWholeSecretValues(t *testing.T) {
+	t.Parallel()
+	rb := parse(t, `version: 1
+runbook: s
+honesty: []
+inputs:
+  flag: {type: bool, secret: true, required: true}
+  lst: {type: list, secret: true, required: true}
+  conf: {type: object, secret: true, required: true}
+stages:
+  - id: d
+    decide:
+      rules: [{when: 'flag && len(lst) > 1 && conf.a == 1', then: yes, label: flagged}]
+      default: {branch: no, label: not flagged}
+    branches: {yes: [], no: []}
+`)
+	rec := exec(t, rb, map[string]any{"flag": true, "lst": `["ab",7]`, "conf": `{"a":1,"b":7}`}, runbook.WithNarrative())
+	all := strings.Join(rec.Narrative, "\n")
+	if !strings.Contains(all, `read flag = "***"`) {
+		t.Errorf("the narrative does not show the read of flag masked:\n%s", all)
+	}
+	for _, shown := range []string{"true", `"ab"`, `"a":1`, "7"} {
+		if strings.Contains(all, shown) {
+			t.Errorf("the narrative shows %s of a secret:\n%s", shown, all)
+		}
 	}
 }
