@@ -1,6 +1,7 @@
 package runbook_test
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -76,6 +77,32 @@ stages:
 	for _, shown := range []string{"true", `"ab"`, `"a":1`, "7"} {
 		if strings.Contains(all, shown) {
 			t.Errorf("the narrative shows %s of a secret:\n%s", shown, all)
+		}
+	}
+}
+
+// TestSecretSplitIntoPiecesIsMasked: the pieces of a secret an expression
+// cuts it into — split parts, a slice — are masked in the record even when
+// each is shorter than secret.MinDerived (regression: split(token, "-")
+// left "Zebra" and "Value" in the state, and token[0:5] "S3cr3").
+func TestSecretSplitIntoPiecesIsMasked(t *testing.T) {
+	t.Parallel()
+	const secret = "S3cr3t-Zebra-Value"
+	rb := parse(t, `version: 1
+runbook: s
+honesty: []
+inputs: {token: {type: string, secret: true, required: true}}
+stages:
+  - {id: cut, set: {parts: 'split(token, "-")', head: 'token[0:5]', tail: 'token[13:]'}}
+`)
+	rec := exec(t, rb, map[string]any{"token": secret}, runbook.WithNarrative())
+	b, err := json.Marshal(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, piece := range []string{"S3cr3", "Zebra", "Value"} {
+		if strings.Contains(string(b), piece) {
+			t.Errorf("the record shows the piece %q of the secret:\n%s", piece, b)
 		}
 	}
 }

@@ -12,8 +12,9 @@
 //	a member (string, number) of a secret  text          inside any text, when ≥ MinFragment bytes;
 //	object or list, at any depth                         shorter: only a value that is it whole
 //	a secret bool, object or list          whole         only a value that is it whole
-//	a value derived from a secret          text          inside any text, when ≥ MinDerived bytes;
-//	                                                     shorter: not held (see Derived)
+//	a value derived from a secret          text          inside any text, when ≥ MinDerived bytes,
+//	                                                     or ≥ MinFragment and a piece of a text held
+//	                                                     (a split part, a slice); else not held
 //
 // A text is recognized in every representation a value takes on its way
 // out, and each is replaced by Masked:
@@ -125,14 +126,17 @@ func (s Set) addNumberTexts(v any) {
 // Derived holds v, a value derived from a secret (an expression that read
 // one): its text, when at least MinDerived bytes, so that it is masked as a
 // whole wherever it appears, even when it no longer contains the secret
-// (`upper(token)`); an object's or list's members each the same way.
+// (`upper(token)`); an object's or list's members each the same way. A
+// shorter text is held when it is a piece of a text held, of at least
+// MinFragment bytes, as a member is: the parts of split(token, "-") or a
+// slice token[0:5] are the secret itself, read in pieces.
 func (s Set) Derived(v any) {
 	if s.set == nil {
 		return
 	}
 	switch t := v.(type) {
 	case string:
-		if len(t) >= MinDerived {
+		if len(t) >= MinDerived || len(t) >= MinFragment && s.pieceOfHeld(t) {
 			s.addText(t)
 		}
 	case map[string]any:
@@ -149,6 +153,18 @@ func (s Set) Derived(v any) {
 			s.addText(txt)
 		}
 	}
+}
+
+// pieceOfHeld reports whether t is inside a text held.
+func (s Set) pieceOfHeld(t string) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for held := range s.texts {
+		if strings.Contains(held, t) {
+			return true
+		}
+	}
+	return false
 }
 
 // members holds each string and number inside a secret object or list.

@@ -98,3 +98,23 @@ func TestIssue19NumberPrintedAsFloat(t *testing.T) {
 		t.Errorf("Text = %q", got)
 	}
 }
+
+// TestDerivedPieceOfASecretIsHeld: a derived text shorter than MinDerived
+// but at least MinFragment bytes that is a piece of a held text (a split
+// part, a slice) is held; a short derived text that is no piece of one is
+// not (regression: split("S3cr3t-Zebra-Value", "-") showed "Zebra" and
+// "Value", and token[0:5] showed "S3cr3" — with the longer part masked,
+// the secret was still there to read in its pieces).
+func TestDerivedPieceOfASecretIsHeld(t *testing.T) {
+	t.Parallel()
+	s := secret.New()
+	s.Add("S3cr3t-Zebra-Value")
+	s.Derived([]any{"S3cr3t", "Zebra", "Value"})
+	s.Derived("S3cr3")
+	s.Derived("Other")
+	s.Derived("lue")
+	got := s.Text(`parts ["S3cr3t","Zebra","Value"] sub S3cr3 other Other end lue`)
+	if want := `parts ["***","***","***"] sub *** other Other end lue`; got != want {
+		t.Errorf("Text = %q\nwant   %q", got, want)
+	}
+}
