@@ -106,3 +106,33 @@ stages:
 		}
 	}
 }
+
+// TestSecretWithATrailingNewlineMaskedAsTheShellPrintsIt: a secret given
+// with a last newline (a YAML block scalar, a file read into --inputs) is
+// masked in a command's output where the shell stripped it (regression:
+// t=$(printf %s "$TOKEN"); echo "[$t]" put "[Trail-Secret-Value-5]" in the
+// state and the script row's output tail).
+func TestSecretWithATrailingNewlineMaskedAsTheShellPrintsIt(t *testing.T) {
+	t.Parallel()
+	rb := parse(t, `version: 1
+runbook: s
+honesty: []
+inputs: {token: {type: string, secret: true, required: true}}
+stages:
+  - id: e
+    exec:
+      command: [sh, -c, 't=$(printf %s "$TOKEN"); echo "[$t] done"; echo user=$TOKEN, ok']
+      envFrom: {TOKEN: token}
+`)
+	rec := exec(t, rb, map[string]any{"token": "Trail-Secret-Value-5\n"})
+	b, err := json.Marshal(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), "Trail-Secret") {
+		t.Errorf("the record shows the secret:\n%s", b)
+	}
+	if !strings.Contains(string(b), `[***] done\nuser=*** , ok`) {
+		t.Errorf("the command's output is not in the record, masked:\n%s", b)
+	}
+}

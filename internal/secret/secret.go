@@ -9,6 +9,9 @@
 //
 //	what                                   held as       masked where
 //	a secret input's string or number      text          inside any text, any length
+//	its text without the white space       text          inside any text, when ≥ MinFragment bytes
+//	around it, and each line of it so
+//	stripped (how a shell prints it)
 //	a member (string, number) of a secret  text          inside any text, when ≥ MinFragment bytes;
 //	object or list, at any depth                         shorter: only a value that is it whole
 //	a secret bool, object or list          whole         only a value that is it whole
@@ -96,6 +99,7 @@ func (s Set) Add(v any) {
 	case nil:
 	case string:
 		s.addText(t)
+		s.addCores(t)
 	case bool:
 		s.addWhole(t)
 	case map[string]any, []any:
@@ -155,6 +159,22 @@ func (s Set) Derived(v any) {
 	}
 }
 
+// addCores holds the texts a shell prints a secret string as when it
+// strips it: without the white space around it (a YAML block scalar's or a
+// file's last newline, gone in $(…) and an unquoted $TOKEN) and, of a text
+// of several lines (a PEM key), each line so stripped, since `echo $KEY`
+// joins them with spaces; each when at least MinFragment bytes.
+func (s Set) addCores(t string) {
+	if !strings.ContainsAny(t, " \t\r\n\v\f") {
+		return
+	}
+	for _, c := range append(strings.Split(t, "\n"), t) {
+		if c = strings.TrimSpace(c); len(c) >= MinFragment && c != t {
+			s.addText(c)
+		}
+	}
+}
+
 // pieceOfHeld reports whether t is inside a text held.
 func (s Set) pieceOfHeld(t string) bool {
 	s.mu.RLock()
@@ -181,6 +201,7 @@ func (s Set) members(v any) {
 	case string:
 		if len(t) >= MinFragment {
 			s.addText(t)
+			s.addCores(t)
 		} else if t != "" {
 			s.addWhole(t)
 		}

@@ -118,3 +118,26 @@ func TestDerivedPieceOfASecretIsHeld(t *testing.T) {
 		t.Errorf("Text = %q\nwant   %q", got, want)
 	}
 }
+
+// TestSecretWithSpaceAroundOrLines: a secret string with white space
+// around it (a YAML block scalar's trailing newline, a file's) is masked
+// as a shell prints it stripped, and a secret of several lines (a PEM key)
+// is masked line by line, as `echo $KEY` joins them with spaces
+// (regression: token "Trail-Secret-Value-5\n", printed by
+// t=$(printf %s "$TOKEN"); echo "[$t]", was in the record in the clear).
+func TestSecretWithSpaceAroundOrLines(t *testing.T) {
+	t.Parallel()
+	s := secret.New()
+	s.Add("Trail-Secret-Value-5\n")
+	s.Add(map[string]any{"key": "-----BEGIN KEY-----\r\nMIIEowIBAAKCAQEA\r\n  q7Zr2pXw\r\n-----END KEY-----\n", "pin": "12\n"})
+	tests := []struct{ in, want string }{
+		{"[Trail-Secret-Value-5] done", "[***] done"},
+		{"-----BEGIN KEY----- MIIEowIBAAKCAQEA q7Zr2pXw -----END KEY-----", "*** *** *** ***"},
+		{"port 12 of 1012", "port 12 of 1012"},
+	}
+	for _, tc := range tests {
+		if got := s.Text(tc.in); got != tc.want {
+			t.Errorf("Text(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
