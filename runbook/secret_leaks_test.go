@@ -136,3 +136,34 @@ stages:
 		t.Errorf("the command's output is not in the record, masked:\n%s", b)
 	}
 }
+
+// TestScriptRowMaskedWithWhatWasDerivedLater: a value derived from a
+// secret after a command printed it is masked in the script row's output
+// tail as it is in the state (regression: the row was masked when filed
+// and never again, so tr's upper-case copy of the token, which
+// upper(token) made a secret a stage later, stayed in the row's
+// stdoutTail while the state's stdout showed "***").
+func TestScriptRowMaskedWithWhatWasDerivedLater(t *testing.T) {
+	t.Parallel()
+	rb := parse(t, `version: 1
+runbook: s
+inputs: {token: {type: string, secret: true, required: true}}
+stages:
+  - id: e
+    exec:
+      command: [sh, -c, 'printf "%s\n" "$TOKEN" | tr a-z A-Z']
+      envFrom: {TOKEN: token}
+  - {id: up, set: {loud: 'upper(token)'}}
+`)
+	rec := exec(t, rb, map[string]any{"token": "quiet-secret-value"})
+	b, err := json.Marshal(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), "QUIET-SECRET") {
+		t.Errorf("the record shows the derived secret:\n%s", b)
+	}
+	if len(rec.Scripts) != 1 || rec.Scripts[0].Ran == nil || rec.Scripts[0].Ran.StdoutTail != "***\n" {
+		t.Errorf("the script row's output tail is not masked: %+v", rec.Scripts)
+	}
+}
