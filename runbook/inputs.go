@@ -2,6 +2,7 @@ package runbook
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -135,12 +136,17 @@ func (rb *Runbook) resolveInputs(given map[string]any) (*resolvedInputs, error) 
 			out.secrets.Add(v)
 		}
 	}
+	// A refusal is said before any run masks it: what it quotes (a value
+	// given to another input, a var's error over a secret) is masked here.
 	if len(errs) > 0 {
+		for _, e := range errs {
+			e.Msg = out.secrets.Text(e.Msg)
+		}
 		return nil, errs
 	}
 	varInputs, err := rb.evalVars(out.values)
 	if err != nil {
-		return nil, err
+		return nil, errors.New(out.secrets.Text(err.Error())) // no Unwrap: the cause is unmasked
 	}
 	out.varInputs = varInputs
 	return out, nil

@@ -1,6 +1,7 @@
 package runbook_test
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -165,5 +166,44 @@ stages:
 	}
 	if len(rec.Scripts) != 1 || rec.Scripts[0].Ran == nil || rec.Scripts[0].Ran.StdoutTail != "***\n" {
 		t.Errorf("the script row's output tail is not masked: %+v", rec.Scripts)
+	}
+}
+
+// TestRefusedInputsNeverShowASecret: a run refused before its first stage
+// masks the secrets it was given in what it says: a var whose expression
+// fails on a secret input, and a non-secret input refused with the
+// secret's text in it (regression: `runbook exec`, plan and the MCP tool
+// printed `var "when": date(token): invalid date Var-Secret-Zebra-9` and
+// `input "n": is not a number: "Var-Secret-Zebra-9"`).
+func TestRefusedInputsNeverShowASecret(t *testing.T) {
+	t.Parallel()
+	const secret = "Var-Secret-Zebra-9"
+	for name, tc := range map[string]struct{ src, n string }{
+		"var": {`version: 1
+runbook: s
+inputs: {token: {type: string, secret: true, required: true}}
+vars: {when: 'date(token)'}
+stages: [{id: s, set: {x: '1'}}]
+`, ""},
+		"input": {`version: 1
+runbook: s
+inputs: {token: {type: string, secret: true, required: true}, n: {type: number}}
+stages: [{id: s, set: {x: '1'}}]
+`, secret},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			given := map[string]any{"token": secret}
+			if tc.n != "" {
+				given["n"] = tc.n
+			}
+			_, err := parse(t, tc.src).Exec(context.Background(), given)
+			if err == nil {
+				t.Fatal("the run was not refused")
+			}
+			if strings.Contains(err.Error(), secret) || !strings.Contains(err.Error(), "***") {
+				t.Errorf("the refusal does not mask the secret: %v", err)
+			}
+		})
 	}
 }
