@@ -144,7 +144,7 @@ func (rb *Runbook) resolveInputs(given map[string]any) (*resolvedInputs, error) 
 		}
 		return nil, errs
 	}
-	varInputs, err := rb.evalVars(out.values)
+	varInputs, err := rb.evalVars(out.values, out.secrets)
 	if err != nil {
 		return nil, errors.New(out.secrets.Text(err.Error())) // no Unwrap: the cause is unmasked
 	}
@@ -158,13 +158,15 @@ func (rb *Runbook) resolveInputs(given map[string]any) (*resolvedInputs, error) 
 // given nor assumed, so the assessment never counts it as an assumption:
 // it is the chart's policy. A var that cannot be evaluated refuses the run.
 // It returns, for each var, the inputs its value came from.
-func (rb *Runbook) evalVars(values map[string]any) (map[string][]string, error) {
+func (rb *Runbook) evalVars(values map[string]any, secrets secret.Set) (map[string][]string, error) {
 	from := map[string][]string{}
+	get := func(k string) (any, bool) { v, ok := values[k]; return v, ok }
 	for _, a := range rb.spec.Vars {
 		v, _, err := a.Expr.Value(stateEnv(values))
 		if err != nil {
 			return nil, fmt.Errorf("var %q: %s: %w", a.Key, a.Src, err)
 		}
+		deriveSecret(secrets, a.Expr, get, v) // state.go: the taint rule
 		values[a.Key] = v
 		var ins []string
 		if x, ok := a.Expr.(*rules.Expr); ok {

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/record"
 )
@@ -390,5 +391,56 @@ func TestIssue19ResumeRefusesATamperedCheckpoint(t *testing.T) {
 	// The record as written still resumes.
 	if _, err := rb.Resume(context.Background(), rec, answers); err != nil {
 		t.Fatalf("the untouched record: %v", err)
+	}
+}
+
+// TestResumeEvaluatesASecretVarAgain: a var computed from a secret input
+// is masked in the paused record (it is a derived secret) and the resumed
+// run evaluates it again from the secret given again, so the command after
+// the ask gets its value, not the mask (TestVarDerivedFromASecretIsASecret
+// made such a var a secret; the resume read its mask back as the value,
+// and the command got "***").
+func TestResumeEvaluatesASecretVarAgain(t *testing.T) {
+	t.Parallel()
+	const token = "Var-Secret-Zebra-9"
+	spec, err := chart.Parse("chart.yaml", []byte(`version: 1
+runbook: s
+inputs: {token: {type: string, secret: true, required: true}}
+vars: {up: 'upper(token)'}
+stages:
+  - {id: q, ask: {question: '"go?"', expects: {go: bool}}}
+  - id: e
+    exec:
+      command: [sh, -c, 'if [ "$U" = VAR-SECRET-ZEBRA-9 ]; then echo same; else echo other; fi']
+      envFrom: {U: up}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb, err := Build(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := rb.Exec(context.Background(), map[string]any{"token": token})
+	if err != nil || res.Record.Status != "paused" {
+		t.Fatalf("err %v, status %s", err, res.Record.Status)
+	}
+	b, err := json.Marshal(res.RunRecord())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), "VAR-SECRET") {
+		t.Fatalf("the paused record shows the var:\n%s", b)
+	}
+	rec, problems, err := record.ParseRecord(b)
+	if err != nil || len(problems) > 0 {
+		t.Fatalf("%v %q", err, problems)
+	}
+	done, err := rb.Resume(context.Background(), rec, map[string]any{"go": true, "token": token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e, _ := done.Run.State["e"].(map[string]any); e["stdout"] != "same\n" {
+		t.Errorf("the command after the resume got %v, not the var evaluated again", e["stdout"])
 	}
 }

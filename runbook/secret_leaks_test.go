@@ -207,3 +207,39 @@ stages: [{id: s, set: {x: '1'}}]
 		})
 	}
 }
+
+// TestVarDerivedFromASecretIsASecret: a var computed from a secret input is
+// a derived secret as a set: stage's value is, masked whole wherever it
+// appears (regression: vars were evaluated outside the taint rule, so
+// `up: upper(token)` was in the state, the narrative and a command's
+// output in the clear, `hdr: "Bearer " + token` was shown "Bearer ***",
+// and split(token, "-") showed every part).
+func TestVarDerivedFromASecretIsASecret(t *testing.T) {
+	t.Parallel()
+	rb := parse(t, `version: 1
+runbook: s
+honesty: []
+inputs: {token: {type: string, secret: true, required: true}}
+vars:
+  hdr: '"Bearer " + token'
+  up: 'upper(token)'
+  pieces: 'split(token, "-")'
+  again: 'lower(up)'
+stages:
+  - id: e
+    exec:
+      command: [sh, -c, 'echo "$U"']
+      envFrom: {U: up}
+  - {id: s, set: {x: 'pieces[1] + "!"'}}
+`)
+	rec := exec(t, rb, map[string]any{"token": "Var-Secret-Zebra-9"}, runbook.WithNarrative())
+	b, err := json.Marshal(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, shown := range []string{"VAR-SECRET", "Bearer", "Zebra", "Secret", "var-secret"} {
+		if strings.Contains(string(b), shown) {
+			t.Errorf("the record shows %q of a var derived from the secret:\n%s", shown, b)
+		}
+	}
+}
