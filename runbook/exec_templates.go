@@ -30,7 +30,7 @@ func renderExec(es *chart.ExecSpec, s *flow.Scope, bound time.Duration, secrets 
 				return nil, 0, fmt.Errorf("exec command argument %d %q: %w", i+1, es.Args[i].Src, err)
 			}
 			if secrets.Holds(v) {
-				return nil, 0, fmt.Errorf("exec command argument %d %q renders a value that holds a secret: a secret never goes into argv, where ps shows it; nothing was run. Pass the value with envFrom: or stdin:", i+1, es.Args[i].Src)
+				return nil, 0, fmt.Errorf("exec command argument %d %q renders a value that holds a secret: a secret never goes into argv, where ps shows it; nothing was run; pass the value with envFrom: or stdin: instead", i+1, es.Args[i].Src)
 			}
 			argv[i] = v
 		}

@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/record"
 )
@@ -277,7 +276,15 @@ func pausedSecrets(t *testing.T, token string) (*Runbook, *record.RunRecord, []b
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := rb.Exec(context.Background(), map[string]any{"token": token})
+	rec, b := pausedWith(t, rb, map[string]any{"token": token})
+	return rb, rec, b
+}
+
+// pausedWith is rb's run over given, paused at its ask:, read back from
+// its JSON (also returned) as a fresh process would.
+func pausedWith(t *testing.T, rb *Runbook, given map[string]any) (*record.RunRecord, []byte) {
+	t.Helper()
+	res, err := rb.Exec(context.Background(), given)
 	if err != nil || res.Record.Status != "paused" {
 		t.Fatalf("err %v, status %s", err, res.Record.Status)
 	}
@@ -289,7 +296,7 @@ func pausedSecrets(t *testing.T, token string) (*Runbook, *record.RunRecord, []b
 	if err != nil || len(problems) > 0 {
 		t.Fatalf("%v %q", err, problems)
 	}
-	return rb, rec, b
+	return rec, b
 }
 
 // TestIssue19ResumeDerivesSecretValuesAgain: a value derived from a secret
@@ -403,7 +410,7 @@ func TestIssue19ResumeRefusesATamperedCheckpoint(t *testing.T) {
 func TestResumeEvaluatesASecretVarAgain(t *testing.T) {
 	t.Parallel()
 	const token = "Var-Secret-Zebra-9"
-	spec, err := chart.Parse("chart.yaml", []byte(`version: 1
+	rb := openYAMLChart(t, `version: 1
 runbook: s
 inputs: {token: {type: string, secret: true, required: true}}
 vars: {up: 'upper(token)'}
@@ -413,28 +420,10 @@ stages:
     exec:
       command: [sh, -c, 'if [ "$U" = VAR-SECRET-ZEBRA-9 ]; then echo same; else echo other; fi']
       envFrom: {U: up}
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rb, err := Build(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := rb.Exec(context.Background(), map[string]any{"token": token})
-	if err != nil || res.Record.Status != "paused" {
-		t.Fatalf("err %v, status %s", err, res.Record.Status)
-	}
-	b, err := json.Marshal(res.RunRecord())
-	if err != nil {
-		t.Fatal(err)
-	}
+`)
+	rec, b := pausedWith(t, rb, map[string]any{"token": token})
 	if strings.Contains(string(b), "VAR-SECRET") {
 		t.Fatalf("the paused record shows the var:\n%s", b)
-	}
-	rec, problems, err := record.ParseRecord(b)
-	if err != nil || len(problems) > 0 {
-		t.Fatalf("%v %q", err, problems)
 	}
 	done, err := rb.Resume(context.Background(), rec, map[string]any{"go": true, "token": token})
 	if err != nil {

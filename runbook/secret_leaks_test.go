@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openrunbook/runbook/record"
 	"github.com/openrunbook/runbook/runbook"
 )
 
@@ -97,12 +98,9 @@ stages:
   - {id: cut, set: {parts: 'split(token, "-")', head: 'token[0:5]', tail: 'token[13:]'}}
 `)
 	rec := exec(t, rb, map[string]any{"token": secret}, runbook.WithNarrative())
-	b, err := json.Marshal(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := recordJSON(t, rec)
 	for _, piece := range []string{"S3cr3", "Zebra", "Value"} {
-		if strings.Contains(string(b), piece) {
+		if strings.Contains(b, piece) {
 			t.Errorf("the record shows the piece %q of the secret:\n%s", piece, b)
 		}
 	}
@@ -126,14 +124,11 @@ stages:
       envFrom: {TOKEN: token}
 `)
 	rec := exec(t, rb, map[string]any{"token": "Trail-Secret-Value-5\n"})
-	b, err := json.Marshal(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(string(b), "Trail-Secret") {
+	b := recordJSON(t, rec)
+	if strings.Contains(b, "Trail-Secret") {
 		t.Errorf("the record shows the secret:\n%s", b)
 	}
-	if !strings.Contains(string(b), `[***] done\nuser=*** , ok`) {
+	if !strings.Contains(b, `[***] done\nuser=*** , ok`) {
 		t.Errorf("the command's output is not in the record, masked:\n%s", b)
 	}
 }
@@ -157,11 +152,8 @@ stages:
   - {id: up, set: {loud: 'upper(token)'}}
 `)
 	rec := exec(t, rb, map[string]any{"token": "quiet-secret-value"})
-	b, err := json.Marshal(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(string(b), "QUIET-SECRET") {
+	b := recordJSON(t, rec)
+	if strings.Contains(b, "QUIET-SECRET") {
 		t.Errorf("the record shows the derived secret:\n%s", b)
 	}
 	if len(rec.Scripts) != 1 || rec.Scripts[0].Ran == nil || rec.Scripts[0].Ran.StdoutTail != "***\n" {
@@ -233,13 +225,20 @@ stages:
   - {id: s, set: {x: 'pieces[1] + "!"'}}
 `)
 	rec := exec(t, rb, map[string]any{"token": "Var-Secret-Zebra-9"}, runbook.WithNarrative())
+	b := recordJSON(t, rec)
+	for _, shown := range []string{"VAR-SECRET", "Bearer", "Zebra", "Secret", "var-secret"} {
+		if strings.Contains(b, shown) {
+			t.Errorf("the record shows %q of a var derived from the secret:\n%s", shown, b)
+		}
+	}
+}
+
+// recordJSON is rec as the record file holds it, to search for a secret.
+func recordJSON(t *testing.T, rec *record.Record) string {
+	t.Helper()
 	b, err := json.Marshal(rec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, shown := range []string{"VAR-SECRET", "Bearer", "Zebra", "Secret", "var-secret"} {
-		if strings.Contains(string(b), shown) {
-			t.Errorf("the record shows %q of a var derived from the secret:\n%s", shown, b)
-		}
-	}
+	return string(b)
 }
