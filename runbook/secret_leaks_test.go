@@ -242,3 +242,46 @@ func recordJSON(t *testing.T, rec *record.Record) string {
 	}
 	return string(b)
 }
+
+// TestSecretBoundIntoASubflowNeverReachesArgv: a mounted chart's input
+// bound from a secret is a secret in the subflow too, and its template
+// part is refused at run time (regression: the loader checks a chart's
+// templates against its own secret inputs, so child.yaml's "${tok}" ran
+// `sh -c … Sub-Secret-Zebra-1`, the token in /proc/PID/cmdline).
+func TestSecretBoundIntoASubflowNeverReachesArgv(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "ran")
+	files := map[string]string{
+		"child.yaml": `version: 1
+runbook: child
+inputs: {tok: {type: string, required: true}}
+stages:
+  - id: c
+    exec: {command: [sh, -c, 'touch "$1"', sh, "` + marker + `", "${tok}"]}
+`,
+		"parent.yaml": `version: 1
+runbook: parent
+honesty: []
+inputs: {token: {type: string, secret: true, required: true}}
+stages:
+  - {id: sf, subflow: {chart: ./child.yaml, inputs: {tok: token}}}
+`,
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rb, err := runbook.Open(filepath.Join(dir, "parent.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := exec(t, rb, map[string]any{"token": "Sub-Secret-Zebra-1"})
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the mounted chart's command ran with the secret in its argv")
+	}
+	if rec.Status != "failed" || rec.Error == nil || !strings.Contains(rec.Error.Message, "holds a secret") {
+		t.Errorf("status %s, error %+v: want the stage failed, saying a secret would be in argv", rec.Status, rec.Error)
+	}
+}
