@@ -139,10 +139,7 @@ func (rb *Runbook) resolveInputs(given map[string]any) (*resolvedInputs, error) 
 	// A refusal is said before any run masks it: what it quotes (a value
 	// given to another input, a var's error over a secret) is masked here.
 	if len(errs) > 0 {
-		for _, e := range errs {
-			e.Msg = out.secrets.Text(e.Msg)
-		}
-		return nil, errs
+		return nil, errs.maskedBy(out.secrets)
 	}
 	varInputs, err := rb.evalVars(out.values, out.secrets)
 	if err != nil {
@@ -278,4 +275,13 @@ var inputTypeWords = map[string]string{
 	"duration": "a duration",
 	"list":     "a list",
 	"object":   "an object",
+}
+
+// maskedBy is errs with the secrets given beside them masked in every
+// message: a refusal quotes what was given, and a secret may be in it.
+func (errs InputErrors) maskedBy(secrets secret.Set) InputErrors {
+	for _, e := range errs {
+		e.Msg = secrets.Text(e.Msg)
+	}
+	return errs
 }

@@ -328,7 +328,7 @@ func (rb *Runbook) resumeInputs(rec *record.RunRecord, cp *flow.Checkpoint, give
 		}
 	}
 	if len(errs) > 0 {
-		return nil, nil, errs
+		return nil, nil, errs.maskedBy(in.secrets) // an answer refused may quote a secret given with it
 	}
 	if rejecting {
 		// A rejection runs nothing: no secret is needed, and no value is

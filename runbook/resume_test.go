@@ -433,3 +433,27 @@ stages:
 		t.Errorf("the command after the resume got %v, not the var evaluated again", e["stdout"])
 	}
 }
+
+// TestResumeRefusalMasksTheSecretsGiven: an answer refused at resume
+// quotes what was given, with the secrets given in the same call masked
+// (regression: `runbook resume … --input token=S --input ok=S` said
+// `input "ok": the answer is not a bool: "S"`, the secret in the clear,
+// as an input refused before a run did).
+func TestResumeRefusalMasksTheSecretsGiven(t *testing.T) {
+	t.Parallel()
+	const token = "Res-Secret-Zebra-9"
+	rb := openYAMLChart(t, `version: 1
+runbook: s
+inputs: {token: {type: string, secret: true, required: true}}
+stages:
+  - {id: q, ask: {question: '"go?"', expects: {ok: bool}}}
+`)
+	rec, _ := pausedWith(t, rb, map[string]any{"token": token})
+	_, err := rb.Resume(context.Background(), rec, map[string]any{"ok": token, "token": token})
+	if err == nil {
+		t.Fatal("the answer was not refused")
+	}
+	if strings.Contains(err.Error(), token) || !strings.Contains(err.Error(), "is not a bool") {
+		t.Errorf("the refusal = %v, want it to say the answer is not a bool without the secret", err)
+	}
+}
