@@ -141,7 +141,7 @@ func (l *loader) inputs(e entry) []InputSpec {
 				l.errf(de.keyPos, "", "%s is required and has a default, which could never be used: drop one of them", what)
 			}
 			if in.Type != "" {
-				in.Default, in.HasDefault = l.inputDefault(de, what, in.Type)
+				in.Default, in.HasDefault = l.inputDefault(de, what, in.Type, in.Secret)
 			}
 		}
 		out = append(out, in)
@@ -150,8 +150,12 @@ func (l *loader) inputs(e entry) []InputSpec {
 }
 
 // inputDefault checks a default against its input's type and returns it as
-// a plain value (a duration stays the string written, once it parses).
-func (l *loader) inputDefault(e entry, what, typ string) (any, bool) {
+// a plain value (a duration stays the string written, once it parses). A
+// secret input's refused default is not repeated, as a given secret's
+// value is not (runbook's input check): the chart file may be shared where
+// its errors are shown.
+func (l *loader) inputDefault(e entry, what, typ string, secret bool) (any, bool) {
+	const hidden = "(value hidden: the input is secret)"
 	n := e.val
 	fits := false
 	switch typ {
@@ -175,12 +179,19 @@ func (l *loader) inputDefault(e entry, what, typ string) (any, bool) {
 		}
 	case "duration":
 		if s, ok := n.(*ast.StringNode); ok {
-			if _, err := time.ParseDuration(s.Value); err != nil {
+			if _, err := time.ParseDuration(s.Value); err != nil && secret {
+				l.errf(e.valPos, "", "%s default is not a duration %s: write a number with a unit, such as 500ms, 10s, 2m or 1h30m", what, hidden)
+				return nil, false
+			} else if err != nil {
 				l.errf(e.valPos, "", "%s default %q is not a duration: write a number with a unit, such as 500ms, 10s, 2m or 1h30m", what, s.Value)
 				return nil, false
 			}
 			return s.Value, true
 		}
+	}
+	if !fits && secret {
+		l.errf(e.valPos, "", "%s default is not %s %s", what, typeWants[typ], hidden)
+		return nil, false
 	}
 	if !fits {
 		l.errf(e.valPos, "", "%s default is %s: an input of type %s needs %s", what, l.describe(n), typ, typeWants[typ])

@@ -111,6 +111,10 @@ func Assemble(r Run) *Record {
 	}
 	at := LogOrder(&fres.Log)
 	rec.Scripts = InLogOrder(at, append([]label.Row{}, r.Scripts...), func(x *label.Row) *string { return &x.Path })
+	for i := range rec.Scripts {
+		rec.Scripts[i].Ran = m.Ran(rec.Scripts[i].Ran)
+		rec.Scripts[i].Cause = m.Text(rec.Scripts[i].Cause)
+	}
 	ledger := append([]coverage.Entry{}, r.Coverage...)
 	for _, t := range fres.Truncations {
 		// Items a foreach never ran were not checked: the ledger says so

@@ -4,6 +4,7 @@ import (
 	"github.com/openrunbook/runbook/decide"
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/internal/secret"
+	"github.com/openrunbook/runbook/plugins/label"
 	"github.com/openrunbook/runbook/recorder"
 	"github.com/openrunbook/runbook/rules"
 )
@@ -62,6 +63,25 @@ func (m Masker) Value(v any) any {
 		}
 		return v
 	}
+}
+
+// Ran is what a script row says ran — argv, shell text, folder, output
+// tails — with every secret masked. Filing a row masks it with the secrets
+// held then; the record masks it again with those held at the end, so a
+// value derived after the command printed it (upper(token) a stage later)
+// is masked in the row as it is in the state.
+func (m Masker) Ran(r *label.Ran) *label.Ran {
+	if r == nil || m.set().Empty() {
+		return r
+	}
+	out := &label.Ran{Shell: m.Text(r.Shell), Dir: m.Text(r.Dir), StdoutTail: m.Text(r.StdoutTail), StderrTail: m.Text(r.StderrTail)}
+	if r.Argv != nil {
+		out.Argv = make([]string, len(r.Argv))
+		for i, a := range r.Argv {
+			out.Argv[i] = m.Text(a)
+		}
+	}
+	return out
 }
 
 // Rules is a decision's rule evidence with every secret masked.

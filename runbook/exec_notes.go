@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os/exec"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -169,16 +170,13 @@ func atRunDeadline(ctx, run context.Context) bool {
 // masker: proc already masked the tails as it read them, and masking them
 // again costs little and keeps the record's rule in one place.
 func ranOf(es *chart.ExecSpec, r proc.Result, m record.Masker) *label.Ran {
-	ran := &label.Ran{
-		Shell:      m.Text(es.Shell),
-		Dir:        m.Text(es.Dir),
-		StdoutTail: m.Text(proc.Text(r.StdoutTail)),
-		StderrTail: m.Text(proc.Text(r.StderrTail)),
-	}
-	for _, a := range es.Command {
-		ran.Argv = append(ran.Argv, m.Text(a))
-	}
-	return ran
+	return m.Ran(&label.Ran{
+		Argv:       slices.Clone(es.Command),
+		Shell:      es.Shell,
+		Dir:        es.Dir,
+		StdoutTail: proc.Text(r.StdoutTail),
+		StderrTail: proc.Text(r.StderrTail),
+	})
 }
 
 // answerOf is the chart's word for an exit code (exitCodes:), "" for no

@@ -7,6 +7,7 @@ import (
 
 	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/internal/secret"
 )
 
 // renderExec is what one run of an exec stage executes: its argv with
@@ -14,8 +15,12 @@ import (
 // are, numbers in plain decimal), and its bound, the templated timeout's
 // when exec's timeout is a template (settle's otherwise). A part that
 // errors, or a timeout that renders to no positive duration, fails the
-// stage: nothing is run with a guessed argument.
-func renderExec(es *chart.ExecSpec, s *flow.Scope, bound time.Duration) ([]string, time.Duration, error) {
+// stage: nothing is run with a guessed argument. So does a part that
+// renders a secret: the loader refuses a template that reads a secret input
+// or a name computed from one (checkTemplateSecrets), but a value that
+// holds a secret only at run time (a file's content, a plugin's result)
+// it cannot see, and argv is what ps shows.
+func renderExec(es *chart.ExecSpec, s *flow.Scope, bound time.Duration, secrets secret.Set) ([]string, time.Duration, error) {
 	argv := es.Command
 	if es.Args != nil {
 		argv = make([]string, len(es.Args))
@@ -23,6 +28,9 @@ func renderExec(es *chart.ExecSpec, s *flow.Scope, bound time.Duration) ([]strin
 			v, err := es.Args[i].Render(s)
 			if err != nil {
 				return nil, 0, fmt.Errorf("exec command argument %d %q: %w", i+1, es.Args[i].Src, err)
+			}
+			if secrets.Holds(v) {
+				return nil, 0, fmt.Errorf("exec command argument %d %q renders a value that holds a secret: a secret never goes into argv, where ps shows it; nothing was run; pass the value with envFrom: or stdin: instead", i+1, es.Args[i].Src)
 			}
 			argv[i] = v
 		}

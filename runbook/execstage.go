@@ -45,7 +45,7 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 		if unguarded != "" {
 			rs.warnOnce(st.ID, s.Path(), unguarded)
 		}
-		argv, timeout, err := renderExec(es, s, timeout) // exec_templates.go
+		argv, timeout, err := renderExec(es, s, timeout, rs.secrets) // exec_templates.go
 		if err != nil {
 			return err
 		}

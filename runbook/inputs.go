@@ -2,6 +2,7 @@ package runbook
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -135,12 +136,14 @@ func (rb *Runbook) resolveInputs(given map[string]any) (*resolvedInputs, error) 
 			out.secrets.Add(v)
 		}
 	}
+	// A refusal is said before any run masks it: what it quotes (a value
+	// given to another input, a var's error over a secret) is masked here.
 	if len(errs) > 0 {
-		return nil, errs
+		return nil, errs.maskedBy(out.secrets)
 	}
-	varInputs, err := rb.evalVars(out.values)
+	varInputs, err := rb.evalVars(out.values, out.secrets)
 	if err != nil {
-		return nil, err
+		return nil, errors.New(out.secrets.Text(err.Error())) // no Unwrap: the cause is unmasked
 	}
 	out.varInputs = varInputs
 	return out, nil
@@ -152,13 +155,15 @@ func (rb *Runbook) resolveInputs(given map[string]any) (*resolvedInputs, error) 
 // given nor assumed, so the assessment never counts it as an assumption:
 // it is the chart's policy. A var that cannot be evaluated refuses the run.
 // It returns, for each var, the inputs its value came from.
-func (rb *Runbook) evalVars(values map[string]any) (map[string][]string, error) {
+func (rb *Runbook) evalVars(values map[string]any, secrets secret.Set) (map[string][]string, error) {
 	from := map[string][]string{}
+	get := func(k string) (any, bool) { v, ok := values[k]; return v, ok }
 	for _, a := range rb.spec.Vars {
 		v, _, err := a.Expr.Value(stateEnv(values))
 		if err != nil {
 			return nil, fmt.Errorf("var %q: %s: %w", a.Key, a.Src, err)
 		}
+		deriveSecret(secrets, a.Expr, get, v) // state.go: the taint rule
 		values[a.Key] = v
 		var ins []string
 		if x, ok := a.Expr.(*rules.Expr); ok {
@@ -270,4 +275,13 @@ var inputTypeWords = map[string]string{
 	"duration": "a duration",
 	"list":     "a list",
 	"object":   "an object",
+}
+
+// maskedBy is errs with the secrets given beside them masked in every
+// message: a refusal quotes what was given, and a secret may be in it.
+func (errs InputErrors) maskedBy(secrets secret.Set) InputErrors {
+	for _, e := range errs {
+		e.Msg = secrets.Text(e.Msg)
+	}
+	return errs
 }

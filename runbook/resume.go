@@ -328,7 +328,7 @@ func (rb *Runbook) resumeInputs(rec *record.RunRecord, cp *flow.Checkpoint, give
 		}
 	}
 	if len(errs) > 0 {
-		return nil, nil, errs
+		return nil, nil, errs.maskedBy(in.secrets) // an answer refused may quote a secret given with it
 	}
 	if rejecting {
 		// A rejection runs nothing: no secret is needed, and no value is
@@ -336,10 +336,42 @@ func (rb *Runbook) resumeInputs(rec *record.RunRecord, cp *flow.Checkpoint, give
 		// --reject, which takes no --input, can reject a run with secrets).
 		return answers, in, nil
 	}
+	if err := rb.revaluateVars(cp, in); err != nil {
+		return nil, nil, err
+	}
 	if err := rb.rederiveState(rec, cp, in); err != nil {
 		return nil, nil, err
 	}
 	return answers, in, nil
+}
+
+// revaluateVars puts back each var the record keeps masked (one computed
+// from a secret input is a derived secret), evaluated again over the
+// inputs with the secrets given at resume, as the run first evaluated it;
+// a var that shows no mask keeps its saved value.
+func (rb *Runbook) revaluateVars(cp *flow.Checkpoint, in *resolvedInputs) error {
+	if len(rb.spec.Vars) == 0 || in.secrets.Empty() {
+		return nil
+	}
+	saved := make(map[string]any, len(rb.spec.Vars))
+	for _, a := range rb.spec.Vars {
+		saved[a.Key] = in.values[a.Key]
+	}
+	if _, err := rb.evalVars(in.values, in.secrets); err != nil {
+		return errors.New(in.secrets.Text(err.Error())) // as resolveInputs says it
+	}
+	for _, a := range rb.spec.Vars {
+		if !holdsMask(saved[a.Key]) {
+			in.values[a.Key] = saved[a.Key]
+			continue
+		}
+		for i := range cp.State {
+			if cp.State[i].Key == a.Key && cp.State[i].Writer == "" {
+				cp.State[i].Value = in.values[a.Key]
+			}
+		}
+	}
+	return nil
 }
 
 // rederiveState puts back, into the checkpoint's state, each value that

@@ -276,7 +276,15 @@ func pausedSecrets(t *testing.T, token string) (*Runbook, *record.RunRecord, []b
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := rb.Exec(context.Background(), map[string]any{"token": token})
+	rec, b := pausedWith(t, rb, map[string]any{"token": token})
+	return rb, rec, b
+}
+
+// pausedWith is rb's run over given, paused at its ask:, read back from
+// its JSON (also returned) as a fresh process would.
+func pausedWith(t *testing.T, rb *Runbook, given map[string]any) (*record.RunRecord, []byte) {
+	t.Helper()
+	res, err := rb.Exec(context.Background(), given)
 	if err != nil || res.Record.Status != "paused" {
 		t.Fatalf("err %v, status %s", err, res.Record.Status)
 	}
@@ -288,7 +296,7 @@ func pausedSecrets(t *testing.T, token string) (*Runbook, *record.RunRecord, []b
 	if err != nil || len(problems) > 0 {
 		t.Fatalf("%v %q", err, problems)
 	}
-	return rb, rec, b
+	return rec, b
 }
 
 // TestIssue19ResumeDerivesSecretValuesAgain: a value derived from a secret
@@ -390,5 +398,62 @@ func TestIssue19ResumeRefusesATamperedCheckpoint(t *testing.T) {
 	// The record as written still resumes.
 	if _, err := rb.Resume(context.Background(), rec, answers); err != nil {
 		t.Fatalf("the untouched record: %v", err)
+	}
+}
+
+// TestResumeEvaluatesASecretVarAgain: a var computed from a secret input
+// is masked in the paused record (it is a derived secret) and the resumed
+// run evaluates it again from the secret given again, so the command after
+// the ask gets its value, not the mask (TestVarDerivedFromASecretIsASecret
+// made such a var a secret; the resume read its mask back as the value,
+// and the command got "***").
+func TestResumeEvaluatesASecretVarAgain(t *testing.T) {
+	t.Parallel()
+	const token = "Var-Secret-Zebra-9"
+	rb := openYAMLChart(t, `version: 1
+runbook: s
+inputs: {token: {type: string, secret: true, required: true}}
+vars: {up: 'upper(token)'}
+stages:
+  - {id: q, ask: {question: '"go?"', expects: {go: bool}}}
+  - id: e
+    exec:
+      command: [sh, -c, 'if [ "$U" = VAR-SECRET-ZEBRA-9 ]; then echo same; else echo other; fi']
+      envFrom: {U: up}
+`)
+	rec, b := pausedWith(t, rb, map[string]any{"token": token})
+	if strings.Contains(string(b), "VAR-SECRET") {
+		t.Fatalf("the paused record shows the var:\n%s", b)
+	}
+	done, err := rb.Resume(context.Background(), rec, map[string]any{"go": true, "token": token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e, _ := done.Run.State["e"].(map[string]any); e["stdout"] != "same\n" {
+		t.Errorf("the command after the resume got %v, not the var evaluated again", e["stdout"])
+	}
+}
+
+// TestResumeRefusalMasksTheSecretsGiven: an answer refused at resume
+// quotes what was given, with the secrets given in the same call masked
+// (regression: `runbook resume … --input token=S --input ok=S` said
+// `input "ok": the answer is not a bool: "S"`, the secret in the clear,
+// as an input refused before a run did).
+func TestResumeRefusalMasksTheSecretsGiven(t *testing.T) {
+	t.Parallel()
+	const token = "Res-Secret-Zebra-9"
+	rb := openYAMLChart(t, `version: 1
+runbook: s
+inputs: {token: {type: string, secret: true, required: true}}
+stages:
+  - {id: q, ask: {question: '"go?"', expects: {ok: bool}}}
+`)
+	rec, _ := pausedWith(t, rb, map[string]any{"token": token})
+	_, err := rb.Resume(context.Background(), rec, map[string]any{"ok": token, "token": token})
+	if err == nil {
+		t.Fatal("the answer was not refused")
+	}
+	if strings.Contains(err.Error(), token) || !strings.Contains(err.Error(), "is not a bool") {
+		t.Errorf("the refusal = %v, want it to say the answer is not a bool without the secret", err)
 	}
 }

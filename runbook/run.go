@@ -36,10 +36,14 @@ func (rb *Runbook) prepare(o *execOptions, in *resolvedInputs, h *record.Harvest
 // options are the flow run options of this run, after extra.
 func (r *run) options(extra ...flow.RunOption) []flow.RunOption {
 	recs := []recorder.Recorder{r.harvest}
+	shown := r.o.recorders
 	if r.narr != nil {
-		recs = append(recs, r.narr)
+		// The narrative shows values as events carry them: masked as the
+		// caller's recorders' are, so a secret bool, list or object (masked
+		// only as a whole value, which its text cannot tell) is masked too.
+		shown = append([]recorder.Recorder{r.narr}, shown...)
 	}
-	recs = append(recs, record.Masker(r.in.secrets).Recorders(r.o.recorders)...)
+	recs = append(recs, record.Masker(r.in.secrets).Recorders(shown)...)
 	opts := append(extra, flow.WithRecorders(recs...), flow.WithRunValue(r.rs), flow.WithGather(VerdictsKey))
 	if len(r.o.live) > 0 {
 		opts = append(opts, flow.WithLiveRecorders(record.Masker(r.in.secrets).Recorders(r.o.live)...))

@@ -156,7 +156,14 @@ func (rs *runState) warnOnce(stage, path, msg string) {
 // a plugin, made a message). The roots it asks for were read by the
 // evaluation already, so it adds no read to the commit.
 func (rs *runState) derive(s *flow.Scope, e rules.Valuer, v any) {
-	if rs.secrets.Empty() || e == nil {
+	deriveSecret(rs.secrets, e, s.Get, v)
+}
+
+// deriveSecret is derive over any reader of the roots: a run's scope, or
+// the inputs and vars before the first stage (evalVars), so a var made
+// from a secret is a derived secret too.
+func deriveSecret(secrets secret.Set, e rules.Valuer, get func(string) (any, bool), v any) {
+	if secrets.Empty() || e == nil {
 		return
 	}
 	ex, ok := e.(interface{ Roots() []string })
@@ -166,8 +173,8 @@ func (rs *runState) derive(s *flow.Scope, e rules.Valuer, v any) {
 		return
 	}
 	for _, k := range ex.Roots() {
-		if x, ok := s.Get(k); ok && rs.secrets.Holds(x) {
-			rs.secrets.Derived(v)
+		if x, ok := get(k); ok && secrets.Holds(x) {
+			secrets.Derived(v)
 			return
 		}
 	}

@@ -9,11 +9,15 @@
 //
 //	what                                   held as       masked where
 //	a secret input's string or number      text          inside any text, any length
+//	its text without the white space       text          inside any text, when ≥ MinFragment bytes
+//	around it, and each line of it so
+//	stripped (how a shell prints it)
 //	a member (string, number) of a secret  text          inside any text, when ≥ MinFragment bytes;
 //	object or list, at any depth                         shorter: only a value that is it whole
 //	a secret bool, object or list          whole         only a value that is it whole
-//	a value derived from a secret          text          inside any text, when ≥ MinDerived bytes;
-//	                                                     shorter: not held (see Derived)
+//	a value derived from a secret          text          inside any text, when ≥ MinDerived bytes,
+//	                                                     or ≥ MinFragment and a piece of a text held
+//	                                                     (a split part, a slice); else not held
 //
 // A text is recognized in every representation a value takes on its way
 // out, and each is replaced by Masked:
@@ -95,6 +99,7 @@ func (s Set) Add(v any) {
 	case nil:
 	case string:
 		s.addText(t)
+		s.addCores(t)
 	case bool:
 		s.addWhole(t)
 	case map[string]any, []any:
@@ -125,14 +130,17 @@ func (s Set) addNumberTexts(v any) {
 // Derived holds v, a value derived from a secret (an expression that read
 // one): its text, when at least MinDerived bytes, so that it is masked as a
 // whole wherever it appears, even when it no longer contains the secret
-// (`upper(token)`); an object's or list's members each the same way.
+// (`upper(token)`); an object's or list's members each the same way. A
+// shorter text is held when it is a piece of a text held, of at least
+// MinFragment bytes, as a member is: the parts of split(token, "-") or a
+// slice token[0:5] are the secret itself, read in pieces.
 func (s Set) Derived(v any) {
 	if s.set == nil {
 		return
 	}
 	switch t := v.(type) {
 	case string:
-		if len(t) >= MinDerived {
+		if len(t) >= MinDerived || len(t) >= MinFragment && s.pieceOfHeld(t) {
 			s.addText(t)
 		}
 	case map[string]any:
@@ -151,6 +159,34 @@ func (s Set) Derived(v any) {
 	}
 }
 
+// addCores holds the texts a shell prints a secret string as when it
+// strips it: without the white space around it (a YAML block scalar's or a
+// file's last newline, gone in $(…) and an unquoted $TOKEN) and, of a text
+// of several lines (a PEM key), each line so stripped, since `echo $KEY`
+// joins them with spaces; each when at least MinFragment bytes.
+func (s Set) addCores(t string) {
+	if !strings.ContainsAny(t, " \t\r\n\v\f") {
+		return
+	}
+	for _, c := range append(strings.Split(t, "\n"), t) {
+		if c = strings.TrimSpace(c); len(c) >= MinFragment && c != t {
+			s.addText(c)
+		}
+	}
+}
+
+// pieceOfHeld reports whether t is inside a text held.
+func (s Set) pieceOfHeld(t string) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for held := range s.texts {
+		if strings.Contains(held, t) {
+			return true
+		}
+	}
+	return false
+}
+
 // members holds each string and number inside a secret object or list.
 func (s Set) members(v any) {
 	switch t := v.(type) {
@@ -165,6 +201,7 @@ func (s Set) members(v any) {
 	case string:
 		if len(t) >= MinFragment {
 			s.addText(t)
+			s.addCores(t)
 		} else if t != "" {
 			s.addWhole(t)
 		}

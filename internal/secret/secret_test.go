@@ -98,3 +98,46 @@ func TestIssue19NumberPrintedAsFloat(t *testing.T) {
 		t.Errorf("Text = %q", got)
 	}
 }
+
+// TestDerivedPieceOfASecretIsHeld: a derived text shorter than MinDerived
+// but at least MinFragment bytes that is a piece of a held text (a split
+// part, a slice) is held; a short derived text that is no piece of one is
+// not (regression: split("S3cr3t-Zebra-Value", "-") showed "Zebra" and
+// "Value", and token[0:5] showed "S3cr3" — with the longer part masked,
+// the secret was still there to read in its pieces).
+func TestDerivedPieceOfASecretIsHeld(t *testing.T) {
+	t.Parallel()
+	s := secret.New()
+	s.Add("S3cr3t-Zebra-Value")
+	s.Derived([]any{"S3cr3t", "Zebra", "Value"})
+	s.Derived("S3cr3")
+	s.Derived("Other")
+	s.Derived("lue")
+	got := s.Text(`parts ["S3cr3t","Zebra","Value"] sub S3cr3 other Other end lue`)
+	if want := `parts ["***","***","***"] sub *** other Other end lue`; got != want {
+		t.Errorf("Text = %q\nwant   %q", got, want)
+	}
+}
+
+// TestSecretWithSpaceAroundOrLines: a secret string with white space
+// around it (a YAML block scalar's trailing newline, a file's) is masked
+// as a shell prints it stripped, and a secret of several lines (a PEM key)
+// is masked line by line, as `echo $KEY` joins them with spaces
+// (regression: token "Trail-Secret-Value-5\n", printed by
+// t=$(printf %s "$TOKEN"); echo "[$t]", was in the record in the clear).
+func TestSecretWithSpaceAroundOrLines(t *testing.T) {
+	t.Parallel()
+	s := secret.New()
+	s.Add("Trail-Secret-Value-5\n")
+	s.Add(map[string]any{"key": "-----BEGIN KEY-----\r\nMIIEowIBAAKCAQEA\r\n  q7Zr2pXw\r\n-----END KEY-----\n", "pin": "12\n"})
+	tests := []struct{ in, want string }{
+		{"[Trail-Secret-Value-5] done", "[***] done"},
+		{"-----BEGIN KEY----- MIIEowIBAAKCAQEA q7Zr2pXw -----END KEY-----", "*** *** *** ***"},
+		{"port 12 of 1012", "port 12 of 1012"},
+	}
+	for _, tc := range tests {
+		if got := s.Text(tc.in); got != tc.want {
+			t.Errorf("Text(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
