@@ -392,7 +392,7 @@ func (e *Explainer) allIntoFinals(ci int) [][]intoFinal {
 	seen := map[int]map[string]bool{}
 	for j := ci - 1; j >= 0; j-- {
 		cj := &e.log.Commits[j]
-		it, ok := itemStep(cj.Scope, fe.Scope, fe.Stage)
+		it, ok := ItemStep(cj.Scope, fe.Scope, fe.Stage)
 		if !ok {
 			break
 		}
@@ -426,7 +426,7 @@ func (e *Explainer) isForEach(ci int) bool {
 		return false
 	}
 	c := &e.log.Commits[ci]
-	_, ok := itemStep(e.log.Commits[ci-1].Scope, c.Scope, c.Stage)
+	_, ok := ItemStep(e.log.Commits[ci-1].Scope, c.Scope, c.Stage)
 	return ok
 }
 
@@ -438,7 +438,7 @@ func (e *Explainer) forEachFinals(ci int, key string) []int {
 	var order []int
 	for j := ci - 1; j >= 0; j-- {
 		cj := &e.log.Commits[j]
-		item, ok := itemStep(cj.Scope, fe.Scope, fe.Stage)
+		item, ok := ItemStep(cj.Scope, fe.Scope, fe.Stage)
 		if !ok {
 			break
 		}
@@ -468,7 +468,7 @@ func (e *Explainer) itemOf(writer, reader int) (int, bool) {
 		return 0, false
 	}
 	w := &e.log.Commits[writer]
-	return itemStep(e.log.Commits[reader].Scope, w.Scope, w.Stage)
+	return ItemStep(e.log.Commits[reader].Scope, w.Scope, w.Stage)
 }
 
 // The causal walk's two questions, asked by the explainer and by

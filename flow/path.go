@@ -205,9 +205,11 @@ func within(in, outer []ScopeStep) bool {
 	return true
 }
 
-// itemStep says whether scope in runs in a generated branch of the foreach
-// whose own commit ran in scope fe as node id, and which item it is.
-func itemStep(in, fe []ScopeStep, id string) (int, bool) {
+// ItemStep says whether scope in runs in a generated branch of the foreach
+// whose own commit ran in scope fe as node id, and which item it is. Steps
+// compare by value (sameStep), so a log read back from a record, whose
+// steps share no pointers, answers as the run's own.
+func ItemStep(in, fe []ScopeStep, id string) (int, bool) {
 	if len(in) <= len(fe) || !within(in, fe) {
 		return 0, false
 	}

@@ -529,7 +529,7 @@ func (e *Explainer) descend(wn *WhyNot, step routeStep, s []ScopeStep, last bool
 func (e *Explainer) itemScopes(n *NodeInfo, s []ScopeStep, into func(ScopeStep) []ScopeStep) [][]ScopeStep {
 	items := map[int]bool{}
 	for i := range e.log.Commits {
-		if k, ok := itemStep(e.log.Commits[i].Scope, s, n.ID); ok {
+		if k, ok := ItemStep(e.log.Commits[i].Scope, s, n.ID); ok {
 			items[k] = true
 		}
 	}

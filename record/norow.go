@@ -34,18 +34,10 @@ func noRowEntries(l *flow.Log, key string) []coverage.Entry {
 		if len(gathered) == 0 {
 			continue
 		}
-		depth := len(join.Scope)
-		item := func(scope []flow.ScopeStep) (int, bool) {
-			if len(scope) <= depth || scope[depth].Node != join.Stage || scope[depth].Item == nil ||
-				!slices.Equal(scope[:depth], join.Scope) {
-				return 0, false
-			}
-			return *scope[depth].Item, true
-		}
 		wrote := map[int]bool{}
 		for _, from := range gathered {
 			if pos, err := flow.ParsePath(from); err == nil {
-				if k, ok := item(pos.Scope); ok {
+				if k, ok := flow.ItemStep(pos.Scope, join.Scope, join.Stage); ok {
 					wrote[k] = true
 				}
 			}
@@ -56,7 +48,7 @@ func noRowEntries(l *flow.Log, key string) []coverage.Entry {
 		ran, failed := map[int]bool{}, map[int]bool{}
 		for i := j - 1; i >= 0; i-- {
 			c := &l.Commits[i]
-			k, ok := item(c.Scope)
+			k, ok := flow.ItemStep(c.Scope, join.Scope, join.Stage)
 			if !ok {
 				break
 			}

@@ -9,7 +9,8 @@ import (
 // TestNoRowEntriesNameOnlyQuietItems: of a foreach execution's items, the
 // ones that ran, did not fail and wrote no row are named; a failed item is
 // its failure's, and an earlier execution of the same foreach (a loop) is
-// its own.
+// its own. A foreach nested in another's item is found in a log read back
+// from a record, whose scope steps share no pointers.
 func TestNoRowEntriesNameOnlyQuietItems(t *testing.T) {
 	at := func(k int) []flow.ScopeStep { return []flow.ScopeStep{{Node: "each", Item: &k}} }
 	join := func(path string, from ...string) flow.Commit {
@@ -33,5 +34,21 @@ func TestNoRowEntriesNameOnlyQuietItems(t *testing.T) {
 	}
 	if it := got[0].NotChecked[0]; it.What != "1 of its 4 items (each~3)" || it.Kind != ItemNoRow {
 		t.Errorf("item %+v", it)
+	}
+
+	// inner runs in outer~0: every step a fresh value, as decoded
+	in := func(k int) []flow.ScopeStep {
+		o := 0
+		return []flow.ScopeStep{{Node: "outer", Item: &o}, {Node: "inner", Item: &k}}
+	}
+	o := 0
+	nested := flow.Log{Commits: []flow.Commit{
+		{Path: "outer~0/inner~0/mark#2", Stage: "mark", Scope: in(0)},
+		{Path: "outer~0/inner~1/pick#3", Stage: "pick", Scope: in(1)},
+		{Path: "outer~0/inner#1", Stage: "inner", Scope: []flow.ScopeStep{{Node: "outer", Item: &o}},
+			Writes: []flow.Write{{Key: "verdicts", From: []string{"outer~0/inner~0/mark#2"}}}},
+	}}
+	if got := noRowEntries(&nested, "verdicts"); len(got) != 1 || got[0].NotChecked[0].What != "1 of its 2 items (inner~1)" {
+		t.Errorf("nested entries %+v, want inner~1 named", got)
 	}
 }

@@ -2,9 +2,11 @@ package runbook_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -204,14 +206,7 @@ stages:
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), "run.json")
-	if err := res.WriteRecord(path); err != nil {
-		t.Fatal(err)
-	}
-	rec, problems, err := record.ReadRecord(path)
-	if err != nil || len(problems) > 0 {
-		t.Fatalf("read: %v %v", err, problems)
-	}
+	rec, problems := writtenAndRead(t, res)
 	x := runbook.NewExplain(rec, problems)
 	for _, key := range []string{"x", "y"} {
 		e, err := x.Key(key, -1)
@@ -304,4 +299,97 @@ func TestGoStageSecretTextIsMasked(t *testing.T) {
 	if strings.Contains(string(saved), "s3cr3t") || !strings.Contains(res.Record.Verdicts.Table, "api ***") {
 		t.Errorf("the secret reached the record, or its row is not masked:\n%s", res.Record.Verdicts.Table)
 	}
+}
+
+// TestReadRecordSettlesEveryNumber: a record is read in one pass with its
+// numbers kept as text until each value is read (record.ParseRecord), so
+// every section must settle them: the log and the checkpoint exactly, the
+// rest as float64s as a plain decode reads them. A json.Number left in any
+// part (a section whose values the settling did not reach) would compare
+// unequal to every number a reader holds.
+func TestReadRecordSettlesEveryNumber(t *testing.T) {
+	t.Parallel()
+	rb := parse(t, `version: 1
+runbook: numbers
+inputs:
+  limit: {type: number, default: 90}
+result: {kind: verdict/load}
+stages:
+  - {id: seed, set: {hosts: '[{"h": "a", "load": 95.5}, {"h": "b", "load": 7}]'}}
+  - id: per
+    foreach:
+      items: hosts
+      as: x
+      maxBranches: 5
+      stages:
+        - id: judge
+          decide:
+            rules:
+              - {when: {x.load: {gte: 90}}, then: high, label: At the limit}
+            default: {branch: fine, label: Under it}
+          branches:
+            high: [{id: mark-high, verdict: {subject: x.h, verdict: '"high"', load: x.load}}]
+            fine: [{id: mark-fine, verdict: {subject: x.h, verdict: '"fine"', load: x.load}}]
+  - {id: ask, ask: {question: '"go on?"', expects: {go: bool}}}
+`)
+	res, err := rb.Exec(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, _ := writtenAndRead(t, res)
+	var left []string
+	var walk func(v reflect.Value, at string)
+	walk = func(v reflect.Value, at string) {
+		switch v.Kind() {
+		case reflect.Interface:
+			if !v.IsNil() {
+				if _, ok := v.Interface().(json.Number); ok {
+					left = append(left, at)
+					return
+				}
+				walk(v.Elem(), at)
+			}
+		case reflect.Pointer:
+			if !v.IsNil() {
+				walk(v.Elem(), at)
+			}
+		case reflect.Struct:
+			for i := range v.NumField() {
+				walk(v.Field(i), at+"."+v.Type().Field(i).Name)
+			}
+		case reflect.Slice, reflect.Array:
+			for i := range v.Len() {
+				walk(v.Index(i), at+"[]")
+			}
+		case reflect.Map:
+			for it := v.MapRange(); it.Next(); {
+				walk(it.Value(), at+"{}")
+			}
+		}
+	}
+	walk(reflect.ValueOf(rec), "record")
+	if len(left) > 0 {
+		t.Errorf("numbers left as text at %v", left)
+	}
+	if v := rec.Result.Inputs.Assumed["limit"]; v != 90.0 {
+		t.Errorf("the result's assumed limit is %v (%T), want the float64 a plain decode reads", v, v)
+	}
+	if rec.Checkpoint == nil {
+		t.Fatal("the run did not pause: no checkpoint to read")
+	}
+}
+
+// writtenAndRead is res's record written to a file and read back, as
+// `runbook explain` reads it; the read must find no problem.
+func writtenAndRead(t *testing.T, res *runbook.Result) (*record.RunRecord, []string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "run.json")
+	if err := res.WriteRecord(path); err != nil {
+		t.Fatal(err)
+	}
+	rec, problems, err := record.ReadRecord(path)
+	if err != nil || len(problems) > 0 {
+		t.Fatalf("read: %v %v", err, problems)
+	}
+	return rec, problems
 }
