@@ -53,14 +53,19 @@ func TestShortRunStartsInItsRunner(t *testing.T) {
 	if _, err := c.Run(ctx); err != nil { // the second run knows the first's size
 		t.Fatal(err)
 	}
-	allocs := testing.AllocsPerRun(100, func() {
-		if _, err := c.Run(ctx); err != nil {
-			t.Fatal(err)
+	// A run that gathers one key, as every runbook run does, takes the
+	// key as it was given: the option made no copy of its keys.
+	gather := WithGather("verdicts")
+	for _, opts := range [][]RunOption{nil, {gather}} {
+		allocs := testing.AllocsPerRun(100, func() {
+			if _, err := c.Run(ctx, opts...); err != nil {
+				t.Fatal(err)
+			}
+		})
+		// the runner; the state map and its group
+		if allocs > 3 {
+			t.Fatalf("a three-stage run with %d options made %.1f allocations; want the runner and the Result's state map (3)", len(opts), allocs)
 		}
-	})
-	// the runner; the state map and its group
-	if allocs > 3 {
-		t.Fatalf("a three-stage run made %.1f allocations; want the runner and the Result's state map (3)", allocs)
 	}
 }
 
@@ -85,5 +90,21 @@ func TestNextChunkIsAPowerOfTwo(t *testing.T) {
 		if got := nextCap(c); got != want {
 			t.Errorf("nextCap(%d) = %d, want %d", c, got, want)
 		}
+	}
+}
+
+// TestGatherKeysGivenTwice: the first WithGather's keys are kept as given,
+// so a second must add to a copy, never write into the first's array.
+func TestGatherKeysGivenTwice(t *testing.T) {
+	first := make([]string, 1, 4) // room a careless append would write into
+	first[0] = "verdicts"
+	var o runOptions
+	WithGather(first...)(&o)
+	WithGather("findings")(&o)
+	if len(o.gather) != 2 || o.gather[0] != "verdicts" || o.gather[1] != "findings" {
+		t.Fatalf("gathered %v; want [verdicts findings]", o.gather)
+	}
+	if spare := first[:2]; spare[1] != "" {
+		t.Fatalf("the second WithGather wrote %q into the first's keys", spare[1])
 	}
 }

@@ -3,6 +3,7 @@ package flow
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"sync/atomic"
@@ -60,7 +61,7 @@ func (r *runner) fanout(ctx context.Context, n int, work func(ctx context.Contex
 		a.drop()
 		return errs
 	}
-	workers := min(n, r.opts.concurrency)
+	workers := min(n, r.workers())
 	var next atomic.Int64
 	p := pool.New().WithMaxGoroutines(workers)
 	for range workers {
@@ -256,4 +257,15 @@ func appendedRows(key string, base []any, e entry, branch string) ([]any, error)
 		return nil, fmt.Errorf("branch %q removed rows from %q; branches may only append", branch, key)
 	}
 	return rows[len(base):], nil
+}
+
+// workers is how many goroutines one fan-out may run at once: the run's
+// WithConcurrency, or by default 4 × GOMAXPROCS (at least 8). It is read
+// where a fan-out starts, not when the run is set up: GOMAXPROCS takes the
+// scheduler's lock, a cost a run with no fan-out has no reason to pay.
+func (r *runner) workers() int {
+	if r.opts.concurrency > 0 {
+		return r.opts.concurrency
+	}
+	return max(8, 4*runtime.GOMAXPROCS(0))
 }

@@ -131,15 +131,26 @@ func (f *frame) nodeEvent(k recorder.Kind, n *node, path string) recorder.Event 
 }
 
 func (f *frame) lookup(key string) (entry, bool) {
+	e := f.see(key)
+	switch {
+	case e == nil:
+		return entry{}, false
+	case e.del:
+		return entry{writer: e.writer}, false
+	}
+	return *e, true
+}
+
+// see is the entry a read of key finds — the frame's own, or its nearest
+// ancestor's, a tombstone included — in place; nil when none holds key. A
+// frame's ancestors do not change while it runs (they wait at its join).
+func (f *frame) see(key string) *entry {
 	for fr := f; fr != nil; fr = fr.parent {
-		if e, ok := fr.state.get(key); ok {
-			if e.del {
-				return entry{writer: e.writer}, false
-			}
-			return e, true
+		if i := fr.state.find(key); i >= 0 {
+			return &fr.state.slots[i].entry
 		}
 	}
-	return entry{}, false
+	return nil
 }
 
 // snapshot is the frame's visible state as plain values.

@@ -91,7 +91,16 @@ func WithRunValue(v any) RunOption { return func(o *runOptions) { o.value = v } 
 // with different values fails the run. The layer running a chart chooses
 // (package runbook gathers its verdict rows); flow knows no such key.
 func WithGather(keys ...string) RunOption {
-	return func(o *runOptions) { o.gather = append(o.gather, keys...) }
+	return func(o *runOptions) {
+		if o.gather == nil {
+			// the first keys given are kept as they are, capacity cut so a
+			// later WithGather copies rather than writes into them: a run
+			// that gathers one key (every runbook run) allocates nothing here
+			o.gather = keys[:len(keys):len(keys)]
+			return
+		}
+		o.gather = append(o.gather, keys...)
+	}
 }
 
 // WithConcurrency bounds how many branches of one fan-out run at once

@@ -104,15 +104,28 @@ func (s *Scope) Get(key string) (any, bool) {
 			return r.Value, !r.Missing
 		}
 	}
-	e, ok := s.f.lookup(key)
-	if len(s.reads) == cap(s.reads) {
+	var v any
+	var writer string
+	ok := false
+	if e := s.f.see(key); e != nil {
+		writer = e.writer
+		if !e.del {
+			v, ok = e.v, true
+		}
+	}
+	n := len(s.reads)
+	if n == cap(s.reads) {
 		s.reads = s.f.arena.moreReads(s.reads)
 	}
-	s.reads = append(s.reads, Read{Key: key, Value: e.v, Writer: e.writer, Missing: !ok})
+	// the read is written in its place in the arena's room, field by
+	// field: an append of a whole Read built first copied it twice
+	s.reads = s.reads[:n+1]
+	r := &s.reads[n]
+	r.Key, r.Value, r.Writer, r.Missing = key, v, writer, !ok
 	if s.f.rec != nil { // no call at all when nobody listens
-		s.emit(recorder.Read, key, e.v, false)
+		s.emit(recorder.Read, key, v, false)
 	}
-	return e.v, ok
+	return v, ok
 }
 
 // Value returns the value at key, or nil when it does not exist.

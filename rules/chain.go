@@ -2,15 +2,23 @@ package rules
 
 // Chain is filters tried in order until one matches, as a first-match
 // decider tries its rules, keeping only each condition's pass mark: Pass
-// over every filter tried, with two savings a decider's many rules over
-// the same few keys make worth having. The key at the head of each
+// over every filter tried, with savings a decider's many rules over the
+// same few keys make worth having. The key at the head of each
 // condition's path is read from env once a call, not once a condition —
 // a stage's reads give the same value until it commits, so the second
 // read of a key is the first's — and one recover guards the whole call,
-// not every filter. Build it with NewChain; it is immutable.
+// not every filter. A head read as an int answers every int comparison
+// on it at once, in the chain's order, so the filters after are mostly a
+// test of bits. Build it with NewChain; it is immutable.
 type Chain struct {
 	// steps is every condition of every filter, in order.
 	steps []chainStep
+	// filters are the filters' step ranges and marks.
+	filters []chainFilter
+	// ints are, for each remembered head, its conditions that an int
+	// value answers inline (intHead), and intMask their marks together.
+	ints    [chainMemo][]intStep
+	intMask [chainMemo]uint64
 }
 
 // chainStep is one condition as First tries it.
@@ -19,11 +27,25 @@ type chainStep struct {
 	// slot is the index of the condition's head among the chain's
 	// distinct heads; a head past chainMemo is read from env every time.
 	slot uint8
-	// last marks the last condition of its filter.
-	last bool
 	// intHead: a one-segment path against an int operand with an
 	// ordering or (in)equality, which an int value answers inline.
 	intHead bool
+}
+
+// chainFilter is one filter of a chain: its steps [start, end), their
+// marks, and the marks of every step up to its end.
+type chainFilter struct {
+	start, end int
+	mask, upto uint64
+}
+
+// intStep is an intHead condition as an int value answers it: its mark
+// is set when the value compares with fi as the operator wants (lt, eq,
+// gt: which of the three outcomes hold).
+type intStep struct {
+	fi         int
+	mark       uint64
+	lt, eq, gt bool
 }
 
 // ChainConditions bounds the conditions of a chain, all filters
@@ -42,6 +64,7 @@ func NewChain(fs []*Filter) (*Chain, bool) {
 		if f == nil {
 			return nil, false
 		}
+		cf := chainFilter{start: len(c.steps)}
 		for i := range f.conds {
 			cd := &f.conds[i]
 			h := cd.segs[0]
@@ -52,9 +75,21 @@ func NewChain(fs []*Filter) (*Chain, bool) {
 			if s == len(heads) {
 				heads = append(heads, h)
 			}
-			c.steps = append(c.steps, chainStep{c: cd, slot: uint8(min(s, 255)), last: i == len(f.conds)-1,
-				intHead: cd.fast == fastInt && len(cd.segs) == 1})
+			st := chainStep{c: cd, slot: uint8(min(s, 255)), intHead: cd.fast == fastInt && len(cd.segs) == 1}
+			k := len(c.steps)
+			if st.intHead && s < chainMemo && k < ChainConditions {
+				c.ints[s] = append(c.ints[s], intStep{fi: cd.fi, mark: 1 << k,
+					lt: cd.order.holds(-1), eq: cd.order.holds(0), gt: cd.order.holds(1)})
+				c.intMask[s] |= 1 << k
+			}
+			c.steps = append(c.steps, st)
 		}
+		cf.end = len(c.steps)
+		if cf.end <= ChainConditions {
+			cf.upto = marks(cf.end)
+			cf.mask = cf.upto &^ marks(cf.start)
+		}
+		c.filters = append(c.filters, cf)
 	}
 	if len(c.steps) > ChainConditions {
 		return nil, false
@@ -62,11 +97,25 @@ func NewChain(fs []*Filter) (*Chain, bool) {
 	return c, true
 }
 
+// marks is the marks of the first n conditions.
+func marks(n int) uint64 {
+	if n >= 64 {
+		return ^uint64(0)
+	}
+	return 1<<n - 1
+}
+
 // First tries the filters in order, every condition of each filter tried
 // read and tested as Pass does, and stops at the first filter whose
 // conditions all pass: matched is its index, -1 when none did. Bit k of
 // bits is the pass mark of the k-th condition tried (filter i's start
 // where filter i-1's end). ok is false when a condition panicked.
+//
+// A head is read when the first condition tried needs it, in the order
+// the conditions are tried, as Pass filter after filter reads: a filter
+// never tried reads nothing. The int comparisons answered at a head's
+// read for filters not yet tried are pure, and their marks are kept only
+// for the filters tried.
 func (c *Chain) First(env Env) (bits uint64, matched int, ok bool) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -75,42 +124,68 @@ func (c *Chain) First(env Env) (bits uint64, matched int, ok bool) {
 	}()
 	var vals [chainMemo]any
 	var have, present uint8
-	filter, all := 0, true
-	for k := range c.steps {
-		st := &c.steps[k]
-		var v any
-		var found bool
-		switch s := st.slot; {
-		case s >= chainMemo:
-			v, found = head(env, st.c.segs)
-		case have&(1<<s) != 0:
-			v, found = vals[s], present&(1<<s) != 0
-		default:
-			v, found = head(env, st.c.segs)
-			vals[s], have = v, have|1<<s
-			if found {
-				present |= 1 << s
+	var pass, known uint64 // known: the conditions pass holds the mark of
+	for fi := range c.filters {
+		f := &c.filters[fi]
+		if f.mask&^known != 0 || f.mask == 0 {
+			for k := f.start; k < f.end; k++ {
+				if known&(1<<k) != 0 {
+					continue
+				}
+				st := &c.steps[k]
+				var v any
+				var found bool
+				switch s := st.slot; {
+				case s >= chainMemo:
+					v, found = head(env, st.c.segs)
+				case have&(1<<s) != 0:
+					v, found = vals[s], present&(1<<s) != 0
+				default:
+					v, found = head(env, st.c.segs)
+					vals[s], have = v, have|1<<s
+					if found {
+						present |= 1 << s
+					}
+					if x, isInt := v.(int); isInt && c.intMask[s] != 0 {
+						pass |= intMarks(c.ints[s], x)
+						known |= c.intMask[s]
+						if known&(1<<k) != 0 {
+							continue
+						}
+					}
+				}
+				if st.c.passHead(v, found) {
+					pass |= 1 << k
+				}
+				known |= 1 << k
 			}
 		}
-		var pass bool
-		if x, isInt := v.(int); isInt && st.intHead {
-			pass = st.c.order.holds(cmpOrdered(x, st.c.fi))
-		} else {
-			pass = st.c.passHead(v, found)
-		}
-		if pass {
-			bits |= 1 << k
-		} else {
-			all = false
-		}
-		if st.last {
-			if all {
-				return bits, filter, true
-			}
-			filter, all = filter+1, true
+		if pass&f.mask == f.mask {
+			return pass & f.upto, fi, true
 		}
 	}
-	return bits, -1, true
+	return pass & marks(len(c.steps)), -1, true
+}
+
+// intMarks is the marks of the int comparisons on one head for the value x.
+func intMarks(is []intStep, x int) uint64 {
+	var m uint64
+	for i := range is {
+		st := &is[i]
+		var holds bool
+		switch {
+		case x < st.fi:
+			holds = st.lt
+		case x > st.fi:
+			holds = st.gt
+		default:
+			holds = st.eq
+		}
+		if holds {
+			m |= st.mark
+		}
+	}
+	return m
 }
 
 // head reads the first segment of a condition's path, as resolveSegs

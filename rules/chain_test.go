@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -12,7 +13,7 @@ import (
 func TestChainIsPassFilterAfterFilter(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 11))
 	keys := []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"}
-	values := []any{nil, 0, 1, 5, 5.5, -2, "x", "y", true, []any{1, "x"}, map[string]any{"n": 3}}
+	values := []any{nil, 0, 1, 5, 5.5, -2, "x", "y", true, []any{1, "x"}, map[string]any{"n": 3}, 7, -9, 5.0}
 	ops := []Op{OpEq, OpNe, OpGt, OpGte, OpLt, OpLte, OpIn, OpExists, OpContains}
 	for round := range 500 {
 		var fs []*Filter
@@ -68,11 +69,20 @@ func TestChainIsPassFilterAfterFilter(t *testing.T) {
 		if !ok || bits != wantBits || matched != wantMatched {
 			t.Fatalf("round %d on %v: First = %b, %d, %v; Pass filter after filter = %b, %d (%v)", round, m, bits, matched, ok, wantBits, wantMatched, fs)
 		}
+		// The heads read are those of the conditions tried, first read
+		// in the order tried: a filter after the match reads nothing.
 		heads := map[string]bool{}
-		for _, f := range fs {
+		var tried []string
+		for i, f := range fs {
 			for _, c := range f.conds {
 				heads[c.segs[0]] = true
+				if (matched < 0 || i <= matched) && !slices.Contains(tried, c.segs[0]) {
+					tried = append(tried, c.segs[0])
+				}
 			}
+		}
+		if !slices.Equal(env.order, tried) {
+			t.Fatalf("round %d: read %v, want the heads tried in order %v", round, env.order, tried)
 		}
 		for k, n := range env.gets {
 			if n != 1 && len(heads) <= chainMemo {

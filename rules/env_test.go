@@ -13,12 +13,17 @@ type countEnv struct {
 	m    map[string]any
 	mu   sync.Mutex
 	gets map[string]int
+	// order is the keys in the order first read.
+	order []string
 }
 
 func newCountEnv(m map[string]any) *countEnv { return &countEnv{m: m, gets: map[string]int{}} }
 
 func (c *countEnv) Get(k string) (any, bool) {
 	c.mu.Lock()
+	if c.gets[k] == 0 {
+		c.order = append(c.order, k)
+	}
 	c.gets[k]++
 	c.mu.Unlock()
 	v, ok := c.m[k]
