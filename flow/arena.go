@@ -215,8 +215,15 @@ func (a *arena) keepLog(log *[]Commit) {
 	l := *log
 	*log = l[:len(l):len(l)]
 	rest := a.commits[len(a.commits):cap(a.commits)]
-	if len(l) > 0 && len(rest) > 0 && &l[0] == &rest[0] {
+	switch {
+	case len(l) > 0 && len(rest) > 0 && &l[0] == &rest[0]:
 		a.commits = a.commits[:len(a.commits)+len(l)]
+	case len(l) > 0:
+		// The branch outgrew the room and moved its log out: the room
+		// holds what it wrote before the move, and is never handed out
+		// again — every commit slot a log extends into is zero
+		// (nextCommit), which commit relies on.
+		a.commits = a.commits[:cap(a.commits)]
 	}
 }
 

@@ -44,3 +44,21 @@ func TestFanoutWorkersLetGoOfTheirRoom(t *testing.T) {
 		}
 	}
 }
+
+// TestMovedBranchLogLeavesNoStaleRoom: a branch whose log outgrew its room
+// in the arena moved it out; the room it wrote in is never handed to the
+// next branch, whose commits are filled on the promise that a log extends
+// only into zero slots (nextCommit, commit).
+func TestMovedBranchLogLeavesNoStaleRoom(t *testing.T) {
+	a := new(arena)
+	log := a.branchLog()
+	room := cap(log)
+	for i := 0; i <= room; i++ { // one more than the room: the log moves
+		nextCommit(&log).Err = "stale"
+	}
+	a.keepLog(&log)
+	next := a.branchLog()
+	if c := nextCommit(&next); c.Err != "" || c.Path != "" {
+		t.Fatalf("the next branch's first commit slot holds %+v; want a zero commit", *c)
+	}
+}

@@ -38,22 +38,52 @@ func (f *frame) commit(s *Scope, ev *decide.Evidence, lazy lazyDecision, attempt
 				}
 				e := entry{v: st.value, writer: s.path, del: st.deleted, fact: st.fact}
 				if i >= 0 {
-					f.state.slots[i].entry = e
+					f.state.slots[i].set(&e)
 				} else {
 					f.state.add(st.key, e)
 				}
 			}
-			ws = append(ws, Write{Key: st.key, Value: st.value, Deleted: st.deleted, ReadsBefore: st.readsBefore, ReadKeys: st.readKeys, From: st.from})
+			// field by field (see slot.set); the room is fresh, so a
+			// pointer field that stays empty is not written at all
+			ws = ws[:len(ws)+1]
+			w := &ws[len(ws)-1]
+			w.Key, w.Value, w.Deleted, w.ReadsBefore = st.key, st.value, st.deleted, st.readsBefore
+			if st.readKeys != nil {
+				w.ReadKeys = st.readKeys
+			}
+			if st.from != nil {
+				w.From = st.from
+			}
 		}
 		if len(ws) > 0 {
 			writes = f.arena.keepWrites(ws)
 		}
 	}
 	// The commit is filled in its slot of the log, not copied there.
+	// The commit is filled in its slot of the log, which is zero
+	// (nextCommit), field by field and only where it is not: every pointer
+	// word written costs the collector's write barrier while it marks.
 	c := nextCommit(f.log)
-	c.Path, c.Stage, c.Scope, c.N = s.path, s.n.id, f.steps, s.count
-	c.Reads, c.Writes = f.arena.keepReads(s.reads), writes
-	c.Decision, c.lazy, c.Attempt, c.Discarded, c.Err = ev, lazy, attempt, discarded, msg
+	c.Path, c.Stage, c.N = s.path, s.n.id, s.count
+	if len(f.steps) > 0 {
+		c.Scope = f.steps
+	}
+	if len(s.reads) > 0 {
+		c.Reads = f.arena.keepReads(s.reads)
+	}
+	if writes != nil {
+		c.Writes = writes
+	}
+	if ev != nil {
+		c.Decision = ev
+	}
+	if lazy.n != nil {
+		c.lazy = lazy
+	}
+	if msg != "" {
+		c.Err = msg
+	}
+	c.Attempt, c.Discarded = attempt, discarded
 	if f.rec.wants(recorder.Commit) {
 		e := f.nodeEvent(recorder.Commit, s.n, s.path)
 		e.Index = len(writes)
@@ -61,7 +91,10 @@ func (f *frame) commit(s *Scope, ev *decide.Evidence, lazy lazyDecision, attempt
 	}
 }
 
-// nextCommit extends the log by one zero commit and returns it, doubling
+// nextCommit extends the log by one zero commit and returns it — a log
+// extends only into room no commit was ever written in (arena.keepLog
+// keeps a room a moved log wrote in from being handed out again), so
+// commit writes only the fields it sets — doubling
 // the log when it is full (append's own growth of large slices, 1.25×,
 // copies a long log many more times).
 func nextCommit(log *[]Commit) *Commit {

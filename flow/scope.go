@@ -208,7 +208,24 @@ func (s *Scope) write(key string, v any, del, fact bool) {
 		s.staged[i].value, s.staged[i].deleted, s.staged[i].fact = v, del, fact
 		s.pending, s.pendingOwn = s.pending[:0], false
 	} else {
-		s.staged = append(s.staged, staged{key: key, value: v, deleted: del, fact: fact, readsBefore: len(s.reads), readKeys: s.sinceWrite()})
+		rk := s.sinceWrite()
+		n := len(s.staged)
+		if n == cap(s.staged) {
+			s.staged = slices.Grow(s.staged, 1)
+		}
+		// written field by field, the pointer fields only where they
+		// change (the buffer is reused stage after stage): a whole staged
+		// write copied in went through the collector's bulk barrier
+		// whenever it was marking
+		s.staged = s.staged[:n+1]
+		st := &s.staged[n]
+		st.key, st.value, st.deleted, st.fact, st.readsBefore = key, v, del, fact, len(s.reads)
+		if st.readKeys != rk {
+			st.readKeys = rk
+		}
+		if st.from != nil {
+			st.from = nil
+		}
 		if s.stagedIdx != nil {
 			s.stagedIdx[key] = len(s.staged) - 1
 		} else if len(s.staged) > stagedIndexAt {

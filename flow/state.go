@@ -1,5 +1,7 @@
 package flow
 
+import "slices"
+
 // state is a frame's keys in the order first written, each with its
 // committed entry. It is found by a scan while it holds few keys — most
 // frames do: a foreach item's branch, a loop's counter, a decision's
@@ -14,6 +16,14 @@ type state struct {
 type slot struct {
 	key string
 	entry
+}
+
+// set writes e into the slot field by field: a whole entry copied in went
+// through the collector's bulk barrier whenever it was marking, on every
+// commit of every key.
+func (sl *slot) set(e *entry) {
+	sl.v, sl.writer = e.v, e.writer
+	sl.del, sl.bound, sl.fact = e.del, e.bound, e.fact
 }
 
 // stateScan is how many keys a state scans before it builds its index.
@@ -53,7 +63,7 @@ func (t *state) get(key string) (entry, bool) {
 // put sets key's entry; a key new to the state goes last.
 func (t *state) put(key string, e entry) {
 	if i := t.find(key); i >= 0 {
-		t.slots[i].entry = e
+		t.slots[i].set(&e)
 		return
 	}
 	t.add(key, e)
@@ -61,7 +71,13 @@ func (t *state) put(key string, e entry) {
 
 // add appends key, which the state does not hold.
 func (t *state) add(key string, e entry) {
-	t.slots = append(t.slots, slot{key: key, entry: e})
+	n := len(t.slots)
+	if n == cap(t.slots) {
+		t.slots = slices.Grow(t.slots, 1)
+	}
+	t.slots = t.slots[:n+1]
+	t.slots[n].key = key
+	t.slots[n].set(&e)
 	switch {
 	case t.index != nil:
 		t.index[key] = int32(len(t.slots) - 1)
