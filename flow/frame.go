@@ -214,7 +214,10 @@ func (f *frame) newScope(n *node) *Scope {
 		return s
 	}
 	f.arena.spare = nil
-	s.f, s.n = f, n
+	if s.f != f {
+		s.f = f
+	}
+	s.n = n
 	s.path, s.count = f.path(n.id)
 	s.reads = f.arena.readRoom()
 	return s
@@ -234,9 +237,23 @@ func (f *frame) release(s *Scope) {
 	if s.mu != nil || s.f != f {
 		return
 	}
-	// s.reads is in the log now: the next stage takes fresh room (newScope)
-	s.reads, s.staged, s.pending, s.perKey, s.pendingOwn = nil, s.staged[:0], s.pending[:0], false, false
-	s.stagedIdx, s.ask, s.refused = nil, nil, nil
+	// s.reads is in the log now; newScope gives the next stage fresh room.
+	// A buffer cut back to its start is one statement each, so that only
+	// its length is stored (the compiler writes no pointer, and so runs
+	// no write barrier, for a slice cut in place), and a field already
+	// empty is not written again.
+	s.staged = s.staged[:0]
+	s.pending = s.pending[:0]
+	s.perKey, s.pendingOwn = false, false
+	if s.stagedIdx != nil {
+		s.stagedIdx = nil
+	}
+	if s.ask != nil {
+		s.ask = nil
+	}
+	if s.refused != nil {
+		s.refused = nil
+	}
 	f.arena.spare = s
 }
 
