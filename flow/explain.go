@@ -73,7 +73,9 @@ type Explainer struct {
 // gathering commit); script rows of what ran ride the CLI's output.
 // 3: a route names the rules that could not be evaluated before it
 // decided (Route.Errored).
-const ExplainVersion = 3
+// 4: a stage asked about that decided says what it chose, and why
+// (Explanation.Choice).
+const ExplainVersion = 4
 
 // DefaultExplainDepth bounds a causal tree's depth (a loop's passes chain
 // one under the other); deeper causes are cut with a note.
@@ -162,9 +164,20 @@ type Explanation struct {
 	Value any `json:"value,omitempty"`
 	// Root is the commit that wrote it (or the input it came in as).
 	Root *CauseNode `json:"root"`
+	// Choice is set when a stage asked about (Stage) made a decision:
+	// what it chose, and why.
+	Choice *Choice `json:"choice,omitempty"`
 	// Notes are what the explainer could not do: no structure, a damaged
 	// log, causes cut at the depth bound.
 	Notes []string `json:"notes,omitempty"`
+}
+
+// Choice is what a deciding stage chose: a route for every branch it took
+// (a decide takes one; a select those whose rules matched, none when no
+// rule did), each with the rule that chose it or the default.
+type Choice struct {
+	Kind   decide.Kind `json:"kind"`
+	Routes []*Route    `json:"routes"`
 }
 
 // CauseNode is one node of a causal tree. (Cause, in log.go, is one link
@@ -416,6 +429,9 @@ func (e *Explainer) Stage(path string) (*Explanation, error) {
 	w := &walk{e: e, seen: map[string]bool{}}
 	ex := &Explanation{Query: path, At: i}
 	ex.Root = w.commit(i, RelWrote, "", nil, 0)
+	if c := &e.log.Commits[i]; c.Decided() {
+		ex.Choice = choiceOf(c.Evidence())
+	}
 	settleSeen(ex.Root)
 	ex.Notes = w.notes(e)
 	return ex, nil

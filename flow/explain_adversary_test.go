@@ -280,3 +280,95 @@ func TestRouteNamesTheRulesThatErroredBeforeIt(t *testing.T) {
 		})
 	}
 }
+
+// TestExplainStageSaysWhatItChose: explain of a decider asked about by its
+// stage path listed what it read and not what it chose, so the answer to
+// "what did posture decide, and why?" was in the row's chain only. The
+// stage's explanation now carries the choice: the rule that chose (its
+// evidence) or the default; for a select every branch it took, or none.
+func TestExplainStageSaysWhatItChose(t *testing.T) {
+	t.Parallel()
+	seq := func(id string) *flow.Builder {
+		return flow.Seq().Stage(id, func(ctx context.Context, s *flow.Scope) error { s.Set(id, true); return nil })
+	}
+	rule := func(key string, min int, then, label string) decide.Rule {
+		return decide.Rule{When: rules.MustFilter(rules.Where(key, rules.OpGt, min)), Then: then, Label: label}
+	}
+	build := func(used int) *flow.Chart {
+		c, err := flow.New("choice").
+			Stage("facts", func(ctx context.Context, s *flow.Scope) error {
+				s.Set("used", used)
+				s.Set("errors", 9)
+				return nil
+			}).
+			Decide("posture", []decide.Rule{rule("used", 90, "full", "Nearly full")}, decide.Default{Branch: "ok", Label: "Room to spare"},
+				[]flow.Branch{{Name: "full", Steps: seq("f")}, {Name: "ok", Steps: seq("o")}}).
+			Select("notes", []decide.Rule{rule("used", 95, "huge", "Almost out"), rule("errors", 5, "noisy", "Many errors")},
+				[]flow.Branch{{Name: "huge", Steps: seq("h")}, {Name: "noisy", Steps: seq("n")}}).
+			Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	choice := func(c *flow.Chart, stage string) *flow.Choice {
+		res := run(t, c)
+		ex := flow.NewExplainer(&res.Log, flow.WithStructure(c.Describe()))
+		// the decision's own commit (a select's join commits at the same
+		// path after it)
+		var path string
+		for _, cm := range res.Log.Commits {
+			if cm.Stage == stage && cm.Decided() {
+				path = cm.Path
+			}
+		}
+		e, err := ex.Stage(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e.Choice
+	}
+	var branches = func(ch *flow.Choice) []string {
+		out := []string{}
+		for _, r := range ch.Routes {
+			why := "default"
+			if r.Rule != nil {
+				why = r.Rule.Label
+			}
+			out = append(out, r.Branch+" by "+why)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		used          int
+		stage         string
+		want          []string
+		ruleEvidenced bool
+	}{
+		{used: 93, stage: "posture", want: []string{"full by Nearly full"}, ruleEvidenced: true},
+		{used: 50, stage: "posture", want: []string{"ok by default"}},
+		{used: 97, stage: "notes", want: []string{"huge by Almost out", "noisy by Many errors"}, ruleEvidenced: true},
+	} {
+		ch := choice(build(tc.used), tc.stage)
+		if ch == nil {
+			t.Fatalf("used %d: %s's explanation says nothing of what it chose", tc.used, tc.stage)
+		}
+		if got := branches(ch); !slices.Equal(got, tc.want) {
+			t.Errorf("used %d: %s chose %v; want %v", tc.used, tc.stage, got, tc.want)
+		}
+		if r := ch.Routes[0].Rule; tc.ruleEvidenced && (r == nil || len(r.Conditions) == 0) {
+			t.Errorf("used %d: %s's choice carries no evidence of the rule that chose", tc.used, tc.stage)
+		}
+	}
+	// a select none of whose rules matched chose nothing, and says so
+	c, err := flow.New("none").
+		Stage("facts", func(ctx context.Context, s *flow.Scope) error { s.Set("used", 1); return nil }).
+		Select("notes", []decide.Rule{rule("used", 95, "huge", "Almost out")}, []flow.Branch{{Name: "huge", Steps: seq("h")}}).
+		Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ch := choice(c, "notes"); ch == nil || ch.Kind != decide.KindSelect || len(ch.Routes) != 0 {
+		t.Fatalf("a select that matched no rule: choice %+v; want a select's choice of no branch", ch)
+	}
+}

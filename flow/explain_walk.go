@@ -650,6 +650,19 @@ func routeOf(ev *decide.Evidence, branch string) *Route {
 	return r
 }
 
+// choiceOf is what evidence chose, each branch routed as a decision that
+// routed a stage into it is (routeOf).
+func choiceOf(ev *decide.Evidence) *Choice {
+	if ev == nil {
+		return nil
+	}
+	ch := &Choice{Kind: ev.Kind, Routes: []*Route{}}
+	for _, b := range ev.Chosen {
+		ch.Routes = append(ch.Routes, routeOf(ev, b))
+	}
+	return ch
+}
+
 // writeOf returns commit c's write of key, or nil.
 func writeOf(c *Commit, key string) *Write {
 	for k := range c.Writes {

@@ -49,7 +49,8 @@ cause first. Nothing is run again; the chart file is not needed.
 
   explain RECORD                      the chain behind the verdict table (or the final state)
   explain RECORD KEY                  a state key: df.stdout[2].usedPct, 'verdicts[3]', verdicts[3].verdict
-  explain RECORD STAGE                a stage path (per-volume~3/posture) or id: what it rested on
+  explain RECORD STAGE                a stage path (per-volume~3/posture) or id: what it rested on,
+                                      and for a decider what it chose and why
                                       (an id that ran in several places lists their paths)
   explain RECORD --why-not STAGE      why a stage (or a branch, by name) did not run; a path
                                       prefix (area-disk/critical) asks about that place only
@@ -290,16 +291,33 @@ func (t *explainText) writeExplanation(e *flow.Explanation) {
 		if a := r.Answer; a != nil {
 			fmt.Fprintf(b, "  it wrote the answer of %s at %s to %q\n", a.By, a.At, a.Question)
 		}
+
 		if row := t.scripts[r.Index]; row != nil {
 			t.writeScript(row, 1)
 		}
 		t.writeCauses(r, 1)
+		t.writeChoice(e.Choice)
 	default:
 		fmt.Fprintf(b, "%s = %s\n", e.Query, t.short(e.Value))
 		t.writeNode(r, 1)
 	}
 	for _, n := range e.Notes {
 		fmt.Fprintf(b, "Note: %s\n", n)
+	}
+}
+
+// writeChoice says what a deciding stage asked about chose, each branch
+// with the rule (and the values it saw) or the default that chose it.
+func (t *explainText) writeChoice(ch *flow.Choice) {
+	if ch == nil {
+		return
+	}
+	if len(ch.Routes) == 0 {
+		t.b.WriteString("It chose no branch: no rule matched\n")
+	}
+	for _, rt := range ch.Routes {
+		fmt.Fprintf(t.b, "It chose %s\n", strings.TrimPrefix(t.routeWords(rt), " into "))
+		t.writeRuleLines(rt, 1)
 	}
 }
 

@@ -15,7 +15,8 @@ import (
 // issue 13, a row's first line names the branch commit that wrote it
 // (v1-disk's verdicts[0]), not the foreach that gathered it; and a
 // commit that ran a command says how it ended ("how it ended: completed")
-// and a cut value says --full shows it whole.
+// and a cut value says --full shows it whole; and a stage asked about
+// that decided says what it chose (explain version 4).
 func TestExplainReadsRecordVersion1(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join("..", "..", "testdata", "records")
