@@ -23,9 +23,11 @@ import (
 // an unknown outcome is unknown. The label stage never sees them, so they
 // can never change a label; rs.script lays them on the row it files.
 type callNotes struct {
-	ran    *label.Ran
-	answer string // only on a row with an exit code
-	cause  string // only on an outcome-unknown row
+	ran *label.Ran
+	// attempt is the row's attempt within its execution (label.Row.Attempt)
+	attempt int
+	answer  string // only on a row with an exit code
+	cause   string // only on an outcome-unknown row
 }
 
 // The words of an outcome-unknown row's cause (label.Row.Cause): the one

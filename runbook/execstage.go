@@ -84,10 +84,15 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 				return err
 			}
 			settlement, facts := execOutcome(res)
+			attempt := 0
+			if attempts > 1 {
+				attempt = a
+			}
 			row = rs.script(s.Path(), settlement, facts, res.Truncated, callNotes{
-				ran:    ranOf(ranAs(es, argv), res, m),
-				answer: answerOf(es, res.ExitCode),
-				cause:  execCause(res, timeout, ctx),
+				attempt: attempt,
+				ran:     ranOf(ranAs(es, argv), res, m),
+				answer:  answerOf(es, res.ExitCode),
+				cause:   execCause(res, timeout, ctx),
 			})
 			if errors.Is(res.StartErr, proc.ErrNoBash) {
 				// Not an outcome of the script, and no retry brings bash.

@@ -32,7 +32,7 @@ type Explain struct {
 	ex       *flow.Explainer
 	Problems []string
 
-	scripts map[int]*label.Row // commit index → its script row; built on first ask
+	scripts map[int][]*label.Row // commit index → its script rows (one an attempt); built on first ask
 }
 
 // NewExplain indexes the record's log once.
@@ -76,32 +76,62 @@ func endOf(rec *record.RunRecord) flow.End {
 }
 
 // Script is the script row the commit at index i filed (what an exec
-// stage ran and how it ended), or nil when it filed none. Rows carry
+// stage ran and how it ended), or nil when it filed none; for a stage
+// that retried within its execution, the last attempt's row, whose
+// outcome the stage wrote (Attempts gives the ones before it). Rows carry
 // record paths (no counter) in log order, so the k-th execution at a path
-// is the k-th row at it; where a path's rows and executions do not pair
-// up one to one (a damaged record), none of its rows is given: a row
-// shown under the wrong execution would be a wrong answer.
+// is the k-th row at it — or, where rows carry attempts, the k-th run of
+// attempts 1 to n; where a path's rows and executions do not pair up one
+// to one (a damaged record), none of its rows is given: a row shown under
+// the wrong execution would be a wrong answer.
 func (x *Explain) Script(i int) *label.Row {
+	rows := x.scriptRows(i)
+	if len(rows) == 0 {
+		return nil
+	}
+	return rows[len(rows)-1]
+}
+
+// Attempts are the rows of the attempts the commit at index i made before
+// its last (Script), in order: none for a stage that did not retry within
+// its execution.
+func (x *Explain) Attempts(i int) []*label.Row {
+	rows := x.scriptRows(i)
+	if len(rows) < 2 {
+		return nil
+	}
+	return rows[:len(rows)-1]
+}
+
+// scriptRows are the rows the commit at index i filed: one, or one an
+// attempt.
+func (x *Explain) scriptRows(i int) []*label.Row {
 	if x.scripts == nil {
-		x.scripts = map[int]*label.Row{}
+		x.scripts = map[int][]*label.Row{}
 		if r := x.rec.Result; r != nil {
-			rows := map[string][]int{}
+			runs := map[string][][]*label.Row{}
 			for k := range r.Scripts {
-				rows[r.Scripts[k].Path] = append(rows[r.Scripts[k].Path], k)
+				row := &r.Scripts[k]
+				rs := runs[row.Path]
+				if row.Attempt <= 1 || len(rs) == 0 {
+					rs = append(rs, nil) // a new execution's first row
+				}
+				rs[len(rs)-1] = append(rs[len(rs)-1], row)
+				runs[row.Path] = rs
 			}
 			execs := map[string][]int{}
 			for j := range x.rec.Log.Commits {
 				p := record.Path(x.rec.Log.Commits[j].Path)
-				if len(rows[p]) > 0 {
+				if len(runs[p]) > 0 {
 					execs[p] = append(execs[p], j)
 				}
 			}
 			for p, js := range execs {
-				if len(js) != len(rows[p]) {
+				if len(js) != len(runs[p]) {
 					continue
 				}
 				for k, j := range js {
-					x.scripts[j] = &r.Scripts[rows[p][k]]
+					x.scripts[j] = runs[p][k]
 				}
 			}
 		}

@@ -66,7 +66,7 @@ func (rs *runState) script(path string, s label.Settlement, f *label.Facts, with
 	if len(resp.Rows) == 1 {
 		row = resp.Rows[0]
 	}
-	row.Ran = n.ran
+	row.Ran, row.Attempt = n.ran, n.attempt
 	if row.ExitCode != nil {
 		row.Answer = n.answer
 	}

@@ -103,11 +103,13 @@ type explainOutput struct {
 	Plugins []record.PluginRun `json:"plugins,omitempty"`
 }
 
-// explainScript is one commit's script row.
+// explainScript is one commit's script row: for a stage that retried
+// within its execution, the last attempt's, with the attempts before it.
 type explainScript struct {
-	Index int       `json:"index"`
-	Path  string    `json:"path"`
-	Row   label.Row `json:"row"`
+	Index    int         `json:"index"`
+	Path     string      `json:"path"`
+	Row      label.Row   `json:"row"`
+	Attempts []label.Row `json:"attempts,omitempty"`
 }
 
 // explainText lays an answer out for a person. Values are cut at
@@ -119,6 +121,8 @@ type explainText struct {
 	full    bool
 	cut     bool
 	scripts map[int]*label.Row
+	// attempts are the rows of the attempts before the last, by commit
+	attempts map[int][]*label.Row
 }
 
 // shortWidth is where text cuts a value; tailLines how many last lines of
@@ -204,7 +208,11 @@ func explainRecord(path, q string, f explainFlags, atSet bool, stdout, stderr io
 		}
 		collect(out.Explanation.Root)
 		for _, i := range slices.Sorted(maps.Keys(scripts)) {
-			out.Scripts = append(out.Scripts, explainScript{Index: i, Path: rec.Log.Commits[i].Path, Row: *scripts[i]})
+			sc := explainScript{Index: i, Path: rec.Log.Commits[i].Path, Row: *scripts[i]}
+			for _, a := range x.Attempts(i) {
+				sc.Attempts = append(sc.Attempts, *a)
+			}
+			out.Scripts = append(out.Scripts, sc)
 		}
 		named := map[*record.PluginRun]bool{}
 		for _, i := range slices.Sorted(maps.Keys(plugins)) {
@@ -218,7 +226,13 @@ func explainRecord(path, q string, f explainFlags, atSet bool, stdout, stderr io
 		return writeJSON(stdout, out, "  ")
 	}
 	var b strings.Builder
-	t := &explainText{b: &b, full: f.full, scripts: scripts, plugins: plugins}
+	attempts := map[int][]*label.Row{}
+	for i := range scripts {
+		if as := x.Attempts(i); len(as) > 0 {
+			attempts[i] = as
+		}
+	}
+	t := &explainText{b: &b, full: f.full, scripts: scripts, attempts: attempts, plugins: plugins}
 	t.writeExplainText(&out)
 	// What a command printed reaches the terminal only through clean
 	// (sanitize.go), as in exec's text output.
@@ -644,7 +658,38 @@ func (t *explainText) writeScript(row *label.Row, depth int) {
 			fmt.Fprintf(b, "%s  in %s\n", pad, r.Dir)
 		}
 	}
-	line := "how it ended: " + row.Words
+	// A stage that retried within its execution: each attempt before the
+	// last in a line, then the last, whose outcome the stage wrote.
+	earlier := t.attemptsOf(row)
+	for _, a := range earlier {
+		fmt.Fprintf(b, "%sattempt %d ended: %s\n", pad, a.Attempt, t.endWords(a))
+	}
+	line := "how it ended: " + t.endWords(row)
+	if len(earlier) > 0 {
+		line = fmt.Sprintf("how it ended, at attempt %d: %s", row.Attempt, t.endWords(row))
+	}
+	fmt.Fprintf(b, "%s%s\n", pad, line)
+	if r := row.Ran; r != nil {
+		t.writeTail(pad, "stdout", r.StdoutTail)
+		t.writeTail(pad, "stderr", r.StderrTail)
+	}
+}
+
+// attemptsOf is the attempts before row's, when row is the last of a
+// stage's execution that retried.
+func (t *explainText) attemptsOf(row *label.Row) []*label.Row {
+	for i, r := range t.scripts {
+		if r == row {
+			return t.attempts[i]
+		}
+	}
+	return nil
+}
+
+// endWords says how one run ended: the script label's words, the chart's
+// answer word for its exit code, why an unknown outcome is unknown.
+func (t *explainText) endWords(row *label.Row) string {
+	line := row.Words
 	if row.Answer != "" {
 		line += fmt.Sprintf(": the chart's answer %q", row.Answer)
 	}
@@ -655,11 +700,7 @@ func (t *explainText) writeScript(row *label.Row, depth int) {
 		}
 		line += ": " + cause
 	}
-	fmt.Fprintf(b, "%s%s\n", pad, line)
-	if r := row.Ran; r != nil {
-		t.writeTail(pad, "stdout", r.StdoutTail)
-		t.writeTail(pad, "stderr", r.StderrTail)
-	}
+	return line
 }
 
 // writeTail writes the last lines a command printed on one stream: all of

@@ -296,3 +296,48 @@ func TestIssue13ExplainFullPrintsWhole(t *testing.T) {
 		t.Errorf("--full does not print every line the command printed:\n%s", out)
 	}
 }
+
+// TestExplainShowsEachAttemptOfARetriedExec: an exec stage with retry:
+// makes its attempts inside one execution — one commit, a script row an
+// attempt — and explain paired rows with commits by count, so it showed
+// no row at all under the stage: neither the command nor how it ended.
+// Each row now carries its attempt, and explain shows every attempt
+// before the last, then how the last ended (the outcome the stage wrote).
+func TestExplainShowsEachAttemptOfARetriedExec(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeChart(t, dir, "chart.yaml", `
+version: 1
+runbook: flaky
+stages:
+  - id: flaky
+    exec:
+      shell: 'n=$(cat count 2>/dev/null || echo 0); n=$((n+1)); echo $n > count; echo "try $n"; [ $n -ge 3 ]'
+    retry: {attempts: 5}
+`)
+	if r := runCLI(t, dir, "exec", "chart.yaml", "--record", "run.json"); r.code != 0 {
+		t.Fatalf("exec: exit %d: %s%s", r.code, r.stdout, r.stderr)
+	}
+	r := runCLI(t, dir, "explain", "run.json", "flaky")
+	if r.code != 0 {
+		t.Fatalf("explain: exit %d: %s", r.code, r.stderr)
+	}
+	for _, want := range []string{
+		"attempt 1 ended: completed with failure, exit 1",
+		"attempt 2 ended: completed with failure, exit 1",
+		"how it ended, at attempt 3: completed",
+		"| try 3",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("explain does not say %q:\n%s", want, r.stdout)
+		}
+	}
+	r = runCLI(t, dir, "explain", "run.json", "flaky", "--format", "json")
+	var v explainOutput
+	if err := json.Unmarshal([]byte(r.stdout), &v); err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Scripts) != 1 || v.Scripts[0].Row.Attempt != 3 || len(v.Scripts[0].Attempts) != 2 || v.Scripts[0].Attempts[0].Attempt != 1 {
+		t.Fatalf("JSON scripts = %+v; want the third attempt's row with the two before it", v.Scripts)
+	}
+}

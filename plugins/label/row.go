@@ -36,6 +36,13 @@ type Row struct {
 	// completed-with-failure); the assessment reads it: a declared answer
 	// never fires script-failed.
 	Answer string `json:"answer,omitempty"`
+	// Attempt is which attempt of one stage execution the row is (1-based),
+	// for a stage that retries within its execution (an exec stage with
+	// retry:, whose attempts are one commit); 0 when the stage has no
+	// retry. The rows of one execution are then attempt 1 up to the last,
+	// whose outcome the stage wrote, so a reader pairs rows with commits.
+	// It never changes the label.
+	Attempt int `json:"attempt,omitempty"`
 	// Cause says in words why an outcome-unknown row's outcome is unknown,
 	// when the runner knows: "timed out after 2s", "could not be started:
 	// not found", "cancelled". It never changes the label.
@@ -209,6 +216,13 @@ func RowFromValue(v any) (Row, error) {
 	}
 	if row.Cause, err = stringField(m, "cause", false); err != nil {
 		return Row{}, where("%v", err)
+	}
+	if raw := m["attempt"]; raw != nil {
+		n, ok := jsonv.Whole(raw)
+		if !ok || n < 1 {
+			return Row{}, where("attempt %s is not an attempt number (a whole number from 1)", show(raw))
+		}
+		row.Attempt = n
 	}
 
 	row.Words = Words(row.Label, row.ExitCode)

@@ -100,6 +100,8 @@ func TestReadRowRefuses(t *testing.T) {
 		{"resultWithheld string", `{"path":"a","settlement":"returned","label":"returned","resultWithheld":"no"}`, "resultWithheld must be true or false"},
 		{"wrong words", `{"path":"a","settlement":"returned","label":"returned","words":"fine"}`, `words "fine" should be "returned"`},
 		{"words not a string", `{"path":"a","settlement":"returned","label":"returned","words":1}`, "words must be a string"},
+		{"attempt zero", `{"path":"a","settlement":"returned","label":"returned","attempt":0}`, "attempt 0 is not an attempt number"},
+		{"attempt text", `{"path":"a","settlement":"returned","label":"returned","attempt":"2"}`, `attempt "2" is not an attempt number`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -134,6 +136,9 @@ func TestReadRowAccepts(t *testing.T) {
 		{"negative exit code",
 			`{"path":"a","settlement":"threw","facts":{"exitCode":-9},"label":"completed-with-failure","exitCode":-9,"words":"completed with failure, exit -9"}`,
 			Row{Path: "a", Settlement: Threw, Facts: &Facts{ExitCode: ptr(-9)}, Label: CompletedWithFailure, ExitCode: ptr(-9), Words: "completed with failure, exit -9"}},
+		{"an attempt of a retried execution",
+			`{"path":"a","settlement":"returned","label":"returned","attempt":2}`,
+			Row{Path: "a", Settlement: Returned, Label: LabelReturned, Words: "returned", Attempt: 2}},
 		{"terminatedBy with ok false",
 			`{"path":"a","settlement":"returned","facts":{"ok":false,"terminatedBy":"SIGSEGV"},"label":"reported-failure"}`,
 			Row{Path: "a", Settlement: Returned, Facts: &Facts{OK: ptr(false), TerminatedBy: "SIGSEGV"}, Label: ReportedFailure, Words: "reported failure"}},
