@@ -70,7 +70,9 @@ func TestNoRowEntriesReadTheBodyFromTheStructure(t *testing.T) {
 		return &flow.Structure{Nodes: []flow.NodeInfo{{ID: "fork", Kind: flow.KindSelect, Type: "select", Branches: []flow.BranchInfo{{Name: "a", Nodes: nodes}}}}}
 	}
 	fork := []flow.ScopeStep{{Node: "fork", Branch: "a"}}
-	item := func(k int) []flow.ScopeStep { return append(append([]flow.ScopeStep{}, fork...), flow.ScopeStep{Node: "each", Item: &k}) }
+	item := func(k int) []flow.ScopeStep {
+		return append(append([]flow.ScopeStep{}, fork...), flow.ScopeStep{Node: "each", Item: &k})
+	}
 	log := flow.Log{Commits: []flow.Commit{
 		{Path: "fork~a/each~0/pick#2", Stage: "pick", Scope: item(0)},
 		{Path: "fork~a/each~1/pick#3", Stage: "pick", Scope: item(1)},
