@@ -25,14 +25,20 @@ import (
 // kind: each is the same error. Two values of a kind outside JSON's (times)
 // compare as expr compares them.
 //
+// `in` over a list (and `not in`) is judged as a filter's in and notIn
+// are: a value none of whose kind the list holds (`p.PID in ["1", "2"]`
+// over a number) is an error, not false; null, an empty list, and `in`
+// over a map (a key) are as expr has them.
+//
 // Only a comparison whose operands' types expr cannot know when it
 // compiles (a scope's values, a member, `#`) is patched into a call of
-// eqFunc or neFunc; two operands of known types (`len(x) == 0`, a
-// constant) stay expr's own `==`, whose checker already refuses known
+// eqFunc, neFunc or inFunc; two operands of known types (`len(x) == 0`, a
+// constant) stay expr's own operator, whose checker already refuses known
 // kinds that never meet (`1 == "1"`, at load).
 const (
 	eqFunc = "\x00eq"
 	neFunc = "\x00ne"
+	inFunc = "\x00in"
 )
 
 // equalityFuncs are eqFunc and neFunc as Compile's expr options, each typed
@@ -42,6 +48,7 @@ func equalityFuncs() []expr.Option {
 	return []expr.Option{
 		expr.Function(eqFunc, func(p ...any) (any, error) { return judgedEqual(p[0], p[1], p[2], false) }, typ),
 		expr.Function(neFunc, func(p ...any) (any, error) { return judgedEqual(p[0], p[1], p[2], true) }, typ),
+		expr.Function(inFunc, func(p ...any) (any, error) { return judgedIn(p[0], p[1], p[2]) }, typ),
 	}
 }
 
@@ -61,18 +68,46 @@ func judgedEqual(a, b, text any, negated bool) (any, error) {
 	return eq != negated, nil
 }
 
-// patchEqual rewrites `==` and `!=` between operands of types unknown at
-// compile time into calls of eqFunc and neFunc.
+// judgedIn is `a in b`: over a list, found as a filter's in finds it
+// (Equal), and an error when the list holds no element of a's kind; over
+// anything else (a map's keys) expr's own in.
+func judgedIn(a, b, text any) (any, error) {
+	if classOf(b) != classList {
+		return runtime.In(a, b), nil
+	}
+	ca := classOf(a)
+	found, kindSeen, n := false, ca == classNil, 0
+	each(b, func(e any) bool {
+		n++
+		kindSeen = kindSeen || classOf(e) == ca
+		found = Equal(a, e)
+		return !found
+	})
+	if !found && !kindSeen && n > 0 {
+		return nil, fmt.Errorf("%s: %s, so the value is never in it; make the kinds agree (string(x) in [\"1\"], int(x) in [1])", text, noElementReasons[ca])
+	}
+	return found, nil
+}
+
+// patchEqual rewrites `==`, `!=` and `in` between operands of types
+// unknown at compile time into calls of eqFunc, neFunc and inFunc.
 type patchEqual struct{}
 
 func (patchEqual) Visit(node *ast.Node) {
 	n, ok := (*node).(*ast.BinaryNode)
-	if !ok || (n.Operator != "==" && n.Operator != "!=") || (known(n.Left) && known(n.Right)) {
+	if !ok || (known(n.Left) && known(n.Right)) {
 		return
 	}
-	fn := eqFunc
-	if n.Operator == "!=" {
+	var fn string
+	switch n.Operator {
+	case "==":
+		fn = eqFunc
+	case "!=":
 		fn = neFunc
+	case "in":
+		fn = inFunc
+	default:
+		return
 	}
 	ast.Patch(node, &ast.CallNode{
 		Callee:    &ast.IdentifierNode{Value: fn},

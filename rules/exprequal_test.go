@@ -13,6 +13,8 @@ import (
 // judgement (equalCheck): values of two kinds that are never equal are an
 // error naming both kinds and the comparison; null meets anything (`x ==
 // nil`, an absent member), and values of one kind compare as they did.
+// `in` over a list is judged as a filter's in: a list with no element of
+// the value's kind is the same error.
 func TestEqualityOfMixedKindsIsAnError(t *testing.T) {
 	t.Parallel()
 	env := mapEnv{
@@ -32,6 +34,15 @@ func TestEqualityOfMixedKindsIsAnError(t *testing.T) {
 		{`p.up == "true"`, false, "a boolean cannot be compared with a string"},
 		{`p.tags == "a"`, false, "a list cannot be compared with a string"},
 		{`p == 1`, false, "a map cannot be compared with a number"},
+		{`p.PID in ["1", "2"]`, false, `p.PID in ["1", "2"]: no element of the list is a number`},
+		{`p.PID not in ["1", "2"]`, false, "no element of the list is a number"},
+		{`word in p.tags`, false, ""},
+		{`p.PID in [1, 2]`, true, ""},
+		{`p.PID in [1.0]`, true, ""},
+		{`p.PID not in [2, "x"]`, true, ""},
+		{`p?.missing in ["a"]`, false, ""},
+		{`p.PID in []`, false, ""},
+		{`"comm" in p`, true, ""},
 		{`any(p.tags, # == 1)`, false, `# == 1: a string cannot be compared with a number`},
 		// null meets anything; one kind compares as before
 		{`p.missing == nil`, true, ""},
