@@ -59,7 +59,7 @@ type Explainer struct {
 	gather   []string
 
 	byPath  map[string][]int
-	charts  map[*Structure]*chartIndex
+	loc     *Locator // over st
 	damaged []string
 	gathers map[gatherKey]*gathered // rowOrigin's per-commit work, kept
 	intos   map[int][][]intoFinal   // intoFinals' per-commit work, kept
@@ -122,10 +122,11 @@ func WithExplainDepth(n int) ExplainOption { return func(e *Explainer) { e.maxDe
 
 // NewExplainer indexes the log once (one pass over its commits).
 func NewExplainer(l *Log, opts ...ExplainOption) *Explainer {
-	e := &Explainer{log: l, maxDepth: DefaultExplainDepth, byPath: indexPaths(l), charts: map[*Structure]*chartIndex{}}
+	e := &Explainer{log: l, maxDepth: DefaultExplainDepth, byPath: indexPaths(l)}
 	for _, o := range opts {
 		o(e)
 	}
+	e.loc = NewLocator(e.st)
 	for i := range l.Commits {
 		if l.Commits[i].Index != i && len(e.damaged) < 1 {
 			e.damaged = append(e.damaged, fmt.Sprintf("commit %d (%s) says it is commit %d: commit numbers below are positions in the log", i, l.Commits[i].Path, l.Commits[i].Index))

@@ -29,8 +29,31 @@ type ancStep struct {
 	branch string
 }
 
-func (e *Explainer) index(s *Structure) *chartIndex {
-	if ci, ok := e.charts[s]; ok {
+// Locator finds, in a chart's static structure, the node a stage
+// execution ran: the one walk of a commit's scope steps (Commit.Scope,
+// Commit.Stage) through foreach bodies and mounted subflows, which the
+// explainer and the record's ledger both ask. Each chart it meets is
+// indexed once, on first use, so a locator asked about every item of a
+// foreach walks the body once. It never reads a log.
+type Locator struct {
+	st     *Structure
+	charts map[*Structure]*chartIndex
+}
+
+// NewLocator is a locator over st (nil: it finds nothing).
+func NewLocator(st *Structure) *Locator {
+	return &Locator{st: st, charts: map[*Structure]*chartIndex{}}
+}
+
+// Node is the node an execution of node in scope ran, or false when the
+// structure has no such place.
+func (x *Locator) Node(scope []ScopeStep, node string) (*NodeInfo, bool) {
+	n, _, ok := x.locate(scope, node)
+	return n, ok
+}
+
+func (x *Locator) index(s *Structure) *chartIndex {
+	if ci, ok := x.charts[s]; ok {
 		return ci
 	}
 	ci := &chartIndex{nodes: map[string]*NodeInfo{}, anc: map[string][]ancStep{}}
@@ -49,19 +72,19 @@ func (e *Explainer) index(s *Structure) *chartIndex {
 		}
 	}
 	walk(s.Nodes, nil)
-	e.charts[s] = ci
+	x.charts[s] = ci
 	return ci
 }
 
 // locate finds the node an execution in scope ran, and its ancestry in
 // its own chart, by walking the scope's steps through the structure.
-func (e *Explainer) locate(scope []ScopeStep, node string) (*NodeInfo, []ancStep, bool) {
-	if e.st == nil {
+func (x *Locator) locate(scope []ScopeStep, node string) (*NodeInfo, []ancStep, bool) {
+	if x.st == nil {
 		return nil, nil, false
 	}
-	chart := e.st
+	chart := x.st
 	for _, st := range scope {
-		n := e.index(chart).nodes[st.Node]
+		n := x.index(chart).nodes[st.Node]
 		if n == nil {
 			return nil, nil, false
 		}
@@ -72,12 +95,18 @@ func (e *Explainer) locate(scope []ScopeStep, node string) (*NodeInfo, []ancStep
 			chart = n.Subflow
 		}
 	}
-	ci := e.index(chart)
+	ci := x.index(chart)
 	n := ci.nodes[node]
 	if n == nil {
 		return nil, nil, false
 	}
 	return n, ci.anc[n.ID], true
+}
+
+func (e *Explainer) index(s *Structure) *chartIndex { return e.loc.index(s) }
+
+func (e *Explainer) locate(scope []ScopeStep, node string) (*NodeInfo, []ancStep, bool) {
+	return e.loc.locate(scope, node)
 }
 
 // WhyNot is why a stage or a branch did not run: per place it could have

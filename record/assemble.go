@@ -134,7 +134,7 @@ func Assemble(r Run) *Record {
 		ledger = append(ledger, continuedEntry(c, m)) // continued.go
 	}
 	if p := r.Projection; p != nil {
-		ledger = append(ledger, noRowEntries(&fres.Log, p.Key)...) // norow.go
+		ledger = append(ledger, noRowEntries(&fres.Log, p.Key, p.Structure)...) // norow.go
 	}
 	rec.Coverage = InLogOrder(at, ledger, func(x *coverage.Entry) *string { return &x.Path })
 	for _, w := range InLogOrder(at, slices.Clone(r.Warnings), func(x *Warning) *string { return &x.Path }) {

@@ -146,7 +146,7 @@ func Compile(src string, opts ...Option) (e *Expr, err error) {
 		return nil, c.err
 	}
 	adds := &patchAdd{}
-	program, err := expr.Compile(src, append(append(builderFuncs(), funcOptions(c.calls)...), expr.MaxNodes(o.maxNodes), expr.Patch(adds))...)
+	program, err := expr.Compile(src, append(append(append(builderFuncs(), equalityFuncs()...), funcOptions(c.calls)...), expr.MaxNodes(o.maxNodes), expr.Patch(adds), expr.Patch(patchEqual{}))...)
 	if err != nil {
 		ce := compileError(src, err)
 		if name := c.builtinRead(); name != "" {

@@ -1,0 +1,122 @@
+package rules
+
+import (
+	"fmt"
+	"reflect"
+
+	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/vm/runtime"
+)
+
+// `==` and `!=` in an expression are judged as a filter's eq and ne are,
+// by equalCheck, the one home of that judgement:
+//
+//	null == anything          false, no error (null meets anything: x == nil)
+//	two values of one kind    equal as Equal says (1 == 1.0, [1] == [1.0])
+//	two kinds that never meet an error naming both kinds and the comparison
+//	                          (p.PID == "1" over the number 1)
+//
+// expr's own `==` is false for a number and a string, so a rule written
+// over the wrong kind never matched and its decider went on as if it had
+// judged; a filter `{PID: {eq: "1"}}` over the same value was already an
+// error. A boolean and a string ("true"), a list or a map and a scalar are
+// never equal either, and an author who wrote one meant the value's other
+// kind: each is the same error. Two values of a kind outside JSON's (times)
+// compare as expr compares them.
+//
+// `in` over a list (and `not in`) is judged as a filter's in and notIn
+// are: a value none of whose kind the list holds (`p.PID in ["1", "2"]`
+// over a number) is an error, not false; null, an empty list, and `in`
+// over a map (a key) are as expr has them.
+//
+// Only a comparison whose operands' types expr cannot know when it
+// compiles (a scope's values, a member, `#`) is patched into a call of
+// eqFunc, neFunc or inFunc; two operands of known types (`len(x) == 0`, a
+// constant) stay expr's own operator, whose checker already refuses known
+// kinds that never meet (`1 == "1"`, at load).
+const (
+	eqFunc = "\x00eq"
+	neFunc = "\x00ne"
+	inFunc = "\x00in"
+)
+
+// equalityFuncs are eqFunc and neFunc as Compile's expr options, each typed
+// as giving a bool so an enclosing expression keeps its types.
+func equalityFuncs() []expr.Option {
+	typ := new(func(any, any, string) bool)
+	return []expr.Option{
+		expr.Function(eqFunc, func(p ...any) (any, error) { return judgedEqual(p[0], p[1], p[2], false) }, typ),
+		expr.Function(neFunc, func(p ...any) (any, error) { return judgedEqual(p[0], p[1], p[2], true) }, typ),
+		expr.Function(inFunc, func(p ...any) (any, error) { return judgedIn(p[0], p[1], p[2]) }, typ),
+	}
+}
+
+// judgedEqual is `a == b` (`a != b` when negated) under equalCheck; text
+// is the comparison as written, for the error.
+func judgedEqual(a, b, text any, negated bool) (any, error) {
+	ca, cb := classOf(a), classOf(b)
+	var eq bool
+	if ca == classOther && cb == classOther {
+		eq = runtime.Equal(a, b)
+	} else {
+		var reason string
+		if eq, reason = equalCheck(a, ca, b, cb); reason != "" {
+			return nil, fmt.Errorf("%s: %s, so they are never equal; make the kinds agree (string(x) == \"1\", int(x) == 1), or test for null with == nil", text, reason)
+		}
+	}
+	return eq != negated, nil
+}
+
+// judgedIn is `a in b`: over a list, found as a filter's in finds it
+// (Equal), and an error when the list holds no element of a's kind; over
+// anything else (a map's keys) expr's own in.
+func judgedIn(a, b, text any) (any, error) {
+	if classOf(b) != classList {
+		return runtime.In(a, b), nil
+	}
+	ca := classOf(a)
+	found, kindSeen, n := false, ca == classNil, 0
+	each(b, func(e any) bool {
+		n++
+		kindSeen = kindSeen || classOf(e) == ca
+		found = Equal(a, e)
+		return !found
+	})
+	if !found && !kindSeen && n > 0 {
+		return nil, fmt.Errorf("%s: %s, so the value is never in it; make the kinds agree (string(x) in [\"1\"], int(x) in [1])", text, noElementReasons[ca])
+	}
+	return found, nil
+}
+
+// patchEqual rewrites `==`, `!=` and `in` between operands of types
+// unknown at compile time into calls of eqFunc, neFunc and inFunc.
+type patchEqual struct{}
+
+func (patchEqual) Visit(node *ast.Node) {
+	n, ok := (*node).(*ast.BinaryNode)
+	if !ok || (known(n.Left) && known(n.Right)) {
+		return
+	}
+	var fn string
+	switch n.Operator {
+	case "==":
+		fn = eqFunc
+	case "!=":
+		fn = neFunc
+	case "in":
+		fn = inFunc
+	default:
+		return
+	}
+	ast.Patch(node, &ast.CallNode{
+		Callee:    &ast.IdentifierNode{Value: fn},
+		Arguments: []ast.Node{n.Left, n.Right, &ast.StringNode{Value: n.String()}},
+	})
+}
+
+// known says whether expr's checker knows n's type (not an interface).
+func known(n ast.Node) bool {
+	t := n.Type()
+	return t != nil && t.Kind() != reflect.Interface
+}

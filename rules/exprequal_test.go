@@ -1,0 +1,90 @@
+package rules
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestEqualityOfMixedKindsIsAnError: `p.PID == "1"` over the number 1
+// read from JSON was false, silently, and a rule over it a plain no-match
+// — where the filter `{PID: {eq: "1"}}` is an error, "a number cannot be
+// compared with a string". `==` and `!=` in an expression follow the same
+// judgement (equalCheck): values of two kinds that are never equal are an
+// error naming both kinds and the comparison; null meets anything (`x ==
+// nil`, an absent member), and values of one kind compare as they did.
+// `in` over a list is judged as a filter's in: a list with no element of
+// the value's kind is the same error.
+func TestEqualityOfMixedKindsIsAnError(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{
+		"p":    map[string]any{"PID": 1, "comm": "init", "up": true, "tags": []any{"a"}, "f": 1.0},
+		"word": "1",
+		"t":    time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC),
+		"u":    time.Date(2024, 1, 1, 1, 0, 0, 0, time.FixedZone("CET", 3600)),
+	}
+	tests := []struct {
+		src     string
+		matched bool
+		err     string // a part of Outcome.Err; "" for none
+	}{
+		{`p.PID == "1"`, false, `p.PID == "1": a number cannot be compared with a string`},
+		{`p.PID != "1"`, false, `p.PID != "1": a number cannot be compared with a string`},
+		{`word == 1`, false, `word == 1: a string cannot be compared with a number`},
+		{`p.up == "true"`, false, "a boolean cannot be compared with a string"},
+		{`p.tags == "a"`, false, "a list cannot be compared with a string"},
+		{`p == 1`, false, "a map cannot be compared with a number"},
+		{`p.PID in ["1", "2"]`, false, `p.PID in ["1", "2"]: no element of the list is a number`},
+		{`p.PID not in ["1", "2"]`, false, "no element of the list is a number"},
+		{`word in p.tags`, false, ""},
+		{`p.PID in [1, 2]`, true, ""},
+		{`p.PID in [1.0]`, true, ""},
+		{`p.PID not in [2, "x"]`, true, ""},
+		{`p?.missing in ["a"]`, false, ""},
+		{`p.PID in []`, false, ""},
+		{`"comm" in p`, true, ""},
+		{`any(p.tags, # == 1)`, false, `# == 1: a string cannot be compared with a number`},
+		// null meets anything; one kind compares as before
+		{`p.missing == nil`, true, ""},
+		{`p.PID != nil`, true, ""},
+		{`nil == nil`, true, ""},
+		{`p?.nothing == "x"`, false, ""},
+		{`p.PID == 1`, true, ""},
+		{`p.f == 1`, true, ""},
+		{`p.PID != 2`, true, ""},
+		{`p.comm == "init"`, true, ""},
+		{`p.up == true`, true, ""},
+		{`p.tags == ["a"]`, true, ""},
+		{`len(p.tags) == 1`, true, ""},
+		{`t == u`, true, ""},
+		{`string(p.PID) == word`, true, ""},
+		{`(p.PID == 1) == true`, true, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.src, func(t *testing.T) {
+			t.Parallel()
+			out := MustCompile(tc.src).Eval(env)
+			if tc.err == "" {
+				if out.Err != "" || out.Matched != tc.matched {
+					t.Errorf("matched %v, err %q; want %v, no error", out.Matched, out.Err, tc.matched)
+				}
+				return
+			}
+			if out.Matched || !strings.Contains(out.Err, tc.err) {
+				t.Errorf("matched %v, err %q; want no match and an error saying %q", out.Matched, out.Err, tc.err)
+			}
+		})
+	}
+}
+
+// TestMixedKindConstantsStayACompileError: two constants of kinds that
+// never compare are refused when the expression is compiled, as expr's
+// own checker refused them, not left to fail at each run.
+func TestMixedKindConstantsStayACompileError(t *testing.T) {
+	t.Parallel()
+	for _, src := range []string{`1 == "1"`, `len("ab") != "2"`} {
+		if _, err := Compile(src); err == nil || !strings.Contains(err.Error(), "mismatched types") {
+			t.Errorf("Compile(%s): %v, want expr's mismatched types error", src, err)
+		}
+	}
+}
