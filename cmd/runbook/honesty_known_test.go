@@ -38,4 +38,11 @@ func TestMixedKindEqualityIsARuleErrorInTheCLI(t *testing.T) {
 	if !strings.Contains(text, "Rules\n  Init rule 1 (\"The init process\"): could not be evaluated in 2 decisions") {
 		t.Errorf("text output does not list the rule:\n%s", text)
 	}
+	// As a check: UNKNOWN, naming the rule, no perfdata (it said OK).
+	r := runCLI(t, issue13Dir(t, "mixed-equal"), "exec", "chart.yaml", "--format", "nagios")
+	first, _, _ := strings.Cut(r.stdout, "\n")
+	if r.code != 3 || first != "mixed-equal UNKNOWN - 1 rule could not be evaluated (Init), 2 ok" ||
+		!strings.Contains(r.stdout, `UNKNOWN: Init rule 1 "The init process" could not be evaluated in 2 decisions`) {
+		t.Errorf("nagios: exit %d\n%s", r.code, r.stdout)
+	}
 }

@@ -136,6 +136,13 @@ type Check struct {
 	// (record.ItemDropped). The rows say nothing of those subjects, so the
 	// check is no better than UNKNOWN.
 	Unchecked []Unchecked
+	// RuleErrors are the rules that could not be evaluated
+	// (record.RuleErrors: an expression's run-time error, a filter
+	// condition that could not judge its value), each counted as no match
+	// where it ran: the subjects those decisions classified were judged
+	// without it — a "critical" rule that errored leaves its subject ok —
+	// so the check is no better than UNKNOWN.
+	RuleErrors []assessment.ErroredRule
 	// NoScripts: the run started processes with the label honesty stage
 	// off, so whether they answered is on no record (Unlabelled).
 	NoScripts bool
@@ -196,12 +203,21 @@ func Judge(rec *record.Record, m Mapping) Check {
 	case rec.Verdicts == nil:
 		c.State, c.NoProjection = Unknown, true
 	default:
-		c.Unanswered, c.Unchecked = unanswered(rec.Scripts), unchecked(rec.Coverage)
-		if len(c.Unanswered)+len(c.Unchecked) > 0 {
+		c.Unanswered, c.Unchecked, c.RuleErrors = unanswered(rec.Scripts), unchecked(rec.Coverage), record.RuleErrors(rec)
+		if !c.Judged() {
 			c.State = Worse(c.State, Unknown)
 		}
 	}
 	return c
+}
+
+// Judged says whether every row of a completed run rests on what the run
+// judged: no script's last run gave no answer, no subject went unchecked,
+// no rule could not be evaluated, and the scripts' outcomes are on the
+// record. A check that is not judged is no better than UNKNOWN, and its
+// counts are not plotted (perfdata).
+func (c Check) Judged() bool {
+	return len(c.Unanswered)+len(c.Unchecked)+len(c.RuleErrors) == 0 && !c.NoScripts
 }
 
 // Unchecked is one ledger item of ground the run did not cover.

@@ -18,8 +18,10 @@
 //	                                         shown or hidden (none: OK), and
 //	                                         no better than UNKNOWN when a
 //	                                         script's last run gave no answer
-//	                                         (Check.Unanswered) or a subject
+//	                                         (Check.Unanswered), a subject
 //	                                         was never judged (Check.Unchecked)
+//	                                         or a rule could not be evaluated
+//	                                         (Check.RuleErrors)
 //
 // A script gives no answer when assessment.ScriptReason says so: it could
 // not be started, timed out, was killed, failed with an exit code the chart

@@ -8,10 +8,12 @@ import (
 	"testing"
 
 	"github.com/openrunbook/runbook/chart"
+	"github.com/openrunbook/runbook/decide"
 	"github.com/openrunbook/runbook/plugins/assessment"
 	"github.com/openrunbook/runbook/plugins/coverage"
 	"github.com/openrunbook/runbook/plugins/label"
 	"github.com/openrunbook/runbook/record"
+	"github.com/openrunbook/runbook/rules"
 	"github.com/openrunbook/runbook/runbook"
 )
 
@@ -367,6 +369,35 @@ func TestUnjudgedItemsAreNotOk(t *testing.T) {
 		}
 		if judged := tc.state == OK || tc.kind == ""; judged != (len(c.Unchecked) == 0) && tc.verdict == "ok" {
 			t.Errorf("%q: unchecked %+v", tc.kind, c.Unchecked)
+		}
+	}
+}
+
+// TestRuleErrorIsNotOk: a rule that could not be evaluated counted as no
+// match, so the subject its decision classified was judged without it —
+// a "critical" rule that errored leaves the subject ok — and the check
+// said OK under a standing of Not sure. It is now no better than UNKNOWN,
+// and a worse row stays worse.
+func TestRuleErrorIsNotOk(t *testing.T) {
+	t.Parallel()
+	errored := record.Decision{Path: "posture", Decider: "Posture", Name: "Posture", Kind: decide.KindDecide, Chosen: []string{"ok"},
+		Rules: []decide.RuleEvidence{{Index: 0, Label: "Full", Then: "critical", Outcome: rules.Outcome{Err: `p.PID == "1": a number cannot be compared with a string`}}}}
+	for _, tc := range []struct {
+		verdict string
+		errs    bool
+		state   State
+	}{
+		{"ok", true, Unknown},
+		{"critical", true, Critical},
+		{"ok", false, OK},
+	} {
+		rec := issue14Record(9, [2]string{tc.verdict, "a"})
+		if tc.errs {
+			rec.Decisions = []record.Decision{errored}
+		}
+		c := Judge(rec, nil)
+		if c.State != tc.state || c.Judged() == tc.errs || (len(c.RuleErrors) > 0) != tc.errs {
+			t.Errorf("a %s row, rule errors %v: %v (judged %v, %+v); want %v", tc.verdict, tc.errs, c.State, c.Judged(), c.RuleErrors, tc.state)
 		}
 	}
 }
