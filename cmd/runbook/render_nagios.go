@@ -24,7 +24,8 @@ import (
 // worst state's words; a run with no finished answer (failed, cancelled,
 // paused) says why instead, and prints no perfdata (its counts are of an
 // answer that is not there). A run whose scripts gave no answer
-// (Check.Unanswered), that left subjects unjudged (Check.Unchecked), or
+// (Check.Unanswered), that left subjects unjudged (Check.Unchecked), whose
+// deciders could not evaluate a rule (Check.RuleErrors), or
 // whose scripts' outcomes are on no record (Check.NoScripts: the label
 // honesty stage off), names them first and prints no perfdata either: a graph of its counts
 // would plot rows that rest on nothing, or miss the subjects left out. Nagios reads perfdata after the first "|" of
@@ -33,7 +34,7 @@ import (
 func renderNagios(w io.Writer, rec *record.Record, c gate.Check) error {
 	var b strings.Builder
 	b.WriteString(nagiosText(rec.Runbook) + " " + c.State.String() + " - " + nagiosSummary(rec, c))
-	if rec.Status == "completed" && len(c.Words) > 0 && len(c.Unanswered)+len(c.Unchecked) == 0 && !c.NoScripts {
+	if rec.Status == "completed" && len(c.Words) > 0 && len(c.Unanswered)+len(c.Unchecked)+len(c.RuleErrors) == 0 && !c.NoScripts {
 		b.WriteString(" |")
 		for _, wd := range c.Words {
 			fmt.Fprintf(&b, " %s=%d;;;0", perfLabel(wd.Word), wd.Rows)
@@ -63,6 +64,9 @@ func renderNagios(w io.Writer, rec *record.Record, c gate.Check) error {
 	}
 	for _, u := range c.Unchecked {
 		line(nagiosText("UNKNOWN: " + u.Path + " did not check " + u.What + ": " + u.Why))
+	}
+	for _, re := range c.RuleErrors {
+		line(nagiosText("UNKNOWN: " + re.Said() + ": the rows it decided rest on no judgement of it"))
 	}
 	for _, n := range c.Notes {
 		line(nagiosText(n))
@@ -123,6 +127,15 @@ func nagiosSummary(rec *record.Record, c gate.Check) string {
 		}
 		n := len(paths)
 		parts = append(parts, fmt.Sprintf("%d %s did not check everything (%s)", n, plural(n, "stage", "stages"), subjectsText(paths)))
+	}
+	if n := len(c.RuleErrors); n > 0 {
+		var deciders []string
+		for _, re := range c.RuleErrors {
+			if !slices.Contains(deciders, re.Decider) {
+				deciders = append(deciders, re.Decider)
+			}
+		}
+		parts = append(parts, fmt.Sprintf("%d %s could not be evaluated (%s)", n, plural(n, "rule", "rules"), subjectsText(deciders)))
 	}
 	for _, wd := range c.Words {
 		part := fmt.Sprintf("%d %s", wd.Rows, nagiosText(wd.Word))

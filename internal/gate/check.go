@@ -136,6 +136,13 @@ type Check struct {
 	// (record.ItemDropped). The rows say nothing of those subjects, so the
 	// check is no better than UNKNOWN.
 	Unchecked []Unchecked
+	// RuleErrors are the decider rules the run could not evaluate
+	// (record.RuleErrors: an expression's run-time error, a filter
+	// condition that could not judge its value, a filter key no decision
+	// found), each counted as no match. A row decided past one rests on a
+	// rule that never judged (a default taken because "50 kB" cannot be
+	// compared with 100000), so the check is no better than UNKNOWN.
+	RuleErrors []assessment.ErroredRule
 	// NoScripts: the run started processes with the label honesty stage
 	// off, so whether they answered is on no record (Unlabelled).
 	NoScripts bool
@@ -196,8 +203,8 @@ func Judge(rec *record.Record, m Mapping) Check {
 	case rec.Verdicts == nil:
 		c.State, c.NoProjection = Unknown, true
 	default:
-		c.Unanswered, c.Unchecked = unanswered(rec.Scripts), unchecked(rec.Coverage)
-		if len(c.Unanswered)+len(c.Unchecked) > 0 {
+		c.Unanswered, c.Unchecked, c.RuleErrors = unanswered(rec.Scripts), unchecked(rec.Coverage), record.RuleErrors(rec)
+		if len(c.Unanswered)+len(c.Unchecked)+len(c.RuleErrors) > 0 {
 			c.State = Worse(c.State, Unknown)
 		}
 	}

@@ -8,10 +8,12 @@ import (
 	"testing"
 
 	"github.com/openrunbook/runbook/chart"
+	"github.com/openrunbook/runbook/decide"
 	"github.com/openrunbook/runbook/plugins/assessment"
 	"github.com/openrunbook/runbook/plugins/coverage"
 	"github.com/openrunbook/runbook/plugins/label"
 	"github.com/openrunbook/runbook/record"
+	"github.com/openrunbook/runbook/rules"
 	"github.com/openrunbook/runbook/runbook"
 )
 
@@ -367,6 +369,39 @@ func TestUnjudgedItemsAreNotOk(t *testing.T) {
 		}
 		if judged := tc.state == OK || tc.kind == ""; judged != (len(c.Unchecked) == 0) && tc.verdict == "ok" {
 			t.Errorf("%q: unchecked %+v", tc.kind, c.Unchecked)
+		}
+	}
+}
+
+// TestRuleErrorIsNotOk: a completed run whose decider could not evaluate
+// a rule (an expression's error) judges no better than UNKNOWN, naming the
+// rule; a worse row stays worse; a rule that evaluated and did not match
+// is no reason. Before, the state was the rows' alone: OK over a default
+// taken because the rule that would have overruled it errored.
+func TestRuleErrorIsNotOk(t *testing.T) {
+	t.Parallel()
+	decision := func(err string) record.Decision {
+		return record.Decision{Path: "m", Decider: "m", Name: "m", Kind: decide.KindDecide, Chosen: []string{"ok"},
+			Rules: []decide.RuleEvidence{{Index: 0, Label: "low", Then: "critical", Outcome: rules.Outcome{Err: err}}}}
+	}
+	cases := []struct {
+		name, verdict, err string
+		state              State
+		errored            int
+	}{
+		{"errored", "ok", "invalid operation: string < int", Unknown, 1},
+		{"a critical row stays critical", "critical", "invalid operation: string < int", Critical, 1},
+		{"evaluated, no match", "ok", "", OK, 0},
+	}
+	for _, tc := range cases {
+		rec := issue14Record(9, [2]string{tc.verdict, "mem"})
+		rec.Decisions = []record.Decision{decision(tc.err)}
+		c := Judge(rec, nil)
+		if c.State != tc.state || len(c.RuleErrors) != tc.errored {
+			t.Errorf("%s: %v, rule errors %+v; want %v, %d", tc.name, c.State, c.RuleErrors, tc.state, tc.errored)
+		}
+		if tc.errored > 0 && (c.RuleErrors[0].Decider != "m" || c.RuleErrors[0].Rule != 1) {
+			t.Errorf("%s: rule errors %+v; want decider m, rule 1", tc.name, c.RuleErrors)
 		}
 	}
 }
