@@ -22,6 +22,22 @@ func compare(c *Case, res *CaseResult) []Failure {
 	fail := func(key string, want, got any, msg string) {
 		out = append(out, Failure{Key: key, Pos: e.At[key], Expected: want, Actual: got, Msg: msg})
 	}
+	unstubbed := slices.ContainsFunc(res.Failures, func(f Failure) bool { return f.Key == "stub" })
+	if e.Status == nil && e.Exit == nil && (rec.Status == "failed" || rec.Status == "cancelled") && !unstubbed {
+		// A case that does not say how the run ends expects it to end
+		// well: its rows ([] most of all), standing and state are of a run
+		// that broke, and would pass over a chart that cannot run. (A
+		// stage reached with no stub has said why already.)
+		msg := "the case does not expect the run to end " + rec.Status + "; expect status: " + rec.Status + " to hold a run that breaks"
+		if rec.Error != nil {
+			msg = fmt.Sprintf("the run %s at %s: %s; %s", rec.Status, rec.Error.Stage, trimmed(rec.Error.Message), msg)
+		}
+		pos := c.expectKey
+		if pos.Line == 0 {
+			pos = c.Pos
+		}
+		out = append(out, Failure{Key: "status", Pos: pos, Expected: "completed", Actual: rec.Status, Msg: msg})
+	}
 	if e.Status != nil && *e.Status != rec.Status {
 		msg := ""
 		if rec.Error != nil {
