@@ -2,8 +2,11 @@ package charttest
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/openrunbook/runbook/record"
 )
 
 // failingChart fails at "pct" when df's capacity column is not a number:
@@ -80,5 +83,69 @@ func TestUnstubbedStageIsTheOneFailure(t *testing.T) {
 	got := f.Run(context.Background()).Cases[0].Failures
 	if len(got) != 1 || got[0].Key != "stub" || !strings.Contains(got[0].Msg, `stage "df" was reached with no stub`) {
 		t.Errorf("failures %+v; want one, the stub's", got)
+	}
+}
+
+// memChart decides on a number read by parse: kv from a stubbed file,
+// rule 1 in the filter form, rule 2 an expression.
+func memChart(filterKey string) string {
+	return `version: 1
+runbook: mem
+result: {kind: verdict/mem}
+stages:
+  - id: mi
+    read: {path: '"/proc/meminfo"', parse: kv}
+  - id: m
+    decide:
+      rules:
+        - {when: {` + filterKey + `: {lt: 100000}}, then: critical, label: low}
+        - {when: 'mi.content.MemAvailable < 500000', then: warning, label: lowish}
+      default: {branch: ok, label: fine}
+    branches:
+      critical: [{id: c, verdict: {subject: '"mem"', verdict: '"critical"'}}]
+      warning: [{id: w, verdict: {subject: '"mem"', verdict: '"warning"'}}]
+      ok: [{id: o, verdict: {subject: '"mem"', verdict: '"ok"'}}]
+`
+}
+
+// TestCoverageSaysAFilterRuleErrored: a filter rule no case could judge
+// is "errored", as an expression's error is: a condition that could not
+// judge its value (`lt` over "50 kB"), or a key no decision of any case
+// found (MemAvailabel). Before, both read "evaluated", a rule the tests
+// exercised and saw not match, while each run's standing said rule-error.
+// A key one case finds makes the rule "evaluated" again.
+func TestCoverageSaysAFilterRuleErrored(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, key string
+		contents  []string
+		state     string
+		err       string
+	}{
+		{"text", "mi.content.MemAvailable", []string{"MemAvailable: 50 kB\n", "MemAvailable: 900000 kB\n"}, Errored,
+			"its condition on mi.content.MemAvailable (lt) could not judge the value it read"},
+		{"misspelled key", "mi.content.MemAvailabel", []string{"MemAvailable: 50\n", "MemAvailable: 900000\n"}, Errored,
+			"its condition on mi.content.MemAvailabel found no such key in any decision of any case"},
+		{"key found once", "mi.content.Swap", []string{"MemAvailable: 900000\n", "MemAvailable: 900000\nSwap: 200000\n"}, Evaluated, ""},
+	}
+	for _, tc := range cases {
+		dir := t.TempDir()
+		writeFile(t, dir, "chart.yaml", memChart(tc.key))
+		text := "version: 1\nchart: chart.yaml\ncases:\n"
+		for i, c := range tc.contents {
+			text += fmt.Sprintf("  - name: c%d\n    files: {/proc/meminfo: {content: %q}}\n", i, c)
+		}
+		f, err := Load(writeFile(t, dir, "m_test.yaml", text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var recs []*record.Record
+		for _, c := range f.Run(context.Background()).Cases {
+			recs = append(recs, c.Record)
+		}
+		r := CoverageOf("chart.yaml", f.Runbook().Chart().Describe(), recs).Deciders[0].Rules[0]
+		if r.State != tc.state || !strings.Contains(r.Err, tc.err) || (tc.err == "") != (r.Err == "") {
+			t.Errorf("%s: rule 1 %s (%q); want %s (%q)", tc.name, r.State, r.Err, tc.state, tc.err)
+		}
 	}
 }
