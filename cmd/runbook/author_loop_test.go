@@ -1,8 +1,10 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -53,6 +55,125 @@ func TestNagiosRuleThatCouldNotBeEvaluatedIsNotOk(t *testing.T) {
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("the long text does not say %q:\n%s", want, r.stdout)
+		}
+	}
+}
+
+// planShadowChart runs echo with argv read from names that an earlier
+// stage (or a loop back) writes over: a set: of an input's and a var's
+// name, an exec's into named as an input, a foreach whose item is named
+// as an input, a subflow's inputs (inline and a mounted chart), a
+// subflow's writes joining the chart's scope, and a key a later stage
+// writes before a loop goes back.
+const planShadowChart = `version: 1
+runbook: shadow
+inputs:
+  user: {type: string, default: root}
+  host: {type: string, default: localhost}
+  n: {type: number, default: 1}
+vars:
+  dir: '"/tmp"'
+stages:
+  - id: plain
+    exec: {command: [echo, "${user}", "${dir}", "${host}"]}
+  - id: fix
+    set: {user: '"nobody"', dir: '"/etc"'}
+  - id: who
+    exec: {command: [echo, "${user}", "${dir}"]}
+  - id: each
+    foreach:
+      items: '["a", "b"]'
+      as: host
+      maxBranches: 5
+      stages:
+        - id: ping
+          exec: {command: [echo, "${host}"]}
+  - id: mounted
+    subflow: {chart: ./sub.yaml, inputs: {host: '"h-" + host'}}
+  - id: inline
+    subflow:
+      inputs: {u: '"in-" + host'}
+      stages:
+        - id: inner
+          exec: {command: [echo, "${u}"]}
+  - id: joined
+    subflow:
+      stages:
+        - {id: s, set: {host: '"from-sub"'}}
+  - id: after
+    exec: {command: [echo, "${host}"]}
+  - id: poll
+    exec: {command: [echo, "${n}"]}
+  - id: bump
+    set: {n: n + 1}
+  - id: again
+    loop: {to: poll, while: n < 3, max: 5}
+`
+
+// TestPlanNeverShowsAnArgvTheRunDoesNotRun: every argv plan prints whole
+// (no <from …> part) is the argv the run starts at that stage, in every
+// foreach item and loop pass; a name an earlier stage may have written
+// over is <from NAME>, and a subflow's inputs are the values it is given.
+// Before, plan rendered every input's and var's name as the input: it
+// said "id root" where the run ran "echo nobody" after a set:, "echo
+// localhost" for a foreach item named host, and "uptime localhost" in a
+// subflow given host: '"h-" + host'.
+func TestPlanNeverShowsAnArgvTheRunDoesNotRun(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeChart(t, dir, "chart.yaml", planShadowChart)
+	writeChart(t, dir, "sub.yaml", "version: 1\nrunbook: sub\ninputs:\n  host: {type: string, required: true}\nstages:\n  - id: up\n    exec: {command: [echo, \"${host}\"]}\n")
+	pr := runCLI(t, dir, "plan", "chart.yaml", "-o", "json")
+	if pr.code != 0 {
+		t.Fatalf("plan: exit %d\n%s%s", pr.code, pr.stdout, pr.stderr)
+	}
+	var plan struct {
+		Stages []struct {
+			Path string   `json:"path"`
+			Argv []string `json:"argv"`
+		} `json:"stages"`
+	}
+	if err := json.Unmarshal([]byte(pr.stdout), &plan); err != nil {
+		t.Fatal(err)
+	}
+	planned := map[string]string{}
+	for _, s := range plan.Stages {
+		if s.Argv != nil {
+			planned[s.Path] = strings.Join(s.Argv, " ")
+		}
+	}
+	want := map[string]string{
+		"plain": "echo root /tmp localhost", "who": "echo <from user> <from dir>", "each~*/ping": "echo <from host>",
+		"mounted/up": "echo h-localhost", "inline/inner": "echo in-localhost", "after": "echo <from host>", "poll": "echo <from n>",
+	}
+	for path, argv := range want {
+		if planned[path] != argv {
+			t.Errorf("plan of %s: %q, want %q", path, planned[path], argv)
+		}
+	}
+	er := runCLI(t, dir, "exec", "chart.yaml", "-o", "json")
+	var rec struct {
+		Status  string `json:"status"`
+		Scripts []struct {
+			Path string `json:"path"`
+			Ran  struct {
+				Argv []string `json:"argv"`
+			} `json:"ran"`
+		} `json:"scripts"`
+	}
+	if err := json.Unmarshal([]byte(er.stdout), &rec); err != nil || rec.Status != "completed" {
+		t.Fatalf("exec: %v, status %q\n%s%s", err, rec.Status, er.stdout, er.stderr)
+	}
+	item := regexp.MustCompile(`~[0-9]+(/|$)`)
+	for _, s := range rec.Scripts {
+		path := item.ReplaceAllString(s.Path, "~*$1")
+		p, ok := planned[path]
+		if !ok {
+			t.Errorf("the run ran %s (%q), which plan does not show", s.Path, s.Ran.Argv)
+			continue
+		}
+		if ran := strings.Join(s.Ran.Argv, " "); !strings.Contains(p, "<from ") && p != ran {
+			t.Errorf("%s: plan said %q, the run ran %q", s.Path, p, ran)
 		}
 	}
 }
