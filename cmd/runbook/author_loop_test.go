@@ -177,3 +177,56 @@ func TestPlanNeverShowsAnArgvTheRunDoesNotRun(t *testing.T) {
 		}
 	}
 }
+
+// TestNagiosGlobThatMatchedNothingIsNotOk: a check whose read: glob
+// matched no file is UNKNOWN, naming the pattern, with no perfdata: its
+// [] is every subject the foreach judges, and a misspelled folder reads
+// the same as a host with no logs. Before: `logs OK - no verdict rows`,
+// exit 0, for logs/*.log misspelled lgos/*.log, beside a standing line
+// that said Not sure. The same chart over the right folder is OK.
+func TestNagiosGlobThatMatchedNothingIsNotOk(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "logs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "logs", "app.log"), []byte("INFO up\nINFO still up\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	chart := func(glob string) string {
+		return `version: 1
+runbook: logs
+inputs: {}
+result: {kind: verdict/log}
+stages:
+  - id: files
+    read: {glob: '"` + glob + `"', parse: lines}
+  - id: per
+    foreach:
+      items: files
+      as: f
+      maxBranches: 10
+      stages:
+        - id: n
+          set: {errors: 'len(filter(f.content, {# contains "ERROR"}))'}
+        - id: d
+          decide:
+            rules: [{when: errors > 0, then: critical, label: errors logged}]
+            default: {branch: ok, label: clean}
+          branches:
+            critical: [{id: c, verdict: {subject: f.path, verdict: '"critical"'}}]
+            ok: [{id: o, verdict: {subject: f.path, verdict: '"ok"'}}]
+`
+	}
+	writeChart(t, dir, "typo.yaml", chart("lgos/*.log"))
+	writeChart(t, dir, "right.yaml", chart("logs/*.log"))
+	r := runCLI(t, dir, "exec", "typo.yaml", "-o", "nagios")
+	lines := strings.Split(r.stdout, "\n")
+	if r.code != 3 || lines[0] != "logs UNKNOWN - 1 stage did not check everything (files), no verdict rows" ||
+		lines[1] != `UNKNOWN: files did not check files matching "lgos/*.log": there is none, and a misspelled path reads the same as a host with nothing there` {
+		t.Errorf("misspelled glob: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := runCLI(t, dir, "exec", "right.yaml", "-o", "nagios"); r.code != 0 || !strings.HasPrefix(r.stdout, "logs OK - 1 ok | ok=1;;;0\n") {
+		t.Errorf("the right glob: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}

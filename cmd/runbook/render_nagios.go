@@ -104,8 +104,6 @@ func nagiosSummary(rec *record.Record, c gate.Check) string {
 		return "the run ended " + nagiosText(rec.Status)
 	case c.NoProjection:
 		return "the chart projects no verdict rows (result.kind verdict/…)"
-	case len(c.Words) == 0:
-		return "no verdict rows"
 	}
 	parts := make([]string, 0, len(c.Words)+1)
 	if c.NoScripts {
@@ -143,6 +141,9 @@ func nagiosSummary(rec *record.Record, c gate.Check) string {
 			part += " (" + subjectsText(wd.Subjects) + ")"
 		}
 		parts = append(parts, part)
+	}
+	if len(c.Words) == 0 {
+		parts = append(parts, "no verdict rows")
 	}
 	return strings.Join(parts, ", ")
 }

@@ -133,8 +133,9 @@ type Check struct {
 	// whose items were null (record.ItemNullItems), a text past the output
 	// cap (record.ItemWithheld), lines a parse mode could not read
 	// (record.ItemUnparsed), verdict rows dropped from the table
-	// (record.ItemDropped). The rows say nothing of those subjects, so the
-	// check is no better than UNKNOWN.
+	// (record.ItemDropped), a read: that found no file (record.FoundNoFile:
+	// a glob's [] is every subject a foreach over it judges). The rows say
+	// nothing of those subjects, so the check is no better than UNKNOWN.
 	Unchecked []Unchecked
 	// RuleErrors are the decider rules the run could not evaluate
 	// (record.RuleErrors: an expression's run-time error, a filter
@@ -228,10 +229,14 @@ type Unchecked struct {
 var notJudged = []string{record.ItemFailed, record.ItemTruncated, record.ItemNullItems, record.ItemWithheld, record.ItemUnparsed, record.ItemDropped, record.ItemNoRow}
 
 // unchecked lists the ledger's items of subjects never judged, in ledger
-// order.
+// order, and each read: that found no file (record.FoundNoFile).
 func unchecked(ledger []coverage.Entry) []Unchecked {
 	var out []Unchecked
 	for _, e := range ledger {
+		if what, ok := record.FoundNoFile(e); ok {
+			out = append(out, Unchecked{Path: e.Path, What: what, Why: "there is none, and a misspelled path reads the same as a host with nothing there"})
+			continue
+		}
 		for _, it := range e.NotChecked {
 			if slices.Contains(notJudged, it.Kind) {
 				out = append(out, Unchecked{Path: e.Path, What: it.What, Why: it.Why})

@@ -405,3 +405,39 @@ func TestRuleErrorIsNotOk(t *testing.T) {
 		}
 	}
 }
+
+// TestReadThatFoundNoFileIsNotOk: a read: whose glob matched no file or
+// whose path does not exist (the ledger's record.NoMatchEntry,
+// record.NoFileEntry) leaves a completed run no better than UNKNOWN,
+// naming what it looked for; a worse row stays worse; an absence a script
+// declares in its own words is its answer and is not. Before, a glob
+// misspelled /var/lgo/*.log judged "OK - no verdict rows", exit 0.
+func TestReadThatFoundNoFileIsNotOk(t *testing.T) {
+	t.Parallel()
+	script := coverage.Entry{Path: "zombies", Declaration: coverage.Declaration{Kind: coverage.KindAbsence,
+		LookedFor: "zombie processes", Checked: []coverage.Item{{What: "ps -eo stat"}}}}
+	cases := []struct {
+		name    string
+		entry   coverage.Entry
+		verdict string
+		state   State
+		what    string
+	}{
+		{"glob", record.NoMatchEntry("logs", "/var/lgo/*.log"), "ok", Unknown, `files matching "/var/lgo/*.log"`},
+		{"path", record.NoFileEntry("log", "/var/log/app.lgo"), "ok", Unknown, `the file "/var/log/app.lgo"`},
+		{"a critical row stays critical", record.NoMatchEntry("logs", "/var/lgo/*.log"), "critical", Critical, `files matching "/var/lgo/*.log"`},
+		{"a script's absence", script, "ok", OK, ""},
+	}
+	for _, tc := range cases {
+		rec := issue14Record(9, [2]string{tc.verdict, "a"})
+		rec.Coverage = []coverage.Entry{tc.entry}
+		c := Judge(rec, nil)
+		var what string
+		if len(c.Unchecked) > 0 {
+			what = c.Unchecked[0].What
+		}
+		if c.State != tc.state || what != tc.what {
+			t.Errorf("%s: %v, unchecked %+v; want %v, %q", tc.name, c.State, c.Unchecked, tc.state, tc.what)
+		}
+	}
+}
