@@ -149,3 +149,28 @@ func TestCoverageSaysAFilterRuleErrored(t *testing.T) {
 		}
 	}
 }
+
+// TestMisspelledReasonIsALoadError: a reason no standing can have and a
+// coverage kind that does not exist are errors at their file:line:col
+// with "did you mean", as a misspelled status or standing is. Before, a
+// reason was taken as written, and its case failed with "reasons:
+// expected [coverage-gapp], got [coverage-gap]" after a run, as though the
+// chart were wrong; a kind had no "did you mean".
+func TestMisspelledReasonIsALoadError(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFile(t, dir, "chart.yaml", failingChart)
+	_, err := Load(writeFile(t, dir, "r_test.yaml", "version: 1\nchart: chart.yaml\ncases:\n  - name: r\n    expect:\n      reasons: [argument-assumed, coverage-gapp]\n      coverage: [{kind: absense}]\n"))
+	if err == nil {
+		t.Fatal("loaded")
+	}
+	for _, want := range []string{
+		`r_test.yaml:6:35: case "r": expect: reason "coverage-gapp" is not one of argument-assumed,`,
+		`; did you mean "coverage-gap"?`,
+		`r_test.yaml:7:19: case "r": expect: coverage item kind "absense" is not one of checked, not-checked, cannot-cover, in-progress, absence; did you mean "absence"?`,
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error:\n%v\nwant it to hold %q", err, want)
+		}
+	}
+}

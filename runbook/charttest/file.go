@@ -15,6 +15,7 @@ import (
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/internal/gate"
 	"github.com/openrunbook/runbook/internal/suggest"
+	"github.com/openrunbook/runbook/plugins/assessment"
 	"github.com/openrunbook/runbook/record"
 	"github.com/openrunbook/runbook/runbook"
 )
@@ -102,6 +103,15 @@ var (
 	standings    = []string{"known", "consistent", "not-sure", "ask", "not-assessed"}
 	coverKinds   = []string{"checked", "not-checked", "cannot-cover", "in-progress", "absence"}
 )
+
+// reasonWords are the standing's reasons an expect may name.
+var reasonWords = func() []string {
+	var out []string
+	for _, r := range assessment.Reasons() {
+		out = append(out, string(r))
+	}
+	return out
+}()
 
 // Load reads a test file and the chart it names. A test file that does not
 // load is a chart.LoadErrors, every problem at file:line:col; a chart that
@@ -496,17 +506,22 @@ func (r *reader) expect(n ast.Node, what string) Expect {
 	ps, _ := r.mapping(n, what)
 	r.known(ps, what, expectKeys...)
 	e := Expect{At: map[string]chart.Pos{}}
+	// oneOf says whether s is one of words, else refuses it at n, with
+	// the nearest word.
+	oneOf := func(n ast.Node, key, s string, words []string) bool {
+		if contains(words, s) {
+			return true
+		}
+		msg := fmt.Sprintf("%s: %s %q is not one of %s", what, key, s, strings.Join(words, ", "))
+		if near := suggest.Nearest(s, words); near != "" {
+			msg += fmt.Sprintf("; did you mean %q?", near)
+		}
+		r.errf(n, "%s", msg)
+		return false
+	}
 	word := func(p pair, words []string) *string {
 		s, ok := r.str(p.val, what+": "+p.key)
-		if !ok {
-			return nil
-		}
-		if !contains(words, s) {
-			msg := fmt.Sprintf("%s: %s %q is not one of %s", what, p.key, s, strings.Join(words, ", "))
-			if near := suggest.Nearest(s, words); near != "" {
-				msg += fmt.Sprintf("; did you mean %q?", near)
-			}
-			r.errf(p.val, "%s", msg)
+		if !ok || !oneOf(p.val, p.key, s, words) {
 			return nil
 		}
 		return &s
@@ -537,6 +552,19 @@ func (r *reader) expect(n ast.Node, what string) Expect {
 			e.Reasons, _ = r.strings(p.val, what+": reasons")
 			if e.Reasons == nil {
 				e.Reasons = []string{}
+			}
+			// A reason no standing can have would fail its case with
+			// "expected [coverage-gapp], got [coverage-gap]": say so here.
+			var items []ast.Node
+			if seq, ok := r.deref(p.val).(*ast.SequenceNode); ok {
+				items = seq.Values
+			}
+			for i, reason := range e.Reasons {
+				at := p.val
+				if i < len(items) {
+					at = items[i]
+				}
+				oneOf(at, "reason", reason, reasonWords)
 			}
 		case "line":
 			if s, ok := r.str(p.val, what+": line"); ok {
@@ -576,8 +604,8 @@ func (r *reader) expect(n ast.Node, what string) Expect {
 				for _, c := range kv {
 					m[c.key], _ = r.value(c.val, what+": coverage item key "+c.key)
 				}
-				if k, ok := m["kind"].(string); ok && !contains(coverKinds, k) {
-					r.errf(it, "%s: coverage item kind %q is not one of %s", what, k, strings.Join(coverKinds, ", "))
+				if k, ok := m["kind"].(string); ok {
+					oneOf(it, "coverage item kind", k, coverKinds)
 				}
 				e.Coverage = append(e.Coverage, m)
 			}
