@@ -441,3 +441,26 @@ func TestReadThatFoundNoFileIsNotOk(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckFailedWithoutChecksIsRefused: check-failed is refused for a
+// chart that declares no answer checks (no check of it can fail, so the
+// gate would pass every run), and taken for one that declares some.
+// Before, `runbook exec chart.yaml --fail-on check-failed` took it and
+// exited 0 on every run of a chart with no result.checks.
+func TestCheckFailedWithoutChecksIsRefused(t *testing.T) {
+	t.Parallel()
+	conds, err := ParseConditions([]string{"not-sure,check-failed"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, spec := range []*chart.Spec{{}, {Result: &chart.ResultSpec{Kind: "verdict/x"}}} {
+		err := CheckWords(conds, spec)
+		if err == nil || !strings.HasPrefix(err.Error(), "--fail-on check-failed: the chart declares no answer checks (result.checks), so no check can fail and the condition would never hold") {
+			t.Errorf("result %+v: %v; want check-failed refused", spec.Result, err)
+		}
+	}
+	with := &chart.Spec{Result: &chart.ResultSpec{Kind: "verdict/x", Checks: []chart.Check{{}}}}
+	if err := CheckWords(conds, with); err != nil {
+		t.Errorf("a chart with a check: %v", err)
+	}
+}

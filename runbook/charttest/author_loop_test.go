@@ -174,3 +174,19 @@ func TestMisspelledReasonIsALoadError(t *testing.T) {
 		}
 	}
 }
+
+// TestFailOnThatCanNeverHoldIsALoadError: a case's failOn is held to the
+// chart as exec's --fail-on is (gate.CheckWords): a verdict word no row
+// can have is an error at its place, with "did you mean". Before, a case
+// `failOn: [verdict=ful], exit: 0` passed on every run, whatever the
+// chart's rows, an expectation that could not fail.
+func TestFailOnThatCanNeverHoldIsALoadError(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFile(t, dir, "chart.yaml", memChart("mi.content.MemAvailable"))
+	_, err := Load(writeFile(t, dir, "g_test.yaml", "version: 1\nchart: chart.yaml\ncases:\n  - name: gate\n    expect: {failOn: ['verdict=critcal'], exit: 0}\n"))
+	want := `g_test.yaml:5:22: case "gate": expect: failOn: verdict=critcal: no row of this chart can have the verdict "critcal", so the condition would never hold; did you mean "critical"?`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("error %v; want it to hold %q", err, want)
+	}
+}

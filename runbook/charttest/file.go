@@ -170,6 +170,7 @@ func Load(path string) (*File, error) {
 		return nil, err
 	}
 	tf.rb = rb
+	r.spec = rb.Spec()
 	st := stagesOf(rb.Spec())
 	asked := answersOf(rb.Spec())
 	items, _ := r.sequence(casesNode, "cases")
@@ -544,6 +545,11 @@ func (r *reader) expect(n ast.Node, what string) Expect {
 		case "failOn":
 			e.FailOn, _ = r.strings(p.val, what+": failOn")
 			conds, err := gate.ParseConditions(e.FailOn)
+			if err == nil {
+				// As exec refuses it: a condition the chart can never
+				// meet would let exit: 0 pass whatever the chart says.
+				err = gate.CheckWords(conds, r.spec)
+			}
 			if err != nil {
 				r.errf(p.val, "%s: failOn: %s", what, strings.TrimPrefix(err.Error(), "--fail-on "))
 			}
