@@ -230,3 +230,40 @@ stages:
 		t.Errorf("the right glob: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestTestRunThatMatchesNoCaseFails: `runbook test --run REGEX` that
+// matches no case exits 1, saying nothing was tested; one that matches
+// runs it. Before, a misspelled --run printed "0 passed, 0 failed" and
+// exited 0: a green gate over no test at all.
+func TestTestRunThatMatchesNoCaseFails(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeChart(t, dir, "chart.yaml", "version: 1\nrunbook: one\nresult: {kind: verdict/x}\nstages:\n  - id: v\n    verdict: {subject: '\"a\"', verdict: '\"ok\"'}\n")
+	writeChart(t, dir, "one_test.yaml", "version: 1\nchart: chart.yaml\ncases:\n  - name: fine\n    expect: {verdicts: [{subject: a, verdict: ok}]}\n")
+	r := runCLI(t, dir, "test", "--run", "fien")
+	if r.code != 1 || !strings.Contains(r.stderr, `runbook: --run "fien" matches no case of the test file: nothing was tested`) {
+		t.Errorf("--run fien: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := runCLI(t, dir, "test", "--run", "fine"); r.code != 0 || !strings.Contains(r.stdout, "1 passed, 0 failed") {
+		t.Errorf("--run fine: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	empty := t.TempDir()
+	if r := runCLI(t, empty, "test"); r.code != 2 || !strings.Contains(r.stderr, "no test files (*_test.yaml) in .\n") {
+		t.Errorf("no test files: exit %d, stderr %q; want the folder named", r.code, r.stderr)
+	}
+}
+
+// TestTestGivenAChartSaysSo: a chart given to `runbook test` is refused in
+// one line that says where its tests go, as a test file given to exec is.
+// Before: an unknown-key error for each of the chart's keys and "a test
+// file needs chart: FILE".
+func TestTestGivenAChartSaysSo(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeChart(t, dir, "chart.yaml", "version: 1\nrunbook: one\nstages:\n  - id: s\n    set: {a: 1}\n")
+	r := runCLI(t, dir, "test", "chart.yaml")
+	want := "chart.yaml:1:1: this is a chart, not a test file: its tests go in a file named *_test.yaml beside it, with chart: chart.yaml and cases: (runbook init writes one); runbook test DIR finds them\n"
+	if r.code != 2 || r.stderr != want {
+		t.Errorf("exit %d, stderr %q; want 2, %q", r.code, r.stderr, want)
+	}
+}

@@ -134,6 +134,12 @@ func Load(path string) (*File, error) {
 	if !ok {
 		return nil, r.errs
 	}
+	if hasKey(top, "stages") && !hasKey(top, "cases") {
+		// The reverse of chart's refusal of a test file given as a chart:
+		// one line, not an unknown-key error for each of the chart's keys.
+		return nil, chart.LoadErrors{{Pos: chart.Pos{File: path, Line: 1, Col: 1}, Msg: fmt.Sprintf(
+			"this is a chart, not a test file: its tests go in a file named *_test.yaml beside it, with chart: %s and cases: (runbook init writes one); runbook test DIR finds them", filepath.Base(path))}}
+	}
 	r.known(top, "a test file", fileKeys...)
 	tf := &File{Path: path, src: src}
 	var casesNode ast.Node
