@@ -190,3 +190,80 @@ func TestFailOnThatCanNeverHoldIsALoadError(t *testing.T) {
 		t.Errorf("error %v; want it to hold %q", err, want)
 	}
 }
+
+// psChart lists a user's processes (the argv rendered from an input),
+// then reads each one's status file (the argv rendered from the item).
+const psChart = `version: 1
+runbook: procs
+inputs:
+  user: {type: string, default: root}
+result: {kind: verdict/proc}
+stages:
+  - id: ps
+    exec:
+      command: [ps, -u, "${user}", -o, "pid,comm", --no-headers]
+      parse: {as: columns, header: false, names: [pid, comm]}
+  - id: per
+    foreach:
+      items: ps.stdout
+      as: p
+      maxBranches: 5
+      stages:
+        - id: status
+          exec: {command: [cat, "/proc/${p.pid}/status"], parse: kv}
+        - id: v
+          verdict: {subject: p.comm, verdict: 'status.stdout.State startsWith "Z" ? "zombie" : "alive"'}
+  - id: sh
+    exec: {shell: 'echo done'}
+`
+
+// TestStubArgvHoldsWhatTheRunStarts: a stub's argv: is the argv the run
+// must start its stage with, each foreach item's by its path: a run that
+// renders another fails the case at the argv, expected against actual,
+// and a shell: stage given one says it has no argv. Before, a stub
+// answered whatever the chart rendered (ps -u nobody for a case about
+// root's processes passed), and TESTING.md's "a test can read what WOULD
+// have run" held only for a Go test.
+func TestStubArgvHoldsWhatTheRunStarts(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFile(t, dir, "chart.yaml", psChart)
+	stubs := func(user, second string) string {
+		return "    stubs:\n" +
+			"      ps: {stdout: \"1 init\\n2 zomb\\n\", argv: [ps, -u, " + user + ", -o, \"pid,comm\", --no-headers]}\n" +
+			"      per~0/status: {stdout: \"State: S\\n\", argv: [cat, /proc/1/status]}\n" +
+			"      per~1/status: {stdout: \"State: Z\\n\", argv: [cat, " + second + "]}\n" +
+			"      sh: {stdout: \"done\\n\"}\n"
+	}
+	text := "version: 1\nchart: chart.yaml\ncases:\n" +
+		"  - name: right\n    inputs: {user: root}\n" + stubs("root", "/proc/2/status") + "    expect: {verdicts: [{subject: init, verdict: alive}, {subject: zomb, verdict: zombie}]}\n" +
+		"  - name: wrong user, wrong pid\n    inputs: {user: nobody}\n" + stubs("root", "/proc/3/status") + "    expect: {verdicts: [{subject: init, verdict: alive}, {subject: zomb, verdict: zombie}]}\n" +
+		"  - name: shell\n    stubs:\n      ps: {stdout: \"\"}\n      sh: {stdout: \"done\\n\", argv: [echo, done]}\n"
+	f, err := Load(writeFile(t, dir, "a_test.yaml", text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := f.Run(context.Background())
+	if !res.Cases[0].Passed() {
+		t.Errorf("right: %v", res.Cases[0].Failures)
+	}
+	var got []string
+	for _, fl := range res.Cases[1].Failures {
+		got = append(got, fl.String())
+	}
+	want := []string{
+		`a_test.yaml:15:40: argv: expected [ps, "-u", root, "-o", "pid,comm", "--no-headers"], got [ps, "-u", nobody, "-o", "pid,comm", "--no-headers"]` + "\n    the run started ps with another argv than its stub's",
+		"a_test.yaml:17:44: argv: expected [cat, /proc/3/status], got [cat, /proc/2/status]\n    the run started per~1/status with another argv than its stub's",
+	}
+	if len(got) != len(want) {
+		t.Fatalf("wrong user, wrong pid: failures\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for i := range want {
+		if !strings.HasSuffix(got[i], want[i]) {
+			t.Errorf("failure %d:\n%s\nwant it to end\n%s", i, got[i], want[i])
+		}
+	}
+	if fl := res.Cases[2].Failures; len(fl) != 1 || !strings.Contains(fl[0].Msg, "sh runs a shell: script, not an argv") {
+		t.Errorf("shell: failures %v", fl)
+	}
+}

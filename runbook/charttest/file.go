@@ -54,6 +54,11 @@ type ExecStub struct {
 	TimedOut       bool
 	NotFound       bool
 	Signal         string
+	// Argv, when given, is the argv the run must start the stage with: a
+	// run that renders another fails the case at ArgvAt (the stub still
+	// answers, so the case says every other way it differs too).
+	Argv   []string
+	ArgvAt chart.Pos
 }
 
 // PluginStub is what a stubbed plugin stage's plugin answered.
@@ -94,7 +99,7 @@ type Expect struct {
 var (
 	fileKeys     = []string{"version", "chart", "cases"}
 	caseKeys     = []string{"name", "inputs", "stubs", "plugins", "files", "answers", "real", "expect"}
-	stubKeys     = []string{"stdout", "stdoutFile", "stderr", "stderrFile", "exitCode", "timedOut", "notFound", "signal"}
+	stubKeys     = []string{"stdout", "stdoutFile", "stderr", "stderrFile", "exitCode", "timedOut", "notFound", "signal", "argv"}
 	pluginKeys   = []string{"writes", "assumed", "fail"}
 	fileStubKeys = []string{"content", "contentFile", "missing"}
 	expectKeys   = []string{"status", "exit", "failOn", "verdicts", "rowsTotal", "standing", "reasons", "decisions", "coverage", "state", "line"}
@@ -466,6 +471,13 @@ func (r *reader) execStub(n ast.Node, what string) *ExecStub {
 				s.Signal = "SIG" + strings.TrimPrefix(strings.ToUpper(v), "SIG")
 			}
 			ends++
+		case "argv":
+			if v, ok := r.strings(p.val, what+": argv"); ok {
+				s.Argv, s.ArgvAt = v, r.pos(p.node)
+				if len(v) == 0 {
+					r.errf(p.val, "%s: argv is empty: give the command and its arguments as the run renders them, such as [df, -P, /]", what)
+				}
+			}
 		}
 	}
 	if ends > 1 {
