@@ -267,3 +267,25 @@ func TestTestGivenAChartSaysSo(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want 2, %q", r.code, r.stderr, want)
 	}
 }
+
+// TestInitStarterIsACheck: the starter `runbook init` writes maps its
+// verdict words to check states, so `-o nagios` on it says OK or
+// WARNING by the machine's load, never UNKNOWN for a word nothing maps;
+// and its test holds the argv it runs. Before, the starter's check was
+// UNKNOWN on every machine ("verdict calm has no check state").
+func TestInitStarterIsACheck(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "mycheck")
+	if r := runCLI(t, filepath.Dir(dir), "init", dir); r.code != 0 {
+		t.Fatalf("init: exit %d\n%s", r.code, r.stderr)
+	}
+	r := runCLI(t, dir, "exec", "chart.yaml", "-o", "nagios")
+	if (r.code != 0 && r.code != 1) || strings.Contains(r.stdout, "has no check state") ||
+		!(strings.HasPrefix(r.stdout, "load OK - 1 calm (") || strings.HasPrefix(r.stdout, "load OK - 1 calm |") || strings.HasPrefix(r.stdout, "load WARNING - 1 busy (this machine) |")) {
+		t.Errorf("the starter as a check: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	test, err := os.ReadFile(filepath.Join(dir, "chart_test.yaml"))
+	if err != nil || !strings.Contains(string(test), "argv: [nproc]") {
+		t.Errorf("the starter's test does not hold its argv:\n%s", test)
+	}
+}
