@@ -289,3 +289,43 @@ func TestInitStarterIsACheck(t *testing.T) {
 		t.Errorf("the starter's test does not hold its argv:\n%s", test)
 	}
 }
+
+// TestNagiosFailedAnswerCheckIsNotOk: a check whose answer check did not
+// pass is UNKNOWN, saying so, with no perfdata; the same chart whose
+// check passes is OK. Before: a chart declaring that every line of its
+// listing has a row, whose foreach left one out, said
+// `lines OK - 2 ok | ok=2;;;0`, exit 0, under a standing line that said
+// the check did not pass.
+func TestNagiosFailedAnswerCheckIsNotOk(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := func(skip string) string {
+		return `version: 1
+runbook: lines
+result:
+  kind: verdict/line
+  checks: ['len(verdicts) == len(ls.stdout)']
+stages:
+  - id: ls
+    exec: {command: [printf, 'a\nb\nc\n'], parse: lines}
+  - id: per
+    foreach:
+      items: 'filter(ls.stdout, {# != "` + skip + `"})'
+      as: l
+      maxBranches: 10
+      stages:
+        - id: v
+          verdict: {subject: l, verdict: '"ok"'}
+`
+	}
+	writeChart(t, dir, "drops.yaml", chart("b"))
+	writeChart(t, dir, "all.yaml", chart("none"))
+	r := runCLI(t, dir, "exec", "drops.yaml", "-o", "nagios")
+	if r.code != 3 || !strings.HasPrefix(r.stdout, "lines UNKNOWN - an answer check did not pass, 2 ok\n") ||
+		!strings.Contains(r.stdout, "UNKNOWN: an answer check the chart declares (result.checks) did not pass") {
+		t.Errorf("a check that did not pass: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := runCLI(t, dir, "exec", "all.yaml", "-o", "nagios"); r.code != 0 || !strings.HasPrefix(r.stdout, "lines OK - 3 ok | ok=3;;;0\n") {
+		t.Errorf("a check that passed: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}

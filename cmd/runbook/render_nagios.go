@@ -25,7 +25,8 @@ import (
 // paused) says why instead, and prints no perfdata (its counts are of an
 // answer that is not there). A run whose scripts gave no answer
 // (Check.Unanswered), that left subjects unjudged (Check.Unchecked), whose
-// deciders could not evaluate a rule (Check.RuleErrors), or
+// deciders could not evaluate a rule (Check.RuleErrors), whose answer
+// checks did not all pass (Check.ChecksFailed), or
 // whose scripts' outcomes are on no record (Check.NoScripts: the label
 // honesty stage off), names them first and prints no perfdata either: a graph of its counts
 // would plot rows that rest on nothing, or miss the subjects left out. Nagios reads perfdata after the first "|" of
@@ -34,7 +35,7 @@ import (
 func renderNagios(w io.Writer, rec *record.Record, c gate.Check) error {
 	var b strings.Builder
 	b.WriteString(nagiosText(rec.Runbook) + " " + c.State.String() + " - " + nagiosSummary(rec, c))
-	if rec.Status == "completed" && len(c.Words) > 0 && len(c.Unanswered)+len(c.Unchecked)+len(c.RuleErrors) == 0 && !c.NoScripts {
+	if rec.Status == "completed" && len(c.Words) > 0 && len(c.Unanswered)+len(c.Unchecked)+len(c.RuleErrors) == 0 && !c.NoScripts && !c.ChecksFailed {
 		b.WriteString(" |")
 		for _, wd := range c.Words {
 			fmt.Fprintf(&b, " %s=%d;;;0", perfLabel(wd.Word), wd.Rows)
@@ -67,6 +68,9 @@ func renderNagios(w io.Writer, rec *record.Record, c gate.Check) error {
 	}
 	for _, re := range c.RuleErrors {
 		line(nagiosText("UNKNOWN: " + re.Said() + ": the rows it decided rest on no judgement of it"))
+	}
+	if c.ChecksFailed {
+		line("UNKNOWN: an answer check the chart declares (result.checks) did not pass: the rows are not an answer it stands by (the standing line names the check)")
 	}
 	for _, n := range c.Notes {
 		line(nagiosText(n))
@@ -125,6 +129,9 @@ func nagiosSummary(rec *record.Record, c gate.Check) string {
 		}
 		n := len(paths)
 		parts = append(parts, fmt.Sprintf("%d %s did not check everything (%s)", n, plural(n, "stage", "stages"), subjectsText(paths)))
+	}
+	if c.ChecksFailed {
+		parts = append(parts, "an answer check did not pass")
 	}
 	if n := len(c.RuleErrors); n > 0 {
 		var deciders []string

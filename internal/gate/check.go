@@ -144,6 +144,11 @@ type Check struct {
 	// rule that never judged (a default taken because "50 kB" cannot be
 	// compared with 100000), so the check is no better than UNKNOWN.
 	RuleErrors []assessment.ErroredRule
+	// ChecksFailed: an answer check the chart declares (result.checks) did
+	// not pass or could not be evaluated (the standing's check-failed):
+	// the rows are not an answer the chart stands by, so the check is no
+	// better than UNKNOWN. The standing line names the checks.
+	ChecksFailed bool
 	// NoScripts: the run started processes with the label honesty stage
 	// off, so whether they answered is on no record (Unlabelled).
 	NoScripts bool
@@ -205,7 +210,8 @@ func Judge(rec *record.Record, m Mapping) Check {
 		c.State, c.NoProjection = Unknown, true
 	default:
 		c.Unanswered, c.Unchecked, c.RuleErrors = unanswered(rec.Scripts), unchecked(rec.Coverage), record.RuleErrors(rec)
-		if len(c.Unanswered)+len(c.Unchecked)+len(c.RuleErrors) > 0 {
+		c.ChecksFailed = rec.Assessment != nil && slices.Contains(rec.Assessment.Reasons, assessment.CheckFailed)
+		if len(c.Unanswered)+len(c.Unchecked)+len(c.RuleErrors) > 0 || c.ChecksFailed {
 			c.State = Worse(c.State, Unknown)
 		}
 	}

@@ -20,8 +20,10 @@
 //	                                         script's last run gave no answer
 //	                                         (Check.Unanswered), a subject
 //	                                         was never judged (Check.Unchecked)
-//	                                         or a decider rule could not be
-//	                                         evaluated (Check.RuleErrors)
+//	                                         a decider rule could not be
+//	                                         evaluated (Check.RuleErrors) or
+//	                                         an answer check did not pass
+//	                                         (Check.ChecksFailed)
 //
 // A script gives no answer when assessment.ScriptReason says so: it could
 // not be started, timed out, was killed, failed with an exit code the chart

@@ -464,3 +464,28 @@ func TestCheckFailedWithoutChecksIsRefused(t *testing.T) {
 		t.Errorf("a chart with a check: %v", err)
 	}
 }
+
+// TestFailedAnswerCheckIsNotOk: a completed run whose answer check did not
+// pass (the standing's check-failed) judges no better than UNKNOWN; a
+// worse row stays worse; passing checks are no reason. Before, a chart
+// declaring "every filesystem has a row" whose rows missed one judged OK.
+func TestFailedAnswerCheckIsNotOk(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, verdict string
+		reasons       []assessment.Reason
+		state         State
+	}{
+		{"failed", "ok", []assessment.Reason{assessment.CheckFailed}, Unknown},
+		{"a critical row stays critical", "critical", []assessment.Reason{assessment.CheckFailed}, Critical},
+		{"passed", "ok", nil, OK},
+	}
+	for _, tc := range cases {
+		rec := issue14Record(9, [2]string{tc.verdict, "a"})
+		rec.Assessment.Reasons = tc.reasons
+		c := Judge(rec, nil)
+		if c.State != tc.state || c.ChecksFailed != (tc.reasons != nil) {
+			t.Errorf("%s: %v, checks failed %v; want %v", tc.name, c.State, c.ChecksFailed, tc.state)
+		}
+	}
+}
