@@ -80,6 +80,8 @@ stages:
     set: {user: '"nobody"', dir: '"/etc"'}
   - id: who
     exec: {command: [echo, "${user}", "${dir}"]}
+  - id: via-env
+    exec: {command: [echo, '${$env["user"]}']}
   - id: each
     foreach:
       items: '["a", "b"]'
@@ -143,7 +145,7 @@ func TestPlanNeverShowsAnArgvTheRunDoesNotRun(t *testing.T) {
 		}
 	}
 	want := map[string]string{
-		"plain": "echo root /tmp localhost", "who": "echo <from user> <from dir>", "each~*/ping": "echo <from host>",
+		"plain": "echo root /tmp localhost", "who": "echo <from user> <from dir>", "via-env": `echo <from $env["user"]>`, "each~*/ping": "echo <from host>",
 		"mounted/up": "echo h-localhost", "inline/inner": "echo in-localhost", "after": "echo <from host>", "poll": "echo <from n>",
 	}
 	for path, argv := range want {
