@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/openrunbook/runbook/flow"
-
 	"github.com/openrunbook/runbook/internal/secret"
 	"github.com/openrunbook/runbook/plugins/host"
 	"github.com/openrunbook/runbook/rules"
