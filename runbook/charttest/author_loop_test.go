@@ -267,3 +267,46 @@ func TestStubArgvHoldsWhatTheRunStarts(t *testing.T) {
 		t.Errorf("shell: failures %v", fl)
 	}
 }
+
+// askChart asks before it writes its one row.
+const askChart = `version: 1
+runbook: ask
+result: {kind: verdict/x}
+stages:
+  - id: q
+    ask: {question: '"Restart web?"', expects: {restart: bool}}
+  - id: v
+    verdict: {subject: '"web"', verdict: 'restart ? "restarted" : "left"'}
+`
+
+// TestCaseFailsWhenTheRunStopsAtAQuestionUnexpected: a case that does not
+// say how its run ends fails when the run paused at a question it did not
+// answer, naming the question and the answers it expects; one that
+// expects the pause (status: paused, standing: ask) or answers passes.
+// Before, "verdicts: []" passed over a run that stopped at its first
+// stage.
+func TestCaseFailsWhenTheRunStopsAtAQuestionUnexpected(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFile(t, dir, "chart.yaml", askChart)
+	text := "version: 1\nchart: chart.yaml\ncases:\n" +
+		"  - name: rows only\n    expect: {verdicts: []}\n" +
+		"  - name: status paused\n    expect: {status: paused, verdicts: []}\n" +
+		"  - name: standing ask\n    expect: {standing: ask}\n" +
+		"  - name: answered\n    answers: {restart: true}\n    expect: {verdicts: [{subject: web, verdict: restarted}]}\n"
+	f, err := Load(writeFile(t, dir, "q_test.yaml", text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := f.Run(context.Background())
+	for i, want := range []bool{false, true, true, true} {
+		if c := res.Cases[i]; c.Passed() != want {
+			t.Errorf("case %q: passed %v, want %v (failures %v)", c.Case.Name, c.Passed(), want, c.Failures)
+		}
+	}
+	fl := res.Cases[0].Failures
+	if len(fl) != 1 || !strings.Contains(fl[0].String(), `q_test.yaml:5:5: status: expected completed, got paused`) ||
+		!strings.Contains(fl[0].Msg, `the run paused at q, asking "Restart web?", and the case gives no answer it expects (restart)`) {
+		t.Errorf("rows only: failures %v", fl)
+	}
+}
