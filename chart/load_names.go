@@ -253,25 +253,8 @@ func (d *defs) stages(stages []StageSpec, at place) {
 			d.names[key] = true
 			d.writers[key] = append(d.writers[key], p)
 		}
-		for _, a := range st.Set {
-			write(a.Key)
-		}
-		if len(st.Verdict) > 0 || st.Kind == "verdict" {
-			write(VerdictsKey)
-		}
-		if st.Exec != nil && st.Exec.Into != "" {
-			write(st.Exec.Into)
-		}
-		if st.Plugin != nil && st.Plugin.Into != "" {
-			write(st.Plugin.Into)
-		}
-		if st.Read != nil && st.Read.Into != "" {
-			write(st.Read.Into)
-		}
-		if st.Ask != nil {
-			for _, x := range st.Ask.Expects {
-				write(x.Name)
-			}
+		for _, key := range st.Writes() {
+			write(key)
 		}
 		if st.Loop != nil {
 			d.loops = append(d.loops, p)
@@ -288,10 +271,8 @@ func (d *defs) stages(stages []StageSpec, at place) {
 			}
 		}
 		if fe := st.ForEach; fe != nil {
-			write(fe.As)
-			write(indexKey)
-			if fe.Into != "" {
-				write(fe.Into)
+			for _, key := range fe.ItemKeys() {
+				write(key)
 			}
 			d.stages(fe.Stages, at)
 		}
@@ -315,6 +296,51 @@ func (d *defs) stages(stages []StageSpec, at place) {
 		}
 	}
 }
+
+// Writes are the keys a stage writes into the scope it runs in: a set:
+// stage's keys, the verdict rows' key, an exec's, read's, plugin's or
+// foreach's into, an ask's answers. A foreach's item keys are its body's
+// (ForEachSpec.ItemKeys); a branch's or subflow's stages write their own.
+// It is the one list of what each stage kind writes: the loader checks
+// expressions' names by it, and a plan knows by it which names a stage
+// before may have changed.
+func (st *StageSpec) Writes() []string {
+	var out []string
+	for _, a := range st.Set {
+		out = append(out, a.Key)
+	}
+	if len(st.Verdict) > 0 || st.Kind == "verdict" {
+		out = append(out, VerdictsKey)
+	}
+	var intos []string
+	if st.Exec != nil {
+		intos = append(intos, st.Exec.Into)
+	}
+	if st.Plugin != nil {
+		intos = append(intos, st.Plugin.Into)
+	}
+	if st.Read != nil {
+		intos = append(intos, st.Read.Into)
+	}
+	if st.ForEach != nil {
+		intos = append(intos, st.ForEach.Into)
+	}
+	for _, into := range intos {
+		if into != "" {
+			out = append(out, into)
+		}
+	}
+	if st.Ask != nil {
+		for _, x := range st.Ask.Expects {
+			out = append(out, x.Name)
+		}
+	}
+	return out
+}
+
+// ItemKeys are the keys a foreach writes into each item's scope: the item
+// (as) and index.
+func (fe *ForEachSpec) ItemKeys() []string { return []string{fe.As, indexKey} }
 
 // reader is the stage an expression of file, written in stage id, sits
 // in; nil when that is not known for sure (no stage, as for result

@@ -2,6 +2,7 @@ package record
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/openrunbook/runbook/plugins/coverage"
 )
@@ -16,8 +17,8 @@ import (
 func NoMatchEntry(path, pattern string) coverage.Entry {
 	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
 		Kind:      coverage.KindAbsence,
-		LookedFor: "files matching " + strconv.Quote(pattern),
-		Checked:   []coverage.Item{{What: "the file system, for " + strconv.Quote(pattern)}},
+		LookedFor: lookedForFiles + strconv.Quote(pattern),
+		Checked:   []coverage.Item{{What: searchedFileSystem + strconv.Quote(pattern)}},
 	}}
 }
 
@@ -31,7 +32,35 @@ func NoMatchEntry(path, pattern string) coverage.Entry {
 func NoFileEntry(path, file string) coverage.Entry {
 	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
 		Kind:      coverage.KindAbsence,
-		LookedFor: "the file " + strconv.Quote(file),
-		Checked:   []coverage.Item{{What: "the file system, for " + strconv.Quote(file)}},
+		LookedFor: lookedForFile + strconv.Quote(file),
+		Checked:   []coverage.Item{{What: searchedFileSystem + strconv.Quote(file)}},
 	}}
+}
+
+// The words of a read: that found no file, which FoundNoFile reads back.
+const (
+	lookedForFiles     = "files matching "
+	lookedForFile      = "the file "
+	searchedFileSystem = "the file system, for "
+)
+
+// FoundNoFile says whether e is the ledger's entry of a read: stage that
+// found no file (NoMatchEntry, NoFileEntry), and what it looked for (`files
+// matching "/var/lgo/*.log"`). What the rows say over it (a glob's [] is
+// every subject a foreach judges; `content ?? []` is a log with no lines)
+// is said of nothing, so a check's state is no better than UNKNOWN over
+// one (gate.Judge), as the standing is Not sure. Read from the entry's
+// words, so a record read back from JSON says the same; a script that
+// declares an absence in these words is judged as one.
+func FoundNoFile(e coverage.Entry) (string, bool) {
+	d := e.Declaration
+	if d.Kind != coverage.KindAbsence || len(d.Checked) != 1 || len(d.NotChecked)+len(d.CannotCover) > 0 {
+		return "", false
+	}
+	for _, prefix := range []string{lookedForFiles, lookedForFile} {
+		if q, ok := strings.CutPrefix(d.LookedFor, prefix); ok && d.Checked[0].What == searchedFileSystem+q {
+			return d.LookedFor, true
+		}
+	}
+	return "", false
 }

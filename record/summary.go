@@ -124,21 +124,8 @@ func RuleErrors(rec *Record) []assessment.ErroredRule {
 		decider := d.DeciderName()
 		for i := range d.Rules {
 			r := &d.Rules[i]
-			if r.Err != "" {
-				add(decider, r, r.Err)
-				continue
-			}
-			// A filter condition that could not judge its value is the
-			// filter form of an expression's run-time error (`"95%" >= 90`).
-			var said []string
-			for j := range r.Conditions {
-				if c := &r.Conditions[j]; c.Unjudged() {
-					err := "its condition on " + c.Key + " (" + string(c.Op) + ") could not judge the value it read: " + c.Reason
-					if !slices.Contains(said, err) {
-						said = append(said, err)
-						add(decider, r, err)
-					}
-				}
+			for _, err := range RuleEvidenceErrors(r) {
+				add(decider, r, err)
 			}
 		}
 	}
@@ -198,6 +185,27 @@ func rowsWord(n int) string {
 		return "1 row"
 	}
 	return fmt.Sprintf("%d rows", n)
+}
+
+// RuleEvidenceErrors are the words of why one rule's evidence could not be
+// evaluated (rules.Outcome.Errored): its expression's error, or each
+// filter condition that could not judge the value it read, the filter form
+// of an expression's run-time error (`"95%" >= 90`); none for a rule that
+// evaluated. RuleErrors and a chart test's rule coverage both say it so.
+func RuleEvidenceErrors(r *decide.RuleEvidence) []string {
+	if r.Err != "" {
+		return []string{r.Err}
+	}
+	var said []string
+	for j := range r.Conditions {
+		if c := &r.Conditions[j]; c.Unjudged() {
+			err := "its condition on " + c.Key + " (" + string(c.Op) + ") could not judge the value it read: " + c.Reason
+			if !slices.Contains(said, err) {
+				said = append(said, err)
+			}
+		}
+	}
+	return said
 }
 
 // keysNeverPresent lists the filter conditions (other than exists) whose

@@ -213,8 +213,9 @@ func (f *execFlags) checkRunFlags() error {
 	return nil
 }
 
-// checkWords refuses, before anything runs, a --fail-on verdict word no
-// row of the chart can have (gate.CheckWords): a gate that can never hold.
+// checkWords refuses, before anything runs, a --fail-on condition that can
+// never hold for the chart (gate.CheckWords: a verdict word no row can
+// have, check-failed without result.checks).
 func (f execFlags) checkWords(rb *runbook.Runbook) error {
 	if err := gate.CheckWords(f.conds, rb.Spec()); err != nil {
 		return &usageError{err: err}

@@ -174,9 +174,12 @@ func planChart(ctx context.Context, path string, f planFlags, stdout, stderr io.
 
 // planner walks a chart for a plan.
 type planner struct {
-	rb  *runbook.Runbook
-	in  *runbook.PlannedInputs // nil: the inputs were refused
-	dir string                 // --plugin-dir
+	rb *runbook.Runbook
+	in *runbook.PlannedInputs // nil: the inputs were refused
+	// env is what the plan knows of the scope the stage being planned
+	// runs in (nil: the inputs were refused, nothing is known).
+	env *runbook.PlannedScope
+	dir string // --plugin-dir
 	// plugins starts each plugin once to judge the stages' arguments
 	// (nil: --no-plugins).
 	plugins *runbook.PluginChecker
@@ -234,7 +237,14 @@ func makePlan(ctx context.Context, path string, rb *runbook.Runbook, given map[s
 		pl.plugins = rb.NewPluginChecker(f.pluginDir, pluginDirHint)
 		defer pl.plugins.Close()
 	}
-	rb.WalkStages(pl.stage)
+	if in != nil {
+		in.WalkPlanned(rb, func(v runbook.StageVisit, env *runbook.PlannedScope) {
+			pl.env = env
+			pl.stage(v)
+		})
+	} else {
+		rb.WalkStages(pl.stage)
+	}
 	pl.out.OK = len(pl.out.Checks) == 0
 	return pl.out
 }
@@ -407,8 +417,8 @@ func (pl *planner) plugin(ps *planStage, st *chart.StageSpec) {
 		return
 	}
 	var env rules.Env
-	if pl.in != nil {
-		env = pl.in
+	if pl.env != nil {
+		env = pl.env
 	}
 	for _, e := range pl.plugins.Check(pl.ctx, ps.Path, st, env) {
 		pl.check(ps.Path, fmt.Sprintf("%s: %s", ps.Path, e.Msg))
@@ -430,30 +440,26 @@ func (pl *planner) template(t *chart.Template) string {
 	return b.String()
 }
 
-// value is an expression's value as text when it reads only inputs and
-// vars (none of them secret), `<secret>` when it reads a secret, else
+// value is an expression's value as text when the plan knows it at this
+// stage (runbook.PlannedScope: it reads only inputs and vars no stage
+// before has written over), `<secret>` when it reads a secret, else
 // `<from EXPR>`.
 func (pl *planner) value(v rules.Valuer) string {
-	x, isExpr := v.(*rules.Expr)
-	if isExpr {
-		for _, r := range x.Roots() {
-			if pl.in != nil && pl.in.Secret(r) {
-				return "<secret>"
-			}
-			if pl.in == nil {
-				return "<from " + v.String() + ">"
-			}
-			if _, ok := pl.in.Values[r]; !ok {
-				return "<from " + v.String() + ">"
-			}
+	if pl.env == nil {
+		if _, isExpr := v.(*rules.Expr); isExpr {
+			return "<from " + v.String() + ">"
 		}
 	}
-	if pl.in == nil && isExpr {
-		return "<from " + v.String() + ">"
-	}
 	var env rules.Env = emptyEnv{}
-	if pl.in != nil {
-		env = pl.in
+	if pl.env != nil {
+		known, secret := pl.env.Known(v)
+		if secret {
+			return "<secret>"
+		}
+		if !known {
+			return "<from " + v.String() + ">"
+		}
+		env = pl.env
 	}
 	val, _, err := v.Value(env)
 	if err != nil {

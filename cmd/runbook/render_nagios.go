@@ -25,8 +25,9 @@ import (
 // paused) says why instead, and prints no perfdata (its counts are of an
 // answer that is not there). A run whose scripts gave no answer
 // (Check.Unanswered), that left subjects unjudged (Check.Unchecked), whose
-// rules could not all be evaluated (Check.RuleErrors), or whose scripts'
-// outcomes are on no record (Check.NoScripts: the label
+// deciders could not evaluate a rule (Check.RuleErrors), whose answer
+// checks did not all pass (Check.ChecksFailed), or
+// whose scripts' outcomes are on no record (Check.NoScripts: the label
 // honesty stage off), names them first and prints no perfdata either: a graph of its counts
 // would plot rows that rest on nothing, or miss the subjects left out. Nagios reads perfdata after the first "|" of
 // the first line and of the long text, so no "|" of outside text reaches
@@ -65,9 +66,11 @@ func renderNagios(w io.Writer, rec *record.Record, c gate.Check) error {
 	for _, u := range c.Unchecked {
 		line(nagiosText("UNKNOWN: " + u.Path + " did not check " + u.What + ": " + u.Why))
 	}
-	for _, e := range c.RuleErrors {
-		line(nagiosText(fmt.Sprintf("UNKNOWN: %s rule %d%s could not be evaluated in %d %s, counted as no match: %s",
-			e.Decider, e.Rule, labelWords(e.Label), e.Decisions, plural(e.Decisions, "decision", "decisions"), e.Err)))
+	for _, re := range c.RuleErrors {
+		line(nagiosText("UNKNOWN: " + re.Said() + ": the rows it decided rest on no judgement of it"))
+	}
+	if c.ChecksFailed {
+		line("UNKNOWN: an answer check the chart declares (result.checks) did not pass: the rows are not an answer it stands by (the standing line names the check)")
 	}
 	for _, n := range c.Notes {
 		line(nagiosText(n))
@@ -105,8 +108,6 @@ func nagiosSummary(rec *record.Record, c gate.Check) string {
 		return "the run ended " + nagiosText(rec.Status)
 	case c.NoProjection:
 		return "the chart projects no verdict rows (result.kind verdict/…)"
-	case len(c.Words) == 0:
-		return "no verdict rows"
 	}
 	parts := make([]string, 0, len(c.Words)+1)
 	if c.NoScripts {
@@ -129,11 +130,14 @@ func nagiosSummary(rec *record.Record, c gate.Check) string {
 		n := len(paths)
 		parts = append(parts, fmt.Sprintf("%d %s did not check everything (%s)", n, plural(n, "stage", "stages"), subjectsText(paths)))
 	}
+	if c.ChecksFailed {
+		parts = append(parts, "an answer check did not pass")
+	}
 	if n := len(c.RuleErrors); n > 0 {
 		var deciders []string
-		for _, e := range c.RuleErrors {
-			if !slices.Contains(deciders, e.Decider) {
-				deciders = append(deciders, e.Decider)
+		for _, re := range c.RuleErrors {
+			if !slices.Contains(deciders, re.Decider) {
+				deciders = append(deciders, re.Decider)
 			}
 		}
 		parts = append(parts, fmt.Sprintf("%d %s could not be evaluated (%s)", n, plural(n, "rule", "rules"), subjectsText(deciders)))
@@ -144,6 +148,9 @@ func nagiosSummary(rec *record.Record, c gate.Check) string {
 			part += " (" + subjectsText(wd.Subjects) + ")"
 		}
 		parts = append(parts, part)
+	}
+	if len(c.Words) == 0 {
+		parts = append(parts, "no verdict rows")
 	}
 	return strings.Join(parts, ", ")
 }

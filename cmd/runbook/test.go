@@ -65,7 +65,8 @@ evaluated or never reached by any case, and the branches no case took.
 were matched.
 
 Exit codes: 0 every case passed, 1 a case failed (or coverage was below
---coverage-min), 2 bad usage or a test file or chart that does not load.`,
+--coverage-min, or --run matched no case), 2 bad usage or a test file or
+chart that does not load.`,
 		Example: `  runbook test ./examples/...
   runbook test examples/disk --run 'nearly full' -o junit > report.xml
   runbook test . --coverage --coverage-min 80`,
@@ -103,6 +104,9 @@ func testCharts(ctx context.Context, paths []string, f testFlags, stdout, stderr
 		return exit(exitUsage, "%v", err)
 	}
 	if len(files) == 0 {
+		if len(paths) == 0 {
+			paths = []string{"."}
+		}
 		return exit(exitUsage, "no test files (*_test.yaml) in %s", strings.Join(paths, ", "))
 	}
 	loadFailed := false
@@ -140,6 +144,10 @@ func testCharts(ctx context.Context, paths []string, f testFlags, stdout, stderr
 		return quietExit(exitUsage)
 	case failedCases(results) > 0:
 		return quietExit(exitFailed)
+	case f.run != "" && ranCases(results) == 0:
+		// "0 passed, 0 failed" over a --run that names no case (a typo,
+		// a case renamed) would be a green gate that tested nothing.
+		return exit(exitFailed, "--run %q matches no case of %s: nothing was tested", f.run, plural(len(files), "the test file", fmt.Sprintf("the %d test files", len(files))))
 	}
 	if f.coverageMin > 0 {
 		if p := totalPercent(covs); p < f.coverageMin {
@@ -469,4 +477,13 @@ func printTestJUnit(w io.Writer, rs []*charttest.FileResult) error {
 	}
 	_, err = fmt.Fprintf(w, "%s%s\n", xml.Header, out)
 	return err
+}
+
+// ranCases counts the cases run, over every file.
+func ranCases(results []*charttest.FileResult) int {
+	n := 0
+	for _, r := range results {
+		n += len(r.Cases)
+	}
+	return n
 }

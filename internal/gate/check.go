@@ -133,16 +133,22 @@ type Check struct {
 	// whose items were null (record.ItemNullItems), a text past the output
 	// cap (record.ItemWithheld), lines a parse mode could not read
 	// (record.ItemUnparsed), verdict rows dropped from the table
-	// (record.ItemDropped). The rows say nothing of those subjects, so the
-	// check is no better than UNKNOWN.
+	// (record.ItemDropped), a read: that found no file (record.FoundNoFile:
+	// a glob's [] is every subject a foreach over it judges). The rows say
+	// nothing of those subjects, so the check is no better than UNKNOWN.
 	Unchecked []Unchecked
-	// RuleErrors are the rules that could not be evaluated
+	// RuleErrors are the decider rules the run could not evaluate
 	// (record.RuleErrors: an expression's run-time error, a filter
-	// condition that could not judge its value), each counted as no match
-	// where it ran: the subjects those decisions classified were judged
-	// without it — a "critical" rule that errored leaves its subject ok —
-	// so the check is no better than UNKNOWN.
+	// condition that could not judge its value, a filter key no decision
+	// found), each counted as no match. A row decided past one rests on a
+	// rule that never judged (a default taken because "50 kB" cannot be
+	// compared with 100000), so the check is no better than UNKNOWN.
 	RuleErrors []assessment.ErroredRule
+	// ChecksFailed: an answer check the chart declares (result.checks) did
+	// not pass or could not be evaluated (the standing's check-failed):
+	// the rows are not an answer the chart stands by, so the check is no
+	// better than UNKNOWN. The standing line names the checks.
+	ChecksFailed bool
 	// NoScripts: the run started processes with the label honesty stage
 	// off, so whether they answered is on no record (Unlabelled).
 	NoScripts bool
@@ -204,20 +210,12 @@ func Judge(rec *record.Record, m Mapping) Check {
 		c.State, c.NoProjection = Unknown, true
 	default:
 		c.Unanswered, c.Unchecked, c.RuleErrors = unanswered(rec.Scripts), unchecked(rec.Coverage), record.RuleErrors(rec)
+		c.ChecksFailed = rec.Assessment != nil && slices.Contains(rec.Assessment.Reasons, assessment.CheckFailed)
 		if !c.Judged() {
 			c.State = Worse(c.State, Unknown)
 		}
 	}
 	return c
-}
-
-// Judged says whether every row of a completed run rests on what the run
-// judged: no script's last run gave no answer, no subject went unchecked,
-// no rule could not be evaluated, and the scripts' outcomes are on the
-// record. A check that is not judged is no better than UNKNOWN, and its
-// counts are not plotted (perfdata).
-func (c Check) Judged() bool {
-	return len(c.Unanswered)+len(c.Unchecked)+len(c.RuleErrors) == 0 && !c.NoScripts
 }
 
 // Unchecked is one ledger item of ground the run did not cover.
@@ -229,6 +227,16 @@ type Unchecked struct {
 	What, Why string
 }
 
+// Judged says whether every row of a completed run rests on what the run
+// judged: every script's last run answered, every subject was checked,
+// every rule could be evaluated, the answer checks passed, and the
+// scripts' outcomes are on the record. A check not judged is no better
+// than UNKNOWN (Judge, Unlabelled), and its counts are not plotted (the
+// Nagios perfdata): one home for both.
+func (c Check) Judged() bool {
+	return len(c.Unanswered)+len(c.Unchecked)+len(c.RuleErrors) == 0 && !c.ChecksFailed && !c.NoScripts
+}
+
 // notJudged are the ledger item kinds that leave a subject unjudged: a
 // branch that failed, items not run, output no value holds, lines a parse
 // mode could not read (a subject on one has no row), verdict rows dropped
@@ -237,10 +245,14 @@ type Unchecked struct {
 var notJudged = []string{record.ItemFailed, record.ItemTruncated, record.ItemNullItems, record.ItemWithheld, record.ItemUnparsed, record.ItemDropped, record.ItemNoRow}
 
 // unchecked lists the ledger's items of subjects never judged, in ledger
-// order.
+// order, and each read: that found no file (record.FoundNoFile).
 func unchecked(ledger []coverage.Entry) []Unchecked {
 	var out []Unchecked
 	for _, e := range ledger {
+		if what, ok := record.FoundNoFile(e); ok {
+			out = append(out, Unchecked{Path: e.Path, What: what, Why: "there is none, and a misspelled path reads the same as a host with nothing there"})
+			continue
+		}
 		for _, it := range e.NotChecked {
 			if slices.Contains(notJudged, it.Kind) {
 				out = append(out, Unchecked{Path: e.Path, What: it.What, Why: it.Why})

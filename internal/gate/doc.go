@@ -20,8 +20,10 @@
 //	                                         script's last run gave no answer
 //	                                         (Check.Unanswered), a subject
 //	                                         was never judged (Check.Unchecked)
-//	                                         or a rule could not be evaluated
-//	                                         (Check.RuleErrors)
+//	                                         a decider rule could not be
+//	                                         evaluated (Check.RuleErrors) or
+//	                                         an answer check did not pass
+//	                                         (Check.ChecksFailed)
 //
 // A script gives no answer when assessment.ScriptReason says so: it could
 // not be started, timed out, was killed, failed with an exit code the chart
@@ -31,8 +33,14 @@
 // is never judged when the ledger says a stage failed under onError:
 // continue, a foreach's items past maxBranches did not run, its items were
 // null, output was withheld past the cap, a parse mode could not read a
-// line, or a verdict row was dropped: the rows say nothing of it, and OK
-// would say it is fine.
+// line, a verdict row was dropped, or a read: found no file (a glob that
+// matched none: no subject at all; a path that does not exist): the rows
+// say nothing of it, and OK would say it is fine. A decider rule that could not be evaluated (its
+// expression errored, a filter condition could not judge its value, a
+// filter key no decision found) counted as no match: the row decided past
+// it may be the one it would have overruled (an "ok" default over a
+// memory "50 kB" that a "< 100000" rule could not compare), so the check
+// is no better than UNKNOWN either.
 //
 // Worst is the monitoring-plugins order (max_state_alt), not the exit
 // code's: OK < UNKNOWN < WARNING < CRITICAL, so one critical row is never

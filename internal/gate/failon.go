@@ -100,7 +100,8 @@ func parseCondition(s string) (Condition, error) {
 	return Condition{}, fmt.Errorf("--fail-on %q is not a condition; want one of %s", s, list)
 }
 
-// CheckWords refuses a verdict condition naming a word no row of spec can
+// CheckWords refuses a condition that can never hold for spec: a verdict
+// condition naming a word no row of spec can
 // have, when spec's words are known (chart.Spec.VerdictWords is
 // complete): such a condition never holds, so a gate with a misspelled
 // word (verdict=critcal) would pass every run. The error names the word,
@@ -109,9 +110,19 @@ func parseCondition(s string) (Condition, error) {
 // verdict rows (chart.Spec.ProjectsVerdicts) refuses every verdict
 // condition, whatever its verdict stages write: its rows are judged by
 // nothing, so the condition would never hold.
+//
+// check-failed is refused the same way for a chart that declares no answer
+// checks (result.checks): no check of it can fail.
 func CheckWords(conds []Condition, spec *chart.Spec) error {
 	if spec == nil {
 		return nil
+	}
+	if spec.Result == nil || len(spec.Result.Checks) == 0 {
+		for _, c := range conds {
+			if c.checkFailed {
+				return fmt.Errorf("--fail-on %s: the chart declares no answer checks (result.checks), so no check can fail and the condition would never hold; give the chart result: {checks: [...]}, or fail on the standing (not-sure)", c)
+			}
+		}
 	}
 	if !spec.ProjectsVerdicts() {
 		for _, c := range conds {

@@ -373,31 +373,119 @@ func TestUnjudgedItemsAreNotOk(t *testing.T) {
 	}
 }
 
-// TestRuleErrorIsNotOk: a rule that could not be evaluated counted as no
-// match, so the subject its decision classified was judged without it —
-// a "critical" rule that errored leaves the subject ok — and the check
-// said OK under a standing of Not sure. It is now no better than UNKNOWN,
-// and a worse row stays worse.
+// TestRuleErrorIsNotOk: a completed run whose decider could not evaluate
+// a rule (an expression's error) judges no better than UNKNOWN, naming the
+// rule; a worse row stays worse; a rule that evaluated and did not match
+// is no reason. Before, the state was the rows' alone: OK over a default
+// taken because the rule that would have overruled it errored.
 func TestRuleErrorIsNotOk(t *testing.T) {
 	t.Parallel()
-	errored := record.Decision{Path: "posture", Decider: "Posture", Name: "Posture", Kind: decide.KindDecide, Chosen: []string{"ok"},
-		Rules: []decide.RuleEvidence{{Index: 0, Label: "Full", Then: "critical", Outcome: rules.Outcome{Err: `p.PID == "1": a number cannot be compared with a string`}}}}
-	for _, tc := range []struct {
-		verdict string
-		errs    bool
-		state   State
+	decision := func(err string) record.Decision {
+		return record.Decision{Path: "m", Decider: "m", Name: "m", Kind: decide.KindDecide, Chosen: []string{"ok"},
+			Rules: []decide.RuleEvidence{{Index: 0, Label: "low", Then: "critical", Outcome: rules.Outcome{Err: err}}}}
+	}
+	cases := []struct {
+		name, verdict, err string
+		state              State
+		errored            int
 	}{
-		{"ok", true, Unknown},
-		{"critical", true, Critical},
-		{"ok", false, OK},
-	} {
-		rec := issue14Record(9, [2]string{tc.verdict, "a"})
-		if tc.errs {
-			rec.Decisions = []record.Decision{errored}
-		}
+		{"errored", "ok", "invalid operation: string < int", Unknown, 1},
+		{"a critical row stays critical", "critical", "invalid operation: string < int", Critical, 1},
+		{"evaluated, no match", "ok", "", OK, 0},
+	}
+	for _, tc := range cases {
+		rec := issue14Record(9, [2]string{tc.verdict, "mem"})
+		rec.Decisions = []record.Decision{decision(tc.err)}
 		c := Judge(rec, nil)
-		if c.State != tc.state || c.Judged() == tc.errs || (len(c.RuleErrors) > 0) != tc.errs {
-			t.Errorf("a %s row, rule errors %v: %v (judged %v, %+v); want %v", tc.verdict, tc.errs, c.State, c.Judged(), c.RuleErrors, tc.state)
+		if c.State != tc.state || len(c.RuleErrors) != tc.errored {
+			t.Errorf("%s: %v, rule errors %+v; want %v, %d", tc.name, c.State, c.RuleErrors, tc.state, tc.errored)
+		}
+		if tc.errored > 0 && (c.RuleErrors[0].Decider != "m" || c.RuleErrors[0].Rule != 1) {
+			t.Errorf("%s: rule errors %+v; want decider m, rule 1", tc.name, c.RuleErrors)
+		}
+	}
+}
+
+// TestReadThatFoundNoFileIsNotOk: a read: whose glob matched no file or
+// whose path does not exist (the ledger's record.NoMatchEntry,
+// record.NoFileEntry) leaves a completed run no better than UNKNOWN,
+// naming what it looked for; a worse row stays worse; an absence a script
+// declares in its own words is its answer and is not. Before, a glob
+// misspelled /var/lgo/*.log judged "OK - no verdict rows", exit 0.
+func TestReadThatFoundNoFileIsNotOk(t *testing.T) {
+	t.Parallel()
+	script := coverage.Entry{Path: "zombies", Declaration: coverage.Declaration{Kind: coverage.KindAbsence,
+		LookedFor: "zombie processes", Checked: []coverage.Item{{What: "ps -eo stat"}}}}
+	cases := []struct {
+		name    string
+		entry   coverage.Entry
+		verdict string
+		state   State
+		what    string
+	}{
+		{"glob", record.NoMatchEntry("logs", "/var/lgo/*.log"), "ok", Unknown, `files matching "/var/lgo/*.log"`},
+		{"path", record.NoFileEntry("log", "/var/log/app.lgo"), "ok", Unknown, `the file "/var/log/app.lgo"`},
+		{"a critical row stays critical", record.NoMatchEntry("logs", "/var/lgo/*.log"), "critical", Critical, `files matching "/var/lgo/*.log"`},
+		{"a script's absence", script, "ok", OK, ""},
+	}
+	for _, tc := range cases {
+		rec := issue14Record(9, [2]string{tc.verdict, "a"})
+		rec.Coverage = []coverage.Entry{tc.entry}
+		c := Judge(rec, nil)
+		var what string
+		if len(c.Unchecked) > 0 {
+			what = c.Unchecked[0].What
+		}
+		if c.State != tc.state || what != tc.what {
+			t.Errorf("%s: %v, unchecked %+v; want %v, %q", tc.name, c.State, c.Unchecked, tc.state, tc.what)
+		}
+	}
+}
+
+// TestCheckFailedWithoutChecksIsRefused: check-failed is refused for a
+// chart that declares no answer checks (no check of it can fail, so the
+// gate would pass every run), and taken for one that declares some.
+// Before, `runbook exec chart.yaml --fail-on check-failed` took it and
+// exited 0 on every run of a chart with no result.checks.
+func TestCheckFailedWithoutChecksIsRefused(t *testing.T) {
+	t.Parallel()
+	conds, err := ParseConditions([]string{"not-sure,check-failed"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, spec := range []*chart.Spec{{}, {Result: &chart.ResultSpec{Kind: "verdict/x"}}} {
+		err := CheckWords(conds, spec)
+		if err == nil || !strings.HasPrefix(err.Error(), "--fail-on check-failed: the chart declares no answer checks (result.checks), so no check can fail and the condition would never hold") {
+			t.Errorf("result %+v: %v; want check-failed refused", spec.Result, err)
+		}
+	}
+	with := &chart.Spec{Result: &chart.ResultSpec{Kind: "verdict/x", Checks: []chart.Check{{}}}}
+	if err := CheckWords(conds, with); err != nil {
+		t.Errorf("a chart with a check: %v", err)
+	}
+}
+
+// TestFailedAnswerCheckIsNotOk: a completed run whose answer check did not
+// pass (the standing's check-failed) judges no better than UNKNOWN; a
+// worse row stays worse; passing checks are no reason. Before, a chart
+// declaring "every filesystem has a row" whose rows missed one judged OK.
+func TestFailedAnswerCheckIsNotOk(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, verdict string
+		reasons       []assessment.Reason
+		state         State
+	}{
+		{"failed", "ok", []assessment.Reason{assessment.CheckFailed}, Unknown},
+		{"a critical row stays critical", "critical", []assessment.Reason{assessment.CheckFailed}, Critical},
+		{"passed", "ok", nil, OK},
+	}
+	for _, tc := range cases {
+		rec := issue14Record(9, [2]string{tc.verdict, "a"})
+		rec.Assessment.Reasons = tc.reasons
+		c := Judge(rec, nil)
+		if c.State != tc.state || c.ChecksFailed != (tc.reasons != nil) {
+			t.Errorf("%s: %v, checks failed %v; want %v", tc.name, c.State, c.ChecksFailed, tc.state)
 		}
 	}
 }

@@ -403,6 +403,11 @@ func scriptClause(r Reason, sc Script) string {
 // ruleErrorClause names the decider, the rule's number and label, and the
 // error: `decider "Headroom" could not evaluate rule 2 ("Used at or above
 // the threshold") and counted it as no match: invalid operation: string >= int`.
+// Said is the rule error as the standing line's clause says it (`decider
+// "m" could not evaluate rule 1 ("low") and counted it as no match: …`):
+// the words a Nagios check's long text uses too.
+func (re ErroredRule) Said() string { return ruleErrorClause(re) }
+
 func ruleErrorClause(re ErroredRule) string {
 	decider := "an unnamed decider"
 	if re.Decider != "" {

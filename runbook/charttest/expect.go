@@ -22,6 +22,28 @@ func compare(c *Case, res *CaseResult) []Failure {
 	fail := func(key string, want, got any, msg string) {
 		out = append(out, Failure{Key: key, Pos: e.At[key], Expected: want, Actual: got, Msg: msg})
 	}
+	unstubbed := slices.ContainsFunc(res.Failures, func(f Failure) bool { return f.Key == "stub" })
+	broke := rec.Status == "failed" || rec.Status == "cancelled"
+	asked := rec.Status == "paused" && e.Standing == nil
+	if e.Status == nil && e.Exit == nil && (broke || asked) && !unstubbed {
+		// A case that does not say how the run ends expects it to finish:
+		// its rows ([] most of all), standing and state are of a run that
+		// broke, or stopped at a question the case did not answer, and
+		// would pass over a chart that cannot run. (A stage reached with
+		// no stub has said why already; standing: ask expects the pause.)
+		msg := "the case does not expect the run to end " + rec.Status + "; expect status: " + rec.Status + " to hold a run that breaks"
+		switch {
+		case rec.Error != nil:
+			msg = fmt.Sprintf("the run %s at %s: %s; %s", rec.Status, rec.Error.Stage, trimmed(rec.Error.Message), msg)
+		case rec.Pause != nil:
+			msg = fmt.Sprintf("the run paused at %s, asking %q, and the case gives no answer it expects (%s); answer it under answers:, or expect status: paused", rec.Pause.Stage, trimmed(rec.Pause.Question), strings.Join(sortedKeys(rec.Pause.Expects), ", "))
+		}
+		pos := c.expectKey
+		if pos.Line == 0 {
+			pos = c.Pos
+		}
+		out = append(out, Failure{Key: "status", Pos: pos, Expected: "completed", Actual: rec.Status, Msg: msg})
+	}
 	if e.Status != nil && *e.Status != rec.Status {
 		msg := ""
 		if rec.Error != nil {

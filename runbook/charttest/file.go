@@ -15,6 +15,7 @@ import (
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/internal/gate"
 	"github.com/openrunbook/runbook/internal/suggest"
+	"github.com/openrunbook/runbook/plugins/assessment"
 	"github.com/openrunbook/runbook/record"
 	"github.com/openrunbook/runbook/runbook"
 )
@@ -53,6 +54,11 @@ type ExecStub struct {
 	TimedOut       bool
 	NotFound       bool
 	Signal         string
+	// Argv, when given, is the argv the run must start the stage with: a
+	// run that renders another fails the case at ArgvAt (the stub still
+	// answers, so the case says every other way it differs too).
+	Argv   []string
+	ArgvAt chart.Pos
 }
 
 // PluginStub is what a stubbed plugin stage's plugin answered.
@@ -93,7 +99,7 @@ type Expect struct {
 var (
 	fileKeys     = []string{"version", "chart", "cases"}
 	caseKeys     = []string{"name", "inputs", "stubs", "plugins", "files", "answers", "real", "expect"}
-	stubKeys     = []string{"stdout", "stdoutFile", "stderr", "stderrFile", "exitCode", "timedOut", "notFound", "signal"}
+	stubKeys     = []string{"stdout", "stdoutFile", "stderr", "stderrFile", "exitCode", "timedOut", "notFound", "signal", "argv"}
 	pluginKeys   = []string{"writes", "assumed", "fail"}
 	fileStubKeys = []string{"content", "contentFile", "missing"}
 	expectKeys   = []string{"status", "exit", "failOn", "verdicts", "rowsTotal", "standing", "reasons", "decisions", "coverage", "state", "line"}
@@ -102,6 +108,15 @@ var (
 	standings    = []string{"known", "consistent", "not-sure", "ask", "not-assessed"}
 	coverKinds   = []string{"checked", "not-checked", "cannot-cover", "in-progress", "absence"}
 )
+
+// reasonWords are the standing's reasons an expect may name.
+var reasonWords = func() []string {
+	var out []string
+	for _, r := range assessment.Reasons() {
+		out = append(out, string(r))
+	}
+	return out
+}()
 
 // Load reads a test file and the chart it names. A test file that does not
 // load is a chart.LoadErrors, every problem at file:line:col; a chart that
@@ -123,6 +138,12 @@ func Load(path string) (*File, error) {
 	top, ok := r.mapping(root, "a test file")
 	if !ok {
 		return nil, r.errs
+	}
+	if hasKey(top, "stages") && !hasKey(top, "cases") {
+		// The reverse of chart's refusal of a test file given as a chart:
+		// one line, not an unknown-key error for each of the chart's keys.
+		return nil, chart.LoadErrors{{Pos: chart.Pos{File: path, Line: 1, Col: 1}, Msg: fmt.Sprintf(
+			"this is a chart, not a test file: its tests go in a file named *_test.yaml beside it, with chart: %s and cases: (runbook init writes one); runbook test DIR finds them", filepath.Base(path))}}
 	}
 	r.known(top, "a test file", fileKeys...)
 	tf := &File{Path: path, src: src}
@@ -160,6 +181,7 @@ func Load(path string) (*File, error) {
 		return nil, err
 	}
 	tf.rb = rb
+	r.spec = rb.Spec()
 	st := stagesOf(rb.Spec())
 	asked := answersOf(rb.Spec())
 	items, _ := r.sequence(casesNode, "cases")
@@ -449,6 +471,13 @@ func (r *reader) execStub(n ast.Node, what string) *ExecStub {
 				s.Signal = "SIG" + strings.TrimPrefix(strings.ToUpper(v), "SIG")
 			}
 			ends++
+		case "argv":
+			if v, ok := r.strings(p.val, what+": argv"); ok {
+				s.Argv, s.ArgvAt = v, r.pos(p.node)
+				if len(v) == 0 {
+					r.errf(p.val, "%s: argv is empty: give the command and its arguments as the run renders them, such as [df, -P, /]", what)
+				}
+			}
 		}
 	}
 	if ends > 1 {
@@ -496,17 +525,22 @@ func (r *reader) expect(n ast.Node, what string) Expect {
 	ps, _ := r.mapping(n, what)
 	r.known(ps, what, expectKeys...)
 	e := Expect{At: map[string]chart.Pos{}}
+	// oneOf says whether s is one of words, else refuses it at n, with
+	// the nearest word.
+	oneOf := func(n ast.Node, key, s string, words []string) bool {
+		if contains(words, s) {
+			return true
+		}
+		msg := fmt.Sprintf("%s: %s %q is not one of %s", what, key, s, strings.Join(words, ", "))
+		if near := suggest.Nearest(s, words); near != "" {
+			msg += fmt.Sprintf("; did you mean %q?", near)
+		}
+		r.errf(n, "%s", msg)
+		return false
+	}
 	word := func(p pair, words []string) *string {
 		s, ok := r.str(p.val, what+": "+p.key)
-		if !ok {
-			return nil
-		}
-		if !contains(words, s) {
-			msg := fmt.Sprintf("%s: %s %q is not one of %s", what, p.key, s, strings.Join(words, ", "))
-			if near := suggest.Nearest(s, words); near != "" {
-				msg += fmt.Sprintf("; did you mean %q?", near)
-			}
-			r.errf(p.val, "%s", msg)
+		if !ok || !oneOf(p.val, p.key, s, words) {
 			return nil
 		}
 		return &s
@@ -529,6 +563,11 @@ func (r *reader) expect(n ast.Node, what string) Expect {
 		case "failOn":
 			e.FailOn, _ = r.strings(p.val, what+": failOn")
 			conds, err := gate.ParseConditions(e.FailOn)
+			if err == nil {
+				// As exec refuses it: a condition the chart can never
+				// meet would let exit: 0 pass whatever the chart says.
+				err = gate.CheckWords(conds, r.spec)
+			}
 			if err != nil {
 				r.errf(p.val, "%s: failOn: %s", what, strings.TrimPrefix(err.Error(), "--fail-on "))
 			}
@@ -537,6 +576,19 @@ func (r *reader) expect(n ast.Node, what string) Expect {
 			e.Reasons, _ = r.strings(p.val, what+": reasons")
 			if e.Reasons == nil {
 				e.Reasons = []string{}
+			}
+			// A reason no standing can have would fail its case with
+			// "expected [coverage-gapp], got [coverage-gap]": say so here.
+			var items []ast.Node
+			if seq, ok := r.deref(p.val).(*ast.SequenceNode); ok {
+				items = seq.Values
+			}
+			for i, reason := range e.Reasons {
+				at := p.val
+				if i < len(items) {
+					at = items[i]
+				}
+				oneOf(at, "reason", reason, reasonWords)
 			}
 		case "line":
 			if s, ok := r.str(p.val, what+": line"); ok {
@@ -576,8 +628,8 @@ func (r *reader) expect(n ast.Node, what string) Expect {
 				for _, c := range kv {
 					m[c.key], _ = r.value(c.val, what+": coverage item key "+c.key)
 				}
-				if k, ok := m["kind"].(string); ok && !contains(coverKinds, k) {
-					r.errf(it, "%s: coverage item kind %q is not one of %s", what, k, strings.Join(coverKinds, ", "))
+				if k, ok := m["kind"].(string); ok {
+					oneOf(it, "coverage item kind", k, coverKinds)
 				}
 				e.Coverage = append(e.Coverage, m)
 			}

@@ -133,6 +133,9 @@ func (f *File) runCase(ctx context.Context, c *Case) *CaseResult {
 	for _, msg := range stubs.unstubbed() {
 		res.Failures = append(res.Failures, Failure{Key: "stub", Pos: c.Pos, Msg: msg})
 	}
+	stubs.mu.Lock()
+	res.Failures = append(res.Failures, stubs.argv...)
+	stubs.mu.Unlock()
 	res.Failures = append(res.Failures, compare(c, res)...)
 	return res
 }
@@ -184,6 +187,7 @@ type caseStubs struct {
 
 	mu      sync.Mutex
 	reached []string
+	argv    []Failure // executions whose argv is not their stub's
 }
 
 func (s *caseStubs) refuse(stage string) error {
@@ -199,6 +203,28 @@ func (s *caseStubs) refused(stage, msg string) error {
 	}
 	s.mu.Unlock()
 	return fmt.Errorf("stage %q has no stub in this test case (a test never runs a real command)", stage)
+}
+
+// checkArgv remembers, for the case's failures, an execution whose argv
+// is not the one its stub says the run starts.
+func (s *caseStubs) checkArgv(st *ExecStub, call runbook.ExecCall) {
+	if st.Argv == nil {
+		return
+	}
+	var msg string
+	switch {
+	case call.Shell != "":
+		msg = runbook.RecordPath(call.Path) + " runs a shell: script, not an argv: drop the stub's argv:"
+	case !slices.Equal(st.Argv, call.Argv):
+		msg = "the run started " + runbook.RecordPath(call.Path) + " with another argv than its stub's"
+	default:
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !slices.ContainsFunc(s.argv, func(f Failure) bool { return f.Msg == msg }) {
+		s.argv = append(s.argv, Failure{Key: "argv", Pos: st.ArgvAt, Msg: msg, Expected: st.Argv, Actual: call.Argv})
+	}
 }
 
 func (s *caseStubs) unstubbed() []string {
@@ -222,6 +248,7 @@ func (s *caseStubs) Exec(_ context.Context, call runbook.ExecCall) (*runbook.Exe
 	st, ok := lookup(s.c.Stubs, call.Path, call.Stage)
 	switch {
 	case ok:
+		s.checkArgv(st, call)
 		return &runbook.ExecStub{Stdout: []byte(st.Stdout), Stderr: []byte(st.Stderr), ExitCode: st.ExitCode,
 			TimedOut: st.TimedOut, NotFound: st.NotFound, Signal: st.Signal}, nil
 	case slices.Contains(s.c.Real, call.Stage):

@@ -19,6 +19,7 @@ import (
 type reader struct {
 	file string
 	errs chart.LoadErrors
+	spec *chart.Spec // the chart under test, once loaded (failOn is held to it)
 }
 
 func (r *reader) errf(n ast.Node, format string, a ...any) {
