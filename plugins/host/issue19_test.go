@@ -49,14 +49,17 @@ func noHandshake(t *testing.T) (src host.Source, pidfile string) {
 
 // TestStartTimeoutChildHoldsStdout: a plugin whose child holds its stdout
 // and which never handshakes fails its start at the start timeout, with an
-// error saying so, promptly — and leaves neither process.
+// error saying so, promptly — and leaves neither process. The timeout is
+// long enough for the plugin to start its child and say so under a loaded
+// machine (at 300ms, a race suite's load could end the plugin before it
+// wrote its pids or its stderr line, and the test failed for that).
 func TestStartTimeoutChildHoldsStdout(t *testing.T) {
 	t.Parallel()
 	src, pidfile := noHandshake(t)
 	began := time.Now()
 	errc := make(chan error, 1)
 	go func() {
-		p, err := host.Start(context.Background(), src, host.WithStartTimeout(300*time.Millisecond))
+		p, err := host.Start(context.Background(), src, host.WithStartTimeout(2*time.Second))
 		if err == nil {
 			p.Kill()
 		}
@@ -66,11 +69,11 @@ func TestStartTimeoutChildHoldsStdout(t *testing.T) {
 	var err error
 	select {
 	case err = <-errc:
-	case <-time.After(5 * time.Second):
-		t.Fatalf("Start still running %s after a 300ms start timeout", time.Since(began))
+	case <-time.After(10 * time.Second):
+		t.Fatalf("Start still running %s after a 2s start timeout", time.Since(began))
 	}
 	var he *host.Error
-	if !errors.As(err, &he) || !strings.Contains(err.Error(), `plugin "nohandshake"`) || !strings.Contains(err.Error(), "did not handshake within 300ms") {
+	if !errors.As(err, &he) || !strings.Contains(err.Error(), `plugin "nohandshake"`) || !strings.Contains(err.Error(), "did not handshake within 2s") {
 		t.Fatalf("err = %v", err)
 	}
 	if !strings.Contains(err.Error(), "never handshaking") {
