@@ -161,7 +161,8 @@ func TestStartTimeoutEscapedChildHoldsStdout(t *testing.T) {
 	src, pidfile := noHandshake(t)
 	errc := make(chan error, 1)
 	go func() {
-		p, err := host.Start(context.Background(), src, host.WithStartTimeout(300*time.Millisecond), host.WithEnv("NOHANDSHAKE_SETSID=1"))
+		// 2s: time to write its pids under load (see TestStartTimeoutChildHoldsStdout)
+		p, err := host.Start(context.Background(), src, host.WithStartTimeout(2*time.Second), host.WithEnv("NOHANDSHAKE_SETSID=1"))
 		if err == nil {
 			p.Kill()
 		}
@@ -174,10 +175,10 @@ func TestStartTimeoutEscapedChildHoldsStdout(t *testing.T) {
 	select {
 	case err = <-errc:
 	case <-time.After(10 * time.Second):
-		t.Fatal("Start still running 10s after a 300ms start timeout")
+		t.Fatal("Start still running 10s after a 2s start timeout")
 	}
 	t.Logf("returned %s after the plugin started", time.Since(began))
-	if err == nil || !strings.Contains(err.Error(), "did not handshake within 300ms") {
+	if err == nil || !strings.Contains(err.Error(), "did not handshake within 2s") {
 		t.Fatalf("err = %v", err)
 	}
 	waitGone(t, pids[0], time.Second)
