@@ -183,3 +183,40 @@ func TestStartTimeoutEscapedChildHoldsStdout(t *testing.T) {
 	}
 	waitGone(t, pids[0], time.Second)
 }
+
+// lateCtx is a context whose deadline passed well before its Done says
+// so, as a loaded machine's scheduler can make it.
+type lateCtx struct {
+	context.Context
+	deadline time.Time
+	done     chan struct{}
+}
+
+func (c *lateCtx) Deadline() (time.Time, bool) { return c.deadline, true }
+func (c *lateCtx) Done() <-chan struct{}       { return c.done }
+func (c *lateCtx) Err() error {
+	select {
+	case <-c.done:
+		return context.DeadlineExceeded
+	default:
+		return nil
+	}
+}
+
+// TestStartTimeoutSaysTheTimeItWasGiven: a start that outlived its
+// caller's deadline said "did not handshake within" the time the caller's
+// goroutine took to notice, so on a loaded machine a 500ms bound was said
+// as 600ms (and TestManagerCloseEndsAStart failed under a race run). It
+// says the deadline's time now, however late the wait ended.
+func TestStartTimeoutSaysTheTimeItWasGiven(t *testing.T) {
+	t.Parallel()
+	src, _ := noHandshake(t)
+	m := host.NewManager(map[string]host.Source{"nohandshake": src}, "")
+	defer m.Close()
+	ctx := &lateCtx{Context: context.Background(), deadline: time.Now().Add(500 * time.Millisecond), done: make(chan struct{})}
+	time.AfterFunc(900*time.Millisecond, func() { close(ctx.done) })
+	_, err := m.Stage(ctx, "nohandshake")
+	if err == nil || !strings.Contains(err.Error(), "did not handshake within 500ms, the time it was given") {
+		t.Fatalf("err = %v; want the 500ms it was given", err)
+	}
+}

@@ -62,7 +62,14 @@ func (m *Manager) Stage(ctx context.Context, name string) (*Stage, error) {
 	case <-ctx.Done():
 		err := ctx.Err()
 		if errors.Is(err, context.DeadlineExceeded) {
-			err = fmt.Errorf("did not handshake within %s, the time it was given: %w", time.Since(began).Round(100*time.Millisecond), err)
+			// The time it was given is its deadline's, not the time this
+			// goroutine took to notice it: on a loaded machine that was
+			// later, and a 500ms bound was said as 600ms.
+			given := time.Since(began)
+			if dl, ok := ctx.Deadline(); ok {
+				given = max(0, dl.Sub(began))
+			}
+			err = fmt.Errorf("did not handshake within %s, the time it was given: %w", given.Round(100*time.Millisecond), err)
 		}
 		return nil, &Error{Plugin: name, Op: "start", Err: err}
 	}
