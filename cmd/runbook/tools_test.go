@@ -110,3 +110,46 @@ func TestShiftedDfRowIsNotSure(t *testing.T) {
 		t.Errorf("want the shifted row named:\n%s", r.stdout)
 	}
 }
+
+// TestStderrOnlyExitZeroIsNoEmptyAnswer: a collector that cannot read
+// what it collects says so on stderr and exits 0 (journalctl without read
+// access to the journal, a CLI whose backend is down). parse: jsonl made
+// an empty list of its blank stdout, the rule "any error entries" did not
+// match, and the run stood Consistent — "no errors" read from a command
+// that read nothing. Its stage is now a not-checked ledger item
+// (stderr-only): Not sure, UNKNOWN. A command that printed its rows
+// (with warnings on stderr), and a text stage (an action that prints
+// progress on stderr), are not flagged.
+func TestStderrOnlyExitZeroIsNoEmptyAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	const said = `stage "out" did not check its output (it printed nothing on stdout and wrote on stderr though it exited 0, so what parse: jsonl made of the empty stdout may be a failure the command did not report, not an answer of none; stderr's first line: "Failed to open journal: Permission denied")`
+	for _, tc := range []struct {
+		name, shell, parse string
+		flagged            bool
+	}{
+		{"stderr only", `echo 'Failed to open journal: Permission denied' >&2`, "jsonl", true},
+		{"rows and a warning", `echo '{"MESSAGE": "disk error"}'; echo 'Hint: some entries are not shown' >&2`, "jsonl", false},
+		{"nothing at all", `true`, "jsonl", false},
+		{"text", `echo 'Restarting…' >&2`, "text", false},
+	} {
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", perRowChart("journal", "Entry",
+			fmt.Sprintf(" {shell: %q, parse: %s}", tc.shell, tc.parse), "e", `
+              - {when: 'true', then: bad, label: An error entry}`, `"entry"`))
+		if tc.parse == "text" {
+			chart = writeChart(t, dir, "text.yaml", fmt.Sprintf(`version: 1
+runbook: restart
+stages:
+  - id: out
+    exec: {shell: %q}
+`, tc.shell))
+		}
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		if got := strings.Contains(r.stdout, said); got != tc.flagged {
+			t.Errorf("%s: flagged %v, want %v:\n%s", tc.name, got, tc.flagged, r.stdout)
+		}
+		if tc.flagged && (r.code != 3 || !strings.HasPrefix(r.stdout, "journal UNKNOWN")) {
+			t.Errorf("%s: exit %d; want 3, UNKNOWN:\n%s", tc.name, r.code, r.stdout)
+		}
+	}
+}
