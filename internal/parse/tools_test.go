@@ -84,3 +84,20 @@ tmpfs                          1024        0      1024       0% /tmp/adv/mnt/my 
 		t.Errorf("the share alone, named: got %#v (%d problems); want no row, 1 problem", r.Value, r.Problems)
 	}
 }
+
+// TestCSVRepeatedHeaderIsNoRecord: a loop printing one CSV table per host
+// repeats the header; it was a record, a unit "name" in state "state"
+// that a rule on state judged ok. It is passed over, as columns' is.
+func TestCSVRepeatedHeaderIsNoRecord(t *testing.T) {
+	t.Parallel()
+	out := "name,state\nweb-a,failed\nname,state\nweb-b,failed\n"
+	for _, opts := range []map[string]any{nil, {"names": []any{"unit", "st"}}} {
+		r, err := Parse(out, Spec{Mode: "csv", Options: opts})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l, _ := r.Value.([]any); len(l) != 2 || r.Problems != 0 {
+			t.Errorf("options %v: got %#v (%d problems: %s); want the two units only", opts, r.Value, r.Problems, r.FirstProblem)
+		}
+	}
+}
