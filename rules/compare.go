@@ -13,7 +13,9 @@ import (
 // Compare orders two values under the comparison law (see the package doc):
 // numbers of any Go numeric type (and json.Number) compare as numbers,
 // exactly — an int64, a uint64 above MaxInt64 and a float64 are never
-// rounded into one another; strings compare with strings in byte order.
+// rounded into one another; strings compare with strings in byte order,
+// save two that are both numbers written as text ("100%" and "90%"),
+// which have no order (textOrder).
 // It returns -1, 0 or +1 as a is less than, equal to or greater than b.
 //
 // Everything else is an error that says why, never a panic: booleans, null,
@@ -25,6 +27,7 @@ import (
 //	Compare(uint64(1<<63), int64(-1)) +1, nil
 //	Compare("b", "a")                +1, nil
 //	Compare("90", 90)                 0, "a string cannot be compared with a number"
+//	Compare("100%", "90%")            0, "\"100%\" and \"90%\" are numbers written as text, …"
 func Compare(a, b any) (int, error) {
 	c, reason := compare(a, b)
 	if reason != "" {
@@ -161,7 +164,7 @@ func compare(a, b any) (int, string) {
 		}
 	case string:
 		if y, ok := b.(string); ok {
-			return strings.Compare(x, y), ""
+			return textOrder(x, y)
 		}
 	}
 	ca, cb := classOf(a), classOf(b)
@@ -182,9 +185,71 @@ func compare(a, b any) (int, string) {
 	case classString:
 		sa, _ := asString(a)
 		sb, _ := asString(b)
-		return strings.Compare(sa, sb), ""
+		return textOrder(sa, sb)
 	}
 	return 0, unorderedReasons[ca]
+}
+
+// textOrder orders two strings byte by byte, save two that each spell a
+// number, bare or with a unit ("100%", "900000 kB", "1.5G", "10" read
+// with numbers: false): text orders those by their characters, so "100%"
+// comes before "90%" and a full disk would pass a `gte: "90%"` threshold
+// unseen. Such a pair has no order here, and the reason says to compare
+// the numbers; an order that happens to be right today ("85%" < "90%") is
+// refused too, so a rule does not answer until the day the digits differ
+// in count. Text that is not only a number (dates "2024-01-02", times,
+// versions "1.2.3", addresses) orders as before.
+func textOrder(a, b string) (int, string) {
+	if numeral(a) && numeral(b) {
+		return 0, strconv.Quote(a) + " and " + strconv.Quote(b) + " are numbers written as text, and text orders by character (\"100%\" before \"90%\"); compare the numbers (int(trimSuffix(x, \"%\")), or a parse mode's number)"
+	}
+	return strings.Compare(a, b), ""
+}
+
+// numeral reports whether s is a number written as text: an optional
+// sign, digits with at most one decimal point, and an optional unit, "%"
+// or one to three letters, after at most one space ("85%", "12K",
+// "1.5G", "24028912 kB", "-3").
+func numeral(s string) bool {
+	i := 0
+	if i < len(s) && (s[i] == '-' || s[i] == '+') {
+		i++
+	}
+	digits, point := 0, false
+	for ; i < len(s); i++ {
+		c := s[i]
+		if c >= '0' && c <= '9' {
+			digits++
+			continue
+		}
+		if c == '.' && !point {
+			point = true
+			continue
+		}
+		break
+	}
+	if digits == 0 {
+		return false
+	}
+	if i < len(s) && s[i] == ' ' {
+		i++
+		if i == len(s) {
+			return false
+		}
+	}
+	unit := s[i:]
+	if unit == "" || unit == "%" {
+		return true
+	}
+	if len(unit) > 3 {
+		return false
+	}
+	for j := 0; j < len(unit); j++ {
+		if c := unit[j] | 0x20; c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 // equalCheck is the judgement behind eq and ne: null equals only null and

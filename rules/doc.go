@@ -8,7 +8,8 @@
 //	numbers, any Go numeric type    ordered as numbers, exactly: int 2 == float64 2.0,
 //	  and json.Number               uint64 above MaxInt64 and big int64s never rounded
 //	NaN                             equals nothing, has no order
-//	strings                         ordered, byte by byte
+//	strings                         ordered, byte by byte; two numbers written as
+//	                                text ("100%", "90%", "12K") have no order
 //	booleans                        equal or not; no order
 //	null                            equal only to null (a missing key is not null)
 //	lists, maps                     equal element by element / key by key; no order
@@ -19,7 +20,8 @@
 //
 //	eq ne                 equal / not equal (Equal); null meets anything,
 //	                      other mixed kinds fail with a reason
-//	gt gte lt lte         ordered (Compare): two numbers or two strings
+//	gt gte lt lte         ordered (Compare): two numbers or two strings (not two
+//	                      numbers written as text: "100%" gte "90%" fails with a reason)
 //	in notIn              value is / is not an element of the operand list (Equal);
 //	                      a value of a kind no element has fails with a reason
 //	contains              string holds the substring, or list holds the element
@@ -38,7 +40,9 @@
 // is the text, the result and every identifier and member path they read
 // with its value (`volume.replicas = 2`), in source order. Inside an
 // expression expr's own operators apply (`1 == 1.0` is true; `"1" < 2` is a
-// run-time error, so the rule is a non-match with that error).
+// run-time error, so the rule is a non-match with that error), save that
+// equality and ordering follow the law above (exprequal.go): `x >= "90%"`
+// over the text "100%" is an error, not false.
 //
 // A predicate never panics and never stops a run: one that cannot be
 // evaluated is a non-match whose Outcome carries the error.

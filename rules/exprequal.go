@@ -35,10 +35,20 @@ import (
 // eqFunc, neFunc or inFunc; two operands of known types (`len(x) == 0`, a
 // constant) stay expr's own operator, whose checker already refuses known
 // kinds that never meet (`1 == "1"`, at load).
+//
+// `<`, `<=`, `>` and `>=` between two strings are judged as a filter's
+// lt, lte, gt and gte are, by compare's textOrder: two numbers written as
+// text (`mem.MemAvailable < "2000000 kB"`, `fs.Capacity >= "90%"`) are an
+// error, since text would order "900000 kB" after "2000000 kB". Every
+// other pair of operands is expr's own ordering, errors and all.
 const (
 	eqFunc = "\x00eq"
 	neFunc = "\x00ne"
 	inFunc = "\x00in"
+	ltFunc = "\x00lt"
+	leFunc = "\x00le"
+	gtFunc = "\x00gt"
+	geFunc = "\x00ge"
 )
 
 // equalityFuncs are eqFunc and neFunc as Compile's expr options, each typed
@@ -49,7 +59,26 @@ func equalityFuncs() []expr.Option {
 		expr.Function(eqFunc, func(p ...any) (any, error) { return judgedEqual(p[0], p[1], p[2], false) }, typ),
 		expr.Function(neFunc, func(p ...any) (any, error) { return judgedEqual(p[0], p[1], p[2], true) }, typ),
 		expr.Function(inFunc, func(p ...any) (any, error) { return judgedIn(p[0], p[1], p[2]) }, typ),
+		expr.Function(ltFunc, func(p ...any) (any, error) { return judgedOrder(p[0], p[1], p[2], runtime.Less) }, typ),
+		expr.Function(leFunc, func(p ...any) (any, error) { return judgedOrder(p[0], p[1], p[2], runtime.LessOrEqual) }, typ),
+		expr.Function(gtFunc, func(p ...any) (any, error) { return judgedOrder(p[0], p[1], p[2], runtime.More) }, typ),
+		expr.Function(geFunc, func(p ...any) (any, error) { return judgedOrder(p[0], p[1], p[2], runtime.MoreOrEqual) }, typ),
 	}
+}
+
+// judgedOrder is an ordering of a and b: two strings under textOrder (an
+// error for two numbers written as text), anything else as expr's own
+// operator orders it (op, which panics over kinds with no order; the vm
+// makes that the run's error, as it did before the patch).
+func judgedOrder(a, b, text any, op func(a, b any) bool) (any, error) {
+	if x, ok := a.(string); ok {
+		if y, ok := b.(string); ok {
+			if _, reason := textOrder(x, y); reason != "" {
+				return nil, fmt.Errorf("%s: %s", text, reason)
+			}
+		}
+	}
+	return op(a, b), nil
 }
 
 // judgedEqual is `a == b` (`a != b` when negated) under equalCheck; text
@@ -89,8 +118,9 @@ func judgedIn(a, b, text any) (any, error) {
 	return found, nil
 }
 
-// patchEqual rewrites `==`, `!=` and `in` between operands of types
-// unknown at compile time into calls of eqFunc, neFunc and inFunc.
+// patchEqual rewrites `==`, `!=`, `in` and the orderings between operands
+// of types unknown at compile time into calls of eqFunc, neFunc, inFunc
+// and ltFunc…geFunc.
 type patchEqual struct{}
 
 func (patchEqual) Visit(node *ast.Node) {
@@ -106,6 +136,14 @@ func (patchEqual) Visit(node *ast.Node) {
 		fn = neFunc
 	case "in":
 		fn = inFunc
+	case "<":
+		fn = ltFunc
+	case "<=":
+		fn = leFunc
+	case ">":
+		fn = gtFunc
+	case ">=":
+		fn = geFunc
 	default:
 		return
 	}

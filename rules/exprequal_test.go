@@ -23,11 +23,7 @@ func TestEqualityOfMixedKindsIsAnError(t *testing.T) {
 		"t":    time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC),
 		"u":    time.Date(2024, 1, 1, 1, 0, 0, 0, time.FixedZone("CET", 3600)),
 	}
-	tests := []struct {
-		src     string
-		matched bool
-		err     string // a part of Outcome.Err; "" for none
-	}{
+	tests := []outcomeCase{
 		{`p.PID == "1"`, false, `p.PID == "1": a number cannot be compared with a string`},
 		{`p.PID != "1"`, false, `p.PID != "1": a number cannot be compared with a string`},
 		{`word == 1`, false, `word == 1: a string cannot be compared with a number`},
@@ -60,6 +56,20 @@ func TestEqualityOfMixedKindsIsAnError(t *testing.T) {
 		{`string(p.PID) == word`, true, ""},
 		{`(p.PID == 1) == true`, true, ""},
 	}
+	runOutcomes(t, env, tests)
+}
+
+// outcomeCase is an expression, whether it matches over a test's env, and
+// a part of the error it must give ("" for none).
+type outcomeCase struct {
+	src     string
+	matched bool
+	err     string
+}
+
+// runOutcomes evaluates each case's expression over env, as a subtest.
+func runOutcomes(t *testing.T, env mapEnv, tests []outcomeCase) {
+	t.Helper()
 	for _, tc := range tests {
 		t.Run(tc.src, func(t *testing.T) {
 			t.Parallel()

@@ -1,6 +1,7 @@
 package runbook
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -233,5 +234,26 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 	}
 	out["stderr"] = proc.Text(res.Stderr)
 	out["stdout"] = rs.parsed(path, es.Parse, proc.Text(res.Stdout), "its output", out)
+	if stderrOnly(es, res, row) {
+		rs.fileLedger(record.StderrOnlyEntry(path, es.Parse.Mode, *res.ExitCode, rs.mask(proc.Text(res.Stderr))))
+	}
 	return out
+}
+
+// stderrOnly says whether a command that ended as no failure (completed,
+// or an exit code the chart declared an answer) printed nothing on the
+// stdout the chart parses as data and wrote on stderr instead: the empty
+// value its parse made is no answer of none (record.ItemStderrOnly). Text
+// (the default) is not judged, since an action's stage (a restart) may
+// print only progress on stderr; json is not either, since a blank text
+// is already a parse problem there.
+func stderrOnly(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
+	switch es.Parse.Mode {
+	case "", "text", "json":
+		return false
+	}
+	if res.ExitCode == nil || (row.Label != label.Completed && !row.Answered()) {
+		return false
+	}
+	return len(bytes.TrimSpace(res.Stdout)) == 0 && len(bytes.TrimSpace(res.Stderr)) > 0
 }

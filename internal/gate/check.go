@@ -132,7 +132,8 @@ type Check struct {
 	// foreach items past maxBranches (record.ItemTruncated), a foreach
 	// whose items were null (record.ItemNullItems), a text past the output
 	// cap (record.ItemWithheld), lines a parse mode could not read
-	// (record.ItemUnparsed), verdict rows dropped from the table
+	// (record.ItemUnparsed), a command that wrote only on stderr and
+	// exited 0 (record.ItemStderrOnly), verdict rows dropped from the table
 	// (record.ItemDropped), a read: that found no file (record.FoundNoFile:
 	// a glob's [] is every subject a foreach over it judges). The rows say
 	// nothing of those subjects, so the check is no better than UNKNOWN.
@@ -239,10 +240,11 @@ func (c Check) Judged() bool {
 
 // notJudged are the ledger item kinds that leave a subject unjudged: a
 // branch that failed, items not run, output no value holds, lines a parse
-// mode could not read (a subject on one has no row), verdict rows dropped
+// mode could not read (a subject on one has no row), a command that printed
+// nothing but on stderr and exited 0 (its empty list is no answer), verdict rows dropped
 // (in neither the rows nor the table), items that wrote no row where the
 // foreach's others did.
-var notJudged = []string{record.ItemFailed, record.ItemTruncated, record.ItemNullItems, record.ItemWithheld, record.ItemUnparsed, record.ItemDropped, record.ItemNoRow}
+var notJudged = []string{record.ItemFailed, record.ItemTruncated, record.ItemNullItems, record.ItemWithheld, record.ItemUnparsed, record.ItemStderrOnly, record.ItemDropped, record.ItemNoRow}
 
 // unchecked lists the ledger's items of subjects never judged, in ledger
 // order, and each read: that found no file (record.FoundNoFile).

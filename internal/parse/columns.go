@@ -2,6 +2,7 @@ package parse
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -20,7 +21,13 @@ import (
 // a name with a run of spaces inside it (ss's "Local Address:Port  Peer
 // Address:Port…": names with spaces no split can tell apart), and a row
 // whose first field ends before the header's first name begins (free's "Mem:"): a column the header does not name, which
-// would key every value one column off. A header naming a column twice keys the second "NAME_2". With
+// would key every value one column off. Under last: rest, a row whose last
+// column holds spaces and begins left of the header's last name is a
+// problem too: a space inside an earlier value (a CIFS share's "//nas/My
+// Share" in df) shifted it, and every value after that one would be keyed
+// one column off. A line that repeats the header (two ps runs in one
+// shell, a tool that prints its header again every screenful) is passed
+// over: it holds the names, no values. A header naming a column twice keys the second "NAME_2". With
 // last: rest, the header's last column starts where the rows say: the
 // header has as many columns as most rows have fields.
 type columns struct {
@@ -64,12 +71,20 @@ func (p *columns) parse(text string, r *recorder) any {
 	}
 	var head *row
 	var rows []row
+	var headFields []string
 	for i, s := range lines(text) {
 		if i < p.skip || blank(s) {
 			continue
 		}
 		if p.header && head == nil {
 			head = &row{i + 1, s}
+			headFields = strings.Fields(s)
+			continue
+		}
+		if head != nil && slices.Equal(strings.Fields(s), headFields) {
+			// The header again (two ps runs in one shell:, iostat's
+			// every screenful): it names the columns and holds no values.
+			// Read as a row it was a subject named "PID COMMAND".
 			continue
 		}
 		rows = append(rows, row{i + 1, s})
@@ -89,6 +104,24 @@ func (p *columns) parse(text string, r *recorder) any {
 		}
 		names = unique(f, r, head.n, head.s)
 	}
+	// aligned says whether some row's last value, one word, begins where
+	// the header's last name begins (at): the table is aligned there, as
+	// df's is, and a row whose last value begins left of it was shifted.
+	// A table of single spaces is not aligned, and not judged so.
+	alignedAt := map[int]bool{}
+	aligned := func(at int) bool {
+		if v, ok := alignedAt[at]; ok {
+			return v
+		}
+		for _, rw := range rows {
+			if len(strings.Fields(rw.s)) == len(names) && restStart(rw.s, len(names)) == at {
+				alignedAt[at] = true
+				return true
+			}
+		}
+		alignedAt[at] = false
+		return false
+	}
 	out := []any{}
 	for _, rw := range rows {
 		if p.names == nil && head != nil {
@@ -98,6 +131,12 @@ func (p *columns) parse(text string, r *recorder) any {
 			}
 		}
 		f := fields(rw.s, len(names), p.rest)
+		if p.rest && head != nil && len(f) == len(names) && strings.ContainsRune(f[len(f)-1], ' ') {
+			if at, want := restStart(rw.s, len(names)), restStart(head.s, len(names)); at >= 0 && want >= 0 && at < want && (aligned(want) || wordAt(rw.s, want)) {
+				r.problem(rw.n, rw.s, fmt.Sprintf("its last column holds %q, which begins left of the header's %q: a value with a space in an earlier column (df's \"//nas/My Share\") has shifted the row, so its values would be keyed one column off (read such a table with a parse: regex that knows its columns, or from JSON output: findmnt -J -l -D -b for df)", f[len(f)-1], names[len(names)-1]))
+				continue
+			}
+		}
 		if len(f) != len(names) {
 			r.problem(rw.n, rw.s, fmt.Sprintf("%d %s, the table has %d columns%s", len(f), plural(len(f), "field"), len(names), restHint(len(f) > len(names) && !p.rest)))
 			continue
@@ -198,6 +237,38 @@ func fields(s string, n int, rest bool) []string {
 		out = append(out, t)
 	}
 	return out
+}
+
+// restStart is the byte offset in s where its n-th field begins when s is
+// split into n fields the last of which takes the rest (fields), or -1
+// when s has fewer than n fields or a tab, whose columns have no one
+// width.
+func restStart(s string, n int) int {
+	if n <= 0 || strings.ContainsRune(s, '\t') {
+		return -1
+	}
+	i := 0
+	for k := 0; ; k++ {
+		for i < len(s) && s[i] == ' ' {
+			i++
+		}
+		if i == len(s) {
+			return -1
+		}
+		if k == n-1 {
+			return i
+		}
+		for i < len(s) && s[i] != ' ' {
+			i++
+		}
+	}
+}
+
+// wordAt says whether a word of s begins at byte i: the row's own
+// evidence that it is aligned under the header (df pads its last column
+// to the header's "Mounted on" even when an earlier value shifted it).
+func wordAt(s string, i int) bool {
+	return i > 0 && i < len(s) && s[i] != ' ' && s[i-1] == ' '
 }
 
 func restHint(tooMany bool) string {

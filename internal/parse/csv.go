@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -18,7 +19,8 @@ import (
 //
 // A record with the wrong number of fields, or quoting encoding/csv
 // refuses, is a problem. A header naming a field twice keys the second
-// "NAME_2".
+// "NAME_2". A record that repeats the header (two files concatenated) is
+// passed over: it holds the names, no values.
 type table struct {
 	comma   rune
 	header  bool
@@ -52,6 +54,7 @@ func (p *table) parse(text string, r *recorder) any {
 	}
 	names := p.names
 	headerDue := p.header
+	var header []string
 	out := []any{}
 	for {
 		rec, err := cr.Read()
@@ -74,9 +77,16 @@ func (p *table) parse(text string, r *recorder) any {
 		}
 		if headerDue {
 			headerDue = false
+			header = rec
 			if names == nil {
 				names = unique(rec, r, line, lineText(line))
 			}
+			continue
+		}
+		if header != nil && slices.Equal(rec, header) {
+			// The header again (files concatenated, a loop that printed
+			// one table per host): names, no values; read as a record it
+			// was a subject named "name".
 			continue
 		}
 		if len(rec) != len(names) {

@@ -1,0 +1,155 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// Charts an operator would write over real tools' output, each run as a
+// real process (a shell stage printing what the tool printed on a Debian
+// box), each a confident wrong answer before its fix.
+
+// perRowChart is a chart that runs exec (its YAML after "exec:"), then
+// judges each row of its stdout (named as) by rules (a YAML list of
+// rules, each "then: bad") under the decider named decider, writing one
+// verdict row per row: "bad" (Nagios CRITICAL) or "ok".
+func perRowChart(name, decider, exec, as, rules, subject string) string {
+	return fmt.Sprintf(`version: 1
+runbook: %[1]s
+result:
+  kind: verdict/%[1]s
+  decider: %[2]s
+  nagios: {critical: [bad], ok: [ok]}
+stages:
+  - id: out
+    exec:%[3]s
+  - id: per
+    foreach:
+      items: out.stdout
+      as: %[4]s
+      maxBranches: 10
+      stages:
+        - id: judge
+          name: %[2]s
+          decide:
+            rules:%[5]s
+            default: {branch: ok, label: Nothing to say}
+          branches:
+            bad: [{id: mb, verdict: {subject: '%[6]s', verdict: '"bad"'}}]
+            ok: [{id: mo, verdict: {subject: '%[6]s', verdict: '"ok"'}}]
+`, name, decider, exec, as, rules, subject)
+}
+
+// TestNagiosOKOverAFullDiskComparedAsText: `df -P -i` gives IUse% as
+// text ("100%"), and a threshold written the same way, `{gte: "90%"}`,
+// ordered the two by character: "100%" < "90%", so a full filesystem took
+// the default, the check said OK and the standing Consistent. Two numbers
+// written as text now have no order: the rule could not judge, Not sure,
+// UNKNOWN. An expression (`MemAvailable < "2000000 kB"`) is the same.
+func TestNagiosOKOverAFullDiskComparedAsText(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "c.yaml", perRowChart("inodes", "Headroom", `
+      shell: |
+        printf 'Filesystem      Inodes  IUsed   IFree IUse%% Mounted on\n'
+        printf '/dev/vda      16777216 638104 16139112    4%% /\n'
+        printf '/dev/vdb         65536  65536        0  100%% /var\n'
+      parse: {as: columns, last: rest}`, "fs", `
+              - {when: {"fs.IUse%": {gte: "90%"}}, then: bad, label: Inodes 90% or more used}
+              - {when: 'fs["IUse%"] >= "99%"', then: bad, label: Nearly no inodes free}`, `fs["Mounted on"]`))
+	r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+	if r.code != 3 || !strings.HasPrefix(r.stdout, "inodes UNKNOWN") {
+		t.Errorf("exit %d; want 3 and UNKNOWN, not OK over /var at 100%%:\n%s", r.code, r.stdout)
+	}
+	if !strings.Contains(r.stdout, `"100%" and "90%" are numbers written as text`) {
+		t.Errorf("want the reason naming the two texts:\n%s", r.stdout)
+	}
+	r = runCLI(t, dir, "exec", chart)
+	if !strings.Contains(r.stdout, "Not sure — decider \"Headroom\" could not evaluate rule 1") || strings.Contains(r.stdout, "Consistent") {
+		t.Errorf("want Not sure over the rule that could not order the texts:\n%s", r.stdout)
+	}
+}
+
+// TestRepeatedHeaderIsNoSubject: two ps runs in one shell stage print the
+// header twice; the second header was a row, a process "PID COMMAND"
+// judged "ok" by the zombie rule, under Consistent. It is passed over.
+func TestRepeatedHeaderIsNoSubject(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "c.yaml", perRowChart("zombies", "State",
+		` {shell: "ps -o pid,stat,comm -p 1; ps -o pid,stat,comm -p $$", parse: {as: columns, last: rest}}`, "p", `
+              - {when: {p.STAT: {startsWith: "Z"}}, then: bad, label: A zombie}`, `string(p.PID) + " " + p.COMMAND`))
+	r := runCLI(t, dir, "exec", chart)
+	if strings.Contains(r.stdout, "PID COMMAND") || strings.Count(r.stdout, "| ok |") != 2 {
+		t.Errorf("want two processes judged, the repeated header none:\n%s\n%s", r.stdout, r.stderr)
+	}
+}
+
+// TestShiftedDfRowIsNotSure: df -P on a box with a CIFS share
+// "//nas/My Share" (real output, a tmpfs mounted under that name). Under
+// last: rest the share's row was keyed one column off — Available held
+// the Used column, "Mounted on" was "100% /tmp/adv/mnt/x" — so a full
+// share read as 1024 KiB free: OK, Consistent. Its row is now a parse
+// problem: Not sure, UNKNOWN.
+func TestShiftedDfRowIsNotSure(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "c.yaml", perRowChart("space", "Space", `
+      shell: |
+        printf 'Filesystem              1024-blocks     Used Available Capacity Mounted on\n'
+        printf '/dev/vda                  264212084 49411940  46089324      52%% /\n'
+        printf '//nas/My Share                 1024     1024         0     100%% /tmp/adv/mnt/x\n'
+      parse: {as: columns, last: rest}`, "fs", `
+              - {when: {fs.Available: {lt: 100}}, then: bad, label: Under 100 KiB free}`, `fs["Mounted on"]`))
+	r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+	if r.code != 3 || strings.Contains(r.stdout, "100% /tmp/adv/mnt/x: ok") {
+		t.Errorf("exit %d; want 3, UNKNOWN, and no row for the shifted share:\n%s", r.code, r.stdout)
+	}
+	if !strings.Contains(r.stdout, `its last column holds "100% /tmp/adv/mnt/x", which begins left of the header's "Mounted on"`) {
+		t.Errorf("want the shifted row named:\n%s", r.stdout)
+	}
+}
+
+// TestStderrOnlyExitZeroIsNoEmptyAnswer: a collector that cannot read
+// what it collects says so on stderr and exits 0 (journalctl without read
+// access to the journal, a CLI whose backend is down). parse: jsonl made
+// an empty list of its blank stdout, the rule "any error entries" did not
+// match, and the run stood Consistent — "no errors" read from a command
+// that read nothing. Its stage is now a not-checked ledger item
+// (stderr-only): Not sure, UNKNOWN. A command that printed its rows
+// (with warnings on stderr), and a text stage (an action that prints
+// progress on stderr), are not flagged.
+func TestStderrOnlyExitZeroIsNoEmptyAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	const said = `stage "out" did not check its output (it printed nothing on stdout and wrote on stderr though it exited 0, so what parse: jsonl made of the empty stdout may be a failure the command did not report, not an answer of none; stderr's first line: "Failed to open journal: Permission denied")`
+	for _, tc := range []struct {
+		name, shell, parse string
+		flagged            bool
+	}{
+		{"stderr only", `echo 'Failed to open journal: Permission denied' >&2`, "jsonl", true},
+		{"rows and a warning", `echo '{"MESSAGE": "disk error"}'; echo 'Hint: some entries are not shown' >&2`, "jsonl", false},
+		{"nothing at all", `true`, "jsonl", false},
+		{"text", `echo 'Restarting…' >&2`, "text", false},
+	} {
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", perRowChart("journal", "Entry",
+			fmt.Sprintf(" {shell: %q, parse: %s}", tc.shell, tc.parse), "e", `
+              - {when: 'true', then: bad, label: An error entry}`, `"entry"`))
+		if tc.parse == "text" {
+			chart = writeChart(t, dir, "text.yaml", fmt.Sprintf(`version: 1
+runbook: restart
+stages:
+  - id: out
+    exec: {shell: %q}
+`, tc.shell))
+		}
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		if got := strings.Contains(r.stdout, said); got != tc.flagged {
+			t.Errorf("%s: flagged %v, want %v:\n%s", tc.name, got, tc.flagged, r.stdout)
+		}
+		if tc.flagged && (r.code != 3 || !strings.HasPrefix(r.stdout, "journal UNKNOWN")) {
+			t.Errorf("%s: exit %d; want 3, UNKNOWN:\n%s", tc.name, r.code, r.stdout)
+		}
+	}
+}

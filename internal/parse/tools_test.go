@@ -1,0 +1,103 @@
+package parse
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestColumnsRepeatedHeaderIsNoRow: two ps runs in one shell stage print
+// the header twice, and the second was read as a row — a process named
+// "COMMAND" with PID "PID", judged "ok" by a rule on its STAT. A line
+// that repeats the header holds no values and is passed over.
+func TestColumnsRepeatedHeaderIsNoRow(t *testing.T) {
+	t.Parallel()
+	out := "  PID STAT   RSS COMMAND\n    1 Ss   10584 init\n  PID STAT   RSS COMMAND\n  412 Z        0 worker\n"
+	r, err := Parse(out, Spec{Mode: "columns", Options: map[string]any{"last": "rest"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []any{
+		map[string]any{"PID": 1, "STAT": "Ss", "RSS": 10584, "COMMAND": "init"},
+		map[string]any{"PID": 412, "STAT": "Z", "RSS": 0, "COMMAND": "worker"},
+	}
+	if !reflect.DeepEqual(r.Value, want) || r.Problems != 0 {
+		t.Errorf("got %#v (%d problems: %s); want the two processes only", r.Value, r.Problems, r.FirstProblem)
+	}
+	// names: [...] reads the header past, and its repeat too.
+	r, _ = Parse(out, Spec{Mode: "columns", Options: map[string]any{"names": []any{"pid", "stat", "rss", "comm"}}})
+	if l, _ := r.Value.([]any); len(l) != 2 || r.Problems != 0 {
+		t.Errorf("with names: got %#v (%d problems); want 2 rows", r.Value, r.Problems)
+	}
+}
+
+// TestColumnsShiftedRowUnderRestIsAProblem: `df -P` on a box with a CIFS
+// share "//nas/My Share" (real output: a tmpfs mounted under that name in
+// a mount namespace). Under last: rest the share's row split as
+// Filesystem "//nas/My", 1024-blocks "Share", … Available 0 → the real
+// Capacity, "Mounted on" "100% /tmp/adv/mnt/x": a full share read as one
+// with 1024 KiB free. Its last value begins left of "Mounted on" though df
+// aligned it: a problem, not a row. A mount point with a space ("my
+// data"), which begins under "Mounted on", is read whole, as before.
+// (Not caught: `df -P` of the share ALONE, one row of 7 fields under a
+// header of 7 words, splits "Mounted on" in two and reads the row
+// without a problem; named columns (names: [...]) catch it, below.)
+func TestColumnsShiftedRowUnderRestIsAProblem(t *testing.T) {
+	t.Parallel()
+	df := `Filesystem              1024-blocks     Used Available Capacity Mounted on
+/dev/vda                  264212084 49411940  46089324      52% /
+model_tools_unavailable           4        0         4       0% /mnt/sandboxing/model_tools_env/v1/python
+tmpfs                      12365704        0  12365704       0% /sys/fs/cgroup
+devtmpfs                   12358824        0  12358824       0% /dev
+//nas/My Share                 1024     1024         0     100% /tmp/adv/mnt/x
+tmpfs                          1024        0      1024       0% /tmp/adv/mnt/my data
+`
+	r, err := Parse(df, Spec{Mode: "columns", Options: map[string]any{"last": "rest"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, _ := r.Value.([]any)
+	var mounts []any
+	for _, row := range rows {
+		mounts = append(mounts, row.(map[string]any)["Mounted on"])
+	}
+	if !reflect.DeepEqual(mounts, []any{"/", "/mnt/sandboxing/model_tools_env/v1/python", "/sys/fs/cgroup", "/dev", "/tmp/adv/mnt/my data"}) {
+		t.Errorf("mounts %q; want every mount but the shifted share", mounts)
+	}
+	if r.Problems != 1 || !strings.Contains(r.FirstProblem, `line 6: its last column holds "100% /tmp/adv/mnt/x", which begins left of the header's "Mounted on"`) {
+		t.Errorf("problems %d %q; want line 3, the share, counted", r.Problems, r.FirstProblem)
+	}
+	// With / and the share alone, no other row shows the alignment; the
+	// share's row does itself (its mount point begins under "Mounted on").
+	l := strings.Split(df, "\n")
+	two := strings.Join([]string{l[0], l[1], l[5], ""}, "\n")
+	r, _ = Parse(two, Spec{Mode: "columns", Options: map[string]any{"last": "rest"}})
+	if got, _ := r.Value.([]any); len(got) != 1 || r.Problems != 1 {
+		t.Errorf("/ and the share: got %#v (%d problems); want the row of / and 1 problem", r.Value, r.Problems)
+	}
+	// The share alone, its columns named: the header is read past, and
+	// still says where the last column begins.
+	one := strings.Join([]string{l[0], l[5], ""}, "\n")
+	names := []any{"fs", "blocks", "used", "avail", "capacity", "mount"}
+	r, _ = Parse(one, Spec{Mode: "columns", Options: map[string]any{"last": "rest", "names": names}})
+	if got, _ := r.Value.([]any); len(got) != 0 || r.Problems != 1 {
+		t.Errorf("the share alone, named: got %#v (%d problems); want no row, 1 problem", r.Value, r.Problems)
+	}
+}
+
+// TestCSVRepeatedHeaderIsNoRecord: a loop printing one CSV table per host
+// repeats the header; it was a record, a unit "name" in state "state"
+// that a rule on state judged ok. It is passed over, as columns' is.
+func TestCSVRepeatedHeaderIsNoRecord(t *testing.T) {
+	t.Parallel()
+	out := "name,state\nweb-a,failed\nname,state\nweb-b,failed\n"
+	for _, opts := range []map[string]any{nil, {"names": []any{"unit", "st"}}} {
+		r, err := Parse(out, Spec{Mode: "csv", Options: opts})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l, _ := r.Value.([]any); len(l) != 2 || r.Problems != 0 {
+			t.Errorf("options %v: got %#v (%d problems: %s); want the two units only", opts, r.Value, r.Problems, r.FirstProblem)
+		}
+	}
+}
