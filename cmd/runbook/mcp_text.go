@@ -29,7 +29,9 @@ func mcpText(rec *record.Record, id string, into map[string]string, recordErr er
 	if vs := rec.Verdicts; vs != nil && v.verdicts != nil {
 		p.part()
 		if vs.Table != "" {
-			p.line(cleanLines(strings.TrimRight(vs.Table, "\n")))
+			// the view's table: an empty set said by how the run went
+			// (record.NoRowsTable), as the text format says it
+			p.line(v.verdicts.table)
 		}
 		if v.verdicts.shown != "" {
 			p.line(v.verdicts.shown)
