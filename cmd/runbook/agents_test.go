@@ -1,10 +1,18 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
+	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/openrunbook/runbook/record"
+	"github.com/openrunbook/runbook/runbook"
 )
 
 // What programs and agents get from a run (mcp.md, cli.md "--format
@@ -58,4 +66,95 @@ func TestStoppedRunTableIsNotAnEmptySet(t *testing.T) {
 			t.Errorf("%s: structuredContent's table %q, want %q", tc.tool, vs["table"], tc.want)
 		}
 	}
+}
+
+// newOldProtocolMCPTest is newMCPTest with a client on protocol
+// 2025-06-18, the version the clients people use speak: a server asks it
+// a question by an elicitation request, not by the multi round-trip's
+// input requests.
+func newOldProtocolMCPTest(t *testing.T, opts *mcp.ClientOptions, paths ...string) *mcpTest {
+	t.Helper()
+	runs := t.TempDir()
+	log := &lockedBuffer{}
+	s := newMCPServer(mcpConfig{runs: runs, plugins: pluginFlags{honesty: "inprocess"}, honesty: runbook.InProcess(),
+		logger: slog.New(slog.NewTextHandler(log, nil)), log: log})
+	s.gather(paths, nil)
+	ct, st := mcp.NewInMemoryTransports()
+	ctx := context.Background()
+	ss, err := s.srv.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "old-client", Version: "v0"}, opts).Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-06-18"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := cs.InitializeResult().ProtocolVersion; v != "2025-06-18" {
+		t.Fatalf("negotiated %s", v)
+	}
+	t.Cleanup(func() { cs.Close(); ss.Wait() })
+	return &mcpTest{s: s, cs: cs, log: log, runs: runs}
+}
+
+// TestMCPUnansweredElicitationKeepsTheRunID: a client asked a paused
+// run's question that could not answer it (its elicitation handler
+// failed, or its answer did not fit the form) got a protocol error
+// ("multi-round-trip: fulfilling input request …") from the SDK's stand-in
+// for older clients, and with it lost the runId of a run that was paused
+// and kept: nothing told it the run existed, or how to resume it. The
+// call now returns the paused run, saying why it has no answer, and the
+// run resumes. An accepted answer still resumes it in the call, the
+// secret input given again.
+func TestMCPUnansweredElicitationKeepsTheRunID(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		answer func() (*mcp.ElicitResult, error)
+		want   string
+	}{
+		{"client error", func() (*mcp.ElicitResult, error) { return nil, errors.New("the user closed the form") }, "the user closed the form"},
+		{"answer off the form", func() (*mcp.ElicitResult, error) {
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"proceed": "perhaps"}}, nil
+		}, "does not match requested schema"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			opts := &mcp.ClientOptions{ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) { return tc.answer() }}
+			m := newOldProtocolMCPTest(t, opts, filepath.Join(mcpData, "secret.yaml"))
+			res, err := m.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "secret-ask", Arguments: map[string]any{"token": secretToken}})
+			if err != nil {
+				t.Fatalf("the call failed, so its runId is lost: %v", err)
+			}
+			text := textOf(t, res)
+			sc := structured(t, res)
+			id, _ := sc["runId"].(string)
+			if res.IsError || sc["status"] != "paused" || id == "" {
+				t.Fatalf("isError %v, status %v, runId %q:\n%s", res.IsError, sc["status"], id, text)
+			}
+			for _, want := range []string{"The question was put to the client, which gave no answer: ", tc.want, "The run stays paused.", `Resume it with the resume tool: {"runId": "` + id + `"`} {
+				if !strings.Contains(text, want) {
+					t.Errorf("the text does not hold %q:\n%s", want, text)
+				}
+			}
+			done := m.call(t, toolResume, map[string]any{"runId": id, "answers": map[string]any{"proceed": true, "token": secretToken}})
+			if dsc := structured(t, done); done.IsError || dsc["status"] != "completed" {
+				t.Errorf("resume: isError %v, status %v:\n%s", done.IsError, dsc["status"], textOf(t, done))
+			}
+			assertNoSecret(t, m, secretToken, text, sc)
+		})
+	}
+	t.Run("accepted", func(t *testing.T) {
+		var asked []string
+		m := newOldProtocolMCPTest(t, elicitWith("accept", map[string]any{"proceed": true}, &asked), filepath.Join(mcpData, "secret.yaml"))
+		res := m.call(t, "secret-ask", map[string]any{"token": secretToken})
+		sc := structured(t, res)
+		if res.IsError || sc["status"] != "completed" || len(asked) != 1 {
+			t.Fatalf("isError %v, status %v, asked %q:\n%s", res.IsError, sc["status"], asked, textOf(t, res))
+		}
+		rr, _, err := record.ReadRecord(filepath.Join(m.runs, sc["runId"].(string)+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rr.Answers) != 1 || rr.Answers[0].By != "MCP client old-client" {
+			t.Errorf("answers %+v, want one by the MCP client", rr.Answers)
+		}
+	})
 }

@@ -61,7 +61,7 @@ func (s *mcpServer) chartHandler(c *mcpChart) mcp.ToolHandler {
 			}
 			return toolError(fmt.Sprintf("%s: %v", c.tool, err)), nil
 		}
-		return s.answer(req, c, id, res, res.WriteRecord(path)), nil
+		return s.answer(ctx, req, c, id, given, res, res.WriteRecord(path)), nil
 	}
 }
 
@@ -78,25 +78,46 @@ func (s *mcpServer) execOptions(path string, prog *mcpProgress) []runbook.ExecOp
 
 // answer is a finished (or paused) run as the call's result. A paused run
 // whose question an elicitation form can hold, for a client that declared
-// elicitation, becomes an input request instead.
-func (s *mcpServer) answer(req *mcp.CallToolRequest, c *mcpChart, id string, res *runbook.Result, recordErr error) *mcp.CallToolResult {
+// elicitation, is asked through the client: an input request to a client
+// of the multi round-trip protocol, else an elicitation request sent from
+// here. given are the call's inputs (or a resume's answers): the secret
+// ones are given again to the resumed run.
+func (s *mcpServer) answer(ctx context.Context, req *mcp.CallToolRequest, c *mcpChart, id string, given map[string]any, res *runbook.Result, recordErr error) *mcp.CallToolResult {
 	rec := res.Record
 	if recordErr != nil {
 		fmt.Fprintf(s.log, "runbook mcp: %s: the record of run %s was not kept: %v\n", c.tool, id, recordErr)
 	}
 	if rec.Status == "paused" && rec.Pause != nil && recordErr == nil && canElicit(req) {
 		if schema, ok := expectsSchema(rec.Pause.Expects); ok {
-			return &mcp.CallToolResult{
-				InputRequests: mcp.InputRequestMap{elicitID: &mcp.ElicitParams{
-					Mode:            "form",
-					Message:         clean(rec.Pause.Question),
-					RequestedSchema: schema,
-				}},
-				RequestState: s.sign(id),
+			ask := &mcp.ElicitParams{Mode: "form", Message: clean(rec.Pause.Question), RequestedSchema: schema}
+			if multiRoundTrip(req) {
+				return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{elicitID: ask}, RequestState: s.sign(id)}
 			}
+			// Asked here, not through the SDK's stand-in for older
+			// clients, which turns an answer that failed (the client's
+			// error, an answer its form refused, the call cancelled) into a
+			// protocol error: the paused run's runId, its record and how
+			// to resume it would be lost with it.
+			er, err := req.Session.Elicit(ctx, ask)
+			if err != nil {
+				line, _ := record.Headline(err.Error())
+				return s.result(id, rec, c, nil, "The question was put to the client, which gave no answer: "+line+". The run stays paused.")
+			}
+			if er == nil || er.Action != "accept" {
+				return s.result(id, rec, c, nil, "")
+			}
+			return s.takeAnswer(ctx, req, c, id, given, er)
 		}
 	}
-	return s.result(id, rec, c, recordErr)
+	return s.result(id, rec, c, recordErr, "")
+}
+
+// multiRoundTrip says whether the client speaks the multi round-trip
+// protocol (2026-07-28 on), where a server asks by input requests and
+// may not send an elicitation request of its own.
+func multiRoundTrip(req *mcp.CallToolRequest) bool {
+	ip := req.Session.InitializeParams()
+	return ip != nil && ip.ProtocolVersion >= "2026-07-28"
 }
 
 // answered is the call coming back with the client's answer to the
@@ -114,8 +135,13 @@ func (s *mcpServer) answered(ctx context.Context, req *mcp.CallToolRequest, c *m
 		if err != nil || rr.Result == nil {
 			return toolError(fmt.Sprintf("run %s: its record cannot be read: %v", id, err))
 		}
-		return s.result(id, rr.Result, c, nil)
+		return s.result(id, rr.Result, c, nil, "")
 	}
+	return s.takeAnswer(ctx, req, c, id, given, er)
+}
+
+// takeAnswer resumes paused run id with an accepted elicitation's answers.
+func (s *mcpServer) takeAnswer(ctx context.Context, req *mcp.CallToolRequest, c *mcpChart, id string, given map[string]any, er *mcp.ElicitResult) *mcp.CallToolResult {
 	answers := map[string]any{}
 	for k, v := range er.Content {
 		answers[k] = v
@@ -160,7 +186,7 @@ func (s *mcpServer) resumeRun(ctx context.Context, req *mcp.CallToolRequest, c *
 		}
 		return toolError(fmt.Sprintf("run %s: %v", id, err) + still)
 	}
-	return s.answer(req, c, id, res, res.WriteRecord(path))
+	return s.answer(ctx, req, c, id, answers, res, res.WriteRecord(path))
 }
 
 // resumeHandler is the resume tool: {runId, answers}.
@@ -261,13 +287,14 @@ func (s *mcpServer) readRun(_ context.Context, req *mcp.ReadResourceRequest) (*m
 }
 
 // result is a run's answer: the result record with its runId, and the
-// one text block; isError when the run failed or was cancelled.
-func (s *mcpServer) result(id string, rec *record.Record, c *mcpChart, recordErr error) *mcp.CallToolResult {
+// one text block (unanswered: why a paused run's question, put to the
+// client, has no answer); isError when the run failed or was cancelled.
+func (s *mcpServer) result(id string, rec *record.Record, c *mcpChart, recordErr error, unanswered string) *mcp.CallToolResult {
 	structured, err := structuredOf(rec, id)
 	if err != nil {
 		return toolError(fmt.Sprintf("run %s: the result record does not encode: %v", id, err))
 	}
-	text := mcpText(rec, id, scriptInto(c.rb.Spec()), recordErr)
+	text := mcpText(rec, id, scriptInto(c.rb.Spec()), recordErr, unanswered)
 	return &mcp.CallToolResult{
 		Content:           []mcp.Content{&mcp.TextContent{Text: text}},
 		StructuredContent: structured,

@@ -17,12 +17,14 @@ import (
 //	       panel note, the meanings
 //	then   coverage, scripts that did not complete, rules that could not
 //	       be evaluated and the standing line, laid out by renderText
-//	       itself; a paused run's question and how to resume it with the
-//	       resume tool; where a failed or cancelled run ended; the runId
+//	       itself; a paused run's question (and unanswered: why the
+//	       client, asked it, gave no answer) and how to resume it with
+//	       the resume tool; where a failed or cancelled run ended; the
+//	       runId
 //
-// Every word comes from the record, through viewOf and renderText: this
-// only chooses the parts.
-func mcpText(rec *record.Record, id string, into map[string]string, recordErr error) string {
+// Every word but unanswered comes from the record, through viewOf and
+// renderText: this only chooses the parts.
+func mcpText(rec *record.Record, id string, into map[string]string, recordErr error, unanswered string) string {
 	var b strings.Builder
 	p := &printer{w: &b}
 	v := viewOf(rec, renderOpts{scriptInto: into})
@@ -62,6 +64,9 @@ func mcpText(rec *record.Record, id string, into map[string]string, recordErr er
 		if q := rec.Pause; q != nil {
 			p.part()
 			p.line("The run paused to ask: " + clean(q.Question))
+			if unanswered != "" {
+				p.line(clean(unanswered))
+			}
 			p.line(fmt.Sprintf("Resume it with the resume tool: {\"runId\": %q, \"answers\": {%s}}", id, expectsHint(q.Expects)))
 		}
 	case "failed", "cancelled":
