@@ -158,3 +158,38 @@ func TestMCPUnansweredElicitationKeepsTheRunID(t *testing.T) {
 		}
 	})
 }
+
+// TestParseJSONKeepsEveryDigit: a command's JSON ids past 2^53 (and past
+// int64) were float64s, so `-o json`, the text table and an MCP tool's
+// answer gave 9007199254740992 for the object whose id is …993 — two
+// objects one id, under a Consistent standing. Numbers now settle as
+// jsonv.Decoded settles them: exact ints, and the digits of a number no
+// float64 holds, which the record file writes as a number
+// (record/recordwrite.go) and explain reads back as one.
+func TestParseJSONKeepsEveryDigit(t *testing.T) {
+	t.Parallel()
+	dir, _ := filepath.Abs(agentsData)
+	r := runCLI(t, dir, "exec", "ids.yaml", "-o", "json")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	for _, want := range []string{`"id": 9007199254740992`, `"id": 9007199254740993`, `"id": 12345678901234567890`, `"id": 0.1`} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("-o json does not hold %s:\n%s", want, r.stdout)
+		}
+	}
+	rec := filepath.Join(t.TempDir(), "ids.json")
+	txt := runCLI(t, dir, "exec", "ids.yaml", "--record", rec)
+	for _, want := range []string{"| object 1 | seen | 9007199254740993 |", "| object 2 | seen | 12345678901234567890 |"} {
+		if !strings.Contains(txt.stdout, want) {
+			t.Errorf("the text does not hold %q:\n%s", want, txt.stdout)
+		}
+	}
+	// The record file wrote a json.Number as a string, so explain read
+	// the id back as the text "12345678901234567890".
+	for key, want := range map[string]string{"objects.stdout[1].id": "objects.stdout[1].id = 9007199254740993\n", "objects.stdout[2].id": "objects.stdout[2].id = 12345678901234567890\n"} {
+		if ex := runCLI(t, dir, "explain", rec, key); !strings.HasPrefix(ex.stdout, want) {
+			t.Errorf("explain %s:\n%s\nwant it to start %q", key, ex.stdout, want)
+		}
+	}
+}

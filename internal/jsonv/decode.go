@@ -26,17 +26,21 @@ func (e *DepthError) Error() string {
 
 // Decode decodes the first JSON value of data, as json.Decoder.Decode
 // does (what follows it is not read), refusing one that nests past
-// MaxDepth with a *DepthError before decoding it. Its cost is linear in
-// data.
+// MaxDepth with a *DepthError before decoding it. Its numbers are
+// json.Number, their digits as the text spells them, for the caller to
+// settle (a float64 cannot hold every one: 9007199254740993 would read as
+// …992). Its cost is linear in data.
 //
-//	Decode([]byte(`{"a": [1, 2]}`))          map[a:[1 2]], nil
+//	Decode([]byte(`{"a": [1, 2]}`))          map[a:[json.Number(1) json.Number(2)]], nil
 //	Decode(bytes.Repeat([]byte("["), 600))    nil, *DepthError
 func Decode(data []byte) (any, error) {
 	if off, ok := firstValueWithin(data, MaxDepth); !ok {
 		return nil, &DepthError{Offset: off}
 	}
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber()
 	var v any
-	if err := json.NewDecoder(bytes.NewReader(data)).Decode(&v); err != nil {
+	if err := d.Decode(&v); err != nil {
 		return nil, err
 	}
 	return v, nil

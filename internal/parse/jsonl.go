@@ -48,14 +48,18 @@ func parseJSONL(text string, r *recorder) any {
 	return out
 }
 
-// decodeOne decodes text that holds exactly one JSON value: numbers as
-// jsonv.Decode makes them (float64), nesting bounded by jsonv.MaxDepth,
-// and anything after the value an error.
+// decodeOne decodes text that holds exactly one JSON value: numbers
+// settled as jsonv.Decoded settles them (an int, a float64 that is the
+// number written, else the digits as a json.Number: before, every number
+// was a float64, and 9007199254740993 read as …992 in a verdict row the
+// standing called Consistent), nesting bounded by jsonv.MaxDepth, and
+// anything after the value an error.
 func decodeOne(text string) (any, error) {
 	v, err := jsonv.Decode([]byte(text))
 	if err != nil {
 		return nil, err
 	}
+	v = settleJSON(v)
 	d := json.NewDecoder(bytes.NewReader([]byte(text)))
 	var skip json.RawMessage
 	if err := d.Decode(&skip); err != nil {
@@ -75,4 +79,22 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+// settleJSON settles every number of a decoded JSON value
+// (jsonv.Decoded), in place.
+func settleJSON(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		return jsonv.Decoded(x)
+	case []any:
+		for i, e := range x {
+			x[i] = settleJSON(e)
+		}
+	case map[string]any:
+		for k, e := range x {
+			x[k] = settleJSON(e)
+		}
+	}
+	return v
 }
