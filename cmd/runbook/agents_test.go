@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -191,5 +192,56 @@ func TestParseJSONKeepsEveryDigit(t *testing.T) {
 		if ex := runCLI(t, dir, "explain", rec, key); !strings.HasPrefix(ex.stdout, want) {
 			t.Errorf("explain %s:\n%s\nwant it to start %q", key, ex.stdout, want)
 		}
+	}
+}
+
+// TestMCPResumeAsksTheNextQuestion: a run paused at its first question,
+// resumed with the resume tool by a client that can answer questions,
+// asks the second through the client. The resume tool took the call that
+// came back with the answer for a new call with the first answers only:
+// the person's answer was dropped, and the result said it was refused
+// ("give it as the argument second_ok"). Both protocols: the multi round
+// trip's input requests, and an older client's elicitation request.
+func TestMCPResumeAsksTheNextQuestion(t *testing.T) {
+	for _, protocol := range []string{"", "2025-06-18"} {
+		t.Run("protocol "+protocol, func(t *testing.T) {
+			chart := filepath.Join(agentsData, "two-asks.yaml")
+			first := newMCPTest(t, "", nil, chart)
+			id, _ := structured(t, first.call(t, "two-asks", nil))["runId"].(string)
+
+			var asked []string
+			opts := elicitWith("accept", map[string]any{"second_ok": true}, &asked)
+			var m *mcpTest
+			if protocol == "" {
+				m = newMCPTest(t, first.runs, opts, chart)
+			} else {
+				m = newOldProtocolMCPTest(t, opts, chart)
+				copyRun(t, first.runs, m.runs, id)
+			}
+			res := m.call(t, toolResume, map[string]any{"runId": id, "answers": map[string]any{"first_ok": true}})
+			text := textOf(t, res)
+			if res.IsError {
+				t.Fatalf("isError, asked %q:\n%s", asked, text)
+			}
+			sc := structured(t, res)
+			if sc["status"] != "completed" || len(asked) != 1 || asked[0] != "Second: really?" {
+				t.Fatalf("isError %v, status %v, asked %q:\n%s", res.IsError, sc["status"], asked, text)
+			}
+			if !strings.Contains(text, "| api | go |") {
+				t.Errorf("the answers did not both reach the run:\n%s", text)
+			}
+		})
+	}
+}
+
+// copyRun copies run id's record from one --runs folder to another.
+func copyRun(t *testing.T, from, to, id string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(from, id+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(to, id+".json"), b, 0o600); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -158,23 +158,36 @@ func (s *mcpServer) takeAnswer(ctx context.Context, req *mcp.CallToolRequest, c 
 
 // resumeRun continues paused run id with answers, as `runbook resume`
 // continues a record (LockRecord, ReadRecord, rb.Resume, the record
-// written back), and answers the call with the continued run.
+// written back), and answers the call with the continued run. The record
+// is unlocked before the answer: a run that pauses again may be asked its
+// next question, and resumed with that answer, in this call.
 func (s *mcpServer) resumeRun(ctx context.Context, req *mcp.CallToolRequest, c *mcpChart, id string, answers map[string]any, by string) *mcp.CallToolResult {
+	res, refused, recordErr := s.resumeLocked(ctx, req, c, id, answers, by)
+	if refused != nil {
+		return refused
+	}
+	return s.answer(ctx, req, c, id, answers, res, recordErr)
+}
+
+// resumeLocked is resumeRun's part under the record's lock: the run
+// resumed and whether its record was written (recordErr), or the call
+// refused.
+func (s *mcpServer) resumeLocked(ctx context.Context, req *mcp.CallToolRequest, c *mcpChart, id string, answers map[string]any, by string) (res *runbook.Result, refused *mcp.CallToolResult, recordErr error) {
 	path, _ := s.runPath(id)
 	unlock, err := runbook.LockRecord(path)
 	if err != nil {
-		return toolError(fmt.Sprintf("run %s: %v", id, err))
+		return nil, toolError(fmt.Sprintf("run %s: %v", id, err)), nil
 	}
 	defer unlock()
 	rr, problems, err := record.ReadRecord(path)
 	if err != nil {
-		return toolError(fmt.Sprintf("run %s: %v", id, err))
+		return nil, toolError(fmt.Sprintf("run %s: %v", id, err)), nil
 	}
 	if len(problems) > 0 {
-		return toolError(fmt.Sprintf("run %s: a damaged record is not resumed: %s", id, strings.Join(problems, "; ")))
+		return nil, toolError(fmt.Sprintf("run %s: a damaged record is not resumed: %s", id, strings.Join(problems, "; "))), nil
 	}
 	prog := s.startProgress(ctx, req)
-	res, err := c.rb.Resume(ctx, rr, answers, runbook.ResumeExec(s.execOptions(path, prog)...), runbook.AnsweredBy(by))
+	res, err = c.rb.Resume(ctx, rr, answers, runbook.ResumeExec(s.execOptions(path, prog)...), runbook.AnsweredBy(by))
 	prog.stop()
 	if err != nil {
 		still := ""
@@ -182,11 +195,11 @@ func (s *mcpServer) resumeRun(ctx context.Context, req *mcp.CallToolRequest, c *
 			still = fmt.Sprintf("\nRun %s is still paused: call the resume tool with its runId and the answers.", id)
 		}
 		if ies, ok := inputErrors(err); ok {
-			return toolError(inputErrorText("the answer was refused", ies) + still)
+			return nil, toolError(inputErrorText("the answer was refused", ies) + still), nil
 		}
-		return toolError(fmt.Sprintf("run %s: %v", id, err) + still)
+		return nil, toolError(fmt.Sprintf("run %s: %v", id, err) + still), nil
 	}
-	return s.answer(ctx, req, c, id, answers, res, res.WriteRecord(path))
+	return res, nil, res.WriteRecord(path)
 }
 
 // resumeHandler is the resume tool: {runId, answers}.
@@ -213,6 +226,12 @@ func (s *mcpServer) resumeHandler(ctx context.Context, req *mcp.CallToolRequest)
 	c, ok := s.charts[toolName(name)]
 	if !ok || c.rb.Name() != name {
 		return toolError(fmt.Sprintf("resume: run %s is of the runbook %q, which this server does not serve", in.RunID, name)), nil
+	}
+	if req.Params.RequestState != "" || len(req.Params.InputResponses) > 0 {
+		// The call come back with the answer to the question the resumed
+		// run asked next: in.Answers answered the one before, and only
+		// their secret inputs are given again.
+		return s.answered(ctx, req, c, in.Answers), nil
 	}
 	return s.resumeRun(ctx, req, c, in.RunID, in.Answers, "MCP client "+clientName(req)), nil
 }
