@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -75,6 +76,19 @@ func TestStoppedRunTableIsNotAnEmptySet(t *testing.T) {
 // input requests.
 func newOldProtocolMCPTest(t *testing.T, opts *mcp.ClientOptions, paths ...string) *mcpTest {
 	t.Helper()
+	m := connectMCP(t, "old-client", opts, &mcp.ClientSessionOptions{ProtocolVersion: "2025-06-18"}, nil, paths...)
+	if v := m.cs.InitializeResult().ProtocolVersion; v != "2025-06-18" {
+		t.Fatalf("negotiated %s", v)
+	}
+	return m
+}
+
+// connectMCP serves paths in-process (records in a fresh folder) and
+// connects a client named name with opts and session options; wire, when
+// not nil, receives every JSON-RPC message as it crossed, before any
+// client decoded it.
+func connectMCP(t *testing.T, name string, opts *mcp.ClientOptions, sopts *mcp.ClientSessionOptions, wire io.Writer, paths ...string) *mcpTest {
+	t.Helper()
 	runs := t.TempDir()
 	log := &lockedBuffer{}
 	s := newMCPServer(mcpConfig{runs: runs, plugins: pluginFlags{honesty: "inprocess"}, honesty: runbook.InProcess(),
@@ -86,12 +100,13 @@ func newOldProtocolMCPTest(t *testing.T, opts *mcp.ClientOptions, paths ...strin
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "old-client", Version: "v0"}, opts).Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-06-18"})
+	var transport mcp.Transport = ct
+	if wire != nil {
+		transport = &mcp.LoggingTransport{Transport: ct, Writer: wire}
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: name, Version: "v0"}, opts).Connect(ctx, transport, sopts)
 	if err != nil {
 		t.Fatal(err)
-	}
-	if v := cs.InitializeResult().ProtocolVersion; v != "2025-06-18" {
-		t.Fatalf("negotiated %s", v)
 	}
 	t.Cleanup(func() { cs.Close(); ss.Wait() })
 	return &mcpTest{s: s, cs: cs, log: log, runs: runs}
@@ -185,6 +200,20 @@ func TestParseJSONKeepsEveryDigit(t *testing.T) {
 		if !strings.Contains(txt.stdout, want) {
 			t.Errorf("the text does not hold %q:\n%s", want, txt.stdout)
 		}
+	}
+	// An MCP tool's structuredContent was the record read back with
+	// float64 numbers.
+	// (Read on the wire: the Go client itself decodes numbers as float64.)
+	wire := &lockedBuffer{}
+	m := connectMCP(t, "runbook-test", nil, nil, wire, filepath.Join(agentsData, "ids.yaml"))
+	res := m.call(t, "wide-ids", nil)
+	if !strings.Contains(wire.String(), `"rows":[{"id":9007199254740992,"subject":"object 0","verdict":"seen"},{"id":9007199254740993,`) ||
+		!strings.Contains(wire.String(), `{"id":12345678901234567890,"subject":"object 2"`) {
+		t.Errorf("structuredContent on the wire does not hold the ids as printed:\n%s", wire.String())
+	}
+	m.call(t, toolExplain, map[string]any{"runId": structured(t, res)["runId"], "key": "objects.stdout[2].id"})
+	if !strings.Contains(wire.String(), `"value":12345678901234567890`) {
+		t.Errorf("explain's structuredContent on the wire does not hold 12345678901234567890:\n%s", wire.String())
 	}
 	// The record file wrote a json.Number as a string, so explain read
 	// the id back as the text "12345678901234567890".

@@ -273,8 +273,8 @@ func (s *mcpServer) explainHandler(_ context.Context, req *mcp.CallToolRequest) 
 	if err := explainRecord(path, q, f, in.At != nil, &js, io.Discard); err != nil {
 		return explainRefused(err.Error()), nil
 	}
-	var structured map[string]any
-	if err := json.Unmarshal(js.Bytes(), &structured); err != nil {
+	structured, err := jsonObject(js.Bytes())
+	if err != nil {
 		return toolError("explain: " + err.Error()), nil
 	}
 	structured["record"] = runURIPrefix + in.RunID // the server's file path is not the client's business
@@ -327,11 +327,28 @@ func structuredOf(rec *record.Record, id string) (map[string]any, error) {
 	if err := writeJSON(&buf, rec, ""); err != nil {
 		return nil, err
 	}
-	var m map[string]any
-	if err := json.Unmarshal(buf.Bytes(), &m); err != nil {
+	m, err := jsonObject(buf.Bytes())
+	if err != nil {
 		return nil, err
 	}
 	m["runId"] = id
+	return m, nil
+}
+
+// jsonObject reads a JSON object that goes back to the client as
+// structuredContent, its numbers as their digits (json.Number), so that
+// the SDK writes them as they were written: a float64 would make the id
+// 9007199254740993 of a command's JSON …992.
+func jsonObject(b []byte) (map[string]any, error) {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var m map[string]any
+	if err := d.Decode(&m); err != nil {
+		return nil, err
+	}
+	if m == nil {
+		return nil, fmt.Errorf("not a JSON object: %.40s", b)
+	}
 	return m, nil
 }
 
