@@ -274,3 +274,37 @@ func copyRun(t *testing.T, from, to, id string) {
 		t.Fatal(err)
 	}
 }
+
+// TestMCPPausedRunSaysHowToResumeByTheTool: a paused run's
+// structuredContent said how to resume it as the record does for a person
+// at the server's shell — `runbook resume /path/on/the/server/RUNID.json`,
+// the server's own folder, a command the agent cannot run — and the text's
+// resume call left out the secret input the resume refuses without. Both
+// now give the resume tool's arguments, the secret named (never its value).
+func TestMCPPausedRunSaysHowToResumeByTheTool(t *testing.T) {
+	m := newMCPTest(t, "", nil, filepath.Join(mcpData, "secret.yaml"))
+	res := m.call(t, "secret-ask", map[string]any{"token": secretToken})
+	sc := structured(t, res)
+	id, _ := sc["runId"].(string)
+	call := `{"runId": "` + id + `", "answers": {"proceed": <bool>, "token": <the secret input, again>}}`
+	pause, _ := sc["pause"].(map[string]any)
+	if got := pause["resume"]; got != "the resume tool: "+call {
+		t.Errorf("structuredContent's pause.resume = %q, want the resume tool's call %s", got, call)
+	}
+	if schema, _ := outputSchema(); validateJSON(schema, sc) != nil {
+		t.Errorf("the paused result breaks the output schema: %v", validateJSON(schema, sc))
+	}
+	text := textOf(t, res)
+	if !strings.Contains(text, "Resume it with the resume tool: "+call) {
+		t.Errorf("the text does not give the resume call %s:\n%s", call, text)
+	}
+	if raw := mustJSON(t, sc) + text; strings.Contains(raw, m.runs) || strings.Contains(raw, "runbook resume") {
+		t.Errorf("the answer names the server's records folder or a command line:\n%s", raw)
+	}
+	// Followed as said, with the secret given again, it resumes.
+	done := m.call(t, toolResume, map[string]any{"runId": id, "answers": map[string]any{"proceed": true, "token": secretToken}})
+	if dsc := structured(t, done); done.IsError || dsc["status"] != "completed" {
+		t.Errorf("resume: %s", textOf(t, done))
+	}
+	assertNoSecret(t, m, secretToken, text, sc)
+}

@@ -309,11 +309,22 @@ func (s *mcpServer) readRun(_ context.Context, req *mcp.ReadResourceRequest) (*m
 // one text block (unanswered: why a paused run's question, put to the
 // client, has no answer); isError when the run failed or was cancelled.
 func (s *mcpServer) result(id string, rec *record.Record, c *mcpChart, recordErr error, unanswered string) *mcp.CallToolResult {
+	var again []string // the secret inputs a resume must be given again
+	for _, in := range c.rb.Inputs() {
+		if _, given := rec.Inputs.Given[in.Name]; given && in.Secret {
+			again = append(again, in.Name)
+		}
+	}
 	structured, err := structuredOf(rec, id)
 	if err != nil {
 		return toolError(fmt.Sprintf("run %s: the result record does not encode: %v", id, err))
 	}
-	text := mcpText(rec, id, scriptInto(c.rb.Spec()), recordErr, unanswered)
+	if p, ok := structured["pause"].(map[string]any); ok && rec.Pause != nil {
+		// The record's resume is the command line on this server's host,
+		// with the path of its file: a client resumes by the tool.
+		p["resume"] = "the resume tool: " + resumeCall(id, rec.Pause.Expects, again)
+	}
+	text := mcpText(rec, id, scriptInto(c.rb.Spec()), recordErr, unanswered, again)
 	return &mcp.CallToolResult{
 		Content:           []mcp.Content{&mcp.TextContent{Text: text}},
 		StructuredContent: structured,

@@ -24,7 +24,7 @@ import (
 //
 // Every word but unanswered comes from the record, through viewOf and
 // renderText: this only chooses the parts.
-func mcpText(rec *record.Record, id string, into map[string]string, recordErr error, unanswered string) string {
+func mcpText(rec *record.Record, id string, into map[string]string, recordErr error, unanswered string, again []string) string {
 	var b strings.Builder
 	p := &printer{w: &b}
 	v := viewOf(rec, renderOpts{scriptInto: into})
@@ -67,7 +67,7 @@ func mcpText(rec *record.Record, id string, into map[string]string, recordErr er
 			if unanswered != "" {
 				p.line(clean(unanswered))
 			}
-			p.line(fmt.Sprintf("Resume it with the resume tool: {\"runId\": %q, \"answers\": {%s}}", id, expectsHint(q.Expects)))
+			p.line("Resume it with the resume tool: " + resumeCall(id, q.Expects, again))
 		}
 	case "failed", "cancelled":
 		p.part()
@@ -94,17 +94,24 @@ func mcpText(rec *record.Record, id string, into map[string]string, recordErr er
 	return b.String()
 }
 
-// expectsHint is the answers a question expects, as a JSON object's
-// members with their types in angle brackets: "approve": <bool>.
-func expectsHint(expects map[string]string) string {
+// resumeCall is the resume tool's arguments that continue paused run id:
+// the answers the question expects, with their types in angle brackets,
+// then each secret input the run was given (again), which its record does
+// not keep and a resume must be given again:
+//
+//	{"runId": "…", "answers": {"approve": <bool>, "token": <the secret input, again>}}
+func resumeCall(id string, expects map[string]string, again []string) string {
 	names := make([]string, 0, len(expects))
 	for name := range expects {
 		names = append(names, name)
 	}
 	sort.Strings(names)
-	parts := make([]string, len(names))
-	for i, name := range names {
-		parts[i] = fmt.Sprintf("%q: <%s>", name, expects[name])
+	parts := make([]string, 0, len(names)+len(again))
+	for _, name := range names {
+		parts = append(parts, fmt.Sprintf("%q: <%s>", name, expects[name]))
 	}
-	return strings.Join(parts, ", ")
+	for _, name := range again {
+		parts = append(parts, fmt.Sprintf("%q: <the secret input, again>", name))
+	}
+	return fmt.Sprintf("{\"runId\": %q, \"answers\": {%s}}", id, strings.Join(parts, ", "))
 }
