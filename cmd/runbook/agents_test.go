@@ -308,3 +308,33 @@ func TestMCPPausedRunSaysHowToResumeByTheTool(t *testing.T) {
 	}
 	assertNoSecret(t, m, secretToken, text, sc)
 }
+
+// TestMCPPausedRunWhoseRecordWasNotKept: when the server could not write
+// a paused run's record, its answer told the agent to resume it with the
+// resume tool, then that it could not be resumed, with the server's
+// records folder in the error. It now says only that it cannot be
+// resumed; the server's log keeps why.
+func TestMCPPausedRunWhoseRecordWasNotKept(t *testing.T) {
+	m := newMCPTest(t, "", nil, filepath.Join(mcpData, "secret.yaml"))
+	if err := os.RemoveAll(m.runs); err != nil {
+		t.Fatal(err)
+	}
+	res := m.call(t, "secret-ask", map[string]any{"token": secretToken})
+	text := textOf(t, res)
+	sc := structured(t, res)
+	if sc["status"] != "paused" {
+		t.Fatalf("status %v:\n%s", sc["status"], text)
+	}
+	if !strings.Contains(text, "It cannot be resumed: its record was not kept.") || strings.Contains(text, "Resume it with the resume tool") {
+		t.Errorf("the text does not say the run cannot be resumed:\n%s", text)
+	}
+	if pause, _ := sc["pause"].(map[string]any); pause["resume"] != "none: the run's record was not kept" {
+		t.Errorf("pause.resume = %q", pause["resume"])
+	}
+	if raw := mustJSON(t, sc) + text; strings.Contains(raw, m.runs) {
+		t.Errorf("the answer names the server's records folder:\n%s", raw)
+	}
+	if !strings.Contains(m.log.String(), "was not kept") || !strings.Contains(m.log.String(), m.runs) {
+		t.Errorf("the server's log does not say why:\n%s", m.log.String())
+	}
+}

@@ -321,8 +321,12 @@ func (s *mcpServer) result(id string, rec *record.Record, c *mcpChart, recordErr
 	}
 	if p, ok := structured["pause"].(map[string]any); ok && rec.Pause != nil {
 		// The record's resume is the command line on this server's host,
-		// with the path of its file: a client resumes by the tool.
+		// with the path of its file: a client resumes by the tool, and
+		// only a run whose record was kept.
 		p["resume"] = "the resume tool: " + resumeCall(id, rec.Pause.Expects, again)
+		if recordErr != nil {
+			p["resume"] = "none: the run's record was not kept"
+		}
 	}
 	text := mcpText(rec, id, scriptInto(c.rb.Spec()), recordErr, unanswered, again)
 	return &mcp.CallToolResult{

@@ -67,7 +67,11 @@ func mcpText(rec *record.Record, id string, into map[string]string, recordErr er
 			if unanswered != "" {
 				p.line(clean(unanswered))
 			}
-			p.line("Resume it with the resume tool: " + resumeCall(id, q.Expects, again))
+			if recordErr != nil {
+				p.line("It cannot be resumed: its record was not kept.")
+			} else {
+				p.line("Resume it with the resume tool: " + resumeCall(id, q.Expects, again))
+			}
 		}
 	case "failed", "cancelled":
 		p.part()
@@ -87,7 +91,8 @@ func mcpText(rec *record.Record, id string, into map[string]string, recordErr er
 	}
 	p.part()
 	if recordErr != nil {
-		p.line(fmt.Sprintf("runId %s; its record was not kept (%s), so it cannot be explained or resumed.", id, clean(recordErr.Error())))
+		// why is in the server's log: the error names the server's folders
+		p.line(fmt.Sprintf("runId %s; its record was not kept (the server could not write it; its log says why), so it cannot be explained or resumed.", id))
 	} else {
 		p.line(fmt.Sprintf("runId %s: ask why with the explain tool; the record is %s%s.", id, runURIPrefix, id))
 	}
