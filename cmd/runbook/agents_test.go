@@ -338,3 +338,56 @@ func TestMCPPausedRunWhoseRecordWasNotKept(t *testing.T) {
 		t.Errorf("the server's log does not say why:\n%s", m.log.String())
 	}
 }
+
+// TestMCPTwoResumesOfOneRunAtOnce: of two resume calls of one paused run
+// at once, one resumes it; the other was told that another process held
+// the record's lock — its own server — and to remove the lock file, by
+// its path in the server's records folder, "if none is running", while
+// the first call ran. It is now told the truth, naming no path.
+func TestMCPTwoResumesOfOneRunAtOnce(t *testing.T) {
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "slow-after.yaml", `
+version: 1
+runbook: slow-after
+description: Ask, then take a while
+stages:
+  - id: q
+    ask: {question: '"Go on?"', expects: {proceed: bool}}
+  - id: nap
+    exec: {command: [sleep, "3"]}
+`)
+	m := newMCPTest(t, "", nil, chart)
+	id, _ := structured(t, m.call(t, "slow-after", nil))["runId"].(string)
+	results := make(chan *mcp.CallToolResult, 2)
+	for range 2 {
+		go func() {
+			res, err := m.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: toolResume, Arguments: map[string]any{"runId": id, "answers": map[string]any{"proceed": true}}})
+			if err != nil {
+				t.Error(err)
+			}
+			results <- res
+		}()
+	}
+	var done, refused int
+	for range 2 {
+		res := <-results
+		if res == nil {
+			continue
+		}
+		text := textOf(t, res)
+		switch {
+		case !res.IsError:
+			done++
+		case strings.Contains(text, "is being resumed by another call to this server now"):
+			refused++
+			if strings.Contains(text, m.runs) || strings.Contains(text, "remove") {
+				t.Errorf("the refusal names the server's folder or asks to remove the lock:\n%s", text)
+			}
+		default:
+			t.Errorf("a refusal that does not say why:\n%s", text)
+		}
+	}
+	if done != 1 || refused != 1 {
+		t.Errorf("%d resumed, %d refused; want one of each", done, refused)
+	}
+}

@@ -173,15 +173,19 @@ func (s *mcpServer) resumeRun(ctx context.Context, req *mcp.CallToolRequest, c *
 // resumed and whether its record was written (recordErr), or the call
 // refused.
 func (s *mcpServer) resumeLocked(ctx context.Context, req *mcp.CallToolRequest, c *mcpChart, id string, answers map[string]any, by string) (res *runbook.Result, refused *mcp.CallToolResult, recordErr error) {
+	if _, busy := s.resuming.LoadOrStore(id, true); busy {
+		return nil, toolError(fmt.Sprintf("run %s is being resumed by another call to this server now; a run is resumed once: when that call has answered, the explain tool says how the run ended", id)), nil
+	}
+	defer s.resuming.Delete(id)
 	path, _ := s.runPath(id)
 	unlock, err := runbook.LockRecord(path)
 	if err != nil {
-		return nil, toolError(fmt.Sprintf("run %s: %v", id, err)), nil
+		return nil, toolError(fmt.Sprintf("run %s: %s", id, s.inRuns(err))), nil
 	}
 	defer unlock()
 	rr, problems, err := record.ReadRecord(path)
 	if err != nil {
-		return nil, toolError(fmt.Sprintf("run %s: %v", id, err)), nil
+		return nil, toolError(fmt.Sprintf("run %s: %s", id, s.inRuns(err))), nil
 	}
 	if len(problems) > 0 {
 		return nil, toolError(fmt.Sprintf("run %s: a damaged record is not resumed: %s", id, strings.Join(problems, "; "))), nil
@@ -200,6 +204,13 @@ func (s *mcpServer) resumeLocked(ctx context.Context, req *mcp.CallToolRequest, 
 		return nil, toolError(fmt.Sprintf("run %s: %v", id, err) + still), nil
 	}
 	return res, nil, res.WriteRecord(path)
+}
+
+// inRuns is err's message with the server's records folder left out of
+// every path: the client names a run by its runId, and where the server
+// keeps its files is not the client's to know.
+func (s *mcpServer) inRuns(err error) string {
+	return strings.ReplaceAll(err.Error(), s.runs+string(filepath.Separator), "")
 }
 
 // resumeHandler is the resume tool: {runId, answers}.
