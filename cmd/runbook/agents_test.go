@@ -391,3 +391,56 @@ stages:
 		t.Errorf("%d resumed, %d refused; want one of each", done, refused)
 	}
 }
+
+// TestInputsReadAsOneNumberEverywhere: an input's number is the same value
+// however it is given. A tool call's arguments, an --inputs file (JSON or
+// YAML) and a list or object --input were read into float64s, so an MCP
+// call with {"id": 100000000} wrote the subject "1e+08" where `runbook
+// exec --input id=100000000` wrote "100000000", and 9007199254740993 was
+// …992. Every reader now reads JSON as jsonv.Unmarshal does.
+func TestInputsReadAsOneNumberEverywhere(t *testing.T) {
+	t.Parallel()
+	dir, _ := filepath.Abs(agentsData)
+	tmp := t.TempDir()
+	jsonFile := filepath.Join(tmp, "in.json")
+	yamlFile := filepath.Join(tmp, "in.yaml")
+	for _, tc := range []struct {
+		id, obj string
+		want    []string
+	}{
+		{"100000000", `{"k": 1}`, []string{`"subject": "100000000"`, `"id": 100000000`, `"k": 1`}},
+		{"9007199254740993", `{"k": 12345678901234567890}`, []string{`"subject": "9007199254740993"`, `"id": 9007199254740993`, `"k": 12345678901234567890`}},
+	} {
+		if err := os.WriteFile(jsonFile, []byte(`{"id": `+tc.id+`, "obj": `+tc.obj+`}`), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(yamlFile, []byte("id: "+tc.id+"\nobj: "+tc.obj+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		outs := map[string]string{
+			"--input":       runCLI(t, dir, "exec", "echo-id.yaml", "-o", "json", "--input", "id="+tc.id, "--input", "obj="+tc.obj).stdout,
+			"--inputs JSON": runCLI(t, dir, "exec", "echo-id.yaml", "-o", "json", "--inputs", jsonFile).stdout,
+			"--inputs YAML": runCLI(t, dir, "exec", "echo-id.yaml", "-o", "json", "--inputs", yamlFile).stdout,
+		}
+		// an MCP tool call, its arguments as a client sends them, read on
+		// the wire (the Go client decodes numbers as float64)
+		wire := &lockedBuffer{}
+		m := connectMCP(t, "runbook-test", nil, nil, wire, filepath.Join(agentsData, "echo-id.yaml"))
+		res, err := m.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "echo-id", Arguments: json.RawMessage(`{"id": ` + tc.id + `, "obj": ` + tc.obj + `}`)})
+		if err != nil || res.IsError {
+			t.Fatalf("MCP call: %v %v", err, res)
+		}
+		answer := wire.String()
+		if i := strings.LastIndex(answer, `"structuredContent"`); i >= 0 {
+			answer = answer[i:] // the result, not the call's own arguments
+		}
+		outs["MCP"] = strings.ReplaceAll(answer, `":`, `": `)
+		for how, out := range outs {
+			for _, want := range tc.want {
+				if !strings.Contains(out, want) {
+					t.Errorf("id %s given by %s: the result does not hold %s:\n%s", tc.id, how, want, out)
+				}
+			}
+		}
+	}
+}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/openrunbook/runbook/internal/jsonv"
 	"github.com/openrunbook/runbook/record"
 	"github.com/openrunbook/runbook/recorder"
 	"github.com/openrunbook/runbook/runbook"
@@ -222,6 +223,7 @@ func (s *mcpServer) resumeHandler(ctx context.Context, req *mcp.CallToolRequest)
 	if err := strictJSON(req.Params.Arguments, &in); err != nil {
 		return toolError("resume: " + err.Error() + `; want {"runId": "…", "answers": {"NAME": VALUE}}`), nil
 	}
+	jsonv.Settle(in.Answers) // numbers as a chart's tool reads them (toolArgs)
 	path, err := s.runPath(in.RunID)
 	if err != nil {
 		return toolError("resume: " + err.Error()), nil
@@ -403,14 +405,22 @@ func inputErrorText(what string, ies []*runbook.InputError) string {
 	return strings.Join(lines, "\n")
 }
 
-// toolArgs reads a call's arguments: a JSON object, or nothing.
+// toolArgs reads a call's arguments: a JSON object, or nothing. Its
+// numbers are read as `--input` and `--inputs` read them (jsonv.Unmarshal):
+// a float64 made the call's 100000000 "1e+08" in string(id), where `runbook
+// exec --input id=100000000` said "100000000".
 func toolArgs(raw json.RawMessage, what string) (map[string]any, error) {
 	given := map[string]any{}
 	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
 		return given, nil
 	}
-	if err := json.Unmarshal(raw, &given); err != nil {
+	v, err := jsonv.Unmarshal(raw)
+	if err != nil {
 		return nil, fmt.Errorf("the arguments are not a JSON object of %s: %v", what, err)
+	}
+	given, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("the arguments are not a JSON object of %s: they are %s", what, jsonv.Describe(v))
 	}
 	return given, nil
 }
@@ -422,6 +432,7 @@ func strictJSON(raw json.RawMessage, v any) error {
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
+	dec.UseNumber() // an any the caller settles (jsonv.Settle)
 	if err := dec.Decode(v); err != nil {
 		return fmt.Errorf("the arguments do not read: %v", err)
 	}

@@ -3,7 +3,9 @@ package jsonv
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 )
 
 // MaxDepth is how deep a JSON value from outside (a command's stdout with
@@ -81,3 +83,34 @@ func firstValueWithin(data []byte, max int) (int, bool) {
 	}
 	return 0, true
 }
+
+// Unmarshal reads data that holds exactly one JSON value as this module
+// holds JSON values: nesting bounded as Decode bounds it, every number
+// settled by Decoded (an int when whole, a float64 that prints the digits
+// written, else the digits), and anything after the value an error
+// (ErrTrailing). It is the one reader of JSON text from outside — a
+// command's `parse: json`, an input given as JSON (--input, --inputs, an
+// MCP tool's arguments) — so that one value read two ways is one value:
+// before, a tool call's 100000000 was a float64, and string(id) said
+// "1e+08" where `runbook exec --input id=100000000` said "100000000".
+//
+//	Unmarshal([]byte(`{"id": 100000000}`))   map[id:100000000 (int)], nil
+//	Unmarshal([]byte(`1 2`))                 nil, ErrTrailing
+func Unmarshal(data []byte) (any, error) {
+	v, err := Decode(data)
+	if err != nil {
+		return nil, err
+	}
+	d := json.NewDecoder(bytes.NewReader(data))
+	var skip json.RawMessage
+	if err := d.Decode(&skip); err != nil {
+		return nil, err
+	}
+	if _, err := d.Token(); !errors.Is(err, io.EOF) {
+		return nil, ErrTrailing
+	}
+	return settleNumbers(v), nil
+}
+
+// ErrTrailing is Unmarshal's error for text after the one JSON value.
+var ErrTrailing = errors.New("text follows the value")

@@ -39,3 +39,24 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestUnmarshal: one JSON value, its numbers settled as Decoded settles
+// them, nesting bounded, text after it refused.
+func TestUnmarshal(t *testing.T) {
+	t.Parallel()
+	got, err := Unmarshal([]byte(` {"id": 100000000, "big": 9007199254740993, "wide": 12345678901234567890, "f": 0.5, "l": [1, 2.5]} `))
+	want := map[string]any{"id": 100000000, "big": 9007199254740993, "wide": json.Number("12345678901234567890"), "f": 0.5, "l": []any{1, 2.5}}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("Unmarshal = %#v, %v; want %#v", got, err, want)
+	}
+	if _, err := Unmarshal([]byte(`1 2`)); !errors.Is(err, ErrTrailing) {
+		t.Errorf("two values: %v, want ErrTrailing", err)
+	}
+	var de *DepthError
+	if _, err := Unmarshal(bytes.Repeat([]byte("["), 600)); !errors.As(err, &de) {
+		t.Errorf("600 deep: %v, want a DepthError", err)
+	}
+	if _, err := Unmarshal([]byte(``)); err == nil {
+		t.Errorf("no value: no error")
+	}
+}

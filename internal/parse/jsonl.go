@@ -1,17 +1,13 @@
 package parse
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
-	"io"
 	"strings"
 
 	"github.com/openrunbook/runbook/internal/jsonv"
 )
 
-// parseJSON is `json`: the one JSON value of the text (jsonv.Decode, as
-// the exec stage reads it). Text that is not one JSON value is one
+// parseJSON is `json`: the one JSON value of the text (jsonv.Unmarshal,
+// as the exec stage reads it). Text that is not one JSON value is one
 // problem, and the value is the text as it is; a blank text, no value at
 // all, is one problem too, and the value is null.
 func parseJSON(text string, r *recorder) any {
@@ -48,30 +44,15 @@ func parseJSONL(text string, r *recorder) any {
 	return out
 }
 
-// decodeOne decodes text that holds exactly one JSON value: numbers
-// settled as jsonv.Decoded settles them (an int, a float64 that is the
-// number written, else the digits as a json.Number: before, every number
-// was a float64, and 9007199254740993 read as …992 in a verdict row the
-// standing called Consistent), nesting bounded by jsonv.MaxDepth, and
-// anything after the value an error.
+// decodeOne decodes text that holds exactly one JSON value, as
+// jsonv.Unmarshal reads one: numbers settled by jsonv.Decoded (an int, a
+// float64 that is the number written, else the digits as a json.Number:
+// before, every number was a float64, and 9007199254740993 read as …992
+// in a verdict row the standing called Consistent), nesting bounded by
+// jsonv.MaxDepth, and anything after the value an error.
 func decodeOne(text string) (any, error) {
-	v, err := jsonv.Decode([]byte(text))
-	if err != nil {
-		return nil, err
-	}
-	v = settleJSON(v)
-	d := json.NewDecoder(bytes.NewReader([]byte(text)))
-	var skip json.RawMessage
-	if err := d.Decode(&skip); err != nil {
-		return nil, err
-	}
-	if _, err := d.Token(); err != io.EOF {
-		return nil, errTrailing
-	}
-	return v, nil
+	return jsonv.Unmarshal([]byte(text))
 }
-
-var errTrailing = errors.New("text follows the value")
 
 func firstLine(s string) string {
 	s = strings.TrimLeft(s, " \t\r\n")
@@ -79,22 +60,4 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
-}
-
-// settleJSON settles every number of a decoded JSON value
-// (jsonv.Decoded), in place.
-func settleJSON(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		return jsonv.Decoded(x)
-	case []any:
-		for i, e := range x {
-			x[i] = settleJSON(e)
-		}
-	case map[string]any:
-		for k, e := range x {
-			x[k] = settleJSON(e)
-		}
-	}
-	return v
 }
