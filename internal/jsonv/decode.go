@@ -86,8 +86,8 @@ func firstValueWithin(data []byte, max int) (int, bool) {
 
 // Unmarshal reads data that holds exactly one JSON value as this module
 // holds JSON values: nesting bounded as Decode bounds it, every number
-// settled by Decoded (an int when whole, a float64 that prints the digits
-// written, else the digits), and anything after the value an error
+// settled by Decoded (an int when whole, the digits of a whole number no
+// float64 prints, else a float64), and anything after the value an error
 // (ErrTrailing). It is the one reader of JSON text from outside — a
 // command's `parse: json`, an input given as JSON (--input, --inputs, an
 // MCP tool's arguments) — so that one value read two ways is one value:

@@ -217,7 +217,10 @@ func TestDecoded(t *testing.T) {
 		// 12345678901234567168): the literal's own are kept.
 		{"9223372036854775808", json.Number("9223372036854775808")},
 		{"12345678901234567890", json.Number("12345678901234567890")},
-		{"3.14159265358979323846", json.Number("3.14159265358979323846")},
+		// A literal with a fraction or an exponent is a float, as its
+		// writer meant: C's %.17g, and more digits than a float64 has.
+		{"0.10000000000000001", 0.1},
+		{"3.14159265358979323846", 3.141592653589793},
 		{"1e400", json.Number("1e400")}, // TestIssue19DecodedNeverInfinite
 	}
 	for _, tc := range tests {

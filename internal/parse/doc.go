@@ -20,8 +20,9 @@
 //	nagios    {status, text, perfdata}              a perfdata item that breaks the plugin API
 //
 // A JSON number (json, jsonl) settles as jsonv.Decoded settles one: an
-// int, a float64 that prints the digits written, else the digits as a
-// json.Number — never a float64 that would be another number.
+// int when whole; its digits, as a json.Number, when whole and no float64
+// prints them; else a float64 — never a float64 that would be another
+// whole number.
 //
 // Blank lines (only spaces) carry nothing and are passed over; so are the
 // `skip:` lines of columns and a kv line whose first non-space character

@@ -45,8 +45,8 @@ func parseJSONL(text string, r *recorder) any {
 }
 
 // decodeOne decodes text that holds exactly one JSON value, as
-// jsonv.Unmarshal reads one: numbers settled by jsonv.Decoded (an int, a
-// float64 that is the number written, else the digits as a json.Number:
+// jsonv.Unmarshal reads one: numbers settled by jsonv.Decoded (an int, the
+// digits of a whole number no float64 prints, else a float64:
 // before, every number was a float64, and 9007199254740993 read as …992
 // in a verdict row the standing called Consistent), nesting bounded by
 // jsonv.MaxDepth, and anything after the value an error.

@@ -275,22 +275,29 @@ func (v valuer) of(s string) any {
 }
 
 // number reads s as a JSON number literal, settled as jsonv.Decoded does,
-// when that number is the one s spells: a literal a float64 would hold as
-// another number (12345678901234567890, past int64, is
-// 12345678901234567168 as a float64; two IDs that differ in their last
-// digit would be equal), which Decoded keeps as its text, leaves s a
-// string; one too large for any float64 (1e999) is a number still.
+// when that number is the one s spells: a float64 that would hold another
+// (12345678901234567890, past int64, is 12345678901234567168 as a float64;
+// two IDs that differ in their last digit would be equal), or digits
+// Decoded kept because no float64 prints them, leave s text; one too
+// large for any float64 (1e999) is a number still.
 func number(s string) (any, bool) {
 	if s == "" || len(s) > 64 || jsonv.Of(json.Number(s)) != jsonv.Number {
 		return nil, false
 	}
-	n := jsonv.Decoded(json.Number(s))
-	if _, text := n.(json.Number); text {
+	switch n := jsonv.Decoded(json.Number(s)).(type) {
+	case float64:
+		if !jsonv.Holds(n, s) {
+			return nil, false
+		}
+		return n, true
+	case json.Number:
 		if f, err := strconv.ParseFloat(s, 64); err == nil && !math.IsInf(f, 0) {
 			return nil, false
 		}
+		return n, true
+	default:
+		return n, true
 	}
-	return n, true
 }
 
 // lines splits text into lines, without their "\n" or "\r\n"; a final
