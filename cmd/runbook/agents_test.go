@@ -145,7 +145,7 @@ func TestMCPUnansweredElicitationKeepsTheRunID(t *testing.T) {
 			if res.IsError || sc["status"] != "paused" || id == "" {
 				t.Fatalf("isError %v, status %v, runId %q:\n%s", res.IsError, sc["status"], id, text)
 			}
-			for _, want := range []string{"The question was put to the client, which gave no answer: ", tc.want, "The run stays paused.", `Resume it with the resume tool: {"runId": "` + id + `"`} {
+			for _, want := range []string{"The question got no answer through the client: ", tc.want, "The run stays paused.", `Resume it with the resume tool: {"runId": "` + id + `"`} {
 				if !strings.Contains(text, want) {
 					t.Errorf("the text does not hold %q:\n%s", want, text)
 				}

@@ -102,7 +102,7 @@ func (s *mcpServer) answer(ctx context.Context, req *mcp.CallToolRequest, c *mcp
 			er, err := req.Session.Elicit(ctx, ask)
 			if err != nil {
 				line, _ := record.Headline(err.Error())
-				return s.result(id, rec, c, nil, "The question was put to the client, which gave no answer: "+line+". The run stays paused.")
+				return s.result(id, rec, c, nil, "The question got no answer through the client: "+line+". The run stays paused.")
 			}
 			if er == nil || er.Action != "accept" {
 				return s.result(id, rec, c, nil, "")
