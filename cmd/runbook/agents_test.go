@@ -157,6 +157,18 @@ func TestMCPUnansweredElicitationKeepsTheRunID(t *testing.T) {
 			assertNoSecret(t, m, secretToken, text, sc)
 		})
 	}
+	t.Run("declined", func(t *testing.T) {
+		var asked []string
+		m := newOldProtocolMCPTest(t, elicitWith("decline", nil, &asked), filepath.Join(mcpData, "secret.yaml"))
+		res := m.call(t, "secret-ask", map[string]any{"token": secretToken})
+		text := textOf(t, res)
+		if sc := structured(t, res); res.IsError || sc["status"] != "paused" || len(asked) != 1 {
+			t.Fatalf("isError %v, status %v, asked %q:\n%s", res.IsError, sc["status"], asked, text)
+		}
+		if strings.Contains(text, "got no answer") || !strings.Contains(text, "Resume it with the resume tool") {
+			t.Errorf("a declined question:\n%s", text)
+		}
+	})
 	t.Run("accepted", func(t *testing.T) {
 		var asked []string
 		m := newOldProtocolMCPTest(t, elicitWith("accept", map[string]any{"proceed": true}, &asked), filepath.Join(mcpData, "secret.yaml"))
