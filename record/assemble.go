@@ -163,6 +163,9 @@ func Assemble(r Run) *Record {
 	state := maps.Clone(m.Value(fres.State).(map[string]any))
 	if p := r.Projection; p != nil {
 		rec.Verdicts = p.Project(state, r.Decisions, &fres.Log)
+		if rec.Verdicts.Table != "" && rec.Verdicts.RowsTotal == 0 {
+			rec.Verdicts.Table = rec.NoRowsTable()
+		}
 		if items := verdictItems(rec.Verdicts); len(items) > 0 {
 			rec.Coverage = append(rec.Coverage, coverage.Entry{Path: p.Key, Declaration: coverage.Declaration{
 				Kind:       coverage.KindLedger,

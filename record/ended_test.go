@@ -23,3 +23,24 @@ func TestEnded(t *testing.T) {
 		}
 	}
 }
+
+// TestNoRowsTable: an empty projection is "the projected set is empty"
+// only for a run that completed; one that stopped or paused before a row
+// says so (TestStoppedRunTableIsNotAnEmptySet in cmd/runbook holds the
+// outputs to it).
+func TestNoRowsTable(t *testing.T) {
+	for _, tc := range []struct {
+		rec  *Record
+		want string
+	}{
+		{&Record{Status: "completed"}, EmptySet},
+		{&Record{Status: "paused"}, "No verdict rows yet: the run paused to ask a question before it wrote any."},
+		{&Record{Status: "failed", Error: &RecordError{Message: "boom"}}, "No verdict rows: the run failed before it wrote any."},
+		{&Record{Status: "cancelled", Error: &RecordError{Message: "the run timed out while this stage ran: context deadline exceeded"}}, "No verdict rows: the run timed out before it wrote any."},
+		{&Record{Status: "cancelled"}, "No verdict rows: the run was cancelled before it wrote any."},
+	} {
+		if got := tc.rec.NoRowsTable(); got != tc.want {
+			t.Errorf("%s: NoRowsTable = %q, want %q", tc.rec.Status, got, tc.want)
+		}
+	}
+}

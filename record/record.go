@@ -133,6 +133,23 @@ func (r *Record) Ended() string {
 	return ""
 }
 
+// NoRowsTable is what stands for the table of a verdict projection with no
+// rows, by how the run went: EmptySet only for a run that completed. A
+// run that stopped (Ended) or paused before it wrote a row has judged
+// nothing yet, and "the projected set is empty", which the prose note
+// says to output verbatim, would be read as nothing found. The record's
+// table (record.Assemble), the text format and an MCP tool's text all
+// say this one sentence.
+func (r *Record) NoRowsTable() string {
+	if ended := r.Ended(); ended != "" {
+		return "No verdict rows: the run " + ended + " before it wrote any."
+	}
+	if r != nil && r.Status == "paused" {
+		return "No verdict rows yet: the run paused to ask a question before it wrote any."
+	}
+	return EmptySet
+}
+
 // InputsRecord separates what the person gave from what a default filled.
 // Secret values are replaced by Masked.
 type InputsRecord struct {

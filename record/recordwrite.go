@@ -102,6 +102,7 @@ var (
 	logType           = reflect.TypeFor[flow.Log]()
 	marshalerType     = reflect.TypeFor[json.Marshaler]()
 	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
+	numberType        = reflect.TypeFor[json.Number]()
 )
 
 // logJSON is what flow.Log's MarshalJSON writes, as fields the walk
@@ -206,6 +207,13 @@ func (s *streamWriter) value(v reflect.Value, depth int) {
 		}
 		s.whole(v, depth)
 	case reflect.String:
+		if v.Type() == numberType {
+			// A json.Number (a number kept as its digits: jsonv.Decoded) is
+			// a number: encoding/json writes its digits bare. Written as a
+			// string, it read back as text, not the number the run had.
+			s.whole(v, depth)
+			return
+		}
 		s.str(v.String(), depth)
 	default:
 		s.whole(v, depth)

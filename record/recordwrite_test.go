@@ -146,7 +146,10 @@ func TestWriteFileBytesEqualMarshalIndent(t *testing.T) {
 			"nil result":  {RecordVersion: 2},
 			"empty parts": {RecordVersion: 2, Result: &record.Record{State: map[string]any{}, Decisions: []record.Decision{}, Scripts: []label.Row{}, Narrative: []string{}}, Answers: []record.AnswerRecord{}, Log: flow.Log{Inputs: map[string]any{}, Commits: []flow.Commit{}}, CheckpointSecrets: []string{}},
 			"html and unicode": {RecordVersion: 2, Chart: html, ChartSHA256: html,
-				Result: &record.Record{Runbook: html, Status: "completed", State: map[string]any{html: html, "<k>": []any{html, 1.5, nil, map[string]any{"&": true}}, "n": 1e21, "z": []any{}},
+				Result: &record.Record{Runbook: html, Status: "completed", State: map[string]any{html: html, "<k>": []any{html, 1.5, nil, map[string]any{"&": true}}, "n": 1e21, "z": []any{},
+					// a number no float64 holds, kept as its digits (jsonv.Decoded):
+					// written as a number, as encoding/json writes it, never "…"
+					"wide": json.Number("12345678901234567890"), "huge": []any{json.Number("1e999")}},
 					Narrative: []string{html, ""}, Warnings: []string{html},
 					Verdicts: &record.VerdictSet{Rows: []record.Row{{Keys: []string{"b", "a<"}, Values: map[string]any{"b": html, "a<": 2}}}, Meanings: map[string]string{"<": ">"}}},
 				Log:               flow.Log{Inputs: map[string]any{"x": html}, Commits: []flow.Commit{{Path: html, Reads: []flow.Read{{Key: html, Value: html}}, Writes: []flow.Write{{Key: "k", Value: []any{html}, From: []string{}}}}}},

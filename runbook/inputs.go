@@ -214,14 +214,20 @@ func convertInput(typ string, v any) (any, error) {
 	if s, isStr := v.(string); isStr {
 		switch typ {
 		case "number":
-			if i, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64); err == nil {
+			t := strings.TrimSpace(s)
+			if i, err := strconv.ParseInt(t, 10, 64); err == nil {
 				return int(i), nil
 			}
-			f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+			f, err := strconv.ParseFloat(t, 64)
 			if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
 				// ParseFloat also reads NaN, Inf and 1e999 (as +Inf): no
 				// JSON number, so no record could hold the run's inputs.
 				return nil, fmt.Errorf("is not a number: %q", s)
+			}
+			if n := json.Number(t); jsonv.Of(n) == jsonv.Number {
+				// the number the text spells, as every JSON reader here
+				// holds it: 12345678901234567890 keeps its digits
+				return jsonv.Decoded(n), nil
 			}
 			return f, nil
 		case "bool":
@@ -238,14 +244,16 @@ func convertInput(typ string, v any) (any, error) {
 			}
 			return s, nil
 		case "list":
-			var l []any
-			if err := json.Unmarshal([]byte(s), &l); err != nil {
+			// jsonv.Unmarshal: its numbers as a tool call's or a command's
+			// JSON would hold them
+			l, err := jsonv.Unmarshal([]byte(s))
+			if _, ok := l.([]any); err != nil || !ok {
 				return nil, fmt.Errorf("is not a list: give a JSON array, like [\"a\",\"b\"]")
 			}
 			return l, nil
 		case "object":
-			var m map[string]any
-			if err := json.Unmarshal([]byte(s), &m); err != nil {
+			m, err := jsonv.Unmarshal([]byte(s))
+			if _, ok := m.(map[string]any); err != nil || !ok {
 				return nil, fmt.Errorf("is not an object: give a JSON object, like {\"k\":1}")
 			}
 			return m, nil

@@ -35,7 +35,7 @@ func TestReadInputs(t *testing.T) {
 		{name: "pairs stay strings", pairs: []string{"n=3", "s=a=b", "empty="},
 			want: map[string]any{"n": "3", "s": "a=b", "empty": ""}},
 		{name: "flags override the file", file: file, pairs: []string{"window=2h"},
-			want: map[string]any{"host": "db-1", "n": 3.0, "window": "2h"}},
+			want: map[string]any{"host": "db-1", "n": 3, "window": "2h"}},
 		{name: "no equals", pairs: []string{"host"}, wantErr: true},
 		{name: "no name", pairs: []string{"=x"}, wantErr: true},
 		{name: "missing file", file: filepath.Join(dir, "nope.json"), wantErr: true},

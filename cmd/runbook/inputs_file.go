@@ -14,6 +14,7 @@ import (
 	"github.com/goccy/go-yaml/parser"
 
 	"github.com/openrunbook/runbook/chart"
+	"github.com/openrunbook/runbook/internal/jsonv"
 )
 
 // The --inputs file and --input pairs of exec, resume and test: JSON or
@@ -76,6 +77,7 @@ func looksLikeJSON(data []byte) bool {
 // and column.
 func jsonInputs(file string, data []byte) (map[string]any, inputsAt, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber() // settled below as every JSON reader of values here settles them
 	var v any
 	if err := dec.Decode(&v); err != nil {
 		where := file
@@ -86,7 +88,7 @@ func jsonInputs(file string, data []byte) (map[string]any, inputsAt, error) {
 		}
 		return nil, nil, fmt.Errorf("--inputs %s: the file is not JSON (%v); %s", where, err, inputsWant)
 	}
-	obj, ok := v.(map[string]any)
+	obj, ok := jsonv.Settle(v).(map[string]any)
 	if !ok {
 		return nil, nil, fmt.Errorf("--inputs %s: the file holds %s; %s", file, jsonKind(v), inputsWant)
 	}
@@ -205,8 +207,9 @@ func yamlInputs(file string, data []byte) (map[string]any, inputsAt, error) {
 		line, col := nodePos(docs[0])
 		return nil, nil, fmt.Errorf("--inputs %s:%d:%d: the YAML cannot be read as an object of inputs (keys are names, values are plain YAML); %s", file, line, col, inputsWant)
 	}
-	var obj map[string]any
-	if err := json.Unmarshal(j, &obj); err != nil {
+	v, err := jsonv.Unmarshal(j)
+	obj, ok := v.(map[string]any)
+	if err != nil || !ok {
 		return nil, nil, fmt.Errorf("--inputs %s: the YAML cannot be read as an object of inputs; %s", file, inputsWant)
 	}
 	return obj, at, nil

@@ -208,6 +208,10 @@ type mcpServer struct {
 	// (mcp_call.go sign); made once, never leaves the process.
 	keyOnce  sync.Once
 	keyBytes []byte
+	// resuming holds the run ids a call of this server is resuming now
+	// (mcp_call.go resumeLocked): a second call is told so, not that
+	// another process holds the record's lock.
+	resuming sync.Map
 }
 
 // mcpChart is one chart served as a tool.

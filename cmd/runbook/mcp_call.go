@@ -19,6 +19,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/openrunbook/runbook/internal/jsonv"
 	"github.com/openrunbook/runbook/record"
 	"github.com/openrunbook/runbook/recorder"
 	"github.com/openrunbook/runbook/runbook"
@@ -61,7 +62,7 @@ func (s *mcpServer) chartHandler(c *mcpChart) mcp.ToolHandler {
 			}
 			return toolError(fmt.Sprintf("%s: %v", c.tool, err)), nil
 		}
-		return s.answer(req, c, id, res, res.WriteRecord(path)), nil
+		return s.answer(ctx, req, c, id, given, res, res.WriteRecord(path)), nil
 	}
 }
 
@@ -78,25 +79,46 @@ func (s *mcpServer) execOptions(path string, prog *mcpProgress) []runbook.ExecOp
 
 // answer is a finished (or paused) run as the call's result. A paused run
 // whose question an elicitation form can hold, for a client that declared
-// elicitation, becomes an input request instead.
-func (s *mcpServer) answer(req *mcp.CallToolRequest, c *mcpChart, id string, res *runbook.Result, recordErr error) *mcp.CallToolResult {
+// elicitation, is asked through the client: an input request to a client
+// of the multi round-trip protocol, else an elicitation request sent from
+// here. given are the call's inputs (or a resume's answers): the secret
+// ones are given again to the resumed run.
+func (s *mcpServer) answer(ctx context.Context, req *mcp.CallToolRequest, c *mcpChart, id string, given map[string]any, res *runbook.Result, recordErr error) *mcp.CallToolResult {
 	rec := res.Record
 	if recordErr != nil {
 		fmt.Fprintf(s.log, "runbook mcp: %s: the record of run %s was not kept: %v\n", c.tool, id, recordErr)
 	}
 	if rec.Status == "paused" && rec.Pause != nil && recordErr == nil && canElicit(req) {
 		if schema, ok := expectsSchema(rec.Pause.Expects); ok {
-			return &mcp.CallToolResult{
-				InputRequests: mcp.InputRequestMap{elicitID: &mcp.ElicitParams{
-					Mode:            "form",
-					Message:         clean(rec.Pause.Question),
-					RequestedSchema: schema,
-				}},
-				RequestState: s.sign(id),
+			ask := &mcp.ElicitParams{Mode: "form", Message: clean(rec.Pause.Question), RequestedSchema: schema}
+			if multiRoundTrip(req) {
+				return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{elicitID: ask}, RequestState: s.sign(id)}
 			}
+			// Asked here, not through the SDK's stand-in for older
+			// clients, which turns an answer that failed (the client's
+			// error, an answer its form refused, the call cancelled) into a
+			// protocol error: the paused run's runId, its record and how
+			// to resume it would be lost with it.
+			er, err := req.Session.Elicit(ctx, ask)
+			if err != nil {
+				line, _ := record.Headline(err.Error())
+				return s.result(id, rec, c, nil, "The question got no answer through the client: "+line+". The run stays paused.")
+			}
+			if er == nil || er.Action != "accept" {
+				return s.result(id, rec, c, nil, "")
+			}
+			return s.takeAnswer(ctx, req, c, id, given, er)
 		}
 	}
-	return s.result(id, rec, c, recordErr)
+	return s.result(id, rec, c, recordErr, "")
+}
+
+// multiRoundTrip says whether the client speaks the multi round-trip
+// protocol (2026-07-28 on), where a server asks by input requests and
+// may not send an elicitation request of its own.
+func multiRoundTrip(req *mcp.CallToolRequest) bool {
+	ip := req.Session.InitializeParams()
+	return ip != nil && ip.ProtocolVersion >= "2026-07-28"
 }
 
 // answered is the call coming back with the client's answer to the
@@ -114,8 +136,13 @@ func (s *mcpServer) answered(ctx context.Context, req *mcp.CallToolRequest, c *m
 		if err != nil || rr.Result == nil {
 			return toolError(fmt.Sprintf("run %s: its record cannot be read: %v", id, err))
 		}
-		return s.result(id, rr.Result, c, nil)
+		return s.result(id, rr.Result, c, nil, "")
 	}
+	return s.takeAnswer(ctx, req, c, id, given, er)
+}
+
+// takeAnswer resumes paused run id with an accepted elicitation's answers.
+func (s *mcpServer) takeAnswer(ctx context.Context, req *mcp.CallToolRequest, c *mcpChart, id string, given map[string]any, er *mcp.ElicitResult) *mcp.CallToolResult {
 	answers := map[string]any{}
 	for k, v := range er.Content {
 		answers[k] = v
@@ -132,23 +159,40 @@ func (s *mcpServer) answered(ctx context.Context, req *mcp.CallToolRequest, c *m
 
 // resumeRun continues paused run id with answers, as `runbook resume`
 // continues a record (LockRecord, ReadRecord, rb.Resume, the record
-// written back), and answers the call with the continued run.
+// written back), and answers the call with the continued run. The record
+// is unlocked before the answer: a run that pauses again may be asked its
+// next question, and resumed with that answer, in this call.
 func (s *mcpServer) resumeRun(ctx context.Context, req *mcp.CallToolRequest, c *mcpChart, id string, answers map[string]any, by string) *mcp.CallToolResult {
+	res, refused, recordErr := s.resumeLocked(ctx, req, c, id, answers, by)
+	if refused != nil {
+		return refused
+	}
+	return s.answer(ctx, req, c, id, answers, res, recordErr)
+}
+
+// resumeLocked is resumeRun's part under the record's lock: the run
+// resumed and whether its record was written (recordErr), or the call
+// refused.
+func (s *mcpServer) resumeLocked(ctx context.Context, req *mcp.CallToolRequest, c *mcpChart, id string, answers map[string]any, by string) (res *runbook.Result, refused *mcp.CallToolResult, recordErr error) {
+	if _, busy := s.resuming.LoadOrStore(id, true); busy {
+		return nil, toolError(fmt.Sprintf("run %s is being resumed by another call to this server now; a run is resumed once: when that call has answered, the explain tool says how the run ended", id)), nil
+	}
+	defer s.resuming.Delete(id)
 	path, _ := s.runPath(id)
 	unlock, err := runbook.LockRecord(path)
 	if err != nil {
-		return toolError(fmt.Sprintf("run %s: %v", id, err))
+		return nil, toolError(fmt.Sprintf("run %s: %s", id, s.inRuns(err))), nil
 	}
 	defer unlock()
 	rr, problems, err := record.ReadRecord(path)
 	if err != nil {
-		return toolError(fmt.Sprintf("run %s: %v", id, err))
+		return nil, toolError(fmt.Sprintf("run %s: %s", id, s.inRuns(err))), nil
 	}
 	if len(problems) > 0 {
-		return toolError(fmt.Sprintf("run %s: a damaged record is not resumed: %s", id, strings.Join(problems, "; ")))
+		return nil, toolError(fmt.Sprintf("run %s: a damaged record is not resumed: %s", id, strings.Join(problems, "; "))), nil
 	}
 	prog := s.startProgress(ctx, req)
-	res, err := c.rb.Resume(ctx, rr, answers, runbook.ResumeExec(s.execOptions(path, prog)...), runbook.AnsweredBy(by))
+	res, err = c.rb.Resume(ctx, rr, answers, runbook.ResumeExec(s.execOptions(path, prog)...), runbook.AnsweredBy(by))
 	prog.stop()
 	if err != nil {
 		still := ""
@@ -156,11 +200,18 @@ func (s *mcpServer) resumeRun(ctx context.Context, req *mcp.CallToolRequest, c *
 			still = fmt.Sprintf("\nRun %s is still paused: call the resume tool with its runId and the answers.", id)
 		}
 		if ies, ok := inputErrors(err); ok {
-			return toolError(inputErrorText("the answer was refused", ies) + still)
+			return nil, toolError(inputErrorText("the answer was refused", ies) + still), nil
 		}
-		return toolError(fmt.Sprintf("run %s: %v", id, err) + still)
+		return nil, toolError(fmt.Sprintf("run %s: %v", id, err) + still), nil
 	}
-	return s.answer(req, c, id, res, res.WriteRecord(path))
+	return res, nil, res.WriteRecord(path)
+}
+
+// inRuns is err's message with the server's records folder left out of
+// every path: the client names a run by its runId, and where the server
+// keeps its files is not the client's to know.
+func (s *mcpServer) inRuns(err error) string {
+	return strings.ReplaceAll(err.Error(), s.runs+string(filepath.Separator), "")
 }
 
 // resumeHandler is the resume tool: {runId, answers}.
@@ -172,6 +223,7 @@ func (s *mcpServer) resumeHandler(ctx context.Context, req *mcp.CallToolRequest)
 	if err := strictJSON(req.Params.Arguments, &in); err != nil {
 		return toolError("resume: " + err.Error() + `; want {"runId": "…", "answers": {"NAME": VALUE}}`), nil
 	}
+	jsonv.Settle(in.Answers) // numbers as a chart's tool reads them (toolArgs)
 	path, err := s.runPath(in.RunID)
 	if err != nil {
 		return toolError("resume: " + err.Error()), nil
@@ -187,6 +239,12 @@ func (s *mcpServer) resumeHandler(ctx context.Context, req *mcp.CallToolRequest)
 	c, ok := s.charts[toolName(name)]
 	if !ok || c.rb.Name() != name {
 		return toolError(fmt.Sprintf("resume: run %s is of the runbook %q, which this server does not serve", in.RunID, name)), nil
+	}
+	if req.Params.RequestState != "" || len(req.Params.InputResponses) > 0 {
+		// The call come back with the answer to the question the resumed
+		// run asked next: in.Answers answered the one before, and only
+		// their secret inputs are given again.
+		return s.answered(ctx, req, c, in.Answers), nil
 	}
 	return s.resumeRun(ctx, req, c, in.RunID, in.Answers, "MCP client "+clientName(req)), nil
 }
@@ -228,8 +286,8 @@ func (s *mcpServer) explainHandler(_ context.Context, req *mcp.CallToolRequest) 
 	if err := explainRecord(path, q, f, in.At != nil, &js, io.Discard); err != nil {
 		return explainRefused(err.Error()), nil
 	}
-	var structured map[string]any
-	if err := json.Unmarshal(js.Bytes(), &structured); err != nil {
+	structured, err := jsonObject(js.Bytes())
+	if err != nil {
 		return toolError("explain: " + err.Error()), nil
 	}
 	structured["record"] = runURIPrefix + in.RunID // the server's file path is not the client's business
@@ -261,13 +319,29 @@ func (s *mcpServer) readRun(_ context.Context, req *mcp.ReadResourceRequest) (*m
 }
 
 // result is a run's answer: the result record with its runId, and the
-// one text block; isError when the run failed or was cancelled.
-func (s *mcpServer) result(id string, rec *record.Record, c *mcpChart, recordErr error) *mcp.CallToolResult {
+// one text block (unanswered: why a paused run's question, put to the
+// client, has no answer); isError when the run failed or was cancelled.
+func (s *mcpServer) result(id string, rec *record.Record, c *mcpChart, recordErr error, unanswered string) *mcp.CallToolResult {
+	var again []string // the secret inputs a resume must be given again
+	for _, in := range c.rb.Inputs() {
+		if _, given := rec.Inputs.Given[in.Name]; given && in.Secret {
+			again = append(again, in.Name)
+		}
+	}
 	structured, err := structuredOf(rec, id)
 	if err != nil {
 		return toolError(fmt.Sprintf("run %s: the result record does not encode: %v", id, err))
 	}
-	text := mcpText(rec, id, scriptInto(c.rb.Spec()), recordErr)
+	if p, ok := structured["pause"].(map[string]any); ok && rec.Pause != nil {
+		// The record's resume is the command line on this server's host,
+		// with the path of its file: a client resumes by the tool, and
+		// only a run whose record was kept.
+		p["resume"] = "the resume tool: " + resumeCall(id, rec.Pause.Expects, again)
+		if recordErr != nil {
+			p["resume"] = "none: the run's record was not kept"
+		}
+	}
+	text := mcpText(rec, id, scriptInto(c.rb.Spec()), recordErr, unanswered, again)
 	return &mcp.CallToolResult{
 		Content:           []mcp.Content{&mcp.TextContent{Text: text}},
 		StructuredContent: structured,
@@ -281,11 +355,28 @@ func structuredOf(rec *record.Record, id string) (map[string]any, error) {
 	if err := writeJSON(&buf, rec, ""); err != nil {
 		return nil, err
 	}
-	var m map[string]any
-	if err := json.Unmarshal(buf.Bytes(), &m); err != nil {
+	m, err := jsonObject(buf.Bytes())
+	if err != nil {
 		return nil, err
 	}
 	m["runId"] = id
+	return m, nil
+}
+
+// jsonObject reads a JSON object that goes back to the client as
+// structuredContent, its numbers as their digits (json.Number), so that
+// the SDK writes them as they were written: a float64 would make the id
+// 9007199254740993 of a command's JSON …992.
+func jsonObject(b []byte) (map[string]any, error) {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var m map[string]any
+	if err := d.Decode(&m); err != nil {
+		return nil, err
+	}
+	if m == nil {
+		return nil, fmt.Errorf("not a JSON object: %.40s", b)
+	}
 	return m, nil
 }
 
@@ -314,14 +405,22 @@ func inputErrorText(what string, ies []*runbook.InputError) string {
 	return strings.Join(lines, "\n")
 }
 
-// toolArgs reads a call's arguments: a JSON object, or nothing.
+// toolArgs reads a call's arguments: a JSON object, or nothing. Its
+// numbers are read as `--input` and `--inputs` read them (jsonv.Unmarshal):
+// a float64 made the call's 100000000 "1e+08" in string(id), where `runbook
+// exec --input id=100000000` said "100000000".
 func toolArgs(raw json.RawMessage, what string) (map[string]any, error) {
 	given := map[string]any{}
 	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
 		return given, nil
 	}
-	if err := json.Unmarshal(raw, &given); err != nil {
+	v, err := jsonv.Unmarshal(raw)
+	if err != nil {
 		return nil, fmt.Errorf("the arguments are not a JSON object of %s: %v", what, err)
+	}
+	given, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("the arguments are not a JSON object of %s: they are %s", what, jsonv.Describe(v))
 	}
 	return given, nil
 }
@@ -333,6 +432,7 @@ func strictJSON(raw json.RawMessage, v any) error {
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
+	dec.UseNumber() // an any the caller settles (jsonv.Settle)
 	if err := dec.Decode(v); err != nil {
 		return fmt.Errorf("the arguments do not read: %v", err)
 	}

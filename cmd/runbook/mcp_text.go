@@ -17,19 +17,23 @@ import (
 //	       panel note, the meanings
 //	then   coverage, scripts that did not complete, rules that could not
 //	       be evaluated and the standing line, laid out by renderText
-//	       itself; a paused run's question and how to resume it with the
-//	       resume tool; where a failed or cancelled run ended; the runId
+//	       itself; a paused run's question (and unanswered: why the
+//	       client, asked it, gave no answer) and how to resume it with
+//	       the resume tool; where a failed or cancelled run ended; the
+//	       runId
 //
-// Every word comes from the record, through viewOf and renderText: this
-// only chooses the parts.
-func mcpText(rec *record.Record, id string, into map[string]string, recordErr error) string {
+// Every word but unanswered comes from the record, through viewOf and
+// renderText: this only chooses the parts.
+func mcpText(rec *record.Record, id string, into map[string]string, recordErr error, unanswered string, again []string) string {
 	var b strings.Builder
 	p := &printer{w: &b}
 	v := viewOf(rec, renderOpts{scriptInto: into})
 	if vs := rec.Verdicts; vs != nil && v.verdicts != nil {
 		p.part()
 		if vs.Table != "" {
-			p.line(cleanLines(strings.TrimRight(vs.Table, "\n")))
+			// the view's table: an empty set said by how the run went
+			// (record.NoRowsTable), as the text format says it
+			p.line(v.verdicts.table)
 		}
 		if v.verdicts.shown != "" {
 			p.line(v.verdicts.shown)
@@ -60,7 +64,14 @@ func mcpText(rec *record.Record, id string, into map[string]string, recordErr er
 		if q := rec.Pause; q != nil {
 			p.part()
 			p.line("The run paused to ask: " + clean(q.Question))
-			p.line(fmt.Sprintf("Resume it with the resume tool: {\"runId\": %q, \"answers\": {%s}}", id, expectsHint(q.Expects)))
+			if unanswered != "" {
+				p.line(clean(unanswered))
+			}
+			if recordErr != nil {
+				p.line("It cannot be resumed: its record was not kept.")
+			} else {
+				p.line("Resume it with the resume tool: " + resumeCall(id, q.Expects, again))
+			}
 		}
 	case "failed", "cancelled":
 		p.part()
@@ -80,24 +91,32 @@ func mcpText(rec *record.Record, id string, into map[string]string, recordErr er
 	}
 	p.part()
 	if recordErr != nil {
-		p.line(fmt.Sprintf("runId %s; its record was not kept (%s), so it cannot be explained or resumed.", id, clean(recordErr.Error())))
+		// why is in the server's log: the error names the server's folders
+		p.line(fmt.Sprintf("runId %s; its record was not kept (the server could not write it; its log says why), so it cannot be explained or resumed.", id))
 	} else {
 		p.line(fmt.Sprintf("runId %s: ask why with the explain tool; the record is %s%s.", id, runURIPrefix, id))
 	}
 	return b.String()
 }
 
-// expectsHint is the answers a question expects, as a JSON object's
-// members with their types in angle brackets: "approve": <bool>.
-func expectsHint(expects map[string]string) string {
+// resumeCall is the resume tool's arguments that continue paused run id:
+// the answers the question expects, with their types in angle brackets,
+// then each secret input the run was given (again), which its record does
+// not keep and a resume must be given again:
+//
+//	{"runId": "…", "answers": {"approve": <bool>, "token": <the secret input, again>}}
+func resumeCall(id string, expects map[string]string, again []string) string {
 	names := make([]string, 0, len(expects))
 	for name := range expects {
 		names = append(names, name)
 	}
 	sort.Strings(names)
-	parts := make([]string, len(names))
-	for i, name := range names {
-		parts[i] = fmt.Sprintf("%q: <%s>", name, expects[name])
+	parts := make([]string, 0, len(names)+len(again))
+	for _, name := range names {
+		parts = append(parts, fmt.Sprintf("%q: <%s>", name, expects[name]))
 	}
-	return strings.Join(parts, ", ")
+	for _, name := range again {
+		parts = append(parts, fmt.Sprintf("%q: <the secret input, again>", name))
+	}
+	return fmt.Sprintf("{\"runId\": %q, \"answers\": {%s}}", id, strings.Join(parts, ", "))
 }

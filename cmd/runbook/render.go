@@ -117,10 +117,14 @@ func viewOf(rec *record.Record, opts renderOpts) resultView {
 			vv.meanings = append(vv.meanings, [2]string{clean(m[0]), clean(m[1])})
 		}
 		ended := rec.Ended()
-		if ended != "" && vs.RowsTotal == 0 {
-			// "The projected set is empty" would read as nothing found: the
-			// run stopped before it judged anything.
-			vv.table, vv.meanings = "No verdict rows: the run "+ended+" before it wrote any.", nil
+		if vs.RowsTotal == 0 {
+			// "The projected set is empty" would read as nothing found when
+			// the run stopped or paused before it judged anything; a record
+			// saved before the record said so itself reads the same.
+			vv.table = rec.NoRowsTable()
+			if ended != "" {
+				vv.meanings = nil
+			}
 		} else if ended != "" {
 			partial := "the run " + ended + " before it finished: these rows are what it wrote before it stopped"
 			if vv.shown != "" {

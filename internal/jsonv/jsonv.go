@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/big"
 	"reflect"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -173,25 +175,78 @@ func Whole(v any) (int, bool) {
 }
 
 // Decoded is the Go value a JSON number literal settles into when this
-// module decodes JSON: an int when it is an integer literal that fits one,
-// else a float64 — unless it is too large for one, then the json.Number
-// itself, never ±Inf: a plugin's `1e999` would otherwise reach the scope as
-// a number no record can write, and the run's record would be lost (issue
-// #19). It is the plugin wire's decoding convention, kept here so that
-// every reader of a number agrees with the one that made it.
+// module decodes JSON: an int when it is an integer literal that fits one;
+// the digits themselves (the json.Number) when it is an integer literal a
+// float64 would print as another number (12345678901234567890, past int64,
+// prints as 12345678901234567000: two ids that differ in their last digits
+// must not read as one); else a float64 — unless it is too large for one,
+// then the json.Number too, never ±Inf (a plugin's `1e999` would
+// otherwise reach the scope as a number no record can write, and the
+// run's record would be lost, issue #19). A literal with a fraction or an
+// exponent is a float however many digits it has: `0.10000000000000001`
+// (C's %.17g) is the float64 0.1 its writer meant. It is the plugin
+// wire's decoding convention, and every JSON reader's here (Unmarshal),
+// kept here so that every reader of a number agrees with the one that
+// made it.
 //
-//	Decoded("3")       3 (int)
-//	Decoded("3.0")     3.0 (float64)
-//	Decoded("1e999")   json.Number("1e999")
+//	Decoded("3")                      3 (int)
+//	Decoded("3.0")                    3.0 (float64)
+//	Decoded("9007199254740993")       9007199254740993 (int)
+//	Decoded("1e999")                  json.Number("1e999")
+//	Decoded("12345678901234567890")   json.Number("12345678901234567890")
 func Decoded(n json.Number) any {
-	if i, err := strconv.ParseInt(string(n), 10, 0); err == nil {
+	s := string(n)
+	if i, err := strconv.ParseInt(s, 10, 0); err == nil {
 		return int(i)
 	}
-	f, _ := strconv.ParseFloat(string(n), 64)
-	if math.IsInf(f, 0) || math.IsNaN(f) {
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+		return n
+	}
+	if !strings.ContainsAny(s, ".eE") && !Holds(f, s) {
 		return n
 	}
 	return f
+}
+
+// Holds reports whether f, printed as Go prints it, is the number s (a
+// JSON number literal) spells: 0.1 and 1.50 are held (their digits are
+// what f prints, to the last), 12345678901234567890 and
+// 3.14159265358979323846 are not. A literal of at most 15 significant
+// digits and a modest exponent is held without big rationals: any 15
+// digits survive a round trip through a float64.
+func Holds(f float64, s string) bool {
+	mant, exp, hasExp := strings.Cut(strings.ToLower(s), "e")
+	if hasExp {
+		// A float64 spans 1e-324 to 1e308; past that no float holds s,
+		// and big.Rat would build the power of ten to say so.
+		e, err := strconv.Atoi(exp)
+		if err != nil || e < -400 || e > 400 {
+			return false
+		}
+		if e < -280 || e > 280 {
+			return exactly(f, s)
+		}
+	}
+	if len(mant) <= 20 {
+		digits := 0
+		for _, c := range strings.Trim(strings.TrimLeft(mant, "-"), "0.") {
+			if c >= '0' && c <= '9' {
+				digits++
+			}
+		}
+		if digits <= 15 {
+			return true
+		}
+	}
+	return exactly(f, s)
+}
+
+// exactly is holds the long way: s and f's shortest form as rationals.
+func exactly(f float64, s string) bool {
+	want, ok1 := new(big.Rat).SetString(s)
+	got, ok2 := new(big.Rat).SetString(strconv.FormatFloat(f, 'g', -1, 64))
+	return ok1 && ok2 && want.Cmp(got) == 0
 }
 
 // Fits reports whether v fits a declared type — the vocabulary inputs, ask

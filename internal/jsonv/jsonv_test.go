@@ -209,7 +209,18 @@ func TestDecoded(t *testing.T) {
 		{"-3", -3},
 		{"3.0", 3.0},
 		{"1e2", 100.0},
-		{"9223372036854775808", 9223372036854775808.0},
+		{"0.1", 0.1},
+		{"1.50", 1.5},
+		{"2.5e-3", 0.0025},
+		{"9007199254740993", 9007199254740993}, // past 2^53: a float64 is …992
+		// A float64 would print other digits (9223372036854776000, and
+		// 12345678901234567168): the literal's own are kept.
+		{"9223372036854775808", json.Number("9223372036854775808")},
+		{"12345678901234567890", json.Number("12345678901234567890")},
+		// A literal with a fraction or an exponent is a float, as its
+		// writer meant: C's %.17g, and more digits than a float64 has.
+		{"0.10000000000000001", 0.1},
+		{"3.14159265358979323846", 3.141592653589793},
 		{"1e400", json.Number("1e400")}, // TestIssue19DecodedNeverInfinite
 	}
 	for _, tc := range tests {

@@ -236,6 +236,15 @@ func viaJSON(v any) (any, error) {
 	return settleNumbers(out), nil
 }
 
+// Settle settles, in place, every json.Number a decoder made (with
+// UseNumber) in v's lists and objects, as Decoded says, and returns v: how
+// a JSON value decoded by another reader (one that must see the text
+// itself, an --inputs file whose keys are placed) is made the value
+// Unmarshal would have made.
+func Settle(v any) any {
+	return settleNumbers(v)
+}
+
 // settleNumbers settles every json.Number a decoder made as Decoded says.
 func settleNumbers(v any) any {
 	switch x := v.(type) {

@@ -19,6 +19,11 @@
 //	regex     a list of objects, keyed by group     a line the pattern does not match
 //	nagios    {status, text, perfdata}              a perfdata item that breaks the plugin API
 //
+// A JSON number (json, jsonl) settles as jsonv.Decoded settles one: an
+// int when whole; its digits, as a json.Number, when whole and no float64
+// prints them; else a float64 — never a float64 that would be another
+// whole number.
+//
 // Blank lines (only spaces) carry nothing and are passed over; so are the
 // `skip:` lines of columns and a kv line whose first non-space character
 // is `#` (a comment, as in os-release).

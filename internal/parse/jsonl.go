@@ -1,17 +1,13 @@
 package parse
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
-	"io"
 	"strings"
 
 	"github.com/openrunbook/runbook/internal/jsonv"
 )
 
-// parseJSON is `json`: the one JSON value of the text (jsonv.Decode, as
-// the exec stage reads it). Text that is not one JSON value is one
+// parseJSON is `json`: the one JSON value of the text (jsonv.Unmarshal,
+// as the exec stage reads it). Text that is not one JSON value is one
 // problem, and the value is the text as it is; a blank text, no value at
 // all, is one problem too, and the value is null.
 func parseJSON(text string, r *recorder) any {
@@ -48,26 +44,15 @@ func parseJSONL(text string, r *recorder) any {
 	return out
 }
 
-// decodeOne decodes text that holds exactly one JSON value: numbers as
-// jsonv.Decode makes them (float64), nesting bounded by jsonv.MaxDepth,
-// and anything after the value an error.
+// decodeOne decodes text that holds exactly one JSON value, as
+// jsonv.Unmarshal reads one: numbers settled by jsonv.Decoded (an int, the
+// digits of a whole number no float64 prints, else a float64:
+// before, every number was a float64, and 9007199254740993 read as …992
+// in a verdict row the standing called Consistent), nesting bounded by
+// jsonv.MaxDepth, and anything after the value an error.
 func decodeOne(text string) (any, error) {
-	v, err := jsonv.Decode([]byte(text))
-	if err != nil {
-		return nil, err
-	}
-	d := json.NewDecoder(bytes.NewReader([]byte(text)))
-	var skip json.RawMessage
-	if err := d.Decode(&skip); err != nil {
-		return nil, err
-	}
-	if _, err := d.Token(); err != io.EOF {
-		return nil, errTrailing
-	}
-	return v, nil
+	return jsonv.Unmarshal([]byte(text))
 }
-
-var errTrailing = errors.New("text follows the value")
 
 func firstLine(s string) string {
 	s = strings.TrimLeft(s, " \t\r\n")

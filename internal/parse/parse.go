@@ -3,7 +3,7 @@ package parse
 import (
 	"encoding/json"
 	"fmt"
-	"math/big"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -277,32 +277,27 @@ func (v valuer) of(s string) any {
 // number reads s as a JSON number literal, settled as jsonv.Decoded does,
 // when that number is the one s spells: a float64 that would hold another
 // (12345678901234567890, past int64, is 12345678901234567168 as a float64;
-// two IDs that differ in their last digit would be equal) leaves s text.
+// two IDs that differ in their last digit would be equal), or digits
+// Decoded kept because no float64 prints them, leave s text; one too
+// large for any float64 (1e999) is a number still.
 func number(s string) (any, bool) {
 	if s == "" || len(s) > 64 || jsonv.Of(json.Number(s)) != jsonv.Number {
 		return nil, false
 	}
-	n := jsonv.Decoded(json.Number(s))
-	if f, ok := n.(float64); ok && !holds(f, s) {
-		return nil, false
-	}
-	return n, true
-}
-
-// holds reports whether f, printed as Go prints it, is the number s
-// spells: 0.1 and 1.50 are held (their digits are what f prints, to the
-// last), 12345678901234567890 and 3.14159265358979323846 are not.
-func holds(f float64, s string) bool {
-	if i := strings.IndexAny(s, "eE"); i >= 0 {
-		// A float64 spans 1e-324 to 1e308; past that no float holds s,
-		// and big.Rat would build the power of ten to say so.
-		if e, err := strconv.Atoi(s[i+1:]); err != nil || e < -400 || e > 400 {
-			return false
+	switch n := jsonv.Decoded(json.Number(s)).(type) {
+	case float64:
+		if !jsonv.Holds(n, s) {
+			return nil, false
 		}
+		return n, true
+	case json.Number:
+		if f, err := strconv.ParseFloat(s, 64); err == nil && !math.IsInf(f, 0) {
+			return nil, false
+		}
+		return n, true
+	default:
+		return n, true
 	}
-	want, ok1 := new(big.Rat).SetString(s)
-	got, ok2 := new(big.Rat).SetString(strconv.FormatFloat(f, 'g', -1, 64))
-	return ok1 && ok2 && want.Cmp(got) == 0
 }
 
 // lines splits text into lines, without their "\n" or "\r\n"; a final

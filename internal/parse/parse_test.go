@@ -22,10 +22,14 @@ func TestParse(t *testing.T) {
 	}{
 		{"text", "text", nil, "a\nb\n", "a\nb\n", 0, ""},
 		{"lines", "lines", nil, "a\nb\n", l{"a", "b"}, 0, ""},
-		{"json", "json", nil, `{"a": [1]}`, m{"a": l{1.0}}, 0, ""},
+		{"json", "json", nil, `{"a": [1, 1.5]}`, m{"a": l{1, 1.5}}, 0, ""},
+		// a whole number keeps its digits; a fraction is the float64 its
+		// writer meant, however many digits it was printed with (%.17g)
+		{"json numbers", "json", nil, `[9007199254740993, 12345678901234567890, 0.10000000000000001, 3.14159265358979323846]`,
+			l{9007199254740993, json.Number("12345678901234567890"), 0.1, 3.141592653589793}, 0, ""},
 		{"json blank", "json", nil, " \n", nil, 1, `line 1: no JSON value: the text is blank: " \n"`},
 		{"json bad", "json", nil, "{x", "{x", 1, "not JSON"},
-		{"jsonl", "jsonl", nil, "{\"a\":1}\n\n2\n[", l{m{"a": 1.0}, 2.0}, 1, `line 4`},
+		{"jsonl", "jsonl", nil, "{\"a\":1}\n\n2\n[", l{m{"a": 1}, 2}, 1, `line 4`},
 		{"jsonl trailing", "jsonl", nil, "1 2\n", l{}, 1, "text follows"},
 		{"kv meminfo", "kv", nil, "MemTotal:       16318412 kB\nHugePages_Total:       0\n", m{"MemTotal": "16318412 kB", "HugePages_Total": 0}, 0, ""},
 		{"kv os-release", "kv", m{"trim": `"`}, "# c\nNAME=\"Ubuntu\"\nVERSION_ID=\"24.04\"\n", m{"NAME": "Ubuntu", "VERSION_ID": 24.04}, 0, ""},
