@@ -293,3 +293,31 @@ func (errs InputErrors) maskedBy(secrets secret.Set) InputErrors {
 	}
 	return errs
 }
+
+// Inputs are a run's inputs as JSON from outside carries them — a tool
+// call's arguments, a workflow's payload — read as every JSON reader here
+// reads numbers (jsonv.Unmarshal): a whole number is an int, one past
+// what a float64 spells keeps its digits, a fraction is a float64. A map
+// decoded by encoding/json alone held every number as a float64, so an
+// executor that carried a run's inputs through JSON (Temporal) ran a
+// chart over 1e+08 where the local run had 100000000, and over
+// 9007199254740992 where it had …993. Exec takes it as the map it is.
+type Inputs map[string]any
+
+// UnmarshalJSON reads a JSON object of inputs (null: none), its numbers as
+// jsonv.Unmarshal settles them.
+func (in *Inputs) UnmarshalJSON(b []byte) error {
+	v, err := jsonv.Unmarshal(b)
+	if err != nil {
+		return err
+	}
+	switch m := v.(type) {
+	case nil:
+		*in = nil
+	case map[string]any:
+		*in = m
+	default:
+		return fmt.Errorf("inputs: want a JSON object of inputs, got %s", jsonv.Describe(v))
+	}
+	return nil
+}

@@ -1,7 +1,10 @@
 package runbook
 
 import (
+	"encoding/json"
 	"math"
+	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -63,5 +66,27 @@ func TestConvertInput(t *testing.T) {
 				t.Fatalf("convertInput(%q, %#v) = %#v, %v; want %#v", tc.typ, tc.v, got, err, tc.want)
 			}
 		})
+	}
+}
+
+// TestInputsDecodeNumbersAsLocalRunsDo: inputs carried through JSON (a
+// Temporal workflow's payload) decoded by encoding/json alone were all
+// float64s, so the worker ran string(id) as "1e+08" where the local run
+// said "100000000", and 9007199254740993 as …992 (temporal
+// TestConformance, numbers.yaml). Inputs reads them as jsonv does.
+func TestInputsDecodeNumbersAsLocalRunsDo(t *testing.T) {
+	var carried struct{ Inputs Inputs }
+	if err := json.Unmarshal([]byte(`{"Inputs": {"id": 100000000, "big": 9007199254740993, "ratio": 0.5, "ids": [1, 2.5]}}`), &carried); err != nil {
+		t.Fatal(err)
+	}
+	want := Inputs{"id": 100000000, "big": 9007199254740993, "ratio": 0.5, "ids": []any{1, 2.5}}
+	if !reflect.DeepEqual(carried.Inputs, want) {
+		t.Fatalf("inputs = %#v; want %#v", carried.Inputs, want)
+	}
+	if err := json.Unmarshal([]byte(`{"Inputs": null}`), &carried); err != nil || carried.Inputs != nil {
+		t.Fatalf("null: %v, %#v", err, carried.Inputs)
+	}
+	if err := json.Unmarshal([]byte(`{"Inputs": [1]}`), &carried); err == nil || !strings.Contains(err.Error(), "want a JSON object of inputs") {
+		t.Fatalf("a list: %v", err)
 	}
 }

@@ -389,9 +389,9 @@ func (f *inputFlags) with(file string) (map[string]any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--inputs: %w", err)
 	}
-	// Numbers decode as a local run's --inputs decodes them (float64):
-	// they reach the workflow through JSON either way.
-	var m map[string]any
+	// Numbers decode as a local run's --inputs decodes them
+	// (runbook.Inputs), and reach the workflow the same way.
+	var m runbook.Inputs
 	dec := json.NewDecoder(bytes.NewReader(b))
 	if err := dec.Decode(&m); err != nil || m == nil {
 		return nil, fmt.Errorf("--inputs %s: want a JSON object of inputs ({\"host\": \"db-1\"}): %v", file, err)

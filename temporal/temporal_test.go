@@ -49,6 +49,10 @@ var conformance = []struct {
 	// an absence that names where it looked.
 	{"../examples/logscan/chart.yaml", map[string]any{"log": "../examples/logscan/app.log", "level": "ERROR"}},
 	{"../examples/logscan/chart.yaml", map[string]any{"log": "../examples/logscan/app.log"}},
+	// Whole numbers given as Go ints (a tool call's or an --inputs file's
+	// JSON holds them so): Temporal's JSON made them float64s on the
+	// worker, where string(id) spelled 1e+08 and the local run 100000000.
+	{"testdata/charts/numbers.yaml", map[string]any{"id": 100000000, "big": 9007199254740993, "ids": []any{123456789, 2}}},
 }
 
 // durations are the one fact that differs between two runs of the same

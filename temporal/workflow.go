@@ -63,7 +63,9 @@ type RunInput struct {
 	Chart []byte
 	// Inputs are the person's inputs, as runbook.Runbook.Exec takes them
 	// (strings are converted to the declared type).
-	Inputs map[string]any `json:",omitempty"`
+	// Read as a local run's JSON inputs are (runbook.Inputs): whole
+	// numbers ints, not Temporal's JSON's float64s.
+	Inputs runbook.Inputs `json:",omitempty"`
 	// MaxRows, when set, caps the verdict rows the record shows, as
 	// runbook.WithMaxRows (`runbook exec --max-rows`).
 	MaxRows int `json:",omitempty"`
@@ -388,7 +390,7 @@ type Paused struct {
 // the values by name (strings are converted to the expected type), or a
 // rejection; who answered, and when.
 type Answer struct {
-	Answers map[string]any `json:",omitempty"`
+	Answers runbook.Inputs `json:",omitempty"`
 	Reject  string         `json:",omitempty"`
 	By      string
 	At      time.Time
