@@ -53,3 +53,25 @@ func TestExplainRouteNamesRulesThatCouldNotBeEvaluated(t *testing.T) {
 		}
 	}
 }
+
+// TestExplainWhyNotSelectThatChoseNone: `--why-not mid` of a select no
+// rule matched said "pick chose , not mid" — a choice of a branch with no
+// name, in the text and in the JSON message alike. It now says the select
+// chose no branch, and the JSON's chosen list stays empty.
+func TestExplainWhyNotSelectThatChoseNone(t *testing.T) {
+	t.Parallel()
+	dir := issue13Record(t, "select-none")
+	for _, tc := range []struct{ file, target string }{
+		{"why-not-mid.golden", "mid"},
+		{"why-not-sb.golden", "sb"},
+	} {
+		out := explainGolden(t, dir, "select-none", tc.file, 0, "--why-not", tc.target)
+		if strings.Contains(out, "chose ,") || !strings.Contains(out, "pick chose no branch (no rule matched), not ") {
+			t.Errorf("--why-not %s does not say the select chose no branch:\n%s", tc.target, out)
+		}
+	}
+	r := runCLI(t, dir, "explain", "run.json", "--why-not", "mid", "--format", "json")
+	if r.code != 0 || !strings.Contains(r.stdout, `"message": "pick chose no branch (no rule matched), not mid"`) || !strings.Contains(r.stdout, `"chosen": []`) {
+		t.Errorf("--why-not mid --format json: exit %d:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
