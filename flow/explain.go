@@ -345,7 +345,7 @@ func (e *Explainer) Key(key string, at int) (*Explanation, error) {
 		if row, isRow := path[0].(int); isRow {
 			wkey = fmt.Sprintf("%s[%d]", root, row) // the list it appended to is not a cause
 			if m, ok := pathMember(path); ok {
-				if _, into := e.intoList(wi, root); into {
+				if e.intoBehind(wi, root, 0) {
 					wkey += "." + m // one member of a foreach item's final scope
 				}
 			}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/openrunbook/runbook/decide"
+	"github.com/openrunbook/runbook/rules"
 )
 
 // walk builds one tree; seen keeps each (commit, key) explained once.
@@ -127,7 +128,7 @@ func (w *walk) commit(i int, rel, key string, val any, depth int) *CauseNode {
 				continue
 			}
 			if j, ok := resolve(w.e.byPath, dc.writer, i); ok {
-				causes = append(causes, w.commit(j, RelJoined, dc.key, nil, depth+1))
+				causes = append(causes, w.commit(j, RelJoined, w.e.joinedKey(i, j, key, wkey, dc.key), nil, depth+1))
 			} else {
 				causes = append(causes, &CauseNode{Kind: NodeUnknown, Rel: RelJoined, Key: dc.key, Index: -1, Path: dc.writer})
 			}
@@ -162,6 +163,48 @@ func (w *walk) commit(i int, rel, key string, val any, depth int) *CauseNode {
 	slices.SortStableFunc(causes, func(a, b *CauseNode) int { return b.Index - a.Index })
 	n.Causes = append(append(rowNodes, causes...), leaves...)
 	return n
+}
+
+// joinedKey is the key asked of branch commit j that join commit i took
+// dckey from: an element or member asked of the join (`outs[1].y`) is
+// asked of the branch too when the join took the branch's list whole, so a
+// foreach's into list joined out of a select, parallel or subflow still
+// rests on the one item that wrote it, not on every item.
+func (e *Explainer) joinedKey(i, j int, key, wkey, dckey string) string {
+	if key == wkey || dckey != wkey || !e.joinedWhole(i, j, wkey) {
+		return dckey
+	}
+	return key
+}
+
+// joinedWhole says join commit i's write of key is branch commit j's,
+// value for value. A gathered key's rows are renumbered at each join, so
+// its index in the join is not its index in the branch: never whole.
+func (e *Explainer) joinedWhole(i, j int, key string) bool {
+	if slices.Contains(e.gather, key) {
+		return false
+	}
+	mine, theirs := writeOf(&e.log.Commits[i], key), writeOf(&e.log.Commits[j], key)
+	return mine != nil && theirs != nil && rules.Equal(mine.Value, theirs.Value)
+}
+
+// intoBehind says commit i's write of key is a foreach's into list, its
+// own or one joined whole through selects, parallels and subflows, so a
+// member of an element can be asked of it (`outs[1].y`).
+func (e *Explainer) intoBehind(i int, key string, depth int) bool {
+	if _, ok := e.intoList(i, key); ok {
+		return true
+	}
+	wr := writeOf(&e.log.Commits[i], key)
+	if wr == nil || depth >= e.maxDepth {
+		return false
+	}
+	for _, from := range wr.From {
+		if j, ok := resolve(e.byPath, from, i); ok && e.joinedWhole(i, j, key) && e.intoBehind(j, key, depth+1) {
+			return true
+		}
+	}
+	return false
 }
 
 // settleSeen makes every "explained elsewhere" point back up the page.

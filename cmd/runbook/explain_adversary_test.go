@@ -75,3 +75,36 @@ func TestExplainWhyNotSelectThatChoseNone(t *testing.T) {
 		t.Errorf("--why-not mid --format json: exit %d:\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestExplainIntoElementThroughAJoin: a foreach inside a select branch
+// writes its into list, and the select's join takes it whole. `explain
+// 'outs[1].y'` said y rested on every item (each~0, each~1 and each~2's
+// stages, and x = 1 and x = 9 among its reads): the element was asked of
+// the join, which passed the whole list on to the foreach. The element and
+// its member are now asked through the join, so only each~1 is named, in
+// the text and in the JSON.
+func TestExplainIntoElementThroughAJoin(t *testing.T) {
+	t.Parallel()
+	dir := issue13Record(t, "into-select")
+	out := explainGolden(t, dir, "into-select", "outs-1-y.golden", 0, "outs[1].y")
+	if !strings.Contains(out, "joined y from the branch commit pick~big/each~1/sc#3") {
+		t.Errorf("outs[1].y does not rest on item 1's stage:\n%s", out)
+	}
+	for _, wrong := range []string{"each~0/", "each~2/", "x = 1", "x = 9"} {
+		if strings.Contains(out, wrong) {
+			t.Errorf("outs[1].y rests on %q, which did not write it:\n%s", wrong, out)
+		}
+	}
+	explainGolden(t, dir, "into-select", "outs-2.golden", 0, "outs[2]")
+	r := runCLI(t, dir, "explain", "run.json", "outs[1].y", "--format", "json")
+	if r.code != 0 || strings.Contains(r.stdout, "each~0/") || strings.Contains(r.stdout, "each~2/") || !strings.Contains(r.stdout, `"path": "pick~big/each~1/sc#3"`) {
+		t.Errorf("outs[1].y --format json: exit %d:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	// The whole list still rests on every item.
+	out = explainGolden(t, dir, "into-select", "outs.golden", 0, "outs")
+	for _, item := range []string{"each~0/sc#3", "each~1/sc#3", "each~2/sc#3"} {
+		if !strings.Contains(out, item) {
+			t.Errorf("outs does not name %s:\n%s", item, out)
+		}
+	}
+}
