@@ -122,7 +122,11 @@ func (w *walk) commit(i int, rel, key string, val any, depth int) *CauseNode {
 		}
 	}
 	var leaves []*CauseNode
-	for _, dc := range w.e.log.dataCauses(i, wkey) {
+	dcs := w.e.log.dataCauses(i, wkey)
+	if roots, ok := w.e.boundFrom(i, wkey); ok {
+		dcs = slices.DeleteFunc(dcs, func(dc dataCause) bool { return dc.read != nil && !slices.Contains(roots, dc.read.Key) })
+	}
+	for _, dc := range dcs {
 		if dc.read == nil {
 			if rows {
 				continue
@@ -163,6 +167,34 @@ func (w *walk) commit(i int, rel, key string, val any, depth int) *CauseNode {
 	slices.SortStableFunc(causes, func(a, b *CauseNode) int { return b.Index - a.Index })
 	n.Causes = append(append(rowNodes, causes...), leaves...)
 	return n
+}
+
+// boundFrom is the keys the mount's input binding of key read, when commit
+// i is a subflow's mount and binds key: the subflow sees only its bindings,
+// and the mount's commit holds the reads of all of them, so `h: host` would
+// otherwise rest on `limit` that `lim: limit` read. ok is false when the
+// binding's expression cannot say what it reads (it reads the whole scope,
+// or is not an expression: a Go chart's own Valuer): every read stands then.
+func (e *Explainer) boundFrom(i int, key string) ([]string, bool) {
+	c := &e.log.Commits[i]
+	if key == "" || writeOf(c, key) != nil {
+		return nil, false
+	}
+	ni, _, ok := e.locate(c.Scope, c.Stage)
+	if !ok || ni.Kind != KindSubflow {
+		return nil, false
+	}
+	for _, b := range ni.Inputs {
+		if b.Key != key {
+			continue
+		}
+		x, err := rules.Compile(b.From)
+		if err != nil || x.ReadsWholeScope() {
+			return nil, false
+		}
+		return x.Roots(), true
+	}
+	return nil, false
 }
 
 // joinedKey is the key asked of branch commit j that join commit i took

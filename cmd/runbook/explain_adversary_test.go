@@ -108,3 +108,30 @@ func TestExplainIntoElementThroughAJoin(t *testing.T) {
 		}
 	}
 }
+
+// TestExplainSubflowInputRestsOnItsOwnBinding: a subflow mounted with
+// `inputs: {h: host, lim: limit, tag: '"t"'}` sees only its bindings, and
+// the mount's commit holds the reads of all of them. explain said h rested
+// on host and on limit, and lim (and the constant tag) on both too. Each
+// binding now rests on what its own expression read.
+func TestExplainSubflowInputRestsOnItsOwnBinding(t *testing.T) {
+	t.Parallel()
+	dir := issue13Record(t, "subflow-inputs")
+	out := explainGolden(t, dir, "subflow-inputs", "out.golden", 0, "out")
+	for _, want := range []string{
+		"read h = \"web1\", written by sub#1 [commit 1]\n          read host = \"web1\": an input, assumed\n        read lim",
+		"read lim = 95, written by sub#1 [commit 1]\n          read limit = 95, written by pre#0 [commit 0]\n    read lvl",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("out does not say %q:\n%s", want, out)
+		}
+	}
+	out = explainGolden(t, dir, "subflow-inputs", "label.golden", 0, "label")
+	if strings.Contains(out, "host") || strings.Contains(out, "limit") {
+		t.Errorf("label, bound to a constant, rests on a read of the chart:\n%s", out)
+	}
+	r := runCLI(t, dir, "explain", "run.json", "label", "--format", "json")
+	if r.code != 0 || strings.Contains(r.stdout, `"key": "host"`) || strings.Contains(r.stdout, `"key": "limit"`) {
+		t.Errorf("label --format json: exit %d:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
