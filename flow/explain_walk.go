@@ -73,6 +73,14 @@ func (w *walk) commit(i int, rel, key string, val any, depth int) *CauseNode {
 		dn.Route = route
 		causes = append(causes, dn)
 	}
+	// The loop whose jump back ran this stage again.
+	if l, ok := w.e.looper(i); ok {
+		ln := w.commit(l, RelLooped, "", nil, depth+1)
+		if ni, _, ok := w.e.locate(w.e.log.Commits[l].Scope, w.e.log.Commits[l].Stage); ok {
+			ln.While = ni.LoopWhile
+		}
+		causes = append(causes, ln)
+	}
 	// The question an answer answers.
 	if c.Answer != nil && c.Answer.Asked != "" {
 		if q, ok := resolve(w.e.byPath, c.Answer.Asked, i); ok {
@@ -696,6 +704,67 @@ func (e *Explainer) router(i int) (int, *Route, bool) {
 		return -1, nil, false
 	}
 	return -1, nil, false
+}
+
+// looper finds the loop whose jump back ran commit i: a pass of a loop
+// runs because the loop's while held, as a branch runs because its
+// decision chose it. Walking back from i through the sequences around it,
+// the last execution of each loop before i is looked at, innermost
+// (latest) first; one that jumped (the next thing its sequence ran was its
+// target) ran i again, since everything between its jump and its next
+// execution is the pass it started. A loop that did not jump ended before
+// i and ran nothing of it.
+func (e *Explainer) looper(i int) (int, bool) {
+	if l, ok := e.loops[i]; ok {
+		return l, l >= 0
+	}
+	l := e.findLooper(i)
+	if e.loops == nil {
+		e.loops = map[int]int{}
+	}
+	e.loops[i] = l
+	return l, l >= 0
+}
+
+func (e *Explainer) findLooper(i int) int {
+	c := &e.log.Commits[i]
+	seen := map[string]bool{}
+	for j := i - 1; j >= 0; j-- {
+		d := &e.log.Commits[j]
+		if d.Discarded || !within(c.Scope, d.Scope) {
+			continue
+		}
+		ni, _, ok := e.locate(d.Scope, d.Stage)
+		if !ok || !ni.LoopRef {
+			continue
+		}
+		place := ScopeString(d.Scope) + "/" + d.Stage
+		if seen[place] {
+			continue
+		}
+		seen[place] = true
+		if e.jumped(j, ni.LoopTo) {
+			return j
+		}
+	}
+	return -1
+}
+
+// jumped says loop commit j jumped back to target: the next commit of its
+// sequence (or of a scope under it, named by its step there) is target's.
+func (e *Explainer) jumped(j int, target string) bool {
+	d := &e.log.Commits[j]
+	for k := j + 1; k < len(e.log.Commits); k++ {
+		n := &e.log.Commits[k]
+		if n.Discarded || !within(n.Scope, d.Scope) {
+			continue
+		}
+		if len(n.Scope) == len(d.Scope) {
+			return n.Stage == target
+		}
+		return n.Scope[len(d.Scope)].Node == target
+	}
+	return false
 }
 
 // routeOf says why evidence chose branch. A decide's rules that errored

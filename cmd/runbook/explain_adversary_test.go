@@ -135,3 +135,27 @@ func TestExplainSubflowInputRestsOnItsOwnBinding(t *testing.T) {
 		t.Errorf("label --format json: exit %d:\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestExplainLoopPassRestsOnTheJump: a stage a loop ran again read
+// nothing that changed, and explain said of its second pass "read nothing
+// and was routed by no decision: nothing else caused it" — the loop's jump
+// back, and the while that held over the value it read, were not in the
+// chain, though they are why the pass (and what it wrote) exists. A pass
+// now rests on the loop that ran it again, with its while and its reads,
+// as a branch rests on its decision; the first pass does not.
+func TestExplainLoopPassRestsOnTheJump(t *testing.T) {
+	t.Parallel()
+	dir := issue13Record(t, "loop-pass")
+	out := explainGolden(t, dir, "loop-pass", "last.golden", 0, "last")
+	if !strings.Contains(out, "ran again by the loop again#3 [commit 3], whose while held: n < 2\n") || !strings.Contains(out, "read n = 1, written by bump#2 [commit 2]") {
+		t.Errorf("last does not rest on the loop's jump:\n%s", out)
+	}
+	out = explainGolden(t, dir, "loop-pass", "probe-1.golden", 0, "probe#1")
+	if strings.Contains(out, "ran again") {
+		t.Errorf("the first pass is said to be run again by a loop:\n%s", out)
+	}
+	r := runCLI(t, dir, "explain", "run.json", "probe", "--format", "json")
+	if r.code != 0 || !strings.Contains(r.stdout, `"rel": "looped"`) || !strings.Contains(r.stdout, `"while": "n < 2"`) || !strings.Contains(r.stdout, `"path": "again#3"`) {
+		t.Errorf("probe --format json does not rest on the loop's jump: exit %d:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
