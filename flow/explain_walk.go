@@ -41,6 +41,14 @@ func (w *walk) commitShallow(i int, rel, key string, val any) *CauseNode {
 // commit is a commit node explaining its write of key (all its reads when
 // key is "" or not written there), with its causes.
 func (w *walk) commit(i int, rel, key string, val any, depth int) *CauseNode {
+	return w.node(i, rel, key, val, "", depth)
+}
+
+// node is commit with its route's branch: a select's decision routes
+// each branch it took by its own rule, so its route into one branch is not
+// "explained above" by its route into another (whose rule and conditions
+// were all that was said there).
+func (w *walk) node(i int, rel, key string, val any, branch string, depth int) *CauseNode {
 	n := w.commitShallow(i, rel, key, val)
 	c := &w.e.log.Commits[i]
 	// A row (`verdicts[3]`) is explained as the write of its list, minus
@@ -56,6 +64,9 @@ func (w *walk) commit(i int, rel, key string, val any, depth int) *CauseNode {
 		}
 	}
 	id := strconv.Itoa(i) + "\x00" + key
+	if branch != "" {
+		id += "\x00" + branch
+	}
 	n.id = id
 	if w.seen[id] {
 		n.Seen = true
@@ -69,7 +80,7 @@ func (w *walk) commit(i int, rel, key string, val any, depth int) *CauseNode {
 	var causes, rowNodes []*CauseNode
 	// The decision that routed the flow here.
 	if d, route, ok := w.e.router(i); ok {
-		dn := w.commit(d, RelRouted, "", nil, depth+1)
+		dn := w.node(d, RelRouted, "", nil, route.Branch, depth+1)
 		dn.Route = route
 		causes = append(causes, dn)
 	}

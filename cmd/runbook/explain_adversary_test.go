@@ -159,3 +159,26 @@ func TestExplainLoopPassRestsOnTheJump(t *testing.T) {
 		t.Errorf("probe --format json does not rest on the loop's jump: exit %d:\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestExplainSelectRouteIntoEachBranchIsSaid: a value resting on two
+// branches one select took said of the second route `routed by pick#1
+// into mid: rule 2 "K mid" matched (explained above)`, and nothing above
+// had said rule 2's condition (✓ k > 1): only the route into big, by rule
+// 1, was explained. Each branch's route is now explained where it first
+// comes; the decision's reads are still said once.
+func TestExplainSelectRouteIntoEachBranchIsSaid(t *testing.T) {
+	t.Parallel()
+	dir := issue13Record(t, "into-select")
+	out := explainGolden(t, dir, "into-select", "total.golden", 0, "total")
+	for _, want := range []string{
+		"routed by pick#1 [commit 1] into big: rule 1 \"K big\" matched\n          ✓ k > 5 (k = 10)\n",
+		"routed by pick#1 [commit 1] into mid: rule 2 \"K mid\" matched\n          ✓ k > 1 (k = 10)\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("total does not say %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, `into mid: rule 2 "K mid" matched (explained above)`) {
+		t.Errorf("the route into mid is said to be explained above:\n%s", out)
+	}
+}
