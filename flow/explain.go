@@ -63,6 +63,7 @@ type Explainer struct {
 	damaged []string
 	gathers map[gatherKey]*gathered // rowOrigin's per-commit work, kept
 	intos   map[int][][]intoFinal   // intoFinals' per-commit work, kept
+	loops   map[int]int             // looper's per-commit work, kept (-1: none)
 }
 
 // ExplainVersion is bumped when a word or the shape of an explanation
@@ -75,7 +76,9 @@ type Explainer struct {
 // decided (Route.Errored).
 // 4: a stage asked about that decided says what it chose, and why
 // (Explanation.Choice).
-const ExplainVersion = 4
+// 5: a stage a loop ran again rests on the loop's jump (RelLooped, with
+// the loop's While), as a branch rests on its decision.
+const ExplainVersion = 5
 
 // DefaultExplainDepth bounds a causal tree's depth (a loop's passes chain
 // one under the other); deeper causes are cut with a note.
@@ -143,6 +146,7 @@ const (
 	RelJoined = "joined" // the parent (a join) took Key from this branch commit
 	RelRow    = "row"    // the parent's row Key was appended here
 	RelAsked  = "asked"  // the parent wrote an answer to the question asked here
+	RelLooped = "looped" // this loop jumped back, so the parent ran again
 )
 
 // Node kinds.
@@ -209,6 +213,9 @@ type CauseNode struct {
 	// Route is set on a routing decision: the branch it chose into the
 	// node above, and why.
 	Route *Route `json:"route,omitempty"`
+	// While is set on a loop that jumped back (RelLooped): the condition
+	// that held.
+	While string `json:"while,omitempty"`
 	// Answer is set on a commit that wrote a person's answer.
 	Answer *Answer `json:"answer,omitempty"`
 	// GatheredBy is set on the commit that appended a row asked about
@@ -345,7 +352,7 @@ func (e *Explainer) Key(key string, at int) (*Explanation, error) {
 		if row, isRow := path[0].(int); isRow {
 			wkey = fmt.Sprintf("%s[%d]", root, row) // the list it appended to is not a cause
 			if m, ok := pathMember(path); ok {
-				if _, into := e.intoList(wi, root); into {
+				if e.intoBehind(wi, root, 0) {
 					wkey += "." + m // one member of a foreach item's final scope
 				}
 			}

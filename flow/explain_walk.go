@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/openrunbook/runbook/decide"
+	"github.com/openrunbook/runbook/rules"
 )
 
 // walk builds one tree; seen keeps each (commit, key) explained once.
@@ -40,6 +41,14 @@ func (w *walk) commitShallow(i int, rel, key string, val any) *CauseNode {
 // commit is a commit node explaining its write of key (all its reads when
 // key is "" or not written there), with its causes.
 func (w *walk) commit(i int, rel, key string, val any, depth int) *CauseNode {
+	return w.node(i, rel, key, val, "", depth)
+}
+
+// node is commit with its route's branch: a select's decision routes
+// each branch it took by its own rule, so its route into one branch is not
+// "explained above" by its route into another (whose rule and conditions
+// were all that was said there).
+func (w *walk) node(i int, rel, key string, val any, branch string, depth int) *CauseNode {
 	n := w.commitShallow(i, rel, key, val)
 	c := &w.e.log.Commits[i]
 	// A row (`verdicts[3]`) is explained as the write of its list, minus
@@ -55,6 +64,9 @@ func (w *walk) commit(i int, rel, key string, val any, depth int) *CauseNode {
 		}
 	}
 	id := strconv.Itoa(i) + "\x00" + key
+	if branch != "" {
+		id += "\x00" + branch
+	}
 	n.id = id
 	if w.seen[id] {
 		n.Seen = true
@@ -68,9 +80,17 @@ func (w *walk) commit(i int, rel, key string, val any, depth int) *CauseNode {
 	var causes, rowNodes []*CauseNode
 	// The decision that routed the flow here.
 	if d, route, ok := w.e.router(i); ok {
-		dn := w.commit(d, RelRouted, "", nil, depth+1)
+		dn := w.node(d, RelRouted, "", nil, route.Branch, depth+1)
 		dn.Route = route
 		causes = append(causes, dn)
+	}
+	// The loop whose jump back ran this stage again.
+	if l, ok := w.e.looper(i); ok {
+		ln := w.commit(l, RelLooped, "", nil, depth+1)
+		if ni, _, ok := w.e.locate(w.e.log.Commits[l].Scope, w.e.log.Commits[l].Stage); ok {
+			ln.While = ni.LoopWhile
+		}
+		causes = append(causes, ln)
 	}
 	// The question an answer answers.
 	if c.Answer != nil && c.Answer.Asked != "" {
@@ -121,13 +141,17 @@ func (w *walk) commit(i int, rel, key string, val any, depth int) *CauseNode {
 		}
 	}
 	var leaves []*CauseNode
-	for _, dc := range w.e.log.dataCauses(i, wkey) {
+	dcs := w.e.log.dataCauses(i, wkey)
+	if roots, ok := w.e.boundFrom(i, wkey); ok {
+		dcs = slices.DeleteFunc(dcs, func(dc dataCause) bool { return dc.read != nil && !slices.Contains(roots, dc.read.Key) })
+	}
+	for _, dc := range dcs {
 		if dc.read == nil {
 			if rows {
 				continue
 			}
 			if j, ok := resolve(w.e.byPath, dc.writer, i); ok {
-				causes = append(causes, w.commit(j, RelJoined, dc.key, nil, depth+1))
+				causes = append(causes, w.commit(j, RelJoined, w.e.joinedKey(i, j, key, wkey, dc.key), nil, depth+1))
 			} else {
 				causes = append(causes, &CauseNode{Kind: NodeUnknown, Rel: RelJoined, Key: dc.key, Index: -1, Path: dc.writer})
 			}
@@ -162,6 +186,76 @@ func (w *walk) commit(i int, rel, key string, val any, depth int) *CauseNode {
 	slices.SortStableFunc(causes, func(a, b *CauseNode) int { return b.Index - a.Index })
 	n.Causes = append(append(rowNodes, causes...), leaves...)
 	return n
+}
+
+// boundFrom is the keys the mount's input binding of key read, when commit
+// i is a subflow's mount and binds key: the subflow sees only its bindings,
+// and the mount's commit holds the reads of all of them, so `h: host` would
+// otherwise rest on `limit` that `lim: limit` read. ok is false when the
+// binding's expression cannot say what it reads (it reads the whole scope,
+// or is not an expression: a Go chart's own Valuer): every read stands then.
+func (e *Explainer) boundFrom(i int, key string) ([]string, bool) {
+	c := &e.log.Commits[i]
+	if key == "" || writeOf(c, key) != nil {
+		return nil, false
+	}
+	ni, _, ok := e.locate(c.Scope, c.Stage)
+	if !ok || ni.Kind != KindSubflow {
+		return nil, false
+	}
+	for _, b := range ni.Inputs {
+		if b.Key != key {
+			continue
+		}
+		x, err := rules.Compile(b.From)
+		if err != nil || x.ReadsWholeScope() {
+			return nil, false
+		}
+		return x.Roots(), true
+	}
+	return nil, false
+}
+
+// joinedKey is the key asked of branch commit j that join commit i took
+// dckey from: an element or member asked of the join (`outs[1].y`) is
+// asked of the branch too when the join took the branch's list whole, so a
+// foreach's into list joined out of a select, parallel or subflow still
+// rests on the one item that wrote it, not on every item.
+func (e *Explainer) joinedKey(i, j int, key, wkey, dckey string) string {
+	if key == wkey || dckey != wkey || !e.joinedWhole(i, j, wkey) {
+		return dckey
+	}
+	return key
+}
+
+// joinedWhole says join commit i's write of key is branch commit j's,
+// value for value. A gathered key's rows are renumbered at each join, so
+// its index in the join is not its index in the branch: never whole.
+func (e *Explainer) joinedWhole(i, j int, key string) bool {
+	if slices.Contains(e.gather, key) {
+		return false
+	}
+	mine, theirs := writeOf(&e.log.Commits[i], key), writeOf(&e.log.Commits[j], key)
+	return mine != nil && theirs != nil && rules.Equal(mine.Value, theirs.Value)
+}
+
+// intoBehind says commit i's write of key is a foreach's into list, its
+// own or one joined whole through selects, parallels and subflows, so a
+// member of an element can be asked of it (`outs[1].y`).
+func (e *Explainer) intoBehind(i int, key string, depth int) bool {
+	if _, ok := e.intoList(i, key); ok {
+		return true
+	}
+	wr := writeOf(&e.log.Commits[i], key)
+	if wr == nil || depth >= e.maxDepth {
+		return false
+	}
+	for _, from := range wr.From {
+		if j, ok := resolve(e.byPath, from, i); ok && e.joinedWhole(i, j, key) && e.intoBehind(j, key, depth+1) {
+			return true
+		}
+	}
+	return false
 }
 
 // settleSeen makes every "explained elsewhere" point back up the page.
@@ -621,6 +715,67 @@ func (e *Explainer) router(i int) (int, *Route, bool) {
 		return -1, nil, false
 	}
 	return -1, nil, false
+}
+
+// looper finds the loop whose jump back ran commit i: a pass of a loop
+// runs because the loop's while held, as a branch runs because its
+// decision chose it. Walking back from i through the sequences around it,
+// the last execution of each loop before i is looked at, innermost
+// (latest) first; one that jumped (the next thing its sequence ran was its
+// target) ran i again, since everything between its jump and its next
+// execution is the pass it started. A loop that did not jump ended before
+// i and ran nothing of it.
+func (e *Explainer) looper(i int) (int, bool) {
+	if l, ok := e.loops[i]; ok {
+		return l, l >= 0
+	}
+	l := e.findLooper(i)
+	if e.loops == nil {
+		e.loops = map[int]int{}
+	}
+	e.loops[i] = l
+	return l, l >= 0
+}
+
+func (e *Explainer) findLooper(i int) int {
+	c := &e.log.Commits[i]
+	seen := map[string]bool{}
+	for j := i - 1; j >= 0; j-- {
+		d := &e.log.Commits[j]
+		if d.Discarded || !within(c.Scope, d.Scope) {
+			continue
+		}
+		ni, _, ok := e.locate(d.Scope, d.Stage)
+		if !ok || !ni.LoopRef {
+			continue
+		}
+		place := ScopeString(d.Scope) + "/" + d.Stage
+		if seen[place] {
+			continue
+		}
+		seen[place] = true
+		if e.jumped(j, ni.LoopTo) {
+			return j
+		}
+	}
+	return -1
+}
+
+// jumped says loop commit j jumped back to target: the next commit of its
+// sequence (or of a scope under it, named by its step there) is target's.
+func (e *Explainer) jumped(j int, target string) bool {
+	d := &e.log.Commits[j]
+	for k := j + 1; k < len(e.log.Commits); k++ {
+		n := &e.log.Commits[k]
+		if n.Discarded || !within(n.Scope, d.Scope) {
+			continue
+		}
+		if len(n.Scope) == len(d.Scope) {
+			return n.Stage == target
+		}
+		return n.Scope[len(d.Scope)].Node == target
+	}
+	return false
 }
 
 // routeOf says why evidence chose branch. A decide's rules that errored

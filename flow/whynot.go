@@ -525,7 +525,7 @@ func (e *Explainer) descend(wn *WhyNot, step routeStep, s []ScopeStep, last bool
 			}
 			wn.Reasons = append(wn.Reasons, NotRun{Scope: ScopeString(s), steps: s, Because: BecauseRouted, Path: c.Path,
 				Decision: e.routedAround(i, n, step.branch),
-				Message:  fmt.Sprintf("%s chose %s, not %s", nameOr(n), strings.Join(chosen, ", "), step.branch)})
+				Message:  choseNot(nameOr(n), chosen, step.branch)})
 		}
 		if !took || last {
 			return nil
@@ -714,7 +714,7 @@ func (e *Explainer) whyNotFromLog(wn *WhyNot, id string, want []ScopeStep) {
 			continue
 		}
 		wn.Reasons = append(wn.Reasons, NotRun{Scope: ScopeString(c.Scope), steps: c.Scope, Because: BecauseRouted, Path: c.Path,
-			Decision: e.routedAround(i, nil, id), Message: fmt.Sprintf("%s chose %s, not %s", c.Stage, strings.Join(ev.Chosen, ", "), id)})
+			Decision: e.routedAround(i, nil, id), Message: choseNot(c.Stage, ev.Chosen, id)})
 	}
 	if len(wn.Ran)+len(wn.Reasons) == 0 {
 		n := &NodeInfo{ID: id, Name: id}
@@ -750,4 +750,14 @@ func nameOr(n *NodeInfo) string {
 		return fmt.Sprintf("%s (%s)", n.ID, n.Name)
 	}
 	return n.ID
+}
+
+// choseNot says what a decision chose instead of want. A select no rule
+// matched chose nothing, which is said in words: the list joined bare read
+// "pick chose , not mid", a choice of a branch with no name.
+func choseNot(decider string, chosen []string, want string) string {
+	if len(chosen) == 0 {
+		return fmt.Sprintf("%s chose no branch (no rule matched), not %s", decider, want)
+	}
+	return fmt.Sprintf("%s chose %s, not %s", decider, strings.Join(chosen, ", "), want)
 }

@@ -412,6 +412,11 @@ func (t *explainText) nodeLine(n *flow.CauseNode) string {
 			}
 		case flow.RelAsked:
 			s = "the question was asked by " + ref
+		case flow.RelLooped:
+			s = "ran again by the loop " + ref
+			if n.While != "" {
+				s += ", whose while held: " + n.While
+			}
 		default:
 			s = n.Rel + " " + ref
 		}
