@@ -64,6 +64,7 @@ type Explainer struct {
 	gathers map[gatherKey]*gathered // rowOrigin's per-commit work, kept
 	intos   map[int][][]intoFinal   // intoFinals' per-commit work, kept
 	loops   map[int]int             // looper's per-commit work, kept (-1: none)
+	loopIdx []int                   // loopCommits', found once
 }
 
 // ExplainVersion is bumped when a word or the shape of an explanation

@@ -3,6 +3,7 @@ package flow
 import (
 	"fmt"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -740,7 +741,12 @@ func (e *Explainer) looper(i int) (int, bool) {
 func (e *Explainer) findLooper(i int) int {
 	c := &e.log.Commits[i]
 	seen := map[string]bool{}
-	for j := i - 1; j >= 0; j-- {
+	// Only a loop's commits can have jumped: walk back over those alone,
+	// not the whole log before i (a 10k-item foreach with no loop took
+	// explain from 0.65 s to 3.5 s, each row walking back to the start).
+	lcs := e.loopCommits()
+	for k := sort.SearchInts(lcs, i) - 1; k >= 0; k-- {
+		j := lcs[k]
 		d := &e.log.Commits[j]
 		if d.Discarded || !within(c.Scope, d.Scope) {
 			continue
@@ -759,6 +765,22 @@ func (e *Explainer) findLooper(i int) int {
 		}
 	}
 	return -1
+}
+
+// loopCommits are the indexes of the log's loop commits (a structure
+// node with a loop target), in log order: found once, in one pass.
+func (e *Explainer) loopCommits() []int {
+	if e.loopIdx != nil {
+		return e.loopIdx
+	}
+	e.loopIdx = []int{}
+	for j := range e.log.Commits {
+		d := &e.log.Commits[j]
+		if ni, _, ok := e.locate(d.Scope, d.Stage); ok && ni.LoopRef {
+			e.loopIdx = append(e.loopIdx, j)
+		}
+	}
+	return e.loopIdx
 }
 
 // jumped says loop commit j jumped back to target: the next commit of its
