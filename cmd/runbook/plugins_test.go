@@ -499,3 +499,50 @@ func oldFiles(t *testing.T, n int) string {
 	}
 	return dir
 }
+
+// TestPluginFactsFromAPluginThatRunsNoCode: a plugin that declares it runs
+// no code (RunsCode false) and answers with the facts of a process that
+// exited 2 beside {"healthy": true}. The host dropped the facts: no script
+// row, the decider read healthy, and the run stood "Consistent with the
+// run's record" over a failure the plugin itself reported. The answer does
+// not fit the description, so the stage fails as any garbage answer does.
+func TestPluginFactsFromAPluginThatRunsNoCode(t *testing.T) {
+	t.Parallel()
+	pd := pluginDir(t)
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "c.yaml", `
+version: 1
+runbook: facts
+stages:
+  - id: probe
+    plugin: {name: behave, args: {mode: '"exit2"', n: 1, pidfile: '""'}, into: out}
+  - id: d
+    decide:
+      rules:
+        - when: out.healthy == true
+          then: good
+      default: {branch: other}
+    branches:
+      good: {stages: [{id: g, set: {verdict: '"healthy"'}}]}
+      other: {stages: [{id: o, set: {verdict: '"other"'}}]}
+`)
+	r := runCLI(t, dir, "exec", chart, "--plugin-dir", pd, "--format", "json")
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1 (the stage fails); stdout %s; stderr %s", r.code, r.stdout, r.stderr)
+	}
+	rec := jsonRecord(t, r)
+	e, _ := rec["error"].(map[string]any)
+	msg, _ := e["message"].(string)
+	for _, w := range []string{`plugin "behave"`, "exit code 2", "declares it runs no code", "RunsCode"} {
+		if !strings.Contains(msg, w) {
+			t.Errorf("error %q lacks %q", msg, w)
+		}
+	}
+	if v := rec["state"].(map[string]any)["verdict"]; v != nil {
+		t.Errorf("the decider ran over the dropped facts: verdict %v", v)
+	}
+	a := rec["assessment"].(map[string]any)
+	if a["standing"] == "consistent" || a["standing"] == "known" {
+		t.Errorf("standing %v over a process the plugin said failed: %v", a["standing"], a["line"])
+	}
+}
