@@ -546,3 +546,37 @@ stages:
 		t.Errorf("standing %v over a process the plugin said failed: %v", a["standing"], a["line"])
 	}
 }
+
+// TestPluginResultThatIsNotUTF8IsRefused: a Go plugin whose result holds a
+// string of raw bytes (ff fe). json.Marshal, in the SDK, sent each bad byte
+// as U+FFFD without an error, so the record held "\ufffd\ufffd", a value
+// the plugin never produced (bytes c0 c1 would have read the same), and
+// the chart compared it as the plugin's answer. The call fails instead,
+// naming where the string is.
+func TestPluginResultThatIsNotUTF8IsRefused(t *testing.T) {
+	t.Parallel()
+	pd := pluginDir(t)
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "c.yaml", `
+version: 1
+runbook: utf8
+stages:
+  - id: probe
+    plugin: {name: behave, args: {mode: '"badutf8"', n: 1, pidfile: '""'}, into: out}
+`)
+	r := runCLI(t, dir, "exec", chart, "--plugin-dir", pd, "--format", "json")
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1 (the stage fails); stdout %s; stderr %s", r.code, r.stdout, r.stderr)
+	}
+	rec := jsonRecord(t, r)
+	if out := rec["state"].(map[string]any)["out"]; out != nil {
+		t.Errorf("state.out = %q: a value the plugin never sent", out)
+	}
+	e, _ := rec["error"].(map[string]any)
+	msg, _ := e["message"].(string)
+	for _, w := range []string{`plugin "behave"`, "result.digest", "not UTF-8"} {
+		if !strings.Contains(msg, w) {
+			t.Errorf("error %q lacks %q", msg, w)
+		}
+	}
+}
