@@ -580,3 +580,37 @@ stages:
 		}
 	}
 }
+
+// TestPlanMasksAValueGivenToASensitiveArgument: an input the chart does
+// not call secret, passed to a plugin argument the plugin declares
+// sensitive, is a secret: a run masks it from the record, the state and
+// the log. `runbook plan` printed it in the clear, in its inputs and in
+// the stage's args line, in both formats.
+func TestPlanMasksAValueGivenToASensitiveArgument(t *testing.T) {
+	t.Parallel()
+	bin := logargsPlugin(t)
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "c.yaml", fmt.Sprintf(`
+version: 1
+runbook: plan-sensitive
+plugins:
+  logargs: {command: %s}
+inputs:
+  tok: {type: string}
+stages:
+  - id: call
+    plugin: {name: logargs, args: {text: '"hello"', token: tok}}
+`, bin))
+	for _, format := range []string{"text", "json"} {
+		r := runCLI(t, dir, "plan", chart, "--input", "tok=plain-tok-6677", "--format", format)
+		if r.code != 0 {
+			t.Fatalf("%s: exit %d: %s%s", format, r.code, r.stdout, r.stderr)
+		}
+		if strings.Contains(r.stdout+r.stderr, "plain-tok-6677") {
+			t.Errorf("%s: the value given to a sensitive argument shows:\n%s%s", format, r.stdout, r.stderr)
+		}
+		if !strings.Contains(r.stdout, "token=***") || !strings.Contains(r.stdout, "text=hello") {
+			t.Errorf("%s: want the args line with token masked and text shown:\n%s", format, r.stdout)
+		}
+	}
+}
