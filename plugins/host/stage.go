@@ -8,7 +8,6 @@ import (
 
 	"github.com/openrunbook/runbook/plugins"
 	"github.com/openrunbook/runbook/plugins/internal/wire"
-	"github.com/openrunbook/runbook/plugins/label"
 )
 
 // Stage is a started stage plugin: its description, asked once, and its
@@ -74,37 +73,10 @@ func (s *Stage) Run(ctx context.Context, req plugins.Request) (plugins.Response,
 	if res.Err != "" {
 		return plugins.Response{}, &RunError{Plugin: s.p.src.Name, Message: res.Err}
 	}
-	if res.Resp.Facts != nil && !s.desc.RunsCode {
-		// Execution evidence from a plugin that says it runs no code has
-		// no script row to go to; kept silently, a failed process under a
-		// fine-looking result stood "Consistent". The answer does not fit
-		// the description: a fault, like any other garbage answer.
-		return plugins.Response{}, &Error{Plugin: s.p.src.Name, Op: "call", Err: fmt.Errorf(
-			"answered with the facts of code it ran (%s), but it declares it runs no code: its Describe must say RunsCode: true for the call to file a script row",
-			factsWords(res.Resp.Facts))}
+	if err := plugins.CheckResponse(s.desc, res.Resp); err != nil {
+		return plugins.Response{}, &Error{Plugin: s.p.src.Name, Op: "call", Err: err}
 	}
 	return res.Resp, nil
-}
-
-// factsWords is what facts say, for an error message.
-func factsWords(f *label.Facts) string {
-	var w []string
-	if f.ExitCode != nil {
-		w = append(w, fmt.Sprintf("exit code %d", *f.ExitCode))
-	}
-	if f.OK != nil {
-		w = append(w, fmt.Sprintf("ok %t", *f.OK))
-	}
-	if f.ServiceError {
-		w = append(w, "a service error")
-	}
-	if f.TerminatedBy != "" {
-		w = append(w, "terminated by "+f.TerminatedBy)
-	}
-	if len(w) == 0 {
-		return "empty"
-	}
-	return strings.Join(w, ", ")
 }
 
 // bound gives ctx the call timeout when it has no deadline.
