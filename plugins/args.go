@@ -8,6 +8,7 @@ import (
 
 	"github.com/openrunbook/runbook/internal/jsonv"
 	"github.com/openrunbook/runbook/internal/suggest"
+	"github.com/openrunbook/runbook/plugins/label"
 )
 
 // ApplyArgs applies the host's argument rules to the arguments a stage
@@ -252,4 +253,38 @@ func aType(t string) string {
 		return "an " + t
 	}
 	return "a " + t
+}
+
+// CheckResponse refuses an answer that does not fit the plugin's own
+// description: execution facts from a plugin that declares it runs no
+// code. There is no script row to file them in; kept silently, a process
+// the plugin said failed stood under a fine-looking result as "Consistent
+// with the run's record". The host calls it on every answer, and a
+// plugin's tests through sdk.TestServe or sdk.TestProcess do too.
+func CheckResponse(d Description, r Response) error {
+	if r.Facts != nil && !d.RunsCode {
+		return fmt.Errorf("answered with the facts of code it ran (%s), but it declares it runs no code: its Describe must say RunsCode: true for the call to file a script row", factsWords(r.Facts))
+	}
+	return nil
+}
+
+// factsWords is what facts say, for an error message.
+func factsWords(f *label.Facts) string {
+	var w []string
+	if f.ExitCode != nil {
+		w = append(w, fmt.Sprintf("exit code %d", *f.ExitCode))
+	}
+	if f.OK != nil {
+		w = append(w, fmt.Sprintf("ok %t", *f.OK))
+	}
+	if f.ServiceError {
+		w = append(w, "a service error")
+	}
+	if f.TerminatedBy != "" {
+		w = append(w, "terminated by "+f.TerminatedBy)
+	}
+	if len(w) == 0 {
+		return "empty"
+	}
+	return strings.Join(w, ", ")
 }

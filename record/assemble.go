@@ -97,10 +97,10 @@ func Assemble(r Run) *Record {
 		Stats:     Stats{Stages: fres.Stages, DurationMs: float64(fres.Elapsed.Microseconds()) / 1000},
 	}
 	for _, k := range r.Inputs.Given {
-		rec.Inputs.Given[k] = maskInput(r.Inputs.Secret[k], r.Inputs.Values[k])
+		rec.Inputs.Given[k] = maskInput(m, r.Inputs.Secret[k], r.Inputs.Values[k])
 	}
 	for _, k := range r.Inputs.Assumed {
-		rec.Inputs.Assumed[k] = maskInput(r.Inputs.Secret[k], r.Inputs.Values[k])
+		rec.Inputs.Assumed[k] = maskInput(m, r.Inputs.Secret[k], r.Inputs.Values[k])
 	}
 	if fres.Err != nil {
 		rec.Error = &RecordError{Stage: Path(fres.Err.Path), Message: m.Text(fres.Err.Message)}
@@ -210,11 +210,14 @@ func InLogOrder[T any](at map[string]int, items []T, path func(*T) *string) []T 
 	return items
 }
 
-func maskInput(secret bool, v any) any {
+func maskInput(m Masker, secret bool, v any) any {
 	if secret {
 		return Masked
 	}
-	return v
+	// An input not declared secret may still hold one: a value the run
+	// made a secret (given to a plugin's sensitive argument), masked in the
+	// state and the log, must not stand in the clear here.
+	return m.Value(v)
 }
 
 // The kinds of the not-checked items the record itself adds to the

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/openrunbook/runbook/chart"
+	"github.com/openrunbook/runbook/internal/secret"
 	"github.com/openrunbook/runbook/plugins"
 	"github.com/openrunbook/runbook/plugins/host"
 	"github.com/openrunbook/runbook/rules"
@@ -27,13 +28,17 @@ type PluginChecker struct {
 	// secrets are the chart's secret inputs: a plugin that reads one the
 	// stage does not pass it is refused by the run (pluginStage).
 	secrets []string
+	// sensitive holds each value Check saw given to a sensitive argument:
+	// a run masks it from the moment the stage runs, so what prints a
+	// plan must hide it too (Mask).
+	sensitive secret.Set
 }
 
 // NewPluginChecker is a checker finding plugins as a run would: the
 // chart's plugins: map, then dir. hint is what a "not found" error tells
 // a user with no dir (the CLI: "--plugin-dir or RUNBOOK_PLUGIN_DIR").
 func (rb *Runbook) NewPluginChecker(dir, hint string, opts ...host.Option) *PluginChecker {
-	c := &PluginChecker{m: host.NewManager(rb.pluginSources(), dir, opts...), hint: hint}
+	c := &PluginChecker{m: host.NewManager(rb.pluginSources(), dir, opts...), hint: hint, sensitive: secret.New()}
 	for _, in := range rb.Inputs() {
 		if in.Secret {
 			c.secrets = append(c.secrets, in.Name)
@@ -78,6 +83,9 @@ func (c *PluginChecker) Check(ctx context.Context, path string, st *chart.StageS
 			continue
 		}
 		given[a.Key] = v
+		if sensitive(s.Description(), a.Key) {
+			c.sensitive.Add(v)
+		}
 	}
 	var out chart.LoadErrors
 	for _, k := range s.Description().Reads {
@@ -119,6 +127,11 @@ func (c *PluginChecker) Check(ctx context.Context, path string, st *chart.StageS
 	}
 	return out
 }
+
+// Mask is s with every value Check saw given to a sensitive argument
+// hidden, in every form (internal/secret): an input the chart does not
+// call secret is one once it reaches such an argument, as in a run.
+func (c *PluginChecker) Mask(s string) string { return c.sensitive.Text(s) }
 
 // Close stops every plugin the checker started and waits until they are
 // gone.

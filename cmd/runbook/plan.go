@@ -80,6 +80,9 @@ type plan struct {
 	Checks  []planCheck  `json:"checks"`
 
 	mask func(string) string // every form of every secret input hidden
+	// maskSensitive hides every value given to a plugin's sensitive
+	// argument (runbook.PluginChecker.Mask; nil: --no-plugins).
+	maskSensitive func(string) string
 }
 
 // planInput is one input or var as a run would start with it.
@@ -164,6 +167,9 @@ func planChart(ctx context.Context, path string, f planFlags, stdout, stderr io.
 	if p.mask != nil {
 		text = p.mask(text) // the last guard: no secret's value leaves
 	}
+	if p.maskSensitive != nil {
+		text = p.maskSensitive(text) // values given to sensitive plugin arguments
+	}
 	fmt.Fprint(stdout, text)
 	if !p.OK {
 		fmt.Fprintf(stderr, "runbook: plan: %d check(s) failed\n", len(p.Checks))
@@ -236,6 +242,7 @@ func makePlan(ctx context.Context, path string, rb *runbook.Runbook, given map[s
 	if !f.noPlugins {
 		pl.plugins = rb.NewPluginChecker(f.pluginDir, pluginDirHint)
 		defer pl.plugins.Close()
+		pl.out.maskSensitive = pl.plugins.Mask
 	}
 	if in != nil {
 		in.WalkPlanned(rb, func(v runbook.StageVisit, env *runbook.PlannedScope) {

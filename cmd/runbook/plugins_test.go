@@ -499,3 +499,118 @@ func oldFiles(t *testing.T, n int) string {
 	}
 	return dir
 }
+
+// TestPluginFactsFromAPluginThatRunsNoCode: a plugin that declares it runs
+// no code (RunsCode false) and answers with the facts of a process that
+// exited 2 beside {"healthy": true}. The host dropped the facts: no script
+// row, the decider read healthy, and the run stood "Consistent with the
+// run's record" over a failure the plugin itself reported. The answer does
+// not fit the description, so the stage fails as any garbage answer does.
+func TestPluginFactsFromAPluginThatRunsNoCode(t *testing.T) {
+	t.Parallel()
+	pd := pluginDir(t)
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "c.yaml", `
+version: 1
+runbook: facts
+stages:
+  - id: probe
+    plugin: {name: behave, args: {mode: '"exit2"', n: 1, pidfile: '""'}, into: out}
+  - id: d
+    decide:
+      rules:
+        - when: out.healthy == true
+          then: good
+      default: {branch: other}
+    branches:
+      good: {stages: [{id: g, set: {verdict: '"healthy"'}}]}
+      other: {stages: [{id: o, set: {verdict: '"other"'}}]}
+`)
+	r := runCLI(t, dir, "exec", chart, "--plugin-dir", pd, "--format", "json")
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1 (the stage fails); stdout %s; stderr %s", r.code, r.stdout, r.stderr)
+	}
+	rec := jsonRecord(t, r)
+	e, _ := rec["error"].(map[string]any)
+	msg, _ := e["message"].(string)
+	for _, w := range []string{`plugin "behave"`, "exit code 2", "declares it runs no code", "RunsCode"} {
+		if !strings.Contains(msg, w) {
+			t.Errorf("error %q lacks %q", msg, w)
+		}
+	}
+	if v := rec["state"].(map[string]any)["verdict"]; v != nil {
+		t.Errorf("the decider ran over the dropped facts: verdict %v", v)
+	}
+	a := rec["assessment"].(map[string]any)
+	if a["standing"] == "consistent" || a["standing"] == "known" {
+		t.Errorf("standing %v over a process the plugin said failed: %v", a["standing"], a["line"])
+	}
+}
+
+// TestPluginResultThatIsNotUTF8IsRefused: a Go plugin whose result holds a
+// string of raw bytes (ff fe). json.Marshal, in the SDK, sent each bad byte
+// as U+FFFD without an error, so the record held "\ufffd\ufffd", a value
+// the plugin never produced (bytes c0 c1 would have read the same), and
+// the chart compared it as the plugin's answer. The call fails instead,
+// naming where the string is.
+func TestPluginResultThatIsNotUTF8IsRefused(t *testing.T) {
+	t.Parallel()
+	pd := pluginDir(t)
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "c.yaml", `
+version: 1
+runbook: utf8
+stages:
+  - id: probe
+    plugin: {name: behave, args: {mode: '"badutf8"', n: 1, pidfile: '""'}, into: out}
+`)
+	r := runCLI(t, dir, "exec", chart, "--plugin-dir", pd, "--format", "json")
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1 (the stage fails); stdout %s; stderr %s", r.code, r.stdout, r.stderr)
+	}
+	rec := jsonRecord(t, r)
+	if out := rec["state"].(map[string]any)["out"]; out != nil {
+		t.Errorf("state.out = %q: a value the plugin never sent", out)
+	}
+	e, _ := rec["error"].(map[string]any)
+	msg, _ := e["message"].(string)
+	for _, w := range []string{`plugin "behave"`, "result.digest", "not UTF-8"} {
+		if !strings.Contains(msg, w) {
+			t.Errorf("error %q lacks %q", msg, w)
+		}
+	}
+}
+
+// TestPlanMasksAValueGivenToASensitiveArgument: an input the chart does
+// not call secret, passed to a plugin argument the plugin declares
+// sensitive, is a secret: a run masks it from the record, the state and
+// the log. `runbook plan` printed it in the clear, in its inputs and in
+// the stage's args line, in both formats.
+func TestPlanMasksAValueGivenToASensitiveArgument(t *testing.T) {
+	t.Parallel()
+	bin := logargsPlugin(t)
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "c.yaml", fmt.Sprintf(`
+version: 1
+runbook: plan-sensitive
+plugins:
+  logargs: {command: %s}
+inputs:
+  tok: {type: string}
+stages:
+  - id: call
+    plugin: {name: logargs, args: {text: '"hello"', token: tok}}
+`, bin))
+	for _, format := range []string{"text", "json"} {
+		r := runCLI(t, dir, "plan", chart, "--input", "tok=plain-tok-6677", "--format", format)
+		if r.code != 0 {
+			t.Fatalf("%s: exit %d: %s%s", format, r.code, r.stdout, r.stderr)
+		}
+		if strings.Contains(r.stdout+r.stderr, "plain-tok-6677") {
+			t.Errorf("%s: the value given to a sensitive argument shows:\n%s%s", format, r.stdout, r.stderr)
+		}
+		if !strings.Contains(r.stdout, "token=***") || !strings.Contains(r.stdout, "text=hello") {
+			t.Errorf("%s: want the args line with token masked and text shown:\n%s", format, r.stdout)
+		}
+	}
+}

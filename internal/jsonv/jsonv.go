@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Kind is the kind of JSON value a Go value is.
@@ -394,9 +395,17 @@ func digits(s string, i int) int {
 // other number as float64 (Decoded). Empty input is nil; more than one
 // value is an error. It is how the plugin wire reads a plugin's values and
 // how a worker's plugin result is read back, so both read alike.
+//
+// JSON text is UTF-8 (RFC 8259): text that is not is refused, naming the
+// first bad byte. encoding/json would read each bad byte as U+FFFD, so two
+// different answers (bytes ff fe, bytes c0 c1) became one string the
+// chart compared and recorded as if the plugin had sent it.
 func DecodePlain(b []byte) (any, error) {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return nil, nil
+	}
+	if err := validUTF8(b); err != nil {
+		return nil, fmt.Errorf("decode JSON: %w", err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
@@ -425,4 +434,71 @@ func decodedNumbers(v any) any {
 		}
 	}
 	return v
+}
+
+// validUTF8 says where b stops being UTF-8.
+func validUTF8(b []byte) error {
+	if utf8.Valid(b) {
+		return nil
+	}
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 {
+			return fmt.Errorf("not UTF-8: byte %d is 0x%02x, which no UTF-8 text holds there", i, b[i])
+		}
+		i += n
+	}
+	return nil
+}
+
+// InvalidUTF8 finds a string in v (a value, a map key, at any depth of
+// maps, slices, arrays, pointers and struct fields) that is not UTF-8,
+// which json.Marshal would write with U+FFFD in place of each bad byte: a
+// value changed on its way out with no error. It returns where the first
+// such string is ("" for v itself, ".key", "[2]") and whether there is one.
+func InvalidUTF8(v any) (string, bool) { return invalidUTF8(reflect.ValueOf(v), "", 0) }
+
+func invalidUTF8(v reflect.Value, at string, depth int) (string, bool) {
+	if !v.IsValid() || depth > 64 {
+		return "", false
+	}
+	switch v.Kind() {
+	case reflect.String:
+		return at, !utf8.ValidString(v.String())
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			return "", false
+		}
+		return invalidUTF8(v.Elem(), at, depth+1)
+	case reflect.Slice, reflect.Array:
+		if v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8 {
+			return "", false // []byte marshals as base64
+		}
+		for i := range v.Len() {
+			if w, bad := invalidUTF8(v.Index(i), fmt.Sprintf("%s[%d]", at, i), depth+1); bad {
+				return w, true
+			}
+		}
+	case reflect.Map:
+		it := v.MapRange()
+		for it.Next() {
+			k := fmt.Sprint(it.Key().Interface())
+			if !utf8.ValidString(k) {
+				return at + "." + strconv.QuoteToASCII(k) + " (the key)", true
+			}
+			if w, bad := invalidUTF8(it.Value(), at+"."+k, depth+1); bad {
+				return w, true
+			}
+		}
+	case reflect.Struct:
+		t := v.Type()
+		for i := range v.NumField() {
+			if t.Field(i).IsExported() {
+				if w, bad := invalidUTF8(v.Field(i), at+"."+t.Field(i).Name, depth+1); bad {
+					return w, true
+				}
+			}
+		}
+	}
+	return "", false
 }

@@ -87,3 +87,26 @@ func TestCoverageShapes(t *testing.T) {
 		t.Fatal(l)
 	}
 }
+
+// factsNoCode declares it runs no code and answers with a process's facts.
+type factsNoCode struct{}
+
+func (factsNoCode) Describe() sdk.Description {
+	return sdk.Description{Name: "facts-no-code", Version: "0.0.1"}
+}
+
+func (factsNoCode) Run(context.Context, sdk.Request) (sdk.Response, error) {
+	return sdk.Response{Result: map[string]any{"healthy": true}, Facts: sdk.Exited(2)}, nil
+}
+
+// TestTestServeRefusesFactsFromAPluginThatRunsNoCode: a plugin's own test
+// through sdk.TestServe holds its answers to the rule the host holds them
+// to (plugins.CheckResponse): before, the test passed and the plugin's
+// first run failed.
+func TestTestServeRefusesFactsFromAPluginThatRunsNoCode(t *testing.T) {
+	p := sdk.TestServe(t, factsNoCode{})
+	_, err := p.Run(context.Background(), sdk.Request{})
+	if err == nil || !strings.Contains(err.Error(), "declares it runs no code") || !strings.Contains(err.Error(), "exit code 2") {
+		t.Fatalf("err = %v; want the host's refusal", err)
+	}
+}

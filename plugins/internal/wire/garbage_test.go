@@ -36,6 +36,9 @@ func TestRunBatchRefusesGarbage(t *testing.T) {
 		want    string
 	}{
 		{"not JSON", []*pb.CallResult{ok(1), {Id: 2, ResultJson: []byte("\x00\xffgarbage")}}, "result of call 2 is not JSON"},
+		// A plugin in another language sending raw bytes: encoding/json
+		// read each as U+FFFD, a value the plugin never sent.
+		{"not UTF-8", []*pb.CallResult{ok(1), {Id: 2, ResultJson: []byte("{\"s\":\"\xff\xfe\"}")}}, "not UTF-8: byte 6 is 0xff"},
 		{"two values", []*pb.CallResult{ok(1), {Id: 2, ResultJson: []byte(`1 2`)}}, "more than one value"},
 		{"cut short", []*pb.CallResult{ok(1), {Id: 2, ResultJson: []byte(`{"a":`)}}, "is not JSON"},
 		{"never asked", []*pb.CallResult{ok(1), ok(2), ok(9)}, "call 9, which was not asked"},

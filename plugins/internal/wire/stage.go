@@ -9,6 +9,7 @@ import (
 	goplugin "github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
 
+	"github.com/openrunbook/runbook/internal/jsonv"
 	"github.com/openrunbook/runbook/plugins"
 	"github.com/openrunbook/runbook/plugins/internal/pb"
 	"github.com/openrunbook/runbook/plugins/label"
@@ -208,6 +209,12 @@ func (s *stageServer) run(ctx context.Context, c *pb.Call) (res *pb.CallResult) 
 		if res.Error == "" {
 			res.Error = "failed"
 		}
+		return res
+	}
+	if at, bad := jsonv.InvalidUTF8(resp.Result); bad {
+		// json.Marshal would send U+FFFD for each bad byte: the host
+		// would record a value the plugin never produced.
+		res.Error = fmt.Sprintf("result: the string at result%s is not UTF-8, which JSON cannot carry (send bytes as base64 or hex)", at)
 		return res
 	}
 	b, err := Encode(resp.Result)

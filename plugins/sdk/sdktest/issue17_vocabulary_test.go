@@ -97,3 +97,38 @@ func TestIssue17EnumAndBoundsRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestSensitiveArgumentFromAPlainInputIsMaskedInTheInputs: an input the
+// chart does not call secret, passed to a sensitive argument, becomes a
+// secret when the stage runs: the state, the log and the errors masked it,
+// but the record's inputs.given kept it in the clear.
+func TestSensitiveArgumentFromAPlainInputIsMaskedInTheInputs(t *testing.T) {
+	chart := `version: 1
+runbook: vault-input
+result:
+  kind: state
+inputs:
+  tok: {type: string}
+stages:
+  - id: v
+    plugin:
+      name: vault
+      args: {token: tok}
+      into: v
+`
+	r := sdktest.Run(t, chart, sdktest.Plugin("vault", vault{}), sdktest.Inputs(map[string]any{"tok": "plain-tok-4433"}))
+	if r.Record == nil {
+		return // the plugin process
+	}
+	r.ExpectStatus("completed")
+	b, err := json.Marshal(r.Record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), "plain-tok-4433") {
+		t.Errorf("the value given to a sensitive argument shows in the record: %s", b)
+	}
+	if !strings.Contains(string(b), `"given":{"tok":"***"}`) {
+		t.Errorf("want inputs.given.tok masked as ***: %s", b)
+	}
+}

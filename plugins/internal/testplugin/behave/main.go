@@ -89,6 +89,13 @@ func (behave) Run(ctx context.Context, req sdk.Request) (sdk.Response, error) {
 			return sdk.Response{}, ctx.Err()
 		case <-time.After(30 * time.Second):
 		}
+	case "exit2":
+		// Evidence of a process that failed, beside a result that looks
+		// fine: what a plugin that declares no code says it ran.
+		return sdk.Response{Result: map[string]any{"healthy": true}, Facts: sdk.Exited(2)}, nil
+	case "badutf8":
+		// Bytes that are not UTF-8 in a string of the result.
+		return sdk.Response{Result: map[string]any{"digest": "\xff\xfe"}}, nil
 	case "absent":
 		return sdk.Response{Result: sdk.Absent("the thing", "here", "there")}, nil
 	}

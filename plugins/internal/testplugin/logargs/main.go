@@ -22,6 +22,7 @@ func (logargs) Describe() sdk.Description {
 			{Name: "text", Type: "string", Default: "", HasDefault: true},
 			{Name: "num", Type: "number", Default: 0, HasDefault: true},
 			{Name: "crash", Type: "bool", Default: false, HasDefault: true},
+			{Name: "token", Type: "string", Default: "", HasDefault: true, Sensitive: true},
 		},
 	}
 }

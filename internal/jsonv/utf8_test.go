@@ -1,0 +1,43 @@
+package jsonv
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestDecodePlainRefusesTextThatIsNotUTF8: encoding/json reads each bad
+// byte as U+FFFD, so two different answers read as one string.
+func TestDecodePlainRefusesTextThatIsNotUTF8(t *testing.T) {
+	for _, in := range []string{"{\"s\":\"\xff\xfe\"}", "{\"s\":\"\xc0\xc1\"}", "[\"ok\", \"\xed\xa0\x80\"]"} {
+		if v, err := DecodePlain([]byte(in)); err == nil || !strings.Contains(err.Error(), "not UTF-8: byte") {
+			t.Errorf("DecodePlain(%q) = %v, %v; want a not UTF-8 error", in, v, err)
+		}
+	}
+	if v, err := DecodePlain([]byte(`{"s":"\ufffd é"}`)); err != nil || v.(map[string]any)["s"] != "\ufffd é" {
+		t.Errorf("valid text: %v, %v", v, err)
+	}
+}
+
+// TestInvalidUTF8SaysWhere: what json.Marshal would change without an
+// error, found at any depth, in a value or a key.
+func TestInvalidUTF8SaysWhere(t *testing.T) {
+	type row struct{ Name string }
+	tests := []struct {
+		v    any
+		want string
+		bad  bool
+	}{
+		{"fine é", "", false},
+		{[]byte{0xff}, "", false}, // base64 on the wire
+		{map[string]any{"a": []any{1, "x", "\xff"}}, ".a[2]", true},
+		{map[string]any{"\xff": 1}, `."\xff" (the key)`, true},
+		{&row{Name: "\xfe"}, ".Name", true},
+		{[]string{"ok", "\xc0"}, "[1]", true},
+	}
+	for _, tc := range tests {
+		at, bad := InvalidUTF8(tc.v)
+		if at != tc.want || bad != tc.bad {
+			t.Errorf("InvalidUTF8(%#v) = %q, %v; want %q, %v", tc.v, at, bad, tc.want, tc.bad)
+		}
+	}
+}
