@@ -3,6 +3,7 @@ package record
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/openrunbook/runbook/plugins/coverage"
 )
@@ -30,9 +31,11 @@ func StderrOnlyEntry(path, mode string, exit int, stderr string) coverage.Entry 
 			break
 		}
 	}
-	const maxShown = 200
-	if len(first) > maxShown {
-		first = first[:maxShown] + "…"
+	if cut := 200; len(first) > cut {
+		for cut > 0 && !utf8.RuneStart(first[cut]) {
+			cut-- // never half a character
+		}
+		first = first[:cut] + "…"
 	}
 	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
 		Kind: coverage.KindLedger,

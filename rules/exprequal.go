@@ -32,7 +32,7 @@ import (
 //
 // Only a comparison whose operands' types expr cannot know when it
 // compiles (a scope's values, a member, `#`) is patched into a call of
-// eqFunc, neFunc or inFunc; two operands of known types (`len(x) == 0`, a
+// one of the functions below (patchEqual); two operands of known types (`len(x) == 0`, a
 // constant) stay expr's own operator, whose checker already refuses known
 // kinds that never meet (`1 == "1"`, at load).
 //
@@ -51,8 +51,9 @@ const (
 	geFunc = "\x00ge"
 )
 
-// equalityFuncs are eqFunc and neFunc as Compile's expr options, each typed
-// as giving a bool so an enclosing expression keeps its types.
+// equalityFuncs are the comparisons patchEqual calls, as Compile's expr
+// options, each typed as giving a bool so an enclosing expression keeps
+// its types.
 func equalityFuncs() []expr.Option {
 	typ := new(func(any, any, string) bool)
 	return []expr.Option{

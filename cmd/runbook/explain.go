@@ -188,6 +188,7 @@ func explainRecord(path, q string, f explainFlags, atSet bool, stdout, stderr io
 		out.Explanation = e
 	}
 	scripts := map[int]*label.Row{}
+	attempts := map[int][]*label.Row{} // the attempts before a script's last
 	plugins := map[int]*record.PluginRun{}
 	if out.Explanation != nil {
 		seen := map[int]bool{}
@@ -197,6 +198,9 @@ func explainRecord(path, q string, f explainFlags, atSet bool, stdout, stderr io
 				seen[n.Index] = true
 				if row := x.Script(n.Index); row != nil {
 					scripts[n.Index] = row
+					if as := x.Attempts(n.Index); len(as) > 0 {
+						attempts[n.Index] = as
+					}
 				}
 				if p := x.Plugin(n.Index); p != nil {
 					plugins[n.Index] = p
@@ -209,7 +213,7 @@ func explainRecord(path, q string, f explainFlags, atSet bool, stdout, stderr io
 		collect(out.Explanation.Root)
 		for _, i := range slices.Sorted(maps.Keys(scripts)) {
 			sc := explainScript{Index: i, Path: rec.Log.Commits[i].Path, Row: *scripts[i]}
-			for _, a := range x.Attempts(i) {
+			for _, a := range attempts[i] {
 				sc.Attempts = append(sc.Attempts, *a)
 			}
 			out.Scripts = append(out.Scripts, sc)
@@ -226,12 +230,6 @@ func explainRecord(path, q string, f explainFlags, atSet bool, stdout, stderr io
 		return writeJSON(stdout, out, "  ")
 	}
 	var b strings.Builder
-	attempts := map[int][]*label.Row{}
-	for i := range scripts {
-		if as := x.Attempts(i); len(as) > 0 {
-			attempts[i] = as
-		}
-	}
 	t := &explainText{b: &b, full: f.full, scripts: scripts, attempts: attempts, plugins: plugins}
 	t.writeExplainText(&out)
 	// What a command printed reaches the terminal only through clean
@@ -305,9 +303,8 @@ func (t *explainText) writeExplanation(e *flow.Explanation) {
 		if a := r.Answer; a != nil {
 			fmt.Fprintf(b, "  it wrote the answer of %s at %s to %q\n", a.By, a.At, a.Question)
 		}
-
 		if row := t.scripts[r.Index]; row != nil {
-			t.writeScript(row, 1)
+			t.writeScript(row, t.attempts[r.Index], 1)
 		}
 		t.writeCauses(r, 1)
 		t.writeChoice(e.Choice)
@@ -348,7 +345,7 @@ func (t *explainText) writeNode(n *flow.CauseNode, depth int) {
 	b.WriteString(t.nodeLine(n))
 	b.WriteByte('\n')
 	if row := t.scripts[n.Index]; row != nil && n.Kind == flow.NodeCommit && !n.Seen {
-		t.writeScript(row, depth+1)
+		t.writeScript(row, t.attempts[n.Index], depth+1)
 	}
 	if p := t.plugins[n.Index]; p != nil && n.Kind == flow.NodeCommit && !n.Seen {
 		fmt.Fprintf(b, "%splugin %s %s (protocol %d): %s, sha256 %s\n", strings.Repeat("  ", depth+1), p.Name, p.Version, p.Protocol, p.Path, p.SHA256)
@@ -648,8 +645,9 @@ func (t *explainText) cutText(s string) string {
 
 // writeScript writes what the commit's script row says ran, under the
 // commit's line: the command, how it ended, why when unknown, and the
-// last lines it printed.
-func (t *explainText) writeScript(row *label.Row, depth int) {
+// last lines it printed; earlier are the rows of the attempts before it,
+// when the stage retried within its execution.
+func (t *explainText) writeScript(row *label.Row, earlier []*label.Row, depth int) {
 	pad := strings.Repeat("  ", depth)
 	b := t.b
 	if r := row.Ran; r != nil {
@@ -665,7 +663,6 @@ func (t *explainText) writeScript(row *label.Row, depth int) {
 	}
 	// A stage that retried within its execution: each attempt before the
 	// last in a line, then the last, whose outcome the stage wrote.
-	earlier := t.attemptsOf(row)
 	for _, a := range earlier {
 		fmt.Fprintf(b, "%sattempt %d ended: %s\n", pad, a.Attempt, t.endWords(a))
 	}
@@ -678,17 +675,6 @@ func (t *explainText) writeScript(row *label.Row, depth int) {
 		t.writeTail(pad, "stdout", r.StdoutTail)
 		t.writeTail(pad, "stderr", r.StderrTail)
 	}
-}
-
-// attemptsOf is the attempts before row's, when row is the last of a
-// stage's execution that retried.
-func (t *explainText) attemptsOf(row *label.Row) []*label.Row {
-	for i, r := range t.scripts {
-		if r == row {
-			return t.attempts[i]
-		}
-	}
-	return nil
 }
 
 // endWords says how one run ended: the script label's words, the chart's

@@ -241,9 +241,9 @@ func (c Check) Judged() bool {
 // notJudged are the ledger item kinds that leave a subject unjudged: a
 // branch that failed, items not run, output no value holds, lines a parse
 // mode could not read (a subject on one has no row), a command that printed
-// nothing but on stderr and exited 0 (its empty list is no answer), verdict rows dropped
-// (in neither the rows nor the table), items that wrote no row where the
-// foreach's others did.
+// nothing but on stderr and exited 0 (its empty list is no answer), verdict
+// rows dropped (in neither the rows nor the table), items that wrote no
+// row (record.ItemNoRow).
 var notJudged = []string{record.ItemFailed, record.ItemTruncated, record.ItemNullItems, record.ItemWithheld, record.ItemUnparsed, record.ItemStderrOnly, record.ItemDropped, record.ItemNoRow}
 
 // unchecked lists the ledger's items of subjects never judged, in ledger

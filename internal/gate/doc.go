@@ -19,7 +19,7 @@
 //	                                         no better than UNKNOWN when a
 //	                                         script's last run gave no answer
 //	                                         (Check.Unanswered), a subject
-//	                                         was never judged (Check.Unchecked)
+//	                                         was never judged (Check.Unchecked),
 //	                                         a decider rule could not be
 //	                                         evaluated (Check.RuleErrors) or
 //	                                         an answer check did not pass
@@ -33,9 +33,11 @@
 // is never judged when the ledger says a stage failed under onError:
 // continue, a foreach's items past maxBranches did not run, its items were
 // null, output was withheld past the cap, a parse mode could not read a
-// line, a verdict row was dropped, or a read: found no file (a glob that
-// matched none: no subject at all; a path that does not exist): the rows
-// say nothing of it, and OK would say it is fine. A decider rule that could not be evaluated (its
+// line, a command exited 0 with only stderr to show, a foreach item wrote
+// no verdict row, a verdict row was dropped, or a read: found no file (a
+// glob that matched none: no subject at all; a path that does not exist):
+// the rows say nothing of it, and OK would say it is fine. A decider rule
+// that could not be evaluated (its
 // expression errored, a filter condition could not judge its value, a
 // filter key no decision found) counted as no match: the row decided past
 // it may be the one it would have overruled (an "ok" default over a

@@ -82,7 +82,7 @@ func (p *columns) parse(text string, r *recorder) any {
 			continue
 		}
 		if head != nil && slices.Equal(strings.Fields(s), headFields) {
-			// The header again (two ps runs in one shell:, iostat's
+			// The header again (two ps runs in one shell, iostat's
 			// every screenful): it names the columns and holds no values.
 			// Read as a row it was a subject named "PID COMMAND".
 			continue
