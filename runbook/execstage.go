@@ -127,6 +127,7 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 //	ctx already done, never started               not-entered  none
 //	could not be started                          threw        none
 //	stopped by the runner (timeout, ctx cancel)   threw        none
+//	  (a timeout that passed before the start too)
 //	exited with code N                            returned     {ok: N == 0, exitCode: N}
 //	killed by a signal the runner did not send    returned     {ok: false, terminatedBy: "SIGKILL"}
 //	anything else (its end could not be read)     threw        none

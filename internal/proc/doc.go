@@ -10,6 +10,7 @@
 //
 //	the process                                   Result
 //	ctx already done, never started               Cancelled, Started false
+//	timeout passed before the start               TimedOut, Started false
 //	could not be started                          StartErr, Started false
 //	stopped by the runner (timeout, ctx cancel)   Started, TimedOut or Cancelled
 //	exited with code N                            Started, ExitCode N

@@ -150,6 +150,12 @@ func Run(ctx context.Context, s Spec) Result {
 	becomeSubreaper()
 	if err := cmd.Start(); err != nil {
 		p.closeAll()
+		if ctx.Err() != nil {
+			// os/exec refuses to start once ctx is done: on a loaded machine
+			// the timeout can pass before the fork. That is the runner's
+			// stop, not a command that cannot be started.
+			return Result{TimedOut: context.Cause(ctx) == errTimedOut, Cancelled: context.Cause(ctx) != errTimedOut, Duration: time.Since(start)}
+		}
 		return Result{StartErr: describeStart(cmd, s, err), Duration: time.Since(start)}
 	}
 	pgid := cmd.Process.Pid // the leader of its own group (Setpgid)

@@ -196,6 +196,17 @@ func TestRunStoppedByRunner(t *testing.T) {
 			t.Errorf("got %+v, want cancelled, not started, no exit, no output", r)
 		}
 	})
+	t.Run("timeout passed before the start is a timeout", func(t *testing.T) {
+		// A loaded machine can take longer than the timeout to reach the
+		// fork; os/exec then refuses to start with the context's error. That
+		// is the runner's stop, not a command that could not be started
+		// (the CI failure of TestRunConcurrentNoLeaks, run 2).
+		t.Parallel()
+		r := Run(context.Background(), Spec{Argv: []string{"sh", "-c", "echo should not run"}, Timeout: time.Nanosecond})
+		if !r.TimedOut || r.Cancelled || r.StartErr != nil || r.ExitCode != nil || r.Stdout != nil {
+			t.Errorf("got %+v, want timed out, no start error, no exit, no output", r)
+		}
+	})
 	t.Run("timeout kills grandchildren", func(t *testing.T) {
 		t.Parallel()
 		start := time.Now()
