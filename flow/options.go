@@ -148,7 +148,10 @@ func WithFanout(f Fanout) RunOption { return func(o *runOptions) { o.fanout = f 
 // of that checkpoint, with no answers, runs that node first, and the two
 // parts leave the log, state, counters and loop passes of a run that never
 // yielded. yield runs on the run's own goroutine (a fan-out's branches
-// never call it).
+// never call it). A yield that says false may end the run's context (a
+// host whose clock says the run's deadline passed, before its timer
+// fired): the run then ends there as it would have had the context ended
+// before the boundary, that node not started.
 func WithYield(yield func() bool) RunOption { return func(o *runOptions) { o.yield = yield } }
 
 // WithSleep waits out a retried stage's backoff by sleep rather than by

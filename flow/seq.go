@@ -13,10 +13,17 @@ func (r *runner) runSeq(ctx context.Context, f *frame, seq *sequence, from int) 
 	for i := from; i < len(seq.nodes); i++ {
 		n := seq.nodes[i]
 		if err := ctx.Err(); err != nil {
-			return nil, &RunError{Path: Position{Scope: f.steps, Node: n.id, N: -1}.String(), Stage: n.id, Message: "the run " + endedBy(ctx) + " before this stage started: " + err.Error(), Cancelled: true, err: err}
+			return nil, notStarted(ctx, f, n, err)
 		}
-		if r.yields(f) {
-			return nil, &pauseSignal{at: []Step{{Node: n.id}}}
+		if r.opts.yield != nil {
+			if r.yields(f) {
+				return nil, &pauseSignal{at: []Step{{Node: n.id}}}
+			}
+			// The host's yield may have ended the run: its clock, not a
+			// timer's firing, said the run's deadline had passed.
+			if err := ctx.Err(); err != nil {
+				return nil, notStarted(ctx, f, n, err)
+			}
 		}
 		jump, err := r.runNode(ctx, f, n)
 		if err != nil {
@@ -36,6 +43,12 @@ func (r *runner) runSeq(ctx context.Context, f *frame, seq *sequence, from int) 
 		f.next(seq, i)
 	}
 	return nil, nil
+}
+
+// notStarted is the error of a run whose context ended before node n
+// started.
+func notStarted(ctx context.Context, f *frame, n *node, err error) *RunError {
+	return &RunError{Path: Position{Scope: f.steps, Node: n.id, N: -1}.String(), Stage: n.id, Message: "the run " + endedBy(ctx) + " before this stage started: " + err.Error(), Cancelled: true, err: err}
 }
 
 // next tells the recorders the run goes on from seq's node i to the one

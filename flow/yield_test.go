@@ -3,6 +3,7 @@ package flow_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
@@ -270,5 +271,36 @@ func TestAskTwiceInABranchResumesWhereItAsked(t *testing.T) {
 	res, err = c.Resume(context.Background(), res.Checkpoint, map[string]any{"b": true})
 	if err != nil || res.State["acted"] != true || res.State["finished"] != true {
 		t.Fatalf("second resume: %v %v %v", res.Status, err, res.State)
+	}
+}
+
+// A host's yield that ends the run's context (its clock says the deadline
+// passed before its timer fired: Temporal's) stops the run at that
+// boundary, the next node not started, as a context ended before it would.
+func TestYieldThatEndsTheContextStopsBeforeTheNextNode(t *testing.T) {
+	ran := 0
+	stage := func(ctx context.Context, s *flow.Scope) error { ran++; return nil }
+	c, err := flow.New("deadline").Stage("a", stage).Stage("b", stage).Stage("c", stage).Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	calls := 0
+	yield := func() bool {
+		calls++
+		cancel(context.DeadlineExceeded) // before b: the host's clock is past the deadline
+		return false
+	}
+	res, err := c.Run(ctx, flow.WithYield(yield))
+	if err == nil {
+		t.Fatalf("the run ended %s, want an error", res.Status)
+	}
+	var re *flow.RunError
+	if !errors.As(err, &re) || re.Stage != "b" || !re.Cancelled || !strings.Contains(re.Message, "before this stage started") {
+		t.Fatalf("error %v, want the run stopped before b started", err)
+	}
+	if ran != 1 || calls != 1 {
+		t.Errorf("%d stages ran, the yield was asked %d times; want a alone, asked once", ran, calls)
 	}
 }

@@ -36,11 +36,26 @@ func (s *workflowStubs) cancellable() context.Context {
 // fires. The stop func cancels the timer (the run ended first) and ends
 // the context as cancelled. It sets s.ctx to a context the timer cancels,
 // so every activity the run schedules from here on is cancelled with it.
+//
+// A timer fires when the server gets to it, which can be later than a
+// workflow run of a second or less lasts: the run's yield (continueAsNew)
+// also reads the workflow's clock at each stage boundary and ends the run
+// there once the deadline has passed (expire), and a run continued past
+// its deadline (pastDue) ends before its first stage.
 func (s *workflowStubs) deadline(parent context.Context, d time.Duration) (context.Context, context.CancelFunc) {
 	runCtx, cancelRun := workflow.WithCancel(s.ctx)
 	timerCtx, cancelTimer := workflow.WithCancel(s.ctx)
 	s.ctx = runCtx
 	dc := &timerContext{done: make(chan struct{})}
+	s.expire = func() {
+		cancelTimer()
+		dc.end(context.DeadlineExceeded)
+		cancelRun()
+	}
+	if s.pastDue {
+		s.expire()
+		return dc, func() {}
+	}
 	// The run's own context (cancelled with the workflow) ends it too;
 	// context.AfterFunc uses parent's AfterFunc, so no goroutine waits.
 	context.AfterFunc(parent, func() { dc.end(parent.Err()) })
@@ -55,6 +70,21 @@ func (s *workflowStubs) deadline(parent context.Context, d time.Duration) (conte
 		cancelTimer()
 		dc.end(context.Canceled)
 	}
+}
+
+// deadlineByClock says whether this workflow ends a run by its clock as
+// well as by its timer (deadline): asked only once the clock says the
+// deadline has passed, so a history recorded before this code, whose run
+// went on until its timer fired or it continued, replays as it ran, with
+// no marker (as continueAsNew's marker).
+func deadlineByClock(ctx workflow.Context) bool {
+	return workflow.GetVersion(ctx, "runbook.deadlineClock", workflow.DefaultVersion, 1) == 1
+}
+
+// pastDeadline reports whether the run's deadline has passed on the
+// workflow's clock, for a run that has one and code that ends it so.
+func (s *workflowStubs) pastDeadline(ctx workflow.Context) bool {
+	return s.expire != nil && !s.deadlineAt.IsZero() && !workflow.Now(ctx).Before(s.deadlineAt) && deadlineByClock(ctx)
 }
 
 // timerContext is a context.Context ended by workflow code, never by a

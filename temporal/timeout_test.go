@@ -2,6 +2,7 @@ package temporal_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,8 @@ import (
 
 	"github.com/openrunbook/runbook/runbook"
 	"github.com/openrunbook/runbook/temporal"
+	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
 )
 
 // TestTimeoutOnAWorkflowTimer: a run's --timeout on Temporal is a workflow
@@ -100,5 +103,45 @@ func TestTimeoutAcrossContinues(t *testing.T) {
 	}
 	if rec.Result.Status != "cancelled" || rec.Result.Error == nil || !strings.Contains(rec.Result.Error.Message, "context deadline exceeded") {
 		t.Errorf("status %s, error %+v; want cancelled by the run's deadline", rec.Result.Status, rec.Result.Error)
+	}
+}
+
+// TestTimeoutAcrossShortContinues: a run whose workflow runs last a second
+// or less continued before its deadline's timer fired, each run timing
+// what was left, and a run continued past the deadline started a 1 ns
+// timer that did not fire before it continued again: the run went on
+// past its 3 s timeout until the test's 40 s ran out. The workflow's clock
+// now ends it at the first stage boundary past its deadline, and a run
+// continued past it before its first stage; each run of the chain
+// replays.
+func TestTimeoutAcrossShortContinues(t *testing.T) {
+	_, c := server(t, "timeout-short-continues")
+	ex := &temporal.Executor{Client: c, TaskQueue: "timeout-short-continues", WorkflowID: "poll-timeout-short"}
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+	defer cancel()
+	run, err := ex.ExecFileWith(ctx, "testdata/charts/poll.yaml", temporal.RunInput{Inputs: map[string]any{"passes": "100000"},
+		ContinueAfter: 60, Timeout: 3 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := run.RunRecord()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Result.Status != "cancelled" || rec.Result.Error == nil || !strings.Contains(rec.Result.Error.Message, "context deadline exceeded") {
+		t.Errorf("status %s, error %+v; want cancelled by the run's deadline", rec.Result.Status, rec.Result.Error)
+	}
+	runs, _, _ := runChain(t, c, run.WorkflowID, run.RunID)
+	if len(runs) < 2 {
+		t.Fatalf("a chain of %d runs: the test wants the timeout to outlive a continue", len(runs))
+	}
+	for i, id := range runs {
+		file := filepath.Join(t.TempDir(), fmt.Sprintf("run%d.json", i+1))
+		saveHistory(t, c, run.WorkflowID, id, file)
+		r := worker.NewWorkflowReplayer()
+		r.RegisterWorkflowWithOptions(temporal.RunWorkflow, workflow.RegisterOptions{Name: temporal.WorkflowName})
+		if err := r.ReplayWorkflowHistoryFromJSONFile(nil, file); err != nil {
+			t.Errorf("run %d of %d does not replay: %v", i+1, len(runs), err)
+		}
 	}
 }

@@ -203,7 +203,7 @@ func RunWorkflow(ctx workflow.Context, in RunInput) (*RunOutput, error) {
 		return nil, err
 	}
 	execOpts := append([]runbook.ExecOption{runbook.WithStubs(st), runbook.WithInline(), runbook.WithFanout(st.fanout),
-		runbook.WithYield(continueAsNew(ctx, in.ContinueAfter))}, in.execOptions()...)
+		runbook.WithYield(continueAsNew(ctx, st, in.ContinueAfter))}, in.execOptions()...)
 	// The run's context ends when the workflow is cancelled (and the
 	// activities it waits on with it), so the run stops and says so.
 	runCtx := st.cancellable()
@@ -276,7 +276,9 @@ func start(ctx workflow.Context, st *workflowStubs, rb *runbook.Runbook, in RunI
 	if c := in.Continued; in.Timeout > 0 && (c == nil || !c.Deadline.IsZero()) {
 		left := in.Timeout
 		if c != nil {
-			left = max(c.Deadline.Sub(workflow.Now(ctx)), time.Nanosecond)
+			left = c.Deadline.Sub(workflow.Now(ctx))
+			st.pastDue = left <= 0 && deadlineByClock(ctx)
+			left = max(left, time.Nanosecond)
 		}
 		st.deadlineAt = workflow.Now(ctx).Add(left)
 		execOpts = append(slices.Clip(execOpts), runbook.WithTimeout(left), runbook.WithDeadline(st.deadline))
@@ -319,12 +321,19 @@ func start(ctx workflow.Context, st *workflowStubs, rb *runbook.Runbook, in RunI
 // decides the same. A run started by code that never continued (a
 // history with no marker) replays without continuing: workflow.GetVersion
 // says which code started it, asked only once a run would continue, so a
-// history that never got so far has no marker and needs none.
-func continueAsNew(ctx workflow.Context, after int) func() bool {
+// history that never got so far has no marker and needs none. Before
+// that, it ends a run whose deadline has passed on the workflow's clock
+// (deadline.go): a continue would otherwise carry it on, as the timer had
+// not yet fired.
+func continueAsNew(ctx workflow.Context, st *workflowStubs, after int) func() bool {
 	if after <= 0 {
 		after = DefaultContinueAfter
 	}
 	return func() bool {
+		if st.pastDeadline(ctx) {
+			st.expire() // the run ends here, timed out (flow.WithYield)
+			return false
+		}
 		info := workflow.GetInfo(ctx)
 		if !info.GetContinueAsNewSuggested() && info.GetCurrentHistoryLength() < after {
 			return false
@@ -433,6 +442,11 @@ type workflowStubs struct {
 	// deadlineAt is when the run's timeout ends on the workflow's clock
 	// (zero: none), carried by a continue-as-new.
 	deadlineAt time.Time
+	// expire ends the run's deadline context now, as its timer's firing
+	// would (nil until the run has one); pastDue says the run was
+	// continued past its deadline, so it ends before its first stage.
+	expire  func()
+	pastDue bool
 	// inFlight counts the run's activities scheduled and not ended (a
 	// batch's, each of its exec stages); the coroutines share it one at a
 	// time (Temporal runs one at a time).
