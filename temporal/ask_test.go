@@ -176,3 +176,44 @@ func TestAskRejectedBySignal(t *testing.T) {
 		t.Errorf("record %v, err %v; want the run failed by the rejection", rec, err)
 	}
 }
+
+// TestStaleAnswerNeverAnswersTheNextQuestion: a chart that asks the same
+// question twice (the same names, the same types). An answer sent for the
+// first pause that reaches the run when it already waits at the second —
+// a second person's resume whose check raced the first's, or a signal
+// sent by hand — was taken as the answer to the second question: the
+// record said bob answered "Restart host 2?" with no, a question bob
+// never saw. An answer names the pause it answers (Answer.Seq, set by
+// Executor.Answer); the workflow drops one for another pause and goes on
+// waiting.
+func TestStaleAnswerNeverAnswersTheNextQuestion(t *testing.T) {
+	_, c := server(t, "ask-each")
+	ex := &temporal.Executor{Client: c, TaskQueue: "ask-each", WorkflowID: "ask-each"}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	run, err := ex.ExecFile(ctx, "testdata/charts/ask-each.yaml", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !run.Paused {
+		t.Fatal("the run did not ask")
+	}
+	if run, err = ex.Answer(ctx, run.WorkflowID, temporal.Answer{Answers: map[string]any{"ok": "true"}, By: "ann", At: answeredAt}); err != nil || !run.Paused {
+		t.Fatalf("the first answer: paused %v, err %v; want the run asking again", run != nil && run.Paused, err)
+	}
+	stale := temporal.Answer{Seq: 1, Answers: map[string]any{"ok": "false"}, By: "bob", At: answeredAt}
+	if err := c.SignalWorkflow(ctx, run.WorkflowID, "", temporal.AnswerSignal, stale); err != nil {
+		t.Fatal(err)
+	}
+	run, err = ex.Answer(ctx, run.WorkflowID, temporal.Answer{Answers: map[string]any{"ok": "true"}, By: "ann", At: answeredAt.Add(time.Minute)})
+	if err != nil {
+		t.Fatalf("the second answer: %v (the stale answer took its place?)", err)
+	}
+	rec, err := run.RunRecord()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Result.Status != "completed" || len(rec.Answers) != 2 || rec.Answers[1].By != "ann" || rec.Answers[1].Answers["ok"] != true {
+		t.Errorf("status %s, answers %+v; want completed, the second question answered yes by ann", rec.Result.Status, rec.Answers)
+	}
+}

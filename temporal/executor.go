@@ -244,6 +244,7 @@ func (e *Executor) Answer(ctx context.Context, workflowID string, a Answer) (*Ru
 		a.At = time.Now()
 	}
 	a.At = a.At.UTC()
+	a.Seq = p.Seq // the pause checked: the run drops it if another waits by then
 	if err := e.Client.SignalWorkflow(ctx, workflowID, "", AnswerSignal, a); err != nil {
 		return nil, fmt.Errorf("resume: answer workflow %s: %w", workflowID, err)
 	}
@@ -251,7 +252,30 @@ func (e *Executor) Answer(ctx context.Context, workflowID string, a Answer) (*Ru
 	if run != nil {
 		run.Chart = &RunChart{File: p.File, Chart: p.Chart, Sources: p.Sources}
 	}
+	if err == nil {
+		err = tookAnswer(run, workflowID, p.Seq, a)
+	}
 	return run, err
+}
+
+// tookAnswer says, with an error, when the answer the run's record holds
+// for pause seq is not a: another answer reached the run first (a second
+// person answering at once, both checks passing), and the run dropped a
+// (Answer.Seq). Who and when tell them apart, to the second (the
+// record's precision); the run is returned with the error, as it now is.
+func tookAnswer(run *Run, workflowID string, seq int, a Answer) error {
+	rec, err := run.RunRecord()
+	if err != nil {
+		return err
+	}
+	if seq < 1 || seq > len(rec.Answers) {
+		return fmt.Errorf("resume: workflow %s: its record holds no answer to question %d", workflowID, seq)
+	}
+	got := rec.Answers[seq-1]
+	if got.By != a.By || got.At != a.At.Format(time.RFC3339) || got.Rejected != a.Reject {
+		return fmt.Errorf("resume: workflow %s: %s answered this question at %s, before this answer reached the run; this answer was not used", workflowID, got.By, got.At)
+	}
+	return nil
 }
 
 // pausedRun is the runbook and the record of a paused run.

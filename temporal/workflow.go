@@ -240,6 +240,10 @@ func RunWorkflow(ctx workflow.Context, in RunInput) (*RunOutput, error) {
 		for {
 			var a Answer
 			answers.Receive(ctx, &a)
+			if a.Seq != 0 && a.Seq != seq {
+				workflow.GetLogger(ctx).Warn("an answer to another question was dropped; the run still waits", "answered", a.Seq, "waiting", seq, "by", a.By)
+				continue
+			}
 			// The answer's who and when come in the signal, so a replay
 			// makes the same record; Resume refuses what a local resume
 			// refuses (the Executor checked it before sending), and a
@@ -399,6 +403,12 @@ type Paused struct {
 // the values by name (strings are converted to the expected type), or a
 // rejection; who answered, and when.
 type Answer struct {
+	// Seq is the pause it answers (Paused.Seq; Executor.Answer sets it).
+	// The run drops an answer for another pause and goes on waiting: a
+	// chart that asks the same question twice would otherwise take an
+	// answer meant for the first, arriving late, as the second's. Zero (a
+	// signal sent by hand without it) answers whichever pause waits.
+	Seq     int            `json:",omitempty"`
 	Answers runbook.Inputs `json:",omitempty"`
 	Reject  string         `json:",omitempty"`
 	By      string
