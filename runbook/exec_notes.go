@@ -26,8 +26,10 @@ type callNotes struct {
 	ran *label.Ran
 	// attempt is the row's attempt within its execution (label.Row.Attempt)
 	attempt int
-	answer  string // only on a row with an exit code
-	cause   string // only on an outcome-unknown row
+	// call is which of a Go stage's own commands the row is (label.Row.Call)
+	call   int
+	answer string // only on a row with an exit code
+	cause  string // only on an outcome-unknown row
 }
 
 // The words of an outcome-unknown row's cause (label.Row.Cause): the one
@@ -171,11 +173,11 @@ func atRunDeadline(ctx, run context.Context) bool {
 // ranOf is what an exec stage ran, every part masked by the run's one
 // masker: proc already masked the tails as it read them, and masking them
 // again costs little and keeps the record's rule in one place.
-func ranOf(es *chart.ExecSpec, r proc.Result, m record.Masker) *label.Ran {
+func ranOf(argv []string, shell, dir string, r proc.Result, m record.Masker) *label.Ran {
 	return m.Ran(&label.Ran{
-		Argv:       slices.Clone(es.Command),
-		Shell:      es.Shell,
-		Dir:        es.Dir,
+		Argv:       slices.Clone(argv),
+		Shell:      shell,
+		Dir:        dir,
 		StdoutTail: proc.Text(r.StdoutTail),
 		StderrTail: proc.Text(r.StderrTail),
 	})

@@ -81,7 +81,7 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 		m := record.Masker(rs.secrets)
 		for a := 1; ; a++ {
 			var err error
-			if res, err = rs.runProc(ctx, st, s, spec); err != nil { // stubs.go
+			if res, err = rs.runProc(ctx, s, spec); err != nil { // stubs.go
 				return err
 			}
 			settlement, facts := execOutcome(res)
@@ -91,7 +91,7 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 			}
 			row = rs.script(s.Path(), settlement, facts, res.Truncated, callNotes{
 				attempt: attempt,
-				ran:     ranOf(ranAs(es, argv), res, m),
+				ran:     ranOf(ranAs(es, argv).Command, es.Shell, es.Dir, res, m),
 				answer:  answerOf(es, res.ExitCode),
 				cause:   execCause(res, timeout, ctx),
 			})

@@ -78,7 +78,8 @@ func endOf(rec *record.RunRecord) flow.End {
 // Script is the script row the commit at index i filed (what an exec
 // stage ran and how it ended), or nil when it filed none; for a stage
 // that retried within its execution, the last attempt's row, whose
-// outcome the stage wrote (Attempts gives the ones before it). Rows carry
+// outcome the stage wrote, and for a Go stage that ran commands of its
+// own, the last one's (Attempts gives the ones before it). Rows carry
 // record paths (no counter) in log order, so the k-th execution at a path
 // is the k-th row at it — or, where rows carry attempts, the k-th run of
 // attempts 1 to n; where a path's rows and executions do not pair up one
@@ -92,9 +93,10 @@ func (x *Explain) Script(i int) *label.Row {
 	return rows[len(rows)-1]
 }
 
-// Attempts are the rows of the attempts the commit at index i made before
-// its last (Script), in order: none for a stage that did not retry within
-// its execution.
+// Attempts are the rows the commit at index i filed before its last
+// (Script), in order: a retried stage's earlier attempts, or a Go stage's
+// earlier commands (label.Row.Call, RunCommand); none for a stage that
+// filed one row.
 func (x *Explain) Attempts(i int) []*label.Row {
 	rows := x.scriptRows(i)
 	if len(rows) < 2 {
@@ -103,8 +105,8 @@ func (x *Explain) Attempts(i int) []*label.Row {
 	return rows[:len(rows)-1]
 }
 
-// scriptRows are the rows the commit at index i filed: one, or one an
-// attempt.
+// scriptRows are the rows the commit at index i filed: one, one an
+// attempt, or one a Go stage's command.
 func (x *Explain) scriptRows(i int) []*label.Row {
 	if x.scripts == nil {
 		x.scripts = map[int][]*label.Row{}
@@ -113,7 +115,7 @@ func (x *Explain) scriptRows(i int) []*label.Row {
 			for k := range r.Scripts {
 				row := &r.Scripts[k]
 				rs := runs[row.Path]
-				if row.Attempt <= 1 || len(rs) == 0 {
+				if row.Attempt <= 1 && row.Call <= 1 || len(rs) == 0 {
 					rs = append(rs, nil) // a new execution's first row
 				}
 				rs[len(rs)-1] = append(rs[len(rs)-1], row)

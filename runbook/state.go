@@ -33,8 +33,10 @@ type runState struct {
 	plugins *stagePlugins // nil outside a runbook run
 	stubs   Stubs         // WithStubs; nil: every stage runs for real
 
-	mu       sync.Mutex
-	scripts  []label.Row
+	mu      sync.Mutex
+	scripts []label.Row
+	// calls counts each stage execution's own commands (nextCall).
+	calls    map[string]int
 	ledger   []coverage.Entry
 	warnings []pathed
 	// warned: the stages warnOnce has warned of, by id
@@ -66,7 +68,7 @@ func (rs *runState) script(path string, s label.Settlement, f *label.Facts, with
 	if len(resp.Rows) == 1 {
 		row = resp.Rows[0]
 	}
-	row.Ran, row.Attempt = n.ran, n.attempt
+	row.Ran, row.Attempt, row.Call = n.ran, n.attempt, n.call
 	if row.ExitCode != nil {
 		row.Answer = n.answer
 	}
@@ -191,3 +193,15 @@ func ordered[T any](log *flow.Log, items []T, path func(*T) *string) []T {
 
 // RecordPath is a runtime path as the record shows it (record.Path).
 func RecordPath(runtime string) string { return record.Path(runtime) }
+
+// nextCall numbers a Go stage's own commands (RunCommand) within the
+// stage execution at path, from 1: the rows' Call.
+func (rs *runState) nextCall(path string) int {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if rs.calls == nil {
+		rs.calls = map[string]int{}
+	}
+	rs.calls[path]++
+	return rs.calls[path]
+}

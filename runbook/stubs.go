@@ -220,11 +220,11 @@ type PluginStub struct {
 
 // runProc starts the stage's process, or asks the run's stubs for what it
 // did (WithStubs): the one place an exec stage's process is started.
-func (rs *runState) runProc(ctx context.Context, st *chart.StageSpec, s *flow.Scope, spec proc.Spec) (proc.Result, error) {
+func (rs *runState) runProc(ctx context.Context, s *flow.Scope, spec proc.Spec) (proc.Result, error) {
 	if rs.stubs == nil {
 		return proc.Run(ctx, spec), nil
 	}
-	stub, err := rs.stubs.Exec(ctx, ExecCall{Path: s.Path(), Stage: st.ID, Argv: spec.Argv, Shell: spec.Shell, Stdin: spec.Stdin,
+	stub, err := rs.stubs.Exec(ctx, ExecCall{Path: s.Path(), Stage: s.Stage(), Argv: spec.Argv, Shell: spec.Shell, Stdin: spec.Stdin,
 		Env: spec.Env, Dir: spec.Dir, Timeout: spec.Timeout, Secrets: spec.Secrets})
 	switch {
 	case err != nil:

@@ -104,12 +104,15 @@ type explainOutput struct {
 }
 
 // explainScript is one commit's script row: for a stage that retried
-// within its execution, the last attempt's, with the attempts before it.
+// within its execution, the last attempt's, with the attempts before it;
+// for a Go stage that ran commands of its own (runbook.RunCommand), the
+// last command's, with the commands before it.
 type explainScript struct {
 	Index    int         `json:"index"`
 	Path     string      `json:"path"`
 	Row      label.Row   `json:"row"`
 	Attempts []label.Row `json:"attempts,omitempty"`
+	Calls    []label.Row `json:"calls,omitempty"`
 }
 
 // explainText lays an answer out for a person. Values are cut at
@@ -214,7 +217,11 @@ func explainRecord(path, q string, f explainFlags, atSet bool, stdout, stderr io
 		for _, i := range slices.Sorted(maps.Keys(scripts)) {
 			sc := explainScript{Index: i, Path: rec.Log.Commits[i].Path, Row: *scripts[i]}
 			for _, a := range attempts[i] {
-				sc.Attempts = append(sc.Attempts, *a)
+				if a.Call > 0 {
+					sc.Calls = append(sc.Calls, *a)
+				} else {
+					sc.Attempts = append(sc.Attempts, *a)
+				}
 			}
 			out.Scripts = append(out.Scripts, sc)
 		}
@@ -650,6 +657,17 @@ func (t *explainText) cutText(s string) string {
 func (t *explainText) writeScript(row *label.Row, earlier []*label.Row, depth int) {
 	pad := strings.Repeat("  ", depth)
 	b := t.b
+	if row.Call > 0 {
+		// A Go stage's own commands (runbook.RunCommand), in the order it
+		// ran them: each with what it ran and how it ended.
+		for _, r := range append(slices.Clone(earlier), row) {
+			fmt.Fprintf(b, "%scommand %d of the stage's own:\n", pad, r.Call)
+			one := *r
+			one.Call = 0 // said in the line above: one command's lines
+			t.writeScript(&one, nil, depth+1)
+		}
+		return
+	}
 	if r := row.Ran; r != nil {
 		switch {
 		case len(r.Argv) > 0:

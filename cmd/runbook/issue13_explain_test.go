@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -8,7 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/internal/golden"
+	"github.com/openrunbook/runbook/runbook"
 )
 
 // Issue 13: explain gave wrong answers confidently. Each test runs one
@@ -356,5 +359,67 @@ stages:
 	}
 	if len(v.Scripts) != 1 || v.Scripts[0].Row.Attempt != 3 || len(v.Scripts[0].Attempts) != 2 || v.Scripts[0].Attempts[0].Attempt != 1 {
 		t.Fatalf("JSON scripts = %+v; want the third attempt's row with the two before it", v.Scripts)
+	}
+}
+
+// TestExplainShowsEachCommandOfAGoStage: a Go stage that ran two
+// commands of its own (runbook.RunCommand) filed two rows at one path;
+// explain paired them with the stage's commit as one execution and shows
+// each command, what it ran and how it ended, in the order it ran them
+// (before, a path's rows not pairing one to one with its executions gave
+// none).
+func TestExplainShowsEachCommandOfAGoStage(t *testing.T) {
+	t.Parallel()
+	fc, err := flow.New("probe").Stage("probe", func(ctx context.Context, s *flow.Scope) error {
+		for _, sh := range []string{"echo ready", "echo late >&2; exit 4"} {
+			if _, err := runbook.RunCommand(ctx, s, runbook.Command{Shell: sh}); err != nil {
+				return err
+			}
+		}
+		s.Set("probed", true)
+		return nil
+	}).Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb, err := runbook.New(fc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := rb.Exec(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(res.RunRecord())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "run.json"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runCLI(t, dir, "explain", "run.json", "probed")
+	if r.code != 0 {
+		t.Fatalf("explain: exit %d: %s", r.code, r.stderr)
+	}
+	for _, want := range []string{
+		"command 1 of the stage's own:",
+		`ran the shell script "echo ready"`,
+		"how it ended: completed",
+		"command 2 of the stage's own:",
+		"how it ended: completed with failure, exit 4",
+		"| late",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("explain does not say %q:\n%s", want, r.stdout)
+		}
+	}
+	r = runCLI(t, dir, "explain", "run.json", "probed", "--format", "json")
+	var v explainOutput
+	if err := json.Unmarshal([]byte(r.stdout), &v); err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Scripts) != 1 || v.Scripts[0].Row.Call != 2 || len(v.Scripts[0].Calls) != 1 || v.Scripts[0].Calls[0].Call != 1 || len(v.Scripts[0].Attempts) != 0 {
+		t.Fatalf("JSON scripts = %+v; want the second command's row with the first before it", v.Scripts)
 	}
 }

@@ -43,6 +43,11 @@ type Row struct {
 	// whose outcome the stage wrote, so a reader pairs rows with commits.
 	// It never changes the label.
 	Attempt int `json:"attempt,omitempty"`
+	// Call is which of a Go stage's own commands the row is (1-based, in
+	// the order the stage ran them: runbook.RunCommand), so a reader pairs
+	// the rows of one stage execution with it; 0 for every other stage.
+	// It never changes the label.
+	Call int `json:"call,omitempty"`
 	// Cause says in words why an outcome-unknown row's outcome is unknown,
 	// when the runner knows: "timed out after 2s", "could not be started:
 	// not found", "cancelled". It never changes the label.
@@ -217,12 +222,17 @@ func RowFromValue(v any) (Row, error) {
 	if row.Cause, err = stringField(m, "cause", false); err != nil {
 		return Row{}, where("%v", err)
 	}
-	if raw := m["attempt"]; raw != nil {
-		n, ok := jsonv.Whole(raw)
-		if !ok || n < 1 {
-			return Row{}, where("attempt %s is not an attempt number (a whole number from 1)", show(raw))
+	for _, f := range []struct {
+		key, what string
+		into      *int
+	}{{"attempt", "an attempt number", &row.Attempt}, {"call", "a call number", &row.Call}} {
+		if raw := m[f.key]; raw != nil {
+			n, ok := jsonv.Whole(raw)
+			if !ok || n < 1 {
+				return Row{}, where("%s %s is not %s (a whole number from 1)", f.key, show(raw), f.what)
+			}
+			*f.into = n
 		}
-		row.Attempt = n
 	}
 
 	row.Words = Words(row.Label, row.ExitCode)

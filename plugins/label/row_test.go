@@ -102,6 +102,8 @@ func TestReadRowRefuses(t *testing.T) {
 		{"words not a string", `{"path":"a","settlement":"returned","label":"returned","words":1}`, "words must be a string"},
 		{"attempt zero", `{"path":"a","settlement":"returned","label":"returned","attempt":0}`, "attempt 0 is not an attempt number"},
 		{"attempt text", `{"path":"a","settlement":"returned","label":"returned","attempt":"2"}`, `attempt "2" is not an attempt number`},
+		{"call zero", `{"path":"a","settlement":"returned","label":"returned","call":0}`, "call 0 is not a call number"},
+		{"call fraction", `{"path":"a","settlement":"returned","label":"returned","call":1.5}`, "call 1.5 is not a call number"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -139,6 +141,9 @@ func TestReadRowAccepts(t *testing.T) {
 		{"an attempt of a retried execution",
 			`{"path":"a","settlement":"returned","label":"returned","attempt":2}`,
 			Row{Path: "a", Settlement: Returned, Label: LabelReturned, Words: "returned", Attempt: 2}},
+		{"a Go stage's second command",
+			`{"path":"a","settlement":"returned","label":"returned","call":2}`,
+			Row{Path: "a", Settlement: Returned, Label: LabelReturned, Words: "returned", Call: 2}},
 		{"terminatedBy with ok false",
 			`{"path":"a","settlement":"returned","facts":{"ok":false,"terminatedBy":"SIGSEGV"},"label":"reported-failure"}`,
 			Row{Path: "a", Settlement: Returned, Facts: &Facts{OK: ptr(false), TerminatedBy: "SIGSEGV"}, Label: ReportedFailure, Words: "reported failure"}},

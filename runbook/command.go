@@ -1,0 +1,94 @@
+package runbook
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/internal/proc"
+	"github.com/openrunbook/runbook/plugins/label"
+	"github.com/openrunbook/runbook/record"
+)
+
+// Command is a process a Go stage runs with [RunCommand]: a program and
+// its arguments, or a bash script, as an exec: stage's command: and
+// shell: are.
+type Command struct {
+	// Argv is the program and its arguments, run without a shell.
+	Argv []string
+	// Shell is a bash script, run with pipefail as an exec: stage's
+	// shell: is (so a failing command inside a pipeline fails it). Set
+	// Argv or Shell, not both.
+	Shell string
+	// Env is added to the small environment every exec: stage's process
+	// gets (PATH and the like; nothing else of runbook's own environment).
+	Env map[string]string
+	// Dir is the working folder ("" runbook's own).
+	Dir string
+	// Stdin is what the process reads on its standard input (none: nil).
+	Stdin []byte
+	// Timeout bounds the process; 0 leaves only the stage's and the run's
+	// bounds, which end it too.
+	Timeout time.Duration
+}
+
+// CommandResult is how a command a Go stage ran ended: what it printed
+// and the script row the run filed for it.
+type CommandResult struct {
+	// Stdout and Stderr are what the process printed, capped as an exec
+	// stage's output is, secret inputs masked.
+	Stdout, Stderr []byte
+	// Truncated is true when the output passed the cap.
+	Truncated bool
+	// Row is the script row filed for the command: its label (completed,
+	// completed-with-failure, outcome-unknown), exit code, and for an
+	// unknown outcome, why (timed out, could not be started, cancelled).
+	Row label.Row
+}
+
+// OK reports whether the command ran to its end and exited 0.
+func (r CommandResult) OK() bool { return r.Row.Label == label.Completed }
+
+// RunCommand runs c for the Go stage that s is the scope of, as an exec:
+// stage runs its process, and files a script row for it, so the record
+// says what the stage ran and how it ended, the label and assessment
+// stages read it, and explain shows it — none of which a process started
+// with os/exec gets. The process runs in a group of its own, killed with
+// what it left behind; its output is capped and secret inputs masked in
+// it; under runbook test, or WithStubs, the call is a stub's. Each command
+// a stage execution runs is its own row, numbered in the order they ran
+// (label.Row.Call).
+//
+// As with an exec: stage, a command that exits non-zero, is killed, times
+// out or cannot be started is an outcome, in the result, not an error: a
+// stage that needs it to have succeeded says so (CommandResult.OK) and
+// returns its own error. The error is for a call the run could not make
+// as asked: Argv and Shell both set or neither, a shell: with no bash on
+// the machine, a stub that refused it.
+//
+// Outside a runbook run (a stage function in a plain flow chart) it runs
+// the process and files no row.
+func RunCommand(ctx context.Context, s *flow.Scope, c Command) (CommandResult, error) {
+	if (len(c.Argv) == 0) == (c.Shell == "") {
+		return CommandResult{}, fmt.Errorf("stage %s: RunCommand takes Argv or Shell, one of them", s.Path())
+	}
+	rs := stateOf(s)
+	spec := proc.Spec{Argv: c.Argv, Shell: c.Shell, Env: c.Env, Dir: c.Dir, Stdin: c.Stdin, Timeout: c.Timeout, Secrets: rs.secrets.Forms()}
+	res, err := rs.runProc(ctx, s, spec)
+	if err != nil {
+		return CommandResult{}, err
+	}
+	m := record.Masker(rs.secrets)
+	if errors.Is(res.StartErr, proc.ErrNoBash) {
+		return CommandResult{}, fmt.Errorf("stage %s: a shell script needs bash, and %s; install bash, or give Argv, which runs without a shell", s.Path(), m.Text(res.StartErr.Error()))
+	}
+	settlement, facts := execOutcome(res)
+	row := rs.script(s.Path(), settlement, facts, res.Truncated, callNotes{
+		call:  rs.nextCall(s.Path()),
+		ran:   ranOf(c.Argv, c.Shell, c.Dir, res, m),
+		cause: execCause(res, c.Timeout, ctx),
+	})
+	return CommandResult{Stdout: res.Stdout, Stderr: res.Stderr, Truncated: res.Truncated, Row: row}, nil
+}

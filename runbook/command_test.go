@@ -1,0 +1,121 @@
+package runbook_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/openrunbook/runbook/chart"
+	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/plugins/label"
+	"github.com/openrunbook/runbook/record"
+	"github.com/openrunbook/runbook/runbook"
+)
+
+// probeYAML is a check an operator writes as a chart: a command that
+// fails, whose output the run goes on with.
+const probeYAML = `version: 1
+runbook: probe
+inputs:
+  token: {type: string, secret: true, required: true}
+stages:
+  - id: probe
+    exec: {command: [sh, -c, 'echo "up $0"; exit 3', '{{ token }}'], into: probe}
+`
+
+// probeGo is the same check as a Go stage that runs its commands with
+// RunCommand: a first that succeeds, then the one probeYAML runs.
+func probeGo(t *testing.T) *runbook.Runbook {
+	t.Helper()
+	fc, err := flow.New("probe").Stage("probe", func(ctx context.Context, s *flow.Scope) error {
+		first, err := runbook.RunCommand(ctx, s, runbook.Command{Shell: "echo ready"})
+		if err != nil || !first.OK() || string(first.Stdout) != "ready\n" {
+			t.Errorf("the first command: %+v, %v", first, err)
+		}
+		token, _ := s.Value("token").(string)
+		r, err := runbook.RunCommand(ctx, s, runbook.Command{Argv: []string{"sh", "-c", `echo "up $0"; exit 3`, token}})
+		if err != nil {
+			return err
+		}
+		if r.OK() || r.Row.ExitCode == nil || *r.Row.ExitCode != 3 {
+			t.Errorf("the second command: %+v, want it to have exited 3", r.Row)
+		}
+		s.Set("probe", map[string]any{"stdout": string(r.Stdout)})
+		return nil
+	}).Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb, err := runbook.New(fc, runbook.WithInputs(chart.InputSpec{Name: "token", Type: "string", Secret: true, Required: true}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rb
+}
+
+// TestGoStageCommandsFileScriptRows: a Go stage that ran a command with
+// os/exec filed no script row, so the record did not say what it ran or
+// that it failed, and the label and assessment stages could not see it.
+// Run with RunCommand, each command is a script row, numbered in the
+// order the stage ran them, the failing one labelled and judged as the
+// same command in an exec: stage is, the secret argument masked.
+func TestGoStageCommandsFileScriptRows(t *testing.T) {
+	const secret = "tok-93c1"
+	in := map[string]any{"token": secret}
+	yaml := exec(t, parse(t, probeYAML), in)
+	res, err := probeGo(t).Exec(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gorec := res.Record
+	if len(gorec.Scripts) != 2 {
+		t.Fatalf("the Go stage filed %d script rows, want 2: %+v", len(gorec.Scripts), gorec.Scripts)
+	}
+	first, last := gorec.Scripts[0], gorec.Scripts[1]
+	if first.Call != 1 || first.Label != label.Completed || first.Ran == nil || first.Ran.Shell != "echo ready" {
+		t.Errorf("first row %+v, want call 1, completed, the shell script it ran", first)
+	}
+	want := yaml.Scripts[0]
+	if last.Call != 2 || last.Path != want.Path || last.Label != want.Label || last.Words != want.Words || *last.ExitCode != *want.ExitCode {
+		t.Errorf("last row %+v, want call 2 and the exec stage's row %+v", last, want)
+	}
+	if got := strings.Join(last.Ran.Argv, " "); got != `sh -c echo "up $0"; exit 3 ***` {
+		t.Errorf("ran %q, want the argv with the secret masked", got)
+	}
+	if a, b := gorec.Assessment, yaml.Assessment; a == nil || b == nil || a.Standing != b.Standing {
+		t.Errorf("standing %+v, want the exec stage's %+v", a, b)
+	}
+	b, err := json.Marshal(res.RunRecord())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), secret) {
+		t.Error("the secret is in the record")
+	}
+	if _, problems, err := record.ParseRecord(b); err != nil || len(problems) > 0 {
+		t.Errorf("the record does not read back: %v %v", err, problems)
+	}
+}
+
+// TestRunCommandTakesArgvOrShell: a command with neither, or both, is a
+// stage error naming the stage, not a row.
+func TestRunCommandTakesArgvOrShell(t *testing.T) {
+	for _, c := range []runbook.Command{{}, {Argv: []string{"true"}, Shell: "true"}} {
+		fc, err := flow.New("bad").Stage("probe", func(ctx context.Context, s *flow.Scope) error {
+			_, err := runbook.RunCommand(ctx, s, c)
+			return err
+		}).Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		rb, err := runbook.New(fc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := exec(t, rb, nil)
+		if rec.Error == nil || !strings.Contains(rec.Error.Message, "probe#") || !strings.Contains(rec.Error.Message, "Argv or Shell") || len(rec.Scripts) != 0 {
+			t.Errorf("command %+v: error %+v, scripts %+v; want the stage failed, no row", c, rec.Error, rec.Scripts)
+		}
+	}
+}
