@@ -59,6 +59,13 @@ type ExecStub struct {
 	// answers, so the case says every other way it differs too).
 	Argv   []string
 	ArgvAt chart.Pos
+	// Each is set for a stub written as a list: the executions at each
+	// place the stub answers (a record path: a loop's passes, a retry's
+	// attempts) take its items in order, the first execution the first;
+	// one past the last fails the case. Each place counts on its own, so
+	// a foreach's items each start at the first. The other fields are
+	// then unset.
+	Each []*ExecStub
 }
 
 // PluginStub is what a stubbed plugin stage's plugin answered.
@@ -376,7 +383,7 @@ func (r *reader) readCase(n ast.Node, i int, st stageIndex, asked []string) *Cas
 			kv, _ := r.mapping(p.val, what+": stubs")
 			for _, s := range kv {
 				if r.stage(s.node, st, s.key, "exec", what+": stub") {
-					c.Stubs[s.key] = r.execStub(s.val, what+": stub "+s.key)
+					c.Stubs[s.key] = r.execStubs(s.val, what+": stub "+s.key)
 				}
 			}
 		case "plugins":
@@ -442,6 +449,23 @@ func (r *reader) text(p pair, what string) string {
 		r.errf(p.val, "%s: %s: %v", what, p.key, err)
 	}
 	return string(b)
+}
+
+// execStubs reads an exec stub: one mapping, which answers every
+// execution at its place, or a list of them, one per execution.
+func (r *reader) execStubs(n ast.Node, what string) *ExecStub {
+	if _, ok := r.deref(n).(*ast.SequenceNode); !ok {
+		return r.execStub(n, what)
+	}
+	items, _ := r.sequence(n, what)
+	if len(items) == 0 {
+		r.errf(n, "%s: the list is empty: give one stub per execution (a loop's passes, a retry's attempts), in order", what)
+	}
+	s := &ExecStub{}
+	for i, it := range items {
+		s.Each = append(s.Each, r.execStub(it, fmt.Sprintf("%s: execution %d", what, i+1)))
+	}
+	return s
 }
 
 func (r *reader) execStub(n ast.Node, what string) *ExecStub {

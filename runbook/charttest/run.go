@@ -188,6 +188,9 @@ type caseStubs struct {
 	mu      sync.Mutex
 	reached []string
 	argv    []Failure // executions whose argv is not their stub's
+	// execs counts the executions at each place (record path) a list
+	// stub answered: the next takes that item (ExecStub.Each).
+	execs map[string]int
 }
 
 func (s *caseStubs) refuse(stage string) error {
@@ -197,12 +200,17 @@ func (s *caseStubs) refuse(stage string) error {
 // refused remembers msg, a stage the case reached with no stub, for the
 // case's failures, and is the error that fails the stage.
 func (s *caseStubs) refused(stage, msg string) error {
+	s.remember(msg)
+	return fmt.Errorf("stage %q has no stub in this test case (a test never runs a real command)", stage)
+}
+
+// remember keeps msg, once, for the case's failures.
+func (s *caseStubs) remember(msg string) {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	if !slices.Contains(s.reached, msg) {
 		s.reached = append(s.reached, msg)
 	}
-	s.mu.Unlock()
-	return fmt.Errorf("stage %q has no stub in this test case (a test never runs a real command)", stage)
 }
 
 // checkArgv remembers, for the case's failures, an execution whose argv
@@ -246,6 +254,12 @@ func lookup[T any](m map[string]T, path, stage string) (T, bool) {
 // Exec implements runbook.Stubs.
 func (s *caseStubs) Exec(_ context.Context, call runbook.ExecCall) (*runbook.ExecStub, error) {
 	st, ok := lookup(s.c.Stubs, call.Path, call.Stage)
+	if ok && st.Each != nil {
+		var err error
+		if st, err = s.next(st, call); err != nil {
+			return nil, err
+		}
+	}
 	switch {
 	case ok:
 		s.checkArgv(st, call)
@@ -255,6 +269,27 @@ func (s *caseStubs) Exec(_ context.Context, call runbook.ExecCall) (*runbook.Exe
 		return nil, nil
 	}
 	return nil, s.refuse(call.Stage)
+}
+
+// next is the item of the list stub st that answers this execution at
+// call's place: the first for its first execution there, and so on. One
+// past the last fails the case: the list says how many executions the
+// author expects, and answering more with a guess would test something
+// the author did not write.
+func (s *caseStubs) next(st *ExecStub, call runbook.ExecCall) (*ExecStub, error) {
+	place := runbook.RecordPath(call.Path)
+	s.mu.Lock()
+	if s.execs == nil {
+		s.execs = map[string]int{}
+	}
+	s.execs[place]++
+	n := s.execs[place]
+	s.mu.Unlock()
+	if n <= len(st.Each) {
+		return st.Each[n-1], nil
+	}
+	s.remember(fmt.Sprintf("stage %q ran %d times at %s, and its stub lists %d: give one stub per execution (a loop's passes, a retry's attempts), or a single stub for all of them", call.Stage, n, place, len(st.Each)))
+	return nil, fmt.Errorf("stage %q has no stub for its execution %d here: its stub lists %d (a test never runs a real command)", call.Stage, n, len(st.Each))
 }
 
 // Sleep implements runbook.Sleeper: a stage's retry does not wait out its
