@@ -10,6 +10,7 @@ import (
 	"os/user"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"go.temporal.io/sdk/client"
@@ -144,7 +145,60 @@ func (e *Executor) Exec(ctx context.Context, in RunInput) (*Run, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start the run on Temporal: %w", err)
 	}
-	return e.wait(ctx, wr, 0)
+	if in.Timeout <= 0 {
+		return e.wait(ctx, wr, 0)
+	}
+	unclaimed := e.watchClaim(ctx, wr, in.Timeout)
+	run, err := e.wait(ctx, wr, 0)
+	if unclaimed() {
+		return nil, fmt.Errorf("no worker had taken the run from task queue %q when its timeout of %s passed: workflow %s was terminated, and nothing ran (start one: runbook worker --task-queue %s)",
+			queue(e.TaskQueue), in.Timeout, wr.GetID(), queue(e.TaskQueue))
+	}
+	return run, err
+}
+
+// watchClaim ends a run no worker takes within its timeout. The run's
+// timeout is its workflow's timer (deadline.go), which starts only when a
+// worker first runs the workflow: on a task queue no worker polls (a
+// mistyped --task-queue, a worker not started) the run would wait for one
+// without end, whatever its timeout. Until a worker has started the
+// workflow's first task (its history past the two events a start makes)
+// it asks the server every pollPaused; when the timeout passes first, it
+// terminates the workflow, so a worker started later never runs it. The
+// func it returns stops the watch and says whether it terminated the run.
+func (e *Executor) watchClaim(ctx context.Context, wr client.WorkflowRun, timeout time.Duration) (unclaimed func() bool) {
+	ctx, cancel := context.WithCancel(ctx)
+	deadline := time.Now().Add(timeout)
+	var terminated atomic.Bool
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(pollPaused)
+		defer tick.Stop()
+		for {
+			d, err := e.Client.DescribeWorkflowExecution(ctx, wr.GetID(), wr.GetRunID())
+			if err == nil && d.GetWorkflowExecutionInfo().GetHistoryLength() > 2 {
+				return // a worker took it: its own timer bounds it now
+			}
+			if time.Now().After(deadline) {
+				reason := fmt.Sprintf("no worker took the run within its timeout of %s", timeout)
+				if e.Client.TerminateWorkflow(ctx, wr.GetID(), wr.GetRunID(), reason) == nil {
+					terminated.Store(true)
+				}
+				return
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return func() bool {
+		cancel()
+		<-done
+		return terminated.Load()
+	}
 }
 
 // pollPaused is how often a caller waiting for a run asks whether it

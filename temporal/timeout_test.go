@@ -11,6 +11,7 @@ import (
 
 	"github.com/openrunbook/runbook/runbook"
 	"github.com/openrunbook/runbook/temporal"
+	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 )
@@ -143,5 +144,29 @@ func TestTimeoutAcrossShortContinues(t *testing.T) {
 		if err := r.ReplayWorkflowHistoryFromJSONFile(nil, file); err != nil {
 			t.Errorf("run %d of %d does not replay: %v", i+1, len(runs), err)
 		}
+	}
+}
+
+// TestTimeoutBoundsAWaitForAWorker: a run's --timeout is its workflow's
+// timer, which starts when a worker first runs the workflow: on a task
+// queue no worker polls (a mistyped --task-queue, a worker not started)
+// the run waited without end, whatever its timeout, and a CI job with it.
+// The Executor now ends the wait at the timeout: it terminates the
+// workflow no worker took, and says so.
+func TestTimeoutBoundsAWaitForAWorker(t *testing.T) {
+	_, c := server(t, "timeout-worker")
+	ex := &temporal.Executor{Client: c, TaskQueue: "nobody-polls-this", WorkflowID: "unclaimed"}
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+	defer cancel()
+	run, err := ex.ExecFileWith(ctx, "testdata/charts/poll.yaml", temporal.RunInput{Timeout: 2 * time.Second})
+	if err == nil || ctx.Err() != nil || !strings.Contains(err.Error(), `no worker had taken the run from task queue "nobody-polls-this" when its timeout of 2s passed`) {
+		t.Fatalf("run %v, err %v; want the wait ended at the timeout, saying no worker took it", run, err)
+	}
+	d, err := c.DescribeWorkflowExecution(ctx, "unclaimed", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := d.GetWorkflowExecutionInfo().GetStatus(); s != enums.WORKFLOW_EXECUTION_STATUS_TERMINATED {
+		t.Errorf("the workflow is %v, want terminated: a worker started later must not run it", s)
 	}
 }
