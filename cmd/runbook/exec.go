@@ -79,8 +79,12 @@ warning, critical, unknown are their own state and any other is UNKNOWN).
 Exit codes: 0 completed (or paused at an ask: — the record is written to
 --record, else ./<runbook>.paused.json, and the resume command is printed),
 1 failed or cancelled by --timeout, or the --record file could not be
-written (the result is still printed), 2 bad usage, a chart that does not load
-or bad inputs, 3 the run completed (or paused) and a --fail-on condition holds,
+written after the run (the result is still printed; a paused run then prints
+no resume command: there is no record to resume), or stdout could not be
+written (a reader that went away: the run goes on and its record is written),
+2 bad usage, a chart that does not load, bad inputs, or a --record path that
+plainly cannot be written (a missing or read-only directory, a directory, a
+pipe or a device: refused before anything runs), 3 the run completed (or paused) and a --fail-on condition holds,
 130 interrupted (the partial record is still written when --record was given).
 With --format nagios the exit code is the check's state: 0 OK, 1 WARNING,
 2 CRITICAL, 3 UNKNOWN (a run that failed, was cancelled or paused is UNKNOWN,
@@ -122,6 +126,7 @@ gets SIGTERM (Linux only). See docs/SCALE.md.`,
 			if err := checkExecutor(cmd.Flags(), executor, t, passedToTemporal); err != nil {
 				return err
 			}
+			defer keepOnBrokenPipe()()
 			if executor == "temporal" {
 				return execOnTemporal(cmd.Context(), a[0], f, t, stdout, stderr)
 			}
@@ -185,8 +190,9 @@ func (f *execFlags) register(fl *pflag.FlagSet, w runFlagWords) {
 }
 
 // checkRunFlags refuses what exec and resume refuse alike: an unknown
-// format, and --fail-on conditions that do not read or that clash with
-// the nagios format. It fills f.conds.
+// format, a --record path that plainly cannot be written
+// (record.CheckWritable), and --fail-on conditions that do not read or
+// that clash with the nagios format. It fills f.conds.
 func (f *execFlags) checkRunFlags() error {
 	if !contains(formats, f.format) {
 		msg := fmt.Sprintf("--format %q: want one of %s", f.format, strings.Join(formats, ", "))
@@ -200,6 +206,14 @@ func (f *execFlags) checkRunFlags() error {
 	}
 	if f.quiet && f.verbose {
 		return &usageError{err: errors.New("--quiet and --verbose: give one or the other")}
+	}
+	if f.record != "" {
+		// Refused before the run, not after it: a run whose record has
+		// nowhere to go has already run its commands, and one that paused
+		// would have no record to resume from.
+		if err := record.CheckWritable(f.record); err != nil {
+			return &usageError{err: fmt.Errorf("--record %s: %v; nothing was run", f.record, err)}
+		}
 	}
 	conds, err := gate.ParseConditions(f.failOn)
 	if err != nil {
@@ -412,6 +426,7 @@ func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.
 	if recordPath != "" {
 		if recordErr = res.WriteRecord(recordPath); recordErr != nil {
 			recordErr = fmt.Errorf("writing the run record: %w", recordErr)
+			unsaved(rec)
 		}
 	}
 
@@ -429,11 +444,42 @@ func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.
 	return endRun(stderr, code, held, f, recordErr)
 }
 
+// keepOnBrokenPipe makes a write to a stdout or stderr whose reader has
+// gone (runbook exec … | head -1) fail with EPIPE, where Go would end the
+// process with SIGPIPE: in the middle of a run streaming ndjson, that left
+// its stages after the write unrun and its record unwritten. The run goes
+// on to its end, its record is written, and the failed write of the result
+// is said and exits 1 (reportRun). The signal is caught, not ignored: an
+// ignored SIGPIPE would be inherited by the commands the run starts. It
+// returns the function that stops catching it.
+func keepOnBrokenPipe() (stop func()) {
+	pipes := make(chan os.Signal, 1) // never read: the write's EPIPE says it
+	signal.Notify(pipes, syscall.SIGPIPE)
+	return func() { signal.Stop(pipes) }
+}
+
+// unsaved makes a paused result whose record could not be written say
+// so, for it is printed after the failed write: its pause names no resume
+// command (the file it named does not exist, or holds an older pause) and
+// a warning says the run cannot be resumed (the renderers say it where the
+// command would be: resumeLine).
+func unsaved(rec *record.Record) {
+	if rec.Status != "paused" || rec.Pause == nil {
+		return
+	}
+	rec.Pause.Resume = ""
+	rec.Warnings = append(rec.Warnings, notResumable)
+}
+
 // reportRun prints the result in the chosen format, then on stderr the
 // warnings and, for a run that failed or was cancelled, where it ended.
 func reportRun(stdout, stderr io.Writer, rec *record.Record, f execFlags, stream *ndjsonStream, rb *runbook.Runbook, check gate.Check, interrupted bool) error {
 	if err := printResult(stdout, rec, f, stream, scriptInto(rb.Spec()), check); err != nil {
-		return exit(exitFailed, "writing the result: %v", err)
+		code := exitFailed
+		if f.format == "nagios" {
+			code = int(gate.Unknown) // a check that said nothing knows nothing; 1 is WARNING
+		}
+		return exit(code, "writing the result: %v", err)
 	}
 	for _, w := range rec.Warnings {
 		fmt.Fprintf(stderr, "runbook: warning: %s\n", clean(w))

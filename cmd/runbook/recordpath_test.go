@@ -1,0 +1,316 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The promise these tests hold: nothing recorded is lost, and what the CLI
+// says about the run and its record file is true — when the record's path
+// cannot be written, when stdout goes away or fills up.
+
+// touchAskChart runs a command that leaves a mark (so a test can tell
+// whether anything ran), then asks, then leaves a second mark.
+const touchAskChart = `
+version: 1
+runbook: touchy
+stages:
+  - id: mark
+    exec: {command: [touch, before], into: marked}
+  - id: confirm
+    ask: {question: '"Go on?"', expects: {go: string}}
+  - id: after
+    exec: {command: [touch, after], into: done}
+`
+
+// TestRecordPathRefusedBeforeRun: a --record path that plainly cannot be
+// written (its directory is missing, is a file or is read-only; the path
+// is a directory, a pipe or a device) is refused before anything runs,
+// exit 2, as bad usage — by exec, and by resume (whose paused record stays
+// as it was, still resumable). Before, exec ran the chart (its commands
+// too), then said the record was not written — and a run that paused
+// named that unwritten file as the place to resume it.
+func TestRecordPathRefusedBeforeRun(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "a-file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "a-fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	readonly, roCause := readOnlyDir(t)
+	tests := []struct{ name, record, cause string }{
+		{"missing directory", filepath.Join(dir, "nope", "run.json"), "no such file or directory"},
+		{"parent is a file", filepath.Join(file, "run.json"), "not a directory"},
+		{"a directory", dir, "is a directory"},
+		{"read-only directory", filepath.Join(readonly, "run.json"), roCause},
+		// Written beside and renamed over, a pipe or a device node would be
+		// replaced by the record (as root, /dev/full itself).
+		{"a named pipe", fifo, "not a regular file"},
+		{"a device", charDevice(t), "not a regular file"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			if strings.HasPrefix(tc.record, "SKIP:") {
+				t.Skip(strings.TrimPrefix(tc.record, "SKIP:"))
+			}
+			work := t.TempDir()
+			chart := writeChart(t, work, "chart.yaml", touchAskChart)
+			r := runCLI(t, work, "exec", chart, "-o", "json", "--record", tc.record)
+			if r.code != 2 || r.stdout != "" {
+				t.Errorf("exec: exit %d, stdout %q; want exit 2 and nothing on stdout (stderr %q)", r.code, r.stdout, r.stderr)
+			}
+			if !strings.Contains(r.stderr, "--record "+tc.record) || !strings.Contains(r.stderr, tc.cause) || !strings.Contains(r.stderr, "nothing was run") {
+				t.Errorf("exec: stderr %q does not name --record %s, the cause (%s) and that nothing ran", r.stderr, tc.record, tc.cause)
+			}
+			if _, err := os.Stat(filepath.Join(work, "before")); err == nil {
+				t.Error("exec: the chart's first command ran before the record's path was refused")
+			}
+
+			// resume --record: the paused record is neither answered nor marked.
+			paused := filepath.Join(work, "paused.json")
+			if r := runCLI(t, work, "exec", chart, "--record", paused); r.code != 0 {
+				t.Fatalf("pausing: exit %d: %s", r.code, r.stderr)
+			}
+			before, _ := os.ReadFile(paused)
+			r = runCLI(t, work, "resume", paused, "--input", "go=yes", "--record", tc.record)
+			if r.code != 2 || !strings.Contains(r.stderr, "--record "+tc.record) || !strings.Contains(r.stderr, tc.cause) {
+				t.Errorf("resume: exit %d, stderr %q; want exit 2 naming --record %s (%s)", r.code, r.stderr, tc.record, tc.cause)
+			}
+			if _, err := os.Stat(filepath.Join(work, "after")); err == nil {
+				t.Error("resume: the stage after the question ran before the record's path was refused")
+			}
+			if after, _ := os.ReadFile(paused); string(after) != string(before) {
+				t.Error("resume: the paused record was changed by a resume that was refused")
+			}
+			if r := runCLI(t, work, "resume", paused, "--input", "go=yes", "-q"); r.code != 0 {
+				t.Errorf("the paused record is no longer resumable after the refusal: exit %d: %s", r.code, r.stderr)
+			}
+			if st, err := os.Lstat(tc.record); err == nil && tc.name != "a directory" && st.Mode().IsRegular() {
+				t.Errorf("%s was replaced by a regular file", tc.record)
+			}
+		})
+	}
+}
+
+// charDevice makes a character device node like /dev/full (1,7) in a
+// temporary directory (root only), or returns "SKIP:why".
+func charDevice(t *testing.T) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "full")
+	if err := syscall.Mknod(p, syscall.S_IFCHR|0o666, 1<<8|7); err != nil {
+		return "SKIP:cannot make a device node: " + err.Error()
+	}
+	return p
+}
+
+// TestPausedRecordNotWrittenNamesNoResume: a paused run whose record could
+// not be written after all (its directory went away during the run: here a
+// stage removes it; a disk that fills up is the same) exits 1 and names no
+// file to resume: the JSON's pause has no resume command, a warning says
+// the run cannot be resumed, and the text says so where it printed a
+// resume command for a file that does not exist.
+func TestPausedRecordNotWrittenNamesNoResume(t *testing.T) {
+	t.Parallel()
+	work := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "records")
+	chart := writeChart(t, work, "chart.yaml", strings.Replace(touchAskChart, "stages:\n",
+		"stages:\n  - {id: vanish, exec: {command: [rm, -rf, "+dir+"]}}\n", 1))
+	record := filepath.Join(dir, "run.json")
+	runOnce := func(format string) result {
+		t.Helper()
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return runCLI(t, work, "exec", chart, "-o", format, "--record", record)
+	}
+
+	r := runOnce("json")
+	if r.code != 1 {
+		t.Errorf("json: exit %d, want 1; stderr %q", r.code, r.stderr)
+	}
+	var res struct {
+		Status string `json:"status"`
+		Pause  *struct {
+			Resume *string `json:"resume"`
+		} `json:"pause"`
+		Warnings []string `json:"warnings"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || res.Status != "paused" || res.Pause == nil {
+		t.Fatalf("json: not a paused result (%v): %s", err, r.stdout)
+	}
+	if res.Pause.Resume != nil {
+		t.Errorf("json: pause.resume = %q names a record that was never written", *res.Pause.Resume)
+	}
+	if !strings.Contains(strings.Join(res.Warnings, "\n"), "cannot be resumed") {
+		t.Errorf("json: no warning says the run cannot be resumed: %q", res.Warnings)
+	}
+	if !strings.Contains(r.stderr, "writing the run record") {
+		t.Errorf("json: stderr does not say the record was not written: %q", r.stderr)
+	}
+
+	for _, format := range []string{"text", "markdown", "nagios"} {
+		r = runOnce(format)
+		if strings.Contains(r.stdout, "runbook resume") || strings.Contains(r.stderr, "runbook resume") {
+			t.Errorf("%s: a resume command is printed for a record that was never written:\n%s\n%s", format, r.stdout, r.stderr)
+		}
+		if !strings.Contains(r.stdout, "cannot be resumed") {
+			t.Errorf("%s: stdout does not say the run cannot be resumed:\n%s", format, r.stdout)
+		}
+		want := 1
+		if format == "nagios" {
+			want = 3
+		}
+		if r.code != want {
+			t.Errorf("%s: exit %d, want %d", format, r.code, want)
+		}
+	}
+}
+
+// chattyChart writes many events, waits until the file "closed" exists
+// (the test makes it once it has closed its end of stdout), then writes
+// many more, so that the run writes to stdout after its reader has gone.
+const chattyChart = `
+version: 1
+runbook: chatty
+stages:
+  - {id: mk, set: {items: 'map(1..200, {#})'}}
+  - id: each
+    foreach:
+      items: items
+      maxBranches: 500
+      stages:
+        - {id: s, set: {y: 'item * 2'}}
+  - id: wait
+    exec: {command: [sh, -c, 'while [ ! -e closed ]; do sleep 0.05; done'], timeout: 60s}
+  - id: again
+    foreach:
+      items: items
+      maxBranches: 500
+      stages:
+        - {id: s, set: {y: 'item * 3'}}
+  - id: last
+    exec: {command: [touch, finished], into: done}
+`
+
+// TestBrokenStdoutKeepsTheRecord: stdout closed early (runbook exec … |
+// head -1) while the run streams ndjson. Before, the next write killed
+// runbook with SIGPIPE in the middle of the run: the stages after it never
+// ran and the --record file was never written. Now the run goes on to its
+// end, its record is written, and runbook exits 1 saying the result could
+// not be written.
+func TestBrokenStdoutKeepsTheRecord(t *testing.T) {
+	t.Parallel()
+	work := t.TempDir()
+	chart := writeChart(t, work, "chart.yaml", chattyChart)
+	record := filepath.Join(work, "run.json")
+	cmd := exec.Command(binary, "exec", chart, "-o", "ndjson", "--record", record)
+	cmd.Dir = work
+	var errb strings.Builder
+	cmd.Stderr = &errb
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bufio.NewReader(out).ReadString('\n'); err != nil {
+		t.Fatalf("no first line: %v", err)
+	}
+	out.Close() // head -1 exits
+	if err := os.WriteFile(filepath.Join(work, "closed"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err = <-done:
+	case <-time.After(time.Minute):
+		_ = cmd.Process.Kill()
+		t.Fatal("still running a minute after stdout closed")
+	}
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+		t.Errorf("exit: %v, want exit 1 (not killed by SIGPIPE); stderr %q", err, errb.String())
+	}
+	if !strings.Contains(errb.String(), "broken pipe") {
+		t.Errorf("stderr %q does not say stdout broke", errb.String())
+	}
+	rec := readRunRecord(t, record)
+	if rec.Result.Status != "completed" {
+		t.Errorf("record status %q, want completed", rec.Result.Status)
+	}
+	if _, err := os.Stat(filepath.Join(work, "finished")); err != nil {
+		t.Error("the run's last stage did not run")
+	}
+}
+
+// TestFullStdoutSaysSo: stdout a full disk (> /dev/full). The record is
+// written; exec exits 1 (the result was not delivered), and a Nagios
+// check exits 3 UNKNOWN, not 1 (WARNING in the plugin API).
+func TestFullStdoutSaysSo(t *testing.T) {
+	t.Parallel()
+	work := t.TempDir()
+	chart := writeChart(t, work, "chart.yaml", okChart)
+	for _, tc := range []struct {
+		format string
+		code   int
+	}{{"text", 1}, {"json", 1}, {"ndjson", 1}, {"nagios", 3}} {
+		t.Run(tc.format, func(t *testing.T) {
+			full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+			if err != nil {
+				t.Skip(err)
+			}
+			defer full.Close()
+			record := filepath.Join(work, tc.format+".json")
+			cmd := exec.Command(binary, "exec", chart, "-o", tc.format, "--record", record)
+			cmd.Dir, cmd.Stdout = work, full
+			var errb strings.Builder
+			cmd.Stderr = &errb
+			err = cmd.Run()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != tc.code {
+				t.Errorf("exit: %v, want %d; stderr %q", err, tc.code, errb.String())
+			}
+			if !strings.Contains(errb.String(), "no space left on device") {
+				t.Errorf("stderr %q does not say stdout is full", errb.String())
+			}
+			if rec := readRunRecord(t, record); rec.Result.Status != "completed" {
+				t.Errorf("record status %q", rec.Result.Status)
+			}
+		})
+	}
+}
+
+// runRecordFile is what these tests read of a saved record.
+type runRecordFile struct {
+	Result struct {
+		Status string `json:"status"`
+	} `json:"result"`
+}
+
+func readRunRecord(t *testing.T, path string) runRecordFile {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("the record was not written: %v", err)
+	}
+	var rec runRecordFile
+	if err := json.Unmarshal(b, &rec); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return rec
+}
