@@ -382,6 +382,40 @@ func CheckWritable(path string) error {
 	return os.Remove(tmp.Name())
 }
 
+// Waiting says whether the file at path holds a run that waits to be
+// resumed — paused at an ask: stage, or stopped by its host to go on
+// elsewhere — and was not: a question whose only home is that file, which
+// a record written over it would lose. With it, the runbook's name and the
+// pause (nil when the record carries none). A file that is missing, not a
+// record or damaged is not waiting. ParseRecord is the reader of records;
+// this is a probe of three keys, in one pass that builds nothing of the
+// rest (a wide record about to be replaced is not read whole).
+func Waiting(path string) (waiting bool, runbook string, pause *PauseRecord) {
+	f, err := os.Open(path)
+	if err != nil {
+		return false, "", nil
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return false, "", nil
+	}
+	var probe struct {
+		Checkpoint *struct{} `json:"checkpoint"`
+		Resumed    *struct{} `json:"resumed"`
+		Result     *struct {
+			Runbook string       `json:"runbook"`
+			Pause   *PauseRecord `json:"pause"`
+		} `json:"result"`
+	}
+	if err := json.NewDecoder(bufio.NewReader(f)).Decode(&probe); err != nil || probe.Checkpoint == nil || probe.Resumed != nil {
+		return false, "", nil
+	}
+	if probe.Result != nil {
+		runbook, pause = probe.Result.Runbook, probe.Result.Pause
+	}
+	return true, runbook, pause
+}
+
 // fileKind names a file that is not a regular one, for CheckWritable.
 func fileKind(m os.FileMode) string {
 	switch {

@@ -84,7 +84,8 @@ no resume command: there is no record to resume), or stdout could not be
 written (a reader that went away: the run goes on and its record is written),
 2 bad usage, a chart that does not load, bad inputs, or a --record path that
 plainly cannot be written (a missing or read-only directory, a directory, a
-pipe or a device: refused before anything runs), 3 the run completed (or paused) and a --fail-on condition holds,
+pipe or a device) or that holds a paused run not yet answered (the default
+./<runbook>.paused.json too): refused before anything runs, 3 the run completed (or paused) and a --fail-on condition holds,
 130 interrupted (the partial record is still written when --record was given).
 With --format nagios the exit code is the check's state: 0 OK, 1 WARNING,
 2 CRITICAL, 3 UNKNOWN (a run that failed, was cancelled or paused is UNKNOWN,
@@ -379,6 +380,12 @@ func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.
 		pausePath = "./" + fileSafe(rb.Name()) + ".paused.json"
 	}
 
+	// The file the record goes to (or would, should the run pause) may
+	// hold an earlier run's unanswered question.
+	if err := refuseWaiting(pausePath); err != nil {
+		return err
+	}
+
 	// A hangup (the terminal closed) is an interrupt too: the run is
 	// cancelled, its processes stopped, the partial record written.
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
@@ -442,6 +449,32 @@ func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.
 		}
 	}
 	return endRun(stderr, code, held, f, recordErr)
+}
+
+// refuseWaiting refuses, before anything runs, to write a record at path
+// when the file there holds a run waiting for its answer
+// (record.Waiting): that file is the question's only home, and replacing
+// it lost the first run's record and its question in silence. A run that
+// waits on Temporal waits there, not in the file: its copy may be
+// replaced. "" is no path.
+func refuseWaiting(path string) error {
+	if path == "" {
+		return nil
+	}
+	waiting, name, p := record.Waiting(path)
+	if !waiting || answeredOnTemporal(p) {
+		return nil
+	}
+	what, answer := "a run", "runbook resume "+shellQuote(path)
+	if name != "" {
+		what = "a run of " + name
+	}
+	if p != nil {
+		what += fmt.Sprintf(" paused at %s (%q)", p.Stage, p.Question)
+		answer = resumeCommand(p)
+	}
+	return exit(exitUsage, "%s holds %s, not yet answered: answer it (%s), reject it (runbook resume %s --reject REASON) or remove it, or give another --record; nothing was run",
+		path, clean(what), clean(answer), shellQuote(path))
 }
 
 // keepOnBrokenPipe makes a write to a stdout or stderr whose reader has

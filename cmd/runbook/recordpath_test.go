@@ -314,3 +314,101 @@ func readRunRecord(t *testing.T, path string) runRecordFile {
 	}
 	return rec
 }
+
+// TestPausedRecordNotOverwritten: a record file that holds a run paused
+// at an ask: and not yet answered is that question's only home. Before, a
+// second exec of the chart (the default ./NAME.paused.json, or the same
+// --record), or any run or resume given it as --record, replaced it in
+// silence: the first run's record — what it ran — was lost, and its
+// question could never be answered. Now that is refused before anything
+// runs, exit 2, naming the file, the question and how to answer it; once
+// the question is answered (or the record resumed elsewhere) the file is
+// an ordinary record again, and may be replaced.
+func TestPausedRecordNotOverwritten(t *testing.T) {
+	t.Parallel()
+	work := t.TempDir()
+	chart := writeChart(t, work, "chart.yaml", touchAskChart)
+	other := writeChart(t, work, "other.yaml", okChart)
+	pending := filepath.Join(work, "touchy.paused.json")
+	if r := runCLI(t, work, "exec", chart, "-q"); r.code != 0 {
+		t.Fatalf("first run: exit %d: %s", r.code, r.stderr)
+	}
+	first, err := os.ReadFile(pending)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(work, "before")); err != nil {
+		t.Fatal(err)
+	}
+	refused := func(name string, args ...string) {
+		t.Helper()
+		r := runCLI(t, work, args...)
+		if r.code != 2 || r.stdout != "" {
+			t.Errorf("%s: exit %d, stdout %q; want exit 2, nothing on stdout (stderr %q)", name, r.code, r.stdout, r.stderr)
+		}
+		for _, want := range []string{"touchy.paused.json", `"Go on?"`, "not yet answered", "runbook resume", "nothing was run"} {
+			if !strings.Contains(r.stderr, want) {
+				t.Errorf("%s: stderr %q does not say %q", name, r.stderr, want)
+			}
+		}
+		if _, err := os.Stat(filepath.Join(work, "before")); err == nil {
+			t.Errorf("%s: the chart ran", name)
+			os.Remove(filepath.Join(work, "before"))
+		}
+		if now, _ := os.ReadFile(pending); string(now) != string(first) {
+			t.Fatalf("%s: the paused record was replaced", name)
+		}
+	}
+	refused("exec again, default path", "exec", chart)
+	refused("exec again, --record", "exec", chart, "--record", pending)
+	refused("another chart, --record", "exec", other, "--record", pending)
+
+	// resume of another paused record, into the pending one.
+	second := filepath.Join(work, "second.json")
+	if r := runCLI(t, work, "exec", chart, "-q", "--record", second); r.code != 0 {
+		t.Fatalf("second run: exit %d: %s", r.code, r.stderr)
+	}
+	os.Remove(filepath.Join(work, "before"))
+	refused("resume into it", "resume", second, "--input", "go=yes", "--record", pending)
+	// Its own file is the one it answers.
+	if r := runCLI(t, work, "resume", second, "--input", "go=yes", "-q", "--record", second); r.code != 0 {
+		t.Errorf("resume into its own file: exit %d: %s", r.code, r.stderr)
+	}
+
+	// Answered, the file is an ordinary record: it may be replaced.
+	if r := runCLI(t, work, "resume", pending, "--input", "go=yes", "-q"); r.code != 0 {
+		t.Fatalf("answering: exit %d: %s", r.code, r.stderr)
+	}
+	if r := runCLI(t, work, "exec", other, "-q", "--record", pending); r.code != 0 {
+		t.Errorf("replacing an answered record: exit %d: %s", r.code, r.stderr)
+	}
+	// Resumed elsewhere (marked resumed), likewise.
+	if r := runCLI(t, work, "exec", chart, "-q", "--record", second); r.code != 0 {
+		t.Fatalf("third run: exit %d: %s", r.code, r.stderr)
+	}
+	if r := runCLI(t, work, "resume", second, "--input", "go=yes", "-q", "--record", filepath.Join(work, "continued.json")); r.code != 0 {
+		t.Fatalf("resume elsewhere: exit %d: %s", r.code, r.stderr)
+	}
+	if r := runCLI(t, work, "exec", other, "-q", "--record", second); r.code != 0 {
+		t.Errorf("replacing a record resumed elsewhere: exit %d: %s", r.code, r.stderr)
+	}
+	// A run waiting on Temporal waits there: the record saved of it is a
+	// copy, and may be replaced (resume --executor temporal --record does).
+	if r := runCLI(t, work, "exec", chart, "-q", "--record", second); r.code != 0 {
+		t.Fatalf("fourth run: exit %d: %s", r.code, r.stderr)
+	}
+	b, err := os.ReadFile(second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	onTemporal := strings.Replace(string(b), `"resume": "runbook resume `+second, `"resume": "runbook resume --executor temporal --temporal h:1 wf-1 `, 1)
+	if onTemporal == string(b) {
+		t.Fatalf("no resume command to replace in %s", b)
+	}
+	if err := os.WriteFile(second, []byte(onTemporal), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r := runCLI(t, work, "exec", other, "-q", "--record", second); r.code != 0 {
+		t.Errorf("replacing the record of a run waiting on Temporal: exit %d: %s", r.code, r.stderr)
+	}
+}
