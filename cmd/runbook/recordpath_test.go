@@ -412,3 +412,34 @@ func TestPausedRecordNotOverwritten(t *testing.T) {
 		t.Errorf("replacing the record of a run waiting on Temporal: exit %d: %s", r.code, r.stderr)
 	}
 }
+
+// TestExplainCutBeforeAnyCommit: a record cut short before its first
+// commit was explained as "The state as of commit -1, key by key:" with
+// nothing under it — a commit that does not exist. It now says the record
+// holds no commit to explain, after naming where the record broke.
+func TestExplainCutBeforeAnyCommit(t *testing.T) {
+	t.Parallel()
+	work := t.TempDir()
+	chart := writeChart(t, work, "chart.yaml", okChart)
+	record := filepath.Join(work, "run.json")
+	if r := runCLI(t, work, "exec", chart, "-q", "--record", record); r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	b, err := os.ReadFile(record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(work, "cut.json")
+	if err := os.WriteFile(cut, b[:300], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := runCLI(t, work, "explain", cut)
+	if strings.Contains(r.stdout, "commit -1") {
+		t.Errorf("explain names commit -1:\n%s", r.stdout)
+	}
+	for _, want := range []string{"the record is cut short", "at byte", "holds no commit"} {
+		if !strings.Contains(r.stdout+r.stderr, want) {
+			t.Errorf("explain does not say %q:\n%s%s", want, r.stdout, r.stderr)
+		}
+	}
+}
