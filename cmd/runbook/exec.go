@@ -84,7 +84,8 @@ no resume command: there is no record to resume), or stdout could not be
 written (a reader that went away: the run goes on and its record is written),
 2 bad usage, a chart that does not load, bad inputs, or a --record path that
 plainly cannot be written (a missing or read-only directory, a directory, a
-pipe or a device) or that holds a paused run not yet answered (the default
+pipe or a device), that names the chart or the --inputs file, or that
+holds a paused run not yet answered (the default
 ./<runbook>.paused.json too): refused before anything runs, 3 the run completed (or paused) and a --fail-on condition holds,
 130 interrupted (the partial record is still written when --record was given).
 With --format nagios the exit code is the check's state: 0 OK, 1 WARNING,
@@ -356,6 +357,9 @@ func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.
 	if f.timeout < 0 {
 		return &usageError{err: fmt.Errorf("--timeout %s: want a positive duration", f.timeout), showUsage: true}
 	}
+	if err := refuseOverRead(f.record, path, f.inputsFile); err != nil {
+		return err
+	}
 	given, at, err := readInputsAt(f.inputsFile, f.inputs)
 	if err != nil {
 		return exit(exitUsage, "%v", err)
@@ -449,6 +453,35 @@ func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.
 		}
 	}
 	return endRun(stderr, code, held, f, recordErr)
+}
+
+// refuseOverRead refuses, before anything runs, a record path that names
+// a file the run reads: the chart, or the --inputs file. Written over, the
+// chart was gone, and a run that paused could never be resumed: its record
+// named a chart that was now a record. "" (and the chart "-") is no file.
+func refuseOverRead(record, chart, inputsFile string) error {
+	if record == "" {
+		return nil
+	}
+	for _, r := range []struct{ what, path string }{{"the chart", chart}, {"the --inputs file", inputsFile}} {
+		if r.path != "" && r.path != stdinChart && sameFile(record, r.path) {
+			return exit(exitUsage, "--record %s is %s (%s): the record would be written over it; give another path; nothing was run", record, r.what, r.path)
+		}
+	}
+	return nil
+}
+
+// sameFile says whether two paths name one file: the same file when both
+// exist, else the same cleaned absolute path.
+func sameFile(a, b string) bool {
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	if errA == nil && errB == nil {
+		return os.SameFile(sa, sb)
+	}
+	absA, errA := filepath.Abs(a)
+	absB, errB := filepath.Abs(b)
+	return errA == nil && errB == nil && absA == absB
 }
 
 // refuseWaiting refuses, before anything runs, to write a record at path

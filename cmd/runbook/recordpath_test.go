@@ -443,3 +443,43 @@ func TestExplainCutBeforeAnyCommit(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordOverItsOwnChartRefused: --record naming the chart file (or the
+// --inputs file) wrote the record over it: the chart was gone, and a
+// paused run could then never be resumed, its record naming a chart that
+// is now a record. Refused before anything runs, exit 2, by exec and by
+// resume.
+func TestRecordOverItsOwnChartRefused(t *testing.T) {
+	t.Parallel()
+	work := t.TempDir()
+	chart := writeChart(t, work, "chart.yaml", touchAskChart)
+	inputs := filepath.Join(work, "inputs.json")
+	if err := os.WriteFile(inputs, []byte("{}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	unchanged := func(name string, r result, files ...string) {
+		t.Helper()
+		if r.code != 2 || !strings.Contains(r.stderr, "nothing was run") {
+			t.Errorf("%s: exit %d, stderr %q; want exit 2 before the run", name, r.code, r.stderr)
+		}
+		if b, _ := os.ReadFile(chart); string(b) != strings.TrimLeft(touchAskChart, "\n") {
+			t.Fatalf("%s: the chart was written over:\n%s", name, b)
+		}
+		if b, _ := os.ReadFile(inputs); string(b) != "{}" {
+			t.Fatalf("%s: the inputs file was written over", name)
+		}
+		if _, err := os.Stat(filepath.Join(work, "before")); err == nil {
+			t.Errorf("%s: the chart ran", name)
+		}
+	}
+	unchanged("exec --record CHART", runCLI(t, work, "exec", chart, "--record", chart))
+	unchanged("exec --record ./chart.yaml", runCLI(t, work, "exec", "chart.yaml", "--record", "./chart.yaml"))
+	unchanged("exec --record INPUTS", runCLI(t, work, "exec", chart, "--inputs", inputs, "--record", inputs))
+
+	paused := filepath.Join(t.TempDir(), "paused.json")
+	if r := runCLI(t, work, "exec", chart, "-q", "--record", paused); r.code != 0 {
+		t.Fatalf("pausing: exit %d: %s", r.code, r.stderr)
+	}
+	os.Remove(filepath.Join(work, "before"))
+	unchanged("resume --record CHART", runCLI(t, work, "resume", paused, "--input", "go=yes", "--record", chart))
+}

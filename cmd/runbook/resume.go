@@ -164,6 +164,9 @@ func resumeRecord(ctx context.Context, path string, f resumeFlags, stdout, stder
 	if out == "" {
 		out = path
 	}
+	if err := refuseOverRead(out, chart, f.inputsFile); err != nil {
+		return err
+	}
 	if !sameFile(out, path) {
 		if err := refuseWaiting(out); err != nil {
 			return err
@@ -225,19 +228,6 @@ func resumeRecord(ctx context.Context, path string, f resumeFlags, stdout, stder
 		}
 	}
 	return endRun(stderr, code, held, f.execFlags, recordErr)
-}
-
-// sameFile says whether two paths name one file: the same file when both
-// exist, else the same cleaned absolute path.
-func sameFile(a, b string) bool {
-	sa, errA := os.Stat(a)
-	sb, errB := os.Stat(b)
-	if errA == nil && errB == nil {
-		return os.SameFile(sa, sb)
-	}
-	absA, errA := filepath.Abs(a)
-	absB, errB := filepath.Abs(b)
-	return errA == nil && errB == nil && absA == absB
 }
 
 // chartOf is the chart file a record names: as written, else beside the

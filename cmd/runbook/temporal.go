@@ -131,6 +131,9 @@ func execOnTemporal(ctx context.Context, path string, f execFlags, t temporalFla
 	if path == stdinChart {
 		return &usageError{err: errors.New("--executor temporal: give the chart as a file (the workflow carries its bytes and its name), not -")}
 	}
+	if err := refuseOverRead(f.record, path, f.inputsFile); err != nil {
+		return err
+	}
 	if err := refuseWaiting(f.record); err != nil {
 		return err
 	}
@@ -333,6 +336,9 @@ func resultBytes(path string) (json.RawMessage, error) {
 func resumeOnTemporal(ctx context.Context, workflowID string, f resumeFlags, t temporalFlags, stdout, stderr io.Writer) error {
 	given, _, err := f.answers()
 	if err != nil {
+		return err
+	}
+	if err := refuseOverRead(f.record, "", f.inputsFile); err != nil {
 		return err
 	}
 	if err := refuseWaiting(f.record); err != nil {
