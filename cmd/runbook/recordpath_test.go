@@ -483,3 +483,52 @@ func TestRecordOverItsOwnChartRefused(t *testing.T) {
 	os.Remove(filepath.Join(work, "before"))
 	unchanged("resume --record CHART", runCLI(t, work, "resume", paused, "--input", "go=yes", "--record", chart))
 }
+
+// TestResumeRefusesChangedSubflow: a paused run is resumed only with the
+// chart it paused with — and the chart files it mounts are that chart
+// too. Before, the chart hash was the outer file's alone: a subflow file
+// changed between the pause and the answer ran its new commands under an
+// approval given to the old ones (a stale plan applied). Now refused, exit
+// 2, before anything runs; the unchanged files resume as before.
+func TestResumeRefusesChangedSubflow(t *testing.T) {
+	t.Parallel()
+	work := t.TempDir()
+	chart := writeChart(t, work, "main.yaml", `
+version: 1
+runbook: outer
+stages:
+  - id: confirm
+    ask: {question: '"Go on?"', expects: {go: string}}
+  - id: inner
+    subflow: {chart: sub.yaml}
+`)
+	sub := func(file string) string {
+		return writeChart(t, work, "sub.yaml", `
+version: 1
+runbook: inner
+stages:
+  - id: act
+    exec: {command: [touch, `+file+`], into: said}
+`)
+	}
+	sub("old")
+	paused := filepath.Join(work, "paused.json")
+	if r := runCLI(t, work, "exec", chart, "-q", "--record", paused); r.code != 0 {
+		t.Fatalf("pausing: exit %d: %s", r.code, r.stderr)
+	}
+	sub("new")
+	r := runCLI(t, work, "resume", paused, "--input", "go=yes")
+	if r.code != 2 || !strings.Contains(r.stderr, "the chart has changed since the run paused") {
+		t.Errorf("resume after the subflow changed: exit %d, stderr %q; want exit 2, the chart has changed", r.code, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(work, "new")); err == nil {
+		t.Error("the changed subflow's command ran")
+	}
+	sub("old")
+	if r := runCLI(t, work, "resume", paused, "--input", "go=yes", "-q"); r.code != 0 {
+		t.Errorf("resume with the subflow as it was: exit %d: %s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(work, "old")); err != nil {
+		t.Error("the subflow did not run on resume")
+	}
+}
