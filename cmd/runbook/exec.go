@@ -504,7 +504,9 @@ func refuseWaiting(path string) error {
 	}
 	if p != nil {
 		what += fmt.Sprintf(" paused at %s (%q)", p.Stage, p.Question)
-		answer = resumeCommand(p)
+		// Made here, not read from the file: a command is not run from
+		// what a file on disk says.
+		answer = resumeCommand(&record.PauseRecord{Resume: answer, Expects: p.Expects})
 	}
 	return exit(exitUsage, "%s holds %s, not yet answered: answer it (%s), reject it (runbook resume %s --reject REASON) or remove it, or give another --record; nothing was run",
 		path, clean(what), clean(answer), shellQuote(path))
