@@ -85,9 +85,10 @@ written (a reader that went away: the run goes on and its record is written),
 2 bad usage, a chart that does not load, bad inputs, or a --record path that
 plainly cannot be written (a missing or read-only directory, a directory, a
 pipe or a device), that names the chart or the --inputs file, or that
-holds a paused run not yet answered (the default
-./<runbook>.paused.json too): refused before anything runs, 3 the run completed (or paused) and a --fail-on condition holds,
-130 interrupted (the partial record is still written when --record was given).
+holds a paused run not yet answered (the default ./<runbook>.paused.json
+too): refused before anything runs, 3 the run completed (or paused) and a
+--fail-on condition holds, 130 interrupted (the partial record is still
+written when --record was given).
 With --format nagios the exit code is the check's state: 0 OK, 1 WARNING,
 2 CRITICAL, 3 UNKNOWN (a run that failed, was cancelled or paused is UNKNOWN,
 and so, at least, is one whose script gave no answer: not found, timed out,
