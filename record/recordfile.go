@@ -344,6 +344,93 @@ func WriteFile(path string, rec *RunRecord) error {
 	return writeFile(path, rec, nil)
 }
 
+// CheckWritable says whether WriteFile could write a record at path, without
+// writing it: so that a caller can refuse a path before a run that would
+// end with nowhere to keep its record. It owns what "plainly cannot be
+// written" means:
+//
+//	path is a directory                         refused
+//	path is a pipe, a socket or a device        refused: WriteFile renames a
+//	                                            file over it, which would replace
+//	                                            it (as root, /dev/full itself)
+//	its directory is missing, is not a          refused, with the system's cause
+//	directory, or no file can be made in it
+//	(read-only, no permission)
+//
+// It makes and removes one empty temporary file beside path. A disk that
+// fills up, or a directory removed after the check, is still WriteFile's
+// error: the check is not a promise, only the refusal of what would
+// surely fail.
+func CheckWritable(path string) error {
+	if st, err := os.Stat(path); err == nil {
+		switch {
+		case st.IsDir():
+			return fmt.Errorf("%s is a directory: give the path of a file to write", path)
+		case !st.Mode().IsRegular():
+			return fmt.Errorf("%s is not a regular file (%s): a record is written beside it and renamed over it, which would replace it; give the path of a file", path, fileKind(st.Mode()))
+		}
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".runbook-record-*")
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // the temporary name is not the user's
+		}
+		return fmt.Errorf("no file can be made in %s: %w", filepath.Dir(path), err)
+	}
+	tmp.Close()
+	return os.Remove(tmp.Name())
+}
+
+// Waiting says whether the file at path holds a run that waits to be
+// resumed — paused at an ask: stage, or stopped by its host to go on
+// elsewhere — and was not: a question whose only home is that file, which
+// a record written over it would lose. With it, the runbook's name and the
+// pause (nil when the record carries none). A file that is missing, not a
+// record or damaged is not waiting. ParseRecord is the reader of records;
+// this is a probe of three keys, in one pass that builds nothing of the
+// rest (a wide record about to be replaced is not read whole).
+func Waiting(path string) (waiting bool, runbook string, pause *PauseRecord) {
+	f, err := os.Open(path)
+	if err != nil {
+		return false, "", nil
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return false, "", nil
+	}
+	var probe struct {
+		Checkpoint *struct{} `json:"checkpoint"`
+		Resumed    *struct{} `json:"resumed"`
+		Result     *struct {
+			Runbook string       `json:"runbook"`
+			Pause   *PauseRecord `json:"pause"`
+		} `json:"result"`
+	}
+	if err := json.NewDecoder(bufio.NewReader(f)).Decode(&probe); err != nil || probe.Checkpoint == nil || probe.Resumed != nil {
+		return false, "", nil
+	}
+	if probe.Result != nil {
+		runbook, pause = probe.Result.Runbook, probe.Result.Pause
+	}
+	return true, runbook, pause
+}
+
+// fileKind names a file that is not a regular one, for CheckWritable.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m&os.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeCharDevice != 0:
+		return "a character device"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	}
+	return "mode " + m.Type().String()
+}
+
 // writeFile is WriteFile; wrap, when set, stands between the encoder and
 // the temporary file (a test's failing writer).
 func writeFile(path string, rec *RunRecord, wrap func(io.Writer) io.Writer) error {

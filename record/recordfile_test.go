@@ -214,3 +214,38 @@ func compileRecordSchema() (*jsonschema.Schema, error) {
 	}
 	return c.Compile("record.schema.json")
 }
+
+// TestCheckWritable: the paths a record plainly cannot be written to are
+// refused with the cause, before any run; a new file, or a regular file
+// to replace, passes; the check leaves nothing behind.
+func TestCheckWritable(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "old.json")
+	if err := os.WriteFile(file, []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ name, path, want string }{
+		{"a new file", filepath.Join(dir, "new.json"), ""},
+		{"a regular file", file, ""},
+		{"a directory", dir, "is a directory"},
+		{"a device", os.DevNull, "is not a regular file (a character device)"},
+		{"a missing directory", filepath.Join(dir, "nope", "run.json"), "no file can be made in " + filepath.Join(dir, "nope") + ": no such file or directory"},
+		{"under a file", filepath.Join(file, "run.json"), "not a directory"},
+	}
+	for _, tc := range tests {
+		err := record.CheckWritable(tc.path)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v", tc.name, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s: got %v, want %q", tc.name, err, tc.want)
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".runbook-record-*")); len(left) > 0 {
+		t.Errorf("left behind: %v", left)
+	}
+	if b, _ := os.ReadFile(file); string(b) != "{}" {
+		t.Errorf("the regular file was changed: %q", b)
+	}
+}

@@ -39,7 +39,8 @@ import (
 //	                 processes resuming one file at once: see LockRecord
 //	reject           ResumeReject(reason) answers nothing: the run ends
 //	                 failed at the asking stage with the reason, recorded
-//	the chart        must be the chart that paused (ChartHash), by name and hash
+//	the chart        must be the chart that paused (ChartHash), by name and hash,
+//	                 the chart files it mounts included
 //	a continue       a run its host stopped (WithYield) takes no answer and
 //	                 no rejection; it leaves no answer, no commit and no
 //	                 pause: the record of the run that never stopped
@@ -224,12 +225,30 @@ func (rb *Runbook) CanResume(rec *record.RunRecord) error {
 }
 
 // ChartHash identifies the chart a record was made with: "sha256:" and the
-// hash of the chart's bytes as the loader read them (mounted subflow files
-// are not included), else "structure:" and the hash of its static
-// structure as JSON.
+// hash of the chart's bytes as the loader read them, else "structure:" and
+// the hash of its static structure as JSON. A chart that mounts chart
+// files (`subflow: {chart: …}`, at any depth) is those files too: its hash
+// is then the hash of every file's hash, the chart's first and the mounted
+// ones in the order written — so that a subflow file changed between a
+// pause and its answer is a changed chart, never its new commands run
+// under an answer given to the old. A chart that mounts none keeps the
+// hash of its own bytes.
 func (rb *Runbook) ChartHash() string {
 	if rb.spec.SHA256 != "" {
-		return "sha256:" + rb.spec.SHA256
+		var mounted []string
+		rb.WalkStages(func(v StageVisit) {
+			if sf := v.Stage.Subflow; sf != nil && sf.Spec != nil {
+				mounted = append(mounted, sf.Spec.SHA256)
+			}
+		})
+		if len(mounted) == 0 {
+			return "sha256:" + rb.spec.SHA256
+		}
+		h := sha256.New()
+		for _, m := range append([]string{rb.spec.SHA256}, mounted...) {
+			h.Write([]byte(m + "\n"))
+		}
+		return "sha256:" + hex.EncodeToString(h.Sum(nil))
 	}
 	b, _ := json.Marshal(rb.structure)
 	sum := sha256.Sum256(b)

@@ -79,9 +79,16 @@ warning, critical, unknown are their own state and any other is UNKNOWN).
 Exit codes: 0 completed (or paused at an ask: — the record is written to
 --record, else ./<runbook>.paused.json, and the resume command is printed),
 1 failed or cancelled by --timeout, or the --record file could not be
-written (the result is still printed), 2 bad usage, a chart that does not load
-or bad inputs, 3 the run completed (or paused) and a --fail-on condition holds,
-130 interrupted (the partial record is still written when --record was given).
+written after the run (the result is still printed; a paused run then prints
+no resume command: there is no record to resume), or stdout could not be
+written (a reader that went away: the run goes on and its record is written),
+2 bad usage, a chart that does not load, bad inputs, or a --record path that
+plainly cannot be written (a missing or read-only directory, a directory, a
+pipe or a device), that names the chart or the --inputs file, or that
+holds a paused run not yet answered (the default ./<runbook>.paused.json
+too): refused before anything runs, 3 the run completed (or paused) and a
+--fail-on condition holds, 130 interrupted (the partial record is still
+written when --record was given).
 With --format nagios the exit code is the check's state: 0 OK, 1 WARNING,
 2 CRITICAL, 3 UNKNOWN (a run that failed, was cancelled or paused is UNKNOWN,
 and so, at least, is one whose script gave no answer: not found, timed out,
@@ -122,6 +129,7 @@ gets SIGTERM (Linux only). See docs/SCALE.md.`,
 			if err := checkExecutor(cmd.Flags(), executor, t, passedToTemporal); err != nil {
 				return err
 			}
+			defer keepOnBrokenPipe()()
 			if executor == "temporal" {
 				return execOnTemporal(cmd.Context(), a[0], f, t, stdout, stderr)
 			}
@@ -185,8 +193,9 @@ func (f *execFlags) register(fl *pflag.FlagSet, w runFlagWords) {
 }
 
 // checkRunFlags refuses what exec and resume refuse alike: an unknown
-// format, and --fail-on conditions that do not read or that clash with
-// the nagios format. It fills f.conds.
+// format, a --record path that plainly cannot be written
+// (record.CheckWritable), and --fail-on conditions that do not read or
+// that clash with the nagios format. It fills f.conds.
 func (f *execFlags) checkRunFlags() error {
 	if !contains(formats, f.format) {
 		msg := fmt.Sprintf("--format %q: want one of %s", f.format, strings.Join(formats, ", "))
@@ -200,6 +209,14 @@ func (f *execFlags) checkRunFlags() error {
 	}
 	if f.quiet && f.verbose {
 		return &usageError{err: errors.New("--quiet and --verbose: give one or the other")}
+	}
+	if f.record != "" {
+		// Refused before the run, not after it: a run whose record has
+		// nowhere to go has already run its commands, and one that paused
+		// would have no record to resume from.
+		if err := record.CheckWritable(f.record); err != nil {
+			return &usageError{err: fmt.Errorf("--record %s: %v; nothing was run", f.record, err)}
+		}
 	}
 	conds, err := gate.ParseConditions(f.failOn)
 	if err != nil {
@@ -341,6 +358,9 @@ func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.
 	if f.timeout < 0 {
 		return &usageError{err: fmt.Errorf("--timeout %s: want a positive duration", f.timeout), showUsage: true}
 	}
+	if err := refuseOverRead(f.record, path, f.inputsFile); err != nil {
+		return err
+	}
 	given, at, err := readInputsAt(f.inputsFile, f.inputs)
 	if err != nil {
 		return exit(exitUsage, "%v", err)
@@ -363,6 +383,12 @@ func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.
 	pausePath := f.record
 	if pausePath == "" {
 		pausePath = "./" + fileSafe(rb.Name()) + ".paused.json"
+	}
+
+	// The file the record goes to (or would, should the run pause) may
+	// hold an earlier run's unanswered question.
+	if err := refuseWaiting(pausePath); err != nil {
+		return err
 	}
 
 	// A hangup (the terminal closed) is an interrupt too: the run is
@@ -412,6 +438,7 @@ func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.
 	if recordPath != "" {
 		if recordErr = res.WriteRecord(recordPath); recordErr != nil {
 			recordErr = fmt.Errorf("writing the run record: %w", recordErr)
+			unsaved(rec)
 		}
 	}
 
@@ -429,11 +456,99 @@ func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.
 	return endRun(stderr, code, held, f, recordErr)
 }
 
+// refuseOverRead refuses, before anything runs, a record path that names
+// a file the run reads: the chart, or the --inputs file. Written over, the
+// chart was gone, and a run that paused could never be resumed: its record
+// named a chart that was now a record. "" (and the chart "-") is no file.
+func refuseOverRead(record, chart, inputsFile string) error {
+	if record == "" {
+		return nil
+	}
+	for _, r := range []struct{ what, path string }{{"the chart", chart}, {"the --inputs file", inputsFile}} {
+		if r.path != "" && r.path != stdinChart && sameFile(record, r.path) {
+			return exit(exitUsage, "--record %s is %s (%s): the record would be written over it; give another path; nothing was run", record, r.what, r.path)
+		}
+	}
+	return nil
+}
+
+// sameFile says whether two paths name one file: the same file when both
+// exist, else the same cleaned absolute path.
+func sameFile(a, b string) bool {
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	if errA == nil && errB == nil {
+		return os.SameFile(sa, sb)
+	}
+	absA, errA := filepath.Abs(a)
+	absB, errB := filepath.Abs(b)
+	return errA == nil && errB == nil && absA == absB
+}
+
+// refuseWaiting refuses, before anything runs, to write a record at path
+// when the file there holds a run waiting for its answer
+// (record.Waiting): that file is the question's only home, and replacing
+// it lost the first run's record and its question in silence. A run that
+// waits on Temporal waits there, not in the file: its copy may be
+// replaced. "" is no path.
+func refuseWaiting(path string) error {
+	if path == "" {
+		return nil
+	}
+	waiting, name, p := record.Waiting(path)
+	if !waiting || answeredOnTemporal(p) {
+		return nil
+	}
+	what, answer := "a run", "runbook resume "+shellQuote(path)
+	if name != "" {
+		what = "a run of " + name
+	}
+	if p != nil {
+		what += fmt.Sprintf(" paused at %s (%q)", p.Stage, p.Question)
+		// Made here, not read from the file: a command is not run from
+		// what a file on disk says.
+		answer = resumeCommand(&record.PauseRecord{Resume: answer, Expects: p.Expects})
+	}
+	return exit(exitUsage, "%s holds %s, not yet answered: answer it (%s), reject it (runbook resume %s --reject REASON) or remove it, or give another --record; nothing was run",
+		path, clean(what), clean(answer), shellQuote(path))
+}
+
+// keepOnBrokenPipe makes a write to a stdout or stderr whose reader has
+// gone (runbook exec … | head -1) fail with EPIPE, where Go would end the
+// process with SIGPIPE: in the middle of a run streaming ndjson, that left
+// its stages after the write unrun and its record unwritten. The run goes
+// on to its end, its record is written, and the failed write of the result
+// is said and exits 1 (reportRun). The signal is caught, not ignored: an
+// ignored SIGPIPE would be inherited by the commands the run starts. It
+// returns the function that stops catching it.
+func keepOnBrokenPipe() (stop func()) {
+	pipes := make(chan os.Signal, 1) // never read: the write's EPIPE says it
+	signal.Notify(pipes, syscall.SIGPIPE)
+	return func() { signal.Stop(pipes) }
+}
+
+// unsaved makes a paused result whose record could not be written say
+// so, for it is printed after the failed write: its pause names no resume
+// command (the file it named does not exist, or holds an older pause) and
+// a warning says the run cannot be resumed (the renderers say it where the
+// command would be: resumeLine).
+func unsaved(rec *record.Record) {
+	if rec.Status != "paused" || rec.Pause == nil {
+		return
+	}
+	rec.Pause.Resume = ""
+	rec.Warnings = append(rec.Warnings, notResumable)
+}
+
 // reportRun prints the result in the chosen format, then on stderr the
 // warnings and, for a run that failed or was cancelled, where it ended.
 func reportRun(stdout, stderr io.Writer, rec *record.Record, f execFlags, stream *ndjsonStream, rb *runbook.Runbook, check gate.Check, interrupted bool) error {
 	if err := printResult(stdout, rec, f, stream, scriptInto(rb.Spec()), check); err != nil {
-		return exit(exitFailed, "writing the result: %v", err)
+		code := exitFailed
+		if f.format == "nagios" {
+			code = int(gate.Unknown) // a check that said nothing knows nothing; 1 is WARNING
+		}
+		return exit(code, "writing the result: %v", err)
 	}
 	for _, w := range rec.Warnings {
 		fmt.Fprintf(stderr, "runbook: warning: %s\n", clean(w))

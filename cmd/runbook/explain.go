@@ -292,6 +292,9 @@ func (t *explainText) writeExplanation(e *flow.Explanation) {
 	b := t.b
 	r := e.Root
 	switch {
+	case r.Kind == flow.NodeState && e.At < 0 && len(r.Causes) == 0:
+		// A record cut before its log: there is no commit -1 to name.
+		fmt.Fprintln(b, "The record holds no commit: no stage's reads and writes could be read, so there is no state to explain.")
 	case r.Kind == flow.NodeState:
 		fmt.Fprintf(b, "The state as of commit %d, key by key:\n", e.At)
 		for _, c := range r.Causes {

@@ -27,42 +27,44 @@ stages:
 `
 )
 
-// TestRecordCannotBeWritten: --record to a path that cannot be written (a
-// missing directory, a directory that is a file, a read-only directory, a
-// full disk). The run's result is still printed on stdout; stderr says the
-// record was not saved, naming the path and the cause; no temporary file is
-// left behind. Exit code: a run that completed exits 1 (the record asked for
-// is missing: a script must not take it for saved); a run that failed keeps
-// its own code (1).
+// TestRecordCannotBeWritten: a --record path that passed the check before
+// the run (TestRecordPathRefusedBeforeRun has the paths refused there) but
+// could not be written after it: the disk filled up, or the directory went
+// away during the run (here a stage of the run removes it). The run's result
+// is still printed on stdout; stderr says the record was not saved, naming
+// the path and the cause; no temporary file is left behind. Exit code: a
+// run that completed exits 1 (the record asked for is missing: a script
+// must not take it for saved); a run that failed keeps its own code (1).
 func TestRecordCannotBeWritten(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	ok := writeChart(t, dir, "ok.yaml", okChart)
-	failing := writeChart(t, dir, "failing.yaml", failingChart)
-	file := filepath.Join(dir, "a-file")
-	if err := os.WriteFile(file, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	readonly, roCause := readOnlyDir(t)
 	tests := []struct {
-		name, record, cause string
+		name, cause string
+		// dir is where the record goes: made for the run, or "SKIP:why".
+		dir func(t *testing.T) string
+		// vanish: the run's first stage removes dir.
+		vanish bool
 	}{
-		{"missing directory", filepath.Join(dir, "nope", "run.json"), "no such file or directory"},
-		{"parent is a file", filepath.Join(file, "run.json"), "not a directory"},
-		{"read-only directory", filepath.Join(readonly, "run.json"), roCause},
-		{"disk full", filepath.Join(fullDisk(t), "run.json"), "no space left on device"},
+		{"directory removed during the run", "no such file or directory", func(t *testing.T) string { return t.TempDir() }, true},
+		{"disk full", "no space left on device", fullDisk, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			if strings.HasPrefix(tc.record, "SKIP:") {
-				t.Skip(strings.TrimPrefix(tc.record, "SKIP:"))
-			}
 			for _, run := range []struct {
 				chart, status string
 				code          int
-			}{{ok, "completed", 1}, {failing, "failed", 1}} {
-				r := runCLI(t, dir, "exec", run.chart, "--format", "json", "--record", tc.record)
+			}{{okChart, "completed", 1}, {failingChart, "failed", 1}} {
+				dir := tc.dir(t)
+				if strings.HasPrefix(dir, "SKIP:") {
+					t.Skip(strings.TrimPrefix(dir, "SKIP:"))
+				}
+				record := filepath.Join(dir, "run.json")
+				text := run.chart
+				if tc.vanish {
+					text = strings.Replace(text, "stages:\n", "stages:\n  - {id: vanish, exec: {command: [rm, -rf, "+dir+"]}}\n", 1)
+				}
+				chart := writeChart(t, t.TempDir(), "chart.yaml", text)
+				r := runCLI(t, t.TempDir(), "exec", chart, "--format", "json", "--record", record)
 				if r.code != run.code {
 					t.Errorf("%s run: exit %d, want %d; stderr %q", run.status, r.code, run.code, r.stderr)
 				}
@@ -70,12 +72,12 @@ func TestRecordCannotBeWritten(t *testing.T) {
 				if err := json.Unmarshal([]byte(r.stdout), &rec); err != nil || rec["status"] != run.status {
 					t.Errorf("%s run: the result is not on stdout (%v): %q", run.status, err, r.stdout)
 				}
-				if !strings.Contains(r.stderr, "writing the run record") || !strings.Contains(r.stderr, tc.record) || !strings.Contains(r.stderr, tc.cause) {
-					t.Errorf("%s run: stderr %q does not say the record at %s was not written (%s)", run.status, r.stderr, tc.record, tc.cause)
+				if !strings.Contains(r.stderr, "writing the run record") || !strings.Contains(r.stderr, record) || !strings.Contains(r.stderr, tc.cause) {
+					t.Errorf("%s run: stderr %q does not say the record at %s was not written (%s)", run.status, r.stderr, record, tc.cause)
 				}
-			}
-			if left, _ := filepath.Glob(filepath.Join(filepath.Dir(tc.record), ".runbook-record-*")); len(left) > 0 {
-				t.Errorf("temporary files left behind: %v", left)
+				if left, _ := filepath.Glob(filepath.Join(dir, ".runbook-record-*")); len(left) > 0 {
+					t.Errorf("temporary files left behind: %v", left)
+				}
 			}
 		})
 	}

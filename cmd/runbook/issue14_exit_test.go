@@ -130,17 +130,40 @@ stages:
 
 // TestIssue14NagiosRecordNotWritten: a record that cannot be written
 // leaves an OK check UNKNOWN, said in the long text, and exits 3 — never
-// OK on a lost record, never 1 (WARNING) under nagios.
+// OK on a lost record, never 1 (WARNING) under nagios. The record's
+// directory goes away during the run (a path that plainly cannot be
+// written is refused before it: TestRecordPathRefusedBeforeRun).
 func TestIssue14NagiosRecordNotWritten(t *testing.T) {
 	t.Parallel()
-	dir := issue14Dir(t)
-	bad := filepath.Join(t.TempDir(), "no-such-dir", "run.json")
-	r := runCLI(t, dir, "exec", "states/chart.yaml", "--input", "rows=a=ok", "--format", "nagios", "--record", bad)
+	work := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "records")
+	chart := writeChart(t, work, "chart.yaml", `
+version: 1
+runbook: states
+inputs:
+  word: {type: string, required: true}
+result:
+  kind: verdict/state
+stages:
+  - id: vanish
+    exec: {command: [rm, -rf, "`+dir+`"]}
+  - id: mark
+    verdict: {subject: '"a"', verdict: 'word'}
+`)
+	bad := filepath.Join(dir, "run.json")
+	runOnce := func(word string) result {
+		t.Helper()
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return runCLI(t, work, "exec", chart, "--input", "word="+word, "--format", "nagios", "--record", bad)
+	}
+	r := runOnce("ok")
 	if r.code != 3 || !strings.HasPrefix(r.stdout, "states UNKNOWN - 1 ok | ok=1;;;0\n") || !strings.Contains(r.stdout, "UNKNOWN: writing the run record:") {
 		t.Errorf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	// A critical answer stays critical: a lost record makes it no better.
-	r = runCLI(t, dir, "exec", "states/chart.yaml", "--input", "rows=a=critical", "--format", "nagios", "--record", bad)
+	r = runOnce("critical")
 	if r.code != 2 || !strings.HasPrefix(r.stdout, "states CRITICAL - ") {
 		t.Errorf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}

@@ -186,7 +186,7 @@ func viewOf(rec *record.Record, opts renderOpts) resultView {
 		v.standing = &standingView{standing: a.Standing, line: clean(a.Line)}
 	}
 	if p := rec.Pause; p != nil {
-		v.pause = &pauseView{question: clean(p.Question), resume: clean(resumeCommand(p))}
+		v.pause = &pauseView{question: clean(p.Question), resume: clean(resumeLine(p))}
 	}
 	if opts.verbose {
 		for _, l := range rec.Narrative {
@@ -355,6 +355,20 @@ func stderrTail(state map[string]any, into string) []string {
 		lines = lines[len(lines)-stderrTailLines:]
 	}
 	return lines
+}
+
+// notResumable is what a paused run whose record was not written says
+// where its resume command would be.
+const notResumable = "the run's record was not written, so this run cannot be resumed: run the chart again to be asked again"
+
+// resumeLine is what a result says of how to answer its pause: the resume
+// command, or, when the run's record was not written (unsaved), that
+// there is none.
+func resumeLine(p *record.PauseRecord) string {
+	if p.Resume == "" {
+		return "none: " + notResumable
+	}
+	return resumeCommand(p)
 }
 
 // resumeCommand is the command that resumes a paused run: the record's,

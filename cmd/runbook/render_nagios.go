@@ -76,7 +76,7 @@ func renderNagios(w io.Writer, rec *record.Record, c gate.Check) error {
 		line(nagiosText(n))
 	}
 	if p := rec.Pause; p != nil {
-		line("to answer: " + nagiosText(resumeCommand(p)))
+		line("to answer: " + nagiosText(resumeLine(p)))
 	}
 	if a := rec.Assessment; a != nil && rec.StandingSaid && a.Line != "" {
 		line(nagiosText(a.Line))

@@ -47,8 +47,13 @@ the reason recorded. --answered-by names who answered (default: the OS user);
 the record keeps who and when.
 
 The continued record is written back to RECORD.json, or to --record FILE (the
-paused record is then marked resumed). A record is resumed once: a second
-resume is refused, and of two resumes at once one wins (RECORD.json.lock).
+paused record is then marked resumed; a --record path that plainly cannot be
+written is refused before the answer is given, exit 2). A record is resumed
+once: a second resume is refused, and of two resumes at once one wins
+(RECORD.json.lock). A copy of the paused record is another file: it does not
+know that the first was answered, and answering it runs the rest of the run
+again (docs/RELIABILITY.md says why this is not refused; for one answer
+guaranteed, run the chart with --executor temporal).
 The result is printed as exec prints it, with exec's exit codes: --fail-on
 exits 3 when a condition holds for the continued run, and --format nagios
 exits as the check's state (see runbook exec --help).
@@ -73,6 +78,7 @@ would answer the question twice; exit 2, naming the command that answers it
 			if err := checkExecutor(cmd.Flags(), executor, t, resumePassedToTemporal); err != nil {
 				return err
 			}
+			defer keepOnBrokenPipe()()
 			if executor == "temporal" {
 				return resumeOnTemporal(cmd.Context(), a[0], f, t, stdout, stderr)
 			}
@@ -158,6 +164,14 @@ func resumeRecord(ctx context.Context, path string, f resumeFlags, stdout, stder
 	if out == "" {
 		out = path
 	}
+	if err := refuseOverRead(out, chart, f.inputsFile); err != nil {
+		return err
+	}
+	if !sameFile(out, path) {
+		if err := refuseWaiting(out); err != nil {
+			return err
+		}
+	}
 
 	// A hangup (the terminal closed) is an interrupt too, as in exec.
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
@@ -185,6 +199,7 @@ func resumeRecord(ctx context.Context, path string, f resumeFlags, stdout, stder
 	var recordErr error
 	if err := res.WriteRecord(out); err != nil {
 		recordErr = fmt.Errorf("writing the continued record: %w", err)
+		unsaved(res.Record)
 	} else if out != path {
 		last := res.RunRecord().Answers
 		by, at := "", time.Now().UTC().Format(time.RFC3339)

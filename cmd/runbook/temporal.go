@@ -131,6 +131,12 @@ func execOnTemporal(ctx context.Context, path string, f execFlags, t temporalFla
 	if path == stdinChart {
 		return &usageError{err: errors.New("--executor temporal: give the chart as a file (the workflow carries its bytes and its name), not -")}
 	}
+	if err := refuseOverRead(f.record, path, f.inputsFile); err != nil {
+		return err
+	}
+	if err := refuseWaiting(f.record); err != nil {
+		return err
+	}
 	given, at, err := readInputsAt(f.inputsFile, f.inputs)
 	if err != nil {
 		return exit(exitUsage, "%v", err)
@@ -291,11 +297,16 @@ func reportTemporal(recordPath string, rb *runbook.Runbook, f execFlags, interru
 // answered there only: a local resume of its record would answer it a
 // second time.
 func waitsOnTemporal(rec *record.Record) bool {
-	if rec == nil || rec.Status != "paused" || rec.Pause == nil {
+	return rec != nil && rec.Status == "paused" && answeredOnTemporal(rec.Pause)
+}
+
+// answeredOnTemporal says whether a pause is answered on Temporal (its
+// resume command goes there), not from the record that holds it.
+func answeredOnTemporal(p *record.PauseRecord) bool {
+	if p == nil {
 		return false
 	}
-	r := rec.Pause.Resume
-	return strings.HasPrefix(r, "runbook resume --executor temporal ") || strings.HasPrefix(r, "runbook-temporal resume ")
+	return strings.HasPrefix(p.Resume, "runbook resume --executor temporal ") || strings.HasPrefix(p.Resume, "runbook-temporal resume ")
 }
 
 // resultBytes is the result record's JSON as the record file at path
@@ -325,6 +336,12 @@ func resultBytes(path string) (json.RawMessage, error) {
 func resumeOnTemporal(ctx context.Context, workflowID string, f resumeFlags, t temporalFlags, stdout, stderr io.Writer) error {
 	given, _, err := f.answers()
 	if err != nil {
+		return err
+	}
+	if err := refuseOverRead(f.record, "", f.inputsFile); err != nil {
+		return err
+	}
+	if err := refuseWaiting(f.record); err != nil {
 		return err
 	}
 	tmp, err := os.MkdirTemp("", "runbook-temporal-")

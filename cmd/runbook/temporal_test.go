@@ -39,8 +39,9 @@ func argLines(args ...string) string {
 // fakeRecorder puts on PATH a runbook-temporal that logs its arguments
 // (and the inputs file it is given) to a file, saves the record it is
 // pointed at as the run's record (and the chart as the run's chart, for
-// resume), says a line on stderr and exits code: runbook's side of a
-// Temporal run, without Temporal. It returns the log's path.
+// resume), says a line on stderr, runs the shell command in
+// $RUNBOOK_FAKE_THEN when set (what happens while the run runs) and exits
+// code: runbook's side of a Temporal run, without Temporal. It returns the log's path.
 func fakeRecorder(t *testing.T, code, record, chart string) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -57,6 +58,7 @@ for a in "$@"; do
   prev="$a"
 done
 echo 'from the fake' >&2
+if [ -n "$RUNBOOK_FAKE_THEN" ]; then sh -c "$RUNBOOK_FAKE_THEN"; fi
 exit ` + code + "\n"
 	if err := os.WriteFile(filepath.Join(dir, temporalCommand), []byte(script), 0o755); err != nil {
 		t.Fatal(err)

@@ -20,23 +20,36 @@ import (
 // TestTemporalRecordUnwritable: a --record runbook-temporal could not write
 // lost a run that had happened (exit 1, nothing printed). runbook now
 // hands runbook-temporal a record in its own folder, prints the run, and
-// writes --record itself: a bad path is said after the result, exit 1, as
-// a local run says it; a good one gets the workflow's bytes. Resume alike.
+// writes --record itself: a path that went bad during the run (here the
+// fake runbook-temporal removes its directory) is said after the result,
+// exit 1, as a local run says it; a good one gets the workflow's bytes.
+// Resume alike. A path that is plainly bad before the run is refused
+// before anything is handed off, exit 2, as a local run refuses it.
 func TestTemporalRecordUnwritable(t *testing.T) {
 	chart := "../../testdata/issue14/disks/chart.yaml"
 	dir := t.TempDir()
 	done := filepath.Join(dir, "done.json")
-	bad := filepath.Join(dir, "no-such-dir", "run.json")
+	vanishing := filepath.Join(dir, "vanishing")
+	bad := filepath.Join(vanishing, "run.json")
 	local := handOffRun("exec", "--honesty", "inprocess", "--record", done, chart)
 	if local.code != exitOK {
 		t.Fatalf("the local run: exit %d\n%s", local.code, local.stderr)
 	}
-	localBad := handOffRun("exec", "--honesty", "inprocess", "--record", bad, chart)
-	if localBad.code != exitFailed || localBad.stdout != local.stdout || !strings.Contains(localBad.stderr, "writing the run record: ") {
-		t.Fatalf("the local run to a bad --record: exit %d, stderr %q", localBad.code, localBad.stderr)
+	for _, executor := range [][]string{{"--honesty", "inprocess"}, {"--executor", "temporal", "--temporal", "h:1"}} {
+		r := handOffRun(append(append([]string{"exec"}, executor...), "--record", bad, chart)...)
+		if r.code != exitUsage || r.stdout != "" || !strings.Contains(r.stderr, "--record "+bad) {
+			t.Errorf("%v: a --record in a missing directory: exit %d, stderr %q; want exit 2 before the run", executor, r.code, r.stderr)
+		}
+	}
+	t.Setenv("RUNBOOK_FAKE_THEN", "rm -rf "+vanishing)
+	mkdir := func() {
+		if err := os.MkdirAll(vanishing, 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
 
 	log := fakeRecorder(t, "0", done, "")
+	mkdir()
 	r := handOffRun("exec", "--executor", "temporal", "--temporal", "h:1", "--record", bad, chart)
 	if r.code != exitFailed || r.stdout != local.stdout || !strings.Contains(r.stderr, "runbook: writing the run record: ") || !strings.Contains(r.stderr, bad) {
 		t.Errorf("on Temporal to a bad --record: exit %d, stderr %q\n%s\nwant exit 1, the local run's result, and the write failure said", r.code, r.stderr, r.stdout)
@@ -58,6 +71,7 @@ func TestTemporalRecordUnwritable(t *testing.T) {
 	// Resume: the continued record, with the chart the run started with.
 	runChart := savedChart(t, chart, dir)
 	fakeRecorder(t, "0", done, runChart)
+	mkdir()
 	r = handOffRun("resume", "--executor", "temporal", "--temporal", "h:1", "--input", "ok=true", "--record", bad, "wf-1")
 	if r.code != exitFailed || r.stdout != local.stdout || !strings.Contains(r.stderr, "runbook: writing the continued record: ") {
 		t.Errorf("resume on Temporal to a bad --record: exit %d, stderr %q\n%s", r.code, r.stderr, r.stdout)
