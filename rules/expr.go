@@ -572,6 +572,12 @@ func (c *collector) walk(n ast.Node) {
 			c.walk(a)
 		}
 	case *ast.BuiltinNode:
+		if funcs[x.Name] != nil {
+			// A builtin this package replaces (date): the parser knows the
+			// name as expr's own until the replacement is registered.
+			c.call(&ast.IdentifierNode{Value: x.Name}, x.Arguments)
+			return
+		}
 		for _, a := range x.Arguments {
 			c.walk(a)
 		}
