@@ -257,6 +257,14 @@ func (s *caseStubs) Exec(_ context.Context, call runbook.ExecCall) (*runbook.Exe
 	return nil, s.refuse(call.Stage)
 }
 
+// Now implements runbook.Clock: the case's now:, or the host's clock.
+func (s *caseStubs) Now() time.Time {
+	if s.c.Now.IsZero() {
+		return time.Now()
+	}
+	return s.c.Now
+}
+
 // Sleep implements runbook.Sleeper: a stage's retry does not wait out its
 // backoff, as the stub's process or plugin took no time either; the
 // attempts are on the record as a real run's are. A case that runs some
