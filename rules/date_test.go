@@ -30,6 +30,27 @@ func TestDateRefusesAZoneItKnowsNoOffsetFor(t *testing.T) {
 		{`date(checked) - date(timezone("Europe/Berlin"), cron.last, layout) > duration("1h30m")`, true, ""},
 		{`date(checked) - date(cron.iso) > duration("1h30m")`, true, ""},
 		{`date(cert, "Jan _2 15:04:05 2006 MST") - date(checked) < duration("336h")`, true, ""},
-		{`date("2026-12-06 10:15:22") < date(checked)`, true, ""},
+	})
+}
+
+// TestDateRefusesATimeWithNoZone: an application log's last stamp,
+// "2026-12-06 10:30:00" in its host's time (Berlin: 09:30 UTC), read by
+// date() as 10:30 UTC, so at 10:25 UTC a log silent for 55 minutes read as
+// written 5 minutes ahead and a "written within 10 minutes" rule matched.
+// A time of day with no zone and no zone argument is now an error saying
+// to name the zone; a date alone, a zoned time and a time given its zone
+// read as before.
+func TestDateRefusesATimeWithNoZone(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{"log": map[string]any{"last": "2026-12-06 10:30:00", "day": "2026-12-06"}, "checked": "2026-12-06T10:25:00Z"}
+	const why = "the time has no zone"
+	runOutcomes(t, env, []outcomeCase{
+		{`date(checked) - date(log.last) < duration("10m")`, false, why},
+		{`date(checked) - date(log.last, "2006-01-02 15:04:05") < duration("10m")`, false, why},
+		{`date(checked) - date(log.last, "2006-01-02 15:04:05", "Europe/Berlin") > duration("50m")`, true, ""},
+		{`date(checked) - date(timezone("Europe/Berlin"), log.last) > duration("50m")`, true, ""},
+		{`date(log.day) < date(checked)`, true, ""},
+		{`date(log.day, "2006-01-02") < date(checked)`, true, ""},
+		{`date("2026-12-06T10:30:00+01:00") < date(checked)`, true, ""},
 	})
 }
