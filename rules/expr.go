@@ -103,7 +103,9 @@ type exprPath struct {
 // expression names. The sandbox:
 //
 //   - only expr's builtins and this package's functions (funcs.go:
-//     parse) can be called (len, all, filter, map, now, …);
+//     parse, and date in place of expr's) can be called (len, all,
+//     filter, map, now, …); now() reads the time the Env says
+//     (rules.Clock, clock.go), once an evaluation;
 //     calling any other name is a compile error — no host function is
 //     reachable;
 //   - the syntax tree is bounded (WithMaxNodes) and so is what one
