@@ -27,6 +27,7 @@ type runOptions struct {
 	deadline        Deadline
 	yield           func() bool
 	sleep           func(ctx context.Context, d time.Duration)
+	clock           func() time.Time
 }
 
 // WithRecorders attaches recorders to the run.
@@ -162,4 +163,13 @@ func WithYield(yield func() bool) RunOption { return func(o *runOptions) { o.yie
 // done ctx cancels it).
 func WithSleep(sleep func(ctx context.Context, d time.Duration)) RunOption {
 	return func(o *runOptions) { o.sleep = sleep }
+}
+
+// WithClock makes now tell the time for the run's expressions: every
+// now() a stage's or a rule's expression calls reads it (Scope.Now), so a
+// chart's tests can fix the time a rule judges against and a Temporal
+// workflow reads its own clock, which a replay repeats. Without it, the
+// host's clock.
+func WithClock(now func() time.Time) RunOption {
+	return func(o *runOptions) { o.clock = now }
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/openrunbook/runbook/internal/jsonv"
 	"github.com/openrunbook/runbook/recorder"
@@ -53,6 +54,15 @@ type Scope struct {
 	pending    []string
 	perKey     bool
 	pendingOwn bool
+}
+
+// Now is what time it is for the stage's expressions (rules.Clock): the
+// run's clock (WithClock), or the host's.
+func (s *Scope) Now() time.Time {
+	if c := s.f.r.opts.clock; c != nil {
+		return c()
+	}
+	return time.Now()
 }
 
 // newScope makes a scope with its write buffer in place; the caller gives

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/openrunbook/runbook/internal/jsonv"
 )
@@ -15,7 +16,8 @@ import (
 // exactly — an int64, a uint64 above MaxInt64 and a float64 are never
 // rounded into one another; strings compare with strings in byte order,
 // save two that are both numbers written as text ("100%" and "90%"),
-// which have no order (textOrder).
+// both times ("2026-12-06T10:00:00+02:00" and "2026-12-06T09:00:00Z") or
+// both durations ("90s" and "1h30m"), which have no order (textOrder).
 // It returns -1, 0 or +1 as a is less than, equal to or greater than b.
 //
 // Everything else is an error that says why, never a panic: booleans, null,
@@ -199,11 +201,66 @@ func compare(a, b any) (int, string) {
 // refused too, so a rule does not answer until the day the digits differ
 // in count. Text that is not only a number (dates "2024-01-02", times,
 // versions "1.2.3", addresses) orders as before.
+//
+// Two times written as text (a date with a time of day: RFC 3339,
+// `date`'s output, openssl's notAfter, a syslog stamp) have no order
+// either: "2026-12-06T10:00:00+02:00" is before "2026-12-06T09:00:00Z",
+// and "…10:00:01Z" after "…10:00:01.5Z", yet text orders both the other
+// way, so a backup's time compared with a cut-off read fresh when it was
+// not. Nor have two durations written as text ("1h30m" orders before
+// "45m"). Each reason says how to compare the times or the durations.
 func textOrder(a, b string) (int, string) {
 	if numeral(a) && numeral(b) {
 		return 0, strconv.Quote(a) + " and " + strconv.Quote(b) + " are numbers written as text, and text orders by character (\"100%\" before \"90%\"); compare the numbers (int(trimSuffix(x, \"%\")), or a parse mode's number)"
 	}
+	if timeText(a) && timeText(b) {
+		return 0, strconv.Quote(a) + " and " + strconv.Quote(b) + " are times written as text, and text orders by character, not by time (a zone, a fraction of a second or a month's name puts a later time first); compare the times: date(x) < date(y) for RFC 3339, date(x, layout) for another form (openssl's notAfter: date(x, \"Jan _2 15:04:05 2006 MST\"))"
+	}
+	if durationText(a) && durationText(b) {
+		return 0, strconv.Quote(a) + " and " + strconv.Quote(b) + " are durations written as text, and text orders by character (\"1h30m\" before \"45m\"); compare the durations: duration(x) < duration(y)"
+	}
 	return strings.Compare(a, b), ""
+}
+
+// timeLayouts are the forms of a date with a time of day that timeText
+// knows: what commands and logs print. Parsing also takes a fraction of a
+// second after the seconds where a layout has none.
+var timeLayouts = []string{
+	time.RFC3339,                    // 2026-12-06T10:00:00+02:00
+	"2006-01-02T15:04:05",           // no zone
+	"2006-01-02 15:04:05Z07:00",     // RFC 3339 with a space
+	"2006-01-02 15:04:05",           // a log's stamp
+	"2006-01-02 15:04:05 -0700",     // git, Go
+	"2006-01-02 15:04:05 -0700 MST", // Go's time.String
+	"2006-01-02 15:04:05 MST",
+	time.UnixDate, // date: Sun Dec  6 10:15:22 UTC 2026
+	time.ANSIC,
+	time.RubyDate,
+	time.RFC1123, time.RFC1123Z, time.RFC822, time.RFC822Z, time.RFC850,
+	"Jan _2 15:04:05 2006 MST", // openssl x509 -enddate
+	time.Stamp,                 // syslog: Dec  6 10:15:22
+}
+
+// timeText reports whether s is a date with a time of day in one of
+// timeLayouts.
+func timeText(s string) bool {
+	if len(s) < len(time.Stamp) || len(s) > 48 || !strings.Contains(s, ":") {
+		return false
+	}
+	for _, layout := range timeLayouts {
+		if _, err := time.Parse(layout, s); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// durationText reports whether s is a duration as Go writes one ("90s",
+// "1h30m", "250ms"): "90s" and "1h30m" are not a pair of numerals, and
+// text would put "90s" after "1h30m".
+func durationText(s string) bool {
+	_, err := time.ParseDuration(s)
+	return err == nil
 }
 
 // numeral reports whether s is a number written as text: an optional

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
@@ -85,6 +86,9 @@ type Expr struct {
 	// repeat, …): each evaluation then carries a text budget (see
 	// DefaultTextBudget).
 	texts bool
+	// clock is set when the expression calls now(): each evaluation reads
+	// the time once, from its Env (timeOf), and says what it read.
+	clock bool
 }
 
 type exprPath struct {
@@ -99,7 +103,9 @@ type exprPath struct {
 // expression names. The sandbox:
 //
 //   - only expr's builtins and this package's functions (funcs.go:
-//     parse) can be called (len, all, filter, map, now, …);
+//     parse, and date in place of expr's) can be called (len, all,
+//     filter, map, now, …); now() reads the time the Env says
+//     (rules.Clock, clock.go), once an evaluation;
 //     calling any other name is a compile error — no host function is
 //     reachable;
 //   - the syntax tree is bounded (WithMaxNodes) and so is what one
@@ -146,7 +152,11 @@ func Compile(src string, opts ...Option) (e *Expr, err error) {
 		return nil, c.err
 	}
 	adds := &patchAdd{}
-	program, err := expr.Compile(src, append(append(append(builderFuncs(), equalityFuncs()...), funcOptions(c.calls)...), expr.MaxNodes(o.maxNodes), expr.Patch(adds), expr.Patch(patchEqual{}))...)
+	copts := append(append(append(builderFuncs(), equalityFuncs()...), funcOptions(c.calls)...), expr.MaxNodes(o.maxNodes), expr.Patch(adds), expr.Patch(patchEqual{}))
+	if c.clock {
+		copts = append(append(copts, clockFuncs()...), expr.Patch(patchNow{}))
+	}
+	program, err := expr.Compile(src, copts...)
 	if err != nil {
 		ce := compileError(src, err)
 		if name := c.builtinRead(); name != "" {
@@ -155,7 +165,7 @@ func Compile(src string, opts ...Option) (e *Expr, err error) {
 		return nil, ce
 	}
 
-	e = &Expr{src: src, program: program, budget: o.memoryBudget, maxValue: o.maxValue, wholeEnv: c.wholeEnv, texts: adds.patched}
+	e = &Expr{src: src, program: program, budget: o.memoryBudget, maxValue: o.maxValue, wholeEnv: c.wholeEnv, texts: adds.patched, clock: c.clock}
 	slices.SortStableFunc(c.refs, func(a, b ref) int { return a.pos - b.pos })
 	seenPath := map[string]bool{}
 	seenRoot := map[string]bool{}
@@ -266,6 +276,11 @@ func (e *Expr) value(env Env, members bool) (result any, inputs []Input, absent 
 	if e.texts {
 		vars[budgetKey] = &textBudget{left: DefaultTextBudget}
 	}
+	var now time.Time
+	if e.clock {
+		now = timeOf(env)
+		vars[clockKey] = now
+	}
 	st.vm.MemoryBudget = e.budget
 	result, err = st.vm.Run(e.program, vars)
 	if err != nil {
@@ -295,6 +310,9 @@ func (e *Expr) value(env Env, members bool) (result any, inputs []Input, absent 
 			}
 		}
 		inputs = in
+	}
+	if e.clock {
+		inputs = append(inputs, Input{Path: ClockInput, Value: now.Format(time.RFC3339Nano)})
 	}
 	if members {
 		for _, p := range e.members {
@@ -517,6 +535,7 @@ type collector struct {
 	wholeEnv bool
 	err      *CompileError
 	calls    map[string]bool // the funcs it calls (funcs.go)
+	clock    bool            // it calls now() (clock.go)
 	guard    int             // > 0 inside a read that allows absence
 }
 
@@ -572,6 +591,15 @@ func (c *collector) walk(n ast.Node) {
 			c.walk(a)
 		}
 	case *ast.BuiltinNode:
+		if x.Name == "now" {
+			c.clock = true
+		}
+		if funcs[x.Name] != nil {
+			// A builtin this package replaces (date): the parser knows the
+			// name as expr's own until the replacement is registered.
+			c.call(&ast.IdentifierNode{Value: x.Name}, x.Arguments)
+			return
+		}
 		for _, a := range x.Arguments {
 			c.walk(a)
 		}

@@ -14,8 +14,17 @@ import (
 // sandbox rule holds.
 //
 //	parse(text, mode)              parse(text, "kv"), parse(text, {as: "regex", pattern: "…"})
+//	date(text[, layout[, zone]])   expr's date, refusing a zone abbreviation with no known offset (date.go)
 var funcs = map[string]func(params ...any) (any, error){
 	"parse": parseFunc,
+	"date":  dateFunc,
+}
+
+// funcTypes are the signatures expr's checker knows a func by, where it
+// has any: date's answer stays a time.Time to the checker, so
+// `date(x) - now()` is a duration before the expression runs.
+var funcTypes = map[string][]any{
+	"date": dateTypes,
 }
 
 // funcOptions are the funcs an expression calls, as Compile's expr
@@ -26,7 +35,7 @@ func funcOptions(called map[string]bool) []expr.Option {
 	var opts []expr.Option
 	for name, f := range funcs {
 		if called[name] {
-			opts = append(opts, expr.Function(name, f))
+			opts = append(opts, expr.Function(name, f, funcTypes[name]...))
 		}
 	}
 	return opts

@@ -67,3 +67,48 @@ func TestNumbersWrittenAsTextHaveNoOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestTimesWrittenAsTextHaveNoOrder: a backup tool's time with a zone
+// ("2026-12-06T10:00:00+02:00", which is 08:00 UTC) compared with a
+// cut-off "2026-12-06T09:00:00Z" was ordered by its characters, so
+// `backup.time < cutoff` was false: a backup older than the cut-off read
+// fresh, Known. So was a time with a fraction of a second against one
+// without, `date`'s output (Sun orders after Mon) and openssl's notAfter
+// (Dec orders before Jan), and two durations ("90s" after "1h30m"). Two
+// times, or two durations, written as text now have no order, in a filter
+// and an expression alike, and the reason says how to compare them; a
+// date alone and a time of day order as before, and date(x) compares.
+func TestTimesWrittenAsTextHaveNoOrder(t *testing.T) {
+	t.Parallel()
+	const times, durations = "are times written as text", "are durations written as text"
+	env := mapEnv{
+		"backup": map[string]any{"time": "2026-12-06T10:00:00+02:00", "at": "2026-12-06T10:00:01Z",
+			"day": "2026-12-06", "took": "90s", "clock": "09:30"},
+		"cutoff":  "2026-12-06T09:00:00Z",
+		"precise": "2026-12-06T10:00:01.5Z",
+		"shell":   map[string]any{"sun": "Sun Dec  6 10:15:22 UTC 2026", "mon": "Mon Dec  7 10:15:22 UTC 2026"},
+		"cert":    map[string]any{"notAfter": "Dec 11 10:15:48 2026 GMT", "renewBy": "Jan  2 03:04:05 2027 GMT"},
+		"sys":     map[string]any{"log": "Dec  6 10:15:22", "last": "Nov 30 23:59:59"},
+		"limit":   "1h30m",
+	}
+	tests := []outcomeCase{
+		{`backup.time < cutoff`, false, `backup.time < cutoff: "2026-12-06T10:00:00+02:00" and "2026-12-06T09:00:00Z" ` + times},
+		{`backup.time >= cutoff`, false, times},
+		{`backup.at > precise`, false, times},
+		{`shell.sun < shell.mon`, false, times},
+		{`cert.notAfter < cert.renewBy`, false, times},
+		{`sys.log > sys.last`, false, times},
+		{`backup.took < limit`, false, `"90s" and "1h30m" ` + durations},
+		{`date(backup.time) < date(cutoff)`, true, ""},
+		{`date(backup.at) < date(precise)`, true, ""},
+		{`duration(backup.took) < duration(limit)`, true, ""},
+		{`backup.day > "2026-12-05"`, true, ""},
+		{`backup.clock < "10:00"`, true, ""},
+	}
+	runOutcomes(t, env, tests)
+	f := MustFilter(Where("backup.time", Op("lt"), "2026-12-06T09:00:00Z"))
+	out := f.Eval(env)
+	if out.Matched || len(out.Conditions) != 1 || !strings.Contains(out.Conditions[0].Reason, times) {
+		t.Errorf("{backup.time: {lt: cutoff}}: matched %v, conditions %+v; want no match and a reason saying %q", out.Matched, out.Conditions, times)
+	}
+}

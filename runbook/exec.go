@@ -5,12 +5,14 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/internal/secret"
 	"github.com/openrunbook/runbook/internal/version"
 	"github.com/openrunbook/runbook/plugins/assessment"
 	"github.com/openrunbook/runbook/record"
+	"github.com/openrunbook/runbook/rules"
 )
 
 // Version is the runbook release this build reports.
@@ -26,7 +28,7 @@ func (rb *Runbook) exec(ctx context.Context, given map[string]any, opts []ExecOp
 	if err := o.check(); err != nil {
 		return nil, err
 	}
-	in, err := rb.resolveInputs(given)
+	in, err := rb.resolveInputs(given, o.clock())
 	if err != nil {
 		return nil, err
 	}
@@ -92,7 +94,7 @@ func (rb *Runbook) assess(rec *record.Record, fres *flow.Result, in *resolvedInp
 	}
 	read := inputsRead(&fres.Log)
 	if r := rb.spec.Result; r != nil && fres.Status == flow.StatusCompleted {
-		env := stateEnv(fres.State)
+		env := timedEnv(stateEnv(fres.State), clockOf(rs.stubs))
 		for _, c := range r.Checks {
 			out := c.Expr.Eval(env)
 			st.Checks = append(st.Checks, assessment.Check{Expr: c.Src, Passed: out.Matched, Err: out.Err})
@@ -163,6 +165,24 @@ type stateEnv map[string]any
 func (e stateEnv) Get(k string) (any, bool) {
 	v, ok := e[k]
 	return v, ok
+}
+
+// clockedEnv is a stateEnv whose expressions read the run's clock
+// (rules.Clock): vars and answer checks judge against the time the run's
+// stages do.
+type clockedEnv struct {
+	stateEnv
+	now func() time.Time
+}
+
+func (e clockedEnv) Now() time.Time { return e.now() }
+
+// timedEnv is env read with the run's clock, when the run has one.
+func timedEnv(env stateEnv, now func() time.Time) rules.Env {
+	if now == nil {
+		return env
+	}
+	return clockedEnv{env, now}
 }
 
 // stageName names the stage at a record path by its last segment's id.

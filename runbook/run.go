@@ -63,6 +63,9 @@ func (r *run) options(extra ...flow.RunOption) []flow.RunOption {
 	if r.o.yield != nil {
 		opts = append(opts, flow.WithYield(r.o.yield))
 	}
+	if now := r.o.clock(); now != nil {
+		opts = append(opts, flow.WithClock(now))
+	}
 	if sl, ok := r.o.stubs.(Sleeper); ok {
 		// every retry's wait, not only an exec stage's (execstage.go)
 		opts = append(opts, flow.WithSleep(sl.Sleep))

@@ -195,6 +195,28 @@ type Sleeper interface {
 	Sleep(ctx context.Context, d time.Duration)
 }
 
+// Clock is an optional interface of Stubs: a run whose stubs implement it
+// tells its expressions the time by Now — every now() a stage, a rule, a
+// var or an answer check calls (flow.WithClock), the evidence saying what
+// it read — rather than by this process's clock: a chart's test fixes the
+// day a certificate's expiry is judged on, and a Temporal workflow reads
+// its own clock, which a replay repeats.
+type Clock interface {
+	Now() time.Time
+}
+
+// clock is the run's clock: its stubs' (Clock), or nil for the host's.
+func (o *execOptions) clock() func() time.Time { return clockOf(o.stubs) }
+
+// clockOf is the clock of a run with these stubs (Clock), or nil for the
+// host's.
+func clockOf(stubs Stubs) func() time.Time {
+	if c, ok := stubs.(Clock); ok {
+		return c.Now
+	}
+	return nil
+}
+
 // WithInline runs the chart on the caller's goroutine, branches one after
 // another in declaration order (flow.WithInline): for a host that forbids
 // goroutines, as a Temporal workflow does. Stage timeouts are then not

@@ -23,7 +23,7 @@ var update = flag.Bool("update", false, "record the replay test's workflow histo
 
 // replayed are the charts whose recorded workflow histories the replay test
 // holds the workflow code to.
-var replayed = []string{"testdata/charts/foreach.yaml", "testdata/charts/reads.yaml", "testdata/charts/ask.yaml", "testdata/charts/batch.yaml", "testdata/charts/wide.yaml"}
+var replayed = []string{"testdata/charts/foreach.yaml", "testdata/charts/reads.yaml", "testdata/charts/ask.yaml", "testdata/charts/batch.yaml", "testdata/charts/wide.yaml", "testdata/charts/clock.yaml"}
 
 // preBatch are the histories recorded by the code before exec stages went
 // to the workers in batches (one activity a stage): they hold a run begun

@@ -698,6 +698,13 @@ func (s *workflowStubs) Read(bctx context.Context, call runbook.ReadCall) (*runb
 	return &runbook.ReadStub{Files: ans.Files}, nil
 }
 
+// Now is the workflow's clock (runbook.Clock): every now() a chart's
+// expressions call reads the time of the workflow task, which a replay
+// reads again as the run first read it; the worker's clock would read
+// another time, and a decision over it take another branch than the
+// history's (a nondeterminism error, the run stuck).
+func (s *workflowStubs) Now() time.Time { return workflow.Now(s.ctx) }
+
 // Sleep waits out a retry delay on a workflow timer, which a replay does
 // not wait again.
 func (s *workflowStubs) Sleep(ctx context.Context, d time.Duration) {

@@ -30,6 +30,11 @@ const maxDepth = 10_000
 //	                                          spell the same text are an error
 //	named string or bool types                string, bool
 //	time.Time                                 its RFC 3339 text, as encoding/json writes it
+//	time.Duration                             its text, as Go writes it ("24h0m0s"): as a
+//	                                          number (nanoseconds) a stored maxAge of 24h
+//	                                          compared with an age in seconds, once a
+//	                                          record or a resume had made it JSON, and
+//	                                          read a three-day-old file as fresh
 //	a pointer                                 what it points at (nil: null)
 //	anything else (a struct)                  what encoding/json makes of it, read back
 //
@@ -65,12 +70,14 @@ func normalize(v any, depth int) (any, error) {
 		return normalizeObject(x, depth)
 	case time.Time:
 		return x.Format(time.RFC3339Nano), nil
+	case time.Duration:
+		return x.String(), nil
 	}
 	rv := reflect.ValueOf(v)
 	switch rv.Kind() {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return v, nil // a named integer (time.Duration) is a Number
+		return v, nil // a named integer is a Number
 	case reflect.Float32, reflect.Float64:
 		return v, finite(rv.Float())
 	case reflect.String:

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
@@ -40,7 +41,11 @@ type Case struct {
 	Files   map[string]*FileStub   // by path read (read: stages; see TESTING.md)
 	Answers map[string]any         // ask: answers, by name
 	Real    []string               // stage ids this case runs for real
-	Expect  Expect
+	// Now is the time every now() of the case's run reads (runbook.Clock);
+	// zero: the host's clock, and a case over now() passes or fails by the
+	// day it runs.
+	Now    time.Time
+	Expect Expect
 
 	// For --update: where the case and its expect were written.
 	keyCol    int       // the column of the case's keys
@@ -105,7 +110,7 @@ type Expect struct {
 // The words of a test file, one list each (unknown-key errors name them).
 var (
 	fileKeys     = []string{"version", "chart", "cases"}
-	caseKeys     = []string{"name", "inputs", "stubs", "plugins", "files", "answers", "real", "expect"}
+	caseKeys     = []string{"name", "inputs", "stubs", "plugins", "files", "answers", "real", "now", "expect"}
 	stubKeys     = []string{"stdout", "stdoutFile", "stderr", "stderrFile", "exitCode", "timedOut", "notFound", "signal", "argv"}
 	pluginKeys   = []string{"writes", "assumed", "fail"}
 	fileStubKeys = []string{"content", "contentFile", "missing"}
@@ -371,6 +376,8 @@ func (r *reader) readCase(n ast.Node, i int, st stageIndex, asked []string) *Cas
 					r.errf(a.node, "%s (expected: %s)", msg, expected)
 				}
 			}
+		case "now":
+			c.Now = r.instant(p.val, what+": now")
 		case "real":
 			c.Real, _ = r.strings(p.val, what+": real")
 			for _, id := range c.Real {

@@ -292,6 +292,14 @@ func (s *caseStubs) next(st *ExecStub, call runbook.ExecCall) (*ExecStub, error)
 	return nil, fmt.Errorf("stage %q has no stub for its execution %d here: its stub lists %d (a test never runs a real command)", call.Stage, n, len(st.Each))
 }
 
+// Now implements runbook.Clock: the case's now:, or the host's clock.
+func (s *caseStubs) Now() time.Time {
+	if s.c.Now.IsZero() {
+		return time.Now()
+	}
+	return s.c.Now
+}
+
 // Sleep implements runbook.Sleeper: a stage's retry does not wait out its
 // backoff, as the stub's process or plugin took no time either; the
 // attempts are on the record as a real run's are. A case that runs some

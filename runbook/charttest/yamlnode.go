@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
@@ -148,6 +149,25 @@ func (r *reader) str(n ast.Node, what string) (string, bool) {
 		return "", false
 	}
 	return s, true
+}
+
+// instant reads a time written in RFC 3339, with its zone
+// ("2026-12-01T00:00:00Z"), as YAML gives it: text, or a timestamp.
+func (r *reader) instant(n ast.Node, what string) time.Time {
+	v, ok := r.value(n, what)
+	if !ok {
+		return time.Time{}
+	}
+	if t, isTime := v.(time.Time); isTime {
+		return t
+	}
+	s, _ := v.(string)
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		r.errf(n, "%s is a time in RFC 3339 with its zone, such as 2026-12-01T00:00:00Z, not %s", what, describe(v))
+		return time.Time{}
+	}
+	return t
 }
 
 func (r *reader) integer(n ast.Node, what string) (int, bool) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -85,4 +86,41 @@ func TestFileAgeChart(t *testing.T) {
 	res.ExpectVerdict(map[string]any{"subject": missing, "verdict": "missing"})
 	res.ExpectCoverage("age", "absence", "file "+missing)
 	res.ExpectAssumed("file-age", "maxAge")
+}
+
+// TestFileAgeGivenADurationExpression: a chart that gave the plugin
+// `maxAge: duration("2h")` sent it the nanoseconds 7200000000000 as a
+// number, which the plugin read as seconds — a maximum age past any file's,
+// so a two-day-old file read fresh, Consistent. An expression's duration
+// is now its text ("2h0m0s"), which the plugin reads as two hours.
+func TestFileAgeGivenADurationExpression(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	old := filepath.Join(dir, "old")
+	if err := os.WriteFile(old, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	if err := os.Chtimes(old, now, now.Add(-48*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile("chart.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	chart := strings.Replace(string(src), "args: {path: path}", `args: {path: path, maxAge: 'duration("2h")'}`, 1)
+	if chart == string(src) {
+		t.Fatal("chart.yaml no longer gives args: {path: path}")
+	}
+	path := filepath.Join(dir, "chart.yaml")
+	if err := os.WriteFile(path, []byte(chart), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := sdktest.RunFile(t, path, sdktest.Plugin("file-age", fileAge{now: time.Now}),
+		sdktest.Inputs(map[string]any{"path": old}))
+	res.ExpectStatus("completed")
+	if v := res.Verdicts(); len(v) != 1 || v[0]["verdict"] != "stale" {
+		t.Errorf("verdicts %v; want the two-day-old file stale under maxAge 2h", v)
+	}
+	res.ExpectNoneAssumed("file-age")
 }

@@ -1,0 +1,74 @@
+package rules
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/ast"
+)
+
+// Clock is an Env that says what time it is for the expressions that read
+// it: now() reads Now, once per evaluation, and the evidence says what it
+// read (the input `now()`). An Env that is not a Clock reads the host's
+// clock. A run gives its scope a clock so a chart's test can fix it (a
+// cert's expiry judged against the day the case says, not the day the
+// test runs) and a Temporal workflow reads its own (a replay must read the
+// time the run first read).
+type Clock interface {
+	Env
+	Now() time.Time
+}
+
+// ClockInput is the evidence input that holds the time now() read.
+const ClockInput = "now()"
+
+// nowFunc and clockKey are names no source can spell: every now() is
+// patched into a call of nowFunc reading the time the evaluation put in
+// its environment under clockKey, so one evaluation reads one time however
+// many now() it calls.
+const (
+	nowFunc  = "\x00now"
+	clockKey = "\x00clock"
+)
+
+// clockFuncs are the functions patchNow calls, as Compile's expr options:
+// now() and now(timezone(…)), typed so `now() - date(x)` is a duration to
+// the checker.
+func clockFuncs() []expr.Option {
+	return []expr.Option{expr.Function(nowFunc, func(p ...any) (any, error) {
+		t, ok := p[0].(time.Time)
+		if !ok {
+			return nil, fmt.Errorf("now(): the evaluation has no clock")
+		}
+		if len(p) == 2 {
+			loc, ok := p[1].(*time.Location)
+			if !ok {
+				return nil, fmt.Errorf("now(zone): the zone is not a timezone(…)")
+			}
+			return t.In(loc), nil
+		}
+		return t, nil
+	}, new(func(any) time.Time), new(func(any, *time.Location) time.Time))}
+}
+
+// patchNow rewrites each now(…) into a call of nowFunc over the
+// evaluation's time.
+type patchNow struct{}
+
+func (patchNow) Visit(node *ast.Node) {
+	n, ok := (*node).(*ast.BuiltinNode)
+	if !ok || n.Name != "now" {
+		return
+	}
+	args := append([]ast.Node{&ast.IdentifierNode{Value: clockKey}}, n.Arguments...)
+	ast.Patch(node, &ast.CallNode{Callee: &ast.IdentifierNode{Value: nowFunc}, Arguments: args})
+}
+
+// timeOf is what time it is for an evaluation over env.
+func timeOf(env Env) time.Time {
+	if c, ok := env.(Clock); ok {
+		return c.Now()
+	}
+	return time.Now()
+}

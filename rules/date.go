@@ -1,0 +1,109 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/expr-lang/expr/builtin"
+)
+
+// builtinDate is expr's own date(…), which dateFunc checks the answer of.
+var builtinDate = func() func(args ...any) (any, error) {
+	for _, f := range builtin.Builtins {
+		if f.Name == "date" {
+			return f.Func
+		}
+	}
+	panic("rules: expr has no date builtin")
+}()
+
+// dateTypes are date's forms, for expr's checker: the text, a layout, a
+// zone's name, or a location first (date(timezone("Europe/Berlin"), x)).
+var dateTypes = []any{
+	new(func(string) time.Time),
+	new(func(string, string) time.Time),
+	new(func(string, string, string) time.Time),
+	new(func(*time.Location, string) time.Time),
+	new(func(*time.Location, string, string) time.Time),
+}
+
+// dateFunc is expr's date(text[, layout[, zone]]), save two answers it
+// refuses, each a time Go would read as UTC whatever zone wrote it, an hour
+// or more off and nothing said:
+//
+//   - a zone abbreviation this machine knows no offset for ("Sun Dec  6
+//     10:15:22 CET 2026" on a host in UTC, a remote host's `date` read
+//     here): a cron that last ran 90 minutes ago read as within the hour;
+//   - a time of day with no zone at all ("2026-12-06 10:30:00", a log's
+//     stamp in its host's local time) and no zone argument: on a host in
+//     Berlin a log silent for 55 minutes read as written 5 minutes ahead.
+//
+// The error says how to give the zone. A date with no time of day
+// ("2026-12-06") reads as before, midnight UTC.
+//
+//	date("Dec 11 10:15:48 2026 GMT", "Jan _2 15:04:05 2006 MST")   2026-12-11T10:15:48Z
+//	date("Sun Dec  6 10:15:22 CET 2026", time.UnixDate)            error: the zone "CET" …
+//	date("Sun Dec  6 10:15:22 CET 2026", layout, "Europe/Berlin")  2026-12-06T09:15:22Z
+//	date("2026-12-06 10:30:00")                                    error: … no zone …
+//	date("2026-12-06 10:30:00", "2006-01-02 15:04:05", "Local")    this machine's zone
+func dateFunc(args ...any) (any, error) {
+	v, err := builtinDate(args...)
+	if err != nil {
+		return nil, err
+	}
+	t, ok := v.(time.Time)
+	if !ok {
+		return v, nil
+	}
+	if zoneless(args) {
+		return nil, fmt.Errorf("date(%q): the time has no zone, and Go would read it as UTC whatever zone wrote it; say which: date(x, layout, \"Local\") for this machine's zone, or a zone's name (\"Europe/Berlin\", \"UTC\")", dateText(args))
+	}
+	if name, off := t.Zone(); off == 0 && name != "" && name != "UTC" && name != "GMT" && t.Location() != time.UTC && t.Location() != time.Local && !givenZone(args, t.Location()) {
+		return nil, fmt.Errorf("date(%q): the zone %q has no offset this machine knows, and Go would read it as UTC; give the zone's name as date's third argument (date(x, layout, \"Europe/Berlin\")), or have the command print a numeric offset (date -R, date --rfc-3339=seconds)", dateText(args), name)
+	}
+	return t, nil
+}
+
+// zoneless reports whether date's arguments read a time of day with no
+// zone: no zone argument, and a layout (the one given, or the one of
+// expr's own that read the text) with a time of day and no zone.
+func zoneless(args []any) bool {
+	if _, ok := args[0].(*time.Location); ok || len(args) == 3 {
+		return false
+	}
+	text, _ := args[0].(string)
+	layouts := []string{"2006-01-02 15:04:05", "15:04:05"} // expr's own without a zone
+	if len(args) == 2 {
+		layout, _ := args[1].(string)
+		return strings.Contains(layout, ":04") && !strings.Contains(layout, "MST") && !strings.Contains(layout, "Z07") && !strings.Contains(layout, "-07")
+	}
+	for _, l := range layouts {
+		if _, err := time.Parse(l, text); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// givenZone reports whether loc is the location date's arguments named:
+// a time read in it is read in a zone whose offsets are known.
+func givenZone(args []any, loc *time.Location) bool {
+	if l, ok := args[0].(*time.Location); ok {
+		return l == loc || l.String() == loc.String()
+	}
+	if len(args) == 3 {
+		if z, ok := args[2].(string); ok {
+			return z == loc.String()
+		}
+	}
+	return false
+}
+
+// dateText is the text date was asked to read.
+func dateText(args []any) any {
+	if _, ok := args[0].(*time.Location); ok && len(args) > 1 {
+		return args[1]
+	}
+	return args[0]
+}

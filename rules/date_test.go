@@ -1,0 +1,56 @@
+package rules
+
+import (
+	"testing"
+	"time"
+)
+
+// TestDateRefusesAZoneItKnowsNoOffsetFor: a cron's last run printed by
+// `date` on a host in Berlin, "Sun Dec  6 10:15:22 CET 2026" (09:15 UTC),
+// read by date() on a runner in UTC came out as 10:15 UTC — Go reads a
+// zone abbreviation it has no offset for as UTC — so a run 1h45m before
+// 11:00 UTC read as 45 minutes old, and a "ran within the hour" rule
+// matched. date() now refuses such a time and says how to give the
+// offset; a time with its zone's name, a numeric offset, UTC or GMT reads
+// as before.
+func TestDateRefusesAZoneItKnowsNoOffsetFor(t *testing.T) {
+	t.Parallel()
+	if name, _ := time.Date(2026, 12, 6, 0, 0, 0, 0, time.Local).Zone(); name == "CET" {
+		t.Skip("this machine's zone is CET: it knows CET's offset")
+	}
+	env := mapEnv{
+		"cron":    map[string]any{"last": "Sun Dec  6 10:15:22 CET 2026", "iso": "2026-12-06T10:15:22+01:00"},
+		"checked": "2026-12-06T11:00:00Z",
+		"cert":    "Dec 11 10:15:48 2026 GMT",
+		"layout":  time.UnixDate,
+	}
+	runOutcomes(t, env, []outcomeCase{
+		{`date(checked) - date(cron.last, layout) < duration("1h")`, false, `the zone "CET" has no offset this machine knows`},
+		{`date(checked) - date(cron.last, layout, "Europe/Berlin") < duration("1h")`, false, ""},
+		{`date(checked) - date(timezone("Europe/Berlin"), cron.last, layout) > duration("1h30m")`, true, ""},
+		{`date(checked) - date(cron.iso) > duration("1h30m")`, true, ""},
+		{`date(cert, "Jan _2 15:04:05 2006 MST") - date(checked) < duration("336h")`, true, ""},
+	})
+}
+
+// TestDateRefusesATimeWithNoZone: an application log's last stamp,
+// "2026-12-06 10:30:00" in its host's time (Berlin: 09:30 UTC), read by
+// date() as 10:30 UTC, so at 10:25 UTC a log silent for 55 minutes read as
+// written 5 minutes ahead and a "written within 10 minutes" rule matched.
+// A time of day with no zone and no zone argument is now an error saying
+// to name the zone; a date alone, a zoned time and a time given its zone
+// read as before.
+func TestDateRefusesATimeWithNoZone(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{"log": map[string]any{"last": "2026-12-06 10:30:00", "day": "2026-12-06"}, "checked": "2026-12-06T10:25:00Z"}
+	const why = "the time has no zone"
+	runOutcomes(t, env, []outcomeCase{
+		{`date(checked) - date(log.last) < duration("10m")`, false, why},
+		{`date(checked) - date(log.last, "2006-01-02 15:04:05") < duration("10m")`, false, why},
+		{`date(checked) - date(log.last, "2006-01-02 15:04:05", "Europe/Berlin") > duration("50m")`, true, ""},
+		{`date(checked) - date(timezone("Europe/Berlin"), log.last) > duration("50m")`, true, ""},
+		{`date(log.day) < date(checked)`, true, ""},
+		{`date(log.day, "2006-01-02") < date(checked)`, true, ""},
+		{`date("2026-12-06T10:30:00+01:00") < date(checked)`, true, ""},
+	})
+}

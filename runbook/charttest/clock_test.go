@@ -1,0 +1,39 @@
+package charttest
+
+import (
+	"context"
+	"testing"
+)
+
+// TestCaseNowFixesTheClock: a chart that judges a certificate's expiry
+// against now() had no test that passed on every day: now() read the
+// host's clock, so the case "expires in ten days" passed until the
+// certificate's date and failed after it, and its record said nothing of
+// the time it judged against. A case's now: is the time every now() of its
+// run reads, and the rule's evidence holds it (the input now()).
+func TestCaseNowFixesTheClock(t *testing.T) {
+	t.Parallel()
+	f, err := Load("../../testdata/charttest/cert/chart_test.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := f.Run(context.Background())
+	if len(res.Cases) != 3 {
+		t.Fatalf("%d cases ran, want 3", len(res.Cases))
+	}
+	for _, c := range res.Cases {
+		if !c.Passed() {
+			t.Errorf("case %q: %v", c.Case.Name, c.Failures)
+		}
+	}
+	d := res.Cases[0].Record.Decisions[0]
+	var read any
+	for _, in := range d.Rules[1].Inputs {
+		if in.Path == "now()" {
+			read = in.Value
+		}
+	}
+	if read != "2026-12-10T10:00:00Z" {
+		t.Errorf("rule 2's evidence read now() = %v (inputs %+v); want the case's 2026-12-10T10:00:00Z", read, d.Rules[1].Inputs)
+	}
+}
