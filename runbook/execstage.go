@@ -233,12 +233,25 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		rs.fileLedger(record.WithheldEntry(path, "its output", proc.DefaultMaxOutput))
 		return out
 	}
-	out["stderr"] = proc.Text(res.Stderr)
-	out["stdout"] = rs.parsed(path, es.Parse, proc.Text(res.Stdout), "its output", out)
+	stderr := rs.text(path, "its stderr", res.Stderr)
+	out["stderr"] = stderr
+	out["stdout"] = rs.parsed(path, es.Parse, rs.text(path, "its stdout", res.Stdout), "its output", out)
 	if stderrOnly(es, res, row) {
-		rs.fileLedger(record.StderrOnlyEntry(path, es.Parse.Mode, *res.ExitCode, rs.mask(proc.Text(res.Stderr))))
+		rs.fileLedger(record.StderrOnlyEntry(path, es.Parse.Mode, *res.ExitCode, rs.mask(stderr)))
 	}
 	return out
+}
+
+// text is a text a stage read (a stream, a file's content) as the scope
+// holds it, proc.Text's valid UTF-8; where that had to replace bytes, the
+// ledger says so (record.NotUTF8Entry), since a value made of them is not
+// what was read. of names the text. It is the one road of read bytes into
+// the scope.
+func (rs *runState) text(path, of string, b []byte) string {
+	if inv, bad := proc.FirstInvalid(b); bad {
+		rs.fileLedger(record.NotUTF8Entry(path, rs.mask(of), inv.Bytes, inv.Line, inv.Offset, rs.mask(inv.LineText)))
+	}
+	return proc.Text(b)
 }
 
 // stderrOnly says whether a command that ended as no failure (completed,

@@ -178,7 +178,7 @@ func (rs *runState) readValue(path string, rd *chart.ReadSpec, f ReadFile) map[s
 		rs.fileLedger(record.WithheldEntry(path, "the file "+rs.mask(f.Path), proc.DefaultMaxOutput))
 		return out
 	}
-	out["content"] = rs.parsed(path, rd.Parse, proc.Text(f.Content), "the file "+f.Path, out)
+	out["content"] = rs.parsed(path, rd.Parse, rs.text(path, "the file "+f.Path, f.Content), "the file "+f.Path, out)
 	return out
 }
 

@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -151,5 +153,63 @@ stages:
 		if tc.flagged && (r.code != 3 || !strings.HasPrefix(r.stdout, "journal UNKNOWN")) {
 			t.Errorf("%s: exit %d; want 3, UNKNOWN:\n%s", tc.name, r.code, r.stdout)
 		}
+	}
+}
+
+// TestNotUTF8OutputIsNotSure: a mount named in Latin-1 (/srv/caf\xe9,
+// /srv/caf\xe8), a lone 0xff, a sequence cut at the end. Each bad byte
+// reached the scope as U+FFFD with nothing said: the two mounts read as one
+// name "/srv/caf\uFFFD", a rule over /srv/cafè could not match either,
+// and the run stood Consistent, Nagios OK, over names the command never
+// printed. The text is now a not-checked ledger item (not-utf8) quoting the
+// first bad byte's line as it was: Not sure, UNKNOWN. UTF-8 (é, ✓) is not
+// flagged; a read: file and stderr take the same road.
+func TestNotUTF8OutputIsNotSure(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	latin1 := filepath.Join(dir, "latin1.txt")
+	if err := os.WriteFile(latin1, []byte("name=caf\xe9\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, exec, said string
+	}{
+		{"latin-1 mounts", `
+      shell: |
+        printf 'Filesystem 1024-blocks Used Available Capacity Mounted on\n'
+        printf '/dev/vda 100 99 1 99%% /srv/caf\351\n'
+        printf '/dev/vdb 100 1 99 1%% /srv/caf\350\n'
+      parse: {as: columns, last: rest}`, `its stdout (2 bytes of it are not UTF-8 and reached the scope as U+FFFD, so a value made of it is not what was printed, and two different texts may read as one; the first is byte 88 of it (0xe9), on line 2: "/dev/vda 100 99 1 99% /srv/caf\xe9")`},
+		{"lone 0xff", ` {shell: "printf 'name=x\\n\\377\\n'", parse: lines}`, `its stdout (1 byte of it is not UTF-8 and reached the scope as U+FFFD, so a value made of it is not what was printed, and two different texts may read as one; the first is byte 7 of it (0xff), on line 2: "\xff")`},
+		{"cut at the end", ` {shell: "printf 'caf\\303'", parse: lines}`, `its stdout (1 byte of it is not UTF-8 and reached the scope as U+FFFD, so a value made of it is not what was printed, and two different texts may read as one; the first is byte 3 of it (0xc3), on line 1: "caf\xc3")`},
+		{"stderr", ` {shell: "echo ok; printf 'Avertissement: caf\\351\\n' >&2", parse: lines}`, `its stderr (1 byte of it`},
+		{"utf-8", ` {shell: "printf 'caf\\303\\251 \\342\\234\\223\\n'", parse: lines}`, ""},
+	} {
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", perRowChart("mounts", "Mount", tc.exec, "m", `
+              - {when: 'string(m) contains "caf\u00e8"', then: bad, label: The mount to watch}`, `string(m)`))
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		if tc.said == "" {
+			if r.code != 0 || strings.Contains(r.stdout, "not UTF-8") {
+				t.Errorf("%s: exit %d; want 0, OK, nothing flagged:\n%s", tc.name, r.code, r.stdout)
+			}
+			continue
+		}
+		if r.code != 3 || !strings.HasPrefix(r.stdout, "mounts UNKNOWN") || !strings.Contains(r.stdout, "not UTF-8") {
+			t.Errorf("%s: exit %d; want 3, UNKNOWN, and the bytes said:\n%s\nwant: %s", tc.name, r.code, r.stdout, tc.said)
+		}
+		r = runCLI(t, dir, "exec", chart)
+		if !strings.Contains(r.stdout, `Not sure — stage "out" did not check `+tc.said) {
+			t.Errorf("%s: want Not sure, naming the bytes:\n%s\nwant: %s", tc.name, r.stdout, tc.said)
+		}
+	}
+	chart := writeChart(t, dir, "read.yaml", fmt.Sprintf(`version: 1
+runbook: file
+stages:
+  - id: f
+    read: {path: '%q', parse: kv}
+`, latin1))
+	r := runCLI(t, dir, "exec", chart)
+	if want := `Not sure — stage "f" did not check the file ` + latin1 + ` (1 byte of it is not UTF-8`; !strings.Contains(r.stdout, want) {
+		t.Errorf("read: want %s:\n%s", want, r.stdout)
 	}
 }
