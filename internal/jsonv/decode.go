@@ -87,8 +87,9 @@ func firstValueWithin(data []byte, max int) (int, bool) {
 // Unmarshal reads data that holds exactly one JSON value as this module
 // holds JSON values: nesting bounded as Decode bounds it, every number
 // settled by Decoded (an int when whole, the digits of a whole number no
-// float64 prints, else a float64), and anything after the value an error
-// (ErrTrailing). It is the one reader of JSON text from outside — a
+// float64 prints, else a float64), anything after the value an error
+// (ErrTrailing), and so is an object that names one key twice
+// (*DuplicateKeyError). It is the one reader of JSON text from outside — a
 // command's `parse: json`, an input given as JSON (--input, --inputs, an
 // MCP tool's arguments) — so that one value read two ways is one value:
 // before, a tool call's 100000000 was a float64, and string(id) said
@@ -96,14 +97,14 @@ func firstValueWithin(data []byte, max int) (int, bool) {
 //
 //	Unmarshal([]byte(`{"id": 100000000}`))   map[id:100000000 (int)], nil
 //	Unmarshal([]byte(`1 2`))                 nil, ErrTrailing
+//	Unmarshal([]byte(`{"a": 1, "a": 2}`))    nil, *DuplicateKeyError
 func Unmarshal(data []byte) (any, error) {
 	v, err := Decode(data)
 	if err != nil {
 		return nil, err
 	}
 	d := json.NewDecoder(bytes.NewReader(data))
-	var skip json.RawMessage
-	if err := d.Decode(&skip); err != nil {
+	if err := uniqueKeys(d); err != nil {
 		return nil, err
 	}
 	if _, err := d.Token(); !errors.Is(err, io.EOF) {
@@ -114,3 +115,60 @@ func Unmarshal(data []byte) (any, error) {
 
 // ErrTrailing is Unmarshal's error for text after the one JSON value.
 var ErrTrailing = errors.New("text follows the value")
+
+// DuplicateKeyError is an object that names one key twice,
+// {"status":"ok","status":"failed"}. RFC 8259 leaves what it means to the
+// reader: encoding/json keeps the last, others the first, so which value
+// the writer meant is not known, and Unmarshal refuses it rather than
+// drop one in silence.
+type DuplicateKeyError struct {
+	Key    string
+	Offset int64 // the byte just past its second naming
+}
+
+func (e *DuplicateKeyError) Error() string {
+	return fmt.Sprintf("an object names the key %q twice (the second ends at byte %d): which of its values was meant is not known", e.Key, e.Offset)
+}
+
+// uniqueKeys reads d's first JSON value token by token and says the first
+// key an object names twice (*DuplicateKeyError). d is left just past the
+// value.
+func uniqueKeys(d *json.Decoder) error {
+	type frame struct {
+		keys    map[string]bool // nil in a list
+		wantKey bool
+	}
+	var stack []frame
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return err
+		}
+		if n := len(stack); n > 0 && stack[n-1].keys != nil && stack[n-1].wantKey {
+			if k, ok := tok.(string); ok {
+				if stack[n-1].keys[k] {
+					return &DuplicateKeyError{Key: k, Offset: d.InputOffset()}
+				}
+				stack[n-1].keys[k], stack[n-1].wantKey = true, false
+				continue
+			}
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, frame{keys: map[string]bool{}, wantKey: true})
+			continue
+		case json.Delim('['):
+			stack = append(stack, frame{})
+			continue
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:len(stack)-1]
+		}
+		// A value ended: the object around it wants a key next.
+		if len(stack) == 0 {
+			return nil
+		}
+		if top := &stack[len(stack)-1]; top.keys != nil {
+			top.wantKey = true
+		}
+	}
+}

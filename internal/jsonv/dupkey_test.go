@@ -1,0 +1,37 @@
+package jsonv
+
+import (
+	"errors"
+	"testing"
+)
+
+// TestUnmarshalDuplicateKeyIsRefused: {"status":"ok","status":"failed"}
+// read as {"status":"failed"}, the "ok" dropped in silence (encoding/json
+// keeps the last; other readers keep the first). A key named twice in one
+// object, at any depth, is refused with the key and where; the same key in
+// two objects, and "{}" and lists around keys, are not.
+func TestUnmarshalDuplicateKeyIsRefused(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		in, key string
+		off     int64
+	}{
+		{`{"status":"ok","status":"failed"}`, "status", 23},
+		{`[{"a":{}}, {"b": [1, {"x": 1, "y": [], "x": 2}]}]`, "x", 42},
+		{`{"a": {"k": 1}, "k": {"k": 2, "k": 3}}`, "k", 33},
+	} {
+		_, err := Unmarshal([]byte(tc.in))
+		var de *DuplicateKeyError
+		if !errors.As(err, &de) || de.Key != tc.key || de.Offset != tc.off {
+			t.Errorf("Unmarshal(%s) = %v; want the key %q named twice, at %d", tc.in, err, tc.key, tc.off)
+		}
+	}
+	for _, in := range []string{`{"a": {"a": 1}, "b": [{"a": 2}, {"a": 3}], "c": {}}`, `[]`, `{}`, `"s"`, `[{}, {}]`} {
+		if _, err := Unmarshal([]byte(in)); err != nil {
+			t.Errorf("Unmarshal(%s) = %v; want no error", in, err)
+		}
+	}
+	if _, err := Unmarshal([]byte(`{"a":1} {"a":1}`)); !errors.Is(err, ErrTrailing) {
+		t.Errorf("two values: %v, want ErrTrailing", err)
+	}
+}
