@@ -213,3 +213,20 @@ stages:
 		t.Errorf("read: want %s:\n%s", want, r.stdout)
 	}
 }
+
+// TestCRLFLinesAreReadAsLines: a tool that ends its lines as Windows does
+// (a network device's CLI over ssh, curl -sI's headers) under parse: lines
+// gave "db failed\r", which the rule `endsWith " failed"` did not match:
+// the failed service read "ok", Nagios OK, Consistent. Every other mode
+// already read a line without its "\r\n"; lines does too.
+func TestCRLFLinesAreReadAsLines(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "c.yaml", perRowChart("services", "Service",
+		` {shell: "printf 'web ok\\r\\ndb failed\\r\\n'", parse: lines}`, "l", `
+              - {when: 'l endsWith " failed"', then: bad, label: A failed service}`, `l`))
+	r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+	if r.code != 2 || !strings.HasPrefix(r.stdout, "services CRITICAL - 1 bad (db failed), 1 ok") {
+		t.Errorf("exit %d; want 2, CRITICAL over db:\n%s", r.code, r.stdout)
+	}
+}
