@@ -88,8 +88,10 @@ func firstValueWithin(data []byte, max int) (int, bool) {
 // holds JSON values: nesting bounded as Decode bounds it, every number
 // settled by Decoded (an int when whole, the digits of a whole number no
 // float64 prints, else a float64), anything after the value an error
-// (ErrTrailing), and so is an object that names one key twice
-// (*DuplicateKeyError). It is the one reader of JSON text from outside — a
+// (ErrTrailing), and so are an object that names one key twice
+// (*DuplicateKeyError) and a string escaping half a UTF-16 pair
+// (*SurrogateError): encoding/json would keep one value, or read U+FFFD,
+// in silence. It is the one reader of JSON text from outside — a
 // command's `parse: json`, an input given as JSON (--input, --inputs, an
 // MCP tool's arguments) — so that one value read two ways is one value:
 // before, a tool call's 100000000 was a float64, and string(id) said
@@ -110,7 +112,86 @@ func Unmarshal(data []byte) (any, error) {
 	if _, err := d.Token(); !errors.Is(err, io.EOF) {
 		return nil, ErrTrailing
 	}
+	if err := loneSurrogate(data); err != nil {
+		return nil, err
+	}
 	return settleNumbers(v), nil
+}
+
+// loneSurrogate says where a string of data's first JSON value escapes
+// half of a UTF-16 pair with no other half ("\ud83d", an emoji cut by a
+// writer that slices UTF-16): no text holds it, encoding/json reads it as
+// U+FFFD, and two different strings ("\ud83d", "\udfff") would read as
+// one. data is one valid JSON value (Unmarshal checked it); the scan
+// stops at its end.
+func loneSurrogate(data []byte) error {
+	depth, inString := 0, false
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		if !inString {
+			switch c {
+			case '"':
+				inString = true
+			case '[', '{':
+				depth++
+			case ']', '}':
+				if depth--; depth == 0 {
+					return nil
+				}
+			}
+			continue
+		}
+		switch {
+		case c == '"':
+			if inString = false; depth == 0 {
+				return nil
+			}
+		case c == '\\' && i+5 < len(data) && data[i+1] == 'u':
+			r := hex4(data[i+2:])
+			switch {
+			case r >= 0xd800 && r < 0xdc00:
+				if i+11 < len(data) && data[i+6] == '\\' && data[i+7] == 'u' {
+					if lo := hex4(data[i+8:]); lo >= 0xdc00 && lo < 0xe000 {
+						i += 11
+						continue
+					}
+				}
+				return &SurrogateError{Escape: string(data[i : i+6]), Offset: i}
+			case r >= 0xdc00 && r < 0xe000:
+				return &SurrogateError{Escape: string(data[i : i+6]), Offset: i}
+			}
+			i += 5
+		case c == '\\':
+			i++ // the escaped character, a quote or a backslash among them
+		}
+	}
+	return nil
+}
+
+// hex4 is the \u escape's four hex digits at b's start (valid JSON has them).
+func hex4(b []byte) rune {
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		}
+	}
+	return r
+}
+
+// SurrogateError is a string that escapes half of a UTF-16 pair alone.
+type SurrogateError struct {
+	Escape string // "\ud83d"
+	Offset int    // the byte its backslash is at
+}
+
+func (e *SurrogateError) Error() string {
+	return fmt.Sprintf("a string escapes %s at byte %d, half of a UTF-16 pair with no other half, which no text holds: it would read as U+FFFD, and two different strings as one", e.Escape, e.Offset)
 }
 
 // ErrTrailing is Unmarshal's error for text after the one JSON value.

@@ -51,3 +51,14 @@ func TestJSONDuplicateKeyIsAProblem(t *testing.T) {
 		t.Errorf("jsonl: value %#v, %d problems (%s); want line 1 kept and line 2 a problem", res.Value, res.Problems, res.FirstProblem)
 	}
 }
+
+// TestJSONLoneSurrogateIsAProblem: a tool that cuts an emoji in half
+// (`"\ud83d"`) printed a string parse: json read as U+FFFD with no
+// problem, so "\ud83d" and "\udfff" were one name. It is a problem now.
+func TestJSONLoneSurrogateIsAProblem(t *testing.T) {
+	t.Parallel()
+	res, _ := Parse(`{"a":"\ud83d","b":"\udfff"}`, Spec{Mode: "json"})
+	if res.Problems != 1 || !strings.Contains(res.FirstProblem, `escapes \ud83d at byte 6, half of a UTF-16 pair`) {
+		t.Errorf("json: value %#v, %d problems (%s); want 1 problem naming the escape", res.Value, res.Problems, res.FirstProblem)
+	}
+}

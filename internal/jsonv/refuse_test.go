@@ -35,3 +35,32 @@ func TestUnmarshalDuplicateKeyIsRefused(t *testing.T) {
 		t.Errorf("two values: %v, want ErrTrailing", err)
 	}
 }
+
+// TestUnmarshalLoneSurrogateIsRefused: {"a":"\ud83d","b":"\udfff"} read as
+// two strings "\uFFFD", equal, with nothing said: half a UTF-16 pair (an
+// emoji cut by a writer that slices UTF-16) is no text. It is refused
+// with the escape and where; a whole pair, an escaped backslash before
+// "ud800", and the BMP are not.
+func TestUnmarshalLoneSurrogateIsRefused(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		in, esc string
+		off     int
+	}{
+		{`{"a":"\ud83d","b":"\udfff"}`, `\ud83d`, 6},
+		{`["ok", "x\uDFFFy"]`, `\uDFFF`, 9},
+		{`"\ud83d\u0041"`, `\ud83d`, 1},
+		{`{"\ud800": 1}`, `\ud800`, 2},
+	} {
+		_, err := Unmarshal([]byte(tc.in))
+		var se *SurrogateError
+		if !errors.As(err, &se) || se.Escape != tc.esc || se.Offset != tc.off {
+			t.Errorf("Unmarshal(%s) = %v; want %s at %d refused", tc.in, err, tc.esc, tc.off)
+		}
+	}
+	for _, in := range []string{`"\ud83d\ude00"`, `["\\ud800", "\u00e9\u2713"]`, `{"k": "\"\\"}`, `1`} {
+		if _, err := Unmarshal([]byte(in)); err != nil {
+			t.Errorf("Unmarshal(%s) = %v; want no error", in, err)
+		}
+	}
+}
