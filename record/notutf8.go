@@ -58,7 +58,7 @@ func NotUTF8Entry(path, of string, count, line, offset int, text string) coverag
 		Kind: coverage.KindLedger,
 		NotChecked: []coverage.Item{{
 			What: of,
-			Why:  fmt.Sprintf("%s not UTF-8 and reached the scope as U+FFFD, so a value made of it is not what was printed, and two different texts may read as one; the first is byte %d of it (0x%02x), on line %d: %s", bytes, offset, bad, line, near),
+			Why:  fmt.Sprintf("%s not UTF-8 and reached the scope as U+FFFD, so a value made of it is not what was read, and two different texts may read as one; the first is byte %d of it (0x%02x), on line %d: %s", bytes, offset, bad, line, near),
 			Kind: ItemNotUTF8,
 		}},
 	}}

@@ -179,9 +179,9 @@ func TestNotUTF8OutputIsNotSure(t *testing.T) {
         printf 'Filesystem 1024-blocks Used Available Capacity Mounted on\n'
         printf '/dev/vda 100 99 1 99%% /srv/caf\351\n'
         printf '/dev/vdb 100 1 99 1%% /srv/caf\350\n'
-      parse: {as: columns, last: rest}`, `its stdout (2 bytes of it are not UTF-8 and reached the scope as U+FFFD, so a value made of it is not what was printed, and two different texts may read as one; the first is byte 88 of it (0xe9), on line 2: "/dev/vda 100 99 1 99% /srv/caf\xe9")`},
-		{"lone 0xff", ` {shell: "printf 'name=x\\n\\377\\n'", parse: lines}`, `its stdout (1 byte of it is not UTF-8 and reached the scope as U+FFFD, so a value made of it is not what was printed, and two different texts may read as one; the first is byte 7 of it (0xff), on line 2: "\xff")`},
-		{"cut at the end", ` {shell: "printf 'caf\\303'", parse: lines}`, `its stdout (1 byte of it is not UTF-8 and reached the scope as U+FFFD, so a value made of it is not what was printed, and two different texts may read as one; the first is byte 3 of it (0xc3), on line 1: "caf\xc3")`},
+      parse: {as: columns, last: rest}`, `its stdout (2 bytes of it are not UTF-8 and reached the scope as U+FFFD, so a value made of it is not what was read, and two different texts may read as one; the first is byte 88 of it (0xe9), on line 2: "/dev/vda 100 99 1 99% /srv/caf\xe9")`},
+		{"lone 0xff", ` {shell: "printf 'name=x\\n\\377\\n'", parse: lines}`, `its stdout (1 byte of it is not UTF-8 and reached the scope as U+FFFD, so a value made of it is not what was read, and two different texts may read as one; the first is byte 7 of it (0xff), on line 2: "\xff")`},
+		{"cut at the end", ` {shell: "printf 'caf\\303'", parse: lines}`, `its stdout (1 byte of it is not UTF-8 and reached the scope as U+FFFD, so a value made of it is not what was read, and two different texts may read as one; the first is byte 3 of it (0xc3), on line 1: "caf\xc3")`},
 		{"stderr", ` {shell: "echo ok; printf 'Avertissement: caf\\351\\n' >&2", parse: lines}`, `its stderr (1 byte of it`},
 		{"utf-8", ` {shell: "printf 'caf\\303\\251 \\342\\234\\223\\n'", parse: lines}`, ""},
 	} {
@@ -228,5 +228,34 @@ func TestCRLFLinesAreReadAsLines(t *testing.T) {
 	r := runCLI(t, dir, "exec", chart, "--format", "nagios")
 	if r.code != 2 || !strings.HasPrefix(r.stdout, "services CRITICAL - 1 bad (db failed), 1 ok") {
 		t.Errorf("exit %d; want 2, CRITICAL over db:\n%s", r.code, r.stdout)
+	}
+}
+
+// TestGlobOfLatin1NamesIsNotSure: a read: glob over a folder holding
+// caf\xe9 and caf\xe8 gave two files whose path was one string,
+// "…/caf\uFFFD", with nothing said: Consistent over names the file system
+// never gave. A name that is not UTF-8 is a not-checked ledger item, as
+// the content is.
+func TestGlobOfLatin1NamesIsNotSure(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	share := filepath.Join(dir, "share")
+	if err := os.Mkdir(share, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"caf\xe9", "caf\xe8", "résumé"} {
+		if err := os.WriteFile(filepath.Join(share, name), []byte("x\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	chart := writeChart(t, dir, "glob.yaml", `version: 1
+runbook: share
+stages:
+  - id: f
+    read: {glob: '"share/*"', parse: lines}
+`)
+	r := runCLI(t, dir, "exec", chart)
+	if want := `Not sure — stage "f" did not check the name of a file it read (1 byte of it is not UTF-8 and reached the scope as U+FFFD, so a value made of it is not what was read, and two different texts may read as one; the first is byte `; !strings.Contains(r.stdout, want) || !strings.Contains(r.stdout, `"share/caf\xe8")`) {
+		t.Errorf("want the name said, not Consistent:\n%s%s", r.stdout, r.stderr)
 	}
 }
