@@ -259,3 +259,27 @@ stages:
 		t.Errorf("want the name said, not Consistent:\n%s%s", r.stdout, r.stderr)
 	}
 }
+
+// TestInputNotUTF8IsRefused: `--input name=caf\xe9` (a name pasted from a
+// Latin-1 terminal) was taken, and the record's inputs and every value
+// made of it held "caf\uFFFD": a chart comparing it with a file name
+// compared a name nobody gave. It is refused, exit 2, saying which byte.
+func TestInputNotUTF8IsRefused(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "in.yaml", `version: 1
+runbook: in
+inputs:
+  name: {type: string}
+stages:
+  - id: s
+    set: {n: name}
+`)
+	r := runCLI(t, dir, "exec", chart, "--input", "name=caf\xe9")
+	if r.code != 2 || !strings.Contains(r.stderr, `input "name": is not a string: it holds a text that is not UTF-8: byte 3 is 0xe9`) {
+		t.Errorf("exit %d; want 2 and the byte named:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := runCLI(t, dir, "exec", chart, "--input", "name=café"); r.code != 0 {
+		t.Errorf("UTF-8: exit %d:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}

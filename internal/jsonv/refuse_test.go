@@ -2,6 +2,7 @@ package jsonv
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -61,6 +62,26 @@ func TestUnmarshalLoneSurrogateIsRefused(t *testing.T) {
 	for _, in := range []string{`"\ud83d\ude00"`, `["\\ud800", "\u00e9\u2713"]`, `{"k": "\"\\"}`, `1`} {
 		if _, err := Unmarshal([]byte(in)); err != nil {
 			t.Errorf("Unmarshal(%s) = %v; want no error", in, err)
+		}
+	}
+}
+
+// TestWritableRefusesTextThatIsNotUTF8: a Go stage's write or an input
+// (`--input name=caf\xe9`) holding bytes that are not UTF-8 was taken, and
+// the record held U+FFFD for them: two names (caf\xe9, caf\xe8) were one.
+// Writable refuses such a text, a key, and one inside a struct, saying
+// where; UTF-8 passes.
+func TestWritableRefusesTextThatIsNotUTF8(t *testing.T) {
+	t.Parallel()
+	type named struct{ Name string }
+	for _, v := range []any{"caf\xe9", []any{"ok", map[string]any{"k": "\xff"}}, map[string]any{"caf\xe8": 1}, named{Name: "x\xc3"}} {
+		if err := Writable(v); err == nil || !strings.Contains(err.Error(), "not UTF-8") {
+			t.Errorf("Writable(%#v) = %v; want it refused as not UTF-8", v, err)
+		}
+	}
+	for _, v := range []any{"café ✓", map[string]any{"résumé": []any{"\u00e9"}}, named{Name: "é"}} {
+		if err := Writable(v); err != nil {
+			t.Errorf("Writable(%#v) = %v; want nil", v, err)
 		}
 	}
 }
