@@ -249,7 +249,11 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 // the scope.
 func (rs *runState) text(path, of string, b []byte) string {
 	if inv, bad := proc.FirstInvalid(b); bad {
-		rs.fileLedger(record.NotUTF8Entry(path, rs.mask(of), inv.Bytes, inv.Line, inv.Offset, rs.mask(inv.LineText)))
+		// The offset is counted in the masked text, as the record holds
+		// it: the raw one would tell a secret's length. No secret holds
+		// the bad byte (a secret is UTF-8), so none spans the cut.
+		at := len(rs.mask(string(b[:inv.Offset])))
+		rs.fileLedger(record.NotUTF8Entry(path, rs.mask(of), inv.Bytes, inv.Line, at, rs.mask(inv.LineText)))
 	}
 	return proc.Text(b)
 }
