@@ -233,9 +233,9 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		rs.fileLedger(record.WithheldEntry(path, "its output", proc.DefaultMaxOutput))
 		return out
 	}
-	stderr := rs.text(path, "its stderr", res.Stderr)
+	stdout, stderr := rs.text(path, "its stdout", res.Stdout), rs.text(path, "its stderr", res.Stderr)
 	out["stderr"] = stderr
-	out["stdout"] = rs.parsed(path, es.Parse, rs.text(path, "its stdout", res.Stdout), "its output", out)
+	out["stdout"] = rs.parsed(path, es.Parse, stdout, "its output", out)
 	if stderrOnly(es, res, row) {
 		rs.fileLedger(record.StderrOnlyEntry(path, es.Parse.Mode, *res.ExitCode, rs.mask(stderr)))
 	}
