@@ -106,16 +106,30 @@ func Unmarshal(data []byte) (any, error) {
 		return nil, err
 	}
 	d := json.NewDecoder(bytes.NewReader(data))
-	if err := uniqueKeys(d); err != nil {
+	var skip json.RawMessage
+	if err := d.Decode(&skip); err != nil {
 		return nil, err
 	}
 	if _, err := d.Token(); !errors.Is(err, io.EOF) {
 		return nil, ErrTrailing
 	}
-	if err := loneSurrogate(data); err != nil {
+	if err := sound(data); err != nil {
 		return nil, err
 	}
 	return settleNumbers(v), nil
+}
+
+// sound says whether data, one JSON value encoding/json reads, means one
+// thing: no object names a key twice (*DuplicateKeyError), no string
+// escapes half a UTF-16 pair (*SurrogateError). Unmarshal and DecodePlain,
+// the two readers of JSON from outside, both ask it.
+func sound(data []byte) error {
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber() // 1e999 is a number here, not a float64 that overflows
+	if err := uniqueKeys(d); err != nil {
+		return err
+	}
+	return loneSurrogate(data)
 }
 
 // loneSurrogate says where a string of data's first JSON value escapes

@@ -27,7 +27,7 @@ func TestUnmarshalDuplicateKeyIsRefused(t *testing.T) {
 			t.Errorf("Unmarshal(%s) = %v; want the key %q named twice, at %d", tc.in, err, tc.key, tc.off)
 		}
 	}
-	for _, in := range []string{`{"a": {"a": 1}, "b": [{"a": 2}, {"a": 3}], "c": {}}`, `[]`, `{}`, `"s"`, `[{}, {}]`} {
+	for _, in := range []string{`{"a": {"a": 1}, "b": [{"a": 2}, {"a": 3}], "c": {}}`, `[]`, `{}`, `"s"`, `[{}, {}]`, `{"n": 1e400, "m": [-1e999]}`} {
 		if _, err := Unmarshal([]byte(in)); err != nil {
 			t.Errorf("Unmarshal(%s) = %v; want no error", in, err)
 		}
