@@ -144,8 +144,9 @@ func (s *Scope) Value(key string) any {
 	return v
 }
 
-// Set stages a write of key. A value JSON cannot hold (a float NaN or
-// ±Inf anywhere in it, a channel, a function) is refused: it is not
+// Set stages a write of key. A value JSON cannot hold as it is (a float
+// NaN or ±Inf anywhere in it, a text that is not UTF-8, a channel, a
+// function) is refused: it is not
 // written, and the stage fails when it returns, naming the key — the
 // run's state is what its record holds, and a record is JSON.
 func (s *Scope) Set(key string, v any) { s.set(key, v, false) }

@@ -233,12 +233,29 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		rs.fileLedger(record.WithheldEntry(path, "its output", proc.DefaultMaxOutput))
 		return out
 	}
-	out["stderr"] = proc.Text(res.Stderr)
-	out["stdout"] = rs.parsed(path, es.Parse, proc.Text(res.Stdout), "its output", out)
+	stdout, stderr := rs.text(path, "its stdout", res.Stdout), rs.text(path, "its stderr", res.Stderr)
+	out["stderr"] = stderr
+	out["stdout"] = rs.parsed(path, es.Parse, stdout, "its output", out)
 	if stderrOnly(es, res, row) {
-		rs.fileLedger(record.StderrOnlyEntry(path, es.Parse.Mode, *res.ExitCode, rs.mask(proc.Text(res.Stderr))))
+		rs.fileLedger(record.StderrOnlyEntry(path, es.Parse.Mode, *res.ExitCode, rs.mask(stderr)))
 	}
 	return out
+}
+
+// text is a text a stage read (a stream, a file's content) as the scope
+// holds it, proc.Text's valid UTF-8; where that had to replace bytes, the
+// ledger says so (record.NotUTF8Entry), since a value made of them is not
+// what was read. of names the text. It is the one road of read bytes into
+// the scope.
+func (rs *runState) text(path, of string, b []byte) string {
+	if inv, bad := proc.FirstInvalid(b); bad {
+		// The offset is counted in the masked text, as the record holds
+		// it: the raw one would tell a secret's length. No secret holds
+		// the bad byte (a secret is UTF-8), so none spans the cut.
+		at := len(rs.mask(string(b[:inv.Offset])))
+		rs.fileLedger(record.NotUTF8Entry(path, rs.mask(of), inv.Bytes, inv.Line, at, rs.mask(inv.LineText)))
+	}
+	return proc.Text(b)
 }
 
 // stderrOnly says whether a command that ended as no failure (completed,

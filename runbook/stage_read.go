@@ -166,19 +166,21 @@ func readOne(shown, file string) (ReadFile, error) {
 // readValue is one file as `read:` writes it, {path, exists, content}: a
 // file that exists has its content parsed as exec's stdout is (rs.parsed),
 // past the output cap withheld. A read stub's file takes the
-// same road as a real one.
+// same road as a real one. A glob's match is a name the file system gave,
+// and it is read (rs.text) as the content is: a Latin-1 name is not UTF-8.
 func (rs *runState) readValue(path string, rd *chart.ReadSpec, f ReadFile) map[string]any {
-	out := map[string]any{"path": f.Path, "exists": false, "content": nil}
+	name := rs.text(path, "the name of a file it read", []byte(f.Path))
+	out := map[string]any{"path": name, "exists": false, "content": nil}
 	if !f.Exists {
 		return out
 	}
 	out["exists"] = true
 	if len(f.Content) > proc.DefaultMaxOutput {
 		out["withheld"] = fmt.Sprintf("the file passed the %d-byte cap and was withheld from the scope", proc.DefaultMaxOutput)
-		rs.fileLedger(record.WithheldEntry(path, "the file "+rs.mask(f.Path), proc.DefaultMaxOutput))
+		rs.fileLedger(record.WithheldEntry(path, "the file "+rs.mask(name), proc.DefaultMaxOutput))
 		return out
 	}
-	out["content"] = rs.parsed(path, rd.Parse, proc.Text(f.Content), "the file "+f.Path, out)
+	out["content"] = rs.parsed(path, rd.Parse, rs.text(path, "the file "+name, f.Content), "the file "+name, out)
 	return out
 }
 

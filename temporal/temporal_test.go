@@ -42,6 +42,9 @@ var conformance = []struct {
 	{"testdata/charts/foreach.yaml", nil},
 	{"testdata/charts/foreach.yaml", map[string]any{"limit": "3"}},
 	{"testdata/charts/reads.yaml", nil},
+	// Output and a file that are not UTF-8, JSON naming a key twice, CRLF
+	// line ends: each ledger item a worker's bytes make, as a local run's.
+	{"testdata/charts/bytes.yaml", nil},
 	// Past the server's 2000 pending activities a run (the workflow waits
 	// for slots) and past its 2 MiB payload (the record comes back gzipped).
 	{"testdata/charts/large.yaml", nil},

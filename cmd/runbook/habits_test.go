@@ -24,6 +24,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/openrunbook/runbook/chart"
+	"github.com/openrunbook/runbook/internal/display"
 	"github.com/openrunbook/runbook/internal/golden"
 	"github.com/openrunbook/runbook/internal/parse"
 	"github.com/openrunbook/runbook/internal/version"
@@ -418,7 +419,7 @@ func TestHabitTerminalLayout(t *testing.T) {
 	golden.Check(t, filepath.Join("testdata", "habits", "layout.tty.txt"), []byte(tty))
 	golden.Check(t, filepath.Join("testdata", "habits", "layout.pipe.txt"), []byte(pipe.stdout))
 	for _, l := range strings.Split(tty, "\n") {
-		if displayWidth(l) > 50 && strings.Contains(l, " ") && !strings.HasPrefix(l, "|") {
+		if display.Width(l) > 50 && strings.Contains(l, " ") && !strings.HasPrefix(l, "|") {
 			t.Errorf("a line wider than the terminal that could have been wrapped: %q", l)
 		}
 	}

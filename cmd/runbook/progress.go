@@ -11,6 +11,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/internal/display"
 	"github.com/openrunbook/runbook/recorder"
 	"github.com/openrunbook/runbook/runbook"
 )
@@ -153,13 +154,13 @@ func (p *progress) stop() {
 // ending it with "…" when cut: a progress line that wrapped could not be
 // redrawn in place.
 func cutToWidth(s string, cols int) string {
-	if cols <= 0 || displayWidth(s) <= cols {
+	if cols <= 0 || display.Width(s) <= cols {
 		return s
 	}
 	var b strings.Builder
 	n := 0
 	for _, r := range s {
-		w := displayWidth(string(r))
+		w := display.Width(string(r))
 		if n+w > cols-1 {
 			break
 		}

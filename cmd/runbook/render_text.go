@@ -5,10 +5,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"unicode"
 
-	"golang.org/x/text/width"
-
+	"github.com/openrunbook/runbook/internal/display"
 	"github.com/openrunbook/runbook/record"
 
 	"github.com/openrunbook/runbook/plugins/assessment"
@@ -196,7 +194,7 @@ func alignTable(table string) string {
 			if j == len(widths) {
 				widths = append(widths, 0)
 			}
-			widths[j] = max(widths[j], displayWidth(c))
+			widths[j] = max(widths[j], display.Width(c))
 		}
 	}
 	for i, cells := range rows {
@@ -210,7 +208,7 @@ func alignTable(table string) string {
 				b.WriteString(strings.Repeat("-", max(widths[j], 1)+2) + "|")
 				continue
 			}
-			b.WriteString(" " + c + strings.Repeat(" ", widths[j]-displayWidth(c)) + " |")
+			b.WriteString(" " + c + strings.Repeat(" ", widths[j]-display.Width(c)) + " |")
 		}
 		lines[i] = b.String()
 	}
@@ -250,43 +248,17 @@ func isRule(cells []string) bool {
 	return len(cells) > 0
 }
 
-// displayWidth is how many terminal columns s takes: two for an East
-// Asian wide or fullwidth rune, none for a combining mark or a zero-width
-// joiner, one for the rest.
-func displayWidth(s string) int {
-	n := 0
-	for _, r := range s {
-		switch {
-		case unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Me, r) || r == '\u200d' || r == '\u200b':
-		case isWide(r):
-			n += 2
-		default:
-			n++
-		}
-	}
-	return n
-}
-
-// isWide: the rune is East Asian wide or fullwidth.
-func isWide(r rune) bool {
-	switch width.LookupRune(r).Kind() {
-	case width.EastAsianWide, width.EastAsianFullwidth:
-		return true
-	}
-	return false
-}
-
 // wrapWords breaks s into lines of at most cols columns at spaces, never
 // inside a word: a word longer than a line is a line of its own. Runs of
 // spaces where a line breaks are dropped; the words are unchanged.
 func wrapWords(s string, cols int) string {
-	if cols <= 0 || displayWidth(s) <= cols {
+	if cols <= 0 || display.Width(s) <= cols {
 		return s
 	}
 	var b strings.Builder
 	n := 0 // columns on the current line
 	for _, w := range strings.Fields(s) {
-		ww := displayWidth(w)
+		ww := display.Width(w)
 		switch {
 		case n == 0:
 		case n+1+ww <= cols:

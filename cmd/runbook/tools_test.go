@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -151,5 +153,157 @@ stages:
 		if tc.flagged && (r.code != 3 || !strings.HasPrefix(r.stdout, "journal UNKNOWN")) {
 			t.Errorf("%s: exit %d; want 3, UNKNOWN:\n%s", tc.name, r.code, r.stdout)
 		}
+	}
+}
+
+// TestNotUTF8OutputIsNotSure: a mount named in Latin-1 (/srv/caf\xe9,
+// /srv/caf\xe8), a lone 0xff, a sequence cut at the end. Each bad byte
+// reached the scope as U+FFFD with nothing said: the two mounts read as one
+// name "/srv/caf\uFFFD", a rule over /srv/cafè could not match either,
+// and the run stood Consistent, Nagios OK, over names the command never
+// printed. The text is now a not-checked ledger item (not-utf8) quoting the
+// first bad byte's line as it was: Not sure, UNKNOWN. UTF-8 (é, ✓) is not
+// flagged; a read: file and stderr take the same road.
+func TestNotUTF8OutputIsNotSure(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	latin1 := filepath.Join(dir, "latin1.txt")
+	if err := os.WriteFile(latin1, []byte("name=caf\xe9\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, exec, said string
+	}{
+		{"latin-1 mounts", `
+      shell: |
+        printf 'Filesystem 1024-blocks Used Available Capacity Mounted on\n'
+        printf '/dev/vda 100 99 1 99%% /srv/caf\351\n'
+        printf '/dev/vdb 100 1 99 1%% /srv/caf\350\n'
+      parse: {as: columns, last: rest}`, `its stdout (2 bytes of it are not UTF-8 and reached the scope as U+FFFD, so a value made of it is not what was read, and two different texts may read as one; the first is byte 88 of it (0xe9), on line 2: "/dev/vda 100 99 1 99% /srv/caf\xe9")`},
+		{"lone 0xff", ` {shell: "printf 'name=x\\n\\377\\n'", parse: lines}`, `its stdout (1 byte of it is not UTF-8 and reached the scope as U+FFFD, so a value made of it is not what was read, and two different texts may read as one; the first is byte 7 of it (0xff), on line 2: "\xff")`},
+		{"cut at the end", ` {shell: "printf 'caf\\303'", parse: lines}`, `its stdout (1 byte of it is not UTF-8 and reached the scope as U+FFFD, so a value made of it is not what was read, and two different texts may read as one; the first is byte 3 of it (0xc3), on line 1: "caf\xc3")`},
+		{"stderr", ` {shell: "echo ok; printf 'Avertissement: caf\\351\\n' >&2", parse: lines}`, `its stderr (1 byte of it`},
+		{"utf-8", ` {shell: "printf 'caf\\303\\251 \\342\\234\\223\\n'", parse: lines}`, ""},
+	} {
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", perRowChart("mounts", "Mount", tc.exec, "m", `
+              - {when: 'string(m) contains "caf\u00e8"', then: bad, label: The mount to watch}`, `string(m)`))
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		if tc.said == "" {
+			if r.code != 0 || strings.Contains(r.stdout, "not UTF-8") {
+				t.Errorf("%s: exit %d; want 0, OK, nothing flagged:\n%s", tc.name, r.code, r.stdout)
+			}
+			continue
+		}
+		if r.code != 3 || !strings.HasPrefix(r.stdout, "mounts UNKNOWN") || !strings.Contains(r.stdout, "not UTF-8") {
+			t.Errorf("%s: exit %d; want 3, UNKNOWN, and the bytes said:\n%s\nwant: %s", tc.name, r.code, r.stdout, tc.said)
+		}
+		r = runCLI(t, dir, "exec", chart)
+		if !strings.Contains(r.stdout, `Not sure — stage "out" did not check `+tc.said) {
+			t.Errorf("%s: want Not sure, naming the bytes:\n%s\nwant: %s", tc.name, r.stdout, tc.said)
+		}
+	}
+	chart := writeChart(t, dir, "read.yaml", fmt.Sprintf(`version: 1
+runbook: file
+stages:
+  - id: f
+    read: {path: '%q', parse: kv}
+`, latin1))
+	r := runCLI(t, dir, "exec", chart)
+	if want := `Not sure — stage "f" did not check the file ` + latin1 + ` (1 byte of it is not UTF-8`; !strings.Contains(r.stdout, want) {
+		t.Errorf("read: want %s:\n%s", want, r.stdout)
+	}
+}
+
+// TestCRLFLinesAreReadAsLines: a tool that ends its lines as Windows does
+// (a network device's CLI over ssh, curl -sI's headers) under parse: lines
+// gave "db failed\r", which the rule `endsWith " failed"` did not match:
+// the failed service read "ok", Nagios OK, Consistent. Every other mode
+// already read a line without its "\r\n"; lines does too.
+func TestCRLFLinesAreReadAsLines(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "c.yaml", perRowChart("services", "Service",
+		` {shell: "printf 'web ok\\r\\ndb failed\\r\\n'", parse: lines}`, "l", `
+              - {when: 'l endsWith " failed"', then: bad, label: A failed service}`, `l`))
+	r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+	if r.code != 2 || !strings.HasPrefix(r.stdout, "services CRITICAL - 1 bad (db failed), 1 ok") {
+		t.Errorf("exit %d; want 2, CRITICAL over db:\n%s", r.code, r.stdout)
+	}
+}
+
+// TestGlobOfLatin1NamesIsNotSure: a read: glob over a folder holding
+// caf\xe9 and caf\xe8 gave two files whose path was one string,
+// "…/caf\uFFFD", with nothing said: Consistent over names the file system
+// never gave. A name that is not UTF-8 is a not-checked ledger item, as
+// the content is.
+func TestGlobOfLatin1NamesIsNotSure(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	share := filepath.Join(dir, "share")
+	if err := os.Mkdir(share, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"caf\xe9", "caf\xe8", "résumé"} {
+		if err := os.WriteFile(filepath.Join(share, name), []byte("x\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	chart := writeChart(t, dir, "glob.yaml", `version: 1
+runbook: share
+stages:
+  - id: f
+    read: {glob: '"share/*"', parse: lines}
+`)
+	r := runCLI(t, dir, "exec", chart)
+	if want := `Not sure — stage "f" did not check the name of a file it read (1 byte of it is not UTF-8 and reached the scope as U+FFFD, so a value made of it is not what was read, and two different texts may read as one; the first is byte `; !strings.Contains(r.stdout, want) || !strings.Contains(r.stdout, `"share/caf\xe8")`) {
+		t.Errorf("want the name said, not Consistent:\n%s%s", r.stdout, r.stderr)
+	}
+}
+
+// TestInputNotUTF8IsRefused: `--input name=caf\xe9` (a name pasted from a
+// Latin-1 terminal) was taken, and the record's inputs and every value
+// made of it held "caf\uFFFD": a chart comparing it with a file name
+// compared a name nobody gave. It is refused, exit 2, saying which byte.
+func TestInputNotUTF8IsRefused(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "in.yaml", `version: 1
+runbook: in
+inputs:
+  name: {type: string}
+stages:
+  - id: s
+    set: {n: name}
+`)
+	r := runCLI(t, dir, "exec", chart, "--input", "name=caf\xe9")
+	if r.code != 2 || !strings.Contains(r.stderr, `input "name": is not a string: it holds a text that is not UTF-8: byte 3 is 0xe9`) {
+		t.Errorf("exit %d; want 2 and the byte named:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := runCLI(t, dir, "exec", chart, "--input", "name=café"); r.code != 0 {
+		t.Errorf("UTF-8: exit %d:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestNotUTF8ItemTellsNoSecret: a read: file whose line holds a secret
+// and a Latin-1 byte. The item quotes the line masked, and counts the
+// bad byte's offset in the masked text: the raw offset (24) told the
+// secret's length (14) to anyone who knows the mask (***).
+func TestNotUTF8ItemTellsNoSecret(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "sec.txt"), []byte("token=hunter2hunter2 caf\xe9\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	chart := writeChart(t, dir, "sec.yaml", `version: 1
+runbook: sec
+inputs:
+  token: {type: string, secret: true}
+stages:
+  - id: f
+    read: {path: '"sec.txt"', parse: kv}
+`)
+	r := runCLI(t, dir, "exec", chart, "--input", "token=hunter2hunter2", "--format", "json")
+	if strings.Contains(r.stdout, "hunter2") || !strings.Contains(r.stdout, `the first is byte 13 of it (0xe9), on line 1: \"token=*** caf\\xe9\"`) {
+		t.Errorf("want the line masked and the masked offset:\n%s%s", r.stdout, r.stderr)
 	}
 }

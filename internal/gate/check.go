@@ -133,7 +133,8 @@ type Check struct {
 	// whose items were null (record.ItemNullItems), a text past the output
 	// cap (record.ItemWithheld), lines a parse mode could not read
 	// (record.ItemUnparsed), a command that wrote only on stderr and
-	// exited 0 (record.ItemStderrOnly), verdict rows dropped from the table
+	// exited 0 (record.ItemStderrOnly), a text that is not UTF-8 and reached
+	// the scope altered (record.ItemNotUTF8), verdict rows dropped from the table
 	// (record.ItemDropped), a read: that found no file (record.FoundNoFile:
 	// a glob's [] is every subject a foreach over it judges). The rows say
 	// nothing of those subjects, so the check is no better than UNKNOWN.
@@ -241,10 +242,11 @@ func (c Check) Judged() bool {
 // notJudged are the ledger item kinds that leave a subject unjudged: a
 // branch that failed, items not run, output no value holds, lines a parse
 // mode could not read (a subject on one has no row), a command that printed
-// nothing but on stderr and exited 0 (its empty list is no answer), verdict
+// nothing but on stderr and exited 0 (its empty list is no answer), a text
+// whose bytes the scope holds as U+FFFD (its values are not what was read), verdict
 // rows dropped (in neither the rows nor the table), items that wrote no
 // row (record.ItemNoRow).
-var notJudged = []string{record.ItemFailed, record.ItemTruncated, record.ItemNullItems, record.ItemWithheld, record.ItemUnparsed, record.ItemStderrOnly, record.ItemDropped, record.ItemNoRow}
+var notJudged = []string{record.ItemFailed, record.ItemTruncated, record.ItemNullItems, record.ItemWithheld, record.ItemUnparsed, record.ItemStderrOnly, record.ItemNotUTF8, record.ItemDropped, record.ItemNoRow}
 
 // unchecked lists the ledger's items of subjects never judged, in ledger
 // order, and each read: that found no file (record.FoundNoFile).

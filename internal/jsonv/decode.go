@@ -87,8 +87,11 @@ func firstValueWithin(data []byte, max int) (int, bool) {
 // Unmarshal reads data that holds exactly one JSON value as this module
 // holds JSON values: nesting bounded as Decode bounds it, every number
 // settled by Decoded (an int when whole, the digits of a whole number no
-// float64 prints, else a float64), and anything after the value an error
-// (ErrTrailing). It is the one reader of JSON text from outside — a
+// float64 prints, else a float64), anything after the value an error
+// (ErrTrailing), and so are an object that names one key twice
+// (*DuplicateKeyError) and a string escaping half a UTF-16 pair
+// (*SurrogateError): encoding/json would keep one value, or read U+FFFD,
+// in silence. It is the one reader of JSON text from outside — a
 // command's `parse: json`, an input given as JSON (--input, --inputs, an
 // MCP tool's arguments) — so that one value read two ways is one value:
 // before, a tool call's 100000000 was a float64, and string(id) said
@@ -96,6 +99,7 @@ func firstValueWithin(data []byte, max int) (int, bool) {
 //
 //	Unmarshal([]byte(`{"id": 100000000}`))   map[id:100000000 (int)], nil
 //	Unmarshal([]byte(`1 2`))                 nil, ErrTrailing
+//	Unmarshal([]byte(`{"a": 1, "a": 2}`))    nil, *DuplicateKeyError
 func Unmarshal(data []byte) (any, error) {
 	v, err := Decode(data)
 	if err != nil {
@@ -109,8 +113,157 @@ func Unmarshal(data []byte) (any, error) {
 	if _, err := d.Token(); !errors.Is(err, io.EOF) {
 		return nil, ErrTrailing
 	}
+	if err := sound(data); err != nil {
+		return nil, err
+	}
 	return settleNumbers(v), nil
+}
+
+// sound says whether data, one JSON value encoding/json reads, means one
+// thing: no object names a key twice (*DuplicateKeyError), no string
+// escapes half a UTF-16 pair (*SurrogateError). Unmarshal and DecodePlain,
+// the two readers of JSON from outside, both ask it.
+func sound(data []byte) error {
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber() // 1e999 is a number here, not a float64 that overflows
+	if err := uniqueKeys(d); err != nil {
+		return err
+	}
+	return loneSurrogate(data)
+}
+
+// loneSurrogate says where a string of data's first JSON value escapes
+// half of a UTF-16 pair with no other half ("\ud83d", an emoji cut by a
+// writer that slices UTF-16): no text holds it, encoding/json reads it as
+// U+FFFD, and two different strings ("\ud83d", "\udfff") would read as
+// one. data is one valid JSON value (Unmarshal checked it); the scan
+// stops at its end.
+func loneSurrogate(data []byte) error {
+	depth, inString := 0, false
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		if !inString {
+			switch c {
+			case '"':
+				inString = true
+			case '[', '{':
+				depth++
+			case ']', '}':
+				if depth--; depth == 0 {
+					return nil
+				}
+			}
+			continue
+		}
+		switch {
+		case c == '"':
+			if inString = false; depth == 0 {
+				return nil
+			}
+		case c == '\\' && i+5 < len(data) && data[i+1] == 'u':
+			r := hex4(data[i+2:])
+			switch {
+			case r >= 0xd800 && r < 0xdc00:
+				if i+11 < len(data) && data[i+6] == '\\' && data[i+7] == 'u' {
+					if lo := hex4(data[i+8:]); lo >= 0xdc00 && lo < 0xe000 {
+						i += 11
+						continue
+					}
+				}
+				return &SurrogateError{Escape: string(data[i : i+6]), Offset: i}
+			case r >= 0xdc00 && r < 0xe000:
+				return &SurrogateError{Escape: string(data[i : i+6]), Offset: i}
+			}
+			i += 5
+		case c == '\\':
+			i++ // the escaped character, a quote or a backslash among them
+		}
+	}
+	return nil
+}
+
+// hex4 is the \u escape's four hex digits at b's start (valid JSON has them).
+func hex4(b []byte) rune {
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		}
+	}
+	return r
+}
+
+// SurrogateError is a string that escapes half of a UTF-16 pair alone.
+type SurrogateError struct {
+	Escape string // "\ud83d"
+	Offset int    // the byte its backslash is at
+}
+
+func (e *SurrogateError) Error() string {
+	return fmt.Sprintf("a string escapes %s at byte %d, half of a UTF-16 pair with no other half, which no text holds: it would read as U+FFFD, and two different strings as one", e.Escape, e.Offset)
 }
 
 // ErrTrailing is Unmarshal's error for text after the one JSON value.
 var ErrTrailing = errors.New("text follows the value")
+
+// DuplicateKeyError is an object that names one key twice,
+// {"status":"ok","status":"failed"}. RFC 8259 leaves what it means to the
+// reader: encoding/json keeps the last, others the first, so which value
+// the writer meant is not known, and Unmarshal refuses it rather than
+// drop one in silence.
+type DuplicateKeyError struct {
+	Key    string
+	Offset int64 // the byte just past its second naming
+}
+
+func (e *DuplicateKeyError) Error() string {
+	return fmt.Sprintf("an object names the key %q twice (the second ends at byte %d): which of its values was meant is not known", e.Key, e.Offset)
+}
+
+// uniqueKeys reads d's first JSON value token by token and says the first
+// key an object names twice (*DuplicateKeyError). d is left just past the
+// value.
+func uniqueKeys(d *json.Decoder) error {
+	type frame struct {
+		keys    map[string]bool // nil in a list
+		wantKey bool
+	}
+	var stack []frame
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return err
+		}
+		if n := len(stack); n > 0 && stack[n-1].keys != nil && stack[n-1].wantKey {
+			if k, ok := tok.(string); ok {
+				if stack[n-1].keys[k] {
+					return &DuplicateKeyError{Key: k, Offset: d.InputOffset()}
+				}
+				stack[n-1].keys[k], stack[n-1].wantKey = true, false
+				continue
+			}
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, frame{keys: map[string]bool{}, wantKey: true})
+			continue
+		case json.Delim('['):
+			stack = append(stack, frame{})
+			continue
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:len(stack)-1]
+		}
+		// A value ended: the object around it wants a key next.
+		if len(stack) == 0 {
+			return nil
+		}
+		if top := &stack[len(stack)-1]; top.keys != nil {
+			top.wantKey = true
+		}
+	}
+}

@@ -397,7 +397,8 @@ func digits(s string, i int) int {
 // how a worker's plugin result is read back, so both read alike.
 //
 // JSON text is UTF-8 (RFC 8259): text that is not is refused, naming the
-// first bad byte. encoding/json would read each bad byte as U+FFFD, so two
+// first bad byte, and so is what Unmarshal refuses that encoding/json
+// would read in silence (a key named twice, half a UTF-16 pair). encoding/json would read each bad byte as U+FFFD, so two
 // different answers (bytes ff fe, bytes c0 c1) became one string the
 // chart compared and recorded as if the plugin had sent it.
 func DecodePlain(b []byte) (any, error) {
@@ -415,6 +416,9 @@ func DecodePlain(b []byte) (any, error) {
 	}
 	if dec.More() {
 		return nil, fmt.Errorf("decode JSON: more than one value")
+	}
+	if err := sound(b); err != nil {
+		return nil, fmt.Errorf("decode JSON: %w", err)
 	}
 	return decodedNumbers(v), nil
 }

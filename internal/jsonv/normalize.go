@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strconv"
 	"time"
+	"unicode/utf8"
 )
 
 // maxDepth bounds how deep Normalize follows nested values: a value deeper
@@ -286,9 +287,11 @@ func same(n, e any) bool {
 	return reflect.TypeOf(n) == reflect.TypeOf(e)
 }
 
-// Writable reports whether encoding/json can write v, without copying it:
-// nil when it can, else why not — a float NaN or ±Inf anywhere in it (a
-// *NotFiniteError), or a value JSON has no form for (a channel, a
+// Writable reports whether encoding/json can write v as it is, without
+// copying it: nil when it can, else why not — a float NaN or ±Inf
+// anywhere in it (a *NotFiniteError), a string or key that is not UTF-8
+// (encoding/json would write U+FFFD for its bytes in silence, and two
+// different names as one), or a value JSON has no form for (a channel, a
 // function, a complex number, a cycle). It is the check for values that
 // reach a scope without passing through Normalize (a stage written in Go),
 // so a run's record can always be written. JSON values (see Of) are
@@ -302,8 +305,13 @@ func writable(v any, depth int) error {
 		return fmt.Errorf("a value nested more than %d deep", maxDepth)
 	}
 	switch x := v.(type) {
-	case nil, bool, string, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, json.Number:
+	case nil, bool, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, json.Number:
 		return nil
+	case string:
+		if utf8.ValidString(x) {
+			return nil
+		}
+		return fmt.Errorf("a text that is %w", validUTF8([]byte(x)))
 	case float64:
 		return finite(x)
 	case float32:
@@ -316,12 +324,18 @@ func writable(v any, depth int) error {
 		}
 		return nil
 	case map[string]any:
-		for _, e := range x {
+		for k, e := range x {
+			if !utf8.ValidString(k) {
+				return fmt.Errorf("a key that is %w", validUTF8([]byte(k)))
+			}
 			if err := writable(e, depth+1); err != nil {
 				return err
 			}
 		}
 		return nil
+	}
+	if at, bad := InvalidUTF8(v); bad {
+		return fmt.Errorf("a string at %q that is not UTF-8, which JSON would hold as U+FFFD", at)
 	}
 	if _, err := json.Marshal(v); err != nil {
 		var ue *json.UnsupportedValueError

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/openrunbook/runbook/internal/display"
 )
 
 // columns is `columns`: a list of objects from a whitespace-aligned table
@@ -115,6 +117,7 @@ func (p *columns) parse(text string, r *recorder) any {
 		}
 		for _, rw := range rows {
 			if len(strings.Fields(rw.s)) == len(names) && restStart(rw.s, len(names)) == at {
+				// at and restStart are columns, not bytes (restStart)
 				alignedAt[at] = true
 				return true
 			}
@@ -164,7 +167,7 @@ func leftOfHeader(row, header string) (string, bool) {
 	t := strings.TrimLeft(row, " ")
 	lead := len(row) - len(t)
 	first, _, _ := strings.Cut(t, " ")
-	if first == "" || lead+len(first) > start {
+	if first == "" || lead+display.Width(first) > start {
 		return "", false
 	}
 	return first, true
@@ -239,10 +242,13 @@ func fields(s string, n int, rest bool) []string {
 	return out
 }
 
-// restStart is the byte offset in s where its n-th field begins when s is
-// split into n fields the last of which takes the rest (fields), or -1
-// when s has fewer than n fields or a tab, whose columns have no one
-// width.
+// restStart is the display column (display.Width of what precedes it)
+// where the n-th field of s begins when s is split into n fields the last
+// of which takes the rest (fields), or -1 when s has fewer than n fields
+// or a tab, whose columns have no one width. Columns, not bytes: df pads
+// "//nas/共有 フォルダ" by the 19 columns it takes, not its 25 bytes, and in
+// bytes its shifted last value began right of "Mounted on", so the shift
+// went unseen.
 func restStart(s string, n int) int {
 	if n <= 0 || strings.ContainsRune(s, '\t') {
 		return -1
@@ -256,7 +262,7 @@ func restStart(s string, n int) int {
 			return -1
 		}
 		if k == n-1 {
-			return i
+			return display.Width(s[:i])
 		}
 		for i < len(s) && s[i] != ' ' {
 			i++
@@ -264,11 +270,23 @@ func restStart(s string, n int) int {
 	}
 }
 
-// wordAt says whether a word of s begins at byte i: the row's own
-// evidence that it is aligned under the header (df pads its last column
-// to the header's "Mounted on" even when an earlier value shifted it).
-func wordAt(s string, i int) bool {
-	return i > 0 && i < len(s) && s[i] != ' ' && s[i-1] == ' '
+// wordAt says whether a word of s begins at display column col: the row's
+// own evidence that it is aligned under the header (df pads its last
+// column to the header's "Mounted on" even when an earlier value shifted
+// it).
+func wordAt(s string, col int) bool {
+	at, prev := 0, rune(0)
+	for _, r := range s {
+		if at == col {
+			return col > 0 && r != ' ' && prev == ' '
+		}
+		if at > col {
+			return false
+		}
+		at += display.Width(string(r))
+		prev = r
+	}
+	return false
 }
 
 func restHint(tooMany bool) string {

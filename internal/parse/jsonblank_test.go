@@ -1,6 +1,9 @@
 package parse
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestBlankTextIsNoJSONValue: parse: json over a text with nothing in it
 // (a command that printed nothing, as curl -s of a 503 with an empty body
@@ -25,5 +28,37 @@ func TestBlankTextIsNoJSONValue(t *testing.T) {
 	}
 	if res, _ := Parse("\n", Spec{Mode: "jsonl"}); len(res.Value.([]any)) != 0 || res.Problems != 0 {
 		t.Errorf("jsonl blank: %#v, %d problems", res.Value, res.Problems)
+	}
+}
+
+// TestJSONDuplicateKeyIsAProblem: `{"status":"ok","status":"failed"}`
+// was {"status": "failed"}, the first value dropped with no problem, and a
+// rule over status judged a value the tool may not have meant (another
+// reader keeps the first). It is a problem now: json keeps the text,
+// jsonl counts the line and keeps the others.
+func TestJSONDuplicateKeyIsAProblem(t *testing.T) {
+	t.Parallel()
+	const dup = `{"status":"ok","status":"failed"}`
+	res, err := Parse(dup+"\n", Spec{Mode: "json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Problems != 1 || res.Value != dup+"\n" || !strings.Contains(res.FirstProblem, `names the key "status" twice`) {
+		t.Errorf("json: value %#v, %d problems (%s); want the text and 1 problem naming the key", res.Value, res.Problems, res.FirstProblem)
+	}
+	res, _ = Parse(`{"status":"ok"}`+"\n"+dup+"\n", Spec{Mode: "jsonl"})
+	if l, _ := res.Value.([]any); res.Problems != 1 || len(l) != 1 || !strings.HasPrefix(res.FirstProblem, "line 2:") {
+		t.Errorf("jsonl: value %#v, %d problems (%s); want line 1 kept and line 2 a problem", res.Value, res.Problems, res.FirstProblem)
+	}
+}
+
+// TestJSONLoneSurrogateIsAProblem: a tool that cuts an emoji in half
+// (`"\ud83d"`) printed a string parse: json read as U+FFFD with no
+// problem, so "\ud83d" and "\udfff" were one name. It is a problem now.
+func TestJSONLoneSurrogateIsAProblem(t *testing.T) {
+	t.Parallel()
+	res, _ := Parse(`{"a":"\ud83d","b":"\udfff"}`, Spec{Mode: "json"})
+	if res.Problems != 1 || !strings.Contains(res.FirstProblem, `escapes \ud83d at byte 6, half of a UTF-16 pair`) {
+		t.Errorf("json: value %#v, %d problems (%s); want 1 problem naming the escape", res.Value, res.Problems, res.FirstProblem)
 	}
 }

@@ -325,15 +325,18 @@ func contains(l []string, s string) bool {
 }
 
 // parseLines is `lines`: the list of lines, as the exec stage has always
-// made it (a final newline ends the last line).
+// made it (blank lines at the end are no lines), each without its "\r\n"
+// as every other mode reads a line: a tool that ends lines as Windows does
+// (curl -sI's headers) gave "ok\r", which no rule comparing with "ok"
+// matched.
 func parseLines(text string, _ *recorder) any {
-	ls := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	ls := strings.Split(strings.TrimRight(text, "\r\n"), "\n")
 	if text == "" {
 		ls = nil
 	}
 	out := make([]any, len(ls))
 	for i, s := range ls {
-		out[i] = s
+		out[i] = strings.TrimSuffix(s, "\r")
 	}
 	return out
 }

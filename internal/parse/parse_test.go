@@ -22,6 +22,8 @@ func TestParse(t *testing.T) {
 	}{
 		{"text", "text", nil, "a\nb\n", "a\nb\n", 0, ""},
 		{"lines", "lines", nil, "a\nb\n", l{"a", "b"}, 0, ""},
+		// CRLF line ends were kept as "ok\r", which no rule over "ok" matched.
+		{"lines CRLF issue-bytes", "lines", nil, "ok\r\nfailed\r\n\r\n", l{"ok", "failed"}, 0, ""},
 		{"json", "json", nil, `{"a": [1, 1.5]}`, m{"a": l{1, 1.5}}, 0, ""},
 		// a whole number keeps its digits; a fraction is the float64 its
 		// writer meant, however many digits it was printed with (%.17g)

@@ -101,3 +101,36 @@ func TestCSVRepeatedHeaderIsNoRecord(t *testing.T) {
 		}
 	}
 }
+
+// TestColumnsShiftedRowOfWideNamesIsAProblem: df -P -k on a box with a
+// share named "//nas/共有 フォルダ" (real output; a tmpfs mounted under that
+// name). df pads by columns: the name takes 19 and is 25 bytes, and where
+// the shifted row's last value begins was measured in bytes, right of
+// "Mounted on", so the row was read keyed one column off — 1024-blocks
+// "フォルダ", Available 1024 (its Used): a full share as free. Positions are
+// display columns now, and the row is a problem; a mount point of wide
+// runes under "Mounted on", and an é in an earlier column, are still rows.
+func TestColumnsShiftedRowOfWideNamesIsAProblem(t *testing.T) {
+	t.Parallel()
+	df := `Filesystem              1024-blocks     Used Available Capacity Mounted on
+/dev/vda                  264212084 59148944  36352320      62% /
+tmpfs                      12365704        0  12365704       0% /sys/fs/cgroup
+//nas/共有 フォルダ            1024     1024         0     100% /tmp/adv/mnt/x
+/dev/vdé                       1024        0      1024       0% /srv/共有 データ
+`
+	r, err := Parse(df, Spec{Mode: "columns", Options: map[string]any{"last": "rest"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mounts []any
+	rows, _ := r.Value.([]any)
+	for _, row := range rows {
+		mounts = append(mounts, row.(map[string]any)["Mounted on"])
+	}
+	if !reflect.DeepEqual(mounts, []any{"/", "/sys/fs/cgroup", "/srv/共有 データ"}) {
+		t.Errorf("mounts %q; want every mount but the shifted share", mounts)
+	}
+	if r.Problems != 1 || !strings.Contains(r.FirstProblem, `line 4: its last column holds "100% /tmp/adv/mnt/x", which begins left of the header's "Mounted on"`) {
+		t.Errorf("problems %d %q; want line 4, the share, counted", r.Problems, r.FirstProblem)
+	}
+}

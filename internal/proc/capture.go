@@ -1,6 +1,7 @@
 package proc
 
 import (
+	"bytes"
 	"io"
 	"unicode/utf8"
 
@@ -27,6 +28,50 @@ func Text(b []byte) string {
 		b = b[n:]
 	}
 	return string(out)
+}
+
+// Invalid is where Text changes a text: the bytes that are no part of
+// valid UTF-8, which it writes as U+FFFD. A value made of them is not what
+// the command printed, and two different texts (0xe9 and 0xe8, é and è in
+// Latin-1) read as one, so the record says where (record.NotUTF8Entry).
+type Invalid struct {
+	// Bytes counts the bytes Text replaces.
+	Bytes int
+	// Offset is the first one's byte offset from the text's start, Line
+	// its line (from 1), and LineText that line's raw bytes, without its
+	// "\n".
+	Offset, Line int
+	LineText     string
+}
+
+// FirstInvalid says where Text would change b, and false when it would
+// not (b is UTF-8). Its cost is one pass over b, and none past
+// utf8.Valid when b is UTF-8.
+//
+//	FirstInvalid([]byte("ok\ncaf\xe9\n")) == Invalid{Bytes: 1, Offset: 6, Line: 2, LineText: "caf\xe9"}, true
+func FirstInvalid(b []byte) (Invalid, bool) {
+	if utf8.Valid(b) {
+		return Invalid{}, false
+	}
+	inv := Invalid{Offset: -1}
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 {
+			if inv.Offset < 0 {
+				inv.Offset = i
+			}
+			inv.Bytes++
+		}
+		i += n
+	}
+	start := bytes.LastIndexByte(b[:inv.Offset], '\n') + 1
+	end := len(b)
+	if j := bytes.IndexByte(b[inv.Offset:], '\n'); j >= 0 {
+		end = inv.Offset + j
+	}
+	inv.Line = bytes.Count(b[:start], []byte{'\n'}) + 1
+	inv.LineText = string(b[start:end])
+	return inv, true
 }
 
 // capture keeps the first limit bytes of a stream and its last tailKeep

@@ -386,6 +386,31 @@ func TestText(t *testing.T) {
 	}
 }
 
+// TestFirstInvalid: where Text changes a text is said exactly — the count
+// of bytes it replaces (one per byte of a cut sequence), the first one's
+// offset and line, and that line raw — and UTF-8 is never flagged.
+func TestFirstInvalid(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in   string
+		want Invalid
+		bad  bool
+	}{
+		{"", Invalid{}, false},
+		{"é ✓\nok\n", Invalid{}, false},
+		{"ok\ncaf\xe9\n", Invalid{Bytes: 1, Offset: 6, Line: 2, LineText: "caf\xe9"}, true},
+		{"\xff", Invalid{Bytes: 1, Offset: 0, Line: 1, LineText: "\xff"}, true},
+		{"a\nb\nx\xe2\x9c", Invalid{Bytes: 2, Offset: 5, Line: 3, LineText: "x\xe2\x9c"}, true}, // a sequence cut at the end
+		{"\xe9a\n\xe8b", Invalid{Bytes: 2, Offset: 0, Line: 1, LineText: "\xe9a"}, true},
+	}
+	for _, tc := range tests {
+		got, bad := FirstInvalid([]byte(tc.in))
+		if bad != tc.bad || got != tc.want {
+			t.Errorf("FirstInvalid(%q) = %+v, %v; want %+v, %v", tc.in, got, bad, tc.want, tc.bad)
+		}
+	}
+}
+
 func TestSignalName(t *testing.T) {
 	t.Parallel()
 	tests := []struct {

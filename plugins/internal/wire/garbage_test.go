@@ -39,6 +39,10 @@ func TestRunBatchRefusesGarbage(t *testing.T) {
 		// A plugin in another language sending raw bytes: encoding/json
 		// read each as U+FFFD, a value the plugin never sent.
 		{"not UTF-8", []*pb.CallResult{ok(1), {Id: 2, ResultJson: []byte("{\"s\":\"\xff\xfe\"}")}}, "not UTF-8: byte 6 is 0xff"},
+		// A key named twice, half a UTF-16 pair: encoding/json kept the
+		// last value, read U+FFFD, in silence.
+		{"key twice", []*pb.CallResult{ok(1), {Id: 2, ResultJson: []byte(`{"s":"ok","s":"failed"}`)}}, `names the key "s" twice`},
+		{"half a pair", []*pb.CallResult{ok(1), {Id: 2, ResultJson: []byte(`{"s":"\ud83d"}`)}}, `escapes \ud83d at byte 6`},
 		{"two values", []*pb.CallResult{ok(1), {Id: 2, ResultJson: []byte(`1 2`)}}, "more than one value"},
 		{"cut short", []*pb.CallResult{ok(1), {Id: 2, ResultJson: []byte(`{"a":`)}}, "is not JSON"},
 		{"never asked", []*pb.CallResult{ok(1), ok(2), ok(9)}, "call 9, which was not asked"},

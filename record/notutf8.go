@@ -1,0 +1,65 @@
+package record
+
+import (
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/openrunbook/runbook/plugins/coverage"
+)
+
+// ItemNotUTF8 is the kind of the not-checked item filed for a text a
+// stage read (a command's stdout or stderr, a file) that is not UTF-8: a
+// Latin-1 mount name (/srv/caf\xe9), a lone 0xff, a multi-byte sequence
+// cut at the end. The scope holds JSON text, so each such byte is U+FFFD
+// there (proc.Text): the value is not what the command printed, and two
+// different names (caf\xe9, caf\xe8) read as one string that every rule
+// compares as one. What the chart decided may rest on a value the runtime
+// altered, so the standing cannot be Known or Consistent over it, and a
+// Nagios check is no better than UNKNOWN. The item quotes the first bad
+// byte's line as it was (\xe9), so the record keeps the evidence.
+const ItemNotUTF8 = "not-utf8"
+
+// NotUTF8Entry is the ledger's entry for one text that is not UTF-8,
+// filed under the stage's path: of names the text ("its stdout", "the
+// file /etc/x"), count the bytes replaced, line and offset where the
+// first is (its line from 1, its byte offset from the text's start), and
+// text that line's raw bytes, masked already; the item quotes them around
+// the first bad byte, with Go's escapes (\xe9), at most 120 bytes.
+func NotUTF8Entry(path, of string, count, line, offset int, text string) coverage.Entry {
+	at, bad := 0, byte(0)
+	for at < len(text) {
+		r, n := utf8.DecodeRuneInString(text[at:])
+		if r == utf8.RuneError && n == 1 {
+			bad = text[at]
+			break
+		}
+		at += n
+	}
+	from, to := max(0, at-80), min(len(text), at+40)
+	for from > 0 && from < at && !utf8.RuneStart(text[from]) {
+		from++ // never half a character
+	}
+	for to < len(text) && to > at && !utf8.RuneStart(text[to]) {
+		to--
+	}
+	near := strconv.Quote(text[from:to])
+	if from > 0 {
+		near = "…" + near
+	}
+	if to < len(text) {
+		near += "…"
+	}
+	bytes := fmt.Sprintf("%d bytes of it are", count)
+	if count == 1 {
+		bytes = "1 byte of it is"
+	}
+	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
+		Kind: coverage.KindLedger,
+		NotChecked: []coverage.Item{{
+			What: of,
+			Why:  fmt.Sprintf("%s not UTF-8 and reached the scope as U+FFFD, so a value made of it is not what was read, and two different texts may read as one; the first is byte %d of it (0x%02x), on line %d: %s", bytes, offset, bad, line, near),
+			Kind: ItemNotUTF8,
+		}},
+	}}
+}
