@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/plugins/coverage"
 	"github.com/openrunbook/runbook/plugins/label"
 	"github.com/openrunbook/runbook/record"
 )
@@ -33,6 +34,10 @@ type Explain struct {
 	Problems []string
 
 	scripts map[int][]*label.Row // commit index → its script rows (one an attempt); built on first ask
+	// ledger is the coverage ledger's entries by record path, and execs
+	// how many commits each record path has; built on first ask.
+	ledger map[string][]coverage.Entry
+	execs  map[string]int
 }
 
 // NewExplain indexes the record's log once.
@@ -139,6 +144,35 @@ func (x *Explain) scriptRows(i int) []*label.Row {
 		}
 	}
 	return x.scripts[i]
+}
+
+// Ledger is what the run's coverage ledger says of the stage the commit
+// at index i is an execution of: the entries filed at its record path (a
+// command's output that was not UTF-8, lines a parse mode could not read,
+// what a script declared it checked and did not), so an explanation that
+// rests on the commit says how far what it read can be taken. The ledger
+// names a stage's place, not one execution: shared is how many commits
+// share that place when it is more than one (a loop's passes, a retry's
+// discarded attempts), each of which may be the one the entries are of.
+func (x *Explain) Ledger(i int) (entries []coverage.Entry, shared int) {
+	if i < 0 || i >= len(x.rec.Log.Commits) || x.rec.Result == nil {
+		return nil, 0
+	}
+	if x.ledger == nil {
+		x.ledger, x.execs = map[string][]coverage.Entry{}, map[string]int{}
+		for _, e := range x.rec.Result.Coverage {
+			x.ledger[e.Path] = append(x.ledger[e.Path], e)
+		}
+		for j := range x.rec.Log.Commits {
+			x.execs[record.Path(x.rec.Log.Commits[j].Path)]++
+		}
+	}
+	p := record.Path(x.rec.Log.Commits[i].Path)
+	entries = x.ledger[p]
+	if n := x.execs[p]; n > 1 && len(entries) > 0 {
+		shared = n
+	}
+	return entries, shared
 }
 
 // Plugin is the provenance of the stage plugin the commit at index i

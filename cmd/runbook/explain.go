@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/openrunbook/runbook/plugins/coverage"
 	"github.com/openrunbook/runbook/plugins/label"
 	"github.com/openrunbook/runbook/record"
 
@@ -101,6 +102,19 @@ type explainOutput struct {
 	// Plugins are the provenance of the stage plugins the explanation's
 	// commits called: which plugin, version and bytes gave the value.
 	Plugins []record.PluginRun `json:"plugins,omitempty"`
+	// Ledger is what the coverage ledger says of the stages whose commits
+	// the explanation names (runbook.Explain.Ledger), in log order.
+	Ledger []explainLedger `json:"ledger,omitempty"`
+}
+
+// explainLedger is the ledger's entries at the place of the commit at
+// Index. Shared, when set, is how many commits share that place (a loop's
+// passes): the entries may be of any of them.
+type explainLedger struct {
+	Index   int              `json:"index"`
+	Path    string           `json:"path"`
+	Shared  int              `json:"shared,omitempty"`
+	Entries []coverage.Entry `json:"entries"`
 }
 
 // explainScript is one commit's script row: for a stage that retried
@@ -126,6 +140,8 @@ type explainText struct {
 	scripts map[int]*label.Row
 	// attempts are the rows of the attempts before the last, by commit
 	attempts map[int][]*label.Row
+	// ledger is what the coverage ledger says of each commit's place
+	ledger map[int]explainLedger
 }
 
 // shortWidth is where text cuts a value; tailLines how many last lines of
@@ -193,6 +209,7 @@ func explainRecord(path, q string, f explainFlags, atSet bool, stdout, stderr io
 	scripts := map[int]*label.Row{}
 	attempts := map[int][]*label.Row{} // the attempts before a script's last
 	plugins := map[int]*record.PluginRun{}
+	ledger := map[int]explainLedger{}
 	if out.Explanation != nil {
 		seen := map[int]bool{}
 		var collect func(n *flow.CauseNode)
@@ -207,6 +224,9 @@ func explainRecord(path, q string, f explainFlags, atSet bool, stdout, stderr io
 				}
 				if p := x.Plugin(n.Index); p != nil {
 					plugins[n.Index] = p
+				}
+				if es, shared := x.Ledger(n.Index); len(es) > 0 {
+					ledger[n.Index] = explainLedger{Index: n.Index, Path: rec.Log.Commits[n.Index].Path, Shared: shared, Entries: es}
 				}
 			}
 			for _, c := range n.Causes {
@@ -225,6 +245,9 @@ func explainRecord(path, q string, f explainFlags, atSet bool, stdout, stderr io
 			}
 			out.Scripts = append(out.Scripts, sc)
 		}
+		for _, i := range slices.Sorted(maps.Keys(ledger)) {
+			out.Ledger = append(out.Ledger, ledger[i])
+		}
 		named := map[*record.PluginRun]bool{}
 		for _, i := range slices.Sorted(maps.Keys(plugins)) {
 			if p := plugins[i]; !named[p] {
@@ -237,7 +260,7 @@ func explainRecord(path, q string, f explainFlags, atSet bool, stdout, stderr io
 		return writeJSON(stdout, out, "  ")
 	}
 	var b strings.Builder
-	t := &explainText{b: &b, full: f.full, scripts: scripts, attempts: attempts, plugins: plugins}
+	t := &explainText{b: &b, full: f.full, scripts: scripts, attempts: attempts, plugins: plugins, ledger: ledger}
 	t.writeExplainText(&out)
 	// What a command printed reaches the terminal only through clean
 	// (sanitize.go), as in exec's text output.
@@ -316,6 +339,7 @@ func (t *explainText) writeExplanation(e *flow.Explanation) {
 		if row := t.scripts[r.Index]; row != nil {
 			t.writeScript(row, t.attempts[r.Index], 1)
 		}
+		t.writeLedger(r.Index, 1)
 		t.writeCauses(r, 1)
 		t.writeChoice(e.Choice)
 	default:
@@ -360,10 +384,39 @@ func (t *explainText) writeNode(n *flow.CauseNode, depth int) {
 	if p := t.plugins[n.Index]; p != nil && n.Kind == flow.NodeCommit && !n.Seen {
 		fmt.Fprintf(b, "%splugin %s %s (protocol %d): %s, sha256 %s\n", strings.Repeat("  ", depth+1), p.Name, p.Version, p.Protocol, p.Path, p.SHA256)
 	}
+	if n.Kind == flow.NodeCommit && !n.Seen {
+		t.writeLedger(n.Index, depth+1)
+	}
 	if n.Route != nil && !n.Seen {
 		t.writeRuleLines(n.Route, depth+1)
 	}
 	t.writeCauses(n, depth+1)
+}
+
+// writeLedger says what the coverage ledger says of the place of the
+// commit at index i, in the lines exec's Coverage section gives it
+// (coverageOf), so the ground a value was read from is said where the
+// value is.
+func (t *explainText) writeLedger(i, depth int) {
+	l, ok := t.ledger[i]
+	if !ok {
+		return
+	}
+	pad := strings.Repeat("  ", depth)
+	of := "it"
+	if l.Shared > 0 {
+		of = fmt.Sprintf("its place, %s (one or more of its %d executions)", record.Path(l.Path), l.Shared)
+	}
+	fmt.Fprintf(t.b, "%sthe ledger says of %s:\n", pad, of)
+	for _, e := range l.Entries {
+		cv := coverageOf(e)
+		if cv.headline != "" {
+			fmt.Fprintf(t.b, "%s  %s\n", pad, cv.headline)
+		}
+		for _, line := range cv.lines {
+			fmt.Fprintf(t.b, "%s  %s: %s\n", pad, line[0], line[1])
+		}
+	}
 }
 
 func commitRef(n *flow.CauseNode) string {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/internal/golden"
+	"github.com/openrunbook/runbook/record"
 	"github.com/openrunbook/runbook/runbook"
 )
 
@@ -421,5 +422,60 @@ func TestExplainShowsEachCommandOfAGoStage(t *testing.T) {
 	}
 	if len(v.Scripts) != 1 || v.Scripts[0].Row.Call != 2 || len(v.Scripts[0].Calls) != 1 || v.Scripts[0].Calls[0].Call != 1 || len(v.Scripts[0].Attempts) != 0 {
 		t.Fatalf("JSON scripts = %+v; want the second command's row with the first before it", v.Scripts)
+	}
+}
+
+// TestExplainSaysWhatTheLedgerSaysOfAStage: explain traced a value to the
+// command that printed it, and showed its bytes, but not what the run's
+// ledger said of that output: a name whose bytes were not UTF-8 read as
+// "/srv/caf�" with nothing to say the record holds another text than the
+// command printed; an empty list said nothing of the absence the script
+// declared (what it looked for, what it did not check). Each commit in
+// the chain now carries the ledger's lines for its place, as exec's
+// Coverage section words them; where several executions share the place
+// (a loop's passes) it says the entries may be of any of them.
+func TestExplainSaysWhatTheLedgerSaysOfAStage(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeChart(t, dir, "chart.yaml", `
+version: 1
+runbook: names
+stages:
+  - id: list
+    exec: {shell: 'printf "a\n/srv/caf\351\n"', parse: lines, into: list}
+  - id: count
+    set: {n: len(list.stdout)}
+  - id: poll
+    exec: {shell: 'printf "x\377\n"', into: polled}
+  - id: tick
+    set: {i: 'i ?? 0'}
+  - id: bump
+    set: {i: i + 1}
+  - id: again
+    loop: {to: poll, while: i < 3, max: 5}
+`)
+	if r := runCLI(t, dir, "exec", "chart.yaml", "--record", "run.json"); r.code != 0 {
+		t.Fatalf("exec: exit %d: %s%s", r.code, r.stdout, r.stderr)
+	}
+	r := runCLI(t, dir, "explain", "run.json", "n")
+	for _, want := range []string{
+		"the ledger says of it:\n        not checked: its stdout (1 byte of it is not UTF-8",
+		`on line 2: "/srv/caf\xe9")`,
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("explain n does not say %q:\n%s", want, r.stdout)
+		}
+	}
+	r = runCLI(t, dir, "explain", "run.json", "polled")
+	if !strings.Contains(r.stdout, "the ledger says of its place, poll (one or more of its 3 executions):") {
+		t.Errorf("explain polled does not say the ledger's entries may be of any pass:\n%s", r.stdout)
+	}
+	r = runCLI(t, dir, "explain", "run.json", "n", "--format", "json")
+	var v explainOutput
+	if err := json.Unmarshal([]byte(r.stdout), &v); err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Ledger) != 1 || v.Ledger[0].Path != "list#0" || v.Ledger[0].Shared != 0 || len(v.Ledger[0].Entries) != 1 || v.Ledger[0].Entries[0].NotChecked[0].Kind != record.ItemNotUTF8 {
+		t.Errorf("JSON ledger = %+v; want list's not-utf8 entry", v.Ledger)
 	}
 }
