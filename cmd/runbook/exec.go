@@ -210,6 +210,11 @@ func (f *execFlags) checkRunFlags() error {
 	if f.quiet && f.verbose {
 		return &usageError{err: errors.New("--quiet and --verbose: give one or the other")}
 	}
+	if f.record == stdinChart {
+		// A chart "-" is stdin, so "-" reads as stdout; it was a file
+		// named "-" in the working directory, with nothing said.
+		return &usageError{err: errors.New("--record -: the record is written to a file, not to stdout; give the path of a file (--format json prints the run's result on stdout; a file named - is ./-); nothing was run")}
+	}
 	if f.record != "" {
 		// Refused before the run, not after it: a run whose record has
 		// nowhere to go has already run its commands, and one that paused

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -102,6 +103,62 @@ func TestRecordPathRefusedBeforeRun(t *testing.T) {
 				t.Errorf("%s was replaced by a regular file", tc.record)
 			}
 		})
+	}
+}
+
+// TestRecordToStdoutRefused: --record /dev/stdout (here a link of the
+// test's own to /proc/self/fd/1, so that a regression cannot replace the
+// machine's /dev/stdout) and --record - are refused before the run, exit
+// 2, saying that --format json prints the result on stdout. Before, with
+// stdout a file (a CI job's log), the link passed the check as that
+// regular file: the chart ran and the record was renamed over the link —
+// as root over /dev/stdout itself, which became a plain file for every
+// process on the machine — and "-" wrote a file named "-" in silence.
+func TestRecordToStdoutRefused(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("/proc/self/fd is Linux's")
+	}
+	t.Parallel()
+	work := t.TempDir()
+	chart := writeChart(t, work, "chart.yaml", touchAskChart)
+	link := filepath.Join(work, "stdout")
+	if err := os.Symlink("/proc/self/fd/1", link); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ record, cause string }{
+		{link, "a process's open file"},
+		{"-", "not to stdout"},
+	} {
+		log, err := os.Create(filepath.Join(work, "ci.log"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var errb strings.Builder
+		cmd := exec.Command(binary, "exec", chart, "--record", tc.record)
+		cmd.Dir, cmd.Stdout, cmd.Stderr = work, log, &errb
+		err = cmd.Run()
+		log.Close()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+			t.Errorf("--record %s: %v, want exit 2 (stderr %q)", tc.record, err, errb.String())
+		}
+		for _, want := range []string{tc.cause, "--format json prints the run's result on stdout", "nothing was run"} {
+			if !strings.Contains(errb.String(), want) {
+				t.Errorf("--record %s: stderr %q does not say %q", tc.record, errb.String(), want)
+			}
+		}
+		if _, err := os.Stat(filepath.Join(work, "before")); err == nil {
+			t.Errorf("--record %s: the chart ran", tc.record)
+		}
+		if b, _ := os.ReadFile(filepath.Join(work, "ci.log")); strings.Contains(string(b), "recordVersion") {
+			t.Errorf("--record %s: the record replaced stdout's file: %.80q", tc.record, b)
+		}
+	}
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Error("the link to /proc/self/fd/1 was replaced by a file")
+	}
+	if _, err := os.Lstat(filepath.Join(work, "-")); err == nil {
+		t.Error(`a file named "-" was written`)
 	}
 }
 
