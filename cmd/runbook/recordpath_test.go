@@ -374,8 +374,9 @@ func readRunRecord(t *testing.T, path string) runRecordFile {
 
 // TestPausedRecordNotOverwritten: a record file that holds a run paused
 // at an ask: and not yet answered is that question's only home. Before, a
-// second exec of the chart (the default ./NAME.paused.json, or the same
-// --record), or any run or resume given it as --record, replaced it in
+// second exec of the chart (the same --record; for the default
+// ./NAME.paused.json see TestDefaultPausePathPassesOverWaiting), or any run
+// or resume given it as --record, replaced it in
 // silence: the first run's record — what it ran — was lost, and its
 // question could never be answered. Now that is refused before anything
 // runs, exit 2, naming the file, the question and how to answer it; once
@@ -416,7 +417,6 @@ func TestPausedRecordNotOverwritten(t *testing.T) {
 			t.Fatalf("%s: the paused record was replaced", name)
 		}
 	}
-	refused("exec again, default path", "exec", chart)
 	refused("exec again, --record", "exec", chart, "--record", pending)
 	refused("another chart, --record", "exec", other, "--record", pending)
 
@@ -467,6 +467,66 @@ func TestPausedRecordNotOverwritten(t *testing.T) {
 	}
 	if r := runCLI(t, work, "exec", other, "-q", "--record", second); r.code != 0 {
 		t.Errorf("replacing the record of a run waiting on Temporal: exit %d: %s", r.code, r.stderr)
+	}
+}
+
+// TestDefaultPausePathPassesOverWaiting: without --record, a run is not
+// refused because ./NAME.paused.json holds an earlier run's question: it
+// writes there only if it pauses, and then writes ./NAME.paused-2.json
+// (-3, …), names that file to resume, and says the earlier question was
+// left as it was. Before, every later run of the chart was refused, exit 2,
+// pause or not: a CI job that runs a chart daily in one working directory
+// stopped the day one run paused and went unanswered. The first question
+// is still never written over.
+func TestDefaultPausePathPassesOverWaiting(t *testing.T) {
+	t.Parallel()
+	work := t.TempDir()
+	chart := writeChart(t, work, "chart.yaml", touchAskChart)
+	noAsk := writeChart(t, work, "noask.yaml", "version: 1\nrunbook: touchy\nstages:\n  - id: mark\n    exec: {command: [touch, ran], into: marked}\n")
+	pending := filepath.Join(work, "touchy.paused.json")
+	if r := runCLI(t, work, "exec", chart, "-q"); r.code != 0 {
+		t.Fatalf("first run: exit %d: %s", r.code, r.stderr)
+	}
+	first, err := os.ReadFile(pending)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// A run that does not pause runs, and writes nothing there.
+	if r := runCLI(t, work, "exec", noAsk, "-q"); r.code != 0 {
+		t.Errorf("a run that does not pause: exit %d: %s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(work, "ran")); err != nil {
+		t.Errorf("the run that does not pause did not run: %v", err)
+	}
+
+	// Two runs that pause take the next free names.
+	for i, want := range []string{"touchy.paused-2.json", "touchy.paused-3.json"} {
+		r := runCLI(t, work, "exec", chart)
+		if r.code != 0 {
+			t.Fatalf("run %d: exit %d: %s", i+2, r.code, r.stderr)
+		}
+		for _, say := range []string{"record written to ./" + want, "touchy.paused.json", "not yet answered: left as"} {
+			if !strings.Contains(r.stderr, say) {
+				t.Errorf("run %d: stderr %q does not say %q", i+2, r.stderr, say)
+			}
+		}
+		if !strings.Contains(r.stdout, "runbook resume ./"+want) {
+			t.Errorf("run %d: stdout %q names no resume of %s", i+2, r.stdout, want)
+		}
+		if rec := readRunRecord(t, filepath.Join(work, want)); rec.Result.Status != "paused" {
+			t.Errorf("%s: status %q, want paused", want, rec.Result.Status)
+		}
+	}
+	if now, _ := os.ReadFile(pending); string(now) != string(first) {
+		t.Fatal("the first paused record was replaced")
+	}
+	// Each answers on its own; answered, the default name is free again.
+	if r := runCLI(t, work, "resume", pending, "--input", "go=yes", "-q"); r.code != 0 {
+		t.Fatalf("answering the first: exit %d: %s", r.code, r.stderr)
+	}
+	if r := runCLI(t, work, "exec", chart); r.code != 0 || !strings.Contains(r.stderr, "record written to ./touchy.paused.json") || strings.Contains(r.stderr, "left as") {
+		t.Errorf("after the answer: exit %d, stderr %q; want the default path again", r.code, r.stderr)
 	}
 }
 
