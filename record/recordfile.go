@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -385,6 +386,11 @@ func CheckWritable(path string) error {
 		var pe *os.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err // the temporary name is not the user's
+		}
+		if errors.Is(err, fs.ErrNotExist) {
+			// A folder a stage of the chart would make is not made yet:
+			// the record is refused before any stage runs.
+			return fmt.Errorf("no file can be made in %s: %w: make it before the run (mkdir -p %s)", filepath.Dir(path), err, filepath.Dir(path))
 		}
 		return fmt.Errorf("no file can be made in %s: %w", filepath.Dir(path), err)
 	}

@@ -231,7 +231,7 @@ func TestCheckWritable(t *testing.T) {
 		{"a regular file", file, ""},
 		{"a directory", dir, "is a directory"},
 		{"a device", os.DevNull, "is not a regular file (a character device)"},
-		{"a missing directory", filepath.Join(dir, "nope", "run.json"), "no file can be made in " + filepath.Join(dir, "nope") + ": no such file or directory"},
+		{"a missing directory", filepath.Join(dir, "nope", "run.json"), "no file can be made in " + filepath.Join(dir, "nope") + ": no such file or directory: make it before the run (mkdir -p " + filepath.Join(dir, "nope") + ")"},
 		{"under a file", filepath.Join(file, "run.json"), "not a directory"},
 	}
 	for _, tc := range tests {
