@@ -638,6 +638,12 @@ stages:
 	if r.code != 2 || !strings.Contains(r.stderr, "the chart has changed since the run paused") {
 		t.Errorf("resume after the subflow changed: exit %d, stderr %q; want exit 2, the chart has changed", r.code, r.stderr)
 	}
+	// main.yaml is as it was: the refusal names the files that may not be.
+	// Before, it said only "the chart has changed", and the chart named on
+	// the command line had not.
+	if !strings.Contains(r.stderr, "it or a chart it mounts (sub.yaml) is not as it was") {
+		t.Errorf("resume after the subflow changed: stderr %q does not name sub.yaml", r.stderr)
+	}
 	if _, err := os.Stat(filepath.Join(work, "new")); err == nil {
 		t.Error("the changed subflow's command ran")
 	}
