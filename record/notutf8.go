@@ -3,6 +3,7 @@ package record
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/openrunbook/runbook/plugins/coverage"
@@ -17,7 +18,10 @@ import (
 // compares as one. What the chart decided may rest on a value the runtime
 // altered, so the standing cannot be Known or Consistent over it, and a
 // Nagios check is no better than UNKNOWN. The item quotes the first bad
-// byte's line as it was (\xe9), so the record keeps the evidence.
+// byte's line as it was (\xe9), so the record keeps the evidence, and
+// says what would read it: converted to UTF-8 where it is made (a log
+// in Windows-1252 whose lines a chart only counts is Not sure, and the
+// operator is told how it can be Known).
 const ItemNotUTF8 = "not-utf8"
 
 // NotUTF8Entry is the ledger's entry for one text that is not UTF-8,
@@ -58,8 +62,17 @@ func NotUTF8Entry(path, of string, count, line, offset int, text string) coverag
 		Kind: coverage.KindLedger,
 		NotChecked: []coverage.Item{{
 			What: of,
-			Why:  fmt.Sprintf("%s not UTF-8 and reached the scope as U+FFFD, so a value made of it is not what was read, and two different texts may read as one; the first is byte %d of it (0x%02x), on line %d: %s", bytes, offset, bad, line, near),
+			Why:  fmt.Sprintf("%s not UTF-8 and reached the scope as U+FFFD, so a value made of it is not what was read, and two different texts may read as one; the first is byte %d of it (0x%02x), on line %d: %s; %s", bytes, offset, bad, line, near, notUTF8Fix(of)),
 			Kind: ItemNotUTF8,
 		}},
 	}}
+}
+
+// notUTF8Fix says what reads a text that is not UTF-8: converted where it
+// is made, a name renamed.
+func notUTF8Fix(of string) string {
+	if strings.HasPrefix(of, "the name") {
+		return "to read it, rename the file in UTF-8 (convmv -f WINDOWS-1252 -t UTF-8, or the encoding it is in)"
+	}
+	return "to read it, have it converted to UTF-8 where it is made (iconv -f WINDOWS-1252 -t UTF-8, or the encoding it is in)"
 }

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -356,12 +357,22 @@ func WriteFile(path string, rec *RunRecord) error {
 //	its directory is missing, is not a          refused, with the system's cause
 //	directory, or no file can be made in it
 //	(read-only, no permission)
+//	path leads into /proc (/dev/stdout,         refused: it names a file a process
+//	/dev/fd/3): a process's open file           holds open; the record would replace
+//	                                            that file (a CI log the run's text
+//	                                            goes to) or, as root, the link itself
+//	path is a symlink                           the file it leads to is checked, and
+//	                                            written: the link stays (recordTarget)
 //
 // It makes and removes one empty temporary file beside path. A disk that
 // fills up, or a directory removed after the check, is still WriteFile's
 // error: the check is not a promise, only the refusal of what would
 // surely fail.
 func CheckWritable(path string) error {
+	path, err := recordTarget(path)
+	if err != nil {
+		return err
+	}
 	if st, err := os.Stat(path); err == nil {
 		switch {
 		case st.IsDir():
@@ -375,6 +386,11 @@ func CheckWritable(path string) error {
 		var pe *os.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err // the temporary name is not the user's
+		}
+		if errors.Is(err, fs.ErrNotExist) {
+			// A folder a stage of the chart would make is not made yet:
+			// the record is refused before any stage runs.
+			return fmt.Errorf("no file can be made in %s: %w: make it before the run (mkdir -p %s)", filepath.Dir(path), err, filepath.Dir(path))
 		}
 		return fmt.Errorf("no file can be made in %s: %w", filepath.Dir(path), err)
 	}
@@ -416,6 +432,54 @@ func Waiting(path string) (waiting bool, runbook string, pause *PauseRecord) {
 	return true, runbook, pause
 }
 
+// ErrProcessFile is CheckWritable's and WriteFile's refusal of a path
+// that leads into /proc: /dev/stdout, /dev/stderr, /dev/fd/N.
+var ErrProcessFile = errors.New("a process's open file")
+
+// recordTarget is the file a record written at path replaces: path with
+// its links followed, so that a record path that is a symlink
+// (latest.json -> runs/today.json) writes the file the link names and
+// leaves the link, where a rename over path replaced the link with a
+// file and left the file it named, which readers of it still read, as
+// yesterday's record. A path that leads into /proc is refused
+// (ErrProcessFile): /dev/stdout -> /proc/self/fd/1 names the file this
+// process writes its output to, which a rename would replace — the log a
+// CI job keeps of the run's text, or, as root, /dev/stdout itself for
+// every process on the machine. A path that does not exist is itself.
+func recordTarget(path string) (string, error) {
+	p := path
+	for hops := 0; ; hops++ {
+		// The directory may be a link too (/dev/fd -> /proc/self/fd).
+		if dir, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil {
+			p = filepath.Join(dir, filepath.Base(p))
+		}
+		if underProc(p) {
+			return "", fmt.Errorf("%s leads to %s, %w: the record would replace that file, not be written to it; give the path of a file (--format json prints the run's result on stdout; the record, with its log, is written only to a file)", path, p, ErrProcessFile)
+		}
+		st, err := os.Lstat(p)
+		if err != nil || st.Mode()&os.ModeSymlink == 0 {
+			return p, nil
+		}
+		if hops == 40 {
+			return "", fmt.Errorf("%s: too many links", path)
+		}
+		to, err := os.Readlink(p)
+		if err != nil {
+			return "", fmt.Errorf("%s: %w", path, err)
+		}
+		if !filepath.IsAbs(to) {
+			to = filepath.Join(filepath.Dir(p), to)
+		}
+		p = to
+	}
+}
+
+// underProc says whether an absolute path lies in /proc, where a file is
+// a process's, not a place to keep a record.
+func underProc(p string) bool {
+	return p == "/proc" || strings.HasPrefix(p, "/proc/")
+}
+
 // fileKind names a file that is not a regular one, for CheckWritable.
 func fileKind(m os.FileMode) string {
 	switch {
@@ -434,7 +498,11 @@ func fileKind(m os.FileMode) string {
 // writeFile is WriteFile; wrap, when set, stands between the encoder and
 // the temporary file (a test's failing writer).
 func writeFile(path string, rec *RunRecord, wrap func(io.Writer) io.Writer) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".runbook-record-*")
+	dst, err := recordTarget(path)
+	if err != nil {
+		return fmt.Errorf("record %s: %w", path, err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(dst), ".runbook-record-*")
 	if err != nil {
 		return fmt.Errorf("record %s: %w", path, err)
 	}
@@ -452,7 +520,7 @@ func writeFile(path string, rec *RunRecord, wrap func(io.Writer) io.Writer) erro
 		werr = cerr
 	}
 	if werr == nil {
-		werr = os.Rename(tmp.Name(), path)
+		werr = os.Rename(tmp.Name(), dst)
 	}
 	if werr != nil {
 		os.Remove(tmp.Name())

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -230,7 +231,7 @@ func TestCheckWritable(t *testing.T) {
 		{"a regular file", file, ""},
 		{"a directory", dir, "is a directory"},
 		{"a device", os.DevNull, "is not a regular file (a character device)"},
-		{"a missing directory", filepath.Join(dir, "nope", "run.json"), "no file can be made in " + filepath.Join(dir, "nope") + ": no such file or directory"},
+		{"a missing directory", filepath.Join(dir, "nope", "run.json"), "no file can be made in " + filepath.Join(dir, "nope") + ": no such file or directory: make it before the run (mkdir -p " + filepath.Join(dir, "nope") + ")"},
 		{"under a file", filepath.Join(file, "run.json"), "not a directory"},
 	}
 	for _, tc := range tests {
@@ -247,5 +248,77 @@ func TestCheckWritable(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(file); string(b) != "{}" {
 		t.Errorf("the regular file was changed: %q", b)
+	}
+}
+
+// TestRecordPathIntoProcRefused: a --record path that leads into /proc —
+// /dev/stdout, /dev/fd/3, a link of one's own to /proc/self/fd/1 — is
+// refused, by CheckWritable and by WriteFile alike. Before, when stdout was
+// a file (a CI job's log), /dev/stdout passed the check as a regular file
+// and the record was renamed over the link: run as root, /dev/stdout and
+// /dev/stderr became plain files for every process on the machine; the
+// link of one's own was replaced by a file the same way.
+func TestRecordPathIntoProcRefused(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("/proc/self/fd is Linux's")
+	}
+	t.Parallel()
+	dir := t.TempDir()
+	link := filepath.Join(dir, "out")
+	if err := os.Symlink("/proc/self/fd/1", link); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{link, "/dev/stdout", "/dev/fd/1", "/proc/self/fd/2"} {
+		err := record.CheckWritable(path)
+		if !errors.Is(err, record.ErrProcessFile) || !strings.Contains(err.Error(), "--format json prints") {
+			t.Errorf("CheckWritable(%s): got %v, want ErrProcessFile saying --format json", path, err)
+		}
+	}
+	if err := record.WriteFile(link, &record.RunRecord{}); !errors.Is(err, record.ErrProcessFile) {
+		t.Errorf("WriteFile through a link to /proc/self/fd/1: got %v, want ErrProcessFile", err)
+	}
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced: %v %v", st.Mode(), err)
+	}
+}
+
+// TestRecordThroughSymlink: a record path that is a link to a file
+// (latest.json -> runs/today.json) writes the file it names and keeps the
+// link, as CheckWritable, Waiting and the check against the chart read it.
+// Before, the rename replaced the link with a file, and runs/today.json,
+// which a dashboard reads, stayed yesterday's record with nothing said.
+func TestRecordThroughSymlink(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "runs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	target := filepath.Join(dir, "runs", "today.json")
+	if err := os.WriteFile(target, []byte("yesterday"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "latest.json")
+	dangling := filepath.Join(dir, "next.json")
+	if err := os.Symlink("runs/today.json", link); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("runs/tomorrow.json", dangling); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{link, dangling} {
+		if err := record.CheckWritable(p); err != nil {
+			t.Fatalf("CheckWritable(%s): %v", p, err)
+		}
+		if err := record.WriteFile(p, &record.RunRecord{}); err != nil {
+			t.Fatalf("WriteFile(%s): %v", p, err)
+		}
+		if st, err := os.Lstat(p); err != nil || st.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("%s: the link was replaced by a file", p)
+		}
+	}
+	for _, p := range []string{target, filepath.Join(dir, "runs", "tomorrow.json")} {
+		if b, err := os.ReadFile(p); err != nil || !strings.HasPrefix(string(b), "{") {
+			t.Errorf("%s holds %q (%v), want the record", p, b, err)
+		}
 	}
 }

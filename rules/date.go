@@ -40,7 +40,13 @@ var dateTypes = []any{
 //     Berlin a log silent for 55 minutes read as written 5 minutes ahead.
 //
 // The error says how to give the zone. A date with no time of day
-// ("2026-12-06") reads as before, midnight UTC.
+// ("2026-12-06") reads as before, midnight UTC. A stamp with no year
+// (syslog's and journalctl's "Dec  6 10:15:22", read with "Jan _2
+// 15:04:05") is refused too (noYear): Go reads it as year 0, so a line
+// written a minute ago read as 2026 years old, and a rule over the last
+// hour's errors found none. Text no layout was given for, that expr's own
+// forms do not read, is an error saying to give one, with Go's reference
+// time, where expr said only "invalid date".
 //
 //	date("Dec 11 10:15:48 2026 GMT", "Jan _2 15:04:05 2006 MST")   2026-12-11T10:15:48Z
 //	date("Sun Dec  6 10:15:22 CET 2026", time.UnixDate)            error: the zone "CET" …
@@ -50,11 +56,17 @@ var dateTypes = []any{
 func dateFunc(args ...any) (any, error) {
 	v, err := builtinDate(args...)
 	if err != nil {
+		if _, ok := args[0].(string); ok && len(args) == 1 {
+			return nil, fmt.Errorf("date(%q): not RFC 3339 (2026-12-06T10:30:00Z) nor another form date reads with no layout; give its layout as date's second argument, Go's reference time Mon Jan 2 15:04:05 MST 2006 written as the text is (date(x, \"Mon Jan _2 15:04:05 MST 2006\") for date's own output, date(x, \"02/Jan/2006:15:04:05 -0700\") for nginx's)", dateText(args))
+		}
 		return nil, err
 	}
 	t, ok := v.(time.Time)
 	if !ok {
 		return v, nil
+	}
+	if noYear(args, t) {
+		return nil, fmt.Errorf("date(%q): the time has no year, and Go would read it as year 0; have the command print one (journalctl -o short-iso, ls --time-style=full-iso), or add this year to the text and the layout: date(string(now().Year()) + \" \" + x, \"2006 \" + layout) (a December stamp read in January is then in the future)", dateText(args))
 	}
 	if zoneless(args) {
 		return nil, fmt.Errorf("date(%q): the time has no zone, and Go would read it as UTC whatever zone wrote it; say which: date(x, layout, \"Local\") for this machine's zone, or a zone's name (\"Europe/Berlin\", \"UTC\")", dateText(args))
@@ -63,6 +75,25 @@ func dateFunc(args ...any) (any, error) {
 		return nil, fmt.Errorf("date(%q): the zone %q has no offset this machine knows, and Go would read it as UTC; give the zone's name as date's third argument (date(x, layout, \"Europe/Berlin\")), or have the command print a numeric offset (date -R, date --rfc-3339=seconds)", dateText(args), name)
 	}
 	return t, nil
+}
+
+// noYear reports whether t, read by date's arguments, is a day of year 0:
+// a stamp that names a month and a day and no year. A time of day alone
+// ("15:04", a maintenance window) is year 0's first day, and two of them
+// compare as they should.
+func noYear(args []any, t time.Time) bool {
+	if t.Year() != 0 {
+		return false
+	}
+	at := 1 // date(text, layout[, zone])
+	if _, ok := args[0].(*time.Location); ok {
+		at = 2 // date(location, text, layout)
+	}
+	layout := ""
+	if len(args) > at {
+		layout, _ = args[at].(string)
+	}
+	return t.YearDay() != 1 || strings.Contains(layout, "Jan")
 }
 
 // zoneless reports whether date's arguments read a time of day with no

@@ -54,3 +54,37 @@ func TestDateRefusesATimeWithNoZone(t *testing.T) {
 		{`date("2026-12-06T10:30:00+01:00") < date(checked)`, true, ""},
 	})
 }
+
+// TestDateRefusesATimeWithNoYear: journalctl's and syslog's stamp, "Dec  6
+// 10:59:00", read with its layout and zone came out as year 0, so a line
+// written a minute before 11:00 read as 2026 years old and "an error in
+// the last hour" found none, with nothing said. A time with no year is now
+// an error saying how to give one; with the year added it reads.
+func TestDateRefusesATimeWithNoYear(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{"line": "Dec  6 10:59:00", "checked": "2026-12-06T11:00:00Z"}
+	runOutcomes(t, env, []outcomeCase{
+		{`date(checked) - date(line, "Jan _2 15:04:05", "UTC") < duration("1h")`, false, "the time has no year"},
+		{`date(checked) - date("2026 " + line, "2006 Jan _2 15:04:05", "UTC") < duration("1h")`, true, ""},
+		{`date(checked) - date(string(date(checked).Year()) + " " + line, "2006 Jan _2 15:04:05", "UTC") < duration("1h")`, true, ""},
+		{`date("Jan  1 00:05:00", "Jan _2 15:04:05", "UTC") < date(checked)`, false, "the time has no year"},
+		{`date(timezone("UTC"), line, "Jan _2 15:04:05") < date(checked)`, false, "the time has no year"},
+		// A time of day alone is no stamp: two compare as they did.
+		{`date("10:30", "15:04", "UTC") < date("11:00", "15:04", "UTC")`, true, ""},
+	})
+}
+
+// TestDateWithNoLayoutSaysToGiveOne: text date() does not read without a
+// layout (plain `date`'s output, nginx's stamp) was "invalid date …",
+// which said nothing of the layout argument; the error now says to give
+// one, with Go's reference time. A text it does read is unchanged.
+func TestDateWithNoLayoutSaysToGiveOne(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{"d": "Sun Dec  6 11:00:00 UTC 2026", "n": "06/Dec/2026:11:00:00 +0000", "checked": "2026-12-06T11:00:00Z"}
+	runOutcomes(t, env, []outcomeCase{
+		{`date(d) == date(checked)`, false, "give its layout as date's second argument"},
+		{`date(n) == date(checked)`, false, "Mon Jan 2 15:04:05 MST 2006"},
+		{`date(d, "Mon Jan _2 15:04:05 MST 2006") == date(checked)`, true, ""},
+		{`date(n, "02/Jan/2006:15:04:05 -0700") == date(checked)`, true, ""},
+	})
+}

@@ -215,7 +215,14 @@ func (rb *Runbook) CanResume(rec *record.RunRecord) error {
 	}
 	if rec.ChartSHA256 != "" {
 		if h := rb.ChartHash(); h != rec.ChartSHA256 {
-			return &ResumeError{Msg: fmt.Sprintf("the chart has changed since the run paused (sha256 %s then, %s now): resume it with the chart it paused with", short(rec.ChartSHA256), short(h))}
+			msg := fmt.Sprintf("the chart has changed since the run paused (sha256 %s then, %s now): resume it with the chart it paused with", short(rec.ChartSHA256), short(h))
+			if mounted := rb.mountedCharts(); len(mounted) > 0 {
+				// The hash is of every file: the one that changed may be a
+				// mounted chart, with the chart named on the command line
+				// as it was.
+				msg = fmt.Sprintf("the chart has changed since the run paused (sha256 %s then, %s now): it or a chart it mounts (%s) is not as it was; resume it with the files it paused with", short(rec.ChartSHA256), short(h), strings.Join(mounted, ", "))
+			}
+			return &ResumeError{Msg: msg}
 		}
 	}
 	if err := record.CheckCheckpoint(rec); err != nil {
@@ -253,6 +260,18 @@ func (rb *Runbook) ChartHash() string {
 	b, _ := json.Marshal(rb.structure)
 	sum := sha256.Sum256(b)
 	return "structure:" + hex.EncodeToString(sum[:])
+}
+
+// mountedCharts are the chart files the chart mounts, at any depth, as
+// each subflow names its file, in the order ChartHash reads them.
+func (rb *Runbook) mountedCharts() []string {
+	var files []string
+	rb.WalkStages(func(v StageVisit) {
+		if sf := v.Stage.Subflow; sf != nil && sf.Spec != nil {
+			files = append(files, sf.Chart)
+		}
+	})
+	return files
 }
 
 func short(h string) string {

@@ -77,16 +77,18 @@ word's state comes from the chart's result.nagios, else the words ok,
 warning, critical, unknown are their own state and any other is UNKNOWN).
 
 Exit codes: 0 completed (or paused at an ask: — the record is written to
---record, else ./<runbook>.paused.json, and the resume command is printed),
+--record, else ./<runbook>.paused.json, or ./<runbook>.paused-2.json (-3, …)
+when that one holds an earlier question not yet answered, and the resume
+command is printed),
 1 failed or cancelled by --timeout, or the --record file could not be
 written after the run (the result is still printed; a paused run then prints
 no resume command: there is no record to resume), or stdout could not be
 written (a reader that went away: the run goes on and its record is written),
 2 bad usage, a chart that does not load, bad inputs, or a --record path that
 plainly cannot be written (a missing or read-only directory, a directory, a
-pipe or a device), that names the chart or the --inputs file, or that
-holds a paused run not yet answered (the default ./<runbook>.paused.json
-too): refused before anything runs, 3 the run completed (or paused) and a
+pipe or a device; - or /dev/stdout: --format json prints the result on
+stdout), that names the chart or the --inputs file, or that holds a paused
+run not yet answered: refused before anything runs, 3 the run completed (or paused) and a
 --fail-on condition holds, 130 interrupted (the partial record is still
 written when --record was given).
 With --format nagios the exit code is the check's state: 0 OK, 1 WARNING,
@@ -209,6 +211,11 @@ func (f *execFlags) checkRunFlags() error {
 	}
 	if f.quiet && f.verbose {
 		return &usageError{err: errors.New("--quiet and --verbose: give one or the other")}
+	}
+	if f.record == stdinChart {
+		// A chart "-" is stdin, so "-" reads as stdout; it was a file
+		// named "-" in the working directory, with nothing said.
+		return &usageError{err: errors.New("--record -: the record is written to a file, not to stdout; give the path of a file (--format json prints the run's result on stdout; a file named - is ./-); nothing was run")}
 	}
 	if f.record != "" {
 		// Refused before the run, not after it: a run whose record has
@@ -379,15 +386,15 @@ func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.
 		return err
 	}
 
-	// The record a paused run must leave behind, --record or not.
-	pausePath := f.record
+	// The record a paused run must leave behind, --record or not. The
+	// file --record names may hold an earlier run's unanswered question:
+	// refused. The default one is only written if this run pauses, which
+	// most runs of a chart that can ask do not: a question waiting there
+	// moves this run's pause to the next free name, not the run away.
+	pausePath, waitingAt := f.record, ""
 	if pausePath == "" {
-		pausePath = "./" + fileSafe(rb.Name()) + ".paused.json"
-	}
-
-	// The file the record goes to (or would, should the run pause) may
-	// hold an earlier run's unanswered question.
-	if err := refuseWaiting(pausePath); err != nil {
+		pausePath, waitingAt = defaultPausePath(rb.Name())
+	} else if err := refuseWaiting(pausePath); err != nil {
 		return err
 	}
 
@@ -449,6 +456,9 @@ func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.
 	}
 	if rec.Status == "paused" && recordErr == nil {
 		fmt.Fprintf(stderr, "run paused; record written to %s\n", recordPath)
+		if waitingAt != "" {
+			fmt.Fprintf(stderr, "runbook: %s\n", waitingAt)
+		}
 		if err := res.CannotResume(); err != nil {
 			fmt.Fprintf(stderr, "runbook: warning: this record cannot be resumed: %s\n", clean(strings.TrimPrefix(err.Error(), "resume: ")))
 		}
@@ -485,6 +495,39 @@ func sameFile(a, b string) bool {
 	return errA == nil && errB == nil && absA == absB
 }
 
+// defaultPausePath is where a run of the runbook named name that pauses
+// without --record writes its record: ./NAME.paused.json, or, when that
+// file holds a question not yet answered (waitsHere), the first of
+// ./NAME.paused-2.json, -3, … that does not; waitingAt then says the
+// files passed over, in a sentence. Before, the run was refused when ./NAME.paused.json held
+// one, pause or not: a daily CI check of a chart that can ask stopped
+// running for good the day one run paused and nobody answered it.
+func defaultPausePath(name string) (path, waitingAt string) {
+	base := "./" + fileSafe(name) + ".paused"
+	path = base + ".json"
+	first := path
+	for n := 2; ; n++ {
+		if waiting, _, _ := waitsHere(path); !waiting {
+			switch n {
+			case 2:
+			case 3:
+				waitingAt = first + " holds an earlier run's question, not yet answered: left as it was"
+			default:
+				waitingAt = fmt.Sprintf("%s to %s-%d.json hold earlier runs' questions, not yet answered: left as they were", first, base, n-2)
+			}
+			return path, waitingAt
+		}
+		path = fmt.Sprintf("%s-%d.json", base, n)
+	}
+}
+
+// waitsHere is record.Waiting, less a run that waits on Temporal: it waits
+// there, not in the file, whose copy may be replaced.
+func waitsHere(path string) (waiting bool, runbook string, pause *record.PauseRecord) {
+	waiting, runbook, pause = record.Waiting(path)
+	return waiting && !answeredOnTemporal(pause), runbook, pause
+}
+
 // refuseWaiting refuses, before anything runs, to write a record at path
 // when the file there holds a run waiting for its answer
 // (record.Waiting): that file is the question's only home, and replacing
@@ -495,8 +538,8 @@ func refuseWaiting(path string) error {
 	if path == "" {
 		return nil
 	}
-	waiting, name, p := record.Waiting(path)
-	if !waiting || answeredOnTemporal(p) {
+	waiting, name, p := waitsHere(path)
+	if !waiting {
 		return nil
 	}
 	what, answer := "a run", "runbook resume "+shellQuote(path)

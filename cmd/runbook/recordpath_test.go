@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -102,6 +103,62 @@ func TestRecordPathRefusedBeforeRun(t *testing.T) {
 				t.Errorf("%s was replaced by a regular file", tc.record)
 			}
 		})
+	}
+}
+
+// TestRecordToStdoutRefused: --record /dev/stdout (here a link of the
+// test's own to /proc/self/fd/1, so that a regression cannot replace the
+// machine's /dev/stdout) and --record - are refused before the run, exit
+// 2, saying that --format json prints the result on stdout. Before, with
+// stdout a file (a CI job's log), the link passed the check as that
+// regular file: the chart ran and the record was renamed over the link —
+// as root over /dev/stdout itself, which became a plain file for every
+// process on the machine — and "-" wrote a file named "-" in silence.
+func TestRecordToStdoutRefused(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("/proc/self/fd is Linux's")
+	}
+	t.Parallel()
+	work := t.TempDir()
+	chart := writeChart(t, work, "chart.yaml", touchAskChart)
+	link := filepath.Join(work, "stdout")
+	if err := os.Symlink("/proc/self/fd/1", link); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ record, cause string }{
+		{link, "a process's open file"},
+		{"-", "not to stdout"},
+	} {
+		log, err := os.Create(filepath.Join(work, "ci.log"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var errb strings.Builder
+		cmd := exec.Command(binary, "exec", chart, "--record", tc.record)
+		cmd.Dir, cmd.Stdout, cmd.Stderr = work, log, &errb
+		err = cmd.Run()
+		log.Close()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+			t.Errorf("--record %s: %v, want exit 2 (stderr %q)", tc.record, err, errb.String())
+		}
+		for _, want := range []string{tc.cause, "--format json prints the run's result on stdout", "nothing was run"} {
+			if !strings.Contains(errb.String(), want) {
+				t.Errorf("--record %s: stderr %q does not say %q", tc.record, errb.String(), want)
+			}
+		}
+		if _, err := os.Stat(filepath.Join(work, "before")); err == nil {
+			t.Errorf("--record %s: the chart ran", tc.record)
+		}
+		if b, _ := os.ReadFile(filepath.Join(work, "ci.log")); strings.Contains(string(b), "recordVersion") {
+			t.Errorf("--record %s: the record replaced stdout's file: %.80q", tc.record, b)
+		}
+	}
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Error("the link to /proc/self/fd/1 was replaced by a file")
+	}
+	if _, err := os.Lstat(filepath.Join(work, "-")); err == nil {
+		t.Error(`a file named "-" was written`)
 	}
 }
 
@@ -317,8 +374,9 @@ func readRunRecord(t *testing.T, path string) runRecordFile {
 
 // TestPausedRecordNotOverwritten: a record file that holds a run paused
 // at an ask: and not yet answered is that question's only home. Before, a
-// second exec of the chart (the default ./NAME.paused.json, or the same
-// --record), or any run or resume given it as --record, replaced it in
+// second exec of the chart (the same --record; for the default
+// ./NAME.paused.json see TestDefaultPausePathPassesOverWaiting), or any run
+// or resume given it as --record, replaced it in
 // silence: the first run's record — what it ran — was lost, and its
 // question could never be answered. Now that is refused before anything
 // runs, exit 2, naming the file, the question and how to answer it; once
@@ -359,7 +417,6 @@ func TestPausedRecordNotOverwritten(t *testing.T) {
 			t.Fatalf("%s: the paused record was replaced", name)
 		}
 	}
-	refused("exec again, default path", "exec", chart)
 	refused("exec again, --record", "exec", chart, "--record", pending)
 	refused("another chart, --record", "exec", other, "--record", pending)
 
@@ -410,6 +467,66 @@ func TestPausedRecordNotOverwritten(t *testing.T) {
 	}
 	if r := runCLI(t, work, "exec", other, "-q", "--record", second); r.code != 0 {
 		t.Errorf("replacing the record of a run waiting on Temporal: exit %d: %s", r.code, r.stderr)
+	}
+}
+
+// TestDefaultPausePathPassesOverWaiting: without --record, a run is not
+// refused because ./NAME.paused.json holds an earlier run's question: it
+// writes there only if it pauses, and then writes ./NAME.paused-2.json
+// (-3, …), names that file to resume, and says the earlier question was
+// left as it was. Before, every later run of the chart was refused, exit 2,
+// pause or not: a CI job that runs a chart daily in one working directory
+// stopped the day one run paused and went unanswered. The first question
+// is still never written over.
+func TestDefaultPausePathPassesOverWaiting(t *testing.T) {
+	t.Parallel()
+	work := t.TempDir()
+	chart := writeChart(t, work, "chart.yaml", touchAskChart)
+	noAsk := writeChart(t, work, "noask.yaml", "version: 1\nrunbook: touchy\nstages:\n  - id: mark\n    exec: {command: [touch, ran], into: marked}\n")
+	pending := filepath.Join(work, "touchy.paused.json")
+	if r := runCLI(t, work, "exec", chart, "-q"); r.code != 0 {
+		t.Fatalf("first run: exit %d: %s", r.code, r.stderr)
+	}
+	first, err := os.ReadFile(pending)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// A run that does not pause runs, and writes nothing there.
+	if r := runCLI(t, work, "exec", noAsk, "-q"); r.code != 0 {
+		t.Errorf("a run that does not pause: exit %d: %s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(work, "ran")); err != nil {
+		t.Errorf("the run that does not pause did not run: %v", err)
+	}
+
+	// Two runs that pause take the next free names.
+	for i, want := range []string{"touchy.paused-2.json", "touchy.paused-3.json"} {
+		r := runCLI(t, work, "exec", chart)
+		if r.code != 0 {
+			t.Fatalf("run %d: exit %d: %s", i+2, r.code, r.stderr)
+		}
+		for _, say := range []string{"record written to ./" + want, "touchy.paused.json", "not yet answered: left as"} {
+			if !strings.Contains(r.stderr, say) {
+				t.Errorf("run %d: stderr %q does not say %q", i+2, r.stderr, say)
+			}
+		}
+		if !strings.Contains(r.stdout, "runbook resume ./"+want) {
+			t.Errorf("run %d: stdout %q names no resume of %s", i+2, r.stdout, want)
+		}
+		if rec := readRunRecord(t, filepath.Join(work, want)); rec.Result.Status != "paused" {
+			t.Errorf("%s: status %q, want paused", want, rec.Result.Status)
+		}
+	}
+	if now, _ := os.ReadFile(pending); string(now) != string(first) {
+		t.Fatal("the first paused record was replaced")
+	}
+	// Each answers on its own; answered, the default name is free again.
+	if r := runCLI(t, work, "resume", pending, "--input", "go=yes", "-q"); r.code != 0 {
+		t.Fatalf("answering the first: exit %d: %s", r.code, r.stderr)
+	}
+	if r := runCLI(t, work, "exec", chart); r.code != 0 || !strings.Contains(r.stderr, "record written to ./touchy.paused.json") || strings.Contains(r.stderr, "left as") {
+		t.Errorf("after the answer: exit %d, stderr %q; want the default path again", r.code, r.stderr)
 	}
 }
 
@@ -520,6 +637,12 @@ stages:
 	r := runCLI(t, work, "resume", paused, "--input", "go=yes")
 	if r.code != 2 || !strings.Contains(r.stderr, "the chart has changed since the run paused") {
 		t.Errorf("resume after the subflow changed: exit %d, stderr %q; want exit 2, the chart has changed", r.code, r.stderr)
+	}
+	// main.yaml is as it was: the refusal names the files that may not be.
+	// Before, it said only "the chart has changed", and the chart named on
+	// the command line had not.
+	if !strings.Contains(r.stderr, "it or a chart it mounts (sub.yaml) is not as it was") {
+		t.Errorf("resume after the subflow changed: stderr %q does not name sub.yaml", r.stderr)
 	}
 	if _, err := os.Stat(filepath.Join(work, "new")); err == nil {
 		t.Error("the changed subflow's command ran")

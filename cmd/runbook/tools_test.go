@@ -179,9 +179,9 @@ func TestNotUTF8OutputIsNotSure(t *testing.T) {
         printf 'Filesystem 1024-blocks Used Available Capacity Mounted on\n'
         printf '/dev/vda 100 99 1 99%% /srv/caf\351\n'
         printf '/dev/vdb 100 1 99 1%% /srv/caf\350\n'
-      parse: {as: columns, last: rest}`, `its stdout (2 bytes of it are not UTF-8 and reached the scope as U+FFFD, so a value made of it is not what was read, and two different texts may read as one; the first is byte 88 of it (0xe9), on line 2: "/dev/vda 100 99 1 99% /srv/caf\xe9")`},
-		{"lone 0xff", ` {shell: "printf 'name=x\\n\\377\\n'", parse: lines}`, `its stdout (1 byte of it is not UTF-8 and reached the scope as U+FFFD, so a value made of it is not what was read, and two different texts may read as one; the first is byte 7 of it (0xff), on line 2: "\xff")`},
-		{"cut at the end", ` {shell: "printf 'caf\\303'", parse: lines}`, `its stdout (1 byte of it is not UTF-8 and reached the scope as U+FFFD, so a value made of it is not what was read, and two different texts may read as one; the first is byte 3 of it (0xc3), on line 1: "caf\xc3")`},
+      parse: {as: columns, last: rest}`, `its stdout (2 bytes of it are not UTF-8 and reached the scope as U+FFFD, so a value made of it is not what was read, and two different texts may read as one; the first is byte 88 of it (0xe9), on line 2: "/dev/vda 100 99 1 99% /srv/caf\xe9"; to read it, have it converted to UTF-8 where it is made (iconv`},
+		{"lone 0xff", ` {shell: "printf 'name=x\\n\\377\\n'", parse: lines}`, `its stdout (1 byte of it is not UTF-8 and reached the scope as U+FFFD, so a value made of it is not what was read, and two different texts may read as one; the first is byte 7 of it (0xff), on line 2: "\xff"; to read it, have it converted to UTF-8 where it is made (iconv`},
+		{"cut at the end", ` {shell: "printf 'caf\\303'", parse: lines}`, `its stdout (1 byte of it is not UTF-8 and reached the scope as U+FFFD, so a value made of it is not what was read, and two different texts may read as one; the first is byte 3 of it (0xc3), on line 1: "caf\xc3"; to read it, have it converted to UTF-8 where it is made (iconv`},
 		{"stderr", ` {shell: "echo ok; printf 'Avertissement: caf\\351\\n' >&2", parse: lines}`, `its stderr (1 byte of it`},
 		{"utf-8", ` {shell: "printf 'caf\\303\\251 \\342\\234\\223\\n'", parse: lines}`, ""},
 	} {
@@ -255,7 +255,7 @@ stages:
     read: {glob: '"share/*"', parse: lines}
 `)
 	r := runCLI(t, dir, "exec", chart)
-	if want := `Not sure — stage "f" did not check the name of a file it read (1 byte of it is not UTF-8 and reached the scope as U+FFFD, so a value made of it is not what was read, and two different texts may read as one; the first is byte `; !strings.Contains(r.stdout, want) || !strings.Contains(r.stdout, `"share/caf\xe8")`) {
+	if want := `Not sure — stage "f" did not check the name of a file it read (1 byte of it is not UTF-8 and reached the scope as U+FFFD, so a value made of it is not what was read, and two different texts may read as one; the first is byte `; !strings.Contains(r.stdout, want) || !strings.Contains(r.stdout, `"share/caf\xe8"; to read it, rename the file in UTF-8 (convmv`) {
 		t.Errorf("want the name said, not Consistent:\n%s%s", r.stdout, r.stderr)
 	}
 }

@@ -126,7 +126,7 @@ func Unmarshal(data []byte) (any, error) {
 func sound(data []byte) error {
 	d := json.NewDecoder(bytes.NewReader(data))
 	d.UseNumber() // 1e999 is a number here, not a float64 that overflows
-	if err := uniqueKeys(d); err != nil {
+	if err := uniqueKeys(d, data); err != nil {
 		return err
 	}
 	return loneSurrogate(data)
@@ -211,27 +211,31 @@ func (e *SurrogateError) Error() string {
 // ErrTrailing is Unmarshal's error for text after the one JSON value.
 var ErrTrailing = errors.New("text follows the value")
 
-// DuplicateKeyError is an object that names one key twice,
-// {"status":"ok","status":"failed"}. RFC 8259 leaves what it means to the
-// reader: encoding/json keeps the last, others the first, so which value
-// the writer meant is not known, and Unmarshal refuses it rather than
-// drop one in silence.
+// DuplicateKeyError is an object that names one key twice with two
+// different values, {"status":"ok","status":"failed"}. RFC 8259 leaves
+// what it means to the reader: encoding/json keeps the last, others the
+// first, so which value the writer meant is not known, and Unmarshal
+// refuses it rather than drop one in silence. A key named twice with the
+// same value, as written ({"flags":["UP"],"flags":["UP"]}, whitespace
+// aside), means one thing whichever is kept, and is read.
 type DuplicateKeyError struct {
 	Key    string
 	Offset int64 // the byte just past its second naming
 }
 
 func (e *DuplicateKeyError) Error() string {
-	return fmt.Sprintf("an object names the key %q twice (the second ends at byte %d): which of its values was meant is not known", e.Key, e.Offset)
+	return fmt.Sprintf("an object names the key %q twice with two different values (the second naming ends at byte %d): which was meant is not known", e.Key, e.Offset)
 }
 
-// uniqueKeys reads d's first JSON value token by token and says the first
-// key an object names twice (*DuplicateKeyError). d is left just past the
-// value.
-func uniqueKeys(d *json.Decoder) error {
+// uniqueKeys reads d's first JSON value (data is d's input) token by token
+// and says the first key an object names twice with values written
+// differently (*DuplicateKeyError). d is left just past the value.
+func uniqueKeys(d *json.Decoder, data []byte) error {
 	type frame struct {
-		keys    map[string]bool // nil in a list
+		values  map[string][]byte // each key's value as written; nil in a list
 		wantKey bool
+		key     string
+		from    int64 // just past the key's naming
 	}
 	var stack []frame
 	for {
@@ -239,18 +243,16 @@ func uniqueKeys(d *json.Decoder) error {
 		if err != nil {
 			return err
 		}
-		if n := len(stack); n > 0 && stack[n-1].keys != nil && stack[n-1].wantKey {
+		if n := len(stack); n > 0 && stack[n-1].values != nil && stack[n-1].wantKey {
 			if k, ok := tok.(string); ok {
-				if stack[n-1].keys[k] {
-					return &DuplicateKeyError{Key: k, Offset: d.InputOffset()}
-				}
-				stack[n-1].keys[k], stack[n-1].wantKey = true, false
+				top := &stack[n-1]
+				top.key, top.from, top.wantKey = k, d.InputOffset(), false
 				continue
 			}
 		}
 		switch tok {
 		case json.Delim('{'):
-			stack = append(stack, frame{keys: map[string]bool{}, wantKey: true})
+			stack = append(stack, frame{values: map[string][]byte{}, wantKey: true})
 			continue
 		case json.Delim('['):
 			stack = append(stack, frame{})
@@ -258,12 +260,26 @@ func uniqueKeys(d *json.Decoder) error {
 		case json.Delim('}'), json.Delim(']'):
 			stack = stack[:len(stack)-1]
 		}
-		// A value ended: the object around it wants a key next.
+		// A value ended: the object around it keeps it, and wants a key next.
 		if len(stack) == 0 {
 			return nil
 		}
-		if top := &stack[len(stack)-1]; top.keys != nil {
-			top.wantKey = true
+		if top := &stack[len(stack)-1]; top.values != nil {
+			v := bytes.TrimLeft(data[top.from:d.InputOffset()], " \t\r\n:")
+			if first, named := top.values[top.key]; named && !sameText(first, v) {
+				return &DuplicateKeyError{Key: top.key, Offset: top.from}
+			}
+			top.values[top.key], top.wantKey = v, true
 		}
 	}
+}
+
+// sameText says whether two JSON values are written alike, whitespace
+// aside: what a reader keeps of either is the same.
+func sameText(a, b []byte) bool {
+	if bytes.Equal(a, b) {
+		return true
+	}
+	var ca, cb bytes.Buffer
+	return json.Compact(&ca, a) == nil && json.Compact(&cb, b) == nil && bytes.Equal(ca.Bytes(), cb.Bytes())
 }

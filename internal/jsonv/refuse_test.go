@@ -85,3 +85,40 @@ func TestWritableRefusesTextThatIsNotUTF8(t *testing.T) {
 		}
 	}
 }
+
+// TestUnmarshalDuplicateKeySameValueIsRead: a key named twice with the
+// same value, as written (whitespace aside), means one thing whichever
+// value a reader keeps, and is read — tools do emit it (a writer that
+// prints a field from two places: {"name":"eth0","flags":["UP"],
+// "flags":["UP"]}); refused, the whole line went unread, the run Not sure
+// and a chart that read its mtu failed. Two different values are still
+// refused, and so is a value written another way (1 and 1.0), which this
+// check does not judge.
+func TestUnmarshalDuplicateKeySameValueIsRead(t *testing.T) {
+	t.Parallel()
+	for _, in := range []string{
+		`{"name":"eth0","flags":["UP"],"flags":["UP"],"mtu":1500}`,
+		`{"a": {"x": [1, "two"]}, "a":{"x":[1,"two"]}}`,
+		`[{"s":"ok","s":"ok","s" : "ok"}]`,
+		`{"n": null, "n": null}`,
+	} {
+		if _, err := Unmarshal([]byte(in)); err != nil {
+			t.Errorf("Unmarshal(%s) = %v; want it read", in, err)
+		}
+	}
+	for _, tc := range []struct {
+		in, key string
+		off     int64
+	}{
+		{`{"s":"ok","s":"ok","s":"failed"}`, "s", 22},
+		{`{"n": 1, "n": 1.0}`, "n", 12},
+		{`{"a": {"x": 1}, "a": {"x": 1, "y": 2}}`, "a", 19},
+		{`{"a": {"k": 1, "k": 2}, "a": {"k": 1, "k": 2}}`, "k", 18},
+	} {
+		_, err := Unmarshal([]byte(tc.in))
+		var de *DuplicateKeyError
+		if !errors.As(err, &de) || de.Key != tc.key || de.Offset != tc.off || !strings.Contains(err.Error(), "two different values") {
+			t.Errorf("Unmarshal(%s) = %v; want the key %q named twice with two values, at %d", tc.in, err, tc.key, tc.off)
+		}
+	}
+}

@@ -66,7 +66,13 @@ func Check(spec Spec) error {
 }
 
 // Parse reads text as spec says. The error is Check's; a text a mode
-// cannot fully read is never an error but problems on the Result.
+// cannot fully read is never an error but problems on the Result. A
+// byte order mark (U+FEFF) at the very start of the text is an encoding's
+// signature, not content, and every mode but text reads past it (RFC 8259
+// lets a JSON reader ignore it): PowerShell's and Excel's UTF-8 files
+// begin with one, and it made their JSON not JSON and their CSV's first
+// column "\ufeffName", which no chart names. text keeps the bytes as they
+// are.
 //
 //	Parse("time=0.002s;1;2;0;10", Spec{Mode: "nagios"})
 //	    {status: "", perfdata: [{label: time, value: 0.002, uom: s, warn: 1, crit: 2, min: 0, max: 10}], text: []}
@@ -74,6 +80,9 @@ func Parse(text string, spec Spec) (Result, error) {
 	p, err := compile(spec)
 	if err != nil {
 		return Result{}, err
+	}
+	if spec.Mode != "text" {
+		text = strings.TrimPrefix(text, "\ufeff")
 	}
 	var r recorder
 	v := p.parse(text, &r)

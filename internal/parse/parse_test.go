@@ -211,3 +211,41 @@ func TestMergedHeaderSpanningColumnsIsAProblem(t *testing.T) {
 		t.Errorf("df: %d problems, %q", r.Problems, r.FirstProblem)
 	}
 }
+
+// TestByteOrderMarkIsNotContent: a UTF-8 byte order mark at the start of
+// a text (PowerShell's Out-File, Excel's "CSV UTF-8") is read past by
+// every mode but text. Before, JSON with one was not JSON (the stage's
+// output unread, the run Not sure), and a CSV's first column was named
+// "\ufeffName", so row.Name was missing. A mark anywhere else is content,
+// and text keeps the bytes as they are.
+func TestByteOrderMarkIsNotContent(t *testing.T) {
+	t.Parallel()
+	const bom = "\ufeff"
+	for _, tc := range []struct {
+		name, text string
+		spec       Spec
+		want       string // the value as JSON
+		problems   int
+	}{
+		{"json", bom + `{"status":"ok"}`, Spec{Mode: "json"}, `{"status":"ok"}`, 0},
+		{"jsonl", bom + "{\"a\":1}\n{\"a\":2}\n", Spec{Mode: "jsonl"}, `[{"a":1},{"a":2}]`, 0},
+		{"csv", bom + "Name,Size\nweb,10\n", Spec{Mode: "csv", Options: map[string]any{"numbers": true}}, `[{"Name":"web","Size":10}]`, 0},
+		{"lines", bom + "first\nsecond\n", Spec{Mode: "lines"}, `["first","second"]`, 0},
+		{"text keeps it", bom + "first\n", Spec{Mode: "text"}, `"` + bom + `first\n"`, 0},
+		{"json, a mark inside", `{"s":1}` + bom, Spec{Mode: "json"}, `"{\"s\":1}` + bom + `"`, 1},
+	} {
+		res, err := Parse(tc.text, tc.spec)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		got, _ := json.Marshal(res.Value)
+		var want any
+		if err := json.Unmarshal([]byte(tc.want), &want); err != nil {
+			t.Fatalf("%s: want %s: %v", tc.name, tc.want, err)
+		}
+		wantJSON, _ := json.Marshal(want)
+		if string(got) != string(wantJSON) || res.Problems != tc.problems {
+			t.Errorf("%s: got %s with %d problems (%s), want %s with %d", tc.name, got, res.Problems, res.FirstProblem, wantJSON, tc.problems)
+		}
+	}
+}
