@@ -460,7 +460,7 @@ stages:
 	r := runCLI(t, dir, "explain", "run.json", "n")
 	for _, want := range []string{
 		"the ledger says of it:\n        not checked: its stdout (1 byte of it is not UTF-8",
-		`on line 2: "/srv/caf\xe9")`,
+		`on line 2: "/srv/caf\xe9"; to read it, have it converted to UTF-8`,
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("explain n does not say %q:\n%s", want, r.stdout)
