@@ -130,7 +130,7 @@ func (f *File) runCase(ctx context.Context, c *Case) *CaseResult {
 	}
 	res.Record = run.Record
 	res.Exit = ExitOf(run.Record, c.Expect.conds...)
-	for _, msg := range stubs.unstubbed() {
+	for _, msg := range append(stubs.unstubbed(), stubs.unusedItems()...) {
 		res.Failures = append(res.Failures, Failure{Key: "stub", Pos: c.Pos, Msg: msg})
 	}
 	stubs.mu.Lock()
@@ -189,8 +189,10 @@ type caseStubs struct {
 	reached []string
 	argv    []Failure // executions whose argv is not their stub's
 	// execs counts the executions at each place (record path) a list
-	// stub answered: the next takes that item (ExecStub.Each).
+	// stub answered: the next takes that item (ExecStub.Each); lists is
+	// the list stub each place took its items from.
 	execs map[string]int
+	lists map[string]*ExecStub
 }
 
 func (s *caseStubs) refuse(stage string) error {
@@ -280,16 +282,44 @@ func (s *caseStubs) next(st *ExecStub, call runbook.ExecCall) (*ExecStub, error)
 	place := runbook.RecordPath(call.Path)
 	s.mu.Lock()
 	if s.execs == nil {
-		s.execs = map[string]int{}
+		s.execs, s.lists = map[string]int{}, map[string]*ExecStub{}
 	}
 	s.execs[place]++
+	s.lists[place] = st
 	n := s.execs[place]
 	s.mu.Unlock()
 	if n <= len(st.Each) {
 		return st.Each[n-1], nil
 	}
-	s.remember(fmt.Sprintf("stage %q ran %d times at %s, and its stub lists %d: give one stub per execution (a loop's passes, a retry's attempts), or a single stub for all of them", call.Stage, n, place, len(st.Each)))
+	s.remember(fmt.Sprintf("stage %q ran %s at %s, and its stub lists %d: give one stub per execution (a loop's passes, a retry's attempts), or a single stub for all of them", call.Stage, timesWord(n), place, len(st.Each)))
 	return nil, fmt.Errorf("stage %q has no stub for its execution %d here: its stub lists %d (a test never runs a real command)", call.Stage, n, len(st.Each))
+}
+
+// unusedItems says, for each place a list stub answered, that the stage
+// ran there fewer times than the list has items: the list says how many
+// executions the author expects, and a loop that stopped a pass early (or
+// a retry that gave up) would otherwise pass the case unseen.
+func (s *caseStubs) unusedItems() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for _, place := range sortedKeys(s.execs) {
+		if n, st := s.execs[place], s.lists[place]; n < len(st.Each) {
+			out = append(out, fmt.Sprintf("the stage at %s ran %s, and its stub lists %d: the executions the list expects did not all happen; drop the items past the last one the run reaches", place, timesWord(n), len(st.Each)))
+		}
+	}
+	return out
+}
+
+// timesWord is how many times, in words a person reads.
+func timesWord(n int) string {
+	switch n {
+	case 1:
+		return "once"
+	case 2:
+		return "twice"
+	}
+	return fmt.Sprintf("%d times", n)
 }
 
 // Now implements runbook.Clock: the case's now:, or the host's clock.

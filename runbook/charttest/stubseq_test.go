@@ -53,6 +53,13 @@ cases:
       probe: [{stdout: "starting\n"}, {stdout: "starting\n"}]
     expect:
       status: completed
+  - name: a list longer than the loop
+    stubs:
+      restart: {exitCode: 0}
+      probe: [{stdout: "ready\n"}, {stdout: "ready\n"}]
+    expect:
+      status: completed
+      state: {polls: 1}
 `
 	f, err := Load(writeFile(t, dir, "w_test.yaml", text))
 	if err != nil {
@@ -69,6 +76,12 @@ cases:
 	}
 	if c.Passed() || !said {
 		t.Errorf("case %q: passed %v, failures %v; want it failed, naming the third execution of probe", c.Case.Name, c.Passed(), c.Failures)
+	}
+	// The loop stopped at its first pass, where the author expected two:
+	// a case that says nothing of it passed, the list's second item unread.
+	c = res.Cases[2]
+	if c.Passed() || len(c.Failures) != 1 || !strings.Contains(c.Failures[0].String(), "the stage at probe ran once, and its stub lists 2") {
+		t.Errorf("case %q: passed %v, failures %v; want it failed, naming the item the run never reached", c.Case.Name, c.Passed(), c.Failures)
 	}
 }
 
