@@ -3,8 +3,10 @@ package runbook_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/flow"
@@ -117,5 +119,45 @@ func TestRunCommandTakesArgvOrShell(t *testing.T) {
 		if rec.Error == nil || !strings.Contains(rec.Error.Message, "probe#") || !strings.Contains(rec.Error.Message, "Argv or Shell") || len(rec.Scripts) != 0 {
 			t.Errorf("command %+v: error %+v, scripts %+v; want the stage failed, no row", c, rec.Error, rec.Scripts)
 		}
+	}
+}
+
+// TestGoStageCommandCutByItsStageTimeout: a Go stage bounded by
+// flow.Timeout whose command was still running when the bound passed had
+// its row say "cancelled when the run timed out", and the standing line
+// repeated it, though the run had no timeout: RunCommand read the stage's
+// context ending as the run's. The cause now names the stage's bound.
+func TestGoStageCommandCutByItsStageTimeout(t *testing.T) {
+	fc, err := flow.New("cut").Stage("probe", func(ctx context.Context, s *flow.Scope) error {
+		r, err := runbook.RunCommand(ctx, s, runbook.Command{Argv: []string{"sleep", "5"}})
+		if err != nil {
+			return err
+		}
+		if !r.OK() {
+			return errors.New("the probe did not finish")
+		}
+		return nil
+	}, flow.Timeout(200*time.Millisecond), flow.ContinueOnError("")).Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb, err := runbook.New(fc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := rb.Exec(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := res.Record.Scripts
+	if len(rows) != 1 || rows[0].Label != label.OutcomeUnknown {
+		t.Fatalf("rows %+v, want one outcome-unknown row", rows)
+	}
+	const want = "cancelled when the stage ran past its timeout (200ms)"
+	if rows[0].Cause != want {
+		t.Errorf("cause %q, want %q", rows[0].Cause, want)
+	}
+	if line := res.Record.Assessment.Line; strings.Contains(line, "run timed out") || !strings.Contains(line, want) {
+		t.Errorf("standing %q: want it to say %q, and no run timeout", line, want)
 	}
 }
