@@ -58,8 +58,12 @@ func (r CommandResult) OK() bool { return r.Row.Label == label.Completed }
 // with os/exec gets. The process runs in a group of its own, killed with
 // what it left behind; its output is capped and secret inputs masked in
 // it; under runbook test, or WithStubs, the call is a stub's. Each command
-// a stage execution runs is its own row, numbered in the order they ran
-// (label.Row.Call).
+// a stage execution runs is its own row, numbered in the order they ended
+// (label.Row.Call): for commands run one after another, the order the
+// stage ran them. Call it from the stage's goroutine, or from goroutines
+// the stage waits for before it returns: a Scope serves the next stage
+// once its own has returned, so a later call files its row under that
+// stage, which ran no such command.
 //
 // As with an exec: stage, a command that exits non-zero, is killed, times
 // out or cannot be started is an outcome, in the result, not an error: a
