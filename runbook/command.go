@@ -8,6 +8,7 @@ import (
 
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/internal/proc"
+	"github.com/openrunbook/runbook/internal/secret"
 	"github.com/openrunbook/runbook/plugins/label"
 	"github.com/openrunbook/runbook/record"
 )
@@ -69,8 +70,10 @@ func (r CommandResult) OK() bool { return r.Row.Label == label.Completed }
 // out or cannot be started is an outcome, in the result, not an error: a
 // stage that needs it to have succeeded says so (CommandResult.OK) and
 // returns its own error. The error is for a call the run could not make
-// as asked: Argv and Shell both set or neither, a shell: with no bash on
-// the machine, a stub that refused it.
+// as asked: Argv and Shell both set or neither, a secret input's text in
+// Argv or in the Shell script (bash is given its script in argv, and ps
+// shows argv to every user of the machine: pass a secret in Env or Stdin),
+// a shell: with no bash on the machine, a stub that refused it.
 //
 // Outside a runbook run (a stage function in a plain flow chart) it runs
 // the process and files no row.
@@ -79,6 +82,9 @@ func RunCommand(ctx context.Context, s *flow.Scope, c Command) (CommandResult, e
 		return CommandResult{}, fmt.Errorf("stage %s: RunCommand takes Argv or Shell, one of them", s.Path())
 	}
 	rs := stateOf(s)
+	if err := secretInArgv(s, c, rs.secrets); err != nil {
+		return CommandResult{}, err
+	}
 	spec := proc.Spec{Argv: c.Argv, Shell: c.Shell, Env: c.Env, Dir: c.Dir, Stdin: c.Stdin, Timeout: c.Timeout, Secrets: rs.secrets.Forms()}
 	res, err := rs.runProc(ctx, s, spec)
 	if err != nil {
@@ -95,4 +101,21 @@ func RunCommand(ctx context.Context, s *flow.Scope, c Command) (CommandResult, e
 		cause: execCause(res, c.Timeout, ctx),
 	})
 	return CommandResult{Stdout: res.Stdout, Stderr: res.Stderr, Truncated: res.Truncated, Row: row}, nil
+}
+
+// secretInArgv refuses a command whose argv would hold a secret before any
+// process starts, as renderExec does an exec: stage's: the record masks
+// it, but ps and /proc/PID/cmdline would not. A Shell script is bash's
+// argument, so it is argv too.
+func secretInArgv(s *flow.Scope, c Command, secrets secret.Set) error {
+	const why = "a secret never goes into argv, where ps shows it; nothing was run; pass it in Env or Stdin instead"
+	for i, a := range c.Argv {
+		if secrets.Holds(a) {
+			return fmt.Errorf("stage %s: RunCommand's argument %d holds a secret: %s", s.Path(), i+1, why)
+		}
+	}
+	if secrets.Holds(c.Shell) {
+		return fmt.Errorf("stage %s: RunCommand's shell script holds a secret (bash is given it in its argv): %s", s.Path(), why)
+	}
+	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -23,7 +24,7 @@ inputs:
   token: {type: string, secret: true, required: true}
 stages:
   - id: probe
-    exec: {command: [sh, -c, 'echo "up $0"; exit 3', '{{ token }}'], into: probe}
+    exec: {command: [sh, -c, 'echo "up $TOKEN"; exit 3'], envFrom: {TOKEN: token}, into: probe}
 `
 
 // probeGo is the same check as a Go stage that runs its commands with
@@ -36,7 +37,7 @@ func probeGo(t *testing.T) *runbook.Runbook {
 			t.Errorf("the first command: %+v, %v", first, err)
 		}
 		token, _ := s.Value("token").(string)
-		r, err := runbook.RunCommand(ctx, s, runbook.Command{Argv: []string{"sh", "-c", `echo "up $0"; exit 3`, token}})
+		r, err := runbook.RunCommand(ctx, s, runbook.Command{Argv: []string{"sh", "-c", `echo "up $TOKEN"; exit 3`}, Env: map[string]string{"TOKEN": token}})
 		if err != nil {
 			return err
 		}
@@ -61,7 +62,7 @@ func probeGo(t *testing.T) *runbook.Runbook {
 // that it failed, and the label and assessment stages could not see it.
 // Run with RunCommand, each command is a script row, numbered in the
 // order the stage ran them, the failing one labelled and judged as the
-// same command in an exec: stage is, the secret argument masked.
+// same command in an exec: stage is, the secret it printed masked.
 func TestGoStageCommandsFileScriptRows(t *testing.T) {
 	const secret = "tok-93c1"
 	in := map[string]any{"token": secret}
@@ -82,8 +83,8 @@ func TestGoStageCommandsFileScriptRows(t *testing.T) {
 	if last.Call != 2 || last.Path != want.Path || last.Label != want.Label || last.Words != want.Words || *last.ExitCode != *want.ExitCode {
 		t.Errorf("last row %+v, want call 2 and the exec stage's row %+v", last, want)
 	}
-	if got := strings.Join(last.Ran.Argv, " "); got != `sh -c echo "up $0"; exit 3 ***` {
-		t.Errorf("ran %q, want the argv with the secret masked", got)
+	if got := strings.Join(last.Ran.Argv, " "); got != strings.Join(want.Ran.Argv, " ") || last.Ran.StdoutTail != "up ***\n" {
+		t.Errorf("ran %q, printed %q: want the exec stage's argv, and what it printed with the secret masked", got, last.Ran.StdoutTail)
 	}
 	if a, b := gorec.Assessment, yaml.Assessment; a == nil || b == nil || a.Standing != b.Standing {
 		t.Errorf("standing %+v, want the exec stage's %+v", a, b)
@@ -159,5 +160,58 @@ func TestGoStageCommandCutByItsStageTimeout(t *testing.T) {
 	}
 	if line := res.Record.Assessment.Line; strings.Contains(line, "run timed out") || !strings.Contains(line, want) {
 		t.Errorf("standing %q: want it to say %q, and no run timeout", line, want)
+	}
+}
+
+// TestGoStageSecretNeverReachesArgv: a Go stage that put a secret input in
+// RunCommand's Argv, or in the text of its Shell script (which bash is
+// given in its argv), started the process with it there, where ps and
+// /proc/PID/cmdline show it to every user of the machine, while the
+// record showed it masked. An exec: stage refuses that before any process
+// starts; so does RunCommand now, naming Env and Stdin, and it files no row.
+func TestGoStageSecretNeverReachesArgv(t *testing.T) {
+	const secret = "tok-5e71c"
+	tests := []struct {
+		name string
+		cmd  func(mark, tok string) runbook.Command
+		want string
+	}{
+		{"argv", func(mark, tok string) runbook.Command {
+			return runbook.Command{Argv: []string{"sh", "-c", "touch " + mark, "--token=" + tok}}
+		}, "RunCommand's argument 4 holds a secret"},
+		{"shell", func(mark, tok string) runbook.Command {
+			return runbook.Command{Shell: "touch " + mark + " # " + tok}
+		}, "RunCommand's shell script holds a secret"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			mark := t.TempDir() + "/ran"
+			var got error
+			fc, err := flow.New("leak").Stage("probe", func(ctx context.Context, s *flow.Scope) error {
+				tok, _ := s.Value("token").(string)
+				_, got = runbook.RunCommand(ctx, s, tc.cmd(mark, tok))
+				return got
+			}).Build()
+			if err != nil {
+				t.Fatal(err)
+			}
+			rb, err := runbook.New(fc, runbook.WithInputs(chart.InputSpec{Name: "token", Type: "string", Secret: true, Required: true}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := rb.Exec(context.Background(), map[string]any{"token": secret})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.Stat(mark); err == nil {
+				t.Fatal("the process ran with the secret in its argv")
+			}
+			if got == nil || !strings.Contains(got.Error(), tc.want) || !strings.Contains(got.Error(), "Env or Stdin") || strings.Contains(got.Error(), secret) {
+				t.Errorf("RunCommand's error %v: want %q, naming Env or Stdin, without the secret", got, tc.want)
+			}
+			if len(res.Record.Scripts) != 0 || res.Record.Status != "failed" {
+				t.Errorf("status %s, rows %+v: want the stage failed and no row", res.Record.Status, res.Record.Scripts)
+			}
+		})
 	}
 }
