@@ -94,6 +94,9 @@ func RunCommand(ctx context.Context, s *flow.Scope, c Command) (CommandResult, e
 	if errors.Is(res.StartErr, proc.ErrNoBash) {
 		return CommandResult{}, fmt.Errorf("stage %s: a shell script needs bash, and %s; install bash, or give Argv, which runs without a shell", s.Path(), m.Text(res.StartErr.Error()))
 	}
+	// What the stage writes now rests on what the world answered: each
+	// pass of a loop names its own command (flow.Scope.Gathered).
+	s.Gathered()
 	settlement, facts := execOutcome(res)
 	row := rs.script(s.Path(), settlement, facts, res.Truncated, callNotes{
 		call:  rs.nextCall(s.Path()),

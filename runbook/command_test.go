@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -13,6 +14,7 @@ import (
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/plugins/label"
 	"github.com/openrunbook/runbook/record"
+	"github.com/openrunbook/runbook/rules"
 	"github.com/openrunbook/runbook/runbook"
 )
 
@@ -213,5 +215,55 @@ func TestGoStageSecretNeverReachesArgv(t *testing.T) {
 				t.Errorf("status %s, rows %+v: want the stage failed and no row", res.Record.Status, res.Record.Scripts)
 			}
 		})
+	}
+}
+
+// TestGoStageInALoopNamesThePassThatAnswered: a Go stage polled in a loop
+// wrote ready = false from each pass's command with s.Set; the second
+// pass's write equalled the first's, so the commit left it out, and the
+// loop's second jump was explained by the FIRST pass's command, not the
+// one whose answer it acted on (a pass whose command timed out and left a
+// default equal to an earlier clean answer was hidden the same way). A
+// stage that ran a command gathered what it writes: each write is a fact
+// (flow.Scope.SetFact), named to the pass that made it.
+func TestGoStageInALoopNamesThePassThatAnswered(t *testing.T) {
+	pass := 0
+	fc, err := flow.New("poll").Stage("poll", func(ctx context.Context, s *flow.Scope) error {
+		pass++
+		r, err := runbook.RunCommand(ctx, s, runbook.Command{Shell: fmt.Sprintf("test %d -ge 3", pass)})
+		if err != nil {
+			return err
+		}
+		s.Set("ready", r.OK())
+		return nil
+	}).Loop("again", flow.Loop{To: "poll", While: rules.MustCompile("!ready"), Max: 5}).Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb, err := runbook.New(fc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := rb.Exec(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := ""
+	jumps := 0
+	for _, c := range res.Run.Log.Commits {
+		switch c.Stage {
+		case "poll":
+			last = c.Path
+		case "again":
+			jumps++
+			for _, r := range c.Reads {
+				if r.Key == "ready" && r.Writer != last {
+					t.Errorf("%s read ready from %s, want %s: the pass whose command it acted on", c.Path, r.Writer, last)
+				}
+			}
+		}
+	}
+	if jumps != 3 {
+		t.Errorf("the loop was judged %d times, want 3", jumps)
 	}
 }
