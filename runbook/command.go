@@ -73,26 +73,26 @@ func (r CommandResult) OK() bool { return r.Row.Label == label.Completed }
 // as asked: Argv and Shell both set or neither, a secret input's text in
 // Argv or in the Shell script (bash is given its script in argv, and ps
 // shows argv to every user of the machine: pass a secret in Env or Stdin),
-// a shell: with no bash on the machine, a stub that refused it.
+// a shell: with no bash on the machine, a stub that refused it. Such a
+// call files its row too (outcome unknown, never started, and why), so a
+// stage that drops the error leaves no answer standing over a command
+// that never ran.
 //
 // Outside a runbook run (a stage function in a plain flow chart) it runs
 // the process and files no row.
 func RunCommand(ctx context.Context, s *flow.Scope, c Command) (CommandResult, error) {
-	if (len(c.Argv) == 0) == (c.Shell == "") {
-		return CommandResult{}, fmt.Errorf("stage %s: RunCommand takes Argv or Shell, one of them", s.Path())
-	}
 	rs := stateOf(s)
+	m := record.Masker(rs.secrets)
+	if (len(c.Argv) == 0) == (c.Shell == "") {
+		return rs.notRun(s, c, m, causeNotRunArgvOrShell, fmt.Errorf("stage %s: RunCommand takes Argv or Shell, one of them", s.Path()))
+	}
 	if err := secretInArgv(s, c, rs.secrets); err != nil {
-		return CommandResult{}, err
+		return rs.notRun(s, c, m, causeNotRunSecret, err)
 	}
 	spec := proc.Spec{Argv: c.Argv, Shell: c.Shell, Env: c.Env, Dir: c.Dir, Stdin: c.Stdin, Timeout: c.Timeout, Secrets: rs.secrets.Forms()}
 	res, err := rs.runProc(ctx, s, spec)
 	if err != nil {
-		return CommandResult{}, err
-	}
-	m := record.Masker(rs.secrets)
-	if errors.Is(res.StartErr, proc.ErrNoBash) {
-		return CommandResult{}, fmt.Errorf("stage %s: a shell script needs bash, and %s; install bash, or give Argv, which runs without a shell", s.Path(), m.Text(res.StartErr.Error()))
+		return rs.notRun(s, c, m, causeNotRunStub, err)
 	}
 	// What the stage writes now rests on what the world answered: each
 	// pass of a loop names its own command (flow.Scope.Gathered).
@@ -103,7 +103,26 @@ func RunCommand(ctx context.Context, s *flow.Scope, c Command) (CommandResult, e
 		ran:   ranOf(c.Argv, c.Shell, c.Dir, res, m),
 		cause: execCause(res, c.Timeout, ctx),
 	})
-	return CommandResult{Stdout: res.Stdout, Stderr: res.Stderr, Truncated: res.Truncated, Row: row}, nil
+	r := CommandResult{Stdout: res.Stdout, Stderr: res.Stderr, Truncated: res.Truncated, Row: row}
+	if errors.Is(res.StartErr, proc.ErrNoBash) {
+		// filed, as an exec: stage files it, before the error
+		return r, fmt.Errorf("stage %s: a shell script needs bash, and %s; install bash, or give Argv, which runs without a shell", s.Path(), m.Text(res.StartErr.Error()))
+	}
+	return r, nil
+}
+
+// notRun files the row of a call RunCommand refused or could not make
+// (never started: outcome unknown, with why) and returns err with it. A
+// stage that dropped the error would otherwise leave no trace of the
+// command it meant to run, and its answer would stand over nothing.
+func (rs *runState) notRun(s *flow.Scope, c Command, m record.Masker, cause string, err error) (CommandResult, error) {
+	s.Gathered()
+	var ran *label.Ran
+	if (len(c.Argv) == 0) != (c.Shell == "") {
+		ran = ranOf(c.Argv, c.Shell, c.Dir, proc.Result{}, m) // what it would have run
+	}
+	row := rs.script(s.Path(), label.Threw, nil, false, callNotes{call: rs.nextCall(s.Path()), ran: ran, cause: cause})
+	return CommandResult{Row: row}, err
 }
 
 // secretInArgv refuses a command whose argv would hold a secret before any

@@ -104,7 +104,7 @@ func TestGoStageCommandsFileScriptRows(t *testing.T) {
 }
 
 // TestRunCommandTakesArgvOrShell: a command with neither, or both, is a
-// stage error naming the stage, not a row.
+// stage error naming the stage, and a row that says it was not run.
 func TestRunCommandTakesArgvOrShell(t *testing.T) {
 	for _, c := range []runbook.Command{{}, {Argv: []string{"true"}, Shell: "true"}} {
 		fc, err := flow.New("bad").Stage("probe", func(ctx context.Context, s *flow.Scope) error {
@@ -119,8 +119,11 @@ func TestRunCommandTakesArgvOrShell(t *testing.T) {
 			t.Fatal(err)
 		}
 		rec := exec(t, rb, nil)
-		if rec.Error == nil || !strings.Contains(rec.Error.Message, "probe#") || !strings.Contains(rec.Error.Message, "Argv or Shell") || len(rec.Scripts) != 0 {
-			t.Errorf("command %+v: error %+v, scripts %+v; want the stage failed, no row", c, rec.Error, rec.Scripts)
+		if rec.Error == nil || !strings.Contains(rec.Error.Message, "probe#") || !strings.Contains(rec.Error.Message, "Argv or Shell") {
+			t.Errorf("command %+v: error %+v; want the stage failed, naming it", c, rec.Error)
+		}
+		if len(rec.Scripts) != 1 || rec.Scripts[0].Label != label.OutcomeUnknown || !strings.HasPrefix(rec.Scripts[0].Cause, "not run: ") {
+			t.Errorf("command %+v: scripts %+v; want one row, outcome unknown, not run", c, rec.Scripts)
 		}
 	}
 }
@@ -170,7 +173,8 @@ func TestGoStageCommandCutByItsStageTimeout(t *testing.T) {
 // given in its argv), started the process with it there, where ps and
 // /proc/PID/cmdline show it to every user of the machine, while the
 // record showed it masked. An exec: stage refuses that before any process
-// starts; so does RunCommand now, naming Env and Stdin, and it files no row.
+// starts; so does RunCommand now, naming Env and Stdin; its row says the
+// command was not run.
 func TestGoStageSecretNeverReachesArgv(t *testing.T) {
 	const secret = "tok-5e71c"
 	tests := []struct {
@@ -211,8 +215,8 @@ func TestGoStageSecretNeverReachesArgv(t *testing.T) {
 			if got == nil || !strings.Contains(got.Error(), tc.want) || !strings.Contains(got.Error(), "Env or Stdin") || strings.Contains(got.Error(), secret) {
 				t.Errorf("RunCommand's error %v: want %q, naming Env or Stdin, without the secret", got, tc.want)
 			}
-			if len(res.Record.Scripts) != 0 || res.Record.Status != "failed" {
-				t.Errorf("status %s, rows %+v: want the stage failed and no row", res.Record.Status, res.Record.Scripts)
+			if rows := res.Record.Scripts; len(rows) != 1 || rows[0].Cause != "not run: a secret was in its argv" || res.Record.Status != "failed" {
+				t.Errorf("status %s, rows %+v: want the stage failed, and a row saying the command was not run", res.Record.Status, rows)
 			}
 		})
 	}
@@ -265,5 +269,56 @@ func TestGoStageInALoopNamesThePassThatAnswered(t *testing.T) {
 	}
 	if jumps != 3 {
 		t.Errorf("the loop was judged %d times, want 3", jumps)
+	}
+}
+
+// TestGoStageCommandThatDidNotRunLeavesARow: a Go stage that dropped
+// RunCommand's error (r, _ := RunCommand(…), common enough) over a call
+// that never ran — a shell script with no bash to run it, a secret in
+// argv, neither Argv nor Shell — left no row and no failure: the run
+// stood "Consistent with the run's record" over a command that never ran
+// and an empty output read as none. Every call now files its row.
+func TestGoStageCommandThatDidNotRunLeavesARow(t *testing.T) {
+	tests := []struct {
+		name  string
+		cmd   func(tok string) runbook.Command
+		cause string
+	}{
+		{"no bash", func(string) runbook.Command {
+			return runbook.Command{Shell: "echo up", Env: map[string]string{"PATH": t.TempDir()}}
+		}, "could not be started: bash not found"},
+		{"secret in argv", func(tok string) runbook.Command {
+			return runbook.Command{Argv: []string{"echo", tok}}
+		}, "not run: a secret was in its argv"},
+		{"neither Argv nor Shell", func(string) runbook.Command { return runbook.Command{} },
+			"not run: RunCommand takes Argv or Shell, one of them"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			fc, err := flow.New("dropped").Stage("probe", func(ctx context.Context, s *flow.Scope) error {
+				tok, _ := s.Value("token").(string)
+				r, _ := runbook.RunCommand(ctx, s, tc.cmd(tok))
+				s.Set("out", string(r.Stdout))
+				return nil
+			}).Build()
+			if err != nil {
+				t.Fatal(err)
+			}
+			rb, err := runbook.New(fc, runbook.WithInputs(chart.InputSpec{Name: "token", Type: "string", Secret: true, Required: true}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := rb.Exec(context.Background(), map[string]any{"token": "tok-40ad"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows := res.Record.Scripts
+			if len(rows) != 1 || rows[0].Label != label.OutcomeUnknown || rows[0].Cause != tc.cause || rows[0].Call != 1 {
+				t.Fatalf("rows %+v: want one outcome-unknown row, call 1, %q", rows, tc.cause)
+			}
+			if a := res.Record.Assessment; a.Standing != "not-sure" || !strings.Contains(a.Line, tc.cause) {
+				t.Errorf("standing %q %q: want Not sure, saying %q", a.Standing, a.Line, tc.cause)
+			}
+		})
 	}
 }

@@ -42,6 +42,11 @@ const (
 	// (exec --timeout), where the stage's own bound is causeTimedOut's.
 	causeRunTimedOut = "cancelled when the run timed out"
 	causeNotStarted  = "could not be started"
+	// A Go stage's command RunCommand did not run (notRun): the call was
+	// not one it could make as asked.
+	causeNotRunArgvOrShell = "not run: RunCommand takes Argv or Shell, one of them"
+	causeNotRunSecret      = "not run: a secret was in its argv"
+	causeNotRunStub        = "not run: its stub refused it"
 	// causeWorkerLost: the process ran elsewhere, and what ran it was lost
 	// before it said how the process ended (LostFacts).
 	causeWorkerLost = "its worker was lost"
