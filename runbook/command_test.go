@@ -322,3 +322,35 @@ func TestGoStageCommandThatDidNotRunLeavesARow(t *testing.T) {
 		})
 	}
 }
+
+// TestGoStageCommandsAreToldApartInTheStanding: a Go stage that ran two
+// different commands, the first failing and the second completing, was
+// said "script "probe" completed with failure, exit 1 (1 of its 2 runs;
+// the last completed)": the words of a retry that recovered, though no
+// command ran again and the failed one's answer was never replaced. A
+// stage with several commands of its own names each by its number.
+func TestGoStageCommandsAreToldApartInTheStanding(t *testing.T) {
+	fc, err := flow.New("two").Stage("probe", func(ctx context.Context, s *flow.Scope) error {
+		for _, argv := range [][]string{{"false"}, {"true"}} {
+			if _, err := runbook.RunCommand(ctx, s, runbook.Command{Argv: argv}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}).Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb, err := runbook.New(fc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := rb.Exec(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = `Not sure — command 1 of script "probe" completed with failure, exit 1.`
+	if got := res.Record.Assessment.Line; got != want {
+		t.Errorf("standing\n%s\nwant\n%s", got, want)
+	}
+}
