@@ -33,6 +33,15 @@ type Command struct {
 	// Timeout bounds the process; 0 leaves only the stage's and the run's
 	// bounds, which end it too.
 	Timeout time.Duration
+	// ExitCodes names the exit codes that are answers, as an exec: stage's
+	// exitCodes: does: pgrep's {1: "none"}, grep's {1: "no-match"}, a
+	// Nagios check's {0: "ok", 1: "warning", 2: "critical", 3: "unknown"}.
+	// The row carries the word (CommandResult.Row.Answer) and such an exit
+	// is no script failure in the standing; its label still says what the
+	// record says (exit 1 is completed with failure, and OK is false), and
+	// "unknown" is an answer that checked nothing. A code not listed, or
+	// listed with "", is a failure as ever.
+	ExitCodes map[int]string
 }
 
 // CommandResult is how a command a Go stage ran ended: what it printed
@@ -98,11 +107,15 @@ func RunCommand(ctx context.Context, s *flow.Scope, c Command) (CommandResult, e
 	// pass of a loop names its own command (flow.Scope.Gathered).
 	s.Gathered()
 	settlement, facts := execOutcome(res)
-	row := rs.script(s.Path(), settlement, facts, res.Truncated, callNotes{
+	notes := callNotes{
 		call:  rs.nextCall(s.Path()),
 		ran:   ranOf(c.Argv, c.Shell, c.Dir, res, m),
 		cause: execCause(res, c.Timeout, ctx),
-	})
+	}
+	if res.ExitCode != nil {
+		notes.answer = c.ExitCodes[*res.ExitCode]
+	}
+	row := rs.script(s.Path(), settlement, facts, res.Truncated, notes)
 	r := CommandResult{Stdout: res.Stdout, Stderr: res.Stderr, Truncated: res.Truncated, Row: row}
 	if errors.Is(res.StartErr, proc.ErrNoBash) {
 		// filed, as an exec: stage files it, before the error

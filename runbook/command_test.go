@@ -354,3 +354,51 @@ func TestGoStageCommandsAreToldApartInTheStanding(t *testing.T) {
 		t.Errorf("standing\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestGoStageDeclaresExitCodesAnswers: pgrep exits 1 when no process
+// matches, an answer ("none"), not a failure; an exec: stage says so with
+// exitCodes:, but a Go stage could not, so every service found down stood
+// "Not sure — script … completed with failure, exit 1", and the way out
+// a Go author reaches for, `pgrep … || true`, hides pgrep's real failures
+// (exit 2, 3) too. Command.ExitCodes declares them as exitCodes: does.
+func TestGoStageDeclaresExitCodesAnswers(t *testing.T) {
+	tests := []struct {
+		name     string
+		exit     int
+		answer   string
+		standing string
+	}{
+		{"declared", 1, "none", "consistent"},
+		{"not declared", 2, "", "not-sure"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			fc, err := flow.New("pgrep").Stage("probe", func(ctx context.Context, s *flow.Scope) error {
+				r, err := runbook.RunCommand(ctx, s, runbook.Command{Argv: []string{"sh", "-c", fmt.Sprintf("exit %d", tc.exit)}, ExitCodes: map[int]string{1: "none"}})
+				if err != nil {
+					return err
+				}
+				s.Set("down", r.Row.Answer == "none")
+				return nil
+			}).Build()
+			if err != nil {
+				t.Fatal(err)
+			}
+			rb, err := runbook.New(fc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := rb.Exec(context.Background(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows := res.Record.Scripts
+			if len(rows) != 1 || rows[0].Answer != tc.answer || rows[0].Label != label.CompletedWithFailure {
+				t.Fatalf("rows %+v: want one completed-with-failure row answering %q", rows, tc.answer)
+			}
+			if a := res.Record.Assessment; string(a.Standing) != tc.standing {
+				t.Errorf("standing %q %q, want %s", a.Standing, a.Line, tc.standing)
+			}
+		})
+	}
+}
