@@ -402,3 +402,58 @@ func TestGoStageDeclaresExitCodesAnswers(t *testing.T) {
 		})
 	}
 }
+
+// TestExplainPairsAGoStagesCommandsWithTheirPass: a Go stage polled in a
+// loop that ran a command on its first and third passes but not its
+// second (a cached answer) left two rows for three executions; explain
+// pairs a path's rows with its executions by count, found them unequal,
+// and showed no command under any pass, so every answer the stage wrote
+// lost the evidence it rested on. A Go stage's row names the execution
+// that ran it (label.Row.Execution), so each pass shows its own.
+func TestExplainPairsAGoStagesCommandsWithTheirPass(t *testing.T) {
+	pass := 0
+	fc, err := flow.New("poll").Stage("poll", func(ctx context.Context, s *flow.Scope) error {
+		pass++
+		s.Set("pass", pass)
+		if pass == 2 {
+			return nil // the cached answer: no command this pass
+		}
+		_, err := runbook.RunCommand(ctx, s, runbook.Command{Shell: fmt.Sprintf("echo pass %d", pass)})
+		return err
+	}).Loop("again", flow.Loop{To: "poll", While: rules.MustCompile("pass < 3"), Max: 5}).Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb, err := runbook.New(fc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := rb.Exec(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(res.RunRecord())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, problems, err := record.ParseRecord(b)
+	if err != nil || len(problems) > 0 {
+		t.Fatalf("the record does not read back: %v %v", err, problems)
+	}
+	x := runbook.NewExplain(rec, nil)
+	var got []string
+	for j, c := range rec.Log.Commits {
+		if c.Stage != "poll" {
+			continue
+		}
+		shell := "none"
+		if row := x.Script(j); row != nil && row.Ran != nil {
+			shell = row.Ran.Shell
+		}
+		got = append(got, c.Path+": "+shell)
+	}
+	want := []string{"poll#0: echo pass 1", "poll#2: none", "poll#4: echo pass 3"}
+	if strings.Join(got, "; ") != strings.Join(want, "; ") {
+		t.Errorf("explain paired\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
