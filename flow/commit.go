@@ -33,10 +33,11 @@ func (f *frame) commit(s *Scope, ev *decide.Evidence, lazy lazyDecision, attempt
 				if st.deleted && !ok {
 					continue
 				}
-				if !st.deleted && ok && !st.fact && rules.Equal(old.v, st.value) {
+				fact := st.fact || s.gathered.Load()
+				if !st.deleted && ok && !fact && rules.Equal(old.v, st.value) {
 					continue
 				}
-				e := entry{v: st.value, writer: s.path, del: st.deleted, fact: st.fact}
+				e := entry{v: st.value, writer: s.path, del: st.deleted, fact: fact}
 				if i >= 0 {
 					f.state.slots[i].set(&e)
 				} else {

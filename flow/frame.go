@@ -254,6 +254,9 @@ func (f *frame) release(s *Scope) {
 	if s.refused != nil {
 		s.refused = nil
 	}
+	if s.gathered.Load() {
+		s.gathered.Store(false)
+	}
 	f.arena.spare = s
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/openrunbook/runbook/internal/jsonv"
@@ -42,6 +43,10 @@ type Scope struct {
 	// refused is the first write Set refused (a value no JSON can hold):
 	// the stage fails with it when it returns (runStage).
 	refused error
+
+	// gathered: the stage asked the world (Gathered); its writes are
+	// facts. Atomic: goroutines a stage waits for may run its commands.
+	gathered atomic.Bool
 
 	// the first writes go here, so a short stage allocates no buffer (a
 	// frame reuses its scope, buffer and all, stage after stage); its
@@ -159,6 +164,16 @@ func (s *Scope) Set(key string, v any) { s.set(key, v, false) }
 // two timings happened to agree, so whether the commit held the write,
 // and whom explain named, depended on the clock.
 func (s *Scope) SetFact(key string, v any) { s.set(key, v, true) }
+
+// Gathered says this stage execution asked the world (runbook.RunCommand
+// calls it for each command it runs): every write it makes, before or
+// after, commits as a fact (SetFact), named to this execution even when it
+// equals the value it replaces. Left to Set's rule, a loop's second pass
+// whose command answered as the first did wrote nothing, and explain
+// named the first pass's command as the evidence for what the second
+// decided — or hid that the second's command had failed. It costs one
+// write per unchanged key a gathering stage sets.
+func (s *Scope) Gathered() { s.gathered.Store(true) }
 
 func (s *Scope) set(key string, v any, fact bool) {
 	if !s.n.jsonWrites {

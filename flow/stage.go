@@ -108,8 +108,12 @@ type PanicError struct {
 
 func (e *PanicError) Error() string { return fmt.Sprintf("the stage panicked: %v", e.Value) }
 
-// ErrStageTimeout is the failure of a stage that ran past its own timeout.
+// ErrStageTimeout is the failure of a stage that ran past its own timeout,
+// and the cause (context.Cause) of the context its timeout ended.
 var ErrStageTimeout = errors.New("the stage ran past its timeout")
+
+// stageTimedOut is ErrStageTimeout with the bound that passed.
+func stageTimedOut(d time.Duration) error { return fmt.Errorf("%w (%s)", ErrStageTimeout, d) }
 
 // inline says whether a stage body can run on the run's goroutine with no
 // way to abandon it: no stage timeout, and a context that never ends. call
@@ -146,7 +150,10 @@ func (r *runner) call(ctx context.Context, s *Scope, body func(context.Context) 
 	runCtx := ctx
 	if s.n.timeout > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, s.n.timeout)
+		// The cause says whose bound ended the context: code under the
+		// stage (runbook.RunCommand) reads it with context.Cause, so a
+		// process cut by the stage's timeout is not said cut by the run's.
+		ctx, cancel = context.WithTimeoutCause(ctx, s.n.timeout, stageTimedOut(s.n.timeout))
 		defer cancel()
 	}
 	if ctx.Done() == nil {
@@ -178,7 +185,7 @@ func (r *runner) call(ctx context.Context, s *Scope, body func(context.Context) 
 		}
 	}
 	if err != nil && runCtx.Err() == nil && ctx.Err() != nil && errors.Is(err, context.DeadlineExceeded) {
-		return fmt.Errorf("%w (%s)", ErrStageTimeout, s.n.timeout)
+		return stageTimedOut(s.n.timeout)
 	}
 	if err != nil && runCtx.Err() != nil {
 		return cancelledWhileRunning(err, runCtx)

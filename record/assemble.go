@@ -110,7 +110,14 @@ func Assemble(r Run) *Record {
 		rec.Decisions = append(rec.Decisions, Decision{Path: Path(d.Path), Decider: d.Decider, Name: d.Name, Kind: ev.Kind, Chosen: ev.Chosen, Default: ev.Default, Rules: m.Rules(ev.Rules)})
 	}
 	at := LogOrder(&fres.Log)
-	rec.Scripts = InLogOrder(at, append([]label.Row{}, r.Scripts...), func(x *label.Row) *string { return &x.Path })
+	scripts := append([]label.Row{}, r.Scripts...)
+	for i := range scripts {
+		if scripts[i].Call > 0 {
+			// before InLogOrder drops the counter: which execution ran it
+			scripts[i].Execution = scripts[i].Path
+		}
+	}
+	rec.Scripts = InLogOrder(at, scripts, func(x *label.Row) *string { return &x.Path })
 	for i := range rec.Scripts {
 		rec.Scripts[i].Ran = m.Ran(rec.Scripts[i].Ran)
 		rec.Scripts[i].Cause = m.Text(rec.Scripts[i].Cause)

@@ -94,7 +94,7 @@ func Summary(rec *Record, s Standing) assessment.Summary {
 // line's scripts and a check's unanswered ones (internal/gate) are judged
 // by assessment.ScriptReason over this one reading.
 func ScriptOf(r label.Row) assessment.Script {
-	sc := assessment.Script{Stage: r.Path, Label: string(r.Label), Words: r.Words, Answer: r.Answer, Cause: r.Cause}
+	sc := assessment.Script{Stage: r.Path, Label: string(r.Label), Words: r.Words, Answer: r.Answer, Cause: r.Cause, Call: r.Call}
 	if r.Facts != nil && r.Facts.TerminatedBy != "" {
 		sc.Killed = label.KilledBy(r.Facts.TerminatedBy)
 	}

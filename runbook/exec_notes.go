@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/openrunbook/runbook/chart"
+	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/internal/proc"
 	"github.com/openrunbook/runbook/plugins/host"
 	"github.com/openrunbook/runbook/plugins/label"
@@ -41,6 +42,11 @@ const (
 	// (exec --timeout), where the stage's own bound is causeTimedOut's.
 	causeRunTimedOut = "cancelled when the run timed out"
 	causeNotStarted  = "could not be started"
+	// A Go stage's command RunCommand did not run (notRun): the call was
+	// not one it could make as asked.
+	causeNotRunArgvOrShell = "not run: RunCommand takes Argv or Shell, one of them"
+	causeNotRunSecret      = "not run: a secret was in its argv"
+	causeNotRunStub        = "not run: its stub refused it"
 	// causeWorkerLost: the process ran elsewhere, and what ran it was lost
 	// before it said how the process ended (LostFacts).
 	causeWorkerLost = "its worker was lost"
@@ -97,11 +103,17 @@ func causeOfStart(err error) string {
 
 // execCause is why an exec stage's outcome is unknown, read from the same
 // facts execOutcome reads, in its order. "" when the process's end was seen
-// (its row is not outcome-unknown).
+// (its row is not outcome-unknown). run is the context the process ran
+// under: an exec: stage's is the run's; a Go stage's (RunCommand) may end
+// at the stage's own flow.Timeout, which its cause names.
 func execCause(r proc.Result, timeout time.Duration, run context.Context) string {
 	switch {
 	case r.TimedOut:
 		return causeTimedOut(timeout)
+	case r.Cancelled && errors.Is(context.Cause(run), flow.ErrStageTimeout):
+		// a Go stage's own bound (flow.Timeout) ended the context its
+		// RunCommand ran under: the run's has not passed
+		return causeCancelled + " when " + context.Cause(run).Error()
 	case r.Cancelled && errors.Is(run.Err(), context.DeadlineExceeded):
 		// the run's own timeout, not the stage's: the run stopped it
 		return causeRunTimedOut

@@ -89,7 +89,8 @@ func endOf(rec *record.RunRecord) flow.End {
 // is the k-th row at it — or, where rows carry attempts, the k-th run of
 // attempts 1 to n; where a path's rows and executions do not pair up one
 // to one (a damaged record), none of its rows is given: a row shown under
-// the wrong execution would be a wrong answer.
+// the wrong execution would be a wrong answer. A Go stage's rows name
+// their execution (label.Row.Execution) and go to it alone.
 func (x *Explain) Script(i int) *label.Row {
 	rows := x.scriptRows(i)
 	if len(rows) == 0 {
@@ -116,9 +117,19 @@ func (x *Explain) scriptRows(i int) []*label.Row {
 	if x.scripts == nil {
 		x.scripts = map[int][]*label.Row{}
 		if r := x.rec.Result; r != nil {
+			at := map[string]int{} // a Go stage's rows name their commit
+			for j := range x.rec.Log.Commits {
+				at[x.rec.Log.Commits[j].Path] = j
+			}
 			runs := map[string][][]*label.Row{}
 			for k := range r.Scripts {
 				row := &r.Scripts[k]
+				if row.Execution != "" {
+					if j, ok := at[row.Execution]; ok && record.Path(row.Execution) == row.Path {
+						x.scripts[j] = append(x.scripts[j], row)
+					}
+					continue
+				}
 				rs := runs[row.Path]
 				if row.Attempt <= 1 && row.Call <= 1 || len(rs) == 0 {
 					rs = append(rs, nil) // a new execution's first row

@@ -317,18 +317,36 @@ func ScriptReason(sc Script) (Reason, bool) {
 //
 //	script "poll" completed with failure, exit 1 (each of its 3 runs)
 //	script "flaky" completed with failure, exit 1 (1 of its 2 runs; the last completed)
+//
+// A Go stage that ran several commands of its own (Script.Call) is told
+// apart command by command: its first command failing and its second
+// completing is no run that recovered.
+//
+//	command 1 of script "probe" completed with failure, exit 1
 func scriptClauses(scripts []Script) []clause {
-	runs := map[string][]Script{}
-	var order []string
+	type script struct {
+		stage string
+		call  int // 0 unless the stage ran more than one command of its own
+	}
+	calls := map[string]int{} // the highest command number of each stage
 	for _, sc := range scripts {
-		if _, seen := runs[sc.Stage]; !seen {
-			order = append(order, sc.Stage)
+		calls[sc.Stage] = max(calls[sc.Stage], sc.Call)
+	}
+	runs := map[script][]Script{}
+	var order []script
+	for _, sc := range scripts {
+		k := script{stage: sc.Stage}
+		if calls[sc.Stage] > 1 {
+			k.call = sc.Call
 		}
-		runs[sc.Stage] = append(runs[sc.Stage], sc)
+		if _, seen := runs[k]; !seen {
+			order = append(order, k)
+		}
+		runs[k] = append(runs[k], sc)
 	}
 	var out []clause
-	for _, path := range order {
-		rows := runs[path]
+	for _, k := range order {
+		rows := runs[k]
 		var mine []clause
 		count := map[string]int{}
 		for _, sc := range rows {
@@ -336,7 +354,7 @@ func scriptClauses(scripts []Script) []clause {
 			if !ok {
 				continue
 			}
-			text := scriptClause(r, sc)
+			text := scriptClause(r, sc, k.call)
 			if count[text] == 0 {
 				mine = append(mine, clause{reason: r, text: text})
 			}
@@ -370,10 +388,14 @@ func scriptClauses(scripts []Script) []clause {
 
 // scriptClause words a script row with the label's words the caller gave,
 // or the raw label when it gave none; an unknown outcome adds its cause.
-func scriptClause(r Reason, sc Script) string {
+// call, when not 0, is which of its stage's commands the row is.
+func scriptClause(r Reason, sc Script, call int) string {
 	ref := "an unnamed script"
 	if sc.Stage != "" {
 		ref = "script " + quote(sc.Stage)
+	}
+	if call > 0 {
+		ref = "command " + strconv.Itoa(call) + " of " + ref
 	}
 	words := plain(sc.Words)
 	if words != "" {

@@ -148,6 +148,11 @@ type Script struct {
 	// when one did (", killed by SIGKILL", plugins/label's KilledBy); the
 	// clause adds it after the label's words.
 	Killed string `json:"killed,omitempty"`
+	// Call is which of a Go stage's own commands the row is (label.Row's
+	// Call, 1-based; 0 for every other stage). A stage whose rows carry
+	// more than one number ran different commands, not one command again:
+	// each is its own clause, named by its number.
+	Call int `json:"call,omitempty"`
 }
 
 // ErroredRule is a decider rule whose predicate errored at run time. It was

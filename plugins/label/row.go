@@ -48,6 +48,13 @@ type Row struct {
 	// the rows of one stage execution with it; 0 for every other stage.
 	// It never changes the label.
 	Call int `json:"call,omitempty"`
+	// Execution is the runtime path, counter and all (`poll#2`), of the Go
+	// stage execution that ran the command (a row with a Call), which the
+	// record's Path drops: such a stage may run commands on some of its
+	// executions and none on others (a loop's cached pass), so its rows
+	// cannot be paired with its executions by count. "" for every other
+	// row. It never changes the label.
+	Execution string `json:"execution,omitempty"`
 	// Cause says in words why an outcome-unknown row's outcome is unknown,
 	// when the runner knows: "timed out after 2s", "could not be started:
 	// not found", "cancelled". It never changes the label.
@@ -233,6 +240,9 @@ func RowFromValue(v any) (Row, error) {
 			}
 			*f.into = n
 		}
+	}
+	if row.Execution, err = stringField(m, "execution", false); err != nil {
+		return Row{}, where("%v", err)
 	}
 
 	row.Words = Words(row.Label, row.ExitCode)
