@@ -407,6 +407,11 @@ func CheckWritable(path string) error {
 // this is a probe of three keys, in one pass that builds nothing of the
 // rest (a wide record about to be replaced is not read whole).
 func Waiting(path string) (waiting bool, runbook string, pause *PauseRecord) {
+	// Stat before opening: opening a named pipe to read waits for a writer,
+	// and a pipe at a record's path would hold the run before it starts.
+	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
+		return false, "", nil
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return false, "", nil

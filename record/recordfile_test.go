@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/openrunbook/runbook/record"
 	"github.com/openrunbook/runbook/runbook"
@@ -320,5 +322,32 @@ func TestRecordThroughSymlink(t *testing.T) {
 		if b, err := os.ReadFile(p); err != nil || !strings.HasPrefix(string(b), "{") {
 			t.Errorf("%s holds %q (%v), want the record", p, b, err)
 		}
+	}
+}
+
+// TestWaitingDoesNotOpenAPipe: a named pipe at a record's path was opened
+// to read before its kind was looked at, and opening a pipe to read waits
+// for a writer: the run hung before it started. A pipe is no record.
+func TestWaitingDoesNotOpenAPipe(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run.paused.json")
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		t.Skipf("no named pipes here: %v", err)
+	}
+	done := make(chan bool, 1)
+	go func() {
+		w, _, _ := record.Waiting(path)
+		done <- w
+	}()
+	select {
+	case w := <-done:
+		if w {
+			t.Error("a named pipe was read as a waiting record")
+		}
+	case <-time.After(30 * time.Second):
+		// Free the reader so the test binary can end: a writer opens it.
+		if f, err := os.OpenFile(path, os.O_WRONLY, 0); err == nil {
+			f.Close()
+		}
+		t.Fatal("Waiting did not return: it opened the pipe and waited for a writer")
 	}
 }
