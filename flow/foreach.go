@@ -30,7 +30,10 @@ func ItemsOf(v rules.Valuer) ItemsFunc {
 	return func(ctx context.Context, s *Scope) ([]any, error) {
 		val, _, err := v.Value(s)
 		if err != nil {
-			return nil, err
+			// The expression's own words name a column, not the text:
+			// "cannot fetch result from <nil> (1:13)" says where only
+			// beside it.
+			return nil, fmt.Errorf("items %s: %w", v.String(), err)
 		}
 		switch l := val.(type) {
 		case []any:

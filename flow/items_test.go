@@ -3,6 +3,7 @@ package flow_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/openrunbook/runbook/flow"
@@ -28,5 +29,25 @@ func TestItemsOfTypedLists(t *testing.T) {
 	}
 	if _, err := flow.ItemsOf(rules.MustCompile(`"abc"`))(context.Background(), nil); err == nil {
 		t.Error("a string was taken for a list")
+	}
+}
+
+// TestItemsErrorNamesItsExpression: a foreach whose items expression could
+// not be evaluated failed the run with expr's words alone, "cannot fetch
+// result from <nil> (1:13)", whose column points into a text the message
+// did not hold (logscan run from another folder).
+func TestItemsErrorNamesItsExpression(t *testing.T) {
+	t.Parallel()
+	c, err := flow.New("each").Stage("seed", func(ctx context.Context, s *flow.Scope) error {
+		s.Set("scan", map[string]any{"stdout": nil})
+		return nil
+	}).ForEach("per", flow.ForEach{Items: flow.ItemsOf(rules.MustCompile("scan.stdout.result ?? []")), As: "x", MaxBranches: 10,
+		Body: flow.Seq().Stage("noop", func(ctx context.Context, s *flow.Scope) error { return nil })}).Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Run(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "items scan.stdout.result ?? []: cannot fetch result from <nil> (1:13)") {
+		t.Errorf("err = %v; want the items expression named beside expr's words", err)
 	}
 }
