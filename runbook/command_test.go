@@ -29,11 +29,38 @@ stages:
     exec: {command: [sh, -c, 'echo "up $TOKEN"; exit 3'], envFrom: {TOKEN: token}, into: probe}
 `
 
+// secretToken is the charts' one input, a secret.
+var secretToken = runbook.WithInputs(chart.InputSpec{Name: "token", Type: "string", Secret: true, Required: true})
+
+// goRunbook builds b and wraps it as a runbook with opts.
+func goRunbook(t *testing.T, b *flow.Builder, opts ...runbook.Option) *runbook.Runbook {
+	t.Helper()
+	fc, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb, err := runbook.New(fc, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rb
+}
+
+// runGo runs goRunbook(b, opts) on the inputs in.
+func runGo(t *testing.T, b *flow.Builder, in map[string]any, opts ...runbook.Option) *runbook.Result {
+	t.Helper()
+	res, err := goRunbook(t, b, opts...).Exec(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
 // probeGo is the same check as a Go stage that runs its commands with
 // RunCommand: a first that succeeds, then the one probeYAML runs.
 func probeGo(t *testing.T) *runbook.Runbook {
 	t.Helper()
-	fc, err := flow.New("probe").Stage("probe", func(ctx context.Context, s *flow.Scope) error {
+	return goRunbook(t, flow.New("probe").Stage("probe", func(ctx context.Context, s *flow.Scope) error {
 		first, err := runbook.RunCommand(ctx, s, runbook.Command{Shell: "echo ready"})
 		if err != nil || !first.OK() || string(first.Stdout) != "ready\n" {
 			t.Errorf("the first command: %+v, %v", first, err)
@@ -48,15 +75,7 @@ func probeGo(t *testing.T) *runbook.Runbook {
 		}
 		s.Set("probe", map[string]any{"stdout": string(r.Stdout)})
 		return nil
-	}).Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	rb, err := runbook.New(fc, runbook.WithInputs(chart.InputSpec{Name: "token", Type: "string", Secret: true, Required: true}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rb
+	}), secretToken)
 }
 
 // TestGoStageCommandsFileScriptRows: a Go stage that ran a command with
@@ -107,18 +126,10 @@ func TestGoStageCommandsFileScriptRows(t *testing.T) {
 // stage error naming the stage, and a row that says it was not run.
 func TestRunCommandTakesArgvOrShell(t *testing.T) {
 	for _, c := range []runbook.Command{{}, {Argv: []string{"true"}, Shell: "true"}} {
-		fc, err := flow.New("bad").Stage("probe", func(ctx context.Context, s *flow.Scope) error {
+		rec := runGo(t, flow.New("bad").Stage("probe", func(ctx context.Context, s *flow.Scope) error {
 			_, err := runbook.RunCommand(ctx, s, c)
 			return err
-		}).Build()
-		if err != nil {
-			t.Fatal(err)
-		}
-		rb, err := runbook.New(fc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rec := exec(t, rb, nil)
+		}), nil).Record
 		if rec.Error == nil || !strings.Contains(rec.Error.Message, "probe#") || !strings.Contains(rec.Error.Message, "Argv or Shell") {
 			t.Errorf("command %+v: error %+v; want the stage failed, naming it", c, rec.Error)
 		}
@@ -134,7 +145,7 @@ func TestRunCommandTakesArgvOrShell(t *testing.T) {
 // repeated it, though the run had no timeout: RunCommand read the stage's
 // context ending as the run's. The cause now names the stage's bound.
 func TestGoStageCommandCutByItsStageTimeout(t *testing.T) {
-	fc, err := flow.New("cut").Stage("probe", func(ctx context.Context, s *flow.Scope) error {
+	res := runGo(t, flow.New("cut").Stage("probe", func(ctx context.Context, s *flow.Scope) error {
 		r, err := runbook.RunCommand(ctx, s, runbook.Command{Argv: []string{"sleep", "5"}})
 		if err != nil {
 			return err
@@ -143,18 +154,7 @@ func TestGoStageCommandCutByItsStageTimeout(t *testing.T) {
 			return errors.New("the probe did not finish")
 		}
 		return nil
-	}, flow.Timeout(200*time.Millisecond), flow.ContinueOnError("")).Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	rb, err := runbook.New(fc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := rb.Exec(context.Background(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	}, flow.Timeout(200*time.Millisecond), flow.ContinueOnError("")), nil)
 	rows := res.Record.Scripts
 	if len(rows) != 1 || rows[0].Label != label.OutcomeUnknown {
 		t.Fatalf("rows %+v, want one outcome-unknown row", rows)
@@ -193,22 +193,11 @@ func TestGoStageSecretNeverReachesArgv(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			mark := t.TempDir() + "/ran"
 			var got error
-			fc, err := flow.New("leak").Stage("probe", func(ctx context.Context, s *flow.Scope) error {
+			res := runGo(t, flow.New("leak").Stage("probe", func(ctx context.Context, s *flow.Scope) error {
 				tok, _ := s.Value("token").(string)
 				_, got = runbook.RunCommand(ctx, s, tc.cmd(mark, tok))
 				return got
-			}).Build()
-			if err != nil {
-				t.Fatal(err)
-			}
-			rb, err := runbook.New(fc, runbook.WithInputs(chart.InputSpec{Name: "token", Type: "string", Secret: true, Required: true}))
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := rb.Exec(context.Background(), map[string]any{"token": secret})
-			if err != nil {
-				t.Fatal(err)
-			}
+			}), map[string]any{"token": secret}, secretToken)
 			if _, err := os.Stat(mark); err == nil {
 				t.Fatal("the process ran with the secret in its argv")
 			}
@@ -232,7 +221,7 @@ func TestGoStageSecretNeverReachesArgv(t *testing.T) {
 // (flow.Scope.SetFact), named to the pass that made it.
 func TestGoStageInALoopNamesThePassThatAnswered(t *testing.T) {
 	pass := 0
-	fc, err := flow.New("poll").Stage("poll", func(ctx context.Context, s *flow.Scope) error {
+	res := runGo(t, flow.New("poll").Stage("poll", func(ctx context.Context, s *flow.Scope) error {
 		pass++
 		r, err := runbook.RunCommand(ctx, s, runbook.Command{Shell: fmt.Sprintf("test %d -ge 3", pass)})
 		if err != nil {
@@ -240,18 +229,7 @@ func TestGoStageInALoopNamesThePassThatAnswered(t *testing.T) {
 		}
 		s.Set("ready", r.OK())
 		return nil
-	}).Loop("again", flow.Loop{To: "poll", While: rules.MustCompile("!ready"), Max: 5}).Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	rb, err := runbook.New(fc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := rb.Exec(context.Background(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	}).Loop("again", flow.Loop{To: "poll", While: rules.MustCompile("!ready"), Max: 5}), nil)
 	last := ""
 	jumps := 0
 	for _, c := range res.Run.Log.Commits {
@@ -295,23 +273,12 @@ func TestGoStageCommandThatDidNotRunLeavesARow(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			fc, err := flow.New("dropped").Stage("probe", func(ctx context.Context, s *flow.Scope) error {
+			res := runGo(t, flow.New("dropped").Stage("probe", func(ctx context.Context, s *flow.Scope) error {
 				tok, _ := s.Value("token").(string)
 				r, _ := runbook.RunCommand(ctx, s, tc.cmd(tok))
 				s.Set("out", string(r.Stdout))
 				return nil
-			}).Build()
-			if err != nil {
-				t.Fatal(err)
-			}
-			rb, err := runbook.New(fc, runbook.WithInputs(chart.InputSpec{Name: "token", Type: "string", Secret: true, Required: true}))
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := rb.Exec(context.Background(), map[string]any{"token": "tok-40ad"})
-			if err != nil {
-				t.Fatal(err)
-			}
+			}), map[string]any{"token": "tok-40ad"}, secretToken)
 			rows := res.Record.Scripts
 			if len(rows) != 1 || rows[0].Label != label.OutcomeUnknown || rows[0].Cause != tc.cause || rows[0].Call != 1 {
 				t.Fatalf("rows %+v: want one outcome-unknown row, call 1, %q", rows, tc.cause)
@@ -330,25 +297,14 @@ func TestGoStageCommandThatDidNotRunLeavesARow(t *testing.T) {
 // command ran again and the failed one's answer was never replaced. A
 // stage with several commands of its own names each by its number.
 func TestGoStageCommandsAreToldApartInTheStanding(t *testing.T) {
-	fc, err := flow.New("two").Stage("probe", func(ctx context.Context, s *flow.Scope) error {
+	res := runGo(t, flow.New("two").Stage("probe", func(ctx context.Context, s *flow.Scope) error {
 		for _, argv := range [][]string{{"false"}, {"true"}} {
 			if _, err := runbook.RunCommand(ctx, s, runbook.Command{Argv: argv}); err != nil {
 				return err
 			}
 		}
 		return nil
-	}).Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	rb, err := runbook.New(fc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := rb.Exec(context.Background(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	}), nil)
 	const want = `Not sure — command 1 of script "probe" completed with failure, exit 1.`
 	if got := res.Record.Assessment.Line; got != want {
 		t.Errorf("standing\n%s\nwant\n%s", got, want)
@@ -373,25 +329,14 @@ func TestGoStageDeclaresExitCodesAnswers(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			fc, err := flow.New("pgrep").Stage("probe", func(ctx context.Context, s *flow.Scope) error {
+			res := runGo(t, flow.New("pgrep").Stage("probe", func(ctx context.Context, s *flow.Scope) error {
 				r, err := runbook.RunCommand(ctx, s, runbook.Command{Argv: []string{"sh", "-c", fmt.Sprintf("exit %d", tc.exit)}, ExitCodes: map[int]string{1: "none"}})
 				if err != nil {
 					return err
 				}
 				s.Set("down", r.Row.Answer == "none")
 				return nil
-			}).Build()
-			if err != nil {
-				t.Fatal(err)
-			}
-			rb, err := runbook.New(fc)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := rb.Exec(context.Background(), nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			}), nil)
 			rows := res.Record.Scripts
 			if len(rows) != 1 || rows[0].Answer != tc.answer || rows[0].Label != label.CompletedWithFailure {
 				t.Fatalf("rows %+v: want one completed-with-failure row answering %q", rows, tc.answer)
@@ -412,7 +357,7 @@ func TestGoStageDeclaresExitCodesAnswers(t *testing.T) {
 // that ran it (label.Row.Execution), so each pass shows its own.
 func TestExplainPairsAGoStagesCommandsWithTheirPass(t *testing.T) {
 	pass := 0
-	fc, err := flow.New("poll").Stage("poll", func(ctx context.Context, s *flow.Scope) error {
+	res := runGo(t, flow.New("poll").Stage("poll", func(ctx context.Context, s *flow.Scope) error {
 		pass++
 		s.Set("pass", pass)
 		if pass == 2 {
@@ -420,18 +365,7 @@ func TestExplainPairsAGoStagesCommandsWithTheirPass(t *testing.T) {
 		}
 		_, err := runbook.RunCommand(ctx, s, runbook.Command{Shell: fmt.Sprintf("echo pass %d", pass)})
 		return err
-	}).Loop("again", flow.Loop{To: "poll", While: rules.MustCompile("pass < 3"), Max: 5}).Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	rb, err := runbook.New(fc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := rb.Exec(context.Background(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	}).Loop("again", flow.Loop{To: "poll", While: rules.MustCompile("pass < 3"), Max: 5}), nil)
 	b, err := json.Marshal(res.RunRecord())
 	if err != nil {
 		t.Fatal(err)

@@ -16,7 +16,7 @@ import (
 // only data. Written with SetResult it reaches the ledger, as a set:
 // stage's does, and the answer is Not sure, naming what was not checked.
 func TestGoStageDeclaresWhatItDidNotCheck(t *testing.T) {
-	fc, err := flow.New("sockets").Stage("parse", func(ctx context.Context, s *flow.Scope) error {
+	res := runGo(t, flow.New("sockets").Stage("parse", func(ctx context.Context, s *flow.Scope) error {
 		runbook.SetResult(s, "sockets", map[string]any{
 			"list": []any{"0.0.0.0:22"},
 			"af_coverage": map[string]any{"not_checked": []any{
@@ -24,18 +24,7 @@ func TestGoStageDeclaresWhatItDidNotCheck(t *testing.T) {
 			}},
 		})
 		return nil
-	}).Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	rb, err := runbook.New(fc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := rb.Exec(context.Background(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	}), nil)
 	a := res.Record.Assessment
 	if a.Standing != "not-sure" || !strings.Contains(a.Line, "line 3 of ss -tln") {
 		t.Errorf("standing %q, %q: want Not sure, naming line 3 of ss -tln", a.Standing, a.Line)

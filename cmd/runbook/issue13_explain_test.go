@@ -353,11 +353,7 @@ stages:
 			t.Errorf("explain does not say %q:\n%s", want, r.stdout)
 		}
 	}
-	r = runCLI(t, dir, "explain", "run.json", "flaky", "--format", "json")
-	var v explainOutput
-	if err := json.Unmarshal([]byte(r.stdout), &v); err != nil {
-		t.Fatal(err)
-	}
+	v := explainJSON(t, dir, "flaky")
 	if len(v.Scripts) != 1 || v.Scripts[0].Row.Attempt != 3 || len(v.Scripts[0].Attempts) != 2 || v.Scripts[0].Attempts[0].Attempt != 1 {
 		t.Fatalf("JSON scripts = %+v; want the third attempt's row with the two before it", v.Scripts)
 	}
@@ -415,11 +411,7 @@ func TestExplainShowsEachCommandOfAGoStage(t *testing.T) {
 			t.Errorf("explain does not say %q:\n%s", want, r.stdout)
 		}
 	}
-	r = runCLI(t, dir, "explain", "run.json", "probed", "--format", "json")
-	var v explainOutput
-	if err := json.Unmarshal([]byte(r.stdout), &v); err != nil {
-		t.Fatal(err)
-	}
+	v := explainJSON(t, dir, "probed")
 	if len(v.Scripts) != 1 || v.Scripts[0].Row.Call != 2 || len(v.Scripts[0].Calls) != 1 || v.Scripts[0].Calls[0].Call != 1 || len(v.Scripts[0].Attempts) != 0 {
 		t.Fatalf("JSON scripts = %+v; want the second command's row with the first before it", v.Scripts)
 	}
@@ -470,12 +462,20 @@ stages:
 	if !strings.Contains(r.stdout, "the ledger says of its place, poll (one or more of its 3 executions):") {
 		t.Errorf("explain polled does not say the ledger's entries may be of any pass:\n%s", r.stdout)
 	}
-	r = runCLI(t, dir, "explain", "run.json", "n", "--format", "json")
-	var v explainOutput
-	if err := json.Unmarshal([]byte(r.stdout), &v); err != nil {
-		t.Fatal(err)
-	}
+	v := explainJSON(t, dir, "n")
 	if len(v.Ledger) != 1 || v.Ledger[0].Path != "list#0" || v.Ledger[0].Shared != 0 || len(v.Ledger[0].Entries) != 1 || v.Ledger[0].Entries[0].NotChecked[0].Kind != record.ItemNotUTF8 {
 		t.Errorf("JSON ledger = %+v; want list's not-utf8 entry", v.Ledger)
 	}
+}
+
+// explainJSON is `runbook explain run.json QUERY --format json` in dir,
+// read back.
+func explainJSON(t *testing.T, dir, query string) explainOutput {
+	t.Helper()
+	r := runCLI(t, dir, "explain", "run.json", query, "--format", "json")
+	var v explainOutput
+	if err := json.Unmarshal([]byte(r.stdout), &v); err != nil {
+		t.Fatalf("explain %s --format json: exit %d, not JSON: %v\n%s", query, r.code, err, r.stderr)
+	}
+	return v
 }
