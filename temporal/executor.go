@@ -10,9 +10,9 @@ import (
 	"os/user"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"time"
 
+	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
 
 	"github.com/openrunbook/runbook/chart"
@@ -150,40 +150,43 @@ func (e *Executor) Exec(ctx context.Context, in RunInput) (*Run, error) {
 	}
 	unclaimed := e.watchClaim(ctx, wr, in.Timeout)
 	run, err := e.wait(ctx, wr, 0)
-	if unclaimed() {
-		return nil, fmt.Errorf("no worker had taken the run from task queue %q when its timeout of %s passed: workflow %s was terminated, and nothing ran (start one: runbook worker --task-queue %s)",
-			queue(e.TaskQueue), in.Timeout, wr.GetID(), queue(e.TaskQueue))
+	if why := unclaimed(); why != nil {
+		return nil, why
 	}
 	return run, err
 }
 
 // watchClaim ends a run no worker takes within its timeout. The run's
-// timeout is its workflow's timer (deadline.go), which starts only when a
-// worker first runs the workflow: on a task queue no worker polls (a
-// mistyped --task-queue, a worker not started) the run would wait for one
-// without end, whatever its timeout. Until a worker has started the
-// workflow's first task (its history past the two events a start makes)
-// it asks the server every pollPaused; when the timeout passes first, it
-// terminates the workflow, so a worker started later never runs it. The
-// func it returns stops the watch and says whether it terminated the run.
-func (e *Executor) watchClaim(ctx context.Context, wr client.WorkflowRun, timeout time.Duration) (unclaimed func() bool) {
+// timeout is its workflow's timer (deadline.go), which the workflow sets
+// in its first workflow task: until a worker completes that task nothing
+// bounds the run, and on a task queue no worker polls (a mistyped
+// --task-queue, a worker not started) or whose worker cannot run the
+// workflow (another program's worker, a build without runbook.Run) the
+// run would wait without end, whatever its timeout. Every pollPaused it
+// asks the server how far the workflow got (claimOf); when the timeout
+// passes first, it terminates the workflow, so a worker started later
+// never runs it. The func it returns stops the watch and, when it
+// terminated the run, says why in the user's words.
+func (e *Executor) watchClaim(ctx context.Context, wr client.WorkflowRun, timeout time.Duration) (unclaimed func() error) {
 	ctx, cancel := context.WithCancel(ctx)
 	deadline := time.Now().Add(timeout)
-	var terminated atomic.Bool
+	var why error
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		tick := time.NewTicker(pollPaused)
 		defer tick.Stop()
 		for {
-			d, err := e.Client.DescribeWorkflowExecution(ctx, wr.GetID(), wr.GetRunID())
-			if err == nil && d.GetWorkflowExecutionInfo().GetHistoryLength() > 2 {
-				return // a worker took it: its own timer bounds it now
+			c, err := e.claimOf(ctx, wr)
+			// A question the server did not answer is no evidence: the
+			// watch asks again rather than ending a run on it.
+			if err == nil && (c.taken || c.ended) {
+				return // its own timer bounds it now, or nothing need
 			}
-			if time.Now().After(deadline) {
-				reason := fmt.Sprintf("no worker took the run within its timeout of %s", timeout)
+			if err == nil && time.Now().After(deadline) && !c.working {
+				reason := fmt.Sprintf("no worker ran the run's first step within its timeout of %s", timeout)
 				if e.Client.TerminateWorkflow(ctx, wr.GetID(), wr.GetRunID(), reason) == nil {
-					terminated.Store(true)
+					why = e.unclaimedError(ctx, wr, timeout)
 				}
 				return
 			}
@@ -194,11 +197,73 @@ func (e *Executor) watchClaim(ctx context.Context, wr client.WorkflowRun, timeou
 			}
 		}
 	}()
-	return func() bool {
+	return func() error {
 		cancel()
 		<-done
-		return terminated.Load()
+		return why
 	}
+}
+
+// claim is how far a workflow got with its first step.
+type claim struct {
+	// taken: a worker completed a workflow task (the run's timer is set).
+	taken bool
+	// ended: the run is no longer running.
+	ended bool
+	// working: a worker is inside the first attempt of the first task now;
+	// one slow to build a large chart on a loaded machine is given the
+	// time to finish it, as its own timer then ends the run with a record.
+	working bool
+	// failed: why the worker's last attempt at a task failed, if one did.
+	failed string
+}
+
+// claimOf reads the claim from the workflow's history, the server's
+// lasting account, not from the size of its history alone: on a loaded
+// test server a run several workflow tasks along was described as one
+// event long with no task pending, and the watch ended a run that was
+// well under way (TestAnOddDescriptionIsNoEvidenceOfNoWorker).
+func (e *Executor) claimOf(ctx context.Context, wr client.WorkflowRun) (claim, error) {
+	d, err := e.Client.DescribeWorkflowExecution(ctx, wr.GetID(), wr.GetRunID())
+	if err != nil {
+		return claim{}, err
+	}
+	c := claim{ended: d.GetWorkflowExecutionInfo().GetStatus() != enums.WORKFLOW_EXECUTION_STATUS_RUNNING}
+	if p := d.GetPendingWorkflowTask(); p != nil {
+		c.working = p.GetState() == enums.PENDING_WORKFLOW_TASK_STATE_STARTED && p.GetAttempt() <= 1
+	}
+	it := e.Client.GetWorkflowHistory(ctx, wr.GetID(), wr.GetRunID(), false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	for it.HasNext() {
+		ev, err := it.Next()
+		if err != nil {
+			return claim{}, err
+		}
+		switch ev.GetEventType() {
+		case enums.EVENT_TYPE_WORKFLOW_TASK_COMPLETED:
+			c.taken = true
+			return c, nil
+		case enums.EVENT_TYPE_WORKFLOW_TASK_FAILED:
+			c.failed = ev.GetWorkflowTaskFailedEventAttributes().GetFailure().GetMessage()
+		}
+	}
+	return c, nil
+}
+
+// unclaimedError says why a run was terminated at its timeout, from how
+// far its workflow had got when it was.
+func (e *Executor) unclaimedError(ctx context.Context, wr client.WorkflowRun, timeout time.Duration) error {
+	q := queue(e.TaskQueue)
+	c, err := e.claimOf(context.WithoutCancel(ctx), wr)
+	switch {
+	case err == nil && c.taken:
+		return fmt.Errorf("a worker on task queue %q took the run just as its timeout of %s passed: workflow %s was terminated, and its first stages may have started (its history says which)",
+			q, timeout, wr.GetID())
+	case err == nil && c.failed != "":
+		return fmt.Errorf("a worker on task queue %q took the run but could not run it (%s) before its timeout of %s passed: workflow %s was terminated, and nothing ran (run runbook worker --task-queue %s there, of this version)",
+			q, c.failed, timeout, wr.GetID(), q)
+	}
+	return fmt.Errorf("no worker had taken the run from task queue %q when its timeout of %s passed: workflow %s was terminated, and nothing ran (start one: runbook worker --task-queue %s)",
+		q, timeout, wr.GetID(), q)
 }
 
 // pollPaused is how often a caller waiting for a run asks whether it

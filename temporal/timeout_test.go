@@ -6,14 +6,20 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/openrunbook/runbook/runbook"
 	"github.com/openrunbook/runbook/temporal"
 	"go.temporal.io/api/enums/v1"
+	workflowpb "go.temporal.io/api/workflow/v1"
+	"go.temporal.io/api/workflowservice/v1"
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
+	"go.temporal.io/server/temporaltest"
 )
 
 // TestTimeoutOnAWorkflowTimer: a run's --timeout on Temporal is a workflow
@@ -168,5 +174,111 @@ func TestTimeoutBoundsAWaitForAWorker(t *testing.T) {
 	}
 	if s := d.GetWorkflowExecutionInfo().GetStatus(); s != enums.WORKFLOW_EXECUTION_STATUS_TERMINATED {
 		t.Errorf("the workflow is %v, want terminated: a worker started later must not run it", s)
+	}
+}
+
+// TestAWorkerSlowInItsFirstTaskHasTakenTheRun: a worker still inside the
+// first attempt of the workflow's first task (a loaded machine, a large
+// chart to build) when the timeout passes has taken the run: it is not
+// terminated as unclaimed, and its own timer ends it with a record.
+func TestAWorkerSlowInItsFirstTaskHasTakenTheRun(t *testing.T) {
+	const queue = "slow-first-task"
+	c := bareServer(t)
+	var slowed atomic.Bool
+	startWorker(t, c, queue, func(ctx workflow.Context, in temporal.RunInput) (*temporal.RunOutput, error) {
+		if !slowed.Swap(true) {
+			time.Sleep(4 * time.Second) // the first task outlasts the run's timeout
+		}
+		return temporal.RunWorkflow(ctx, in)
+	}, temporal.WorkflowName)
+	ex := &temporal.Executor{Client: c, TaskQueue: queue, WorkflowID: "slow-first-task"}
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+	defer cancel()
+	run, err := ex.ExecFileWith(ctx, "testdata/charts/poll.yaml", temporal.RunInput{Inputs: map[string]any{"passes": "3"}, Timeout: 2 * time.Second})
+	if err != nil {
+		t.Fatalf("%v; want the run a worker had taken to end by its own timer", err)
+	}
+	wantTimedOut(t, run)
+}
+
+// TestAnOddDescriptionIsNoEvidenceOfNoWorker: the wait for a worker judged
+// a run unclaimed while the server described its history as two events
+// or fewer. Under load the test server described a run several workflow
+// tasks along as one event long, running, with no task pending, for a
+// second and more, and on CI the watch terminated a run well under way as
+// "no worker had taken the run". The claim is read from the history's
+// events: this client describes every run as the server was seen to.
+func TestAnOddDescriptionIsNoEvidenceOfNoWorker(t *testing.T) {
+	_, c := server(t, "odd-description")
+	ex := &temporal.Executor{Client: oddDescriber{c}, TaskQueue: "odd-description", WorkflowID: "odd-description"}
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+	defer cancel()
+	run, err := ex.ExecFileWith(ctx, "testdata/charts/poll.yaml", temporal.RunInput{Inputs: map[string]any{"passes": "100000"}, Timeout: 2 * time.Second})
+	if err != nil {
+		t.Fatalf("%v; want the run a worker had taken to end by its own timer", err)
+	}
+	wantTimedOut(t, run)
+}
+
+// oddDescriber describes every run as the loaded test server once did.
+type oddDescriber struct{ client.Client }
+
+func (oddDescriber) DescribeWorkflowExecution(context.Context, string, string) (*workflowservice.DescribeWorkflowExecutionResponse, error) {
+	return &workflowservice.DescribeWorkflowExecutionResponse{WorkflowExecutionInfo: &workflowpb.WorkflowExecutionInfo{
+		Status: enums.WORKFLOW_EXECUTION_STATUS_RUNNING, HistoryLength: 1}}, nil
+}
+
+// TestAWorkerThatCannotRunTheRunIsBoundedByItsTimeout: a worker on the
+// queue that fails the workflow's task (another program's worker, a build
+// without runbook.Run) made the run's history longer than two events, the
+// wait took that for a claim, and the run waited without end, as on a
+// queue no worker polls. It is now terminated at its timeout, and the
+// error says what the worker said.
+func TestAWorkerThatCannotRunTheRunIsBoundedByItsTimeout(t *testing.T) {
+	const queue = "another-program"
+	c := bareServer(t)
+	startWorker(t, c, queue, func(workflow.Context) error { return nil }, "another.Workflow")
+	ex := &temporal.Executor{Client: c, TaskQueue: queue, WorkflowID: "not-runnable"}
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+	defer cancel()
+	run, err := ex.ExecFileWith(ctx, "testdata/charts/poll.yaml", temporal.RunInput{Timeout: 2 * time.Second})
+	if err == nil || ctx.Err() != nil || !strings.Contains(err.Error(), `a worker on task queue "another-program" took the run but could not run it (`) ||
+		!strings.Contains(err.Error(), temporal.WorkflowName) {
+		t.Fatalf("run %v, err %v; want the wait ended at the timeout, quoting the worker's failure", run, err)
+	}
+	t.Log(err)
+}
+
+// bareServer is a test server with no worker of the project's.
+func bareServer(t *testing.T) client.Client {
+	t.Helper()
+	return temporaltest.NewServer(temporaltest.WithT(t)).GetDefaultClient()
+}
+
+// startWorker starts a worker on queue running wf under the name given,
+// and the project's exec activities.
+func startWorker(t *testing.T, c client.Client, queue string, wf any, name string) {
+	t.Helper()
+	// Sleeping in a workflow task is the point of one test: the deadlock
+	// detector would fail the task and a retry would run it at once.
+	w := worker.New(c, queue, worker.Options{DeadlockDetectionTimeout: time.Minute})
+	w.RegisterWorkflowWithOptions(wf, workflow.RegisterOptions{Name: name})
+	w.RegisterActivityWithOptions(temporal.ExecActivity, activity.RegisterOptions{Name: temporal.ActivityName})
+	w.RegisterActivityWithOptions(temporal.ExecBatchActivity, activity.RegisterOptions{Name: temporal.BatchActivityName})
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Stop)
+}
+
+// wantTimedOut: the run ended by its own deadline, with a record.
+func wantTimedOut(t *testing.T, run *temporal.Run) {
+	t.Helper()
+	rec, err := run.RunRecord()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Result.Status != "cancelled" || rec.Result.Error == nil || !strings.Contains(rec.Result.Error.Message, "context deadline exceeded") {
+		t.Errorf("status %s, error %+v; want cancelled by the run's deadline", rec.Result.Status, rec.Result.Error)
 	}
 }
