@@ -73,6 +73,52 @@ func TestNagiosOKOverAFullDiskComparedAsText(t *testing.T) {
 	}
 }
 
+// TestNagiosOKOverTheFullestDiskSortedAsText: a chart that takes the
+// fullest file system as last(sortBy(fs, .Capacity)) over df -P's text
+// capacities sorted "100%" before "90%": it judged / at 90% the fullest,
+// under 95%, OK, while /var was full. sortBy now orders numbers written
+// as text as `<` does, an error that says how to sort them: the run
+// cannot judge, UNKNOWN.
+func TestNagiosOKOverTheFullestDiskSortedAsText(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "c.yaml", `
+version: 1
+runbook: fullest
+result:
+  kind: verdict/fullest
+  decider: Fullest
+  nagios: {critical: [full], ok: [room]}
+stages:
+  - id: df
+    exec:
+      shell: |
+        printf 'Filesystem 1024-blocks Used Available Capacity Mounted on\n'
+        printf '/dev/vda 1000 900 100 90%% /\n'
+        printf '/dev/vdb 1000 1000 0 100%% /var\n'
+        printf '/dev/vdc 1000 70 930 7%% /srv\n'
+      parse: {as: columns, last: rest}
+  - id: pick
+    set: {fullest: 'last(sortBy(df.stdout, .Capacity))'}
+  - id: judge
+    name: Fullest
+    decide:
+      rules:
+        - {when: 'int(trimSuffix(fullest.Capacity, "%")) >= 95', then: full, label: The fullest disk is 95% used or more}
+      default: {branch: room, label: Every disk has room}
+    branches:
+      full: [{id: mf, verdict: {subject: 'fullest["Mounted on"]', verdict: '"full"'}}]
+      room: [{id: mr, verdict: {subject: 'fullest["Mounted on"]', verdict: '"room"'}}]
+`)
+	r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+	if r.code != 3 || strings.HasPrefix(r.stdout, "fullest OK") {
+		t.Errorf("exit %d; want 3, UNKNOWN, not OK over / at 90%% while /var is full:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if out := r.stdout + r.stderr; !strings.Contains(out, "are numbers written as text") {
+		t.Errorf("want the reason, numbers written as text:\n%s", out)
+	}
+}
+
 // TestRepeatedHeaderIsNoSubject: two ps runs in one shell stage print the
 // header twice; the second header was a row, a process "PID COMMAND"
 // judged "ok" by the zombie rule, under Consistent. It is passed over.

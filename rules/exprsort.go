@@ -1,0 +1,141 @@
+package rules
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/vm/runtime"
+)
+
+// `sort` and `sortBy` in an expression order their keys as `<` does
+// (judgedOrder): keys that are numbers, times or durations written as
+// text are an error, by textOrder's reason, not an order by character.
+// expr's own sortBy ordered df's capacities "100%" before "90%", and a
+// chart taking last(sortBy(fs, .use)) as the fullest file system named
+// the emptier one, with nothing to say so. Any other keys order as expr
+// orders them, errors and all; keys that tie keep the order they had
+// (expr's sort did not promise that).
+//
+// patchSort rewrites `sortBy(a, key, order)` into a call of sortFunc over
+// map(a, [#, key]) — each item with its key, the key evaluated once — and
+// `sort(a, order)` into one over map(a, [#, #]).
+const sortFunc = "\x00sort"
+
+// sortFuncs is the function patchSort calls, as Compile's expr option,
+// typed as giving a list so an enclosing expression keeps its types.
+func sortFuncs() []expr.Option {
+	return []expr.Option{expr.Function(sortFunc, func(p ...any) (any, error) { return judgedSort(p[0], p[1], p[2]) },
+		new(func([]any, string, string) []any))}
+}
+
+// judgedSort orders pairs ([item, key] each) by key, ascending or
+// descending as order says; text is the call as written, for the error.
+func judgedSort(pairs, order, text any) (any, error) {
+	ps, _ := pairs.([]any)
+	var desc bool
+	switch order {
+	case "asc":
+	case "desc":
+		desc = true
+	default:
+		return nil, fmt.Errorf("%s: unknown order %v: use \"asc\" or \"desc\"", text, order)
+	}
+	keys := make([]any, len(ps))
+	items := make([]any, len(ps))
+	for i, p := range ps {
+		kv, _ := p.([]any)
+		if len(kv) != 2 {
+			return nil, errors.New("sort: an item without its key") // patchSort makes every pair
+		}
+		items[i], keys[i] = kv[0], kv[1]
+	}
+	if reason := textKeys(keys); reason != "" {
+		return nil, fmt.Errorf("%s: %s", text, reason)
+	}
+	idx := make([]int, len(ps))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(i, j int) bool {
+		a, b := keys[idx[i]], keys[idx[j]]
+		if desc {
+			return runtime.Less(b, a)
+		}
+		return runtime.Less(a, b)
+	})
+	out := make([]any, len(idx))
+	for i, k := range idx {
+		out[i] = items[k]
+	}
+	return out, nil
+}
+
+// textKeys is textOrder's reason for the first two string keys it would
+// refuse to order: sorting compares keys in an order no one chose, so
+// every pair that a comparison could meet is judged, not only those the
+// sort happened to compare.
+func textKeys(keys []any) string {
+	var seen [3]string // the first key of each kind textOrder refuses: numeral, time, duration
+	var have [3]bool
+	for _, k := range keys {
+		s, ok := k.(string)
+		if !ok {
+			continue
+		}
+		kind := -1
+		switch {
+		case numeral(s):
+			kind = 0
+		case timeText(s):
+			kind = 1
+		case durationText(s):
+			kind = 2
+		}
+		if kind < 0 {
+			continue
+		}
+		if have[kind] {
+			if _, reason := textOrder(seen[kind], s); reason != "" {
+				return reason
+			}
+			continue
+		}
+		seen[kind], have[kind] = s, true
+	}
+	return ""
+}
+
+// patchSort rewrites sortBy and sort into calls of sortFunc.
+type patchSort struct{}
+
+func (patchSort) Visit(node *ast.Node) {
+	n, ok := (*node).(*ast.BuiltinNode)
+	if !ok || (n.Name != "sortBy" && n.Name != "sort") || len(n.Arguments) == 0 {
+		return
+	}
+	var key ast.Node = &ast.PointerNode{}
+	rest := n.Arguments[1:]
+	if n.Name == "sortBy" {
+		if len(rest) == 0 {
+			return // expr's checker says what is missing
+		}
+		p, ok := rest[0].(*ast.PredicateNode)
+		if !ok {
+			return
+		}
+		key, rest = p.Node, rest[1:]
+	}
+	var order ast.Node = &ast.StringNode{Value: "asc"}
+	if len(rest) > 0 {
+		order = rest[0]
+	}
+	pairs := &ast.BuiltinNode{Name: "map", Arguments: []ast.Node{n.Arguments[0],
+		&ast.PredicateNode{Node: &ast.ArrayNode{Nodes: []ast.Node{&ast.PointerNode{}, key}}}}}
+	ast.Patch(node, &ast.CallNode{
+		Callee:    &ast.IdentifierNode{Value: sortFunc},
+		Arguments: []ast.Node{pairs, order, &ast.StringNode{Value: n.String()}},
+	})
+}
