@@ -119,6 +119,34 @@ stages:
 	}
 }
 
+// TestNamedColumnsWithTheHeaderUnsaidAreRefused: columns named with
+// names: [...] read past the output's first line as its header unless
+// the chart said header: false. A chart listing certificates, one
+// "name notAfter" line each with no header, lost its first certificate:
+// four rows of five, every one fine, and nothing said one was missing.
+// The chart must now say which it means, at load, where it is written.
+func TestNamedColumnsWithTheHeaderUnsaidAreRefused(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "c.yaml", perRowChart("certs", "Expiry", `
+      shell: |
+        printf 'a.pem Dec 31 09:37:37 2020 GMT\n'
+        printf 'b.pem Jan  1 00:00:00 2099 GMT\n'
+      parse: {as: columns, names: [name, notAfter], last: rest}`, "c", `
+              - {when: 'date(c.notAfter, "Jan _2 15:04:05 2006 MST") < now()', then: bad, label: Expired}`, `c.name`))
+	r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+	if r.code == 0 || !strings.Contains(r.stderr, "c.yaml:") || !strings.Contains(r.stderr, "say whether the output's first line is a header") {
+		t.Errorf("exit %d; want the chart refused at load, naming where, not a.pem dropped:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if err := os.WriteFile(chart, []byte(strings.Replace(string(readFile(t, chart)), "names: [name, notAfter]", "names: [name, notAfter], header: false", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = runCLI(t, dir, "exec", chart, "--format", "nagios")
+	if r.code != 2 || !strings.Contains(r.stdout, "a.pem: bad") {
+		t.Errorf("exit %d; want a.pem read and judged expired, CRITICAL:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}
+
 // TestRepeatedHeaderIsNoSubject: two ps runs in one shell stage print the
 // header twice; the second header was a row, a process "PID COMMAND"
 // judged "ok" by the zombie rule, under Consistent. It is passed over.

@@ -129,7 +129,7 @@ func (p *columns) parse(text string, r *recorder) any {
 	for _, rw := range rows {
 		if p.names == nil && head != nil {
 			if first, ok := leftOfHeader(rw.s, head.s); ok {
-				r.problem(rw.n, rw.s, fmt.Sprintf("its first field %q lies left of the header's first column %q: the header does not name that column, so every value would be keyed one column off (name every column with names: [...], and the header row is read past)", first, strings.Fields(head.s)[0]))
+				r.problem(rw.n, rw.s, fmt.Sprintf("its first field %q lies left of the header's first column %q: the header does not name that column, so every value would be keyed one column off (name every column with names: [...] and header: true, which reads the header row past)", first, strings.Fields(head.s)[0]))
 				continue
 			}
 		}

@@ -249,7 +249,7 @@ func (o opts) strings(k string) ([]string, error) {
 }
 
 // header reads the header and names options of columns, csv and tsv:
-// names are required with header: false.
+// names are required with header: false, and header must be said with names.
 func (o opts) header() (bool, []string, error) {
 	header, err := o.bool("header", true)
 	if err != nil {
@@ -261,6 +261,14 @@ func (o opts) header() (bool, []string, error) {
 	}
 	if !header && names == nil {
 		return false, nil, fmt.Errorf("parse mode %s: header: false needs names: [...] to key the columns", o.mode)
+	}
+	// Columns named with no word on a header row are a guess either way,
+	// and both guesses were made by tools users know: read past a first
+	// line (this mode did), which dropped the first row of output that had
+	// no header, with nothing to say so; or read every line (pandas'
+	// names=), which makes a header a row. The chart says which.
+	if names != nil && !o.has("header") {
+		return false, nil, fmt.Errorf("parse mode %s: names: [...] is given, so say whether the output's first line is a header: header: true reads it past, header: false reads every line as a row (left unsaid, a first row of output with no header was read past as one, and lost)", o.mode)
 	}
 	return header, names, nil
 }

@@ -48,7 +48,7 @@ func TestParse(t *testing.T) {
 		{"columns too few, too many", "columns", nil, "a b\n1 2\n3\n4 5 6\n", l{m{"a": 1, "b": 2}}, 2, "line 3: 1 field, the table has 2 columns"},
 		{"columns too many hints rest", "columns", nil, "a b\n4 5 6\n", l{}, 1, "last: rest"},
 		{"columns no header", "columns", m{"header": false, "names": []any{"x", "y"}}, "1 2\n", l{m{"x": 1, "y": 2}}, 0, ""},
-		{"columns names over header", "columns", m{"names": []string{"x", "y"}}, "A B\n1 2\n", l{m{"x": 1, "y": 2}}, 0, ""},
+		{"columns names over header", "columns", m{"header": true, "names": []string{"x", "y"}}, "A B\n1 2\n", l{m{"x": 1, "y": 2}}, 0, ""},
 		{"columns skip", "columns", m{"skip": 1}, "junk line here\na b\n1 2\n", l{m{"a": 1, "b": 2}}, 0, ""},
 		{"columns repeated header", "columns", nil, "a a\n1 2\n", l{m{"a": 1, "a_2": 2}}, 1, "twice"},
 		{"columns empty", "columns", nil, "", l{}, 0, ""},
@@ -110,6 +110,11 @@ func TestCheck(t *testing.T) {
 		{"header false no names", Spec{Mode: "csv", Options: map[string]any{"header": false}}, "needs names"},
 		{"names not strings", Spec{Mode: "columns", Options: map[string]any{"names": []any{1}}}, "want a string"},
 		{"names twice", Spec{Mode: "columns", Options: map[string]any{"names": []any{"a", "a"}}}, "twice"},
+		// Names with the header left unsaid read past a first line as the
+		// header: output with none lost its first row, with nothing to say
+		// so (cmd/runbook TestNamedColumnsWithTheHeaderUnsaidAreRefused).
+		{"names, header unsaid", Spec{Mode: "columns", Options: map[string]any{"names": []any{"a", "b"}}}, "say whether the output's first line is a header"},
+		{"csv names, header unsaid", Spec{Mode: "csv", Options: map[string]any{"names": []any{"a", "b"}}}, "header: true reads it past, header: false reads every line as a row"},
 		{"bad skip", Spec{Mode: "columns", Options: map[string]any{"skip": -1}}, "skip"},
 		{"skip uint64", Spec{Mode: "columns", Options: map[string]any{"skip": uint64(2)}}, ""},
 		{"bad last", Spec{Mode: "columns", Options: map[string]any{"last": "all"}}, "want rest or split"},
@@ -169,7 +174,7 @@ func TestUnnamedFirstColumnIsAProblem(t *testing.T) {
 			t.Errorf("free, %v: %v, %d problems, %q", tc.opts, r.Value, r.Problems, r.FirstProblem)
 		}
 	}
-	named := map[string]any{"names": []any{"kind", "total", "used", "free", "shared", "cache", "available"}}
+	named := map[string]any{"header": true, "names": []any{"kind", "total", "used", "free", "shared", "cache", "available"}}
 	if r, _ := Parse(free, Spec{Mode: "columns", Options: named}); r.Problems != 1 || len(r.Value.([]any)) != 1 || r.Value.([]any)[0].(map[string]any)["used"] != 614748160 {
 		t.Errorf("free with names: %v, %d problems %q", r.Value, r.Problems, r.FirstProblem)
 	}

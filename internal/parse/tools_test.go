@@ -25,7 +25,7 @@ func TestColumnsRepeatedHeaderIsNoRow(t *testing.T) {
 		t.Errorf("got %#v (%d problems: %s); want the two processes only", r.Value, r.Problems, r.FirstProblem)
 	}
 	// names: [...] reads the header past, and its repeat too.
-	r, _ = Parse(out, Spec{Mode: "columns", Options: map[string]any{"names": []any{"pid", "stat", "rss", "comm"}}})
+	r, _ = Parse(out, Spec{Mode: "columns", Options: map[string]any{"header": true, "names": []any{"pid", "stat", "rss", "comm"}}})
 	if l, _ := r.Value.([]any); len(l) != 2 || r.Problems != 0 {
 		t.Errorf("with names: got %#v (%d problems); want 2 rows", r.Value, r.Problems)
 	}
@@ -79,7 +79,7 @@ tmpfs                          1024        0      1024       0% /tmp/adv/mnt/my 
 	// still says where the last column begins.
 	one := strings.Join([]string{l[0], l[5], ""}, "\n")
 	names := []any{"fs", "blocks", "used", "avail", "capacity", "mount"}
-	r, _ = Parse(one, Spec{Mode: "columns", Options: map[string]any{"last": "rest", "names": names}})
+	r, _ = Parse(one, Spec{Mode: "columns", Options: map[string]any{"last": "rest", "header": true, "names": names}})
 	if got, _ := r.Value.([]any); len(got) != 0 || r.Problems != 1 {
 		t.Errorf("the share alone, named: got %#v (%d problems); want no row, 1 problem", r.Value, r.Problems)
 	}
@@ -91,7 +91,7 @@ tmpfs                          1024        0      1024       0% /tmp/adv/mnt/my 
 func TestCSVRepeatedHeaderIsNoRecord(t *testing.T) {
 	t.Parallel()
 	out := "name,state\nweb-a,failed\nname,state\nweb-b,failed\n"
-	for _, opts := range []map[string]any{nil, {"names": []any{"unit", "st"}}} {
+	for _, opts := range []map[string]any{nil, {"header": true, "names": []any{"unit", "st"}}} {
 		r, err := Parse(out, Spec{Mode: "csv", Options: opts})
 		if err != nil {
 			t.Fatal(err)
