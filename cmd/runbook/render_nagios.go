@@ -5,6 +5,10 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"sync"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/openrunbook/runbook/internal/gate"
 	"github.com/openrunbook/runbook/record"
@@ -38,7 +42,7 @@ func renderNagios(w io.Writer, rec *record.Record, c gate.Check) error {
 	if rec.Status == "completed" && len(c.Words) > 0 && c.Judged() {
 		b.WriteString(" |")
 		for _, wd := range c.Words {
-			fmt.Fprintf(&b, " %s=%d;;;0", perfLabel(wd.Word), wd.Rows)
+			fmt.Fprintf(&b, " %s=%d;;;0", perfLabel(wordText(wd.Word)), wd.Rows)
 		}
 	}
 	b.WriteByte('\n')
@@ -56,8 +60,12 @@ func renderNagios(w io.Writer, rec *record.Record, c gate.Check) error {
 		}
 	}
 	if len(c.Unmapped) > 0 {
+		words := make([]string, len(c.Unmapped))
+		for i, w := range c.Unmapped {
+			words[i] = wordText(w)
+		}
 		line(fmt.Sprintf("UNKNOWN: %s %s %s no check state (map %s under result.nagios, or use the words ok, warning, critical, unknown)",
-			plural(len(c.Unmapped), "verdict", "verdicts"), nagiosText(strings.Join(c.Unmapped, ", ")),
+			plural(len(c.Unmapped), "verdict", "verdicts"), strings.Join(words, ", "),
 			plural(len(c.Unmapped), "has", "have"), plural(len(c.Unmapped), "it", "them")))
 	}
 	for _, u := range c.Unanswered {
@@ -143,7 +151,7 @@ func nagiosSummary(rec *record.Record, c gate.Check) string {
 		parts = append(parts, fmt.Sprintf("%d %s could not be evaluated (%s)", n, plural(n, "rule", "rules"), subjectsText(deciders)))
 	}
 	for _, wd := range c.Words {
-		part := fmt.Sprintf("%d %s", wd.Rows, nagiosText(wd.Word))
+		part := fmt.Sprintf("%d %s", wd.Rows, wordText(wd.Word))
 		if c.State != gate.OK && wd.State == c.State && len(wd.Subjects) > 0 {
 			part += " (" + subjectsText(wd.Subjects) + ")"
 		}
@@ -189,10 +197,15 @@ func nagiosRow(row record.Row, c gate.Check) string {
 	return nagiosText(s)
 }
 
-// perfLabel is a verdict word as a perfdata label: quoted when it holds a
-// space, "'" or "=", a "'" doubled (the plugin API's escape).
+// wordText is a verdict word as the check's lines write it: the cell the
+// row's line and the text table show (record.CellText, the render law),
+// so an empty word is "—" in the summary and the perfdata alike, never
+// the label-less item "=1;;;0", which graphing add-ons drop.
+func wordText(word string) string { return nagiosText(record.CellText(word)) }
+
+// perfLabel is a word's text (wordText) as a perfdata label: quoted when
+// it holds a space, "'" or "=", a "'" doubled (the plugin API's escape).
 func perfLabel(word string) string {
-	word = nagiosText(word)
 	if strings.ContainsAny(word, " '=") {
 		return "'" + strings.ReplaceAll(word, "'", "''") + "'"
 	}
@@ -211,4 +224,109 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// nagiosCheck says whether args run a Nagios check: exec or resume with
+// --format nagios (-o nagios, --format=nagios, -onagios). It reads the
+// flags as pflag would but leniently — an unknown flag, a bad value, a
+// flag after the one cobra stopped at — since it is asked for exactly the
+// command lines cobra refuses.
+func nagiosCheck(root *cobra.Command, args []string) bool {
+	cmd, rest, err := root.Find(args)
+	if err != nil || (cmd.Name() != "exec" && cmd.Name() != "resume") {
+		return false
+	}
+	fs := pflag.NewFlagSet(cmd.Name(), pflag.ContinueOnError)
+	fs.ParseErrorsWhitelist.UnknownFlags = true
+	fs.SetOutput(io.Discard)
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		fs.AddFlag(&pflag.Flag{Name: f.Name, Shorthand: f.Shorthand, NoOptDefVal: f.NoOptDefVal, Value: new(anyText)})
+	})
+	_ = fs.Parse(rest) // what it read before an error is what it has
+	f := fs.Lookup("format")
+	return f != nil && f.Value.String() == "nagios"
+}
+
+// anyText is a flag value that takes any text, the last given winning
+// (nagiosCheck reads a refused command line with it).
+type anyText string
+
+func (a *anyText) String() string     { return string(*a) }
+func (a *anyText) Set(s string) error { *a = anyText(s); return nil }
+func (a *anyText) Type() string       { return "string" }
+
+// refusedCheck ends a Nagios check that ended, with code, before it
+// printed its state: the plugin API says a plugin given invalid arguments
+// is UNKNOWN, and Nagios reads exec's usual 2 as CRITICAL (and with
+// nothing on stdout shows "(No output on stdout)"). The status line says
+// what stderr's first line said, and the long text the rest of it, since
+// Nagios Core shows stdout only.
+func refusedCheck(w io.Writer, code int, said []string) int {
+	for i, l := range said {
+		said[i] = nagiosText(strings.TrimPrefix(strings.TrimPrefix(l, "runbook: "), "Error: "))
+	}
+	if len(said) == 0 {
+		said = []string{fmt.Sprintf("runbook exited %d before it judged anything", code)}
+	}
+	fmt.Fprintf(w, "runbook UNKNOWN - %s\n", said[0])
+	for _, l := range said[1:] {
+		fmt.Fprintln(w, l)
+	}
+	fmt.Fprintf(w, "UNKNOWN: nothing was judged: runbook refused the command line or the chart before any check state (outside --format nagios it exits %d)\n", code)
+	return int(gate.Unknown)
+}
+
+// countingWriter counts what a check wrote on stdout, so run can tell a
+// check that printed its state from one that ended before it.
+type countingWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+	n  int
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.mu.Lock()
+	c.n += n
+	c.mu.Unlock()
+	return n, err
+}
+
+func (c *countingWriter) written() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n
+}
+
+// lineTee writes through to stderr and keeps the first maxTeeLines lines
+// of it, for a refused check's output (refusedCheck).
+type lineTee struct {
+	mu  sync.Mutex
+	w   io.Writer
+	buf strings.Builder
+}
+
+// maxTeeLines bounds what a refused check repeats of stderr.
+const maxTeeLines = 20
+
+func (t *lineTee) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	if strings.Count(t.buf.String(), "\n") < maxTeeLines {
+		t.buf.Write(p)
+	}
+	t.mu.Unlock()
+	return t.w.Write(p)
+}
+
+// text is the lines kept, without blank ones.
+func (t *lineTee) text() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var out []string
+	for _, l := range strings.Split(t.buf.String(), "\n") {
+		if strings.TrimSpace(l) != "" && len(out) < maxTeeLines {
+			out = append(out, l)
+		}
+	}
+	return out
 }
