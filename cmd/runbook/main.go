@@ -61,12 +61,15 @@ func main() {
 // A Nagios check (exec or resume with --format nagios) that ends before
 // it printed its state — a chart that does not load, a bad flag or input
 // — exits 3, UNKNOWN, with a status line saying why (refusedCheck): the
-// plugin API's answer to invalid arguments. Its 2 read as CRITICAL.
+// plugin API's answer to invalid arguments. Its 2 read as CRITICAL. A
+// check's stderr is held until its stdout is written (heldStderr), so the
+// status line is the first line where stderr and stdout are read as one.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	check := nagiosCheck(newRootCmd(io.Discard, io.Discard), args)
-	out, errs := &countingWriter{w: stdout}, &lineTee{w: stderr}
+	out, errs := &countingWriter{w: stdout}, &heldStderr{w: stderr}
 	if check {
 		stdout, stderr = out, errs
+		defer errs.release() // after the status line, whatever it is
 	}
 	root := newRootCmd(stdout, stderr)
 	root.SetArgs(args)

@@ -171,3 +171,42 @@ stages:
 		}
 	}
 }
+
+// TestNagiosStatusLineFirstOnMergedStreams: Icinga 2 and Sensu read a
+// check's stderr and stdout as one text, and its first line is the
+// status line. A refused check wrote its error on stderr before its
+// status line on stdout, and a run wrote a stage plugin's stderr as it
+// came, so the first line Icinga showed was the error, not the state.
+// A check's stderr is now held until its stdout is written.
+func TestNagiosStatusLineFirstOnMergedStreams(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeChart(t, dir, "typo.yaml", strings.Replace(nagiosUserChart, "exitCodes: nagios", "exitCode: nagios", 1))
+	writeChart(t, dir, "broken.yaml", strings.Replace(nagiosUserChart, "verdict: u.status", "verdict: u.stauts", 1))
+	writeChart(t, dir, "unread.yaml", strings.Replace(nagiosUserChart, "users=0;5;10;0", "users=0,5;5;10;0", 1))
+	cases := []struct {
+		args  []string
+		code  int
+		first string
+		later string // a stderr line that comes after it
+	}{
+		{[]string{"exec", "typo.yaml", "-o", "nagios"}, 3, `runbook UNKNOWN - typo.yaml:`, `unknown key "exitCode"`},
+		{[]string{"exec", "chart.yaml", "-o", "nagios", "--timeout", "5"}, 3, `runbook UNKNOWN - invalid argument "5" for "--timeout" flag`, "Run 'runbook exec --help' for usage."},
+		{[]string{"exec", "broken.yaml", "-o", "nagios"}, 3, "users UNKNOWN - the run failed at v", "run failed at v"},
+		{[]string{"exec", "unread.yaml", "-o", "nagios"}, 3, "users UNKNOWN - 1 stage did not check everything (u), 1 ok", "runbook: warning: stage u: parse: nagios could not read 1 line"},
+	}
+	for _, tc := range cases {
+		var both strings.Builder
+		cmd := exec.Command(binary, tc.args...)
+		cmd.Dir, cmd.Stdout, cmd.Stderr = dir, &both, &both
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		}
+		out := both.String()
+		if code != tc.code || !strings.HasPrefix(out, tc.first) || !strings.Contains(out, tc.later) {
+			t.Errorf("%v: exit %d, stdout and stderr as one:\n%s\nwant exit %d, first %q, and later %q", tc.args, code, out, tc.code, tc.first, tc.later)
+		}
+	}
+}

@@ -298,35 +298,74 @@ func (c *countingWriter) written() int {
 	return c.n
 }
 
-// lineTee writes through to stderr and keeps the first maxTeeLines lines
-// of it, for a refused check's output (refusedCheck).
-type lineTee struct {
-	mu  sync.Mutex
-	w   io.Writer
-	buf strings.Builder
+// heldStderr holds a Nagios check's stderr until its stdout is written
+// (release): Icinga 2 and Sensu read a check's stderr and stdout as one
+// text, whose first line is the status line, so a warning, a plugin's
+// stderr or a refusal written first would take its place. It keeps the
+// first maxHeldLines lines for a refused check's output (refusedCheck),
+// and writes through once it holds maxHeld bytes.
+type heldStderr struct {
+	mu       sync.Mutex
+	w        io.Writer
+	held     []byte
+	released bool
+	lines    []string
+	partial  string
 }
 
-// maxTeeLines bounds what a refused check repeats of stderr.
-const maxTeeLines = 20
+const (
+	maxHeldLines = 20
+	maxHeld      = 1 << 20
+)
 
-func (t *lineTee) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	if strings.Count(t.buf.String(), "\n") < maxTeeLines {
-		t.buf.Write(p)
-	}
-	t.mu.Unlock()
-	return t.w.Write(p)
-}
-
-// text is the lines kept, without blank ones.
-func (t *lineTee) text() []string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	var out []string
-	for _, l := range strings.Split(t.buf.String(), "\n") {
-		if strings.TrimSpace(l) != "" && len(out) < maxTeeLines {
-			out = append(out, l)
+func (h *heldStderr) Write(p []byte) (int, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if len(h.lines) < maxHeldLines {
+		h.partial += string(p)
+		for len(h.lines) < maxHeldLines {
+			l, rest, ok := strings.Cut(h.partial, "\n")
+			if !ok {
+				break
+			}
+			if strings.TrimSpace(l) != "" {
+				h.lines = append(h.lines, l)
+			}
+			h.partial = rest
 		}
+	}
+	if h.released {
+		return h.w.Write(p)
+	}
+	h.held = append(h.held, p...)
+	if len(h.held) >= maxHeld {
+		return len(p), h.releaseLocked()
+	}
+	return len(p), nil
+}
+
+// release writes what was held and everything after it through.
+func (h *heldStderr) release() error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.releaseLocked()
+}
+
+func (h *heldStderr) releaseLocked() error {
+	h.released = true
+	held := h.held
+	h.held = nil
+	_, err := h.w.Write(held)
+	return err
+}
+
+// text is the first lines written, blank ones left out.
+func (h *heldStderr) text() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	out := slices.Clone(h.lines)
+	if l := h.partial; strings.TrimSpace(l) != "" && len(out) < maxHeldLines {
+		out = append(out, l)
 	}
 	return out
 }
