@@ -210,3 +210,43 @@ func TestNagiosStatusLineFirstOnMergedStreams(t *testing.T) {
 		}
 	}
 }
+
+// TestNagiosPeriodNotHeldIsNotOk: a log scan asked about two hours whose
+// journal held the last thirty minutes (its coverage declaration's period
+// partly-held) found no error in what it read; the check said "logs OK -
+// 1 ok", exit 0, under a standing line saying the period was held only in
+// part. The ninety minutes it never saw are unjudged: UNKNOWN, no perfdata.
+func TestNagiosPeriodNotHeldIsNotOk(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := `
+version: 1
+runbook: logs
+result: {kind: verdict/log}
+stages:
+  - id: scan
+    exec:
+      command: [printf, '{"af_coverage": {"checked": ["journal"], "period": {"queried": {"from": "2026-12-06T10:00:00Z", "to": "2026-12-06T12:00:00Z"}, "held": {"from": "HELD", "to": "2026-12-06T12:00:00Z"}}}, "result": {"errors": 0}}']
+      parse: json
+  - id: errors
+    decide:
+      rules:
+        - {when: 'scan.stdout.result.errors > 0', then: bad, label: errors logged}
+      default: {branch: fine, label: no errors}
+    branches:
+      bad: [{id: b, verdict: {subject: '"journal"', verdict: '"critical"'}}]
+      fine: [{id: f, verdict: {subject: '"journal"', verdict: '"ok"'}}]
+`
+	writeChart(t, dir, "part.yaml", strings.Replace(chart, "HELD", "2026-12-06T11:30:00Z", 1))
+	writeChart(t, dir, "whole.yaml", strings.Replace(chart, "HELD", "2026-12-06T09:00:00Z", 1))
+	r := runCLI(t, dir, "exec", "part.yaml", "-o", "nagios")
+	want := "logs UNKNOWN - 1 stage did not check everything (scan), 1 ok\n" +
+		"OK journal: ok\n" +
+		"UNKNOWN: scan did not check the period it was asked about (2026-12-06T10:00:00Z to 2026-12-06T12:00:00Z): its source held only part of it (2026-12-06T11:30:00Z to 2026-12-06T12:00:00Z)\n"
+	if r.code != 3 || !strings.HasPrefix(r.stdout, want) {
+		t.Errorf("partly held: exit %d\n%s\nwant exit 3 and\n%s", r.code, r.stdout, want)
+	}
+	if r := runCLI(t, dir, "exec", "whole.yaml", "-o", "nagios"); r.code != 0 || !strings.HasPrefix(r.stdout, "logs OK - 1 ok | ok=1;;;0\n") {
+		t.Errorf("held whole: exit %d\n%s", r.code, r.stdout)
+	}
+}
