@@ -96,7 +96,9 @@ With --format nagios the exit code is the check's state: 0 OK, 1 WARNING,
 and so, at least, is one whose script gave no answer: not found, timed out,
 killed, a failure its exitCodes: do not declare; or that left a subject
 unjudged: onError: continue past a failure, items past maxBranches, output
-withheld, a line its parse mode could not read); bad usage, a chart that does not load and bad inputs still exit 2.
+withheld, a line its parse mode could not read); bad usage, a chart that does not load and bad inputs
+exit 3 too, with "runbook UNKNOWN - " and the error as the status line (the
+plugin API's invalid arguments; Nagios reads 2 as CRITICAL).
 
 --fail-on conditions: not-sure, ask, not-assessed, consistent (the standing),
 check-failed (an answer check failed), verdict=WORD[|WORD…] (a row, shown or

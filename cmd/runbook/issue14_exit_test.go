@@ -274,7 +274,9 @@ func TestIssue14FailOnPausedAndResume(t *testing.T) {
 
 // TestIssue14FailOnUsage: a condition that does not read is bad usage
 // (exit 2) saying what would be right, on exec and resume alike, before
-// anything runs; so is --fail-on with --format nagios.
+// anything runs; so is --fail-on with --format nagios, which as a Nagios
+// check is UNKNOWN (exit 3, the plugin API's invalid arguments; Nagios
+// read 2 as CRITICAL: TestNagiosRefusedCommandLineIsUnknown).
 func TestIssue14FailOnUsage(t *testing.T) {
 	t.Parallel()
 	dir := issue14Dir(t)
@@ -297,6 +299,12 @@ func TestIssue14FailOnUsage(t *testing.T) {
 			t.Parallel()
 			for _, cmd := range [][]string{{"exec", "states/chart.yaml", "--input", "rows=a=ok"}, {"resume", "no-such-record.json", "--input", "approve=true"}} {
 				r := runCLI(t, dir, append(cmd, tc.args...)...)
+				if tc.name == "with-nagios" {
+					if r.code != 3 || !strings.HasPrefix(r.stdout, "runbook UNKNOWN - "+tc.want) || !strings.Contains(r.stderr, tc.want) {
+						t.Errorf("%s: exit %d stdout %q\nstderr %s\nwant 3 and %q", cmd[0], r.code, r.stdout, r.stderr, tc.want)
+					}
+					continue
+				}
 				if r.code != 2 || r.stdout != "" || !strings.Contains(r.stderr, tc.want) {
 					t.Errorf("%s: exit %d stdout %q\nstderr %s\nwant %q", cmd[0], r.code, r.stdout, r.stderr, tc.want)
 				}
@@ -306,7 +314,8 @@ func TestIssue14FailOnUsage(t *testing.T) {
 }
 
 // TestIssue14NagiosLoadError: a result.nagios state that is not one of
-// ok, warning, critical, unknown stops the chart at load (exit 2), at
+// ok, warning, critical, unknown stops the chart at load (exit 2; as a
+// Nagios check, UNKNOWN, exit 3, with the error as its status line), at
 // its line and column, with the states to choose from.
 func TestIssue14NagiosLoadError(t *testing.T) {
 	t.Parallel()
@@ -325,6 +334,12 @@ stages:
 	for _, format := range []string{"nagios", "text"} {
 		r := runCLI(t, dir, "exec", "chart.yaml", "--format", format)
 		want := `chart.yaml:6:5: result nagios: "critcal" is not a check state; did you mean "critical"? (states: ok, warning, critical, unknown)`
+		if format == "nagios" {
+			if r.code != 3 || !strings.HasPrefix(r.stdout, "runbook UNKNOWN - "+want+"\n") || !strings.Contains(r.stderr, want) {
+				t.Errorf("%s: exit %d stdout %q\nstderr %s\nwant 3 and %q", format, r.code, r.stdout, r.stderr, want)
+			}
+			continue
+		}
 		if r.code != 2 || r.stdout != "" || !strings.Contains(r.stderr, want) {
 			t.Errorf("%s: exit %d stdout %q\nstderr %s\nwant %q", format, r.code, r.stdout, r.stderr, want)
 		}

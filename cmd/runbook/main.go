@@ -15,8 +15,8 @@
 //
 // Under --format nagios a run that started exits as its check state, the
 // plugin API's 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN (internal/gate
-// judges it); bad usage, a chart that does not load and bad inputs still
-// exit 2.
+// judges it); bad usage, a chart that does not load and bad inputs exit
+// 3, UNKNOWN, with a status line on stdout (the error stays on stderr).
 //
 // Nothing but the result goes to stdout; errors, warnings and progress go to
 // stderr.
@@ -57,14 +57,31 @@ func main() {
 }
 
 // run executes the command line args and returns the process exit code.
+//
+// A Nagios check (exec or resume with --format nagios) that ends before
+// it printed its state — a chart that does not load, a bad flag or input
+// — exits 3, UNKNOWN, with a status line saying why (refusedCheck): the
+// plugin API's answer to invalid arguments. Its 2 read as CRITICAL. A
+// check's stderr is held until its stdout is written (heldStderr), so the
+// status line is the first line where stderr and stdout are read as one.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	check := nagiosCheck(newRootCmd(io.Discard, io.Discard), args)
+	out, errs := &countingWriter{w: stdout}, &heldStderr{w: stderr}
+	if check {
+		stdout, stderr = out, errs
+		defer errs.release() // after the status line, whatever it is
+	}
 	root := newRootCmd(stdout, stderr)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return exitOK
 	}
-	return report(cmd, err, stderr)
+	code := report(cmd, err, stderr)
+	if check && out.written() == 0 {
+		return refusedCheck(out, code, errs.text())
+	}
+	return code
 }
 
 // exitError ends the command with a code; its message (when any) has

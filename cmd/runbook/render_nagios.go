@@ -5,6 +5,10 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"sync"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/openrunbook/runbook/internal/gate"
 	"github.com/openrunbook/runbook/record"
@@ -38,7 +42,7 @@ func renderNagios(w io.Writer, rec *record.Record, c gate.Check) error {
 	if rec.Status == "completed" && len(c.Words) > 0 && c.Judged() {
 		b.WriteString(" |")
 		for _, wd := range c.Words {
-			fmt.Fprintf(&b, " %s=%d;;;0", perfLabel(wd.Word), wd.Rows)
+			fmt.Fprintf(&b, " %s=%d;;;0", perfLabel(wordText(wd.Word)), wd.Rows)
 		}
 	}
 	b.WriteByte('\n')
@@ -56,8 +60,12 @@ func renderNagios(w io.Writer, rec *record.Record, c gate.Check) error {
 		}
 	}
 	if len(c.Unmapped) > 0 {
+		words := make([]string, len(c.Unmapped))
+		for i, w := range c.Unmapped {
+			words[i] = wordText(w)
+		}
 		line(fmt.Sprintf("UNKNOWN: %s %s %s no check state (map %s under result.nagios, or use the words ok, warning, critical, unknown)",
-			plural(len(c.Unmapped), "verdict", "verdicts"), nagiosText(strings.Join(c.Unmapped, ", ")),
+			plural(len(c.Unmapped), "verdict", "verdicts"), strings.Join(words, ", "),
 			plural(len(c.Unmapped), "has", "have"), plural(len(c.Unmapped), "it", "them")))
 	}
 	for _, u := range c.Unanswered {
@@ -143,7 +151,7 @@ func nagiosSummary(rec *record.Record, c gate.Check) string {
 		parts = append(parts, fmt.Sprintf("%d %s could not be evaluated (%s)", n, plural(n, "rule", "rules"), subjectsText(deciders)))
 	}
 	for _, wd := range c.Words {
-		part := fmt.Sprintf("%d %s", wd.Rows, nagiosText(wd.Word))
+		part := fmt.Sprintf("%d %s", wd.Rows, wordText(wd.Word))
 		if c.State != gate.OK && wd.State == c.State && len(wd.Subjects) > 0 {
 			part += " (" + subjectsText(wd.Subjects) + ")"
 		}
@@ -189,10 +197,15 @@ func nagiosRow(row record.Row, c gate.Check) string {
 	return nagiosText(s)
 }
 
-// perfLabel is a verdict word as a perfdata label: quoted when it holds a
-// space, "'" or "=", a "'" doubled (the plugin API's escape).
+// wordText is a verdict word as the check's lines write it: the cell the
+// row's line and the text table show (record.CellText, the render law),
+// so an empty word is "—" in the summary and the perfdata alike, never
+// the label-less item "=1;;;0", which graphing add-ons drop.
+func wordText(word string) string { return nagiosText(record.CellText(word)) }
+
+// perfLabel is a word's text (wordText) as a perfdata label: quoted when
+// it holds a space, "'" or "=", a "'" doubled (the plugin API's escape).
 func perfLabel(word string) string {
-	word = nagiosText(word)
 	if strings.ContainsAny(word, " '=") {
 		return "'" + strings.ReplaceAll(word, "'", "''") + "'"
 	}
@@ -211,4 +224,148 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// nagiosCheck says whether args run a Nagios check: exec or resume with
+// --format nagios (-o nagios, --format=nagios, -onagios). It reads the
+// flags as pflag would but leniently — an unknown flag, a bad value, a
+// flag after the one cobra stopped at — since it is asked for exactly the
+// command lines cobra refuses.
+func nagiosCheck(root *cobra.Command, args []string) bool {
+	cmd, rest, err := root.Find(args)
+	if err != nil || (cmd.Name() != "exec" && cmd.Name() != "resume") {
+		return false
+	}
+	fs := pflag.NewFlagSet(cmd.Name(), pflag.ContinueOnError)
+	fs.ParseErrorsWhitelist.UnknownFlags = true
+	fs.SetOutput(io.Discard)
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		fs.AddFlag(&pflag.Flag{Name: f.Name, Shorthand: f.Shorthand, NoOptDefVal: f.NoOptDefVal, Value: new(anyText)})
+	})
+	_ = fs.Parse(rest) // what it read before an error is what it has
+	f := fs.Lookup("format")
+	return f != nil && f.Value.String() == "nagios"
+}
+
+// anyText is a flag value that takes any text, the last given winning
+// (nagiosCheck reads a refused command line with it).
+type anyText string
+
+func (a *anyText) String() string     { return string(*a) }
+func (a *anyText) Set(s string) error { *a = anyText(s); return nil }
+func (a *anyText) Type() string       { return "string" }
+
+// refusedCheck ends a Nagios check that ended, with code, before it
+// printed its state: the plugin API says a plugin given invalid arguments
+// is UNKNOWN, and Nagios reads exec's usual 2 as CRITICAL (and with
+// nothing on stdout shows "(No output on stdout)"). The status line says
+// what stderr's first line said, and the long text the rest of it, since
+// Nagios Core shows stdout only.
+func refusedCheck(w io.Writer, code int, said []string) int {
+	for i, l := range said {
+		said[i] = nagiosText(strings.TrimPrefix(strings.TrimPrefix(l, "runbook: "), "Error: "))
+	}
+	if len(said) == 0 {
+		said = []string{fmt.Sprintf("runbook exited %d before it judged anything", code)}
+	}
+	fmt.Fprintf(w, "runbook UNKNOWN - %s\n", said[0])
+	for _, l := range said[1:] {
+		fmt.Fprintln(w, l)
+	}
+	fmt.Fprintf(w, "UNKNOWN: nothing was judged: runbook refused the command line or the chart before any check state (outside --format nagios it exits %d)\n", code)
+	return int(gate.Unknown)
+}
+
+// countingWriter counts what a check wrote on stdout, so run can tell a
+// check that printed its state from one that ended before it.
+type countingWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+	n  int
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.mu.Lock()
+	c.n += n
+	c.mu.Unlock()
+	return n, err
+}
+
+func (c *countingWriter) written() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n
+}
+
+// heldStderr holds a Nagios check's stderr until its stdout is written
+// (release): Icinga 2 and Sensu read a check's stderr and stdout as one
+// text, whose first line is the status line, so a warning, a plugin's
+// stderr or a refusal written first would take its place. It keeps the
+// first maxHeldLines lines for a refused check's output (refusedCheck),
+// and writes through once it holds maxHeld bytes.
+type heldStderr struct {
+	mu       sync.Mutex
+	w        io.Writer
+	held     []byte
+	released bool
+	lines    []string
+	partial  string
+}
+
+const (
+	maxHeldLines = 20
+	maxHeld      = 1 << 20
+)
+
+func (h *heldStderr) Write(p []byte) (int, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if len(h.lines) < maxHeldLines {
+		h.partial += string(p)
+		for len(h.lines) < maxHeldLines {
+			l, rest, ok := strings.Cut(h.partial, "\n")
+			if !ok {
+				break
+			}
+			if strings.TrimSpace(l) != "" {
+				h.lines = append(h.lines, l)
+			}
+			h.partial = rest
+		}
+	}
+	if h.released {
+		return h.w.Write(p)
+	}
+	h.held = append(h.held, p...)
+	if len(h.held) >= maxHeld {
+		return len(p), h.releaseLocked()
+	}
+	return len(p), nil
+}
+
+// release writes what was held and everything after it through.
+func (h *heldStderr) release() error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.releaseLocked()
+}
+
+func (h *heldStderr) releaseLocked() error {
+	h.released = true
+	held := h.held
+	h.held = nil
+	_, err := h.w.Write(held)
+	return err
+}
+
+// text is the first lines written, blank ones left out.
+func (h *heldStderr) text() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	out := slices.Clone(h.lines)
+	if l := h.partial; strings.TrimSpace(l) != "" && len(out) < maxHeldLines {
+		out = append(out, l)
+	}
+	return out
 }

@@ -136,8 +136,10 @@ type Check struct {
 	// exited 0 (record.ItemStderrOnly), a text that is not UTF-8 and reached
 	// the scope altered (record.ItemNotUTF8), verdict rows dropped from the table
 	// (record.ItemDropped), a read: that found no file (record.FoundNoFile:
-	// a glob's [] is every subject a foreach over it judges). The rows say
-	// nothing of those subjects, so the check is no better than UNKNOWN.
+	// a glob's [] is every subject a foreach over it judges), a period a
+	// stage was asked about that its source did not hold whole
+	// (periodUnchecked). The rows say nothing of those subjects, so the
+	// check is no better than UNKNOWN.
 	Unchecked []Unchecked
 	// RuleErrors are the decider rules the run could not evaluate
 	// (record.RuleErrors: an expression's run-time error, a filter
@@ -249,7 +251,8 @@ func (c Check) Judged() bool {
 var notJudged = []string{record.ItemFailed, record.ItemTruncated, record.ItemNullItems, record.ItemWithheld, record.ItemUnparsed, record.ItemStderrOnly, record.ItemNotUTF8, record.ItemDropped, record.ItemNoRow}
 
 // unchecked lists the ledger's items of subjects never judged, in ledger
-// order, and each read: that found no file (record.FoundNoFile).
+// order, each read: that found no file (record.FoundNoFile) and each
+// period not held whole (periodUnchecked).
 func unchecked(ledger []coverage.Entry) []Unchecked {
 	var out []Unchecked
 	for _, e := range ledger {
@@ -262,8 +265,35 @@ func unchecked(ledger []coverage.Entry) []Unchecked {
 				out = append(out, Unchecked{Path: e.Path, What: it.What, Why: it.Why})
 			}
 		}
+		if u, ok := periodUnchecked(e); ok {
+			out = append(out, u)
+		}
 	}
 	return out
+}
+
+// periodUnchecked is the ledger entry's period when its source did not
+// hold all of it (the standing's period-not-held, period-partly-held,
+// period-unknown): what the rows say of the time it did not hold rests on
+// nothing read — a log check over two hours of a journal that held the
+// last thirty minutes found no error in the ninety it never saw.
+func periodUnchecked(e coverage.Entry) (Unchecked, bool) {
+	p := e.Period
+	if p == nil || p.Verdict == coverage.Covered {
+		return Unchecked{}, false
+	}
+	held := ""
+	if p.Held != nil {
+		held = " (" + p.Held.From + " to " + p.Held.To + ")"
+	}
+	why := "its source could not say which period it held"
+	switch p.Verdict {
+	case coverage.NotHeld:
+		why = "its source held none of it" + held
+	case coverage.PartlyHeld:
+		why = "its source held only part of it" + held
+	}
+	return Unchecked{Path: e.Path, What: "the period it was asked about (" + p.Queried.From + " to " + p.Queried.To + ")", Why: why}, true
 }
 
 // Script is a script row as a check names it.

@@ -34,8 +34,10 @@
 // continue, a foreach's items past maxBranches did not run, its items were
 // null, output was withheld past the cap, a parse mode could not read a
 // line, a command exited 0 with only stderr to show, a foreach item wrote
-// no verdict row, a verdict row was dropped, or a read: found no file (a
-// glob that matched none: no subject at all; a path that does not exist):
+// no verdict row, a verdict row was dropped, a read: found no file (a
+// glob that matched none: no subject at all; a path that does not exist),
+// or a stage's source did not hold all of the period it was asked about
+// (a coverage declaration's period not-held, partly-held or unknown):
 // the rows say nothing of it, and OK would say it is fine. A decider rule
 // that could not be evaluated (its
 // expression errored, a filter condition could not judge its value, a

@@ -489,3 +489,50 @@ func TestFailedAnswerCheckIsNotOk(t *testing.T) {
 		}
 	}
 }
+
+// TestPeriodNotHeldIsNotOk: a stage whose source did not hold all of the
+// period it was asked about (a journal rotated past the window a log
+// check asked for: not-held, partly-held, or a source that could not say:
+// unknown) leaves a completed run no better than UNKNOWN, naming the
+// stage and what its source held; a worse row stays worse; a period the
+// source held whole is no reason. Before, a log check over the last two
+// hours of a journal that held the last thirty minutes said "OK", exit 0,
+// under a standing line saying the period was held only in part.
+func TestPeriodNotHeldIsNotOk(t *testing.T) {
+	t.Parallel()
+	asked := coverage.Span{From: "2026-12-06T10:00:00Z", To: "2026-12-06T12:00:00Z"}
+	entry := func(v coverage.Verdict, held *coverage.Span) coverage.Entry {
+		return coverage.Entry{Path: "scan", Declaration: coverage.Declaration{Kind: coverage.KindLedger,
+			Checked: []coverage.Item{{What: "journal"}}, Period: &coverage.Period{Queried: asked, Held: held, Verdict: v}}}
+	}
+	part := &coverage.Span{From: "2026-12-06T11:30:00Z", To: "2026-12-06T12:00:00Z"}
+	cases := []struct {
+		name    string
+		entry   coverage.Entry
+		verdict string
+		state   State
+		why     string
+	}{
+		{"partly-held", entry(coverage.PartlyHeld, part), "ok", Unknown, "its source held only part of it (2026-12-06T11:30:00Z to 2026-12-06T12:00:00Z)"},
+		{"not-held", entry(coverage.NotHeld, &coverage.Span{From: "2026-12-06T13:00:00Z", To: "2026-12-06T14:00:00Z"}), "ok", Unknown, "its source held none of it (2026-12-06T13:00:00Z to 2026-12-06T14:00:00Z)"},
+		{"unknown", entry(coverage.Unknown, nil), "ok", Unknown, "its source could not say which period it held"},
+		{"a critical row stays critical", entry(coverage.PartlyHeld, part), "critical", Critical, "its source held only part of it (2026-12-06T11:30:00Z to 2026-12-06T12:00:00Z)"},
+		{"covered", entry(coverage.Covered, &asked), "ok", OK, ""},
+	}
+	for _, tc := range cases {
+		rec := issue14Record(9, [2]string{tc.verdict, "a"})
+		rec.Coverage = []coverage.Entry{tc.entry}
+		c := Judge(rec, nil)
+		var why string
+		if len(c.Unchecked) > 0 {
+			u := c.Unchecked[0]
+			why = u.Why
+			if u.Path != "scan" || u.What != "the period it was asked about (2026-12-06T10:00:00Z to 2026-12-06T12:00:00Z)" {
+				t.Errorf("%s: unchecked %+v", tc.name, u)
+			}
+		}
+		if c.State != tc.state || why != tc.why || c.Judged() != (tc.why == "") {
+			t.Errorf("%s: %v, unchecked %+v; want %v, %q", tc.name, c.State, c.Unchecked, tc.state, tc.why)
+		}
+	}
+}
