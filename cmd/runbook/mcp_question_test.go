@@ -1,0 +1,102 @@
+package main
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// An answer is given to one question. A resume call names its run, and
+// the run may have moved on since (another call answered, the client
+// retried a call whose reply it lost): the answers meant for the first
+// question must never answer the second.
+
+// A resume retried with the arguments that answered the first question
+// (a lost reply, a model repeating its call) is refused: the run now waits
+// at the second question, which nobody has been shown. Before, the retry
+// answered "DELETE the old token (irreversible)?" with the first
+// question's yes.
+func TestMCPRetriedResumeCannotAnswerTheNextQuestion(t *testing.T) {
+	m := newMCPTest(t, "", nil, filepath.Join(mcpData, "twice.yaml"))
+	sc := structured(t, m.call(t, "twice", nil))
+	id, _ := sc["runId"].(string)
+	first := m.call(t, toolResume, map[string]any{"runId": id, "answers": map[string]any{"approve": true}})
+	text := textOf(t, first)
+	if first.IsError || !strings.Contains(text, "DELETE the old token") {
+		t.Fatalf("the first answer: isError %v:\n%s", first.IsError, text)
+	}
+	if !strings.Contains(text, `"questionNumber": 2`) {
+		t.Errorf("the second question's resume call does not name its number:\n%s", text)
+	}
+	retry := m.call(t, toolResume, map[string]any{"runId": id, "answers": map[string]any{"approve": true}})
+	rtext := textOf(t, retry)
+	if !retry.IsError || !strings.Contains(rtext, "question 2") || !strings.Contains(rtext, "DELETE the old token") {
+		t.Fatalf("a retried first answer: isError %v, want it refused naming question 2 and its text:\n%s", retry.IsError, rtext)
+	}
+	stale := m.call(t, toolResume, map[string]any{"runId": id, "questionNumber": 1, "answers": map[string]any{"approve": true}})
+	if !stale.IsError || !strings.Contains(textOf(t, stale), "question 2") {
+		t.Fatalf("an answer to question 1 given as such: isError %v:\n%s", stale.IsError, textOf(t, stale))
+	}
+	// nothing ran: the run still waits at the second question, and
+	// answering it by its number goes on
+	done := m.call(t, toolResume, map[string]any{"runId": id, "questionNumber": 2, "answers": map[string]any{"approve": false}})
+	dsc := structured(t, done)
+	if done.IsError || dsc["status"] != "completed" {
+		t.Fatalf("the second question answered: isError %v status %v:\n%s", done.IsError, dsc["status"], textOf(t, done))
+	}
+	if rows := dsc["verdicts"].(map[string]any)["rows"].([]any); rows[0].(map[string]any)["verdict"] != "kept" {
+		t.Errorf("rows %v, want the old token kept", rows)
+	}
+}
+
+// A client of the multi round-trip protocol answers by coming back with
+// the request state it was given. A state given for the first question,
+// sent again after the run moved on to the second, is refused; before,
+// it answered the second question with the first one's answer.
+func TestMCPReplayedAnswerCannotAnswerTheNextQuestion(t *testing.T) {
+	opts := &mcp.ClientOptions{
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			t.Error("the SDK answered; this test answers by hand")
+			return nil, nil
+		},
+		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
+	}
+	m := newMCPTest(t, "", opts, filepath.Join(mcpData, "twice.yaml"))
+	call := func(state string, approve bool) *mcp.CallToolResult {
+		t.Helper()
+		p := &mcp.CallToolParams{Name: "twice"}
+		if state != "" {
+			p.RequestState = state
+			p.InputResponses = mcp.InputResponseMap{elicitID: &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": approve}}}
+		}
+		res, err := m.cs.CallTool(context.Background(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	asked := call("", false)
+	if asked.RequestState == "" || asked.InputRequests[elicitID] == nil {
+		t.Fatalf("the first question was not sent as an input request: %+v", asked)
+	}
+	first := asked.RequestState
+	next := call(first, false) // "no" to a new token; the run asks the second question
+	if next.RequestState == "" || !strings.Contains(mustJSON(t, next.InputRequests), "DELETE the old token") {
+		t.Fatalf("the second question was not sent: %+v", next)
+	}
+	replay := call(first, true)
+	if replay.RequestState != "" || !replay.IsError {
+		t.Fatalf("a replayed answer to the first question was taken: %s", mustJSON(t, replay))
+	}
+	if text := textOf(t, replay); !strings.Contains(text, "question 2") {
+		t.Errorf("the refusal does not say the run waits at question 2:\n%s", text)
+	}
+	done := call(next.RequestState, false)
+	if sc := structured(t, done); done.IsError || sc["status"] != "completed" ||
+		sc["verdicts"].(map[string]any)["rows"].([]any)[0].(map[string]any)["verdict"] != "kept" {
+		t.Fatalf("the second question answered by its own state: %s", mustJSON(t, done))
+	}
+}
