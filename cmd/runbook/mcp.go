@@ -212,6 +212,9 @@ type mcpServer struct {
 	// (mcp_call.go resumeLocked): a second call is told so, not that
 	// another process holds the record's lock.
 	resuming sync.Map
+	// progressed holds the last progress sent to each call under way
+	// (*mcp.CallToolRequest → int64; mcp_call.go startProgress).
+	progressed sync.Map
 }
 
 // mcpChart is one chart served as a tool.

@@ -45,6 +45,7 @@ const elicitID = "answer"
 // answer to the question its run asked, resumes that run.
 func (s *mcpServer) chartHandler(c *mcpChart) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		defer s.progressed.Delete(req)
 		given, err := toolArgs(req.Params.Arguments, "the chart's inputs")
 		if err != nil {
 			return toolError(err.Error()), nil
@@ -226,6 +227,7 @@ func (s *mcpServer) inRuns(err error) string {
 
 // resumeHandler is the resume tool: {runId, answers}.
 func (s *mcpServer) resumeHandler(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	defer s.progressed.Delete(req)
 	var in struct {
 		RunID          string         `json:"runId"`
 		QuestionNumber int            `json:"questionNumber"`
@@ -599,11 +601,18 @@ func (p *mcpProgress) Record(e recorder.Event) {
 }
 
 // startProgress starts sending progress for req, or returns nil when the
-// call carries no progress token.
+// call carries no progress token. One call may run a chart more than once
+// (a run asks, the client answers by an elicitation, the run is resumed):
+// each run's count goes on from the last progress the call sent
+// (s.progressed), since a request's progress must only grow.
 func (s *mcpServer) startProgress(ctx context.Context, req *mcp.CallToolRequest) *mcpProgress {
 	token := req.Params.GetProgressToken()
 	if token == nil || req.Session == nil {
 		return nil
+	}
+	base := int64(0)
+	if v, ok := s.progressed.Load(req); ok {
+		base = v.(int64)
 	}
 	p := &mcpProgress{done: make(chan struct{})}
 	p.stopped.Add(1)
@@ -611,17 +620,18 @@ func (s *mcpServer) startProgress(ctx context.Context, req *mcp.CallToolRequest)
 		defer p.stopped.Done()
 		tick := time.NewTicker(progressTick)
 		defer tick.Stop()
-		last := int64(-1)
+		last := int64(0) // a run that has done nothing yet says nothing
 		send := func() {
 			st, br, tot := p.stages.Load(), p.branches.Load(), p.total.Load()
 			if st+br == last {
 				return
 			}
 			last = st + br
+			s.progressed.Store(req, base+last)
 			// Progress must only grow: stages and branches done together.
 			_ = req.Session.NotifyProgress(context.WithoutCancel(ctx), &mcp.ProgressNotificationParams{
 				ProgressToken: token,
-				Progress:      float64(st + br),
+				Progress:      float64(base + last),
 				Message:       fmt.Sprintf("stages done %d, branches %d/%d", st, br, tot),
 			})
 		}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -98,5 +100,45 @@ func TestMCPReplayedAnswerCannotAnswerTheNextQuestion(t *testing.T) {
 	if sc := structured(t, done); done.IsError || sc["status"] != "completed" ||
 		sc["verdicts"].(map[string]any)["rows"].([]any)[0].(map[string]any)["verdict"] != "kept" {
 		t.Fatalf("the second question answered by its own state: %s", mustJSON(t, done))
+	}
+}
+
+// A call that asks its question by an elicitation request (a client
+// before the multi round-trip) and goes on with the answer is one request:
+// its progress must only grow (the protocol says so, and a client may drop
+// a notification that goes back). Before, the resumed run counted from
+// zero again: 62 stages and branches done, then 1.
+func TestMCPProgressOnlyGrowsAcrossAnAnsweredQuestion(t *testing.T) {
+	var mu sync.Mutex
+	var got []float64
+	var asked []string
+	opts := elicitWith("accept", map[string]any{"proceed": true}, &asked)
+	opts.ProgressNotificationHandler = func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+		mu.Lock()
+		got = append(got, r.Params.Progress)
+		mu.Unlock()
+	}
+	m := newOldProtocolMCPTest(t, opts, filepath.Join(mcpData, "count-ask.yaml"))
+	params := &mcp.CallToolParams{Name: "count-ask"}
+	params.SetProgressToken("tok-ask")
+	res, err := m.cs.CallTool(context.Background(), params)
+	if err != nil || res.IsError || len(asked) != 1 {
+		t.Fatalf("call: %v, asked %d: %v", err, len(asked), res)
+	}
+	if sc := structured(t, res); sc["status"] != "completed" {
+		t.Fatalf("status %v", sc["status"])
+	}
+	// notifications may still be on their way after the result
+	time.Sleep(3 * progressTick)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) < 2 {
+		t.Fatalf("%d progress notifications, want one at least before the question and one after", len(got))
+	}
+	for i := 1; i < len(got); i++ {
+		if got[i] <= got[i-1] {
+			t.Errorf("progress went from %v to %v: %v", got[i-1], got[i], got)
+			break
+		}
 	}
 }
