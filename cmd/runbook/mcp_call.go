@@ -90,11 +90,14 @@ func (s *mcpServer) answer(ctx context.Context, req *mcp.CallToolRequest, c *mcp
 	if recordErr != nil {
 		fmt.Fprintf(s.log, "runbook mcp: %s: the record of run %s was not kept: %v\n", c.tool, id, recordErr)
 	}
-	q := 0 // the question the run waits at, when it paused
+	q := 0       // the question the run waits at, when it paused
+	cannot := "" // why the paused run can never be resumed
 	if rec.Status == "paused" {
 		q = questionNumber(res.RunRecord())
+		cannot = cannotResume(res)
 	}
-	if rec.Status == "paused" && rec.Pause != nil && recordErr == nil && canElicit(req) {
+	// A question is put to a person only when the answer can be used.
+	if rec.Status == "paused" && rec.Pause != nil && recordErr == nil && cannot == "" && canElicit(req) {
 		if schema, ok := expectsSchema(rec.Pause.Expects); ok {
 			ask := &mcp.ElicitParams{Mode: "form", Message: clean(rec.Pause.Question), RequestedSchema: schema}
 			if multiRoundTrip(req) {
@@ -108,15 +111,15 @@ func (s *mcpServer) answer(ctx context.Context, req *mcp.CallToolRequest, c *mcp
 			er, err := req.Session.Elicit(ctx, ask)
 			if err != nil {
 				line, _ := record.Headline(err.Error())
-				return s.result(id, q, rec, c, nil, "The question got no answer through the client: "+line+". The run stays paused.")
+				return s.result(id, q, rec, c, nil, "", "The question got no answer through the client: "+line+". The run stays paused.")
 			}
 			if er == nil || er.Action != "accept" {
-				return s.result(id, q, rec, c, nil, "")
+				return s.result(id, q, rec, c, nil, "", "")
 			}
 			return s.takeAnswer(ctx, req, c, id, q, given, er)
 		}
 	}
-	return s.result(id, q, rec, c, recordErr, "")
+	return s.result(id, q, rec, c, recordErr, cannot, "")
 }
 
 // multiRoundTrip says whether the client speaks the multi round-trip
@@ -142,7 +145,7 @@ func (s *mcpServer) answered(ctx context.Context, req *mcp.CallToolRequest, c *m
 		if err != nil || rr.Result == nil {
 			return toolError(fmt.Sprintf("run %s: its record cannot be read: %v", id, err))
 		}
-		return s.result(id, questionNumber(rr), rr.Result, c, nil, "")
+		return s.result(id, questionNumber(rr), rr.Result, c, nil, "", "")
 	}
 	return s.takeAnswer(ctx, req, c, id, q, given, er)
 }
@@ -206,14 +209,17 @@ func (s *mcpServer) resumeLocked(ctx context.Context, req *mcp.CallToolRequest, 
 	res, err = c.rb.Resume(ctx, rr, answers, runbook.ResumeExec(s.execOptions(path, prog)...), runbook.AnsweredBy(by))
 	prog.stop()
 	if err != nil {
-		still := ""
-		if rr.Checkpoint != nil && rr.Resumed == nil {
-			still = fmt.Sprintf("\nRun %s is still paused: call the resume tool with its runId and the answers.", id)
-		}
+		// Answers that were refused can be given again; a refusal of the
+		// record itself (a secret resume cannot derive again, a chart
+		// changed since the pause) stands whatever the answers.
 		if ies, ok := inputErrors(err); ok {
+			still := ""
+			if rr.Checkpoint != nil && rr.Resumed == nil {
+				still = fmt.Sprintf("\nRun %s is still paused: call the resume tool with its runId and the answers.", id)
+			}
 			return nil, toolError(inputErrorText("the answer was refused", ies) + still), nil
 		}
-		return nil, toolError(fmt.Sprintf("run %s: %v", id, err) + still), nil
+		return nil, toolError(fmt.Sprintf("run %s: %v", id, err)), nil
 	}
 	return res, nil, res.WriteRecord(path)
 }
@@ -335,9 +341,10 @@ func (s *mcpServer) readRun(_ context.Context, req *mcp.ReadResourceRequest) (*m
 }
 
 // result is a run's answer: the result record with its runId, and the
-// one text block (unanswered: why a paused run's question, put to the
-// client, has no answer); isError when the run failed or was cancelled.
-func (s *mcpServer) result(id string, q int, rec *record.Record, c *mcpChart, recordErr error, unanswered string) *mcp.CallToolResult {
+// one text block (cannot: why a paused run can never be resumed;
+// unanswered: why its question, put to the client, has no answer);
+// isError when the run failed or was cancelled.
+func (s *mcpServer) result(id string, q int, rec *record.Record, c *mcpChart, recordErr error, cannot, unanswered string) *mcp.CallToolResult {
 	again := givenAgain(c, rec)
 	structured, err := structuredOf(rec, id)
 	if err != nil {
@@ -350,9 +357,11 @@ func (s *mcpServer) result(id string, q int, rec *record.Record, c *mcpChart, re
 		p["resume"] = "the resume tool: " + resumeCall(id, q, rec.Pause.Expects, again)
 		if recordErr != nil {
 			p["resume"] = "none: the run's record was not kept"
+		} else if cannot != "" {
+			p["resume"] = "none: " + cannot
 		}
 	}
-	text := mcpText(rec, id, q, scriptInto(c.rb.Spec()), recordErr, unanswered, again)
+	text := mcpText(rec, id, q, scriptInto(c.rb.Spec()), recordErr, cannot, unanswered, again)
 	return &mcp.CallToolResult{
 		Content:           []mcp.Content{&mcp.TextContent{Text: text}},
 		StructuredContent: structured,

@@ -142,3 +142,44 @@ func TestMCPProgressOnlyGrowsAcrossAnAnsweredQuestion(t *testing.T) {
 		}
 	}
 }
+
+// A paused run whose record cannot be resumed (a command's output held
+// the secret, and resume cannot derive it again) is said to be so at the
+// pause, as runbook exec warns: its question is not put to a person whose
+// answer cannot be used, and the result gives no resume call. Before, the
+// client was asked, and its answer came back refused; without elicitation
+// the result said "Resume it with the resume tool".
+func TestMCPPausedRunThatCannotBeResumedSaysSo(t *testing.T) {
+	for _, elicit := range []bool{true, false} {
+		var asked []string
+		var opts *mcp.ClientOptions
+		if elicit {
+			opts = elicitWith("accept", map[string]any{"proceed": true}, &asked)
+		}
+		m := newOldProtocolMCPTest(t, opts, filepath.Join(mcpData, "probe-ask.yaml"))
+		res := m.call(t, "probe-ask", map[string]any{"token": secretToken})
+		text := textOf(t, res)
+		if len(asked) != 0 {
+			t.Errorf("elicit %v: the client was asked %q, a question whose answer cannot be used", elicit, asked)
+		}
+		if res.StructuredContent == nil {
+			t.Fatalf("elicit %v: no result record, isError %v:\n%s", elicit, res.IsError, text)
+		}
+		sc := structured(t, res)
+		if sc["status"] != "paused" {
+			t.Fatalf("elicit %v: status %v, want paused:\n%s", elicit, sc["status"], text)
+		}
+		if strings.Contains(text, "Resume it with the resume tool") || !strings.Contains(text, "It cannot be resumed: ") ||
+			!strings.Contains(text, `"probe"`) || !strings.Contains(text, "run the chart again") {
+			t.Errorf("elicit %v: the text does not say the run cannot be resumed, and why:\n%s", elicit, text)
+		}
+		pause, _ := sc["pause"].(map[string]any)
+		if r, _ := pause["resume"].(string); !strings.HasPrefix(r, "none: ") {
+			t.Errorf("elicit %v: pause.resume = %q, want none and why", elicit, r)
+		}
+		tail := secretToken[len(secretToken)-5:] // what the command printed
+		if raw := text + mustJSON(t, sc); strings.Contains(raw, secretToken) || strings.Contains(raw, `"`+tail+`"`) {
+			t.Errorf("elicit %v: the secret, or the piece the command printed, shows:\n%s", elicit, raw)
+		}
+	}
+}

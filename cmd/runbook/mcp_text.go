@@ -19,12 +19,12 @@ import (
 //	       be evaluated and the standing line, laid out by renderText
 //	       itself; a paused run's question (and unanswered: why the
 //	       client, asked it, gave no answer) and how to resume it with
-//	       the resume tool; where a failed or cancelled run ended; the
-//	       runId
+//	       the resume tool, or why it cannot be (cannot: resume's own
+//	       words); where a failed or cancelled run ended; the runId
 //
-// Every word but unanswered comes from the record, through viewOf and
-// renderText: this only chooses the parts.
-func mcpText(rec *record.Record, id string, q int, into map[string]string, recordErr error, unanswered string, again []string) string {
+// Every word but unanswered and cannot comes from the record, through
+// viewOf and renderText: this only chooses the parts.
+func mcpText(rec *record.Record, id string, q int, into map[string]string, recordErr error, cannot, unanswered string, again []string) string {
 	var b strings.Builder
 	p := &printer{w: &b}
 	v := viewOf(rec, renderOpts{scriptInto: into})
@@ -67,9 +67,12 @@ func mcpText(rec *record.Record, id string, q int, into map[string]string, recor
 			if unanswered != "" {
 				p.line(clean(unanswered))
 			}
-			if recordErr != nil {
+			switch {
+			case recordErr != nil:
 				p.line("It cannot be resumed: its record was not kept.")
-			} else {
+			case cannot != "":
+				p.line("It cannot be resumed: " + strings.TrimSuffix(cannot, ".") + ".")
+			default:
 				p.line("Resume it with the resume tool: " + resumeCall(id, q, rec.Pause.Expects, again))
 			}
 		}
