@@ -142,8 +142,11 @@ func (s *mcpServer) answered(ctx context.Context, req *mcp.CallToolRequest, c *m
 	er, _ := req.Params.InputResponses[elicitID].(*mcp.ElicitResult)
 	if er == nil || er.Action != "accept" {
 		rr, _, err := record.ReadRecord(path)
-		if err != nil || rr.Result == nil {
-			return toolError(fmt.Sprintf("run %s: its record cannot be read: %v", id, err))
+		if err != nil {
+			return toolError(fmt.Sprintf("run %s: its record cannot be read: %s", id, s.inRuns(err)))
+		}
+		if rr.Result == nil {
+			return toolError(fmt.Sprintf("run %s: its record holds no result", id))
 		}
 		return s.result(id, questionNumber(rr), rr.Result, c, nil, "", "")
 	}
@@ -219,7 +222,7 @@ func (s *mcpServer) resumeLocked(ctx context.Context, req *mcp.CallToolRequest, 
 			}
 			return nil, toolError(inputErrorText("the answer was refused", ies) + still), nil
 		}
-		return nil, toolError(fmt.Sprintf("run %s: %v", id, err)), nil
+		return nil, toolError(fmt.Sprintf("run %s: %s", id, s.inRuns(err))), nil
 	}
 	return res, nil, res.WriteRecord(path)
 }
@@ -227,8 +230,25 @@ func (s *mcpServer) resumeLocked(ctx context.Context, req *mcp.CallToolRequest, 
 // inRuns is err's message with the server's records folder left out of
 // every path: the client names a run by its runId, and where the server
 // keeps its files is not the client's to know.
-func (s *mcpServer) inRuns(err error) string {
-	return strings.ReplaceAll(err.Error(), s.runs+string(filepath.Separator), "")
+func (s *mcpServer) inRuns(err error) string { return s.hideRuns(err.Error()) }
+
+// hideRuns is msg with the server's records folder left out (inRuns).
+func (s *mcpServer) hideRuns(msg string) string {
+	return strings.ReplaceAll(msg, s.runs+string(filepath.Separator), "")
+}
+
+// keptRun is where run id's record is kept, or the call refused (what,
+// the tool refusing) when id is no run id or no run of that id is kept:
+// said by the runId, never by the server's folder.
+func (s *mcpServer) keptRun(what, id string) (string, *mcp.CallToolResult) {
+	path, err := s.runPath(id)
+	if err != nil {
+		return "", toolError(what + ": " + err.Error())
+	}
+	if _, err := os.Stat(path); err != nil {
+		return "", toolError(fmt.Sprintf("%s: no run %s is kept by this server: a runId is what a call of a chart's tool returned, and the server keeps its runs' records until they are removed", what, id))
+	}
+	return path, nil
 }
 
 // resumeHandler is the resume tool: {runId, answers}.
@@ -243,13 +263,13 @@ func (s *mcpServer) resumeHandler(ctx context.Context, req *mcp.CallToolRequest)
 		return toolError("resume: " + err.Error() + `; want {"runId": "…", "answers": {"NAME": VALUE}}`), nil
 	}
 	jsonv.Settle(in.Answers) // numbers as a chart's tool reads them (toolArgs)
-	path, err := s.runPath(in.RunID)
-	if err != nil {
-		return toolError("resume: " + err.Error()), nil
+	path, refused := s.keptRun("resume", in.RunID)
+	if refused != nil {
+		return refused, nil
 	}
 	rr, _, err := record.ReadRecord(path)
 	if err != nil {
-		return toolError(fmt.Sprintf("resume: run %s: %v", in.RunID, err)), nil
+		return toolError(fmt.Sprintf("resume: run %s: %s", in.RunID, s.inRuns(err))), nil
 	}
 	name := ""
 	if rr.Result != nil {
@@ -284,12 +304,9 @@ func (s *mcpServer) explainHandler(_ context.Context, req *mcp.CallToolRequest) 
 	if err := strictJSON(req.Params.Arguments, &in); err != nil {
 		return toolError("explain: " + err.Error() + `; want {"runId": "…"} and at most one of key, stage, whyNot`), nil
 	}
-	path, err := s.runPath(in.RunID)
-	if err != nil {
-		return toolError("explain: " + err.Error()), nil
-	}
-	if _, err := os.Stat(path); err != nil {
-		return toolError(fmt.Sprintf("explain: no run %s is kept in %s", in.RunID, s.runs)), nil
+	path, refused := s.keptRun("explain", in.RunID)
+	if refused != nil {
+		return refused, nil
 	}
 	if in.Key != "" && in.Stage != "" {
 		return toolError("explain: give key or stage, not both"), nil
@@ -302,11 +319,11 @@ func (s *mcpServer) explainHandler(_ context.Context, req *mcp.CallToolRequest) 
 	var text, js, errs bytes.Buffer
 	f.format = "text"
 	if err := explainRecord(path, q, f, in.At != nil, &text, &errs); err != nil {
-		return explainRefused(strings.TrimSpace(errs.String() + "\n" + err.Error())), nil
+		return explainRefused(s.hideRuns(strings.TrimSpace(errs.String() + "\n" + err.Error()))), nil
 	}
 	f.format = "json"
 	if err := explainRecord(path, q, f, in.At != nil, &js, io.Discard); err != nil {
-		return explainRefused(err.Error()), nil
+		return explainRefused(s.inRuns(err)), nil
 	}
 	structured, err := jsonObject(js.Bytes())
 	if err != nil {

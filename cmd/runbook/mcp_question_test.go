@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -180,6 +181,41 @@ func TestMCPPausedRunThatCannotBeResumedSaysSo(t *testing.T) {
 		tail := secretToken[len(secretToken)-5:] // what the command printed
 		if raw := text + mustJSON(t, sc); strings.Contains(raw, secretToken) || strings.Contains(raw, `"`+tail+`"`) {
 			t.Errorf("elicit %v: the secret, or the piece the command printed, shows:\n%s", elicit, raw)
+		}
+	}
+}
+
+// The server's records folder is not the client's to know (a client over
+// HTTP is another machine): a resume or explain of a run the server does
+// not keep, or whose record is damaged, says so by the runId alone.
+// Before, both named the folder: "record /var/lib/…/runs/ID.json: open
+// …: no such file or directory", "no run ID is kept in /var/lib/…/runs".
+func TestMCPUnknownRunRefusedWithoutTheRecordsFolder(t *testing.T) {
+	m := newMCPTest(t, "", nil, filepath.Join(mcpData, "twice.yaml"))
+	missing := "twice-20990101T000000Z-00000000"
+	broken := "twice-20990101T000000Z-11111111"
+	if err := os.WriteFile(filepath.Join(m.runs, broken+".json"), []byte("{not json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		tool, id, want string
+	}{
+		{toolResume, missing, "no run " + missing + " is kept by this server"},
+		{toolExplain, missing, "no run " + missing + " is kept by this server"},
+		{toolResume, broken, "not a readable run record"},
+		{toolExplain, broken, "not a readable run record"},
+	} {
+		args := map[string]any{"runId": tc.id}
+		if tc.tool == toolResume {
+			args["answers"] = map[string]any{"approve": true}
+		}
+		res := m.call(t, tc.tool, args)
+		text := textOf(t, res)
+		if !res.IsError || !strings.Contains(text, tc.want) || !strings.Contains(text, tc.id) {
+			t.Errorf("%s %s: isError %v, want %q:\n%s", tc.tool, tc.id, res.IsError, tc.want, text)
+		}
+		if strings.Contains(text, m.runs) {
+			t.Errorf("%s %s names the server's records folder:\n%s", tc.tool, tc.id, text)
 		}
 	}
 }
