@@ -156,9 +156,9 @@ func (s *mcpServer) answered(ctx context.Context, req *mcp.CallToolRequest, c *m
 // takeAnswer resumes paused run id with an accepted elicitation's answers
 // to its question number q.
 func (s *mcpServer) takeAnswer(ctx context.Context, req *mcp.CallToolRequest, c *mcpChart, id string, q int, given map[string]any, er *mcp.ElicitResult) *mcp.CallToolResult {
-	answers := map[string]any{}
-	for k, v := range er.Content {
-		answers[k] = v
+	answers, err := formAnswers(er.Content)
+	if err != nil {
+		return toolError(fmt.Sprintf("run %s: the answer from the client's form does not read: %v", id, err))
 	}
 	// A record keeps no secret: the secret inputs this call gave are given
 	// again, as `runbook resume --input` would.
@@ -168,6 +168,18 @@ func (s *mcpServer) takeAnswer(ctx context.Context, req *mcp.CallToolRequest, c 
 		}
 	}
 	return s.resumeRun(ctx, req, c, id, q, answers, "MCP client "+clientName(req))
+}
+
+// formAnswers are an elicitation form's answers read as the resume tool's
+// are (jsonv.Unmarshal, the one reader of JSON from outside): the SDK
+// decoded the form into float64s, and the run's string(id) of a form's
+// 100000000 said "1e+08" where the resume tool's said "100000000".
+func formAnswers(content map[string]any) (map[string]any, error) {
+	b, err := json.Marshal(content)
+	if err != nil {
+		return nil, err
+	}
+	return toolArgs(b, "the question's answers")
 }
 
 // resumeRun continues paused run id with answers to its question number

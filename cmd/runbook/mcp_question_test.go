@@ -219,3 +219,37 @@ func TestMCPUnknownRunRefusedWithoutTheRecordsFolder(t *testing.T) {
 		}
 	}
 }
+
+// An answer's number is one value however it is given: through the
+// client's form (an elicitation, on either protocol) as by the resume
+// tool. Before, the form's 100000000 reached the run as the float64 the
+// SDK decoded, and string(id) wrote the subject "1e+08" where the resume
+// tool's answer wrote "100000000".
+func TestMCPElicitedNumberIsReadAsTheResumeToolReadsIt(t *testing.T) {
+	subject := func(res *mcp.CallToolResult) any {
+		t.Helper()
+		sc := structured(t, res)
+		rows, _ := sc["verdicts"].(map[string]any)["rows"].([]any)
+		if sc["status"] != "completed" || len(rows) != 1 {
+			t.Fatalf("status %v, rows %v:\n%s", sc["status"], rows, textOf(t, res))
+		}
+		return rows[0].(map[string]any)["subject"]
+	}
+	answer := map[string]any{"id": 100000000}
+	plain := newMCPTest(t, "", nil, filepath.Join(mcpData, "number-ask.yaml"))
+	id, _ := structured(t, plain.call(t, "number-ask", nil))["runId"].(string)
+	if got := subject(plain.call(t, toolResume, map[string]any{"runId": id, "answers": answer})); got != "100000000" {
+		t.Fatalf("the resume tool's answer wrote %v", got)
+	}
+	for _, old := range []bool{false, true} {
+		var asked []string
+		opts := elicitWith("accept", answer, &asked)
+		m := newMCPTest(t, "", opts, filepath.Join(mcpData, "number-ask.yaml"))
+		if old {
+			m = newOldProtocolMCPTest(t, opts, filepath.Join(mcpData, "number-ask.yaml"))
+		}
+		if got := subject(m.call(t, "number-ask", nil)); got != "100000000" || len(asked) != 1 {
+			t.Errorf("old protocol %v: the form's answer wrote %v (asked %d), want 100000000 as the resume tool's", old, got, len(asked))
+		}
+	}
+}
