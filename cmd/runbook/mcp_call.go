@@ -323,6 +323,11 @@ func (s *mcpServer) explainHandler(_ context.Context, req *mcp.CallToolRequest) 
 	if in.Key != "" && in.Stage != "" {
 		return toolError("explain: give key or stage, not both"), nil
 	}
+	if in.WhyNot != "" && in.Key+in.Stage != "" {
+		// said here in the tool's names: explain's own refusal names its
+		// flag, --why-not, and its argument, KEY
+		return toolError("explain: whyNot names the stage or branch itself: give it without key or stage"), nil
+	}
 	f := explainFlags{at: -1, whyNot: in.WhyNot, atName: "at"}
 	if in.At != nil {
 		f.at = *in.At

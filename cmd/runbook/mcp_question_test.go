@@ -253,3 +253,18 @@ func TestMCPElicitedNumberIsReadAsTheResumeToolReadsIt(t *testing.T) {
 		}
 	}
 }
+
+// An explain call giving whyNot with a key or a stage is refused in the
+// tool's own argument names; it said "--why-not takes the stage itself:
+// give no KEY with it", a flag and an argument the agent never saw.
+func TestMCPExplainWhyNotWithAKeySaysWhyNot(t *testing.T) {
+	m := newMCPTest(t, "", nil, filepath.Join(mcpData, "prose.yaml"))
+	id := structured(t, m.call(t, "volumes-prose", map[string]any{"threshold": 90}))["runId"].(string)
+	for _, other := range []string{"key", "stage"} {
+		res := m.call(t, toolExplain, map[string]any{"runId": id, "whyNot": "mark-ok", other: "verdicts[0]"})
+		text := textOf(t, res)
+		if !res.IsError || !strings.Contains(text, "whyNot") || strings.Contains(text, "--why-not") || strings.Contains(text, "KEY") {
+			t.Errorf("whyNot with %s: isError %v, text %q: want it refused naming whyNot, not --why-not", other, res.IsError, text)
+		}
+	}
+}
