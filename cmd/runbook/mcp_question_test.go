@@ -268,3 +268,40 @@ func TestMCPExplainWhyNotWithAKeySaysWhyNot(t *testing.T) {
 		}
 	}
 }
+
+// A question put to the client by an elicitation request (a client before
+// the multi round-trip) may be answered by another call while the form is
+// open: the resume tool, given the first question's answer, moves the run
+// on to the second. The form's answer, when it comes, was given to the
+// first question and is refused; before, it answered the second.
+func TestMCPFormAnsweredAfterAnotherCallAnsweredIsRefused(t *testing.T) {
+	var m *mcpTest
+	var forms []string
+	opts := &mcp.ClientOptions{ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		forms = append(forms, req.Params.Message)
+		if len(forms) > 1 {
+			return &mcp.ElicitResult{Action: "decline"}, nil // the second question, asked of the resume call
+		}
+		entries, err := os.ReadDir(m.runs)
+		if err != nil || len(entries) != 1 {
+			t.Errorf("runs kept: %v %v", entries, err)
+			return &mcp.ElicitResult{Action: "cancel"}, nil
+		}
+		id := strings.TrimSuffix(entries[0].Name(), ".json")
+		other, err := m.cs.CallTool(ctx, &mcp.CallToolParams{Name: toolResume,
+			Arguments: map[string]any{"runId": id, "questionNumber": 1, "answers": map[string]any{"approve": false}}})
+		if err != nil || other.IsError {
+			t.Errorf("the other call's answer: %v %v", err, other)
+		}
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}}, nil
+	}}
+	m = newOldProtocolMCPTest(t, opts, filepath.Join(mcpData, "twice.yaml"))
+	res := m.call(t, "twice", nil)
+	text := textOf(t, res)
+	if len(forms) != 2 || !strings.Contains(forms[1], "DELETE") {
+		t.Fatalf("forms %q, want the first question, then the second asked of the other call", forms)
+	}
+	if !res.IsError || !strings.Contains(text, "question 2") || strings.Contains(text, "deleted") {
+		t.Fatalf("the form's answer to question 1, given after the run moved on: isError %v:\n%s", res.IsError, text)
+	}
+}
