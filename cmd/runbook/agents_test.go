@@ -301,7 +301,7 @@ func TestMCPPausedRunSaysHowToResumeByTheTool(t *testing.T) {
 	res := m.call(t, "secret-ask", map[string]any{"token": secretToken})
 	sc := structured(t, res)
 	id, _ := sc["runId"].(string)
-	call := `{"runId": "` + id + `", "answers": {"proceed": <bool>, "token": <the secret input, again>}}`
+	call := `{"runId": "` + id + `", "questionNumber": 1, "answers": {"proceed": <bool>, "token": <the secret input, again>}}`
 	pause, _ := sc["pause"].(map[string]any)
 	if got := pause["resume"]; got != "the resume tool: "+call {
 		t.Errorf("structuredContent's pause.resume = %q, want the resume tool's call %s", got, call)

@@ -461,8 +461,8 @@ func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.
 		if waitingAt != "" {
 			fmt.Fprintf(stderr, "runbook: %s\n", waitingAt)
 		}
-		if err := res.CannotResume(); err != nil {
-			fmt.Fprintf(stderr, "runbook: warning: this record cannot be resumed: %s\n", clean(strings.TrimPrefix(err.Error(), "resume: ")))
+		if why := cannotResume(res); why != "" {
+			fmt.Fprintf(stderr, "runbook: warning: this record cannot be resumed: %s\n", why)
 		}
 	}
 	return endRun(stderr, code, held, f, recordErr)

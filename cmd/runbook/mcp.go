@@ -212,6 +212,9 @@ type mcpServer struct {
 	// (mcp_call.go resumeLocked): a second call is told so, not that
 	// another process holds the record's lock.
 	resuming sync.Map
+	// progressed holds the last progress sent to each call under way
+	// (*mcp.CallToolRequest → int64; mcp_call.go startProgress).
+	progressed sync.Map
 }
 
 // mcpChart is one chart served as a tool.
@@ -327,14 +330,17 @@ func (s *mcpServer) addBuiltins() {
 		Name:  toolResume,
 		Title: "resume a paused run",
 		Description: "Continue a run that paused at a question (status paused), as runbook resume does: answers holds one value per name the question expects, " +
-			"plus any secret input the paused run was given (a record keeps no secret). Returns what the chart's tool returns.",
+			"plus any secret input the paused run was given (a record keeps no secret). questionNumber is the number of the question answered, as the paused result's resume call gives it: " +
+			"a run that was answered before and now waits at another question refuses answers not named for it, so that an answer is never taken for a question it was not given to. " +
+			"Returns what the chart's tool returns.",
 		InputSchema: map[string]any{
 			"type":                 "object",
 			"additionalProperties": false,
 			"required":             []string{"runId", "answers"},
 			"properties": map[string]any{
-				"runId":   map[string]any{"type": "string", "description": "the paused run's runId"},
-				"answers": map[string]any{"type": "object", "description": "the answers, by the names the question expects"},
+				"runId":          map[string]any{"type": "string", "description": "the paused run's runId"},
+				"questionNumber": map[string]any{"type": "integer", "minimum": 1, "description": "the number of the question these answers are for (1 for a run's first question); needed once a run has been answered before"},
+				"answers":        map[string]any{"type": "object", "description": "the answers, by the names the question expects"},
 			},
 		},
 	}, s.resumeHandler)

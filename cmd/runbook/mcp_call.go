@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -44,6 +45,7 @@ const elicitID = "answer"
 // answer to the question its run asked, resumes that run.
 func (s *mcpServer) chartHandler(c *mcpChart) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		defer s.progressed.Delete(req)
 		given, err := toolArgs(req.Params.Arguments, "the chart's inputs")
 		if err != nil {
 			return toolError(err.Error()), nil
@@ -88,11 +90,18 @@ func (s *mcpServer) answer(ctx context.Context, req *mcp.CallToolRequest, c *mcp
 	if recordErr != nil {
 		fmt.Fprintf(s.log, "runbook mcp: %s: the record of run %s was not kept: %v\n", c.tool, id, recordErr)
 	}
-	if rec.Status == "paused" && rec.Pause != nil && recordErr == nil && canElicit(req) {
+	q := 0       // the question the run waits at, when it paused
+	cannot := "" // why the paused run can never be resumed
+	if rec.Status == "paused" {
+		q = questionNumber(res.RunRecord())
+		cannot = cannotResume(res)
+	}
+	// A question is put to a person only when the answer can be used.
+	if rec.Status == "paused" && rec.Pause != nil && recordErr == nil && cannot == "" && canElicit(req) {
 		if schema, ok := expectsSchema(rec.Pause.Expects); ok {
 			ask := &mcp.ElicitParams{Mode: "form", Message: clean(rec.Pause.Question), RequestedSchema: schema}
 			if multiRoundTrip(req) {
-				return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{elicitID: ask}, RequestState: s.sign(id)}
+				return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{elicitID: ask}, RequestState: s.sign(id, q)}
 			}
 			// Asked here, not through the SDK's stand-in for older
 			// clients, which turns an answer that failed (the client's
@@ -102,15 +111,15 @@ func (s *mcpServer) answer(ctx context.Context, req *mcp.CallToolRequest, c *mcp
 			er, err := req.Session.Elicit(ctx, ask)
 			if err != nil {
 				line, _ := record.Headline(err.Error())
-				return s.result(id, rec, c, nil, "The question got no answer through the client: "+line+". The run stays paused.")
+				return s.result(id, q, rec, c, nil, "", "The question got no answer through the client: "+line+". The run stays paused.")
 			}
 			if er == nil || er.Action != "accept" {
-				return s.result(id, rec, c, nil, "")
+				return s.result(id, q, rec, c, nil, "", "")
 			}
-			return s.takeAnswer(ctx, req, c, id, given, er)
+			return s.takeAnswer(ctx, req, c, id, q, given, er)
 		}
 	}
-	return s.result(id, rec, c, recordErr, "")
+	return s.result(id, q, rec, c, recordErr, cannot, "")
 }
 
 // multiRoundTrip says whether the client speaks the multi round-trip
@@ -125,7 +134,7 @@ func multiRoundTrip(req *mcp.CallToolRequest) bool {
 // question run RequestState asked: accepted, the run is resumed with it;
 // declined or cancelled, the run stays paused and the result says so.
 func (s *mcpServer) answered(ctx context.Context, req *mcp.CallToolRequest, c *mcpChart, given map[string]any) *mcp.CallToolResult {
-	id, ok := s.verify(req.Params.RequestState)
+	id, q, ok := s.verify(req.Params.RequestState)
 	if !ok {
 		return toolError("this call carries an answer for a run this server did not ask about (the server may have restarted): call the resume tool with the paused run's runId and the answers")
 	}
@@ -133,19 +142,23 @@ func (s *mcpServer) answered(ctx context.Context, req *mcp.CallToolRequest, c *m
 	er, _ := req.Params.InputResponses[elicitID].(*mcp.ElicitResult)
 	if er == nil || er.Action != "accept" {
 		rr, _, err := record.ReadRecord(path)
-		if err != nil || rr.Result == nil {
-			return toolError(fmt.Sprintf("run %s: its record cannot be read: %v", id, err))
+		if err != nil {
+			return toolError(fmt.Sprintf("run %s: its record cannot be read: %s", id, s.inRuns(err)))
 		}
-		return s.result(id, rr.Result, c, nil, "")
+		if rr.Result == nil {
+			return toolError(fmt.Sprintf("run %s: its record holds no result", id))
+		}
+		return s.result(id, questionNumber(rr), rr.Result, c, nil, "", "")
 	}
-	return s.takeAnswer(ctx, req, c, id, given, er)
+	return s.takeAnswer(ctx, req, c, id, q, given, er)
 }
 
-// takeAnswer resumes paused run id with an accepted elicitation's answers.
-func (s *mcpServer) takeAnswer(ctx context.Context, req *mcp.CallToolRequest, c *mcpChart, id string, given map[string]any, er *mcp.ElicitResult) *mcp.CallToolResult {
-	answers := map[string]any{}
-	for k, v := range er.Content {
-		answers[k] = v
+// takeAnswer resumes paused run id with an accepted elicitation's answers
+// to its question number q.
+func (s *mcpServer) takeAnswer(ctx context.Context, req *mcp.CallToolRequest, c *mcpChart, id string, q int, given map[string]any, er *mcp.ElicitResult) *mcp.CallToolResult {
+	answers, err := formAnswers(er.Content)
+	if err != nil {
+		return toolError(fmt.Sprintf("run %s: the answer from the client's form does not read: %v", id, err))
 	}
 	// A record keeps no secret: the secret inputs this call gave are given
 	// again, as `runbook resume --input` would.
@@ -154,16 +167,29 @@ func (s *mcpServer) takeAnswer(ctx context.Context, req *mcp.CallToolRequest, c 
 			answers[in.Name] = v
 		}
 	}
-	return s.resumeRun(ctx, req, c, id, answers, "MCP client "+clientName(req))
+	return s.resumeRun(ctx, req, c, id, q, answers, "MCP client "+clientName(req))
 }
 
-// resumeRun continues paused run id with answers, as `runbook resume`
+// formAnswers are an elicitation form's answers read as the resume tool's
+// are (jsonv.Unmarshal, the one reader of JSON from outside): the SDK
+// decoded the form into float64s, and the run's string(id) of a form's
+// 100000000 said "1e+08" where the resume tool's said "100000000".
+func formAnswers(content map[string]any) (map[string]any, error) {
+	b, err := json.Marshal(content)
+	if err != nil {
+		return nil, err
+	}
+	return toolArgs(b, "the question's answers")
+}
+
+// resumeRun continues paused run id with answers to its question number
+// q (0: not named, taken only for a run's first question), as `runbook resume`
 // continues a record (LockRecord, ReadRecord, rb.Resume, the record
 // written back), and answers the call with the continued run. The record
 // is unlocked before the answer: a run that pauses again may be asked its
 // next question, and resumed with that answer, in this call.
-func (s *mcpServer) resumeRun(ctx context.Context, req *mcp.CallToolRequest, c *mcpChart, id string, answers map[string]any, by string) *mcp.CallToolResult {
-	res, refused, recordErr := s.resumeLocked(ctx, req, c, id, answers, by)
+func (s *mcpServer) resumeRun(ctx context.Context, req *mcp.CallToolRequest, c *mcpChart, id string, q int, answers map[string]any, by string) *mcp.CallToolResult {
+	res, refused, recordErr := s.resumeLocked(ctx, req, c, id, q, answers, by)
 	if refused != nil {
 		return refused
 	}
@@ -173,7 +199,7 @@ func (s *mcpServer) resumeRun(ctx context.Context, req *mcp.CallToolRequest, c *
 // resumeLocked is resumeRun's part under the record's lock: the run
 // resumed and whether its record was written (recordErr), or the call
 // refused.
-func (s *mcpServer) resumeLocked(ctx context.Context, req *mcp.CallToolRequest, c *mcpChart, id string, answers map[string]any, by string) (res *runbook.Result, refused *mcp.CallToolResult, recordErr error) {
+func (s *mcpServer) resumeLocked(ctx context.Context, req *mcp.CallToolRequest, c *mcpChart, id string, q int, answers map[string]any, by string) (res *runbook.Result, refused *mcp.CallToolResult, recordErr error) {
 	if _, busy := s.resuming.LoadOrStore(id, true); busy {
 		return nil, toolError(fmt.Sprintf("run %s is being resumed by another call to this server now; a run is resumed once: when that call has answered, the explain tool says how the run ended", id)), nil
 	}
@@ -191,18 +217,24 @@ func (s *mcpServer) resumeLocked(ctx context.Context, req *mcp.CallToolRequest, 
 	if len(problems) > 0 {
 		return nil, toolError(fmt.Sprintf("run %s: a damaged record is not resumed: %s", id, strings.Join(problems, "; "))), nil
 	}
+	if msg := otherQuestion(c, id, q, rr); msg != "" {
+		return nil, toolError(msg), nil
+	}
 	prog := s.startProgress(ctx, req)
 	res, err = c.rb.Resume(ctx, rr, answers, runbook.ResumeExec(s.execOptions(path, prog)...), runbook.AnsweredBy(by))
 	prog.stop()
 	if err != nil {
-		still := ""
-		if rr.Checkpoint != nil && rr.Resumed == nil {
-			still = fmt.Sprintf("\nRun %s is still paused: call the resume tool with its runId and the answers.", id)
-		}
+		// Answers that were refused can be given again; a refusal of the
+		// record itself (a secret resume cannot derive again, a chart
+		// changed since the pause) stands whatever the answers.
 		if ies, ok := inputErrors(err); ok {
+			still := ""
+			if rr.Checkpoint != nil && rr.Resumed == nil {
+				still = fmt.Sprintf("\nRun %s is still paused: call the resume tool with its runId and the answers.", id)
+			}
 			return nil, toolError(inputErrorText("the answer was refused", ies) + still), nil
 		}
-		return nil, toolError(fmt.Sprintf("run %s: %v", id, err) + still), nil
+		return nil, toolError(fmt.Sprintf("run %s: %s", id, s.inRuns(err))), nil
 	}
 	return res, nil, res.WriteRecord(path)
 }
@@ -210,27 +242,46 @@ func (s *mcpServer) resumeLocked(ctx context.Context, req *mcp.CallToolRequest, 
 // inRuns is err's message with the server's records folder left out of
 // every path: the client names a run by its runId, and where the server
 // keeps its files is not the client's to know.
-func (s *mcpServer) inRuns(err error) string {
-	return strings.ReplaceAll(err.Error(), s.runs+string(filepath.Separator), "")
+func (s *mcpServer) inRuns(err error) string { return s.hideRuns(err.Error()) }
+
+// hideRuns is msg with the server's records folder left out (inRuns).
+func (s *mcpServer) hideRuns(msg string) string {
+	return strings.ReplaceAll(msg, s.runs+string(filepath.Separator), "")
+}
+
+// keptRun is where run id's record is kept, or the call refused (what,
+// the tool refusing) when id is no run id or no run of that id is kept:
+// said by the runId, never by the server's folder.
+func (s *mcpServer) keptRun(what, id string) (string, *mcp.CallToolResult) {
+	path, err := s.runPath(id)
+	if err != nil {
+		return "", toolError(what + ": " + err.Error())
+	}
+	if _, err := os.Stat(path); err != nil {
+		return "", toolError(fmt.Sprintf("%s: no run %s is kept by this server: a runId is what a call of a chart's tool returned, and the server keeps its runs' records until they are removed", what, id))
+	}
+	return path, nil
 }
 
 // resumeHandler is the resume tool: {runId, answers}.
 func (s *mcpServer) resumeHandler(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	defer s.progressed.Delete(req)
 	var in struct {
-		RunID   string         `json:"runId"`
-		Answers map[string]any `json:"answers"`
+		RunID          string         `json:"runId"`
+		QuestionNumber int            `json:"questionNumber"`
+		Answers        map[string]any `json:"answers"`
 	}
 	if err := strictJSON(req.Params.Arguments, &in); err != nil {
 		return toolError("resume: " + err.Error() + `; want {"runId": "…", "answers": {"NAME": VALUE}}`), nil
 	}
 	jsonv.Settle(in.Answers) // numbers as a chart's tool reads them (toolArgs)
-	path, err := s.runPath(in.RunID)
-	if err != nil {
-		return toolError("resume: " + err.Error()), nil
+	path, refused := s.keptRun("resume", in.RunID)
+	if refused != nil {
+		return refused, nil
 	}
 	rr, _, err := record.ReadRecord(path)
 	if err != nil {
-		return toolError(fmt.Sprintf("resume: run %s: %v", in.RunID, err)), nil
+		return toolError(fmt.Sprintf("resume: run %s: %s", in.RunID, s.inRuns(err))), nil
 	}
 	name := ""
 	if rr.Result != nil {
@@ -246,7 +297,10 @@ func (s *mcpServer) resumeHandler(ctx context.Context, req *mcp.CallToolRequest)
 		// their secret inputs are given again.
 		return s.answered(ctx, req, c, in.Answers), nil
 	}
-	return s.resumeRun(ctx, req, c, in.RunID, in.Answers, "MCP client "+clientName(req)), nil
+	if in.QuestionNumber < 0 {
+		return toolError(fmt.Sprintf("resume: questionNumber %d: a question's number is 1 or more, as the paused result's resume call gives it", in.QuestionNumber)), nil
+	}
+	return s.resumeRun(ctx, req, c, in.RunID, in.QuestionNumber, in.Answers, "MCP client "+clientName(req)), nil
 }
 
 // explainHandler is the explain tool: what `runbook explain` prints for
@@ -262,15 +316,17 @@ func (s *mcpServer) explainHandler(_ context.Context, req *mcp.CallToolRequest) 
 	if err := strictJSON(req.Params.Arguments, &in); err != nil {
 		return toolError("explain: " + err.Error() + `; want {"runId": "…"} and at most one of key, stage, whyNot`), nil
 	}
-	path, err := s.runPath(in.RunID)
-	if err != nil {
-		return toolError("explain: " + err.Error()), nil
-	}
-	if _, err := os.Stat(path); err != nil {
-		return toolError(fmt.Sprintf("explain: no run %s is kept in %s", in.RunID, s.runs)), nil
+	path, refused := s.keptRun("explain", in.RunID)
+	if refused != nil {
+		return refused, nil
 	}
 	if in.Key != "" && in.Stage != "" {
 		return toolError("explain: give key or stage, not both"), nil
+	}
+	if in.WhyNot != "" && in.Key+in.Stage != "" {
+		// said here in the tool's names: explain's own refusal names its
+		// flag, --why-not, and its argument, KEY
+		return toolError("explain: whyNot names the stage or branch itself: give it without key or stage"), nil
 	}
 	f := explainFlags{at: -1, whyNot: in.WhyNot, atName: "at"}
 	if in.At != nil {
@@ -280,11 +336,11 @@ func (s *mcpServer) explainHandler(_ context.Context, req *mcp.CallToolRequest) 
 	var text, js, errs bytes.Buffer
 	f.format = "text"
 	if err := explainRecord(path, q, f, in.At != nil, &text, &errs); err != nil {
-		return explainRefused(strings.TrimSpace(errs.String() + "\n" + err.Error())), nil
+		return explainRefused(s.hideRuns(strings.TrimSpace(errs.String() + "\n" + err.Error()))), nil
 	}
 	f.format = "json"
 	if err := explainRecord(path, q, f, in.At != nil, &js, io.Discard); err != nil {
-		return explainRefused(err.Error()), nil
+		return explainRefused(s.inRuns(err)), nil
 	}
 	structured, err := jsonObject(js.Bytes())
 	if err != nil {
@@ -319,15 +375,11 @@ func (s *mcpServer) readRun(_ context.Context, req *mcp.ReadResourceRequest) (*m
 }
 
 // result is a run's answer: the result record with its runId, and the
-// one text block (unanswered: why a paused run's question, put to the
-// client, has no answer); isError when the run failed or was cancelled.
-func (s *mcpServer) result(id string, rec *record.Record, c *mcpChart, recordErr error, unanswered string) *mcp.CallToolResult {
-	var again []string // the secret inputs a resume must be given again
-	for _, in := range c.rb.Inputs() {
-		if _, given := rec.Inputs.Given[in.Name]; given && in.Secret {
-			again = append(again, in.Name)
-		}
-	}
+// one text block (cannot: why a paused run can never be resumed;
+// unanswered: why its question, put to the client, has no answer);
+// isError when the run failed or was cancelled.
+func (s *mcpServer) result(id string, q int, rec *record.Record, c *mcpChart, recordErr error, cannot, unanswered string) *mcp.CallToolResult {
+	again := givenAgain(c, rec)
 	structured, err := structuredOf(rec, id)
 	if err != nil {
 		return toolError(fmt.Sprintf("run %s: the result record does not encode: %v", id, err))
@@ -336,17 +388,31 @@ func (s *mcpServer) result(id string, rec *record.Record, c *mcpChart, recordErr
 		// The record's resume is the command line on this server's host,
 		// with the path of its file: a client resumes by the tool, and
 		// only a run whose record was kept.
-		p["resume"] = "the resume tool: " + resumeCall(id, rec.Pause.Expects, again)
+		p["resume"] = "the resume tool: " + resumeCall(id, q, rec.Pause.Expects, again)
 		if recordErr != nil {
 			p["resume"] = "none: the run's record was not kept"
+		} else if cannot != "" {
+			p["resume"] = "none: " + cannot
 		}
 	}
-	text := mcpText(rec, id, scriptInto(c.rb.Spec()), recordErr, unanswered, again)
+	text := mcpText(rec, id, q, scriptInto(c.rb.Spec()), recordErr, cannot, unanswered, again)
 	return &mcp.CallToolResult{
 		Content:           []mcp.Content{&mcp.TextContent{Text: text}},
 		StructuredContent: structured,
 		IsError:           rec.Status == "failed" || rec.Status == "cancelled",
 	}
+}
+
+// givenAgain are the secret inputs run rec was given, which a resume must
+// be given again: its record keeps no secret.
+func givenAgain(c *mcpChart, rec *record.Record) []string {
+	var again []string
+	for _, in := range c.rb.Inputs() {
+		if _, given := rec.Inputs.Given[in.Name]; given && in.Secret {
+			again = append(again, in.Name)
+		}
+	}
+	return again
 }
 
 // structuredOf is the result record as `--format json` writes it, plus runId.
@@ -470,29 +536,73 @@ func (s *mcpServer) runPath(id string) (string, error) {
 	return filepath.Join(s.runs, id+".json"), nil
 }
 
-// sign makes the request state an input request carries: the run id and
-// its HMAC under this server's key, so a call cannot come back claiming
-// to answer a run it was not asked about.
-func (s *mcpServer) sign(id string) string {
+// sign makes the request state an input request carries: the run id,
+// the number of the question asked (questionNumber) and their HMAC under
+// this server's key, so a call cannot come back claiming to answer a run
+// it was not asked about, nor answer a later question of the run with an
+// answer given to an earlier one (a state sent again).
+func (s *mcpServer) sign(id string, q int) string {
 	m := hmac.New(sha256.New, s.key())
-	m.Write([]byte(id))
-	return id + "." + hex.EncodeToString(m.Sum(nil))
+	fmt.Fprintf(m, "%s.%d", id, q)
+	return fmt.Sprintf("%s.%d.%s", id, q, hex.EncodeToString(m.Sum(nil)))
 }
 
-// verify reads a request state sign made.
-func (s *mcpServer) verify(state string) (string, bool) {
-	i := strings.LastIndexByte(state, '.')
-	if i < 0 {
-		return "", false
+// verify reads a request state sign made: the run and its question number.
+func (s *mcpServer) verify(state string) (string, int, bool) {
+	rest, _, ok := cutLast(state, '.')
+	if !ok {
+		return "", 0, false
 	}
-	id := state[:i]
-	if !hmac.Equal([]byte(s.sign(id)), []byte(state)) {
-		return "", false
+	id, num, ok := cutLast(rest, '.')
+	if !ok {
+		return "", 0, false
+	}
+	q, err := strconv.Atoi(num)
+	if err != nil || q < 1 || !hmac.Equal([]byte(s.sign(id, q)), []byte(state)) {
+		return "", 0, false
 	}
 	if _, err := s.runPath(id); err != nil {
-		return "", false
+		return "", 0, false
 	}
-	return id, true
+	return id, q, true
+}
+
+// cutLast is s around its last sep.
+func cutLast(s string, sep byte) (before, after string, ok bool) {
+	i := strings.LastIndexByte(s, sep)
+	if i < 0 {
+		return s, "", false
+	}
+	return s[:i], s[i+1:], true
+}
+
+// questionNumber is the number of the question a paused run waits at:
+// its first is 1, and each answer the run was given moves it on by one.
+// It names one question of one run for good, where the run's id names
+// whichever question the run waits at now.
+func questionNumber(rr *record.RunRecord) int { return len(rr.Answers) + 1 }
+
+// otherQuestion refuses answers meant for another question than the one
+// paused run id waits at now (q, 0 when the call did not name one): a
+// call retried after its reply was lost, or a state sent again, would
+// otherwise answer a question nobody was shown. A run's first question
+// may be answered unnamed: no other question of the run has been asked.
+// "" when the answers may be taken, or the run is not paused (resume's
+// own refusal says so).
+func otherQuestion(c *mcpChart, id string, q int, rr *record.RunRecord) string {
+	if rr.Checkpoint == nil || rr.Resumed != nil || rr.Result == nil || rr.Result.Pause == nil {
+		return ""
+	}
+	now := questionNumber(rr)
+	if q == now || (q == 0 && now == 1) {
+		return ""
+	}
+	asked := "these answers are not for it"
+	if q != 0 {
+		asked = fmt.Sprintf("these answers are for question %d", q)
+	}
+	return fmt.Sprintf("run %s waits at question %d now, %q, and %s; nothing ran. Answer question %d only once it has been read: %s",
+		id, now, clean(rr.Result.Pause.Question), asked, now, resumeCall(id, now, rr.Result.Pause.Expects, givenAgain(c, rr.Result)))
 }
 
 // key is the server's signing key, made once per process.
@@ -534,11 +644,18 @@ func (p *mcpProgress) Record(e recorder.Event) {
 }
 
 // startProgress starts sending progress for req, or returns nil when the
-// call carries no progress token.
+// call carries no progress token. One call may run a chart more than once
+// (a run asks, the client answers by an elicitation, the run is resumed):
+// each run's count goes on from the last progress the call sent
+// (s.progressed), since a request's progress must only grow.
 func (s *mcpServer) startProgress(ctx context.Context, req *mcp.CallToolRequest) *mcpProgress {
 	token := req.Params.GetProgressToken()
 	if token == nil || req.Session == nil {
 		return nil
+	}
+	base := int64(0)
+	if v, ok := s.progressed.Load(req); ok {
+		base = v.(int64)
 	}
 	p := &mcpProgress{done: make(chan struct{})}
 	p.stopped.Add(1)
@@ -546,17 +663,18 @@ func (s *mcpServer) startProgress(ctx context.Context, req *mcp.CallToolRequest)
 		defer p.stopped.Done()
 		tick := time.NewTicker(progressTick)
 		defer tick.Stop()
-		last := int64(-1)
+		last := int64(0) // a run that has done nothing yet says nothing
 		send := func() {
 			st, br, tot := p.stages.Load(), p.branches.Load(), p.total.Load()
 			if st+br == last {
 				return
 			}
 			last = st + br
+			s.progressed.Store(req, base+last)
 			// Progress must only grow: stages and branches done together.
 			_ = req.Session.NotifyProgress(context.WithoutCancel(ctx), &mcp.ProgressNotificationParams{
 				ProgressToken: token,
-				Progress:      float64(st + br),
+				Progress:      float64(base + last),
 				Message:       fmt.Sprintf("stages done %d, branches %d/%d", st, br, tot),
 			})
 		}

@@ -411,7 +411,7 @@ func TestMCPAskDeclinedStaysPaused(t *testing.T) {
 	if res.IsError || sc["status"] != "paused" || len(asked) != 1 {
 		t.Fatalf("isError %v, status %v, asked %d:\n%s", res.IsError, sc["status"], len(asked), text)
 	}
-	if !strings.Contains(text, `Resume it with the resume tool: {"runId": "`+sc["runId"].(string)+`", "answers": {"proceed": <bool>, "token": <the secret input, again>}}`) {
+	if !strings.Contains(text, `Resume it with the resume tool: {"runId": "`+sc["runId"].(string)+`", "questionNumber": 1, "answers": {"proceed": <bool>, "token": <the secret input, again>}}`) {
 		t.Errorf("the paused text does not say how to resume:\n%s", text)
 	}
 	if !strings.Contains(text, "Ask — ") {

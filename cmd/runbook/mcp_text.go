@@ -19,12 +19,12 @@ import (
 //	       be evaluated and the standing line, laid out by renderText
 //	       itself; a paused run's question (and unanswered: why the
 //	       client, asked it, gave no answer) and how to resume it with
-//	       the resume tool; where a failed or cancelled run ended; the
-//	       runId
+//	       the resume tool, or why it cannot be (cannot: resume's own
+//	       words); where a failed or cancelled run ended; the runId
 //
-// Every word but unanswered comes from the record, through viewOf and
-// renderText: this only chooses the parts.
-func mcpText(rec *record.Record, id string, into map[string]string, recordErr error, unanswered string, again []string) string {
+// Every word but unanswered and cannot comes from the record, through
+// viewOf and renderText: this only chooses the parts.
+func mcpText(rec *record.Record, id string, q int, into map[string]string, recordErr error, cannot, unanswered string, again []string) string {
 	var b strings.Builder
 	p := &printer{w: &b}
 	v := viewOf(rec, renderOpts{scriptInto: into})
@@ -61,16 +61,19 @@ func mcpText(rec *record.Record, id string, into map[string]string, recordErr er
 	}
 	switch rec.Status {
 	case "paused":
-		if q := rec.Pause; q != nil {
+		if pause := rec.Pause; pause != nil {
 			p.part()
-			p.line("The run paused to ask: " + clean(q.Question))
+			p.line("The run paused to ask: " + clean(pause.Question))
 			if unanswered != "" {
 				p.line(clean(unanswered))
 			}
-			if recordErr != nil {
+			switch {
+			case recordErr != nil:
 				p.line("It cannot be resumed: its record was not kept.")
-			} else {
-				p.line("Resume it with the resume tool: " + resumeCall(id, q.Expects, again))
+			case cannot != "":
+				p.line("It cannot be resumed: " + strings.TrimSuffix(cannot, ".") + ".")
+			default:
+				p.line("Resume it with the resume tool: " + resumeCall(id, q, rec.Pause.Expects, again))
 			}
 		}
 	case "failed", "cancelled":
@@ -99,13 +102,14 @@ func mcpText(rec *record.Record, id string, into map[string]string, recordErr er
 	return b.String()
 }
 
-// resumeCall is the resume tool's arguments that continue paused run id:
-// the answers the question expects, with their types in angle brackets,
-// then each secret input the run was given (again), which its record does
-// not keep and a resume must be given again:
+// resumeCall is the resume tool's arguments that continue paused run id
+// at its question number q: the answers the question expects, with their
+// types in angle brackets, then each secret input the run was given
+// (again), which its record does not keep and a resume must be given
+// again:
 //
-//	{"runId": "…", "answers": {"approve": <bool>, "token": <the secret input, again>}}
-func resumeCall(id string, expects map[string]string, again []string) string {
+//	{"runId": "…", "questionNumber": 1, "answers": {"approve": <bool>, "token": <the secret input, again>}}
+func resumeCall(id string, q int, expects map[string]string, again []string) string {
 	names := make([]string, 0, len(expects))
 	for name := range expects {
 		names = append(names, name)
@@ -118,5 +122,5 @@ func resumeCall(id string, expects map[string]string, again []string) string {
 	for _, name := range again {
 		parts = append(parts, fmt.Sprintf("%q: <the secret input, again>", name))
 	}
-	return fmt.Sprintf("{\"runId\": %q, \"answers\": {%s}}", id, strings.Join(parts, ", "))
+	return fmt.Sprintf("{\"runId\": %q, \"questionNumber\": %d, \"answers\": {%s}}", id, q, strings.Join(parts, ", "))
 }

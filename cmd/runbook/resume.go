@@ -220,14 +220,26 @@ func resumeRecord(ctx context.Context, path string, f resumeFlags, stdout, stder
 		switch r.Status {
 		case "paused":
 			fmt.Fprintf(stderr, "run paused again; record written to %s\n", out)
-			if err := res.CannotResume(); err != nil {
-				fmt.Fprintf(stderr, "runbook: warning: this record cannot be resumed: %s\n", clean(strings.TrimPrefix(err.Error(), "resume: ")))
+			if why := cannotResume(res); why != "" {
+				fmt.Fprintf(stderr, "runbook: warning: this record cannot be resumed: %s\n", why)
 			}
 		case "completed":
 			fmt.Fprintf(stderr, "run resumed; record written to %s\n", out)
 		}
 	}
 	return endRun(stderr, code, held, f.execFlags, recordErr)
+}
+
+// cannotResume says why paused run res can never be resumed, cleaned to
+// one line without resume's own "resume: ", or "" when it can be (or did
+// not pause at an ask). It is said at the pause (exec, resume, the MCP
+// result), not when a person has answered.
+func cannotResume(res *runbook.Result) string {
+	err := res.CannotResume()
+	if err == nil {
+		return ""
+	}
+	return clean(strings.TrimPrefix(err.Error(), "resume: "))
 }
 
 // chartOf is the chart file a record names: as written, else beside the
