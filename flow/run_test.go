@@ -536,21 +536,27 @@ func TestLoopRunsUntilConditionAndFailsAtItsBound(t *testing.T) {
 	}
 }
 
+// TestCancellationStopsBetweenAndDuringStages: a stage that ignores its
+// ended context is abandoned at the grace, and what it writes after that
+// never commits. (The stage writes once the run has returned, not after
+// a sleep: under a load of 20 a 20 ms sleep ended before the runner saw
+// the 1 ms grace pass, and the test read a late write as committed.)
 func TestCancellationStopsBetweenAndDuringStages(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	late := make(chan struct{})
+	returned, late := make(chan struct{}), make(chan struct{})
 	c := mustBuild(t, flow.New("cancel").
 		Stage("first", set("a", 1)).
 		Stage("slow", func(ctx context.Context, s *flow.Scope) error {
 			s.Set("early", true)
 			cancel()
-			time.Sleep(20 * time.Millisecond) // ignores its context past the grace
+			<-returned // ignores its context past the grace
 			s.Set("late", true)
 			close(late)
 			return nil
 		}).
 		Stage("never", set("b", 1)))
 	res, err := c.Run(ctx, flow.WithAbandonGrace(time.Millisecond))
+	close(returned)
 	if err == nil || res.Status != flow.StatusCancelled || res.Err.Path != "slow#1" {
 		t.Fatalf("status %v err %+v", res.Status, res.Err)
 	}
