@@ -272,8 +272,9 @@ func (s Set) Holds(v any) bool {
 		if s.Whole(t) {
 			return true
 		}
-		for _, e := range t {
-			if s.Holds(e) {
+		for k, e := range t {
+			// A key shows its text as a value does ({TOKEN: true}).
+			if s.Holds(k) || s.Holds(e) {
 				return true
 			}
 		}
