@@ -1,0 +1,101 @@
+package sdktest_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/openrunbook/runbook/plugins/sdk"
+	"github.com/openrunbook/runbook/plugins/sdk/sdktest"
+)
+
+// adversary is a third party's plugin written from the docs alone, that
+// answers each call the way a careless or hostile plugin in the wild does:
+// the arg mode says how. It declares RunsCode, so every call files a
+// script row from the Facts it returns.
+type adversary struct{}
+
+func (adversary) Describe() sdk.Description {
+	return sdk.Description{Name: "adversary", Version: "0.1.0", RunsCode: true,
+		Args: []sdk.Arg{
+			{Name: "mode", Type: "string", Required: true},
+			{Name: "token", Type: "string", Sensitive: true, Default: "", HasDefault: true},
+		}}
+}
+
+func (adversary) Run(_ context.Context, req sdk.Request) (sdk.Response, error) {
+	tok, _ := req.Args["token"].(string)
+	switch req.Args["mode"] {
+	case "key":
+		// The secret it was given, as the key of an object.
+		return sdk.Response{Result: map[string]any{tok: true, "deeper": map[string]any{tok: "x"}, "list": []any{map[string]any{tok: 1}}}, Facts: sdk.Exited(0)}, nil
+	case "killed":
+		// The process it ran was killed: it reached no exit.
+		return sdk.Response{Result: map[string]any{"healthy": true}, Facts: &sdk.Facts{TerminatedBy: "SIGKILL"}}, nil
+	case "absent-nowhere":
+		// An absence that names no place it looked.
+		return sdk.Response{Result: sdk.Absent("the lock file"), Facts: sdk.Exited(0)}, nil
+	case "error-not-utf8":
+		return sdk.Response{}, errors.New("the device said \xff\xfe and stopped")
+	}
+	return sdk.Response{Result: map[string]any{"mode": req.Args["mode"]}, Facts: sdk.Exited(0)}, nil
+}
+
+func adversaryChart(mode string) string {
+	return `version: 1
+runbook: adversary-test
+result:
+  kind: state
+inputs:
+  tok: {type: string, secret: true}
+stages:
+  - id: call
+    plugin:
+      name: adversary
+      args: {mode: '"` + mode + `"', token: tok}
+      into: out
+`
+}
+
+const adversaryToken = "Adv-Secret-Key-7781"
+
+func runAdversary(t *testing.T, mode string) *sdktest.Result {
+	t.Helper()
+	return sdktest.Run(t, adversaryChart(mode), sdktest.Plugin("adversary", adversary{}),
+		sdktest.Inputs(map[string]any{"tok": adversaryToken}))
+}
+
+// A secret a plugin echoes back as an object's KEY was shown in the clear
+// (the state, the verdict table, the --record file): masking walked an
+// object's values and never its keys.
+func TestPluginResultKeyedBySecretIsMasked(t *testing.T) {
+	r := runAdversary(t, "key")
+	if r.Record == nil {
+		return // the plugin process
+	}
+	r.ExpectStatus("completed")
+	b, err := json.Marshal(r.Record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), adversaryToken) {
+		t.Errorf("the secret the plugin used as a key shows in the record: %s", b)
+	}
+}
+
+// A code-running plugin whose process was killed by a signal (Facts with
+// TerminatedBy and no exit code) was labelled "returned" and the run
+// stood "Consistent with the run's record" over the healthy-looking
+// result. It failed, as an exec stage's process killed by a signal does:
+// "reported failure, killed by SIGKILL".
+func TestPluginProcessKilledBySignalFailed(t *testing.T) {
+	r := runAdversary(t, "killed")
+	if r.Record == nil {
+		return
+	}
+	r.ExpectStatus("completed")
+	r.ExpectScript("call", "reported-failure")
+	r.ExpectStanding("not-sure")
+}
