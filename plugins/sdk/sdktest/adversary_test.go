@@ -99,3 +99,54 @@ func TestPluginProcessKilledBySignalFailed(t *testing.T) {
 	r.ExpectScript("call", "reported-failure")
 	r.ExpectStanding("not-sure")
 }
+
+// sdk.Absent with no place checked is an absence claimed over nothing:
+// the coverage stage read it as ordinary data in silence, so a chart that
+// routes on af_absent == true said "missing" and the run stood
+// "Consistent". It is now a part that cannot be read: a warning and a
+// not-checked item, the standing Not sure.
+func TestAbsenceThatNamesNoPlaceCheckedIsNotSure(t *testing.T) {
+	r := runAdversary(t, "absent-nowhere")
+	if r.Record == nil {
+		return
+	}
+	r.ExpectStatus("completed")
+	r.ExpectStanding("not-sure")
+}
+
+// A plugin's own error whose text is not UTF-8 could not be encoded
+// (protobuf strings are UTF-8): the call failed as a transport fault,
+// outcome-unknown, naming grpc's marshaling, and every call of its batch
+// with it. It is the plugin's answer, a reported failure, its bad bytes
+// shown as U+FFFD.
+func TestPluginErrorNotUTF8IsItsOwnAnswer(t *testing.T) {
+	r := runAdversary(t, "error-not-utf8")
+	if r.Record == nil {
+		return
+	}
+	r.ExpectStatus("failed")
+	r.ExpectError("the device said")
+	r.ExpectScript("call", "reported-failure")
+}
+
+// badDescription describes itself with text that is not UTF-8.
+type badDescription struct{ adversary }
+
+func (badDescription) Describe() sdk.Description {
+	d := adversary{}.Describe()
+	d.Description = "probes the \xff device"
+	return d
+}
+
+// A description holding text that is not UTF-8 could not be encoded: the
+// host heard only "grpc: error while marshaling". The plugin now says which
+// field it is.
+func TestPluginDescriptionNotUTF8SaysWhichField(t *testing.T) {
+	r := sdktest.Run(t, adversaryChart("ok"), sdktest.Plugin("adversary", badDescription{}),
+		sdktest.Inputs(map[string]any{"tok": adversaryToken}))
+	if r.Record == nil {
+		return
+	}
+	r.ExpectStatus("failed")
+	r.ExpectError(`its description: Description "probes the \xff device" is not UTF-8`)
+}
