@@ -48,6 +48,9 @@ type Result struct {
 	ID   uint64
 	Resp plugins.Response
 	Err  string
+	// Size is the bytes of the result's JSON text; one past
+	// plugins.MaxResultBytes is not decoded (Resp is empty).
+	Size int
 }
 
 // StageClient calls a stage plugin.
@@ -118,8 +121,8 @@ func (c *StageClient) RunBatch(ctx context.Context, calls []Call) ([]Result, err
 			return nil, fmt.Errorf("answer for call %d, which was not asked or was answered twice", r.Id)
 		}
 		seen[i] = true
-		res := Result{ID: r.Id, Err: r.Error}
-		if r.Error == "" {
+		res := Result{ID: r.Id, Err: r.Error, Size: len(r.ResultJson)}
+		if r.Error == "" && plugins.CheckResultSize(res.Size) == nil {
 			v, err := Decode(r.ResultJson)
 			if err != nil {
 				return nil, fmt.Errorf("result of call %d is not JSON: %w", r.Id, err)

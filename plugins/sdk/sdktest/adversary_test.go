@@ -37,6 +37,9 @@ func (adversary) Run(_ context.Context, req sdk.Request) (sdk.Response, error) {
 	case "absent-nowhere":
 		// An absence that names no place it looked.
 		return sdk.Response{Result: sdk.Absent("the lock file"), Facts: sdk.Exited(0)}, nil
+	case "huge":
+		// 9 MiB of text: past what a run keeps of any one value.
+		return sdk.Response{Result: map[string]any{"healthy": true, "dump": strings.Repeat("y", 9<<20)}, Facts: sdk.Exited(0)}, nil
 	case "error-not-utf8":
 		return sdk.Response{}, errors.New("the device said \xff\xfe and stopped")
 	}
@@ -149,4 +152,22 @@ func TestPluginDescriptionNotUTF8SaysWhichField(t *testing.T) {
 	}
 	r.ExpectStatus("failed")
 	r.ExpectError(`its description: Description "probes the \xff device" is not UTF-8`)
+}
+
+// A result of any size was taken into the scope and the record (a 30 MB
+// answer made a 63 MB --record file; go-plugin lets a message be 2 GiB),
+// while an exec stage's output past its cap is withheld and an
+// expression's value past 8 MiB fails its stage. A plugin's result past
+// plugins.MaxResultBytes now fails its call, saying so.
+func TestPluginResultPastTheCapFailsTheCall(t *testing.T) {
+	r := runAdversary(t, "huge")
+	if r.Record == nil {
+		return
+	}
+	r.ExpectStatus("failed")
+	r.ExpectError("more than the 8 MiB a plugin's result may be")
+	r.ExpectScript("call", "outcome-unknown")
+	if b, _ := json.Marshal(r.Record); len(b) > 1<<20 {
+		t.Errorf("the record is %d bytes: the result was kept", len(b))
+	}
 }
