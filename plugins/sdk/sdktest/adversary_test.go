@@ -40,6 +40,9 @@ func (adversary) Run(_ context.Context, req sdk.Request) (sdk.Response, error) {
 	case "huge":
 		// 9 MiB of text: past what a run keeps of any one value.
 		return sdk.Response{Result: map[string]any{"healthy": true, "dump": strings.Repeat("y", 9<<20)}, Facts: sdk.Exited(0)}, nil
+	case "no-facts":
+		// It ran code, and says nothing of how that code ended.
+		return sdk.Response{Result: map[string]any{"healthy": true}}, nil
 	case "error-not-utf8":
 		return sdk.Response{}, errors.New("the device said \xff\xfe and stopped")
 	}
@@ -170,4 +173,22 @@ func TestPluginResultPastTheCapFailsTheCall(t *testing.T) {
 	if b, _ := json.Marshal(r.Record); len(b) > 1<<20 {
 		t.Errorf("the record is %d bytes: the result was kept", len(b))
 	}
+}
+
+// A code-running plugin that answered with no Facts filed a "returned"
+// row, which no reason doubted: with an answer check over its result the
+// run stood "Known" over code whose end is on no record (the SDK's doc
+// said such an answer "files none"). No Facts is now no answer to stand
+// on: script-unknown, Not sure.
+func TestPluginThatRunsCodeWithoutFactsIsNotKnown(t *testing.T) {
+	chart := strings.Replace(adversaryChart("no-facts"), "  kind: state\n", "  kind: state\n  checks: ['out.healthy == true']\n", 1)
+	r := sdktest.Run(t, chart, sdktest.Plugin("adversary", adversary{}),
+		sdktest.Inputs(map[string]any{"tok": adversaryToken}))
+	if r.Record == nil {
+		return
+	}
+	r.ExpectStatus("completed")
+	r.ExpectScript("call", "returned")
+	r.ExpectStanding("not-sure")
+	r.ExpectReason("script-unknown")
 }
