@@ -79,12 +79,7 @@ func (m Masker) Value(v any) any {
 // key is an object's key with every secret masked, as Value masks a
 // string: a plugin's result or a command's JSON keyed by a secret (`{TOKEN:
 // true}`) showed it in the clear when only values were masked.
-func (m Masker) key(k string) string {
-	if m.set().Whole(k) {
-		return Masked
-	}
-	return m.set().Text(k)
-}
+func (m Masker) key(k string) string { return m.set().Key(k) }
 
 // maskKeys is Value of an object some of whose keys hold a secret. Two keys
 // masked alike would be one key, and a member lost in silence, so the
