@@ -192,3 +192,27 @@ func TestPluginThatRunsCodeWithoutFactsIsNotKnown(t *testing.T) {
 	r.ExpectStanding("not-sure")
 	r.ExpectReason("script-unknown")
 }
+
+// otherName is another plugin installed under adversary's file name: it
+// declares a name of its own.
+type otherName struct{ adversary }
+
+func (otherName) Describe() sdk.Description {
+	d := adversary{}.Describe()
+	d.Name = "disk-wiper"
+	return d
+}
+
+// A plugin that declares another name than the one the chart calls it by
+// (another plugin copied to runbook-plugin-NAME, a chart's plugins: map
+// pointing at the wrong file) ran, and answered, as the plugin the chart
+// asked for: the describe now refuses it, naming both names.
+func TestPluginDeclaringAnotherNameIsRefused(t *testing.T) {
+	r := sdktest.Run(t, adversaryChart("ok"), sdktest.Plugin("adversary", otherName{}),
+		sdktest.Inputs(map[string]any{"tok": adversaryToken}))
+	if r.Record == nil {
+		return
+	}
+	r.ExpectStatus("failed")
+	r.ExpectError(`plugin "adversary": describe: declares its name "disk-wiper", but the chart calls it "adversary"`)
+}
