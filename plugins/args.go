@@ -255,6 +255,24 @@ func aType(t string) string {
 	return "a " + t
 }
 
+// MaxResultBytes bounds the JSON text of one call's result: the 8 MiB an
+// expression's value may be in a run (rules.DefaultMaxValue, which a test
+// holds this to), so no value a plugin gives is larger than one a chart
+// could make. go-plugin lets a message be 2 GiB.
+const MaxResultBytes = 8 << 20
+
+// CheckResultSize refuses a result whose JSON text is n bytes, past
+// MaxResultBytes. Kept, a 30 MB answer went into the scope and made a
+// 63 MB record, while an exec stage's output past its cap is withheld.
+// The host asks it of every answer, and sdk.TestServe and sdk.TestProcess
+// do too.
+func CheckResultSize(n int) error {
+	if n > MaxResultBytes {
+		return fmt.Errorf("answered with a result of %d bytes of JSON, more than the 8 MiB a plugin's result may be: return less (a count, a page, the first items) or write the bulk to a file and return its path", n)
+	}
+	return nil
+}
+
 // CheckResponse refuses an answer that does not fit the plugin's own
 // description: execution facts from a plugin that declares it runs no
 // code. There is no script row to file them in; kept silently, a process

@@ -95,7 +95,8 @@ type Response struct {
 	// stage reads.
 	Result any
 	// Facts is the execution evidence of the code the call ran (plugins
-	// that run code), labelled by plugins/label. Nil: none filed.
+	// that run code), labelled by plugins/label. Nil from a plugin that
+	// runs code files a "returned" row, no answer to stand on (Not sure).
 	Facts *label.Facts
 }
 

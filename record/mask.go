@@ -1,6 +1,9 @@
 package record
 
 import (
+	"slices"
+	"strconv"
+
 	"github.com/openrunbook/runbook/decide"
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/internal/secret"
@@ -44,8 +47,16 @@ func (m Masker) Value(v any) any {
 			return Masked
 		}
 		out := make(map[string]any, len(t))
+		renamed := false
 		for k, e := range t {
+			if m.key(k) != k {
+				renamed = true
+				break
+			}
 			out[k] = m.Value(e)
+		}
+		if renamed {
+			return m.maskKeys(t)
 		}
 		return out
 	case []any:
@@ -63,6 +74,35 @@ func (m Masker) Value(v any) any {
 		}
 		return v
 	}
+}
+
+// key is an object's key with every secret masked, as Value masks a
+// string: a plugin's result or a command's JSON keyed by a secret (`{TOKEN:
+// true}`) showed it in the clear when only values were masked.
+func (m Masker) key(k string) string { return m.set().Key(k) }
+
+// maskKeys is Value of an object some of whose keys hold a secret. Two keys
+// masked alike would be one key, and a member lost in silence, so the
+// later ones, in the order of the keys as given, are told apart by "#2",
+// "#3"…: the same object masks to the same bytes every time.
+func (m Masker) maskKeys(t map[string]any) map[string]any {
+	keys := make([]string, 0, len(t))
+	for k := range t {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	out := make(map[string]any, len(t))
+	for _, k := range keys {
+		mk := m.key(k)
+		for n := 2; ; n++ {
+			if _, taken := out[mk]; !taken {
+				break
+			}
+			mk = m.key(k) + "#" + strconv.Itoa(n)
+		}
+		out[mk] = m.Value(t[k])
+	}
+	return out
 }
 
 // Ran is what a script row says ran — argv, shell text, folder, output

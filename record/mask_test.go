@@ -2,6 +2,7 @@ package record_test
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 
 	"github.com/openrunbook/runbook/decide"
@@ -84,5 +85,35 @@ func TestAssembleMasksPluginAssumptions(t *testing.T) {
 	}
 	if own[0].Value != "s3cr3t-value" {
 		t.Errorf("the run's own list was rewritten: %v", own)
+	}
+}
+
+// A secret that is an object's key was shown in the clear: Value masked
+// an object's values only. Keys masked alike stay apart, the same way
+// every time.
+func TestMaskerValueMasksASecretKey(t *testing.T) {
+	t.Parallel()
+	s := secret.New()
+	s.Add("Key-Secret-0042")
+	s.Add("Other-Secret-77")
+	m := record.Masker(s)
+	v := map[string]any{
+		"Key-Secret-0042":            true,
+		"Other-Secret-77":            1,
+		"id Key-Secret-0042 at host": "x",
+		"plain":                      map[string]any{"Key-Secret-0042": []any{map[string]any{"Other-Secret-77": 2}}},
+	}
+	want := `{"***":true,"***#2":1,"id *** at host":"x","plain":{"***":[{"***":2}]}}`
+	for range 20 {
+		b, err := json.Marshal(m.Value(v))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(b) != want {
+			t.Fatalf("Value = %s\nwant    %s", b, want)
+		}
+	}
+	if !s.Holds(map[string]any{"Key-Secret-0042": true}) {
+		t.Error("Holds says an object keyed by a secret holds none")
 	}
 }

@@ -339,11 +339,28 @@ func pluginStage(st *chart.StageSpec, set settled) flow.StageFunc {
 			return err
 		}
 		if d.RunsCode {
-			rs.script(s.Path(), label.Returned, resp.Facts, false, callNotes{})
+			rs.script(s.Path(), label.Returned, pluginFacts(resp.Facts), false, callNotes{})
 		}
 		s.Set(into, rs.result(s.Path(), resp.Result))
 		return nil
 	}
+}
+
+// pluginFacts is a code-running plugin's Facts as its script row files
+// them: a process killed by a signal, with no exit code and no verdict of
+// the plugin's own (`TerminatedBy: "SIGKILL"` alone), failed, as execOutcome
+// files an exec stage's process killed by a signal it did not send
+// ({ok: false, terminatedBy}). Filed as the plugin gave them they were
+// labelled "returned", and the run stood Consistent over the result of a
+// process that never reached an exit. The plugin's Facts are not changed.
+func pluginFacts(f *label.Facts) *label.Facts {
+	if f == nil || f.TerminatedBy == "" || f.ExitCode != nil || f.OK != nil || f.ServiceError {
+		return f
+	}
+	failed := false
+	out := *f
+	out.OK = &failed
+	return &out
 }
 
 // outOfTime marks err as a timeout when the stage's time ran out, whichever

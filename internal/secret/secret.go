@@ -256,6 +256,26 @@ func (s Set) Text(t string) string {
 	return cutPieces(t, forms)
 }
 
+// Key is an object's key with every secret in it masked: a key that is a
+// secret whole (Masked), and every form of a text held inside it. Never a
+// cut piece: a key is a short name, and a 4-byte piece would take "used"
+// for the end of a derived "… was refused".
+func (s Set) Key(k string) string {
+	if s.set == nil || k == "" {
+		return k
+	}
+	if s.Whole(k) {
+		return Masked
+	}
+	s.mu.RLock()
+	rep := s.rep
+	s.mu.RUnlock()
+	if rep == nil {
+		return k
+	}
+	return rep.Replace(k)
+}
+
 // Holds reports whether v shows a secret: a text inside one of its strings
 // (or its number's text), or v a whole value held. It is the taint test: an
 // expression that read a value that Holds derives a secret value.
@@ -272,8 +292,9 @@ func (s Set) Holds(v any) bool {
 		if s.Whole(t) {
 			return true
 		}
-		for _, e := range t {
-			if s.Holds(e) {
+		for k, e := range t {
+			// A key shows its text as a value does ({TOKEN: true}).
+			if s.Key(k) != k || s.Holds(e) {
 				return true
 			}
 		}

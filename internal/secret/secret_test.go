@@ -141,3 +141,29 @@ func TestSecretWithSpaceAroundOrLines(t *testing.T) {
 		}
 	}
 }
+
+// A key is masked where a secret's text is inside it, never for a cut
+// piece: masking keys with Text took the state's key "used" for the end
+// of a derived "the token … was refused" (cmd/runbook
+// TestSecretNeverInAnyOutput found the state's "used" gone).
+func TestKeyMasksTheSecretNotAPiece(t *testing.T) {
+	t.Parallel()
+	s := secret.New()
+	s.Add("tok-9f3Kq7Zr2pXw")
+	s.Derived("the token tok-9f3Kq7Zr2pXw was refused")
+	for in, want := range map[string]string{
+		"used":                    "used",
+		"the":                     "the",
+		"tok-9f3Kq7Zr2pXw":        "***",
+		"id tok-9f3Kq7Zr2pXw":     "id ***",
+		"tok-9f3K":                "tok-9f3K",
+		"was refused and nothing": "was refused and nothing",
+	} {
+		if got := s.Key(in); got != want {
+			t.Errorf("Key(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if s.Holds(map[string]any{"used": 1}) {
+		t.Error(`Holds says {"used": 1} holds a secret`)
+	}
+}

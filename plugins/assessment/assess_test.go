@@ -113,7 +113,7 @@ var assessCases = []assessCase{
 			`stage "e" could not say which period its source held.`,
 	},
 	{
-		name: "script rows: failures and unknowns use the label's words; good labels are no reason",
+		name: "script rows: failures and unknowns use the label's words; good labels are no reason, returned is no good label",
 		summary: Summary{Scripts: []Script{
 			{Stage: "ok", Label: "completed", Words: "completed"},
 			{Stage: "deploy", Label: "submitted", Words: "submitted"},
@@ -128,7 +128,11 @@ var assessCases = []assessCase{
 		line: `Not sure — script "collect" completed with failure, exit 7; ` +
 			`script "probe" reported failure; ` +
 			`the run recorded no outcome for script "deploy" (submitted); ` +
-			`the run recorded no outcome for script "remote" (outcome unknown).`,
+			`the run recorded no outcome for script "remote" (outcome unknown); ` +
+			// returned was a good label: a code-running plugin that gave
+			// no Facts let a run stand Known
+			// (sdktest TestPluginThatRunsCodeWithoutFactsIsNotKnown).
+			`the run recorded no outcome for script "ret" (returned).`,
 	},
 	{
 		name: "script rows without words, and a label outside the vocabulary",

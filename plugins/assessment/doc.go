@@ -38,6 +38,8 @@
 //	                    (not when the chart declared the exit code an answer: Script.Answer)
 //	script-unknown      the run recorded no outcome for script "deploy" (outcome unknown)
 //	                    the run recorded no outcome for script "deploy" (outcome unknown: timed out after 2s)
+//	                    the run recorded no outcome for script "probe" (returned): a code-running
+//	                    plugin's call came back with no fact of how its code ended
 //	rule-error          decider "Headroom" could not evaluate rule 2 ("Used at or above the threshold")
 //	                    and counted it as no match: invalid operation: string >= int (1:13)
 //	stopped-early       the run was cancelled at stage "wait" before it finished

@@ -274,7 +274,6 @@ const (
 	labelReportedFailure      = "reported-failure"
 	labelCompleted            = "completed"
 	labelReportedSuccess      = "reported-success"
-	labelReturned             = "returned"
 )
 
 // UnknownAnswer is the answer word by which a script says it could not
@@ -291,10 +290,12 @@ const UnknownAnswer = "unknown"
 // script-unknown. A failure whose exit code the chart declared an answer
 // (Answer) is that answer, not a broken script: it gives no reason —
 // unless the answer is UnknownAnswer, the script's own word that it could
-// not tell, which gives script-unknown.
+// not tell, which gives script-unknown. So does returned: the call came
+// back, but with no fact of how the code it ran ended (a code-running
+// plugin that gave no Facts), and a run stood Known over it.
 func ScriptReason(sc Script) (Reason, bool) {
 	switch sc.Label {
-	case labelCompleted, labelReportedSuccess, labelReturned:
+	case labelCompleted, labelReportedSuccess:
 		return "", false
 	case labelCompletedWithFailure, labelReportedFailure:
 		if sc.Answer == UnknownAnswer {

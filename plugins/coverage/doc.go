@@ -27,7 +27,8 @@
 //
 // Recognition is strict: JSON held as text, an absence inside a domain
 // object or a list, and an af_absent without a non-empty checked list are
-// ordinary data, served and recorded exactly as written. A malformed
+// ordinary data, served and recorded exactly as written (the last with a
+// warning: an absence that names no place it looked). A malformed
 // optional part is left off the record and reported (once per stage per
 // run with [OncePerStage]); it is never repaired.
 //

@@ -38,11 +38,11 @@ var (
 //	an object whose af_coverage is an object                      ledger, status ""
 //	a ledger whose result is an absence                           both, ledger first, status "absent"
 //
-// Only that one level is read. JSON held as text, an absence inside a
-// domain object or a list, and an af_absent whose checked is empty or
-// missing are ordinary data. A key whose value is null counts as omitted.
-// A checked list with a malformed item makes the object ordinary data too
-// (with a warning, as its author surely meant an absence).
+// Only that one level is read. JSON held as text and an absence inside a
+// domain object or a list are ordinary data. A key whose value is null
+// counts as omitted. An af_absent: true whose checked is empty or missing,
+// or holds a malformed item, makes the object ordinary data too, with a
+// warning, as its author surely meant an absence.
 //
 // A malformed optional part — a list, period, provenance, try_instead_tool,
 // looked_for, try_instead or note of the wrong form — is left off the
@@ -113,6 +113,13 @@ func readAbsence(m map[string]any, prefix string, w warner) (Declaration, bool) 
 		return Declaration{}, false
 	}
 	if len(checked) == 0 {
+		// af_absent: true says "nothing is there"; with no place checked
+		// it rests on nothing. Ordinary data, but said: read in silence,
+		// a chart routing on af_absent == true answered "missing" and
+		// the run stood Consistent over a look nowhere.
+		if w != nil {
+			w(Warning{Part: prefix + "checked", Problem: "an absence (af_absent: true) names no place it looked (checked is empty or missing); the object is read as ordinary data, not an absence"})
+		}
 		return Declaration{}, false
 	}
 	d := Declaration{Kind: KindAbsence, Checked: checked}

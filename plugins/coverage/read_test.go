@@ -103,9 +103,11 @@ func TestRead(t *testing.T) {
 			want: Reading{Declared: []Declaration{{Kind: KindLedger, InProgress: []InProgressItem{
 				{What: "backup job", Count: 3}, {What: "resync"}, {What: "scrub", Why: "weekly"}}}}},
 		},
-		{name: "af_absent with empty checked is ordinary", json: `{"af_absent":true,"checked":[],"looked_for":"x"}`},
-		{name: "af_absent with no checked is ordinary", json: `{"af_absent":true,"looked_for":"x"}`},
-		{name: "af_absent with null checked is ordinary", json: `{"af_absent":true,"checked":null}`},
+		// An absence that names no place it looked was read as ordinary
+		// data in silence: the run stood Consistent over it.
+		{name: "af_absent with empty checked is ordinary, with a warning", json: `{"af_absent":true,"checked":[],"looked_for":"x"}`, wantWarns: []string{"checked"}},
+		{name: "af_absent with no checked is ordinary, with a warning", json: `{"af_absent":true,"looked_for":"x"}`, wantWarns: []string{"checked"}},
+		{name: "af_absent with null checked is ordinary, with a warning", json: `{"af_absent":true,"checked":null}`, wantWarns: []string{"checked"}},
 		{name: "af_absent false is ordinary", json: `{"af_absent":false,"checked":["a"]}`},
 		{name: "af_absent as a string is ordinary", json: `{"af_absent":"true","checked":["a"]}`},
 		{name: "JSON held as text is ordinary", json: `"{\"af_absent\":true,\"checked\":[\"a\"]}"`},

@@ -282,15 +282,17 @@ func hostHelper() {
 func TestManagerStartsOnceAndStopsAll(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	copyFile(t, bins["behave"], filepath.Join(dir, host.Prefix+"b"), 0o755)
-	m := host.NewManager(map[string]host.Source{"a": {Name: "a", Path: bins["behave"]}}, dir)
+	// Two plugins, each called by the name it declares: one from the
+	// chart's map, one from the directory.
+	copyFile(t, bins["noshutdown"], filepath.Join(dir, host.Prefix+"noshutdown"), 0o755)
+	m := host.NewManager(map[string]host.Source{"behave": {Name: "behave", Path: bins["behave"]}}, dir)
 	var wg sync.WaitGroup
 	pids := make(chan int, 40)
 	for i := range 40 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			name := []string{"a", "b"}[i%2]
+			name := []string{"behave", "noshutdown"}[i%2]
 			st, err := m.Stage(context.Background(), name)
 			if err != nil {
 				t.Error(err)

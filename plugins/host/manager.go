@@ -98,6 +98,13 @@ func (m *Manager) start(ctx context.Context, name string, st *starting) {
 		return
 	}
 	st.s, st.err = p.Stage(ctx)
+	if st.err == nil && st.s.desc.Name != name {
+		// Another plugin under this one's name (a binary copied to
+		// runbook-plugin-NAME, a plugins: map pointing at the wrong
+		// file) ran, and answered, as the plugin the chart asked for.
+		st.err = &Error{Plugin: name, Op: "describe", Err: fmt.Errorf("declares its name %q, but the chart calls it %q: %s is another plugin; install %s%s, or point the chart's plugins: map at it", st.s.desc.Name, name, src.Path, Prefix, name)}
+		st.s = nil
+	}
 }
 
 // Provenance is what a run's record says of a stage plugin that ran: which

@@ -73,6 +73,9 @@ func (s *Stage) Run(ctx context.Context, req plugins.Request) (plugins.Response,
 	if res.Err != "" {
 		return plugins.Response{}, &RunError{Plugin: s.p.src.Name, Message: res.Err}
 	}
+	if err := plugins.CheckResultSize(res.Size); err != nil {
+		return plugins.Response{}, &Error{Plugin: s.p.src.Name, Op: "call", Err: err}
+	}
 	if err := plugins.CheckResponse(s.desc, res.Resp); err != nil {
 		return plugins.Response{}, &Error{Plugin: s.p.src.Name, Op: "call", Err: err}
 	}

@@ -3,7 +3,10 @@ package sdk
 // Absent is a result that declares an ABSENCE: the plugin looked for
 // lookedFor in each of checked and found nothing. It is an answer, not a
 // failure; the run's coverage stage files it on the ledger and the
-// assessment reads it.
+// assessment reads it. Name at least one place in checked: an absence
+// that looked nowhere is no answer, and the run warns, files a not-checked
+// item and stands Not sure over it (the value reaches the chart as
+// ordinary data).
 //
 //	sdk.Absent("file /var/log/app.log", "/var/log")
 //	// {"af_absent": true, "looked_for": "file /var/log/app.log", "checked": ["/var/log"]}

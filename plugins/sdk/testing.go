@@ -124,6 +124,9 @@ func TestServe(t testing.TB, st Stage) *Plugin {
 		if res[0].Err != "" {
 			return Response{}, errors.New(res[0].Err)
 		}
+		if err := plugins.CheckResultSize(res[0].Size); err != nil {
+			return Response{}, err // as the host refuses it
+		}
 		if err := plugins.CheckResponse(d, res[0].Resp); err != nil {
 			return Response{}, err // as the host refuses it
 		}

@@ -65,7 +65,10 @@ type Request = plugins.Request
 //	Result any     written under the stage's `into`; it may declare its
 //	               coverage (Absent, Ledger)
 //	Facts  *Facts  the execution evidence of the code the call ran (a
-//	               RunsCode plugin); nil files none
+//	               RunsCode plugin, which must give it: without it the
+//	               row says "returned" and the standing is Not sure, as
+//	               how the code ended is on no record); nil from a
+//	               plugin that runs no code
 type Response = plugins.Response
 
 // Facts is the execution evidence of the code a call ran, which the host

@@ -3,8 +3,10 @@ package wire
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	goplugin "github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
@@ -46,6 +48,9 @@ type Result struct {
 	ID   uint64
 	Resp plugins.Response
 	Err  string
+	// Size is the bytes of the result's JSON text; one past
+	// plugins.MaxResultBytes is not decoded (Resp is empty).
+	Size int
 }
 
 // StageClient calls a stage plugin.
@@ -116,8 +121,8 @@ func (c *StageClient) RunBatch(ctx context.Context, calls []Call) ([]Result, err
 			return nil, fmt.Errorf("answer for call %d, which was not asked or was answered twice", r.Id)
 		}
 		seen[i] = true
-		res := Result{ID: r.Id, Err: r.Error}
-		if r.Error == "" {
+		res := Result{ID: r.Id, Err: r.Error, Size: len(r.ResultJson)}
+		if r.Error == "" && plugins.CheckResultSize(res.Size) == nil {
 			v, err := Decode(r.ResultJson)
 			if err != nil {
 				return nil, fmt.Errorf("result of call %d is not JSON: %w", r.Id, err)
@@ -142,6 +147,11 @@ type stageServer struct {
 
 func (s *stageServer) Describe(context.Context, *pb.DescribeRequest) (*pb.Description, error) {
 	d := s.impl.Describe()
+	if field, bad := notUTF8(d); bad {
+		// protobuf would refuse to encode it, and the host would hear
+		// only "grpc: error while marshaling".
+		return nil, fmt.Errorf("its description: %s is not UTF-8, which the protocol cannot carry", field)
+	}
 	out := &pb.Description{Name: d.Name, Version: d.Version, Description: d.Description, RunsCode: d.RunsCode, Reads: d.Reads}
 	for _, a := range d.Args {
 		pa := &pb.Arg{Name: a.Name, Type: a.Type, Description: a.Description, Required: a.Required, HasDefault: a.HasDefault,
@@ -183,6 +193,18 @@ func (s *stageServer) RunBatch(ctx context.Context, req *pb.RunBatchRequest) (*p
 
 func (s *stageServer) run(ctx context.Context, c *pb.Call) (res *pb.CallResult) {
 	res = &pb.CallResult{Id: c.Id}
+	// Runs last, after a panic is recovered: protobuf refuses to encode a
+	// string that is not UTF-8, and one such error (`errors.New("bad
+	// \xff")`) failed the whole batch's answer as a transport fault
+	// (outcome-unknown, "grpc: error while marshaling"), its batch-mates'
+	// answers with it. A person reads these words: U+FFFD stands for
+	// each bad byte.
+	defer func() {
+		res.Error = strings.ToValidUTF8(res.Error, "\uFFFD")
+		if res.Facts != nil {
+			res.Facts.TerminatedBy = strings.ToValidUTF8(res.Facts.TerminatedBy, "\uFFFD")
+		}
+	}()
 	defer func() {
 		if r := recover(); r != nil {
 			res = &pb.CallResult{Id: c.Id, Error: fmt.Sprintf("plugin panicked: %v", r)}
@@ -225,6 +247,26 @@ func (s *stageServer) run(ctx context.Context, c *pb.Call) (res *pb.CallResult) 
 	res.ResultJson = b
 	res.Facts = factsToPB(resp.Facts)
 	return res
+}
+
+// notUTF8 names the first text of d that is not UTF-8.
+func notUTF8(d plugins.Description) (string, bool) {
+	texts := []struct{ field, s string }{{"Name", d.Name}, {"Version", d.Version}, {"Description", d.Description}}
+	for i, r := range d.Reads {
+		texts = append(texts, struct{ field, s string }{fmt.Sprintf("Reads[%d]", i), r})
+	}
+	for i, a := range d.Args {
+		texts = append(texts,
+			struct{ field, s string }{fmt.Sprintf("Args[%d].Name", i), a.Name},
+			struct{ field, s string }{fmt.Sprintf("Args[%d].Type", i), a.Type},
+			struct{ field, s string }{fmt.Sprintf("Args[%d].Description", i), a.Description})
+	}
+	for _, t := range texts {
+		if !utf8.ValidString(t.s) {
+			return fmt.Sprintf("%s %q", t.field, t.s), true
+		}
+	}
+	return "", false
 }
 
 func factsToPB(f *label.Facts) *pb.Facts {

@@ -1,0 +1,218 @@
+package sdktest_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/openrunbook/runbook/plugins/sdk"
+	"github.com/openrunbook/runbook/plugins/sdk/sdktest"
+)
+
+// adversary is a third party's plugin written from the docs alone, that
+// answers each call the way a careless or hostile plugin in the wild does:
+// the arg mode says how. It declares RunsCode, so every call files a
+// script row from the Facts it returns.
+type adversary struct{}
+
+func (adversary) Describe() sdk.Description {
+	return sdk.Description{Name: "adversary", Version: "0.1.0", RunsCode: true,
+		Args: []sdk.Arg{
+			{Name: "mode", Type: "string", Required: true},
+			{Name: "token", Type: "string", Sensitive: true, Default: "", HasDefault: true},
+		}}
+}
+
+func (adversary) Run(_ context.Context, req sdk.Request) (sdk.Response, error) {
+	tok, _ := req.Args["token"].(string)
+	switch req.Args["mode"] {
+	case "key":
+		// The secret it was given, as the key of an object.
+		return sdk.Response{Result: map[string]any{tok: true, "deeper": map[string]any{tok: "x"}, "list": []any{map[string]any{tok: 1}}}, Facts: sdk.Exited(0)}, nil
+	case "killed":
+		// The process it ran was killed: it reached no exit.
+		return sdk.Response{Result: map[string]any{"healthy": true}, Facts: &sdk.Facts{TerminatedBy: "SIGKILL"}}, nil
+	case "absent-nowhere":
+		// An absence that names no place it looked.
+		return sdk.Response{Result: sdk.Absent("the lock file"), Facts: sdk.Exited(0)}, nil
+	case "huge":
+		// 9 MiB of text: past what a run keeps of any one value.
+		return sdk.Response{Result: map[string]any{"healthy": true, "dump": strings.Repeat("y", 9<<20)}, Facts: sdk.Exited(0)}, nil
+	case "no-facts":
+		// It ran code, and says nothing of how that code ended.
+		return sdk.Response{Result: map[string]any{"healthy": true}}, nil
+	case "error-not-utf8":
+		return sdk.Response{}, errors.New("the device said \xff\xfe and stopped")
+	}
+	return sdk.Response{Result: map[string]any{"mode": req.Args["mode"]}, Facts: sdk.Exited(0)}, nil
+}
+
+func adversaryChart(mode string) string {
+	return `version: 1
+runbook: adversary-test
+result:
+  kind: state
+inputs:
+  tok: {type: string, secret: true}
+stages:
+  - id: call
+    plugin:
+      name: adversary
+      args: {mode: '"` + mode + `"', token: tok}
+      into: out
+`
+}
+
+const adversaryToken = "Adv-Secret-Key-7781"
+
+func runAdversary(t *testing.T, mode string) *sdktest.Result {
+	t.Helper()
+	return sdktest.Run(t, adversaryChart(mode), sdktest.Plugin("adversary", adversary{}),
+		sdktest.Inputs(map[string]any{"tok": adversaryToken}))
+}
+
+// A secret a plugin echoes back as an object's KEY was shown in the clear
+// (the state, the verdict table, the --record file): masking walked an
+// object's values and never its keys.
+func TestPluginResultKeyedBySecretIsMasked(t *testing.T) {
+	r := runAdversary(t, "key")
+	if r.Record == nil {
+		return // the plugin process
+	}
+	r.ExpectStatus("completed")
+	b, err := json.Marshal(r.Record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), adversaryToken) {
+		t.Errorf("the secret the plugin used as a key shows in the record: %s", b)
+	}
+}
+
+// A code-running plugin whose process was killed by a signal (Facts with
+// TerminatedBy and no exit code) was labelled "returned" and the run
+// stood "Consistent with the run's record" over the healthy-looking
+// result. It failed, as an exec stage's process killed by a signal does:
+// "reported failure, killed by SIGKILL".
+func TestPluginProcessKilledBySignalFailed(t *testing.T) {
+	r := runAdversary(t, "killed")
+	if r.Record == nil {
+		return
+	}
+	r.ExpectStatus("completed")
+	r.ExpectScript("call", "reported-failure")
+	r.ExpectStanding("not-sure")
+}
+
+// sdk.Absent with no place checked is an absence claimed over nothing:
+// the coverage stage read it as ordinary data in silence, so a chart that
+// routes on af_absent == true said "missing" and the run stood
+// "Consistent". It is now a part that cannot be read: a warning and a
+// not-checked item, the standing Not sure.
+func TestAbsenceThatNamesNoPlaceCheckedIsNotSure(t *testing.T) {
+	r := runAdversary(t, "absent-nowhere")
+	if r.Record == nil {
+		return
+	}
+	r.ExpectStatus("completed")
+	r.ExpectStanding("not-sure")
+}
+
+// A plugin's own error whose text is not UTF-8 could not be encoded
+// (protobuf strings are UTF-8): the call failed as a transport fault,
+// outcome-unknown, naming grpc's marshaling, and every call of its batch
+// with it. It is the plugin's answer, a reported failure, its bad bytes
+// shown as U+FFFD.
+func TestPluginErrorNotUTF8IsItsOwnAnswer(t *testing.T) {
+	r := runAdversary(t, "error-not-utf8")
+	if r.Record == nil {
+		return
+	}
+	r.ExpectStatus("failed")
+	r.ExpectError("the device said")
+	r.ExpectScript("call", "reported-failure")
+}
+
+// badDescription describes itself with text that is not UTF-8.
+type badDescription struct{ adversary }
+
+func (badDescription) Describe() sdk.Description {
+	d := adversary{}.Describe()
+	d.Description = "probes the \xff device"
+	return d
+}
+
+// A description holding text that is not UTF-8 could not be encoded: the
+// host heard only "grpc: error while marshaling". The plugin now says which
+// field it is.
+func TestPluginDescriptionNotUTF8SaysWhichField(t *testing.T) {
+	r := sdktest.Run(t, adversaryChart("ok"), sdktest.Plugin("adversary", badDescription{}),
+		sdktest.Inputs(map[string]any{"tok": adversaryToken}))
+	if r.Record == nil {
+		return
+	}
+	r.ExpectStatus("failed")
+	r.ExpectError(`its description: Description "probes the \xff device" is not UTF-8`)
+}
+
+// A result of any size was taken into the scope and the record (a 30 MB
+// answer made a 63 MB --record file; go-plugin lets a message be 2 GiB),
+// while an exec stage's output past its cap is withheld and an
+// expression's value past 8 MiB fails its stage. A plugin's result past
+// plugins.MaxResultBytes now fails its call, saying so.
+func TestPluginResultPastTheCapFailsTheCall(t *testing.T) {
+	r := runAdversary(t, "huge")
+	if r.Record == nil {
+		return
+	}
+	r.ExpectStatus("failed")
+	r.ExpectError("more than the 8 MiB a plugin's result may be")
+	r.ExpectScript("call", "outcome-unknown")
+	if b, _ := json.Marshal(r.Record); len(b) > 1<<20 {
+		t.Errorf("the record is %d bytes: the result was kept", len(b))
+	}
+}
+
+// A code-running plugin that answered with no Facts filed a "returned"
+// row, which no reason doubted: with an answer check over its result the
+// run stood "Known" over code whose end is on no record (the SDK's doc
+// said such an answer "files none"). No Facts is now no answer to stand
+// on: script-unknown, Not sure.
+func TestPluginThatRunsCodeWithoutFactsIsNotKnown(t *testing.T) {
+	chart := strings.Replace(adversaryChart("no-facts"), "  kind: state\n", "  kind: state\n  checks: ['out.healthy == true']\n", 1)
+	r := sdktest.Run(t, chart, sdktest.Plugin("adversary", adversary{}),
+		sdktest.Inputs(map[string]any{"tok": adversaryToken}))
+	if r.Record == nil {
+		return
+	}
+	r.ExpectStatus("completed")
+	r.ExpectScript("call", "returned")
+	r.ExpectStanding("not-sure")
+	r.ExpectReason("script-unknown")
+}
+
+// otherName is another plugin installed under adversary's file name: it
+// declares a name of its own.
+type otherName struct{ adversary }
+
+func (otherName) Describe() sdk.Description {
+	d := adversary{}.Describe()
+	d.Name = "disk-wiper"
+	return d
+}
+
+// A plugin that declares another name than the one the chart calls it by
+// (another plugin copied to runbook-plugin-NAME, a chart's plugins: map
+// pointing at the wrong file) ran, and answered, as the plugin the chart
+// asked for: the describe now refuses it, naming both names.
+func TestPluginDeclaringAnotherNameIsRefused(t *testing.T) {
+	r := sdktest.Run(t, adversaryChart("ok"), sdktest.Plugin("adversary", otherName{}),
+		sdktest.Inputs(map[string]any{"tok": adversaryToken}))
+	if r.Record == nil {
+		return
+	}
+	r.ExpectStatus("failed")
+	r.ExpectError(`plugin "adversary": describe: declares its name "disk-wiper", but the chart calls it "adversary"`)
+}
