@@ -83,10 +83,11 @@ func (p *columns) parse(text string, r *recorder) any {
 			headFields = strings.Fields(s)
 			continue
 		}
-		if head != nil && slices.Equal(strings.Fields(s), headFields) {
+		if head != nil && repeatsHeader(strings.Fields(s), headFields) {
 			// The header again (two ps runs in one shell, iostat's
-			// every screenful): it names the columns and holds no values.
-			// Read as a row it was a subject named "PID COMMAND".
+			// every screenful, sysstat's "Average:" table): it names the
+			// columns and holds no values. Read as a row it was a subject
+			// named "PID COMMAND", or sar's NIC "IFACE".
 			continue
 		}
 		rows = append(rows, row{i + 1, s})
@@ -151,6 +152,27 @@ func (p *columns) parse(text string, r *recorder) any {
 		out = append(out, obj)
 	}
 	return out
+}
+
+// repeatsHeader says whether a line's fields are the header's names
+// again: all of them, or all but a leading label, as sysstat prints
+// (mpstat, pidstat, sar), whose header opens with the time it was printed
+// ("12:37:24 CPU %usr …", "12:37:24 PM CPU …" in a 12-hour locale) and
+// whose summary table's header opens with "Average:" (or the locale's
+// word for it): the line's label stands where the header's one or two
+// words of time stood, and every name after it is the header's. The label
+// must stand before at least two names, so a two-column row that happens
+// to hold its column's name ("1 b" under "a b") is still a row, and a line
+// shorter than that (a row missing fields) is still a problem.
+func repeatsHeader(line, head []string) bool {
+	if slices.Equal(line, head) {
+		return true
+	}
+	names := len(line) - 1
+	if names < 2 || names > len(head)-1 || names < len(head)-2 {
+		return false
+	}
+	return slices.Equal(line[1:], head[len(head)-names:])
 }
 
 // leftOfHeader says whether row's first field ends before the header's
