@@ -13,6 +13,7 @@ import (
 //
 //	header   false: there is no header row; names key the columns
 //	names    the column names; with a header row, it is read past and names key the columns
+//	         (a header read past that holds a number is a problem: a row where the header was)
 //	skip     lines passed over before the header (or the first row)
 //	last     "rest": the last column takes the rest of the line, spaces and all — in the
 //	         header row too, so df's "Mounted on" is one column; "split" (default): it does not
@@ -81,6 +82,11 @@ func (p *columns) parse(text string, r *recorder) any {
 		if p.header && head == nil {
 			head = &row{i + 1, s}
 			headFields = strings.Fields(s)
+			if p.names != nil {
+				if msg, ok := valueReadPast(headFields); ok {
+					r.problem(i+1, s, msg)
+				}
+			}
 			continue
 		}
 		if head != nil && repeatsHeader(strings.Fields(s), headFields) {

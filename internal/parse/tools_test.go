@@ -175,3 +175,35 @@ func TestColumnsSysstatRepeatedHeaderIsNoRow(t *testing.T) {
 		t.Errorf("got %v (%d problems, first %q); want the Average: row (4 fields) and the short line 5 counted, the Average: header passed over", r.Value, r.Problems, r.FirstProblem)
 	}
 }
+
+// TestHeaderReadPastHoldingValuesIsAProblem: with names: given, the line
+// after skip is read past as the header, whatever it holds. A skip one
+// too many (skip: 1 over `ps -eo pid,rss,comm --sort=-rss`, whose header
+// is its first line) read the biggest process past as the header: the
+// row the rule was written for was gone, with no word, and the standing
+// was Consistent. A header names columns; a line read past that holds a
+// number is a row, and is counted as a problem.
+func TestHeaderReadPastHoldingValuesIsAProblem(t *testing.T) {
+	t.Parallel()
+	ps := "  PID   RSS COMMAND\n19308 322836 runbook.test\n14862 300696 link\n"
+	names := []any{"pid", "rss", "comm"}
+	r, _ := Parse(ps, Spec{Mode: "columns", Options: map[string]any{"skip": 1, "names": names}})
+	if rows, _ := r.Value.([]any); len(rows) != 1 || r.Problems != 1 || !strings.Contains(r.FirstProblem, "line 2: ") || !strings.Contains(r.FirstProblem, `"19308"`) {
+		t.Errorf("skip 1: got %v (%d problems: %s); want one row, line 2 a problem naming 19308", r.Value, r.Problems, r.FirstProblem)
+	}
+	// The header where it is: read past, no problem.
+	r, _ = Parse(ps, Spec{Mode: "columns", Options: map[string]any{"names": names}})
+	if rows, _ := r.Value.([]any); len(rows) != 2 || r.Problems != 0 {
+		t.Errorf("skip 0: got %v (%d problems: %s); want two rows", r.Value, r.Problems, r.FirstProblem)
+	}
+	// sysstat's header opens with the time, which is no number.
+	r, _ = Parse("12:37:26  IFACE  rxkB/s\n12:37:27  lo  0.20\n", Spec{Mode: "columns", Options: map[string]any{"names": []any{"time", "IFACE", "rxkB"}}})
+	if r.Problems != 0 {
+		t.Errorf("sysstat header: %d problems: %s", r.Problems, r.FirstProblem)
+	}
+	// csv: the same.
+	r, _ = Parse("web,10\ndb,20\n", Spec{Mode: "csv", Options: map[string]any{"names": []any{"host", "size"}}})
+	if rows, _ := r.Value.([]any); len(rows) != 1 || r.Problems != 1 || !strings.Contains(r.FirstProblem, `"10"`) {
+		t.Errorf("csv: got %v (%d problems: %s); want one row, line 1 a problem naming 10", r.Value, r.Problems, r.FirstProblem)
+	}
+}
