@@ -29,8 +29,9 @@ import (
 // problem too: a space inside an earlier value (a CIFS share's "//nas/My
 // Share" in df) shifted it, and every value after that one would be keyed
 // one column off. A line that repeats the header (two ps runs in one
-// shell, a tool that prints its header again every screenful) is passed
-// over: it holds the names, no values. A header naming a column twice keys the second "NAME_2". With
+// shell, a tool that prints its header again every screenful, sysstat's
+// "Average:" table: repeatsHeader) is passed over: it holds the names, no
+// values. A header naming a column twice keys the second "NAME_2". With
 // last: rest, the header's last column starts where the rows say: the
 // header has as many columns as most rows have fields.
 type columns struct {
