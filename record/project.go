@@ -128,9 +128,10 @@ func (p *Projection) ordered(rows []any) []any {
 
 // meanings composes verdict word → meaning: the decider's declared
 // branches, overlaid by what this run's evidence said — every evaluated
-// rule's label and the default's label — harvested during the run and
-// matched on the LAST "/" segment of the decider's path. Observed beats
-// declared. Nil when neither said anything: never an empty map. No caller
+// rule's label and the default's label, of the decider and of every other
+// decider that is the nearest choice above a verdict stage
+// (meaningSpellings) — harvested during the run and matched on the LAST
+// "/" segment of the decider's path. Observed beats declared. Nil when neither said anything: never an empty map. No caller
 // can supply one.
 func (p *Projection) meanings(decisions []Harvested) map[string]string {
 	if p.Decider == "" {
@@ -140,7 +141,7 @@ func (p *Projection) meanings(decisions []Harvested) map[string]string {
 	for branch, meaning := range p.Declared {
 		out[branch] = meaning
 	}
-	spellings := p.spellings()
+	spellings := p.meaningSpellings()
 	observed := map[string][]string{}
 	var order []string
 	note := func(branch, label string) {
@@ -179,6 +180,49 @@ func (p *Projection) spellings() map[string]bool {
 		out[s] = true
 	}
 	return out
+}
+
+// meaningSpellings is spellings and the names (stage name and id) of every
+// decider or selector that is the nearest choice above a verdict stage in
+// the structure: a row such a stage appends has the word of that
+// decider's branch, so its labels are part of the word's meaning. Read
+// from the projection decider alone, a chart with a decider a subject
+// ("Kernel", "CPU", each with ok and bad) said "bad — OOM in the kernel
+// log" over the cpu row that CPU's rule "CPU over 90% busy" put there.
+func (p *Projection) meaningSpellings() map[string]bool {
+	out := p.spellings()
+	if p.Structure != nil {
+		rowDeciders(p.Structure.Nodes, nil, out)
+	}
+	return out
+}
+
+// rowDeciders adds to out the names of each decider or selector that is
+// the nearest choice (inner) above a verdict stage among nodes, through
+// branches, foreach bodies and mounted subflows.
+func rowDeciders(nodes []flow.NodeInfo, inner *flow.NodeInfo, out map[string]bool) {
+	for i := range nodes {
+		n := &nodes[i]
+		if n.Type == VerdictType && inner != nil {
+			out[inner.ID] = true
+			if inner.Name != "" {
+				out[inner.Name] = true
+			}
+		}
+		next := inner
+		if n.Kind == flow.KindDecide || n.Kind == flow.KindSelect {
+			next = n
+		}
+		for _, br := range n.Branches {
+			rowDeciders(br.Nodes, next, out)
+		}
+		if n.ForEach != nil {
+			rowDeciders(n.ForEach.Body.Nodes, inner, out)
+		}
+		if n.Subflow != nil {
+			rowDeciders(n.Subflow.Nodes, inner, out)
+		}
+	}
 }
 
 // decidedBy says whether d is a decision of the projection's decider,

@@ -459,6 +459,11 @@ var statePool = sync.Pool{New: func() any {
 }}
 
 // runtimeError turns expr's error into one line: message (line:column).
+//
+// expr's builtins over a list (map, filter, any, count…) given null fail
+// with Go's own words, "reflect: call of reflect.Value.Len on zero
+// Value", which say neither that the value was null nor what to write:
+// they are said in ours.
 func runtimeError(err error) error {
 	var fe *file.Error
 	if errors.As(err, &fe) {
@@ -466,10 +471,18 @@ func runtimeError(err error) error {
 		if line == 0 {
 			line = 1
 		}
-		return fmt.Errorf("%s (%d:%d)", fe.Message, line, col)
+		msg := fe.Message
+		if strings.Contains(msg, nullListPanic) {
+			msg = "the list it was given is null (a key that holds null, or a member its object lacks, such as a tool's output its parse could not read); where null means none, write x ?? []"
+		}
+		return fmt.Errorf("%s (%d:%d)", msg, line, col)
 	}
 	return err
 }
+
+// nullListPanic is what reflect says when expr's builtins take the length
+// of a null list.
+const nullListPanic = "reflect: call of reflect.Value.Len on zero Value"
 
 func compileError(src string, err error) *CompileError {
 	ce := &CompileError{Src: src, Line: 1, Column: 1, Msg: err.Error()}

@@ -85,10 +85,10 @@ func TestLoop15PlanExamples(t *testing.T) {
 			t.Run(name+"/"+format, func(t *testing.T) {
 				t.Parallel()
 				marker := filepath.Join(t.TempDir(), "started")
-				// The examples' commands: the disk and linux-60s tools, and
+				// The examples' commands: the disk, linux-60s and sixty-seconds tools, and
 				// the nagios plugins (planned from that folder, as
 				// --input plugins=DIR), whether or not this machine has them.
-				bin := markerBin(t, marker, "bash", "df", "awk", "find", "nproc", "vmstat", "mpstat", "iostat", "pidstat", "sar",
+				bin := markerBin(t, marker, "bash", "df", "awk", "find", "nproc", "vmstat", "mpstat", "iostat", "pidstat", "sar", "uptime",
 					"check_load", "check_disk", "check_users", "check_procs", "check_swap")
 				dir, arg := root, chart
 				var extra []string

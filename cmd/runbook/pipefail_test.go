@@ -50,3 +50,38 @@ stages:
 		t.Errorf("%d warnings in the record, %d on stderr; want one each:\n%+v\n%s", n, strings.Count(r.stderr, note), rec.Warnings, r.stderr)
 	}
 }
+
+// TestShellScriptEarlierPipelineFailureIsNotSure: the checklist's
+// "dmesg | tail" on a host that denies dmesg, with a line after it. The
+// script exited with its last command's 0, the stage completed, a rule
+// found no OOM in what it printed, and the answer stood Consistent, an
+// OK over a kernel log nobody read. Now the failing pipeline ends the
+// script with its code: script-failed, Not sure.
+func TestShellScriptEarlierPipelineFailureIsNotSure(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "c.yaml", `version: 1
+runbook: kernel
+result: {kind: verdict/kernel, decider: K}
+stages:
+  - id: logs
+    exec:
+      shell: |
+        runbook-test-no-such-dmesg | tail -n 20
+        echo "-- end of kernel log"
+      parse: lines
+  - id: k
+    name: K
+    decide:
+      rules:
+        - {when: 'any(logs.stdout, # contains "Out of memory")', then: bad, label: OOM in the kernel log}
+      default: {branch: ok, label: No OOM in the kernel log}
+    branches:
+      bad: [{id: b, verdict: {subject: '"kernel"', verdict: '"bad"'}}]
+      ok: [{id: o, verdict: {subject: '"kernel"', verdict: '"ok"'}}]
+`)
+	r := runCLI(t, dir, "exec", chart)
+	if !strings.Contains(r.stdout, `Not sure — script "logs" completed with failure, exit 127`) || strings.Contains(r.stdout, "end of kernel log") {
+		t.Errorf("want the script failed at its pipeline, Not sure:\n%s\n%s", r.stdout, r.stderr)
+	}
+}

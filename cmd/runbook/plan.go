@@ -340,7 +340,7 @@ func (pl *planner) exec(ps *planStage, es *chart.ExecSpec) {
 	}
 	ps.Dir = es.Dir
 	ps.Note = es.UnguardedPipeline()
-	name := "bash" // proc runs a shell: line as bash -o pipefail -c
+	name := "bash" // proc runs a shell: line as bash -e -o pipefail -c
 	if es.Shell != "" {
 		ps.Shell = es.Shell
 	} else {

@@ -381,3 +381,46 @@ stages:
 		t.Errorf("want the line masked and the masked offset:\n%s%s", r.stdout, r.stderr)
 	}
 }
+
+// TestVerdictWordMeansWhatRoutedItsRow: the 60-second checklist written
+// as one decider a subject ("Kernel", "CPU"), each with an ok and a bad
+// branch, result.decider naming the first. The cpu row's "bad" was put
+// there by CPU's rule "CPU over 90% busy", yet the legend said "bad — OOM
+// in the kernel log": the words' meanings were read from the result
+// decider alone. A decider that is the nearest choice above a verdict
+// stage gives its labels to the words too.
+func TestVerdictWordMeansWhatRoutedItsRow(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "c.yaml", `version: 1
+runbook: sixty
+result: {kind: verdict/sixty, decider: Kernel}
+stages:
+  - id: facts
+    set: {oom: 'false', busy: 97}
+  - id: kernel
+    name: Kernel
+    decide:
+      rules:
+        - {when: 'oom', then: bad, label: OOM in the kernel log}
+      default: {branch: ok, label: No OOM in the kernel log}
+    branches:
+      bad: [{id: kb, verdict: {subject: '"kernel"', verdict: '"bad"'}}]
+      ok: [{id: ko, verdict: {subject: '"kernel"', verdict: '"ok"'}}]
+  - id: cpu
+    name: CPU
+    decide:
+      rules:
+        - {when: 'busy > 90', then: bad, label: CPU over 90% busy}
+      default: {branch: ok, label: CPU under 90% busy}
+    branches:
+      bad: [{id: cb, verdict: {subject: '"cpu"', verdict: '"bad"'}}]
+      ok: [{id: co, verdict: {subject: '"cpu"', verdict: '"ok"'}}]
+`)
+	r := runCLI(t, dir, "exec", chart)
+	for _, want := range []string{"bad — OOM in the kernel log; CPU over 90% busy", "ok — No OOM in the kernel log; CPU under 90% busy"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("want %q in the legend:\n%s\n%s", want, r.stdout, r.stderr)
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 //
 //	header   false: there is no header row; names key the columns
 //	names    the column names; with a header row, it is read past and names key the columns
+//	         (a header read past that holds a number is a problem: a row where the header was)
 //	skip     lines passed over before the header (or the first row)
 //	last     "rest": the last column takes the rest of the line, spaces and all — in the
 //	         header row too, so df's "Mounted on" is one column; "split" (default): it does not
@@ -28,8 +29,9 @@ import (
 // problem too: a space inside an earlier value (a CIFS share's "//nas/My
 // Share" in df) shifted it, and every value after that one would be keyed
 // one column off. A line that repeats the header (two ps runs in one
-// shell, a tool that prints its header again every screenful) is passed
-// over: it holds the names, no values. A header naming a column twice keys the second "NAME_2". With
+// shell, a tool that prints its header again every screenful, sysstat's
+// "Average:" table: repeatsHeader) is passed over: it holds the names, no
+// values. A header naming a column twice keys the second "NAME_2". With
 // last: rest, the header's last column starts where the rows say: the
 // header has as many columns as most rows have fields.
 type columns struct {
@@ -81,12 +83,18 @@ func (p *columns) parse(text string, r *recorder) any {
 		if p.header && head == nil {
 			head = &row{i + 1, s}
 			headFields = strings.Fields(s)
+			if p.names != nil {
+				if msg, ok := valueReadPast(headFields); ok {
+					r.problem(i+1, s, msg)
+				}
+			}
 			continue
 		}
-		if head != nil && slices.Equal(strings.Fields(s), headFields) {
+		if head != nil && repeatsHeader(strings.Fields(s), headFields) {
 			// The header again (two ps runs in one shell, iostat's
-			// every screenful): it names the columns and holds no values.
-			// Read as a row it was a subject named "PID COMMAND".
+			// every screenful, sysstat's "Average:" table): it names the
+			// columns and holds no values. Read as a row it was a subject
+			// named "PID COMMAND", or sar's NIC "IFACE".
 			continue
 		}
 		rows = append(rows, row{i + 1, s})
@@ -151,6 +159,27 @@ func (p *columns) parse(text string, r *recorder) any {
 		out = append(out, obj)
 	}
 	return out
+}
+
+// repeatsHeader says whether a line's fields are the header's names
+// again: all of them, or all but a leading label, as sysstat prints
+// (mpstat, pidstat, sar), whose header opens with the time it was printed
+// ("12:37:24 CPU %usr …", "12:37:24 PM CPU …" in a 12-hour locale) and
+// whose summary table's header opens with "Average:" (or the locale's
+// word for it): the line's label stands where the header's one or two
+// words of time stood, and every name after it is the header's. The label
+// must stand before at least two names, so a two-column row that happens
+// to hold its column's name ("1 b" under "a b") is still a row, and a line
+// shorter than that (a row missing fields) is still a problem.
+func repeatsHeader(line, head []string) bool {
+	if slices.Equal(line, head) {
+		return true
+	}
+	names := len(line) - 1
+	if names < 2 || names > len(head)-1 || names < len(head)-2 {
+		return false
+	}
+	return slices.Equal(line[1:], head[len(head)-names:])
 }
 
 // leftOfHeader says whether row's first field ends before the header's

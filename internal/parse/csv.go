@@ -15,6 +15,7 @@ import (
 //
 //	header   false: there is no header record; names key the fields
 //	names    the field names; with a header record, it is read past and names key the fields
+//	         (a header read past that holds a number is a problem: a record where the header was)
 //	numbers  false keeps every value a string
 //
 // A record with the wrong number of fields, or quoting encoding/csv
@@ -78,6 +79,11 @@ func (p *table) parse(text string, r *recorder) any {
 		if headerDue {
 			headerDue = false
 			header = rec
+			if names != nil {
+				if msg, ok := valueReadPast(rec); ok {
+					r.problem(line, lineText(line), msg)
+				}
+			}
 			if names == nil {
 				names = unique(rec, r, line, lineText(line))
 			}

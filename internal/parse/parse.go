@@ -317,6 +317,22 @@ func number(s string) (any, bool) {
 	}
 }
 
+// valueReadPast says, of a header line read past because names: are given
+// (fields, its fields), whether it holds a number, and words for the
+// problem: a header names columns, so a line holding a value is a row
+// where the header was expected, and reading it past dropped it without
+// a word (skip: 1 over ps's output, whose header is its first line, read
+// past the biggest process). sysstat's opening time (12:37:26) is no
+// number.
+func valueReadPast(fields []string) (string, bool) {
+	for _, f := range fields {
+		if _, ok := number(strings.TrimSpace(f)); ok {
+			return fmt.Sprintf("it was read past as the header (names: are given), but it holds the value %q, and a header holds names: it is a row, not the header (is skip: one line too many? header: false reads every line as a row)", strings.TrimSpace(f)), true
+		}
+	}
+	return "", false
+}
+
 // lines splits text into lines, without their "\n" or "\r\n"; a final
 // newline ends the last line rather than starting an empty one.
 func lines(text string) []string {

@@ -134,3 +134,76 @@ tmpfs                      12365704        0  12365704       0% /sys/fs/cgroup
 		t.Errorf("problems %d %q; want line 4, the share, counted", r.Problems, r.FirstProblem)
 	}
 }
+
+// TestColumnsSysstatRepeatedHeaderIsNoRow: sysstat (sar, mpstat, pidstat)
+// opens its header with the time ("12:37:26 IFACE rxpck/s …") and prints
+// the summary table under the same names opened with "Average:" (the
+// locale's word for it: "Durchschn.:"). That second header differs from
+// the first in its label only, so it was read as a row: a NIC named
+// "IFACE" whose %ifutil was the text "%ifutil", a subject judged "ok" by
+// the default of a rule that could not compare it (real `sar -n DEV 1 1`
+// output).
+func TestColumnsSysstatRepeatedHeaderIsNoRow(t *testing.T) {
+	t.Parallel()
+	sar := "Linux 6.18.44-fc-v1252 (vm) \t12/06/26 \t_x86_64_\t(2 CPU)\n\n" +
+		"12:37:26        IFACE   rxpck/s   txpck/s    rxkB/s    txkB/s   rxcmp/s   txcmp/s  rxmcst/s   %ifutil\n" +
+		"12:37:27           lo      4.00      4.00      0.20      0.20      0.00      0.00      0.00      0.00\n" +
+		"12:37:27         eth0      0.00      0.00      0.00      0.00      0.00      0.00      0.00      0.00\n\n" +
+		"Average:        IFACE   rxpck/s   txpck/s    rxkB/s    txkB/s   rxcmp/s   txcmp/s  rxmcst/s   %ifutil\n" +
+		"Average:           lo      4.00      4.00      0.20      0.20      0.00      0.00      0.00      0.00\n" +
+		"Average:         eth0      0.00      0.00      0.00      0.00      0.00      0.00      0.00      0.00\n"
+	names := []any{"time", "IFACE", "rxpck", "txpck", "rxkB", "txkB", "rxcmp", "txcmp", "rxmcst", "ifutil"}
+	for _, opts := range []map[string]any{{"skip": 2}, {"skip": 2, "header": true, "names": names}} {
+		r, err := Parse(sar, Spec{Mode: "columns", Options: opts})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, _ := r.Value.([]any)
+		var ifaces []any
+		for _, row := range rows {
+			ifaces = append(ifaces, row.(map[string]any)["IFACE"])
+		}
+		if want := []any{"lo", "eth0", "lo", "eth0"}; !reflect.DeepEqual(ifaces, want) || r.Problems != 0 {
+			t.Errorf("%v: got NICs %v (%d problems: %s); want %v, the Average: header no row", opts, ifaces, r.Problems, r.FirstProblem, want)
+		}
+	}
+	// A 12-hour locale's header opens with two words of time; a row that
+	// lacks a field under it is still a problem, not a header.
+	pm := "12:37:26 PM  CPU  %usr  %idle\n12:37:27 PM  all  1.00  99.00\nAverage:     CPU  %usr  %idle\nAverage:     all  1.00  99.00\n12:37:28 PM  %usr  %idle\n"
+	r, _ := Parse(pm, Spec{Mode: "columns", Options: map[string]any{"header": true, "names": []any{"time", "ampm", "CPU", "usr", "idle"}}})
+	if r.Problems != 2 || !strings.Contains(r.FirstProblem, "line 4") {
+		t.Errorf("got %v (%d problems, first %q); want the Average: row (4 fields) and the short line 5 counted, the Average: header passed over", r.Value, r.Problems, r.FirstProblem)
+	}
+}
+
+// TestHeaderReadPastHoldingValuesIsAProblem: with names: given, the line
+// after skip is read past as the header, whatever it holds. A skip one
+// too many (skip: 1 over `ps -eo pid,rss,comm --sort=-rss`, whose header
+// is its first line) read the biggest process past as the header: the
+// row the rule was written for was gone, with no word, and the standing
+// was Consistent. A header names columns; a line read past that holds a
+// number is a row, and is counted as a problem.
+func TestHeaderReadPastHoldingValuesIsAProblem(t *testing.T) {
+	t.Parallel()
+	ps := "  PID   RSS COMMAND\n19308 322836 runbook.test\n14862 300696 link\n"
+	names := []any{"pid", "rss", "comm"}
+	r, _ := Parse(ps, Spec{Mode: "columns", Options: map[string]any{"skip": 1, "header": true, "names": names}})
+	if rows, _ := r.Value.([]any); len(rows) != 1 || r.Problems != 1 || !strings.Contains(r.FirstProblem, "line 2: ") || !strings.Contains(r.FirstProblem, `"19308"`) {
+		t.Errorf("skip 1: got %v (%d problems: %s); want one row, line 2 a problem naming 19308", r.Value, r.Problems, r.FirstProblem)
+	}
+	// The header where it is: read past, no problem.
+	r, _ = Parse(ps, Spec{Mode: "columns", Options: map[string]any{"header": true, "names": names}})
+	if rows, _ := r.Value.([]any); len(rows) != 2 || r.Problems != 0 {
+		t.Errorf("skip 0: got %v (%d problems: %s); want two rows", r.Value, r.Problems, r.FirstProblem)
+	}
+	// sysstat's header opens with the time, which is no number.
+	r, _ = Parse("12:37:26  IFACE  rxkB/s\n12:37:27  lo  0.20\n", Spec{Mode: "columns", Options: map[string]any{"header": true, "names": []any{"time", "IFACE", "rxkB"}}})
+	if r.Problems != 0 {
+		t.Errorf("sysstat header: %d problems: %s", r.Problems, r.FirstProblem)
+	}
+	// csv: the same.
+	r, _ = Parse("web,10\ndb,20\n", Spec{Mode: "csv", Options: map[string]any{"header": true, "names": []any{"host", "size"}}})
+	if rows, _ := r.Value.([]any); len(rows) != 1 || r.Problems != 1 || !strings.Contains(r.FirstProblem, `"10"`) {
+		t.Errorf("csv: got %v (%d problems: %s); want one row, line 1 a problem naming 10", r.Value, r.Problems, r.FirstProblem)
+	}
+}

@@ -78,8 +78,10 @@
 //
 //   - It never runs a shell unless Spec.Shell is set; Spec.Argv is executed
 //     directly, looked up in the CHILD's PATH (see below). Spec.Shell runs
-//     as `bash -o pipefail -c SCRIPT`, bash looked up the same way, so a
-//     failing command inside a pipeline is the script's exit code; with no
+//     as `bash -e -o pipefail -c SCRIPT`, bash looked up the same way, so a
+//     failing command inside a pipeline is the pipeline's exit code, and the
+//     first command or pipeline that fails ends the script with it (a
+//     failure the script tests with if, &&, || or ! does not); with no
 //     bash it does not start (ErrNoBash) and no other shell is tried.
 //   - It never hides argv: argv is visible to every user of the host (ps,
 //     /proc/PID/cmdline), so callers never put a secret there. They pass

@@ -111,3 +111,39 @@ func TestIssue13Tails(t *testing.T) {
 		})
 	}
 }
+
+// TestShellEarlierFailureFailsTheScript: pipefail makes a pipeline's exit
+// a failing command's, but a script's exit is its LAST command's, so
+// "dmesg | tail -n 20" on a host that denies dmesg, followed by one more
+// line, exited 0: the stage completed, its stdout held the last line, and
+// a rule finding no OOM in it stood Consistent. The script runs with
+// errexit too (bash -e -o pipefail, as GitHub Actions runs bash steps):
+// the first command or pipeline that fails ends it with its code. A
+// failure the script tests (if, &&, ||, !) is not one.
+func TestShellEarlierFailureFailsTheScript(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		script string
+		exit   int
+		out    string
+	}{
+		{"(echo denied >&2; exit 1) | tail -n 20\necho '-- end'", 1, ""},
+		{"false\necho after", 1, ""},
+		{"exit 3 | cat; echo after", 3, ""},
+		{"if false; then echo no; fi\necho after", 0, "after\n"},
+		{"false || echo handled", 0, "handled\n"},
+		{"grep -q x /dev/null && echo found\necho after", 0, "after\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.script, func(t *testing.T) {
+			t.Parallel()
+			r := Run(context.Background(), Spec{Shell: tc.script})
+			if r.StartErr != nil {
+				t.Fatalf("StartErr: %v", r.StartErr)
+			}
+			if r.ExitCode == nil || *r.ExitCode != tc.exit || string(r.Stdout) != tc.out {
+				t.Errorf("exit %s, stdout %q; want exit %d, stdout %q", showExit(r.ExitCode), r.Stdout, tc.exit, tc.out)
+			}
+		})
+	}
+}

@@ -27,10 +27,12 @@ const (
 type Spec struct {
 	// Argv is the command and its arguments, executed without a shell.
 	Argv []string
-	// Shell is a script run as `bash -o pipefail -c Shell`, only when the
+	// Shell is a script run as `bash -e -o pipefail -c Shell`, only when the
 	// author wrote `shell:`. bash is looked up like a command; where it is
 	// not found the run does not start (StartErr is ErrNoBash): no other
 	// shell is tried, since without pipefail `false | cat` would exit 0.
+	// errexit (-e) too: without it `dmesg | tail; echo end` exits with
+	// echo's 0 whatever dmesg did.
 	Shell string
 	// Env is laid over the base environment; a key here wins.
 	Env map[string]string

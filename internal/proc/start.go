@@ -45,7 +45,7 @@ func (s Spec) command(ctx context.Context, tag string) (*exec.Cmd, error) {
 	case len(s.Argv) > 0 && s.Shell != "":
 		return nil, errors.New("proc: the spec sets both argv and shell; a stage runs one of them")
 	case s.Shell != "":
-		argv = []string{"bash", "-o", "pipefail", "-c", s.Shell}
+		argv = []string{"bash", "-e", "-o", "pipefail", "-c", s.Shell}
 	case len(s.Argv) == 0 || s.Argv[0] == "":
 		return nil, errors.New("proc: no command given (argv is empty and no shell script is set)")
 	default:
