@@ -152,7 +152,7 @@ func Compile(src string, opts ...Option) (e *Expr, err error) {
 		return nil, c.err
 	}
 	adds := &patchAdd{}
-	copts := append(append(append(append(builderFuncs(), equalityFuncs()...), sortFuncs()...), funcOptions(c.calls)...), expr.MaxNodes(o.maxNodes), expr.Patch(adds), expr.Patch(patchEqual{}), expr.Patch(patchSort{}))
+	copts := append(append(append(append(append(builderFuncs(), equalityFuncs()...), sortFuncs()...), itemsFuncs()...), funcOptions(c.calls)...), expr.MaxNodes(o.maxNodes), expr.Patch(patchMember{}), expr.Patch(patchSort{}), expr.Patch(adds), expr.Patch(patchEqual{}))
 	if c.clock {
 		copts = append(append(copts, clockFuncs()...), expr.Patch(patchNow{}))
 	}

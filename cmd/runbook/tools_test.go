@@ -147,6 +147,31 @@ func TestNamedColumnsWithTheHeaderUnsaidAreRefused(t *testing.T) {
 	}
 }
 
+// TestPredicateTypoIsNotKnown: the sixty-seconds example with one typo,
+// filter(sardev.stdout ?? [], .tme == "Average:"), kept no NIC (expr reads
+// a member a map lacks as null), its table said "sar gave no NICs" and
+// its answer check stood Known. A member no item of the list has, while
+// they have one a typo away, is now the expression's error: the run
+// fails at the stage, naming the member and the near one.
+func TestPredicateTypoIsNotKnown(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	src, err := os.ReadFile("../../examples/sixty-seconds/chart.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	typo := strings.Replace(string(src), `nics: 'filter(sardev.stdout ?? [], .time == "Average:")'`, `nics: 'filter(sardev.stdout ?? [], .tme == "Average:")'`, 1)
+	if typo == string(src) {
+		t.Fatal("the example no longer filters its NICs as this test expects")
+	}
+	chart := writeChart(t, dir, "chart.yaml", typo)
+	fake, _ := filepath.Abs("testdata/examples/bin")
+	r := runCLIEnv(t, dir, []string{"PATH=" + fake + ":" + os.Getenv("PATH")}, "exec", chart)
+	if strings.Contains(r.stdout, "Known") || !strings.Contains(r.stderr, `no item of the list has a member "tme"; did you mean "time"?`) {
+		t.Errorf("exit %d; want the typo said, never Known:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}
+
 // TestRepeatedHeaderIsNoSubject: two ps runs in one shell stage print the
 // header twice; the second header was a row, a process "PID COMMAND"
 // judged "ok" by the zombie rule, under Consistent. It is passed over.

@@ -1,0 +1,65 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestPredicateMemberNoItemHasIsAnError: filter(sar.stdout, .tme ==
+// "Average:") read the member no row has as null, kept nothing, and the
+// chart said "no NICs" under Known. A member a builtin's predicate reads
+// from its item that no item has, while the items have one a typo away,
+// is an error naming both; a member some items have, one with no near
+// name, or one written #?.x or left of ?? reads as before.
+func TestPredicateMemberNoItemHasIsAnError(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{
+		"rows": []any{
+			map[string]any{"time": "Average:", "IFACE": "eth0", "util": 1.5},
+			map[string]any{"time": "12:00:01", "IFACE": "lo", "util": 0},
+		},
+		"pods": []any{
+			map[string]any{"name": "a", "status": map[string]any{"phase": "Running"}},
+			map[string]any{"name": "b", "status": map[string]any{"phase": "Failed", "reason": "Evicted"}, "evicted": true},
+		},
+		"none": []any{},
+	}
+	tests := []struct {
+		src  string
+		want string // the value as %v, or the error's words
+		err  bool
+	}{
+		{`filter(rows, .tme == "Average:")`, `no item of the list has a member "tme"; did you mean "time"?`, true},
+		{`map(rows, #.utl)`, `no item of the list has a member "utl"; did you mean "util"?`, true},
+		{`count(rows, .IFAC == "lo")`, `did you mean "IFACE"?`, true},
+		{`map(filter(rows, .time == "Average:"), .IFACE)`, "[eth0]", false},
+		{`map(rows, map([1], .x))`, "", true}, // the inner list's items are no objects: expr's own error
+		// a member some item has: an optional field
+		{`map(filter(pods, .evicted ?? false), .name)`, "[b]", false},
+		{`count(pods, .evicted == true)`, "1", false},
+		// nested members and guards are not judged
+		{`map(filter(pods, .status.reason == "Evicted"), .name)`, "[b]", false},
+		{`count(rows, #?.tme == "x")`, "0", false},
+		{`count(rows, (.tme ?? "") == "x")`, "0", false},
+		// no near name: not taken for a typo
+		{`count(rows, .zzzzzz == nil)`, "2", false},
+		{`filter(none, .tme == "x")`, "[]", false},
+		{`sortBy(rows, .utl)`, `did you mean "util"?`, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.src, func(t *testing.T) {
+			t.Parallel()
+			v, _, err := MustCompile(tc.src).Value(env)
+			if tc.err {
+				if err == nil || !strings.Contains(err.Error(), tc.want) {
+					t.Errorf("value %v, err %v; want an error saying %q", v, err, tc.want)
+				}
+				return
+			}
+			if err != nil || fmt.Sprint(v) != tc.want {
+				t.Errorf("value %v, err %v; want %s", v, err, tc.want)
+			}
+		})
+	}
+}
