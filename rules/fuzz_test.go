@@ -87,6 +87,9 @@ func FuzzCompile(f *testing.F) {
 		`state matches "^de" ? "a" : "b"`,
 		"a[b.c].d",
 		"1 +",
+		`sortBy(items, .y, "desc")`,
+		"sort(map(items, .x))",
+		`count(items, .z == 1 || #?.w == 2 || (.v ?? 0) > 1)`,
 	} {
 		f.Add(s)
 	}
