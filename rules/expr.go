@@ -146,13 +146,13 @@ func Compile(src string, opts ...Option) (e *Expr, err error) {
 	if err != nil {
 		return nil, compileError(src, err)
 	}
-	c := collector{src: src}
+	c := collector{src: src, pred: -1}
 	c.walk(tree.Node)
 	if c.err != nil {
 		return nil, c.err
 	}
 	adds := &patchAdd{}
-	copts := append(append(append(append(append(builderFuncs(), equalityFuncs()...), sortFuncs()...), itemsFuncs()...), funcOptions(c.calls)...), expr.MaxNodes(o.maxNodes), expr.Patch(patchMember{}), expr.Patch(patchSort{}), expr.Patch(adds), expr.Patch(patchEqual{}))
+	copts := append(append(append(append(append(builderFuncs(), equalityFuncs()...), sortFuncs()...), itemsFuncs()...), funcOptions(c.calls)...), expr.MaxNodes(o.maxNodes), expr.Patch(patchSort{c.builtins}), expr.Patch(patchMember{c.builtins}), expr.Patch(adds), expr.Patch(patchEqual{}))
 	if c.clock {
 		copts = append(append(copts, clockFuncs()...), expr.Patch(patchNow{}))
 	}
@@ -550,6 +550,13 @@ type collector struct {
 	calls    map[string]bool // the funcs it calls (funcs.go)
 	clock    bool            // it calls now() (clock.go)
 	guard    int             // > 0 inside a read that allows absence
+	// builtins are the builtin calls, by their position in the source:
+	// each as written, for the errors of the patches that rewrite it, and
+	// the members its predicate reads from its item (patchSort,
+	// patchMember); pred is the position of the builtin whose predicate
+	// is being walked, -1 outside any.
+	builtins map[int]builtinCall
+	pred     int
 }
 
 // call walks a call of one of funcs. A parse mode written as a literal
@@ -604,6 +611,10 @@ func (c *collector) walk(n ast.Node) {
 			c.walk(a)
 		}
 	case *ast.BuiltinNode:
+		if c.builtins == nil {
+			c.builtins = map[int]builtinCall{}
+		}
+		c.builtins[x.Location().From] = builtinCall{text: x.String()}
 		if x.Name == "now" {
 			c.clock = true
 		}
@@ -613,7 +624,14 @@ func (c *collector) walk(n ast.Node) {
 			c.call(&ast.IdentifierNode{Value: x.Name}, x.Arguments)
 			return
 		}
-		for _, a := range x.Arguments {
+		for i, a := range x.Arguments {
+			if p, ok := a.(*ast.PredicateNode); ok && i == 1 {
+				outer := c.pred
+				c.pred = x.Location().From
+				c.walk(p.Node)
+				c.pred = outer
+				continue
+			}
 			c.walk(a)
 		}
 	case *ast.PredicateNode:
@@ -723,6 +741,8 @@ func (c *collector) member(m *ast.MemberNode) {
 			c.refs = append(c.refs, ref{pos: id.Location().From,
 				text: pathText(texts, id.Value), segs: append([]string{id.Value}, segs...), texts: texts, guarded: guarded})
 		}
+	} else if ptr, ok := base.(*ast.PointerNode); ok && ptr.Name == "" && len(segs) > 0 && c.pred >= 0 && c.guard == 0 && !chain[0].Optional {
+		c.itemRead(segs[0])
 	} else {
 		c.walk(base)
 	}
@@ -745,6 +765,33 @@ func (c *collector) builtinRead() string {
 		}
 	}
 	return ""
+}
+
+// itemRead records a member the predicate being walked reads from its
+// item, once; the reserved af_ members are never judged.
+func (c *collector) itemRead(name string) {
+	b := c.builtins[c.pred]
+	if strings.HasPrefix(name, reservedPrefix) || slices.Contains(b.items, name) {
+		return
+	}
+	b.items = append(b.items, name)
+	c.builtins[c.pred] = b
+}
+
+// builtinCall is what the collector saw of one builtin call.
+type builtinCall struct {
+	text  string   // as written
+	items []string // the members its predicate reads from its item (itemRead)
+}
+
+// textOf is the builtin call n as written, from the collector's tree,
+// which no patch has rewritten; n's own text once the collector did not
+// see it.
+func textOf(calls map[int]builtinCall, n *ast.BuiltinNode) string {
+	if b, ok := calls[n.Location().From]; ok && b.text != "" {
+		return b.text
+	}
+	return n.String()
 }
 
 func (c *collector) isLet(name string) bool {

@@ -21,13 +21,14 @@ import (
 // absentMember; a predicate's members are judged over the whole list,
 // since one item lacking a member is how JSON says an optional field is
 // unset (`.status.reason` of a pod that was not evicted), and a member
-// with no near name in the items is not taken for a typo either. A member
-// written `#?.x`, or left of `??`, is the author's word that it may be
-// absent; reserved af_ members are never judged.
+// with no near name in the items is not taken for a typo either. A read
+// written to allow absence (`#?.x`, `.x ?? d`, `.x == nil`: the
+// collector's guard, as for a when: rule's paths) is not judged, nor are
+// the reserved af_ members.
 //
-// patchMember wraps the list of every builtin with a predicate into a
-// call of itemsFunc, which hands the list on or says which member no item
-// has.
+// patchMember wraps the list of every builtin whose predicate reads such
+// members into a call of itemsFunc, which hands the list on or says which
+// member no item has.
 const itemsFunc = "\x00items"
 
 // itemsFuncs is the function patchMember calls, as Compile's expr option.
@@ -78,95 +79,28 @@ func missedMember(items []any, name string) (near string, keys []string) {
 	return near, keys
 }
 
-// patchMember rewrites the list argument of each builtin with a predicate
-// into a call of itemsFunc, naming the members the predicate reads from
-// its item.
-type patchMember struct{}
+// patchMember rewrites the list argument of each builtin whose predicate
+// reads members from its item into a call of itemsFunc naming them. The
+// members are the collector's (builtinCall.items, by the builtin's
+// position in the source): which reads allow absence is its judgement,
+// as for a when: rule's paths.
+type patchMember struct{ calls map[int]builtinCall }
 
-func (patchMember) Visit(node *ast.Node) {
+func (p patchMember) Visit(node *ast.Node) {
 	n, ok := (*node).(*ast.BuiltinNode)
 	if !ok || len(n.Arguments) < 2 {
 		return
 	}
-	p, ok := n.Arguments[1].(*ast.PredicateNode)
-	if !ok {
-		return
-	}
-	var names []ast.Node
-	seen := map[string]bool{}
-	itemMembers(p.Node, false, func(name string) {
-		if !seen[name] && !strings.HasPrefix(name, reservedPrefix) {
-			seen[name] = true
-			names = append(names, &ast.StringNode{Value: name})
-		}
-	})
+	names := p.calls[n.Location().From].items
 	if len(names) == 0 {
 		return
 	}
+	list := make([]ast.Node, len(names))
+	for i, name := range names {
+		list[i] = &ast.StringNode{Value: name}
+	}
 	n.Arguments[0] = &ast.CallNode{
 		Callee:    &ast.IdentifierNode{Value: itemsFunc},
-		Arguments: []ast.Node{n.Arguments[0], &ast.ArrayNode{Nodes: names}, &ast.StringNode{Value: n.String()}},
-	}
-}
-
-// itemMembers calls found with each member read straight from the item
-// (`.x`, `#.x`) in a predicate's body, save one written `#?.x` or inside
-// the left of `??`; a nested predicate's item is its own list's.
-func itemMembers(n ast.Node, guarded bool, found func(string)) {
-	switch x := n.(type) {
-	case nil:
-	case *ast.PredicateNode:
-		// another builtin's item: judged at that builtin
-	case *ast.MemberNode:
-		if ptr, ok := x.Node.(*ast.PointerNode); ok && ptr.Name == "" {
-			if s, ok := x.Property.(*ast.StringNode); ok && !x.Optional && !x.Method && !guarded {
-				found(s.Value)
-			}
-			return
-		}
-		itemMembers(x.Node, guarded, found)
-		itemMembers(x.Property, guarded, found)
-	case *ast.BinaryNode:
-		itemMembers(x.Left, guarded || x.Operator == "??", found)
-		itemMembers(x.Right, guarded, found)
-	case *ast.UnaryNode:
-		itemMembers(x.Node, guarded, found)
-	case *ast.ChainNode:
-		itemMembers(x.Node, guarded, found)
-	case *ast.ConditionalNode:
-		itemMembers(x.Cond, guarded, found)
-		itemMembers(x.Exp1, guarded, found)
-		itemMembers(x.Exp2, guarded, found)
-	case *ast.CallNode:
-		itemMembers(x.Callee, guarded, found)
-		for _, a := range x.Arguments {
-			itemMembers(a, guarded, found)
-		}
-	case *ast.BuiltinNode:
-		for _, a := range x.Arguments {
-			itemMembers(a, guarded, found)
-		}
-	case *ast.SliceNode:
-		itemMembers(x.Node, guarded, found)
-		itemMembers(x.From, guarded, found)
-		itemMembers(x.To, guarded, found)
-	case *ast.ArrayNode:
-		for _, e := range x.Nodes {
-			itemMembers(e, guarded, found)
-		}
-	case *ast.MapNode:
-		for _, e := range x.Pairs {
-			itemMembers(e, guarded, found)
-		}
-	case *ast.PairNode:
-		itemMembers(x.Key, guarded, found)
-		itemMembers(x.Value, guarded, found)
-	case *ast.SequenceNode:
-		for _, e := range x.Nodes {
-			itemMembers(e, guarded, found)
-		}
-	case *ast.VariableDeclaratorNode:
-		itemMembers(x.Value, guarded, found)
-		itemMembers(x.Expr, guarded, found)
+		Arguments: []ast.Node{n.Arguments[0], &ast.ArrayNode{Nodes: list}, &ast.StringNode{Value: textOf(p.calls, n)}},
 	}
 }

@@ -1,10 +1,6 @@
 package rules
 
-import (
-	"fmt"
-	"strings"
-	"testing"
-)
+import "testing"
 
 // TestPredicateMemberNoItemHasIsAnError: filter(sar.stdout, .tme ==
 // "Average:") read the member no row has as null, kept nothing, and the
@@ -25,11 +21,7 @@ func TestPredicateMemberNoItemHasIsAnError(t *testing.T) {
 		},
 		"none": []any{},
 	}
-	tests := []struct {
-		src  string
-		want string // the value as %v, or the error's words
-		err  bool
-	}{
+	tests := []valueCase{
 		{`filter(rows, .tme == "Average:")`, `no item of the list has a member "tme"; did you mean "time"?`, true},
 		{`map(rows, #.utl)`, `no item of the list has a member "utl"; did you mean "util"?`, true},
 		{`count(rows, .IFAC == "lo")`, `did you mean "IFACE"?`, true},
@@ -42,24 +34,14 @@ func TestPredicateMemberNoItemHasIsAnError(t *testing.T) {
 		{`map(filter(pods, .status.reason == "Evicted"), .name)`, "[b]", false},
 		{`count(rows, #?.tme == "x")`, "0", false},
 		{`count(rows, (.tme ?? "") == "x")`, "0", false},
+		{`count(rows, .tme == nil)`, "2", false},
+		{`rows | filter(.tme == "x")`, `did you mean "time"?`, true},
+		{`map(rows, map(rows, .utl))`, `did you mean "util"?`, true},
 		// no near name: not taken for a typo
 		{`count(rows, .zzzzzz == nil)`, "2", false},
 		{`filter(none, .tme == "x")`, "[]", false},
-		{`sortBy(rows, .utl)`, `did you mean "util"?`, true},
+		{`sortBy(rows, .utl)`, `sortBy(rows, .utl): no item of the list has a member "utl"; did you mean "util"?`, true},
+		{`filter(filter(rows, .time == "Average:"), .utl > 1)`, `filter(filter(rows, .time == "Average:"), .utl > 1): no item`, true},
 	}
-	for _, tc := range tests {
-		t.Run(tc.src, func(t *testing.T) {
-			t.Parallel()
-			v, _, err := MustCompile(tc.src).Value(env)
-			if tc.err {
-				if err == nil || !strings.Contains(err.Error(), tc.want) {
-					t.Errorf("value %v, err %v; want an error saying %q", v, err, tc.want)
-				}
-				return
-			}
-			if err != nil || fmt.Sprint(v) != tc.want {
-				t.Errorf("value %v, err %v; want %s", v, err, tc.want)
-			}
-		})
-	}
+	runValues(t, env, tests)
 }

@@ -108,10 +108,12 @@ func textKeys(keys []any) string {
 	return ""
 }
 
-// patchSort rewrites sortBy and sort into calls of sortFunc.
-type patchSort struct{}
+// patchSort rewrites sortBy and sort into calls of sortFunc. The map it
+// makes of the items takes the call's place in the source, so patchMember,
+// after it, judges the key's members as the call's.
+type patchSort struct{ calls map[int]builtinCall }
 
-func (patchSort) Visit(node *ast.Node) {
+func (p patchSort) Visit(node *ast.Node) {
 	n, ok := (*node).(*ast.BuiltinNode)
 	if !ok || (n.Name != "sortBy" && n.Name != "sort") || len(n.Arguments) == 0 {
 		return
@@ -134,8 +136,9 @@ func (patchSort) Visit(node *ast.Node) {
 	}
 	pairs := &ast.BuiltinNode{Name: "map", Arguments: []ast.Node{n.Arguments[0],
 		&ast.PredicateNode{Node: &ast.ArrayNode{Nodes: []ast.Node{&ast.PointerNode{}, key}}}}}
+	pairs.SetLocation(n.Location())
 	ast.Patch(node, &ast.CallNode{
 		Callee:    &ast.IdentifierNode{Value: sortFunc},
-		Arguments: []ast.Node{pairs, order, &ast.StringNode{Value: n.String()}},
+		Arguments: []ast.Node{pairs, order, &ast.StringNode{Value: textOf(p.calls, n)}},
 	})
 }

@@ -24,15 +24,13 @@ func TestSortByTextNumbersIsAnError(t *testing.T) {
 		"words": []any{"pear", "apple", "fig"},
 		"mixed": []any{1, "a"},
 	}
-	tests := []struct {
-		src  string
-		want string // the value, as %v, or the error's words
-		err  bool
-	}{
+	tests := []valueCase{
 		{`last(sortBy(fs, .use)).mount`, `"100%" are numbers written as text`, true},
 		{`sortBy(fs, .at)`, "are times written as text", true},
 		{`sortBy(fs, .age, "desc")`, "are durations written as text", true},
 		{`sort(map(fs, .use))`, "are numbers written as text", true},
+		// the error quotes the call as written, not as the patches left it
+		{`sortBy(filter(fs, .used > 1), .use)`, `sortBy(filter(fs, .used > 1), .use): "90%" and "100%" are numbers`, true},
 		{`last(sortBy(fs, .used)).mount`, "/var", false},
 		{`last(sortBy(fs, int(trimSuffix(.use, "%")))).mount`, "/var", false},
 		{`first(sortBy(fs, date(.at))).mount`, "/srv", false},
@@ -47,6 +45,20 @@ func TestSortByTextNumbersIsAnError(t *testing.T) {
 		{`sortBy(fs, .used, "up")`, `unknown order up: use "asc" or "desc"`, true},
 		{`sort(mixed)`, "invalid operation", true},
 	}
+	runValues(t, env, tests)
+}
+
+// valueCase is an expression, and the value it gives over a test's env
+// (as %v) or, with err, a part of the error it must give.
+type valueCase struct {
+	src  string
+	want string
+	err  bool
+}
+
+// runValues evaluates each case's expression over env, as a subtest.
+func runValues(t *testing.T, env mapEnv, tests []valueCase) {
+	t.Helper()
 	for _, tc := range tests {
 		t.Run(tc.src, func(t *testing.T) {
 			t.Parallel()
