@@ -167,9 +167,16 @@ func (e *Executor) Exec(ctx context.Context, in RunInput) (*Run, error) {
 // passes first, it terminates the workflow, so a worker started later
 // never runs it. The func it returns stops the watch and, when it
 // terminated the run, says why in the user's words.
+//
+// The watch is of the chain's first run, read once here: wr.GetRunID()
+// moves to the next run as wr.Get follows a continue, and a watch that
+// asked it each time judged a run continued past its deadline, not yet
+// in its first task, as the chain, and terminated a run well under way
+// (TestTheClaimWatchedIsTheFirstRunOfTheChain).
 func (e *Executor) watchClaim(ctx context.Context, wr client.WorkflowRun, timeout time.Duration) (unclaimed func() error) {
 	ctx, cancel := context.WithCancel(ctx)
 	deadline := time.Now().Add(timeout)
+	first := execution{id: wr.GetID(), run: wr.GetRunID()}
 	var why error
 	done := make(chan struct{})
 	go func() {
@@ -177,7 +184,7 @@ func (e *Executor) watchClaim(ctx context.Context, wr client.WorkflowRun, timeou
 		tick := time.NewTicker(pollPaused)
 		defer tick.Stop()
 		for {
-			c, err := e.claimOf(ctx, wr)
+			c, err := e.claimOf(ctx, first)
 			// A question the server did not answer is no evidence: the
 			// watch asks again rather than ending a run on it.
 			if err == nil && (c.taken || c.ended) {
@@ -185,8 +192,8 @@ func (e *Executor) watchClaim(ctx context.Context, wr client.WorkflowRun, timeou
 			}
 			if err == nil && time.Now().After(deadline) && !c.working {
 				reason := fmt.Sprintf("no worker ran the run's first step within its timeout of %s", timeout)
-				if e.Client.TerminateWorkflow(ctx, wr.GetID(), wr.GetRunID(), reason) == nil {
-					why = e.unclaimedError(ctx, wr, timeout)
+				if e.Client.TerminateWorkflow(ctx, first.id, first.run, reason) == nil {
+					why = e.unclaimedError(ctx, first, timeout)
 				}
 				return
 			}
@@ -204,6 +211,9 @@ func (e *Executor) watchClaim(ctx context.Context, wr client.WorkflowRun, timeou
 	}
 }
 
+// execution names one run of a workflow.
+type execution struct{ id, run string }
+
 // claim is how far a workflow got with its first step.
 type claim struct {
 	// taken: a worker completed a workflow task (the run's timer is set).
@@ -218,13 +228,11 @@ type claim struct {
 	failed string
 }
 
-// claimOf reads the claim from the workflow's history, the server's
-// lasting account, not from the size of its history alone: on a loaded
-// test server a run several workflow tasks along was described as one
-// event long with no task pending, and the watch ended a run that was
-// well under way (TestAnOddDescriptionIsNoEvidenceOfNoWorker).
-func (e *Executor) claimOf(ctx context.Context, wr client.WorkflowRun) (claim, error) {
-	d, err := e.Client.DescribeWorkflowExecution(ctx, wr.GetID(), wr.GetRunID())
+// claimOf reads the claim from the run's history, the server's lasting
+// account, not from the size its description gives
+// (TestAnOddDescriptionIsNoEvidenceOfNoWorker).
+func (e *Executor) claimOf(ctx context.Context, ex execution) (claim, error) {
+	d, err := e.Client.DescribeWorkflowExecution(ctx, ex.id, ex.run)
 	if err != nil {
 		return claim{}, err
 	}
@@ -232,7 +240,7 @@ func (e *Executor) claimOf(ctx context.Context, wr client.WorkflowRun) (claim, e
 	if p := d.GetPendingWorkflowTask(); p != nil {
 		c.working = p.GetState() == enums.PENDING_WORKFLOW_TASK_STATE_STARTED && p.GetAttempt() <= 1
 	}
-	it := e.Client.GetWorkflowHistory(ctx, wr.GetID(), wr.GetRunID(), false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	it := e.Client.GetWorkflowHistory(ctx, ex.id, ex.run, false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
 	for it.HasNext() {
 		ev, err := it.Next()
 		if err != nil {
@@ -251,19 +259,19 @@ func (e *Executor) claimOf(ctx context.Context, wr client.WorkflowRun) (claim, e
 
 // unclaimedError says why a run was terminated at its timeout, from how
 // far its workflow had got when it was.
-func (e *Executor) unclaimedError(ctx context.Context, wr client.WorkflowRun, timeout time.Duration) error {
+func (e *Executor) unclaimedError(ctx context.Context, ex execution, timeout time.Duration) error {
 	q := queue(e.TaskQueue)
-	c, err := e.claimOf(context.WithoutCancel(ctx), wr)
+	c, err := e.claimOf(context.WithoutCancel(ctx), ex)
 	switch {
 	case err == nil && c.taken:
 		return fmt.Errorf("a worker on task queue %q took the run just as its timeout of %s passed: workflow %s was terminated, and its first stages may have started (its history says which)",
-			q, timeout, wr.GetID())
+			q, timeout, ex.id)
 	case err == nil && c.failed != "":
 		return fmt.Errorf("a worker on task queue %q took the run but could not run it (%s) before its timeout of %s passed: workflow %s was terminated, and nothing ran (run runbook worker --task-queue %s there, of this version)",
-			q, c.failed, timeout, wr.GetID(), q)
+			q, c.failed, timeout, ex.id, q)
 	}
 	return fmt.Errorf("no worker had taken the run from task queue %q when its timeout of %s passed: workflow %s was terminated, and nothing ran (start one: runbook worker --task-queue %s)",
-		q, timeout, wr.GetID(), q)
+		q, timeout, ex.id, q)
 }
 
 // pollPaused is how often a caller waiting for a run asks whether it
@@ -293,13 +301,20 @@ func (e *Executor) wait(ctx context.Context, wr client.WorkflowRun, afterSeq int
 			if r.err != nil {
 				return nil, fmt.Errorf("the run on Temporal (workflow %s): %w", wr.GetID(), r.err)
 			}
-			return record2run(wr, r.out.Record, r.out.RecordGzip)
+			// Get has returned: the run it names is the chain's last.
+			return record2run(execution{wr.GetID(), wr.GetRunID()}, r.out.Record, r.out.RecordGzip)
 		case <-tick.C:
 			// The workflow's latest run, not wr's: a run that continued as
 			// new waits in the last run of its chain (wr.Get follows it).
 			p, err := e.paused(ctx, wr.GetID(), "")
 			if err == nil && p.Seq > afterSeq {
-				run, err := record2run(wr, p.Record, p.RecordGzip)
+				// The paused run is asked for by name: wr's is Get's to
+				// move, in its own goroutine, as it follows the chain.
+				d, err := e.Client.DescribeWorkflowExecution(ctx, wr.GetID(), "")
+				if err != nil {
+					return nil, fmt.Errorf("the paused run on Temporal (workflow %s): %w", wr.GetID(), err)
+				}
+				run, err := record2run(execution{wr.GetID(), d.GetWorkflowExecutionInfo().GetExecution().GetRunId()}, p.Record, p.RecordGzip)
 				if run != nil {
 					run.Paused = true
 				}
@@ -311,14 +326,14 @@ func (e *Executor) wait(ctx context.Context, wr client.WorkflowRun, afterSeq int
 	}
 }
 
-func record2run(wr client.WorkflowRun, rec, gz []byte) (*Run, error) {
+func record2run(ex execution, rec, gz []byte) (*Run, error) {
 	if gz != nil {
 		var err error
 		if rec, err = gunzip(gz); err != nil {
-			return nil, fmt.Errorf("the run record from Temporal (workflow %s): %w", wr.GetID(), err)
+			return nil, fmt.Errorf("the run record from Temporal (workflow %s): %w", ex.id, err)
 		}
 	}
-	return &Run{WorkflowID: wr.GetID(), RunID: wr.GetRunID(), Record: rec}, nil
+	return &Run{WorkflowID: ex.id, RunID: ex.run, Record: rec}, nil
 }
 
 // paused reads a run waiting at an ask: stage (PausedQuery).

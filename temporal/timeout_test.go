@@ -2,10 +2,12 @@ package temporal_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -205,11 +207,13 @@ func TestAWorkerSlowInItsFirstTaskHasTakenTheRun(t *testing.T) {
 
 // TestAnOddDescriptionIsNoEvidenceOfNoWorker: the wait for a worker judged
 // a run unclaimed while the server described its history as two events
-// or fewer. Under load the test server described a run several workflow
-// tasks along as one event long, running, with no task pending, for a
-// second and more, and on CI the watch terminated a run well under way as
-// "no worker had taken the run". The claim is read from the history's
-// events: this client describes every run as the server was seen to.
+// or fewer. A run several workflow tasks along was once described as one
+// event long, with no task pending, and the watch terminated it as "no
+// worker had taken the run". (That description was of the chain's next
+// run, which the watch should not have asked about at all:
+// TestTheClaimWatchedIsTheFirstRunOfTheChain.) The claim is read from the
+// history's events, not the description's length: this client describes
+// every run so.
 func TestAnOddDescriptionIsNoEvidenceOfNoWorker(t *testing.T) {
 	_, c := server(t, "odd-description")
 	ex := &temporal.Executor{Client: oddDescriber{c}, TaskQueue: "odd-description", WorkflowID: "odd-description"}
@@ -220,6 +224,92 @@ func TestAnOddDescriptionIsNoEvidenceOfNoWorker(t *testing.T) {
 		t.Fatalf("%v; want the run a worker had taken to end by its own timer", err)
 	}
 	wantTimedOut(t, run)
+}
+
+// TestTheClaimWatchedIsTheFirstRunOfTheChain: the watch for a worker asked
+// wr.GetRunID() each time, which names the next run of the chain once
+// wr.Get has followed a continue. On CI a run continued past its deadline,
+// not yet in its first task, was judged the chain's claim and terminated:
+// "no worker had taken the run" over a run three continues along. This
+// client answers no description of the first run until the chain has
+// continued, so the watch is still on when Get follows; every run it then
+// asks about must be the first.
+func TestTheClaimWatchedIsTheFirstRunOfTheChain(t *testing.T) {
+	_, c := server(t, "watch-first-run")
+	lc := &lateDescriber{Client: c}
+	ex := &temporal.Executor{Client: lc, TaskQueue: "watch-first-run", WorkflowID: "watch-first-run"}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	run, err := ex.ExecFileWith(ctx, "testdata/charts/poll.yaml", temporal.RunInput{Inputs: map[string]any{"passes": "10"},
+		ContinueAfter: 15, Timeout: 50 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := run.RunRecord()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Result.Status != "completed" {
+		t.Errorf("status %s, error %+v; want the chain to finish", rec.Result.Status, rec.Result.Error)
+	}
+	if runs, _, _ := runChain(t, c, run.WorkflowID, run.RunID); len(runs) < 3 {
+		t.Fatalf("a chain of %d runs: the test wants Get to follow continues while the watch is on", len(runs))
+	}
+	lc.mu.Lock()
+	defer lc.mu.Unlock()
+	if len(lc.asked) == 0 {
+		t.Fatal("the watch asked about no run")
+	}
+	for _, id := range lc.asked {
+		if id != lc.first {
+			t.Fatalf("the watch asked about run %s; want only the chain's first, %s (asked: %v)", id, lc.first, lc.asked)
+		}
+	}
+}
+
+// lateDescriber does not describe the first run of the workflow it
+// started until the workflow has continued as new; it keeps the runs the
+// watch asked about.
+type lateDescriber struct {
+	client.Client
+	mu    sync.Mutex
+	first string
+	asked []string
+}
+
+func (l *lateDescriber) ExecuteWorkflow(ctx context.Context, o client.StartWorkflowOptions, wf any, args ...any) (client.WorkflowRun, error) {
+	wr, err := l.Client.ExecuteWorkflow(ctx, o, wf, args...)
+	if err == nil {
+		l.mu.Lock()
+		l.first = wr.GetRunID()
+		l.mu.Unlock()
+	}
+	return wr, err
+}
+
+func (l *lateDescriber) DescribeWorkflowExecution(ctx context.Context, id, runID string) (*workflowservice.DescribeWorkflowExecutionResponse, error) {
+	if runID == "" {
+		return l.Client.DescribeWorkflowExecution(ctx, id, runID)
+	}
+	l.mu.Lock()
+	l.asked = append(l.asked, runID)
+	first := l.first
+	l.mu.Unlock()
+	latest, err := l.Client.DescribeWorkflowExecution(ctx, id, "")
+	if err != nil {
+		return nil, err
+	}
+	if latest.GetWorkflowExecutionInfo().GetExecution().GetRunId() == first {
+		return nil, errors.New("not yet (the test's client)")
+	}
+	return l.Client.DescribeWorkflowExecution(ctx, id, runID)
+}
+
+func (l *lateDescriber) TerminateWorkflow(ctx context.Context, id, runID, reason string, details ...any) error {
+	l.mu.Lock()
+	l.asked = append(l.asked, runID)
+	l.mu.Unlock()
+	return l.Client.TerminateWorkflow(ctx, id, runID, reason, details...)
 }
 
 // oddDescriber describes every run as the loaded test server once did.
