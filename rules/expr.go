@@ -245,14 +245,24 @@ func (e *Expr) Eval(env Env) Outcome {
 // expression's value is made JSON, so whatever a stage writes from one can
 // be written as JSON by every output; a value JSON cannot hold (NaN, ±Inf)
 // is an error.
+//
+// A member read its object lacks while the object has one a typo away
+// (`vol.usedPtc` where vol has usedPct) is an error naming both: expr
+// reads it as null, and a set: that wrote null where the author meant a
+// number made a later `== "full"` a silent no. A member with no near name
+// in its object reads as null, as JSON's optional fields do.
 func (e *Expr) Value(env Env) (result any, inputs []Input, err error) {
-	result, inputs, _, err = e.value(env, false)
+	result, inputs, absent, err := e.value(env, false)
+	if absent != "" {
+		return nil, inputs, errors.New(absent)
+	}
 	return result, inputs, err
 }
 
-// value is Value; with members set it also says which member path, if
-// any, read a member its object lacks (see Eval).
-func (e *Expr) value(env Env, members bool) (result any, inputs []Input, absent string, err error) {
+// value is Value. It says which member path, if any, read a member its
+// object lacks: with every set (see Eval), any such read; without, only
+// one with a near name in the object (see Value).
+func (e *Expr) value(env Env, every bool) (result any, inputs []Input, absent string, err error) {
 	st := statePool.Get().(*evalState)
 	vars := st.env
 	if e.wholeEnv {
@@ -314,12 +324,11 @@ func (e *Expr) value(env Env, members bool) (result any, inputs []Input, absent 
 	if e.clock {
 		inputs = append(inputs, Input{Path: ClockInput, Value: now.Format(time.RFC3339Nano)})
 	}
-	if members {
-		for _, p := range e.members {
-			if v, ok := vars[p.segs[0]]; ok {
-				if absent = absentMember(v, p); absent != "" {
-					break
-				}
+	for _, p := range e.members {
+		if v, ok := vars[p.segs[0]]; ok {
+			if msg, near := absentMember(v, p); msg != "" && (every || near) {
+				absent = msg
+				break
 			}
 		}
 	}
@@ -339,7 +348,8 @@ const maxMembersNamed = 12
 // lacks the next member, says so: the member, the nearest member the
 // object has, and its members. A list index out of range, or a step into
 // something that is not an object, is not a member read and says nothing.
-func absentMember(v any, p exprPath) string {
+// near says the object has a member a typo away from the one it lacks.
+func absentMember(v any, p exprPath) (msg string, near bool) {
 	for i, seg := range p.segs[1:] {
 		switch x := v.(type) {
 		case map[string]any:
@@ -351,7 +361,7 @@ func absentMember(v any, p exprPath) string {
 		case []any:
 			n, ok := index(seg, len(x))
 			if !ok {
-				return ""
+				return "", false
 			}
 			v = x[n]
 		default:
@@ -373,30 +383,31 @@ func absentMember(v any, p exprPath) string {
 			case rv.Kind() == reflect.Slice || rv.Kind() == reflect.Array:
 				n, ok := index(seg, rv.Len())
 				if !ok {
-					return ""
+					return "", false
 				}
 				v = rv.Index(n).Interface()
 			default:
-				return ""
+				return "", false
 			}
 		}
 	}
-	return ""
+	return "", false
 }
 
 // absentText says that the object at p's step at lacks its member, with
-// the object's keys; "" for a reserved key.
-func absentText(p exprPath, at int, keys []string) string {
+// the object's keys, and whether one is near it; "" for a reserved key.
+func absentText(p exprPath, at int, keys []string) (string, bool) {
 	seg := p.segs[at]
 	if strings.HasPrefix(seg, reservedPrefix) {
 		// af_absent, af_coverage: reserved keys (honesty.md §2) an
 		// ordinary result lacks by design.
-		return ""
+		return "", false
 	}
 	owner := pathText(p.texts[:at-1], p.segs[0])
 	slices.Sort(keys)
 	msg := fmt.Sprintf("%s has no member %q", owner, seg)
-	if near := suggest.Nearest(seg, keys); near != "" {
+	near := suggest.Nearest(seg, keys)
+	if near != "" {
 		msg += fmt.Sprintf("; did you mean %q?", near)
 	}
 	switch {
@@ -407,7 +418,7 @@ func absentText(p exprPath, at int, keys []string) string {
 	default:
 		msg += fmt.Sprintf(" (its members: %s)", strings.Join(keys, ", "))
 	}
-	return msg + fmt.Sprintf("; if it may be absent, write %s?.%s or %s ?? a default", owner, seg, p.text)
+	return msg + fmt.Sprintf("; if it may be absent, write %s?.%s or %s ?? a default", owner, seg, p.text), near != ""
 }
 
 // String is the expression as written.

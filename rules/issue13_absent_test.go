@@ -39,10 +39,41 @@ func TestIssue13AbsentMember(t *testing.T) {
 			t.Errorf("%s: matched %v err %q, want a non-match saying %q", tc.src, out.Matched, out.Err, tc.err)
 		}
 	}
-	// Value (set:, verdict columns) is unchanged: an absent member is null.
-	v, _, err := MustCompile(`volume.usedPtc`).Value(env)
-	if err != nil || v != nil {
-		t.Errorf("Value: %v %v, want null and no error", v, err)
+}
+
+// TestValueMemberTypoIsAnError: Value (set:, verdict columns, envFrom,
+// foreach over:) read a member its object lacks as null even when the
+// object had one a typo away: `set: {used: volume.usedPtc}` wrote null,
+// and a later rule comparing it with == said a silent no. Such a read is
+// now Value's error naming both; a member with no near name (JSON's
+// optional field) and a read written to allow absence are null as before.
+func TestValueMemberTypoIsAnError(t *testing.T) {
+	vol := map[string]any{"mount": "/", "usedPct": 95, "tags": []any{map[string]any{"k": "a"}}}
+	env := mapEnv{"volume": vol, "typed": map[string]int64{"usedPct": 95}}
+	for _, tc := range []struct {
+		src, err string // "" for no error
+		want     any
+	}{
+		{`volume.usedPtc`, `volume has no member "usedPtc"; did you mean "usedPct"? (its members: mount, tags, usedPct); if it may be absent, write volume?.usedPtc or volume.usedPtc ?? a default`, nil},
+		{`{"u": volume.usedPtc}`, `did you mean "usedPct"`, nil},
+		{`volume.tags[0].kk`, `volume.tags[0] has no member "kk"; did you mean "k"?`, nil},
+		{`typed.usedPtc`, `typed has no member "usedPtc"; did you mean "usedPct"?`, nil},
+		{`volume.reason`, "", nil},
+		{`volume?.usedPtc`, "", nil},
+		{`volume.usedPtc ?? -1`, "", -1},
+		{`volume.usedPct`, "", 95},
+		{`volume.af_absent`, "", nil},
+	} {
+		v, _, err := MustCompile(tc.src).Value(env)
+		if tc.err == "" {
+			if err != nil || v != tc.want {
+				t.Errorf("%s: %v, %v; want %v and no error", tc.src, v, err, tc.want)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.err) || v != nil {
+			t.Errorf("%s: %v, %v; want no value and an error saying %q", tc.src, v, err, tc.err)
+		}
 	}
 }
 

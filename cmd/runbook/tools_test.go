@@ -449,3 +449,43 @@ stages:
 		}
 	}
 }
+
+// TestSetTypoIsNotKnown: a set: that read `svc.ActivState` from systemctl
+// show's key=value output (which has ActiveState) wrote null; the rule
+// `state == "failed"` was then a plain no, and a failed unit stood "ok",
+// Known. The set: stage now fails naming the member and the near one, and
+// the answer is not Known.
+func TestSetTypoIsNotKnown(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "c.yaml", `
+version: 1
+runbook: unit
+result:
+  kind: verdict/unit
+  decider: Unit
+  nagios: {critical: [bad], ok: [ok]}
+stages:
+  - id: show
+    exec:
+      shell: printf 'Id=nginx.service\nActiveState=failed\nSubState=failed\n'
+      parse: kv
+      into: svc
+  - id: pick
+    set: {state: svc.stdout.ActivState}
+  - id: judge
+    name: Unit
+    decide:
+      rules:
+        - {when: 'state == "failed"', then: bad, label: The unit failed}
+      default: {branch: ok, label: The unit is not failed}
+    branches:
+      bad: [{id: mb, verdict: {subject: '"nginx"', verdict: '"bad"'}}]
+      ok: [{id: mo, verdict: {subject: '"nginx"', verdict: '"ok"'}}]
+`)
+	r := runCLI(t, dir, "exec", chart)
+	if strings.Contains(r.stdout, "Known") || strings.Contains(r.stdout, "| ok") ||
+		!strings.Contains(r.stdout+r.stderr, `has no member "ActivState"; did you mean "ActiveState"?`) {
+		t.Errorf("exit %d; want the typo said, never Known:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}
