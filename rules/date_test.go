@@ -88,3 +88,43 @@ func TestDateWithNoLayoutSaysToGiveOne(t *testing.T) {
 		{`date(n, "02/Jan/2006:15:04:05 -0700") == date(checked)`, true, ""},
 	})
 }
+
+// TestDateRefusesACompactTimeWithNoZone: a backup named by its local
+// start, db-20261206020000.sql.gz (02:00 in Berlin, 01:00 UTC), read with
+// date(stamp, "20060102150405") came out as 02:00 UTC: the check for a
+// zone-less time looked for ":04" in the layout, and this one (like a
+// dotted "02.01.2006 15.04") has none, so at 01:30 UTC the next day a
+// backup 24h30m old read as 23h30m and a "within 24 hours" rule matched.
+// A layout is now judged by what it reads, not how it is spelt.
+func TestDateRefusesACompactTimeWithNoZone(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{"stamp": "20261206020000", "dotted": "06.12.2026 02.00", "checked": "2026-12-07T01:30:00Z"}
+	const why = "the time has no zone"
+	runOutcomes(t, env, []outcomeCase{
+		{`date(checked) - date(stamp, "20060102150405") < duration("24h")`, false, why},
+		{`date(checked) - date(dotted, "02.01.2006 15.04") < duration("24h")`, false, why},
+		{`date(checked) - date(stamp[0:10], "2006010215") < duration("24h")`, false, why},
+		{`date(checked) - date(stamp, "20060102150405", "Europe/Berlin") > duration("24h")`, true, ""},
+		{`date(checked) - date(timezone("Europe/Berlin"), stamp, "20060102150405") > duration("24h")`, true, ""},
+		{`date(checked) - date(stamp + "+0100", "20060102150405-0700") > duration("24h")`, true, ""},
+		{`date(checked) - date(stamp + " CET", "20060102150405 MST", "Europe/Berlin") > duration("24h")`, true, ""},
+		// a day alone, however it is spelt, reads as midnight UTC as before
+		{`date("20261206", "20060102") < date(checked)`, true, ""},
+	})
+}
+
+// TestDateOfANumberSaysToReadItAsText: a backup's stamp 20261206020000,
+// which a parse mode reads as a number, given to date() made the rule's
+// error Go's "interface conversion: interface {} is int, not string",
+// naming neither the value nor the fix. It now says the value is a number
+// and how to read it as text; null says it is null.
+func TestDateOfANumberSaysToReadItAsText(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{"row": map[string]any{"stamp": 20261206020000, "text": "20261206020000"}, "checked": "2026-12-07T01:30:00Z"}
+	runOutcomes(t, env, []outcomeCase{
+		{`date(checked) - date(row.stamp, "20060102150405", "UTC") > duration("24h")`, false, "date(20261206020000): date reads text, and this is a number"},
+		{`date(checked) - date(timezone("UTC"), row.stamp, "20060102150405") > duration("24h")`, false, "numbers: false on the parse mode"},
+		{`date(row?.missing) < date(checked)`, false, "date(null): date reads text, and the value is null"},
+		{`date(checked) - date(string(row.stamp), "20060102150405", "UTC") < duration("24h")`, true, ""},
+	})
+}

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// backupAgeChart judges a backup's age by the stamp in its name, against
+// the time given as checked (a fixed clock for the test).
+const backupAgeChart = `
+version: 1
+runbook: backup-age
+inputs:
+  checked: {type: string, required: true}
+result:
+  kind: verdict/backup
+  decider: Age
+stages:
+  - id: ls
+    exec:
+      command: [printf, 'db-20261206020000.sql.gz\n']
+      parse: {as: regex, pattern: '^db-(?P<stamp>\d{14})\.sql\.gz$', numbers: false}
+  - id: age
+    name: Age
+    decide:
+      rules:
+        - {when: 'date(checked) - date(ls.stdout[0].stamp, "20060102150405") > duration("24h")', then: stale, label: Older than a day}
+      default: {branch: fresh, label: Made within the day}
+    branches:
+      stale: [{id: ms, verdict: {subject: '"db"', verdict: '"stale"'}}]
+      fresh: [{id: mf, verdict: {subject: '"db"', verdict: '"fresh"'}}]
+`
+
+// TestBackupStampWithNoZoneIsNotFresh: a backup named by its host's local
+// start (db-20261206020000.sql.gz, written at 02:00 in Berlin, 01:00 UTC)
+// judged at 01:30 UTC the next day is 24h30m old; date(stamp,
+// "20060102150405") read the stamp as UTC, 23h30m, and the check said
+// "fresh", Consistent, exit 0 under --fail-on not-sure. The time has no
+// zone: the run now says so, and the gate fires.
+func TestBackupStampWithNoZoneIsNotFresh(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "c.yaml", backupAgeChart)
+	r := runCLI(t, dir, "exec", chart, "--input", "checked=2026-12-07T01:30:00Z", "--fail-on", "not-sure")
+	if r.code != 3 || strings.Contains(r.stdout, "Consistent") || !strings.Contains(r.stdout, "the time has no zone") {
+		t.Errorf("exit %d; want 3, the stamp's missing zone said, never Consistent:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestBackupStampReadAsANumberSaysSo: the same stamp read by a parse mode
+// that makes digits a number (the regex mode's default) made the rule's
+// error Go's "interface conversion: interface {} is int, not string (1:17)";
+// the standing line now says the value is a number and how to read it as
+// text.
+func TestBackupStampReadAsANumberSaysSo(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "c.yaml", strings.Replace(backupAgeChart, ", numbers: false}", "}", 1))
+	r := runCLI(t, dir, "exec", chart, "--input", "checked=2026-12-07T01:30:00Z")
+	if strings.Contains(r.stdout, "interface conversion") || !strings.Contains(r.stdout, "date(20261206020000): date reads text, and this is a number") {
+		t.Errorf("exit %d; want the number said, and how to read it as text:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}
