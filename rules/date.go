@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/expr-lang/expr/builtin"
+
+	"github.com/openrunbook/runbook/internal/jsonv"
 )
 
 // builtinDate is expr's own date(…), which dateFunc checks the answer of.
@@ -93,16 +95,15 @@ func dateTextIsText(args []any) error {
 	if at >= len(args) {
 		return nil
 	}
-	switch c := classOf(args[at]); c {
-	case classString:
+	switch jsonv.Of(args[at]) {
+	case jsonv.String:
 		return nil
-	case classNumber:
+	case jsonv.Number:
 		return fmt.Errorf("date(%v): date reads text, and this is a number: digits such as a stamp 20261206020000 were read as one; read them as text (string(x), or numbers: false on the parse mode), and an epoch in seconds is compared as a number (now().Unix() - x)", args[at])
-	case classNil:
+	case jsonv.Null:
 		return fmt.Errorf("date(null): date reads text, and the value is null; where it may be absent, test it first (x != nil && date(x) …)")
-	default:
-		return fmt.Errorf("date(…): date reads text, and the value is %s", classWords[c])
 	}
+	return fmt.Errorf("date(…): date reads text, and the value is %s", jsonv.Describe(args[at]))
 }
 
 // noYear reports whether t, read by date's arguments, is a day of year 0:
