@@ -128,3 +128,41 @@ func TestDateOfANumberSaysToReadItAsText(t *testing.T) {
 		{`date(checked) - date(string(row.stamp), "20060102150405", "UTC") < duration("24h")`, true, ""},
 	})
 }
+
+// zonedEnv is an Env that says which zone is this machine's (Zoned).
+type zonedEnv struct {
+	mapEnv
+	zone *time.Location
+}
+
+func (e zonedEnv) Zone() *time.Location { return e.zone }
+
+// TestDateLocalReadsTheEnvsZone: date(x, layout, "Local") read x in
+// time.Local, the zone of the host that ran the expression, so a chart
+// test fixing its clock at 08:50 Berlin over a log's 07:55 stamp found it
+// 55 minutes old on a laptop in Berlin and 55 minutes ahead in CI in UTC:
+// the case passed on one and failed on the other. An Env that is Zoned
+// now says which zone "Local" is; one that is not reads the host's, as
+// before.
+func TestDateLocalReadsTheEnvsZone(t *testing.T) {
+	t.Parallel()
+	berlin := time.FixedZone("", 3600)
+	vars := mapEnv{"logged": "2026-12-06 07:55:00", "checked": "2026-12-06T08:50:00+01:00"}
+	const silent = `date(checked) - date(logged, "2006-01-02 15:04:05", "Local") > duration("50m")`
+	out := MustCompile(silent).Eval(zonedEnv{vars, berlin})
+	if out.Err != "" || !out.Matched {
+		t.Errorf("in Berlin's zone: matched %v, err %q; want the stamp 55 minutes old", out.Matched, out.Err)
+	}
+	out = MustCompile(silent).Eval(zonedEnv{vars, time.UTC})
+	if out.Err != "" || out.Matched {
+		t.Errorf("in UTC: matched %v, err %q; want the stamp read as 07:55 UTC, ahead of the clock", out.Matched, out.Err)
+	}
+	host := MustCompile(`date(logged, "2006-01-02 15:04:05", "Local") == date(timezone("Local"), logged, "2006-01-02 15:04:05")`).Eval(vars)
+	if host.Err != "" || !host.Matched {
+		t.Errorf("an Env with no zone: matched %v, err %q; want the host's zone, as before", host.Matched, host.Err)
+	}
+	nested := MustCompile(`any([logged], date(#, "2006-01-02 15:04:05", "Local") < date(checked))`).Eval(zonedEnv{vars, berlin})
+	if nested.Err != "" || !nested.Matched {
+		t.Errorf("in a predicate: matched %v, err %q", nested.Matched, nested.Err)
+	}
+}

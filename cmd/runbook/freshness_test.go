@@ -61,3 +61,20 @@ func TestBackupStampReadAsANumberSaysSo(t *testing.T) {
 		t.Errorf("exit %d; want the number said, and how to read it as text:\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestChartTestPassesAlikeInEveryZone: `runbook test` over a chart that
+// reads its log's local stamps (date(x, layout, "Local")) gave one answer
+// on a host in Berlin and another in UTC, though each case fixed its
+// clock with now:: a case written on a laptop passed there and failed in
+// CI, or passed in CI over a chart that is wrong in production. The
+// case's now: is now the zone "Local" reads, whatever TZ the test runs
+// under.
+func TestChartTestPassesAlikeInEveryZone(t *testing.T) {
+	t.Parallel()
+	for _, tz := range []string{"UTC", "Europe/Berlin", "America/New_York", "Asia/Kolkata"} {
+		r := runCLIEnv(t, "../..", []string{"TZ=" + tz}, "test", "testdata/charttest/logage")
+		if r.code != 0 || !strings.Contains(r.stdout, "3 passed, 0 failed") {
+			t.Errorf("TZ=%s: exit %d; want every case to pass:\n%s\n%s", tz, r.code, r.stdout, r.stderr)
+		}
+	}
+}
