@@ -1,0 +1,40 @@
+package chart
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestExecDirAndEnvAreNotTemplates: `dir: ${dir}` and `env: {URL:
+// "${base}"}` loaded, and ran the command in a directory named "${dir}"
+// (the run said only "could not be started: working directory not
+// found") or with the text "${base}" in $URL: dir: and env: are literal,
+// as the docs say, but nothing said so. Each is now a load error at the
+// value, saying what would be right; a literal dir and env load as before.
+func TestExecDirAndEnvAreNotTemplates(t *testing.T) {
+	t.Parallel()
+	const chart = `version: 1
+runbook: t
+inputs:
+  dir: {type: string, required: true}
+stages:
+  - id: sums
+    exec:
+      command: [sha256sum, -c, SHA256SUMS]
+      %s
+`
+	for _, tc := range []struct{ key, err string }{
+		{`dir: ${dir}`, `c.yaml:9:12: stage "sums": exec dir holds ${…}, but dir: is literal (templates are command items and timeout): the command would start in a directory named "${dir}"; write the path, or change to it in a shell: script`},
+		{`env: {WHERE: "${dir}/x"}`, `c.yaml:9:20: stage "sums": exec env "WHERE" holds ${…}, but env: values are literal (templates are command items and timeout): the command would see the text "${dir}/x"; compute it with envFrom: {WHERE: EXPR}`},
+		{`dir: /var/backups`, ""},
+		{`env: {LC_ALL: C.UTF-8}`, ""},
+	} {
+		_, err := Parse("c.yaml", []byte(strings.Replace(chart, "%s", tc.key, 1)))
+		switch {
+		case tc.err == "" && err != nil:
+			t.Errorf("%s: %v, want it to load", tc.key, err)
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("%s: %v\nwant an error containing %s", tc.key, err, tc.err)
+		}
+	}
+}
