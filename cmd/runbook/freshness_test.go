@@ -82,7 +82,7 @@ func TestChartTestPassesAlikeInEveryZone(t *testing.T) {
 // TestValidateSaysDirIsNoTemplate: a chart with `dir: ${dir}` validated,
 // planned ("every check passed") and ran, and its run said only "could not
 // be started: working directory not found". validate now refuses it at the
-// value, exit 2, saying how to run in a computed directory.
+// value, exit 1, saying how to run in a computed directory.
 func TestValidateSaysDirIsNoTemplate(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -98,7 +98,7 @@ stages:
       dir: ${dir}
 `)
 	r := runCLI(t, dir, "validate", chart)
-	if r.code != 2 || !strings.Contains(r.stdout+r.stderr, `c.yaml:9:12: stage "sums": exec dir holds ${…}, but dir: is literal`) {
-		t.Errorf("exit %d; want 2 and the dir refused at its value:\n%s\n%s", r.code, r.stdout, r.stderr)
+	if r.code != 1 || !strings.Contains(r.stdout+r.stderr, `c.yaml:9:12: stage "sums": exec dir holds ${…}, but dir: is literal`) {
+		t.Errorf("exit %d; want 1 and the dir refused at its value:\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 }
