@@ -38,3 +38,25 @@ stages:
 		}
 	}
 }
+
+// TestKeyBesideItsKindBlockSaysIndent: exitCodes: written one indent too
+// far left, beside exec: rather than in it, was `unknown key "exitCodes"
+// in the stage (known keys: id, name, …)`: the list of stage keys, which
+// does not hold it, and no word of exec:. The error now names the block
+// and the indent; a key no block of the stage takes is said as before.
+func TestKeyBesideItsKindBlockSaysIndent(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ src, err string }{
+		{"  - id: probe\n    exec:\n      command: [curl, -s, http://svc]\n    exitCodes: {0: up, 7: down}\n",
+			`c.yaml:7:5: stage "probe": unknown key "exitCodes" in the stage: it is a key of exec:, so indent it under exec: (exec: {…, exitCodes: …})`},
+		{"  - id: f\n    read: {path: '\"/etc/hostname\"'}\n    into: host\n",
+			`c.yaml:6:5: stage "f": unknown key "into" in the stage: it is a key of read:, so indent it under read:`},
+		{"  - id: probe\n    exec: {command: [true]}\n    colour: red\n",
+			`c.yaml:6:5: stage "probe": unknown key "colour" in the stage (known keys: id,`},
+	} {
+		_, err := Parse("c.yaml", []byte("version: 1\nrunbook: t\nstages:\n"+tc.src))
+		if err == nil || !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("%s: %v\nwant an error containing %s", tc.src, err, tc.err)
+		}
+	}
+}

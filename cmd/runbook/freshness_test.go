@@ -102,3 +102,24 @@ stages:
 		t.Errorf("exit %d; want 1 and the dir refused at its value:\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestValidateSaysWhichBlockAKeyBelongsTo: exitCodes: one indent too far
+// left, beside exec:, was refused with the list of stage keys, which does
+// not hold it; validate now says it is exec:'s and to indent it.
+func TestValidateSaysWhichBlockAKeyBelongsTo(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "c.yaml", `
+version: 1
+runbook: probe
+stages:
+  - id: probe
+    exec:
+      command: [curl, -s, -o, /dev/null, -w, '%{http_code}', http://svc/]
+    exitCodes: {0: answered, 7: unreachable}
+`)
+	r := runCLI(t, dir, "validate", chart)
+	if r.code != 1 || !strings.Contains(r.stdout+r.stderr, `c.yaml:7:5: stage "probe": unknown key "exitCodes" in the stage: it is a key of exec:, so indent it under exec:`) {
+		t.Errorf("exit %d; want 1 and the block named:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}
