@@ -123,3 +123,30 @@ stages:
 		t.Errorf("exit %d; want 1 and the block named:\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestForeachOverAnObjectSaysHowToGoOverIt: a foreach over a manifest's
+// object ({"db.sql.gz": 6, …}) failed the run with "items files gave
+// map[string]interface {}, not a list", Go's words; it now says an object
+// and how to go over its keys in order.
+func TestForeachOverAnObjectSaysHowToGoOverIt(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "c.yaml", `
+version: 1
+runbook: sizes
+inputs:
+  files: {type: object, required: true}
+stages:
+  - id: each
+    foreach:
+      items: files
+      as: f
+      maxBranches: 10
+      stages:
+        - {id: seen, set: {name: f}}
+`)
+	r := runCLI(t, dir, "exec", chart, "--input", `files={"db.sql.gz": 6}`)
+	if r.code != 1 || strings.Contains(r.stdout+r.stderr, "map[string]interface") || !strings.Contains(r.stdout+r.stderr, "items files gave an object, not a list: a foreach goes over a list; to go over the object's keys, in order, write items: sort(keys(files))") {
+		t.Errorf("exit %d; want 1, the object named and how to go over it:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}
