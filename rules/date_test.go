@@ -166,3 +166,20 @@ func TestDateLocalReadsTheEnvsZone(t *testing.T) {
 		t.Errorf("in a predicate: matched %v, err %q", nested.Matched, nested.Err)
 	}
 }
+
+// TestDurationInputOrderedWithATimeSaysReadIt: a chart's duration input
+// (maxAge: {type: duration}) is the text "26h" in the scope, so `now() -
+// date(x) > maxAge` was the rule error "invalid operation: time.Duration >
+// string", which said neither which value nor what to write. It now names
+// the text and says to read it with duration(x); a time beside a text says
+// date(x).
+func TestDurationInputOrderedWithATimeSaysReadIt(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{"maxAge": "26h", "made": "2026-12-06T02:00:00Z", "checked": "2026-12-07T05:00:00Z"}
+	runOutcomes(t, env, []outcomeCase{
+		{`date(checked) - date(made) > maxAge`, false, `a duration cannot be ordered with the text "26h": a duration input, or a duration a stage kept, is text in the scope; read it with duration(x)`},
+		{`maxAge < date(checked) - date(made)`, false, `read it with duration(x)`},
+		{`date(checked) > made`, false, `a time cannot be ordered with the text "2026-12-06T02:00:00Z": a time a stage kept is text in the scope; read it with date(x)`},
+		{`date(checked) - date(made) > duration(maxAge)`, true, ""},
+	})
+}

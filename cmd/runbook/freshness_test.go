@@ -150,3 +150,37 @@ stages:
 		t.Errorf("exit %d; want 1, the object named and how to go over it:\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestDurationInputComparedAsIsSaysReadIt: maxAge: {type: duration} is the
+// text "26h" in the scope; a rule `date(checked) - date(made) > maxAge`
+// was Not sure over "invalid operation: time.Duration > string (1:38)".
+// The standing line now names the text and says duration(x).
+func TestDurationInputComparedAsIsSaysReadIt(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "c.yaml", `
+version: 1
+runbook: age
+inputs:
+  maxAge: {type: duration, required: true}
+  made: {type: string, required: true}
+  checked: {type: string, required: true}
+result:
+  kind: verdict/backup
+  decider: Age
+stages:
+  - id: age
+    name: Age
+    decide:
+      rules:
+        - {when: 'date(checked) - date(made) > maxAge', then: stale, label: Older than maxAge}
+      default: {branch: fresh, label: Within maxAge}
+    branches:
+      stale: [{id: ms, verdict: {subject: '"db"', verdict: '"stale"'}}]
+      fresh: [{id: mf, verdict: {subject: '"db"', verdict: '"fresh"'}}]
+`)
+	r := runCLI(t, dir, "exec", chart, "--input", "maxAge=26h", "--input", "made=2026-12-06T02:00:00Z", "--input", "checked=2026-12-07T05:00:00Z")
+	if !strings.Contains(r.stdout, `a duration cannot be ordered with the text "26h"`) || !strings.Contains(r.stdout, "read it with duration(x)") || strings.Contains(r.stdout, "time.Duration > string") {
+		t.Errorf("exit %d; want the text named and duration(x) said:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}
