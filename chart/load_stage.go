@@ -28,6 +28,27 @@ var (
 	askKeys     = []string{"question", "expects"}
 )
 
+// kindBlockKeys are the keys of each kind's block, for a key written
+// beside the block instead of in it.
+var kindBlockKeys = map[string][]string{
+	"exec": execKeys, "read": readKeys, "decide": decideKeys, "select": selectKeys,
+	"foreach": foreachKeys, "subflow": subflowKeys, "plugin": pluginKeys, "loop": loopKeys, "ask": askKeys,
+}
+
+// keyOfKind refuses a stage key e that is a key of the stage's kind block
+// (exitCodes: or into: beside exec: rather than in it, an indent lost),
+// saying so, and reports whether it did. The stage keys' list and "did you
+// mean" named neither the block nor the indent.
+func (l *loader) keyOfKind(m *mapping, e entry, sid string) bool {
+	for _, k := range m.entries {
+		if contains(kindBlockKeys[k.key], e.key) {
+			l.errf(e.keyPos, sid, "unknown key %q in the stage: it is a key of %s:, so indent it under %s: (%s: {…, %s: …})", e.key, k.key, k.key, k.key, e.key)
+			return true
+		}
+	}
+	return false
+}
+
 // stages reads a list of stages.
 func (l *loader) stages(e entry, stage, what string) []StageSpec {
 	items, ok := l.list(e, stage, what)
@@ -77,6 +98,7 @@ func (l *loader) stage(n ast.Node, index int) (StageSpec, bool) {
 		switch {
 		case contains(kindKeys, e.key):
 			kinds = append(kinds, e)
+		case !contains(stageKeys, e.key) && l.keyOfKind(m, e, sid):
 		case !contains(stageKeys, e.key):
 			l.unknownKey(m, e, sid, "the stage", stageKeys)
 			if near := suggest.Nearest(e.key, stageKeys); contains(kindKeys, near) {

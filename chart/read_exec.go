@@ -66,6 +66,10 @@ func (l *loader) exec(e entry, s *StageSpec) *ExecSpec {
 					l.errf(v.keyPos, sid, "exec env name %q is not a variable name: no '=' and not empty", v.key)
 					continue
 				}
+				if isTemplate(v) {
+					l.errf(v.valPos, sid, "exec env %q holds ${…}, but env: values are literal (templates are command items and timeout): the command would see the text %q; compute it with envFrom: {%s: EXPR}", v.key, v.val.(*ast.StringNode).Value, v.key)
+					continue
+				}
 				if val, ok := l.text(v, sid, fmt.Sprintf("exec env %q", v.key)); ok {
 					x.Env = append(x.Env, EnvVar{Name: v.key, Value: val})
 				}
@@ -92,7 +96,9 @@ func (l *loader) exec(e entry, s *StageSpec) *ExecSpec {
 	if ie, ok := m.get("into"); ok {
 		x.Into, _ = l.word(ie, sid, "exec into")
 	}
-	if de, ok := m.get("dir"); ok {
+	if de, ok := m.get("dir"); ok && isTemplate(de) {
+		l.errf(de.valPos, sid, "exec dir holds ${…}, but dir: is literal (templates are command items and timeout): the command would start in a directory named %q; write the path, or change to it in a shell: script (shell: cd \"$D\" && …, envFrom: {D: EXPR})", de.val.(*ast.StringNode).Value)
+	} else if ok {
 		x.Dir, _ = l.word(de, sid, "exec dir")
 	}
 	if se, ok := m.get("stdin"); ok {

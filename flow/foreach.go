@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 
+	"github.com/openrunbook/runbook/internal/jsonv"
 	"github.com/openrunbook/runbook/recorder"
 	"github.com/openrunbook/runbook/rules"
 )
@@ -49,8 +51,25 @@ func ItemsOf(v rules.Valuer) ItemsFunc {
 			}
 			return l, nil
 		}
-		return nil, fmt.Errorf("items %s gave %T, not a list", v.String(), val)
+		return nil, notAList(v.String(), val)
 	}
+}
+
+// notAList is the error of a foreach's items that gave a value other than
+// a list: its kind in a chart's words and what would go over it, where it
+// was Go's type ("gave map[string]interface {}, not a list").
+func notAList(src string, val any) error {
+	switch jsonv.Of(val) {
+	case jsonv.Object:
+		obj := src
+		if strings.ContainsAny(obj, " ()?+-*/|&!<>=") {
+			obj = "(" + obj + ")"
+		}
+		return fmt.Errorf("items %s gave an object, not a list: a foreach goes over a list; to go over the object's keys, in order, write items: sort(keys(%s)), and read a key's value as %s[key], key the foreach's as", src, src, obj)
+	case jsonv.String:
+		return fmt.Errorf("items %s gave a string, not a list: a foreach goes over a list; split the text (split(%s, \"\\n\")) or have the stage parse it (parse: lines)", src, src)
+	}
+	return fmt.Errorf("items %s gave %s, not a list: a foreach goes over a list", src, jsonv.Describe(val))
 }
 
 func (r *runner) runForEach(ctx context.Context, f *frame, n *node) error {

@@ -51,3 +51,22 @@ func TestItemsErrorNamesItsExpression(t *testing.T) {
 		t.Errorf("err = %v; want the items expression named beside expr's words", err)
 	}
 }
+
+// TestItemsNotAListSaysWhatWouldGoOverIt: a foreach over an object (a
+// manifest's {"db.sql.gz": 6, …}) failed with Go's type, "items files gave
+// map[string]interface {}, not a list", saying neither what a chart calls
+// it nor how to go over it. It now says an object, and how to go over its
+// keys in order; a string says how to make it a list.
+func TestItemsNotAListSaysWhatWouldGoOverIt(t *testing.T) {
+	t.Parallel()
+	for src, want := range map[string]string{
+		`{"db.sql.gz": 6}`: `items {"db.sql.gz": 6} gave an object, not a list: a foreach goes over a list; to go over the object's keys, in order, write items: sort(keys({"db.sql.gz": 6})), and read a key's value as ({"db.sql.gz": 6})[key]`,
+		`"a\nb"`:           `gave a string, not a list: a foreach goes over a list; split the text`,
+		`true`:             `items true gave a boolean, not a list`,
+	} {
+		_, err := flow.ItemsOf(rules.MustCompile(src))(context.Background(), nil)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: err %v\nwant %s", src, err, want)
+		}
+	}
+}

@@ -28,6 +28,7 @@ type runOptions struct {
 	yield           func() bool
 	sleep           func(ctx context.Context, d time.Duration)
 	clock           func() time.Time
+	zone            *time.Location
 }
 
 // WithRecorders attaches recorders to the run.
@@ -172,4 +173,13 @@ func WithSleep(sleep func(ctx context.Context, d time.Duration)) RunOption {
 // host's clock.
 func WithClock(now func() time.Time) RunOption {
 	return func(o *runOptions) { o.clock = now }
+}
+
+// WithZone makes zone this machine's zone for the run's expressions: a
+// date(x, layout, "Local") reads x in it (Scope.Zone), so a chart's test
+// that fixes the clock in a zone (now: 2026-12-06T08:50:00+01:00) reads a
+// log's local stamps in that zone too, not in the zone of whichever host
+// runs the test. Without it, the host's zone.
+func WithZone(zone *time.Location) RunOption {
+	return func(o *runOptions) { o.zone = zone }
 }

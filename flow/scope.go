@@ -70,6 +70,10 @@ func (s *Scope) Now() time.Time {
 	return time.Now()
 }
 
+// Zone is this machine's zone for the stage's expressions (rules.Zoned):
+// the run's (WithZone), or nil for the host's.
+func (s *Scope) Zone() *time.Location { return s.f.r.opts.zone }
+
 // newScope makes a scope with its write buffer in place; the caller gives
 // it room for its reads (arena.readRoom).
 func newScope(f *frame, n *node, path string) *Scope {

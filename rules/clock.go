@@ -65,6 +65,82 @@ func (patchNow) Visit(node *ast.Node) {
 	ast.Patch(node, &ast.CallNode{Callee: &ast.IdentifierNode{Value: nowFunc}, Arguments: args})
 }
 
+// Zoned is an Env that says which zone is this machine's for the
+// expressions evaluated over it: date(x, layout, "Local") reads x in
+// Zone. An Env that is not Zoned, or whose Zone is nil, reads the host's
+// (time.Local). A chart's test that fixes its clock in a zone gives that
+// zone, so a log's local stamp is read in the zone the case says and the
+// case passes or fails alike on every host.
+type Zoned interface {
+	Env
+	Zone() *time.Location
+}
+
+// zoneKey is where an evaluation that reads "Local" finds this machine's
+// zone; no source can spell it.
+const zoneKey = "\x00zone"
+
+// zoneOf is this machine's zone for an evaluation over env.
+func zoneOf(env Env) *time.Location {
+	if z, ok := env.(Zoned); ok {
+		if loc := z.Zone(); loc != nil {
+			return loc
+		}
+	}
+	return time.Local
+}
+
+// readsLocal reports whether a call of date is date(text, layout,
+// "Local"): the one form patchLocal rewrites.
+func readsLocal(args []ast.Node) bool {
+	if len(args) != 3 {
+		return false
+	}
+	s, ok := args[2].(*ast.StringNode)
+	return ok && s.Value == "Local"
+}
+
+// patchLocal rewrites each date(text, layout, "Local") into a call of
+// dateInFunc, date(zone, text, layout), zone the evaluation's (zoneOf): "Local" read as
+// time.Local was the zone of the host that ran the expression, so a
+// chart test whose case fixed now: in Berlin's offset read the log's
+// stamps in Berlin on one laptop and in UTC in CI.
+type patchLocal struct{}
+
+func (patchLocal) Visit(node *ast.Node) {
+	var args []ast.Node
+	switch n := (*node).(type) {
+	case *ast.CallNode:
+		if id, ok := n.Callee.(*ast.IdentifierNode); ok && id.Value == "date" {
+			args = n.Arguments
+		}
+	case *ast.BuiltinNode:
+		if n.Name == "date" {
+			args = n.Arguments
+		}
+	}
+	if !readsLocal(args) {
+		return
+	}
+	ast.Patch(node, &ast.CallNode{Callee: &ast.IdentifierNode{Value: dateInFunc}, Arguments: []ast.Node{&ast.IdentifierNode{Value: zoneKey}, args[0], args[1]}})
+}
+
+// dateInFunc is the call patchLocal makes: date(zone, text, layout) over
+// the evaluation's zone, typed as one signature for expr's checker (the
+// zone's type is not known when the expression compiles).
+const dateInFunc = "\x00dateIn"
+
+// localFuncs are the functions patchLocal calls, as Compile's expr options.
+func localFuncs() []expr.Option {
+	return []expr.Option{expr.Function(dateInFunc, func(p ...any) (any, error) {
+		loc, ok := p[0].(*time.Location)
+		if !ok {
+			return nil, fmt.Errorf("date(x, layout, \"Local\"): the evaluation has no zone")
+		}
+		return dateFunc(loc, p[1], p[2])
+	}, new(func(any, string, string) time.Time))}
+}
+
 // timeOf is what time it is for an evaluation over env.
 func timeOf(env Env) time.Time {
 	if c, ok := env.(Clock); ok {

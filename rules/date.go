@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/expr-lang/expr/builtin"
+
+	"github.com/openrunbook/runbook/internal/jsonv"
 )
 
 // builtinDate is expr's own date(…), which dateFunc checks the answer of.
@@ -54,6 +56,9 @@ var dateTypes = []any{
 //	date("2026-12-06 10:30:00")                                    error: … no zone …
 //	date("2026-12-06 10:30:00", "2006-01-02 15:04:05", "Local")    this machine's zone
 func dateFunc(args ...any) (any, error) {
+	if err := dateTextIsText(args); err != nil {
+		return nil, err
+	}
 	v, err := builtinDate(args...)
 	if err != nil {
 		if _, ok := args[0].(string); ok && len(args) == 1 {
@@ -75,6 +80,30 @@ func dateFunc(args ...any) (any, error) {
 		return nil, fmt.Errorf("date(%q): the zone %q has no offset this machine knows, and Go would read it as UTC; give the zone's name as date's third argument (date(x, layout, \"Europe/Berlin\")), or have the command print a numeric offset (date -R, date --rfc-3339=seconds)", dateText(args), name)
 	}
 	return t, nil
+}
+
+// dateTextIsText refuses a text argument that is not a string: expr's
+// date asserts one, and a parse mode that read 20261206020000 (a backup's
+// stamp) as a number made the rule's error Go's "interface conversion:
+// interface {} is int, not string", which said neither what was read nor
+// what to write.
+func dateTextIsText(args []any) error {
+	at := 0
+	if _, ok := args[0].(*time.Location); ok {
+		at = 1
+	}
+	if at >= len(args) {
+		return nil
+	}
+	switch jsonv.Of(args[at]) {
+	case jsonv.String:
+		return nil
+	case jsonv.Number:
+		return fmt.Errorf("date(%v): date reads text, and this is a number: digits such as a stamp 20261206020000 were read as one; read them as text (string(x), or numbers: false on the parse mode), and an epoch in seconds is compared as a number (now().Unix() - x)", args[at])
+	case jsonv.Null:
+		return fmt.Errorf("date(null): date reads text, and the value is null; where it may be absent, test it first (x != nil && date(x) …)")
+	}
+	return fmt.Errorf("date(…): date reads text, and the value is %s", jsonv.Describe(args[at]))
 }
 
 // noYear reports whether t, read by date's arguments, is a day of year 0:
@@ -107,7 +136,7 @@ func zoneless(args []any) bool {
 	layouts := []string{"2006-01-02 15:04:05", "15:04:05"} // expr's own without a zone
 	if len(args) == 2 {
 		layout, _ := args[1].(string)
-		return strings.Contains(layout, ":04") && !strings.Contains(layout, "MST") && !strings.Contains(layout, "Z07") && !strings.Contains(layout, "-07")
+		return readsClock(layout) && !readsZone(layout)
 	}
 	for _, l := range layouts {
 		if _, err := time.Parse(l, text); err == nil {
@@ -115,6 +144,26 @@ func zoneless(args []any) bool {
 		}
 	}
 	return false
+}
+
+// readsClock reports whether a layout reads a time of day: judged by what
+// it prints for two times an hour and minutes apart, not by how it is
+// spelt, so "20060102150405" (a backup's name) and "02.01.2006 15.04" are
+// seen as "2006-01-02 15:04" is; looking for ":04" passed them over and
+// their local times were read as UTC.
+func readsClock(layout string) bool {
+	a := time.Date(2006, 1, 2, 15, 4, 5, 0, time.UTC)
+	b := time.Date(2006, 1, 2, 9, 41, 5, 0, time.UTC)
+	return a.Format(layout) != b.Format(layout)
+}
+
+// readsZone reports whether a layout reads a zone (a name such as MST, or
+// an offset in any of Go's spellings): one wall time in two zones prints
+// the same under a layout that has none.
+func readsZone(layout string) bool {
+	a := time.Date(2006, 1, 2, 15, 4, 5, 0, time.FixedZone("AAA", 3600))
+	b := time.Date(2006, 1, 2, 15, 4, 5, 0, time.FixedZone("BBB", -7200))
+	return a.Format(layout) != b.Format(layout)
 }
 
 // givenZone reports whether loc is the location date's arguments named:

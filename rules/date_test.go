@@ -88,3 +88,98 @@ func TestDateWithNoLayoutSaysToGiveOne(t *testing.T) {
 		{`date(n, "02/Jan/2006:15:04:05 -0700") == date(checked)`, true, ""},
 	})
 }
+
+// TestDateRefusesACompactTimeWithNoZone: a backup named by its local
+// start, db-20261206020000.sql.gz (02:00 in Berlin, 01:00 UTC), read with
+// date(stamp, "20060102150405") came out as 02:00 UTC: the check for a
+// zone-less time looked for ":04" in the layout, and this one (like a
+// dotted "02.01.2006 15.04") has none, so at 01:30 UTC the next day a
+// backup 24h30m old read as 23h30m and a "within 24 hours" rule matched.
+// A layout is now judged by what it reads, not how it is spelt.
+func TestDateRefusesACompactTimeWithNoZone(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{"stamp": "20261206020000", "dotted": "06.12.2026 02.00", "checked": "2026-12-07T01:30:00Z"}
+	const why = "the time has no zone"
+	runOutcomes(t, env, []outcomeCase{
+		{`date(checked) - date(stamp, "20060102150405") < duration("24h")`, false, why},
+		{`date(checked) - date(dotted, "02.01.2006 15.04") < duration("24h")`, false, why},
+		{`date(checked) - date(stamp[0:10], "2006010215") < duration("24h")`, false, why},
+		{`date(checked) - date(stamp, "20060102150405", "Europe/Berlin") > duration("24h")`, true, ""},
+		{`date(checked) - date(timezone("Europe/Berlin"), stamp, "20060102150405") > duration("24h")`, true, ""},
+		{`date(checked) - date(stamp + "+0100", "20060102150405-0700") > duration("24h")`, true, ""},
+		{`date(checked) - date(stamp + " CET", "20060102150405 MST", "Europe/Berlin") > duration("24h")`, true, ""},
+		// a day alone, however it is spelt, reads as midnight UTC as before
+		{`date("20261206", "20060102") < date(checked)`, true, ""},
+	})
+}
+
+// TestDateOfANumberSaysToReadItAsText: a backup's stamp 20261206020000,
+// which a parse mode reads as a number, given to date() made the rule's
+// error Go's "interface conversion: interface {} is int, not string",
+// naming neither the value nor the fix. It now says the value is a number
+// and how to read it as text; null says it is null.
+func TestDateOfANumberSaysToReadItAsText(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{"row": map[string]any{"stamp": 20261206020000, "text": "20261206020000"}, "checked": "2026-12-07T01:30:00Z"}
+	runOutcomes(t, env, []outcomeCase{
+		{`date(checked) - date(row.stamp, "20060102150405", "UTC") > duration("24h")`, false, "date(20261206020000): date reads text, and this is a number"},
+		{`date(checked) - date(timezone("UTC"), row.stamp, "20060102150405") > duration("24h")`, false, "numbers: false on the parse mode"},
+		{`date(row?.missing) < date(checked)`, false, "date(null): date reads text, and the value is null"},
+		{`date(checked) - date(string(row.stamp), "20060102150405", "UTC") < duration("24h")`, true, ""},
+	})
+}
+
+// zonedEnv is an Env that says which zone is this machine's (Zoned).
+type zonedEnv struct {
+	mapEnv
+	zone *time.Location
+}
+
+func (e zonedEnv) Zone() *time.Location { return e.zone }
+
+// TestDateLocalReadsTheEnvsZone: date(x, layout, "Local") read x in
+// time.Local, the zone of the host that ran the expression, so a chart
+// test fixing its clock at 08:50 Berlin over a log's 07:55 stamp found it
+// 55 minutes old on a laptop in Berlin and 55 minutes ahead in CI in UTC:
+// the case passed on one and failed on the other. An Env that is Zoned
+// now says which zone "Local" is; one that is not reads the host's, as
+// before.
+func TestDateLocalReadsTheEnvsZone(t *testing.T) {
+	t.Parallel()
+	berlin := time.FixedZone("", 3600)
+	vars := mapEnv{"logged": "2026-12-06 07:55:00", "checked": "2026-12-06T08:50:00+01:00"}
+	const silent = `date(checked) - date(logged, "2006-01-02 15:04:05", "Local") > duration("50m")`
+	out := MustCompile(silent).Eval(zonedEnv{vars, berlin})
+	if out.Err != "" || !out.Matched {
+		t.Errorf("in Berlin's zone: matched %v, err %q; want the stamp 55 minutes old", out.Matched, out.Err)
+	}
+	out = MustCompile(silent).Eval(zonedEnv{vars, time.UTC})
+	if out.Err != "" || out.Matched {
+		t.Errorf("in UTC: matched %v, err %q; want the stamp read as 07:55 UTC, ahead of the clock", out.Matched, out.Err)
+	}
+	host := MustCompile(`date(logged, "2006-01-02 15:04:05", "Local") == date(timezone("Local"), logged, "2006-01-02 15:04:05")`).Eval(vars)
+	if host.Err != "" || !host.Matched {
+		t.Errorf("an Env with no zone: matched %v, err %q; want the host's zone, as before", host.Matched, host.Err)
+	}
+	nested := MustCompile(`any([logged], date(#, "2006-01-02 15:04:05", "Local") < date(checked))`).Eval(zonedEnv{vars, berlin})
+	if nested.Err != "" || !nested.Matched {
+		t.Errorf("in a predicate: matched %v, err %q", nested.Matched, nested.Err)
+	}
+}
+
+// TestDurationInputOrderedWithATimeSaysReadIt: a chart's duration input
+// (maxAge: {type: duration}) is the text "26h" in the scope, so `now() -
+// date(x) > maxAge` was the rule error "invalid operation: time.Duration >
+// string", which said neither which value nor what to write. It now names
+// the text and says to read it with duration(x); a time beside a text says
+// date(x).
+func TestDurationInputOrderedWithATimeSaysReadIt(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{"maxAge": "26h", "made": "2026-12-06T02:00:00Z", "checked": "2026-12-07T05:00:00Z"}
+	runOutcomes(t, env, []outcomeCase{
+		{`date(checked) - date(made) > maxAge`, false, `a duration cannot be ordered with the text "26h": a duration input, or a duration a stage kept, is text in the scope; read it with duration(x)`},
+		{`maxAge < date(checked) - date(made)`, false, `read it with duration(x)`},
+		{`date(checked) > made`, false, `a time cannot be ordered with the text "2026-12-06T02:00:00Z": a time a stage kept is text in the scope; read it with date(x)`},
+		{`date(checked) - date(made) > duration(maxAge)`, true, ""},
+	})
+}

@@ -89,6 +89,9 @@ type Expr struct {
 	// clock is set when the expression calls now(): each evaluation reads
 	// the time once, from its Env (timeOf), and says what it read.
 	clock bool
+	// local is set when it calls date(x, layout, "Local"): each
+	// evaluation reads this machine's zone from its Env (zoneOf).
+	local bool
 }
 
 type exprPath struct {
@@ -152,7 +155,13 @@ func Compile(src string, opts ...Option) (e *Expr, err error) {
 		return nil, c.err
 	}
 	adds := &patchAdd{}
-	copts := append(append(append(append(append(builderFuncs(), equalityFuncs()...), sortFuncs()...), itemsFuncs()...), funcOptions(c.calls)...), expr.MaxNodes(o.maxNodes), expr.Patch(patchSort{c.builtins}), expr.Patch(patchMember{c.builtins}), expr.Patch(adds), expr.Patch(patchEqual{}))
+	var local []expr.Option
+	if c.local {
+		// first: the calls it rewrites are the operands the other patches wrap
+		local = append(localFuncs(), expr.Patch(patchLocal{}))
+	}
+	copts := append(local, builderFuncs()...)
+	copts = append(append(append(append(append(copts, equalityFuncs()...), sortFuncs()...), itemsFuncs()...), funcOptions(c.calls)...), expr.MaxNodes(o.maxNodes), expr.Patch(patchSort{c.builtins}), expr.Patch(patchMember{c.builtins}), expr.Patch(adds), expr.Patch(patchEqual{}))
 	if c.clock {
 		copts = append(append(copts, clockFuncs()...), expr.Patch(patchNow{}))
 	}
@@ -165,7 +174,7 @@ func Compile(src string, opts ...Option) (e *Expr, err error) {
 		return nil, ce
 	}
 
-	e = &Expr{src: src, program: program, budget: o.memoryBudget, maxValue: o.maxValue, wholeEnv: c.wholeEnv, texts: adds.patched, clock: c.clock}
+	e = &Expr{src: src, program: program, budget: o.memoryBudget, maxValue: o.maxValue, wholeEnv: c.wholeEnv, texts: adds.patched, clock: c.clock, local: c.local}
 	slices.SortStableFunc(c.refs, func(a, b ref) int { return a.pos - b.pos })
 	seenPath := map[string]bool{}
 	seenRoot := map[string]bool{}
@@ -290,6 +299,9 @@ func (e *Expr) value(env Env, every bool) (result any, inputs []Input, absent st
 	if e.clock {
 		now = timeOf(env)
 		vars[clockKey] = now
+	}
+	if e.local {
+		vars[zoneKey] = zoneOf(env)
 	}
 	st.vm.MemoryBudget = e.budget
 	result, err = st.vm.Run(e.program, vars)
@@ -560,6 +572,7 @@ type collector struct {
 	err      *CompileError
 	calls    map[string]bool // the funcs it calls (funcs.go)
 	clock    bool            // it calls now() (clock.go)
+	local    bool            // it calls date(x, layout, "Local") (clock.go)
 	guard    int             // > 0 inside a read that allows absence
 	// builtins are the builtin calls, by their position in the source:
 	// each as written, for the errors of the patches that rewrite it, and
@@ -578,6 +591,9 @@ func (c *collector) call(id *ast.IdentifierNode, args []ast.Node) {
 		c.calls = map[string]bool{}
 	}
 	c.calls[id.Value] = true
+	if id.Value == "date" && readsLocal(args) {
+		c.local = true
+	}
 	for _, a := range args {
 		c.walk(a)
 	}

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"reflect"
+	"time"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
@@ -79,7 +80,33 @@ func judgedOrder(a, b, text any, op func(a, b any) bool) (any, error) {
 			}
 		}
 	}
+	if reason := timeBesideText(a, b); reason != "" {
+		return nil, fmt.Errorf("%s: %s", text, reason)
+	}
 	return op(a, b), nil
+}
+
+// timeBesideText is why a duration or a time cannot be ordered with a
+// string, saying how to read the string as one; "" for any other pair.
+// A duration input (maxAge: {type: duration}) and a duration or time a
+// stage kept are text in the scope, so `now() - date(x) > maxAge` met
+// "26h" and said only expr's "invalid operation: time.Duration > string".
+func timeBesideText(a, b any) string {
+	s, ok := b.(string)
+	other := a
+	if !ok {
+		if s, ok = a.(string); !ok {
+			return ""
+		}
+		other = b
+	}
+	switch other.(type) {
+	case time.Duration:
+		return fmt.Sprintf("a duration cannot be ordered with the text %q: a duration input, or a duration a stage kept, is text in the scope; read it with duration(x)", s)
+	case time.Time:
+		return fmt.Sprintf("a time cannot be ordered with the text %q: a time a stage kept is text in the scope; read it with date(x) (date(x, layout) for a form other than RFC 3339)", s)
+	}
+	return ""
 }
 
 // judgedEqual is `a == b` (`a != b` when negated) under equalCheck; text

@@ -94,7 +94,7 @@ func (rb *Runbook) assess(rec *record.Record, fres *flow.Result, in *resolvedInp
 	}
 	read := inputsRead(&fres.Log)
 	if r := rb.spec.Result; r != nil && fres.Status == flow.StatusCompleted {
-		env := timedEnv(stateEnv(fres.State), clockOf(rs.stubs))
+		env := zonedEnv(timedEnv(stateEnv(fres.State), clockOf(rs.stubs)), zoneOf(rs.stubs))
 		for _, c := range r.Checks {
 			out := c.Expr.Eval(env)
 			st.Checks = append(st.Checks, assessment.Check{Expr: c.Src, Passed: out.Matched, Err: out.Err})
@@ -183,6 +183,32 @@ func timedEnv(env stateEnv, now func() time.Time) rules.Env {
 		return env
 	}
 	return clockedEnv{env, now}
+}
+
+// zoned is an Env whose expressions read zone as this machine's
+// (rules.Zoned).
+type zoned struct {
+	rules.Env
+	zone *time.Location
+}
+
+func (e zoned) Zone() *time.Location { return e.zone }
+
+// Now is the clock of the Env it wraps, when that has one: a zoned Env
+// keeps its clock.
+func (e zoned) Now() time.Time {
+	if c, ok := e.Env.(rules.Clock); ok {
+		return c.Now()
+	}
+	return time.Now()
+}
+
+// zonedEnv is env read with the run's zone, when the run has one.
+func zonedEnv(env rules.Env, zone *time.Location) rules.Env {
+	if zone == nil {
+		return env
+	}
+	return zoned{env, zone}
 }
 
 // stageName names the stage at a record path by its last segment's id.

@@ -66,6 +66,9 @@ func (r *run) options(extra ...flow.RunOption) []flow.RunOption {
 	if now := r.o.clock(); now != nil {
 		opts = append(opts, flow.WithClock(now))
 	}
+	if zone := zoneOf(r.o.stubs); zone != nil {
+		opts = append(opts, flow.WithZone(zone))
+	}
 	if sl, ok := r.o.stubs.(Sleeper); ok {
 		// every retry's wait, not only an exec stage's (execstage.go)
 		opts = append(opts, flow.WithSleep(sl.Sleep))

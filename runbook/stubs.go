@@ -205,6 +205,25 @@ type Clock interface {
 	Now() time.Time
 }
 
+// Zone is an optional interface of Stubs: a run whose stubs implement it
+// reads Zone as this machine's zone — date(x, layout, "Local") in a
+// stage's or a rule's expression and in an answer check (flow.WithZone) —
+// rather than this process's: a chart's test whose case fixes its clock
+// in a zone reads a log's local stamps in that zone on every host. A nil
+// Zone is the host's.
+type Zone interface {
+	Zone() *time.Location
+}
+
+// zoneOf is the zone of a run with these stubs (Zone), or nil for the
+// host's.
+func zoneOf(stubs Stubs) *time.Location {
+	if z, ok := stubs.(Zone); ok {
+		return z.Zone()
+	}
+	return nil
+}
+
 // clock is the run's clock: its stubs' (Clock), or nil for the host's.
 func (o *execOptions) clock() func() time.Time { return clockOf(o.stubs) }
 

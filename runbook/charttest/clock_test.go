@@ -37,3 +37,27 @@ func TestCaseNowFixesTheClock(t *testing.T) {
 		t.Errorf("rule 2's evidence read now() = %v (inputs %+v); want the case's 2026-12-10T10:00:00Z", read, d.Rules[1].Inputs)
 	}
 }
+
+// TestCaseNowFixesTheZone: a chart reading its log's local stamps with
+// date(x, layout, "Local") read them in the zone of the host running the
+// test, while now: fixed the clock: a case at 08:50 Berlin over a 07:55
+// stamp passed on a laptop in Berlin (55 minutes, silent) and failed in CI
+// in UTC (07:55 UTC is 08:55 Berlin, written "in the future"), or the
+// other way round. The case's now: is now the host's zone too: each case
+// here, one in Berlin and one in New York, passes on every host.
+func TestCaseNowFixesTheZone(t *testing.T) {
+	t.Parallel()
+	f, err := Load("../../testdata/charttest/logage/chart_test.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := f.Run(context.Background())
+	if len(res.Cases) != 3 {
+		t.Fatalf("%d cases ran, want 3", len(res.Cases))
+	}
+	for _, c := range res.Cases {
+		if !c.Passed() {
+			t.Errorf("case %q: %v", c.Case.Name, c.Failures)
+		}
+	}
+}

@@ -330,6 +330,18 @@ func (s *caseStubs) Now() time.Time {
 	return s.c.Now
 }
 
+// Zone implements runbook.Zone: the zone of the case's now:, so a chart
+// that reads a stamp in this machine's zone (date(x, layout, "Local"))
+// reads it in the zone the case's clock is in, and the case passes or
+// fails alike on a laptop in Berlin and in CI in UTC; without now:, the
+// host's.
+func (s *caseStubs) Zone() *time.Location {
+	if s.c.Now.IsZero() {
+		return nil
+	}
+	return s.c.Now.Location()
+}
+
 // Sleep implements runbook.Sleeper: a stage's retry does not wait out its
 // backoff, as the stub's process or plugin took no time either; the
 // attempts are on the record as a real run's are. A case that runs some

@@ -1,0 +1,62 @@
+package chart
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestExecDirAndEnvAreNotTemplates: `dir: ${dir}` and `env: {URL:
+// "${base}"}` loaded, and ran the command in a directory named "${dir}"
+// (the run said only "could not be started: working directory not
+// found") or with the text "${base}" in $URL: dir: and env: are literal,
+// as the docs say, but nothing said so. Each is now a load error at the
+// value, saying what would be right; a literal dir and env load as before.
+func TestExecDirAndEnvAreNotTemplates(t *testing.T) {
+	t.Parallel()
+	const chart = `version: 1
+runbook: t
+inputs:
+  dir: {type: string, required: true}
+stages:
+  - id: sums
+    exec:
+      command: [sha256sum, -c, SHA256SUMS]
+      %s
+`
+	for _, tc := range []struct{ key, err string }{
+		{`dir: ${dir}`, `c.yaml:9:12: stage "sums": exec dir holds ${…}, but dir: is literal (templates are command items and timeout): the command would start in a directory named "${dir}"; write the path, or change to it in a shell: script`},
+		{`env: {WHERE: "${dir}/x"}`, `c.yaml:9:20: stage "sums": exec env "WHERE" holds ${…}, but env: values are literal (templates are command items and timeout): the command would see the text "${dir}/x"; compute it with envFrom: {WHERE: EXPR}`},
+		{`dir: /var/backups`, ""},
+		{`env: {LC_ALL: C.UTF-8}`, ""},
+	} {
+		_, err := Parse("c.yaml", []byte(strings.Replace(chart, "%s", tc.key, 1)))
+		switch {
+		case tc.err == "" && err != nil:
+			t.Errorf("%s: %v, want it to load", tc.key, err)
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("%s: %v\nwant an error containing %s", tc.key, err, tc.err)
+		}
+	}
+}
+
+// TestKeyBesideItsKindBlockSaysIndent: exitCodes: written one indent too
+// far left, beside exec: rather than in it, was `unknown key "exitCodes"
+// in the stage (known keys: id, name, …)`: the list of stage keys, which
+// does not hold it, and no word of exec:. The error now names the block
+// and the indent; a key no block of the stage takes is said as before.
+func TestKeyBesideItsKindBlockSaysIndent(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ src, err string }{
+		{"  - id: probe\n    exec:\n      command: [curl, -s, http://svc]\n    exitCodes: {0: up, 7: down}\n",
+			`c.yaml:7:5: stage "probe": unknown key "exitCodes" in the stage: it is a key of exec:, so indent it under exec: (exec: {…, exitCodes: …})`},
+		{"  - id: f\n    read: {path: '\"/etc/hostname\"'}\n    into: host\n",
+			`c.yaml:6:5: stage "f": unknown key "into" in the stage: it is a key of read:, so indent it under read:`},
+		{"  - id: probe\n    exec: {command: [true]}\n    colour: red\n",
+			`c.yaml:6:5: stage "probe": unknown key "colour" in the stage (known keys: id,`},
+	} {
+		_, err := Parse("c.yaml", []byte("version: 1\nrunbook: t\nstages:\n"+tc.src))
+		if err == nil || !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("%s: %v\nwant an error containing %s", tc.src, err, tc.err)
+		}
+	}
+}
