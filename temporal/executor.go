@@ -128,6 +128,14 @@ func (e *Executor) Exec(ctx context.Context, in RunInput) (*Run, error) {
 	if _, err := rb.PlanInputs(in.Inputs); err != nil {
 		return nil, err
 	}
+	if in.Zone == nil {
+		if in.Zone, err = LocalZone(); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := in.Zone.location(); err != nil {
+		return nil, err
+	}
 	if in.Timeout < 0 {
 		return nil, fmt.Errorf("a run timeout of %s: want a positive duration, or 0 for none (RunInput.Timeout)", in.Timeout)
 	}

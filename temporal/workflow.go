@@ -95,6 +95,10 @@ type RunInput struct {
 	// Continued is the run so far, when this workflow run goes on from one
 	// that continued as new; nil for a run's first workflow run.
 	Continued *Continued `json:",omitempty"`
+	// Zone is the zone the run reads as its machine's (now(), "Local");
+	// Executor.Exec sends its own machine's (LocalZone) when it is nil.
+	// A run started without one reads the worker's, as it did.
+	Zone *Zone `json:",omitempty"`
 }
 
 // loadOptions load the run's chart from its sources when it was sent
@@ -189,7 +193,11 @@ func RunWorkflow(ctx workflow.Context, in RunInput) (*RunOutput, error) {
 	if err != nil {
 		return nil, temporal.NewNonRetryableApplicationError(err.Error(), "chart", nil)
 	}
-	st := &workflowStubs{ctx: ctx}
+	zone, err := in.Zone.location()
+	if err != nil {
+		return nil, temporal.NewNonRetryableApplicationError(err.Error(), "zone", nil)
+	}
+	st := &workflowStubs{ctx: ctx, zone: zone}
 	// The paused run, while the workflow waits for its answer; nil when
 	// not waiting. A query makes no event, so a history of a run that
 	// never asked replays as before.
@@ -449,6 +457,8 @@ func pack(rec []byte) *RunOutput {
 // coroutines (fanout).
 type workflowStubs struct {
 	ctx workflow.Context
+	// zone is the run's zone (RunInput.Zone); nil: the worker's.
+	zone *time.Location
 	// deadlineAt is when the run's timeout ends on the workflow's clock
 	// (zero: none), carried by a continue-as-new.
 	deadlineAt time.Time
@@ -703,7 +713,19 @@ func (s *workflowStubs) Read(bctx context.Context, call runbook.ReadCall) (*runb
 // reads again as the run first read it; the worker's clock would read
 // another time, and a decision over it take another branch than the
 // history's (a nondeterminism error, the run stuck).
-func (s *workflowStubs) Now() time.Time { return workflow.Now(s.ctx) }
+//
+// The time is in the run's zone, as a local run's time.Now() is in its
+// host's: now().Hour() and now().Format(…) answer alike on both.
+func (s *workflowStubs) Now() time.Time {
+	if s.zone != nil {
+		return workflow.Now(s.ctx).In(s.zone)
+	}
+	return workflow.Now(s.ctx)
+}
+
+// Zone is the zone date(x, layout, "Local") reads (runbook.Zone): the run's,
+// never the worker's.
+func (s *workflowStubs) Zone() *time.Location { return s.zone }
 
 // Sleep waits out a retry delay on a workflow timer, which a replay does
 // not wait again.
