@@ -404,6 +404,15 @@ func absentText(p exprPath, at int, keys []string) (string, bool) {
 		return "", false
 	}
 	owner := pathText(p.texts[:at-1], p.segs[0])
+	msg, near := memberWords(owner, seg, keys)
+	return msg + fmt.Sprintf("; if it may be absent, write %s?.%s or %s ?? a default", owner, seg, p.text), near
+}
+
+// memberWords says that the object owner lacks its member seg: the
+// nearest member it has, and its members (keys, sorted in place). An
+// expression's absent member and a filter condition's absent key are
+// said in these words; each adds how to allow the absence in its own form.
+func memberWords(owner, seg string, keys []string) (string, bool) {
 	slices.Sort(keys)
 	msg := fmt.Sprintf("%s has no member %q", owner, seg)
 	near := suggest.Nearest(seg, keys)
@@ -418,7 +427,7 @@ func absentText(p exprPath, at int, keys []string) (string, bool) {
 	default:
 		msg += fmt.Sprintf(" (its members: %s)", strings.Join(keys, ", "))
 	}
-	return msg + fmt.Sprintf("; if it may be absent, write %s?.%s or %s ?? a default", owner, seg, p.text), near != ""
+	return msg, near != ""
 }
 
 // String is the expression as written.

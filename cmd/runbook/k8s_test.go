@@ -1,0 +1,65 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// k8sRun runs the CLI in testdata/k8s with its stand-in kubectl and
+// openssl first on PATH: they print real clusters' output (fx/), so the
+// charts' runs give the same bytes anywhere.
+func k8sRun(t *testing.T, args ...string) result {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("..", "..", "testdata", "k8s"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return runCLIEnv(t, dir, []string{"PATH=" + filepath.Join(dir, "bin") + ":" + os.Getenv("PATH")}, args...)
+}
+
+// TestK8sDeploymentDownIsNotOkOverAnOmittedField: Kubernetes leaves a
+// Deployment's status.availableReplicas out when none is available, so
+// the filter rule {d.status.availableReplicas: {lt: 1}} read "key not
+// present" over shop/worker, 0 of 2 available, a plain no: the check said
+// `deploy-avail OK - 4 ok`, `OK shop/worker: ok`, Consistent, exit 0 —
+// where the same rule as an expression was a rule-error. A filter
+// condition whose key its object lacks is no judgement (exists asks
+// about presence), and the check is UNKNOWN, saying where the key was
+// missing and how to say what its absence means. batch-ui, scaled to
+// zero, lacks the field too, but its replicas: {gte: 1} is judged false,
+// which answers the rule: it is no rule error.
+func TestK8sDeploymentDownIsNotOkOverAnOmittedField(t *testing.T) {
+	t.Parallel()
+	r := k8sRun(t, "exec", "deployments-filter.yaml", "--format", "nagios")
+	if r.code != 3 || !strings.HasPrefix(r.stdout, "deploy-avail UNKNOWN - 1 rule could not be evaluated (Availability), 4 ok\n") {
+		t.Fatalf("exit %d, want 3 (UNKNOWN), with one rule named:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{
+		`its condition on d.status.availableReplicas (lt) read no value: d.status has no member "availableReplicas"`,
+		`(its members: conditions, observedGeneration, replicas, unavailableReplicas, updatedReplicas)`,
+		`{d.status.availableReplicas: {exists: false}}`,
+		"\nNot sure — ",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("output does not say %q:\n%s", want, r.stdout)
+		}
+	}
+	if strings.Contains(r.stdout, "its members: conditions, observedGeneration)") {
+		t.Errorf("batch-ui (replicas 0, judged false) is said as a rule error:\n%s", r.stdout)
+	}
+
+	// Said as its absence means, the answer stands: worker down, api
+	// degraded, batch-ui ok, Consistent.
+	r = k8sRun(t, "exec", "deployments.yaml", "--format", "nagios")
+	want := "deploy-avail CRITICAL - 1 down (shop/worker), 1 degraded, 2 ok | down=1;;;0 degraded=1;;;0 ok=2;;;0\n" +
+		"OK shop/web: ok (available: 3/3)\n" +
+		"CRITICAL shop/worker: down (available: 0/2)\n" +
+		"WARNING shop/api: degraded (available: 3/4)\n" +
+		"OK jobs/batch-ui: ok (available: 0/0)\n" +
+		"Consistent with the run's record — 2 honesty checks ran (label, coverage) and none found a reason for doubt; this is not a verification.\n"
+	if r.code != 2 || r.stdout != want {
+		t.Fatalf("exit %d, want 2:\n%s%s\nwant:\n%s", r.code, r.stdout, r.stderr, want)
+	}
+}
