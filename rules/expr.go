@@ -495,6 +495,19 @@ func runtimeError(err error) error {
 		if strings.Contains(msg, nullListPanic) {
 			msg = "the list it was given is null (a key that holds null, or a member its object lacks, such as a tool's output its parse could not read); where null means none, write x ?? []"
 		}
+		if m, ok := strings.CutPrefix(msg, "cannot fetch "); ok {
+			if member, ok := strings.CutSuffix(m, " from <nil>"); ok {
+				// A predicate's .lastState.terminated.reason over a
+				// container whose lastState is {}: expr says only
+				// "cannot fetch reason from <nil>".
+				what := "member " + strconv.Quote(member)
+				step := "?." + member
+				if _, err := strconv.Atoi(member); err == nil {
+					what, step = "item "+member, "?.["+member+"]"
+				}
+				msg = fmt.Sprintf("cannot read the %s of null: the value before it is null (a member its object lacks, or a key that holds null); where it may be absent, read on with %s and give a default with ??", what, step)
+			}
+		}
 		return fmt.Errorf("%s (%d:%d)", msg, line, col)
 	}
 	return err

@@ -63,3 +63,20 @@ func TestK8sDeploymentDownIsNotOkOverAnOmittedField(t *testing.T) {
 		t.Fatalf("exit %d, want 2:\n%s%s\nwant:\n%s", r.code, r.stdout, r.stderr, want)
 	}
 }
+
+// TestK8sFetchFromNullSaysWhatToWrite: a predicate reading
+// .lastState.terminated.reason over containers whose lastState is {}
+// (every container that never restarted) was a rule error in expr's own
+// words, `cannot fetch reason from <nil> (1:61)`, which say neither that
+// the value was null nor what to write. They say both now.
+func TestK8sFetchFromNullSaysWhatToWrite(t *testing.T) {
+	t.Parallel()
+	r := k8sRun(t, "exec", "oom-naive.yaml", "--format", "nagios")
+	if r.code != 3 {
+		t.Fatalf("exit %d, want 3 (UNKNOWN):\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	want := `decider "OOM" could not evaluate rule 1 ("A container was OOM-killed") in 4 of its decisions and counted it as no match each time: cannot read the member "reason" of null: the value before it is null (a member its object lacks, or a key that holds null); where it may be absent, read on with ?.reason and give a default with ?? (1:61)`
+	if !strings.Contains(r.stdout, want) || strings.Contains(r.stdout, "cannot fetch") {
+		t.Errorf("output does not say\n  %s\n%s", want, r.stdout)
+	}
+}
