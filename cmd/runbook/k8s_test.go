@@ -80,3 +80,26 @@ func TestK8sFetchFromNullSaysWhatToWrite(t *testing.T) {
 		t.Errorf("output does not say\n  %s\n%s", want, r.stdout)
 	}
 }
+
+// TestK8sWhyNotSaysARuleCouldNotBeEvaluated: explain --why-not down said
+// of shop/worker's rule, whose key Kubernetes had left out, `rule 1 "No
+// replica available" → down: did not match`, as if the deployment had
+// been judged to have replicas available; the rule could not be
+// evaluated and was counted as no match, and explain now says that.
+func TestK8sWhyNotSaysARuleCouldNotBeEvaluated(t *testing.T) {
+	t.Parallel()
+	rec := filepath.Join(t.TempDir(), "run.json")
+	if r := k8sRun(t, "exec", "deployments-filter.yaml", "--record", rec); r.code != 0 {
+		t.Fatalf("exec: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r := k8sRun(t, "explain", rec, "--why-not", "down")
+	want := "  in per-dep~1: avail (Availability) chose ok, not down\n" +
+		"    rule 1 \"No replica available\" → down: could not be evaluated, counted as no match\n" +
+		"      ✗ d.status.availableReplicas = (missing) lt 1: d.status has no member \"availableReplicas\""
+	if r.code != 0 || !strings.Contains(r.stdout, want) {
+		t.Errorf("exit %d; explain --why-not does not say\n%s\n---\n%s%s", r.code, want, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "  in per-dep~0: avail (Availability) chose ok, not down\n    rule 1 \"No replica available\" → down: did not match\n") {
+		t.Errorf("a rule judged false is not said as one:\n%s", r.stdout)
+	}
+}
