@@ -495,6 +495,9 @@ func runtimeError(err error) error {
 		if strings.Contains(msg, nullListPanic) {
 			msg = "the list it was given is null (a key that holds null, or a member its object lacks, such as a tool's output its parse could not read); where null means none, write x ?? []"
 		}
+		if strings.HasPrefix(msg, "time: unknown unit ") {
+			msg += durationUnitsHint(msg)
+		}
 		if m, ok := strings.CutPrefix(msg, "cannot fetch "); ok {
 			if member, ok := strings.CutSuffix(m, " from <nil>"); ok {
 				// A predicate's .lastState.terminated.reason over a
@@ -511,6 +514,26 @@ func runtimeError(err error) error {
 		return fmt.Errorf("%s (%d:%d)", msg, line, col)
 	}
 	return err
+}
+
+// durationUnitsHint says what Go's durations are written in, to follow
+// time.ParseDuration's `time: unknown unit "d" in duration "7d"`: a
+// chart over certificates or pod ages writes days, which Go has no unit
+// for. A whole number of days is given in hours.
+func durationUnitsHint(msg string) string {
+	hint := `: a duration's units are ns, us, ms, s, m and h (no d or w)`
+	if i := strings.LastIndex(msg, ` in duration "`); i >= 0 {
+		text := strings.TrimSuffix(msg[i+len(` in duration "`):], `"`)
+		num, unit := strings.TrimRight(text, "dw"), text[len(strings.TrimRight(text, "dw")):]
+		if n, err := strconv.Atoi(num); err == nil && n >= 0 && n < 1e6 && (unit == "d" || unit == "w") {
+			h := n * 24
+			if unit == "w" {
+				h *= 7
+			}
+			return hint + fmt.Sprintf(`, so write "%dh" for %q`, h, text)
+		}
+	}
+	return hint + `, so a day is "24h"`
 }
 
 // nullListPanic is what reflect says when expr's builtins take the length

@@ -31,3 +31,22 @@ func TestFetchFromNullSaysWhatWouldBeRight(t *testing.T) {
 		t.Errorf("?. read: %+v", out)
 	}
 }
+
+// TestDurationInDaysSaysHours: duration("7d"), as a certificate or pod-age
+// chart writes a week, failed with Go's `time: unknown unit "d" in
+// duration "7d"`, which does not say what to write; it now says Go's
+// units and the hours.
+func TestDurationInDaysSaysHours(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ src, want string }{
+		{`now() - now() > duration("7d")`, `time: unknown unit "d" in duration "7d": a duration's units are ns, us, ms, s, m and h (no d or w), so write "168h" for "7d" (1:`},
+		{`now() - now() > duration("2w")`, `so write "336h" for "2w"`},
+		{`now() - now() > duration("1.5d")`, `(no d or w), so a day is "24h"`},
+	}
+	for _, tc := range tests {
+		out := MustCompile(tc.src).Eval(mapEnv{})
+		if out.Matched || !strings.Contains(out.Err, tc.want) {
+			t.Errorf("%s: err %q, want one saying %q", tc.src, out.Err, tc.want)
+		}
+	}
+}
