@@ -152,7 +152,7 @@ func Compile(src string, opts ...Option) (e *Expr, err error) {
 		return nil, c.err
 	}
 	adds := &patchAdd{}
-	copts := append(append(append(append(append(builderFuncs(), equalityFuncs()...), sortFuncs()...), itemsFuncs()...), funcOptions(c.calls)...), expr.MaxNodes(o.maxNodes), expr.Patch(patchSort{c.builtins}), expr.Patch(patchMember{c.builtins}), expr.Patch(adds), expr.Patch(patchEqual{}))
+	copts := append(append(append(append(append(builderFuncs(), equalityFuncs()...), sortFuncs()...), itemsFuncs()...), funcOptions(c.calls)...), expr.MaxNodes(o.maxNodes), expr.Patch(patchSort{c.builtins}), expr.Patch(patchMember{c.builtins}), expr.Patch(adds), expr.Patch(patchEqual{c.binaries}))
 	if c.clock {
 		copts = append(append(copts, clockFuncs()...), expr.Patch(patchNow{}))
 	}
@@ -613,6 +613,11 @@ type collector struct {
 	// is being walked, -1 outside any.
 	builtins map[int]builtinCall
 	pred     int
+	// binaries are the binary operations as written, by their operator's
+	// position in the source, for the errors of patchEqual's calls: the
+	// tree it patches has had other patches (now(), sort) rewrite their
+	// operands already.
+	binaries map[int]string
 }
 
 // call walks a call of one of funcs. A parse mode written as a literal
@@ -699,6 +704,10 @@ func (c *collector) walk(n ast.Node) {
 	case *ast.UnaryNode:
 		c.walk(x.Node)
 	case *ast.BinaryNode:
+		if c.binaries == nil {
+			c.binaries = map[int]string{}
+		}
+		c.binaries[x.Location().From] = x.String()
 		_, lnil := x.Left.(*ast.NilNode)
 		_, rnil := x.Right.(*ast.NilNode)
 		switch {

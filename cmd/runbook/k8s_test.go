@@ -103,3 +103,22 @@ func TestK8sWhyNotSaysARuleCouldNotBeEvaluated(t *testing.T) {
 		t.Errorf("a rule judged false is not said as one:\n%s", r.stdout)
 	}
 }
+
+// TestK8sTimeComparedWithNowAsTextIsNotSure: string(now() - 1h) held
+// Go's monotonic reading (`… +0000 UTC m=-3599.99`), which no layout
+// reads as a time, so the pod's RFC 3339 creationTimestamp was compared
+// with it by character: jobs/report-29001234-abcde, created at 03:00,
+// was "new" against a cutoff of 14:24 ('T' sorts after ' '), Consistent.
+// The two are times written as text, a rule error in every decision.
+func TestK8sTimeComparedWithNowAsTextIsNotSure(t *testing.T) {
+	t.Parallel()
+	r := k8sRun(t, "exec", "new-pods.yaml", "--format", "nagios")
+	if r.code != 3 || !strings.HasPrefix(r.stdout, "new-pods UNKNOWN - 1 rule could not be evaluated (Age), 7 ok") {
+		t.Fatalf("exit %d, want 3 (UNKNOWN):\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	// Each decision read its own now(), so each says its own cutoff.
+	want := `UNKNOWN: decider "Age" could not evaluate rule 1 ("Created in the last hour") and counted it as no match: p.metadata.creationTimestamp > string(now() - duration("1h")): "2026-12-06T03:00:00Z" and "`
+	if !strings.Contains(r.stdout, want) || !strings.Contains(r.stdout, " +0000 UTC\" are times written as text") || strings.Contains(r.stdout, "m=") {
+		t.Errorf("output does not say\n  %s\nof the times written as text:\n%s", want, r.stdout)
+	}
+}
