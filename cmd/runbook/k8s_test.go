@@ -122,3 +122,17 @@ func TestK8sTimeComparedWithNowAsTextIsNotSure(t *testing.T) {
 		t.Errorf("output does not say\n  %s\nof the times written as text:\n%s", want, r.stdout)
 	}
 }
+
+// TestK8sFromPairsDropsNoPod: fromPairs(map(pods, [.metadata.name,
+// .status.phase])) over a StatefulSet's db-0 in two namespaces kept the
+// last pair: staging's Failed (Evicted) db-0 was gone, `phases OK - 2
+// ok`, Consistent, exit 0. A key given twice with two values is an error
+// naming both, and the run is UNKNOWN.
+func TestK8sFromPairsDropsNoPod(t *testing.T) {
+	t.Parallel()
+	r := k8sRun(t, "exec", "phases.yaml", "--inputs", "fx/two-db0.json", "--format", "nagios")
+	want := `phases UNKNOWN - the run failed at byname: set phase: fromPairs(map(pods, [.metadata.name, .status.phase])): fromPairs: the key "db-0" is given twice, by pairs 0 and 1, with two values ("Failed" and "Running")`
+	if r.code != 3 || !strings.HasPrefix(r.stdout, want) {
+		t.Fatalf("exit %d, want 3 and\n  %s\n---\n%s%s", r.code, want, r.stdout, r.stderr)
+	}
+}
