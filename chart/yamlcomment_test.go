@@ -26,3 +26,17 @@ func TestExpressionCutByAYAMLCommentSaysQuoteIt(t *testing.T) {
 		t.Errorf("a comment after a whole expression: %v", err)
 	}
 }
+
+// TestColonInAPlainValueSaysQuoteIt: `description: names only: a note`
+// was refused with the parser's words alone, "mapping value is not
+// allowed in this context", at the value; the error says what a
+// ": " in a plain value does and to quote the value.
+func TestColonInAPlainValueSaysQuoteIt(t *testing.T) {
+	t.Parallel()
+	src := "version: 1\nrunbook: c\ndescription: Each pod (names only: db-0 in two namespaces is one)\nstages: [{id: s, set: {x: 1}}]\n"
+	_, err := Parse("chart.yaml", []byte(src))
+	want := `chart.yaml:3:14: the file is not valid YAML: mapping value is not allowed in this context (a ": " inside a plain value starts a mapping, as in description: names only: a note; quote the whole value, description: "names only: a note")`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("error %v\nwant it to hold %s", err, want)
+	}
+}
