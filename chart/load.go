@@ -311,6 +311,11 @@ func YAMLError(file string, err error) *LoadError {
 	if strings.Contains(msg, "'\t'") || strings.Contains(msg, "\\t") {
 		return &LoadError{Pos: pos, Msg: "a tab character: YAML indents with spaces only; replace the tab with spaces"}
 	}
+	if msg == "mapping value is not allowed in this context" {
+		// `description: names only: a pod's db-0`: the parser's words
+		// say neither which ": " nor what to write.
+		msg += ` (a ": " inside a plain value starts a mapping, as in description: names only: a note; quote the whole value, description: "names only: a note")`
+	}
 	return &LoadError{Pos: pos, Msg: "the file is not valid YAML: " + msg}
 }
 

@@ -2,6 +2,7 @@ package chart
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -87,13 +88,39 @@ func (l *loader) compile(e entry, stage, what string) (*rules.Expr, string, bool
 		return nil, src, false
 	}
 	hint := ""
-	if looksLikeProse(src) {
+	if comment, ok := l.cutByComment(e, src); ok {
+		hint = " (YAML read " + strconv.Quote(comment) + " as a comment: a # after a space ends a plain value; quote the whole expression: '" + strings.ReplaceAll(src+" "+comment, "'", "''") + "')"
+	} else if looksLikeProse(src) {
 		hint = ` (a literal string is quoted inside the expression: '"` + strings.TrimSpace(src) + `"')`
 	} else if fixed, ok := parenthesizeClosureMap(src); ok && ce.Msg == `unexpected token Operator(":")` {
 		hint = " (a map literal as a closure's body is read as the closure's braces: wrap it in parentheses, as in " + fixed + ")"
 	}
 	l.errf(l.exprPos(e, ce), stage, "%s: expression %q does not compile: %s%s", what, src, ce.Msg, hint)
 	return nil, src, false
+}
+
+// cutByComment says whether a plain one-line scalar was cut short by a
+// YAML comment (`waiting: filter(xs, # != nil)`, where `#` is expr's
+// closure argument and YAML's comment), and the comment as written.
+func (l *loader) cutByComment(e entry, src string) (string, bool) {
+	v, ok := e.val.(*ast.StringNode)
+	if !ok {
+		return "", false
+	}
+	if tk := v.GetToken(); tk == nil || tk.Type == token.DoubleQuoteType || tk.Type == token.SingleQuoteType {
+		return "", false
+	}
+	line := []rune(l.line(e.valPos.Line))
+	start := e.valPos.Col - 1
+	end := start + utf8.RuneCountInString(src)
+	if start < 0 || end > len(line) || string(line[start:end]) != src {
+		return "", false // the scalar wraps lines
+	}
+	rest := strings.TrimRight(string(line[end:]), " \t")
+	if !strings.HasPrefix(strings.TrimLeft(rest, " \t"), "#") || !strings.HasPrefix(rest, " ") && !strings.HasPrefix(rest, "\t") {
+		return "", false
+	}
+	return strings.TrimLeft(rest, " \t"), true
 }
 
 // exprPos maps a compile error's line and column inside the expression to

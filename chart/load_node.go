@@ -337,12 +337,39 @@ func (l *loader) known(m *mapping, stage, what string, keys ...string) bool {
 }
 
 func (l *loader) unknownKey(m *mapping, e entry, stage, what string, keys []string) {
+	if prev, ok := l.splitByComma(m, e); ok {
+		l.errf(e.keyPos, stage, "unknown key %q in %s: a comma inside {…} ends a value, so %q was the value of %s and %q a key of its own; quote a value that holds a comma: %s: %q", e.key, what, prev.val.(*ast.StringNode).Value, prev.key, e.key, prev.key, prev.val.(*ast.StringNode).Value+", "+e.key)
+		return
+	}
 	if near := suggest.Nearest(e.key, keys); near != "" {
 		m.near[near] = true
 		l.errf(e.keyPos, stage, "unknown key %q in %s; did you mean %q?", e.key, what, near)
 		return
 	}
 	l.errf(e.keyPos, stage, "unknown key %q in %s (known keys: %s)", e.key, what, strings.Join(keys, ", "))
+}
+
+// splitByComma says whether e, a key with no value, is the rest of the
+// entry before it, cut at a comma by a flow mapping: `{branch: ok, label:
+// Ready, no pressure}` reads "no pressure" as a key. It gives that entry.
+func (l *loader) splitByComma(m *mapping, e entry) (entry, bool) {
+	if !isNull(e.val) {
+		return entry{}, false
+	}
+	i, ok := m.index[e.key]
+	if !ok || i == 0 || m.entries[i].keyPos != e.keyPos {
+		return entry{}, false
+	}
+	prev := m.entries[i-1]
+	v, ok := prev.val.(*ast.StringNode)
+	if !ok || prev.valPos.Line != e.keyPos.Line {
+		return entry{}, false
+	}
+	if tk := v.GetToken(); tk == nil || tk.Type == token.DoubleQuoteType || tk.Type == token.SingleQuoteType {
+		return entry{}, false
+	}
+	before := strings.TrimRight(string([]rune(l.line(e.keyPos.Line))[:max(0, e.keyPos.Col-1)]), " \t")
+	return prev, strings.HasSuffix(before, ",")
 }
 
 func contains(list []string, s string) bool {

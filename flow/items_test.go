@@ -47,7 +47,7 @@ func TestItemsErrorNamesItsExpression(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = c.Run(context.Background())
-	if err == nil || !strings.Contains(err.Error(), "items scan.stdout.result ?? []: cannot fetch result from <nil> (1:13)") {
+	if err == nil || !strings.Contains(err.Error(), `items scan.stdout.result ?? []: cannot read the member "result" of null: the value before it is null (a member its object lacks, or a key that holds null); where it may be absent, read on with ?.result and give a default with ?? (1:13)`) {
 		t.Errorf("err = %v; want the items expression named beside expr's words", err)
 	}
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/openrunbook/runbook/plugins/assessment"
 	"github.com/openrunbook/runbook/plugins/coverage"
 	"github.com/openrunbook/runbook/plugins/label"
-	"github.com/openrunbook/runbook/rules"
 )
 
 // Standing is what the assessment needs beside the record: what the record
@@ -104,8 +103,8 @@ func ScriptOf(r label.Row) assessment.Script {
 // RuleErrors lists the decider rules whose predicate errored in this run,
 // from the record's decision evidence: one entry per decider, rule and
 // error, counting the decisions it errored in. A filter condition whose key
-// was missing in every decision that evaluated it is listed too
-// (keysNeverPresent). It is the one reading of
+// was missing is one (rules.ConditionEvidence.Unjudged), as an expression
+// reading a member its object lacks is. It is the one reading of
 // errored rules; the summary and the text output both ask it. Entries
 // come sorted by decider, rule and error, so they do not depend on the
 // order parallel branches decided in.
@@ -129,7 +128,6 @@ func RuleErrors(rec *Record) []assessment.ErroredRule {
 			}
 		}
 	}
-	out = append(out, keysNeverPresent(rec)...)
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
 		if a.Decider != b.Decider {
@@ -196,63 +194,21 @@ func RuleEvidenceErrors(r *decide.RuleEvidence) []string {
 	if r.Err != "" {
 		return []string{r.Err}
 	}
+	if !r.Errored() {
+		// A condition judged false answered the filter.
+		return nil
+	}
 	var said []string
 	for j := range r.Conditions {
 		if c := &r.Conditions[j]; c.Unjudged() {
 			err := "its condition on " + c.Key + " (" + string(c.Op) + ") could not judge the value it read: " + c.Reason
+			if !c.Present {
+				err = "its condition on " + c.Key + " (" + string(c.Op) + ") read no value: " + c.Reason
+			}
 			if !slices.Contains(said, err) {
 				said = append(said, err)
 			}
 		}
 	}
 	return said
-}
-
-// keysNeverPresent lists the filter conditions (other than exists) whose
-// key was missing in every decision of the run that evaluated them. Such a
-// condition could never pass or fail on data: it is almost always a
-// misspelled key (`volume.usedPtc`), and a rule that cannot see its data
-// decided nothing — found by a new user, whose typo gave a wrong row under
-// Known. A key absent only sometimes is data, not this.
-func keysNeverPresent(rec *Record) []assessment.ErroredRule {
-	type cond struct {
-		decider string
-		rule    int
-		label   string
-		key     string
-	}
-	seen := map[cond]int{}
-	present := map[cond]bool{}
-	var order []cond
-	for _, d := range rec.Decisions {
-		decider := d.DeciderName()
-		for _, r := range d.Rules {
-			if r.Err != "" {
-				// Listed as errored already; its evidence may be partial.
-				continue
-			}
-			for _, c := range r.Conditions {
-				if c.Op == rules.OpExists {
-					continue
-				}
-				k := cond{decider, decide.Number(r.Index), r.Label, c.Key}
-				if _, ok := seen[k]; !ok {
-					order = append(order, k)
-				}
-				seen[k]++
-				present[k] = present[k] || c.Present
-			}
-		}
-	}
-	var out []assessment.ErroredRule
-	for _, k := range order {
-		if present[k] {
-			continue
-		}
-		// Decisions counts where it was evaluated, so the clause says
-		// "in N of its decisions" once.
-		out = append(out, assessment.ErroredRule{Decider: k.decider, Rule: k.rule, Label: k.label, Decisions: seen[k],
-			Err: "its condition on " + k.key + " found no such key in any of them (a misspelled key?)"})
-	}
-	return out
 }

@@ -141,10 +141,17 @@ func localFuncs() []expr.Option {
 	}, new(func(any, string, string) time.Time))}
 }
 
-// timeOf is what time it is for an evaluation over env.
+// timeOf is what time it is for an evaluation over env, without the
+// monotonic clock reading time.Now carries: string(now()) wrote it as
+// "… +0000 UTC m=-3599.995698273", a text no layout reads as a time, so
+// `p.metadata.creationTimestamp > string(now() - duration("1h"))` was
+// compared by character ("2026-12-06T03:00:00Z" after "2026-12-06
+// 14:24:58…", 'T' after ' ') and a pod eleven hours old was new, under
+// Consistent. Without it, the two are times written as text: a rule error
+// (textOrder).
 func timeOf(env Env) time.Time {
 	if c, ok := env.(Clock); ok {
-		return c.Now()
+		return c.Now().Round(0)
 	}
-	return time.Now()
+	return time.Now().Round(0)
 }

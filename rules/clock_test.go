@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -39,5 +40,28 @@ func TestNowReadsTheEvaluationsClock(t *testing.T) {
 	host := MustCompile(`now()`).Eval(env.mapEnv)
 	if host.Err == "" || len(host.Inputs) != 1 || host.Inputs[0].Path != ClockInput {
 		t.Errorf("without a clock: %+v; want the host's time read and said", host)
+	}
+}
+
+// TestNowAsTextIsATime: string(now()) held time.Now's monotonic reading
+// (" m=-3599.995698273"), so it was no time to textOrder, and a pod
+// created at 03:00 compared after "now - 1h" at 14:24 by character ('T'
+// after ' '): a rule error now, as two times written as text are, and the
+// text holds no reading that differs run to run.
+func TestNowAsTextIsATime(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{"created": "2026-12-06T03:00:00Z"}
+	v, _, err := MustCompile(`string(now())`).Value(env)
+	if s, _ := v.(string); err != nil || strings.Contains(s, "m=") {
+		t.Fatalf("string(now()) = %q, %v; want no monotonic reading", v, err)
+	}
+	out := MustCompile(`created > string(now() - duration("1h"))`).Eval(env)
+	if out.Matched || !strings.Contains(out.Err, "are times written as text") {
+		t.Fatalf("out = %+v; want the times-as-text rule error", out)
+	}
+	// The error quotes the comparison as written, not as the patches
+	// that rewrote now() and string() left it.
+	if !strings.HasPrefix(out.Err, `created > string(now() - duration("1h")): "2026-12-06T03:00:00Z" and "`) {
+		t.Errorf("err = %q; want the comparison as written first", out.Err)
 	}
 }

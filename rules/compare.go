@@ -73,7 +73,7 @@ const (
 // WordsVersion is the version of the words this package puts on evidence
 // for a person to read (condition reasons such as "key not present", and
 // error sentences). It is bumped whenever one of them changes.
-const WordsVersion = 1
+const WordsVersion = 2
 
 // classWords names each class as a reason sentence says it.
 var classWords = [numClasses]string{
@@ -211,7 +211,7 @@ func compare(a, b any) (int, string) {
 // "45m"). Each reason says how to compare the times or the durations.
 func textOrder(a, b string) (int, string) {
 	if numeral(a) && numeral(b) {
-		return 0, strconv.Quote(a) + " and " + strconv.Quote(b) + " are numbers written as text, and text orders by character (\"100%\" before \"90%\"); compare the numbers (int(trimSuffix(x, \"%\")), or a parse mode's number)"
+		return 0, strconv.Quote(a) + " and " + strconv.Quote(b) + " are numbers written as text, and text orders by character (\"100%\" before \"90%\"); " + numeralsHint(a, b)
 	}
 	if timeText(a) && timeText(b) {
 		return 0, strconv.Quote(a) + " and " + strconv.Quote(b) + " are times written as text, and text orders by character, not by time (a zone, a fraction of a second or a month's name puts a later time first); compare the times: date(x) < date(y) for RFC 3339, date(x, layout) for another form (openssl's notAfter: date(x, \"Jan _2 15:04:05 2006 MST\"))"
@@ -261,6 +261,26 @@ func timeText(s string) bool {
 func durationText(s string) bool {
 	_, err := time.ParseDuration(s)
 	return err == nil
+}
+
+// numeralsHint says how to compare two numerals by their units: a unit
+// they share is trimmed; two units (a Kubernetes quantity's "15242940Ki"
+// against "8Gi", "500m" against "1") are one number in neither, and
+// trimming would compare kibibytes with gibibytes.
+func numeralsHint(a, b string) string {
+	sa, sb := strings.TrimLeft(a, "+-0123456789."), strings.TrimLeft(b, "+-0123456789.")
+	ua, ub := strings.TrimLeft(sa, " "), strings.TrimLeft(sb, " ")
+	switch {
+	case ua == ub && ua == "":
+		return "compare the numbers (float(x), or a parse mode's number)"
+	case sa == sb:
+		return "compare the numbers (int(trimSuffix(x, " + strconv.Quote(sa) + ")), or a parse mode's number)"
+	case ua == ub:
+		return "compare the numbers (int(trimSuffix(trimSuffix(x, " + strconv.Quote(ua) + "), \" \")), or a parse mode's number)"
+	case ua == "" || ub == "":
+		return "one has a unit (" + strconv.Quote(ua+ub) + ") and the other none, so they are no one number either: bring both to one unit, then compare the numbers"
+	}
+	return "they are in different units (" + strconv.Quote(ua) + " and " + strconv.Quote(ub) + "), so trimming them compares neither: bring both to one unit, then compare the numbers"
 }
 
 // numeral reports whether s is a number written as text: an optional

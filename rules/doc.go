@@ -30,7 +30,15 @@
 //	exists                true: key present and not null; false: absent or null
 //
 // A missing key (or a missing segment of a dotted path) fails every operator
-// except `exists: false`, with the reason "key not present".
+// except `exists: false`. Under exists that is its answer; under any other
+// operator the condition could not judge anything (ConditionEvidence.
+// Unjudged), a rule error, as an expression reading a member its object
+// lacks is one, and its reason says where the path stopped and what the
+// object held: Kubernetes leaves status.availableReplicas out of a
+// Deployment none of whose replicas is available, and `availableReplicas
+// lt 1` was a plain no over it. A filter holds when all its conditions do,
+// so one judged false answers it whatever the others could read
+// (Outcome.Errored). A reserved af_ key's absence is no error.
 //
 //	@example  {used: 95, state: "degraded"}  ·  used gt 90 and state eq "degraded"
 //	          → matched, conditions [used gt 90 (95) pass, state eq "degraded" pass]

@@ -161,7 +161,7 @@ func Compile(src string, opts ...Option) (e *Expr, err error) {
 		local = append(localFuncs(), expr.Patch(patchLocal{}))
 	}
 	copts := append(local, builderFuncs()...)
-	copts = append(append(append(append(append(copts, equalityFuncs()...), sortFuncs()...), itemsFuncs()...), funcOptions(c.calls)...), expr.MaxNodes(o.maxNodes), expr.Patch(patchSort{c.builtins}), expr.Patch(patchMember{c.builtins}), expr.Patch(adds), expr.Patch(patchEqual{}))
+	copts = append(append(append(append(append(copts, equalityFuncs()...), sortFuncs()...), itemsFuncs()...), funcOptions(c.calls)...), expr.MaxNodes(o.maxNodes), expr.Patch(patchSort{c.builtins}), expr.Patch(patchMember{c.builtins}), expr.Patch(adds), expr.Patch(patchEqual{c.binaries}))
 	if c.clock {
 		copts = append(append(copts, clockFuncs()...), expr.Patch(patchNow{}))
 	}
@@ -416,6 +416,15 @@ func absentText(p exprPath, at int, keys []string) (string, bool) {
 		return "", false
 	}
 	owner := pathText(p.texts[:at-1], p.segs[0])
+	msg, near := memberWords(owner, seg, keys)
+	return msg + fmt.Sprintf("; if it may be absent, write %s?.%s or %s ?? a default", owner, seg, p.text), near
+}
+
+// memberWords says that the object owner lacks its member seg: the
+// nearest member it has, and its members (keys, sorted in place). An
+// expression's absent member and a filter condition's absent key are
+// said in these words; each adds how to allow the absence in its own form.
+func memberWords(owner, seg string, keys []string) (string, bool) {
 	slices.Sort(keys)
 	msg := fmt.Sprintf("%s has no member %q", owner, seg)
 	near := suggest.Nearest(seg, keys)
@@ -430,7 +439,7 @@ func absentText(p exprPath, at int, keys []string) (string, bool) {
 	default:
 		msg += fmt.Sprintf(" (its members: %s)", strings.Join(keys, ", "))
 	}
-	return msg + fmt.Sprintf("; if it may be absent, write %s?.%s or %s ?? a default", owner, seg, p.text), near != ""
+	return msg, near != ""
 }
 
 // String is the expression as written.
@@ -498,9 +507,45 @@ func runtimeError(err error) error {
 		if strings.Contains(msg, nullListPanic) {
 			msg = "the list it was given is null (a key that holds null, or a member its object lacks, such as a tool's output its parse could not read); where null means none, write x ?? []"
 		}
+		if strings.HasPrefix(msg, "time: unknown unit ") {
+			msg += durationUnitsHint(msg)
+		}
+		if m, ok := strings.CutPrefix(msg, "cannot fetch "); ok {
+			if member, ok := strings.CutSuffix(m, " from <nil>"); ok {
+				// A predicate's .lastState.terminated.reason over a
+				// container whose lastState is {}: expr says only
+				// "cannot fetch reason from <nil>".
+				what := "member " + strconv.Quote(member)
+				step := "?." + member
+				if _, err := strconv.Atoi(member); err == nil {
+					what, step = "item "+member, "?.["+member+"]"
+				}
+				msg = fmt.Sprintf("cannot read the %s of null: the value before it is null (a member its object lacks, or a key that holds null); where it may be absent, read on with %s and give a default with ??", what, step)
+			}
+		}
 		return fmt.Errorf("%s (%d:%d)", msg, line, col)
 	}
 	return err
+}
+
+// durationUnitsHint says what Go's durations are written in, to follow
+// time.ParseDuration's `time: unknown unit "d" in duration "7d"`: a
+// chart over certificates or pod ages writes days, which Go has no unit
+// for. A whole number of days is given in hours.
+func durationUnitsHint(msg string) string {
+	hint := `: a duration's units are ns, us, ms, s, m and h (no d or w)`
+	if i := strings.LastIndex(msg, ` in duration "`); i >= 0 {
+		text := strings.TrimSuffix(msg[i+len(` in duration "`):], `"`)
+		num, unit := strings.TrimRight(text, "dw"), text[len(strings.TrimRight(text, "dw")):]
+		if n, err := strconv.Atoi(num); err == nil && n >= 0 && n < 1e6 && (unit == "d" || unit == "w") {
+			h := n * 24
+			if unit == "w" {
+				h *= 7
+			}
+			return hint + fmt.Sprintf(`, so write "%dh" for %q`, h, text)
+		}
+	}
+	return hint + `, so a day is "24h"`
 }
 
 // nullListPanic is what reflect says when expr's builtins take the length
@@ -581,6 +626,11 @@ type collector struct {
 	// is being walked, -1 outside any.
 	builtins map[int]builtinCall
 	pred     int
+	// binaries are the binary operations as written, by their operator's
+	// position in the source, for the errors of patchEqual's calls: the
+	// tree it patches has had other patches (now(), sort) rewrite their
+	// operands already.
+	binaries map[int]string
 }
 
 // call walks a call of one of funcs. A parse mode written as a literal
@@ -670,6 +720,10 @@ func (c *collector) walk(n ast.Node) {
 	case *ast.UnaryNode:
 		c.walk(x.Node)
 	case *ast.BinaryNode:
+		if c.binaries == nil {
+			c.binaries = map[int]string{}
+		}
+		c.binaries[x.Location().From] = x.String()
 		_, lnil := x.Left.(*ast.NilNode)
 		_, rnil := x.Right.(*ast.NilNode)
 		switch {

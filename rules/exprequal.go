@@ -149,9 +149,9 @@ func judgedIn(a, b, text any) (any, error) {
 // patchEqual rewrites `==`, `!=`, `in` and the orderings between operands
 // of types unknown at compile time into calls of eqFunc, neFunc, inFunc
 // and ltFunc…geFunc.
-type patchEqual struct{}
+type patchEqual struct{ texts map[int]string }
 
-func (patchEqual) Visit(node *ast.Node) {
+func (p patchEqual) Visit(node *ast.Node) {
 	n, ok := (*node).(*ast.BinaryNode)
 	if !ok || (known(n.Left) && known(n.Right)) {
 		return
@@ -177,8 +177,17 @@ func (patchEqual) Visit(node *ast.Node) {
 	}
 	ast.Patch(node, &ast.CallNode{
 		Callee:    &ast.IdentifierNode{Value: fn},
-		Arguments: []ast.Node{n.Left, n.Right, &ast.StringNode{Value: n.String()}},
+		Arguments: []ast.Node{n.Left, n.Right, &ast.StringNode{Value: p.textOf(n)}},
 	})
+}
+
+// textOf is the operation n as written, from the collector's tree; n's
+// own text once the collector did not see it.
+func (p patchEqual) textOf(n *ast.BinaryNode) string {
+	if t, ok := p.texts[n.Location().From]; ok {
+		return t
+	}
+	return n.String()
 }
 
 // known says whether expr's checker knows n's type (not an interface).

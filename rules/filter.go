@@ -3,9 +3,12 @@ package rules
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/openrunbook/runbook/internal/jsonv"
@@ -359,6 +362,9 @@ func (f *Filter) eval(env Env, ev []ConditionEvidence) (out Outcome) {
 		e.Key, e.Op, e.Expected = c.Key, c.Op, c.Expected
 		e.Actual, e.Present = resolveSegs(env, c.segs)
 		e.Pass, e.Reason = c.test(e.Actual, e.Present)
+		if !e.Present && c.Op != OpExists {
+			e.Reason = absentKey(env, c.segs)
+		}
 		matched = matched && e.Pass
 	}
 	return Outcome{Matched: matched, Conditions: ev}
@@ -377,9 +383,107 @@ func (f *Filter) Conditions() []Condition {
 }
 
 const (
+	// reasonMissing is a missing key's reason where the absence is no
+	// fault of the rule: under exists, and at a reserved af_ key, which
+	// a result lacks by design (a rule asking "is this an absence?").
 	reasonMissing = "key not present"
 	reasonNull    = "value is null"
 )
+
+// absentKey says where a condition's key path found nothing: the first
+// step that was not there, in the words an expression's absent member is
+// said in, and how a filter allows the absence. A reserved af_ key says
+// reasonMissing, which is no error. Asked only when the key was missing,
+// off the hot path.
+func absentKey(env Env, segs []string) string {
+	allow := fmt.Sprintf("; if it may be absent, say what its absence means in a rule before this one: {%s: {exists: false}}, or write this rule as an expression with %s ?? a default", segsText(segs), exprText(segs))
+	if env == nil {
+		return fmt.Sprintf("the scope has no key %q", segs[0]) + allow
+	}
+	v, ok := env.Get(segs[0])
+	if !ok {
+		if strings.HasPrefix(segs[0], reservedPrefix) {
+			return reasonMissing
+		}
+		return fmt.Sprintf("the scope has no key %q", segs[0]) + allow
+	}
+	for i, seg := range segs[1:] {
+		next, ok := step(v, seg)
+		if ok {
+			v = next
+			continue
+		}
+		if strings.HasPrefix(seg, reservedPrefix) {
+			return reasonMissing
+		}
+		owner := segsText(segs[:i+1])
+		switch x := v.(type) {
+		case map[string]any:
+			if rest := strings.Join(segs[i+1:], "."); len(segs) > i+2 {
+				if _, ok := x[rest]; ok {
+					// A Kubernetes label or annotation key holds dots,
+					// which a dotted path splits.
+					whole := append(slices.Clone(segs[:i+1]), rest)
+					return fmt.Sprintf("%s has no member %q, but has %q: a key holding dots is written in brackets, %s", owner, seg, rest, segsText(whole))
+				}
+			}
+			msg, _ := memberWords(owner, seg, slices.Collect(maps.Keys(x)))
+			return msg + allow
+		case []any:
+			return fmt.Sprintf("%s has no item %s (it holds %d)", owner, seg, len(x)) + allow
+		case nil:
+			return fmt.Sprintf("%s is null, which has no member %q", owner, seg) + allow
+		}
+		if ca := classOf(v); ca != classMap && ca != classList && ca != classOther {
+			return fmt.Sprintf("%s is %s, which has no member %q", owner, classWords[ca], seg) + allow
+		}
+		return fmt.Sprintf("%s has no member %q", owner, seg) + allow
+	}
+	return reasonMissing // unreachable: the path was missing
+}
+
+// exprText writes a path's segments as an expression reads them: a
+// member by name, an index in brackets, a key that is no name quoted in
+// brackets.
+func exprText(segs []string) string {
+	var b strings.Builder
+	for i, s := range segs {
+		_, num := index(s, int(^uint(0)>>1))
+		switch {
+		case isIdent(s):
+			if i > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(s)
+		case num && i > 0:
+			b.WriteString("[" + s + "]")
+		case i == 0:
+			b.WriteString(`$env[` + strconv.Quote(s) + "]")
+		default:
+			b.WriteString("[" + strconv.Quote(s) + "]")
+		}
+	}
+	return b.String()
+}
+
+// segsText writes a path's segments as a filter key is written: dotted,
+// a segment that is no name in brackets and quoted.
+func segsText(segs []string) string {
+	var b strings.Builder
+	for i, s := range segs {
+		_, num := index(s, int(^uint(0)>>1))
+		switch {
+		case isIdent(s) || (num && i > 0):
+			if i > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(s)
+		default:
+			b.WriteString("[" + strconv.Quote(s) + "]")
+		}
+	}
+	return b.String()
+}
 
 // test is the operator table. A missing key fails every operator except
 // exists: false.

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"reflect"
 
 	"github.com/expr-lang/expr"
 
@@ -15,9 +16,11 @@ import (
 //
 //	parse(text, mode)              parse(text, "kv"), parse(text, {as: "regex", pattern: "…"})
 //	date(text[, layout[, zone]])   expr's date, refusing a zone abbreviation with no known offset (date.go)
+//	fromPairs(pairs)               expr's fromPairs, refusing a key given twice with two values
 var funcs = map[string]func(params ...any) (any, error){
-	"parse": parseFunc,
-	"date":  dateFunc,
+	"parse":     parseFunc,
+	"date":      dateFunc,
+	"fromPairs": fromPairsFunc,
 }
 
 // funcTypes are the signatures expr's checker knows a func by, where it
@@ -96,4 +99,66 @@ func parseSpecOf(v any) (parse.Spec, string, error) {
 		return parse.Spec{Mode: as, Options: opts}, fmt.Sprintf("{as: %q}", as), nil
 	}
 	return parse.Spec{}, "", fmt.Errorf("parse: the mode is %s, want a mode's name (\"kv\") or an object {as: MODE, …options}", jsonv.Describe(v))
+}
+
+// fromPairsFunc is expr's fromPairs (an object from [key, value] pairs),
+// save that a key given twice with two different values is an error, as
+// parse: json refuses an object that names a key twice: expr kept the
+// last pair in silence, so fromPairs(map(pods, [.metadata.name,
+// .status.phase])) over a StatefulSet's db-0 in two namespaces, one
+// Running and one Failed, held one of them and the other pod was gone. The
+// same value twice means one thing and is kept.
+//
+//	fromPairs([["a", 1], ["b", 2]])   {a: 1, b: 2}
+//	fromPairs([["a", 1], ["a", 2]])   error: the key "a" is given twice …
+func fromPairsFunc(params ...any) (any, error) {
+	if len(params) != 1 {
+		return nil, fmt.Errorf("fromPairs takes 1 argument (a list of [key, value] pairs), not %d", len(params))
+	}
+	v := reflect.ValueOf(params[0])
+	if !v.IsValid() {
+		return nil, fmt.Errorf("fromPairs: the list it was given is null; where null means none, write x ?? []")
+	}
+	if v.Kind() != reflect.Slice && v.Kind() != reflect.Array {
+		return nil, fmt.Errorf("fromPairs: the list of pairs is %s, not a list", jsonv.Describe(params[0]))
+	}
+	out := make(map[any]any, v.Len())
+	first := make(map[any]int, v.Len())
+	for i := 0; i < v.Len(); i++ {
+		pair := jsonv.Deref(v.Index(i).Interface())
+		if pair.Kind() != reflect.Slice && pair.Kind() != reflect.Array || pair.Len() != 2 {
+			return nil, fmt.Errorf("fromPairs: item %d is %s, not a [key, value] pair", i, jsonv.Describe(v.Index(i).Interface()))
+		}
+		key, val := pair.Index(0).Interface(), pair.Index(1).Interface()
+		if k := reflect.ValueOf(key); k.IsValid() && !k.Comparable() {
+			return nil, fmt.Errorf("fromPairs: the key of pair %d is %s, which cannot be a key", i, jsonv.Describe(key))
+		}
+		if prev, ok := out[key]; ok && !jsonv.EqualGo(prev, val) {
+			return nil, fmt.Errorf("fromPairs: the key %s is given twice, by pairs %d and %d, with two values (%s and %s): the object would keep one of them and the other would be gone; make the keys unique (a pod's namespace + \"/\" + name), or use groupBy to keep both", quoteKey(key), first[key], i, shown(prev), shown(val))
+		} else if !ok {
+			first[key] = i
+		}
+		out[key] = val
+	}
+	return out, nil
+}
+
+// quoteKey writes a pair's key as an error quotes it.
+func quoteKey(k any) string {
+	if s, ok := k.(string); ok {
+		return fmt.Sprintf("%q", s)
+	}
+	return fmt.Sprint(k)
+}
+
+// shown is a value as an error quotes it: its JSON, cut at 40 characters.
+func shown(v any) string {
+	b, err := jsonv.Marshal(v)
+	if err != nil {
+		return jsonv.Describe(v)
+	}
+	if r := []rune(string(b)); len(r) > 40 {
+		return string(r[:40]) + "…"
+	}
+	return string(b)
 }

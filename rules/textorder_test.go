@@ -112,3 +112,25 @@ func TestTimesWrittenAsTextHaveNoOrder(t *testing.T) {
 		t.Errorf("{backup.time: {lt: cutoff}}: matched %v, conditions %+v; want no match and a reason saying %q", out.Matched, out.Conditions, times)
 	}
 }
+
+// TestNumbersInTwoUnitsSayBringThemToOne: a node's allocatable memory
+// "15242940Ki" against "8Gi" was refused with the hint trimSuffix(x,
+// "%"), which compares neither; two units say to bring both to one, and
+// one unit says to trim that unit.
+func TestNumbersInTwoUnitsSayBringThemToOne(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ a, b, want string }{
+		{"15242940Ki", "8Gi", `they are in different units ("Ki" and "Gi"), so trimming them compares neither: bring both to one unit, then compare the numbers`},
+		{"500m", "1", `one has a unit ("m") and the other none`},
+		{"500m", "250m", `compare the numbers (int(trimSuffix(x, "m")), or a parse mode's number)`},
+		{"100%", "90%", `compare the numbers (int(trimSuffix(x, "%")), or a parse mode's number)`},
+		{"24028912 kB", "900000 kB", `int(trimSuffix(x, " kB"))`},
+		{"10", "9", `compare the numbers (float(x), or a parse mode's number)`},
+	}
+	for _, tc := range tests {
+		_, reason := compare(tc.a, tc.b)
+		if !strings.Contains(reason, tc.want) {
+			t.Errorf("%q vs %q: %q, want it to say %q", tc.a, tc.b, reason, tc.want)
+		}
+	}
+}

@@ -42,17 +42,25 @@ type Outcome struct {
 
 // Errored says whether the predicate could not be evaluated: an
 // expression's run-time error, or a filter condition that could not judge
-// the value it read. Either counts as no match.
+// the value it read while no other condition was judged false. Either
+// counts as no match. A filter is its conditions all holding, so one
+// judged false answers it whatever the others read: a deployment scaled
+// to zero has no status.availableReplicas, and {availableReplicas: {lt:
+// 1}, replicas: {gte: 1}} is a plain no over it, not a rule error.
 func (o *Outcome) Errored() bool {
 	if o.Err != "" {
 		return true
 	}
+	unjudged := false
 	for i := range o.Conditions {
-		if o.Conditions[i].Unjudged() {
-			return true
+		switch c := &o.Conditions[i]; {
+		case c.Unjudged():
+			unjudged = true
+		case !c.Pass:
+			return false
 		}
 	}
-	return false
+	return unjudged
 }
 
 // Input is one value an expression read: `volume.replicas` = 2.
@@ -81,12 +89,18 @@ type ConditionEvidence struct {
 // Unjudged says the condition could not judge the value it read: the key
 // was there, but the operator does not apply to its kind (a string
 // compared with a number, null or a list asked for an order, a string
-// operator over a number, a kind no element of the list has). Its fail is
-// no answer about the data, as an expression's run-time error is none. A
-// missing key is not this (rows may lack a key), nor exists' "value is
-// null", which is its answer.
+// operator over a number, a kind no element of the list has), or the key
+// was not there at all. Its fail is no answer about the data, as an
+// expression's run-time error is none, and as an expression reading a
+// member its object lacks is a rule error: Kubernetes leaves a
+// Deployment's status.availableReplicas out when none is available, and
+// {availableReplicas: {lt: 1}} was a plain no over the very deployment
+// that was down. exists is the condition that asks about presence: its
+// fail is its answer, and so is "value is null". A reserved af_ key's
+// absence (reason "key not present", as every missing key's was in a
+// record written before) is none either.
 func (e *ConditionEvidence) Unjudged() bool {
-	return e.Present && !e.Pass && e.Reason != "" && e.Op != OpExists
+	return !e.Pass && e.Reason != "" && e.Op != OpExists && (e.Present || e.Reason != reasonMissing)
 }
 
 // Op is a filter operator.

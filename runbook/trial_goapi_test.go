@@ -62,10 +62,13 @@ stages:
 			map[string]any{"name": "/", "used": 95, "state": "up"},
 			map[string]any{"name": "/var", "used": 10, "state": "up"},
 		}, nil},
-		{"a missing key in some rows is data", []any{
+		// A missing key was read as data, a plain no: /var, with no
+		// used at all, stood ok under Consistent. It is no judgement,
+		// as an expression reading a member its object lacks is none.
+		{"a missing key is no judgement", []any{
 			map[string]any{"name": "/", "used": 10, "state": "up"},
 			map[string]any{"name": "/var", "state": "up"},
-		}, nil},
+		}, []string{`decider "Fullness" could not evaluate rule 1 ("At or over 90") and counted it as no match: its condition on v.used (gte) read no value: v has no member "used" (its members: name, state); if it may be absent, say what its absence means in a rule before this one: {v.used: {exists: false}}`}},
 		{"text where a number was meant", []any{
 			map[string]any{"name": "/", "used": "95%", "state": "up"},
 			map[string]any{"name": "/var", "used": "12%", "state": "up"},

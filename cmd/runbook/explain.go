@@ -614,7 +614,7 @@ func (t *explainText) writeWhyNot(wn *flow.WhyNot) {
 		fmt.Fprintf(b, "  %s: %s\n", place, r.Message)
 		if d := r.Decision; d != nil {
 			for _, ev := range d.Rules {
-				fmt.Fprintf(b, "    rule %d%s → %s: %s\n", decide.Number(ev.Index), labelWords(ev.Label), ev.Then, matchedWords(ev.Matched))
+				fmt.Fprintf(b, "    rule %d%s → %s: %s\n", decide.Number(ev.Index), labelWords(ev.Label), ev.Then, matchedWords(&ev))
 				for _, l := range t.evidenceLines(ev) {
 					fmt.Fprintf(b, "      %s\n", l)
 				}
@@ -660,9 +660,16 @@ func times(n int) string {
 	return fmt.Sprintf("%d times", n)
 }
 
-func matchedWords(m bool) string {
-	if m {
+// matchedWords says how a rule's evaluation ended: a rule that could not
+// be evaluated (rules.Outcome.Errored) was counted as no match, but it
+// did not find that its subject fails it, and "did not match" would say
+// it had.
+func matchedWords(ev *decide.RuleEvidence) string {
+	switch {
+	case ev.Matched:
 		return "matched"
+	case ev.Errored():
+		return "could not be evaluated, counted as no match"
 	}
 	return "did not match"
 }

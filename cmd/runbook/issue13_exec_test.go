@@ -286,15 +286,15 @@ func TestIssue13NagiosUnknownIsNotKnown(t *testing.T) {
 // TestIssue13FilterKeyNeverPresentIsNotKnown: examples/disk with one typo
 // in a filter-form rule (volume.usedPtc) printed / as ok under Known; the
 // record's own evidence said "key not present" for every volume. A
-// condition whose key no decision had is now a rule-error: Not sure, the
-// rule listed.
+// condition whose key its object lacks is a rule-error (in every decision
+// here): Not sure, the rule listed, the member it meant named.
 func TestIssue13FilterKeyNeverPresentIsNotKnown(t *testing.T) {
 	t.Parallel()
 	dir := issue13Dir(t, "filter-typo")
 	r := runCLIEnv(t, dir, []string{"PATH=" + filepath.Join(dir, "bin") + ":" + os.Getenv("PATH")}, "exec", "chart.yaml")
 	for _, want := range []string{
 		"\nNot sure — ",
-		`could not evaluate rule 3 ("Three quarters or more used") in 2 of its decisions and counted it as no match each time: its condition on volume.usedPtc found no such key in any of them (a misspelled key?).`,
+		`could not evaluate rule 3 ("Three quarters or more used") in 2 of its decisions and counted it as no match each time: its condition on volume.usedPtc (gte) read no value: volume has no member "usedPtc"; did you mean "usedPct"?`,
 		"Rules\n  Headroom rule",
 	} {
 		if !strings.Contains(r.stdout, want) {

@@ -141,13 +141,20 @@ func nagiosSummary(rec *record.Record, c gate.Check) string {
 	if c.ChecksFailed {
 		parts = append(parts, "an answer check did not pass")
 	}
-	if n := len(c.RuleErrors); n > 0 {
-		var deciders []string
+	if len(c.RuleErrors) > 0 {
+		// A rule is counted once however many errors it had: each
+		// decision of a rule over now() or over objects with other
+		// members says its own words, and "7 rules" was one rule.
+		var deciders, rules []string
 		for _, re := range c.RuleErrors {
 			if !slices.Contains(deciders, re.Decider) {
 				deciders = append(deciders, re.Decider)
 			}
+			if r := fmt.Sprintf("%s\x00%d", re.Decider, re.Rule); !slices.Contains(rules, r) {
+				rules = append(rules, r)
+			}
 		}
+		n := len(rules)
 		parts = append(parts, fmt.Sprintf("%d %s could not be evaluated (%s)", n, plural(n, "rule", "rules"), subjectsText(deciders)))
 	}
 	for _, wd := range c.Words {

@@ -125,7 +125,7 @@ func TestCoverageSaysAFilterRuleErrored(t *testing.T) {
 		{"text", "mi.content.MemAvailable", []string{"MemAvailable: 50 kB\n", "MemAvailable: 900000 kB\n"}, Errored,
 			"its condition on mi.content.MemAvailable (lt) could not judge the value it read"},
 		{"misspelled key", "mi.content.MemAvailabel", []string{"MemAvailable: 50\n", "MemAvailable: 900000\n"}, Errored,
-			"its condition on mi.content.MemAvailabel found no such key in any decision of any case"},
+			`its condition on mi.content.MemAvailabel (lt) read no value: mi.content has no member "MemAvailabel"; did you mean "MemAvailable"?`},
 		{"key found once", "mi.content.Swap", []string{"MemAvailable: 900000\n", "MemAvailable: 900000\nSwap: 200000\n"}, Evaluated, ""},
 	}
 	for _, tc := range cases {

@@ -5,7 +5,6 @@ import (
 
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/record"
-	"github.com/openrunbook/runbook/rules"
 )
 
 // The four words of a rule's coverage, best first: a rule takes the best
@@ -69,11 +68,8 @@ func (c *Coverage) Percent() float64 {
 func CoverageOf(chartPath string, s flow.Structure, recs []*record.Record) *Coverage {
 	cov := &Coverage{Chart: chartPath}
 	type seen struct {
-		rules map[int]string // rule index → best state
-		errs  map[int]string // rule index → its first error
-		// keys: rule index → each filter key it judged (exists aside) →
-		// whether any decision of any case found it.
-		keys    map[int]map[string]bool
+		rules   map[int]string // rule index → best state
+		errs    map[int]string // rule index → its first error
 		dflt    bool
 		branchs map[string]bool
 	}
@@ -86,7 +82,7 @@ func CoverageOf(chartPath string, s flow.Structure, recs []*record.Record) *Cove
 			key := fold(d.Path)
 			sn := by[key]
 			if sn == nil {
-				sn = &seen{rules: map[int]string{}, errs: map[int]string{}, keys: map[int]map[string]bool{}, branchs: map[string]bool{}}
+				sn = &seen{rules: map[int]string{}, errs: map[int]string{}, branchs: map[string]bool{}}
 				by[key] = sn
 			}
 			any := false
@@ -105,18 +101,6 @@ func CoverageOf(chartPath string, s flow.Structure, recs []*record.Record) *Cove
 				}
 				if rank[st] > rank[sn.rules[r.Index]] {
 					sn.rules[r.Index] = st
-				}
-				if r.Err != "" {
-					continue // its evidence may be partial
-				}
-				for _, c := range r.Conditions {
-					if c.Op == rules.OpExists {
-						continue
-					}
-					if sn.keys[r.Index] == nil {
-						sn.keys[r.Index] = map[string]bool{}
-					}
-					sn.keys[r.Index][c.Key] = sn.keys[r.Index][c.Key] || c.Present
 				}
 			}
 			for _, b := range d.Chosen {
@@ -142,14 +126,6 @@ func CoverageOf(chartPath string, s flow.Structure, recs []*record.Record) *Cove
 				rc := RuleCoverage{Number: r.Index + 1, Label: r.Label, Then: r.Then, State: st}
 				if st == Errored {
 					rc.Err = sn.errs[r.Index]
-				}
-				if st == Evaluated {
-					// A filter key no decision of any case found could
-					// never pass or fail on data (a misspelled key, as
-					// record.RuleErrors says of one run): not exercised.
-					if k := neverPresent(sn.keys[r.Index]); k != "" {
-						rc.State, rc.Err = Errored, "its condition on "+k+" found no such key in any decision of any case (a misspelled key?)"
-					}
 				}
 				dc.Rules = append(dc.Rules, rc)
 			}
@@ -215,15 +191,4 @@ func walkDeciders(nodes []flow.NodeInfo, scope []flow.ScopeStep, f func(string, 
 			walkDeciders(n.Subflow.Nodes, append(append([]flow.ScopeStep(nil), scope...), flow.ScopeStep{Node: n.ID}), f)
 		}
 	}
-}
-
-// neverPresent is the first key (in sorted order) no decision found, ""
-// when every key was found in some decision.
-func neverPresent(keys map[string]bool) string {
-	for _, k := range sortedKeys(keys) {
-		if !keys[k] {
-			return k
-		}
-	}
-	return ""
 }

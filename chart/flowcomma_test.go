@@ -1,0 +1,31 @@
+package chart
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestValueCutByACommaInAFlowMappingSaysQuoteIt: in `{branch: ok, label:
+// Ready, no pressure}` YAML ends the label at the comma and reads "no
+// pressure" as a key with no value; the load error said `unknown key "no
+// pressure" in default (known keys: branch, label)`, which names the key
+// but not why it is one. It says the comma cut the label, and the label
+// quoted.
+func TestValueCutByACommaInAFlowMappingSaysQuoteIt(t *testing.T) {
+	t.Parallel()
+	src := "version: 1\nrunbook: c\nstages:\n  - id: d\n    decide:\n      rules:\n        - {when: 'true', then: bad, label: Ready, no pressure}\n      default: {branch: ok, label: Ready, no pressure}\n    branches: {bad: [], ok: []}\n"
+	_, err := Parse("chart.yaml", []byte(src))
+	for _, want := range []string{
+		`chart.yaml:7:51: stage "d": unknown key "no pressure" in rule 1: a comma inside {…} ends a value, so "Ready" was the value of label and "no pressure" a key of its own; quote a value that holds a comma: label: "Ready, no pressure"`,
+		`chart.yaml:8:43: stage "d": unknown key "no pressure" in default: a comma inside {…} ends a value, so "Ready" was the value of label and "no pressure" a key of its own; quote a value that holds a comma: label: "Ready, no pressure"`,
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v\nwant it to hold %s", err, want)
+		}
+	}
+	// A key of its own, with a value, is a misspelling as before.
+	_, err = Parse("chart.yaml", []byte(strings.Replace(src, "label: Ready, no pressure}\n    branches", "label: Ready, lable: x}\n    branches", 1)))
+	if err == nil || !strings.Contains(err.Error(), `unknown key "lable" in default; did you mean "label"?`) {
+		t.Errorf("a misspelled key: %v", err)
+	}
+}
