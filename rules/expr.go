@@ -224,7 +224,7 @@ func MustCompile(src string, opts ...Option) *Expr {
 // silent "no". A read written to allow absence (`volume?.x`, `volume.x ??
 // 0`, `volume.x == nil`) is not such a read.
 func (e *Expr) Eval(env Env) Outcome {
-	res, inputs, absent, err := e.value(env, true)
+	res, inputs, absent, _, err := e.value(env)
 	out := Outcome{Expr: e.src, Result: res, Inputs: inputs}
 	if absent != "" {
 		out.Err = absent
@@ -261,17 +261,29 @@ func (e *Expr) Eval(env Env) Outcome {
 // number made a later `== "full"` a silent no. A member with no near name
 // in its object reads as null, as JSON's optional fields do.
 func (e *Expr) Value(env Env) (result any, inputs []Input, err error) {
-	result, inputs, absent, err := e.value(env, false)
-	if absent != "" {
-		return nil, inputs, errors.New(absent)
-	}
+	result, inputs, _, err = e.ValueNoting(env)
 	return result, inputs, err
 }
 
+// ValueNoting is Value, and also says, in absent, the first member read
+// its object lacks with no near name, which Value reads as null: a set:
+// that copies such a read (`ready: d.status.readyReplicas`, a field
+// Kubernetes leaves out at zero) writes null, and a later `ready == 0`
+// is a plain no. The stage says so (runbook's set: files it on the
+// ledger) rather than refusing it, as an optional field read may be
+// meant; a read written to allow absence is not such a read.
+func (e *Expr) ValueNoting(env Env) (result any, inputs []Input, absent string, err error) {
+	result, inputs, absent, typo, err := e.value(env)
+	if typo {
+		return nil, inputs, "", errors.New(absent)
+	}
+	return result, inputs, absent, err
+}
+
 // value is Value. It says which member path, if any, read a member its
-// object lacks: with every set (see Eval), any such read; without, only
-// one with a near name in the object (see Value).
-func (e *Expr) value(env Env, every bool) (result any, inputs []Input, absent string, err error) {
+// object lacks: the first one with a near name in its object (typo), or
+// else the first.
+func (e *Expr) value(env Env) (result any, inputs []Input, absent string, typo bool, err error) {
 	st := statePool.Get().(*evalState)
 	vars := st.env
 	if e.wholeEnv {
@@ -338,13 +350,15 @@ func (e *Expr) value(env Env, every bool) (result any, inputs []Input, absent st
 	}
 	for _, p := range e.members {
 		if v, ok := vars[p.segs[0]]; ok {
-			if msg, near := absentMember(v, p); msg != "" && (every || near) {
-				absent = msg
+			if msg, near := absentMember(v, p); near {
+				absent, typo = msg, true
 				break
+			} else if absent == "" {
+				absent = msg
 			}
 		}
 	}
-	return result, inputs, absent, err
+	return result, inputs, absent, typo, err
 }
 
 // reservedPrefix begins the reserved keys of a declared absence or

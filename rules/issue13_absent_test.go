@@ -86,3 +86,30 @@ func TestIssue13AbsentMemberReservedKey(t *testing.T) {
 		t.Errorf("matched %v err %q, want a plain non-match", out.Matched, out.Err)
 	}
 }
+
+// TestValueNotingSaysTheAbsentMember: ValueNoting says which member read
+// its object lacked with no near name (Value reads it as null), so a set:
+// can say its key rests on no value; a near name is still the error, and
+// a read written to allow absence says nothing.
+func TestValueNotingSaysTheAbsentMember(t *testing.T) {
+	env := mapEnv{"d": map[string]any{"status": map[string]any{"replicas": 2, "conditions": []any{}}}}
+	for _, tc := range []struct{ src, absent, err string }{
+		{`d.status.readyReplicas`, `d.status has no member "readyReplicas"`, ""},
+		{`d.status.readyReplicas == 0`, `d.status has no member "readyReplicas"`, ""},
+		{`d.status.replica`, "", `did you mean "replicas"?`},
+		{`d.status.readyReplicas ?? 0`, "", ""},
+		{`d.status?.readyReplicas`, "", ""},
+		{`d.status.replicas`, "", ""},
+	} {
+		_, _, absent, err := MustCompile(tc.src).ValueNoting(env)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%s: %v; want an error saying %q", tc.src, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || !strings.Contains(absent, tc.absent) || (tc.absent == "") != (absent == "") {
+			t.Errorf("%s: absent %q, %v; want %q", tc.src, absent, err, tc.absent)
+		}
+	}
+}

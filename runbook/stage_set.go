@@ -6,6 +6,8 @@ import (
 
 	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/record"
+	"github.com/openrunbook/runbook/rules"
 )
 
 // setStage is a `set:` stage: each expression evaluated against the scope,
@@ -15,13 +17,51 @@ func setStage(assigns []chart.Assign) flow.StageFunc {
 		rs := stateOf(s)
 		for _, a := range assigns {
 			s.BeginKey() // each key rests on its own expression's reads
-			v, _, err := a.Expr.Value(s)
+			v, absent, err := valueNoting(a.Expr, s)
 			if err != nil {
 				return fmt.Errorf("set %s: %s: %w", a.Key, a.Src, err)
+			}
+			if absent != "" && holdsNull(v) {
+				rs.fileLedger(record.AbsentMemberEntry(s.Path(), a.Key, rs.mask(absent)))
 			}
 			rs.derive(s, a.Expr, v)
 			s.Set(a.Key, rs.result(s.Path(), v))
 		}
 		return nil
 	}
+}
+
+// valueNoting is the value of a set: key's expression and the absent
+// member it read, if any (rules.Expr.ValueNoting); a literal reads none.
+func valueNoting(v rules.Valuer, env rules.Env) (any, string, error) {
+	if e, ok := v.(*rules.Expr); ok {
+		val, _, absent, err := e.ValueNoting(env)
+		return val, absent, err
+	}
+	val, _, err := v.Value(env)
+	return val, "", err
+}
+
+// holdsNull reports whether a JSON value is null or holds one: a value an
+// absent member's null reached (record.ItemAbsentMember). A value that
+// holds none did not take its shape from the absence (`x.a ?? 0`, a
+// ternary's other branch).
+func holdsNull(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return true
+	case map[string]any:
+		for _, e := range x {
+			if holdsNull(e) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if holdsNull(e) {
+				return true
+			}
+		}
+	}
+	return false
 }

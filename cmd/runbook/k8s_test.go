@@ -136,3 +136,39 @@ func TestK8sFromPairsDropsNoPod(t *testing.T) {
 		t.Fatalf("exit %d, want 3 and\n  %s\n---\n%s%s", r.code, want, r.stdout, r.stderr)
 	}
 }
+
+// TestK8sSetOverAnOmittedFieldIsNotOk: Kubernetes leaves a Deployment's
+// status.readyReplicas out when none is ready. `set: {ready:
+// d.status.readyReplicas}` wrote null, the rule `want > 0 && ready == 0`
+// was a plain no, and the check said `deploy-ready OK - 4 ok`, OK
+// shop/worker, 0 of 2 ready, Consistent, exit 0. A set: key null from a
+// member its object lacks is now a not-checked item on the ledger: the
+// check is UNKNOWN, naming the key and the member, until the chart says
+// what the absence means (`d.status.readyReplicas ?? 0`).
+func TestK8sSetOverAnOmittedFieldIsNotOk(t *testing.T) {
+	t.Parallel()
+	r := k8sRun(t, "exec", "ready-set.yaml", "--format", "nagios")
+	if r.code != 3 || !strings.HasPrefix(r.stdout, "deploy-ready UNKNOWN - ") {
+		t.Fatalf("exit %d, want 3 (UNKNOWN):\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{
+		`the value of ready`,
+		`d.status has no member "readyReplicas"`,
+		`d.status.readyReplicas ?? a default`,
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("output does not say %q:\n%s", want, r.stdout)
+		}
+	}
+	// Said as its absence means, the answer stands.
+	src, err := os.ReadFile(filepath.Join("..", "..", "testdata", "k8s", "ready-set.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "c.yaml", strings.Replace(string(src), "ready: d.status.readyReplicas}", "ready: d.status.readyReplicas ?? 0}", 1))
+	r = k8sRun(t, "exec", chart, "--format", "nagios")
+	if r.code != 2 || !strings.HasPrefix(r.stdout, "deploy-ready CRITICAL - 1 none-ready (worker), 3 ok") || !strings.Contains(r.stdout, "\nConsistent with") {
+		t.Errorf("exit %d, want 2 (CRITICAL) over the deployments none of whose replicas is ready:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}

@@ -135,7 +135,8 @@ type Check struct {
 	// (record.ItemUnparsed), a command that wrote only on stderr and
 	// exited 0 (record.ItemStderrOnly), a text that is not UTF-8 and reached
 	// the scope altered (record.ItemNotUTF8), verdict rows dropped from the table
-	// (record.ItemDropped), a read: that found no file (record.FoundNoFile:
+	// (record.ItemDropped), a set: key null from a member its object
+	// lacks (record.ItemAbsentMember), a read: that found no file (record.FoundNoFile:
 	// a glob's [] is every subject a foreach over it judges), a period a
 	// stage was asked about that its source did not hold whole
 	// (periodUnchecked). The rows say nothing of those subjects, so the
@@ -247,8 +248,9 @@ func (c Check) Judged() bool {
 // nothing but on stderr and exited 0 (its empty list is no answer), a text
 // whose bytes the scope holds as U+FFFD (its values are not what was read), verdict
 // rows dropped (in neither the rows nor the table), items that wrote no
-// row (record.ItemNoRow).
-var notJudged = []string{record.ItemFailed, record.ItemTruncated, record.ItemNullItems, record.ItemWithheld, record.ItemUnparsed, record.ItemStderrOnly, record.ItemNotUTF8, record.ItemDropped, record.ItemNoRow}
+// row (record.ItemNoRow), a set: key null from a member its object lacks
+// (record.ItemAbsentMember: the rows judged it as no value).
+var notJudged = []string{record.ItemFailed, record.ItemTruncated, record.ItemNullItems, record.ItemWithheld, record.ItemUnparsed, record.ItemStderrOnly, record.ItemNotUTF8, record.ItemDropped, record.ItemNoRow, record.ItemAbsentMember}
 
 // unchecked lists the ledger's items of subjects never judged, in ledger
 // order, each read: that found no file (record.FoundNoFile) and each
