@@ -519,7 +519,7 @@ func runtimeError(err error) error {
 		}
 		msg := fe.Message
 		if strings.Contains(msg, nullListPanic) {
-			msg = "the list it was given is null (a key that holds null, or a member its object lacks, such as a tool's output its parse could not read); where null means none, write x ?? []"
+			msg = "the list it was given is null (a key that holds null, or a member its object lacks, such as a tool's output its parse could not read); where null means none, write x ?? [] — and mind that all() over none is true: a Pending pod with no containerStatuses is not all ready (x != nil && all(x, …))"
 		}
 		if strings.HasPrefix(msg, "time: unknown unit ") {
 			msg += durationUnitsHint(msg)
