@@ -504,6 +504,40 @@ var statePool = sync.Pool{New: func() any {
 	return &evalState{vm: &vm.VM{}, env: make(map[string]any, 8)}
 }}
 
+// conversionWords says a builtin's failed type assertion in ours: expr's
+// text builtins (upper, trim, split, fromJSON, fromBase64…) given a
+// number or an object fail with Go's "interface conversion: interface {}
+// is map[string]interface {}, not string", which names Go's types, not
+// the kinds a chart's values have, nor what to write.
+func conversionWords(msg string) (string, bool) {
+	rest, ok := strings.CutPrefix(msg, "interface conversion: interface {} is ")
+	if !ok {
+		return "", false
+	}
+	got, want, ok := strings.Cut(rest, ", not ")
+	if !ok {
+		return "", false
+	}
+	gotV, ok1 := goTypeValue[got]
+	wantV, ok2 := goTypeValue[want]
+	if !ok1 || !ok2 {
+		return "", false
+	}
+	m := fmt.Sprintf("it takes %s there and was given %s", jsonv.Describe(wantV), jsonv.Describe(gotV))
+	if want == "string" {
+		m += "; string(x) makes a string of a number, toJSON(x) of an object or a list"
+	}
+	return m, true
+}
+
+// goTypeValue are the Go types expr's messages name, each as a value of
+// its kind, for jsonv.Describe's words.
+var goTypeValue = map[string]any{
+	"<nil>": nil, "bool": false, "string": "",
+	"int": 0, "int64": 0, "uint64": 0, "float64": 0, "int32": 0, "uint": 0, "float32": 0,
+	"[]interface {}": []any{}, "map[string]interface {}": map[string]any{},
+}
+
 // runtimeError turns expr's error into one line: message (line:column).
 //
 // expr's builtins over a list (map, filter, any, count…) given null fail
@@ -520,6 +554,9 @@ func runtimeError(err error) error {
 		msg := fe.Message
 		if strings.Contains(msg, nullListPanic) {
 			msg = "the list it was given is null (a key that holds null, or a member its object lacks, such as a tool's output its parse could not read); where null means none, write x ?? [] — and mind that all() over none is true: a Pending pod with no containerStatuses is not all ready (x != nil && all(x, …))"
+		}
+		if m, ok := conversionWords(msg); ok {
+			msg = m
 		}
 		if strings.HasPrefix(msg, "time: unknown unit ") {
 			msg += durationUnitsHint(msg)
