@@ -88,3 +88,34 @@ func TestRotatedGzipSiblingSaysUnpackIt(t *testing.T) {
 		t.Errorf("zcat -f: exit %d\n%s%s\nwant CRITICAL over the .gz's ERROR", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestSyslogNewYearWindowReadsLastYearsLines: a syslog stamp has no year,
+// and date()'s error told the author to add this year; at 00:30 on New
+// Year's Day that put syslog.1's week-old errors in the December to come,
+// and a window rule now() - t < duration("2h") said critical over them
+// (or, written t <= now(), missed last night's 23:50 error). The error a
+// user sees now gives a recipe that takes last year's where this year's
+// is more than a day ahead, and testdata/charttest/syslog-newyear, a
+// chart written with it, passes its New Year cases in every zone.
+func TestSyslogNewYearWindowReadsLastYearsLines(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeChart(t, dir, "noyear.yaml", `
+version: 1
+runbook: noyear
+stages:
+  - id: s
+    set: {recent: 'now() - date("Dec 31 23:50:00", "Jan _2 15:04:05") < duration("2h")'}
+`)
+	r := runCLI(t, dir, "exec", "noyear.yaml")
+	want := `let t = date(string(now().Year()) + " " + x, "2006 Jan _2 15:04:05", "Local"); t > now() + duration("24h") ? t.AddDate(-1, 0, 0) : t`
+	if r.code != 1 || !strings.Contains(r.stderr, want) {
+		t.Errorf("exit %d\n%s\nwant exit 1 and the error to give the recipe %s", r.code, r.stderr, want)
+	}
+	for _, tz := range []string{"UTC", "Asia/Tokyo", "America/New_York"} {
+		r := runCLIEnv(t, "../..", []string{"TZ=" + tz}, "test", "testdata/charttest/syslog-newyear")
+		if r.code != 0 || !strings.Contains(r.stdout, "3 passed, 0 failed") {
+			t.Errorf("TZ=%s: exit %d\n%s%s", tz, r.code, r.stdout, r.stderr)
+		}
+	}
+}
