@@ -161,7 +161,7 @@ func Compile(src string, opts ...Option) (e *Expr, err error) {
 		local = append(localFuncs(), expr.Patch(patchLocal{}))
 	}
 	copts := append(local, builderFuncs()...)
-	copts = append(append(append(append(append(copts, equalityFuncs()...), sortFuncs()...), itemsFuncs()...), funcOptions(c.calls)...), expr.MaxNodes(o.maxNodes), expr.Patch(patchSort{c.builtins}), expr.Patch(patchMember{c.builtins}), expr.Patch(adds), expr.Patch(patchEqual{c.binaries}))
+	copts = append(append(append(append(append(append(copts, equalityFuncs()...), textFuncs()...), sortFuncs()...), itemsFuncs()...), funcOptions(c.calls)...), expr.MaxNodes(o.maxNodes), expr.Patch(patchSort{c.builtins}), expr.Patch(patchMember{c.builtins}), expr.Patch(adds), expr.Patch(patchEqual{c.binaries}))
 	if c.clock {
 		copts = append(append(copts, clockFuncs()...), expr.Patch(patchNow{}))
 	}

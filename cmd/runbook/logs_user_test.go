@@ -119,3 +119,75 @@ stages:
 		}
 	}
 }
+
+// journalChart counts the journal's ERROR lines over the last hours, from
+// journalctl -o json (a stand-in on PATH).
+const journalChart = `
+version: 1
+runbook: journal-errors
+inputs:
+  since: {type: duration, default: 2h}
+result: {kind: verdict/errors, decider: Errors}
+stages:
+  - id: j
+    exec: {command: [journalctl, -o, json, --since, "-${since}"], parse: jsonl}
+  - id: count
+    set:
+      errors: 'len(filter(j.stdout, int(#.PRIORITY) <= 3 && #.MESSAGE contains "ERROR"))'
+  - id: verdict
+    name: Errors
+    decide:
+      rules:
+        - {when: 'errors > 0', then: bad, label: errors logged}
+      default: {branch: fine, label: no errors}
+    branches:
+      bad: [{id: b, verdict: {subject: '"journal"', verdict: '"critical"'}}]
+      fine: [{id: f, verdict: {subject: '"journal"', verdict: '"ok"'}}]
+`
+
+// TestJournalMessageTooLongIsNoOk: journalctl -o json writes a field over
+// 4096 bytes as null, so an error whose stack trace was long has
+// "MESSAGE": null; expr's contains gave false over it and the check said
+// journal-errors OK, Consistent, exit 0, over an error of priority 3 in
+// the window. The run now stops at the stage with words that say the
+// message is null, why journalctl writes one and what to write; a
+// message journalctl wrote as its bytes (not UTF-8) is said as bytes,
+// where it was Go's "interface conversion" panic text.
+func TestJournalMessageTooLongIsNoOk(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	stand := "#!/bin/sh\n# journalctl -o json, as a journal holding these entries prints them\ncat journal.jsonl\n"
+	if err := os.WriteFile(filepath.Join(bin, "journalctl"), []byte(stand), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	entries := map[string]string{
+		"long": `{"__REALTIME_TIMESTAMP":"1796551322123456","PRIORITY":"6","_SYSTEMD_UNIT":"nginx.service","MESSAGE":"started"}
+{"__REALTIME_TIMESTAMP":"1796555000000000","PRIORITY":"3","_SYSTEMD_UNIT":"app.service","MESSAGE":null}
+`,
+		"bytes": `{"__REALTIME_TIMESTAMP":"1796555000000000","PRIORITY":"3","_SYSTEMD_UNIT":"app.service","MESSAGE":[69,82,82,79,82,32,100,98,255]}
+`,
+	}
+	for name, text := range entries {
+		if err := os.MkdirAll(filepath.Join(dir, name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name, "journal.jsonl"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		writeChart(t, filepath.Join(dir, name), "journal.yaml", journalChart)
+	}
+	path := "PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH")
+	for _, tc := range []struct{ fixture, want string }{
+		{"long", `.MESSAGE contains "ERROR": contains reads text, and its left side is null: a member the object holds as null or lacks (journalctl -o json writes a field over 4096 bytes as null; --all keeps it)`},
+		{"bytes", `.MESSAGE contains "ERROR": contains reads text, and its left side is a list of 9 numbers from 0 to 255: bytes, as journalctl -o json writes a field that is not UTF-8`},
+	} {
+		r := runCLIEnv(t, filepath.Join(dir, tc.fixture), []string{path}, "exec", "journal.yaml", "--input", "since=2h", "-o", "nagios")
+		if r.code != 3 || !strings.HasPrefix(r.stdout, "journal-errors UNKNOWN - ") || !strings.Contains(r.stdout+r.stderr, tc.want) {
+			t.Errorf("%s: exit %d\n%s%s\nwant UNKNOWN, exit 3, saying %s", tc.fixture, r.code, r.stdout, r.stderr, tc.want)
+		}
+	}
+}

@@ -1,0 +1,37 @@
+package rules
+
+import "testing"
+
+// TestContainsOverNullOrBytesIsAnError: journalctl -o json writes a field
+// over 4096 bytes as null and one that is not UTF-8 as the list of its
+// bytes. expr's contains gave false over the null, so
+// filter(j, #.MESSAGE contains "ERROR") missed the error whose stack trace
+// was too long and said nothing, and a Go panic's "interface conversion:
+// interface {} is []interface {}, not string" over the bytes. Both are
+// errors now, naming the operation as written, the kind met and what to
+// write; two strings, and a null the expression says the meaning of, read
+// as before.
+func TestContainsOverNullOrBytesIsAnError(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{
+		"long":  map[string]any{"PRIORITY": "3", "MESSAGE": nil},
+		"bytes": map[string]any{"PRIORITY": "3", "MESSAGE": []any{69, 82, 82, 79, 82, 32, 255}},
+		"text":  map[string]any{"PRIORITY": "3", "MESSAGE": "ERROR payment failed"},
+		"n":     map[string]any{"status": 503},
+		"lines": []any{map[string]any{"MESSAGE": "ok"}, map[string]any{"MESSAGE": nil}},
+	}
+	runOutcomes(t, env, []outcomeCase{
+		{`text.MESSAGE contains "ERROR"`, true, ""},
+		{`text.MESSAGE startsWith "ERROR"`, true, ""},
+		{`text.MESSAGE endsWith "failed"`, true, ""},
+		{`long.MESSAGE contains "ERROR"`, false, `long.MESSAGE contains "ERROR": contains reads text, and its left side is null`},
+		{`long.MESSAGE startsWith "ERROR"`, false, `(x ?? "") startsWith …`},
+		{`(long.MESSAGE ?? "") contains "ERROR"`, false, ""},
+		{`long.MESSAGE != nil && long.MESSAGE contains "ERROR"`, false, ""},
+		{`bytes.MESSAGE contains "ERROR"`, false, `bytes.MESSAGE contains "ERROR": contains reads text, and its left side is a list of 7 numbers from 0 to 255: bytes, as journalctl -o json writes a field that is not UTF-8`},
+		{`n.status contains "5"`, false, `contains reads text, and its left side is a number; make it text (string(x))`},
+		{`"ERROR" endsWith text.PRIORITY`, false, ""},
+		{`"ERROR" endsWith long.MESSAGE`, false, `its right side is null`},
+		{`len(filter(lines, #.MESSAGE contains "ERROR")) == 0`, false, `.MESSAGE contains "ERROR": contains reads text, and its left side is null`},
+	})
+}
