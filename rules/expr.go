@@ -547,17 +547,27 @@ func runtimeError(err error) error {
 // chart over certificates or pod ages writes days, which Go has no unit
 // for. A whole number of days is given in hours.
 func durationUnitsHint(msg string) string {
-	hint := `: a duration's units are ns, us, ms, s, m and h (no d or w)`
 	if i := strings.LastIndex(msg, ` in duration "`); i >= 0 {
-		text := strings.TrimSuffix(msg[i+len(` in duration "`):], `"`)
-		num, unit := strings.TrimRight(text, "dw"), text[len(strings.TrimRight(text, "dw")):]
-		if n, err := strconv.Atoi(num); err == nil && n >= 0 && n < 1e6 && (unit == "d" || unit == "w") {
-			h := n * 24
-			if unit == "w" {
-				h *= 7
-			}
-			return hint + fmt.Sprintf(`, so write "%dh" for %q`, h, text)
+		return DurationHint(strings.TrimSuffix(msg[i+len(` in duration "`):], `"`))
+	}
+	return DurationHint("")
+}
+
+// DurationHint is the words that follow a text that is no Go duration,
+// wherever one is refused (an expression's duration(x), an input of type
+// duration given on the command line, --input since=2d): Go has no unit
+// for days or weeks, and a whole number of them is given in hours.
+//
+//	DurationHint("2d")   `: a duration's units are ns, us, ms, s, m and h (no d or w), so write "48h" for "2d"`
+func DurationHint(text string) string {
+	hint := `: a duration's units are ns, us, ms, s, m and h (no d or w)`
+	num, unit := strings.TrimRight(text, "dw"), text[len(strings.TrimRight(text, "dw")):]
+	if n, err := strconv.Atoi(num); err == nil && n >= 0 && n < 1e6 && (unit == "d" || unit == "w") {
+		h := n * 24
+		if unit == "w" {
+			h *= 7
 		}
+		return hint + fmt.Sprintf(`, so write "%dh" for %q`, h, text)
 	}
 	return hint + `, so a day is "24h"`
 }
