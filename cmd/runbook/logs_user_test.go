@@ -191,3 +191,28 @@ func TestJournalMessageTooLongIsNoOk(t *testing.T) {
 		}
 	}
 }
+
+// TestGlobDoubleStarIsNoOk: glob: '"g/**/*.log"', meant as bash's
+// globstar reads it, read g/app/a.log alone (Go's glob reads "**" as
+// "*"), so the ERROR lines of g/top.log and g/app/2026/12/b.log were never
+// read: `g3 OK - 1 ok`, Consistent, exit 0. The check is UNKNOWN now,
+// naming the pattern and the depths to write.
+func TestGlobDoubleStarIsNoOk(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for name, text := range map[string]string{"g/top.log": "ERROR top\n", "g/app/a.log": "ok\n", "g/app/2026/12/b.log": "ERROR deep\n"} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeChart(t, dir, "g3.yaml", strings.NewReplacer("SOURCE", `read: {glob: '"g/**/*.log"', parse: lines}`, "LINES", "flatten(map(files, .content))", "syslog-errors", "g3").Replace(logsUserChart))
+	r := runCLI(t, dir, "exec", "g3.yaml", "-o", "nagios")
+	want := `g3 UNKNOWN - the run failed at files: read glob "g/**/*.log": "**" does not match folders at any depth here`
+	if r.code != 3 || !strings.HasPrefix(r.stdout, want) || !strings.Contains(r.stdout, `name each depth in a read: of its own (glob: '"g/*.log"', then '"g/*/*.log"', …)`) {
+		t.Errorf("exit %d\n%s%s\nwant exit 3 and %s", r.code, r.stdout, r.stderr, want)
+	}
+}
