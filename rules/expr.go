@@ -548,28 +548,33 @@ func runtimeError(err error) error {
 // for. A whole number of days is given in hours.
 func durationUnitsHint(msg string) string {
 	if i := strings.LastIndex(msg, ` in duration "`); i >= 0 {
-		return DurationHint(strings.TrimSuffix(msg[i+len(` in duration "`):], `"`))
+		if hint := DurationHint(strings.TrimSuffix(msg[i+len(` in duration "`):], `"`)); hint != "" {
+			return hint
+		}
 	}
-	return DurationHint("")
+	return unitsHint + `, so a day is "24h"`
 }
 
-// DurationHint is the words that follow a text that is no Go duration,
-// wherever one is refused (an expression's duration(x), an input of type
-// duration given on the command line, --input since=2d): Go has no unit
-// for days or weeks, and a whole number of them is given in hours.
+// unitsHint says what Go's durations are written in.
+const unitsHint = `: a duration's units are ns, us, ms, s, m and h (no d or w)`
+
+// DurationHint is the words that follow a text that is no Go duration
+// because it counts days or weeks, wherever one is refused (an
+// expression's duration(x), an input of type duration given on the
+// command line, --input since=2d): Go has no unit for them, and a whole
+// number of them is given in hours. It is "" for any other text.
 //
 //	DurationHint("2d")   `: a duration's units are ns, us, ms, s, m and h (no d or w), so write "48h" for "2d"`
 func DurationHint(text string) string {
-	hint := `: a duration's units are ns, us, ms, s, m and h (no d or w)`
 	num, unit := strings.TrimRight(text, "dw"), text[len(strings.TrimRight(text, "dw")):]
 	if n, err := strconv.Atoi(num); err == nil && n >= 0 && n < 1e6 && (unit == "d" || unit == "w") {
 		h := n * 24
 		if unit == "w" {
 			h *= 7
 		}
-		return hint + fmt.Sprintf(`, so write "%dh" for %q`, h, text)
+		return unitsHint + fmt.Sprintf(`, so write "%dh" for %q`, h, text)
 	}
-	return hint + `, so a day is "24h"`
+	return ""
 }
 
 // nullListPanic is what reflect says when expr's builtins take the length
