@@ -159,6 +159,16 @@ func (p patchEqual) Visit(node *ast.Node) {
 	}
 	var fn string
 	switch n.Operator {
+	case "matches":
+		// expr's own matches keeps its regular expression checked when
+		// the expression compiles; only the text it reads is judged.
+		if !known(n.Left) {
+			ast.Patch(&n.Left, &ast.CallNode{
+				Callee:    &ast.IdentifierNode{Value: matchedTextFunc},
+				Arguments: []ast.Node{n.Left, &ast.StringNode{Value: p.textOf(n)}},
+			})
+		}
+		return
 	case "==":
 		fn = eqFunc
 	case "!=":

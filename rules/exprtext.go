@@ -9,7 +9,7 @@ import (
 	"github.com/openrunbook/runbook/internal/jsonv"
 )
 
-// `contains`, `startsWith` and `endsWith` read text. expr's own operators
+// `contains`, `startsWith`, `endsWith` and `matches` read text. expr's own operators
 // gave false, and no word, when either side was null, and a Go panic's
 // "interface conversion: interface {} is []interface {}, not string" when
 // it was a list. Both happen to a real log: journalctl -o json writes a
@@ -27,10 +27,14 @@ import (
 //
 // Only an operation one of whose operands' types expr cannot know when
 // it compiles is patched (patchEqual); two strings it knows stay expr's.
+// `matches` keeps expr's own operator, its pattern checked when the
+// expression compiles: only its left side is judged (matchedTextFunc, the
+// text as it is, or the error).
 const (
-	containsFunc   = "\x00contains"
-	startsWithFunc = "\x00startsWith"
-	endsWithFunc   = "\x00endsWith"
+	containsFunc    = "\x00contains"
+	startsWithFunc  = "\x00startsWith"
+	endsWithFunc    = "\x00endsWith"
+	matchedTextFunc = "\x00matchedText"
 )
 
 // textFuncs are the text operations patchEqual calls, as Compile's expr
@@ -42,6 +46,12 @@ func textFuncs() []expr.Option {
 		expr.Function(containsFunc, func(p ...any) (any, error) { return judgedText(p[0], p[1], p[2], "contains", strings.Contains) }, typ),
 		expr.Function(startsWithFunc, func(p ...any) (any, error) { return judgedText(p[0], p[1], p[2], "startsWith", strings.HasPrefix) }, typ),
 		expr.Function(endsWithFunc, func(p ...any) (any, error) { return judgedText(p[0], p[1], p[2], "endsWith", strings.HasSuffix) }, typ),
+		expr.Function(matchedTextFunc, func(p ...any) (any, error) {
+			if _, err := judgedText(p[0], "", p[1], "matches", strings.Contains); err != nil {
+				return nil, err
+			}
+			return p[0], nil
+		}, new(func(any, string) string)),
 	}
 }
 

@@ -35,3 +35,28 @@ func TestContainsOverNullOrBytesIsAnError(t *testing.T) {
 		{`len(filter(lines, #.MESSAGE contains "ERROR")) == 0`, false, `.MESSAGE contains "ERROR": contains reads text, and its left side is null`},
 	})
 }
+
+// TestMatchesOverNullIsAnError: `matches` gave false over a null as
+// contains did, so filter(j, #.MESSAGE matches "(?i)error") missed the
+// journal's long message (null) in silence; it is the same error now,
+// and its pattern is still checked when the expression compiles.
+func TestMatchesOverNullIsAnError(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{
+		"long":  map[string]any{"MESSAGE": nil},
+		"bytes": map[string]any{"MESSAGE": []any{69, 82, 82}},
+		"text":  map[string]any{"MESSAGE": "db Error: timeout"},
+		"re":    "(?i)error",
+	}
+	runOutcomes(t, env, []outcomeCase{
+		{`text.MESSAGE matches "(?i)error"`, true, ""},
+		{`text.MESSAGE matches re`, true, ""},
+		{`text.MESSAGE matches "^ok"`, false, ""},
+		{`long.MESSAGE matches "(?i)error"`, false, `long.MESSAGE matches "(?i)error": matches reads text, and its left side is null`},
+		{`(long.MESSAGE ?? "") matches "(?i)error"`, false, ""},
+		{`bytes.MESSAGE matches "(?i)error"`, false, `matches reads text, and its left side is a list of 3 numbers from 0 to 255`},
+	})
+	if _, err := Compile(`text.MESSAGE matches "(unclosed"`); err == nil {
+		t.Errorf("a pattern that does not compile was not refused when the expression compiled")
+	}
+}

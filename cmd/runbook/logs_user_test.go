@@ -181,13 +181,16 @@ func TestJournalMessageTooLongIsNoOk(t *testing.T) {
 		writeChart(t, filepath.Join(dir, name), "journal.yaml", journalChart)
 	}
 	path := "PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH")
-	for _, tc := range []struct{ fixture, want string }{
-		{"long", `.MESSAGE contains "ERROR": contains reads text, and its left side is null: a member the object holds as null or lacks (journalctl -o json writes a field over 4096 bytes as null; --all keeps it)`},
-		{"bytes", `.MESSAGE contains "ERROR": contains reads text, and its left side is a list of 9 numbers from 0 to 255: bytes, as journalctl -o json writes a field that is not UTF-8`},
+	// The same chart written with matches, as a case-insensitive scan is.
+	writeChart(t, filepath.Join(dir, "long"), "matches.yaml", strings.Replace(journalChart, `#.MESSAGE contains "ERROR"`, `#.MESSAGE matches "(?i)error"`, 1))
+	for _, tc := range []struct{ fixture, chart, want string }{
+		{"long", "journal.yaml", `.MESSAGE contains "ERROR": contains reads text, and its left side is null: a member the object holds as null or lacks (journalctl -o json writes a field over 4096 bytes as null; --all keeps it)`},
+		{"bytes", "journal.yaml", `.MESSAGE contains "ERROR": contains reads text, and its left side is a list of 9 numbers from 0 to 255: bytes, as journalctl -o json writes a field that is not UTF-8`},
+		{"long", "matches.yaml", `.MESSAGE matches "(?i)error": matches reads text, and its left side is null`},
 	} {
-		r := runCLIEnv(t, filepath.Join(dir, tc.fixture), []string{path}, "exec", "journal.yaml", "--input", "since=2h", "-o", "nagios")
+		r := runCLIEnv(t, filepath.Join(dir, tc.fixture), []string{path}, "exec", tc.chart, "--input", "since=2h", "-o", "nagios")
 		if r.code != 3 || !strings.HasPrefix(r.stdout, "journal-errors UNKNOWN - ") || !strings.Contains(r.stdout+r.stderr, tc.want) {
-			t.Errorf("%s: exit %d\n%s%s\nwant UNKNOWN, exit 3, saying %s", tc.fixture, r.code, r.stdout, r.stderr, tc.want)
+			t.Errorf("%s %s: exit %d\n%s%s\nwant UNKNOWN, exit 3, saying %s", tc.fixture, tc.chart, r.code, r.stdout, r.stderr, tc.want)
 		}
 	}
 }
