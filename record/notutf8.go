@@ -62,17 +62,42 @@ func NotUTF8Entry(path, of string, count, line, offset int, text string) coverag
 		Kind: coverage.KindLedger,
 		NotChecked: []coverage.Item{{
 			What: of,
-			Why:  fmt.Sprintf("%s not UTF-8 and reached the scope as U+FFFD, so a value made of it is not what was read, and two different texts may read as one; the first is byte %d of it (0x%02x), on line %d: %s; %s", bytes, offset, bad, line, near, notUTF8Fix(of)),
+			Why:  fmt.Sprintf("%s not UTF-8 and reached the scope as U+FFFD, so a value made of it is not what was read, and two different texts may read as one; the first is byte %d of it (0x%02x), on line %d: %s; %s", bytes, offset, bad, line, near, notUTF8Fix(of, line, text)),
 			Kind: ItemNotUTF8,
 		}},
 	}}
 }
 
-// notUTF8Fix says what reads a text that is not UTF-8: converted where it
-// is made, a name renamed.
-func notUTF8Fix(of string) string {
+// notUTF8Fix says what reads a text that is not UTF-8: unpacked where it
+// is compressed, converted where it is made, a name renamed. line and text
+// are the first bad byte's line and its bytes: a compressed file's magic
+// opens line 1 (gzip's 1f 8b, whose 0x8b is never UTF-8), so a rotated
+// syslog.2.gz a glob matched is told to be unpacked, not converted from
+// Windows-1252 with iconv, which would never read it.
+func notUTF8Fix(of string, line int, text string) string {
 	if strings.HasPrefix(of, "the name") {
 		return "to read it, rename the file in UTF-8 (convmv -f WINDOWS-1252 -t UTF-8, or the encoding it is in)"
 	}
+	if line == 1 {
+		for _, c := range compressions {
+			if strings.HasPrefix(text, c.magic) {
+				file, ok := strings.CutPrefix(of, "the file ")
+				if !ok {
+					file = "FILE"
+				}
+				return fmt.Sprintf("it is %s-compressed (it begins with the bytes %s), so none of the lines it holds were read: unpack it where it is read, exec: {command: [%s, -f, %s], parse: lines} in place of read: (%s -f prints a plain file as it is, so one command reads a log and its rotated siblings: shell: %s -f /var/log/syslog*)", c.name, c.hex, c.cat, file, c.cat, c.cat)
+			}
+		}
+	}
 	return "to read it, have it converted to UTF-8 where it is made (iconv -f WINDOWS-1252 -t UTF-8, or the encoding it is in)"
+}
+
+// compressions are the compressed formats logrotate and journald leave
+// beside a log, by the bytes each file begins with, and the command that
+// prints one unpacked (with -f, a plain file as it is).
+var compressions = []struct{ name, magic, hex, cat string }{
+	{"gzip", "\x1f\x8b", "1f 8b", "zcat"},
+	{"xz", "\xfd7zXZ\x00", "fd 37 7a 58 5a 00", "xzcat"},
+	{"zstd", "\x28\xb5\x2f\xfd", "28 b5 2f fd", "zstdcat"},
+	{"bzip2", "BZh", "42 5a 68", "bzcat"},
 }

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -71,7 +72,7 @@ func dateFunc(args ...any) (any, error) {
 		return v, nil
 	}
 	if noYear(args, t) {
-		return nil, fmt.Errorf("date(%q): the time has no year, and Go would read it as year 0; have the command print one (journalctl -o short-iso, ls --time-style=full-iso), or add this year to the text and the layout: date(string(now().Year()) + \" \" + x, \"2006 \" + layout) (a December stamp read in January is then in the future)", dateText(args))
+		return nil, fmt.Errorf("date(%q): the time has no year, and Go would read it as year 0; have the command print one (journalctl -o short-iso, ls --time-style=full-iso), or add the year to the text and the layout, last year's where this year's is more than a day ahead (a December line read in January): %s", dateText(args), yearRecipe(args))
 	}
 	if zoneless(args) {
 		return nil, fmt.Errorf("date(%q): the time has no zone, and Go would read it as UTC whatever zone wrote it; say which: date(x, layout, \"Local\") for this machine's zone, or a zone's name (\"Europe/Berlin\", \"UTC\")", dateText(args))
@@ -123,6 +124,37 @@ func noYear(args []any, t time.Time) bool {
 		layout, _ = args[at].(string)
 	}
 	return t.YearDay() != 1 || strings.Contains(layout, "Jan")
+}
+
+// yearRecipe is the expression the no-year error gives: the stamp read in
+// this year, and in last year where that is more than a day ahead of
+// now(). "This year" alone put a syslog.1 line of December 31st, read at
+// 00:30 on New Year's Day, in the December to come, and a window rule
+// counted it (and the week before it) as the last hours' or never, as the
+// rule was written; a day's slack keeps a line from a host whose clock
+// runs ahead in this year. The layout is the one given, the zone the one
+// given or "Local", since a stamp with no year has no zone either.
+func yearRecipe(args []any) string {
+	at := 1 // date(text, layout[, zone])
+	if _, ok := args[0].(*time.Location); ok {
+		at = 2 // date(location, text, layout)
+	}
+	layout := "Jan _2 15:04:05"
+	if len(args) > at {
+		if l, ok := args[at].(string); ok {
+			layout = l
+		}
+	}
+	zone := "Local"
+	switch z := args[len(args)-1].(type) {
+	case *time.Location:
+		zone = z.String()
+	case string:
+		if len(args) == at+2 {
+			zone = z
+		}
+	}
+	return fmt.Sprintf("let t = date(string(now().Year()) + \" \" + x, %s, %s); t > now() + duration(\"24h\") ? t.AddDate(-1, 0, 0) : t", strconv.Quote("2006 "+layout), strconv.Quote(zone))
 }
 
 // zoneless reports whether date's arguments read a time of day with no

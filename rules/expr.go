@@ -161,7 +161,7 @@ func Compile(src string, opts ...Option) (e *Expr, err error) {
 		local = append(localFuncs(), expr.Patch(patchLocal{}))
 	}
 	copts := append(local, builderFuncs()...)
-	copts = append(append(append(append(append(copts, equalityFuncs()...), sortFuncs()...), itemsFuncs()...), funcOptions(c.calls)...), expr.MaxNodes(o.maxNodes), expr.Patch(patchSort{c.builtins}), expr.Patch(patchMember{c.builtins}), expr.Patch(adds), expr.Patch(patchEqual{c.binaries}))
+	copts = append(append(append(append(append(append(copts, equalityFuncs()...), textFuncs()...), sortFuncs()...), itemsFuncs()...), funcOptions(c.calls)...), expr.MaxNodes(o.maxNodes), expr.Patch(patchSort{c.builtins}), expr.Patch(patchMember{c.builtins}), expr.Patch(adds), expr.Patch(patchEqual{c.binaries}))
 	if c.clock {
 		copts = append(append(copts, clockFuncs()...), expr.Patch(patchNow{}))
 	}
@@ -584,19 +584,34 @@ func runtimeError(err error) error {
 // chart over certificates or pod ages writes days, which Go has no unit
 // for. A whole number of days is given in hours.
 func durationUnitsHint(msg string) string {
-	hint := `: a duration's units are ns, us, ms, s, m and h (no d or w)`
 	if i := strings.LastIndex(msg, ` in duration "`); i >= 0 {
-		text := strings.TrimSuffix(msg[i+len(` in duration "`):], `"`)
-		num, unit := strings.TrimRight(text, "dw"), text[len(strings.TrimRight(text, "dw")):]
-		if n, err := strconv.Atoi(num); err == nil && n >= 0 && n < 1e6 && (unit == "d" || unit == "w") {
-			h := n * 24
-			if unit == "w" {
-				h *= 7
-			}
-			return hint + fmt.Sprintf(`, so write "%dh" for %q`, h, text)
+		if hint := DurationHint(strings.TrimSuffix(msg[i+len(` in duration "`):], `"`)); hint != "" {
+			return hint
 		}
 	}
-	return hint + `, so a day is "24h"`
+	return unitsHint + `, so a day is "24h"`
+}
+
+// unitsHint says what Go's durations are written in.
+const unitsHint = `: a duration's units are ns, us, ms, s, m and h (no d or w)`
+
+// DurationHint is the words that follow a text that is no Go duration
+// because it counts days or weeks, wherever one is refused (an
+// expression's duration(x), an input of type duration given on the
+// command line, --input since=2d): Go has no unit for them, and a whole
+// number of them is given in hours. It is "" for any other text.
+//
+//	DurationHint("2d")   `: a duration's units are ns, us, ms, s, m and h (no d or w), so write "48h" for "2d"`
+func DurationHint(text string) string {
+	num, unit := strings.TrimRight(text, "dw"), text[len(strings.TrimRight(text, "dw")):]
+	if n, err := strconv.Atoi(num); err == nil && n >= 0 && n < 1e6 && (unit == "d" || unit == "w") {
+		h := n * 24
+		if unit == "w" {
+			h *= 7
+		}
+		return unitsHint + fmt.Sprintf(`, so write "%dh" for %q`, h, text)
+	}
+	return ""
 }
 
 // nullListPanic is what reflect says when expr's builtins take the length

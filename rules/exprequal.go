@@ -146,9 +146,10 @@ func judgedIn(a, b, text any) (any, error) {
 	return found, nil
 }
 
-// patchEqual rewrites `==`, `!=`, `in` and the orderings between operands
-// of types unknown at compile time into calls of eqFunc, neFunc, inFunc
-// and ltFunc…geFunc.
+// patchEqual rewrites `==`, `!=`, `in`, the orderings and the text
+// operations (contains, startsWith, endsWith: rules/exprtext.go) between
+// operands of types unknown at compile time into calls of eqFunc, neFunc,
+// inFunc, ltFunc…geFunc and containsFunc…endsWithFunc.
 type patchEqual struct{ texts map[int]string }
 
 func (p patchEqual) Visit(node *ast.Node) {
@@ -158,6 +159,16 @@ func (p patchEqual) Visit(node *ast.Node) {
 	}
 	var fn string
 	switch n.Operator {
+	case "matches":
+		// expr's own matches keeps its regular expression checked when
+		// the expression compiles; only the text it reads is judged.
+		if !known(n.Left) {
+			ast.Patch(&n.Left, &ast.CallNode{
+				Callee:    &ast.IdentifierNode{Value: matchedTextFunc},
+				Arguments: []ast.Node{n.Left, &ast.StringNode{Value: p.textOf(n)}},
+			})
+		}
+		return
 	case "==":
 		fn = eqFunc
 	case "!=":
@@ -172,6 +183,12 @@ func (p patchEqual) Visit(node *ast.Node) {
 		fn = gtFunc
 	case ">=":
 		fn = geFunc
+	case "contains":
+		fn = containsFunc
+	case "startsWith":
+		fn = startsWithFunc
+	case "endsWith":
+		fn = endsWithFunc
 	default:
 		return
 	}

@@ -240,7 +240,7 @@ func convertInput(typ string, v any) (any, error) {
 			return b, nil
 		case "duration":
 			if _, err := time.ParseDuration(s); err != nil {
-				return nil, fmt.Errorf("is not a duration: %q (like 90s, 2h, 1h30m)", s)
+				return nil, fmt.Errorf("is not a duration: %q (like 90s, 2h, 1h30m)%s", s, rules.DurationHint(s))
 			}
 			return s, nil
 		case "list":

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/flow"
@@ -51,6 +52,9 @@ func readStage(st *chart.StageSpec) flow.StageFunc {
 			pattern, err = readWord(rd.Glob, s, "read glob")
 		} else {
 			file, err = readWord(rd.Path, s, "read path")
+		}
+		if err == nil && rd.Glob != nil {
+			err = recursiveGlob(pattern)
 		}
 		if err != nil {
 			return err
@@ -119,6 +123,21 @@ func readFiles(ctx context.Context, dir, file, pattern string) ([]ReadFile, erro
 		files = append(files, f)
 	}
 	return files, nil
+}
+
+// recursiveGlob refuses a pattern one of whose folder names is "**":
+// bash's globstar and most tools read it as any depth of folders, Go's
+// filepath.Glob as "*", one name. g/**/*.log read g/app/a.log and never
+// g/top.log or g/app/2026/12/b.log, and an ERROR only they held was an
+// "ok" row, Consistent; nothing said a file was passed over. The error
+// says what the pattern reads and what to write.
+func recursiveGlob(pattern string) error {
+	if !slices.Contains(strings.Split(filepath.ToSlash(pattern), "/"), "**") {
+		return nil
+	}
+	one := strings.Replace(pattern, "**/", "", 1)
+	two := strings.Replace(pattern, "**", "*", 1)
+	return fmt.Errorf("read glob %q: \"**\" does not match folders at any depth here, as bash's globstar does: a glob reads it as \"*\", one folder name, so it would read %s and not %s nor a file two folders down, and say nothing of them; name each depth in a read: of its own (glob: '\"%s\"', then '\"%s\"', …), or find them all with exec: {shell: \"find … -name '…' -exec cat {} +\", parse: lines}", pattern, two, one, one, two)
 }
 
 // readWord is a path or pattern expression's value: a string, not empty.

@@ -1,0 +1,98 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/expr-lang/expr"
+
+	"github.com/openrunbook/runbook/internal/jsonv"
+)
+
+// `contains`, `startsWith`, `endsWith` and `matches` read text. expr's own operators
+// gave false, and no word, when either side was null, and a Go panic's
+// "interface conversion: interface {} is []interface {}, not string" when
+// it was a list. Both happen to a real log: journalctl -o json writes a
+// field over 4096 bytes as null (a long stack trace's MESSAGE) and one
+// that is not UTF-8 as the list of its bytes, so
+// filter(j.stdout, #.MESSAGE contains "ERROR") missed the one error whose
+// message was too long to print and said nothing (an "ok" row,
+// Consistent), or failed in words that named neither the value nor what
+// to write. judgedText is each of them over two strings, as expr's, and
+// an error naming the kind it met and what to write otherwise:
+//
+//	"db ERROR" contains "ERROR"    true
+//	null contains "ERROR"          error: … is null … (x ?? "") contains …
+//	[69, 82, 82] contains "ERROR"  error: … a list of 3 numbers, bytes …
+//
+// Only an operation one of whose operands' types expr cannot know when
+// it compiles is patched (patchEqual); two strings it knows stay expr's.
+// `matches` keeps expr's own operator, its pattern checked when the
+// expression compiles: only its left side is judged (matchedTextFunc, the
+// text as it is, or the error).
+const (
+	containsFunc    = "\x00contains"
+	startsWithFunc  = "\x00startsWith"
+	endsWithFunc    = "\x00endsWith"
+	matchedTextFunc = "\x00matchedText"
+)
+
+// textFuncs are the text operations patchEqual calls, as Compile's expr
+// options, each typed as giving a bool so an enclosing expression keeps
+// its types.
+func textFuncs() []expr.Option {
+	typ := new(func(any, any, string) bool)
+	return []expr.Option{
+		expr.Function(containsFunc, func(p ...any) (any, error) { return judgedText(p[0], p[1], p[2], "contains", strings.Contains) }, typ),
+		expr.Function(startsWithFunc, func(p ...any) (any, error) { return judgedText(p[0], p[1], p[2], "startsWith", strings.HasPrefix) }, typ),
+		expr.Function(endsWithFunc, func(p ...any) (any, error) { return judgedText(p[0], p[1], p[2], "endsWith", strings.HasSuffix) }, typ),
+		expr.Function(matchedTextFunc, func(p ...any) (any, error) {
+			if _, err := judgedText(p[0], "", p[1], "matches", strings.Contains); err != nil {
+				return nil, err
+			}
+			return p[0], nil
+		}, new(func(any, string) string)),
+	}
+}
+
+// judgedText is `a op b` over two strings; text is the operation as
+// written, for the error.
+func judgedText(a, b, text any, op string, f func(s, sub string) bool) (any, error) {
+	x, ok1 := a.(string)
+	y, ok2 := b.(string)
+	if ok1 && ok2 {
+		return f(x, y), nil
+	}
+	side, v := "its left side", a
+	if ok1 {
+		side, v = "its right side", b
+	}
+	if v == nil {
+		return nil, fmt.Errorf("%s: %s reads text, and %s is null: a member the object holds as null or lacks (journalctl -o json writes a field over 4096 bytes as null; --all keeps it), so the text was never read; where it may be null, say what null means: (x ?? \"\") %s …, or x != nil && x %s …", text, op, side, op, op)
+	}
+	what, bytes := describeText(v)
+	hint := "; make it text (string(x)), or test its kind first (type(x) == \"string\" && …)"
+	if bytes {
+		hint = ": bytes, as journalctl -o json writes a field that is not UTF-8; have the command print it as text (journalctl -o short-iso, or -o export), or count such entries apart (type(x) == \"array\") so none is judged as holding no match"
+	}
+	return nil, fmt.Errorf("%s: %s reads text, and %s is %s%s", text, op, side, what, hint)
+}
+
+// describeText names a value that is not text, a list by its length and
+// what it holds, and says whether it is a list of bytes.
+func describeText(v any) (string, bool) {
+	if jsonv.Of(v) != jsonv.List {
+		return jsonv.Describe(v), false
+	}
+	n, bytes := 0, true
+	each(v, func(e any) bool {
+		n++
+		i, ok := jsonv.Whole(e)
+		bytes = bytes && ok && i >= 0 && i <= 255
+		return true
+	})
+	if n > 0 && bytes {
+		return fmt.Sprintf("a list of %d numbers from 0 to 255", n), true
+	}
+	return fmt.Sprintf("a list of %d values", n), false
+}
