@@ -154,7 +154,8 @@ func (s *Scope) Value(key string) any {
 }
 
 // Set stages a write of key. A value JSON cannot hold as it is (a float
-// NaN or ±Inf anywhere in it, a text that is not UTF-8, a channel, a
+// NaN or ±Inf anywhere in it, a text that is not UTF-8, a []byte, which
+// JSON writes as base64 while a rule reads numbers, a channel, a
 // function) is refused: it is not
 // written, and the stage fails when it returns, naming the key — the
 // run's state is what its record holds, and a record is JSON.
