@@ -32,8 +32,10 @@ import (
 // never learns what the stage did not check. Outside a runbook run (a
 // plain flow chart) SetResult is s.Set of that JSON value.
 func SetResult(s *flow.Scope, key string, v any) {
-	if n, err := jsonv.Normalize(v); err == nil {
-		v = n
-	} // else s.Set refuses v, saying why
+	if _, raw := jsonv.RawBytes(v); !raw {
+		if n, err := jsonv.Normalize(v); err == nil {
+			v = n
+		} // else s.Set refuses v, saying why
+	} // a []byte is refused by s.Set as it is, never made a list of numbers
 	s.Set(key, stateOf(s).result(s.Path(), v))
 }

@@ -17,20 +17,25 @@ import (
 // r.Stdout)) put base64 on the record ("YWN0aXZlCg==") while its rules
 // read a list of numbers: `string(state) contains "active"` answered
 // false with no error over a command that printed "active", so the
-// decider chose "down" and the line said Consistent. The write is
-// refused, the stage fails naming the key and saying to write
-// string(r.Stdout), and the line is Not sure.
+// decider chose "down" and the line said Consistent. SetResult, which
+// reads a value as JSON, made it a list of numbers, to the same answer.
+// The write is refused either way, the stage fails naming the key and
+// saying to write string(r.Stdout), and the line is Not sure.
 func TestGoStageSetOfCommandBytesIsRefused(t *testing.T) {
-	for _, asText := range []bool{false, true} {
+	for _, way := range []string{"set", "set-result", "text"} {
+		asText := way == "text"
 		fc, err := flow.New("svc").
 			Stage("probe", func(ctx context.Context, s *flow.Scope) error {
 				r, err := runbook.RunCommand(ctx, s, runbook.Command{Argv: []string{"echo", "active"}})
 				if err != nil {
 					return err
 				}
-				if asText {
+				switch way {
+				case "text":
 					s.Set("state", string(r.Stdout))
-				} else {
+				case "set-result": // read as JSON, it would be a list of numbers
+					runbook.SetResult(s, "state", r.Stdout)
+				default:
 					s.Set("state", r.Stdout)
 				}
 				return nil
