@@ -1,6 +1,7 @@
 package flow
 
 import (
+	"reflect"
 	"slices"
 	"unsafe"
 
@@ -34,7 +35,7 @@ func (f *frame) commit(s *Scope, ev *decide.Evidence, lazy lazyDecision, attempt
 					continue
 				}
 				fact := st.fact || s.gathered.Load()
-				if !st.deleted && ok && !fact && rules.Equal(old.v, st.value) {
+				if !st.deleted && ok && !fact && unchanged(old.v, st.value) {
 					continue
 				}
 				e := entry{v: st.value, writer: s.path, del: st.deleted, fact: fact}
@@ -208,4 +209,23 @@ func (l Log) MarshalJSON() ([]byte, error) {
 		Inputs  map[string]any `json:"inputs,omitempty"`
 		Commits []PlainCommit  `json:"commits"`
 	}{l.Inputs, l.PlainCommits()})
+}
+
+// unchanged says whether a write leaves the value a later stage reads as it
+// was, so the commit may leave it out (Set's "a write that changes
+// nothing"). Equal under the comparison law is not enough: a Go stage that
+// set n = 1 over an earlier stage's 1.0 was left out, the next stage read
+// the float64 and its s.Value("n").(int) panicked; so were []int{1} over
+// []any{1} and a time in another zone. The value must also be the same Go
+// value (reflect.DeepEqual), which the common case, two of one scalar type,
+// answers without reflecting.
+func unchanged(old, v any) bool {
+	if !rules.Equal(old, v) {
+		return false
+	}
+	switch old.(type) {
+	case int, float64, string, bool:
+		return reflect.TypeOf(old) == reflect.TypeOf(v)
+	}
+	return reflect.DeepEqual(old, v)
 }

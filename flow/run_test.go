@@ -832,3 +832,54 @@ func TestALoopEnteredAgainCountsAfresh(t *testing.T) {
 		t.Errorf("n = %v, m = %v; want 9 and 3", res.State["n"], res.State["m"])
 	}
 }
+
+// TestSetOfAnotherGoTypeIsAWrite: Set left out a write equal under the
+// comparison law to the value it replaced, so a Go stage that set n = 1
+// (an int) over an earlier stage's 1.0 left the float64 in the state, and
+// the next stage's s.Value("n").(int) panicked; []int{1} over []any{1},
+// and a time.Time over the same instant in another zone, were left out
+// too. A write is left out only when the next reader would read the same
+// Go value.
+func TestSetOfAnotherGoTypeIsAWrite(t *testing.T) {
+	utc := time.Date(2026, 12, 6, 10, 0, 0, 0, time.UTC)
+	cet := utc.In(time.FixedZone("CET", 3600))
+	c := mustBuild(t, flow.New("retype").
+		Stage("first", func(ctx context.Context, s *flow.Scope) error {
+			s.Set("n", 1.0)
+			s.Set("l", []any{1})
+			s.Set("at", utc)
+			s.Set("same", "x")
+			return nil
+		}).
+		Stage("second", func(ctx context.Context, s *flow.Scope) error {
+			s.Set("n", 1)
+			s.Set("l", []int{1})
+			s.Set("at", cet)
+			s.Set("same", "x")
+			return nil
+		}).
+		Stage("third", func(ctx context.Context, s *flow.Scope) error {
+			if n, ok := s.Value("n").(int); !ok || n != 1 {
+				return fmt.Errorf("n read as %T %v, want the int 1 the second stage set", s.Value("n"), s.Value("n"))
+			}
+			if _, ok := s.Value("l").([]int); !ok {
+				return fmt.Errorf("l read as %T, want the []int the second stage set", s.Value("l"))
+			}
+			if at := s.Value("at").(time.Time); at.Location() != cet.Location() {
+				return fmt.Errorf("at read in %v, want the zone the second stage set", at.Location())
+			}
+			return nil
+		}))
+	res := run(t, c)
+	if res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	var second []string
+	for _, w := range res.Log.Commits[1].Writes {
+		second = append(second, w.Key)
+	}
+	slices.Sort(second)
+	if want := []string{"at", "l", "n"}; !slices.Equal(second, want) {
+		t.Errorf("the second stage's commit wrote %v, want %v (same, unchanged, left out)", second, want)
+	}
+}

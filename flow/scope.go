@@ -154,10 +154,16 @@ func (s *Scope) Value(key string) any {
 }
 
 // Set stages a write of key. A value JSON cannot hold as it is (a float
-// NaN or ±Inf anywhere in it, a text that is not UTF-8, a channel, a
+// NaN or ±Inf anywhere in it, a text that is not UTF-8, a []byte, which
+// JSON writes as base64 while a rule reads numbers, a channel, a
 // function) is refused: it is not
 // written, and the stage fails when it returns, naming the key — the
 // run's state is what its record holds, and a record is JSON.
+//
+// A write of the very Go value the key holds (reflect.DeepEqual) changes
+// nothing and is left out of the commit; one equal under the comparison
+// law but of another Go type (1 over 1.0, []int{1} over []any{1}, a time
+// in another zone) is written, so the next stage reads what this one set.
 func (s *Scope) Set(key string, v any) { s.set(key, v, false) }
 
 // SetFact is Set for a fact the stage gathered — what a process it ran

@@ -8,6 +8,7 @@ import (
 
 	"github.com/openrunbook/runbook/decide"
 	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/internal/jsonv"
 	"github.com/openrunbook/runbook/internal/secret"
 	"github.com/openrunbook/runbook/plugins/coverage"
 	"github.com/openrunbook/runbook/plugins/label"
@@ -169,6 +170,15 @@ func Assemble(r Run) *Record {
 	// without secrets it does not.)
 	state := maps.Clone(m.Value(fres.State).(map[string]any))
 	if p := r.Projection; p != nil {
+		// The rows are read as the JSON the record writes of them: a Go
+		// stage's []Row of structs, or []map[string]string, was no []any,
+		// so its rows were neither rows nor dropped — "no verdict rows",
+		// Consistent, over a row that said critical.
+		if v, ok := state[p.Key]; ok {
+			if n, err := jsonv.Normalize(v); err == nil {
+				state[p.Key] = n
+			}
+		}
 		rec.Verdicts = p.Project(state, r.Decisions, &fres.Log)
 		if rec.Verdicts.Table != "" && rec.Verdicts.RowsTotal == 0 {
 			rec.Verdicts.Table = rec.NoRowsTable()

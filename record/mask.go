@@ -154,7 +154,10 @@ func (m Masker) Rules(rs []decide.RuleEvidence) []decide.RuleEvidence {
 	return out
 }
 
-// Log is the commit log with secrets masked, for the saved record.
+// Log is the commit log with secrets masked, for the saved record: each
+// read's and write's value, and its key, as the state's keys are (a Go
+// stage may name a key from a secret, s.Set("seen-"+token, true), and the
+// log held it in the clear where the state said "seen-***").
 //
 // With no secret the log is returned as it is (the zero Masker costs
 // nothing): a wide foreach's log is most of its run's memory, and a copy
@@ -179,7 +182,7 @@ func (m Masker) Log(l flow.Log) flow.Log {
 		if len(c.Reads) > 0 {
 			rs := make([]flow.Read, len(c.Reads))
 			for j, r := range c.Reads {
-				r.Value = m.Value(r.Value)
+				r.Key, r.Value = m.key(r.Key), m.Value(r.Value)
 				rs[j] = r
 			}
 			c.Reads = rs
@@ -187,7 +190,7 @@ func (m Masker) Log(l flow.Log) flow.Log {
 		if len(c.Writes) > 0 {
 			ws := make([]flow.Write, len(c.Writes))
 			for j, w := range c.Writes {
-				w.Value = m.Value(w.Value)
+				w.Key, w.Value = m.key(w.Key), m.Value(w.Value)
 				ws[j] = w
 			}
 			c.Writes = ws
@@ -223,6 +226,7 @@ func (mr maskedRecorder) Record(e recorder.Event) {
 	if e.Value != nil {
 		e.Value = mr.m.Value(e.Value)
 	}
+	e.Key = mr.m.key(e.Key)
 	e.Err = mr.m.Text(e.Err)
 	if e.Decision != nil {
 		d := *e.Decision

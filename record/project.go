@@ -42,11 +42,18 @@ type Projection struct {
 // log, the run's commit log), the dropped count and the generated
 // meanings. Only rows that are objects with a string verdict are rows;
 // every other entry of the list is counted as dropped, never passed over
-// in silence.
+// in silence, and so is a verdicts value that is not a list at all (one
+// row a Go stage wrote without its list). Assemble hands it the list as
+// the JSON the record writes (a Go stage's []Row of structs is rows).
 func (p *Projection) Project(state map[string]any, decisions []Harvested, log *flow.Log) *VerdictSet {
 	var rows []map[string]any
 	var declinedAt []int // each declined row's place in the state's list
 	dropped := 0
+	if v, ok := state[p.Key]; ok && v != nil {
+		if _, isList := v.([]any); !isList {
+			dropped++ // a row not in a list (or no row at all) is no row, and not in silence
+		}
+	}
 	if list, ok := state[p.Key].([]any); ok {
 		for i, item := range list {
 			m, ok := item.(map[string]any)

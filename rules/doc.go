@@ -6,7 +6,9 @@
 // them, never a copy):
 //
 //	numbers, any Go numeric type    ordered as numbers, exactly: int 2 == float64 2.0,
-//	  and json.Number               uint64 above MaxInt64 and big int64s never rounded
+//	  and json.Number               uint64 above MaxInt64 and big int64s never rounded;
+//	                                a float32 is the decimal it is written as
+//	                                (float32(0.7) == 0.7, not 0.699999988…)
 //	NaN                             equals nothing, has no order
 //	strings                         ordered, byte by byte; two numbers written as
 //	                                text ("100%", "90%", "12K") have no order
@@ -50,7 +52,10 @@
 // expression expr's own operators apply (`1 == 1.0` is true; `"1" < 2` is a
 // run-time error, so the rule is a non-match with that error), save that
 // equality and ordering follow the law above (exprequal.go): `x >= "90%"`
-// over the text "100%" is an error, not false.
+// over the text "100%" is an error, not false, and two numbers of any Go
+// numeric type (a float32, a named `type Percent int`) are ordered as a
+// filter orders them; a time.Duration beside a plain number stays expr's
+// error.
 //
 // A predicate never panics and never stops a run: one that cannot be
 // evaluated is a non-match whose Outcome carries the error.

@@ -61,18 +61,34 @@ func equalityFuncs() []expr.Option {
 		expr.Function(eqFunc, func(p ...any) (any, error) { return judgedEqual(p[0], p[1], p[2], false) }, typ),
 		expr.Function(neFunc, func(p ...any) (any, error) { return judgedEqual(p[0], p[1], p[2], true) }, typ),
 		expr.Function(inFunc, func(p ...any) (any, error) { return judgedIn(p[0], p[1], p[2]) }, typ),
-		expr.Function(ltFunc, func(p ...any) (any, error) { return judgedOrder(p[0], p[1], p[2], runtime.Less) }, typ),
-		expr.Function(leFunc, func(p ...any) (any, error) { return judgedOrder(p[0], p[1], p[2], runtime.LessOrEqual) }, typ),
-		expr.Function(gtFunc, func(p ...any) (any, error) { return judgedOrder(p[0], p[1], p[2], runtime.More) }, typ),
-		expr.Function(geFunc, func(p ...any) (any, error) { return judgedOrder(p[0], p[1], p[2], runtime.MoreOrEqual) }, typ),
+		expr.Function(ltFunc, func(p ...any) (any, error) { return judgedOrder(p[0], p[1], p[2], runtime.Less, isLess) }, typ),
+		expr.Function(leFunc, func(p ...any) (any, error) { return judgedOrder(p[0], p[1], p[2], runtime.LessOrEqual, isLessOrEqual) }, typ),
+		expr.Function(gtFunc, func(p ...any) (any, error) { return judgedOrder(p[0], p[1], p[2], runtime.More, isMore) }, typ),
+		expr.Function(geFunc, func(p ...any) (any, error) { return judgedOrder(p[0], p[1], p[2], runtime.MoreOrEqual, isMoreOrEqual) }, typ),
 	}
 }
 
 // judgedOrder is an ordering of a and b: two strings under textOrder (an
-// error for two numbers written as text), anything else as expr's own
-// operator orders it (op, which panics over kinds with no order; the vm
-// makes that the run's error, as it did before the patch).
-func judgedOrder(a, b, text any, op func(a, b any) bool) (any, error) {
+// error for two numbers written as text), two numbers as compare orders
+// them (want reads its -1, 0 or +1), anything else as expr's own operator
+// orders it (op, which panics over kinds with no order; the vm makes that
+// the run's error, as it did before the patch).
+//
+// Two numbers are compare's so that a Go stage's float32 is the number
+// the evidence shows (expr widened float32(0.7) to 0.699999988079071, and
+// `load < 0.7` held over a value shown as 0.7, where the filter `lt` did
+// not), a wide int64 is never rounded into a float64, and a named numeric
+// type (type Percent int) is a number as it is to a filter. A
+// time.Duration stays expr's: beside a plain number it is an error, not
+// a count of nanoseconds.
+func judgedOrder(a, b, text any, op func(a, b any) bool, want func(c int) bool) (any, error) {
+	if orderedAsNumbers(a, b) {
+		c, reason := compare(a, b)
+		if reason != "" {
+			return nil, fmt.Errorf("%s: %s", text, reason)
+		}
+		return want(c), nil
+	}
 	if x, ok := a.(string); ok {
 		if y, ok := b.(string); ok {
 			if _, reason := textOrder(x, y); reason != "" {
@@ -84,6 +100,23 @@ func judgedOrder(a, b, text any, op func(a, b any) bool) (any, error) {
 		return nil, fmt.Errorf("%s: %s", text, reason)
 	}
 	return op(a, b), nil
+}
+
+func isLess(c int) bool        { return c < 0 }
+func isLessOrEqual(c int) bool { return c <= 0 }
+func isMore(c int) bool        { return c > 0 }
+func isMoreOrEqual(c int) bool { return c >= 0 }
+
+// orderedAsNumbers says whether judgedOrder orders a and b by compare: two
+// numbers of the comparison law (jsonv.GoKind), neither a time.Duration.
+func orderedAsNumbers(a, b any) bool {
+	if _, ok := a.(time.Duration); ok {
+		return false
+	}
+	if _, ok := b.(time.Duration); ok {
+		return false
+	}
+	return classOf(a) == classNumber && classOf(b) == classNumber
 }
 
 // timeBesideText is why a duration or a time cannot be ordered with a

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"reflect"
+	"time"
 )
 
 // Equal reports whether a and b are the same JSON value: numbers by value
@@ -29,8 +30,9 @@ func Equal(a, b any) bool { return equal(a, b, false) }
 // pointer, map or slice (nil []any too) counts as null, a named string
 // type is a string, and any slice or array is a list and any map an
 // object, compared element by element and key by key ([]int{1} equals
-// []any{1}); NaN equals nothing; other values fall back to
-// reflect.DeepEqual. Its kinds are [GoKind]'s.
+// []any{1}); NaN equals nothing; two time.Time values are equal when
+// they are the same instant (time.Time.Equal: an expression's `==`);
+// other values fall back to reflect.DeepEqual. Its kinds are [GoKind]'s.
 //
 // It is on the engine's hot path (every commit compares a written value
 // with the old one): for two ints, float64s, strings or bools it neither
@@ -132,8 +134,30 @@ func equalSlow(a, b any, goValues bool) bool {
 	case Object:
 		return equalMaps(deref(reflect.ValueOf(a)), deref(reflect.ValueOf(b)), goValues)
 	}
-	return reflect.DeepEqual(a, b) // Invalid: GoKind only
+	if ta, ok := timeOf(a); ok { // Invalid: GoKind only
+		tb, ok := timeOf(b)
+		return ok && ta.Equal(tb)
+	}
+	return reflect.DeepEqual(a, b)
 }
+
+// timeOf reads a time.Time, through pointers and interfaces. Two times
+// are equal when they are the same instant, as an expression's `==` has
+// them: reflect.DeepEqual also compared the monotonic clock reading
+// time.Now() carries and the location, so a filter's eq failed over two
+// times whose evidence read the same text, and its ne held.
+func timeOf(v any) (time.Time, bool) {
+	if t, ok := v.(time.Time); ok {
+		return t, true
+	}
+	rv := deref(reflect.ValueOf(v))
+	if rv.IsValid() && rv.Type() == timeType {
+		return rv.Interface().(time.Time), true
+	}
+	return time.Time{}, false
+}
+
+var timeType = reflect.TypeFor[time.Time]()
 
 // GoKind is the kind of any Go value under [EqualGo]'s law, wider than
 // [Of]'s: pointers and interfaces are seen through, a typed nil pointer,

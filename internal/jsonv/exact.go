@@ -67,7 +67,7 @@ func ExactNumber(v any) (Exact, bool) {
 	case uintptr:
 		return Exact{kind: exactUint, u: uint64(x)}, true
 	case float32:
-		return ExactFloat(float64(x)), true
+		return ExactFloat(Float32(x)), true
 	case float64:
 		return ExactFloat(x), true
 	case json.Number:
@@ -85,7 +85,9 @@ func ExactNumber(v any) (Exact, bool) {
 		return ExactInt(rv.Int()), true
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 		return Exact{kind: exactUint, u: rv.Uint()}, true
-	case reflect.Float32, reflect.Float64:
+	case reflect.Float32:
+		return ExactFloat(Float32(float32(rv.Float()))), true
+	case reflect.Float64:
 		return ExactFloat(rv.Float()), true
 	case reflect.String:
 		if rv.Type() == jsonNumberType {
@@ -93,6 +95,24 @@ func ExactNumber(v any) (Exact, bool) {
 		}
 	}
 	return Exact{}, false
+}
+
+// Float32 is the float64 a float32 is written as: the shortest decimal
+// that reads back as the same float32, the number encoding/json writes
+// and so the number every record, evidence and narrative shows. Its
+// binary value widened as it is, float32(0.7) is 0.699999988079071: a
+// rule `lt 0.7` over it passed while its evidence read "0.7 lt 0.7", and
+// `eq 0.7` failed over a value shown as 0.7. A number is judged as it is
+// shown. NaN and ±Inf stay what they are.
+//
+//	Float32(0.7)    0.7
+//	Float32(0.5)    0.5
+func Float32(f float32) float64 {
+	w, err := strconv.ParseFloat(strconv.FormatFloat(float64(f), 'g', -1, 32), 64)
+	if err != nil {
+		return float64(f)
+	}
+	return w
 }
 
 func parseExact(s string) (Exact, bool) {

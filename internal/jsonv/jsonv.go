@@ -128,7 +128,9 @@ func Float(v any) (float64, bool) {
 		return float64(rv.Int()), true
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 		return float64(rv.Uint()), true
-	case reflect.Float32, reflect.Float64:
+	case reflect.Float32:
+		return Float32(float32(rv.Float())), true
+	case reflect.Float64:
 		return rv.Float(), true
 	}
 	return 0, false

@@ -2,6 +2,7 @@ package jsonv
 
 import (
 	"bytes"
+	"encoding"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -291,7 +292,8 @@ func same(n, e any) bool {
 // copying it: nil when it can, else why not — a float NaN or ±Inf
 // anywhere in it (a *NotFiniteError), a string or key that is not UTF-8
 // (encoding/json would write U+FFFD for its bytes in silence, and two
-// different names as one), or a value JSON has no form for (a channel, a
+// different names as one), a []byte ([RawBytes]: its record is base64
+// text no rule reads), or a value JSON has no form for (a channel, a
 // function, a complex number, a cycle). It is the check for values that
 // reach a scope without passing through Normalize (a stage written in Go),
 // so a run's record can always be written. JSON values (see Of) are
@@ -337,6 +339,13 @@ func writable(v any, depth int) error {
 	if at, bad := InvalidUTF8(v); bad {
 		return fmt.Errorf("a string at %q that is not UTF-8, which JSON would hold as U+FFFD", at)
 	}
+	if at, raw := RawBytes(v); raw {
+		where := ""
+		if at != "" {
+			where = fmt.Sprintf(" at %q", at)
+		}
+		return fmt.Errorf("a []byte%s, which JSON writes as base64 text while a rule reads it as a list of numbers; write the text it holds, string(b)", where)
+	}
 	if _, err := json.Marshal(v); err != nil {
 		var ue *json.UnsupportedValueError
 		if errors.As(err, &ue) && ue.Value.CanFloat() {
@@ -349,4 +358,60 @@ func writable(v any, depth int) error {
 		return err
 	}
 	return nil
+}
+
+// RawBytes finds a []byte in v (at any depth of maps, slices, arrays,
+// pointers and exported struct fields) that encoding/json would write as
+// base64: a slice of bytes with no MarshalJSON or MarshalText of its own
+// (net.IP and json.RawMessage have one). Its record is text such as
+// "YWN0aXZlCg==" while a rule reads a list of numbers, so
+// `string(out) contains "active"` over a command's Stdout answered false
+// with no error beside evidence no person could read. It returns where
+// ("" for v itself, ".key", "[2]") and whether there is one.
+func RawBytes(v any) (string, bool) { return rawBytes(reflect.ValueOf(v), "", 0) }
+
+var (
+	jsonMarshalerType = reflect.TypeFor[json.Marshaler]()
+	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
+)
+
+func rawBytes(v reflect.Value, at string, depth int) (string, bool) {
+	if !v.IsValid() || depth > 64 {
+		return "", false
+	}
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			return "", false
+		}
+		return rawBytes(v.Elem(), at, depth+1)
+	case reflect.Slice, reflect.Array:
+		t := v.Type()
+		if v.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 {
+			// a nil one is written null and read as null
+			return at, !v.IsNil() && !t.Implements(jsonMarshalerType) && !t.Implements(textMarshalerType)
+		}
+		for i := range v.Len() {
+			if w, raw := rawBytes(v.Index(i), fmt.Sprintf("%s[%d]", at, i), depth+1); raw {
+				return w, true
+			}
+		}
+	case reflect.Map:
+		it := v.MapRange()
+		for it.Next() {
+			if w, raw := rawBytes(it.Value(), at+"."+fmt.Sprint(it.Key().Interface()), depth+1); raw {
+				return w, true
+			}
+		}
+	case reflect.Struct:
+		t := v.Type()
+		for i := range v.NumField() {
+			if f := t.Field(i); f.IsExported() && f.Tag.Get("json") != "-" {
+				if w, raw := rawBytes(v.Field(i), at+"."+t.Field(i).Name, depth+1); raw {
+					return w, true
+				}
+			}
+		}
+	}
+	return "", false
 }
