@@ -235,7 +235,12 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 	}
 	stdout, stderr := rs.text(path, "its stdout", res.Stdout), rs.text(path, "its stderr", res.Stderr)
 	out["stderr"] = stderr
-	out["stdout"] = rs.parsed(path, es.Parse, stdout, "its output", out)
+	// A command that never started (not found, not executable) has no
+	// output: its empty text is parsed so the chart reads the shape it
+	// expects, but no parse problem is filed over it. The standing line
+	// led with "line 1: no JSON value: the text is blank" where the cause,
+	// in its script row, was "could not be started: not found".
+	out["stdout"] = rs.parsedAs(path, es.Parse, stdout, "its output", out, res.StartErr == nil)
 	if stderrOnly(es, res, row) {
 		rs.fileLedger(record.StderrOnlyEntry(path, es.Parse.Mode, *res.ExitCode, rs.mask(stderr)))
 	}

@@ -16,6 +16,13 @@ import (
 // text that is not JSON keeps its parseError too, and the value is the text.
 // of names the text for the ledger ("its output", "the file /etc/x").
 func (rs *runState) parsed(path string, spec parse.Spec, text, of string, out map[string]any) any {
+	return rs.parsedAs(path, spec, text, of, out, true)
+}
+
+// parsedAs is parsed; with file unset, a text the mode cannot read is
+// not filed or warned of: the empty output of a command that never
+// started is none of its output, and its script row already says why.
+func (rs *runState) parsedAs(path string, spec parse.Spec, text, of string, out map[string]any, file bool) any {
 	if spec.Mode == "" {
 		spec.Mode = "text"
 	}
@@ -29,7 +36,11 @@ func (rs *runState) parsed(path string, spec parse.Spec, text, of string, out ma
 		return text
 	}
 	v := res.Value
-	if res.Problems > 0 {
+	if res.Problems > 0 && !file {
+		if spec.Mode == "json" {
+			return v
+		}
+	} else if res.Problems > 0 {
 		// of names a file by its path, which a secret may be part of.
 		first, of := rs.mask(res.FirstProblem), rs.mask(of)
 		out["parseProblems"] = map[string]any{"count": res.Problems, "first": first}

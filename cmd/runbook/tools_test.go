@@ -489,3 +489,27 @@ stages:
 		t.Errorf("exit %d; want the typo said, never Known:\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestToolNotFoundIsSaidAsNotFound: a tool that is not installed (mpstat
+// on a box without sysstat) never started, yet its empty output was parsed
+// and filed as a parse problem, so the standing line led with "line 1: no
+// JSON value: the text is blank" and the cause, "could not be started:
+// not found", came after. The script row says it alone now.
+func TestToolNotFoundIsSaidAsNotFound(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "c.yaml", `
+version: 1
+runbook: cpu
+stages:
+  - id: mpstat
+    exec: {command: [runbook-no-such-tool-mpstat, -o, JSON], parse: json}
+  - id: lines
+    exec: {command: [runbook-no-such-tool-sar], parse: lines}
+`)
+	r := runCLI(t, dir, "exec", chart)
+	if strings.Contains(r.stdout+r.stderr, "the text is blank") || strings.Contains(r.stdout+r.stderr, "could not read") ||
+		!strings.Contains(r.stdout, `Not sure — the run recorded no outcome for script "mpstat" (outcome unknown: could not be started: not found)`) {
+		t.Errorf("exit %d; want the tool said as not found, no parse problem over output it never wrote:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}
