@@ -121,8 +121,14 @@ func WithResumeCommand(cmd string) ExecOption { return func(o *execOptions) { o.
 
 // Result is one run: the result record and the engine's result beneath it.
 type Result struct {
+	// Record is the result record, every secret masked: what to print,
+	// save or hand on.
 	Record *record.Record
-	Run    *flow.Result
+	// Run is the engine's own result beneath the record, unmasked: its
+	// Err and State hold values as the stages had them, a secret input's
+	// among them. Read it in the program that ran the chart; never print
+	// or log it where the record would be.
+	Run *flow.Result
 	rb     *Runbook
 	// answers are the answers a resumed run was given (resume.go).
 	answers []record.AnswerRecord
