@@ -129,7 +129,7 @@ type Result struct {
 	// among them. Read it in the program that ran the chart; never print
 	// or log it where the record would be.
 	Run *flow.Result
-	rb     *Runbook
+	rb  *Runbook
 	// answers are the answers a resumed run was given (resume.go).
 	answers []record.AnswerRecord
 	// secrets are the run's secrets, derived values included: what the
