@@ -1,17 +1,16 @@
 package chart
 
 import (
+	"fmt"
 	"runtime"
 	"slices"
-
-	"github.com/openrunbook/runbook/internal/ident"
-	"github.com/openrunbook/runbook/plugins"
-
-	"fmt"
 	"strings"
 	"time"
 
 	"github.com/goccy/go-yaml/ast"
+	"github.com/openrunbook/runbook/internal/ident"
+	"github.com/openrunbook/runbook/plugins"
+	"github.com/openrunbook/runbook/rules"
 )
 
 // The words a chart's keys may hold, in the order chart-yaml.md lists them.
@@ -183,7 +182,7 @@ func (l *loader) inputDefault(e entry, what, typ string, secret bool) (any, bool
 				l.errf(e.valPos, "", "%s default is not a duration %s: write a number with a unit, such as 500ms, 10s, 2m or 1h30m", what, hidden)
 				return nil, false
 			} else if err != nil {
-				l.errf(e.valPos, "", "%s default %q is not a duration: write a number with a unit, such as 500ms, 10s, 2m or 1h30m", what, s.Value)
+				l.errf(e.valPos, "", "%s default %q is not a duration: write a number with a unit, such as 500ms, 10s, 2m or 1h30m%s", what, s.Value, rules.DurationHint(s.Value))
 				return nil, false
 			}
 			return s.Value, true

@@ -9,6 +9,7 @@ import (
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/token"
 	"github.com/openrunbook/runbook/internal/suggest"
+	"github.com/openrunbook/runbook/rules"
 )
 
 // loader reads one chart file's YAML tree into a Spec.
@@ -476,7 +477,7 @@ func (l *loader) duration(e entry, stage, what string) (time.Duration, bool) {
 	case *ast.StringNode:
 		d, err := time.ParseDuration(v.Value)
 		if err != nil {
-			l.errf(e.valPos, stage, "%s %q is not a duration: write a number with a unit, such as 500ms, 10s, 2m or 1h30m", what, v.Value)
+			l.errf(e.valPos, stage, "%s %q is not a duration: write a number with a unit, such as 500ms, 10s, 2m or 1h30m%s", what, v.Value, rules.DurationHint(v.Value))
 			return 0, false
 		}
 		if d < 0 {
