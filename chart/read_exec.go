@@ -109,7 +109,43 @@ func (l *loader) exec(e entry, s *StageSpec) *ExecSpec {
 	if ce, ok := m.get("exitCodes"); ok {
 		x.ExitCodes = l.exitCodes(ce, sid)
 	}
+	if me, ok := m.get("maxOutput"); ok {
+		x.MaxOutput = l.size(me, sid, "exec maxOutput")
+	}
 	return x
+}
+
+// sizeUnits are the units a size may be written in, in bytes.
+var sizeUnits = map[string]int{"B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
+
+// size reads a number of bytes written with a unit (64MiB, 512KiB, 1GiB)
+// or as a whole number of bytes, from 1 KiB to MaxOutputLimit; 0 when
+// what was written is none (the problem is reported at its position).
+func (l *loader) size(e entry, sid, what string) int {
+	s, ok := l.word(e, sid, what)
+	if !ok {
+		return 0
+	}
+	num, unit := strings.TrimSpace(s), "B"
+	for u := range sizeUnits {
+		if n, ok := strings.CutSuffix(num, u); ok && u != "B" {
+			num, unit = strings.TrimSpace(n), u
+			break
+		}
+	}
+	if n, ok := strings.CutSuffix(num, "B"); ok && unit == "B" {
+		num = strings.TrimSpace(n)
+	}
+	n, err := strconv.Atoi(num)
+	if err != nil || n < 0 {
+		l.errf(e.valPos, sid, "%s %q is not a size: write a whole number with a unit, B, KiB, MiB or GiB (64MiB), or a number of bytes", what, s)
+		return 0
+	}
+	if n > MaxOutputLimit/sizeUnits[unit] || n*sizeUnits[unit] < 1<<10 {
+		l.errf(e.valPos, sid, "%s %s is out of range: from 1KiB to 1GiB (the default is 1MiB)", what, s)
+		return 0
+	}
+	return n * sizeUnits[unit]
 }
 
 // exitCodePresets are the words exitCodes: may name instead of a map.

@@ -181,7 +181,15 @@ type ExecSpec struct {
 	// ShellPos is where `shell:` was written, for the run's message when
 	// bash is missing (zero for a chart built in Go).
 	ShellPos Pos
+	// MaxOutput is `maxOutput:`, the bytes each of stdout and stderr may
+	// hold before the result is withheld (0: proc.DefaultMaxOutput, 1
+	// MiB): `kubectl get pods -A -o json` passes 1 MiB on most clusters.
+	MaxOutput int
 }
+
+// MaxOutputLimit is the most a chart's maxOutput: may give: a value past
+// it would be held whole in memory, in the scope and in the record.
+const MaxOutputLimit = 1 << 30
 
 // EnvVar is one environment entry, in the order written.
 type EnvVar struct {

@@ -50,7 +50,7 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 		if err != nil {
 			return err
 		}
-		spec := proc.Spec{Argv: argv, Shell: es.Shell, Env: execEnv(es, env), Dir: es.Dir, Timeout: timeout}
+		spec := proc.Spec{Argv: argv, Shell: es.Shell, Env: execEnv(es, env), Dir: es.Dir, Timeout: timeout, MaxOutput: es.MaxOutput}
 		if len(es.EnvFrom) > 0 {
 			base := spec.Env
 			spec.Env = make(map[string]string, len(base)+len(es.EnvFrom))
@@ -229,8 +229,9 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		out["error"] = rs.mask(res.StartErr.Error())
 	}
 	if res.Truncated {
-		out["withheld"] = fmt.Sprintf("the output passed the %d-byte cap and was withheld from the scope", proc.DefaultMaxOutput)
-		rs.fileLedger(record.WithheldEntry(path, "its output", proc.DefaultMaxOutput))
+		limit := maxOutput(es.MaxOutput)
+		out["withheld"] = fmt.Sprintf("the output passed the %d-byte cap and was withheld from the scope", limit)
+		rs.fileLedger(record.WithheldEntry(path, "its output", limit))
 		return out
 	}
 	stdout, stderr := rs.text(path, "its stdout", res.Stdout), rs.text(path, "its stderr", res.Stderr)
@@ -279,4 +280,13 @@ func stderrOnly(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
 		return false
 	}
 	return len(bytes.TrimSpace(res.Stdout)) == 0 && len(bytes.TrimSpace(res.Stderr)) > 0
+}
+
+// maxOutput is the cap on each stream of an exec stage whose maxOutput:
+// is n (chart.ExecSpec.MaxOutput): n, or proc's default when none is given.
+func maxOutput(n int) int {
+	if n > 0 {
+		return n
+	}
+	return proc.DefaultMaxOutput
 }

@@ -60,6 +60,9 @@ type ExecCall struct {
 	Env     map[string]string
 	Dir     string
 	Timeout time.Duration
+	// MaxOutput caps each captured stream in bytes (the stage's
+	// maxOutput:; 0: proc.DefaultMaxOutput).
+	MaxOutput int
 	// Secrets are the run's secret values the process's output is masked
 	// by. A stub that sends the call elsewhere carries them there, and so
 	// must keep what carries them as safe as the secrets themselves.
@@ -109,7 +112,7 @@ type ProcFacts struct {
 // a worker on another machine runs for a run that files them (ExecStub's
 // Ran). ctx ending stops the process as a run's cancellation does.
 func RunExec(ctx context.Context, call ExecCall) *ProcFacts {
-	r := proc.Run(ctx, proc.Spec{Argv: call.Argv, Shell: call.Shell, Env: call.Env, Dir: call.Dir, Stdin: call.Stdin, Timeout: call.Timeout, Secrets: call.Secrets})
+	r := proc.Run(ctx, proc.Spec{Argv: call.Argv, Shell: call.Shell, Env: call.Env, Dir: call.Dir, Stdin: call.Stdin, Timeout: call.Timeout, MaxOutput: call.MaxOutput, Secrets: call.Secrets})
 	f := &ProcFacts{Stdout: r.Stdout, Stderr: r.Stderr, StdoutTail: r.StdoutTail, StderrTail: r.StderrTail, Started: r.Started,
 		ExitCode: r.ExitCode, Signal: r.Signal, TimedOut: r.TimedOut, Cancelled: r.Cancelled, Truncated: r.Truncated, Duration: r.Duration}
 	if r.StartErr != nil {
@@ -266,7 +269,7 @@ func (rs *runState) runProc(ctx context.Context, s *flow.Scope, spec proc.Spec) 
 		return proc.Run(ctx, spec), nil
 	}
 	stub, err := rs.stubs.Exec(ctx, ExecCall{Path: s.Path(), Stage: s.Stage(), Argv: spec.Argv, Shell: spec.Shell, Stdin: spec.Stdin,
-		Env: spec.Env, Dir: spec.Dir, Timeout: spec.Timeout, Secrets: spec.Secrets})
+		Env: spec.Env, Dir: spec.Dir, Timeout: spec.Timeout, MaxOutput: spec.MaxOutput, Secrets: spec.Secrets})
 	switch {
 	case err != nil:
 		return proc.Result{}, err
@@ -283,9 +286,9 @@ func (rs *runState) runProc(ctx context.Context, s *flow.Scope, spec proc.Spec) 
 func stubResult(stub ExecStub, spec proc.Spec, m record.Masker) proc.Result {
 	out, errb := []byte(m.Text(string(stub.Stdout))), []byte(m.Text(string(stub.Stderr)))
 	r := proc.Result{Started: true, StdoutTail: tail(out), StderrTail: tail(errb)}
-	if len(out) > proc.DefaultMaxOutput || len(errb) > proc.DefaultMaxOutput {
+	if limit := maxOutput(spec.MaxOutput); len(out) > limit || len(errb) > limit {
 		r.Truncated = true
-		out, errb = out[:min(len(out), proc.DefaultMaxOutput)], errb[:min(len(errb), proc.DefaultMaxOutput)]
+		out, errb = out[:min(len(out), limit)], errb[:min(len(errb), limit)]
 	}
 	r.Stdout, r.Stderr = out, errb
 	switch {

@@ -513,3 +513,42 @@ stages:
 		t.Errorf("exit %d; want the tool said as not found, no parse problem over output it never wrote:\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestMaxOutputLetsALargeListingBeRead: a command printing past 1 MiB was
+// always withheld, its stage Not sure, with no key to raise the cap:
+// `kubectl get pods -A -o json` on a cluster of a few hundred pods. exec's
+// maxOutput: reads it; without it the stage says the cap it passed.
+func TestMaxOutputLetsALargeListingBeRead(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	src := `
+version: 1
+runbook: big
+result:
+  kind: verdict/listing
+  decider: Size
+stages:
+  - id: list
+    exec:
+      shell: printf '"'; head -c 1500000 /dev/zero | tr '\0' a; printf '"'
+      parse: json
+      maxOutput: 4MiB
+  - id: judge
+    name: Size
+    decide:
+      rules:
+        - {when: 'len(list.stdout) == 1500000', then: whole, label: All of it was read}
+      default: {branch: short, label: Not all of it was read}
+    branches:
+      whole: [{id: w, verdict: {subject: '"listing"', verdict: '"ok"'}}]
+      short: [{id: s, verdict: {subject: '"listing"', verdict: '"short"'}}]
+`
+	r := runCLI(t, dir, "exec", writeChart(t, dir, "c.yaml", src))
+	if r.code != 0 || !strings.Contains(r.stdout, "| listing | ok |") || !strings.Contains(r.stdout, "\nConsistent with") {
+		t.Errorf("exit %d; want the 1.5 MB listing read whole under maxOutput: 4MiB:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	r = runCLI(t, dir, "exec", writeChart(t, dir, "d.yaml", strings.Replace(src, "maxOutput: 4MiB", "maxOutput: 1MiB", 1)))
+	if !strings.Contains(r.stdout, "Not sure") || !strings.Contains(r.stdout, "1048576") {
+		t.Errorf("exit %d; want the listing withheld past the 1 MiB cap, saying the cap:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}
