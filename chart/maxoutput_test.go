@@ -43,3 +43,19 @@ func TestExecMaxOutputReadsASize(t *testing.T) {
 		}
 	}
 }
+
+// TestReadMaxSizeReadsASize: read:'s file cap was exec's 1 MiB with no
+// key, so a busy day's /var/log/syslog was always withheld. maxSize:
+// reads as exec's maxOutput: does.
+func TestReadMaxSizeReadsASize(t *testing.T) {
+	t.Parallel()
+	src := "version: 1\nrunbook: m\nstages:\n  - id: log\n    read: {path: '\"/var/log/syslog\"', parse: lines, maxSize: 256MiB}\n"
+	spec, err := Parse("c.yaml", []byte(src))
+	if err != nil || spec.Stages[0].Read.MaxSize != 256<<20 {
+		t.Fatalf("%v; want maxSize read as 256 MiB", err)
+	}
+	_, err = Parse("c.yaml", []byte(strings.Replace(src, "256MiB", "256MB", 1)))
+	if err == nil || !strings.Contains(err.Error(), `c.yaml:5:`) || !strings.Contains(err.Error(), `read maxSize "256MB" is not a size`) {
+		t.Errorf("%v; want 256MB refused at its line", err)
+	}
+}

@@ -13,7 +13,7 @@ import (
 // The words onError: may hold, and the keys of read:.
 var (
 	onErrorWords = []string{"fail", "continue"}
-	readKeys     = []string{"path", "glob", "parse", "into"}
+	readKeys     = []string{"path", "glob", "parse", "into", "maxSize"}
 )
 
 // OnErrorContinue is the onError: word that lets a run go on past a
@@ -34,6 +34,10 @@ type ReadSpec struct {
 	// runner's working directory).
 	Dir string
 	Pos Pos
+	// MaxSize is `maxSize:`, the bytes a file may hold before its content
+	// is withheld (0: the 1 MiB default, as exec's maxOutput:); a log of
+	// a busy day passes 1 MiB.
+	MaxSize int
 }
 
 // read reads `read:`.
@@ -68,6 +72,9 @@ func (l *loader) read(e entry, s *StageSpec) *ReadSpec {
 	}
 	if ie, ok := m.get("into"); ok {
 		r.Into, _ = l.word(ie, sid, "read into")
+	}
+	if me, ok := m.get("maxSize"); ok {
+		r.MaxSize = l.size(me, sid, "read maxSize")
 	}
 	return r
 }

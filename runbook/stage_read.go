@@ -13,7 +13,6 @@ import (
 
 	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/flow"
-	"github.com/openrunbook/runbook/internal/proc"
 	"github.com/openrunbook/runbook/record"
 	"github.com/openrunbook/runbook/rules"
 )
@@ -29,8 +28,8 @@ const MaxReadFiles = 1000
 //	glob:  [{path, exists, content}, …]   every match, in path order
 //
 // content is parsed as exec's stdout is, by the same code (a result that
-// declares coverage is read the same way); a file past exec's output cap
-// (proc.DefaultMaxOutput) is withheld as exec output is (content null,
+// declares coverage is read the same way); a file past the stage's
+// maxSize: (exec's 1 MiB output cap when none) is withheld as exec output is (content null,
 // `withheld` saying so). A relative path is read from the chart file's
 // folder. A file that does not exist is an outcome: exists is false and
 // content null, and an absence on the ledger (record.NoFileEntry). A glob
@@ -61,7 +60,7 @@ func readStage(st *chart.StageSpec) flow.StageFunc {
 		}
 		files, stubbed, err := rs.readStub(ctx, st, s, rd.Dir, file, pattern) // stubs.go
 		if !stubbed {
-			files, err = readFiles(ctx, rd.Dir, file, pattern)
+			files, err = readFiles(ctx, rd.Dir, file, pattern, maxOutput(rd.MaxSize))
 		}
 		if err != nil {
 			return err
@@ -89,9 +88,9 @@ func readStage(st *chart.StageSpec) flow.StageFunc {
 // every file pattern matches (in path order), each shown as the chart
 // gave it (a match of a relative pattern relative to dir), its content
 // up to one byte past the output cap (readValue withholds it).
-func readFiles(ctx context.Context, dir, file, pattern string) ([]ReadFile, error) {
+func readFiles(ctx context.Context, dir, file, pattern string, limit int) ([]ReadFile, error) {
 	if pattern == "" {
-		f, err := readOne(file, inDir(dir, file))
+		f, err := readOne(file, inDir(dir, file), limit)
 		if err != nil {
 			return nil, err
 		}
@@ -116,7 +115,7 @@ func readFiles(ctx context.Context, dir, file, pattern string) ([]ReadFile, erro
 				shown = rel
 			}
 		}
-		f, err := readOne(shown, m)
+		f, err := readOne(shown, m, limit)
 		if err != nil {
 			return nil, err
 		}
@@ -163,7 +162,7 @@ func inDir(dir, p string) string {
 
 // readOne reads one file (shown is the path as the chart gave it): a file
 // that does not exist is an outcome, one that cannot be read an error.
-func readOne(shown, file string) (ReadFile, error) {
+func readOne(shown, file string, limit int) (ReadFile, error) {
 	f, err := os.Open(file)
 	if errors.Is(err, fs.ErrNotExist) {
 		return ReadFile{Path: shown}, nil
@@ -175,7 +174,7 @@ func readOne(shown, file string) (ReadFile, error) {
 	if fi, err := f.Stat(); err == nil && fi.IsDir() {
 		return ReadFile{}, fmt.Errorf("read %s: it is a folder, not a file (to read the files in it, use glob: '\"%s/*\"')", shown, shown)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, int64(proc.DefaultMaxOutput)+1))
+	data, err := io.ReadAll(io.LimitReader(f, int64(limit)+1))
 	if err != nil {
 		return ReadFile{}, fmt.Errorf("read %s: %w", shown, unwrapPathErr(err))
 	}
@@ -194,9 +193,9 @@ func (rs *runState) readValue(path string, rd *chart.ReadSpec, f ReadFile) map[s
 		return out
 	}
 	out["exists"] = true
-	if len(f.Content) > proc.DefaultMaxOutput {
-		out["withheld"] = fmt.Sprintf("the file passed the %d-byte cap and was withheld from the scope", proc.DefaultMaxOutput)
-		rs.fileLedger(record.WithheldEntry(path, "the file "+rs.mask(name), proc.DefaultMaxOutput))
+	if limit := maxOutput(rd.MaxSize); len(f.Content) > limit {
+		out["withheld"] = fmt.Sprintf("the file passed the %d-byte cap and was withheld from the scope", limit)
+		rs.fileLedger(record.WithheldEntry(path, "the file "+rs.mask(name), limit))
 		return out
 	}
 	out["content"] = rs.parsed(path, rd.Parse, rs.text(path, "the file "+name, f.Content), "the file "+name, out)

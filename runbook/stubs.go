@@ -363,6 +363,9 @@ type ReadCall struct {
 	File  string // path: the file
 	Glob  string // glob: the pattern
 	Dir   string // the folder a relative File or Glob is read from (the chart's)
+	// MaxSize is the stage's maxSize: (0: the 1 MiB default): a file
+	// past it is read no further than one byte over.
+	MaxSize int
 }
 
 // RunRead reads what call names from this machine's file system, exactly
@@ -371,7 +374,7 @@ type ReadCall struct {
 // runs for a run that files its answer as a stub's (ReadStubs). The error
 // is the stage's failure, as a local run would say it.
 func RunRead(ctx context.Context, call ReadCall) (*ReadStub, error) {
-	files, err := readFiles(ctx, call.Dir, call.File, call.Glob)
+	files, err := readFiles(ctx, call.Dir, call.File, call.Glob, maxOutput(call.MaxSize))
 	if err != nil {
 		return nil, err
 	}
@@ -397,7 +400,7 @@ func (rs *runState) readStub(ctx context.Context, st *chart.StageSpec, s *flow.S
 	if !ok {
 		return nil, false, nil
 	}
-	stub, err := rsb.Read(ctx, ReadCall{Path: s.Path(), Stage: st.ID, File: file, Glob: glob, Dir: dir})
+	stub, err := rsb.Read(ctx, ReadCall{Path: s.Path(), Stage: st.ID, File: file, Glob: glob, Dir: dir, MaxSize: st.Read.MaxSize})
 	switch {
 	case err != nil:
 		return nil, true, err

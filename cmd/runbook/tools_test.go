@@ -552,3 +552,42 @@ stages:
 		t.Errorf("exit %d; want the listing withheld past the 1 MiB cap, saying the cap:\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestMaxSizeLetsALargeLogBeRead: a read: file past 1 MiB (a busy day's
+// syslog) was always withheld, with no key to raise the cap; read's
+// maxSize: reads it whole.
+func TestMaxSizeLetsALargeLogBeRead(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	log := strings.Repeat("Dec  6 10:15:22 host app[42]: GET /health 200\n", 40000) + "Dec  6 10:16:00 host app[42]: ERROR disk failing\n"
+	if err := os.WriteFile(filepath.Join(dir, "syslog"), []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src := `
+version: 1
+runbook: log
+result:
+  kind: verdict/log
+  decider: Errors
+stages:
+  - id: log
+    read: {path: '"syslog"', parse: lines, maxSize: 8MiB}
+  - id: judge
+    name: Errors
+    decide:
+      rules:
+        - {when: 'any(log.content ?? [], # contains "ERROR")', then: bad, label: An error was logged}
+      default: {branch: ok, label: No error was logged}
+    branches:
+      bad: [{id: b, verdict: {subject: '"syslog"', verdict: '"bad"'}}]
+      ok: [{id: o, verdict: {subject: '"syslog"', verdict: '"ok"'}}]
+`
+	r := runCLI(t, dir, "exec", writeChart(t, dir, "c.yaml", src))
+	if r.code != 0 || !strings.Contains(r.stdout, "| syslog | bad |") || !strings.Contains(r.stdout, "\nConsistent with") {
+		t.Errorf("exit %d; want the 1.8 MB log read whole under maxSize: 8MiB, its last line's error found:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	r = runCLI(t, dir, "exec", writeChart(t, dir, "d.yaml", strings.Replace(src, ", maxSize: 8MiB", "", 1)))
+	if !strings.Contains(r.stdout, "Not sure") || !strings.Contains(r.stdout, "1048576") {
+		t.Errorf("exit %d; want the log withheld past the default cap, saying it:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}
