@@ -36,22 +36,22 @@ func (rs *runState) parsedAs(path string, spec parse.Spec, text, of string, out 
 		return text
 	}
 	v := res.Value
-	if res.Problems > 0 && !file {
-		if spec.Mode == "json" {
-			return v
+	if res.Problems > 0 {
+		if file {
+			// of names a file by its path, which a secret may be part of.
+			first, of := rs.mask(res.FirstProblem), rs.mask(of)
+			out["parseProblems"] = map[string]any{"count": res.Problems, "first": first}
+			rs.fileLedger(record.UnparsedEntry(path, of, spec.Mode, res.Problems, first))
+			lines := "lines"
+			if res.Problems == 1 {
+				lines = "line"
+			}
+			rs.warn(path, fmt.Sprintf("parse: %s could not read %d %s of %s (the first: %s)", spec.Mode, res.Problems, lines, of, first))
+			if spec.Mode == "json" {
+				out["parseError"] = "stdout is not JSON: " + first
+			}
 		}
-	} else if res.Problems > 0 {
-		// of names a file by its path, which a secret may be part of.
-		first, of := rs.mask(res.FirstProblem), rs.mask(of)
-		out["parseProblems"] = map[string]any{"count": res.Problems, "first": first}
-		rs.fileLedger(record.UnparsedEntry(path, of, spec.Mode, res.Problems, first))
-		lines := "lines"
-		if res.Problems == 1 {
-			lines = "line"
-		}
-		rs.warn(path, fmt.Sprintf("parse: %s could not read %d %s of %s (the first: %s)", spec.Mode, res.Problems, lines, of, first))
 		if spec.Mode == "json" {
-			out["parseError"] = "stdout is not JSON: " + first
 			return v // the text as it is
 		}
 	}

@@ -13,19 +13,7 @@ import (
 // run reads, and the rule's evidence holds it (the input now()).
 func TestCaseNowFixesTheClock(t *testing.T) {
 	t.Parallel()
-	f, err := Load("../../testdata/charttest/cert/chart_test.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := f.Run(context.Background())
-	if len(res.Cases) != 3 {
-		t.Fatalf("%d cases ran, want 3", len(res.Cases))
-	}
-	for _, c := range res.Cases {
-		if !c.Passed() {
-			t.Errorf("case %q: %v", c.Case.Name, c.Failures)
-		}
-	}
+	res := allPass(t, "../../testdata/charttest/cert/chart_test.yaml", 3)
 	d := res.Cases[0].Record.Decisions[0]
 	var read any
 	for _, in := range d.Rules[1].Inputs {
@@ -47,17 +35,24 @@ func TestCaseNowFixesTheClock(t *testing.T) {
 // here, one in Berlin and one in New York, passes on every host.
 func TestCaseNowFixesTheZone(t *testing.T) {
 	t.Parallel()
-	f, err := Load("../../testdata/charttest/logage/chart_test.yaml")
+	allPass(t, "../../testdata/charttest/logage/chart_test.yaml", 3)
+}
+
+// allPass runs a chart test file and wants its n cases, each passing.
+func allPass(t *testing.T, file string, n int) *FileResult {
+	t.Helper()
+	f, err := Load(file)
 	if err != nil {
 		t.Fatal(err)
 	}
 	res := f.Run(context.Background())
-	if len(res.Cases) != 3 {
-		t.Fatalf("%d cases ran, want 3", len(res.Cases))
+	if len(res.Cases) != n {
+		t.Fatalf("%d cases ran, want %d", len(res.Cases), n)
 	}
 	for _, c := range res.Cases {
 		if !c.Passed() {
 			t.Errorf("case %q: %v", c.Case.Name, c.Failures)
 		}
 	}
+	return res
 }
