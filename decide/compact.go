@@ -86,6 +86,54 @@ func (p *CompactPlan) Decide(env rules.Env) (c Compact, branch string, ok bool) 
 	return c, p.def.Branch, true
 }
 
+// Evidence is Slab.Decide's evidence of the plan's decider over env, the
+// same in every field, built from one read of each key (rules.Trace):
+// filter after filter, each reading every condition's key again, cost a
+// decider of ten rules on two keys four times what its decision did,
+// and every decider of a run a recorder watches (the record's harvest
+// is one) gives its evidence at once. A condition that panics is
+// evaluated again filter by filter (Slab.Decide), whose evidence says
+// which.
+func (p *CompactPlan) Evidence(s *Slab, env rules.Env) (ev *Evidence) {
+	if ev, ok := p.trace(s, env); ok {
+		return ev
+	}
+	return s.Decide(env, p.rs, p.def)
+}
+
+func (p *CompactPlan) trace(s *Slab, env rules.Env) (ev *Evidence, ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			ev, ok = nil, false
+		}
+	}()
+	b := s.box()
+	b.def = p.def
+	ev = &b.ev
+	ev.Kind, ev.Default = KindDecide, &b.def
+	ev.Rules = s.ruleRoom(p.rs)
+	t := p.chain.Trace(env)
+	for i := range p.rs {
+		r := &p.rs[i]
+		n := r.When.(*rules.Filter).Len()
+		ev.Rules = ev.Rules[:i+1]
+		re := &ev.Rules[i]
+		re.Index, re.Label, re.Then = i, r.Label, r.Then
+		re.Outcome = t.Next(s.conds[:n:n])
+		s.conds = s.conds[n:]
+		if re.Matched {
+			b.chosen[0] = r.Then
+			break
+		}
+	}
+	ev.Rules = s.keepRules(ev.Rules)
+	if b.chosen[0] == "" && !ev.matched() {
+		b.chosen[0] = p.def.Branch
+	}
+	ev.Chosen = b.chosen[:1:1]
+	return ev, true
+}
+
 // Branch is the branch the decision chose.
 func (c Compact) Branch(rs []Rule, def Default) string {
 	if c.matched >= 0 {
@@ -101,9 +149,10 @@ func (c Compact) Branch(rs []Rule, def Default) string {
 // was read, which the scope's contract forbids — the evidence does not
 // pass off the new reading as the decision: every rule whose marks differ
 // carries an error saying so, and Chosen stays what the run took.
-func (c Compact) Materialize(env rules.Env, rs []Rule, def Default) *Evidence {
+func (p *CompactPlan) Materialize(c Compact, env rules.Env) *Evidence {
 	var s Slab
-	ev := s.Decide(env, rs, def)
+	ev := p.Evidence(&s, env)
+	rs, def := p.rs, p.def
 	at := 0
 	for i := range ev.Rules {
 		re := &ev.Rules[i]

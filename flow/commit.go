@@ -129,8 +129,7 @@ func (c *Commit) Evidence() *decide.Evidence {
 	if c.Decision != nil || c.lazy.n == nil {
 		return c.Decision
 	}
-	n := c.lazy.n
-	return c.lazy.c.Materialize(readsEnv(c.Reads), n.rules, *n.def)
+	return c.lazy.n.plan.Materialize(c.lazy.c, readsEnv(c.Reads))
 }
 
 // Decided reports whether the commit holds a decision (kept compact or

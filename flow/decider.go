@@ -34,6 +34,8 @@ func (r *runner) evaluate(ctx context.Context, f *frame, n *node) (ev *decide.Ev
 			return nil, n.chosen(branch), path, f.end(n, &x, nil, 0, nil, false)
 		}
 		ev = f.arena.slab.Decide(s, n.rules, *n.def) // a predicate panicked: its evidence says so
+	case n.plan != nil: // a recorder wants the evidence now
+		ev = n.plan.Evidence(&f.arena.slab, s)
 	default:
 		ev = f.arena.slab.Decide(s, n.rules, *n.def)
 	}

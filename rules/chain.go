@@ -220,3 +220,63 @@ func (c *cond) passHead(v any, found bool) bool {
 	p, _ := c.test(v, found)
 	return p
 }
+
+// Trace is a chain's filters evaluated one after another with their
+// evidence, each head read once, as First reads it. Build it with
+// Chain.Trace; Next evaluates the next filter. It is what a decider
+// whose evidence is wanted at once (a recorder asked for decisions)
+// evaluates in place of filter after filter, each of which reads every
+// condition's key again.
+type Trace struct {
+	c             *Chain
+	env           Env
+	vals          [chainMemo]any
+	have, present uint8
+	next          int
+}
+
+// Trace starts a trace of the chain over env.
+func (c *Chain) Trace(env Env) Trace { return Trace{c: c, env: env} }
+
+// Next evaluates the next filter of the chain into ev, which must hold
+// exactly its conditions (Filter.Len): the Outcome Filter.EvalIn gives
+// over the same env, field for field — its heads read once a trace, the
+// rest of each path, the test and a missing key's reason as Filter.eval
+// has them. A condition that panics panics here (Filter.eval turns it
+// into the filter's error): the caller recovers and evaluates filter by
+// filter, whose evidence says which one.
+func (t *Trace) Next(ev []ConditionEvidence) Outcome {
+	f := &t.c.filters[t.next]
+	t.next++
+	matched := true
+	for k := f.start; k < f.end; k++ {
+		st := &t.c.steps[k]
+		cd := st.c
+		e := &ev[k-f.start]
+		e.Key, e.Op, e.Expected = cd.Key, cd.Op, cd.Expected
+		var v any
+		var found bool
+		switch s := st.slot; {
+		case s >= chainMemo:
+			v, found = head(t.env, cd.segs)
+		case t.have&(1<<s) != 0:
+			v, found = t.vals[s], t.present&(1<<s) != 0
+		default:
+			v, found = head(t.env, cd.segs)
+			t.vals[s], t.have = v, t.have|1<<s
+			if found {
+				t.present |= 1 << s
+			}
+		}
+		if found {
+			v, found = stepAll(v, cd.segs[1:])
+		}
+		e.Actual, e.Present = v, found
+		e.Pass, e.Reason = cd.test(v, found)
+		if !found && cd.Op != OpExists {
+			e.Reason = absentKey(t.env, cd.segs)
+		}
+		matched = matched && e.Pass
+	}
+	return Outcome{Matched: matched, Conditions: ev}
+}

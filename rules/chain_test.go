@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 )
@@ -12,42 +13,8 @@ import (
 // reads each head key once a call when it has no more than that.
 func TestChainIsPassFilterAfterFilter(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 11))
-	keys := []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"}
-	values := []any{nil, 0, 1, 5, 5.5, -2, "x", "y", true, []any{1, "x"}, map[string]any{"n": 3}, 7, -9, 5.0}
-	ops := []Op{OpEq, OpNe, OpGt, OpGte, OpLt, OpLte, OpIn, OpExists, OpContains}
 	for round := range 500 {
-		var fs []*Filter
-		for range 1 + r.IntN(6) {
-			var conds []Condition
-			for range 1 + r.IntN(3) {
-				key := keys[r.IntN(len(keys))]
-				if r.IntN(5) == 0 {
-					key += ".n"
-				}
-				op := ops[r.IntN(len(ops))]
-				var exp any
-				switch op {
-				case OpIn:
-					exp = []any{values[r.IntN(len(values))], values[r.IntN(len(values))]}
-				case OpExists:
-					exp = r.IntN(2) == 0
-				default:
-					exp = values[1+r.IntN(7)]
-				}
-				conds = append(conds, Where(key, op, exp))
-			}
-			f, err := NewFilter(conds...)
-			if err != nil {
-				continue
-			}
-			fs = append(fs, f)
-		}
-		m := map[string]any{}
-		for _, k := range keys {
-			if r.IntN(4) > 0 {
-				m[k] = values[r.IntN(len(values))]
-			}
-		}
+		fs, m := randomFilters(r), randomScope(r)
 		chain, ok := NewChain(fs)
 		if !ok {
 			t.Fatalf("round %d: no chain of %d filters", round, len(fs))
@@ -89,6 +56,102 @@ func TestChainIsPassFilterAfterFilter(t *testing.T) {
 				t.Fatalf("round %d: %s read %d times in one call", round, k, n)
 			}
 		}
+	}
+}
+
+// The keys, values and operators the random filters and scopes of the
+// chain's tests are made of: ints, floats, text, null, a list and an
+// object, so that some conditions pass, some fail, some cannot compare,
+// and some paths step into an object or find nothing.
+var (
+	randomKeys   = []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"}
+	randomValues = []any{nil, 0, 1, 5, 5.5, -2, "x", "y", true, []any{1, "x"}, map[string]any{"n": 3}, 7, -9, 5.0}
+	randomOps    = []Op{OpEq, OpNe, OpGt, OpGte, OpLt, OpLte, OpIn, OpExists, OpContains}
+)
+
+// randomFilters is one to six filters of one to three random conditions.
+func randomFilters(r *rand.Rand) []*Filter {
+	var fs []*Filter
+	for range 1 + r.IntN(6) {
+		var conds []Condition
+		for range 1 + r.IntN(3) {
+			key := randomKeys[r.IntN(len(randomKeys))]
+			if r.IntN(5) == 0 {
+				key += ".n"
+			}
+			op := randomOps[r.IntN(len(randomOps))]
+			var exp any
+			switch op {
+			case OpIn:
+				exp = []any{randomValues[r.IntN(len(randomValues))], randomValues[r.IntN(len(randomValues))]}
+			case OpExists:
+				exp = r.IntN(2) == 0
+			default:
+				exp = randomValues[1+r.IntN(7)]
+			}
+			conds = append(conds, Where(key, op, exp))
+		}
+		f, err := NewFilter(conds...)
+		if err != nil {
+			continue
+		}
+		fs = append(fs, f)
+	}
+	return fs
+}
+
+// randomScope holds three keys in four, each a random value.
+func randomScope(r *rand.Rand) map[string]any {
+	m := map[string]any{}
+	for _, k := range randomKeys {
+		if r.IntN(4) > 0 {
+			m[k] = randomValues[r.IntN(len(randomValues))]
+		}
+	}
+	return m
+}
+
+// A trace gives each filter tried the Outcome EvalIn gives it, field for
+// field (a missing key's reason, a comparison's refusal), filter after
+// filter until one matches, and reads the keys EvalIn reads in the order
+// it first reads them — each once a trace, where EvalIn reads a key for
+// every condition on it.
+func TestTraceIsEvalInFilterAfterFilter(t *testing.T) {
+	r := rand.New(rand.NewPCG(18, 6))
+	tracedReads, evaledReads := 0, 0
+	for round := range 2000 {
+		fs, m := randomFilters(r), randomScope(r)
+		chain, ok := NewChain(fs)
+		if !ok {
+			t.Fatalf("round %d: no chain of %d filters", round, len(fs))
+		}
+		traced, evaled := newCountEnv(m), newCountEnv(m)
+		tr := chain.Trace(traced)
+		for i, f := range fs {
+			got := tr.Next(make([]ConditionEvidence, f.Len()))
+			want, _ := f.EvalIn(evaled, make([]ConditionEvidence, f.Len()))
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("round %d filter %d (%v) on %v:\ntrace  %+v\nEvalIn %+v", round, i, f, m, got, want)
+			}
+			if want.Matched {
+				break
+			}
+		}
+		if !slices.Equal(traced.order, evaled.order) {
+			t.Fatalf("round %d: the trace read %v, EvalIn %v", round, traced.order, evaled.order)
+		}
+		for k, n := range traced.gets {
+			if n > evaled.gets[k] {
+				t.Fatalf("round %d: the trace read %s %d times, EvalIn %d", round, k, n, evaled.gets[k])
+			}
+			tracedReads, evaledReads = tracedReads+n, evaledReads+evaled.gets[k]
+		}
+	}
+	// the memo served where conditions shared a key (a missing key's
+	// reason reads it once more, and past chainMemo heads every condition
+	// reads its own)
+	if tracedReads >= evaledReads {
+		t.Fatalf("the trace read %d times where EvalIn read %d: its memo hardly served", tracedReads, evaledReads)
 	}
 }
 
