@@ -404,8 +404,10 @@ func CheckWritable(path string) error {
 // a record written over it would lose. With it, the runbook's name and the
 // pause (nil when the record carries none). A file that is missing, not a
 // record or damaged is not waiting. ParseRecord is the reader of records;
-// this is a probe of three keys, in one pass that builds nothing of the
-// rest (a wide record about to be replaced is not read whole).
+// this is a probe of four members (jsonv.Pick), which skips the rest as it
+// reads: every `exec --record` over the last run's file asks it, and
+// json.Decoder read that file whole into memory to fill them — two
+// seconds and 270 MB over a 100,000-item foreach's record.
 func Waiting(path string) (waiting bool, runbook string, pause *PauseRecord) {
 	// Stat before opening: opening a named pipe to read waits for a writer,
 	// and a pipe at a record's path would hold the run before it starts.
@@ -420,21 +422,22 @@ func Waiting(path string) (waiting bool, runbook string, pause *PauseRecord) {
 	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
 		return false, "", nil
 	}
-	var probe struct {
-		Checkpoint *struct{} `json:"checkpoint"`
-		Resumed    *struct{} `json:"resumed"`
-		Result     *struct {
-			Runbook string       `json:"runbook"`
-			Pause   *PauseRecord `json:"pause"`
-		} `json:"result"`
-	}
-	if err := json.NewDecoder(bufio.NewReader(f)).Decode(&probe); err != nil || probe.Checkpoint == nil || probe.Resumed != nil {
+	got, err := jsonv.Pick(f, "checkpoint", "resumed", "result.runbook", "result.pause")
+	if cp := got["checkpoint"]; err != nil || len(cp) == 0 || cp[0] != '{' || holds(got["resumed"]) {
 		return false, "", nil
 	}
-	if probe.Result != nil {
-		runbook, pause = probe.Result.Runbook, probe.Result.Pause
+	if raw := got["result.runbook"]; raw != nil && json.Unmarshal(raw, &runbook) != nil {
+		return false, "", nil
+	}
+	if raw := got["result.pause"]; raw != nil && json.Unmarshal(raw, &pause) != nil {
+		return false, "", nil
 	}
 	return true, runbook, pause
+}
+
+// holds says a picked member is there and not null.
+func holds(raw json.RawMessage) bool {
+	return raw != nil && string(raw) != "null"
 }
 
 // ErrProcessFile is CheckWritable's and WriteFile's refusal of a path

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -349,5 +350,37 @@ func TestWaitingDoesNotOpenAPipe(t *testing.T) {
 			f.Close()
 		}
 		t.Fatal("Waiting did not return: it opened the pipe and waited for a writer")
+	}
+}
+
+// TestWaitingReadsAWideRecordWithoutHoldingIt: Waiting is asked of the
+// file every `exec --record` is about to replace, and json.Decoder read
+// that file whole into memory to fill four fields: a 100,000-item
+// foreach's record cost the next run two seconds and 270 MB before it
+// started. A 24 MB record is probed in a small buffer now; its answer is
+// the same (waiting, the runbook, the pause).
+func TestWaitingReadsAWideRecordWithoutHoldingIt(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"recordVersion": 2, "result": {"runbook": "wide", "state": {"each": [`)
+	for i := range 300000 {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		fmt.Fprintf(&b, `{"index": %d, "n": "item \"%d\" [x]"}`, i, i)
+	}
+	b.WriteString(`]}, "pause": {"stage": "ask", "question": "go on?"}}, "log": {"commits": []}, "checkpoint": {"at": "ask#2"}}`)
+	path := filepath.Join(t.TempDir(), "wide.json")
+	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	waiting, name, pause := record.Waiting(path)
+	runtime.ReadMemStats(&after)
+	if !waiting || name != "wide" || pause == nil || pause.Question != "go on?" {
+		t.Fatalf("Waiting = %v, %q, %+v; want the paused run of wide", waiting, name, pause)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 1<<20 {
+		t.Fatalf("Waiting allocated %d bytes probing a %d-byte record: it held the record", got, b.Len())
 	}
 }

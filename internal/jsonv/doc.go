@@ -35,5 +35,8 @@
 //	Fits("duration", "90s")    true
 //	Fits("number", "3")        false (text is parsed by the input reader, not here)
 //
+// Pick reads a few members out of a JSON object too large to hold (a
+// record about to be replaced), skipping the rest as it reads.
+//
 // It reads nothing but its arguments and imports no package of this module.
 package jsonv
