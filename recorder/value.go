@@ -132,59 +132,9 @@ func appendFloat(b []byte, f float64, bits int) []byte {
 	return b
 }
 
-// appendString writes s as a JSON string. Non-ASCII text stays as it is;
-// quotes, backslashes and control characters are escaped; invalid UTF-8
-// becomes U+FFFD.
-func appendString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, `\u202`...)
-			b = append(b, hex[r&0xf])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
-
-const hex = "0123456789abcdef"
+// appendString writes s as a JSON string as jsonv.Marshal does: HTML
+// characters as they are (jsonv.AppendString).
+func appendString(b []byte, s string) []byte { return jsonv.AppendString(b, s, false) }
 
 // appendInt is strconv.AppendInt(b, v, 10), written inline for the numbers
 // below 1000 that most values are.
