@@ -125,6 +125,7 @@ func (s *streamWriter) whole(v reflect.Value, depth int) {
 
 var (
 	logType           = reflect.TypeFor[flow.Log]()
+	rowType           = reflect.TypeFor[Row]()
 	marshalerType     = reflect.TypeFor[json.Marshaler]()
 	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
 	numberType        = reflect.TypeFor[json.Number]()
@@ -171,6 +172,12 @@ func (s *streamWriter) value(v reflect.Value, depth int) {
 	}
 	if !v.IsValid() {
 		s.writeString("null")
+		return
+	}
+	if v.Type() == rowType {
+		// A row's MarshalJSON writes its keys in their order; walk them
+		// in that order instead of encoding each row whole.
+		s.row(v.Interface().(Row), depth)
 		return
 	}
 	if v.Type() == logType {
@@ -264,7 +271,10 @@ func (s *streamWriter) write(b []byte) {
 func (s *streamWriter) object(v reflect.Value, fields []plainField, depth int) {
 	n := 0
 	for _, f := range fields {
-		fv := v.Field(f.index)
+		fv := v.Field(f.index[0])
+		if len(f.index) > 1 {
+			fv = v.FieldByIndex(f.index)
+		}
 		if f.omitEmpty && isEmpty(fv) {
 			continue
 		}
@@ -315,6 +325,22 @@ func (s *streamWriter) mapValue(v reflect.Value, depth int) {
 			s.key(i, k.String(), depth)
 			s.value(v.MapIndex(k), depth+1)
 		}
+	}
+	s.newline(depth)
+	s.writeString("}")
+}
+
+// row writes a verdict row as Row.MarshalJSON orders it: its keys in
+// their order.
+func (s *streamWriter) row(r Row, depth int) {
+	if len(r.Keys) == 0 {
+		s.writeString("{}")
+		return
+	}
+	s.writeString("{")
+	for i, k := range r.Keys {
+		s.key(i, k, depth)
+		s.value(reflect.ValueOf(r.Values[k]), depth+1)
 	}
 	s.newline(depth)
 	s.writeString("}")
@@ -373,7 +399,7 @@ func isEmpty(v reflect.Value) bool {
 
 // plainField is one field of a struct the walk encodes itself.
 type plainField struct {
-	index     int
+	index     []int
 	key       string // `"name": `
 	omitEmpty bool
 }
@@ -383,12 +409,35 @@ type plainField struct {
 // escaping. Otherwise it is nil and the struct is encoded whole, so the
 // walk never has to copy encoding/json's rules for those.
 func plainFields(t reflect.Type) []plainField {
-	fs := []plainField{}
+	fs := plainFieldsAt(t, nil, []plainField{})
 	seen := map[string]bool{}
+	for _, f := range fs {
+		if seen[f.key] {
+			// two fields of one name: encoding/json's rules for which
+			// wins are its own to apply
+			return nil
+		}
+		seen[f.key] = true
+	}
+	return fs
+}
+
+// plainFieldsAt appends the fields of t, a struct at index path at inside
+// the walked one: the fields of an embedded struct with no tag in its
+// place (where encoding/json puts them), so that decide.RuleEvidence,
+// which embeds rules.Outcome, is walked too. Nil when t is not plain.
+func plainFieldsAt(t reflect.Type, at []int, fs []plainField) []plainField {
 	for i := range t.NumField() {
 		sf := t.Field(i)
+		index := append(slices.Clip(at), i)
 		if sf.Anonymous {
-			return nil
+			if sf.Type.Kind() != reflect.Struct || sf.Tag.Get("json") != "" {
+				return nil
+			}
+			if fs = plainFieldsAt(sf.Type, index, fs); fs == nil {
+				return nil
+			}
+			continue
 		}
 		if !sf.IsExported() {
 			continue
@@ -411,11 +460,10 @@ func plainFields(t reflect.Type) []plainField {
 		if name == "" {
 			name = sf.Name
 		}
-		if !plainName(name) || seen[name] {
+		if !plainName(name) {
 			return nil
 		}
-		seen[name] = true
-		fs = append(fs, plainField{index: i, key: `"` + name + `": `, omitEmpty: omit})
+		fs = append(fs, plainField{index: index, key: `"` + name + `": `, omitEmpty: omit})
 	}
 	return fs
 }

@@ -1,6 +1,7 @@
 package record
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -149,5 +150,74 @@ func TestWriteRecordStreamsTheLog(t *testing.T) {
 	whole, _ := json.Marshal(rec.Log)
 	if c := sw.buf.Cap(); c > len(whole)/10 {
 		t.Fatalf("the writer's buffer grew to %d bytes for a %d-byte log: the log was encoded whole", c, len(whole))
+	}
+}
+
+// walked is what the record's walk writes of v.
+func walked(t *testing.T, v any) string {
+	t.Helper()
+	var b bytes.Buffer
+	sw := &streamWriter{w: &b}
+	sw.enc = json.NewEncoder(&sw.buf)
+	sw.value(reflect.ValueOf(v), 0)
+	sw.flush()
+	if sw.err != nil {
+		t.Fatal(sw.err)
+	}
+	return b.String()
+}
+
+type inner struct {
+	A int    `json:"a"`
+	B string `json:"b,omitempty"`
+}
+
+type (
+	embeds struct {
+		inner
+		C bool
+	}
+	embedsTagged struct {
+		inner `json:"in"`
+		C     bool
+	}
+	embedsPointer struct {
+		*inner
+		C bool
+	}
+	collides struct {
+		inner
+		A string `json:"a"`
+	}
+	deeper struct {
+		embeds
+		D []Row `json:"d"`
+	}
+)
+
+// TestWalkIsMarshalIndentOverStructShapes: the walk writes what
+// json.MarshalIndent writes of embedded structs (promoted in their place,
+// tagged, by pointer, colliding) and of verdict rows (keys in their order,
+// numbers and text as encoding/json spells them), which it now walks
+// rather than hand to encoding/json whole.
+func TestWalkIsMarshalIndentOverStructShapes(t *testing.T) {
+	row := Row{Keys: []string{"z", "a", "m"}, Values: map[string]any{"z": 1e21, "a": "<b>&\"x\"\u2028", "m": []any{1.5e-7, map[string]any{"k": nil}}}}
+	for _, v := range []any{
+		embeds{inner{1, "x"}, true},
+		embeds{inner{A: 2}, false},
+		embedsTagged{inner{3, "y"}, true},
+		embedsPointer{&inner{4, "z"}, true},
+		embedsPointer{nil, true},
+		collides{inner{5, "w"}, "outer"},
+		deeper{embeds{inner{6, ""}, true}, []Row{row, {}}},
+		[]Row{row},
+	} {
+		want, err := json.MarshalIndent(v, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := walked(t, v); got != string(want) {
+			t.Errorf("%T: the walk wrote\n%s\nMarshalIndent\n%s", v, got, want)
+		}
 	}
 }
