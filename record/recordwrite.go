@@ -13,6 +13,7 @@ import (
 
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/internal/jsonv"
+	"github.com/openrunbook/runbook/rules"
 )
 
 // writeRecord writes rec to w as json.MarshalIndent(rec, "", "  ") and a
@@ -126,6 +127,7 @@ func (s *streamWriter) whole(v reflect.Value, depth int) {
 var (
 	logType           = reflect.TypeFor[flow.Log]()
 	rowType           = reflect.TypeFor[Row]()
+	inputsType        = reflect.TypeFor[rules.Inputs]()
 	marshalerType     = reflect.TypeFor[json.Marshaler]()
 	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
 	numberType        = reflect.TypeFor[json.Number]()
@@ -174,10 +176,17 @@ func (s *streamWriter) value(v reflect.Value, depth int) {
 		s.writeString("null")
 		return
 	}
-	if v.Type() == rowType {
-		// A row's MarshalJSON writes its keys in their order; walk them
-		// in that order instead of encoding each row whole.
-		s.row(v.Interface().(Row), depth)
+	switch v.Type() {
+	case rowType:
+		// A row's and an expression's inputs' MarshalJSON write an object
+		// with its keys in their order; walk them in that order instead
+		// of encoding each whole.
+		r := v.Interface().(Row)
+		s.ordered(len(r.Keys), func(i int) (string, any) { return r.Keys[i], r.Values[r.Keys[i]] }, depth)
+		return
+	case inputsType:
+		in := v.Interface().(rules.Inputs)
+		s.ordered(len(in), func(i int) (string, any) { return in[i].Path, in[i].Value }, depth)
 		return
 	}
 	if v.Type() == logType {
@@ -330,17 +339,18 @@ func (s *streamWriter) mapValue(v reflect.Value, depth int) {
 	s.writeString("}")
 }
 
-// row writes a verdict row as Row.MarshalJSON orders it: its keys in
-// their order.
-func (s *streamWriter) row(r Row, depth int) {
-	if len(r.Keys) == 0 {
+// ordered writes an object of n entries in their order, entry(i) the
+// i-th key and value (Row.MarshalJSON, rules.Inputs.MarshalJSON).
+func (s *streamWriter) ordered(n int, entry func(int) (string, any), depth int) {
+	if n == 0 {
 		s.writeString("{}")
 		return
 	}
 	s.writeString("{")
-	for i, k := range r.Keys {
+	for i := range n {
+		k, v := entry(i)
 		s.key(i, k, depth)
-		s.value(reflect.ValueOf(r.Values[k]), depth+1)
+		s.value(reflect.ValueOf(v), depth+1)
 	}
 	s.newline(depth)
 	s.writeString("}")

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/rules"
 )
 
 // failAfter is a writer that takes n bytes, then fails: a disk that fills
@@ -211,6 +212,9 @@ func TestWalkIsMarshalIndentOverStructShapes(t *testing.T) {
 		collides{inner{5, "w"}, "outer"},
 		deeper{embeds{inner{6, ""}, true}, []Row{row, {}}},
 		[]Row{row},
+		rules.Outcome{Matched: true, Expr: "n > 1000", Result: true, Inputs: rules.Inputs{{Path: "n", Value: 1001}, {Path: "a.b", Value: "<x>"}}},
+		rules.Outcome{Expr: "true", Inputs: rules.Inputs{}},
+		map[string]any{"in": rules.Inputs(nil)},
 	} {
 		want, err := json.MarshalIndent(v, "", "  ")
 		if err != nil {
