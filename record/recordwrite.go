@@ -24,17 +24,20 @@ import (
 // It owns one rule, which part is encoded how:
 //
 //	a struct of plain fields        walked field by field, in declaration
-//	                                order, omitempty honoured
+//	                                order, omitempty honoured, an embedded
+//	                                struct's fields in its place
 //	a pointer, an interface         walked through (nil: null)
 //	a map with string keys          walked key by key, keys sorted
+//	a Row, rules.Inputs             walked key by key, in their order (as
+//	                                their MarshalJSON writes them)
 //	a slice (not []byte)            walked element by element
-//	a bool, an int, a plain string, written as encoding/json writes them
-//	a float in [1e-6, 1e21) or 0    (strconv; a string needing no escape)
+//	a bool, an int, a string,       written as encoding/json writes them
+//	a float in [1e-6, 1e21) or 0    (strconv, jsonv.AppendString)
 //	anything else                   encoded whole by encoding/json, at its
 //	                                depth's prefix: a Marshaler, a struct
-//	                                with embedded fields or tag options
-//	                                beyond omitempty, an array, a []byte, a
-//	                                string to escape, any other float
+//	                                with tag options beyond omitempty or
+//	                                two fields of one name, an array, a
+//	                                []byte, any other float
 //
 // Every slice is walked, not just the long ones: one element can be huge
 // (a foreach's join commit writes every item's result). Where the walk is
