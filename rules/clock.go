@@ -91,17 +91,24 @@ func zoneOf(env Env) *time.Location {
 }
 
 // readsLocal reports whether a call of date is date(text, layout,
-// "Local"): the one form patchLocal rewrites.
+// "Local"): a form patchLocal rewrites.
 func readsLocal(args []ast.Node) bool {
-	if len(args) != 3 {
+	return len(args) == 3 && namesLocal(args[2:])
+}
+
+// namesLocal reports whether args is the one literal "Local":
+// timezone("Local"), the other form patchLocal rewrites.
+func namesLocal(args []ast.Node) bool {
+	if len(args) != 1 {
 		return false
 	}
-	s, ok := args[2].(*ast.StringNode)
+	s, ok := args[0].(*ast.StringNode)
 	return ok && s.Value == "Local"
 }
 
 // patchLocal rewrites each date(text, layout, "Local") into a call of
-// dateInFunc, date(zone, text, layout), zone the evaluation's (zoneOf): "Local" read as
+// dateInFunc, date(zone, text, layout), and each timezone("Local") into
+// the zone itself, zone the evaluation's (zoneOf): "Local" read as
 // time.Local was the zone of the host that ran the expression, so a
 // chart test whose case fixed now: in Berlin's offset read the log's
 // stamps in Berlin on one laptop and in UTC in CI.
@@ -115,6 +122,10 @@ func (patchLocal) Visit(node *ast.Node) {
 			args = n.Arguments
 		}
 	case *ast.BuiltinNode:
+		if n.Name == "timezone" && namesLocal(n.Arguments) {
+			ast.Patch(node, &ast.IdentifierNode{Value: zoneKey})
+			return
+		}
 		if n.Name == "date" {
 			args = n.Arguments
 		}

@@ -183,3 +183,29 @@ func TestDurationInputOrderedWithATimeSaysReadIt(t *testing.T) {
 		{`date(checked) - date(made) > duration(maxAge)`, true, ""},
 	})
 }
+
+// TestTimezoneLocalIsTheEnvsZone: timezone("Local") was time.Local, the
+// zone of the host that ran the expression, where date(x, layout,
+// "Local") already read the Env's: a chart test fixing its case in
+// Berlin read date(timezone("Local"), stamp, layout) in UTC in CI and
+// failed there alone. It is the Env's zone too, and the host's over an
+// Env with none.
+func TestTimezoneLocalIsTheEnvsZone(t *testing.T) {
+	t.Parallel()
+	berlin := time.FixedZone("Berlin", 3600)
+	vars := mapEnv{"logged": "2026-12-06 07:55:00", "checked": "2026-12-06T08:50:00+01:00"}
+	for _, src := range []string{
+		`date(checked) - date(timezone("Local"), logged, "2006-01-02 15:04:05") > duration("50m")`,
+		`date(timezone("Local"), logged, "2006-01-02 15:04:05") == date(logged, "2006-01-02 15:04:05", "Local")`,
+	} {
+		if out := MustCompile(src).Eval(zonedEnv{vars, berlin}); out.Err != "" || !out.Matched {
+			t.Errorf("%s in Berlin's zone: matched %v, err %q", src, out.Matched, out.Err)
+		}
+	}
+	if out := MustCompile(`date(checked) - date(timezone("Local"), logged, "2006-01-02 15:04:05") > duration("50m")`).Eval(zonedEnv{vars, time.UTC}); out.Err != "" || out.Matched {
+		t.Errorf("in UTC: matched %v, err %q; want the stamp read as 07:55 UTC", out.Matched, out.Err)
+	}
+	if out := MustCompile(`timezone("Local") == timezone("Local")`).Eval(vars); out.Err != "" || !out.Matched {
+		t.Errorf("an Env with no zone: matched %v, err %q", out.Matched, out.Err)
+	}
+}

@@ -683,7 +683,7 @@ type collector struct {
 	err      *CompileError
 	calls    map[string]bool // the funcs it calls (funcs.go)
 	clock    bool            // it calls now() (clock.go)
-	local    bool            // it calls date(x, layout, "Local") (clock.go)
+	local    bool            // it calls date(x, layout, "Local") or timezone("Local") (clock.go)
 	guard    int             // > 0 inside a read that allows absence
 	// builtins are the builtin calls, by their position in the source:
 	// each as written, for the errors of the patches that rewrite it, and
@@ -760,6 +760,9 @@ func (c *collector) walk(n ast.Node) {
 		c.builtins[x.Location().From] = builtinCall{text: x.String()}
 		if x.Name == "now" {
 			c.clock = true
+		}
+		if x.Name == "timezone" && namesLocal(x.Arguments) {
+			c.local = true
 		}
 		if funcs[x.Name] != nil {
 			// A builtin this package replaces (date): the parser knows the

@@ -28,7 +28,7 @@ func (rb *Runbook) exec(ctx context.Context, given map[string]any, opts []ExecOp
 	if err := o.check(); err != nil {
 		return nil, err
 	}
-	in, err := rb.resolveInputs(given, o.clock())
+	in, err := rb.resolveInputs(given, o.clock(), zoneOf(o.stubs))
 	if err != nil {
 		return nil, err
 	}

@@ -72,7 +72,7 @@ type resolvedInputs struct {
 // resolveInputs checks the given inputs against the declared ones and fills
 // defaults. A string given for a non-string type (from `--input k=v`) is
 // converted; every problem is reported, not only the first.
-func (rb *Runbook) resolveInputs(given map[string]any, now func() time.Time) (*resolvedInputs, error) {
+func (rb *Runbook) resolveInputs(given map[string]any, now func() time.Time, zone *time.Location) (*resolvedInputs, error) {
 	out := &resolvedInputs{values: map[string]any{}, secrets: secret.New()}
 	var errs InputErrors
 	declared := map[string]chart.InputSpec{}
@@ -141,7 +141,7 @@ func (rb *Runbook) resolveInputs(given map[string]any, now func() time.Time) (*r
 	if len(errs) > 0 {
 		return nil, errs.maskedBy(out.secrets)
 	}
-	varInputs, err := rb.evalVars(out.values, out.secrets, now)
+	varInputs, err := rb.evalVars(out.values, out.secrets, now, zone)
 	if err != nil {
 		return nil, errors.New(out.secrets.Text(err.Error())) // no Unwrap: the cause is unmasked
 	}
@@ -155,11 +155,11 @@ func (rb *Runbook) resolveInputs(given map[string]any, now func() time.Time) (*r
 // given nor assumed, so the assessment never counts it as an assumption:
 // it is the chart's policy. A var that cannot be evaluated refuses the run.
 // It returns, for each var, the inputs its value came from.
-func (rb *Runbook) evalVars(values map[string]any, secrets secret.Set, now func() time.Time) (map[string][]string, error) {
+func (rb *Runbook) evalVars(values map[string]any, secrets secret.Set, now func() time.Time, zone *time.Location) (map[string][]string, error) {
 	from := map[string][]string{}
 	get := func(k string) (any, bool) { v, ok := values[k]; return v, ok }
 	for _, a := range rb.spec.Vars {
-		v, _, err := a.Expr.Value(timedEnv(stateEnv(values), now))
+		v, _, err := a.Expr.Value(zonedEnv(timedEnv(stateEnv(values), now), zone))
 		if err != nil {
 			return nil, fmt.Errorf("var %q: %s: %w", a.Key, a.Src, err)
 		}

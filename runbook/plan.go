@@ -27,7 +27,7 @@ type PlannedInputs struct {
 // does (an InputErrors naming each refused input) and evaluates the
 // chart's vars, without running a stage.
 func (rb *Runbook) PlanInputs(given map[string]any) (*PlannedInputs, error) {
-	in, err := rb.resolveInputs(given, nil)
+	in, err := rb.resolveInputs(given, nil, nil)
 	if err != nil {
 		return nil, err
 	}

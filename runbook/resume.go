@@ -395,7 +395,7 @@ func (rb *Runbook) revaluateVars(cp *flow.Checkpoint, in *resolvedInputs) error 
 	for _, a := range rb.spec.Vars {
 		saved[a.Key] = in.values[a.Key]
 	}
-	if _, err := rb.evalVars(in.values, in.secrets, nil); err != nil {
+	if _, err := rb.evalVars(in.values, in.secrets, nil, nil); err != nil {
 		return errors.New(in.secrets.Text(err.Error())) // as resolveInputs says it
 	}
 	for _, a := range rb.spec.Vars {

@@ -32,7 +32,7 @@ stages:
 	if err != nil {
 		t.Fatal(err)
 	}
-	in, err := rb.resolveInputs(map[string]any{}, nil)
+	in, err := rb.resolveInputs(map[string]any{}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ stages:
 		t.Fatal(err)
 	}
 	rb, _ = Build(spec)
-	if _, err := rb.resolveInputs(nil, nil); err == nil || !strings.Contains(err.Error(), `var "z": 1 / 0`) {
+	if _, err := rb.resolveInputs(nil, nil, nil); err == nil || !strings.Contains(err.Error(), `var "z": 1 / 0`) {
 		t.Errorf("a var that fails: err = %v, want one naming it", err)
 	}
 }

@@ -38,6 +38,17 @@ func TestCaseNowFixesTheZone(t *testing.T) {
 	allPass(t, "../../testdata/charttest/logage/chart_test.yaml", 3)
 }
 
+// TestCaseNowFixesTheZoneOfVars: a case's now: fixed the zone of its
+// stages' and rules' "Local", but a vars: expression and timezone("Local")
+// still read the zone of the host running the test: a change window
+// opening at 08:00 local was open at 08:50 Berlin on a laptop in Berlin
+// and closed in CI in UTC (08:00 UTC is after 08:50 Berlin's 07:50 UTC).
+// Each case here, in Berlin and in New York, passes on every host.
+func TestCaseNowFixesTheZoneOfVars(t *testing.T) {
+	t.Parallel()
+	allPass(t, "../../testdata/charttest/windowvars/chart_test.yaml", 3)
+}
+
 // allPass runs a chart test file and wants its n cases, each passing.
 func allPass(t *testing.T, file string, n int) *FileResult {
 	t.Helper()
