@@ -241,8 +241,8 @@ func (c *Chain) Trace(env Env) Trace { return Trace{c: c, env: env} }
 // Next evaluates the next filter of the chain into ev, which must hold
 // exactly its conditions (Filter.Len): the Outcome Filter.EvalIn gives
 // over the same env, field for field — its heads read once a trace, the
-// rest of each path, the test and a missing key's reason as Filter.eval
-// has them. A condition that panics panics here (Filter.eval turns it
+// rest of each path as resolveSegs follows it, each condition judged as
+// Filter.eval judges it (cond.judge). A condition that panics panics here (Filter.eval turns it
 // into the filter's error): the caller recovers and evaluates filter by
 // filter, whose evidence says which one.
 func (t *Trace) Next(ev []ConditionEvidence) Outcome {
@@ -252,8 +252,6 @@ func (t *Trace) Next(ev []ConditionEvidence) Outcome {
 	for k := f.start; k < f.end; k++ {
 		st := &t.c.steps[k]
 		cd := st.c
-		e := &ev[k-f.start]
-		e.Key, e.Op, e.Expected = cd.Key, cd.Op, cd.Expected
 		var v any
 		var found bool
 		switch s := st.slot; {
@@ -271,12 +269,7 @@ func (t *Trace) Next(ev []ConditionEvidence) Outcome {
 		if found {
 			v, found = stepAll(v, cd.segs[1:])
 		}
-		e.Actual, e.Present = v, found
-		e.Pass, e.Reason = cd.test(v, found)
-		if !found && cd.Op != OpExists {
-			e.Reason = absentKey(t.env, cd.segs)
-		}
-		matched = matched && e.Pass
+		matched = cd.judge(&ev[k-f.start], t.env, v, found) && matched
 	}
 	return Outcome{Matched: matched, Conditions: ev}
 }

@@ -358,16 +358,24 @@ func (f *Filter) eval(env Env, ev []ConditionEvidence) (out Outcome) {
 	matched := true
 	for i := range f.conds {
 		c := &f.conds[i]
-		e := &ev[i]
-		e.Key, e.Op, e.Expected = c.Key, c.Op, c.Expected
-		e.Actual, e.Present = resolveSegs(env, c.segs)
-		e.Pass, e.Reason = c.test(e.Actual, e.Present)
-		if !e.Present && c.Op != OpExists {
-			e.Reason = absentKey(env, c.segs)
-		}
-		matched = matched && e.Pass
+		v, found := resolveSegs(env, c.segs)
+		matched = c.judge(&ev[i], env, v, found) && matched
 	}
 	return Outcome{Matched: matched, Conditions: ev}
+}
+
+// judge files the condition's evidence in e, given what its path read
+// from env (v, found: resolveSegs's answer), and returns its pass mark:
+// filter after filter (eval) and a chain's trace (Trace.Next) judge a
+// condition here alike.
+func (c *cond) judge(e *ConditionEvidence, env Env, v any, found bool) bool {
+	e.Key, e.Op, e.Expected = c.Key, c.Op, c.Expected
+	e.Actual, e.Present = v, found
+	e.Pass, e.Reason = c.test(v, found)
+	if !found && c.Op != OpExists {
+		e.Reason = absentKey(env, c.segs)
+	}
+	return e.Pass
 }
 
 // String is the filter in canonical form: `used gt 90 and state eq "degraded"`.
