@@ -242,9 +242,9 @@ func (c *Chain) Trace(env Env) Trace { return Trace{c: c, env: env} }
 // exactly its conditions (Filter.Len): the Outcome Filter.EvalIn gives
 // over the same env, field for field — its heads read once a trace, the
 // rest of each path as resolveSegs follows it, each condition judged as
-// Filter.eval judges it (cond.judge). A condition that panics panics here (Filter.eval turns it
-// into the filter's error): the caller recovers and evaluates filter by
-// filter, whose evidence says which one.
+// Filter.eval judges it (cond.judge). A condition that panics panics
+// here (Filter.eval turns it into the filter's error): the caller
+// recovers and evaluates filter by filter, whose evidence says which.
 func (t *Trace) Next(ev []ConditionEvidence) Outcome {
 	f := &t.c.filters[t.next]
 	t.next++
