@@ -1,8 +1,10 @@
 package chart
 
 import (
+	"fmt"
 	"strconv"
 
+	"github.com/goccy/go-yaml/lexer"
 	"github.com/goccy/go-yaml/token"
 )
 
@@ -21,9 +23,25 @@ import (
 //	exec: {command: [curl, http://h:80]}   error: … quote it: "http://h:80"
 //	exec: {command: [curl, "http://h:80"]} the text http://h:80
 func (l *loader) checkFlowColons(tks token.Tokens) bool {
+	errs := flowColons(l.file, tks)
+	for _, e := range errs {
+		l.errf(e.Pos, "", "%s", e.Msg)
+	}
+	return len(errs) == 0
+}
+
+// FlowColons is the same refusal for any YAML file runbook reads besides
+// a chart (a chart test file), one LoadError a value, at the value.
+func FlowColons(file string, src []byte) LoadErrors {
+	return flowColons(file, lexer.Tokenize(string(src)))
+}
+
+// flowColons finds each plain value the parser would split at a colon
+// (checkFlowColons).
+func flowColons(file string, tks token.Tokens) LoadErrors {
+	var errs LoadErrors
 	var open []token.Type // the flow collections open at each token
 	inMap := 0            // how many of them are {...} maps
-	ok := true
 	for i, tk := range tks {
 		if tk == nil || tk.Position == nil {
 			continue
@@ -53,11 +71,13 @@ func (l *loader) checkFlowColons(tks token.Tokens) bool {
 				continue // "a: 1" is the map YAML says it is
 			}
 			text := key.Value + ":" + val.Value
-			l.errf(l.tokenPos(key), "", "the YAML parser reads %s inside this [...] list as a map (%s: %s), not the text written: inside a {...} map it splits a plain value at a \":\"; quote it: %s", text, strconv.Quote(key.Value), val.Value, strconv.Quote(text))
-			ok = false
+			errs = append(errs, &LoadError{
+				Pos: Pos{File: file, Line: max(key.Position.Line, 1), Col: max(key.Position.Column, 1)},
+				Msg: fmt.Sprintf("the YAML parser reads %s inside this [...] list as a map (%s: %s), not the text written: inside a {...} map it splits a plain value at a \":\"; quote it: %s", text, strconv.Quote(key.Value), val.Value, strconv.Quote(text)),
+			})
 		}
 	}
-	return ok
+	return errs
 }
 
 // plainScalar reports whether a token is a scalar written without quotes.
