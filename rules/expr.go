@@ -657,6 +657,9 @@ func numberWords(msg string) (string, bool) {
 		}
 		return fn + "() takes a number, or a text that spells one, and was given " + jsonv.Describe(v), true
 	}
+	if arg == "time.Time" {
+		return fn + "() takes a number, or a text that spells one, and was given a time; a time's number is its epoch, x.Unix()", true
+	}
 	what := "a whole number"
 	if fn == "float" {
 		what = "a number"

@@ -3,6 +3,7 @@ package rules
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestBuiltinOverNullSaysWhatWouldBeRight: map, filter, any… over a key
@@ -47,7 +48,7 @@ func TestBuiltinGivenAnotherKindSaysItInOurWords(t *testing.T) {
 // error quotes the text and says what would read it.
 func TestNumberOfATextSaysTheTextAndWhatToWrite(t *testing.T) {
 	t.Parallel()
-	env := mapEnv{"empty": "", "line": "200\n", "dec": "0.25", "word": "12ms", "null": nil, "list": []any{1}}
+	env := mapEnv{"empty": "", "line": "200\n", "dec": "0.25", "word": "12ms", "null": nil, "list": []any{1}, "t": time.Date(2026, 12, 6, 0, 0, 0, 0, time.UTC)}
 	for _, tc := range []struct{ src, want string }{
 		{`int(empty)`, `int() could not read the text "" as a whole number: it is empty (a command that printed nothing?)`},
 		{`int(line)`, `int() could not read the text "200\n" as a whole number: it has spaces or a line end around it; write int(trim(x)) (1:1)`},
@@ -55,6 +56,7 @@ func TestNumberOfATextSaysTheTextAndWhatToWrite(t *testing.T) {
 		{`float(word)`, `float() could not read the text "12ms" as a number; take the number out of the text first`},
 		{`float(null)`, `float() was given null (a key that holds null, or a member its object lacks); where it may be absent, test it first`},
 		{`int(list)`, `int() takes a number, or a text that spells one, and was given a list (1:1)`},
+		{`int(t)`, `int() takes a number, or a text that spells one, and was given a time; a time's number is its epoch, x.Unix()`},
 	} {
 		_, _, err := MustCompile(tc.src).Value(env)
 		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "invalid operation") {
