@@ -651,6 +651,10 @@ func numberWords(msg string) (string, bool) {
 	if fn == "" {
 		return "", false
 	}
+	if arg == "string" {
+		// expr's typed conversion names a text by its Go type alone.
+		return fn + "() could not read the text it was given as a number; take the number out of the text first (trim, split, trimSuffix, or a parse mode that reads numbers)", true
+	}
 	if v, ok := goTypeValue[arg]; ok {
 		if v == nil {
 			return fn + "() was given null (a key that holds null, or a member its object lacks); where it may be absent, test it first (x != nil && " + fn + "(x) …)", true
