@@ -29,3 +29,24 @@ func TestValueCutByACommaInAFlowMappingSaysQuoteIt(t *testing.T) {
 		t.Errorf("a misspelled key: %v", err)
 	}
 }
+
+// TestExpressionWithAQuotedArgumentCutByACommaSaysQuoteIt: `{when:
+// date(end.stdout.notAfter, "Jan _2 15:04:05 2006 MST") < now(), then:
+// expired}`, a certificate rule written as the docs' date() examples are,
+// was refused with the YAML parser's words alone, "could not find flow
+// map content", at the layout: the comma ended the plain value and a
+// quoted text followed. The error says so and gives the rule's
+// expression whole, in single quotes.
+func TestExpressionWithAQuotedArgumentCutByACommaSaysQuoteIt(t *testing.T) {
+	t.Parallel()
+	src := "version: 1\nrunbook: c\ninputs: {end: {type: object, required: true}}\nstages:\n  - id: d\n    decide:\n      rules:\n        - {when: date(end.notAfter, \"Jan _2 15:04:05 2006 MST\") < now(), then: expired, label: Expired}\n      default: ok\n    branches: {expired: [], ok: []}\n"
+	_, err := Parse("chart.yaml", []byte(src))
+	want := `chart.yaml:8:37: the file is not valid YAML: could not find flow map content (a comma inside {…} ends a plain value, so "date(end.notAfter" was a value and what follows the comma is no key; quote a value that holds a comma whole, an expression in single quotes: 'date(end.notAfter, "Jan _2 15:04:05 2006 MST") < now()')`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("error %v\nwant it to hold %s", err, want)
+	}
+	fixed := strings.Replace(src, `{when: date(end.notAfter, "Jan _2 15:04:05 2006 MST") < now(),`, `{when: 'date(end.notAfter, "Jan _2 15:04:05 2006 MST") < now()',`, 1)
+	if _, err := Parse("chart.yaml", []byte(fixed)); err != nil {
+		t.Errorf("the quoting it gives: %v", err)
+	}
+}

@@ -60,3 +60,22 @@ func TestKeyBesideItsKindBlockSaysIndent(t *testing.T) {
 		}
 	}
 }
+
+// TestKindKeyWithNoKindBlockSaysWhichKind: `shell:` and `parse:` written
+// at the stage's level with no `exec:` above them, as a first chart
+// writes a script, was `has no kind key` and `unknown key "shell" in the
+// stage (known keys: id, name, …)`, naming no kind that takes it. The
+// error says which kind's key it is and how the block is written.
+func TestKindKeyWithNoKindBlockSaysWhichKind(t *testing.T) {
+	t.Parallel()
+	src := "version: 1\nrunbook: t\nstages:\n  - id: h\n    shell: curl -sI http://svc/\n    parse: kv\n"
+	_, err := Parse("c.yaml", []byte(src))
+	for _, want := range []string{
+		`c.yaml:5:5: stage "h": unknown key "shell" in the stage: it is a key of exec:, and a stage holds its kind's keys in the kind's block: exec: {shell: …}`,
+		`c.yaml:6:5: stage "h": unknown key "parse" in the stage: it is a key of exec: or read:, and a stage holds its kind's keys in the kind's block: exec: {parse: …}`,
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v\nwant it to hold %s", err, want)
+		}
+	}
+}

@@ -266,7 +266,7 @@ func (s *session) parseBytes(file string, data []byte, stack []frame) (spec *Spe
 		s.done[l.abs] = true
 	}
 	tokens := lexer.Tokenize(string(data))
-	if !l.checkShape(tokens, len(data)) {
+	if !l.checkShape(tokens, len(data)) || !l.checkFlowColons(tokens) {
 		return nil
 	}
 	f, err := parser.Parse(tokens, 0, parser.AllowDuplicateMapKey())
@@ -304,6 +304,9 @@ func YAMLError(file string, err error) *LoadError {
 		msg = ye.GetMessage()
 		if tk := ye.GetToken(); tk != nil && tk.Position != nil {
 			pos.Line, pos.Col = max(tk.Position.Line, 1), max(tk.Position.Column, 1)
+			if msg == "could not find flow map content" {
+				msg += commaCutWords(tk)
+			}
 		}
 	} else if i := strings.IndexByte(msg, '\n'); i >= 0 {
 		msg = msg[:i]
@@ -317,6 +320,43 @@ func YAMLError(file string, err error) *LoadError {
 		msg += ` (a ": " inside a plain value starts a mapping, as in description: names only: a note; quote the whole value, description: "names only: a note")`
 	}
 	return &LoadError{Pos: pos, Msg: "the file is not valid YAML: " + msg}
+}
+
+// commaCutWords says why a {...} map could not be read when a comma cut
+// a plain value and what followed it was no key: `{when: date(x, "Jan
+// _2 15:04:05 2006 MST") < now(), then: expired}` was refused with the
+// parser's words alone, "could not find flow map content", at the quoted
+// layout. It gives the value whole, quoted as an expression is; "" when
+// the token at fault does not follow a comma.
+func commaCutWords(tk *token.Token) string {
+	comma := tk.Prev
+	if comma == nil || comma.Type != token.CollectEntryType || comma.Prev == nil {
+		return ""
+	}
+	before := comma.Prev
+	if before.Type != token.StringType {
+		return ""
+	}
+	var rest strings.Builder
+	depth := 0
+	for t := tk; t != nil && t.Position != nil && t.Position.Line == tk.Position.Line; t = t.Next {
+		switch t.Type {
+		case token.SequenceStartType, token.MappingStartType:
+			depth++
+		case token.SequenceEndType, token.MappingEndType, token.CollectEntryType:
+			if depth == 0 {
+				t = nil
+			} else if t.Type != token.CollectEntryType {
+				depth--
+			}
+		}
+		if t == nil {
+			break
+		}
+		rest.WriteString(t.Origin)
+	}
+	whole := before.Value + ", " + strings.TrimSpace(rest.String())
+	return fmt.Sprintf(" (a comma inside {…} ends a plain value, so %q was a value and what follows the comma is no key; quote a value that holds a comma whole, an expression in single quotes: '%s')", before.Value, strings.ReplaceAll(whole, "'", "''"))
 }
 
 // chart reads the one document of a chart file.

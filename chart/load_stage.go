@@ -49,6 +49,29 @@ func (l *loader) keyOfKind(m *mapping, e entry, sid string) bool {
 	return false
 }
 
+// keyOfNoKind refuses a stage key e that is a key of a kind's block when
+// the stage names no kind at all (`shell:` and `parse:` written where
+// `exec: {shell: …, parse: …}` goes), saying which kind's, and reports
+// whether it did: the stage keys' list named no kind.
+func (l *loader) keyOfNoKind(m *mapping, e entry, sid string) bool {
+	for _, k := range m.entries {
+		if contains(kindKeys, k.key) {
+			return false
+		}
+	}
+	var of []string
+	for _, kind := range kindKeys {
+		if contains(kindBlockKeys[kind], e.key) {
+			of = append(of, kind+":")
+		}
+	}
+	if len(of) == 0 {
+		return false
+	}
+	l.errf(e.keyPos, sid, "unknown key %q in the stage: it is a key of %s, and a stage holds its kind's keys in the kind's block: %s {%s: …}", e.key, strings.Join(of, " or "), of[0], e.key)
+	return true
+}
+
 // stages reads a list of stages.
 func (l *loader) stages(e entry, stage, what string) []StageSpec {
 	items, ok := l.list(e, stage, what)
@@ -99,6 +122,7 @@ func (l *loader) stage(n ast.Node, index int) (StageSpec, bool) {
 		case contains(kindKeys, e.key):
 			kinds = append(kinds, e)
 		case !contains(stageKeys, e.key) && l.keyOfKind(m, e, sid):
+		case !contains(stageKeys, e.key) && l.keyOfNoKind(m, e, sid):
 		case !contains(stageKeys, e.key):
 			l.unknownKey(m, e, sid, "the stage", stageKeys)
 			if near := suggest.Nearest(e.key, stageKeys); contains(kindKeys, near) {

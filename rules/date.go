@@ -75,6 +75,9 @@ func dateFunc(args ...any) (any, error) {
 		return nil, fmt.Errorf("date(%q): the time has no year, and Go would read it as year 0; have the command print one (journalctl -o short-iso, ls --time-style=full-iso), or add the year to the text and the layout, last year's where this year's is more than a day ahead (a December line read in January): %s", dateText(args), yearRecipe(args))
 	}
 	if zoneless(args) {
+		if fix := literalZone(args); fix != "" {
+			return nil, fmt.Errorf("date(%q): the layout reads no zone: its %s", dateText(args), fix)
+		}
 		return nil, fmt.Errorf("date(%q): the time has no zone, and Go would read it as UTC whatever zone wrote it; say which: date(x, layout, \"Local\") for this machine's zone, or a zone's name (\"Europe/Berlin\", \"UTC\")", dateText(args))
 	}
 	if name, off := t.Zone(); off == 0 && name != "" && name != "UTC" && name != "GMT" && t.Location() != time.UTC && t.Location() != time.Local && !givenZone(args, t.Location()) {
@@ -218,4 +221,32 @@ func dateText(args []any) any {
 		return args[1]
 	}
 	return args[0]
+}
+
+// literalZone is what to write when a layout holds a zone as letters to
+// match, not as Go's zone: openssl's -dateopt iso_8601 prints
+// "2026-12-04 17:39:25Z", and the layout "2006-01-02 15:04:05Z" matches
+// the Z as a letter and reads no zone, so the refusal said the time had
+// none, over a text that names UTC. It is the layout with Go's zone in
+// the letters' place when that layout reads the text, "" otherwise.
+//
+//	date("2026-12-04 17:39:25Z", "2006-01-02 15:04:05Z")   its "Z" is a letter it matches; write "2006-01-02 15:04:05Z07:00" …
+//	date("Dec 4 17:39 UTC 2026", "Jan _2 15:04 UTC 2006")  its "UTC" is a letter it matches; write "Jan _2 15:04 MST 2006" …
+func literalZone(args []any) string {
+	if len(args) != 2 {
+		return ""
+	}
+	text, _ := args[0].(string)
+	layout, _ := args[1].(string)
+	for _, z := range []struct{ letters, zone string }{{"Z", "Z07:00"}, {"UTC", "MST"}, {"GMT", "MST"}} {
+		i := strings.LastIndex(layout, z.letters)
+		if i < 0 || strings.HasPrefix(layout[i:], "Z07") {
+			continue
+		}
+		fixed := layout[:i] + z.zone + layout[i+len(z.letters):]
+		if _, err := time.Parse(fixed, text); err == nil && readsZone(fixed) {
+			return fmt.Sprintf("%q is letters it matches, not Go's zone; write %q, which reads the zone the text names: date(x, %q)", z.letters, fixed, fixed)
+		}
+	}
+	return ""
 }

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -207,5 +208,32 @@ func TestTimezoneLocalIsTheEnvsZone(t *testing.T) {
 	}
 	if out := MustCompile(`timezone("Local") == timezone("Local")`).Eval(vars); out.Err != "" || !out.Matched {
 		t.Errorf("an Env with no zone: matched %v, err %q", out.Matched, out.Err)
+	}
+}
+
+// TestDateLayoutWithTheZoneAsLettersSaysGosZone: openssl x509 -dateopt
+// iso_8601 prints notAfter=2026-12-04 17:39:25Z; read with the layout
+// "2006-01-02 15:04:05Z" the rule was refused saying "the time has no
+// zone", over a text that names UTC, and told the chart to name a zone
+// the text already gives. The error says the layout's Z is a letter it
+// matches and gives the layout that reads the zone.
+func TestDateLayoutWithTheZoneAsLettersSaysGosZone(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ text, layout, want string }{
+		{"2026-12-04 17:39:25Z", "2006-01-02 15:04:05Z", `the layout reads no zone: its "Z" is letters it matches, not Go's zone; write "2006-01-02 15:04:05Z07:00"`},
+		{"Dec  4 17:39:25 2026 UTC", "Jan _2 15:04:05 2006 UTC", `its "UTC" is letters it matches, not Go's zone; write "Jan _2 15:04:05 2006 MST"`},
+	} {
+		_, err := dateFunc(tc.text, tc.layout)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "the time has no zone") {
+			t.Errorf("date(%q, %q): %v\nwant it to hold %s", tc.text, tc.layout, err, tc.want)
+		}
+	}
+	v, err := dateFunc("2026-12-04 17:39:25Z", "2006-01-02 15:04:05Z07:00")
+	if err != nil || !v.(time.Time).Equal(time.Date(2026, 12, 4, 17, 39, 25, 0, time.UTC)) {
+		t.Errorf("the layout it gives: %v, %v", v, err)
+	}
+	// A time with no zone at all is refused as before.
+	if _, err := dateFunc("2026-12-04 17:39:25", "2006-01-02 15:04:05"); err == nil || !strings.Contains(err.Error(), "the time has no zone") {
+		t.Errorf("no zone: %v", err)
 	}
 }

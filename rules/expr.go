@@ -558,6 +558,12 @@ func runtimeError(err error) error {
 		if m, ok := conversionWords(msg); ok {
 			msg = m
 		}
+		if m, ok := numberWords(msg); ok {
+			msg = m
+		}
+		if strings.Contains(msg, objectListPanic) {
+			msg = "it takes a list there and was given an object (JSON such as {\"db\": {\"status\": \"fail\"}} keyed by name); go over its values with values(x), its keys with keys(x) (sort(keys(x)) for an order): any(values(x), .status != \"ok\")"
+		}
 		if strings.HasPrefix(msg, "time: unknown unit ") {
 			msg += durationUnitsHint(msg)
 		}
@@ -617,6 +623,70 @@ func DurationHint(text string) string {
 // nullListPanic is what reflect says when expr's builtins take the length
 // of a null list.
 const nullListPanic = "reflect: call of reflect.Value.Len on zero Value"
+
+// objectListPanic is what reflect says when expr's builtins over a list
+// (any, all, filter, map, count…) are given an object: a health
+// endpoint's checks keyed by name.
+const objectListPanic = "reflect: call of reflect.Value.Index on map Value"
+
+// numberWords says expr's int() and float() refusals in ours: they said
+// "invalid operation: int()" over the empty text a command printed that
+// answered nothing, and "invalid operation: int(200\n)" over echo's line,
+// naming neither the text nor what to write. expr writes a text it could
+// not read as it is and any other value by its Go type, so a text that
+// spells one of those types ("bool") is said as that type.
+//
+//	invalid operation: int()         int() could not read the text "" as a whole number: it is empty (the command printed nothing?) …
+//	invalid operation: int(0.25)     … it is a decimal: int(float(x)) drops the fraction, or compare float(x)
+//	invalid operation: float(<nil>)  float() was given null …
+func numberWords(msg string) (string, bool) {
+	var fn, arg string
+	for _, f := range []string{"int", "float"} {
+		if a, ok := strings.CutPrefix(msg, "invalid operation: "+f+"("); ok {
+			if a, ok = strings.CutSuffix(a, ")"); ok {
+				fn, arg = f, a
+			}
+		}
+	}
+	if fn == "" {
+		return "", false
+	}
+	if arg == "string" {
+		// expr's typed conversion names a text by its Go type alone.
+		return fn + "() could not read the text it was given as a number; take the number out of the text first (trim, split, trimSuffix, or a parse mode that reads numbers)", true
+	}
+	if v, ok := goTypeValue[arg]; ok {
+		if v == nil {
+			return fn + "() was given null (a key that holds null, or a member its object lacks); where it may be absent, test it first (x != nil && " + fn + "(x) …)", true
+		}
+		return fn + "() takes a number, or a text that spells one, and was given " + jsonv.Describe(v), true
+	}
+	if arg == "time.Time" {
+		return fn + "() takes a number, or a text that spells one, and was given a time; a time's number is its epoch, x.Unix()", true
+	}
+	what := "a whole number"
+	if fn == "float" {
+		what = "a number"
+	}
+	m := fmt.Sprintf("%s() could not read the text %q as %s", fn, arg, what)
+	switch t := strings.TrimSpace(arg); {
+	case t == "":
+		m += ": it is empty (a command that printed nothing?); test it first (x != \"\" && …), or read why the command printed nothing"
+	case t != arg:
+		m += fmt.Sprintf(": it has spaces or a line end around it; write %s(trim(x))", fn)
+	case fn == "int" && isFloat(t):
+		m += ": it is a decimal; int(float(x)) drops the fraction, or compare float(x)"
+	default:
+		m += "; take the number out of the text first (split, trimSuffix, or a parse mode that reads numbers)"
+	}
+	return m, true
+}
+
+// isFloat reports whether a text spells a number float() reads.
+func isFloat(s string) bool {
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil
+}
 
 func compileError(src string, err error) *CompileError {
 	ce := &CompileError{Src: src, Line: 1, Column: 1, Msg: err.Error()}

@@ -3,6 +3,7 @@ package rules
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestBuiltinOverNullSaysWhatWouldBeRight: map, filter, any… over a key
@@ -37,5 +38,50 @@ func TestBuiltinGivenAnotherKindSaysItInOurWords(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "interface {}") {
 			t.Errorf("%s: %v; want it said as %q", tc.src, err, tc.want)
 		}
+	}
+}
+
+// TestNumberOfATextSaysTheTextAndWhatToWrite: int(split(curl.stdout, "
+// ")[0]) over a timed-out curl that printed nothing failed its stage with
+// "invalid operation: int() (1:1)", and int over echo's "200\n" with the
+// line end raw in the message: neither the text nor what to write. The
+// error quotes the text and says what would read it.
+func TestNumberOfATextSaysTheTextAndWhatToWrite(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{"empty": "", "line": "200\n", "dec": "0.25", "word": "12ms", "null": nil, "list": []any{1}, "t": time.Date(2026, 12, 6, 0, 0, 0, 0, time.UTC)}
+	for _, tc := range []struct{ src, want string }{
+		{`int(empty)`, `int() could not read the text "" as a whole number: it is empty (a command that printed nothing?)`},
+		{`int(line)`, `int() could not read the text "200\n" as a whole number: it has spaces or a line end around it; write int(trim(x)) (1:1)`},
+		{`int(dec)`, `int() could not read the text "0.25" as a whole number: it is a decimal; int(float(x)) drops the fraction`},
+		{`float(word)`, `float() could not read the text "12ms" as a number; take the number out of the text first`},
+		{`float(null)`, `float() was given null (a key that holds null, or a member its object lacks); where it may be absent, test it first`},
+		{`int(list)`, `int() takes a number, or a text that spells one, and was given a list (1:1)`},
+		{`int(t)`, `int() takes a number, or a text that spells one, and was given a time; a time's number is its epoch, x.Unix()`},
+	} {
+		_, _, err := MustCompile(tc.src).Value(env)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "invalid operation") {
+			t.Errorf("%s: %v\nwant it said as %q", tc.src, err, tc.want)
+		}
+	}
+	if v, _, err := MustCompile(`int(trim(line)) + int(float(dec))`).Value(env); err != nil || v != 200 {
+		t.Errorf("the recipes: %v, %v", v, err)
+	}
+}
+
+// TestBuiltinOverAnObjectSaysValues: a health endpoint's checks keyed by
+// name ({"db": {"status": "fail"}}) given to any(…) failed the rule with
+// reflect's "call of reflect.Value.Index on map Value"; it says an object
+// was given and to go over values(x).
+func TestBuiltinOverAnObjectSaysValues(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{"checks": map[string]any{"db": map[string]any{"status": "fail"}}}
+	for _, src := range []string{`any(checks, .status != "ok")`, `all(checks, .status == "ok")`, `filter(checks, .status != "ok")`, `count(checks, .status != "ok")`} {
+		_, _, err := MustCompile(src).Value(env)
+		if err == nil || strings.Contains(err.Error(), "reflect:") || !strings.Contains(err.Error(), "was given an object") || !strings.Contains(err.Error(), "values(x)") {
+			t.Errorf("%s: %v; want it to say an object was given and values(x)", src, err)
+		}
+	}
+	if v, _, err := MustCompile(`any(values(checks), .status != "ok")`).Value(env); err != nil || v != true {
+		t.Errorf("values(x): %v, %v", v, err)
 	}
 }

@@ -154,6 +154,11 @@ func yamlInputs(file string, data []byte) (map[string]any, inputsAt, error) {
 		at := chart.YAMLError(file, err).Pos // its position only: the parser's words may quote the file
 		return nil, nil, fmt.Errorf("--inputs %s:%d:%d: the file is neither JSON nor valid YAML here; %s", file, at.Line, at.Col, inputsWant)
 	}
+	if errs := chart.FlowColons(file, data); len(errs) > 0 {
+		// {urls: [http://a:8080/]} reached the chart as a list of maps.
+		at := errs[0].Pos // its position only, as above
+		return nil, nil, fmt.Errorf("--inputs %s:%d:%d: the YAML parser reads this value, a text with a \":\" inside a [...] list within {...} (a URL with a port), as a map, not the text written; quote it", file, at.Line, at.Col)
+	}
 	var docs []ast.Node
 	for _, d := range f.Docs {
 		if d != nil && d.Body != nil {

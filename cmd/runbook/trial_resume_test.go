@@ -117,3 +117,29 @@ stages:
 		t.Errorf("the secret is shown:\n%s\n%s", r.stdout, r.stderr)
 	}
 }
+
+// TestInputsFileURLWithPortInAFlowListIsRefused: an --inputs file's
+// `site: {urls: [http://a:8080/, http://b:8080/]}` gave the chart a list
+// of two maps ({"http://a": "8080/"}), where YAML reads two texts: the YAML
+// parser splits a plain value at a colon inside a [...] list within
+// {...}. It is refused at the value, which is not quoted (it may be a
+// secret's), saying to quote it; quoted, it runs.
+func TestInputsFileURLWithPortInAFlowListIsRefused(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeChart(t, dir, "chart.yaml", "version: 1\nrunbook: urls\ninputs:\n  site: {type: object, required: true}\nstages:\n  - id: n\n    set: {n: len(site.urls)}\n")
+	if err := os.WriteFile(filepath.Join(dir, "in.yaml"), []byte("site: {urls: [http://a:8080/, http://b:8080/]}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := runCLI(t, dir, "exec", "--inputs", "in.yaml", "chart.yaml")
+	want := `runbook: --inputs in.yaml:1:15: the YAML parser reads this value, a text with a ":" inside a [...] list within {...} (a URL with a port), as a map, not the text written; quote it`
+	if r.code != 2 || !strings.Contains(r.stderr, want) {
+		t.Errorf("exit %d, stderr:\n%s\nwant exit 2 and %s", r.code, r.stderr, want)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "in.yaml"), []byte("site: {urls: [\"http://a:8080/\", \"http://b:8080/\"]}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r := runCLI(t, dir, "exec", "--inputs", "in.yaml", "chart.yaml"); r.code != 0 {
+		t.Errorf("quoted: exit %d:\n%s", r.code, r.stderr)
+	}
+}

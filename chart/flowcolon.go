@@ -1,0 +1,91 @@
+package chart
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/goccy/go-yaml/lexer"
+	"github.com/goccy/go-yaml/token"
+)
+
+// checkFlowColons refuses a plain value with a ":" in it, written with no
+// space after the colon, inside a [...] list that is itself inside a
+// {...} map: the YAML parser splits it there into a map of one key, where
+// YAML reads one text (a colon is a mapping's only when a space follows
+// it). `exec: {command: [curl, -s, http://127.0.0.1:8080/health]}`, the
+// first line of an HTTP check, was refused with "exec command argument 3
+// must be text, not a map", which names a map nobody wrote, and a
+// plugin's `args: {urls: [http://a:8080, http://b:8080]}` reached the
+// plugin as two maps. The same list outside a {...} map is read as
+// written, and so is a quoted value; a quoted key ("a":1) is a map as
+// YAML says.
+//
+//	exec: {command: [curl, http://h:80]}   error: … quote it: "http://h:80"
+//	exec: {command: [curl, "http://h:80"]} the text http://h:80
+func (l *loader) checkFlowColons(tks token.Tokens) bool {
+	errs := flowColons(l.file, tks)
+	for _, e := range errs {
+		l.errf(e.Pos, "", "%s", e.Msg)
+	}
+	return len(errs) == 0
+}
+
+// FlowColons is the same refusal for any YAML file runbook reads besides
+// a chart (a chart test file), one LoadError a value, at the value.
+func FlowColons(file string, src []byte) LoadErrors {
+	return flowColons(file, lexer.Tokenize(string(src)))
+}
+
+// flowColons finds each plain value the parser would split at a colon
+// (checkFlowColons).
+func flowColons(file string, tks token.Tokens) LoadErrors {
+	var errs LoadErrors
+	var open []token.Type // the flow collections open at each token
+	inMap := 0            // how many of them are {...} maps
+	for i, tk := range tks {
+		if tk == nil || tk.Position == nil {
+			continue
+		}
+		switch tk.Type {
+		case token.SequenceStartType, token.MappingStartType:
+			open = append(open, tk.Type)
+			if tk.Type == token.MappingStartType {
+				inMap++
+			}
+		case token.SequenceEndType, token.MappingEndType:
+			if n := len(open); n > 0 {
+				if open[n-1] == token.MappingStartType {
+					inMap--
+				}
+				open = open[:n-1]
+			}
+		case token.MappingValueType:
+			if len(open) == 0 || open[len(open)-1] != token.SequenceStartType || inMap == 0 || i == 0 || i+1 >= len(tks) {
+				continue
+			}
+			key, val := tks[i-1], tks[i+1]
+			if key == nil || val == nil || key.Position == nil || val.Position == nil || !plainScalar(key) || !plainScalar(val) {
+				continue
+			}
+			if val.Position.Line != tk.Position.Line || val.Position.Column != tk.Position.Column+1 {
+				continue // "a: 1" is the map YAML says it is
+			}
+			text := key.Value + ":" + val.Value
+			errs = append(errs, &LoadError{
+				Pos: Pos{File: file, Line: max(key.Position.Line, 1), Col: max(key.Position.Column, 1)},
+				Msg: fmt.Sprintf("the YAML parser reads %s inside this [...] list as a map (%s: %s), not the text written: inside a {...} map it splits a plain value at a \":\"; quote it: %s", text, strconv.Quote(key.Value), val.Value, strconv.Quote(text)),
+			})
+		}
+	}
+	return errs
+}
+
+// plainScalar reports whether a token is a scalar written without quotes.
+func plainScalar(tk *token.Token) bool {
+	switch tk.Type {
+	case token.StringType, token.IntegerType, token.FloatType, token.BoolType, token.NullType,
+		token.BinaryIntegerType, token.OctetIntegerType, token.HexIntegerType, token.InfinityType, token.NanType:
+		return true
+	}
+	return false
+}
