@@ -396,7 +396,13 @@ const (
 // reasonMissing, which is no error. Asked only when the key was missing,
 // off the hot path.
 func absentKey(env Env, segs []string) string {
-	allow := fmt.Sprintf("; if it may be absent, say what its absence means in a rule before this one: {%s: {exists: false}}, or write this rule as an expression with %s ?? a default", segsText(segs), exprText(segs))
+	key := segsText(segs)
+	if strings.ContainsAny(key, `["`) {
+		// A bracket or a quote ends a plain YAML key in a flow map:
+		// {s.stdout["net.ipv4.ip_forward"]: …} is not YAML.
+		key = "'" + strings.ReplaceAll(key, "'", "''") + "'"
+	}
+	allow := fmt.Sprintf("; if it may be absent, say what its absence means in a rule before this one: {%s: {exists: false}}, or write this rule as an expression with %s ?? a default", key, exprText(segs))
 	if env == nil {
 		return fmt.Sprintf("the scope has no key %q", segs[0]) + allow
 	}
