@@ -28,7 +28,9 @@ import (
 // column holds spaces and begins left of the header's last name is a
 // problem too: a space inside an earlier value (a CIFS share's "//nas/My
 // Share" in df) shifted it, and every value after that one would be keyed
-// one column off. A line that repeats the header (two ps runs in one
+// one column off; with no header line, where the rows' last column
+// begins is what the rows agree on (restAnchor), so ps --no-headers's
+// comm "tmux: server" is a problem too. A line that repeats the header (two ps runs in one
 // shell, a tool that prints its header again every screenful, sysstat's
 // "Average:" table: repeatsHeader) is passed over: it holds the names, no
 // values. A header naming a column twice keys the second "NAME_2". With
@@ -133,6 +135,16 @@ func (p *columns) parse(text string, r *recorder) any {
 		alignedAt[at] = false
 		return false
 	}
+	// With no header line (ps --no-headers), where the last column
+	// begins is what the rows themselves agree on (restAnchor).
+	anchor := -1
+	if p.rest && head == nil {
+		starts := make([]string, len(rows))
+		for i, rw := range rows {
+			starts[i] = rw.s
+		}
+		anchor = restAnchor(starts, len(names))
+	}
 	out := []any{}
 	for _, rw := range rows {
 		if p.names == nil && head != nil {
@@ -148,6 +160,12 @@ func (p *columns) parse(text string, r *recorder) any {
 				continue
 			}
 		}
+		if anchor >= 0 && len(f) == len(names) && strings.ContainsRune(f[len(f)-1], ' ') {
+			if at := restStart(rw.s, len(names)); at >= 0 && at < anchor && wordAt(rw.s, anchor) {
+				r.problem(rw.n, rw.s, fmt.Sprintf("its last column holds %q, which begins left of where the other rows' %q begins: a value with a space in an earlier column (ps's comm \"tmux: server\") has shifted the row, so its values would be keyed one column off (read such a table with a parse: regex that knows its columns, or print the value with spaces last)", f[len(f)-1], names[len(names)-1]))
+				continue
+			}
+		}
 		if len(f) != len(names) {
 			r.problem(rw.n, rw.s, fmt.Sprintf("%d %s, the table has %d columns%s", len(f), plural(len(f), "field"), len(names), restHint(len(f) > len(names) && !p.rest)))
 			continue
@@ -159,6 +177,42 @@ func (p *columns) parse(text string, r *recorder) any {
 		out = append(out, obj)
 	}
 	return out
+}
+
+// restAnchor is the display column where the last of n columns begins
+// in a table with no header line, or -1 when the rows do not show one: the
+// column the most rows' last value begins at (the leftmost, on a tie),
+// shared by at least two rows, one of them padded with a run of spaces
+// (an aligned table, as ps --no-headers prints; a table of single spaces
+// has no one column, and is not judged). A row whose last value begins
+// left of it, holds a space and has a word beginning at it was shifted by
+// a space in an earlier value; one that begins right of it (ps widens a
+// column for one long value) is not judged.
+//
+//	"    2 root kthreadd        [kthreadd]" and "   19 root sleep           sleep 9" over n=4: column 27
+func restAnchor(rows []string, n int) int {
+	count := map[int]int{}
+	padded := map[int]bool{}
+	for _, s := range rows {
+		at := restStart(s, n)
+		if at < 0 {
+			continue
+		}
+		count[at]++
+		if strings.Contains(strings.TrimLeft(s, " "), "  ") {
+			padded[at] = true
+		}
+	}
+	best, bestN := -1, 0
+	for at, c := range count {
+		if c > bestN || (c == bestN && at < best) {
+			best, bestN = at, c
+		}
+	}
+	if bestN < 2 || !padded[best] {
+		return -1
+	}
+	return best
 }
 
 // repeatsHeader says whether a line's fields are the header's names

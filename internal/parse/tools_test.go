@@ -207,3 +207,43 @@ func TestHeaderReadPastHoldingValuesIsAProblem(t *testing.T) {
 		t.Errorf("csv: got %v (%d problems: %s); want one row, line 1 a problem naming 10", r.Value, r.Problems, r.FirstProblem)
 	}
 }
+
+// TestColumnsShiftedRowWithoutHeaderIsAProblem: ps --no-headers -eo
+// pid,user,comm,args read with header: false, names and last: rest had
+// no header to say where args begins, so a root bash whose comm was
+// renamed "tmux: server" split as comm "tmux:" and args "server    bash
+// -c …": a rule for root shells over args judged it ok, Consistent. The
+// rows agree where args begins (ps pads comm to 15 columns), and the
+// shifted row has a word there: it is a problem, not a row. A table of
+// single spaces shows no such column and is read as before.
+func TestColumnsShiftedRowWithoutHeaderIsAProblem(t *testing.T) {
+	t.Parallel()
+	ps := `    1 root     process_api     /process_api --addr 0.0.0.0:2024
+    2 root     kthreadd        [kthreadd]
+12526 root     tmux: server    bash -c echo -n "tmux: server" > /proc/$$/comm; sleep 1800; true
+12528 root     sleep           sleep 1800
+`
+	names := []any{"pid", "user", "comm", "args"}
+	r, err := Parse(ps, Spec{Mode: "columns", Options: map[string]any{"last": "rest", "header": false, "names": names}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, _ := r.Value.([]any)
+	var comms []any
+	for _, row := range rows {
+		comms = append(comms, row.(map[string]any)["comm"])
+	}
+	if !reflect.DeepEqual(comms, []any{"process_api", "kthreadd", "sleep"}) {
+		t.Errorf("comms %q; want every process but the shifted one", comms)
+	}
+	if r.Problems != 1 || !strings.Contains(r.FirstProblem, `line 3: its last column holds "server    bash -c`) {
+		t.Errorf("problems %d %q; want line 3, the renamed bash, counted", r.Problems, r.FirstProblem)
+	}
+	// Single spaces (stat -c '%a %U %n'): no column the rows agree on
+	// is padded, so a name with spaces is the last value it is.
+	stat := "644 root /etc/a\n644 root /etc/b\n6 root a bc\n"
+	r, _ = Parse(stat, Spec{Mode: "columns", Options: map[string]any{"last": "rest", "header": false, "names": []any{"mode", "owner", "name"}}})
+	if got, _ := r.Value.([]any); len(got) != 3 || r.Problems != 0 {
+		t.Errorf("single spaces: got %#v (%d problems %q); want 3 rows, no problem", r.Value, r.Problems, r.FirstProblem)
+	}
+}
