@@ -310,6 +310,9 @@ func (c *cond) passFast(actual any) (pass, done bool) {
 		if !ok {
 			return false, false
 		}
+		if x != c.str && lineEnd(x, c.str) != "" {
+			return false, false // test says why
+		}
 		return (x == c.str) == (c.order == ordEq), true
 	default:
 		return false, false
@@ -537,6 +540,11 @@ func (c *cond) test(actual any, present bool) (bool, string) {
 			if Equal(actual, e) {
 				found = true
 				break
+			}
+		}
+		if !found {
+			if reason := lineEndIn(actual, c.list); reason != "" {
+				return false, reason
 			}
 		}
 		return found == (c.Op == OpIn), ""
