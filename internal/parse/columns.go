@@ -28,7 +28,10 @@ import (
 // column holds spaces and begins left of the header's last name is a
 // problem too: a space inside an earlier value (a CIFS share's "//nas/My
 // Share" in df) shifted it, and every value after that one would be keyed
-// one column off; with no header line, where the rows' last column
+// one column off; so is a row that holds a word right under the header's
+// last name while its last column would begin right of it: the header
+// names fewer columns than the row has (/proc/net/tcp's "tx_queue
+// rx_queue" over one value), and "uid" would key the inode; with no header line, where the rows' last column
 // begins is what the rows agree on (restAnchor), so ps --no-headers's
 // comm "tmux: server" is a problem too. A line that repeats the header (two ps runs in one
 // shell, a tool that prints its header again every screenful, sysstat's
@@ -102,6 +105,7 @@ func (p *columns) parse(text string, r *recorder) any {
 		rows = append(rows, row{i + 1, s})
 	}
 	names := p.names
+	merged := false // the header's last name spans several columns, a problem of its own
 	if names == nil && head != nil {
 		f := strings.Fields(head.s)
 		if p.rest {
@@ -111,6 +115,7 @@ func (p *columns) parse(text string, r *recorder) any {
 			}
 			f = fields(head.s, headerWidth(len(f), counts), true)
 			if last := f[len(f)-1]; strings.Contains(last, "  ") || strings.ContainsRune(last, '\t') {
+				merged = true
 				r.problem(head.n, head.s, fmt.Sprintf("the header's last column would be named %q, which spans several of its columns: names with spaces in them (ss's \"Local Address:Port\") are not told apart by spaces, so the rows' keys are not the header's (name every column with names: [...])", last))
 			}
 		}
@@ -157,6 +162,16 @@ func (p *columns) parse(text string, r *recorder) any {
 		if p.rest && head != nil && len(f) == len(names) && strings.ContainsRune(f[len(f)-1], ' ') {
 			if at, want := restStart(rw.s, len(names)), restStart(head.s, len(names)); at >= 0 && want >= 0 && at < want && (aligned(want) || wordAt(rw.s, want)) {
 				r.problem(rw.n, rw.s, fmt.Sprintf("its last column holds %q, which begins left of the header's %q: a value with a space in an earlier column (df's \"//nas/My Share\") has shifted the row, so its values would be keyed one column off (read such a table with a parse: regex that knows its columns, or from JSON output: findmnt -J -l -D -b for df)", f[len(f)-1], names[len(names)-1]))
+				continue
+			}
+		}
+		if p.rest && head != nil && !merged && len(f) == len(names) && len(strings.Fields(head.s)) < len(strings.Fields(rw.s)) {
+			// The header has fewer words than the row has values, and the
+			// row's value under its last name is not where the split puts
+			// the last column. (A header that has as many words or more,
+			// as /proc/net/unix's, misaligned with its rows, is not judged.)
+			if at, want := restStart(rw.s, len(names)), restStart(head.s, len(names)); at > want && want >= 0 && wordAt(rw.s, want) {
+				r.problem(rw.n, rw.s, fmt.Sprintf("its last column would begin at %q, right of the header's %q, under which the row holds %q: the header names fewer columns than the row has values before it (/proc/net/tcp's \"tx_queue rx_queue\" over one value \"00000000:00000000\"), so its values would be keyed off (name every column with names: [...] and header: true, which reads the header row past)", f[len(f)-1], names[len(names)-1], wordFrom(rw.s, want)))
 				continue
 			}
 		}
@@ -370,6 +385,20 @@ func wordAt(s string, col int) bool {
 		prev = r
 	}
 	return false
+}
+
+// wordFrom is the word of s that begins at display column col (wordAt
+// said one does).
+func wordFrom(s string, col int) string {
+	at := 0
+	for i, r := range s {
+		if at == col {
+			w, _, _ := strings.Cut(s[i:], " ")
+			return w
+		}
+		at += display.Width(string(r))
+	}
+	return ""
 }
 
 func restHint(tooMany bool) string {

@@ -247,3 +247,36 @@ func TestColumnsShiftedRowWithoutHeaderIsAProblem(t *testing.T) {
 		t.Errorf("single spaces: got %#v (%d problems %q); want 3 rows, no problem", r.Value, r.Problems, r.FirstProblem)
 	}
 }
+
+// TestColumnsHeaderNamingFewerColumnsIsAProblem: /proc/net/tcp's header
+// names "tx_queue rx_queue" and "tr tm->when" over one value each, so
+// it has 12 names over rows of 17 values. Without last: rest each row
+// was a problem whose words said to add it; with it, the rows split
+// into 12, "uid" keyed the inode (26902727) and "inode" the rest, so a
+// rule over the sockets' uid judged no socket root's, Consistent. The
+// row holds the inode right under the header's "inode" while its last
+// column would begin right of it: the row is a problem. Named columns
+// read it.
+func TestColumnsHeaderNamingFewerColumnsIsAProblem(t *testing.T) {
+	t.Parallel()
+	tcp := `  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode
+   0: 0100007F:46A0 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 26902727 1 000000002fb9fb84 100 0 0 10 0
+   1: 00000000:07E8 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 1268 1 0000000046fbc9d6 100 0 0 10 0
+`
+	r, err := Parse(tcp, Spec{Mode: "columns", Options: map[string]any{"last": "rest"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := r.Value.([]any); len(got) != 0 || r.Problems != 2 {
+		t.Errorf("got %v (%d problems); want no row and 2 problems", r.Value, r.Problems)
+	}
+	if !strings.Contains(r.FirstProblem, `line 2: its last column would begin at "000000002fb9fb84 100 0 0 10 0", right of the header's "inode", under which the row holds "26902727"`) {
+		t.Errorf("first problem %q; want it to say where inode is", r.FirstProblem)
+	}
+	names := []any{"sl", "local", "remote", "st", "queues", "timer", "retrnsmt", "uid", "timeout", "inode", "rest"}
+	r, _ = Parse(tcp, Spec{Mode: "columns", Options: map[string]any{"last": "rest", "header": true, "names": names}})
+	rows, _ := r.Value.([]any)
+	if len(rows) != 2 || r.Problems != 0 || rows[0].(map[string]any)["uid"] != 0 || rows[0].(map[string]any)["inode"] != 26902727 {
+		t.Errorf("named: got %v (%d problems %q); want 2 rows, uid 0, inode 26902727", r.Value, r.Problems, r.FirstProblem)
+	}
+}
