@@ -121,6 +121,10 @@ func compile(spec Spec) (parser, error) {
 			if s := suggest.Nearest(k, allowed); s != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", s)
 			}
+			if (k == "sep" || k == "comma" || k == "delimiter") && (spec.Mode == "csv" || spec.Mode == "tsv") {
+				// /etc/passwd, /etc/group: fields between colons.
+				msg += fmt.Sprintf(" (%s's separator is fixed; for fields between another one, as /etc/passwd's \":\", use regex: {as: regex, pattern: '^(?P<user>[^:]*):[^:]*:(?P<uid>[^:]*):'})", spec.Mode)
+			}
 			return nil, fmt.Errorf("%s", msg)
 		}
 	}

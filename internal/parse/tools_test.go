@@ -280,3 +280,21 @@ func TestColumnsHeaderNamingFewerColumnsIsAProblem(t *testing.T) {
 		t.Errorf("named: got %v (%d problems %q); want 2 rows, uid 0, inode 26902727", r.Value, r.Problems, r.FirstProblem)
 	}
 }
+
+// TestCSVSepOptionSaysHowToReadColons: an auditor reading /etc/passwd
+// with parse: {as: csv, sep: ":"} was told only that csv has no option
+// "sep"; nothing said how a file of colon-separated fields is read. The
+// error names regex, with a pattern that reads a passwd line (held here
+// to do so).
+func TestCSVSepOptionSaysHowToReadColons(t *testing.T) {
+	t.Parallel()
+	_, err := Parse("root:x:0:0::/root:/bin/bash\n", Spec{Mode: "csv", Options: map[string]any{"sep": ":"}})
+	if err == nil || !strings.Contains(err.Error(), `use regex: {as: regex, pattern: '`) {
+		t.Fatalf("err %v; want it to name regex", err)
+	}
+	pat := strings.TrimSuffix(strings.SplitN(err.Error(), "pattern: '", 2)[1], "'})")
+	r, err := Parse("root:x:0:0::/root:/bin/bash\ntoor:x:0:0::/root:/bin/bash:\n", Spec{Mode: "regex", Options: map[string]any{"pattern": pat}})
+	if err != nil || r.Problems != 0 || !reflect.DeepEqual(r.Value, []any{map[string]any{"user": "root", "uid": 0}, map[string]any{"user": "toor", "uid": 0}}) {
+		t.Errorf("the hinted pattern %q read %v (%d problems), %v", pat, r.Value, r.Problems, err)
+	}
+}
