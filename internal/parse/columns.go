@@ -141,17 +141,33 @@ func (p *columns) parse(text string, r *recorder) any {
 		return false
 	}
 	// With no header line (ps --no-headers), where the last column
-	// begins is what the rows themselves agree on (restAnchor).
-	anchor := -1
+	// begins is what the rows themselves agree on (restAnchor), block by
+	// block: rows with no line between them. ls -la /tmp /dev prints a
+	// table per folder, each padded to its own widths.
+	anchors := make([]int, len(rows))
+	for i := range anchors {
+		anchors[i] = -1
+	}
 	if p.rest && head == nil {
-		starts := make([]string, len(rows))
-		for i, rw := range rows {
-			starts[i] = rw.s
+		for i := 0; i < len(rows); {
+			j := i + 1
+			for j < len(rows) && rows[j].n == rows[j-1].n+1 {
+				j++
+			}
+			block := make([]string, 0, j-i)
+			for _, rw := range rows[i:j] {
+				block = append(block, rw.s)
+			}
+			at := restAnchor(block, len(names))
+			for k := i; k < j; k++ {
+				anchors[k] = at
+			}
+			i = j
 		}
-		anchor = restAnchor(starts, len(names))
 	}
 	out := []any{}
-	for _, rw := range rows {
+	for i, rw := range rows {
+		anchor := anchors[i]
 		if p.names == nil && head != nil {
 			if first, ok := leftOfHeader(rw.s, head.s); ok {
 				r.problem(rw.n, rw.s, fmt.Sprintf("its first field %q lies left of the header's first column %q: the header does not name that column, so every value would be keyed one column off (name every column with names: [...] and header: true, which reads the header row past)", first, strings.Fields(head.s)[0]))

@@ -239,6 +239,22 @@ func TestColumnsShiftedRowWithoutHeaderIsAProblem(t *testing.T) {
 	if r.Problems != 1 || !strings.Contains(r.FirstProblem, `line 3: its last column holds "server    bash -c`) {
 		t.Errorf("problems %d %q; want line 3, the renamed bash, counted", r.Problems, r.FirstProblem)
 	}
+	// ls -la /tmp /dev prints a table per folder, each padded to its own
+	// widths: where the last column begins is each block's.
+	ls := `drwxrwxrwt  9 root root 4096 Dec  6 17:31 .
+-rw-r--r--  1 root root    0 Dec  6 17:31 a
+-rw-r--r--  1 root root    0 Dec  6 17:31 abc defg
+
+drwxr-xr-x  6 root root     2180 Dec  6 11:00 .
+lrwxrwxrwx  1 root root       13 Dec  6 00:23 fd -> /proc/self/fd
+drwxr-xr-x  4 root root       80 Dec  5 11:09 cpu
+drwxr-xr-x  4 root root       80 Dec  5 11:09 net
+`
+	lsNames := []any{"perm", "links", "owner", "group", "size", "month", "day", "time", "name"}
+	r, _ = Parse(ls, Spec{Mode: "columns", Options: map[string]any{"last": "rest", "header": false, "names": lsNames}})
+	if got, _ := r.Value.([]any); len(got) != 7 || r.Problems != 0 {
+		t.Errorf("two ls blocks: got %d rows (%d problems %q); want 7 rows, no problem", len(got), r.Problems, r.FirstProblem)
+	}
 	// Single spaces (stat -c '%a %U %n'): no column the rows agree on
 	// is padded, so a name with spaces is the last value it is.
 	stat := "644 root /etc/a\n644 root /etc/b\n6 root a bc\n"
