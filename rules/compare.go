@@ -356,7 +356,7 @@ func equalCheck(a any, ca class, b any, cb class) (bool, string) {
 // the other with a line end ("\n", "\r\n") after it, as a command's output
 // read with parse: text ends; "" for any other pair, and for two texts
 // that both end a line or neither does. The equality operators (eq, ne,
-// in, notIn; ==, !=, in) ask it.
+// in, notIn; ==, !=, in) ask it, and endsWith asks lineEndSuffix.
 //
 //	lineEnd("0\n", "0")        "\"0\\n\" and \"0\" differ only by the line end …"
 //	lineEnd("active", "failed") ""
@@ -413,6 +413,19 @@ func cmpNum(a, b jsonv.Exact) (int, string) {
 // asString reads a string or a value of a named string type (json.Number
 // excluded: it is a number): jsonv.GoString.
 func asString(v any) (string, bool) { return jsonv.GoString(v) }
+
+// lineEndSuffix is lineEnd for endsWith: s ends with suffix but for a
+// line end after it ("active\n" and "active", systemctl is-active's
+// output read with parse: text); "" otherwise, and when s ends with it.
+func lineEndSuffix(s, suffix string) string {
+	if suffix == "" || strings.HasSuffix(s, suffix) || strings.HasSuffix(suffix, "\n") || !strings.HasSuffix(s, "\n") {
+		return ""
+	}
+	if !strings.HasSuffix(strings.TrimRight(s, "\r\n"), suffix) {
+		return ""
+	}
+	return strconv.Quote(s) + " ends with " + strconv.Quote(suffix) + " but for the line end after it, as a command's output read with parse: text keeps it; ask trimSuffix(x, \"\\n\") (or trim(x)), or read the output with parse: lines"
+}
 
 // lineEndIn is lineEnd for in and notIn: the first element of list that a
 // text differs from only by a line end; "" when a is no text or none does.

@@ -61,6 +61,11 @@ func judgedText(a, b, text any, op string, f func(s, sub string) bool) (any, err
 	x, ok1 := a.(string)
 	y, ok2 := b.(string)
 	if ok1 && ok2 {
+		if op == "endsWith" {
+			if reason := lineEndSuffix(x, y); reason != "" {
+				return nil, fmt.Errorf("%s: %s", text, reason)
+			}
+		}
 		return f(x, y), nil
 	}
 	side, v := "its left side", a

@@ -559,6 +559,9 @@ func (c *cond) test(actual any, present bool) (bool, string) {
 		case OpStartsWith:
 			return strings.HasPrefix(s, c.str), ""
 		case OpEndsWith:
+			if reason := lineEndSuffix(s, c.str); reason != "" {
+				return false, reason
+			}
 			return strings.HasSuffix(s, c.str), ""
 		default:
 			return c.re.MatchString(s), ""

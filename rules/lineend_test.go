@@ -9,7 +9,8 @@ import (
 // "0\n" under parse: text, and `id.stdout == "0"` was false with no
 // word, so a chart asking whether it ran as root said "not root",
 // Consistent, as root; the filter {id.stdout: {eq: "0"}} said the same,
-// and `in`, `!=`, ne and notIn with it. Two texts that differ only by
+// and `in`, `!=`, ne and notIn with it; `endsWith "active"` over
+// systemctl is-active's "active\n" was a plain no too. Two texts that differ only by
 // a line end one of them ends with are a rule error naming both and the
 // way to compare them; texts that differ otherwise, or that are equal,
 // are judged as before.
@@ -33,6 +34,10 @@ func TestTextWithALineEndIsNoEquality(t *testing.T) {
 		{`id.stdout == "1"`, "", false},
 		{`id.stdout in ["1", "2"]`, "", false},
 		{`u == id.stdout`, "", false},
+		{`st.stdout endsWith "active"`, `"active\r\n" ends with "active" but for the line end after it`, false},
+		{`st.stdout endsWith "active\r\n"`, "", true},
+		{`st.stdout endsWith "failed"`, "", false},
+		{`st.stdout startsWith "active"`, "", true},
 	} {
 		out := MustCompile(tc.src).Eval(env)
 		if tc.err == "" {
@@ -59,14 +64,16 @@ func TestTextWithALineEndIsNoEquality(t *testing.T) {
 		{"eq with the line end", OpEq, "0\n", false, true},
 		{"ne another text", OpNe, "1", false, true},
 		{"notIn others", OpNotIn, []any{"1", "2"}, false, true},
+		{"endsWith", OpEndsWith, "0", true, false},
+		{"endsWith another", OpEndsWith, "1", false, false},
 	} {
 		out := MustFilter(Where("id.stdout", tc.op, tc.expected)).Eval(env)
 		c := out.Conditions[0]
 		if c.Unjudged() != tc.unjudged || out.Matched != tc.matched {
 			t.Errorf("filter %s: unjudged %v matched %v (reason %q); want unjudged %v matched %v", tc.name, c.Unjudged(), out.Matched, c.Reason, tc.unjudged, tc.matched)
 		}
-		if tc.unjudged && !strings.Contains(c.Reason, why) {
-			t.Errorf("filter %s: reason %q does not say %q", tc.name, c.Reason, why)
+		if tc.unjudged && !strings.Contains(c.Reason, "line end") {
+			t.Errorf("filter %s: reason %q does not say the line end", tc.name, c.Reason)
 		}
 	}
 }
