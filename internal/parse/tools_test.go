@@ -201,6 +201,19 @@ func TestHeaderReadPastHoldingValuesIsAProblem(t *testing.T) {
 	if r.Problems != 0 {
 		t.Errorf("sysstat header: %d problems: %s", r.Problems, r.FirstProblem)
 	}
+	// who prints no header: read with header: true, its first session
+	// (root from 10.0.0.7) was read past in silence. A date or an address
+	// is a value.
+	who := "root     pts/0        2026-12-06 17:00 (10.0.0.7)\nalice    pts/1        2026-12-06 17:05 (10.0.0.8)\n"
+	r, _ = Parse(who, Spec{Mode: "columns", Options: map[string]any{"header": true, "names": []any{"user", "tty", "date", "time", "from"}}})
+	if rows, _ := r.Value.([]any); len(rows) != 1 || r.Problems != 1 || !strings.Contains(r.FirstProblem, `line 1: it was read past as the header (names: are given), but it holds the value "2026-12-06"`) {
+		t.Errorf("who: got %v (%d problems: %s); want one row, line 1 a problem naming the date", r.Value, r.Problems, r.FirstProblem)
+	}
+	for _, head := range []string{"Filesystem 1K-blocks Used Available Use% Mounted on", "Device r/s rkB/s %util", "State Recv-Q Local Address:Port"} {
+		if msg, ok := valueReadPast(strings.Fields(head)); ok {
+			t.Errorf("%q is a header, and was judged a row: %s", head, msg)
+		}
+	}
 	// csv: the same.
 	r, _ = Parse("web,10\ndb,20\n", Spec{Mode: "csv", Options: map[string]any{"header": true, "names": []any{"host", "size"}}})
 	if rows, _ := r.Value.([]any); len(rows) != 1 || r.Problems != 1 || !strings.Contains(r.FirstProblem, `"10"`) {
