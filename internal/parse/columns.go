@@ -181,7 +181,20 @@ func (p *columns) parse(text string, r *recorder) any {
 				continue
 			}
 		}
-		if p.rest && head != nil && !merged && len(f) == len(names) && len(strings.Fields(head.s)) < len(strings.Fields(rw.s)) {
+		if p.rest && p.names == nil && head != nil && !merged && len(f) == len(names) && len(strings.Fields(head.s)) > len(names) {
+			// The header's last name is several of its words (rest), and
+			// the row's last value begins right of where that name ends:
+			// under no name at all (/proc/net/udp's header names 15
+			// columns over 13 values, "ref pointer drops" the last). A
+			// header offset from its rows, its names one word each
+			// (/proc/net/unix's over its paths), is not judged.
+			hf := fields(head.s, len(names), true)
+			if at, want := restStart(rw.s, len(names)), restStart(head.s, len(names)); want >= 0 && at > want+display.Width(hf[len(hf)-1]) {
+				r.problem(rw.n, rw.s, fmt.Sprintf("its last column would begin at %q, right of where the header's %q ends: the header's names do not stand over the row's values (/proc/net/udp's 15 names over 13 values), so its values would be keyed off (name every column with names: [...] and header: true, which reads the header row past)", f[len(f)-1], names[len(names)-1]))
+				continue
+			}
+		}
+		if p.rest && p.names == nil && head != nil && !merged && len(f) == len(names) && len(strings.Fields(head.s)) < len(strings.Fields(rw.s)) {
 			// The header has fewer words than the row has values, and the
 			// row's value under its last name is not where the split puts
 			// the last column. (A header that has as many words or more,

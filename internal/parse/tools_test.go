@@ -302,6 +302,24 @@ func TestColumnsHeaderNamingFewerColumnsIsAProblem(t *testing.T) {
 	if !strings.Contains(r.FirstProblem, `line 2: its last column would begin at "000000002fb9fb84 100 0 0 10 0", right of the header's "inode", under which the row holds "26902727"`) {
 		t.Errorf("first problem %q; want it to say where inode is", r.FirstProblem)
 	}
+	// /proc/net/udp's header names 15 columns over 13 values: the last
+	// name, "ref pointer drops", is three words, and "uid" keyed the inode
+	// there too. The row's last value begins right of where that name
+	// ends. /proc/net/unix's header stands offset from its rows, one word
+	// a name: its rows are read.
+	udp := "   sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode ref pointer drops            \n" +
+		"13764: 00000000:14E9 00000000:0000 07 00000000:00000000 00:00000000 00000000     0        0 27029403 2 000000002db4ebe1 0      \n"
+	r, _ = Parse(udp, Spec{Mode: "columns", Options: map[string]any{"last": "rest"}})
+	if got, _ := r.Value.([]any); len(got) != 0 || r.Problems != 1 || !strings.Contains(r.FirstProblem, `line 2: its last column would begin at "0", right of where the header's "ref pointer drops" ends`) {
+		t.Errorf("udp: got %v (%d problems %q); want no row and 1 problem", r.Value, r.Problems, r.FirstProblem)
+	}
+	unix := "Num       RefCount Protocol Flags    Type St Inode Path\n" +
+		"000000006c5c71e7: 00000003 00000000 00000000 0001 03  1264 /run/systemd/journal/stdout\n" +
+		"00000000da3874a1: 00000003 00000000 00000000 0001 03  1265 /run/dbus/system_bus_socket\n"
+	r, _ = Parse(unix, Spec{Mode: "columns", Options: map[string]any{"last": "rest"}})
+	if got, _ := r.Value.([]any); len(got) != 2 || r.Problems != 0 || got[0].(map[string]any)["Inode"] != 1264 {
+		t.Errorf("unix: got %v (%d problems %q); want 2 rows, inode 1264", r.Value, r.Problems, r.FirstProblem)
+	}
 	names := []any{"sl", "local", "remote", "st", "queues", "timer", "retrnsmt", "uid", "timeout", "inode", "rest"}
 	r, _ = Parse(tcp, Spec{Mode: "columns", Options: map[string]any{"last": "rest", "header": true, "names": names}})
 	rows, _ := r.Value.([]any)
