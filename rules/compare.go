@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -425,6 +426,28 @@ func lineEndSuffix(s, suffix string) string {
 		return ""
 	}
 	return strconv.Quote(s) + " ends with " + strconv.Quote(suffix) + " but for the line end after it, as a command's output read with parse: text keeps it; ask trimSuffix(x, \"\\n\") (or trim(x)), or read the output with parse: lines"
+}
+
+// lineEndMatch is lineEnd for matches: pattern matches s but for the
+// line end after it, as `^active$` matches systemctl is-active's
+// "active\n" in grep and Python, whose $ matches before a final newline,
+// and not in RE2, whose $ is the end of the text; "" otherwise. Only a
+// text that ends a line is matched again, off the hot path; an
+// expression's pattern (a string) is compiled then.
+func lineEndMatch(s string, pattern any) string {
+	if !strings.HasSuffix(s, "\n") {
+		return ""
+	}
+	re, ok := pattern.(*regexp.Regexp)
+	if text, isText := pattern.(string); isText {
+		var err error
+		re, err = regexp.Compile(text)
+		ok = err == nil
+	}
+	if !ok || re.MatchString(s) || !re.MatchString(strings.TrimRight(s, "\r\n")) {
+		return ""
+	}
+	return strconv.Quote(s) + " matches " + strconv.Quote(re.String()) + " but for the line end after it, which $ does not pass over here as grep's does, and a command's output read with parse: text keeps it; match trimSuffix(x, \"\\n\") (or trim(x)), or read the output with parse: lines"
 }
 
 // lineEndIn is lineEnd for in and notIn: the first element of list that a

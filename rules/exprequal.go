@@ -210,7 +210,7 @@ func (p patchEqual) Visit(node *ast.Node) {
 		if !known(n.Left) {
 			ast.Patch(&n.Left, &ast.CallNode{
 				Callee:    &ast.IdentifierNode{Value: matchedTextFunc},
-				Arguments: []ast.Node{n.Left, &ast.StringNode{Value: p.textOf(n)}},
+				Arguments: []ast.Node{n.Left, &ast.StringNode{Value: p.textOf(n)}, n.Right},
 			})
 		}
 		return

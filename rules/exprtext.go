@@ -50,8 +50,11 @@ func textFuncs() []expr.Option {
 			if _, err := judgedText(p[0], "", p[1], "matches", strings.Contains); err != nil {
 				return nil, err
 			}
+			if reason := lineEndMatch(p[0].(string), p[2]); reason != "" {
+				return nil, fmt.Errorf("%s: %s", p[1], reason)
+			}
 			return p[0], nil
-		}, new(func(any, string) string)),
+		}, new(func(any, string, any) string)),
 	}
 }
 

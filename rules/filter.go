@@ -564,6 +564,9 @@ func (c *cond) test(actual any, present bool) (bool, string) {
 			}
 			return strings.HasSuffix(s, c.str), ""
 		default:
+			if reason := lineEndMatch(s, c.re); reason != "" {
+				return false, reason
+			}
 			return c.re.MatchString(s), ""
 		}
 	}

@@ -10,7 +10,9 @@ import (
 // word, so a chart asking whether it ran as root said "not root",
 // Consistent, as root; the filter {id.stdout: {eq: "0"}} said the same,
 // and `in`, `!=`, ne and notIn with it; `endsWith "active"` over
-// systemctl is-active's "active\n" was a plain no too. Two texts that differ only by
+// systemctl is-active's "active\n" was a plain no too, and so was
+// `matches "^active$"`, which grep and Python match (their $ passes over
+// a final newline; RE2's does not). Two texts that differ only by
 // a line end one of them ends with are a rule error naming both and the
 // way to compare them; texts that differ otherwise, or that are equal,
 // are judged as before.
@@ -38,6 +40,10 @@ func TestTextWithALineEndIsNoEquality(t *testing.T) {
 		{`st.stdout endsWith "active\r\n"`, "", true},
 		{`st.stdout endsWith "failed"`, "", false},
 		{`st.stdout startsWith "active"`, "", true},
+		{`st.stdout matches "^active$"`, `"active\r\n" matches "^active$" but for the line end after it`, false},
+		{`st.stdout matches "^active\\s*$"`, "", true},
+		{`st.stdout matches "^failed$"`, "", false},
+		{`trim(st.stdout) matches "^active$"`, "", true},
 	} {
 		out := MustCompile(tc.src).Eval(env)
 		if tc.err == "" {
@@ -66,6 +72,9 @@ func TestTextWithALineEndIsNoEquality(t *testing.T) {
 		{"notIn others", OpNotIn, []any{"1", "2"}, false, true},
 		{"endsWith", OpEndsWith, "0", true, false},
 		{"endsWith another", OpEndsWith, "1", false, false},
+		{"matches", OpMatches, "^0$", true, false},
+		{"matches another", OpMatches, "^1$", false, false},
+		{"matches the line end", OpMatches, `^0\n$`, false, true},
 	} {
 		out := MustFilter(Where("id.stdout", tc.op, tc.expected)).Eval(env)
 		c := out.Conditions[0]
