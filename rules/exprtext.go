@@ -29,7 +29,8 @@ import (
 // it compiles is patched (patchEqual); two strings it knows stay expr's.
 // `matches` keeps expr's own operator, its pattern checked when the
 // expression compiles: only its left side is judged (matchedTextFunc, the
-// text as it is, or the error).
+// text as it is, or the error), and, when that text ends a line, whether
+// the pattern matches it but for its line end (lineEndMatch).
 const (
 	containsFunc    = "\x00contains"
 	startsWithFunc  = "\x00startsWith"
