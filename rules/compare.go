@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -73,7 +74,7 @@ const (
 // WordsVersion is the version of the words this package puts on evidence
 // for a person to read (condition reasons such as "key not present", and
 // error sentences). It is bumped whenever one of them changes.
-const WordsVersion = 2
+const WordsVersion = 3
 
 // classWords names each class as a reason sentence says it.
 var classWords = [numClasses]string{
@@ -332,11 +333,49 @@ func numeral(s string) bool {
 // equalCheck is the judgement behind eq and ne: null equals only null and
 // meets anything without complaint; other values of different classes are
 // a reason, not an inequality.
+//
+// Two strings that differ only by a line end one of them ends with are a
+// reason too (lineEnd): a command's output under parse: text keeps its
+// final newline, so `id.stdout == "0"` over id -u's "0\n" was false, and
+// a chart asking whether it ran as root said "no", Consistent, as root.
 func equalCheck(a any, ca class, b any, cb class) (bool, string) {
 	if ca != cb && ca != classNil && cb != classNil {
 		return false, mixedReasons[ca][cb]
 	}
-	return Equal(a, b), ""
+	eq := Equal(a, b)
+	if !eq && ca == classString {
+		x, _ := asString(a)
+		y, _ := asString(b)
+		if reason := lineEnd(x, y); reason != "" {
+			return false, reason
+		}
+	}
+	return eq, ""
+}
+
+// lineEnd is why two unequal texts cannot be told apart as meant: one is
+// the other with a line end ("\n", "\r\n") after it, as a command's output
+// read with parse: text ends; "" for any other pair, and for two texts
+// that both end a line or neither does. The equality operators (eq, ne,
+// in, notIn; ==, !=, in) ask it, and endsWith asks lineEndSuffix.
+//
+//	lineEnd("0\n", "0")        "\"0\\n\" and \"0\" differ only by the line end …"
+//	lineEnd("active", "failed") ""
+func lineEnd(a, b string) string {
+	if a == b {
+		return ""
+	}
+	long, short := a, b
+	if len(long) < len(short) {
+		long, short = short, long
+	}
+	if len(long) == len(short) || !strings.HasSuffix(long, "\n") || strings.HasSuffix(short, "\n") {
+		return ""
+	}
+	if strings.TrimRight(long, "\r\n") != short {
+		return ""
+	}
+	return strconv.Quote(a) + " and " + strconv.Quote(b) + " differ only by the line end " + strconv.Quote(long) + " ends with, as a command's output read with parse: text keeps it; compare trimSuffix(x, \"\\n\") (or trim(x)), or read the output with parse: lines"
 }
 
 func cmpOrdered[T int | float64](a, b T) int {
@@ -375,3 +414,55 @@ func cmpNum(a, b jsonv.Exact) (int, string) {
 // asString reads a string or a value of a named string type (json.Number
 // excluded: it is a number): jsonv.GoString.
 func asString(v any) (string, bool) { return jsonv.GoString(v) }
+
+// lineEndSuffix is lineEnd for endsWith: s ends with suffix but for a
+// line end after it ("active\n" and "active", systemctl is-active's
+// output read with parse: text); "" otherwise, and when s ends with it.
+func lineEndSuffix(s, suffix string) string {
+	if suffix == "" || strings.HasSuffix(s, suffix) || strings.HasSuffix(suffix, "\n") || !strings.HasSuffix(s, "\n") {
+		return ""
+	}
+	if !strings.HasSuffix(strings.TrimRight(s, "\r\n"), suffix) {
+		return ""
+	}
+	return strconv.Quote(s) + " ends with " + strconv.Quote(suffix) + " but for the line end after it, as a command's output read with parse: text keeps it; ask trimSuffix(x, \"\\n\") (or trim(x)), or read the output with parse: lines"
+}
+
+// lineEndMatch is lineEnd for matches: pattern matches s but for the
+// line end after it, as `^active$` matches systemctl is-active's
+// "active\n" in grep and Python, whose $ matches before a final newline,
+// and not in RE2, whose $ is the end of the text; "" otherwise. Only a
+// text that ends a line is matched again, off the hot path; an
+// expression's pattern (a string) is compiled then.
+func lineEndMatch(s string, pattern any) string {
+	if !strings.HasSuffix(s, "\n") {
+		return ""
+	}
+	re, ok := pattern.(*regexp.Regexp)
+	if text, isText := pattern.(string); isText {
+		var err error
+		re, err = regexp.Compile(text)
+		ok = err == nil
+	}
+	if !ok || re.MatchString(s) || !re.MatchString(strings.TrimRight(s, "\r\n")) {
+		return ""
+	}
+	return strconv.Quote(s) + " matches " + strconv.Quote(re.String()) + " but for the line end after it, which $ does not pass over here as grep's does, and a command's output read with parse: text keeps it; match trimSuffix(x, \"\\n\") (or trim(x)), or read the output with parse: lines"
+}
+
+// lineEndIn is lineEnd for in and notIn: the first element of list that a
+// text differs from only by a line end; "" when a is no text or none does.
+func lineEndIn(a any, list []any) string {
+	x, ok := asString(a)
+	if !ok || classOf(a) != classString {
+		return ""
+	}
+	for _, e := range list {
+		if y, ok := e.(string); ok {
+			if reason := lineEnd(x, y); reason != "" {
+				return reason
+			}
+		}
+	}
+	return ""
+}

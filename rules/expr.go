@@ -431,7 +431,13 @@ func absentText(p exprPath, at int, keys []string) (string, bool) {
 	}
 	owner := pathText(p.texts[:at-1], p.segs[0])
 	msg, near := memberWords(owner, seg, keys)
-	return msg + fmt.Sprintf("; if it may be absent, write %s?.%s or %s ?? a default", owner, seg, p.text), near
+	member := "." + seg
+	if !isIdent(seg) {
+		// sysctl's "net.ipv4.ip_forward", df's "Mounted on": ?.seg
+		// would read other members, or not parse.
+		member = ".[" + strconv.Quote(seg) + "]"
+	}
+	return msg + fmt.Sprintf("; if it may be absent, write %s?%s or %s ?? a default", owner, member, p.text), near
 }
 
 // memberWords says that the object owner lacks its member seg: the

@@ -151,7 +151,9 @@ func judgedEqual(a, b, text any, negated bool) (any, error) {
 		eq = runtime.Equal(a, b)
 	} else {
 		var reason string
-		if eq, reason = equalCheck(a, ca, b, cb); reason != "" {
+		if eq, reason = equalCheck(a, ca, b, cb); reason != "" && ca == cb {
+			return nil, fmt.Errorf("%s: %s", text, reason) // two texts a line end apart
+		} else if reason != "" {
 			return nil, fmt.Errorf("%s: %s, so they are never equal; make the kinds agree (string(x) == \"1\", int(x) == 1), or test for null with == nil", text, reason)
 		}
 	}
@@ -176,6 +178,16 @@ func judgedIn(a, b, text any) (any, error) {
 	if !found && !kindSeen && n > 0 {
 		return nil, fmt.Errorf("%s: %s, so the value is never in it; make the kinds agree (string(x) in [\"1\"], int(x) in [1])", text, noElementReasons[ca])
 	}
+	if !found && ca == classString {
+		var reason string
+		each(b, func(e any) bool {
+			reason = lineEndIn(a, []any{e})
+			return reason == ""
+		})
+		if reason != "" {
+			return nil, fmt.Errorf("%s: %s", text, reason)
+		}
+	}
 	return found, nil
 }
 
@@ -198,7 +210,7 @@ func (p patchEqual) Visit(node *ast.Node) {
 		if !known(n.Left) {
 			ast.Patch(&n.Left, &ast.CallNode{
 				Callee:    &ast.IdentifierNode{Value: matchedTextFunc},
-				Arguments: []ast.Node{n.Left, &ast.StringNode{Value: p.textOf(n)}},
+				Arguments: []ast.Node{n.Left, &ast.StringNode{Value: p.textOf(n)}, n.Right},
 			})
 		}
 		return

@@ -29,7 +29,8 @@ import (
 // it compiles is patched (patchEqual); two strings it knows stay expr's.
 // `matches` keeps expr's own operator, its pattern checked when the
 // expression compiles: only its left side is judged (matchedTextFunc, the
-// text as it is, or the error).
+// text as it is, or the error), and, when that text ends a line, whether
+// the pattern matches it but for its line end (lineEndMatch).
 const (
 	containsFunc    = "\x00contains"
 	startsWithFunc  = "\x00startsWith"
@@ -50,8 +51,11 @@ func textFuncs() []expr.Option {
 			if _, err := judgedText(p[0], "", p[1], "matches", strings.Contains); err != nil {
 				return nil, err
 			}
+			if reason := lineEndMatch(p[0].(string), p[2]); reason != "" {
+				return nil, fmt.Errorf("%s: %s", p[1], reason)
+			}
 			return p[0], nil
-		}, new(func(any, string) string)),
+		}, new(func(any, string, any) string)),
 	}
 }
 
@@ -61,6 +65,11 @@ func judgedText(a, b, text any, op string, f func(s, sub string) bool) (any, err
 	x, ok1 := a.(string)
 	y, ok2 := b.(string)
 	if ok1 && ok2 {
+		if op == "endsWith" {
+			if reason := lineEndSuffix(x, y); reason != "" {
+				return nil, fmt.Errorf("%s: %s", text, reason)
+			}
+		}
 		return f(x, y), nil
 	}
 	side, v := "its left side", a

@@ -310,6 +310,9 @@ func (c *cond) passFast(actual any) (pass, done bool) {
 		if !ok {
 			return false, false
 		}
+		if x != c.str && lineEnd(x, c.str) != "" {
+			return false, false // test says why
+		}
 		return (x == c.str) == (c.order == ordEq), true
 	default:
 		return false, false
@@ -404,7 +407,13 @@ const (
 // reasonMissing, which is no error. Asked only when the key was missing,
 // off the hot path.
 func absentKey(env Env, segs []string) string {
-	allow := fmt.Sprintf("; if it may be absent, say what its absence means in a rule before this one: {%s: {exists: false}}, or write this rule as an expression with %s ?? a default", segsText(segs), exprText(segs))
+	key := segsText(segs)
+	if strings.ContainsAny(key, `["`) {
+		// A bracket or a quote ends a plain YAML key in a flow map:
+		// {s.stdout["net.ipv4.ip_forward"]: …} is not YAML.
+		key = "'" + strings.ReplaceAll(key, "'", "''") + "'"
+	}
+	allow := fmt.Sprintf("; if it may be absent, say what its absence means in a rule before this one: {%s: {exists: false}}, or write this rule as an expression with %s ?? a default", key, exprText(segs))
 	if env == nil {
 		return fmt.Sprintf("the scope has no key %q", segs[0]) + allow
 	}
@@ -541,6 +550,11 @@ func (c *cond) test(actual any, present bool) (bool, string) {
 				break
 			}
 		}
+		if !found {
+			if reason := lineEndIn(actual, c.list); reason != "" {
+				return false, reason
+			}
+		}
 		return found == (c.Op == OpIn), ""
 	case OpContains:
 		return c.contains(actual)
@@ -553,8 +567,14 @@ func (c *cond) test(actual any, present bool) (bool, string) {
 		case OpStartsWith:
 			return strings.HasPrefix(s, c.str), ""
 		case OpEndsWith:
+			if reason := lineEndSuffix(s, c.str); reason != "" {
+				return false, reason
+			}
 			return strings.HasSuffix(s, c.str), ""
 		default:
+			if reason := lineEndMatch(s, c.re); reason != "" {
+				return false, reason
+			}
 			return c.re.MatchString(s), ""
 		}
 	}

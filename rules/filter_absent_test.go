@@ -3,6 +3,8 @@ package rules
 import (
 	"strings"
 	"testing"
+
+	"github.com/goccy/go-yaml"
 )
 
 // TestFilterKeyAbsentFromItsObjectIsUnjudged: Kubernetes leaves a
@@ -42,7 +44,7 @@ func TestFilterKeyAbsentFromItsObjectIsUnjudged(t *testing.T) {
 			`d.metadata.labels has no member "app" (its members: app.kubernetes.io/name)`}},
 		{"index past the end", "d.spec.containers.3.name", OpEq, "w", true, []string{`d.spec.containers has no item 3 (it holds 1)`, `{d.spec.containers.3.name: {exists: false}}`, `d.spec.containers[3].name ?? a default`}},
 		{"a key that is no name", `d.metadata.labels["app.kubernetes.io/part-of"]`, OpEq, "shop", true, []string{
-			`{d.metadata.labels["app.kubernetes.io/part-of"]: {exists: false}}`, `d.metadata.labels["app.kubernetes.io/part-of"] ?? a default`}},
+			`{'d.metadata.labels["app.kubernetes.io/part-of"]': {exists: false}}`, `d.metadata.labels["app.kubernetes.io/part-of"] ?? a default`}},
 		{"step into a number", "d.status.replicas.ready", OpEq, true, true, []string{`d.status.replicas is a number, which has no member "ready"`}},
 		{"root key not in scope", "e.status", OpEq, "x", true, []string{`the scope has no key "e"`}},
 		{"ne is no judgement either", "d.status.availableReplicas", OpNe, 2, true, []string{`no member "availableReplicas"`}},
@@ -103,5 +105,33 @@ func TestFilterJudgedFalseAnswersWhateverTheOthersRead(t *testing.T) {
 				t.Fatalf("matched=%v errored=%v, want errored=%v: %+v", out.Matched, out.Errored(), tc.errored, out.Conditions)
 			}
 		})
+	}
+}
+
+// TestFilterAbsentHintIsYAMLAChartCanHold: the rule a filter's
+// absent-key error tells a chart to write before this one must load. For
+// a key written in brackets (sysctl's "net.ipv4.ip_forward" under
+// parse: kv) it said {s.stdout["net.ipv4.ip_forward"]: {exists: false}},
+// which YAML refuses ("found an invalid key for this map"): a bracket
+// ends a plain key in a flow map. The hinted rule is read back here as
+// YAML and must give the condition's own key.
+func TestFilterAbsentHintIsYAMLAChartCanHold(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{"s": map[string]any{"stdout": map[string]any{"net.ipv4.ip_forward": 1}}}
+	for _, key := range []string{`s.stdout["net.ipv4.ip_forwardX"]`, `s.stdout.forward`, `s.stdout["it's"]`} {
+		reason := MustFilter(Where(key, OpEq, 1)).Eval(env).Conditions[0].Reason
+		_, hint, ok := strings.Cut(reason, "a rule before this one: ")
+		hint, _, _ = strings.Cut(hint, ", or write")
+		if !ok {
+			t.Fatalf("%s: reason %q gives no rule to write", key, reason)
+		}
+		var rule map[string]map[string]bool
+		if err := yaml.Unmarshal([]byte(hint), &rule); err != nil {
+			t.Errorf("%s: the hinted rule %s is not YAML: %v", key, hint, err)
+			continue
+		}
+		if _, ok := rule[key]; !ok || len(rule) != 1 {
+			t.Errorf("%s: the hinted rule %s reads as %v, not a condition on the key", key, hint, rule)
+		}
 	}
 }

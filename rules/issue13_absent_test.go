@@ -113,3 +113,29 @@ func TestValueNotingSaysTheAbsentMember(t *testing.T) {
 		}
 	}
 }
+
+// TestAbsentKeyWithDotsHintIsBracketed: sysctl -a under parse: kv keys
+// its values "net.ipv4.ip_forward", and a rule reading one the host did
+// not print (a key a user without root cannot read) was told to write
+// s.stdout?.net.ipv4.ip_forward, which reads a member "net" that no
+// object has: the hint must be the bracketed read it meant, which the
+// hint itself is held to by evaluating it.
+func TestAbsentKeyWithDotsHintIsBracketed(t *testing.T) {
+	env := mapEnv{"s": map[string]any{"stdout": map[string]any{"net.ipv4.ip_forward": 1, "used pct": 3}}}
+	for _, tc := range []struct{ src, hint string }{
+		{`s.stdout["net.ipv4.ip_forwardX"] == 1`, `write s.stdout?.["net.ipv4.ip_forwardX"] or s.stdout["net.ipv4.ip_forwardX"] ?? a default`},
+		{`s.stdout["used pc"] == 1`, `write s.stdout?.["used pc"] or`},
+		{`s.stdout.forward == 1`, `write s.stdout?.forward or`},
+	} {
+		out := MustCompile(tc.src).Eval(env)
+		if !strings.Contains(out.Err, tc.hint) {
+			t.Errorf("%s: err %q, want it to say %q", tc.src, out.Err, tc.hint)
+			continue
+		}
+		alt := strings.TrimPrefix(tc.hint, "write ")
+		alt, _, _ = strings.Cut(alt, " or")
+		if v, _, err := MustCompile(alt).Value(env); err != nil || v != nil {
+			t.Errorf("the hint %s reads %v, %v; want null and no error", alt, v, err)
+		}
+	}
+}

@@ -163,6 +163,11 @@ func inDir(dir, p string) string {
 // readOne reads one file (shown is the path as the chart gave it): a file
 // that does not exist is an outcome, one that cannot be read an error.
 func readOne(shown, file string, limit int) (ReadFile, error) {
+	if fi, err := os.Stat(file); err == nil && fi.Mode()&fs.ModeNamedPipe != 0 {
+		// Opening a FIFO waits for a writer, with no timeout of the
+		// stage's own: the run hung there, saying nothing.
+		return ReadFile{}, fmt.Errorf("read %s: it is a named pipe, not a file: opening it waits for a process to write to it, and the run would wait with it (read what it carries where it is written, or exec: {command: [cat, %s], timeout: 5s}, which a timeout ends)", shown, shown)
+	}
 	f, err := os.Open(file)
 	if errors.Is(err, fs.ErrNotExist) {
 		return ReadFile{Path: shown}, nil

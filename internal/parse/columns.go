@@ -28,7 +28,12 @@ import (
 // column holds spaces and begins left of the header's last name is a
 // problem too: a space inside an earlier value (a CIFS share's "//nas/My
 // Share" in df) shifted it, and every value after that one would be keyed
-// one column off. A line that repeats the header (two ps runs in one
+// one column off; so is a row that holds a word right under the header's
+// last name while its last column would begin right of it: the header
+// names fewer columns than the row has (/proc/net/tcp's "tx_queue
+// rx_queue" over one value), and "uid" would key the inode; with no header line, where the rows' last column
+// begins is what the rows agree on (restAnchor), so ps --no-headers's
+// comm "tmux: server" is a problem too. A line that repeats the header (two ps runs in one
 // shell, a tool that prints its header again every screenful, sysstat's
 // "Average:" table: repeatsHeader) is passed over: it holds the names, no
 // values. A header naming a column twice keys the second "NAME_2". With
@@ -100,6 +105,7 @@ func (p *columns) parse(text string, r *recorder) any {
 		rows = append(rows, row{i + 1, s})
 	}
 	names := p.names
+	merged := false // the header's last name spans several columns, a problem of its own
 	if names == nil && head != nil {
 		f := strings.Fields(head.s)
 		if p.rest {
@@ -109,6 +115,7 @@ func (p *columns) parse(text string, r *recorder) any {
 			}
 			f = fields(head.s, headerWidth(len(f), counts), true)
 			if last := f[len(f)-1]; strings.Contains(last, "  ") || strings.ContainsRune(last, '\t') {
+				merged = true
 				r.problem(head.n, head.s, fmt.Sprintf("the header's last column would be named %q, which spans several of its columns: names with spaces in them (ss's \"Local Address:Port\") are not told apart by spaces, so the rows' keys are not the header's (name every column with names: [...])", last))
 			}
 		}
@@ -133,8 +140,34 @@ func (p *columns) parse(text string, r *recorder) any {
 		alignedAt[at] = false
 		return false
 	}
+	// With no header line (ps --no-headers), where the last column
+	// begins is what the rows themselves agree on (restAnchor), block by
+	// block: rows with no line between them. ls -la /tmp /dev prints a
+	// table per folder, each padded to its own widths.
+	anchors := make([]int, len(rows))
+	for i := range anchors {
+		anchors[i] = -1
+	}
+	if p.rest && head == nil {
+		for i := 0; i < len(rows); {
+			j := i + 1
+			for j < len(rows) && rows[j].n == rows[j-1].n+1 {
+				j++
+			}
+			block := make([]string, 0, j-i)
+			for _, rw := range rows[i:j] {
+				block = append(block, rw.s)
+			}
+			at := restAnchor(block, len(names))
+			for k := i; k < j; k++ {
+				anchors[k] = at
+			}
+			i = j
+		}
+	}
 	out := []any{}
-	for _, rw := range rows {
+	for i, rw := range rows {
+		anchor := anchors[i]
 		if p.names == nil && head != nil {
 			if first, ok := leftOfHeader(rw.s, head.s); ok {
 				r.problem(rw.n, rw.s, fmt.Sprintf("its first field %q lies left of the header's first column %q: the header does not name that column, so every value would be keyed one column off (name every column with names: [...] and header: true, which reads the header row past)", first, strings.Fields(head.s)[0]))
@@ -145,6 +178,35 @@ func (p *columns) parse(text string, r *recorder) any {
 		if p.rest && head != nil && len(f) == len(names) && strings.ContainsRune(f[len(f)-1], ' ') {
 			if at, want := restStart(rw.s, len(names)), restStart(head.s, len(names)); at >= 0 && want >= 0 && at < want && (aligned(want) || wordAt(rw.s, want)) {
 				r.problem(rw.n, rw.s, fmt.Sprintf("its last column holds %q, which begins left of the header's %q: a value with a space in an earlier column (df's \"//nas/My Share\") has shifted the row, so its values would be keyed one column off (read such a table with a parse: regex that knows its columns, or from JSON output: findmnt -J -l -D -b for df)", f[len(f)-1], names[len(names)-1]))
+				continue
+			}
+		}
+		if p.rest && p.names == nil && head != nil && !merged && len(f) == len(names) && len(strings.Fields(head.s)) > len(names) {
+			// The header's last name is several of its words (rest), and
+			// the row's last value begins right of where that name ends:
+			// under no name at all (/proc/net/udp's header names 15
+			// columns over 13 values, "ref pointer drops" the last). A
+			// header offset from its rows, its names one word each
+			// (/proc/net/unix's over its paths), is not judged.
+			hf := fields(head.s, len(names), true)
+			if at, want := restStart(rw.s, len(names)), restStart(head.s, len(names)); want >= 0 && at > want+display.Width(hf[len(hf)-1]) {
+				r.problem(rw.n, rw.s, fmt.Sprintf("its last column would begin at %q, right of where the header's %q ends: the header's names do not stand over the row's values (/proc/net/udp's 15 names over 13 values), so its values would be keyed off (name every column with names: [...] and header: true, which reads the header row past)", f[len(f)-1], names[len(names)-1]))
+				continue
+			}
+		}
+		if p.rest && p.names == nil && head != nil && !merged && len(f) == len(names) && len(strings.Fields(head.s)) < len(strings.Fields(rw.s)) {
+			// The header has fewer words than the row has values, and the
+			// row's value under its last name is not where the split puts
+			// the last column. (A header that has as many words or more,
+			// as /proc/net/unix's, misaligned with its rows, is not judged.)
+			if at, want := restStart(rw.s, len(names)), restStart(head.s, len(names)); at > want && want >= 0 && wordAt(rw.s, want) {
+				r.problem(rw.n, rw.s, fmt.Sprintf("its last column would begin at %q, right of the header's %q, under which the row holds %q: the header names fewer columns than the row has values before it (/proc/net/tcp's \"tx_queue rx_queue\" over one value \"00000000:00000000\"), so its values would be keyed off (name every column with names: [...] and header: true, which reads the header row past)", f[len(f)-1], names[len(names)-1], wordFrom(rw.s, want)))
+				continue
+			}
+		}
+		if anchor >= 0 && len(f) == len(names) && strings.ContainsRune(f[len(f)-1], ' ') {
+			if at := restStart(rw.s, len(names)); at >= 0 && at < anchor && wordAt(rw.s, anchor) {
+				r.problem(rw.n, rw.s, fmt.Sprintf("its last column holds %q, which begins left of where the other rows' %q begins: a value with a space in an earlier column (ps's comm \"tmux: server\") has shifted the row, so its values would be keyed one column off (read such a table with a parse: regex that knows its columns, or print the value with spaces last)", f[len(f)-1], names[len(names)-1]))
 				continue
 			}
 		}
@@ -159,6 +221,42 @@ func (p *columns) parse(text string, r *recorder) any {
 		out = append(out, obj)
 	}
 	return out
+}
+
+// restAnchor is the display column where the last of n columns begins
+// in a table with no header line, or -1 when the rows do not show one: the
+// column the most rows' last value begins at (the leftmost, on a tie),
+// shared by at least two rows, one of them padded with a run of spaces
+// (an aligned table, as ps --no-headers prints; a table of single spaces
+// has no one column, and is not judged). A row whose last value begins
+// left of it, holds a space and has a word beginning at it was shifted by
+// a space in an earlier value; one that begins right of it (ps widens a
+// column for one long value) is not judged.
+//
+//	"    2 root kthreadd        [kthreadd]" and "   19 root sleep           sleep 9" over n=4: column 27
+func restAnchor(rows []string, n int) int {
+	count := map[int]int{}
+	padded := map[int]bool{}
+	for _, s := range rows {
+		at := restStart(s, n)
+		if at < 0 {
+			continue
+		}
+		count[at]++
+		if strings.Contains(strings.TrimLeft(s, " "), "  ") {
+			padded[at] = true
+		}
+	}
+	best, bestN := -1, 0
+	for at, c := range count {
+		if c > bestN || (c == bestN && at < best) {
+			best, bestN = at, c
+		}
+	}
+	if bestN < 2 || !padded[best] {
+		return -1
+	}
+	return best
 }
 
 // repeatsHeader says whether a line's fields are the header's names
@@ -316,6 +414,20 @@ func wordAt(s string, col int) bool {
 		prev = r
 	}
 	return false
+}
+
+// wordFrom is the word of s that begins at display column col (wordAt
+// said one does).
+func wordFrom(s string, col int) string {
+	at := 0
+	for i, r := range s {
+		if at == col {
+			w, _, _ := strings.Cut(s[i:], " ")
+			return w
+		}
+		at += display.Width(string(r))
+	}
+	return ""
 }
 
 func restHint(tooMany bool) string {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -120,6 +121,10 @@ func compile(spec Spec) (parser, error) {
 			msg := fmt.Sprintf("parse mode %s has no option %q; its options are %s", spec.Mode, k, strings.Join(allowed, ", "))
 			if s := suggest.Nearest(k, allowed); s != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", s)
+			}
+			if (k == "sep" || k == "comma" || k == "delimiter") && (spec.Mode == "csv" || spec.Mode == "tsv") {
+				// /etc/passwd, /etc/group: fields between colons.
+				msg += fmt.Sprintf(" (%s's separator is fixed; for fields between another one, as /etc/passwd's \":\", use regex: {as: regex, pattern: '^(?P<user>[^:]*):[^:]*:(?P<uid>[^:]*):'})", spec.Mode)
 			}
 			return nil, fmt.Errorf("%s", msg)
 		}
@@ -324,14 +329,25 @@ func number(s string) (any, bool) {
 // a word (skip: 1 over ps's output, whose header is its first line, read
 // past the biggest process). sysstat's opening time (12:37:26) is no
 // number.
+//
+// A date (2026-12-06) or an IPv4 address (10.0.0.7, (10.0.0.7),
+// 10.0.0.7:22) is a value too: who and last print no header, and read
+// with header: true the first session was read past with no word, its
+// fields holding no number.
 func valueReadPast(fields []string) (string, bool) {
 	for _, f := range fields {
-		if _, ok := number(strings.TrimSpace(f)); ok {
-			return fmt.Sprintf("it was read past as the header (names: are given), but it holds the value %q, and a header holds names: it is a row, not the header (is skip: one line too many? header: false reads every line as a row)", strings.TrimSpace(f)), true
+		f = strings.TrimSpace(f)
+		if _, ok := number(f); ok || isoDate.MatchString(f) || ipv4.MatchString(f) {
+			return fmt.Sprintf("it was read past as the header (names: are given), but it holds the value %q, and a header holds names: it is a row, not the header (is skip: one line too many? header: false reads every line as a row)", f), true
 		}
 	}
 	return "", false
 }
+
+var (
+	isoDate = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}`)
+	ipv4    = regexp.MustCompile(`^\(?\d{1,3}(\.\d{1,3}){3}(:\d+)?\)?$`)
+)
 
 // lines splits text into lines, without their "\n" or "\r\n"; a final
 // newline ends the last line rather than starting an empty one.

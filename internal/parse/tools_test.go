@@ -201,9 +201,147 @@ func TestHeaderReadPastHoldingValuesIsAProblem(t *testing.T) {
 	if r.Problems != 0 {
 		t.Errorf("sysstat header: %d problems: %s", r.Problems, r.FirstProblem)
 	}
+	// who prints no header: read with header: true, its first session
+	// (root from 10.0.0.7) was read past in silence. A date or an address
+	// is a value.
+	who := "root     pts/0        2026-12-06 17:00 (10.0.0.7)\nalice    pts/1        2026-12-06 17:05 (10.0.0.8)\n"
+	r, _ = Parse(who, Spec{Mode: "columns", Options: map[string]any{"header": true, "names": []any{"user", "tty", "date", "time", "from"}}})
+	if rows, _ := r.Value.([]any); len(rows) != 1 || r.Problems != 1 || !strings.Contains(r.FirstProblem, `line 1: it was read past as the header (names: are given), but it holds the value "2026-12-06"`) {
+		t.Errorf("who: got %v (%d problems: %s); want one row, line 1 a problem naming the date", r.Value, r.Problems, r.FirstProblem)
+	}
+	for _, head := range []string{"Filesystem 1K-blocks Used Available Use% Mounted on", "Device r/s rkB/s %util", "State Recv-Q Local Address:Port"} {
+		if msg, ok := valueReadPast(strings.Fields(head)); ok {
+			t.Errorf("%q is a header, and was judged a row: %s", head, msg)
+		}
+	}
 	// csv: the same.
 	r, _ = Parse("web,10\ndb,20\n", Spec{Mode: "csv", Options: map[string]any{"header": true, "names": []any{"host", "size"}}})
 	if rows, _ := r.Value.([]any); len(rows) != 1 || r.Problems != 1 || !strings.Contains(r.FirstProblem, `"10"`) {
 		t.Errorf("csv: got %v (%d problems: %s); want one row, line 1 a problem naming 10", r.Value, r.Problems, r.FirstProblem)
+	}
+}
+
+// TestColumnsShiftedRowWithoutHeaderIsAProblem: ps --no-headers -eo
+// pid,user,comm,args read with header: false, names and last: rest had
+// no header to say where args begins, so a root bash whose comm was
+// renamed "tmux: server" split as comm "tmux:" and args "server    bash
+// -c …": a rule for root shells over args judged it ok, Consistent. The
+// rows agree where args begins (ps pads comm to 15 columns), and the
+// shifted row has a word there: it is a problem, not a row. A table of
+// single spaces shows no such column and is read as before.
+func TestColumnsShiftedRowWithoutHeaderIsAProblem(t *testing.T) {
+	t.Parallel()
+	ps := `    1 root     process_api     /process_api --addr 0.0.0.0:2024
+    2 root     kthreadd        [kthreadd]
+12526 root     tmux: server    bash -c echo -n "tmux: server" > /proc/$$/comm; sleep 1800; true
+12528 root     sleep           sleep 1800
+`
+	names := []any{"pid", "user", "comm", "args"}
+	r, err := Parse(ps, Spec{Mode: "columns", Options: map[string]any{"last": "rest", "header": false, "names": names}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, _ := r.Value.([]any)
+	var comms []any
+	for _, row := range rows {
+		comms = append(comms, row.(map[string]any)["comm"])
+	}
+	if !reflect.DeepEqual(comms, []any{"process_api", "kthreadd", "sleep"}) {
+		t.Errorf("comms %q; want every process but the shifted one", comms)
+	}
+	if r.Problems != 1 || !strings.Contains(r.FirstProblem, `line 3: its last column holds "server    bash -c`) {
+		t.Errorf("problems %d %q; want line 3, the renamed bash, counted", r.Problems, r.FirstProblem)
+	}
+	// ls -la /tmp /dev prints a table per folder, each padded to its own
+	// widths: where the last column begins is each block's.
+	ls := `drwxrwxrwt  9 root root 4096 Dec  6 17:31 .
+-rw-r--r--  1 root root    0 Dec  6 17:31 a
+-rw-r--r--  1 root root    0 Dec  6 17:31 abc defg
+
+drwxr-xr-x  6 root root     2180 Dec  6 11:00 .
+lrwxrwxrwx  1 root root       13 Dec  6 00:23 fd -> /proc/self/fd
+drwxr-xr-x  4 root root       80 Dec  5 11:09 cpu
+drwxr-xr-x  4 root root       80 Dec  5 11:09 net
+`
+	lsNames := []any{"perm", "links", "owner", "group", "size", "month", "day", "time", "name"}
+	r, _ = Parse(ls, Spec{Mode: "columns", Options: map[string]any{"last": "rest", "header": false, "names": lsNames}})
+	if got, _ := r.Value.([]any); len(got) != 7 || r.Problems != 0 {
+		t.Errorf("two ls blocks: got %d rows (%d problems %q); want 7 rows, no problem", len(got), r.Problems, r.FirstProblem)
+	}
+	// Single spaces (stat -c '%a %U %n'): no column the rows agree on
+	// is padded, so a name with spaces is the last value it is.
+	stat := "644 root /etc/a\n644 root /etc/b\n6 root a bc\n"
+	r, _ = Parse(stat, Spec{Mode: "columns", Options: map[string]any{"last": "rest", "header": false, "names": []any{"mode", "owner", "name"}}})
+	if got, _ := r.Value.([]any); len(got) != 3 || r.Problems != 0 {
+		t.Errorf("single spaces: got %#v (%d problems %q); want 3 rows, no problem", r.Value, r.Problems, r.FirstProblem)
+	}
+}
+
+// TestColumnsHeaderNamingFewerColumnsIsAProblem: /proc/net/tcp's header
+// names "tx_queue rx_queue" and "tr tm->when" over one value each, so
+// it has 12 names over rows of 17 values. Without last: rest each row
+// was a problem whose words said to add it; with it, the rows split
+// into 12, "uid" keyed the inode (26902727) and "inode" the rest, so a
+// rule over the sockets' uid judged no socket root's, Consistent. The
+// row holds the inode right under the header's "inode" while its last
+// column would begin right of it: the row is a problem. Named columns
+// read it.
+func TestColumnsHeaderNamingFewerColumnsIsAProblem(t *testing.T) {
+	t.Parallel()
+	tcp := `  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode
+   0: 0100007F:46A0 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 26902727 1 000000002fb9fb84 100 0 0 10 0
+   1: 00000000:07E8 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 1268 1 0000000046fbc9d6 100 0 0 10 0
+`
+	r, err := Parse(tcp, Spec{Mode: "columns", Options: map[string]any{"last": "rest"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := r.Value.([]any); len(got) != 0 || r.Problems != 2 {
+		t.Errorf("got %v (%d problems); want no row and 2 problems", r.Value, r.Problems)
+	}
+	if !strings.Contains(r.FirstProblem, `line 2: its last column would begin at "000000002fb9fb84 100 0 0 10 0", right of the header's "inode", under which the row holds "26902727"`) {
+		t.Errorf("first problem %q; want it to say where inode is", r.FirstProblem)
+	}
+	// /proc/net/udp's header names 15 columns over 13 values: the last
+	// name, "ref pointer drops", is three words, and "uid" keyed the inode
+	// there too. The row's last value begins right of where that name
+	// ends. /proc/net/unix's header stands offset from its rows, one word
+	// a name: its rows are read.
+	udp := "   sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode ref pointer drops            \n" +
+		"13764: 00000000:14E9 00000000:0000 07 00000000:00000000 00:00000000 00000000     0        0 27029403 2 000000002db4ebe1 0      \n"
+	r, _ = Parse(udp, Spec{Mode: "columns", Options: map[string]any{"last": "rest"}})
+	if got, _ := r.Value.([]any); len(got) != 0 || r.Problems != 1 || !strings.Contains(r.FirstProblem, `line 2: its last column would begin at "0", right of where the header's "ref pointer drops" ends`) {
+		t.Errorf("udp: got %v (%d problems %q); want no row and 1 problem", r.Value, r.Problems, r.FirstProblem)
+	}
+	unix := "Num       RefCount Protocol Flags    Type St Inode Path\n" +
+		"000000006c5c71e7: 00000003 00000000 00000000 0001 03  1264 /run/systemd/journal/stdout\n" +
+		"00000000da3874a1: 00000003 00000000 00000000 0001 03  1265 /run/dbus/system_bus_socket\n"
+	r, _ = Parse(unix, Spec{Mode: "columns", Options: map[string]any{"last": "rest"}})
+	if got, _ := r.Value.([]any); len(got) != 2 || r.Problems != 0 || got[0].(map[string]any)["Inode"] != 1264 {
+		t.Errorf("unix: got %v (%d problems %q); want 2 rows, inode 1264", r.Value, r.Problems, r.FirstProblem)
+	}
+	names := []any{"sl", "local", "remote", "st", "queues", "timer", "retrnsmt", "uid", "timeout", "inode", "rest"}
+	r, _ = Parse(tcp, Spec{Mode: "columns", Options: map[string]any{"last": "rest", "header": true, "names": names}})
+	rows, _ := r.Value.([]any)
+	if len(rows) != 2 || r.Problems != 0 || rows[0].(map[string]any)["uid"] != 0 || rows[0].(map[string]any)["inode"] != 26902727 {
+		t.Errorf("named: got %v (%d problems %q); want 2 rows, uid 0, inode 26902727", r.Value, r.Problems, r.FirstProblem)
+	}
+}
+
+// TestCSVSepOptionSaysHowToReadColons: an auditor reading /etc/passwd
+// with parse: {as: csv, sep: ":"} was told only that csv has no option
+// "sep"; nothing said how a file of colon-separated fields is read. The
+// error names regex, with a pattern that reads a passwd line (held here
+// to do so).
+func TestCSVSepOptionSaysHowToReadColons(t *testing.T) {
+	t.Parallel()
+	_, err := Parse("root:x:0:0::/root:/bin/bash\n", Spec{Mode: "csv", Options: map[string]any{"sep": ":"}})
+	if err == nil || !strings.Contains(err.Error(), `use regex: {as: regex, pattern: '`) {
+		t.Fatalf("err %v; want it to name regex", err)
+	}
+	pat := strings.TrimSuffix(strings.SplitN(err.Error(), "pattern: '", 2)[1], "'})")
+	r, err := Parse("root:x:0:0::/root:/bin/bash\ntoor:x:0:0::/root:/bin/bash:\n", Spec{Mode: "regex", Options: map[string]any{"pattern": pat}})
+	if err != nil || r.Problems != 0 || !reflect.DeepEqual(r.Value, []any{map[string]any{"user": "root", "uid": 0}, map[string]any{"user": "toor", "uid": 0}}) {
+		t.Errorf("the hinted pattern %q read %v (%d problems), %v", pat, r.Value, r.Problems, err)
 	}
 }
