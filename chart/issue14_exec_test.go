@@ -248,3 +248,28 @@ func TestIssue14SchemaDescribesNewKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestTimeoutOfANumberInputIsRefusedAtLoad: exec timeout '${t}' over an
+// input of type number renders "5", no duration; the chart loaded and
+// every run failed at the stage. It is refused where it is written, saying
+// to write ${t}s or declare a duration; a name a stage writes too (a set:
+// key, a foreach as) is not judged, and ${t}s loads.
+func TestTimeoutOfANumberInputIsRefusedAtLoad(t *testing.T) {
+	t.Parallel()
+	const head = "version: 1\nrunbook: t\ninputs:\n  t: {type: number, default: 5}\nstages:\n"
+	_, err := Parse("c.yaml", []byte(head+"  - id: s\n    exec: {command: [sleep, \"0\"], timeout: '${t}'}\n"))
+	if err == nil || !strings.Contains(err.Error(), `c.yaml:7:44: stage "s": exec timeout "${t}": input "t" is a number, which renders as a bare number ("5"), not a duration; write "${t}s" for seconds, or declare t as type: duration`) {
+		t.Fatalf("Parse = %v; want the timeout refused at its place", err)
+	}
+	for name, stages := range map[string]string{
+		"seconds written":  "  - id: s\n    exec: {command: [sleep, \"0\"], timeout: '${t}s'}\n",
+		"a set key":        "  - id: mk\n    set: {t: '\"2s\"'}\n  - id: s\n    exec: {command: [sleep, \"0\"], timeout: '${t}'}\n",
+		"a foreach as":     "  - id: each\n    foreach:\n      items: '[\"1s\"]'\n      as: t\n      maxBranches: 2\n      stages:\n        - id: s\n          exec: {command: [sleep, \"0\"], timeout: '${t}'}\n",
+		"a duration input": "  - id: s\n    exec: {command: [sleep, \"0\"], timeout: '${d}'}\n",
+	} {
+		src := strings.Replace(head, "inputs:\n", "inputs:\n  d: {type: duration, default: 2s}\n", 1) + stages
+		if _, err := Parse("c.yaml", []byte(src)); err != nil {
+			t.Errorf("%s: Parse = %v; want it loaded", name, err)
+		}
+	}
+}

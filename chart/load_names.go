@@ -95,6 +95,7 @@ func (l *loader) checkNames(spec *Spec) {
 	}
 	l.checkDecider(spec)
 	l.checkAnswerChecks(spec, d)
+	l.checkTimeoutNumbers(spec, d) // templates.go
 }
 
 // checkAnswerChecks refuses a result check that reads no key a stage

@@ -336,6 +336,36 @@ func (l *loader) checkTemplateSecrets(spec *Spec) {
 	}
 }
 
+// checkTimeoutNumbers refuses an exec timeout written as ${x} alone where
+// x is an input of type number no stage writes: it renders a bare number
+// ("5"), which is no duration, so the stage could only fail, and it
+// failed when it ran, not when the chart loaded. A name a stage writes
+// too (a set: key, a foreach as) may hold a duration when it is read.
+func (l *loader) checkTimeoutNumbers(spec *Spec, d *defs) {
+	numbers := map[string]bool{}
+	for _, in := range spec.Inputs {
+		if in.Type == "number" && len(d.writers[in.Name]) == 0 {
+			numbers[in.Name] = true
+		}
+	}
+	if len(numbers) == 0 {
+		return
+	}
+	walkStages(spec.Stages, func(st *StageSpec) bool {
+		if st.Exec == nil || st.Exec.TimeoutTemplate == nil {
+			return true
+		}
+		t := st.Exec.TimeoutTemplate
+		if len(t.Parts) != 1 || t.Parts[0].Expr == nil {
+			return true
+		}
+		if name := strings.TrimSpace(t.Parts[0].Expr.String()); numbers[name] {
+			l.errf(t.Pos, st.ID, "exec timeout %q: input %q is a number, which renders as a bare number (\"5\"), not a duration; write \"${%s}s\" for seconds, or declare %s as type: duration (given as 30s, 2m)", t.Src, name, name, name)
+		}
+		return true
+	})
+}
+
 // secretFlow is one name an expression computes: a secret it reads flows
 // into the name.
 type secretFlow struct {
