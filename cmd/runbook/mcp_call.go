@@ -114,7 +114,7 @@ func (s *mcpServer) answer(ctx context.Context, req *mcp.CallToolRequest, c *mcp
 				return s.result(id, q, rec, c, nil, "", "The question got no answer through the client: "+line+". The run stays paused.")
 			}
 			if er == nil || er.Action != "accept" {
-				return s.result(id, q, rec, c, nil, "", "")
+				return s.result(id, q, rec, c, nil, "", notAccepted(er))
 			}
 			return s.takeAnswer(ctx, req, c, id, q, given, er)
 		}
@@ -148,9 +148,29 @@ func (s *mcpServer) answered(ctx context.Context, req *mcp.CallToolRequest, c *m
 		if rr.Result == nil {
 			return toolError(fmt.Sprintf("run %s: its record holds no result", id))
 		}
-		return s.result(id, questionNumber(rr), rr.Result, c, nil, "", "")
+		return s.result(id, questionNumber(rr), rr.Result, c, nil, "", notAccepted(er))
 	}
 	return s.takeAnswer(ctx, req, c, id, q, given, er)
+}
+
+// notAccepted says why a question put to the person through the client
+// has no answer (er: the client's reply; nil when it held none). Without
+// it the result read as a question nobody had been shown, with the resume
+// call that answers it: an agent answered, with the resume tool, a
+// question the person had just declined.
+func notAccepted(er *mcp.ElicitResult) string {
+	why := "The client's reply to the question held no answer"
+	if er != nil {
+		switch er.Action {
+		case "decline":
+			why = "The person was asked through the client and declined to answer"
+		case "cancel":
+			why = "The person was asked through the client and dismissed the question without answering"
+		default:
+			why = fmt.Sprintf("The client's reply to the question was %q, not an answer", er.Action)
+		}
+	}
+	return why + ". The run stays paused; resume it only with their answer."
 }
 
 // takeAnswer resumes paused run id with an accepted elicitation's answers

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Found by driving a real `runbook mcp` as an agent's builder would, from
+// the docs alone (wave-mcp): what the agent sent, what it got back, and
+// why the agent would have misread it.
+
+// A question put to the person through the client and declined (or
+// dismissed) came back as the same paused result a client that was never
+// asked gets: "The run paused to ask: Go on?" and the resume call to
+// answer it. Nothing said the person had been asked and had said no, so
+// an agent read a question waiting for an answer, and answered it
+// itself with the resume tool. The result now says the person declined
+// it, on either protocol.
+func TestMCPDeclinedQuestionSaysThePersonDeclined(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		action, protocol, want string
+	}{
+		{"decline", "", "declined to answer"},
+		{"cancel", "", "dismissed the question without answering"},
+		{"decline", "2025-06-18", "declined to answer"},
+		{"cancel", "2025-06-18", "dismissed the question without answering"},
+	} {
+		var asked []string
+		var sopts *mcp.ClientSessionOptions
+		if tc.protocol != "" {
+			sopts = &mcp.ClientSessionOptions{ProtocolVersion: tc.protocol}
+		}
+		cs, _ := stdioSession(t, elicitWith(tc.action, nil, &asked), sopts,
+			filepath.Join(mcpData, "secret.yaml"), "--runs", t.TempDir())
+		res := callE2E(t, cs, "secret-ask", map[string]any{"token": secretToken})
+		text := textOf(t, res)
+		sc := structured(t, res)
+		_ = cs.Close()
+		if res.IsError || sc["status"] != "paused" || len(asked) != 1 {
+			t.Fatalf("%s on %q: isError %v, status %v, asked %d:\n%s", tc.action, tc.protocol, res.IsError, sc["status"], len(asked), text)
+		}
+		if !strings.Contains(text, "The person was asked through the client and "+tc.want+". The run stays paused") {
+			t.Errorf("%s on %q: the text does not say the person was asked and gave no answer (%q):\n%s", tc.action, tc.protocol, tc.want, text)
+		}
+		if !strings.Contains(text, "resume it only with their answer") {
+			t.Errorf("%s on %q: the text does not say whose answer a resume must carry:\n%s", tc.action, tc.protocol, text)
+		}
+	}
+}
