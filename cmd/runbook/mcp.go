@@ -312,7 +312,7 @@ func (s *mcpServer) addBuiltins() {
 		Title: "explain a run",
 		Description: "Say why a run answered what it did, from its record (what runbook explain prints): the stages, reads, writes and decisions behind the answer, newest cause first. " +
 			"runId is a tool call's runId. Give key (a state key such as verdicts[3]) or stage (a stage path or id) to explain that instead of the whole answer, " +
-			"whyNot (a stage or branch) to ask why it did not run, at (a commit number) to answer as of that commit. Nothing is run again.",
+			"whyNot (a stage or branch) to ask why it did not run, at (a commit number) to answer as of that commit. The text cuts values at 80 characters and says so; full prints them whole. Nothing is run again.",
 		InputSchema: map[string]any{
 			"type":                 "object",
 			"additionalProperties": false,
@@ -323,6 +323,7 @@ func (s *mcpServer) addBuiltins() {
 				"stage":  map[string]any{"type": "string", "description": "a stage path (per-volume~3/headroom) or id"},
 				"whyNot": map[string]any{"type": "string", "description": "a stage or branch that did not run"},
 				"at":     map[string]any{"type": "integer", "minimum": 0, "description": "answer as of this commit number"},
+				"full":   map[string]any{"type": "boolean", "description": "print values, and what a command printed, whole (the text cuts them at 80 characters and says so)"},
 			},
 		},
 	}, s.explainHandler)

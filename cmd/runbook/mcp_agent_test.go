@@ -51,3 +51,27 @@ func TestMCPDeclinedQuestionSaysThePersonDeclined(t *testing.T) {
 		}
 	}
 }
+
+// explain cuts a long value at 80 characters and says how to see it
+// whole. The explain tool said it in the command line's words, "--full
+// prints them whole", a flag no tool call can pass: an agent read that it
+// could not get the value, or sent "--full" as a key. The tool takes full
+// now, and the note names it.
+func TestMCPExplainCutValueSaysTheToolsFullArgument(t *testing.T) {
+	t.Parallel()
+	cs, _ := stdioClient(t, nil, filepath.Join(mcpData, "long-value.yaml"), "--runs", t.TempDir())
+	defer cs.Close()
+	id, _ := structured(t, callE2E(t, cs, "long-value", nil))["runId"].(string)
+	cut := callE2E(t, cs, toolExplain, map[string]any{"runId": id, "key": "verdicts[0]"})
+	text := textOf(t, cut)
+	if cut.IsError || strings.Contains(text, "(end)") {
+		t.Fatalf("isError %v; want the value cut:\n%s", cut.IsError, text)
+	}
+	if strings.Contains(text, "--") || !strings.Contains(text, "full: true prints them whole") {
+		t.Errorf("the note does not name the tool's argument:\n%s", text)
+	}
+	whole := callE2E(t, cs, toolExplain, map[string]any{"runId": id, "key": "verdicts[0]", "full": true})
+	if wt := textOf(t, whole); whole.IsError || !strings.Contains(wt, "(end)") || strings.Contains(wt, "cut at") {
+		t.Errorf("full: isError %v, want the value whole:\n%s", whole.IsError, wt)
+	}
+}

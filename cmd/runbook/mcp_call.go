@@ -332,9 +332,10 @@ func (s *mcpServer) explainHandler(_ context.Context, req *mcp.CallToolRequest) 
 		Stage  string `json:"stage"`
 		WhyNot string `json:"whyNot"`
 		At     *int   `json:"at"`
+		Full   bool   `json:"full"`
 	}
 	if err := strictJSON(req.Params.Arguments, &in); err != nil {
-		return toolError("explain: " + err.Error() + `; want {"runId": "…"} and at most one of key, stage, whyNot`), nil
+		return toolError("explain: " + err.Error() + `; want {"runId": "…"}, at most one of key, stage, whyNot, and at or full if wanted`), nil
 	}
 	path, refused := s.keptRun("explain", in.RunID)
 	if refused != nil {
@@ -348,7 +349,7 @@ func (s *mcpServer) explainHandler(_ context.Context, req *mcp.CallToolRequest) 
 		// flag, --why-not, and its argument, KEY
 		return toolError("explain: whyNot names the stage or branch itself: give it without key or stage"), nil
 	}
-	f := explainFlags{at: -1, whyNot: in.WhyNot, atName: "at"}
+	f := explainFlags{at: -1, whyNot: in.WhyNot, full: in.Full, tool: true}
 	if in.At != nil {
 		f.at = *in.At
 	}
