@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -73,5 +74,47 @@ func TestMCPExplainCutValueSaysTheToolsFullArgument(t *testing.T) {
 	whole := callE2E(t, cs, toolExplain, map[string]any{"runId": id, "key": "verdicts[0]", "full": true})
 	if wt := textOf(t, whole); whole.IsError || !strings.Contains(wt, "(end)") || strings.Contains(wt, "cut at") {
 		t.Errorf("full: isError %v, want the value whole:\n%s", whole.IsError, wt)
+	}
+}
+
+// Of two resumes of one run at once from two processes (two servers on
+// one --runs folder, or a runbook resume beside a server), the second
+// was refused in the command line's words: "RUNID.json is being resumed
+// by another process (pid … on HOST since …); if none is running, remove
+// RUNID.json.lock", a file on the server's host the agent cannot reach,
+// with the server's pid and host name. It is now told what it can do,
+// as a second call to the same server is. The other process is stood in
+// for by its lock, as LockRecord writes it.
+func TestMCPResumeLockedByAnotherProcessSaysWhatTheAgentCanDo(t *testing.T) {
+	t.Parallel()
+	runs := t.TempDir()
+	cs, _ := stdioClient(t, nil, filepath.Join(mcpData, "twice.yaml"), "--runs", runs)
+	defer cs.Close()
+	id, _ := structured(t, callE2E(t, cs, "twice", nil))["runId"].(string)
+	lock := filepath.Join(runs, id+".json.lock")
+	if err := os.WriteFile(lock, []byte("pid 4001 on build-host-7 since 2026-12-06T17:46:34Z\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res := callE2E(t, cs, toolResume, map[string]any{"runId": id, "answers": map[string]any{"approve": true}})
+	text := textOf(t, res)
+	if !res.IsError {
+		t.Fatalf("a resume of a locked run was not refused:\n%s", text)
+	}
+	for _, bad := range []string{".lock", "remove", "4001", "build-host-7", runs} {
+		if strings.Contains(text, bad) {
+			t.Errorf("the refusal names %q, which is the server host's, not the agent's:\n%s", bad, text)
+		}
+	}
+	for _, want := range []string{"run " + id + " is being resumed by another process now", "the explain tool says how the run ended"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the refusal does not say %q:\n%s", want, text)
+		}
+	}
+	// nothing ran: once the other process is done, the run resumes
+	if err := os.Remove(lock); err != nil {
+		t.Fatal(err)
+	}
+	if again := callE2E(t, cs, toolResume, map[string]any{"runId": id, "answers": map[string]any{"approve": true}}); again.IsError {
+		t.Errorf("the resume after the lock went: %s", textOf(t, again))
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -226,6 +227,11 @@ func (s *mcpServer) resumeLocked(ctx context.Context, req *mcp.CallToolRequest, 
 	defer s.resuming.Delete(id)
 	path, _ := s.runPath(id)
 	unlock, err := runbook.LockRecord(path)
+	if errors.Is(err, runbook.ErrBeingResumed) {
+		// LockRecord's words are for the record's host: the holder's pid
+		// and host, and the lock file to remove, none the client's to use.
+		return nil, toolError(fmt.Sprintf("run %s is being resumed by another process now (another server or runbook resume on this server's records); a run is resumed once: when it has finished, the explain tool says how the run ended. If the run stays so, a process stopped while it resumed the run, and only the server's operator can free it", id)), nil
+	}
 	if err != nil {
 		return nil, toolError(fmt.Sprintf("run %s: %s", id, s.inRuns(err))), nil
 	}
