@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -116,5 +117,24 @@ func TestMCPResumeLockedByAnotherProcessSaysWhatTheAgentCanDo(t *testing.T) {
 	}
 	if again := callE2E(t, cs, toolResume, map[string]any{"runId": id, "answers": map[string]any{"approve": true}}); again.IsError {
 		t.Errorf("the resume after the lock went: %s", textOf(t, again))
+	}
+}
+
+// A call of a tool the server does not serve (a typo, a chart that did
+// not load) was the SDK's bare `unknown tool "volumes-prse"`: nothing
+// said which tools there are, the one meant, or that a chart was left
+// out because it does not load, which only the server's log says.
+func TestMCPUnknownToolSaysWhatIsServed(t *testing.T) {
+	t.Parallel()
+	cs, _ := stdioClient(t, nil, filepath.Join(mcpData, "prose.yaml"), filepath.Join(mcpData, "bad"), "--runs", t.TempDir())
+	defer cs.Close()
+	for _, tc := range []struct{ name, want string }{
+		{"volumes-prse", `unknown tool "volumes-prse"; did you mean "volumes-prose"? This server serves explain, resume, volumes-prose; 2 charts given to it were not offered (the server's log says why)`},
+		{"disk-triage", `unknown tool "disk-triage"; this server serves explain, resume, volumes-prose; 2 charts given to it were not offered (the server's log says why)`},
+	} {
+		_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tc.name, Arguments: map[string]any{}})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("a call of %s: %v\nwant it refused with %q", tc.name, err, tc.want)
+		}
 	}
 }
