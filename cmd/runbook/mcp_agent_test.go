@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -136,5 +137,45 @@ func TestMCPUnknownToolSaysWhatIsServed(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("a call of %s: %v\nwant it refused with %q", tc.name, err, tc.want)
 		}
+	}
+}
+
+// An answer that holds a secret input (a person pasting the token they
+// were asked about into a text answer) was masked in the state, the rows
+// and explain, and kept as typed in the record's list of answers, which
+// the resource runbook://runs/{runId} serves to any client: the one part
+// of the record the masker never saw.
+func TestMCPAnswerHoldingASecretIsMaskedInTheRecord(t *testing.T) {
+	t.Parallel()
+	runs := t.TempDir()
+	cs, _ := stdioClient(t, nil, filepath.Join(mcpData, "secret-note.yaml"), "--runs", runs)
+	defer cs.Close()
+	id, _ := structured(t, callE2E(t, cs, "secret-note", map[string]any{"token": secretToken}))["runId"].(string)
+	done := callE2E(t, cs, toolResume, map[string]any{"runId": id,
+		"answers": map[string]any{"note": "leaked as " + secretToken, "token": secretToken}})
+	if sc := structured(t, done); done.IsError || sc["status"] != "completed" {
+		t.Fatalf("resume: isError %v status %v:\n%s", done.IsError, sc["status"], textOf(t, done))
+	}
+	rec, err := os.ReadFile(filepath.Join(runs, id+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(rec), secretToken) {
+		t.Errorf("the record holds the secret:\n%s", rec)
+	}
+	var saved struct {
+		Answers []struct {
+			Answers map[string]any `json:"answers"`
+		} `json:"answers"`
+	}
+	if err := json.Unmarshal(rec, &saved); err != nil || len(saved.Answers) != 1 {
+		t.Fatalf("the record's answers: %v %+v", err, saved)
+	}
+	if note, _ := saved.Answers[0].Answers["note"].(string); !strings.Contains(note, "***") {
+		t.Errorf("the record's answer %q, want it kept masked", note)
+	}
+	rr, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: runURIPrefix + id})
+	if err != nil || len(rr.Contents) != 1 || strings.Contains(rr.Contents[0].Text, secretToken) {
+		t.Errorf("the resource holds the secret (or does not read: %v)", err)
 	}
 }
