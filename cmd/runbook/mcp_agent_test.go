@@ -179,3 +179,28 @@ func TestMCPAnswerHoldingASecretIsMaskedInTheRecord(t *testing.T) {
 		t.Errorf("the resource holds the secret (or does not read: %v)", err)
 	}
 }
+
+// Answers refused at a run's second question (a bool given as "maybe")
+// were told "call the resume tool with its runId and the answers", and
+// an agent that did so, without questionNumber, was refused again: once
+// a run has been answered, answers that name no question are not taken.
+// The refusal now gives the call that answers the question the run waits
+// at, its number in it.
+func TestMCPRefusedAnswerSaysTheCallThatAnswers(t *testing.T) {
+	t.Parallel()
+	cs, _ := stdioClient(t, nil, filepath.Join(mcpData, "twice.yaml"), "--runs", t.TempDir())
+	defer cs.Close()
+	id, _ := structured(t, callE2E(t, cs, "twice", nil))["runId"].(string)
+	if first := callE2E(t, cs, toolResume, map[string]any{"runId": id, "answers": map[string]any{"approve": true}}); first.IsError {
+		t.Fatalf("the first answer: %s", textOf(t, first))
+	}
+	bad := callE2E(t, cs, toolResume, map[string]any{"runId": id, "questionNumber": 2, "answers": map[string]any{"approve": "maybe"}})
+	text := textOf(t, bad)
+	want := `Run ` + id + ` is still paused at question 2: answer it with the resume tool: {"runId": "` + id + `", "questionNumber": 2, "answers": {"approve": <bool>}}`
+	if !bad.IsError || !strings.Contains(text, want) {
+		t.Fatalf("isError %v; the refusal does not give the call that answers:\n%s\nwant %s", bad.IsError, text, want)
+	}
+	if done := callE2E(t, cs, toolResume, map[string]any{"runId": id, "questionNumber": 2, "answers": map[string]any{"approve": false}}); done.IsError {
+		t.Errorf("the call the refusal gave: %s", textOf(t, done))
+	}
+}

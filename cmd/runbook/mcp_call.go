@@ -255,8 +255,12 @@ func (s *mcpServer) resumeLocked(ctx context.Context, req *mcp.CallToolRequest, 
 		// changed since the pause) stands whatever the answers.
 		if ies, ok := inputErrors(err); ok {
 			still := ""
-			if rr.Checkpoint != nil && rr.Resumed == nil {
-				still = fmt.Sprintf("\nRun %s is still paused: call the resume tool with its runId and the answers.", id)
+			if rr.Checkpoint != nil && rr.Resumed == nil && rr.Result != nil && rr.Result.Pause != nil {
+				// the whole call: a run answered before refuses answers
+				// that name no question (otherQuestion)
+				now := questionNumber(rr)
+				still = fmt.Sprintf("\nRun %s is still paused at question %d: answer it with the resume tool: %s",
+					id, now, resumeCall(id, now, rr.Result.Pause.Expects, givenAgain(c, rr.Result)))
 			}
 			return nil, toolError(inputErrorText("the answer was refused", ies) + still), nil
 		}
