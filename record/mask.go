@@ -179,6 +179,11 @@ func (m Masker) Log(l flow.Log) flow.Log {
 			c.Decision = &d
 		}
 		c.Err = m.Text(c.Err)
+		if a := c.Answer; a != nil {
+			masked := *a
+			masked.Question, masked.Rejected = m.Text(a.Question), m.Text(a.Rejected)
+			c.Answer = &masked
+		}
 		if len(c.Reads) > 0 {
 			rs := make([]flow.Read, len(c.Reads))
 			for j, r := range c.Reads {
@@ -196,6 +201,32 @@ func (m Masker) Log(l flow.Log) flow.Log {
 			c.Writes = ws
 		}
 		out.Commits[i] = c
+	}
+	return out
+}
+
+// Answers is as with every secret masked in the answers given (a person
+// may paste the token they were asked about into a text answer), the
+// question and a rejection's reason: the record lists them beside the
+// log, and the log's masking never saw them.
+func (m Masker) Answers(as []AnswerRecord) []AnswerRecord {
+	if m.set().Empty() || len(as) == 0 {
+		return as
+	}
+	out := make([]AnswerRecord, len(as))
+	for i, a := range as {
+		a.Question, a.Rejected = m.Text(a.Question), m.Text(a.Rejected)
+		if a.Answers != nil {
+			masked, ok := m.Value(a.Answers).(map[string]any)
+			if !ok { // the answers as a whole are a secret: each is
+				masked = make(map[string]any, len(a.Answers))
+				for k := range a.Answers {
+					masked[k] = Masked
+				}
+			}
+			a.Answers = masked
+		}
+		out[i] = a
 	}
 	return out
 }

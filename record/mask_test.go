@@ -117,3 +117,26 @@ func TestMaskerValueMasksASecretKey(t *testing.T) {
 		t.Error("Holds says an object keyed by a secret holds none")
 	}
 }
+
+// The record lists a resumed run's answers beside its log, and the log's
+// masking never saw them: an answer a person pasted the token into was
+// kept as typed (cmd/runbook TestMCPAnswerHoldingASecretIsMaskedInTheRecord).
+func TestMaskerAnswersMasksWhatWasGiven(t *testing.T) {
+	t.Parallel()
+	s := secret.New()
+	s.Add("Tok-Secret-0042")
+	m := record.Masker(s)
+	given := []record.AnswerRecord{{Stage: "why", Question: "Rotate Tok-Secret-0042?", By: "MCP client c", At: "t",
+		Answers: map[string]any{"note": "pasted Tok-Secret-0042", "ok": true}, Rejected: "no: Tok-Secret-0042"}}
+	b, err := json.Marshal(m.Answers(given))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `[{"stage":"why","asked":"","answered":"","question":"Rotate ***?","answers":{"note":"pasted ***","ok":true},"by":"MCP client c","at":"t","rejected":"no: ***"}]`
+	if string(b) != want {
+		t.Errorf("Answers = %s\nwant      %s", b, want)
+	}
+	if given[0].Answers["note"] != "pasted Tok-Secret-0042" {
+		t.Error("Answers changed the answers it was given")
+	}
+}

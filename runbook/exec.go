@@ -229,6 +229,7 @@ func (r *Result) RunRecord() *record.RunRecord {
 	if len(r.Record.Inputs.Given)+len(r.Record.Inputs.Assumed) > 0 || len(r.Run.Log.Inputs) > 0 {
 		m := record.Masker(secretsOf(r))
 		rr.Log = m.Log(r.Run.Log)
+		rr.Answers = m.Answers(r.answers)
 		if rr.Checkpoint != nil {
 			cp := *rr.Checkpoint
 			cp.State = slices.Clone(cp.State)

@@ -180,10 +180,22 @@ func ResumeExec(opts ...ExecOption) ResumeOption {
 func ResumeClock(now func() time.Time) ResumeOption { return func(o *resumeOptions) { o.now = now } }
 
 // ResumeError is a resume refused before anything ran: the record is not
-// paused, was resumed already, or is of another chart.
-type ResumeError struct{ Msg string }
+// paused, was resumed already, is of another chart, or is being resumed
+// by another process (errors.Is ErrBeingResumed).
+type ResumeError struct {
+	Msg string
+	err error
+}
 
 func (e *ResumeError) Error() string { return "resume: " + e.Msg }
+
+// Unwrap is the refusal's kind, when it has one (ErrBeingResumed).
+func (e *ResumeError) Unwrap() error { return e.err }
+
+// ErrBeingResumed is LockRecord's refusal when another process holds the
+// record's lock: a caller that is not at the record's host (an MCP
+// client) is told in its own terms, not to remove the lock file.
+var ErrBeingResumed = errors.New("the record is being resumed by another process")
 
 // CanResume says whether rec can be resumed with this runbook, and if not,
 // why (a *ResumeError).
@@ -606,7 +618,7 @@ func LockRecord(path string) (unlock func(), err error) {
 		if errors.Is(err, os.ErrExist) {
 			holder, _ := os.ReadFile(lock)
 			return nil, &ResumeError{Msg: fmt.Sprintf("%s is being resumed by another process (%s); if none is running, remove %s",
-				path, strings.TrimSpace(string(holder)), lock)}
+				path, strings.TrimSpace(string(holder)), lock), err: ErrBeingResumed}
 		}
 		return nil, fmt.Errorf("resume: lock %s: %w", lock, err)
 	}

@@ -225,7 +225,7 @@ func TestLockRecord(t *testing.T) {
 			defer mu.Unlock()
 			if err != nil {
 				var re *ResumeError
-				if !errors.As(err, &re) || !strings.Contains(err.Error(), "being resumed by another process (pid") {
+				if !errors.As(err, &re) || !errors.Is(err, ErrBeingResumed) || !strings.Contains(err.Error(), "being resumed by another process (pid") {
 					t.Errorf("err = %v", err)
 				}
 				losses++

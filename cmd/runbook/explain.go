@@ -32,9 +32,27 @@ type explainFlags struct {
 	whyNot string
 	at     int
 	full   bool
-	// atName is how the caller spells at in a refusal: --at on the
-	// command line (the default), at in an MCP tool call.
-	atName string
+	// tool says the caller is the MCP explain tool, whose arguments are
+	// not flags: a refusal or a hint names them as the tool takes them
+	// (flag).
+	tool bool
+}
+
+// flag is how the caller spells explain's flag name (at, full, why-not)
+// in a refusal or a hint: --name on the command line, the explain tool's
+// argument in an MCP call, which has no flags (its note said "--full
+// prints them whole", which no tool call can pass).
+func (f explainFlags) flag(name string) string {
+	if !f.tool {
+		return "--" + name
+	}
+	switch name {
+	case "full":
+		return "full: true"
+	case "why-not":
+		return "whyNot:"
+	}
+	return name
 }
 
 func newExplainCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -137,7 +155,9 @@ type explainText struct {
 	plugins map[int]*record.PluginRun // commit index → the plugin it called
 	full    bool
 	cut     bool
-	scripts map[int]*label.Row
+	// fullFlag is how the caller asks for values whole (explainFlags.flag)
+	fullFlag string
+	scripts  map[int]*label.Row
 	// attempts are the rows of the attempts before the last, by commit
 	attempts map[int][]*label.Row
 	// ledger is what the coverage ledger says of each commit's place
@@ -172,11 +192,7 @@ func explainRecord(path, q string, f explainFlags, atSet bool, stdout, stderr io
 	out := explainOutput{ExplainVersion: flow.ExplainVersion, Record: path, Problems: problems}
 	n := len(rec.Log.Commits)
 	if atSet && (f.at < -1 || f.at >= n) {
-		name := f.atName
-		if name == "" {
-			name = "--at"
-		}
-		return exit(exitFailed, "%s %d: the record has commits 0 to %d", name, f.at, n-1)
+		return exit(exitFailed, "%s %d: the record has commits 0 to %d", f.flag("at"), f.at, n-1)
 	}
 	switch {
 	case f.whyNot != "":
@@ -202,7 +218,7 @@ func explainRecord(path, q string, f explainFlags, atSet bool, stdout, stderr io
 			if len(problems) > 0 {
 				printProblems(stderr, problems)
 			}
-			return exit(exitFailed, "%v%s", err, whyNotHint(err))
+			return exit(exitFailed, "%v%s", err, whyNotHint(err, f))
 		}
 		out.Explanation = e
 	}
@@ -260,7 +276,7 @@ func explainRecord(path, q string, f explainFlags, atSet bool, stdout, stderr io
 		return writeJSON(stdout, out, "  ")
 	}
 	var b strings.Builder
-	t := &explainText{b: &b, full: f.full, scripts: scripts, attempts: attempts, plugins: plugins, ledger: ledger}
+	t := &explainText{b: &b, full: f.full, fullFlag: f.flag("full"), scripts: scripts, attempts: attempts, plugins: plugins, ledger: ledger}
 	t.writeExplainText(&out)
 	// What a command printed reaches the terminal only through clean
 	// (sanitize.go), as in exec's text output.
@@ -307,7 +323,7 @@ func (t *explainText) writeExplainText(out *explainOutput) {
 		t.writeExplanation(out.Explanation)
 	}
 	if t.cut {
-		fmt.Fprintf(b, "Note: values above are cut at %d characters (…); --full prints them whole\n", shortWidth)
+		fmt.Fprintf(b, "Note: values above are cut at %d characters (…); %s prints them whole\n", shortWidth, t.fullFlag)
 	}
 }
 
@@ -805,11 +821,11 @@ func shellArgv(argv []string) string {
 }
 
 // whyNotHint points an explanation asked of a stage that never ran at the
-// flag that says why it did not.
-func whyNotHint(err error) string {
+// flag (f's spelling) that says why it did not.
+func whyNotHint(err error, f explainFlags) string {
 	var nr *flow.NotRanError
 	if errors.As(err, &nr) {
-		return fmt.Sprintf(" (try --why-not %s)", nr.Path)
+		return fmt.Sprintf(" (try %s %s)", f.flag("why-not"), nr.Path)
 	}
 	return ""
 }

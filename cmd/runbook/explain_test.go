@@ -390,8 +390,12 @@ func itoa(i int) string { return strconv.Itoa(i) }
 func TestWhyNotHintIsTheCLIs(t *testing.T) {
 	t.Parallel()
 	err := fmt.Errorf("wrapped: %w", &flow.NotRanError{Path: "posture"})
-	if got := whyNotHint(err); got != " (try --why-not posture)" {
+	if got := whyNotHint(err, explainFlags{}); got != " (try --why-not posture)" {
 		t.Errorf("hint %q", got)
+	}
+	// the MCP explain tool has no flags: its argument is named
+	if got := whyNotHint(err, explainFlags{tool: true}); got != " (try whyNot: posture)" {
+		t.Errorf("the explain tool's hint %q", got)
 	}
 	if strings.Contains((&flow.NotRanError{Path: "x"}).Error(), "--") {
 		t.Error("flow's error names a CLI flag")

@@ -18,9 +18,11 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
+	"github.com/openrunbook/runbook/internal/suggest"
 	"github.com/openrunbook/runbook/runbook"
 )
 
@@ -215,6 +217,9 @@ type mcpServer struct {
 	// progressed holds the last progress sent to each call under way
 	// (*mcp.CallToolRequest → int64; mcp_call.go startProgress).
 	progressed sync.Map
+	// notOffered counts the charts gathered that are not tools (they do
+	// not load, or their name is taken), for a call of an unknown tool.
+	notOffered int
 }
 
 // mcpChart is one chart served as a tool.
@@ -234,6 +239,7 @@ func newMCPServer(c mcpConfig) *mcpServer {
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "runbook", Title: "runbook", Version: runbook.Version},
 		&mcp.ServerOptions{Logger: sdkLogger(c.log),
 			Instructions: "Each tool runs one runbook chart and returns its answer with the evidence behind it. Present a prose table verbatim; never retype rows. The standing line says how far the answer stands: repeat it. Ask why with the explain tool and the call's runId."})
+	s.srv.AddReceivingMiddleware(s.unknownTool)
 	s.addBuiltins()
 	return s
 }
@@ -269,14 +275,69 @@ func (s *mcpServer) gather(paths, allow []string) int {
 	for _, f := range files {
 		rb, ok := load(f, allow, s.log)
 		if !ok {
+			s.notOffered++
 			fmt.Fprintf(s.log, "runbook mcp: %s: not offered: the chart does not load\n", f)
 			continue
 		}
 		if err := s.offer(rb); err != nil {
+			s.notOffered++
 			fmt.Fprintf(s.log, "runbook mcp: %s: not offered: %v\n", f, err)
 		}
 	}
 	return len(s.charts)
+}
+
+// unknownTool refuses a call of a tool this server does not serve in
+// words an agent can act on: the SDK's own refusal was the bare `unknown
+// tool "volumes-prse"`, with neither the tool meant nor the tools there
+// are, nor that a chart was left out because it does not load, which only
+// the server's log says. Still the protocol error the spec asks for.
+func (s *mcpServer) unknownTool(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if call, ok := req.(*mcp.CallToolRequest); ok && call.Params != nil {
+			name := call.Params.Name
+			if _, served := s.charts[name]; !served && name != toolExplain && name != toolResume {
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: s.unknownToolText(name)}
+			}
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// maxNamed is how many tools a refusal names before it counts the rest.
+const maxNamed = 30
+
+// unknownToolText says name is no tool here: the tool it was likely meant
+// to be, the tools served (maxNamed of them), and how many charts given to
+// the server are not offered.
+func (s *mcpServer) unknownToolText(name string) string {
+	served := []string{toolExplain, toolResume}
+	for tool := range s.charts {
+		served = append(served, tool)
+	}
+	sort.Strings(served)
+	msg := fmt.Sprintf("unknown tool %q; ", clean(name))
+	if near := suggest.Nearest(name, served); near != "" {
+		msg += fmt.Sprintf("did you mean %q? This", near)
+	} else {
+		msg += "this"
+	}
+	named := served
+	if len(named) > maxNamed {
+		named = named[:maxNamed]
+	}
+	msg += " server serves " + strings.Join(named, ", ")
+	if more := len(served) - len(named); more > 0 {
+		msg += fmt.Sprintf(" and %d more (tools/list names them all)", more)
+	}
+	switch s.notOffered {
+	case 0:
+	case 1:
+		msg += "; 1 chart given to it was not offered (the server's log says why)"
+	default:
+		msg += fmt.Sprintf("; %d charts given to it were not offered (the server's log says why)", s.notOffered)
+	}
+	return msg
 }
 
 // offer adds rb as a tool, refusing a name already taken.
@@ -312,7 +373,7 @@ func (s *mcpServer) addBuiltins() {
 		Title: "explain a run",
 		Description: "Say why a run answered what it did, from its record (what runbook explain prints): the stages, reads, writes and decisions behind the answer, newest cause first. " +
 			"runId is a tool call's runId. Give key (a state key such as verdicts[3]) or stage (a stage path or id) to explain that instead of the whole answer, " +
-			"whyNot (a stage or branch) to ask why it did not run, at (a commit number) to answer as of that commit. Nothing is run again.",
+			"whyNot (a stage or branch) to ask why it did not run, at (a commit number) to answer as of that commit. The text cuts values at 80 characters and says so; full prints them whole. Nothing is run again.",
 		InputSchema: map[string]any{
 			"type":                 "object",
 			"additionalProperties": false,
@@ -323,6 +384,7 @@ func (s *mcpServer) addBuiltins() {
 				"stage":  map[string]any{"type": "string", "description": "a stage path (per-volume~3/headroom) or id"},
 				"whyNot": map[string]any{"type": "string", "description": "a stage or branch that did not run"},
 				"at":     map[string]any{"type": "integer", "minimum": 0, "description": "answer as of this commit number"},
+				"full":   map[string]any{"type": "boolean", "description": "print values, and what a command printed, whole (the text cuts them at 80 characters and says so)"},
 			},
 		},
 	}, s.explainHandler)

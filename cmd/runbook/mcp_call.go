@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -114,7 +115,7 @@ func (s *mcpServer) answer(ctx context.Context, req *mcp.CallToolRequest, c *mcp
 				return s.result(id, q, rec, c, nil, "", "The question got no answer through the client: "+line+". The run stays paused.")
 			}
 			if er == nil || er.Action != "accept" {
-				return s.result(id, q, rec, c, nil, "", "")
+				return s.result(id, q, rec, c, nil, "", notAccepted(er))
 			}
 			return s.takeAnswer(ctx, req, c, id, q, given, er)
 		}
@@ -148,9 +149,29 @@ func (s *mcpServer) answered(ctx context.Context, req *mcp.CallToolRequest, c *m
 		if rr.Result == nil {
 			return toolError(fmt.Sprintf("run %s: its record holds no result", id))
 		}
-		return s.result(id, questionNumber(rr), rr.Result, c, nil, "", "")
+		return s.result(id, questionNumber(rr), rr.Result, c, nil, "", notAccepted(er))
 	}
 	return s.takeAnswer(ctx, req, c, id, q, given, er)
+}
+
+// notAccepted says why a question put to the person through the client
+// has no answer (er: the client's reply; nil when it held none). Without
+// it the result read as a question nobody had been shown, with the resume
+// call that answers it: an agent answered, with the resume tool, a
+// question the person had just declined.
+func notAccepted(er *mcp.ElicitResult) string {
+	why := "The client's reply to the question held no answer"
+	if er != nil {
+		switch er.Action {
+		case "decline":
+			why = "The person was asked through the client and declined to answer"
+		case "cancel":
+			why = "The person was asked through the client and dismissed the question without answering"
+		default:
+			why = fmt.Sprintf("The client's reply to the question was %q, not an answer", er.Action)
+		}
+	}
+	return why + ". The run stays paused; resume it only with their answer."
 }
 
 // takeAnswer resumes paused run id with an accepted elicitation's answers
@@ -206,6 +227,11 @@ func (s *mcpServer) resumeLocked(ctx context.Context, req *mcp.CallToolRequest, 
 	defer s.resuming.Delete(id)
 	path, _ := s.runPath(id)
 	unlock, err := runbook.LockRecord(path)
+	if errors.Is(err, runbook.ErrBeingResumed) {
+		// LockRecord's words are for the record's host: the holder's pid
+		// and host, and the lock file to remove, none the client's to use.
+		return nil, toolError(fmt.Sprintf("run %s is being resumed by another process now (another server or runbook resume on this server's records); a run is resumed once: when it has finished, the explain tool says how the run ended. If the run stays so, a process stopped while it resumed the run, and only the server's operator can free it", id)), nil
+	}
 	if err != nil {
 		return nil, toolError(fmt.Sprintf("run %s: %s", id, s.inRuns(err))), nil
 	}
@@ -229,8 +255,12 @@ func (s *mcpServer) resumeLocked(ctx context.Context, req *mcp.CallToolRequest, 
 		// changed since the pause) stands whatever the answers.
 		if ies, ok := inputErrors(err); ok {
 			still := ""
-			if rr.Checkpoint != nil && rr.Resumed == nil {
-				still = fmt.Sprintf("\nRun %s is still paused: call the resume tool with its runId and the answers.", id)
+			if rr.Checkpoint != nil && rr.Resumed == nil && rr.Result != nil && rr.Result.Pause != nil {
+				// the whole call: a run answered before refuses answers
+				// that name no question (otherQuestion)
+				now := questionNumber(rr)
+				still = fmt.Sprintf("\nRun %s is still paused at question %d: answer it with the resume tool: %s",
+					id, now, resumeCall(id, now, rr.Result.Pause.Expects, givenAgain(c, rr.Result)))
 			}
 			return nil, toolError(inputErrorText("the answer was refused", ies) + still), nil
 		}
@@ -312,9 +342,10 @@ func (s *mcpServer) explainHandler(_ context.Context, req *mcp.CallToolRequest) 
 		Stage  string `json:"stage"`
 		WhyNot string `json:"whyNot"`
 		At     *int   `json:"at"`
+		Full   bool   `json:"full"`
 	}
 	if err := strictJSON(req.Params.Arguments, &in); err != nil {
-		return toolError("explain: " + err.Error() + `; want {"runId": "…"} and at most one of key, stage, whyNot`), nil
+		return toolError("explain: " + err.Error() + `; want {"runId": "…"}, at most one of key, stage, whyNot, and at or full if wanted`), nil
 	}
 	path, refused := s.keptRun("explain", in.RunID)
 	if refused != nil {
@@ -328,7 +359,7 @@ func (s *mcpServer) explainHandler(_ context.Context, req *mcp.CallToolRequest) 
 		// flag, --why-not, and its argument, KEY
 		return toolError("explain: whyNot names the stage or branch itself: give it without key or stage"), nil
 	}
-	f := explainFlags{at: -1, whyNot: in.WhyNot, atName: "at"}
+	f := explainFlags{at: -1, whyNot: in.WhyNot, full: in.Full, tool: true}
 	if in.At != nil {
 		f.at = *in.At
 	}

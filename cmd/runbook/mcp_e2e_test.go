@@ -27,10 +27,17 @@ import (
 // stdioClient starts `runbook mcp args…` and connects to it over stdio.
 func stdioClient(t *testing.T, opts *mcp.ClientOptions, args ...string) (*mcp.ClientSession, *exec.Cmd) {
 	t.Helper()
+	return stdioSession(t, opts, nil, args...)
+}
+
+// stdioSession is stdioClient with the client's session options (a
+// protocol version, for a client older than the SDK's).
+func stdioSession(t *testing.T, opts *mcp.ClientOptions, sopts *mcp.ClientSessionOptions, args ...string) (*mcp.ClientSession, *exec.Cmd) {
+	t.Helper()
 	cmd := exec.Command(binary, append([]string{"mcp"}, args...)...)
 	cmd.Stderr = &lockedBuffer{}
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "runbook-e2e", Version: "v0"}, opts).
-		Connect(context.Background(), &mcp.CommandTransport{Command: cmd, TerminateDuration: 10 * time.Second}, nil)
+		Connect(context.Background(), &mcp.CommandTransport{Command: cmd, TerminateDuration: 10 * time.Second}, sopts)
 	if err != nil {
 		t.Fatalf("connect: %v", err)
 	}
