@@ -96,6 +96,43 @@ func (l *loader) checkNames(spec *Spec) {
 	l.checkDecider(spec)
 	l.checkAnswerChecks(spec, d)
 	l.checkTimeoutNumbers(spec, d) // templates.go
+	noteShellChartNames(spec, d, map[*Spec]bool{})
+}
+
+// noteShellChartNames fills each shell: stage's ShellChartNames: the
+// inputs and vars (of the chart or any it mounts) its script reads as
+// bash variables that its environment does not set (pipefail.go).
+func noteShellChartNames(spec *Spec, d *defs, seen map[*Spec]bool) {
+	if spec == nil || seen[spec] {
+		return
+	}
+	seen[spec] = true
+	walkStages(spec.Stages, func(st *StageSpec) bool {
+		if sf := st.Subflow; sf != nil && sf.Spec != nil {
+			noteShellChartNames(sf.Spec, d, seen)
+		}
+		es := st.Exec
+		if es == nil || es.Shell == "" {
+			return true
+		}
+		set := map[string]bool{}
+		for _, e := range es.Env {
+			set[e.Name] = true
+		}
+		for _, a := range es.EnvFrom {
+			set[a.Key] = true
+		}
+		for _, n := range es.InheritEnv {
+			set[n] = true
+		}
+		es.ShellChartNames = nil
+		for _, n := range shellVarReads(es.Shell) {
+			if d.early[n] && !set[n] {
+				es.ShellChartNames = append(es.ShellChartNames, n)
+			}
+		}
+		return true
+	})
 }
 
 // checkAnswerChecks refuses a result check that reads no key a stage

@@ -56,3 +56,101 @@ func hasPipe(script string) bool {
 	}
 	return false
 }
+
+// ShellReadsChartNames is the note for a shell: script that reads a
+// chart's input or var as a bash variable its environment does not set
+// ("" otherwise): a script is no template, so `shell: seq 1 ${n}` over an
+// input n: 200 ran `seq 1`, bash's n being empty, and a foreach over its
+// lines judged one item, Consistent. The loader finds the names
+// (ShellChartNames); plan notes it under the stage and a run warns once.
+func (e *ExecSpec) ShellReadsChartNames() string {
+	if e == nil || len(e.ShellChartNames) == 0 {
+		return ""
+	}
+	n := e.ShellChartNames[0]
+	what := "$" + n
+	if len(e.ShellChartNames) > 1 {
+		what = "$" + strings.Join(e.ShellChartNames, ", $")
+	}
+	return "its shell script reads " + what + " as a bash variable, which is empty here: a script is no template, and the chart's " + n + " is not in the command's environment; give it with envFrom: {" + n + ": string(" + n + ")} (the script reads $" + n + "), or write command: with ${" + n + "} as a template"
+}
+
+// shellVarReads are the names a bash script reads as variables ($NAME,
+// ${NAME…}) outside single quotes, each once, in the order first read,
+// leaving out those it assigns (NAME=…) and bash's own ($1, $?, $#).
+func shellVarReads(script string) []string {
+	var out []string
+	var quote byte
+	for i := 0; i < len(script); i++ {
+		c := script[i]
+		switch {
+		case quote == '\'':
+			if c == '\'' {
+				quote = 0
+			}
+			continue
+		case c == '\\':
+			i++
+			continue
+		case c == '\'' && quote == 0:
+			quote = c
+			continue
+		case c == '"':
+			if quote == '"' {
+				quote = 0
+			} else {
+				quote = c
+			}
+			continue
+		case c != '$' || i+1 >= len(script):
+			continue
+		}
+		j := i + 1
+		if script[j] == '{' {
+			j++
+		}
+		k := j
+		for k < len(script) && (script[k] == '_' || script[k] >= 'a' && script[k] <= 'z' || script[k] >= 'A' && script[k] <= 'Z' || k > j && script[k] >= '0' && script[k] <= '9') {
+			k++
+		}
+		if name := script[j:k]; name != "" && !slices.Contains(out, name) && !assigns(script, name) {
+			out = append(out, name)
+		}
+		i = k - 1
+	}
+	return out
+}
+
+// assigns reports whether script assigns name (NAME=…, read NAME, for
+// NAME in …, local/export/declare NAME) anywhere: a variable the script
+// sets itself is its own.
+func assigns(script, name string) bool {
+	for i := 0; ; {
+		j := strings.Index(script[i:], name)
+		if j < 0 {
+			return false
+		}
+		at := i + j
+		end := at + len(name)
+		before := byte(' ')
+		if at > 0 {
+			before = script[at-1]
+		}
+		if before != '$' && before != '{' && !identByte(before) && end <= len(script) && (end == len(script) || !identByte(script[end])) {
+			if end < len(script) && script[end] == '=' {
+				return true
+			}
+			head := strings.TrimRight(script[:at], " \t")
+			for _, w := range []string{"read", "for", "local", "export", "declare", "readonly", "typeset", "-r", "-p", "-a"} {
+				if strings.HasSuffix(head, w) {
+					return true
+				}
+			}
+		}
+		i = end
+	}
+}
+
+func identByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}

@@ -1,6 +1,10 @@
 package chart
 
-import "testing"
+import (
+	"slices"
+	"strings"
+	"testing"
+)
 
 // A shell -c script with a pipe and no pipefail is noted; one without a
 // pipe, with pipefail, with only || or a quoted |, or a shell: stage is
@@ -26,5 +30,43 @@ func TestUnguardedPipeline(t *testing.T) {
 	}
 	if (&ExecSpec{Shell: "a | b"}).UnguardedPipeline() != "" {
 		t.Error("a shell: stage (bash -o pipefail) noted")
+	}
+}
+
+// TestShellReadingAChartInputIsNoted: a shell: script is no template, so
+// `seq 1 ${n}` over an input n ran `seq 1` (bash's n is empty) and a
+// foreach over its lines judged one item, Consistent, with nothing said.
+// The loader notes each input or var a script reads as a bash variable
+// its environment does not set; one the script assigns itself, one in
+// single quotes, one envFrom: gives, and bash's own are not.
+func TestShellReadingAChartInputIsNoted(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		shell, extra string
+		want         []string
+	}{
+		{`seq 1 ${n}`, "", []string{"n"}},
+		{`seq 1 $n; echo "$limit"`, "", []string{"n", "limit"}},
+		{`echo "${n:-3}"`, "", []string{"n"}},
+		{`echo '$n'`, "", nil},
+		{`n=5; seq 1 $n`, "", nil},
+		{`for n in 1 2; do echo $n; done`, "", nil},
+		{`seq 1 $n`, ", envFrom: {n: string(n)}", nil},
+		{`seq 1 $N`, ", envFrom: {N: string(n)}", nil},
+		{`echo $HOME $1 $? $#`, "", nil},
+		{`echo \$n`, "", nil},
+	} {
+		src := "version: 1\nrunbook: t\ninputs:\n  n: {type: number, default: 3}\nvars:\n  limit: n * 2\nstages:\n  - id: s\n    exec: {shell: '" + strings.ReplaceAll(tc.shell, "'", "''") + "'" + tc.extra + "}\n"
+		spec, err := Parse("c.yaml", []byte(src))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.shell, err)
+		}
+		es := spec.Stages[0].Exec
+		if !slices.Equal(es.ShellChartNames, tc.want) {
+			t.Errorf("%s%s: noted %v, want %v", tc.shell, tc.extra, es.ShellChartNames, tc.want)
+		}
+		if note := es.ShellReadsChartNames(); (note != "") != (tc.want != nil) || tc.want != nil && !strings.Contains(note, "envFrom: {"+tc.want[0]+": string("+tc.want[0]+")}") {
+			t.Errorf("%s: note %q", tc.shell, note)
+		}
 	}
 }

@@ -181,6 +181,10 @@ type ExecSpec struct {
 	// ShellPos is where `shell:` was written, for the run's message when
 	// bash is missing (zero for a chart built in Go).
 	ShellPos Pos
+	// ShellChartNames are the chart's inputs and vars the shell: script
+	// reads as bash variables ($n, ${n}) that its environment does not
+	// set (ShellReadsChartNames), found at load.
+	ShellChartNames []string
 	// MaxOutput is `maxOutput:`, the bytes each of stdout and stderr may
 	// hold before the result is withheld (0: proc.DefaultMaxOutput, 1
 	// MiB): `kubectl get pods -A -o json` passes 1 MiB on most clusters.

@@ -40,11 +40,14 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 	if set.retry != nil && set.retry.Attempts > 1 {
 		attempts = set.retry.Attempts
 	}
-	unguarded := es.UnguardedPipeline()
+	unguarded, unset := es.UnguardedPipeline(), es.ShellReadsChartNames()
 	return func(ctx context.Context, s *flow.Scope) error {
 		rs := stateOf(s)
 		if unguarded != "" {
 			rs.warnOnce(st.ID, s.Path(), unguarded)
+		}
+		if unset != "" {
+			rs.warnOnce(st.ID, s.Path(), unset)
 		}
 		argv, timeout, err := renderExec(es, s, timeout, rs.secrets) // exec_templates.go
 		if err != nil {

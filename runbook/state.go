@@ -135,15 +135,16 @@ func (rs *runState) warn(path, msg string) {
 }
 
 // warnOnce is warn for what holds of a stage wherever it runs (every item
-// of a foreach): said once a run, at the first path it ran at.
+// of a foreach): each message said once a run, at the first path it ran
+// at.
 func (rs *runState) warnOnce(stage, path, msg string) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	if rs.warned == nil {
 		rs.warned = map[string]bool{}
 	}
-	if !rs.warned[stage] {
-		rs.warned[stage] = true
+	if key := stage + "\x00" + msg; !rs.warned[key] {
+		rs.warned[key] = true
 		rs.warnings = append(rs.warnings, pathed{path, msg})
 	}
 }

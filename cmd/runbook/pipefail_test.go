@@ -28,10 +28,17 @@ stages:
   - id: guarded
     exec: {shell: "runbook-test-no-such-tool --failed | wc -l"}
 `)
-	note := "its command runs a pipeline with sh -c and no pipefail"
+	notedOnce(t, dir, chart, "its command runs a pipeline with sh -c and no pipefail")
+}
+
+// notedOnce wants note once in chart's plan, and once in its run's
+// warnings (the record's and stderr), though the stage ran for every item
+// of a foreach.
+func notedOnce(t *testing.T, dir, chart, note string) {
+	t.Helper()
 	r := runCLI(t, dir, "plan", chart)
 	if strings.Count(r.stdout, "note: "+note) != 1 {
-		t.Errorf("plan: want the note once, under per~*/units:\n%s", r.stdout)
+		t.Errorf("plan: want the note once:\n%s", r.stdout)
 	}
 	r = runCLI(t, dir, "exec", chart, "--format", "json")
 	var rec struct {
@@ -84,4 +91,31 @@ stages:
 	if !strings.Contains(r.stdout, `Not sure — script "logs" completed with failure, exit 127`) || strings.Contains(r.stdout, "end of kernel log") {
 		t.Errorf("want the script failed at its pipeline, Not sure:\n%s\n%s", r.stdout, r.stderr)
 	}
+}
+
+// TestShellReadingAChartInputIsWarned: `shell: seq 1 ${n}` over an input
+// n: 3 ran `seq 1` — a script is no template, and bash's n is empty — so
+// a foreach over its lines judged one item where three were meant, and
+// nothing said why. plan notes it under the stage, and a run warns of it
+// once, as it does of a pipeline without pipefail.
+func TestShellReadingAChartInputIsWarned(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "c.yaml", `version: 1
+runbook: seq-items
+inputs:
+  n: {type: number, default: 3}
+stages:
+  - id: per
+    foreach:
+      items: '["a", "b"]'
+      as: h
+      maxBranches: 5
+      stages:
+        - id: gen
+          exec: {shell: 'seq 1 ${n}', parse: lines}
+  - id: given
+    exec: {shell: 'seq 1 $N', parse: lines, envFrom: {N: string(n)}}
+`)
+	notedOnce(t, dir, chart, "its shell script reads $n as a bash variable, which is empty here")
 }

@@ -340,6 +340,9 @@ func (pl *planner) exec(ps *planStage, es *chart.ExecSpec) {
 	}
 	ps.Dir = es.Dir
 	ps.Note = es.UnguardedPipeline()
+	if unset := es.ShellReadsChartNames(); unset != "" {
+		ps.Note = strings.TrimPrefix(ps.Note+"; "+unset, "; ")
+	}
 	name := "bash" // proc runs a shell: line as bash -e -o pipefail -c
 	if es.Shell != "" {
 		ps.Shell = es.Shell
