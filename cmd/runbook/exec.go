@@ -305,12 +305,13 @@ func endRun(stderr io.Writer, code int, held []string, f execFlags, recordErr er
 
 // runOptions turns the flags exec and resume share into run options: the
 // logger, the resume command a pause prints (for the record at
-// recordPath), the timeout, the narrative, the plugin flags with the
-// honesty stages h, and the ndjson stream when that is the format.
-func runOptions(f execFlags, recordPath string, logger *slog.Logger, h runbook.Honesty, stdout io.Writer) ([]runbook.ExecOption, *ndjsonStream) {
+// recordPath, with again: secretsAgain), the timeout, the narrative, the
+// plugin flags with the honesty stages h, and the ndjson stream when that
+// is the format.
+func runOptions(f execFlags, recordPath, again string, logger *slog.Logger, h runbook.Honesty, stdout io.Writer) ([]runbook.ExecOption, *ndjsonStream) {
 	opts := []runbook.ExecOption{
 		runbook.WithLogger(logger),
-		runbook.WithResumeCommand("runbook resume " + shellQuote(recordPath)),
+		runbook.WithResumeCommand("runbook resume " + shellQuote(recordPath) + again),
 	}
 	if f.timeout > 0 {
 		opts = append(opts, runbook.WithTimeout(f.timeout))
@@ -348,15 +349,43 @@ func printInputErrors(stderr io.Writer, err error, at inputsAt) bool {
 	return ok
 }
 
-// inputFix words a refused input's fix as this command line takes it.
+// inputFix words a refused input's fix as this command line takes it. A
+// secret to give again is given in an --inputs file: on the command line
+// it would sit in runbook's argv, where ps shows it.
 func inputFix(ie *runbook.InputError) string {
 	switch ie.Fix {
 	case runbook.FixGive:
 		return fmt.Sprintf("; give it with --input %s=…", ie.Input)
 	case runbook.FixGiveAgain:
-		return fmt.Sprintf("; give it again with --input %s=…", ie.Input)
+		return fmt.Sprintf("; give it again in an --inputs file only you can read ({%q: …}), as --input %s=… would put it in runbook's argv, where ps shows it", ie.Input, ie.Input)
 	}
 	return ""
+}
+
+// secretsAgain is what a resume command adds for the secret inputs a run
+// was given: the record keeps no secret, so a resume is refused until each
+// is given again, and the command a pause printed named only the answers.
+// It names the --inputs file they came in, when every one came in it, or
+// a file to hold them; "" when the run was given no secret.
+func secretsAgain(rb *runbook.Runbook, given map[string]any, f execFlags, at inputsAt) string {
+	var names []string
+	fromFile := f.inputsFile != ""
+	for _, in := range rb.Inputs() {
+		if _, ok := given[in.Name]; !ok || !in.Secret {
+			continue
+		}
+		names = append(names, in.Name)
+		if _, inFile := at[in.Name]; !inFile || slices.ContainsFunc(f.inputs, func(p string) bool { return strings.HasPrefix(p, in.Name+"=") }) {
+			fromFile = false
+		}
+	}
+	switch {
+	case len(names) == 0:
+		return ""
+	case fromFile:
+		return " --inputs " + shellQuote(f.inputsFile)
+	}
+	return " --inputs SECRETS.json"
 }
 
 // execChart is `runbook exec`.
@@ -424,7 +453,7 @@ func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.
 		}
 	}()
 
-	opts, stream := runOptions(f, pausePath, logger, honesty, stdout)
+	opts, stream := runOptions(f, pausePath, secretsAgain(rb, given, f, at), logger, honesty, stdout)
 	opts, prog := withProgress(opts, f, stdout, stderr)
 
 	res, err := rb.Exec(ctx, given, opts...)

@@ -97,7 +97,9 @@ func TestScriptInto(t *testing.T) {
 }
 
 // TestInputFixWords: the library says what would put a refused input
-// right; the CLI words it as its own flag (flow and runbook name no flag).
+// right; the CLI words it as its own flag (flow and runbook name no flag),
+// a secret to give again as a file: on the command line it would sit in
+// runbook's argv.
 func TestInputFixWords(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -106,12 +108,53 @@ func TestInputFixWords(t *testing.T) {
 	}{
 		{runbook.FixNone, `runbook: input "token": nope` + "\n"},
 		{runbook.FixGive, `runbook: input "token": nope; give it with --input token=…` + "\n"},
-		{runbook.FixGiveAgain, `runbook: input "token": nope; give it again with --input token=…` + "\n"},
+		{runbook.FixGiveAgain, `runbook: input "token": nope; give it again in an --inputs file only you can read ({"token": …}), as --input token=… would put it in runbook's argv, where ps shows it` + "\n"},
 	}
 	for _, tc := range tests {
 		var b strings.Builder
 		if !printInputErrors(&b, runbook.InputErrors{{Input: "token", Msg: "nope", Fix: tc.fix}}, nil) || b.String() != tc.want {
 			t.Errorf("fix %d: %q, want %q", tc.fix, b.String(), tc.want)
 		}
+	}
+}
+
+// TestPausedRunWithASecretSaysToGiveItAgain: a run given a secret input
+// paused and printed `runbook resume run.json --input ok=…`; the record
+// keeps no secret, so that command was refused, and its refusal said to
+// give the secret with --input, into runbook's argv. The resume command
+// now names the --inputs file the secret came in (or a file to hold it,
+// when it came on the command line), and the resume it prints runs.
+func TestPausedRunWithASecretSaysToGiveItAgain(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "c.yaml", `version: 1
+runbook: rotate
+inputs:
+  token: {type: string, secret: true, required: true}
+stages:
+  - id: ask
+    ask:
+      question: '"Go on?"'
+      expects: {ok: bool}
+  - id: use
+    exec: {command: [sh, -c, 'test -n "$T"'], envFrom: {T: token}}
+`)
+	secrets := filepath.Join(dir, "secrets.json")
+	if err := os.WriteFile(secrets, []byte(`{"token": "s3cr3t-value"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	rec := filepath.Join(dir, "run.json")
+	r := runCLI(t, dir, "exec", chart, "--inputs", secrets, "--record", rec)
+	want := "Resume: runbook resume " + shellQuote(rec) + " --inputs " + shellQuote(secrets) + " --input ok=…"
+	if !strings.Contains(r.stdout, want) {
+		t.Fatalf("want %q in:\n%s\n%s", want, r.stdout, r.stderr)
+	}
+	if r = runCLI(t, dir, "resume", rec, "--inputs", secrets, "--input", "ok=true"); r.code != 0 || strings.Contains(r.stdout+r.stderr, "s3cr3t-value") {
+		t.Fatalf("the printed resume: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	rec2 := filepath.Join(dir, "run2.json")
+	r = runCLI(t, dir, "exec", chart, "--input", "token=s3cr3t-value", "--record", rec2)
+	if want := "Resume: runbook resume " + shellQuote(rec2) + " --inputs SECRETS.json --input ok=…"; !strings.Contains(r.stdout, want) {
+		t.Fatalf("a secret given on the command line: want %q in:\n%s", want, r.stdout)
 	}
 }

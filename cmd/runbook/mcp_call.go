@@ -73,7 +73,7 @@ func (s *mcpServer) chartHandler(c *mcpChart) mcp.ToolHandler {
 // command for the record at path, plugins and honesty), with the call's
 // progress.
 func (s *mcpServer) execOptions(path string, prog *mcpProgress) []runbook.ExecOption {
-	opts, _ := runOptions(execFlags{format: "json", plugins: s.plugins}, path, s.logger, s.honesty, io.Discard)
+	opts, _ := runOptions(execFlags{format: "json", plugins: s.plugins}, path, "", s.logger, s.honesty, io.Discard)
 	if prog != nil {
 		opts = append(opts, runbook.WithRecorders(prog))
 	}

@@ -176,7 +176,7 @@ func resumeRecord(ctx context.Context, path string, f resumeFlags, stdout, stder
 	// A hangup (the terminal closed) is an interrupt too, as in exec.
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	execOpts, stream := runOptions(f.execFlags, out, logger, honesty, stdout)
+	execOpts, stream := runOptions(f.execFlags, out, secretsAgain(rb, given, f.execFlags, at), logger, honesty, stdout)
 	execOpts, prog := withProgress(execOpts, f.execFlags, stdout, stderr)
 	opts := []runbook.ResumeOption{runbook.ResumeExec(execOpts...)}
 	if f.answeredBy != "" {
