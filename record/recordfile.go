@@ -37,11 +37,15 @@ const MaxRecordProblems = 20
 
 // ReadRecord reads the run record saved at path (ParseRecord).
 func ReadRecord(path string) (*RunRecord, []string, error) {
-	data, err := os.ReadFile(path)
+	// Read as it is decoded, not first whole into memory: the decoder
+	// holds what it reads in its own buffer, so a 267 MB record was held
+	// twice.
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("record %s: %w", path, err)
 	}
-	rec, problems, err := ParseRecord(data)
+	defer f.Close()
+	rec, problems, err := parseRecord(f)
 	if err != nil {
 		return nil, nil, fmt.Errorf("record %s: %w", path, err)
 	}
@@ -72,12 +76,17 @@ func (e *RecordVersionError) Error() string {
 // problems lists, in words, what could not be read; explain prints them
 // and explains the rest. It never panics on any input.
 func ParseRecord(data []byte) (rec *RunRecord, problems []string, err error) {
+	return parseRecord(bytes.NewReader(data))
+}
+
+// parseRecord is ParseRecord of the text r reads.
+func parseRecord(r io.Reader) (rec *RunRecord, problems []string, err error) {
 	// One pass, its numbers kept as text until each value is read: the log
 	// and the checkpoint settle them exactly, the rest as float64s, as a
 	// plain decode reads them (settleNumbers). Reading the log's commits
 	// twice, once as raw bytes and once exactly, made explain on a wide
 	// record a third slower.
-	dec := json.NewDecoder(bytes.NewReader(data))
+	dec := json.NewDecoder(r)
 	dec.UseNumber()
 	p := &recordParser{dec: dec, rec: &RunRecord{}}
 	version, sawVersion := p.top()
