@@ -2,6 +2,7 @@ package sdktest_test
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -43,6 +44,12 @@ func (adversary) Run(_ context.Context, req sdk.Request) (sdk.Response, error) {
 	case "no-facts":
 		// It ran code, and says nothing of how that code ended.
 		return sdk.Response{Result: map[string]any{"healthy": true}}, nil
+	case "basic-auth-error":
+		// The request it sent, quoted in its error: the token inside a
+		// Basic auth header, base64 of user:token.
+		return sdk.Response{}, errors.New("GET /api/v1/health: 401 with Authorization: Basic " + base64.StdEncoding.EncodeToString([]byte("ci:"+tok)))
+	case "basic-auth-result":
+		return sdk.Response{Result: map[string]any{"sent": "Basic " + base64.StdEncoding.EncodeToString([]byte("ci-bot:"+tok)), "token_b64": base64.URLEncoding.EncodeToString([]byte(tok))}, Facts: sdk.Exited(0)}, nil
 	case "error-not-utf8":
 		return sdk.Response{}, errors.New("the device said \xff\xfe and stopped")
 	}
@@ -88,6 +95,36 @@ func TestPluginResultKeyedBySecretIsMasked(t *testing.T) {
 	}
 	if strings.Contains(string(b), adversaryToken) {
 		t.Errorf("the secret the plugin used as a key shows in the record: %s", b)
+	}
+}
+
+// A plugin that quotes the Authorization header it sent, in its error or
+// its result, showed the token base64-encoded (`Basic ` + base64 of
+// `ci:TOKEN`) in the run's error, the record and the state: the masker knew
+// a secret's text, escaped and quoted, never encoded. Decoding the header
+// gave the token back.
+func TestPluginEchoingTheSecretInBase64IsMasked(t *testing.T) {
+	for _, mode := range []string{"basic-auth-error", "basic-auth-result"} {
+		r := runAdversary(t, mode)
+		if r.Record == nil {
+			return
+		}
+		b, err := json.Marshal(r.Record)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(b)
+		for _, user := range []string{"ci:", "ci-bot:", ""} {
+			enc := base64.StdEncoding.EncodeToString([]byte(user + adversaryToken))
+			// The characters only the token's bytes decide.
+			inner := enc[len(user)*4/3+2 : len(enc)-4]
+			if strings.Contains(text, inner) {
+				t.Errorf("%s: the token, base64-encoded after %q, shows: %s", mode, user, text)
+			}
+		}
+		if !strings.Contains(text, "***") {
+			t.Errorf("%s: nothing masked: %s", mode, text)
+		}
 	}
 }
 
