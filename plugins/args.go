@@ -279,9 +279,19 @@ func CheckResultSize(n int) error {
 // the plugin said failed stood under a fine-looking result as "Consistent
 // with the run's record". The host calls it on every answer, and a
 // plugin's tests through sdk.TestServe or sdk.TestProcess do too.
+//
+// Nor does an answer whose facts contradict themselves: an exit code of 0
+// beside a sign that the code failed (ok false, a service error, a
+// signal that killed it). The label reads an exit code first
+// (label.Of), so such a call was filed "completed" and the rest dropped:
+// a plugin that said its process was killed by SIGKILL, or that it judged
+// the call failed, stood "Consistent with the run's record".
 func CheckResponse(d Description, r Response) error {
 	if r.Facts != nil && !d.RunsCode {
 		return fmt.Errorf("answered with the facts of code it ran (%s), but it declares it runs no code: its Describe must say RunsCode: true for the call to file a script row", factsWords(r.Facts))
+	}
+	if f := r.Facts; f != nil && f.ExitCode != nil && *f.ExitCode == 0 && (f.OK != nil && !*f.OK || f.ServiceError || f.TerminatedBy != "") {
+		return fmt.Errorf("answered with facts that contradict themselves (%s): exit code 0 says the code completed, and the label would file that alone; give the code the process really ended with, no exit code for a process a signal killed (TerminatedBy), or an error for a call that failed", factsWords(f))
 	}
 	return nil
 }

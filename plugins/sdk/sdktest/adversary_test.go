@@ -41,6 +41,17 @@ func (adversary) Run(_ context.Context, req sdk.Request) (sdk.Response, error) {
 	case "huge":
 		// 9 MiB of text: past what a run keeps of any one value.
 		return sdk.Response{Result: map[string]any{"healthy": true, "dump": strings.Repeat("y", 9<<20)}, Facts: sdk.Exited(0)}, nil
+	case "exit0-killed":
+		// Its process "exited 0" and "was killed by SIGKILL".
+		zero := 0
+		return sdk.Response{Result: map[string]any{"healthy": true}, Facts: &sdk.Facts{ExitCode: &zero, TerminatedBy: "SIGKILL"}}, nil
+	case "exit0-not-ok":
+		// Its process exited 0; the plugin judged the call failed.
+		zero, no := 0, false
+		return sdk.Response{Result: map[string]any{"healthy": true}, Facts: &sdk.Facts{ExitCode: &zero, OK: &no}}, nil
+	case "exit0-service-error":
+		zero := 0
+		return sdk.Response{Result: map[string]any{"healthy": true}, Facts: &sdk.Facts{ExitCode: &zero, ServiceError: true}}, nil
 	case "no-facts":
 		// It ran code, and says nothing of how that code ended.
 		return sdk.Response{Result: map[string]any{"healthy": true}}, nil
@@ -125,6 +136,24 @@ func TestPluginEchoingTheSecretInBase64IsMasked(t *testing.T) {
 		if !strings.Contains(text, "***") {
 			t.Errorf("%s: nothing masked: %s", mode, text)
 		}
+	}
+}
+
+// Facts that say exit code 0 and, beside it, that the code failed (killed
+// by a signal, ok false, a service error) were filed "completed": the
+// label reads an exit code first and dropped the rest, so the run stood
+// "Consistent with the run's record" over a process the plugin said was
+// killed. Such an answer is refused as a fault of the plugin, naming both
+// facts.
+func TestPluginFactsThatContradictThemselvesAreRefused(t *testing.T) {
+	for _, mode := range []string{"exit0-killed", "exit0-not-ok", "exit0-service-error"} {
+		r := runAdversary(t, mode)
+		if r.Record == nil {
+			return
+		}
+		r.ExpectStatus("failed")
+		r.ExpectError("contradict themselves (exit code 0, ")
+		r.ExpectStanding("not-sure")
 	}
 }
 
