@@ -52,6 +52,17 @@ func (adversary) Run(_ context.Context, req sdk.Request) (sdk.Response, error) {
 	case "exit0-service-error":
 		zero := 0
 		return sdk.Response{Result: map[string]any{"healthy": true}, Facts: &sdk.Facts{ExitCode: &zero, ServiceError: true}}, nil
+	case "ledger-echo":
+		// Its coverage declaration names the mirror it logged in to, the
+		// token in it: a checked item, a not-checked one and its reason.
+		return sdk.Response{Result: sdk.Ledger(map[string]any{"healthy": true},
+			[]string{"mirror login as " + tok},
+			[]string{"package openssl: the mirror said 401 to " + tok}), Facts: sdk.Exited(0)}, nil
+	case "absence-echo":
+		r := sdk.Absent("a package signed with "+tok, "the keyring of "+tok)
+		r["try_instead"] = "curl -H 'X-Token: " + tok + "' the mirror"
+		r["note"] = "asked with " + tok
+		return sdk.Response{Result: r, Facts: sdk.Exited(0)}, nil
 	case "no-facts":
 		// It ran code, and says nothing of how that code ended.
 		return sdk.Response{Result: map[string]any{"healthy": true}}, nil
@@ -154,6 +165,32 @@ func TestPluginFactsThatContradictThemselvesAreRefused(t *testing.T) {
 		r.ExpectStatus("failed")
 		r.ExpectError("contradict themselves (exit code 0, ")
 		r.ExpectStanding("not-sure")
+	}
+}
+
+// A secret a plugin echoed in its coverage declaration (a ledger's checked
+// and not-checked items, an absence's looked_for, try_instead and note) was
+// shown in the clear: in the record's coverage ledger and in the standing
+// line built from it ("did not check package openssl: the mirror said 401
+// to TOKEN"), in every output format and the --record file. The record
+// masked the state and the log, never the ledger.
+func TestPluginCoverageEchoingTheSecretIsMasked(t *testing.T) {
+	for _, mode := range []string{"ledger-echo", "absence-echo"} {
+		r := runAdversary(t, mode)
+		if r.Record == nil {
+			return
+		}
+		r.ExpectStatus("completed")
+		b, err := json.Marshal(r.Record)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(b), adversaryToken) {
+			t.Errorf("%s: the secret shows in the record: %s", mode, b)
+		}
+		if len(r.Record.Coverage) == 0 {
+			t.Errorf("%s: no coverage entry: the declaration was not read", mode)
+		}
 	}
 }
 
