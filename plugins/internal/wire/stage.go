@@ -239,6 +239,12 @@ func (s *stageServer) run(ctx context.Context, c *pb.Call) (res *pb.CallResult) 
 		res.Error = fmt.Sprintf("result: the string at result%s is not UTF-8, which JSON cannot carry (send bytes as base64 or hex)", at)
 		return res
 	}
+	if at, bad := jsonv.NotFinite(resp.Result); bad {
+		// json.Marshal's own words ("unsupported value: NaN") name
+		// neither where it is nor what JSON can carry instead.
+		res.Error = fmt.Sprintf("result: the number at result%s is NaN or infinite, which JSON cannot carry (send null for no value, or the number as text)", at)
+		return res
+	}
 	b, err := Encode(resp.Result)
 	if err != nil {
 		res.Error = "result: " + err.Error()

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -63,6 +64,9 @@ func (adversary) Run(_ context.Context, req sdk.Request) (sdk.Response, error) {
 		r["try_instead"] = "curl -H 'X-Token: " + tok + "' the mirror"
 		r["note"] = "asked with " + tok
 		return sdk.Response{Result: r, Facts: sdk.Exited(0)}, nil
+	case "nan":
+		// A ratio of nothing over nothing, deep in its result.
+		return sdk.Response{Result: map[string]any{"disks": []any{map[string]any{"name": "sda", "used": math.NaN()}}}, Facts: sdk.Exited(0)}, nil
 	case "no-facts":
 		// It ran code, and says nothing of how that code ended.
 		return sdk.Response{Result: map[string]any{"healthy": true}}, nil
@@ -192,6 +196,21 @@ func TestPluginCoverageEchoingTheSecretIsMasked(t *testing.T) {
 			t.Errorf("%s: no coverage entry: the declaration was not read", mode)
 		}
 	}
+}
+
+// A result holding NaN failed its call with encoding/json's words, "result:
+// encode JSON: json: unsupported value: NaN": where in the result, and what
+// JSON can carry instead, were left to the plugin's author to find. The
+// call still fails (the plugin's own fault, its row reported-failure), and
+// says both.
+func TestPluginResultHoldingNaNSaysWhereAndWhatToSend(t *testing.T) {
+	r := runAdversary(t, "nan")
+	if r.Record == nil {
+		return
+	}
+	r.ExpectStatus("failed")
+	r.ExpectError("the number at result.disks[0].used is NaN or infinite, which JSON cannot carry (send null for no value, or the number as text)")
+	r.ExpectStanding("not-sure")
 }
 
 // A code-running plugin whose process was killed by a signal (Facts with
