@@ -127,10 +127,33 @@ func (e *Error) Unwrap() error { return e.Err }
 // deadlineError is a call that got no answer in time. It says the transport's
 // words and is context.DeadlineExceeded to errors.Is, so a caller asks one
 // question of a timed-out call whichever side of the wire noticed first.
-type deadlineError struct{ err error }
+//
+// given is the time the call had, when the caller knows it (Stage.Run): the
+// words were "no answer before the deadline: rpc error: code =
+// DeadlineExceeded desc = context deadline exceeded", which told the
+// plugin's author neither how long the host waited nor that it was the
+// host's bound and not the plugin's own.
+type deadlineError struct {
+	err   error
+	given time.Duration
+}
 
-func (e deadlineError) Error() string   { return "no answer before the deadline: " + e.err.Error() }
+func (e deadlineError) Error() string {
+	if e.given > 0 {
+		return fmt.Sprintf("no answer within %s, the time the call was given (answer sooner, or give it a longer timeout): %s", e.given.Round(100*time.Millisecond), e.err)
+	}
+	return "no answer before the deadline: " + e.err.Error()
+}
 func (e deadlineError) Unwrap() []error { return []error{e.err, context.DeadlineExceeded} }
+
+// callTimedOut is a call's error with the time it was given, for fault.
+type callTimedOut struct {
+	err   error
+	given time.Duration
+}
+
+func (e callTimedOut) Error() string { return e.err.Error() }
+func (e callTimedOut) Unwrap() error { return e.err }
 
 // RunError is a stage plugin's own failure of a call: its Run returned an
 // error. The plugin is sound; the stage failed.
@@ -420,7 +443,11 @@ func (p *Plugin) fault(op string, err error) error {
 		err = fmt.Errorf("the plugin process %s %s: %w", how, when, err)
 	} else if errors.Is(err, context.DeadlineExceeded) || strings.Contains(err.Error(), "DeadlineExceeded") {
 		p.broken.Store(true)
-		err = deadlineError{err}
+		de := deadlineError{err: err}
+		if ct, ok := err.(callTimedOut); ok {
+			de = deadlineError{err: ct.err, given: ct.given}
+		}
+		err = de
 	}
 	return &Error{Plugin: p.src.Name, Op: op, Err: err, Stderr: p.stderr.tail()}
 }

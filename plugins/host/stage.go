@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/openrunbook/runbook/plugins"
 	"github.com/openrunbook/runbook/plugins/internal/wire"
@@ -63,12 +64,15 @@ func (s *Stage) Run(ctx context.Context, req plugins.Request) (plugins.Response,
 	if s.p.client.Exited() {
 		return plugins.Response{}, s.p.fault("call", errNotReached)
 	}
+	began := time.Now()
 	ctx, cancel := s.p.bound(ctx)
 	defer cancel()
 	dl, _ := ctx.Deadline()
 	res, err := s.b.do(ctx, wire.Call{ID: s.next.Add(1), Req: req, Deadline: dl})
 	if err != nil {
-		return plugins.Response{}, s.p.fault("call", err)
+		// The time given is the deadline's, not the time it took to
+		// notice (as a start's is, Manager.Stage).
+		return plugins.Response{}, s.p.fault("call", callTimedOut{err: err, given: max(0, dl.Sub(began))})
 	}
 	if res.Err != "" {
 		return plugins.Response{}, &RunError{Plugin: s.p.src.Name, Message: res.Err}
