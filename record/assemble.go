@@ -122,6 +122,7 @@ func Assemble(r Run) *Record {
 	for i := range rec.Scripts {
 		rec.Scripts[i].Ran = m.Ran(rec.Scripts[i].Ran)
 		rec.Scripts[i].Cause = m.Text(rec.Scripts[i].Cause)
+		rec.Scripts[i].Facts = m.Facts(rec.Scripts[i].Facts)
 	}
 	ledger := append([]coverage.Entry{}, r.Coverage...)
 	for _, t := range fres.Truncations {

@@ -173,6 +173,20 @@ func (m Masker) Coverage(es []coverage.Entry) []coverage.Entry {
 	return out
 }
 
+// Facts are a script row's facts with every secret masked in the one
+// text they hold, TerminatedBy: a plugin's facts cross the wire as free
+// text, and a plugin that named who sent the signal with a token showed it
+// in the row and the standing line read from it ("killed by SIGTERM (sent
+// by the mirror for TOKEN)").
+func (m Masker) Facts(f *label.Facts) *label.Facts {
+	if f == nil || f.TerminatedBy == "" || m.set().Empty() {
+		return f
+	}
+	out := *f
+	out.TerminatedBy = m.Text(f.TerminatedBy)
+	return &out
+}
+
 // Rules is a decision's rule evidence with every secret masked.
 func (m Masker) Rules(rs []decide.RuleEvidence) []decide.RuleEvidence {
 	if m.set().Empty() {

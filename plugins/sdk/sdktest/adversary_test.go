@@ -67,6 +67,9 @@ func (adversary) Run(_ context.Context, req sdk.Request) (sdk.Response, error) {
 	case "nan":
 		// A ratio of nothing over nothing, deep in its result.
 		return sdk.Response{Result: map[string]any{"disks": []any{map[string]any{"name": "sda", "used": math.NaN()}}}, Facts: sdk.Exited(0)}, nil
+	case "killed-echo":
+		// Its Facts name who sent the signal, the token with it.
+		return sdk.Response{Result: map[string]any{"healthy": true}, Facts: &sdk.Facts{TerminatedBy: "SIGTERM (sent by the mirror for " + tok + ")"}}, nil
 	case "no-facts":
 		// It ran code, and says nothing of how that code ended.
 		return sdk.Response{Result: map[string]any{"healthy": true}}, nil
@@ -211,6 +214,29 @@ func TestPluginResultHoldingNaNSaysWhereAndWhatToSend(t *testing.T) {
 	r.ExpectStatus("failed")
 	r.ExpectError("the number at result.disks[0].used is NaN or infinite, which JSON cannot carry (send null for no value, or the number as text)")
 	r.ExpectStanding("not-sure")
+}
+
+// A secret a plugin's Facts held (TerminatedBy, free text on the wire) was
+// shown in the clear in the script row's facts, the standing line ("killed
+// by SIGTERM (sent by the mirror for TOKEN)") and every format: the record
+// masked a row's argv, output tails and cause, never its facts.
+func TestPluginFactsEchoingTheSecretAreMasked(t *testing.T) {
+	r := runAdversary(t, "killed-echo")
+	if r.Record == nil {
+		return
+	}
+	r.ExpectStatus("completed")
+	r.ExpectScript("call", "reported-failure")
+	b, err := json.Marshal(r.Record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), adversaryToken) {
+		t.Errorf("the secret shows in the record: %s", b)
+	}
+	if !strings.Contains(string(b), "killed by SIGTERM (sent by the mirror for ***)") {
+		t.Errorf("the standing line lost the signal: %s", b)
+	}
 }
 
 // A code-running plugin whose process was killed by a signal (Facts with
