@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/openrunbook/runbook/internal/jsonv"
 	"github.com/openrunbook/runbook/internal/suggest"
@@ -271,6 +272,28 @@ func CheckResultSize(n int) error {
 		return fmt.Errorf("answered with a result of %d bytes of JSON, more than the 8 MiB a plugin's result may be: return less (a count, a page, the first items) or write the bulk to a file and return its path", n)
 	}
 	return nil
+}
+
+// MaxMessageBytes bounds each text a plugin's answer carries beside its
+// result: its error (a recovered panic's stack included, itself ≤ 8 KB)
+// and its facts' TerminatedBy. Uncut, a plugin whose error quoted a 30 MB
+// input went whole into the run's error, the stage's into.error and the
+// record (63 MB), and `runbook exec` printed it all on stderr.
+const MaxMessageBytes = 16 << 10
+
+// CutMessage is s cut to MaxMessageBytes, at a UTF-8 boundary, with how
+// much was cut said at the end. The one reader of the wire (package
+// wire's StageClient) cuts every answer's texts with it, for the host and
+// the SDK's test helpers alike.
+func CutMessage(s string) string {
+	if len(s) <= MaxMessageBytes {
+		return s
+	}
+	n := MaxMessageBytes
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return fmt.Sprintf("%s…(cut: %d more bytes; a plugin's message may be %d KiB)", s[:n], len(s)-n, MaxMessageBytes>>10)
 }
 
 // CheckResponse refuses an answer that does not fit the plugin's own

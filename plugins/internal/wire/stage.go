@@ -121,7 +121,7 @@ func (c *StageClient) RunBatch(ctx context.Context, calls []Call) ([]Result, err
 			return nil, fmt.Errorf("answer for call %d, which was not asked or was answered twice", r.Id)
 		}
 		seen[i] = true
-		res := Result{ID: r.Id, Err: r.Error, Size: len(r.ResultJson)}
+		res := Result{ID: r.Id, Err: plugins.CutMessage(r.Error), Size: len(r.ResultJson)}
 		if r.Error == "" && plugins.CheckResultSize(res.Size) == nil {
 			v, err := Decode(r.ResultJson)
 			if err != nil {
@@ -291,7 +291,7 @@ func factsFromPB(f *pb.Facts) *label.Facts {
 	if f == nil {
 		return nil
 	}
-	out := &label.Facts{OK: f.Ok, ServiceError: f.ServiceError, TerminatedBy: f.TerminatedBy}
+	out := &label.Facts{OK: f.Ok, ServiceError: f.ServiceError, TerminatedBy: plugins.CutMessage(f.TerminatedBy)}
 	if f.ExitCode != nil {
 		c := int(*f.ExitCode)
 		out.ExitCode = &c

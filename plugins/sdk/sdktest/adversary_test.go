@@ -70,6 +70,11 @@ func (adversary) Run(_ context.Context, req sdk.Request) (sdk.Response, error) {
 	case "killed-echo":
 		// Its Facts name who sent the signal, the token with it.
 		return sdk.Response{Result: map[string]any{"healthy": true}, Facts: &sdk.Facts{TerminatedBy: "SIGTERM (sent by the mirror for " + tok + ")"}}, nil
+	case "huge-error":
+		// Its error quotes the 30 MB it could not parse.
+		return sdk.Response{}, errors.New("cannot parse the inventory: " + strings.Repeat("E", 30<<20))
+	case "huge-signal":
+		return sdk.Response{Result: map[string]any{"healthy": true}, Facts: &sdk.Facts{TerminatedBy: "SIG" + strings.Repeat("S", 30<<20)}}, nil
 	case "no-facts":
 		// It ran code, and says nothing of how that code ended.
 		return sdk.Response{Result: map[string]any{"healthy": true}}, nil
@@ -236,6 +241,34 @@ func TestPluginFactsEchoingTheSecretAreMasked(t *testing.T) {
 	}
 	if !strings.Contains(string(b), "killed by SIGTERM (sent by the mirror for ***)") {
 		t.Errorf("the standing line lost the signal: %s", b)
+	}
+}
+
+// A plugin's error (and its facts' TerminatedBy) had no bound while its
+// result had 8 MiB: an error quoting a 30 MB input went whole into the
+// run's error, the stage's into.error and a 63 MB record, and runbook
+// exec printed it all on stderr; 30 MB of TerminatedBy also broke the
+// honesty process's label call (grpc: received message larger than max).
+// Each is cut at plugins.MaxMessageBytes, saying so.
+func TestPluginErrorPastTheBoundIsCut(t *testing.T) {
+	for _, mode := range []string{"huge-error", "huge-signal"} {
+		r := runAdversary(t, mode)
+		if r.Record == nil {
+			return
+		}
+		b, err := json.Marshal(r.Record)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(b) > 1<<20 {
+			t.Errorf("%s: the record is %d bytes", mode, len(b))
+		}
+		if !strings.Contains(string(b), "…(cut: ") {
+			t.Errorf("%s: the record does not say the text was cut", mode)
+		}
+		if mode == "huge-error" {
+			r.ExpectError("cannot parse the inventory: EEEE")
+		}
 	}
 }
 
