@@ -136,20 +136,23 @@ func (e *Error) Unwrap() error { return e.Err }
 type deadlineError struct {
 	err   error
 	given time.Duration
+	hint  string
 }
 
 func (e deadlineError) Error() string {
 	if e.given > 0 {
-		return fmt.Sprintf("no answer within %s, the time the call was given (answer sooner, or give it a longer timeout): %s", e.given.Round(100*time.Millisecond), e.err)
+		return fmt.Sprintf("no answer within %s, the time the call was given (%s): %s", e.given.Round(100*time.Millisecond), e.hint, e.err)
 	}
 	return "no answer before the deadline: " + e.err.Error()
 }
 func (e deadlineError) Unwrap() []error { return []error{e.err, context.DeadlineExceeded} }
 
-// callTimedOut is a call's error with the time it was given, for fault.
+// callTimedOut is a call's error with the time it was given and what its
+// author can do about it, for fault.
 type callTimedOut struct {
 	err   error
 	given time.Duration
+	hint  string
 }
 
 func (e callTimedOut) Error() string { return e.err.Error() }
@@ -445,7 +448,7 @@ func (p *Plugin) fault(op string, err error) error {
 		p.broken.Store(true)
 		de := deadlineError{err: err}
 		if ct, ok := err.(callTimedOut); ok {
-			de = deadlineError{err: ct.err, given: ct.given}
+			de = deadlineError{err: ct.err, given: ct.given, hint: ct.hint}
 		}
 		err = de
 	}
