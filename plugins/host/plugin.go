@@ -415,6 +415,26 @@ func (p *Plugin) await(done <-chan struct{}, d time.Duration, next func()) bool 
 	}
 }
 
+// ExitedError is a call the plugin's process ended around: it exited
+// during the call, or before it (the call never reached it). A run reads
+// it as why the call's outcome is unknown (runbook's pluginCause): the
+// record said "outcome unknown" and explain "the record does not say why"
+// of a plugin that had crashed mid-call.
+type ExitedError struct {
+	How  string // "exited (exit status 3)", "exited (signal: killed)"
+	When string // "during the call", "before this call"
+	Err  error  // the transport's error
+}
+
+func (e *ExitedError) Error() string {
+	return fmt.Sprintf("the plugin process %s %s: %v", e.How, e.When, e.Err)
+}
+
+func (e *ExitedError) Unwrap() error { return e.Err }
+
+// Cause is the words of why the call's outcome is unknown.
+func (e *ExitedError) Cause() string { return fmt.Sprintf("the plugin process %s %s", e.How, e.When) }
+
 // errNotReached is a call made after the plugin's process had ended: it
 // never reached a plugin, and fault says the process ended before it,
 // not during it.
@@ -443,7 +463,7 @@ func (p *Plugin) fault(op string, err error) error {
 		if errors.Is(err, errNotReached) {
 			when = "before this call"
 		}
-		err = fmt.Errorf("the plugin process %s %s: %w", how, when, err)
+		err = &ExitedError{How: how, When: when, Err: err}
 	} else if errors.Is(err, context.DeadlineExceeded) || strings.Contains(err.Error(), "DeadlineExceeded") {
 		p.broken.Store(true)
 		de := deadlineError{err: err}

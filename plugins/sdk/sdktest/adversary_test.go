@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"os"
 	"strings"
 	"testing"
 
@@ -75,6 +76,9 @@ func (adversary) Run(_ context.Context, req sdk.Request) (sdk.Response, error) {
 		return sdk.Response{}, errors.New("cannot parse the inventory: " + strings.Repeat("E", 30<<20))
 	case "huge-signal":
 		return sdk.Response{Result: map[string]any{"healthy": true}, Facts: &sdk.Facts{TerminatedBy: "SIG" + strings.Repeat("S", 30<<20)}}, nil
+	case "exit-mid-call":
+		// It dies in the middle of the call, before it answers.
+		os.Exit(3)
 	case "no-facts":
 		// It ran code, and says nothing of how that code ended.
 		return sdk.Response{Result: map[string]any{"healthy": true}}, nil
@@ -270,6 +274,25 @@ func TestPluginErrorPastTheBoundIsCut(t *testing.T) {
 			r.ExpectError("cannot parse the inventory: EEEE")
 		}
 	}
+}
+
+// A plugin whose process exited in the middle of a call filed an
+// outcome-unknown row with no cause: the standing line said "the run
+// recorded no outcome for script "call" (outcome unknown)" and runbook
+// explain "outcome unknown: the record does not say why", under the
+// stage's own error saying the process exited. The row's cause says it.
+func TestPluginExitMidCallSaysWhyTheOutcomeIsUnknown(t *testing.T) {
+	r := runAdversary(t, "exit-mid-call")
+	if r.Record == nil {
+		return
+	}
+	r.ExpectStatus("failed")
+	r.ExpectScript("call", "outcome-unknown")
+	const want = "the plugin process exited (exit status 3) during the call"
+	if len(r.Record.Scripts) != 1 || r.Record.Scripts[0].Cause != want {
+		t.Errorf("scripts = %+v; want one row whose cause is %q", r.Record.Scripts, want)
+	}
+	r.ExpectReason("script-unknown")
 }
 
 // A code-running plugin whose process was killed by a signal (Facts with
