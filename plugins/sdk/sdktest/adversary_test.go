@@ -112,6 +112,17 @@ stages:
 
 const adversaryToken = "Adv-Secret-Key-7781"
 
+// recordJSON is the run's result record as `runbook exec --json` writes
+// it, where a test looks for what must not be shown.
+func recordJSON(t *testing.T, r *sdktest.Result) []byte {
+	t.Helper()
+	b, err := json.Marshal(r.Record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 func runAdversary(t *testing.T, mode string) *sdktest.Result {
 	t.Helper()
 	return sdktest.Run(t, adversaryChart(mode), sdktest.Plugin("adversary", adversary{}),
@@ -127,10 +138,7 @@ func TestPluginResultKeyedBySecretIsMasked(t *testing.T) {
 		return // the plugin process
 	}
 	r.ExpectStatus("completed")
-	b, err := json.Marshal(r.Record)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := recordJSON(t, r)
 	if strings.Contains(string(b), adversaryToken) {
 		t.Errorf("the secret the plugin used as a key shows in the record: %s", b)
 	}
@@ -147,10 +155,7 @@ func TestPluginEchoingTheSecretInBase64IsMasked(t *testing.T) {
 		if r.Record == nil {
 			return
 		}
-		b, err := json.Marshal(r.Record)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := recordJSON(t, r)
 		text := string(b)
 		for _, user := range []string{"ci:", "ci-bot:", ""} {
 			enc := base64.StdEncoding.EncodeToString([]byte(user + adversaryToken))
@@ -197,10 +202,7 @@ func TestPluginCoverageEchoingTheSecretIsMasked(t *testing.T) {
 			return
 		}
 		r.ExpectStatus("completed")
-		b, err := json.Marshal(r.Record)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := recordJSON(t, r)
 		if strings.Contains(string(b), adversaryToken) {
 			t.Errorf("%s: the secret shows in the record: %s", mode, b)
 		}
@@ -236,10 +238,7 @@ func TestPluginFactsEchoingTheSecretAreMasked(t *testing.T) {
 	}
 	r.ExpectStatus("completed")
 	r.ExpectScript("call", "reported-failure")
-	b, err := json.Marshal(r.Record)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := recordJSON(t, r)
 	if strings.Contains(string(b), adversaryToken) {
 		t.Errorf("the secret shows in the record: %s", b)
 	}
@@ -260,10 +259,7 @@ func TestPluginErrorPastTheBoundIsCut(t *testing.T) {
 		if r.Record == nil {
 			return
 		}
-		b, err := json.Marshal(r.Record)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := recordJSON(t, r)
 		if len(b) > 1<<20 {
 			t.Errorf("%s: the record is %d bytes", mode, len(b))
 		}
