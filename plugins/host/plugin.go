@@ -468,7 +468,7 @@ func (p *Plugin) fault(op string, err error) error {
 		p.broken.Store(true)
 		de := deadlineError{err: err}
 		if ct, ok := err.(callTimedOut); ok {
-			de = deadlineError{err: ct.err, given: ct.given, hint: ct.hint}
+			de = deadlineError(ct)
 		}
 		err = de
 	}
