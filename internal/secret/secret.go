@@ -26,6 +26,8 @@
 //	JSON-escaped          hunter2\"\u003cx     encoding/json, with and without HTML escaping
 //	Go-quoted             hunter2\"<x          %q and strconv.QuoteToASCII, without the quotes
 //	a number's other text 7.3914021e+07        %v of it as a float64, %g, %e
+//	URL-escaped           hunter2%22%3Cx       a query's (url.QueryEscape) and a path's
+//	                                           (url.PathEscape)
 //	base64                aHVudGVyMiI8eA==     standard and URL alphabets, padded or not, and
 //	                      (…)dW50ZXIyIjx4(…)   the part that stays the same wherever in a longer
 //	                                           encoded text it falls (`user:` + token, the
@@ -50,6 +52,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -411,6 +414,10 @@ func forms(t string) []string {
 	for _, f := range base64Forms(t) {
 		add(f)
 	}
+	// A URL's query or path: an API key with + / = in it, in the request
+	// line a plugin's error quotes (GET /v1/status?key=ab%2Bcd%3D%3D).
+	add(url.QueryEscape(t))
+	add(url.PathEscape(t))
 	return out
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -210,4 +211,22 @@ func decodeRest(masked string) string {
 		out.Write(b)
 	}
 	return out.String()
+}
+
+// TestSecretURLEscapedIsMasked: an API key with + / = in it, in the query
+// or path of a request line a plugin's error quotes, was shown: the masker
+// knew the key's text, not its escaped form.
+func TestSecretURLEscapedIsMasked(t *testing.T) {
+	t.Parallel()
+	const sec = "k3y+Ab/Cd=="
+	s := secret.New()
+	s.Add(sec)
+	for _, in := range []string{
+		"GET /v1/status?key=" + url.QueryEscape(sec) + "&x=1",
+		"GET /v1/keys/" + url.PathEscape(sec) + "/status",
+	} {
+		if got := s.Text(in); strings.Contains(got, "k3y") {
+			t.Errorf("Text(%q) = %q: the key shows", in, got)
+		}
+	}
 }
