@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/openrunbook/runbook/internal/jsonv"
 	"github.com/openrunbook/runbook/internal/suggest"
@@ -273,15 +274,47 @@ func CheckResultSize(n int) error {
 	return nil
 }
 
+// MaxMessageBytes bounds each text a plugin's answer carries beside its
+// result: its error (a recovered panic's stack included, itself ≤ 8 KB)
+// and its facts' TerminatedBy. Uncut, a plugin whose error quoted a 30 MB
+// input went whole into the run's error, the stage's into.error and the
+// record (63 MB), and `runbook exec` printed it all on stderr.
+const MaxMessageBytes = 16 << 10
+
+// CutMessage is s cut to MaxMessageBytes, at a UTF-8 boundary, with how
+// much was cut said at the end. The one reader of the wire (package
+// wire's StageClient) cuts every answer's texts with it, for the host and
+// the SDK's test helpers alike.
+func CutMessage(s string) string {
+	if len(s) <= MaxMessageBytes {
+		return s
+	}
+	n := MaxMessageBytes
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return fmt.Sprintf("%s…(cut: %d more bytes; a plugin's message may be %d KiB)", s[:n], len(s)-n, MaxMessageBytes>>10)
+}
+
 // CheckResponse refuses an answer that does not fit the plugin's own
 // description: execution facts from a plugin that declares it runs no
 // code. There is no script row to file them in; kept silently, a process
 // the plugin said failed stood under a fine-looking result as "Consistent
 // with the run's record". The host calls it on every answer, and a
 // plugin's tests through sdk.TestServe or sdk.TestProcess do too.
+//
+// Nor does an answer whose facts contradict themselves: an exit code of 0
+// beside a sign that the code failed (ok false, a service error, a
+// signal that killed it). The label reads an exit code first
+// (label.Of), so such a call was filed "completed" and the rest dropped:
+// a plugin that said its process was killed by SIGKILL, or that it judged
+// the call failed, stood "Consistent with the run's record".
 func CheckResponse(d Description, r Response) error {
 	if r.Facts != nil && !d.RunsCode {
 		return fmt.Errorf("answered with the facts of code it ran (%s), but it declares it runs no code: its Describe must say RunsCode: true for the call to file a script row", factsWords(r.Facts))
+	}
+	if f := r.Facts; f != nil && f.ExitCode != nil && *f.ExitCode == 0 && (f.OK != nil && !*f.OK || f.ServiceError || f.TerminatedBy != "") {
+		return fmt.Errorf("answered with facts that contradict themselves (%s): exit code 0 says the code completed, and the label would file that alone; give the code the process really ended with, no exit code for a process a signal killed (TerminatedBy), or an error for a call that failed", factsWords(f))
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/openrunbook/runbook/plugins"
 )
@@ -196,5 +197,19 @@ func TestIssue17CheckArgsNamesEveryProblem(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCutMessageKeepsUTF8AndSaysSo: a message past MaxMessageBytes is cut
+// at a rune's start (a cut inside é would send bytes protobuf refuses) and
+// says how much was cut; one within the bound is as it was.
+func TestCutMessageKeepsUTF8AndSaysSo(t *testing.T) {
+	if got := plugins.CutMessage("fine"); got != "fine" {
+		t.Errorf("CutMessage(fine) = %q", got)
+	}
+	long := strings.Repeat("é", plugins.MaxMessageBytes) // 2 bytes a rune
+	got := plugins.CutMessage("x" + long)
+	if !utf8.ValidString(got) || !strings.Contains(got, "…(cut: ") || len(got) > plugins.MaxMessageBytes+100 {
+		t.Errorf("CutMessage of %d bytes = %d bytes, valid UTF-8 %v, ends %q", len(long)+1, len(got), utf8.ValidString(got), got[len(got)-60:])
 	}
 }

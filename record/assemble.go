@@ -122,6 +122,7 @@ func Assemble(r Run) *Record {
 	for i := range rec.Scripts {
 		rec.Scripts[i].Ran = m.Ran(rec.Scripts[i].Ran)
 		rec.Scripts[i].Cause = m.Text(rec.Scripts[i].Cause)
+		rec.Scripts[i].Facts = m.Facts(rec.Scripts[i].Facts)
 	}
 	ledger := append([]coverage.Entry{}, r.Coverage...)
 	for _, t := range fres.Truncations {
@@ -144,7 +145,7 @@ func Assemble(r Run) *Record {
 	if p := r.Projection; p != nil {
 		ledger = append(ledger, noRowEntries(&fres.Log, p.Key, p.Structure)...) // norow.go
 	}
-	rec.Coverage = InLogOrder(at, ledger, func(x *coverage.Entry) *string { return &x.Path })
+	rec.Coverage = m.Coverage(InLogOrder(at, ledger, func(x *coverage.Entry) *string { return &x.Path }))
 	for _, w := range InLogOrder(at, slices.Clone(r.Warnings), func(x *Warning) *string { return &x.Path }) {
 		rec.Warnings = append(rec.Warnings, fmt.Sprintf("stage %s: %s", w.Path, m.Text(w.Msg)))
 	}

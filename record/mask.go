@@ -7,6 +7,7 @@ import (
 	"github.com/openrunbook/runbook/decide"
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/internal/secret"
+	"github.com/openrunbook/runbook/plugins/coverage"
 	"github.com/openrunbook/runbook/plugins/label"
 	"github.com/openrunbook/runbook/recorder"
 	"github.com/openrunbook/runbook/rules"
@@ -122,6 +123,68 @@ func (m Masker) Ran(r *label.Ran) *label.Ran {
 		}
 	}
 	return out
+}
+
+// Coverage is the ledger with every secret masked in its words: each
+// item's what and why, an absence's looked_for, try_instead (and its
+// tool's), provenance and note. A plugin's result, a command's JSON and a
+// set: value declare their coverage in text the value itself holds; the
+// state was masked and the ledger read from the same value was not, so a
+// plugin that named the mirror it logged in to with its token ("the mirror
+// said 401 to TOKEN") showed the token in the record, every format's
+// coverage section and the standing line built from it.
+func (m Masker) Coverage(es []coverage.Entry) []coverage.Entry {
+	if m.set().Empty() {
+		return es
+	}
+	items := func(its []coverage.Item) []coverage.Item {
+		if its == nil {
+			return nil
+		}
+		out := make([]coverage.Item, len(its))
+		for i, it := range its {
+			it.What, it.Why, it.Short = m.Text(it.What), m.Text(it.Why), m.Text(it.Short)
+			out[i] = it
+		}
+		return out
+	}
+	out := make([]coverage.Entry, len(es))
+	for i, e := range es {
+		d := e.Declaration
+		d.LookedFor, d.TryInstead, d.Note = m.Text(d.LookedFor), m.Text(d.TryInstead), m.Text(d.Note)
+		d.Checked, d.NotChecked, d.CannotCover = items(d.Checked), items(d.NotChecked), items(d.CannotCover)
+		if d.InProgress != nil {
+			ps := make([]coverage.InProgressItem, len(d.InProgress))
+			for j, p := range d.InProgress {
+				p.What, p.Why, p.Short = m.Text(p.What), m.Text(p.Why), m.Text(p.Short)
+				ps[j] = p
+			}
+			d.InProgress = ps
+		}
+		if h := d.TryInsteadTool; h != nil {
+			d.TryInsteadTool = &coverage.ToolHint{Tool: m.Text(h.Tool), Why: m.Text(h.Why)}
+		}
+		if p := d.Provenance; p != nil {
+			d.Provenance = &coverage.Provenance{Source: m.Text(p.Source), MeasuredAt: m.Text(p.MeasuredAt)}
+		}
+		e.Declaration = d
+		out[i] = e
+	}
+	return out
+}
+
+// Facts are a script row's facts with every secret masked in the one
+// text they hold, TerminatedBy: a plugin's facts cross the wire as free
+// text, and a plugin that named who sent the signal with a token showed it
+// in the row and the standing line read from it ("killed by SIGTERM (sent
+// by the mirror for TOKEN)").
+func (m Masker) Facts(f *label.Facts) *label.Facts {
+	if f == nil || f.TerminatedBy == "" || m.set().Empty() {
+		return f
+	}
+	out := *f
+	out.TerminatedBy = m.Text(f.TerminatedBy)
+	return &out
 }
 
 // Rules is a decision's rule evidence with every secret masked.

@@ -413,6 +413,15 @@ func absentMember(v any, p exprPath) (msg string, near bool) {
 				}
 				v = rv.Index(n).Interface()
 			default:
+				if c := classOf(v); c == classString || c == classNumber || c == classBool {
+					// A plugin or a command that answered with text where
+					// the chart reads an object: expr says only "invalid
+					// operation: int(string)" (or "cannot fetch result
+					// from float64"), naming neither the value nor what
+					// it lacks.
+					owner := pathText(p.texts[:i], p.segs[0])
+					return fmt.Sprintf("%s is %s (%s), not an object, so it has no member %q: the value is not the shape this expression reads", owner, classWords[c], valueText(v), seg), false
+				}
 				return "", false
 			}
 		}
@@ -1040,6 +1049,18 @@ func constProperty(n ast.Node) (seg, text string, ok bool) {
 		return s, "[" + s + "]", true
 	}
 	return "", "", false
+}
+
+// valueText is a scalar as an error quotes it: a string quoted and cut at
+// 40 runes, a number or a bool as written.
+func valueText(v any) string {
+	if t, ok := v.(string); ok {
+		if r := []rune(t); len(r) > 40 {
+			t = string(r[:40]) + "…"
+		}
+		return strconv.Quote(t)
+	}
+	return fmt.Sprint(v)
 }
 
 // pathText renders a path: root, then each segment's text. A root that is

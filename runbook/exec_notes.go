@@ -131,14 +131,16 @@ func execCause(r proc.Result, timeout time.Duration, run context.Context) string
 
 // pluginCause is why a plugin call's outcome is unknown, where the host's
 // error says: its time ran out, the run's did, the run was cancelled, or
-// the plugin could not be started. "" when the error says none of these
-// (a crash, a garbled answer: the stage's error names it). ctx is the
+// the plugin could not be started, its process exited during the call
+// (or before it). "" when the error says none of these (a garbled
+// answer: the stage's error names it). ctx is the
 // call's context (the stage's timeout on run's), run the run's; nil where
 // the call runs apart from any run (a worker's), whose deadline is the
 // stage's alone.
 func pluginCause(ctx, run context.Context, err error, timeout time.Duration) string {
 	var he *host.Error
 	var remote *remotePluginError
+	var exited *host.ExitedError
 	deadline := errors.Is(ctx.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded)
 	switch {
 	case errors.As(err, &remote) && remote.cause != causeCancelled:
@@ -159,6 +161,8 @@ func pluginCause(ctx, run context.Context, err error, timeout time.Duration) str
 		return causeCancelled
 	case errors.As(err, &he) && he.Op == "start":
 		return causeOfStart(he.Err)
+	case errors.As(err, &exited):
+		return exited.Cause()
 	case errors.Is(err, fs.ErrNotExist): // host.Resolve: no such plugin
 		return causeOfStart(err)
 	}

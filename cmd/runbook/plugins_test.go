@@ -124,7 +124,7 @@ func TestPluginFaultsFailTheStage(t *testing.T) {
 		want               []string
 	}{
 		{"crash", "behave", "crash", []string{`plugin "behave"`, "exit status 3", "about to crash on purpose"}},
-		{"hang", "behave", "hang", []string{`plugin "behave"`, "no answer before the deadline", "hanging on purpose"}},
+		{"hang", "behave", "hang", []string{`plugin "behave"`, "no answer within ", "the time the call was given", "hanging on purpose"}},
 		{"checksum", "pinned", "ok", []string{`plugin "pinned"`, "checksum mismatch", "refused before starting it"}},
 		{"error", "behave", "error", []string{`plugin "behave": the thing it checks is broken`}},
 	}

@@ -462,26 +462,36 @@ func validUTF8(b []byte) error {
 // which json.Marshal would write with U+FFFD in place of each bad byte: a
 // value changed on its way out with no error. It returns where the first
 // such string is ("" for v itself, ".key", "[2]") and whether there is one.
-func InvalidUTF8(v any) (string, bool) { return invalidUTF8(reflect.ValueOf(v), "", 0) }
+func InvalidUTF8(v any) (string, bool) { return unsendable(reflect.ValueOf(v), "", 0, false) }
 
-func invalidUTF8(v reflect.Value, at string, depth int) (string, bool) {
+// NotFinite finds a float in v (where InvalidUTF8 looks) that is NaN or
+// ±Inf, which JSON has no text for: json.Marshal refuses the whole value
+// naming neither where it is nor what to send instead. It returns where
+// the first is, as InvalidUTF8 does, and whether there is one.
+func NotFinite(v any) (string, bool) { return unsendable(reflect.ValueOf(v), "", 0, true) }
+
+// unsendable walks v for InvalidUTF8 (floats false) or NotFinite (true).
+func unsendable(v reflect.Value, at string, depth int, floats bool) (string, bool) {
 	if !v.IsValid() || depth > 64 {
 		return "", false
 	}
 	switch v.Kind() {
 	case reflect.String:
-		return at, !utf8.ValidString(v.String())
+		return at, !floats && !utf8.ValidString(v.String())
+	case reflect.Float32, reflect.Float64:
+		f := v.Float()
+		return at, floats && (math.IsNaN(f) || math.IsInf(f, 0))
 	case reflect.Pointer, reflect.Interface:
 		if v.IsNil() {
 			return "", false
 		}
-		return invalidUTF8(v.Elem(), at, depth+1)
+		return unsendable(v.Elem(), at, depth+1, floats)
 	case reflect.Slice, reflect.Array:
 		if v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8 {
 			return "", false // []byte marshals as base64
 		}
 		for i := range v.Len() {
-			if w, bad := invalidUTF8(v.Index(i), fmt.Sprintf("%s[%d]", at, i), depth+1); bad {
+			if w, bad := unsendable(v.Index(i), fmt.Sprintf("%s[%d]", at, i), depth+1, floats); bad {
 				return w, true
 			}
 		}
@@ -489,10 +499,10 @@ func invalidUTF8(v reflect.Value, at string, depth int) (string, bool) {
 		it := v.MapRange()
 		for it.Next() {
 			k := fmt.Sprint(it.Key().Interface())
-			if !utf8.ValidString(k) {
+			if !floats && !utf8.ValidString(k) {
 				return at + "." + strconv.QuoteToASCII(k) + " (the key)", true
 			}
-			if w, bad := invalidUTF8(it.Value(), at+"."+k, depth+1); bad {
+			if w, bad := unsendable(it.Value(), at+"."+k, depth+1, floats); bad {
 				return w, true
 			}
 		}
@@ -500,7 +510,7 @@ func invalidUTF8(v reflect.Value, at string, depth int) (string, bool) {
 		t := v.Type()
 		for i := range v.NumField() {
 			if t.Field(i).IsExported() {
-				if w, bad := invalidUTF8(v.Field(i), at+"."+t.Field(i).Name, depth+1); bad {
+				if w, bad := unsendable(v.Field(i), at+"."+t.Field(i).Name, depth+1, floats); bad {
 					return w, true
 				}
 			}

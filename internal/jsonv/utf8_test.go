@@ -1,6 +1,7 @@
 package jsonv
 
 import (
+	"math"
 	"strings"
 	"testing"
 )
@@ -39,5 +40,32 @@ func TestInvalidUTF8SaysWhere(t *testing.T) {
 		if at != tc.want || bad != tc.bad {
 			t.Errorf("InvalidUTF8(%#v) = %q, %v; want %q, %v", tc.v, at, bad, tc.want, tc.bad)
 		}
+	}
+}
+
+// TestNotFiniteSaysWhere: what json.Marshal refuses without saying where,
+// found at any depth; a string or a finite number is not it, and a NaN
+// is no bad UTF-8 (the two walks look for their own thing only).
+func TestNotFiniteSaysWhere(t *testing.T) {
+	type row struct{ Used float32 }
+	tests := []struct {
+		v    any
+		want string
+		bad  bool
+	}{
+		{1.5, "", false},
+		{"NaN", "", false},
+		{map[string]any{"a": []any{1, "x", math.NaN()}}, ".a[2]", true},
+		{&row{Used: float32(math.Inf(1))}, ".Used", true},
+		{[]float64{0, math.Inf(-1)}, "[1]", true},
+	}
+	for _, tc := range tests {
+		at, bad := NotFinite(tc.v)
+		if at != tc.want || bad != tc.bad {
+			t.Errorf("NotFinite(%#v) = %q, %v; want %q, %v", tc.v, at, bad, tc.want, tc.bad)
+		}
+	}
+	if _, bad := InvalidUTF8(map[string]any{"n": math.NaN()}); bad {
+		t.Error("InvalidUTF8 took a NaN for bad text")
 	}
 }

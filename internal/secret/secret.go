@@ -26,6 +26,12 @@
 //	JSON-escaped          hunter2\"\u003cx     encoding/json, with and without HTML escaping
 //	Go-quoted             hunter2\"<x          %q and strconv.QuoteToASCII, without the quotes
 //	a number's other text 7.3914021e+07        %v of it as a float64, %g, %e
+//	URL-escaped           hunter2%22%3Cx       a query's (url.QueryEscape) and a path's
+//	                                           (url.PathEscape)
+//	base64                aHVudGVyMiI8eA==     standard and URL alphabets, padded or not, and
+//	                      (…)dW50ZXIyIjx4(…)   the part that stays the same wherever in a longer
+//	                                           encoded text it falls (`user:` + token, the
+//	                                           Basic auth header), of a text ≥ MinBase64 bytes
 //	cut at a boundary     …hunt  /  er2"<x…    a prefix of any form above at the end of the
 //	                                           text or before a cut mark ("…" or "..."), a
 //	                                           suffix at its start or after a cut mark,
@@ -43,8 +49,10 @@ package secret
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -69,6 +77,11 @@ const MinFragment = 4
 // is not held: masking it would hide every equal number and short word in
 // the run's output, and it can say no more than its few bytes.
 const MinDerived = 6
+
+// MinBase64 is the shortest text whose base64 forms are held: a shorter
+// one's stable part is a few characters that ordinary base64 (a digest, an
+// id) would hold by chance.
+const MinBase64 = 6
 
 // Set is a run's secrets. It is a handle: copies share one set, and it
 // grows while the run derives values (Derived), safely from any goroutine.
@@ -398,6 +411,38 @@ func forms(t string) []string {
 	}
 	add(unquote(strconv.Quote(t)))
 	add(unquote(strconv.QuoteToASCII(t)))
+	for _, f := range base64Forms(t) {
+		add(f)
+	}
+	// A URL's query or path: an API key with + / = in it, in the request
+	// line a plugin's error quotes (GET /v1/status?key=ab%2Bcd%3D%3D).
+	add(url.QueryEscape(t))
+	add(url.PathEscape(t))
+	return out
+}
+
+// base64Forms are t's base64 texts: t encoded alone (padded), and, for each
+// of the three places t's first byte can fall in a 3-byte group of a longer
+// encoded text, the characters that only t's bits decide. Without them a
+// plugin's error quoting the Authorization header it sent ("Basic " and
+// base64 of `user:TOKEN`) showed the token to anyone who decodes it.
+func base64Forms(t string) []string {
+	if len(t) < MinBase64 {
+		return nil
+	}
+	var out []string
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding} {
+		out = append(out, enc.EncodeToString([]byte(t)))
+		for lead := 0; lead < 3; lead++ {
+			// Output character j holds bits 6j…6j+5 of the input: t's
+			// bits are 8·lead … 8·(lead+len(t)), so the characters wholly
+			// inside run from ⌈8·lead/6⌉ to ⌊8·(lead+len(t))/6⌋.
+			b := append(make([]byte, lead), t...)
+			full := enc.WithPadding(base64.NoPadding).EncodeToString(b)
+			from, to := (8*lead+5)/6, 8*(lead+len(t))/6
+			out = append(out, full[from:to])
+		}
+	}
 	return out
 }
 

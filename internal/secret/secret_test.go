@@ -1,8 +1,10 @@
 package secret_test
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -165,5 +167,66 @@ func TestKeyMasksTheSecretNotAPiece(t *testing.T) {
 	}
 	if s.Holds(map[string]any{"used": 1}) {
 		t.Error(`Holds says {"used": 1} holds a secret`)
+	}
+}
+
+// TestSecretInBase64IsMasked: a secret encoded as base64, alone or inside a
+// longer encoded text (a Basic auth header of `user:TOKEN`, at each of the
+// three places a 3-byte group can start), is masked: before, a plugin's
+// error quoting the header it sent showed the token to anyone who decodes
+// it, and the record kept it.
+func TestSecretInBase64IsMasked(t *testing.T) {
+	t.Parallel()
+	const sec = "s3cr3t-Tok-9911"
+	s := secret.New()
+	s.Add(sec)
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding} {
+		for _, user := range []string{"", "u:", "us:", "use:"} {
+			b64 := enc.EncodeToString([]byte(user + sec))
+			got := s.Text("Authorization: Basic " + b64)
+			if strings.Contains(got, b64) || len(got) > len("Authorization: Basic ")+len(b64)-len(sec) {
+				t.Errorf("base64 of %q: Text = %q, the token's characters are left", user+sec, got)
+			}
+			if dec := decodeRest(got); strings.Contains(dec, sec[2:len(sec)-2]) {
+				t.Errorf("base64 of %q: %q still decodes to the token", user+sec, got)
+			}
+		}
+	}
+	short := secret.New()
+	short.Add("abcde") // under MinBase64: its base64 is not held
+	if got := short.Text("id YWJjZGU="); got != "id YWJjZGU=" {
+		t.Errorf("a short secret's base64 was masked: %q", got)
+	}
+	if got := s.Text("sha256 n4bQgYhMfWWaL+qgxVrQFaO/TxsrC4Is0V1sFbDwCgg="); strings.Contains(got, "***") {
+		t.Errorf("unrelated base64 was masked: %q", got)
+	}
+}
+
+// decodeRest is what a reader recovers from the base64 left after "Basic ".
+func decodeRest(masked string) string {
+	_, rest, _ := strings.Cut(masked, "Basic ")
+	var out strings.Builder
+	for _, part := range strings.Split(rest, secret.Masked) {
+		b, _ := base64.RawStdEncoding.DecodeString(strings.TrimRight(part, "="))
+		out.Write(b)
+	}
+	return out.String()
+}
+
+// TestSecretURLEscapedIsMasked: an API key with + / = in it, in the query
+// or path of a request line a plugin's error quotes, was shown: the masker
+// knew the key's text, not its escaped form.
+func TestSecretURLEscapedIsMasked(t *testing.T) {
+	t.Parallel()
+	const sec = "k3y+Ab/Cd=="
+	s := secret.New()
+	s.Add(sec)
+	for _, in := range []string{
+		"GET /v1/status?key=" + url.QueryEscape(sec) + "&x=1",
+		"GET /v1/keys/" + url.PathEscape(sec) + "/status",
+	} {
+		if got := s.Text(in); strings.Contains(got, "k3y") {
+			t.Errorf("Text(%q) = %q: the key shows", in, got)
+		}
 	}
 }

@@ -218,7 +218,7 @@ func TestHangPastTimeout(t *testing.T) {
 	defer cancel()
 	began := time.Now()
 	_, err := st.Run(ctx, plugins.Request{Args: map[string]any{"mode": "hang"}})
-	if err == nil || !strings.Contains(err.Error(), "no answer before the deadline") || !strings.Contains(err.Error(), "hanging on purpose") {
+	if err == nil || !strings.Contains(err.Error(), "no answer within ") || !strings.Contains(err.Error(), "hanging on purpose") {
 		t.Fatalf("err = %v", err)
 	}
 	if d := time.Since(began); d > 2*time.Second {
@@ -228,6 +228,26 @@ func TestHangPastTimeout(t *testing.T) {
 	st.Plugin().Kill()
 	if d := time.Since(began); d > 2*time.Second {
 		t.Fatalf("killing a hung plugin took %s", d)
+	}
+}
+
+// TestCallPastItsTimeoutSaysTheTimeItWasGiven: a call that got no answer
+// said "no answer before the deadline: rpc error: code = DeadlineExceeded
+// desc = context deadline exceeded", which told the plugin's author
+// neither how long the host waited nor what to change. It says the time
+// the call was given, the deadline's (not the time it took to notice).
+func TestCallPastItsTimeoutSaysTheTimeItWasGiven(t *testing.T) {
+	t.Parallel()
+	st := start(t, "behave")
+	defer st.Plugin().Kill()
+	ctx, cancel := context.WithTimeout(context.Background(), 700*time.Millisecond)
+	defer cancel()
+	_, err := st.Run(ctx, plugins.Request{Args: map[string]any{"mode": "hang"}})
+	if err == nil || !strings.Contains(err.Error(), `plugin "behave": call: no answer within 700ms, the time the call was given (answer sooner, or give it a longer timeout)`) {
+		t.Fatalf("err = %v; want the 700ms it was given", err)
+	}
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("err = %v is not context.DeadlineExceeded to errors.Is", err)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -28,6 +29,10 @@ type starting struct {
 	s      *Stage
 	p      *Plugin
 	err    error
+	// handshook: the process started and handshook, so a start past its
+	// time was its Describe's (it said "did not handshake" of a plugin
+	// that had, sending its author to the wrong place).
+	handshook atomic.Bool
 }
 
 // NewManager resolves plugin names in chart (a chart's `plugins:` map,
@@ -69,7 +74,12 @@ func (m *Manager) Stage(ctx context.Context, name string) (*Stage, error) {
 			if dl, ok := ctx.Deadline(); ok {
 				given = max(0, dl.Sub(began))
 			}
-			err = fmt.Errorf("did not handshake within %s, the time it was given: %w", given.Round(100*time.Millisecond), err)
+			if st.handshook.Load() {
+				// It started; its Describe is what did not answer.
+				err = fmt.Errorf("handshook, then did not describe itself within %s, the time it was given (Describe must answer at once: do slow setup in Run, or when serving starts): %w", given.Round(100*time.Millisecond), err)
+			} else {
+				err = fmt.Errorf("did not handshake within %s, the time it was given: %w", given.Round(100*time.Millisecond), err)
+			}
 		}
 		return nil, &Error{Plugin: name, Op: "start", Err: err}
 	}
@@ -89,6 +99,7 @@ func (m *Manager) start(ctx context.Context, name string, st *starting) {
 		return
 	}
 	st.p = p
+	st.handshook.Store(true)
 	m.mu.Lock()
 	closed := m.closed
 	m.mu.Unlock()

@@ -127,10 +127,36 @@ func (e *Error) Unwrap() error { return e.Err }
 // deadlineError is a call that got no answer in time. It says the transport's
 // words and is context.DeadlineExceeded to errors.Is, so a caller asks one
 // question of a timed-out call whichever side of the wire noticed first.
-type deadlineError struct{ err error }
+//
+// given is the time the call had, when the caller knows it (Stage.Run): the
+// words were "no answer before the deadline: rpc error: code =
+// DeadlineExceeded desc = context deadline exceeded", which told the
+// plugin's author neither how long the host waited nor that it was the
+// host's bound and not the plugin's own.
+type deadlineError struct {
+	err   error
+	given time.Duration
+	hint  string
+}
 
-func (e deadlineError) Error() string   { return "no answer before the deadline: " + e.err.Error() }
+func (e deadlineError) Error() string {
+	if e.given > 0 {
+		return fmt.Sprintf("no answer within %s, the time the call was given (%s): %s", e.given.Round(100*time.Millisecond), e.hint, e.err)
+	}
+	return "no answer before the deadline: " + e.err.Error()
+}
 func (e deadlineError) Unwrap() []error { return []error{e.err, context.DeadlineExceeded} }
+
+// callTimedOut is a call's error with the time it was given and what its
+// author can do about it, for fault.
+type callTimedOut struct {
+	err   error
+	given time.Duration
+	hint  string
+}
+
+func (e callTimedOut) Error() string { return e.err.Error() }
+func (e callTimedOut) Unwrap() error { return e.err }
 
 // RunError is a stage plugin's own failure of a call: its Run returned an
 // error. The plugin is sound; the stage failed.
@@ -389,6 +415,26 @@ func (p *Plugin) await(done <-chan struct{}, d time.Duration, next func()) bool 
 	}
 }
 
+// ExitedError is a call the plugin's process ended around: it exited
+// during the call, or before it (the call never reached it). A run reads
+// it as why the call's outcome is unknown (runbook's pluginCause): the
+// record said "outcome unknown" and explain "the record does not say why"
+// of a plugin that had crashed mid-call.
+type ExitedError struct {
+	How  string // "exited (exit status 3)", "exited (signal: killed)"
+	When string // "during the call", "before this call"
+	Err  error  // the transport's error
+}
+
+func (e *ExitedError) Error() string {
+	return fmt.Sprintf("the plugin process %s %s: %v", e.How, e.When, e.Err)
+}
+
+func (e *ExitedError) Unwrap() error { return e.Err }
+
+// Cause is the words of why the call's outcome is unknown.
+func (e *ExitedError) Cause() string { return fmt.Sprintf("the plugin process %s %s", e.How, e.When) }
+
 // errNotReached is a call made after the plugin's process had ended: it
 // never reached a plugin, and fault says the process ended before it,
 // not during it.
@@ -417,10 +463,14 @@ func (p *Plugin) fault(op string, err error) error {
 		if errors.Is(err, errNotReached) {
 			when = "before this call"
 		}
-		err = fmt.Errorf("the plugin process %s %s: %w", how, when, err)
+		err = &ExitedError{How: how, When: when, Err: err}
 	} else if errors.Is(err, context.DeadlineExceeded) || strings.Contains(err.Error(), "DeadlineExceeded") {
 		p.broken.Store(true)
-		err = deadlineError{err}
+		de := deadlineError{err: err}
+		if ct, ok := err.(callTimedOut); ok {
+			de = deadlineError(ct)
+		}
+		err = de
 	}
 	return &Error{Plugin: p.src.Name, Op: op, Err: err, Stderr: p.stderr.tail()}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/openrunbook/runbook/plugins"
 	"github.com/openrunbook/runbook/plugins/internal/wire"
@@ -26,11 +27,13 @@ func (p *Plugin) Stage(ctx context.Context) (*Stage, error) {
 		return nil, p.notServed(wire.KindStage, err)
 	}
 	c := raw.(*wire.StageClient)
+	began := time.Now()
 	ctx, cancel := p.bound(ctx)
 	defer cancel()
 	d, err := c.Describe(ctx)
 	if err != nil {
-		return nil, p.fault("describe", err)
+		dl, _ := ctx.Deadline()
+		return nil, p.fault("describe", callTimedOut{err: err, given: max(0, dl.Sub(began)), hint: "Describe must answer at once: do slow setup in Run, or when serving starts"})
 	}
 	if d.Name == "" {
 		d.Name = p.src.Name
@@ -63,12 +66,15 @@ func (s *Stage) Run(ctx context.Context, req plugins.Request) (plugins.Response,
 	if s.p.client.Exited() {
 		return plugins.Response{}, s.p.fault("call", errNotReached)
 	}
+	began := time.Now()
 	ctx, cancel := s.p.bound(ctx)
 	defer cancel()
 	dl, _ := ctx.Deadline()
 	res, err := s.b.do(ctx, wire.Call{ID: s.next.Add(1), Req: req, Deadline: dl})
 	if err != nil {
-		return plugins.Response{}, s.p.fault("call", err)
+		// The time given is the deadline's, not the time it took to
+		// notice (as a start's is, Manager.Stage).
+		return plugins.Response{}, s.p.fault("call", callTimedOut{err: err, given: max(0, dl.Sub(began)), hint: "answer sooner, or give it a longer timeout"})
 	}
 	if res.Err != "" {
 		return plugins.Response{}, &RunError{Plugin: s.p.src.Name, Message: res.Err}

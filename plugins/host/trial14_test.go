@@ -52,3 +52,33 @@ func TestStartPastTheCallersDeadlineSaysNoHandshake(t *testing.T) {
 		t.Errorf("err = %v: want it to say the plugin did not handshake", err)
 	}
 }
+
+// TestDescribeThatHangsSaysItHandshook: a plugin that handshook and then
+// hung in Describe (slow setup there) failed its stage saying it "did not
+// handshake within 1s", sending its author to the wrong place; and
+// `validate`, which has no stage timeout, waited the 60 s call timeout to
+// say "no answer before the deadline". Each now says Describe is what did
+// not answer, in the time it was given, and what to do.
+func TestDescribeThatHangsSaysItHandshook(t *testing.T) {
+	t.Parallel()
+	m := host.NewManager(map[string]host.Source{"behave": {Name: "behave", Path: bins["behave"]}}, "", host.WithEnv("BEHAVE_DECLARE=hang"))
+	defer m.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	_, err := m.Stage(ctx, "behave")
+	if err == nil || !strings.Contains(err.Error(), `plugin "behave": start: handshook, then did not describe itself within 3s, the time it was given (Describe must answer at once`) {
+		t.Errorf("manager: err = %v; want it to say the plugin handshook and Describe did not answer", err)
+	}
+
+	p, err := host.Start(context.Background(), host.Source{Name: "behave", Path: bins["behave"]}, host.WithEnv("BEHAVE_DECLARE=hang"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Kill()
+	dctx, dcancel := context.WithTimeout(context.Background(), 700*time.Millisecond)
+	defer dcancel()
+	_, err = p.Stage(dctx)
+	if err == nil || !strings.Contains(err.Error(), `plugin "behave": describe: no answer within 700ms, the time the call was given (Describe must answer at once: do slow setup in Run, or when serving starts)`) {
+		t.Errorf("describe: err = %v; want the 700ms it was given and what to do", err)
+	}
+}

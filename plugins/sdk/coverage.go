@@ -19,7 +19,15 @@ func Absent(lookedFor string, checked ...string) map[string]any {
 }
 
 // Ledger is a result bounded by a coverage ledger: result covers checked
-// and not notChecked (each "what", or "what: why" left as written).
+// and not notChecked (each "what", or "what: why" left as written). The
+// chart reads result one level down, under the stage's into as
+// INTO.result (`"openssl" in inv.result.missing`), beside INTO.af_coverage.
+// A ledger says only what its checked and notChecked lists say: runbook
+// cannot see what the plugin really looked at, so name each place checked
+// by what was read (`package openssl in /var/lib/dpkg/status`).
+//
+//	sdk.Ledger(map[string]any{"missing": []any{}}, []string{"package openssl"}, nil)
+//	// {"af_coverage": {"checked": ["package openssl"]}, "result": {"missing": []}}
 func Ledger(result any, checked, notChecked []string) map[string]any {
 	cov := map[string]any{}
 	if len(checked) > 0 {

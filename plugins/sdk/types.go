@@ -1,6 +1,10 @@
 package sdk
 
 import (
+	"os"
+	"syscall"
+
+	"github.com/openrunbook/runbook/internal/proc"
 	"github.com/openrunbook/runbook/plugins"
 	"github.com/openrunbook/runbook/plugins/label"
 )
@@ -89,10 +93,41 @@ type Facts = label.Facts
 type Honesty = plugins.Honesty
 
 // Exited is the Facts of a process that exited with code: completed when
-// code is 0, completed-with-failure otherwise.
-//
-//	sdk.Response{Result: out, Facts: sdk.Exited(cmd.ProcessState.ExitCode())}
+// code is 0, completed-with-failure otherwise. For a process your plugin
+// started with os/exec, use Ended, which also knows a kill.
 func Exited(code int) *Facts {
 	c := code
 	return &Facts{ExitCode: &c}
+}
+
+// Ended is the Facts of a process that ended as ps says: the code it
+// exited with (Exited), or the signal that killed it (TerminatedBy
+// "SIGKILL", no exit code: the row reads "reported failure, killed by
+// SIGKILL"); nil when ps is nil (it never ran, or was not waited for) or
+// says neither.
+//
+//	err := cmd.Run()
+//	return sdk.Response{Result: out, Facts: sdk.Ended(cmd.ProcessState)}, nil
+//
+// os.ProcessState.ExitCode is -1 for a process a signal killed, so
+// `sdk.Exited(cmd.ProcessState.ExitCode())`, which this package's doc
+// showed, filed "completed with failure, exit -1": an exit the process
+// never reached, and the signal lost.
+func Ended(ps *os.ProcessState) *Facts {
+	if ps == nil {
+		return nil
+	}
+	ws, ok := ps.Sys().(syscall.WaitStatus)
+	switch {
+	case !ok:
+		if ps.Exited() {
+			return Exited(ps.ExitCode())
+		}
+		return nil
+	case ws.Exited():
+		return Exited(ws.ExitStatus())
+	case ws.Signaled():
+		return &Facts{TerminatedBy: proc.SignalName(ws.Signal())}
+	}
+	return nil
 }

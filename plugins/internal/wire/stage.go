@@ -121,7 +121,7 @@ func (c *StageClient) RunBatch(ctx context.Context, calls []Call) ([]Result, err
 			return nil, fmt.Errorf("answer for call %d, which was not asked or was answered twice", r.Id)
 		}
 		seen[i] = true
-		res := Result{ID: r.Id, Err: r.Error, Size: len(r.ResultJson)}
+		res := Result{ID: r.Id, Err: plugins.CutMessage(r.Error), Size: len(r.ResultJson)}
 		if r.Error == "" && plugins.CheckResultSize(res.Size) == nil {
 			v, err := Decode(r.ResultJson)
 			if err != nil {
@@ -239,6 +239,12 @@ func (s *stageServer) run(ctx context.Context, c *pb.Call) (res *pb.CallResult) 
 		res.Error = fmt.Sprintf("result: the string at result%s is not UTF-8, which JSON cannot carry (send bytes as base64 or hex)", at)
 		return res
 	}
+	if at, bad := jsonv.NotFinite(resp.Result); bad {
+		// json.Marshal's own words ("unsupported value: NaN") name
+		// neither where it is nor what JSON can carry instead.
+		res.Error = fmt.Sprintf("result: the number at result%s is NaN or infinite, which JSON cannot carry (send null for no value, or the number as text)", at)
+		return res
+	}
 	b, err := Encode(resp.Result)
 	if err != nil {
 		res.Error = "result: " + err.Error()
@@ -285,7 +291,7 @@ func factsFromPB(f *pb.Facts) *label.Facts {
 	if f == nil {
 		return nil
 	}
-	out := &label.Facts{OK: f.Ok, ServiceError: f.ServiceError, TerminatedBy: f.TerminatedBy}
+	out := &label.Facts{OK: f.Ok, ServiceError: f.ServiceError, TerminatedBy: plugins.CutMessage(f.TerminatedBy)}
 	if f.ExitCode != nil {
 		c := int(*f.ExitCode)
 		out.ExitCode = &c

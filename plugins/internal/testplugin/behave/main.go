@@ -25,6 +25,10 @@ func (behave) Describe() sdk.Description {
 		d.Args = append(d.Args, sdk.Arg{Name: "count", Type: "int"})
 	case "bad-default":
 		d.Args = append(d.Args, sdk.Arg{Name: "count", Type: "integer", Default: 2.5, HasDefault: true})
+	case "hang":
+		// It handshakes, then never describes itself (slow setup done in
+		// Describe: a config fetched, a cache warmed).
+		time.Sleep(time.Hour)
 	}
 	return d
 }

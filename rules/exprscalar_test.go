@@ -1,0 +1,30 @@
+package rules
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestMemberOfAScalarSaysWhatItIs: a plugin that answered with text where
+// the chart reads an object (`inv.result.missing` over "installed") made
+// its rule fail with expr's "invalid operation: int(string)", and over a
+// number "cannot fetch result from int": neither names the value, what it
+// is, or the member read. The error says all three.
+func TestMemberOfAScalarSaysWhatItIs(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		env  mapEnv
+		src  string
+		want string
+	}{
+		{mapEnv{"inv": "installed"}, `"openssl" in inv.result.missing`, `inv is a string ("installed"), not an object, so it has no member "result"`},
+		{mapEnv{"inv": map[string]any{"result": 3}}, `inv.result.missing == 1`, `inv.result is a number (3), not an object, so it has no member "missing"`},
+		{mapEnv{"inv": true}, `inv.ok == true`, `inv is a boolean (true), not an object, so it has no member "ok"`},
+	}
+	for _, tc := range tests {
+		out := MustCompile(tc.src).Eval(tc.env)
+		if out.Matched || !strings.Contains(out.Err, tc.want) {
+			t.Errorf("%s: err %q, want one saying %q", tc.src, out.Err, tc.want)
+		}
+	}
+}
