@@ -162,8 +162,15 @@ func judgedEqual(a, b, text any, negated bool) (any, error) {
 
 // judgedIn is `a in b`: over a list, found as a filter's in finds it
 // (Equal), and an error when the list holds no element of a's kind; over
-// anything else (a map's keys) expr's own in.
+// null an error, as contains over null is; over anything else (a map's
+// keys) expr's own in.
 func judgedIn(a, b, text any) (any, error) {
+	if b == nil {
+		// As contains over null (exprtext.go): a Go plugin's nil slice is
+		// null, and `"openssl" in inv.missing` was false in silence, a
+		// package "present", Consistent, over a list nobody read.
+		return nil, fmt.Errorf("%s: in reads a list (or an object's keys), and it is null: a member the object holds as null or lacks (a Go plugin's nil slice is written as null), so no item was read; where it may be null, say what null means: x in (list ?? []), or list != nil && x in list", text)
+	}
 	if classOf(b) != classList {
 		return runtime.In(a, b), nil
 	}

@@ -60,3 +60,25 @@ func TestMatchesOverNullIsAnError(t *testing.T) {
 		t.Errorf("a pattern that does not compile was not refused when the expression compiled")
 	}
 }
+
+// TestInOverNullIsAnError: a Go plugin's nil slice is written as null, and
+// `"openssl" in inv.missing` was false in silence — the package
+// "present", Consistent, Nagios OK, over a list nobody read (`not in`
+// true alike). It is an error now, as contains over null is; a list, an
+// object's keys, and a null the expression says the meaning of read as
+// before.
+func TestInOverNullIsAnError(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{
+		"inv":  map[string]any{"missing": nil, "held": []any{"curl"}, "byName": map[string]any{"curl": "8.5"}},
+		"name": "openssl",
+	}
+	runOutcomes(t, env, []outcomeCase{
+		{`"curl" in inv.held`, true, ""},
+		{`"curl" in inv.byName`, true, ""},
+		{`name in inv.missing`, false, `name in inv.missing: in reads a list (or an object's keys), and it is null`},
+		{`name not in inv.missing`, false, `x in (list ?? [])`},
+		{`name in (inv.missing ?? [])`, false, ""},
+		{`inv.missing != nil && name in inv.missing`, false, ""},
+	})
+}
