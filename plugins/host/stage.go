@@ -28,7 +28,10 @@ func (p *Plugin) Stage(ctx context.Context) (*Stage, error) {
 	}
 	c := raw.(*wire.StageClient)
 	began := time.Now()
-	ctx, cancel := p.bound(ctx)
+	// A description is static: Describe must answer at once, so it has
+	// the start's bound (WithStartTimeout), not a call's minute, which
+	// `runbook validate` waited in full on a plugin that hung there.
+	ctx, cancel := context.WithTimeout(ctx, p.cfg.startTimeout)
 	defer cancel()
 	d, err := c.Describe(ctx)
 	if err != nil {

@@ -81,4 +81,16 @@ func TestDescribeThatHangsSaysItHandshook(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `plugin "behave": describe: no answer within 700ms, the time the call was given (Describe must answer at once: do slow setup in Run, or when serving starts)`) {
 		t.Errorf("describe: err = %v; want the 700ms it was given and what to do", err)
 	}
+
+	// With no deadline of its own (runbook validate's), Describe has the
+	// start's bound, not a call's minute.
+	p2, err := host.Start(context.Background(), host.Source{Name: "behave", Path: bins["behave"]}, host.WithEnv("BEHAVE_DECLARE=hang"), host.WithStartTimeout(800*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p2.Kill()
+	_, err = p2.Stage(context.Background())
+	if err == nil || !strings.Contains(err.Error(), `describe: no answer within 800ms, the time the call was given`) {
+		t.Errorf("describe with no deadline: err = %v; want the start's 800ms, not a call's minute", err)
+	}
 }
