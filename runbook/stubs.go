@@ -14,6 +14,8 @@ import (
 	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/internal/proc"
+	"github.com/openrunbook/runbook/plugins"
+	"github.com/openrunbook/runbook/plugins/label"
 	"github.com/openrunbook/runbook/record"
 )
 
@@ -255,11 +257,14 @@ type PluginCall struct {
 
 // PluginStub is what a stubbed plugin answered: its result, the arguments
 // it filled by its declared defaults (each ASSUMED, by the plugin's name),
-// or Fail, the stage's error.
+// or Fail, the stage's error; and for a plugin that runs code, Facts, how
+// that code ended, filed as the call's script row as a real call's are
+// (nil: no row).
 type PluginStub struct {
 	Result  any
 	Assumed map[string]any
 	Fail    string
+	Facts   *label.Facts
 }
 
 // runProc starts the stage's process, or asks the run's stubs for what it
@@ -333,6 +338,13 @@ func (rs *runState) pluginStub(ctx context.Context, st *chart.StageSpec, s *flow
 		return false, nil
 	case stub.Fail != "":
 		return true, fmt.Errorf("plugin %q: %s", st.Plugin.Name, stub.Fail)
+	}
+	if stub.Facts != nil {
+		// held to what a real plugin's facts are held to (plugins.CheckResponse)
+		if err := plugins.CheckResponse(plugins.Description{RunsCode: true}, plugins.Response{Facts: stub.Facts}); err != nil {
+			return true, fmt.Errorf("plugin %q (stubbed): %w", st.Plugin.Name, err)
+		}
+		rs.script(s.Path(), label.Returned, pluginFacts(stub.Facts), false, callNotes{})
 	}
 	for _, k := range sortedNames(stub.Assumed) {
 		rs.assume(s.Path(), k, stub.Assumed[k], st.Plugin.Name, false) // a stub carries no declaration to say sensitive

@@ -17,6 +17,7 @@ import (
 	"github.com/openrunbook/runbook/internal/gate"
 	"github.com/openrunbook/runbook/internal/suggest"
 	"github.com/openrunbook/runbook/plugins/assessment"
+	"github.com/openrunbook/runbook/plugins/label"
 	"github.com/openrunbook/runbook/record"
 	"github.com/openrunbook/runbook/runbook"
 )
@@ -78,6 +79,12 @@ type PluginStub struct {
 	Writes  any
 	Assumed map[string]any
 	Fail    string
+	// Facts are what a plugin that runs code reports of how its code
+	// ended (facts: {exitCode, ok, terminatedBy, serviceError}), filed as
+	// its script row: without them a stubbed call of such a plugin filed
+	// none, and a case stood Consistent where a real run's row was
+	// labelled. nil: no row, as before.
+	Facts *label.Facts
 }
 
 // FileStub is the content a stubbed read: path holds, or Missing: the file
@@ -112,7 +119,8 @@ var (
 	fileKeys     = []string{"version", "chart", "cases"}
 	caseKeys     = []string{"name", "inputs", "stubs", "plugins", "files", "answers", "real", "now", "expect"}
 	stubKeys     = []string{"stdout", "stdoutFile", "stderr", "stderrFile", "exitCode", "timedOut", "notFound", "signal", "argv"}
-	pluginKeys   = []string{"writes", "assumed", "fail"}
+	pluginKeys   = []string{"writes", "assumed", "fail", "facts"}
+	factsKeys    = []string{"exitCode", "ok", "terminatedBy", "serviceError"}
 	fileStubKeys = []string{"content", "contentFile", "missing"}
 	expectKeys   = []string{"status", "exit", "failOn", "verdicts", "rowsTotal", "standing", "reasons", "decisions", "coverage", "state", "line"}
 	coverageKeys = []string{"path", "kind", "what", "why"}
@@ -532,9 +540,35 @@ func (r *reader) pluginStub(n ast.Node, what string) *PluginStub {
 			s.Assumed = r.object(p.val, what+": assumed")
 		case "fail":
 			s.Fail, _ = r.str(p.val, what+": fail")
+		case "facts":
+			s.Facts = r.facts(p.val, what+": facts")
 		}
 	}
 	return s
+}
+
+// facts reads a plugin stub's facts: how the code it ran ended.
+func (r *reader) facts(n ast.Node, what string) *label.Facts {
+	fs, _ := r.mapping(n, what)
+	r.known(fs, what, factsKeys...)
+	f := &label.Facts{}
+	for _, p := range fs {
+		switch p.key {
+		case "exitCode":
+			if v, ok := r.integer(p.val, what+": exitCode"); ok {
+				f.ExitCode = &v
+			}
+		case "ok":
+			if v, ok := r.boolean(p.val, what+": ok"); ok {
+				f.OK = &v
+			}
+		case "terminatedBy":
+			f.TerminatedBy, _ = r.str(p.val, what+": terminatedBy")
+		case "serviceError":
+			f.ServiceError, _ = r.boolean(p.val, what+": serviceError")
+		}
+	}
+	return f
 }
 
 func (r *reader) fileStub(n ast.Node, what string) *FileStub {

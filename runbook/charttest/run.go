@@ -364,7 +364,7 @@ func (s *caseStubs) Plugin(_ context.Context, call runbook.PluginCall) (*runbook
 	st, ok := lookup(s.c.Plugins, call.Path, call.Stage)
 	switch {
 	case ok:
-		return &runbook.PluginStub{Result: st.Writes, Assumed: st.Assumed, Fail: st.Fail}, nil
+		return &runbook.PluginStub{Result: st.Writes, Assumed: st.Assumed, Fail: st.Fail, Facts: st.Facts}, nil
 	case slices.Contains(s.c.Real, call.Stage):
 		return nil, nil
 	}
