@@ -76,6 +76,16 @@ func (p *table) parse(text string, r *recorder) any {
 		if blankRecord(rec) {
 			continue
 		}
+		if p.comma == '\t' {
+			if j := slices.IndexFunc(rec, func(f string) bool { return strings.ContainsAny(f, "\n\r") }); j >= 0 {
+				// TSV as sqlite3 -separator, psql's COPY and mysql -B write
+				// it has no quoting: a field that is a lone `"` opened a
+				// quoted field that swallowed the lines after it, and the
+				// records on them (a failed job) were gone, unsaid.
+				r.problem(line, lineText(line), fmt.Sprintf("field %d opens a quote that runs past the line's end, and a tsv field holds no line end: the lines after it would be read as part of one field, not as their records (a tsv writer with no quoting, as sqlite3 -separator, psql's COPY or mysql -B, leaves a \" in a value as it is)", j+1))
+				continue
+			}
+		}
 		if headerDue {
 			headerDue = false
 			header = rec

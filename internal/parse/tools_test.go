@@ -345,3 +345,29 @@ func TestCSVSepOptionSaysHowToReadColons(t *testing.T) {
 		t.Errorf("the hinted pattern %q read %v (%d problems), %v", pat, r.Value, r.Problems, err)
 	}
 }
+
+// TestTSVQuoteSpanningLinesIsAProblem: a TSV export (sqlite3 -separator
+// $'\t', psql's COPY text, mysql -B: no quoting) whose note field is a lone
+// `"` was read as RFC 4180 quoting opened there, so every line up to the
+// next lone `"` was one field: the `agg` job's "failed" row vanished into
+// load's note, and a chart over job states said OK, Consistent. A TSV
+// field cannot hold a line end, so a record read across lines is a
+// problem; a quoted field on one line is still read as before.
+func TestTSVQuoteSpanningLinesIsAProblem(t *testing.T) {
+	t.Parallel()
+	out := "job\tnote\tstatus\nload\t\"\tok\nagg\tx\tfailed\nexport\t\"\tok\nlast\t\"a b\"\tok\n"
+	r, err := Parse(out, Spec{Mode: "tsv"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Problems == 0 {
+		t.Errorf("got %#v and no problem; want the record read across lines 2-4 to be a problem", r.Value)
+	}
+	if !strings.Contains(r.FirstProblem, "line 2") || !strings.Contains(r.FirstProblem, "line end") {
+		t.Errorf("first problem %q; want it to name line 2 and say a TSV field holds no line end", r.FirstProblem)
+	}
+	rows, _ := r.Value.([]any)
+	if len(rows) != 1 || rows[0].(map[string]any)["note"] != "a b" {
+		t.Errorf("rows %#v; want only the last job, its quoted note read as before", rows)
+	}
+}
