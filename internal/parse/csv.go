@@ -73,7 +73,7 @@ func (p *table) parse(text string, r *recorder) any {
 			break
 		}
 		line, _ := cr.FieldPos(0)
-		if blankRecord(rec) {
+		if blankRecord(rec, headerDue) {
 			continue
 		}
 		if p.comma == '\t' {
@@ -118,9 +118,16 @@ func (p *table) parse(text string, r *recorder) any {
 	return out
 }
 
-// blankRecord is a record of nothing but spaces (a line of tabs, in tsv):
-// a blank line, as every mode passes over.
-func blankRecord(rec []string) bool {
+// blankRecord is a record that is a blank line, as every mode passes
+// over: one field of nothing but spaces. Before the header (headerDue), a
+// record of several such fields (a line of tabs, in tsv) is one too, as
+// it names no column. After it, separators make a record: sqlite3 -csv
+// prints a row of NULLs as ",", a left join's day with no partition, and
+// passed over, the missing day was no row and every day read present.
+func blankRecord(rec []string, headerDue bool) bool {
+	if len(rec) > 1 && !headerDue {
+		return false
+	}
 	for _, f := range rec {
 		if !blank(f) {
 			return false

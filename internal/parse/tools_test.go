@@ -371,3 +371,30 @@ func TestTSVQuoteSpanningLinesIsAProblem(t *testing.T) {
 		t.Errorf("rows %#v; want only the last job, its quoted note read as before", rows)
 	}
 }
+
+// TestCSVRecordOfEmptyFieldsIsARow: sqlite3 -csv prints a row of NULLs as
+// bare separators, ",", and a left join of the last seven days to the
+// loaded partitions gives one for each day with no load. Such a record
+// was passed over as a blank line, so the missing 2026-12-03 was no row
+// and a chart judging every day present said OK, Consistent. A record
+// with a separator is a record; a line of nothing but spaces is still
+// blank, and so is a line of tabs before a tsv header.
+func TestCSVRecordOfEmptyFieldsIsARow(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ mode, text string }{
+		{"csv", "part,rows\n2026-12-02,990\n,\n2026-12-04,1001\n   \n"},
+		{"tsv", "\t\npart\trows\n2026-12-02\t990\n\t\n2026-12-04\t1001\n\n"},
+	} {
+		r, err := Parse(c.text, Spec{Mode: c.mode})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, _ := r.Value.([]any)
+		if len(rows) != 3 || r.Problems != 0 {
+			t.Fatalf("%s: rows %#v (%d problems: %s); want three, the middle one empty", c.mode, rows, r.Problems, r.FirstProblem)
+		}
+		if mid := rows[1].(map[string]any); mid["part"] != "" || mid["rows"] != "" {
+			t.Errorf("%s: middle row %#v; want both fields empty", c.mode, mid)
+		}
+	}
+}
