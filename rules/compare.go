@@ -214,6 +214,9 @@ func textOrder(a, b string) (int, string) {
 	if numeral(a) && numeral(b) {
 		return 0, strconv.Quote(a) + " and " + strconv.Quote(b) + " are numbers written as text, and text orders by character (\"100%\" before \"90%\"); " + numeralsHint(a, b)
 	}
+	if ga, gb := grouped.MatchString(a), grouped.MatchString(b); ga && (gb || numeral(b)) || gb && numeral(a) {
+		return 0, strconv.Quote(a) + " and " + strconv.Quote(b) + " are numbers written as text, grouped by thousands, and text orders by character (\"12,500\" before \"9,800\"); compare the numbers: float(replace(x, \",\", \"\"))"
+	}
 	if timeText(a) && timeText(b) {
 		return 0, strconv.Quote(a) + " and " + strconv.Quote(b) + " are times written as text, and text orders by character, not by time (a zone, a fraction of a second or a month's name puts a later time first); compare the times: date(x) < date(y) for RFC 3339, date(x, layout) for another form (openssl's notAfter: date(x, \"Jan _2 15:04:05 2006 MST\"))"
 	}
@@ -298,6 +301,12 @@ func inRange(d string, most int) bool {
 	n, err := strconv.Atoi(d)
 	return err == nil && n >= 1 && n <= most
 }
+
+// grouped is a number grouped by thousands with commas ("12,500",
+// "1,234,567.5"), as spreadsheets and printf "%'d" write row counts: no
+// numeral (a comma is no decimal point here), yet text orders two of them,
+// or one beside a numeral, by character.
+var grouped = regexp.MustCompile(`^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$`)
 
 // durationText reports whether s is a duration as Go writes one ("90s",
 // "1h30m", "250ms"): "90s" and "1h30m" are not a pair of numerals, and

@@ -87,7 +87,7 @@ func textKeys(keys []any) string {
 		}
 		kind := -1
 		switch {
-		case numeral(s):
+		case numeral(s), grouped.MatchString(s):
 			kind = 0
 		case timeText(s):
 			kind = 1

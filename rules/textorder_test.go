@@ -168,3 +168,21 @@ func TestDatesTextDoesNotOrderHaveNoOrder(t *testing.T) {
 		t.Errorf("{p.de: {lt: 30.11.2026}}: %+v; want no match and the reason %q", out, why)
 	}
 }
+
+// TestGroupedNumbersWrittenAsTextHaveNoOrder: row counts a spreadsheet or
+// printf "%'d" grouped by thousands ("12,500", "9,800") are text, and
+// text put "12,500" before "9,800": a rule asking whether today's load
+// fell below yesterday's (p.today < p.yesterday) held over a load that
+// grew. A pair of them, or one beside a plain number written as text, has
+// no order now; the reason says to take the commas out.
+func TestGroupedNumbersWrittenAsTextHaveNoOrder(t *testing.T) {
+	t.Parallel()
+	const why = "are numbers written as text"
+	env := mapEnv{"p": map[string]any{"today": "12,500", "yesterday": "9,800", "plain": "999", "ports": "22,80"}}
+	runOutcomes(t, env, []outcomeCase{
+		{`p.today < p.yesterday`, false, why},
+		{`p.today < p.plain`, false, why},
+		{`p.ports < p.plain`, true, ""}, // not grouped by thousands: text, as before
+		{`float(replace(p.today, ",", "")) > float(replace(p.yesterday, ",", ""))`, true, ""},
+	})
+}
