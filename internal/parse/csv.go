@@ -76,8 +76,16 @@ func (p *table) parse(text string, r *recorder) any {
 		if blankRecord(rec, headerDue) {
 			continue
 		}
+		if j := slices.IndexFunc(rec, func(f string) bool { return strings.Contains(f, "\r") }); j >= 0 {
+			// encoding/csv ends a record at a line feed only (and drops
+			// the \r of a \r\n), so lines ended by \r alone, as Excel for
+			// Mac's "CSV (Macintosh)" writes them, were one record: the
+			// header, and no rows.
+			r.problem(line, lineText(line), fmt.Sprintf("field %d holds a carriage return that ends no \\r\\n: the text's lines end in \\r alone (Excel for Mac's \"CSV (Macintosh)\"), which this mode does not read as line ends, so its records would run together; convert them first (tr '\\r' '\\n')", j+1))
+			continue
+		}
 		if p.comma == '\t' {
-			if j := slices.IndexFunc(rec, func(f string) bool { return strings.ContainsAny(f, "\n\r") }); j >= 0 {
+			if j := slices.IndexFunc(rec, func(f string) bool { return strings.Contains(f, "\n") }); j >= 0 {
 				// TSV as sqlite3 -separator, psql's COPY and mysql -B write
 				// it has no quoting: a field that is a lone `"` opened a
 				// quoted field that swallowed the lines after it, and the

@@ -398,3 +398,24 @@ func TestCSVRecordOfEmptyFieldsIsARow(t *testing.T) {
 		}
 	}
 }
+
+// TestCSVCarriageReturnLineEndsAreAProblem: Excel for Mac's "CSV
+// (Macintosh)" ends lines with a carriage return alone. encoding/csv ends
+// a record only at a line feed, so the whole export was one record, read
+// as the header: no rows and no problem, and a check over the export's
+// jobs said OK with nothing judged. A field holding a carriage return that
+// ends no \r\n is a problem now, in csv and tsv; the words say lines end
+// in \r alone, not that a quote ran on.
+func TestCSVCarriageReturnLineEndsAreAProblem(t *testing.T) {
+	t.Parallel()
+	for _, mode := range []string{"csv", "tsv"} {
+		text := strings.ReplaceAll("job,status\rload,ok\ragg,failed\r", ",", map[string]string{"csv": ",", "tsv": "\t"}[mode])
+		r, err := Parse(text, Spec{Mode: mode})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Problems == 0 || !strings.Contains(r.FirstProblem, `\r alone`) || strings.Contains(r.FirstProblem, "quote") {
+			t.Errorf("%s: %#v, %d problems, first %q; want a problem saying the lines end in \\r alone", mode, r.Value, r.Problems, r.FirstProblem)
+		}
+	}
+}
