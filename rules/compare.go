@@ -214,8 +214,14 @@ func textOrder(a, b string) (int, string) {
 	if numeral(a) && numeral(b) {
 		return 0, strconv.Quote(a) + " and " + strconv.Quote(b) + " are numbers written as text, and text orders by character (\"100%\" before \"90%\"); " + numeralsHint(a, b)
 	}
+	if ga, gb := grouped.MatchString(a), grouped.MatchString(b); ga && (gb || numeral(b)) || gb && numeral(a) {
+		return 0, strconv.Quote(a) + " and " + strconv.Quote(b) + " are numbers written as text, grouped by thousands, and text orders by character (\"12,500\" before \"9,800\"); compare the numbers: float(replace(x, \",\", \"\"))"
+	}
 	if timeText(a) && timeText(b) {
 		return 0, strconv.Quote(a) + " and " + strconv.Quote(b) + " are times written as text, and text orders by character, not by time (a zone, a fraction of a second or a month's name puts a later time first); compare the times: date(x) < date(y) for RFC 3339, date(x, layout) for another form (openssl's notAfter: date(x, \"Jan _2 15:04:05 2006 MST\"))"
+	}
+	if da, db := dateOf(a), dateOf(b); da.ok && db.ok && !(da.ordered && db.ordered && da.sep == db.sep) {
+		return 0, strconv.Quote(a) + " and " + strconv.Quote(b) + " are dates written as text in forms whose characters are not in the date's order (a day or a month first, a month or day without its leading zero, or two separators), so text orders them by character, not by date; compare the dates: date(x, layout, zone) < date(y, layout, zone), the layout Go's reference date written as the text is (\"02.01.2006\" day first, \"01/02/2006\" month first, \"2006-1-2\" without zeros)"
 	}
 	if durationText(a) && durationText(b) {
 		return 0, strconv.Quote(a) + " and " + strconv.Quote(b) + " are durations written as text, and text orders by character (\"1h30m\" before \"45m\"); compare the durations: duration(x) < duration(y)"
@@ -227,10 +233,14 @@ func textOrder(a, b string) (int, string) {
 // knows: what commands and logs print. Parsing also takes a fraction of a
 // second after the seconds where a layout has none.
 var timeLayouts = []string{
-	time.RFC3339,                    // 2026-12-06T10:00:00+02:00
-	"2006-01-02T15:04:05",           // no zone
-	"2006-01-02 15:04:05Z07:00",     // RFC 3339 with a space
-	"2006-01-02 15:04:05",           // a log's stamp
+	time.RFC3339,                // 2026-12-06T10:00:00+02:00
+	"2006-01-02T15:04:05",       // no zone
+	"2006-01-02 15:04:05Z07:00", // RFC 3339 with a space
+	"2006-01-02 15:04:05",       // a log's stamp
+	"2006-01-02 15:04",          // to the minute (sqlite's strftime('%Y-%m-%d %H:%M'))
+	"2006-01-02T15:04",
+	"2006-01-02T15:04Z07:00",
+	"2006-01-02 15:04Z07:00",
 	"2006-01-02 15:04:05 -0700",     // git, Go
 	"2006-01-02 15:04:05 -0700 MST", // Go's time.String
 	"2006-01-02 15:04:05 MST",
@@ -255,6 +265,48 @@ func timeText(s string) bool {
 	}
 	return false
 }
+
+// dateForm is what dateOf makes of a text that begins with a calendar
+// date: ok, whether its characters run in the date's order (a year first
+// and a month and day of two digits each, so text orders two of one
+// separator as dates), and its separator.
+type dateForm struct {
+	ok, ordered bool
+	sep         byte
+}
+
+var (
+	yearFirst = regexp.MustCompile(`^(\d{4})([-/.])(\d{1,2})([-/.])(\d{1,2})(?:$|[T ])`)
+	yearLast  = regexp.MustCompile(`^(\d{1,2})([-/.])(\d{1,2})([-/.])(\d{4})(?:$|[T ,])`)
+)
+
+// dateOf reads the calendar date s begins with, if any: a year first
+// (2026-12-06, 2026/9/30) or last (06.12.2026 as Germany writes it,
+// 12/06/2026 as the US does). Text orders the first by date only with
+// its zeros, and the second never: a spreadsheet export's "06.12.2026"
+// ordered before "30.11.2026". A version (1.2.10) or an address
+// (10.0.0.9) holds no year of four digits where a date holds it.
+func dateOf(s string) dateForm {
+	if m := yearFirst.FindStringSubmatch(s); m != nil && m[2] == m[4] && inRange(m[3], 12) && inRange(m[5], 31) {
+		return dateForm{ok: true, ordered: len(m[3]) == 2 && len(m[5]) == 2, sep: m[2][0]}
+	}
+	if m := yearLast.FindStringSubmatch(s); m != nil && m[2] == m[4] && inRange(m[1], 31) && inRange(m[3], 31) && (inRange(m[1], 12) || inRange(m[3], 12)) {
+		return dateForm{ok: true, sep: m[2][0]}
+	}
+	return dateForm{}
+}
+
+// inRange reports whether the digits d spell a number from 1 to most.
+func inRange(d string, most int) bool {
+	n, err := strconv.Atoi(d)
+	return err == nil && n >= 1 && n <= most
+}
+
+// grouped is a number grouped by thousands with commas ("12,500",
+// "1,234,567.5"), as spreadsheets and printf "%'d" write row counts: no
+// numeral (a comma is no decimal point here), yet text orders two of them,
+// or one beside a numeral, by character.
+var grouped = regexp.MustCompile(`^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$`)
 
 // durationText reports whether s is a duration as Go writes one ("90s",
 // "1h30m", "250ms"): "90s" and "1h30m" are not a pair of numerals, and

@@ -78,8 +78,8 @@ func judgedSort(pairs, order, text any) (any, error) {
 // every pair that a comparison could meet is judged, not only those the
 // sort happened to compare.
 func textKeys(keys []any) string {
-	var seen [3]string // the first key of each kind textOrder refuses: numeral, time, duration
-	var have [3]bool
+	var seen [4]string // the first key of each kind textOrder refuses: numeral, time, duration, date
+	var have [4]bool
 	for _, k := range keys {
 		s, ok := k.(string)
 		if !ok {
@@ -87,12 +87,14 @@ func textKeys(keys []any) string {
 		}
 		kind := -1
 		switch {
-		case numeral(s):
+		case numeral(s), grouped.MatchString(s):
 			kind = 0
 		case timeText(s):
 			kind = 1
 		case durationText(s):
 			kind = 2
+		case dateOf(s).ok:
+			kind = 3
 		}
 		if kind < 0 {
 			continue

@@ -134,3 +134,55 @@ func TestNumbersInTwoUnitsSayBringThemToOne(t *testing.T) {
 		}
 	}
 }
+
+// TestDatesTextDoesNotOrderHaveNoOrder: a partitions export whose dates a
+// spreadsheet wrote day first ("06.12.2026", "30.11.2026"), month first
+// ("12/06/2026"), or without leading zeros ("2026-9-30"), was ordered by
+// character: the 6th of December read as before the 30th of November,
+// and a rule over the last week's partitions judged a fresh one stale.
+// Stamps to the minute ("2026-12-06 10:00" beside "2026-12-06T09:00Z")
+// were no times to timeText, and ordered by the space before the T. Such
+// pairs have no order now, and the reason says to compare the dates; two
+// ISO dates with their zeros still order as text, which is their order.
+func TestDatesTextDoesNotOrderHaveNoOrder(t *testing.T) {
+	t.Parallel()
+	const why = "are dates written as text"
+	env := mapEnv{"p": map[string]any{"de": "06.12.2026", "us": "12/06/2026", "bare": "2026-9-30", "iso": "2026-12-01",
+		"min": "2026-12-06 10:00", "minz": "2026-12-06T09:00Z"}}
+	runOutcomes(t, env, []outcomeCase{
+		{`p.de < "30.11.2026"`, false, why},
+		{`p.us > "11/30/2027"`, false, why},
+		{`p.bare >= p.iso`, false, why},
+		{`p.iso > "2026-9-30"`, false, why},
+		{`p.min < p.minz`, false, "are times written as text"},
+		{`p.iso > "2026-11-30"`, true, ""},
+		{`p.iso < "2026-12-02"`, true, ""},
+		{`p.iso < "2026/11/02"`, false, why}, // '-' orders before '/'
+
+		{`"1.2.10" > "1.2.9"`, false, ""}, // a version, ordered as text as before
+		{`last(sort(["06.12.2026", "30.11.2026"])) == "06.12.2026"`, false, why},
+		{`last(sort(["2026-11-30", "2026-12-06"])) == "2026-12-06"`, true, ""},
+	})
+	f := MustFilter(Where("p.de", Op("lt"), "30.11.2026"))
+	if out := f.Eval(env); out.Matched || len(out.Conditions) != 1 || !strings.Contains(out.Conditions[0].Reason, why) {
+		t.Errorf("{p.de: {lt: 30.11.2026}}: %+v; want no match and the reason %q", out, why)
+	}
+}
+
+// TestGroupedNumbersWrittenAsTextHaveNoOrder: row counts a spreadsheet or
+// printf "%'d" grouped by thousands ("12,500", "9,800") are text, and
+// text put "12,500" before "9,800": a rule asking whether today's load
+// fell below yesterday's (p.today < p.yesterday) held over a load that
+// grew. A pair of them, or one beside a plain number written as text, has
+// no order now; the reason says to take the commas out.
+func TestGroupedNumbersWrittenAsTextHaveNoOrder(t *testing.T) {
+	t.Parallel()
+	const why = "are numbers written as text"
+	env := mapEnv{"p": map[string]any{"today": "12,500", "yesterday": "9,800", "plain": "999", "ports": "22,80"}}
+	runOutcomes(t, env, []outcomeCase{
+		{`p.today < p.yesterday`, false, why},
+		{`p.today < p.plain`, false, why},
+		{`p.ports < p.plain`, true, ""}, // not grouped by thousands: text, as before
+		{`float(replace(p.today, ",", "")) > float(replace(p.yesterday, ",", ""))`, true, ""},
+	})
+}

@@ -73,8 +73,26 @@ func (p *table) parse(text string, r *recorder) any {
 			break
 		}
 		line, _ := cr.FieldPos(0)
-		if blankRecord(rec) {
+		if blankRecord(rec, headerDue) {
 			continue
+		}
+		if j := slices.IndexFunc(rec, func(f string) bool { return strings.Contains(f, "\r") }); j >= 0 {
+			// encoding/csv ends a record at a line feed only (and drops
+			// the \r of a \r\n), so lines ended by \r alone, as Excel for
+			// Mac's "CSV (Macintosh)" writes them, were one record: the
+			// header, and no rows.
+			r.problem(line, lineText(line), fmt.Sprintf("field %d holds a carriage return that ends no \\r\\n: the text's lines end in \\r alone (Excel for Mac's \"CSV (Macintosh)\"), which this mode does not read as line ends, so its records would run together; convert them first (tr '\\r' '\\n')", j+1))
+			continue
+		}
+		if p.comma == '\t' {
+			if j := slices.IndexFunc(rec, func(f string) bool { return strings.Contains(f, "\n") }); j >= 0 {
+				// TSV as sqlite3 -separator, psql's COPY and mysql -B write
+				// it has no quoting: a field that is a lone `"` opened a
+				// quoted field that swallowed the lines after it, and the
+				// records on them (a failed job) were gone, unsaid.
+				r.problem(line, lineText(line), fmt.Sprintf("field %d opens a quote that runs past the line's end, and a tsv field holds no line end: the lines after it would be read as part of one field, not as their records (a tsv writer with no quoting, as sqlite3 -separator, psql's COPY or mysql -B, leaves a \" in a value as it is)", j+1))
+				continue
+			}
 		}
 		if headerDue {
 			headerDue = false
@@ -108,9 +126,16 @@ func (p *table) parse(text string, r *recorder) any {
 	return out
 }
 
-// blankRecord is a record of nothing but spaces (a line of tabs, in tsv):
-// a blank line, as every mode passes over.
-func blankRecord(rec []string) bool {
+// blankRecord is a record that is a blank line, as every mode passes
+// over: one field of nothing but spaces. Before the header (headerDue), a
+// record of several such fields (a line of tabs, in tsv) is one too, as
+// it names no column. After it, separators make a record: sqlite3 -csv
+// prints a row of NULLs as ",", a left join's day with no partition, and
+// passed over, the missing day was no row and every day read present.
+func blankRecord(rec []string, headerDue bool) bool {
+	if len(rec) > 1 && !headerDue {
+		return false
+	}
 	for _, f := range rec {
 		if !blank(f) {
 			return false

@@ -38,7 +38,8 @@ func fuzzLines(f *testing.F, mode string, seeds ...string) {
 		}
 		nonBlank, comments := 0, 0
 		for _, s := range lines(text) {
-			if !blank(s) && !(mode == "nagios" && strings.TrimSpace(s) == "|") {
+			// A line of tabs is a tsv record (a row of empty fields), not a blank line.
+			if (!blank(s) || mode == "tsv" && strings.Contains(s, "\t")) && !(mode == "nagios" && strings.TrimSpace(s) == "|") {
 				nonBlank++
 				if strings.HasPrefix(strings.TrimSpace(s), "#") {
 					comments++

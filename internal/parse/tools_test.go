@@ -345,3 +345,77 @@ func TestCSVSepOptionSaysHowToReadColons(t *testing.T) {
 		t.Errorf("the hinted pattern %q read %v (%d problems), %v", pat, r.Value, r.Problems, err)
 	}
 }
+
+// TestTSVQuoteSpanningLinesIsAProblem: a TSV export (sqlite3 -separator
+// $'\t', psql's COPY text, mysql -B: no quoting) whose note field is a lone
+// `"` was read as RFC 4180 quoting opened there, so every line up to the
+// next lone `"` was one field: the `agg` job's "failed" row vanished into
+// load's note, and a chart over job states said OK, Consistent. A TSV
+// field cannot hold a line end, so a record read across lines is a
+// problem; a quoted field on one line is still read as before.
+func TestTSVQuoteSpanningLinesIsAProblem(t *testing.T) {
+	t.Parallel()
+	out := "job\tnote\tstatus\nload\t\"\tok\nagg\tx\tfailed\nexport\t\"\tok\nlast\t\"a b\"\tok\n"
+	r, err := Parse(out, Spec{Mode: "tsv"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Problems == 0 {
+		t.Errorf("got %#v and no problem; want the record read across lines 2-4 to be a problem", r.Value)
+	}
+	if !strings.Contains(r.FirstProblem, "line 2") || !strings.Contains(r.FirstProblem, "line end") {
+		t.Errorf("first problem %q; want it to name line 2 and say a TSV field holds no line end", r.FirstProblem)
+	}
+	rows, _ := r.Value.([]any)
+	if len(rows) != 1 || rows[0].(map[string]any)["note"] != "a b" {
+		t.Errorf("rows %#v; want only the last job, its quoted note read as before", rows)
+	}
+}
+
+// TestCSVRecordOfEmptyFieldsIsARow: sqlite3 -csv prints a row of NULLs as
+// bare separators, ",", and a left join of the last seven days to the
+// loaded partitions gives one for each day with no load. Such a record
+// was passed over as a blank line, so the missing 2026-12-03 was no row
+// and a chart judging every day present said OK, Consistent. A record
+// with a separator is a record; a line of nothing but spaces is still
+// blank, and so is a line of tabs before a tsv header.
+func TestCSVRecordOfEmptyFieldsIsARow(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ mode, text string }{
+		{"csv", "part,rows\n2026-12-02,990\n,\n2026-12-04,1001\n   \n"},
+		{"tsv", "\t\npart\trows\n2026-12-02\t990\n\t\n2026-12-04\t1001\n\n"},
+	} {
+		r, err := Parse(c.text, Spec{Mode: c.mode})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, _ := r.Value.([]any)
+		if len(rows) != 3 || r.Problems != 0 {
+			t.Fatalf("%s: rows %#v (%d problems: %s); want three, the middle one empty", c.mode, rows, r.Problems, r.FirstProblem)
+		}
+		if mid := rows[1].(map[string]any); mid["part"] != "" || mid["rows"] != "" {
+			t.Errorf("%s: middle row %#v; want both fields empty", c.mode, mid)
+		}
+	}
+}
+
+// TestCSVCarriageReturnLineEndsAreAProblem: Excel for Mac's "CSV
+// (Macintosh)" ends lines with a carriage return alone. encoding/csv ends
+// a record only at a line feed, so the whole export was one record, read
+// as the header: no rows and no problem, and a check over the export's
+// jobs said OK with nothing judged. A field holding a carriage return that
+// ends no \r\n is a problem now, in csv and tsv; the words say lines end
+// in \r alone, not that a quote ran on.
+func TestCSVCarriageReturnLineEndsAreAProblem(t *testing.T) {
+	t.Parallel()
+	for _, mode := range []string{"csv", "tsv"} {
+		text := strings.ReplaceAll("job,status\rload,ok\ragg,failed\r", ",", map[string]string{"csv": ",", "tsv": "\t"}[mode])
+		r, err := Parse(text, Spec{Mode: mode})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Problems == 0 || !strings.Contains(r.FirstProblem, `\r alone`) || strings.Contains(r.FirstProblem, "quote") {
+			t.Errorf("%s: %#v, %d problems, first %q; want a problem saying the lines end in \\r alone", mode, r.Value, r.Problems, r.FirstProblem)
+		}
+	}
+}
