@@ -272,11 +272,11 @@ func (rs *runState) text(path, of string, b []byte) string {
 // stdout the chart parses as data and wrote on stderr instead: the empty
 // value its parse made is no answer of none (record.ItemStderrOnly). Text
 // (the default) is not judged, since an action's stage (a restart) may
-// print only progress on stderr; json is not either, since a blank text
-// is already a parse problem there.
+// print only progress on stderr; json and nagios are not either, since a
+// blank text is already a parse problem there.
 func stderrOnly(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
 	switch es.Parse.Mode {
-	case "", "text", "json":
+	case "", "text", "json", "nagios":
 		return false
 	}
 	if res.ExitCode == nil || (row.Label != label.Completed && !row.Answered()) {

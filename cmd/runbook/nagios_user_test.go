@@ -250,3 +250,47 @@ stages:
 		t.Errorf("held whole: exit %d\n%s", r.code, r.stdout)
 	}
 }
+
+// TestNagiosSilentPluginIsNotOk: a plugin wrapped with exitCodes: nagios
+// and parse: nagios that exited 0 and printed nothing — a wrapper whose
+// plugin never ran, its output sent to /dev/null — said "silent OK - 1
+// ok", exit 0, and the standing was Consistent: the plugin API's one
+// required output, the status line, was not there to stand on. It is
+// UNKNOWN now, and so is a perfdata value "Up", which was read as the
+// API's U ("could not be determined") with the unit "p".
+func TestNagiosSilentPluginIsNotOk(t *testing.T) {
+	t.Parallel()
+	const chart = `
+version: 1
+runbook: silent
+result: {kind: verdict/plugin}
+stages:
+  - id: p
+    exec: {shell: %q, exitCodes: nagios, parse: nagios}
+  - id: row
+    verdict: {subject: '"p"', verdict: p.status}
+`
+	cases := []struct {
+		name, shell, first, long string
+	}{
+		{"nothing", "true", "silent UNKNOWN - 1 stage did not check everything (p), 1 ok", "no status line: the plugin printed nothing"},
+		{"blank", "echo '  '", "silent UNKNOWN - 1 stage did not check everything (p), 1 ok", "no status line: the plugin printed nothing"},
+		{"stderr only", "echo 'check_x: cannot open /proc/loadavg' >&2", "silent UNKNOWN - 1 stage did not check everything (p), 1 ok", "no status line: the plugin printed nothing"},
+		{"U with a unit", "echo 'LINK OK | link=Up'", "silent UNKNOWN - 1 stage did not check everything (p), 1 ok", `perfdata value "Up" is not a number with a unit, nor U alone`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			sub := t.TempDir()
+			writeChart(t, sub, "chart.yaml", fmt.Sprintf(chart, tc.shell))
+			r := runCLI(t, sub, "exec", "chart.yaml", "-o", "nagios")
+			first, _, _ := strings.Cut(r.stdout, "\n")
+			if r.code != 3 || first != tc.first || !strings.Contains(r.stdout, "UNKNOWN: p did not check") || !strings.Contains(r.stdout, tc.long) {
+				t.Errorf("exit %d, first line %q\nwant exit 3 and %q, a long line naming %q\nstdout %s\nstderr %s", r.code, first, tc.first, tc.long, r.stdout, r.stderr)
+			}
+			if n := strings.Count(r.stdout, "UNKNOWN: p did not check"); n != 1 {
+				t.Errorf("%d lines say p did not check, want 1 (one cause, said once)\n%s", n, r.stdout)
+			}
+		})
+	}
+}
