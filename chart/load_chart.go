@@ -320,6 +320,10 @@ func (l *loader) nagios(e entry, kind string) map[string]string {
 			if !ok {
 				continue
 			}
+			if msg := stateWordElsewhere(word, se.key); msg != "" {
+				l.errf(ie.valPos, "", "%s", msg)
+				continue
+			}
 			if was, dup := out[word]; dup {
 				if was == se.key {
 					l.errf(ie.valPos, "", "%s lists verdict %q twice: list it once", what, word)

@@ -43,6 +43,8 @@ func (r *ResultSpec) Settle(deciders []string) error {
 	for _, word := range slices.Sorted(maps.Keys(r.Nagios)) {
 		if s := r.Nagios[word]; !slices.Contains(NagiosStates, s) {
 			bad("result nagios: verdict %q: %s", word, notAState(s))
+		} else if msg := stateWordElsewhere(word, s); msg != "" {
+			bad("%s", msg)
 		}
 	}
 	for i := range r.Checks {
@@ -71,6 +73,18 @@ func notOneOf(what, s string, choices []string) string {
 		return fmt.Sprintf("%s %q is not one of %s; did you mean %q?", what, s, strings.Join(choices, ", "), near)
 	}
 	return fmt.Sprintf("%s %q is not one of %s", what, s, strings.Join(choices, ", "))
+}
+
+// stateWordElsewhere says what is wrong with result.nagios listing the
+// verdict word under state ("" if nothing): the words ok, warning,
+// critical and unknown are their own state, and a row reading "critical"
+// shown as OK is a critical answer hidden.
+func stateWordElsewhere(word, state string) string {
+	if !slices.Contains(NagiosStates, word) || word == state {
+		return ""
+	}
+	return fmt.Sprintf("result nagios lists verdict %q under %s, but %q is a check state of its own (%s): a row reading %s would be shown as %s; map the chart's own word, or write the verdict %q",
+		word, state, word, strings.ToUpper(word), word, strings.ToUpper(state), state)
 }
 
 // notAState says that s is not one of NagiosStates.

@@ -243,8 +243,12 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 	// output: its empty text is parsed so the chart reads the shape it
 	// expects, but no parse problem is filed over it. The standing line
 	// led with "line 1: no JSON value: the text is blank" where the cause,
-	// in its script row, was "could not be started: not found".
-	out["stdout"] = rs.parsedAs(path, es.Parse, stdout, "its output", out, res.StartErr == nil)
+	// in its script row, was "could not be started: not found". Nor over
+	// the blank output of one that ended with no exit code (timed out,
+	// cancelled, killed by a signal): its row says why it printed nothing,
+	// and it is no answer either way.
+	silent := res.ExitCode == nil && len(bytes.TrimSpace(res.Stdout)) == 0
+	out["stdout"] = rs.parsedAs(path, es.Parse, stdout, "its output", out, res.StartErr == nil && !silent)
 	if stderrOnly(es, res, row) {
 		rs.fileLedger(record.StderrOnlyEntry(path, es.Parse.Mode, *res.ExitCode, rs.mask(stderr)))
 	}
@@ -272,11 +276,11 @@ func (rs *runState) text(path, of string, b []byte) string {
 // stdout the chart parses as data and wrote on stderr instead: the empty
 // value its parse made is no answer of none (record.ItemStderrOnly). Text
 // (the default) is not judged, since an action's stage (a restart) may
-// print only progress on stderr; json is not either, since a blank text
-// is already a parse problem there.
+// print only progress on stderr; json and nagios are not either, since a
+// blank text is already a parse problem there.
 func stderrOnly(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
 	switch es.Parse.Mode {
-	case "", "text", "json":
+	case "", "text", "json", "nagios":
 		return false
 	}
 	if res.ExitCode == nil || (row.Label != label.Completed && !row.Answered()) {

@@ -152,6 +152,9 @@ func TestNewRefusesWhatTheLoaderRefuses(t *testing.T) {
 			`result standingLine "unless-consistant" is not one of always, unless-consistent, not-sure-or-ask; did you mean "unless-consistent"?`},
 		{"a nagios state misspelled", []runbook.Option{runbook.WithResult(chart.ResultSpec{Kind: "verdict/x", Nagios: map[string]string{"ok": "critcal"}})},
 			`result nagios: verdict "ok": "critcal" is not a check state; did you mean "critical"? (states: ok, warning, critical, unknown)`},
+		// A state word is its own state (TestNagiosStateWordMappedToAnotherStateIsRefused).
+		{"a state word under another state", []runbook.Option{runbook.WithResult(chart.ResultSpec{Kind: "verdict/x", Nagios: map[string]string{"critical": "ok"}})},
+			`result nagios lists verdict "critical" under ok, but "critical" is a check state of its own (CRITICAL): a row reading critical would be shown as OK`},
 		{"maxRows below zero", []runbook.Option{runbook.WithResult(chart.ResultSpec{Kind: "verdict/x", MaxRows: -1})},
 			`result maxRows -1: write 1 or more (0: the default)`},
 		{"no kind", []runbook.Option{runbook.WithResult(chart.ResultSpec{Decider: "Fullness"})},

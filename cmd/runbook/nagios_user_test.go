@@ -250,3 +250,117 @@ stages:
 		t.Errorf("held whole: exit %d\n%s", r.code, r.stdout)
 	}
 }
+
+// TestNagiosSilentPluginIsNotOk: a plugin wrapped with exitCodes: nagios
+// and parse: nagios that exited 0 and printed nothing — a wrapper whose
+// plugin never ran, its output sent to /dev/null — said "silent OK - 1
+// ok", exit 0, and the standing was Consistent: the plugin API's one
+// required output, the status line, was not there to stand on. It is
+// UNKNOWN now, and so is a perfdata value "Up", which was read as the
+// API's U ("could not be determined") with the unit "p".
+func TestNagiosSilentPluginIsNotOk(t *testing.T) {
+	t.Parallel()
+	const chart = `
+version: 1
+runbook: silent
+result: {kind: verdict/plugin}
+stages:
+  - id: p
+    exec: {shell: %q, exitCodes: nagios, parse: nagios}
+  - id: row
+    verdict: {subject: '"p"', verdict: p.status}
+`
+	cases := []struct {
+		name, shell, first, long string
+	}{
+		{"nothing", "true", "silent UNKNOWN - 1 stage did not check everything (p), 1 ok", "no status line: the plugin printed nothing"},
+		{"blank", "echo '  '", "silent UNKNOWN - 1 stage did not check everything (p), 1 ok", "no status line: the plugin printed nothing"},
+		{"stderr only", "echo 'check_x: cannot open /proc/loadavg' >&2", "silent UNKNOWN - 1 stage did not check everything (p), 1 ok", "no status line: the plugin printed nothing"},
+		{"U with a unit", "echo 'LINK OK | link=Up'", "silent UNKNOWN - 1 stage did not check everything (p), 1 ok", `perfdata value "Up" is not a number with a unit, nor U alone`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			sub := t.TempDir()
+			writeChart(t, sub, "chart.yaml", fmt.Sprintf(chart, tc.shell))
+			r := runCLI(t, sub, "exec", "chart.yaml", "-o", "nagios")
+			first, _, _ := strings.Cut(r.stdout, "\n")
+			if r.code != 3 || first != tc.first || !strings.Contains(r.stdout, "UNKNOWN: p did not check") || !strings.Contains(r.stdout, tc.long) {
+				t.Errorf("exit %d, first line %q\nwant exit 3 and %q, a long line naming %q\nstdout %s\nstderr %s", r.code, first, tc.first, tc.long, r.stdout, r.stderr)
+			}
+			if n := strings.Count(r.stdout, "UNKNOWN: p did not check"); n != 1 {
+				t.Errorf("%d lines say p did not check, want 1 (one cause, said once)\n%s", n, r.stdout)
+			}
+		})
+	}
+}
+
+// TestNagiosTimedOutPluginSaysItsCauseOnce: a plugin that timed out or was
+// killed printed nothing because it ended so; its script row says that,
+// and its blank output is no second cause ("no status line") leading the
+// standing line before the real one.
+func TestNagiosTimedOutPluginSaysItsCauseOnce(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeChart(t, dir, "chart.yaml", `
+version: 1
+runbook: slow
+result: {kind: verdict/plugin}
+stages:
+  - id: p
+    exec: {shell: 'sleep 30', timeout: 300ms, exitCodes: nagios, parse: nagios}
+  - id: k
+    exec: {shell: 'kill -9 $$', exitCodes: nagios, parse: json}
+  - id: row
+    verdict: {subject: '"p"', verdict: p.status ?? "unknown"}
+`)
+	r := runCLI(t, dir, "exec", "chart.yaml", "-o", "nagios")
+	first, _, _ := strings.Cut(r.stdout, "\n")
+	if r.code != 3 || first != "slow UNKNOWN - 2 scripts gave no answer (p, k), 1 unknown (p)" {
+		t.Errorf("exit %d, first line %q, want 3 and 2 scripts that gave no answer\nstdout %s\nstderr %s", r.code, first, r.stdout, r.stderr)
+	}
+	if strings.Contains(r.stdout, "did not check") || strings.Contains(r.stderr, "could not read") {
+		t.Errorf("the blank output of a plugin that timed out or was killed is filed as a parse problem too\nstdout %s\nstderr %s", r.stdout, r.stderr)
+	}
+}
+
+// TestNagiosStateWordMappedToAnotherStateIsRefused: the words ok,
+// warning, critical and unknown are their own check state, yet
+// result.nagios {ok: [critical]} was taken, and a row reading "critical"
+// was shown "OK b: critical" in a check that exited 1 for another row's
+// warning. Such a map is refused at load, where the word is written.
+func TestNagiosStateWordMappedToAnotherStateIsRefused(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeChart(t, dir, "chart.yaml", `
+version: 1
+runbook: map
+result:
+  kind: verdict/plugin
+  nagios: {warning: [full], ok: [critical]}
+stages:
+  - id: a
+    verdict: {subject: '"a"', verdict: '"full"'}
+  - id: b
+    verdict: {subject: '"b"', verdict: '"critical"'}
+`)
+	r := runCLI(t, dir, "exec", "chart.yaml", "-o", "nagios")
+	const want = `chart.yaml:5:34: result nagios lists verdict "critical" under ok, but "critical" is a check state of its own (CRITICAL): a row reading critical would be shown as OK`
+	if r.code != 3 || !strings.HasPrefix(r.stdout, "runbook UNKNOWN - "+want) || !strings.Contains(r.stderr, want) {
+		t.Errorf("exit %d\nstdout %s\nstderr %s\nwant 3 and %q", r.code, r.stdout, r.stderr, want)
+	}
+	// Its own word under its own state stays allowed.
+	writeChart(t, dir, "same.yaml", `
+version: 1
+runbook: map
+result:
+  kind: verdict/plugin
+  nagios: {warning: [full], critical: [critical]}
+stages:
+  - id: a
+    verdict: {subject: '"a"', verdict: '"full"'}
+`)
+	if r := runCLI(t, dir, "exec", "same.yaml", "-o", "nagios"); r.code != 1 {
+		t.Errorf("critical: [critical]: exit %d, want 1 (the full row's WARNING)\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+}

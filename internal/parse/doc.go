@@ -17,7 +17,7 @@
 //	columns   a list of objects, keyed by header    a row with too few or too many fields
 //	csv, tsv  a list of objects, keyed by header    a record with the wrong number of fields, bad quoting
 //	regex     a list of objects, keyed by group     a line the pattern does not match
-//	nagios    {status, text, perfdata}              a perfdata item that breaks the plugin API
+//	nagios    {status, text, perfdata}              a perfdata item that breaks the plugin API; nothing printed
 //
 // A JSON number (json, jsonl) settles as jsonv.Decoded settles one: an
 // int when whole; its digits, as a json.Number, when whole and no float64

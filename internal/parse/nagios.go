@@ -22,14 +22,15 @@ import (
 // 'label'=value[uom];[warn];[crit];[min];[max]:
 //
 //	label      quoted with ' when it holds spaces or '=', a ' in it written ''
-//	value      a number, or "U" (the plugin could not tell) kept as the string "U"
+//	value      a number, or "U" alone (the plugin could not tell) kept as the string "U"
 //	uom        the unit after the value (s, ms, %, B, KB, c…)
 //	warn,crit  a number when a plain number, else the range as written (10:20, @~:5)
 //	min,max    numbers
 //
 // An empty field is absent. An item that breaks this is a problem (the
 // item, not its line, is dropped); a line with nothing but such items adds
-// nothing else.
+// nothing else. An output with nothing in it but blanks is a problem too:
+// the status line is the one output the API requires.
 //
 //	'/mnt/my disk'=100B;;;0;1000   {label: "/mnt/my disk", value: 100, uom: B, min: 0, max: 1000}
 //	load1=0.5;5:;10:               {label: load1, value: 0.5, warn: "5:", crit: "10:"}
@@ -64,6 +65,12 @@ func parseNagios(text string, r *recorder) any {
 			}
 			long = append(long, strings.TrimRight(t, " \t"))
 		}
+	}
+	if blank(text) {
+		// The status line is the one output the plugin API requires: a
+		// plugin that printed nothing (a wrapper that never ran it, its
+		// output sent elsewhere) said nothing its exit code stands on.
+		r.problem(1, text, "no status line: the plugin printed nothing (the plugin API requires one)")
 	}
 	out["text"] = long
 	out["perfdata"] = perf
@@ -141,6 +148,10 @@ func perfItem(s string) (map[string]any, string, string, string) {
 		return nil, text, rest, fmt.Sprintf("value %q is not a number with a unit", f[0])
 	}
 	if m[1] == "U" {
+		if m[2] != "" {
+			// U is a literal on its own; "Up" or "Unknown" is no value.
+			return nil, text, rest, fmt.Sprintf("value %q is not a number with a unit, nor U alone", f[0])
+		}
 		obj["value"] = "U"
 	} else {
 		n, ok := perfNumber(m[1])
