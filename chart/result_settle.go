@@ -77,10 +77,10 @@ func notOneOf(what, s string, choices []string) string {
 
 // stateWordElsewhere says what is wrong with result.nagios listing the
 // verdict word under state ("" if nothing): the words ok, warning,
-// critical and unknown are their own state, and a row reading "critical"
-// shown as OK is a critical answer hidden.
+// critical and unknown are their own state, in any case (gate.StateOf),
+// and a row reading "critical" shown as OK is a critical answer hidden.
 func stateWordElsewhere(word, state string) string {
-	if !slices.Contains(NagiosStates, word) || word == state {
+	if !slices.Contains(NagiosStates, strings.ToLower(word)) || strings.ToLower(word) == state {
 		return ""
 	}
 	return fmt.Sprintf("result nagios lists verdict %q under %s, but %q is a check state of its own (%s): a row reading %s would be shown as %s; map the chart's own word, or write the verdict %q",

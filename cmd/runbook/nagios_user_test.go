@@ -364,3 +364,42 @@ stages:
 		t.Errorf("critical: [critical]: exit %d, want 1 (the full row's WARNING)\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestNagiosUpperCaseStateWordIsItsState: a Nagios user writes the
+// verdict "CRITICAL"; it was a word nothing mapped, UNKNOWN, so beside a
+// row mapped to warning the check exited 1, WARNING, over a row that read
+// CRITICAL. A state word is its state in any case; listed under another
+// state in any case it is refused, as the lower-case word is.
+func TestNagiosUpperCaseStateWordIsItsState(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeChart(t, dir, "chart.yaml", `
+version: 1
+runbook: upper
+result:
+  kind: verdict/plugin
+  nagios: {warning: [full]}
+stages:
+  - id: a
+    verdict: {subject: '"a"', verdict: '"full"'}
+  - id: b
+    verdict: {subject: '"b"', verdict: '"CRITICAL"'}
+`)
+	r := runCLI(t, dir, "exec", "chart.yaml", "-o", "nagios")
+	if r.code != 2 || !strings.HasPrefix(r.stdout, "upper CRITICAL - ") || !strings.Contains(r.stdout, "CRITICAL b: CRITICAL") {
+		t.Errorf("exit %d, want 2 and the CRITICAL row as CRITICAL\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+	writeChart(t, dir, "hidden.yaml", `
+version: 1
+runbook: upper
+result:
+  kind: verdict/plugin
+  nagios: {ok: [CRITICAL]}
+stages:
+  - id: b
+    verdict: {subject: '"b"', verdict: '"CRITICAL"'}
+`)
+	if r := runCLI(t, dir, "exec", "hidden.yaml", "-o", "nagios"); r.code != 3 || !strings.Contains(r.stderr, `result nagios lists verdict "CRITICAL" under ok`) {
+		t.Errorf("{ok: [CRITICAL]}: exit %d, want 3 and the map refused\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+}

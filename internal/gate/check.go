@@ -3,6 +3,7 @@ package gate
 import (
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/plugins/assessment"
@@ -101,12 +102,15 @@ func (c *Check) Unlabelled(spec *chart.Spec, rec *record.Record) {
 }
 
 // StateOf is a verdict word's state, and whether the word had one of its
-// own (false: it is Unknown because nothing maps it).
+// own (false: it is Unknown because nothing maps it). A state word is its
+// state in any case: a Nagios user's row reading "CRITICAL" was a word
+// nothing mapped, UNKNOWN, and a check beside a row mapped to warning
+// exited WARNING over it.
 func (m Mapping) StateOf(word string) (State, bool) {
 	if s, ok := m[word]; ok {
 		return s, true
 	}
-	return ParseState(word)
+	return ParseState(strings.ToLower(word))
 }
 
 // Check is a record judged as a check.

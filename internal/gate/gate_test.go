@@ -54,8 +54,9 @@ func TestIssue14WorseOrder(t *testing.T) {
 	}
 }
 
-// TestIssue14StateOf: result.nagios first, then a state word is itself,
-// then any other word is UNKNOWN and not its own.
+// TestIssue14StateOf: result.nagios first, then a state word is itself
+// (in any case: a row reading "CRITICAL" was UNKNOWN), then any other
+// word is UNKNOWN and not its own.
 func TestIssue14StateOf(t *testing.T) {
 	t.Parallel()
 	m := MappingOf(&chart.Spec{Result: &chart.ResultSpec{Nagios: map[string]string{"at-risk": "critical", "ok": "warning"}}})
@@ -67,6 +68,8 @@ func TestIssue14StateOf(t *testing.T) {
 		{"at-risk", Critical, true},
 		{"ok", Warning, true}, // the chart's mapping beats the word itself
 		{"critical", Critical, true},
+		{"CRITICAL", Critical, true}, // a state word in any case
+		{"Warning", Warning, true},
 		{"unknown", Unknown, true},
 		{"filling", Unknown, false},
 		{"", Unknown, false},
