@@ -88,12 +88,10 @@ func (p *CompactPlan) Decide(env rules.Env) (c Compact, branch string, ok bool) 
 
 // Evidence is Slab.Decide's evidence of the plan's decider over env, the
 // same in every field, built from one read of each key (rules.Trace):
-// filter after filter, each reading every condition's key again, cost a
-// decider of ten rules on two keys four times what its decision did,
-// and every decider of a run a recorder watches (the record's harvest
-// is one) gives its evidence at once. A condition that panics is
-// evaluated again filter by filter (Slab.Decide), whose evidence says
-// which.
+// filter after filter reads every condition's key again, and every
+// decider of a run a recorder watches (the record's harvest is one)
+// gives its evidence at once. A condition that panics is evaluated again
+// filter by filter (Slab.Decide), whose evidence says which.
 func (p *CompactPlan) Evidence(s *Slab, env rules.Env) (ev *Evidence) {
 	if ev, ok := p.trace(s, env); ok {
 		return ev
@@ -107,31 +105,15 @@ func (p *CompactPlan) trace(s *Slab, env rules.Env) (ev *Evidence, ok bool) {
 			ev, ok = nil, false
 		}
 	}()
-	b := s.box()
-	b.def = p.def
-	ev = &b.ev
-	ev.Kind, ev.Default = KindDecide, &b.def
-	ev.Rules = s.ruleRoom(p.rs)
 	t := p.chain.Trace(env)
-	for i := range p.rs {
+	return s.decide(p.rs, p.def, func(re *RuleEvidence, i int) bool {
 		r := &p.rs[i]
 		n := r.When.(*rules.Filter).Len()
-		ev.Rules = ev.Rules[:i+1]
-		re := &ev.Rules[i]
 		re.Index, re.Label, re.Then = i, r.Label, r.Then
 		re.Outcome = t.Next(s.conds[:n:n])
 		s.conds = s.conds[n:]
-		if re.Matched {
-			b.chosen[0] = r.Then
-			break
-		}
-	}
-	ev.Rules = s.keepRules(ev.Rules)
-	if b.chosen[0] == "" && !ev.matched() {
-		b.chosen[0] = p.def.Branch
-	}
-	ev.Chosen = b.chosen[:1:1]
-	return ev, true
+		return re.Matched
+	}), true
 }
 
 // Branch is the branch the decision chose.

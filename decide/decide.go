@@ -115,15 +115,23 @@ func (s *Slab) keepRules(rs []RuleEvidence) []RuleEvidence {
 
 // Decide is Decide with its evidence kept in the slab.
 func (s *Slab) Decide(env rules.Env, rs []Rule, def Default) *Evidence {
+	return s.decide(rs, def, func(re *RuleEvidence, i int) bool { return s.evalRule(re, env, i, rs[i]) })
+}
+
+// decide is a first-match decision's evidence in the slab, rule after
+// rule until one matches, each rule's evidence filled and judged by eval
+// (filter after filter, Slab.Decide; one trace of the rules' keys,
+// CompactPlan.Evidence).
+func (s *Slab) decide(rs []Rule, def Default, eval func(re *RuleEvidence, i int) (matched bool)) *Evidence {
 	b := s.box()
 	b.def = def
 	ev := &b.ev
 	ev.Kind, ev.Default = KindDecide, &b.def
 	ev.Rules = s.ruleRoom(rs)
-	for i, r := range rs {
+	for i := range rs {
 		ev.Rules = ev.Rules[:i+1]
-		if s.evalRule(&ev.Rules[i], env, i, r) {
-			b.chosen[0] = r.Then
+		if eval(&ev.Rules[i], i) {
+			b.chosen[0] = rs[i].Then
 			break
 		}
 	}

@@ -23,6 +23,12 @@ import (
 // closed by the other kind, or anything but space after it is an error.
 // What is skipped is checked only as far as skipping needs (brackets,
 // strings and their escapes); a picked value is the caller's to decode.
+//
+// It is written here because nothing at hand skips a value without
+// reading it: encoding/json's Decoder.Token does, a token and an
+// allocation at a time (slower than the whole decode), and
+// encoding/json/jsontext's SkipValue is built only under
+// GOEXPERIMENT=jsonv2 in Go 1.26. FuzzPick holds it to encoding/json.
 func Pick(r io.Reader, paths ...string) (map[string]json.RawMessage, error) {
 	p := &picker{r: r, buf: make([]byte, 0, 64<<10), want: map[string]bool{}, inner: map[string]bool{}, out: map[string]json.RawMessage{}}
 	for _, path := range paths {
