@@ -140,15 +140,27 @@ func assigns(script, name string) bool {
 			if end < len(script) && script[end] == '=' {
 				return true
 			}
-			head := strings.TrimRight(script[:at], " \t")
-			for _, w := range []string{"read", "for", "local", "export", "declare", "readonly", "typeset", "-r", "-p", "-a"} {
-				if strings.HasSuffix(head, w) {
-					return true
-				}
+			if setter(script[:at]) {
+				return true
 			}
 		}
 		i = end
 	}
+}
+
+// setters are the commands that set the variables their words name.
+var setters = []string{"read", "for", "select", "local", "export", "declare", "readonly", "typeset"}
+
+// setter reports whether the statement head leads up to a word that one
+// of setters sets (`read -r n`, `for n in`, `export n`): its first word,
+// past the keywords that open a statement, is a setter.
+func setter(head string) bool {
+	stmt := head[strings.LastIndexAny(head, ";\n&|(")+1:]
+	words := strings.Fields(stmt)
+	for len(words) > 0 && slices.Contains([]string{"do", "then", "else", "while", "until", "if", "!", "{"}, words[0]) {
+		words = words[1:]
+	}
+	return len(words) > 0 && slices.Contains(setters, words[0])
 }
 
 func identByte(c byte) bool {

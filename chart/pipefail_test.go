@@ -55,6 +55,9 @@ func TestShellReadingAChartInputIsNoted(t *testing.T) {
 		{`seq 1 $N`, ", envFrom: {N: string(n)}", nil},
 		{`echo $HOME $1 $? $#`, "", nil},
 		{`echo \$n`, "", nil},
+		{`while read -r a n; do echo $n; done`, "", nil},
+		{`grep -r n /etc; seq 1 $n`, "", []string{"n"}},
+		{`platfor n; seq 1 $n`, "", []string{"n"}},
 	} {
 		src := "version: 1\nrunbook: t\ninputs:\n  n: {type: number, default: 3}\nvars:\n  limit: n * 2\nstages:\n  - id: s\n    exec: {shell: '" + strings.ReplaceAll(tc.shell, "'", "''") + "'" + tc.extra + "}\n"
 		spec, err := Parse("c.yaml", []byte(src))
