@@ -17,9 +17,10 @@ import (
 var (
 	topKeys         = []string{"version", "runbook", "description", "inputs", "vars", "result", "honesty", "plugins", "stages"}
 	inputKeys       = []string{"type", "required", "default", "secret", "description"}
-	resultKeys      = []string{"kind", "decider", "maxRows", "presentation", "checks", "standingLine", "nagios"}
+	resultKeys      = []string{"kind", "decider", "maxRows", "presentation", "checks", "standingLine", "nagios", "empty"}
 	presentations   = []string{"prose", "panel"}
 	standingLines   = []string{"always", "unless-consistent", "not-sure-or-ask"}
+	empties         = []string{EmptyGap, EmptyAnswer}
 	honestyStages   = []string{HonestyLabel, HonestyCoverage, HonestyAssessment}
 	pluginEntryKeys = []string{"command", "sha256", "version"}
 )
@@ -269,6 +270,11 @@ func (l *loader) result(e entry) *ResultSpec {
 	}
 	if ne, ok := m.get("nagios"); ok {
 		r.Nagios = l.nagios(ne, r.Kind)
+	}
+	if ee, ok := m.get("empty"); ok {
+		if r.Empty, ok = l.oneOf(ee, "", "result empty", empties...); ok && r.Kind != "" && !strings.HasPrefix(r.Kind, "verdict/") {
+			l.errf(ee.keyPos, "", "result empty says what a verdict table with no rows is, but kind %q projects no verdict rows: use a kind starting with verdict/, such as verdict/%s", r.Kind, r.Kind)
+		}
 	}
 	if ce, ok := m.get("checks"); ok {
 		items, _ := l.list(ce, "", "result checks")

@@ -37,6 +37,11 @@ func (r *ResultSpec) Settle(deciders []string) error {
 	if r.StandingLine != "" && !slices.Contains(standingLines, r.StandingLine) {
 		bad("%s", notOneOf("result standingLine", r.StandingLine, standingLines))
 	}
+	if r.Empty != "" && !slices.Contains(empties, r.Empty) {
+		bad("%s", notOneOf("result empty", r.Empty, empties))
+	} else if r.Empty != "" && !strings.HasPrefix(r.Kind, "verdict/") {
+		bad("result empty says what a verdict table with no rows is, but kind %q projects no verdict rows: use a kind starting with verdict/", r.Kind)
+	}
 	if len(r.Nagios) > 0 && !strings.HasPrefix(r.Kind, "verdict/") {
 		bad("result nagios maps verdict words, but kind %q projects no verdict rows: use a kind starting with verdict/", r.Kind)
 	}

@@ -68,8 +68,21 @@ type ResultSpec struct {
 	// state → words): each word to one of NagiosStates. Nil when not
 	// written; words it does not list are judged by internal/gate.
 	Nagios map[string]string
-	Pos    Pos
+	// Empty is what a verdict table with no rows is: EmptyGap ("" too), a
+	// run that judged no subject, or EmptyAnswer, the chart's answer that
+	// there is nothing to report (no failed unit, no stale file).
+	Empty string
+	Pos   Pos
 }
+
+// The words of result.empty. An empty table is a gap unless the chart
+// says it is an answer: a check that found no sshd row because `ss` ran
+// without the privilege to name processes reads exactly like a host with
+// nothing wrong, and only the author knows which one no rows means.
+const (
+	EmptyGap    = "gap"
+	EmptyAnswer = "answer"
+)
 
 // NagiosStates are the words result.nagios maps verdicts to, in the order
 // of the Nagios plugin API's exit codes (0 ok … 3 unknown).

@@ -184,7 +184,11 @@ func Assemble(r Run) *Record {
 		if rec.Verdicts.Table != "" && rec.Verdicts.RowsTotal == 0 {
 			rec.Verdicts.Table = rec.NoRowsTable()
 		}
-		if items := verdictItems(rec.Verdicts); len(items) > 0 {
+		// Only a completed run's empty set is a gap: a paused one has
+		// written no row yet, a failed one says why it has none, and so
+		// does a ledger that already holds an absence or unjudged items.
+		emptyAnswer := p.EmptyAnswer || fres.Status != flow.StatusCompleted || emptySaid(rec.Coverage)
+		if items := verdictItems(rec.Verdicts, emptyAnswer); len(items) > 0 {
 			rec.Coverage = append(rec.Coverage, coverage.Entry{Path: p.Key, Declaration: coverage.Declaration{
 				Kind:       coverage.KindLedger,
 				NotChecked: items,
@@ -246,7 +250,55 @@ const (
 	ItemDropped   = "dropped"
 	ItemTruncated = "truncated"
 	ItemNullItems = "null-items"
+	// ItemEmpty is a verdict set with no rows, nor any dropped, of a
+	// chart that did not say no rows is its answer (result.empty).
+	ItemEmpty = "empty"
 )
+
+// notJudged are the ledger item kinds that leave a subject unjudged: a
+// branch that failed, items not run, output no value holds, lines a parse
+// mode could not read (a subject on one has no row), a command that
+// printed nothing but on stderr and exited 0 (its empty list is no
+// answer), a text whose bytes the scope holds as U+FFFD (its values are
+// not what was read), verdict rows dropped (in neither the rows nor the
+// table), items that wrote no row, a set: key null from a member its
+// object lacks (the rows judged it as no value), a table with no rows of
+// a chart that did not say none is its answer ("no verdict rows" is fine
+// only when the author says nothing to report is).
+var notJudged = []string{ItemFailed, ItemTruncated, ItemNullItems, ItemWithheld, ItemUnparsed, ItemStderrOnly, ItemNotUTF8, ItemDropped, ItemNoRow, ItemAbsentMember, ItemEmpty}
+
+// NotJudged says whether a ledger item of this kind leaves a subject
+// unjudged: the one list a Nagios check's state (internal/gate) and the
+// empty-table item (emptySaid) both read.
+func NotJudged(kind string) bool { return slices.Contains(notJudged, kind) }
+
+// emptySaid says whether the ledger already says why a verdict set may
+// have no rows: a stage declared an absence (it looked and found none: a
+// read: of no file is one) or an item left subjects unjudged. The empty
+// item would only say it again.
+func emptySaid(ledger []coverage.Entry) bool {
+	for _, e := range ledger {
+		if e.Kind == coverage.KindAbsence {
+			return true
+		}
+		for _, it := range e.NotChecked {
+			if NotJudged(it.Kind) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// emptyItem says a verdict set judged no subject. Its why is for the
+// author: only the chart knows whether no rows means nothing is wrong.
+func emptyItem() coverage.Item {
+	return coverage.Item{
+		What: "any subject",
+		Why:  "the run wrote no verdict row, so nothing was judged; when no rows is this chart's answer (nothing to report), the chart says result: {empty: answer}",
+		Kind: ItemEmpty,
+	}
+}
 
 // nullItemsItem says a foreach checked nothing because its items were
 // null, naming the expression.
@@ -259,10 +311,14 @@ func nullItemsItem(nu flow.NullItems) coverage.Item {
 }
 
 // verdictItems are the ledger's not-checked items for a verdict set: one
-// per group of declined rows, saying whose decision it was, and one for
-// the dropped rows.
-func verdictItems(vs *VerdictSet) []coverage.Item {
+// per group of declined rows, saying whose decision it was, one for the
+// dropped rows, and one for a set with no rows at all unless emptyAnswer
+// (dropped rows already say why a set is empty).
+func verdictItems(vs *VerdictSet, emptyAnswer bool) []coverage.Item {
 	var out []coverage.Item
+	if vs.RowsTotal == 0 && vs.RowsDropped == 0 && !emptyAnswer {
+		out = append(out, emptyItem())
+	}
 	for _, d := range vs.DeclinedBy {
 		out = append(out, declinedItem(d))
 	}

@@ -20,6 +20,9 @@ type Projection struct {
 	MaxRows int
 	// Panel is presentation: panel (no table; the host shows the rows).
 	Panel bool
+	// EmptyAnswer is result.empty: answer. Without it a set with no rows
+	// is a gap in the ledger (ItemEmpty): no subject was judged.
+	EmptyAnswer bool
 	// Columns give rows their key order, by the set of keys a row has.
 	Columns [][]string
 	// Decider names the decider whose branches the verdict words are; ""

@@ -55,7 +55,7 @@ func Summary(rec *Record, s Standing) assessment.Summary {
 			// The record's own entry (Assemble): the declined rows, said
 			// of the decider and whose decision they were, and the
 			// dropped rows, counted from the verdict set itself.
-			sum.Gaps = append(sum.Gaps, verdictGaps(rec.Verdicts, decider)...)
+			sum.Gaps = append(sum.Gaps, verdictGaps(rec.Verdicts, e, decider)...)
 			continue
 		}
 		for _, it := range e.NotChecked {
@@ -148,18 +148,25 @@ func verdictsEntry(e coverage.Entry) bool {
 		return false
 	}
 	for _, it := range e.NotChecked {
-		if it.Kind != ItemDeclined && it.Kind != ItemDropped {
+		if it.Kind != ItemDeclined && it.Kind != ItemDropped && it.Kind != ItemEmpty {
 			return false
 		}
 	}
 	return true
 }
 
-// verdictGaps are the gaps of a verdict set: each group of declined rows,
-// said of the decider with whose decision it was (or that none of its
-// decisions was behind them), then the dropped rows.
-func verdictGaps(vs *VerdictSet, decider string) []assessment.Gap {
+// verdictGaps are the gaps of a verdict set: that it has no rows when its
+// entry e says so (the chart's result.empty is not in the record, the
+// item is), each group of declined rows, said of the decider with whose
+// decision it was (or that none of its decisions was behind them), then
+// the dropped rows.
+func verdictGaps(vs *VerdictSet, e coverage.Entry, decider string) []assessment.Gap {
 	var out []assessment.Gap
+	for _, it := range e.NotChecked {
+		if it.Kind == ItemEmpty {
+			out = append(out, assessment.Gap{Stage: decider, What: it.What, Why: it.Why, Kind: assessment.GapEmpty})
+		}
+	}
 	for _, d := range vs.DeclinedBy {
 		if d.Rule == "" && !d.Default {
 			out = append(out, assessment.Gap{Stage: decider, What: rowsWord(d.Rows), Kind: assessment.GapUndecided})

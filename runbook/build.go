@@ -160,7 +160,7 @@ func (rb *Runbook) settleRecord() (deciders []string) {
 		return deciders
 	}
 	r := rb.spec.Result
-	p := &record.Projection{Key: VerdictsKey, MaxRows: r.MaxRows, Panel: r.Presentation == "panel", Columns: rb.columns, Decider: r.Decider, Structure: &rb.structure}
+	p := &record.Projection{Key: VerdictsKey, MaxRows: r.MaxRows, Panel: r.Presentation == "panel", EmptyAnswer: r.Empty == chart.EmptyAnswer, Columns: rb.columns, Decider: r.Decider, Structure: &rb.structure}
 	if p.MaxRows <= 0 {
 		p.MaxRows = DefaultMaxRows
 	}

@@ -20,7 +20,9 @@ import (
 // unjudged: its items are a no-row item, the standing Not sure, the check
 // UNKNOWN. A foreach that only gathers facts (no verdict stage in its
 // body) is not flagged, nor is one over no items (nothing ran that could
-// have written a row), nor one in which every item wrote a row.
+// have written a row: its empty table is the chart's to call an answer,
+// TestEmptyVerdictTableIsNotSureUnlessItIsTheAnswer), nor one in which
+// every item wrote a row.
 func TestForeachNoneOfWhoseItemsWroteARowIsNotChecked(t *testing.T) {
 	t.Parallel()
 	const judge = `version: 1
@@ -74,7 +76,7 @@ stages:
 		{"the one item matched no rule", judge, []any{proc("a", "Z")}, "its 1 item (per-proc~0)", gate.Unknown},
 		{"some items matched no rule", judge, []any{proc("a", "R"), proc("b", "Z")}, "1 of its 2 items (per-proc~1)", gate.Unknown},
 		{"every item wrote a row", judge, []any{proc("a", "R"), proc("b", "S")}, "", gate.OK},
-		{"no items", judge, []any{}, "", gate.OK},
+		{"no items, empty: answer", strings.Replace(judge, "result: {kind: verdict/health}", "result: {kind: verdict/health, empty: answer}", 1), []any{}, "", gate.OK},
 		{"a foreach that gathers facts", facts, []any{proc("a", "Z"), proc("b", "Z")}, "", gate.OK},
 	}
 	for _, tc := range tests {

@@ -25,7 +25,7 @@ func TestUnreadCoverageDeclarationIsNotConsistent(t *testing.T) {
 		{"not_checked a string", `{"af_coverage": {"checked": ["app.log"], "not_checked": "rotated logs"}, "result": [{"svc": "api"}]}`, 3,
 			`Not sure — stage "scan" did not check what it declared at af_coverage.not_checked (must be a list, got a string; left off the record).`},
 		{"absence with a bad checked item", `{"af_absent": true, "looked_for": "FATAL lines", "checked": [{"why": "no what"}]}`, 3,
-			`Not sure — stage "scan" did not check what it declared at checked (item 0: what must be a non-empty string; the object is read as ordinary data, not an absence).`},
+			`Not sure — stage "scan" did not check what it declared at checked (item 0: what must be a non-empty string; the object is read as ordinary data, not an absence); the verdict table is empty: no subject was judged.`},
 		{"well formed", `{"af_coverage": {"checked": ["app.log"]}, "result": [{"svc": "api"}]}`, 0,
 			"Consistent with the run's record"},
 	}
@@ -112,7 +112,7 @@ version: 1
 runbook: log-errors
 inputs:
   log: {type: string, required: true}
-result: {kind: verdict/line}
+result: {kind: verdict/line, empty: answer}
 stages:
   - id: log
     read: {path: log, parse: {as: regex, pattern: '^(?P<ts>\S+) (?P<level>\S+) (?P<svc>\S+)'}}

@@ -140,7 +140,9 @@ type Check struct {
 	// exited 0 (record.ItemStderrOnly), a text that is not UTF-8 and reached
 	// the scope altered (record.ItemNotUTF8), verdict rows dropped from the table
 	// (record.ItemDropped), a set: key null from a member its object
-	// lacks (record.ItemAbsentMember), a read: that found no file (record.FoundNoFile:
+	// lacks (record.ItemAbsentMember), a verdict set with no rows of a
+	// chart that did not say none is its answer (record.ItemEmpty), a
+	// read: that found no file (record.FoundNoFile:
 	// a glob's [] is every subject a foreach over it judges), a period a
 	// stage was asked about that its source did not hold whole
 	// (periodUnchecked). The rows say nothing of those subjects, so the
@@ -246,16 +248,6 @@ func (c Check) Judged() bool {
 	return len(c.Unanswered)+len(c.Unchecked)+len(c.RuleErrors) == 0 && !c.ChecksFailed && !c.NoScripts
 }
 
-// notJudged are the ledger item kinds that leave a subject unjudged: a
-// branch that failed, items not run, output no value holds, lines a parse
-// mode could not read (a subject on one has no row), a command that printed
-// nothing but on stderr and exited 0 (its empty list is no answer), a text
-// whose bytes the scope holds as U+FFFD (its values are not what was read), verdict
-// rows dropped (in neither the rows nor the table), items that wrote no
-// row (record.ItemNoRow), a set: key null from a member its object lacks
-// (record.ItemAbsentMember: the rows judged it as no value).
-var notJudged = []string{record.ItemFailed, record.ItemTruncated, record.ItemNullItems, record.ItemWithheld, record.ItemUnparsed, record.ItemStderrOnly, record.ItemNotUTF8, record.ItemDropped, record.ItemNoRow, record.ItemAbsentMember}
-
 // unchecked lists the ledger's items of subjects never judged, in ledger
 // order, each read: that found no file (record.FoundNoFile) and each
 // period not held whole (periodUnchecked).
@@ -267,7 +259,7 @@ func unchecked(ledger []coverage.Entry) []Unchecked {
 			continue
 		}
 		for _, it := range e.NotChecked {
-			if slices.Contains(notJudged, it.Kind) {
+			if record.NotJudged(it.Kind) {
 				out = append(out, Unchecked{Path: e.Path, What: it.What, Why: it.Why})
 			}
 		}

@@ -15,7 +15,9 @@
 //	the run failed, was cancelled or paused  UNKNOWN (no finished answer)
 //	the chart projects no verdict rows       UNKNOWN
 //	otherwise                                the worst state over every row,
-//	                                         shown or hidden (none: OK), and
+//	                                         shown or hidden (none: OK, when
+//	                                         the chart says result.empty:
+//	                                         answer), and
 //	                                         no better than UNKNOWN when a
 //	                                         script's last run gave no answer
 //	                                         (Check.Unanswered), a subject
@@ -36,6 +38,9 @@
 // line, a command exited 0 with only stderr to show, a foreach item wrote
 // no verdict row, a verdict row was dropped, a read: found no file (a
 // glob that matched none: no subject at all; a path that does not exist),
+// the table has no rows and the chart did not say that none is its answer
+// (result.empty: answer; `ss` run without the privilege to name processes
+// gives no sshd row exactly as a host without sshd does),
 // or a stage's source did not hold all of the period it was asked about
 // (a coverage declaration's period not-held, partly-held or unknown):
 // the rows say nothing of it, and OK would say it is fine. A decider rule

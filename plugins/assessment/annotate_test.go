@@ -82,7 +82,7 @@ func TestAssessmentJSONKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const want = `{"version":4,"standing":"not-sure","reasons":["argument-assumed"],"checked":[],` +
+	const want = `{"version":5,"standing":"not-sure","reasons":["argument-assumed"],"checked":[],` +
 		`"line":"Not sure — window = \"2h\" was assumed by search_logs's rule, not given by you."}`
 	if string(b) != want {
 		t.Errorf("JSON:\n got %s\nwant %s", b, want)

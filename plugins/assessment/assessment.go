@@ -17,7 +17,10 @@ package assessment
 // 4: declined rows no decision of the decider declined have a clause of
 // their own (GapUndecided), instead of saying the decider reached no
 // verdict for them.
-const LineVersion = 4
+// 5: a verdict table with no rows, of a chart that did not say no rows is
+// its answer, has a clause of its own (GapEmpty). Every version-4 line
+// whose summary holds none is unchanged.
+const LineVersion = 5
 
 // maxClauses is how many clauses other than assumed-value clauses a line
 // prints before it says how many more the record holds.

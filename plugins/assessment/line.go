@@ -259,6 +259,10 @@ func gapClause(g Gap) string {
 		text = what + " declined without a decision of " + stageRef(g.Stage) + " behind it"
 	case GapDropped:
 		text = "the verdict projection dropped " + what
+	case GapEmpty:
+		// The why is the author's hint (result.empty); the person reading
+		// the line is told what the table does not say.
+		return "the verdict table is empty: no subject was judged"
 	default:
 		text = stageRef(g.Stage) + " left " + what + " uncovered"
 	}

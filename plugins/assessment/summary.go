@@ -86,8 +86,8 @@ type Gap struct {
 	Stage string `json:"stage"`
 	What  string `json:"what"`
 	Why   string `json:"why,omitempty"`
-	// Kind is GapNotChecked, GapCannotCover, GapDeclined, GapUndecided or
-	// GapDropped.
+	// Kind is GapNotChecked, GapCannotCover, GapDeclined, GapUndecided,
+	// GapDropped or GapEmpty.
 	Kind string `json:"kind"`
 	// Rule is, on a GapDeclined, the label of the rule that sent the rows
 	// to the declined verdict; "" when they reached it some other way (the
@@ -107,6 +107,10 @@ const (
 	// GapDropped is verdict rows the projection could not read as rows
 	// (What counts them, Why says what they were); Stage is unused.
 	GapDropped = "dropped"
+	// GapEmpty is a verdict set with no rows of a chart that did not say
+	// no rows is its answer: no subject was judged. What and Why are the
+	// ledger item's; the clause says it in its own words.
+	GapEmpty = "empty"
 )
 
 // Period is a stage's period verdict: how much of the period it was asked

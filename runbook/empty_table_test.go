@@ -1,0 +1,107 @@
+package runbook_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/openrunbook/runbook/internal/gate"
+	"github.com/openrunbook/runbook/plugins/assessment"
+	"github.com/openrunbook/runbook/record"
+)
+
+// TestEmptyVerdictTableIsNotSureUnlessItIsTheAnswer: a chart checking
+// that sshd listens read `ss -tlnp` as a user, where ss names no process,
+// so its filter found no sshd row; the run answered "no verdict rows",
+// Consistent, a Nagios check OK, while sshd listened. A completed run
+// whose table has no rows is a gap now (record.ItemEmpty): Not sure, the
+// check UNKNOWN, unless the chart says no rows is its answer (result:
+// {empty: answer}). A paused run (no row yet), a failed one, and a
+// ledger that already says why (a declared absence) add no item.
+func TestEmptyVerdictTableIsNotSureUnlessItIsTheAnswer(t *testing.T) {
+	t.Parallel()
+	// ss -tlnp as a user: the Process column is empty on every line.
+	const sshd = `version: 1
+runbook: sshd-listens
+result: {kind: verdict/listener{EMPTY}}
+stages:
+  - id: ss
+    exec:
+      shell: |
+        printf '%s\n' '[{"local": "0.0.0.0:2222", "process": ""}, {"local": "127.0.0.1:631", "process": ""}]'
+      parse: json
+  - id: per
+    foreach:
+      items: 'filter(ss.stdout, .process contains "sshd")'
+      maxBranches: 10
+      stages:
+        - {id: mark, verdict: {subject: item.local, verdict: '"ok"'}}
+`
+	cases := []struct {
+		name     string
+		src      string
+		standing assessment.Standing
+		empty    bool
+		state    gate.State
+	}{
+		{"no rows", strings.Replace(sshd, "{EMPTY}", "", 1), assessment.NotSure, true, gate.Unknown},
+		{"no rows, empty: answer", strings.Replace(sshd, "{EMPTY}", ", empty: answer", 1), assessment.Consistent, false, gate.OK},
+		{"no rows, empty: gap", strings.Replace(sshd, "{EMPTY}", ", empty: gap", 1), assessment.NotSure, true, gate.Unknown},
+		{"paused before any row", `version: 1
+runbook: ask-first
+result: {kind: verdict/approval}
+stages:
+  - id: q
+    ask: {question: '"go on?"', expects: {ok: bool}}
+  - {id: mark, verdict: {subject: '"x"', verdict: '"ok"'}}
+`, assessment.Ask, false, gate.Unknown},
+		{"failed before any row", `version: 1
+runbook: broken
+result: {kind: verdict/health}
+stages:
+  - id: boom
+    exec: {shell: 'exit 7'}
+  - {id: mark, verdict: {subject: '"x"', verdict: '"ok"'}}
+`, assessment.NotSure, false, gate.Unknown},
+		{"an absence says why", `version: 1
+runbook: scan
+result: {kind: verdict/service}
+stages:
+  - id: scan
+    exec:
+      shell: |
+        printf '%s\n' '{"af_absent": true, "looked_for": "FATAL lines", "checked": ["app.log"]}'
+      parse: json
+  - id: per
+    foreach:
+      items: 'scan.stdout.result ?? []'
+      maxBranches: 10
+      stages:
+        - {id: mark, verdict: {subject: item.svc, verdict: '"critical"'}}
+`, assessment.NotSure, false, gate.OK},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			rb := parse(t, tc.src)
+			rec := exec(t, rb, nil)
+			var empty int
+			for _, e := range rec.Coverage {
+				for _, it := range e.NotChecked {
+					if it.Kind == record.ItemEmpty {
+						empty++
+					}
+				}
+			}
+			a := rec.Assessment
+			if a.Standing != tc.standing || (empty == 1) != tc.empty || empty > 1 {
+				t.Errorf("standing %s with %d empty items, want %s and an item %v: %s", a.Standing, empty, tc.standing, tc.empty, a.Line)
+			}
+			if said := strings.Contains(a.Line, "the verdict table is empty: no subject was judged"); said != tc.empty {
+				t.Errorf("line says the table is empty: %v, want %v: %s", said, tc.empty, a.Line)
+			}
+			if got := gate.Judge(rec, gate.MappingOf(rb.Spec())).State; got != tc.state {
+				t.Errorf("check state %s, want %s", got, tc.state)
+			}
+		})
+	}
+}
