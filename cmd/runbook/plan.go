@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -77,7 +78,10 @@ type plan struct {
 	OK      bool         `json:"ok"`
 	Inputs  []planInput  `json:"inputs"`
 	Stages  []*planStage `json:"stages"`
-	Checks  []planCheck  `json:"checks"`
+	// Result is what the answer is judged on: nil when the chart has no
+	// result: block (no verdict table, no answer checks).
+	Result *planResult `json:"result"`
+	Checks []planCheck `json:"checks"`
 
 	mask func(string) string // every form of every secret input hidden
 	// maskSensitive hides every value given to a plugin's sensitive
@@ -130,6 +134,63 @@ type planPlugin struct {
 	SHA256 string `json:"sha256,omitempty"`
 	Pinned string `json:"pinned,omitempty"` // the sha256 the chart pins
 	Found  bool   `json:"found"`
+}
+
+// planResult is the chart's result: block as a run reads it, defaults
+// filled: a reader of the plan sees what an empty table will stand as
+// (result.empty) before any run makes one.
+type planResult struct {
+	Kind    string   `json:"kind"`
+	Decider string   `json:"decider,omitempty"`
+	MaxRows int      `json:"maxRows,omitempty"` // verdict kinds only
+	Empty   string   `json:"empty,omitempty"`   // verdict kinds only: gap | answer
+	Checks  []string `json:"checks,omitempty"`
+	// Nagios is each verdict word result.nagios maps, and its state.
+	Nagios map[string]string `json:"nagios,omitempty"`
+}
+
+// planResultOf fills a plan's result from the chart's block; nil for none.
+func planResultOf(r *chart.ResultSpec) *planResult {
+	if r == nil {
+		return nil
+	}
+	pr := &planResult{Kind: r.Kind, Decider: r.Decider, Nagios: r.Nagios}
+	if strings.HasPrefix(r.Kind, "verdict/") {
+		pr.MaxRows, pr.Empty = r.MaxRows, r.Empty
+		if pr.MaxRows <= 0 {
+			pr.MaxRows = runbook.DefaultMaxRows
+		}
+		if pr.Empty == "" {
+			pr.Empty = chart.EmptyGap
+		}
+	}
+	for _, c := range r.Checks {
+		pr.Checks = append(pr.Checks, c.Src)
+	}
+	return pr
+}
+
+// text writes the result section of a plan's text.
+func (r *planResult) text(b *strings.Builder) {
+	fmt.Fprintf(b, "\nresult %s\n", r.Kind)
+	if r.Decider != "" {
+		fmt.Fprintf(b, "  verdict meanings from %s\n", r.Decider)
+	}
+	if r.MaxRows > 0 {
+		fmt.Fprintf(b, "  at most %d %s in the table\n", r.MaxRows, plural(r.MaxRows, "row", "rows"))
+	}
+	switch r.Empty {
+	case chart.EmptyAnswer:
+		b.WriteString("  no rows is an answer: nothing to report (empty: answer)\n")
+	case chart.EmptyGap:
+		b.WriteString("  no rows is a gap: nothing was judged, Not sure (empty: gap, the default)\n")
+	}
+	for _, c := range r.Checks {
+		fmt.Fprintf(b, "  answer check %s\n", c)
+	}
+	for _, w := range slices.Sorted(maps.Keys(r.Nagios)) {
+		fmt.Fprintf(b, "  nagios %s → %s\n", w, strings.ToUpper(r.Nagios[w]))
+	}
 }
 
 // planCheck is one failed check: what, where, and what would be right.
@@ -252,6 +313,7 @@ func makePlan(ctx context.Context, path string, rb *runbook.Runbook, given map[s
 	} else {
 		rb.WalkStages(pl.stage)
 	}
+	pl.out.Result = planResultOf(spec.Result)
 	pl.out.OK = len(pl.out.Checks) == 0
 	return pl.out
 }
@@ -572,6 +634,9 @@ func (p *plan) text() string {
 				fmt.Fprintf(&b, "%splugin %s: NOT FOUND\n", more, pg.Name)
 			}
 		}
+	}
+	if p.Result != nil {
+		p.Result.text(&b)
 	}
 	b.WriteString("\n")
 	if p.OK {
