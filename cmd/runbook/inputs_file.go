@@ -159,6 +159,11 @@ func yamlInputs(file string, data []byte) (map[string]any, inputsAt, error) {
 		at := errs[0].Pos // its position only, as above
 		return nil, nil, fmt.Errorf("--inputs %s:%d:%d: the YAML parser reads this value, a text with a \":\" inside a [...] list within {...} (a URL with a port), as a map, not the text written; quote it", file, at.Line, at.Col)
 	}
+	if errs := chart.LeadingZeros(file, data); len(errs) > 0 {
+		// port: 0443 reached the chart as 291 (YAML 1.1's octal).
+		at := errs[0].Pos // its position only, as above: a PIN 0123 is a secret's value
+		return nil, nil, fmt.Errorf("--inputs %s:%d:%d: the YAML parser reads this number, written with a leading zero, as an octal number, where a person and YAML 1.2 read it as decimal; write it without the leading zero for the decimal number, with 0o after the sign for the octal one (0o443), or quoted for the text", file, at.Line, at.Col)
+	}
 	var docs []ast.Node
 	for _, d := range f.Docs {
 		if d != nil && d.Body != nil {
