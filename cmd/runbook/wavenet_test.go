@@ -50,3 +50,24 @@ cases:
 		t.Errorf("runbook test: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestInputsFileIPv6InAFlowListSaysQuoteIt: an --inputs file's `site:
+// {hosts: [::1, 127.0.0.1]}` was refused with "the file is neither JSON nor
+// valid YAML here", which does not say what to write: the YAML parser
+// takes the address's leading ":" for a map's. It says to quote it now,
+// at the value, without quoting the value.
+func TestInputsFileIPv6InAFlowListSaysQuoteIt(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeChart(t, dir, "chart.yaml", "version: 1\nrunbook: hosts\ninputs:\n  site: {type: object, required: true}\nstages:\n  - id: n\n    set: {n: len(site.hosts)}\n")
+	writeChart(t, dir, "in.yaml", "site: {hosts: [::1, 127.0.0.1]}\n")
+	r := runCLI(t, dir, "exec", "--inputs", "in.yaml", "chart.yaml")
+	want := `runbook: --inputs in.yaml:1:16: the YAML parser reads this value, a text with a ":" inside a [...] list within {...} (a URL with a port, an IPv6 address), as a map, not the text written; quote it`
+	if r.code != 2 || !strings.Contains(r.stderr, want) {
+		t.Errorf("exit %d, stderr:\n%s\nwant exit 2 and %s", r.code, r.stderr, want)
+	}
+	writeChart(t, dir, "in.yaml", "site: {hosts: [\"::1\", 127.0.0.1]}\n")
+	if r := runCLI(t, dir, "exec", "--inputs", "in.yaml", "chart.yaml"); r.code != 0 {
+		t.Errorf("quoted: exit %d, stderr %s", r.code, r.stderr)
+	}
+}
