@@ -23,7 +23,12 @@ import (
 //	exec: {command: [curl, http://h:80]}   error: … quote it: "http://h:80"
 //	exec: {command: [curl, "http://h:80"]} the text http://h:80
 func (l *loader) checkFlowColons(tks token.Tokens) bool {
-	errs := flowColons(l.file, tks)
+	return l.fileAll(flowColons(l.file, tks))
+}
+
+// fileAll files each of errs, a refusal of the chart's tokens (flowColons,
+// leadingZeros), and says whether there were none.
+func (l *loader) fileAll(errs LoadErrors) bool {
 	for _, e := range errs {
 		l.errf(e.Pos, "", "%s", e.Msg)
 	}

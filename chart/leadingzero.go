@@ -24,11 +24,7 @@ import (
 //	port: 0o443    the number 291
 //	mode: '0644'   the text 0644
 func (l *loader) checkLeadingZeros(tks token.Tokens) bool {
-	errs := leadingZeros(l.file, tks)
-	for _, e := range errs {
-		l.errf(e.Pos, "", "%s", e.Msg)
-	}
-	return len(errs) == 0
+	return l.fileAll(leadingZeros(l.file, tks))
 }
 
 // LeadingZeros is the same refusal for any YAML file runbook reads
