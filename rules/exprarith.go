@@ -48,7 +48,7 @@ func arithFuncs() []expr.Option {
 			}
 			return runtime.Multiply(p[0], p[1]), nil
 		}, typ),
-		expr.Function(sumFunc, checkedSum, new(func([]any) any)),
+		expr.Function(sumFunc, checkedSum, new(func(any) any)),
 	}
 }
 
@@ -132,13 +132,18 @@ func checkedSum(params ...any) (any, error) {
 }
 
 // patchSum rewrites sum(list) into checkedSum(list), and sum(list,
-// predicate) into checkedSum(map(list, predicate)).
+// predicate) into checkedSum(map(list, predicate)); a sum over a value
+// expr knows is no list (sum(1)) is left to expr, which refuses it when
+// the expression compiles, in its own words.
 func patchSum(node *ast.Node) bool {
 	n, ok := (*node).(*ast.BuiltinNode)
 	if !ok || n.Name != "sum" || len(n.Arguments) == 0 || len(n.Arguments) > 2 {
 		return false
 	}
 	list := n.Arguments[0]
+	if t := list.Type(); known(list) && t.Kind() != reflect.Slice && t.Kind() != reflect.Array {
+		return false // expr's own refusal when it compiles: sum(1)
+	}
 	if len(n.Arguments) == 2 {
 		list = &ast.BuiltinNode{Name: "map", Arguments: []ast.Node{n.Arguments[0], n.Arguments[1]}}
 	}

@@ -44,4 +44,10 @@ func TestIntegerArithmeticPastInt64IsAnError(t *testing.T) {
 			t.Errorf("%s = %v (%T), %v; want %v", src, v, v, err, want)
 		}
 	}
+	for _, src := range []string{"sum(1)", `sum({"a": 1})`} {
+		_, err := Compile(src)
+		if err == nil || strings.Contains(err.Error(), "\x00") {
+			t.Errorf("%s: %v; want expr's own compile error, no name of ours", src, err)
+		}
+	}
 }
