@@ -23,7 +23,12 @@ import (
 //	exec: {command: [curl, http://h:80]}   error: … quote it: "http://h:80"
 //	exec: {command: [curl, "http://h:80"]} the text http://h:80
 func (l *loader) checkFlowColons(tks token.Tokens) bool {
-	errs := flowColons(l.file, tks)
+	return l.fileAll(flowColons(l.file, tks))
+}
+
+// fileAll files each of errs, a refusal of the chart's tokens (flowColons,
+// leadingZeros), and says whether there were none.
+func (l *loader) fileAll(errs LoadErrors) bool {
 	for _, e := range errs {
 		l.errf(e.Pos, "", "%s", e.Msg)
 	}
@@ -63,6 +68,10 @@ func flowColons(file string, tks token.Tokens) LoadErrors {
 			if len(open) == 0 || open[len(open)-1] != token.SequenceStartType || inMap == 0 || i == 0 || i+1 >= len(tks) {
 				continue
 			}
+			if e := leadingColon(file, tks[i-1], tk, tks[i+1]); e != nil {
+				errs = append(errs, e)
+				continue
+			}
 			key, val := tks[i-1], tks[i+1]
 			if key == nil || val == nil || key.Position == nil || val.Position == nil || !plainScalar(key) || !plainScalar(val) {
 				continue
@@ -78,6 +87,28 @@ func flowColons(file string, tks token.Tokens) LoadErrors {
 		}
 	}
 	return errs
+}
+
+// leadingColon is the refusal of a plain value that begins with ":" (an
+// IPv6 address, ::1, ::ffff:10.0.0.1) inside a [...] list within a {...}
+// map: the parser takes that colon for a map's, with no key before it, and
+// said only "found an invalid key for this map" (TestIPv6InAFlowListSaysQuoteIt).
+// nil when the ":" follows a key, or the value is not glued to it.
+func leadingColon(file string, before, colon, val *token.Token) *LoadError {
+	if before == nil || val == nil || val.Position == nil || !plainScalar(val) {
+		return nil
+	}
+	if before.Type != token.CollectEntryType && before.Type != token.SequenceStartType {
+		return nil // a key before the colon: flowColons' case
+	}
+	if val.Position.Line != colon.Position.Line || val.Position.Column != colon.Position.Column+1 {
+		return nil
+	}
+	text := ":" + val.Value
+	return &LoadError{
+		Pos: Pos{File: file, Line: max(colon.Position.Line, 1), Col: max(colon.Position.Column, 1)},
+		Msg: fmt.Sprintf("the YAML parser cannot read %s inside this [...] list as the text written: inside a {...} map it takes the \":\" it begins with for a map's; quote it: %s", text, strconv.Quote(text)),
+	}
 }
 
 // plainScalar reports whether a token is a scalar written without quotes.

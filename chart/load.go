@@ -266,7 +266,7 @@ func (s *session) parseBytes(file string, data []byte, stack []frame) (spec *Spe
 		s.done[l.abs] = true
 	}
 	tokens := lexer.Tokenize(string(data))
-	if !l.checkShape(tokens, len(data)) || !l.checkFlowColons(tokens) {
+	if !l.checkShape(tokens, len(data)) || !l.checkFlowColons(tokens) || !l.checkLeadingZeros(tokens) {
 		return nil
 	}
 	f, err := parser.Parse(tokens, 0, parser.AllowDuplicateMapKey())

@@ -100,39 +100,67 @@ func (l *loader) checkNames(spec *Spec) {
 }
 
 // noteShellChartNames fills each shell: stage's ShellChartNames: the
-// inputs and vars (of the chart or any it mounts) its script reads as
-// bash variables that its environment does not set (pipefail.go).
+// inputs and vars (of the chart or any it mounts), and the item and index
+// of every foreach around the stage, that its script reads as bash
+// variables its environment does not set (pipefail.go). A foreach's item
+// was left out, so `shell: 'exec 3<>/dev/tcp/${host}/80'` under `as: host`
+// connected to /dev/tcp//80 and an open port stood refused, Consistent,
+// with no word said (TestShellReadingAForeachItemIsNoted).
 func noteShellChartNames(spec *Spec, d *defs, seen map[*Spec]bool) {
 	if spec == nil || seen[spec] {
 		return
 	}
 	seen[spec] = true
-	walkStages(spec.Stages, func(st *StageSpec) bool {
-		if sf := st.Subflow; sf != nil && sf.Spec != nil {
-			noteShellChartNames(sf.Spec, d, seen)
+	noteShellStages(spec.Stages, d, nil, seen)
+}
+
+// noteShellStages is noteShellChartNames over a list of stages, items the
+// foreach item keys in scope there.
+func noteShellStages(list []StageSpec, d *defs, items []string, seen map[*Spec]bool) {
+	for i := range list {
+		st := &list[i]
+		if es := st.Exec; es != nil && es.Shell != "" {
+			noteShell(es, d, items)
 		}
-		es := st.Exec
-		if es == nil || es.Shell == "" {
-			return true
-		}
-		set := map[string]bool{}
-		for _, e := range es.Env {
-			set[e.Name] = true
-		}
-		for _, a := range es.EnvFrom {
-			set[a.Key] = true
-		}
-		for _, n := range es.InheritEnv {
-			set[n] = true
-		}
-		es.ShellChartNames = nil
-		for _, n := range shellVarReads(es.Shell) {
-			if d.early[n] && !set[n] {
-				es.ShellChartNames = append(es.ShellChartNames, n)
+		for _, brs := range [][]BranchSpec{st.Branches, st.Parallel} {
+			for _, br := range brs {
+				noteShellStages(br.Stages, d, items, seen)
 			}
 		}
-		return true
-	})
+		if fe := st.ForEach; fe != nil {
+			noteShellStages(fe.Stages, d, append(slices.Clone(items), fe.ItemKeys()...), seen)
+		}
+		if sf := st.Subflow; sf != nil {
+			if sf.Spec != nil {
+				noteShellChartNames(sf.Spec, d, seen)
+			}
+			inner := items
+			if len(sf.Inputs) > 0 {
+				inner = nil // it runs in a scope of its inputs alone
+			}
+			noteShellStages(sf.Stages, d, inner, seen)
+		}
+	}
+}
+
+// noteShell fills one shell: stage's ShellChartNames.
+func noteShell(es *ExecSpec, d *defs, items []string) {
+	set := map[string]bool{}
+	for _, e := range es.Env {
+		set[e.Name] = true
+	}
+	for _, a := range es.EnvFrom {
+		set[a.Key] = true
+	}
+	for _, n := range es.InheritEnv {
+		set[n] = true
+	}
+	es.ShellChartNames = nil
+	for _, n := range shellVarReads(es.Shell) {
+		if (d.early[n] || slices.Contains(items, n)) && !set[n] {
+			es.ShellChartNames = append(es.ShellChartNames, n)
+		}
+	}
 }
 
 // checkAnswerChecks refuses a result check that reads no key a stage

@@ -64,7 +64,8 @@ func (t *Template) Render(env rules.Env) (string, error) {
 // TemplateText is one template part's value as text, the one rule for it:
 //
 //	string           as it is
-//	number           plain decimal, never an exponent (13700000000, 0.5)
+//	number           plain decimal, never an exponent (13700000000, 0.5); a
+//	                 whole number past int64 its digits (18446744073709551615)
 //	bool             true | false
 //	null             an error: an empty argument is rarely what was meant
 //	list, object     an error: an argument is one word; join it in the
@@ -87,6 +88,12 @@ func TemplateText(v any) (string, error) {
 		if i, err := t.Int64(); err == nil {
 			return strconv.FormatInt(i, 10), nil
 		}
+		if wholeDigits(t.String()) {
+			// past int64 (a 64-bit counter at 18446744073709551615): its
+			// digits, never a float64's 18446744073709552000
+			// (TestTemplateNumberPastInt64KeepsItsDigits)
+			return t.String(), nil
+		}
 		f, err := t.Float64()
 		if err != nil {
 			return "", fmt.Errorf("gave %q, not a number an argument can hold", t.String())
@@ -96,6 +103,21 @@ func TemplateText(v any) (string, error) {
 		return "", errors.New("gave null: give the part a value (write ${x ?? \"\"} for an empty text)")
 	}
 	return "", fmt.Errorf("gave %s, not a string, number or bool: an argument is one word; make it one in the expression, such as join(list, \",\")", kindOf(v))
+}
+
+// wholeDigits reports whether s spells a whole number in plain digits,
+// with a leading minus or none.
+func wholeDigits(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 func plainFloat(f float64) (string, error) {

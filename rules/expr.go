@@ -154,14 +154,14 @@ func Compile(src string, opts ...Option) (e *Expr, err error) {
 	if c.err != nil {
 		return nil, c.err
 	}
-	adds := &patchAdd{}
+	adds := &patchAdd{texts: c.binaries}
 	var local []expr.Option
 	if c.local {
 		// first: the calls it rewrites are the operands the other patches wrap
 		local = append(localFuncs(), expr.Patch(patchLocal{}))
 	}
 	copts := append(local, builderFuncs()...)
-	copts = append(append(append(append(append(append(copts, equalityFuncs()...), textFuncs()...), sortFuncs()...), itemsFuncs()...), funcOptions(c.calls)...), expr.MaxNodes(o.maxNodes), expr.Patch(patchSort{c.builtins}), expr.Patch(patchMember{c.builtins}), expr.Patch(adds), expr.Patch(patchEqual{c.binaries}))
+	copts = append(append(append(append(append(append(append(copts, equalityFuncs()...), arithFuncs()...), textFuncs()...), sortFuncs()...), itemsFuncs()...), funcOptions(c.calls)...), expr.MaxNodes(o.maxNodes), expr.Patch(patchSort{c.builtins}), expr.Patch(patchMember{c.builtins}), expr.Patch(adds), expr.Patch(patchEqual{c.binaries}))
 	if c.clock {
 		copts = append(append(copts, clockFuncs()...), expr.Patch(patchNow{}))
 	}
@@ -576,6 +576,9 @@ func runtimeError(err error) error {
 		if m, ok := numberWords(msg); ok {
 			msg = m
 		}
+		if wideNumber(msg) {
+			msg = "it was given " + wideWords
+		}
 		if strings.Contains(msg, objectListPanic) {
 			msg = "it takes a list there and was given an object (JSON such as {\"db\": {\"status\": \"fail\"}} keyed by name); go over its values with values(x), its keys with keys(x) (sort(keys(x)) for an order): any(values(x), .status != \"ok\")"
 		}
@@ -666,6 +669,9 @@ func numberWords(msg string) (string, bool) {
 	if fn == "" {
 		return "", false
 	}
+	if arg == wideType {
+		return fn + "() was given " + wideWords, true
+	}
 	if arg == "string" {
 		// expr's typed conversion names a text by its Go type alone.
 		return fn + "() could not read the text it was given as a number; take the number out of the text first (trim, split, trimSuffix, or a parse mode that reads numbers)", true
@@ -695,6 +701,23 @@ func numberWords(msg string) (string, bool) {
 		m += "; take the number out of the text first (split, trimSuffix, or a parse mode that reads numbers)"
 	}
 	return m, true
+}
+
+// wideType is how expr names a number jsonv kept as its digits (jsonv.Decoded:
+// a whole number past int64, a number past a float64's range).
+const wideType = "json.Number"
+
+// wideWords say what such a number is and what works over it: expr said
+// `invalid operation: json.Number - json.Number` over two interface
+// counters at 2^64-1 and 2^64-2, and int() that it `could not read the
+// text "json.Number"`, a Go type named as a text the chart never held
+// (TestNumberPastInt64SaysWhatItIs).
+const wideWords = "a number no int or float64 holds as it is written (a whole number past 9223372036854775807, as an unsigned 64-bit counter can be, or one past a float64's range): the rules order and compare it exactly (<, >, ==), but no arithmetic, int() or float() is exact over it; judge it with a comparison (x > 1000), or have the tool print it in a larger unit"
+
+// wideNumber reports whether expr refused an operation (arithmetic, max,
+// sum) over a number kept as its digits.
+func wideNumber(msg string) bool {
+	return strings.Contains(msg, wideType) && (strings.HasPrefix(msg, "invalid operation: ") || strings.HasPrefix(msg, "invalid argument for "))
 }
 
 // isFloat reports whether a text spells a number float() reads.

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+
+	"github.com/openrunbook/runbook/internal/jsonv"
 )
 
 // MarshalJSON writes the inputs as one JSON object whose keys keep their
@@ -32,10 +34,14 @@ func (in Inputs) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON reads a JSON object back into inputs in document order.
-// Values decode as encoding/json decodes into any (numbers as float64);
-// null leaves nil inputs.
+// Numbers are settled as the run's log settles them (jsonv.Settle: a whole
+// number that fits is an int, exactly), never as float64s: an interface
+// counter past 2^53 read back as a float64 was shown one off by runbook
+// explain, two counters one apart equal beside a ✗ that said they were not
+// (TestInputsReadBackKeepWideIntegers). null leaves nil inputs.
 func (in *Inputs) UnmarshalJSON(data []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
 	tok, err := dec.Token()
 	if err != nil {
 		return fmt.Errorf("inputs: %w", err)
@@ -61,7 +67,7 @@ func (in *Inputs) UnmarshalJSON(data []byte) error {
 		if err := dec.Decode(&v); err != nil {
 			return fmt.Errorf("inputs: %q: %w", key, err)
 		}
-		out = append(out, Input{Path: key, Value: v})
+		out = append(out, Input{Path: key, Value: jsonv.Settle(v)})
 	}
 	if _, err := dec.Token(); err != nil {
 		return fmt.Errorf("inputs: %w", err)

@@ -149,15 +149,21 @@ func givenTwice(where, key, first string) error {
 func yamlInputs(file string, data []byte) (map[string]any, inputsAt, error) {
 	// Duplicate keys are let through the parser to be refused below in
 	// the words a JSON file's get: its own error says only "syntax".
+	if errs := chart.FlowColons(file, data); len(errs) > 0 {
+		// {urls: [http://a:8080/]} reached the chart as a list of maps,
+		// and {hosts: [::1]} did not parse: said before the parser's error.
+		at := errs[0].Pos // its position only: the parser's words may quote the file
+		return nil, nil, fmt.Errorf("--inputs %s:%d:%d: the YAML parser reads this value, a text with a \":\" inside a [...] list within {...} (a URL with a port, an IPv6 address), as a map, not the text written; quote it", file, at.Line, at.Col)
+	}
 	f, err := parser.ParseBytes(data, 0, parser.AllowDuplicateMapKey())
 	if err != nil {
-		at := chart.YAMLError(file, err).Pos // its position only: the parser's words may quote the file
+		at := chart.YAMLError(file, err).Pos // its position only, as above
 		return nil, nil, fmt.Errorf("--inputs %s:%d:%d: the file is neither JSON nor valid YAML here; %s", file, at.Line, at.Col, inputsWant)
 	}
-	if errs := chart.FlowColons(file, data); len(errs) > 0 {
-		// {urls: [http://a:8080/]} reached the chart as a list of maps.
-		at := errs[0].Pos // its position only, as above
-		return nil, nil, fmt.Errorf("--inputs %s:%d:%d: the YAML parser reads this value, a text with a \":\" inside a [...] list within {...} (a URL with a port), as a map, not the text written; quote it", file, at.Line, at.Col)
+	if errs := chart.LeadingZeros(file, data); len(errs) > 0 {
+		// port: 0443 reached the chart as 291 (YAML 1.1's octal).
+		at := errs[0].Pos // its position only, as above: a PIN 0123 is a secret's value
+		return nil, nil, fmt.Errorf("--inputs %s:%d:%d: the YAML parser reads this number, written with a leading zero, as an octal number, where a person and YAML 1.2 read it as decimal; write it without the leading zero for the decimal number, with 0o after the sign for the octal one (0o443), or quoted for the text", file, at.Line, at.Col)
 	}
 	var docs []ast.Node
 	for _, d := range f.Docs {

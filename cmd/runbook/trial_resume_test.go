@@ -132,7 +132,7 @@ func TestInputsFileURLWithPortInAFlowListIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := runCLI(t, dir, "exec", "--inputs", "in.yaml", "chart.yaml")
-	want := `runbook: --inputs in.yaml:1:15: the YAML parser reads this value, a text with a ":" inside a [...] list within {...} (a URL with a port), as a map, not the text written; quote it`
+	want := `runbook: --inputs in.yaml:1:15: the YAML parser reads this value, a text with a ":" inside a [...] list within {...} (a URL with a port, an IPv6 address), as a map, not the text written; quote it`
 	if r.code != 2 || !strings.Contains(r.stderr, want) {
 		t.Errorf("exit %d, stderr:\n%s\nwant exit 2 and %s", r.code, r.stderr, want)
 	}

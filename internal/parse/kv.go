@@ -15,7 +15,8 @@ import (
 //
 // A line without the separator, with an empty key, or repeating a key
 // (the first value is kept) is a problem; a line whose first non-space
-// character is "#" is a comment and passed over.
+// character is "#" is a comment and passed over. So is a line whose
+// default separator would be a ":" inside a value (colonInValue).
 type kv struct {
 	sep     string
 	trim    bool
@@ -63,6 +64,10 @@ func (p *kv) parse(text string, r *recorder) any {
 			r.problem(i+1, s, "no separator")
 			continue
 		}
+		if why := p.colonInValue(s, k, v); why != "" {
+			r.problem(i+1, s, why)
+			continue
+		}
 		if p.trim {
 			k, v = strings.TrimSpace(k), strings.TrimSpace(v)
 		}
@@ -91,4 +96,23 @@ func (p *kv) split(s string) (string, string, bool) {
 		return "", "", false
 	}
 	return s[:i], s[i+1:], true
+}
+
+// colonInValue says why a line's default separator, a ":", is no
+// separator: the key before it holds a space and the value is glued to it
+// (`nameserver 2001:4860::8888`, `server 10.0.0.1:53`, `proxy http://h`),
+// where a `key: value` line has a space after the colon and a `key:value`
+// line no space in its key. /etc/resolv.conf's IPv6 nameserver was read
+// as the key "nameserver 2001", and a chart found no nameserver,
+// Consistent (TestKVColonInsideAValueIsAProblem). "" when the ":" is one,
+// or the separator was given (sep:) or is an "=".
+func (p *kv) colonInValue(s, k, v string) string {
+	if p.sep != "" || len(s) == len(k) || s[len(k)] != ':' || v == "" || v[0] == ' ' || v[0] == '\t' {
+		return ""
+	}
+	key := strings.TrimSpace(k)
+	if !strings.ContainsAny(key, " \t") {
+		return ""
+	}
+	return fmt.Sprintf(`the first ":" is inside a value (it would make the key %q, which holds a space, and the value %q): give the separator (sep: " ") or read the lines (parse: lines)`, key, strings.TrimSpace(v))
 }

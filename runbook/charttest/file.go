@@ -154,6 +154,9 @@ func Load(path string) (*File, error) {
 	if errs := chart.FlowColons(path, src); len(errs) > 0 {
 		return nil, errs
 	}
+	if errs := chart.LeadingZeros(path, src); len(errs) > 0 {
+		return nil, errs
+	}
 	if len(f.Docs) == 0 || f.Docs[0].Body == nil {
 		return nil, chart.LoadErrors{{Pos: chart.Pos{File: path, Line: 1, Col: 1}, Msg: "the file is empty: a test file needs version: 1, chart: FILE and cases: [...]"}}
 	}
