@@ -198,11 +198,10 @@ func judgedIn(a, b, text any) (any, error) {
 	return found, nil
 }
 
-// patchEqual rewrites `==`, `!=`, `in`, the orderings, `-` and `*`
-// (rules/exprarith.go) and the text operations (contains, startsWith,
-// endsWith: rules/exprtext.go) between operands of types unknown at
-// compile time into calls of eqFunc, neFunc, inFunc, ltFunc…geFunc,
-// subFunc, mulFunc and containsFunc…endsWithFunc.
+// patchEqual rewrites `==`, `!=`, `in`, the orderings and the text
+// operations (contains, startsWith, endsWith: rules/exprtext.go) between
+// operands of types unknown at compile time into calls of eqFunc, neFunc,
+// inFunc, ltFunc…geFunc and containsFunc…endsWithFunc.
 type patchEqual struct{ texts map[int]string }
 
 func (p patchEqual) Visit(node *ast.Node) {
@@ -236,10 +235,6 @@ func (p patchEqual) Visit(node *ast.Node) {
 		fn = gtFunc
 	case ">=":
 		fn = geFunc
-	case "-":
-		fn = subFunc // exprarith.go: whole numbers exactly
-	case "*":
-		fn = mulFunc
 	case "contains":
 		fn = containsFunc
 	case "startsWith":

@@ -83,9 +83,8 @@ func (tb *textBudget) charge(n int) error {
 	return nil
 }
 
-// boundedAdd is `+`: numbers and everything else as expr adds them, two
-// whole numbers exactly or an error (checkedInts, its text the operation
-// as written); two strings charged to the evaluation's text budget.
+// boundedAdd is `+`: numbers and everything else as expr adds them; two
+// strings charged to the evaluation's text budget.
 func boundedAdd(params ...any) (any, error) {
 	a, b := params[0], params[1]
 	if sa, ok := a.(string); ok {
@@ -97,13 +96,6 @@ func boundedAdd(params ...any) (any, error) {
 			}
 			return sa + sb, nil
 		}
-	}
-	var text any
-	if len(params) > 3 {
-		text = params[3]
-	}
-	if err := checkedInts(a, b, "+", text); err != nil {
-		return nil, err
 	}
 	return runtime.Add(a, b), nil
 }
@@ -215,30 +207,20 @@ func builderFuncs() []expr.Option {
 	return opts
 }
 
-// patchAdd rewrites every `+` into a call of boundedAdd, every builder
-// into a call of its bounded twin, and sum() into checkedSum (patchSum).
-type patchAdd struct {
-	patched bool
-	texts   map[int]string // the binary operations as written (collector)
-}
+// patchAdd rewrites every `+` into a call of boundedAdd, and every builder
+// into a call of its bounded twin.
+type patchAdd struct{ patched bool }
 
 func (p *patchAdd) Visit(node *ast.Node) {
-	if patchSum(node) {
-		return
-	}
 	var call *ast.CallNode
 	switch n := (*node).(type) {
 	case *ast.BinaryNode:
 		if n.Operator != "+" {
 			return
 		}
-		text, ok := p.texts[n.Location().From]
-		if !ok {
-			text = n.String()
-		}
 		call = &ast.CallNode{
 			Callee:    &ast.IdentifierNode{Value: addFunc},
-			Arguments: []ast.Node{n.Left, n.Right, &ast.IdentifierNode{Value: budgetKey}, &ast.StringNode{Value: text}},
+			Arguments: []ast.Node{n.Left, n.Right, &ast.IdentifierNode{Value: budgetKey}},
 		}
 	case *ast.BuiltinNode:
 		if _, ok := builders[n.Name]; !ok {
