@@ -33,7 +33,9 @@ import (
 // names fewer columns than the row has (/proc/net/tcp's "tx_queue
 // rx_queue" over one value), and "uid" would key the inode; with no header line, where the rows' last column
 // begins is what the rows agree on (restAnchor), so ps --no-headers's
-// comm "tmux: server" is a problem too. A line that repeats the header (two ps runs in one
+// comm "tmux: server" is a problem too, and so is a row whose last value
+// holds a column of the table (innerColumn: systemctl list-timers
+// --no-legend, whose "4h 4min left" moved every row's split alike). A line that repeats the header (two ps runs in one
 // shell, a tool that prints its header again every screenful, sysstat's
 // "Average:" table: repeatsHeader) is passed over: it holds the names, no
 // values. A header naming a column twice keys the second "NAME_2". With
@@ -145,8 +147,9 @@ func (p *columns) parse(text string, r *recorder) any {
 	// block: rows with no line between them. ls -la /tmp /dev prints a
 	// table per folder, each padded to its own widths.
 	anchors := make([]int, len(rows))
+	inner := make([]int, len(rows)) // a column of the table inside the rows' last value (innerColumn)
 	for i := range anchors {
-		anchors[i] = -1
+		anchors[i], inner[i] = -1, -1
 	}
 	if p.rest && head == nil {
 		for i := 0; i < len(rows); {
@@ -158,9 +161,9 @@ func (p *columns) parse(text string, r *recorder) any {
 			for _, rw := range rows[i:j] {
 				block = append(block, rw.s)
 			}
-			at := restAnchor(block, len(names))
+			at, col := restAnchor(block, len(names)), innerColumn(block, len(names))
 			for k := i; k < j; k++ {
-				anchors[k] = at
+				anchors[k], inner[k] = at, col
 			}
 			i = j
 		}
@@ -207,6 +210,12 @@ func (p *columns) parse(text string, r *recorder) any {
 		if anchor >= 0 && len(f) == len(names) && strings.ContainsRune(f[len(f)-1], ' ') {
 			if at := restStart(rw.s, len(names)); at >= 0 && at < anchor && wordAt(rw.s, anchor) {
 				r.problem(rw.n, rw.s, fmt.Sprintf("its last column holds %q, which begins left of where the other rows' %q begins: a value with a space in an earlier column (ps's comm \"tmux: server\") has shifted the row, so its values would be keyed one column off (read such a table with a parse: regex that knows its columns, or print the value with spaces last)", f[len(f)-1], names[len(names)-1]))
+				continue
+			}
+		}
+		if col := inner[i]; col >= 0 && len(f) == len(names) {
+			if at := restStart(rw.s, len(names)); at >= 0 && at < col {
+				r.problem(rw.n, rw.s, fmt.Sprintf("its last column holds %q, in which %q begins where every row of the table has a word and one row has a run of spaces before it: a column of the aligned table, so the table has more columns than the %d names, or a value with spaces in an earlier column (systemctl list-timers' LEFT \"4h 4min left\") moved the split, and its values would be keyed off (read such a table with a parse: regex that knows its columns, or from JSON output: systemctl --output=json)", f[len(f)-1], wordFrom(rw.s, col), len(names)))
 				continue
 			}
 		}
@@ -257,6 +266,54 @@ func restAnchor(rows []string, n int) int {
 		return -1
 	}
 	return best
+}
+
+// innerColumn is the leftmost display column, inside some row's last
+// value, at which a column of the table begins, in a table with no header
+// line whose last of n columns takes the rest: a word begins there after a
+// run of two spaces or more (an aligned table's padding) in one row's last
+// value, and every row of n fields has a word beginning there. Or -1: fewer
+// than two such rows, or no such column. systemctl list-timers --no-legend
+// holds spaces in four of its columns ("Mon 2026-12-07 00:00:00 UTC", "4h
+// 4min left"), so a split of its rows by spaces puts the last column's
+// start left of the UNIT and ACTIVATES columns, every row alike, and
+// restAnchor sees nothing amiss; the UNIT column, padded in every row,
+// shows it. The last values of different rows (ps's args) do not hold a
+// word at one column after padding.
+//
+//	"Mon … 4h 4min left Sun … UTC 19h ago      logrotate.timer logrotate.service" and "… 4 days ago   backup.timer …" over n=6: the UNIT column
+func innerColumn(rows []string, n int) int {
+	var full []string
+	var cands []int
+	for _, s := range rows {
+		at := restStart(s, n)
+		if at < 0 || len(fields(s, n, true)) != n {
+			continue
+		}
+		full = append(full, s)
+		col, spaces := 0, 0
+		for _, r := range s {
+			if r == ' ' {
+				spaces++
+			} else {
+				if spaces >= 2 && col > at {
+					cands = append(cands, col)
+				}
+				spaces = 0
+			}
+			col += display.Width(string(r))
+		}
+	}
+	if len(full) < 2 {
+		return -1
+	}
+	slices.Sort(cands)
+	for _, c := range slices.Compact(cands) {
+		if !slices.ContainsFunc(full, func(s string) bool { return !wordAt(s, c) }) {
+			return c
+		}
+	}
+	return -1
 }
 
 // repeatsHeader says whether a line's fields are the header's names

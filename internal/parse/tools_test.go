@@ -419,3 +419,53 @@ func TestCSVCarriageReturnLineEndsAreAProblem(t *testing.T) {
 		}
 	}
 }
+
+// TestColumnsNoHeaderRestHoldingAColumnIsAProblem: systemctl list-timers
+// --plain --no-legend read with header: false, names [next, left, last,
+// passed, unit, activates] and last: rest. Its NEXT, LEFT, LAST and
+// PASSED values hold spaces ("Mon 2026-12-07 00:00:00 UTC", "4h 4min
+// left"), so the split keyed next "Mon", passed "UTC", unit "4h" and
+// activates the rest of the line. Three daily timers print rows of one
+// shape, so no row's last value began where the others' did not, and a
+// chart over passed said backup.timer, last run four days ago, was ok:
+// timers OK, Consistent. The rows' last value holds a column of the
+// table: a word every row has at one display column, after a run of
+// spaces (the UNIT column). Such rows are problems. A row whose last
+// value begins at that column (a timer that never ran, all n/a) reads.
+func TestColumnsNoHeaderRestHoldingAColumnIsAProblem(t *testing.T) {
+	t.Parallel()
+	names := []any{"next", "left", "last", "passed", "unit", "activates"}
+	opts := map[string]any{"last": "rest", "header": false, "names": names}
+	same := `Mon 2026-12-07 00:00:00 UTC 4h 4min left Sun 2026-12-06 00:00:05 UTC 19h ago      dpkg-db-backup.timer dpkg-db-backup.service
+Mon 2026-12-07 00:00:00 UTC 4h 4min left Sun 2026-12-06 00:00:05 UTC 19h ago      logrotate.timer      logrotate.service
+Mon 2026-12-07 00:00:00 UTC 4h 4min left Wed 2026-12-02 00:00:02 UTC 4 days ago   backup.timer         backup.service
+`
+	r, err := Parse(same, Spec{Mode: "columns", Options: opts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := r.Value.([]any); len(got) != 0 || r.Problems != 3 || !strings.Contains(r.FirstProblem, `line 1: its last column holds "4min left Sun`) || !strings.Contains(r.FirstProblem, `"dpkg-db-backup.timer"`) {
+		t.Errorf("timers of one shape: got %v (%d problems %q); want no row, 3 problems naming the column inside the last value", r.Value, r.Problems, r.FirstProblem)
+	}
+	mixed := `Sun 2026-12-06 20:00:00 UTC 4min 12s left Sun 2026-12-06 19:00:01 UTC 55min ago    logrotate.timer              logrotate.service
+Mon 2026-12-07 00:00:00 UTC 4h 4min left  Sun 2026-12-06 00:00:05 UTC 19h ago      man-db.timer                 man-db.service
+Mon 2026-12-07 00:15:00 UTC 4h 19min left Wed 2026-12-02 00:15:02 UTC 4 days ago   backup.timer                 backup.service
+n/a                         n/a           n/a                         n/a          certbot.timer                certbot.service
+`
+	r, _ = Parse(mixed, Spec{Mode: "columns", Options: opts})
+	want := []any{map[string]any{"next": "n/a", "left": "n/a", "last": "n/a", "passed": "n/a", "unit": "certbot.timer", "activates": "certbot.service"}}
+	if !reflect.DeepEqual(r.Value, want) || r.Problems != 3 {
+		t.Errorf("timers of several shapes: got %v (%d problems %q); want the n/a row alone, 3 problems", r.Value, r.Problems, r.FirstProblem)
+	}
+	// Two rows whose last values are one text with a run of spaces in it
+	// show a column only where every row has a word: ps's args of
+	// different processes hold none.
+	ps := `    1 root     init            /sbin/init  splash
+  412 root     sshd            sshd: /usr/sbin/sshd -D [listener]
+  413 www      nginx           nginx: worker process
+`
+	r, _ = Parse(ps, Spec{Mode: "columns", Options: map[string]any{"last": "rest", "header": false, "names": []any{"pid", "user", "comm", "args"}}})
+	if got, _ := r.Value.([]any); len(got) != 3 || r.Problems != 0 {
+		t.Errorf("ps args: got %v (%d problems %q); want 3 rows, no problem", r.Value, r.Problems, r.FirstProblem)
+	}
+}
