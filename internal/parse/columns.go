@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/openrunbook/runbook/internal/display"
 )
@@ -35,7 +37,8 @@ import (
 // begins is what the rows agree on (restAnchor), so ps --no-headers's
 // comm "tmux: server" is a problem too, and so is a row whose last value
 // holds a column of the table (innerColumn: systemctl list-timers
-// --no-legend, whose "4h 4min left" moved every row's split alike). A line that repeats the header (two ps runs in one
+// --no-legend, whose "4h 4min left" moved every row's split alike), and
+// one whose first field is a mark, not a value (markGlyph: systemctl's ●). A line that repeats the header (two ps runs in one
 // shell, a tool that prints its header again every screenful, sysstat's
 // "Average:" table: repeatsHeader) is passed over: it holds the names, no
 // values. A header naming a column twice keys the second "NAME_2". With
@@ -171,6 +174,10 @@ func (p *columns) parse(text string, r *recorder) any {
 	out := []any{}
 	for i, rw := range rows {
 		anchor := anchors[i]
+		if mark, ok := markGlyph(rw.s); ok {
+			r.problem(rw.n, rw.s, fmt.Sprintf("its first field is the symbol %q alone, a mark the tool prints beside a row (systemctl's ● before a failed unit), not a value: every value after it would be keyed one column off (read systemctl's tables with --plain, which leaves the mark out, or from --output=json)", mark))
+			continue
+		}
 		if p.names == nil && head != nil {
 			if first, ok := leftOfHeader(rw.s, head.s); ok {
 				r.problem(rw.n, rw.s, fmt.Sprintf("its first field %q lies left of the header's first column %q: the header does not name that column, so every value would be keyed one column off (name every column with names: [...] and header: true, which reads the header row past)", first, strings.Fields(head.s)[0]))
@@ -314,6 +321,21 @@ func innerColumn(rows []string, n int) int {
 		}
 	}
 	return -1
+}
+
+// markGlyph says whether row's first field is one symbol alone (Unicode's
+// So: ● ○ ✓ ✗), and gives it: a mark a tool prints beside some rows, not a
+// value of a column. systemctl list-units --no-legend marks each failed
+// unit with "●", and over names [unit, load, active, …] every such row was
+// keyed one column off, its unit "●" and its active "loaded". cron's "*"
+// and ps's "-" are punctuation, values of their columns.
+func markGlyph(row string) (string, bool) {
+	first, _, _ := strings.Cut(strings.TrimLeft(row, " \t"), " ")
+	r, size := utf8.DecodeRuneInString(first)
+	if size == 0 || size != len(first) || !unicode.Is(unicode.So, r) {
+		return "", false
+	}
+	return first, true
 }
 
 // repeatsHeader says whether a line's fields are the header's names

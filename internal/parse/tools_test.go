@@ -469,3 +469,37 @@ n/a                         n/a           n/a                         n/a       
 		t.Errorf("ps args: got %v (%d problems %q); want 3 rows, no problem", r.Value, r.Problems, r.FirstProblem)
 	}
 }
+
+// TestColumnsMarkGlyphIsNoValue: systemctl list-units --failed
+// --no-legend prints "●" before every failed unit (without --plain, which
+// leaves that column out), and read with header: false, names [unit,
+// load, active, sub, description] and last: rest, every row split alike:
+// unit "●", active "loaded". A chart asking active == "failed" said
+// failed-units OK - 2 ok, Consistent, over two failed units. A first
+// field that is a lone symbol (Unicode's So: ● ○ ✓ ✗) is a mark, not a
+// value, and the row is a problem. cron's "*" is no such symbol.
+func TestColumnsMarkGlyphIsNoValue(t *testing.T) {
+	t.Parallel()
+	failed := `● nginx.service              loaded failed failed A high performance web server and a reverse proxy server
+● postgresql@15-main.service loaded failed failed PostgreSQL Cluster 15-main
+`
+	names := []any{"unit", "load", "active", "sub", "description"}
+	r, err := Parse(failed, Spec{Mode: "columns", Options: map[string]any{"last": "rest", "header": false, "names": names}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := r.Value.([]any); len(got) != 0 || r.Problems != 2 || !strings.Contains(r.FirstProblem, `line 1: its first field is the symbol "●" alone`) {
+		t.Errorf("marked rows: got %v (%d problems %q); want no row, 2 problems", r.Value, r.Problems, r.FirstProblem)
+	}
+	// --plain leaves the mark out: the rows read.
+	plain := "nginx.service loaded failed failed A high performance web server\n"
+	r, _ = Parse(plain, Spec{Mode: "columns", Options: map[string]any{"last": "rest", "header": false, "names": names}})
+	if got, _ := r.Value.([]any); len(got) != 1 || r.Problems != 0 {
+		t.Errorf("--plain: got %v (%d problems %q); want 1 row", r.Value, r.Problems, r.FirstProblem)
+	}
+	cron := "*/5 * * * * /usr/local/bin/poll.sh\n* * * * * date\n"
+	r, _ = Parse(cron, Spec{Mode: "columns", Options: map[string]any{"last": "rest", "header": false, "names": []any{"min", "hour", "dom", "mon", "dow", "cmd"}}})
+	if got, _ := r.Value.([]any); len(got) != 2 || r.Problems != 0 {
+		t.Errorf("crontab: got %v (%d problems %q); want 2 rows", r.Value, r.Problems, r.FirstProblem)
+	}
+}
