@@ -227,7 +227,11 @@ func (p *columns) parse(text string, r *recorder) any {
 			}
 		}
 		if len(f) != len(names) {
-			r.problem(rw.n, rw.s, fmt.Sprintf("%d %s, the table has %d columns%s", len(f), plural(len(f), "field"), len(names), restHint(len(f) > len(names) && !p.rest)))
+			hint := restHint(len(f) > len(names) && !p.rest)
+			if head != nil && len(f) < len(names) {
+				hint += blankUnder(rw.s, head.s, len(names)-len(f))
+			}
+			r.problem(rw.n, rw.s, fmt.Sprintf("%d %s, the table has %d columns%s", len(f), plural(len(f), "field"), len(names), hint))
 			continue
 		}
 		obj := make(map[string]any, len(names))
@@ -507,6 +511,52 @@ func wordFrom(s string, col int) string {
 		at += display.Width(string(r))
 	}
 	return ""
+}
+
+// blankUnder says which of the header's names the row holds nothing
+// under (only spaces, or the row ends before it), a cell the tool left
+// blank: loginctl list-sessions prints no SEAT for a session over ssh,
+// and a split by spaces cannot tell which column a row of fewer fields
+// lacks. "" unless the names with nothing under them are as many as the
+// fields the row lacks, or when a line holds a tab or a wide character,
+// whose columns this does not measure. A footer ("2 sessions listed.")
+// may meet that too, so the words say "if".
+func blankUnder(row, header string, missing int) string {
+	if strings.ContainsRune(row, '\t') || strings.ContainsRune(header, '\t') {
+		return ""
+	}
+	cells := []rune(row)
+	var blank []string
+	col, start := 0, -1
+	word := func(end int) {
+		if start < 0 {
+			return
+		}
+		empty := true
+		for c := start; c < end && c < len(cells); c++ {
+			if cells[c] != ' ' {
+				empty = false
+				break
+			}
+		}
+		if empty {
+			blank = append(blank, fmt.Sprintf("%q", strings.TrimSpace(string([]rune(header)[start:end]))))
+		}
+		start = -1
+	}
+	for _, r := range header {
+		if r == ' ' {
+			word(col)
+		} else if start < 0 {
+			start = col
+		}
+		col++
+	}
+	word(col)
+	if len(blank) != missing || display.Width(row) != len(cells) || display.Width(header) != col {
+		return ""
+	}
+	return fmt.Sprintf(": the row holds nothing under the header's %s: if the tool left a cell blank there, a split by spaces cannot place it (read the tool's JSON output where it has one, or name the columns and read them with a parse: regex)", strings.Join(blank, " and "))
 }
 
 func restHint(tooMany bool) string {

@@ -503,3 +503,19 @@ func TestColumnsMarkGlyphIsNoValue(t *testing.T) {
 		t.Errorf("crontab: got %v (%d problems %q); want 2 rows", r.Value, r.Problems, r.FirstProblem)
 	}
 }
+
+// TestColumnsBlankCellIsSaid: loginctl list-sessions leaves SEAT blank
+// for a session over ssh, and its row was a problem that said "4 fields,
+// the table has 5 columns": where, but not why nor what would read it.
+// It names the header's column the row holds nothing under now.
+func TestColumnsBlankCellIsSaid(t *testing.T) {
+	t.Parallel()
+	out := "SESSION  UID USER  SEAT  TTY  \n      3 1000 alice seat0 tty2 \n     12    0 root        pts/0\n"
+	r, err := Parse(out, Spec{Mode: "columns"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := r.Value.([]any); len(got) != 1 || r.Problems != 1 || !strings.Contains(r.FirstProblem, `line 3: 4 fields, the table has 5 columns: the row holds nothing under the header's "SEAT": if the tool left a cell blank there`) {
+		t.Errorf("got %v (%d problems %q); want alice's row, root's a problem naming SEAT", r.Value, r.Problems, r.FirstProblem)
+	}
+}
