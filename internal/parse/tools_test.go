@@ -431,7 +431,7 @@ func TestCSVCarriageReturnLineEndsAreAProblem(t *testing.T) {
 // timers OK, Consistent. The rows' last value holds a column of the
 // table: a word every row has at one display column, after a run of
 // spaces (the UNIT column). Such rows are problems. A row whose last
-// value begins at that column (a timer that never ran, all n/a) reads.
+// value begins at that column (a timer that never ran, all "-") reads.
 func TestColumnsNoHeaderRestHoldingAColumnIsAProblem(t *testing.T) {
 	t.Parallel()
 	names := []any{"next", "left", "last", "passed", "unit", "activates"}
@@ -450,12 +450,12 @@ Mon 2026-12-07 00:00:00 UTC 4h 4min left Wed 2026-12-02 00:00:02 UTC 4 days ago 
 	mixed := `Sun 2026-12-06 20:00:00 UTC 4min 12s left Sun 2026-12-06 19:00:01 UTC 55min ago    logrotate.timer              logrotate.service
 Mon 2026-12-07 00:00:00 UTC 4h 4min left  Sun 2026-12-06 00:00:05 UTC 19h ago      man-db.timer                 man-db.service
 Mon 2026-12-07 00:15:00 UTC 4h 19min left Wed 2026-12-02 00:15:02 UTC 4 days ago   backup.timer                 backup.service
-n/a                         n/a           n/a                         n/a          certbot.timer                certbot.service
+-                           -             -                           -            certbot.timer                certbot.service
 `
 	r, _ = Parse(mixed, Spec{Mode: "columns", Options: opts})
-	want := []any{map[string]any{"next": "n/a", "left": "n/a", "last": "n/a", "passed": "n/a", "unit": "certbot.timer", "activates": "certbot.service"}}
+	want := []any{map[string]any{"next": "-", "left": "-", "last": "-", "passed": "-", "unit": "certbot.timer", "activates": "certbot.service"}}
 	if !reflect.DeepEqual(r.Value, want) || r.Problems != 3 {
-		t.Errorf("timers of several shapes: got %v (%d problems %q); want the n/a row alone, 3 problems", r.Value, r.Problems, r.FirstProblem)
+		t.Errorf("timers of several shapes: got %v (%d problems %q); want the never-run row alone, 3 problems", r.Value, r.Problems, r.FirstProblem)
 	}
 	// Two rows whose last values are one text with a run of spaces in it
 	// show a column only where every row has a word: ps's args of
