@@ -283,7 +283,10 @@ func restAnchor(rows []string, n int) int {
 // value, at which a column of the table begins, in a table with no header
 // line whose last of n columns takes the rest: a word begins there after a
 // run of two spaces or more (an aligned table's padding) in one row's last
-// value, and every row of n fields has a word beginning there. Or -1: fewer
+// value, every row of n fields has a word beginning there, and the runs of
+// spaces before it are not all one length (a column pads values of
+// different widths; rows whose last values are one text with a double
+// space in it, twenty workers' identical args, pad nothing). Or -1: fewer
 // than two such rows, or no such column. systemctl list-timers --no-legend
 // holds spaces in four of its columns ("Mon 2026-12-07 00:00:00 UTC", "4h
 // 4min left"), so a split of its rows by spaces puts the last column's
@@ -294,34 +297,55 @@ func restAnchor(rows []string, n int) int {
 //
 //	"Mon … 4h 4min left Sun … UTC 19h ago      logrotate.timer logrotate.service" and "… 4 days ago   backup.timer …" over n=6: the UNIT column
 func innerColumn(rows []string, n int) int {
-	var full []string
-	var cands []int
+	// Per display column: how many rows have a word start there, whether
+	// one has it after a run of two spaces or more inside its last value,
+	// the run before it as the first row had it, and whether runs differ.
+	type colFacts struct {
+		starts         int
+		padded, varied bool
+		run            int
+	}
+	var cols []colFacts
+	full := 0
 	for _, s := range rows {
 		at := restStart(s, n)
 		if at < 0 || len(fields(s, n, true)) != n {
 			continue
 		}
-		full = append(full, s)
+		full++
 		col, spaces := 0, 0
 		for _, r := range s {
 			if r == ' ' {
 				spaces++
 			} else {
-				if spaces >= 2 && col > at {
-					cands = append(cands, col)
+				if spaces > 0 && col > 0 {
+					for len(cols) <= col {
+						cols = append(cols, colFacts{})
+					}
+					c := &cols[col]
+					if c.starts == 0 {
+						c.run = spaces
+					} else if c.run != spaces {
+						c.varied = true
+					}
+					c.starts++
+					c.padded = c.padded || (spaces >= 2 && col > at)
 				}
 				spaces = 0
 			}
-			col += display.Width(string(r))
+			if r < utf8.RuneSelf {
+				col++ // every ASCII character is one column (display.Width), measured without a string
+			} else {
+				col += display.Width(string(r))
+			}
 		}
 	}
-	if len(full) < 2 {
+	if full < 2 {
 		return -1
 	}
-	slices.Sort(cands)
-	for _, c := range slices.Compact(cands) {
-		if !slices.ContainsFunc(full, func(s string) bool { return !wordAt(s, c) }) {
-			return c
+	for at, c := range cols {
+		if c.starts == full && c.padded && c.varied {
+			return at
 		}
 	}
 	return -1

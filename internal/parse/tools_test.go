@@ -468,6 +468,17 @@ Mon 2026-12-07 00:15:00 UTC 4h 19min left Wed 2026-12-02 00:15:02 UTC 4 days ago
 	if got, _ := r.Value.([]any); len(got) != 3 || r.Problems != 0 {
 		t.Errorf("ps args: got %v (%d problems %q); want 3 rows, no problem", r.Value, r.Problems, r.FirstProblem)
 	}
+	// Workers started by one command line, a double space in it, hold a
+	// word at one column after the same run in every row: no column pads
+	// values of different widths there, and the rows read.
+	workers := `  101 www      gunicorn        gunicorn app:wsgi  --workers 3
+  102 www      gunicorn        gunicorn app:wsgi  --workers 3
+  103 www      gunicorn        gunicorn app:wsgi  --workers 3
+`
+	r, _ = Parse(workers, Spec{Mode: "columns", Options: map[string]any{"last": "rest", "header": false, "names": []any{"pid", "user", "comm", "args"}}})
+	if got, _ := r.Value.([]any); len(got) != 3 || r.Problems != 0 {
+		t.Errorf("identical args: got %v (%d problems %q); want 3 rows, no problem", r.Value, r.Problems, r.FirstProblem)
+	}
 }
 
 // TestColumnsMarkGlyphIsNoValue: systemctl list-units --failed
