@@ -171,6 +171,14 @@ func (p *columns) parse(text string, r *recorder) any {
 			i = j
 		}
 	}
+	var headCols []int // columns the header pads a name at, inside rows' last values (headerInside)
+	if p.rest && head != nil {
+		texts := make([]string, len(rows))
+		for i, rw := range rows {
+			texts[i] = rw.s
+		}
+		headCols = headerInside(head.s, texts, len(names))
+	}
 	out := []any{}
 	for i, rw := range rows {
 		anchor := anchors[i]
@@ -217,6 +225,14 @@ func (p *columns) parse(text string, r *recorder) any {
 		if anchor >= 0 && len(f) == len(names) && strings.ContainsRune(f[len(f)-1], ' ') {
 			if at := restStart(rw.s, len(names)); at >= 0 && at < anchor && wordAt(rw.s, anchor) {
 				r.problem(rw.n, rw.s, fmt.Sprintf("its last column holds %q, which begins left of where the other rows' %q begins: a value with a space in an earlier column (ps's comm \"tmux: server\") has shifted the row, so its values would be keyed one column off (read such a table with a parse: regex that knows its columns, or print the value with spaces last)", f[len(f)-1], names[len(names)-1]))
+				continue
+			}
+		}
+		if len(headCols) > 0 && len(f) == len(names) {
+			at := restStart(rw.s, len(names))
+			if k := slices.IndexFunc(headCols, func(c int) bool { return c > at }); at >= 0 && k >= 0 {
+				c := headCols[k]
+				r.problem(rw.n, rw.s, fmt.Sprintf("its last column holds %q, in which %q begins under the header's %q, where every row has a word: the last value spans a column the header names, so the names do not stand over the row's values (name each of the header's columns, or read such a table with a parse: regex that knows its columns, or from JSON output: journalctl --list-boots -o json)", f[len(f)-1], wordFrom(rw.s, c), wordFrom(head.s, c)))
 				continue
 			}
 		}
@@ -349,6 +365,48 @@ func innerColumn(rows []string, n int) int {
 		}
 	}
 	return -1
+}
+
+// headerInside is the display columns, in order, at which the header
+// begins a name after a run of two spaces or more (its padding, where a
+// column of the table begins) right of where some row's last of n columns
+// begins, and at which every row of n fields has a word: the rows' last
+// value holds a column the header names. journalctl --list-boots read with
+// names [idx, boot, first, last] put "Fri" in first and the rest of the
+// row, LAST ENTRY's time too, in last, every row alike; the header pads
+// "LAST" where each row has its weekday. A header whose names past the
+// last one's start are one word apart (df's "Mounted on") has none.
+func headerInside(header string, rows []string, n int) []int {
+	first, full := -1, 0
+	for _, s := range rows {
+		if at := restStart(s, n); at >= 0 && len(fields(s, n, true)) == n {
+			full++
+			if first < 0 || at < first {
+				first = at
+			}
+		}
+	}
+	if full == 0 || strings.ContainsRune(header, '\t') {
+		return nil
+	}
+	var cols []int
+	col, spaces := 0, 0
+	for _, r := range header {
+		if r == ' ' {
+			spaces++
+		} else {
+			if spaces >= 2 && col > first {
+				cols = append(cols, col)
+			}
+			spaces = 0
+		}
+		col += display.Width(string(r))
+	}
+	return slices.DeleteFunc(cols, func(c int) bool {
+		return slices.ContainsFunc(rows, func(s string) bool {
+			return restStart(s, n) >= 0 && len(fields(s, n, true)) == n && !wordAt(s, c)
+		})
+	})
 }
 
 // markGlyph says whether row's first field is one symbol alone (Unicode's

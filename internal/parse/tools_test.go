@@ -530,3 +530,35 @@ func TestColumnsBlankCellIsSaid(t *testing.T) {
 		t.Errorf("got %v (%d problems %q); want alice's row, root's a problem naming SEAT", r.Value, r.Problems, r.FirstProblem)
 	}
 }
+
+// TestColumnsHeaderNamesAColumnInsideTheLastValue: journalctl
+// --list-boots read with names [idx, boot, first, last], header: true and
+// last: rest (names with spaces, "BOOT ID", "FIRST ENTRY", "LAST ENTRY",
+// as the docs say for ss) split every row alike: first "Fri", last "2026-12-04
+// 16:00:00 UTC Fri 2026-12-04 16:02:00 UTC", with no problem, Consistent.
+// The header pads "LAST ENTRY" to where every row has a word, inside the
+// rows' last value: the rows are problems. A header that pads no name
+// inside the last value (df's "Mounted on") reads as before.
+func TestColumnsHeaderNamesAColumnInsideTheLastValue(t *testing.T) {
+	t.Parallel()
+	boots := `IDX BOOT ID                          FIRST ENTRY                 LAST ENTRY
+ -2 0000000000000000000000000000abc0 Fri 2026-12-04 16:00:00 UTC Fri 2026-12-04 16:02:00 UTC
+ -1 0000000000000000000000000000abc1 Sat 2026-12-05 16:00:00 UTC Sat 2026-12-05 16:01:00 UTC
+  0 0000000000000000000000000000abc2 Sun 2026-12-06 09:40:00 UTC Sun 2026-12-06 09:43:00 UTC
+`
+	r, err := Parse(boots, Spec{Mode: "columns", Options: map[string]any{"last": "rest", "header": true, "names": []any{"idx", "boot", "first", "last"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := r.Value.([]any); len(got) != 0 || r.Problems != 3 || !strings.Contains(r.FirstProblem, `line 2: its last column holds "2026-12-04 16:00:00 UTC Fri 2026-12-04 16:02:00 UTC", in which "Fri" begins under the header's "LAST"`) {
+		t.Errorf("list-boots: got %v (%d problems %q); want no row, 3 problems naming LAST", r.Value, r.Problems, r.FirstProblem)
+	}
+	df := `Filesystem     1024-blocks     Used Available Capacity Mounted on
+/dev/vda         264212084 49411940  46089324      52% /
+tmpfs                65536        0     65536       0% /dev
+`
+	r, _ = Parse(df, Spec{Mode: "columns", Options: map[string]any{"last": "rest", "header": true, "names": []any{"fs", "blocks", "used", "avail", "cap", "mount"}}})
+	if got, _ := r.Value.([]any); len(got) != 2 || r.Problems != 0 {
+		t.Errorf("df: got %v (%d problems %q); want 2 rows", r.Value, r.Problems, r.FirstProblem)
+	}
+}
