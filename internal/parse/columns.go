@@ -38,7 +38,10 @@ import (
 // comm "tmux: server" is a problem too, and so is a row whose last value
 // holds a column of the table (innerColumn: systemctl list-timers
 // --no-legend, whose "4h 4min left" moved every row's split alike), and
-// one whose first field is a mark, not a value (markGlyph: systemctl's ●). A line that repeats the header (two ps runs in one
+// one whose first field is a mark, not a value (markGlyph: systemctl's ●),
+// and, under a header, one whose last value holds a word where the header
+// pads a name apart (headerInside: journalctl --list-boots's "LAST ENTRY"
+// under names that stop at "last"). A line that repeats the header (two ps runs in one
 // shell, a tool that prints its header again every screenful, sysstat's
 // "Average:" table: repeatsHeader) is passed over: it holds the names, no
 // values. A header naming a column twice keys the second "NAME_2". With
