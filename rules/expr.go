@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -606,10 +607,15 @@ func runtimeError(err error) error {
 // durationUnitsHint says what Go's durations are written in, to follow
 // time.ParseDuration's `time: unknown unit "d" in duration "7d"`: a
 // chart over certificates or pod ages writes days, which Go has no unit
-// for. A whole number of days is given in hours.
+// for. A whole number of days is given in hours, and a span a tool wrote
+// as systemd does ("4h 4min") as the Go duration it is (systemdSpanHint).
 func durationUnitsHint(msg string) string {
 	if i := strings.LastIndex(msg, ` in duration "`); i >= 0 {
-		if hint := DurationHint(strings.TrimSuffix(msg[i+len(` in duration "`):], `"`)); hint != "" {
+		text := strings.TrimSuffix(msg[i+len(` in duration "`):], `"`)
+		if hint := DurationHint(text); hint != "" {
+			return hint
+		}
+		if hint := systemdSpanHint(text); hint != "" {
 			return hint
 		}
 	}
@@ -636,6 +642,70 @@ func DurationHint(text string) string {
 		return unitsHint + fmt.Sprintf(`, so write "%dh" for %q`, h, text)
 	}
 	return ""
+}
+
+// spanUnits are the units of systemd's time spans (format_timespan, as
+// systemctl list-timers and status print them, and the words its parser
+// takes), each as a Go duration; 0 for months and years, which have no
+// one length.
+var spanUnits = map[string]time.Duration{
+	"us": time.Microsecond, "usec": time.Microsecond, "ms": time.Millisecond, "msec": time.Millisecond,
+	"s": time.Second, "sec": time.Second, "second": time.Second, "seconds": time.Second,
+	"m": time.Minute, "min": time.Minute, "minute": time.Minute, "minutes": time.Minute,
+	"h": time.Hour, "hr": time.Hour, "hour": time.Hour, "hours": time.Hour,
+	"d": 24 * time.Hour, "day": 24 * time.Hour, "days": 24 * time.Hour,
+	"w": 7 * 24 * time.Hour, "week": 7 * 24 * time.Hour, "weeks": 7 * 24 * time.Hour,
+	"M": 0, "month": 0, "months": 0, "y": 0, "year": 0, "years": 0,
+}
+
+// spanPart is one part of a systemd span: a whole number (a decimal for
+// seconds), then its unit, spaces between parts or none.
+var spanPart = regexp.MustCompile(`^\s*(\d+(?:\.\d+)?)\s*([a-zA-Z]+)`)
+
+// systemdSpanHint is the words that follow a systemd time span ("5min
+// 3s", "4h 4min", "4 days", "1 week 2 days", list-timers' LEFT and
+// PASSED less their " left" or " ago"): the Go duration it is, since Go
+// writes one with no spaces and no "min", and time.ParseDuration's own
+// words (`unknown unit "h " in duration "4h 4min"`) say neither. A span
+// of months or years has no Go duration, and is said so. "" for a text
+// that is no such span.
+//
+//	systemdSpanHint("4h 4min")  `…, so write "4h4m" for "4h 4min" (systemd writes …)`
+func systemdSpanHint(text string) string {
+	rest := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSpace(text), " ago"), " left")
+	var d time.Duration
+	parts := 0
+	for strings.TrimSpace(rest) != "" {
+		m := spanPart.FindStringSubmatch(rest)
+		if m == nil {
+			return ""
+		}
+		per, ok := spanUnits[m[2]]
+		if !ok || (strings.Contains(m[1], ".") && per > time.Second) {
+			return ""
+		}
+		if per == 0 {
+			return unitsHint + fmt.Sprintf(`, and %q counts months or years, which have no one length: compare the times themselves (date(x) - now())`, text)
+		}
+		n, err := strconv.ParseFloat(m[1], 64)
+		if err != nil || n >= 1e6 {
+			return ""
+		}
+		d += time.Duration(n * float64(per))
+		rest = rest[len(m[0]):]
+		parts++
+	}
+	if parts == 0 {
+		return ""
+	}
+	goText := d.String()
+	switch {
+	case d%time.Hour == 0:
+		goText = fmt.Sprintf("%dh", d/time.Hour)
+	case strings.HasSuffix(goText, "m0s"):
+		goText = strings.TrimSuffix(goText, "0s")
+	}
+	return unitsHint + fmt.Sprintf(`, so write %q for %q (systemd writes a span with spaces and "min"; where it prints one, ask it for a number: systemctl list-timers --output=json)`, goText, text)
 }
 
 // nullListPanic is what reflect says when expr's builtins take the length

@@ -50,3 +50,30 @@ func TestDurationInDaysSaysHours(t *testing.T) {
 		}
 	}
 }
+
+// TestSystemdTimeSpanSaysTheGoDuration: systemctl list-timers and
+// systemctl status write spans as "5min 3s", "4h 4min", "4 days",
+// "1 week 2 days", and a chart that read one with duration(x) was told
+// `unknown unit "h " in duration "4h 4min"` and that a day is "24h":
+// neither says that Go's durations have no spaces and no "min". The
+// error gives the Go duration now, and a span of months or years, which
+// have no one length, is said so.
+func TestSystemdTimeSpanSaysTheGoDuration(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ src, want string }{
+		{`duration("5min 3s")`, `so write "5m3s" for "5min 3s" (systemd writes a span with spaces and "min"`},
+		{`duration("4h 4min")`, `so write "4h4m" for "4h 4min"`},
+		{`duration("4 days")`, `so write "96h" for "4 days"`},
+		{`duration("1 week 2 days")`, `so write "216h" for "1 week 2 days"`},
+		{`duration("2s 500ms")`, `so write "2.5s" for "2s 500ms"`},
+		{`duration("55min")`, `so write "55m" for "55min"`},
+		{`duration("1month 2w")`, `"1month 2w" counts months or years, which have no one length`},
+		{`duration("7d")`, `so write "168h" for "7d"`},
+	}
+	for _, tc := range tests {
+		out := MustCompile(tc.src).Eval(mapEnv{})
+		if out.Matched || !strings.Contains(out.Err, tc.want) {
+			t.Errorf("%s: err %q, want one saying %q", tc.src, out.Err, tc.want)
+		}
+	}
+}

@@ -36,7 +36,7 @@ func TestIssue14ParseFunction(t *testing.T) {
 		{src: `parse(check, "nagios").perfdata[0].value`, want: 2643},
 		{src: `parse("", "lines")`, want: []any{}},
 		{src: `parse.stdout`, want: "a stage called parse"},
-		{src: `parse(table, "columns")`, err: `parse(text, "columns"): 1 line could not be read; the first: line 3: 1 field, the table has 2 columns: "3"`},
+		{src: `parse(table, "columns")`, err: `parse(text, "columns"): 1 line could not be read; the first: line 3: 1 field, the table has 2 columns: the row holds nothing under the header's "b": if the tool left a cell blank there`},
 		{src: `parse(pw, {as: "regex", pattern: "(?P<user>root):"})`, err: `1 line could not be read; the first: line 2: the pattern does not match: "bob:1000"`},
 		{src: `parse(1, "kv")`, err: "parse: the text is a number, want a string"},
 		{src: `parse(mem, {as: "kv", skip: 1})`, err: `parse mode kv has no option "skip"`},

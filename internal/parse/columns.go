@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/openrunbook/runbook/internal/display"
 )
@@ -33,7 +35,13 @@ import (
 // names fewer columns than the row has (/proc/net/tcp's "tx_queue
 // rx_queue" over one value), and "uid" would key the inode; with no header line, where the rows' last column
 // begins is what the rows agree on (restAnchor), so ps --no-headers's
-// comm "tmux: server" is a problem too. A line that repeats the header (two ps runs in one
+// comm "tmux: server" is a problem too, and so is a row whose last value
+// holds a column of the table (innerColumn: systemctl list-timers
+// --no-legend, whose "4h 4min left" moved every row's split alike), and
+// one whose first field is a mark, not a value (markGlyph: systemctl's ●),
+// and, under a header, one whose last value holds a word where the header
+// pads a name apart (headerInside: journalctl --list-boots's "LAST ENTRY"
+// under names that stop at "last"). A line that repeats the header (two ps runs in one
 // shell, a tool that prints its header again every screenful, sysstat's
 // "Average:" table: repeatsHeader) is passed over: it holds the names, no
 // values. A header naming a column twice keys the second "NAME_2". With
@@ -145,8 +153,9 @@ func (p *columns) parse(text string, r *recorder) any {
 	// block: rows with no line between them. ls -la /tmp /dev prints a
 	// table per folder, each padded to its own widths.
 	anchors := make([]int, len(rows))
+	inner := make([]int, len(rows)) // a column of the table inside the rows' last value (innerColumn)
 	for i := range anchors {
-		anchors[i] = -1
+		anchors[i], inner[i] = -1, -1
 	}
 	if p.rest && head == nil {
 		for i := 0; i < len(rows); {
@@ -158,16 +167,28 @@ func (p *columns) parse(text string, r *recorder) any {
 			for _, rw := range rows[i:j] {
 				block = append(block, rw.s)
 			}
-			at := restAnchor(block, len(names))
+			at, col := restAnchor(block, len(names)), innerColumn(block, len(names))
 			for k := i; k < j; k++ {
-				anchors[k] = at
+				anchors[k], inner[k] = at, col
 			}
 			i = j
 		}
 	}
+	var headCols []int // columns the header pads a name at, inside rows' last values (headerInside)
+	if p.rest && head != nil {
+		texts := make([]string, len(rows))
+		for i, rw := range rows {
+			texts[i] = rw.s
+		}
+		headCols = headerInside(head.s, texts, len(names))
+	}
 	out := []any{}
 	for i, rw := range rows {
 		anchor := anchors[i]
+		if mark, ok := markGlyph(rw.s); ok {
+			r.problem(rw.n, rw.s, fmt.Sprintf("its first field is the symbol %q alone, a mark the tool prints beside a row (systemctl's ● before a failed unit), not a value: every value after it would be keyed one column off (read systemctl's tables with --plain, which leaves the mark out, or from --output=json)", mark))
+			continue
+		}
 		if p.names == nil && head != nil {
 			if first, ok := leftOfHeader(rw.s, head.s); ok {
 				r.problem(rw.n, rw.s, fmt.Sprintf("its first field %q lies left of the header's first column %q: the header does not name that column, so every value would be keyed one column off (name every column with names: [...] and header: true, which reads the header row past)", first, strings.Fields(head.s)[0]))
@@ -210,8 +231,26 @@ func (p *columns) parse(text string, r *recorder) any {
 				continue
 			}
 		}
+		if len(headCols) > 0 && len(f) == len(names) {
+			at := restStart(rw.s, len(names))
+			if k := slices.IndexFunc(headCols, func(c int) bool { return c > at }); at >= 0 && k >= 0 {
+				c := headCols[k]
+				r.problem(rw.n, rw.s, fmt.Sprintf("its last column holds %q, in which %q begins under the header's %q, where every row has a word: the last value spans a column the header names, so the names do not stand over the row's values (name each of the header's columns, or read such a table with a parse: regex that knows its columns, or from JSON output: journalctl --list-boots -o json)", f[len(f)-1], wordFrom(rw.s, c), wordFrom(head.s, c)))
+				continue
+			}
+		}
+		if col := inner[i]; col >= 0 && len(f) == len(names) {
+			if at := restStart(rw.s, len(names)); at >= 0 && at < col {
+				r.problem(rw.n, rw.s, fmt.Sprintf("its last column holds %q, in which %q begins where every row of the table has a word and one row has a run of spaces before it: a column of the aligned table, so the table has more columns than the %d names, or a value with spaces in an earlier column (systemctl list-timers' LEFT \"4h 4min left\") moved the split, and its values would be keyed off (read such a table with a parse: regex that knows its columns, or from JSON output: systemctl --output=json)", f[len(f)-1], wordFrom(rw.s, col), len(names)))
+				continue
+			}
+		}
 		if len(f) != len(names) {
-			r.problem(rw.n, rw.s, fmt.Sprintf("%d %s, the table has %d columns%s", len(f), plural(len(f), "field"), len(names), restHint(len(f) > len(names) && !p.rest)))
+			hint := restHint(len(f) > len(names) && !p.rest)
+			if head != nil && len(f) < len(names) {
+				hint += blankUnder(rw.s, head.s, len(names)-len(f))
+			}
+			r.problem(rw.n, rw.s, fmt.Sprintf("%d %s, the table has %d columns%s", len(f), plural(len(f), "field"), len(names), hint))
 			continue
 		}
 		obj := make(map[string]any, len(names))
@@ -257,6 +296,135 @@ func restAnchor(rows []string, n int) int {
 		return -1
 	}
 	return best
+}
+
+// innerColumn is the leftmost display column, inside some row's last
+// value, at which a column of the table begins, in a table with no header
+// line whose last of n columns takes the rest: a word begins there after a
+// run of two spaces or more (an aligned table's padding) in one row's last
+// value, every row of n fields has a word beginning there, and the runs of
+// spaces before it are not all one length (a column pads values of
+// different widths; rows whose last values are one text with a double
+// space in it, twenty workers' identical args, pad nothing). Or -1: fewer
+// than two such rows, or no such column. systemctl list-timers --no-legend
+// holds spaces in four of its columns ("Mon 2026-12-07 00:00:00 UTC", "4h
+// 4min left"), so a split of its rows by spaces puts the last column's
+// start left of the UNIT and ACTIVATES columns, every row alike, and
+// restAnchor sees nothing amiss; the UNIT column, padded in every row,
+// shows it. The last values of different rows (ps's args) do not hold a
+// word at one column after padding.
+//
+//	"Mon … 4h 4min left Sun … UTC 19h ago      logrotate.timer logrotate.service" and "… 4 days ago   backup.timer …" over n=6: the UNIT column
+func innerColumn(rows []string, n int) int {
+	// Per display column: how many rows have a word start there, whether
+	// one has it after a run of two spaces or more inside its last value,
+	// the run before it as the first row had it, and whether runs differ.
+	type colFacts struct {
+		starts         int
+		padded, varied bool
+		run            int
+	}
+	var cols []colFacts
+	full := 0
+	for _, s := range rows {
+		at := restStart(s, n)
+		if at < 0 || len(fields(s, n, true)) != n {
+			continue
+		}
+		full++
+		col, spaces := 0, 0
+		for _, r := range s {
+			if r == ' ' {
+				spaces++
+			} else {
+				if spaces > 0 && col > 0 {
+					for len(cols) <= col {
+						cols = append(cols, colFacts{})
+					}
+					c := &cols[col]
+					if c.starts == 0 {
+						c.run = spaces
+					} else if c.run != spaces {
+						c.varied = true
+					}
+					c.starts++
+					c.padded = c.padded || (spaces >= 2 && col > at)
+				}
+				spaces = 0
+			}
+			if r < utf8.RuneSelf {
+				col++ // every ASCII character is one column (display.Width), measured without a string
+			} else {
+				col += display.Width(string(r))
+			}
+		}
+	}
+	if full < 2 {
+		return -1
+	}
+	for at, c := range cols {
+		if c.starts == full && c.padded && c.varied {
+			return at
+		}
+	}
+	return -1
+}
+
+// headerInside is the display columns, in order, at which the header
+// begins a name after a run of two spaces or more (its padding, where a
+// column of the table begins) right of where some row's last of n columns
+// begins, and at which every row of n fields has a word: the rows' last
+// value holds a column the header names. journalctl --list-boots read with
+// names [idx, boot, first, last] put "Fri" in first and the rest of the
+// row, LAST ENTRY's time too, in last, every row alike; the header pads
+// "LAST" where each row has its weekday. A header whose names past the
+// last one's start are one word apart (df's "Mounted on") has none.
+func headerInside(header string, rows []string, n int) []int {
+	first, full := -1, 0
+	for _, s := range rows {
+		if at := restStart(s, n); at >= 0 && len(fields(s, n, true)) == n {
+			full++
+			if first < 0 || at < first {
+				first = at
+			}
+		}
+	}
+	if full == 0 || strings.ContainsRune(header, '\t') {
+		return nil
+	}
+	var cols []int
+	col, spaces := 0, 0
+	for _, r := range header {
+		if r == ' ' {
+			spaces++
+		} else {
+			if spaces >= 2 && col > first {
+				cols = append(cols, col)
+			}
+			spaces = 0
+		}
+		col += display.Width(string(r))
+	}
+	return slices.DeleteFunc(cols, func(c int) bool {
+		return slices.ContainsFunc(rows, func(s string) bool {
+			return restStart(s, n) >= 0 && len(fields(s, n, true)) == n && !wordAt(s, c)
+		})
+	})
+}
+
+// markGlyph says whether row's first field is one symbol alone (Unicode's
+// So: ● ○ ✓ ✗), and gives it: a mark a tool prints beside some rows, not a
+// value of a column. systemctl list-units --no-legend marks each failed
+// unit with "●", and over names [unit, load, active, …] every such row was
+// keyed one column off, its unit "●" and its active "loaded". cron's "*"
+// and ps's "-" are punctuation, values of their columns.
+func markGlyph(row string) (string, bool) {
+	first, _, _ := strings.Cut(strings.TrimLeft(row, " \t"), " ")
+	r, size := utf8.DecodeRuneInString(first)
+	if size == 0 || size != len(first) || !unicode.Is(unicode.So, r) {
+		return "", false
+	}
+	return first, true
 }
 
 // repeatsHeader says whether a line's fields are the header's names
@@ -428,6 +596,52 @@ func wordFrom(s string, col int) string {
 		at += display.Width(string(r))
 	}
 	return ""
+}
+
+// blankUnder says which of the header's names the row holds nothing
+// under (only spaces, or the row ends before it), a cell the tool left
+// blank: loginctl list-sessions prints no SEAT for a session over ssh,
+// and a split by spaces cannot tell which column a row of fewer fields
+// lacks. "" unless the names with nothing under them are as many as the
+// fields the row lacks, or when a line holds a tab or a wide character,
+// whose columns this does not measure. A footer ("2 sessions listed.")
+// may meet that too, so the words say "if".
+func blankUnder(row, header string, missing int) string {
+	if strings.ContainsRune(row, '\t') || strings.ContainsRune(header, '\t') {
+		return ""
+	}
+	cells := []rune(row)
+	var blank []string
+	col, start := 0, -1
+	word := func(end int) {
+		if start < 0 {
+			return
+		}
+		empty := true
+		for c := start; c < end && c < len(cells); c++ {
+			if cells[c] != ' ' {
+				empty = false
+				break
+			}
+		}
+		if empty {
+			blank = append(blank, fmt.Sprintf("%q", strings.TrimSpace(string([]rune(header)[start:end]))))
+		}
+		start = -1
+	}
+	for _, r := range header {
+		if r == ' ' {
+			word(col)
+		} else if start < 0 {
+			start = col
+		}
+		col++
+	}
+	word(col)
+	if len(blank) != missing || display.Width(row) != len(cells) || display.Width(header) != col {
+		return ""
+	}
+	return fmt.Sprintf(": the row holds nothing under the header's %s: if the tool left a cell blank there, a split by spaces cannot place it (read the tool's JSON output where it has one, or name the columns and read them with a parse: regex)", strings.Join(blank, " and "))
 }
 
 func restHint(tooMany bool) string {

@@ -419,3 +419,146 @@ func TestCSVCarriageReturnLineEndsAreAProblem(t *testing.T) {
 		}
 	}
 }
+
+// TestColumnsNoHeaderRestHoldingAColumnIsAProblem: systemctl list-timers
+// --plain --no-legend read with header: false, names [next, left, last,
+// passed, unit, activates] and last: rest. Its NEXT, LEFT, LAST and
+// PASSED values hold spaces ("Mon 2026-12-07 00:00:00 UTC", "4h 4min
+// left"), so the split keyed next "Mon", passed "UTC", unit "4h" and
+// activates the rest of the line. Three daily timers print rows of one
+// shape, so no row's last value began where the others' did not, and a
+// chart over passed said backup.timer, last run four days ago, was ok:
+// timers OK, Consistent. The rows' last value holds a column of the
+// table: a word every row has at one display column, after a run of
+// spaces (the UNIT column). Such rows are problems. A row whose last
+// value begins at that column (a timer that never ran, all "-") reads.
+func TestColumnsNoHeaderRestHoldingAColumnIsAProblem(t *testing.T) {
+	t.Parallel()
+	names := []any{"next", "left", "last", "passed", "unit", "activates"}
+	opts := map[string]any{"last": "rest", "header": false, "names": names}
+	same := `Mon 2026-12-07 00:00:00 UTC 4h 4min left Sun 2026-12-06 00:00:05 UTC 19h ago      dpkg-db-backup.timer dpkg-db-backup.service
+Mon 2026-12-07 00:00:00 UTC 4h 4min left Sun 2026-12-06 00:00:05 UTC 19h ago      logrotate.timer      logrotate.service
+Mon 2026-12-07 00:00:00 UTC 4h 4min left Wed 2026-12-02 00:00:02 UTC 4 days ago   backup.timer         backup.service
+`
+	r, err := Parse(same, Spec{Mode: "columns", Options: opts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := r.Value.([]any); len(got) != 0 || r.Problems != 3 || !strings.Contains(r.FirstProblem, `line 1: its last column holds "4min left Sun`) || !strings.Contains(r.FirstProblem, `"dpkg-db-backup.timer"`) {
+		t.Errorf("timers of one shape: got %v (%d problems %q); want no row, 3 problems naming the column inside the last value", r.Value, r.Problems, r.FirstProblem)
+	}
+	mixed := `Sun 2026-12-06 20:00:00 UTC 4min 12s left Sun 2026-12-06 19:00:01 UTC 55min ago    logrotate.timer              logrotate.service
+Mon 2026-12-07 00:00:00 UTC 4h 4min left  Sun 2026-12-06 00:00:05 UTC 19h ago      man-db.timer                 man-db.service
+Mon 2026-12-07 00:15:00 UTC 4h 19min left Wed 2026-12-02 00:15:02 UTC 4 days ago   backup.timer                 backup.service
+-                           -             -                           -            certbot.timer                certbot.service
+`
+	r, _ = Parse(mixed, Spec{Mode: "columns", Options: opts})
+	want := []any{map[string]any{"next": "-", "left": "-", "last": "-", "passed": "-", "unit": "certbot.timer", "activates": "certbot.service"}}
+	if !reflect.DeepEqual(r.Value, want) || r.Problems != 3 {
+		t.Errorf("timers of several shapes: got %v (%d problems %q); want the never-run row alone, 3 problems", r.Value, r.Problems, r.FirstProblem)
+	}
+	// Two rows whose last values are one text with a run of spaces in it
+	// show a column only where every row has a word: ps's args of
+	// different processes hold none.
+	ps := `    1 root     init            /sbin/init  splash
+  412 root     sshd            sshd: /usr/sbin/sshd -D [listener]
+  413 www      nginx           nginx: worker process
+`
+	r, _ = Parse(ps, Spec{Mode: "columns", Options: map[string]any{"last": "rest", "header": false, "names": []any{"pid", "user", "comm", "args"}}})
+	if got, _ := r.Value.([]any); len(got) != 3 || r.Problems != 0 {
+		t.Errorf("ps args: got %v (%d problems %q); want 3 rows, no problem", r.Value, r.Problems, r.FirstProblem)
+	}
+	// Workers started by one command line, a double space in it, hold a
+	// word at one column after the same run in every row: no column pads
+	// values of different widths there, and the rows read.
+	workers := `  101 www      gunicorn        gunicorn app:wsgi  --workers 3
+  102 www      gunicorn        gunicorn app:wsgi  --workers 3
+  103 www      gunicorn        gunicorn app:wsgi  --workers 3
+`
+	r, _ = Parse(workers, Spec{Mode: "columns", Options: map[string]any{"last": "rest", "header": false, "names": []any{"pid", "user", "comm", "args"}}})
+	if got, _ := r.Value.([]any); len(got) != 3 || r.Problems != 0 {
+		t.Errorf("identical args: got %v (%d problems %q); want 3 rows, no problem", r.Value, r.Problems, r.FirstProblem)
+	}
+}
+
+// TestColumnsMarkGlyphIsNoValue: systemctl list-units --failed
+// --no-legend prints "●" before every failed unit (without --plain, which
+// leaves that column out), and read with header: false, names [unit,
+// load, active, sub, description] and last: rest, every row split alike:
+// unit "●", active "loaded". A chart asking active == "failed" said
+// failed-units OK - 2 ok, Consistent, over two failed units. A first
+// field that is a lone symbol (Unicode's So: ● ○ ✓ ✗) is a mark, not a
+// value, and the row is a problem. cron's "*" is no such symbol.
+func TestColumnsMarkGlyphIsNoValue(t *testing.T) {
+	t.Parallel()
+	failed := `● nginx.service              loaded failed failed A high performance web server and a reverse proxy server
+● postgresql@15-main.service loaded failed failed PostgreSQL Cluster 15-main
+`
+	names := []any{"unit", "load", "active", "sub", "description"}
+	r, err := Parse(failed, Spec{Mode: "columns", Options: map[string]any{"last": "rest", "header": false, "names": names}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := r.Value.([]any); len(got) != 0 || r.Problems != 2 || !strings.Contains(r.FirstProblem, `line 1: its first field is the symbol "●" alone`) {
+		t.Errorf("marked rows: got %v (%d problems %q); want no row, 2 problems", r.Value, r.Problems, r.FirstProblem)
+	}
+	// --plain leaves the mark out: the rows read.
+	plain := "nginx.service loaded failed failed A high performance web server\n"
+	r, _ = Parse(plain, Spec{Mode: "columns", Options: map[string]any{"last": "rest", "header": false, "names": names}})
+	if got, _ := r.Value.([]any); len(got) != 1 || r.Problems != 0 {
+		t.Errorf("--plain: got %v (%d problems %q); want 1 row", r.Value, r.Problems, r.FirstProblem)
+	}
+	cron := "*/5 * * * * /usr/local/bin/poll.sh\n* * * * * date\n"
+	r, _ = Parse(cron, Spec{Mode: "columns", Options: map[string]any{"last": "rest", "header": false, "names": []any{"min", "hour", "dom", "mon", "dow", "cmd"}}})
+	if got, _ := r.Value.([]any); len(got) != 2 || r.Problems != 0 {
+		t.Errorf("crontab: got %v (%d problems %q); want 2 rows", r.Value, r.Problems, r.FirstProblem)
+	}
+}
+
+// TestColumnsBlankCellIsSaid: loginctl list-sessions leaves SEAT blank
+// for a session over ssh, and its row was a problem that said "4 fields,
+// the table has 5 columns": where, but not why nor what would read it.
+// It names the header's column the row holds nothing under now.
+func TestColumnsBlankCellIsSaid(t *testing.T) {
+	t.Parallel()
+	out := "SESSION  UID USER  SEAT  TTY  \n      3 1000 alice seat0 tty2 \n     12    0 root        pts/0\n"
+	r, err := Parse(out, Spec{Mode: "columns"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := r.Value.([]any); len(got) != 1 || r.Problems != 1 || !strings.Contains(r.FirstProblem, `line 3: 4 fields, the table has 5 columns: the row holds nothing under the header's "SEAT": if the tool left a cell blank there`) {
+		t.Errorf("got %v (%d problems %q); want alice's row, root's a problem naming SEAT", r.Value, r.Problems, r.FirstProblem)
+	}
+}
+
+// TestColumnsHeaderNamesAColumnInsideTheLastValue: journalctl
+// --list-boots read with names [idx, boot, first, last], header: true and
+// last: rest (names with spaces, "BOOT ID", "FIRST ENTRY", "LAST ENTRY",
+// as the docs say for ss) split every row alike: first "Fri", last "2026-12-04
+// 16:00:00 UTC Fri 2026-12-04 16:02:00 UTC", with no problem, Consistent.
+// The header pads "LAST ENTRY" to where every row has a word, inside the
+// rows' last value: the rows are problems. A header that pads no name
+// inside the last value (df's "Mounted on") reads as before.
+func TestColumnsHeaderNamesAColumnInsideTheLastValue(t *testing.T) {
+	t.Parallel()
+	boots := `IDX BOOT ID                          FIRST ENTRY                 LAST ENTRY
+ -2 0000000000000000000000000000abc0 Fri 2026-12-04 16:00:00 UTC Fri 2026-12-04 16:02:00 UTC
+ -1 0000000000000000000000000000abc1 Sat 2026-12-05 16:00:00 UTC Sat 2026-12-05 16:01:00 UTC
+  0 0000000000000000000000000000abc2 Sun 2026-12-06 09:40:00 UTC Sun 2026-12-06 09:43:00 UTC
+`
+	r, err := Parse(boots, Spec{Mode: "columns", Options: map[string]any{"last": "rest", "header": true, "names": []any{"idx", "boot", "first", "last"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := r.Value.([]any); len(got) != 0 || r.Problems != 3 || !strings.Contains(r.FirstProblem, `line 2: its last column holds "2026-12-04 16:00:00 UTC Fri 2026-12-04 16:02:00 UTC", in which "Fri" begins under the header's "LAST"`) {
+		t.Errorf("list-boots: got %v (%d problems %q); want no row, 3 problems naming LAST", r.Value, r.Problems, r.FirstProblem)
+	}
+	df := `Filesystem     1024-blocks     Used Available Capacity Mounted on
+/dev/vda         264212084 49411940  46089324      52% /
+tmpfs                65536        0     65536       0% /dev
+`
+	r, _ = Parse(df, Spec{Mode: "columns", Options: map[string]any{"last": "rest", "header": true, "names": []any{"fs", "blocks", "used", "avail", "cap", "mount"}}})
+	if got, _ := r.Value.([]any); len(got) != 2 || r.Problems != 0 {
+		t.Errorf("df: got %v (%d problems %q); want 2 rows", r.Value, r.Problems, r.FirstProblem)
+	}
+}
