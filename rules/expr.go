@@ -154,14 +154,14 @@ func Compile(src string, opts ...Option) (e *Expr, err error) {
 	if c.err != nil {
 		return nil, c.err
 	}
-	adds := &patchAdd{}
+	adds := &patchAdd{texts: c.binaries}
 	var local []expr.Option
 	if c.local {
 		// first: the calls it rewrites are the operands the other patches wrap
 		local = append(localFuncs(), expr.Patch(patchLocal{}))
 	}
-	copts := append(local, builderFuncs()...)
-	copts = append(append(append(append(append(append(copts, equalityFuncs()...), textFuncs()...), sortFuncs()...), itemsFuncs()...), funcOptions(c.calls)...), expr.MaxNodes(o.maxNodes), expr.Patch(patchSort{c.builtins}), expr.Patch(patchMember{c.builtins}), expr.Patch(adds), expr.Patch(patchEqual{c.binaries}))
+	copts := append(append(local, builderFuncs()...), arithFuncs()...)
+	copts = append(append(append(append(append(append(copts, equalityFuncs()...), textFuncs()...), sortFuncs()...), itemsFuncs()...), funcOptions(c.calls)...), expr.MaxNodes(o.maxNodes), expr.Patch(patchSort{c.builtins}), expr.Patch(patchMember{c.builtins}), expr.Patch(adds), expr.Patch(patchArith{c.binaries}), expr.Patch(patchEqual{c.binaries}))
 	if c.clock {
 		copts = append(append(copts, clockFuncs()...), expr.Patch(patchNow{}))
 	}

@@ -1,0 +1,34 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestNagiosPercentOfAPetabyteFilesystemIsNotOk: `df -B1` of a 729 PB
+// Lustre filesystem prints byte counts near 2^60, and `v.Used * 100 /
+// size` wrapped round int64 to -5.19 for one 96% full: `OK`, exit 0,
+// Consistent. The multiplication past int64 is an error now: the rule
+// could not be evaluated, the check is UNKNOWN, saying what to write.
+func TestNagiosPercentOfAPetabyteFilesystemIsNotOk(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "c.yaml", perRowChart("lustre", "Headroom", `
+      shell: |
+        printf 'Filesystem                    1B-blocks               Used          Available Capacity Mounted on\n'
+        printf '10.0.0.1@o2ib:/orion 729000000000000000 700000000000000000  29000000000000000      97%% /lustre/orion\n'
+        printf '/dev/vda                   270553174016        91000000000       179553174016      34%% /\n'
+      parse: {as: columns, last: rest}`, "fs", `
+              - {when: 'fs.Used * 100 / fs["1B-blocks"] >= 90', then: bad, label: Nine tenths used}`, `fs["Mounted on"]`))
+	r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+	if r.code != 3 || !strings.HasPrefix(r.stdout, "lustre UNKNOWN") {
+		t.Errorf("exit %d; want 3 and UNKNOWN, not OK over /lustre/orion at 96%%:\n%s", r.code, r.stdout)
+	}
+	if !strings.Contains(r.stdout, "700000000000000000 * 100 is 70000000000000000000, past the largest whole number") {
+		t.Errorf("want the reason naming the product:\n%s", r.stdout)
+	}
+	r = runCLI(t, dir, "exec", chart)
+	if !strings.Contains(r.stdout, `Not sure — decider "Headroom" could not evaluate rule 1`) {
+		t.Errorf("want Not sure over the rule whose product wrapped:\n%s", r.stdout)
+	}
+}

@@ -1,0 +1,58 @@
+package rules
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestWholeNumberArithmeticNeverWraps: expr multiplied two Go ints modulo
+// 2^64, so `used * 100 / size` over a 729 PB Lustre filesystem's byte
+// counts (df -B1) was -5.19, and a rule `pct >= 90` held nothing over a
+// filesystem 96% full. A whole-number +, - or * past int64 is an error
+// naming the operation and the number it spells; one within it, and
+// float, time and text operands, are as before. sum adds as + does: it
+// wrapped -9223372036854775808 out of [MaxInt64, 1].
+func TestWholeNumberArithmeticNeverWraps(t *testing.T) {
+	t.Parallel()
+	const why = "past the largest whole number an expression holds"
+	env := mapEnv{
+		"v":    map[string]any{"used": 700000000000000000, "size": 729000000000000000, "small": 91000000000},
+		"big":  math.MaxInt64,
+		"neg":  math.MinInt64,
+		"i32":  int32(math.MaxInt32),
+		"u64":  uint64(math.MaxUint64),
+		"fl":   7e17,
+		"day":  time.Date(2026, 12, 6, 0, 0, 0, 0, time.UTC),
+		"name": "vda",
+	}
+	tests := []outcomeCase{
+		{`v.used * 100 / v.size >= 90`, false, `v.used * 100: 700000000000000000 * 100 is 70000000000000000000, ` + why},
+		{`100 * v.used > 0`, false, why},
+		{`big + 1 > 0`, false, `big + 1: 9223372036854775807 + 1 is 9223372036854775808, ` + why},
+		{`neg - 1 < 0`, false, `neg - 1: -9223372036854775808 - 1 is -9223372036854775809, ` + why},
+		{`-1 * neg > 0`, false, why},
+		{`u64 + 1 > 0`, false, why},
+		{`float(v.used) * 100 / v.size >= 90`, true, ""},
+		{`v.used / v.size * 100 >= 90`, true, ""},
+		{`v.small * 100 / 270553174016 > 33`, true, ""},
+		{`big - 1 == 9223372036854775806`, true, ""},
+		{`neg + big == -1`, true, ""},
+		{`i32 * 2 == 4294967294`, true, ""},
+		{`fl * 100 > 1e19`, true, ""},
+		{`(day - date("2026-12-05T00:00:00Z")).Hours() == 24`, true, ""},
+		{`name + "1" == "vda1"`, true, ""},
+		{`sum([big, 1]) > 0`, false, "sum([big, 1]): 9223372036854775807 + 1 is 9223372036854775808, " + why},
+		{`sum([v], .used * 100) > 0`, false, "700000000000000000 * 100 is 70000000000000000000"},
+		{`sum([big, 1], #) > 0`, false, why},
+		{`sum([v, v], .small) == 182000000000`, true, ""},
+		{`sum([1, 2.5]) == 3.5`, true, ""},
+		{`sum([]) == 0`, true, ""},
+	}
+	runOutcomes(t, env, tests)
+	x := MustCompile(`v.used * 100`)
+	if _, _, err := x.Value(env); err == nil || !strings.Contains(err.Error(), "float(x) * y") {
+		t.Errorf("Value: %v; want the error saying how to keep the size", err)
+	}
+}
