@@ -39,6 +39,7 @@ const (
 	subFunc = "\x00sub"
 	mulFunc = "\x00mul"
 	sumFunc = "\x00sum"
+	negFunc = "\x00neg"
 )
 
 // arithFuncs are the checked operators patchArith calls, as Compile's
@@ -48,6 +49,7 @@ func arithFuncs() []expr.Option {
 		expr.Function(subFunc, func(p ...any) (any, error) { return checkedSub(p[0], p[1], p[2]) }),
 		expr.Function(mulFunc, func(p ...any) (any, error) { return checkedMul(p[0], p[1], p[2]) }),
 		expr.Function(sumFunc, func(p ...any) (any, error) { return checkedSum(p[0], p[1]) }),
+		expr.Function(negFunc, func(p ...any) (any, error) { return checkedNeg(p[0], p[1]) }),
 	}
 }
 
@@ -65,6 +67,13 @@ func (p patchArith) Visit(node *ast.Node) {
 		ast.Patch(node, &ast.CallNode{
 			Callee:    &ast.IdentifierNode{Value: sumFunc},
 			Arguments: []ast.Node{list, &ast.StringNode{Value: b.String()}},
+		})
+		return
+	}
+	if u, ok := (*node).(*ast.UnaryNode); ok && u.Operator == "-" && !known(u.Node) {
+		ast.Patch(node, &ast.CallNode{
+			Callee:    &ast.IdentifierNode{Value: negFunc},
+			Arguments: []ast.Node{u.Node, &ast.StringNode{Value: u.String()}},
 		})
 		return
 	}
@@ -126,6 +135,22 @@ func checkedSum(list, text any) (any, error) {
 		acc = v
 	}
 	return acc, nil
+}
+
+// checkedNeg is unary `-`: the negative of a whole number, of any Go
+// integer type (a Go stage's uint64 from statfs, which expr negated
+// within uint64: -1000 was 18446744073709550616), or an error when it
+// is past int64; expr's own for anything else.
+func checkedNeg(a, text any) (any, error) {
+	x, ok := wholeBig(a)
+	if !ok {
+		return runtime.Negate(a), nil
+	}
+	want := new(big.Int).Neg(x)
+	if !want.IsInt64() {
+		return nil, fmt.Errorf("%v: -%v is %s, past the smallest whole number an expression holds (%d); make it a float (-float(x))", text, a, want, int64(math.MinInt64))
+	}
+	return int(want.Int64()), nil
 }
 
 // checkedSub is `-` under the rule above.

@@ -13,19 +13,21 @@ import (
 // filesystem 96% full. A whole-number +, - or * past int64 is an error
 // naming the operation and the number it spells; one within it, and
 // float, time and text operands, are as before. sum adds as + does: it
-// wrapped -9223372036854775808 out of [MaxInt64, 1].
+// wrapped -9223372036854775808 out of [MaxInt64, 1]. Unary - is the
+// negative of any whole number: a uint64 1000 was 18446744073709550616.
 func TestWholeNumberArithmeticNeverWraps(t *testing.T) {
 	t.Parallel()
 	const why = "past the largest whole number an expression holds"
 	env := mapEnv{
-		"v":    map[string]any{"used": 700000000000000000, "size": 729000000000000000, "small": 91000000000},
-		"big":  math.MaxInt64,
-		"neg":  math.MinInt64,
-		"i32":  int32(math.MaxInt32),
-		"u64":  uint64(math.MaxUint64),
-		"fl":   7e17,
-		"day":  time.Date(2026, 12, 6, 0, 0, 0, 0, time.UTC),
-		"name": "vda",
+		"v":     map[string]any{"used": 700000000000000000, "size": 729000000000000000, "small": 91000000000},
+		"big":   math.MaxInt64,
+		"neg":   math.MinInt64,
+		"i32":   int32(math.MaxInt32),
+		"u64":   uint64(math.MaxUint64),
+		"u1000": uint64(1000), // a Go stage's statfs field
+		"fl":    7e17,
+		"day":   time.Date(2026, 12, 6, 0, 0, 0, 0, time.UTC),
+		"name":  "vda",
 	}
 	tests := []outcomeCase{
 		{`v.used * 100 / v.size >= 90`, false, `v.used * 100: 700000000000000000 * 100 is 70000000000000000000, ` + why},
@@ -49,6 +51,12 @@ func TestWholeNumberArithmeticNeverWraps(t *testing.T) {
 		{`sum([v, v], .small) == 182000000000`, true, ""},
 		{`sum([1, 2.5]) == 3.5`, true, ""},
 		{`sum([]) == 0`, true, ""},
+		{`-u1000 < 0`, true, ""},
+		{`-5 < -u1000`, false, ""},
+		{`-neg > 0`, false, "past the smallest whole number"},
+		{`-u64 < 0`, false, "past the smallest whole number"},
+		{`-fl < 0`, true, ""},
+		{`-v.small == -91000000000`, true, ""},
 	}
 	runOutcomes(t, env, tests)
 	x := MustCompile(`v.used * 100`)
