@@ -32,3 +32,46 @@ func TestNagiosPercentOfAPetabyteFilesystemIsNotOk(t *testing.T) {
 		t.Errorf("want Not sure over the rule whose product wrapped:\n%s", r.stdout)
 	}
 }
+
+// TestInputDefaultIsTheNumberAGivenOneIs: the YAML parser gave a chart's
+// `default: 1000` as the uint 1000, so `-maxShrink` wrapped to
+// 18446744073709550616 and a rule `growth < -maxShrink` held over a
+// volume that had grown: `shrunk`, CRITICAL, over the default, `ok` over
+// the same 1000 given with --input. A literal integer (an input's
+// default, a set: value, a filter's value) is an int, as a given one is.
+func TestInputDefaultIsTheNumberAGivenOneIs(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "c.yaml", `version: 1
+runbook: shrink
+inputs:
+  maxShrink: {type: number, default: 1000}
+  huge: {type: number, default: 18446744073709551615}
+result:
+  kind: verdict/shrink
+  decider: Shrink
+  nagios: {critical: [shrunk], ok: [ok]}
+stages:
+  - id: growth
+    set: {growth: 5, step: 3}
+  - id: shrink
+    name: Shrink
+    decide:
+      rules:
+        - {when: growth < -maxShrink, then: shrunk, label: Shrank by more than maxShrink}
+        - {when: -step > 0, then: shrunk, label: A negative step}
+      default: {branch: ok, label: Within maxShrink}
+    branches:
+      shrunk: [{id: s, verdict: {subject: '"/srv"', verdict: '"shrunk"'}}]
+      ok: [{id: o, verdict: {subject: '"/srv"', verdict: '"ok"', huge: string(huge)}}]
+`)
+	for _, args := range [][]string{nil, {"--input", "maxShrink=1000"}} {
+		r := runCLI(t, dir, append([]string{"exec", chart, "--format", "nagios"}, args...)...)
+		if r.code != 0 || !strings.HasPrefix(r.stdout, "shrink OK") {
+			t.Errorf("%v: exit %d; want 0 and OK over a volume that grew by 5 bytes:\n%s", args, r.code, r.stdout)
+		}
+		if !strings.Contains(r.stdout, "huge: 18446744073709551615") {
+			t.Errorf("%v: want the default past int64 kept to its digits:\n%s", args, r.stdout)
+		}
+	}
+}
