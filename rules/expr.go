@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -689,6 +691,8 @@ func numberWords(msg string) (string, bool) {
 		m += ": it is empty (a command that printed nothing?); test it first (x != \"\" && …), or read why the command printed nothing"
 	case t != arg:
 		m += fmt.Sprintf(": it has spaces or a line end around it; write %s(trim(x))", fn)
+	case fn == "int" && wholeText.MatchString(t):
+		m += fmt.Sprintf(": it is past the largest whole number an expression holds (%d); compare float(x), which keeps the size and rounds the last digits", int64(math.MaxInt64))
 	case fn == "int" && isFloat(t):
 		m += ": it is a decimal; int(float(x)) drops the fraction, or compare float(x)"
 	default:
@@ -696,6 +700,10 @@ func numberWords(msg string) (string, bool) {
 	}
 	return m, true
 }
+
+// wholeText is a text of digits alone: one int() could not read is past
+// int64, not a decimal.
+var wholeText = regexp.MustCompile(`^[+-]?[0-9]+$`)
 
 // isFloat reports whether a text spells a number float() reads.
 func isFloat(s string) bool {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/builtin"
 	"github.com/expr-lang/expr/vm/runtime"
 )
 
@@ -40,6 +41,7 @@ const (
 	mulFunc = "\x00mul"
 	sumFunc = "\x00sum"
 	negFunc = "\x00neg"
+	intFunc = "\x00int"
 )
 
 // arithFuncs are the checked operators patchArith calls, as Compile's
@@ -50,6 +52,7 @@ func arithFuncs() []expr.Option {
 		expr.Function(mulFunc, func(p ...any) (any, error) { return checkedMul(p[0], p[1], p[2]) }),
 		expr.Function(sumFunc, func(p ...any) (any, error) { return checkedSum(p[0], p[1]) }),
 		expr.Function(negFunc, func(p ...any) (any, error) { return checkedNeg(p[0], p[1]) }),
+		expr.Function(intFunc, func(p ...any) (any, error) { return checkedInt(p[0], p[1]) }, new(func(any, string) int)),
 	}
 }
 
@@ -67,6 +70,13 @@ func (p patchArith) Visit(node *ast.Node) {
 		ast.Patch(node, &ast.CallNode{
 			Callee:    &ast.IdentifierNode{Value: sumFunc},
 			Arguments: []ast.Node{list, &ast.StringNode{Value: b.String()}},
+		})
+		return
+	}
+	if b, ok := (*node).(*ast.BuiltinNode); ok && b.Name == "int" && len(b.Arguments) == 1 && !integer(b.Arguments[0]) {
+		ast.Patch(node, &ast.CallNode{
+			Callee:    &ast.IdentifierNode{Value: intFunc},
+			Arguments: []ast.Node{b.Arguments[0], &ast.StringNode{Value: b.String()}},
 		})
 		return
 	}
@@ -135,6 +145,51 @@ func checkedSum(list, text any) (any, error) {
 		acc = v
 	}
 	return acc, nil
+}
+
+// integer reports whether n's type is known to be a Go int when the
+// expression compiles (len(x), a constant): its int() cannot be past int64.
+func integer(n ast.Node) bool {
+	t := n.Type()
+	return t != nil && t.Kind() == reflect.Int
+}
+
+// checkedInt is int(x): expr's own, save a number past int64 (a float
+// such as float(used) * 100 over a petabyte's bytes, a Go stage's
+// uint64), which Go's conversion made -9223372036854775808, so
+// int(float(used) * 100) / size was a percent of -12.65 for a
+// filesystem 96% full. Such a number is an error.
+func checkedInt(x, text any) (any, error) {
+	var f float64
+	switch v := x.(type) {
+	case float64:
+		f = v
+	case float32:
+		f = float64(v)
+	default:
+		if b, ok := wholeBig(x); ok && !b.IsInt64() {
+			return nil, fmt.Errorf("%v: %v is past the largest whole number an expression holds (%d); keep it a float (round(x), floor(x)), or divide it first", text, x, int64(math.MaxInt64))
+		}
+		return exprInt(x)
+	}
+	if math.IsNaN(f) || f < math.MinInt64 || f >= math.MaxInt64 {
+		return nil, fmt.Errorf("%v: %v is past the largest whole number an expression holds (%d); keep it a float (round(x), floor(x)), or divide it first", text, f, int64(math.MaxInt64))
+	}
+	return int(f), nil
+}
+
+// exprInt is expr's own int(x), its refusal (a panic, which expr's VM
+// words as an error when it is its own builtin's) returned as the error.
+func exprInt(x any) (v any, err error) {
+	if x == nil {
+		return nil, fmt.Errorf("invalid operation: int(%T)", x) // said as null (numberWords)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%v", r)
+		}
+	}()
+	return builtin.Int(x), nil
 }
 
 // checkedNeg is unary `-`: the negative of a whole number, of any Go

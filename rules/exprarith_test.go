@@ -15,19 +15,22 @@ import (
 // float, time and text operands, are as before. sum adds as + does: it
 // wrapped -9223372036854775808 out of [MaxInt64, 1]. Unary - is the
 // negative of any whole number: a uint64 1000 was 18446744073709550616.
+// int() of a number past int64 (int(float(used) * 100)) was
+// -9223372036854775808, a percent of -12.65 over a disk 96% full.
 func TestWholeNumberArithmeticNeverWraps(t *testing.T) {
 	t.Parallel()
 	const why = "past the largest whole number an expression holds"
 	env := mapEnv{
-		"v":     map[string]any{"used": 700000000000000000, "size": 729000000000000000, "small": 91000000000},
-		"big":   math.MaxInt64,
-		"neg":   math.MinInt64,
-		"i32":   int32(math.MaxInt32),
-		"u64":   uint64(math.MaxUint64),
-		"u1000": uint64(1000), // a Go stage's statfs field
-		"fl":    7e17,
-		"day":   time.Date(2026, 12, 6, 0, 0, 0, 0, time.UTC),
-		"name":  "vda",
+		"v":      map[string]any{"used": 700000000000000000, "size": 729000000000000000, "small": 91000000000},
+		"big":    math.MaxInt64,
+		"neg":    math.MinInt64,
+		"i32":    int32(math.MaxInt32),
+		"u64":    uint64(math.MaxUint64),
+		"u1000":  uint64(1000), // a Go stage's statfs field
+		"fl":     7e17,
+		"day":    time.Date(2026, 12, 6, 0, 0, 0, 0, time.UTC),
+		"name":   "vda",
+		"digits": "70000000000000000000",
 	}
 	tests := []outcomeCase{
 		{`v.used * 100 / v.size >= 90`, false, `v.used * 100: 700000000000000000 * 100 is 70000000000000000000, ` + why},
@@ -57,6 +60,13 @@ func TestWholeNumberArithmeticNeverWraps(t *testing.T) {
 		{`-u64 < 0`, false, "past the smallest whole number"},
 		{`-fl < 0`, true, ""},
 		{`-v.small == -91000000000`, true, ""},
+		{`int(float(v.used) * 100) / v.size >= 90`, false, "int(float(v.used) * 100): 7e+19 is past the largest whole number"},
+		{`int(float(v.used) / v.size * 100) == 96`, true, ""},
+		{`int(u64) > 0`, false, "18446744073709551615 is past the largest whole number"},
+		{`int(digits) > 0`, false, `int() could not read the text "70000000000000000000" as a whole number: it is past the largest whole number`},
+		{`int(fl) == 700000000000000000`, true, ""},
+		{`int("12") + int(2.7) == 14`, true, ""},
+		{`int(v?.missing) > 0`, false, "int() was given null"},
 	}
 	runOutcomes(t, env, tests)
 	x := MustCompile(`v.used * 100`)
