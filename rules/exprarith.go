@@ -10,10 +10,13 @@ import (
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/builtin"
 	"github.com/expr-lang/expr/vm/runtime"
+
+	"github.com/openrunbook/runbook/internal/jsonv"
 )
 
 // `+`, `-` and `*` between two whole numbers give the whole number they
 // spell, or an error: never the number a 64-bit register wraps round to.
+// `/` by zero is an error too (checkedDiv), never NaN or infinity.
 //
 //	two whole numbers, result fits int64     expr's own result
 //	two whole numbers, result past int64     an error naming the operation,
@@ -42,6 +45,7 @@ const (
 	sumFunc = "\x00sum"
 	negFunc = "\x00neg"
 	intFunc = "\x00int"
+	divFunc = "\x00div"
 )
 
 // arithFuncs are the checked operators patchArith calls, as Compile's
@@ -53,6 +57,7 @@ func arithFuncs() []expr.Option {
 		expr.Function(sumFunc, func(p ...any) (any, error) { return checkedSum(p[0], p[1]) }),
 		expr.Function(negFunc, func(p ...any) (any, error) { return checkedNeg(p[0], p[1]) }),
 		expr.Function(intFunc, func(p ...any) (any, error) { return checkedInt(p[0], p[1]) }, new(func(any, string) int)),
+		expr.Function(divFunc, func(p ...any) (any, error) { return checkedDiv(p[0], p[1], p[2]) }, new(func(any, any, string) float64)),
 	}
 }
 
@@ -88,6 +93,15 @@ func (p patchArith) Visit(node *ast.Node) {
 		return
 	}
 	n, ok := (*node).(*ast.BinaryNode)
+	if ok && n.Operator == "/" {
+		// Every division, of known types too: float(used) / float(size)
+		// is a float64 expr compares itself, NaN and all.
+		ast.Patch(node, &ast.CallNode{
+			Callee:    &ast.IdentifierNode{Value: divFunc},
+			Arguments: []ast.Node{n.Left, n.Right, &ast.StringNode{Value: p.textOf(n)}},
+		})
+		return
+	}
 	if !ok || (known(n.Left) && known(n.Right)) {
 		return
 	}
@@ -100,14 +114,31 @@ func (p patchArith) Visit(node *ast.Node) {
 	default:
 		return
 	}
-	text := n.String()
-	if t, ok := p.texts[n.Location().From]; ok {
-		text = t
-	}
 	ast.Patch(node, &ast.CallNode{
 		Callee:    &ast.IdentifierNode{Value: fn},
-		Arguments: []ast.Node{n.Left, n.Right, &ast.StringNode{Value: text}},
+		Arguments: []ast.Node{n.Left, n.Right, &ast.StringNode{Value: p.textOf(n)}},
 	})
+}
+
+// textOf is the operation n as written, from the collector's tree.
+func (p patchArith) textOf(n *ast.BinaryNode) string {
+	if t, ok := p.texts[n.Location().From]; ok {
+		return t
+	}
+	return n.String()
+}
+
+// checkedDiv is `/`: expr's own quotient, save a division by zero, whose
+// quotient is no number (0/0 is NaN, x/0 infinite). expr's `>=` between
+// two known types ordered NaN as false with no word, so `used * 100 /
+// size >= 90` over a filesystem of size 0 was a plain no, where the same
+// rule with its threshold an input was a rule error; such a division is
+// an error naming it.
+func checkedDiv(a, b, text any) (any, error) {
+	if f, ok := jsonv.Float(b); ok && f == 0 {
+		return nil, fmt.Errorf("%v: %v / %v divides by zero, and the quotient is no number; guard it: say what a zero divisor means in a rule before this one (size == 0 → …), or test it (x != 0 ? y / x : …)", text, a, b)
+	}
+	return runtime.Divide(a, b), nil
 }
 
 // checkedAdd is a + b for two whole numbers, and an error past int64;

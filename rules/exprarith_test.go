@@ -74,3 +74,26 @@ func TestWholeNumberArithmeticNeverWraps(t *testing.T) {
 		t.Errorf("Value: %v; want the error saying how to keep the size", err)
 	}
 }
+
+// TestDivisionByZeroIsAnError: df -B1's pseudo filesystems have size 0,
+// and `used * 100 / size >= 90` made 0/0, NaN, which expr's own `>=`
+// (two operands of known types: a quotient, a constant) ordered as false
+// with no word: a plain no, where the same rule reading its threshold
+// from an input was a rule error (NaN has no order). A division by zero
+// is an error naming it; the rest divide as before.
+func TestDivisionByZeroIsAnError(t *testing.T) {
+	t.Parallel()
+	const why = "divides by zero, and the quotient is no number"
+	env := mapEnv{"fs": map[string]any{"used": 0, "size": 0, "avail": 0}, "lim": 90, "f": 0.0, "n": 7}
+	runOutcomes(t, env, []outcomeCase{
+		{`fs.used * 100 / fs.size >= 90`, false, `fs.used * 100 / fs.size: 0 / 0 ` + why},
+		{`fs.used * 100 / fs.size >= lim`, false, why},
+		{`float(fs.used) / float(fs.size) < 0.1`, false, why},
+		{`1 / fs.size > 90`, false, why},
+		{`n / f > 1`, false, why},
+		{`fs.size == 0 || fs.used * 100 / fs.size >= 90`, true, ""},
+		{`fs.size != 0 ? fs.used / fs.size > 0.9 : false`, false, ""},
+		{`n / 2 == 3.5`, true, ""},
+		{`(n / 2) * 2 == 7`, true, ""},
+	})
+}

@@ -75,3 +75,25 @@ stages:
 		}
 	}
 }
+
+// TestNagiosZeroSizeDeviceIsNotOk: lsblk -b gives zram0 size 0, and
+// `used * 100 / size >= 90` made 0/0, NaN, which expr ordered as false
+// with no word: `OK zram0: ok`, exit 0, Consistent, over a device no rule
+// judged. The division by zero is a rule error now: UNKNOWN, naming it.
+func TestNagiosZeroSizeDeviceIsNotOk(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	yaml := strings.Replace(perRowChart("devices", "Use", `
+      shell: |
+        printf '{"blockdevices": [{"name": "vda", "size": 274877906944, "fsused": 92844257280}, {"name": "zram0", "size": 0, "fsused": 0}]}\n'
+      parse: json`, "d", `
+              - {when: 'd.fsused * 100 / d.size >= 90', then: bad, label: Nine tenths used}`, `d.name`), "items: out.stdout", "items: out.stdout.blockdevices", 1)
+	chart := writeChart(t, dir, "c.yaml", yaml)
+	r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+	if r.code != 3 || !strings.HasPrefix(r.stdout, "devices UNKNOWN") {
+		t.Errorf("exit %d; want 3 and UNKNOWN, not OK over a device no rule judged:\n%s", r.code, r.stdout)
+	}
+	if !strings.Contains(r.stdout, "d.fsused * 100 / d.size: 0 / 0 divides by zero") {
+		t.Errorf("want the reason naming the division:\n%s", r.stdout)
+	}
+}
