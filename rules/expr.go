@@ -163,7 +163,7 @@ func Compile(src string, opts ...Option) (e *Expr, err error) {
 		local = append(localFuncs(), expr.Patch(patchLocal{}))
 	}
 	copts := append(append(local, builderFuncs()...), arithFuncs()...)
-	copts = append(append(append(append(append(append(copts, equalityFuncs()...), textFuncs()...), sortFuncs()...), itemsFuncs()...), funcOptions(c.calls)...), expr.MaxNodes(o.maxNodes), expr.Patch(patchSort{c.builtins}), expr.Patch(patchMember{c.builtins}), expr.Patch(adds), expr.Patch(patchArith{c.binaries}), expr.Patch(patchEqual{c.binaries}))
+	copts = append(append(append(append(append(append(copts, equalityFuncs()...), textFuncs()...), sortFuncs()...), itemsFuncs()...), funcOptions(c.calls)...), expr.MaxNodes(o.maxNodes), expr.Patch(patchSort{c.builtins}), expr.Patch(patchMember{c.builtins}), expr.Patch(adds), expr.Patch(patchArith{texts: c.binaries, builtins: c.builtins}), expr.Patch(patchEqual{c.binaries}))
 	if c.clock {
 		copts = append(append(copts, clockFuncs()...), expr.Patch(patchNow{}))
 	}
@@ -785,8 +785,9 @@ type collector struct {
 	// is being walked, -1 outside any.
 	builtins map[int]builtinCall
 	pred     int
-	// binaries are the binary operations as written, by their operator's
-	// position in the source, for the errors of patchEqual's calls: the
+	// binaries are the binary (and unary) operations as written, by their
+	// operator's position in the source, for the errors of patchEqual's
+	// and patchArith's calls: the
 	// tree it patches has had other patches (now(), sort) rewrite their
 	// operands already.
 	binaries map[int]string
@@ -880,6 +881,10 @@ func (c *collector) walk(n ast.Node) {
 		c.walk(x.Node)
 		c.guard--
 	case *ast.UnaryNode:
+		if c.binaries == nil {
+			c.binaries = map[int]string{}
+		}
+		c.binaries[x.Location().From] = x.String() // a unary operation, for patchArith's errors
 		c.walk(x.Node)
 	case *ast.BinaryNode:
 		if c.binaries == nil {

@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/big"
 	"reflect"
+	"strconv"
+	"strings"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
@@ -46,6 +48,7 @@ const (
 	negFunc = "\x00neg"
 	intFunc = "\x00int"
 	divFunc = "\x00div"
+	fltFunc = "\x00float"
 )
 
 // arithFuncs are the checked operators patchArith calls, as Compile's
@@ -57,6 +60,7 @@ func arithFuncs() []expr.Option {
 		expr.Function(sumFunc, func(p ...any) (any, error) { return checkedSum(p[0], p[1]) }),
 		expr.Function(negFunc, func(p ...any) (any, error) { return checkedNeg(p[0], p[1]) }),
 		expr.Function(intFunc, func(p ...any) (any, error) { return checkedInt(p[0], p[1]) }, new(func(any, string) int)),
+		expr.Function(fltFunc, func(p ...any) (any, error) { return checkedFloat(p[0], p[1]) }, new(func(any, string) float64)),
 		expr.Function(divFunc, func(p ...any) (any, error) { return checkedDiv(p[0], p[1], p[2]) }, new(func(any, any, string) float64)),
 	}
 }
@@ -64,7 +68,10 @@ func arithFuncs() []expr.Option {
 // patchArith rewrites `-` and `*` between operands of types unknown at
 // compile time into calls of subFunc and mulFunc, and every sum into a
 // call of sumFunc.
-type patchArith struct{ texts map[int]string }
+type patchArith struct {
+	texts    map[int]string      // operations as written (the collector's binaries)
+	builtins map[int]builtinCall // builtin calls as written
+}
 
 func (p patchArith) Visit(node *ast.Node) {
 	if b, ok := (*node).(*ast.BuiltinNode); ok && b.Name == "sum" && len(b.Arguments) > 0 {
@@ -74,21 +81,28 @@ func (p patchArith) Visit(node *ast.Node) {
 		}
 		ast.Patch(node, &ast.CallNode{
 			Callee:    &ast.IdentifierNode{Value: sumFunc},
-			Arguments: []ast.Node{list, &ast.StringNode{Value: b.String()}},
+			Arguments: []ast.Node{list, &ast.StringNode{Value: p.builtinText(b)}},
 		})
 		return
 	}
 	if b, ok := (*node).(*ast.BuiltinNode); ok && b.Name == "int" && len(b.Arguments) == 1 && !integer(b.Arguments[0]) {
 		ast.Patch(node, &ast.CallNode{
 			Callee:    &ast.IdentifierNode{Value: intFunc},
-			Arguments: []ast.Node{b.Arguments[0], &ast.StringNode{Value: b.String()}},
+			Arguments: []ast.Node{b.Arguments[0], &ast.StringNode{Value: p.builtinText(b)}},
+		})
+		return
+	}
+	if b, ok := (*node).(*ast.BuiltinNode); ok && b.Name == "float" && len(b.Arguments) == 1 && !known(b.Arguments[0]) {
+		ast.Patch(node, &ast.CallNode{
+			Callee:    &ast.IdentifierNode{Value: fltFunc},
+			Arguments: []ast.Node{b.Arguments[0], &ast.StringNode{Value: p.builtinText(b)}},
 		})
 		return
 	}
 	if u, ok := (*node).(*ast.UnaryNode); ok && u.Operator == "-" && !known(u.Node) {
 		ast.Patch(node, &ast.CallNode{
 			Callee:    &ast.IdentifierNode{Value: negFunc},
-			Arguments: []ast.Node{u.Node, &ast.StringNode{Value: u.String()}},
+			Arguments: []ast.Node{u.Node, &ast.StringNode{Value: p.unaryText(u)}},
 		})
 		return
 	}
@@ -118,6 +132,22 @@ func (p patchArith) Visit(node *ast.Node) {
 		Callee:    &ast.IdentifierNode{Value: fn},
 		Arguments: []ast.Node{n.Left, n.Right, &ast.StringNode{Value: p.textOf(n)}},
 	})
+}
+
+// builtinText is the builtin call b as written, from the collector's tree.
+func (p patchArith) builtinText(b *ast.BuiltinNode) string {
+	if c, ok := p.builtins[b.Location().From]; ok {
+		return c.text
+	}
+	return b.String()
+}
+
+// unaryText is the unary operation u as written, from the collector's tree.
+func (p patchArith) unaryText(u *ast.UnaryNode) string {
+	if t, ok := p.texts[u.Location().From]; ok {
+		return t
+	}
+	return u.String()
 }
 
 // textOf is the operation n as written, from the collector's tree.
@@ -221,6 +251,32 @@ func exprInt(x any) (v any, err error) {
 		}
 	}()
 	return builtin.Int(x), nil
+}
+
+// checkedFloat is float(x): expr's own, save a text Go reads as no
+// number or an infinity ("nan", "inf", "Infinity", as Python and awk
+// print 0/0 and overflow): float("nan") >= 90 was false with no word, a
+// subject no rule judged taken for one under the threshold.
+func checkedFloat(x, text any) (any, error) {
+	if s, ok := x.(string); ok {
+		if f, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err == nil && (math.IsNaN(f) || math.IsInf(f, 0)) {
+			return nil, fmt.Errorf("%v: the text %q is no number (%v), and has no order beside one; say what it means in a rule before this one (x == %q → …)", text, s, f, s)
+		}
+	}
+	return exprFloat(x)
+}
+
+// exprFloat is expr's own float(x), its refusal returned as the error.
+func exprFloat(x any) (v any, err error) {
+	if x == nil {
+		return nil, fmt.Errorf("invalid operation: float(%T)", x) // said as null (numberWords)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%v", r)
+		}
+	}()
+	return builtin.Float(x), nil
 }
 
 // checkedNeg is unary `-`: the negative of a whole number, of any Go

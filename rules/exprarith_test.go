@@ -97,3 +97,21 @@ func TestDivisionByZeroIsAnError(t *testing.T) {
 		{`(n / 2) * 2 == 7`, true, ""},
 	})
 }
+
+// TestFloatOfNaNTextIsAnError: Go reads "nan" and "inf" (Python's and
+// awk's 0/0 and overflow) as numbers, and float("nan") >= 90 was false
+// with no word. Such a text is no number: an error naming it.
+func TestFloatOfNaNTextIsAnError(t *testing.T) {
+	t.Parallel()
+	const why = "is no number"
+	env := mapEnv{"util": "nan", "rate": "inf", "neg": "-Infinity", "ok": "12.5", "none": nil, "word": "abc"}
+	runOutcomes(t, env, []outcomeCase{
+		{`float(util) >= 90`, false, `float(util): the text "nan" ` + why},
+		{`float(rate) > 90`, false, why},
+		{`float(neg) < 0`, false, why},
+		{`float(ok) > 12`, true, ""},
+		{`float(12) == 12.0`, true, ""},
+		{`float(none) > 0`, false, "float() was given null"},
+		{`float(word) > 0`, false, `float() could not read the text "abc" as a number`},
+	})
+}
