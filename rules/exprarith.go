@@ -102,7 +102,7 @@ func (p patchArith) Visit(node *ast.Node) {
 	if u, ok := (*node).(*ast.UnaryNode); ok && u.Operator == "-" && !known(u.Node) {
 		ast.Patch(node, &ast.CallNode{
 			Callee:    &ast.IdentifierNode{Value: negFunc},
-			Arguments: []ast.Node{u.Node, &ast.StringNode{Value: p.unaryText(u)}},
+			Arguments: []ast.Node{u.Node, &ast.StringNode{Value: asWritten(p.texts, u)}},
 		})
 		return
 	}
@@ -112,7 +112,7 @@ func (p patchArith) Visit(node *ast.Node) {
 		// is a float64 expr compares itself, NaN and all.
 		ast.Patch(node, &ast.CallNode{
 			Callee:    &ast.IdentifierNode{Value: divFunc},
-			Arguments: []ast.Node{n.Left, n.Right, &ast.StringNode{Value: p.textOf(n)}},
+			Arguments: []ast.Node{n.Left, n.Right, &ast.StringNode{Value: asWritten(p.texts, n)}},
 		})
 		return
 	}
@@ -130,7 +130,7 @@ func (p patchArith) Visit(node *ast.Node) {
 	}
 	ast.Patch(node, &ast.CallNode{
 		Callee:    &ast.IdentifierNode{Value: fn},
-		Arguments: []ast.Node{n.Left, n.Right, &ast.StringNode{Value: p.textOf(n)}},
+		Arguments: []ast.Node{n.Left, n.Right, &ast.StringNode{Value: asWritten(p.texts, n)}},
 	})
 }
 
@@ -140,22 +140,6 @@ func (p patchArith) builtinText(b *ast.BuiltinNode) string {
 		return c.text
 	}
 	return b.String()
-}
-
-// unaryText is the unary operation u as written, from the collector's tree.
-func (p patchArith) unaryText(u *ast.UnaryNode) string {
-	if t, ok := p.texts[u.Location().From]; ok {
-		return t
-	}
-	return u.String()
-}
-
-// textOf is the operation n as written, from the collector's tree.
-func (p patchArith) textOf(n *ast.BinaryNode) string {
-	if t, ok := p.texts[n.Location().From]; ok {
-		return t
-	}
-	return n.String()
 }
 
 // checkedDiv is `/`: expr's own quotient, save a division by zero, whose
@@ -169,21 +153,6 @@ func checkedDiv(a, b, text any) (any, error) {
 		return nil, fmt.Errorf("%v: %v / %v divides by zero, and the quotient is no number; guard it: say what a zero divisor means in a rule before this one (size == 0 → …), or test it (x != 0 ? y / x : …)", text, a, b)
 	}
 	return runtime.Divide(a, b), nil
-}
-
-// checkedAdd is a + b for two whole numbers, and an error past int64;
-// ok false for any other pair (the caller adds them as expr does).
-func checkedAdd(a, b, text any) (v any, ok bool, err error) {
-	if x, isInt := a.(int); isInt {
-		if y, isInt := b.(int); isInt {
-			r := x + y
-			if (x^r)&(y^r) < 0 {
-				return nil, true, wrapped(text, "+", a, b, new(big.Int).Add(big.NewInt(int64(x)), big.NewInt(int64(y))))
-			}
-			return r, true, nil
-		}
-	}
-	return wholeOp(a, b, text, "+", runtime.Add, (*big.Int).Add)
 }
 
 // checkedSum is sum over list, each addition as `+` adds (checkedAdd);
@@ -231,7 +200,7 @@ func checkedInt(x, text any) (any, error) {
 		if b, ok := wholeBig(x); ok && !b.IsInt64() {
 			return nil, fmt.Errorf("%v: %v is past the largest whole number an expression holds (%d); keep it a float (round(x), floor(x)), or divide it first", text, x, int64(math.MaxInt64))
 		}
-		return exprInt(x)
+		return exprConvert("int", builtin.Int, x)
 	}
 	if math.IsNaN(f) || f < math.MinInt64 || f >= math.MaxInt64 {
 		return nil, fmt.Errorf("%v: %v is past the largest whole number an expression holds (%d); keep it a float (round(x), floor(x)), or divide it first", text, f, int64(math.MaxInt64))
@@ -239,18 +208,20 @@ func checkedInt(x, text any) (any, error) {
 	return int(f), nil
 }
 
-// exprInt is expr's own int(x), its refusal (a panic, which expr's VM
-// words as an error when it is its own builtin's) returned as the error.
-func exprInt(x any) (v any, err error) {
+// exprConvert is expr's own int(x) or float(x) (conv, named name), its
+// refusal (a panic, which expr's VM words as an error when it is its own
+// builtin's) returned as the error, and null refused as expr refuses it,
+// in the words numberWords says as null.
+func exprConvert(name string, conv func(any) any, x any) (v any, err error) {
 	if x == nil {
-		return nil, fmt.Errorf("invalid operation: int(%T)", x) // said as null (numberWords)
+		return nil, fmt.Errorf("invalid operation: %s(%T)", name, x)
 	}
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("%v", r)
 		}
 	}()
-	return builtin.Int(x), nil
+	return conv(x), nil
 }
 
 // checkedFloat is float(x): expr's own, save a text Go reads as no
@@ -263,20 +234,7 @@ func checkedFloat(x, text any) (any, error) {
 			return nil, fmt.Errorf("%v: the text %q is no number (%v), and has no order beside one; say what it means in a rule before this one (x == %q → …)", text, s, f, s)
 		}
 	}
-	return exprFloat(x)
-}
-
-// exprFloat is expr's own float(x), its refusal returned as the error.
-func exprFloat(x any) (v any, err error) {
-	if x == nil {
-		return nil, fmt.Errorf("invalid operation: float(%T)", x) // said as null (numberWords)
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("%v", r)
-		}
-	}()
-	return builtin.Float(x), nil
+	return exprConvert("float", builtin.Float, x)
 }
 
 // checkedNeg is unary `-`: the negative of a whole number, of any Go
@@ -295,41 +253,58 @@ func checkedNeg(a, text any) (any, error) {
 	return int(want.Int64()), nil
 }
 
-// checkedSub is `-` under the rule above.
-func checkedSub(a, b, text any) (any, error) {
+// whole is one of +, - and * over two whole numbers: fast answers two
+// Go ints (false when the result is past int64), op is expr's own for
+// any other pair, exact the result big.Int spells.
+type whole struct {
+	sign  string
+	fast  func(x, y int) (int, bool)
+	op    func(a, b any) any
+	exact func(z, x, y *big.Int) *big.Int
+}
+
+var (
+	wholeAdd = whole{"+", func(x, y int) (int, bool) { r := x + y; return r, (x^r)&(y^r) >= 0 }, runtime.Add, (*big.Int).Add}
+	wholeSub = whole{"-", func(x, y int) (int, bool) { r := x - y; return r, (x^y)&(x^r) >= 0 }, runtime.Subtract, (*big.Int).Sub}
+	wholeMul = whole{"*", func(x, y int) (int, bool) {
+		r := x * y
+		return r, x == 0 || (r/x == y && !(x == -1 && y == math.MinInt))
+	}, runtime.Multiply, (*big.Int).Mul}
+)
+
+// apply is w over a and b: the result, or the error of one past int64;
+// ok false when either is not a whole number (the caller does as expr
+// does).
+func (w whole) apply(a, b, text any) (v any, ok bool, err error) {
 	if x, isInt := a.(int); isInt {
 		if y, isInt := b.(int); isInt {
-			r := x - y
-			if (x^y)&(x^r) < 0 {
-				return nil, wrapped(text, "-", a, b, new(big.Int).Sub(big.NewInt(int64(x)), big.NewInt(int64(y))))
+			if r, fits := w.fast(x, y); fits {
+				return r, true, nil
 			}
-			return r, nil
+			return nil, true, wrapped(text, w.sign, a, b, w.exact(new(big.Int), big.NewInt(int64(x)), big.NewInt(int64(y))))
 		}
 	}
-	v, ok, err := wholeOp(a, b, text, "-", runtime.Subtract, (*big.Int).Sub)
+	return wholeOp(a, b, text, w.sign, w.op, w.exact)
+}
+
+// or is apply, or expr's own operator over a pair of other kinds.
+func (w whole) or(a, b, text any) (any, error) {
+	v, ok, err := w.apply(a, b, text)
 	if !ok {
-		return runtime.Subtract(a, b), nil
+		return w.op(a, b), nil
 	}
 	return v, err
 }
 
+// checkedAdd is a + b under the rule above; ok false for a pair that is
+// not two whole numbers (boundedAdd adds them as expr does).
+func checkedAdd(a, b, text any) (any, bool, error) { return wholeAdd.apply(a, b, text) }
+
+// checkedSub is `-` under the rule above.
+func checkedSub(a, b, text any) (any, error) { return wholeSub.or(a, b, text) }
+
 // checkedMul is `*` under the rule above.
-func checkedMul(a, b, text any) (any, error) {
-	if x, isInt := a.(int); isInt {
-		if y, isInt := b.(int); isInt {
-			r := x * y
-			if x != 0 && (r/x != y || (x == -1 && y == math.MinInt)) {
-				return nil, wrapped(text, "*", a, b, new(big.Int).Mul(big.NewInt(int64(x)), big.NewInt(int64(y))))
-			}
-			return r, nil
-		}
-	}
-	v, ok, err := wholeOp(a, b, text, "*", runtime.Multiply, (*big.Int).Mul)
-	if !ok {
-		return runtime.Multiply(a, b), nil
-	}
-	return v, err
-}
+func checkedMul(a, b, text any) (any, error) { return wholeMul.or(a, b, text) }
 
 // wholeOp is op over two whole numbers of any Go integer types (a Go
 // stage's int32, uint64), held to the exact result; ok false when either

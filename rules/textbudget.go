@@ -226,13 +226,9 @@ func (p *patchAdd) Visit(node *ast.Node) {
 		if n.Operator != "+" {
 			return
 		}
-		text := n.String()
-		if t, ok := p.texts[n.Location().From]; ok {
-			text = t
-		}
 		call = &ast.CallNode{
 			Callee:    &ast.IdentifierNode{Value: addFunc},
-			Arguments: []ast.Node{n.Left, n.Right, &ast.IdentifierNode{Value: budgetKey}, &ast.StringNode{Value: text}},
+			Arguments: []ast.Node{n.Left, n.Right, &ast.IdentifierNode{Value: budgetKey}, &ast.StringNode{Value: asWritten(p.texts, n)}},
 		}
 	case *ast.BuiltinNode:
 		if _, ok := builders[n.Name]; !ok {
