@@ -250,6 +250,13 @@ func checkedNeg(a, text any) (any, error) {
 	if !want.IsInt64() {
 		return nil, fmt.Errorf("%v: -%v is %s, past the smallest whole number an expression holds (%d); make it a float (-float(x))", text, a, want, int64(math.MinInt64))
 	}
+	if rv := reflect.ValueOf(a); rv.CanInt() {
+		// Its own type: a time.Duration's negative is one (expr could not
+		// negate it at all).
+		neg := reflect.New(rv.Type()).Elem()
+		neg.SetInt(want.Int64())
+		return neg.Interface(), nil
+	}
 	return int(want.Int64()), nil
 }
 

@@ -29,6 +29,7 @@ func TestWholeNumberArithmeticNeverWraps(t *testing.T) {
 		"u1000":  uint64(1000), // a Go stage's statfs field
 		"fl":     7e17,
 		"day":    time.Date(2026, 12, 6, 0, 0, 0, 0, time.UTC),
+		"dur":    time.Hour,
 		"name":   "vda",
 		"digits": "70000000000000000000",
 	}
@@ -59,6 +60,7 @@ func TestWholeNumberArithmeticNeverWraps(t *testing.T) {
 		{`-neg > 0`, false, "past the smallest whole number"},
 		{`-u64 < 0`, false, "past the smallest whole number"},
 		{`-fl < 0`, true, ""},
+		{`day + -dur < day`, true, ""},
 		{`-v.small == -91000000000`, true, ""},
 		{`int(float(v.used) * 100) / v.size >= 90`, false, "int(float(v.used) * 100): 7e+19 is past the largest whole number"},
 		{`int(float(v.used) / v.size * 100) == 96`, true, ""},
