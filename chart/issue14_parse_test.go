@@ -29,7 +29,7 @@ func TestIssue14ParseModesLoad(t *testing.T) {
 		{"nagios", `{id: a, exec: {command: [x], parse: nagios}}`, parse.Spec{Mode: "nagios"}},
 		{"a map, no options", `{id: a, exec: {command: [df], parse: {as: columns}}}`, parse.Spec{Mode: "columns"}},
 		{"a map with options", `{id: a, exec: {command: [df], parse: {as: columns, skip: 1, last: rest, numbers: false}}}`,
-			parse.Spec{Mode: "columns", Options: map[string]any{"skip": uint64(1), "last": "rest", "numbers": false}}},
+			parse.Spec{Mode: "columns", Options: map[string]any{"skip": 1, "last": "rest", "numbers": false}}},
 		{"names", `{id: a, exec: {command: [x], parse: {as: csv, header: false, names: [host, port]}}}`,
 			parse.Spec{Mode: "csv", Options: map[string]any{"header": false, "names": []any{"host", "port"}}}},
 		{"regex", `{id: a, exec: {command: [x], parse: {as: regex, pattern: '(?P<k>\w+)=(?P<v>.*)'}}}`,
@@ -66,7 +66,9 @@ func normal(s parse.Spec) parse.Spec {
 	for k, v := range s.Options {
 		switch n := v.(type) {
 		case uint64:
-			s.Options[k] = int64(n)
+			s.Options[k] = int(n)
+		case int64:
+			s.Options[k] = int(n)
 		}
 	}
 	return s

@@ -135,6 +135,9 @@ type session struct {
 	// compiled is every expression compiled, in every file, for the check
 	// of the names they read (load_names.go).
 	compiled []compiled
+	// plainWords are the unquoted words filter conditions compare with,
+	// for the check that none spells a name the chart defines.
+	plainWords []plainWord
 	// roots are the folders subflow charts may be read from (resolved):
 	// the root chart's, then allowWritten's (AllowDir, as given).
 	roots        []string

@@ -93,6 +93,7 @@ func (l *loader) checkNames(spec *Spec) {
 	for _, f := range d.filters {
 		l.checkFilter(d, f, known)
 	}
+	l.checkFilterWords(d)
 	l.checkDecider(spec)
 	l.checkAnswerChecks(spec, d)
 	l.checkTimeoutNumbers(spec, d) // templates.go
@@ -553,6 +554,56 @@ func (l *loader) checkFilter(d *defs, f filterRead, known []string) {
 	if ws := d.laterWriters(f.at, root.key); ws != nil {
 		l.laterError(f.pos, f.at.st.ID, what, root.key, ws)
 	}
+}
+
+// plainWord is an unquoted word a filter condition compares with: its
+// stage, rule, condition and where it was written.
+type plainWord struct {
+	stage, what, key, op, word string
+	item                       bool // an item of an in/notIn list
+	pos                        Pos
+}
+
+// checkFilterWords refuses a filter condition's unquoted value that spells
+// a name the chart defines. A filter's value is a literal, so
+// `{v.Avail: {lt: minFree}}` compared df -h's "6.5G" with the text
+// "minFree" (by character: "6" before "m"), every filesystem was low and
+// the standing Consistent, minFree never read; `{m.fstype: {in:
+// [wanted]}}` was a plain no over every mount. The author meant the
+// name's value: an expression reads it. A quoted word is text as
+// written, and passes.
+func (l *loader) checkFilterWords(d *defs) {
+	for _, w := range l.s.plainWords {
+		if !d.names[w.word] {
+			continue
+		}
+		kind := "the key"
+		if d.early[w.word] {
+			kind = "the input or var"
+		}
+		l.errf(w.pos, w.stage, "%s when: condition on %q (%s) compares with the text %q, not with the value of %s %s: a filter's value is a literal; to compare with %s write the rule as an expression (when: %s), or quote the word (%s: %q) if the text is meant",
+			w.what, w.key, w.op, w.word, kind, w.word, w.word, exprOf(w), w.op, w.word)
+	}
+}
+
+// exprOf is a filter condition written as the expression that reads its
+// value as a name.
+func exprOf(w plainWord) string {
+	list := w.word
+	if w.item {
+		list = "[" + w.word + "]"
+	}
+	switch w.op {
+	case "in":
+		return fmt.Sprintf("%s in %s", w.key, list)
+	case "notIn":
+		return fmt.Sprintf("%s not in %s", w.key, list)
+	}
+	sign := map[string]string{"eq": "==", "ne": "!=", "gt": ">", "gte": ">=", "lt": "<", "lte": "<="}
+	if s, ok := sign[w.op]; ok {
+		return fmt.Sprintf("%s %s %s", w.key, s, w.word)
+	}
+	return fmt.Sprintf("%s %s %s", w.key, w.op, w.word)
 }
 
 // check reports each name c's expression reads that nothing defines, and

@@ -1,8 +1,10 @@
 package chart
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -531,7 +533,7 @@ func (l *loader) value(n ast.Node, stage string, depth int) (any, bool) {
 		}
 		return v.Value.Value, true
 	case *ast.IntegerNode:
-		return v.Value, true
+		return wholeValue(v), true
 	case *ast.FloatNode:
 		return v.Value, true
 	case *ast.InfinityNode:
@@ -573,6 +575,26 @@ func isNull(n ast.Node) bool {
 	}
 	_, ok := n.(*ast.NullNode)
 	return ok
+}
+
+// wholeValue is a YAML integer as the value a chart holds: an int, as
+// every other reader of a whole number makes it (jsonv.Decoded), or its
+// digits (a json.Number) past int64. The YAML parser gives a uint64 for
+// any integer written without a sign, and a default `maxShrink: 1000`
+// was the uint 1000, whose `-maxShrink` expr wrapped to
+// 18446744073709550616: `-5 < -maxShrink` held over the default and not
+// over the same 1000 given with --input.
+func wholeValue(v *ast.IntegerNode) any {
+	switch x := v.Value.(type) {
+	case int64:
+		return int(x)
+	case uint64:
+		if x <= math.MaxInt64 {
+			return int(x)
+		}
+		return json.Number(strconv.FormatUint(x, 10))
+	}
+	return v.Value
 }
 
 // intValue is a YAML integer's value; one past int64 reads as MaxInt64.

@@ -232,7 +232,7 @@ func TestLoadGoodInputs(t *testing.T) {
 		{"count", "number", 2.5, true, false, false},
 		{"dry", "bool", false, true, false, false},
 		{"hosts", "list", []any{"a", "b"}, true, false, false},
-		{"labels", "object", map[string]any{"app": "web", "tier": uint64(1)}, true, false, false},
+		{"labels", "object", map[string]any{"app": "web", "tier": 1}, true, false, false},
 		{"window", "duration", "90m", true, false, false},
 		{"token", "string", nil, false, true, true},
 	}

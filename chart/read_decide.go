@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/token"
 
 	"github.com/openrunbook/runbook/decide"
 	"github.com/openrunbook/runbook/internal/suggest"
@@ -174,6 +175,7 @@ func (l *loader) filter(e entry, sid, what string) rules.Predicate {
 			}
 			conds = append(conds, rules.Where(ke.key, rules.Op(oe.key), val))
 			condPos = append(condPos, oe.valPos)
+			l.notePlainWords(oe, sid, what, ke.key)
 		}
 	}
 	if !ok {
@@ -279,4 +281,29 @@ func (l *loader) branches(e entry, sid, what string) []BranchSpec {
 func isEmptyList(n ast.Node) bool {
 	s, ok := n.(*ast.SequenceNode)
 	return ok && len(s.Values) == 0
+}
+
+// notePlainWords keeps each unquoted word a filter condition compares
+// with (its value, or an item of an in/notIn list) for checkNames, which
+// refuses one that spells a name the chart defines (checkFilterWords).
+func (l *loader) notePlainWords(oe entry, sid, what, key string) {
+	switch rules.Op(oe.key) {
+	case rules.OpMatches, rules.OpExists:
+		return // a pattern, a bool: never a name's value
+	}
+	nodes := []ast.Node{oe.val}
+	seq, item := oe.val.(*ast.SequenceNode)
+	if item {
+		nodes = seq.Values
+	}
+	for _, n := range nodes {
+		v, ok := n.(*ast.StringNode)
+		if !ok {
+			continue
+		}
+		if tk := v.GetToken(); tk == nil || tk.Type != token.StringType {
+			continue // quoted: the author wrote text
+		}
+		l.s.plainWords = append(l.s.plainWords, plainWord{stage: sid, what: what, key: key, op: oe.key, word: v.Value, item: item, pos: l.pos(n)})
+	}
 }

@@ -320,16 +320,24 @@ func durationText(s string) bool {
 // they share is trimmed; two units (a Kubernetes quantity's "15242940Ki"
 // against "8Gi", "500m" against "1") are one number in neither, and
 // trimming would compare kibibytes with gibibytes.
+//
+// A number with a fraction is read with float, not int: df -h's "6.5G"
+// beside "2G" was told to compare int(trimSuffix(x, "G")), an error over
+// "6.5".
 func numeralsHint(a, b string) string {
 	sa, sb := strings.TrimLeft(a, "+-0123456789."), strings.TrimLeft(b, "+-0123456789.")
 	ua, ub := strings.TrimLeft(sa, " "), strings.TrimLeft(sb, " ")
+	read := "int"
+	if strings.Contains(a[:len(a)-len(sa)], ".") || strings.Contains(b[:len(b)-len(sb)], ".") {
+		read = "float"
+	}
 	switch {
 	case ua == ub && ua == "":
 		return "compare the numbers (float(x), or a parse mode's number)"
 	case sa == sb:
-		return "compare the numbers (int(trimSuffix(x, " + strconv.Quote(sa) + ")), or a parse mode's number)"
+		return "compare the numbers (" + read + "(trimSuffix(x, " + strconv.Quote(sa) + ")), or a parse mode's number)"
 	case ua == ub:
-		return "compare the numbers (int(trimSuffix(trimSuffix(x, " + strconv.Quote(ua) + "), \" \")), or a parse mode's number)"
+		return "compare the numbers (" + read + "(trimSuffix(trimSuffix(x, " + strconv.Quote(ua) + "), \" \")), or a parse mode's number)"
 	case ua == "" || ub == "":
 		return "one has a unit (" + strconv.Quote(ua+ub) + ") and the other none, so they are no one number either: bring both to one unit, then compare the numbers"
 	}

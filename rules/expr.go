@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"reflect"
 	"regexp"
 	"slices"
@@ -155,14 +156,14 @@ func Compile(src string, opts ...Option) (e *Expr, err error) {
 	if c.err != nil {
 		return nil, c.err
 	}
-	adds := &patchAdd{}
+	adds := &patchAdd{texts: c.binaries}
 	var local []expr.Option
 	if c.local {
 		// first: the calls it rewrites are the operands the other patches wrap
 		local = append(localFuncs(), expr.Patch(patchLocal{}))
 	}
-	copts := append(local, builderFuncs()...)
-	copts = append(append(append(append(append(append(copts, equalityFuncs()...), textFuncs()...), sortFuncs()...), itemsFuncs()...), funcOptions(c.calls)...), expr.MaxNodes(o.maxNodes), expr.Patch(patchSort{c.builtins}), expr.Patch(patchMember{c.builtins}), expr.Patch(adds), expr.Patch(patchEqual{c.binaries}))
+	copts := append(append(local, builderFuncs()...), arithFuncs()...)
+	copts = append(append(append(append(append(append(copts, equalityFuncs()...), textFuncs()...), sortFuncs()...), itemsFuncs()...), funcOptions(c.calls)...), expr.MaxNodes(o.maxNodes), expr.Patch(patchSort{c.builtins}), expr.Patch(patchMember{c.builtins}), expr.Patch(adds), expr.Patch(patchArith{texts: c.binaries, builtins: c.builtins}), expr.Patch(patchEqual{c.binaries}))
 	if c.clock {
 		copts = append(append(copts, clockFuncs()...), expr.Patch(patchNow{}))
 	}
@@ -765,6 +766,8 @@ func numberWords(msg string) (string, bool) {
 		m += ": it is empty (a command that printed nothing?); test it first (x != \"\" && …), or read why the command printed nothing"
 	case t != arg:
 		m += fmt.Sprintf(": it has spaces or a line end around it; write %s(trim(x))", fn)
+	case fn == "int" && wholeText.MatchString(t):
+		m += fmt.Sprintf(": it is past the largest whole number an expression holds (%d); compare float(x), which keeps the size and rounds the last digits", int64(math.MaxInt64))
 	case fn == "int" && isFloat(t):
 		m += ": it is a decimal; int(float(x)) drops the fraction, or compare float(x)"
 	default:
@@ -789,6 +792,10 @@ const wideWords = "a number no int or float64 holds as it is written (a whole nu
 func wideNumber(msg string) bool {
 	return strings.Contains(msg, wideType) && (strings.HasPrefix(msg, "invalid operation: ") || strings.HasPrefix(msg, "invalid argument for "))
 }
+
+// wholeText is a text of digits alone: one int() could not read is past
+// int64, not a decimal.
+var wholeText = regexp.MustCompile(`^[+-]?[0-9]+$`)
 
 // isFloat reports whether a text spells a number float() reads.
 func isFloat(s string) bool {
@@ -870,8 +877,9 @@ type collector struct {
 	// is being walked, -1 outside any.
 	builtins map[int]builtinCall
 	pred     int
-	// binaries are the binary operations as written, by their operator's
-	// position in the source, for the errors of patchEqual's calls: the
+	// binaries are the binary (and unary) operations as written, by their
+	// operator's position in the source, for the errors of patchEqual's
+	// and patchArith's calls: the
 	// tree it patches has had other patches (now(), sort) rewrite their
 	// operands already.
 	binaries map[int]string
@@ -965,6 +973,10 @@ func (c *collector) walk(n ast.Node) {
 		c.walk(x.Node)
 		c.guard--
 	case *ast.UnaryNode:
+		if c.binaries == nil {
+			c.binaries = map[int]string{}
+		}
+		c.binaries[x.Location().From] = x.String() // a unary operation, for patchArith's errors
 		c.walk(x.Node)
 	case *ast.BinaryNode:
 		if c.binaries == nil {

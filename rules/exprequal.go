@@ -250,10 +250,14 @@ func (p patchEqual) Visit(node *ast.Node) {
 	})
 }
 
-// textOf is the operation n as written, from the collector's tree; n's
-// own text once the collector did not see it.
-func (p patchEqual) textOf(n *ast.BinaryNode) string {
-	if t, ok := p.texts[n.Location().From]; ok {
+// textOf is the operation n as written (asWritten).
+func (p patchEqual) textOf(n *ast.BinaryNode) string { return asWritten(p.texts, n) }
+
+// asWritten is the operation n as the collector saw it, by its operator's
+// position (texts: the collector's binaries), before other patches
+// rewrote its operands; n's own text once the collector did not see it.
+func asWritten(texts map[int]string, n ast.Node) string {
+	if t, ok := texts[n.Location().From]; ok {
 		return t
 	}
 	return n.String()

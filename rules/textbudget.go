@@ -83,8 +83,10 @@ func (tb *textBudget) charge(n int) error {
 	return nil
 }
 
-// boundedAdd is `+`: numbers and everything else as expr adds them; two
-// strings charged to the evaluation's text budget.
+// boundedAdd is `+`: two strings charged to the evaluation's text budget,
+// two whole numbers held to the sum they spell (checkedAdd, exprarith.go),
+// everything else as expr adds them. Its last parameter is the operation
+// as written, for the error.
 func boundedAdd(params ...any) (any, error) {
 	a, b := params[0], params[1]
 	if sa, ok := a.(string); ok {
@@ -96,6 +98,9 @@ func boundedAdd(params ...any) (any, error) {
 			}
 			return sa + sb, nil
 		}
+	}
+	if v, ok, err := checkedAdd(a, b, params[3]); ok {
+		return v, err
 	}
 	return runtime.Add(a, b), nil
 }
@@ -209,7 +214,10 @@ func builderFuncs() []expr.Option {
 
 // patchAdd rewrites every `+` into a call of boundedAdd, and every builder
 // into a call of its bounded twin.
-type patchAdd struct{ patched bool }
+type patchAdd struct {
+	patched bool
+	texts   map[int]string // the operations as written (the collector's binaries)
+}
 
 func (p *patchAdd) Visit(node *ast.Node) {
 	var call *ast.CallNode
@@ -220,7 +228,7 @@ func (p *patchAdd) Visit(node *ast.Node) {
 		}
 		call = &ast.CallNode{
 			Callee:    &ast.IdentifierNode{Value: addFunc},
-			Arguments: []ast.Node{n.Left, n.Right, &ast.IdentifierNode{Value: budgetKey}},
+			Arguments: []ast.Node{n.Left, n.Right, &ast.IdentifierNode{Value: budgetKey}, &ast.StringNode{Value: asWritten(p.texts, n)}},
 		}
 	case *ast.BuiltinNode:
 		if _, ok := builders[n.Name]; !ok {

@@ -186,3 +186,16 @@ func TestGroupedNumbersWrittenAsTextHaveNoOrder(t *testing.T) {
 		{`float(replace(p.today, ",", "")) > float(replace(p.yesterday, ",", ""))`, true, ""},
 	})
 }
+
+// TestNumeralsHintReadsAFractionWithFloat: df -h's "6.5G" beside "2G"
+// was told to compare int(trimSuffix(x, "G")), which cannot read "6.5";
+// a fraction on either side is read with float.
+func TestNumeralsHintReadsAFractionWithFloat(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{"fs": map[string]any{"avail": "6.5G", "size": "24G", "mem": "1.5 GB"}}
+	runOutcomes(t, env, []outcomeCase{
+		{`fs.avail < "2G"`, false, `compare the numbers (float(trimSuffix(x, "G"))`},
+		{`fs.size < "2G"`, false, `compare the numbers (int(trimSuffix(x, "G"))`},
+		{`fs.mem > "2 GB"`, false, `compare the numbers (float(trimSuffix(x, " GB"))`},
+	})
+}

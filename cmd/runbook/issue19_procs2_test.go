@@ -39,8 +39,11 @@ func TestIssue19NonFiniteFailsTheStageAndTheRecordIsWritten(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
 		t.Fatalf("stdout is not JSON: %v\n%s", err, r.stdout)
 	}
-	want := "set pct: used / total * 100: it yields +Inf (a division by zero?)"
-	if out.Status != "failed" || out.Error.Stage != "percent" || !strings.Contains(out.Error.Message, want) {
+	// The division by zero is named where it divides (rules
+	// TestDivisionByZeroIsAnError); it said "it yields +Inf (a division by
+	// zero?)" of the value it made.
+	want := "set pct: used / total * 100: used / total:"
+	if out.Status != "failed" || out.Error.Stage != "percent" || !strings.Contains(out.Error.Message, want) || !strings.Contains(out.Error.Message, "divides by zero") {
 		t.Errorf("status %q, error %+v; want failed at percent with %q", out.Status, out.Error, want)
 	}
 	readRecord(t, rec)
