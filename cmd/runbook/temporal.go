@@ -159,13 +159,13 @@ func execOnTemporal(ctx context.Context, path string, f execFlags, t temporalFla
 		return exit(exitFailed, "%v", err)
 	}
 	defer os.RemoveAll(tmp)
-	// The inputs go in a file only this user reads, never in argv: a
-	// secret input's value is visible to ps there.
-	inputsFile := filepath.Join(tmp, "inputs.json")
+	// The inputs never go in argv, where ps shows a secret input's value,
+	// nor, on Linux, on disk (inputsChannel).
 	b, err := json.Marshal(given)
-	if err == nil {
-		err = os.WriteFile(inputsFile, b, 0o600)
+	if err != nil {
+		return exit(exitFailed, "%v", err)
 	}
+	inputsFile, in, err := inputsChannel(tmp, b)
 	if err != nil {
 		return exit(exitFailed, "%v", err)
 	}
@@ -184,7 +184,7 @@ func execOnTemporal(ctx context.Context, path string, f execFlags, t temporalFla
 	if f.timeout > 0 {
 		a = append(a, "--timeout", f.timeout.String())
 	}
-	interrupted, err := ranOnTemporal(handOff(ctx, append(a, "--", path), stdout, stderr))
+	interrupted, err := ranOnTemporal(handOff(ctx, append(a, "--", path), in, stdout, stderr))
 	if err != nil {
 		return err
 	}
@@ -366,7 +366,7 @@ func resumeOnTemporal(ctx context.Context, workflowID string, f resumeFlags, t t
 	recordPath := filepath.Join(tmp, "run.json") // --record: as exec's
 	chartPath := filepath.Join(tmp, "chart.json")
 	a = append(a, "--record", recordPath, "--save-chart", chartPath, "--quiet")
-	if _, err := ranOnTemporal(handOff(ctx, append(a, "--", workflowID), stdout, stderr)); err != nil {
+	if _, err := ranOnTemporal(handOff(ctx, append(a, "--", workflowID), nil, stdout, stderr)); err != nil {
 		return err
 	}
 	// The chart the run was started with, for what the record's printing
@@ -429,7 +429,7 @@ See docs/SCALE.md. Exit codes are runbook-temporal's: 0 stopped when asked,
 			if t.addr == "" {
 				return &usageError{err: errors.New("--temporal host:port is required (the Temporal frontend)"), showUsage: true}
 			}
-			return handOff(cmd.Context(), append([]string{"worker"}, t.args()...), stdout, stderr)
+			return handOff(cmd.Context(), append([]string{"worker"}, t.args()...), nil, stdout, stderr)
 		},
 	}
 	t.register(cmd.Flags())
@@ -449,7 +449,7 @@ func findTemporal() (string, error) {
 
 // handOff runs runbook-temporal with args, its stdin, stdout and stderr
 // ours, and ends with its exit code.
-func handOff(ctx context.Context, a []string, stdout, stderr io.Writer) error {
+func handOff(ctx context.Context, a []string, in *pipedInputs, stdout, stderr io.Writer) error {
 	bin, err := findTemporal()
 	if err != nil {
 		beside := "this executable's folder"
@@ -472,9 +472,12 @@ func handOff(ctx context.Context, a []string, stdout, stderr io.Writer) error {
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
+	in.attach(c)
 	if err := c.Start(); err != nil {
+		in.close()
 		return exit(exitUsage, "start %s: %v", bin, err)
 	}
+	in.feed()
 	done := make(chan struct{})
 	go func() {
 		for {
@@ -498,4 +501,42 @@ func handOff(ctx context.Context, a []string, stdout, stderr io.Writer) error {
 		return exit(exitInterrupted, "%s: %v", temporalCommand, err) // ended by a signal
 	}
 	return exit(exitFailed, "%s: %v", temporalCommand, err)
+}
+
+// pipedInputs are a run's inputs handed to runbook-temporal through a pipe
+// it reads as a file (inputsChannel): nil hands none.
+type pipedInputs struct {
+	r, w *os.File
+	data []byte
+}
+
+// attach gives the child the pipe's read end as its first extra file,
+// descriptor 3 (the name inputsChannel handed it).
+func (p *pipedInputs) attach(c *exec.Cmd) {
+	if p != nil {
+		c.ExtraFiles = []*os.File{p.r}
+	}
+}
+
+// feed writes the inputs once the child has started, and closes the pipe
+// behind them (the child reads to its end); a goroutine, since a pipe
+// holds 64 KiB and a child that has not read yet would block a larger
+// write here for ever.
+func (p *pipedInputs) feed() {
+	if p == nil {
+		return
+	}
+	_ = p.r.Close() // the child holds its own
+	go func() {
+		_, _ = p.w.Write(p.data)
+		_ = p.w.Close()
+	}()
+}
+
+// close is for a child that never started.
+func (p *pipedInputs) close() {
+	if p != nil {
+		_ = p.r.Close()
+		_ = p.w.Close()
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -140,6 +141,54 @@ stages:
 	}
 	if !strings.Contains(readLog(t, log), `"token":"hunter2-s3cret"`) {
 		t.Errorf("the secret did not reach runbook-temporal's inputs file:\n%s", readLog(t, log))
+	}
+}
+
+// TestTemporalInputsNeverOnDisk: exec --executor temporal wrote the
+// inputs, a secret's value too, to inputs.json in a temporary folder it
+// removed when it returned; a runbook killed with SIGKILL never returned,
+// and 300 such folders had piled up in /tmp, each readable by the user
+// for as long as it lasted. On Linux the inputs go through a pipe the
+// child reads as /dev/fd/3: while the run runs, no file under TMPDIR
+// holds the secret, and the child reads it whole.
+func TestTemporalInputsNeverOnDisk(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("off Linux the inputs are a file in the run's temporary folder (handoff_other.go)")
+	}
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	bin := t.TempDir()
+	seen := filepath.Join(bin, "seen")
+	// The fake runbook-temporal reads its --inputs, then looks for the
+	// secret in every file under TMPDIR while it still runs.
+	script := `#!/bin/sh
+prev=""
+for a in "$@"; do
+  [ "$prev" = --inputs ] && { echo "inputs at $a"; cat "$a"; echo; } >> "` + seen + `"
+  prev="$a"
+done
+if grep -rl hunter2 "$TMPDIR" >> "` + seen + `" 2>/dev/null; then echo "ON DISK" >> "` + seen + `"; fi
+exit 2
+`
+	if err := os.WriteFile(filepath.Join(bin, temporalCommand), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+"/bin"+string(os.PathListSeparator)+"/usr/bin")
+	chart := filepath.Join(t.TempDir(), "chart.yaml")
+	if err := os.WriteFile(chart, []byte(`version: 1
+runbook: secret-to-temporal
+inputs:
+  token: {type: string, secret: true, required: true}
+stages:
+  - id: call
+    exec: {command: ["true"], envFrom: {TOKEN: token}}
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	handOffRun("exec", "--executor", "temporal", "--temporal", "h:1", "--input", "token=hunter2-s3cret", chart)
+	got := readLog(t, seen)
+	if strings.Contains(got, "ON DISK") || !strings.Contains(got, "inputs at /dev/fd/3\n{\"token\":\"hunter2-s3cret\"}") {
+		t.Errorf("runbook-temporal saw:\n%s\nwant the inputs read from /dev/fd/3 and no file under TMPDIR holding the secret", got)
 	}
 }
 

@@ -166,7 +166,8 @@ func TestHandOffChildEndsWithRunbook(t *testing.T) {
 				t.Fatal(err)
 			}
 			cmd := exec.Command(binary, args...)
-			cmd.Env = append(os.Environ(), "PATH="+dir+string(os.PathListSeparator)+"/bin"+string(os.PathListSeparator)+"/usr/bin")
+			// Its temporary folder, which a SIGKILL leaves behind, is the test's.
+			cmd.Env = append(os.Environ(), "PATH="+dir+string(os.PathListSeparator)+"/bin"+string(os.PathListSeparator)+"/usr/bin", "TMPDIR="+dir)
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
