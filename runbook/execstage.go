@@ -248,8 +248,9 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 	// cancelled, killed by a signal): its row says why it printed nothing,
 	// and it is no answer either way.
 	silent := res.ExitCode == nil && len(bytes.TrimSpace(res.Stdout)) == 0
-	out["stdout"] = rs.parsedAs(path, es.Parse, stdout, "its output", out, res.StartErr == nil && !silent)
-	if stderrOnly(es, res, row) {
+	blank := answeredBlank(es, res, row)
+	out["stdout"] = rs.parsedAs(path, es.Parse, stdout, "its output", out, res.StartErr == nil && !silent && !blank)
+	if !blank && stderrOnly(es, res, row) {
 		rs.fileLedger(record.StderrOnlyEntry(path, es.Parse.Mode, *res.ExitCode, rs.mask(stderr)))
 	}
 	return out
@@ -287,6 +288,19 @@ func stderrOnly(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
 		return false
 	}
 	return len(bytes.TrimSpace(res.Stdout)) == 0 && len(bytes.TrimSpace(res.Stderr)) > 0
+}
+
+// answeredBlank says whether a command answered with an exit code alone:
+// a non-zero exit the chart declared an answer (findmnt --mountpoint's 1,
+// nothing mounted there; systemd-analyze verify's 1, its findings on
+// stderr) with nothing on stdout. The blank stdout is that answer's, so
+// its parse files no problem and no stderr-only gap: findmnt -J's
+// `exitCodes: {0: found, 1: none}` under parse: json stood UNKNOWN over a
+// mountpoint that was simply not mounted. Exit 0 is not read so (a tool
+// that exits 0 while it fails is what those gaps catch), nor is nagios
+// mode, whose plugin must print its status line whatever its exit.
+func answeredBlank(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
+	return row.Answered() && *res.ExitCode != 0 && es.Parse.Mode != "nagios" && len(bytes.TrimSpace(res.Stdout)) == 0
 }
 
 // maxOutput is the cap on each stream of an exec stage whose maxOutput:
