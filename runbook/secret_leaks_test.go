@@ -285,3 +285,47 @@ stages:
 		t.Errorf("status %s, error %+v: want the stage failed, saying a secret would be in argv", rec.Status, rec.Error)
 	}
 }
+
+// TestLiteralArgvPartIsNoSecret: a command item with no ${…} is the
+// chart's own text and runs whatever the secret is (regression: a restic
+// password ending "-restic" made `[restic, -r, "${repo}", …]` fail its
+// stage before restic started, `exec command argument 1 "restic" renders
+// a value that holds a secret`, since the program's name reads as the
+// secret's cut tail; the templated part beside it is still checked).
+func TestLiteralArgvPartIsNoSecret(t *testing.T) {
+	t.Parallel()
+	const secret = "Zebra-Pa55-restic"
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "ran")
+	rb := parse(t, `version: 1
+runbook: s
+inputs:
+  token: {type: string, secret: true, required: true}
+  repo: {type: string, required: true}
+stages:
+  - id: use
+    exec:
+      command: [sh, -c, 'touch "$2"', restic, restic, "${repo}"]
+      envFrom: {RESTIC_PASSWORD: token}
+`)
+	rec := exec(t, rb, map[string]any{"token": secret, "repo": marker})
+	if rec.Status != "completed" {
+		t.Fatalf("status %s, error %+v: want the command run, its literal items being no secret", rec.Status, rec.Error)
+	}
+	if _, err := os.Stat(marker); err != nil {
+		t.Errorf("the command did not run: %v", err)
+	}
+	b, err := json.Marshal(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), secret) {
+		t.Errorf("the record shows the secret: %s", b)
+	}
+	// The templated item is still checked: the secret's tail in a value
+	// is refused as before.
+	rec = exec(t, rb, map[string]any{"token": secret, "repo": "restic-" + marker})
+	if rec.Status != "failed" || rec.Error == nil || !strings.Contains(rec.Error.Message, `argument 6 "${repo}"`) {
+		t.Fatalf("status %s, error %+v: want the templated item refused as holding the secret", rec.Status, rec.Error)
+	}
+}
