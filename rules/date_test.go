@@ -237,3 +237,21 @@ func TestDateLayoutWithTheZoneAsLettersSaysGosZone(t *testing.T) {
 		t.Errorf("no zone: %v", err)
 	}
 }
+
+// TestTimeArithmeticWithTextSaysReadIt: a time a stage kept is text in
+// the scope, so `now() - latest.at` over a borg archive's time a set:
+// stage had read with date() said only expr's `invalid operation:
+// time.Time - string`, naming neither the text nor what would read it,
+// where `latest.at > now()` beside it already did. Adding or taking a
+// time or a duration and a text says so as ordering them does.
+func TestTimeArithmeticWithTextSaysReadIt(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{"at": "2026-12-06T20:47:46Z", "maxAge": "26h", "checked": "2026-12-07T05:00:00Z"}
+	runOutcomes(t, env, []outcomeCase{
+		{`date(checked) - at > duration(maxAge)`, false, `date(checked) - at: a time cannot be used in "-" with the text "2026-12-06T20:47:46Z": a time a stage kept is text in the scope; read it with date(x)`},
+		{`date(checked) - maxAge > date(at)`, false, `date(checked) - maxAge: a time cannot be used in "-" with the text "26h": a duration input, or a duration a stage kept, is text in the scope; read it with duration(x)`},
+		{`date(at) + maxAge < date(checked)`, false, `date(at) + maxAge: a time cannot be used in "+" with the text "26h"`},
+		{`duration(maxAge) * at > duration("1h")`, false, `a duration cannot be used in "*" with the text "2026-12-06T20:47:46Z": a duration input, or a duration a stage kept, is text in the scope; read it with duration(x)`},
+		{`date(checked) - date(at) > duration(maxAge)`, false, ""},
+	})
+}

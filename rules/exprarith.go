@@ -306,6 +306,9 @@ func (w whole) apply(a, b, text any) (v any, ok bool, err error) {
 func (w whole) or(a, b, text any) (any, error) {
 	v, ok, err := w.apply(a, b, text)
 	if !ok {
+		if why := timeBesideText(a, b, `used in "`+w.sign+`" with`); why != "" {
+			return nil, fmt.Errorf("%s: %s", text, why)
+		}
 		return w.op(a, b), nil
 	}
 	return v, err
