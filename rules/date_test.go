@@ -255,3 +255,19 @@ func TestTimeArithmeticWithTextSaysReadIt(t *testing.T) {
 		{`date(checked) - date(at) > duration(maxAge)`, false, ""},
 	})
 }
+
+// TestNumberArithmeticWithTextSaysReadIt: find -printf '%T@ %p' prints
+// an mtime with ten decimals, which a parse mode keeps as text (no
+// float64 holds it whole), so `now().Unix() - f.mtime` said only expr's
+// `invalid operation: int64 - string`. It names the text and says to
+// read it with float(x).
+func TestNumberArithmeticWithTextSaysReadIt(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{"mtime": "1796712345.1234567890", "name": "web1", "n": 3}
+	runOutcomes(t, env, []outcomeCase{
+		{`n - mtime > 0`, false, `n - mtime: a number cannot be used in "-" with the text "1796712345.1234567890": it spells a number, which a parse mode keeps as text when a float64 would not hold it whole (find -printf %T@); read it with float(x)`},
+		{`n * name > 0`, false, `n * name: a number cannot be used in "*" with the text "web1"`},
+		{`n + mtime > 0`, false, `n + mtime: a number cannot be used in "+" with the text`},
+		{`n - float(mtime) < 0`, true, ""},
+	})
+}
