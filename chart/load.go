@@ -326,6 +326,21 @@ func YAMLError(file string, err error) *LoadError {
 	return &LoadError{Pos: pos, Msg: "the file is not valid YAML: " + msg}
 }
 
+// UnclosedFlow is unclosedWords of a YAML parser's error, for a reader
+// that may not quote the parser's own words (an --inputs file may hold a
+// secret): it quotes no text of the file, only the bracket and where it
+// opened; "" for any other error.
+func UnclosedFlow(err error) string {
+	var ye interface {
+		GetToken() *token.Token
+		GetMessage() string
+	}
+	if !errors.As(err, &ye) || ye.GetToken() == nil {
+		return ""
+	}
+	return unclosedWords(ye.GetMessage(), ye.GetToken())
+}
+
 // unclosedWords names the { or [ the parser's "',' or '}' must be
 // specified" (or ']') is about: the parser stops at the token after the
 // value where it wanted the close, a line below the one that lacks it
