@@ -310,6 +310,7 @@ func YAMLError(file string, err error) *LoadError {
 			if msg == "could not find flow map content" {
 				msg += commaCutWords(tk)
 			}
+			msg += unclosedWords(msg, tk)
 		}
 	} else if i := strings.IndexByte(msg, '\n'); i >= 0 {
 		msg = msg[:i]
@@ -323,6 +324,53 @@ func YAMLError(file string, err error) *LoadError {
 		msg += ` (a ": " inside a plain value starts a mapping, as in description: names only: a note; quote the whole value, description: "names only: a note")`
 	}
 	return &LoadError{Pos: pos, Msg: "the file is not valid YAML: " + msg}
+}
+
+// UnclosedFlow is unclosedWords of a YAML parser's error, for a reader
+// that may not quote the parser's own words (an --inputs file may hold a
+// secret): it quotes no text of the file, only the bracket and where it
+// opened; "" for any other error.
+func UnclosedFlow(err error) string {
+	var ye interface {
+		GetToken() *token.Token
+		GetMessage() string
+	}
+	if !errors.As(err, &ye) || ye.GetToken() == nil {
+		return ""
+	}
+	return unclosedWords(ye.GetMessage(), ye.GetToken())
+}
+
+// unclosedWords names the { or [ the parser's "',' or '}' must be
+// specified" (or ']') is about: the parser stops at the token after the
+// value where it wanted the close, a line below the one that lacks it
+// when a flow map ends its line unclosed (`hosts: {type: list,
+// description: every host`); "" for any other message.
+func unclosedWords(msg string, tk *token.Token) string {
+	open, shut, closer := token.MappingStartType, token.MappingEndType, "}"
+	switch msg {
+	case "',' or '}' must be specified":
+	case "',' or ']' must be specified":
+		open, shut, closer = token.SequenceStartType, token.SequenceEndType, "]"
+	default:
+		return ""
+	}
+	depth := 0
+	for p := tk.Prev; p != nil; p = p.Prev {
+		switch p.Type {
+		case shut:
+			depth++
+		case open:
+			if depth == 0 {
+				if p.Position == nil {
+					return ""
+				}
+				return fmt.Sprintf(": the %s at %d:%d is not closed by a %s", p.Value, p.Position.Line, p.Position.Column, closer)
+			}
+			depth--
+		}
+	}
+	return ""
 }
 
 // commaCutWords says why a {...} map could not be read when a comma cut

@@ -39,6 +39,17 @@ type TemplatePart struct {
 	Expr *rules.Expr
 }
 
+// Literal reports whether t has no ${EXPR} part: its text is the chart's
+// as written ("$${HOME}" included), so it holds no run-time value.
+func (t *Template) Literal() bool {
+	for _, p := range t.Parts {
+		if p.Expr != nil {
+			return false
+		}
+	}
+	return true
+}
+
 // Render is the template's text with each part replaced by its value
 // (TemplateText) read from env.
 func (t *Template) Render(env rules.Env) (string, error) {

@@ -237,3 +237,37 @@ func TestDateLayoutWithTheZoneAsLettersSaysGosZone(t *testing.T) {
 		t.Errorf("no zone: %v", err)
 	}
 }
+
+// TestTimeArithmeticWithTextSaysReadIt: a time a stage kept is text in
+// the scope, so `now() - latest.at` over a borg archive's time a set:
+// stage had read with date() said only expr's `invalid operation:
+// time.Time - string`, naming neither the text nor what would read it,
+// where `latest.at > now()` beside it already did. Adding or taking a
+// time or a duration and a text says so as ordering them does.
+func TestTimeArithmeticWithTextSaysReadIt(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{"at": "2026-12-06T20:47:46Z", "maxAge": "26h", "checked": "2026-12-07T05:00:00Z"}
+	runOutcomes(t, env, []outcomeCase{
+		{`date(checked) - at > duration(maxAge)`, false, `date(checked) - at: a time cannot be used in "-" with the text "2026-12-06T20:47:46Z": a time a stage kept is text in the scope; read it with date(x)`},
+		{`date(checked) - maxAge > date(at)`, false, `date(checked) - maxAge: a time cannot be used in "-" with the text "26h": a duration input, or a duration a stage kept, is text in the scope; read it with duration(x)`},
+		{`date(at) + maxAge < date(checked)`, false, `date(at) + maxAge: a time cannot be used in "+" with the text "26h"`},
+		{`duration(maxAge) * at > duration("1h")`, false, `a duration cannot be used in "*" with the text "2026-12-06T20:47:46Z": a duration input, or a duration a stage kept, is text in the scope; read it with duration(x)`},
+		{`date(checked) - date(at) > duration(maxAge)`, false, ""},
+	})
+}
+
+// TestNumberArithmeticWithTextSaysReadIt: find -printf '%T@ %p' prints
+// an mtime with ten decimals, which a parse mode keeps as text (no
+// float64 holds it whole), so `now().Unix() - f.mtime` said only expr's
+// `invalid operation: int64 - string`. It names the text and says to
+// read it with float(x).
+func TestNumberArithmeticWithTextSaysReadIt(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{"mtime": "1796712345.1234567890", "name": "web1", "n": 3}
+	runOutcomes(t, env, []outcomeCase{
+		{`n - mtime > 0`, false, `n - mtime: a number cannot be used in "-" with the text "1796712345.1234567890": it spells a number, which a parse mode keeps as text when a float64 would not hold it whole (find -printf %T@); read it with float(x)`},
+		{`n * name > 0`, false, `n * name: a number cannot be used in "*" with the text "web1"`},
+		{`n + mtime > 0`, false, `n + mtime: a number cannot be used in "+" with the text`},
+		{`n - float(mtime) < 0`, true, ""},
+	})
+}

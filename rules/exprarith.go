@@ -306,6 +306,9 @@ func (w whole) apply(a, b, text any) (v any, ok bool, err error) {
 func (w whole) or(a, b, text any) (any, error) {
 	v, ok, err := w.apply(a, b, text)
 	if !ok {
+		if why := besideText(a, b, w.sign); why != "" {
+			return nil, fmt.Errorf("%s: %s", text, why)
+		}
 		return w.op(a, b), nil
 	}
 	return v, err
@@ -355,4 +358,32 @@ func wholeBig(v any) (*big.Int, bool) {
 func wrapped(text any, sign string, a, b any, want *big.Int) error {
 	return fmt.Errorf("%v: %v %s %v is %s, past the largest whole number an expression holds (%d), and whole-number arithmetic would wrap it round to another number; make one side a float, which keeps the size and rounds the last digits (float(x) %s y), or divide before you multiply",
 		text, a, sign, b, want, int64(math.MaxInt64), sign)
+}
+
+// besideText is why the arithmetic operator sign cannot meet a and b,
+// one of them a text: a time or a duration (timeBesideText), or a number,
+// saying to read a text that spells one with float(x); "" for any other
+// pair, which expr's own operator judges. A parse mode keeps as text a
+// number no float64 holds whole (find -printf %T@'s ten decimals), so
+// `now().Unix() - f.mtime` said only "invalid operation: int64 - string".
+func besideText(a, b any, sign string) string {
+	how := `used in "` + sign + `" with`
+	if why := timeBesideText(a, b, how); why != "" {
+		return why
+	}
+	s, ok := b.(string)
+	other := a
+	if !ok {
+		if s, ok = a.(string); !ok {
+			return ""
+		}
+		other = b
+	}
+	if classOf(other) != classNumber {
+		return ""
+	}
+	if f, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
+		return fmt.Sprintf("a number cannot be %s the text %q: it spells a number, which a parse mode keeps as text when a float64 would not hold it whole (find -printf %%T@); read it with float(x)", how, s)
+	}
+	return fmt.Sprintf("a number cannot be %s the text %q", how, s)
 }

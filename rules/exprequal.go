@@ -96,11 +96,14 @@ func judgedOrder(a, b, text any, op func(a, b any) bool, want func(c int) bool) 
 			}
 		}
 	}
-	if reason := timeBesideText(a, b); reason != "" {
+	if reason := timeBesideText(a, b, orderedWith); reason != "" {
 		return nil, fmt.Errorf("%s: %s", text, reason)
 	}
 	return op(a, b), nil
 }
+
+// orderedWith is timeBesideText's how for a comparison.
+const orderedWith = "ordered with"
 
 func isLess(c int) bool        { return c < 0 }
 func isLessOrEqual(c int) bool { return c <= 0 }
@@ -120,11 +123,16 @@ func orderedAsNumbers(a, b any) bool {
 }
 
 // timeBesideText is why a duration or a time cannot be ordered with a
-// string, saying how to read the string as one; "" for any other pair.
-// A duration input (maxAge: {type: duration}) and a duration or time a
-// stage kept are text in the scope, so `now() - date(x) > maxAge` met
-// "26h" and said only expr's "invalid operation: time.Duration > string".
-func timeBesideText(a, b any) string {
+// string (how is "ordered with"), or met by an arithmetic operator (how
+// is `used in "-" with`), saying how to read the string as one; "" for
+// any other pair. A duration input (maxAge: {type: duration}) and a
+// duration or time a stage kept are text in the scope, so `now() -
+// date(x) > maxAge` met "26h" and said only expr's "invalid operation:
+// time.Duration > string", and `now() - latest.at` "time.Time - string".
+// A time beside arithmetic text that reads as a duration ("26h") is told
+// to read it with duration(x), since a time less a duration is the sum
+// meant.
+func timeBesideText(a, b any, how string) string {
 	s, ok := b.(string)
 	other := a
 	if !ok {
@@ -135,9 +143,12 @@ func timeBesideText(a, b any) string {
 	}
 	switch other.(type) {
 	case time.Duration:
-		return fmt.Sprintf("a duration cannot be ordered with the text %q: a duration input, or a duration a stage kept, is text in the scope; read it with duration(x)", s)
+		return fmt.Sprintf("a duration cannot be %s the text %q: a duration input, or a duration a stage kept, is text in the scope; read it with duration(x)", how, s)
 	case time.Time:
-		return fmt.Sprintf("a time cannot be ordered with the text %q: a time a stage kept is text in the scope; read it with date(x) (date(x, layout) for a form other than RFC 3339)", s)
+		if _, err := time.ParseDuration(s); err == nil && how != orderedWith {
+			return fmt.Sprintf("a time cannot be %s the text %q: a duration input, or a duration a stage kept, is text in the scope; read it with duration(x)", how, s)
+		}
+		return fmt.Sprintf("a time cannot be %s the text %q: a time a stage kept is text in the scope; read it with date(x) (date(x, layout) for a form other than RFC 3339)", how, s)
 	}
 	return ""
 }

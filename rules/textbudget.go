@@ -102,6 +102,9 @@ func boundedAdd(params ...any) (any, error) {
 	if v, ok, err := checkedAdd(a, b, params[3]); ok {
 		return v, err
 	}
+	if why := besideText(a, b, "+"); why != "" {
+		return nil, fmt.Errorf("%s: %s", params[3], why)
+	}
 	return runtime.Add(a, b), nil
 }
 

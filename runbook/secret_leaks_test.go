@@ -285,3 +285,98 @@ stages:
 		t.Errorf("status %s, error %+v: want the stage failed, saying a secret would be in argv", rec.Status, rec.Error)
 	}
 }
+
+// TestLiteralArgvPartIsNoSecret: a command item with no ${…} is the
+// chart's own text and runs whatever the secret is (regression: a restic
+// password ending "-restic" made `[restic, -r, "${repo}", …]` fail its
+// stage before restic started, `exec command argument 1 "restic" renders
+// a value that holds a secret`, since the program's name reads as the
+// secret's cut tail; the templated part beside it is still checked).
+func TestLiteralArgvPartIsNoSecret(t *testing.T) {
+	t.Parallel()
+	const secret = "Zebra-Pa55-restic"
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "ran")
+	rb := parse(t, `version: 1
+runbook: s
+inputs:
+  token: {type: string, secret: true, required: true}
+  repo: {type: string, required: true}
+stages:
+  - id: use
+    exec:
+      command: [sh, -c, 'touch "$2"', restic, restic, "${repo}"]
+      envFrom: {RESTIC_PASSWORD: token}
+`)
+	rec := exec(t, rb, map[string]any{"token": secret, "repo": marker})
+	if rec.Status != "completed" {
+		t.Fatalf("status %s, error %+v: want the command run, its literal items being no secret", rec.Status, rec.Error)
+	}
+	if _, err := os.Stat(marker); err != nil {
+		t.Errorf("the command did not run: %v", err)
+	}
+	b, err := json.Marshal(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), secret) {
+		t.Errorf("the record shows the secret: %s", b)
+	}
+	// The templated item is still checked: the secret in a value is
+	// refused as before.
+	rec = exec(t, rb, map[string]any{"token": secret, "repo": marker + "-" + secret})
+	if rec.Status != "failed" || rec.Error == nil || !strings.Contains(rec.Error.Message, `argument 6 "${repo}"`) {
+		t.Fatalf("status %s, error %+v: want the templated item refused as holding the secret", rec.Status, rec.Error)
+	}
+}
+
+// TestSecretTailAtAValuesStartTaintsNothing: a value that merely begins
+// with the secret's last bytes does not hold it (regression: a restic
+// password "Winter-2026" made every snapshot time, "2026-12-06T…", read as
+// the secret's cut tail, so the whole parsed output was a derived secret,
+// and with it every host name over five bytes: the verdict table read
+// `*** ok`, `*** stale`, no host told from another). secret
+// TestHoldsReadsNoPieceAtAWholeValuesEnds holds the rule itself.
+func TestSecretTailAtAValuesStartTaintsNothing(t *testing.T) {
+	t.Parallel()
+	const secret = "Winter-2026"
+	rb := parse(t, `version: 1
+runbook: s
+inputs:
+  password: {type: string, secret: true, required: true}
+result: {kind: verdict/backup, decider: Age}
+stages:
+  - id: snaps
+    exec:
+      command: [printf, '[{"time":"2026-12-06T09:00:00Z","hostname":"webserver1"},{"time":"2026-12-01T09:00:00Z","hostname":"dbserver1"}]']
+      envFrom: {RESTIC_PASSWORD: password}
+      parse: json
+  - id: per
+    foreach:
+      items: snaps.stdout
+      as: s
+      maxBranches: 10
+      stages:
+        - id: judge
+          name: Age
+          decide:
+            rules: [{when: 's.hostname == "dbserver1"', then: stale, label: old}]
+            default: {branch: ok, label: new}
+          branches:
+            stale: [{id: st, verdict: {subject: s.hostname, verdict: '"stale"', time: s.time}}]
+            ok: [{id: o, verdict: {subject: s.hostname, verdict: '"ok"', time: s.time}}]
+`)
+	rec := exec(t, rb, map[string]any{"password": secret})
+	b, err := json.Marshal(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"webserver1", "dbserver1"} {
+		if !strings.Contains(rec.Verdicts.Table, want) {
+			t.Errorf("the table does not name %s:\n%s", want, rec.Verdicts.Table)
+		}
+	}
+	if strings.Contains(string(b), secret) {
+		t.Errorf("the record shows the secret")
+	}
+}

@@ -158,7 +158,7 @@ func yamlInputs(file string, data []byte) (map[string]any, inputsAt, error) {
 	f, err := parser.ParseBytes(data, 0, parser.AllowDuplicateMapKey())
 	if err != nil {
 		at := chart.YAMLError(file, err).Pos // its position only, as above
-		return nil, nil, fmt.Errorf("--inputs %s:%d:%d: the file is neither JSON nor valid YAML here; %s", file, at.Line, at.Col, inputsWant)
+		return nil, nil, fmt.Errorf("--inputs %s:%d:%d: the file is neither JSON nor valid YAML here%s; %s", file, at.Line, at.Col, chart.UnclosedFlow(err), inputsWant)
 	}
 	if errs := chart.LeadingZeros(file, data); len(errs) > 0 {
 		// port: 0443 reached the chart as 291 (YAML 1.1's octal).

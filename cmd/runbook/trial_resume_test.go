@@ -143,3 +143,24 @@ func TestInputsFileURLWithPortInAFlowListIsRefused(t *testing.T) {
 		t.Errorf("quoted: exit %d:\n%s", r.code, r.stderr)
 	}
 }
+
+// TestInputsFileUnclosedListSaysWhereItOpened: `hosts: [web1, web2` with
+// no `]` in an --inputs file was refused at the next line, `in.yaml:3:1:
+// the file is neither JSON nor valid YAML here`, a line that is right.
+// It names the [ left open too, quoting nothing of the file (a secret's
+// value may be in it).
+func TestInputsFileUnclosedListSaysWhereItOpened(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeChart(t, dir, "chart.yaml", typedChart)
+	if err := os.WriteFile(filepath.Join(dir, "in.yaml"), []byte("host: db-1\ntoken: [tok-9Zq3Lw8x, web2\nn: 3\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := runCLI(t, dir, "exec", "--inputs", "in.yaml", "chart.yaml")
+	if want := `runbook: --inputs in.yaml:3:1: the file is neither JSON nor valid YAML here: the [ at 2:8 is not closed by a ]; want an object`; !strings.Contains(r.stderr, want) {
+		t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+	}
+	if r.code != 2 || strings.Contains(r.stderr, "tok-9Zq3Lw8x") {
+		t.Errorf("exit %d (want 2), or the secret shown:\n%s", r.code, r.stderr)
+	}
+}

@@ -35,7 +35,8 @@
 //	cut at a boundary     …hunt  /  er2"<x…    a prefix of any form above at the end of the
 //	                                           text or before a cut mark ("…" or "..."), a
 //	                                           suffix at its start or after a cut mark,
-//	                                           when ≥ MinFragment bytes
+//	                                           when ≥ MinFragment bytes (Holds: at a
+//	                                           cut mark only)
 //
 // @example
 //
@@ -266,7 +267,28 @@ func (s Set) Text(t string) string {
 		return t
 	}
 	t = rep.Replace(t)
-	return cutPieces(t, forms)
+	return cutPieces(t, forms, true)
+}
+
+// holdsText reports whether t shows a secret: a form of a text held
+// inside it, or a piece of one at a cut mark. Not a piece at t's own
+// ends, which Text masks: a text shown may have been cut there (an
+// output's tail), but a value a stage holds is whole, and one that
+// merely begins with a secret's last four bytes ("2026-12-06T…" under a
+// password ending "2026", the program name restic under one ending
+// "-restic") holds nothing of it. As the taint test, such a false match
+// made every value read beside it a derived secret.
+func (s Set) holdsText(t string) bool {
+	if s.set == nil || t == "" {
+		return false
+	}
+	s.mu.RLock()
+	rep, forms := s.rep, s.forms
+	s.mu.RUnlock()
+	if rep == nil {
+		return false
+	}
+	return rep.Replace(t) != t || cutPieces(t, forms, false) != t
 }
 
 // Key is an object's key with every secret in it masked: a key that is a
@@ -290,8 +312,9 @@ func (s Set) Key(k string) string {
 }
 
 // Holds reports whether v shows a secret: a text inside one of its strings
-// (or its number's text), or v a whole value held. It is the taint test: an
-// expression that read a value that Holds derives a secret value.
+// (or its number's text, holdsText), or v a whole value held. It is the
+// taint test: an expression that read a value that Holds derives a secret
+// value.
 func (s Set) Holds(v any) bool {
 	if s.set == nil {
 		return false
@@ -300,7 +323,7 @@ func (s Set) Holds(v any) bool {
 	case nil:
 		return false
 	case string:
-		return s.Text(t) != t || s.Whole(t)
+		return s.holdsText(t) || s.Whole(t)
 	case map[string]any:
 		if s.Whole(t) {
 			return true
@@ -322,7 +345,7 @@ func (s Set) Holds(v any) bool {
 			return true
 		}
 		txt, ok := scalarText(t)
-		return ok && s.Text(txt) != txt
+		return ok && s.holdsText(txt)
 	}
 }
 
@@ -453,15 +476,19 @@ func unquote(q string) string { return strings.TrimSuffix(strings.TrimPrefix(q, 
 var cutMarks = []string{"…", "..."}
 
 // cutPieces masks a piece of a form at each boundary of t where a cut may
-// have fallen: a prefix ending at t's end or at a cut mark, a suffix
-// starting at t's start or after a cut mark.
-func cutPieces(t string, forms []string) string {
+// have fallen: a prefix ending at a cut mark, a suffix starting after
+// one, and, when atEnds, a prefix ending at t's end and a suffix starting
+// at its start.
+func cutPieces(t string, forms []string, atEnds bool) string {
 	if len(t) < MinFragment || len(forms) == 0 {
 		return t
 	}
 	// The boundaries, as byte offsets: ends where a prefix may stop,
 	// starts where a suffix may begin.
-	ends, starts := []int{len(t)}, []int{0}
+	var ends, starts []int
+	if atEnds {
+		ends, starts = []int{len(t)}, []int{0}
+	}
 	for _, mark := range cutMarks {
 		for i := 0; ; {
 			j := strings.Index(t[i:], mark)

@@ -230,3 +230,37 @@ func TestSecretURLEscapedIsMasked(t *testing.T) {
 		}
 	}
 }
+
+// TestHoldsReadsNoPieceAtAWholeValuesEnds: Holds, the taint test and the
+// argv check, reads a piece of a secret only at a cut mark; a value that
+// begins with the secret's last bytes or ends with its first is whole
+// and holds nothing (regression: under "Winter-2026" every snapshot time
+// "2026-12-06T…" Held the secret, so restic's whole output was a derived
+// secret and every host name in it masked). Text, which masks what is
+// shown and may have been cut at its ends (an output's tail), still masks
+// such a piece.
+func TestHoldsReadsNoPieceAtAWholeValuesEnds(t *testing.T) {
+	t.Parallel()
+	s := secret.New()
+	s.Add("Winter-2026")
+	for _, tc := range []struct {
+		v    any
+		want bool
+	}{
+		{"2026-12-06T09:00:00Z", false}, // begins with the secret's last four bytes
+		{"report Wint", false},          // ends with its first four
+		{"Winter-2026", true},
+		{"pw=Winter-2026;", true},
+		{"log: …2026", true}, // a piece after a cut mark
+		{"Winte… more", true},
+		{[]any{"2026-12-06T09:00:00Z", "web1"}, false},
+		{map[string]any{"time": "2026-12-06"}, false},
+	} {
+		if got := s.Holds(tc.v); got != tc.want {
+			t.Errorf("Holds(%#v) = %v, want %v", tc.v, got, tc.want)
+		}
+	}
+	if got := s.Text("2026-12-06T09:00:00Z"); got != "***-12-06T09:00:00Z" {
+		t.Errorf("Text = %q: a shown text's start may be a cut, so its piece there is masked", got)
+	}
+}
