@@ -181,6 +181,9 @@ func Assemble(r Run) *Record {
 			}
 		}
 		rec.Verdicts = p.Project(state, r.Decisions, &fres.Log)
+		if p.EmptyAnswer && fres.Status == flow.StatusCompleted && rec.Verdicts.RowsTotal == 0 && rec.Verdicts.RowsDropped == 0 {
+			rec.Verdicts.EmptyAnswer = true
+		}
 		if rec.Verdicts.Table != "" && rec.Verdicts.RowsTotal == 0 {
 			rec.Verdicts.Table = rec.NoRowsTable()
 		}
@@ -295,7 +298,7 @@ func emptySaid(ledger []coverage.Entry) bool {
 func emptyItem() coverage.Item {
 	return coverage.Item{
 		What: "any subject",
-		Why:  "the run wrote no verdict row, so nothing was judged; when no rows is this chart's answer (nothing to report), the chart says result: {empty: answer}",
+		Why:  "the run wrote no verdict row, so nothing was judged; when this chart's rows are findings only (a row per failed unit) and none found is its answer, the chart says result: {empty: answer}",
 		Kind: ItemEmpty,
 	}
 }

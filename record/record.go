@@ -147,6 +147,9 @@ func (r *Record) NoRowsTable() string {
 	if r != nil && r.Status == "paused" {
 		return "No verdict rows yet: the run paused to ask a question before it wrote any."
 	}
+	if r != nil && r.Verdicts != nil && r.Verdicts.EmptyAnswer {
+		return EmptyAnswerSet
+	}
 	return EmptySet
 }
 
@@ -223,6 +226,10 @@ type VerdictSet struct {
 	// out of Rows and the table: what a reader of the table does not see.
 	// Absent when every row is shown.
 	NotShown map[string]int `json:"notShown,omitempty"`
+	// EmptyAnswer says the chart declares a set with no rows its answer
+	// (result.empty: answer): set only on a completed run's set with no
+	// rows, where the table's sentence says so.
+	EmptyAnswer bool `json:"emptyAnswer,omitempty"`
 }
 
 // NotShownText is NotShown in words, most rows first, then by verdict:

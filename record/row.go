@@ -26,6 +26,11 @@ const PanelNote = "The host already shows these rows to the reader. Do not repro
 // EmptySet is the table of a projection with no rows.
 const EmptySet = "The projected set is empty: the run produced no verdict rows."
 
+// EmptyAnswerSet is the table of a completed run's projection with no rows
+// when the chart declares none its answer (result.empty: answer): the
+// reader is told that no rows is the chart's claim, not the run's silence.
+const EmptyAnswerSet = "The projected set is empty: the run produced no verdict rows, which the chart declares its answer (result.empty: answer): nothing to report."
+
 // MarshalJSON writes the row as an object with its keys in order.
 func (r Row) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer

@@ -99,6 +99,10 @@ stages:
 			if said := strings.Contains(a.Line, "the verdict table is empty: no subject was judged"); said != tc.empty {
 				t.Errorf("line says the table is empty: %v, want %v: %s", said, tc.empty, a.Line)
 			}
+			// The table's sentence says when no rows is the chart's claim.
+			if declared := rec.Verdicts != nil && rec.Verdicts.EmptyAnswer; declared != (tc.name == "no rows, empty: answer") || declared && rec.NoRowsTable() != record.EmptyAnswerSet {
+				t.Errorf("emptyAnswer %v, table %q", declared, rec.NoRowsTable())
+			}
 			if got := gate.Judge(rec, gate.MappingOf(rb.Spec())).State; got != tc.state {
 				t.Errorf("check state %s, want %s", got, tc.state)
 			}

@@ -105,6 +105,9 @@ func viewOf(rec *record.Record, opts renderOpts) resultView {
 			// Panel presentation ships no table: the host shows the rows.
 			// At a terminal, we are the host.
 			vv.table = strings.TrimRight(record.RenderTable(vs.Rows), "\n")
+			if len(vs.Rows) == 0 {
+				vv.table = rec.NoRowsTable() // how the run went, as prose's table says it
+			}
 		}
 		if !vs.RowsComplete {
 			vv.shown = fmt.Sprintf("%d of %d rows shown", vs.RowsShown, vs.RowsTotal)

@@ -72,6 +72,10 @@ func renderNagios(w io.Writer, rec *record.Record, c gate.Check) error {
 		line(nagiosText("UNKNOWN: script " + u.Path + " " + u.Said + ": the rows rest on no answer of it"))
 	}
 	for _, u := range c.Unchecked {
+		if u.Empty {
+			line(nagiosText("UNKNOWN: the verdict table is empty: " + u.Why))
+			continue
+		}
 		line(nagiosText("UNKNOWN: " + u.Path + " did not check " + u.What + ": " + u.Why))
 	}
 	for _, re := range c.RuleErrors {
@@ -128,14 +132,17 @@ func nagiosSummary(rec *record.Record, c gate.Check) string {
 		}
 		parts = append(parts, fmt.Sprintf("%d %s gave no answer (%s)", n, plural(n, "script", "scripts"), subjectsText(paths)))
 	}
-	if len(c.Unchecked) > 0 {
-		var paths []string
-		for _, u := range c.Unchecked {
-			if !slices.Contains(paths, u.Path) {
-				paths = append(paths, u.Path)
-			}
+	var paths []string
+	empty := false
+	for _, u := range c.Unchecked {
+		switch {
+		case u.Empty:
+			empty = true // said with "no verdict rows", below: no stage left it out
+		case !slices.Contains(paths, u.Path):
+			paths = append(paths, u.Path)
 		}
-		n := len(paths)
+	}
+	if n := len(paths); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d %s did not check everything (%s)", n, plural(n, "stage", "stages"), subjectsText(paths)))
 	}
 	if c.ChecksFailed {
@@ -164,7 +171,10 @@ func nagiosSummary(rec *record.Record, c gate.Check) string {
 		}
 		parts = append(parts, part)
 	}
-	if len(c.Words) == 0 {
+	switch {
+	case len(c.Words) == 0 && empty:
+		parts = append(parts, "no verdict rows: nothing was judged")
+	case len(c.Words) == 0:
 		parts = append(parts, "no verdict rows")
 	}
 	return strings.Join(parts, ", ")

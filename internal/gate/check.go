@@ -236,6 +236,9 @@ type Unchecked struct {
 	// What and Why are the item's words ("2 of its 5 items", "they did
 	// not run: maxBranches is 3").
 	What, Why string
+	// Empty marks the verdict table's own item (record.ItemEmpty): no row
+	// at all, which no stage left out.
+	Empty bool
 }
 
 // Judged says whether every row of a completed run rests on what the run
@@ -260,7 +263,7 @@ func unchecked(ledger []coverage.Entry) []Unchecked {
 		}
 		for _, it := range e.NotChecked {
 			if record.NotJudged(it.Kind) {
-				out = append(out, Unchecked{Path: e.Path, What: it.What, Why: it.Why})
+				out = append(out, Unchecked{Path: e.Path, What: it.What, Why: it.Why, Empty: it.Kind == record.ItemEmpty})
 			}
 		}
 		if u, ok := periodUnchecked(e); ok {
