@@ -132,14 +132,18 @@ func sign(n int) int {
 // after "3.0.15", "1.0~rc1" after "1.0", "1:9.18.47" before "9.18.49"),
 // so a rule `installed < minimum` called a package patched that was not.
 // "" when either is no version or the two orders agree (or the texts are
-// equal). A dotted address ("10.0.0.9", "10.0.0.10") is judged the same,
+// equal). Two that both begin with one "v" are read past it. A dotted address ("10.0.0.9", "10.0.0.10") is judged the same,
 // its numbers compared as numbers.
 func versionsReason(a, b string) string {
 	if a == b {
 		return ""
 	}
-	va, okA := versionOf(a)
-	vb, okB := versionOf(b)
+	ta, tb := a, b
+	if len(a) > 1 && len(b) > 1 && (a[0] == 'v' || a[0] == 'V') && a[0] == b[0] {
+		ta, tb = a[1:], b[1:] // Kubernetes', Go's and Node's "v1.28.10": text puts it before "v1.28.9"
+	}
+	va, okA := versionOf(ta)
+	vb, okB := versionOf(tb)
 	if !okA || !okB {
 		return ""
 	}

@@ -19,7 +19,7 @@ func TestVersionsWrittenAsTextHaveNoOrder(t *testing.T) {
 	t.Parallel()
 	const why = "are versions written as text"
 	env := mapEnv{"p": map[string]any{"bash": "5.2.15-2+b8", "dpkg": "1.21.22", "bind": "1:9.18.47-1~deb12u1",
-		"ssl": "3.0.19-1~deb12u2", "rc": "1.0~rc1", "ip": "10.0.0.9", "same": "1.0"}}
+		"ssl": "3.0.19-1~deb12u2", "rc": "1.0~rc1", "ip": "10.0.0.9", "same": "1.0", "k8s": "v1.28.10"}}
 	runOutcomes(t, env, []outcomeCase{
 		{`p.bash < "5.2.15-2+b13"`, false, `"5.2.15-2+b13" before "5.2.15-2+b8"`},
 		{`p.dpkg < "1.21.9"`, false, why},
@@ -32,6 +32,8 @@ func TestVersionsWrittenAsTextHaveNoOrder(t *testing.T) {
 		{`p.rc < "1.0.1"`, false, why}, // "~" orders after "." as text, before it as a version
 		{`p.ssl > "3.0.19-1~deb12u1"`, true, ""},
 		{`last(sort(["1.21.9", "1.21.22"])) == "1.21.22"`, false, why},
+		{`p.k8s > "v1.28.9"`, false, why}, // kubectl's "v1.28.10"
+		{`p.k8s > "v1.28.1"`, true, ""},
 		{`"9:30" < "10:05"`, false, ""}, // a time of day, no version
 		{`"beta" < "alpha"`, false, ""},
 	})
