@@ -307,8 +307,11 @@ func YAMLError(file string, err error) *LoadError {
 		msg = ye.GetMessage()
 		if tk := ye.GetToken(); tk != nil && tk.Position != nil {
 			pos.Line, pos.Col = max(tk.Position.Line, 1), max(tk.Position.Column, 1)
-			if msg == "could not find flow map content" {
+			switch msg {
+			case "could not find flow map content":
 				msg += commaCutWords(tk)
+			case "',' or '}' must be specified":
+				msg += bracketCutWords(tk)
 			}
 			msg += unclosedWords(msg, tk)
 		}
@@ -408,6 +411,39 @@ func commaCutWords(tk *token.Token) string {
 	}
 	whole := before.Value + ", " + strings.TrimSpace(rest.String())
 	return fmt.Sprintf(" (a comma inside {…} ends a plain value, so %q was a value and what follows the comma is no key; quote a value that holds a comma whole, an expression in single quotes: '%s')", before.Value, strings.ReplaceAll(whole, "'", "''"))
+}
+
+// bracketCutWords says why a {...} map could not be read when a plain
+// value held an index: `{subject: running.stdout[0], …}` was refused with
+// the parser's words alone, "',' or '}' must be specified", at the "[",
+// which inside {…} starts a list. It gives the value whole, quoted as an
+// expression is; "" when the token at fault is no "[" right after a
+// plain value.
+func bracketCutWords(tk *token.Token) string {
+	before := tk.Prev
+	if tk.Type != token.SequenceStartType || before == nil || before.Type != token.StringType || strings.HasPrefix(tk.Origin, " ") {
+		return ""
+	}
+	whole := before.Value
+	depth := 0
+	for t := tk; t != nil && t.Position != nil && t.Position.Line == tk.Position.Line; t = t.Next {
+		switch t.Type {
+		case token.SequenceStartType, token.MappingStartType:
+			depth++
+		case token.SequenceEndType, token.MappingEndType:
+			depth--
+		case token.CollectEntryType:
+			if depth == 0 {
+				depth = -1
+			}
+		}
+		if depth < 0 {
+			break
+		}
+		whole += t.Origin
+	}
+	whole = strings.TrimSpace(whole)
+	return fmt.Sprintf(" (a \"[\" inside {…} starts a list, so the plain value %q ended before its index; quote the value whole, an expression in single quotes: '%s')", before.Value, strings.ReplaceAll(whole, "'", "''"))
 }
 
 // chart reads the one document of a chart file.

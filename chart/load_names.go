@@ -36,6 +36,10 @@ type compiled struct {
 	// onlyWhat says so in a message.
 	only     map[string]bool
 	onlyWhat string
+	// part: the expression is a template's ${…} part, where a word alone
+	// is more likely a tool's own placeholder (dpkg-query -f's ${Package})
+	// than a string to quote.
+	part bool
 }
 
 // noteCompiled keeps an expression for checkNames.
@@ -663,6 +667,9 @@ func (c compiled) check(d *defs, at *placed, known []string) {
 		}
 		if hint == "" && strings.TrimSpace(string(src)) == id.Name {
 			hint = literalHint(id.Name)
+			if c.part {
+				hint = fmt.Sprintf(" (a tool's own ${%s}, as dpkg-query -f writes its fields, is written $${%s}: a ${…} part is an expression over the chart's names)", id.Name, id.Name)
+			}
 		}
 		c.l.errf(pos, c.stage, "%s: expression %q reads %s, which no input, var, stage key, foreach as or index defines%s",
 			c.what, string(src), name, hint)

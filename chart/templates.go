@@ -218,6 +218,7 @@ func (l *loader) compilePart(e entry, src, stage, what string, at Pos) (*rules.E
 		return nil, false
 	}
 	l.noteCompiled(e, stage, what, x)
+	l.s.compiled[len(l.s.compiled)-1].part = true
 	l.templateReads = append(l.templateReads, templateRead{e: e, stage: stage, what: what, x: x})
 	return x, true
 }

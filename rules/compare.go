@@ -200,8 +200,11 @@ func compare(a, b any) (int, string) {
 // unseen. Such a pair has no order here, and the reason says to compare
 // the numbers; an order that happens to be right today ("85%" < "90%") is
 // refused too, so a rule does not answer until the day the digits differ
-// in count. Text that is not only a number (dates "2024-01-02", times,
-// versions "1.2.3", addresses) orders as before.
+// in count. Two versions or dotted numbers ("5.2.15-2+b8", "10.0.0.9")
+// have no order where text's is not dpkg's (versionsReason): unlike a
+// numeral's, such a pair's agreeing order is the answer dpkg gives too.
+// Other text that is not only a number (dates "2024-01-02", times, words)
+// orders as before.
 //
 // Two times written as text (a date with a time of day: RFC 3339,
 // `date`'s output, openssl's notAfter, a syslog stamp) have no order
@@ -225,6 +228,9 @@ func textOrder(a, b string) (int, string) {
 	}
 	if durationText(a) && durationText(b) {
 		return 0, strconv.Quote(a) + " and " + strconv.Quote(b) + " are durations written as text, and text orders by character (\"1h30m\" before \"45m\"); compare the durations: duration(x) < duration(y)"
+	}
+	if reason := versionsReason(a, b); reason != "" {
+		return 0, reason
 	}
 	return strings.Compare(a, b), ""
 }

@@ -3,6 +3,7 @@ package rules
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/expr-lang/expr"
@@ -80,6 +81,7 @@ func judgedSort(pairs, order, text any) (any, error) {
 func textKeys(keys []any) string {
 	var seen [4]string // the first key of each kind textOrder refuses: numeral, time, duration, date
 	var have [4]bool
+	var versions []keyVersion // versions disagree pair by pair: judged after, in version order
 	for _, k := range keys {
 		s, ok := k.(string)
 		if !ok {
@@ -97,6 +99,9 @@ func textKeys(keys []any) string {
 			kind = 3
 		}
 		if kind < 0 {
+			if v, ok := versionOf(s); ok {
+				versions = append(versions, keyVersion{s, v})
+			}
 			continue
 		}
 		if have[kind] {
@@ -107,7 +112,22 @@ func textKeys(keys []any) string {
 		}
 		seen[kind], have[kind] = s, true
 	}
+	// Two orders agree on every pair when they agree on each neighbour of
+	// one of them, so the versions are put in dpkg's order and each pair
+	// of neighbours asked: no pair of n keys goes unjudged, in n log n.
+	slices.SortStableFunc(versions, func(a, b keyVersion) int { return versionCompare(a.v, b.v) })
+	for i := 1; i < len(versions); i++ {
+		if reason := versionsReason(versions[i-1].text, versions[i].text); reason != "" {
+			return reason
+		}
+	}
 	return ""
+}
+
+// keyVersion is a sort key that is a version: its text and its parts.
+type keyVersion struct {
+	text string
+	v    debVersion
 }
 
 // patchSort rewrites sortBy and sort into calls of sortFunc. The map it

@@ -25,8 +25,9 @@ func TestNumbersWrittenAsTextHaveNoOrder(t *testing.T) {
 		{`fs.n > "9"`, false, why},
 		{`"90%" <= fs.use`, false, why},
 		{`fs.day > "2024-01-09"`, true, ""},
-		{`fs.ver > "1.2.9"`, false, ""}, // text order, as before: not a number
-		{`fs.ip < "10.0.0.10"`, false, ""},
+		{`fs.ver > "1.2.9"`, false, "are versions written as text"}, // text and a version's order disagree: TestVersionsWrittenAsTextHaveNoOrder
+		{`fs.ip < "10.0.0.10"`, false, "are versions written as text"},
+		{`fs.ver > "1.2.1"`, true, ""}, // they agree
 		{`fs.at < "10:00"`, true, ""},
 		{`fs.word > "alpha"`, true, ""},
 		{`int(trimSuffix(fs.use, "%")) >= 90`, true, ""},
@@ -159,7 +160,7 @@ func TestDatesTextDoesNotOrderHaveNoOrder(t *testing.T) {
 		{`p.iso < "2026-12-02"`, true, ""},
 		{`p.iso < "2026/11/02"`, false, why}, // '-' orders before '/'
 
-		{`"1.2.10" > "1.2.9"`, false, ""}, // a version, ordered as text as before
+		{`"1.2.10" > "1.2.9"`, false, ""}, // two constants stay expr's own operator; a value read is judged (TestVersionsWrittenAsTextHaveNoOrder)
 		{`last(sort(["06.12.2026", "30.11.2026"])) == "06.12.2026"`, false, why},
 		{`last(sort(["2026-11-30", "2026-12-06"])) == "2026-12-06"`, true, ""},
 	})

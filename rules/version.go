@@ -1,0 +1,166 @@
+package rules
+
+import (
+	"strconv"
+	"strings"
+)
+
+// debVersion is a text read as a Debian package version, [epoch:]upstream[-revision].
+type debVersion struct {
+	epoch, upstream, revision string
+}
+
+// versionOf reads s as a Debian version (deb-version(7)): an optional
+// epoch of digits and a colon, an upstream part that begins with a digit,
+// and an optional revision after the last hyphen, of letters, digits and
+// ". + ~" (and "-" in the upstream part). It must hold a separator
+// (".", "+", "~" or "-") after any epoch, so a bare number, a word or a
+// time of day ("9:30") is no version. ok is false for any other text.
+func versionOf(s string) (v debVersion, ok bool) {
+	if len(s) == 0 || len(s) > 256 {
+		return v, false
+	}
+	rest := s
+	if i := strings.IndexByte(s, ':'); i >= 0 {
+		v.epoch, rest = s[:i], s[i+1:]
+		if v.epoch == "" || strings.Trim(v.epoch, "0123456789") != "" {
+			return v, false
+		}
+	}
+	if rest == "" || rest[0] < '0' || rest[0] > '9' || !strings.ContainsAny(rest, ".+~-") {
+		return v, false
+	}
+	v.upstream = rest
+	if i := strings.LastIndexByte(rest, '-'); i >= 0 {
+		v.upstream, v.revision = rest[:i], rest[i+1:]
+		if v.revision == "" {
+			return v, false
+		}
+	}
+	for i := 0; i < len(rest); i++ {
+		c := rest[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || strings.IndexByte(".+~-", c) >= 0) {
+			return v, false
+		}
+	}
+	return v, true
+}
+
+// versionCompare orders two Debian versions as dpkg --compare-versions
+// does: the epochs as numbers, then the upstream parts, then the
+// revisions, each by verrevcmp.
+func versionCompare(a, b debVersion) int {
+	if c := digitsCompare(a.epoch, b.epoch); c != 0 {
+		return c
+	}
+	if c := verrevcmp(a.upstream, b.upstream); c != 0 {
+		return c
+	}
+	return verrevcmp(a.revision, b.revision)
+}
+
+// digitsCompare orders two runs of digits as the numbers they spell,
+// whatever their length ("" is 0).
+func digitsCompare(a, b string) int {
+	a, b = strings.TrimLeft(a, "0"), strings.TrimLeft(b, "0")
+	if len(a) != len(b) {
+		return sign(len(a) - len(b))
+	}
+	return strings.Compare(a, b)
+}
+
+// versionOrder is dpkg's weight of one character of a version's
+// non-digit run: "~" before everything, the end of the text next,
+// letters, then every other character; a digit ends the run (0).
+func versionOrder(s string, i int) int {
+	if i >= len(s) {
+		return 0
+	}
+	switch c := s[i]; {
+	case c >= '0' && c <= '9':
+		return 0
+	case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+		return int(c)
+	case c == '~':
+		return -1
+	default:
+		return int(c) + 256
+	}
+}
+
+// verrevcmp is dpkg's comparison of two upstream parts or revisions:
+// alternately a run of non-digits, compared character by character by
+// versionOrder, and a run of digits, compared as a number.
+func verrevcmp(a, b string) int {
+	digit := func(s string, i int) bool { return i < len(s) && s[i] >= '0' && s[i] <= '9' }
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		for i < len(a) && !digit(a, i) || j < len(b) && !digit(b, j) {
+			ac, bc := versionOrder(a, i), versionOrder(b, j)
+			if ac != bc {
+				return sign(ac - bc)
+			}
+			i++
+			j++
+		}
+		si, sj := i, j
+		for digit(a, i) {
+			i++
+		}
+		for digit(b, j) {
+			j++
+		}
+		if c := digitsCompare(a[si:i], b[sj:j]); c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+func sign(n int) int {
+	switch {
+	case n < 0:
+		return -1
+	case n > 0:
+		return 1
+	}
+	return 0
+}
+
+// versionsReason is why two texts that are both versions have no order
+// here: text orders them otherwise than a version's order does ("3.0.9"
+// after "3.0.15", "1.0~rc1" after "1.0", "1:9.18.47" before "9.18.49"),
+// so a rule `installed < minimum` called a package patched that was not.
+// "" when either is no version or the two orders agree (or the texts are
+// equal). Two that both begin with one "v" are read past it. A dotted address ("10.0.0.9", "10.0.0.10") is judged the same,
+// its numbers compared as numbers.
+func versionsReason(a, b string) string {
+	if a == b {
+		return ""
+	}
+	ta, tb := a, b
+	if len(a) > 1 && len(b) > 1 && (a[0] == 'v' || a[0] == 'V') && a[0] == b[0] {
+		ta, tb = a[1:], b[1:] // Kubernetes', Go's and Node's "v1.28.10": text puts it before "v1.28.9"
+	}
+	va, okA := versionOf(ta)
+	vb, okB := versionOf(tb)
+	if !okA || !okB {
+		return ""
+	}
+	vc, tc := versionCompare(va, vb), strings.Compare(a, b)
+	if vc == tc {
+		return ""
+	}
+	first, second := a, b
+	if tc > 0 {
+		first, second = b, a
+	}
+	order := "after"
+	if vc == 0 {
+		order = "as the same version as"
+	}
+	return strconv.Quote(a) + " and " + strconv.Quote(b) + " are versions written as text (or dotted numbers, as an address), and text orders them by character, " +
+		strconv.Quote(first) + " before " + strconv.Quote(second) + ", where a version's order (dpkg's: numbers compared as numbers, an epoch \"1:\" first, \"~\" before anything) puts " +
+		strconv.Quote(first) + " " + order + " " + strconv.Quote(second) +
+		"; ask the package manager, which owns the order: an exec of dpkg --compare-versions A lt B with exitCodes: {0: older, 1: not-older}"
+}
