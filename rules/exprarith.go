@@ -360,14 +360,25 @@ func wrapped(text any, sign string, a, b any, want *big.Int) error {
 		text, a, sign, b, want, int64(math.MaxInt64), sign)
 }
 
-// besideText is why the arithmetic operator sign cannot meet a and b,
-// one of them a text: a time or a duration (timeBesideText), or a number,
+// besideText is why the arithmetic operator sign cannot meet a and b:
+// one of them null, or one of them a text: a time or a duration (timeBesideText), or a number,
 // saying to read a text that spells one with float(x); "" for any other
 // pair, which expr's own operator judges. A parse mode keeps as text a
 // number no float64 holds whole (find -printf %T@'s ten decimals), so
 // `now().Unix() - f.mtime` said only "invalid operation: int64 - string".
 func besideText(a, b any, sign string) string {
 	how := `used in "` + sign + `" with`
+	if a == nil || b == nil {
+		// expr said only "invalid operation: int64 - <nil>" over max([]).
+		side := "the left side of %q is"
+		switch {
+		case a == nil && b == nil:
+			side = "both sides of %q are"
+		case b == nil:
+			side = "the right side of %q is"
+		}
+		return fmt.Sprintf(side+" null (max or min of an empty list, a member its object lacks, a key that holds null), and null is no number; say what null means: (x ?? 0) %s y, or test it first (x != nil && …)", sign, sign)
+	}
 	if why := timeBesideText(a, b, how); why != "" {
 		return why
 	}

@@ -117,3 +117,23 @@ func TestFloatOfNaNTextIsAnError(t *testing.T) {
 		{`float(word) > 0`, false, `float() could not read the text "abc" as a number`},
 	})
 }
+
+// TestArithmeticOverNullSaysWhatNullIs: max([]) is null, and `max(ages) -
+// 1` said only "invalid operation: int64 - <nil>", naming a Go type and
+// no side; a null a member its object lacks gave the same. The error says
+// which side is null, what makes one, and what to write.
+func TestArithmeticOverNullSaysWhatNullIs(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{"ages": []any{}, "x": nil, "n": 3}
+	for src, want := range map[string]string{
+		"max(ages) - 1": `max(ages) - 1: the left side of "-" is null (max or min of an empty list`,
+		"n * x":         `n * x: the right side of "*" is null`,
+		"x + n":         `x + n: the left side of "+" is null`,
+		"x - x":         `x - x: both sides of "-" are null`,
+	} {
+		_, _, err := MustCompile(src).Value(env)
+		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "?? 0") || strings.Contains(err.Error(), "<nil>") {
+			t.Errorf("%s: %v\nwant it to hold %q and what to write", src, err, want)
+		}
+	}
+}
