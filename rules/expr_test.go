@@ -120,7 +120,7 @@ func TestExprEval(t *testing.T) {
 		{"missing root", "nope == nil", true, true, Inputs{{"nope", nil}}, ""},
 		{"dashed key", `$env["x-y"] == 7`, true, true, Inputs{{`["x-y"]`, 7}}, ""},
 		{"runtime error", "nope.deeper > 1", false, nil, Inputs{{"nope.deeper", nil}}, `cannot read the member "deeper" of null: the value before it is null (a member its object lacks, or a key that holds null); where it may be absent, read on with ?.deeper and give a default with ?? (1:6)`},
-		{"type error at run", "state > 1", false, nil, Inputs{{"state", "degraded"}}, "invalid operation"},
+		{"type error at run", "state > 1", false, nil, Inputs{{"state", "degraded"}}, "a number cannot be ordered with a text"},
 		{"non-bool", "volume.name", false, "v0", Inputs{{"volume.name", "v0"}}, `the rule must be true or false; it gave a string ("v0")`},
 		{"null result", "nope", false, nil, Inputs{{"nope", nil}}, "the rule must be true or false; it gave null"},
 		{"memory budget", "len(map(1..100000000, #)) > 0", false, nil, nil, "memory budget exceeded"},

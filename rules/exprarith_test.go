@@ -137,3 +137,24 @@ func TestArithmeticOverNullSaysWhatNullIs(t *testing.T) {
 		}
 	}
 }
+
+// TestOrderingANumberBesideATextSaysNumbersFalse: parse: tsv read the
+// version 0.270 as the number 0.27, and `p.version < minimum[p.pkg]`
+// beside the minimum "0.270" said only "invalid operation: float64 <
+// string"; an ordering over a null said "<nil>". Each says what it met and
+// what to write: numbers: false for a parse that read a version, ?? for
+// a null.
+func TestOrderingANumberBesideATextSaysNumbersFalse(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{"installed": 0.27, "minimum": "0.270", "x": nil}
+	for src, want := range map[string]string{
+		"installed < minimum":  `installed < minimum: a number cannot be ordered with a text`,
+		"minimum >= installed": `give that parse numbers: false`,
+		"x > 5":                `the left side of ">" is null`,
+	} {
+		_, _, err := MustCompile(src).Value(env)
+		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "invalid operation") {
+			t.Errorf("%s: %v\nwant it to hold %q", src, err, want)
+		}
+	}
+}

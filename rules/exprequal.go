@@ -61,10 +61,14 @@ func equalityFuncs() []expr.Option {
 		expr.Function(eqFunc, func(p ...any) (any, error) { return judgedEqual(p[0], p[1], p[2], false) }, typ),
 		expr.Function(neFunc, func(p ...any) (any, error) { return judgedEqual(p[0], p[1], p[2], true) }, typ),
 		expr.Function(inFunc, func(p ...any) (any, error) { return judgedIn(p[0], p[1], p[2]) }, typ),
-		expr.Function(ltFunc, func(p ...any) (any, error) { return judgedOrder(p[0], p[1], p[2], runtime.Less, isLess) }, typ),
-		expr.Function(leFunc, func(p ...any) (any, error) { return judgedOrder(p[0], p[1], p[2], runtime.LessOrEqual, isLessOrEqual) }, typ),
-		expr.Function(gtFunc, func(p ...any) (any, error) { return judgedOrder(p[0], p[1], p[2], runtime.More, isMore) }, typ),
-		expr.Function(geFunc, func(p ...any) (any, error) { return judgedOrder(p[0], p[1], p[2], runtime.MoreOrEqual, isMoreOrEqual) }, typ),
+		expr.Function(ltFunc, func(p ...any) (any, error) { return judgedOrder(p[0], p[1], p[2], runtime.Less, isLess, "<") }, typ),
+		expr.Function(leFunc, func(p ...any) (any, error) {
+			return judgedOrder(p[0], p[1], p[2], runtime.LessOrEqual, isLessOrEqual, "<=")
+		}, typ),
+		expr.Function(gtFunc, func(p ...any) (any, error) { return judgedOrder(p[0], p[1], p[2], runtime.More, isMore, ">") }, typ),
+		expr.Function(geFunc, func(p ...any) (any, error) {
+			return judgedOrder(p[0], p[1], p[2], runtime.MoreOrEqual, isMoreOrEqual, ">=")
+		}, typ),
 	}
 }
 
@@ -81,7 +85,7 @@ func equalityFuncs() []expr.Option {
 // type (type Percent int) is a number as it is to a filter. A
 // time.Duration stays expr's: beside a plain number it is an error, not
 // a count of nanoseconds.
-func judgedOrder(a, b, text any, op func(a, b any) bool, want func(c int) bool) (any, error) {
+func judgedOrder(a, b, text any, op func(a, b any) bool, want func(c int) bool, sign string) (any, error) {
 	if orderedAsNumbers(a, b) {
 		c, reason := compare(a, b)
 		if reason != "" {
@@ -99,8 +103,24 @@ func judgedOrder(a, b, text any, op func(a, b any) bool, want func(c int) bool) 
 	if reason := timeBesideText(a, b, orderedWith); reason != "" {
 		return nil, fmt.Errorf("%s: %s", text, reason)
 	}
+	// A null, or a number beside a text: expr said only "invalid
+	// operation: float64 < string" (a version 0.270 a parse mode read as
+	// the number 0.27, beside its minimum written as text). The words
+	// hold no value, so a rule that meets it over every item of a foreach
+	// is said once, with its count (record.RuleErrors).
+	if a == nil || b == nil {
+		return nil, fmt.Errorf("%s: %s", text, besideText(a, b, sign))
+	}
+	if _, ok := a.(string); ok && classOf(b) == classNumber || classOf(a) == classNumber && isString(b) {
+		return nil, fmt.Errorf("%s: %s", text, numberOrderedWithText)
+	}
 	return op(a, b), nil
 }
+
+// numberOrderedWithText is why a number and a text have no order.
+const numberOrderedWithText = `a number cannot be ordered with a text: read the text as a number (float(x); float(trimSuffix(x, "%")) for "95%"), or, where the number was a text a parse mode read as one (a version 0.270 read as 0.27), give that parse numbers: false`
+
+func isString(v any) bool { _, ok := v.(string); return ok }
 
 // orderedWith is timeBesideText's how for a comparison.
 const orderedWith = "ordered with"

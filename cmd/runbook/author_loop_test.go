@@ -51,7 +51,7 @@ func TestNagiosRuleThatCouldNotBeEvaluatedIsNotOk(t *testing.T) {
 	}
 	for _, want := range []string{
 		`UNKNOWN: decider "m" could not evaluate rule 1 ("low") and counted it as no match: its condition on mi.stdout.MemAvailable (lt) could not judge the value it read`,
-		`UNKNOWN: decider "m" could not evaluate rule 2 ("lowish") and counted it as no match: invalid operation`,
+		`UNKNOWN: decider "m" could not evaluate rule 2 ("lowish") and counted it as no match: mi.stdout.MemAvailable < 500000: a number cannot be ordered with a text`,
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("the long text does not say %q:\n%s", want, r.stdout)

@@ -46,7 +46,7 @@ func TestExplainRouteNamesRulesThatCouldNotBeEvaluated(t *testing.T) {
 		`into root: rule 3 "The root volume" matched`,
 		`✗ rule 1 "Used at or above 90% (filter)" → at-risk could not be evaluated, counted as no match:`,
 		`✗ volume.used = "95%" gte 90: a string cannot be compared with a number`,
-		`✗ rule 2 "Used at or above 90%" → at-risk could not be evaluated, counted as no match: invalid operation: string >= int`,
+		`✗ rule 2 "Used at or above 90%" → at-risk could not be evaluated, counted as no match: volume.used >= 90: a number cannot be ordered with a text`,
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the route does not say %q:\n%s", want, out)

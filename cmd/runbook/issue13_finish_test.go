@@ -32,7 +32,7 @@ func finish13(t *testing.T, name, goldenName string, args ...string) string {
 func TestIssue13MarkdownListsErroredRules(t *testing.T) {
 	t.Parallel()
 	md := finish13(t, "rule-error", "markdown.golden", "--format", "markdown")
-	want := "## Rules\n\n- Headroom rule 1 (\"Used at or above 90%\"): could not be evaluated in 2 decisions, counted as no match: invalid operation"
+	want := "## Rules\n\n- Headroom rule 1 (\"Used at or above 90%\"): could not be evaluated in 2 decisions, counted as no match: volume.used >= 90: a number cannot be ordered with a text"
 	if !strings.Contains(md, want) {
 		t.Errorf("markdown does not list the errored rule as the text does:\n%s", md)
 	}

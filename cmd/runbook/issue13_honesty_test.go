@@ -97,7 +97,7 @@ func TestIssue13RuleErrorIsNotKnown(t *testing.T) {
 	if st != "not-sure" || !hasReason(reasons, "rule-error") {
 		t.Errorf("standing %s %v, want not-sure with rule-error", st, reasons)
 	}
-	for _, want := range []string{`decider "Headroom"`, "rule 1", `"Used at or above 90%"`, "invalid operation"} {
+	for _, want := range []string{`decider "Headroom"`, "rule 1", `"Used at or above 90%"`, "a number cannot be ordered with a text"} {
 		if !strings.Contains(line, want) {
 			t.Errorf("line does not say %s: %s", want, line)
 		}

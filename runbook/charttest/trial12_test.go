@@ -98,7 +98,7 @@ func TestTrialCoverageSaysARuleErrored(t *testing.T) {
 		t.Errorf("restarts \"many\": rule states %s, want evaluated,errored,errored,matched", got)
 	}
 	cov := run(`[{"name":"web","restarts":"many"}]`)
-	if r := cov.Deciders[0].Rules[1]; !strings.Contains(r.Err, "string") {
+	if r := cov.Deciders[0].Rules[1]; !strings.Contains(r.Err, "a number cannot be ordered with a text") {
 		t.Errorf("rule 2's error %q: want the predicate's error", r.Err)
 	}
 	if got := states(run(`[{"name":"web","restarts":"many"},{"name":"db","restarts":1}]`)); got != "evaluated,evaluated,evaluated,matched" {
