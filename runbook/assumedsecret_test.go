@@ -6,9 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/openrunbook/runbook/chart"
-	"github.com/openrunbook/runbook/runbook"
 )
 
 // TestAssumedValueEqualToASecretIsMasked: a PostgreSQL check took its
@@ -21,21 +18,14 @@ import (
 // line is masked as the rest of the record is.
 func TestAssumedValueEqualToASecretIsMasked(t *testing.T) {
 	t.Parallel()
-	spec, err := chart.Parse("pg.yaml", []byte(`version: 1
+	rb := parse(t, `version: 1
 runbook: pg
 inputs:
   host: {type: string, default: db-primary.internal}
   password: {type: string, secret: true, required: true}
 stages:
   - {id: target, set: {where: 'host + ":5432"'}}
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rb, err := runbook.Build(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
+`)
 	res, err := rb.Exec(context.Background(), map[string]any{"password": "db-primary.internal"})
 	if err != nil {
 		t.Fatal(err)
