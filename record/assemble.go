@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strconv"
 
 	"github.com/openrunbook/runbook/decide"
 	"github.com/openrunbook/runbook/flow"
@@ -181,17 +182,23 @@ func Assemble(r Run) *Record {
 			}
 		}
 		rec.Verdicts = p.Project(state, r.Decisions, &fres.Log)
-		if p.EmptyAnswer && fres.Status == flow.StatusCompleted && rec.Verdicts.RowsTotal == 0 && rec.Verdicts.RowsDropped == 0 {
-			rec.Verdicts.EmptyAnswer = true
-		}
-		if rec.Verdicts.Table != "" && rec.Verdicts.RowsTotal == 0 {
-			rec.Verdicts.Table = rec.NoRowsTable()
-		}
 		// Only a completed run's empty set is a gap: a paused one has
 		// written no row yet, a failed one says why it has none, and so
 		// does a ledger that already holds an absence or unjudged items.
 		emptyAnswer := p.EmptyAnswer || fres.Status != flow.StatusCompleted || emptySaid(rec.Coverage)
-		if items := verdictItems(rec.Verdicts, emptyAnswer); len(items) > 0 {
+		items := verdictItems(rec.Verdicts, emptyAnswer)
+		if noRows := fres.Status == flow.StatusCompleted && rec.Verdicts.RowsTotal == 0 && rec.Verdicts.RowsDropped == 0; noRows && p.EmptyAnswer {
+			// The chart's answer of none holds only over all it looked at.
+			if gap := declaredGap(rec.Coverage); gap != "" {
+				items = append(items, emptyOverGapItem(gap))
+			} else {
+				rec.Verdicts.EmptyAnswer = true
+			}
+		}
+		if rec.Verdicts.Table != "" && rec.Verdicts.RowsTotal == 0 {
+			rec.Verdicts.Table = rec.NoRowsTable()
+		}
+		if len(items) > 0 {
 			rec.Coverage = append(rec.Coverage, coverage.Entry{Path: p.Key, Declaration: coverage.Declaration{
 				Kind:       coverage.KindLedger,
 				NotChecked: items,
@@ -291,6 +298,36 @@ func emptySaid(ledger []coverage.Entry) bool {
 		}
 	}
 	return false
+}
+
+// declaredGap is the path of the first stage whose own coverage
+// declaration says it left something unchecked (af_coverage's
+// not_checked or cannot_cover, items of no runtime kind), or "".
+func declaredGap(ledger []coverage.Entry) string {
+	for _, e := range ledger {
+		if len(e.CannotCover) > 0 {
+			return e.Path
+		}
+		for _, it := range e.NotChecked {
+			if it.Kind == "" {
+				return e.Path
+			}
+		}
+	}
+	return ""
+}
+
+// emptyOverGapItem says a table with no rows is no answer of none though
+// the chart says no rows is its answer (result.empty): a stage declared
+// it did not check part of what it looked at, and the rows it would have
+// written are not there to hold a state. A check of long transactions,
+// its role blind to other roles' xact_start, said OK over one a day old.
+func emptyOverGapItem(stage string) coverage.Item {
+	return coverage.Item{
+		What: "any subject",
+		Why:  "the run wrote no verdict row, and no rows is this chart's answer (result.empty) only over all it looked at: stage " + strconv.Quote(stage) + " declared it did not check part of it",
+		Kind: ItemEmpty,
+	}
 }
 
 // emptyItem says a verdict set judged no subject. Its why is for the

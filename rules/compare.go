@@ -226,6 +226,9 @@ func textOrder(a, b string) (int, string) {
 	if da, db := dateOf(a), dateOf(b); da.ok && db.ok && !(da.ordered && db.ordered && da.sep == db.sep) {
 		return 0, strconv.Quote(a) + " and " + strconv.Quote(b) + " are dates written as text in forms whose characters are not in the date's order (a day or a month first, a month or day without its leading zero, or two separators), so text orders them by character, not by date; compare the dates: date(x, layout, zone) < date(y, layout, zone), the layout Go's reference date written as the text is (\"02.01.2006\" day first, \"01/02/2006\" month first, \"2006-1-2\" without zeros)"
 	}
+	if ia, ib := intervalOf(a), intervalOf(b); ia.ok && ib.ok && !(ia.clock && ib.clock) {
+		return 0, strconv.Quote(a) + " and " + strconv.Quote(b) + " are intervals written as text, as PostgreSQL writes them (\"1 day 00:00:01\" orders before \"23:00:00\", \"100:00:00\" before \"23:00:00\"), and text orders by character, not by length; compare them as numbers: have the query give seconds, extract(epoch from x)"
+	}
 	if durationText(a) && durationText(b) {
 		return 0, strconv.Quote(a) + " and " + strconv.Quote(b) + " are durations written as text, and text orders by character (\"1h30m\" before \"45m\"); compare the durations: duration(x) < duration(y)"
 	}
@@ -247,6 +250,8 @@ var timeLayouts = []string{
 	"2006-01-02T15:04",
 	"2006-01-02T15:04Z07:00",
 	"2006-01-02 15:04Z07:00",
+	"2006-01-02 15:04:05Z07",        // PostgreSQL's timestamptz: 2026-12-06 21:00:00.5+01
+	"2006-01-02T15:04:05Z07",        // the same with a T
 	"2006-01-02 15:04:05 -0700",     // git, Go
 	"2006-01-02 15:04:05 -0700 MST", // Go's time.String
 	"2006-01-02 15:04:05 MST",
@@ -314,6 +319,32 @@ func inRange(d string, most int) bool {
 // or one beside a numeral, by character.
 var grouped = regexp.MustCompile(`^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$`)
 
+// pgInterval is an interval as PostgreSQL writes it under its default
+// IntervalStyle, postgres: years, months and days, each signed, then a
+// clock of hours (any number of them), minutes and seconds
+// ("1 year 2 mons 3 days 04:05:06", "-1 days +02:03:00", "3 days",
+// "00:05:00.123", "100:00:00").
+var (
+	pgInterval = regexp.MustCompile(`^(?:[+-]?\d+ (?:years?|mons?|days?) )*(?:[+-]?\d+ (?:years?|mons?|days?)|[+-]?\d+:\d\d:\d\d(?:\.\d+)?)$`)
+	plainClock = regexp.MustCompile(`^\d\d:\d\d:\d\d(?:\.\d+)?$`)
+)
+
+// intervalForm is what intervalOf makes of a text: ok, a PostgreSQL
+// interval; clock, one that is a clock alone of two-digit hours, which
+// text orders as it orders times of day ("00:05:00.123" after
+// "00:05:00"), rightly.
+type intervalForm struct{ ok, clock bool }
+
+// intervalOf reads s as a PostgreSQL interval: now() - xact_start prints
+// "1 day 00:00:01" past a day, which text orders before "23:00:00", so a
+// transaction open a day read younger than a limit of an hour.
+func intervalOf(s string) intervalForm {
+	if !pgInterval.MatchString(s) {
+		return intervalForm{}
+	}
+	return intervalForm{ok: true, clock: plainClock.MatchString(s)}
+}
+
 // durationText reports whether s is a duration as Go writes one ("90s",
 // "1h30m", "250ms"): "90s" and "1h30m" are not a pair of numerals, and
 // text would put "90s" after "1h30m".
@@ -353,7 +384,8 @@ func numeralsHint(a, b string) string {
 // numeral reports whether s is a number written as text: an optional
 // sign, digits with at most one decimal point, and an optional unit, "%"
 // or one to three letters, after at most one space ("85%", "12K",
-// "1.5G", "24028912 kB", "-3").
+// "1.5G", "24028912 kB", "-3"), or "bytes", as PostgreSQL's
+// pg_size_pretty writes a size under 10 kB ("8192 bytes" beside "12 MB").
 func numeral(s string) bool {
 	i := 0
 	if i < len(s) && (s[i] == '-' || s[i] == '+') {
@@ -382,7 +414,7 @@ func numeral(s string) bool {
 		}
 	}
 	unit := s[i:]
-	if unit == "" || unit == "%" {
+	if unit == "" || unit == "%" || unit == "bytes" { // pg_size_pretty's "8192 bytes"
 		return true
 	}
 	if len(unit) > 3 {

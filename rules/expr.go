@@ -276,7 +276,11 @@ func (e *Expr) Value(env Env) (result any, inputs []Input, err error) {
 // meant; a read written to allow absence is not such a read.
 func (e *Expr) ValueNoting(env Env) (result any, inputs []Input, absent string, err error) {
 	result, inputs, absent, typo, err := e.value(env)
-	if typo {
+	if typo || err != nil && absent != "" {
+		// A failure that follows from a member its object lacks, or from
+		// a member of a text, a number or a boolean, is said as that, as
+		// a rule says it: `xacts.stdout.hidden > 0` over output parse:
+		// json kept as text said only that int() could not read a text.
 		return nil, inputs, "", errors.New(absent)
 	}
 	return result, inputs, absent, err

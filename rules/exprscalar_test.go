@@ -28,3 +28,24 @@ func TestMemberOfAScalarSaysWhatItIs(t *testing.T) {
 		}
 	}
 }
+
+// TestValueOverAMemberOfATextSaysWhatItIs: a set: read a member of a
+// command's output that parse: json could not read (psql printed text
+// after the JSON, so stdout was kept as the text): `xacts.stdout.hidden >
+// 0` failed the stage saying `int() could not read the text it was
+// given as a number`, an int() the expression never called. A rule said
+// what the value is; a set:, a verdict column and envFrom now say it too.
+func TestValueOverAMemberOfATextSaysWhatItIs(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{"xacts": map[string]any{"stdout": `{"xacts": []}x`}, "d": map[string]any{"status": map[string]any{"replicas": 2}}}
+	tests := []struct{ src, want string }{
+		{`xacts.stdout.hidden > 0`, `xacts.stdout is a string ("{\"xacts\": []}x"), not an object, so it has no member "hidden"`},
+		{`int(d.status.ready) + 1`, `d.status has no member "ready"`},
+	}
+	for _, tc := range tests {
+		_, _, err := MustCompile(tc.src).Value(env)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err %v, want one saying %q", tc.src, err, tc.want)
+		}
+	}
+}

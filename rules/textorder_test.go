@@ -200,3 +200,41 @@ func TestNumeralsHintReadsAFractionWithFloat(t *testing.T) {
 		{`fs.mem > "2 GB"`, false, `compare the numbers (float(trimSuffix(x, " GB"))`},
 	})
 }
+
+// TestPostgresTextsHaveNoOrder: psql prints a transaction's age
+// (now() - xact_start) as "1 day 00:00:01" past a day, a timestamptz as
+// "2026-12-06 21:00:00+01" (an offset of hours alone) and
+// pg_size_pretty's small sizes as "8192 bytes". Text ordered each by
+// character, with no word: a transaction open a day was younger than a
+// limit of "23:00:00", 20:00 UTC written in +01 was after 20:30 UTC, and
+// "8192 bytes" was bigger than "12 MB" (the chart is
+// testdata/wave-dba/textorder.yaml). Such pairs have no order now; two
+// clocks of two-digit hours order as times of day, rightly, as before.
+func TestPostgresTextsHaveNoOrder(t *testing.T) {
+	t.Parallel()
+	const intervals, times, numbers = "are intervals written as text", "are times written as text", "are numbers written as text"
+	env := mapEnv{"x": map[string]any{
+		"day": "1 day 00:00:01", "long": "100:00:00", "neg": "-00:00:05", "days": "3 days", "mixed": "1 year 2 mons -3 days +04:05:06",
+		"five": "00:05:00", "frac": "00:05:00.123", "ten": "00:10:00",
+		"tstz": "2026-12-06 21:00:00+01", "utc": "2026-12-06 20:30:00+00", "half": "2026-12-06 21:00:00.5+05:30",
+		"small": "8192 bytes", "big": "12 MB",
+	}}
+	runOutcomes(t, env, []outcomeCase{
+		{`x.day > "23:00:00"`, false, `x.day > "23:00:00": "1 day 00:00:01" and "23:00:00" ` + intervals},
+		{`x.long > "23:00:00"`, false, intervals},
+		{`x.neg < "-00:00:01"`, false, intervals},
+		{`x.days < "10 days"`, false, intervals},
+		{`x.mixed > x.day`, false, intervals},
+		{`x.ten > x.five`, true, ""},
+		{`x.frac > x.five`, true, ""},
+		{`x.tstz > x.utc`, false, `"2026-12-06 21:00:00+01" and "2026-12-06 20:30:00+00" ` + times},
+		{`x.half < x.utc`, false, times},
+		{`date(x.tstz, "2006-01-02 15:04:05Z07") < date(x.utc, "2006-01-02 15:04:05Z07")`, true, ""},
+		{`x.small > x.big`, false, `"8192 bytes" and "12 MB" ` + numbers},
+		{`x.small < "9000 bytes"`, false, numbers},
+	})
+	f := MustFilter(Where("x.day", Op("gt"), "23:00:00"))
+	if out := f.Eval(env); out.Matched || len(out.Conditions) != 1 || !strings.Contains(out.Conditions[0].Reason, intervals) {
+		t.Errorf("{x.day: {gt: 23:00:00}}: %+v; want no match and the reason %q", out, intervals)
+	}
+}

@@ -109,3 +109,70 @@ stages:
 		})
 	}
 }
+
+// TestEmptyAnswerOverADeclaredGapIsNoOK: a check of long transactions
+// said no rows is its answer (none open), and declared what its role
+// could not see: a role without pg_monitor reads other roles' sessions
+// with xact_start NULL, so none of them is a row. The standing was Not
+// sure, but the Nagios check said `OK - no verdict rows`, exit 0, over a
+// day-old transaction it could not see (testdata/wave-dba/xact-age.yaml):
+// a declaration leaves the check's state to the rows, and there were
+// none. No rows answers "none" only over all a chart looked at, so a
+// stage's declared gap files the empty item again, in words that name
+// the declaration, and the check is UNKNOWN.
+func TestEmptyAnswerOverADeclaredGapIsNoOK(t *testing.T) {
+	t.Parallel()
+	const src = `version: 1
+runbook: xact-age
+result: {kind: verdict/xacts, empty: answer}
+stages:
+  - id: xacts
+    exec:
+      shell: |
+        printf '%s\n' '{"xacts": [], "hidden": {HIDDEN}}'
+      parse: json
+  - id: seen
+    set:
+      visibility: 'xacts.stdout.hidden > 0 ? {"af_coverage": {"not_checked": [{"what": string(xacts.stdout.hidden) + " sessions of other roles", "why": "this role cannot read their xact_start"}]}} : {}'
+  - id: per
+    foreach:
+      items: xacts.stdout.xacts
+      maxBranches: 10
+      stages:
+        - {id: mark, verdict: {subject: string(item.pid), verdict: '"too-long"'}}
+`
+	for _, tc := range []struct {
+		hidden   string
+		standing assessment.Standing
+		state    gate.State
+		empty    bool
+	}{
+		{"0", assessment.Consistent, gate.OK, false},
+		{"7", assessment.NotSure, gate.Unknown, true},
+	} {
+		rb := parse(t, strings.Replace(src, "{HIDDEN}", tc.hidden, 1))
+		rec := exec(t, rb, nil)
+		var why string
+		for _, e := range rec.Coverage {
+			for _, it := range e.NotChecked {
+				if it.Kind == record.ItemEmpty {
+					why = it.Why
+				}
+			}
+		}
+		if rec.Assessment.Standing != tc.standing || (why != "") != tc.empty {
+			t.Errorf("hidden %s: standing %s, empty item %q; want %s and an item %v: %s", tc.hidden, rec.Assessment.Standing, why, tc.standing, tc.empty, rec.Assessment.Line)
+		}
+		if tc.empty && !strings.Contains(why, `stage "seen" declared`) {
+			t.Errorf("hidden %s: the empty item does not name the declaration: %q", tc.hidden, why)
+		}
+		// The table's sentence never calls no rows the chart's answer
+		// where the ledger says it is none.
+		if tc.empty && (rec.Verdicts.EmptyAnswer || rec.NoRowsTable() == record.EmptyAnswerSet) {
+			t.Errorf("hidden %s: the table says %q over a gap", tc.hidden, rec.NoRowsTable())
+		}
+		if got := gate.Judge(rec, gate.MappingOf(rb.Spec())).State; got != tc.state {
+			t.Errorf("hidden %s: check state %s, want %s", tc.hidden, got, tc.state)
+		}
+	}
+}

@@ -133,6 +133,11 @@ func (rb *Runbook) assess(rec *record.Record, fres *flow.Result, in *resolvedInp
 		when, _ = assessment.ParseWhen(r.StandingLine)
 	}
 	resp, _ := rs.honesty.Assess(context.Background(), assessment.Request{Summary: record.Summary(rec, st), When: when})
+	// The line quotes what the summary holds beside the masked record: an
+	// assumed default's value, an answer check's error. A default that
+	// spells a secret's text (user "postgres" beside the password
+	// "postgres") stood in the clear in the line alone.
+	resp.Assessment.Line = rs.mask(resp.Assessment.Line)
 	return resp.Assessment, resp.Said
 }
 

@@ -883,3 +883,20 @@ func TestHabitChartsDocMatchesSchema(t *testing.T) {
 		t.Error("CHARTS.md shows no whole chart")
 	}
 }
+
+// TestOutputFlagSaysFormat: kubectl, helm and the cloud CLIs spell -o's
+// long form --output; a DBA who wrote `runbook exec chart.yaml --output
+// json` was told `unknown flag: --output` and no more, since --format
+// is no spelling away from it. Another tool's name for a flag is said.
+func TestOutputFlagSaysFormat(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "tiny.yaml", tinyChart)
+	for _, args := range [][]string{{"exec", chart, "--output", "json"}, {"explain", "r.json", "--output=json"}} {
+		r := runCLI(t, dir, args...)
+		want := "Error: unknown flag: --output (did you mean --format?)\nRun 'runbook " + args[0] + " --help' for usage.\n"
+		if r.code != exitUsage || r.stderr != want {
+			t.Errorf("%v: exit %d, stderr:\n%s\nwant:\n%s", args, r.code, r.stderr, want)
+		}
+	}
+}

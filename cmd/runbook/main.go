@@ -34,6 +34,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -246,11 +247,19 @@ func nearFlag(c *cobra.Command, err error) error {
 	c.Flags().VisitAll(add)
 	c.InheritedFlags().VisitAll(add)
 	near := suggest.Nearest(written, names)
+	if other, ok := otherToolsFlags[written]; near == "" && ok && slices.Contains(names, other) {
+		near = other
+	}
 	if near == "" {
 		return err
 	}
 	return fmt.Errorf("%w (did you mean --%s?)", err, near)
 }
+
+// otherToolsFlags are flags other tools name otherwise, with this CLI's
+// name for each: kubectl's and helm's -o is --output, here --format, and
+// no spelling is near the other.
+var otherToolsFlags = map[string]string{"output": "format"}
 
 // nearCommand is " (did you mean \"exec\"?)" for cobra's `unknown command
 // "exce" for "runbook"` when a command of root's is near, else "".

@@ -110,6 +110,16 @@ func (p *columns) parse(text string, r *recorder) any {
 			// named "PID COMMAND", or sar's NIC "IFACE".
 			continue
 		}
+		if head != nil || !p.header {
+			why := psqlFooter(s)
+			if why == "" {
+				why = psqlRuleLine(s)
+			}
+			if why != "" {
+				r.problem(i+1, s, why)
+				continue
+			}
+		}
 		rows = append(rows, row{i + 1, s})
 	}
 	names := p.names

@@ -113,6 +113,12 @@ func (p *table) parse(text string, r *recorder) any {
 			// was a subject named "name".
 			continue
 		}
+		if len(rec) == 1 {
+			if why := psqlFooter(rec[0]); why != "" {
+				r.problem(line, lineText(line), why)
+				continue
+			}
+		}
 		if len(rec) != len(names) {
 			r.problem(line, lineText(line), fmt.Sprintf("%d %s, the header has %d", len(rec), plural(len(rec), "field"), len(names)))
 			continue

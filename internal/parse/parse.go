@@ -389,3 +389,30 @@ func parseLines(text string, _ *recorder) any {
 	}
 	return out
 }
+
+var (
+	psqlCount = regexp.MustCompile(`^\(\d+ rows?\)$`)
+	psqlRule  = regexp.MustCompile(`^-+(?:\+-+)*$`)
+)
+
+// psqlFooter is why a line is psql's row count, "(1 row)" or "(N
+// rows)", which psql prints after a table unless told -t, and not a row;
+// "" for any other line. Read as a row it was a subject: a slot named
+// "(0 rows)" under csv (psql -A, one column), {relname: "(2",
+// n_dead_tup: "rows)"} under columns (psql -A -F ' ').
+func psqlFooter(s string) string {
+	if !psqlCount.MatchString(strings.TrimSpace(s)) {
+		return ""
+	}
+	return "psql's count of the rows above, not a row: give psql -t (--tuples-only) to print the rows alone, or --csv, which prints the header and no count"
+}
+
+// psqlRuleLine is why a line is the rule psql's aligned output draws
+// under its header ("-------", "-----+------"), not a row; "" for any
+// other line. Under columns, one column's rule was a row of dashes.
+func psqlRuleLine(s string) string {
+	if !psqlRule.MatchString(strings.TrimSpace(s)) {
+		return ""
+	}
+	return "psql's rule under an aligned table's header, not a row: read psql's --csv (parse: csv), or -At -F ',' with names:, whose values no padding or | moves"
+}

@@ -562,3 +562,40 @@ tmpfs                65536        0     65536       0% /dev
 		t.Errorf("df: got %v (%d problems %q); want 2 rows", r.Value, r.Problems, r.FirstProblem)
 	}
 }
+
+// TestPsqlFooterIsNoRow: psql without -t ends a table with its row
+// count, "(1 row)" or "(N rows)", and the aligned form rules the header
+// off with dashes. Read as csv (psql -A, one column) the footer was a
+// record, so a chart over inactive replication slots judged a slot named
+// "(0 rows)" every healthy night, Consistent; read as columns (psql -A
+// -F ' ', two columns) it was a row {relname: "(2", n_dead_tup:
+// "rows)"}, and the aligned rule a row of dashes. Each is a problem now,
+// saying how to ask psql for no footer (real psql 15 output).
+func TestPsqlFooterIsNoRow(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, mode, out string
+		rows, problems  int
+	}{
+		{"psql -A, one column", "csv", "slot_name\nstandby1\n(1 row)\n", 1, 1},
+		{"psql -A, no rows", "csv", "slot_name\n(0 rows)\n", 0, 1},
+		{"psql -A -F ' '", "columns", "relname n_dead_tup\nempty_t 0\norders 10000\n(2 rows)\n", 2, 1},
+		{"psql aligned, one column", "columns", " count \n-------\n     1\n(1 row)\n\n", 1, 2},
+		{"psql -A -F tab", "tsv", "relname\tn_dead_tup\nempty_t\t0\n(1 row)\n", 1, 1},
+	}
+	for _, tc := range tests {
+		r, err := Parse(tc.out, Spec{Mode: tc.mode})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, _ := r.Value.([]any)
+		if len(l) != tc.rows || r.Problems != tc.problems || !strings.Contains(r.FirstProblem, "psql") {
+			t.Errorf("%s: got %v (%d problems: %s); want %d rows and %d problems naming psql", tc.name, r.Value, r.Problems, r.FirstProblem, tc.rows, tc.problems)
+		}
+	}
+	// A value that only looks so inside a table is a value.
+	r, _ := Parse("note,n\n(1 row),3\n", Spec{Mode: "csv"})
+	if l, _ := r.Value.([]any); len(l) != 1 || r.Problems != 0 {
+		t.Errorf("a value (1 row) in a field of two: %v, %d problems", r.Value, r.Problems)
+	}
+}

@@ -12,6 +12,9 @@
 //	its text without the white space       text          inside any text, when ≥ MinFragment bytes
 //	around it, and each line of it so
 //	stripped (how a shell prints it)
+//	the password of a secret connection    text          inside any text, when ≥ MinFragment bytes
+//	string (a URI's user:PW@, password=),
+//	as written and percent-decoded
 //	a member (string, number) of a secret  text          inside any text, when ≥ MinFragment bytes;
 //	object or list, at any depth                         shorter: only a value that is it whole
 //	a secret bool, object or list          whole         only a value that is it whole
@@ -54,6 +57,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -114,6 +118,7 @@ func (s Set) Add(v any) {
 	case string:
 		s.addText(t)
 		s.addCores(t)
+		s.addPasswords(t)
 	case bool:
 		s.addWhole(t)
 	case map[string]any, []any:
@@ -188,6 +193,47 @@ func (s Set) addCores(t string) {
 		}
 	}
 }
+
+// addPasswords holds the password a connection string carries, as
+// written and percent-decoded, when at least MinFragment bytes: a URI's
+// userinfo (postgresql://user:PASSWORD@host/db, any scheme) and a
+// password= in a URI's query or a libpq key=value string (password=PW,
+// password='a \'quoted\' one'). A tool that refuses the string quotes
+// that part alone (psql's `invalid percent-encoded token: "s3c%zzretPW"`),
+// and the whole string, held, masks no piece of itself.
+func (s Set) addPasswords(t string) {
+	var pws []string
+	if i := strings.Index(t, "://"); i > 0 {
+		authority := t[i+3:]
+		if end := strings.IndexAny(authority, "/?#"); end >= 0 {
+			authority = authority[:end]
+		}
+		if at := strings.LastIndex(authority, "@"); at >= 0 {
+			if c := strings.Index(authority[:at], ":"); c >= 0 {
+				pws = append(pws, authority[c+1:at])
+			}
+		}
+	}
+	for _, m := range passwordKey.FindAllStringSubmatch(t, -1) {
+		v := m[1]
+		if strings.HasPrefix(v, "'") {
+			v = strings.NewReplacer(`\'`, "'", `\\`, `\`).Replace(strings.TrimSuffix(v[1:], "'"))
+		}
+		pws = append(pws, v)
+	}
+	for _, pw := range pws {
+		if len(pw) >= MinFragment {
+			s.addText(pw)
+		}
+		if d, err := url.PathUnescape(pw); err == nil && d != pw && len(d) >= MinFragment {
+			s.addText(d)
+		}
+	}
+}
+
+// passwordKey is a password= of a libpq key=value string or a URI's
+// query: its value bare (to a space or an &) or in single quotes.
+var passwordKey = regexp.MustCompile(`(?:^|[\s?&])password\s*=\s*('(?:[^'\\]|\\.)*'|[^\s&']+)`)
 
 // pieceOfHeld reports whether t is inside a text held.
 func (s Set) pieceOfHeld(t string) bool {

@@ -264,3 +264,38 @@ func TestHoldsReadsNoPieceAtAWholeValuesEnds(t *testing.T) {
 		t.Errorf("Text = %q: a shown text's start may be a cut, so its piece there is masked", got)
 	}
 }
+
+// TestConnectionStringPasswordIsMasked: a chart kept a PostgreSQL
+// connection URI secret (`dsn: {secret: true}`, psql "$DSN"), and psql,
+// refusing it, quoted its password alone: `psql: error: invalid
+// percent-encoded token: "s3c%zzretPW"`. The whole URI was held, no part
+// of it, so the password stood in the script's stderr, the text output
+// and the record (testdata/wave-dba/dsn.yaml). A connection string's
+// password is held too, as written and decoded: a URI's userinfo (any
+// scheme), and a key=value string's or a query's password=.
+func TestConnectionStringPasswordIsMasked(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ secret, shown, leak string }{
+		{"postgresql://postgres:s3c%zzretPW@127.0.0.1:5499/shop", `psql: error: invalid percent-encoded token: "s3c%zzretPW"`, "s3c%zzretPW"},
+		{"postgres://app:p%40ssw0rd@db:5432/app?sslmode=require", `password for "p@ssw0rd" refused`, "p@ssw0rd"},
+		{"mysql://root:hunter22@db/x", "hunter22", "hunter22"},
+		{"host=db port=5432 user=app password=Tr0ub4dor dbname=app", `password "Tr0ub4dor" is wrong`, "Tr0ub4dor"},
+		{"host=db password='it\\'s a \\'secret\\'' dbname=app", `it's a 'secret'`, "it's a 'secret'"},
+		{"postgresql://db/app?user=app&password=qwerty123", "qwerty123", "qwerty123"},
+	}
+	for _, tc := range tests {
+		s := secret.New()
+		s.Add(tc.secret)
+		if got := s.Text(tc.shown); strings.Contains(got, tc.leak) {
+			t.Errorf("secret %q: Text(%q) = %q, which shows %q", tc.secret, tc.shown, got, tc.leak)
+		}
+		if out := secret.MaskStream([]byte(tc.shown), s.Forms(), 0, len(tc.shown)); strings.Contains(string(out), tc.leak) {
+			t.Errorf("secret %q: a command's output %q was captured as %q", tc.secret, tc.shown, out)
+		}
+	}
+	s := secret.New()
+	s.Add("postgresql://db:5432/app") // no password: the host is no secret of its own
+	if got := s.Text("could not connect to db:5432"); got != "could not connect to db:5432" {
+		t.Errorf("a URI without a password masked its parts: %q", got)
+	}
+}
