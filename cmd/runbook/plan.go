@@ -276,6 +276,14 @@ func makePlan(ctx context.Context, path string, rb *runbook.Runbook, given map[s
 	}
 	for _, i := range spec.Inputs {
 		pi := planInput{Name: i.Name, Type: i.Type, From: "unset", Secret: i.Secret}
+		if in == nil && i.HasDefault {
+			// The inputs were refused (one required is missing): a default
+			// is still what a run would start with, not "unset".
+			pi.From = "default"
+			if !i.Secret {
+				pi.Value = i.Default
+			}
+		}
 		if in != nil {
 			if v, ok := in.Values[i.Name]; ok {
 				pi.From = "default"
