@@ -2,6 +2,9 @@ package charttest
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -66,4 +69,31 @@ func allPass(t *testing.T, file string, n int) *FileResult {
 		}
 	}
 	return res
+}
+
+// TestCaseZoneCrossesADaylightSavingChange: a case's now: fixes an offset,
+// so a stamp in local time read across a daylight-saving change was read
+// in the wrong one: an archive from 02:00 CET on 28 March, judged at 03:30
+// CEST on the 29th, was 25h30m old and stale where a host in Berlin says
+// 24h30m and ok (wave-backup's finding). zone: names the zone the case's
+// clock and this machine's zone are read in; a name no zone has is
+// refused at its place.
+func TestCaseZoneCrossesADaylightSavingChange(t *testing.T) {
+	t.Parallel()
+	allPass(t, "../../testdata/charttest/dstzone/chart_test.yaml", 2)
+	dir := t.TempDir()
+	chart, err := os.ReadFile("../../testdata/charttest/dstzone/chart.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "chart.yaml"), chart, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(dir, "bad_test.yaml")
+	if err := os.WriteFile(bad, []byte("version: 1\nchart: chart.yaml\ncases:\n  - name: x\n    zone: Europe/Berlinn\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(bad); err == nil || !strings.Contains(err.Error(), `bad_test.yaml:5:11`) || !strings.Contains(err.Error(), `zone "Europe/Berlinn" is no zone name`) {
+		t.Errorf("a misspelled zone: %v", err)
+	}
 }

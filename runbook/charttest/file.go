@@ -45,7 +45,11 @@ type Case struct {
 	// Now is the time every now() of the case's run reads (runbook.Clock);
 	// zero: the host's clock, and a case over now() passes or fails by the
 	// day it runs.
-	Now    time.Time
+	Now time.Time
+	// Zone is the case's zone: (an IANA name), the zone its clock and this
+	// machine's zone are read in; nil: the zone of now:'s offset, which
+	// no daylight-saving change moves.
+	Zone   *time.Location
 	Expect Expect
 
 	// For --update: where the case and its expect were written.
@@ -117,7 +121,7 @@ type Expect struct {
 // The words of a test file, one list each (unknown-key errors name them).
 var (
 	fileKeys     = []string{"version", "chart", "cases"}
-	caseKeys     = []string{"name", "inputs", "stubs", "plugins", "files", "answers", "real", "now", "expect"}
+	caseKeys     = []string{"name", "inputs", "stubs", "plugins", "files", "answers", "real", "now", "zone", "expect"}
 	stubKeys     = []string{"stdout", "stdoutFile", "stderr", "stderrFile", "exitCode", "timedOut", "notFound", "signal", "argv"}
 	pluginKeys   = []string{"writes", "assumed", "fail", "facts"}
 	factsKeys    = []string{"exitCode", "ok", "terminatedBy", "serviceError"}
@@ -392,6 +396,15 @@ func (r *reader) readCase(n ast.Node, i int, st stageIndex, asked []string) *Cas
 			}
 		case "now":
 			c.Now = r.instant(p.val, what+": now")
+		case "zone":
+			if name, ok := r.str(p.val, what+": zone"); ok {
+				loc, err := time.LoadLocation(name)
+				if err != nil || name == "" || name == "Local" {
+					r.errf(p.val, "%s: zone %q is no zone name this machine knows: write an IANA name, such as Europe/Berlin or UTC", what, name)
+				} else {
+					c.Zone = loc
+				}
+			}
 		case "real":
 			c.Real, _ = r.strings(p.val, what+": real")
 			for _, id := range c.Real {

@@ -324,19 +324,27 @@ func timesWord(n int) string {
 
 // Now implements runbook.Clock: the case's now:, or the host's clock.
 func (s *caseStubs) Now() time.Time {
-	if s.c.Now.IsZero() {
-		return time.Now()
+	now := s.c.Now
+	if now.IsZero() {
+		now = time.Now()
 	}
-	return s.c.Now
+	if s.c.Zone != nil {
+		return now.In(s.c.Zone)
+	}
+	return now
 }
 
-// Zone implements runbook.Zone: the zone of the case's now:, so a chart
+// Zone implements runbook.Zone: the case's zone:, else the zone of its
+// now:, so a chart
 // that reads a stamp in this machine's zone (date(x, layout, "Local"))
 // reads it in the zone the case's clock is in, and the case passes or
 // fails alike on a laptop in Berlin and in CI in UTC; without now:, the
 // host's.
 func (s *caseStubs) Zone() *time.Location {
-	if s.c.Now.IsZero() {
+	switch {
+	case s.c.Zone != nil:
+		return s.c.Zone // across a daylight-saving change, as a host there reads it
+	case s.c.Now.IsZero():
 		return nil
 	}
 	return s.c.Now.Location()
