@@ -182,16 +182,18 @@ func Assemble(r Run) *Record {
 			}
 		}
 		rec.Verdicts = p.Project(state, r.Decisions, &fres.Log)
-		// Only a completed run's empty set is a gap: a paused one has
-		// written no row yet, a failed one says why it has none, and so
-		// does a ledger that already holds an absence or unjudged items.
-		emptyAnswer := p.EmptyAnswer || fres.Status != flow.StatusCompleted || emptySaid(rec.Coverage)
-		items := verdictItems(rec.Verdicts, emptyAnswer)
-		if noRows := fres.Status == flow.StatusCompleted && rec.Verdicts.RowsTotal == 0 && rec.Verdicts.RowsDropped == 0; noRows && p.EmptyAnswer {
-			// The chart's answer of none holds only over all it looked at.
-			if gap := declaredGap(rec.Coverage); gap != "" {
+		items := verdictItems(rec.Verdicts)
+		// Only a completed run's table with no rows (dropped rows say why
+		// they are not rows) is judged here: a paused run has written no
+		// row yet, a failed one says why it has none.
+		if fres.Status == flow.StatusCompleted && rec.Verdicts.RowsTotal == 0 && rec.Verdicts.RowsDropped == 0 {
+			switch gap := declaredGap(rec.Coverage); {
+			case !p.EmptyAnswer && !emptySaid(rec.Coverage):
+				items = append(items, emptyItem())
+			case p.EmptyAnswer && gap != "":
+				// The chart's answer of none holds only over all it looked at.
 				items = append(items, emptyOverGapItem(gap))
-			} else {
+			case p.EmptyAnswer:
 				rec.Verdicts.EmptyAnswer = true
 			}
 		}
@@ -351,14 +353,10 @@ func nullItemsItem(nu flow.NullItems) coverage.Item {
 }
 
 // verdictItems are the ledger's not-checked items for a verdict set: one
-// per group of declined rows, saying whose decision it was, one for the
-// dropped rows, and one for a set with no rows at all unless emptyAnswer
-// (dropped rows already say why a set is empty).
-func verdictItems(vs *VerdictSet, emptyAnswer bool) []coverage.Item {
+// per group of declined rows, saying whose decision it was, and one for
+// the dropped rows.
+func verdictItems(vs *VerdictSet) []coverage.Item {
 	var out []coverage.Item
-	if vs.RowsTotal == 0 && vs.RowsDropped == 0 && !emptyAnswer {
-		out = append(out, emptyItem())
-	}
 	for _, d := range vs.DeclinedBy {
 		out = append(out, declinedItem(d))
 	}

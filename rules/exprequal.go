@@ -111,7 +111,7 @@ func judgedOrder(a, b, text any, op func(a, b any) bool, want func(c int) bool, 
 	if a == nil || b == nil {
 		return nil, fmt.Errorf("%s: %s", text, besideText(a, b, sign))
 	}
-	if _, ok := a.(string); ok && classOf(b) == classNumber || classOf(a) == classNumber && isString(b) {
+	if ca, cb := classOf(a), classOf(b); ca == classString && cb == classNumber || ca == classNumber && cb == classString {
 		return nil, fmt.Errorf("%s: %s", text, numberOrderedWithText)
 	}
 	return op(a, b), nil
@@ -119,8 +119,6 @@ func judgedOrder(a, b, text any, op func(a, b any) bool, want func(c int) bool, 
 
 // numberOrderedWithText is why a number and a text have no order.
 const numberOrderedWithText = `a number cannot be ordered with a text: read the text as a number (float(x); float(trimSuffix(x, "%")) for "95%"), or, where the number was a text a parse mode read as one (a version 0.270 read as 0.27), give that parse numbers: false`
-
-func isString(v any) bool { _, ok := v.(string); return ok }
 
 // orderedWith is timeBesideText's how for a comparison.
 const orderedWith = "ordered with"

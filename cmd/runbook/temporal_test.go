@@ -79,7 +79,7 @@ func readLog(t *testing.T, path string) string {
 
 // TestTemporalHandOff: exec --executor temporal checks the chart and the
 // inputs here, hands runbook-temporal the chart, the Temporal flags, the
-// inputs in a file (never in argv), the record file, the row cap and the
+// inputs as --inputs (never in argv), the record file, the row cap and the
 // narrative, and a resume command naming runbook; a refusal of
 // runbook-temporal's own (exit 2) is passed back; worker passes its flags.
 func TestTemporalHandOff(t *testing.T) {
@@ -113,23 +113,12 @@ func TestTemporalHandOff(t *testing.T) {
 }
 
 // TestTemporalSecretNotInArgv: a secret input given to a Temporal run
-// reaches runbook-temporal in a file only this user reads, never on its
-// command line, which ps shows.
+// reaches runbook-temporal as its --inputs (a pipe on Linux,
+// TestTemporalInputsNeverOnDisk), never on its command line, which ps
+// shows.
 func TestTemporalSecretNotInArgv(t *testing.T) {
 	log := fakeRecorder(t, "2", "", "")
-	dir := t.TempDir()
-	chart := filepath.Join(dir, "chart.yaml")
-	if err := os.WriteFile(chart, []byte(`version: 1
-runbook: secret-to-temporal
-inputs:
-  token: {type: string, secret: true, required: true}
-stages:
-  - id: call
-    exec: {command: ["true"], envFrom: {TOKEN: token}}
-`), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	handOffRun("exec", "--executor", "temporal", "--temporal", "h:1", "--input", "token=hunter2-s3cret", chart)
+	execSecretOnTemporal(t)
 	var argv []string
 	for _, l := range strings.Split(readLog(t, log), "\n") {
 		if strings.HasPrefix(l, "arg:") {
@@ -174,18 +163,7 @@ exit 2
 		t.Fatal(err)
 	}
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+"/bin"+string(os.PathListSeparator)+"/usr/bin")
-	chart := filepath.Join(t.TempDir(), "chart.yaml")
-	if err := os.WriteFile(chart, []byte(`version: 1
-runbook: secret-to-temporal
-inputs:
-  token: {type: string, secret: true, required: true}
-stages:
-  - id: call
-    exec: {command: ["true"], envFrom: {TOKEN: token}}
-`), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	handOffRun("exec", "--executor", "temporal", "--temporal", "h:1", "--input", "token=hunter2-s3cret", chart)
+	execSecretOnTemporal(t)
 	got := readLog(t, seen)
 	if strings.Contains(got, "ON DISK") || !strings.Contains(got, "inputs at /dev/fd/3\n{\"token\":\"hunter2-s3cret\"}") {
 		t.Errorf("runbook-temporal saw:\n%s\nwant the inputs read from /dev/fd/3 and no file under TMPDIR holding the secret", got)
@@ -397,4 +375,23 @@ func savedChart(t *testing.T, chart, dir string) string {
 		t.Fatal(err)
 	}
 	return runChart
+}
+
+// execSecretOnTemporal runs exec --executor temporal of a chart whose
+// secret input token is given as hunter2-s3cret, for the fake
+// runbook-temporal on PATH to report what it was handed.
+func execSecretOnTemporal(t *testing.T) {
+	t.Helper()
+	chart := filepath.Join(t.TempDir(), "chart.yaml")
+	if err := os.WriteFile(chart, []byte(`version: 1
+runbook: secret-to-temporal
+inputs:
+  token: {type: string, secret: true, required: true}
+stages:
+  - id: call
+    exec: {command: ["true"], envFrom: {TOKEN: token}}
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	handOffRun("exec", "--executor", "temporal", "--temporal", "h:1", "--input", "token=hunter2-s3cret", chart)
 }
