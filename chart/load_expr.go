@@ -32,7 +32,7 @@ func (l *loader) valuer(e entry, stage, what, key string) (Assign, bool) {
 		a.Expr, a.Src = rules.Literal(wholeValue(v)), v.GetToken().Value
 		return a, true
 	case *ast.FloatNode:
-		a.Expr, a.Src = rules.Literal(v.Value), v.GetToken().Value
+		a.Expr, a.Src = rules.Literal(FloatValue(v)), v.GetToken().Value
 		return a, true
 	case *ast.BoolNode:
 		a.Expr, a.Src = rules.Literal(v.Value), v.GetToken().Value

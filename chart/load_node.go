@@ -10,6 +10,7 @@ import (
 
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/token"
+	"github.com/openrunbook/runbook/internal/jsonv"
 	"github.com/openrunbook/runbook/internal/suggest"
 	"github.com/openrunbook/runbook/rules"
 )
@@ -535,7 +536,7 @@ func (l *loader) value(n ast.Node, stage string, depth int) (any, bool) {
 	case *ast.IntegerNode:
 		return wholeValue(v), true
 	case *ast.FloatNode:
-		return v.Value, true
+		return FloatValue(v), true
 	case *ast.InfinityNode:
 		return v.Value, true
 	case *ast.NanNode:
@@ -575,6 +576,63 @@ func isNull(n ast.Node) bool {
 	}
 	_, ok := n.(*ast.NullNode)
 	return ok
+}
+
+// FloatValue is a YAML number with a fraction or an exponent as the
+// value a chart holds: the float64, or its digits (a json.Number) where
+// no float64 is the number written, as a JSON reader reads the same
+// literal (jsonv.Decoded): a test's expected `debit:
+// 10000000000000000.01` read as 1e16 beside the run's exact digits.
+func FloatValue(v *ast.FloatNode) any {
+	if v.Token == nil {
+		return v.Value
+	}
+	n := json.Number(strings.TrimPrefix(v.Token.Value, "+"))
+	if jsonv.Of(n) != jsonv.Number {
+		return v.Value // YAML's own forms (.5, 1_000.5): no JSON literal to read
+	}
+	if d, digits := jsonv.Decoded(n).(json.Number); digits {
+		return d
+	}
+	return v.Value
+}
+
+// ExactNumbers is v, a value decoded from the YAML node n by the YAML
+// library (a test's expectation, an --inputs file), with every number
+// FloatValue keeps as digits put back as its digits: the library reads
+// each as the float64 nearest it.
+func ExactNumbers(n ast.Node, v any) any {
+	switch t := n.(type) {
+	case *ast.FloatNode:
+		return FloatValue(t)
+	case *ast.AnchorNode:
+		return ExactNumbers(t.Value, v)
+	case *ast.TagNode:
+		return ExactNumbers(t.Value, v)
+	case *ast.DocumentNode:
+		return ExactNumbers(t.Body, v)
+	case *ast.SequenceNode:
+		if l, ok := v.([]any); ok && len(l) == len(t.Values) {
+			for i, e := range t.Values {
+				l[i] = ExactNumbers(e, l[i])
+			}
+		}
+	case *ast.MappingNode:
+		for _, kv := range t.Values {
+			v = ExactNumbers(kv, v)
+		}
+	case *ast.MappingValueNode:
+		if m, ok := v.(map[string]any); ok && t.Key != nil {
+			k := t.Key.String()
+			if s, isString := t.Key.(*ast.StringNode); isString {
+				k = s.Value
+			}
+			if e, has := m[k]; has {
+				m[k] = ExactNumbers(t.Value, e)
+			}
+		}
+	}
+	return v
 }
 
 // wholeValue is a YAML integer as the value a chart holds: an int, as

@@ -781,7 +781,8 @@ func numberWords(msg string) (string, bool) {
 }
 
 // wideType is how expr names a number jsonv kept as its digits (jsonv.Decoded:
-// a whole number past int64, a number past a float64's range).
+// a whole number past int64, a decimal no float64 holds, a number past a
+// float64's range).
 const wideType = "json.Number"
 
 // wideWords say what such a number is and what works over it: expr said
@@ -789,7 +790,7 @@ const wideType = "json.Number"
 // counters at 2^64-1 and 2^64-2, and int() that it `could not read the
 // text "json.Number"`, a Go type named as a text the chart never held
 // (TestNumberPastInt64SaysWhatItIs).
-const wideWords = "a number no int or float64 holds as it is written (a whole number past 9223372036854775807, as an unsigned 64-bit counter can be, or one past a float64's range): the rules order and compare it exactly (<, >, ==), but no arithmetic, int() or float() is exact over it; judge it with a comparison (x > 1000), or have the tool print it in a larger unit"
+const wideWords = "a number no int or float64 holds as it is written (a whole number past 9223372036854775807, as an unsigned 64-bit counter can be, a decimal with more digits than a float64 keeps, as a PostgreSQL numeric can be, or one past a float64's range): the rules order and compare it exactly (<, >, ==), but no arithmetic, int() or float() is exact over it; judge it with a comparison (x > 1000, x == y), or have the tool do the arithmetic or print it in a larger unit"
 
 // wideNumber reports whether expr refused an operation (arithmetic, max,
 // sum) over a number kept as its digits.

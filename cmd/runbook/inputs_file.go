@@ -219,7 +219,7 @@ func yamlInputs(file string, data []byte) (map[string]any, inputsAt, error) {
 		return nil, nil, fmt.Errorf("--inputs %s:%d:%d: the YAML cannot be read as an object of inputs (keys are names, values are plain YAML); %s", file, line, col, inputsWant)
 	}
 	v, err := jsonv.Unmarshal(j)
-	obj, ok := v.(map[string]any)
+	obj, ok := chart.ExactNumbers(docs[0], v).(map[string]any)
 	if err != nil || !ok {
 		return nil, nil, fmt.Errorf("--inputs %s: the YAML cannot be read as an object of inputs; %s", file, inputsWant)
 	}

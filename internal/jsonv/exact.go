@@ -4,19 +4,24 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"math/big"
 	"reflect"
 	"strconv"
+	"strings"
 )
 
 // Exact is a number in the widest exact form its Go type allows: an
-// int64, a uint64 or a float64, never one rounded into another. [Equal]
-// and the expressions' ordering (rules.Compare) compare numbers through
-// it, so a wide integer is never mistaken for its float64 neighbour.
+// int64, a uint64, a float64 or, for a json.Number no float64 is
+// (Decoded), the rational its digits spell; never one rounded into
+// another. [Equal] and the expressions' ordering (rules.Compare) compare
+// numbers through it, so a wide integer is never mistaken for its float64
+// neighbour, nor 10000000000000000.01 for 10000000000000000.00.
 type Exact struct {
 	kind exactKind
 	i    int64
 	u    uint64
 	f    float64
+	r    *big.Rat
 }
 
 type exactKind uint8
@@ -25,6 +30,7 @@ const (
 	exactInt exactKind = iota
 	exactUint
 	exactFloat
+	exactRat
 )
 
 // ExactInt is i as an Exact.
@@ -35,13 +41,14 @@ func ExactFloat(f float64) Exact { return Exact{kind: exactFloat, f: f} }
 
 // ExactNumber reads a number of any Go numeric type, a named one, one
 // behind pointers or interfaces, or a json.Number (as an int64 or a
-// uint64 when it is an integer that fits, else as a float64: a wider
-// integer loses precision). false when v is not a number, or a
-// json.Number that does not parse.
+// uint64 when it is an integer that fits, as a float64 when one is the
+// number it spells (floatOf), else as the rational its digits spell).
+// false when v is not a number, or a json.Number that does not parse.
 //
-//	ExactNumber(uint64(1<<63))           the uint64, exactly
-//	ExactNumber(json.Number("2.5"))      2.5
-//	ExactNumber(json.Number("x"))        false
+//	ExactNumber(uint64(1<<63))                     the uint64, exactly
+//	ExactNumber(json.Number("2.5"))                2.5
+//	ExactNumber(json.Number("10000000000000000.01")) that decimal, exactly
+//	ExactNumber(json.Number("x"))                  false
 func ExactNumber(v any) (Exact, bool) {
 	switch x := v.(type) {
 	case int:
@@ -126,7 +133,47 @@ func parseExact(s string) (Exact, bool) {
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
 		return Exact{}, false
 	}
-	return ExactFloat(f), true // out of range: ±Inf, as Float reads it
+	if _, isFloat := floatOf(s); !isFloat && validNumber(s) {
+		if r, ok := ratOf(s); ok {
+			return Exact{kind: exactRat, r: r}, true
+		}
+	}
+	return ExactFloat(f), true // past maxRatExp: ±Inf or 0, as Float reads it
+}
+
+// maxRatExp bounds the decimal exponent a json.Number is read exactly
+// with: big.Rat would build 10^exp, and a plugin's `1e999999999` must not
+// cost a gigabyte. Past it the number is the float64 it rounds to (±Inf
+// or 0).
+const maxRatExp = 4000
+
+// ratOf is the rational a valid JSON number literal spells, false when
+// its exponent is past maxRatExp.
+func ratOf(s string) (*big.Rat, bool) {
+	if _, exp, ok := strings.Cut(strings.ToLower(s), "e"); ok {
+		e, err := strconv.Atoi(exp)
+		if err != nil || e > maxRatExp || e < -maxRatExp {
+			return nil, false
+		}
+	}
+	return new(big.Rat).SetString(s)
+}
+
+// rat is a finite x as a rational: a float64 as the number it prints as
+// (strconv's shortest form), which is the number every record and
+// evidence shows, and orders as the float64 itself does beside any other
+// float64.
+func (x Exact) rat() *big.Rat {
+	switch x.kind {
+	case exactInt:
+		return new(big.Rat).SetInt64(x.i)
+	case exactUint:
+		return new(big.Rat).SetFrac(new(big.Int).SetUint64(x.u), big.NewInt(1))
+	case exactRat:
+		return x.r
+	}
+	r, _ := new(big.Rat).SetString(strconv.FormatFloat(x.f, 'g', -1, 64))
+	return r
 }
 
 // CompareExact orders two numbers exactly: -1, 0 or +1 as a is less than,
@@ -135,6 +182,9 @@ func parseExact(s string) (Exact, bool) {
 func CompareExact(a, b Exact) (int, bool) {
 	if (a.kind == exactFloat && math.IsNaN(a.f)) || (b.kind == exactFloat && math.IsNaN(b.f)) {
 		return 0, false
+	}
+	if a.kind == exactRat || b.kind == exactRat {
+		return cmpRat(a, b), true
 	}
 	switch a.kind {
 	case exactInt:
@@ -165,6 +215,18 @@ func CompareExact(a, b Exact) (int, bool) {
 			return cmpOrdered(a.f, b.f), true
 		}
 	}
+}
+
+// cmpRat compares two numbers, one of them a rational; an infinite
+// float64 is past every rational.
+func cmpRat(a, b Exact) int {
+	if a.kind == exactFloat && math.IsInf(a.f, 0) {
+		return int(math.Copysign(1, a.f))
+	}
+	if b.kind == exactFloat && math.IsInf(b.f, 0) {
+		return -int(math.Copysign(1, b.f))
+	}
+	return a.rat().Cmp(b.rat())
 }
 
 func cmpOrdered[T int64 | uint64 | float64](a, b T) int {

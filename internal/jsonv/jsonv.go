@@ -157,8 +157,10 @@ func Whole(v any) (int, bool) {
 		if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
 			return wholeInt(i)
 		}
-		f, err := strconv.ParseFloat(string(x), 64)
-		if err != nil {
+		// Digits no float64 is are past int64 when whole (ParseInt said
+		// so) or have a fraction: 10000000000000000.01 is no whole 1e16.
+		f, isFloat := floatOf(string(x))
+		if !isFloat {
 			return 0, false
 		}
 		return wholeFloat(f)
@@ -179,37 +181,75 @@ func Whole(v any) (int, bool) {
 
 // Decoded is the Go value a JSON number literal settles into when this
 // module decodes JSON: an int when it is an integer literal that fits one;
-// the digits themselves (the json.Number) when it is an integer literal a
-// float64 would print as another number (12345678901234567890, past int64,
-// prints as 12345678901234567000: two ids that differ in their last digits
-// must not read as one); else a float64 — unless it is too large for one,
-// then the json.Number too, never ±Inf (a plugin's `1e999` would
-// otherwise reach the scope as a number no record can write, and the
-// run's record would be lost, issue #19). A literal with a fraction or an
-// exponent is a float however many digits it has: `0.10000000000000001`
-// (C's %.17g) is the float64 0.1 its writer meant. It is the plugin
-// wire's decoding convention, and every JSON reader's here (Unmarshal),
-// kept here so that every reader of a number agrees with the one that
-// made it.
+// a float64 when the float64 is the number the literal spells (floatOf);
+// else the digits themselves (the json.Number), which every comparison
+// reads exactly (ExactNumber). Two ids that differ in their last digits
+// (12345678901234567890, past int64, prints as 12345678901234567000)
+// must not read as one; nor two PostgreSQL numerics, a ledger's
+// 10000000000000000.01 and 10000000000000000.00, which a float64 holds
+// as the same 1e16: a check of debits against credits said "balanced".
+// A number past a float64's range is its digits too, never ±Inf (a
+// plugin's `1e999` would otherwise reach the scope as a number no record
+// can write, and the run's record would be lost, issue #19). It is the
+// plugin wire's decoding convention, and every JSON reader's here
+// (Unmarshal), kept here so that every reader of a number agrees with the
+// one that made it.
 //
 //	Decoded("3")                      3 (int)
 //	Decoded("3.0")                    3.0 (float64)
+//	Decoded("0.10000000000000001")    0.1 (float64: C's %.17g of 0.1)
 //	Decoded("9007199254740993")       9007199254740993 (int)
 //	Decoded("1e999")                  json.Number("1e999")
 //	Decoded("12345678901234567890")   json.Number("12345678901234567890")
+//	Decoded("10000000000000000.01")   json.Number("10000000000000000.01")
 func Decoded(n json.Number) any {
 	s := string(n)
 	if i, err := strconv.ParseInt(s, 10, 0); err == nil {
 		return int(i)
 	}
+	if f, ok := floatOf(s); ok {
+		return f
+	}
+	return n
+}
+
+// floatOf is the float64 a number literal s spells, and whether a float64
+// is that number as its writer meant it: false past a float64's range,
+// and when the float64 nearest s prints as other digits (Holds) — save a
+// literal with a fraction or an exponent that is the float's own print
+// with as many digits as s has, up to 17 (printed): `0.10000000000000001`
+// is C's %.17g of the float64 0.1, and jq 1.6 prints 0.1+0.2 so. Such a
+// literal is the float its writer held; one with more digits than a
+// float64's 17, or digits no float64 prints, is a decimal its writer
+// meant exactly (a PostgreSQL numeric), and is read so.
+func floatOf(s string) (float64, bool) {
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
-		return n
+		return f, false
 	}
-	if !strings.ContainsAny(s, ".eE") && !Holds(f, s) {
-		return n
+	if Holds(f, s) {
+		return f, true
 	}
-	return f
+	return f, strings.ContainsAny(s, ".eE") && printed(f, s)
+}
+
+// printed reports whether s is f printed in scientific notation with as
+// many significant digits as s has, at most 17 (C's %.17g, jq 1.6).
+func printed(f float64, s string) bool {
+	mant, _, _ := strings.Cut(strings.ToLower(s), "e")
+	digits := 0
+	for _, c := range strings.TrimRight(strings.TrimLeft(strings.ReplaceAll(strings.TrimLeft(mant, "+-"), ".", ""), "0"), "0") {
+		if c < '0' || c > '9' {
+			return false
+		}
+		digits++
+	}
+	if digits == 0 || digits > 17 {
+		return false
+	}
+	want, ok1 := new(big.Rat).SetString(s)
+	got, ok2 := new(big.Rat).SetString(strconv.FormatFloat(f, 'e', digits-1, 64))
+	return ok1 && ok2 && want.Cmp(got) == 0
 }
 
 // Holds reports whether f, printed as Go prints it, is the number s (a
@@ -326,6 +366,9 @@ func isInteger(v any) bool {
 	if _, ok := Whole(v); ok {
 		return true
 	}
+	if x, ok := ExactNumber(v); ok && x.kind == exactRat {
+		return x.r.IsInt() // 10000000000000000.01 reads as the float 1e16
+	}
 	f, _ := Float(v)
 	return !math.IsInf(f, 0) && !math.IsNaN(f) && f == math.Trunc(f)
 }
@@ -393,8 +436,8 @@ func digits(s string, i int) int {
 }
 
 // DecodePlain reads JSON text as a JSON-shaped Go value: objects as
-// map[string]any, arrays as []any, a whole number that fits as int, any
-// other number as float64 (Decoded). Empty input is nil; more than one
+// map[string]any, arrays as []any, numbers as Decoded reads them (an int,
+// a float64, or the digits no float64 is). Empty input is nil; more than one
 // value is an error. It is how the plugin wire reads a plugin's values and
 // how a worker's plugin result is read back, so both read alike.
 //

@@ -217,10 +217,16 @@ func TestDecoded(t *testing.T) {
 		// 12345678901234567168): the literal's own are kept.
 		{"9223372036854775808", json.Number("9223372036854775808")},
 		{"12345678901234567890", json.Number("12345678901234567890")},
-		// A literal with a fraction or an exponent is a float, as its
-		// writer meant: C's %.17g, and more digits than a float64 has.
+		// A float's own print with up to 17 digits is that float (C's
+		// %.17g, jq 1.6's 0.1+0.2); digits no float64 prints are a
+		// decimal its writer meant exactly (a PostgreSQL numeric).
 		{"0.10000000000000001", 0.1},
-		{"3.14159265358979323846", 3.141592653589793},
+		{"0.30000000000000004", 0.30000000000000004},
+		{"1.0000000000000000", 1.0},
+		{"10000000000000000.00", 1e16},
+		{"10000000000000000.01", json.Number("10000000000000000.01")},
+		{"100000000000000.01", json.Number("100000000000000.01")},
+		{"3.14159265358979323846", json.Number("3.14159265358979323846")},
 		{"1e400", json.Number("1e400")}, // TestIssue19DecodedNeverInfinite
 	}
 	for _, tc := range tests {

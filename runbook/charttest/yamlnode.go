@@ -135,7 +135,7 @@ func (r *reader) value(n ast.Node, what string) (any, bool) {
 		r.errf(n, "%s: %v", what, err)
 		return nil, false
 	}
-	return jsonValue(v), true
+	return jsonValue(chart.ExactNumbers(n, v)), true
 }
 
 func (r *reader) str(n ast.Node, what string) (string, bool) {
