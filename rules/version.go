@@ -17,7 +17,7 @@ type debVersion struct {
 // (".", "+", "~" or "-") after any epoch, so a bare number, a word or a
 // time of day ("9:30") is no version. ok is false for any other text.
 func versionOf(s string) (v debVersion, ok bool) {
-	if len(s) == 0 || len(s) > 256 {
+	if len(s) == 0 || len(s) > 256 || uuid(s) {
 		return v, false
 	}
 	rest := s
@@ -44,6 +44,30 @@ func versionOf(s string) (v debVersion, ok bool) {
 		}
 	}
 	return v, true
+}
+
+// uuid reports whether s is written as a UUID (8-4-4-4-12 hex digits):
+// an id, whose text order is the only one it has, though one that begins
+// with a digit and holds hyphens is a version's syntax too (sorting
+// systemd's boot ids or filesystem UUIDs was a rule error).
+func uuid(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // versionCompare orders two Debian versions as dpkg --compare-versions

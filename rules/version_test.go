@@ -36,6 +36,9 @@ func TestVersionsWrittenAsTextHaveNoOrder(t *testing.T) {
 		{`p.k8s > "v1.28.1"`, true, ""},
 		{`"9:30" < "10:05"`, false, ""}, // a time of day, no version
 		{`"beta" < "alpha"`, false, ""},
+		// UUIDs (lsblk's, journalctl --list-boots') are ids: text order
+		{`"9e107d9d-372b-4f5a-8f35-0b5a3d6b2c11" < "10a7c5e2-4b1d-4c3a-9e2f-5d6c7b8a9f00"`, false, ""},
+		{`last(sort(["9e107d9d-372b-4f5a-8f35-0b5a3d6b2c11", "10a7c5e2-4b1d-4c3a-9e2f-5d6c7b8a9f00"])) == "9e107d9d-372b-4f5a-8f35-0b5a3d6b2c11"`, true, ""},
 	})
 	f := MustFilter(Where("p.bash", Op("lt"), "5.2.15-2+b13"))
 	if out := f.Eval(env); out.Matched || len(out.Conditions) != 1 || !strings.Contains(out.Conditions[0].Reason, why) {
