@@ -35,11 +35,11 @@
 //	                      (…)dW50ZXIyIjx4(…)   the part that stays the same wherever in a longer
 //	                                           encoded text it falls (`user:` + token, the
 //	                                           Basic auth header), of a text ≥ MinBase64 bytes
-//	cut at a boundary     …hunt  /  er2"<x…    a prefix of any form above at the end of the
-//	                                           text or before a cut mark ("…" or "..."), a
-//	                                           suffix at its start or after a cut mark,
-//	                                           when ≥ MinFragment bytes (Holds: at a
-//	                                           cut mark only)
+//	cut at a boundary     …hunt  /  er2"<x…    a prefix of any form above before a cut
+//	                                           mark ("…" or "..."), a suffix after one,
+//	                                           when ≥ MinFragment bytes; at the text's own
+//	                                           end or start when ≥ MinEndFragment (Holds:
+//	                                           at a cut mark only)
 //
 // @example
 //
@@ -76,6 +76,16 @@ const Masked = "***"
 // and masking them would mask the ends of ordinary words and every small
 // number in every line (a member `port: 22` would hide each "22").
 const MinFragment = 4
+
+// MinEndFragment is the shortest piece of a secret masked at a shown
+// text's own start or end, where no cut mark says the text was cut there
+// (an output's tail may begin inside a secret), when the text goes on
+// past it: 4 or 5 bytes there are as likely a year, a port or a word the
+// text begins with as a cut secret, and masking them tells a reader which
+// bytes the secret's are: under a password ending "2026", every restic
+// snapshot time read "***-12-06T09:00:00Z". A text that is a piece of
+// MinFragment bytes or more, whole, is masked.
+const MinEndFragment = 6
 
 // MinDerived is the shortest value derived from a secret (Derived) that is
 // masked inside other text. A shorter one (`len(token)`, a flag, a count)
@@ -529,6 +539,9 @@ func cutPieces(t string, forms []string, atEnds bool) string {
 	if len(t) < MinFragment || len(forms) == 0 {
 		return t
 	}
+	if atEnds && (longestPrefixAt(t, forms, len(t)) == len(t) || longestSuffixAt(t, forms, len(t)) == len(t)) {
+		return Masked // the whole text is a piece: a command printed a secret's last bytes
+	}
 	// The boundaries, as byte offsets: ends where a prefix may stop,
 	// starts where a suffix may begin.
 	var ends, starts []int
@@ -548,13 +561,13 @@ func cutPieces(t string, forms []string, atEnds bool) string {
 	}
 	type span struct{ from, to int }
 	var cuts []span
-	for _, end := range ends {
-		if n := longestPrefixAt(t[:end], forms); n > 0 {
+	for i, end := range ends {
+		if n := longestPrefixAt(t[:end], forms, pieceAt(atEnds && i == 0)); n > 0 {
 			cuts = append(cuts, span{end - n, end})
 		}
 	}
-	for _, start := range starts {
-		if n := longestSuffixAt(t[start:], forms); n > 0 {
+	for i, start := range starts {
+		if n := longestSuffixAt(t[start:], forms, pieceAt(atEnds && i == 0)); n > 0 {
 			cuts = append(cuts, span{start, start + n})
 		}
 	}
@@ -579,12 +592,21 @@ func cutPieces(t string, forms []string, atEnds bool) string {
 	return b.String()
 }
 
+// pieceAt is the shortest piece masked at a boundary: MinEndFragment at
+// the text's own ends, MinFragment at a cut mark.
+func pieceAt(textEnd bool) int {
+	if textEnd {
+		return MinEndFragment
+	}
+	return MinFragment
+}
+
 // longestPrefixAt is the length of the longest proper prefix of a form, of
-// at least MinFragment bytes, that t ends with (0: none).
-func longestPrefixAt(t string, forms []string) int {
+// at least least bytes, that t ends with (0: none).
+func longestPrefixAt(t string, forms []string, least int) int {
 	best := 0
 	for _, f := range forms {
-		for n := min(len(f)-1, len(t)); n >= MinFragment && n > best; n-- {
+		for n := min(len(f)-1, len(t)); n >= least && n > best; n-- {
 			if strings.HasSuffix(t, f[:n]) {
 				best = n
 				break
@@ -595,11 +617,11 @@ func longestPrefixAt(t string, forms []string) int {
 }
 
 // longestSuffixAt is the length of the longest proper suffix of a form, of
-// at least MinFragment bytes, that t starts with (0: none).
-func longestSuffixAt(t string, forms []string) int {
+// at least least bytes, that t starts with (0: none).
+func longestSuffixAt(t string, forms []string, least int) int {
 	best := 0
 	for _, f := range forms {
-		for n := min(len(f)-1, len(t)); n >= MinFragment && n > best; n-- {
+		for n := min(len(f)-1, len(t)); n >= least && n > best; n-- {
 			if strings.HasPrefix(t, f[len(f)-n:]) {
 				best = n
 				break
