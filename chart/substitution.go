@@ -1,0 +1,105 @@
+package chart
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Substitution is a command substitution in a shell: script whose exit
+// status bash does not keep: one inside a word of a command (`echo
+// "$(cat /etc/x.conf)"`, `[ "$(…)" = y ]`, `local v=$(…)`), whose status
+// is that command's. Under bash -e only a substitution that is all of an
+// assignment's value (`v=$(cat /etc/x.conf)`) fails the script; any other
+// that fails leaves an empty or partial text in what the script prints,
+// and the script exits 0.
+type Substitution struct {
+	// Line and Col are where it starts in the script, from 1.
+	Line, Col int
+	// Text is the substitution as written, cut to 60 bytes.
+	Text string
+	// In is the command whose word holds it ("echo"), or "" where there is
+	// no command word (a test, a for list, a redirection).
+	In string
+}
+
+// HiddenSubstitutions lists the command and process substitutions of the
+// shell: script whose failure bash does not see, in order (nil for a
+// command: stage, a script with none, or one bash would not parse: that
+// fails when it runs). The syntax is read by mvdan.cc/sh, the parser of
+// shfmt, so quotes, here-documents and nesting are bash's own.
+func (e *ExecSpec) HiddenSubstitutions() []Substitution {
+	if e == nil || e.Shell == "" || !strings.ContainsAny(e.Shell, "$`<>") {
+		return nil
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(e.Shell), "")
+	if err != nil {
+		return nil
+	}
+	var out []Substitution
+	var stack []syntax.Node
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		switch s := n.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			if !seen(stack) {
+				out = append(out, substitution(e.Shell, s, stack))
+			}
+		}
+		stack = append(stack, n)
+		return true
+	})
+	return out
+}
+
+// seen reports whether bash keeps the exit status of a substitution whose
+// ancestors are stack: its nearest statement is an assignment alone
+// (`v=$(…)`, no command word, not local/export/declare), whose status is
+// the last substitution's.
+func seen(stack []syntax.Node) bool {
+	for i := len(stack) - 1; i >= 0; i-- {
+		st, ok := stack[i].(*syntax.Stmt)
+		if !ok {
+			continue
+		}
+		call, ok := st.Cmd.(*syntax.CallExpr)
+		return ok && len(call.Args) == 0 && len(call.Assigns) > 0
+	}
+	return false
+}
+
+// substitution describes s as written in script.
+func substitution(script string, s syntax.Node, stack []syntax.Node) Substitution {
+	from, to := s.Pos().Offset(), s.End().Offset()
+	text := ""
+	if int(to) <= len(script) && from < to {
+		text = script[from:to]
+	}
+	if len(text) > 60 {
+		cut := 60
+		for cut > 0 && text[cut]&0xC0 == 0x80 {
+			cut-- // never half a character
+		}
+		text = text[:cut] + "…"
+	}
+	sub := Substitution{Line: int(s.Pos().Line()), Col: int(s.Pos().Col()), Text: text}
+	for i := len(stack) - 1; i >= 0; i-- {
+		st, ok := stack[i].(*syntax.Stmt)
+		if !ok {
+			continue
+		}
+		switch c := st.Cmd.(type) {
+		case *syntax.CallExpr:
+			if len(c.Args) > 0 {
+				sub.In = c.Args[0].Lit()
+			}
+		case *syntax.DeclClause:
+			sub.In = c.Variant.Value
+		}
+		break
+	}
+	return sub
+}

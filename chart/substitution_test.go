@@ -1,0 +1,45 @@
+package chart
+
+import (
+	"testing"
+)
+
+// TestHiddenSubstitutionsAreBashs: which command substitutions of a
+// shell: script bash runs under -e without keeping their exit status.
+// `echo "{\"conf\": \"$(cat /etc/ssh/sshd_config)\"}"` printed an empty
+// conf when the file was missing, exit 0, and a hardening rule over it
+// said pass, Consistent.
+func TestHiddenSubstitutionsAreBashs(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		script string
+		want   []Substitution
+	}{
+		{`echo "{\"conf\": \"$(cat /etc/x.conf)\"}"`, []Substitution{{Line: 1, Col: 20, Text: "$(cat /etc/x.conf)", In: "echo"}}},
+		{"conf=$(cat /etc/x.conf)\necho \"$conf\"", nil},
+		{"a=$(cat x) b=`cat y`", nil},
+		{"local v=$(cat x)", []Substitution{{Line: 1, Col: 9, Text: "$(cat x)", In: "local"}}},
+		{"x=$(cat y) env", []Substitution{{Line: 1, Col: 3, Text: "$(cat y)", In: "env"}}},
+		{"if [ \"$(id -u)\" = 0 ]; then echo root; fi", []Substitution{{Line: 1, Col: 7, Text: "$(id -u)", In: "["}}},
+		{"for f in $(ls /srv); do echo $f; done", []Substitution{{Line: 1, Col: 10, Text: "$(ls /srv)"}}},
+		{"diff <(sort a) b", []Substitution{{Line: 1, Col: 6, Text: "<(sort a)", In: "diff"}}},
+		{"echo `date`", []Substitution{{Line: 1, Col: 6, Text: "`date`", In: "echo"}}},
+		{"v=$(echo \"$(cat x)\")", []Substitution{{Line: 1, Col: 11, Text: "$(cat x)", In: "echo"}}},
+		{"cat <<EOF\n$(hostname)\nEOF", []Substitution{{Line: 2, Col: 1, Text: "$(hostname)", In: "cat"}}},
+		{"echo '$(not one)'", nil},
+		{"echo $((1 + 2))", nil},
+		{"echo \"$(", nil}, // bash refuses it when it runs
+	}
+	for _, tc := range tests {
+		got := (&ExecSpec{Shell: tc.script}).HiddenSubstitutions()
+		if len(got) != len(tc.want) {
+			t.Errorf("%q: %+v, want %+v", tc.script, got, tc.want)
+			continue
+		}
+		for i := range got {
+			if got[i] != tc.want[i] {
+				t.Errorf("%q: [%d] %+v, want %+v", tc.script, i, got[i], tc.want[i])
+			}
+		}
+	}
+}
