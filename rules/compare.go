@@ -453,14 +453,43 @@ func equalCheck(a any, ca class, b any, cb class) (bool, string) {
 }
 
 // apart is why two unequal texts cannot be told apart as meant — a line
-// end (lineEnd) or the case of their letters (caseOnly) — the one
-// judgement every equality operator (eq, ne, in, notIn; ==, !=, in) asks;
-// "" when they differ otherwise.
+// end (lineEnd), the case of their letters (caseOnly), or one is a part
+// of the other's comma-separated list (listPart) — the one judgement
+// every equality operator (eq, ne, in, notIn; ==, !=, in) asks; "" when
+// they differ otherwise.
 func apart(a, b string) string {
 	if reason := lineEnd(a, b); reason != "" {
 		return reason
 	}
-	return caseOnly(a, b)
+	if reason := caseOnly(a, b); reason != "" {
+		return reason
+	}
+	return listPart(a, b)
+}
+
+// listPart is why two unequal texts are not known to differ: one is a
+// list written as text, its items between commas, and the other, which
+// holds no comma, is one of them. sshd -T prints Ciphers as one line,
+// `aes256-ctr,aes128-cbc`, and `s.value in weak` (or `== "aes128-cbc"`)
+// over it was a plain no, so a server offering a CBC cipher stood pass,
+// Consistent (TestListWrittenAsTextIsNoEquality). "" for any other pair.
+//
+//	listPart("aes256-ctr,aes128-cbc", "aes128-cbc")   "… is a list written as text …"
+//	listPart("a,b", "c")                              ""
+func listPart(a, b string) string {
+	list, item := a, b
+	if !strings.Contains(list, ",") {
+		list, item = b, a
+	}
+	if !strings.Contains(list, ",") || strings.Contains(item, ",") || strings.TrimSpace(item) == "" {
+		return ""
+	}
+	for part := range strings.SplitSeq(list, ",") {
+		if strings.TrimSpace(part) == item {
+			return strconv.Quote(list) + " is a list written as text, and " + strconv.Quote(item) + " is one of its items: compare the items, not the text (any(split(x, \",\"), # in list), or \"" + item + "\" in split(x, \",\"))"
+		}
+	}
+	return ""
 }
 
 // caseOnly is why two unequal texts are not known to differ: they differ
