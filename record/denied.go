@@ -9,8 +9,7 @@ import (
 )
 
 // ItemDenied is the kind of the not-checked item filed for an exec stage
-// whose command ended with an exit code that is no failure (0, or a code
-// exitCodes: declares an answer) and said on stderr that it was refused
+// whose command exited 0 and said on stderr that it was refused
 // access to something (EACCES's "Permission denied", EPERM's "Operation
 // not permitted", in any case). `sysctl -a` run as a user prints every
 // key it can read, says `sysctl: permission denied on key

@@ -293,11 +293,13 @@ func stderrOnly(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
 }
 
 // denied is stderr's first line saying the command was refused access
-// (record.Denied), when it ended as no failure (completed, or an exit
-// code the chart declared an answer): what it printed is part of what it
-// was asked (record.ItemDenied). "" otherwise: a failure is said as one.
+// (record.Denied), when it exited 0: what it printed is part of what it
+// was asked (record.ItemDenied). "" otherwise: a failure is said as one,
+// and a non-zero exit the chart declared an answer may be the refusal
+// itself (`setpriv --reuid=nobody cat /etc/shadow` under `exitCodes: {0:
+// readable, 1: not-readable}`).
 func denied(res proc.Result, row label.Row, stderr string) string {
-	if res.ExitCode == nil || (row.Label != label.Completed && !row.Answered()) {
+	if res.ExitCode == nil || *res.ExitCode != 0 || (row.Label != label.Completed && !row.Answered()) {
 		return ""
 	}
 	return record.Denied(stderr)

@@ -16,7 +16,9 @@ import (
 // command that ended as no failure is now a not-checked ledger item
 // (kind denied) quoting the line: Not sure, UNKNOWN. A warning of any
 // other kind beside the rows is not flagged, nor is a refusal from a
-// command that failed (its failure is said as one).
+// command that exited otherwise than 0: a failure is said as one, and a
+// code the chart declared an answer may be the refusal itself (a check
+// that /etc/shadow is not readable by others).
 func TestDeniedOnStderrIsNoWholeAnswer(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -33,9 +35,14 @@ func TestDeniedOnStderrIsNoWholeAnswer(t *testing.T) {
 		{"EPERM", `echo 'a'; echo 'x: Operation not permitted' >&2`, true, `"x: Operation not permitted"`},
 		{"rows and a warning", `echo 'a'; echo 'Hint: some entries are not shown' >&2`, false, ""},
 		{"a refusal that failed", `echo 'a'; echo 'cat: /etc/shadow: Permission denied' >&2; exit 1`, false, ""},
+		{"a refusal that is the answer", `echo 'a'; echo 'cat: /etc/shadow: Permission denied' >&2; exit 1`, false, "exitCodes"},
 	} {
+		exitCodes := ""
+		if tc.line == "exitCodes" {
+			exitCodes = ", exitCodes: {0: readable, 1: refused}"
+		}
 		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", perRowChart("audit", "Entry",
-			fmt.Sprintf(" {shell: %q, parse: lines}", tc.shell), "e", `
+			fmt.Sprintf(" {shell: %q, parse: lines%s}", tc.shell, exitCodes), "e", `
               - {when: 'e == "bad"', then: bad, label: A bad entry}`, "e"))
 		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
 		if got := strings.Contains(r.stdout, said+tc.line); got != tc.flagged {
