@@ -506,7 +506,7 @@ func caseOnly(a, b string) string {
 	if a == b || !strings.EqualFold(a, b) {
 		return ""
 	}
-	return strconv.Quote(a) + " and " + strconv.Quote(b) + " differ only in the case of their letters, and a tool may read its words in any case (sshd_config's PermitRootLogin Yes is yes); compare lower(x) == \"yes\" where the case does not matter, or, where it does, x matches \"^Yes$\""
+	return strconv.Quote(a) + " and " + strconv.Quote(b) + " differ only in the case of their letters, and a tool may read its words in any case (sshd reads PermitRootLogin Yes as yes); where the case does not matter compare lower(x) == " + strconv.Quote(strings.ToLower(b)) + ", and where it does, x matches " + strconv.Quote("^"+regexp.QuoteMeta(b)+"$")
 }
 
 // lineEnd is why two unequal texts cannot be told apart as meant: one is
