@@ -436,6 +436,7 @@ func numeral(s string) bool {
 // reason too (lineEnd): a command's output under parse: text keeps its
 // final newline, so `id.stdout == "0"` over id -u's "0\n" was false, and
 // a chart asking whether it ran as root said "no", Consistent, as root.
+// So are two that differ only in the case of their letters (caseOnly).
 func equalCheck(a any, ca class, b any, cb class) (bool, string) {
 	if ca != cb && ca != classNil && cb != classNil {
 		return false, mixedReasons[ca][cb]
@@ -444,11 +445,68 @@ func equalCheck(a any, ca class, b any, cb class) (bool, string) {
 	if !eq && ca == classString {
 		x, _ := asString(a)
 		y, _ := asString(b)
-		if reason := lineEnd(x, y); reason != "" {
+		if reason := apart(x, y); reason != "" {
 			return false, reason
 		}
 	}
 	return eq, ""
+}
+
+// apart is why two unequal texts cannot be told apart as meant — a line
+// end (lineEnd), the case of their letters (caseOnly), or one is a part
+// of the other's comma-separated list (listPart) — the one judgement
+// every equality operator (eq, ne, in, notIn; ==, !=, in) asks; "" when
+// they differ otherwise.
+func apart(a, b string) string {
+	if reason := lineEnd(a, b); reason != "" {
+		return reason
+	}
+	if reason := caseOnly(a, b); reason != "" {
+		return reason
+	}
+	return listPart(a, b)
+}
+
+// listPart is why two unequal texts are not known to differ: one is a
+// list written as text, its items between commas, and the other, which
+// holds no comma, is one of them. sshd -T prints Ciphers as one line,
+// `aes256-ctr,aes128-cbc`, and `s.value in weak` (or `== "aes128-cbc"`)
+// over it was a plain no, so a server offering a CBC cipher stood pass,
+// Consistent (TestListWrittenAsTextIsNoEquality). "" for any other pair.
+//
+//	listPart("aes256-ctr,aes128-cbc", "aes128-cbc")   "… is a list written as text …"
+//	listPart("a,b", "c")                              ""
+func listPart(a, b string) string {
+	list, item := a, b
+	if !strings.Contains(list, ",") {
+		list, item = b, a
+	}
+	if !strings.Contains(list, ",") || strings.Contains(item, ",") || strings.TrimSpace(item) == "" {
+		return ""
+	}
+	for part := range strings.SplitSeq(list, ",") {
+		if strings.TrimSpace(part) == item {
+			return strconv.Quote(list) + " is a list written as text, and " + strconv.Quote(item) + " is one of its items: compare the items, not the text (any(split(x, \",\"), # in list), or \"" + item + "\" in split(x, \",\"))"
+		}
+	}
+	return ""
+}
+
+// caseOnly is why two unequal texts are not known to differ: they differ
+// only in the case of their letters, and the tool that wrote one may read
+// its words in any case. sshd reads `PermitRootLogin Yes` and
+// `PasswordAuthentication YES` as yes, so `conf.PasswordAuthentication ==
+// "yes"` over a file's "Yes" was a plain no, and an audit said the
+// server refused passwords, Consistent, over one that took them
+// (TestTextsThatDifferOnlyInCaseAreNoEquality). "" for any other pair.
+//
+//	caseOnly("Yes", "yes")      "\"Yes\" and \"yes\" differ only in the case of their letters …"
+//	caseOnly("yes", "no")       ""
+func caseOnly(a, b string) string {
+	if a == b || !strings.EqualFold(a, b) {
+		return ""
+	}
+	return strconv.Quote(a) + " and " + strconv.Quote(b) + " differ only in the case of their letters, and a tool may read its words in any case (sshd reads PermitRootLogin Yes as yes); where the case does not matter compare lower(x) == " + strconv.Quote(strings.ToLower(b)) + ", and where it does, x matches " + strconv.Quote("^"+regexp.QuoteMeta(b)+"$")
 }
 
 // lineEnd is why two unequal texts cannot be told apart as meant: one is
@@ -548,8 +606,9 @@ func lineEndMatch(s string, pattern any) string {
 	return strconv.Quote(s) + " matches " + strconv.Quote(re.String()) + " but for the line end after it, which $ does not pass over here as grep's does, and a command's output read with parse: text keeps it; match trimSuffix(x, \"\\n\") (or trim(x)), or read the output with parse: lines"
 }
 
-// lineEndIn is lineEnd for in and notIn: the first element of list that a
-// text differs from only by a line end; "" when a is no text or none does.
+// lineEndIn is apart for in and notIn: the first element of list that a
+// text differs from only by a line end or the case of its letters; "" when
+// a is no text or none does.
 func lineEndIn(a any, list []any) string {
 	x, ok := asString(a)
 	if !ok || classOf(a) != classString {
@@ -557,7 +616,7 @@ func lineEndIn(a any, list []any) string {
 	}
 	for _, e := range list {
 		if y, ok := e.(string); ok {
-			if reason := lineEnd(x, y); reason != "" {
+			if reason := apart(x, y); reason != "" {
 				return reason
 			}
 		}

@@ -94,6 +94,10 @@ type Expr struct {
 	// local is set when it calls date(x, layout, "Local"): each
 	// evaluation reads this machine's zone from its Env (zoneOf).
 	local bool
+	// indexes is set when it reads a member by a computed key
+	// (patchIndex): each evaluation carries a note of the first such
+	// member its object lacked.
+	indexes bool
 }
 
 type exprPath struct {
@@ -164,6 +168,10 @@ func Compile(src string, opts ...Option) (e *Expr, err error) {
 	}
 	copts := append(append(local, builderFuncs()...), arithFuncs()...)
 	copts = append(append(append(append(append(append(copts, equalityFuncs()...), textFuncs()...), sortFuncs()...), itemsFuncs()...), funcOptions(c.calls)...), expr.MaxNodes(o.maxNodes), expr.Patch(patchSort{c.builtins}), expr.Patch(patchMember{c.builtins}), expr.Patch(adds), expr.Patch(patchArith{texts: c.binaries, builtins: c.builtins}), expr.Patch(patchEqual{c.binaries}))
+	if len(c.indexes) > 0 {
+		// first: the member reads it wraps are operands of the others
+		copts = append([]expr.Option{indexFuncs(), expr.Patch(patchIndex{c.indexes})}, copts...)
+	}
 	if c.clock {
 		copts = append(append(copts, clockFuncs()...), expr.Patch(patchNow{}))
 	}
@@ -176,7 +184,7 @@ func Compile(src string, opts ...Option) (e *Expr, err error) {
 		return nil, ce
 	}
 
-	e = &Expr{src: src, program: program, budget: o.memoryBudget, maxValue: o.maxValue, wholeEnv: c.wholeEnv, texts: adds.patched, clock: c.clock, local: c.local}
+	e = &Expr{src: src, program: program, budget: o.memoryBudget, maxValue: o.maxValue, wholeEnv: c.wholeEnv, texts: adds.patched, clock: c.clock, local: c.local, indexes: len(c.indexes) > 0}
 	slices.SortStableFunc(c.refs, func(a, b ref) int { return a.pos - b.pos })
 	seenPath := map[string]bool{}
 	seenRoot := map[string]bool{}
@@ -321,6 +329,11 @@ func (e *Expr) value(env Env) (result any, inputs []Input, absent string, typo b
 	if e.local {
 		vars[zoneKey] = zoneOf(env)
 	}
+	var missed *indexNote
+	if e.indexes {
+		missed = &indexNote{}
+		vars[indexKey] = missed
+	}
 	st.vm.MemoryBudget = e.budget
 	result, err = st.vm.Run(e.program, vars)
 	if err != nil {
@@ -363,6 +376,9 @@ func (e *Expr) value(env Env) (result any, inputs []Input, absent string, typo b
 				absent = msg
 			}
 		}
+	}
+	if missed != nil && absent == "" {
+		absent = missed.msg
 	}
 	return result, inputs, absent, typo, err
 }
@@ -466,15 +482,19 @@ func memberWords(owner, seg string, keys []string) (string, bool) {
 	if near != "" {
 		msg += fmt.Sprintf("; did you mean %q?", near)
 	}
+	return msg + membersText(keys), near != ""
+}
+
+// membersText is an object's members (keys, sorted) as an absent-member
+// error lists them: " (its members: a, b)", at most maxMembersNamed.
+func membersText(keys []string) string {
 	switch {
 	case len(keys) == 0:
-		msg += " (it is an empty object)"
+		return " (it is an empty object)"
 	case len(keys) > maxMembersNamed:
-		msg += fmt.Sprintf(" (its members: %s, and %d more)", strings.Join(keys[:maxMembersNamed], ", "), len(keys)-maxMembersNamed)
-	default:
-		msg += fmt.Sprintf(" (its members: %s)", strings.Join(keys, ", "))
+		return fmt.Sprintf(" (its members: %s, and %d more)", strings.Join(keys[:maxMembersNamed], ", "), len(keys)-maxMembersNamed)
 	}
-	return msg, near != ""
+	return fmt.Sprintf(" (its members: %s)", strings.Join(keys, ", "))
 }
 
 // String is the expression as written.
@@ -875,6 +895,10 @@ type collector struct {
 	clock    bool            // it calls now() (clock.go)
 	local    bool            // it calls date(x, layout, "Local") or timezone("Local") (clock.go)
 	guard    int             // > 0 inside a read that allows absence
+	// indexes are the unguarded reads of an object's member by a key
+	// computed at run time (`sys.stdout[w.key]`), by the position of
+	// their "[", each as written (patchIndex).
+	indexes map[int]string
 	// builtins are the builtin calls, by their position in the source:
 	// each as written, for the errors of the patches that rewrite it, and
 	// the members its predicate reads from its item (patchSort,
@@ -1090,6 +1114,20 @@ func (c *collector) member(m *ast.MemberNode) {
 		c.itemRead(segs[0])
 	} else {
 		c.walk(base)
+	}
+	// The first step whose key is computed, read without a guard, from
+	// a scope key: patchIndex judges whether its object has that key.
+	if id, ok := base.(*ast.IdentifierNode); ok && id.Value != "$env" && !c.isLet(id.Value) && k < len(chain) && !chain[k].Method && c.guard == 0 {
+		guarded := false
+		for _, m := range chain[:k+1] {
+			guarded = guarded || m.Optional
+		}
+		if !guarded {
+			if c.indexes == nil {
+				c.indexes = map[int]string{}
+			}
+			c.indexes[chain[k].Location().From] = pathText(texts, id.Value) + "[" + chain[k].Property.String() + "]"
+		}
 	}
 	// Whatever is not constant: dynamic indexes and what follows.
 	for ; k < len(chain); k++ {

@@ -252,6 +252,8 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 	out["stdout"] = rs.parsedAs(path, es.Parse, stdout, "its output", out, res.StartErr == nil && !silent && !blank)
 	if !blank && stderrOnly(es, res, row) {
 		rs.fileLedger(record.StderrOnlyEntry(path, es.Parse.Mode, *res.ExitCode, rs.mask(stderr)))
+	} else if line := denied(res, row, stderr); line != "" {
+		rs.fileLedger(record.DeniedEntry(path, *res.ExitCode, rs.mask(line)))
 	}
 	return out
 }
@@ -288,6 +290,19 @@ func stderrOnly(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
 		return false
 	}
 	return len(bytes.TrimSpace(res.Stdout)) == 0 && len(bytes.TrimSpace(res.Stderr)) > 0
+}
+
+// denied is stderr's first line saying the command was refused access
+// (record.Denied), when it exited 0: what it printed is part of what it
+// was asked (record.ItemDenied). "" otherwise: a failure is said as one,
+// and a non-zero exit the chart declared an answer may be the refusal
+// itself (`setpriv --reuid=nobody cat /etc/shadow` under `exitCodes: {0:
+// readable, 1: not-readable}`).
+func denied(res proc.Result, row label.Row, stderr string) string {
+	if res.ExitCode == nil || *res.ExitCode != 0 || (row.Label != label.Completed && !row.Answered()) {
+		return ""
+	}
+	return record.Denied(stderr)
 }
 
 // answeredBlank says whether a command answered with an exit code alone:

@@ -137,7 +137,8 @@ type Check struct {
 	// whose items were null (record.ItemNullItems), a text past the output
 	// cap (record.ItemWithheld), lines a parse mode could not read
 	// (record.ItemUnparsed), a command that wrote only on stderr and
-	// exited 0 (record.ItemStderrOnly), a text that is not UTF-8 and reached
+	// exited 0 (record.ItemStderrOnly) or said there it was refused
+	// access (record.ItemDenied), a text that is not UTF-8 and reached
 	// the scope altered (record.ItemNotUTF8), verdict rows dropped from the table
 	// (record.ItemDropped), a set: key null from a member its object
 	// lacks (record.ItemAbsentMember), a verdict set with no rows of a

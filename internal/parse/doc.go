@@ -13,7 +13,7 @@
 //	lines     a list of lines                       never
 //	json      the JSON value                        text that is not one JSON value
 //	jsonl     a list, one JSON value a line         a line that is not one JSON value
-//	kv        an object from key=value, key: value  a line with no separator, an empty or repeated key
+//	kv        an object from key=value, key: value  a line with no separator, an empty or repeated key (in any case)
 //	columns   a list of objects, keyed by header    a row with too few or too many fields
 //	csv, tsv  a list of objects, keyed by header    a record with the wrong number of fields, bad quoting
 //	regex     a list of objects, keyed by group     a line the pattern does not match

@@ -14,7 +14,8 @@ import (
 //	numbers  false keeps every value a string
 //
 // A line without the separator, with an empty key, or repeating a key
-// (the first value is kept) is a problem; a line whose first non-space
+// (the first value is kept) is a problem, and so is one whose key is an
+// earlier key in another case (sameKeyInAnotherCase); a line whose first non-space
 // character is "#" is a comment and passed over. So is a line whose
 // default separator would be a ":" inside a value (colonInValue).
 type kv struct {
@@ -55,6 +56,7 @@ func newKV(o opts) (parser, error) {
 
 func (p *kv) parse(text string, r *recorder) any {
 	out := map[string]any{}
+	folded := map[string]string{} // each key in lower case → the key as written
 	for i, s := range lines(text) {
 		if blank(s) || strings.HasPrefix(strings.TrimSpace(s), "#") {
 			continue
@@ -80,6 +82,10 @@ func (p *kv) parse(text string, r *recorder) any {
 		}
 		if _, dup := out[k]; dup {
 			r.problem(i+1, s, fmt.Sprintf("key %q repeated (the first value is kept)", k))
+			continue
+		}
+		if first := sameKeyInAnotherCase(folded, k); first != "" {
+			r.problem(i+1, s, fmt.Sprintf("key %q is the key %q in another case, and a file whose tool reads its keys in any case (sshd_config) gives one key twice (the first value is kept, under %q)", k, first, first))
 			continue
 		}
 		out[k] = p.numbers.of(v)
@@ -115,4 +121,20 @@ func (p *kv) colonInValue(s, k, v string) string {
 		return ""
 	}
 	return fmt.Sprintf(`the first ":" is inside a value (it would make the key %q, which holds a space, and the value %q): give the separator (sep: " ") or read the lines (parse: lines)`, key, strings.TrimSpace(v))
+}
+
+// sameKeyInAnotherCase is the key read before that k is in another case
+// ("PermitRootLogin" for "permitrootlogin"), "" when none is; folded
+// holds each key read, in lower case, and takes k's. sshd reads its
+// keywords in any case and keeps the first, so a sshd_config giving
+// `permitrootlogin yes` and later `PermitRootLogin no` lets root in, and
+// read as two keys a chart asking for PermitRootLogin saw "no" and said
+// root could not log in, Consistent (TestKVKeyInAnotherCaseIsAProblem).
+func sameKeyInAnotherCase(folded map[string]string, k string) string {
+	low := strings.ToLower(k)
+	if first, ok := folded[low]; ok && first != k {
+		return first
+	}
+	folded[low] = k
+	return ""
 }

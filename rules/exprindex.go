@@ -1,0 +1,100 @@
+package rules
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/vm/runtime"
+)
+
+// A member read by a key computed at run time (`sys.stdout[w.key]`, a
+// wanted sysctl looked up in what `sysctl -a` printed) that its object
+// lacks is the absent member a constant path's is (absentMember): expr
+// reads it as null, and `sys.stdout[w.key] == 0 → fail` was a plain no
+// over net.core.bpf_jit_harden, a key sysctl run as a user could not
+// read (permission denied, exit 0), so the kernel-hardening audit said
+// pass, Consistent (TestMemberByAComputedKeyItsObjectLacksIsUnjudged).
+// The judgement is made where the read is evaluated, so a guard the
+// author wrote before it (`w.key in sys.stdout && …`) keeps it from
+// being read; a read written to allow absence (`m?.[k]`, `m[k] ?? d`,
+// `m[k] == nil`) is not judged. A rule over it is a rule error; a set:
+// writes null and files the absence, as for a constant path.
+const (
+	indexFunc = "\x00index"
+	indexKey  = "\x00missed"
+)
+
+// indexNote holds the first member one evaluation read by a computed
+// key and found absent.
+type indexNote struct{ msg string }
+
+// indexFuncs is the function patchIndex calls, as Compile's expr option.
+func indexFuncs() expr.Option {
+	return expr.Function(indexFunc, func(p ...any) (any, error) { return judgedIndex(p[0], p[1], p[2], p[3]) })
+}
+
+// judgedIndex is obj[key] as expr reads it, noting in note (an
+// *indexNote) a key an object of strings lacks; text is the read as
+// written.
+func judgedIndex(obj, key, note, text any) (any, error) {
+	m, isMap := obj.(map[string]any)
+	k, isKey := key.(string)
+	if !isMap || !isKey {
+		return runtime.Fetch(obj, key), nil
+	}
+	v, has := m[k]
+	if has {
+		return v, nil
+	}
+	if n, ok := note.(*indexNote); ok && n.msg == "" {
+		written, _ := text.(string)
+		owner, by := written, ""
+		if mm, ok := textOfIndex(written); ok {
+			owner, by = mm[0], mm[1]
+		}
+		keys := slices.Sorted(maps.Keys(m))
+		n.msg = fmt.Sprintf("%s has no member %q (the key %s gave)%s; if it may be absent, write %s ?? a default, or test it first (%s in %s && …)",
+			owner, k, by, membersText(keys), written, by, owner)
+	}
+	return nil, nil
+}
+
+// textOfIndex splits a read written `owner[key]` into owner and key.
+func textOfIndex(s string) ([2]string, bool) {
+	depth := 0
+	for i := len(s) - 1; i >= 0; i-- {
+		switch s[i] {
+		case ']':
+			depth++
+		case '[':
+			depth--
+			if depth == 0 {
+				return [2]string{s[:i], s[i+1 : len(s)-1]}, true
+			}
+		}
+	}
+	return [2]string{}, false
+}
+
+// patchIndex rewrites each read the collector found by a computed key
+// (collector.indexes, by the position of its "[") into a call of
+// judgedIndex.
+type patchIndex struct{ at map[int]string }
+
+func (p patchIndex) Visit(node *ast.Node) {
+	n, ok := (*node).(*ast.MemberNode)
+	if !ok || n.Method || n.Optional {
+		return
+	}
+	text, ok := p.at[n.Location().From]
+	if !ok {
+		return
+	}
+	ast.Patch(node, &ast.CallNode{
+		Callee:    &ast.IdentifierNode{Value: indexFunc},
+		Arguments: []ast.Node{n.Node, n.Property, &ast.IdentifierNode{Value: indexKey}, &ast.StringNode{Value: text}},
+	})
+}

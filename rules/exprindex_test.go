@@ -1,0 +1,62 @@
+package rules
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestMemberByAComputedKeyItsObjectLacksIsUnjudged: a kernel-hardening
+// chart looks each wanted key up in what `sysctl -a` printed; run as a
+// user, sysctl could not read net.core.bpf_jit_harden (permission denied
+// on stderr, exit 0), the lookup read null, and a rule asking for the
+// bad value, `sys.stdout[w.key] == 0 → fail`, was a plain no: the key
+// stood pass, Consistent (one asking `!= w.want` said fail over no value;
+// testdata/wave-audit/sysctl). A member read by a computed
+// key that its object lacks is a rule error, as a constant path's is;
+// one present is read as before, and a read written to allow absence,
+// or behind a guard that keeps it from being read, is not judged.
+func TestMemberByAComputedKeyItsObjectLacksIsUnjudged(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{
+		"sys":  map[string]any{"stdout": map[string]any{"kernel.randomize_va_space": 2, "fs.suid_dumpable": 0}},
+		"w":    map[string]any{"key": "net.core.bpf_jit_harden"},
+		"have": map[string]any{"key": "fs.suid_dumpable"},
+		"k":    "net.core.bpf_jit_harden",
+		"list": []any{"a", "b"},
+		"i":    1,
+	}
+	const why = `sys.stdout has no member "net.core.bpf_jit_harden" (the key w.key gave)`
+	for _, tc := range []struct {
+		src     string
+		err     string // "" for no error
+		matched bool
+	}{
+		{`sys.stdout[w.key] == 0`, why, false},
+		{`sys.stdout[w.key] != 2`, why, false},
+		{`sys.stdout[k] == 0`, `(the key k gave)`, false},
+		{`sys.stdout[have.key] == 0`, "", true},
+		{`(sys.stdout[w.key] ?? 2) == 2`, "", true},
+		{`sys.stdout[w.key] == nil`, "", true},
+		{`sys.stdout?.[w.key] == nil`, "", true},
+		{`w.key in sys.stdout && sys.stdout[w.key] == 0`, "", false},
+		{`list[i] == "b"`, "", true},
+		{`list[-1] == "b"`, "", true},
+		{`any(["fs.suid_dumpable"], sys.stdout[#] == 0)`, "", true},
+	} {
+		out := MustCompile(tc.src).Eval(env)
+		if tc.err == "" {
+			if out.Err != "" || out.Matched != tc.matched {
+				t.Errorf("%s: matched %v err %q, want matched %v and no error", tc.src, out.Matched, out.Err, tc.matched)
+			}
+			continue
+		}
+		if out.Matched || !strings.Contains(out.Err, tc.err) {
+			t.Errorf("%s: matched %v err %q, want a non-match saying %q", tc.src, out.Matched, out.Err, tc.err)
+		}
+	}
+	// A set: writes null and says why, as for a constant path.
+	v, _, absent, err := MustCompile(`sys.stdout[w.key]`).ValueNoting(env)
+	if err != nil || v != nil || !strings.Contains(absent, why) {
+		t.Errorf("set: value %v err %v absent %q, want null and %q", v, err, absent, why)
+	}
+}
