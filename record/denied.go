@@ -3,7 +3,6 @@ package record
 import (
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/openrunbook/runbook/plugins/coverage"
 )
@@ -37,12 +36,7 @@ func Denied(stderr string) string {
 // path: exit is the exit code, line stderr's first line that says so
 // (masked already; Denied).
 func DeniedEntry(path string, exit int, line string) coverage.Entry {
-	if cut := 200; len(line) > cut {
-		for cut > 0 && !utf8.RuneStart(line[cut]) {
-			cut-- // never half a character
-		}
-		line = line[:cut] + "…"
-	}
+	line = cutLine(line)
 	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
 		Kind: coverage.KindLedger,
 		NotChecked: []coverage.Item{{

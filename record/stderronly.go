@@ -2,8 +2,6 @@ package record
 
 import (
 	"fmt"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/openrunbook/runbook/plugins/coverage"
 )
@@ -24,19 +22,7 @@ const ItemStderrOnly = "stderr-only"
 // path: mode is the parse mode, exit the exit code, stderr what it wrote
 // there (masked already); the item holds stderr's first non-blank line.
 func StderrOnlyEntry(path, mode string, exit int, stderr string) coverage.Entry {
-	first := ""
-	for _, l := range strings.Split(stderr, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			first = l
-			break
-		}
-	}
-	if cut := 200; len(first) > cut {
-		for cut > 0 && !utf8.RuneStart(first[cut]) {
-			cut-- // never half a character
-		}
-		first = first[:cut] + "…"
-	}
+	first := FirstLine(stderr)
 	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
 		Kind: coverage.KindLedger,
 		NotChecked: []coverage.Item{{

@@ -254,8 +254,24 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		rs.fileLedger(record.StderrOnlyEntry(path, es.Parse.Mode, *res.ExitCode, rs.mask(stderr)))
 	} else if line := denied(res, row, stderr); line != "" {
 		rs.fileLedger(record.DeniedEntry(path, *res.ExitCode, rs.mask(line)))
+	} else if subs := unseenFailure(es, res, row); len(subs) > 0 {
+		s := subs[0]
+		rs.fileLedger(record.UnseenFailureEntry(path, *res.ExitCode, rs.mask(s.Text), fmt.Sprintf("line %d:%d of its script", s.Line, s.Col), rs.mask(s.In), len(subs), rs.mask(stderr)))
 	}
 	return out
+}
+
+// unseenFailure is the substitutions of a shell: script bash does not see
+// fail (chart.ExecSpec.HiddenSubstitutions), when the script ended as no
+// failure and wrote on stderr: a command inside one may have failed, and
+// what the script printed hold its empty text (record.ItemUnseenFailure).
+// nil otherwise; a script that wrote nothing on stderr gives no sign of a
+// failure, and one that failed is said as one.
+func unseenFailure(es *chart.ExecSpec, res proc.Result, row label.Row) []chart.Substitution {
+	if es.Shell == "" || res.ExitCode == nil || (row.Label != label.Completed && !row.Answered()) || len(bytes.TrimSpace(res.Stderr)) == 0 {
+		return nil
+	}
+	return es.HiddenSubstitutions()
 }
 
 // text is a text a stage read (a stream, a file's content) as the scope
