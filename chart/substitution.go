@@ -1,6 +1,7 @@
 package chart
 
 import (
+	"fmt"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -102,4 +103,24 @@ func substitution(script string, s syntax.Node, stack []syntax.Node) Substitutio
 		break
 	}
 	return sub
+}
+
+// HiddenSubstitutionsNote is plan's note for a shell: script with such
+// substitutions ("" for none): which, where, and what a run makes of
+// one (record.ItemUnseenFailure).
+func (e *ExecSpec) HiddenSubstitutionsNote() string {
+	subs := e.HiddenSubstitutions()
+	if len(subs) == 0 {
+		return ""
+	}
+	s := subs[0]
+	where := fmt.Sprintf("line %d:%d", s.Line, s.Col)
+	if s.In != "" {
+		where += ", inside a word of " + s.In
+	}
+	more := ""
+	if len(subs) > 1 {
+		more = fmt.Sprintf(" (and %d more such)", len(subs)-1)
+	}
+	return "its script's " + s.Text + " (" + where + ")" + more + " fails unseen by bash -e, so a run that writes on stderr over it stands Not sure; assign it first, v=" + s.Text + ", and use \"$v\""
 }

@@ -43,3 +43,17 @@ func TestHiddenSubstitutionsAreBashs(t *testing.T) {
 		}
 	}
 }
+
+// TestHiddenSubstitutionsNoteSaysWhereAndWhat: plan's note names the
+// first such substitution, where it is, and what to write.
+func TestHiddenSubstitutionsNoteSaysWhereAndWhat(t *testing.T) {
+	t.Parallel()
+	got := (&ExecSpec{Shell: "echo \"$(cat a)\" \"$(cat b)\""}).HiddenSubstitutionsNote()
+	want := `its script's $(cat a) (line 1:7, inside a word of echo) (and 1 more such) fails unseen by bash -e, so a run that writes on stderr over it stands Not sure; assign it first, v=$(cat a), and use "$v"`
+	if got != want {
+		t.Errorf("note:\n%s\nwant:\n%s", got, want)
+	}
+	if n := (&ExecSpec{Shell: "v=$(cat a); echo \"$v\""}).HiddenSubstitutionsNote(); n != "" {
+		t.Errorf("an assignment noted: %s", n)
+	}
+}

@@ -413,6 +413,9 @@ func (pl *planner) exec(ps *planStage, es *chart.ExecSpec) {
 	if unset := es.ShellReadsChartNames(); unset != "" {
 		ps.Note = strings.TrimPrefix(ps.Note+"; "+unset, "; ")
 	}
+	if hidden := es.HiddenSubstitutionsNote(); hidden != "" {
+		ps.Note = strings.TrimPrefix(ps.Note+"; "+hidden, "; ")
+	}
 	name := "bash" // proc runs a shell: line as bash -e -o pipefail -c
 	if es.Shell != "" {
 		ps.Shell = es.Shell
