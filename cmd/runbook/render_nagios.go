@@ -109,15 +109,24 @@ func nagiosSummary(rec *record.Record, c gate.Check) string {
 		}
 		return ""
 	}
+	// A run that stopped says why, then the rows it wrote before it
+	// stopped: the check's state may be theirs (a critical row is no
+	// less so for a later stage that timed out).
+	wrote := func() string {
+		if len(c.Words) == 0 {
+			return ""
+		}
+		return "; before it stopped it wrote " + strings.Join(wordCounts(c), ", ")
+	}
 	switch {
 	case rec.Status == "failed":
-		return "the run failed" + stage()
+		return "the run failed" + stage() + wrote()
 	case rec.Status == "cancelled":
-		return "the run was cancelled" + stage()
+		return "the run was cancelled" + stage() + wrote()
 	case rec.Status == "paused" && rec.Pause != nil:
-		return "the run is paused at " + nagiosText(rec.Pause.Stage) + ", waiting for an answer: " + nagiosText(rec.Pause.Question)
+		return "the run is paused at " + nagiosText(rec.Pause.Stage) + ", waiting for an answer: " + nagiosText(rec.Pause.Question) + wrote()
 	case rec.Status != "completed":
-		return "the run ended " + nagiosText(rec.Status)
+		return "the run ended " + nagiosText(rec.Status) + wrote()
 	case c.NoProjection:
 		return "the chart projects no verdict rows (result.kind verdict/…)"
 	}
@@ -164,13 +173,7 @@ func nagiosSummary(rec *record.Record, c gate.Check) string {
 		n := len(rules)
 		parts = append(parts, fmt.Sprintf("%d %s could not be evaluated (%s)", n, plural(n, "rule", "rules"), subjectsText(deciders)))
 	}
-	for _, wd := range c.Words {
-		part := fmt.Sprintf("%d %s", wd.Rows, wordText(wd.Word))
-		if c.State != gate.OK && wd.State == c.State && len(wd.Subjects) > 0 {
-			part += " (" + subjectsText(wd.Subjects) + ")"
-		}
-		parts = append(parts, part)
-	}
+	parts = append(parts, wordCounts(c)...)
 	switch {
 	case len(c.Words) == 0 && empty:
 		parts = append(parts, "no verdict rows: nothing was judged")
@@ -178,6 +181,20 @@ func nagiosSummary(rec *record.Record, c gate.Check) string {
 		parts = append(parts, "no verdict rows")
 	}
 	return strings.Join(parts, ", ")
+}
+
+// wordCounts are the verdict words' counts as the first line says them,
+// worst first, the subjects of the check's state's words named.
+func wordCounts(c gate.Check) []string {
+	var parts []string
+	for _, wd := range c.Words {
+		part := fmt.Sprintf("%d %s", wd.Rows, wordText(wd.Word))
+		if c.State != gate.OK && wd.State == c.State && len(wd.Subjects) > 0 {
+			part += " (" + subjectsText(wd.Subjects) + ")"
+		}
+		parts = append(parts, part)
+	}
+	return parts
 }
 
 // maxSubjects is how many subjects of a word the first line names.

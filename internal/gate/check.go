@@ -216,7 +216,10 @@ func Judge(rec *record.Record, m Mapping) Check {
 	}
 	switch {
 	case rec == nil || rec.Status != "completed":
-		c.State = Unknown
+		// No finished answer: no better than UNKNOWN, but a row the run
+		// wrote before it stopped keeps a worse state — a users check's
+		// CRITICAL row said UNKNOWN because a later check timed out.
+		c.State = Worse(c.State, Unknown)
 	case rec.Verdicts == nil:
 		c.State, c.NoProjection = Unknown, true
 	default:

@@ -539,3 +539,23 @@ func TestPeriodNotHeldIsNotOk(t *testing.T) {
 		}
 	}
 }
+
+// TestRowWrittenBeforeTheRunStoppedKeepsItsState: a run with no finished
+// answer (failed, cancelled, paused) is no better than UNKNOWN, yet its
+// check said UNKNOWN over a critical row it had written before it stopped,
+// a state the monitoring-plugins order ranks better than CRITICAL.
+func TestRowWrittenBeforeTheRunStoppedKeepsItsState(t *testing.T) {
+	t.Parallel()
+	for _, status := range []string{"failed", "cancelled", "paused"} {
+		for _, tc := range []struct {
+			word string
+			want State
+		}{{"ok", Unknown}, {"unknown", Unknown}, {"warning", Warning}, {"critical", Critical}} {
+			r := issue14Record(9, [2]string{"ok", "a"}, [2]string{tc.word, "b"})
+			r.Status = status
+			if got := Judge(r, nil).State; got != tc.want {
+				t.Errorf("%s run with a %s row: %v, want %v", status, tc.word, got, tc.want)
+			}
+		}
+	}
+}
