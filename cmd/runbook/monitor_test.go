@@ -62,3 +62,32 @@ stages:
 		})
 	}
 }
+
+// TestVerdictWordWithALineEndIsRefused: a wrapper whose script prints its
+// state word, read with parse: text, kept echo's line end: the row read
+// "critical" in the table, yet `--fail-on verdict=critical` exited 0 over
+// it and a Nagios check said UNKNOWN, "verdict critical  has no check
+// state". A verdict word with spaces or a line end around it is refused
+// at its stage, saying to trim it, as a verdict that is not text is.
+func TestVerdictWordWithALineEndIsRefused(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeChart(t, dir, "chart.yaml", `
+version: 1
+runbook: word
+result: {kind: verdict/state}
+stages:
+  - id: p
+    exec: {shell: 'echo critical', parse: text}
+  - id: v
+    verdict: {subject: '"p"', verdict: p.stdout}
+`)
+	r := runCLI(t, dir, "exec", "chart.yaml", "--fail-on", "verdict=critical")
+	if r.code != 1 || !strings.Contains(r.stderr, `p.stdout gave the text "critical\n"`) || !strings.Contains(r.stderr, "trim(p.stdout)") {
+		t.Errorf("exit %d, want 1 (the stage refuses the word, saying to trim it)\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+	r = runCLI(t, dir, "exec", "chart.yaml", "-o", "nagios")
+	if first, _, _ := strings.Cut(r.stdout, "\n"); r.code != 3 || !strings.HasPrefix(first, "word UNKNOWN - the run failed at v: ") {
+		t.Errorf("exit %d, first line %q, want 3 and the failure named", r.code, first)
+	}
+}
