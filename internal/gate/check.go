@@ -87,6 +87,15 @@ func MappingOf(spec *chart.Spec) Mapping {
 	return m
 }
 
+// CheckOf is the record of a run of spec as a Nagios check: Judge under
+// the chart's result.nagios, then Unlabelled. `runbook exec -o nagios`
+// and a chart test's expect nagios: both ask it.
+func CheckOf(spec *chart.Spec, rec *record.Record) Check {
+	c := Judge(rec, MappingOf(spec))
+	c.Unlabelled(spec, rec)
+	return c
+}
+
 // Unlabelled judges c, a check of a completed run of spec, by what its
 // record cannot hold: when the chart starts processes (exec or plugin
 // stages) with the label honesty stage off (honesty: leaves it out), no
