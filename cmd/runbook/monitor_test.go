@@ -42,6 +42,9 @@ stages:
 		{"failed", `  - id: broken
     set: {n: 'int("many")'}`, nil,
 			"seq CRITICAL - the run failed at broken: "},
+		{"paused", `  - id: q
+    ask: {question: '"Log the users out?"', expects: {logout: bool}}`, []string{"--record", "run.json"},
+			"seq CRITICAL - the run is paused at q, waiting for an answer: Log the users out?; before it paused it wrote 1 critical (users), 1 ok"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -116,7 +116,11 @@ func nagiosSummary(rec *record.Record, c gate.Check) string {
 		if len(c.Words) == 0 {
 			return ""
 		}
-		return "; before it stopped it wrote " + strings.Join(wordCounts(c), ", ")
+		verb := "stopped"
+		if rec.Status == "paused" {
+			verb = "paused"
+		}
+		return "; before it " + verb + " it wrote " + strings.Join(wordCounts(c), ", ")
 	}
 	switch {
 	case rec.Status == "failed":
