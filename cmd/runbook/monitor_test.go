@@ -94,3 +94,37 @@ stages:
 		t.Errorf("exit %d, first line %q, want 3 and the failure named", r.code, first)
 	}
 }
+
+// TestNagiosStoppedRunSaysItsPluginsAnswers: a run that timed out before
+// any row was written said only "UNKNOWN - the run was cancelled at
+// slow", though a plugin had answered CRITICAL before it: the admin saw
+// no trace of it (it was in the text output's Scripts section alone). The
+// long text names each script that answered WARNING or CRITICAL before the
+// run stopped; the state stays UNKNOWN, what the chart would have made of
+// it being no finished answer.
+func TestNagiosStoppedRunSaysItsPluginsAnswers(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeChart(t, dir, "chart.yaml", `
+version: 1
+runbook: two
+result: {kind: verdict/plugin}
+stages:
+  - id: users
+    exec: {shell: 'echo "USERS CRITICAL - 12 users currently logged in"; exit 2', exitCodes: nagios, parse: nagios}
+  - id: load
+    exec: {shell: 'echo "LOAD OK"', exitCodes: nagios, parse: nagios}
+  - id: slow
+    exec: {shell: 'sleep 30', exitCodes: nagios, parse: nagios}
+  - id: rows
+    verdict: {subject: '"users"', verdict: users.status}
+`)
+	r := runCLI(t, dir, "exec", "chart.yaml", "-o", "nagios", "--timeout", "1s")
+	first, long, _ := strings.Cut(r.stdout, "\n")
+	if r.code != 3 || !strings.HasPrefix(first, "two UNKNOWN - the run was cancelled at slow") {
+		t.Errorf("exit %d, first line %q, want 3, UNKNOWN naming the stage", r.code, first)
+	}
+	if want := "script users answered critical (exit 2) before the run stopped"; !strings.Contains(long, want) || strings.Contains(long, "script load") {
+		t.Errorf("long text\n%s\nwant it to hold %q, and no line of load's OK", long, want)
+	}
+}

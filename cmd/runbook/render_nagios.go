@@ -22,6 +22,8 @@ import (
 //	N of M rows shown                             when capped
 //	UNKNOWN: …                                    words nothing maps, notes,
 //	                                              scripts that gave no answer
+//	script … before the run stopped               a stopped run's scripts that
+//	                                              answered WARNING or CRITICAL
 //	the standing line                             when the record says it
 //
 // SUMMARY counts the verdicts worst first and names the subjects of the
@@ -70,6 +72,9 @@ func renderNagios(w io.Writer, rec *record.Record, c gate.Check) error {
 	}
 	for _, u := range c.Unanswered {
 		line(nagiosText("UNKNOWN: script " + u.Path + " " + u.Said + ": the rows rest on no answer of it"))
+	}
+	for _, s := range c.Stopped {
+		line(nagiosText("script " + s.Path + " " + s.Said + " before the run stopped (its own word, which the unfinished run may not have judged)"))
 	}
 	for _, u := range c.Unchecked {
 		if u.Empty {

@@ -559,3 +559,27 @@ func TestRowWrittenBeforeTheRunStoppedKeepsItsState(t *testing.T) {
 		}
 	}
 }
+
+// TestStoppedRunListsTheWorseAnswersItsScriptsGave: a stopped run's
+// scripts that answered WARNING or CRITICAL (their last attempt) are
+// listed, the state left as it is; a completed run lists none.
+func TestStoppedRunListsTheWorseAnswersItsScriptsGave(t *testing.T) {
+	t.Parallel()
+	code := func(n int) *int { return &n }
+	r := issue14Record(9, [2]string{"ok", "a"})
+	r.Scripts = []label.Row{
+		{Path: "users", Label: label.CompletedWithFailure, ExitCode: code(2), Answer: "critical"},
+		{Path: "load", Label: label.Completed, ExitCode: code(0), Answer: "ok"},
+		{Path: "disk", Label: label.CompletedWithFailure, ExitCode: code(1), Answer: "warning"},
+		{Path: "disk", Label: label.Completed, ExitCode: code(0), Answer: "ok"},
+	}
+	r.Status = "cancelled"
+	c := Judge(r, nil)
+	if c.State != Unknown || len(c.Stopped) != 1 || c.Stopped[0].Path != "users" || c.Stopped[0].Said != "answered critical (exit 2)" {
+		t.Errorf("state %v, stopped %+v; want UNKNOWN and users alone (disk's last attempt answered ok)", c.State, c.Stopped)
+	}
+	r.Status = "completed"
+	if c := Judge(r, nil); len(c.Stopped) != 0 {
+		t.Errorf("a completed run: stopped %+v, want none", c.Stopped)
+	}
+}
