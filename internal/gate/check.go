@@ -238,7 +238,7 @@ func Judge(rec *record.Record, m Mapping) Check {
 		// CRITICAL row said UNKNOWN because a later check timed out.
 		c.State = Worse(c.State, Unknown)
 		if rec != nil {
-			c.Stopped = answeredWorse(rec.Scripts)
+			c.Stopped = answeredWorse(rec.Scripts, m)
 		}
 	case rec.Verdicts == nil:
 		c.State, c.NoProjection = Unknown, true
@@ -330,11 +330,12 @@ type Script struct {
 }
 
 // answeredWorse lists the scripts whose last attempt answered with a word
-// that is a WARNING or CRITICAL state (Check.Stopped).
-func answeredWorse(rows []label.Row) []Script {
+// that is a WARNING or CRITICAL state under m, as a row of that word
+// would be (Check.Stopped).
+func answeredWorse(rows []label.Row, m Mapping) []Script {
 	var out []Script
 	for _, r := range lastAttempts(rows) {
-		if s, ok := ParseState(strings.ToLower(r.Answer)); ok && r.Answered() && (s == Warning || s == Critical) {
+		if s, ok := m.StateOf(r.Answer); ok && r.Answered() && (s == Warning || s == Critical) {
 			out = append(out, Script{Path: r.Path, Said: r.Said()})
 		}
 	}

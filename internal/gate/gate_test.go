@@ -578,6 +578,11 @@ func TestStoppedRunListsTheWorseAnswersItsScriptsGave(t *testing.T) {
 	if c.State != Unknown || len(c.Stopped) != 1 || c.Stopped[0].Path != "users" || c.Stopped[0].Said != "answered critical (exit 2)" {
 		t.Errorf("state %v, stopped %+v; want UNKNOWN and users alone (disk's last attempt answered ok)", c.State, c.Stopped)
 	}
+	// A chart's own word mapped under result.nagios is its state there.
+	r.Scripts = append(r.Scripts, label.Row{Path: "fs", Label: label.CompletedWithFailure, ExitCode: code(1), Answer: "filling"})
+	if c := Judge(r, Mapping{"filling": Warning}); len(c.Stopped) != 2 || c.Stopped[1].Path != "fs" {
+		t.Errorf("stopped %+v, want users and fs (filling is WARNING by the chart's mapping)", c.Stopped)
+	}
 	r.Status = "completed"
 	if c := Judge(r, nil); len(c.Stopped) != 0 {
 		t.Errorf("a completed run: stopped %+v, want none", c.Stopped)
