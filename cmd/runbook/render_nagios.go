@@ -74,7 +74,7 @@ func renderNagios(w io.Writer, rec *record.Record, c gate.Check) error {
 		line(nagiosText("UNKNOWN: script " + u.Path + " " + u.Said + ": the rows rest on no answer of it"))
 	}
 	for _, s := range c.Stopped {
-		line(nagiosText("script " + s.Path + " " + s.Said + " before the run stopped (its own word, which the unfinished run may not have judged)"))
+		line(nagiosText("script " + s.Path + " " + s.Said + " before the run " + stoppedVerb(rec) + " (its own word, which the unfinished run may not have judged)"))
 	}
 	for _, u := range c.Unchecked {
 		if u.Empty {
@@ -121,11 +121,7 @@ func nagiosSummary(rec *record.Record, c gate.Check) string {
 		if len(c.Words) == 0 {
 			return ""
 		}
-		verb := "stopped"
-		if rec.Status == "paused" {
-			verb = "paused"
-		}
-		return "; before it " + verb + " it wrote " + strings.Join(wordCounts(c), ", ")
+		return "; before it " + stoppedVerb(rec) + " it wrote " + strings.Join(wordCounts(c), ", ")
 	}
 	switch {
 	case rec.Status == "failed":
@@ -190,6 +186,15 @@ func nagiosSummary(rec *record.Record, c gate.Check) string {
 		parts = append(parts, "no verdict rows")
 	}
 	return strings.Join(parts, ", ")
+}
+
+// stoppedVerb is how a run with no finished answer stopped: paused, or
+// stopped (failed, cancelled).
+func stoppedVerb(rec *record.Record) string {
+	if rec.Status == "paused" {
+		return "paused"
+	}
+	return "stopped"
 }
 
 // wordCounts are the verdict words' counts as the first line says them,
