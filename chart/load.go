@@ -321,6 +321,11 @@ func YAMLError(file string, err error) *LoadError {
 	if strings.Contains(msg, "'\t'") || strings.Contains(msg, "\\t") {
 		return &LoadError{Pos: pos, Msg: "a tab character: YAML indents with spaces only; replace the tab with spaces"}
 	}
+	if msg == "'@' is a reserved character" || msg == "'`' is a reserved character" {
+		// `default: @10:20`, a Nagios range "inside": the parser's words
+		// say neither that the value begins with it nor what to write.
+		msg += ` (a plain value cannot begin with @ or ` + "`" + `, as the Nagios range @10:20 does; quote the whole value, default: "@10:20")`
+	}
 	if msg == "mapping value is not allowed in this context" {
 		// `description: names only: a pod's db-0`: the parser's words
 		// say neither which ": " nor what to write.

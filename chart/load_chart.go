@@ -269,7 +269,7 @@ func (l *loader) result(e entry) *ResultSpec {
 		r.StandingLine, _ = l.oneOf(se, "", "result standingLine", standingLines...)
 	}
 	if ne, ok := m.get("nagios"); ok {
-		r.Nagios = l.nagios(ne, r.Kind)
+		r.Nagios, r.NagiosPos = l.nagios(ne, r.Kind)
 	}
 	if ee, ok := m.get("empty"); ok {
 		if r.Empty, ok = l.oneOf(ee, "", "result empty", empties...); ok && r.Kind != "" && !strings.HasPrefix(r.Kind, "verdict/") {
@@ -289,18 +289,19 @@ func (l *loader) result(e entry) *ResultSpec {
 }
 
 // nagios reads `result.nagios:`, written state → verdict words (a word or
-// a list of words), into verdict word → state. A state that is not one of
+// a list of words), into verdict word → state, and where each word is
+// written (checkNagiosWords holds them to the chart's verdict words). A state that is not one of
 // NagiosStates, or a word listed under two states, is an error at its
 // place: the check's state would otherwise depend on a typo.
-func (l *loader) nagios(e entry, kind string) map[string]string {
+func (l *loader) nagios(e entry, kind string) (map[string]string, map[string]Pos) {
 	m, ok := l.asMap(e.val, e.keyPos, "", "result nagios")
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	if kind != "" && !strings.HasPrefix(kind, "verdict/") {
 		l.errf(e.keyPos, "", "result nagios maps verdict words, but kind %q projects no verdict rows: use a kind starting with verdict/, such as verdict/%s", kind, kind)
 	}
-	out := map[string]string{}
+	out, at := map[string]string{}, map[string]Pos{}
 	for _, se := range m.entries {
 		if !contains(NagiosStates, se.key) {
 			if s, ok := se.val.(*ast.StringNode); ok && contains(NagiosStates, s.Value) {
@@ -338,10 +339,10 @@ func (l *loader) nagios(e entry, kind string) map[string]string {
 				}
 				continue
 			}
-			out[word] = se.key
+			out[word], at[word] = se.key, ie.valPos
 		}
 	}
-	return out
+	return out, at
 }
 
 // honesty reads `honesty:`: a subset of label, coverage, assessment. An

@@ -99,6 +99,7 @@ func (l *loader) checkNames(spec *Spec) {
 	}
 	l.checkFilterWords(d)
 	l.checkDecider(spec)
+	l.checkNagiosWords(spec)
 	l.checkAnswerChecks(spec, d)
 	l.checkTimeoutNumbers(spec, d) // templates.go
 	noteShellChartNames(spec, d, map[*Spec]bool{})
@@ -190,6 +191,41 @@ func (l *loader) checkAnswerChecks(spec *Spec, d *defs) {
 			reads = "reads no key a stage writes, only the inputs and vars " + strings.Join(roots, ", ")
 		}
 		l.errf(c.Pos, "", "result check %d: %q %s, so it gives the same answer on every run and checks nothing of this one (a passing check is what makes the answer Known); check what the run wrote, as in len(verdicts) == len(df.stdout)", i+1, c.Src, reads)
+	}
+}
+
+// checkNagiosWords refuses a result.nagios word no row of the chart can
+// have that is a near miss of one it can, when its verdict stages' words
+// are all known (VerdictWords): a misspelled `critical: [at-rsik]` left
+// the at-risk rows a word nothing maps, and a check over a volume at risk
+// said UNKNOWN where its author mapped CRITICAL. A word near none of them
+// is let be: a chart may map a word its rows do not have yet (the
+// README's `unknown: [declined]`).
+func (l *loader) checkNagiosWords(spec *Spec) {
+	if spec.Result == nil || len(spec.Result.Nagios) == 0 {
+		return
+	}
+	words, complete := spec.VerdictWords()
+	if !complete {
+		return
+	}
+	listed := make([]string, 0, len(spec.Result.Nagios))
+	for w := range spec.Result.Nagios {
+		listed = append(listed, w)
+	}
+	slices.Sort(listed)
+	has := "no verdict word"
+	if len(words) > 0 {
+		has = "the verdict words " + strings.Join(words, ", ")
+	}
+	for _, w := range listed {
+		near := suggest.Nearest(w, words)
+		if slices.Contains(words, w) || near == "" || spec.Result.Nagios[near] != "" {
+			continue // a word the rows have, one near none, or a near word mapped too
+		}
+		state := spec.Result.Nagios[w]
+		l.errf(spec.Result.NagiosPos[w], "", "result nagios %s lists the verdict %q, which no row of this chart can have (its verdict stages write %s), so no row reading %q is %s by it; did you mean %q?",
+			state, w, has, near, strings.ToUpper(state), near)
 	}
 }
 

@@ -68,6 +68,8 @@ type ResultSpec struct {
 	// state → words): each word to one of NagiosStates. Nil when not
 	// written; words it does not list are judged by internal/gate.
 	Nagios map[string]string
+	// NagiosPos is where each word of Nagios is written.
+	NagiosPos map[string]Pos
 	// Empty is what a verdict table with no rows is: EmptyGap ("" too), a
 	// run that judged no subject, or EmptyAnswer, the chart's answer that
 	// there is nothing to report (no failed unit, no stale file).

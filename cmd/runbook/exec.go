@@ -276,8 +276,7 @@ func judge(rec *record.Record, f execFlags, rb *runbook.Runbook, recordErr error
 	if f.format != "nagios" {
 		return gate.Check{}
 	}
-	c := gate.Judge(rec, gate.MappingOf(rb.Spec()))
-	c.Unlabelled(rb.Spec(), rec)
+	c := gate.CheckOf(rb.Spec(), rec)
 	if recordErr != nil {
 		c.Raise(gate.Unknown, "UNKNOWN: "+recordErr.Error())
 	}

@@ -55,8 +55,10 @@ func TestIssue14NagiosStates(t *testing.T) {
 		// result.nagios maps the chart's own words.
 		{"mapped", []string{"disks/chart.yaml", "--input", "listing=/ 40\n/home 80\n/var 95\n/srv 97"}, 2, "disks CRITICAL - 2 at-risk (/var, /srv), 1 filling, 1 ok | at-risk=2;;;0 filling=1;;;0 ok=1;;;0"},
 		{"mapped-warning", []string{"disks/chart.yaml", "--input", "listing=/ 40\n/home 80"}, 1, "disks WARNING - 1 filling (/home), 1 ok |"},
-		// A failed run is UNKNOWN, naming the stage, whatever its rows say.
-		{"failed", []string{"failed/chart.yaml"}, 3, "broken UNKNOWN - the run failed at give-up: the collector exited 4\n"},
+		// A failed run is no better than UNKNOWN, naming the stage; a row
+		// it wrote before it stopped keeps a worse state (it was UNKNOWN
+		// over this critical row: TestNagiosRowWrittenBeforeTheRunStoppedKeepsItsState).
+		{"failed", []string{"failed/chart.yaml"}, 2, "broken CRITICAL - the run failed at give-up: the collector exited 4; before it stopped it wrote 1 critical (disk-0)\n"},
 		{"no-projection", []string{"plain/chart.yaml"}, 3, "plain UNKNOWN - the chart projects no verdict rows"},
 	}
 	for _, tc := range cases {

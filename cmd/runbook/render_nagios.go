@@ -22,6 +22,8 @@ import (
 //	N of M rows shown                             when capped
 //	UNKNOWN: …                                    words nothing maps, notes,
 //	                                              scripts that gave no answer
+//	script … before the run stopped               a stopped run's scripts that
+//	                                              answered WARNING or CRITICAL
 //	the standing line                             when the record says it
 //
 // SUMMARY counts the verdicts worst first and names the subjects of the
@@ -71,6 +73,9 @@ func renderNagios(w io.Writer, rec *record.Record, c gate.Check) error {
 	for _, u := range c.Unanswered {
 		line(nagiosText("UNKNOWN: script " + u.Path + " " + u.Said + ": the rows rest on no answer of it"))
 	}
+	for _, s := range c.Stopped {
+		line(nagiosText("script " + s.Path + " " + s.Said + " before the run " + stoppedVerb(rec) + " (its own word, which the unfinished run may not have judged)"))
+	}
 	for _, u := range c.Unchecked {
 		if u.Empty {
 			line(nagiosText("UNKNOWN: the verdict table is empty: " + u.Why))
@@ -109,15 +114,24 @@ func nagiosSummary(rec *record.Record, c gate.Check) string {
 		}
 		return ""
 	}
+	// A run that stopped says why, then the rows it wrote before it
+	// stopped: the check's state may be theirs (a critical row is no
+	// less so for a later stage that timed out).
+	wrote := func() string {
+		if len(c.Words) == 0 {
+			return ""
+		}
+		return "; before it " + stoppedVerb(rec) + " it wrote " + strings.Join(wordCounts(c), ", ")
+	}
 	switch {
 	case rec.Status == "failed":
-		return "the run failed" + stage()
+		return "the run failed" + stage() + wrote()
 	case rec.Status == "cancelled":
-		return "the run was cancelled" + stage()
+		return "the run was cancelled" + stage() + wrote()
 	case rec.Status == "paused" && rec.Pause != nil:
-		return "the run is paused at " + nagiosText(rec.Pause.Stage) + ", waiting for an answer: " + nagiosText(rec.Pause.Question)
+		return "the run is paused at " + nagiosText(rec.Pause.Stage) + ", waiting for an answer: " + nagiosText(rec.Pause.Question) + wrote()
 	case rec.Status != "completed":
-		return "the run ended " + nagiosText(rec.Status)
+		return "the run ended " + nagiosText(rec.Status) + wrote()
 	case c.NoProjection:
 		return "the chart projects no verdict rows (result.kind verdict/…)"
 	}
@@ -164,13 +178,7 @@ func nagiosSummary(rec *record.Record, c gate.Check) string {
 		n := len(rules)
 		parts = append(parts, fmt.Sprintf("%d %s could not be evaluated (%s)", n, plural(n, "rule", "rules"), subjectsText(deciders)))
 	}
-	for _, wd := range c.Words {
-		part := fmt.Sprintf("%d %s", wd.Rows, wordText(wd.Word))
-		if c.State != gate.OK && wd.State == c.State && len(wd.Subjects) > 0 {
-			part += " (" + subjectsText(wd.Subjects) + ")"
-		}
-		parts = append(parts, part)
-	}
+	parts = append(parts, wordCounts(c)...)
 	switch {
 	case len(c.Words) == 0 && empty:
 		parts = append(parts, "no verdict rows: nothing was judged")
@@ -178,6 +186,29 @@ func nagiosSummary(rec *record.Record, c gate.Check) string {
 		parts = append(parts, "no verdict rows")
 	}
 	return strings.Join(parts, ", ")
+}
+
+// stoppedVerb is how a run with no finished answer stopped: paused, or
+// stopped (failed, cancelled).
+func stoppedVerb(rec *record.Record) string {
+	if rec.Status == "paused" {
+		return "paused"
+	}
+	return "stopped"
+}
+
+// wordCounts are the verdict words' counts as the first line says them,
+// worst first, the subjects of the check's state's words named.
+func wordCounts(c gate.Check) []string {
+	var parts []string
+	for _, wd := range c.Words {
+		part := fmt.Sprintf("%d %s", wd.Rows, wordText(wd.Word))
+		if c.State != gate.OK && wd.State == c.State && len(wd.Subjects) > 0 {
+			part += " (" + subjectsText(wd.Subjects) + ")"
+		}
+		parts = append(parts, part)
+	}
+	return parts
 }
 
 // maxSubjects is how many subjects of a word the first line names.

@@ -87,6 +87,15 @@ func MappingOf(spec *chart.Spec) Mapping {
 	return m
 }
 
+// CheckOf is the record of a run of spec as a Nagios check: Judge under
+// the chart's result.nagios, then Unlabelled. `runbook exec -o nagios`
+// and a chart test's expect nagios: both ask it.
+func CheckOf(spec *chart.Spec, rec *record.Record) Check {
+	c := Judge(rec, MappingOf(spec))
+	c.Unlabelled(spec, rec)
+	return c
+}
+
 // Unlabelled judges c, a check of a completed run of spec, by what its
 // record cannot hold: when the chart starts processes (exec or plugin
 // stages) with the label honesty stage off (honesty: leaves it out), no
@@ -164,6 +173,14 @@ type Check struct {
 	// NoScripts: the run started processes with the label honesty stage
 	// off, so whether they answered is on no record (Unlabelled).
 	NoScripts bool
+	// Stopped are, for a run with no finished answer (failed, cancelled,
+	// paused), the scripts whose last run answered with a word that is a
+	// WARNING or CRITICAL state (a Nagios plugin's exit 1 or 2 under
+	// exitCodes: nagios), in the order they first ran: a plugin that
+	// answered CRITICAL before a later one timed out is said, though no
+	// row may judge it. They leave the state as it is: what the chart
+	// would have made of them is not on the record.
+	Stopped []Script
 	// Notes are what else made the state no better than it is (Raise).
 	Notes []string
 	m     Mapping
@@ -217,7 +234,13 @@ func Judge(rec *record.Record, m Mapping) Check {
 	}
 	switch {
 	case rec == nil || rec.Status != "completed":
-		c.State = Unknown
+		// No finished answer: no better than UNKNOWN, but a row the run
+		// wrote before it stopped keeps a worse state — a users check's
+		// CRITICAL row said UNKNOWN because a later check timed out.
+		c.State = Worse(c.State, Unknown)
+		if rec != nil {
+			c.Stopped = answeredWorse(rec.Scripts, m)
+		}
 	case rec.Verdicts == nil:
 		c.State, c.NoProjection = Unknown, true
 	default:
@@ -307,10 +330,22 @@ type Script struct {
 	Said string
 }
 
-// unanswered lists the scripts whose last attempt gave no answer. Only the
-// last attempt of a path counts: a retry that recovered is what the rows
-// rest on, and a later attempt's answer replaces an earlier one's failure.
-func unanswered(rows []label.Row) []Script {
+// answeredWorse lists the scripts whose last attempt answered with a word
+// that is a WARNING or CRITICAL state under m, as a row of that word
+// would be (Check.Stopped).
+func answeredWorse(rows []label.Row, m Mapping) []Script {
+	var out []Script
+	for _, r := range lastAttempts(rows) {
+		if s, ok := m.StateOf(r.Answer); ok && r.Answered() && (s == Warning || s == Critical) {
+			out = append(out, Script{Path: r.Path, Said: r.Said()})
+		}
+	}
+	return out
+}
+
+// lastAttempts are the last attempt of each script path, in the order
+// the paths first ran.
+func lastAttempts(rows []label.Row) []label.Row {
 	last := map[string]int{}
 	var order []string
 	for i, r := range rows {
@@ -319,9 +354,19 @@ func unanswered(rows []label.Row) []Script {
 		}
 		last[r.Path] = i
 	}
+	out := make([]label.Row, len(order))
+	for i, path := range order {
+		out[i] = rows[last[path]]
+	}
+	return out
+}
+
+// unanswered lists the scripts whose last attempt gave no answer. Only the
+// last attempt of a path counts: a retry that recovered is what the rows
+// rest on, and a later attempt's answer replaces an earlier one's failure.
+func unanswered(rows []label.Row) []Script {
 	var out []Script
-	for _, path := range order {
-		r := rows[last[path]]
+	for _, r := range lastAttempts(rows) {
 		if _, bad := assessment.ScriptReason(record.ScriptOf(r)); bad {
 			out = append(out, Script{Path: r.Path, Said: r.Said()})
 		}

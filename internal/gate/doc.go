@@ -12,7 +12,14 @@
 //
 // The check's state, first match wins:
 //
-//	the run failed, was cancelled or paused  UNKNOWN (no finished answer)
+//	the run failed, was cancelled or paused  UNKNOWN (no finished answer),
+//	                                         or the worst state of the rows
+//	                                         it wrote before it stopped when
+//	                                         that is worse (WARNING, CRITICAL);
+//	                                         its scripts that answered WARNING
+//	                                         or CRITICAL are listed
+//	                                         (Check.Stopped), the state left
+//	                                         as it is
 //	the chart projects no verdict rows       UNKNOWN
 //	otherwise                                the worst state over every row,
 //	                                         shown or hidden (none: OK, when

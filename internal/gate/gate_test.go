@@ -539,3 +539,52 @@ func TestPeriodNotHeldIsNotOk(t *testing.T) {
 		}
 	}
 }
+
+// TestRowWrittenBeforeTheRunStoppedKeepsItsState: a run with no finished
+// answer (failed, cancelled, paused) is no better than UNKNOWN, yet its
+// check said UNKNOWN over a critical row it had written before it stopped,
+// a state the monitoring-plugins order ranks better than CRITICAL.
+func TestRowWrittenBeforeTheRunStoppedKeepsItsState(t *testing.T) {
+	t.Parallel()
+	for _, status := range []string{"failed", "cancelled", "paused"} {
+		for _, tc := range []struct {
+			word string
+			want State
+		}{{"ok", Unknown}, {"unknown", Unknown}, {"warning", Warning}, {"critical", Critical}} {
+			r := issue14Record(9, [2]string{"ok", "a"}, [2]string{tc.word, "b"})
+			r.Status = status
+			if got := Judge(r, nil).State; got != tc.want {
+				t.Errorf("%s run with a %s row: %v, want %v", status, tc.word, got, tc.want)
+			}
+		}
+	}
+}
+
+// TestStoppedRunListsTheWorseAnswersItsScriptsGave: a stopped run's
+// scripts that answered WARNING or CRITICAL (their last attempt) are
+// listed, the state left as it is; a completed run lists none.
+func TestStoppedRunListsTheWorseAnswersItsScriptsGave(t *testing.T) {
+	t.Parallel()
+	code := func(n int) *int { return &n }
+	r := issue14Record(9, [2]string{"ok", "a"})
+	r.Scripts = []label.Row{
+		{Path: "users", Label: label.CompletedWithFailure, ExitCode: code(2), Answer: "critical"},
+		{Path: "load", Label: label.Completed, ExitCode: code(0), Answer: "ok"},
+		{Path: "disk", Label: label.CompletedWithFailure, ExitCode: code(1), Answer: "warning"},
+		{Path: "disk", Label: label.Completed, ExitCode: code(0), Answer: "ok"},
+	}
+	r.Status = "cancelled"
+	c := Judge(r, nil)
+	if c.State != Unknown || len(c.Stopped) != 1 || c.Stopped[0].Path != "users" || c.Stopped[0].Said != "answered critical (exit 2)" {
+		t.Errorf("state %v, stopped %+v; want UNKNOWN and users alone (disk's last attempt answered ok)", c.State, c.Stopped)
+	}
+	// A chart's own word mapped under result.nagios is its state there.
+	r.Scripts = append(r.Scripts, label.Row{Path: "fs", Label: label.CompletedWithFailure, ExitCode: code(1), Answer: "filling"})
+	if c := Judge(r, Mapping{"filling": Warning}); len(c.Stopped) != 2 || c.Stopped[1].Path != "fs" {
+		t.Errorf("stopped %+v, want users and fs (filling is WARNING by the chart's mapping)", c.Stopped)
+	}
+	r.Status = "completed"
+	if c := Judge(r, nil); len(c.Stopped) != 0 {
+		t.Errorf("a completed run: stopped %+v, want none", c.Stopped)
+	}
+}

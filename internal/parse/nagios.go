@@ -28,7 +28,8 @@ import (
 //	min,max    numbers
 //
 // An empty field is absent. An item that breaks this is a problem (the
-// item, not its line, is dropped); a line with nothing but such items adds
+// item, not its line, is dropped; a line's problems count as one line, as
+// Result.Problems counts lines); a line with nothing but such items adds
 // nothing else. An output with nothing in it but blanks is a problem too:
 // the status line is the one output the API requires.
 //

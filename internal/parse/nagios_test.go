@@ -41,11 +41,32 @@ func TestNagiosEmptyOutputIsAProblem(t *testing.T) {
 func TestNagiosUndeterminedValueTakesNoUnit(t *testing.T) {
 	t.Parallel()
 	r, _ := Parse("OK | status=Up load=Us a=U\n", Spec{Mode: "nagios"})
-	if r.Problems != 2 || !strings.Contains(r.FirstProblem, `"Up"`) {
-		t.Errorf("problems %d (%q), want 2, the first naming \"Up\"", r.Problems, r.FirstProblem)
+	if r.Problems != 1 || !strings.Contains(r.FirstProblem, `"Up"`) {
+		t.Errorf("problems %d (%q), want 1 line, the first naming \"Up\"", r.Problems, r.FirstProblem)
 	}
 	perf := r.Value.(map[string]any)["perfdata"].([]any)
 	if len(perf) != 1 || perf[0].(map[string]any)["label"] != "a" || perf[0].(map[string]any)["value"] != "U" {
 		t.Errorf("perfdata %v, want only a=U", perf)
+	}
+}
+
+// TestNagiosProblemsCountLines: Problems counts the lines a mode could not
+// read, but nagios counted each perfdata item it could not read, so a
+// plugin whose one-line status text held a "|" ("CRITICAL - backend a|b
+// down": the items "b" and "down") was said as "did not check 2 lines of
+// its output". Items on one line are one line; each line still counts.
+func TestNagiosProblemsCountLines(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		in   string
+		want int
+	}{
+		{"CRITICAL - backend a|b down\n", 1},
+		{"OK | a=x b=y\nlong | c=z\nd=w e=v\n", 3},
+	} {
+		r, _ := Parse(tc.in, Spec{Mode: "nagios"})
+		if r.Problems != tc.want {
+			t.Errorf("Parse(%q): %d problems, want %d (lines)", tc.in, r.Problems, tc.want)
+		}
 	}
 }

@@ -158,11 +158,19 @@ func compile(spec Spec) (parser, error) {
 type recorder struct {
 	n     int
 	first string
+	last  int // the line of the last problem counted
 }
 
 // problem counts one unreadable line: line is its 1-based number, s its
-// text, why what is wrong with it.
+// text, why what is wrong with it. A second problem on the line counted
+// last is not counted again: Problems counts lines, and a plugin status
+// line "CRITICAL - backend a|b down" (two perfdata items that are none)
+// was said as "did not check 2 lines of its output" of a one-line output.
 func (r *recorder) problem(line int, s, why string) {
+	if r.n > 0 && line == r.last {
+		return
+	}
+	r.last = line
 	if r.n == 0 {
 		const maxShown = 200
 		if len(s) > maxShown {

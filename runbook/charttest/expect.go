@@ -122,6 +122,9 @@ func compare(c *Case, res *CaseResult) []Failure {
 	if e.Line != nil && *e.Line != lineOf(rec) {
 		fail("line", *e.Line, lineOf(rec), "")
 	}
+	if e.Nagios != nil && *e.Nagios != res.Nagios {
+		fail("nagios", *e.Nagios, res.Nagios, "")
+	}
 	return out
 }
 

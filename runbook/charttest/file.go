@@ -113,6 +113,7 @@ type Expect struct {
 	Coverage  []map[string]any
 	State     map[string]any
 	Line      *string
+	Nagios    *string // the check state --format nagios would give: ok, warning, critical, unknown
 
 	// At is where each key was written, for failures that name it.
 	At map[string]chart.Pos
@@ -126,7 +127,7 @@ var (
 	pluginKeys   = []string{"writes", "assumed", "fail", "facts"}
 	factsKeys    = []string{"exitCode", "ok", "terminatedBy", "serviceError"}
 	fileStubKeys = []string{"content", "contentFile", "missing"}
-	expectKeys   = []string{"status", "exit", "failOn", "verdicts", "rowsTotal", "standing", "reasons", "decisions", "coverage", "state", "line"}
+	expectKeys   = []string{"status", "exit", "failOn", "verdicts", "rowsTotal", "standing", "reasons", "decisions", "coverage", "state", "line", "nagios"}
 	coverageKeys = []string{"path", "kind", "what", "why"}
 	statusWords  = []string{"completed", "failed", "paused", "cancelled"}
 	standings    = []string{"known", "consistent", "not-sure", "ask", "not-assessed"}
@@ -678,6 +679,8 @@ func (r *reader) expect(n ast.Node, what string) Expect {
 			if s, ok := r.str(p.val, what+": line"); ok {
 				e.Line = &s
 			}
+		case "nagios":
+			e.Nagios = word(p, chart.NagiosStates)
 		case "verdicts":
 			items, _ := r.sequence(p.val, what+": verdicts")
 			e.Verdicts = []record.Row{}

@@ -56,6 +56,9 @@ type CaseResult struct {
 	Record *record.Record
 	// Exit is the exit code `runbook exec` would give the run.
 	Exit int
+	// Nagios is the check state `runbook exec -o nagios` would give the
+	// run (gate.CheckOf): ok, warning, critical or unknown.
+	Nagios string
 }
 
 // Passed says the case met every expectation.
@@ -130,6 +133,7 @@ func (f *File) runCase(ctx context.Context, c *Case) *CaseResult {
 	}
 	res.Record = run.Record
 	res.Exit = ExitOf(run.Record, c.Expect.conds...)
+	res.Nagios = strings.ToLower(gate.CheckOf(f.rb.Spec(), run.Record).State.String())
 	for _, msg := range append(stubs.unstubbed(), stubs.unusedItems()...) {
 		res.Failures = append(res.Failures, Failure{Key: "stub", Pos: c.Pos, Msg: msg})
 	}

@@ -15,8 +15,8 @@ import (
 
 // Update is the test file's text with each run case's expect rewritten
 // from what its run produced (--update): status, verdicts (the rows shown,
-// every key), standing and reasons, and exit, rowsTotal and line where the
-// case already expects them. Every other line stays as written, comments
+// every key), standing and reasons, and exit, rowsTotal, line and nagios
+// where the case already expects them. Every other line stays as written, comments
 // and order included: a key already in expect is rewritten in its place, a
 // new one goes after the others, and a case with no expect gets one. The
 // diff is the review.
@@ -41,7 +41,7 @@ func (f *File) Update(res *FileResult) []byte {
 }
 
 // updateKeys are the keys --update writes, in the order a new one is added.
-var updateKeys = []string{"status", "exit", "verdicts", "rowsTotal", "standing", "reasons", "line"}
+var updateKeys = []string{"status", "exit", "verdicts", "rowsTotal", "standing", "reasons", "line", "nagios"}
 
 // produced is what a case's run says for each key --update writes; always
 // is the keys written whether or not expect had them.
@@ -50,6 +50,7 @@ func produced(cr *CaseResult) (vals map[string]string, always map[string]bool) {
 	vals = map[string]string{
 		"status": yamlScalar(rec.Status),
 		"exit":   strconv.Itoa(cr.Exit),
+		"nagios": cr.Nagios,
 	}
 	always = map[string]bool{"status": true}
 	if rec.Verdicts != nil {
