@@ -12,6 +12,7 @@ import (
 	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/internal/proc"
+	"github.com/openrunbook/runbook/internal/secret"
 	"github.com/openrunbook/runbook/plugins/label"
 	"github.com/openrunbook/runbook/record"
 )
@@ -260,7 +261,9 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 // holds it, proc.Text's valid UTF-8; where that had to replace bytes, the
 // ledger says so (record.NotUTF8Entry), since a value made of them is not
 // what was read. of names the text. It is the one road of read bytes into
-// the scope.
+// the scope, so a private key's material is masked here (a read: file's,
+// a command's already by its capture): no rule, record or output holds it
+// (secret.PrivateKeys).
 func (rs *runState) text(path, of string, b []byte) string {
 	if inv, bad := proc.FirstInvalid(b); bad {
 		// The offset is counted in the masked text, as the record holds
@@ -269,7 +272,7 @@ func (rs *runState) text(path, of string, b []byte) string {
 		at := len(rs.mask(string(b[:inv.Offset])))
 		rs.fileLedger(record.NotUTF8Entry(path, rs.mask(of), inv.Bytes, inv.Line, at, rs.mask(inv.LineText)))
 	}
-	return proc.Text(b)
+	return secret.PrivateKeys(proc.Text(b))
 }
 
 // stderrOnly says whether a command that ended as no failure (completed,

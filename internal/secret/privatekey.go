@@ -1,0 +1,125 @@
+package secret
+
+import (
+	"regexp"
+	"strings"
+)
+
+// PrivateKeys is t with the material of every private key in it masked:
+// a private key is a secret by its form, whoever said so or not. A chart
+// that reads a folder of certificates (`read: {glob: '"/etc/haproxy/certs/*.pem"'}`,
+// HAProxy's PEMs hold the certificate and its key in one file), or runs
+// `openssl rsa -check -in key.pem` (which prints the key after "RSA key
+// ok"), put the key in the scope, the record, `--format json` and
+// `runbook explain`, though no input was secret. The armour lines are
+// kept, so a rule can still see that a file holds a key
+// (`contains(f.content, "PRIVATE KEY-----")`); what is between them is not:
+//
+//	-----BEGIN PRIVATE KEY-----\nMIIE…\n-----END PRIVATE KEY-----   -----BEGIN PRIVATE KEY-----\n***\n-----END PRIVATE KEY-----
+//	"-----BEGIN EC PRIVATE KEY-----\\nMHcC…\\n-----END EC …"         the same inside JSON-escaped text (\\n kept)
+//	-----BEGIN OPENSSH PRIVATE KEY-----\nb3Bl… (cut, no END)          -----BEGIN OPENSSH PRIVATE KEY-----\n***
+//	…Q2xvc2U=\n-----END RSA PRIVATE KEY----- (a tail cut inside)     ***\n-----END RSA PRIVATE KEY-----
+//	Private-Key: (256 bit)\npriv:\n    d7:c2:1a:…\npub:\n    04:93…  Private-Key: (256 bit)\npriv:\n    ***\npub:\n    04:93…
+//
+// Any label holding PRIVATE KEY is one (RSA, EC, DSA, ENCRYPTED, OPENSSH,
+// PGP … BLOCK): an encrypted key is still the key. The last form is
+// `openssl pkey -text` (and rsa, ec): its private numbers (priv,
+// privateExponent, prime1, prime2, exponent1, exponent2, coefficient,
+// private-key) are masked, the public ones (modulus, pub) kept. A
+// certificate, a public key and a CSR are kept whole. It is idempotent:
+// a text masked once is masked again unchanged, so every road may ask it.
+//
+// It is called where a run's bytes become text: a command's captured
+// streams and their tails (MaskStream), a read: file's content and name
+// (the runbook package's one road of read bytes into the scope), and
+// every text a Set masks (Set.Text), so no key reaches the scope, the
+// record or any output. A key a Go stage writes into the scope itself is
+// not seen until it is shown.
+func PrivateKeys(t string) string {
+	if !strings.Contains(t, "PRIVATE KEY") && !strings.Contains(t, "rivate-Key") && !strings.Contains(t, "rivate-key") {
+		return t
+	}
+	return privateNumbers(armoured(t))
+}
+
+// keyArmour is a PEM armour line of a private key: BEGIN or END, and the
+// label that pairs them.
+var keyArmour = regexp.MustCompile(`-----(BEGIN|END) ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----`)
+
+// armoured masks between each BEGIN and its END; a tail that begins inside
+// a key (an END before any BEGIN) is masked from its start, and a text
+// cut inside one (a BEGIN with no END) to its end.
+func armoured(t string) string {
+	var b strings.Builder
+	at := 0 // t[:at] is written
+	for at < len(t) {
+		m := keyArmour.FindStringSubmatchIndex(t[at:])
+		if m == nil {
+			break
+		}
+		start, end := at+m[0], at+m[1]
+		kind, label := t[at+m[2]:at+m[3]], t[at+m[4]:at+m[5]]
+		if kind == "END" { // the text began inside this key
+			b.WriteString(masked(t[at:start], at == 0, true))
+			b.WriteString(t[start:end])
+			at = end
+			continue
+		}
+		b.WriteString(t[at:end])
+		close := strings.Index(t[end:], "-----END "+label+"-----")
+		if close < 0 {
+			b.WriteString(masked(t[end:], false, false))
+			return b.String()
+		}
+		b.WriteString(masked(t[end:end+close], false, true))
+		at = end + close
+	}
+	b.WriteString(t[at:])
+	return b.String()
+}
+
+// separator is a line end as a text holds it: itself, or JSON- or
+// Go-escaped, or the space `echo $KEY` joins lines with.
+var (
+	leadingSep  = regexp.MustCompile(`^(?:\r\n|\n|\\r\\n|\\n| )`)
+	trailingSep = regexp.MustCompile(`(?:\r\n|\n|\\r\\n|\\n| )$`)
+)
+
+// masked is a key's body as shown: Masked between the line ends it had.
+// head says the body began the text (no line end of the armour before
+// it), tail that an END line follows it.
+func masked(body string, head, tail bool) string {
+	if body == "" {
+		return ""
+	}
+	lead, trail := "", ""
+	if !head {
+		lead = leadingSep.FindString(body)
+		body = body[len(lead):]
+	}
+	if tail {
+		trail = trailingSep.FindString(body)
+	}
+	return lead + Masked + trail
+}
+
+// privateLabel is a line of `openssl pkey -text` naming a private number;
+// the indented lines of hex bytes after it are that number.
+var privateNumber = regexp.MustCompile(`(?m)^([ \t]*(?:privateExponent|prime1|prime2|exponent1|exponent2|coefficient|priv|private-key):[ \t]*\r?\n)((?:[ \t]+[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2})*:?[ \t]*(?:\r?\n|$))+)`)
+
+// privateNumbers masks the private numbers of a key printed as text.
+func privateNumbers(t string) string {
+	if !strings.Contains(t, "rivate-Key") && !strings.Contains(t, "rivate-key") {
+		return t
+	}
+	return privateNumber.ReplaceAllStringFunc(t, func(m string) string {
+		sub := privateNumber.FindStringSubmatch(m)
+		hex := sub[2]
+		indent := hex[:len(hex)-len(strings.TrimLeft(hex, " \t"))]
+		end := ""
+		if strings.HasSuffix(hex, "\n") {
+			end = "\n"
+		}
+		return sub[1] + indent + Masked + end
+	})
+}

@@ -1,0 +1,67 @@
+package secret_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/openrunbook/runbook/internal/secret"
+)
+
+// TestPrivateKeyMaterialIsMasked: a private key is a secret by its form,
+// held by no Set: PEM blocks of any private-key label, whole, JSON-escaped,
+// cut at either end, and the private numbers of `openssl pkey -text`, are
+// masked between what stays (the armour, the public numbers); a
+// certificate is kept whole, and a text masked once is masked again
+// unchanged (wave-pki: a folder of HAProxy PEMs put the key in the record).
+func TestPrivateKeyMaterialIsMasked(t *testing.T) {
+	t.Parallel()
+	const body = "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\nQ2xvc2VUaGVEb29yQmVoaW5kWW91"
+	cert := "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIU\n-----END CERTIFICATE-----\n"
+	tests := []struct{ name, in, want string }{
+		{"pem", "-----BEGIN PRIVATE KEY-----\n" + body + "\n-----END PRIVATE KEY-----\n",
+			"-----BEGIN PRIVATE KEY-----\n***\n-----END PRIVATE KEY-----\n"},
+		{"certificate and key in one file", cert + "-----BEGIN RSA PRIVATE KEY-----\r\n" + body + "\r\n-----END RSA PRIVATE KEY-----\r\n",
+			cert + "-----BEGIN RSA PRIVATE KEY-----\r\n***\r\n-----END RSA PRIVATE KEY-----\r\n"},
+		{"two keys", "-----BEGIN EC PRIVATE KEY-----\nAAAA\n-----END EC PRIVATE KEY-----\nx\n-----BEGIN ENCRYPTED PRIVATE KEY-----\nBBBB\n-----END ENCRYPTED PRIVATE KEY-----",
+			"-----BEGIN EC PRIVATE KEY-----\n***\n-----END EC PRIVATE KEY-----\nx\n-----BEGIN ENCRYPTED PRIVATE KEY-----\n***\n-----END ENCRYPTED PRIVATE KEY-----"},
+		{"json-escaped", `{"key":"-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\n-----END OPENSSH PRIVATE KEY-----\n"}`,
+			`{"key":"-----BEGIN OPENSSH PRIVATE KEY-----\n***\n-----END OPENSSH PRIVATE KEY-----\n"}`},
+		{"joined by echo", "-----BEGIN PRIVATE KEY----- MIIE QUFB -----END PRIVATE KEY-----",
+			"-----BEGIN PRIVATE KEY----- *** -----END PRIVATE KEY-----"},
+		{"cut after its begin", "ok\n-----BEGIN PRIVATE KEY-----\n" + body[:30] + "…",
+			"ok\n-----BEGIN PRIVATE KEY-----\n***"},
+		{"a tail that begins inside it", body[20:] + "\n-----END PRIVATE KEY-----\n",
+			"***\n-----END PRIVATE KEY-----\n"},
+		{"pkey -text", "Private-Key: (256 bit)\npriv:\n    d7:c2:1a:70:be:a6:fa:97:0f:b8:4f:84:f4:a4:38:\n    48:4e\npub:\n    04:93:1a\nASN1 OID: prime256v1\n",
+			"Private-Key: (256 bit)\npriv:\n    ***\npub:\n    04:93:1a\nASN1 OID: prime256v1\n"},
+		{"rsa -text", "Private-Key: (2048 bit, 2 primes)\nmodulus:\n    00:c4:11\npublicExponent: 65537 (0x10001)\nprivateExponent:\n    1f:22\nprime1:\n    00:e1\ncoefficient:\n    3a:4b\n",
+			"Private-Key: (2048 bit, 2 primes)\nmodulus:\n    00:c4:11\npublicExponent: 65537 (0x10001)\nprivateExponent:\n    ***\nprime1:\n    ***\ncoefficient:\n    ***\n"},
+		{"certificate alone", cert, cert},
+		{"public key", "-----BEGIN PUBLIC KEY-----\nMFkwEwYH\n-----END PUBLIC KEY-----\n", "-----BEGIN PUBLIC KEY-----\nMFkwEwYH\n-----END PUBLIC KEY-----\n"},
+		{"words", "the private key does not match", "the private key does not match"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := secret.PrivateKeys(tc.in)
+			if got != tc.want {
+				t.Fatalf("PrivateKeys(%q)\n= %q\nwant %q", tc.in, got, tc.want)
+			}
+			if again := secret.PrivateKeys(got); again != got {
+				t.Errorf("masked twice: %q", again)
+			}
+			if shown := secret.New().Text(tc.in); shown != tc.want {
+				t.Errorf("Set.Text = %q", shown)
+			}
+			var zero secret.Set
+			if shown := zero.Text(tc.in); shown != tc.want {
+				t.Errorf("the zero Set's Text = %q", shown)
+			}
+			if streamed := string(secret.MaskStream([]byte(tc.in), nil, 0, len(tc.in))); streamed != tc.want {
+				t.Errorf("MaskStream = %q", streamed)
+			}
+			if strings.Contains(got, "QUFB") || strings.Contains(got, "d7:c2") || strings.Contains(got, "1f:22") || strings.Contains(got, "Q2xvc2") {
+				t.Errorf("key material left: %q", got)
+			}
+		})
+	}
+}
