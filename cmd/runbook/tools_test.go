@@ -450,6 +450,57 @@ stages:
 	}
 }
 
+// TestVerdictWordsListNoBranchThatHoldsNoRow: a decider that routes a
+// file to "unreadable" (a verdict stage) or to "each" (a foreach whose
+// rows the Expiry decider words) listed "each — every certificate read"
+// among what the verdict words mean, though no row can have that word
+// (wave-pki, testdata/wave-pki/expiry.yaml). Only the branches that hold a
+// verdict stage it is the nearest choice above are its words.
+func TestVerdictWordsListNoBranchThatHoldsNoRow(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "c.yaml", `version: 1
+runbook: certs
+result: {kind: verdict/cert, decider: Expiry}
+stages:
+  - id: facts
+    set: {found: 2, left: '[40, 3]'}
+  - id: readable
+    name: Readable
+    decide:
+      rules:
+        - {when: found == 0, then: unreadable, label: the file holds no certificate}
+      default: {branch: each, label: every certificate read}
+    branches:
+      unreadable: [{id: u, verdict: {subject: '"f"', verdict: '"unreadable"'}}]
+      each:
+        - id: per
+          foreach:
+            items: left
+            as: days
+            maxBranches: 10
+            stages:
+              - id: judge
+                name: Expiry
+                decide:
+                  rules:
+                    - {when: days < 7, then: critical, label: fewer than 7 days left}
+                  default: {branch: ok, label: at least 7 days left}
+                branches:
+                  critical: [{id: c, verdict: {subject: string(days), verdict: '"critical"'}}]
+                  ok: [{id: o, verdict: {subject: string(days), verdict: '"ok"'}}]
+`)
+	r := runCLI(t, dir, "exec", chart)
+	if strings.Contains(r.stdout, "each —") {
+		t.Errorf("the legend lists the branch each, which holds no row:\n%s", r.stdout)
+	}
+	for _, want := range []string{"critical — fewer than 7 days left", "ok — at least 7 days left"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("want %q in the legend:\n%s\n%s", want, r.stdout, r.stderr)
+		}
+	}
+}
+
 // TestSetTypoIsNotKnown: a set: that read `svc.ActivState` from systemctl
 // show's key=value output (which has ActiveState) wrote null; the rule
 // `state == "failed"` was then a plain no, and a failed unit stood "ok",
