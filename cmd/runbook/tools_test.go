@@ -642,3 +642,37 @@ stages:
 		t.Errorf("exit %d; want the log withheld past the default cap, saying it:\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestForeachItemScriptShowsItsStderr: a foreach item's command that
+// failed, or answered with an exit code alone, listed under Scripts with
+// no word of what it wrote on stderr, since its value is not in the final
+// state: `openssl x509 -checkend` over a file that is not there said only
+// "per~1/check: answered expiring (exit 1)", and openssl's "Could not open
+// file" was in the record alone (wave-pki). The row's own stderr tail is
+// shown now, as a top-level stage's is.
+func TestForeachItemScriptShowsItsStderr(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "c.yaml", `version: 1
+runbook: checkend
+result: {kind: verdict/cert}
+stages:
+  - id: per
+    foreach:
+      items: '["a.pem", "b.pem"]'
+      as: cert
+      maxBranches: 10
+      stages:
+        - id: check
+          exec:
+            shell: 'if [ "$C" = b.pem ]; then echo "Could not open file $C" >&2; exit 1; fi; echo "Certificate will not expire"'
+            envFrom: {C: cert}
+            exitCodes: {0: valid, 1: expiring}
+        - {id: v, verdict: {subject: cert, verdict: check.status}}
+`)
+	r := runCLI(t, dir, "exec", chart)
+	want := "  per~1/check: answered expiring (exit 1)\n    | Could not open file b.pem\n"
+	if !strings.Contains(r.stdout, want) {
+		t.Errorf("want %q under Scripts:\n%s\n%s", want, r.stdout, r.stderr)
+	}
+}
