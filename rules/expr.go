@@ -91,8 +91,9 @@ type Expr struct {
 	// clock is set when the expression calls now(): each evaluation reads
 	// the time once, from its Env (timeOf), and says what it read.
 	clock bool
-	// local is set when it calls date(x, layout, "Local"): each
-	// evaluation reads this machine's zone from its Env (zoneOf).
+	// local is set when it calls date(x, layout, "Local") or date(x,
+	// layout): each evaluation reads this machine's zone from its Env
+	// (zoneOf).
 	local bool
 }
 
@@ -897,7 +898,7 @@ func (c *collector) call(id *ast.IdentifierNode, args []ast.Node) {
 		c.calls = map[string]bool{}
 	}
 	c.calls[id.Value] = true
-	if id.Value == "date" && readsLocal(args) {
+	if id.Value == "date" && (readsLocal(args) || readsAbbreviation(args)) {
 		c.local = true
 	}
 	for _, a := range args {
