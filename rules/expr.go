@@ -1200,3 +1200,27 @@ func isIdent(s string) bool {
 	}
 	return true
 }
+
+// OneLine is an expression's source as a run-time message quotes it: its
+// lines, each trimmed, joined by a space. A chart writes a long expression
+// as a YAML block (`set: {certs: |- …}`), and a message that quoted it as
+// written ended its first line inside it: `run failed at entries: set
+// certs: reduce(list.stdout, #acc + (`, with the cause three lines below,
+// where the text output, the standing line and a Nagios summary (which
+// show a message's first line, record.Headline) never showed it (wave-pki).
+// Its line:column still count in the source as written.
+//
+//	OneLine("reduce(xs,\n  #acc + 1,\n0)")   "reduce(xs, #acc + 1, 0)"
+func OneLine(src string) string {
+	if !strings.ContainsAny(src, "\r\n") {
+		return src
+	}
+	lines := strings.FieldsFunc(src, func(r rune) bool { return r == '\n' || r == '\r' })
+	out := lines[:0]
+	for _, l := range lines {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, " ")
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/openrunbook/runbook/internal/secret"
 	"github.com/openrunbook/runbook/plugins/label"
 	"github.com/openrunbook/runbook/record"
+	"github.com/openrunbook/runbook/rules"
 )
 
 // execStage runs a process and writes its outcome under `into`:
@@ -64,7 +65,7 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 			for _, a := range es.EnvFrom {
 				v, _, err := a.Expr.Value(s)
 				if err != nil {
-					return fmt.Errorf("exec envFrom %s: %s: %w", a.Key, a.Src, err)
+					return fmt.Errorf("exec envFrom %s: %s: %w", a.Key, rules.OneLine(a.Src), err)
 				}
 				rs.derive(s, a.Expr, v)
 				spec.Env[a.Key] = envText(v)
@@ -73,7 +74,7 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 		if es.Stdin != nil {
 			v, _, err := es.Stdin.Expr.Value(s)
 			if err != nil {
-				return fmt.Errorf("exec stdin %s: %w", es.Stdin.Src, err)
+				return fmt.Errorf("exec stdin %s: %w", rules.OneLine(es.Stdin.Src), err)
 			}
 			rs.derive(s, es.Stdin.Expr, v)
 			spec.Stdin = stdinBytes(v)

@@ -8,6 +8,7 @@ import (
 	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/internal/jsonv"
+	"github.com/openrunbook/runbook/rules"
 )
 
 // verdictStage is a `verdict:` stage: one row of columns, each an
@@ -23,7 +24,7 @@ func verdictStage(cols []chart.Assign) flow.StageFunc {
 		for _, a := range cols {
 			v, _, err := a.Expr.Value(s)
 			if err != nil {
-				return fmt.Errorf("verdict column %s: %s: %w", a.Key, a.Src, err)
+				return fmt.Errorf("verdict column %s: %s: %w", a.Key, rules.OneLine(a.Src), err)
 			}
 			if _, isText := v.(string); a.Key == "verdict" && !isText {
 				return fmt.Errorf("verdict column verdict: %s gave %s, not text: a verdict is a word, such as '\"ok\"'",

@@ -676,3 +676,32 @@ stages:
 		t.Errorf("want %q under Scripts:\n%s\n%s", want, r.stdout, r.stderr)
 	}
 }
+
+// TestMultiLineExpressionErrorSaysItsCause: a set: written as a YAML
+// block failed, and the text output said `run failed at entries: set
+// certs: reduce(list.stdout, #acc + ( (its first line; --format json and
+// the --record file hold it whole)`: the message quoted the expression as
+// written, so its first line ended inside it and the cause was never shown
+// (wave-pki's keystore chart, + over two lists). The expression is quoted
+// on one line now, and the cause follows it.
+func TestMultiLineExpressionErrorSaysItsCause(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "c.yaml", `version: 1
+runbook: entries
+stages:
+  - id: list
+    set: {lines: '["Alias name: a", "Valid from: x until: y"]'}
+  - id: entries
+    set:
+      certs: |-
+        reduce(lines, #acc + (
+          # startsWith "Alias name: " ? [#] : []
+        ), [])
+`)
+	r := runCLI(t, dir, "exec", chart)
+	want := `run failed at entries: set certs: reduce(lines, #acc + ( # startsWith "Alias name: " ? [#] : [] ), []): invalid operation`
+	if !strings.Contains(r.stderr, want) || strings.Contains(r.stderr, "its first line") {
+		t.Errorf("want %q on stderr:\n%s", want, r.stderr)
+	}
+}
