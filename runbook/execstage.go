@@ -264,8 +264,14 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 // what was read. of names the text. It is the one road of read bytes into
 // the scope, so a private key's material is masked here (a read: file's,
 // a command's already by its capture): no rule, record or output holds it
-// (secret.PrivateKeys).
+// (secret.PrivateKeys); a key in DER (secret.PrivateKeyDER) is masked
+// whole, and the ledger says why, as it said of its bytes that they are
+// not UTF-8.
 func (rs *runState) text(path, of string, b []byte) string {
+	if secret.PrivateKeyDER(b) {
+		rs.fileLedger(record.DERKeyEntry(path, rs.mask(of), len(b)))
+		return secret.Masked
+	}
 	if inv, bad := proc.FirstInvalid(b); bad {
 		// The offset is counted in the masked text, as the record holds
 		// it: the raw one would tell a secret's length. No secret holds

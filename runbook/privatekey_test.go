@@ -2,7 +2,13 @@ package runbook_test
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
 	"encoding/json"
+	"fmt"
+	"math/big"
 	"os"
 	"path/filepath"
 	"strings"
@@ -85,5 +91,86 @@ stages:
 	}
 	if rows := res.Record.Verdicts.Rows; len(rows) != 1 || rows[0].Values["verdict"] != "holds-key" {
 		t.Errorf("rows %v: want the file judged to hold a key", rows)
+	}
+}
+
+// TestDERPrivateKeyIsMaskedWhole: a chart that read a folder of key files
+// (`read: {glob: …}`) met an EC key in DER, whose bytes are not UTF-8: the
+// run quoted them, with Go's escapes, in the coverage item, the standing
+// line and the record, and its 32 private bytes begin at the eighth. A
+// command that printed one (openssl ec -outform DER) showed its last bytes
+// as its stdout's tail. A key in DER is masked whole now, where it is read
+// and in the tail; the ledger still says none of it was read, and a
+// certificate in DER is told to be read with openssl, not iconv.
+func TestDERPrivateKeyIsMaskedWhole(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	ec, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	der, err := x509.MarshalECPrivateKey(ec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(7), NotBefore: time.Unix(0, 0), NotAfter: time.Unix(1<<32, 0)}
+	cert, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &ec.PublicKey, ec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := filepath.Join(dir, "keys")
+	if err := os.MkdirAll(keys, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, b := range map[string][]byte{"site.key.der": der, "site.crt.der": cert} {
+		if err := os.WriteFile(filepath.Join(keys, name), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	src := `version: 1
+runbook: der
+stages:
+  - id: files
+    read: {glob: '"keys/*"'}
+  - id: printed
+    exec: {command: [cat, "` + filepath.Join(keys, "site.key.der") + `"]}
+`
+	p := filepath.Join(dir, "chart.yaml")
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rb, err := runbook.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := rb.Exec(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := json.Marshal(res.RunRecord())
+	if err != nil {
+		t.Fatal(err)
+	}
+	private := ec.D.FillBytes(make([]byte, 32))
+	for _, piece := range [][]byte{private[:8], private[12:20], private[24:]} {
+		for _, shown := range []string{fmt.Sprintf("%q", piece), string(piece)} {
+			shown = strings.Trim(shown, `"`)
+			if strings.Contains(string(whole), shown) || strings.Contains(res.Record.Assessment.Line, shown) {
+				t.Fatalf("the key's private bytes %x are shown as %s", piece, shown)
+			}
+		}
+	}
+	for _, want := range []string{"are a private key (or a store of keys) in DER", `"stdout":"***"`, `"stdoutTail":"***"`, "openssl, storeutl"} {
+		if !strings.Contains(string(whole), want) {
+			t.Errorf("the record does not say %s", want)
+		}
+	}
+	if strings.Contains(string(whole), "iconv") {
+		t.Errorf("a certificate in DER is told to be converted with iconv")
+	}
+	if res.Record.Assessment.Standing != "not-sure" {
+		t.Errorf("standing %s: a file none of which was read is no answer", res.Record.Assessment.Standing)
 	}
 }

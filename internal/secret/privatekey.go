@@ -1,6 +1,8 @@
 package secret
 
 import (
+	"bytes"
+	"encoding/asn1"
 	"regexp"
 	"strings"
 )
@@ -122,4 +124,42 @@ func privateNumbers(t string) string {
 		}
 		return sub[1] + indent + Masked + end
 	})
+}
+
+// PrivateKeyDER reports whether b is, whole, a private key or a store of
+// keys in DER, binary ASN.1: an OpenSSL key file written with -outform
+// DER, a PKCS#12 store (.p12, .pfx). Its bytes are no text, so they reach
+// a run as a text that is not UTF-8, which the run quoted byte by byte
+// where it said so: an EC key's 32 private bytes begin at its eighth, and
+// a chart that read a folder of key files (`read: {glob: …}`) showed them
+// all in the standing line and the record (wave-pki). The caller masks
+// the whole of it.
+//
+// It reads the outer SEQUENCE and its first two elements, the forms keys
+// take and certificates, CRLs, CSRs and public keys do not (their first
+// element is a SEQUENCE, and a public key's second a BIT STRING):
+//
+//	SEQUENCE { INTEGER version, … }            PKCS#1 RSA and DSA keys, PKCS#8, SEC1 EC keys, PKCS#12
+//	SEQUENCE { SEQUENCE alg, OCTET STRING … }  an encrypted PKCS#8 key
+func PrivateKeyDER(b []byte) bool {
+	var outer asn1.RawValue
+	rest, err := asn1.Unmarshal(b, &outer)
+	if err != nil || len(bytes.TrimRight(rest, "\r\n")) > 0 || outer.Class != asn1.ClassUniversal || outer.Tag != asn1.TagSequence || !outer.IsCompound {
+		return false
+	}
+	var first, second asn1.RawValue
+	inner, err := asn1.Unmarshal(outer.Bytes, &first)
+	if err != nil || first.Class != asn1.ClassUniversal {
+		return false
+	}
+	if _, err := asn1.Unmarshal(inner, &second); err != nil || second.Class != asn1.ClassUniversal {
+		return false
+	}
+	switch {
+	case first.Tag == asn1.TagInteger:
+		return true
+	case first.Tag == asn1.TagSequence && second.Tag == asn1.TagOctetString:
+		return true
+	}
+	return false
 }

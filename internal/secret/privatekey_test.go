@@ -1,8 +1,16 @@
 package secret_test
 
 import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/asn1"
+	"math/big"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/openrunbook/runbook/internal/secret"
 )
@@ -61,6 +69,55 @@ func TestPrivateKeyMaterialIsMasked(t *testing.T) {
 			}
 			if strings.Contains(got, "QUFB") || strings.Contains(got, "d7:c2") || strings.Contains(got, "1f:22") || strings.Contains(got, "Q2xvc2") {
 				t.Errorf("key material left: %q", got)
+			}
+		})
+	}
+}
+
+// TestPrivateKeyDERIsTold: a private key or a store of keys in DER is told
+// from a certificate, a public key and text: PKCS#1, PKCS#8 and SEC1 keys
+// are a SEQUENCE whose first element is a version INTEGER, an encrypted
+// PKCS#8 key a SEQUENCE and an OCTET STRING; a certificate's first element
+// is a SEQUENCE, a public key's second a BIT STRING (wave-pki: an EC key
+// read as a file not UTF-8 had its 32 private bytes quoted in the standing
+// line).
+func TestPrivateKeyDERIsTold(t *testing.T) {
+	t.Parallel()
+	ec, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sec1, _ := x509.MarshalECPrivateKey(ec)
+	pkcs8, _ := x509.MarshalPKCS8PrivateKey(ec)
+	pub, _ := x509.MarshalPKIXPublicKey(&ec.PublicKey)
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(0x1E10), Subject: pkix.Name{CommonName: "t"}, NotBefore: time.Unix(0, 0), NotAfter: time.Unix(1<<32, 0)}
+	cert, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &ec.PublicKey, ec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	encrypted, _ := asn1.Marshal(struct {
+		Alg  pkix.AlgorithmIdentifier
+		Data []byte
+	}{pkix.AlgorithmIdentifier{Algorithm: asn1.ObjectIdentifier{1, 2, 840, 113549, 1, 5, 13}}, []byte("ciphertext")})
+	tests := []struct {
+		name string
+		b    []byte
+		key  bool
+	}{
+		{"SEC1 EC key", sec1, true},
+		{"PKCS#8 key", pkcs8, true},
+		{"PKCS#8 key and a newline", append(append([]byte{}, pkcs8...), '\n'), true},
+		{"encrypted PKCS#8 key", encrypted, true},
+		{"certificate", cert, false},
+		{"public key", pub, false},
+		{"cut key", sec1[:len(sec1)-3], false},
+		{"text", []byte("0\n"), false},
+		{"empty", nil, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := secret.PrivateKeyDER(tc.b); got != tc.key {
+				t.Errorf("PrivateKeyDER = %v, want %v", got, tc.key)
 			}
 		})
 	}
