@@ -21,6 +21,7 @@ import (
 //	"-----BEGIN EC PRIVATE KEY-----\\nMHcC…\\n-----END EC …"         the same inside JSON-escaped text (\\n kept)
 //	-----BEGIN OPENSSH PRIVATE KEY-----\nb3Bl… (cut, no END)          -----BEGIN OPENSSH PRIVATE KEY-----\n***
 //	…Q2xvc2U=\n-----END RSA PRIVATE KEY----- (a tail cut inside)     ***\n-----END RSA PRIVATE KEY-----
+//	a.pem:-----BEGIN PRIVATE KEY-----\nb.pem:-----BEGIN …            as it is: no key material follows (grep's lines)
 //	Private-Key: (256 bit)\npriv:\n    d7:c2:1a:…\npub:\n    04:93…  Private-Key: (256 bit)\npriv:\n    ***\npub:\n    04:93…
 //
 // Any label holding PRIVATE KEY is one (RSA, EC, DSA, ENCRYPTED, OPENSSH,
@@ -48,9 +49,14 @@ func PrivateKeys(t string) string {
 // label that pairs them.
 var keyArmour = regexp.MustCompile(`-----(BEGIN|END) ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----`)
 
-// armoured masks between each BEGIN and its END; a tail that begins inside
-// a key (an END before any BEGIN) is masked from its start, and a text
-// cut inside one (a BEGIN with no END) to its end.
+// armoured masks the material of each key between its armour: between a
+// BEGIN and its END when all of it is key material (keyish), the run of
+// key material after a BEGIN with no END (a text cut inside a key), and
+// the run before an END with no BEGIN (a tail that begins inside one).
+// Text between armour lines that is not key material is no key: `grep -rn
+// "BEGIN.*PRIVATE KEY" /etc` prints a BEGIN line per file, and masking to
+// the next END, or to the end, would drop every file's line but the first
+// in silence, and a chart counting keys left lying about would count one.
 func armoured(t string) string {
 	var b strings.Builder
 	at := 0 // t[:at] is written
@@ -61,38 +67,124 @@ func armoured(t string) string {
 		}
 		start, end := at+m[0], at+m[1]
 		kind, label := t[at+m[2]:at+m[3]], t[at+m[4]:at+m[5]]
-		if kind == "END" { // the text began inside this key
-			b.WriteString(masked(t[at:start], at == 0, true))
+		if kind == "END" { // a tail that began inside this key
+			before, own := lastLine(t[at:start])
+			from := keyishFrom(before)
+			b.WriteString(before[:from])
+			b.WriteString(masked(before[from:], at == 0 && from == 0, true))
+			b.WriteString(own)
 			b.WriteString(t[start:end])
 			at = end
 			continue
 		}
 		b.WriteString(t[at:end])
-		close := strings.Index(t[end:], "-----END "+label+"-----")
-		if close < 0 {
-			b.WriteString(masked(t[end:], false, false))
-			return b.String()
+		body := t[end:]
+		close := strings.Index(body, "-----END "+label+"-----")
+		if close >= 0 {
+			body = body[:close]
 		}
-		b.WriteString(masked(t[end:end+close], false, true))
-		at = end + close
+		if lines, own := lastLine(body); close >= 0 && keyishTo(lines) == len(lines) {
+			b.WriteString(masked(lines, false, true))
+			b.WriteString(own)
+			at = end + len(body)
+		} else {
+			// Cut inside the key, or no key's body (grep's lines): its
+			// key material masked, and the rest read on for armour.
+			n := keyishTo(body)
+			b.WriteString(masked(body[:n], false, false))
+			at = end + n
+		}
 	}
 	b.WriteString(t[at:])
 	return b.String()
 }
 
-// separator is a line end as a text holds it: itself, or JSON- or
-// Go-escaped, or the space `echo $KEY` joins lines with.
-var (
-	leadingSep  = regexp.MustCompile(`^(?:\r\n|\n|\\r\\n|\\n| )`)
-	trailingSep = regexp.MustCompile(`(?:\r\n|\n|\\r\\n|\\n| )$`)
-)
+// keyLineEnd is a line end as a text holds it: itself, or JSON- or
+// Go-escaped.
+var keyLineEnd = regexp.MustCompile(`(?:\\r\\n|\\n|\\r|\r\n|\n|\r)+`)
+
+// keyish reports whether a line is key material: base64, a PEM header
+// (Proc-Type: 4,ENCRYPTED, DEK-Info: AES-128-CBC,5D3A…), such lines joined
+// by spaces as `echo $KEY` prints them, or either after the file name grep
+// puts before a line (a.pem-MIIE… under grep -A); never a piece of an
+// armour line ("-----"), nor a line of words with other signs ("writing
+// RSA key done."). A line cut with "…" or "..." is judged without its
+// mark.
+func keyish(line string) bool {
+	line = strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(line, "…"), "..."))
+	switch {
+	case strings.Contains(line, "-----"):
+		return false
+	case line == "", pemHeader.MatchString(line):
+		return true
+	}
+	if at := strings.LastIndexAny(line, "-:"); at >= 0 && !strings.ContainsAny(line[:at], " \t") {
+		line = line[at+1:] // grep's FILE- or FILE:LINE: before it
+		if line == "" {
+			return false
+		}
+	}
+	for _, c := range line {
+		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '=' || c == ' ' || c == '\t') {
+			return false
+		}
+	}
+	return true
+}
+
+// pemHeader is a header line of a PEM body (RFC 1421, and OpenPGP's).
+var pemHeader = regexp.MustCompile(`^(?:Proc-Type|DEK-Info|Version|Comment|Hash|Charset|MessageID): `)
+
+// keyishTo is how far from its start body is key material: the end of
+// its last key-ish line before the first that is not (len(body) when all
+// are).
+func keyishTo(body string) int {
+	to, at := 0, 0
+	for _, end := range append(keyLineEnd.FindAllStringIndex(body, -1), []int{len(body), len(body)}) {
+		if !keyish(body[at:end[0]]) {
+			return to
+		}
+		if strings.TrimSpace(body[at:end[0]]) != "" {
+			to = end[0]
+		}
+		at = end[1]
+	}
+	return len(body)
+}
+
+// lastLine splits a text that an armour line follows into its lines and
+// the start of the armour's own line (grep's "a.pem:" before an END),
+// which is no key material; a text of one line (a key `echo $KEY` joined)
+// is all lines.
+func lastLine(text string) (lines, own string) {
+	ends := keyLineEnd.FindAllStringIndex(text, -1)
+	if len(ends) == 0 {
+		return text, ""
+	}
+	k := ends[len(ends)-1][1]
+	return text[:k], text[k:]
+}
+
+// keyishFrom is where the key material body ends with begins: the start
+// of the run of key-ish lines after its last line that is not.
+func keyishFrom(body string) int {
+	from, at := 0, 0
+	for _, end := range append(keyLineEnd.FindAllStringIndex(body, -1), []int{len(body), len(body)}) {
+		if !keyish(body[at:end[0]]) {
+			from = end[1]
+		}
+		at = end[1]
+	}
+	return from
+}
 
 // masked is a key's body as shown: Masked between the line ends it had.
 // head says the body began the text (no line end of the armour before
-// it), tail that an END line follows it.
+// it), tail that an END line follows it. Nothing but line ends is shown
+// as it is.
 func masked(body string, head, tail bool) string {
-	if body == "" {
-		return ""
+	if strings.TrimSpace(keyLineEnd.ReplaceAllString(body, "")) == "" {
+		return body
 	}
 	lead, trail := "", ""
 	if !head {
@@ -104,6 +196,13 @@ func masked(body string, head, tail bool) string {
 	}
 	return lead + Masked + trail
 }
+
+// leadingSep and trailingSep are the line end a key's body begins and
+// ends with, kept around Masked.
+var (
+	leadingSep  = regexp.MustCompile(`^(?:\\r\\n|\\n|\r\n|\n| )`)
+	trailingSep = regexp.MustCompile(`(?:\\r\\n|\\n|\r\n|\n| )$`)
+)
 
 // privateLabel is a line of `openssl pkey -text` naming a private number;
 // the indented lines of hex bytes after it are that number.
