@@ -89,6 +89,31 @@ func Summary(rec *Record, s Standing) assessment.Summary {
 	return sum
 }
 
+// Unanswered are the script rows whose path's last run gave no answer
+// (assessment.ScriptReason: failed, unknown, killed…), one a path, in the
+// order the paths first ran: a retry that recovered answered, a declared
+// exit code answered. The one home of which scripts a result rests on no
+// answer of, for a Nagios check's state (gate) and for the sentence a
+// table with no rows says (Assemble).
+func Unanswered(rows []label.Row) []label.Row {
+	last := map[string]int{}
+	var order []string
+	for i, r := range rows {
+		if _, seen := last[r.Path]; !seen {
+			order = append(order, r.Path)
+		}
+		last[r.Path] = i
+	}
+	var out []label.Row
+	for _, path := range order {
+		r := rows[last[path]]
+		if _, bad := assessment.ScriptReason(ScriptOf(r)); bad {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 // ScriptOf is a script row as the assessment reads it: the standing
 // line's scripts and a check's unanswered ones (internal/gate) are judged
 // by assessment.ScriptReason over this one reading.

@@ -705,3 +705,36 @@ stages:
 		t.Errorf("want %q on stderr:\n%s", want, r.stderr)
 	}
 }
+
+// TestEmptyAnswerOverAFailedScriptIsNotNothingToReport: a chart whose
+// rows are findings (result.empty: answer) ran grep with a pattern that
+// began with "-----", which grep read as an option and exited 2: the
+// table's sentence said "which the chart declares its answer (result.empty:
+// answer): nothing to report" above a Not sure standing (wave-pki's
+// keys-found chart). None found is the chart's answer only where every
+// script it rests on answered.
+func TestEmptyAnswerOverAFailedScriptIsNotNothingToReport(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "c.yaml", `version: 1
+runbook: keys
+result: {kind: verdict/key, empty: answer}
+stages:
+  - id: found
+    exec:
+      shell: 'echo "grep: unrecognized option" >&2; exit 2'
+      exitCodes: {0: found, 1: none}
+      parse: lines
+  - id: per
+    foreach:
+      items: found.stdout
+      as: k
+      maxBranches: 10
+      stages:
+        - {id: v, verdict: {subject: k, verdict: '"private-key"'}}
+`)
+	r := runCLI(t, dir, "exec", chart)
+	if strings.Contains(r.stdout, "nothing to report") || !strings.Contains(r.stdout, "Not sure") {
+		t.Errorf("the table says none found is the answer over a script that failed:\n%s", r.stdout)
+	}
+}

@@ -310,20 +310,9 @@ type Script struct {
 // last attempt of a path counts: a retry that recovered is what the rows
 // rest on, and a later attempt's answer replaces an earlier one's failure.
 func unanswered(rows []label.Row) []Script {
-	last := map[string]int{}
-	var order []string
-	for i, r := range rows {
-		if _, seen := last[r.Path]; !seen {
-			order = append(order, r.Path)
-		}
-		last[r.Path] = i
-	}
 	var out []Script
-	for _, path := range order {
-		r := rows[last[path]]
-		if _, bad := assessment.ScriptReason(record.ScriptOf(r)); bad {
-			out = append(out, Script{Path: r.Path, Said: r.Said()})
-		}
+	for _, r := range record.Unanswered(rows) {
+		out = append(out, Script{Path: r.Path, Said: r.Said()})
 	}
 	return out
 }
