@@ -15,7 +15,8 @@ import (
 // ok"), put the key in the scope, the record, `--format json` and
 // `runbook explain`, though no input was secret. The armour lines are
 // kept, so a rule can still see that a file holds a key
-// (`contains(f.content, "PRIVATE KEY-----")`); what is between them is not:
+// (`f.content contains "PRIVATE KEY-----"`); the material between them is
+// not:
 //
 //	-----BEGIN PRIVATE KEY-----\nMIIE…\n-----END PRIVATE KEY-----   -----BEGIN PRIVATE KEY-----\n***\n-----END PRIVATE KEY-----
 //	"-----BEGIN EC PRIVATE KEY-----\\nMHcC…\\n-----END EC …"         the same inside JSON-escaped text (\\n kept)
@@ -36,8 +37,9 @@ import (
 // streams and their tails (MaskStream), a read: file's content and name
 // (the runbook package's one road of read bytes into the scope), and
 // every text a Set masks (Set.Text), so no key reaches the scope, the
-// record or any output. A key a Go stage writes into the scope itself is
-// not seen until it is shown.
+// record or any output. A key a Go stage reads itself and writes into the
+// scope is not seen: in a run with no secret input no value shown is
+// masked (record.Masker.Value costs nothing then).
 func PrivateKeys(t string) string {
 	if !strings.Contains(t, "PRIVATE KEY") && !strings.Contains(t, "rivate-Key") && !strings.Contains(t, "rivate-key") {
 		return t
