@@ -79,21 +79,35 @@ func armoured(t string) string {
 			at = end
 			continue
 		}
+		// The run of key lines after the BEGIN, then the line after it:
+		// the key's END there (after grep's "a.pem:", or on the BEGIN's
+		// own line where `echo $KEY` joined them) closes it. Each is read
+		// as far as it goes, never to the text's end, so a text of many
+		// BEGIN lines (grep's) is read once.
 		b.WriteString(t[at:end])
-		body := t[end:]
-		close := strings.Index(body, "-----END "+label+"-----")
-		if close >= 0 {
-			body = body[:close]
+		rest := t[end:]
+		n := keyishTo(rest)
+		k := n + len(lineEnds.FindString(rest[n:]))
+		line := rest[k:]
+		if e := keyLineEnd.FindStringIndex(line); e != nil {
+			line = line[:e[0]]
 		}
-		if lines, own := lastLine(body); close >= 0 && keyishTo(lines) == len(lines) {
-			b.WriteString(masked(lines, false, true))
-			b.WriteString(own)
-			at = end + len(body)
-		} else {
+		close := strings.Index(line, "-----END "+label+"-----")
+		switch {
+		case close >= 0 && k == 0 && keyish(line[:close]):
+			b.WriteString(masked(line[:close], false, true))
+			at = end + close
+		case close >= 0 && k == 0:
+			b.WriteString(line[:close])
+			at = end + close
+		case close >= 0:
+			b.WriteString(masked(rest[:k], false, true))
+			b.WriteString(line[:close])
+			at = end + k + close
+		default:
 			// Cut inside the key, or no key's body (grep's lines): its
 			// key material masked, and the rest read on for armour.
-			n := keyishTo(body)
-			b.WriteString(masked(body[:n], false, false))
+			b.WriteString(masked(rest[:n], false, false))
 			at = end + n
 		}
 	}
@@ -139,20 +153,30 @@ var pemHeader = regexp.MustCompile(`^(?:Proc-Type|DEK-Info|Version|Comment|Hash|
 
 // keyishTo is how far from its start body is key material: the end of
 // its last key-ish line before the first that is not (len(body) when all
-// are).
+// are). It reads body a line at a time and stops at that line.
 func keyishTo(body string) int {
 	to, at := 0, 0
-	for _, end := range append(keyLineEnd.FindAllStringIndex(body, -1), []int{len(body), len(body)}) {
-		if !keyish(body[at:end[0]]) {
+	for {
+		lineEnd, next := len(body), len(body)
+		if loc := keyLineEnd.FindStringIndex(body[at:]); loc != nil {
+			lineEnd, next = at+loc[0], at+loc[1]
+		}
+		line := body[at:lineEnd]
+		if !keyish(line) {
 			return to
 		}
-		if strings.TrimSpace(body[at:end[0]]) != "" {
-			to = end[0]
+		if strings.TrimSpace(line) != "" {
+			to = lineEnd
 		}
-		at = end[1]
+		if next == len(body) {
+			return len(body)
+		}
+		at = next
 	}
-	return len(body)
 }
+
+// lineEnds is the line ends a text begins with.
+var lineEnds = regexp.MustCompile(`^(?:\\r\\n|\\n|\\r|\r\n|\n|\r)+`)
 
 // lastLine splits a text that an armour line follows into its lines and
 // the start of the armour's own line (grep's "a.pem:" before an END),
