@@ -193,7 +193,11 @@ func Assemble(r Run) *Record {
 			case p.EmptyAnswer && gap != "":
 				// The chart's answer of none holds only over all it looked at.
 				items = append(items, emptyOverGapItem(gap))
-			case p.EmptyAnswer:
+			case p.EmptyAnswer && len(Unanswered(rec.Scripts)) == 0:
+				// None found is the chart's answer only where every
+				// script it rests on answered: over a grep that failed
+				// (exit 2, its pattern read as an option) the sentence said
+				// "nothing to report" beside a Not sure standing.
 				rec.Verdicts.EmptyAnswer = true
 			}
 		}

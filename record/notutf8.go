@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/openrunbook/runbook/internal/secret"
 	"github.com/openrunbook/runbook/plugins/coverage"
 )
 
@@ -89,7 +90,22 @@ func notUTF8Fix(of string, line int, text string) string {
 			}
 		}
 	}
+	if line == 1 && derLike(text) {
+		file, ok := strings.CutPrefix(of, "the file ")
+		if !ok {
+			file = "FILE"
+		}
+		return fmt.Sprintf("it begins with the bytes %02x %02x, an ASN.1 SEQUENCE: it is likely DER (a certificate, a CRL, a request), binary and no text, which no conversion reads: ask openssl of it where it is, exec: {command: [openssl, storeutl, -noout, -text, %s]} (storeutl reads DER and PEM alike)", text[0], text[1], file)
+	}
 	return "to read it, have it converted to UTF-8 where it is made (iconv -f WINDOWS-1252 -t UTF-8, or the encoding it is in)"
+}
+
+// derLike reports whether text begins as DER does: a SEQUENCE (0x30) and
+// a length of one byte or of one to three more (0x81…0x83). A certificate
+// read with read: was told to be converted from Windows-1252 with iconv,
+// which makes garbage of it.
+func derLike(text string) bool {
+	return len(text) >= 2 && text[0] == 0x30 && (text[1] < 0x80 || text[1] >= 0x81 && text[1] <= 0x83)
 }
 
 // compressions are the compressed formats logrotate and journald leave
@@ -100,4 +116,26 @@ var compressions = []struct{ name, magic, hex, cat string }{
 	{"xz", "\xfd7zXZ\x00", "fd 37 7a 58 5a 00", "xzcat"},
 	{"zstd", "\x28\xb5\x2f\xfd", "28 b5 2f fd", "zstdcat"},
 	{"bzip2", "BZh", "42 5a 68", "bzcat"},
+}
+
+// DERKeyEntry is the ledger's entry for a text a stage read that is, whole,
+// a private key or a store of keys in DER (secret.PrivateKeyDER), size
+// bytes, filed under the stage's path as a text that is not UTF-8 is
+// (ItemNotUTF8): its bytes are no text, and none of them is quoted, since
+// they are the key; the scope holds Masked for it. Quoted as a text that
+// is not UTF-8 (NotUTF8Entry), an EC key's 32 private bytes were in the
+// standing line and the record (wave-pki).
+func DERKeyEntry(path, of string, size int) coverage.Entry {
+	file, ok := strings.CutPrefix(of, "the file ")
+	if !ok {
+		file = "FILE"
+	}
+	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
+		Kind: coverage.KindLedger,
+		NotChecked: []coverage.Item{{
+			What: of,
+			Why:  fmt.Sprintf("its %d bytes are a private key (or a store of keys) in DER, binary ASN.1, which is no text: none of it reached the scope or the record (it reads %s there); ask openssl of it where it is, exec: {command: [openssl, pkey, -inform, DER, -in, %s, -noout]} (openssl pkcs12 -info for a .p12)", size, secret.Masked, file),
+			Kind: ItemNotUTF8,
+		}},
+	}}
 }

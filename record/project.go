@@ -139,10 +139,11 @@ func (p *Projection) ordered(rows []any) []any {
 // meanings composes verdict word → meaning: the decider's declared
 // branches, overlaid by what this run's evidence said — every evaluated
 // rule's label and the default's label, of the decider and of every other
-// decider that is the nearest choice above a verdict stage
-// (meaningSpellings) — harvested during the run and matched on the LAST
-// "/" segment of the decider's path. Observed beats declared. Nil when neither said anything: never an empty map. No caller
-// can supply one.
+// decider that is the nearest choice above a verdict stage, for the
+// branches that hold such a stage (meaningBranches) — harvested during the
+// run and matched on the LAST "/" segment of the decider's path. Observed
+// beats declared. Nil when neither said anything: never an empty map. No
+// caller can supply one.
 func (p *Projection) meanings(decisions []Harvested) map[string]string {
 	if p.Decider == "" {
 		return nil
@@ -151,11 +152,11 @@ func (p *Projection) meanings(decisions []Harvested) map[string]string {
 	for branch, meaning := range p.Declared {
 		out[branch] = meaning
 	}
-	spellings := p.meaningSpellings()
+	branches := p.meaningBranches()
 	observed := map[string][]string{}
 	var order []string
-	note := func(branch, label string) {
-		if label == "" || slices.Contains(observed[branch], label) {
+	note := func(words map[string]bool, branch, label string) {
+		if label == "" || slices.Contains(observed[branch], label) || (words != nil && !words[branch]) {
 			return
 		}
 		if _, seen := observed[branch]; !seen {
@@ -164,14 +165,18 @@ func (p *Projection) meanings(decisions []Harvested) map[string]string {
 		observed[branch] = append(observed[branch], label)
 	}
 	for _, d := range decisions {
-		if !p.decidedBy(d, spellings) {
+		words, ok := branches[d.Name]
+		if !ok {
+			words, ok = branches[flow.NodeOf(d.Path)]
+		}
+		if !ok {
 			continue
 		}
 		for _, r := range d.Evidence.Rules {
-			note(r.Then, r.Label)
+			note(words, r.Then, r.Label)
 		}
 		if d.Evidence.Default != nil {
-			note(d.Evidence.Default.Branch, d.Evidence.Default.Label)
+			note(words, d.Evidence.Default.Branch, d.Evidence.Default.Label)
 		}
 	}
 	for _, branch := range order {
@@ -192,45 +197,60 @@ func (p *Projection) spellings() map[string]bool {
 	return out
 }
 
-// meaningSpellings is spellings and the names (stage name and id) of every
-// decider or selector that is the nearest choice above a verdict stage in
-// the structure: a row such a stage appends has the word of that
-// decider's branch, so its labels are part of the word's meaning. Read
-// from the projection decider alone, a chart with a decider a subject
-// ("Kernel", "CPU", each with ok and bad) said "bad — OOM in the kernel
-// log" over the cpu row that CPU's rule "CPU over 90% busy" put there.
-func (p *Projection) meaningSpellings() map[string]bool {
-	out := p.spellings()
+// meaningBranches maps each name (stage name and id) of a decider whose
+// labels are part of the verdict words' meanings to the branches whose
+// words they are: every branch (nil) of the projection decider, and of
+// every other decider or selector that is the nearest choice above a
+// verdict stage in the structure, the branches that hold such a stage — a
+// row such a stage appends has the word of that branch. Read from the
+// projection decider alone, a chart with a decider a subject ("Kernel",
+// "CPU", each with ok and bad) said "bad — OOM in the kernel log" over the
+// cpu row that CPU's rule "CPU over 90% busy" put there. Read over every
+// branch, a decider that routes a file to "unreadable" (a verdict) or to
+// "each" (a foreach whose rows another decider words) listed "each —
+// every certificate read" among the verdict words, though no row can have
+// it (wave-pki).
+func (p *Projection) meaningBranches() map[string]map[string]bool {
+	out := map[string]map[string]bool{}
 	if p.Structure != nil {
-		rowDeciders(p.Structure.Nodes, nil, out)
+		rowDeciders(p.Structure.Nodes, nil, "", out)
+	}
+	for name := range p.spellings() {
+		out[name] = nil
 	}
 	return out
 }
 
-// rowDeciders adds to out the names of each decider or selector that is
-// the nearest choice (inner) above a verdict stage among nodes, through
-// branches, foreach bodies and mounted subflows.
-func rowDeciders(nodes []flow.NodeInfo, inner *flow.NodeInfo, out map[string]bool) {
+// rowDeciders adds to out, under the names of each decider or selector
+// that is the nearest choice (inner) above a verdict stage among nodes,
+// the branch of it (branch) that holds the stage, through branches,
+// foreach bodies and mounted subflows.
+func rowDeciders(nodes []flow.NodeInfo, inner *flow.NodeInfo, branch string, out map[string]map[string]bool) {
 	for i := range nodes {
 		n := &nodes[i]
 		if n.Type == VerdictType && inner != nil {
-			out[inner.ID] = true
-			if inner.Name != "" {
-				out[inner.Name] = true
+			for _, name := range []string{inner.ID, inner.Name} {
+				if name == "" {
+					continue
+				}
+				if out[name] == nil {
+					out[name] = map[string]bool{}
+				}
+				out[name][branch] = true
 			}
 		}
-		next := inner
-		if n.Kind == flow.KindDecide || n.Kind == flow.KindSelect {
-			next = n
-		}
 		for _, br := range n.Branches {
-			rowDeciders(br.Nodes, next, out)
+			if n.Kind == flow.KindDecide || n.Kind == flow.KindSelect {
+				rowDeciders(br.Nodes, n, br.Name, out)
+			} else {
+				rowDeciders(br.Nodes, inner, branch, out)
+			}
 		}
 		if n.ForEach != nil {
-			rowDeciders(n.ForEach.Body.Nodes, inner, out)
+			rowDeciders(n.ForEach.Body.Nodes, inner, branch, out)
 		}
 		if n.Subflow != nil {
-			rowDeciders(n.Subflow.Nodes, inner, out)
+			rowDeciders(n.Subflow.Nodes, inner, branch, out)
 		}
 	}
 }

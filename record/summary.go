@@ -89,6 +89,41 @@ func Summary(rec *Record, s Standing) assessment.Summary {
 	return sum
 }
 
+// Unanswered are the script rows whose path's last run gave no answer
+// (assessment.ScriptReason: failed, unknown, killed…), one a path, in the
+// order the paths first ran: a retry that recovered answered, a declared
+// exit code answered. The one home of which scripts a result rests on no
+// answer of, for a Nagios check's state (gate) and for the sentence a
+// table with no rows says (Assemble).
+func Unanswered(rows []label.Row) []label.Row {
+	var out []label.Row
+	for _, r := range LastAttempts(rows) {
+		if _, bad := assessment.ScriptReason(ScriptOf(r)); bad {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// LastAttempts are the last attempt of each script path, in the order
+// the paths first ran: what a result rests on of each script (a retry
+// that recovered replaces the failure before it).
+func LastAttempts(rows []label.Row) []label.Row {
+	last := map[string]int{}
+	var order []string
+	for i, r := range rows {
+		if _, seen := last[r.Path]; !seen {
+			order = append(order, r.Path)
+		}
+		last[r.Path] = i
+	}
+	out := make([]label.Row, len(order))
+	for i, path := range order {
+		out[i] = rows[last[path]]
+	}
+	return out
+}
+
 // ScriptOf is a script row as the assessment reads it: the standing
 // line's scripts and a check's unanswered ones (internal/gate) are judged
 // by assessment.ScriptReason over this one reading.

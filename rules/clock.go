@@ -130,10 +130,49 @@ func (patchLocal) Visit(node *ast.Node) {
 			args = n.Arguments
 		}
 	}
-	if !readsLocal(args) {
-		return
+	switch {
+	case readsLocal(args):
+		ast.Patch(node, &ast.CallNode{Callee: &ast.IdentifierNode{Value: dateInFunc}, Arguments: []ast.Node{&ast.IdentifierNode{Value: zoneKey}, args[0], args[1]}})
+	case readsAbbreviation(args):
+		ast.Patch(node, &ast.CallNode{Callee: &ast.IdentifierNode{Value: dateNamedFunc}, Arguments: []ast.Node{&ast.IdentifierNode{Value: zoneKey}, args[0], args[1]}})
 	}
-	ast.Patch(node, &ast.CallNode{Callee: &ast.IdentifierNode{Value: dateInFunc}, Arguments: []ast.Node{&ast.IdentifierNode{Value: zoneKey}, args[0], args[1]}})
+}
+
+// readsAbbreviation reports whether a call of date is date(text, layout):
+// a layout may read a zone's abbreviation (MST), which Go looks up in this
+// machine's zone, and patchLocal rewrites it so the evaluation's zone is
+// that machine's (dateNamed).
+func readsAbbreviation(args []ast.Node) bool {
+	return len(args) == 2
+}
+
+// dateNamedFunc is the call patchLocal makes of date(text, layout):
+// dateNamed over the evaluation's zone.
+const dateNamedFunc = "\x00dateNamed"
+
+// dateNamed is date(text, layout) with the zone abbreviation a layout
+// reads looked up in zone, this machine's zone for the evaluation, where
+// Go's time.Parse looks it up in time.Local, the zone of the host running
+// it: keytool on a host in Berlin prints "Tue Jan 05 23:00:00 CET 2027",
+// which a run there reads as 22:00 UTC, and a chart test whose case says
+// zone: Europe/Berlin read it so on a laptop in Berlin and refused it in
+// CI in UTC ("the zone CET has no offset this machine knows") (wave-pki).
+// Every other call (a location first, a layout that reads no zone name, a
+// zone that is time.Local) is date's own.
+func dateNamed(zone *time.Location, a, b any) (any, error) {
+	layout, ok := b.(string)
+	if _, loc := a.(*time.Location); loc || !ok || zone == nil || zone == time.Local || !readsZoneName(layout) {
+		return dateFunc(a, b)
+	}
+	return dateFunc(zone, a, layout)
+}
+
+// readsZoneName reports whether a layout reads a zone's name (MST), which
+// one wall time in two zones of one offset and two names prints apart.
+func readsZoneName(layout string) bool {
+	a := time.Date(2006, 1, 2, 15, 4, 5, 0, time.FixedZone("AAA", 3600))
+	b := time.Date(2006, 1, 2, 15, 4, 5, 0, time.FixedZone("BBB", 3600))
+	return a.Format(layout) != b.Format(layout)
 }
 
 // dateInFunc is the call patchLocal makes: date(zone, text, layout) over
@@ -149,7 +188,10 @@ func localFuncs() []expr.Option {
 			return nil, fmt.Errorf("date(x, layout, \"Local\"): the evaluation has no zone")
 		}
 		return dateFunc(loc, p[1], p[2])
-	}, new(func(any, string, string) time.Time))}
+	}, new(func(any, string, string) time.Time)), expr.Function(dateNamedFunc, func(p ...any) (any, error) {
+		loc, _ := p[0].(*time.Location)
+		return dateNamed(loc, p[1], p[2])
+	}, new(func(any, string, string) time.Time), new(func(any, *time.Location, string) time.Time))}
 }
 
 // timeOf is what time it is for an evaluation over env, without the

@@ -62,6 +62,9 @@ func dateFunc(args ...any) (any, error) {
 	}
 	v, err := builtinDate(args...)
 	if err != nil {
+		if hint := paddedDay(args); hint != "" {
+			return nil, fmt.Errorf("%w: %s", err, hint)
+		}
 		if _, ok := args[0].(string); ok && len(args) == 1 {
 			return nil, fmt.Errorf("date(%q): not RFC 3339 (2026-12-06T10:30:00Z) nor another form date reads with no layout; give its layout as date's second argument, Go's reference time Mon Jan 2 15:04:05 MST 2006 written as the text is (date(x, \"Mon Jan _2 15:04:05 MST 2006\") for date's own output, date(x, \"02/Jan/2006:15:04:05 -0700\") for nginx's)", dateText(args))
 		}
@@ -249,4 +252,30 @@ func literalZone(args []any) string {
 		}
 	}
 	return ""
+}
+
+// paddedDay is what to write when a layout reads a day as two digits
+// ("02") and the text pads a day under 10 with a space, as openssl
+// (notAfter=Jan  5 22:00:00 2027 GMT), date and syslog do: the layout reads
+// every day from the 10th and fails on the 1st to the 9th, so a chart
+// written in mid-December failed on the 5th of January. "" when the
+// layout and text are not so.
+func paddedDay(args []any) string {
+	at := 0
+	if _, ok := args[0].(*time.Location); ok {
+		at = 1
+	}
+	if len(args) < at+2 {
+		return ""
+	}
+	text, _ := args[at].(string)
+	layout, _ := args[at+1].(string)
+	fixed := strings.Replace(layout, "Jan 02", "Jan _2", 1)
+	if fixed == layout || !strings.Contains(text, "  ") {
+		return ""
+	}
+	if _, err := time.Parse(fixed, text); err != nil {
+		return ""
+	}
+	return fmt.Sprintf("the text pads a day under 10 with a space, which the layout's 02 does not read (it reads the 10th to the 31st); write _2 for such a day: date(x, %q)", fixed)
 }

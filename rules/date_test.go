@@ -271,3 +271,20 @@ func TestNumberArithmeticWithTextSaysReadIt(t *testing.T) {
 		{`n - float(mtime) < 0`, true, ""},
 	})
 }
+
+// TestDateZeroDayOverASpacePaddedDaySaysUnderscore: openssl pads a day
+// under 10 with a space (notAfter=Jan  5 22:00:00 2027 GMT), and a layout
+// written "Jan 02 …" reads the 10th to the 31st and fails on the 1st to
+// the 9th, so a certificate check written in mid-December failed on the
+// 5th of January with only Go's `cannot parse "5 22:00:00 2027 GMT" as
+// "02"` (wave-pki). The error says to write _2; a text the layout reads
+// is unchanged.
+func TestDateZeroDayOverASpacePaddedDaySaysUnderscore(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{"early": "Jan  5 22:00:00 2027 GMT", "late": "Dec 16 22:00:00 2026 GMT", "checked": "2027-01-05T22:00:00Z"}
+	runOutcomes(t, env, []outcomeCase{
+		{`date(early, "Jan 02 15:04:05 2006 MST") == date(checked)`, false, `write _2 for such a day: date(x, "Jan _2 15:04:05 2006 MST")`},
+		{`date(late, "Jan 02 15:04:05 2006 MST") < date(checked)`, true, ""},
+		{`date(early, "Jan _2 15:04:05 2006 MST") == date(checked)`, true, ""},
+	})
+}

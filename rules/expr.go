@@ -91,8 +91,9 @@ type Expr struct {
 	// clock is set when the expression calls now(): each evaluation reads
 	// the time once, from its Env (timeOf), and says what it read.
 	clock bool
-	// local is set when it calls date(x, layout, "Local"): each
-	// evaluation reads this machine's zone from its Env (zoneOf).
+	// local is set when it calls date(x, layout, "Local") or date(x,
+	// layout): each evaluation reads this machine's zone from its Env
+	// (zoneOf).
 	local bool
 	// indexes is set when it reads a member by a computed key
 	// (patchIndex): each evaluation carries a note of the first such
@@ -922,7 +923,7 @@ func (c *collector) call(id *ast.IdentifierNode, args []ast.Node) {
 		c.calls = map[string]bool{}
 	}
 	c.calls[id.Value] = true
-	if id.Value == "date" && readsLocal(args) {
+	if id.Value == "date" && (readsLocal(args) || readsAbbreviation(args)) {
 		c.local = true
 	}
 	for _, a := range args {
@@ -1237,4 +1238,28 @@ func isIdent(s string) bool {
 		}
 	}
 	return true
+}
+
+// OneLine is an expression's source as a run-time message quotes it: its
+// lines, each trimmed, joined by a space. A chart writes a long expression
+// as a YAML block (`set: {certs: |- …}`), and a message that quoted it as
+// written ended its first line inside it: `run failed at entries: set
+// certs: reduce(list.stdout, #acc + (`, with the cause three lines below,
+// where the text output, the standing line and a Nagios summary (which
+// show a message's first line, record.Headline) never showed it (wave-pki).
+// Its line:column still count in the source as written.
+//
+//	OneLine("reduce(xs,\n  #acc + 1,\n0)")   "reduce(xs, #acc + 1, 0)"
+func OneLine(src string) string {
+	if !strings.ContainsAny(src, "\r\n") {
+		return src
+	}
+	lines := strings.FieldsFunc(src, func(r rune) bool { return r == '\n' || r == '\r' })
+	out := lines[:0]
+	for _, l := range lines {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, " ")
 }

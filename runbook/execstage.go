@@ -12,8 +12,10 @@ import (
 	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/internal/proc"
+	"github.com/openrunbook/runbook/internal/secret"
 	"github.com/openrunbook/runbook/plugins/label"
 	"github.com/openrunbook/runbook/record"
+	"github.com/openrunbook/runbook/rules"
 )
 
 // execStage runs a process and writes its outcome under `into`:
@@ -63,7 +65,7 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 			for _, a := range es.EnvFrom {
 				v, _, err := a.Expr.Value(s)
 				if err != nil {
-					return fmt.Errorf("exec envFrom %s: %s: %w", a.Key, a.Src, err)
+					return fmt.Errorf("exec envFrom %s: %s: %w", a.Key, rules.OneLine(a.Src), err)
 				}
 				rs.derive(s, a.Expr, v)
 				spec.Env[a.Key] = envText(v)
@@ -72,7 +74,7 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 		if es.Stdin != nil {
 			v, _, err := es.Stdin.Expr.Value(s)
 			if err != nil {
-				return fmt.Errorf("exec stdin %s: %w", es.Stdin.Src, err)
+				return fmt.Errorf("exec stdin %s: %w", rules.OneLine(es.Stdin.Src), err)
 			}
 			rs.derive(s, es.Stdin.Expr, v)
 			spec.Stdin = stdinBytes(v)
@@ -278,8 +280,16 @@ func unseenFailure(es *chart.ExecSpec, res proc.Result, row label.Row) []chart.S
 // holds it, proc.Text's valid UTF-8; where that had to replace bytes, the
 // ledger says so (record.NotUTF8Entry), since a value made of them is not
 // what was read. of names the text. It is the one road of read bytes into
-// the scope.
+// the scope, so a private key's material is masked here (a read: file's,
+// a command's already by its capture): no rule, record or output holds it
+// (secret.PrivateKeys); a key in DER (secret.PrivateKeyDER) is masked
+// whole, and the ledger says why, as it said of its bytes that they are
+// not UTF-8.
 func (rs *runState) text(path, of string, b []byte) string {
+	if secret.PrivateKeyDER(b) {
+		rs.fileLedger(record.DERKeyEntry(path, rs.mask(of), len(b)))
+		return secret.Masked
+	}
 	if inv, bad := proc.FirstInvalid(b); bad {
 		// The offset is counted in the masked text, as the record holds
 		// it: the raw one would tell a secret's length. No secret holds
@@ -287,7 +297,7 @@ func (rs *runState) text(path, of string, b []byte) string {
 		at := len(rs.mask(string(b[:inv.Offset])))
 		rs.fileLedger(record.NotUTF8Entry(path, rs.mask(of), inv.Bytes, inv.Line, at, rs.mask(inv.LineText)))
 	}
-	return proc.Text(b)
+	return secret.PrivateKeys(proc.Text(b))
 }
 
 // stderrOnly says whether a command that ended as no failure (completed,

@@ -161,7 +161,7 @@ func (rb *Runbook) evalVars(values map[string]any, secrets secret.Set, now func(
 	for _, a := range rb.spec.Vars {
 		v, _, err := a.Expr.Value(zonedEnv(timedEnv(stateEnv(values), now), zone))
 		if err != nil {
-			return nil, fmt.Errorf("var %q: %s: %w", a.Key, a.Src, err)
+			return nil, fmt.Errorf("var %q: %s: %w", a.Key, rules.OneLine(a.Src), err)
 		}
 		deriveSecret(secrets, a.Expr, get, v) // state.go: the taint rule
 		values[a.Key] = v

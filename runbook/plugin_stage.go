@@ -23,6 +23,7 @@ import (
 	"github.com/openrunbook/runbook/plugins/host"
 	"github.com/openrunbook/runbook/plugins/label"
 	"github.com/openrunbook/runbook/record"
+	"github.com/openrunbook/runbook/rules"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
@@ -411,7 +412,7 @@ func pluginArgs(ps *chart.PluginStageSpec, d plugins.Description, s *flow.Scope)
 		}
 		v, _, err := a.Expr.Value(s)
 		if err != nil {
-			return nil, nil, fmt.Errorf("plugin %q argument %s: %s: %w", ps.Name, a.Key, a.Src, err)
+			return nil, nil, fmt.Errorf("plugin %q argument %s: %s: %w", ps.Name, a.Key, rules.OneLine(a.Src), err)
 		}
 		stateOf(s).derive(s, a.Expr, v)
 		given[a.Key] = v

@@ -6,6 +6,7 @@ import (
 
 	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/rules"
 )
 
 // askStage is an `ask:` stage: it pauses the run with a question for a
@@ -14,7 +15,7 @@ func askStage(ask *chart.AskSpec) flow.StageFunc {
 	return func(ctx context.Context, s *flow.Scope) error {
 		q, _, err := ask.Question.Expr.Value(s)
 		if err != nil {
-			return fmt.Errorf("ask: question %s: %w", ask.Question.Src, err)
+			return fmt.Errorf("ask: question %s: %w", rules.OneLine(ask.Question.Src), err)
 		}
 		expects := make(map[string]string, len(ask.Expects))
 		for _, e := range ask.Expects {

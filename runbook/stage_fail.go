@@ -6,6 +6,7 @@ import (
 
 	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/rules"
 )
 
 // FailError is the failure a `fail:` stage asks for.
@@ -19,7 +20,7 @@ func failStage(a *chart.Assign) flow.StageFunc {
 	return func(ctx context.Context, s *flow.Scope) error {
 		v, _, err := a.Expr.Value(s)
 		if err != nil {
-			return fmt.Errorf("fail: %s: %w", a.Src, err)
+			return fmt.Errorf("fail: %s: %w", rules.OneLine(a.Src), err)
 		}
 		stateOf(s).derive(s, a.Expr, v)
 		if str, ok := v.(string); ok {

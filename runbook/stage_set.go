@@ -19,7 +19,7 @@ func setStage(assigns []chart.Assign) flow.StageFunc {
 			s.BeginKey() // each key rests on its own expression's reads
 			v, absent, err := valueNoting(a.Expr, s)
 			if err != nil {
-				return fmt.Errorf("set %s: %s: %w", a.Key, a.Src, err)
+				return fmt.Errorf("set %s: %s: %w", a.Key, rules.OneLine(a.Src), err)
 			}
 			if absent != "" && holdsNull(v) {
 				rs.fileLedger(record.AbsentMemberEntry(s.Path(), a.Key, rs.mask(absent)))

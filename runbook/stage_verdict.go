@@ -10,6 +10,7 @@ import (
 	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/internal/jsonv"
+	"github.com/openrunbook/runbook/rules"
 )
 
 // verdictStage is a `verdict:` stage: one row of columns, each an
@@ -26,7 +27,7 @@ func verdictStage(cols []chart.Assign) flow.StageFunc {
 		for _, a := range cols {
 			v, _, err := a.Expr.Value(s)
 			if err != nil {
-				return fmt.Errorf("verdict column %s: %s: %w", a.Key, a.Src, err)
+				return fmt.Errorf("verdict column %s: %s: %w", a.Key, rules.OneLine(a.Src), err)
 			}
 			if a.Key == "verdict" {
 				if err := verdictWord(a.Src, v); err != nil {

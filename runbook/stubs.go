@@ -14,6 +14,7 @@ import (
 	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/internal/proc"
+	"github.com/openrunbook/runbook/internal/secret"
 	"github.com/openrunbook/runbook/plugins"
 	"github.com/openrunbook/runbook/plugins/label"
 	"github.com/openrunbook/runbook/record"
@@ -291,6 +292,9 @@ func (rs *runState) runProc(ctx context.Context, s *flow.Scope, spec proc.Spec) 
 func stubResult(stub ExecStub, spec proc.Spec, m record.Masker) proc.Result {
 	out, errb := []byte(m.Text(string(stub.Stdout))), []byte(m.Text(string(stub.Stderr)))
 	r := proc.Result{Started: true, StdoutTail: tail(out), StderrTail: tail(errb)}
+	if secret.PrivateKeyDER(out) { // as proc's capture masks it
+		r.StdoutTail = []byte(secret.Masked)
+	}
 	if limit := maxOutput(spec.MaxOutput); len(out) > limit || len(errb) > limit {
 		r.Truncated = true
 		out, errb = out[:min(len(out), limit)], errb[:min(len(errb), limit)]

@@ -172,6 +172,11 @@ func viewOf(rec *record.Record, opts renderOpts) resultView {
 		var tail []string
 		if i == n {
 			tail = stderrTail(rec.State, opts.scriptInto[row.Path])
+			if tail == nil && row.Ran != nil {
+				// A foreach item's stage: its value is not in the final
+				// state, but its row holds what it wrote last on stderr.
+				tail = lastLines(row.Ran.StderrTail)
+			}
 			for i, l := range tail {
 				tail[i] = clean(l)
 			}
@@ -348,6 +353,11 @@ func stderrTail(state map[string]any, into string) []string {
 	if !ok {
 		return nil
 	}
+	return lastLines(s)
+}
+
+// lastLines is the last stderrTailLines lines of s that are not blank.
+func lastLines(s string) []string {
 	var lines []string
 	for _, l := range strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n") {
 		if strings.TrimSpace(l) != "" {

@@ -450,6 +450,57 @@ stages:
 	}
 }
 
+// TestVerdictWordsListNoBranchThatHoldsNoRow: a decider that routes a
+// file to "unreadable" (a verdict stage) or to "each" (a foreach whose
+// rows the Expiry decider words) listed "each — every certificate read"
+// among what the verdict words mean, though no row can have that word
+// (wave-pki, testdata/wave-pki/expiry.yaml). Only the branches that hold a
+// verdict stage it is the nearest choice above are its words.
+func TestVerdictWordsListNoBranchThatHoldsNoRow(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "c.yaml", `version: 1
+runbook: certs
+result: {kind: verdict/cert, decider: Expiry}
+stages:
+  - id: facts
+    set: {found: 2, left: '[40, 3]'}
+  - id: readable
+    name: Readable
+    decide:
+      rules:
+        - {when: found == 0, then: unreadable, label: the file holds no certificate}
+      default: {branch: each, label: every certificate read}
+    branches:
+      unreadable: [{id: u, verdict: {subject: '"f"', verdict: '"unreadable"'}}]
+      each:
+        - id: per
+          foreach:
+            items: left
+            as: days
+            maxBranches: 10
+            stages:
+              - id: judge
+                name: Expiry
+                decide:
+                  rules:
+                    - {when: days < 7, then: critical, label: fewer than 7 days left}
+                  default: {branch: ok, label: at least 7 days left}
+                branches:
+                  critical: [{id: c, verdict: {subject: string(days), verdict: '"critical"'}}]
+                  ok: [{id: o, verdict: {subject: string(days), verdict: '"ok"'}}]
+`)
+	r := runCLI(t, dir, "exec", chart)
+	if strings.Contains(r.stdout, "each —") {
+		t.Errorf("the legend lists the branch each, which holds no row:\n%s", r.stdout)
+	}
+	for _, want := range []string{"critical — fewer than 7 days left", "ok — at least 7 days left"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("want %q in the legend:\n%s\n%s", want, r.stdout, r.stderr)
+		}
+	}
+}
+
 // TestSetTypoIsNotKnown: a set: that read `svc.ActivState` from systemctl
 // show's key=value output (which has ActiveState) wrote null; the rule
 // `state == "failed"` was then a plain no, and a failed unit stood "ok",
@@ -589,5 +640,101 @@ stages:
 	r = runCLI(t, dir, "exec", writeChart(t, dir, "d.yaml", strings.Replace(src, ", maxSize: 8MiB", "", 1)))
 	if !strings.Contains(r.stdout, "Not sure") || !strings.Contains(r.stdout, "1048576") {
 		t.Errorf("exit %d; want the log withheld past the default cap, saying it:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestForeachItemScriptShowsItsStderr: a foreach item's command that
+// failed, or answered with an exit code alone, listed under Scripts with
+// no word of what it wrote on stderr, since its value is not in the final
+// state: `openssl x509 -checkend` over a file that is not there said only
+// "per~1/check: answered expiring (exit 1)", and openssl's "Could not open
+// file" was in the record alone (wave-pki). The row's own stderr tail is
+// shown now, as a top-level stage's is.
+func TestForeachItemScriptShowsItsStderr(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "c.yaml", `version: 1
+runbook: checkend
+result: {kind: verdict/cert}
+stages:
+  - id: per
+    foreach:
+      items: '["a.pem", "b.pem"]'
+      as: cert
+      maxBranches: 10
+      stages:
+        - id: check
+          exec:
+            shell: 'if [ "$C" = b.pem ]; then echo "Could not open file $C" >&2; exit 1; fi; echo "Certificate will not expire"'
+            envFrom: {C: cert}
+            exitCodes: {0: valid, 1: expiring}
+        - {id: v, verdict: {subject: cert, verdict: check.status}}
+`)
+	r := runCLI(t, dir, "exec", chart)
+	want := "  per~1/check: answered expiring (exit 1)\n    | Could not open file b.pem\n"
+	if !strings.Contains(r.stdout, want) {
+		t.Errorf("want %q under Scripts:\n%s\n%s", want, r.stdout, r.stderr)
+	}
+}
+
+// TestMultiLineExpressionErrorSaysItsCause: a set: written as a YAML
+// block failed, and the text output said `run failed at entries: set
+// certs: reduce(list.stdout, #acc + ( (its first line; --format json and
+// the --record file hold it whole)`: the message quoted the expression as
+// written, so its first line ended inside it and the cause was never shown
+// (wave-pki's keystore chart, + over two lists). The expression is quoted
+// on one line now, and the cause follows it.
+func TestMultiLineExpressionErrorSaysItsCause(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "c.yaml", `version: 1
+runbook: entries
+stages:
+  - id: list
+    set: {lines: '["Alias name: a", "Valid from: x until: y"]'}
+  - id: entries
+    set:
+      certs: |-
+        reduce(lines, #acc + (
+          # startsWith "Alias name: " ? [#] : []
+        ), [])
+`)
+	r := runCLI(t, dir, "exec", chart)
+	want := `run failed at entries: set certs: reduce(lines, #acc + ( # startsWith "Alias name: " ? [#] : [] ), []): invalid operation`
+	if !strings.Contains(r.stderr, want) || strings.Contains(r.stderr, "its first line") {
+		t.Errorf("want %q on stderr:\n%s", want, r.stderr)
+	}
+}
+
+// TestEmptyAnswerOverAFailedScriptIsNotNothingToReport: a chart whose
+// rows are findings (result.empty: answer) ran grep with a pattern that
+// began with "-----", which grep read as an option and exited 2: the
+// table's sentence said "which the chart declares its answer (result.empty:
+// answer): nothing to report" above a Not sure standing (wave-pki's
+// keys-found chart). None found is the chart's answer only where every
+// script it rests on answered.
+func TestEmptyAnswerOverAFailedScriptIsNotNothingToReport(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "c.yaml", `version: 1
+runbook: keys
+result: {kind: verdict/key, empty: answer}
+stages:
+  - id: found
+    exec:
+      shell: 'echo "grep: unrecognized option" >&2; exit 2'
+      exitCodes: {0: found, 1: none}
+      parse: lines
+  - id: per
+    foreach:
+      items: found.stdout
+      as: k
+      maxBranches: 10
+      stages:
+        - {id: v, verdict: {subject: k, verdict: '"private-key"'}}
+`)
+	r := runCLI(t, dir, "exec", chart)
+	if strings.Contains(r.stdout, "nothing to report") || !strings.Contains(r.stdout, "Not sure") {
+		t.Errorf("the table says none found is the answer over a script that failed:\n%s", r.stdout)
 	}
 }

@@ -335,28 +335,10 @@ type Script struct {
 // would be (Check.Stopped).
 func answeredWorse(rows []label.Row, m Mapping) []Script {
 	var out []Script
-	for _, r := range lastAttempts(rows) {
+	for _, r := range record.LastAttempts(rows) {
 		if s, ok := m.StateOf(r.Answer); ok && r.Answered() && (s == Warning || s == Critical) {
 			out = append(out, Script{Path: r.Path, Said: r.Said()})
 		}
-	}
-	return out
-}
-
-// lastAttempts are the last attempt of each script path, in the order
-// the paths first ran.
-func lastAttempts(rows []label.Row) []label.Row {
-	last := map[string]int{}
-	var order []string
-	for i, r := range rows {
-		if _, seen := last[r.Path]; !seen {
-			order = append(order, r.Path)
-		}
-		last[r.Path] = i
-	}
-	out := make([]label.Row, len(order))
-	for i, path := range order {
-		out[i] = rows[last[path]]
 	}
 	return out
 }
@@ -366,10 +348,8 @@ func lastAttempts(rows []label.Row) []label.Row {
 // rest on, and a later attempt's answer replaces an earlier one's failure.
 func unanswered(rows []label.Row) []Script {
 	var out []Script
-	for _, r := range lastAttempts(rows) {
-		if _, bad := assessment.ScriptReason(record.ScriptOf(r)); bad {
-			out = append(out, Script{Path: r.Path, Said: r.Said()})
-		}
+	for _, r := range record.Unanswered(rows) {
+		out = append(out, Script{Path: r.Path, Said: r.Said()})
 	}
 	return out
 }

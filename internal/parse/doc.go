@@ -29,8 +29,10 @@
 // is `#` (a comment, as in os-release).
 //
 // Values of kv, columns, csv, tsv and regex are numbers when the whole
-// value spells a JSON number literal (`42`, `-1.5`, `2e3`; not `0755`,
-// `+1`, `1,5` or `12 kB`), settled as jsonv.Decoded settles one (an int, a
+// value spells a JSON number literal (`42`, `-1.5`, `2e+3`, `2.5E3`; not
+// `0755`, `+1`, `1,5` or `12 kB`, nor `1E10` or `2e3`, an exponent with no
+// sign after digits alone, which is hexadecimal text as much as a number:
+// openssl's serial=1E10), settled as jsonv.Decoded settles one (an int, a
 // float64, or a json.Number too large for a float64), else strings; a
 // value a float64 would hold as another number (`12345678901234567890`,
 // past int64; `3.14159265358979323846`) stays a string, so no two values

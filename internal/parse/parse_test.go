@@ -40,7 +40,7 @@ func TestParse(t *testing.T) {
 		{"kv sep", "kv", m{"sep": " -> "}, "a -> b=c\n", m{"a": "b=c"}, 0, ""},
 		{"kv trim false", "kv", m{"trim": false}, "a = 1\n", m{"a ": " 1"}, 0, ""},
 		{"kv problems", "kv", nil, "a=1\nnope\n=2\na=3\n", m{"a": 1}, 3, `line 2: no separator: "nope"`},
-		{"kv not numbers", "kv", nil, "a=0755\nb=+1\nc=1e999\n", m{"a": "0755", "b": "+1", "c": json.Number("1e999")}, 0, ""},
+		{"kv not numbers", "kv", nil, "a=0755\nb=+1\nc=1e+999\n", m{"a": "0755", "b": "+1", "c": json.Number("1e+999")}, 0, ""},
 		{"columns df", "columns", m{"last": "rest"},
 			"Filesystem 1024-blocks Used Available Capacity Mounted on\n/dev/sda1 100 50 50 50% /\nfs 1 2 3 4% /mnt/my disk\n/dev/b 1 1 0 100% /boot\n",
 			l{m{"Filesystem": "/dev/sda1", "1024-blocks": 100, "Used": 50, "Available": 50, "Capacity": "50%", "Mounted on": "/"},

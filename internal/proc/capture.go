@@ -118,8 +118,15 @@ func (c *capture) finish(max int, secrets []string) ([]byte, bool) {
 // finishTail is the last n bytes of the stream, masked. The capture kept
 // the longest secret's length more than n, so a secret that starts before
 // the tail and ends inside it is seen whole and masked whole, never shown
-// as its last few bytes.
+// as its last few bytes. A stream that is, whole, a private key in DER
+// (secret.PrivateKeyDER) has its tail masked whole: the tail is shown
+// (explain's "stdout ended with"), and its bytes are the key's last ones.
+// The stream itself is kept as it was for the run's one road of read
+// bytes, which masks it and says why (runbook's runState.text).
 func (c *capture) finishTail(n int, secrets []string) []byte {
+	if c.total == int64(len(c.buf)) && secret.PrivateKeyDER(c.buf) {
+		return []byte(secret.Masked)
+	}
 	raw := c.tail
 	if over := len(raw) - c.tailKeep; over > 0 {
 		raw = raw[over:]

@@ -48,7 +48,11 @@
 //	s.Text(`header = "Bearer pa\"ss-w0rd"`)   → `header = "Bearer ***"`
 //	s.Text(`token pa"ss…`)                     → `token ***…`
 //
-// It never reads anything but its arguments, and a zero Set masks nothing.
+// A private key is a secret by its form (PrivateKeys): its material is
+// masked wherever a stream or a text is, held by no Set.
+//
+// It never reads anything but its arguments, and a zero Set masks nothing
+// else.
 package secret
 
 import (
@@ -311,8 +315,10 @@ func (s Set) Forms() []string {
 }
 
 // Text is t with every secret in it masked, in every representation, and
-// a secret cut at t's ends or at a cut mark masked too.
+// a secret cut at t's ends or at a cut mark masked too; a private key's
+// material is masked by any Set, the zero one too (PrivateKeys).
 func (s Set) Text(t string) string {
+	t = PrivateKeys(t)
 	if s.set == nil || t == "" {
 		return t
 	}

@@ -4,7 +4,8 @@ import "bytes"
 
 // MaskStream copies raw[from:keep] with every secret replaced by Masked:
 // the exact-match masker of a stream seen as raw bytes (a command's
-// captured output), given the Forms of a Set. The scan
+// captured output), given the Forms of a Set, and the material of every
+// private key in it masked (PrivateKeys), which no Set need hold. The scan
 // starts at 0, so raw[:from] is context only: a match that starts there and
 // ends past from is written as "***". At each position the longest matching
 // secret wins; a match may run past keep.
@@ -18,7 +19,7 @@ func MaskStream(raw []byte, secrets []string, from, keep int) []byte {
 		}
 	}
 	if len(ss) == 0 {
-		return bytes.Clone(raw[from:keep])
+		return privateKeys(bytes.Clone(raw[from:keep]))
 	}
 	// Longest first, so "abcd" wins over "ab" at the same position.
 	for i := 1; i < len(ss); i++ {
@@ -49,7 +50,7 @@ func MaskStream(raw []byte, secrets []string, from, keep int) []byte {
 		}
 		i++
 	}
-	return out
+	return privateKeys(out)
 }
 
 // Longest is the length of the longest secret: how far past a cut a
@@ -60,4 +61,13 @@ func Longest(secrets []string) int {
 		n = max(n, len(s))
 	}
 	return n
+}
+
+// privateKeys is PrivateKeys over a stream's bytes, which it returns
+// unchanged, not copied, when they hold no key.
+func privateKeys(b []byte) []byte {
+	if !bytes.Contains(b, []byte("PRIVATE KEY")) && !bytes.Contains(b, []byte("rivate-Key")) && !bytes.Contains(b, []byte("rivate-key")) {
+		return b
+	}
+	return []byte(PrivateKeys(string(b)))
 }
