@@ -280,9 +280,9 @@ func unseenFailure(es *chart.ExecSpec, res proc.Result, row label.Row) []chart.S
 // holds it, proc.Text's valid UTF-8; where that had to replace bytes, the
 // ledger says so (record.NotUTF8Entry), since a value made of them is not
 // what was read. of names the text. It is the one road of read bytes into
-// the scope, so a private key's material is masked here (a read: file's,
-// a command's already by its capture): no rule, record or output holds it
-// (secret.PrivateKeys); a key in DER (secret.PrivateKeyDER) is masked
+// the scope, so a private key's material and a password hash are masked
+// here (a read: file's, a command's already by its capture): no rule,
+// record or output holds them (secret.ByForm); a key in DER (secret.PrivateKeyDER) is masked
 // whole, and the ledger says why, as it said of its bytes that they are
 // not UTF-8.
 func (rs *runState) text(path, of string, b []byte) string {
@@ -297,7 +297,7 @@ func (rs *runState) text(path, of string, b []byte) string {
 		at := len(rs.mask(string(b[:inv.Offset])))
 		rs.fileLedger(record.NotUTF8Entry(path, rs.mask(of), inv.Bytes, inv.Line, at, rs.mask(inv.LineText)))
 	}
-	return secret.PrivateKeys(proc.Text(b))
+	return secret.ByForm(proc.Text(b))
 }
 
 // stderrOnly says whether a command that ended as no failure (completed,

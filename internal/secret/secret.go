@@ -316,9 +316,10 @@ func (s Set) Forms() []string {
 
 // Text is t with every secret in it masked, in every representation, and
 // a secret cut at t's ends or at a cut mark masked too; a private key's
-// material is masked by any Set, the zero one too (PrivateKeys).
+// material and a password hash are masked by any Set, the zero one too
+// (ByForm).
 func (s Set) Text(t string) string {
-	t = PrivateKeys(t)
+	t = ByForm(t)
 	if s.set == nil || t == "" {
 		return t
 	}

@@ -19,7 +19,7 @@ func MaskStream(raw []byte, secrets []string, from, keep int) []byte {
 		}
 	}
 	if len(ss) == 0 {
-		return privateKeys(bytes.Clone(raw[from:keep]))
+		return byForm(bytes.Clone(raw[from:keep]))
 	}
 	// Longest first, so "abcd" wins over "ab" at the same position.
 	for i := 1; i < len(ss); i++ {
@@ -50,7 +50,7 @@ func MaskStream(raw []byte, secrets []string, from, keep int) []byte {
 		}
 		i++
 	}
-	return privateKeys(out)
+	return byForm(out)
 }
 
 // Longest is the length of the longest secret: how far past a cut a
@@ -61,13 +61,4 @@ func Longest(secrets []string) int {
 		n = max(n, len(s))
 	}
 	return n
-}
-
-// privateKeys is PrivateKeys over a stream's bytes, which it returns
-// unchanged, not copied, when they hold no key.
-func privateKeys(b []byte) []byte {
-	if !bytes.Contains(b, []byte("PRIVATE KEY")) && !bytes.Contains(b, []byte("rivate-Key")) && !bytes.Contains(b, []byte("rivate-key")) {
-		return b
-	}
-	return []byte(PrivateKeys(string(b)))
 }

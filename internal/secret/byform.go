@@ -1,0 +1,60 @@
+package secret
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+)
+
+// ByForm is t with every secret known by its form masked, whoever said
+// so or not: a private key's material (PrivateKeys) and a password hash
+// (PasswordHashes). It is what every road of a run's bytes into text asks
+// (MaskStream, Set.Text, the runbook package's read bytes), so neither
+// reaches the scope, the record or any output.
+func ByForm(t string) string { return PasswordHashes(PrivateKeys(t)) }
+
+// byForm is ByForm over a stream's bytes, which it returns unchanged, not
+// copied, when they hold no such form.
+func byForm(b []byte) []byte {
+	if !bytes.Contains(b, []byte("PRIVATE KEY")) && !bytes.Contains(b, []byte("rivate-Key")) && !bytes.Contains(b, []byte("rivate-key")) && !bytes.Contains(b, []byte("$")) {
+		return b
+	}
+	return []byte(ByForm(string(b)))
+}
+
+// passwordHash is a crypt(3) password hash, as /etc/shadow, `getent
+// shadow` and htpasswd files hold them: the scheme between the first two
+// "$" (MD5 1, SHA-256 5, SHA-512 6 with its rounds=, yescrypt y and gy,
+// bcrypt 2a/2b/2x/2y, scrypt 7, argon2) and its salt and hash, to the
+// end of its alphabet's run. The shortest lengths are each scheme's own,
+// so a shell's `$1$HOME/x` is no hash.
+var passwordHash = regexp.MustCompile(`\$(?:` +
+	`[156]\$(?:rounds=[0-9]+\$)?[./0-9A-Za-z]{1,16}\$[./0-9A-Za-z]{22,}` +
+	`|g?y\$[./0-9A-Za-z]+\$[./0-9A-Za-z]*\$[./0-9A-Za-z]{43,}` +
+	`|2[abxy]\$[0-9]{2}\$[./0-9A-Za-z]{53,}` +
+	`|7\$[./0-9A-Za-z]{11,}\$[./0-9A-Za-z]{43,}` +
+	`|argon2(?:id|i|d)\$v=[0-9]+\$m=[0-9]+,t=[0-9]+,p=[0-9]+\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]{16,}` +
+	`)`)
+
+// PasswordHashes is t with every password hash in it masked but for its
+// scheme: `root:$6$Qx…$9f…:19700:0:99999:7:::` is `root:$6$***:19700:…`.
+// A hash is no password, but one read is a password guessed offline: an
+// audit chart reading `getent shadow` put every account's hash in the
+// record's script row and `runbook explain`'s "stdout ended with". The
+// scheme is kept, so a rule can still ask which one a hash uses
+// (`startsWith(h, "$6$")`), and a locked account's leading "!" or an
+// empty field is as it was. Idempotent: a masked text is masked again
+// unchanged.
+//
+//	root:$6$rounds=5000$abc$Fh…(86)…:19700::   root:$6$***:19700::
+//	web:$2b$12$R9h…(53)…                      web:$2b$***
+//	echo $1$HOME/.config                      as it is
+func PasswordHashes(t string) string {
+	if !strings.Contains(t, "$") {
+		return t
+	}
+	return passwordHash.ReplaceAllStringFunc(t, func(m string) string {
+		scheme, _, _ := strings.Cut(m[1:], "$")
+		return "$" + scheme + "$" + Masked
+	})
+}

@@ -1,0 +1,44 @@
+package secret_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/openrunbook/runbook/internal/secret"
+)
+
+// TestPasswordHashesAreMaskedByForm: an audit chart read `getent shadow`
+// to find accounts with no password, and every account's SHA-512 hash
+// stood in the record's script row and in explain's "stdout ended with":
+// a hash read is a password guessed offline. A crypt(3) hash is masked
+// but for its scheme, by any Set, as a private key is.
+func TestPasswordHashesAreMaskedByForm(t *testing.T) {
+	t.Parallel()
+	sha512 := "$6$rounds=5000$Qx3kP0aZ$" + strings.Repeat("9fA.", 21) + "Zz"
+	yescrypt := "$y$j9T$Fq1/X2dHkO5xk3vZ$" + strings.Repeat("a", 43)
+	bcrypt := "$2b$12$" + strings.Repeat("R9h/cIPz0gi.URNNX3kh2O", 2) + "PST9/PgBk"
+	md5 := "$1$saltsalt$" + strings.Repeat("b", 22)
+	argon := "$argon2id$v=19$m=65536,t=3,p=4$c2FsdHNhbHQ$" + strings.Repeat("h", 43)
+	var zero secret.Set
+	for in, want := range map[string]string{
+		"root:" + sha512 + ":19700:0:99999:7:::": "root:$6$***:19700:0:99999:7:::",
+		"ada:" + yescrypt + ":19700::":            "ada:$y$***:19700::",
+		"web:" + bcrypt:                           "web:$2b$***",
+		"old:!" + md5 + ":1::":                    "old:!$1$***:1::",
+		`{"hash": "` + argon + `"}`:               `{"hash": "$argon2id$***"}`,
+		"nobody:*:19700::":                        "nobody:*:19700::",
+		"echo $1$HOME/.config/runbook/cache":      "echo $1$HOME/.config/runbook/cache",
+		"awk '{print $1$2}'":                      "awk '{print $1$2}'",
+	} {
+		if got := zero.Text(in); got != want {
+			t.Errorf("Text(%q) = %q, want %q", in, got, want)
+		}
+		if got := secret.ByForm(secret.ByForm(in)); got != want {
+			t.Errorf("ByForm twice (%q) = %q, want %q", in, got, want)
+		}
+	}
+	out := secret.MaskStream([]byte("root:"+sha512+":19700::\n"), nil, 0, len("root:"+sha512+":19700::\n"))
+	if strings.Contains(string(out), "Qx3kP0aZ") {
+		t.Errorf("a captured stream kept the hash: %s", out)
+	}
+}
