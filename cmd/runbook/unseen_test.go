@@ -40,3 +40,48 @@ func TestSubstitutionFailureBashDoesNotSeeIsNoAnswer(t *testing.T) {
 		}
 	}
 }
+
+// TestPipedAnswerWithStderrIsNoAnswer: `cat "$D"/* | grep …` under
+// `exitCodes: {1: none}` over a folder misspelt exited 1, cat's, then
+// grep's over nothing: the declared none, Nagios OK over nginx's
+// certificates never read (testdata/wave-pki/nginx-certs-naive.yaml).
+// A declared non-zero code that came with stderr through a pipeline is
+// a not-checked item; one with no stderr, or with no pipeline, is the
+// answer.
+func TestPipedAnswerWithStderrIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	const said = `which exitCodes: declares "none", and wrote on stderr`
+	for _, tc := range []struct {
+		name, shell string
+		flagged     bool
+		code        int
+	}{
+		{"a folder misspelt", `cat /nonexistent/* | grep -o cert`, true, 3},
+		{"no line matched", `echo none-here | grep -o cert`, false, 0},
+		{"no pipeline", `grep -o cert /dev/null; echo x >&2`, false, 0},
+	} {
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", fmt.Sprintf(`
+version: 1
+runbook: certs
+result: {kind: verdict/cert, empty: answer, nagios: {critical: [bad], ok: [ok]}}
+stages:
+  - id: named
+    exec: {shell: %q, exitCodes: {0: found, 1: none}, parse: lines}
+  - id: per
+    foreach:
+      items: named.stdout
+      as: c
+      maxBranches: 10
+      stages:
+        - {id: m, verdict: {subject: c, verdict: '"ok"'}}
+`, tc.shell))
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		if got := strings.Contains(r.stdout, said); got != tc.flagged {
+			t.Errorf("%s: flagged %v, want %v:\n%s", tc.name, got, tc.flagged, r.stdout)
+		}
+		if r.code != tc.code {
+			t.Errorf("%s: exit %d, want %d:\n%s", tc.name, r.code, tc.code, r.stdout)
+		}
+	}
+}
