@@ -255,12 +255,6 @@ func rowDeciders(nodes []flow.NodeInfo, inner *flow.NodeInfo, branch string, out
 	}
 }
 
-// decidedBy says whether d is a decision of the projection's decider,
-// matched on the deciding stage's name or its node id.
-func (p *Projection) decidedBy(d Harvested, spellings map[string]bool) bool {
-	return spellings[d.Name] || spellings[flow.NodeOf(d.Path)]
-}
-
 // declinedBy says whose decision each declined row was, exactly, from
 // the run's evidence: the row is traced through the log to the commit
 // that appended it (the explainer's row provenance, flow.Explainer.Key on

@@ -153,7 +153,10 @@ stages:
 	if err != nil {
 		t.Fatal(err)
 	}
-	private := ec.D.FillBytes(make([]byte, 32))
+	private, err := ec.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, piece := range [][]byte{private[:8], private[12:20], private[24:]} {
 		for _, shown := range []string{fmt.Sprintf("%q", piece), string(piece)} {
 			shown = strings.Trim(shown, `"`)
