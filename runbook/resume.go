@@ -315,6 +315,17 @@ func (rb *Runbook) resumeInputs(rec *record.RunRecord, cp *flow.Checkpoint, give
 			}
 			answers[k] = v
 		case declared[k].Secret:
+			if _, wasGiven := rec.Result.InputsGiven()[k]; !wasGiven {
+				// Put in place of the default the run read before the
+				// pause, it would make two values of one input in one
+				// run, and the record would still call it assumed.
+				how := "it was not set"
+				if _, wasAssumed := rec.Result.InputsAssumed()[k]; wasAssumed {
+					how = "it read its default"
+				}
+				errs = append(errs, &InputError{Input: k, Msg: "is secret, and the paused run was not given it (" + how + "): a resume gives again only the secret inputs the run was given, so that the run reads one value of each input; leave it out, or run the chart again with it"})
+				continue
+			}
 			v, err := convertInput(declared[k].Type, given[k])
 			if err != nil {
 				errs = append(errs, &InputError{Input: k, Msg: "is not a " + declared[k].Type + " (value hidden: the input is secret)"})
