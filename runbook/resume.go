@@ -275,6 +275,32 @@ func (rb *Runbook) ChartHash() string {
 	return "structure:" + hex.EncodeToString(sum[:])
 }
 
+// ChangedFiles are the files of the chart (its own, then each chart it
+// mounts, as ChartHash reads them) whose bytes are no longer those it was
+// loaded from, or that can no longer be read: a process that loaded the
+// chart once and runs it for a long time (runbook mcp) would answer by
+// rules its file no longer holds, where `runbook exec` reads the file as
+// it is. Nil for a chart not read from files.
+func (rb *Runbook) ChangedFiles() []string {
+	var changed []string
+	check := func(s *chart.Spec) {
+		if s == nil || s.File == "" || s.SHA256 == "" {
+			return
+		}
+		data, err := os.ReadFile(s.File)
+		if sum := sha256.Sum256(data); err != nil || hex.EncodeToString(sum[:]) != s.SHA256 {
+			changed = append(changed, s.File)
+		}
+	}
+	check(rb.spec)
+	rb.WalkStages(func(v StageVisit) {
+		if sf := v.Stage.Subflow; sf != nil {
+			check(sf.Spec)
+		}
+	})
+	return changed
+}
+
 // mountedCharts are the chart files the chart mounts, at any depth, as
 // each subflow names its file, in the order ChartHash reads them.
 func (rb *Runbook) mountedCharts() []string {
