@@ -77,3 +77,28 @@ stages:
 		t.Errorf("a resume after the change: isError %v\n%s", r.IsError, textOf(t, r))
 	}
 }
+
+// TestMCPFolderOfChartFoldersSaysWhereTheChartsAre: `runbook mcp examples`
+// serves the *.yaml files in examples/, and its charts are one folder
+// down (examples/disk/chart.yaml): the server said only "no chart loaded:
+// there is nothing to serve". Its log now says the folder holds no chart
+// of its own, names the charts in its folders and how to serve them.
+func TestMCPFolderOfChartFoldersSaysWhereTheChartsAre(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, sub := range []string{"disk", "svc"} {
+		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		chart := "version: 1\nrunbook: " + sub + "\nstages:\n  - {id: a, set: {x: 1}}\n"
+		if err := os.WriteFile(filepath.Join(dir, sub, "chart.yaml"), []byte(chart), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := newMCPTest(t, "", nil, dir)
+	want := dir + ": no chart in it: a folder serves the *.yaml files in it, not those in its folders; its folders hold 2 (" +
+		filepath.Join(dir, "disk", "chart.yaml") + ", " + filepath.Join(dir, "svc", "chart.yaml") + "): name them, or their folders (runbook mcp " + filepath.Join(dir, "*") + ")"
+	if !strings.Contains(m.log.String(), want) {
+		t.Errorf("the log lacks\n%s\nin:\n%s", want, m.log.String())
+	}
+}
