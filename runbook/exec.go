@@ -2,6 +2,7 @@ package runbook
 
 import (
 	"context"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -94,7 +95,16 @@ func (rb *Runbook) assess(rec *record.Record, fres *flow.Result, in *resolvedInp
 	}
 	read := inputsRead(&fres.Log)
 	if r := rb.spec.Result; r != nil && fres.Status == flow.StatusCompleted {
-		env := zonedEnv(timedEnv(stateEnv(fres.State), clockOf(rs.stubs)), zoneOf(rs.stubs))
+		state := stateEnv(fres.State)
+		if _, ok := state[VerdictsKey]; !ok {
+			// No verdict row was written: the table a check reads is
+			// empty, not absent. `len(verdicts) == len(failed)` over no
+			// failed unit could not be evaluated (len of nil), and a
+			// chart whose empty table is its answer stood Not sure.
+			state = maps.Clone(state)
+			state[VerdictsKey] = []any{}
+		}
+		env := zonedEnv(timedEnv(state, clockOf(rs.stubs)), zoneOf(rs.stubs))
 		for _, c := range r.Checks {
 			out := c.Expr.Eval(env)
 			st.Checks = append(st.Checks, assessment.Check{Expr: c.Src, Passed: out.Matched, Err: out.Err})
