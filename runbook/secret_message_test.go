@@ -1,0 +1,42 @@
+package runbook
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestSecretSliceInAnErrorIsMasked: a set: that sliced a secret input and
+// failed on the slice (`token[3:] + 1`) failed the run with `a number
+// cannot be used in "+" with the text "rus-Key-77xq"`: twelve of the
+// secret's fifteen bytes in the record's error, the rule and event errors,
+// the command line's "run failed" and an MCP tool's answer. So did
+// upper(token), in capitals.
+func TestSecretSliceInAnErrorIsMasked(t *testing.T) {
+	t.Parallel()
+	for _, expr := range []string{"token[3:] + 1", "upper(token) + 1"} {
+		rb := openYAMLChart(t, `version: 1
+runbook: s
+inputs: {token: {type: string, secret: true, required: true}}
+stages:
+  - {id: n, set: {n: '`+expr+`'}}
+`)
+		res, err := rb.Exec(context.Background(), map[string]any{"token": "Walrus-Key-77xq"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Record.Status != "failed" || res.Record.Error == nil {
+			t.Fatalf("%s: status %s, want failed", expr, res.Record.Status)
+		}
+		b, err := json.Marshal(res.RunRecord())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, piece := range []string{"rus-Key-77xq", "WALRUS-KEY-77XQ"} {
+			if strings.Contains(res.Record.Error.Message, piece) || strings.Contains(string(b), piece) {
+				t.Errorf("%s: the run's error or record shows %q: %s", expr, piece, res.Record.Error.Message)
+			}
+		}
+	}
+}
