@@ -40,3 +40,34 @@ stages:
 		}
 	}
 }
+
+// TestSecretSliceInACheckErrorIsMasked: an answer check that cut a secret
+// (int(token[3:])) and failed put the piece in the standing line: `could
+// not be evaluated (int() could not read the text "rus-Key-77xq" …)`.
+func TestSecretSliceInACheckErrorIsMasked(t *testing.T) {
+	t.Parallel()
+	rb := openYAMLChart(t, `version: 1
+runbook: s
+inputs: {token: {type: string, secret: true, required: true}}
+result:
+  kind: verdict/x
+  checks: ['len(verdicts) > int(token[3:])']
+stages:
+  - {id: v, verdict: {subject: '"x"', verdict: '"ok"'}}
+`)
+	res, err := rb.Exec(context.Background(), map[string]any{"token": "Walrus-Key-77xq"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(res.RunRecord())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := res.Record.Assessment
+	if a == nil || !strings.Contains(a.Line, "could not be evaluated") {
+		t.Fatalf("the check did not fail: %+v", a)
+	}
+	if strings.Contains(a.Line, "rus-Key-77xq") || strings.Contains(string(b), "rus-Key-77xq") {
+		t.Errorf("the standing line or the record shows the piece: %s", a.Line)
+	}
+}
