@@ -71,3 +71,31 @@ stages:
 		t.Errorf("the standing line or the record shows the piece: %s", a.Line)
 	}
 }
+
+// TestQuestionMadeFromAPieceOfASecretIsMasked: an ask:'s question built
+// from slices of a secret input ("Rotate the key ending " + token[9:])
+// showed the slices to the person, in the record and, through runbook
+// mcp, in the agent's text and elicitation form.
+func TestQuestionMadeFromAPieceOfASecretIsMasked(t *testing.T) {
+	t.Parallel()
+	rb := openYAMLChart(t, `version: 1
+runbook: s
+inputs: {token: {type: string, secret: true, required: true}}
+stages:
+  - {id: q, ask: {question: '"Rotate the key ending " + token[9:] + " (starts " + upper(token[0:6]) + ")?"', expects: {ok: bool}}}
+`)
+	res, err := rb.Exec(context.Background(), map[string]any{"token": "Walrus-Key-77xq"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Record.Pause == nil || res.Record.Pause.Question != "Rotate the key ending *** (starts ***)?" {
+		t.Fatalf("the question = %+v, want its pieces of the secret masked", res.Record.Pause)
+	}
+	b, err := json.Marshal(res.RunRecord())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), "y-77xq") || strings.Contains(string(b), "WALRUS") {
+		t.Errorf("the record holds a piece of the secret")
+	}
+}

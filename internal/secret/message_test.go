@@ -27,3 +27,22 @@ func TestMessageMasksAQuotedPieceOfASecret(t *testing.T) {
 		t.Errorf("an empty set masked %q", got)
 	}
 }
+
+// TestPiecesMasksEveryPieceOfASecret: a question made from a secret held
+// pieces of it that no value of the run held ("y-77xq" of token[9:],
+// "WALRUS" of upper(token[0:6])); each longest piece of MinFragment bytes
+// or more is masked, in any case, and the words around it stay.
+func TestPiecesMasksEveryPieceOfASecret(t *testing.T) {
+	s := New()
+	s.Add("Walrus-Key-77xq")
+	for in, want := range map[string]string{
+		"Rotate the key ending y-77xq (starts WALRUS)?": "Rotate the key ending *** (starts ***)?",
+		"Rotate Walrus-Key-77xq now?":                   "Rotate *** now?",
+		"Rotate the key ending 7xq?":                    "Rotate the key ending 7xq?",
+		"Rotate the key for alice?":                     "Rotate the key for alice?",
+	} {
+		if got := s.Pieces(in); got != want {
+			t.Errorf("Pieces(%q)\n = %q\nwant %q", in, got, want)
+		}
+	}
+}

@@ -372,6 +372,56 @@ func (s Set) Message(t string) string {
 	return b.String()
 }
 
+// Pieces is t, a text an expression made from a secret (an ask:'s
+// question), with every piece of a secret inside it masked: each longest
+// run of MinFragment bytes or more that is inside a form of a text held,
+// in any case. Text masks a secret whole and a piece at a cut; the
+// question "Rotate the key ending " + token[9:] held "y-77xq", and
+// upper(token[0:6]) "WALRUS", which reached the person, the record and an
+// agent's elicitation form.
+func (s Set) Pieces(t string) string {
+	t = s.Text(t)
+	if s.set == nil || len(t) < MinFragment {
+		return t
+	}
+	s.mu.RLock()
+	forms := s.forms
+	s.mu.RUnlock()
+	lower := make([]string, len(forms))
+	for i, f := range forms {
+		lower[i] = strings.ToLower(f)
+	}
+	lt := strings.ToLower(t)
+	var b strings.Builder
+	for i := 0; i < len(t); {
+		n := 0
+		for j := len(t); j-i >= MinFragment; j-- {
+			if inAny(lt[i:j], lower) {
+				n = j - i
+				break
+			}
+		}
+		if n == 0 {
+			b.WriteByte(t[i])
+			i++
+			continue
+		}
+		b.WriteString(Masked)
+		i += n
+	}
+	return b.String()
+}
+
+// inAny: t is inside one of forms.
+func inAny(t string, forms []string) bool {
+	for _, f := range forms {
+		if strings.Contains(f, t) {
+			return true
+		}
+	}
+	return false
+}
+
 // closingQuote is the index of the quote that closes a quoted text begun
 // before from (a backslash escapes the next byte), or -1.
 func closingQuote(t string, from int) int {
@@ -393,14 +443,12 @@ func pieceOfAForm(t string, forms []string) bool {
 	if len(t) < MinFragment {
 		return false
 	}
-	lower := strings.ToLower(t)
-	for _, f := range forms {
-		// upper(token) + 1 quotes the secret in capitals
-		if strings.Contains(strings.ToLower(f), lower) {
-			return true
-		}
+	// upper(token) + 1 quotes the secret in capitals
+	lower := make([]string, len(forms))
+	for i, f := range forms {
+		lower[i] = strings.ToLower(f)
 	}
-	return false
+	return inAny(strings.ToLower(t), lower)
 }
 
 // holdsText reports whether t shows a secret: a form of a text held
