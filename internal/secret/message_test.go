@@ -1,6 +1,10 @@
 package secret
 
-import "testing"
+import (
+	"strings"
+	"testing"
+	"time"
+)
 
 // TestMessageMasksAQuotedPieceOfASecret: an error quotes the value an
 // expression failed on, and a slice or a case of a secret (token[3:],
@@ -44,5 +48,21 @@ func TestPiecesMasksEveryPieceOfASecret(t *testing.T) {
 		if got := s.Pieces(in); got != want {
 			t.Errorf("Pieces(%q)\n = %q\nwant %q", in, got, want)
 		}
+	}
+}
+
+// TestPiecesOfALongTextInTime: a question listing many files is read in
+// time linear in its length: a piece is never longer than a secret.
+func TestPiecesOfALongTextInTime(t *testing.T) {
+	s := New()
+	s.Add("Walrus-Key-77xq")
+	long := strings.Repeat("/var/crash/core.12345 ", 20000) + "ending y-77xq"
+	start := time.Now()
+	got := s.Pieces(long)
+	if !strings.HasSuffix(got, "ending ***") {
+		t.Errorf("the piece at the end was not masked: …%s", got[len(got)-20:])
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("Pieces of %d bytes took %s", len(long), d)
 	}
 }

@@ -391,11 +391,17 @@ func (s Set) Pieces(t string) string {
 	for i, f := range forms {
 		lower[i] = strings.ToLower(f)
 	}
+	longest := 0
+	for _, f := range lower {
+		longest = max(longest, len(f))
+	}
 	lt := strings.ToLower(t)
 	var b strings.Builder
 	for i := 0; i < len(t); {
 		n := 0
-		for j := len(t); j-i >= MinFragment; j-- {
+		// a piece is no longer than the longest form: a long question
+		// (a listing of files) is read in time linear in its length
+		for j := min(len(t), i+longest); j-i >= MinFragment; j-- {
 			if inAny(lt[i:j], lower) {
 				n = j - i
 				break
