@@ -105,7 +105,7 @@ func Assemble(r Run) *Record {
 		rec.Inputs.Assumed[k] = maskInput(m, r.Inputs.Secret[k], r.Inputs.Values[k])
 	}
 	if fres.Err != nil {
-		rec.Error = &RecordError{Stage: Path(fres.Err.Path), Message: m.Text(fres.Err.Message)}
+		rec.Error = &RecordError{Stage: Path(fres.Err.Path), Message: m.Message(fres.Err.Message)}
 	}
 	for _, d := range r.Decisions {
 		ev := d.Evidence

@@ -26,6 +26,10 @@ func (m Masker) set() secret.Set { return secret.Set(m) }
 // Text is s with every secret inside it masked, in every representation.
 func (m Masker) Text(s string) string { return m.set().Text(s) }
 
+// Message is an error's message with every secret masked, and a quoted
+// piece of one too (secret.Set.Message).
+func (m Masker) Message(s string) string { return m.set().Message(s) }
+
 // Value returns v with every secret masked; unchanged parts are shared.
 // A value that is a secret as a whole (a secret number, bool, list or
 // object, a short member of one) is Masked; a string has the secrets inside
@@ -195,7 +199,7 @@ func (m Masker) Rules(rs []decide.RuleEvidence) []decide.RuleEvidence {
 	out := make([]decide.RuleEvidence, len(rs))
 	for i, r := range rs {
 		r.Result = m.Value(r.Result)
-		r.Err = m.Text(r.Err)
+		r.Err = m.Message(r.Err)
 		if len(r.Inputs) > 0 {
 			in := make(rules.Inputs, len(r.Inputs))
 			for j, x := range r.Inputs {
@@ -241,7 +245,7 @@ func (m Masker) Log(l flow.Log) flow.Log {
 			d.Rules = m.Rules(d.Rules)
 			c.Decision = &d
 		}
-		c.Err = m.Text(c.Err)
+		c.Err = m.Message(c.Err)
 		if a := c.Answer; a != nil {
 			masked := *a
 			masked.Question, masked.Rejected = m.Text(a.Question), m.Text(a.Rejected)
@@ -321,7 +325,7 @@ func (mr maskedRecorder) Record(e recorder.Event) {
 		e.Value = mr.m.Value(e.Value)
 	}
 	e.Key = mr.m.key(e.Key)
-	e.Err = mr.m.Text(e.Err)
+	e.Err = mr.m.Message(e.Err)
 	if e.Decision != nil {
 		d := *e.Decision
 		d.Rules = mr.m.Rules(d.Rules)

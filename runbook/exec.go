@@ -2,6 +2,7 @@ package runbook
 
 import (
 	"context"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -94,10 +95,21 @@ func (rb *Runbook) assess(rec *record.Record, fres *flow.Result, in *resolvedInp
 	}
 	read := inputsRead(&fres.Log)
 	if r := rb.spec.Result; r != nil && fres.Status == flow.StatusCompleted {
-		env := zonedEnv(timedEnv(stateEnv(fres.State), clockOf(rs.stubs)), zoneOf(rs.stubs))
+		state := stateEnv(fres.State)
+		if _, ok := state[VerdictsKey]; !ok {
+			// No verdict row was written: the table a check reads is
+			// empty, not absent. `len(verdicts) == len(failed)` over no
+			// failed unit could not be evaluated (len of nil), and a
+			// chart whose empty table is its answer stood Not sure.
+			state = maps.Clone(state)
+			state[VerdictsKey] = []any{}
+		}
+		env := zonedEnv(timedEnv(state, clockOf(rs.stubs)), zoneOf(rs.stubs))
 		for _, c := range r.Checks {
 			out := c.Expr.Eval(env)
-			st.Checks = append(st.Checks, assessment.Check{Expr: c.Src, Passed: out.Matched, Err: out.Err})
+			// The error may quote a piece of a secret the check cut
+			// (int(token[3:])), which no value of the run holds.
+			st.Checks = append(st.Checks, assessment.Check{Expr: c.Src, Passed: out.Matched, Err: record.Masker(rs.secrets).Message(out.Err)})
 			// An answer check that reads an input rests on its value as
 			// surely as a stage that does.
 			for _, x := range out.Inputs {

@@ -275,6 +275,32 @@ func (rb *Runbook) ChartHash() string {
 	return "structure:" + hex.EncodeToString(sum[:])
 }
 
+// ChangedFiles are the files of the chart (its own, then each chart it
+// mounts, as ChartHash reads them) whose bytes are no longer those it was
+// loaded from, or that can no longer be read: a process that loaded the
+// chart once and runs it for a long time (runbook mcp) would answer by
+// rules its file no longer holds, where `runbook exec` reads the file as
+// it is. Nil for a chart not read from files.
+func (rb *Runbook) ChangedFiles() []string {
+	var changed []string
+	check := func(s *chart.Spec) {
+		if s == nil || s.File == "" || s.SHA256 == "" {
+			return
+		}
+		data, err := os.ReadFile(s.File)
+		if sum := sha256.Sum256(data); err != nil || hex.EncodeToString(sum[:]) != s.SHA256 {
+			changed = append(changed, s.File)
+		}
+	}
+	check(rb.spec)
+	rb.WalkStages(func(v StageVisit) {
+		if sf := v.Stage.Subflow; sf != nil {
+			check(sf.Spec)
+		}
+	})
+	return changed
+}
+
 // mountedCharts are the chart files the chart mounts, at any depth, as
 // each subflow names its file, in the order ChartHash reads them.
 func (rb *Runbook) mountedCharts() []string {
@@ -315,6 +341,17 @@ func (rb *Runbook) resumeInputs(rec *record.RunRecord, cp *flow.Checkpoint, give
 			}
 			answers[k] = v
 		case declared[k].Secret:
+			if _, wasGiven := rec.Result.InputsGiven()[k]; !wasGiven {
+				// Put in place of the default the run read before the
+				// pause, it would make two values of one input in one
+				// run, and the record would still call it assumed.
+				how := "it was not set"
+				if _, wasAssumed := rec.Result.InputsAssumed()[k]; wasAssumed {
+					how = "it read its default"
+				}
+				errs = append(errs, &InputError{Input: k, Msg: "is secret, and the paused run was not given it (" + how + "): a resume gives again only the secret inputs the run was given, so that the run reads one value of each input; leave it out, or run the chart again with it"})
+				continue
+			}
 			v, err := convertInput(declared[k].Type, given[k])
 			if err != nil {
 				errs = append(errs, &InputError{Input: k, Msg: "is not a " + declared[k].Type + " (value hidden: the input is secret)"})

@@ -457,3 +457,42 @@ stages:
 		t.Errorf("the refusal = %v, want it to say the answer is not a bool without the secret", err)
 	}
 }
+
+// TestResumeRefusesASecretTheRunWasNotGiven: a resume gives again only the
+// secret inputs the paused run was given. A secret the run took from its
+// default (or did not take at all), given at the resume, was put in its
+// place for the stages after the question: the run read one token before
+// the pause and another after it, and its record still said the token was
+// "assumed by the chart's rule, not given by you". An agent's resume call
+// with an extra "token" did it in silence.
+func TestResumeRefusesASecretTheRunWasNotGiven(t *testing.T) {
+	t.Parallel()
+	const other = "Other-Token-Walrus-7"
+	rb := openYAMLChart(t, `version: 1
+runbook: s
+inputs:
+  token: {type: string, secret: true, default: "the-default-token"}
+  extra: {type: string, secret: true}
+stages:
+  - {id: q, ask: {question: '"go?"', expects: {ok: bool}}}
+  - {id: after, set: {same: token == "the-default-token"}}
+`)
+	rec, _ := pausedWith(t, rb, map[string]any{})
+	for _, name := range []string{"token", "extra"} {
+		_, err := rb.Resume(context.Background(), rec, map[string]any{"ok": true, name: other})
+		var ies InputErrors
+		if !errors.As(err, &ies) || !strings.Contains(err.Error(), `"`+name+`": is secret, and the paused run was not given it`) {
+			t.Errorf("resume with %s = %v, want it refused: the run was not given it", name, err)
+		}
+		if err != nil && strings.Contains(err.Error(), other) {
+			t.Errorf("the refusal quotes the secret: %v", err)
+		}
+	}
+	out, err := rb.Resume(context.Background(), rec, map[string]any{"ok": true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := out.Record.State["same"]; got != true {
+		t.Errorf("after the resume token == its default is %v, want true: the run reads the value it was started with", got)
+	}
+}

@@ -25,6 +25,12 @@ func askStage(ask *chart.AskSpec) flow.StageFunc {
 		if !ok {
 			text = fmt.Sprint(q)
 		}
+		if rs := stateOf(s); readsSecret(rs.secrets, ask.Question.Expr, s.Get) {
+			// A question made from a secret may hold a piece of it
+			// (token[9:], upper(token[0:6])), which is no value the run
+			// holds: it goes to a person, and through MCP to an agent.
+			text = rs.secrets.Pieces(text)
+		}
 		return s.Ask(text, expects)
 	}
 }

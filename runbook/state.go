@@ -169,18 +169,25 @@ func deriveSecret(secrets secret.Set, e rules.Valuer, get func(string) (any, boo
 	if secrets.Empty() || e == nil {
 		return
 	}
+	if readsSecret(secrets, e, get) {
+		secrets.Derived(v)
+	}
+}
+
+// readsSecret says whether expression e reads a name that holds a secret
+// (a key or a literal reads none of its own: what it names is held
+// already when it is a secret).
+func readsSecret(secrets secret.Set, e rules.Valuer, get func(string) (any, bool)) bool {
 	ex, ok := e.(interface{ Roots() []string })
-	if !ok {
-		// A key or a literal: the value is what was read, held already
-		// when it is a secret.
-		return
+	if secrets.Empty() || !ok {
+		return false
 	}
 	for _, k := range ex.Roots() {
 		if x, ok := get(k); ok && secrets.Holds(x) {
-			secrets.Derived(v)
-			return
+			return true
 		}
 	}
+	return false
 }
 
 // mask replaces every secret value inside s.

@@ -364,8 +364,9 @@ func inputFix(ie *runbook.InputError) string {
 // secretsAgain is what a resume command adds for the secret inputs a run
 // was given: the record keeps no secret, so a resume is refused until each
 // is given again, and the command a pause printed named only the answers.
-// It names the --inputs file they came in, when every one came in it, or
-// a file to hold them; "" when the run was given no secret.
+// It names the --inputs file they came in, when every one came in it and
+// it holds nothing else, or a file to hold them; "" when the run was
+// given no secret.
 func secretsAgain(rb *runbook.Runbook, given map[string]any, f execFlags, at inputsAt) string {
 	var names []string
 	fromFile := f.inputsFile != ""
@@ -381,10 +382,28 @@ func secretsAgain(rb *runbook.Runbook, given map[string]any, f execFlags, at inp
 	switch {
 	case len(names) == 0:
 		return ""
-	case fromFile:
+	case fromFile && onlyInputs(f.inputsFile, names):
 		return " --inputs " + shellQuote(f.inputsFile)
 	}
 	return " --inputs SECRETS.json"
+}
+
+// onlyInputs says whether the --inputs file gives none but these inputs.
+// A resume takes answers and the secret inputs again, nothing else: the
+// file the run was given, holding a host beside the token, made the
+// printed resume refused (`input "host": is not an answer the question
+// expects`).
+func onlyInputs(file string, names []string) bool {
+	given, _, err := readInputsAt(file, nil)
+	if err != nil {
+		return false
+	}
+	for k := range given {
+		if !slices.Contains(names, k) {
+			return false
+		}
+	}
+	return true
 }
 
 // execChart is `runbook exec`.

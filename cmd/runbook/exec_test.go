@@ -158,3 +158,35 @@ stages:
 		t.Fatalf("a secret given on the command line: want %q in:\n%s", want, r.stdout)
 	}
 }
+
+// TestPausedRunResumeNamesOnlyAFileOfSecrets: a run given its host and its
+// token in one --inputs file paused and printed `runbook resume run.json
+// --inputs in.json --input ok=…`, which was refused: a resume takes the
+// answers and the secret inputs again, and the file gave the host too
+// (`input "host": is not an answer the question expects`). A file that
+// holds more than the secrets is not named: the command says SECRETS.json,
+// a file to hold them.
+func TestPausedRunResumeNamesOnlyAFileOfSecrets(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "c.yaml", `version: 1
+runbook: rotate
+inputs:
+  host: {type: string, required: true}
+  token: {type: string, secret: true, required: true}
+stages:
+  - id: ask
+    ask:
+      question: '"Go on?"'
+      expects: {ok: bool}
+`)
+	in := filepath.Join(dir, "in.json")
+	if err := os.WriteFile(in, []byte(`{"host": "db-1", "token": "s3cr3t-value"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	rec := filepath.Join(dir, "run.json")
+	r := runCLI(t, dir, "exec", chart, "--inputs", in, "--record", rec)
+	if want := "Resume: runbook resume " + shellQuote(rec) + " --inputs SECRETS.json --input ok=…"; !strings.Contains(r.stdout, want) {
+		t.Fatalf("want %q in:\n%s\n%s", want, r.stdout, r.stderr)
+	}
+}

@@ -266,10 +266,15 @@ func (s *mcpServer) gather(paths, allow []string) int {
 		}
 		found, _ := filepath.Glob(filepath.Join(p, "*.yaml"))
 		sort.Strings(found)
+		n := 0
 		for _, f := range found {
 			if !strings.HasSuffix(f, "_test.yaml") {
 				files = append(files, f)
+				n++
 			}
+		}
+		if n == 0 {
+			s.noChartsIn(p)
 		}
 	}
 	for _, f := range files {
@@ -285,6 +290,35 @@ func (s *mcpServer) gather(paths, allow []string) int {
 		}
 	}
 	return len(s.charts)
+}
+
+// noChartsIn logs that folder dir holds no chart of its own: only its
+// *.yaml files are served, not its folders'. `runbook mcp examples`, whose
+// charts are examples/disk/chart.yaml and the like, said only "no chart
+// loaded: there is nothing to serve"; the log now names the charts one
+// level down and how to serve them.
+func (s *mcpServer) noChartsIn(dir string) {
+	below, _ := filepath.Glob(filepath.Join(dir, "*", "*.yaml"))
+	var charts []string
+	for _, f := range below {
+		if !strings.HasSuffix(f, "_test.yaml") {
+			charts = append(charts, f)
+		}
+	}
+	sort.Strings(charts)
+	msg := fmt.Sprintf("runbook mcp: %s: no chart in it: a folder serves the *.yaml files in it, not those in its folders", dir)
+	if len(charts) > 0 {
+		shown := charts
+		if len(shown) > 3 {
+			shown = shown[:3]
+		}
+		msg += fmt.Sprintf("; its folders hold %d (%s", len(charts), strings.Join(shown, ", "))
+		if len(charts) > len(shown) {
+			msg += ", …"
+		}
+		msg += "): name them, or their folders (runbook mcp " + filepath.Join(dir, "*") + ")"
+	}
+	fmt.Fprintln(s.log, msg)
 }
 
 // unknownTool refuses a call of a tool this server does not serve in

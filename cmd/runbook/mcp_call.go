@@ -54,6 +54,9 @@ func (s *mcpServer) chartHandler(c *mcpChart) mcp.ToolHandler {
 		if req.Params.RequestState != "" || len(req.Params.InputResponses) > 0 {
 			return s.answered(ctx, req, c, given), nil
 		}
+		if refused := s.stale(c); refused != nil {
+			return refused, nil
+		}
 		id := newRunID(c.tool)
 		path, _ := s.runPath(id)
 		prog := s.startProgress(ctx, req)
@@ -67,6 +70,22 @@ func (s *mcpServer) chartHandler(c *mcpChart) mcp.ToolHandler {
 		}
 		return s.answer(ctx, req, c, id, given, res, res.WriteRecord(path)), nil
 	}
+}
+
+// stale refuses a call of chart c when its file (or a chart it mounts)
+// changed since the server loaded it (runbook.ChangedFiles): the server
+// would answer by the rules it loaded, and `runbook exec` of the same
+// file by the rules it holds now, so that an operator's fix (a threshold
+// lowered, a rule that read a failure as ok) went on unseen by the agent
+// until the server was restarted. Nothing runs; the files are named in
+// the server's log only, as its folders are never named to the client.
+func (s *mcpServer) stale(c *mcpChart) *mcp.CallToolResult {
+	changed := c.rb.ChangedFiles()
+	if len(changed) == 0 {
+		return nil
+	}
+	fmt.Fprintf(s.log, "runbook mcp: %s: not run: changed since the server loaded it: %s; restart the server to serve it as it is now\n", c.tool, strings.Join(changed, ", "))
+	return toolError(fmt.Sprintf("%s: nothing ran: the chart's file (or a chart it mounts) changed after this server loaded it, so the chart this tool describes is no longer the chart's, and an answer by it could differ from what runbook exec answers now; the server's operator must restart the server to serve the chart as it is now (the server's log names the file)", c.tool))
 }
 
 // execOptions are exec's run options (runOptions: the logger, the resume
@@ -245,6 +264,9 @@ func (s *mcpServer) resumeLocked(ctx context.Context, req *mcp.CallToolRequest, 
 	}
 	if msg := otherQuestion(c, id, q, rr); msg != "" {
 		return nil, toolError(msg), nil
+	}
+	if refused := s.stale(c); refused != nil {
+		return nil, refused, nil
 	}
 	prog := s.startProgress(ctx, req)
 	res, err = c.rb.Resume(ctx, rr, answers, runbook.ResumeExec(s.execOptions(path, prog)...), runbook.AnsweredBy(by))

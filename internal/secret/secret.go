@@ -333,6 +333,131 @@ func (s Set) Text(t string) string {
 	return cutPieces(t, forms, true)
 }
 
+// Message is Text for an error's message, which quotes the values an
+// expression failed on: a quoted text ("…") that is a piece of a secret,
+// of MinFragment bytes or more, is masked too, wherever in the secret it
+// was cut. An expression that slices a secret and then fails on the
+// slice (`token[3:] + 1`) said `with the text "rus-Key-77xq"`, twelve of
+// the fifteen bytes of "Walrus-Key-77xq", in the agent's answer, the
+// record and the command line's error: the slice was never a value the
+// run held, so Text did not know it, and a quote is no cut mark.
+func (s Set) Message(t string) string {
+	t = s.Text(t)
+	if s.set == nil || !strings.Contains(t, `"`) {
+		return t
+	}
+	s.mu.RLock()
+	forms := s.forms
+	s.mu.RUnlock()
+	var b strings.Builder
+	for {
+		open := strings.IndexByte(t, '"')
+		if open < 0 {
+			break
+		}
+		end := closingQuote(t, open+1)
+		if end < 0 {
+			break
+		}
+		inner := t[open+1 : end]
+		b.WriteString(t[:open+1])
+		if pieceOfAForm(inner, forms) {
+			b.WriteString(Masked)
+		} else {
+			b.WriteString(inner)
+		}
+		b.WriteByte('"')
+		t = t[end+1:]
+	}
+	b.WriteString(t)
+	return b.String()
+}
+
+// Pieces is t, a text an expression made from a secret (an ask:'s
+// question), with every piece of a secret inside it masked: each longest
+// run of MinFragment bytes or more that is inside a form of a text held,
+// in any case. Text masks a secret whole and a piece at a cut; the
+// question "Rotate the key ending " + token[9:] held "y-77xq", and
+// upper(token[0:6]) "WALRUS", which reached the person, the record and an
+// agent's elicitation form.
+func (s Set) Pieces(t string) string {
+	t = s.Text(t)
+	if s.set == nil || len(t) < MinFragment {
+		return t
+	}
+	s.mu.RLock()
+	forms := s.forms
+	s.mu.RUnlock()
+	lower := make([]string, len(forms))
+	for i, f := range forms {
+		lower[i] = strings.ToLower(f)
+	}
+	longest := 0
+	for _, f := range lower {
+		longest = max(longest, len(f))
+	}
+	lt := strings.ToLower(t)
+	var b strings.Builder
+	for i := 0; i < len(t); {
+		n := 0
+		// a piece is no longer than the longest form: a long question
+		// (a listing of files) is read in time linear in its length
+		for j := min(len(t), i+longest); j-i >= MinFragment; j-- {
+			if inAny(lt[i:j], lower) {
+				n = j - i
+				break
+			}
+		}
+		if n == 0 {
+			b.WriteByte(t[i])
+			i++
+			continue
+		}
+		b.WriteString(Masked)
+		i += n
+	}
+	return b.String()
+}
+
+// inAny: t is inside one of forms.
+func inAny(t string, forms []string) bool {
+	for _, f := range forms {
+		if strings.Contains(f, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// closingQuote is the index of the quote that closes a quoted text begun
+// before from (a backslash escapes the next byte), or -1.
+func closingQuote(t string, from int) int {
+	for i := from; i < len(t); i++ {
+		switch t[i] {
+		case '\\':
+			i++
+		case '"':
+			return i
+		}
+	}
+	return -1
+}
+
+// pieceOfAForm: t, of MinFragment bytes or more, is inside a form of a
+// secret (its quoted forms included, as a message escapes a quote), in
+// any case.
+func pieceOfAForm(t string, forms []string) bool {
+	if len(t) < MinFragment {
+		return false
+	}
+	// upper(token) + 1 quotes the secret in capitals
+	lower := make([]string, len(forms))
+	for i, f := range forms {
+		lower[i] = strings.ToLower(f)
+	}
+	return inAny(strings.ToLower(t), lower)
+}
+
 // holdsText reports whether t shows a secret: a form of a text held
 // inside it, or a piece of one at a cut mark. Not a piece at t's own
 // ends, which Text masks: a text shown may have been cut there (an
