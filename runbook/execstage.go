@@ -56,6 +56,15 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 			return err
 		}
 		spec := proc.Spec{Argv: argv, Shell: es.Shell, Env: execEnv(es, env), Dir: es.Dir, Timeout: timeout, MaxOutput: es.MaxOutput}
+		// An inherited variable is the runner's, and a password it carries
+		// (a proxy URL's user:PASSWORD@) is a secret of the run: curl -v
+		// prints "Uses proxy env variable https_proxy == '…'" and its
+		// Proxy-Authorization header, which the record kept.
+		for _, name := range es.InheritEnv {
+			if v, ok := spec.Env[name]; ok {
+				rs.secrets.AddPasswords(v)
+			}
+		}
 		if len(es.EnvFrom) > 0 {
 			base := spec.Env
 			spec.Env = make(map[string]string, len(base)+len(es.EnvFrom))
