@@ -42,11 +42,14 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 	if set.retry != nil && set.retry.Attempts > 1 {
 		attempts = set.retry.Attempts
 	}
-	unguarded, unset := es.UnguardedPipeline(), es.ShellReadsChartNames()
+	unguarded, unset, nofail := es.UnguardedPipeline(), es.ShellReadsChartNames(), es.CurlExitWithoutFail()
 	return func(ctx context.Context, s *flow.Scope) error {
 		rs := stateOf(s)
 		if unguarded != "" {
 			rs.warnOnce(st.ID, s.Path(), unguarded)
+		}
+		if nofail != "" {
+			rs.warnOnce(st.ID, s.Path(), nofail)
 		}
 		if unset != "" {
 			rs.warnOnce(st.ID, s.Path(), unset)

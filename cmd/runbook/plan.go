@@ -410,6 +410,9 @@ func (pl *planner) exec(ps *planStage, es *chart.ExecSpec) {
 	}
 	ps.Dir = es.Dir
 	ps.Note = es.UnguardedPipeline()
+	if nofail := es.CurlExitWithoutFail(); nofail != "" {
+		ps.Note = strings.TrimPrefix(ps.Note+"; "+nofail, "; ")
+	}
 	if unset := es.ShellReadsChartNames(); unset != "" {
 		ps.Note = strings.TrimPrefix(ps.Note+"; "+unset, "; ")
 	}
