@@ -33,3 +33,28 @@ func TestCurlExitAnswerWithoutFailIsNoted(t *testing.T) {
 		}
 	}
 }
+
+// TestCurlManyURLsLastExitIsNoted: curl given more than one URL exits with
+// its last transfer's code, so a first URL refused (its -w code 000) and a
+// last one answered exit 0, and a chart reading the codes with int() said
+// the refused one was ok, Consistent. The loader notes a curl command with
+// more than one URL and no --fail-early.
+func TestCurlManyURLsLastExitIsNoted(t *testing.T) {
+	for _, tc := range []struct {
+		cmd  []string
+		want bool
+	}{
+		{[]string{"curl", "-s", "-o", "/dev/null", "-o", "/dev/null", "-w", "%{http_code}\n", "http://a/", "http://b/"}, true},
+		{[]string{"curl", "-s", "http://a/", "--url", "https://b/"}, true},
+		{[]string{"curl", "-s", "${first}", "${second}"}, true},
+		{[]string{"curl", "-s", "--fail-early", "http://a/", "http://b/"}, false},
+		{[]string{"curl", "-s", "--referer", "http://r/", "http://a/"}, false},
+		{[]string{"curl", "-s", "-H", "Origin: http://o/", "-x", "http://proxy:3128", "http://a/"}, false},
+		{[]string{"curl", "-s", "-w", "%{url}", "${url}"}, false},
+		{[]string{"wget", "http://a/", "http://b/"}, false},
+	} {
+		if got := (&ExecSpec{Command: tc.cmd}).CurlManyURLs() != ""; got != tc.want {
+			t.Errorf("%q: noted %v, want %v", tc.cmd, got, tc.want)
+		}
+	}
+}

@@ -42,7 +42,8 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 	if set.retry != nil && set.retry.Attempts > 1 {
 		attempts = set.retry.Attempts
 	}
-	unguarded, unset, nofail := es.UnguardedPipeline(), es.ShellReadsChartNames(), es.CurlExitWithoutFail()
+	unguarded, unset := es.UnguardedPipeline(), es.ShellReadsChartNames()
+	nofail, lastExit := es.CurlExitWithoutFail(), es.CurlManyURLs()
 	return func(ctx context.Context, s *flow.Scope) error {
 		rs := stateOf(s)
 		if unguarded != "" {
@@ -50,6 +51,9 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 		}
 		if nofail != "" {
 			rs.warnOnce(st.ID, s.Path(), nofail)
+		}
+		if lastExit != "" {
+			rs.warnOnce(st.ID, s.Path(), lastExit)
 		}
 		if unset != "" {
 			rs.warnOnce(st.ID, s.Path(), unset)

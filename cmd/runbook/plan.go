@@ -410,8 +410,10 @@ func (pl *planner) exec(ps *planStage, es *chart.ExecSpec) {
 	}
 	ps.Dir = es.Dir
 	ps.Note = es.UnguardedPipeline()
-	if nofail := es.CurlExitWithoutFail(); nofail != "" {
-		ps.Note = strings.TrimPrefix(ps.Note+"; "+nofail, "; ")
+	for _, curl := range []string{es.CurlExitWithoutFail(), es.CurlManyURLs()} {
+		if curl != "" {
+			ps.Note = strings.TrimPrefix(ps.Note+"; "+curl, "; ")
+		}
 	}
 	if unset := es.ShellReadsChartNames(); unset != "" {
 		ps.Note = strings.TrimPrefix(ps.Note+"; "+unset, "; ")
