@@ -17,10 +17,12 @@ import (
 //	parse(text, mode)              parse(text, "kv"), parse(text, {as: "regex", pattern: "…"})
 //	date(text[, layout[, zone]])   expr's date, refusing a zone abbreviation with no known offset (date.go)
 //	fromPairs(pairs)               expr's fromPairs, refusing a key given twice with two values
+//	fromJSON(text)                 parse(text, "json"): expr's fromJSON read by parse: json's one reader
 var funcs = map[string]func(params ...any) (any, error){
 	"parse":     parseFunc,
 	"date":      dateFunc,
 	"fromPairs": fromPairsFunc,
+	"fromJSON":  fromJSONFunc,
 }
 
 // funcTypes are the signatures expr's checker knows a func by, where it
@@ -75,6 +77,37 @@ func parseFunc(params ...any) (any, error) {
 			lines = "1 line"
 		}
 		return nil, fmt.Errorf("parse(text, %s): %s could not be read; the first: %s", shown, lines, res.FirstProblem)
+	}
+	return res.Value, nil
+}
+
+// fromJSONFunc is expr's fromJSON read as parse(text, "json") reads it,
+// by the json parse mode, the one home of JSON text from outside: expr's
+// own read it with encoding/json, which keeps the last value of a key an
+// object names twice, rounds a number past 2^53 and reads half a UTF-16
+// pair as U+FFFD, all in silence. A web check that split `curl -s -w
+// "\n%{http_code}"` into its body and code and read the body with
+// fromJSON said {"status":"DOWN",…,"status":"UP"} was up, Consistent.
+// Such a text is an error here (a rule error where a rule calls it), as
+// parse(text, "json") makes it.
+//
+//	fromJSON(`{"status":"UP"}`)                   {status: "UP"}
+//	fromJSON(`{"free":12345678901234567891}`)     {free: 12345678901234567891} (its digits)
+//	fromJSON(`{"s":"DOWN","s":"UP"}`)             error: fromJSON: the text is no one JSON value, … names the key "s" twice …
+func fromJSONFunc(params ...any) (any, error) {
+	if len(params) != 1 {
+		return nil, fmt.Errorf("fromJSON takes 1 argument (the JSON text), not %d", len(params))
+	}
+	text, ok := params[0].(string)
+	if !ok {
+		return nil, fmt.Errorf("fromJSON: it takes a string there and was given %s; string(x) makes a string of a number, toJSON(x) of an object or a list", jsonv.Describe(params[0]))
+	}
+	res, err := parse.Parse(text, parse.Spec{Mode: "json"})
+	if err != nil {
+		return nil, fmt.Errorf("fromJSON: %w", err)
+	}
+	if res.Problems > 0 {
+		return nil, fmt.Errorf("fromJSON: the text is no one JSON value, as parse: json reads it: %s", res.FirstProblem)
 	}
 	return res.Value, nil
 }

@@ -43,10 +43,17 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 		attempts = set.retry.Attempts
 	}
 	unguarded, unset := es.UnguardedPipeline(), es.ShellReadsChartNames()
+	nofail, lastExit := es.CurlExitWithoutFail(), es.CurlManyURLs()
 	return func(ctx context.Context, s *flow.Scope) error {
 		rs := stateOf(s)
 		if unguarded != "" {
 			rs.warnOnce(st.ID, s.Path(), unguarded)
+		}
+		if nofail != "" {
+			rs.warnOnce(st.ID, s.Path(), nofail)
+		}
+		if lastExit != "" {
+			rs.warnOnce(st.ID, s.Path(), lastExit)
 		}
 		if unset != "" {
 			rs.warnOnce(st.ID, s.Path(), unset)
@@ -56,6 +63,15 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 			return err
 		}
 		spec := proc.Spec{Argv: argv, Shell: es.Shell, Env: execEnv(es, env), Dir: es.Dir, Timeout: timeout, MaxOutput: es.MaxOutput}
+		// An inherited variable is the runner's, and a password it carries
+		// (a proxy URL's user:PASSWORD@) is a secret of the run: curl -v
+		// prints "Uses proxy env variable https_proxy == '…'" and its
+		// Proxy-Authorization header, which the record kept.
+		for _, name := range es.InheritEnv {
+			if v, ok := spec.Env[name]; ok {
+				rs.secrets.AddPasswords(v)
+			}
+		}
 		if len(es.EnvFrom) > 0 {
 			base := spec.Env
 			spec.Env = make(map[string]string, len(base)+len(es.EnvFrom))

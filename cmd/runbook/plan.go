@@ -410,6 +410,11 @@ func (pl *planner) exec(ps *planStage, es *chart.ExecSpec) {
 	}
 	ps.Dir = es.Dir
 	ps.Note = es.UnguardedPipeline()
+	for _, curl := range []string{es.CurlExitWithoutFail(), es.CurlManyURLs()} {
+		if curl != "" {
+			ps.Note = strings.TrimPrefix(ps.Note+"; "+curl, "; ")
+		}
+	}
 	if unset := es.ShellReadsChartNames(); unset != "" {
 		ps.Note = strings.TrimPrefix(ps.Note+"; "+unset, "; ")
 	}

@@ -1,0 +1,60 @@
+package chart
+
+import "testing"
+
+// TestCurlExitAnswerWithoutFailIsNoted: curl without -f exits 0 on any
+// HTTP status, so a chart whose exitCodes make 0 an answer ({0: up, 7:
+// refused, 28: timeout}) called a 500 up, Consistent, Nagios OK. The
+// loader notes a curl command whose exit 0 is a declared answer and that
+// has no -f, --fail or --fail-with-body; one with it, or one whose exit 0
+// is no answer (its output is judged), is not.
+func TestCurlExitAnswerWithoutFailIsNoted(t *testing.T) {
+	up := map[int]string{0: "up", 7: "refused"}
+	for _, tc := range []struct {
+		cmd   []string
+		codes map[int]string
+		want  bool
+	}{
+		{[]string{"curl", "-s", "-o", "/dev/null", "http://h/"}, up, true},
+		{[]string{"/usr/bin/curl", "-sS", "-m", "5", "http://h/"}, up, true},
+		{[]string{"curl", "-s", "--fail-early", "http://h/"}, up, true},
+		{[]string{"curl", "-o", "-f", "http://h/"}, up, true}, // -f is -o's file
+		{[]string{"curl", "-so/dev/null", "-f", "http://h/"}, up, false},
+		{[]string{"curl", "-sf", "http://h/"}, up, false},
+		{[]string{"curl", "-fsS", "-o", "/dev/null", "http://h/"}, up, false},
+		{[]string{"curl", "-s", "--fail", "http://h/"}, up, false},
+		{[]string{"curl", "-s", "--fail-with-body", "http://h/"}, up, false},
+		{[]string{"curl", "-s", "-w", "%{http_code}", "http://h/"}, nil, false},
+		{[]string{"curl", "-s", "http://h/"}, map[int]string{7: "refused"}, false},
+		{[]string{"wget", "-q", "http://h/"}, up, false},
+	} {
+		if got := (&ExecSpec{Command: tc.cmd, ExitCodes: tc.codes}).CurlExitWithoutFail() != ""; got != tc.want {
+			t.Errorf("%q %v: noted %v, want %v", tc.cmd, tc.codes, got, tc.want)
+		}
+	}
+}
+
+// TestCurlManyURLsLastExitIsNoted: curl given more than one URL exits with
+// its last transfer's code, so a first URL refused (its -w code 000) and a
+// last one answered exit 0, and a chart reading the codes with int() said
+// the refused one was ok, Consistent. The loader notes a curl command with
+// more than one URL and no --fail-early.
+func TestCurlManyURLsLastExitIsNoted(t *testing.T) {
+	for _, tc := range []struct {
+		cmd  []string
+		want bool
+	}{
+		{[]string{"curl", "-s", "-o", "/dev/null", "-o", "/dev/null", "-w", "%{http_code}\n", "http://a/", "http://b/"}, true},
+		{[]string{"curl", "-s", "http://a/", "--url", "https://b/"}, true},
+		{[]string{"curl", "-s", "${first}", "${second}"}, true},
+		{[]string{"curl", "-s", "--fail-early", "http://a/", "http://b/"}, false},
+		{[]string{"curl", "-s", "--referer", "http://r/", "http://a/"}, false},
+		{[]string{"curl", "-s", "-H", "Origin: http://o/", "-x", "http://proxy:3128", "http://a/"}, false},
+		{[]string{"curl", "-s", "-w", "%{url}", "${url}"}, false},
+		{[]string{"wget", "http://a/", "http://b/"}, false},
+	} {
+		if got := (&ExecSpec{Command: tc.cmd}).CurlManyURLs() != ""; got != tc.want {
+			t.Errorf("%q: noted %v, want %v", tc.cmd, got, tc.want)
+		}
+	}
+}

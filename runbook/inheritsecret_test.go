@@ -1,0 +1,53 @@
+package runbook_test
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestInheritedProxyPasswordIsMasked: an exec stage that inherits a
+// proxy variable (inheritEnv: [https_proxy]) gives its command the
+// runner's credentials, and curl -v says so on stderr, "* Uses proxy env
+// variable https_proxy == 'http://user:PASSWORD@proxy:3128'", then sends
+// "Proxy-Authorization: Basic base64(user:PASSWORD)": both were kept in
+// the record and printed by explain. The password a URL in an inherited
+// value carries is a secret of the run, masked in every form.
+func TestInheritedProxyPasswordIsMasked(t *testing.T) {
+	t.Setenv("https_proxy", "http://ops:pr0xy-Pa55@127.0.0.1:3128")
+	t.Setenv("RB_PLAIN", "http://127.0.0.1:3128")
+	rb := parse(t, `version: 1
+runbook: proxy
+stages:
+  - id: probe
+    exec:
+      shell: |
+        echo "* Uses proxy env variable https_proxy == '$https_proxy'" >&2
+        echo "> Proxy-Authorization: Basic $(printf ops:pr0xy-Pa55 | base64)" >&2
+        echo "via $https_proxy and $RB_PLAIN"
+      inheritEnv: [https_proxy, RB_PLAIN]
+`)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := rb.Exec(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(res.RunRecord())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := string(b)
+	basic := base64.StdEncoding.EncodeToString([]byte("ops:pr0xy-Pa55"))
+	for _, leak := range []string{"pr0xy-Pa55", basic} {
+		if strings.Contains(rec, leak) {
+			t.Errorf("the record holds the inherited proxy password as %q", leak)
+		}
+	}
+	if !strings.Contains(rec, "http://127.0.0.1:3128") || !strings.Contains(rec, "ops:") {
+		t.Errorf("what is not the password was masked too: %s", rec)
+	}
+}
