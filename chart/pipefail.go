@@ -14,7 +14,8 @@ var shells = []string{"sh", "bash", "dash", "ash", "ksh", "zsh", "busybox"}
 // pipeline with -c and no pipefail ("" otherwise): such a pipeline's exit
 // is its last command's, so a failing command before a `|` (a collector
 // not installed, killed, refused) exits 0 through `| wc -l`. A `shell:`
-// stage runs bash -o pipefail, whose exit is the pipeline's first failure.
+// stage runs bash -o pipefail, whose exit is the code of the pipeline's
+// last command to fail.
 func (e *ExecSpec) UnguardedPipeline() string {
 	if e == nil || len(e.Command) < 3 || e.Command[1] != "-c" || !slices.Contains(shells, filepath.Base(e.Command[0])) {
 		return ""
@@ -24,6 +25,14 @@ func (e *ExecSpec) UnguardedPipeline() string {
 		return ""
 	}
 	return "its command runs a pipeline with " + filepath.Base(e.Command[0]) + " -c and no pipefail: the pipeline exits with its last command's code, so a failing command before a | reads as a success; write the script as shell: (bash -o pipefail), or add set -o pipefail"
+}
+
+// PipedShell says whether the stage is a shell: script that holds a pipe:
+// under pipefail its exit may be any of the pipeline's commands', so a
+// code exitCodes: declares an answer is not known to be the answering
+// command's (record.ItemPipedAnswer).
+func (e *ExecSpec) PipedShell() bool {
+	return e != nil && e.Shell != "" && hasPipe(e.Shell)
 }
 
 // hasPipe says whether script holds a pipe: a | that is not part of ||,

@@ -277,13 +277,15 @@ const (
 // printed nothing but on stderr and exited 0 (its empty list is no
 // answer), or said there it was refused access (what it printed is part
 // of the answer), a script that wrote on stderr over a substitution bash
-// does not see fail (what it printed may hold a failure's empty text), a text whose bytes the scope holds as U+FFFD (its values are
+// does not see fail (what it printed may hold a failure's empty text), a
+// pipeline that wrote on stderr and exited with a code declared an answer
+// (the code may be another command's failure), a text whose bytes the scope holds as U+FFFD (its values are
 // not what was read), verdict rows dropped (in neither the rows nor the
 // table), items that wrote no row, a set: key null from a member its
 // object lacks (the rows judged it as no value), a table with no rows of
 // a chart that did not say none is its answer ("no verdict rows" is fine
 // only when the author says nothing to report is).
-var notJudged = []string{ItemFailed, ItemTruncated, ItemNullItems, ItemWithheld, ItemUnparsed, ItemStderrOnly, ItemDenied, ItemNotUTF8, ItemDropped, ItemNoRow, ItemAbsentMember, ItemEmpty, ItemUnseenFailure}
+var notJudged = []string{ItemFailed, ItemTruncated, ItemNullItems, ItemWithheld, ItemUnparsed, ItemStderrOnly, ItemDenied, ItemNotUTF8, ItemDropped, ItemNoRow, ItemAbsentMember, ItemEmpty, ItemUnseenFailure, ItemPipedAnswer}
 
 // NotJudged says whether a ledger item of this kind leaves a subject
 // unjudged: the one list a Nagios check's state (internal/gate) and the

@@ -18,16 +18,39 @@ import (
 // (TestDeniedOnStderrIsNoWholeAnswer). What it printed is kept; what the
 // chart decided rests on part of it only, so the standing cannot be
 // Consistent, and a Nagios check is no better than UNKNOWN.
+//
+// A file it was given and could not find (ENOENT's "No such file or
+// directory") is the same kind of gap: `grep -c ERROR app.log || echo 0`
+// over a log rotated away prints 0, says `grep: app.log: No such file or
+// directory` and exits 0, and a chart read it as no errors, a Nagios
+// check OK, Consistent, over a log nobody read
+// (TestMissingFileOnStderrIsNoWholeAnswer).
 const ItemDenied = "denied"
 
-// Denied is stderr's first line that says access was refused, "" when
-// none does.
+// Denied is stderr's first line that says access was refused, or that a
+// file it was given is not there, "" when none does. The rule, read line
+// by line in any case:
+//
+//	"permission denied", "operation not permitted"   refused access
+//	"no such file or directory"                       a file not there
 func Denied(stderr string) string {
 	for _, l := range strings.Split(stderr, "\n") {
-		low := strings.ToLower(l)
-		if strings.Contains(low, "permission denied") || strings.Contains(low, "operation not permitted") {
+		if deniedCause(l) != "" {
 			return strings.TrimSpace(l)
 		}
+	}
+	return ""
+}
+
+// deniedCause is what the line says the command could not do, "" when it
+// says neither (Denied).
+func deniedCause(line string) string {
+	low := strings.ToLower(line)
+	switch {
+	case strings.Contains(low, "permission denied") || strings.Contains(low, "operation not permitted"):
+		return "was refused access"
+	case strings.Contains(low, "no such file or directory"):
+		return "could not find a file it was given"
 	}
 	return ""
 }
@@ -41,8 +64,17 @@ func DeniedEntry(path string, exit int, line string) coverage.Entry {
 		Kind: coverage.KindLedger,
 		NotChecked: []coverage.Item{{
 			What: "its output",
-			Why:  fmt.Sprintf("it said on stderr that it was refused access though it exited %d, so its output holds only what it could read, and what it left out is not known to be absent; stderr's first such line: %q; run it with the privilege to read it all", exit, line),
+			Why:  deniedWhy(exit, line),
 			Kind: ItemDenied,
 		}},
 	}}
+}
+
+// deniedWhy says why the entry's output is part of an answer, by what its
+// line says the command could not do.
+func deniedWhy(exit int, line string) string {
+	if cause := deniedCause(line); cause != "was refused access" {
+		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so its output holds only what it could read, and what it left out is not known to be absent (a missing log is no log without errors); stderr's first such line: %q; give it the files that exist, or say in the chart what a missing one means (test -e first, or exitCodes: for the command's own code)", cause, exit, line)
+	}
+	return fmt.Sprintf("it said on stderr that it was refused access though it exited %d, so its output holds only what it could read, and what it left out is not known to be absent; stderr's first such line: %q; run it with the privilege to read it all", exit, line)
 }

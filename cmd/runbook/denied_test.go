@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -54,5 +56,94 @@ func TestDeniedOnStderrIsNoWholeAnswer(t *testing.T) {
 		if !tc.flagged && strings.Contains(r.stdout, "refused access") {
 			t.Errorf("%s: said refused access:\n%s", tc.name, r.stdout)
 		}
+	}
+}
+
+// TestMissingFileOnStderrIsNoWholeAnswer: `grep -c ERROR "$LOG" || echo
+// 0`, the usual way round grep's exit 1 on no match, over a log that is
+// not there (rotated away, a typo in its path) prints 0, says `grep:
+// app.log: No such file or directory` on stderr and exits 0; a chart
+// counting ERROR lines said `OK - 1 ok`, Consistent, exit 0, over a log
+// nobody read. A command that exited 0 and said it could not find a file
+// it was given is now a not-checked ledger item quoting the line: Not
+// sure, UNKNOWN. grep's own exit 2 (no `|| echo 0`) is a failure, said
+// as one.
+func TestMissingFileOnStderrIsNoWholeAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "errors.yaml", `version: 1
+runbook: error-count
+result: {kind: verdict/errors, decider: Errors}
+stages:
+  - id: hits
+    exec: {shell: 'grep -c ERROR app.log || echo 0', parse: text}
+  - id: errors
+    name: Errors
+    decide:
+      rules:
+        - {when: 'int(trim(hits.stdout)) > 0', then: critical, label: ERROR lines}
+      default: {branch: ok, label: No ERROR lines}
+    branches:
+      critical: [{id: mark-bad, verdict: {subject: '"app.log"', verdict: '"critical"'}}]
+      ok: [{id: mark-ok, verdict: {subject: '"app.log"', verdict: '"ok"'}}]
+`)
+	r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+	const said = `stage "hits" did not check its output (it said on stderr that it could not find a file it was given though it exited 0, so its output holds only what it could read, and what it left out is not known to be absent (a missing log is no log without errors); stderr's first such line: "grep: app.log: No such file or directory"`
+	if r.code != 3 || !strings.HasPrefix(r.stdout, "error-count UNKNOWN") || !strings.Contains(r.stdout, said) {
+		t.Errorf("exit %d; want 3, UNKNOWN, saying %s:\n%s", r.code, said, r.stdout)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "app.log"), []byte("INFO up\nERROR db down\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = runCLI(t, dir, "exec", chart, "--format", "nagios")
+	if r.code != 2 || !strings.HasPrefix(r.stdout, "error-count CRITICAL") || strings.Contains(r.stdout, "could not find") {
+		t.Errorf("a log with an ERROR line: exit %d; want 2, CRITICAL:\n%s", r.code, r.stdout)
+	}
+}
+
+// TestPipelineDeclaredExitWithStderrIsNoAnswer: under pipefail a
+// pipeline exits with the code of its last command to fail, so
+// `zcat -f app.log.9.gz app.log | grep -c ERROR` under `exitCodes: {0:
+// found, 1: none}`, with the .gz rotated away, exited with zcat's 1 while
+// grep counted 1 ERROR line; the chart read "none" and said `OK - 1 ok
+// (n: 1)`, Consistent, exit 0. A pipeline that exited with a declared
+// non-zero code and wrote on stderr is now a not-checked ledger item
+// (kind piped-answer): Not sure, UNKNOWN. grep's own 1, with nothing on
+// stderr, is still the answer none.
+func TestPipelineDeclaredExitWithStderrIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "app.log"), []byte("INFO up\nERROR db down\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	chart := func(name, logs string) string {
+		return writeChart(t, dir, name, `version: 1
+runbook: rotated-count
+result: {kind: verdict/errors, decider: Errors}
+stages:
+  - id: hits
+    exec: {shell: 'zcat -f `+logs+` | grep -c ERROR', exitCodes: {0: found, 1: none}, parse: text}
+  - id: errors
+    name: Errors
+    decide:
+      rules:
+        - {when: 'hits.status == "found"', then: critical, label: ERROR lines found}
+      default: {branch: ok, label: No ERROR line}
+    branches:
+      critical: [{id: c, verdict: {subject: '"app.log"', verdict: '"critical"', n: trim(hits.stdout)}}]
+      ok: [{id: o, verdict: {subject: '"app.log"', verdict: '"ok"', n: trim(hits.stdout)}}]
+`)
+	}
+	r := runCLI(t, dir, "exec", chart("gone.yaml", "app.log.9.gz app.log"), "--format", "nagios")
+	const said = `stage "hits" did not check its answer (it exited 1, which the chart declares the answer "none", but its script is a pipeline`
+	if r.code != 3 || !strings.HasPrefix(r.stdout, "rotated-count UNKNOWN") || !strings.Contains(r.stdout, said) {
+		t.Errorf("a rotated log gone: exit %d; want 3, UNKNOWN, saying %s:\n%s", r.code, said, r.stdout)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "quiet.log"), []byte("INFO up\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = runCLI(t, dir, "exec", chart("quiet.yaml", "quiet.log"), "--format", "nagios")
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "rotated-count OK") || strings.Contains(r.stdout, "pipeline") {
+		t.Errorf("grep's own no match: exit %d; want 0, OK:\n%s", r.code, r.stdout)
 	}
 }
