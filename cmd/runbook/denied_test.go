@@ -147,3 +147,36 @@ stages:
 		t.Errorf("grep's own no match: exit %d; want 0, OK:\n%s", r.code, r.stdout)
 	}
 }
+
+// TestGrepBinaryFileMatchesIsNoCount: a log with NUL bytes in it (blocks
+// an unclean shutdown left zeroed) is binary to GNU grep 3.5 and later:
+// `grep ERROR app.log` prints none of its matching lines, says `grep:
+// app.log: binary file matches` on stderr and exits 0, so `grep ERROR
+// app.log | wc -l` printed 0 and a chart said `OK - 1 ok (n: 0)`,
+// Consistent, over 14 ERROR lines. It is a not-checked item now, saying
+// to have grep read the file as text (grep -a).
+func TestGrepBinaryFileMatchesIsNoCount(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "errors.yaml", `version: 1
+runbook: error-lines
+result: {kind: verdict/errors, decider: Errors}
+stages:
+  - id: hits
+    exec: {shell: 'echo 0; echo "grep: app.log: binary file matches" >&2', parse: text}
+  - id: errors
+    name: Errors
+    decide:
+      rules:
+        - {when: 'int(trim(hits.stdout)) > 0', then: critical, label: ERROR lines}
+      default: {branch: ok, label: No ERROR line}
+    branches:
+      critical: [{id: c, verdict: {subject: '"app.log"', verdict: '"critical"'}}]
+      ok: [{id: o, verdict: {subject: '"app.log"', verdict: '"ok"'}}]
+`)
+	r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+	const said = `stage "hits" did not check its output (it said on stderr that it took a file for binary and printed none of its matching lines though it exited 0`
+	if r.code != 3 || !strings.HasPrefix(r.stdout, "error-lines UNKNOWN") || !strings.Contains(r.stdout, said) || !strings.Contains(r.stdout, "grep -a") {
+		t.Errorf("exit %d; want 3, UNKNOWN, saying %s … grep -a:\n%s", r.code, said, r.stdout)
+	}
+}
