@@ -1,6 +1,7 @@
 package chart
 
 import (
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -33,6 +34,27 @@ func (e *ExecSpec) UnguardedPipeline() string {
 // command's (record.ItemPipedAnswer).
 func (e *ExecSpec) PipedShell() bool {
 	return e != nil && e.Shell != "" && hasPipe(e.Shell)
+}
+
+// PipedAnswerNote is plan's note for a shell: pipeline whose exitCodes:
+// declares a non-zero code an answer ("" otherwise): any command in the
+// pipeline may exit with it, and a run that did so and wrote on stderr is
+// Not sure (record.ItemPipedAnswer).
+func (e *ExecSpec) PipedAnswerNote() string {
+	if !e.PipedShell() {
+		return ""
+	}
+	var codes []int
+	for c := range e.ExitCodes {
+		if c != 0 {
+			codes = append(codes, c)
+		}
+	}
+	if len(codes) == 0 {
+		return ""
+	}
+	slices.Sort(codes)
+	return fmt.Sprintf("exitCodes: declares %d an answer, and the script is a pipeline, which under pipefail exits with the code of its last command to fail: the %d may be another command's failure (a run that wrote on stderr is Not sure); let only the answering command's code through (cmd1 | cmd2 || [ \"${PIPESTATUS[*]}\" = \"0 1\" ]) and judge what it printed", codes[0], codes[0])
 }
 
 // hasPipe says whether script holds a pipe: a | that is not part of ||,

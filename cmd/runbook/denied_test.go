@@ -180,3 +180,22 @@ stages:
 		t.Errorf("exit %d; want 3, UNKNOWN, saying %s … grep -a:\n%s", r.code, said, r.stdout)
 	}
 }
+
+// TestPlanNotesAPipelinesDeclaredAnswer: plan says of a shell: pipeline
+// whose exitCodes: declares a non-zero code an answer that the code may
+// be another command's, before any run is Not sure over it.
+func TestPlanNotesAPipelinesDeclaredAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "c.yaml", `version: 1
+runbook: rotated-count
+stages:
+  - id: hits
+    exec: {shell: 'zcat -f app.log* | grep -c ERROR', exitCodes: {0: found, 1: none}, parse: text}
+`)
+	r := runCLI(t, dir, "plan", chart)
+	const want = `note: exitCodes: declares 1 an answer, and the script is a pipeline, which under pipefail exits with the code of its last command to fail`
+	if !strings.Contains(r.stdout, want) {
+		t.Errorf("plan says no note %q:\n%s%s", want, r.stdout, r.stderr)
+	}
+}
