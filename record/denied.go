@@ -37,6 +37,7 @@ const ItemDenied = "denied"
 //
 //	"permission denied", "operation not permitted"   refused access
 //	"no such file or directory"                       a file not there
+//	"is a directory"                                  a folder where a file was meant
 //	"binary file matches"                             grep left a file's lines out
 func Denied(stderr string) string {
 	for _, l := range strings.Split(stderr, "\n") {
@@ -56,6 +57,10 @@ func deniedCause(line string) string {
 		return "was refused access"
 	case strings.Contains(low, "no such file or directory"):
 		return "could not find a file it was given"
+	case strings.Contains(low, "is a directory"):
+		// grep -c ERROR /var/log/app prints 0 for the folder, says so on
+		// stderr and exits 2, which `|| true` makes 0.
+		return "was given a folder where it read a file"
 	case strings.Contains(low, "binary file matches"):
 		// GNU grep 3.5 on: a log with a NUL in it (a crash's zeroed
 		// blocks) is binary to it, and its matching lines are not printed.

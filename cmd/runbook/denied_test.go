@@ -92,6 +92,20 @@ stages:
 	if r.code != 3 || !strings.HasPrefix(r.stdout, "error-count UNKNOWN") || !strings.Contains(r.stdout, said) {
 		t.Errorf("exit %d; want 3, UNKNOWN, saying %s:\n%s", r.code, said, r.stdout)
 	}
+	// A folder where the log was meant: grep -c prints 0 for it, says `grep:
+	// app.log: Is a directory` and exits 2, which || true made 0.
+	if err := os.Mkdir(filepath.Join(dir, "app.log"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	folder := writeChart(t, dir, "folder.yaml", strings.Replace(string(readFile(t, chart)), "|| echo 0", "|| true", 1))
+	r = runCLI(t, dir, "exec", folder, "--format", "nagios")
+	const folderSaid = `stage "hits" did not check its output (it said on stderr that it was given a folder where it read a file though it exited 0`
+	if r.code != 3 || !strings.HasPrefix(r.stdout, "error-count UNKNOWN") || !strings.Contains(r.stdout, folderSaid) {
+		t.Errorf("a folder: exit %d; want 3, UNKNOWN, saying %s:\n%s", r.code, folderSaid, r.stdout)
+	}
+	if err := os.Remove(filepath.Join(dir, "app.log")); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(filepath.Join(dir, "app.log"), []byte("INFO up\nERROR db down\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
