@@ -267,12 +267,13 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 	return out
 }
 
-// pipedAnswer says whether a shell: pipeline exited with a non-zero code
-// the chart declared an answer and wrote on stderr: the code may be
+// pipedAnswer says whether a shell: script of several commands (a
+// pipeline, a list) exited with a non-zero code the chart declared an
+// answer and wrote on stderr: the code may be
 // another command's failure, not the answer (record.ItemPipedAnswer). One
 // that wrote nothing on stderr gives no sign of a failure.
 func pipedAnswer(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
-	return es.PipedShell() && res.ExitCode != nil && *res.ExitCode != 0 && row.Answered() && len(bytes.TrimSpace(res.Stderr)) > 0
+	return es.ShellRunsManyCommands() && res.ExitCode != nil && *res.ExitCode != 0 && row.Answered() && len(bytes.TrimSpace(res.Stderr)) > 0
 }
 
 // unseenFailure is the substitutions of a shell: script bash does not see

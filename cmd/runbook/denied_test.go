@@ -149,7 +149,7 @@ stages:
 `)
 	}
 	r := runCLI(t, dir, "exec", chart("gone.yaml", "app.log.9.gz app.log"), "--format", "nagios")
-	const said = `stage "hits" did not check its answer (it exited 1, which the chart declares the answer "none", but its script is a pipeline`
+	const said = `stage "hits" did not check its answer (it exited 1, which the chart declares the answer "none", but its script runs more than one command`
 	if r.code != 3 || !strings.HasPrefix(r.stdout, "rotated-count UNKNOWN") || !strings.Contains(r.stdout, said) {
 		t.Errorf("a rotated log gone: exit %d; want 3, UNKNOWN, saying %s:\n%s", r.code, said, r.stdout)
 	}
@@ -157,8 +157,45 @@ stages:
 		t.Fatal(err)
 	}
 	r = runCLI(t, dir, "exec", chart("quiet.yaml", "quiet.log"), "--format", "nagios")
-	if r.code != 0 || !strings.HasPrefix(r.stdout, "rotated-count OK") || strings.Contains(r.stdout, "pipeline") {
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "rotated-count OK") || strings.Contains(r.stdout, "more than one command") {
 		t.Errorf("grep's own no match: exit %d; want 0, OK:\n%s", r.code, r.stdout)
+	}
+}
+
+// TestListDeclaredExitWithStderrIsNoAnswer: under bash -e a list exits
+// with its first failing command's code, so `cd /var/log/app && grep -c
+// ERROR app.log` under exitCodes: {0: found, 1: none} read cd's 1 over a
+// folder not there as grep's no match: OK, Consistent. It is a
+// piped-answer item as a pipeline's is; one command alone is not.
+func TestListDeclaredExitWithStderrIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := func(name, script string) string {
+		return writeChart(t, dir, name, `version: 1
+runbook: listed-count
+result: {kind: verdict/errors, decider: Errors}
+stages:
+  - id: hits
+    exec: {shell: '`+script+`', exitCodes: {0: found, 1: none}, parse: text}
+  - id: errors
+    name: Errors
+    decide:
+      rules:
+        - {when: 'hits.status == "found"', then: critical, label: ERROR lines found}
+      default: {branch: ok, label: No ERROR line}
+    branches:
+      critical: [{id: c, verdict: {subject: '"app.log"', verdict: '"critical"'}}]
+      ok: [{id: o, verdict: {subject: '"app.log"', verdict: '"ok"'}}]
+`)
+	}
+	r := runCLI(t, dir, "exec", chart("list.yaml", "cd app && grep -c ERROR app.log"), "--format", "nagios")
+	if r.code != 3 || !strings.HasPrefix(r.stdout, "listed-count UNKNOWN") || !strings.Contains(r.stdout, "runs more than one command") {
+		t.Errorf("cd's 1: exit %d; want 3, UNKNOWN:\n%s", r.code, r.stdout)
+	}
+	// One command that answers 1 and warns on stderr is its answer.
+	r = runCLI(t, dir, "exec", chart("one.yaml", `sh -c "echo warning: slow disk >&2; echo 0; exit 1"`), "--format", "nagios")
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "listed-count OK") || strings.Contains(r.stdout, "more than one command") {
+		t.Errorf("one command: exit %d; want 0, OK:\n%s", r.code, r.stdout)
 	}
 }
 
@@ -208,7 +245,7 @@ stages:
     exec: {shell: 'zcat -f app.log* | grep -c ERROR', exitCodes: {0: found, 1: none}, parse: text}
 `)
 	r := runCLI(t, dir, "plan", chart)
-	const want = `note: exitCodes: declares 1 an answer, and the script is a pipeline, which under pipefail exits with the code of its last command to fail`
+	const want = `note: exitCodes: declares 1 an answer, and the script runs more than one command, which under bash -e -o pipefail exits with the code of the first to fail`
 	if !strings.Contains(r.stdout, want) {
 		t.Errorf("plan says no note %q:\n%s%s", want, r.stdout, r.stderr)
 	}
