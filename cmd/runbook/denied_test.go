@@ -250,3 +250,33 @@ stages:
 		t.Errorf("plan says no note %q:\n%s%s", want, r.stdout, r.stderr)
 	}
 }
+
+// TestGrepExitOneSaysDeclareIt: `grep -c ERROR app.log` over a log with
+// no ERROR line exits 1, and the Scripts part said only "completed with
+// failure, exit 1", which a new user read as grep having failed. It says
+// now that grep's 1 is no match and how to declare it an answer; a 1
+// with stderr, or from another command, is said as before.
+func TestGrepExitOneSaysDeclareIt(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "app.log"), []byte("INFO up\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	chart := writeChart(t, dir, "c.yaml", `version: 1
+runbook: error-count
+stages:
+  - id: hits
+    exec: {command: [grep, -c, ERROR, app.log], parse: text}
+  - id: other
+    exec: {command: ["false"], parse: text}
+    onError: continue
+`)
+	r := runCLI(t, dir, "exec", chart)
+	const want = `hits: completed with failure, exit 1 (grep exits 1 when nothing matched: where that is an answer, declare it, exitCodes: {0: found, 1: none}`
+	if !strings.Contains(r.stdout, want) {
+		t.Errorf("no hint %q:\n%s%s", want, r.stdout, r.stderr)
+	}
+	if strings.Contains(r.stdout, "false exits 1") {
+		t.Errorf("a hint for false:\n%s", r.stdout)
+	}
+}
