@@ -280,3 +280,51 @@ stages:
 		t.Errorf("a hint for false:\n%s", r.stdout)
 	}
 }
+
+// TestAbsenceOverAGapIsNoAnswerOfNone: examples/logscan scans the live
+// log, declares it found no FATAL line, and declares on every run that it
+// did not read the rotated logs; with no rows the check said `log-scan OK
+// - no verdict rows`, exit 0, where the same run under result.empty was
+// UNKNOWN (none found is no answer over what a stage says it did not
+// check). A FATAL line in app.log.1, rotated a minute ago, was an OK. It
+// is UNKNOWN now; an absence with no such declaration is still OK.
+func TestAbsenceOverAGapIsNoAnswerOfNone(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := func(name, notChecked string) string {
+		return writeChart(t, dir, name, `version: 1
+runbook: log-scan
+result: {kind: verdict/service-health, decider: Health}
+stages:
+  - id: scan
+    exec:
+      parse: json
+      shell: |
+        echo '{"af_absent": true, "looked_for": "FATAL lines", "checked": [{"what": "app.log", "why": "every line"}]`+notChecked+`}'
+  - id: per
+    foreach:
+      items: 'scan.stdout.result ?? []'
+      as: hit
+      maxBranches: 10
+      stages:
+        - id: health
+          name: Health
+          decide:
+            rules:
+              - {when: 'hit.count >= 2', then: failing, label: Two or more}
+            default: {branch: noisy, label: One}
+          branches:
+            failing: [{id: f, verdict: {subject: hit.service, verdict: '"failing"'}}]
+            noisy: [{id: n, verdict: {subject: hit.service, verdict: '"noisy"'}}]
+`)
+	}
+	r := runCLI(t, dir, "exec", chart("gap.yaml", `, "not_checked": [{"what": "rotated logs (app.log.1, .gz)", "why": "only the live file was read"}]`), "--format", "nagios")
+	const said = `a declared absence (none found) holds only over all it looked at: stage "scan" declared it did not check part of it`
+	if r.code != 3 || !strings.HasPrefix(r.stdout, "log-scan UNKNOWN") || !strings.Contains(r.stdout, said) {
+		t.Errorf("absence over a gap: exit %d; want 3, UNKNOWN, saying %s:\n%s", r.code, said, r.stdout)
+	}
+	r = runCLI(t, dir, "exec", chart("whole.yaml", ""), "--format", "nagios")
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "log-scan OK") {
+		t.Errorf("absence over all it looked at: exit %d; want 0, OK:\n%s", r.code, r.stdout)
+	}
+}
