@@ -188,7 +188,7 @@ func parenthesizeClosureMap(src string) (string, bool) {
 	open := -1
 	for i := strings.Index(src, ","); i >= 0 && i < len(src); {
 		j := i + 1
-		for j < len(src) && src[j] == ' ' {
+		for j < len(src) && strings.IndexByte(" \t\r\n", src[j]) >= 0 { // a block scalar breaks lines anywhere
 			j++
 		}
 		if j < len(src) && src[j] == '{' {

@@ -1,9 +1,12 @@
 package chart
 
 import (
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // shells are the programs a `command: [SHELL, -c, SCRIPT]` hands a script
@@ -14,7 +17,8 @@ var shells = []string{"sh", "bash", "dash", "ash", "ksh", "zsh", "busybox"}
 // pipeline with -c and no pipefail ("" otherwise): such a pipeline's exit
 // is its last command's, so a failing command before a `|` (a collector
 // not installed, killed, refused) exits 0 through `| wc -l`. A `shell:`
-// stage runs bash -o pipefail, whose exit is the pipeline's first failure.
+// stage runs bash -o pipefail, whose exit is the code of the pipeline's
+// last command to fail.
 func (e *ExecSpec) UnguardedPipeline() string {
 	if e == nil || len(e.Command) < 3 || e.Command[1] != "-c" || !slices.Contains(shells, filepath.Base(e.Command[0])) {
 		return ""
@@ -24,6 +28,61 @@ func (e *ExecSpec) UnguardedPipeline() string {
 		return ""
 	}
 	return "its command runs a pipeline with " + filepath.Base(e.Command[0]) + " -c and no pipefail: the pipeline exits with its last command's code, so a failing command before a | reads as a success; write the script as shell: (bash -o pipefail), or add set -o pipefail"
+}
+
+// ownWords are the builtins a script answers or prints with, never a
+// command whose failure its exit code may be (ShellRunsManyCommands).
+var ownWords = []string{"exit", "return", "echo", "printf", "true", ":"}
+
+// ShellRunsManyCommands says whether the stage is a shell: script that
+// runs more than one command (a pipeline, or a list): under bash -e -o
+// pipefail it exits with the code of the first command to fail (in a
+// pipeline, the last of its commands to fail), so a code exitCodes:
+// declares an answer is not known to be the answering command's
+// (record.ItemPipedAnswer): `cd /var/log/app && grep -c ERROR app.log`
+// exits with cd's 1 as with grep's. The commands are counted with
+// shfmt's parser, an exit, return, echo, printf, true or : not among
+// them (ownWords); a script it cannot parse is judged by its pipes.
+func (e *ExecSpec) ShellRunsManyCommands() bool {
+	if e == nil || e.Shell == "" {
+		return false
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(e.Shell), "")
+	if err != nil {
+		return hasPipe(e.Shell)
+	}
+	n := 0
+	syntax.Walk(f, func(node syntax.Node) bool {
+		// An exit or return is the script's own answer, and echo, printf,
+		// true and : print or pass: none is a command whose failure the
+		// code may be. `echo bad unit >&2; exit 1` answers 1 itself.
+		if c, ok := node.(*syntax.CallExpr); ok && len(c.Args) > 0 && !slices.Contains(ownWords, c.Args[0].Lit()) {
+			n++
+		}
+		return n < 2
+	})
+	return n > 1
+}
+
+// PipedAnswerNote is plan's note for a shell: script of several commands
+// whose exitCodes: declares a non-zero code an answer ("" otherwise): any
+// of its commands may exit with it, and a run that did so and wrote on stderr is
+// Not sure (record.ItemPipedAnswer).
+func (e *ExecSpec) PipedAnswerNote() string {
+	if !e.ShellRunsManyCommands() {
+		return ""
+	}
+	var codes []int
+	for c := range e.ExitCodes {
+		if c != 0 {
+			codes = append(codes, c)
+		}
+	}
+	if len(codes) == 0 {
+		return ""
+	}
+	slices.Sort(codes)
+	return fmt.Sprintf("exitCodes: declares %d an answer, and the script runs more than one command, which under bash -e -o pipefail exits with the code of the first to fail (in a pipeline, the last to fail): the %d may be another command's failure (a run that wrote on stderr is Not sure); let only the answering command's code through (cmd1 | cmd2 || [ \"${PIPESTATUS[*]}\" = \"0 1\" ]) and judge what it printed", codes[0], codes[0])
 }
 
 // hasPipe says whether script holds a pipe: a | that is not part of ||,

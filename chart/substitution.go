@@ -124,28 +124,3 @@ func (e *ExecSpec) HiddenSubstitutionsNote() string {
 	}
 	return "its script's " + s.Text + " (" + where + ")" + more + " fails unseen by bash -e, so a run that writes on stderr over it stands Not sure; assign it first, v=" + s.Text + ", and use \"$v\""
 }
-
-// HasPipeline reports whether the shell: script holds a pipeline of two
-// commands or more (false for a command: stage, and for a script bash
-// would not parse). Under pipefail a pipeline exits with its last failing
-// command's code, so a code the chart declares an answer (grep's 1, no
-// line matched) may be the failure of a command before a | that exited
-// with the same code: `cat "$D"/* | grep …` over a folder that is not
-// there is cat's 1, then grep's 1 over nothing.
-func (e *ExecSpec) HasPipeline() bool {
-	if e == nil || !strings.Contains(e.Shell, "|") {
-		return false
-	}
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(e.Shell), "")
-	if err != nil {
-		return false
-	}
-	found := false
-	syntax.Walk(f, func(n syntax.Node) bool {
-		if b, ok := n.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) {
-			found = true
-		}
-		return !found
-	})
-	return found
-}

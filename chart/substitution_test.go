@@ -57,23 +57,3 @@ func TestHiddenSubstitutionsNoteSaysWhereAndWhat(t *testing.T) {
 		t.Errorf("an assignment noted: %s", n)
 	}
 }
-
-// TestHasPipelineIsBashs: a | inside quotes, a comment or || is no
-// pipeline.
-func TestHasPipelineIsBashs(t *testing.T) {
-	t.Parallel()
-	for script, want := range map[string]bool{
-		`cat "$D"/* | grep -o x`:       true,
-		"a |& b":                       true,
-		"echo 'a|b'":                   false,
-		"test -f x || echo none":       false,
-		"echo x # a | b":               false,
-		"if true; then a | b; fi":      true,
-		"v=$(a | b); echo \"$v\"":      true,
-		"grep -c ERROR /var/log/x.log": false,
-	} {
-		if got := (&ExecSpec{Shell: script}).HasPipeline(); got != want {
-			t.Errorf("%q: %v, want %v", script, got, want)
-		}
-	}
-}

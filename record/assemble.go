@@ -193,6 +193,12 @@ func Assemble(r Run) *Record {
 			case p.EmptyAnswer && gap != "":
 				// The chart's answer of none holds only over all it looked at.
 				items = append(items, emptyOverGapItem(gap))
+			case gap != "" && absenceSaid(rec.Coverage):
+				// So does a stage's declared absence: examples/logscan found
+				// no FATAL line in the live log and declared it did not read
+				// the rotated ones, and the check said OK - no verdict rows,
+				// where under result.empty the same run was UNKNOWN.
+				items = append(items, absenceOverGapItem(gap))
 			case p.EmptyAnswer && len(Unanswered(rec.Scripts)) == 0:
 				// None found is the chart's answer only where every
 				// script it rests on answered: over a grep that failed
@@ -277,9 +283,9 @@ const (
 // printed nothing but on stderr and exited 0 (its empty list is no
 // answer), or said there it was refused access (what it printed is part
 // of the answer), a script that wrote on stderr over a substitution bash
-// does not see fail (what it printed may hold a failure's empty text),
-// or whose declared answer code came with stderr through a pipeline (it
-// may be a failure's code), a text whose bytes the scope holds as U+FFFD (its values are
+// does not see fail (what it printed may hold a failure's empty text), a
+// pipeline that wrote on stderr and exited with a code declared an answer
+// (the code may be another command's failure), a text whose bytes the scope holds as U+FFFD (its values are
 // not what was read), verdict rows dropped (in neither the rows nor the
 // table), items that wrote no row, a set: key null from a member its
 // object lacks (the rows judged it as no value), a table with no rows of
@@ -336,6 +342,28 @@ func emptyOverGapItem(stage string) coverage.Item {
 	return coverage.Item{
 		What: "any subject",
 		Why:  "the run wrote no verdict row, and no rows is this chart's answer (result.empty) only over all it looked at: stage " + strconv.Quote(stage) + " declared it did not check part of it",
+		Kind: ItemEmpty,
+	}
+}
+
+// absenceSaid says whether a stage declared an absence (it looked and
+// found none).
+func absenceSaid(ledger []coverage.Entry) bool {
+	for _, e := range ledger {
+		if e.Kind == coverage.KindAbsence {
+			return true
+		}
+	}
+	return false
+}
+
+// absenceOverGapItem says a table with no rows is no answer of none where
+// a stage declared it found none and a stage declared it did not check
+// part of what it looked at (TestAbsenceOverAGapIsNoAnswerOfNone).
+func absenceOverGapItem(stage string) coverage.Item {
+	return coverage.Item{
+		What: "any subject",
+		Why:  "the run wrote no verdict row, and a declared absence (none found) holds only over all it looked at: stage " + strconv.Quote(stage) + " declared it did not check part of it",
 		Kind: ItemEmpty,
 	}
 }

@@ -18,16 +18,53 @@ import (
 // (TestDeniedOnStderrIsNoWholeAnswer). What it printed is kept; what the
 // chart decided rests on part of it only, so the standing cannot be
 // Consistent, and a Nagios check is no better than UNKNOWN.
+//
+// A file it was given and could not find (ENOENT's "No such file or
+// directory") is the same kind of gap: `grep -c ERROR app.log || echo 0`
+// over a log rotated away prints 0, says `grep: app.log: No such file or
+// directory` and exits 0, and a chart read it as no errors, a Nagios
+// check OK, Consistent, over a log nobody read
+// (TestMissingFileOnStderrIsNoWholeAnswer). So is grep's "binary file
+// matches": a log with NUL bytes in it (blocks a crash left zeroed) is
+// binary to grep 3.5 and later, which prints none of its matching lines,
+// says so on stderr and exits 0, and `grep ERROR app.log | wc -l` said 0,
+// OK, over 14 ERROR lines (TestGrepBinaryFileMatchesIsNoCount).
 const ItemDenied = "denied"
 
-// Denied is stderr's first line that says access was refused, "" when
-// none does.
+// Denied is stderr's first line that says access was refused, or that a
+// file it was given is not there, "" when none does. The rule, read line
+// by line in any case:
+//
+//	"permission denied", "operation not permitted"   refused access
+//	"no such file or directory"                       a file not there
+//	"is a directory"                                  a folder where a file was meant
+//	"binary file matches"                             grep left a file's lines out
 func Denied(stderr string) string {
 	for _, l := range strings.Split(stderr, "\n") {
-		low := strings.ToLower(l)
-		if strings.Contains(low, "permission denied") || strings.Contains(low, "operation not permitted") {
+		if deniedCause(l) != "" {
 			return strings.TrimSpace(l)
 		}
+	}
+	return ""
+}
+
+// deniedCause is what the line says the command could not do, "" when it
+// says neither (Denied).
+func deniedCause(line string) string {
+	low := strings.ToLower(line)
+	switch {
+	case strings.Contains(low, "permission denied") || strings.Contains(low, "operation not permitted"):
+		return "was refused access"
+	case strings.Contains(low, "no such file or directory"):
+		return "could not find a file it was given"
+	case strings.Contains(low, "is a directory"):
+		// grep -c ERROR /var/log/app prints 0 for the folder, says so on
+		// stderr and exits 2, which `|| true` makes 0.
+		return "was given a folder where it read a file"
+	case strings.Contains(low, "binary file matches"):
+		// GNU grep 3.5 on: a log with a NUL in it (a crash's zeroed
+		// blocks) is binary to it, and its matching lines are not printed.
+		return "took a file for binary and printed none of its matching lines"
 	}
 	return ""
 }
@@ -41,8 +78,21 @@ func DeniedEntry(path string, exit int, line string) coverage.Entry {
 		Kind: coverage.KindLedger,
 		NotChecked: []coverage.Item{{
 			What: "its output",
-			Why:  fmt.Sprintf("it said on stderr that it was refused access though it exited %d, so its output holds only what it could read, and what it left out is not known to be absent; stderr's first such line: %q; run it with the privilege to read it all", exit, line),
+			Why:  deniedWhy(exit, line),
 			Kind: ItemDenied,
 		}},
 	}}
+}
+
+// deniedWhy says why the entry's output is part of an answer, by what its
+// line says the command could not do.
+func deniedWhy(exit int, line string) string {
+	cause := deniedCause(line)
+	if strings.Contains(cause, "binary") {
+		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so its output holds only what it printed of the others, and the lines it left out are not known to be absent; stderr's first such line: %q; have grep read it as text (grep -a, or --binary-files=text)", cause, exit, line)
+	}
+	if cause != "was refused access" {
+		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so its output holds only what it could read, and what it left out is not known to be absent (a missing log is no log without errors); stderr's first such line: %q; give it the files that exist, or say in the chart what a missing one means (test -e first, or exitCodes: for the command's own code)", cause, exit, line)
+	}
+	return fmt.Sprintf("it said on stderr that it was refused access though it exited %d, so its output holds only what it could read, and what it left out is not known to be absent; stderr's first such line: %q; run it with the privilege to read it all", exit, line)
 }

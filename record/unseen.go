@@ -71,29 +71,3 @@ func cutLine(line string) string {
 	return line
 }
 
-// ItemPipedAnswer is the kind of the not-checked item filed for a shell:
-// stage that exited with a non-zero code the chart declares an answer
-// (exitCodes:), wrote on stderr, and holds a pipeline
-// (chart.ExecSpec.HasPipeline). Under pipefail a pipeline's code is its
-// last failing command's, so a command before a | that failed with the
-// same code reads as that answer: `cat "$D"/* | grep -o …` under
-// `exitCodes: {1: none}` over a folder that was not there was cat's 1,
-// then grep's 1 over nothing, "none", and nginx's certificates stood
-// checked, Nagios OK. Its stderr is the evidence that a command may have
-// failed; the answer may be none of the command's.
-const ItemPipedAnswer = "piped-answer"
-
-// PipedAnswerEntry is the ledger's entry for such a stage, filed under
-// its path: exit is its exit code, word the answer the chart declares
-// for it, stderr what it wrote there (masked already).
-func PipedAnswerEntry(path string, exit int, word, stderr string) coverage.Entry {
-	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
-		Kind: coverage.KindLedger,
-		NotChecked: []coverage.Item{{
-			What: "its answer",
-			Why: fmt.Sprintf("it exited %d, which exitCodes: declares %q, and wrote on stderr (its first line: %q); its script holds a pipeline, whose code under pipefail is its last failing command's, so a command before a | that failed with the same code reads as that answer; run what must succeed on its own line (files=$(ls \"$D\"/*)), or let the answering command read its input itself (grep … \"$D\"/*, whose failure is a code of its own)",
-				exit, word, FirstLine(stderr)),
-			Kind: ItemPipedAnswer,
-		}},
-	}}
-}

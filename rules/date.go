@@ -49,7 +49,10 @@ var dateTypes = []any{
 // written a minute ago read as 2026 years old, and a rule over the last
 // hour's errors found none. Text no layout was given for, that expr's own
 // forms do not read, is an error saying to give one, with Go's reference
-// time, where expr said only "invalid date".
+// time, where expr said only "invalid date". A time with no zone read in
+// a zone whose clocks change is refused where that zone had its wall time
+// twice or never (wallUnsure: the hour after the clocks go back, the hour
+// they skip going forward).
 //
 //	date("Dec 11 10:15:48 2026 GMT", "Jan _2 15:04:05 2006 MST")   2026-12-11T10:15:48Z
 //	date("Sun Dec  6 10:15:22 CET 2026", time.UnixDate)            error: the zone "CET" …
@@ -82,6 +85,9 @@ func dateFunc(args ...any) (any, error) {
 			return nil, fmt.Errorf("date(%q): the layout reads no zone: its %s", dateText(args), fix)
 		}
 		return nil, fmt.Errorf("date(%q): the time has no zone, and Go would read it as UTC whatever zone wrote it; say which: date(x, layout, \"Local\") for this machine's zone, or a zone's name (\"Europe/Berlin\", \"UTC\")", dateText(args))
+	}
+	if err := wallUnsure(args, t); err != nil {
+		return nil, err
 	}
 	if name, off := t.Zone(); off == 0 && name != "" && name != "UTC" && name != "GMT" && t.Location() != time.UTC && t.Location() != time.Local && !givenZone(args, t.Location()) {
 		return nil, fmt.Errorf("date(%q): the zone %q has no offset this machine knows, and Go would read it as UTC; give the zone's name as date's third argument (date(x, layout, \"Europe/Berlin\")), or have the command print a numeric offset (date -R, date --rfc-3339=seconds)", dateText(args), name)

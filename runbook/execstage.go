@@ -270,25 +270,26 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 	out["stdout"] = rs.parsedAs(path, es.Parse, stdout, "its output", out, res.StartErr == nil && !silent && !blank)
 	if !blank && stderrOnly(es, res, row) {
 		rs.fileLedger(record.StderrOnlyEntry(path, es.Parse.Mode, *res.ExitCode, rs.mask(stderr)))
+	} else if subs := unseenFailure(es, res, row); len(subs) > 0 {
+		// Before denied: a substitution bash does not see fail is the
+		// more exact cause of a "No such file" on stderr, with its fix.
+		s := subs[0]
+		rs.fileLedger(record.UnseenFailureEntry(path, *res.ExitCode, rs.mask(s.Text), fmt.Sprintf("line %d:%d of its script", s.Line, s.Col), rs.mask(s.In), len(subs), rs.mask(stderr)))
 	} else if line := denied(res, row, stderr); line != "" {
 		rs.fileLedger(record.DeniedEntry(path, *res.ExitCode, rs.mask(line)))
 	} else if pipedAnswer(es, res, row) {
 		rs.fileLedger(record.PipedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(stderr)))
-	} else if subs := unseenFailure(es, res, row); len(subs) > 0 {
-		s := subs[0]
-		rs.fileLedger(record.UnseenFailureEntry(path, *res.ExitCode, rs.mask(s.Text), fmt.Sprintf("line %d:%d of its script", s.Line, s.Col), rs.mask(s.In), len(subs), rs.mask(stderr)))
 	}
 	return out
 }
 
-// pipedAnswer says whether a shell: script answered with a non-zero code
-// the chart declares, wrote on stderr, and holds a pipeline: the code may
-// be a failure of a command before a | (record.ItemPipedAnswer). A code
-// that is no pipeline's, or one given with nothing on stderr, is the
-// answer it says.
+// pipedAnswer says whether a shell: script of several commands (a
+// pipeline, a list) exited with a non-zero code the chart declared an
+// answer and wrote on stderr: the code may be
+// another command's failure, not the answer (record.ItemPipedAnswer). One
+// that wrote nothing on stderr gives no sign of a failure.
 func pipedAnswer(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
-	return es.Shell != "" && res.ExitCode != nil && *res.ExitCode != 0 && row.Answered() &&
-		len(bytes.TrimSpace(res.Stderr)) > 0 && es.HasPipeline()
+	return es.ShellRunsManyCommands() && res.ExitCode != nil && *res.ExitCode != 0 && row.Answered() && len(bytes.TrimSpace(res.Stderr)) > 0
 }
 
 // unseenFailure is the substitutions of a shell: script bash does not see

@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -54,5 +56,275 @@ func TestDeniedOnStderrIsNoWholeAnswer(t *testing.T) {
 		if !tc.flagged && strings.Contains(r.stdout, "refused access") {
 			t.Errorf("%s: said refused access:\n%s", tc.name, r.stdout)
 		}
+	}
+}
+
+// TestMissingFileOnStderrIsNoWholeAnswer: `grep -c ERROR "$LOG" || echo
+// 0`, the usual way round grep's exit 1 on no match, over a log that is
+// not there (rotated away, a typo in its path) prints 0, says `grep:
+// app.log: No such file or directory` on stderr and exits 0; a chart
+// counting ERROR lines said `OK - 1 ok`, Consistent, exit 0, over a log
+// nobody read. A command that exited 0 and said it could not find a file
+// it was given is now a not-checked ledger item quoting the line: Not
+// sure, UNKNOWN. grep's own exit 2 (no `|| echo 0`) is a failure, said
+// as one.
+func TestMissingFileOnStderrIsNoWholeAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "errors.yaml", `version: 1
+runbook: error-count
+result: {kind: verdict/errors, decider: Errors}
+stages:
+  - id: hits
+    exec: {shell: 'grep -c ERROR app.log || echo 0', parse: text}
+  - id: errors
+    name: Errors
+    decide:
+      rules:
+        - {when: 'int(trim(hits.stdout)) > 0', then: critical, label: ERROR lines}
+      default: {branch: ok, label: No ERROR lines}
+    branches:
+      critical: [{id: mark-bad, verdict: {subject: '"app.log"', verdict: '"critical"'}}]
+      ok: [{id: mark-ok, verdict: {subject: '"app.log"', verdict: '"ok"'}}]
+`)
+	r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+	const said = `stage "hits" did not check its output (it said on stderr that it could not find a file it was given though it exited 0, so its output holds only what it could read, and what it left out is not known to be absent (a missing log is no log without errors); stderr's first such line: "grep: app.log: No such file or directory"`
+	if r.code != 3 || !strings.HasPrefix(r.stdout, "error-count UNKNOWN") || !strings.Contains(r.stdout, said) {
+		t.Errorf("exit %d; want 3, UNKNOWN, saying %s:\n%s", r.code, said, r.stdout)
+	}
+	// A folder where the log was meant: grep -c prints 0 for it, says `grep:
+	// app.log: Is a directory` and exits 2, which || true made 0.
+	if err := os.Mkdir(filepath.Join(dir, "app.log"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	folder := writeChart(t, dir, "folder.yaml", strings.Replace(string(readFile(t, chart)), "|| echo 0", "|| true", 1))
+	r = runCLI(t, dir, "exec", folder, "--format", "nagios")
+	const folderSaid = `stage "hits" did not check its output (it said on stderr that it was given a folder where it read a file though it exited 0`
+	if r.code != 3 || !strings.HasPrefix(r.stdout, "error-count UNKNOWN") || !strings.Contains(r.stdout, folderSaid) {
+		t.Errorf("a folder: exit %d; want 3, UNKNOWN, saying %s:\n%s", r.code, folderSaid, r.stdout)
+	}
+	if err := os.Remove(filepath.Join(dir, "app.log")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "app.log"), []byte("INFO up\nERROR db down\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = runCLI(t, dir, "exec", chart, "--format", "nagios")
+	if r.code != 2 || !strings.HasPrefix(r.stdout, "error-count CRITICAL") || strings.Contains(r.stdout, "could not find") {
+		t.Errorf("a log with an ERROR line: exit %d; want 2, CRITICAL:\n%s", r.code, r.stdout)
+	}
+}
+
+// TestPipelineDeclaredExitWithStderrIsNoAnswer: under pipefail a
+// pipeline exits with the code of its last command to fail, so
+// `zcat -f app.log.9.gz app.log | grep -c ERROR` under `exitCodes: {0:
+// found, 1: none}`, with the .gz rotated away, exited with zcat's 1 while
+// grep counted 1 ERROR line; the chart read "none" and said `OK - 1 ok
+// (n: 1)`, Consistent, exit 0. A pipeline that exited with a declared
+// non-zero code and wrote on stderr is now a not-checked ledger item
+// (kind piped-answer): Not sure, UNKNOWN. grep's own 1, with nothing on
+// stderr, is still the answer none.
+func TestPipelineDeclaredExitWithStderrIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "app.log"), []byte("INFO up\nERROR db down\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	chart := func(name, logs string) string {
+		return writeChart(t, dir, name, `version: 1
+runbook: rotated-count
+result: {kind: verdict/errors, decider: Errors}
+stages:
+  - id: hits
+    exec: {shell: 'zcat -f `+logs+` | grep -c ERROR', exitCodes: {0: found, 1: none}, parse: text}
+  - id: errors
+    name: Errors
+    decide:
+      rules:
+        - {when: 'hits.status == "found"', then: critical, label: ERROR lines found}
+      default: {branch: ok, label: No ERROR line}
+    branches:
+      critical: [{id: c, verdict: {subject: '"app.log"', verdict: '"critical"', n: trim(hits.stdout)}}]
+      ok: [{id: o, verdict: {subject: '"app.log"', verdict: '"ok"', n: trim(hits.stdout)}}]
+`)
+	}
+	r := runCLI(t, dir, "exec", chart("gone.yaml", "app.log.9.gz app.log"), "--format", "nagios")
+	const said = `stage "hits" did not check its answer (it exited 1, which the chart declares the answer "none", but its script runs more than one command`
+	if r.code != 3 || !strings.HasPrefix(r.stdout, "rotated-count UNKNOWN") || !strings.Contains(r.stdout, said) {
+		t.Errorf("a rotated log gone: exit %d; want 3, UNKNOWN, saying %s:\n%s", r.code, said, r.stdout)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "quiet.log"), []byte("INFO up\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = runCLI(t, dir, "exec", chart("quiet.yaml", "quiet.log"), "--format", "nagios")
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "rotated-count OK") || strings.Contains(r.stdout, "more than one command") {
+		t.Errorf("grep's own no match: exit %d; want 0, OK:\n%s", r.code, r.stdout)
+	}
+}
+
+// TestListDeclaredExitWithStderrIsNoAnswer: under bash -e a list exits
+// with its first failing command's code, so `cd /var/log/app && grep -c
+// ERROR app.log` under exitCodes: {0: found, 1: none} read cd's 1 over a
+// folder not there as grep's no match: OK, Consistent. It is a
+// piped-answer item as a pipeline's is; one command alone is not.
+func TestListDeclaredExitWithStderrIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := func(name, script string) string {
+		return writeChart(t, dir, name, `version: 1
+runbook: listed-count
+result: {kind: verdict/errors, decider: Errors}
+stages:
+  - id: hits
+    exec: {shell: '`+script+`', exitCodes: {0: found, 1: none}, parse: text}
+  - id: errors
+    name: Errors
+    decide:
+      rules:
+        - {when: 'hits.status == "found"', then: critical, label: ERROR lines found}
+      default: {branch: ok, label: No ERROR line}
+    branches:
+      critical: [{id: c, verdict: {subject: '"app.log"', verdict: '"critical"'}}]
+      ok: [{id: o, verdict: {subject: '"app.log"', verdict: '"ok"'}}]
+`)
+	}
+	r := runCLI(t, dir, "exec", chart("list.yaml", "cd app && grep -c ERROR app.log"), "--format", "nagios")
+	if r.code != 3 || !strings.HasPrefix(r.stdout, "listed-count UNKNOWN") || !strings.Contains(r.stdout, "runs more than one command") {
+		t.Errorf("cd's 1: exit %d; want 3, UNKNOWN:\n%s", r.code, r.stdout)
+	}
+	// One command that answers 1 and warns on stderr is its answer.
+	r = runCLI(t, dir, "exec", chart("one.yaml", `sh -c "echo warning: slow disk >&2; echo 0; exit 1"`), "--format", "nagios")
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "listed-count OK") || strings.Contains(r.stdout, "more than one command") {
+		t.Errorf("one command: exit %d; want 0, OK:\n%s", r.code, r.stdout)
+	}
+}
+
+// TestGrepBinaryFileMatchesIsNoCount: a log with NUL bytes in it (blocks
+// an unclean shutdown left zeroed) is binary to GNU grep 3.5 and later:
+// `grep ERROR app.log` prints none of its matching lines, says `grep:
+// app.log: binary file matches` on stderr and exits 0, so `grep ERROR
+// app.log | wc -l` printed 0 and a chart said `OK - 1 ok (n: 0)`,
+// Consistent, over 14 ERROR lines. It is a not-checked item now, saying
+// to have grep read the file as text (grep -a).
+func TestGrepBinaryFileMatchesIsNoCount(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "errors.yaml", `version: 1
+runbook: error-lines
+result: {kind: verdict/errors, decider: Errors}
+stages:
+  - id: hits
+    exec: {shell: 'echo 0; echo "grep: app.log: binary file matches" >&2', parse: text}
+  - id: errors
+    name: Errors
+    decide:
+      rules:
+        - {when: 'int(trim(hits.stdout)) > 0', then: critical, label: ERROR lines}
+      default: {branch: ok, label: No ERROR line}
+    branches:
+      critical: [{id: c, verdict: {subject: '"app.log"', verdict: '"critical"'}}]
+      ok: [{id: o, verdict: {subject: '"app.log"', verdict: '"ok"'}}]
+`)
+	r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+	const said = `stage "hits" did not check its output (it said on stderr that it took a file for binary and printed none of its matching lines though it exited 0`
+	if r.code != 3 || !strings.HasPrefix(r.stdout, "error-lines UNKNOWN") || !strings.Contains(r.stdout, said) || !strings.Contains(r.stdout, "grep -a") {
+		t.Errorf("exit %d; want 3, UNKNOWN, saying %s … grep -a:\n%s", r.code, said, r.stdout)
+	}
+}
+
+// TestPlanNotesAPipelinesDeclaredAnswer: plan says of a shell: pipeline
+// whose exitCodes: declares a non-zero code an answer that the code may
+// be another command's, before any run is Not sure over it.
+func TestPlanNotesAPipelinesDeclaredAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "c.yaml", `version: 1
+runbook: rotated-count
+stages:
+  - id: hits
+    exec: {shell: 'zcat -f app.log* | grep -c ERROR', exitCodes: {0: found, 1: none}, parse: text}
+`)
+	r := runCLI(t, dir, "plan", chart)
+	const want = `note: exitCodes: declares 1 an answer, and the script runs more than one command, which under bash -e -o pipefail exits with the code of the first to fail`
+	if !strings.Contains(r.stdout, want) {
+		t.Errorf("plan says no note %q:\n%s%s", want, r.stdout, r.stderr)
+	}
+}
+
+// TestGrepExitOneSaysDeclareIt: `grep -c ERROR app.log` over a log with
+// no ERROR line exits 1, and the Scripts part said only "completed with
+// failure, exit 1", which a new user read as grep having failed. It says
+// now that grep's 1 is no match and how to declare it an answer; a 1
+// with stderr, or from another command, is said as before.
+func TestGrepExitOneSaysDeclareIt(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "app.log"), []byte("INFO up\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	chart := writeChart(t, dir, "c.yaml", `version: 1
+runbook: error-count
+stages:
+  - id: hits
+    exec: {command: [grep, -c, ERROR, app.log], parse: text}
+  - id: other
+    exec: {command: ["false"], parse: text}
+    onError: continue
+`)
+	r := runCLI(t, dir, "exec", chart)
+	const want = `hits: completed with failure, exit 1 (grep exits 1 when nothing matched: where that is an answer, declare it, exitCodes: {0: found, 1: none}`
+	if !strings.Contains(r.stdout, want) {
+		t.Errorf("no hint %q:\n%s%s", want, r.stdout, r.stderr)
+	}
+	if strings.Contains(r.stdout, "false exits 1") {
+		t.Errorf("a hint for false:\n%s", r.stdout)
+	}
+}
+
+// TestAbsenceOverAGapIsNoAnswerOfNone: examples/logscan scans the live
+// log, declares it found no FATAL line, and declares on every run that it
+// did not read the rotated logs; with no rows the check said `log-scan OK
+// - no verdict rows`, exit 0, where the same run under result.empty was
+// UNKNOWN (none found is no answer over what a stage says it did not
+// check). A FATAL line in app.log.1, rotated a minute ago, was an OK. It
+// is UNKNOWN now; an absence with no such declaration is still OK.
+func TestAbsenceOverAGapIsNoAnswerOfNone(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := func(name, notChecked string) string {
+		return writeChart(t, dir, name, `version: 1
+runbook: log-scan
+result: {kind: verdict/service-health, decider: Health}
+stages:
+  - id: scan
+    exec:
+      parse: json
+      shell: |
+        echo '{"af_absent": true, "looked_for": "FATAL lines", "checked": [{"what": "app.log", "why": "every line"}]`+notChecked+`}'
+  - id: per
+    foreach:
+      items: 'scan.stdout.result ?? []'
+      as: hit
+      maxBranches: 10
+      stages:
+        - id: health
+          name: Health
+          decide:
+            rules:
+              - {when: 'hit.count >= 2', then: failing, label: Two or more}
+            default: {branch: noisy, label: One}
+          branches:
+            failing: [{id: f, verdict: {subject: hit.service, verdict: '"failing"'}}]
+            noisy: [{id: n, verdict: {subject: hit.service, verdict: '"noisy"'}}]
+`)
+	}
+	r := runCLI(t, dir, "exec", chart("gap.yaml", `, "not_checked": [{"what": "rotated logs (app.log.1, .gz)", "why": "only the live file was read"}]`), "--format", "nagios")
+	const said = `a declared absence (none found) holds only over all it looked at: stage "scan" declared it did not check part of it`
+	if r.code != 3 || !strings.HasPrefix(r.stdout, "log-scan UNKNOWN") || !strings.Contains(r.stdout, said) {
+		t.Errorf("absence over a gap: exit %d; want 3, UNKNOWN, saying %s:\n%s", r.code, said, r.stdout)
+	}
+	r = runCLI(t, dir, "exec", chart("whole.yaml", ""), "--format", "nagios")
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "log-scan OK") {
+		t.Errorf("absence over all it looked at: exit %d; want 0, OK:\n%s", r.code, r.stdout)
 	}
 }

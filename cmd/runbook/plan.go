@@ -418,6 +418,9 @@ func (pl *planner) exec(ps *planStage, es *chart.ExecSpec) {
 	if unset := es.ShellReadsChartNames(); unset != "" {
 		ps.Note = strings.TrimPrefix(ps.Note+"; "+unset, "; ")
 	}
+	if piped := es.PipedAnswerNote(); piped != "" {
+		ps.Note = strings.TrimPrefix(ps.Note+"; "+piped, "; ")
+	}
 	if hidden := es.HiddenSubstitutionsNote(); hidden != "" {
 		ps.Note = strings.TrimPrefix(ps.Note+"; "+hidden, "; ")
 	}

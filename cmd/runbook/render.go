@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -180,6 +181,9 @@ func viewOf(rec *record.Record, opts renderOpts) resultView {
 			for i, l := range tail {
 				tail[i] = clean(l)
 			}
+		}
+		if hint := noMatchHint(row); hint != "" && len(tail) == 0 {
+			words += " (" + hint + ")"
 		}
 		if n > 1 {
 			words = fmt.Sprintf("run %d of %d: %s", i, n, words)
@@ -402,4 +406,30 @@ func resumeCommand(p *record.PauseRecord) string {
 		}
 	}
 	return cmd
+}
+
+// noMatchers are the commands whose exit 1, with nothing on stderr, says
+// that nothing matched: an answer, not a failure, once the chart says so.
+var noMatchers = []string{"grep", "egrep", "fgrep", "zgrep", "pgrep", "pidof"}
+
+// noMatchHint is what the Scripts part says beside a script that exited 1
+// undeclared when its command is one of noMatchers ("" otherwise): `grep
+// -c ERROR app.log` over a log with no ERROR line exits 1, and a new user
+// read "completed with failure, exit 1" as grep having failed.
+func noMatchHint(row label.Row) string {
+	if row.Label != label.CompletedWithFailure || row.Answered() || row.ExitCode == nil || *row.ExitCode != 1 || row.Ran == nil {
+		return ""
+	}
+	words := row.Ran.Argv
+	if len(words) == 0 {
+		words = strings.Fields(row.Ran.Shell)
+	}
+	if len(words) == 0 {
+		return ""
+	}
+	name := words[0][strings.LastIndex(words[0], "/")+1:]
+	if !slices.Contains(noMatchers, name) {
+		return ""
+	}
+	return name + " exits 1 when nothing matched: where that is an answer, declare it, exitCodes: {0: found, 1: none}, and its 2 (a file it could not read) stays a failure"
 }

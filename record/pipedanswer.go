@@ -1,0 +1,37 @@
+package record
+
+import (
+	"fmt"
+
+	"github.com/openrunbook/runbook/plugins/coverage"
+)
+
+// ItemPipedAnswer is the kind of the not-checked item filed for a shell:
+// stage whose script runs more than one command (a pipeline, a list),
+// that exited with a non-zero code the chart declared an answer
+// (exitCodes:), and that wrote on stderr. Under bash -e -o pipefail a
+// script exits with the code of its first command to fail (a pipeline,
+// with that of its last command to fail), and any of them may exit so
+// (`cd /var/log/app && grep -c ERROR app.log`: cd's 1 is grep's "none"): `zcat -f app.log.9.gz app.log
+// | grep -c ERROR` under `exitCodes: {0: found, 1: none}`, with the .gz
+// rotated away, exits with zcat's 1 while grep counted 1 and exited 0,
+// and the chart read "none", a Nagios check OK, Consistent, over a count
+// of 1 (TestPipelineDeclaredExitWithStderrIsNoAnswer). Its stderr is the
+// evidence that the code may be another command's; one that wrote
+// nothing there (grep's own 1 on no match) is read as its answer.
+const ItemPipedAnswer = "piped-answer"
+
+// PipedAnswerEntry is the ledger's entry for such a stage, filed under its
+// path: exit is the exit code, word the answer the chart declared for it,
+// line stderr's first non-blank line (masked already).
+func PipedAnswerEntry(path string, exit int, word, line string) coverage.Entry {
+	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
+		Kind: coverage.KindLedger,
+		NotChecked: []coverage.Item{{
+			What: "its answer",
+			Why: fmt.Sprintf("it exited %d, which the chart declares the answer %q, but its script runs more than one command, which under bash -e -o pipefail exits with the code of the first to fail (in a pipeline, the last to fail), and it wrote on stderr, so the %d may be another command's failure, not the answer; stderr's first line: %q; let through only the code the answering command gave, and judge what it printed: zcat -f FILES | grep -c ERROR || [ \"${PIPESTATUS[*]}\" = \"0 1\" ] exits 0 when grep alone found no line, and fails the stage when zcat failed",
+				exit, word, exit, FirstLine(line)),
+			Kind: ItemPipedAnswer,
+		}},
+	}}
+}
