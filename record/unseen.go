@@ -70,4 +70,3 @@ func cutLine(line string) string {
 	}
 	return line
 }
-

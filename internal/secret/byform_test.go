@@ -22,13 +22,13 @@ func TestPasswordHashesAreMaskedByForm(t *testing.T) {
 	var zero secret.Set
 	for in, want := range map[string]string{
 		"root:" + sha512 + ":19700:0:99999:7:::": "root:$6$***:19700:0:99999:7:::",
-		"ada:" + yescrypt + ":19700::":            "ada:$y$***:19700::",
-		"web:" + bcrypt:                           "web:$2b$***",
-		"old:!" + md5 + ":1::":                    "old:!$1$***:1::",
-		`{"hash": "` + argon + `"}`:               `{"hash": "$argon2id$***"}`,
-		"nobody:*:19700::":                        "nobody:*:19700::",
-		"echo $1$HOME/.config/runbook/cache":      "echo $1$HOME/.config/runbook/cache",
-		"awk '{print $1$2}'":                      "awk '{print $1$2}'",
+		"ada:" + yescrypt + ":19700::":           "ada:$y$***:19700::",
+		"web:" + bcrypt:                          "web:$2b$***",
+		"old:!" + md5 + ":1::":                   "old:!$1$***:1::",
+		`{"hash": "` + argon + `"}`:              `{"hash": "$argon2id$***"}`,
+		"nobody:*:19700::":                       "nobody:*:19700::",
+		"echo $1$HOME/.config/runbook/cache":     "echo $1$HOME/.config/runbook/cache",
+		"awk '{print $1$2}'":                     "awk '{print $1$2}'",
 	} {
 		if got := zero.Text(in); got != want {
 			t.Errorf("Text(%q) = %q, want %q", in, got, want)
