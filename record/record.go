@@ -163,6 +163,13 @@ type InputsRecord struct {
 // Masked replaces a secret's value wherever a record would show it.
 const Masked = "***"
 
+// NoStanding is what a run says in place of the standing line when the
+// chart's honesty: leaves out the assessment stage (Assessment is nil):
+// the answer stands on nothing judged, and a reader, a person or an agent
+// told to repeat the standing line, must not take its silence for
+// Consistent.
+const NoStanding = "No standing: the chart's honesty: leaves out the assessment stage, so how far this answer stands was not judged; it is neither Known nor Consistent."
+
 // PauseRecord is a paused run's question.
 type PauseRecord struct {
 	Stage    string            `json:"stage"`

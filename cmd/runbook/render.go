@@ -196,6 +196,8 @@ func viewOf(rec *record.Record, opts renderOpts) resultView {
 	}
 	if a := rec.Assessment; a != nil && rec.StandingSaid && a.Line != "" {
 		v.standing = &standingView{standing: a.Standing, line: clean(a.Line)}
+	} else if a == nil && rec.Status != "" {
+		v.standing = &standingView{standing: assessment.NotSure, line: record.NoStanding}
 	}
 	if p := rec.Pause; p != nil {
 		v.pause = &pauseView{question: clean(p.Question), resume: clean(resumeLine(p))}

@@ -97,6 +97,8 @@ func renderNagios(w io.Writer, rec *record.Record, c gate.Check) error {
 	}
 	if a := rec.Assessment; a != nil && rec.StandingSaid && a.Line != "" {
 		line(nagiosText(a.Line))
+	} else if a == nil {
+		line(record.NoStanding)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
