@@ -42,13 +42,16 @@ const ItemWithheld = "withheld"
 
 // WithheldEntry is the ledger's entry for a text past the output cap of
 // limit bytes, filed under the stage's path; of names the text ("its
-// output", "the file /var/log/big.log").
-func WithheldEntry(path, of string, limit int) coverage.Entry {
+// output", "the file /var/log/big.log"), raise the key that lifts the
+// cap (an exec's maxOutput:, a read's maxSize:), which the item names:
+// it said only that the text was withheld, and where the fix is was the
+// reader's to find (wave-logs).
+func WithheldEntry(path, of string, limit int, raise string) coverage.Entry {
 	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
 		Kind: coverage.KindLedger,
 		NotChecked: []coverage.Item{{
 			What: of,
-			Why:  fmt.Sprintf("it passed the %d-byte cap and was withheld from the scope, so no value holds what it said", limit),
+			Why:  fmt.Sprintf("it passed the %d-byte cap and was withheld from the scope, so no value holds what it said; raise the cap with %s (up to 1GiB), or have it give less", limit, raise),
 			Kind: ItemWithheld,
 		}},
 	}}

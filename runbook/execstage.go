@@ -252,7 +252,7 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 	if res.Truncated {
 		limit := maxOutput(es.MaxOutput)
 		out["withheld"] = fmt.Sprintf("the output passed the %d-byte cap and was withheld from the scope", limit)
-		rs.fileLedger(record.WithheldEntry(path, "its output", limit))
+		rs.fileLedger(record.WithheldEntry(path, "its output", limit, "the stage's maxOutput:"))
 		return out
 	}
 	stdout, stderr := rs.text(path, "its stdout", res.Stdout), rs.text(path, "its stderr", res.Stderr)

@@ -200,7 +200,7 @@ func (rs *runState) readValue(path string, rd *chart.ReadSpec, f ReadFile) map[s
 	out["exists"] = true
 	if limit := maxOutput(rd.MaxSize); len(f.Content) > limit {
 		out["withheld"] = fmt.Sprintf("the file passed the %d-byte cap and was withheld from the scope", limit)
-		rs.fileLedger(record.WithheldEntry(path, "the file "+rs.mask(name), limit))
+		rs.fileLedger(record.WithheldEntry(path, "the file "+rs.mask(name), limit, "the read's maxSize:"))
 		return out
 	}
 	out["content"] = rs.parsed(path, rd.Parse, rs.text(path, "the file "+name, f.Content), "the file "+name, out)

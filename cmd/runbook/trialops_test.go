@@ -205,7 +205,7 @@ func TestWithheldOutputIsNotConsistent(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(trialOpsDir(t), "withheld")
 	r := runCLI(t, dir, "exec", "chart.yaml", "--input", "lines=200000")
-	want := `Not sure — stage "procs" did not check its output (it passed the 1048576-byte cap and was withheld from the scope, so no value holds what it said).`
+	want := `Not sure — stage "procs" did not check its output (it passed the 1048576-byte cap and was withheld from the scope, so no value holds what it said; raise the cap with the stage's maxOutput: (up to 1GiB), or have it give less).`
 	if !strings.Contains(r.stdout, want) {
 		t.Errorf("text: stdout\n%s\nwant it to say %q", r.stdout, want)
 	}
