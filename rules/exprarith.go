@@ -198,6 +198,9 @@ func integer(n ast.Node) bool {
 // int(float(used) * 100) / size was a percent of -12.65 for a
 // filesystem 96% full. Such a number is an error.
 func checkedInt(x, text any) (any, error) {
+	if err := zerosText("int", x, text); err != nil {
+		return nil, err
+	}
 	var f float64
 	switch v := x.(type) {
 	case float64:
@@ -237,12 +240,30 @@ func exprConvert(name string, conv func(any) any, x any) (v any, err error) {
 // print 0/0 and overflow): float("nan") >= 90 was false with no word, a
 // subject no rule judged taken for one under the threshold.
 func checkedFloat(x, text any) (any, error) {
+	if err := zerosText("float", x, text); err != nil {
+		return nil, err
+	}
 	if s, ok := x.(string); ok {
 		if f, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err == nil && (math.IsNaN(f) || math.IsInf(f, 0)) {
 			return nil, fmt.Errorf("%v: the text %q is no number (%v), and has no order beside one; say what it means in a rule before this one (x == %q → …)", text, s, f, s)
 		}
 	}
 	return exprConvert("float", builtin.Float, x)
+}
+
+// zerosText refuses int() and float() of a text of three zeros or more
+// ("000"): curl's %{http_code} prints 000 when no HTTP answer came (a
+// refused connection, a timeout), and int("000") >= 400 read a refused
+// URL as status 0, so the check said it was up, Consistent
+// (testdata/wave-web/many-urls). Such a text means "none" more often than
+// the number 0; the chart says which. Two zeros ("00", a minute) read
+// as 0, as before.
+func zerosText(fn string, x, text any) error {
+	s, ok := x.(string)
+	if t := strings.TrimSpace(s); !ok || len(t) < 3 || strings.Trim(t, "0") != "" {
+		return nil
+	}
+	return fmt.Errorf("%v: the text %q is zeros only, which a tool prints for no value (curl's %%{http_code} is 000 when no HTTP answer came), not the number 0; say what it means in a rule before this one (x == %q → no-answer), or compare it as text", text, s, s)
 }
 
 // checkedNeg is unary `-`: the negative of a whole number, of any Go

@@ -158,3 +158,30 @@ func TestOrderingANumberBesideATextSaysNumbersFalse(t *testing.T) {
 		}
 	}
 }
+
+// TestZerosOnlyTextIsNoNumber: curl's %{http_code} is 000 when no HTTP
+// answer came, and `int(r.code) >= 400` read a refused URL as status 0:
+// up, Consistent (testdata/wave-web/many-urls). int() and float() of a
+// text of three zeros or more are an error saying to say what it means;
+// "00" and "0" read as 0, as before.
+func TestZerosOnlyTextIsNoNumber(t *testing.T) {
+	t.Parallel()
+	for src, refused := range map[string]bool{
+		`int(code) >= 400`:   true,
+		`float(code) >= 400`: true,
+		`int("0000") == 0`:   true,
+		`int(minute) == 0`:   false,
+		`float(minute) == 0`: false,
+		`int("0") == 0`:      false,
+		`int("200") == 200`:  false,
+		`int("007") == 7`:    false,
+	} {
+		v, _, err := MustCompile(src).Value(mapEnv{"code": "000", "minute": "00"})
+		if got := err != nil; got != refused {
+			t.Errorf("%s: %v, %v; want refused %v", src, v, err, refused)
+		}
+		if refused && err != nil && !strings.Contains(err.Error(), "zeros only") {
+			t.Errorf("%s: %v", src, err)
+		}
+	}
+}
