@@ -47,7 +47,7 @@ func (e *ExecSpec) ShellRunsManyCommands() bool {
 	if e == nil || e.Shell == "" {
 		return false
 	}
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(e.Shell), "")
+	f, err := parseBash(e.Shell)
 	if err != nil {
 		return hasPipe(e.Shell)
 	}

@@ -33,7 +33,7 @@ func (e *ExecSpec) HiddenSubstitutions() []Substitution {
 	if e == nil || e.Shell == "" || !strings.ContainsAny(e.Shell, "$`<>") {
 		return nil
 	}
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(e.Shell), "")
+	f, err := parseBash(e.Shell)
 	if err != nil {
 		return nil
 	}
@@ -56,20 +56,34 @@ func (e *ExecSpec) HiddenSubstitutions() []Substitution {
 	return out
 }
 
+// parseBash reads a shell: script as bash does, with mvdan.cc/sh: the
+// one parser of scripts here (HiddenSubstitutions, ShellRunsManyCommands).
+func parseBash(script string) (*syntax.File, error) {
+	return syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(script), "")
+}
+
+// nearestStmt is the innermost statement among a node's ancestors, stack;
+// nil when there is none.
+func nearestStmt(stack []syntax.Node) *syntax.Stmt {
+	for i := len(stack) - 1; i >= 0; i-- {
+		if st, ok := stack[i].(*syntax.Stmt); ok {
+			return st
+		}
+	}
+	return nil
+}
+
 // seen reports whether bash keeps the exit status of a substitution whose
 // ancestors are stack: its nearest statement is an assignment alone
 // (`v=$(…)`, no command word, not local/export/declare), whose status is
 // the last substitution's.
 func seen(stack []syntax.Node) bool {
-	for i := len(stack) - 1; i >= 0; i-- {
-		st, ok := stack[i].(*syntax.Stmt)
-		if !ok {
-			continue
-		}
-		call, ok := st.Cmd.(*syntax.CallExpr)
-		return ok && len(call.Args) == 0 && len(call.Assigns) > 0
+	st := nearestStmt(stack)
+	if st == nil {
+		return false
 	}
-	return false
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	return ok && len(call.Args) == 0 && len(call.Assigns) > 0
 }
 
 // substitution describes s as written in script.
@@ -87,11 +101,7 @@ func substitution(script string, s syntax.Node, stack []syntax.Node) Substitutio
 		text = text[:cut] + "…"
 	}
 	sub := Substitution{Line: int(s.Pos().Line()), Col: int(s.Pos().Col()), Text: text}
-	for i := len(stack) - 1; i >= 0; i-- {
-		st, ok := stack[i].(*syntax.Stmt)
-		if !ok {
-			continue
-		}
+	if st := nearestStmt(stack); st != nil {
 		switch c := st.Cmd.(type) {
 		case *syntax.CallExpr:
 			if len(c.Args) > 0 {
@@ -100,9 +110,18 @@ func substitution(script string, s syntax.Node, stack []syntax.Node) Substitutio
 		case *syntax.DeclClause:
 			sub.In = c.Variant.Value
 		}
-		break
 	}
 	return sub
+}
+
+// Where says where the substitution is, as plan's note and the run's
+// ledger item say it: "line 1:20, inside a word of echo".
+func (s Substitution) Where() string {
+	where := fmt.Sprintf("line %d:%d", s.Line, s.Col)
+	if s.In != "" {
+		where += ", inside a word of " + s.In
+	}
+	return where
 }
 
 // HiddenSubstitutionsNote is plan's note for a shell: script with such
@@ -114,10 +133,7 @@ func (e *ExecSpec) HiddenSubstitutionsNote() string {
 		return ""
 	}
 	s := subs[0]
-	where := fmt.Sprintf("line %d:%d", s.Line, s.Col)
-	if s.In != "" {
-		where += ", inside a word of " + s.In
-	}
+	where := s.Where()
 	more := ""
 	if len(subs) > 1 {
 		more = fmt.Sprintf(" (and %d more such)", len(subs)-1)

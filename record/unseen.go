@@ -22,15 +22,10 @@ const ItemUnseenFailure = "unseen-failure"
 
 // UnseenFailureEntry is the ledger's entry for such a stage, filed under
 // its path: exit is its exit code, sub the first such substitution as
-// written (masked already), at its line:col in the script, in the
-// command whose word holds it ("" for none), line stderr's first
-// non-blank line (masked already), n how many such substitutions the
-// script holds.
-func UnseenFailureEntry(path string, exit int, sub string, at string, in string, n int, stderr string) coverage.Entry {
-	where := at
-	if in != "" {
-		where += ", inside a word of " + in
-	}
+// written and where it is in the script (chart.Substitution.Where), both
+// masked already, n how many such substitutions the script holds, stderr
+// what it wrote there (masked already).
+func UnseenFailureEntry(path string, exit int, sub, where string, n int, stderr string) coverage.Entry {
 	more := ""
 	if n > 1 {
 		more = fmt.Sprintf(" (and %d more such)", n-1)

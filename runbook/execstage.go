@@ -274,7 +274,7 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		// Before denied: a substitution bash does not see fail is the
 		// more exact cause of a "No such file" on stderr, with its fix.
 		s := subs[0]
-		rs.fileLedger(record.UnseenFailureEntry(path, *res.ExitCode, rs.mask(s.Text), fmt.Sprintf("line %d:%d of its script", s.Line, s.Col), rs.mask(s.In), len(subs), rs.mask(stderr)))
+		rs.fileLedger(record.UnseenFailureEntry(path, *res.ExitCode, rs.mask(s.Text), rs.mask(s.Where()+" of its script"), len(subs), rs.mask(stderr)))
 	} else if line := denied(res, row, stderr); line != "" {
 		rs.fileLedger(record.DeniedEntry(path, *res.ExitCode, rs.mask(line)))
 	} else if pipedAnswer(es, res, row) {
@@ -289,8 +289,21 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 // another command's failure, not the answer (record.ItemPipedAnswer). One
 // that wrote nothing on stderr gives no sign of a failure.
 func pipedAnswer(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
-	return es.ShellRunsManyCommands() && res.ExitCode != nil && *res.ExitCode != 0 && row.Answered() && len(bytes.TrimSpace(res.Stderr)) > 0
+	// the script is parsed last, only for a run that may be one
+	return es.Shell != "" && res.ExitCode != nil && *res.ExitCode != 0 && row.Answered() && wroteStderr(res) && es.ShellRunsManyCommands()
 }
+
+// answeredAsNoFailure says whether a command ended with an exit code that
+// is no failure: it completed, or the chart declared its code an answer.
+// The gaps of a command that said otherwise than its code (stderrOnly,
+// denied, unseenFailure) are read only over such an end; a failure is
+// said as one.
+func answeredAsNoFailure(res proc.Result, row label.Row) bool {
+	return res.ExitCode != nil && (row.Label == label.Completed || row.Answered())
+}
+
+// wroteStderr says whether a command wrote anything but blanks on stderr.
+func wroteStderr(res proc.Result) bool { return len(bytes.TrimSpace(res.Stderr)) > 0 }
 
 // unseenFailure is the substitutions of a shell: script bash does not see
 // fail (chart.ExecSpec.HiddenSubstitutions), when the script ended as no
@@ -299,7 +312,7 @@ func pipedAnswer(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
 // nil otherwise; a script that wrote nothing on stderr gives no sign of a
 // failure, and one that failed is said as one.
 func unseenFailure(es *chart.ExecSpec, res proc.Result, row label.Row) []chart.Substitution {
-	if es.Shell == "" || res.ExitCode == nil || (row.Label != label.Completed && !row.Answered()) || len(bytes.TrimSpace(res.Stderr)) == 0 {
+	if es.Shell == "" || !answeredAsNoFailure(res, row) || !wroteStderr(res) {
 		return nil
 	}
 	return es.HiddenSubstitutions()
@@ -341,10 +354,10 @@ func stderrOnly(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
 	case "", "text", "json", "nagios":
 		return false
 	}
-	if res.ExitCode == nil || (row.Label != label.Completed && !row.Answered()) {
+	if !answeredAsNoFailure(res, row) {
 		return false
 	}
-	return len(bytes.TrimSpace(res.Stdout)) == 0 && len(bytes.TrimSpace(res.Stderr)) > 0
+	return len(bytes.TrimSpace(res.Stdout)) == 0 && wroteStderr(res)
 }
 
 // denied is stderr's first line saying the command was refused access
@@ -354,7 +367,7 @@ func stderrOnly(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
 // itself (`setpriv --reuid=nobody cat /etc/shadow` under `exitCodes: {0:
 // readable, 1: not-readable}`).
 func denied(res proc.Result, row label.Row, stderr string) string {
-	if res.ExitCode == nil || *res.ExitCode != 0 || (row.Label != label.Completed && !row.Answered()) {
+	if !answeredAsNoFailure(res, row) || *res.ExitCode != 0 {
 		return ""
 	}
 	return record.Denied(stderr)

@@ -361,7 +361,7 @@ func (s Set) Message(t string) string {
 		return t
 	}
 	s.mu.RLock()
-	forms := s.forms
+	lower := lowered(s.forms)
 	s.mu.RUnlock()
 	var b strings.Builder
 	for {
@@ -375,7 +375,7 @@ func (s Set) Message(t string) string {
 		}
 		inner := t[open+1 : end]
 		b.WriteString(t[:open+1])
-		if pieceOfAForm(inner, forms) {
+		if len(inner) >= MinFragment && inAny(strings.ToLower(inner), lower) {
 			b.WriteString(Masked)
 		} else {
 			b.WriteString(inner)
@@ -400,12 +400,8 @@ func (s Set) Pieces(t string) string {
 		return t
 	}
 	s.mu.RLock()
-	forms := s.forms
+	lower := lowered(s.forms)
 	s.mu.RUnlock()
-	lower := make([]string, len(forms))
-	for i, f := range forms {
-		lower[i] = strings.ToLower(f)
-	}
 	longest := 0
 	for _, f := range lower {
 		longest = max(longest, len(f))
@@ -457,19 +453,14 @@ func closingQuote(t string, from int) int {
 	return -1
 }
 
-// pieceOfAForm: t, of MinFragment bytes or more, is inside a form of a
-// secret (its quoted forms included, as a message escapes a quote), in
-// any case.
-func pieceOfAForm(t string, forms []string) bool {
-	if len(t) < MinFragment {
-		return false
+// lowered is forms in lower case: a piece is matched in any case, since
+// upper(token) + 1 quoted the secret in capitals.
+func lowered(forms []string) []string {
+	out := make([]string, len(forms))
+	for k, f := range forms {
+		out[k] = strings.ToLower(f)
 	}
-	// upper(token) + 1 quotes the secret in capitals
-	lower := make([]string, len(forms))
-	for i, f := range forms {
-		lower[i] = strings.ToLower(f)
-	}
-	return inAny(strings.ToLower(t), lower)
+	return out
 }
 
 // holdsText reports whether t shows a secret: a form of a text held
