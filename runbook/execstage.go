@@ -66,10 +66,11 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 		// An inherited variable is the runner's, and a password it carries
 		// (a proxy URL's user:PASSWORD@) is a secret of the run: curl -v
 		// prints "Uses proxy env variable https_proxy == '…'" and its
-		// Proxy-Authorization header, which the record kept.
+		// Proxy-Authorization header, which the record kept. So is a
+		// value whose name says it is one (VAULT_TOKEN), whole.
 		for _, name := range es.InheritEnv {
 			if v, ok := spec.Env[name]; ok {
-				rs.secrets.AddPasswords(v)
+				rs.secrets.AddInherited(name, v)
 			}
 		}
 		if len(es.EnvFrom) > 0 {

@@ -51,3 +51,42 @@ stages:
 		t.Errorf("what is not the password was masked too: %s", rec)
 	}
 }
+
+// TestInheritedTokenIsMasked: a chart passed VAULT_TOKEN on by
+// inheritEnv: and ran `vault token lookup`, which prints the token it was
+// given (and a script under set -x prints the header it sends): the
+// record and the run's output held the runner's token. A value whose name
+// says it is a secret is masked whole, as a secret input is.
+func TestInheritedTokenIsMasked(t *testing.T) {
+	const token = "hvs.CAESIJ9xQ2-runner-token"
+	t.Setenv("VAULT_TOKEN", token)
+	rb := parse(t, `version: 1
+runbook: vault
+stages:
+  - id: lookup
+    exec:
+      shell: |
+        set -x
+        : curl -H "X-Vault-Token: $VAULT_TOKEN" https://vault:8200/v1/auth/token/lookup-self
+        printf '{"id": "%s", "policies": ["default"], "ttl": 3600}\n' "$VAULT_TOKEN"
+      inheritEnv: [VAULT_TOKEN]
+      parse: json
+`)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := rb.Exec(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(res.RunRecord())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := string(b)
+	if strings.Contains(rec, token) || strings.Contains(rec, "9xQ2-runner") {
+		t.Errorf("the record holds the inherited token: %s", rec)
+	}
+	if !strings.Contains(rec, `"ttl":3600`) || !strings.Contains(rec, "X-Vault-Token: ***") {
+		t.Errorf("the record lost what is not the token: %s", rec)
+	}
+}

@@ -215,20 +215,6 @@ func (s Set) addCores(t string) {
 // password='a \'quoted\' one'). A tool that refuses the string quotes
 // that part alone (psql's `invalid percent-encoded token: "s3c%zzretPW"`),
 // and the whole string, held, masks no piece of itself.
-// AddPasswords holds the passwords t carries, t not being secret as a
-// whole: a URL's user:PASSWORD@ and a password= key (addPasswords). The
-// runner's own environment passed on by inheritEnv is such a text: a proxy
-// URL's host is no secret, its password is (runbook's execStage asks).
-//
-//	AddPasswords("http://ops:pr0xy-Pa55@proxy:3128")   holds "pr0xy-Pa55"
-//	AddPasswords("http://proxy:3128")                  holds nothing
-func (s Set) AddPasswords(t string) {
-	if s.set == nil {
-		return
-	}
-	s.addPasswords(t)
-}
-
 func (s Set) addPasswords(t string) {
 	var pws []string
 	if i := strings.Index(t, "://"); i > 0 {

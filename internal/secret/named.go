@@ -1,0 +1,64 @@
+package secret
+
+import "strings"
+
+// NamedSecret says whether an environment variable's name says it holds a
+// secret whole: a word of it (split at '_', in any case) is TOKEN, SECRET,
+// PASSWORD, PASSWD, PASSPHRASE or PWD (not the shell's own PWD and
+// OLDPWD, a folder), or it ends in KEY or APIKEY. A name whose last word
+// says it holds where the secret is (FILE, PATH, DIR, SOCK, URL, ID) is
+// not one: VAULT_TOKEN_FILE is a path, AWS_ACCESS_KEY_ID a public id.
+//
+//	VAULT_TOKEN, GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY   secret
+//	MYSQL_PWD, PGPASSWORD, STRIPE_API_KEY             secret
+//	PWD, VAULT_TOKEN_FILE, AWS_ACCESS_KEY_ID          not
+//	SSH_AUTH_SOCK, KUBECONFIG, https_proxy            not
+//
+// The name is a guess the chart did not make, so a wrong yes costs a
+// masked value and a wrong no is what the chart wrote before; a secret
+// the name does not tell belongs in a `secret: true` input.
+func NamedSecret(name string) bool {
+	words := strings.Split(strings.ToUpper(name), "_")
+	switch words[len(words)-1] {
+	case "FILE", "PATH", "DIR", "SOCK", "SOCKET", "URL", "ID", "NAME", "TYPE":
+		return false
+	case "KEY", "APIKEY":
+		return true
+	}
+	for _, w := range words {
+		switch {
+		case w == "TOKEN" || w == "SECRET" || w == "PASSWORD" || w == "PASSWD" || w == "PASSPHRASE":
+			return true
+		case strings.HasSuffix(w, "PASSWORD"): // PGPASSWORD
+			return true
+		case w == "PWD":
+			return name != "PWD" && name != "OLDPWD"
+		}
+	}
+	return false
+}
+
+// AddInherited holds what a variable of the runner's own environment,
+// passed on to a command by name (runbook's inheritEnv:), carries that is
+// a secret, the variable not being a secret input: the passwords in it (a
+// proxy URL's user:PASSWORD@, a password= key: its host is no secret), and the value whole when its name says it is a
+// secret (NamedSecret) and it is at least MinDerived bytes and no path.
+// `vault token lookup` prints its token, and a script under `set -x`
+// prints `curl -H 'Authorization: Bearer …'` on stderr; the record kept
+// both. A shorter value (a dev server's token "root") is left, as a
+// derived value that short is: masked, it would hide every such word of
+// the run's output.
+//
+//	AddInherited("https_proxy", "http://ops:pr0xy-Pa55@proxy:3128")   holds "pr0xy-Pa55"
+//	AddInherited("VAULT_TOKEN", "hvs.CAESIJ…")                         holds it whole
+//	AddInherited("KUBECONFIG", "/home/ops/.kube/config")               holds nothing
+func (s Set) AddInherited(name, value string) {
+	if s.set == nil {
+		return
+	}
+	s.addPasswords(value)
+	if NamedSecret(name) && len(value) >= MinDerived && !strings.HasPrefix(value, "/") {
+		s.addText(value)
+		s.addCores(value)
+	}
+}
