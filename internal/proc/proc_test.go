@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -325,13 +326,61 @@ func TestRunMinimalBaseEnv(t *testing.T) {
 	}
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
 		k, _, _ := strings.Cut(line, "=")
-		found := k == tagKey // the run's mark (issue #19), never a value of runbook's
+		found := k == tagKey || k == "LC_NUMERIC" // the run's mark (issue #19), numbers in C: never a value of runbook's
 		for _, want := range inheritedKeys {
 			found = found || k == want
 		}
 		if !found {
 			t.Errorf("child env holds %s, not in the inherited list", k)
 		}
+	}
+}
+
+// TestChildWritesNumbersInC: under a runner's de_DE.UTF-8 a child wrote
+// `load average: 4,54` (a text no number rule orders) and `printf "%'d"`
+// 1234 as `1.234`, which a chart read as the number 1.234 in silence.
+// The child's numbers are C's whatever the runner's locale; its other
+// categories keep the runner's.
+func TestChildWritesNumbersInC(t *testing.T) {
+	for _, tc := range []struct {
+		name, lang, all string
+		want            []string
+	}{
+		{"LANG", "de_DE.UTF-8", "", []string{"LANG=de_DE.UTF-8", "LC_NUMERIC=C"}},
+		{"LC_ALL", "en_US.UTF-8", "de_DE.UTF-8", []string{"LANG=de_DE.UTF-8", "LC_NUMERIC=C"}},
+		{"LC_ALL C", "de_DE.UTF-8", "C.UTF-8", []string{"LANG=de_DE.UTF-8", "LC_ALL=C.UTF-8"}},
+		{"C", "C.UTF-8", "", []string{"LANG=C.UTF-8"}},
+		{"POSIX", "POSIX", "", []string{"LANG=POSIX"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("LANG", tc.lang)
+			t.Setenv("LC_ALL", tc.all)
+			if tc.all == "" {
+				os.Unsetenv("LC_ALL")
+			}
+			var got []string
+			for _, kv := range InheritedEnv() {
+				if strings.HasPrefix(kv, "LANG=") || strings.HasPrefix(kv, "LC_") {
+					got = append(got, kv)
+				}
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("locale of the child's env = %q, want %q", got, tc.want)
+			}
+		})
+	}
+	// A real locale, where this machine can build one: the numbers a
+	// child prints are what a chart reads.
+	dir := t.TempDir()
+	if err := exec.Command("localedef", "-i", "de_DE", "-f", "UTF-8", filepath.Join(dir, "de_DE.UTF-8")).Run(); err != nil {
+		t.Logf("no de_DE locale built here (%v): the printed numbers are not checked", err)
+		return
+	}
+	t.Setenv("LC_ALL", "de_DE.UTF-8")
+	r := Run(context.Background(), Spec{Shell: `printf "%'d %.2f\n" 1234 4.5`, Env: map[string]string{"LOCPATH": dir}})
+	if got := string(r.Stdout); got != "1234 4.50\n" {
+		t.Errorf("under LC_ALL=de_DE.UTF-8 the child printed %q (stderr %q), want C's numbers %q", got, r.Stderr, "1234 4.50\n")
 	}
 }
 

@@ -19,8 +19,9 @@ var inheritedKeys = []string{"PATH", "HOME", "LANG", "LC_ALL", "TZ", "USER", "TM
 
 // InheritedEnv is the minimal inherited set: of the runner's own
 // environment only PATH HOME LANG LC_ALL TZ USER TMPDIR, those that are set,
-// in os.Environ's order. It is an exec child's base when Spec.BaseEnv is nil,
-// and every plugin process's (plugins/host): the one home of that list.
+// in os.Environ's order, with numbers pinned to C (numericC). It is an exec
+// child's base when Spec.BaseEnv is nil, and every plugin process's
+// (plugins/host): the one home of that list.
 func InheritedEnv() []string {
 	var env []string
 	for _, kv := range os.Environ() {
@@ -29,7 +30,40 @@ func InheritedEnv() []string {
 			env = append(env, kv)
 		}
 	}
-	return env
+	return numericC(env)
+}
+
+// numericC is env with LC_NUMERIC=C added when its locale is not C: a
+// child then writes numbers as a chart reads them, with a decimal point
+// and no grouping, whatever the runner's locale, and its messages stay in
+// the runner's language. Under de_DE.UTF-8 `uptime` printed `load
+// average: 4,54`, a text no number rule orders, and `printf "%'d"` printed
+// 1234 as `1.234`, which a chart read as the number 1.234, in silence.
+// LC_ALL outranks LC_NUMERIC, so an inherited LC_ALL becomes LANG, which
+// every other category falls back to: the same locale for all of them but
+// numbers. A C or POSIX locale is left as it is.
+func numericC(env []string) []string {
+	isC := func(l string) bool {
+		return l == "" || l == "C" || l == "POSIX" || strings.HasPrefix(l, "C.")
+	}
+	var lang, all string
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "LANG="); ok {
+			lang = v
+		} else if v, ok := strings.CutPrefix(kv, "LC_ALL="); ok {
+			all = v
+		}
+	}
+	switch {
+	case all != "" && isC(all), all == "" && isC(lang):
+		return env
+	case all != "":
+		env = slices.DeleteFunc(env, func(kv string) bool {
+			return strings.HasPrefix(kv, "LC_ALL=") || strings.HasPrefix(kv, "LANG=")
+		})
+		env = append(env, "LANG="+all)
+	}
+	return append(env, "LC_NUMERIC=C")
 }
 
 // defaultPath is searched for a command when the child's environment has no
