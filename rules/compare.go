@@ -369,6 +369,10 @@ func numeralsHint(a, b string) string {
 		read = "float"
 	}
 	switch {
+	case ua == ub && ua == "" && octalDigits(a) && octalDigits(b):
+		// stat -c %a's "604" and a limit "640": as numbers, 604 < 640
+		// says a world-readable file is within it
+		return "compare the numbers (float(x), or a parse mode's number); if they are file modes (stat -c %a), whose octal digits no number compares, ask modeWithin(x, y), which compares them bit by bit"
 	case ua == ub && ua == "":
 		return "compare the numbers (float(x), or a parse mode's number)"
 	case sa == sb:
@@ -379,6 +383,13 @@ func numeralsHint(a, b string) string {
 		return "one has a unit (" + strconv.Quote(ua+ub) + ") and the other none, so they are no one number either: bring both to one unit, then compare the numbers"
 	}
 	return "they are in different units (" + strconv.Quote(ua) + " and " + strconv.Quote(ub) + "), so trimming them compares neither: bring both to one unit, then compare the numbers"
+}
+
+// octalDigits reports whether s is three or four octal digits, as a
+// file mode's text is (rules/mode.go).
+func octalDigits(s string) bool {
+	_, ok := octalMode(s)
+	return ok && !strings.HasPrefix(s, "0o") && !strings.HasPrefix(s, "0O")
 }
 
 // numeral reports whether s is a number written as text: an optional

@@ -19,14 +19,16 @@ import (
 //	fromPairs(pairs)               expr's fromPairs, refusing a key given twice with two values
 //	fromJSON(text)                 parse(text, "json"): expr's fromJSON read by parse: json's one reader
 //	toPairs, keys, values(object)  expr's, in the order of the keys, never Go's map order (mapsorted.go)
+//	modeWithin(mode, limit)        a file mode's text grants nothing its limit does not (mode.go)
 var funcs = map[string]func(params ...any) (any, error){
-	"parse":     parseFunc,
-	"date":      dateFunc,
-	"fromPairs": fromPairsFunc,
-	"fromJSON":  fromJSONFunc,
-	"toPairs":   toPairsFunc,
-	"keys":      keysFunc,
-	"values":    valuesFunc,
+	"parse":      parseFunc,
+	"date":       dateFunc,
+	"fromPairs":  fromPairsFunc,
+	"fromJSON":   fromJSONFunc,
+	"toPairs":    toPairsFunc,
+	"keys":       keysFunc,
+	"values":     valuesFunc,
+	"modeWithin": modeWithinFunc,
 }
 
 // funcTypes are the signatures expr's checker knows a func by, where it
