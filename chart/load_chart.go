@@ -17,7 +17,7 @@ import (
 var (
 	topKeys         = []string{"version", "runbook", "description", "inputs", "vars", "result", "honesty", "plugins", "stages"}
 	inputKeys       = []string{"type", "required", "default", "secret", "description"}
-	resultKeys      = []string{"kind", "decider", "maxRows", "presentation", "checks", "standingLine", "nagios", "empty"}
+	resultKeys      = []string{"kind", "decider", "maxRows", "presentation", "checks", "standingLine", "nagios", "perfdata", "empty"}
 	presentations   = []string{"prose", "panel"}
 	standingLines   = []string{"always", "unless-consistent", "not-sure-or-ask"}
 	empties         = []string{EmptyGap, EmptyAnswer}
@@ -270,6 +270,13 @@ func (l *loader) result(e entry) *ResultSpec {
 	}
 	if ne, ok := m.get("nagios"); ok {
 		r.Nagios, r.NagiosPos = l.nagios(ne, r.Kind)
+	}
+	if pe, ok := m.get("perfdata"); ok {
+		if r.Kind != "" && !strings.HasPrefix(r.Kind, "verdict/") {
+			l.errf(pe.keyPos, "", "result perfdata is written by --format nagios beside its verdict counts, but kind %q projects no verdict rows: use a kind starting with verdict/, such as verdict/%s", r.Kind, r.Kind)
+		} else if x, src, ok := l.compile(pe, "", "result perfdata"); ok {
+			r.Perfdata = &Check{Src: src, Expr: x, Pos: pe.valPos}
+		}
 	}
 	if ee, ok := m.get("empty"); ok {
 		if r.Empty, ok = l.oneOf(ee, "", "result empty", empties...); ok && r.Kind != "" && !strings.HasPrefix(r.Kind, "verdict/") {

@@ -192,6 +192,22 @@ func (l *loader) checkAnswerChecks(spec *Spec, d *defs) {
 		}
 		l.errf(c.Pos, "", "result check %d: %q %s, so it gives the same answer on every run and checks nothing of this one (a passing check is what makes the answer Known); check what the run wrote, as in len(verdicts) == len(df.stdout)", i+1, c.Src, reads)
 	}
+	// Perfdata that reads no stage's key graphs no measurement of the
+	// run: a misspelt stage (lod.stdout.perfdata) would be a rule error on
+	// every run, and a constant the same line on every run.
+	if p := spec.Result.Perfdata; p != nil && p.Expr != nil && !p.Expr.ReadsWholeScope() {
+		roots := p.Expr.Roots()
+		if !slices.ContainsFunc(roots, func(k string) bool { return len(d.writers[k]) > 0 }) {
+			msg := fmt.Sprintf("result perfdata: %q reads no key a stage writes, so it graphs nothing this run measured; give a stage's perfdata, as in load.stdout.perfdata", p.Src)
+			for _, k := range roots {
+				if near := suggest.Nearest(k, slices.Sorted(maps.Keys(d.writers))); near != "" {
+					msg += fmt.Sprintf("; did you mean %q for %q?", near, k)
+					break
+				}
+			}
+			l.errf(p.Pos, "", "%s", msg)
+		}
+	}
 }
 
 // checkNagiosWords refuses a result.nagios word no row of the chart can

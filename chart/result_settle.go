@@ -52,6 +52,22 @@ func (r *ResultSpec) Settle(deciders []string) error {
 			bad("%s", msg)
 		}
 	}
+	if p := r.Perfdata; p != nil {
+		switch {
+		case !strings.HasPrefix(r.Kind, "verdict/"):
+			bad("result perfdata is written by --format nagios beside its verdict counts, but kind %q projects no verdict rows: use a kind starting with verdict/", r.Kind)
+		case p.Expr != nil:
+		case strings.TrimSpace(p.Src) == "":
+			bad("result perfdata is empty: write an expression")
+		default:
+			x, err := rules.Compile(p.Src)
+			if err != nil {
+				bad("result perfdata: expression %q does not compile: %v", p.Src, err)
+			} else {
+				r.Perfdata = &Check{Src: p.Src, Expr: x, Pos: p.Pos} // never the caller's
+			}
+		}
+	}
 	for i := range r.Checks {
 		c := &r.Checks[i]
 		if c.Expr != nil {

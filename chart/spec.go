@@ -70,6 +70,11 @@ type ResultSpec struct {
 	Nagios map[string]string
 	// NagiosPos is where each word of Nagios is written.
 	NagiosPos map[string]Pos
+	// Perfdata is result.perfdata: an expression over the final state
+	// whose perfdata items (the nagios parse mode's shape: a list, or an
+	// object of lists whose keys prefix their labels NAME::) --format
+	// nagios writes after its counts; nil when not written.
+	Perfdata *Check
 	// Empty is what a verdict table with no rows is: EmptyGap ("" too), a
 	// run that judged no subject, or EmptyAnswer, the chart's answer that
 	// there is nothing to report (no failed unit, no stale file).

@@ -21,8 +21,9 @@ import (
 //	   join write's from is a list of commit paths
 //
 // Optional keys added within a version do not bump it (readers ignore keys
-// they do not know): within 2, a script row's ran, answer and cause, and
-// the record's plugins (each stage plugin's provenance).
+// they do not know): within 2, a script row's ran, answer and cause, the
+// record's plugins (each stage plugin's provenance), and its perfdata and
+// perfdataProblem.
 const RecordVersion = 2
 
 // Record is the result record: what `runbook exec --format json` prints.
@@ -59,7 +60,13 @@ type Record struct {
 	// Plugins says which stage plugins ran, and which bytes: the record of
 	// a plugin's answer names what gave it.
 	Plugins []PluginRun `json:"plugins,omitempty"`
-	Stats   Stats       `json:"stats"`
+	// Perfdata are the chart's result.perfdata items of a completed run,
+	// each as the plugin API writes it ('label'=value[uom];warn;crit;min;max),
+	// and PerfdataProblem what kept them from being written: --format
+	// nagios writes them after its counts per verdict word.
+	Perfdata        []string `json:"perfdata,omitempty"`
+	PerfdataProblem string   `json:"perfdataProblem,omitempty"`
+	Stats           Stats    `json:"stats"`
 }
 
 // PluginRun is the provenance of a stage plugin that ran: its name as the

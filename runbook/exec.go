@@ -2,6 +2,7 @@ package runbook
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"reflect"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/internal/parse"
 	"github.com/openrunbook/runbook/internal/secret"
 	"github.com/openrunbook/runbook/internal/version"
 	"github.com/openrunbook/runbook/plugins/assessment"
@@ -67,6 +69,7 @@ func (r *run) record(fres *flow.Result) *record.Record {
 	rs.mu.Unlock()
 	run.Plugins = rs.plugins.provenance(rs.assumedInOrder(&fres.Log))
 	rec := record.Assemble(run)
+	rec.Perfdata, rec.PerfdataProblem = r.perfdata(fres)
 	if rb.honestyOn(HonestyAssessment) {
 		a, said := rb.assess(rec, fres, in, rs, secret)
 		rec.Assessment, rec.StandingSaid = &a, said
@@ -95,16 +98,7 @@ func (rb *Runbook) assess(rec *record.Record, fres *flow.Result, in *resolvedInp
 	}
 	read := inputsRead(&fres.Log)
 	if r := rb.spec.Result; r != nil && fres.Status == flow.StatusCompleted {
-		state := stateEnv(fres.State)
-		if _, ok := state[VerdictsKey]; !ok {
-			// No verdict row was written: the table a check reads is
-			// empty, not absent. `len(verdicts) == len(failed)` over no
-			// failed unit could not be evaluated (len of nil), and a
-			// chart whose empty table is its answer stood Not sure.
-			state = maps.Clone(state)
-			state[VerdictsKey] = []any{}
-		}
-		env := zonedEnv(timedEnv(state, clockOf(rs.stubs)), zoneOf(rs.stubs))
+		env := finalEnv(fres, rs)
 		for _, c := range r.Checks {
 			out := c.Expr.Eval(env)
 			// The error may quote a piece of a secret the check cut
@@ -151,6 +145,87 @@ func (rb *Runbook) assess(rec *record.Record, fres *flow.Result, in *resolvedInp
 	// "postgres") stood in the clear in the line alone.
 	resp.Assessment.Line = rs.mask(resp.Assessment.Line)
 	return resp.Assessment, resp.Said
+}
+
+// finalEnv is the final state as an expression over it after the run
+// reads it (an answer check, result.perfdata), with the run's clock and
+// zone.
+func finalEnv(fres *flow.Result, rs *runState) rules.Env {
+	state := stateEnv(fres.State)
+	if _, ok := state[VerdictsKey]; !ok {
+		// No verdict row was written: the table a check reads is
+		// empty, not absent. `len(verdicts) == len(failed)` over no
+		// failed unit could not be evaluated (len of nil), and a
+		// chart whose empty table is its answer stood Not sure.
+		state = maps.Clone(state)
+		state[VerdictsKey] = []any{}
+	}
+	return zonedEnv(timedEnv(state, clockOf(rs.stubs)), zoneOf(rs.stubs))
+}
+
+// perfdata is result.perfdata's items over a completed run, each as the
+// plugin API writes it (parse.PerfItemText), or what kept them from being
+// written: an expression that could not be evaluated, a value that is no
+// perfdata item, a label written twice. None are written then: a graph
+// missing one series says less than one missing all, but a check line
+// whose perfdata is half of what the chart asked for would be read as
+// whole. Masked: a label or a threshold can hold any text the run read.
+func (r *run) perfdata(fres *flow.Result) ([]string, string) {
+	res := r.rb.spec.Result
+	if res == nil || res.Perfdata == nil || fres.Status != flow.StatusCompleted {
+		return nil, ""
+	}
+	mask := record.Masker(r.rs.secrets)
+	v, _, err := res.Perfdata.Expr.Value(finalEnv(fres, r.rs))
+	if err != nil {
+		return nil, mask.Message("result perfdata " + rules.OneLine(res.Perfdata.Src) + ": " + err.Error())
+	}
+	items, err := perfItems(v)
+	if err != nil {
+		return nil, mask.Message("result perfdata " + rules.OneLine(res.Perfdata.Src) + ": " + err.Error())
+	}
+	for i := range items {
+		items[i] = mask.Text(items[i])
+	}
+	return items, ""
+}
+
+// perfItems writes v, result.perfdata's value, as perfdata items: an item,
+// a list of items, or an object of such (an item or a list) whose keys
+// prefix their labels NAME:: (the form PNP4Nagios and Icinga read as one
+// check's several plugins), in the keys' order. A label written twice is
+// an error: a graph would plot two series as one.
+func perfItems(v any) ([]string, error) {
+	var out []string
+	seen := map[string]bool{}
+	add := func(v any, prefix string) error {
+		list, ok := v.([]any)
+		if !ok {
+			list = []any{v}
+		}
+		for _, it := range list {
+			txt, err := parse.PerfItemText(it, prefix)
+			if err != nil {
+				return err
+			}
+			label, _, _ := strings.Cut(strings.TrimPrefix(txt, "'"), "=")
+			if seen[label] {
+				return fmt.Errorf("the label %s is written twice, and a graph would plot two measurements as one series; give each its own (an object {load: …, disk: …} prefixes each list's labels load::, disk::)", strings.TrimSuffix(label, "'"))
+			}
+			seen[label] = true
+			out = append(out, txt)
+		}
+		return nil
+	}
+	if m, ok := v.(map[string]any); ok && m["label"] == nil && m["value"] == nil {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			if err := add(m[k], k+"::"); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	}
+	return out, add(v, "")
 }
 
 // inputsRead are the keys some stage read as the run's inputs gave them:

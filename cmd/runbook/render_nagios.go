@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/openrunbook/runbook/internal/gate"
+	"github.com/openrunbook/runbook/internal/parse"
 	"github.com/openrunbook/runbook/record"
 )
 
@@ -41,10 +42,14 @@ import (
 func renderNagios(w io.Writer, rec *record.Record, c gate.Check) error {
 	var b strings.Builder
 	b.WriteString(nagiosText(rec.Runbook) + " " + c.State.String() + " - " + nagiosSummary(rec, c))
-	if rec.Status == "completed" && len(c.Words) > 0 && c.Judged() {
+	perf := rec.Status == "completed" && c.Judged()
+	if perf && len(c.Words)+len(rec.Perfdata) > 0 {
 		b.WriteString(" |")
 		for _, wd := range c.Words {
-			fmt.Fprintf(&b, " %s=%d;;;0", perfLabel(wordText(wd.Word)), wd.Rows)
+			fmt.Fprintf(&b, " %s=%d;;;0", parse.PerfLabel(wordText(wd.Word)), wd.Rows)
+		}
+		for _, item := range rec.Perfdata {
+			b.WriteString(" " + item)
 		}
 	}
 	b.WriteByte('\n')
@@ -91,6 +96,11 @@ func renderNagios(w io.Writer, rec *record.Record, c gate.Check) error {
 	}
 	for _, n := range c.Notes {
 		line(nagiosText(n))
+	}
+	if rec.PerfdataProblem != "" {
+		line(nagiosText("no perfdata of result.perfdata: " + rec.PerfdataProblem))
+	} else if len(rec.Perfdata) > 0 && !perf {
+		line(fmt.Sprintf("no perfdata of result.perfdata (%s): the check's rows do not all rest on what the run judged", plural(len(rec.Perfdata), "1 item", fmt.Sprintf("%d items", len(rec.Perfdata)))))
 	}
 	if p := rec.Pause; p != nil {
 		line("to answer: " + nagiosText(resumeLine(p)))
@@ -252,15 +262,6 @@ func nagiosRow(row record.Row, c gate.Check) string {
 // so an empty word is "—" in the summary and the perfdata alike, never
 // the label-less item "=1;;;0", which graphing add-ons drop.
 func wordText(word string) string { return nagiosText(record.CellText(word)) }
-
-// perfLabel is a word's text (wordText) as a perfdata label: quoted when
-// it holds a space, "'" or "=", a "'" doubled (the plugin API's escape).
-func perfLabel(word string) string {
-	if strings.ContainsAny(word, " '=") {
-		return "'" + strings.ReplaceAll(word, "'", "''") + "'"
-	}
-	return word
-}
 
 // nagiosText is outside text made safe for a check's output: one clean
 // line (clean) with no "|", which Nagios would read as perfdata; the
