@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/openrunbook/runbook/internal/jsonv"
 )
 
 // fuzzSpecs are the specs each fuzz target parses with.
@@ -72,6 +74,27 @@ func fuzzLines(f *testing.F, mode string, seeds ...string) {
 			}
 			if nonBlank > 0 && n == 0 {
 				t.Fatalf("%d non-blank lines and nothing read or counted", nonBlank)
+			}
+			// Every item read is written back (result.perfdata) as the
+			// same item: one rule of the format, read and written.
+			for _, it := range v["perfdata"].([]any) {
+				txt, err := PerfItemText(it, "")
+				if l, _ := it.(map[string]any)["label"].(string); err != nil && strings.ContainsAny(l, "\r\n") {
+					continue // a line end the check's line cannot hold: refused on purpose
+				}
+				if err != nil {
+					t.Fatalf("item %v read but not written: %v", it, err)
+				}
+				back, err := Parse("OK | "+txt, spec)
+				if err != nil || back.Problems > 0 {
+					t.Fatalf("item %v written %q, which reads with a problem: %v %s", it, txt, err, back.FirstProblem)
+				}
+				got := back.Value.(map[string]any)["perfdata"].([]any)
+				if len(got) != 1 || !jsonv.Equal(got[0], it) { // -0 is 0
+					a, _ := json.Marshal(it)
+					b, _ := json.Marshal(got)
+					t.Fatalf("item %s written %q reads back as %s", a, txt, b)
+				}
 			}
 		}
 	})

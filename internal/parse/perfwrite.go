@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"regexp"
@@ -13,11 +14,12 @@ import (
 )
 
 // PerfLabel is a perfdata label as the plugin API writes it: quoted with
-// ' when it holds a space, a ' or an '=', a ' in it doubled. The one home
+// ' when it holds a space or a tab (which end an item), a ' or an '=', a '
+// in it doubled. The one home
 // of that rule for every perfdata item runbook writes (a check's counts
 // per verdict word, a chart's result.perfdata).
 func PerfLabel(label string) string {
-	if strings.ContainsAny(label, " '=") {
+	if strings.ContainsAny(label, " \t'=") {
 		return "'" + strings.ReplaceAll(label, "'", "''") + "'"
 	}
 	return label
@@ -66,6 +68,9 @@ func PerfItemText(v any, prefix string) (string, error) {
 		switch t := v.(type) {
 		case nil:
 			return "", nil
+		case json.Number:
+			// digits no float64 holds (jsonv.Decoded): written as read
+			return string(t), nil
 		case string:
 			if ranged && perfRange.MatchString(t) && strings.ContainsAny(t, "0123456789~") {
 				return t, nil
