@@ -28,7 +28,13 @@ import (
 // matches": a log with NUL bytes in it (blocks a crash left zeroed) is
 // binary to grep 3.5 and later, which prints none of its matching lines,
 // says so on stderr and exits 0, and `grep ERROR app.log | wc -l` said 0,
-// OK, over 14 ERROR lines (TestGrepBinaryFileMatchesIsNoCount).
+// OK, over 14 ERROR lines (TestGrepBinaryFileMatchesIsNoCount). So is a
+// tool that says its output may be incomplete: lshw run as a user reads
+// no DMI table, lists no memory bank, says `WARNING: you should run this
+// program as super-user.` and exits 0, and a chart of empty DIMM slots
+// said OK, Consistent, over slots nobody listed; lsusb -v says `Couldn't
+// open device, some information will be missing`
+// (TestIncompleteOutputWarningIsNoWholeAnswer).
 const ItemDenied = "denied"
 
 // Denied is stderr's first line that says access was refused, or that a
@@ -39,6 +45,8 @@ const ItemDenied = "denied"
 //	"no such file or directory"                       a file not there
 //	"is a directory"                                  a folder where a file was meant
 //	"binary file matches"                             grep left a file's lines out
+//	"may be incomplete", "will be missing",           the tool says its output
+//	"as super-user", "as superuser"                   is not whole (lshw, lsusb -v)
 func Denied(stderr string) string {
 	for _, l := range strings.Split(stderr, "\n") {
 		if deniedCause(l) != "" {
@@ -65,9 +73,17 @@ func deniedCause(line string) string {
 		// GNU grep 3.5 on: a log with a NUL in it (a crash's zeroed
 		// blocks) is binary to it, and its matching lines are not printed.
 		return "took a file for binary and printed none of its matching lines"
+	case strings.Contains(low, "may be incomplete") || strings.Contains(low, "will be missing") ||
+		strings.Contains(low, "as super-user") || strings.Contains(low, "as superuser"):
+		// lshw as a user: no DMI table read, no memory bank listed.
+		return causeIncomplete
 	}
 	return ""
 }
+
+// causeIncomplete is what a line says when the tool itself says its
+// output is not whole, as lshw and lsusb -v run as a user do.
+const causeIncomplete = "its output may be incomplete"
 
 // DeniedEntry is the ledger's entry for such a stage, filed under its
 // path: exit is the exit code, line stderr's first line that says so
@@ -90,6 +106,9 @@ func deniedWhy(exit int, line string) string {
 	cause := deniedCause(line)
 	if strings.Contains(cause, "binary") {
 		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so its output holds only what it printed of the others, and the lines it left out are not known to be absent; stderr's first such line: %q; have grep read it as text (grep -a, or --binary-files=text)", cause, exit, line)
+	}
+	if cause == causeIncomplete {
+		return fmt.Sprintf("it said on stderr that %s though it exited %d, so its output holds only what it could read, and what it left out is not known to be absent; stderr's first such line: %q; run it with the privilege it asks for", cause, exit, line)
 	}
 	if cause != "was refused access" {
 		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so its output holds only what it could read, and what it left out is not known to be absent (a missing log is no log without errors); stderr's first such line: %q; give it the files that exist, or say in the chart what a missing one means (test -e first, or exitCodes: for the command's own code)", cause, exit, line)

@@ -328,3 +328,66 @@ stages:
 		t.Errorf("absence over all it looked at: exit %d; want 0, OK:\n%s", r.code, r.stdout)
 	}
 }
+
+// TestIncompleteOutputWarningIsNoWholeAnswer: lshw run as a user reads no
+// DMI table, so it lists no memory bank, says `WARNING: you should run
+// this program as super-user.` and `WARNING: output may be incomplete or
+// inaccurate, …` on stderr, and exits 0; a chart whose rows are the empty
+// DIMM slots (result.empty: answer) said `OK - no verdict rows`,
+// Consistent, over slots nobody listed. lsusb -v says `Couldn't open
+// device, some information will be missing` the same way. A command that
+// ended as no failure and said its output may be incomplete is a
+// not-checked item now (kind denied): Not sure, UNKNOWN. A warning that
+// says neither is not flagged (testdata/wave-hw/lshw-memory).
+func TestIncompleteOutputWarningIsNoWholeAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	const said = `stage "out" did not check its output (it said on stderr that its output may be incomplete though it exited 0, so its output holds only what it could read, and what it left out is not known to be absent; stderr's first such line: `
+	for _, tc := range []struct {
+		name, stderr string
+		line         string
+	}{
+		{"lshw as a user", `WARNING: you should run this program as super-user.\nWARNING: output may be incomplete or inaccurate, you should run this program as super-user.`,
+			`"WARNING: you should run this program as super-user."`},
+		{"lsusb -v as a user", `Couldn't open device, some information will be missing`,
+			`"Couldn't open device, some information will be missing"`},
+		{"another warning", `WARNING: power state unknown`, ""},
+	} {
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
+runbook: slots
+result: {kind: verdict/dimm, decider: Slot, empty: answer, nagios: {warning: [empty]}}
+stages:
+  - id: out
+    exec:
+      parse: json
+      shell: |
+        echo '[{"id": "memory", "size": 33554432000}]'
+        printf "`+tc.stderr+`\n" >&2
+  - id: per
+    foreach:
+      items: 'filter(out.stdout, hasPrefix(.id, "bank") && .description contains "[empty]")'
+      as: b
+      maxBranches: 64
+      stages:
+        - id: slot
+          name: Slot
+          decide:
+            rules:
+              - {when: 'b.slot == nil', then: unlabelled, label: no slot name}
+            default: {branch: empty, label: no module in the slot}
+          branches:
+            unlabelled: [{id: u, verdict: {subject: b.id, verdict: '"unlabelled"'}}]
+            empty: [{id: e, verdict: {subject: b.slot, verdict: '"empty"'}}]
+`)
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		if tc.line == "" {
+			if r.code != 0 || strings.Contains(r.stdout, "may be incomplete") {
+				t.Errorf("%s: exit %d; want 0, nothing said of the warning:\n%s", tc.name, r.code, r.stdout)
+			}
+			continue
+		}
+		if r.code != 3 || !strings.HasPrefix(r.stdout, "slots UNKNOWN") || !strings.Contains(r.stdout, said+tc.line) {
+			t.Errorf("%s: exit %d; want 3, UNKNOWN, saying %s%s:\n%s", tc.name, r.code, said, tc.line, r.stdout)
+		}
+	}
+}
