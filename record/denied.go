@@ -85,6 +85,40 @@ func deniedCause(line string) string {
 // output is not whole, as lshw and lsusb -v run as a user do.
 const causeIncomplete = "its output may be incomplete"
 
+// AccessDeniedMark is lspci's mark for what it was refused: run as a
+// user it cannot read a device's configuration space past its header,
+// and prints `Capabilities: <access denied>` on stdout in place of each
+// device's capabilities (its LnkSta among them), with nothing on stderr
+// and exit 0 (TestAccessDeniedInOutputIsNoWholeAnswer).
+const AccessDeniedMark = "<access denied>"
+
+// DeniedInOutput is stdout's first line holding AccessDeniedMark, "" when
+// none does. Only the mark, never the words alone: an auth log's "access
+// denied for user root" is what the log says, not what the tool was
+// refused.
+func DeniedInOutput(stdout string) string {
+	for _, l := range strings.Split(stdout, "\n") {
+		if strings.Contains(l, AccessDeniedMark) {
+			return strings.TrimRight(l, "\r")
+		}
+	}
+	return ""
+}
+
+// DeniedInOutputEntry is the ledger's entry for a stage whose output
+// holds AccessDeniedMark: exit is the exit code, line the output's first
+// line holding it (masked already; DeniedInOutput).
+func DeniedInOutputEntry(path string, exit int, line string) coverage.Entry {
+	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
+		Kind: coverage.KindLedger,
+		NotChecked: []coverage.Item{{
+			What: "its output",
+			Why:  fmt.Sprintf("it printed %q in its output where it was refused what it reads, though it exited %d, so its output holds only what it could read, and what it left out is not known to be absent; its output's first such line: %q; run it with the privilege to read it all (lspci -vv reads the capabilities as root)", AccessDeniedMark, exit, cutLine(line)),
+			Kind: ItemDenied,
+		}},
+	}}
+}
+
 // DeniedEntry is the ledger's entry for such a stage, filed under its
 // path: exit is the exit code, line stderr's first line that says so
 // (masked already; Denied).

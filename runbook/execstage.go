@@ -277,6 +277,8 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		rs.fileLedger(record.UnseenFailureEntry(path, *res.ExitCode, rs.mask(s.Text), rs.mask(s.Where()+" of its script"), len(subs), rs.mask(stderr)))
 	} else if line := denied(res, row, stderr); line != "" {
 		rs.fileLedger(record.DeniedEntry(path, *res.ExitCode, rs.mask(line)))
+	} else if line := deniedInOutput(res, row, stdout); line != "" {
+		rs.fileLedger(record.DeniedInOutputEntry(path, *res.ExitCode, rs.mask(line)))
 	} else if pipedAnswer(es, res, row) {
 		rs.fileLedger(record.PipedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(stderr)))
 	}
@@ -371,6 +373,16 @@ func denied(res proc.Result, row label.Row, stderr string) string {
 		return ""
 	}
 	return record.Denied(stderr)
+}
+
+// deniedInOutput is stdout's first line holding the mark a tool prints
+// in place of what it was refused (record.DeniedInOutput: lspci's
+// "<access denied>"), when it exited 0, as denied judges stderr.
+func deniedInOutput(res proc.Result, row label.Row, stdout string) string {
+	if !answeredAsNoFailure(res, row) || *res.ExitCode != 0 {
+		return ""
+	}
+	return record.DeniedInOutput(stdout)
 }
 
 // answeredBlank says whether a command answered with an exit code alone:

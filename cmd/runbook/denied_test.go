@@ -391,3 +391,62 @@ stages:
 		}
 	}
 }
+
+// TestAccessDeniedInOutputIsNoWholeAnswer: lspci -vv run as a user cannot
+// read a device's configuration space past its header, so it prints
+// `Capabilities: <access denied>` in place of each device's capabilities
+// (its LnkSta among them), on stdout, with nothing on stderr, and exits
+// 0; a chart listing the PCIe links lspci marks "(downgraded)" said `OK -
+// no verdict rows`, Consistent, over links nobody read. Output holding
+// lspci's mark is a not-checked item now (kind denied): Not sure,
+// UNKNOWN. A line that only speaks of access denied (an auth log's) is
+// not the mark (testdata/wave-hw/pcie-links).
+func TestAccessDeniedInOutputIsNoWholeAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, out string
+		flagged   bool
+	}{
+		{"lspci as a user", `01:00.0 Non-Volatile memory controller: Samsung\n\tCapabilities: <access denied>\n\tKernel driver in use: nvme\n`, true},
+		{"lspci as root", `01:00.0 Non-Volatile memory controller: Samsung\n\tCapabilities: [70] Express (v2) Endpoint, MSI 00\n\t\tLnkSta:\tSpeed 8GT/s, Width x4\n`, false},
+		{"an auth log", `sshd[812]: error: access denied for user root\n`, false},
+	} {
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
+runbook: links
+result: {kind: verdict/link, decider: Link, empty: answer, nagios: {warning: [downgraded]}}
+stages:
+  - id: lspci
+    exec:
+      parse: lines
+      shell: |
+        printf '`+tc.out+`'
+  - id: per
+    foreach:
+      items: 'filter(lspci.stdout, # contains "(downgraded)")'
+      as: l
+      maxBranches: 64
+      stages:
+        - id: link
+          name: Link
+          decide:
+            rules:
+              - {when: 'l contains "Width x1 "', then: one-lane, label: one lane}
+            default: {branch: downgraded, label: trained below its capability}
+          branches:
+            one-lane: [{id: o, verdict: {subject: l, verdict: '"one-lane"'}}]
+            downgraded: [{id: d, verdict: {subject: l, verdict: '"downgraded"'}}]
+`)
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		const said = `stage "lspci" did not check its output (it printed "<access denied>" in its output where it was refused what it reads, though it exited 0, so its output holds only what it could read, and what it left out is not known to be absent; its output's first such line: "\tCapabilities: <access denied>"`
+		if !tc.flagged {
+			if r.code != 0 || strings.Contains(r.stdout, "did not check") {
+				t.Errorf("%s: exit %d; want 0, nothing flagged:\n%s", tc.name, r.code, r.stdout)
+			}
+			continue
+		}
+		if r.code != 3 || !strings.HasPrefix(r.stdout, "links UNKNOWN") || !strings.Contains(r.stdout, said) {
+			t.Errorf("%s: exit %d; want 3, UNKNOWN, saying %s:\n%s", tc.name, r.code, said, r.stdout)
+		}
+	}
+}
