@@ -34,7 +34,11 @@ import (
 // program as super-user.` and exits 0, and a chart of empty DIMM slots
 // said OK, Consistent, over slots nobody listed; lsusb -v says `Couldn't
 // open device, some information will be missing`
-// (TestIncompleteOutputWarningIsNoWholeAnswer).
+// (TestIncompleteOutputWarningIsNoWholeAnswer). So is sensors over a
+// subfeature its driver could not read: `ERROR: Can't get value of
+// subfeature temp1_input: Can't read` on stderr, exit 0, the feature
+// empty in sensors -j, and a chart of hot sensors said OK over a
+// temperature nobody read (TestSensorReadErrorIsNoWholeAnswer).
 const ItemDenied = "denied"
 
 // Denied is stderr's first line that says access was refused, or that a
@@ -45,6 +49,7 @@ const ItemDenied = "denied"
 //	"no such file or directory"                       a file not there
 //	"is a directory"                                  a folder where a file was meant
 //	"binary file matches"                             grep left a file's lines out
+//	"can't get value of"                              lm-sensors could not read a subfeature
 //	"may be incomplete", "will be missing",           the tool says its output
 //	"as super-user", "as superuser"                   is not whole (lshw, lsusb -v)
 func Denied(stderr string) string {
@@ -73,6 +78,10 @@ func deniedCause(line string) string {
 		// GNU grep 3.5 on: a log with a NUL in it (a crash's zeroed
 		// blocks) is binary to it, and its matching lines are not printed.
 		return "took a file for binary and printed none of its matching lines"
+	case strings.Contains(low, "can't get value of"):
+		// lm-sensors: a subfeature the driver could not read is left out
+		// of sensors -j (an empty feature) and printed as +0.0 in text.
+		return causeUnread
 	case strings.Contains(low, "may be incomplete") || strings.Contains(low, "will be missing") ||
 		strings.Contains(low, "as super-user") || strings.Contains(low, "as superuser"):
 		// lshw as a user: no DMI table read, no memory bank listed.
@@ -80,6 +89,11 @@ func deniedCause(line string) string {
 	}
 	return ""
 }
+
+// causeUnread is what a line says when the tool could not read some of
+// the values it reports: lm-sensors' `ERROR: Can't get value of
+// subfeature temp1_input: Can't read` (TestSensorReadErrorIsNoWholeAnswer).
+const causeUnread = "could not read some of the values it reports"
 
 // causeIncomplete is what a line says when the tool itself says its
 // output is not whole, as lshw and lsusb -v run as a user do.
@@ -140,6 +154,9 @@ func deniedWhy(exit int, line string) string {
 	cause := deniedCause(line)
 	if strings.Contains(cause, "binary") {
 		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so its output holds only what it printed of the others, and the lines it left out are not known to be absent; stderr's first such line: %q; have grep read it as text (grep -a, or --binary-files=text)", cause, exit, line)
+	}
+	if cause == causeUnread {
+		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so its output holds only what it could read, and what it left out is not known to be absent; stderr's first such line: %q; a sensor nobody read is no cool sensor: find why its driver cannot read it, or leave it out where the tool is configured (sensors.conf's ignore)", cause, exit, line)
 	}
 	if cause == causeIncomplete {
 		return fmt.Sprintf("it said on stderr that %s though it exited %d, so its output holds only what it could read, and what it left out is not known to be absent; stderr's first such line: %q; run it with the privilege it asks for", cause, exit, line)

@@ -450,3 +450,47 @@ stages:
 		}
 	}
 }
+
+// TestSensorReadErrorIsNoWholeAnswer: sensors -j over a sensor whose
+// input the driver could not read (an NVMe drive's composite
+// temperature, an iwlwifi card that is down) prints the feature as an
+// empty object, says `ERROR: Can't get value of subfeature temp1_input:
+// Can't read` on stderr and exits 0; in text form it prints the sensor at
+// +0.0°C. A chart of the sensors near their limit (result.empty: answer)
+// said `OK - no verdict rows`, Consistent, over a temperature nobody
+// read. It is a not-checked item now (kind denied): Not sure, UNKNOWN
+// (testdata/wave-hw/sensors-hot).
+func TestSensorReadErrorIsNoWholeAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "hot.yaml", `version: 1
+runbook: hot
+result: {kind: verdict/sensor, decider: Temperature, empty: answer, nagios: {warning: [hot]}}
+stages:
+  - id: sensors
+    exec:
+      parse: json
+      shell: |
+        echo '{"nvme-pci-0100": {"Adapter": "PCI adapter", "Composite": {}}}'
+        echo "ERROR: Can't get value of subfeature temp1_input: Can't read" >&2
+  - id: per
+    foreach:
+      items: 'filter(values(sensors.stdout["nvme-pci-0100"]), type(#) == "map" && (#.temp1_input ?? 0) >= 70)'
+      as: s
+      maxBranches: 8
+      stages:
+        - id: temperature
+          name: Temperature
+          decide:
+            rules:
+              - {when: 's.temp1_input >= 85', then: hot, label: near its limit}
+            default: {branch: hot, label: warm}
+          branches:
+            hot: [{id: h, verdict: {subject: '"composite"', verdict: '"hot"'}}]
+`)
+	r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+	const said = `stage "sensors" did not check its output (it said on stderr that it could not read some of the values it reports though it exited 0, so its output holds only what it could read, and what it left out is not known to be absent; stderr's first such line: "ERROR: Can't get value of subfeature temp1_input: Can't read"`
+	if r.code != 3 || !strings.HasPrefix(r.stdout, "hot UNKNOWN") || !strings.Contains(r.stdout, said) {
+		t.Errorf("exit %d; want 3, UNKNOWN, saying %s:\n%s", r.code, said, r.stdout)
+	}
+}
