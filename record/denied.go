@@ -41,9 +41,10 @@ import (
 // temperature nobody read (TestSensorReadErrorIsNoWholeAnswer).
 const ItemDenied = "denied"
 
-// Denied is stderr's first line that says access was refused, or that a
-// file it was given is not there, "" when none does. The rule, read line
-// by line in any case:
+// Denied is stderr's first line that says access was refused, that a
+// file it was given is not there, or that the tool's output is not whole
+// (a value it could not read, a warning that it may be incomplete), ""
+// when none does. The rule, read line by line in any case:
 //
 //	"permission denied", "operation not permitted"   refused access
 //	"no such file or directory"                       a file not there
