@@ -267,8 +267,12 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 	// and it is no answer either way.
 	silent := res.ExitCode == nil && len(bytes.TrimSpace(res.Stdout)) == 0
 	blank := answeredBlank(es, res, row)
-	out["stdout"] = rs.parsedAs(path, es.Parse, stdout, "its output", out, res.StartErr == nil && !silent && !blank)
-	if !blank && stderrOnly(es, res, row) {
+	// A blank stdout beside stderr is said once, by the stderr-only item,
+	// which quotes stderr (kubectl's "No resources found"): columns' own
+	// problem over a blank text, no header row, would say it again.
+	onlyStderr := !blank && stderrOnly(es, res, row)
+	out["stdout"] = rs.parsedAs(path, es.Parse, stdout, "its output", out, res.StartErr == nil && !silent && !blank && !onlyStderr)
+	if onlyStderr {
 		rs.fileLedger(record.StderrOnlyEntry(path, es.Parse.Mode, *res.ExitCode, rs.mask(stderr)))
 	} else if subs := unseenFailure(es, res, row); len(subs) > 0 {
 		// Before denied: a substitution bash does not see fail is the

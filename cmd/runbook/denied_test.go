@@ -494,3 +494,34 @@ stages:
 		t.Errorf("exit %d; want 3, UNKNOWN, saying %s:\n%s", r.code, said, r.stdout)
 	}
 }
+
+// TestBlankTableBesideStderrIsSaidOnce: kubectl get pods over a namespace
+// with none prints nothing on stdout and `No resources found in default
+// namespace.` on stderr, exit 0. Under parse: columns that blank text is
+// no table (no header row), and the stderr-only item says the same gap
+// quoting stderr: the ledger held both, the standing line said it twice.
+// It holds the stderr-only item alone.
+func TestBlankTableBesideStderrIsSaidOnce(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "pods.yaml", `version: 1
+runbook: pods
+result: {kind: verdict/pod, empty: answer}
+stages:
+  - id: pods
+    exec:
+      shell: echo "No resources found in default namespace." >&2
+      parse: columns
+  - id: per
+    foreach:
+      items: pods.stdout
+      as: p
+      maxBranches: 10
+      stages:
+        - {id: v, verdict: {subject: p.NAME, verdict: '"seen"'}}
+`)
+	r := runCLI(t, dir, "exec", chart)
+	if r.code != 0 || !strings.Contains(r.stdout, `stderr's first line: "No resources found in default namespace."`) || strings.Contains(r.stdout, "no header row") {
+		t.Errorf("exit %d; want the stderr-only item alone:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
