@@ -2,6 +2,7 @@ package chart
 
 import (
 	"errors"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -94,10 +95,32 @@ func (l *loader) compile(e entry, stage, what string) (*rules.Expr, string, bool
 		hint = ` (a literal string is quoted inside the expression: '"` + strings.TrimSpace(src) + `"')`
 	} else if fixed, ok := parenthesizeClosureMap(src); ok && ce.Msg == `unexpected token Operator(":")` {
 		hint = " (a map literal as a closure's body is read as the closure's braces: wrap it in parentheses, as in " + fixed + ")"
+	} else if bitOperator(src, ce.Msg) {
+		hint = " (expr has no bit operators: write bitand(x, 4096) for x & 4096, bitor(x, y) for x | y, bitshr(x, 12) for x >> 12, bitshl(x, 2) for x << 2; a bitmask such as /proc/sys/kernel/tainted is tested so: bitand(taint, 4096) != 0)"
 	}
 	l.errf(l.exprPos(e, ce), stage, "%s: expression %q does not compile: %s%s", what, src, ce.Msg, hint)
 	return nil, src, false
 }
+
+// bitOperator says whether an expression that did not compile was
+// written with a bit operator of C, Go or a shell (`taint & 4096`, `x >>
+// 12`, `x | 4`), which expr does not have: its bitand, bitor, bitshr and
+// bitshl functions do it (TestBitOperatorSaysBitFunctions).
+func bitOperator(src, msg string) bool {
+	switch msg {
+	case `unexpected token Operator("&")`:
+		return true
+	case `unexpected token Operator(">")`:
+		return strings.Contains(src, ">>")
+	case `unexpected token Operator("<")`:
+		return strings.Contains(src, "<<")
+	}
+	return strings.HasPrefix(msg, "unexpected token") && bitOrPattern.MatchString(src)
+}
+
+// bitOrPattern is a lone | before a number (`taint | 4096`): expr reads
+// | as its pipe, which takes a call, never a number.
+var bitOrPattern = regexp.MustCompile(`(^|[^|])\|\s*\d`)
 
 // cutByComment says whether a plain one-line scalar was cut short by a
 // YAML comment (`waiting: filter(xs, # != nil)`, where `#` is expr's

@@ -28,17 +28,31 @@ import (
 // matches": a log with NUL bytes in it (blocks a crash left zeroed) is
 // binary to grep 3.5 and later, which prints none of its matching lines,
 // says so on stderr and exits 0, and `grep ERROR app.log | wc -l` said 0,
-// OK, over 14 ERROR lines (TestGrepBinaryFileMatchesIsNoCount).
+// OK, over 14 ERROR lines (TestGrepBinaryFileMatchesIsNoCount). So is a
+// tool that says its output may be incomplete: lshw run as a user reads
+// no DMI table, lists no memory bank, says `WARNING: you should run this
+// program as super-user.` and exits 0, and a chart of empty DIMM slots
+// said OK, Consistent, over slots nobody listed; lsusb -v says `Couldn't
+// open device, some information will be missing`
+// (TestIncompleteOutputWarningIsNoWholeAnswer). So is sensors over a
+// subfeature its driver could not read: `ERROR: Can't get value of
+// subfeature temp1_input: Can't read` on stderr, exit 0, the feature
+// empty in sensors -j, and a chart of hot sensors said OK over a
+// temperature nobody read (TestSensorReadErrorIsNoWholeAnswer).
 const ItemDenied = "denied"
 
-// Denied is stderr's first line that says access was refused, or that a
-// file it was given is not there, "" when none does. The rule, read line
-// by line in any case:
+// Denied is stderr's first line that says access was refused, that a
+// file it was given is not there, or that the tool's output is not whole
+// (a value it could not read, a warning that it may be incomplete), ""
+// when none does. The rule, read line by line in any case:
 //
 //	"permission denied", "operation not permitted"   refused access
 //	"no such file or directory"                       a file not there
 //	"is a directory"                                  a folder where a file was meant
 //	"binary file matches"                             grep left a file's lines out
+//	"can't get value of"                              lm-sensors could not read a subfeature
+//	"may be incomplete", "will be missing",           the tool says its output
+//	"as super-user", "as superuser"                   is not whole (lshw, lsusb -v)
 func Denied(stderr string) string {
 	for _, l := range strings.Split(stderr, "\n") {
 		if deniedCause(l) != "" {
@@ -65,8 +79,59 @@ func deniedCause(line string) string {
 		// GNU grep 3.5 on: a log with a NUL in it (a crash's zeroed
 		// blocks) is binary to it, and its matching lines are not printed.
 		return "took a file for binary and printed none of its matching lines"
+	case strings.Contains(low, "can't get value of"):
+		// lm-sensors: a subfeature the driver could not read is left out
+		// of sensors -j (an empty feature) and printed as +0.0 in text.
+		return causeUnread
+	case strings.Contains(low, "may be incomplete") || strings.Contains(low, "will be missing") ||
+		strings.Contains(low, "as super-user") || strings.Contains(low, "as superuser"):
+		// lshw as a user: no DMI table read, no memory bank listed.
+		return causeIncomplete
 	}
 	return ""
+}
+
+// causeUnread is what a line says when the tool could not read some of
+// the values it reports: lm-sensors' `ERROR: Can't get value of
+// subfeature temp1_input: Can't read` (TestSensorReadErrorIsNoWholeAnswer).
+const causeUnread = "could not read some of the values it reports"
+
+// causeIncomplete is what a line says when the tool itself says its
+// output is not whole, as lshw and lsusb -v run as a user do.
+const causeIncomplete = "its output may be incomplete"
+
+// AccessDeniedMark is lspci's mark for what it was refused: run as a
+// user it cannot read a device's configuration space past its header,
+// and prints `Capabilities: <access denied>` on stdout in place of each
+// device's capabilities (its LnkSta among them), with nothing on stderr
+// and exit 0 (TestAccessDeniedInOutputIsNoWholeAnswer).
+const AccessDeniedMark = "<access denied>"
+
+// DeniedInOutput is stdout's first line holding AccessDeniedMark, "" when
+// none does. Only the mark, never the words alone: an auth log's "access
+// denied for user root" is what the log says, not what the tool was
+// refused.
+func DeniedInOutput(stdout string) string {
+	for _, l := range strings.Split(stdout, "\n") {
+		if strings.Contains(l, AccessDeniedMark) {
+			return strings.TrimRight(l, "\r")
+		}
+	}
+	return ""
+}
+
+// DeniedInOutputEntry is the ledger's entry for a stage whose output
+// holds AccessDeniedMark: exit is the exit code, line the output's first
+// line holding it (masked already; DeniedInOutput).
+func DeniedInOutputEntry(path string, exit int, line string) coverage.Entry {
+	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
+		Kind: coverage.KindLedger,
+		NotChecked: []coverage.Item{{
+			What: "its output",
+			Why:  fmt.Sprintf("it printed %q in its output where it was refused what it reads, though it exited %d, so its output holds only what it could read, and what it left out is not known to be absent; its output's first such line: %q; run it with the privilege to read it all (lspci -vv reads the capabilities as root)", AccessDeniedMark, exit, cutLine(line)),
+			Kind: ItemDenied,
+		}},
+	}}
 }
 
 // DeniedEntry is the ledger's entry for such a stage, filed under its
@@ -90,6 +155,12 @@ func deniedWhy(exit int, line string) string {
 	cause := deniedCause(line)
 	if strings.Contains(cause, "binary") {
 		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so its output holds only what it printed of the others, and the lines it left out are not known to be absent; stderr's first such line: %q; have grep read it as text (grep -a, or --binary-files=text)", cause, exit, line)
+	}
+	if cause == causeUnread {
+		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so its output holds only what it could read, and what it left out is not known to be absent; stderr's first such line: %q; a sensor nobody read is no cool sensor: find why its driver cannot read it, or leave it out where the tool is configured (sensors.conf's ignore)", cause, exit, line)
+	}
+	if cause == causeIncomplete {
+		return fmt.Sprintf("it said on stderr that %s though it exited %d, so its output holds only what it could read, and what it left out is not known to be absent; stderr's first such line: %q; run it with the privilege it asks for", cause, exit, line)
 	}
 	if cause != "was refused access" {
 		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so its output holds only what it could read, and what it left out is not known to be absent (a missing log is no log without errors); stderr's first such line: %q; give it the files that exist, or say in the chart what a missing one means (test -e first, or exitCodes: for the command's own code)", cause, exit, line)

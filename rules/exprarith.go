@@ -257,13 +257,19 @@ func checkedFloat(x, text any) (any, error) {
 // URL as status 0, so the check said it was up, Consistent
 // (testdata/wave-web/many-urls). Such a text means "none" more often than
 // the number 0; the chart says which. Two zeros ("00", a minute) read
-// as 0, as before.
+// as 0, as before. smartctl -A pads its VALUE, WORST and THRESH to three
+// digits, where "000" is the number 0: the error says how to read it so
+// (TestZerosOnlyTextSaysHowToReadAPaddedZero).
 func zerosText(fn string, x, text any) error {
 	s, ok := x.(string)
 	if t := strings.TrimSpace(s); !ok || len(t) < 3 || strings.Trim(t, "0") != "" {
 		return nil
 	}
-	return fmt.Errorf("%v: the text %q is zeros only, which a tool prints for no value (curl's %%{http_code} is 000 when no HTTP answer came), not the number 0; say what it means in a rule before this one (x == %q → no-answer), or compare it as text", text, s, s)
+	arg := "x"
+	if call := fmt.Sprint(text); strings.HasPrefix(call, fn+"(") && strings.HasSuffix(call, ")") {
+		arg = call[len(fn)+1 : len(call)-1]
+	}
+	return fmt.Errorf("%v: the text %q is zeros only, which a tool prints for no value (curl's %%{http_code} is 000 when no HTTP answer came), not the number 0; say what it means in a rule before this one (x == %q → no-answer), or compare it as text; where the tool pads its numbers with zeros (smartctl -A's THRESH \"000\"), it is the number 0: %s == %q ? 0 : %s(%s)", text, s, s, arg, s, fn, arg)
 }
 
 // checkedNeg is unary `-`: the negative of a whole number, of any Go

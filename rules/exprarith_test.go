@@ -185,3 +185,18 @@ func TestZerosOnlyTextIsNoNumber(t *testing.T) {
 		}
 	}
 }
+
+// TestZerosOnlyTextSaysHowToReadAPaddedZero: smartctl -A pads VALUE,
+// WORST and THRESH to three digits, and a THRESH of "000" is the number
+// 0 (an attribute that never fails), not curl's "no answer"; the error
+// said only to call it no-answer, and a SMART chart's
+// `int(a.VALUE) <= int(a.THRESH)` stood Not sure on every disk with no
+// word on how to read it. It names the padded case and its form now.
+func TestZerosOnlyTextSaysHowToReadAPaddedZero(t *testing.T) {
+	t.Parallel()
+	_, _, err := MustCompile(`int(a.THRESH) >= int(a.VALUE)`).Value(mapEnv{"a": map[string]any{"THRESH": "000", "VALUE": "097"}})
+	const want = `where the tool pads its numbers with zeros (smartctl -A's THRESH "000"), it is the number 0: a.THRESH == "000" ? 0 : int(a.THRESH)`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("%v\nwant it to hold %s", err, want)
+	}
+}

@@ -268,8 +268,12 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 	// and it is no answer either way.
 	silent := res.ExitCode == nil && len(bytes.TrimSpace(res.Stdout)) == 0
 	blank := answeredBlank(es, res, row)
-	out["stdout"] = rs.parsedAs(path, es.Parse, stdout, "its output", out, res.StartErr == nil && !silent && !blank)
-	if !blank && stderrOnly(es, res, row) {
+	// A blank stdout beside stderr is said once, by the stderr-only item,
+	// which quotes stderr (kubectl's "No resources found"): columns' own
+	// problem over a blank text, no header row, would say it again.
+	onlyStderr := !blank && stderrOnly(es, res, row)
+	out["stdout"] = rs.parsedAs(path, es.Parse, stdout, "its output", out, res.StartErr == nil && !silent && !blank && !onlyStderr)
+	if onlyStderr {
 		rs.fileLedger(record.StderrOnlyEntry(path, es.Parse.Mode, *res.ExitCode, rs.mask(stderr)))
 	} else if subs := unseenFailure(es, res, row); len(subs) > 0 {
 		// Before denied: a substitution bash does not see fail is the
@@ -278,6 +282,8 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		rs.fileLedger(record.UnseenFailureEntry(path, *res.ExitCode, rs.mask(s.Text), rs.mask(s.Where()+" of its script"), len(subs), rs.mask(stderr)))
 	} else if line := denied(res, row, stderr); line != "" {
 		rs.fileLedger(record.DeniedEntry(path, *res.ExitCode, rs.mask(line)))
+	} else if line := deniedInOutput(res, row, stdout); line != "" {
+		rs.fileLedger(record.DeniedInOutputEntry(path, *res.ExitCode, rs.mask(line)))
 	} else if pipedAnswer(es, res, row) {
 		rs.fileLedger(record.PipedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(stderr)))
 	}
@@ -372,6 +378,16 @@ func denied(res proc.Result, row label.Row, stderr string) string {
 		return ""
 	}
 	return record.Denied(stderr)
+}
+
+// deniedInOutput is stdout's first line holding the mark a tool prints
+// in place of what it was refused (record.DeniedInOutput: lspci's
+// "<access denied>"), when it exited 0, as denied judges stderr.
+func deniedInOutput(res proc.Result, row label.Row, stdout string) string {
+	if !answeredAsNoFailure(res, row) || *res.ExitCode != 0 {
+		return ""
+	}
+	return record.DeniedInOutput(stdout)
 }
 
 // answeredBlank says whether a command answered with an exit code alone:

@@ -331,3 +331,37 @@ stages:
 		t.Errorf("a check that passed: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestTestSummarySaysAFileThatDidNotLoad: a folder with one test file
+// whose chart does not load (a YAML error) printed the error on stderr
+// and then "1 passed, 0 failed" on stdout, and its JUnit and JSON reports
+// held the passing file alone: a CI page that reads the report, or a log
+// read from its last line, showed every test green over a chart nobody
+// tested. Exit 2 was right; the summary and the reports now say the file
+// did not load.
+func TestTestSummarySaysAFileThatDidNotLoad(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, d := range []string{"good", "bad"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeChart(t, dir, "good/chart.yaml", "version: 1\nrunbook: one\nresult: {kind: verdict/x}\nstages:\n  - id: v\n    verdict: {subject: '\"a\"', verdict: '\"ok\"'}\n")
+	writeChart(t, dir, "good/one_test.yaml", "version: 1\nchart: chart.yaml\ncases:\n  - name: fine\n    expect: {verdicts: [{subject: a, verdict: ok}]}\n")
+	writeChart(t, dir, "bad/chart.yaml", "version: 1\nrunbook: two\nresult: {kind: verdict/x}\nstages:\n  - id: v\n    verdict: {subject: a[0], verdict: '\"ok\"'}\n")
+	writeChart(t, dir, "bad/two_test.yaml", "version: 1\nchart: chart.yaml\ncases:\n  - name: fine\n    expect: {verdicts: [{subject: a, verdict: ok}]}\n")
+	r := runCLI(t, dir, "test", ".")
+	if r.code != 2 || !strings.Contains(r.stdout, "1 passed, 0 failed, 1 test file did not load (bad/two_test.yaml: its error is on stderr)\n") {
+		t.Errorf("text: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = runCLI(t, dir, "test", ".", "-o", "json")
+	if r.code != 2 || !strings.Contains(r.stdout, `"notLoaded":[{"file":"bad/two_test.yaml","error":"`) {
+		t.Errorf("json: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = runCLI(t, dir, "test", ".", "-o", "junit")
+	if r.code != 2 || !strings.Contains(r.stdout, `<testsuites name="runbook test" tests="2" failures="0" errors="1"`) ||
+		!strings.Contains(r.stdout, `<error message="the test file or its chart did not load"`) {
+		t.Errorf("junit: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}

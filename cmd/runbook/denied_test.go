@@ -328,3 +328,200 @@ stages:
 		t.Errorf("absence over all it looked at: exit %d; want 0, OK:\n%s", r.code, r.stdout)
 	}
 }
+
+// TestIncompleteOutputWarningIsNoWholeAnswer: lshw run as a user reads no
+// DMI table, so it lists no memory bank, says `WARNING: you should run
+// this program as super-user.` and `WARNING: output may be incomplete or
+// inaccurate, …` on stderr, and exits 0; a chart whose rows are the empty
+// DIMM slots (result.empty: answer) said `OK - no verdict rows`,
+// Consistent, over slots nobody listed. lsusb -v says `Couldn't open
+// device, some information will be missing` the same way. A command that
+// ended as no failure and said its output may be incomplete is a
+// not-checked item now (kind denied): Not sure, UNKNOWN. A warning that
+// says neither is not flagged (testdata/wave-hw/lshw-memory).
+func TestIncompleteOutputWarningIsNoWholeAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	const said = `stage "out" did not check its output (it said on stderr that its output may be incomplete though it exited 0, so its output holds only what it could read, and what it left out is not known to be absent; stderr's first such line: `
+	for _, tc := range []struct {
+		name, stderr string
+		line         string
+	}{
+		{"lshw as a user", `WARNING: you should run this program as super-user.\nWARNING: output may be incomplete or inaccurate, you should run this program as super-user.`,
+			`"WARNING: you should run this program as super-user."`},
+		{"lsusb -v as a user", `Couldn't open device, some information will be missing`,
+			`"Couldn't open device, some information will be missing"`},
+		{"another warning", `WARNING: power state unknown`, ""},
+	} {
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
+runbook: slots
+result: {kind: verdict/dimm, decider: Slot, empty: answer, nagios: {warning: [empty]}}
+stages:
+  - id: out
+    exec:
+      parse: json
+      shell: |
+        echo '[{"id": "memory", "size": 33554432000}]'
+        printf "`+tc.stderr+`\n" >&2
+  - id: per
+    foreach:
+      items: 'filter(out.stdout, hasPrefix(.id, "bank") && .description contains "[empty]")'
+      as: b
+      maxBranches: 64
+      stages:
+        - id: slot
+          name: Slot
+          decide:
+            rules:
+              - {when: 'b.slot == nil', then: unlabelled, label: no slot name}
+            default: {branch: empty, label: no module in the slot}
+          branches:
+            unlabelled: [{id: u, verdict: {subject: b.id, verdict: '"unlabelled"'}}]
+            empty: [{id: e, verdict: {subject: b.slot, verdict: '"empty"'}}]
+`)
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		if tc.line == "" {
+			if r.code != 0 || strings.Contains(r.stdout, "may be incomplete") {
+				t.Errorf("%s: exit %d; want 0, nothing said of the warning:\n%s", tc.name, r.code, r.stdout)
+			}
+			continue
+		}
+		if r.code != 3 || !strings.HasPrefix(r.stdout, "slots UNKNOWN") || !strings.Contains(r.stdout, said+tc.line) {
+			t.Errorf("%s: exit %d; want 3, UNKNOWN, saying %s%s:\n%s", tc.name, r.code, said, tc.line, r.stdout)
+		}
+	}
+}
+
+// TestAccessDeniedInOutputIsNoWholeAnswer: lspci -vv run as a user cannot
+// read a device's configuration space past its header, so it prints
+// `Capabilities: <access denied>` in place of each device's capabilities
+// (its LnkSta among them), on stdout, with nothing on stderr, and exits
+// 0; a chart listing the PCIe links lspci marks "(downgraded)" said `OK -
+// no verdict rows`, Consistent, over links nobody read. Output holding
+// lspci's mark is a not-checked item now (kind denied): Not sure,
+// UNKNOWN. A line that only speaks of access denied (an auth log's) is
+// not the mark (testdata/wave-hw/pcie-links).
+func TestAccessDeniedInOutputIsNoWholeAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, out string
+		flagged   bool
+	}{
+		{"lspci as a user", `01:00.0 Non-Volatile memory controller: Samsung\n\tCapabilities: <access denied>\n\tKernel driver in use: nvme\n`, true},
+		{"lspci as root", `01:00.0 Non-Volatile memory controller: Samsung\n\tCapabilities: [70] Express (v2) Endpoint, MSI 00\n\t\tLnkSta:\tSpeed 8GT/s, Width x4\n`, false},
+		{"an auth log", `sshd[812]: error: access denied for user root\n`, false},
+	} {
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
+runbook: links
+result: {kind: verdict/link, decider: Link, empty: answer, nagios: {warning: [downgraded]}}
+stages:
+  - id: lspci
+    exec:
+      parse: lines
+      shell: |
+        printf '`+tc.out+`'
+  - id: per
+    foreach:
+      items: 'filter(lspci.stdout, # contains "(downgraded)")'
+      as: l
+      maxBranches: 64
+      stages:
+        - id: link
+          name: Link
+          decide:
+            rules:
+              - {when: 'l contains "Width x1 "', then: one-lane, label: one lane}
+            default: {branch: downgraded, label: trained below its capability}
+          branches:
+            one-lane: [{id: o, verdict: {subject: l, verdict: '"one-lane"'}}]
+            downgraded: [{id: d, verdict: {subject: l, verdict: '"downgraded"'}}]
+`)
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		const said = `stage "lspci" did not check its output (it printed "<access denied>" in its output where it was refused what it reads, though it exited 0, so its output holds only what it could read, and what it left out is not known to be absent; its output's first such line: "\tCapabilities: <access denied>"`
+		if !tc.flagged {
+			if r.code != 0 || strings.Contains(r.stdout, "did not check") {
+				t.Errorf("%s: exit %d; want 0, nothing flagged:\n%s", tc.name, r.code, r.stdout)
+			}
+			continue
+		}
+		if r.code != 3 || !strings.HasPrefix(r.stdout, "links UNKNOWN") || !strings.Contains(r.stdout, said) {
+			t.Errorf("%s: exit %d; want 3, UNKNOWN, saying %s:\n%s", tc.name, r.code, said, r.stdout)
+		}
+	}
+}
+
+// TestSensorReadErrorIsNoWholeAnswer: sensors -j over a sensor whose
+// input the driver could not read (an NVMe drive's composite
+// temperature, an iwlwifi card that is down) prints the feature as an
+// empty object, says `ERROR: Can't get value of subfeature temp1_input:
+// Can't read` on stderr and exits 0; in text form it prints the sensor at
+// +0.0°C. A chart of the sensors near their limit (result.empty: answer)
+// said `OK - no verdict rows`, Consistent, over a temperature nobody
+// read. It is a not-checked item now (kind denied): Not sure, UNKNOWN
+// (testdata/wave-hw/sensors-hot).
+func TestSensorReadErrorIsNoWholeAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "hot.yaml", `version: 1
+runbook: hot
+result: {kind: verdict/sensor, decider: Temperature, empty: answer, nagios: {warning: [hot]}}
+stages:
+  - id: sensors
+    exec:
+      parse: json
+      shell: |
+        echo '{"nvme-pci-0100": {"Adapter": "PCI adapter", "Composite": {}}}'
+        echo "ERROR: Can't get value of subfeature temp1_input: Can't read" >&2
+  - id: per
+    foreach:
+      items: 'filter(values(sensors.stdout["nvme-pci-0100"]), type(#) == "map" && (#.temp1_input ?? 0) >= 70)'
+      as: s
+      maxBranches: 8
+      stages:
+        - id: temperature
+          name: Temperature
+          decide:
+            rules:
+              - {when: 's.temp1_input >= 85', then: hot, label: near its limit}
+            default: {branch: hot, label: warm}
+          branches:
+            hot: [{id: h, verdict: {subject: '"composite"', verdict: '"hot"'}}]
+`)
+	r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+	const said = `stage "sensors" did not check its output (it said on stderr that it could not read some of the values it reports though it exited 0, so its output holds only what it could read, and what it left out is not known to be absent; stderr's first such line: "ERROR: Can't get value of subfeature temp1_input: Can't read"`
+	if r.code != 3 || !strings.HasPrefix(r.stdout, "hot UNKNOWN") || !strings.Contains(r.stdout, said) {
+		t.Errorf("exit %d; want 3, UNKNOWN, saying %s:\n%s", r.code, said, r.stdout)
+	}
+}
+
+// TestBlankTableBesideStderrIsSaidOnce: kubectl get pods over a namespace
+// with none prints nothing on stdout and `No resources found in default
+// namespace.` on stderr, exit 0. Under parse: columns that blank text is
+// no table (no header row), and the stderr-only item says the same gap
+// quoting stderr: the ledger held both, the standing line said it twice.
+// It holds the stderr-only item alone.
+func TestBlankTableBesideStderrIsSaidOnce(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "pods.yaml", `version: 1
+runbook: pods
+result: {kind: verdict/pod, empty: answer}
+stages:
+  - id: pods
+    exec:
+      shell: echo "No resources found in default namespace." >&2
+      parse: columns
+  - id: per
+    foreach:
+      items: pods.stdout
+      as: p
+      maxBranches: 10
+      stages:
+        - {id: v, verdict: {subject: p.NAME, verdict: '"seen"'}}
+`)
+	r := runCLI(t, dir, "exec", chart)
+	if r.code != 0 || !strings.Contains(r.stdout, `stderr's first line: "No resources found in default namespace."`) || strings.Contains(r.stdout, "no header row") {
+		t.Errorf("exit %d; want the stderr-only item alone:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}

@@ -111,14 +111,17 @@ func testCharts(ctx context.Context, paths []string, f testFlags, stdout, stderr
 	}
 	loadFailed := false
 	var results []*charttest.FileResult
+	var notLoaded []testNotLoaded // said in the summary and the reports, not on stderr alone
 	for _, path := range files {
-		tf, ok := loadTest(path, stderr)
-		if !ok {
+		tf, err := loadTest(path, stderr)
+		if err != nil {
 			loadFailed = true
+			notLoaded = append(notLoaded, testNotLoaded{File: path, Error: err.Error()})
 			continue
 		}
 		res := tf.Run(ctx, opts...)
 		if f.update {
+			var ok bool
 			if res, ok = updateTest(ctx, tf, res, opts, stderr); !ok {
 				loadFailed = true
 				continue
@@ -130,11 +133,11 @@ func testCharts(ctx context.Context, paths []string, f testFlags, stdout, stderr
 	var err2 error
 	switch f.format {
 	case "json":
-		err2 = printTestJSON(stdout, results, covs, f.coverage)
+		err2 = printTestJSON(stdout, results, notLoaded, covs, f.coverage)
 	case "junit":
-		err2 = printTestJUnit(stdout, results)
+		err2 = printTestJUnit(stdout, results, notLoaded)
 	default:
-		err2 = printTestText(stdout, results, covs, f.coverage)
+		err2 = printTestText(stdout, results, notLoaded, covs, f.coverage)
 	}
 	if err2 != nil {
 		return exit(exitFailed, "writing the result: %v", err2)
@@ -212,13 +215,23 @@ func unwrapPathErr(err error) error {
 
 // loadTest loads a test file, printing every error of it (or its chart)
 // on stderr, one a line.
-func loadTest(path string, stderr io.Writer) (*charttest.File, bool) {
+func loadTest(path string, stderr io.Writer) (*charttest.File, error) {
 	tf, err := charttest.Load(path)
 	if err != nil {
 		printLoadError(stderr, path, err)
-		return nil, false
+		return nil, err
 	}
-	return tf, true
+	return tf, nil
+}
+
+// testNotLoaded is a test file that did not load, or whose chart did not:
+// no case of it ran. The summary line and the JSON and JUnit reports say
+// so, where the error went to stderr alone and the summary read "1
+// passed, 0 failed" over a chart nobody tested
+// (TestTestSummarySaysAFileThatDidNotLoad).
+type testNotLoaded struct {
+	File  string `json:"file"`
+	Error string `json:"error"`
 }
 
 // updateTest writes the file's updated expectations and runs it again, so
@@ -238,8 +251,8 @@ func updateTest(ctx context.Context, tf *charttest.File, res *charttest.FileResu
 		return nil, false
 	}
 	fmt.Fprintf(stderr, "updated %s\n", tf.Path)
-	again, ok := loadTest(tf.Path, stderr)
-	if !ok {
+	again, err := loadTest(tf.Path, stderr)
+	if err != nil {
 		return nil, false
 	}
 	return again.Run(ctx, opts...), true
@@ -293,7 +306,7 @@ func totalPercent(covs []*charttest.Coverage) float64 {
 	return all.Percent()
 }
 
-func printTestText(w io.Writer, rs []*charttest.FileResult, covs []*charttest.Coverage, coverage bool) error {
+func printTestText(w io.Writer, rs []*charttest.FileResult, notLoaded []testNotLoaded, covs []*charttest.Coverage, coverage bool) error {
 	var b strings.Builder
 	for _, r := range rs {
 		for _, cr := range r.Cases {
@@ -312,7 +325,15 @@ func printTestText(w io.Writer, rs []*charttest.FileResult, covs []*charttest.Co
 			writeCoverage(&b, c)
 		}
 	}
-	fmt.Fprintf(&b, "%d passed, %d failed\n", countCases(rs)-failedCases(rs), failedCases(rs))
+	fmt.Fprintf(&b, "%d passed, %d failed", countCases(rs)-failedCases(rs), failedCases(rs))
+	if len(notLoaded) > 0 {
+		files := make([]string, len(notLoaded))
+		for i, n := range notLoaded {
+			files[i] = n.File
+		}
+		fmt.Fprintf(&b, ", %s did not load (%s: %s on stderr)", plural(len(notLoaded), "1 test file", fmt.Sprintf("%d test files", len(notLoaded))), strings.Join(files, ", "), plural(len(notLoaded), "its error is", "their errors are"))
+	}
+	b.WriteString("\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -372,9 +393,10 @@ type testRowJSON struct {
 }
 
 type testSummaryJSON struct {
-	Passed   int                   `json:"passed"`
-	Failed   int                   `json:"failed"`
-	Coverage []*charttest.Coverage `json:"coverage,omitempty"`
+	Passed    int                   `json:"passed"`
+	Failed    int                   `json:"failed"`
+	NotLoaded []testNotLoaded       `json:"notLoaded,omitempty"`
+	Coverage  []*charttest.Coverage `json:"coverage,omitempty"`
 }
 
 func posText(p chart.Pos) string {
@@ -384,7 +406,7 @@ func posText(p chart.Pos) string {
 	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
 }
 
-func printTestJSON(w io.Writer, rs []*charttest.FileResult, covs []*charttest.Coverage, coverage bool) error {
+func printTestJSON(w io.Writer, rs []*charttest.FileResult, notLoaded []testNotLoaded, covs []*charttest.Coverage, coverage bool) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	for _, r := range rs {
@@ -409,7 +431,7 @@ func printTestJSON(w io.Writer, rs []*charttest.FileResult, covs []*charttest.Co
 			}
 		}
 	}
-	s := testSummaryJSON{Passed: countCases(rs) - failedCases(rs), Failed: failedCases(rs)}
+	s := testSummaryJSON{Passed: countCases(rs) - failedCases(rs), Failed: failedCases(rs), NotLoaded: notLoaded}
 	if coverage {
 		s.Coverage = covs
 	}
@@ -422,6 +444,7 @@ type junitSuites struct {
 	Name     string       `xml:"name,attr"`
 	Tests    int          `xml:"tests,attr"`
 	Failures int          `xml:"failures,attr"`
+	Errors   int          `xml:"errors,attr,omitempty"`
 	Time     string       `xml:"time,attr"`
 	Suites   []junitSuite `xml:"testsuite"`
 }
@@ -430,6 +453,7 @@ type junitSuite struct {
 	Name     string      `xml:"name,attr"`
 	Tests    int         `xml:"tests,attr"`
 	Failures int         `xml:"failures,attr"`
+	Errors   int         `xml:"errors,attr,omitempty"`
 	Time     string      `xml:"time,attr"`
 	Cases    []junitCase `xml:"testcase"`
 }
@@ -439,6 +463,7 @@ type junitCase struct {
 	Classname string        `xml:"classname,attr"`
 	Time      string        `xml:"time,attr"`
 	Failure   *junitFailure `xml:"failure,omitempty"`
+	Error     *junitFailure `xml:"error,omitempty"`
 }
 
 type junitFailure struct {
@@ -447,8 +472,8 @@ type junitFailure struct {
 	Text    string `xml:",chardata"`
 }
 
-func printTestJUnit(w io.Writer, rs []*charttest.FileResult) error {
-	all := junitSuites{Name: "runbook test", Tests: countCases(rs), Failures: failedCases(rs)}
+func printTestJUnit(w io.Writer, rs []*charttest.FileResult, notLoaded []testNotLoaded) error {
+	all := junitSuites{Name: "runbook test", Tests: countCases(rs) + len(notLoaded), Failures: failedCases(rs), Errors: len(notLoaded)}
 	var total float64
 	for _, r := range rs {
 		s := junitSuite{Name: r.File.Path, Tests: len(r.Cases), Failures: r.Failed()}
@@ -469,6 +494,13 @@ func printTestJUnit(w io.Writer, rs []*charttest.FileResult) error {
 		s.Time = fmt.Sprintf("%.3f", t)
 		total += t
 		all.Suites = append(all.Suites, s)
+	}
+	for _, n := range notLoaded {
+		// one errored case a file: none of its cases ran
+		all.Suites = append(all.Suites, junitSuite{Name: n.File, Tests: 1, Errors: 1, Time: "0.000", Cases: []junitCase{{
+			Name: "load", Classname: n.File, Time: "0.000",
+			Error: &junitFailure{Message: "the test file or its chart did not load", Type: "load", Text: n.Error},
+		}}})
 	}
 	all.Time = fmt.Sprintf("%.3f", total)
 	out, err := xml.MarshalIndent(all, "", "  ")

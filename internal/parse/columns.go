@@ -21,7 +21,9 @@ import (
 //	         header row too, so df's "Mounted on" is one column; "split" (default): it does not
 //	numbers  false keeps every value a string
 //
-// A row with fewer fields than columns, or more (without last: rest), is a
+// A text with no header row (blank, or every line skipped) is a problem:
+// no table, where a table with no rows prints its header. A row with
+// fewer fields than columns, or more (without last: rest), is a
 // problem; so is a header whose last column, under last: rest, would take
 // a name with a run of spaces inside it (ss's "Local Address:Port  Peer
 // Address:Port…": names with spaces no split can tell apart), and a row
@@ -121,6 +123,15 @@ func (p *columns) parse(text string, r *recorder) any {
 			}
 		}
 		rows = append(rows, row{i + 1, s})
+	}
+	if p.header && head == nil {
+		// No header row: the command printed no table at all, which is no
+		// table of no rows (ps and df print their header over none). A
+		// filter that cut the table out of a tool's output reads so:
+		// smartctl -A of an NVMe disk has no ATA attribute table, and
+		// sed -n '/^ID#/,/^$/p' over it printed nothing
+		// (TestBlankTextIsNoTable).
+		r.problem(p.skip+1, "", "no header row: the text holds no line to read one from, so it is no table, not a table with no rows (a tool prints its header over none, as ps and df do); a command or a filter before the parse printed nothing (a sed or grep that found no table to cut out); where the tool prints nothing when it has no rows, name the columns: header: false, names: [...]")
 	}
 	names := p.names
 	merged := false // the header's last name spans several columns, a problem of its own

@@ -52,7 +52,7 @@ func TestParse(t *testing.T) {
 		{"columns names over header", "columns", m{"header": true, "names": []string{"x", "y"}}, "A B\n1 2\n", l{m{"x": 1, "y": 2}}, 0, ""},
 		{"columns skip", "columns", m{"skip": 1}, "junk line here\na b\n1 2\n", l{m{"a": 1, "b": 2}}, 0, ""},
 		{"columns repeated header", "columns", nil, "a a\n1 2\n", l{m{"a": 1, "a_2": 2}}, 1, "twice"},
-		{"columns empty", "columns", nil, "", l{}, 0, ""},
+		{"columns empty", "columns", nil, "", l{}, 1, "no header row"},
 		{"csv", "csv", nil, "name,n\n\"a, b\",1\n\"say \"\"hi\"\"\",2\n", l{m{"name": "a, b", "n": 1}, m{"name": `say "hi"`, "n": 2}}, 0, ""},
 		{"csv multiline", "csv", nil, "a,b\n\"x\ny\",1\n", l{m{"a": "x\ny", "b": 1}}, 0, ""},
 		{"csv wrong count", "csv", nil, "a,b\n1\n1,2\n", l{m{"a": 1, "b": 2}}, 1, "line 2: 1 field, the header has 2"},
