@@ -2,6 +2,8 @@ package record
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/openrunbook/runbook/plugins/coverage"
 )
@@ -9,7 +11,8 @@ import (
 // ItemPipedAnswer is the kind of the not-checked item filed for a shell:
 // stage whose script runs more than one command (a pipeline, a list),
 // that exited with a non-zero code the chart declared an answer
-// (exitCodes:), and that wrote on stderr. Under bash -e -o pipefail a
+// (exitCodes:), and that wrote on stderr, or whose last pipeline had a
+// command before the last fail (EarlierInPipeFailed). Under bash -e -o pipefail a
 // script exits with the code of its first command to fail (a pipeline,
 // with that of its last command to fail), and any of them may exit so
 // (`cd /var/log/app && grep -c ERROR app.log`: cd's 1 is grep's "none"): `zcat -f app.log.9.gz app.log
@@ -21,10 +24,39 @@ import (
 // nothing there (grep's own 1 on no match) is read as its answer.
 const ItemPipedAnswer = "piped-answer"
 
+// EarlierInPipeFailed says whether codes, a script's last pipeline's exit
+// codes (bash's PIPESTATUS), hold a failure before the last command's:
+// `smartctl -H /dev/sda | grep -q FAILED` under `exitCodes: {0: failing,
+// 1: passed}` exited with grep's 1, "passed", when smartctl could not open
+// the disk (exit 2) and printed that on stdout, into grep, with nothing on
+// stderr: the chart read a disk nobody read as passed, Consistent
+// (TestPipelineEarlierFailureIsNoAnswer). Such codes are an item of this
+// kind whether or not the script wrote on stderr.
+func EarlierInPipeFailed(codes []int) bool {
+	for _, c := range codes[:max(len(codes)-1, 0)] {
+		if c != 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // PipedAnswerEntry is the ledger's entry for such a stage, filed under its
 // path: exit is the exit code, word the answer the chart declared for it,
-// line stderr's first non-blank line (masked already).
-func PipedAnswerEntry(path string, exit int, word, line string) coverage.Entry {
+// line stderr's first non-blank line (masked already), codes its last
+// pipeline's exit codes when known.
+func PipedAnswerEntry(path string, exit int, word, line string, codes []int) coverage.Entry {
+	if EarlierInPipeFailed(codes) {
+		return coverage.Entry{Path: path, Declaration: coverage.Declaration{
+			Kind: coverage.KindLedger,
+			NotChecked: []coverage.Item{{
+				What: "its answer",
+				Why: fmt.Sprintf("it exited %d, which the chart declares the answer %q, but that is the last command's code of a pipeline whose commands exited %s: under bash -e -o pipefail an earlier command's failure is hidden behind a later one's non-zero code, and the last command read what the failing one printed, so the %d may be that failure's, not the answer; let through only the code the answering command gave: CMD | grep -q X || [ \"${PIPESTATUS[*]}\" = \"0 1\" ] exits 0 when grep alone found no line, and fails the stage when CMD failed",
+					exit, word, pipeCodes(codes), exit),
+				Kind: ItemPipedAnswer,
+			}},
+		}}
+	}
 	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
 		Kind: coverage.KindLedger,
 		NotChecked: []coverage.Item{{
@@ -34,4 +66,13 @@ func PipedAnswerEntry(path string, exit int, word, line string) coverage.Entry {
 			Kind: ItemPipedAnswer,
 		}},
 	}}
+}
+
+// pipeCodes is a pipeline's exit codes as bash prints PIPESTATUS: "2 1".
+func pipeCodes(codes []int) string {
+	parts := make([]string, len(codes))
+	for i, c := range codes {
+		parts[i] = strconv.Itoa(c)
+	}
+	return strings.Join(parts, " ")
 }

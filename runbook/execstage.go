@@ -285,19 +285,27 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 	} else if line := deniedInOutput(res, row, stdout); line != "" {
 		rs.fileLedger(record.DeniedInOutputEntry(path, *res.ExitCode, rs.mask(line)))
 	} else if pipedAnswer(es, res, row) {
-		rs.fileLedger(record.PipedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(stderr)))
+		rs.fileLedger(record.PipedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(stderr), res.PipeStatus))
 	}
 	return out
 }
 
 // pipedAnswer says whether a shell: script of several commands (a
 // pipeline, a list) exited with a non-zero code the chart declared an
-// answer and wrote on stderr: the code may be
-// another command's failure, not the answer (record.ItemPipedAnswer). One
-// that wrote nothing on stderr gives no sign of a failure.
+// answer and wrote on stderr, or whose last pipeline had a command before
+// the last fail (proc's Result.PipeStatus): the code may be another
+// command's failure, not the answer (record.ItemPipedAnswer). One that
+// wrote nothing on stderr, and whose pipeline's codes are not known, gives
+// no sign of a failure.
 func pipedAnswer(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
+	if es.Shell == "" || res.ExitCode == nil || *res.ExitCode == 0 || !row.Answered() {
+		return false
+	}
+	if record.EarlierInPipeFailed(res.PipeStatus) {
+		return true
+	}
 	// the script is parsed last, only for a run that may be one
-	return es.Shell != "" && res.ExitCode != nil && *res.ExitCode != 0 && row.Answered() && wroteStderr(res) && es.ShellRunsManyCommands()
+	return wroteStderr(res) && es.ShellRunsManyCommands()
 }
 
 // answeredAsNoFailure says whether a command ended with an exit code that

@@ -84,7 +84,10 @@ type ExecStub struct {
 	TimedOut       bool
 	NotFound       bool
 	Signal         string // "SIGKILL"
-	Ran            *ProcFacts
+	// PipeStatus is a shell: script's last pipeline's exit codes (proc's
+	// Result.PipeStatus), the last the exit code; ignored for an argv.
+	PipeStatus []int
+	Ran        *ProcFacts
 }
 
 // ProcFacts is what one real process did, in a form that can travel (JSON)
@@ -100,6 +103,7 @@ type ProcFacts struct {
 	TimedOut               bool   `json:",omitempty"`
 	Cancelled              bool   `json:",omitempty"`
 	Truncated              bool   `json:",omitempty"`
+	PipeStatus             []int  `json:",omitempty"`
 	// StartErr is why the process could not be started (or its end read),
 	// as the local run would say it; StartKind names the cause it reads
 	// from the error ("not-found", "permission", "not-executable",
@@ -117,7 +121,8 @@ type ProcFacts struct {
 func RunExec(ctx context.Context, call ExecCall) *ProcFacts {
 	r := proc.Run(ctx, proc.Spec{Argv: call.Argv, Shell: call.Shell, Env: call.Env, Dir: call.Dir, Stdin: call.Stdin, Timeout: call.Timeout, MaxOutput: call.MaxOutput, Secrets: call.Secrets})
 	f := &ProcFacts{Stdout: r.Stdout, Stderr: r.Stderr, StdoutTail: r.StdoutTail, StderrTail: r.StderrTail, Started: r.Started,
-		ExitCode: r.ExitCode, Signal: r.Signal, TimedOut: r.TimedOut, Cancelled: r.Cancelled, Truncated: r.Truncated, Duration: r.Duration}
+		ExitCode: r.ExitCode, Signal: r.Signal, TimedOut: r.TimedOut, Cancelled: r.Cancelled, Truncated: r.Truncated, Duration: r.Duration,
+		PipeStatus: r.PipeStatus}
 	if r.StartErr != nil {
 		f.StartErr = r.StartErr.Error()
 		for _, k := range startKinds {
@@ -178,7 +183,8 @@ func (e *remoteStartError) Unwrap() []error { return e.errs }
 // procResult is ProcFacts as the proc.Result the run files.
 func (f *ProcFacts) procResult() proc.Result {
 	r := proc.Result{Stdout: f.Stdout, Stderr: f.Stderr, StdoutTail: f.StdoutTail, StderrTail: f.StderrTail, Started: f.Started,
-		ExitCode: f.ExitCode, Signal: f.Signal, TimedOut: f.TimedOut, Cancelled: f.Cancelled, Truncated: f.Truncated, Duration: f.Duration}
+		ExitCode: f.ExitCode, Signal: f.Signal, TimedOut: f.TimedOut, Cancelled: f.Cancelled, Truncated: f.Truncated, Duration: f.Duration,
+		PipeStatus: f.PipeStatus}
 	if f.StartErr != "" {
 		e := &remoteStartError{msg: f.StartErr}
 		for _, k := range startKinds {
@@ -317,6 +323,9 @@ func stubResult(stub ExecStub, spec proc.Spec, m record.Masker) proc.Result {
 			code = *stub.ExitCode
 		}
 		r.ExitCode = &code
+		if n := len(stub.PipeStatus); spec.Shell != "" && n > 0 && stub.PipeStatus[n-1] == code {
+			r.PipeStatus = stub.PipeStatus
+		}
 	}
 	return r
 }

@@ -525,3 +525,45 @@ stages:
 		t.Errorf("exit %d; want the stderr-only item alone:\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestPipelineEarlierFailureIsNoAnswer: `smartctl -H /dev/X | grep -q
+// FAILED` under exitCodes: {0: failing, 1: passed} over a disk smartctl
+// could not open exited with grep's 1 (pipefail keeps the last failing
+// command's code), and smartctl prints its error on stdout, into grep,
+// so nothing reached stderr: the chart said `OK vda: passed`, Consistent
+// (wave-hw's design question). The script's last pipeline's codes (2 1)
+// are read from bash's PIPESTATUS, and a failure before the answering
+// command's is a piped-answer item whatever stderr holds; smartctl's 0
+// before grep's 1 is the answer passed.
+func TestPipelineEarlierFailureIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	smartctl := func(name, out string, code int) {
+		body := fmt.Sprintf("#!/bin/sh\nprintf '%%s\\n' '%s'\nexit %d\n", out, code)
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	smartctl("smartctl-closed", "Smartctl open device: /dev/vda failed: Permission denied", 2)
+	smartctl("smartctl-ok", "SMART overall-health self-assessment test result: PASSED", 0)
+	chart := func(name, tool string) string {
+		return writeChart(t, dir, name, `version: 1
+runbook: smart
+result: {kind: verdict/disk, nagios: {ok: [passed], critical: [failing]}}
+stages:
+  - id: health
+    exec: {shell: '`+filepath.Join(dir, tool)+` -H /dev/vda | grep -q FAILED', exitCodes: {0: failing, 1: passed}}
+  - id: v
+    verdict: {subject: '"vda"', verdict: health.status}
+`)
+	}
+	r := runCLI(t, dir, "exec", chart("closed.yaml", "smartctl-closed"), "--format", "nagios")
+	const said = `pipeline whose commands exited 2 1`
+	if r.code != 3 || !strings.HasPrefix(r.stdout, "smart UNKNOWN") || !strings.Contains(r.stdout, said) {
+		t.Errorf("a disk smartctl could not open: exit %d; want 3, UNKNOWN, saying %q:\n%s%s", r.code, said, r.stdout, r.stderr)
+	}
+	r = runCLI(t, dir, "exec", chart("ok.yaml", "smartctl-ok"), "--format", "nagios")
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "smart OK - 1 passed") {
+		t.Errorf("a disk that passed: exit %d; want 0, OK:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}

@@ -82,7 +82,9 @@
 //     failing command inside a pipeline is the pipeline's exit code, and the
 //     first command or pipeline that fails ends the script with it (a
 //     failure the script tests with if, &&, || or ! does not); with no
-//     bash it does not start (ErrNoBash) and no other shell is tried.
+//     bash it does not start (ErrNoBash) and no other shell is tried. The
+//     script is run after an EXIT trap on its first line that writes its
+//     last pipeline's codes to a temporary file (Result.PipeStatus).
 //   - It never hides argv: argv is visible to every user of the host (ps,
 //     /proc/PID/cmdline), so callers never put a secret there. They pass
 //     secrets through Spec.Env or Spec.Stdin, and list the values in

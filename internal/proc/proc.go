@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -94,6 +96,15 @@ type Result struct {
 	Truncated bool
 	// Duration runs from just before the start to the leader's end.
 	Duration time.Duration
+	// PipeStatus are the exit codes of the commands of the last pipeline a
+	// shell script ran, in order (bash's PIPESTATUS), when it exited with
+	// the last one's code; nil for an argv, and when the script did not
+	// say (it set its own EXIT trap, exec'd, was killed). Under pipefail
+	// a script exits with the code of the last command of a pipeline to
+	// fail, so `smartctl -H /dev/sda | grep -q FAILED` exits with grep's
+	// 1, "no FAILED line", when smartctl could not open the disk and
+	// printed its error into grep: [2 1] says so.
+	PipeStatus []int
 }
 
 // runSeq numbers the runs (and marks) of this process, for their tags.
@@ -123,7 +134,11 @@ func Run(ctx context.Context, s Spec) Result {
 	}
 
 	tag := newTag()
-	cmd, err := s.command(ctx, tag)
+	pipeFile := pipeStatusFile(s)
+	if pipeFile != "" {
+		defer os.Remove(pipeFile)
+	}
+	cmd, err := s.command(ctx, tag, pipeFile)
 	if err != nil {
 		return Result{StartErr: err, Duration: time.Since(start)}
 	}
@@ -232,10 +247,52 @@ func Run(ctx context.Context, s Spec) Result {
 	case ws.Exited():
 		code := ws.ExitStatus()
 		r.ExitCode = &code
+		r.PipeStatus = readPipeStatus(pipeFile, code)
 	case ws.Signaled():
 		r.Signal = SignalName(ws.Signal())
 	}
 	return r
+}
+
+// pipeStatusFile is a new empty file a shell script's trap writes its last
+// pipeline's exit codes to (pipeStatusTrap), "" for an argv or when none
+// can be made (the script then runs without the trap).
+func pipeStatusFile(s Spec) string {
+	if s.Shell == "" {
+		return ""
+	}
+	f, err := os.CreateTemp("", "runbook-pipestatus-")
+	if err != nil {
+		return ""
+	}
+	_ = f.Close()
+	return f.Name()
+}
+
+// readPipeStatus is the exit codes the trap wrote to file, when the last
+// is code, the script's exit: one that ended otherwise (an `exit 3` after
+// its last pipeline) says nothing of that pipeline. nil when it wrote
+// none or what it wrote is not codes.
+func readPipeStatus(file string, code int) []int {
+	if file == "" {
+		return nil
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil
+	}
+	var out []int
+	for _, f := range strings.Fields(string(b)) {
+		n, err := strconv.Atoi(f)
+		if err != nil || n < 0 || n > 255 {
+			return nil
+		}
+		out = append(out, n)
+	}
+	if len(out) == 0 || out[len(out)-1] != code {
+		return nil
+	}
+	return out
 }
 
 // unreadWait bounds how long output still in the pipes is waited for

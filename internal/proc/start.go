@@ -66,6 +66,23 @@ func numericC(env []string) []string {
 	return append(env, "LC_NUMERIC=C")
 }
 
+// pipeStatusTrap is what a shell script is run after: a trap that
+// writes, when the script ends, the exit codes of the commands of the last
+// pipeline it ran (bash's PIPESTATUS) into file, where Run reads them
+// (Result.PipeStatus). It is on the script's first line, so bash's "line
+// N" of an error is the script's own. PIPESTATUS is read first, before
+// any command of the trap's own changes it, and in a group whose stderr is
+// /dev/null, with `set +x`: the trap stays out of a `set -x` trace, which
+// would print the file's name. "" when file is "" or would need quoting: the
+// script runs as written, with no PipeStatus. A script that sets its own
+// EXIT trap replaces it, with the same end.
+func pipeStatusTrap(file string) string {
+	if file == "" || strings.ContainsAny(file, "'\"$`\\\n") {
+		return ""
+	}
+	return `trap '{ __runbook_ps="${PIPESTATUS[*]}"; set +x; } 2>/dev/null; echo "$__runbook_ps" > "` + file + `"' EXIT; `
+}
+
 // defaultPath is searched for a command when the child's environment has no
 // PATH.
 const defaultPath = "/usr/local/bin:/usr/bin:/bin"
@@ -73,13 +90,13 @@ const defaultPath = "/usr/local/bin:/usr/bin:/bin"
 // command builds the exec.Cmd for s, bound to ctx (Run sets its Cancel), or
 // says why s cannot be run. tag is the run's mark, put in the child's
 // environment as tagKey=tag (see sweep).
-func (s Spec) command(ctx context.Context, tag string) (*exec.Cmd, error) {
+func (s Spec) command(ctx context.Context, tag, pipeFile string) (*exec.Cmd, error) {
 	var argv []string
 	switch {
 	case len(s.Argv) > 0 && s.Shell != "":
 		return nil, errors.New("proc: the spec sets both argv and shell; a stage runs one of them")
 	case s.Shell != "":
-		argv = []string{"bash", "-e", "-o", "pipefail", "-c", s.Shell}
+		argv = []string{"bash", "-e", "-o", "pipefail", "-c", pipeStatusTrap(pipeFile) + s.Shell}
 	case len(s.Argv) == 0 || s.Argv[0] == "":
 		return nil, errors.New("proc: no command given (argv is empty and no shell script is set)")
 	default:

@@ -64,6 +64,9 @@ type ExecStub struct {
 	TimedOut       bool
 	NotFound       bool
 	Signal         string
+	// PipeStatus, when given, is a shell: script's last pipeline's exit
+	// codes (bash's PIPESTATUS), the last its exit code (runbook.ExecStub).
+	PipeStatus []int
 	// Argv, when given, is the argv the run must start the stage with: a
 	// run that renders another fails the case at ArgvAt (the stub still
 	// answers, so the case says every other way it differs too).
@@ -123,7 +126,7 @@ type Expect struct {
 var (
 	fileKeys     = []string{"version", "chart", "cases"}
 	caseKeys     = []string{"name", "inputs", "stubs", "plugins", "files", "answers", "real", "now", "zone", "expect"}
-	stubKeys     = []string{"stdout", "stdoutFile", "stderr", "stderrFile", "exitCode", "timedOut", "notFound", "signal", "argv"}
+	stubKeys     = []string{"stdout", "stdoutFile", "stderr", "stderrFile", "exitCode", "timedOut", "notFound", "signal", "pipeStatus", "argv"}
 	pluginKeys   = []string{"writes", "assumed", "fail", "facts"}
 	factsKeys    = []string{"exitCode", "ok", "terminatedBy", "serviceError"}
 	fileStubKeys = []string{"content", "contentFile", "missing"}
@@ -508,6 +511,7 @@ func (r *reader) execStub(n ast.Node, what string) *ExecStub {
 	r.known(ps, what, stubKeys...)
 	s := &ExecStub{}
 	ends := 0
+	var pipeAt ast.Node
 	for _, p := range ps {
 		switch p.key {
 		case "stdout", "stdoutFile":
@@ -530,6 +534,14 @@ func (r *reader) execStub(n ast.Node, what string) *ExecStub {
 				s.Signal = "SIG" + strings.TrimPrefix(strings.ToUpper(v), "SIG")
 			}
 			ends++
+		case "pipeStatus":
+			nodes, _ := r.sequence(p.val, what+": pipeStatus")
+			for i, nd := range nodes {
+				if v, ok := r.integer(nd, fmt.Sprintf("%s: pipeStatus %d", what, i+1)); ok {
+					s.PipeStatus = append(s.PipeStatus, v)
+				}
+			}
+			pipeAt = p.val
 		case "argv":
 			if v, ok := r.strings(p.val, what+": argv"); ok {
 				s.Argv, s.ArgvAt = v, r.pos(p.node)
@@ -541,6 +553,20 @@ func (r *reader) execStub(n ast.Node, what string) *ExecStub {
 	}
 	if ends > 1 {
 		r.errf(n, "%s: give one of exitCode, timedOut, notFound and signal: a process ends one way", what)
+	}
+	if pipeAt != nil {
+		code := 0
+		if s.ExitCode != nil {
+			code = *s.ExitCode
+		}
+		switch {
+		case s.TimedOut || s.NotFound || s.Signal != "":
+			r.errf(pipeAt, "%s: pipeStatus is the codes of a script that exited, and this one did not", what)
+		case len(s.PipeStatus) < 2:
+			r.errf(pipeAt, "%s: pipeStatus is a pipeline's exit codes, one a command, such as [2, 1] for smartctl's 2 piped into grep's 1", what)
+		case s.PipeStatus[len(s.PipeStatus)-1] != code:
+			r.errf(pipeAt, "%s: pipeStatus's last code (%d) is the script's exit code, and exitCode is %d", what, s.PipeStatus[len(s.PipeStatus)-1], code)
+		}
 	}
 	return s
 }

@@ -270,7 +270,7 @@ func (s *caseStubs) Exec(_ context.Context, call runbook.ExecCall) (*runbook.Exe
 	case ok:
 		s.checkArgv(st, call)
 		return &runbook.ExecStub{Stdout: []byte(st.Stdout), Stderr: []byte(st.Stderr), ExitCode: st.ExitCode,
-			TimedOut: st.TimedOut, NotFound: st.NotFound, Signal: st.Signal}, nil
+			TimedOut: st.TimedOut, NotFound: st.NotFound, Signal: st.Signal, PipeStatus: st.PipeStatus}, nil
 	case slices.Contains(s.c.Real, call.Stage):
 		return nil, nil
 	}
