@@ -177,10 +177,10 @@ func checkPlugin(ctx context.Context, w io.Writer, path string, timeout time.Dur
 func checkDescription(c *checker, d plugins.Description) bool {
 	var missing []string
 	if d.Name == "" {
-		missing = append(missing, "a name")
+		missing = append(missing, "name")
 	}
 	if d.Version == "" {
-		missing = append(missing, "a version")
+		missing = append(missing, "version")
 	}
 	if len(missing) > 0 {
 		c.fail("describe", "declares no %s", strings.Join(missing, " and no "))
