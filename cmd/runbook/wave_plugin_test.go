@@ -90,3 +90,21 @@ func TestValidateSaysAPluginReadsAKeyTheChartNeverWrites(t *testing.T) {
 		}
 	}
 }
+
+// `runbook explain RECORD STAGE` names the plugin build a stage called
+// even when the call failed: it showed the build only under a commit a
+// key's chain reached, so a plugin that crashed mid-call was explained
+// without saying which binary, version or bytes had crashed.
+func TestExplainOfAFailedPluginStageNamesTheBuild(t *testing.T) {
+	t.Parallel()
+	pd := pluginDir(t)
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "c.yaml", "version: 1\nrunbook: crashing\nstages:\n  - id: call\n    plugin: {name: behave, args: {mode: '\"crash\"'}}\n")
+	if r := runCLI(t, dir, "exec", chart, "--plugin-dir", pd, "--record", "run.json"); r.code != 1 {
+		t.Fatalf("exec: exit %d, want 1 (the plugin crashed): %s", r.code, r.stderr)
+	}
+	r := runCLI(t, dir, "explain", "run.json", "call")
+	if !strings.Contains(r.stdout, "it failed: plugin \"behave\"") || !strings.Contains(r.stdout, "\n  plugin behave 0.0.1 (protocol 1): ") {
+		t.Errorf("explain call:\n%s%s\nwant the failure and the plugin build it called", r.stdout, r.stderr)
+	}
+}
