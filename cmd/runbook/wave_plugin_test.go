@@ -108,3 +108,23 @@ func TestExplainOfAFailedPluginStageNamesTheBuild(t *testing.T) {
 		t.Errorf("explain call:\n%s%s\nwant the failure and the plugin build it called", r.stdout, r.stderr)
 	}
 }
+
+// A plugin file named runbook-plugin-NAME that declares another name is
+// refused by every chart that finds it in a plugin directory by NAME (and
+// one calling the declared name finds no file): `runbook plugins check`
+// PASSed it and `runbook plugins` listed it under the declared name, a
+// name no chart could call it by. Both say so now, in the host's words
+// (host.NameMismatch).
+func TestPluginFileNamedForAnotherNameIsRefusedByCheckAndList(t *testing.T) {
+	t.Parallel()
+	dir := buildPlugins(t, map[string]string{"other": "github.com/openrunbook/runbook/plugins/internal/testplugin/behave"})
+	const says = `declares its name "behave", but its file is named for "other"`
+	r := runCLI(t, dir, "plugins", "check", "./runbook-plugin-other")
+	if r.code != 1 || !strings.Contains(r.stdout, "FAIL  describe      "+says) {
+		t.Errorf("check: exit %d, want 1 and describe failed saying %q:\n%s%s", r.code, says, r.stdout, r.stderr)
+	}
+	r = runCLI(t, dir, "plugins", "--dir", ".")
+	if r.code == 0 || !strings.Contains(r.stdout, "other") || !strings.Contains(r.stdout, "refused: "+says) || strings.Contains(r.stdout, "\nbehave ") {
+		t.Errorf("plugins --dir: exit %d, want the file listed as other, refused:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
