@@ -121,6 +121,12 @@ func (adv) Run(ctx context.Context, req sdk.Request) (sdk.Response, error) {
 		log.Printf("connecting with token=%s", sec)
 		fmt.Fprintf(os.Stderr, "debug: token=%s\n", sec)
 		return ok(map[string]any{"healthy": true})
+	case "spam":
+		line := strings.Repeat("noise ", 15) + "\n"
+		for i := 0; i < n; i++ {
+			os.Stderr.WriteString(line)
+		}
+		return ok(map[string]any{"healthy": true})
 	case "logsecretcrash":
 		fmt.Fprintf(os.Stderr, "fatal: login with %s refused\n", sec)
 		os.Exit(2)
