@@ -26,6 +26,7 @@
 // out, and each is replaced by Masked:
 //
 //	exact                 hunter2"<x           the text itself, inside larger text too
+//	upper or lower case   HUNTER2"<X           of a string ≥ MinDerived bytes (addCases)
 //	JSON-escaped          hunter2\"\u003cx     encoding/json, with and without HTML escaping
 //	Go-quoted             hunter2\"<x          %q and strconv.QuoteToASCII, without the quotes
 //	a number's other text 7.3914021e+07        %v of it as a float64, %g, %e
@@ -131,6 +132,7 @@ func (s Set) Add(v any) {
 	case nil:
 	case string:
 		s.addText(t)
+		s.addCases(t)
 		s.addCores(t)
 		s.addPasswords(t)
 	case bool:
@@ -142,6 +144,23 @@ func (s Set) Add(v any) {
 		if txt, ok := scalarText(t); ok {
 			s.addText(txt)
 			s.addNumberTexts(t)
+		}
+	}
+}
+
+// addCases holds a secret's text in upper and in lower case, when at
+// least MinDerived bytes: code runbook cannot see into (a stage plugin, a
+// tool) that prints a token it upper-cased (`auth failed for token
+// HUNTER2SECRET99`), or a hex key in the other case, showed it in the
+// clear (TestCaseVariantsOfASecretAreMasked). A shorter text's other case
+// is too likely an ordinary word's.
+func (s Set) addCases(t string) {
+	if len(t) < MinDerived {
+		return
+	}
+	for _, c := range []string{strings.ToUpper(t), strings.ToLower(t)} {
+		if c != t {
+			s.addText(c)
 		}
 	}
 }
