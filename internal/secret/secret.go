@@ -26,7 +26,7 @@
 // out, and each is replaced by Masked:
 //
 //	exact                 hunter2"<x           the text itself, inside larger text too
-//	upper or lower case   HUNTER2"<X           of a string ≥ MinDerived bytes (addCases)
+//	upper or lower case   HUNTER2"<X           of a string ≥ MinDerived bytes, not letters alone (addCases)
 //	JSON-escaped          hunter2\"\u003cx     encoding/json, with and without HTML escaping
 //	Go-quoted             hunter2\"<x          %q and strconv.QuoteToASCII, without the quotes
 //	a number's other text 7.3914021e+07        %v of it as a float64, %g, %e
@@ -67,6 +67,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/openrunbook/runbook/internal/jsonv"
 )
@@ -153,9 +154,11 @@ func (s Set) Add(v any) {
 // tool) that prints a token it upper-cased (`auth failed for token
 // HUNTER2SECRET99`), or a hex key in the other case, showed it in the
 // clear (TestCaseVariantsOfASecretAreMasked). A shorter text's other case
-// is too likely an ordinary word's.
+// is too likely an ordinary word's, and so is a text of letters alone (a
+// password `postgres` would mask, and taint, every POSTGRES_USER a tool
+// prints): a token or key mixes in digits or signs.
 func (s Set) addCases(t string) {
-	if len(t) < MinDerived {
+	if len(t) < MinDerived || !strings.ContainsFunc(t, func(r rune) bool { return !unicode.IsLetter(r) }) {
 		return
 	}
 	for _, c := range []string{strings.ToUpper(t), strings.ToLower(t)} {
