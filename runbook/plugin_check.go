@@ -33,7 +33,8 @@ type PluginChecker struct {
 	// plan must hide it too (Mask).
 	sensitive secret.Set
 	// spec is the chart, whose names a plugin's declared Reads are held
-	// to (chart.Spec.Undefined); nil for a runbook built in Go.
+	// to (chart.Spec.Undefined). A runbook built in Go has no plugin:
+	// stage for Check to be asked of.
 	spec *chart.Spec
 }
 

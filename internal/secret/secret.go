@@ -163,7 +163,10 @@ func (s Set) addCases(t string) {
 	}
 	for _, c := range []string{strings.ToUpper(t), strings.ToLower(t)} {
 		if c != t {
-			s.addText(c)
+			// The text and its escaped forms only, not its base64 and
+			// URL forms: every form held costs each masking a pass
+			// (Pieces), and a case changed is a text printed, not encoded.
+			s.addForms(c, escapedForms(c))
 		}
 	}
 }
@@ -603,7 +606,10 @@ func (s Set) addWhole(v any) {
 	s.mu.Unlock()
 }
 
-func (s Set) addText(t string) {
+func (s Set) addText(t string) { s.addForms(t, forms(t)) }
+
+// addForms holds t as the given forms of it.
+func (s Set) addForms(t string, fs []string) {
 	if t == "" {
 		return
 	}
@@ -613,7 +619,7 @@ func (s Set) addText(t string) {
 		return
 	}
 	s.texts[t] = true
-	for _, f := range forms(t) {
+	for _, f := range fs {
 		if !slices.Contains(s.forms, f) {
 			s.forms = append(s.forms, f)
 		}
@@ -628,27 +634,15 @@ func (s Set) addText(t string) {
 	s.rep = strings.NewReplacer(pairs...)
 }
 
-// forms are the representations of a text on its way out: itself, JSON
-// escaped (with and without HTML escaping), Go-quoted (%q, and ASCII-only),
-// each without its quotes.
+// forms are the representations of a text on its way out: its escaped
+// forms, its base64 forms, and a URL's query's and path's escaping.
 func forms(t string) []string {
-	out := []string{t}
+	out := escapedForms(t)
 	add := func(f string) {
 		if f != "" && !slices.Contains(out, f) {
 			out = append(out, f)
 		}
 	}
-	if b, err := json.Marshal(t); err == nil {
-		add(unquote(string(b)))
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if enc.Encode(t) == nil {
-		add(unquote(strings.TrimSuffix(buf.String(), "\n")))
-	}
-	add(unquote(strconv.Quote(t)))
-	add(unquote(strconv.QuoteToASCII(t)))
 	for _, f := range base64Forms(t) {
 		add(f)
 	}
@@ -681,6 +675,30 @@ func base64Forms(t string) []string {
 			out = append(out, full[from:to])
 		}
 	}
+	return out
+}
+
+// escapedForms are a text as printed: itself, JSON escaped (with and
+// without HTML escaping), Go-quoted (%q, and ASCII-only), each without its
+// quotes.
+func escapedForms(t string) []string {
+	out := []string{t}
+	add := func(f string) {
+		if f != "" && !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	if b, err := json.Marshal(t); err == nil {
+		add(unquote(string(b)))
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(t) == nil {
+		add(unquote(strings.TrimSuffix(buf.String(), "\n")))
+	}
+	add(unquote(strconv.Quote(t)))
+	add(unquote(strconv.QuoteToASCII(t)))
 	return out
 }
 
