@@ -841,3 +841,18 @@ func sortedKeys(m map[string]bool) []string {
 	slices.Sort(out)
 	return out
 }
+
+// Undefined says whether no input, var, stage key, foreach as or index of
+// spec (or of a chart it mounts) defines name — the rule checkNames holds
+// every expression's names to — and, when none does, the nearest name
+// that is defined ("; did you mean …?", or ""). It is asked of names read
+// from the scope by code the loader cannot see, a stage plugin's declared
+// Reads (runbook.PluginChecker): a key no run can ever write.
+func (s *Spec) Undefined(name string) (bool, string) {
+	d := newDefs()
+	d.chart(s, place{})
+	if d.names[name] {
+		return false, ""
+	}
+	return true, nearest(name, sortedKeys(d.names))
+}

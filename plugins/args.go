@@ -143,6 +143,12 @@ func CheckDescription(d Description) error {
 		case (a.Min != nil || a.Max != nil) && a.Type != "number" && a.Type != "integer":
 			return &ArgError{Plugin: d.Name, Arg: a.Name, Problem: BadDeclaration,
 				Reason: fmt.Sprintf("declares min or max on %s; bounds are for a number or an integer", aType(typeWord(a.Type)))}
+		case a.Required && a.HasDefault:
+			// The host fills the default, so the argument is never
+			// missing: `runbook plugins` listed it "(required)" and a
+			// chart that left it out ran on the default, assumed.
+			return &ArgError{Plugin: d.Name, Arg: a.Name, Problem: BadDeclaration,
+				Reason: "declares a default for a required argument: a chart that leaves it out gets the default, so it is not required; drop Required, or the default"}
 		case a.Min != nil && a.Max != nil && *a.Min > *a.Max:
 			return &ArgError{Plugin: d.Name, Arg: a.Name, Problem: BadDeclaration,
 				Reason: fmt.Sprintf("declares min %v above max %v", *a.Min, *a.Max)}

@@ -105,6 +105,7 @@ func TestIssue17CheckDescription(t *testing.T) {
 		{"bounds on a number", plugins.Arg{Name: "n", Type: "number", Min: ptr(0), Max: ptr(1), Default: 0.5, HasDefault: true}, ""},
 		{"default above max", plugins.Arg{Name: "n", Type: "integer", Max: ptr(5), Default: 9, HasDefault: true}, "declares a default that is 9, not at most 5"},
 		{"min above max", plugins.Arg{Name: "n", Type: "integer", Min: ptr(5), Max: ptr(1)}, "declares min 5 above max 1"},
+		{"required with a default", plugins.Arg{Name: "a", Type: "string", Required: true, Default: "x", HasDefault: true}, "declares a default for a required argument: a chart that leaves it out gets the default, so it is not required; drop Required, or the default"},
 		{"bounds on a string", plugins.Arg{Name: "s", Type: "string", Min: ptr(1)}, "declares min or max on a string; bounds are for a number or an integer"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -32,13 +32,17 @@ type PluginChecker struct {
 	// a run masks it from the moment the stage runs, so what prints a
 	// plan must hide it too (Mask).
 	sensitive secret.Set
+	// spec is the chart, whose names a plugin's declared Reads are held
+	// to (chart.Spec.Undefined). A runbook built in Go has no plugin:
+	// stage for Check to be asked of.
+	spec *chart.Spec
 }
 
 // NewPluginChecker is a checker finding plugins as a run would: the
 // chart's plugins: map, then dir. hint is what a "not found" error tells
 // a user with no dir (the CLI: "--plugin-dir or RUNBOOK_PLUGIN_DIR").
 func (rb *Runbook) NewPluginChecker(dir, hint string, opts ...host.Option) *PluginChecker {
-	c := &PluginChecker{m: host.NewManager(rb.pluginSources(), dir, opts...), hint: hint, sensitive: secret.New()}
+	c := &PluginChecker{m: host.NewManager(rb.pluginSources(), dir, opts...), hint: hint, sensitive: secret.New(), spec: rb.spec}
 	for _, in := range rb.Inputs() {
 		if in.Secret {
 			c.secrets = append(c.secrets, in.Name)
@@ -92,6 +96,12 @@ func (c *PluginChecker) Check(ctx context.Context, path string, st *chart.StageS
 		passed := slices.ContainsFunc(sp.Args, func(a chart.Assign) bool { return strings.TrimSpace(a.Src) == k })
 		if slices.Contains(c.secrets, k) && !passed {
 			out = append(out, &chart.LoadError{Pos: st.Pos, Stage: path, Msg: readsSecretError(sp.Name, k).Error()})
+		}
+		if c.spec != nil {
+			if undefined, hint := c.spec.Undefined(k); undefined {
+				out = append(out, &chart.LoadError{Pos: st.Pos, Stage: path, Msg: fmt.Sprintf(
+					"plugin %q declares it reads %s from the scope, which no input, var, stage key, foreach as or index of the chart defines: every call would go without it%s", sp.Name, k, hint)})
+			}
 		}
 	}
 	errs := plugins.CheckArgs(s.Description(), given, later)

@@ -314,6 +314,7 @@ func pluginStage(st *chart.StageSpec, set settled) flow.StageFunc {
 			rs.assume(s.Path(), name, args[name], ps.Name, sensitive(d, name))
 		}
 		scope := make(map[string]any, len(d.Reads))
+		var absent []string // declared reads the scope lacks: each a gap once the plugin answers
 		for _, k := range d.Reads {
 			if v, ok := s.Get(k); ok {
 				if rs.secrets.Holds(v) && !givenAsArg(args, v) {
@@ -323,6 +324,8 @@ func pluginStage(st *chart.StageSpec, set settled) flow.StageFunc {
 					return readsSecretError(ps.Name, k)
 				}
 				scope[k] = v
+			} else {
+				absent = append(absent, k)
 			}
 		}
 		resp, err := p.Run(ctx, plugins.Request{Path: RecordPath(s.Path()), Args: args, Scope: scope})
@@ -341,6 +344,9 @@ func pluginStage(st *chart.StageSpec, set settled) flow.StageFunc {
 		}
 		if d.RunsCode {
 			rs.script(s.Path(), label.Returned, pluginFacts(resp.Facts), false, callNotes{})
+		}
+		for _, k := range absent {
+			rs.fileLedger(record.PluginReadAbsentEntry(s.Path(), ps.Name, k))
 		}
 		s.Set(into, rs.result(s.Path(), resp.Result))
 		return nil

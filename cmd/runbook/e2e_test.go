@@ -46,6 +46,14 @@ func testMain(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "building the runbook binary:", err)
 		return 1
 	}
+	// pluginDir's plugins, built once for the tests that use them: left
+	// behind, every run of this package left a runbook-e2e-plugins-* in
+	// $TMPDIR.
+	defer func() {
+		if pluginBinsDir != "" {
+			os.RemoveAll(pluginBinsDir)
+		}
+	}()
 	return m.Run()
 }
 

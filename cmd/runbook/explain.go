@@ -355,6 +355,7 @@ func (t *explainText) writeExplanation(e *flow.Explanation) {
 		if row := t.scripts[r.Index]; row != nil {
 			t.writeScript(row, t.attempts[r.Index], 1)
 		}
+		t.writePlugin(r.Index, 1)
 		t.writeLedger(r.Index, 1)
 		t.writeCauses(r, 1)
 		t.writeChoice(e.Choice)
@@ -382,6 +383,17 @@ func (t *explainText) writeChoice(ch *flow.Choice) {
 	}
 }
 
+// writePlugin names the plugin build the commit at i called (its
+// provenance), whether the call answered or failed: the stage asked about
+// by name (`runbook explain run.json call`) showed it only when the
+// stage's write was reached from a key, so a failed call never named the
+// build that failed.
+func (t *explainText) writePlugin(i, depth int) {
+	if p := t.plugins[i]; p != nil {
+		fmt.Fprintf(t.b, "%splugin %s %s (protocol %d): %s, sha256 %s\n", strings.Repeat("  ", depth), p.Name, p.Version, p.Protocol, p.Path, p.SHA256)
+	}
+}
+
 func (t *explainText) writeCauses(n *flow.CauseNode, depth int) {
 	for _, c := range n.Causes {
 		t.writeNode(c, depth)
@@ -397,8 +409,8 @@ func (t *explainText) writeNode(n *flow.CauseNode, depth int) {
 	if row := t.scripts[n.Index]; row != nil && n.Kind == flow.NodeCommit && !n.Seen {
 		t.writeScript(row, t.attempts[n.Index], depth+1)
 	}
-	if p := t.plugins[n.Index]; p != nil && n.Kind == flow.NodeCommit && !n.Seen {
-		fmt.Fprintf(b, "%splugin %s %s (protocol %d): %s, sha256 %s\n", strings.Repeat("  ", depth+1), p.Name, p.Version, p.Protocol, p.Path, p.SHA256)
+	if n.Kind == flow.NodeCommit && !n.Seen {
+		t.writePlugin(n.Index, depth+1)
 	}
 	if n.Kind == flow.NodeCommit && !n.Seen {
 		t.writeLedger(n.Index, depth+1)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -130,7 +131,13 @@ func listPlugins(ctx context.Context, w io.Writer, srcs []host.Source) error {
 	bad := 0
 	for _, src := range srcs {
 		line, err := describe(ctx, src)
-		if err != nil {
+		var named misnamed
+		switch {
+		case errors.As(err, &named):
+			bad++
+			fmt.Fprintf(tw, "%s\t-\t-\t-\trefused: %v\n", src.Name, named.err)
+			continue
+		case err != nil:
 			bad++
 			fmt.Fprintf(tw, "%s\t-\t-\t-\tcannot start: %v\n", src.Name, err)
 			continue
@@ -146,6 +153,12 @@ func listPlugins(ctx context.Context, w io.Writer, srcs []host.Source) error {
 	return nil
 }
 
+// misnamed is a plugin that started and described itself under another
+// name than its file's (host.NameMismatch): refused, not unstartable.
+type misnamed struct{ err error }
+
+func (m misnamed) Error() string { return m.err.Error() }
+
 func describe(ctx context.Context, src host.Source) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
@@ -159,6 +172,9 @@ func describe(ctx context.Context, src host.Source) (string, error) {
 		return "", err
 	}
 	d := st.Description()
+	if err := host.NameMismatch(d.Name, src.Name, src.Path, true); err != nil {
+		return "", misnamed{err}
+	}
 	var as []string
 	for _, a := range d.Args {
 		as = append(as, argWords(a))

@@ -126,7 +126,7 @@ func checkPlugin(ctx context.Context, w io.Writer, path string, timeout time.Dur
 		c.skip("call", "bad argument")
 	} else {
 		d := st.Description()
-		if ok := checkDescription(c, d); ok {
+		if ok := checkDescription(c, d, name, abs); ok {
 			checkCall(ctx, c, st, d, timeout)
 			if c.faulted {
 				c.skip("bad argument")
@@ -174,17 +174,26 @@ func checkPlugin(ctx context.Context, w io.Writer, path string, timeout time.Dur
 // checkDescription holds the description to what the host needs: a name,
 // a version, and defaults the host's own rules accept (ApplyArgs given
 // nothing but sample values for the required arguments).
-func checkDescription(c *checker, d plugins.Description) bool {
+func checkDescription(c *checker, d plugins.Description, name, path string) bool {
 	var missing []string
 	if d.Name == "" {
-		missing = append(missing, "a name")
+		missing = append(missing, "name")
 	}
 	if d.Version == "" {
-		missing = append(missing, "a version")
+		missing = append(missing, "version")
 	}
 	if len(missing) > 0 {
 		c.fail("describe", "declares no %s", strings.Join(missing, " and no "))
 		return false
+	}
+	// A file named runbook-plugin-NAME is found by that name in a plugin
+	// directory, so it must declare NAME; a file named otherwise is
+	// reached through a chart's plugins: map, by any name.
+	if strings.HasPrefix(filepath.Base(path), host.Prefix) {
+		if err := host.NameMismatch(d.Name, name, path, true); err != nil {
+			c.fail("describe", "%v", err)
+			return false
+		}
 	}
 	if _, _, err := plugins.ApplyArgs(d, samples(d)); err != nil {
 		c.fail("describe", "its declared arguments do not pass the host's rules: %v", err)

@@ -26,6 +26,7 @@
 // out, and each is replaced by Masked:
 //
 //	exact                 hunter2"<x           the text itself, inside larger text too
+//	upper or lower case   HUNTER2"<X           of a string ≥ MinDerived bytes, not letters alone (addCases)
 //	JSON-escaped          hunter2\"\u003cx     encoding/json, with and without HTML escaping
 //	Go-quoted             hunter2\"<x          %q and strconv.QuoteToASCII, without the quotes
 //	a number's other text 7.3914021e+07        %v of it as a float64, %g, %e
@@ -66,6 +67,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/openrunbook/runbook/internal/jsonv"
 )
@@ -131,6 +133,7 @@ func (s Set) Add(v any) {
 	case nil:
 	case string:
 		s.addText(t)
+		s.addCases(t)
 		s.addCores(t)
 		s.addPasswords(t)
 	case bool:
@@ -142,6 +145,28 @@ func (s Set) Add(v any) {
 		if txt, ok := scalarText(t); ok {
 			s.addText(txt)
 			s.addNumberTexts(t)
+		}
+	}
+}
+
+// addCases holds a secret's text in upper and in lower case, when at
+// least MinDerived bytes: code runbook cannot see into (a stage plugin, a
+// tool) that prints a token it upper-cased (`auth failed for token
+// HUNTER2SECRET99`), or a hex key in the other case, showed it in the
+// clear (TestCaseVariantsOfASecretAreMasked). A shorter text's other case
+// is too likely an ordinary word's, and so is a text of letters alone (a
+// password `postgres` would mask, and taint, every POSTGRES_USER a tool
+// prints): a token or key mixes in digits or signs.
+func (s Set) addCases(t string) {
+	if len(t) < MinDerived || !strings.ContainsFunc(t, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		return
+	}
+	for _, c := range []string{strings.ToUpper(t), strings.ToLower(t)} {
+		if c != t {
+			// The text and its escaped forms only, not its base64 and
+			// URL forms: every form held costs each masking a pass
+			// (Pieces), and a case changed is a text printed, not encoded.
+			s.addForms(c, escapedForms(c))
 		}
 	}
 }
@@ -567,7 +592,10 @@ func (s Set) addWhole(v any) {
 	s.mu.Unlock()
 }
 
-func (s Set) addText(t string) {
+func (s Set) addText(t string) { s.addForms(t, forms(t)) }
+
+// addForms holds t as the given forms of it.
+func (s Set) addForms(t string, fs []string) {
 	if t == "" {
 		return
 	}
@@ -577,7 +605,7 @@ func (s Set) addText(t string) {
 		return
 	}
 	s.texts[t] = true
-	for _, f := range forms(t) {
+	for _, f := range fs {
 		if !slices.Contains(s.forms, f) {
 			s.forms = append(s.forms, f)
 		}
@@ -592,27 +620,15 @@ func (s Set) addText(t string) {
 	s.rep = strings.NewReplacer(pairs...)
 }
 
-// forms are the representations of a text on its way out: itself, JSON
-// escaped (with and without HTML escaping), Go-quoted (%q, and ASCII-only),
-// each without its quotes.
+// forms are the representations of a text on its way out: its escaped
+// forms, its base64 forms, and a URL's query's and path's escaping.
 func forms(t string) []string {
-	out := []string{t}
+	out := escapedForms(t)
 	add := func(f string) {
 		if f != "" && !slices.Contains(out, f) {
 			out = append(out, f)
 		}
 	}
-	if b, err := json.Marshal(t); err == nil {
-		add(unquote(string(b)))
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if enc.Encode(t) == nil {
-		add(unquote(strings.TrimSuffix(buf.String(), "\n")))
-	}
-	add(unquote(strconv.Quote(t)))
-	add(unquote(strconv.QuoteToASCII(t)))
 	for _, f := range base64Forms(t) {
 		add(f)
 	}
@@ -645,6 +661,30 @@ func base64Forms(t string) []string {
 			out = append(out, full[from:to])
 		}
 	}
+	return out
+}
+
+// escapedForms are a text as printed: itself, JSON escaped (with and
+// without HTML escaping), Go-quoted (%q, and ASCII-only), each without its
+// quotes.
+func escapedForms(t string) []string {
+	out := []string{t}
+	add := func(f string) {
+		if f != "" && !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	if b, err := json.Marshal(t); err == nil {
+		add(unquote(string(b)))
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(t) == nil {
+		add(unquote(strings.TrimSuffix(buf.String(), "\n")))
+	}
+	add(unquote(strconv.Quote(t)))
+	add(unquote(strconv.QuoteToASCII(t)))
 	return out
 }
 

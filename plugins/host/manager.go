@@ -109,13 +109,31 @@ func (m *Manager) start(ctx context.Context, name string, st *starting) {
 		return
 	}
 	st.s, st.err = p.Stage(ctx)
-	if st.err == nil && st.s.desc.Name != name {
-		// Another plugin under this one's name (a binary copied to
-		// runbook-plugin-NAME, a plugins: map pointing at the wrong
-		// file) ran, and answered, as the plugin the chart asked for.
-		st.err = &Error{Plugin: name, Op: "describe", Err: fmt.Errorf("declares its name %q, but the chart calls it %q: %s is another plugin; install %s%s, or point the chart's plugins: map at it", st.s.desc.Name, name, src.Path, Prefix, name)}
-		st.s = nil
+	if st.err == nil {
+		if err := NameMismatch(st.s.desc.Name, name, src.Path, false); err != nil {
+			// Another plugin under this one's name (a binary copied to
+			// runbook-plugin-NAME, a plugins: map pointing at the wrong
+			// file) ran, and answered, as the plugin the chart asked for.
+			st.err = &Error{Plugin: name, Op: "describe", Err: err}
+			st.s = nil
+		}
 	}
+}
+
+// NameMismatch is the one rule of a plugin's name: the name it declares
+// (Description.Name) must be the one it is called by — by a chart
+// (byFile false), or, for a file in a plugin directory, by its file name
+// runbook-plugin-NAME (byFile true: `runbook plugins` and `runbook
+// plugins check` of such a file, which listed and PASSed a file a chart
+// calling it by that name refuses). nil when they are the same.
+func NameMismatch(declared, name, path string, byFile bool) error {
+	if declared == name {
+		return nil
+	}
+	if byFile {
+		return fmt.Errorf("declares its name %q, but its file is named for %q: a chart calling %s from a plugin directory refuses it, and one calling %s does not find it; name the file %s%s", declared, name, name, declared, Prefix, declared)
+	}
+	return fmt.Errorf("declares its name %q, but the chart calls it %q: %s is another plugin; install %s%s, or point the chart's plugins: map at it", declared, name, path, Prefix, name)
 }
 
 // Provenance is what a run's record says of a stage plugin that ran: which

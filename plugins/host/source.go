@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/openrunbook/runbook/internal/suggest"
 )
 
 // Prefix starts the file name of every plugin in a plugin directory:
@@ -47,7 +49,18 @@ func Resolve(name string, chart map[string]Source, dir string) (Source, error) {
 			return Source{Name: name, Path: p}, nil
 		}
 	}
-	return Source{}, &NotFoundError{Name: name, Dir: dir}
+	known := make([]string, 0, len(chart))
+	for n := range chart {
+		known = append(known, n)
+	}
+	if dir != "" {
+		found, _ := Discover(dir) // a directory that cannot be read offers no name
+		for _, f := range found {
+			known = append(known, f.Name)
+		}
+	}
+	sort.Strings(known)
+	return Source{}, &NotFoundError{Name: name, Dir: dir, Near: suggest.Nearest(name, known)}
 }
 
 // NotFoundError says a plugin is neither in the chart's plugins: map nor
@@ -61,6 +74,9 @@ type NotFoundError struct {
 	// Hint, when set, says how to give a plugin directory (the CLI sets
 	// "--plugin-dir or RUNBOOK_PLUGIN_DIR"); it is shown when Dir is "".
 	Hint string
+	// Near is the chart's or the directory's plugin nearest to Name (a
+	// typo: `adversery` for `adversary`), or "".
+	Near string
 }
 
 func (e *NotFoundError) Error() string {
@@ -72,6 +88,9 @@ func (e *NotFoundError) Error() string {
 		where += " and no plugin directory was given (" + e.Hint + ")"
 	default:
 		where += " and no plugin directory was given"
+	}
+	if e.Near != "" {
+		where += fmt.Sprintf("; did you mean %q?", e.Near)
 	}
 	return fmt.Sprintf("plugin %q not found: %s", e.Name, where)
 }

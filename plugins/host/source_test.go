@@ -56,3 +56,32 @@ func TestIssue12NotFoundNamesNoFlag(t *testing.T) {
 		t.Errorf("with a directory: %q", msg)
 	}
 }
+
+// A plugin name a typo away from one the chart maps or the directory
+// holds says which: "not found" alone sent a user looking for a missing
+// install when the chart had misspelt the name.
+func TestNotFoundNamesTheNearestPlugin(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, Prefix+"adversary"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, dir string
+		chart     map[string]Source
+		near      string
+	}{
+		{"adversery", dir, nil, `; did you mean "adversary"?`},
+		{"fil-age", "", map[string]Source{"file-age": {Name: "file-age", Path: "/x"}}, `; did you mean "file-age"?`},
+		{"unrelated", dir, nil, ""},
+	} {
+		_, err := Resolve(tc.name, tc.chart, tc.dir)
+		if err == nil {
+			t.Fatalf("%s: found", tc.name)
+		}
+		msg := err.Error()
+		if (tc.near == "" && strings.Contains(msg, "did you mean")) || !strings.HasSuffix(msg, tc.near) {
+			t.Errorf("%s: %q, want it to end %q", tc.name, msg, tc.near)
+		}
+	}
+}

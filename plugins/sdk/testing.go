@@ -73,7 +73,9 @@ func (p *Plugin) Run(ctx context.Context, req Request) (Call, error) {
 // TestServe serves st in this process over a real gRPC connection (the
 // plugin protocol's own service, through the same panic guard Serve uses;
 // no process, no go-plugin logging) and returns it as a *Plugin, stopped
-// when the test ends.
+// when the test ends. A description the host refuses
+// (plugins.CheckDescription: an argument type it does not check, a
+// default that does not fit, …) fails the test, as it fails every run.
 func TestServe(t testing.TB, st Stage) *Plugin {
 	t.Helper()
 	lis := bufconn.Listen(1 << 20)
@@ -102,6 +104,11 @@ func TestServe(t testing.TB, st Stage) *Plugin {
 	defer cancel()
 	d, err := c.Describe(ctx)
 	if err != nil {
+		t.Fatalf("sdk.TestServe: describe: %v", err)
+	}
+	if err := plugins.CheckDescription(d); err != nil {
+		// As the host refuses it (host.Plugin.Stage): a plugin whose own
+		// tests passed was refused by every run.
 		t.Fatalf("sdk.TestServe: describe: %v", err)
 	}
 	var next uint64

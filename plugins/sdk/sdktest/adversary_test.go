@@ -112,7 +112,7 @@ stages:
 
 const adversaryToken = "Adv-Secret-Key-7781"
 
-// recordJSON is the run's result record as `runbook exec --json` writes
+// recordJSON is the run's result record as `runbook exec --format json` writes
 // it, where a test looks for what must not be shown.
 func recordJSON(t *testing.T, r *sdktest.Result) []byte {
 	t.Helper()

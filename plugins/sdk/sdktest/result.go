@@ -2,7 +2,6 @@ package sdktest
 
 import (
 	"encoding/json"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -16,7 +15,7 @@ import (
 // what the record holds, and returns whether it matched.
 type Result struct {
 	t testing.TB
-	// Record is the run's result record, as `runbook exec --json` writes it.
+	// Record is the run's result record, as `runbook exec --format json` writes it.
 	Record *record.Record
 	// inert: this is the re-executed plugin process, where the test's
 	// other Run calls run nothing and assert nothing.
@@ -132,27 +131,26 @@ func (r *Result) ExpectNoneAssumed(plugin string) bool {
 	return r.check(len(got) == 0, "arguments %v assumed by %s: %s", got, plugin, r.line())
 }
 
-// assumedBy reads the standing line's clauses `a = 1 and b = "x" were
-// assumed by plugin's rule` for the names (the record carries plugin arguments'
-// assumptions only there and in the reason).
+// assumedBy is the names of plugin's arguments that the host filled from
+// their declared defaults, as the record holds them
+// (record.PluginRun.Assumed), when the standing gives argument-assumed as a
+// reason: both must hold, so a plugin whose default the record names but
+// the standing does not doubt fails ExpectAssumed. The standing line's words
+// are not parsed: a default whose text held `, fake = ` read as a second
+// argument (TestExpectAssumedReadsTheRecordNotTheLine).
 func (r *Result) assumedBy(plugin string) []string {
 	if !slices.Contains(r.reasons(), "argument-assumed") {
 		return nil
 	}
-	by := regexp.MustCompile(`(?:was|were) assumed by ` + regexp.QuoteMeta(plugin) + `'s rule`)
-	name := regexp.MustCompile(`(?:^|, | and )([A-Za-z_][A-Za-z0-9_.-]*)(?: = | \(value hidden\))`)
 	var out []string
-	for _, clause := range strings.Split(r.line(), "; ") {
-		loc := by.FindStringIndex(clause)
-		if loc == nil {
+	for _, p := range r.Record.Plugins {
+		if p.Name != plugin {
 			continue
 		}
-		head := clause[:loc[0]]
-		if i := strings.LastIndex(head, " — "); i >= 0 {
-			head = head[i+len(" — "):]
-		}
-		for _, m := range name.FindAllStringSubmatch(head, -1) {
-			out = append(out, m[1])
+		for _, a := range p.Assumed {
+			if !slices.Contains(out, a.Name) {
+				out = append(out, a.Name)
+			}
 		}
 	}
 	return out

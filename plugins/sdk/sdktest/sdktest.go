@@ -8,7 +8,7 @@
 //			sdktest.Inputs(map[string]any{"path": "/etc/hostname"}))
 //		res.ExpectStatus("completed")
 //		res.ExpectVerdict(map[string]any{"verdict": "fresh"})
-//		res.ExpectAssumed("maxAge")
+//		res.ExpectAssumed("file-age", "maxAge")
 //	}
 //
 // It owns one rule, how the plugin under test is served to the host:
