@@ -56,9 +56,9 @@ func (s Set) AddInherited(name, value string) {
 	if s.set == nil {
 		return
 	}
-	s.addPasswords(value)
 	if NamedSecret(name) && len(value) >= MinDerived && !strings.HasPrefix(value, "/") {
-		s.addText(value)
-		s.addCores(value)
+		s.Add(value) // as a secret input's text, its passwords too
+		return
 	}
+	s.addPasswords(value)
 }
