@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -330,8 +331,67 @@ func runOptions(f execFlags, recordPath, again string, logger *slog.Logger, h ru
 	return opts, stream
 }
 
-// newLogger is where exec and resume send diagnostics: stderr, as text.
-func newLogger(stderr io.Writer) *slog.Logger { return slog.New(slog.NewTextHandler(stderr, nil)) }
+// newLogger is where exec and resume send diagnostics: stderr, as text,
+// each plugin's lines up to pluginLines (cappedPlugins).
+func newLogger(stderr io.Writer) *slog.Logger {
+	return slog.New(&cappedPlugins{Handler: slog.NewTextHandler(stderr, nil), seen: &pluginCounts{n: map[string]int{}}})
+}
+
+// pluginLines is how many lines of one plugin's stderr (and stray stdout)
+// the CLI passes on in one run. A plugin that logs without end otherwise
+// made the command's own stderr its size: a million lines were 170 MB
+// under --format nagios, which a monitoring core reads whole, and a CI
+// log buried the run's own words. The lines past it are not shown; a
+// plugin's error quotes its last lines (host.Error).
+const pluginLines = 200
+
+// cappedPlugins is a slog.Handler that passes on the first pluginLines
+// records of each plugin (the records plugins/host logs with a "plugin"
+// attribute), then one saying the rest are not shown, then none.
+type cappedPlugins struct {
+	slog.Handler
+	seen *pluginCounts
+}
+
+type pluginCounts struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+func (h *cappedPlugins) Handle(ctx context.Context, r slog.Record) error {
+	name := ""
+	r.Attrs(func(a slog.Attr) bool {
+		if a.Key == "plugin" {
+			name = a.Value.String()
+			return false
+		}
+		return true
+	})
+	if name == "" {
+		return h.Handler.Handle(ctx, r)
+	}
+	h.seen.mu.Lock()
+	h.seen.n[name]++
+	n := h.seen.n[name]
+	h.seen.mu.Unlock()
+	switch {
+	case n == pluginLines+1:
+		cut := slog.NewRecord(r.Time, slog.LevelWarn, fmt.Sprintf("plugin %s wrote more than %d lines: the rest of its output this run is not shown (an error of it quotes its last lines)", name, pluginLines), 0)
+		cut.AddAttrs(slog.String("plugin", name))
+		return h.Handler.Handle(ctx, cut)
+	case n > pluginLines:
+		return nil
+	}
+	return h.Handler.Handle(ctx, r)
+}
+
+func (h *cappedPlugins) WithAttrs(as []slog.Attr) slog.Handler {
+	return &cappedPlugins{Handler: h.Handler.WithAttrs(as), seen: h.seen}
+}
+
+func (h *cappedPlugins) WithGroup(name string) slog.Handler {
+	return &cappedPlugins{Handler: h.Handler.WithGroup(name), seen: h.seen}
+}
 
 // printInputErrors prints each refused input on its own line, at the
 // FILE:LINE:COL where an --inputs file gave it, and says whether err was
