@@ -102,9 +102,12 @@ plugin API's invalid arguments; Nagios reads 2 as CRITICAL).
 
 --fail-on conditions: not-sure, ask, not-assessed, consistent (the standing),
 check-failed (an answer check failed), verdict=WORD[|WORD…] (a row, shown or
-not, has one of the words; a word no row of the chart can have, when every
-verdict stage writes a constant word, is bad usage, exit 2); several joined
-by commas or given again.
+not, has one of the words, or none has and the rows do not rule them out: a
+script gave no answer, a subject was left unjudged, a rule could not be
+evaluated or an answer check failed, as under --format nagios's UNKNOWN; a
+word no row of the chart can have, when every verdict stage writes a
+constant word, is bad usage, exit 2); several joined by commas or given
+again.
 
 Executors: local (default) runs the chart in this process. temporal runs it
 as a Temporal workflow whose commands run on workers (runbook worker) on the

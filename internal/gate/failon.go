@@ -156,6 +156,14 @@ func CheckWords(conds []Condition, spec *chart.Spec) error {
 // Held lists the conditions that hold for rec, each with what made it
 // hold (`verdict=at-risk (2 rows)`), in the order given. A run that failed
 // or was cancelled meets none: it broke, and says so by its own exit code.
+//
+// A verdict condition no row meets holds all the same over a completed run
+// whose rows are not all judged (Check.Judged, the one judgement a Nagios
+// check's UNKNOWN asks): its absence is not ruled out, so it is said with
+// what kept it open (`verdict=dirty|behind (not ruled out: 1 script gave
+// no answer (status))`). A CI gate `--fail-on verdict=dirty|behind` over
+// a checkout `git status` could not read (exit 128, printing nothing) saw
+// the default row "clean" and exited 0: deploy.
 func Held(rec *record.Record, conds []Condition) []string {
 	if rec == nil || (rec.Status != "completed" && rec.Status != "paused") || len(conds) == 0 {
 		return nil
@@ -165,6 +173,7 @@ func Held(rec *record.Record, conds []Condition) []string {
 		standing, reasons = a.Standing, a.Reasons
 	}
 	var counts map[string]int
+	open, judged := "", false // what keeps a verdict condition's absence open, judged once
 	var out []string
 	for _, c := range conds {
 		switch {
@@ -194,12 +203,75 @@ func Held(rec *record.Record, conds []Condition) []string {
 					seen[w] = true
 				}
 			}
-			if n > 0 {
+			switch {
+			case n > 0:
 				out = append(out, fmt.Sprintf("%s (%s)", c, rowsWord(n)))
+			case rec.Status == "completed":
+				if !judged {
+					open, judged = notRuledOut(Judge(rec, nil)), true
+				}
+				if open != "" {
+					out = append(out, fmt.Sprintf("%s (not ruled out: %s)", c, open))
+				}
 			}
 		}
 	}
 	return out
+}
+
+// notRuledOut says what keeps a completed run's rows from ruling a verdict
+// word out, or "" when every row rests on what the run judged
+// (Check.Judged): the scripts that gave no answer, the stages that did not
+// check everything, the rules that could not be evaluated, a failed answer
+// check.
+func notRuledOut(c Check) string {
+	if c.Judged() {
+		return ""
+	}
+	var parts []string
+	if n := len(c.Unanswered); n > 0 {
+		paths := make([]string, n)
+		for i, u := range c.Unanswered {
+			paths[i] = u.Path
+		}
+		parts = append(parts, fmt.Sprintf("%d %s gave no answer (%s)", n, plural(n, "script", "scripts"), strings.Join(paths, ", ")))
+	}
+	var stages []string
+	empty := false
+	for _, u := range c.Unchecked {
+		switch {
+		case u.Empty:
+			empty = true
+		case !slices.Contains(stages, u.Path):
+			stages = append(stages, u.Path)
+		}
+	}
+	if n := len(stages); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s did not check everything (%s)", n, plural(n, "stage", "stages"), strings.Join(stages, ", ")))
+	}
+	if empty {
+		parts = append(parts, "no verdict rows: nothing was judged")
+	}
+	if len(c.RuleErrors) > 0 {
+		var deciders []string
+		for _, re := range c.RuleErrors {
+			if !slices.Contains(deciders, re.Decider) {
+				deciders = append(deciders, re.Decider)
+			}
+		}
+		parts = append(parts, fmt.Sprintf("a rule of %s could not be evaluated", strings.Join(deciders, ", ")))
+	}
+	if c.ChecksFailed {
+		parts = append(parts, "an answer check did not pass")
+	}
+	return strings.Join(parts, "; ")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func rowsWord(n int) string {

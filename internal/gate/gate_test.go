@@ -588,3 +588,53 @@ func TestStoppedRunListsTheWorseAnswersItsScriptsGave(t *testing.T) {
 		t.Errorf("a completed run: stopped %+v, want none", c.Stopped)
 	}
 }
+
+// TestVerdictConditionNotRuledOutOverUnjudgedRows: a verdict condition no
+// row meets holds over a completed run whose rows are not all judged (a
+// script that gave no answer, a subject left unchecked, a rule that could
+// not be evaluated, a failed answer check), saying what kept it open; over
+// judged rows it does not, and a paused run is judged by its rows alone.
+// Before, a CI gate --fail-on verdict=dirty|behind over a checkout git
+// could not read (exit 128) saw the default row "clean" and exited 0.
+func TestVerdictConditionNotRuledOutOverUnjudgedRows(t *testing.T) {
+	t.Parallel()
+	code128, zero := 128, 0
+	conds, err := ParseConditions([]string{"verdict=dirty|behind"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gitFailed := issue14Record(9, [2]string{"clean", "/srv/app"})
+	gitFailed.Scripts = []label.Row{label.NewRow("status", label.Returned, &label.Facts{ExitCode: &code128}, false)}
+	gitRan := issue14Record(9, [2]string{"clean", "/srv/app"})
+	gitRan.Scripts = []label.Row{label.NewRow("status", label.Returned, &label.Facts{ExitCode: &zero}, false)}
+	unchecked := issue14Record(9, [2]string{"clean", "/srv/app"})
+	unchecked.Coverage = []coverage.Entry{{Path: "per", Declaration: coverage.Declaration{Kind: coverage.KindLedger,
+		NotChecked: []coverage.Item{{What: "1 of its 2 items", Why: "maxBranches is 1", Kind: record.ItemTruncated}}}}}
+	checkFailed := issue14Record(9, [2]string{"clean", "/srv/app"})
+	checkFailed.Assessment = &assessment.Assessment{Standing: assessment.NotSure, Reasons: []assessment.Reason{assessment.CheckFailed}}
+	paused := issue14Record(9, [2]string{"clean", "/srv/app"})
+	paused.Status, paused.Scripts = "paused", gitFailed.Scripts
+	dirty := issue14Record(9, [2]string{"dirty", "/srv/app"})
+	dirty.Scripts = gitFailed.Scripts
+	cases := []struct {
+		name string
+		rec  *record.Record
+		want []string
+	}{
+		{"script gave no answer", gitFailed, []string{"verdict=dirty|behind (not ruled out: 1 script gave no answer (status))"}},
+		{"script answered", gitRan, nil},
+		{"subject unchecked", unchecked, []string{"verdict=dirty|behind (not ruled out: 1 stage did not check everything (per))"}},
+		{"answer check failed", checkFailed, []string{"verdict=dirty|behind (not ruled out: an answer check did not pass)"}},
+		{"paused: its rows alone", paused, nil},
+		{"a row meets it", dirty, []string{"verdict=dirty|behind (1 row)"}},
+	}
+	for _, tc := range cases {
+		if got := Held(tc.rec, conds); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: held %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	// A standing condition is the standing's, whatever the rows rest on.
+	if got := Held(gitFailed, []Condition{{standing: assessment.NotSure}}); got != nil {
+		t.Errorf("consistent standing, not-sure asked: held %q", got)
+	}
+}
