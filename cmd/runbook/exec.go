@@ -495,7 +495,8 @@ func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.
 	}
 	var recordErr error
 	if recordPath != "" {
-		if recordErr = res.WriteRecord(recordPath); recordErr != nil {
+		recordPath, waitingAt, recordErr = writeRunRecord(res, recordPath, f.record == "", rb.Name(), waitingAt)
+		if recordErr != nil {
 			recordErr = fmt.Errorf("writing the run record: %w", recordErr)
 			unsaved(rec)
 		}
@@ -571,6 +572,34 @@ func defaultPausePath(name string) (path, waitingAt string) {
 		}
 		path = fmt.Sprintf("%s-%d.json", base, n)
 	}
+}
+
+// writeRunRecord writes res's record at path, with its folder locked
+// (lockDir) against other runbook processes writing there, and returns
+// the path it wrote and the sentence of files passed over. Under the lock
+// the file is asked again whether it holds a question not yet answered:
+// the path was chosen before the run, and a run that started after this
+// one may have paused there since. A paused run's default path (chosen
+// true) is then chosen again (defaultPausePath); a path --record named is
+// not written over, an error. Before, six CI jobs of one chart run at once
+// in one workspace each said "run paused; record written to
+// ./release.paused.json", and the file held one question: five were lost,
+// and the one a person answered was not the one each job named.
+func writeRunRecord(res *runbook.Result, path string, chosen bool, name, waitingAt string) (string, string, error) {
+	unlock := lockDir(filepath.Dir(path))
+	defer unlock()
+	if waiting, _, _ := waitsHere(path); waiting {
+		if !chosen {
+			return path, waitingAt, fmt.Errorf("record %s: another run paused there while this one ran, and its question is not yet answered: this run's record was not written over it; give another --record", path)
+		}
+		was := path
+		path, waitingAt = defaultPausePath(name)
+		if p := res.Record.Pause; p != nil {
+			// The command was made before the run, with the path then free.
+			p.Resume = strings.Replace(p.Resume, "runbook resume "+shellQuote(was), "runbook resume "+shellQuote(path), 1)
+		}
+	}
+	return path, waitingAt, res.WriteRecord(path)
 }
 
 // waitsHere is record.Waiting, less a run that waits on Temporal: it waits
