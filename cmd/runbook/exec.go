@@ -60,9 +60,10 @@ func newExecCmd(stdout, stderr io.Writer) *cobra.Command {
 		Short: "Run a chart and print its result",
 		Long: `exec runs the chart and prints its result on stdout.
 
-Inputs: --input name=value (repeatable; the value is converted to the input's
-declared type) and --inputs FILE (an object of inputs, JSON or YAML);
---input overrides the file. Give a secret input in the file: a command line
+Inputs: --input name=value (repeatable, once a name; the value is converted
+to the input's declared type) and --inputs FILE (an object of inputs, JSON or
+YAML); --input overrides the file, and a name given by two --input is
+refused. Give a secret input in the file: a command line
 is visible to ps.
 
 CHART may be - : the chart is read from stdin (errors name <stdin>:L:C) and
