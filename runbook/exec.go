@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/internal/gate"
 	"github.com/openrunbook/runbook/internal/secret"
 	"github.com/openrunbook/runbook/internal/version"
 	"github.com/openrunbook/runbook/plugins/assessment"
@@ -70,6 +71,10 @@ func (r *run) record(fres *flow.Result) *record.Record {
 	if rb.honestyOn(HonestyAssessment) {
 		a, said := rb.assess(rec, fres, in, rs, secret)
 		rec.Assessment, rec.StandingSaid = &a, said
+	}
+	if rec.Verdicts != nil && rec.Status == "completed" {
+		// After the assessment: a failed answer check is one of them.
+		rec.Verdicts.Unjudged = gate.CheckOf(rb.spec, rec).Unjudged()
 	}
 	return rec
 }

@@ -220,51 +220,10 @@ func Held(rec *record.Record, conds []Condition) []string {
 }
 
 // notRuledOut says what keeps a completed run's rows from ruling a verdict
-// word out, or "" when every row rests on what the run judged
-// (Check.Judged): the scripts that gave no answer, the stages that did not
-// check everything, the rules that could not be evaluated, a failed answer
-// check.
+// word out (Check.Unjudged, joined), or "" when every row rests on what
+// the run judged (Check.Judged).
 func notRuledOut(c Check) string {
-	if c.Judged() {
-		return ""
-	}
-	var parts []string
-	if n := len(c.Unanswered); n > 0 {
-		paths := make([]string, n)
-		for i, u := range c.Unanswered {
-			paths[i] = u.Path
-		}
-		parts = append(parts, fmt.Sprintf("%d %s gave no answer (%s)", n, plural(n, "script", "scripts"), strings.Join(paths, ", ")))
-	}
-	var stages []string
-	empty := false
-	for _, u := range c.Unchecked {
-		switch {
-		case u.Empty:
-			empty = true
-		case !slices.Contains(stages, u.Path):
-			stages = append(stages, u.Path)
-		}
-	}
-	if n := len(stages); n > 0 {
-		parts = append(parts, fmt.Sprintf("%d %s did not check everything (%s)", n, plural(n, "stage", "stages"), strings.Join(stages, ", ")))
-	}
-	if empty {
-		parts = append(parts, "no verdict rows: nothing was judged")
-	}
-	if len(c.RuleErrors) > 0 {
-		var deciders []string
-		for _, re := range c.RuleErrors {
-			if !slices.Contains(deciders, re.Decider) {
-				deciders = append(deciders, re.Decider)
-			}
-		}
-		parts = append(parts, fmt.Sprintf("a rule of %s could not be evaluated", strings.Join(deciders, ", ")))
-	}
-	if c.ChecksFailed {
-		parts = append(parts, "an answer check did not pass")
-	}
-	return strings.Join(parts, "; ")
+	return strings.Join(c.Unjudged(), "; ")
 }
 
 func plural(n int, one, many string) string {

@@ -1,7 +1,6 @@
 package gate
 
 import (
-	"context"
 	"encoding/json"
 	"reflect"
 	"strings"
@@ -14,7 +13,6 @@ import (
 	"github.com/openrunbook/runbook/plugins/label"
 	"github.com/openrunbook/runbook/record"
 	"github.com/openrunbook/runbook/rules"
-	"github.com/openrunbook/runbook/runbook"
 )
 
 // TestIssue14StatesAreTheCharts: the state words are chart's, valued as
@@ -243,48 +241,6 @@ func TestIssue14Held(t *testing.T) {
 	}
 	if got := Held(nil, conds("ask")); got != nil {
 		t.Errorf("nil record: %v", got)
-	}
-}
-
-// TestIssue14RowsAreTheProjectionsRows: Rows counts what the projection
-// counts — an entry that is not an object with a string verdict is no row
-// — so a hidden row and a shown one are judged alike.
-func TestIssue14RowsAreTheProjectionsRows(t *testing.T) {
-	t.Parallel()
-	spec, err := chart.Parse("chart.yaml", []byte(`version: 1
-runbook: rows
-result:
-  kind: verdict/state
-  maxRows: 1
-honesty: []
-stages:
-  - id: put
-    set:
-      verdicts: '[{"subject": "a", "verdict": "ok"}, 3, {"verdict": 1}, "x", {"subject": "b", "verdict": "critical"}]'
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rb, err := runbook.Build(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := rb.Exec(context.Background(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := res.Record
-	rows := Rows(rec)
-	if len(rows) != rec.Verdicts.RowsTotal || len(rows) != 2 || rec.Verdicts.RowsDropped != 3 {
-		t.Fatalf("Rows %v; the projection counted %d rows, dropped %d", rows, rec.Verdicts.RowsTotal, rec.Verdicts.RowsDropped)
-	}
-	c := Judge(rec, MappingOf(rb.Spec()))
-	if c.State != Critical || len(c.Words) != 2 {
-		t.Errorf("judged %+v, want CRITICAL over 2 words", c)
-	}
-	// honesty: [] — no assessment: the standing is not-assessed.
-	if got := Held(rec, []Condition{{standing: assessment.NotAssessed}}); len(got) != 1 {
-		t.Errorf("no assessment: held %v, want not-assessed", got)
 	}
 }
 
