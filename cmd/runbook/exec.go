@@ -105,7 +105,8 @@ plugin API's invalid arguments; Nagios reads 2 as CRITICAL).
 check-failed (an answer check failed), verdict=WORD[|WORD…] (a row, shown or
 not, has one of the words, or none has and the rows do not rule them out: a
 script gave no answer, a subject was left unjudged, a rule could not be
-evaluated or an answer check failed, as under --format nagios's UNKNOWN; a
+evaluated, an answer check failed or the run paused, as under --format
+nagios's UNKNOWN; a
 word no row of the chart can have, when every verdict stage writes a
 constant word, is bad usage, exit 2); several joined by commas or given
 again.

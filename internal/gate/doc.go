@@ -70,8 +70,9 @@
 //	check-failed                             an answer check (result.checks) failed
 //	verdict=WORD[|WORD…]                     some row, shown or hidden, has one of the words,
 //	                                         or none has over a completed run whose
-//	                                         rows are not all judged (Check.Judged):
-//	                                         not ruled out, said with what kept it open
+//	                                         rows are not all judged (Check.Judged),
+//	                                         or over a paused run: not ruled out,
+//	                                         said with what kept it open
 //
 // Example: rows at-risk (/var), filling (/home), ok (/) under
 // result.nagios {critical: [at-risk], warning: [filling]} judge CRITICAL,

@@ -159,11 +159,14 @@ func CheckWords(conds []Condition, spec *chart.Spec) error {
 //
 // A verdict condition no row meets holds all the same over a completed run
 // whose rows are not all judged (Check.Judged, the one judgement a Nagios
-// check's UNKNOWN asks): its absence is not ruled out, so it is said with
-// what kept it open (`verdict=dirty|behind (not ruled out: 1 script gave
-// no answer (status))`). A CI gate `--fail-on verdict=dirty|behind` over
-// a checkout `git status` could not read (exit 128, printing nothing) saw
-// the default row "clean" and exited 0: deploy.
+// check's UNKNOWN asks), and over a paused run, whose rows after its
+// question are not written (a Nagios check's UNKNOWN too): its absence is
+// not ruled out, so it is said with what kept it open
+// (`verdict=dirty|behind (not ruled out: 1 script gave no answer
+// (status))`). A CI gate `--fail-on verdict=dirty|behind` over a checkout
+// `git status` could not read (exit 128, printing nothing) saw the default
+// row "clean" and exited 0: deploy; so did a release gate over a chart
+// that paused to ask for an approval nobody in CI could give.
 func Held(rec *record.Record, conds []Condition) []string {
 	if rec == nil || (rec.Status != "completed" && rec.Status != "paused") || len(conds) == 0 {
 		return nil
@@ -206,9 +209,9 @@ func Held(rec *record.Record, conds []Condition) []string {
 			switch {
 			case n > 0:
 				out = append(out, fmt.Sprintf("%s (%s)", c, rowsWord(n)))
-			case rec.Status == "completed":
+			default:
 				if !judged {
-					open, judged = notRuledOut(Judge(rec, nil)), true
+					open, judged = notRuledOut(rec), true
 				}
 				if open != "" {
 					out = append(out, fmt.Sprintf("%s (not ruled out: %s)", c, open))
@@ -219,11 +222,19 @@ func Held(rec *record.Record, conds []Condition) []string {
 	return out
 }
 
-// notRuledOut says what keeps a completed run's rows from ruling a verdict
-// word out (Check.Unjudged, joined), or "" when every row rests on what
-// the run judged (Check.Judged).
-func notRuledOut(c Check) string {
-	return strings.Join(c.Unjudged(), "; ")
+// notRuledOut says what keeps rec's rows from ruling a verdict word out,
+// or "" when they rule it out: a paused run has no answer yet (the rows
+// of the stages after its question are not written), and a completed
+// run's rows may not all be judged (Check.Unjudged, joined).
+func notRuledOut(rec *record.Record) string {
+	if rec.Status == "paused" {
+		at := ""
+		if rec.Pause != nil {
+			at = " at " + rec.Pause.Stage
+		}
+		return "the run is paused" + at + ", waiting for an answer: its rows are not all written"
+	}
+	return strings.Join(Judge(rec, nil).Unjudged(), "; ")
 }
 
 func plural(n int, one, many string) string {

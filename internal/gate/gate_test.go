@@ -549,7 +549,7 @@ func TestStoppedRunListsTheWorseAnswersItsScriptsGave(t *testing.T) {
 // row meets holds over a completed run whose rows are not all judged (a
 // script that gave no answer, a subject left unchecked, a rule that could
 // not be evaluated, a failed answer check), saying what kept it open; over
-// judged rows it does not, and a paused run is judged by its rows alone.
+// judged rows it does not.
 // Before, a CI gate --fail-on verdict=dirty|behind over a checkout git
 // could not read (exit 128) saw the default row "clean" and exited 0.
 func TestVerdictConditionNotRuledOutOverUnjudgedRows(t *testing.T) {
@@ -568,8 +568,6 @@ func TestVerdictConditionNotRuledOutOverUnjudgedRows(t *testing.T) {
 		NotChecked: []coverage.Item{{What: "1 of its 2 items", Why: "maxBranches is 1", Kind: record.ItemTruncated}}}}}
 	checkFailed := issue14Record(9, [2]string{"clean", "/srv/app"})
 	checkFailed.Assessment = &assessment.Assessment{Standing: assessment.NotSure, Reasons: []assessment.Reason{assessment.CheckFailed}}
-	paused := issue14Record(9, [2]string{"clean", "/srv/app"})
-	paused.Status, paused.Scripts = "paused", gitFailed.Scripts
 	dirty := issue14Record(9, [2]string{"dirty", "/srv/app"})
 	dirty.Scripts = gitFailed.Scripts
 	cases := []struct {
@@ -581,7 +579,6 @@ func TestVerdictConditionNotRuledOutOverUnjudgedRows(t *testing.T) {
 		{"script answered", gitRan, nil},
 		{"subject unchecked", unchecked, []string{"verdict=dirty|behind (not ruled out: 1 stage did not check everything (per))"}},
 		{"answer check failed", checkFailed, []string{"verdict=dirty|behind (not ruled out: an answer check did not pass)"}},
-		{"paused: its rows alone", paused, nil},
 		{"a row meets it", dirty, []string{"verdict=dirty|behind (1 row)"}},
 	}
 	for _, tc := range cases {
@@ -592,5 +589,30 @@ func TestVerdictConditionNotRuledOutOverUnjudgedRows(t *testing.T) {
 	// A standing condition is the standing's, whatever the rows rest on.
 	if got := Held(gitFailed, []Condition{{standing: assessment.NotSure}}); got != nil {
 		t.Errorf("consistent standing, not-sure asked: held %q", got)
+	}
+}
+
+// TestVerdictConditionNotRuledOutOverAPausedRun: a verdict condition no
+// row meets holds over a paused run, whose rows after its question are
+// not written (a Nagios check says UNKNOWN of it); a row that meets it is
+// counted as before. Before, a release gate --fail-on verdict=refused
+// over a chart that paused to ask for an approval exited 0 in CI, where
+// nobody could answer: the deploy went on.
+func TestVerdictConditionNotRuledOutOverAPausedRun(t *testing.T) {
+	t.Parallel()
+	conds, err := ParseConditions([]string{"verdict=refused"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	paused := issue14Record(9)
+	paused.Status, paused.Pause = "paused", &record.PauseRecord{Stage: "approve", Question: "Deploy v2?"}
+	want := []string{"verdict=refused (not ruled out: the run is paused at approve, waiting for an answer: its rows are not all written)"}
+	if got := Held(paused, conds); !reflect.DeepEqual(got, want) {
+		t.Errorf("paused: held %q, want %q", got, want)
+	}
+	refused := issue14Record(9, [2]string{"refused", "v1"})
+	refused.Status = "paused"
+	if got := Held(refused, conds); !reflect.DeepEqual(got, []string{"verdict=refused (1 row)"}) {
+		t.Errorf("paused with a refused row: held %q", got)
 	}
 }
