@@ -87,3 +87,32 @@ stages:
 		}
 	}
 }
+
+// TestJUnitReportCountsATestFileThatDidNotLoad: runbook test -o junit
+// reports a test file that did not load as a suite of one case in error
+// (errors="1"), with its load errors, and -o json and the text summary
+// name it: none of its cases ran. Before, the report held only the files
+// that loaded: tests="0" failures="0" over a test file with one typo,
+// which a CI server reading the report (the job's exit code ignored, as a
+// report step's is) showed green.
+func TestJUnitReportCountsATestFileThatDidNotLoad(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeChart(t, dir, "chart.yaml", "version: 1\nrunbook: c\nstages:\n  - id: s\n    set: {x: 1}\n")
+	writeChart(t, dir, "chart_test.yaml", "version: 1\nchart: chart.yaml\ncases:\n  - name: one\n    expct: {state: {x: 1}}\n")
+	r := runCLI(t, dir, "test", ".", "-o", "junit")
+	if r.code != 2 {
+		t.Errorf("exit %d, want 2", r.code)
+	}
+	for _, want := range []string{`<testsuites name="runbook test" tests="1" failures="0" errors="1"`, `<testsuite name="chart_test.yaml" tests="1" failures="0" errors="1"`, `<error message="the test file did not load: none of its cases ran" type="load">chart_test.yaml:5:5: case &#34;one&#34; has no key &#34;expct&#34;`} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("junit report does not hold %q:\n%s", want, r.stdout)
+		}
+	}
+	if r := runCLI(t, dir, "test", ".", "-o", "json"); !strings.Contains(r.stdout, `{"passed":0,"failed":0,"notLoaded":[{"file":"chart_test.yaml","errors":["chart_test.yaml:5:5: case \"one\" has no key \"expct\"`) {
+		t.Errorf("json summary names no file that did not load:\n%s", r.stdout)
+	}
+	if r := runCLI(t, dir, "test", "."); !strings.Contains(r.stdout, "0 passed, 0 failed, 1 test file did not load, its cases not run (chart_test.yaml)") {
+		t.Errorf("text summary:\n%s", r.stdout)
+	}
+}

@@ -111,10 +111,13 @@ func testCharts(ctx context.Context, paths []string, f testFlags, stdout, stderr
 	}
 	loadFailed := false
 	var results []*charttest.FileResult
+	var notLoaded []unloaded
 	for _, path := range files {
-		tf, ok := loadTest(path, stderr)
+		var why strings.Builder
+		tf, ok := loadTest(path, io.MultiWriter(stderr, &why))
 		if !ok {
 			loadFailed = true
+			notLoaded = append(notLoaded, unloaded{File: path, Errors: strings.Split(strings.TrimSuffix(why.String(), "\n"), "\n")})
 			continue
 		}
 		res := tf.Run(ctx, opts...)
@@ -130,11 +133,11 @@ func testCharts(ctx context.Context, paths []string, f testFlags, stdout, stderr
 	var err2 error
 	switch f.format {
 	case "json":
-		err2 = printTestJSON(stdout, results, covs, f.coverage)
+		err2 = printTestJSON(stdout, results, covs, f.coverage, notLoaded)
 	case "junit":
-		err2 = printTestJUnit(stdout, results)
+		err2 = printTestJUnit(stdout, results, notLoaded)
 	default:
-		err2 = printTestText(stdout, results, covs, f.coverage)
+		err2 = printTestText(stdout, results, covs, f.coverage, notLoaded)
 	}
 	if err2 != nil {
 		return exit(exitFailed, "writing the result: %v", err2)
@@ -293,7 +296,7 @@ func totalPercent(covs []*charttest.Coverage) float64 {
 	return all.Percent()
 }
 
-func printTestText(w io.Writer, rs []*charttest.FileResult, covs []*charttest.Coverage, coverage bool) error {
+func printTestText(w io.Writer, rs []*charttest.FileResult, covs []*charttest.Coverage, coverage bool, notLoaded []unloaded) error {
 	var b strings.Builder
 	for _, r := range rs {
 		for _, cr := range r.Cases {
@@ -312,7 +315,15 @@ func printTestText(w io.Writer, rs []*charttest.FileResult, covs []*charttest.Co
 			writeCoverage(&b, c)
 		}
 	}
-	fmt.Fprintf(&b, "%d passed, %d failed\n", countCases(rs)-failedCases(rs), failedCases(rs))
+	fmt.Fprintf(&b, "%d passed, %d failed", countCases(rs)-failedCases(rs), failedCases(rs))
+	if n := len(notLoaded); n > 0 {
+		files := make([]string, n)
+		for i, u := range notLoaded {
+			files[i] = u.File
+		}
+		fmt.Fprintf(&b, ", %d %s did not load, its cases not run (%s)", n, plural(n, "test file", "test files"), strings.Join(files, ", "))
+	}
+	b.WriteString("\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -375,6 +386,15 @@ type testSummaryJSON struct {
 	Passed   int                   `json:"passed"`
 	Failed   int                   `json:"failed"`
 	Coverage []*charttest.Coverage `json:"coverage,omitempty"`
+	// NotLoaded are the test files that did not load: none of their
+	// cases ran, so "0 failed" is not "they passed".
+	NotLoaded []unloaded `json:"notLoaded,omitempty"`
+}
+
+// unloaded is a test file that did not load, with its errors as printed.
+type unloaded struct {
+	File   string   `json:"file"`
+	Errors []string `json:"errors"`
 }
 
 func posText(p chart.Pos) string {
@@ -384,7 +404,7 @@ func posText(p chart.Pos) string {
 	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
 }
 
-func printTestJSON(w io.Writer, rs []*charttest.FileResult, covs []*charttest.Coverage, coverage bool) error {
+func printTestJSON(w io.Writer, rs []*charttest.FileResult, covs []*charttest.Coverage, coverage bool, notLoaded []unloaded) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	for _, r := range rs {
@@ -409,7 +429,7 @@ func printTestJSON(w io.Writer, rs []*charttest.FileResult, covs []*charttest.Co
 			}
 		}
 	}
-	s := testSummaryJSON{Passed: countCases(rs) - failedCases(rs), Failed: failedCases(rs)}
+	s := testSummaryJSON{Passed: countCases(rs) - failedCases(rs), Failed: failedCases(rs), NotLoaded: notLoaded}
 	if coverage {
 		s.Coverage = covs
 	}
@@ -422,6 +442,7 @@ type junitSuites struct {
 	Name     string       `xml:"name,attr"`
 	Tests    int          `xml:"tests,attr"`
 	Failures int          `xml:"failures,attr"`
+	Errors   int          `xml:"errors,attr,omitempty"`
 	Time     string       `xml:"time,attr"`
 	Suites   []junitSuite `xml:"testsuite"`
 }
@@ -430,6 +451,7 @@ type junitSuite struct {
 	Name     string      `xml:"name,attr"`
 	Tests    int         `xml:"tests,attr"`
 	Failures int         `xml:"failures,attr"`
+	Errors   int         `xml:"errors,attr,omitempty"`
 	Time     string      `xml:"time,attr"`
 	Cases    []junitCase `xml:"testcase"`
 }
@@ -439,6 +461,7 @@ type junitCase struct {
 	Classname string        `xml:"classname,attr"`
 	Time      string        `xml:"time,attr"`
 	Failure   *junitFailure `xml:"failure,omitempty"`
+	Error     *junitFailure `xml:"error,omitempty"`
 }
 
 type junitFailure struct {
@@ -447,7 +470,11 @@ type junitFailure struct {
 	Text    string `xml:",chardata"`
 }
 
-func printTestJUnit(w io.Writer, rs []*charttest.FileResult) error {
+// A test file that did not load is a suite of one case in error (JUnit's
+// errors, beside failures): a report of the files that loaded alone said
+// tests="0" failures="0" over a test file with one typo, which a CI server
+// reading the report showed green.
+func printTestJUnit(w io.Writer, rs []*charttest.FileResult, notLoaded []unloaded) error {
 	all := junitSuites{Name: "runbook test", Tests: countCases(rs), Failures: failedCases(rs)}
 	var total float64
 	for _, r := range rs {
@@ -469,6 +496,14 @@ func printTestJUnit(w io.Writer, rs []*charttest.FileResult) error {
 		s.Time = fmt.Sprintf("%.3f", t)
 		total += t
 		all.Suites = append(all.Suites, s)
+	}
+	for _, u := range notLoaded {
+		all.Tests++
+		all.Errors++
+		all.Suites = append(all.Suites, junitSuite{Name: u.File, Tests: 1, Errors: 1, Time: "0.000", Cases: []junitCase{{
+			Name: "the test file loads", Classname: u.File, Time: "0.000",
+			Error: &junitFailure{Message: "the test file did not load: none of its cases ran", Type: "load", Text: strings.Join(u.Errors, "\n")},
+		}}})
 	}
 	all.Time = fmt.Sprintf("%.3f", total)
 	out, err := xml.MarshalIndent(all, "", "  ")
