@@ -106,9 +106,9 @@ check-failed (an answer check failed), verdict=WORD[|WORD…] (a row, shown or
 not, has one of the words, or none has and the rows do not rule them out: a
 script gave no answer, a subject was left unjudged, a rule could not be
 evaluated, an answer check failed or the run paused, as under --format
-nagios's UNKNOWN; a
-word no row of the chart can have, when every verdict stage writes a
-constant word, is bad usage, exit 2); several joined by commas or given
+nagios's UNKNOWN; a word no row of the chart can have, when every verdict
+stage writes a constant word or an exec stage's declared answer (d.status
+under exitCodes:), is bad usage, exit 2); several joined by commas or given
 again.
 
 Executors: local (default) runs the chart in this process. temporal runs it
