@@ -116,3 +116,24 @@ func TestJUnitReportCountsATestFileThatDidNotLoad(t *testing.T) {
 		t.Errorf("text summary:\n%s", r.stdout)
 	}
 }
+
+// TestDumbTerminalGetsNoColour: TERM=dumb turns colour (and the progress
+// line) off as NO_COLOR does; an empty NO_COLOR and another TERM leave it
+// on. Before, a dumb terminal was sent `^[[31m…^[[0m`.
+func TestDumbTerminalGetsNoColour(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		env  map[string]string
+		want bool
+	}{
+		{map[string]string{"TERM": "xterm-256color"}, true},
+		{map[string]string{"TERM": "dumb"}, false},
+		{map[string]string{"TERM": "xterm", "NO_COLOR": "1"}, false},
+		{map[string]string{"TERM": "xterm", "NO_COLOR": ""}, true},
+	}
+	for _, tc := range cases {
+		if got := colourWanted(func(k string) string { return tc.env[k] }); got != tc.want {
+			t.Errorf("%v: colour %v, want %v", tc.env, got, tc.want)
+		}
+	}
+}

@@ -77,6 +77,9 @@ NAME STATE - SUMMARY | PERFDATA, the rows and the standing line; each verdict
 word's state comes from the chart's result.nagios, else the words ok,
 warning, critical, unknown are their own state and any other is UNKNOWN).
 
+Colour and the progress line go only to a terminal; NO_COLOR (not empty)
+or TERM=dumb turns them off.
+
 Exit codes: 0 completed (or paused at an ask: — the record is written to
 --record, else ./<runbook>.paused.json, or ./<runbook>.paused-2.json (-3, …)
 when that one holds an earlier question not yet answered, and the resume
@@ -151,7 +154,7 @@ gets SIGTERM (Linux only). See docs/SCALE.md.`,
 		input:   "an input as `name=value` (repeatable)",
 		inputs:  "a `FILE` of inputs, a JSON or YAML object (--input overrides it)",
 		record:  "write the full run record to `FILE` (for explain and resume)",
-		timeout: "cancel the run after this `duration` (exit 1)",
+		timeout: "cancel the run after this `duration` (exit 1); 0, the default, is no limit",
 	})
 	return cmd
 }
