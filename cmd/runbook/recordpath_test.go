@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/openrunbook/runbook/record"
 )
 
 // The promise these tests hold: nothing recorded is lost, and what the CLI
@@ -762,5 +764,62 @@ stages:
 	}
 	if got := question("run.json"); !strings.HasPrefix(got, "Deploy the fast one?") {
 		t.Errorf("run.json holds %q, want the fast run's question", got)
+	}
+}
+
+// TestResumeIntoAnotherFileKeepsAQuestionLeftThereMeanwhile: runbook
+// resume --record OTHER writes OTHER as exec writes its record, under
+// the folder's lock, and not over a question another run paused there
+// while the resumed run went on: exit 1, saying so. Before, the resumed
+// run's record replaced the other run's question.
+func TestResumeIntoAnotherFileKeepsAQuestionLeftThereMeanwhile(t *testing.T) {
+	t.Parallel()
+	work := t.TempDir()
+	slow := writeChart(t, work, "slow.yaml", `
+version: 1
+runbook: release
+stages:
+  - id: confirm
+    ask: {question: '"Deploy the slow one?"', expects: {go: bool}}
+  - id: wait
+    exec: {shell: 'touch started; while [ ! -e go ]; do sleep 0.02; done'}
+`)
+	fast := writeChart(t, work, "fast.yaml", `
+version: 1
+runbook: other
+stages:
+  - id: confirm
+    ask: {question: '"Deploy the fast one?"', expects: {go: bool}}
+`)
+	first, shared := filepath.Join(work, "first.json"), filepath.Join(work, "shared.json")
+	if r := runCLI(t, work, "exec", slow, "-q", "--record", first); r.code != 0 {
+		t.Fatalf("slow run: exit %d: %s", r.code, r.stderr)
+	}
+	cmd := exec.Command(binary, "resume", first, "--input", "go=true", "-q", "--record", shared)
+	cmd.Dir, cmd.Env = work, append(os.Environ(), "NO_COLOR=1")
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 500; i++ {
+		if _, err := os.Stat(filepath.Join(work, "started")); err == nil {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if r := runCLI(t, work, "exec", fast, "-q", "--record", shared); r.code != 0 {
+		t.Fatalf("fast run: exit %d: %s", r.code, r.stderr)
+	}
+	if err := os.WriteFile(filepath.Join(work, "go"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(errb.String(), "another run paused there while this one ran") {
+		t.Errorf("resume: %v, stderr %q; want exit 1 saying the record was not written over the other's question", err, errb.String())
+	}
+	if waiting, name, _ := record.Waiting(shared); !waiting || name != "other" {
+		t.Errorf("shared.json: waiting %v, runbook %q; want the fast run's question still there", waiting, name)
 	}
 }
