@@ -15,9 +15,24 @@ import (
 // one no run of this chart can give — a misspelled `--fail-on
 // verdict=critcal` would never hold — while an incomplete list says
 // nothing about any word.
+//
+// A verdict column that is an exec stage's declared answer, `d.status`
+// where d is written by that one stage alone and it declares exitCodes:,
+// has that stage's words (`{0: clean, 1: dirty}`: clean, dirty): a code
+// it does not declare leaves status absent, and a verdict stage fails
+// over a word that is no text. `--fail-on verdict=dirtty` over such a
+// chart was taken, and a gate that could never hold passed every run.
 func (s *Spec) VerdictWords() (words []string, complete bool) {
-	w := &verdictWords{complete: true, seen: map[*Spec]bool{}}
+	w := &verdictWords{complete: true, seen: map[*Spec]bool{}, writers: map[string]int{}, answers: map[string][]string{}}
 	w.chart(s)
+	for _, key := range w.statusOf {
+		words, ok := w.answers[key]
+		if !ok || w.writers[key] != 1 {
+			w.complete = false
+			continue
+		}
+		w.words = append(w.words, words...)
+	}
 	slices.Sort(w.words)
 	return slices.Compact(w.words), w.complete
 }
@@ -34,6 +49,13 @@ type verdictWords struct {
 	words    []string
 	complete bool
 	seen     map[*Spec]bool
+	// writers counts the places that write each key (an input, a var, a
+	// stage's set:, into:, an ask's answer, a foreach's item); answers
+	// are the words of an exec stage's exitCodes:, by its into: key;
+	// statusOf are the keys K of verdict columns written K.status.
+	writers  map[string]int
+	answers  map[string][]string
+	statusOf []string
 }
 
 func (w *verdictWords) chart(s *Spec) {
@@ -41,6 +63,12 @@ func (w *verdictWords) chart(s *Spec) {
 		return
 	}
 	w.seen[s] = true
+	for _, in := range s.Inputs {
+		w.other(in.Name)
+	}
+	for _, v := range s.Vars {
+		w.other(v.Key)
+	}
 	w.stages(s.Stages)
 }
 
@@ -51,7 +79,13 @@ func (w *verdictWords) stages(stages []StageSpec) {
 			w.other(a.Key)
 		}
 		if st.Exec != nil {
-			w.other(intoOr(st.Exec.Into, st.ID))
+			key := intoOr(st.Exec.Into, st.ID)
+			w.other(key)
+			if len(st.Exec.ExitCodes) > 0 {
+				for _, word := range st.Exec.ExitCodes {
+					w.answers[key] = append(w.answers[key], word)
+				}
+			}
 		}
 		if st.Read != nil {
 			w.other(intoOr(st.Read.Into, st.ID))
@@ -71,11 +105,15 @@ func (w *verdictWords) stages(stages []StageSpec) {
 		}
 		if fe := st.ForEach; fe != nil {
 			w.other(intoOr(fe.Into, st.ID))
+			w.other(fe.As)
 			w.stages(fe.Stages)
 		}
 		if sf := st.Subflow; sf != nil {
 			if sf.Chart != "" && sf.Spec == nil {
 				w.complete = false
+			}
+			for _, a := range sf.Inputs {
+				w.other(a.Key)
 			}
 			w.stages(sf.Stages)
 			w.chart(sf.Spec)
@@ -94,12 +132,19 @@ func (w *verdictWords) other(key string) {
 	if key == VerdictsKey {
 		w.complete = false
 	}
+	w.writers[key]++
 }
 
 // column reads a verdict column: a constant expression (no name read)
 // whose value is text is a word; anything else leaves the list incomplete.
 func (w *verdictWords) column(v rules.Valuer) {
 	x, ok := v.(*rules.Expr)
+	if ok {
+		if roots := x.Roots(); len(roots) == 1 && strings.TrimSpace(x.String()) == roots[0]+".status" {
+			w.statusOf = append(w.statusOf, roots[0]) // an exec stage's answer, resolved when all is read
+			return
+		}
+	}
 	if !ok || len(x.Roots()) > 0 {
 		w.complete = false
 		return

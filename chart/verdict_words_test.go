@@ -48,3 +48,48 @@ func TestVerdictWordsKnownOnlyWhenConstant(t *testing.T) {
 		}
 	}
 }
+
+// TestVerdictWordsOfAnExecStagesAnswer: a verdict column `d.status`, where
+// d is written by one exec stage alone and that stage declares exitCodes:,
+// has that stage's words, so --fail-on refuses a word outside them; a key
+// another place writes too (a set:, an input, a foreach's item), a stage
+// with no exitCodes:, or another member leaves the list unknown. Before,
+// `--fail-on verdict=dirtty` over `git diff --quiet` under {0: clean, 1:
+// dirty} was taken, and the gate passed every run.
+func TestVerdictWordsOfAnExecStagesAnswer(t *testing.T) {
+	t.Parallel()
+	head := "version: 1\nrunbook: w\nresult: {kind: verdict/x}\n"
+	diff := "  - {id: d, exec: {command: [git, diff, --quiet], exitCodes: {0: clean, 1: dirty}}}\n"
+	verdict := "  - {id: v, verdict: {subject: '\"repo\"', verdict: d.status}}\n"
+	cases := []struct {
+		name     string
+		chart    string
+		words    []string
+		complete bool
+	}{
+		{"the stage's answers", "stages:\n" + diff + verdict, []string{"clean", "dirty"}, true},
+		{"nagios", "stages:\n  - {id: d, exec: {command: [check_load], exitCodes: nagios}}\n" + verdict, []string{"critical", "ok", "unknown", "warning"}, true},
+		{"beside a constant", "stages:\n" + diff + verdict + "  - {id: w, verdict: {subject: '\"x\"', verdict: '\"stale\"'}}\n", []string{"clean", "dirty", "stale"}, true},
+		{"no exitCodes", "stages:\n  - {id: d, exec: {command: [git, diff, --quiet]}}\n" + verdict, nil, false},
+		{"a set writes d too", "stages:\n" + diff + "  - {id: s, set: {d: '{\"status\": \"weird\"}'}}\n" + verdict, []string{}, false},
+		{"an input named d", "inputs: {d: {type: object, default: {}}}\nstages:\n" + diff + verdict, nil, false},
+		{"another member", "stages:\n" + diff + "  - {id: v, verdict: {subject: '\"repo\"', verdict: d.stderr}}\n", nil, false},
+	}
+	for _, tc := range cases {
+		spec, err := Parse("chart.yaml", []byte(head+tc.chart))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		words, complete := spec.VerdictWords()
+		if len(words) == 0 {
+			words = nil
+		}
+		want := tc.words
+		if len(want) == 0 {
+			want = nil
+		}
+		if !reflect.DeepEqual(words, want) || complete != tc.complete {
+			t.Errorf("%s: %v, %v; want %v, %v", tc.name, words, complete, want, tc.complete)
+		}
+	}
+}

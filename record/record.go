@@ -244,6 +244,15 @@ type VerdictSet struct {
 	// (result.empty: answer): set only on a completed run's set with no
 	// rows, where the table's sentence says so.
 	EmptyAnswer bool `json:"emptyAnswer,omitempty"`
+	// Unjudged says, one phrase a kind, why a completed run's rows are
+	// not all judged (gate.Check.Unjudged): a script that gave no answer,
+	// a stage that did not check everything, no rows where none is no
+	// answer, a rule that could not be evaluated, a failed answer check.
+	// A row beside it may be the default a failed script left ("clean"
+	// over a git that exited 128): what makes --format nagios UNKNOWN and
+	// a --fail-on verdict= condition hold. Absent when every row rests on
+	// what the run judged, and on a run that did not complete.
+	Unjudged []string `json:"unjudged,omitempty"`
 }
 
 // NotShownText is NotShown in words, most rows first, then by verdict:

@@ -151,6 +151,22 @@ func sign(n int) int {
 	return 0
 }
 
+// preRelease says whether one of a and b is the other with a semver
+// pre-release after a hyphen ("4.17.21-beta.1" and "4.17.21"), the other
+// being dotted numbers alone, and whether that one is a (true) or b.
+// Semver puts it before the release; text and dpkg put it after (a
+// Debian revision), and the text cannot say which scheme it is in.
+func preRelease(a, b string) (aIsPre, ok bool) {
+	release := func(s string) bool { return strings.Trim(s, "0123456789.") == "" && strings.Contains(s, ".") }
+	switch {
+	case strings.HasPrefix(a, b+"-") && release(b):
+		return true, true
+	case strings.HasPrefix(b, a+"-") && release(a):
+		return false, true
+	}
+	return false, false
+}
+
 // versionsReason is why two texts that are both versions have no order
 // here: text orders them otherwise than a version's order does ("3.0.9"
 // after "3.0.15", "1.0~rc1" after "1.0", "1:9.18.47" before "9.18.49"),
@@ -170,6 +186,14 @@ func versionsReason(a, b string) string {
 	vb, okB := versionOf(tb)
 	if !okA || !okB {
 		return ""
+	}
+	if first, ok := preRelease(ta, tb); ok {
+		pre, rel := a, b
+		if !first {
+			pre, rel = b, a
+		}
+		return strconv.Quote(pre) + " and " + strconv.Quote(rel) + " are versions whose order depends on their scheme: semver's (npm, Cargo, Go modules, Helm charts) puts the pre-release " +
+			strconv.Quote(pre) + " before " + strconv.Quote(rel) + ", where text and dpkg's order (a Debian revision) put it after; ask the tool whose versions they are, which owns the order (semver's own comparison for npm's or Cargo's, an exec of dpkg --compare-versions A lt B for a Debian package's)"
 	}
 	vc, tc := versionCompare(va, vb), strings.Compare(a, b)
 	if vc == tc {

@@ -98,3 +98,27 @@ func TestVersionCompareIsDpkgs(t *testing.T) {
 		}
 	}
 }
+
+// TestSemverPreReleaseHasNoTextOrder: a release and its semver
+// pre-release ("4.17.21-beta.1", "4.17.21") have no order here: semver
+// puts the pre-release first, text and dpkg after, and the text does not
+// say its scheme. Before, a lockfile gate's `v < minimum[name]` called
+// lodash 4.17.21-beta.1 not older than a minimum of 4.17.21, ok,
+// Consistent (testdata/wave-ci/lockfile). Pre-releases of one release
+// (rc.9, rc.10 compared as numbers by both) and a pair not so related
+// order as before.
+func TestSemverPreReleaseHasNoTextOrder(t *testing.T) {
+	t.Parallel()
+	const why = "are versions whose order depends on their scheme"
+	env := mapEnv{"v": map[string]any{"pre": "4.17.21-beta.1", "rel": "4.17.21", "k": "v1.29.0-rc.1", "rc9": "1.0.0-rc.9", "rc1": "1.0.0-rc.1"}}
+	runOutcomes(t, env, []outcomeCase{
+		{`v.pre < "4.17.21"`, false, why},
+		{`v.pre >= "4.17.21"`, false, `semver's (npm, Cargo, Go modules, Helm charts) puts the pre-release "4.17.21-beta.1" before "4.17.21"`},
+		{`"4.17.21" > v.pre`, false, why},
+		{`v.k < "v1.29.0"`, false, why},
+		{`v.rc9 < "1.0.0-rc.10"`, false, "are versions written as text"}, // semver and dpkg put rc.9 first; text does not
+		{`v.rc1 < "1.0.0-rc.2"`, true, ""},
+		{`v.rel < "4.17.3"`, false, "are versions written as text"},
+		{`v.pre < "4.18.0"`, true, ""},
+	})
+}

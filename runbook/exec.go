@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/internal/gate"
 	"github.com/openrunbook/runbook/internal/parse"
 	"github.com/openrunbook/runbook/internal/secret"
 	"github.com/openrunbook/runbook/internal/version"
@@ -73,6 +74,10 @@ func (r *run) record(fres *flow.Result) *record.Record {
 	if rb.honestyOn(HonestyAssessment) {
 		a, said := rb.assess(rec, fres, in, rs, secret)
 		rec.Assessment, rec.StandingSaid = &a, said
+	}
+	if rec.Verdicts != nil && rec.Status == "completed" {
+		// After the assessment: a failed answer check is one of them.
+		rec.Verdicts.Unjudged = gate.CheckOf(rb.spec, rec).Unjudged()
 	}
 	return rec
 }

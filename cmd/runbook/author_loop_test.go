@@ -352,16 +352,16 @@ func TestTestSummarySaysAFileThatDidNotLoad(t *testing.T) {
 	writeChart(t, dir, "bad/chart.yaml", "version: 1\nrunbook: two\nresult: {kind: verdict/x}\nstages:\n  - id: v\n    verdict: {subject: a[0], verdict: '\"ok\"'}\n")
 	writeChart(t, dir, "bad/two_test.yaml", "version: 1\nchart: chart.yaml\ncases:\n  - name: fine\n    expect: {verdicts: [{subject: a, verdict: ok}]}\n")
 	r := runCLI(t, dir, "test", ".")
-	if r.code != 2 || !strings.Contains(r.stdout, "1 passed, 0 failed, 1 test file did not load (bad/two_test.yaml: its error is on stderr)\n") {
+	if r.code != 2 || !strings.Contains(r.stdout, "1 passed, 0 failed, 1 test file did not load, its cases not run (bad/two_test.yaml)") {
 		t.Errorf("text: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	r = runCLI(t, dir, "test", ".", "-o", "json")
-	if r.code != 2 || !strings.Contains(r.stdout, `"notLoaded":[{"file":"bad/two_test.yaml","error":"`) {
+	if r.code != 2 || !strings.Contains(r.stdout, `"notLoaded":[{"file":"bad/two_test.yaml","errors":["bad/chart.yaml:6:25: the file is not valid YAML`) {
 		t.Errorf("json: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	r = runCLI(t, dir, "test", ".", "-o", "junit")
 	if r.code != 2 || !strings.Contains(r.stdout, `<testsuites name="runbook test" tests="2" failures="0" errors="1"`) ||
-		!strings.Contains(r.stdout, `<error message="the test file or its chart did not load"`) {
+		!strings.Contains(r.stdout, `<error message="the test file did not load: none of its cases ran" type="load">bad/chart.yaml:6:25`) {
 		t.Errorf("junit: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }

@@ -61,9 +61,10 @@ func newExecCmd(stdout, stderr io.Writer) *cobra.Command {
 		Short: "Run a chart and print its result",
 		Long: `exec runs the chart and prints its result on stdout.
 
-Inputs: --input name=value (repeatable; the value is converted to the input's
-declared type) and --inputs FILE (an object of inputs, JSON or YAML);
---input overrides the file. Give a secret input in the file: a command line
+Inputs: --input name=value (repeatable, once a name; the value is converted
+to the input's declared type) and --inputs FILE (an object of inputs, JSON or
+YAML); --input overrides the file, and a name given by two --input is
+refused. Give a secret input in the file: a command line
 is visible to ps.
 
 CHART may be - : the chart is read from stdin (errors name <stdin>:L:C) and
@@ -76,6 +77,9 @@ run's events as they happen, then {"event":"run.end","result":{…}}), markdown
 NAME STATE - SUMMARY | PERFDATA, the rows and the standing line; each verdict
 word's state comes from the chart's result.nagios, else the words ok,
 warning, critical, unknown are their own state and any other is UNKNOWN).
+
+Colour and the progress line go only to a terminal; NO_COLOR (not empty)
+or TERM=dumb turns them off.
 
 Exit codes: 0 completed (or paused at an ask: — the record is written to
 --record, else ./<runbook>.paused.json, or ./<runbook>.paused-2.json (-3, …)
@@ -103,9 +107,13 @@ plugin API's invalid arguments; Nagios reads 2 as CRITICAL).
 
 --fail-on conditions: not-sure, ask, not-assessed, consistent (the standing),
 check-failed (an answer check failed), verdict=WORD[|WORD…] (a row, shown or
-not, has one of the words; a word no row of the chart can have, when every
-verdict stage writes a constant word, is bad usage, exit 2); several joined
-by commas or given again.
+not, has one of the words, or none has and the rows do not rule them out: a
+script gave no answer, a subject was left unjudged, a rule could not be
+evaluated, an answer check failed or the run paused, as under --format
+nagios's UNKNOWN; a word no row of the chart can have, when every verdict
+stage writes a constant word or an exec stage's declared answer (d.status
+under exitCodes:), is bad usage, exit 2); several joined by commas or given
+again.
 
 Executors: local (default) runs the chart in this process. temporal runs it
 as a Temporal workflow whose commands run on workers (runbook worker) on the
@@ -147,7 +155,7 @@ gets SIGTERM (Linux only). See docs/SCALE.md.`,
 		input:   "an input as `name=value` (repeatable)",
 		inputs:  "a `FILE` of inputs, a JSON or YAML object (--input overrides it)",
 		record:  "write the full run record to `FILE` (for explain and resume)",
-		timeout: "cancel the run after this `duration` (exit 1)",
+		timeout: "cancel the run after this `duration` (exit 1); 0, the default, is no limit",
 	})
 	return cmd
 }
@@ -552,7 +560,8 @@ func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.
 	}
 	var recordErr error
 	if recordPath != "" {
-		if recordErr = res.WriteRecord(recordPath); recordErr != nil {
+		recordPath, waitingAt, recordErr = writeRunRecord(res, recordPath, f.record == "", rb.Name(), waitingAt)
+		if recordErr != nil {
 			recordErr = fmt.Errorf("writing the run record: %w", recordErr)
 			unsaved(rec)
 		}
@@ -628,6 +637,34 @@ func defaultPausePath(name string) (path, waitingAt string) {
 		}
 		path = fmt.Sprintf("%s-%d.json", base, n)
 	}
+}
+
+// writeRunRecord writes res's record at path, with its folder locked
+// (lockDir) against other runbook processes writing there, and returns
+// the path it wrote and the sentence of files passed over. Under the lock
+// the file is asked again whether it holds a question not yet answered:
+// the path was chosen before the run, and a run that started after this
+// one may have paused there since. A paused run's default path (chosen
+// true) is then chosen again (defaultPausePath); a path --record named is
+// not written over, an error. Before, six CI jobs of one chart run at once
+// in one workspace each said "run paused; record written to
+// ./release.paused.json", and the file held one question: five were lost,
+// and the one a person answered was not the one each job named.
+func writeRunRecord(res *runbook.Result, path string, chosen bool, name, waitingAt string) (string, string, error) {
+	unlock := lockDir(filepath.Dir(path))
+	defer unlock()
+	if waiting, _, _ := waitsHere(path); waiting {
+		if !chosen {
+			return path, waitingAt, fmt.Errorf("record %s: another run paused there while this one ran, and its question is not yet answered: this run's record was not written over it; give another --record", path)
+		}
+		was := path
+		path, waitingAt = defaultPausePath(name)
+		if p := res.Record.Pause; p != nil {
+			// The command was made before the run, with the path then free.
+			p.Resume = strings.Replace(p.Resume, "runbook resume "+shellQuote(was), "runbook resume "+shellQuote(path), 1)
+		}
+	}
+	return path, waitingAt, res.WriteRecord(path)
 }
 
 // waitsHere is record.Waiting, less a run that waits on Temporal: it waits

@@ -51,15 +51,40 @@ func readInputsAt(file string, pairs []string) (map[string]any, inputsAt, error)
 			return nil, nil, err
 		}
 	}
-	for _, kv := range pairs {
+	paired := map[string]int{} // name → which --input gave it, from 1
+	for i, kv := range pairs {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok || strings.TrimSpace(k) == "" {
 			return nil, nil, fmt.Errorf("--input %q: want name=value", kv)
 		}
+		// A second --input of a name is refused, as a file's second key
+		// is: the last one won in silence, and a CI job whose template
+		// gave --input repo=… and whose step gave it again checked the
+		// one it did not mean. The values are not said: one may be a
+		// secret.
+		if first, twice := paired[k]; twice {
+			return nil, nil, fmt.Errorf("--input %s is given twice (the %s and the %s --input); give each input once (--input overrides the --inputs file, not an earlier --input)", k, ordinal(first), ordinal(i+1))
+		}
+		paired[k] = i + 1
 		given[k] = v
 		delete(at, k)
 	}
 	return given, at, nil
+}
+
+// ordinal is n as an ordinal: 1st, 2nd, 3rd, 4th, 11th, 21st.
+func ordinal(n int) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return fmt.Sprintf("%d%s", n, suffix)
 }
 
 // inputsWant is how every refusal of an --inputs file says what is right.

@@ -186,20 +186,31 @@ func withProgress(opts []runbook.ExecOption, f execFlags, stdout, stderr io.Writ
 // stderr. An ndjson stream on that terminal would interleave with it, so it
 // gets none.
 func showProgress(stdout, stderr io.Writer, format string) bool {
-	if !isTerminal(stdout) || !isTerminal(stderr) {
+	if !isTerminal(stdout) || !isTerminal(stderr) || dumbTerminal(os.Getenv) {
 		return false
 	}
 	return format != "ndjson"
 }
 
-// colourOn says whether w gets colour: a terminal, and NO_COLOR unset or
-// empty. no-color.org: "when present and not an empty string" it turns
-// colour off; `NO_COLOR=` leaves it on.
+// colourOn says whether w gets colour: a terminal, not a dumb one, and
+// NO_COLOR unset or empty (colourWanted).
 func colourOn(w io.Writer) bool {
-	if os.Getenv("NO_COLOR") != "" {
-		return false
-	}
-	return isTerminal(w)
+	return colourWanted(os.Getenv) && isTerminal(w)
+}
+
+// colourWanted reads the environment's word on colour: no-color.org's
+// NO_COLOR "when present and not an empty string" turns it off (`NO_COLOR=`
+// leaves it on), and so does TERM=dumb, a terminal that draws no escape
+// sequence (Emacs' shell, a CI log viewer that sets it): it showed
+// `^[[31mcompleted with failure^[[0m`.
+func colourWanted(getenv func(string) string) bool {
+	return getenv("NO_COLOR") == "" && !dumbTerminal(getenv)
+}
+
+// dumbTerminal says TERM is dumb: no escape sequence is drawn, so neither
+// colour nor the progress line that rewrites itself (\r\033[K).
+func dumbTerminal(getenv func(string) string) bool {
+	return getenv("TERM") == "dumb"
 }
 
 // isTerminal reports whether w is an *os.File on a terminal.

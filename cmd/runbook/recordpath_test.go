@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"os"
@@ -12,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/openrunbook/runbook/record"
 )
 
 // The promise these tests hold: nothing recorded is lost, and what the CLI
@@ -653,5 +656,170 @@ stages:
 	}
 	if _, err := os.Stat(filepath.Join(work, "old")); err != nil {
 		t.Error("the subflow did not run on resume")
+	}
+}
+
+// TestOverlappingRunsEachKeepTheirQuestion: a run whose default paused
+// path was chosen before it ran, while another run of the chart paused
+// there meanwhile, writes the next free name (and names it in its resume
+// command), never over the other's question; with --record, it is not
+// written over the other's question, exit 1. Before, CI jobs of one chart
+// run at once in one workspace each said "record written to
+// ./release.paused.json", and the file held one of their questions.
+func TestOverlappingRunsEachKeepTheirQuestion(t *testing.T) {
+	t.Parallel()
+	work := t.TempDir()
+	slow := writeChart(t, work, "slow.yaml", `
+version: 1
+runbook: release
+stages:
+  - id: wait
+    exec: {shell: 'touch started; while [ ! -e go ]; do sleep 0.02; done'}
+  - id: confirm
+    ask: {question: '"Deploy the slow one?"', expects: {go: bool}}
+`)
+	fast := writeChart(t, work, "fast.yaml", `
+version: 1
+runbook: release
+stages:
+  - id: confirm
+    ask: {question: '"Deploy the fast one?"', expects: {go: bool}}
+`)
+	slowRun := func(args ...string) (func() result, error) {
+		for _, f := range []string{"started", "go"} {
+			os.Remove(filepath.Join(work, f))
+		}
+		cmd := exec.Command(binary, append([]string{"exec", slow}, args...)...)
+		cmd.Dir, cmd.Env = work, append(os.Environ(), "NO_COLOR=1")
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		if err := cmd.Start(); err != nil {
+			return nil, err
+		}
+		for i := 0; i < 500; i++ {
+			if _, err := os.Stat(filepath.Join(work, "started")); err == nil {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		return func() result {
+			if err := os.WriteFile(filepath.Join(work, "go"), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			err := cmd.Wait()
+			code := 0
+			var ee *exec.ExitError
+			if errors.As(err, &ee) {
+				code = ee.ExitCode()
+			}
+			return result{stdout: out.String(), stderr: errb.String(), code: code}
+		}, nil
+	}
+	question := func(path string) string {
+		b, err := os.ReadFile(filepath.Join(work, path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rec struct {
+			Result struct {
+				Pause *struct{ Question, Resume string } `json:"pause"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal(b, &rec); err != nil || rec.Result.Pause == nil {
+			t.Fatalf("%s: no pause (%v)", path, err)
+		}
+		return rec.Result.Pause.Question + " / " + rec.Result.Pause.Resume
+	}
+
+	finish, err := slowRun()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := runCLI(t, work, "exec", fast, "-q"); r.code != 0 || !strings.Contains(r.stderr, "record written to ./release.paused.json") {
+		t.Fatalf("fast run: exit %d: %s", r.code, r.stderr)
+	}
+	r := finish()
+	if r.code != 0 || !strings.Contains(r.stderr, "record written to ./release.paused-2.json") || !strings.Contains(r.stdout, "runbook resume ./release.paused-2.json") {
+		t.Errorf("slow run: exit %d, stdout %q, stderr %q; want it paused at ./release.paused-2.json", r.code, r.stdout, r.stderr)
+	}
+	if got, want := question("release.paused.json"), "Deploy the fast one? / runbook resume ./release.paused.json"; got != want {
+		t.Errorf("release.paused.json holds %q, want %q", got, want)
+	}
+	if got, want := question("release.paused-2.json"), "Deploy the slow one? / runbook resume ./release.paused-2.json"; got != want {
+		t.Errorf("release.paused-2.json holds %q, want %q", got, want)
+	}
+
+	// --record named by both: the later writer does not replace the
+	// question the other left there.
+	shared := filepath.Join(work, "run.json")
+	if finish, err = slowRun("--record", shared); err != nil {
+		t.Fatal(err)
+	}
+	if r := runCLI(t, work, "exec", fast, "-q", "--record", shared); r.code != 0 {
+		t.Fatalf("fast run --record: exit %d: %s", r.code, r.stderr)
+	}
+	r = finish()
+	if r.code != 1 || !strings.Contains(r.stderr, "another run paused there while this one ran") {
+		t.Errorf("slow run --record: exit %d, stderr %q; want exit 1 saying the record was not written over the other's question", r.code, r.stderr)
+	}
+	if got := question("run.json"); !strings.HasPrefix(got, "Deploy the fast one?") {
+		t.Errorf("run.json holds %q, want the fast run's question", got)
+	}
+}
+
+// TestResumeIntoAnotherFileKeepsAQuestionLeftThereMeanwhile: runbook
+// resume --record OTHER writes OTHER as exec writes its record, under
+// the folder's lock, and not over a question another run paused there
+// while the resumed run went on: exit 1, saying so. Before, the resumed
+// run's record replaced the other run's question.
+func TestResumeIntoAnotherFileKeepsAQuestionLeftThereMeanwhile(t *testing.T) {
+	t.Parallel()
+	work := t.TempDir()
+	slow := writeChart(t, work, "slow.yaml", `
+version: 1
+runbook: release
+stages:
+  - id: confirm
+    ask: {question: '"Deploy the slow one?"', expects: {go: bool}}
+  - id: wait
+    exec: {shell: 'touch started; while [ ! -e go ]; do sleep 0.02; done'}
+`)
+	fast := writeChart(t, work, "fast.yaml", `
+version: 1
+runbook: other
+stages:
+  - id: confirm
+    ask: {question: '"Deploy the fast one?"', expects: {go: bool}}
+`)
+	first, shared := filepath.Join(work, "first.json"), filepath.Join(work, "shared.json")
+	if r := runCLI(t, work, "exec", slow, "-q", "--record", first); r.code != 0 {
+		t.Fatalf("slow run: exit %d: %s", r.code, r.stderr)
+	}
+	cmd := exec.Command(binary, "resume", first, "--input", "go=true", "-q", "--record", shared)
+	cmd.Dir, cmd.Env = work, append(os.Environ(), "NO_COLOR=1")
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 500; i++ {
+		if _, err := os.Stat(filepath.Join(work, "started")); err == nil {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if r := runCLI(t, work, "exec", fast, "-q", "--record", shared); r.code != 0 {
+		t.Fatalf("fast run: exit %d: %s", r.code, r.stderr)
+	}
+	if err := os.WriteFile(filepath.Join(work, "go"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(errb.String(), "another run paused there while this one ran") {
+		t.Errorf("resume: %v, stderr %q; want exit 1 saying the record was not written over the other's question", err, errb.String())
+	}
+	if waiting, name, _ := record.Waiting(shared); !waiting || name != "other" {
+		t.Errorf("shared.json: waiting %v, runbook %q; want the fast run's question still there", waiting, name)
 	}
 }

@@ -197,7 +197,16 @@ func resumeRecord(ctx context.Context, path string, f resumeFlags, stdout, stder
 	// A record that cannot be written still lets the result be printed
 	// (a check must say something), as in exec; the exit code says so.
 	var recordErr error
-	if err := res.WriteRecord(out); err != nil {
+	write := res.WriteRecord
+	if !sameFile(out, path) {
+		// Another file: written as exec writes, under its folder's lock
+		// and never over a question another run left there meanwhile.
+		write = func(out string) error {
+			_, _, err := writeRunRecord(res, out, false, "", "")
+			return err
+		}
+	}
+	if err := write(out); err != nil {
 		recordErr = fmt.Errorf("writing the continued record: %w", err)
 		unsaved(res.Record)
 	} else if out != path {

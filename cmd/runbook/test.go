@@ -111,17 +111,17 @@ func testCharts(ctx context.Context, paths []string, f testFlags, stdout, stderr
 	}
 	loadFailed := false
 	var results []*charttest.FileResult
-	var notLoaded []testNotLoaded // said in the summary and the reports, not on stderr alone
+	var notLoaded []unloaded
 	for _, path := range files {
-		tf, err := loadTest(path, stderr)
-		if err != nil {
+		var why strings.Builder
+		tf, ok := loadTest(path, io.MultiWriter(stderr, &why))
+		if !ok {
 			loadFailed = true
-			notLoaded = append(notLoaded, testNotLoaded{File: path, Error: err.Error()})
+			notLoaded = append(notLoaded, unloaded{File: path, Errors: strings.Split(strings.TrimSuffix(why.String(), "\n"), "\n")})
 			continue
 		}
 		res := tf.Run(ctx, opts...)
 		if f.update {
-			var ok bool
 			if res, ok = updateTest(ctx, tf, res, opts, stderr); !ok {
 				loadFailed = true
 				continue
@@ -133,11 +133,11 @@ func testCharts(ctx context.Context, paths []string, f testFlags, stdout, stderr
 	var err2 error
 	switch f.format {
 	case "json":
-		err2 = printTestJSON(stdout, results, notLoaded, covs, f.coverage)
+		err2 = printTestJSON(stdout, results, covs, f.coverage, notLoaded)
 	case "junit":
 		err2 = printTestJUnit(stdout, results, notLoaded)
 	default:
-		err2 = printTestText(stdout, results, notLoaded, covs, f.coverage)
+		err2 = printTestText(stdout, results, covs, f.coverage, notLoaded)
 	}
 	if err2 != nil {
 		return exit(exitFailed, "writing the result: %v", err2)
@@ -215,23 +215,13 @@ func unwrapPathErr(err error) error {
 
 // loadTest loads a test file, printing every error of it (or its chart)
 // on stderr, one a line.
-func loadTest(path string, stderr io.Writer) (*charttest.File, error) {
+func loadTest(path string, stderr io.Writer) (*charttest.File, bool) {
 	tf, err := charttest.Load(path)
 	if err != nil {
 		printLoadError(stderr, path, err)
-		return nil, err
+		return nil, false
 	}
-	return tf, nil
-}
-
-// testNotLoaded is a test file that did not load, or whose chart did not:
-// no case of it ran. The summary line and the JSON and JUnit reports say
-// so, where the error went to stderr alone and the summary read "1
-// passed, 0 failed" over a chart nobody tested
-// (TestTestSummarySaysAFileThatDidNotLoad).
-type testNotLoaded struct {
-	File  string `json:"file"`
-	Error string `json:"error"`
+	return tf, true
 }
 
 // updateTest writes the file's updated expectations and runs it again, so
@@ -251,8 +241,8 @@ func updateTest(ctx context.Context, tf *charttest.File, res *charttest.FileResu
 		return nil, false
 	}
 	fmt.Fprintf(stderr, "updated %s\n", tf.Path)
-	again, err := loadTest(tf.Path, stderr)
-	if err != nil {
+	again, ok := loadTest(tf.Path, stderr)
+	if !ok {
 		return nil, false
 	}
 	return again.Run(ctx, opts...), true
@@ -306,7 +296,7 @@ func totalPercent(covs []*charttest.Coverage) float64 {
 	return all.Percent()
 }
 
-func printTestText(w io.Writer, rs []*charttest.FileResult, notLoaded []testNotLoaded, covs []*charttest.Coverage, coverage bool) error {
+func printTestText(w io.Writer, rs []*charttest.FileResult, covs []*charttest.Coverage, coverage bool, notLoaded []unloaded) error {
 	var b strings.Builder
 	for _, r := range rs {
 		for _, cr := range r.Cases {
@@ -326,12 +316,12 @@ func printTestText(w io.Writer, rs []*charttest.FileResult, notLoaded []testNotL
 		}
 	}
 	fmt.Fprintf(&b, "%d passed, %d failed", countCases(rs)-failedCases(rs), failedCases(rs))
-	if len(notLoaded) > 0 {
-		files := make([]string, len(notLoaded))
-		for i, n := range notLoaded {
-			files[i] = n.File
+	if n := len(notLoaded); n > 0 {
+		files := make([]string, n)
+		for i, u := range notLoaded {
+			files[i] = u.File
 		}
-		fmt.Fprintf(&b, ", %s did not load (%s: %s on stderr)", plural(len(notLoaded), "1 test file", fmt.Sprintf("%d test files", len(notLoaded))), strings.Join(files, ", "), plural(len(notLoaded), "its error is", "their errors are"))
+		fmt.Fprintf(&b, ", %d %s did not load, its cases not run (%s)", n, plural(n, "test file", "test files"), strings.Join(files, ", "))
 	}
 	b.WriteString("\n")
 	_, err := io.WriteString(w, b.String())
@@ -393,10 +383,18 @@ type testRowJSON struct {
 }
 
 type testSummaryJSON struct {
-	Passed    int                   `json:"passed"`
-	Failed    int                   `json:"failed"`
-	NotLoaded []testNotLoaded       `json:"notLoaded,omitempty"`
-	Coverage  []*charttest.Coverage `json:"coverage,omitempty"`
+	Passed   int                   `json:"passed"`
+	Failed   int                   `json:"failed"`
+	Coverage []*charttest.Coverage `json:"coverage,omitempty"`
+	// NotLoaded are the test files that did not load: none of their
+	// cases ran, so "0 failed" is not "they passed".
+	NotLoaded []unloaded `json:"notLoaded,omitempty"`
+}
+
+// unloaded is a test file that did not load, with its errors as printed.
+type unloaded struct {
+	File   string   `json:"file"`
+	Errors []string `json:"errors"`
 }
 
 func posText(p chart.Pos) string {
@@ -406,7 +404,7 @@ func posText(p chart.Pos) string {
 	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
 }
 
-func printTestJSON(w io.Writer, rs []*charttest.FileResult, notLoaded []testNotLoaded, covs []*charttest.Coverage, coverage bool) error {
+func printTestJSON(w io.Writer, rs []*charttest.FileResult, covs []*charttest.Coverage, coverage bool, notLoaded []unloaded) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	for _, r := range rs {
@@ -472,8 +470,12 @@ type junitFailure struct {
 	Text    string `xml:",chardata"`
 }
 
-func printTestJUnit(w io.Writer, rs []*charttest.FileResult, notLoaded []testNotLoaded) error {
-	all := junitSuites{Name: "runbook test", Tests: countCases(rs) + len(notLoaded), Failures: failedCases(rs), Errors: len(notLoaded)}
+// A test file that did not load is a suite of one case in error (JUnit's
+// errors, beside failures): a report of the files that loaded alone said
+// tests="0" failures="0" over a test file with one typo, which a CI server
+// reading the report showed green.
+func printTestJUnit(w io.Writer, rs []*charttest.FileResult, notLoaded []unloaded) error {
+	all := junitSuites{Name: "runbook test", Tests: countCases(rs), Failures: failedCases(rs)}
 	var total float64
 	for _, r := range rs {
 		s := junitSuite{Name: r.File.Path, Tests: len(r.Cases), Failures: r.Failed()}
@@ -495,11 +497,12 @@ func printTestJUnit(w io.Writer, rs []*charttest.FileResult, notLoaded []testNot
 		total += t
 		all.Suites = append(all.Suites, s)
 	}
-	for _, n := range notLoaded {
-		// one errored case a file: none of its cases ran
-		all.Suites = append(all.Suites, junitSuite{Name: n.File, Tests: 1, Errors: 1, Time: "0.000", Cases: []junitCase{{
-			Name: "load", Classname: n.File, Time: "0.000",
-			Error: &junitFailure{Message: "the test file or its chart did not load", Type: "load", Text: n.Error},
+	for _, u := range notLoaded {
+		all.Tests++
+		all.Errors++
+		all.Suites = append(all.Suites, junitSuite{Name: u.File, Tests: 1, Errors: 1, Time: "0.000", Cases: []junitCase{{
+			Name: "the test file loads", Classname: u.File, Time: "0.000",
+			Error: &junitFailure{Message: "the test file did not load: none of its cases ran", Type: "load", Text: strings.Join(u.Errors, "\n")},
 		}}})
 	}
 	all.Time = fmt.Sprintf("%.3f", total)

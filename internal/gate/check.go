@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -273,6 +274,65 @@ type Unchecked struct {
 // Nagios perfdata): one home for both.
 func (c Check) Judged() bool {
 	return len(c.Unanswered)+len(c.Unchecked)+len(c.RuleErrors) == 0 && !c.ChecksFailed && !c.NoScripts
+}
+
+// Unjudged says, one phrase a kind, why the rows of a completed run are not
+// all judged (Judged is false): no script's outcome on the record, the
+// scripts that gave no answer, the stages that did not check everything,
+// no verdict rows where none is no answer, the deciders whose rules could
+// not be evaluated, a failed answer check. Empty when Judged. It is the
+// result record's verdicts.unjudged and what a --fail-on verdict condition
+// says kept it open:
+//
+//	1 script gave no answer (status, behind)
+//	1 stage did not check everything (per)
+//	no verdict rows: nothing was judged
+//	a rule of Tree could not be evaluated
+//	an answer check did not pass
+func (c Check) Unjudged() []string {
+	if c.Judged() {
+		return nil
+	}
+	var parts []string
+	if c.NoScripts {
+		parts = append(parts, "no script's outcome is on the record (the label honesty stage is off)")
+	}
+	if n := len(c.Unanswered); n > 0 {
+		paths := make([]string, n)
+		for i, u := range c.Unanswered {
+			paths[i] = u.Path
+		}
+		parts = append(parts, fmt.Sprintf("%d %s gave no answer (%s)", n, plural(n, "script", "scripts"), strings.Join(paths, ", ")))
+	}
+	var stages []string
+	empty := false
+	for _, u := range c.Unchecked {
+		switch {
+		case u.Empty:
+			empty = true
+		case !slices.Contains(stages, u.Path):
+			stages = append(stages, u.Path)
+		}
+	}
+	if n := len(stages); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s did not check everything (%s)", n, plural(n, "stage", "stages"), strings.Join(stages, ", ")))
+	}
+	if empty {
+		parts = append(parts, "no verdict rows: nothing was judged")
+	}
+	if len(c.RuleErrors) > 0 {
+		var deciders []string
+		for _, re := range c.RuleErrors {
+			if !slices.Contains(deciders, re.Decider) {
+				deciders = append(deciders, re.Decider)
+			}
+		}
+		parts = append(parts, fmt.Sprintf("a rule of %s could not be evaluated", strings.Join(deciders, ", ")))
+	}
+	if c.ChecksFailed {
+		parts = append(parts, "an answer check did not pass")
+	}
+	return parts
 }
 
 // unchecked lists the ledger's items of subjects never judged, in ledger

@@ -68,7 +68,11 @@
 //	not-sure, ask, not-assessed, consistent  the assessment's standing is that word
 //	                                         (no assessment: not-assessed)
 //	check-failed                             an answer check (result.checks) failed
-//	verdict=WORD[|WORD…]                     some row, shown or hidden, has one of the words
+//	verdict=WORD[|WORD…]                     some row, shown or hidden, has one of the words,
+//	                                         or none has over a completed run whose
+//	                                         rows are not all judged (Check.Judged),
+//	                                         or over a paused run: not ruled out,
+//	                                         said with what kept it open
 //
 // Example: rows at-risk (/var), filling (/home), ok (/) under
 // result.nagios {critical: [at-risk], warning: [filling]} judge CRITICAL,

@@ -156,6 +156,17 @@ func CheckWords(conds []Condition, spec *chart.Spec) error {
 // Held lists the conditions that hold for rec, each with what made it
 // hold (`verdict=at-risk (2 rows)`), in the order given. A run that failed
 // or was cancelled meets none: it broke, and says so by its own exit code.
+//
+// A verdict condition no row meets holds all the same over a completed run
+// whose rows are not all judged (Check.Judged, the one judgement a Nagios
+// check's UNKNOWN asks), and over a paused run, whose rows after its
+// question are not written (a Nagios check's UNKNOWN too): its absence is
+// not ruled out, so it is said with what kept it open
+// (`verdict=dirty|behind (not ruled out: 1 script gave no answer
+// (status))`). A CI gate `--fail-on verdict=dirty|behind` over a checkout
+// `git status` could not read (exit 128, printing nothing) saw the default
+// row "clean" and exited 0: deploy; so did a release gate over a chart
+// that paused to ask for an approval nobody in CI could give.
 func Held(rec *record.Record, conds []Condition) []string {
 	if rec == nil || (rec.Status != "completed" && rec.Status != "paused") || len(conds) == 0 {
 		return nil
@@ -165,6 +176,7 @@ func Held(rec *record.Record, conds []Condition) []string {
 		standing, reasons = a.Standing, a.Reasons
 	}
 	var counts map[string]int
+	open, judged := "", false // what keeps a verdict condition's absence open, judged once
 	var out []string
 	for _, c := range conds {
 		switch {
@@ -194,12 +206,42 @@ func Held(rec *record.Record, conds []Condition) []string {
 					seen[w] = true
 				}
 			}
-			if n > 0 {
+			switch {
+			case n > 0:
 				out = append(out, fmt.Sprintf("%s (%s)", c, rowsWord(n)))
+			default:
+				if !judged {
+					open, judged = notRuledOut(rec), true
+				}
+				if open != "" {
+					out = append(out, fmt.Sprintf("%s (not ruled out: %s)", c, open))
+				}
 			}
 		}
 	}
 	return out
+}
+
+// notRuledOut says what keeps rec's rows from ruling a verdict word out,
+// or "" when they rule it out: a paused run has no answer yet (the rows
+// of the stages after its question are not written), and a completed
+// run's rows may not all be judged (Check.Unjudged, joined).
+func notRuledOut(rec *record.Record) string {
+	if rec.Status == "paused" {
+		at := ""
+		if rec.Pause != nil {
+			at = " at " + rec.Pause.Stage
+		}
+		return "the run is paused" + at + ", waiting for an answer: its rows are not all written"
+	}
+	return strings.Join(Judge(rec, nil).Unjudged(), "; ")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func rowsWord(n int) string {

@@ -1,7 +1,6 @@
 package gate
 
 import (
-	"context"
 	"encoding/json"
 	"reflect"
 	"strings"
@@ -14,7 +13,6 @@ import (
 	"github.com/openrunbook/runbook/plugins/label"
 	"github.com/openrunbook/runbook/record"
 	"github.com/openrunbook/runbook/rules"
-	"github.com/openrunbook/runbook/runbook"
 )
 
 // TestIssue14StatesAreTheCharts: the state words are chart's, valued as
@@ -243,48 +241,6 @@ func TestIssue14Held(t *testing.T) {
 	}
 	if got := Held(nil, conds("ask")); got != nil {
 		t.Errorf("nil record: %v", got)
-	}
-}
-
-// TestIssue14RowsAreTheProjectionsRows: Rows counts what the projection
-// counts — an entry that is not an object with a string verdict is no row
-// — so a hidden row and a shown one are judged alike.
-func TestIssue14RowsAreTheProjectionsRows(t *testing.T) {
-	t.Parallel()
-	spec, err := chart.Parse("chart.yaml", []byte(`version: 1
-runbook: rows
-result:
-  kind: verdict/state
-  maxRows: 1
-honesty: []
-stages:
-  - id: put
-    set:
-      verdicts: '[{"subject": "a", "verdict": "ok"}, 3, {"verdict": 1}, "x", {"subject": "b", "verdict": "critical"}]'
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rb, err := runbook.Build(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := rb.Exec(context.Background(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := res.Record
-	rows := Rows(rec)
-	if len(rows) != rec.Verdicts.RowsTotal || len(rows) != 2 || rec.Verdicts.RowsDropped != 3 {
-		t.Fatalf("Rows %v; the projection counted %d rows, dropped %d", rows, rec.Verdicts.RowsTotal, rec.Verdicts.RowsDropped)
-	}
-	c := Judge(rec, MappingOf(rb.Spec()))
-	if c.State != Critical || len(c.Words) != 2 {
-		t.Errorf("judged %+v, want CRITICAL over 2 words", c)
-	}
-	// honesty: [] — no assessment: the standing is not-assessed.
-	if got := Held(rec, []Condition{{standing: assessment.NotAssessed}}); len(got) != 1 {
-		t.Errorf("no assessment: held %v, want not-assessed", got)
 	}
 }
 
@@ -586,5 +542,77 @@ func TestStoppedRunListsTheWorseAnswersItsScriptsGave(t *testing.T) {
 	r.Status = "completed"
 	if c := Judge(r, nil); len(c.Stopped) != 0 {
 		t.Errorf("a completed run: stopped %+v, want none", c.Stopped)
+	}
+}
+
+// TestVerdictConditionNotRuledOutOverUnjudgedRows: a verdict condition no
+// row meets holds over a completed run whose rows are not all judged (a
+// script that gave no answer, a subject left unchecked, a rule that could
+// not be evaluated, a failed answer check), saying what kept it open; over
+// judged rows it does not.
+// Before, a CI gate --fail-on verdict=dirty|behind over a checkout git
+// could not read (exit 128) saw the default row "clean" and exited 0.
+func TestVerdictConditionNotRuledOutOverUnjudgedRows(t *testing.T) {
+	t.Parallel()
+	code128, zero := 128, 0
+	conds, err := ParseConditions([]string{"verdict=dirty|behind"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gitFailed := issue14Record(9, [2]string{"clean", "/srv/app"})
+	gitFailed.Scripts = []label.Row{label.NewRow("status", label.Returned, &label.Facts{ExitCode: &code128}, false)}
+	gitRan := issue14Record(9, [2]string{"clean", "/srv/app"})
+	gitRan.Scripts = []label.Row{label.NewRow("status", label.Returned, &label.Facts{ExitCode: &zero}, false)}
+	unchecked := issue14Record(9, [2]string{"clean", "/srv/app"})
+	unchecked.Coverage = []coverage.Entry{{Path: "per", Declaration: coverage.Declaration{Kind: coverage.KindLedger,
+		NotChecked: []coverage.Item{{What: "1 of its 2 items", Why: "maxBranches is 1", Kind: record.ItemTruncated}}}}}
+	checkFailed := issue14Record(9, [2]string{"clean", "/srv/app"})
+	checkFailed.Assessment = &assessment.Assessment{Standing: assessment.NotSure, Reasons: []assessment.Reason{assessment.CheckFailed}}
+	dirty := issue14Record(9, [2]string{"dirty", "/srv/app"})
+	dirty.Scripts = gitFailed.Scripts
+	cases := []struct {
+		name string
+		rec  *record.Record
+		want []string
+	}{
+		{"script gave no answer", gitFailed, []string{"verdict=dirty|behind (not ruled out: 1 script gave no answer (status))"}},
+		{"script answered", gitRan, nil},
+		{"subject unchecked", unchecked, []string{"verdict=dirty|behind (not ruled out: 1 stage did not check everything (per))"}},
+		{"answer check failed", checkFailed, []string{"verdict=dirty|behind (not ruled out: an answer check did not pass)"}},
+		{"a row meets it", dirty, []string{"verdict=dirty|behind (1 row)"}},
+	}
+	for _, tc := range cases {
+		if got := Held(tc.rec, conds); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: held %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	// A standing condition is the standing's, whatever the rows rest on.
+	if got := Held(gitFailed, []Condition{{standing: assessment.NotSure}}); got != nil {
+		t.Errorf("consistent standing, not-sure asked: held %q", got)
+	}
+}
+
+// TestVerdictConditionNotRuledOutOverAPausedRun: a verdict condition no
+// row meets holds over a paused run, whose rows after its question are
+// not written (a Nagios check says UNKNOWN of it); a row that meets it is
+// counted as before. Before, a release gate --fail-on verdict=refused
+// over a chart that paused to ask for an approval exited 0 in CI, where
+// nobody could answer: the deploy went on.
+func TestVerdictConditionNotRuledOutOverAPausedRun(t *testing.T) {
+	t.Parallel()
+	conds, err := ParseConditions([]string{"verdict=refused"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	paused := issue14Record(9)
+	paused.Status, paused.Pause = "paused", &record.PauseRecord{Stage: "approve", Question: "Deploy v2?"}
+	want := []string{"verdict=refused (not ruled out: the run is paused at approve, waiting for an answer: its rows are not all written)"}
+	if got := Held(paused, conds); !reflect.DeepEqual(got, want) {
+		t.Errorf("paused: held %q, want %q", got, want)
+	}
+	refused := issue14Record(9, [2]string{"refused", "v1"})
+	refused.Status = "paused"
+	if got := Held(refused, conds); !reflect.DeepEqual(got, []string{"verdict=refused (1 row)"}) {
+		t.Errorf("paused with a refused row: held %q", got)
 	}
 }

@@ -134,7 +134,7 @@ func (f *File) runCase(ctx context.Context, c *Case) *CaseResult {
 	res.Record = run.Record
 	res.Exit = ExitOf(run.Record, c.Expect.conds...)
 	res.Nagios = strings.ToLower(gate.CheckOf(f.rb.Spec(), run.Record).State.String())
-	for _, msg := range append(stubs.unstubbed(), stubs.unusedItems()...) {
+	for _, msg := range append(append(stubs.unstubbed(), stubs.unusedItems()...), stubs.unusedStubs()...) {
 		res.Failures = append(res.Failures, Failure{Key: "stub", Pos: c.Pos, Msg: msg})
 	}
 	stubs.mu.Lock()
@@ -197,6 +197,9 @@ type caseStubs struct {
 	// the list stub each place took its items from.
 	execs map[string]int
 	lists map[string]*ExecStub
+	// used are the exec stubs' keys (a stage id or a record path) some
+	// execution took (unusedStubs).
+	used map[string]bool
 }
 
 func (s *caseStubs) refuse(stage string) error {
@@ -260,6 +263,18 @@ func lookup[T any](m map[string]T, path, stage string) (T, bool) {
 // Exec implements runbook.Stubs.
 func (s *caseStubs) Exec(_ context.Context, call runbook.ExecCall) (*runbook.ExecStub, error) {
 	st, ok := lookup(s.c.Stubs, call.Path, call.Stage)
+	if ok {
+		s.mu.Lock()
+		if s.used == nil {
+			s.used = map[string]bool{}
+		}
+		if _, byPath := s.c.Stubs[runbook.RecordPath(call.Path)]; byPath {
+			s.used[runbook.RecordPath(call.Path)] = true
+		} else {
+			s.used[call.Stage] = true
+		}
+		s.mu.Unlock()
+	}
 	if ok && st.Each != nil {
 		var err error
 		if st, err = s.next(st, call); err != nil {
@@ -310,6 +325,20 @@ func (s *caseStubs) unusedItems() []string {
 	for _, place := range sortedKeys(s.execs) {
 		if n, st := s.execs[place], s.lists[place]; n < len(st.Each) {
 			out = append(out, fmt.Sprintf("the stage at %s ran %s, and its stub lists %d: the executions the list expects did not all happen; drop the items past the last one the run reaches", place, timesWord(n), len(st.Each)))
+		}
+	}
+	return out
+}
+
+// unusedStubs are the case's exec stubs no execution took: the run never
+// reached their stage (or place), so what they say was never tested.
+func (s *caseStubs) unusedStubs() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for _, key := range sortedKeys(s.c.Stubs) {
+		if !s.used[key] {
+			out = append(out, fmt.Sprintf("stub %q was never used: the run did not reach that stage, so what the stub says was not tested; drop it, or give the case what reaches it", key))
 		}
 	}
 	return out
