@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -68,7 +69,10 @@ func dateFunc(args ...any) (any, error) {
 		if hint := paddedDay(args); hint != "" {
 			return nil, fmt.Errorf("%w: %s", err, hint)
 		}
-		if _, ok := args[0].(string); ok && len(args) == 1 {
+		if text, ok := args[0].(string); ok && len(args) == 1 {
+			if hint := epochHint(text, "int(x)"); hint != "" {
+				return nil, fmt.Errorf("date(%q): %s", text, hint)
+			}
 			return nil, fmt.Errorf("date(%q): not RFC 3339 (2026-12-06T10:30:00Z) nor another form date reads with no layout; give its layout as date's second argument, Go's reference time Mon Jan 2 15:04:05 MST 2006 written as the text is (date(x, \"Mon Jan _2 15:04:05 MST 2006\") for date's own output, date(x, \"02/Jan/2006:15:04:05 -0700\") for nginx's)", dateText(args))
 		}
 		return nil, err
@@ -112,11 +116,60 @@ func dateTextIsText(args []any) error {
 	case jsonv.String:
 		return nil
 	case jsonv.Number:
+		if hint := epochHint(digitsOf(args[at]), "x"); hint != "" {
+			return fmt.Errorf("date(%v): date reads text, and this is a number: %s", args[at], hint)
+		}
 		return fmt.Errorf("date(%v): date reads text, and this is a number: digits such as a stamp 20261206020000 were read as one; read them as text (string(x), or numbers: false on the parse mode), and an epoch in seconds is compared as a number (now().Unix() - x)", args[at])
 	case jsonv.Null:
 		return fmt.Errorf("date(null): date reads text, and the value is null; where it may be absent, test it first (x != nil && date(x) …)")
 	}
 	return fmt.Errorf("date(…): date reads text, and the value is %s", jsonv.Describe(args[at]))
+}
+
+// epochUnits are the counts since the epoch a tool prints, by the number
+// of digits one of this century has: `stat -c %Y` and `date +%s` count
+// seconds, JavaScript and many backup tools' JSON milliseconds, systemd
+// (list-timers --output=json, the journal's __REALTIME_TIMESTAMP)
+// microseconds, `date +%s%N` nanoseconds.
+var epochUnits = map[int][2]string{
+	10: {"seconds", "Unix"}, 13: {"milliseconds", "UnixMilli"},
+	16: {"microseconds", "UnixMicro"}, 19: {"nanoseconds", "UnixNano"},
+}
+
+// epochHint says which count since the epoch digits are and how to
+// compare them, "" for any other text. Each unit is named: the one hint
+// date() gave, now().Unix() - x, over a stamp in milliseconds made an
+// age a thousand times now, negative, under any maximum age, and a
+// backup that stopped a week ago read as fresh. read is how the hint
+// writes the value (int(x) for a text).
+func epochHint(digits, read string) string {
+	u, ok := epochUnits[len(digits)]
+	if !ok || strings.Trim(digits, "0123456789") != "" || digits[0] == '0' {
+		return ""
+	}
+	hint := fmt.Sprintf("its %d digits count %s since the epoch: compare it as a number, now().%s() - %s", len(digits), u[0], u[1], read)
+	if times := map[string]string{"milliseconds": "a thousand", "microseconds": "a million", "nanoseconds": "a billion"}[u[0]]; times != "" {
+		hint += fmt.Sprintf(" (now().Unix() counts seconds: so compared, a stamp in %s is an age %s times now's, negative, under any maximum age)", u[0], times)
+	}
+	return hint + "; date reads text"
+}
+
+// digitsOf is a whole number's digits ("1796605323123"), "" for a value
+// that is no whole number.
+func digitsOf(v any) string {
+	switch n := v.(type) {
+	case int:
+		return strconv.Itoa(n)
+	case int64:
+		return strconv.FormatInt(n, 10)
+	case float64:
+		if n == float64(int64(n)) {
+			return strconv.FormatInt(int64(n), 10)
+		}
+	case json.Number:
+		return n.String()
+	}
+	return ""
 }
 
 // noYear reports whether t, read by date's arguments, is a day of year 0:

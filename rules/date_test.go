@@ -288,3 +288,24 @@ func TestDateZeroDayOverASpacePaddedDaySaysUnderscore(t *testing.T) {
 		{`date(early, "Jan _2 15:04:05 2006 MST") == date(checked)`, true, ""},
 	})
 }
+
+// TestDateOfAnEpochSaysItsUnit: date() of an epoch said to compare it
+// with now().Unix(), the seconds, whatever it counted. A backup tool's
+// JSON stamp in milliseconds (1796605323123) so compared is a thousand
+// times now: now().Unix() - x is negative, less than any maximum age,
+// and a backup that stopped a week ago read as fresh. systemd's
+// list-timers --output=json counts microseconds, `date +%s%N`
+// nanoseconds. The error says the unit its digits count, and the now()
+// of that unit; a digit text is said so too.
+func TestDateOfAnEpochSaysItsUnit(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{"s": map[string]any{"sec": 1796605323, "ms": 1796605323123, "us": 1796605323123456, "ns": int64(1796605323123456789), "msText": "1796605323123"}}
+	runOutcomes(t, env, []outcomeCase{
+		{`date(s.sec) < now()`, false, "seconds since the epoch: compare it as a number, now().Unix() - x"},
+		{`date(s.ms) < now()`, false, "milliseconds since the epoch: compare it as a number, now().UnixMilli() - x (now().Unix() counts seconds"},
+		{`date(s.us) < now()`, false, "microseconds since the epoch: compare it as a number, now().UnixMicro() - x"},
+		{`date(s.ns) < now()`, false, "nanoseconds since the epoch: compare it as a number, now().UnixNano() - x"},
+		{`date(s.msText) < now()`, false, "milliseconds since the epoch: compare it as a number, now().UnixMilli() - int(x)"},
+		{`now().UnixMilli() - s.ms > 0`, true, ""},
+	})
+}

@@ -612,6 +612,13 @@ func runtimeError(err error) error {
 		if strings.HasPrefix(msg, "time: unknown unit ") {
 			msg += durationUnitsHint(msg)
 		}
+		for _, prefix := range []string{"time: invalid duration ", "time: missing unit in duration "} {
+			if q, ok := strings.CutPrefix(msg, prefix); ok {
+				if text, err := strconv.Unquote(q); err == nil {
+					msg += DurationHint(text)
+				}
+			}
+		}
 		if m, ok := strings.CutPrefix(msg, "cannot fetch "); ok {
 			if member, ok := strings.CutSuffix(m, " from <nil>"); ok {
 				// A predicate's .lastState.terminated.reason over a
@@ -659,6 +666,14 @@ const unitsHint = `: a duration's units are ns, us, ms, s, m and h (no d or w)`
 //
 //	DurationHint("2d")   `: a duration's units are ns, us, ms, s, m and h (no d or w), so write "48h" for "2d"`
 func DurationHint(text string) string {
+	if hint := isoDurationHint(text); hint != "" {
+		return hint
+	}
+	if _, err := strconv.ParseFloat(text, 64); err == nil && strings.TrimSpace(text) == text {
+		// A timeout in seconds from a config file, an age a tool printed
+		// bare: which unit it counts is the tool's to say, not ours.
+		return fmt.Sprintf(`: a number with no unit is no duration; say what it counts: "%ss" for seconds, "%sm" for minutes (in an expression, duration(string(x) + "s") reads a number of seconds)`, text, text)
+	}
 	num, unit := strings.TrimRight(text, "dw"), text[len(strings.TrimRight(text, "dw")):]
 	if n, err := strconv.Atoi(num); err == nil && n >= 0 && n < 1e6 && (unit == "d" || unit == "w") {
 		h := n * 24
@@ -668,6 +683,45 @@ func DurationHint(text string) string {
 		return unitsHint + fmt.Sprintf(`, so write "%dh" for %q`, h, text)
 	}
 	return ""
+}
+
+// isoPart is ISO 8601's duration, PnYnMnWnDTnHnMnS, each part optional.
+var isoPart = regexp.MustCompile(`^P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:[.,]\d+)?)S)?)?$`)
+
+// isoDurationHint is the words that follow an ISO 8601 duration ("P1DT2H",
+// "PT90M", as JSON from a backup tool or an Ansible variable writes one):
+// the Go duration it is, or, for a period of years or months, that they
+// have no one length. "" for any other text.
+//
+//	isoDurationHint("P1DT2H")  `: "P1DT2H" is an ISO 8601 duration; Go writes it "26h" (…)`
+func isoDurationHint(text string) string {
+	m := isoPart.FindStringSubmatch(text)
+	if m == nil || text == "P" || strings.HasSuffix(text, "T") {
+		return ""
+	}
+	if m[1] != "" || m[2] != "" {
+		return fmt.Sprintf(`: %q is an ISO 8601 duration, and it counts months or years, which have no one length: compare the times themselves (date(x) - now())`, text)
+	}
+	var d time.Duration
+	for i, per := range []time.Duration{7 * 24 * time.Hour, 24 * time.Hour, time.Hour, time.Minute, time.Second} {
+		v := strings.Replace(m[3+i], ",", ".", 1)
+		if v == "" {
+			continue
+		}
+		n, err := strconv.ParseFloat(v, 64)
+		if err != nil || n >= 1e6 {
+			return ""
+		}
+		d += time.Duration(n * float64(per))
+	}
+	goText := d.String()
+	switch {
+	case d > 0 && d%time.Hour == 0:
+		goText = fmt.Sprintf("%dh", d/time.Hour)
+	case strings.HasSuffix(goText, "m0s"):
+		goText = strings.TrimSuffix(goText, "0s")
+	}
+	return fmt.Sprintf(`: %q is an ISO 8601 duration; Go writes it %q (its units are ns, us, ms, s, m and h, no d or w)`, text, goText)
 }
 
 // spanUnits are the units of systemd's time spans (format_timespan, as

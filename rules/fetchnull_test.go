@@ -77,3 +77,29 @@ func TestSystemdTimeSpanSaysTheGoDuration(t *testing.T) {
 		}
 	}
 }
+
+// TestISODurationAndBareNumberSayTheGoDuration: a job's maximum age
+// written as ISO 8601 (P1DT2H, as a backup tool's JSON or an Ansible var
+// gives it) said only Go's `time: invalid duration "P1DT2H"`, and a bare
+// number (`90`, a timeout in seconds from a config file) `time: missing
+// unit in duration "90"`: neither says what to write. They say the Go
+// duration now, and a period of months or years, which have no one
+// length, is said so; a bare number is never given a unit by guess.
+func TestISODurationAndBareNumberSayTheGoDuration(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ src, want string }{
+		{`duration("P1DT2H")`, `time: invalid duration "P1DT2H": "P1DT2H" is an ISO 8601 duration; Go writes it "26h"`},
+		{`duration("PT1H30M")`, `Go writes it "1h30m"`},
+		{`duration("PT90S")`, `Go writes it "1m30s"`},
+		{`duration("P2W")`, `Go writes it "336h"`},
+		{`duration("PT0.5S")`, `Go writes it "500ms"`},
+		{`duration("P1M")`, `counts months or years, which have no one length`},
+		{`duration("90")`, `time: missing unit in duration "90": a number with no unit is no duration; say what it counts: "90s" for seconds, "90m" for minutes (in an expression, duration(string(x) + "s") reads a number of seconds)`},
+	}
+	for _, tc := range tests {
+		out := MustCompile(tc.src).Eval(mapEnv{})
+		if out.Matched || !strings.Contains(out.Err, tc.want) {
+			t.Errorf("%s: err %q, want one saying %q", tc.src, out.Err, tc.want)
+		}
+	}
+}

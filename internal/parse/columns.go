@@ -91,11 +91,20 @@ func (p *columns) parse(text string, r *recorder) any {
 	var head *row
 	var rows []row
 	var headFields []string
+	underHead := false // the line before this one (blanks aside) was the header
 	for i, s := range lines(text) {
 		if i < p.skip || blank(s) {
 			continue
 		}
+		if underHead && equalsRule(s) {
+			// ntpq -p's and chronyc sources' rule under the header: no
+			// row, and every clock check over them stood Not sure.
+			underHead = false
+			continue
+		}
+		underHead = false
 		if p.header && head == nil {
+			underHead = true
 			head = &row{i + 1, s}
 			headFields = strings.Fields(s)
 			if p.names != nil {
@@ -677,4 +686,11 @@ func plural(n int, w string) string {
 		return w
 	}
 	return w + "s"
+}
+
+// equalsRule says whether s is a rule of "=" alone, as ntpq -p and chronyc
+// sources draw under their header (TestRuleOfEqualsUnderTheHeaderIsNoRow).
+func equalsRule(s string) bool {
+	t := strings.TrimSpace(s)
+	return len(t) >= 3 && strings.Trim(t, "=") == ""
 }

@@ -103,9 +103,10 @@
 //
 //	PATH HOME LANG LC_ALL TZ USER TMPDIR
 //
-// with LC_NUMERIC=C added when that locale is not C (an LC_ALL passed as
-// LANG, since it would outrank it): a child writes numbers as a chart
-// reads them, `4.54` and `1234`, not de_DE's `4,54` and `1.234`.
+// with LC_NUMERIC=C and LC_TIME=C added when that locale is not C (an
+// LC_ALL passed as LANG, since it would outrank them): a child writes
+// numbers and times as a chart reads them, `4.54`, `1234` and `Dec  7`,
+// not de_DE's `4,54`, `1.234` and `Dez  7`.
 //
 // Everything else the runner holds (tokens, cloud credentials, …) does not
 // reach the child unless the caller passes it. A non-nil, empty BaseEnv means

@@ -326,7 +326,7 @@ func TestRunMinimalBaseEnv(t *testing.T) {
 	}
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
 		k, _, _ := strings.Cut(line, "=")
-		found := k == tagKey || k == "LC_NUMERIC" // the run's mark (issue #19), numbers in C: never a value of runbook's
+		found := k == tagKey || k == "LC_NUMERIC" || k == "LC_TIME" // the run's mark (issue #19), numbers and times in C: never a value of runbook's
 		for _, want := range inheritedKeys {
 			found = found || k == want
 		}
@@ -346,8 +346,8 @@ func TestChildWritesNumbersInC(t *testing.T) {
 		name, lang, all string
 		want            []string
 	}{
-		{"LANG", "de_DE.UTF-8", "", []string{"LANG=de_DE.UTF-8", "LC_NUMERIC=C"}},
-		{"LC_ALL", "en_US.UTF-8", "de_DE.UTF-8", []string{"LANG=de_DE.UTF-8", "LC_NUMERIC=C"}},
+		{"LANG", "de_DE.UTF-8", "", []string{"LANG=de_DE.UTF-8", "LC_NUMERIC=C", "LC_TIME=C"}},
+		{"LC_ALL", "en_US.UTF-8", "de_DE.UTF-8", []string{"LANG=de_DE.UTF-8", "LC_NUMERIC=C", "LC_TIME=C"}},
 		{"LC_ALL C", "de_DE.UTF-8", "C.UTF-8", []string{"LANG=de_DE.UTF-8", "LC_ALL=C.UTF-8"}},
 		{"C", "C.UTF-8", "", []string{"LANG=C.UTF-8"}},
 		{"POSIX", "POSIX", "", []string{"LANG=POSIX"}},
@@ -381,6 +381,29 @@ func TestChildWritesNumbersInC(t *testing.T) {
 	r := Run(context.Background(), Spec{Shell: `printf "%'d %.2f\n" 1234 4.5`, Env: map[string]string{"LOCPATH": dir}})
 	if got := string(r.Stdout); got != "1234 4.50\n" {
 		t.Errorf("under LC_ALL=de_DE.UTF-8 the child printed %q (stderr %q), want C's numbers %q", got, r.Stderr, "1234 4.50\n")
+	}
+}
+
+// TestChildWritesTimesInC: under a runner's de_DE.UTF-8 `date "+%b %e"`
+// printed `Dez  7`, and a chart grepping today's ERROR lines out of a
+// syslog (whose stamps rsyslog writes in C, `Dec  7 01:02:03`) counted
+// none and said OK over an error of that morning. A child writes its
+// times in C too, whatever the runner's locale.
+func TestChildWritesTimesInC(t *testing.T) {
+	dir := t.TempDir()
+	if err := exec.Command("localedef", "-i", "de_DE", "-f", "UTF-8", filepath.Join(dir, "de_DE.UTF-8")).Run(); err != nil {
+		t.Skipf("no de_DE locale built here (%v)", err)
+	}
+	for _, tc := range []struct{ name, key string }{{"LANG", "LANG"}, {"LC_ALL", "LC_ALL"}} {
+		t.Run(tc.name, func(t *testing.T) {
+			os.Unsetenv("LC_ALL")
+			t.Setenv("LANG", "C.UTF-8")
+			t.Setenv(tc.key, "de_DE.UTF-8")
+			r := Run(context.Background(), Spec{Shell: `date -u -d @1796605323 "+%b %e %a"`, Env: map[string]string{"LOCPATH": dir}})
+			if got, want := string(r.Stdout), "Dec  7 Mon\n"; got != want {
+				t.Errorf("under %s=de_DE.UTF-8 the child printed %q (stderr %q), want C's %q", tc.key, got, r.Stderr, want)
+			}
+		})
 	}
 }
 

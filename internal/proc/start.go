@@ -19,7 +19,7 @@ var inheritedKeys = []string{"PATH", "HOME", "LANG", "LC_ALL", "TZ", "USER", "TM
 
 // InheritedEnv is the minimal inherited set: of the runner's own
 // environment only PATH HOME LANG LC_ALL TZ USER TMPDIR, those that are set,
-// in os.Environ's order, with numbers pinned to C (numericC). It is an exec
+// in os.Environ's order, with numbers and times pinned to C (numericC). It is an exec
 // child's base when Spec.BaseEnv is nil, and every plugin process's
 // (plugins/host): the one home of that list.
 func InheritedEnv() []string {
@@ -33,15 +33,18 @@ func InheritedEnv() []string {
 	return numericC(env)
 }
 
-// numericC is env with LC_NUMERIC=C added when its locale is not C: a
-// child then writes numbers as a chart reads them, with a decimal point
-// and no grouping, whatever the runner's locale, and its messages stay in
-// the runner's language. Under de_DE.UTF-8 `uptime` printed `load
-// average: 4,54`, a text no number rule orders, and `printf "%'d"` printed
-// 1234 as `1.234`, which a chart read as the number 1.234, in silence.
-// LC_ALL outranks LC_NUMERIC, so an inherited LC_ALL becomes LANG, which
-// every other category falls back to: the same locale for all of them but
-// numbers. A C or POSIX locale is left as it is.
+// numericC is env with LC_NUMERIC=C and LC_TIME=C added when its locale
+// is not C: a child then writes numbers and times as a chart reads them,
+// with a decimal point, no grouping and C's month and day names, whatever
+// the runner's locale, and its messages stay in the runner's language.
+// Under de_DE.UTF-8 `uptime` printed `load average: 4,54`, a text no
+// number rule orders, and `printf "%'d"` printed 1234 as `1.234`, which a
+// chart read as the number 1.234, in silence; `date "+%b %e"` printed
+// `Dez  7`, and a grep for today's lines of a syslog (whose stamps are
+// C's, `Dec  7 01:02:03`) found none, OK over that morning's error.
+// LC_ALL outranks both, so an inherited LC_ALL becomes LANG, which every
+// other category falls back to: the same locale for all of them but
+// numbers and times. A C or POSIX locale is left as it is.
 func numericC(env []string) []string {
 	isC := func(l string) bool {
 		return l == "" || l == "C" || l == "POSIX" || strings.HasPrefix(l, "C.")
@@ -63,7 +66,7 @@ func numericC(env []string) []string {
 		})
 		env = append(env, "LANG="+all)
 	}
-	return append(env, "LC_NUMERIC=C")
+	return append(env, "LC_NUMERIC=C", "LC_TIME=C")
 }
 
 // pipeStatusTrap is what a shell script is run after: a trap that

@@ -1,6 +1,7 @@
 // Command runbook-plugin-file-age is an example stage plugin: it checks a
 // file's age against a maximum age. A file that does not exist is an
-// ABSENCE (it looked and found nothing), not a failure.
+// ABSENCE (it looked and found nothing), not a failure; a file modified
+// after now has no age, and the call fails, saying so.
 //
 //	args {path: "/var/log/syslog", maxAge: "24h"}
 //	  → {"path": …, "exists": true, "ageSeconds": 5400, "maxAgeSeconds": 86400, "tooOld": false, "modified": "…"}
@@ -53,7 +54,16 @@ func (f fileAge) Run(ctx context.Context, req sdk.Request) (sdk.Response, error)
 	if err != nil {
 		return sdk.Response{}, err
 	}
-	age := f.now().Sub(fi.ModTime())
+	now := f.now()
+	age := now.Sub(fi.ModTime())
+	if age < 0 {
+		// A stamp touched while the host's clock ran ahead, or copied with
+		// its mtime from a host whose clock did: it read as fresh, with a
+		// negative age, until its date came, however long the job had not
+		// run. No age can be said of it.
+		return sdk.Response{}, fmt.Errorf("%s was modified at %s, %s after now (%s): the host's clock or the file's stamp is wrong, so its age is not known; check the clock (chronyc tracking, timedatectl) and touch the file again once it is right",
+			path, fi.ModTime().UTC().Format(time.RFC3339), (-age).Round(time.Second), now.UTC().Format(time.RFC3339))
+	}
 	return sdk.Response{Result: map[string]any{
 		"path":          path,
 		"exists":        true,

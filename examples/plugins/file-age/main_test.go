@@ -124,3 +124,31 @@ func TestFileAgeGivenADurationExpression(t *testing.T) {
 	}
 	res.ExpectNoneAssumed("file-age")
 }
+
+// TestFileAgeModifiedAfterNowIsNoAge: a stamp file touched while the
+// host's clock ran months ahead (or copied with its mtime from a host
+// whose clock did) was "fresh", ageSeconds -7251022, "Modified within the
+// maximum age", and stayed so until its date came, however long the job
+// had not run. A time after now is no age: the call fails, saying so.
+func TestFileAgeModifiedAfterNowIsNoAge(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	stamp := filepath.Join(dir, "backup.stamp")
+	if err := os.WriteFile(stamp, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 12, 7, 1, 0, 0, 0, time.UTC)
+	if err := os.Chtimes(stamp, now, now.Add(84*24*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	st := sdk.TestServe(t, fileAge{now: func() time.Time { return now }})
+	resp, err := st.Run(context.Background(), sdk.Request{Args: map[string]any{"path": stamp, "maxAge": "24h"}})
+	if err == nil {
+		t.Fatalf("a file modified 84 days after now was given an age: %#v", resp.Result)
+	}
+	for _, want := range []string{"after now", "2027-03-01T01:00:00Z", "clock"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
+	}
+}
