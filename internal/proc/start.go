@@ -19,7 +19,7 @@ var inheritedKeys = []string{"PATH", "HOME", "LANG", "LC_ALL", "TZ", "USER", "TM
 
 // InheritedEnv is the minimal inherited set: of the runner's own
 // environment only PATH HOME LANG LC_ALL TZ USER TMPDIR, those that are set,
-// in os.Environ's order, with numbers and times pinned to C (numericC). It is an exec
+// in os.Environ's order, with numbers and times pinned to C (formatsInC). It is an exec
 // child's base when Spec.BaseEnv is nil, and every plugin process's
 // (plugins/host): the one home of that list.
 func InheritedEnv() []string {
@@ -30,10 +30,10 @@ func InheritedEnv() []string {
 			env = append(env, kv)
 		}
 	}
-	return numericC(env)
+	return formatsInC(env)
 }
 
-// numericC is env with LC_NUMERIC=C and LC_TIME=C added when its locale
+// formatsInC is env with LC_NUMERIC=C and LC_TIME=C added when its locale
 // is not C: a child then writes numbers and times as a chart reads them,
 // with a decimal point, no grouping and C's month and day names, whatever
 // the runner's locale, and its messages stay in the runner's language.
@@ -45,7 +45,7 @@ func InheritedEnv() []string {
 // LC_ALL outranks both, so an inherited LC_ALL becomes LANG, which every
 // other category falls back to: the same locale for all of them but
 // numbers and times. A C or POSIX locale is left as it is.
-func numericC(env []string) []string {
+func formatsInC(env []string) []string {
 	isC := func(l string) bool {
 		return l == "" || l == "C" || l == "POSIX" || strings.HasPrefix(l, "C.")
 	}
