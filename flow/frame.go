@@ -16,8 +16,8 @@ type entry struct {
 	// bound marks a subflow's input binding in its frame: a value the
 	// frame was given, not one it wrote, so its join leaves it out.
 	bound bool
-	// fact: written by SetFact, so its join writes it on even when the
-	// value is the one the parent holds.
+	// fact: written by SetFact or SetDerived, so its join writes it on
+	// even when the value is the one the parent holds.
 	fact bool
 }
 

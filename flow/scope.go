@@ -86,7 +86,7 @@ type staged struct {
 	key         string
 	value       any
 	deleted     bool
-	fact        bool // SetFact: written even when equal to the value it replaces
+	fact        bool // SetFact, SetDerived: written even when equal to the value it replaces
 	readsBefore int
 	// readKeys, when set, are the keys read since the stage's previous
 	// write (see Write.ReadKeys); nil when they are all its reads so far.
@@ -174,6 +174,15 @@ func (s *Scope) Set(key string, v any) { s.set(key, v, false) }
 // two timings happened to agree, so whether the commit held the write,
 // and whom explain named, depended on the clock.
 func (s *Scope) SetFact(key string, v any) { s.set(key, v, true) }
+
+// SetDerived is Set for a value the stage computed now from what it read
+// now (a set: key's expression): like a fact, it is written, and the stage
+// named its writer, even when it equals the value it replaces, since it
+// rests on this execution's reads, not on the earlier write's. Left to
+// Set's rule, a loop's second pass whose set: gave false again wrote
+// nothing, and the loop's next jump was explained by the FIRST pass's
+// reads (runbook TestLoopPassNamesItsOwnSetAndRead).
+func (s *Scope) SetDerived(key string, v any) { s.set(key, v, true) }
 
 // Gathered says this stage execution asked the world (runbook.RunCommand
 // calls it for each command it runs): every write it makes, before or

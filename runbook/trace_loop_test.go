@@ -1,0 +1,86 @@
+package runbook_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestLoopPassNamesItsOwnSetAndRead: a chart polled a status in a loop and
+// judged it with a set: stage (ready: p.stdout.state == "ready") or read
+// it with a read: stage. The second pass's write equalled the first's
+// (false, or the same file content), so the commit left it out, and the
+// loop's second jump read ready "written by judge#1": explain named the
+// FIRST pass's output as the reason for the third poll, never the second
+// pass's, whose answer the loop acted on. A set: key rests on what its
+// expression read now, and a read: gathered the file now: each pass's
+// write is kept, named to that pass.
+func TestLoopPassNamesItsOwnSetAndRead(t *testing.T) {
+	dir := t.TempDir()
+	count, status := filepath.Join(dir, "n"), filepath.Join(dir, "status")
+	charts := map[string]string{
+		"set": `
+version: 1
+runbook: poll-set
+inputs:
+  count: {type: string, required: true}
+stages:
+  - id: poll
+    exec:
+      shell: 'n=$(cat "$F" 2>/dev/null || echo 0); n=$((n+1)); echo $n > "$F"; [ $n -ge 3 ] && echo ready || echo pending'
+      envFrom: {F: count}
+      into: p
+  - id: judge
+    set: {ready: 'trim(p.stdout) == "ready"'}
+  - id: again
+    loop: {to: poll, while: '!ready', max: 5}
+`,
+		"read": `
+version: 1
+runbook: poll-read
+inputs:
+  count: {type: string, required: true}
+  status: {type: string, required: true}
+stages:
+  - id: poll
+    exec:
+      shell: 'n=$(cat "$F" 2>/dev/null || echo 0); n=$((n+1)); echo $n > "$F"; [ $n -ge 3 ] && echo ready > "$S" || echo pending > "$S"'
+      envFrom: {F: count, S: status}
+      into: p
+  - id: judge
+    read: {path: status, parse: text, into: st}
+  - id: again
+    loop: {to: poll, while: 'trim(st.content) != "ready"', max: 5}
+`,
+	}
+	inputs := map[string]map[string]any{"set": {"count": count}, "read": {"count": count, "status": status}}
+	for name, src := range charts {
+		t.Run(name, func(t *testing.T) {
+			os.Remove(count)
+			os.Remove(status)
+			rb := parse(t, src)
+			res, err := rb.Exec(context.Background(), inputs[name])
+			if err != nil {
+				t.Fatal(err)
+			}
+			last, jumps := "", 0
+			for _, c := range res.Run.Log.Commits {
+				switch c.Stage {
+				case "judge":
+					last = c.Path
+				case "again":
+					jumps++
+					for _, r := range c.Reads {
+						if r.Writer != last {
+							t.Errorf("%s read %s from %s, want %s: the pass whose answer it acted on", c.Path, r.Key, r.Writer, last)
+						}
+					}
+				}
+			}
+			if jumps != 3 {
+				t.Errorf("the loop was judged %d times, want 3", jumps)
+			}
+		})
+	}
+}
