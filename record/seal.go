@@ -93,13 +93,21 @@ func newSealReader(r io.Reader) *sealReader {
 
 func (s *sealReader) Read(p []byte) (int, error) {
 	n, err := s.r.Read(p)
-	if n > 0 {
-		s.tail = append(s.tail, p[:n]...)
-		if k := len(s.tail) - sealMax; k > 4*sealMax {
-			s.h.Write(s.tail[:k])
-			s.tail = append(s.tail[:0], s.tail[k:]...)
+	got := p[:n]
+	// hashed in place: a decoder reading a wide record asks for megabytes
+	// at a time, and a copy of them held here cost explain that much more
+	if excess := len(s.tail) + n - sealMax; excess > 0 {
+		if excess <= len(s.tail) {
+			s.h.Write(s.tail[:excess])
+			s.tail = append(s.tail[:0], s.tail[excess:]...)
+		} else {
+			s.h.Write(s.tail)
+			s.h.Write(got[:excess-len(s.tail)])
+			got = got[excess-len(s.tail):]
+			s.tail = s.tail[:0]
 		}
 	}
+	s.tail = append(s.tail, got...)
 	return n, err
 }
 
