@@ -2,9 +2,14 @@ package runbook_test
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/openrunbook/runbook/plugins/assessment"
+	"github.com/openrunbook/runbook/record"
 )
 
 // TestLoopPassNamesItsOwnSetAndRead: a chart polled a status in a loop and
@@ -82,5 +87,58 @@ stages:
 				t.Errorf("the loop was judged %d times, want 3", jumps)
 			}
 		})
+	}
+}
+
+// TestResumedRunCountsAnInputReadThroughAVar: a chart's decider read warn,
+// a var computed from the input limit, which the run took from its
+// default. Run straight through, the standing said "limit = 80 was
+// assumed"; paused at an ask: before the decider and resumed, the
+// continued run knew no var's inputs, and it said "Consistent" over a
+// verdict that rested on the assumed default. The inputs each var reads
+// are the chart's (Runbook.varsFrom), whichever run asks.
+func TestResumedRunCountsAnInputReadThroughAVar(t *testing.T) {
+	rb := parse(t, `
+version: 1
+runbook: var-after-ask
+inputs:
+  limit: {type: number, default: 80}
+  used: {type: number, required: true}
+vars:
+  warn: 'limit - 10'
+result:
+  kind: verdict/usage
+  decider: D
+stages:
+  - id: ask
+    ask: {question: '"go?"', expects: {go: bool}}
+  - id: D
+    decide:
+      rules:
+        - {when: 'used >= warn', then: hi, label: over warn}
+      default: {branch: lo, label: under}
+    branches:
+      hi: [{id: h, verdict: {subject: '"x"', verdict: '"hi"'}}]
+      lo: [{id: l, verdict: {subject: '"x"', verdict: '"lo"'}}]
+`)
+	res, err := rb.Exec(context.Background(), map[string]any{"used": 75})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(res.RunRecord())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, _, err := record.ParseRecord(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done, err := rb.Resume(context.Background(), rec, map[string]any{"go": true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := done.Record.Assessment
+	if a == nil || a.Standing == assessment.Consistent || !strings.Contains(a.Line, "limit = 80 was assumed") {
+		t.Errorf("the resumed run's standing: %+v; want it to say limit = 80 was assumed (its decider read warn = limit - 10)", a)
 	}
 }
