@@ -16,9 +16,12 @@ type entry struct {
 	// bound marks a subflow's input binding in its frame: a value the
 	// frame was given, not one it wrote, so its join leaves it out.
 	bound bool
-	// fact: written by SetFact or SetDerived, so its join writes it on
-	// even when the value is the one the parent holds.
+	// fact: written by SetFact, so its join writes it on even when the
+	// value is the one the parent holds.
 	fact bool
+	// derived: written by SetDerived; its join leaves it out when it is
+	// the value the parent holds, as a write that changed nothing.
+	derived bool
 }
 
 // frame is where a sequence of stages runs: the root of a run, a subflow, or

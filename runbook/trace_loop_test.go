@@ -142,3 +142,56 @@ stages:
 		t.Errorf("the resumed run's standing: %+v; want it to say limit = 80 was assumed (its decider read warn = limit - 10)", a)
 	}
 }
+
+// TestJoinOfADerivedValueThatChangedNothing: a set: key is written at
+// every execution (TestLoopPassNamesItsOwnSetAndRead), and a join carries
+// it on as the evidence of the branch that computed it; but beside a
+// branch that changed the key, it yields, as it did when it wrote
+// nothing: parallel branches' set: {worst: max(worst, 0)} and
+// max(worst, 2) are no conflict, in either order. A subflow mounted twice
+// whose set: gave the same value again names the second mount.
+func TestJoinOfADerivedValueThatChangedNothing(t *testing.T) {
+	for _, order := range [][2]string{{"0", "2"}, {"2", "0"}} {
+		rb := parse(t, `
+version: 1
+runbook: worst-of
+stages:
+  - {id: init, set: {worst: 0}}
+  - id: both
+    parallel:
+      a: [{id: sa, set: {worst: 'max(worst, `+order[0]+`)'}}]
+      b: [{id: sb, set: {worst: 'max(worst, `+order[1]+`)'}}]
+`)
+		res, err := rb.Exec(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Record.Status != "completed" || res.Record.State["worst"] != 2 {
+			t.Errorf("branches giving %v: status %s, worst = %v (%+v); want completed, 2", order, res.Record.Status, res.Record.State["worst"], res.Record.Error)
+		}
+	}
+	rb := parse(t, `
+version: 1
+runbook: mounted-twice
+stages:
+  - id: first
+    subflow: {stages: [{id: calc1, set: {level: '"high"'}}]}
+  - id: second
+    subflow: {stages: [{id: calc2, set: {level: '"high"'}}]}
+`)
+	res, err := rb.Exec(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := ""
+	for _, c := range res.Run.Log.Commits {
+		for _, w := range c.Writes {
+			if w.Key == "level" {
+				last = c.Path
+			}
+		}
+	}
+	if !strings.HasPrefix(last, "second#") {
+		t.Errorf("level was last written by %s, want the second mount's join", last)
+	}
+}
