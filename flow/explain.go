@@ -325,6 +325,9 @@ func (e *Explainer) Key(key string, at int) (*Explanation, error) {
 	if !ok {
 		v, in := e.log.Inputs[root]
 		if !in {
+			if where := e.writtenInBranches(root, at); where != "" {
+				return nil, fmt.Errorf("explain: %q is not a key of the chart's state (as of commit %d): %s", root, at, where)
+			}
 			return nil, fmt.Errorf("explain: %q was never written and is not an input (as of commit %d)%s", root, at, rootHint(root, state, e.log.Inputs))
 		}
 		val, vok := valueAt(v, path)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/openrunbook/runbook/plugins/assessment"
 	"github.com/openrunbook/runbook/record"
+	"github.com/openrunbook/runbook/runbook"
 )
 
 // TestLoopPassNamesItsOwnSetAndRead: a chart polled a status in a loop and
@@ -193,5 +194,41 @@ stages:
 	}
 	if !strings.HasPrefix(last, "second#") {
 		t.Errorf("level was last written by %s, want the second mount's join", last)
+	}
+}
+
+// TestExplainOfAKeyWrittenOnlyInBranchesSaysWhere: a reviewer asked
+// explain for p, the key every foreach item's probe wrote, and was told
+// "p was never written and is not an input": false, it was written 3
+// times, each in an item's own scope, which the chart's state never
+// holds. explain says where it was written and what to ask instead.
+func TestExplainOfAKeyWrittenOnlyInBranchesSaysWhere(t *testing.T) {
+	rb := parse(t, `
+version: 1
+runbook: per-item
+stages:
+  - id: each
+    foreach:
+      items: '[1, 2, 3]'
+      as: n
+      maxBranches: 10
+      stages:
+        - {id: probe, set: {p: 'n * 10'}}
+`)
+	res, err := rb.Exec(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(res.RunRecord())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, problems, err := record.ParseRecord(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = runbook.NewExplain(rec, problems).Query("p", -1)
+	if err == nil || strings.Contains(err.Error(), "never written") || !strings.Contains(err.Error(), "each~0/probe") || !strings.Contains(err.Error(), "each[0].p") {
+		t.Errorf("explain p: %v; want where it was written (each~0/probe, …) and what to ask instead (each[0].p), never that it was never written", err)
 	}
 }
