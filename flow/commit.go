@@ -35,10 +35,10 @@ func (f *frame) commit(s *Scope, ev *decide.Evidence, lazy lazyDecision, attempt
 					continue
 				}
 				fact := st.fact || s.gathered.Load()
-				if !st.deleted && ok && !fact && unchanged(old.v, st.value) {
+				if !st.deleted && ok && !fact && !st.derived && unchanged(old.v, st.value) {
 					continue
 				}
-				e := entry{v: st.value, writer: s.path, del: st.deleted, fact: fact}
+				e := entry{v: st.value, writer: s.path, del: st.deleted, fact: fact, derived: st.derived}
 				if i >= 0 {
 					f.state.slots[i].set(&e)
 				} else {

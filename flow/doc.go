@@ -14,8 +14,9 @@
 //
 // The laws a run keeps:
 //
-//	one commit per stage execution    empty ones too; only net changes (and facts: SetFact, and every
-//	                                  write of a stage that Gathered) are written
+//	one commit per stage execution    empty ones too; only net changes (and facts: SetFact, derived
+//	                                  values: SetDerived, and every write of a stage that Gathered)
+//	                                  are written
 //	commit on error                   a failed stage's writes before it failed stay
 //	retry                             a failed attempt's writes are discarded; each attempt is logged
 //	parallel joins                    overlays merge in DECLARATION order, never completion order;

@@ -51,12 +51,15 @@ import (
 //	// per-volume~3/posture#0 (rule "Nearly full" and the values it read),
 //	// resting on the item `volume` of branch per-volume~3.
 type Explainer struct {
-	log      *Log
-	st       *Structure
-	end      End
-	inputs   map[string]string
-	maxDepth int
-	gather   []string
+	log    *Log
+	st     *Structure
+	end    End
+	inputs map[string]string
+	// inputsFrom: for a value the run started with, the inputs it was
+	// computed from (WithInputsFrom)
+	inputsFrom map[string][]string
+	maxDepth   int
+	gather     []string
 
 	byPath  map[string][]int
 	loc     *Locator // over st
@@ -119,6 +122,24 @@ func WithEnd(end End) ExplainOption { return func(e *Explainer) { e.end = end } 
 // "assumed"); input leaves carry it.
 func WithInputKinds(kinds map[string]string) ExplainOption {
 	return func(e *Explainer) { e.inputs = kinds }
+}
+
+// WithInputsFrom says, for a value the run started with that was computed
+// from others (a runbook's var, from inputs), which: its leaf then rests
+// on theirs, as the values it read.
+func WithInputsFrom(from map[string][]string) ExplainOption {
+	return func(e *Explainer) { e.inputsFrom = from }
+}
+
+// inputLeaf is the leaf of a value the run started with, key's root
+// being root: an input, or a value computed from inputs before the first
+// stage, which then rests on them (WithInputsFrom).
+func (e *Explainer) inputLeaf(rel, key, root string, value any) *CauseNode {
+	n := &CauseNode{Kind: NodeInput, Rel: rel, Key: key, Value: value, Index: -1, Input: e.inputs[root]}
+	for _, k := range e.inputsFrom[root] {
+		n.Causes = append(n.Causes, &CauseNode{Kind: NodeInput, Rel: RelRead, Key: k, Value: e.log.Inputs[k], Index: -1, Input: e.inputs[k]})
+	}
+	return n
 }
 
 // WithExplainDepth bounds the trees' depth (default DefaultExplainDepth).
@@ -304,6 +325,9 @@ func (e *Explainer) Key(key string, at int) (*Explanation, error) {
 	if !ok {
 		v, in := e.log.Inputs[root]
 		if !in {
+			if where := e.writtenInBranches(root, at); where != "" {
+				return nil, fmt.Errorf("explain: %q is not a key of the chart's state (as of commit %d): %s", root, at, where)
+			}
 			return nil, fmt.Errorf("explain: %q was never written and is not an input (as of commit %d)%s", root, at, rootHint(root, state, e.log.Inputs))
 		}
 		val, vok := valueAt(v, path)
@@ -311,7 +335,7 @@ func (e *Explainer) Key(key string, at int) (*Explanation, error) {
 			return nil, fmt.Errorf("explain: %q: input %s has no %s%s", key, root, pathString(path), pathHint(root, v, path))
 		}
 		ex.Value = val
-		ex.Root = &CauseNode{Kind: NodeInput, Rel: RelWrote, Key: key, Value: val, Index: -1, Input: e.inputs[root]}
+		ex.Root = e.inputLeaf(RelWrote, key, root, val)
 		ex.Notes = w.notes(e)
 		return ex, nil
 	}
@@ -385,7 +409,7 @@ func (e *Explainer) All(at int) (*Explanation, error) {
 		if wi, ok := e.log.lastWriter(nil, k, at+1); ok {
 			ex.Root.Causes = append(ex.Root.Causes, w.commit(wi, RelWrote, k, nil, 1))
 		} else {
-			ex.Root.Causes = append(ex.Root.Causes, &CauseNode{Kind: NodeInput, Rel: RelWrote, Key: k, Value: state[k], Index: -1, Input: e.inputs[k]})
+			ex.Root.Causes = append(ex.Root.Causes, e.inputLeaf(RelWrote, k, k, state[k]))
 		}
 	}
 	settleSeen(ex.Root)

@@ -138,6 +138,67 @@ func pathHint(root string, v any, path []any) string {
 
 // rootHint is "; did you mean \"units\"?" for a root key nothing wrote,
 // over the state's keys and the run's inputs.
+// writtenInBranches says where key was written in scopes of their own —
+// a foreach item's, a branch's — up to commit at, when the chart's state
+// never held it, and what to ask instead: "" when no branch wrote it.
+// Before, a key every foreach item wrote was "never written".
+func (e *Explainer) writtenInBranches(key string, at int) string {
+	var paths []string
+	var first *Commit
+	n := 0
+	for i := 0; i <= at && i < len(e.log.Commits); i++ {
+		c := &e.log.Commits[i]
+		if c.Discarded || len(c.Scope) == 0 || writeOf(c, key) == nil {
+			continue
+		}
+		if first == nil {
+			first = c
+		}
+		n++
+		if len(paths) < 3 {
+			paths = append(paths, c.Path)
+		}
+	}
+	if first == nil {
+		return ""
+	}
+	list := strings.Join(paths, ", ")
+	if n > len(paths) {
+		list += ", …"
+	}
+	stage, _, _ := strings.Cut(first.Path, "#")
+	ask := fmt.Sprintf("ask for one of them as a stage path (%s)", stage)
+	if step := first.Scope[0]; step.Item != nil {
+		if into := e.intoOf(step.Node, at); into != "" {
+			ask += fmt.Sprintf(", or for what the foreach gathered of it (%s[%d].%s)", into, *step.Item, key)
+		}
+	}
+	places := "1 place"
+	if n > 1 {
+		places = fmt.Sprintf("%d places", n)
+	}
+	return fmt.Sprintf("it was written only inside branches, which keep their own scope, in %s (%s); %s", places, list, ask)
+}
+
+// intoOf is the key the top-level foreach node wrote its items' scopes
+// into, as of commit at: its commit's one write that is not a gathered
+// key (verdicts); "" when none is found.
+func (e *Explainer) intoOf(node string, at int) string {
+	for i := min(at, len(e.log.Commits)-1); i >= 0; i-- {
+		c := &e.log.Commits[i]
+		if len(c.Scope) != 0 || c.Stage != node {
+			continue
+		}
+		for _, w := range c.Writes {
+			if !slices.Contains(e.gather, w.Key) {
+				return w.Key
+			}
+		}
+		return ""
+	}
+	return ""
+}
+
 func rootHint(root string, state map[string]any, inputs map[string]any) string {
 	keys := make([]string, 0, len(state)+len(inputs))
 	for k := range state {

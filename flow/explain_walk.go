@@ -167,7 +167,7 @@ func (w *walk) node(i int, rel, key string, val any, branch string, depth int) *
 			continue
 		}
 		if r.Writer == "" {
-			leaves = append(leaves, &CauseNode{Kind: NodeInput, Rel: RelRead, Key: r.Key, Value: r.Value, Index: -1, Input: w.e.inputs[r.Key]})
+			leaves = append(leaves, w.e.inputLeaf(RelRead, r.Key, r.Key, r.Value))
 			continue
 		}
 		j, ok := i, true

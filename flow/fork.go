@@ -166,6 +166,19 @@ func (f *frame) join(n *node, names []string, children []*frame) error {
 		at     int // its place in x.s.staged
 	}
 	seen := map[string]owner{}
+	// kept says e is a value computed again (SetDerived) that leaves the
+	// parent's as it was: it is carried on, as the evidence of the
+	// branch that computed it, but it yields to a branch that changed
+	// the key — two branches' set: {worst: max(worst, 0)} and
+	// max(worst, 2) are no conflict, as they were none when the first
+	// wrote nothing.
+	kept := func(e entry, k string) bool {
+		if !e.derived || e.del {
+			return false
+		}
+		old, ok := f.lookup(k)
+		return ok && unchanged(old.v, e.v)
+	}
 	for i, c := range children {
 		for j := range c.state.slots {
 			k, e := c.state.slots[j].key, c.state.slots[j].entry
@@ -174,6 +187,18 @@ func (f *frame) join(n *node, names []string, children []*frame) error {
 			}
 			if prev, ok := seen[k]; ok {
 				if prev.e.del != e.del || !rules.Equal(prev.e.v, e.v) {
+					switch {
+					case kept(e, k):
+						continue
+					case kept(prev.e, k):
+						st := &x.s.staged[prev.at]
+						st.value, st.deleted, st.fact, st.derived, st.from = e.v, e.del, e.fact, e.derived, nil
+						if e.writer != "" {
+							st.from = []string{e.writer}
+						}
+						seen[k] = owner{e, names[i], prev.at}
+						continue
+					}
 					return f.end(n, &x, nil, 0, &RunError{Path: x.s.path, Stage: n.id, Message: fmt.Sprintf("branches %q and %q both wrote %q with different values; parallel branches must write different keys (or the same value)", prev.branch, names[i], k)}, false)
 				}
 				// The same value from another branch: it came from both,
@@ -188,7 +213,7 @@ func (f *frame) join(n *node, names []string, children []*frame) error {
 			if e.writer != "" {
 				from = []string{e.writer}
 			}
-			x.s.stage(k, e.v, e.del, e.fact, from)
+			x.s.stage(k, e.v, e.del, e.fact, e.derived, from)
 		}
 	}
 	for _, k := range f.r.opts.gather {
@@ -197,7 +222,7 @@ func (f *frame) join(n *node, names []string, children []*frame) error {
 			return f.end(n, &x, nil, 0, &RunError{Path: x.s.path, Stage: n.id, Message: err.Error()}, false)
 		}
 		if list != nil {
-			x.s.stage(k, list, false, false, from)
+			x.s.stage(k, list, false, false, false, from)
 		}
 	}
 	return f.end(n, &x, nil, 0, nil, false)

@@ -19,6 +19,9 @@ type entry struct {
 	// fact: written by SetFact, so its join writes it on even when the
 	// value is the one the parent holds.
 	fact bool
+	// derived: written by SetDerived; its join leaves it out when it is
+	// the value the parent holds, as a write that changed nothing.
+	derived bool
 }
 
 // frame is where a sequence of stages runs: the root of a run, a subflow, or

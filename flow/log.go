@@ -25,7 +25,8 @@ type Commit struct {
 	// value ("" for a value that came in with the run's inputs).
 	Reads []Read `json:"reads,omitempty"`
 	// Writes are the net changes, in the order first written (and every
-	// fact the stage gathered, Scope.SetFact, changed or not).
+	// fact the stage gathered, Scope.SetFact, and every value it derived
+	// now, Scope.SetDerived, changed or not).
 	Writes []Write `json:"writes,omitempty"`
 	// Decision is the evidence of a decider or selector execution.
 	Decision *decide.Evidence `json:"decision,omitempty"`

@@ -87,6 +87,7 @@ type staged struct {
 	value       any
 	deleted     bool
 	fact        bool // SetFact: written even when equal to the value it replaces
+	derived     bool // SetDerived: so too, but a join leaves it out when it leaves the parent's value as it was
 	readsBefore int
 	// readKeys, when set, are the keys read since the stage's previous
 	// write (see Write.ReadKeys); nil when they are all its reads so far.
@@ -164,7 +165,7 @@ func (s *Scope) Value(key string) any {
 // nothing and is left out of the commit; one equal under the comparison
 // law but of another Go type (1 over 1.0, []int{1} over []any{1}, a time
 // in another zone) is written, so the next stage reads what this one set.
-func (s *Scope) Set(key string, v any) { s.set(key, v, false) }
+func (s *Scope) Set(key string, v any) { s.set(key, v, false, false) }
 
 // SetFact is Set for a fact the stage gathered — what a process it ran
 // answered — rather than a value it computed: it is written, and the
@@ -173,7 +174,20 @@ func (s *Scope) Set(key string, v any) { s.set(key, v, false) }
 // timing (an exec stage's durationMs) equalled the last one only when the
 // two timings happened to agree, so whether the commit held the write,
 // and whom explain named, depended on the clock.
-func (s *Scope) SetFact(key string, v any) { s.set(key, v, true) }
+func (s *Scope) SetFact(key string, v any) { s.set(key, v, true, false) }
+
+// SetDerived is Set for a value the stage computed now from what it read
+// now (a set: key's expression): like a fact, it is written, and the stage
+// named its writer, even when it equals the value it replaces, since it
+// rests on this execution's reads, not on the earlier write's. Left to
+// Set's rule, a loop's second pass whose set: gave false again wrote
+// nothing, and the loop's next jump was explained by the FIRST pass's
+// reads (runbook TestLoopPassNamesItsOwnSetAndRead). Unlike a fact, a
+// join of parallel branches leaves out a derived value that leaves the
+// parent's as it was, as it left out a write that changed nothing: a
+// branch's set: {worst: max(worst, 0)} beside another's max(worst, 2)
+// is no conflict (runbook TestJoinOfADerivedValueThatChangedNothing).
+func (s *Scope) SetDerived(key string, v any) { s.set(key, v, false, true) }
 
 // Gathered says this stage execution asked the world (runbook.RunCommand
 // calls it for each command it runs): every write it makes, before or
@@ -185,7 +199,7 @@ func (s *Scope) SetFact(key string, v any) { s.set(key, v, true) }
 // write per unchanged key a gathering stage sets.
 func (s *Scope) Gathered() { s.gathered.Store(true) }
 
-func (s *Scope) set(key string, v any, fact bool) {
+func (s *Scope) set(key string, v any, fact, derived bool) {
 	if !s.n.jsonWrites {
 		if err := jsonv.Writable(v); err != nil {
 			if s.refused == nil {
@@ -194,11 +208,11 @@ func (s *Scope) set(key string, v any, fact bool) {
 			return
 		}
 	}
-	s.write(key, v, false, fact)
+	s.write(key, v, false, fact, derived)
 }
 
 // Delete stages the removal of key.
-func (s *Scope) Delete(key string) { s.write(key, nil, true, false) }
+func (s *Scope) Delete(key string) { s.write(key, nil, true, false, false) }
 
 // RunValue is the value the run was given with WithRunValue (nil: none).
 func (s *Scope) RunValue() any { return s.f.r.opts.value }
@@ -232,7 +246,7 @@ func (s *Scope) Ask(question string, expects map[string]string) error {
 	return ErrPaused
 }
 
-func (s *Scope) write(key string, v any, del, fact bool) {
+func (s *Scope) write(key string, v any, del, fact, derived bool) {
 	if s.mu != nil {
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -241,7 +255,7 @@ func (s *Scope) write(key string, v any, del, fact bool) {
 		}
 	}
 	if i := s.find(key); i >= 0 {
-		s.staged[i].value, s.staged[i].deleted, s.staged[i].fact = v, del, fact
+		s.staged[i].value, s.staged[i].deleted, s.staged[i].fact, s.staged[i].derived = v, del, fact, derived
 		s.pending, s.pendingOwn = s.pending[:0], false
 	} else {
 		rk := s.sinceWrite()
@@ -255,7 +269,7 @@ func (s *Scope) write(key string, v any, del, fact bool) {
 		// whenever it was marking
 		s.staged = s.staged[:n+1]
 		st := &s.staged[n]
-		st.key, st.value, st.deleted, st.fact, st.readsBefore = key, v, del, fact, len(s.reads)
+		st.key, st.value, st.deleted, st.fact, st.derived, st.readsBefore = key, v, del, fact, derived, len(s.reads)
 		if st.readKeys != rk {
 			st.readKeys = rk
 		}
@@ -355,14 +369,15 @@ func (s *Scope) abandon() {
 // setFrom is Set for a value gathered from other commits (a foreach's
 // rows): a write like any other, naming where its parts came from.
 func (s *Scope) setFrom(key string, v any, from []string) {
-	s.write(key, v, false, false)
+	s.write(key, v, false, false, false)
 	if i := s.find(key); i >= 0 {
 		s.staged[i].from = from
 	}
 }
 
 // stage writes a value that came from another commit (a join): no event,
-// no read dependency, the origin kept; a fact stays one (SetFact).
-func (s *Scope) stage(key string, v any, del, fact bool, from []string) {
-	s.staged = append(s.staged, staged{key: key, value: v, deleted: del, fact: fact, from: from})
+// no read dependency, the origin kept; a fact stays one (SetFact), and a
+// derived value one (SetDerived).
+func (s *Scope) stage(key string, v any, del, fact, derived bool, from []string) {
+	s.staged = append(s.staged, staged{key: key, value: v, deleted: del, fact: fact, derived: derived, from: from})
 }

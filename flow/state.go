@@ -23,7 +23,7 @@ type slot struct {
 // commit of every key.
 func (sl *slot) set(e *entry) {
 	sl.v, sl.writer = e.v, e.writer
-	sl.del, sl.bound, sl.fact = e.del, e.bound, e.fact
+	sl.del, sl.bound, sl.fact, sl.derived = e.del, e.bound, e.fact, e.derived
 }
 
 // stateScan is how many keys a state scans before it builds its index.

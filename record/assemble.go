@@ -48,6 +48,8 @@ type Inputs struct {
 	Given, Assumed []string
 	Values         map[string]any
 	Secret         map[string]bool
+	// VarsFrom is, for each var, the inputs it is computed from.
+	VarsFrom map[string][]string
 }
 
 // Warning is a problem a stage execution noticed that did not stop it.
@@ -103,6 +105,14 @@ func Assemble(r Run) *Record {
 	}
 	for _, k := range r.Inputs.Assumed {
 		rec.Inputs.Assumed[k] = maskInput(m, r.Inputs.Secret[k], r.Inputs.Values[k])
+	}
+	for v, from := range r.Inputs.VarsFrom {
+		if len(from) > 0 {
+			if rec.Inputs.VarsFrom == nil {
+				rec.Inputs.VarsFrom = map[string][]string{}
+			}
+			rec.Inputs.VarsFrom[v] = from
+		}
 	}
 	if fres.Err != nil {
 		rec.Error = &RecordError{Stage: Path(fres.Err.Path), Message: m.Message(fres.Err.Message)}

@@ -165,6 +165,10 @@ func (r *Record) NoRowsTable() string {
 type InputsRecord struct {
 	Given   map[string]any `json:"given"`
 	Assumed map[string]any `json:"assumed"`
+	// VarsFrom is, for each var (vars:) computed from inputs, the inputs
+	// it was computed from: explain says a var rests on them, where it
+	// said "the chart's constant" of warn = limit - 10.
+	VarsFrom map[string][]string `json:"varsFrom,omitempty"`
 }
 
 // Masked replaces a secret's value wherever a record would show it.

@@ -86,7 +86,8 @@ func parseRecord(r io.Reader) (rec *RunRecord, problems []string, err error) {
 	// plain decode reads them (settleNumbers). Reading the log's commits
 	// twice, once as raw bytes and once exactly, made explain on a wide
 	// record a third slower.
-	dec := json.NewDecoder(r)
+	seal := newSealReader(r) // seal.go
+	dec := json.NewDecoder(seal)
 	dec.UseNumber()
 	p := &recordParser{dec: dec, rec: &RunRecord{}}
 	version, sawVersion := p.top()
@@ -103,6 +104,11 @@ func parseRecord(r io.Reader) (rec *RunRecord, problems []string, err error) {
 		return nil, nil, &RecordVersionError{Version: version}
 	}
 	p.rec.RecordVersion = RecordVersion // a version 1 record was read into the current shape
+	if !p.broken {
+		if problem := seal.sealProblem(p.sawSeal); problem != "" {
+			p.problems = append([]string{problem}, p.problems...)
+		}
+	}
 	if p.rec.Result == nil {
 		p.problems = append(p.problems, "the record has no result: the verdicts, decisions and inputs it would hold are unknown")
 	}
@@ -126,6 +132,7 @@ type recordParser struct {
 	version  int // the recordVersion, once read (0: not yet; read as current)
 	problems []string
 	broken   bool // the JSON itself breaks: nothing after the break is read
+	sawSeal  bool // the record has a recordDigest member (seal.go)
 	fatal    error
 }
 
@@ -211,6 +218,9 @@ func (p *recordParser) top() (int, bool) {
 				dst = &p.rec.CheckpointSecrets
 			case "checkpointDigest":
 				dst = &p.rec.CheckpointDigest
+			case sealKey:
+				p.sawSeal = true
+				dst = new(string) // checked against the file's bytes (seal.go)
 			default:
 				dst = new(json.RawMessage) // a key of a later minor addition
 			}
@@ -528,7 +538,11 @@ func writeFile(path string, rec *RunRecord, wrap func(io.Writer) io.Writer) erro
 		w = wrap(w)
 	}
 	bw := bufio.NewWriterSize(w, recordBufferSize)
-	werr := writeRecord(bw, rec)
+	seal := newSealWriter(bw) // seal.go: the file closes with its digest
+	werr := writeRecord(seal, rec)
+	if werr == nil {
+		werr = seal.close()
+	}
 	if werr == nil {
 		werr = bw.Flush()
 	}

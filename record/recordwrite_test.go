@@ -3,12 +3,15 @@ package record_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"io/fs"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -23,14 +26,14 @@ import (
 
 // assertWritesAsMarshalIndent writes rec with WriteFile and holds the
 // file to json.MarshalIndent's bytes and a newline, the format every
-// golden record was written in.
+// golden record was written in, closed with the seal (sealed).
 func assertWritesAsMarshalIndent(t *testing.T, name string, rec *record.RunRecord) []byte {
 	t.Helper()
 	want, err := json.MarshalIndent(rec, "", "  ")
 	if err != nil {
 		t.Fatalf("%s: MarshalIndent: %v", name, err)
 	}
-	want = append(want, '\n')
+	want = sealed(want) // and closed with its seal
 	path := filepath.Join(t.TempDir(), "rec.json")
 	if err := record.WriteFile(path, rec); err != nil {
 		t.Fatalf("%s: WriteFile: %v", name, err)
@@ -49,6 +52,15 @@ func assertWritesAsMarshalIndent(t *testing.T, name string, rec *record.RunRecor
 			name, i, len(got), len(want), got[lo:min(len(got), i+80)], want[lo:min(len(want), i+80)])
 	}
 	return got
+}
+
+// sealed is MarshalIndent's bytes of a record as WriteFile writes them:
+// closed with the seal (seal.go), the digest of every byte before it,
+// which are MarshalIndent's but its closing "\n}".
+func sealed(indented []byte) []byte {
+	prefix := indented[:len(indented)-2]
+	sum := sha256.Sum256(prefix)
+	return append(slices.Clone(prefix), ",\n  \"recordDigest\": \"sha256:"+hex.EncodeToString(sum[:])+"\"\n}\n"...)
 }
 
 // execRecord runs a chart in-process and returns its saved record.
@@ -135,7 +147,7 @@ func TestWriteFileBytesEqualMarshalIndent(t *testing.T) {
 		}
 		got := assertWritesAsMarshalIndent(t, "compact", &record.RunRecord{RecordVersion: 2, Log: lazy.Log})
 		want, _ := json.MarshalIndent(&record.RunRecord{RecordVersion: 2, Log: eager.Log}, "", "  ")
-		if !bytes.Equal(got, append(want, '\n')) || !bytes.Contains(got, []byte(`"conditions"`)) {
+		if !bytes.Equal(got, sealed(want)) || !bytes.Contains(got, []byte(`"conditions"`)) {
 			t.Fatalf("the compact log was written without its evidence:\n%s", got)
 		}
 	})

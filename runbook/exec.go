@@ -53,7 +53,7 @@ func (r *run) record(fres *flow.Result) *record.Record {
 	run := record.Run{
 		Runbook:    rb.spec.Name,
 		Flow:       fres,
-		Inputs:     record.Inputs{Given: in.given, Assumed: in.assumed, Values: in.values, Secret: secret},
+		Inputs:     record.Inputs{Given: in.given, Assumed: in.assumed, Values: in.values, Secret: secret, VarsFrom: in.varInputs},
 		Secrets:    rs.secrets,
 		Decisions:  r.harvest.Decisions,
 		Projection: rb.projectionFor(r.o),

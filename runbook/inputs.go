@@ -154,9 +154,8 @@ func (rb *Runbook) resolveInputs(given map[string]any, now func() time.Time, zon
 // holds it to them) and is written beside the inputs. A var is neither
 // given nor assumed, so the assessment never counts it as an assumption:
 // it is the chart's policy. A var that cannot be evaluated refuses the run.
-// It returns, for each var, the inputs its value came from.
+// It returns, for each var, the inputs its value came from (varsFrom).
 func (rb *Runbook) evalVars(values map[string]any, secrets secret.Set, now func() time.Time, zone *time.Location) (map[string][]string, error) {
-	from := map[string][]string{}
 	get := func(k string) (any, bool) { v, ok := values[k]; return v, ok }
 	for _, a := range rb.spec.Vars {
 		v, _, err := a.Expr.Value(zonedEnv(timedEnv(stateEnv(values), now), zone))
@@ -165,12 +164,29 @@ func (rb *Runbook) evalVars(values map[string]any, secrets secret.Set, now func(
 		}
 		deriveSecret(secrets, a.Expr, get, v) // state.go: the taint rule
 		values[a.Key] = v
+	}
+	return rb.varsFrom(), nil
+}
+
+// varsFrom is, for each var, the inputs the chart computes it from: the
+// inputs its expression reads, and those of the vars before it that it
+// reads. It is the chart's, not a run's: a run resumed after an ask: asks
+// it as the first run did, where it was a by-product of evaluating the
+// vars and a resumed run had none, so a default read only through a var
+// was not counted as assumed (TestResumedRunCountsAnInputReadThroughAVar).
+func (rb *Runbook) varsFrom() map[string][]string {
+	from := map[string][]string{}
+	isInput := map[string]bool{}
+	for _, in := range rb.spec.Inputs {
+		isInput[in.Name] = true
+	}
+	for _, a := range rb.spec.Vars {
 		var ins []string
 		if x, ok := a.Expr.(*rules.Expr); ok {
 			for _, r := range x.Roots() {
 				if earlier, isVar := from[r]; isVar {
 					ins = append(ins, earlier...)
-				} else if _, isInput := values[r]; isInput {
+				} else if isInput[r] {
 					ins = append(ins, r)
 				}
 			}
@@ -178,7 +194,7 @@ func (rb *Runbook) evalVars(values map[string]any, secrets secret.Set, now func(
 		slices.Sort(ins)
 		from[a.Key] = slices.Compact(ins)
 	}
-	return from, nil
+	return from
 }
 
 func isVar(vars []chart.Assign, name string) bool {

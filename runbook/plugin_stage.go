@@ -348,7 +348,7 @@ func pluginStage(st *chart.StageSpec, set settled) flow.StageFunc {
 		for _, k := range absent {
 			rs.fileLedger(record.PluginReadAbsentEntry(s.Path(), ps.Name, k))
 		}
-		s.Set(into, rs.result(s.Path(), resp.Result))
+		s.SetFact(into, rs.result(s.Path(), resp.Result)) // what the plugin answered now, changed or not
 		return nil
 	}
 }

@@ -377,7 +377,7 @@ func (rb *Runbook) resumeInputs(rec *record.RunRecord, cp *flow.Checkpoint, give
 	}
 
 	// The run's inputs, with the secrets put back.
-	in := &resolvedInputs{values: map[string]any{}, secrets: secret.New()}
+	in := &resolvedInputs{values: map[string]any{}, secrets: secret.New(), varInputs: rb.varsFrom()}
 	for k, v := range rec.Log.Inputs {
 		in.values[k] = v
 	}

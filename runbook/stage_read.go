@@ -69,7 +69,7 @@ func readStage(st *chart.StageSpec) flow.StageFunc {
 			if !files[0].Exists {
 				rs.fileLedger(record.NoFileEntry(s.Path(), rs.mask(file))) // a path may hold a secret
 			}
-			s.Set(into, rs.readValue(s.Path(), rd, files[0]))
+			s.SetFact(into, rs.readValue(s.Path(), rd, files[0])) // what the file held now, changed or not
 			return nil
 		}
 		if len(files) == 0 {
@@ -79,7 +79,7 @@ func readStage(st *chart.StageSpec) flow.StageFunc {
 		for _, f := range files {
 			out = append(out, rs.readValue(s.Path(), rd, f))
 		}
-		s.Set(into, out)
+		s.SetFact(into, out)
 		return nil
 	}
 }

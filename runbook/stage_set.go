@@ -25,7 +25,7 @@ func setStage(assigns []chart.Assign) flow.StageFunc {
 				rs.fileLedger(record.AbsentMemberEntry(s.Path(), a.Key, rs.mask(absent)))
 			}
 			rs.derive(s, a.Expr, v)
-			s.Set(a.Key, rs.result(s.Path(), v))
+			s.SetDerived(a.Key, rs.result(s.Path(), v)) // rests on this execution's reads, changed or not
 		}
 		return nil
 	}

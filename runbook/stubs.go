@@ -362,7 +362,7 @@ func (rs *runState) pluginStub(ctx context.Context, st *chart.StageSpec, s *flow
 	for _, k := range sortedNames(stub.Assumed) {
 		rs.assume(s.Path(), k, stub.Assumed[k], st.Plugin.Name, false) // a stub carries no declaration to say sensitive
 	}
-	s.Set(into, rs.result(s.Path(), stub.Result))
+	s.SetFact(into, rs.result(s.Path(), stub.Result)) // as a plugin's answer is
 	return true, nil
 }
 

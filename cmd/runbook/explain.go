@@ -468,6 +468,9 @@ func (t *explainText) nodeLine(n *flow.CauseNode) string {
 		case "":
 		case runbook.InputConstant:
 			how = "the chart's constant (vars:)"
+			if len(n.Causes) > 0 {
+				how = "the chart's var (vars:), computed before the first stage from"
+			}
 		default:
 			how = "an input, " + n.Input
 		}

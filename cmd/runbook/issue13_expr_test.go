@@ -209,7 +209,7 @@ func TestIssue13DashKeyIsALoadError(t *testing.T) {
 // evaluated before the first stage from the inputs and earlier vars.
 // --input cannot set one (refused as not an input, saying it is a
 // constant); the assessment never counts one as assumed; explain names it
-// the chart's constant. Before, `vars:` was an unknown top-level key.
+// the chart's var, and the inputs it was computed from. Before, `vars:` was an unknown top-level key.
 func TestIssue13VarsAreConstantsNotInputs(t *testing.T) {
 	t.Parallel()
 	root := issue13Root(t)
@@ -261,7 +261,9 @@ func TestIssue13VarsAreConstantsNotInputs(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("explain: exit %d\n%s", code, stderr)
 	}
-	if !strings.Contains(stdout, "read warnAt = 85: the chart's constant (vars:)") {
-		t.Errorf("explain does not show warnAt as the chart's constant:\n%s", stdout)
+	// computed from the input threshold, it rests on it (wave-trace:
+	// TestExplainSaysWhatAVarWasComputedFrom)
+	if !strings.Contains(stdout, "read warnAt = 85: the chart's var (vars:), computed before the first stage from\n      read threshold = 90: an input, assumed") {
+		t.Errorf("explain does not show warnAt as the chart's var, computed from threshold:\n%s", stdout)
 	}
 }
