@@ -136,8 +136,6 @@ func pathHint(root string, v any, path []any) string {
 	return ""
 }
 
-// rootHint is "; did you mean \"units\"?" for a root key nothing wrote,
-// over the state's keys and the run's inputs.
 // writtenInBranches says where key was written in scopes of their own —
 // a foreach item's, a branch's — up to commit at, when the chart's state
 // never held it, and what to ask instead: "" when no branch wrote it.
@@ -199,6 +197,8 @@ func (e *Explainer) intoOf(node string, at int) string {
 	return ""
 }
 
+// rootHint is "; did you mean \"units\"?" for a root key nothing wrote,
+// over the state's keys and the run's inputs.
 func rootHint(root string, state map[string]any, inputs map[string]any) string {
 	keys := make([]string, 0, len(state)+len(inputs))
 	for k := range state {
