@@ -285,7 +285,7 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 	} else if line := deniedInOutput(res, row, stdout); line != "" {
 		rs.fileLedger(record.DeniedInOutputEntry(path, *res.ExitCode, rs.mask(line)))
 	} else if pipedAnswer(es, res, row) {
-		rs.fileLedger(record.PipedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(stderr), res.PipeStatus))
+		rs.fileLedger(record.PipedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(stderr), res.PipeStatus, es.AnswerFromASubshellPipeline()))
 	}
 	return out
 }
@@ -296,12 +296,19 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 // the last fail (proc's Result.PipeStatus): the code may be another
 // command's failure, not the answer (record.ItemPipedAnswer). One that
 // wrote nothing on stderr, and whose pipeline's codes are not known, gives
-// no sign of a failure.
+// no sign of a failure, unless its last pipeline ran in a subshell, whose
+// codes bash's PIPESTATUS does not hold
+// (chart.ExecSpec.AnswerFromASubshellPipeline).
 func pipedAnswer(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
 	if es.Shell == "" || res.ExitCode == nil || *res.ExitCode == 0 || !row.Answered() {
 		return false
 	}
 	if record.EarlierInPipeFailed(res.PipeStatus) {
+		return true
+	}
+	if len(res.PipeStatus) <= 1 && es.AnswerFromASubshellPipeline() {
+		// its last pipeline is inside the subshell: its codes are not
+		// the script's PIPESTATUS
 		return true
 	}
 	// the script is parsed last, only for a run that may be one
