@@ -70,3 +70,24 @@ func TestInheritedSecretStartingWithASlashIsMasked(t *testing.T) {
 		t.Errorf("masked text lost a path, no secret: %s", out)
 	}
 }
+
+// TestSecretAsBashQuotesItIsMasked: bash prints a value holding a quote
+// in its own quoting under `set -x` and printf %q; the masker held the
+// text only as written, and a traced script's stderr showed an inherited
+// DB_PASSWORD (or a secret input given by envFrom:) in the text output and
+// the record.
+func TestSecretAsBashQuotesItIsMasked(t *testing.T) {
+	s := New()
+	s.AddInherited("DB_PASSWORD", `it's a "secret" pw`)
+	s.Add(`p@ss:w0rd!#$%^&*()=+,.<>/?;~`)
+	for _, line := range []string{
+		`+ true 'it'\''s a "secret" pw'`,
+		`+ echo '{"p": "it'\''s a "secret" pw"}'`,
+		`it\'s\ a\ \"secret\"\ pw`,
+		`p@ss:w0rd\!#\$%\^\&\*\(\)=+\,.\<\>/\?\;~`,
+	} {
+		if out := s.Text(line); strings.Contains(out, "secret") || strings.Contains(out, "w0rd") {
+			t.Errorf("masked text holds the secret: %s", out)
+		}
+	}
+}
