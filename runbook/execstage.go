@@ -86,6 +86,12 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 				}
 				rs.derive(s, a.Expr, v)
 				spec.Env[a.Key] = envText(v)
+				// A variable whose name says it is a secret (PGPASSWORD)
+				// is one, as an inherited one is, whatever the value
+				// came from: an input the chart did not mark secret,
+				// handed to psql by envFrom, stood in the clear wherever
+				// the command printed it.
+				rs.secrets.AddInherited(a.Key, spec.Env[a.Key])
 			}
 		}
 		if es.Stdin != nil {

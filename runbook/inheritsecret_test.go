@@ -90,3 +90,41 @@ stages:
 		t.Errorf("the record lost what is not the token: %s", rec)
 	}
 }
+
+// TestEnvFromNamedSecretIsMasked: an input the chart did not mark secret,
+// handed to a command as PGPASSWORD by envFrom:, stood in the clear in the
+// record wherever the command printed it (and in the inputs given), where
+// the same value inherited under that name was masked. A variable whose
+// name says it is a secret is one, whatever its value came from.
+func TestEnvFromNamedSecretIsMasked(t *testing.T) {
+	const pw = "Hunter2-db-Secret"
+	rb := parse(t, `version: 1
+runbook: db
+inputs:
+  pw: {type: string}
+  host: {type: string}
+stages:
+  - id: q
+    exec:
+      shell: 'echo "psql: connecting to $PGHOST with $PGPASSWORD"'
+      envFrom: {PGPASSWORD: pw, PGHOST: host}
+      parse: lines
+`)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := rb.Exec(ctx, map[string]any{"pw": pw, "host": "db.example.org"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(res.RunRecord())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := string(b)
+	if strings.Contains(rec, pw) || strings.Contains(rec, "db-Secret") {
+		t.Errorf("the record holds the password: %s", rec)
+	}
+	if !strings.Contains(rec, "connecting to db.example.org with ***") {
+		t.Errorf("the record lost what is not the password: %s", rec)
+	}
+}

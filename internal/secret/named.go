@@ -45,7 +45,8 @@ func NamedSecret(name string) bool {
 }
 
 // AddInherited holds what a variable of the runner's own environment,
-// passed on to a command by name (runbook's inheritEnv:), carries that is
+// passed on to a command by name (runbook's inheritEnv:), or a variable a
+// stage's envFrom: computes, carries that is
 // a secret, the variable not being a secret input: the passwords in it (a
 // proxy URL's user:PASSWORD@, a password= key: its host is no secret), and the value whole when its name says it is a
 // secret (NamedSecret) and it is at least MinDerived bytes and no path.
