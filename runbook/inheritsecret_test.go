@@ -128,3 +128,30 @@ stages:
 		t.Errorf("the record lost what is not the password: %s", rec)
 	}
 }
+
+// TestInheritedLocaleIsWarned: a stage naming LC_ALL in inheritEnv: under a
+// runner's LC_ALL=de_DE.UTF-8 undid the number and time pinning in silence;
+// the run warns of it, and not where the runner's value is C's.
+func TestInheritedLocaleIsWarned(t *testing.T) {
+	src := `version: 1
+runbook: loc
+stages:
+  - id: p
+    exec: {shell: 'true', inheritEnv: [LC_ALL]}
+`
+	for value, warned := range map[string]bool{"de_DE.UTF-8": true, "C.UTF-8": false} {
+		t.Setenv("LC_ALL", value)
+		rb := parse(t, src)
+		res, err := rb.Exec(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := false
+		for _, w := range res.Record.Warnings {
+			got = got || strings.Contains(w, "inheritEnv: passes the runner's LC_ALL="+value)
+		}
+		if got != warned {
+			t.Errorf("LC_ALL=%s: warned %v, want %v: %q", value, got, warned, res.Record.Warnings)
+		}
+	}
+}
