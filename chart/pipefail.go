@@ -225,3 +225,57 @@ func setter(head string) bool {
 func identByte(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
+
+// AnswerFromASubshellPipeline says whether the stage is a shell: script
+// whose last command is a subshell, `( … )`, that ends in a pipeline:
+// `(cd /dev && smartctl -H sda | grep -q FAILED)`. The codes runbook reads
+// of the script's last pipeline (bash's PIPESTATUS, proc's
+// Result.PipeStatus) are then the subshell's one code, and a command of
+// its pipeline that failed before the last is not among them: smartctl's
+// 2 over a disk it could not open, printed on stdout into grep, ended in
+// grep's 1, "passed", Nagios OK (record.ItemPipedAnswer). A script the
+// parser cannot read is not one.
+func (e *ExecSpec) AnswerFromASubshellPipeline() bool {
+	if e == nil || e.Shell == "" {
+		return false
+	}
+	f, err := parseBash(e.Shell)
+	if err != nil || len(f.Stmts) == 0 {
+		return false
+	}
+	return subshellEndsInPipeline(f.Stmts[len(f.Stmts)-1])
+}
+
+// subshellEndsInPipeline says whether st is a subshell (or a subshell's
+// subshell) whose last statement ends in a pipeline (endsInPipeline).
+func subshellEndsInPipeline(st *syntax.Stmt) bool {
+	sub, ok := st.Cmd.(*syntax.Subshell)
+	if !ok || st.Negated || len(sub.Stmts) == 0 {
+		return false
+	}
+	return endsInPipeline(sub.Stmts[len(sub.Stmts)-1])
+}
+
+// endsInPipeline says whether st's code is a pipeline's: a pipeline, a
+// list whose last part is one (`cd /dev && smartctl -H sda | grep -q
+// FAILED`; a guard after it, `|| [ "${PIPESTATUS[*]}" = "0 1" ]`, is its
+// own code), or a group or subshell whose last statement is one.
+func endsInPipeline(st *syntax.Stmt) bool {
+	if st.Negated {
+		return false
+	}
+	switch c := st.Cmd.(type) {
+	case *syntax.BinaryCmd:
+		switch c.Op {
+		case syntax.Pipe, syntax.PipeAll:
+			return true
+		case syntax.AndStmt, syntax.OrStmt:
+			return endsInPipeline(c.Y)
+		}
+	case *syntax.Subshell:
+		return len(c.Stmts) > 0 && endsInPipeline(c.Stmts[len(c.Stmts)-1])
+	case *syntax.Block:
+		return len(c.Stmts) > 0 && endsInPipeline(c.Stmts[len(c.Stmts)-1])
+	}
+	return false
+}

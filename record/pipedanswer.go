@@ -44,8 +44,21 @@ func EarlierInPipeFailed(codes []int) bool {
 // PipedAnswerEntry is the ledger's entry for such a stage, filed under its
 // path: exit is the exit code, word the answer the chart declared for it,
 // line stderr's first non-blank line (masked already), codes its last
-// pipeline's exit codes when known.
-func PipedAnswerEntry(path string, exit int, word, line string, codes []int) coverage.Entry {
+// pipeline's exit codes when known, inSubshell whether the script ends in
+// a subshell whose last command is a pipeline
+// (chart.ExecSpec.AnswerFromASubshellPipeline).
+func PipedAnswerEntry(path string, exit int, word, line string, codes []int, inSubshell bool) coverage.Entry {
+	if inSubshell && len(codes) <= 1 {
+		return coverage.Entry{Path: path, Declaration: coverage.Declaration{
+			Kind: coverage.KindLedger,
+			NotChecked: []coverage.Item{{
+				What: "its answer",
+				Why: fmt.Sprintf("it exited %d, which the chart declares the answer %q, but its script ends in a subshell, ( … ), whose last command is a pipeline, and runbook reads the codes of the script's own last pipeline (bash's PIPESTATUS), not a subshell's: an earlier command of that pipeline may have failed behind the last one's %d, and the last command read what it printed; run the pipeline outside the parentheses, where its codes are read (cd DIR && CMD | grep -q X, or CMD's own path option)",
+					exit, word, exit),
+				Kind: ItemPipedAnswer,
+			}},
+		}}
+	}
 	if EarlierInPipeFailed(codes) {
 		return coverage.Entry{Path: path, Declaration: coverage.Declaration{
 			Kind: coverage.KindLedger,

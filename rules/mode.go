@@ -13,7 +13,9 @@ import (
 // question a hardening check asks of /etc/shadow. Each is a file mode's
 // text: its octal digits as `stat -c %a` and `find -printf %m` print them
 // ("640", "0640", "0o640", "4755"), or its letters as `stat -c %A` and
-// `ls -l` do ("-rw-r-----", "rwsr-xr-x").
+// `ls -l` do ("-rw-r-----", "rwsr-xr-x", and ls's "-rw-r-----." of a
+// file with an SELinux context; its "+" of an access control list is
+// refused, the list granting what the letters do not say).
 //
 // A number is refused, not read: `stat -c %a` prints 604, a parse reads it
 // as the decimal number 604, and `f.mode > 640` said pass over a
@@ -53,6 +55,13 @@ func fileMode(v any, what string) (uint32, error) {
 		return 0, fmt.Errorf("modeWithin: %s is %s, want a mode's text (\"0640\" or \"-rw-r-----\")", what, jsonv.Describe(v))
 	}
 	s := strings.TrimSpace(t)
+	if len(s) == 11 && s[10] == '+' {
+		return 0, fmt.Errorf("modeWithin: %s %q ends in ls's +: the file has an access control list, which may grant a user or a group the mode's letters do not name (its group letters are the list's mask, the most any entry of it grants), so the letters do not say who may read it; read the list with getfacl, or compare the letters without the + only where the list is the chart's question elsewhere", what, t)
+	}
+	if len(s) == 11 && s[10] == '.' {
+		// ls -l's mark of an SELinux context, no permission.
+		s = s[:10]
+	}
 	if m, ok := octalMode(s); ok {
 		return m, nil
 	}
@@ -62,14 +71,17 @@ func fileMode(v any, what string) (uint32, error) {
 	return 0, fmt.Errorf("modeWithin: %s %q is no file mode: write its octal digits as stat -c %%a prints them (\"640\", \"0640\") or its letters as stat -c %%A does (\"-rw-r-----\")", what, t)
 }
 
-// octalMode reads "640", "0640", "0o640", "4755": three or four octal
+// octalMode reads "640", "0640", "0o640", "4755": up to four octal
 // digits after an optional 0o (or a leading 0 of a four-digit mode).
+// stat -c %a and find -printf %m write no leading zero, so a mode under
+// 0100 has fewer than three: RHEL's /etc/shadow, mode 0000, is "0", and
+// 0064 is "64".
 func octalMode(s string) (uint32, bool) {
 	s = strings.TrimPrefix(strings.TrimPrefix(s, "0o"), "0O")
 	if len(s) == 5 && s[0] == '0' {
 		s = s[1:]
 	}
-	if len(s) < 3 || len(s) > 4 {
+	if len(s) < 1 || len(s) > 4 {
 		return 0, false
 	}
 	n, err := strconv.ParseUint(s, 8, 32)

@@ -33,13 +33,50 @@ func TestModeWithinReadsOctalNotDecimal(t *testing.T) {
 		{`modeWithin("rw-r--r--", "-rw-r--r--")`, true},
 		{`modeWithin(f.n, "640")`, "is the number 604, and a number is no mode's text"},
 		{`modeWithin("689", "640")`, `the mode "689" is no file mode`},
-		{`modeWithin("64", "640")`, `the mode "64" is no file mode`},
+		{`modeWithin("64000", "640")`, `the mode "64000" is no file mode`},
 		{`modeWithin("640", "rwx")`, `the limit "rwx" is no file mode`},
 		{`modeWithin("-rwxr-xr-q", "777")`, `is no file mode`},
 		{`modeWithin(nil, "640")`, "the mode is null"},
 		{`modeWithin("640")`, "modeWithin takes 2 arguments"},
 	} {
 		v, _, err := MustCompile(tc.expr).Value(env)
+		if words, ok := tc.want.(string); ok {
+			if err == nil || !strings.Contains(err.Error(), words) {
+				t.Errorf("%s = %v, %v; want an error saying %q", tc.expr, v, err, words)
+			}
+			continue
+		}
+		if err != nil || v != tc.want {
+			t.Errorf("%s = %v, %v; want %v", tc.expr, v, err, tc.want)
+		}
+	}
+}
+
+// TestModeWithinReadsStatsModesUnder0100AndLsMarks: stat -c %a and find
+// -printf %m write no leading zero, so RHEL's /etc/shadow, mode 0000, is
+// "0", and modeWithin said `the mode "0" is no file mode`, a rule error
+// over the tightest mode there is; ls -l on an SELinux host ends each
+// mode in "." and the check of every file it listed could not be
+// evaluated. ls's "+" (an access control list) is refused, saying why: the
+// list may grant a user the letters do not name.
+func TestModeWithinReadsStatsModesUnder0100AndLsMarks(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		expr string
+		want any // a bool, or the error's words
+	}{
+		{`modeWithin("0", "640")`, true},
+		{`modeWithin("0", "0")`, true},
+		{`modeWithin("40", "640")`, true},
+		{`modeWithin("64", "640")`, false},
+		{`modeWithin("6", "640")`, false},
+		{`modeWithin("-rw-r-----.", "640")`, true},
+		{`modeWithin("-rw-r--r--.", "640")`, false},
+		{`modeWithin("----------", "0")`, true},
+		{`modeWithin("8", "640")`, `the mode "8" is no file mode`},
+		{`modeWithin("-rw-r-----+", "640")`, "an access control list"},
+	} {
+		v, _, err := MustCompile(tc.expr).Value(mapEnv{})
 		if words, ok := tc.want.(string); ok {
 			if err == nil || !strings.Contains(err.Error(), words) {
 				t.Errorf("%s = %v, %v; want an error saying %q", tc.expr, v, err, words)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/internal/gate"
 	"github.com/openrunbook/runbook/internal/parse"
@@ -70,7 +71,7 @@ func (r *run) record(fres *flow.Result) *record.Record {
 	rs.mu.Unlock()
 	run.Plugins = rs.plugins.provenance(rs.assumedInOrder(&fres.Log))
 	rec := record.Assemble(run)
-	rec.Perfdata, rec.PerfdataProblem = r.perfdata(fres)
+	rec.Perfdata, rec.PerfdataProblem = r.perfdata(fres, countLabels(rb.spec, rec))
 	if rb.honestyOn(HonestyAssessment) {
 		a, said := rb.assess(rec, fres, in, rs, secret)
 		rec.Assessment, rec.StandingSaid = &a, said
@@ -175,7 +176,10 @@ func finalEnv(fres *flow.Result, rs *runState) rules.Env {
 // missing one series says less than one missing all, but a check line
 // whose perfdata is half of what the chart asked for would be read as
 // whole. Masked: a label or a threshold can hold any text the run read.
-func (r *run) perfdata(fres *flow.Result) ([]string, string) {
+// counts are the labels the check's own counts per verdict word are
+// written under (countLabels): an item labelled one of them is a label
+// written twice too.
+func (r *run) perfdata(fres *flow.Result, counts []string) ([]string, string) {
 	res := r.rb.spec.Result
 	if res == nil || res.Perfdata == nil || fres.Status != flow.StatusCompleted {
 		return nil, ""
@@ -185,7 +189,7 @@ func (r *run) perfdata(fres *flow.Result) ([]string, string) {
 	if err != nil {
 		return nil, mask.Message("result perfdata " + rules.OneLine(res.Perfdata.Src) + ": " + err.Error())
 	}
-	items, err := perfItems(v)
+	items, err := perfItems(v, counts)
 	if err != nil {
 		return nil, mask.Message("result perfdata " + rules.OneLine(res.Perfdata.Src) + ": " + err.Error())
 	}
@@ -199,10 +203,17 @@ func (r *run) perfdata(fres *flow.Result) ([]string, string) {
 // a list of items, or an object of such (an item or a list) whose keys
 // prefix their labels NAME:: (the form PNP4Nagios and Icinga read as one
 // check's several plugins), in the keys' order. A label written twice is
-// an error: a graph would plot two series as one.
-func perfItems(v any) ([]string, error) {
+// an error: a graph would plot two series as one. So is one of counts,
+// the labels of the check's own counts, written before the items: a
+// plugin's `ok=5` beside the check's `ok=1;;;0` was written whole, and a
+// graph of the check's ok rows plotted the plugin's value.
+func perfItems(v any, counts []string) ([]string, error) {
 	var out []string
 	seen := map[string]bool{}
+	isCount := map[string]bool{}
+	for _, c := range counts {
+		isCount[c] = true
+	}
 	add := func(v any, prefix string) error {
 		list, ok := v.([]any)
 		if !ok {
@@ -214,6 +225,9 @@ func perfItems(v any) ([]string, error) {
 				return err
 			}
 			label, _, _ := strings.Cut(strings.TrimPrefix(txt, "'"), "=")
+			if name := strings.TrimSuffix(label, "'"); isCount[name] {
+				return fmt.Errorf("the label %s is the check's own count of its verdict %q, written first (%s=N;;;0), so it would be written twice, and a graph would plot two measurements as one series; give the items a prefix (an object {NAME: …} writes NAME::%s)", name, name, name, name)
+			}
 			if seen[label] {
 				return fmt.Errorf("the label %s is written twice, and a graph would plot two measurements as one series; give each its own (an object {load: …, disk: …} prefixes each list's labels load::, disk::)", strings.TrimSuffix(label, "'"))
 			}
@@ -231,6 +245,27 @@ func perfItems(v any) ([]string, error) {
 		return out, nil
 	}
 	return out, add(v, "")
+}
+
+// countLabels are the labels of the check's own counts per verdict word
+// in its perfdata (the Nagios output's word=N;;;0), as perfItems compares
+// labels (quoted as the plugin API quotes them): the words of this run's
+// rows, and every word the chart's verdict stages can write, since a
+// series that is the check's count on one run and a plugin's value on the
+// next is two measurements plotted as one too.
+func countLabels(spec *chart.Spec, rec *record.Record) []string {
+	words, _ := spec.VerdictWords()
+	if rec.Verdicts != nil {
+		for _, w := range gate.CheckOf(spec, rec).Words {
+			words = append(words, w.Word)
+		}
+	}
+	out := make([]string, 0, len(words))
+	for _, w := range words {
+		label := parse.PerfLabel(record.CellText(w))
+		out = append(out, strings.TrimSuffix(strings.TrimPrefix(label, "'"), "'"))
+	}
+	return out
 }
 
 // inputsRead are the keys some stage read as the run's inputs gave them:

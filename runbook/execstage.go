@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -73,6 +74,12 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 				rs.secrets.AddInherited(name, v)
 			}
 		}
+		for _, name := range es.InheritedLocale() {
+			own := slices.ContainsFunc(es.Env, func(e chart.EnvVar) bool { return e.Name == name }) || slices.ContainsFunc(es.EnvFrom, func(a chart.Assign) bool { return a.Key == name })
+			if v, ok := spec.Env[name]; ok && !own && !proc.CLocale(v) {
+				rs.warnOnce(st.ID, s.Path(), "inheritEnv: passes the runner's "+name+"="+v+" on, which outranks the LC_NUMERIC=C and LC_TIME=C runbook gives a command whose runner's locale is not C: the command writes numbers and times in it (1.234.567, 4,54, Dez), which a chart reads as other numbers; drop it from inheritEnv:, or pin the stage's locale with env: {LC_ALL: C.UTF-8}")
+			}
+		}
 		if len(es.EnvFrom) > 0 {
 			base := spec.Env
 			spec.Env = make(map[string]string, len(base)+len(es.EnvFrom))
@@ -86,6 +93,12 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 				}
 				rs.derive(s, a.Expr, v)
 				spec.Env[a.Key] = envText(v)
+				// A variable whose name says it is a secret (PGPASSWORD)
+				// is one, as an inherited one is, whatever the value
+				// came from: an input the chart did not mark secret,
+				// handed to psql by envFrom, stood in the clear wherever
+				// the command printed it.
+				rs.secrets.AddInherited(a.Key, spec.Env[a.Key])
 			}
 		}
 		if es.Stdin != nil {
@@ -285,7 +298,7 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 	} else if line := deniedInOutput(res, row, stdout); line != "" {
 		rs.fileLedger(record.DeniedInOutputEntry(path, *res.ExitCode, rs.mask(line)))
 	} else if pipedAnswer(es, res, row) {
-		rs.fileLedger(record.PipedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(stderr), res.PipeStatus))
+		rs.fileLedger(record.PipedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(stderr), res.PipeStatus, es.AnswerFromASubshellPipeline()))
 	}
 	return out
 }
@@ -296,12 +309,19 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 // the last fail (proc's Result.PipeStatus): the code may be another
 // command's failure, not the answer (record.ItemPipedAnswer). One that
 // wrote nothing on stderr, and whose pipeline's codes are not known, gives
-// no sign of a failure.
+// no sign of a failure, unless its last pipeline ran in a subshell, whose
+// codes bash's PIPESTATUS does not hold
+// (chart.ExecSpec.AnswerFromASubshellPipeline).
 func pipedAnswer(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
 	if es.Shell == "" || res.ExitCode == nil || *res.ExitCode == 0 || !row.Answered() {
 		return false
 	}
 	if record.EarlierInPipeFailed(res.PipeStatus) {
+		return true
+	}
+	if len(res.PipeStatus) <= 1 && es.AnswerFromASubshellPipeline() {
+		// its last pipeline is inside the subshell: its codes are not
+		// the script's PIPESTATUS
 		return true
 	}
 	// the script is parsed last, only for a run that may be one

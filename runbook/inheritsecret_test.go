@@ -90,3 +90,68 @@ stages:
 		t.Errorf("the record lost what is not the token: %s", rec)
 	}
 }
+
+// TestEnvFromNamedSecretIsMasked: an input the chart did not mark secret,
+// handed to a command as PGPASSWORD by envFrom:, stood in the clear in the
+// record wherever the command printed it (and in the inputs given), where
+// the same value inherited under that name was masked. A variable whose
+// name says it is a secret is one, whatever its value came from.
+func TestEnvFromNamedSecretIsMasked(t *testing.T) {
+	const pw = "Hunter2-db-Secret"
+	rb := parse(t, `version: 1
+runbook: db
+inputs:
+  pw: {type: string}
+  host: {type: string}
+stages:
+  - id: q
+    exec:
+      shell: 'echo "psql: connecting to $PGHOST with $PGPASSWORD"'
+      envFrom: {PGPASSWORD: pw, PGHOST: host}
+      parse: lines
+`)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := rb.Exec(ctx, map[string]any{"pw": pw, "host": "db.example.org"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(res.RunRecord())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := string(b)
+	if strings.Contains(rec, pw) || strings.Contains(rec, "db-Secret") {
+		t.Errorf("the record holds the password: %s", rec)
+	}
+	if !strings.Contains(rec, "connecting to db.example.org with ***") {
+		t.Errorf("the record lost what is not the password: %s", rec)
+	}
+}
+
+// TestInheritedLocaleIsWarned: a stage naming LC_ALL in inheritEnv: under a
+// runner's LC_ALL=de_DE.UTF-8 undid the number and time pinning in silence;
+// the run warns of it, and not where the runner's value is C's.
+func TestInheritedLocaleIsWarned(t *testing.T) {
+	src := `version: 1
+runbook: loc
+stages:
+  - id: p
+    exec: {shell: 'true', inheritEnv: [LC_ALL]}
+`
+	for value, warned := range map[string]bool{"de_DE.UTF-8": true, "C.UTF-8": false} {
+		t.Setenv("LC_ALL", value)
+		rb := parse(t, src)
+		res, err := rb.Exec(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := false
+		for _, w := range res.Record.Warnings {
+			got = got || strings.Contains(w, "inheritEnv: passes the runner's LC_ALL="+value)
+		}
+		if got != warned {
+			t.Errorf("LC_ALL=%s: warned %v, want %v: %q", value, got, warned, res.Record.Warnings)
+		}
+	}
+}

@@ -567,3 +567,53 @@ stages:
 		t.Errorf("a disk that passed: exit %d; want 0, OK:\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestSubshellPipelineEarlierFailureIsNoAnswer: runbook reads the codes of
+// the script's own last pipeline, so `(cd /dev && smartctl -H vda | grep
+// -q FAILED)` ended with the subshell's one code, 1, "passed", Nagios OK,
+// over a disk smartctl could not open (exit 2, its error on stdout, into
+// grep): its pipeline's codes are not known, a not-checked item. The same
+// pipeline outside the parentheses is read as before.
+func TestSubshellPipelineEarlierFailureIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	smartctl := func(name, out string, code int) {
+		body := fmt.Sprintf("#!/bin/sh\nprintf '%%s\\n' '%s'\nexit %d\n", out, code)
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	smartctl("smartctl-closed", "Smartctl open device: /dev/vda failed: Permission denied", 2)
+	smartctl("smartctl-ok", "SMART overall-health self-assessment test result: PASSED", 0)
+	chart := func(name, script string) string {
+		return writeChart(t, dir, name, `version: 1
+runbook: smart
+result: {kind: verdict/disk, nagios: {ok: [passed], critical: [failing]}}
+stages:
+  - id: health
+    exec: {shell: '`+script+`', exitCodes: {0: failing, 1: passed}}
+  - id: v
+    verdict: {subject: '"vda"', verdict: health.status}
+`)
+	}
+	for _, script := range []string{
+		"(cd /dev && " + filepath.Join(dir, "smartctl-closed") + " -H vda | grep -q FAILED)",
+		"( (" + filepath.Join(dir, "smartctl-closed") + " -H /dev/vda | grep -q FAILED) )",
+	} {
+		r := runCLI(t, dir, "exec", chart("sub.yaml", script), "--format", "nagios")
+		const said = `its script ends in a subshell, ( … ), whose last command is a pipeline`
+		if r.code != 3 || !strings.HasPrefix(r.stdout, "smart UNKNOWN") || !strings.Contains(r.stdout, said) {
+			t.Errorf("%s: exit %d; want 3, UNKNOWN, saying %q:\n%s%s", script, r.code, said, r.stdout, r.stderr)
+		}
+	}
+	// The pipeline outside the parentheses, or none at their end, is read.
+	for _, script := range []string{
+		"cd /dev && " + filepath.Join(dir, "smartctl-ok") + " -H vda | grep -q FAILED",
+		"(cd /dev && grep -q FAILED " + filepath.Join(dir, "smartctl-ok") + ")",
+	} {
+		r := runCLI(t, dir, "exec", chart("ok.yaml", script), "--format", "nagios")
+		if r.code != 0 || !strings.HasPrefix(r.stdout, "smart OK - 1 passed") {
+			t.Errorf("%s: exit %d; want 0, OK:\n%s%s", script, r.code, r.stdout, r.stderr)
+		}
+	}
+}

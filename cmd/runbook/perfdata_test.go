@@ -102,3 +102,31 @@ func TestNagiosResultPerfdataWrittenWholeOrNotAtAll(t *testing.T) {
 		t.Errorf("a plugin not installed: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestNagiosResultPerfdataLabelOfACountIsWrittenTwice: a plugin whose own
+// perfdata counts states (`ok=5 critical=1`, as an aggregating plugin
+// writes) passed on as a list wrote `ok=2;;;0 ok=5`: the check's count of
+// its ok rows and the plugin's value under one label, and a graph read
+// them as one series. A label of a count the check writes, or of a word
+// its rows can have, is a label written twice.
+func TestNagiosResultPerfdataLabelOfACountIsWrittenTwice(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writePlugins(t, dir, "#!/bin/sh\necho 'DISK OK|ok=5 unknown=1'\n")
+	for _, tc := range []struct{ name, perf, says string }{
+		{"ok", "disk.stdout.perfdata", "the label ok is the check's own count of its verdict \"ok\""},
+		{"prefixed", "{disk: disk.stdout.perfdata}", ""},
+	} {
+		writeChart(t, dir, tc.name+".yaml", perfChart(dir, tc.perf))
+		r := runCLI(t, dir, "exec", tc.name+".yaml", "-o", "nagios")
+		if tc.says == "" {
+			if want := "host-perf OK - 2 ok | ok=2;;;0 disk::ok=5 disk::unknown=1\n"; !strings.HasPrefix(r.stdout, want) {
+				t.Errorf("%s: exit %d\n%s%s\nwant the first line %q", tc.name, r.code, r.stdout, r.stderr, want)
+			}
+			continue
+		}
+		if r.code != 0 || !strings.HasPrefix(r.stdout, "host-perf OK - 2 ok | ok=2;;;0\n") || !strings.Contains(r.stdout, tc.says) {
+			t.Errorf("%s: exit %d\n%s%s\nwant no perfdata of the chart's and a line saying %q", tc.name, r.code, r.stdout, r.stderr, tc.says)
+		}
+	}
+}

@@ -424,6 +424,9 @@ func (pl *planner) exec(ps *planStage, es *chart.ExecSpec) {
 	if hidden := es.HiddenSubstitutionsNote(); hidden != "" {
 		ps.Note = strings.TrimPrefix(ps.Note+"; "+hidden, "; ")
 	}
+	if loc := es.InheritedLocaleNote(); loc != "" {
+		ps.Note = strings.TrimPrefix(ps.Note+"; "+loc, "; ")
+	}
 	name := "bash" // proc runs a shell: line as bash -e -o pipefail -c
 	if es.Shell != "" {
 		ps.Shell = es.Shell

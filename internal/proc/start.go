@@ -33,6 +33,12 @@ func InheritedEnv() []string {
 	return formatsInC(env)
 }
 
+// CLocale says whether l, a locale variable's value, is C's (or unset):
+// C, POSIX, C.UTF-8, or "", which falls back to C.
+func CLocale(l string) bool {
+	return l == "" || l == "C" || l == "POSIX" || strings.HasPrefix(l, "C.")
+}
+
 // formatsInC is env with LC_NUMERIC=C and LC_TIME=C added when its locale
 // is not C: a child then writes numbers and times as a chart reads them,
 // with a decimal point, no grouping and C's month and day names, whatever
@@ -46,9 +52,7 @@ func InheritedEnv() []string {
 // other category falls back to: the same locale for all of them but
 // numbers and times. A C or POSIX locale is left as it is.
 func formatsInC(env []string) []string {
-	isC := func(l string) bool {
-		return l == "" || l == "C" || l == "POSIX" || strings.HasPrefix(l, "C.")
-	}
+	isC := CLocale
 	var lang, all string
 	for _, kv := range env {
 		if v, ok := strings.CutPrefix(kv, "LANG="); ok {

@@ -1,16 +1,20 @@
 package secret
 
-import "strings"
+import (
+	"os"
+	"strings"
+)
 
 // NamedSecret says whether an environment variable's name says it holds a
 // secret whole: a word of it (split at '_', in any case) is TOKEN, SECRET,
-// PASSWORD, PASSWD, PASSPHRASE or PWD (not the shell's own PWD and
+// PASSWORD, PASSWD, PASSPHRASE, PASS, SSHPASS or PWD (not the shell's own PWD and
 // OLDPWD, a folder), or it ends in KEY or APIKEY. A name whose last word
 // says it holds where the secret is (FILE, PATH, DIR, SOCK, URL, ID) is
 // not one: VAULT_TOKEN_FILE is a path, AWS_ACCESS_KEY_ID a public id.
 //
 //	VAULT_TOKEN, GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY   secret
 //	MYSQL_PWD, PGPASSWORD, STRIPE_API_KEY             secret
+//	DB_PASS, SMTP_PASS, SSHPASS                       secret
 //	PWD, VAULT_TOKEN_FILE, AWS_ACCESS_KEY_ID          not
 //	SSH_AUTH_SOCK, KUBECONFIG, https_proxy            not
 //
@@ -31,6 +35,8 @@ func NamedSecret(name string) bool {
 			return true
 		case strings.HasSuffix(w, "PASSWORD"): // PGPASSWORD
 			return true
+		case w == "PASS" || w == "SSHPASS": // DB_PASS, SMTP_PASS; sshpass -e's SSHPASS
+			return true
 		case w == "PWD":
 			return name != "PWD" && name != "OLDPWD"
 		}
@@ -39,7 +45,8 @@ func NamedSecret(name string) bool {
 }
 
 // AddInherited holds what a variable of the runner's own environment,
-// passed on to a command by name (runbook's inheritEnv:), carries that is
+// passed on to a command by name (runbook's inheritEnv:), or a variable a
+// stage's envFrom: computes, carries that is
 // a secret, the variable not being a secret input: the passwords in it (a
 // proxy URL's user:PASSWORD@, a password= key: its host is no secret), and the value whole when its name says it is a
 // secret (NamedSecret) and it is at least MinDerived bytes and no path.
@@ -56,9 +63,28 @@ func (s Set) AddInherited(name, value string) {
 	if s.set == nil {
 		return
 	}
-	if NamedSecret(name) && len(value) >= MinDerived && !strings.HasPrefix(value, "/") {
+	if NamedSecret(name) && len(value) >= MinDerived && !isPath(value) {
 		s.Add(value) // as a secret input's text, its passwords too
 		return
 	}
 	s.addPasswords(value)
+}
+
+// isPath says whether value, a variable's whole value, is a path on this
+// machine rather than a secret: it starts with "/" and its first part is a
+// folder here (/etc/gcp/key.json, /run/secrets/db). A "/" alone says
+// nothing: base64's alphabet holds it, and a BACKUP_KEY of
+// "/k9Qz8Lr2Tx7Vb4Nm1Ps6W…" was passed on unmasked as a path, the key
+// whole in the record.
+func isPath(value string) bool {
+	rest, ok := strings.CutPrefix(value, "/")
+	if !ok {
+		return false
+	}
+	first, _, _ := strings.Cut(rest, "/")
+	if first == "" {
+		return false
+	}
+	fi, err := os.Stat("/" + first)
+	return err == nil && fi.IsDir()
 }

@@ -685,6 +685,40 @@ func escapedForms(t string) []string {
 	}
 	add(unquote(strconv.Quote(t)))
 	add(unquote(strconv.QuoteToASCII(t)))
+	for _, f := range shellForms(t) {
+		add(f)
+	}
+	return out
+}
+
+// shellForms are the texts bash prints t as, quoted for its own reading:
+// inside the single quotes of `set -x`, each quote closed, escaped and
+// reopened, and printf %q's backslashes before each sign a shell would
+// read. A password holding a quote or a space stood in the clear in a
+// traced script's stderr, which the record kept: the masker held it only
+// as written. None for a text with a control character (bash writes it
+// $'…') or with nothing to quote.
+//
+//	set -x      + mysql --password='it'\''s a pw'
+//	printf %q   it\'s\ a\ pw
+func shellForms(t string) []string {
+	if strings.ContainsFunc(t, unicode.IsControl) {
+		return nil
+	}
+	var out []string
+	if strings.Contains(t, "'") {
+		out = append(out, strings.ReplaceAll(t, "'", `'\''`))
+	}
+	var b strings.Builder
+	for i, r := range t {
+		if strings.ContainsRune(" '\"!$^&*(),<>?;`[]{}|\\", r) || i == 0 && (r == '#' || r == '~') {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	if q := b.String(); q != t {
+		out = append(out, q)
+	}
 	return out
 }
 
