@@ -64,7 +64,7 @@ func PipedAnswerEntry(path string, exit int, word, line string, codes []int, inS
 			Kind: coverage.KindLedger,
 			NotChecked: []coverage.Item{{
 				What: "its answer",
-				Why: fmt.Sprintf("it exited %d, which the chart declares the answer %q, but that is the last command's code of a pipeline whose commands exited %s: under bash -e -o pipefail an earlier command's failure is hidden behind a later one's non-zero code, and the last command read what the failing one printed, so the %d may be that failure's, not the answer; let through only the code the answering command gave: CMD | grep -q X || [ \"${PIPESTATUS[*]}\" = \"0 1\" ] exits 0 when grep alone found no line, and fails the stage when CMD failed",
+				Why: fmt.Sprintf("it exited %d, which the chart declares the answer %q, but that is the last command's code of a pipeline whose commands exited %s: under bash -e -o pipefail an earlier command's failure is hidden behind a later one's non-zero code, and the last command read what the failing one printed, so the %d may be that failure's, not the answer; run the command whose failure matters on its own, where its failure fails the stage, then answer from what it printed: out=$(CMD) (a plain assignment), then grep -q X <<<\"$out\"",
 					exit, word, pipeCodes(codes), exit),
 				Kind: ItemPipedAnswer,
 			}},

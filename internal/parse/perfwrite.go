@@ -35,7 +35,7 @@ var perfKeys = []string{"label", "value", "uom", "warn", "crit", "min", "max"}
 // 'label'=value[uom];[warn];[crit];[min];[max], with prefix before its
 // label ("" for none). What the mode would not read back is an error
 // saying which member and why, never an item a graphing add-on misreads:
-// a label empty or with a line end, a value no number nor "U", a unit with
+// a label empty or with a line end or a |, a value no number nor "U", a unit with
 // other than letters and %, a threshold no number nor range, a member it
 // does not know (a misspelt "critical" would drop the threshold).
 //
@@ -63,6 +63,11 @@ func PerfItemText(v any, prefix string) (string, error) {
 	label = prefix + label
 	if strings.ContainsAny(label, "\r\n") {
 		return "", fmt.Errorf("perfdata %q: its label holds a line end, which ends the check's line", label)
+	}
+	if strings.Contains(label, "|") {
+		// a core splits the line at its first |: quoted or not, the
+		// label would end the status text or begin another perfdata
+		return "", fmt.Errorf("perfdata %q: its label holds a |, which a monitoring core reads as where perfdata begins", label)
 	}
 	text := func(name string, v any, ranged bool) (string, error) {
 		switch t := v.(type) {

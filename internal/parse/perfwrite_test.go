@@ -31,6 +31,7 @@ func TestPerfItemTextReadsBack(t *testing.T) {
 		{map[string]any{"label": "x", "value": 1, "warn": "high"}, "", "its warn is a string", true},
 		{map[string]any{"label": "x", "value": 1, "min": "0:"}, "", "its min is a string", true},
 		{map[string]any{"label": "a\nb", "value": 1}, "", "line end", true},
+		{map[string]any{"label": "a|b", "value": 1}, "p::", "holds a |", true},
 	} {
 		got, err := PerfItemText(tc.item, tc.prefix)
 		if tc.err {
