@@ -538,6 +538,9 @@ func (r *reader) execStub(n ast.Node, what string) *ExecStub {
 			nodes, _ := r.sequence(p.val, what+": pipeStatus")
 			for i, nd := range nodes {
 				if v, ok := r.integer(nd, fmt.Sprintf("%s: pipeStatus %d", what, i+1)); ok {
+					if v < 0 || v > 255 {
+						r.errf(nd, "%s: pipeStatus %d is %d, and a process exits with 0 to 255 (a signal's death is 128 and its number in bash's PIPESTATUS: 141 for SIGPIPE)", what, i+1, v)
+					}
 					s.PipeStatus = append(s.PipeStatus, v)
 				}
 			}

@@ -27,6 +27,9 @@ cases:
   - name: one
     stubs:
       h: {exitCode: 1, pipeStatus: [1]}
+  - name: range
+    stubs:
+      h: {exitCode: 1, pipeStatus: [300, 1]}
 `))
 	if err == nil {
 		t.Fatal("loaded")
@@ -35,6 +38,7 @@ cases:
 		`bad_test.yaml:6:36: case "last": stub h: pipeStatus's last code (0) is the script's exit code, and exitCode is 1`,
 		`bad_test.yaml:9:39: case "ended": stub h: pipeStatus is the codes of a script that exited, and this one did not`,
 		`bad_test.yaml:12:36: case "one": stub h: pipeStatus is a pipeline's exit codes, one a command`,
+		`bad_test.yaml:15:37: case "range": stub h: pipeStatus 1 is 300, and a process exits with 0 to 255`,
 	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error:\n%v\nwant it to hold %q", err, want)
