@@ -44,7 +44,7 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 		attempts = set.retry.Attempts
 	}
 	unguarded, unset := es.UnguardedPipeline(), es.ShellReadsChartNames()
-	nofail, lastExit := es.CurlExitWithoutFail(), es.CurlManyURLs()
+	nofail, lastExit, digShort := es.CurlExitWithoutFail(), es.CurlManyURLs(), es.DigShortSilence()
 	return func(ctx context.Context, s *flow.Scope) error {
 		rs := stateOf(s)
 		if unguarded != "" {
@@ -55,6 +55,9 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 		}
 		if lastExit != "" {
 			rs.warnOnce(st.ID, s.Path(), lastExit)
+		}
+		if digShort != "" {
+			rs.warnOnce(st.ID, s.Path(), digShort)
 		}
 		if unset != "" {
 			rs.warnOnce(st.ID, s.Path(), unset)

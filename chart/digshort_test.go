@@ -1,0 +1,31 @@
+package chart
+
+import "testing"
+
+// TestDigShortSilenceIsNoted: dig +short prints nothing and exits 0 over a
+// zone that failed to load (SERVFAIL) as over a name with no record, and a
+// chart that no name points at a retired address, `dig +short NAME A`
+// under parse: lines, found none and said OK over a server that answered
+// nothing (testdata/wave-dns/old-address). runbook plan notes dig +short,
+// in a command or a shell: line, and a run warns of it once.
+func TestDigShortSilenceIsNoted(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		cmd   []string
+		shell string
+		want  bool
+	}{
+		{cmd: []string{"dig", "+short", "example.test", "MX"}, want: true},
+		{cmd: []string{"/usr/bin/dig", "@127.0.0.1", "-p", "5353", "+short", "${name}", "A"}, want: true},
+		{shell: `dig +short "$N" TXT | tr -d '"'`, want: true},
+		{shell: "set -e\nfor n in $NAMES; do dig +short $n A; done", want: true},
+		{cmd: []string{"dig", "+noall", "+comments", "+answer", "example.test", "MX"}, want: false},
+		{shell: `dig +noall +answer example.test MX | sort # +short not used`, want: false},
+		{cmd: []string{"host", "+short"}, want: false},
+		{shell: `dig example.test; echo +short`, want: false},
+	} {
+		if got := (&ExecSpec{Command: tc.cmd, Shell: tc.shell}).DigShortSilence() != ""; got != tc.want {
+			t.Errorf("%q %q: noted %v, want %v", tc.cmd, tc.shell, got, tc.want)
+		}
+	}
+}
