@@ -44,7 +44,8 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 		attempts = set.retry.Attempts
 	}
 	unguarded, unset := es.UnguardedPipeline(), es.ShellReadsChartNames()
-	nofail, lastExit, digShort := es.CurlExitWithoutFail(), es.CurlManyURLs(), es.DigShortSilence()
+	nofail, lastExit := es.CurlExitWithoutFail(), es.CurlManyURLs()
+	digShort, getent := es.DigShortSilence(), es.GetentNotFoundIsNoAnswer()
 	return func(ctx context.Context, s *flow.Scope) error {
 		rs := stateOf(s)
 		if unguarded != "" {
@@ -58,6 +59,9 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 		}
 		if digShort != "" {
 			rs.warnOnce(st.ID, s.Path(), digShort)
+		}
+		if getent != "" {
+			rs.warnOnce(st.ID, s.Path(), getent)
 		}
 		if unset != "" {
 			rs.warnOnce(st.ID, s.Path(), unset)

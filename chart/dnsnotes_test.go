@@ -29,3 +29,28 @@ func TestDigShortSilenceIsNoted(t *testing.T) {
 		}
 	}
 }
+
+// TestGetentNotFoundIsNoted: getent hosts exits 2, printing nothing, when
+// the name does not exist and as much when no name server answered (a
+// resolv.conf naming a server that is not there), so `exitCodes: {0:
+// found, 2: missing}` says missing of a resolver that is down
+// (testdata/wave-net/dns.yaml). runbook plan notes it, and a run warns of
+// it once.
+func TestGetentNotFoundIsNoted(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		cmd   []string
+		codes map[int]string
+		want  bool
+	}{
+		{[]string{"getent", "ahosts", "${name}"}, map[int]string{0: "found", 2: "missing"}, true},
+		{[]string{"/usr/bin/getent", "hosts", "old.example.test"}, map[int]string{2: "gone"}, true},
+		{[]string{"getent", "hosts", "x"}, map[int]string{0: "found"}, false},
+		{[]string{"getent", "passwd", "alice"}, map[int]string{0: "found", 2: "missing"}, false},
+		{[]string{"host", "x"}, map[int]string{0: "found", 2: "missing"}, false},
+	} {
+		if got := (&ExecSpec{Command: tc.cmd, ExitCodes: tc.codes}).GetentNotFoundIsNoAnswer() != ""; got != tc.want {
+			t.Errorf("%q %v: noted %v, want %v", tc.cmd, tc.codes, got, tc.want)
+		}
+	}
+}

@@ -38,3 +38,29 @@ func (e *ExecSpec) DigShortSilence() string {
 	}
 	return "it runs dig +short, which prints nothing and exits 0 over a SERVFAIL or a REFUSED as over a name with no such record, so an empty output is no answer of none; run dig without +short (dig +noall +comments +answer NAME TYPE), whose header says the status (NOERROR, NXDOMAIN, SERVFAIL), judge that status, and a run says where the server gave no answer"
 }
+
+// getentHostDBs are getent's databases that resolve a host name through
+// NSS, DNS among its sources.
+var getentHostDBs = []string{"hosts", "ahosts", "ahostsv4", "ahostsv6"}
+
+// GetentNotFoundIsNoAnswer is the note for an exec whose command is getent
+// over a host database and whose exit 2 the chart declares an answer
+// ("" otherwise): getent exits 2, printing nothing, when the name was not
+// found and as much when no name server answered (down, timed out, a
+// SERVFAIL: glibc's TRY_AGAIN), so the word for 2 would be said of a
+// resolver that gave no answer. A network namespace whose resolv.conf
+// names a server that is not there made `getent hosts www.example.org`
+// exit 2, as for a name that does not exist.
+//
+//	[getent, ahosts, ${name}] with {0: found, 2: missing}   noted
+//	[getent, passwd, alice] with {0: found, 2: missing}     not noted
+func (e *ExecSpec) GetentNotFoundIsNoAnswer() string {
+	if e == nil || len(e.Command) < 2 || filepath.Base(e.Command[0]) != "getent" || !slices.Contains(getentHostDBs, e.Command[1]) {
+		return ""
+	}
+	word, ok := e.ExitCodes[2]
+	if !ok {
+		return ""
+	}
+	return "its answer is getent's exit code, and getent exits 2, printing nothing, when the name does not exist and as much when no name server answered (down, timed out, SERVFAIL), so exitCodes' word for 2 (\"" + word + "\") would be said of a resolver that gave no answer; ask the server with host or dig, whose output says which (NXDOMAIN, or SERVFAIL and no server reached, which a run reads as no answer)"
+}
