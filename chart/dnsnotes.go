@@ -64,3 +64,26 @@ func (e *ExecSpec) GetentNotFoundIsNoAnswer() string {
 	}
 	return "its answer is getent's exit code, and getent exits 2, printing nothing, when the name does not exist and as much when no name server answered (down, timed out, SERVFAIL), so exitCodes' word for 2 (\"" + word + "\") would be said of a resolver that gave no answer; ask the server with host or dig, whose output says which (NXDOMAIN, or SERVFAIL and no server reached, which a run reads as no answer)"
 }
+
+// ResolverExitAnswer is the note for an exec whose command is host or
+// nslookup and whose exit codes the chart declares answers ("" otherwise):
+// both exit 0 when the name exists with no record of the type asked
+// (host's `www.example.test has no MX record`, nslookup's `*** Can't find
+// www.example.test: No answer`), and 1 over NXDOMAIN and SERVFAIL alike,
+// so a word for 0 or 1 says nothing of the records: `host -t MX DOMAIN`
+// under `exitCodes: {0: has-mx, 1: no-mx}` said has-mx, OK, of a domain
+// with no MX record. A run reads SERVFAIL and no server reached as no
+// answer (record.ItemNoDNSAnswer); NODATA is the chart's to read.
+//
+//	[host, -t, MX, ${domain}] with {0: has-mx, 1: no-mx}   noted
+//	[host, -t, MX, ${domain}] with no exitCodes            not noted
+func (e *ExecSpec) ResolverExitAnswer() string {
+	if e == nil || len(e.Command) == 0 || len(e.ExitCodes) == 0 {
+		return ""
+	}
+	tool := filepath.Base(e.Command[0])
+	if tool != "host" && tool != "nslookup" {
+		return ""
+	}
+	return "its answer is " + tool + "'s exit code, and " + tool + " exits 0 when the name exists with no record of the type asked (host's \"has no MX record\", nslookup's \"No answer\") and 1 over NXDOMAIN and SERVFAIL alike, so a word for its exit says nothing of the records; judge the lines it prints (\"has no MX record\", \"3(NXDOMAIN)\", \"mail is handled by\"), where a run reads SERVFAIL and no server reached as no answer"
+}

@@ -54,3 +54,27 @@ func TestGetentNotFoundIsNoted(t *testing.T) {
 		}
 	}
 }
+
+// TestResolverExitAnswerIsNoted: host and nslookup exit 0 over a name
+// that exists with no record of the type asked (`www.example.test has no
+// MX record`), so `host -t MX DOMAIN` under `exitCodes: {0: has-mx, 1:
+// no-mx}` said has-mx, OK, of a domain with no MX record
+// (testdata/wave-dns/mx). runbook plan notes a declared exit of host or
+// nslookup, and a run warns of it once.
+func TestResolverExitAnswerIsNoted(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		cmd   []string
+		codes map[int]string
+		want  bool
+	}{
+		{[]string{"host", "-t", "MX", "${domain}"}, map[int]string{0: "has-mx", 1: "no-mx"}, true},
+		{[]string{"/usr/bin/nslookup", "-type=MX", "example.test"}, map[int]string{0: "found"}, true},
+		{[]string{"host", "-t", "MX", "${domain}"}, nil, false},
+		{[]string{"dig", "MX", "example.test"}, map[int]string{0: "found"}, false},
+	} {
+		if got := (&ExecSpec{Command: tc.cmd, ExitCodes: tc.codes}).ResolverExitAnswer() != ""; got != tc.want {
+			t.Errorf("%q %v: noted %v, want %v", tc.cmd, tc.codes, got, tc.want)
+		}
+	}
+}

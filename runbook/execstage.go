@@ -45,7 +45,7 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 	}
 	unguarded, unset := es.UnguardedPipeline(), es.ShellReadsChartNames()
 	nofail, lastExit := es.CurlExitWithoutFail(), es.CurlManyURLs()
-	digShort, getent := es.DigShortSilence(), es.GetentNotFoundIsNoAnswer()
+	digShort, getent, resolverExit := es.DigShortSilence(), es.GetentNotFoundIsNoAnswer(), es.ResolverExitAnswer()
 	return func(ctx context.Context, s *flow.Scope) error {
 		rs := stateOf(s)
 		if unguarded != "" {
@@ -62,6 +62,9 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 		}
 		if getent != "" {
 			rs.warnOnce(st.ID, s.Path(), getent)
+		}
+		if resolverExit != "" {
+			rs.warnOnce(st.ID, s.Path(), resolverExit)
 		}
 		if unset != "" {
 			rs.warnOnce(st.ID, s.Path(), unset)
