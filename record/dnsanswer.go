@@ -28,17 +28,20 @@ import (
 // seen here: judge dig's status, not +short's silence.
 const ItemNoDNSAnswer = "no-dns-answer"
 
-// dnsNoAnswer is the rule, one line at a time (a tool prints these on
-// stdout, some versions on stderr):
+// dnsNoAnswer is the rule, one line at a time, each anchored at the
+// line's start as the tool prints it (a tool prints these on stdout, some
+// versions on stderr), so a log that quotes one behind its timestamp (a
+// scan of syslog for resolver errors) is not read as a lookup of its own:
 //
-//	"no servers could be reached"                    dig, host, nslookup: no server answered
-//	"not found: 2(SERVFAIL)", "5(REFUSED)", …        host
-//	"server can't find NAME: SERVFAIL", "REFUSED"…   nslookup
-//	"->>HEADER<<- … status: SERVFAIL," …             dig's header
+//	";; no servers could be reached"                 dig, host, nslookup: no server answered
+//	";; connection timed out; no servers …"          the same, older versions
+//	"Host NAME not found: 2(SERVFAIL)", "5(REFUSED)" host
+//	"** server can't find NAME: SERVFAIL", "REFUSED" nslookup
+//	";; ->>HEADER<<- … status: SERVFAIL," …          dig's header
 //	"status: SERVFAIL" alone on its line             dig +yaml
 //
 // NXDOMAIN and NOERROR are answers and never match.
-var dnsNoAnswer = regexp.MustCompile(`no servers could be reached|not found: \d+\((SERVFAIL|REFUSED|NOTIMP|FORMERR)\)|server can't find .*: (SERVFAIL|REFUSED|NOTIMP|FORMERR)\b|->>HEADER<<-.*status: (SERVFAIL|REFUSED|NOTIMP|FORMERR)\b|^\s*status: (SERVFAIL|REFUSED|NOTIMP|FORMERR)\s*$`)
+var dnsNoAnswer = regexp.MustCompile(`^;; (connection timed out; )?no servers could be reached|^Host \S+ not found: \d+\((SERVFAIL|REFUSED|NOTIMP|FORMERR)\)|^\*\* server can't find .*: (SERVFAIL|REFUSED|NOTIMP|FORMERR)\b|^;; ->>HEADER<<-.*status: (SERVFAIL|REFUSED|NOTIMP|FORMERR)\b|^\s*status: (SERVFAIL|REFUSED|NOTIMP|FORMERR)\s*$`)
 
 // NoDNSAnswer is the first line of text (a command's stdout or stderr)
 // saying the name server gave no answer (dnsNoAnswer), "" when none does.
