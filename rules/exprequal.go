@@ -103,6 +103,9 @@ func judgedOrder(a, b, text any, op func(a, b any) bool, want func(c int) bool, 
 	if reason := timeBesideText(a, b, orderedWith); reason != "" {
 		return nil, fmt.Errorf("%s: %s", text, reason)
 	}
+	if reason := numberBesideDuration(a, b, orderedWith); reason != "" {
+		return nil, fmt.Errorf("%s: %s", text, reason)
+	}
 	// A null, or a number beside a text: expr said only "invalid
 	// operation: float64 < string" (a version 0.270 a parse mode read as
 	// the number 0.27, beside its minimum written as text). The words
@@ -119,6 +122,29 @@ func judgedOrder(a, b, text any, op func(a, b any) bool, want func(c int) bool, 
 
 // numberOrderedWithText is why a number and a text have no order.
 const numberOrderedWithText = `a number cannot be ordered with a text: read the text as a number (float(x); float(trimSuffix(x, "%")) for "95%"), or, where the number was a text a parse mode read as one (a version 0.270 read as 0.27), give that parse numbers: false`
+
+// numberBesideDuration is why a number and a duration cannot be compared
+// (how is "compared with" or "ordered with"), "" for any other pair. A
+// number has no unit, and a duration is held as nanoseconds, so `==` read
+// the number as nanoseconds: dig's TTL 300 beside duration("5m") was a
+// plain no, `a.ttl == duration("5m")` false over a TTL of five minutes,
+// Consistent (TestNumberBesideDurationIsNoComparison). A TTL, a zone's
+// refresh and most tools' ages are seconds: the reason says so.
+func numberBesideDuration(a, b any, how string) string {
+	_, da := a.(time.Duration)
+	_, db := b.(time.Duration)
+	if da == db {
+		return ""
+	}
+	n := a
+	if da {
+		n = b
+	}
+	if classOf(n) != classNumber {
+		return ""
+	}
+	return fmt.Sprintf("the number %v cannot be %s a duration: a number has no unit, and a duration is held as nanoseconds; say the number's unit: duration(string(x) + \"s\") for seconds, as a DNS TTL or a zone's refresh is, or compare numbers (d.Seconds())", n, how)
+}
 
 // orderedWith is timeBesideText's how for a comparison.
 const orderedWith = "ordered with"
@@ -174,6 +200,9 @@ func timeBesideText(a, b any, how string) string {
 // judgedEqual is `a == b` (`a != b` when negated) under equalCheck; text
 // is the comparison as written, for the error.
 func judgedEqual(a, b, text any, negated bool) (any, error) {
+	if reason := numberBesideDuration(a, b, "compared with"); reason != "" {
+		return nil, fmt.Errorf("%s: %s", text, reason)
+	}
 	ca, cb := classOf(a), classOf(b)
 	var eq bool
 	if ca == classOther && cb == classOther {

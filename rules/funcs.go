@@ -20,6 +20,7 @@ import (
 //	fromJSON(text)                 parse(text, "json"): expr's fromJSON read by parse: json's one reader
 //	toPairs, keys, values(object)  expr's, in the order of the keys, never Go's map order (mapsorted.go)
 //	modeWithin(mode, limit)        a file mode's text grants nothing its limit does not (mode.go)
+//	serialLess(a, b)               DNS zone serial a comes before b, wrapping round (RFC 1982; serial.go)
 var funcs = map[string]func(params ...any) (any, error){
 	"parse":      parseFunc,
 	"date":       dateFunc,
@@ -29,6 +30,7 @@ var funcs = map[string]func(params ...any) (any, error){
 	"keys":       keysFunc,
 	"values":     valuesFunc,
 	"modeWithin": modeWithinFunc,
+	"serialLess": serialLessFunc,
 }
 
 // funcTypes are the signatures expr's checker knows a func by, where it

@@ -45,6 +45,7 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 	}
 	unguarded, unset := es.UnguardedPipeline(), es.ShellReadsChartNames()
 	nofail, lastExit := es.CurlExitWithoutFail(), es.CurlManyURLs()
+	digShort, getent, resolverExit := es.DigShortSilence(), es.GetentNotFoundIsNoAnswer(), es.ResolverExitAnswer()
 	return func(ctx context.Context, s *flow.Scope) error {
 		rs := stateOf(s)
 		if unguarded != "" {
@@ -55,6 +56,15 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 		}
 		if lastExit != "" {
 			rs.warnOnce(st.ID, s.Path(), lastExit)
+		}
+		if digShort != "" {
+			rs.warnOnce(st.ID, s.Path(), digShort)
+		}
+		if getent != "" {
+			rs.warnOnce(st.ID, s.Path(), getent)
+		}
+		if resolverExit != "" {
+			rs.warnOnce(st.ID, s.Path(), resolverExit)
 		}
 		if unset != "" {
 			rs.warnOnce(st.ID, s.Path(), unset)
@@ -297,6 +307,8 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		rs.fileLedger(record.DeniedEntry(path, *res.ExitCode, rs.mask(line)))
 	} else if line := deniedInOutput(res, row, stdout); line != "" {
 		rs.fileLedger(record.DeniedInOutputEntry(path, *res.ExitCode, rs.mask(line)))
+	} else if line := noDNSAnswer(res, row, stdout, stderr); line != "" {
+		rs.fileLedger(record.NoDNSAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if pipedAnswer(es, res, row) {
 		rs.fileLedger(record.PipedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(stderr), res.PipeStatus, es.AnswerFromASubshellPipeline()))
 	}
@@ -416,6 +428,22 @@ func deniedInOutput(res proc.Result, row label.Row, stdout string) string {
 		return ""
 	}
 	return record.DeniedInOutput(stdout)
+}
+
+// noDNSAnswer is the first line of its stdout, then its stderr, saying
+// the name server gave no answer (record.NoDNSAnswer: SERVFAIL, REFUSED,
+// no server reached), when the command ended as no failure: host's exit
+// 1 is the same over those as over NXDOMAIN, and dig's 0 too
+// (record.ItemNoDNSAnswer). "" otherwise: a failure (dig's exit 9) is
+// said as one.
+func noDNSAnswer(res proc.Result, row label.Row, stdout, stderr string) string {
+	if !answeredAsNoFailure(res, row) {
+		return ""
+	}
+	if line := record.NoDNSAnswer(stdout); line != "" {
+		return line
+	}
+	return record.NoDNSAnswer(stderr)
 }
 
 // answeredBlank says whether a command answered with an exit code alone:

@@ -410,7 +410,7 @@ func (pl *planner) exec(ps *planStage, es *chart.ExecSpec) {
 	}
 	ps.Dir = es.Dir
 	ps.Note = es.UnguardedPipeline()
-	for _, curl := range []string{es.CurlExitWithoutFail(), es.CurlManyURLs()} {
+	for _, curl := range []string{es.CurlExitWithoutFail(), es.CurlManyURLs(), es.DigShortSilence(), es.GetentNotFoundIsNoAnswer(), es.ResolverExitAnswer()} {
 		if curl != "" {
 			ps.Note = strings.TrimPrefix(ps.Note+"; "+curl, "; ")
 		}

@@ -1,0 +1,89 @@
+package chart
+
+import (
+	"path/filepath"
+	"regexp"
+	"slices"
+)
+
+// digShortInShell is a shell line running dig with +short before the line
+// or the pipeline ends.
+var digShortInShell = regexp.MustCompile(`(^|[\s;&|(/])dig\s[^|;&\n]*\+short\b`)
+
+// DigShortSilence is the note for an exec that runs dig +short ("" when it
+// does not): dig exits 0 over a SERVFAIL and a REFUSED as over an answer,
+// and +short prints nothing for them, as for a name that does not exist
+// (NXDOMAIN) or has no such record, so an empty output says none of those
+// apart and a rule over it reads a server that failed as no record. Its
+// status is in dig's header without +short, which a run reads
+// (record.ItemNoDNSAnswer). A command line or a shell: line of dig with
+// +short is noted.
+//
+//	[dig, +short, example.test, MX]              noted
+//	shell: dig +short "$N" TXT | tr -d '"'        noted
+//	[dig, +noall, +comments, +answer, NAME, MX]  not noted
+func (e *ExecSpec) DigShortSilence() string {
+	if e == nil {
+		return ""
+	}
+	short := false
+	if len(e.Command) > 0 && filepath.Base(e.Command[0]) == "dig" {
+		short = slices.Contains(e.Command[1:], "+short")
+	}
+	if !short && e.Shell != "" {
+		short = digShortInShell.MatchString(e.Shell)
+	}
+	if !short {
+		return ""
+	}
+	return "it runs dig +short, which prints nothing and exits 0 over a SERVFAIL or a REFUSED as over a name with no such record, so an empty output is no answer of none; run dig without +short (dig +noall +comments +answer NAME TYPE), whose header says the status (NOERROR, NXDOMAIN, SERVFAIL), judge that status, and a run says where the server gave no answer"
+}
+
+// getentHostDBs are getent's databases that resolve a host name through
+// NSS, DNS among its sources.
+var getentHostDBs = []string{"hosts", "ahosts", "ahostsv4", "ahostsv6"}
+
+// GetentNotFoundIsNoAnswer is the note for an exec whose command is getent
+// over a host database and whose exit 2 the chart declares an answer
+// ("" otherwise): getent exits 2, printing nothing, when the name was not
+// found and as much when no name server answered (down, timed out, a
+// SERVFAIL: glibc's TRY_AGAIN), so the word for 2 would be said of a
+// resolver that gave no answer. A network namespace whose resolv.conf
+// names a server that is not there made `getent hosts www.example.org`
+// exit 2, as for a name that does not exist.
+//
+//	[getent, ahosts, ${name}] with {0: found, 2: missing}   noted
+//	[getent, passwd, alice] with {0: found, 2: missing}     not noted
+func (e *ExecSpec) GetentNotFoundIsNoAnswer() string {
+	if e == nil || len(e.Command) < 2 || filepath.Base(e.Command[0]) != "getent" || !slices.Contains(getentHostDBs, e.Command[1]) {
+		return ""
+	}
+	word, ok := e.ExitCodes[2]
+	if !ok {
+		return ""
+	}
+	return "its answer is getent's exit code, and getent exits 2, printing nothing, when the name does not exist and as much when no name server answered (down, timed out, SERVFAIL), so exitCodes' word for 2 (\"" + word + "\") would be said of a resolver that gave no answer; ask the server with host or dig, whose output says which (NXDOMAIN, or SERVFAIL and no server reached, which a run reads as no answer)"
+}
+
+// ResolverExitAnswer is the note for an exec whose command is host or
+// nslookup and whose exit codes the chart declares answers ("" otherwise):
+// both exit 0 when the name exists with no record of the type asked
+// (host's `www.example.test has no MX record`, nslookup's `*** Can't find
+// www.example.test: No answer`), and 1 over NXDOMAIN and SERVFAIL alike,
+// so a word for 0 or 1 says nothing of the records: `host -t MX DOMAIN`
+// under `exitCodes: {0: has-mx, 1: no-mx}` said has-mx, OK, of a domain
+// with no MX record. A run reads SERVFAIL and no server reached as no
+// answer (record.ItemNoDNSAnswer); NODATA is the chart's to read.
+//
+//	[host, -t, MX, ${domain}] with {0: has-mx, 1: no-mx}   noted
+//	[host, -t, MX, ${domain}] with no exitCodes            not noted
+func (e *ExecSpec) ResolverExitAnswer() string {
+	if e == nil || len(e.Command) == 0 || len(e.ExitCodes) == 0 {
+		return ""
+	}
+	tool := filepath.Base(e.Command[0])
+	if tool != "host" && tool != "nslookup" {
+		return ""
+	}
+	return "its answer is " + tool + "'s exit code, and " + tool + " exits 0 when the name exists with no record of the type asked (host's \"has no MX record\", nslookup's \"No answer\") and 1 over NXDOMAIN and SERVFAIL alike, so a word for its exit says nothing of the records; judge the lines it prints (\"has no MX record\", \"3(NXDOMAIN)\", \"mail is handled by\"), where a run reads SERVFAIL and no server reached as no answer"
+}

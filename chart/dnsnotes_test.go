@@ -1,0 +1,80 @@
+package chart
+
+import "testing"
+
+// TestDigShortSilenceIsNoted: dig +short prints nothing and exits 0 over a
+// zone that failed to load (SERVFAIL) as over a name with no record, and a
+// chart that no name points at a retired address, `dig +short NAME A`
+// under parse: lines, found none and said OK over a server that answered
+// nothing (testdata/wave-dns/old-address). runbook plan notes dig +short,
+// in a command or a shell: line, and a run warns of it once.
+func TestDigShortSilenceIsNoted(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		cmd   []string
+		shell string
+		want  bool
+	}{
+		{cmd: []string{"dig", "+short", "example.test", "MX"}, want: true},
+		{cmd: []string{"/usr/bin/dig", "@127.0.0.1", "-p", "5353", "+short", "${name}", "A"}, want: true},
+		{shell: `dig +short "$N" TXT | tr -d '"'`, want: true},
+		{shell: "set -e\nfor n in $NAMES; do dig +short $n A; done", want: true},
+		{cmd: []string{"dig", "+noall", "+comments", "+answer", "example.test", "MX"}, want: false},
+		{shell: `dig +noall +answer example.test MX | sort # +short not used`, want: false},
+		{cmd: []string{"host", "+short"}, want: false},
+		{shell: `dig example.test; echo +short`, want: false},
+	} {
+		if got := (&ExecSpec{Command: tc.cmd, Shell: tc.shell}).DigShortSilence() != ""; got != tc.want {
+			t.Errorf("%q %q: noted %v, want %v", tc.cmd, tc.shell, got, tc.want)
+		}
+	}
+}
+
+// TestGetentNotFoundIsNoted: getent hosts exits 2, printing nothing, when
+// the name does not exist and as much when no name server answered (a
+// resolv.conf naming a server that is not there), so `exitCodes: {0:
+// found, 2: missing}` says missing of a resolver that is down
+// (testdata/wave-net/dns.yaml). runbook plan notes it, and a run warns of
+// it once.
+func TestGetentNotFoundIsNoted(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		cmd   []string
+		codes map[int]string
+		want  bool
+	}{
+		{[]string{"getent", "ahosts", "${name}"}, map[int]string{0: "found", 2: "missing"}, true},
+		{[]string{"/usr/bin/getent", "hosts", "old.example.test"}, map[int]string{2: "gone"}, true},
+		{[]string{"getent", "hosts", "x"}, map[int]string{0: "found"}, false},
+		{[]string{"getent", "passwd", "alice"}, map[int]string{0: "found", 2: "missing"}, false},
+		{[]string{"host", "x"}, map[int]string{0: "found", 2: "missing"}, false},
+	} {
+		if got := (&ExecSpec{Command: tc.cmd, ExitCodes: tc.codes}).GetentNotFoundIsNoAnswer() != ""; got != tc.want {
+			t.Errorf("%q %v: noted %v, want %v", tc.cmd, tc.codes, got, tc.want)
+		}
+	}
+}
+
+// TestResolverExitAnswerIsNoted: host and nslookup exit 0 over a name
+// that exists with no record of the type asked (`www.example.test has no
+// MX record`), so `host -t MX DOMAIN` under `exitCodes: {0: has-mx, 1:
+// no-mx}` said has-mx, OK, of a domain with no MX record
+// (testdata/wave-dns/mx). runbook plan notes a declared exit of host or
+// nslookup, and a run warns of it once.
+func TestResolverExitAnswerIsNoted(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		cmd   []string
+		codes map[int]string
+		want  bool
+	}{
+		{[]string{"host", "-t", "MX", "${domain}"}, map[int]string{0: "has-mx", 1: "no-mx"}, true},
+		{[]string{"/usr/bin/nslookup", "-type=MX", "example.test"}, map[int]string{0: "found"}, true},
+		{[]string{"host", "-t", "MX", "${domain}"}, nil, false},
+		{[]string{"dig", "MX", "example.test"}, map[int]string{0: "found"}, false},
+	} {
+		if got := (&ExecSpec{Command: tc.cmd, ExitCodes: tc.codes}).ResolverExitAnswer() != ""; got != tc.want {
+			t.Errorf("%q %v: noted %v, want %v", tc.cmd, tc.codes, got, tc.want)
+		}
+	}
+}

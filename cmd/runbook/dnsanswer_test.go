@@ -1,0 +1,70 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestResolverThatGaveNoAnswerIsNoAnswer: host exits 1 over NXDOMAIN, the
+// one answer that says a name does not exist, and exits 1 too over a
+// server that failed (`Host broken.test not found: 2(SERVFAIL)`), refused
+// the query, or could not be reached (`;; no servers could be reached`),
+// saying which on stdout alone. A chart that a retired name is gone,
+// `host NAME` under `exitCodes: {0: found, 1: not-found}`, said `gone OK -
+// 1 gone`, Consistent, over a zone that failed to load and over a server
+// that was down. Output saying the server gave no answer is a not-checked
+// item now (kind no-dns-answer): Not sure, UNKNOWN; dig's header status
+// and nslookup's words are read the same; NXDOMAIN and NOERROR are not
+// (testdata/wave-dns/gone).
+func TestResolverThatGaveNoAnswerIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, out string
+		exit      string
+		line      string // the line quoted, "" when not flagged
+	}{
+		{"host servfail", `Using domain server:\nName: 127.0.0.1\n\nHost broken.test not found: 2(SERVFAIL)\n`, "1", "Host broken.test not found: 2(SERVFAIL)"},
+		{"host refused", `Host old.example.test not found: 5(REFUSED)\n`, "1", "Host old.example.test not found: 5(REFUSED)"},
+		{"host no server", `;; communications error to 127.0.0.1#53: connection refused\n;; no servers could be reached\n`, "1", ";; no servers could be reached"},
+		{"nslookup servfail", `Server:\t\t127.0.0.1\n\n** server can'\''t find broken.test: SERVFAIL\n`, "1", "** server can't find broken.test: SERVFAIL"},
+		{"dig header servfail", `;; Got answer:\n;; ->>HEADER<<- opcode: QUERY, status: SERVFAIL, id: 48358\n;; flags: qr rd; QUERY: 1, ANSWER: 0\n`, "0", ";; ->>HEADER<<- opcode: QUERY, status: SERVFAIL, id: 48358"},
+		{"a syslog scan", `Dec  7 02:10:01 web1 backup[812]: ;; no servers could be reached\nDec  7 02:10:02 web1 backup[812]: Host db.example.test not found: 2(SERVFAIL)\n`, "0", ""},
+		{"host nxdomain", `Host old.example.test not found: 3(NXDOMAIN)\n`, "1", ""},
+		{"dig header nxdomain", `;; ->>HEADER<<- opcode: QUERY, status: NXDOMAIN, id: 7\n`, "0", ""},
+	} {
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
+runbook: gone
+result: {kind: verdict/retired, decider: Retired, nagios: {ok: [gone], critical: [still-resolves]}}
+stages:
+  - id: lookup
+    exec:
+      parse: lines
+      exitCodes: {0: found, 1: not-found}
+      shell: |
+        printf '`+tc.out+`'
+        exit `+tc.exit+`
+  - id: retired
+    name: Retired
+    decide:
+      rules:
+        - {when: 'lookup.status == "found" && !any(lookup.stdout, # contains "NXDOMAIN" || # contains "ANSWER: 0")', then: still-resolves, label: the name still resolves}
+      default: {branch: gone, label: no such name}
+    branches:
+      gone: [{id: g, verdict: {subject: '"old.example.test"', verdict: '"gone"'}}]
+      still-resolves: [{id: s, verdict: {subject: '"old.example.test"', verdict: '"still-resolves"'}}]
+`)
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		if tc.line == "" {
+			if r.code == 3 || strings.Contains(r.stdout, "did not check") {
+				t.Errorf("%s: exit %d; want nothing flagged:\n%s", tc.name, r.code, r.stdout)
+			}
+			continue
+		}
+		said := `stage "lookup" did not check its answer (it said the name server gave no answer (it failed, refused or could not be reached) though it exited ` + tc.exit
+		if r.code != 3 || !strings.HasPrefix(r.stdout, "gone UNKNOWN") || !strings.Contains(r.stdout, said) || !strings.Contains(r.stdout, "its first such line: "+fmt.Sprintf("%q", tc.line)) {
+			t.Errorf("%s: exit %d; want 3, UNKNOWN, saying %s … %q:\n%s", tc.name, r.code, said, tc.line, r.stdout)
+		}
+	}
+}

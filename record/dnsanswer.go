@@ -1,0 +1,75 @@
+package record
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/openrunbook/runbook/plugins/coverage"
+)
+
+// ItemNoDNSAnswer is the kind of the not-checked item filed for an exec
+// stage whose command ended as no failure (exit 0, or a code the chart
+// declared an answer) while its output says the name server gave no
+// answer: the server failed (SERVFAIL), refused the query (REFUSED), did
+// not know it (NOTIMP, FORMERR), or no server could be reached. host and
+// nslookup exit 1 for each of these as for NXDOMAIN, the one answer that
+// says a name does not exist, and print the difference on stdout alone:
+// `host old.example.test` under `exitCodes: {0: found, 1: not-found}`
+// read a zone that failed to load (`Host broken.test not found:
+// 2(SERVFAIL)`) and a server that was down (`;; no servers could be
+// reached`) as a retired name gone, Nagios OK
+// (TestResolverThatGaveNoAnswerIsNoAnswer). dig exits 0 over a SERVFAIL
+// and prints it in its header (`;; ->>HEADER<<- opcode: QUERY, status:
+// SERVFAIL`), +yaml as `status: SERVFAIL`, with no answer section: a
+// chart that reads the records found none. What the tool printed is
+// kept; a name the server did not answer for is not known to be absent.
+// dig +short prints nothing at all over a SERVFAIL, exit 0, and is not
+// seen here: judge dig's status, not +short's silence.
+const ItemNoDNSAnswer = "no-dns-answer"
+
+// dnsNoAnswer is the rule, one line at a time, each anchored at the
+// line's start as the tool prints it (a tool prints these on stdout, some
+// versions on stderr), so a log that quotes one behind its timestamp (a
+// scan of syslog for resolver errors) is not read as a lookup of its own:
+//
+//	";; no servers could be reached"                 dig, host, nslookup: no server answered
+//	";; connection timed out; no servers …"          the same, older versions
+//	"Host NAME not found: 2(SERVFAIL)", "5(REFUSED)" host
+//	"** server can't find NAME: SERVFAIL", "REFUSED" nslookup
+//	";; ->>HEADER<<- … status: SERVFAIL," …          dig's header
+//	"status: SERVFAIL" alone on its line             dig +yaml
+//
+// NXDOMAIN and NOERROR are answers and never match.
+var dnsNoAnswer = regexp.MustCompile(`^;; (connection timed out; )?no servers could be reached|^Host \S+ not found: \d+\((SERVFAIL|REFUSED|NOTIMP|FORMERR)\)|^\*\* server can't find .*: (SERVFAIL|REFUSED|NOTIMP|FORMERR)\b|^;; ->>HEADER<<-.*status: (SERVFAIL|REFUSED|NOTIMP|FORMERR)\b|^\s*status: (SERVFAIL|REFUSED|NOTIMP|FORMERR)\s*$`)
+
+// NoDNSAnswer is the first line of text (a command's stdout or stderr)
+// saying the name server gave no answer (dnsNoAnswer), "" when none does.
+func NoDNSAnswer(text string) string {
+	for _, l := range strings.Split(text, "\n") {
+		if dnsNoAnswer.MatchString(l) {
+			return strings.TrimSpace(l)
+		}
+	}
+	return ""
+}
+
+// NoDNSAnswerEntry is the ledger's entry for such a stage, filed under its
+// path: exit is the exit code, word the answer the chart declared for it
+// ("" when none), line the output's first line saying so (masked
+// already; NoDNSAnswer).
+func NoDNSAnswerEntry(path string, exit int, word, line string) coverage.Entry {
+	ended := fmt.Sprintf("though it exited %d", exit)
+	if word != "" {
+		ended = fmt.Sprintf("though it exited %d, which the chart declares the answer %q", exit, word)
+	}
+	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
+		Kind: coverage.KindLedger,
+		NotChecked: []coverage.Item{{
+			What: "its answer",
+			Why: fmt.Sprintf("it said the name server gave no answer (it failed, refused or could not be reached) %s, so what it printed holds no records and says nothing of whether the name exists, and a name it did not answer for is not known to be absent; its first such line: %q; only NXDOMAIN says a name does not exist: judge the status the tool prints (host's \"3(NXDOMAIN)\", dig's \"status: NXDOMAIN\"), not its exit code, and ask a server that answers",
+				ended, cutLine(line)),
+			Kind: ItemNoDNSAnswer,
+		}},
+	}}
+}
