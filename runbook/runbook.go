@@ -120,6 +120,11 @@ func WithLogger(l *slog.Logger) ExecOption { return func(o *execOptions) { o.log
 func WithResumeCommand(cmd string) ExecOption { return func(o *execOptions) { o.resume = cmd } }
 
 // Result is one run: the result record and the engine's result beneath it.
+// It is the run's own: a caller may edit it (redact, annotate) without
+// changing any other run of the Runbook — the inputs a run starts from,
+// defaults included, and a literal list an expression yields are copies
+// (TestEditingAResultLeavesTheNextRunAlone) — and a caller's input map,
+// reused after Exec returns, changes nothing the result says.
 type Result struct {
 	// Record is the result record, every secret masked: what to print,
 	// save or hand on.

@@ -1,0 +1,94 @@
+package runbook_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/openrunbook/runbook/chart"
+	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/runbook"
+)
+
+// TestEditingAResultLeavesTheNextRunAlone: a service that runs one compiled
+// chart for many tenants, and edits a result's record before it hands it
+// on, must not change what the next run starts from. A list or object
+// default (WithInputs) and a set: whose expression is a literal list were
+// the very values every run's state and record held, so writing into
+// res.Record.State changed the next run's default and the next run's
+// set: — its rows named a host nobody gave, over a line that said nothing
+// of it. The caller's own input map, edited after the run, likewise
+// changed what that run's record said it was given.
+func TestEditingAResultLeavesTheNextRunAlone(t *testing.T) {
+	t.Parallel()
+	fc, err := flow.New("hosts").Stage("mark", func(ctx context.Context, s *flow.Scope) error {
+		h, _ := s.Value("hosts").([]any)
+		o, _ := s.Value("owner").(map[string]any)
+		s.Set("verdicts", []any{map[string]any{"subject": h[0], "verdict": "ok", "owner": o["team"]}})
+		return nil
+	}).Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb, err := runbook.New(fc, runbook.WithResult(chart.ResultSpec{Kind: "verdict/hosts"}), runbook.WithInputs(
+		chart.InputSpec{Name: "hosts", Type: "list", Default: []any{"db-1"}, HasDefault: true},
+		chart.InputSpec{Name: "owner", Type: "object", Default: map[string]any{"team": "dba"}, HasDefault: true}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	res, err := rb.Exec(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Record.State["hosts"].([]any)[0] = "edited"
+	res.Record.Inputs.Assumed["owner"].(map[string]any)["team"] = "edited"
+	res, err = rb.Exec(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if row := res.Record.Verdicts.Rows[0].Values; row["subject"] != "db-1" || row["owner"] != "dba" {
+		t.Errorf("the second run's row after the first run's record was edited: %v; want subject db-1, owner dba (the defaults)", row)
+	}
+
+	given := map[string]any{"hosts": []any{"web-1"}, "owner": map[string]any{"team": "web"}}
+	res, err = rb.Exec(ctx, given)
+	if err != nil {
+		t.Fatal(err)
+	}
+	given["hosts"].([]any)[0] = "reused"
+	if got := res.Record.State["hosts"].([]any)[0]; got != "web-1" {
+		t.Errorf("the record says hosts[0] = %v after the caller reused its input map; the run was given web-1", got)
+	}
+
+	path := filepath.Join(t.TempDir(), "chart.yaml")
+	if err := os.WriteFile(path, []byte(`version: 1
+runbook: ports
+stages:
+  - id: want
+    set: {ports: "[22, 443]"}
+  - id: mark
+    verdict: {subject: "'db-1'", verdict: "'ok'", first: "ports[0]"}
+result:
+  kind: verdict/ports
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	yrb, err := runbook.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err = yrb.Exec(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Record.State["ports"].([]any)[0] = "edited"
+	res, err = yrb.Exec(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first := res.Record.Verdicts.Rows[0].Values["first"]; first != 22 {
+		t.Errorf("the second run's set: of the literal [22, 443] read ports[0] = %v after the first run's record was edited; want 22", first)
+	}
+}
