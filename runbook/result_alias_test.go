@@ -18,7 +18,8 @@ import (
 // the very values every run's state and record held, so writing into
 // res.Record.State changed the next run's default and the next run's
 // set: — its rows named a host nobody gave, over a line that said nothing
-// of it. The caller's own input map, edited after the run, likewise
+// of it; an edit of the record's decision evidence (a filter's in: list)
+// edited the rule the next run judged by. The caller's own input map, edited after the run, likewise
 // changed what that run's record said it was given.
 func TestEditingAResultLeavesTheNextRunAlone(t *testing.T) {
 	t.Parallel()
@@ -70,6 +71,14 @@ stages:
     set: {ports: "[22, 443]"}
   - id: mark
     verdict: {subject: "'db-1'", verdict: "'ok'", first: "ports[0]"}
+  - id: ssh
+    decide:
+      rules:
+        - {when: {ports.0: {in: [22, 2222]}}, then: ssh, label: An SSH port first}
+      default: {branch: other, label: Another port first}
+    branches:
+      ssh: []
+      other: []
 result:
   kind: verdict/ports
 `), 0o600); err != nil {
@@ -84,11 +93,15 @@ result:
 		t.Fatal(err)
 	}
 	res.Record.State["ports"].([]any)[0] = "edited"
+	res.Record.Decisions[0].Rules[0].Conditions[0].Expected.([]any)[0] = 80
 	res, err = yrb.Exec(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if first := res.Record.Verdicts.Rows[0].Values["first"]; first != 22 {
 		t.Errorf("the second run's set: of the literal [22, 443] read ports[0] = %v after the first run's record was edited; want 22", first)
+	}
+	if d := res.Record.Decisions[0]; d.Chosen[0] != "ssh" {
+		t.Errorf("the second run's decider chose %v over port 22 after the first run's evidence (in [22, 2222]) was edited; want ssh (%+v)", d.Chosen, d.Rules[0].Conditions)
 	}
 }

@@ -122,7 +122,8 @@ func WithResumeCommand(cmd string) ExecOption { return func(o *execOptions) { o.
 // Result is one run: the result record and the engine's result beneath it.
 // It is the run's own: a caller may edit it (redact, annotate) without
 // changing any other run of the Runbook — the inputs a run starts from,
-// defaults included, and a literal list an expression yields are copies
+// defaults included, a literal list an expression yields and a filter's
+// list operand in a decision's evidence are copies
 // (TestEditingAResultLeavesTheNextRunAlone) — and a caller's input map,
 // reused after Exec returns, changes nothing the result says.
 type Result struct {
