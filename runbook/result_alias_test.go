@@ -8,6 +8,7 @@ import (
 
 	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/rules"
 	"github.com/openrunbook/runbook/runbook"
 )
 
@@ -51,6 +52,34 @@ func TestEditingAResultLeavesTheNextRunAlone(t *testing.T) {
 	}
 	if row := res.Record.Verdicts.Rows[0].Values; row["subject"] != "db-1" || row["owner"] != "dba" {
 		t.Errorf("the second run's row after the first run's record was edited: %v; want subject db-1, owner dba (the defaults)", row)
+	}
+
+	// A foreach over a literal list built in Go: its into: results held
+	// the literal's own maps.
+	body := flow.Seq().Stage("mark", func(ctx context.Context, s *flow.Scope) error {
+		h, _ := s.Value("h").(map[string]any)
+		s.Set("verdicts", []any{map[string]any{"subject": h["host"], "verdict": "ok"}})
+		return nil
+	})
+	lfc, err := flow.New("literal").ForEach("each", flow.ForEach{Items: flow.ItemsOf(rules.Literal([]any{map[string]any{"host": "db-1"}})),
+		As: "h", MaxBranches: 5, Into: "results", Body: body}).Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lrb, err := runbook.New(lfc, runbook.WithResult(chart.ResultSpec{Kind: "verdict/hosts"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err = lrb.Exec(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Record.State["results"].([]any)[0].(map[string]any)["h"].(map[string]any)["host"] = "edited"
+	if res, err = lrb.Exec(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Record.Verdicts.Rows[0].Values["subject"]; got != "db-1" {
+		t.Errorf("the foreach over rules.Literal checked %v after the first run's into: results were edited; want db-1", got)
 	}
 
 	given := map[string]any{"hosts": []any{"web-1"}, "owner": map[string]any{"team": "web"}}
