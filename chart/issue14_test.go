@@ -47,7 +47,7 @@ func TestIssue14NagiosMapping(t *testing.T) {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("nagios = %v, want %v", got, want)
 	}
-	spec, err = Parse("chart.yaml", []byte(strings.Replace(issue14Chart, "  nagios:\nNAGIOS\n", "", 1)))
+	spec, err = Parse("chart.yaml", []byte(strings.Replace(strings.Replace(issue14Chart, "  nagios:\nNAGIOS\n", "", 1), "KIND", "verdict/state", 1)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -254,10 +254,16 @@ func (l *loader) result(e entry) *ResultSpec {
 		l.missing(m, "kind", e.keyPos, "", "result has no kind: write one, such as kind: verdict/posture (a kind starting with verdict/ projects the verdict rows)")
 	} else {
 		r.Kind, _ = l.word(ke, "", "result kind")
+		if msg := kindProblem(r.Kind); msg != "" {
+			l.errf(ke.valPos, "", "%s", msg)
+		}
 	}
 	if de, ok := m.get("decider"); ok {
 		r.Decider, _ = l.word(de, "", "result decider")
 		r.DeciderPos = de.valPos
+		if r.Kind != "" && r.Decider != "" && !strings.HasPrefix(r.Kind, "verdict/") && kindProblem(r.Kind) == "" {
+			l.errf(de.keyPos, "", "%s", deciderKindProblem(r.Kind))
+		}
 	}
 	if me, ok := m.get("maxRows"); ok {
 		r.MaxRows, _ = l.whole(me, "", "result maxRows", 1)

@@ -99,6 +99,7 @@ func (l *loader) checkNames(spec *Spec) {
 	}
 	l.checkFilterWords(d)
 	l.checkDecider(spec)
+	l.checkVerdictStagesProjected(spec)
 	l.checkNagiosWords(spec)
 	l.checkAnswerChecks(spec, d)
 	l.checkTimeoutNumbers(spec, d) // templates.go
@@ -243,6 +244,25 @@ func (l *loader) checkNagiosWords(spec *Spec) {
 		l.errf(spec.Result.NagiosPos[w], "", "result nagios %s lists the verdict %q, which no row of this chart can have (its verdict stages write %s), so no row reading %q is %s by it; did you mean %q?",
 			state, w, has, near, strings.ToUpper(state), near)
 	}
+}
+
+// checkVerdictStagesProjected refuses a verdict: stage in a chart whose
+// result kind projects no verdict rows (kind: disk): the rows it writes
+// were neither shown nor judged, and the line stood Consistent, exit 0,
+// over a row that said critical (testdata/bad/result-kind-disk.yaml). A
+// chart with no result: block (a chart others mount) is not refused.
+func (l *loader) checkVerdictStagesProjected(spec *Spec) {
+	r := spec.Result
+	if r == nil || r.Kind == "" || spec.ProjectsVerdicts() || kindProblem(r.Kind) != "" {
+		return
+	}
+	walkStages(spec.Stages, func(st *StageSpec) bool {
+		if st.Kind != "verdict" {
+			return true
+		}
+		l.errf(st.Pos, st.ID, "writes verdict rows, but result kind %q projects none: nothing would show or judge them (no table, no Nagios state); use a kind starting with verdict/, such as verdict/%s", r.Kind, r.Kind)
+		return false
+	})
 }
 
 // checkDecider refuses a result.decider that names no decide stage (by id

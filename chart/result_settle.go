@@ -25,7 +25,15 @@ func (r *ResultSpec) Settle(deciders []string) error {
 	if r.Kind == "" {
 		bad("result has no kind: write one, such as verdict/posture (a kind starting with verdict/ projects the verdict rows)")
 	}
-	if r.Decider != "" && !slices.Contains(deciders, r.Decider) {
+	kindBad := kindProblem(r.Kind)
+	if kindBad != "" {
+		bad("%s", kindBad)
+	}
+	if r.Decider != "" && r.Kind != "" && !strings.HasPrefix(r.Kind, "verdict/") {
+		if kindBad == "" {
+			bad("%s", deciderKindProblem(r.Kind))
+		}
+	} else if r.Decider != "" && !slices.Contains(deciders, r.Decider) {
 		bad("%s", deciderProblem(r.Decider, deciders))
 	}
 	if r.MaxRows < 0 {
@@ -123,4 +131,33 @@ func deciderProblem(want string, names []string) string {
 		return fmt.Sprintf("result decider %q: the chart has no decide stage; write the id or name of the decide stage whose branches give the verdicts their meanings, or leave decider out", want)
 	}
 	return fmt.Sprintf("result decider %q names no decide stage%s (the decide stages: %s)", want, nearest(want, names), strings.Join(names, ", "))
+}
+
+// kindProblem says what is wrong with a result kind that reads as a
+// verdict kind misspelt ("" if nothing): verdicts/disk, verdict, Verdict/disk
+// or verdict-disk does not start with verdict/, so the rows the chart's
+// verdict stages write were neither shown nor judged — no table, no
+// Nagios state — and the line stood Consistent over a row that said
+// critical (runbook TestMisspeltVerdictKindIsRefused). A kind that is no
+// verdict kind at all (status/load, report) is the chart's own.
+func kindProblem(kind string) string {
+	if strings.HasPrefix(kind, "verdict/") {
+		return ""
+	}
+	lower := strings.ToLower(kind)
+	if !strings.HasPrefix(lower, "verdict") {
+		return ""
+	}
+	rest := strings.TrimLeft(strings.TrimPrefix(strings.TrimPrefix(lower, "verdict"), "s"), "/-_:.")
+	if rest == "" {
+		rest = "posture"
+	}
+	return fmt.Sprintf("result kind %q does not start with verdict/, so the verdict rows would be neither shown nor judged (no table, no Nagios state): write verdict/ and a name, such as verdict/%s", kind, rest)
+}
+
+// deciderKindProblem is the refusal of result.decider under a kind that
+// projects no verdict rows: the decider gives the verdict words their
+// meanings, and there would be no verdict rows to give them to.
+func deciderKindProblem(kind string) string {
+	return fmt.Sprintf("result decider gives the verdict words their meanings, but kind %q projects no verdict rows: use a kind starting with verdict/, such as verdict/%s", kind, kind)
 }

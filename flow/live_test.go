@@ -3,6 +3,7 @@ package flow_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 
@@ -97,4 +98,21 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// TestLiveRecordersAreFlushed: a live recorder that buffers (NDJSON, whose
+// doc says the engine calls Flush) was never flushed, so a run's whole
+// event stream stayed in its buffer and never reached the writer; a
+// recorder attached with WithRecorders got every line.
+func TestLiveRecordersAreFlushed(t *testing.T) {
+	t.Parallel()
+	c := mustBuild(t, flow.New("live").Stage("n", noop))
+	var live, buffered strings.Builder
+	run(t, c, flow.WithLiveRecorders(recorder.NewNDJSON(&live)), flow.WithRecorders(recorder.NewNDJSON(&buffered)))
+	if buffered.Len() == 0 {
+		t.Fatal("the buffered recorder wrote nothing")
+	}
+	if live.String() != buffered.String() {
+		t.Errorf("the live NDJSON recorder wrote %q; the buffered one %q", live.String(), buffered.String())
+	}
 }

@@ -43,7 +43,9 @@ func WithRecorders(rs ...recorder.Recorder) RunOption {
 // line): they see the events of the kinds they want (recorder.Selective)
 // as they happen, from whichever goroutine runs the stage, one call at a
 // time, in no fixed order between branches, and never again at a join.
-// A live recorder that panics is detached, as by the dispatcher.
+// A live recorder that panics is detached, as by the dispatcher. When the
+// run ends each is flushed (recorder.Flusher) and its problems are in
+// Result.RecorderProblems, as for WithRecorders.
 func WithLiveRecorders(rs ...recorder.Recorder) RunOption {
 	return func(o *runOptions) { o.live = append(o.live, rs...) }
 }

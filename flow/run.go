@@ -305,6 +305,14 @@ func (r *runner) flushed(res *Result) *Result {
 		r.disp.Flush()
 		res.RecorderProblems = r.disp.Problems()
 	}
+	if r.live != nil {
+		// A live recorder that buffers (recorder.NDJSON) is flushed as the
+		// others are: it was not, and a run's whole event stream, or its
+		// last 4 KiB (the decisions, the end), never reached its writer
+		// (TestLiveRecordersAreFlushed).
+		r.live.d.Flush()
+		res.RecorderProblems = append(res.RecorderProblems, r.live.d.Problems()...)
+	}
 	r.release()
 	return res
 }

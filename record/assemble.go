@@ -119,7 +119,7 @@ func Assemble(r Run) *Record {
 	}
 	for _, d := range r.Decisions {
 		ev := d.Evidence
-		rec.Decisions = append(rec.Decisions, Decision{Path: Path(d.Path), Decider: d.Decider, Name: d.Name, Kind: ev.Kind, Chosen: ev.Chosen, Default: ev.Default, Rules: m.Rules(ev.Rules)})
+		rec.Decisions = append(rec.Decisions, Decision{Path: Path(d.Path), Decider: d.Decider, Name: d.Name, Kind: ev.Kind, Chosen: ev.Chosen, Default: ev.Default, Rules: ownOperands(m.Rules(ev.Rules))})
 	}
 	at := LogOrder(&fres.Log)
 	scripts := append([]label.Row{}, r.Scripts...)
@@ -457,4 +457,40 @@ func truncatedItem(t flow.Truncation) coverage.Item {
 		Why:  fmt.Sprintf("%s: maxBranches is %d", they, t.MaxBranches),
 		Kind: ItemTruncated,
 	}
+}
+
+// ownOperands is rs with each filter condition's list or object operand
+// (in: [22, 443]) copied: the evidence holds the compiled filter's own
+// operand, and a caller that edited a run's record
+// (res.Record.Decisions[0].Rules[0].Conditions[0].Expected) edited the rule
+// every later run of the chart judged by (runbook
+// TestEditingAResultLeavesTheNextRunAlone). Evidence with no such operand
+// is returned as it is.
+func ownOperands(rs []decide.RuleEvidence) []decide.RuleEvidence {
+	shared := func(v any) bool {
+		switch v.(type) {
+		case []any, map[string]any:
+			return true
+		}
+		return false
+	}
+	var out []decide.RuleEvidence
+	for i, r := range rs {
+		for j, c := range r.Conditions {
+			if !shared(c.Expected) {
+				continue
+			}
+			if out == nil {
+				out = slices.Clone(rs)
+			}
+			if &out[i].Conditions[0] == &rs[i].Conditions[0] { // not yet its own
+				out[i].Conditions = slices.Clone(r.Conditions)
+			}
+			out[i].Conditions[j].Expected = jsonv.Copy(c.Expected)
+		}
+	}
+	if out == nil {
+		return rs
+	}
+	return out
 }

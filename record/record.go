@@ -217,10 +217,14 @@ func (d Decision) DeciderName() string {
 // VerdictSet is the rowset projection (result kind verdict/*).
 type VerdictSet struct {
 	// Rows are the first MaxRows rows, each keeping its key order.
-	Rows         []Row `json:"rows"`
-	RowsShown    int   `json:"rowsShown"`
-	RowsTotal    int   `json:"rowsTotal"`
-	RowsComplete bool  `json:"rowsComplete"`
+	Rows      []Row `json:"rows"`
+	RowsShown int   `json:"rowsShown"`
+	RowsTotal int   `json:"rowsTotal"`
+	// RowsComplete says only that the cap (MaxRows) left no row out of
+	// Rows. It is true over a run that failed, was cancelled or judged
+	// nothing (no rows, none left out): whether the rows are the whole
+	// answer is Record.Status, Unjudged and Record.Assessment's to say.
+	RowsComplete bool `json:"rowsComplete"`
 	// Table is the markdown table of exactly Rows (prose presentation only).
 	Table string `json:"table,omitempty"`
 	// RenderNote tells the reader how to present the rows.

@@ -99,6 +99,13 @@ type Expr struct {
 	// (patchIndex): each evaluation carries a note of the first such
 	// member its object lacked.
 	indexes bool
+	// shared is set when the program holds a list or an object among its
+	// constants (expr folds a literal [1, 2] into one): each evaluation's
+	// value is then copied (jsonv.Copy), since it may be that constant,
+	// or hold it, and every run of the chart would share it — a caller
+	// that edited one run's result (res.Record.State["ports"][0]) changed
+	// what the next run's set: wrote.
+	shared bool
 }
 
 type exprPath struct {
@@ -185,7 +192,7 @@ func Compile(src string, opts ...Option) (e *Expr, err error) {
 		return nil, ce
 	}
 
-	e = &Expr{src: src, program: program, budget: o.memoryBudget, maxValue: o.maxValue, wholeEnv: c.wholeEnv, texts: adds.patched, clock: c.clock, local: c.local, indexes: len(c.indexes) > 0}
+	e = &Expr{src: src, program: program, budget: o.memoryBudget, maxValue: o.maxValue, wholeEnv: c.wholeEnv, texts: adds.patched, clock: c.clock, local: c.local, indexes: len(c.indexes) > 0, shared: sharesConstants(program)}
 	slices.SortStableFunc(c.refs, func(a, b ref) int { return a.pos - b.pos })
 	seenPath := map[string]bool{}
 	seenRoot := map[string]bool{}
@@ -354,6 +361,8 @@ func (e *Expr) value(env Env) (result any, inputs []Input, absent string, typo b
 		// (join([s, s], "")) until the machine ran out of memory.
 		err = fmt.Errorf("%w: more than %s (its text, and 16 bytes an element, counted); keep less — a count, a slice, the last lines", ErrValueTooLarge, sizeText(e.maxValue))
 		result = nil
+	} else if e.shared {
+		result = jsonv.Copy(result)
 	}
 	if len(e.paths) > 0 {
 		in := make(Inputs, len(e.paths))
@@ -1316,4 +1325,16 @@ func OneLine(src string) string {
 		}
 	}
 	return strings.Join(out, " ")
+}
+
+// sharesConstants says whether a compiled program holds a list or a map
+// among its constants: a value it yields may be that very constant.
+func sharesConstants(p *vm.Program) bool {
+	for _, c := range p.Constants {
+		switch reflect.ValueOf(c).Kind() {
+		case reflect.Slice, reflect.Map, reflect.Array:
+			return true
+		}
+	}
+	return false
 }

@@ -195,6 +195,9 @@ var opList = func() string {
 
 // prepare fills c from a condition; a non-empty result says what is wrong.
 func (c *cond) prepare(in Condition) string {
+	// The filter's own operand: the caller's list ([22, 443]) edited
+	// after the filter was built would change what it judges.
+	in.Expected = jsonv.Copy(in.Expected)
 	c.Condition = in
 	segs, err := parsePath(in.Key)
 	if err != nil {
@@ -372,6 +375,8 @@ func (f *Filter) eval(env Env, ev []ConditionEvidence) (out Outcome) {
 // filter after filter (eval) and a chain's trace (Trace.Next) judge a
 // condition here alike.
 func (c *cond) judge(e *ConditionEvidence, env Env, v any, found bool) bool {
+	// e.Expected is the filter's own operand, not a copy (Eval allocates
+	// once): the record copies it (record.Masker.Decisions).
 	e.Key, e.Op, e.Expected = c.Key, c.Op, c.Expected
 	e.Actual, e.Present = v, found
 	e.Pass, e.Reason = c.test(v, found)

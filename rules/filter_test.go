@@ -321,3 +321,16 @@ func TestOps(t *testing.T) {
 		t.Fatal("like is valid")
 	}
 }
+
+// TestFilterKeepsItsOwnOperand: a filter built from a caller's list
+// (Where("port", OpIn, ports)) judged by that very list, so the caller's
+// later edit of it changed the rule of every run of the chart.
+func TestFilterKeepsItsOwnOperand(t *testing.T) {
+	t.Parallel()
+	ports := []any{22, 2222}
+	f := MustFilter(Where("port", OpIn, ports))
+	ports[0] = 80
+	if out := f.Eval(mapEnv{"port": 22}); !out.Matched {
+		t.Fatalf("port 22 in [22, 2222] did not match after the caller edited its list: %+v", out.Conditions)
+	}
+}

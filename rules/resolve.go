@@ -102,12 +102,18 @@ func stepValue(rv reflect.Value, seg string) (any, bool) {
 			return nil, false
 		}
 	case reflect.Struct:
-		idx, ok := structFields(rv.Type())[seg]
+		ref, ok := structFields(rv.Type())[seg]
 		if !ok {
 			return nil, false
 		}
-		f, err := rv.FieldByIndexErr(idx)
+		f, err := rv.FieldByIndexErr(ref.index)
 		if err != nil { // through a nil embedded pointer
+			return nil, false
+		}
+		if ref.omitted(f) {
+			// The record writes no such key: a filter that read it as
+			// present judged {probe.error: {exists: true}} true over a
+			// Go stage's Probe{Error: ""} whose record held no error.
 			return nil, false
 		}
 		out = f
@@ -174,17 +180,57 @@ func plainNil(v any) any {
 
 // fieldCache maps a struct type to its field names and json tag names.
 // It only grows, and a type's entry never changes once stored.
-var fieldCache sync.Map // reflect.Type → map[string][]int
+var fieldCache sync.Map // reflect.Type → map[string]fieldRef
 
-func structFields(t reflect.Type) map[string][]int {
-	if m, ok := fieldCache.Load(t); ok {
-		return m.(map[string][]int)
+// fieldRef is a struct field a path segment names: where it is, and
+// whether encoding/json leaves it out of the record when it is empty
+// (omitempty) or zero (omitzero).
+type fieldRef struct {
+	index     []int
+	omitEmpty bool
+	omitZero  bool
+}
+
+// omitted says whether the record, written by encoding/json, has no key
+// for the field holding f: a filter reads such a field as absent, as
+// it reads the record (runbook TestFilterReadsAnOmittedFieldAsAbsent).
+func (r fieldRef) omitted(f reflect.Value) bool {
+	if r.omitZero && f.IsZero() {
+		return true
 	}
-	m := make(map[string][]int)
+	if !r.omitEmpty {
+		return false
+	}
+	switch f.Kind() {
+	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
+		return f.Len() == 0
+	case reflect.Bool,
+		reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Interface, reflect.Pointer:
+		return f.IsZero()
+	}
+	return false
+}
+
+func structFields(t reflect.Type) map[string]fieldRef {
+	if m, ok := fieldCache.Load(t); ok {
+		return m.(map[string]fieldRef)
+	}
+	m := make(map[string]fieldRef)
+	ref := func(f reflect.StructField) fieldRef {
+		_, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		r := fieldRef{index: f.Index}
+		for _, o := range strings.Split(opts, ",") {
+			r.omitEmpty = r.omitEmpty || o == "omitempty"
+			r.omitZero = r.omitZero || o == "omitzero"
+		}
+		return r
+	}
 	fields := reflect.VisibleFields(t)
 	for _, f := range fields {
 		if f.IsExported() {
-			m[f.Name] = f.Index
+			m[f.Name] = ref(f)
 		}
 	}
 	// Tag names second: `json:"name"` wins over a field called name.
@@ -194,11 +240,11 @@ func structFields(t reflect.Type) map[string][]int {
 		}
 		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 		if tag != "" && tag != "-" {
-			m[tag] = f.Index
+			m[tag] = ref(f)
 		}
 	}
 	actual, _ := fieldCache.LoadOrStore(t, m)
-	return actual.(map[string][]int)
+	return actual.(map[string]fieldRef)
 }
 
 var errPath = errors.New("malformed path")

@@ -3,6 +3,8 @@ package rules
 import (
 	"errors"
 	"fmt"
+
+	"github.com/openrunbook/runbook/internal/jsonv"
 )
 
 // ErrNotPresent is what a Key valuer returns (wrapped) when its key, or a
@@ -38,10 +40,14 @@ func (k keyValuer) Value(env Env) (any, []Input, error) {
 func (k keyValuer) String() string { return k.name }
 
 // Literal is a valuer that always gives v and reads nothing. Its String is
-// v in JSON form.
-func Literal(v any) Valuer { return literal{v: v} }
+// v in JSON form. Each Value is a copy of v's lists and objects
+// (jsonv.Copy), and so is what it keeps: a foreach over
+// ItemsOf(Literal(hosts)) handed every run the same maps, so a caller that
+// edited one run's record (its into: results) changed the hosts the next
+// run checked (runbook TestEditingAResultLeavesTheNextRunAlone).
+func Literal(v any) Valuer { return literal{v: jsonv.Copy(v)} }
 
 type literal struct{ v any }
 
-func (l literal) Value(Env) (any, []Input, error) { return l.v, nil, nil }
+func (l literal) Value(Env) (any, []Input, error) { return jsonv.Copy(l.v), nil, nil }
 func (l literal) String() string                  { return formatValue(l.v) }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -67,6 +68,9 @@ func WithInputs(in ...chart.InputSpec) Option {
 // source alone (Check.Src without Expr).
 func WithResult(r chart.ResultSpec) Option {
 	r.Checks = slices.Clone(r.Checks) // New compiles into them: never the caller's
+	// New checks the words: a caller's later edit of its own map must not
+	// reach the runbook past that check.
+	r.Nagios, r.NagiosPos = maps.Clone(r.Nagios), maps.Clone(r.NagiosPos)
 	return func(s *chart.Spec, _ *[][]string) { s.Result = &r }
 }
 

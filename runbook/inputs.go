@@ -288,7 +288,12 @@ func convertInput(typ string, v any) (any, error) {
 	if d, ok := v.(time.Duration); ok {
 		return d.String(), nil // a duration input holds the text, as one given as a string does
 	}
-	return v, nil
+	// The run's own copy: a default is the compiled chart's, shared by
+	// every run, and a given list or object is the caller's map; the state
+	// and the record would hold them as they are, so an edit of one run's
+	// record (or of the caller's map after the run) would change the next
+	// run's default (or what the record says this run was given).
+	return jsonv.Copy(v), nil
 }
 
 // inputTypeWords names each input type as a refusal says it.

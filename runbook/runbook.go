@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/openrunbook/runbook/chart"
@@ -35,14 +36,18 @@ type Runbook struct {
 func (rb *Runbook) Name() string { return rb.spec.Name }
 
 // Spec is the runbook as its file said it (for a Go-built runbook, what the
-// options said).
+// options said). It is the runbook's own, read by every run: read it,
+// never edit it (Inputs gives a copy of the inputs).
 func (rb *Runbook) Spec() *chart.Spec { return rb.spec }
 
 // Chart is the flow chart the runbook runs.
 func (rb *Runbook) Chart() *flow.Chart { return rb.chart }
 
-// Inputs are the declared inputs.
-func (rb *Runbook) Inputs() []chart.InputSpec { return rb.spec.Inputs }
+// Inputs are the declared inputs: a copy, so a caller that edits what it
+// got (clears a Secret to show a form, drops a Default) changes no run —
+// the runbook's own list was handed out, and such an edit unmasked a
+// secret input in every later run's record (TestRunbookInputsAreACopy).
+func (rb *Runbook) Inputs() []chart.InputSpec { return slices.Clone(rb.spec.Inputs) }
 
 // ExecOption configures one run.
 type ExecOption func(*execOptions)
@@ -120,6 +125,12 @@ func WithLogger(l *slog.Logger) ExecOption { return func(o *execOptions) { o.log
 func WithResumeCommand(cmd string) ExecOption { return func(o *execOptions) { o.resume = cmd } }
 
 // Result is one run: the result record and the engine's result beneath it.
+// It is the run's own: a caller may edit it (redact, annotate) without
+// changing any other run of the Runbook — the inputs a run starts from,
+// defaults included, a literal list an expression yields and a filter's
+// list operand in a decision's evidence are copies
+// (TestEditingAResultLeavesTheNextRunAlone) — and a caller's input map,
+// reused after Exec returns, changes nothing the result says.
 type Result struct {
 	// Record is the result record, every secret masked: what to print,
 	// save or hand on.
