@@ -78,7 +78,7 @@ func (r *run) record(fres *flow.Result) *record.Record {
 	}
 	if rec.Verdicts != nil && rec.Status == "completed" {
 		// After the assessment: a failed answer check is one of them.
-		rec.Verdicts.Unjudged = gate.CheckOf(rb.spec, rec).Unjudged()
+		rec.Verdicts.Unjudged = gate.CheckOf(rb.spec, rec).Unjudged(gate.JoinNames)
 	}
 	return rec
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/openrunbook/runbook/runbook"
 )
 
 // TestInheritedProxyPasswordIsMasked: an exec stage that inherits a
@@ -30,17 +32,7 @@ stages:
         echo "via $https_proxy and $RB_PLAIN"
       inheritEnv: [https_proxy, RB_PLAIN]
 `)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	res, err := rb.Exec(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := json.Marshal(res.RunRecord())
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := string(b)
+	rec := recordOfRun(t, rb, nil)
 	basic := base64.StdEncoding.EncodeToString([]byte("ops:pr0xy-Pa55"))
 	for _, leak := range []string{"pr0xy-Pa55", basic} {
 		if strings.Contains(rec, leak) {
@@ -72,17 +64,7 @@ stages:
       inheritEnv: [VAULT_TOKEN]
       parse: json
 `)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	res, err := rb.Exec(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := json.Marshal(res.RunRecord())
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := string(b)
+	rec := recordOfRun(t, rb, nil)
 	if strings.Contains(rec, token) || strings.Contains(rec, "9xQ2-runner") {
 		t.Errorf("the record holds the inherited token: %s", rec)
 	}
@@ -110,17 +92,7 @@ stages:
       envFrom: {PGPASSWORD: pw, PGHOST: host}
       parse: lines
 `)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	res, err := rb.Exec(ctx, map[string]any{"pw": pw, "host": "db.example.org"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := json.Marshal(res.RunRecord())
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := string(b)
+	rec := recordOfRun(t, rb, map[string]any{"pw": pw, "host": "db.example.org"})
 	if strings.Contains(rec, pw) || strings.Contains(rec, "db-Secret") {
 		t.Errorf("the record holds the password: %s", rec)
 	}
@@ -154,4 +126,21 @@ stages:
 			t.Errorf("LC_ALL=%s: warned %v, want %v: %q", value, got, warned, res.Record.Warnings)
 		}
 	}
+}
+
+// recordOfRun runs rb with given, a minute at most, and is its record's
+// JSON, where every test here looks for a secret.
+func recordOfRun(t *testing.T, rb *runbook.Runbook, given map[string]any) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := rb.Exec(ctx, given)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(res.RunRecord())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -538,31 +538,13 @@ stages:
 func TestPipelineEarlierFailureIsNoAnswer(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	smartctl := func(name, out string, code int) {
-		body := fmt.Sprintf("#!/bin/sh\nprintf '%%s\\n' '%s'\nexit %d\n", out, code)
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	smartctl("smartctl-closed", "Smartctl open device: /dev/vda failed: Permission denied", 2)
-	smartctl("smartctl-ok", "SMART overall-health self-assessment test result: PASSED", 0)
-	chart := func(name, tool string) string {
-		return writeChart(t, dir, name, `version: 1
-runbook: smart
-result: {kind: verdict/disk, nagios: {ok: [passed], critical: [failing]}}
-stages:
-  - id: health
-    exec: {shell: '`+filepath.Join(dir, tool)+` -H /dev/vda | grep -q FAILED', exitCodes: {0: failing, 1: passed}}
-  - id: v
-    verdict: {subject: '"vda"', verdict: health.status}
-`)
-	}
-	r := runCLI(t, dir, "exec", chart("closed.yaml", "smartctl-closed"), "--format", "nagios")
+	chart := smartCharts(t, dir)
+	r := runCLI(t, dir, "exec", chart("closed.yaml", filepath.Join(dir, "smartctl-closed")+" -H /dev/vda | grep -q FAILED"), "--format", "nagios")
 	const said = `pipeline whose commands exited 2 1`
 	if r.code != 3 || !strings.HasPrefix(r.stdout, "smart UNKNOWN") || !strings.Contains(r.stdout, said) {
 		t.Errorf("a disk smartctl could not open: exit %d; want 3, UNKNOWN, saying %q:\n%s%s", r.code, said, r.stdout, r.stderr)
 	}
-	r = runCLI(t, dir, "exec", chart("ok.yaml", "smartctl-ok"), "--format", "nagios")
+	r = runCLI(t, dir, "exec", chart("ok.yaml", filepath.Join(dir, "smartctl-ok")+" -H /dev/vda | grep -q FAILED"), "--format", "nagios")
 	if r.code != 0 || !strings.HasPrefix(r.stdout, "smart OK - 1 passed") {
 		t.Errorf("a disk that passed: exit %d; want 0, OK:\n%s%s", r.code, r.stdout, r.stderr)
 	}
@@ -577,25 +559,7 @@ stages:
 func TestSubshellPipelineEarlierFailureIsNoAnswer(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	smartctl := func(name, out string, code int) {
-		body := fmt.Sprintf("#!/bin/sh\nprintf '%%s\\n' '%s'\nexit %d\n", out, code)
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	smartctl("smartctl-closed", "Smartctl open device: /dev/vda failed: Permission denied", 2)
-	smartctl("smartctl-ok", "SMART overall-health self-assessment test result: PASSED", 0)
-	chart := func(name, script string) string {
-		return writeChart(t, dir, name, `version: 1
-runbook: smart
-result: {kind: verdict/disk, nagios: {ok: [passed], critical: [failing]}}
-stages:
-  - id: health
-    exec: {shell: '`+script+`', exitCodes: {0: failing, 1: passed}}
-  - id: v
-    verdict: {subject: '"vda"', verdict: health.status}
-`)
-	}
+	chart := smartCharts(t, dir)
 	for _, script := range []string{
 		"(cd /dev && " + filepath.Join(dir, "smartctl-closed") + " -H vda | grep -q FAILED)",
 		"( (" + filepath.Join(dir, "smartctl-closed") + " -H /dev/vda | grep -q FAILED) )",
@@ -615,5 +579,33 @@ stages:
 		if r.code != 0 || !strings.HasPrefix(r.stdout, "smart OK - 1 passed") {
 			t.Errorf("%s: exit %d; want 0, OK:\n%s%s", script, r.code, r.stdout, r.stderr)
 		}
+	}
+}
+
+// smartCharts writes two stand-ins for smartctl into dir — smartctl-closed,
+// which could not open the disk (its error on stdout, exit 2), and
+// smartctl-ok, which read a healthy one — and gives a function writing a
+// chart named name that answers from script, a shell: line under
+// exitCodes {0: failing, 1: passed}.
+func smartCharts(t *testing.T, dir string) func(name, script string) string {
+	t.Helper()
+	for name, end := range map[string]string{
+		"smartctl-closed": "echo 'Smartctl open device: /dev/vda failed: Permission denied'; exit 2",
+		"smartctl-ok":     "echo 'SMART overall-health self-assessment test result: PASSED'",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"+end+"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return func(name, script string) string {
+		return writeChart(t, dir, name, `version: 1
+runbook: smart
+result: {kind: verdict/disk, nagios: {ok: [passed], critical: [failing]}}
+stages:
+  - id: health
+    exec: {shell: '`+script+`', exitCodes: {0: failing, 1: passed}}
+  - id: v
+    verdict: {subject: '"vda"', verdict: health.status}
+`)
 	}
 }

@@ -147,54 +147,8 @@ func nagiosSummary(rec *record.Record, c gate.Check) string {
 	case c.NoProjection:
 		return "the chart projects no verdict rows (result.kind verdict/…)"
 	}
-	parts := make([]string, 0, len(c.Words)+1)
-	if c.NoScripts {
-		parts = append(parts, "no script's outcome is on the record (the label honesty stage is off)")
-	}
-	if n := len(c.Unanswered); n > 0 {
-		paths := make([]string, n)
-		for i, u := range c.Unanswered {
-			paths[i] = u.Path
-		}
-		parts = append(parts, fmt.Sprintf("%d %s gave no answer (%s)", n, plural(n, "script", "scripts"), subjectsText(paths)))
-	}
-	var paths []string
-	empty := false
-	for _, u := range c.Unchecked {
-		switch {
-		case u.Empty:
-			empty = true // said with "no verdict rows", below: no stage left it out
-		case !slices.Contains(paths, u.Path):
-			paths = append(paths, u.Path)
-		}
-	}
-	if n := len(paths); n > 0 {
-		parts = append(parts, fmt.Sprintf("%d %s did not check everything (%s)", n, plural(n, "stage", "stages"), subjectsText(paths)))
-	}
-	if c.ChecksFailed {
-		parts = append(parts, "an answer check did not pass")
-	}
-	if len(c.RuleErrors) > 0 {
-		// A rule is counted once however many errors it had: each
-		// decision of a rule over now() or over objects with other
-		// members says its own words, and "7 rules" was one rule.
-		var deciders, rules []string
-		for _, re := range c.RuleErrors {
-			if !slices.Contains(deciders, re.Decider) {
-				deciders = append(deciders, re.Decider)
-			}
-			if r := fmt.Sprintf("%s\x00%d", re.Decider, re.Rule); !slices.Contains(rules, r) {
-				rules = append(rules, r)
-			}
-		}
-		n := len(rules)
-		parts = append(parts, fmt.Sprintf("%d %s could not be evaluated (%s)", n, plural(n, "rule", "rules"), subjectsText(deciders)))
-	}
-	parts = append(parts, wordCounts(c)...)
-	switch {
-	case len(c.Words) == 0 && empty:
-		parts = append(parts, "no verdict rows: nothing was judged")
-	case len(c.Words) == 0:
+	parts := append(c.Unjudged(subjectsText), wordCounts(c)...)
+	if len(c.Words) == 0 && !slices.Contains(parts, gate.NothingJudged) {
 		parts = append(parts, "no verdict rows")
 	}
 	return strings.Join(parts, ", ")

@@ -279,17 +279,20 @@ func (c Check) Judged() bool {
 // Unjudged says, one phrase a kind, why the rows of a completed run are not
 // all judged (Judged is false): no script's outcome on the record, the
 // scripts that gave no answer, the stages that did not check everything,
-// no verdict rows where none is no answer, the deciders whose rules could
-// not be evaluated, a failed answer check. Empty when Judged. It is the
-// result record's verdicts.unjudged and what a --fail-on verdict condition
-// says kept it open:
+// a failed answer check, the rules that could not be evaluated (a rule
+// counted once however many decisions it erred in), no verdict rows where
+// none is no answer, last. Empty when Judged. list writes a list of names
+// (the scripts, the stages, the deciders): the one home of these phrases
+// for the result record's verdicts.unjudged, what a --fail-on verdict
+// condition says kept it open, and a Nagios check's summary (which caps
+// its lists):
 //
 //	1 script gave no answer (status, behind)
 //	1 stage did not check everything (per)
-//	no verdict rows: nothing was judged
-//	a rule of Tree could not be evaluated
 //	an answer check did not pass
-func (c Check) Unjudged() []string {
+//	2 rules could not be evaluated (Tree)
+//	no verdict rows: nothing was judged
+func (c Check) Unjudged(list func([]string) string) []string {
 	if c.Judged() {
 		return nil
 	}
@@ -302,38 +305,52 @@ func (c Check) Unjudged() []string {
 		for i, u := range c.Unanswered {
 			paths[i] = u.Path
 		}
-		parts = append(parts, fmt.Sprintf("%d %s gave no answer (%s)", n, plural(n, "script", "scripts"), strings.Join(paths, ", ")))
+		parts = append(parts, fmt.Sprintf("%d %s gave no answer (%s)", n, plural(n, "script", "scripts"), list(paths)))
 	}
 	var stages []string
 	empty := false
 	for _, u := range c.Unchecked {
 		switch {
 		case u.Empty:
-			empty = true
+			empty = true // said last: no stage left it out
 		case !slices.Contains(stages, u.Path):
 			stages = append(stages, u.Path)
 		}
 	}
 	if n := len(stages); n > 0 {
-		parts = append(parts, fmt.Sprintf("%d %s did not check everything (%s)", n, plural(n, "stage", "stages"), strings.Join(stages, ", ")))
-	}
-	if empty {
-		parts = append(parts, "no verdict rows: nothing was judged")
-	}
-	if len(c.RuleErrors) > 0 {
-		var deciders []string
-		for _, re := range c.RuleErrors {
-			if !slices.Contains(deciders, re.Decider) {
-				deciders = append(deciders, re.Decider)
-			}
-		}
-		parts = append(parts, fmt.Sprintf("a rule of %s could not be evaluated", strings.Join(deciders, ", ")))
+		parts = append(parts, fmt.Sprintf("%d %s did not check everything (%s)", n, plural(n, "stage", "stages"), list(stages)))
 	}
 	if c.ChecksFailed {
 		parts = append(parts, "an answer check did not pass")
 	}
+	if len(c.RuleErrors) > 0 {
+		// A rule is counted once however many errors it had: each
+		// decision of a rule over now() or over objects with other
+		// members says its own words, and "7 rules" was one rule.
+		var deciders, rules []string
+		for _, re := range c.RuleErrors {
+			if !slices.Contains(deciders, re.Decider) {
+				deciders = append(deciders, re.Decider)
+			}
+			if r := fmt.Sprintf("%s\x00%d", re.Decider, re.Rule); !slices.Contains(rules, r) {
+				rules = append(rules, r)
+			}
+		}
+		n := len(rules)
+		parts = append(parts, fmt.Sprintf("%d %s could not be evaluated (%s)", n, plural(n, "rule", "rules"), list(deciders)))
+	}
+	if empty {
+		parts = append(parts, NothingJudged)
+	}
 	return parts
 }
+
+// NothingJudged is Unjudged's phrase for a verdict table with no rows
+// where none is no answer.
+const NothingJudged = "no verdict rows: nothing was judged"
+
+// JoinNames is a list of names as Unjudged writes one in full.
+func JoinNames(names []string) string { return strings.Join(names, ", ") }
 
 // unchecked lists the ledger's items of subjects never judged, in ledger
 // order, each read: that found no file (record.FoundNoFile) and each

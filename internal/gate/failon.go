@@ -234,7 +234,7 @@ func notRuledOut(rec *record.Record) string {
 		}
 		return "the run is paused" + at + ", waiting for an answer: its rows are not all written"
 	}
-	return strings.Join(Judge(rec, nil).Unjudged(), "; ")
+	return strings.Join(Judge(rec, nil).Unjudged(JoinNames), "; ")
 }
 
 func plural(n int, one, many string) string {
