@@ -43,31 +43,11 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 	if set.retry != nil && set.retry.Attempts > 1 {
 		attempts = set.retry.Attempts
 	}
-	unguarded, unset := es.UnguardedPipeline(), es.ShellReadsChartNames()
-	nofail, lastExit := es.CurlExitWithoutFail(), es.CurlManyURLs()
-	digShort, getent, resolverExit := es.DigShortSilence(), es.GetentNotFoundIsNoAnswer(), es.ResolverExitAnswer()
+	warnings := es.RunWarnings()
 	return func(ctx context.Context, s *flow.Scope) error {
 		rs := stateOf(s)
-		if unguarded != "" {
-			rs.warnOnce(st.ID, s.Path(), unguarded)
-		}
-		if nofail != "" {
-			rs.warnOnce(st.ID, s.Path(), nofail)
-		}
-		if lastExit != "" {
-			rs.warnOnce(st.ID, s.Path(), lastExit)
-		}
-		if digShort != "" {
-			rs.warnOnce(st.ID, s.Path(), digShort)
-		}
-		if getent != "" {
-			rs.warnOnce(st.ID, s.Path(), getent)
-		}
-		if resolverExit != "" {
-			rs.warnOnce(st.ID, s.Path(), resolverExit)
-		}
-		if unset != "" {
-			rs.warnOnce(st.ID, s.Path(), unset)
+		for _, w := range warnings {
+			rs.warnOnce(st.ID, s.Path(), w)
 		}
 		argv, timeout, err := renderExec(es, s, timeout, rs.secrets) // exec_templates.go
 		if err != nil {

@@ -409,24 +409,9 @@ func (pl *planner) exec(ps *planStage, es *chart.ExecSpec) {
 		ps.Env = env
 	}
 	ps.Dir = es.Dir
-	ps.Note = es.UnguardedPipeline()
-	for _, curl := range []string{es.CurlExitWithoutFail(), es.CurlManyURLs(), es.DigShortSilence(), es.GetentNotFoundIsNoAnswer(), es.ResolverExitAnswer()} {
-		if curl != "" {
-			ps.Note = strings.TrimPrefix(ps.Note+"; "+curl, "; ")
-		}
-	}
-	if unset := es.ShellReadsChartNames(); unset != "" {
-		ps.Note = strings.TrimPrefix(ps.Note+"; "+unset, "; ")
-	}
-	if piped := es.PipedAnswerNote(); piped != "" {
-		ps.Note = strings.TrimPrefix(ps.Note+"; "+piped, "; ")
-	}
-	if hidden := es.HiddenSubstitutionsNote(); hidden != "" {
-		ps.Note = strings.TrimPrefix(ps.Note+"; "+hidden, "; ")
-	}
-	if loc := es.InheritedLocaleNote(); loc != "" {
-		ps.Note = strings.TrimPrefix(ps.Note+"; "+loc, "; ")
-	}
+	// what a run warns of, then what only a run's outcome can show
+	notes := append(es.RunWarnings(), es.PipedAnswerNote(), es.HiddenSubstitutionsNote(), es.InheritedLocaleNote())
+	ps.Note = strings.Join(slices.DeleteFunc(notes, func(n string) bool { return n == "" }), "; ")
 	name := "bash" // proc runs a shell: line as bash -e -o pipefail -c
 	if es.Shell != "" {
 		ps.Shell = es.Shell
