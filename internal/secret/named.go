@@ -7,8 +7,8 @@ import (
 
 // NamedSecret says whether an environment variable's name says it holds a
 // secret whole: a word of it (split at '_', in any case) is TOKEN, SECRET,
-// PASSWORD, PASSWD, PASSPHRASE, PASS, SSHPASS or PWD (not the shell's own PWD and
-// OLDPWD, a folder), or it ends in KEY or APIKEY. A name whose last word
+// PASSWORD, PASSWD, PASSPHRASE, PASS, SSHPASS or PWD (not the shell's own
+// PWD and OLDPWD, a folder), or it ends in KEY or APIKEY. A name whose last word
 // says it holds where the secret is (FILE, PATH, DIR, SOCK, URL, ID) is
 // not one: VAULT_TOKEN_FILE is a path, AWS_ACCESS_KEY_ID a public id.
 //
@@ -44,17 +44,17 @@ func NamedSecret(name string) bool {
 	return false
 }
 
-// AddInherited holds what a variable of the runner's own environment,
-// passed on to a command by name (runbook's inheritEnv:), or a variable a
-// stage's envFrom: computes, carries that is
-// a secret, the variable not being a secret input: the passwords in it (a
-// proxy URL's user:PASSWORD@, a password= key: its host is no secret), and the value whole when its name says it is a
-// secret (NamedSecret) and it is at least MinDerived bytes and no path.
-// `vault token lookup` prints its token, and a script under `set -x`
-// prints `curl -H 'Authorization: Bearer …'` on stderr; the record kept
-// both. A shorter value (a dev server's token "root") is left, as a
-// derived value that short is: masked, it would hide every such word of
-// the run's output.
+// AddInherited holds what a variable a command is given by name carries
+// that is a secret, the variable not being a secret input: one of the
+// runner's own environment (inheritEnv:) or one a stage's envFrom:
+// computes. That is the passwords in it (a proxy URL's user:PASSWORD@, a
+// password= key: its host is no secret), and the value whole when its
+// name says it is a secret (NamedSecret) and it is at least MinDerived
+// bytes and no path (isPath). `vault token lookup` prints its token, and a
+// script under `set -x` prints `curl -H 'Authorization: Bearer …'` on
+// stderr; the record kept both. A shorter value (a dev server's token
+// "root") is left, as a derived value that short is: masked, it would hide
+// every such word of the run's output.
 //
 //	AddInherited("https_proxy", "http://ops:pr0xy-Pa55@proxy:3128")   holds "pr0xy-Pa55"
 //	AddInherited("VAULT_TOKEN", "hvs.CAESIJ…")                         holds it whole
