@@ -224,12 +224,14 @@ func perfItems(v any, counts []string) ([]string, error) {
 			if err != nil {
 				return err
 			}
-			label, _, _ := strings.Cut(strings.TrimPrefix(txt, "'"), "=")
-			if name := strings.TrimSuffix(label, "'"); isCount[name] {
-				return fmt.Errorf("the label %s is the check's own count of its verdict %q, written first (%s=N;;;0), so it would be written twice, and a graph would plot two measurements as one series; give the items a prefix (an object {NAME: …} writes NAME::%s)", name, name, name, name)
+			// the label as given, before the plugin API's quoting: PerfItemText
+			// took the item, so it is an object with a text label
+			label := prefix + it.(map[string]any)["label"].(string)
+			if isCount[label] {
+				return fmt.Errorf("the label %s is the check's own count of its verdict %q, written first (%s=N;;;0), so it would be written twice, and a graph would plot two measurements as one series; give the items a prefix (an object {NAME: …} writes NAME::%s)", label, label, label, label)
 			}
 			if seen[label] {
-				return fmt.Errorf("the label %s is written twice, and a graph would plot two measurements as one series; give each its own (an object {load: …, disk: …} prefixes each list's labels load::, disk::)", strings.TrimSuffix(label, "'"))
+				return fmt.Errorf("the label %s is written twice, and a graph would plot two measurements as one series; give each its own (an object {load: …, disk: …} prefixes each list's labels load::, disk::)", label)
 			}
 			seen[label] = true
 			out = append(out, txt)
@@ -262,8 +264,7 @@ func countLabels(spec *chart.Spec, rec *record.Record) []string {
 	}
 	out := make([]string, 0, len(words))
 	for _, w := range words {
-		label := parse.PerfLabel(record.CellText(w))
-		out = append(out, strings.TrimSuffix(strings.TrimPrefix(label, "'"), "'"))
+		out = append(out, record.CellText(w)) // as the count's label is written, before quoting
 	}
 	return out
 }
