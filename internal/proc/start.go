@@ -52,7 +52,6 @@ func CLocale(l string) bool {
 // other category falls back to: the same locale for all of them but
 // numbers and times. A C or POSIX locale is left as it is.
 func formatsInC(env []string) []string {
-	isC := CLocale
 	var lang, all string
 	for _, kv := range env {
 		if v, ok := strings.CutPrefix(kv, "LANG="); ok {
@@ -62,7 +61,7 @@ func formatsInC(env []string) []string {
 		}
 	}
 	switch {
-	case all != "" && isC(all), all == "" && isC(lang):
+	case all != "" && CLocale(all), all == "" && CLocale(lang):
 		return env
 	case all != "":
 		env = slices.DeleteFunc(env, func(kv string) bool {
