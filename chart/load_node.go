@@ -569,6 +569,15 @@ func (l *loader) value(n ast.Node, stage string, depth int) (any, bool) {
 	return nil, false
 }
 
+// isMapNode reports whether a value is written as a mapping.
+func isMapNode(n ast.Node) bool {
+	switch n.(type) {
+	case *ast.MappingNode, *ast.MappingValueNode:
+		return true
+	}
+	return false
+}
+
 // isNull reports whether a value is missing or written as null.
 func isNull(n ast.Node) bool {
 	if n == nil {

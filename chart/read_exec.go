@@ -107,7 +107,7 @@ func (l *loader) exec(e entry, s *StageSpec) *ExecSpec {
 		}
 	}
 	if ce, ok := m.get("exitCodes"); ok {
-		x.ExitCodes = l.exitCodes(ce, sid)
+		x.ExitCodes, x.AnswerStderr = l.exitCodes(ce, sid)
 	}
 	if me, ok := m.get("maxOutput"); ok {
 		x.MaxOutput = l.size(me, sid, "exec maxOutput")
@@ -156,7 +156,7 @@ var exitCodePresets = map[string]map[int]string{
 // exitCodes reads `exitCodes:`: a preset's name, or a map from exit codes
 // (whole numbers 0–255) to their words (non-empty text). nil when nothing
 // valid was written (each problem is reported at its position).
-func (l *loader) exitCodes(e entry, sid string) map[int]string {
+func (l *loader) exitCodes(e entry, sid string) (map[int]string, map[int]string) {
 	const what = "exec exitCodes"
 	switch e.val.(type) {
 	case *ast.MappingNode, *ast.MappingValueNode:
@@ -168,42 +168,86 @@ func (l *loader) exitCodes(e entry, sid string) map[int]string {
 		slices.Sort(names)
 		word, ok := l.word(e, sid, what)
 		if !ok {
-			return nil
+			return nil, nil
 		}
 		if preset, ok := exitCodePresets[word]; ok {
-			return maps.Clone(preset)
+			return maps.Clone(preset), nil
 		}
 		hint := ""
 		if near := suggest.Nearest(word, names); near != "" {
 			hint = fmt.Sprintf("; did you mean %q?", near)
 		}
 		l.errf(e.valPos, sid, "%s %q is not a preset (known: %s)%s; or give a map of codes to words, such as {0: ok, 2: critical}", what, word, strings.Join(names, ", "), hint)
-		return nil
+		return nil, nil
 	default:
 		l.errf(e.valPos, sid, "%s must be a preset name (nagios) or a map of exit codes to words, such as {0: ok, 2: critical}, not %s", what, l.describe(e.val))
-		return nil
+		return nil, nil
 	}
 	m, ok := l.asMap(e.val, e.keyPos, sid, what)
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	if len(m.entries) == 0 {
 		l.errf(e.valPos, sid, "%s is an empty map: list the exit codes that are answers, such as {0: ok, 2: critical}, or leave it out", what)
-		return nil
+		return nil, nil
 	}
 	out := make(map[int]string, len(m.entries))
+	var stderr map[int]string
 	for _, c := range m.entries {
 		code, err := strconv.Atoi(c.key)
 		if err != nil || code < 0 || code > 255 || strconv.Itoa(code) != c.key {
 			l.errf(c.keyPos, sid, "%s key %q is not an exit code: write a whole number from 0 to 255", what, c.key)
 			continue
 		}
-		if word, ok := l.word(c, sid, fmt.Sprintf("%s word for %d", what, code)); ok {
-			out[code] = word
+		if !isMapNode(l.deref(c.val, sid)) {
+			if word, ok := l.word(c, sid, fmt.Sprintf("%s word for %d", what, code)); ok {
+				out[code] = word
+			}
+			continue
 		}
+		word, text, ok := l.exitAnswer(c, sid, code)
+		if !ok {
+			continue
+		}
+		out[code] = word
+		if stderr == nil {
+			stderr = map[int]string{}
+		}
+		stderr[code] = text
 	}
 	if len(out) == 0 {
-		return nil
+		return nil, nil
 	}
-	return out
+	return out, stderr
+}
+
+// exitAnswer reads a code's answer written as `{word: W, stderr: TEXT}`:
+// the word, given only when stderr holds TEXT (ExecSpec.Answer).
+func (l *loader) exitAnswer(c entry, sid string, code int) (string, string, bool) {
+	what := fmt.Sprintf("exec exitCodes %d", code)
+	m, ok := l.block(c, sid, what, []string{"word", "stderr"})
+	if !ok {
+		return "", "", false
+	}
+	we, okw := m.get("word")
+	se, oks := m.get("stderr")
+	if !okw {
+		l.missing(m, "word", c.keyPos, sid, "%s has no word: write {word: WORD, stderr: TEXT}, the answer and the text its stderr says with it", what)
+	}
+	if !oks {
+		l.missing(m, "stderr", c.keyPos, sid, "%s has no stderr: write {word: WORD, stderr: TEXT}, or the word alone (%d: WORD) to take the code as the answer whatever stderr says", what, code)
+	}
+	if !okw || !oks {
+		return "", "", false
+	}
+	word, okw := l.word(we, sid, what+" word")
+	text, oks := l.word(se, sid, what+" stderr")
+	if !okw || !oks {
+		return "", "", false
+	}
+	if code == 0 {
+		l.errf(c.keyPos, sid, "%s gives exit 0 a stderr text, but a command that exits 0 has succeeded whatever its stderr says; give the stderr text to the non-zero code it goes with, and write 0: %s", what, word)
+		return "", "", false
+	}
+	return word, text, true
 }

@@ -198,6 +198,14 @@ type ExecSpec struct {
 	// critical, 3: unknown}). nil: none declared. A listed code's word is
 	// `into.status` and the script row's answer; the label is unchanged.
 	ExitCodes map[int]string
+	// AnswerStderr holds, for a non-zero code of ExitCodes written as
+	// `{word: W, stderr: TEXT}`, the text stderr must hold for the code to
+	// be that answer (Answer). stat exits 1 for a file that is not there
+	// and as much for one it was refused (`Permission denied`), so
+	// `{1: missing}` alone called a file behind a folder it could not
+	// search missing; `{1: {word: missing, stderr: No such file}}` gives
+	// the word to the first only, and the second is a failure.
+	AnswerStderr map[int]string
 	// ShellPos is where `shell:` was written, for the run's message when
 	// bash is missing (zero for a chart built in Go).
 	ShellPos Pos

@@ -38,7 +38,9 @@ import (
 // subfeature its driver could not read: `ERROR: Can't get value of
 // subfeature temp1_input: Can't read` on stderr, exit 0, the feature
 // empty in sensors -j, and a chart of hot sensors said OK over a
-// temperature nobody read (TestSensorReadErrorIsNoWholeAnswer).
+// temperature nobody read (TestSensorReadErrorIsNoWholeAnswer). And so,
+// under a non-zero exit code the chart declared an answer, is a refusal
+// alone (RefusedAnswerEntry): the code may be the refusal.
 const ItemDenied = "denied"
 
 // Denied is stderr's first line that says access was refused, that a
@@ -62,13 +64,50 @@ func Denied(stderr string) string {
 	return ""
 }
 
+// Refused is stderr's first line that says access was refused
+// (EACCES's "Permission denied", EPERM's "Operation not permitted", in
+// any case), "" when none does: of Denied's lines, the ones that say the
+// command could not look at all. Under an exit code the chart declared an
+// answer, only these are judged (RefusedAnswerEntry): a file not there is
+// what `stat` with `{1: missing}` asks about, a refusal never is, unless
+// the chart says so (chart.ExecSpec.AnswerNeedsStderr).
+func Refused(stderr string) string {
+	for _, l := range strings.Split(stderr, "\n") {
+		if deniedCause(l) == causeRefused {
+			return strings.TrimSpace(l)
+		}
+	}
+	return ""
+}
+
+// RefusedAnswerEntry is the ledger's entry for a stage whose exit code
+// the chart declared the answer word, when stderr said the command was
+// refused access (Refused; line masked already). `stat -c %a
+// /srv/app/.env` with `exitCodes: {0: present, 1: missing}` exits 1 for
+// a file that is not there and as much for one behind a folder it may not
+// search (`stat: cannot statx '/srv/app/.env': Permission denied`), and
+// the chart called a file nobody could look at missing, Consistent
+// (TestRefusalUnderDeclaredCodeIsNoAnswer); `ssh -o BatchMode=yes host
+// true` with `{255: unreachable}` exits 255 over a key refused as over a
+// host down. The code may be the refusal, not the answer.
+func RefusedAnswerEntry(path string, exit int, word, line string) coverage.Entry {
+	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
+		Kind: coverage.KindLedger,
+		NotChecked: []coverage.Item{{
+			What: "its answer",
+			Why:  fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but it said on stderr that it was refused access, and a command exits with the same code over a refusal as over the answer (stat's 1 over a file not there and over one it may not look at), so %q is not known; stderr's first such line: %q; run it with the privilege to look, or say which stderr the answer goes with, {%d: {word: %s, stderr: TEXT}}, and the other is a failure", exit, word, word, cutLine(line), exit, word),
+			Kind: ItemDenied,
+		}},
+	}}
+}
+
 // deniedCause is what the line says the command could not do, "" when it
 // says neither (Denied).
 func deniedCause(line string) string {
 	low := strings.ToLower(line)
 	switch {
 	case strings.Contains(low, "permission denied") || strings.Contains(low, "operation not permitted"):
-		return "was refused access"
+		return causeRefused
 	case strings.Contains(low, "no such file or directory"):
 		return "could not find a file it was given"
 	case strings.Contains(low, "is a directory"):
@@ -90,6 +129,9 @@ func deniedCause(line string) string {
 	}
 	return ""
 }
+
+// causeRefused is what a line says when the command was refused access.
+const causeRefused = "was refused access"
 
 // causeUnread is what a line says when the tool could not read some of
 // the values it reports: lm-sensors' `ERROR: Can't get value of
@@ -162,7 +204,7 @@ func deniedWhy(exit int, line string) string {
 	if cause == causeIncomplete {
 		return fmt.Sprintf("it said on stderr that %s though it exited %d, so its output holds only what it could read, and what it left out is not known to be absent; stderr's first such line: %q; run it with the privilege it asks for", cause, exit, line)
 	}
-	if cause != "was refused access" {
+	if cause != causeRefused {
 		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so its output holds only what it could read, and what it left out is not known to be absent (a missing log is no log without errors); stderr's first such line: %q; give it the files that exist, or say in the chart what a missing one means (test -e first, or exitCodes: for the command's own code)", cause, exit, line)
 	}
 	return fmt.Sprintf("it said on stderr that it was refused access though it exited %d, so its output holds only what it could read, and what it left out is not known to be absent; stderr's first such line: %q; run it with the privilege to read it all", exit, line)

@@ -199,15 +199,6 @@ func ranOf(argv []string, shell, dir string, r proc.Result, m record.Masker) *la
 	})
 }
 
-// answerOf is the chart's word for an exit code (exitCodes:), "" for no
-// exit code or a code the chart did not list.
-func answerOf(es *chart.ExecSpec, code *int) string {
-	if code == nil {
-		return ""
-	}
-	return es.ExitCodes[*code]
-}
-
 // noBash is the stage's error when shell: cannot run because bash is
 // missing: where the chart said shell:, why bash, and how to do without.
 func noBash(st *chart.StageSpec, err error, m record.Masker) error {

@@ -117,7 +117,7 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 			row = rs.script(s.Path(), settlement, facts, res.Truncated, callNotes{
 				attempt: attempt,
 				ran:     ranOf(ranAs(es, argv).Command, es.Shell, es.Dir, res, m),
-				answer:  answerOf(es, res.ExitCode),
+				answer:  es.Answer(res.ExitCode, res.Stderr),
 				cause:   execCause(res, timeout, ctx),
 			})
 			if errors.Is(res.StartErr, proc.ErrNoBash) {
@@ -247,7 +247,7 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 	if res.Signal != "" {
 		out["signal"] = res.Signal
 	}
-	if word := answerOf(es, res.ExitCode); word != "" {
+	if word := es.Answer(res.ExitCode, res.Stderr); word != "" {
 		out["status"] = word
 	}
 	if res.StartErr != nil {
@@ -283,7 +283,9 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		// more exact cause of a "No such file" on stderr, with its fix.
 		s := subs[0]
 		rs.fileLedger(record.UnseenFailureEntry(path, *res.ExitCode, rs.mask(s.Text), rs.mask(s.Where()+" of its script"), len(subs), rs.mask(stderr)))
-	} else if line := denied(res, row, stderr); line != "" {
+	} else if line := denied(es, res, row, stderr); line != "" && *res.ExitCode != 0 {
+		rs.fileLedger(record.RefusedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
+	} else if line != "" {
 		rs.fileLedger(record.DeniedEntry(path, *res.ExitCode, rs.mask(line)))
 	} else if line := deniedInOutput(res, row, stdout); line != "" {
 		rs.fileLedger(record.DeniedInOutputEntry(path, *res.ExitCode, rs.mask(line)))
@@ -389,15 +391,24 @@ func stderrOnly(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
 
 // denied is stderr's first line saying the command was refused access
 // (record.Denied), when it exited 0: what it printed is part of what it
-// was asked (record.ItemDenied). "" otherwise: a failure is said as one,
-// and a non-zero exit the chart declared an answer may be the refusal
-// itself (`setpriv --reuid=nobody cat /etc/shadow` under `exitCodes: {0:
-// readable, 1: not-readable}`).
-func denied(res proc.Result, row label.Row, stderr string) string {
-	if !answeredAsNoFailure(res, row) || *res.ExitCode != 0 {
+// was asked (record.ItemDenied). Under a non-zero code the chart declared
+// an answer, only a refusal is judged (record.Refused): the code may be
+// the refusal, not the answer (record.RefusedAnswerEntry); where the chart
+// gave the code the stderr its answer goes with (`{1: {word: not-readable,
+// stderr: Permission denied}}` for `setpriv --reuid=nobody cat
+// /etc/shadow`), the refusal is its answer and nothing is said. "" for a
+// failure, which is said as one.
+func denied(es *chart.ExecSpec, res proc.Result, row label.Row, stderr string) string {
+	if !answeredAsNoFailure(res, row) {
 		return ""
 	}
-	return record.Denied(stderr)
+	if *res.ExitCode == 0 {
+		return record.Denied(stderr)
+	}
+	if es.AnswerNeedsStderr(*res.ExitCode) {
+		return ""
+	}
+	return record.Refused(stderr)
 }
 
 // deniedInOutput is stdout's first line holding the mark a tool prints

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -41,7 +42,9 @@ func TestDeniedOnStderrIsNoWholeAnswer(t *testing.T) {
 	} {
 		exitCodes := ""
 		if tc.line == "exitCodes" {
-			exitCodes = ", exitCodes: {0: readable, 1: refused}"
+			// the chart says the refusal is its answer: no item
+			// (TestRefusalUnderDeclaredCodeIsNoAnswer for one it does not)
+			exitCodes = ", exitCodes: {0: readable, 1: {word: refused, stderr: Permission denied}}"
 		}
 		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", perRowChart("audit", "Entry",
 			fmt.Sprintf(" {shell: %q, parse: lines%s}", tc.shell, exitCodes), "e", `
@@ -55,6 +58,89 @@ func TestDeniedOnStderrIsNoWholeAnswer(t *testing.T) {
 		}
 		if !tc.flagged && strings.Contains(r.stdout, "refused access") {
 			t.Errorf("%s: said refused access:\n%s", tc.name, r.stdout)
+		}
+	}
+}
+
+// TestRefusalUnderDeclaredCodeIsNoAnswer: `stat -c %a FILE` with
+// `exitCodes: {0: present, 1: missing}`, a check that an application's
+// .env file is not left in the web root, exits 1 for a file that is not
+// there and as much for one behind a folder it may not search (`stat:
+// cannot statx '…': Permission denied`). Run as a user who could not look,
+// the chart said `leak OK - 1 absent`, Consistent, over a file that was
+// there. A refusal on stderr under a declared non-zero code is now a
+// not-checked item (kind denied), UNKNOWN; a chart that says which stderr
+// the answer goes with (`{1: {word: missing, stderr: No such file}}`)
+// takes the refusal as a failure of the check, and a missing file as its
+// answer. A real stat, run as nobody where the test runs as root.
+func TestRefusalUnderDeclaredCodeIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	hidden := filepath.Join(dir, "app")
+	if err := os.Mkdir(hidden, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(hidden, ".env"), []byte("DB_PASSWORD=x\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{filepath.Dir(dir), dir} { // TempDir's are 0700
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	argv := `[stat, -c, '%a', '${file}']`
+	if os.Geteuid() == 0 {
+		if _, err := exec.LookPath("setpriv"); err != nil {
+			t.Skip("root, and no setpriv to look as a user")
+		}
+		argv = `[setpriv, --reuid=65534, --regid=65534, --clear-groups, stat, -c, '%a', '${file}']`
+	}
+	const rules = `
+stages:
+  - id: look
+    exec:
+      command: %s
+      exitCodes: %s
+      into: f
+  - id: leak
+    name: Leak
+    decide:
+      rules:
+        - {when: (f.status ?? "") == "present", then: exposed, label: The file is there}
+        - {when: (f.status ?? "") == "missing", then: absent, label: No such file}
+      default: {branch: unknown, label: No answer}
+    branches:
+      exposed: [{id: m1, verdict: {subject: file, verdict: '"exposed"'}}]
+      absent: [{id: m2, verdict: {subject: file, verdict: '"absent"'}}]
+      unknown: [{id: m3, verdict: {subject: file, verdict: '"unknown"'}}]
+`
+	for _, tc := range []struct {
+		name, codes, file, status string
+		code                      int
+		said                      string
+	}{
+		{"a refusal under the word alone", `{0: present, 1: missing}`, filepath.Join(hidden, ".env"),
+			"leak UNKNOWN - 1 stage did not check everything (look), 1 absent", 3,
+			`which exitCodes: declares the answer "missing", but it said on stderr that it was refused access`},
+		{"a refusal under the word with its stderr", `{0: present, 1: {word: missing, stderr: No such file or directory}}`, filepath.Join(hidden, ".env"),
+			"leak UNKNOWN - 1 script gave no answer (look), 1 unknown", 3, "script look completed with failure, exit 1"},
+		{"no such file under the word alone", `{0: present, 1: missing}`, filepath.Join(dir, "gone.env"),
+			"leak OK - 1 absent", 0, "Consistent"},
+		{"no such file under the word with its stderr", `{0: present, 1: {word: missing, stderr: No such file or directory}}`, filepath.Join(dir, "gone.env"),
+			"leak OK - 1 absent", 0, "Consistent"},
+	} {
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
+runbook: leak
+inputs:
+  file: {type: string}
+result:
+  kind: verdict/leak
+  decider: Leak
+  nagios: {ok: [absent], critical: [exposed]}
+`+fmt.Sprintf(rules, argv, tc.codes))
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios", "--input", "file="+tc.file)
+		if !strings.HasPrefix(r.stdout, tc.status) || r.code != tc.code || !strings.Contains(r.stdout, tc.said) {
+			t.Errorf("%s: exit %d:\n%s\nwant exit %d, %q first, saying %q", tc.name, r.code, r.stdout, tc.code, tc.status, tc.said)
 		}
 	}
 }

@@ -1,0 +1,42 @@
+package chart
+
+import (
+	"strings"
+)
+
+// Answer is the chart's word for an exit code (`exitCodes:`), "" when
+// there is no code (the command never ended by itself), the chart did not
+// list it, or it listed it with a stderr text (AnswerStderr) that stderr
+// does not hold, in any case: then the code is a failure of the command,
+// not the answer, since the command said something else went wrong. It is
+// the one judgement of whether an exit is an answer; the script row, the
+// stage's status and every item that reads the answer take it from here.
+func (e *ExecSpec) Answer(code *int, stderr []byte) string {
+	if code == nil {
+		return ""
+	}
+	word, ok := e.ExitCodes[*code]
+	if !ok {
+		return ""
+	}
+	if want, ok := e.AnswerStderr[*code]; ok && !StderrSays(stderr, want) {
+		return ""
+	}
+	return word
+}
+
+// StderrSays says whether stderr holds text, in any case: how an exit
+// code's stderr text is matched (ExecSpec.Answer).
+func StderrSays(stderr []byte, text string) bool {
+	return strings.Contains(strings.ToLower(string(stderr)), strings.ToLower(text))
+}
+
+// AnswerNeedsStderr says whether the chart gave the code a stderr text the
+// answer goes with: an answer given so is the chart's own word that the
+// command's complaint on stderr is the answer (a `Permission denied`
+// declared for `setpriv … cat /etc/shadow`'s 1, not-readable), not a
+// refusal hiding behind the code.
+func (e *ExecSpec) AnswerNeedsStderr(code int) bool {
+	_, ok := e.AnswerStderr[code]
+	return ok
+}
