@@ -112,6 +112,10 @@ func (l *loader) when(e entry, sid, what string) rules.Predicate {
 		if !ok {
 			return nil
 		}
+		if msg := readsNothing(x); msg != "" {
+			l.errf(e.valPos, sid, "%s when %s", what, msg)
+			return nil
+		}
 		return x
 	case *ast.BoolNode:
 		return rules.MustCompile(fmt.Sprint(v.Value))
@@ -307,3 +311,33 @@ func (l *loader) notePlainWords(oe entry, sid, what, key string) {
 		l.s.plainWords = append(l.s.plainWords, plainWord{stage: sid, what: what, key: key, op: oe.key, word: v.Value, item: item, pos: l.pos(n)})
 	}
 }
+
+// readsNothing is why a rule's expression is refused when it reads nothing
+// a run gives (rules.Expr.ReadsNothing), "" otherwise: its value is the
+// same on every run, so the rule decides nothing. `"${s.stdout}" ==
+// "bad"` (a template where templates are not read) and `"s.stdout" ==
+// "bad"` (a name quoted as text) compared two texts, were always false,
+// and the default's ok row stood Consistent over output reading bad
+// (TestRuleThatReadsNothingIsRefused). A literal true or false, written to
+// say so, is taken.
+func readsNothing(x *rules.Expr) string {
+	src := strings.TrimSpace(x.String())
+	if !x.ReadsNothing() || src == "true" || src == "false" {
+		return ""
+	}
+	always := "the same"
+	if out := x.Eval(noScope{}); out.Err == "" {
+		always = fmt.Sprint(out.Matched)
+	}
+	hint := "write the names it should read bare, outside quotes (s.stdout == \"bad\", not \"s.stdout\" == \"bad\")"
+	if strings.Contains(src, "${") {
+		hint = "${…} is a template only in an exec command item or timeout; in an expression it is text: write the name bare (s.stdout == \"bad\", not \"${s.stdout}\" == \"bad\")"
+	}
+	return fmt.Sprintf("`%s` reads nothing the run gives (no stage's key, input or var), so it is %s on every run and the rule decides nothing; %s", src, always, hint)
+}
+
+// noScope is a scope with nothing in it, for evaluating an expression
+// that reads nothing.
+type noScope struct{}
+
+func (noScope) Get(string) (any, bool) { return nil, false }

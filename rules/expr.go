@@ -513,6 +513,15 @@ func (e *Expr) String() string { return e.src }
 // Roots lists the top-level scope keys the expression reads, in source order.
 func (e *Expr) Roots() []string { return slices.Clone(e.roots) }
 
+// ReadsNothing reports whether the expression reads nothing a run gives:
+// no scope key (input, var, stage's key), not the time (now()), not this
+// machine's zone. Its value is then the same on every run: a rule so
+// written never depends on what was gathered (`"s.stdout" == "bad"`, a
+// name quoted as text, is always false).
+func (e *Expr) ReadsNothing() bool {
+	return len(e.roots) == 0 && !e.wholeEnv && !e.clock && !e.local
+}
+
 // ReadsWholeScope reports whether the expression uses $env as a value
 // (`len($env)`), reading every key: its Roots then do not say all it reads.
 func (e *Expr) ReadsWholeScope() bool { return e.wholeEnv }
