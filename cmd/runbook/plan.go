@@ -113,9 +113,33 @@ type planStage struct {
 	Dir    string      `json:"dir,omitempty"` // exec's dir:, as written
 	Binary *planBinary `json:"binary,omitempty"`
 	Plugin *planPlugin `json:"plugin,omitempty"`
+	// Answers are the exit codes exitCodes: declares answers, in order:
+	// any other is a failure of the command.
+	Answers []planAnswer `json:"answers,omitempty"`
 	// Note is what a reader of the stage should know before it runs (an
 	// exec's pipeline run without pipefail).
 	Note string `json:"note,omitempty"`
+}
+
+// planAnswer is one exit code an exec stage's exitCodes: declares an
+// answer: its word, and the text its stderr must hold for it, if any.
+type planAnswer struct {
+	Code   int    `json:"code"`
+	Word   string `json:"word"`
+	Stderr string `json:"stderr,omitempty"`
+}
+
+// answersText is a stage's answers in a line: `0 present, 1 missing
+// (when stderr says "No such file or directory")`.
+func answersText(as []planAnswer) string {
+	parts := make([]string, len(as))
+	for i, a := range as {
+		parts[i] = fmt.Sprintf("%d %s", a.Code, a.Word)
+		if a.Stderr != "" {
+			parts[i] += fmt.Sprintf(" (when stderr says %q)", a.Stderr)
+		}
+	}
+	return strings.Join(parts, ", ") + "; anything else is a failure of the command"
 }
 
 // planBinary is the program an exec stage starts, looked up as exec
@@ -409,6 +433,9 @@ func (pl *planner) exec(ps *planStage, es *chart.ExecSpec) {
 		ps.Env = env
 	}
 	ps.Dir = es.Dir
+	for _, c := range slices.Sorted(maps.Keys(es.ExitCodes)) {
+		ps.Answers = append(ps.Answers, planAnswer{Code: c, Word: es.ExitCodes[c], Stderr: es.AnswerStderr[c]})
+	}
 	// what a run warns of, then what only a run's outcome can show
 	notes := append(es.RunWarnings(), es.PipedAnswerNote(), es.HiddenSubstitutionsNote(), es.InheritedLocaleNote())
 	ps.Note = strings.Join(slices.DeleteFunc(notes, func(n string) bool { return n == "" }), "; ")
@@ -622,6 +649,9 @@ func (p *plan) text() string {
 			default:
 				fmt.Fprintf(&b, "%sbinary %s: NOT FOUND\n", more, bin.Name)
 			}
+		}
+		if len(s.Answers) > 0 {
+			fmt.Fprintf(&b, "%sanswers %s\n", more, answersText(s.Answers))
 		}
 		if s.Note != "" {
 			fmt.Fprintf(&b, "%snote: %s\n", more, s.Note)
