@@ -2,6 +2,7 @@ package record
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/openrunbook/runbook/plugins/coverage"
@@ -208,4 +209,33 @@ func deniedWhy(exit int, line string) string {
 		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so its output holds only what it could read, and what it left out is not known to be absent (a missing log is no log without errors); stderr's first such line: %q; give it the files that exist, or say in the chart what a missing one means (test -e first, or exitCodes: for the command's own code)", cause, exit, line)
 	}
 	return fmt.Sprintf("it said on stderr that it was refused access though it exited %d, so its output holds only what it could read, and what it left out is not known to be absent; stderr's first such line: %q; run it with the privilege to read it all", exit, line)
+}
+
+// UnreadGlobEntry is the ledger's entry for a read: glob that could not
+// read a folder on its way or a file it matched (a permission refused):
+// count of them, the first (shown as a match is, masked) and why. What it
+// read is kept; a file in a folder nobody could read is not known to be
+// absent: `/home/*/.ssh/authorized_keys` as a user who may not search
+// /home/bob read alice's file alone, and an attacker's key in bob's stood
+// OK, Consistent (cmd/runbook TestGlobOverAFolderItCannotReadIsNoWholeAnswer).
+func UnreadGlobEntry(path, pattern string, count, read int, first, why string) coverage.Entry {
+	more := ""
+	if count > 1 {
+		more = fmt.Sprintf(" and %d more", count-1)
+	}
+	others := "it read none of them"
+	switch {
+	case read == 1:
+		others = "it read the 1 file it could"
+	case read > 1:
+		others = fmt.Sprintf("it read the %d files it could", read)
+	}
+	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
+		Kind: coverage.KindLedger,
+		NotChecked: []coverage.Item{{
+			What: "files matching " + strconv.Quote(pattern),
+			Why:  fmt.Sprintf("it could not read %q%s (%s), so the files the pattern names there are not known to be absent; %s; run it with the privilege to read them all", cutLine(first), more, why, others),
+			Kind: ItemDenied,
+		}},
+	}}
 }

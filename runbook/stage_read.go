@@ -13,6 +13,7 @@ import (
 
 	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/plugins/coverage"
 	"github.com/openrunbook/runbook/record"
 	"github.com/openrunbook/runbook/rules"
 )
@@ -35,8 +36,10 @@ const MaxReadFiles = 1000
 // content null, and an absence on the ledger (record.NoFileEntry). A glob
 // that matches no file writes [] and files an absence on the ledger
 // (record.NoMatchEntry): a path or pattern that found nothing is not a
-// host with nothing to judge. A file that exists and
-// cannot be read (a folder, permission denied) fails the stage.
+// host with nothing to judge. A file that exists and cannot be read (a
+// folder, permission denied) fails the stage; under a glob, a folder it
+// could not read or a file it was refused is a not-checked item
+// (record.UnreadGlobEntry), and the rest are read.
 func readStage(st *chart.StageSpec) flow.StageFunc {
 	rd := st.Read
 	into := rd.Into
@@ -58,9 +61,9 @@ func readStage(st *chart.StageSpec) flow.StageFunc {
 		if err != nil {
 			return err
 		}
-		files, stubbed, err := rs.readStub(ctx, st, s, rd.Dir, file, pattern) // stubs.go
+		files, unread, stubbed, err := rs.readStub(ctx, st, s, rd.Dir, file, pattern) // stubs.go
 		if !stubbed {
-			files, err = readFiles(ctx, rd.Dir, file, pattern, maxOutput(rd.MaxSize))
+			files, unread, err = readFiles(ctx, rd.Dir, file, pattern, maxOutput(rd.MaxSize))
 		}
 		if err != nil {
 			return err
@@ -72,7 +75,11 @@ func readStage(st *chart.StageSpec) flow.StageFunc {
 			s.SetFact(into, rs.readValue(s.Path(), rd, files[0])) // what the file held now, changed or not
 			return nil
 		}
-		if len(files) == 0 {
+		if len(unread) > 0 {
+			// Said in place of "none matched" when none did: a folder
+			// nobody could read is no folder with nothing in it.
+			rs.fileLedger(rs.unreadGlobEntry(s.Path(), pattern, unread, len(files)))
+		} else if len(files) == 0 {
 			rs.fileLedger(record.NoMatchEntry(s.Path(), rs.mask(pattern))) // a pattern may hold a secret
 		}
 		out := make([]any, 0, len(files))
@@ -84,44 +91,66 @@ func readStage(st *chart.StageSpec) flow.StageFunc {
 	}
 }
 
+// unreadGlobEntry is the ledger's entry for a glob that could not read
+// every folder on its way or every file it matched (record.UnreadGlobEntry),
+// each path masked (a pattern built from a secret input holds it).
+func (rs *runState) unreadGlobEntry(path, pattern string, unread []ReadUnread, read int) coverage.Entry {
+	first := unread[0]
+	return record.UnreadGlobEntry(path, rs.mask(pattern), len(unread), read, rs.mask(first.Path), rs.mask(first.Why))
+}
+
 // readFiles reads what a read: stage names from the file system: file, or
 // every file pattern matches (in path order), each shown as the chart
 // gave it (a match of a relative pattern relative to dir), its content
 // up to one byte past the output cap (readValue withholds it).
-func readFiles(ctx context.Context, dir, file, pattern string, limit int) ([]ReadFile, error) {
+//
+// A glob's folder it could not read, or a file it matched and was refused
+// (permission denied), is given in unread, shown as a match is, and the
+// rest are read: the stage's answer is then part of what the pattern
+// names (record.UnreadGlobEntry), never all of it in silence.
+func readFiles(ctx context.Context, dir, file, pattern string, limit int) (files []ReadFile, unread []ReadUnread, err error) {
 	if pattern == "" {
 		f, err := readOne(file, inDir(dir, file), limit)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return []ReadFile{f}, nil
+		return []ReadFile{f}, nil, nil
 	}
-	matches, err := filepath.Glob(inDir(dir, pattern))
+	matches, unread, err := globFiles(inDir(dir, pattern))
 	if err != nil {
-		return nil, fmt.Errorf("read glob %q: %w", pattern, err)
+		return nil, nil, fmt.Errorf("read glob %q: %w", pattern, err)
 	}
 	if len(matches) > MaxReadFiles {
-		return nil, fmt.Errorf("read glob %q matches %d files, more than the %d one stage reads: narrow the pattern or split it", pattern, len(matches), MaxReadFiles)
+		return nil, nil, fmt.Errorf("read glob %q matches %d files, more than the %d one stage reads: narrow the pattern or split it", pattern, len(matches), MaxReadFiles)
 	}
 	slices.Sort(matches)
-	files := make([]ReadFile, 0, len(matches))
-	for _, m := range matches {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		shown := m
+	shown := func(m string) string {
 		if !filepath.IsAbs(pattern) && dir != "" {
 			if rel, err := filepath.Rel(dir, m); err == nil {
-				shown = rel
+				return rel
 			}
 		}
-		f, err := readOne(shown, m, limit)
+		return m
+	}
+	for i := range unread {
+		unread[i].Path = shown(unread[i].Path)
+	}
+	files = make([]ReadFile, 0, len(matches))
+	for _, m := range matches {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+		f, err := readOne(shown(m), m, limit)
+		if errors.Is(err, fs.ErrPermission) {
+			unread = append(unread, ReadUnread{shown(m), fs.ErrPermission.Error()})
+			continue
+		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		files = append(files, f)
 	}
-	return files, nil
+	return files, unread, nil
 }
 
 // recursiveGlob refuses a pattern one of whose folder names is "**":

@@ -399,16 +399,30 @@ type ReadCall struct {
 // runs for a run that files its answer as a stub's (ReadStubs). The error
 // is the stage's failure, as a local run would say it.
 func RunRead(ctx context.Context, call ReadCall) (*ReadStub, error) {
-	files, err := readFiles(ctx, call.Dir, call.File, call.Glob, maxOutput(call.MaxSize))
+	files, unread, err := readFiles(ctx, call.Dir, call.File, call.Glob, maxOutput(call.MaxSize))
 	if err != nil {
 		return nil, err
 	}
-	return &ReadStub{Files: files}, nil
+	return &ReadStub{Files: files, Unread: unread}, nil
 }
 
 // ReadStub is what a stubbed read found: for a path, exactly one file; for
 // a glob, every match (none is a pattern that matched nothing).
-type ReadStub struct{ Files []ReadFile }
+type ReadStub struct {
+	Files []ReadFile
+	// Unread are, for a glob, the folders on its way it could not read
+	// and the files it matched and was refused: the run files them as
+	// not checked (record.UnreadGlobEntry).
+	Unread []ReadUnread `json:",omitempty"`
+}
+
+// ReadUnread is a folder a glob had to read, or a file it matched, that
+// could not be read, shown as a match is, and why (the error without its
+// path: "permission denied").
+type ReadUnread struct {
+	Path string
+	Why  string
+}
 
 // ReadFile is one file a read found, its path as read: shows it.
 type ReadFile struct {
@@ -420,28 +434,28 @@ type ReadFile struct {
 // readStub asks the run's stubs for what a read: stage finds (file, or
 // the matches of glob); stubbed says the answer (or error) stands. A path
 // read's stub is one file, named as the chart gave it.
-func (rs *runState) readStub(ctx context.Context, st *chart.StageSpec, s *flow.Scope, dir, file, glob string) (files []ReadFile, stubbed bool, err error) {
+func (rs *runState) readStub(ctx context.Context, st *chart.StageSpec, s *flow.Scope, dir, file, glob string) (files []ReadFile, unread []ReadUnread, stubbed bool, err error) {
 	rsb, ok := rs.stubs.(ReadStubs)
 	if !ok {
-		return nil, false, nil
+		return nil, nil, false, nil
 	}
 	stub, err := rsb.Read(ctx, ReadCall{Path: s.Path(), Stage: st.ID, File: file, Glob: glob, Dir: dir, MaxSize: st.Read.MaxSize})
 	switch {
 	case err != nil:
-		return nil, true, err
+		return nil, nil, true, err
 	case stub == nil:
-		return nil, false, nil
+		return nil, nil, false, nil
 	}
 	m := record.Masker(rs.secrets)
 	files = make([]ReadFile, len(stub.Files))
 	for i, f := range stub.Files {
 		files[i] = ReadFile{Path: f.Path, Exists: f.Exists, Content: []byte(m.Text(string(f.Content)))}
 	}
-	if glob == "" && (len(files) != 1 || files[0].Path != file) {
-		return nil, true, fmt.Errorf("read %s: the stub gave %d files, not the one file read", file, len(files))
+	if glob == "" && (len(files) != 1 || files[0].Path != file || len(stub.Unread) > 0) {
+		return nil, nil, true, fmt.Errorf("read %s: the stub gave %d files, not the one file read", file, len(files))
 	}
 	slices.SortFunc(files, func(a, b ReadFile) int { return strings.Compare(a.Path, b.Path) })
-	return files, true, nil
+	return files, slices.Clone(stub.Unread), true, nil
 }
 
 // WithFanout runs the branches of the chart's fan-outs (foreach, parallel,

@@ -705,12 +705,12 @@ func TestPlanSaysWhichExitsAreAnswers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	code, stdout, _ := runIn(t, root, "plan", "testdata/wave-exitcodes/leaked-env/chart.yaml")
+	code, stdout, _ := runIn(t, root, "plan", "testdata/wave-refused/leaked-env/chart.yaml")
 	const want = `answers 0 present, 1 missing (when stderr says "No such file or directory"); anything else is a failure of the command`
 	if code != 0 || !strings.Contains(stdout, want) {
 		t.Errorf("plan: exit %d:\n%s\nwant it to say %s", code, stdout, want)
 	}
-	code, stdout, _ = runIn(t, root, "plan", "-o", "json", "testdata/wave-exitcodes/leaked-env/chart.yaml")
+	code, stdout, _ = runIn(t, root, "plan", "-o", "json", "testdata/wave-refused/leaked-env/chart.yaml")
 	if code != 0 || !strings.Contains(stdout, `"answers": [`) || !strings.Contains(stdout, `"stderr": "No such file or directory"`) {
 		t.Errorf("plan -o json: exit %d:\n%s", code, stdout)
 	}

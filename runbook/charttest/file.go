@@ -100,6 +100,11 @@ type PluginStub struct {
 type FileStub struct {
 	Content string
 	Missing bool
+	// Unreadable is a file, or a folder a glob reads, that is there and
+	// that the run may not read (permission denied): a path read fails
+	// its stage, and a glob reads the others and files it as not
+	// checked (record.UnreadGlobEntry).
+	Unreadable bool
 }
 
 // Expect is what a case expects; a nil or empty field expects nothing.
@@ -129,7 +134,7 @@ var (
 	stubKeys     = []string{"stdout", "stdoutFile", "stderr", "stderrFile", "exitCode", "timedOut", "notFound", "signal", "pipeStatus", "argv"}
 	pluginKeys   = []string{"writes", "assumed", "fail", "facts"}
 	factsKeys    = []string{"exitCode", "ok", "terminatedBy", "serviceError"}
-	fileStubKeys = []string{"content", "contentFile", "missing"}
+	fileStubKeys = []string{"content", "contentFile", "missing", "unreadable"}
 	expectKeys   = []string{"status", "exit", "failOn", "verdicts", "rowsTotal", "standing", "reasons", "decisions", "coverage", "state", "line", "nagios"}
 	coverageKeys = []string{"path", "kind", "what", "why"}
 	statusWords  = []string{"completed", "failed", "paused", "cancelled"}
@@ -625,12 +630,17 @@ func (r *reader) fileStub(n ast.Node, what string) *FileStub {
 		switch p.key {
 		case "missing":
 			s.Missing, _ = r.boolean(p.val, what+": missing")
+		case "unreadable":
+			s.Unreadable, _ = r.boolean(p.val, what+": unreadable")
 		default:
 			s.Content = r.text(p, what)
 		}
 	}
 	if s.Missing && len(ps) > 1 {
 		r.errf(n, "%s: a missing file has no content: give missing: true or content, not both", what)
+	}
+	if s.Unreadable && len(ps) > 1 {
+		r.errf(n, "%s: a file the run may not read shows it no content: give unreadable: true or content, not both", what)
 	}
 	return s
 }

@@ -165,3 +165,25 @@ func TestLoop15FilesWithoutReadStage(t *testing.T) {
 		t.Errorf("err %v: want it at 5:5", err)
 	}
 }
+
+// unreadable: true stands for a file or folder the run may not read: a
+// path read fails its stage as a real refusal does; a glob reads the
+// others and the run files it as not checked (testdata/wave-refused/
+// ssh-keys); with content it is a contradiction, refused at load.
+func TestFileStubUnreadable(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFile(t, dir, "chart.yaml", "version: 1\nrunbook: r\nstages:\n  - id: m\n    read: {path: '\"/x\"'}\n")
+	f, err := Load(writeFile(t, dir, "x_test.yaml", "version: 1\nchart: chart.yaml\ncases:\n  - name: a\n    files:\n      /x: {unreadable: true}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := f.Run(context.Background()).Cases[0]
+	if c.Record.Status != "failed" || c.Record.Error == nil || !strings.Contains(c.Record.Error.Message, "read /x: permission denied") {
+		t.Errorf("status %s, error %q: want the path read failed, permission denied", c.Record.Status, c.Record.Error)
+	}
+	_, err = Load(writeFile(t, dir, "y_test.yaml", "version: 1\nchart: chart.yaml\ncases:\n  - name: a\n    files:\n      /x: {unreadable: true, content: y}\n"))
+	if err == nil || !strings.Contains(err.Error(), "y_test.yaml:6:12:") || !strings.Contains(err.Error(), "not both") {
+		t.Errorf("err %v: want the contradiction at 6:12", err)
+	}
+}

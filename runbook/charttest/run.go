@@ -421,20 +421,27 @@ func trimmed(s string) string { return strings.TrimSpace(strings.ReplaceAll(s, "
 // no stub is refused as an exec is.
 func (s *caseStubs) Read(_ context.Context, call runbook.ReadCall) (*runbook.ReadStub, error) {
 	if call.Glob == "" {
-		if st, ok := s.c.Files[call.File]; ok {
+		if st, ok := s.c.Files[call.File]; ok && st.Unreadable {
+			return nil, fmt.Errorf("read %s: permission denied", call.File)
+		} else if ok {
 			return &runbook.ReadStub{Files: []runbook.ReadFile{{Path: call.File, Exists: !st.Missing, Content: []byte(st.Content)}}}, nil
 		}
 	} else {
 		var files []runbook.ReadFile
+		var unread []runbook.ReadUnread
 		for _, p := range sortedKeys(s.c.Files) {
-			if st := s.c.Files[p]; !st.Missing {
+			st := s.c.Files[p]
+			switch {
+			case st.Unreadable && globReaches(call.Glob, p):
+				unread = append(unread, runbook.ReadUnread{Path: p, Why: "permission denied"})
+			case !st.Missing && !st.Unreadable:
 				if ok, _ := filepath.Match(call.Glob, p); ok {
 					files = append(files, runbook.ReadFile{Path: p, Exists: true, Content: []byte(st.Content)})
 				}
 			}
 		}
-		if st, ok := s.c.Files[call.Glob]; len(files) > 0 || (ok && st.Missing) {
-			return &runbook.ReadStub{Files: files}, nil
+		if st, ok := s.c.Files[call.Glob]; len(files) > 0 || len(unread) > 0 || (ok && st.Missing) {
+			return &runbook.ReadStub{Files: files, Unread: unread}, nil
 		}
 	}
 	if slices.Contains(s.c.Real, call.Stage) {
@@ -444,4 +451,22 @@ func (s *caseStubs) Read(_ context.Context, call runbook.ReadCall) (*runbook.Rea
 		return nil, s.refused(call.Stage, fmt.Sprintf("stage %q read glob %q with no stub: a test never reads the real file system; stub the files it should match under files: (or the pattern itself with missing: true for none), or list the stage under real:", call.Stage, call.Glob))
 	}
 	return nil, s.refused(call.Stage, fmt.Sprintf("stage %q read %q with no stub: a test never reads the real file system; give it files: {%s: {content: …}} (or missing: true), or list the stage under real:", call.Stage, call.File, call.File))
+}
+
+// globReaches says whether a glob would read path: match it as a file,
+// or read it as a folder on its way (its elements match the pattern's
+// first ones): a stubbed unreadable /home/bob is on the way of
+// /home/*/.ssh/authorized_keys.
+func globReaches(glob, path string) bool {
+	g := strings.Split(filepath.Clean(glob), string(filepath.Separator))
+	p := strings.Split(filepath.Clean(path), string(filepath.Separator))
+	if len(p) > len(g) {
+		return false
+	}
+	for i := range p {
+		if ok, _ := filepath.Match(g[i], p[i]); !ok {
+			return false
+		}
+	}
+	return true
 }
