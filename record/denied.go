@@ -54,6 +54,8 @@ const ItemDenied = "denied"
 //	"is a directory"                                  a folder where a file was meant
 //	"binary file matches"                             grep left a file's lines out
 //	"can't get value of"                              lm-sensors could not read a subfeature
+//	"not seeing messages from",                       journalctl could read only
+//	"due to insufficient permissions"                 this user's part of the journal
 //	"may be incomplete", "will be missing",           the tool says its output
 //	"as super-user", "as superuser"                   is not whole (lshw, lsusb -v)
 func Denied(stderr string) string {
@@ -123,6 +125,10 @@ func deniedCause(line string) string {
 		// lm-sensors: a subfeature the driver could not read is left out
 		// of sensors -j (an empty feature) and printed as +0.0 in text.
 		return causeUnread
+	case strings.Contains(low, "not seeing messages from") || strings.Contains(low, "due to insufficient permissions"):
+		// journalctl as a user outside adm/systemd-journal: its own
+		// entries only, exit 0 (TestPartialJournalIsNoWholeAnswer).
+		return causePartialJournal
 	case strings.Contains(low, "may be incomplete") || strings.Contains(low, "will be missing") ||
 		strings.Contains(low, "as super-user") || strings.Contains(low, "as superuser"):
 		// lshw as a user: no DMI table read, no memory bank listed.
@@ -133,6 +139,13 @@ func deniedCause(line string) string {
 
 // causeRefused is what a line says when the command was refused access.
 const causeRefused = "was refused access"
+
+// causePartialJournal is what a line says when journalctl (or systemctl
+// status) could open only some of the journal's files: `Hint: You are
+// currently not seeing messages from other users and the system.`,
+// `Warning: some journal files were not opened due to insufficient
+// permissions.`
+const causePartialJournal = "could read only the part of the journal this user may see"
 
 // causeUnread is what a line says when the tool could not read some of
 // the values it reports: lm-sensors' `ERROR: Can't get value of
@@ -201,6 +214,9 @@ func deniedWhy(exit int, line string) string {
 	}
 	if cause == causeUnread {
 		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so its output holds only what it could read, and what it left out is not known to be absent; stderr's first such line: %q; a sensor nobody read is no cool sensor: find why its driver cannot read it, or leave it out where the tool is configured (sensors.conf's ignore)", cause, exit, line)
+	}
+	if cause == causePartialJournal {
+		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so its output holds only this user's entries (or none of the system's), and an entry it left out is not known to be absent; stderr's first such line: %q; run it as root or as a member of the adm or systemd-journal group", cause, exit, line)
 	}
 	if cause == causeIncomplete {
 		return fmt.Sprintf("it said on stderr that %s though it exited %d, so its output holds only what it could read, and what it left out is not known to be absent; stderr's first such line: %q; run it with the privilege it asks for", cause, exit, line)

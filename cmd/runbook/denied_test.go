@@ -715,3 +715,54 @@ func TestPlanSaysWhichExitsAreAnswers(t *testing.T) {
 		t.Errorf("plan -o json: exit %d:\n%s", code, stdout)
 	}
 }
+
+// TestPartialJournalIsNoWholeAnswer: `journalctl -p err --since -1h`
+// run as a user outside the adm and systemd-journal groups prints that
+// user's own entries, says `Hint: You are currently not seeing messages
+// from other users and the system.` on stderr and exits 0; a chart
+// counting errors said `OK - 1 ok`, Consistent, over a system journal
+// nobody read. systemctl status says `Warning: some journal files were
+// not opened due to insufficient permissions.` Either is now a
+// not-checked item (kind denied): UNKNOWN.
+func TestPartialJournalIsNoWholeAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, stderr string
+		flagged      bool
+	}{
+		{"the hint", `Hint: You are currently not seeing messages from other users and the system.\n      Users in groups 'adm', 'systemd-journal' can see all messages.\n      Pass -q to turn off this notice.`, true},
+		{"the short hint", `Hint: You are currently not seeing messages from the system.\n      Users in the 'systemd-journal' group can see all messages. Pass -q to\n      turn off this notice.`, true},
+		{"systemctl status", `Warning: some journal files were not opened due to insufficient permissions.`, true},
+		{"no hint", ``, false},
+	} {
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
+runbook: journal
+result: {kind: verdict/journal, decider: Errors, nagios: {critical: [errors]}}
+stages:
+  - id: j
+    exec:
+      parse: lines
+      shell: |
+        echo 'Dec 07 04:00:01 host app[12]: started'
+        printf "`+tc.stderr+`\n" >&2
+  - id: judge
+    name: Errors
+    decide:
+      rules:
+        - {when: 'any(j.stdout, # contains "error")', then: errors, label: An error in the journal}
+      default: {branch: ok, label: No error in the journal}
+    branches:
+      errors: [{id: e, verdict: {subject: '"journal"', verdict: '"errors"'}}]
+      ok: [{id: o, verdict: {subject: '"journal"', verdict: '"ok"'}}]
+`)
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		const said = `could read only the part of the journal this user may see though it exited 0`
+		if got := strings.Contains(r.stdout, said); got != tc.flagged {
+			t.Errorf("%s: flagged %v, want %v:\n%s", tc.name, got, tc.flagged, r.stdout)
+		}
+		if tc.flagged && (r.code != 3 || !strings.HasPrefix(r.stdout, "journal UNKNOWN")) {
+			t.Errorf("%s: exit %d; want 3, UNKNOWN:\n%s", tc.name, r.code, r.stdout)
+		}
+	}
+}
