@@ -75,8 +75,29 @@ var (
 	}
 )
 
+// wrappers run the command after their own words: env LC_ALL=C iostat …,
+// timeout 5 vmstat 1 1, sudo -n mpstat.
+var wrappers = []string{"env", "timeout", "nice", "ionice", "stdbuf", "sudo", "command", "exec"}
+
+// unwrap is argv without the wrappers before the command they run: their
+// options, env's VAR=value words and timeout's duration.
+func unwrap(argv []string) []string {
+	for len(argv) > 1 && slices.Contains(wrappers, filepath.Base(argv[0])) {
+		w := filepath.Base(argv[0])
+		argv = argv[1:]
+		for len(argv) > 1 && (strings.HasPrefix(argv[0], "-") || w == "env" && strings.Contains(argv[0], "=")) {
+			argv = argv[1:]
+		}
+		if w == "timeout" && len(argv) > 1 {
+			argv = argv[1:] // its duration
+		}
+	}
+	return argv
+}
+
 // sinceBoot is SinceBootReport's note for one command's words.
 func sinceBoot(argv []string) string {
+	argv = unwrap(argv)
 	tool := filepath.Base(argv[0])
 	takes, ok := samplingArgs[tool]
 	if !ok {

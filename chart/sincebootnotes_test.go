@@ -46,6 +46,10 @@ func TestSinceBootReportIsNoted(t *testing.T) {
 		{shell: "iostat -x $N 1", want: true},
 		{shell: "echo iostat", want: false},
 		{cmd: []string{"top", "-b", "-n", "1"}, want: false},
+		{cmd: []string{"env", "LC_ALL=C", "iostat", "-x", "1", "1"}, want: true},
+		{shell: "timeout 5 vmstat 1 1", want: true},
+		{shell: "sudo -n mpstat -P ALL", want: true},
+		{shell: "timeout 10 sar -n DEV 1 3", want: false},
 	} {
 		if got := (&ExecSpec{Command: tc.cmd, Shell: tc.shell}).SinceBootReport() != ""; got != tc.want {
 			t.Errorf("%q %q: noted %v, want %v", tc.cmd, tc.shell, got, tc.want)
