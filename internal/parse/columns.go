@@ -47,7 +47,11 @@ import (
 // under names that stop at "last"). A line that repeats the header (two ps runs in one
 // shell, a tool that prints its header again every screenful, sysstat's
 // "Average:" table: repeatsHeader) is passed over: it holds the names, no
-// values. A header naming a column twice keys the second "NAME_2". With
+// values. A line that heads another table of a tool that labels its
+// lines with the time (sar -n IP,EIP prints two: otherHeader) is a
+// problem, and so is each row under it until this table's header comes
+// again: its values would be keyed by this table's names. A header
+// naming a column twice keys the second "NAME_2". With
 // last: rest, the header's last column starts where the rows say: the
 // header has as many columns as most rows have fields.
 type columns struct {
