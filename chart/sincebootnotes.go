@@ -17,8 +17,9 @@ import (
 // 1 1` printed 2.85% util for a disk at 83.6% while it ran, and the
 // 60-second checklist said `disk vda ok`, Known. The command's words are
 // read in a command: stage and in each command of a shell: script (with
-// shfmt's parser, words as written: a word bash would expand is not read
-// as a number).
+// shfmt's parser, after env, timeout, nice or sudo); a word bash would
+// expand, or a template, is an interval or count not known here, so
+// `iostat -x $N 1` is noted (one report) and `vmstat $N $C` is not.
 //
 //	[iostat, -x, -o, JSON, "1", "1"]     noted: its one report is since boot
 //	[iostat, -x, -y, "1", "1"]           not noted: -y leaves that report out
@@ -47,7 +48,7 @@ func (e *ExecSpec) SinceBootReport() string {
 		}
 		words := make([]string, len(c.Args))
 		for i, w := range c.Args {
-			words[i] = w.Lit() // "" for a word bash expands: read as no number
+			words[i] = w.Lit() // "" for a word bash expands (or quotes): a number not known here
 		}
 		note = sinceBoot(words)
 		return note == ""
@@ -157,6 +158,6 @@ func sinceBoot(argv []string) string {
 	return ""
 }
 
-// digits says whether a word is a whole number as written (never a word
-// bash would expand, which is read as "").
+// digits says whether a word is a whole number as written (a word bash
+// would expand is read as "", never digits).
 func digits(a string) bool { return a != "" && strings.Trim(a, "0123456789") == "" }
