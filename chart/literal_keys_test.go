@@ -79,3 +79,34 @@ func TestKindKeyWithNoKindBlockSaysWhichKind(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandLineWrittenAsOneItemIsRefused: `command: ["iostat -x 1 1"]`
+// looked for a program named "iostat -x 1 1", which `runbook plan` called
+// not found and told to install, and a run said only `could not be
+// started: not found`. A first item holding spaces, with no slash (a path
+// may hold them) and no template, is refused at load, saying how to write
+// it.
+func TestCommandLineWrittenAsOneItemIsRefused(t *testing.T) {
+	t.Parallel()
+	const chart = `version: 1
+runbook: t
+stages:
+  - id: io
+    exec: {command: %s}
+`
+	for _, tc := range []struct{ cmd, err string }{
+		{`["iostat -x 1 1"]`, `c.yaml:5:22: stage "io": exec command's program "iostat -x 1 1" holds spaces: each item of command: is one argument, run without a shell, so no program by that name is found; write each word as its own item, [iostat, -x, "1", "1"], or write the line as shell: (run by bash)`},
+		{`["sar -n DEV", "1", "3"]`, `exec command's program "sar -n DEV" holds spaces`},
+		{`[iostat, -x, "1", "1"]`, ""},
+		{`["/opt/My Tools/bin/probe", -v]`, ""},
+		{`[sh, -c, "iostat -x 1 1"]`, ""},
+	} {
+		_, err := Parse("c.yaml", []byte(strings.Replace(chart, "%s", tc.cmd, 1)))
+		switch {
+		case tc.err == "" && err != nil:
+			t.Errorf("%s: %v, want it to load", tc.cmd, err)
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("%s: %v\nwant an error containing %s", tc.cmd, err, tc.err)
+		}
+	}
+}

@@ -41,6 +41,21 @@ func (l *loader) exec(e entry, s *StageSpec) *ExecSpec {
 				x.Command = append(x.Command, w)
 			}
 		}
+		if len(x.Command) > 0 && len(items) > 0 {
+			if words := strings.Fields(x.Command[0]); len(words) > 1 && !strings.Contains(x.Command[0], "/") && !strings.Contains(x.Command[0], "${") {
+				// ["iostat -x 1 1"]: one item is one argument, so the
+				// program looked for is named "iostat -x 1 1", which plan
+				// called not found and told to install.
+				quoted := make([]string, len(words))
+				for i, w := range words {
+					quoted[i] = w
+					if _, err := strconv.ParseFloat(w, 64); err == nil {
+						quoted[i] = strconv.Quote(w)
+					}
+				}
+				l.errf(l.pos(items[0]), sid, "exec command's program %q holds spaces: each item of command: is one argument, run without a shell, so no program by that name is found; write each word as its own item, [%s], or write the line as shell: (run by bash)", x.Command[0], strings.Join(quoted, ", "))
+			}
+		}
 		x.Args = l.commandTemplates(ce, items, x.Command, sid) // exec_templates.go
 	case hasShell:
 		x.Shell, _ = l.word(se, sid, "exec shell")

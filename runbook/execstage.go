@@ -67,7 +67,7 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 		for _, name := range es.InheritedLocale() {
 			own := slices.ContainsFunc(es.Env, func(e chart.EnvVar) bool { return e.Name == name }) || slices.ContainsFunc(es.EnvFrom, func(a chart.Assign) bool { return a.Key == name })
 			if v, ok := spec.Env[name]; ok && !own && !proc.CLocale(v) {
-				rs.warnOnce(st.ID, s.Path(), "inheritEnv: passes the runner's "+name+"="+v+" on, which outranks the LC_NUMERIC=C and LC_TIME=C runbook gives a command whose runner's locale is not C: the command writes numbers and times in it (1.234.567, 4,54, Dez), which a chart reads as other numbers; drop it from inheritEnv:, or pin the stage's locale with env: {LC_ALL: C.UTF-8}")
+				rs.warnOnce(st.ID, s.Path(), "inheritEnv: passes the runner's "+name+"="+v+" on, which outranks the LC_NUMERIC=C, LC_TIME=C and LC_MESSAGES=C runbook gives a command whose runner's locale is not C: the command writes numbers, times and words in it (1.234.567, 4,54, Dez, Durchschn.:, its errors), which a chart reads as other numbers and the run does not read as errors; drop it from inheritEnv:, or pin the stage's locale with env: {LC_ALL: C.UTF-8}")
 			}
 		}
 		if len(es.EnvFrom) > 0 {

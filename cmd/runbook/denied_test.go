@@ -766,3 +766,46 @@ stages:
 		}
 	}
 }
+
+// TestMissingFileInTheRunnersLanguageIsNoWholeAnswer: on a runner whose
+// LANG is de_DE.UTF-8, grep over a log rotated away said `Datei oder
+// Verzeichnis nicht gefunden`, which the run did not read as a file it
+// could not find, and `grep -c ERROR app.log || echo 0` said `OK`,
+// Consistent, exit 0, where under C it is UNKNOWN. A command's messages
+// are C's whatever the runner's locale (proc.InheritedEnv).
+func TestMissingFileInTheRunnersLanguageIsNoWholeAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	locales := filepath.Join(dir, "locales")
+	if err := os.Mkdir(locales, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := exec.Command("localedef", "-i", "de_DE", "-f", "UTF-8", filepath.Join(locales, "de_DE.UTF-8")).Run(); err != nil {
+		t.Skipf("no de_DE locale built here (%v)", err)
+	}
+	probe := exec.Command("grep", "-c", "ERROR", filepath.Join(dir, "app.log"))
+	probe.Env = []string{"LANG=de_DE.UTF-8", "LOCPATH=" + locales, "PATH=" + os.Getenv("PATH")}
+	if out, _ := probe.CombinedOutput(); strings.Contains(string(out), "No such file") {
+		t.Skip("grep has no German messages here (no grep translation installed)")
+	}
+	chart := writeChart(t, dir, "errors.yaml", `version: 1
+runbook: error-count
+result: {kind: verdict/errors, decider: Errors}
+stages:
+  - id: hits
+    exec: {shell: 'grep -c ERROR app.log || echo 0', parse: text, env: {LOCPATH: `+locales+`}}
+  - id: errors
+    name: Errors
+    decide:
+      rules:
+        - {when: 'int(trim(hits.stdout)) > 0', then: critical, label: ERROR lines}
+      default: {branch: ok, label: No ERROR lines}
+    branches:
+      critical: [{id: mark-bad, verdict: {subject: '"app.log"', verdict: '"critical"'}}]
+      ok: [{id: mark-ok, verdict: {subject: '"app.log"', verdict: '"ok"'}}]
+`)
+	r := runCLIEnv(t, dir, []string{"LANG=de_DE.UTF-8", "LC_ALL="}, "exec", chart, "--format", "nagios")
+	if r.code != 3 || !strings.HasPrefix(r.stdout, "error-count UNKNOWN") || !strings.Contains(r.stdout, "grep: app.log: No such file or directory") {
+		t.Errorf("exit %d; want 3, UNKNOWN, grep's missing file said in C's words:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}

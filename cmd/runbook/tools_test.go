@@ -160,7 +160,7 @@ func TestPredicateTypoIsNotKnown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	typo := strings.Replace(string(src), `nics: 'filter(sardev.stdout ?? [], .time == "Average:")'`, `nics: 'filter(sardev.stdout ?? [], .tme == "Average:")'`, 1)
+	typo := strings.Replace(string(src), `nics: 'filter(sardev.stdout ?? [], .time == "Average:" &&`, `nics: 'filter(sardev.stdout ?? [], .tme == "Average:" &&`, 1)
 	if typo == string(src) {
 		t.Fatal("the example no longer filters its NICs as this test expects")
 	}

@@ -2,6 +2,7 @@ package parse
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -46,7 +47,11 @@ import (
 // under names that stop at "last"). A line that repeats the header (two ps runs in one
 // shell, a tool that prints its header again every screenful, sysstat's
 // "Average:" table: repeatsHeader) is passed over: it holds the names, no
-// values. A header naming a column twice keys the second "NAME_2". With
+// values. A line that heads another table of a tool that labels its
+// lines with the time (sar -n IP,EIP prints two: otherHeader) is a
+// problem, and so is each row under it until this table's header comes
+// again: its values would be keyed by this table's names. A header
+// naming a column twice keys the second "NAME_2". With
 // last: rest, the header's last column starts where the rows say: the
 // header has as many columns as most rows have fields.
 type columns struct {
@@ -85,13 +90,15 @@ func newColumns(o opts) (parser, error) {
 
 func (p *columns) parse(text string, r *recorder) any {
 	type row struct {
-		n int
-		s string
+		n   int
+		s   string
+		why string // the problem it is, said in line order among the rows' (otherHeader)
 	}
 	var head *row
-	var rows []row
+	var rows, others []row
 	var headFields []string
 	underHead := false // the line before this one (blanks aside) was the header
+	other := 0         // the line heading another table whose rows these are (otherHeader), 0 in this one's
 	for i, s := range lines(text) {
 		if i < p.skip || blank(s) {
 			continue
@@ -105,7 +112,7 @@ func (p *columns) parse(text string, r *recorder) any {
 		underHead = false
 		if p.header && head == nil {
 			underHead = true
-			head = &row{i + 1, s}
+			head = &row{n: i + 1, s: s}
 			headFields = strings.Fields(s)
 			if p.names != nil {
 				if msg, ok := valueReadPast(headFields); ok {
@@ -119,7 +126,22 @@ func (p *columns) parse(text string, r *recorder) any {
 			// every screenful, sysstat's "Average:" table): it names the
 			// columns and holds no values. Read as a row it was a subject
 			// named "PID COMMAND", or sar's NIC "IFACE".
+			other = 0
 			continue
+		}
+		if head != nil {
+			if names, ok := otherHeader(strings.Fields(s), headFields); ok {
+				// sysstat prints one table per activity asked for (sar -n
+				// IP,EIP): this line heads the next one, and its rows
+				// were keyed by this table's names in silence.
+				other = i + 1
+				others = append(others, row{i + 1, s, fmt.Sprintf("it heads another table (%s), not this one's (%s): the tool printed a table for each thing asked of it (sar -n IP,EIP), and a columns parse reads one table, so that table's rows would be keyed by this one's names; ask for one a stage (sar -n IP 1 3, then sar -n EIP 1 3), or read the tool's JSON (sadf -j)", strings.Join(names, " "), strings.Join(headNames(headFields), " "))})
+				continue
+			}
+			if other > 0 {
+				others = append(others, row{i + 1, s, fmt.Sprintf("it is a row of the other table headed at line %d, whose columns are not this table's: a columns parse reads one table (ask for one a stage, or read the tool's JSON)", other)})
+				continue
+			}
 		}
 		if head != nil || !p.header {
 			why := psqlFooter(s)
@@ -131,7 +153,7 @@ func (p *columns) parse(text string, r *recorder) any {
 				continue
 			}
 		}
-		rows = append(rows, row{i + 1, s})
+		rows = append(rows, row{n: i + 1, s: s})
 	}
 	if p.header && head == nil {
 		// No header row: the command printed no table at all, which is no
@@ -214,6 +236,10 @@ func (p *columns) parse(text string, r *recorder) any {
 	}
 	out := []any{}
 	for i, rw := range rows {
+		for len(others) > 0 && others[0].n < rw.n {
+			r.problem(others[0].n, others[0].s, others[0].why)
+			others = others[1:]
+		}
 		anchor := anchors[i]
 		if mark, ok := markGlyph(rw.s); ok {
 			r.problem(rw.n, rw.s, fmt.Sprintf("its first field is the symbol %q alone, a mark the tool prints beside a row (systemctl's ● before a failed unit), not a value: every value after it would be keyed one column off (read systemctl's tables with --plain, which leaves the mark out, or from --output=json)", mark))
@@ -288,6 +314,9 @@ func (p *columns) parse(text string, r *recorder) any {
 			obj[n] = p.numbers.of(f[j])
 		}
 		out = append(out, obj)
+	}
+	for _, o := range others {
+		r.problem(o.n, o.s, o.why)
 	}
 	return out
 }
@@ -477,6 +506,54 @@ func repeatsHeader(line, head []string) bool {
 	}
 	return slices.Equal(line[1:], head[len(head)-names:])
 }
+
+// otherHeader says whether a line heads another table of a tool that
+// labels its lines with the time (sysstat: sar, mpstat, pidstat), and
+// gives that table's names: head opens with a clock time, the line with
+// a label (a time, or "Average:" or the locale's word for it, with a
+// 12-hour clock's AM or PM after it) before at least two names, none of
+// which is a value, that are not head's. `sar -n IP,EIP 1 1` prints the
+// IP table, then the EIP one under "12:37:26 ihdrerr/s iadrerr/s …",
+// eight columns each: the EIP header was a row of texts and its values
+// were keyed irec/s, fwddgm/s …, Consistent. A row of values, a decimal
+// comma's too (17,58 under a German LC_NUMERIC), is never a header.
+//
+//	"12:37:26 ihdrerr/s iadrerr/s" under "12:37:26 irec/s fwddgm/s"    another table
+//	"Average: ihdrerr/s iadrerr/s" under "12:37:26 irec/s fwddgm/s"    another table
+//	"12:37:27 lo 4,00" under "12:37:26 IFACE rxkB/s"                   a row
+func otherHeader(line, head []string) ([]string, bool) {
+	if len(head) < 3 || !clockTime.MatchString(head[0]) || len(line) < 3 {
+		return nil, false
+	}
+	if label := line[0]; !clockTime.MatchString(label) && !(strings.HasSuffix(label, ":") && !strings.ContainsAny(label, "0123456789")) {
+		return nil, false
+	}
+	names := headNames(line)
+	if len(names) < 2 {
+		return nil, false
+	}
+	for _, f := range names {
+		if _, ok := number(f); ok || decimalComma.MatchString(f) || isoDate.MatchString(f) || ipv4.MatchString(f) {
+			return nil, false
+		}
+	}
+	return names, true
+}
+
+// headNames is a time-labelled header's names, its label (and a
+// 12-hour clock's AM or PM) left out.
+func headNames(head []string) []string {
+	names := head[1:]
+	if len(names) > 0 && (names[0] == "AM" || names[0] == "PM") {
+		names = names[1:]
+	}
+	return names
+}
+
+var (
+	clockTime    = regexp.MustCompile(`^\d{1,2}:\d{2}:\d{2}$`)
+	decimalComma = regexp.MustCompile(`^-?\d+,\d+$`)
+)
 
 // leftOfHeader says whether row's first field ends before the header's
 // first name begins, and gives that field: a column the header does not

@@ -599,3 +599,55 @@ func TestPsqlFooterIsNoRow(t *testing.T) {
 		t.Errorf("a value (1 row) in a field of two: %v, %d problems", r.Value, r.Problems)
 	}
 }
+
+// TestColumnsSysstatSecondTableIsNoRows: sar prints one table for each
+// activity asked of it, and `sar -n IP,EIP 1 1` prints two of eight
+// columns each. Read as one table, EIP's header was a row of texts and
+// EIP's values were keyed irec/s, fwddgm/s …, Consistent, with no word
+// (real output, sysstat 12.6.1). The other table's header and rows are
+// problems now; the first table's rows, and its Average: table after the
+// other's, are read. A row of decimal commas (a German LC_NUMERIC) is a
+// row, not a header.
+func TestColumnsSysstatSecondTableIsNoRows(t *testing.T) {
+	t.Parallel()
+	sar := "Linux 6.18.44-fc-v1300 (vm) \t12/07/26 \t_x86_64_\t(2 CPU)\n\n" +
+		"03:52:12       irec/s  fwddgm/s    idel/s     orq/s   asmrq/s   asmok/s  fragok/s fragcrt/s\n" +
+		"03:52:13       400.95      0.00    400.95    316.19      0.00      0.00      0.00      0.00\n\n" +
+		"03:52:12    ihdrerr/s iadrerr/s iukwnpr/s   idisc/s   odisc/s   onort/s    asmf/s   fragf/s\n" +
+		"03:52:13         7.00      0.00      0.00      0.00      0.00      0.00      0.00      0.00\n\n" +
+		"Average:       irec/s  fwddgm/s    idel/s     orq/s   asmrq/s   asmok/s  fragok/s fragcrt/s\n" +
+		"Average:       400.95      0.00    400.95    316.19      0.00      0.00      0.00      0.00\n\n" +
+		"Average:    ihdrerr/s iadrerr/s iukwnpr/s   idisc/s   odisc/s   onort/s    asmf/s   fragf/s\n" +
+		"Average:         7.00      0.00      0.00      0.00      0.00      0.00      0.00      0.00\n"
+	names := []any{"time", "irec", "fwddgm", "idel", "orq", "asmrq", "asmok", "fragok", "fragcrt"}
+	for _, opts := range []map[string]any{{"skip": 2}, {"skip": 2, "header": true, "names": names}} {
+		r, err := Parse(sar, Spec{Mode: "columns", Options: opts})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, _ := r.Value.([]any)
+		if len(rows) != 2 || r.Problems != 4 || !strings.Contains(r.FirstProblem, "line 6: it heads another table (ihdrerr/s") {
+			t.Errorf("%v: got %v (%d problems: %s); want the IP table's 2 rows, EIP's 2 headers and 2 rows problems", opts, rows, r.Problems, r.FirstProblem)
+		}
+		for _, row := range rows {
+			for k, v := range row.(map[string]any) {
+				if k != "time" && k != "03:52:12" && v == 7.0 {
+					t.Errorf("%v: EIP's ihdrerr/s 7.00 was read as %s", opts, k)
+				}
+			}
+		}
+	}
+	// sar -n TCP,ETCP: four columns, then five.
+	tcp := "03:48:00     active/s passive/s    iseg/s    oseg/s\n03:48:01         0.00      0.00      0.00      0.00\n\n" +
+		"03:48:00     atmptf/s  estres/s retrans/s isegerr/s   orsts/s\n03:48:01         0.00      0.00     12.00      0.00      0.00\n"
+	r, _ := Parse(tcp, Spec{Mode: "columns"})
+	if rows, _ := r.Value.([]any); len(rows) != 1 || r.Problems != 2 || !strings.Contains(r.FirstProblem, "another table (atmptf/s estres/s retrans/s isegerr/s orsts/s), not this one's (active/s passive/s iseg/s oseg/s)") {
+		t.Errorf("TCP,ETCP: got %v (%d problems: %s)", r.Value, r.Problems, r.FirstProblem)
+	}
+	// Decimal commas are values: the row is a row (its texts a rule error later).
+	de := "03:48:00  IFACE  rxkB/s  txkB/s\n03:48:01  lo  0,20  1,50\n"
+	r, _ = Parse(de, Spec{Mode: "columns"})
+	if rows, _ := r.Value.([]any); len(rows) != 1 || r.Problems != 0 {
+		t.Errorf("decimal commas: got %v (%d problems: %s); want one row", r.Value, r.Problems, r.FirstProblem)
+	}
+}

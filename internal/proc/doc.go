@@ -103,10 +103,12 @@
 //
 //	PATH HOME LANG LC_ALL TZ USER TMPDIR
 //
-// with LC_NUMERIC=C and LC_TIME=C added when that locale is not C (an
-// LC_ALL passed as LANG, since it would outrank them): a child writes
-// numbers and times as a chart reads them, `4.54`, `1234` and `Dec  7`,
-// not de_DE's `4,54`, `1.234` and `Dez  7`.
+// with LC_NUMERIC=C, LC_TIME=C and LC_MESSAGES=C added when that locale
+// is not C (an LC_ALL passed as LANG, since it would outrank them): a
+// child writes numbers, times and its words as a chart and the run read
+// them, `4.54`, `1234`, `Dec  7`, `Average:` and `No such file or
+// directory`, not de_DE's `4,54`, `1.234`, `Dez  7`, `Durchschn.:` and
+// `Datei oder Verzeichnis nicht gefunden`.
 //
 // Everything else the runner holds (tokens, cloud credentials, …) does not
 // reach the child unless the caller passes it. A non-nil, empty BaseEnv means

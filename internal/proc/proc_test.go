@@ -346,8 +346,8 @@ func TestChildWritesNumbersInC(t *testing.T) {
 		name, lang, all string
 		want            []string
 	}{
-		{"LANG", "de_DE.UTF-8", "", []string{"LANG=de_DE.UTF-8", "LC_NUMERIC=C", "LC_TIME=C"}},
-		{"LC_ALL", "en_US.UTF-8", "de_DE.UTF-8", []string{"LANG=de_DE.UTF-8", "LC_NUMERIC=C", "LC_TIME=C"}},
+		{"LANG", "de_DE.UTF-8", "", []string{"LANG=de_DE.UTF-8", "LC_MESSAGES=C", "LC_NUMERIC=C", "LC_TIME=C"}},
+		{"LC_ALL", "en_US.UTF-8", "de_DE.UTF-8", []string{"LANG=de_DE.UTF-8", "LC_MESSAGES=C", "LC_NUMERIC=C", "LC_TIME=C"}},
 		{"LC_ALL C", "de_DE.UTF-8", "C.UTF-8", []string{"LANG=de_DE.UTF-8", "LC_ALL=C.UTF-8"}},
 		{"C", "C.UTF-8", "", []string{"LANG=C.UTF-8"}},
 		{"POSIX", "POSIX", "", []string{"LANG=POSIX"}},
@@ -402,6 +402,37 @@ func TestChildWritesTimesInC(t *testing.T) {
 			r := Run(context.Background(), Spec{Shell: `date -u -d @1796605323 "+%b %e %a"`, Env: map[string]string{"LOCPATH": dir}})
 			if got, want := string(r.Stdout), "Dec  7 Mon\n"; got != want {
 				t.Errorf("under %s=de_DE.UTF-8 the child printed %q (stderr %q), want C's %q", tc.key, got, r.Stderr, want)
+			}
+		})
+	}
+}
+
+// TestChildWritesMessagesInC: under a runner's de_DE.UTF-8 grep over a
+// log rotated away said `Datei oder Verzeichnis nicht gefunden`, which is
+// not the `No such file or directory` a run reads as a file it could not
+// read, so `grep -c ERROR app.log || echo 0` said OK, Consistent; and
+// mpstat labelled its summary `Durchschn.:`, which a chart's filter of
+// its `Average:` rows did not find, so two CPUs 100% busy read as none
+// busy. A child writes its words in C too, whatever the runner's locale.
+func TestChildWritesMessagesInC(t *testing.T) {
+	dir := t.TempDir()
+	if err := exec.Command("localedef", "-i", "de_DE", "-f", "UTF-8", filepath.Join(dir, "de_DE.UTF-8")).Run(); err != nil {
+		t.Skipf("no de_DE locale built here (%v)", err)
+	}
+	missing := filepath.Join(dir, "app.log")
+	probe := exec.Command("cat", missing)
+	probe.Env = []string{"LC_ALL=de_DE.UTF-8", "LOCPATH=" + dir, "PATH=" + os.Getenv("PATH")}
+	if out, _ := probe.CombinedOutput(); strings.Contains(string(out), "No such file") {
+		t.Skip("cat has no German messages here (no coreutils translation installed)")
+	}
+	for _, tc := range []struct{ name, key string }{{"LANG", "LANG"}, {"LC_ALL", "LC_ALL"}} {
+		t.Run(tc.name, func(t *testing.T) {
+			os.Unsetenv("LC_ALL")
+			t.Setenv("LANG", "C.UTF-8")
+			t.Setenv(tc.key, "de_DE.UTF-8")
+			r := Run(context.Background(), Spec{Argv: []string{"cat", missing}, Env: map[string]string{"LOCPATH": dir}})
+			if got := string(r.Stderr); !strings.Contains(got, "No such file or directory") {
+				t.Errorf("under %s=de_DE.UTF-8 the child said %q, want C's %q", tc.key, got, "No such file or directory")
 			}
 		})
 	}

@@ -19,7 +19,8 @@ var inheritedKeys = []string{"PATH", "HOME", "LANG", "LC_ALL", "TZ", "USER", "TM
 
 // InheritedEnv is the minimal inherited set: of the runner's own
 // environment only PATH HOME LANG LC_ALL TZ USER TMPDIR, those that are set,
-// in os.Environ's order, with numbers and times pinned to C (formatsInC). It is an exec
+// in os.Environ's order, with numbers, times and messages pinned to C
+// (formatsInC). It is an exec
 // child's base when Spec.BaseEnv is nil, and every plugin process's
 // (plugins/host): the one home of that list.
 func InheritedEnv() []string {
@@ -39,18 +40,26 @@ func CLocale(l string) bool {
 	return l == "" || l == "C" || l == "POSIX" || strings.HasPrefix(l, "C.")
 }
 
-// formatsInC is env with LC_NUMERIC=C and LC_TIME=C added when its locale
-// is not C: a child then writes numbers and times as a chart reads them,
-// with a decimal point, no grouping and C's month and day names, whatever
-// the runner's locale, and its messages stay in the runner's language.
+// formatsInC is env with LC_NUMERIC=C, LC_TIME=C and LC_MESSAGES=C added
+// when its locale is not C: a child then writes numbers, times and its
+// own words as a chart and the run read them, with a decimal point, no
+// grouping, C's month and day names and untranslated messages, labels
+// and headers, whatever the runner's locale; its characters (LC_CTYPE)
+// and the rest stay the runner's.
 // Under de_DE.UTF-8 `uptime` printed `load average: 4,54`, a text no
 // number rule orders, and `printf "%'d"` printed 1234 as `1.234`, which a
 // chart read as the number 1.234, in silence; `date "+%b %e"` printed
 // `Dez  7`, and a grep for today's lines of a syslog (whose stamps are
 // C's, `Dec  7 01:02:03`) found none, OK over that morning's error.
-// LC_ALL outranks both, so an inherited LC_ALL becomes LANG, which every
-// other category falls back to: the same locale for all of them but
-// numbers and times. A C or POSIX locale is left as it is.
+// grep's `Datei oder Verzeichnis nicht gefunden` over a log rotated away
+// was not the `No such file or directory` the run reads as a file it
+// could not read (record.ItemMissingFile), so `grep -c ERROR app.log ||
+// echo 0` said OK, Consistent, where under C it is Not sure; and mpstat's
+// `Durchschn.:` for `Average:` left a chart's filter of its summary rows
+// empty, and two CPUs 100% busy read as none busy, OK.
+// LC_ALL outranks them all, so an inherited LC_ALL becomes LANG, which
+// every other category falls back to. A C or POSIX locale is left as it
+// is.
 func formatsInC(env []string) []string {
 	var lang, all string
 	for _, kv := range env {
@@ -69,7 +78,7 @@ func formatsInC(env []string) []string {
 		})
 		env = append(env, "LANG="+all)
 	}
-	return append(env, "LC_NUMERIC=C", "LC_TIME=C")
+	return append(env, "LC_NUMERIC=C", "LC_TIME=C", "LC_MESSAGES=C")
 }
 
 // pipeStatusTrap is what a shell script is run after: a trap that
