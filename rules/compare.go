@@ -3,6 +3,7 @@ package rules
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"regexp"
 	"strconv"
@@ -617,20 +618,75 @@ func lineEndMatch(s string, pattern any) string {
 	return strconv.Quote(s) + " matches " + strconv.Quote(re.String()) + " but for the line end after it, which $ does not pass over here as grep's does, and a command's output read with parse: text keeps it; match trimSuffix(x, \"\\n\") (or trim(x)), or read the output with parse: lines"
 }
 
-// lineEndIn is apart for in and notIn: the first element of list that a
-// text differs from only by a line end or the case of its letters; "" when
-// a is no text or none does.
-func lineEndIn(a any, list []any) string {
-	x, ok := asString(a)
-	if !ok || classOf(a) != classString {
+// notFoundIn is why a value found in no element of a list is not known
+// to be absent from it — the one judgement of in, notIn and a list's
+// contains once nothing was found (off the hot path): an element that is
+// the value written in the other kind, a number as text or a text as a
+// number (spelled), which the comparison law never finds equal, or a text
+// that differs from the value only by a line end, the case of its letters
+// or a comma-separated list (apart); "" when every element differs as
+// meant. A port deny list given as [23, "3389"] (one port quoted in an
+// inputs file) found no 3389 in it, and a listener on 3389 stood ok,
+// Consistent (TestNotFoundInAListOfAnotherKindIsNoAnswer). An element of
+// another kind that spells another value ([2, "x"]) is left as it was: the
+// value is not it under any reading. A list holding no element of the
+// value's kind at all is said before it (noElementReasons).
+//
+//	notFoundIn(3389, [23, "3389"])    "element 2 of the list, \"3389\", is the number 3389 written as text, …"
+//	notFoundIn(3389, [23, "x"])       ""
+//	notFoundIn("b", ["a", "c"])       ""
+func notFoundIn(a, list any) string {
+	ca := classOf(a)
+	if ca != classNumber && ca != classString {
 		return ""
 	}
-	for _, e := range list {
-		if y, ok := e.(string); ok {
-			if reason := apart(x, y); reason != "" {
-				return reason
+	var reason string
+	i := 0
+	each(list, func(e any) bool {
+		i++
+		ce := classOf(e)
+		switch {
+		case ca == classNumber && ce == classString:
+			if y, _ := asString(e); spelled(a, y) {
+				reason = fmt.Sprintf("element %d of the list, %s, is %s written as text, which a number never equals, so the value was not found only by its kind; write the list in one kind (%s, not %s), or compare the value as text (string(x))", i, shortJSON(e), shortJSON(a), shortJSON(a), shortJSON(e))
 			}
+		case ca == classString && ce == classNumber:
+			if x, _ := asString(a); spelled(e, x) {
+				reason = fmt.Sprintf("element %d of the list, %s, is a number and the value is the text %s, which is never equal to it, so the value was not found only by its kind; write the list in one kind (%s, not %s), or compare the value as a number (int(x), float(x))", i, shortJSON(e), shortJSON(a), shortJSON(a), shortJSON(e))
+			}
+		case ca == classString && ce == classString:
+			x, _ := asString(a)
+			y, _ := asString(e)
+			reason = apart(x, y)
 		}
+		return reason == ""
+	})
+	return reason
+}
+
+// spelled says whether text, spaces around it aside, is a JSON number
+// equal to n ("3389" and 3389, "1.0" and 1).
+func spelled(n any, text string) bool {
+	x, ok := jsonv.ExactNumber(n)
+	if !ok {
+		return false
 	}
-	return ""
+	y, ok := jsonv.ExactNumber(json.Number(strings.TrimSpace(text)))
+	if !ok {
+		return false
+	}
+	c, ok := jsonv.CompareExact(x, y)
+	return ok && c == 0
+}
+
+// shortJSON is v as JSON, cut to 40 bytes (…), for naming a list's element.
+func shortJSON(v any) string {
+	b, err := jsonv.Marshal(v)
+	if err != nil {
+		return jsonv.Describe(v)
+	}
+	if len(b) > 40 {
+		return strings.ToValidUTF8(string(b[:40]), "") + "…"
+	}
+	return string(b)
 }

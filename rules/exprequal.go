@@ -243,13 +243,8 @@ func judgedIn(a, b, text any) (any, error) {
 	if !found && !kindSeen && n > 0 {
 		return nil, fmt.Errorf("%s: %s, so the value is never in it; make the kinds agree (string(x) in [\"1\"], int(x) in [1])", text, noElementReasons[ca])
 	}
-	if !found && ca == classString {
-		var reason string
-		each(b, func(e any) bool {
-			reason = lineEndIn(a, []any{e})
-			return reason == ""
-		})
-		if reason != "" {
+	if !found {
+		if reason := notFoundIn(a, b); reason != "" {
 			return nil, fmt.Errorf("%s: %s", text, reason)
 		}
 	}

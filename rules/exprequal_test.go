@@ -98,3 +98,54 @@ func TestMixedKindConstantsStayACompileError(t *testing.T) {
 		}
 	}
 }
+
+// TestNotFoundInAListOfAnotherKindIsNoAnswer: a port deny list given as
+// [23, "3389"] (one port quoted in an inputs file) found no 3389 in it, so
+// `s.port in forbidden` was a plain no and a listener on 3389 stood ok,
+// Consistent; the list's "no element is a number" error fired only when
+// every element was text. A value not found in a list that holds it
+// written in the other kind (a number as text, a text as a number) is an
+// error naming the element, in an expression's in and not in and a
+// filter's in, notIn and contains alike (notFoundIn); an element of the
+// other kind that spells another value leaves the answer as it was.
+func TestNotFoundInAListOfAnotherKindIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{
+		"port":      3389,
+		"name":      "3389",
+		"forbidden": []any{23, "3389"},
+		"allowed":   []any{22, 3389.0},
+		"names":     []any{"ssh", 3389},
+		"mixed":     []any{23, "telnet"},
+	}
+	runOutcomes(t, env, []outcomeCase{
+		{`port in forbidden`, false, `port in forbidden: element 2 of the list, "3389", is 3389 written as text, which a number never equals`},
+		{`port not in forbidden`, false, `element 2 of the list, "3389", is 3389 written as text`},
+		{`name in names`, false, `element 2 of the list, 3389, is a number and the value is the text "3389"`},
+		{`23 in forbidden`, true, ""},
+		{`port in allowed`, true, ""},
+		{`port in mixed`, false, ""},
+		{`port not in mixed`, true, ""},
+	})
+	filters := []struct {
+		name string
+		f    Condition
+	}{
+		{"in", Where("port", OpIn, []any{23, "3389"})},
+		{"notIn", Where("port", OpNotIn, []any{23, " 3389 "})},
+		{"contains", Where("forbidden", OpContains, 3389)},
+	}
+	for _, tc := range filters {
+		t.Run("filter "+tc.name, func(t *testing.T) {
+			t.Parallel()
+			f, err := NewFilter(tc.f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := f.Eval(env)
+			if out.Matched || len(out.Conditions) != 1 || !strings.Contains(out.Conditions[0].Reason, "written as text") {
+				t.Fatalf("matched %v, conditions %+v; want no match, the quoted element named", out.Matched, out.Conditions)
+			}
+		})
+	}
+}
