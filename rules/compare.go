@@ -620,35 +620,42 @@ func lineEndMatch(s string, pattern any) string {
 
 // notFoundIn is why a value found in no element of a list is not known
 // to be absent from it — the one judgement of in, notIn and a list's
-// contains once nothing was found (off the hot path): an element that is
-// the value written in the other kind, a number as text or a text as a
-// number (spelled), which the comparison law never finds equal, or a text
-// that differs from the value only by a line end, the case of its letters
-// or a comma-separated list (apart); "" when every element differs as
-// meant. A port deny list given as [23, "3389"] (one port quoted in an
-// inputs file) found no 3389 in it, and a listener on 3389 stood ok,
-// Consistent (TestNotFoundInAListOfAnotherKindIsNoAnswer). An element of
-// another kind that spells another value ([2, "x"]) is left as it was: the
-// value is not it under any reading. A list holding no element of the
-// value's kind at all is said before it (noElementReasons).
+// contains once nothing was found (off the hot path):
 //
-//	notFoundIn(3389, [23, "3389"])    "element 2 of the list, \"3389\", is the number 3389 written as text, …"
-//	notFoundIn(3389, [23, "x"])       ""
-//	notFoundIn("b", ["a", "c"])       ""
+//	the value     an element                    why
+//	a number      text spelling it ("3389")     the value written in the other kind
+//	a number      any other text ("telnet",     a name or a range of numbers, which
+//	              "6000-6063")                  no number equals
+//	a text        a number it spells            the value written in the other kind
+//	a text        a text a line end, the case   apart
+//	              of its letters or a list away
+//
+// "" when every element differs as meant: a number beside a text that
+// spells no number ("dev" in ["prod", 3]) is passed over, since no
+// reading makes the one the other. A port deny list given as [23,
+// "3389"] (one port quoted in an inputs file), or [23, "6000-6063"] (the
+// X11 ports as a range), found no 3389 or 6010 in it, and the listener
+// stood ok, Consistent (TestNotFoundInAListOfAnotherKindIsNoAnswer). The
+// value written in the other kind is named before any other element. A
+// list holding no element of the value's kind at all is said before it
+// (noElementReasons).
 func notFoundIn(a, list any) string {
 	ca := classOf(a)
 	if ca != classNumber && ca != classString {
 		return ""
 	}
-	var reason string
+	var reason, other string
 	i := 0
 	each(list, func(e any) bool {
 		i++
 		ce := classOf(e)
 		switch {
 		case ca == classNumber && ce == classString:
-			if y, _ := asString(e); spelled(a, y) {
+			y, _ := asString(e)
+			if spelled(a, y) {
 				reason = fmt.Sprintf("element %d of the list, %s, is %s written as text, which a number never equals, so the value was not found only by its kind; write the list in one kind (%s, not %s), or compare the value as text (string(x))", i, shortJSON(e), shortJSON(a), shortJSON(a), shortJSON(e))
+			} else if other == "" {
+				other = fmt.Sprintf("element %d of the list, %s, is a text beside numbers, which a number never equals, so not finding the value in it is no answer for that element: a range or a name for a number (a service's, \"ssh\") is never found by in; write the numbers, test a range with >= and <=", i, shortJSON(e))
 			}
 		case ca == classString && ce == classNumber:
 			if x, _ := asString(a); spelled(e, x) {
@@ -661,6 +668,9 @@ func notFoundIn(a, list any) string {
 		}
 		return reason == ""
 	})
+	if reason == "" {
+		reason = other
+	}
 	return reason
 }
 

@@ -35,7 +35,7 @@ func TestEqualityOfMixedKindsIsAnError(t *testing.T) {
 		{`word in p.tags`, false, ""},
 		{`p.PID in [1, 2]`, true, ""},
 		{`p.PID in [1.0]`, true, ""},
-		{`p.PID not in [2, "x"]`, true, ""},
+		{`p.PID not in [2, "x"]`, false, `element 2 of the list, "x", is a text beside numbers`}, // TestNotFoundInAListOfAnotherKindIsNoAnswer
 		{`p?.missing in ["a"]`, false, ""},
 		{`p.PID in []`, false, ""},
 		{`"comm" in p`, true, ""},
@@ -106,8 +106,11 @@ func TestMixedKindConstantsStayACompileError(t *testing.T) {
 // every element was text. A value not found in a list that holds it
 // written in the other kind (a number as text, a text as a number) is an
 // error naming the element, in an expression's in and not in and a
-// filter's in, notIn and contains alike (notFoundIn); an element of the
-// other kind that spells another value leaves the answer as it was.
+// filter's in, notIn and contains alike (notFoundIn). So is a number not
+// found in a list holding any text beside numbers: [23, "6000-6063"]
+// (the X11 ports as a range) found no 6010, [3389, "telnet"] no 23. A
+// text not found beside a number that it does not spell ("dev" in
+// ["prod", 3]) leaves the answer as it was.
 func TestNotFoundInAListOfAnotherKindIsNoAnswer(t *testing.T) {
 	t.Parallel()
 	env := mapEnv{
@@ -117,6 +120,8 @@ func TestNotFoundInAListOfAnotherKindIsNoAnswer(t *testing.T) {
 		"allowed":   []any{22, 3389.0},
 		"names":     []any{"ssh", 3389},
 		"mixed":     []any{23, "telnet"},
+		"x11":       []any{23, "6000-6063"},
+		"tags":      []any{"prod", 3},
 	}
 	runOutcomes(t, env, []outcomeCase{
 		{`port in forbidden`, false, `port in forbidden: element 2 of the list, "3389", is 3389 written as text, which a number never equals`},
@@ -124,8 +129,12 @@ func TestNotFoundInAListOfAnotherKindIsNoAnswer(t *testing.T) {
 		{`name in names`, false, `element 2 of the list, 3389, is a number and the value is the text "3389"`},
 		{`23 in forbidden`, true, ""},
 		{`port in allowed`, true, ""},
-		{`port in mixed`, false, ""},
-		{`port not in mixed`, true, ""},
+		{`port in mixed`, false, `element 2 of the list, "telnet", is a text beside numbers`},
+		{`6010 in x11`, false, `element 2 of the list, "6000-6063", is a text beside numbers`},
+		{`port in [22, "ssh", "3389"]`, false, `element 3 of the list, "3389", is 3389 written as text`},
+		{`23 in mixed`, true, ""},
+		{`"dev" in tags`, false, ""},
+		{`"dev" not in tags`, true, ""},
 	})
 	filters := []struct {
 		name string
