@@ -76,7 +76,14 @@ func renderNagios(w io.Writer, rec *record.Record, c gate.Check) error {
 			plural(len(c.Unmapped), "has", "have"), plural(len(c.Unmapped), "it", "them")))
 	}
 	for _, u := range c.Unanswered {
-		line(nagiosText("UNKNOWN: script " + u.Path + " " + u.Said + ": the rows rest on no answer of it"))
+		said := "UNKNOWN: script " + u.Path + " " + u.Said + ": the rows rest on no answer of it"
+		if tail := lastLines(u.Stderr); len(tail) > 0 {
+			// the text output's Scripts part shows the last lines; a
+			// monitoring console shows this line alone, and "exit 1"
+			// said nothing of nft's "you must be root"
+			said += fmt.Sprintf("; its stderr's last line: %q", record.FirstLine(tail[len(tail)-1]))
+		}
+		line(nagiosText(said))
 	}
 	for _, s := range c.Stopped {
 		line(nagiosText("script " + s.Path + " " + s.Said + " before the run " + stoppedVerb(rec) + " (its own word, which the unfinished run may not have judged)"))

@@ -405,6 +405,10 @@ type Script struct {
 	// Said is how the row says its outcome (label.Row.Said: "completed
 	// with failure, exit 127", "outcome unknown: timed out after 2s").
 	Said string
+	// Stderr is the end of what the script wrote on stderr, as its row
+	// keeps it (masked): why it gave no answer, in its own words ("Operation
+	// not permitted (you must be root)"); "" when it wrote none.
+	Stderr string
 }
 
 // answeredWorse lists the scripts whose last attempt answered with a word
@@ -426,7 +430,11 @@ func answeredWorse(rows []label.Row, m Mapping) []Script {
 func unanswered(rows []label.Row) []Script {
 	var out []Script
 	for _, r := range record.Unanswered(rows) {
-		out = append(out, Script{Path: r.Path, Said: r.Said()})
+		sc := Script{Path: r.Path, Said: r.Said()}
+		if r.Ran != nil {
+			sc.Stderr = r.Ran.StderrTail
+		}
+		out = append(out, sc)
 	}
 	return out
 }
