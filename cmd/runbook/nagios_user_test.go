@@ -440,4 +440,25 @@ stages:
 	if strings.Contains(r.stdout+r.stderr, "s3cr3t") {
 		t.Fatalf("the secret reached the output:\n%s%s", r.stdout, r.stderr)
 	}
+	// sshd -T as a user exits 1 with nothing on stdout, and the run
+	// failed at the set: that read it, the summary naming that read alone
+	writeChart(t, dir, "failed.yaml", `
+version: 1
+runbook: sshd
+result: {kind: verdict/sshd}
+stages:
+  - id: sshd
+    exec:
+      shell: 'echo "sshd: no hostkeys available -- exiting." >&2; exit 1'
+      parse: {as: regex, pattern: '^(?P<key>\S+) (?P<value>.*)$'}
+  - id: conf
+    set: {root: 'groupBy(sshd.stdout, .key)["permitrootlogin"][0].value'}
+  - id: v
+    verdict: {subject: '"permitrootlogin"', verdict: 'root == "no" ? "pass" : "fail"'}
+`)
+	r = runCLI(t, dir, "exec", "failed.yaml", "-o", "nagios")
+	want = `script sshd completed with failure, exit 1, before the run failed (the failure may rest on what it did not say); its stderr's last line: "sshd: no hostkeys available -- exiting."`
+	if r.code != 3 || !strings.HasPrefix(r.stdout, "sshd UNKNOWN - the run failed at conf: ") || !strings.Contains(r.stdout, "\n"+want+"\n") {
+		t.Fatalf("exit %d; want 3, the run failed at conf, and the line %q:\n%s%s", r.code, want, r.stdout, r.stderr)
+	}
 }

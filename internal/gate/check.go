@@ -182,6 +182,13 @@ type Check struct {
 	// row may judge it. They leave the state as it is: what the chart
 	// would have made of them is not on the record.
 	Stopped []Script
+	// Failed are, for a run that failed, the scripts whose last run gave
+	// no answer before it (as Unanswered), the stage the run failed at
+	// left out, since the summary names it: the sshd check run as a user
+	// failed at a set: reading sshd -T's empty output, and the check said
+	// that read (`conf has no member "permitrootlogin"`) and no word of
+	// sshd's "no hostkeys available". They leave the state as it is.
+	Failed []Script
 	// Notes are what else made the state no better than it is (Raise).
 	Notes []string
 	m     Mapping
@@ -241,6 +248,13 @@ func Judge(rec *record.Record, m Mapping) Check {
 		c.State = Worse(c.State, Unknown)
 		if rec != nil {
 			c.Stopped = answeredWorse(rec.Scripts, m)
+		}
+		if rec != nil && rec.Status == "failed" {
+			for _, sc := range unanswered(rec.Scripts) {
+				if rec.Error == nil || sc.Path != rec.Error.Stage {
+					c.Failed = append(c.Failed, sc)
+				}
+			}
 		}
 	case rec.Verdicts == nil:
 		c.State, c.NoProjection = Unknown, true
