@@ -158,3 +158,35 @@ func TestNotFoundInAListOfAnotherKindIsNoAnswer(t *testing.T) {
 		})
 	}
 }
+
+// TestNotInIsQuotedAsWritten: `a not in b` is parsed as not (a in b), both
+// at the operator, and an error of the in quoted `port in forbidden`, an
+// expression the chart never wrote, over a rule written `port not in
+// forbidden`. The error quotes it as written.
+func TestNotInIsQuotedAsWritten(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{"port": 3389, "forbidden": []any{23, "3389"}, "p": map[string]any{"PID": 1}}
+	runOutcomes(t, env, []outcomeCase{
+		{`port not in forbidden`, false, `port not in forbidden: element 2 of the list`},
+		{`port + 1 not in forbidden`, false, `port + 1 not in forbidden: element 2 of the list`},
+		{`p.PID not in ["1", "2"]`, false, `p.PID not in ["1", "2"]: no element of the list is a number`},
+		{`not (port in forbidden)`, false, `port in forbidden: element 2 of the list`},
+	})
+}
+
+// TestInOverAnObjectsKeysSaysTheyAreText: a deny list written as an
+// object of ports to their names, {"3389": "RDP", "23": "telnet"}, holds
+// its keys as text, as JSON does; `port in forbidden` over the number
+// 3389 said reflect's "reflect.Value.MapIndex: value of type int is not
+// assignable to type string". The error says the keys are text and what
+// to write; a text is looked up as before.
+func TestInOverAnObjectsKeysSaysTheyAreText(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{"port": 3389, "forbidden": map[string]any{"3389": "RDP", "23": "telnet"}}
+	runOutcomes(t, env, []outcomeCase{
+		{`port in forbidden`, false, `port in forbidden: in over an object reads its keys, which are text, and the value is a number; write string(x) in …`},
+		{`string(port) in forbidden`, true, ""},
+		{`"22" in forbidden`, false, ""},
+		{`string(port) not in forbidden`, false, ""},
+	})
+}
