@@ -61,6 +61,32 @@ func TestKeyBesideItsKindBlockSaysIndent(t *testing.T) {
 	}
 }
 
+// TestStageKeyInsideItsKindBlockSaysOutdent: onError: written one indent
+// too far right, under exec: rather than beside it, was `unknown key
+// "onError" in exec (known keys: command, shell, …)`: the block's keys,
+// which do not hold it, and no word of the stage. The reverse of
+// TestKeyBesideItsKindBlockSaysIndent: the error names the stage and the
+// indent. exec:'s own timeout: stays exec's.
+func TestStageKeyInsideItsKindBlockSaysOutdent(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ src, err string }{
+		{"  - id: nft\n    exec:\n      command: [nft, -j, list, ruleset]\n      onError: continue\n",
+			`c.yaml:7:7: stage "nft": unknown key "onError" in exec: it is a key of the stage, so write it level with exec:, not inside it (- id: …, exec: {…}, onError: …)`},
+		{"  - id: nft\n    exec: {command: [nft], retry: {attempts: 2}}\n",
+			`stage "nft": unknown key "retry" in exec: it is a key of the stage`},
+		{"  - id: d\n    decide:\n      rules: [{when: 'true', then: a}]\n      branches: {a: [{id: x, set: {y: 1}}]}\n",
+			`stage "d": unknown key "branches" in decide: it is a key of the stage`},
+	} {
+		_, err := Parse("c.yaml", []byte("version: 1\nrunbook: t\nstages:\n"+tc.src))
+		if err == nil || !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("%s: %v\nwant an error containing %s", tc.src, err, tc.err)
+		}
+	}
+	if _, err := Parse("c.yaml", []byte("version: 1\nrunbook: t\nstages:\n  - id: s\n    exec: {command: [sleep, \"1\"], timeout: 5s}\n")); err != nil {
+		t.Errorf("exec's own timeout: %v", err)
+	}
+}
+
 // TestKindKeyWithNoKindBlockSaysWhichKind: `shell:` and `parse:` written
 // at the stage's level with no `exec:` above them, as a first chart
 // writes a script, was `has no kind key` and `unknown key "shell" in the

@@ -345,6 +345,13 @@ func (l *loader) unknownKey(m *mapping, e entry, stage, what string, keys []stri
 		l.errf(e.keyPos, stage, "unknown key %q in %s: a comma inside {…} ends a value, so %q was the value of %s and %q a key of its own; quote a value that holds a comma: %s: %q", e.key, what, prev.val.(*ast.StringNode).Value, prev.key, e.key, prev.key, prev.val.(*ast.StringNode).Value+", "+e.key)
 		return
 	}
+	if _, kind := kindBlockKeys[what]; kind && (contains(commonKeys, e.key) || e.key == "branches" && (what == "decide" || what == "select")) {
+		// the reverse of keyOfKind: a stage's key indented into its kind's
+		// block (onError: under exec:) was listed with the block's keys,
+		// naming neither the stage nor the indent
+		l.errf(e.keyPos, stage, "unknown key %q in %s: it is a key of the stage, so write it level with %s:, not inside it (- id: …, %s: {…}, %s: …)", e.key, what, what, what, e.key)
+		return
+	}
 	if near := suggest.Nearest(e.key, keys); near != "" {
 		m.near[near] = true
 		l.errf(e.keyPos, stage, "unknown key %q in %s; did you mean %q?", e.key, what, near)

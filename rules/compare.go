@@ -3,6 +3,7 @@ package rules
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"regexp"
 	"strconv"
@@ -74,7 +75,7 @@ const (
 // WordsVersion is the version of the words this package puts on evidence
 // for a person to read (condition reasons such as "key not present", and
 // error sentences). It is bumped whenever one of them changes.
-const WordsVersion = 3
+const WordsVersion = 4
 
 // classWords names each class as a reason sentence says it.
 var classWords = [numClasses]string{
@@ -617,20 +618,85 @@ func lineEndMatch(s string, pattern any) string {
 	return strconv.Quote(s) + " matches " + strconv.Quote(re.String()) + " but for the line end after it, which $ does not pass over here as grep's does, and a command's output read with parse: text keeps it; match trimSuffix(x, \"\\n\") (or trim(x)), or read the output with parse: lines"
 }
 
-// lineEndIn is apart for in and notIn: the first element of list that a
-// text differs from only by a line end or the case of its letters; "" when
-// a is no text or none does.
-func lineEndIn(a any, list []any) string {
-	x, ok := asString(a)
-	if !ok || classOf(a) != classString {
+// notFoundIn is why a value found in no element of a list is not known
+// to be absent from it — the one judgement of in, notIn and a list's
+// contains once nothing was found (off the hot path):
+//
+//	the value     an element                    why
+//	a number      text spelling it ("3389")     the value written in the other kind
+//	a number      any other text ("telnet",     a name or a range of numbers, which
+//	              "6000-6063")                  no number equals
+//	a text        a number it spells            the value written in the other kind
+//	a text        a text a line end, the case   apart
+//	              of its letters or a list away
+//
+// "" when every element differs as meant: a number beside a text that
+// spells no number ("dev" in ["prod", 3]) is passed over, since no
+// reading makes the one the other. A port deny list given as [23,
+// "3389"] (one port quoted in an inputs file), or [23, "6000-6063"] (the
+// X11 ports as a range), found no 3389 or 6010 in it, and the listener
+// stood ok, Consistent (TestNotFoundInAListOfAnotherKindIsNoAnswer). The
+// value written in the other kind is named before any other element. A
+// list holding no element of the value's kind at all is said before it
+// (noElementReasons).
+func notFoundIn(a, list any) string {
+	ca := classOf(a)
+	if ca != classNumber && ca != classString {
 		return ""
 	}
-	for _, e := range list {
-		if y, ok := e.(string); ok {
-			if reason := apart(x, y); reason != "" {
-				return reason
+	var reason, other string
+	i := 0
+	each(list, func(e any) bool {
+		i++
+		ce := classOf(e)
+		switch {
+		case ca == classNumber && ce == classString:
+			y, _ := asString(e)
+			if spelled(a, y) {
+				reason = fmt.Sprintf("element %d of the list, %s, is %s written as text, which a number never equals, so the value was not found only by its kind; write the list in one kind (%s, not %s), or compare the value as text (string(x))", i, shortJSON(e), shortJSON(a), shortJSON(a), shortJSON(e))
+			} else if other == "" {
+				other = fmt.Sprintf("element %d of the list, %s, is a text beside numbers, which a number never equals, so not finding the value in it is no answer for that element: a range or a name for a number (a service's, \"ssh\") is never found by in; write the numbers, test a range with >= and <=", i, shortJSON(e))
 			}
+		case ca == classString && ce == classNumber:
+			if x, _ := asString(a); spelled(e, x) {
+				reason = fmt.Sprintf("element %d of the list, %s, is a number and the value is the text %s, which is never equal to it, so the value was not found only by its kind; write the list in one kind (%s, not %s), or compare the value as a number (int(x), float(x))", i, shortJSON(e), shortJSON(a), shortJSON(a), shortJSON(e))
+			}
+		case ca == classString && ce == classString:
+			x, _ := asString(a)
+			y, _ := asString(e)
+			reason = apart(x, y)
 		}
+		return reason == ""
+	})
+	if reason == "" {
+		reason = other
 	}
-	return ""
+	return reason
+}
+
+// spelled says whether text, spaces around it aside, is a JSON number
+// equal to n ("3389" and 3389, "1.0" and 1).
+func spelled(n any, text string) bool {
+	x, ok := jsonv.ExactNumber(n)
+	if !ok {
+		return false
+	}
+	y, ok := jsonv.ExactNumber(json.Number(strings.TrimSpace(text)))
+	if !ok {
+		return false
+	}
+	c, ok := jsonv.CompareExact(x, y)
+	return ok && c == 0
+}
+
+// shortJSON is v as JSON, cut to 40 bytes (…), for naming a list's element.
+func shortJSON(v any) string {
+	b, err := jsonv.Marshal(v)
+	if err != nil {
+		return jsonv.Describe(v)
+	}
+	if len(b) > 40 {
+		return strings.ToValidUTF8(string(b[:40]), "") + "…"
+	}
+	return string(b)
 }

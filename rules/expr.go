@@ -1080,6 +1080,12 @@ func (c *collector) walk(n ast.Node) {
 		}
 		c.binaries[x.Location().From] = x.String() // a unary operation, for patchArith's errors
 		c.walk(x.Node)
+		if b, ok := x.Node.(*ast.BinaryNode); ok && x.Operator == "not" && b.Location().From == x.Location().From {
+			// `a not in b` (not matches, not contains, …) is parsed as
+			// not (a in b), both at the operator: the binary's errors
+			// quoted `a in b`, an expression the chart never wrote
+			c.binaries[x.Location().From] = notInfix(b)
+		}
 	case *ast.BinaryNode:
 		if c.binaries == nil {
 			c.binaries = map[int]string{}
@@ -1135,6 +1141,21 @@ func (c *collector) walk(n ast.Node) {
 
 // member records the longest chain of constant names rooted at an
 // identifier (`a.b[0]` in `a.b[0][i].c`), then walks what is not constant.
+// notInfix is b written with not before its operator, as `a not in b`
+// is: b's own text (ast's, its operands wrapped as it wraps them) with
+// " not" after its left side; b's text when that cannot be found.
+//
+//	notInfix(port in forbidden)    "port not in forbidden"
+func notInfix(b *ast.BinaryNode) string {
+	s := b.String()
+	for _, l := range []string{b.Left.String(), "(" + b.Left.String() + ")"} {
+		if p := l + " " + b.Operator + " "; strings.HasPrefix(s, p) {
+			return l + " not " + b.Operator + " " + s[len(p):]
+		}
+	}
+	return s
+}
+
 func (c *collector) member(m *ast.MemberNode) {
 	// Flatten: base, then the member nodes from the innermost out.
 	var chain []*ast.MemberNode

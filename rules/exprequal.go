@@ -229,6 +229,14 @@ func judgedIn(a, b, text any) (any, error) {
 		// package "present", Consistent, over a list nobody read.
 		return nil, fmt.Errorf("%s: in reads a list (or an object's keys), and it is null: a member the object holds as null or lacks (a Go plugin's nil slice is written as null), so no item was read; where it may be null, say what null means: x in (list ?? []), or list != nil && x in list", text)
 	}
+	if classOf(b) == classMap && classOf(a) != classString && a != nil {
+		// expr's own in over a map's keys panicked in reflect's words
+		// ("reflect.Value.MapIndex: value of type int is not assignable
+		// to type string") over a deny list written as an object of ports
+		// to names, {"3389": "RDP"}, whose keys JSON holds as text
+		// (TestInOverAnObjectsKeysSaysTheyAreText)
+		return nil, fmt.Errorf("%s: in over an object reads its keys, which are text, and the value is %s; write string(x) in …, or list the values: x in values(…)", text, classWords[classOf(a)])
+	}
 	if classOf(b) != classList {
 		return runtime.In(a, b), nil
 	}
@@ -243,13 +251,8 @@ func judgedIn(a, b, text any) (any, error) {
 	if !found && !kindSeen && n > 0 {
 		return nil, fmt.Errorf("%s: %s, so the value is never in it; make the kinds agree (string(x) in [\"1\"], int(x) in [1])", text, noElementReasons[ca])
 	}
-	if !found && ca == classString {
-		var reason string
-		each(b, func(e any) bool {
-			reason = lineEndIn(a, []any{e})
-			return reason == ""
-		})
-		if reason != "" {
+	if !found {
+		if reason := notFoundIn(a, b); reason != "" {
 			return nil, fmt.Errorf("%s: %s", text, reason)
 		}
 	}

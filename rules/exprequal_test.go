@@ -35,7 +35,7 @@ func TestEqualityOfMixedKindsIsAnError(t *testing.T) {
 		{`word in p.tags`, false, ""},
 		{`p.PID in [1, 2]`, true, ""},
 		{`p.PID in [1.0]`, true, ""},
-		{`p.PID not in [2, "x"]`, true, ""},
+		{`p.PID not in [2, "x"]`, false, `element 2 of the list, "x", is a text beside numbers`}, // TestNotFoundInAListOfAnotherKindIsNoAnswer
 		{`p?.missing in ["a"]`, false, ""},
 		{`p.PID in []`, false, ""},
 		{`"comm" in p`, true, ""},
@@ -97,4 +97,96 @@ func TestMixedKindConstantsStayACompileError(t *testing.T) {
 			t.Errorf("Compile(%s): %v, want expr's mismatched types error", src, err)
 		}
 	}
+}
+
+// TestNotFoundInAListOfAnotherKindIsNoAnswer: a port deny list given as
+// [23, "3389"] (one port quoted in an inputs file) found no 3389 in it, so
+// `s.port in forbidden` was a plain no and a listener on 3389 stood ok,
+// Consistent; the list's "no element is a number" error fired only when
+// every element was text. A value not found in a list that holds it
+// written in the other kind (a number as text, a text as a number) is an
+// error naming the element, in an expression's in and not in and a
+// filter's in, notIn and contains alike (notFoundIn). So is a number not
+// found in a list holding any text beside numbers: [23, "6000-6063"]
+// (the X11 ports as a range) found no 6010, [3389, "telnet"] no 23. A
+// text not found beside a number that it does not spell ("dev" in
+// ["prod", 3]) leaves the answer as it was.
+func TestNotFoundInAListOfAnotherKindIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{
+		"port":      3389,
+		"name":      "3389",
+		"forbidden": []any{23, "3389"},
+		"allowed":   []any{22, 3389.0},
+		"names":     []any{"ssh", 3389},
+		"mixed":     []any{23, "telnet"},
+		"x11":       []any{23, "6000-6063"},
+		"tags":      []any{"prod", 3},
+	}
+	runOutcomes(t, env, []outcomeCase{
+		{`port in forbidden`, false, `port in forbidden: element 2 of the list, "3389", is 3389 written as text, which a number never equals`},
+		{`port not in forbidden`, false, `element 2 of the list, "3389", is 3389 written as text`},
+		{`name in names`, false, `element 2 of the list, 3389, is a number and the value is the text "3389"`},
+		{`23 in forbidden`, true, ""},
+		{`port in allowed`, true, ""},
+		{`port in mixed`, false, `element 2 of the list, "telnet", is a text beside numbers`},
+		{`6010 in x11`, false, `element 2 of the list, "6000-6063", is a text beside numbers`},
+		{`port in [22, "ssh", "3389"]`, false, `element 3 of the list, "3389", is 3389 written as text`},
+		{`23 in mixed`, true, ""},
+		{`"dev" in tags`, false, ""},
+		{`"dev" not in tags`, true, ""},
+	})
+	filters := []struct {
+		name string
+		f    Condition
+	}{
+		{"in", Where("port", OpIn, []any{23, "3389"})},
+		{"notIn", Where("port", OpNotIn, []any{23, " 3389 "})},
+		{"contains", Where("forbidden", OpContains, 3389)},
+	}
+	for _, tc := range filters {
+		t.Run("filter "+tc.name, func(t *testing.T) {
+			t.Parallel()
+			f, err := NewFilter(tc.f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := f.Eval(env)
+			if out.Matched || len(out.Conditions) != 1 || !strings.Contains(out.Conditions[0].Reason, "written as text") {
+				t.Fatalf("matched %v, conditions %+v; want no match, the quoted element named", out.Matched, out.Conditions)
+			}
+		})
+	}
+}
+
+// TestNotInIsQuotedAsWritten: `a not in b` is parsed as not (a in b), both
+// at the operator, and an error of the in quoted `port in forbidden`, an
+// expression the chart never wrote, over a rule written `port not in
+// forbidden`. The error quotes it as written.
+func TestNotInIsQuotedAsWritten(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{"port": 3389, "forbidden": []any{23, "3389"}, "p": map[string]any{"PID": 1}}
+	runOutcomes(t, env, []outcomeCase{
+		{`port not in forbidden`, false, `port not in forbidden: element 2 of the list`},
+		{`port + 1 not in forbidden`, false, `port + 1 not in forbidden: element 2 of the list`},
+		{`p.PID not in ["1", "2"]`, false, `p.PID not in ["1", "2"]: no element of the list is a number`},
+		{`not (port in forbidden)`, false, `port in forbidden: element 2 of the list`},
+	})
+}
+
+// TestInOverAnObjectsKeysSaysTheyAreText: a deny list written as an
+// object of ports to their names, {"3389": "RDP", "23": "telnet"}, holds
+// its keys as text, as JSON does; `port in forbidden` over the number
+// 3389 said reflect's "reflect.Value.MapIndex: value of type int is not
+// assignable to type string". The error says the keys are text and what
+// to write; a text is looked up as before.
+func TestInOverAnObjectsKeysSaysTheyAreText(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{"port": 3389, "forbidden": map[string]any{"3389": "RDP", "23": "telnet"}}
+	runOutcomes(t, env, []outcomeCase{
+		{`port in forbidden`, false, `port in forbidden: in over an object reads its keys, which are text, and the value is a number; write string(x) in …`},
+		{`string(port) in forbidden`, true, ""},
+		{`"22" in forbidden`, false, ""},
+		{`string(port) not in forbidden`, false, ""},
+	})
 }

@@ -556,7 +556,7 @@ func (c *cond) test(actual any, present bool) (bool, string) {
 			}
 		}
 		if !found {
-			if reason := lineEndIn(actual, c.list); reason != "" {
+			if reason := notFoundIn(actual, c.list); reason != "" {
 				return false, reason
 			}
 		}
@@ -613,6 +613,11 @@ func (c *cond) contains(actual any) (bool, string) {
 	})
 	if !found && !kindSeen && listLen(actual) > 0 {
 		return false, noElementReasons[c.expClass]
+	}
+	if !found {
+		if reason := notFoundIn(c.Expected, actual); reason != "" {
+			return false, reason
+		}
 	}
 	return found, ""
 }

@@ -264,13 +264,13 @@ func convertInput(typ string, v any) (any, error) {
 			// JSON would hold them
 			l, err := jsonv.Unmarshal([]byte(s))
 			if _, ok := l.([]any); err != nil || !ok {
-				return nil, fmt.Errorf("is not a list: give a JSON array, like [\"a\",\"b\"]")
+				return nil, fmt.Errorf("is not a list%s: give a JSON array, like [\"a\",\"b\"]", notJSONBecause(s, '[', err))
 			}
 			return l, nil
 		case "object":
 			m, err := jsonv.Unmarshal([]byte(s))
 			if _, ok := m.(map[string]any); err != nil || !ok {
-				return nil, fmt.Errorf("is not an object: give a JSON object, like {\"k\":1}")
+				return nil, fmt.Errorf("is not an object%s: give a JSON object, like {\"k\":1}", notJSONBecause(s, '{', err))
 			}
 			return m, nil
 		}
@@ -294,6 +294,24 @@ func convertInput(typ string, v any) (any, error) {
 	// record (or of the caller's map after the run) would change the next
 	// run's default (or what the record says this run was given).
 	return jsonv.Copy(v), nil
+}
+
+// notJSONBecause says why a text that opens as a JSON list or object
+// (open) is none, as the JSON reader says it: `--input 'allowed=[22,]'`
+// or `[22,'3389']` was refused as "is not a list" beside the advice to
+// give a JSON array, which it looked like (TestListInputNotJSONSaysWhy).
+// "" for a text that does not open so, or that read. A secret input's
+// refusal is replaced whole (resolve), so this never quotes one.
+func notJSONBecause(s string, open byte, err error) string {
+	t := strings.TrimSpace(s)
+	if err == nil || t == "" || t[0] != open {
+		return ""
+	}
+	why := err.Error()
+	if strings.Contains(t, "'") {
+		why += " (JSON quotes text with \", not ')"
+	}
+	return ": it is no JSON: " + why
 }
 
 // inputTypeWords names each input type as a refusal says it.

@@ -90,3 +90,23 @@ func TestInputsDecodeNumbersAsLocalRunsDo(t *testing.T) {
 		t.Fatalf("a list: %v", err)
 	}
 }
+
+// TestListInputNotJSONSaysWhy: `--input 'allowed=[22,]'` (a trailing
+// comma) and `[22,'3389']` (shell-style quotes) were refused as "is not a
+// list: give a JSON array, like ["a","b"]", which they looked like, with
+// no word of what was wrong. A text that opens as a JSON list or object
+// says what the JSON reader found; one that does not is refused as before.
+func TestListInputNotJSONSaysWhy(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ typ, text, err string }{
+		{"list", "[22,]", `is not a list: it is no JSON: invalid character ']' looking for beginning of value: give a JSON array, like ["a","b"]`},
+		{"list", "[22,'3389']", `is not a list: it is no JSON: invalid character '\'' looking for beginning of value (JSON quotes text with ", not '): give a JSON array, like ["a","b"]`},
+		{"list", "22,80", `is not a list: give a JSON array, like ["a","b"]`},
+		{"object", "{a: 1}", `is not an object: it is no JSON: invalid character 'a' looking for beginning of object key string: give a JSON object, like {"k":1}`},
+	} {
+		_, err := convertInput(tc.typ, tc.text)
+		if err == nil || err.Error() != tc.err {
+			t.Errorf("%s %s: %v\nwant %s", tc.typ, tc.text, err, tc.err)
+		}
+	}
+}

@@ -405,3 +405,60 @@ stages:
 		t.Errorf("{ok: [CRITICAL]}: exit %d, want 3 and the map refused\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestNagiosSaysWhyAScriptGaveNoAnswer: a firewall check run as a user,
+// nft exiting 1 with "Operation not permitted (you must be root)" on
+// stderr, said `UNKNOWN: script nft completed with failure, exit 1: the
+// rows rest on no answer of it` and no word of why; a monitoring console
+// shows that line alone (the text output's Scripts part shows the
+// stderr). The line now quotes the last line the script wrote on
+// stderr, masked as the record masks it: a secret it echoed is not
+// there.
+func TestNagiosSaysWhyAScriptGaveNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeChart(t, dir, "chart.yaml", `
+version: 1
+runbook: inbound
+inputs:
+  token: {type: string, secret: true, default: s3cr3t-t0ken}
+result: {kind: verdict/inbound}
+stages:
+  - id: nft
+    exec:
+      shell: 'echo "Operation not permitted (you must be root)" >&2; echo "netlink: Error: cache initialization failed (token $TOKEN)" >&2; exit 1'
+      envFrom: {TOKEN: token}
+      parse: json
+  - id: v
+    verdict: {subject: '"ipv4"', verdict: 'nft.ok ? "ok" : "unread"'}
+`)
+	r := runCLI(t, dir, "exec", "chart.yaml", "-o", "nagios")
+	want := `UNKNOWN: script nft completed with failure, exit 1: the rows rest on no answer of it; its stderr's last line: "netlink: Error: cache initialization failed (token ***)"`
+	if r.code != 3 || !strings.Contains(r.stdout, want+"\n") {
+		t.Fatalf("exit %d; want 3 and the line %q:\n%s%s", r.code, want, r.stdout, r.stderr)
+	}
+	if strings.Contains(r.stdout+r.stderr, "s3cr3t") {
+		t.Fatalf("the secret reached the output:\n%s%s", r.stdout, r.stderr)
+	}
+	// sshd -T as a user exits 1 with nothing on stdout, and the run
+	// failed at the set: that read it, the summary naming that read alone
+	writeChart(t, dir, "failed.yaml", `
+version: 1
+runbook: sshd
+result: {kind: verdict/sshd}
+stages:
+  - id: sshd
+    exec:
+      shell: 'echo "sshd: no hostkeys available -- exiting." >&2; exit 1'
+      parse: {as: regex, pattern: '^(?P<key>\S+) (?P<value>.*)$'}
+  - id: conf
+    set: {root: 'groupBy(sshd.stdout, .key)["permitrootlogin"][0].value'}
+  - id: v
+    verdict: {subject: '"permitrootlogin"', verdict: 'root == "no" ? "pass" : "fail"'}
+`)
+	r = runCLI(t, dir, "exec", "failed.yaml", "-o", "nagios")
+	want = `script sshd completed with failure, exit 1, before the run failed (the failure may rest on what it did not say); its stderr's last line: "sshd: no hostkeys available -- exiting."`
+	if r.code != 3 || !strings.HasPrefix(r.stdout, "sshd UNKNOWN - the run failed at conf: ") || !strings.Contains(r.stdout, "\n"+want+"\n") {
+		t.Fatalf("exit %d; want 3, the run failed at conf, and the line %q:\n%s%s", r.code, want, r.stdout, r.stderr)
+	}
+}

@@ -76,7 +76,10 @@ func renderNagios(w io.Writer, rec *record.Record, c gate.Check) error {
 			plural(len(c.Unmapped), "has", "have"), plural(len(c.Unmapped), "it", "them")))
 	}
 	for _, u := range c.Unanswered {
-		line(nagiosText("UNKNOWN: script " + u.Path + " " + u.Said + ": the rows rest on no answer of it"))
+		line(nagiosText("UNKNOWN: script " + u.Path + " " + u.Said + ": the rows rest on no answer of it" + stderrClause(u)))
+	}
+	for _, u := range c.Failed {
+		line(nagiosText("script " + u.Path + " " + u.Said + ", before the run failed (the failure may rest on what it did not say)" + stderrClause(u)))
 	}
 	for _, s := range c.Stopped {
 		line(nagiosText("script " + s.Path + " " + s.Said + " before the run " + stoppedVerb(rec) + " (its own word, which the unfinished run may not have judged)"))
@@ -373,4 +376,18 @@ func (h *heldStderr) text() []string {
 		out = append(out, l)
 	}
 	return out
+}
+
+// stderrClause is how a Nagios line about a script that gave no answer
+// says why in the script's own words: the last line it wrote on stderr
+// (masked, as its record row keeps it), or "" when it wrote none. The
+// text output's Scripts part shows the last lines; a monitoring console
+// shows the Nagios lines alone, and "exit 1" said nothing of nft's "you
+// must be root".
+func stderrClause(s gate.Script) string {
+	tail := lastLines(s.Stderr)
+	if len(tail) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; its stderr's last line: %q", record.FirstLine(tail[len(tail)-1]))
 }

@@ -182,6 +182,13 @@ type Check struct {
 	// row may judge it. They leave the state as it is: what the chart
 	// would have made of them is not on the record.
 	Stopped []Script
+	// Failed are, for a run that failed, the scripts whose last run gave
+	// no answer before it (as Unanswered), the stage the run failed at
+	// left out, since the summary names it: the sshd check run as a user
+	// failed at a set: reading sshd -T's empty output, and the check said
+	// that read (`conf has no member "permitrootlogin"`) and no word of
+	// sshd's "no hostkeys available". They leave the state as it is.
+	Failed []Script
 	// Notes are what else made the state no better than it is (Raise).
 	Notes []string
 	m     Mapping
@@ -241,6 +248,13 @@ func Judge(rec *record.Record, m Mapping) Check {
 		c.State = Worse(c.State, Unknown)
 		if rec != nil {
 			c.Stopped = answeredWorse(rec.Scripts, m)
+		}
+		if rec != nil && rec.Status == "failed" {
+			for _, sc := range unanswered(rec.Scripts) {
+				if rec.Error == nil || sc.Path != rec.Error.Stage {
+					c.Failed = append(c.Failed, sc)
+				}
+			}
 		}
 	case rec.Verdicts == nil:
 		c.State, c.NoProjection = Unknown, true
@@ -405,6 +419,10 @@ type Script struct {
 	// Said is how the row says its outcome (label.Row.Said: "completed
 	// with failure, exit 127", "outcome unknown: timed out after 2s").
 	Said string
+	// Stderr is the end of what the script wrote on stderr, as its row
+	// keeps it (masked): why it gave no answer, in its own words ("Operation
+	// not permitted (you must be root)"); "" when it wrote none.
+	Stderr string
 }
 
 // answeredWorse lists the scripts whose last attempt answered with a word
@@ -426,7 +444,11 @@ func answeredWorse(rows []label.Row, m Mapping) []Script {
 func unanswered(rows []label.Row) []Script {
 	var out []Script
 	for _, r := range record.Unanswered(rows) {
-		out = append(out, Script{Path: r.Path, Said: r.Said()})
+		sc := Script{Path: r.Path, Said: r.Said()}
+		if r.Ran != nil {
+			sc.Stderr = r.Ran.StderrTail
+		}
+		out = append(out, sc)
 	}
 	return out
 }

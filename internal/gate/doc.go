@@ -18,8 +18,10 @@
 //	                                         that is worse (WARNING, CRITICAL);
 //	                                         its scripts that answered WARNING
 //	                                         or CRITICAL are listed
-//	                                         (Check.Stopped), the state left
-//	                                         as it is
+//	                                         (Check.Stopped), and, of a failed
+//	                                         run, those that gave no answer
+//	                                         before it (Check.Failed), the
+//	                                         state left as it is
 //	the chart projects no verdict rows       UNKNOWN
 //	otherwise                                the worst state over every row,
 //	                                         shown or hidden (none: OK, when
