@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os/exec"
 	"strings"
 	"testing"
 )
@@ -107,5 +108,43 @@ stages:
 		if tc.want == 3 && !strings.Contains(r.stdout, `Not sure — stage "j" did not check its answer (it said on stderr that it `) {
 			t.Errorf("%s: want the standing to say journalctl read no journal:\n%s", tc.name, r.stdout)
 		}
+	}
+}
+
+// TestPgrepInAShellScriptDoesNotFindTheScript: a shell: script ran as
+// `bash -c SCRIPT`, the bash staying while it ran, so `pgrep -f
+// 'java.*myapp'` matched the command line of the very bash that ran it:
+// `OK myapp: running`, Consistent, with no java running on the host. The
+// script reaches bash in its environment now (internal/proc
+// TestShellScriptIsNotInBashsCommandLine), and pgrep finds no such
+// process: missing, CRITICAL (testdata/wave-procs/app-running).
+func TestPgrepInAShellScriptDoesNotFindTheScript(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("pgrep"); err != nil {
+		t.Skip("no pgrep on this machine")
+	}
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "app.yaml", `version: 1
+runbook: app-running
+result: {kind: verdict/process, decider: Running, nagios: {critical: [missing], ok: [running]}}
+stages:
+  - id: pg
+    exec:
+      shell: pgrep -af 'java.*no-such-app-7q3z'
+      exitCodes: {0: running, 1: missing}
+      parse: lines
+  - id: running
+    name: Running
+    decide:
+      rules:
+        - {when: 'pg.status == "missing"', then: missing, label: no such process}
+      default: {branch: running, label: pgrep found it}
+    branches:
+      missing: [{id: m, verdict: {subject: '"myapp"', verdict: '"missing"'}}]
+      running: [{id: r, verdict: {subject: '"myapp"', verdict: '"running"', pids: pg.stdout}}]
+`)
+	r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+	if r.code != 2 || !strings.HasPrefix(r.stdout, "app-running CRITICAL - 1 missing") {
+		t.Errorf("exit %d; want 2, CRITICAL, no such process found:\n%s", r.code, r.stdout)
 	}
 }
