@@ -148,3 +148,31 @@ stages:
 		t.Errorf("exit %d; want 2, CRITICAL, no such process found:\n%s", r.code, r.stdout)
 	}
 }
+
+// TestPipelineCutByHeadSaysSigpipe: `ps -eo pid,rss,args --sort=-rss |
+// head -n 5` exits 141 once ps prints more than the pipe holds before head
+// has read its lines (128 + SIGPIPE), on one run and not the next, and
+// pipefail makes that the script's exit. The Scripts part said only
+// "completed with failure, exit 141"; it says now what 141 is and what to
+// write instead. A 141 of no pipeline is said as before.
+func TestPipelineCutByHeadSaysSigpipe(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "top.yaml", `version: 1
+runbook: top
+stages:
+  - id: top
+    exec: {shell: "yes | head -n 3", parse: lines}
+    onError: continue
+  - id: other
+    exec: {shell: "exit 141", parse: lines}
+`)
+	r := runCLI(t, dir, "exec", chart)
+	const want = `top: completed with failure, exit 141 (141 is 128 + SIGPIPE: a command of the pipeline was killed as it wrote to one that had stopped reading`
+	if !strings.Contains(r.stdout, want) {
+		t.Errorf("no hint %q:\n%s%s", want, r.stdout, r.stderr)
+	}
+	if strings.Count(r.stdout, "128 + SIGPIPE") != 1 {
+		t.Errorf("a hint for a 141 of no pipeline:\n%s", r.stdout)
+	}
+}
