@@ -1,6 +1,7 @@
 package chart
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -60,6 +61,21 @@ func (e *ExecSpec) HiddenSubstitutions() []Substitution {
 // one parser of scripts here (HiddenSubstitutions, ShellRunsManyCommands).
 func parseBash(script string) (*syntax.File, error) {
 	return syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(script), "")
+}
+
+// UnclosedHereDoc is what is wrong with a shell: script whose
+// here-document is never closed ("" when none is): bash reads every line
+// after it into the document, saying only a warning, and runs the script
+// (internal/proc's runner would be read into it too, its own text printed
+// as the script's output). Other syntax mvdan.cc/sh does not read as bash
+// does is left to bash.
+func UnclosedHereDoc(script string) string {
+	_, err := parseBash(script)
+	var pe syntax.ParseError
+	if !errors.As(err, &pe) || !strings.Contains(pe.Text, "unclosed here-document") {
+		return ""
+	}
+	return fmt.Sprintf("its %s, opened at line %d, column %d of the script: bash would read every line after it into the document, with a warning only; end it with a line holding its word alone", pe.Text, pe.Pos.Line(), pe.Pos.Col())
 }
 
 // nearestStmt is the innermost statement among a node's ancestors, stack;
