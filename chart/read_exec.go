@@ -45,7 +45,7 @@ func (l *loader) exec(e entry, s *StageSpec) *ExecSpec {
 	case hasShell:
 		x.Shell, _ = l.word(se, sid, "exec shell")
 		x.ShellPos = se.keyPos
-		if msg := UnclosedHereDoc(x.Shell); msg != "" {
+		if msg := UnfinishedScript(x.Shell); msg != "" {
 			l.errf(se.valPos, sid, "exec shell: %s", msg)
 		}
 	default:

@@ -63,19 +63,30 @@ func parseBash(script string) (*syntax.File, error) {
 	return syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(script), "")
 }
 
-// UnclosedHereDoc is what is wrong with a shell: script whose
-// here-document is never closed ("" when none is): bash reads every line
-// after it into the document, saying only a warning, and runs the script
-// (internal/proc's runner would be read into it too, its own text printed
-// as the script's output). Other syntax mvdan.cc/sh does not read as bash
-// does is left to bash.
-func UnclosedHereDoc(script string) string {
+// UnfinishedScript is what is wrong with a shell: script that ends
+// before it is finished ("" when it does not): a here-document never
+// closed, which bash reads to the script's end saying only a warning, and
+// runs; or a `&&`, `||` or `|` with no command after it, which bash fails
+// as a syntax error only once it has run every line before it. Either
+// would take in what follows the script, and internal/proc's runner puts
+// a line after it: `cat <<EOF` printed the runner's text as the script's
+// output. Other syntax mvdan.cc/sh does not read as bash does is left to
+// bash.
+func UnfinishedScript(script string) string {
 	_, err := parseBash(script)
 	var pe syntax.ParseError
-	if !errors.As(err, &pe) || !strings.Contains(pe.Text, "unclosed here-document") {
+	if !errors.As(err, &pe) {
 		return ""
 	}
-	return fmt.Sprintf("its %s, opened at line %d, column %d of the script: bash would read every line after it into the document, with a warning only; end it with a line holding its word alone", pe.Text, pe.Pos.Line(), pe.Pos.Col())
+	at := fmt.Sprintf("line %d, column %d of the script", pe.Pos.Line(), pe.Pos.Col())
+	switch {
+	case strings.Contains(pe.Text, "unclosed here-document"):
+		return fmt.Sprintf("its %s, opened at %s: bash would read every line after it into the document, with a warning only; end it with a line holding its word alone", pe.Text, at)
+	case strings.HasSuffix(pe.Text, "must be followed by a statement") && pe.Incomplete:
+		op, _, _ := strings.Cut(pe.Text, " must")
+		return fmt.Sprintf("it ends with %s at %s and no command after it: bash runs every line before it, then fails on a syntax error; give the command it leads to, or take the %s out", op, at, strings.Trim(op, "`"))
+	}
+	return ""
 }
 
 // nearestStmt is the innermost statement among a node's ancestors, stack;

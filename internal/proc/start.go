@@ -106,9 +106,13 @@ const scriptKey = "__RUNBOOK_SCRIPT"
 // read inside the eval, after its last line (an eval's own status
 // replaces PIPESTATUS when it returns), and the script ends with its own
 // status; a script that ends early (errexit, exit) leaves them to the
-// trap, as before.
+// trap, as before. Two line ends part them, so a last line ending in a
+// backslash does not run on into the runner's; a script whose last
+// construct is unfinished (a here-document never closed, a `&&` with
+// nothing after it) would take the runner's line in, and the chart
+// refuses it (chart.UnfinishedScript).
 func shellRunner(file string) string {
-	return pipeStatusTrap(file) + `__runbook_script=$` + scriptKey + `; unset ` + scriptKey + `; eval "$__runbook_script"$'\n''{ __runbook_rc=$? __runbook_end="${PIPESTATUS[*]}"; set +x; } 2>/dev/null; exit "$__runbook_rc"'`
+	return pipeStatusTrap(file) + `__runbook_script=$` + scriptKey + `; unset ` + scriptKey + `; eval "$__runbook_script"$'\n\n''{ __runbook_rc=$? __runbook_end="${PIPESTATUS[*]}"; set +x; } 2>/dev/null; exit "$__runbook_rc"'`
 }
 
 // defaultPath is searched for a command when the child's environment has no
