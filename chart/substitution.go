@@ -1,6 +1,7 @@
 package chart
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -60,6 +61,32 @@ func (e *ExecSpec) HiddenSubstitutions() []Substitution {
 // one parser of scripts here (HiddenSubstitutions, ShellRunsManyCommands).
 func parseBash(script string) (*syntax.File, error) {
 	return syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(script), "")
+}
+
+// UnfinishedScript is what is wrong with a shell: script that ends
+// before it is finished ("" when it does not): a here-document never
+// closed, which bash reads to the script's end saying only a warning, and
+// runs; or a `&&`, `||` or `|` with no command after it, which bash fails
+// as a syntax error only once it has run every line before it. Either
+// would take in what follows the script, and internal/proc's runner puts
+// a line after it: `cat <<EOF` printed the runner's text as the script's
+// output. Other syntax mvdan.cc/sh does not read as bash does is left to
+// bash.
+func UnfinishedScript(script string) string {
+	_, err := parseBash(script)
+	var pe syntax.ParseError
+	if !errors.As(err, &pe) {
+		return ""
+	}
+	at := fmt.Sprintf("line %d, column %d of the script", pe.Pos.Line(), pe.Pos.Col())
+	switch {
+	case strings.Contains(pe.Text, "unclosed here-document"):
+		return fmt.Sprintf("its %s, opened at %s: bash would read every line after it into the document, with a warning only; end it with a line holding its word alone", pe.Text, at)
+	case strings.HasSuffix(pe.Text, "must be followed by a statement") && pe.Incomplete:
+		op, _, _ := strings.Cut(pe.Text, " must")
+		return fmt.Sprintf("it ends with %s at %s and no command after it: bash runs every line before it, then fails on a syntax error; give the command it leads to, or take the %s out", op, at, strings.Trim(op, "`"))
+	}
+	return ""
 }
 
 // nearestStmt is the innermost statement among a node's ancestors, stack;

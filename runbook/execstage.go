@@ -291,6 +291,8 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		rs.fileLedger(record.DeniedInOutputEntry(path, *res.ExitCode, rs.mask(line)))
 	} else if line := noDNSAnswer(res, row, stdout, stderr); line != "" {
 		rs.fileLedger(record.NoDNSAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
+	} else if line := searchedNothing(res, row, stderr); line != "" {
+		rs.fileLedger(record.SearchedNothingEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if pipedAnswer(es, res, row) {
 		rs.fileLedger(record.PipedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(stderr), res.PipeStatus, es.AnswerFromASubshellPipeline()))
 	}
@@ -435,6 +437,18 @@ func noDNSAnswer(res proc.Result, row label.Row, stdout, stderr string) string {
 		return line
 	}
 	return record.NoDNSAnswer(stderr)
+}
+
+// searchedNothing is stderr's first line saying the command's search
+// could find nothing (record.SearchedNothing: pgrep over a name past
+// comm's 15 bytes, journalctl over no journal), when it ended as no
+// failure: its "none found", exit 0 or a declared code, is then no answer
+// (record.ItemSearchedNothing). "" otherwise: a failure is said as one.
+func searchedNothing(res proc.Result, row label.Row, stderr string) string {
+	if !answeredAsNoFailure(res, row) {
+		return ""
+	}
+	return record.SearchedNothing(stderr)
 }
 
 // answeredBlank says whether a command answered with an exit code alone:

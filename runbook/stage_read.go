@@ -196,6 +196,8 @@ func readOne(shown, file string, limit int) (ReadFile, error) {
 		// Opening a FIFO waits for a writer, with no timeout of the
 		// stage's own: the run hung there, saying nothing.
 		return ReadFile{}, fmt.Errorf("read %s: it is a named pipe, not a file: opening it waits for a process to write to it, and the run would wait with it (read what it carries where it is written, or exec: {command: [cat, %s], timeout: 5s}, which a timeout ends)", shown, shown)
+	} else if err == nil && !fi.IsDir() && !fi.Mode().IsRegular() {
+		return ReadFile{}, notAFile(shown, file, fi.Mode())
 	}
 	f, err := os.Open(file)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -213,6 +215,29 @@ func readOne(shown, file string, limit int) (ReadFile, error) {
 		return ReadFile{}, fmt.Errorf("read %s: %w", shown, unwrapPathErr(err))
 	}
 	return ReadFile{Path: shown, Exists: true, Content: data}, nil
+}
+
+// notAFile is the error of a read: of a path that is a device, a socket
+// or a kernel object (an eventfd, an epoll) rather than a file: reading a
+// terminal or an eventfd waits for input with no timeout of the stage's
+// own, and /dev/zero never ends. A glob over /proc/PID/fd/* (a count of a
+// process's open files) matched its terminal, /dev/pts/0, and the run
+// hung there, saying nothing (TestReadOfADeviceIsRefused). link is the
+// path's target, when it is a symbolic link (/proc/PID/fd/N's are).
+func notAFile(shown, file string, mode fs.FileMode) error {
+	what := "not a regular file (a kernel object: an eventfd, an epoll, an anonymous inode)"
+	switch {
+	case mode&fs.ModeCharDevice != 0:
+		what = "a character device (a terminal, /dev/zero, /dev/kmsg)"
+	case mode&fs.ModeDevice != 0:
+		what = "a block device (a disk)"
+	case mode&fs.ModeSocket != 0:
+		what = "a socket"
+	}
+	if target, err := os.Readlink(file); err == nil {
+		what += fmt.Sprintf(", %s", target)
+	}
+	return fmt.Errorf("read %s: it is %s, not a file: reading it may wait for input with no end, and the run would wait with it; to count or list what a folder holds (a process's open files in /proc/PID/fd), list the names, exec: {shell: 'ls /proc/$PID/fd | wc -l', envFrom: {PID: string(pid)}}, or read what the device holds with exec: {command: [head, -c, 4096, %s], timeout: 5s}", shown, what, shown)
 }
 
 // readValue is one file as `read:` writes it, {path, exists, content}: a

@@ -182,7 +182,11 @@ func viewOf(rec *record.Record, opts renderOpts) resultView {
 				tail[i] = clean(l)
 			}
 		}
-		if hint := noMatchHint(row); hint != "" && len(tail) == 0 {
+		hint := noMatchHint(row)
+		if hint == "" {
+			hint = sigpipeHint(row)
+		}
+		if hint != "" && len(tail) == 0 {
 			words += " (" + hint + ")"
 		}
 		if n > 1 {
@@ -434,4 +438,18 @@ func noMatchHint(row label.Row) string {
 		return ""
 	}
 	return name + " exits 1 when nothing matched: where that is an answer, declare it, exitCodes: {0: found, 1: none}, and its 2 (a file it could not read) stays a failure"
+}
+
+// sigpipeHint is what the Scripts part says beside a shell: pipeline that
+// exited 141 undeclared ("" otherwise): 128 + SIGPIPE's 13, a command
+// killed as it wrote into a pipe whose reader had stopped. `ps -eo
+// pid,rss,args --sort=-rss | head -n 5` ends so once ps prints more than
+// the pipe holds before head has read its 5 lines, on one run and not the
+// next, and pipefail makes it the script's exit; "completed with failure,
+// exit 141" said none of that.
+func sigpipeHint(row label.Row) string {
+	if row.Label != label.CompletedWithFailure || row.Answered() || row.ExitCode == nil || *row.ExitCode != 141 || row.Ran == nil || !strings.Contains(row.Ran.Shell, "|") {
+		return ""
+	}
+	return "141 is 128 + SIGPIPE: a command of the pipeline was killed as it wrote to one that had stopped reading (ps … | head -n 5, once ps prints more than head reads), which pipefail makes the script's exit on some runs and not others; take the lines in the chart (ps.stdout[:5]) in place of head"
 }

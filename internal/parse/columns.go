@@ -252,6 +252,10 @@ func (p *columns) parse(text string, r *recorder) any {
 			}
 		}
 		f := fields(rw.s, len(names), p.rest)
+		if open, close, ok := splitParen(f, p.rest); ok {
+			r.problem(rw.n, rw.s, fmt.Sprintf("its field %q opens a parenthesis that %q, a later word of the row, closes: a value in parentheses with a space inside it (a process's name in /proc/PID/stat, \"(my proc (x))\") was split at its spaces, so every value after it would be keyed off (read such a line with a parse: regex that takes the name whole, up to its last \")\": '^(?P<pid>\\d+) \\((?P<comm>.*)\\) (?P<state>\\S) ')", open, close))
+			continue
+		}
 		if p.rest && head != nil && len(f) == len(names) && strings.ContainsRune(f[len(f)-1], ' ') {
 			if at, want := restStart(rw.s, len(names)), restStart(head.s, len(names)); at >= 0 && want >= 0 && at < want && (aligned(want) || wordAt(rw.s, want)) {
 				r.problem(rw.n, rw.s, fmt.Sprintf("its last column holds %q, which begins left of the header's %q: a value with a space in an earlier column (df's \"//nas/My Share\") has shifted the row, so its values would be keyed one column off (read such a table with a parse: regex that knows its columns, or from JSON output: findmnt -J -l -D -b for df)", f[len(f)-1], names[len(names)-1]))
@@ -469,6 +473,35 @@ func headerInside(header string, rows []string, n int) []int {
 			return restStart(s, n) >= 0 && len(fields(s, n, true)) == n && !wordAt(s, c)
 		})
 	})
+}
+
+// splitParen says whether a row's fields f hold a value in parentheses
+// split at a space inside it, and gives the field that opens it and the
+// one that closes it: a field beginning with "(" that does not close what
+// it opens, closed by a later field (the word of it that closes it is
+// given). /proc/PID/stat writes a process's
+// name in parentheses as it is, spaces and all: "7223 (my proc (x)) D 1
+// …" read with names [pid, comm, state] gave comm "(my" and state "proc",
+// and a check for processes stuck in D state said ok, Consistent, of a
+// line whose state nobody read. Under last: rest the last field is one
+// value, spaces and all, and is not judged.
+func splitParen(f []string, rest bool) (string, string, bool) {
+	end := len(f)
+	if rest {
+		end--
+	}
+	for j := 0; j < end; j++ {
+		depth := strings.Count(f[j], "(") - strings.Count(f[j], ")")
+		if !strings.HasPrefix(f[j], "(") || depth <= 0 {
+			continue
+		}
+		for _, w := range strings.Fields(strings.Join(f[j+1:], " ")) {
+			if depth -= strings.Count(w, ")") - strings.Count(w, "("); depth <= 0 {
+				return f[j], w, true
+			}
+		}
+	}
+	return "", "", false
 }
 
 // markGlyph says whether row's first field is one symbol alone (Unicode's

@@ -83,8 +83,11 @@
 //     first command or pipeline that fails ends the script with it (a
 //     failure the script tests with if, &&, || or ! does not); with no
 //     bash it does not start (ErrNoBash) and no other shell is tried. The
-//     script is run after an EXIT trap on its first line that writes its
-//     last pipeline's codes to a temporary file (Result.PipeStatus).
+//     script is run after an EXIT trap that writes its last pipeline's
+//     codes to a temporary file (Result.PipeStatus). SCRIPT is a short
+//     runner that evals the script from bash's environment (shellRunner):
+//     the script's text is in no command line, so a search of command
+//     lines it makes (pgrep -f) never finds the bash running it.
 //   - It never hides argv: argv is visible to every user of the host (ps,
 //     /proc/PID/cmdline), so callers never put a secret there. They pass
 //     secrets through Spec.Env or Spec.Stdin, and list the values in

@@ -28,6 +28,9 @@ func TestShellScriptSaysItsLastPipelinesCodes(t *testing.T) {
 		{"or exit", `(exit 2) | grep -q y || exit 1`, []int{2, 1}},
 		{"traced", `set -x; (exit 2) | grep -q y`, []int{2, 1}},
 		{"own trap", `trap 'echo bye' EXIT; (exit 2) | grep -q y`, nil},
+		// ends at its last line, not by errexit: the codes are read
+		// after it (shellRunner), not from the eval that ran it
+		{"no errexit", "set +e\n(exit 2) | grep -q y", []int{2, 1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

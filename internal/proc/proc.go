@@ -30,7 +30,8 @@ type Spec struct {
 	// Argv is the command and its arguments, executed without a shell.
 	Argv []string
 	// Shell is a script run as `bash -e -o pipefail -c Shell`, only when the
-	// author wrote `shell:`. bash is looked up like a command; where it is
+	// author wrote `shell:` (the text reaches bash in its environment, not
+	// its command line: shellRunner). bash is looked up like a command; where it is
 	// not found the run does not start (StartErr is ErrNoBash): no other
 	// shell is tried, since without pipefail `false | cat` would exit 0.
 	// errexit (-e) too: without it `dmesg | tail; echo end` exits with

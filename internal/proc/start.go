@@ -84,8 +84,9 @@ func formatsInC(env []string) []string {
 // pipeStatusTrap is what a shell script is run after: a trap that
 // writes, when the script ends, the exit codes of the commands of the last
 // pipeline it ran (bash's PIPESTATUS) into file, where Run reads them
-// (Result.PipeStatus). It is on the script's first line, so bash's "line
-// N" of an error is the script's own. PIPESTATUS is read first, before
+// (Result.PipeStatus), or the codes shellRunner read after the script's
+// last line (__runbook_end) when it ran to its end. The script is eval'd,
+// so bash's "line N" of an error is the script's own. PIPESTATUS is read first, before
 // any command of the trap's own changes it, and in a group whose stderr is
 // /dev/null, with `set +x`: the trap stays out of a `set -x` trace, which
 // would print the file's name. "" when file is "" or would need quoting: the
@@ -95,7 +96,32 @@ func pipeStatusTrap(file string) string {
 	if file == "" || strings.ContainsAny(file, "'\"$`\\\n") {
 		return ""
 	}
-	return `trap '{ __runbook_ps="${PIPESTATUS[*]}"; set +x; } 2>/dev/null; echo "$__runbook_ps" > "` + file + `"' EXIT; `
+	return `trap '{ __runbook_ps="${__runbook_end-${PIPESTATUS[*]}}"; set +x; } 2>/dev/null; echo "$__runbook_ps" > "` + file + `"' EXIT; `
+}
+
+// scriptKey is the environment variable a shell script reaches bash in
+// (shellRunner), taken out of the environment before the script runs.
+const scriptKey = "__RUNBOOK_SCRIPT"
+
+// shellRunner is the text bash runs with -c for a shell script: the
+// script itself is not in it, nor anywhere in bash's command line, but in
+// its environment (scriptKey), which the runner unsets before it evals
+// the script, so no command the script starts inherits it. A script's
+// text in the command line of the bash that runs it is found by any
+// search of command lines it makes: `pgrep -f 'java.*myapp'` matched that
+// bash (its pipeStatusTrap keeps bash from handing its process over to
+// the one command), and a check that the app runs said running, OK,
+// Consistent, with no java running. The script's last pipeline's codes are
+// read inside the eval, after its last line (an eval's own status
+// replaces PIPESTATUS when it returns), and the script ends with its own
+// status; a script that ends early (errexit, exit) leaves them to the
+// trap, as before. Two line ends part them, so a last line ending in a
+// backslash does not run on into the runner's; a script whose last
+// construct is unfinished (a here-document never closed, a `&&` with
+// nothing after it) would take the runner's line in, and the chart
+// refuses it (chart.UnfinishedScript).
+func shellRunner(file string) string {
+	return pipeStatusTrap(file) + `__runbook_script=$` + scriptKey + `; unset ` + scriptKey + `; eval "$__runbook_script"$'\n\n''{ __runbook_rc=$? __runbook_end="${PIPESTATUS[*]}"; set +x; } 2>/dev/null; exit "$__runbook_rc"'`
 }
 
 // defaultPath is searched for a command when the child's environment has no
@@ -111,7 +137,7 @@ func (s Spec) command(ctx context.Context, tag, pipeFile string) (*exec.Cmd, err
 	case len(s.Argv) > 0 && s.Shell != "":
 		return nil, errors.New("proc: the spec sets both argv and shell; a stage runs one of them")
 	case s.Shell != "":
-		argv = []string{"bash", "-e", "-o", "pipefail", "-c", pipeStatusTrap(pipeFile) + s.Shell}
+		argv = []string{"bash", "-e", "-o", "pipefail", "-c", shellRunner(pipeFile)}
 	case len(s.Argv) == 0 || s.Argv[0] == "":
 		return nil, errors.New("proc: no command given (argv is empty and no shell script is set)")
 	default:
@@ -123,6 +149,12 @@ func (s Spec) command(ctx context.Context, tag, pipeFile string) (*exec.Cmd, err
 		}
 	}
 	env, err := s.environ(tag)
+	if err == nil && s.Shell != "" {
+		if strings.IndexByte(s.Shell, 0) >= 0 {
+			return nil, &startError{what: argv[0], err: errors.New("the script holds a NUL byte, which no process can receive")}
+		}
+		env = append(env, scriptKey+"="+s.Shell)
+	}
 	if err != nil {
 		return nil, &startError{what: argv[0], err: err}
 	}

@@ -1,0 +1,96 @@
+package record
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/openrunbook/runbook/plugins/coverage"
+)
+
+// ItemSearchedNothing is the kind of the not-checked item filed for an
+// exec stage whose command ended as no failure (exit 0, or a code the
+// chart declared an answer) while it said on stderr that its search could
+// find nothing, whatever there is to find: it had nothing to search, or
+// what it was asked for can match nothing. Its "none found" says nothing
+// of whether there is such a thing.
+//
+// procps' pgrep (and pkill, pidwait) matches its pattern against a
+// process's name, which the kernel cuts to 15 bytes (comm): a longer
+// pattern matches no process, and pgrep says `pattern that searches for
+// process name longer than 15 characters will result in zero matches`,
+// then exits 1, its code for no process found. `pgrep -x
+// systemd-journald` under `exitCodes: {0: running, 1: missing}` said
+// missing, CRITICAL, Consistent, over a journald that was running
+// (TestPgrepLongNameIsNoAnswerOfMissing).
+//
+// journalctl over no journal it can read (none kept on the host, or none
+// this user may open) says `No journal files were found.` or `No journal
+// files were opened due to insufficient permissions.` on stderr, prints
+// `-- No entries --` and exits 0, or 1 under --grep, as over a journal
+// that holds no such entry: `journalctl -k -g "Out of memory"` under
+// `exitCodes: {0: found, 1: none}` said none, OK, Consistent, over a host
+// whose kernel messages nobody read (TestJournalNotReadIsNoAnswerOfNone).
+// Under -o json it says neither, and is not seen here.
+const ItemSearchedNothing = "searched-nothing"
+
+// searchedNothing is the rule, one line at a time, in any case: what the
+// line holds, what it says, and what to do instead.
+//
+//	"will result in zero matches"     pgrep, pkill, pidwait: a name past 15 bytes
+//	"no journal files were found"     journalctl: no journal on the host
+//	"no journal files were opened"    journalctl: none this user may read
+var searchedNothing = []struct{ mark, cause, fix string }{
+	{"will result in zero matches", "what it was asked to look for can match nothing",
+		`a process's name (comm) is cut to 15 bytes: give pgrep those 15 (pgrep -x "${NAME:0:15}" in a shell), or match the whole command line (pgrep -f)`},
+	{"no journal files were found", "it found no journal to read",
+		"this host keeps no journal (or it is elsewhere: journalctl -D, --file): read the kernel's messages where they are kept (dmesg, /var/log/kern.log)"},
+	{"no journal files were opened", "it could open no journal",
+		"run it as root or as a user of the group systemd-journal or adm"},
+}
+
+// SearchedNothing is stderr's first line saying the command's search
+// could find nothing (searchedNothing), "" when none does.
+func SearchedNothing(stderr string) string {
+	for _, l := range strings.Split(stderr, "\n") {
+		if searchedNothingRule(l) >= 0 {
+			return strings.TrimSpace(l)
+		}
+	}
+	return ""
+}
+
+// searchedNothingRule is the index of the rule line holds the mark of,
+// -1 when none.
+func searchedNothingRule(line string) int {
+	low := strings.ToLower(line)
+	for i, r := range searchedNothing {
+		if strings.Contains(low, r.mark) {
+			return i
+		}
+	}
+	return -1
+}
+
+// SearchedNothingEntry is the ledger's entry for such a stage, filed under
+// its path: exit is the exit code, word the answer the chart declared for
+// it ("" when none), line stderr's first line saying so (masked already;
+// SearchedNothing).
+func SearchedNothingEntry(path string, exit int, word, line string) coverage.Entry {
+	ended := fmt.Sprintf("though it exited %d", exit)
+	if word != "" {
+		ended = fmt.Sprintf("though it exited %d, which the chart declares the answer %q", exit, word)
+	}
+	cause, fix := "its search could find nothing", "find why it searched nothing"
+	if i := searchedNothingRule(line); i >= 0 {
+		cause, fix = searchedNothing[i].cause, searchedNothing[i].fix
+	}
+	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
+		Kind: coverage.KindLedger,
+		NotChecked: []coverage.Item{{
+			What: "its answer",
+			Why: fmt.Sprintf("it said on stderr that %s %s, so its answer of none found says nothing of whether there is such a thing; stderr's first such line: %q; %s",
+				cause, ended, cutLine(line), fix),
+			Kind: ItemSearchedNothing,
+		}},
+	}}
+}
