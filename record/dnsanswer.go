@@ -73,3 +73,53 @@ func NoDNSAnswerEntry(path string, exit int, word, line string) coverage.Entry {
 		}},
 	}}
 }
+
+// unresolvedWords are what a command prints, in any case, when it found
+// no address for the host name it was given (getaddrinfo's EAI_NONAME
+// and EAI_AGAIN in glibc's words, and the tools' own): it never reached
+// the host.
+var unresolvedWords = []string{
+	"name or service not known",            // glibc: nc, ping, ssh, psql
+	"temporary failure in name resolution", // glibc: no server answered
+	"no address associated with hostname",  // glibc
+	"nodename nor servname provided",       // BSD libc
+	"could not resolve",                    // curl, ssh ("Could not resolve hostname")
+	"could not translate host name",        // libpq: psql, pg_isready
+	"unable to resolve host",               // wget, sudo
+}
+
+// Unresolved is stderr's first line saying the command found no address
+// for the host it was given (unresolvedWords), "" when none does. Under
+// an exit code the chart declared an answer it is no answer
+// (UnresolvedAnswerEntry).
+func Unresolved(stderr string) string {
+	for _, l := range strings.Split(stderr, "\n") {
+		low := strings.ToLower(l)
+		for _, w := range unresolvedWords {
+			if strings.Contains(low, w) {
+				return strings.TrimSpace(l)
+			}
+		}
+	}
+	return ""
+}
+
+// UnresolvedAnswerEntry is the ledger's entry for a stage whose exit code
+// the chart declared the answer word, when stderr said the command found
+// no address for its host (Unresolved; line masked already). `nc -z -w2
+// HOST 23` with `exitCodes: {0: open, 1: closed}`, a check that telnet is
+// closed, exits 1 over a closed port and as much over a host name it
+// could not resolve (`nc: getaddrinfo for host "db01.prod" port 23: Name
+// or service not known`): a name misspelt in the inputs, or a resolver
+// down, read as a port closed, OK, Consistent
+// (cmd/runbook TestUnresolvedHostUnderDeclaredCodeIsNoAnswer).
+func UnresolvedAnswerEntry(path string, exit int, word, line string) coverage.Entry {
+	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
+		Kind: coverage.KindLedger,
+		NotChecked: []coverage.Item{{
+			What: "its answer",
+			Why:  fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but it said on stderr that it found no address for the host it was given, so it never reached the host, and %q is not known of it (a name misspelt, or no name server answering); stderr's first such line: %q; check the name, or say which stderr the answer goes with, {%d: {word: %s, stderr: TEXT}}, and the other is a failure", exit, word, word, cutLine(line), exit, word),
+			Kind: ItemNoDNSAnswer,
+		}},
+	}}
+}

@@ -287,6 +287,8 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		rs.fileLedger(record.RefusedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if line != "" {
 		rs.fileLedger(record.DeniedEntry(path, *res.ExitCode, rs.mask(line)))
+	} else if line := unresolved(es, res, row, stderr); line != "" {
+		rs.fileLedger(record.UnresolvedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if line := deniedInOutput(res, row, stdout); line != "" {
 		rs.fileLedger(record.DeniedInOutputEntry(path, *res.ExitCode, rs.mask(line)))
 	} else if line := noDNSAnswer(res, row, stdout, stderr); line != "" {
@@ -411,6 +413,18 @@ func denied(es *chart.ExecSpec, res proc.Result, row label.Row, stderr string) s
 		return ""
 	}
 	return record.Refused(stderr)
+}
+
+// unresolved is stderr's first line saying the command found no address
+// for its host (record.Unresolved), when it exited with a non-zero code the
+// chart declared an answer and gave no stderr text of its own: the code may
+// be that failure, not the answer (record.UnresolvedAnswerEntry). "" otherwise:
+// exit 0 reached the host, and a failure is said as one.
+func unresolved(es *chart.ExecSpec, res proc.Result, row label.Row, stderr string) string {
+	if !row.Answered() || *res.ExitCode == 0 || es.AnswerNeedsStderr(*res.ExitCode) {
+		return ""
+	}
+	return record.Unresolved(stderr)
 }
 
 // deniedInOutput is stdout's first line holding the mark a tool prints

@@ -809,3 +809,57 @@ stages:
 		t.Errorf("exit %d; want 3, UNKNOWN, grep's missing file said in C's words:\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestUnresolvedHostUnderDeclaredCodeIsNoAnswer: `nc -z -w2 HOST 23`
+// with `exitCodes: {0: open, 1: closed}`, a check that telnet is closed,
+// exits 1 over a closed port (saying nothing) and as much over a host
+// name it could not resolve (`nc: getaddrinfo for host "db01.prod" port
+// 23: Name or service not known`): a name misspelt in the inputs said
+// `closed`, OK, Consistent. Such a line under a declared non-zero code is
+// now a not-checked item (kind no-dns-answer): UNKNOWN. The same code
+// with nothing on stderr stays the answer, and a chart that names the
+// line as its answer ({1: {word: unresolvable, stderr: …}}) is taken at
+// its word.
+func TestUnresolvedHostUnderDeclaredCodeIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, script, codes, status string
+		code                        int
+	}{
+		{"nc over a name not known", `echo 'nc: getaddrinfo for host "db01.prod" port 23: Name or service not known' >&2; exit 1`, `{0: open, 1: closed}`, "telnet UNKNOWN - 1 stage did not check everything (probe), 1 closed", 3},
+		{"no name server", `echo 'nc: getaddrinfo for host "db01.prod" port 23: Temporary failure in name resolution' >&2; exit 1`, `{0: open, 1: closed}`, "telnet UNKNOWN - 1 stage did not check everything (probe), 1 closed", 3},
+		{"ssh", `echo 'ssh: Could not resolve hostname db01.prod: Name or service not known' >&2; exit 255`, `{0: open, 255: closed}`, "telnet UNKNOWN - 1 stage did not check everything (probe), 1 closed", 3},
+		{"a closed port", `exit 1`, `{0: open, 1: closed}`, "telnet OK - 1 closed", 0},
+		{"the chart's own answer", `echo 'nc: getaddrinfo for host "x" port 23: Name or service not known' >&2; exit 1`, `{0: open, 1: {word: closed, stderr: Name or service not known}}`, "telnet OK - 1 closed", 0},
+	} {
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
+runbook: telnet
+result: {kind: verdict/port, decider: Port, nagios: {ok: [closed], critical: [open]}}
+stages:
+  - id: probe
+    exec:
+      shell: '`+strings.ReplaceAll(tc.script, "'", "''")+`'
+      exitCodes: `+tc.codes+`
+      into: p
+  - id: port
+    name: Port
+    decide:
+      rules:
+        - {when: (p.status ?? "") == "open", then: open, label: telnet answers}
+        - {when: (p.status ?? "") == "closed", then: closed, label: nothing answers on 23}
+      default: {branch: unknown, label: no answer}
+    branches:
+      open: [{id: m1, verdict: {subject: '"db01.prod"', verdict: '"open"'}}]
+      closed: [{id: m2, verdict: {subject: '"db01.prod"', verdict: '"closed"'}}]
+      unknown: [{id: m3, verdict: {subject: '"db01.prod"', verdict: '"unknown"'}}]
+`)
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		if r.code != tc.code || !strings.HasPrefix(r.stdout, tc.status) {
+			t.Errorf("%s: exit %d:\n%s\nwant exit %d, %q first", tc.name, r.code, r.stdout, tc.code, tc.status)
+		}
+		if tc.code == 3 && !strings.Contains(r.stdout, "found no address for the host it was given") {
+			t.Errorf("%s: the item does not say why:\n%s", tc.name, r.stdout)
+		}
+	}
+}
