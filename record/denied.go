@@ -54,6 +54,8 @@ const ItemDenied = "denied"
 //	"is a directory"                                  a folder where a file was meant
 //	"binary file matches"                             grep left a file's lines out
 //	"can't get value of"                              lm-sensors could not read a subfeature
+//	"name or service not known", "could not resolve", … (Unresolved)
+//	                                                  a host it was given not found
 //	"not seeing messages from",                       journalctl could read only
 //	"due to insufficient permissions"                 this user's part of the journal
 //	"may be incomplete", "will be missing",           the tool says its output
@@ -125,6 +127,10 @@ func deniedCause(line string) string {
 		// lm-sensors: a subfeature the driver could not read is left out
 		// of sensors -j (an empty feature) and printed as +0.0 in text.
 		return causeUnread
+	case Unresolved(line) != "":
+		// for h in $HOSTS; do ssh "$h" uptime || true; done over a host
+		// misspelt: the others' rows, exit 0 (TestUnresolvedHostOnStderrIsNoWholeAnswer).
+		return causeUnresolved
 	case strings.Contains(low, "not seeing messages from") || strings.Contains(low, "due to insufficient permissions"):
 		// journalctl as a user outside adm/systemd-journal: its own
 		// entries only, exit 0 (TestPartialJournalIsNoWholeAnswer).
@@ -139,6 +145,10 @@ func deniedCause(line string) string {
 
 // causeRefused is what a line says when the command was refused access.
 const causeRefused = "was refused access"
+
+// causeUnresolved is what a line says when the command found no address
+// for a host it was given (Unresolved).
+const causeUnresolved = "found no address for a host it was given"
 
 // causePartialJournal is what a line says when journalctl (or systemctl
 // status) could open only some of the journal's files: `Hint: You are
@@ -214,6 +224,9 @@ func deniedWhy(exit int, line string) string {
 	}
 	if cause == causeUnread {
 		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so its output holds only what it could read, and what it left out is not known to be absent; stderr's first such line: %q; a sensor nobody read is no cool sensor: find why its driver cannot read it, or leave it out where the tool is configured (sensors.conf's ignore)", cause, exit, line)
+	}
+	if cause == causeUnresolved {
+		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so its output holds only what it heard from the hosts it reached, and one it never reached is not known to be fine; stderr's first such line: %q; check the name (a name misspelt, or no name server answering)", cause, exit, line)
 	}
 	if cause == causePartialJournal {
 		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so its output holds only this user's entries (or none of the system's), and an entry it left out is not known to be absent; stderr's first such line: %q; run it as root or as a member of the adm or systemd-journal group", cause, exit, line)

@@ -863,3 +863,22 @@ stages:
 		}
 	}
 }
+
+// TestUnresolvedHostOnStderrIsNoWholeAnswer: `for h in web1 web2 wbe3;
+// do ssh "$h" uptime || true; done` prints the rows of the hosts it
+// reached, says `ssh: Could not resolve hostname wbe3: Name or service
+// not known` for the misspelt one and exits 0; a chart of loaded hosts
+// said OK, Consistent, over a host nobody asked. A line saying a host was
+// not resolved, beside exit 0, is now a not-checked item (kind denied).
+func TestUnresolvedHostOnStderrIsNoWholeAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "load.yaml", perRowChart("load", "Load",
+		` {shell: "echo 'web1 0.10'; echo 'web2 0.20'; echo 'ssh: Could not resolve hostname wbe3: Name or service not known' >&2", parse: {as: columns, header: false, names: [host, load]}}`, "h", `
+              - {when: 'h.load > 4', then: bad, label: Loaded}`, "h.host"))
+	r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+	const said = `it said on stderr that it found no address for a host it was given though it exited 0`
+	if r.code != 3 || !strings.HasPrefix(r.stdout, "load UNKNOWN") || !strings.Contains(r.stdout, said) {
+		t.Errorf("exit %d:\n%s\nwant exit 3, UNKNOWN, saying %q", r.code, r.stdout, said)
+	}
+}
