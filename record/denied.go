@@ -59,7 +59,8 @@ const ItemDenied = "denied"
 //	"not seeing messages from",                       journalctl could read only
 //	"due to insufficient permissions"                 this user's part of the journal
 //	"may be incomplete", "will be missing",           the tool says its output
-//	"as super-user", "as superuser"                   is not whole (lshw, lsusb -v)
+//	"as super-user", "as superuser",                  is not whole (lshw, lsusb -v,
+//	"would have to be root", "could not be identified" netstat -p)
 func Denied(stderr string) string {
 	for _, l := range strings.Split(stderr, "\n") {
 		if deniedCause(l) != "" {
@@ -136,8 +137,13 @@ func deniedCause(line string) string {
 		// entries only, exit 0 (TestPartialJournalIsNoWholeAnswer).
 		return causePartialJournal
 	case strings.Contains(low, "may be incomplete") || strings.Contains(low, "will be missing") ||
-		strings.Contains(low, "as super-user") || strings.Contains(low, "as superuser"):
+		strings.Contains(low, "as super-user") || strings.Contains(low, "as superuser") ||
+		strings.Contains(low, "would have to be root") || strings.Contains(low, "could not be identified"):
 		// lshw as a user: no DMI table read, no memory bank listed.
+		// netstat -p as a user: "(Not all processes could be
+		// identified, non-owned process info will not be shown, you
+		// would have to be root to see it all.)", exit 0, its PID/Program
+		// column "-" for every socket another user owns.
 		return causeIncomplete
 	}
 	return ""

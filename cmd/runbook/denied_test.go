@@ -437,6 +437,8 @@ func TestIncompleteOutputWarningIsNoWholeAnswer(t *testing.T) {
 			`"WARNING: you should run this program as super-user."`},
 		{"lsusb -v as a user", `Couldn't open device, some information will be missing`,
 			`"Couldn't open device, some information will be missing"`},
+		{"netstat -p as a user", `(Not all processes could be identified, non-owned process info will not be shown, you would have to be root to see it all.)`,
+			`"(Not all processes could be identified, non-owned process info will not be shown, you would have to be root to see it all.)"`},
 		{"another warning", `WARNING: power state unknown`, ""},
 	} {
 		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
