@@ -58,6 +58,7 @@ const ItemDenied = "denied"
 //	"due to insufficient permissions"                 this user's part of the journal
 //	"may be incomplete", "will be missing",           the tool says its output
 //	"as super-user", "as superuser"                   is not whole (lshw, lsusb -v)
+//	"improperly formatted"                            sha256sum -c skipped lines of its list
 func Denied(stderr string) string {
 	for _, l := range strings.Split(stderr, "\n") {
 		if deniedCause(l) != "" {
@@ -77,6 +78,22 @@ func Denied(stderr string) string {
 func Refused(stderr string) string {
 	for _, l := range strings.Split(stderr, "\n") {
 		if deniedCause(l) == causeRefused {
+			return strings.TrimSpace(l)
+		}
+	}
+	return ""
+}
+
+// SkippedLines is stderr's first line saying the command skipped lines
+// of the list it was given (a checksum tool's `WARNING: 1 line is
+// improperly formatted`), "" when none does. Unlike Denied's other lines
+// it is judged under every code the chart declared an answer, not only
+// exit 0: `sha256sum -c` exits 0 over it, 1 under --strict and 1 over a
+// mismatch beside it, and under each the file the skipped line names was
+// not checked (TestChecksumLineNotReadIsNoWholeAnswer).
+func SkippedLines(stderr string) string {
+	for _, l := range strings.Split(stderr, "\n") {
+		if deniedCause(l) == causeSkippedLines {
 			return strings.TrimSpace(l)
 		}
 	}
@@ -129,6 +146,10 @@ func deniedCause(line string) string {
 		// journalctl as a user outside adm/systemd-journal: its own
 		// entries only, exit 0 (TestPartialJournalIsNoWholeAnswer).
 		return causePartialJournal
+	case strings.Contains(low, "improperly formatted"):
+		// sha256sum -c, md5sum -c: a line of the list it cannot read is
+		// skipped, the others checked, exit 0 (1 under --strict).
+		return causeSkippedLines
 	case strings.Contains(low, "may be incomplete") || strings.Contains(low, "will be missing") ||
 		strings.Contains(low, "as super-user") || strings.Contains(low, "as superuser"):
 		// lshw as a user: no DMI table read, no memory bank listed.
@@ -151,6 +172,10 @@ const causePartialJournal = "could read only the part of the journal this user m
 // the values it reports: lm-sensors' `ERROR: Can't get value of
 // subfeature temp1_input: Can't read` (TestSensorReadErrorIsNoWholeAnswer).
 const causeUnread = "could not read some of the values it reports"
+
+// causeSkippedLines is what a line says when a checksum tool skipped
+// lines of its list (SkippedLines).
+const causeSkippedLines = "skipped lines of its list it could not read"
 
 // causeIncomplete is what a line says when the tool itself says its
 // output is not whole, as lshw and lsusb -v run as a user do.
@@ -217,6 +242,9 @@ func deniedWhy(exit int, line string) string {
 	}
 	if cause == causePartialJournal {
 		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so its output holds only this user's entries (or none of the system's), and an entry it left out is not known to be absent; stderr's first such line: %q; run it as root or as a member of the adm or systemd-journal group", cause, exit, line)
+	}
+	if cause == causeSkippedLines {
+		return fmt.Sprintf("it said on stderr that it %s (exit %d), so the files those lines name were not checked, and no row says so; stderr's first such line: %q; mend or remove the line in the list (sha256sum --warn names it, --strict fails on it)", cause, exit, line)
 	}
 	if cause == causeIncomplete {
 		return fmt.Sprintf("it said on stderr that %s though it exited %d, so its output holds only what it could read, and what it left out is not known to be absent; stderr's first such line: %q; run it with the privilege it asks for", cause, exit, line)

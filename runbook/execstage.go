@@ -293,6 +293,8 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		rs.fileLedger(record.NoDNSAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if line := searchedNothing(res, row, stderr); line != "" {
 		rs.fileLedger(record.SearchedNothingEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
+	} else if line := skippedLines(res, row, stderr); line != "" {
+		rs.fileLedger(record.DeniedEntry(path, *res.ExitCode, rs.mask(line)))
 	} else if pipedAnswer(es, res, row) {
 		rs.fileLedger(record.PipedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(stderr), res.PipeStatus, es.AnswerFromASubshellPipeline()))
 	}
@@ -448,7 +450,19 @@ func searchedNothing(res proc.Result, row label.Row, stderr string) string {
 	if !answeredAsNoFailure(res, row) {
 		return ""
 	}
-	return record.SearchedNothing(stderr)
+	return record.SearchedNothing(stderr, len(bytes.TrimSpace(res.Stdout)) > 0)
+}
+
+// skippedLines is stderr's first line saying the command skipped lines
+// of its list (record.SkippedLines: sha256sum -c's improperly formatted
+// lines), when it ended as no failure, whatever its code: exit 0 is read
+// by denied already, a code the chart declared an answer here, since the
+// skipped line's file was not checked under either.
+func skippedLines(res proc.Result, row label.Row, stderr string) string {
+	if !answeredAsNoFailure(res, row) {
+		return ""
+	}
+	return record.SkippedLines(stderr)
 }
 
 // answeredBlank says whether a command answered with an exit code alone:
