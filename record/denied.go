@@ -188,13 +188,49 @@ const causeIncomplete = "its output may be incomplete"
 // and exit 0 (TestAccessDeniedInOutputIsNoWholeAnswer).
 const AccessDeniedMark = "<access denied>"
 
-// DeniedInOutput is stdout's first line holding AccessDeniedMark, "" when
-// none does. Only the mark, never the words alone: an auth log's "access
-// denied for user root" is what the log says, not what the tool was
-// refused.
+// deniedMarks are the marks a tool prints on stdout in place of what it
+// could not read, each with where on the line it stands and what to do
+// instead. Only a mark where the tool writes it, never the words alone:
+// an auth log's "access denied for user root" is what the log says, not
+// what the tool was refused.
+//
+//	"<access denied>"        anywhere     lspci -vv as a user, for a device's capabilities
+//	"(Permission denied)"    line's end   dpkg --verify, debsums: strerror after a path it
+//	                                      could not reach (dpkg calls the file missing)
+//	"?????????"              line's start dpkg --verify: no check of the file could be made
+//	                                      (as a user, a file it may not read: /etc/sudoers)
+//
+// dpkg --verify as a user exits 0 with nothing on stderr, and a check of
+// changed package files said a polkit rule behind a folder it may not
+// search was missing, and judged /etc/sudoers' digest by a line that held
+// none, Consistent (TestDpkgVerifyAsAUserIsNoWholeAnswer).
+var deniedMarks = []struct {
+	mark string
+	at   func(line, mark string) bool
+	fix  string
+}{
+	{AccessDeniedMark, strings.Contains, "run it with the privilege to read it all (lspci -vv reads the capabilities as root)"},
+	{"(Permission denied)", strings.HasSuffix, "run it as root: as a user it cannot reach every file (dpkg --verify calls a file behind a folder it may not search missing)"},
+	{"?????????", func(line, mark string) bool { return strings.HasPrefix(line, mark+" ") }, "run it as root: as a user it cannot read every file (dpkg --verify prints ????????? for a file it may not read, and checks no digest of it)"},
+}
+
+// deniedMark is the index of the mark line holds where its tool writes
+// it (deniedMarks), -1 when none.
+func deniedMark(line string) int {
+	line = strings.TrimRight(line, "\r")
+	for i, m := range deniedMarks {
+		if m.at(line, m.mark) {
+			return i
+		}
+	}
+	return -1
+}
+
+// DeniedInOutput is stdout's first line holding a mark a tool prints in
+// place of what it could not read (deniedMarks), "" when none does.
 func DeniedInOutput(stdout string) string {
 	for _, l := range strings.Split(stdout, "\n") {
-		if strings.Contains(l, AccessDeniedMark) {
+		if deniedMark(l) >= 0 {
 			return strings.TrimRight(l, "\r")
 		}
 	}
@@ -202,14 +238,18 @@ func DeniedInOutput(stdout string) string {
 }
 
 // DeniedInOutputEntry is the ledger's entry for a stage whose output
-// holds AccessDeniedMark: exit is the exit code, line the output's first
-// line holding it (masked already; DeniedInOutput).
+// holds a mark of deniedMarks: exit is the exit code, line the output's
+// first line holding it (masked already; DeniedInOutput).
 func DeniedInOutputEntry(path string, exit int, line string) coverage.Entry {
+	mark, fix := AccessDeniedMark, deniedMarks[0].fix
+	if i := deniedMark(line); i >= 0 {
+		mark, fix = deniedMarks[i].mark, deniedMarks[i].fix
+	}
 	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
 		Kind: coverage.KindLedger,
 		NotChecked: []coverage.Item{{
 			What: "its output",
-			Why:  fmt.Sprintf("it printed %q in its output where it was refused what it reads, though it exited %d, so its output holds only what it could read, and what it left out is not known to be absent; its output's first such line: %q; run it with the privilege to read it all (lspci -vv reads the capabilities as root)", AccessDeniedMark, exit, cutLine(line)),
+			Why:  fmt.Sprintf("it printed %q in its output where it was refused what it reads, though it exited %d, so its output holds only what it could read, and what it left out is not known to be absent; its output's first such line: %q; %s", mark, exit, cutLine(line), fix),
 			Kind: ItemDenied,
 		}},
 	}}
