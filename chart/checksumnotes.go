@@ -14,6 +14,25 @@ var checksumTools = []string{"md5sum", "sha1sum", "sha224sum", "sha256sum", "sha
 // --status before the line or the pipeline ends.
 var checksumStatusInShell = regexp.MustCompile(`(^|[\s;&|(/])(md5|sha1|sha224|sha256|sha384|sha512|b2|ck)sum\s[^|;&\n]*--status\b[^|;&\n]*`)
 
+// checksumCheckInShell is a shell line running a checksum tool with -c
+// (--check): it reads a list.
+var checksumCheckInShell = regexp.MustCompile(`(^|[\s;&|(/])(md5|sha1|sha224|sha256|sha384|sha512|b2|ck)sum\s[^|;&\n]*(\s-c|--check)\b`)
+
+// ChecksumCheck says whether the exec runs a checksum tool's check of a
+// list (`sha256sum -c LIST`, in a command or a shell: line), whose exit 1
+// is said over a file that differs and over a list it could not open
+// alike (runbook's checksumListUnopened).
+func (e *ExecSpec) ChecksumCheck() bool {
+	if e == nil {
+		return false
+	}
+	if len(e.Command) > 0 && slices.Contains(checksumTools, filepath.Base(e.Command[0])) &&
+		(slices.Contains(e.Command[1:], "-c") || slices.Contains(e.Command[1:], "--check")) {
+		return true
+	}
+	return e.Shell != "" && checksumCheckInShell.MatchString(e.Shell)
+}
+
 // ChecksumStatusSilence is the note for an exec that runs a checksum tool
 // with --status and without --strict ("" otherwise): --status prints
 // nothing, not even the warning that a line of the list could not be

@@ -43,3 +43,27 @@ func TestChecksumStatusSilenceIsARunWarning(t *testing.T) {
 		t.Errorf("run warnings %q; want the --status note alone", w)
 	}
 }
+
+// TestChecksumCheckIsKnown: a run reads a checksum tool's check that
+// printed nothing under a declared exit and said a file was not there as
+// a list it could not open (cmd/runbook TestChecksumListNotThereIsNoAnswer);
+// which execs run one is ChecksumCheck's.
+func TestChecksumCheckIsKnown(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		cmd   []string
+		shell string
+		want  bool
+	}{
+		{cmd: []string{"sha256sum", "--quiet", "-c", "--", "/var/lib/a.sha256"}, want: true},
+		{cmd: []string{"/usr/bin/md5sum", "--check", "SUMS"}, want: true},
+		{shell: `cd "$D" && sha256sum --quiet -c -- "$M"`, want: true},
+		{cmd: []string{"sha256sum", "/etc/passwd"}, want: false},
+		{cmd: []string{"stat", "-c", "%a", "/etc/passwd"}, want: false},
+		{shell: `sha256sum /etc/passwd > /tmp/x; bash -c true`, want: false},
+	} {
+		if got := (&ExecSpec{Command: tc.cmd, Shell: tc.shell}).ChecksumCheck(); got != tc.want {
+			t.Errorf("%q %q: %v, want %v", tc.cmd, tc.shell, got, tc.want)
+		}
+	}
+}

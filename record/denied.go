@@ -129,11 +129,11 @@ func deniedCause(line string) string {
 	case strings.Contains(low, "permission denied") || strings.Contains(low, "operation not permitted"):
 		return causeRefused
 	case strings.Contains(low, "no such file or directory"):
-		return "could not find a file it was given"
+		return causeNotThere
 	case strings.Contains(low, "is a directory"):
 		// grep -c ERROR /var/log/app prints 0 for the folder, says so on
 		// stderr and exits 2, which `|| true` makes 0.
-		return "was given a folder where it read a file"
+		return causeFolder
 	case strings.Contains(low, "binary file matches"):
 		// GNU grep 3.5 on: a log with a NUL in it (a crash's zeroed
 		// blocks) is binary to it, and its matching lines are not printed.
@@ -154,6 +154,25 @@ func deniedCause(line string) string {
 		strings.Contains(low, "as super-user") || strings.Contains(low, "as superuser"):
 		// lshw as a user: no DMI table read, no memory bank listed.
 		return causeIncomplete
+	}
+	return ""
+}
+
+// causeNotThere and causeFolder are what a line says when a file the
+// command was given is not there, or is a folder.
+const (
+	causeNotThere = "could not find a file it was given"
+	causeFolder   = "was given a folder where it read a file"
+)
+
+// Unopened is stderr's first line saying a file the command was given is
+// not there or is a folder (of Denied's lines, those two), "" when none
+// does.
+func Unopened(stderr string) string {
+	for _, l := range strings.Split(stderr, "\n") {
+		if c := deniedCause(l); c == causeNotThere || c == causeFolder {
+			return strings.TrimSpace(l)
+		}
 	}
 	return ""
 }

@@ -99,3 +99,36 @@ func TestChecksumLineNotReadIsNoWholeAnswer(t *testing.T) {
 		}
 	}
 }
+
+// TestChecksumListNotThereIsNoAnswer: `sha256sum --quiet -c LIST` over a
+// list that is not there (a path misspelt, a manifest never written)
+// prints nothing, says `LIST: No such file or directory` and exits 1, its
+// code for a mismatch; a missing file the list names is a `FAILED open or
+// read` line on stdout instead. Under `exitCodes: {1: some-failed}` and
+// `empty: answer` the check said `OK - no verdict rows`, Consistent, over
+// no list read. A checksum check that exited with a declared code,
+// printed nothing and said a file was not there (or was a folder) is a
+// searched-nothing item now: UNKNOWN, Not sure. `stat` with `{1:
+// missing}` over a missing file is still the answer missing
+// (TestRefusalUnderDeclaredCodeIsNoAnswer's chart).
+func TestChecksumListNotThereIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, stderr string
+		want         int
+	}{
+		{"list not there", `sha256sum: /var/lib/drift/app.sha256: No such file or directory\n`, 3},
+		{"list a folder", `sha256sum: /var/lib/drift: Is a directory\n`, 3},
+	} {
+		// the script stands in for sha256sum by a function of its name
+		body := checksumChart("", tc.stderr, "1")
+		body = strings.Replace(body, "        printf ''\n", "        sha256sum() {\n", 1)
+		body = strings.Replace(body, "        exit 1\n", "        return 1\n        }\n        sha256sum --quiet -c /var/lib/drift/app.sha256\n", 1)
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", body)
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		if r.code != tc.want || !strings.Contains(r.stdout, "\n"+`Not sure — stage "check" did not check its answer (it said on stderr that it could not open a file it was given`) {
+			t.Errorf("%s: exit %d; want %d, Not sure, saying it could not open the list:\n%s", tc.name, r.code, tc.want, r.stdout)
+		}
+	}
+}
