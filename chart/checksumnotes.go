@@ -16,7 +16,7 @@ var checksumStatusInShell = regexp.MustCompile(`(^|[\s;&|(/])(md5|sha1|sha224|sh
 
 // checksumCheckInShell is a shell line running a checksum tool with -c
 // (--check): it reads a list.
-var checksumCheckInShell = regexp.MustCompile(`(^|[\s;&|(/])(md5|sha1|sha224|sha256|sha384|sha512|b2|ck)sum\s[^|;&\n]*(\s-c|--check)\b`)
+var checksumCheckInShell = regexp.MustCompile(`(^|[\s;&|(/])(md5|sha1|sha224|sha256|sha384|sha512|b2|ck)sum\s+([^|;&\n]*\s)?(-c|--check)\b`)
 
 // ChecksumCheck says whether the exec runs a checksum tool's check of a
 // list (`sha256sum -c LIST`, in a command or a shell: line), whose exit 1

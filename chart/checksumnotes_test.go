@@ -58,6 +58,8 @@ func TestChecksumCheckIsKnown(t *testing.T) {
 		{cmd: []string{"sha256sum", "--quiet", "-c", "--", "/var/lib/a.sha256"}, want: true},
 		{cmd: []string{"/usr/bin/md5sum", "--check", "SUMS"}, want: true},
 		{shell: `cd "$D" && sha256sum --quiet -c -- "$M"`, want: true},
+		{shell: `cd "$D" && sha256sum -c -- "$M"`, want: true},
+		{shell: "sha512sum --check SHA512SUMS | grep -v ': OK$'", want: true},
 		{cmd: []string{"sha256sum", "/etc/passwd"}, want: false},
 		{cmd: []string{"stat", "-c", "%a", "/etc/passwd"}, want: false},
 		{shell: `sha256sum /etc/passwd > /tmp/x; bash -c true`, want: false},
