@@ -95,11 +95,46 @@ func (l *loader) compile(e entry, stage, what string) (*rules.Expr, string, bool
 		hint = ` (a literal string is quoted inside the expression: '"` + strings.TrimSpace(src) + `"')`
 	} else if fixed, ok := parenthesizeClosureMap(src); ok && ce.Msg == `unexpected token Operator(":")` {
 		hint = " (a map literal as a closure's body is read as the closure's braces: wrap it in parentheses, as in " + fixed + ")"
+	} else if fixed, ok := templateAsExpr(src); ok {
+		hint = " (${…} is a template, which exec's command and timeout take; this is an expression, which reads names as they are: write " + fixed + ")"
 	} else if bitOperator(src, ce.Msg) {
 		hint = " (expr has no bit operators: write bitand(x, 4096) for x & 4096, bitor(x, y) for x | y, bitshr(x, 12) for x >> 12, bitshl(x, 2) for x << 2; a bitmask such as /proc/sys/kernel/tainted is tested so: bitand(taint, 4096) != 0)"
 	}
 	l.errf(l.exprPos(e, ce), stage, "%s: expression %q does not compile: %s%s", what, src, ce.Msg, hint)
 	return nil, src, false
+}
+
+// templateAsExpr is an expression written as a template (`${path}`,
+// `/etc/${app}.conf`: exec's command's form) spelled as the expression it
+// means (`path`, `"/etc/" + app + ".conf"`), and whether it was one
+// (TestTemplateInAnExpressionSaysWriteTheName).
+func templateAsExpr(src string) (string, bool) {
+	var parts []string
+	rest := strings.TrimSpace(src)
+	for rest != "" {
+		i := strings.Index(rest, "${")
+		if i < 0 {
+			parts = append(parts, strconv.Quote(rest))
+			break
+		}
+		j := strings.Index(rest[i:], "}")
+		if j < 0 {
+			return "", false
+		}
+		if i > 0 {
+			parts = append(parts, strconv.Quote(rest[:i]))
+		}
+		name := strings.TrimSpace(rest[i+2 : i+j])
+		if name == "" {
+			return "", false
+		}
+		parts = append(parts, name)
+		rest = rest[i+j+1:]
+	}
+	if !strings.Contains(src, "${") {
+		return "", false
+	}
+	return strings.Join(parts, " + "), true
 }
 
 // bitOperator says whether an expression that did not compile was

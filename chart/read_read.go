@@ -87,6 +87,12 @@ func (l *loader) readExpr(e entry, sid, what string) (rules.Valuer, string, bool
 		v := strings.TrimSpace(sn.Value)
 		for _, p := range []string{"/", "./", "../", "~/"} {
 			if strings.HasPrefix(v, p) {
+				if fixed, ok := templateAsExpr(v); ok {
+					// quoting /etc/${app}.conf whole would read a file
+					// named so, ${ and all
+					l.errf(e.valPos, sid, "%s %s is an expression, not a template (${…} is exec's command's): write %s", what, v, fixed)
+					return nil, "", false
+				}
 				l.errf(e.valPos, sid, "%s %s is an expression: a literal path is quoted inside it, '\"%s\"'", what, v, v)
 				return nil, "", false
 			}

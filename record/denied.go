@@ -61,6 +61,7 @@ const ItemDenied = "denied"
 //	"may be incomplete", "will be missing",           the tool says its output
 //	"as super-user", "as superuser",                  is not whole (lshw, lsusb -v,
 //	"would have to be root", "could not be identified" netstat -p)
+//	"improperly formatted"                            sha256sum -c skipped lines of its list
 func Denied(stderr string) string {
 	for _, l := range strings.Split(stderr, "\n") {
 		if deniedCause(l) != "" {
@@ -80,6 +81,22 @@ func Denied(stderr string) string {
 func Refused(stderr string) string {
 	for _, l := range strings.Split(stderr, "\n") {
 		if deniedCause(l) == causeRefused {
+			return strings.TrimSpace(l)
+		}
+	}
+	return ""
+}
+
+// SkippedLines is stderr's first line saying the command skipped lines
+// of the list it was given (a checksum tool's `WARNING: 1 line is
+// improperly formatted`), "" when none does. Unlike Denied's other lines
+// it is judged under every code the chart declared an answer, not only
+// exit 0: `sha256sum -c` exits 0 over it, 1 under --strict and 1 over a
+// mismatch beside it, and under each the file the skipped line names was
+// not checked (TestChecksumLineNotReadIsNoWholeAnswer).
+func SkippedLines(stderr string) string {
+	for _, l := range strings.Split(stderr, "\n") {
+		if deniedCause(l) == causeSkippedLines {
 			return strings.TrimSpace(l)
 		}
 	}
@@ -115,11 +132,11 @@ func deniedCause(line string) string {
 	case strings.Contains(low, "permission denied") || strings.Contains(low, "operation not permitted"):
 		return causeRefused
 	case strings.Contains(low, "no such file or directory"):
-		return "could not find a file it was given"
+		return causeNotThere
 	case strings.Contains(low, "is a directory"):
 		// grep -c ERROR /var/log/app prints 0 for the folder, says so on
 		// stderr and exits 2, which `|| true` makes 0.
-		return "was given a folder where it read a file"
+		return causeFolder
 	case strings.Contains(low, "binary file matches"):
 		// GNU grep 3.5 on: a log with a NUL in it (a crash's zeroed
 		// blocks) is binary to it, and its matching lines are not printed.
@@ -136,6 +153,10 @@ func deniedCause(line string) string {
 		// journalctl as a user outside adm/systemd-journal: its own
 		// entries only, exit 0 (TestPartialJournalIsNoWholeAnswer).
 		return causePartialJournal
+	case strings.Contains(low, "improperly formatted"):
+		// sha256sum -c, md5sum -c: a line of the list it cannot read is
+		// skipped, the others checked, exit 0 (1 under --strict).
+		return causeSkippedLines
 	case strings.Contains(low, "may be incomplete") || strings.Contains(low, "will be missing") ||
 		strings.Contains(low, "as super-user") || strings.Contains(low, "as superuser") ||
 		strings.Contains(low, "would have to be root") || strings.Contains(low, "could not be identified"):
@@ -145,6 +166,25 @@ func deniedCause(line string) string {
 		// would have to be root to see it all.)", exit 0, its PID/Program
 		// column "-" for every socket another user owns.
 		return causeIncomplete
+	}
+	return ""
+}
+
+// causeNotThere and causeFolder are what a line says when a file the
+// command was given is not there, or is a folder.
+const (
+	causeNotThere = "could not find a file it was given"
+	causeFolder   = "was given a folder where it read a file"
+)
+
+// Unopened is stderr's first line saying a file the command was given is
+// not there or is a folder (of Denied's lines, those two), "" when none
+// does.
+func Unopened(stderr string) string {
+	for _, l := range strings.Split(stderr, "\n") {
+		if c := deniedCause(l); c == causeNotThere || c == causeFolder {
+			return strings.TrimSpace(l)
+		}
 	}
 	return ""
 }
@@ -168,6 +208,10 @@ const causePartialJournal = "could read only the part of the journal this user m
 // subfeature temp1_input: Can't read` (TestSensorReadErrorIsNoWholeAnswer).
 const causeUnread = "could not read some of the values it reports"
 
+// causeSkippedLines is what a line says when a checksum tool skipped
+// lines of its list (SkippedLines).
+const causeSkippedLines = "skipped lines of its list it could not read"
+
 // causeIncomplete is what a line says when the tool itself says its
 // output is not whole, as lshw and lsusb -v run as a user do.
 const causeIncomplete = "its output may be incomplete"
@@ -179,13 +223,49 @@ const causeIncomplete = "its output may be incomplete"
 // and exit 0 (TestAccessDeniedInOutputIsNoWholeAnswer).
 const AccessDeniedMark = "<access denied>"
 
-// DeniedInOutput is stdout's first line holding AccessDeniedMark, "" when
-// none does. Only the mark, never the words alone: an auth log's "access
-// denied for user root" is what the log says, not what the tool was
-// refused.
+// deniedMarks are the marks a tool prints on stdout in place of what it
+// could not read, each with where on the line it stands and what to do
+// instead. Only a mark where the tool writes it, never the words alone:
+// an auth log's "access denied for user root" is what the log says, not
+// what the tool was refused.
+//
+//	"<access denied>"        anywhere     lspci -vv as a user, for a device's capabilities
+//	"(Permission denied)"    line's end   dpkg --verify, debsums: strerror after a path it
+//	                                      could not reach (dpkg calls the file missing)
+//	"?????????"              line's start dpkg --verify: no check of the file could be made
+//	                                      (as a user, a file it may not read: /etc/sudoers)
+//
+// dpkg --verify as a user exits 0 with nothing on stderr, and a check of
+// changed package files said a polkit rule behind a folder it may not
+// search was missing, and judged /etc/sudoers' digest by a line that held
+// none, Consistent (TestDpkgVerifyAsAUserIsNoWholeAnswer).
+var deniedMarks = []struct {
+	mark string
+	at   func(line, mark string) bool
+	fix  string
+}{
+	{AccessDeniedMark, strings.Contains, "run it with the privilege to read it all (lspci -vv reads the capabilities as root)"},
+	{"(Permission denied)", strings.HasSuffix, "run it as root: as a user it cannot reach every file (dpkg --verify calls a file behind a folder it may not search missing)"},
+	{"?????????", func(line, mark string) bool { return strings.HasPrefix(line, mark+" ") }, "run it as root: as a user it cannot read every file (dpkg --verify prints ????????? for a file it may not read, and checks no digest of it)"},
+}
+
+// deniedMark is the index of the mark line holds where its tool writes
+// it (deniedMarks), -1 when none.
+func deniedMark(line string) int {
+	line = strings.TrimRight(line, "\r")
+	for i, m := range deniedMarks {
+		if m.at(line, m.mark) {
+			return i
+		}
+	}
+	return -1
+}
+
+// DeniedInOutput is stdout's first line holding a mark a tool prints in
+// place of what it could not read (deniedMarks), "" when none does.
 func DeniedInOutput(stdout string) string {
 	for _, l := range strings.Split(stdout, "\n") {
-		if strings.Contains(l, AccessDeniedMark) {
+		if deniedMark(l) >= 0 {
 			return strings.TrimRight(l, "\r")
 		}
 	}
@@ -193,14 +273,18 @@ func DeniedInOutput(stdout string) string {
 }
 
 // DeniedInOutputEntry is the ledger's entry for a stage whose output
-// holds AccessDeniedMark: exit is the exit code, line the output's first
-// line holding it (masked already; DeniedInOutput).
+// holds a mark of deniedMarks: exit is the exit code, line the output's
+// first line holding it (masked already; DeniedInOutput).
 func DeniedInOutputEntry(path string, exit int, line string) coverage.Entry {
+	mark, fix := AccessDeniedMark, deniedMarks[0].fix
+	if i := deniedMark(line); i >= 0 {
+		mark, fix = deniedMarks[i].mark, deniedMarks[i].fix
+	}
 	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
 		Kind: coverage.KindLedger,
 		NotChecked: []coverage.Item{{
 			What: "its output",
-			Why:  fmt.Sprintf("it printed %q in its output where it was refused what it reads, though it exited %d, so its output holds only what it could read, and what it left out is not known to be absent; its output's first such line: %q; run it with the privilege to read it all (lspci -vv reads the capabilities as root)", AccessDeniedMark, exit, cutLine(line)),
+			Why:  fmt.Sprintf("it printed %q in its output where it was refused what it reads, though it exited %d, so its output holds only what it could read, and what it left out is not known to be absent; its output's first such line: %q; %s", mark, exit, cutLine(line), fix),
 			Kind: ItemDenied,
 		}},
 	}}
@@ -236,6 +320,9 @@ func deniedWhy(exit int, line string) string {
 	}
 	if cause == causePartialJournal {
 		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so its output holds only this user's entries (or none of the system's), and an entry it left out is not known to be absent; stderr's first such line: %q; run it as root or as a member of the adm or systemd-journal group", cause, exit, line)
+	}
+	if cause == causeSkippedLines {
+		return fmt.Sprintf("it said on stderr that it %s (exit %d), so the files those lines name were not checked, and no row says so; stderr's first such line: %q; mend or remove the line in the list (sha256sum --warn names it, --strict fails on it)", cause, exit, line)
 	}
 	if cause == causeIncomplete {
 		return fmt.Sprintf("it said on stderr that %s though it exited %d, so its output holds only what it could read, and what it left out is not known to be absent; stderr's first such line: %q; run it with the privilege it asks for", cause, exit, line)

@@ -31,6 +31,16 @@ import (
 // `exitCodes: {0: found, 1: none}` said none, OK, Consistent, over a host
 // whose kernel messages nobody read (TestJournalNotReadIsNoAnswerOfNone).
 // Under -o json it says neither, and is not seen here.
+//
+// A checksum tool's check (`sha256sum -c`, md5sum, b2sum, cksum) over a
+// list with no line it can read (an empty manifest, md5sum's digests
+// checked with sha256sum) says `no properly formatted checksum lines
+// found`, and with --ignore-missing over a list whose every file is
+// missing `no file was verified`; it prints nothing and exits 1, its code
+// for a mismatch: `sha256sum --quiet -c SUMS` under `exitCodes: {0:
+// all-ok, 1: some-failed}` and `result.empty: answer` said `OK - no
+// verdict rows`, Consistent, over no file checked
+// (TestChecksumListThatCheckedNothingIsNoAnswer).
 const ItemSearchedNothing = "searched-nothing"
 
 // searchedNothing is the rule, one line at a time, in any case: what the
@@ -39,20 +49,36 @@ const ItemSearchedNothing = "searched-nothing"
 //	"will result in zero matches"     pgrep, pkill, pidwait: a name past 15 bytes
 //	"no journal files were found"     journalctl: no journal on the host
 //	"no journal files were opened"    journalctl: none this user may read
-var searchedNothing = []struct{ mark, cause, fix string }{
+//	"no properly formatted checksum"  sha256sum -c, md5sum -c: no line of its list read
+//	"no file was verified"            sha256sum -c --ignore-missing: every file missing
+//
+// A rule marked silent reads so only over a command that printed nothing:
+// coreutils 9.1 says `no file was verified` under --ignore-missing when no
+// file matched, over a file whose digest differs too, which it prints
+// (`/etc/app.conf: FAILED`), and that row is an answer.
+var searchedNothing = []struct {
+	mark, cause, fix string
+	silent           bool
+}{
 	{"will result in zero matches", "what it was asked to look for can match nothing",
-		`a process's name (comm) is cut to 15 bytes: give pgrep those 15 (pgrep -x "${NAME:0:15}" in a shell), or match the whole command line (pgrep -f)`},
+		`a process's name (comm) is cut to 15 bytes: give pgrep those 15 (pgrep -x "${NAME:0:15}" in a shell), or match the whole command line (pgrep -f)`, false},
 	{"no journal files were found", "it found no journal to read",
-		"this host keeps no journal (or it is elsewhere: journalctl -D, --file): read the kernel's messages where they are kept (dmesg, /var/log/kern.log)"},
+		"this host keeps no journal (or it is elsewhere: journalctl -D, --file): read the kernel's messages where they are kept (dmesg, /var/log/kern.log)", false},
 	{"no journal files were opened", "it could open no journal",
-		"run it as root or as a user of the group systemd-journal or adm"},
+		"run it as root or as a user of the group systemd-journal or adm", false},
+	{"no properly formatted checksum", "it found no line of its list it could read",
+		"the list is empty, or written by another tool (md5sum's digests checked with sha256sum, BSD tags): check it with the tool that wrote it, and make an empty list a failure of its own (test -s LIST)", false},
+	{"no file was verified", "it checked no file",
+		"every file its list names is missing and --ignore-missing left them all out: run it in the folder the list's paths are relative to, or without --ignore-missing, where a missing file is FAILED open or read", true},
 }
 
 // SearchedNothing is stderr's first line saying the command's search
-// could find nothing (searchedNothing), "" when none does.
-func SearchedNothing(stderr string) string {
+// could find nothing (searchedNothing), "" when none does; printed says
+// whether the command printed anything on stdout, which a silent rule's
+// line needs it did not.
+func SearchedNothing(stderr string, printed bool) string {
 	for _, l := range strings.Split(stderr, "\n") {
-		if searchedNothingRule(l) >= 0 {
+		if i := searchedNothingRule(l); i >= 0 && !(printed && searchedNothing[i].silent) {
 			return strings.TrimSpace(l)
 		}
 	}
@@ -90,6 +116,28 @@ func SearchedNothingEntry(path string, exit int, word, line string) coverage.Ent
 			What: "its answer",
 			Why: fmt.Sprintf("it said on stderr that %s %s, so its answer of none found says nothing of whether there is such a thing; stderr's first such line: %q; %s",
 				cause, ended, cutLine(line), fix),
+			Kind: ItemSearchedNothing,
+		}},
+	}}
+}
+
+// UnopenedListEntry is the ledger's entry for a checksum tool's check
+// (`sha256sum -c LIST`) that exited with a code the chart declared an
+// answer (word), printed nothing, and said on stderr that a file it was
+// given is not there or is a folder (line, masked already): the list
+// itself, since a file the list names that is not there is a `FAILED open
+// or read` line on stdout. `sha256sum --quiet -c` over a misspelt
+// manifest path exits 1, its code for a mismatch, and under `result.empty:
+// answer` the check said `OK - no verdict rows`, Consistent, over no list
+// read (TestChecksumListNotThereIsNoAnswer). Under --status, which prints
+// nothing, a missing listed file says the same: no answer either way.
+func UnopenedListEntry(path string, exit int, word, line string) coverage.Entry {
+	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
+		Kind: coverage.KindLedger,
+		NotChecked: []coverage.Item{{
+			What: "its answer",
+			Why: fmt.Sprintf("it said on stderr that it could not open a file it was given, printed nothing, and exited %d, which the chart declares the answer %q: a checksum check exits so over a list it could not open as over a file that differs, so neither %q nor its empty output says anything of the files the list names; stderr's first such line: %q; give it the list where it is, and make a missing list a failure of its own (test -s LIST)",
+				exit, word, word, cutLine(line)),
 			Kind: ItemSearchedNothing,
 		}},
 	}}

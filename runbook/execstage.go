@@ -295,6 +295,10 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		rs.fileLedger(record.NoDNSAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if line := searchedNothing(res, row, stderr); line != "" {
 		rs.fileLedger(record.SearchedNothingEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
+	} else if line := checksumListUnopened(es, res, row, stderr); line != "" {
+		rs.fileLedger(record.UnopenedListEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
+	} else if line := skippedLines(res, row, stderr); line != "" {
+		rs.fileLedger(record.DeniedEntry(path, *res.ExitCode, rs.mask(line)))
 	} else if pipedAnswer(es, res, row) {
 		rs.fileLedger(record.PipedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(stderr), res.PipeStatus, es.AnswerFromASubshellPipeline()))
 	}
@@ -462,7 +466,32 @@ func searchedNothing(res proc.Result, row label.Row, stderr string) string {
 	if !answeredAsNoFailure(res, row) {
 		return ""
 	}
-	return record.SearchedNothing(stderr)
+	return record.SearchedNothing(stderr, len(bytes.TrimSpace(res.Stdout)) > 0)
+}
+
+// skippedLines is stderr's first line saying the command skipped lines
+// of its list (record.SkippedLines: sha256sum -c's improperly formatted
+// lines), when it ended as no failure, whatever its code: exit 0 is read
+// by denied already, a code the chart declared an answer here, since the
+// skipped line's file was not checked under either.
+func skippedLines(res proc.Result, row label.Row, stderr string) string {
+	if !answeredAsNoFailure(res, row) {
+		return ""
+	}
+	return record.SkippedLines(stderr)
+}
+
+// checksumListUnopened is stderr's first line saying a file was not
+// there (or a folder), when a checksum tool's check (chart.ExecSpec.
+// ChecksumCheck) exited with a non-zero code the chart declared an answer
+// and printed nothing: the list it was given could not be opened, and its
+// code is the one it gives a mismatch (record.UnopenedListEntry). A
+// refusal is said before, by denied.
+func checksumListUnopened(es *chart.ExecSpec, res proc.Result, row label.Row, stderr string) string {
+	if !answeredBlank(es, res, row) || !es.ChecksumCheck() {
+		return ""
+	}
+	return record.Unopened(stderr)
 }
 
 // answeredBlank says whether a command answered with an exit code alone:

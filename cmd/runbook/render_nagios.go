@@ -384,10 +384,33 @@ func (h *heldStderr) text() []string {
 // text output's Scripts part shows the last lines; a monitoring console
 // shows the Nagios lines alone, and "exit 1" said nothing of nft's "you
 // must be root".
+//
+// A hint a tool writes after its error is passed over: a line indented
+// (a command to run, a hint's body) or ending with ':' (what introduces
+// one). git over a repository another user owns wrote `fatal: detected
+// dubious ownership …`, then `To add an exception for this directory,
+// call:` and the command, and the check quoted the command as if it were
+// why (TestNagiosQuotesTheCauseNotTheHint). Stderr of such lines alone is
+// quoted by its last.
 func stderrClause(s gate.Script) string {
 	tail := lastLines(s.Stderr)
 	if len(tail) == 0 {
 		return ""
 	}
+	for i := len(tail) - 1; i >= 0; i-- {
+		if hintLine(tail[i]) {
+			continue
+		}
+		if i == len(tail)-1 {
+			break
+		}
+		return fmt.Sprintf("; its stderr's last line before a hint: %q", record.FirstLine(tail[i]))
+	}
 	return fmt.Sprintf("; its stderr's last line: %q", record.FirstLine(tail[len(tail)-1]))
+}
+
+// hintLine says whether a stderr line is part of a hint after an error
+// rather than the error: indented, or ending with ':' (stderrClause).
+func hintLine(l string) bool {
+	return strings.TrimLeft(l, " \t") != l || strings.HasSuffix(l, ":")
 }
