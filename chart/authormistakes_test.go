@@ -48,3 +48,62 @@ stages:
 		loadErr(t, tc.name, src, tc.err)
 	}
 }
+
+// TestConstantSubjectInAForeachIsRefused: `subject: '"v.mount"'` (a name
+// quoted as text) in a foreach over df's filesystems wrote five rows
+// `v.mount | ok`, Consistent: the table could not tell the items apart.
+// A verdict stage in a foreach's body whose columns but verdict read
+// nothing that differs between the items is a load error at its subject;
+// a subject from the item, its index, a key the body writes, or another
+// column from the item loads. A foreach inside another is asked of its
+// own items: the outer item alone names every inner item the same.
+func TestConstantSubjectInAForeachIsRefused(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, cols, err string
+	}{
+		{"quoted name", `subject: '"v.mount"', verdict: '"ok"'`, `c.yaml:12:71: stage "o": verdict writes one row per item of the foreach "per" and subject: "v.mount" reads nothing that differs between them (v, index or a key the foreach's stages write), so every row names the same subject`},
+		{"an input", `subject: host, verdict: '"ok"'`, `every row names the same subject`},
+		{"no subject", `verdict: '"ok"'`, `and it has no column but verdict, so every row names the same subject`},
+		{"the item", `subject: v.mount, verdict: '"ok"'`, ""},
+		{"the index", `subject: string(index), verdict: '"ok"'`, ""},
+		{"a key the body writes", `subject: m, verdict: '"ok"'`, ""},
+		{"another column", `subject: host, mount: v.mount, verdict: '"ok"'`, ""},
+	} {
+		src := `version: 1
+runbook: t
+inputs:
+  host: {type: string, default: db1}
+result: {kind: verdict/disk}
+stages:
+  - id: per
+    foreach:
+      items: '[{mount: "/"}, {mount: "/var"}]'
+      as: v
+      maxBranches: 10
+      stages: [{id: m, set: {m: v.mount}}, {id: o, verdict: {` + tc.cols + `}}]
+`
+		loadErr(t, tc.name, src, tc.err)
+	}
+	nested := `version: 1
+runbook: t
+inputs:
+  hosts: {type: list, default: [a, b]}
+result: {kind: verdict/disk}
+stages:
+  - id: hosts-each
+    foreach:
+      items: hosts
+      as: host
+      maxBranches: 10
+      stages:
+        - id: disks
+          foreach:
+            items: '["/", "/var"]'
+            as: disk
+            maxBranches: 10
+            stages: [{id: o, verdict: {subject: SUBJECT, verdict: '"ok"'}}]
+`
+	loadErr(t, "nested, the outer item", strings.Replace(nested, "SUBJECT", "host", 1), `the foreach "disks" and subject: host reads nothing that differs between them (disk, index`)
+	loadErr(t, "nested, both items", strings.Replace(nested, "SUBJECT", `host + ":" + disk`, 1), "")
+}

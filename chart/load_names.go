@@ -102,6 +102,7 @@ func (l *loader) checkNames(spec *Spec) {
 	l.checkFilterWords(d)
 	l.checkDecider(spec)
 	l.checkVerdictStagesProjected(spec)
+	l.checkForeachSubjects(spec) // foreachsubject.go
 	l.checkNagiosWords(spec)
 	l.checkAnswerChecks(spec, d)
 	l.checkTimeoutNumbers(spec, d) // templates.go

@@ -27,8 +27,8 @@ func TestVerdictWordsKnownOnlyWhenConstant(t *testing.T) {
         - id: pick
           decide: {rules: [{when: item > 0, then: big}], default: small}
           branches:
-            big: [{id: b, verdict: {subject: '"s"', verdict: '"at-" + "risk"'}}]
-            small: [{id: s, verdict: {subject: '"s"', verdict: '"ok"'}}]
+            big: [{id: b, verdict: {subject: 'string(item)', verdict: '"at-" + "risk"'}}]
+            small: [{id: s, verdict: {subject: 'string(item)', verdict: '"ok"'}}]
   - id: inline
     subflow: {stages: [{id: v, verdict: {subject: '"t"', verdict: '"ok"'}}]}
 `, []string{"at-risk", "ok"}, true},
