@@ -107,3 +107,48 @@ stages:
 	loadErr(t, "nested, the outer item", strings.Replace(nested, "SUBJECT", "host", 1), `the foreach "disks" and subject: host reads nothing that differs between them (disk, index`)
 	loadErr(t, "nested, both items", strings.Replace(nested, "SUBJECT", `host + ":" + disk`, 1), "")
 }
+
+// TestIntoReusedBeforeItIsReadIsRefused: `into: state` given to two exec
+// stages loaded; the second's output replaced the first's before anything
+// read it, and a service check stood Consistent, "up", over a unit that
+// systemctl called inactive. A key a later stage of the same list writes
+// again, no stage between reading it, is a load error at the second
+// stage naming the first; a read between them (or by the second itself),
+// a write in another branch, the verdict rows and a chart with a loop
+// load.
+func TestIntoReusedBeforeItIsReadIsRefused(t *testing.T) {
+	t.Parallel()
+	head := "version: 1\nrunbook: t\nstages:\n"
+	for _, tc := range []struct {
+		name, stages, err string
+	}{
+		{"two intos", `  - {id: st, exec: {command: [systemctl, is-active, cron], parse: text, into: state}}
+  - {id: up, exec: {command: [echo, active], parse: text, into: state}}
+  - {id: v, set: {s: state.stdout}}
+`, `c.yaml:5:6: stage "up": writes the key state, which stage "st" (at 4:6) wrote and no stage between them read, so what "st" wrote is never read`},
+		{"a set after an into", `  - {id: st, exec: {command: [echo, a], parse: text}}
+  - {id: x, set: {st: '"b"'}}
+`, `stage "x": writes the key st, which stage "st"`},
+		{"in a branch", `  - {id: d, decide: {rules: [{when: 'now() > now()', then: a}], default: b}, branches: {a: [{id: p, set: {k: 1}}, {id: q, set: {k: 2}}], b: [{id: r, set: {k: 3}}]}}
+`, `stage "q": writes the key k, which stage "p"`},
+		{"read between", `  - {id: st, exec: {command: [echo, a], parse: text, into: state}}
+  - {id: keep, set: {first: state.stdout}}
+  - {id: up, exec: {command: [echo, b], parse: text, into: state}}
+`, ""},
+		{"read in a template between", `  - {id: st, exec: {command: [echo, a], parse: text, into: state}}
+  - {id: use, exec: {command: [echo, "${state.stdout}"]}}
+  - {id: up, exec: {command: [echo, b], parse: text, into: state}}
+`, ""},
+		{"read by the second", `  - {id: a, set: {n: 1}}
+  - {id: b, set: {n: n + 1}}
+`, ""},
+		{"other branches", `  - {id: d, decide: {rules: [{when: 'now() > now()', then: a}], default: b}, branches: {a: [{id: p, set: {k: 1}}], b: [{id: r, set: {k: 3}}]}}
+`, ""},
+		{"a loop", `  - {id: a, set: {n: 1}}
+  - {id: b, set: {n: 2}}
+  - {id: again, loop: {to: a, while: 'n < 2', max: 2}}
+`, ""},
+	} {
+		loadErr(t, tc.name, head+tc.stages, tc.err)
+	}
+}

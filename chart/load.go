@@ -172,6 +172,11 @@ func (s *session) result(spec *Spec) (*Spec, error) {
 			}
 			return nil, sortErrors(s.errs, s.files)
 		}
+		// Asked once ids are known unique: it finds a stage's reads by its id.
+		(&loader{s: s}).checkOverwrites(spec) // deadwrite.go
+		if len(s.errs) > 0 {
+			return nil, sortErrors(s.errs, s.files)
+		}
 		return spec, nil
 	}
 	if len(s.errs) == 0 {
