@@ -20,8 +20,8 @@ import "slices"
 //	             a subflow mounting a chart, or an expression reading
 //	             $env, reads every key
 func (l *loader) checkOverwrites(spec *Spec) {
-	if hasLoop(spec, map[*Spec]bool{}) {
-		return
+	if hasLoop(spec, map[*Spec]bool{}) || idsRepeat(spec) {
+		return // an id used twice is flow's to refuse; a stage's reads are found by its id
 	}
 	reads := map[string]map[string]bool{} // file\x00stage id → roots read
 	for _, c := range l.s.compiled {
@@ -123,4 +123,21 @@ func hasLoop(spec *Spec, seen map[*Spec]bool) bool {
 		return true
 	})
 	return found
+}
+
+// idsRepeat says whether an id is written twice in one chart file (a
+// foreach's body may reuse its chart's ids: it is a chart of its own).
+func idsRepeat(spec *Spec) bool {
+	seen := map[string]bool{}
+	repeat := false
+	walkStages(spec.Stages, func(st *StageSpec) bool {
+		k := st.Pos.File + "\x00" + st.ID
+		if seen[k] {
+			repeat = true
+			return false
+		}
+		seen[k] = true
+		return true
+	})
+	return repeat
 }
