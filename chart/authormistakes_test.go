@@ -152,3 +152,45 @@ func TestIntoReusedBeforeItIsReadIsRefused(t *testing.T) {
 		loadErr(t, tc.name, head+tc.stages, tc.err)
 	}
 }
+
+// TestRuleAnEarlierRuleCoversIsRefused: rules `v.pct >= 80 → warn` then
+// `v.pct >= 90 → critical` loaded, and a volume 95% full was warn, its
+// critical rule never chosen. A decide rule that compares a key with a
+// number, every value of which an earlier rule of the same form over the
+// same key matches, is a load error at its place saying to put it first;
+// the same rules in the right order, a select, and a filter beside an
+// expression (which may err apart) load.
+func TestRuleAnEarlierRuleCoversIsRefused(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, kind, r1, r2, err string
+	}{
+		{"the wrong order", "decide", `v.pct >= 80`, `v.pct >= 90`, `c.yaml:9:12: stage "d": rule 2 ("second", v.pct >= 90) is never chosen: every value of v.pct it matches, rule 1 ("first", v.pct >= 80) matches first, and decide takes the first rule that matches; put rule 2 before rule 1`},
+		{"flipped sides", "decide", `v.pct > 80`, `90 <= v.pct`, `rule 2 ("second", 90 <= v.pct) is never chosen`},
+		{"below", "decide", `v.free < 10`, `v.free <= 5`, `rule 2 ("second", v.free <= 5) is never chosen`},
+		{"equal", "decide", `v.n >= 3`, `v.n == 3`, `rule 2 ("second", v.n == 3) is never chosen`},
+		{"filters", "decide", `{v.pct: {gte: 80}}`, `{v.pct: {gt: 90}}`, `is never chosen`},
+		{"the right order", "decide", `v.pct >= 90`, `v.pct >= 80`, ""},
+		{"an open bound", "decide", `v.pct > 80`, `v.pct >= 80`, ""},
+		{"other keys", "decide", `v.pct >= 80`, `v.inodes >= 90`, ""},
+		{"select", "select", `v.pct >= 80`, `v.pct >= 90`, ""},
+		{"a filter, then an expression", "decide", `{v.pct: {gte: 80}}`, `v.pct >= 90`, ""},
+	} {
+		dflt := "\n      default: b"
+		if tc.kind == "select" {
+			dflt = ""
+		}
+		src := `version: 1
+runbook: t
+stages:
+  - {id: v, set: {v: '{"pct": 95, "free": 1, "n": 3, "inodes": 1}'}}
+  - id: d
+    ` + tc.kind + `:
+      rules:
+        - {when: ` + tc.r1 + `, then: a, label: first}
+        - {when: ` + tc.r2 + `, then: b, label: second}` + dflt + `
+    branches: {a: [{id: x, set: {w: 1}}], b: [{id: y, set: {w: 2}}]}
+`
+		loadErr(t, tc.name, src, tc.err)
+	}
+}
