@@ -194,3 +194,55 @@ stages:
 		loadErr(t, tc.name, src, tc.err)
 	}
 }
+
+// TestPartlyQuotedValueSaysQuoteItWhole: `when: 'v.pct' >= limit` was
+// refused as `invalid header option: "= limit"`, and `subject: '"disk "'
+// + v.mount` inside {…} as a { not closed by a }: words that say neither
+// that the quote ended the value nor what to write. The error now gives
+// the value whole, quoted once.
+func TestPartlyQuotedValueSaysQuoteItWhole(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, line, err string
+	}{
+		{"a quoted name", `  - {id: d, set: {x: 'v.pct' >= limit}}`, `c.yaml:4:30: the file is not valid YAML: invalid header option: "= limit}}" (the quoted 'v.pct' ends the value at its closing quote, and YAML reads nothing after it as part of the value: quote the whole value, 'v.pct >= limit'; a text inside an expression takes the other kind of quote)`},
+		{"a quoted text first, in a flow map", `  - {id: d, set: {x: '"disk " + v.mount', y: '"disk "' + v.mount}}`, `(the quoted '"disk "' ends the value at its closing quote, and YAML reads nothing after it as part of the value: quote the whole value, '"disk " + v.mount'; `},
+		{"double quotes", "  - id: d\n    set:\n      x: \"v\".pct >= 3", `(the quoted "v" ends the value at its closing quote, and YAML reads nothing after it as part of the value: quote the whole value, 'v.pct >= 3';`},
+	} {
+		loadErr(t, tc.name, "version: 1\nrunbook: t\nstages:\n"+tc.line+"\n", tc.err)
+	}
+}
+
+// TestForeachAsHidingAChartNameIsRefused: `as: df` over a list of hosts,
+// beside a stage df, made the body's rules read the host where df's
+// output was meant. An as: that is an input, a var or a key a stage
+// outside the body writes is a load error at the foreach; a name of the
+// body's own, or the foreach's id, loads.
+func TestForeachAsHidingAChartNameIsRefused(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, as, err string
+	}{
+		{"a stage key", "df", `c.yaml:8:5: stage "per": foreach as: df hides the key df that stage "df" writes: inside the foreach, df is the item`},
+		{"an input", "hosts", `foreach as: hosts hides the input hosts`},
+		{"a var", "limit", `foreach as: limit hides the var limit`},
+		{"its own name", "h", ""},
+		{"the foreach's id", "per", ""},
+	} {
+		src := `version: 1
+runbook: t
+inputs:
+  hosts: {type: list, default: [a]}
+vars: {limit: 90}
+stages:
+  - {id: df, exec: {command: [df, -P], parse: text}}
+  - id: per
+    foreach:
+      items: hosts
+      as: ` + tc.as + `
+      maxBranches: 10
+      stages: [{id: s, set: {seen: '[` + tc.as + `, df.stdout, limit]'}}]
+`
+		loadErr(t, tc.name, src, tc.err)
+	}
+}

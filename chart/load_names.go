@@ -103,6 +103,7 @@ func (l *loader) checkNames(spec *Spec) {
 	l.checkDecider(spec)
 	l.checkVerdictStagesProjected(spec)
 	l.checkForeachSubjects(spec) // foreachsubject.go
+	l.checkForeachAs(spec)       // foreachsubject.go
 	l.checkShadowedRules(spec)   // shadowrule.go
 	l.checkNagiosWords(spec)
 	l.checkAnswerChecks(spec, d)
