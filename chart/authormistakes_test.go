@@ -213,36 +213,27 @@ func TestPartlyQuotedValueSaysQuoteItWhole(t *testing.T) {
 	}
 }
 
-// TestForeachAsHidingAChartNameIsRefused: `as: df` over a list of hosts,
-// beside a stage df, made the body's rules read the host where df's
-// output was meant. An as: that is an input, a var or a key a stage
-// outside the body writes is a load error at the foreach; a name of the
-// body's own, or the foreach's id, loads.
-func TestForeachAsHidingAChartNameIsRefused(t *testing.T) {
+// TestRuleKeyIndentLostSaysWhere: a default: indented under the last
+// rule was "unknown key "default" in rule 1 (known keys: when, then,
+// label)", and a rule's label: dedented to the decide block listed
+// decide's keys: neither said the indent. Each now says whose key it is.
+func TestRuleKeyIndentLostSaysWhere(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []struct {
-		name, as, err string
-	}{
-		{"a stage key", "df", `c.yaml:8:5: stage "per": foreach as: df hides the key df that stage "df" writes: inside the foreach, df is the item`},
-		{"an input", "hosts", `foreach as: hosts hides the input hosts`},
-		{"a var", "limit", `foreach as: limit hides the var limit`},
-		{"its own name", "h", ""},
-		{"the foreach's id", "per", ""},
-	} {
-		src := `version: 1
-runbook: t
-inputs:
-  hosts: {type: list, default: [a]}
-vars: {limit: 90}
-stages:
-  - {id: df, exec: {command: [df, -P], parse: text}}
-  - id: per
-    foreach:
-      items: hosts
-      as: ` + tc.as + `
-      maxBranches: 10
-      stages: [{id: s, set: {seen: '[` + tc.as + `, df.stdout, limit]'}}]
-`
-		loadErr(t, tc.name, src, tc.err)
-	}
+	head := "version: 1\nrunbook: t\nstages:\n  - {id: s, set: {n: 95}}\n  - id: d\n    decide:\n      rules:\n        - when: n >= 90\n          then: hi\n"
+	tail := "    branches: {hi: [{id: h, set: {w: 1}}], lo: [{id: l, set: {w: 2}}]}\n"
+	loadErr(t, "default under a rule", head+"          label: high\n          default: lo\n"+tail,
+		`c.yaml:11:11: stage "d": unknown key "default" in rule 1: it is a key of decide:, not of a rule, so write it level with rules:`)
+	loadErr(t, "label under decide", head+"      label: high\n      default: lo\n"+tail,
+		`c.yaml:10:7: stage "d": unknown key "label" in decide: it is a key of a rule, so indent it under its rule`)
+}
+
+// TestYesNoInAnExpressionSaysBoolean: `set: {enabled: yes}` was refused
+// saying to quote the word as a string, '"yes"', where the author (used
+// to YAML 1.1) meant the boolean. The error now gives both.
+func TestYesNoInAnExpressionSaysBoolean(t *testing.T) {
+	t.Parallel()
+	loadErr(t, "yes", "version: 1\nrunbook: t\nstages:\n  - {id: s, set: {enabled: yes}}\n",
+		`c.yaml:4:28: stage "s": set "enabled": expression "yes" reads yes, which no input, var, stage key, foreach as or index defines (yes is no boolean here, as it was in YAML 1.1: write true for the boolean, or '"yes"' for the text)`)
+	loadErr(t, "Off", "version: 1\nrunbook: t\nstages:\n  - {id: s, set: {enabled: Off}}\n", `(Off is no boolean here, as it was in YAML 1.1: write false for the boolean, or '"Off"' for the text)`)
+	loadErr(t, "true", "version: 1\nrunbook: t\nstages:\n  - {id: s, set: {enabled: true}}\n", "")
 }

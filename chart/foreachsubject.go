@@ -2,7 +2,6 @@ package chart
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/openrunbook/runbook/rules"
@@ -125,54 +124,4 @@ func varying(cols []Assign, names map[string]bool) bool {
 		}
 	}
 	return false
-}
-
-// checkForeachAs refuses a foreach whose as: is a name the chart defines
-// outside its body (an input, a var, a key a stage outside it writes):
-// inside the body the name is the item, and what it named is out of
-// reach. `as: df` over a list of hosts, beside a stage df, made every
-// rule of the body read the host where df's output was meant
-// (TestForeachAsHidingAChartNameIsRefused). A foreach inside another
-// that reuses the outer's as (item, item) is not asked.
-func (l *loader) checkForeachAs(spec *Spec) {
-	outside := map[string]string{} // name → what defines it
-	for _, in := range spec.Inputs {
-		outside[in.Name] = "the input " + in.Name
-	}
-	for _, v := range spec.Vars {
-		outside[v.Key] = "the var " + v.Key
-	}
-	var foreaches []*StageSpec
-	inBody := map[*StageSpec]bool{}
-	walkStages(spec.Stages, func(st *StageSpec) bool {
-		if st.ForEach != nil {
-			foreaches = append(foreaches, st)
-		}
-		return true
-	})
-	for _, f := range foreaches {
-		clear(inBody)
-		walkStages(f.ForEach.Stages, func(st *StageSpec) bool {
-			inBody[st] = true
-			return true
-		})
-		var hidden string
-		walkStages(spec.Stages, func(st *StageSpec) bool {
-			if inBody[st] || st == f {
-				return true // the foreach's own into is written after its items ran
-			}
-			if slices.Contains(st.Writes(), f.ForEach.As) {
-				hidden = fmt.Sprintf("the key %s that stage %q writes", f.ForEach.As, st.ID)
-			}
-			return hidden == ""
-		})
-		if hidden == "" {
-			hidden = outside[f.ForEach.As]
-		}
-		if hidden == "" {
-			continue
-		}
-		l.errf(f.Pos, f.ID, "foreach as: %s hides %s: inside the foreach, %s is the item, and %s cannot be read there; name the item otherwise (as: %s_item, or a word for what the items are)",
-			f.ForEach.As, hidden, f.ForEach.As, hidden, f.ForEach.As)
-	}
 }

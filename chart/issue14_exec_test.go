@@ -253,8 +253,7 @@ func TestIssue14SchemaDescribesNewKeys(t *testing.T) {
 // input of type number renders "5", no duration; the chart loaded and
 // every run failed at the stage. It is refused where it is written, saying
 // to write ${t}s or declare a duration; a name a stage writes too (a set:
-// key) is not judged, and ${t}s loads. (A foreach as: t beside the input t
-// is refused on its own: TestForeachAsHidingAChartNameIsRefused.)
+// key, a foreach as) is not judged, and ${t}s loads.
 func TestTimeoutOfANumberInputIsRefusedAtLoad(t *testing.T) {
 	t.Parallel()
 	const head = "version: 1\nrunbook: t\ninputs:\n  t: {type: number, default: 5}\nstages:\n"
@@ -265,6 +264,7 @@ func TestTimeoutOfANumberInputIsRefusedAtLoad(t *testing.T) {
 	for name, stages := range map[string]string{
 		"seconds written":  "  - id: s\n    exec: {command: [sleep, \"0\"], timeout: '${t}s'}\n",
 		"a set key":        "  - id: mk\n    set: {t: '\"2s\"'}\n  - id: s\n    exec: {command: [sleep, \"0\"], timeout: '${t}'}\n",
+		"a foreach as":     "  - id: each\n    foreach:\n      items: '[\"1s\"]'\n      as: t\n      maxBranches: 2\n      stages:\n        - id: s\n          exec: {command: [sleep, \"0\"], timeout: '${t}'}\n",
 		"a duration input": "  - id: s\n    exec: {command: [sleep, \"0\"], timeout: '${d}'}\n",
 	} {
 		src := strings.Replace(head, "inputs:\n", "inputs:\n  d: {type: duration, default: 2s}\n", 1) + stages

@@ -103,7 +103,6 @@ func (l *loader) checkNames(spec *Spec) {
 	l.checkDecider(spec)
 	l.checkVerdictStagesProjected(spec)
 	l.checkForeachSubjects(spec) // foreachsubject.go
-	l.checkForeachAs(spec)       // foreachsubject.go
 	l.checkShadowedRules(spec)   // shadowrule.go
 	l.checkNagiosWords(spec)
 	l.checkAnswerChecks(spec, d)
@@ -735,6 +734,10 @@ func (c compiled) check(d *defs, at *placed, known []string) {
 				hint = literalHint(w.word)
 			}
 		}
+		if b, ok := yamlOneOneBools[strings.ToLower(id.Name)]; ok && hint == "" && strings.TrimSpace(string(src)) == id.Name {
+			// yes, no, on, off: YAML 1.1's booleans, a name here.
+			hint = fmt.Sprintf(" (%s is no boolean here, as it was in YAML 1.1: write %t for the boolean, or '%q' for the text)", id.Name, b, id.Name)
+		}
 		if hint == "" && nilWords[id.Name] {
 			// null, NULL, None: expr's word for no value is nil.
 			hint = "; an expression writes no value as nil (use nil, not " + id.Name + ")"
@@ -797,6 +800,10 @@ func (c compiled) checkTemplateText(src []rune, names map[string]bool) {
 		return
 	}
 }
+
+// yamlOneOneBools are YAML 1.1's words for a boolean, which YAML 1.2 and
+// an expression read as text and a name (TestYesNoInAnExpressionSaysBoolean).
+var yamlOneOneBools = map[string]bool{"yes": true, "y": true, "on": true, "no": false, "n": false, "off": false}
 
 // nilWords are the other languages' words for no value, which expr reads
 // as names.
