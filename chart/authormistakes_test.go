@@ -237,3 +237,27 @@ func TestYesNoInAnExpressionSaysBoolean(t *testing.T) {
 	loadErr(t, "Off", "version: 1\nrunbook: t\nstages:\n  - {id: s, set: {enabled: Off}}\n", `(Off is no boolean here, as it was in YAML 1.1: write false for the boolean, or '"Off"' for the text)`)
 	loadErr(t, "true", "version: 1\nrunbook: t\nstages:\n  - {id: s, set: {enabled: true}}\n", "")
 }
+
+// TestInputOverwrittenBeforeItIsReadIsRefused: `set: {n: 85, limit: 95}`
+// over the input limit said lo, Consistent, to --input limit=80, under
+// which 85 is high: the value given was never read. A stage of the
+// chart's list writing an input's or a var's name before any stage or var
+// read it is a load error; one read first (by a stage, by the writing
+// stage itself, or by a var) loads.
+func TestInputOverwrittenBeforeItIsReadIsRefused(t *testing.T) {
+	t.Parallel()
+	head := "version: 1\nrunbook: t\ninputs:\n  limit: {type: number, default: 90}\n"
+	for _, tc := range []struct {
+		name, rest, err string
+	}{
+		{"a set over the input", "stages:\n  - {id: s, set: {n: 85, limit: 95}}\n  - {id: d, set: {hi: n >= limit}}\n",
+			`c.yaml:6:6: stage "s": writes the key limit, which is the input limit: the value given for it is never read, as no stage before this one reads it; name the key otherwise, or read limit first`},
+		{"an into over a var", "vars: {lim: 95}\nstages:\n  - {id: s, exec: {command: [echo, '5'], parse: json, into: lim}}\n  - {id: d, set: {hi: lim > 3, l: limit}}\n",
+			`stage "s": writes the key lim, which is the var lim: its value is never read`},
+		{"read first", "stages:\n  - {id: r, set: {given: limit}}\n  - {id: s, set: {limit: 95}}\n  - {id: d, set: {hi: limit > given}}\n", ""},
+		{"read by the writer", "stages:\n  - {id: s, set: {limit: limit + 5}}\n", ""},
+		{"read by a var", "vars: {warn: limit - 10}\nstages:\n  - {id: s, set: {limit: 95}}\n  - {id: d, set: {hi: warn < limit}}\n", ""},
+	} {
+		loadErr(t, tc.name, head+tc.rest, tc.err)
+	}
+}

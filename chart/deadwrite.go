@@ -52,6 +52,7 @@ func (l *loader) checkOverwrites(spec *Spec) {
 		})
 		return found
 	}
+	l.inputsOverwritten(spec, reads, readsKey)
 	seen := map[*Spec]bool{}
 	var charts func(s *Spec)
 	var lists func(list []StageSpec)
@@ -140,4 +141,41 @@ func idsRepeat(spec *Spec) bool {
 		return true
 	})
 	return repeat
+}
+
+// inputsOverwritten reports a stage of the chart's list that writes the
+// name of one of its inputs or vars before any stage (or var) read it:
+// the value given for the input is never read. `set: {n: 85, limit: 95}`
+// over the input limit said lo, Consistent, to --input limit=80, under
+// which 85 is high (TestInputOverwrittenBeforeItIsReadIsRefused).
+func (l *loader) inputsOverwritten(spec *Spec, reads map[string]map[string]bool, readsKey func(*StageSpec, string) bool) {
+	early := map[string]string{}
+	for _, in := range spec.Inputs {
+		early[in.Name] = "the input " + in.Name + ": the value given for it"
+	}
+	for _, v := range spec.Vars {
+		early[v.Key] = "the var " + v.Key + ": its value"
+	}
+	byVars := reads[spec.Pos.File+"\x00"]
+	done := map[string]bool{}
+	for j := range spec.Stages {
+		st := &spec.Stages[j]
+		for _, key := range st.Writes() {
+			what, ok := early[key]
+			if !ok || done[key] {
+				continue
+			}
+			done[key] = true
+			if byVars[key] || byVars["$env"] {
+				continue
+			}
+			read := false
+			for i := 0; i <= j && !read; i++ {
+				read = readsKey(&spec.Stages[i], key)
+			}
+			if !read {
+				l.errf(st.Pos, st.ID, "writes the key %s, which is %s is never read, as no stage before this one reads it; name the key otherwise, or read %s first", key, what, key)
+			}
+		}
+	}
 }

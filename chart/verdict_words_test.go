@@ -72,7 +72,7 @@ func TestVerdictWordsOfAnExecStagesAnswer(t *testing.T) {
 		{"beside a constant", "stages:\n" + diff + verdict + "  - {id: w, verdict: {subject: '\"x\"', verdict: '\"stale\"'}}\n", []string{"clean", "dirty", "stale"}, true},
 		{"no exitCodes", "stages:\n  - {id: d, exec: {command: [git, diff, --quiet]}}\n" + verdict, nil, false},
 		{"a set writes d too", "stages:\n" + diff + verdict + "  - {id: s, set: {d: '{\"status\": \"weird\"}'}}\n", []string{}, false},
-		{"an input named d", "inputs: {d: {type: object, default: {}}}\nstages:\n" + diff + verdict, nil, false},
+		{"an input named d", "inputs: {d: {type: object, default: {}}}\nstages:\n  - {id: given, set: {given: d}}\n" + diff + verdict, nil, false},
 		{"another member", "stages:\n" + diff + "  - {id: v, verdict: {subject: '\"repo\"', verdict: d.stderr}}\n", nil, false},
 	}
 	for _, tc := range cases {
