@@ -87,7 +87,7 @@ func (rb *Runbook) resolveInputs(given map[string]any, now func() time.Time, zon
 	for _, k := range names {
 		in, ok := declared[k]
 		if !ok && isVar(rb.spec.Vars, k) {
-			errs = append(errs, &InputError{Input: k, Msg: fmt.Sprintf("is not an input of %s%s: it is the chart's constant (vars:), which no caller sets",
+			errs = append(errs, &InputError{Input: k, Msg: fmt.Sprintf("is not an input of %s: it is the chart's constant (vars:), which no caller sets%s",
 				rb.spec.Name, knownInputs(rb.spec.Inputs))})
 			continue
 		}
