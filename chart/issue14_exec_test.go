@@ -263,7 +263,7 @@ func TestTimeoutOfANumberInputIsRefusedAtLoad(t *testing.T) {
 	}
 	for name, stages := range map[string]string{
 		"seconds written":  "  - id: s\n    exec: {command: [sleep, \"0\"], timeout: '${t}s'}\n",
-		"a set key":        "  - id: mk\n    set: {t: '\"2s\"'}\n  - id: s\n    exec: {command: [sleep, \"0\"], timeout: '${t}'}\n",
+		"a set key":        "  - id: given\n    set: {given: t}\n  - id: mk\n    set: {t: '\"2s\"'}\n  - id: s\n    exec: {command: [sleep, \"0\"], timeout: '${t}'}\n",
 		"a foreach as":     "  - id: each\n    foreach:\n      items: '[\"1s\"]'\n      as: t\n      maxBranches: 2\n      stages:\n        - id: s\n          exec: {command: [sleep, \"0\"], timeout: '${t}'}\n",
 		"a duration input": "  - id: s\n    exec: {command: [sleep, \"0\"], timeout: '${d}'}\n",
 	} {

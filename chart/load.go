@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -172,6 +173,11 @@ func (s *session) result(spec *Spec) (*Spec, error) {
 			}
 			return nil, sortErrors(s.errs, s.files)
 		}
+		// Asked once ids are known unique: it finds a stage's reads by its id.
+		(&loader{s: s}).checkOverwrites(spec) // deadwrite.go
+		if len(s.errs) > 0 {
+			return nil, sortErrors(s.errs, s.files)
+		}
 		return spec, nil
 	}
 	if len(s.errs) == 0 {
@@ -313,7 +319,11 @@ func YAMLError(file string, err error) *LoadError {
 			case "',' or '}' must be specified":
 				msg += bracketCutWords(tk)
 			}
-			msg += unclosedWords(msg, tk)
+			if cut := quotedCutWords(tk); cut != "" {
+				msg += cut // a bracket it names as not closed is closed after the cut value
+			} else {
+				msg += unclosedWords(msg, tk)
+			}
 		}
 	} else if i := strings.IndexByte(msg, '\n'); i >= 0 {
 		msg = msg[:i]
@@ -333,6 +343,43 @@ func YAMLError(file string, err error) *LoadError {
 	}
 	return &LoadError{Pos: pos, Msg: "the file is not valid YAML: " + msg}
 }
+
+// quotedCutWords says why a value could not be read when it began with a
+// quoted text and went on after the closing quote: `when: 'v.pct' >=
+// limit` was refused as "invalid header option", `subject: '"disk "' +
+// v.mount` as "value is not allowed in this context", words that say
+// neither that the quote ended the value nor what to write
+// (TestPartlyQuotedValueSaysQuoteItWhole). It gives the value whole, in
+// single quotes; "" when the token at fault does not follow a quoted
+// text on its line.
+func quotedCutWords(tk *token.Token) string {
+	q := tk.Prev
+	if q == nil || (q.Type != token.SingleQuoteType && q.Type != token.DoubleQuoteType) ||
+		q.Position == nil || tk.Position == nil || q.Position.Line != tk.Position.Line {
+		return ""
+	}
+	rest, _, _ := strings.Cut(tk.Origin, "\n")
+	rest = strings.TrimRight(rest, "\r \t")
+	if m := flowValueEnd.FindStringIndex(rest); m != nil {
+		rest = rest[:m[0]]
+	}
+	if strings.TrimSpace(rest) == "" {
+		return ""
+	}
+	if !strings.HasPrefix(rest, " ") && tk.Position.Column > q.Position.Column+len([]rune(q.Origin)) {
+		rest = " " + rest
+	}
+	whole := q.Value + rest
+	hint := "quote the whole value"
+	if !strings.Contains(whole, "'") {
+		hint += fmt.Sprintf(", '%s'", whole)
+	}
+	return fmt.Sprintf(" (the quoted %s ends the value at its closing quote, and YAML reads nothing after it as part of the value: %s; a text inside an expression takes the other kind of quote)", strings.TrimSpace(q.Origin), hint)
+}
+
+// flowValueEnd is where a value in a {…} or […] ends: a comma before the
+// next key, or the closing bracket.
+var flowValueEnd = regexp.MustCompile(`,\s*[A-Za-z_][\w-]*\s*:|\s*[}\]]+\s*$`)
 
 // UnclosedFlow is unclosedWords of a YAML parser's error, for a reader
 // that may not quote the parser's own words (an --inputs file may hold a

@@ -3,10 +3,12 @@ package chart
 import (
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/openrunbook/runbook/internal/ident"
 	"github.com/openrunbook/runbook/internal/suggest"
@@ -100,6 +102,8 @@ func (l *loader) checkNames(spec *Spec) {
 	l.checkFilterWords(d)
 	l.checkDecider(spec)
 	l.checkVerdictStagesProjected(spec)
+	l.checkForeachSubjects(spec) // foreachsubject.go
+	l.checkShadowedRules(spec)   // shadowrule.go
 	l.checkNagiosWords(spec)
 	l.checkAnswerChecks(spec, d)
 	l.checkTimeoutNumbers(spec, d) // templates.go
@@ -730,6 +734,10 @@ func (c compiled) check(d *defs, at *placed, known []string) {
 				hint = literalHint(w.word)
 			}
 		}
+		if b, ok := yamlOneOneBools[strings.ToLower(id.Name)]; ok && hint == "" && strings.TrimSpace(string(src)) == id.Name {
+			// yes, no, on, off: YAML 1.1's booleans, a name here.
+			hint = fmt.Sprintf(" (%s is no boolean here, as it was in YAML 1.1: write %t for the boolean, or '%q' for the text)", id.Name, b, id.Name)
+		}
 		if hint == "" && nilWords[id.Name] {
 			// null, NULL, None: expr's word for no value is nil.
 			hint = "; an expression writes no value as nil (use nil, not " + id.Name + ")"
@@ -746,7 +754,56 @@ func (c compiled) check(d *defs, at *placed, known []string) {
 		c.l.errf(pos, c.stage, "%s: expression %q reads %s, which no input, var, stage key, foreach as or index defines%s",
 			c.what, string(src), name, hint)
 	}
+	if !c.part {
+		c.checkTemplateText(src, names)
+	}
 }
+
+// templateInText finds `${NAME` in an expression's source: `${` is no
+// expression syntax, so it stands inside a quoted text.
+var templateInText = regexp.MustCompile(`\$\{\s*([A-Za-z_][A-Za-z0-9_]*)`)
+
+// checkTemplateText refuses an expression whose quoted text holds a
+// template part reading a name the chart defines: `${…}` is read only in
+// an exec command item or a timeout, so in an expression it is those
+// characters. `# contains "${app}"` counted the lines holding the text
+// ${app}, none, and a log full of the app's errors stood Consistent under
+// its "few" row (TestTemplateInsideExpressionTextIsRefused). A rule's
+// when: that reads nothing else is refused earlier (readsNothing); a
+// ${WORD} nothing defines is left alone, as text meant for a tool.
+func (c compiled) checkTemplateText(src []rune, names map[string]bool) {
+	text := string(src)
+	for _, m := range templateInText.FindAllStringSubmatchIndex(text, -1) {
+		name, part := text[m[2]:m[3]], text[m[0]:m[1]]
+		if end := strings.IndexByte(text[m[0]:], '}'); end > 0 {
+			part = text[m[0] : m[0]+end+1]
+		}
+		defined := names[name]
+		if c.only != nil {
+			defined = c.only[name]
+		}
+		if !defined {
+			continue
+		}
+		off := utf8.RuneCountInString(text[:m[0]])
+		line, col := 1, 1
+		for _, r := range src[:off] {
+			if r == '\n' {
+				line, col = line+1, 1
+			} else {
+				col++
+			}
+		}
+		pos := c.l.exprPos(c.e, &rules.CompileError{Line: line, Column: col})
+		c.l.errf(pos, c.stage, "%s: expression %q holds %s inside a quoted text: ${…} is a template only in an exec command item or a timeout, so here it is those characters, never the value of %s; write the name bare, outside the quotes (# contains %s, \"/var/log/\" + %s + \".log\")",
+			c.what, text, part, name, name, name)
+		return
+	}
+}
+
+// yamlOneOneBools are YAML 1.1's words for a boolean, which YAML 1.2 and
+// an expression read as text and a name (TestYesNoInAnExpressionSaysBoolean).
+var yamlOneOneBools = map[string]bool{"yes": true, "y": true, "on": true, "no": false, "n": false, "off": false}
 
 // nilWords are the other languages' words for no value, which expr reads
 // as names.

@@ -352,6 +352,16 @@ func (l *loader) unknownKey(m *mapping, e entry, stage, what string, keys []stri
 		l.errf(e.keyPos, stage, "unknown key %q in %s: it is a key of the stage, so write it level with %s:, not inside it (- id: …, %s: {…}, %s: …)", e.key, what, what, what, e.key)
 		return
 	}
+	if strings.HasPrefix(what, "rule ") && e.key == "default" {
+		// a default: indented under the last rule, read as the rule's key
+		l.errf(e.keyPos, stage, "unknown key %q in %s: it is a key of decide:, not of a rule, so write it level with rules: (decide: {rules: […], default: …})", e.key, what)
+		return
+	}
+	if (what == "decide" || what == "select") && contains([]string{"when", "then", "label"}, e.key) {
+		// a rule's key that lost its indent, read as the decider's
+		l.errf(e.keyPos, stage, "unknown key %q in %s: it is a key of a rule, so indent it under its rule (rules: [{when: …, then: …, label: …}])", e.key, what)
+		return
+	}
 	if near := suggest.Nearest(e.key, keys); near != "" {
 		m.near[near] = true
 		l.errf(e.keyPos, stage, "unknown key %q in %s; did you mean %q?", e.key, what, near)

@@ -27,8 +27,8 @@ func TestVerdictWordsKnownOnlyWhenConstant(t *testing.T) {
         - id: pick
           decide: {rules: [{when: item > 0, then: big}], default: small}
           branches:
-            big: [{id: b, verdict: {subject: '"s"', verdict: '"at-" + "risk"'}}]
-            small: [{id: s, verdict: {subject: '"s"', verdict: '"ok"'}}]
+            big: [{id: b, verdict: {subject: 'string(item)', verdict: '"at-" + "risk"'}}]
+            small: [{id: s, verdict: {subject: 'string(item)', verdict: '"ok"'}}]
   - id: inline
     subflow: {stages: [{id: v, verdict: {subject: '"t"', verdict: '"ok"'}}]}
 `, []string{"at-risk", "ok"}, true},
@@ -71,8 +71,8 @@ func TestVerdictWordsOfAnExecStagesAnswer(t *testing.T) {
 		{"nagios", "stages:\n  - {id: d, exec: {command: [check_load], exitCodes: nagios}}\n" + verdict, []string{"critical", "ok", "unknown", "warning"}, true},
 		{"beside a constant", "stages:\n" + diff + verdict + "  - {id: w, verdict: {subject: '\"x\"', verdict: '\"stale\"'}}\n", []string{"clean", "dirty", "stale"}, true},
 		{"no exitCodes", "stages:\n  - {id: d, exec: {command: [git, diff, --quiet]}}\n" + verdict, nil, false},
-		{"a set writes d too", "stages:\n" + diff + "  - {id: s, set: {d: '{\"status\": \"weird\"}'}}\n" + verdict, []string{}, false},
-		{"an input named d", "inputs: {d: {type: object, default: {}}}\nstages:\n" + diff + verdict, nil, false},
+		{"a set writes d too", "stages:\n" + diff + verdict + "  - {id: s, set: {d: '{\"status\": \"weird\"}'}}\n", []string{}, false},
+		{"an input named d", "inputs: {d: {type: object, default: {}}}\nstages:\n  - {id: given, set: {given: d}}\n" + diff + verdict, nil, false},
 		{"another member", "stages:\n" + diff + "  - {id: v, verdict: {subject: '\"repo\"', verdict: d.stderr}}\n", nil, false},
 	}
 	for _, tc := range cases {

@@ -75,7 +75,7 @@ const (
 // WordsVersion is the version of the words this package puts on evidence
 // for a person to read (condition reasons such as "key not present", and
 // error sentences). It is bumped whenever one of them changes.
-const WordsVersion = 4
+const WordsVersion = 5
 
 // classWords names each class as a reason sentence says it.
 var classWords = [numClasses]string{

@@ -584,7 +584,11 @@ func conversionWords(msg string) (string, bool) {
 		return "", false
 	}
 	m := fmt.Sprintf("it takes %s there and was given %s", jsonv.Describe(wantV), jsonv.Describe(gotV))
-	if want == "string" {
+	switch {
+	case gotV == nil:
+		// split(log.content, "\n") over a read: that found no file
+		m += " (a member its object lacks, a file not found, a key that holds null): say what null means, as x ?? \"\" does, or test it first (x != nil && …)"
+	case want == "string":
 		m += "; string(x) makes a string of a number, toJSON(x) of an object or a list"
 	}
 	return m, true
@@ -593,7 +597,7 @@ func conversionWords(msg string) (string, bool) {
 // goTypeValue are the Go types expr's messages name, each as a value of
 // its kind, for jsonv.Describe's words.
 var goTypeValue = map[string]any{
-	"<nil>": nil, "bool": false, "string": "",
+	"<nil>": nil, "nil": nil, "bool": false, "string": "",
 	"int": 0, "int64": 0, "uint64": 0, "float64": 0, "int32": 0, "uint": 0, "float32": 0,
 	"[]interface {}": []any{}, "map[string]interface {}": map[string]any{},
 }

@@ -26,13 +26,16 @@ func TestBuiltinOverNullSaysWhatWouldBeRight(t *testing.T) {
 // a number, a list or an object failed with Go's "interface conversion:
 // interface {} is map[string]interface {}, not string", naming Go's types
 // and not what to write. The kinds are a chart's (jsonv.Describe) and the
-// error says how to make text.
+// error says how to make text; given null, it says what null may be.
 func TestBuiltinGivenAnotherKindSaysItInOurWords(t *testing.T) {
-	env := mapEnv{"o": map[string]any{"a": 1}, "n": 5, "l": []any{1, 2}}
+	env := mapEnv{"o": map[string]any{"a": 1}, "n": 5, "l": []any{1, 2}, "gone": nil}
 	for _, tc := range []struct{ src, want string }{
 		{`fromJSON(o)`, "it takes a string there and was given an object; string(x) makes a string of a number, toJSON(x) of an object or a list (1:1)"},
 		{`upper(n)`, "it takes a string there and was given a number;"},
 		{`trim(l)`, "it takes a string there and was given a list;"},
+		// split(log.content, "\n") over a read: that found no file said
+		// "interface conversion: interface {} is nil, not string".
+		{`split(gone, "\n")`, `it takes a string there and was given null (a member its object lacks, a file not found, a key that holds null): say what null means, as x ?? "" does`},
 	} {
 		_, _, err := MustCompile(tc.src).Value(env)
 		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "interface {}") {

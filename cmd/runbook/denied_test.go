@@ -574,7 +574,7 @@ stages:
               - {when: 's.temp1_input >= 85', then: hot, label: near its limit}
             default: {branch: hot, label: warm}
           branches:
-            hot: [{id: h, verdict: {subject: '"composite"', verdict: '"hot"'}}]
+            hot: [{id: h, verdict: {subject: '"composite " + string(index)', verdict: '"hot"'}}]
 `)
 	r := runCLI(t, dir, "exec", chart, "--format", "nagios")
 	const said = `stage "sensors" did not check its output (it said on stderr that it could not read some of the values it reports though it exited 0, so its output holds only what it could read, and what it left out is not known to be absent; stderr's first such line: "ERROR: Can't get value of subfeature temp1_input: Can't read"`

@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -240,12 +241,33 @@ func updateTest(ctx context.Context, tf *charttest.File, res *charttest.FileResu
 		fmt.Fprintf(stderr, "runbook: %s: %v\n", tf.Path, err)
 		return nil, false
 	}
-	fmt.Fprintf(stderr, "updated %s\n", tf.Path)
+	fmt.Fprintf(stderr, "updated %s%s\n", tf.Path, rewroteFailing(res))
 	again, ok := loadTest(tf.Path, stderr)
 	if !ok {
 		return nil, false
 	}
 	return again.Run(ctx, opts...), true
+}
+
+// rewroteFailing names the cases --update rewrote that had failed: each
+// now expects what its run gave, which is the chart's answer and not
+// always the right one, and the ok printed after says nothing of it. A
+// run of --update over a case failing on a chart's mistake printed only
+// "updated FILE" and every case ok (TestUpdateNamesTheFailedCasesItRewrote).
+func rewroteFailing(res *charttest.FileResult) string {
+	var names []string
+	for _, cr := range res.Cases {
+		if !cr.Passed() && cr.Record != nil {
+			names = append(names, strconv.Quote(cr.Case.Name))
+		}
+	}
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return ": the case " + names[0] + " failed and now expects what its run gave; review the diff (a case that failed on a mistake of the chart now expects the mistake)"
+	}
+	return fmt.Sprintf(": %d cases failed and now expect what their runs gave (%s); review the diff (a case that failed on a mistake of the chart now expects the mistake)", len(names), strings.Join(names, ", "))
 }
 
 func failedCases(rs []*charttest.FileResult) int {

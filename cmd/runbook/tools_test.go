@@ -236,7 +236,7 @@ func TestStderrOnlyExitZeroIsNoEmptyAnswer(t *testing.T) {
 	} {
 		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", perRowChart("journal", "Entry",
 			fmt.Sprintf(" {shell: %q, parse: %s}", tc.shell, tc.parse), "e", `
-              - {when: 'true', then: bad, label: An error entry}`, `"entry"`))
+              - {when: 'true', then: bad, label: An error entry}`, `e.MESSAGE`))
 		if tc.parse == "text" {
 			chart = writeChart(t, dir, "text.yaml", fmt.Sprintf(`version: 1
 runbook: restart

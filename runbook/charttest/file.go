@@ -763,5 +763,50 @@ func (r *reader) expect(n ast.Node, what string) Expect {
 			e.State = r.object(p.val, what+": state")
 		}
 	}
+	r.expectsSomething(ps, what)
 	return e
+}
+
+// expectsSomething refuses an expect key that holds nothing a run could
+// fail (TestExpectationThatCannotFailIsRefused): failOn without exit (it
+// is only the conditions exit is judged under, so `failOn: [verdict=full]`
+// alone passed over a run whose gate never fired), an empty coverage:,
+// state: or decisions: (a subset of every run's), and a verdicts row with
+// no key (it matches every row). verdicts: [] and reasons: [] are
+// expectations (no rows, no reason) and stay.
+func (r *reader) expectsSomething(ps []pair, what string) {
+	has := map[string]bool{}
+	for _, p := range ps {
+		has[p.key] = true
+	}
+	for _, p := range ps {
+		v := r.deref(p.val)
+		switch p.key {
+		case "failOn":
+			if !has["exit"] {
+				r.errf(p.node, "%s: failOn alone expects nothing: it is the conditions exit: is judged under, as runbook exec --fail-on takes them; add exit: 3 (a condition holds) or exit: 0 (none does)", what)
+			}
+		case "coverage", "state", "decisions":
+			empty := false
+			switch n := v.(type) {
+			case *ast.SequenceNode:
+				empty = len(n.Values) == 0
+			case *ast.MappingNode:
+				empty = len(n.Values) == 0
+			}
+			if empty {
+				r.errf(p.node, "%s: %s holds no item, so it expects nothing (what it lists is looked for among the run's, and nothing is found in every run): list what the run must give, or drop the key", what, p.key)
+			}
+		case "verdicts":
+			seq, ok := v.(*ast.SequenceNode)
+			if !ok {
+				continue
+			}
+			for _, it := range seq.Values {
+				if m, ok := r.deref(it).(*ast.MappingNode); ok && len(m.Values) == 0 {
+					r.errf(it, "%s: a verdict row with no key matches every row, so it holds only that a row is there: give the row's subject and verdict", what)
+				}
+			}
+		}
+	}
 }

@@ -1,0 +1,263 @@
+package chart
+
+import (
+	"strings"
+	"testing"
+)
+
+// loadErr parses src as c.yaml and checks its error holds want ("" for
+// none).
+func loadErr(t *testing.T, name, src, want string) {
+	t.Helper()
+	_, err := Parse("c.yaml", []byte(src))
+	switch {
+	case want == "" && err != nil:
+		t.Errorf("%s: %v", name, err)
+	case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
+		t.Errorf("%s: %v\nwant an error containing %s", name, err, want)
+	}
+}
+
+// TestTemplateInsideExpressionTextIsRefused: `# contains "${app}"` in a
+// set: counted the lines holding the text ${app}, none, and a log full of
+// the app's lines stood Consistent under its "few" row. A ${NAME} inside
+// an expression's quoted text, NAME a name the chart defines, is a load
+// error at the $ saying to write the name bare; one nothing defines (a
+// tool's own ${HOME}) and a template part of a command item load.
+func TestTemplateInsideExpressionTextIsRefused(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, set, err string
+	}{
+		{"contains", `'len(filter(split(log.stdout, "\n"), # contains "${app}"))'`, `c.yaml:9:66: stage "n": set "errs": expression "len(filter(split(log.stdout, \"\\n\"), # contains \"${app}\"))" holds ${app} inside a quoted text: ${…} is a template only in an exec command item or a timeout, so here it is those characters, never the value of app; write the name bare`},
+		{"path", `'"/var/log/${ app }.log"'`, `holds ${ app } inside a quoted text`},
+		{"a stage key", `'"${log.stdout}"'`, `never the value of log`},
+		{"bare", `'len(filter(split(log.stdout, "\n"), # contains app))'`, ""},
+		{"a word nothing defines", `'"${HOME}/x"'`, ""},
+	} {
+		src := `version: 1
+runbook: t
+inputs:
+  app: {type: string, default: dpkg}
+stages:
+  - id: log
+    exec: {command: [cat, "/var/log/${app}.log"], parse: text, into: log}
+  - id: n
+    set: {errs: ` + tc.set + `}
+`
+		loadErr(t, tc.name, src, tc.err)
+	}
+}
+
+// TestConstantSubjectInAForeachIsRefused: `subject: '"v.mount"'` (a name
+// quoted as text) in a foreach over df's filesystems wrote five rows
+// `v.mount | ok`, Consistent: the table could not tell the items apart.
+// A verdict stage in a foreach's body whose columns but verdict read
+// nothing that differs between the items is a load error at its subject;
+// a subject from the item, its index, a key the body writes, or another
+// column from the item loads. A foreach inside another is asked of its
+// own items: the outer item alone names every inner item the same.
+func TestConstantSubjectInAForeachIsRefused(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, cols, err string
+	}{
+		{"quoted name", `subject: '"v.mount"', verdict: '"ok"'`, `c.yaml:12:71: stage "o": verdict writes one row per item of the foreach "per" and subject: "v.mount" reads nothing that differs between them (v, index or a key the foreach's stages write), so every row names the same subject`},
+		{"an input", `subject: host, verdict: '"ok"'`, `every row names the same subject`},
+		{"no subject", `verdict: '"ok"'`, `and it has no column but verdict, so every row names the same subject`},
+		{"the item", `subject: v.mount, verdict: '"ok"'`, ""},
+		{"the index", `subject: string(index), verdict: '"ok"'`, ""},
+		{"a key the body writes", `subject: m, verdict: '"ok"'`, ""},
+		{"another column", `subject: host, mount: v.mount, verdict: '"ok"'`, ""},
+	} {
+		src := `version: 1
+runbook: t
+inputs:
+  host: {type: string, default: db1}
+result: {kind: verdict/disk}
+stages:
+  - id: per
+    foreach:
+      items: '[{mount: "/"}, {mount: "/var"}]'
+      as: v
+      maxBranches: 10
+      stages: [{id: m, set: {m: v.mount}}, {id: o, verdict: {` + tc.cols + `}}]
+`
+		loadErr(t, tc.name, src, tc.err)
+	}
+	nested := `version: 1
+runbook: t
+inputs:
+  hosts: {type: list, default: [a, b]}
+result: {kind: verdict/disk}
+stages:
+  - id: hosts-each
+    foreach:
+      items: hosts
+      as: host
+      maxBranches: 10
+      stages:
+        - id: disks
+          foreach:
+            items: '["/", "/var"]'
+            as: disk
+            maxBranches: 10
+            stages: [{id: o, verdict: {subject: SUBJECT, verdict: '"ok"'}}]
+`
+	loadErr(t, "nested, the outer item", strings.Replace(nested, "SUBJECT", "host", 1), `the foreach "disks" and subject: host reads nothing that differs between them (disk, index`)
+	loadErr(t, "nested, both items", strings.Replace(nested, "SUBJECT", `host + ":" + disk`, 1), "")
+}
+
+// TestIntoReusedBeforeItIsReadIsRefused: `into: state` given to two exec
+// stages loaded; the second's output replaced the first's before anything
+// read it, and a service check stood Consistent, "up", over a unit that
+// systemctl called inactive. A key a later stage of the same list writes
+// again, no stage between reading it, is a load error at the second
+// stage naming the first; a read between them (or by the second itself),
+// a write in another branch, the verdict rows and a chart with a loop
+// load.
+func TestIntoReusedBeforeItIsReadIsRefused(t *testing.T) {
+	t.Parallel()
+	head := "version: 1\nrunbook: t\nstages:\n"
+	for _, tc := range []struct {
+		name, stages, err string
+	}{
+		{"two intos", `  - {id: st, exec: {command: [systemctl, is-active, cron], parse: text, into: state}}
+  - {id: up, exec: {command: [echo, active], parse: text, into: state}}
+  - {id: v, set: {s: state.stdout}}
+`, `c.yaml:5:6: stage "up": writes the key state, which stage "st" (at 4:6) wrote and no stage between them read, so what "st" wrote is never read`},
+		{"a set after an into", `  - {id: st, exec: {command: [echo, a], parse: text}}
+  - {id: x, set: {st: '"b"'}}
+`, `stage "x": writes the key st, which stage "st"`},
+		{"in a branch", `  - {id: d, decide: {rules: [{when: 'now() > now()', then: a}], default: b}, branches: {a: [{id: p, set: {k: 1}}, {id: q, set: {k: 2}}], b: [{id: r, set: {k: 3}}]}}
+`, `stage "q": writes the key k, which stage "p"`},
+		{"read between", `  - {id: st, exec: {command: [echo, a], parse: text, into: state}}
+  - {id: keep, set: {first: state.stdout}}
+  - {id: up, exec: {command: [echo, b], parse: text, into: state}}
+`, ""},
+		{"read in a template between", `  - {id: st, exec: {command: [echo, a], parse: text, into: state}}
+  - {id: use, exec: {command: [echo, "${state.stdout}"]}}
+  - {id: up, exec: {command: [echo, b], parse: text, into: state}}
+`, ""},
+		{"read by the second", `  - {id: a, set: {n: 1}}
+  - {id: b, set: {n: n + 1}}
+`, ""},
+		{"other branches", `  - {id: d, decide: {rules: [{when: 'now() > now()', then: a}], default: b}, branches: {a: [{id: p, set: {k: 1}}], b: [{id: r, set: {k: 3}}]}}
+`, ""},
+		{"a loop", `  - {id: a, set: {n: 1}}
+  - {id: b, set: {n: 2}}
+  - {id: again, loop: {to: a, while: 'n < 2', max: 2}}
+`, ""},
+	} {
+		loadErr(t, tc.name, head+tc.stages, tc.err)
+	}
+}
+
+// TestRuleAnEarlierRuleCoversIsRefused: rules `v.pct >= 80 → warn` then
+// `v.pct >= 90 → critical` loaded, and a volume 95% full was warn, its
+// critical rule never chosen. A decide rule that compares a key with a
+// number, every value of which an earlier rule of the same form over the
+// same key matches, is a load error at its place saying to put it first;
+// the same rules in the right order, a select, and a filter beside an
+// expression (which may err apart) load.
+func TestRuleAnEarlierRuleCoversIsRefused(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, kind, r1, r2, err string
+	}{
+		{"the wrong order", "decide", `v.pct >= 80`, `v.pct >= 90`, `c.yaml:9:12: stage "d": rule 2 ("second", v.pct >= 90) is never chosen: every value of v.pct it matches, rule 1 ("first", v.pct >= 80) matches first, and decide takes the first rule that matches; put rule 2 before rule 1`},
+		{"flipped sides", "decide", `v.pct > 80`, `90 <= v.pct`, `rule 2 ("second", 90 <= v.pct) is never chosen`},
+		{"below", "decide", `v.free < 10`, `v.free <= 5`, `rule 2 ("second", v.free <= 5) is never chosen`},
+		{"equal", "decide", `v.n >= 3`, `v.n == 3`, `rule 2 ("second", v.n == 3) is never chosen`},
+		{"filters", "decide", `{v.pct: {gte: 80}}`, `{v.pct: {gt: 90}}`, `is never chosen`},
+		{"the right order", "decide", `v.pct >= 90`, `v.pct >= 80`, ""},
+		{"an open bound", "decide", `v.pct > 80`, `v.pct >= 80`, ""},
+		{"other keys", "decide", `v.pct >= 80`, `v.inodes >= 90`, ""},
+		{"select", "select", `v.pct >= 80`, `v.pct >= 90`, ""},
+		{"a filter, then an expression", "decide", `{v.pct: {gte: 80}}`, `v.pct >= 90`, ""},
+	} {
+		dflt := "\n      default: b"
+		if tc.kind == "select" {
+			dflt = ""
+		}
+		src := `version: 1
+runbook: t
+stages:
+  - {id: v, set: {v: '{"pct": 95, "free": 1, "n": 3, "inodes": 1}'}}
+  - id: d
+    ` + tc.kind + `:
+      rules:
+        - {when: ` + tc.r1 + `, then: a, label: first}
+        - {when: ` + tc.r2 + `, then: b, label: second}` + dflt + `
+    branches: {a: [{id: x, set: {w: 1}}], b: [{id: y, set: {w: 2}}]}
+`
+		loadErr(t, tc.name, src, tc.err)
+	}
+}
+
+// TestPartlyQuotedValueSaysQuoteItWhole: `when: 'v.pct' >= limit` was
+// refused as `invalid header option: "= limit"`, and `subject: '"disk "'
+// + v.mount` inside {…} as a { not closed by a }: words that say neither
+// that the quote ended the value nor what to write. The error now gives
+// the value whole, quoted once.
+func TestPartlyQuotedValueSaysQuoteItWhole(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, line, err string
+	}{
+		{"a quoted name", `  - {id: d, set: {x: 'v.pct' >= limit}}`, `c.yaml:4:30: the file is not valid YAML: invalid header option: "= limit}}" (the quoted 'v.pct' ends the value at its closing quote, and YAML reads nothing after it as part of the value: quote the whole value, 'v.pct >= limit'; a text inside an expression takes the other kind of quote)`},
+		{"a quoted text first, in a flow map", `  - {id: d, set: {x: '"disk " + v.mount', y: '"disk "' + v.mount}}`, `(the quoted '"disk "' ends the value at its closing quote, and YAML reads nothing after it as part of the value: quote the whole value, '"disk " + v.mount'; `},
+		{"double quotes", "  - id: d\n    set:\n      x: \"v\".pct >= 3", `(the quoted "v" ends the value at its closing quote, and YAML reads nothing after it as part of the value: quote the whole value, 'v.pct >= 3';`},
+	} {
+		loadErr(t, tc.name, "version: 1\nrunbook: t\nstages:\n"+tc.line+"\n", tc.err)
+	}
+}
+
+// TestRuleKeyIndentLostSaysWhere: a default: indented under the last
+// rule was "unknown key "default" in rule 1 (known keys: when, then,
+// label)", and a rule's label: dedented to the decide block listed
+// decide's keys: neither said the indent. Each now says whose key it is.
+func TestRuleKeyIndentLostSaysWhere(t *testing.T) {
+	t.Parallel()
+	head := "version: 1\nrunbook: t\nstages:\n  - {id: s, set: {n: 95}}\n  - id: d\n    decide:\n      rules:\n        - when: n >= 90\n          then: hi\n"
+	tail := "    branches: {hi: [{id: h, set: {w: 1}}], lo: [{id: l, set: {w: 2}}]}\n"
+	loadErr(t, "default under a rule", head+"          label: high\n          default: lo\n"+tail,
+		`c.yaml:11:11: stage "d": unknown key "default" in rule 1: it is a key of decide:, not of a rule, so write it level with rules:`)
+	loadErr(t, "label under decide", head+"      label: high\n      default: lo\n"+tail,
+		`c.yaml:10:7: stage "d": unknown key "label" in decide: it is a key of a rule, so indent it under its rule`)
+}
+
+// TestYesNoInAnExpressionSaysBoolean: `set: {enabled: yes}` was refused
+// saying to quote the word as a string, '"yes"', where the author (used
+// to YAML 1.1) meant the boolean. The error now gives both.
+func TestYesNoInAnExpressionSaysBoolean(t *testing.T) {
+	t.Parallel()
+	loadErr(t, "yes", "version: 1\nrunbook: t\nstages:\n  - {id: s, set: {enabled: yes}}\n",
+		`c.yaml:4:28: stage "s": set "enabled": expression "yes" reads yes, which no input, var, stage key, foreach as or index defines (yes is no boolean here, as it was in YAML 1.1: write true for the boolean, or '"yes"' for the text)`)
+	loadErr(t, "Off", "version: 1\nrunbook: t\nstages:\n  - {id: s, set: {enabled: Off}}\n", `(Off is no boolean here, as it was in YAML 1.1: write false for the boolean, or '"Off"' for the text)`)
+	loadErr(t, "true", "version: 1\nrunbook: t\nstages:\n  - {id: s, set: {enabled: true}}\n", "")
+}
+
+// TestInputOverwrittenBeforeItIsReadIsRefused: `set: {n: 85, limit: 95}`
+// over the input limit said lo, Consistent, to --input limit=80, under
+// which 85 is high: the value given was never read. A stage of the
+// chart's list writing an input's or a var's name before any stage or var
+// read it is a load error; one read first (by a stage, by the writing
+// stage itself, or by a var) loads.
+func TestInputOverwrittenBeforeItIsReadIsRefused(t *testing.T) {
+	t.Parallel()
+	head := "version: 1\nrunbook: t\ninputs:\n  limit: {type: number, default: 90}\n"
+	for _, tc := range []struct {
+		name, rest, err string
+	}{
+		{"a set over the input", "stages:\n  - {id: s, set: {n: 85, limit: 95}}\n  - {id: d, set: {hi: n >= limit}}\n",
+			`c.yaml:6:6: stage "s": writes the key limit, which is the input limit: the value given for it is never read, as no stage before this one reads it; name the key otherwise, or read limit first`},
+		{"an into over a var", "vars: {lim: 95}\nstages:\n  - {id: s, exec: {command: [echo, '5'], parse: json, into: lim}}\n  - {id: d, set: {hi: lim > 3, l: limit}}\n",
+			`stage "s": writes the key lim, which is the var lim: its value is never read`},
+		{"read first", "stages:\n  - {id: r, set: {given: limit}}\n  - {id: s, set: {limit: 95}}\n  - {id: d, set: {hi: limit > given}}\n", ""},
+		{"read by the writer", "stages:\n  - {id: s, set: {limit: limit + 5}}\n", ""},
+		{"read by a var", "vars: {warn: limit - 10}\nstages:\n  - {id: s, set: {limit: 95}}\n  - {id: d, set: {hi: warn < limit}}\n", ""},
+	} {
+		loadErr(t, tc.name, head+tc.rest, tc.err)
+	}
+}
