@@ -18,28 +18,11 @@ import (
 // gives every disk of the host one subject. A verdict stage in a subflow
 // is not asked (its scope is the subflow's).
 func (l *loader) checkForeachSubjects(spec *Spec) {
-	seen := map[*Spec]bool{}
-	var charts func(s *Spec)
-	var lists func(list []StageSpec)
-	lists = func(list []StageSpec) {
-		walkStages(list, func(st *StageSpec) bool {
-			if fe := st.ForEach; fe != nil {
-				l.foreachSubjects(st, fe)
-			}
-			if sf := st.Subflow; sf != nil && sf.Spec != nil {
-				charts(sf.Spec)
-			}
-			return true
-		})
-	}
-	charts = func(s *Spec) {
-		if s == nil || seen[s] {
-			return
+	eachStage(spec, func(st *StageSpec) {
+		if fe := st.ForEach; fe != nil {
+			l.foreachSubjects(st, fe)
 		}
-		seen[s] = true
-		lists(s.Stages)
-	}
-	charts(spec)
+	})
 }
 
 // foreachSubjects asks each verdict stage of one foreach's body.

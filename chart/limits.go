@@ -310,3 +310,25 @@ func walkStages(list []StageSpec, f func(*StageSpec) bool) bool {
 	}
 	return true
 }
+
+// eachStage calls f for every stage of spec, at any depth (walkStages),
+// and of every chart it mounts (a subflow's Spec), each chart once: how a
+// load check asks every stage a run may reach.
+func eachStage(spec *Spec, f func(*StageSpec)) {
+	seen := map[*Spec]bool{}
+	var chart func(s *Spec)
+	chart = func(s *Spec) {
+		if s == nil || seen[s] {
+			return
+		}
+		seen[s] = true
+		walkStages(s.Stages, func(st *StageSpec) bool {
+			f(st)
+			if sf := st.Subflow; sf != nil {
+				chart(sf.Spec)
+			}
+			return true
+		})
+	}
+	chart(spec)
+}

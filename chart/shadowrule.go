@@ -22,24 +22,11 @@ import (
 // err apart over one value, which counts as no match); select runs every
 // rule that matches, so it is not asked.
 func (l *loader) checkShadowedRules(spec *Spec) {
-	seen := map[*Spec]bool{}
-	var charts func(s *Spec)
-	charts = func(s *Spec) {
-		if s == nil || seen[s] {
-			return
+	eachStage(spec, func(st *StageSpec) {
+		if st.Kind == "decide" && st.Decide != nil {
+			l.shadowedRules(st)
 		}
-		seen[s] = true
-		walkStages(s.Stages, func(st *StageSpec) bool {
-			if st.Kind == "decide" && st.Decide != nil {
-				l.shadowedRules(st)
-			}
-			if sf := st.Subflow; sf != nil {
-				charts(sf.Spec)
-			}
-			return true
-		})
-	}
-	charts(spec)
+	})
 }
 
 func (l *loader) shadowedRules(st *StageSpec) {

@@ -63,12 +63,29 @@ const ItemDenied = "denied"
 //	"would have to be root", "could not be identified" netstat -p)
 //	"improperly formatted"                            sha256sum -c skipped lines of its list
 func Denied(stderr string) string {
-	for _, l := range strings.Split(stderr, "\n") {
-		if deniedCause(l) != "" {
+	return firstLine(stderr, func(l string) bool { return deniedCause(l) != "" })
+}
+
+// firstLine is text's first line for which holds says true, its blanks
+// trimmed; "" when none does. How every rule over a tool's words finds
+// the line it quotes.
+func firstLine(text string, holds func(line string) bool) string {
+	for _, l := range strings.Split(text, "\n") {
+		if holds(l) {
 			return strings.TrimSpace(l)
 		}
 	}
 	return ""
+}
+
+// answerEntry is the ledger's entry saying the stage at path did not
+// check its answer, why, filed as kind: how each rule that finds a
+// declared exit code's word rests on no answer says so.
+func answerEntry(path, why, kind string) coverage.Entry {
+	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
+		Kind:       coverage.KindLedger,
+		NotChecked: []coverage.Item{{What: "its answer", Why: why, Kind: kind}},
+	}}
 }
 
 // Refused is stderr's first line that says access was refused
@@ -79,12 +96,7 @@ func Denied(stderr string) string {
 // what `stat` with `{1: missing}` asks about, a refusal never is, unless
 // the chart says so (chart.ExecSpec.AnswerNeedsStderr).
 func Refused(stderr string) string {
-	for _, l := range strings.Split(stderr, "\n") {
-		if deniedCause(l) == causeRefused {
-			return strings.TrimSpace(l)
-		}
-	}
-	return ""
+	return firstLine(stderr, func(l string) bool { return deniedCause(l) == causeRefused })
 }
 
 // SkippedLines is stderr's first line saying the command skipped lines
@@ -95,12 +107,7 @@ func Refused(stderr string) string {
 // mismatch beside it, and under each the file the skipped line names was
 // not checked (TestChecksumLineNotReadIsNoWholeAnswer).
 func SkippedLines(stderr string) string {
-	for _, l := range strings.Split(stderr, "\n") {
-		if deniedCause(l) == causeSkippedLines {
-			return strings.TrimSpace(l)
-		}
-	}
-	return ""
+	return firstLine(stderr, func(l string) bool { return deniedCause(l) == causeSkippedLines })
 }
 
 // RefusedAnswerEntry is the ledger's entry for a stage whose exit code
@@ -114,14 +121,7 @@ func SkippedLines(stderr string) string {
 // true` with `{255: unreachable}` exits 255 over a key refused as over a
 // host down. The code may be the refusal, not the answer.
 func RefusedAnswerEntry(path string, exit int, word, line string) coverage.Entry {
-	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
-		Kind: coverage.KindLedger,
-		NotChecked: []coverage.Item{{
-			What: "its answer",
-			Why:  fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but it said on stderr that it was refused access, and a command exits with the same code over a refusal as over the answer (stat's 1 over a file not there and over one it may not look at), so %q is not known; stderr's first such line: %q; run it with the privilege to look, or say which stderr the answer goes with, {%d: {word: %s, stderr: TEXT}}, and the other is a failure", exit, word, word, cutLine(line), exit, word),
-			Kind: ItemDenied,
-		}},
-	}}
+	return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but it said on stderr that it was refused access, and a command exits with the same code over a refusal as over the answer (stat's 1 over a file not there and over one it may not look at), so %q is not known; stderr's first such line: %q; run it with the privilege to look, or say which stderr the answer goes with, {%d: {word: %s, stderr: TEXT}}, and the other is a failure", exit, word, word, cutLine(line), exit, word), ItemDenied)
 }
 
 // deniedCause is what the line says the command could not do, "" when it
@@ -181,12 +181,7 @@ const (
 // not there or is a folder (of Denied's lines, those two), "" when none
 // does.
 func Unopened(stderr string) string {
-	for _, l := range strings.Split(stderr, "\n") {
-		if c := deniedCause(l); c == causeNotThere || c == causeFolder {
-			return strings.TrimSpace(l)
-		}
-	}
-	return ""
+	return firstLine(stderr, func(l string) bool { c := deniedCause(l); return c == causeNotThere || c == causeFolder })
 }
 
 // causeRefused is what a line says when the command was refused access.

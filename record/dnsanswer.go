@@ -3,6 +3,7 @@ package record
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/openrunbook/runbook/plugins/coverage"
@@ -46,12 +47,7 @@ var dnsNoAnswer = regexp.MustCompile(`^;; (connection timed out; )?no servers co
 // NoDNSAnswer is the first line of text (a command's stdout or stderr)
 // saying the name server gave no answer (dnsNoAnswer), "" when none does.
 func NoDNSAnswer(text string) string {
-	for _, l := range strings.Split(text, "\n") {
-		if dnsNoAnswer.MatchString(l) {
-			return strings.TrimSpace(l)
-		}
-	}
-	return ""
+	return firstLine(text, dnsNoAnswer.MatchString)
 }
 
 // NoDNSAnswerEntry is the ledger's entry for such a stage, filed under its
@@ -93,15 +89,10 @@ var unresolvedWords = []string{
 // an exit code the chart declared an answer it is no answer
 // (UnresolvedAnswerEntry).
 func Unresolved(stderr string) string {
-	for _, l := range strings.Split(stderr, "\n") {
+	return firstLine(stderr, func(l string) bool {
 		low := strings.ToLower(l)
-		for _, w := range unresolvedWords {
-			if strings.Contains(low, w) {
-				return strings.TrimSpace(l)
-			}
-		}
-	}
-	return ""
+		return slices.ContainsFunc(unresolvedWords, func(w string) bool { return strings.Contains(low, w) })
+	})
 }
 
 // UnresolvedAnswerEntry is the ledger's entry for a stage whose exit code
@@ -114,12 +105,5 @@ func Unresolved(stderr string) string {
 // down, read as a port closed, OK, Consistent
 // (cmd/runbook TestUnresolvedHostUnderDeclaredCodeIsNoAnswer).
 func UnresolvedAnswerEntry(path string, exit int, word, line string) coverage.Entry {
-	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
-		Kind: coverage.KindLedger,
-		NotChecked: []coverage.Item{{
-			What: "its answer",
-			Why:  fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but it said on stderr that it found no address for the host it was given, so it never reached the host, and %q is not known of it (a name misspelt, or no name server answering); stderr's first such line: %q; check the name, or say which stderr the answer goes with, {%d: {word: %s, stderr: TEXT}}, and the other is a failure", exit, word, word, cutLine(line), exit, word),
-			Kind: ItemNoDNSAnswer,
-		}},
-	}}
+	return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but it said on stderr that it found no address for the host it was given, so it never reached the host, and %q is not known of it (a name misspelt, or no name server answering); stderr's first such line: %q; check the name, or say which stderr the answer goes with, {%d: {word: %s, stderr: TEXT}}, and the other is a failure", exit, word, word, cutLine(line), exit, word), ItemNoDNSAnswer)
 }

@@ -77,12 +77,10 @@ var searchedNothing = []struct {
 // whether the command printed anything on stdout, which a silent rule's
 // line needs it did not.
 func SearchedNothing(stderr string, printed bool) string {
-	for _, l := range strings.Split(stderr, "\n") {
-		if i := searchedNothingRule(l); i >= 0 && !(printed && searchedNothing[i].silent) {
-			return strings.TrimSpace(l)
-		}
-	}
-	return ""
+	return firstLine(stderr, func(l string) bool {
+		i := searchedNothingRule(l)
+		return i >= 0 && !(printed && searchedNothing[i].silent)
+	})
 }
 
 // searchedNothingRule is the index of the rule line holds the mark of,
@@ -110,15 +108,8 @@ func SearchedNothingEntry(path string, exit int, word, line string) coverage.Ent
 	if i := searchedNothingRule(line); i >= 0 {
 		cause, fix = searchedNothing[i].cause, searchedNothing[i].fix
 	}
-	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
-		Kind: coverage.KindLedger,
-		NotChecked: []coverage.Item{{
-			What: "its answer",
-			Why: fmt.Sprintf("it said on stderr that %s %s, so its answer of none found says nothing of whether there is such a thing; stderr's first such line: %q; %s",
-				cause, ended, cutLine(line), fix),
-			Kind: ItemSearchedNothing,
-		}},
-	}}
+	return answerEntry(path, fmt.Sprintf("it said on stderr that %s %s, so its answer of none found says nothing of whether there is such a thing; stderr's first such line: %q; %s",
+		cause, ended, cutLine(line), fix), ItemSearchedNothing)
 }
 
 // UnopenedListEntry is the ledger's entry for a checksum tool's check
