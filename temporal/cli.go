@@ -24,6 +24,7 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/log"
 
+	"github.com/openrunbook/runbook/record"
 	"github.com/openrunbook/runbook/runbook"
 	"github.com/openrunbook/runbook/temporal/codec"
 )
@@ -343,7 +344,7 @@ func report(run *Run, cmd, again, recordFile string, quiet bool, stdout, stderr 
 		code = ExitFailed
 	}
 	if recordFile != "" {
-		if err := os.WriteFile(recordFile, run.Record, 0o600); err != nil {
+		if err := record.WriteBytes(recordFile, run.Record); err != nil { // sealed, as a local run's
 			fmt.Fprintf(stderr, "runbook-temporal %s: %v\n", cmd, err)
 			return ExitFailed
 		}

@@ -70,6 +70,26 @@ func masked(b []byte) string {
 	return durations.ReplaceAllString(string(b), `"durationMs": 0`)
 }
 
+// sealTail is the seal a record file closes with (record/seal.go).
+var sealTail = regexp.MustCompile(`,\n  "recordDigest": "sha256:[0-9a-f]{64}"\n}\n$`)
+
+// savedRecord is the record file at path, masked, its seal taken off to
+// compare it with localRecord's bytes; a file saved without its seal is
+// an error (a record saved through Temporal was, so an edit to it was
+// explained as the run's own record).
+func savedRecord(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unsealed := sealTail.ReplaceAll(b, []byte("\n}\n"))
+	if len(unsealed) == len(b) {
+		t.Errorf("the record saved at %s does not close with its seal (recordDigest): %q", path, b[max(0, len(b)-80):])
+	}
+	return masked(unsealed)
+}
+
 // localRecord is a local run's record of path, as `runbook exec` saves it.
 // Its path is made absolute, as Executor.ExecFile sends it.
 func localRecord(t *testing.T, path string, inputs map[string]any) []byte {

@@ -247,9 +247,10 @@ func reportTemporal(recordPath string, rb *runbook.Runbook, f execFlags, interru
 	if f.record != "" {
 		// The bytes the workflow made, as runbook-temporal writes them: a
 		// record decoded and encoded again would sort a row's columns.
+		// Written as a local run's record is, atomically and sealed.
 		b, err := os.ReadFile(recordPath)
 		if err == nil {
-			err = os.WriteFile(f.record, b, 0o600)
+			err = record.WriteBytes(f.record, b)
 		}
 		if err != nil {
 			recordErr = fmt.Errorf("%s: %w", writing, err)
