@@ -126,8 +126,14 @@ func TestMainAskAndResume(t *testing.T) {
 	if code != temporal.ExitCompleted || !strings.Contains(errs, `the run waits for an answer to "How many of the 4 files?" (stage how-many)`) {
 		t.Errorf("approve: exit %d, stderr %q; want exit 0 and the second question", code, errs)
 	}
+	// The last answer from a file (--answers), as runbook hands a secret
+	// input given again, out of argv.
 	saved := filepath.Join(t.TempDir(), "run.json")
-	code, out, errs = run("resume", "--record", saved, id, "--answer", "count=3")
+	answers := filepath.Join(t.TempDir(), "answers.json")
+	if err := os.WriteFile(answers, []byte(`{"count": "3"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs = run("resume", "--record", saved, id, "--answers", answers)
 	if code != temporal.ExitCompleted || !strings.Contains(out, `"status": "completed"`) || strings.Contains(errs, "waits") {
 		t.Fatalf("count: exit %d, stdout %q, stderr %q; want the run completed", code, out, errs)
 	}
