@@ -157,6 +157,33 @@ stages:
 	}
 }
 
+// TestNamedSecretEnvRefusedWithoutCodec: a password given as a plain
+// input and handed to psql as PGPASSWORD is a secret of the run (masked
+// in every output and the record), and it ran on Temporal with no codec
+// key, its value in the clear in the workflow's history (the run's input,
+// the stage's activity). It is refused as a secret input is, naming the
+// stage and the variable, before any client is asked.
+func TestNamedSecretEnvRefusedWithoutCodec(t *testing.T) {
+	const src = `version: 1
+runbook: plain-password
+inputs:
+  pw: {type: string, description: the database password}
+stages:
+  - id: each
+    foreach:
+      items: '["a"]'
+      as: db
+      maxBranches: 1
+      stages:
+        - {id: conn, exec: {command: ["true"], envFrom: {PGPASSWORD: pw}, into: c}}
+`
+	ex := &temporal.Executor{} // no client: nothing may reach one
+	_, err := ex.Exec(context.Background(), temporal.RunInput{File: "plain.yaml", Chart: []byte(src), Inputs: map[string]any{"pw": "PLAINpassWORD99"}})
+	if err == nil || !strings.Contains(err.Error(), `stage "each~*/conn" hands its command PGPASSWORD (envFrom:)`) || !strings.Contains(err.Error(), "--codec-key") || strings.Contains(err.Error(), "PLAINpass") {
+		t.Fatalf("err = %v, want the stage and the variable named, the codec key asked for (and the value never)", err)
+	}
+}
+
 // TestBadInputsRefusedBeforeAWorkflow: inputs a local run would refuse are
 // refused by the Executor in the same words, before any client is asked.
 func TestBadInputsRefusedBeforeAWorkflow(t *testing.T) {
