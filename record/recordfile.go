@@ -364,6 +364,20 @@ func WriteFile(path string, rec *RunRecord) error {
 	return writeFile(path, rec, nil)
 }
 
+// WriteBytes saves at path a record already encoded as WriteFile encodes
+// one (the bytes a Temporal workflow made of its run), as WriteFile saves
+// it: atomically, and closed with its seal (seal.go); bytes that already
+// close with a seal are written as they are. A record saved through
+// Temporal was written with os.WriteFile, unsealed, so an edit to it
+// ("full" made "ok") was explained as the run's own record.
+func WriteBytes(path string, b []byte) error {
+	sealed := sealTail.Match(b)
+	return writeEncoded(path, !sealed, nil, func(w io.Writer) error {
+		_, err := w.Write(b)
+		return err
+	})
+}
+
 // CheckWritable says whether WriteFile could write a record at path, without
 // writing it: so that a caller can refuse a path before a run that would
 // end with nowhere to keep its record. It owns what "plainly cannot be
@@ -525,6 +539,12 @@ func fileKind(m os.FileMode) string {
 // writeFile is WriteFile; wrap, when set, stands between the encoder and
 // the temporary file (a test's failing writer).
 func writeFile(path string, rec *RunRecord, wrap func(io.Writer) io.Writer) error {
+	return writeEncoded(path, true, wrap, func(w io.Writer) error { return writeRecord(w, rec) })
+}
+
+// writeEncoded writes what encode writes at path, atomically, closed with
+// the seal when seal is set.
+func writeEncoded(path string, seal bool, wrap func(io.Writer) io.Writer, encode func(io.Writer) error) error {
 	dst, err := recordTarget(path)
 	if err != nil {
 		return fmt.Errorf("record %s: %w", path, err)
@@ -538,10 +558,15 @@ func writeFile(path string, rec *RunRecord, wrap func(io.Writer) io.Writer) erro
 		w = wrap(w)
 	}
 	bw := bufio.NewWriterSize(w, recordBufferSize)
-	seal := newSealWriter(bw) // seal.go: the file closes with its digest
-	werr := writeRecord(seal, rec)
-	if werr == nil {
-		werr = seal.close()
+	var werr error
+	if seal {
+		sw := newSealWriter(bw) // seal.go: the file closes with its digest
+		werr = encode(sw)
+		if werr == nil {
+			werr = sw.close()
+		}
+	} else {
+		werr = encode(bw)
 	}
 	if werr == nil {
 		werr = bw.Flush()

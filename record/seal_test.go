@@ -75,3 +75,38 @@ func regexpFirstVerdict(t *testing.T, data []byte) string {
 	word, _, _ := bytes.Cut(rest, []byte(`"`))
 	return string(word)
 }
+
+// TestWrittenBytesAreSealed: a record a Temporal workflow encoded, saved
+// by runbook-temporal and runbook with os.WriteFile, had no seal, so an
+// edit to it was explained as the run's own. WriteBytes saves the bytes
+// as WriteFile saves a record: the same file, sealed; bytes already
+// sealed are saved as they are, not sealed twice.
+func TestWrittenBytesAreSealed(t *testing.T) {
+	rec := execRecord(t, "../testdata/bench/wide-foreach.yaml", map[string]any{"width": 3})
+	dir := t.TempDir()
+	want := filepath.Join(dir, "want.json")
+	if err := record.WriteFile(want, rec); err != nil {
+		t.Fatal(err)
+	}
+	wantBytes, err := os.ReadFile(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	encoded, _ := json.MarshalIndent(rec, "", "  ")
+	encoded = append(encoded, '\n') // as the workflow encodes its record
+	for what, b := range map[string][]byte{"encoded": encoded, "already sealed": wantBytes} {
+		got := filepath.Join(dir, "got.json")
+		if err := record.WriteBytes(got, b); err != nil {
+			t.Fatal(err)
+		}
+		gotBytes, err := os.ReadFile(got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(gotBytes, wantBytes) {
+			t.Errorf("%s: WriteBytes wrote\n%s\nwant WriteFile's\n%s", what, tail(gotBytes), tail(wantBytes))
+		}
+	}
+}
+
+func tail(b []byte) []byte { return b[max(0, len(b)-160):] }

@@ -398,10 +398,30 @@ type ReadCall struct {
 // refusals): the half of a read: stage that a worker on another machine
 // runs for a run that files its answer as a stub's (ReadStubs). The error
 // is the stage's failure, as a local run would say it.
+//
+// A secret known by its form (a private key's material, a password hash:
+// secret.ByForm) is masked here, before the answer leaves this machine,
+// as a command's output is by its capture: the run masks it again when
+// the bytes become text, so the record is a local run's, but the answer
+// itself is stored where the run is (a Temporal workflow's history), and
+// a read: of a TLS key put the key there whole, with no secret input to
+// ask for an encrypting codec.
 func RunRead(ctx context.Context, call ReadCall) (*ReadStub, error) {
-	files, unread, err := readFiles(ctx, call.Dir, call.File, call.Glob, maxOutput(call.MaxSize))
+	limit := maxOutput(call.MaxSize)
+	files, unread, err := readFiles(ctx, call.Dir, call.File, call.Glob, limit)
 	if err != nil {
 		return nil, err
+	}
+	for i := range files {
+		switch c := files[i].Content; {
+		case len(c) > limit:
+			// Withheld by the run, which reads of it only that it passed
+			// the cap (readValue): none of its bytes need travel, and
+			// masked it could fall under the cap.
+			files[i].Content = make([]byte, limit+1)
+		case c != nil:
+			files[i].Content = []byte(secret.ByForm(string(c)))
+		}
 	}
 	return &ReadStub{Files: files, Unread: unread}, nil
 }

@@ -60,3 +60,20 @@ func TestTookAnswerSaysAnotherAnswerWasTaken(t *testing.T) {
 		t.Error("an answer to a question the record has no answer for was said taken")
 	}
 }
+
+// TestResumeRefusalSaysHowToGiveASecretAgain: a resume on Temporal not
+// given a secret input again was refused with `input "token": is secret:
+// the record does not keep it`, and nothing on how to give it; the
+// refusal names the file flags of both commands (never --answer, which
+// puts the secret in argv).
+func TestResumeRefusalSaysHowToGiveASecretAgain(t *testing.T) {
+	got := giveAgain(&runbook.InputError{Input: "token", Msg: "is secret: the record does not keep it", Fix: runbook.FixGiveAgain})
+	for _, want := range []string{`{"token": …}`, "runbook resume --inputs FILE", "runbook-temporal resume --answers FILE"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("giveAgain says %q; want it to name %q", got, want)
+		}
+	}
+	if got := giveAgain(&runbook.InputError{Input: "n", Msg: "is not a number"}); got != "" {
+		t.Errorf("giveAgain over another refusal says %q; want nothing", got)
+	}
+}

@@ -24,6 +24,7 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/log"
 
+	"github.com/openrunbook/runbook/record"
 	"github.com/openrunbook/runbook/runbook"
 	"github.com/openrunbook/runbook/temporal/codec"
 )
@@ -57,9 +58,11 @@ const usage = `runbook-temporal runs runbooks on Temporal (docs/SCALE.md).
       added after it (default runbook-temporal resume --temporal ADDR
       --namespace NS); --quiet prints nothing but errors (the record file
       is the result)
-  runbook-temporal resume --temporal ADDR [--namespace NS] [--codec-key FILE] [--answer name=value]... [--reject REASON] [--answered-by WHO] [--record FILE] WORKFLOW_ID
+  runbook-temporal resume --temporal ADDR [--namespace NS] [--codec-key FILE] [--answer name=value]... [--answers FILE] [--reject REASON] [--answered-by WHO] [--record FILE] WORKFLOW_ID
       answer the question of a run waiting at an ask: stage (exec names its
-      workflow), as runbook resume answers a paused record; print the result
+      workflow), as runbook resume answers a paused record; --answers reads
+      a JSON object of answers (a secret input given again: not in argv,
+      where ps shows it; --answer wins over it); print the result
       record when the run ends or asks again (--quiet: nothing but errors);
       --save-chart writes the chart the run was started with to FILE, as
       JSON {"File", "Chart", "Sources"} (its name, bytes, mounted charts)
@@ -107,6 +110,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		quiet = fs.Bool("quiet", false, "print nothing but errors")
 	case "resume":
 		fs.Var(&inputs, "answer", "an answer as name=value (repeatable), converted to the type the question expects")
+		inputsFile = fs.String("answers", "", "read answers from FILE, a JSON object (--answer wins over it): a secret input given again stays out of argv")
 		recordFile = fs.String("record", "", "write the full run record to FILE")
 		answeredBy = fs.String("answered-by", "", "who answered (default: the OS user)")
 		reject = fs.String("reject", "", "reject the question with this reason: the run ends failed")
@@ -141,7 +145,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var given map[string]any
 	if args[0] == "exec" {
 		var err error
-		if given, err = inputs.with(*inputsFile); err != nil {
+		if given, err = inputs.with("--inputs", *inputsFile); err != nil {
 			fmt.Fprintf(stderr, "runbook-temporal exec: %v\n", err)
 			return ExitUsage
 		}
@@ -196,11 +200,22 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	// How the person answers a run that asks: this same server.
 	again := fmt.Sprintf("runbook-temporal resume --temporal %s --namespace %s", *addr, *ns)
 	if args[0] == "resume" {
-		if *reject != "" && len(inputs.m) > 0 {
+		if *reject != "" && (len(inputs.m) > 0 || *inputsFile != "") {
 			fmt.Fprintln(stderr, "runbook-temporal resume: --reject answers the question: give no --answer with it")
 			return ExitUsage
 		}
-		run, err := ex.Answer(ctx, pos[0], Answer{Answers: inputs.m, Reject: *reject, By: *answeredBy})
+		answers, err := inputs.with("--answers", *inputsFile)
+		if err != nil {
+			fmt.Fprintf(stderr, "runbook-temporal resume: %v\n", err)
+			return ExitUsage
+		}
+		run, err := ex.Answer(ctx, pos[0], Answer{Answers: answers, Reject: *reject, By: *answeredBy})
+		if ies, ok := err.(runbook.InputErrors); ok {
+			for _, ie := range ies {
+				fmt.Fprintf(stderr, "runbook-temporal resume: %v%s\n", ie, giveAgain(ie))
+			}
+			return ExitUsage
+		}
 		if err != nil {
 			fmt.Fprintf(stderr, "runbook-temporal resume: %v\n", err)
 			return ExitUsage
@@ -343,7 +358,7 @@ func report(run *Run, cmd, again, recordFile string, quiet bool, stdout, stderr 
 		code = ExitFailed
 	}
 	if recordFile != "" {
-		if err := os.WriteFile(recordFile, run.Record, 0o600); err != nil {
+		if err := record.WriteBytes(recordFile, run.Record); err != nil { // sealed, as a local run's
 			fmt.Fprintf(stderr, "runbook-temporal %s: %v\n", cmd, err)
 			return ExitFailed
 		}
@@ -375,29 +390,40 @@ func quietLogger(w io.Writer) log.Logger {
 
 // inputFlags are --input name=value, repeatable; the value stays a string
 // (the run converts it to the input's declared type).
+// giveAgain says how a secret input the resume must be given again is
+// given: the refusal said only that the record does not keep it, and the
+// command the paused run printed had named the answers alone.
+func giveAgain(ie *runbook.InputError) string {
+	if ie.Fix != runbook.FixGiveAgain {
+		return ""
+	}
+	return fmt.Sprintf("; give it again in a file only you can read ({%q: …}): runbook resume --inputs FILE, runbook-temporal resume --answers FILE (on the command line it would be in argv, where ps shows it)", ie.Input)
+}
+
 type inputFlags struct{ m map[string]any }
 
 func (f *inputFlags) String() string { return "" }
 
 // with is the inputs of the JSON object in file (none when file is ""),
-// each --input over it, as runbook exec takes --inputs and --input.
-func (f *inputFlags) with(file string) (map[string]any, error) {
+// each --input over it, as runbook exec takes --inputs and --input; flag
+// is the file's flag (--inputs, or resume's --answers), as errors name it.
+func (f *inputFlags) with(flag, file string) (map[string]any, error) {
 	if file == "" {
 		return f.m, nil
 	}
 	b, err := os.ReadFile(file)
 	if err != nil {
-		return nil, fmt.Errorf("--inputs: %w", err)
+		return nil, fmt.Errorf("%s: %w", flag, err)
 	}
 	// Numbers decode as a local run's --inputs decodes them
 	// (runbook.Inputs), and reach the workflow the same way.
 	var m runbook.Inputs
 	dec := json.NewDecoder(bytes.NewReader(b))
 	if err := dec.Decode(&m); err != nil || m == nil {
-		return nil, fmt.Errorf("--inputs %s: want a JSON object of inputs ({\"host\": \"db-1\"}): %v", file, err)
+		return nil, fmt.Errorf("%s %s: want a JSON object of inputs ({\"host\": \"db-1\"}): %v", flag, file, err)
 	}
 	if dec.More() {
-		return nil, fmt.Errorf("--inputs %s: want one JSON object of inputs, found more after it", file)
+		return nil, fmt.Errorf("%s %s: want one JSON object of inputs, found more after it", flag, file)
 	}
 	maps.Copy(m, f.m)
 	return m, nil

@@ -21,8 +21,9 @@ import (
 
 // TestMainExecAndWorker drives the command as a person would: `worker` on a
 // task queue of the embedded server, then `exec` of a chart there with an
-// input and --record; the record it saves is the local run's and reads
-// back as a run record (runbook explain reads it).
+// input and --record; the record it saves is the local run's, sealed as
+// a local run's file is, and reads back as a run record (runbook explain
+// reads it).
 func TestMainExecAndWorker(t *testing.T) {
 	ts := temporaltest.NewServer(temporaltest.WithT(t))
 	common := []string{"--temporal", ts.GetFrontendHostPort(), "--namespace", ts.GetDefaultNamespace(), "--task-queue", "cli"}
@@ -52,15 +53,12 @@ func TestMainExecAndWorker(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &res); err != nil || res.Status != "completed" {
 		t.Fatalf("exec printed no completed result record (%v): %s", err, out.String())
 	}
-	b, err := os.ReadFile(saved)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := masked(b), masked(localRecord(t, chart, map[string]any{"limit": "3"})); got != want {
+	// Sealed as a local run's record file is.
+	if got, want := savedRecord(t, saved), masked(localRecord(t, chart, map[string]any{"limit": "3"})); got != want {
 		t.Errorf("the saved record differs from the local one:\n%s", lineDiff(want, got))
 	}
-	if _, _, err := record.ReadRecord(saved); err != nil {
-		t.Errorf("the saved record does not read back: %v", err)
+	if _, problems, err := record.ReadRecord(saved); err != nil || len(problems) > 0 {
+		t.Errorf("the saved record does not read back: %v %q", err, problems)
 	}
 }
 
@@ -128,8 +126,14 @@ func TestMainAskAndResume(t *testing.T) {
 	if code != temporal.ExitCompleted || !strings.Contains(errs, `the run waits for an answer to "How many of the 4 files?" (stage how-many)`) {
 		t.Errorf("approve: exit %d, stderr %q; want exit 0 and the second question", code, errs)
 	}
+	// The last answer from a file (--answers), as runbook hands a secret
+	// input given again, out of argv.
 	saved := filepath.Join(t.TempDir(), "run.json")
-	code, out, errs = run("resume", "--record", saved, id, "--answer", "count=3")
+	answers := filepath.Join(t.TempDir(), "answers.json")
+	if err := os.WriteFile(answers, []byte(`{"count": "3"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs = run("resume", "--record", saved, id, "--answers", answers)
 	if code != temporal.ExitCompleted || !strings.Contains(out, `"status": "completed"`) || strings.Contains(errs, "waits") {
 		t.Fatalf("count: exit %d, stdout %q, stderr %q; want the run completed", code, out, errs)
 	}
@@ -188,11 +192,7 @@ func TestMainCodecKey(t *testing.T) {
 	if code != temporal.ExitCompleted {
 		t.Fatalf("exec exited %d: %s", code, errs)
 	}
-	b, err := os.ReadFile(saved)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := masked(b), masked(localRecord(t, chart, map[string]any{"token": secretValue})); got != want {
+	if got, want := savedRecord(t, saved), masked(localRecord(t, chart, map[string]any{"token": secretValue})); got != want {
 		t.Errorf("the saved record differs from the local one:\n%s", lineDiff(want, got))
 	}
 	if strings.Contains(out+errs+workerErr.String(), secretValue) {

@@ -143,10 +143,8 @@ func (e *Executor) Exec(ctx context.Context, in RunInput) (*Run, error) {
 		return nil, fmt.Errorf("a row cap of %d: want a whole number of rows ≥ 1, or 0 for the chart's own (RunInput.MaxRows)", in.MaxRows)
 	}
 	if !e.SecretsEncrypted {
-		for _, is := range spec.Inputs {
-			if is.Secret {
-				return nil, fmt.Errorf("%s: input %q is secret, and on Temporal a run's inputs and secret values are stored in the workflow's history: give runbook-temporal --codec-key FILE (from Go: a client with codec.DataConverter, and Executor.SecretsEncrypted set; docs/SCALE.md)", in.File, is.Name)
-			}
+		if where := rb.SecretCarrier(); where != "" {
+			return nil, fmt.Errorf("%s: %s, and on Temporal a run's inputs and secret values are stored in the workflow's history: give runbook-temporal --codec-key FILE (from Go: a client with codec.DataConverter, and Executor.SecretsEncrypted set; docs/SCALE.md)", in.File, where)
 		}
 	}
 	wr, err := e.Client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: e.WorkflowID, TaskQueue: queue(e.TaskQueue)}, WorkflowName, in)

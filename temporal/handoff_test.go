@@ -70,11 +70,7 @@ func TestRunbookHandsOff(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &res); err != nil || res.Status != "completed" {
 		t.Errorf("exec printed no completed result record (%v): %s", err, out.String())
 	}
-	b, err := os.ReadFile(saved)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := masked(b), masked(localRecord(t, chart, map[string]any{"limit": "3"})); got != want {
+	if got, want := savedRecord(t, saved), masked(localRecord(t, chart, map[string]any{"limit": "3"})); got != want {
 		t.Errorf("the saved record differs from the local one:\n%s", lineDiff(want, got))
 	}
 
@@ -114,9 +110,7 @@ func TestRunbookHandsOff(t *testing.T) {
 	// (Its last stage reads a folder: the run fails there, as locally.)
 	if code, _, errs := runbook(append(onTemporal, "--record", reads, "testdata/charts/reads.yaml")...); code != 1 {
 		t.Errorf("exec of reads.yaml: exit %d, stderr %q; want 1, its failing stage", code, errs)
-	} else if b, err := os.ReadFile(reads); err != nil {
-		t.Error(err)
-	} else if got, want := masked(b), masked(localRecord(t, "testdata/charts/reads.yaml", nil)); got != want {
+	} else if got, want := savedRecord(t, reads), masked(localRecord(t, "testdata/charts/reads.yaml", nil)); got != want {
 		t.Errorf("reads.yaml on a worker in another folder differs from the local run:\n%s", lineDiff(want, got))
 	}
 

@@ -167,13 +167,16 @@ func TestSecretOnTemporalWithCodec(t *testing.T) {
 		}
 	}
 
-	// Teeth: the same value, not secret, on a client with no codec.
+	// Teeth: the same value, not secret, on a client with no codec (and
+	// handed to the command as VALUE: a variable named TOKEN is a secret
+	// of the run, refused without a codec, TestNamedSecretEnvRefusedWithoutCodec).
 	src, err := os.ReadFile(chart)
 	if err != nil {
 		t.Fatal(err)
 	}
+	plainChart := bytes.ReplaceAll(bytes.Replace(src, []byte("secret: true"), []byte("secret: false"), 1), []byte("TOKEN"), []byte("VALUE"))
 	open := &temporal.Executor{Client: ts.GetDefaultClient(), TaskQueue: "plain", WorkflowID: "plain-run"}
-	if _, err := open.Exec(ctx, temporal.RunInput{File: chart, Chart: bytes.Replace(src, []byte("secret: true"), []byte("secret: false"), 1), Inputs: inputs}); err != nil {
+	if _, err := open.Exec(ctx, temporal.RunInput{File: chart, Chart: plainChart, Inputs: inputs}); err != nil {
 		t.Fatal(err)
 	}
 	if raw, payloads := history(t, ts.GetDefaultClient(), "plain-run"); len(holds(raw, payloads)) == 0 {

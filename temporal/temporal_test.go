@@ -42,6 +42,9 @@ var conformance = []struct {
 	{"testdata/charts/foreach.yaml", nil},
 	{"testdata/charts/foreach.yaml", map[string]any{"limit": "3"}},
 	{"testdata/charts/reads.yaml", nil},
+	// A glob's folder the worker could not read: a not-checked item on
+	// Temporal as locally (it came back as the files alone, found none).
+	{"testdata/charts/unread.yaml", nil},
 	// Output and a file that are not UTF-8, JSON naming a key twice, CRLF
 	// line ends: each ledger item a worker's bytes make, as a local run's.
 	{"testdata/charts/bytes.yaml", nil},
@@ -65,6 +68,26 @@ var durations = regexp.MustCompile(`"durationMs": [0-9.e+-]+`)
 
 func masked(b []byte) string {
 	return durations.ReplaceAllString(string(b), `"durationMs": 0`)
+}
+
+// sealTail is the seal a record file closes with (record/seal.go).
+var sealTail = regexp.MustCompile(`,\n  "recordDigest": "sha256:[0-9a-f]{64}"\n}\n$`)
+
+// savedRecord is the record file at path, masked, its seal taken off to
+// compare it with localRecord's bytes; a file saved without its seal is
+// an error (a record saved through Temporal was, so an edit to it was
+// explained as the run's own record).
+func savedRecord(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unsealed := sealTail.ReplaceAll(b, []byte("\n}\n"))
+	if len(unsealed) == len(b) {
+		t.Errorf("the record saved at %s does not close with its seal (recordDigest): %q", path, b[max(0, len(b)-80):])
+	}
+	return masked(unsealed)
 }
 
 // localRecord is a local run's record of path, as `runbook exec` saves it.
@@ -131,6 +154,33 @@ stages:
 	_, err := ex.Exec(context.Background(), temporal.RunInput{File: "secret.yaml", Chart: []byte(src), Inputs: map[string]any{"token": "s3cr3t-value"}})
 	if err == nil || !strings.Contains(err.Error(), `input "token" is secret`) || strings.Contains(err.Error(), "s3cr3t-value") {
 		t.Fatalf("err = %v, want the secret input named (and its value never)", err)
+	}
+}
+
+// TestNamedSecretEnvRefusedWithoutCodec: a password given as a plain
+// input and handed to psql as PGPASSWORD is a secret of the run (masked
+// in every output and the record), and it ran on Temporal with no codec
+// key, its value in the clear in the workflow's history (the run's input,
+// the stage's activity). It is refused as a secret input is, naming the
+// stage and the variable, before any client is asked.
+func TestNamedSecretEnvRefusedWithoutCodec(t *testing.T) {
+	const src = `version: 1
+runbook: plain-password
+inputs:
+  pw: {type: string, description: the database password}
+stages:
+  - id: each
+    foreach:
+      items: '["a"]'
+      as: db
+      maxBranches: 1
+      stages:
+        - {id: conn, exec: {command: ["true"], envFrom: {PGPASSWORD: pw}, into: c}}
+`
+	ex := &temporal.Executor{} // no client: nothing may reach one
+	_, err := ex.Exec(context.Background(), temporal.RunInput{File: "plain.yaml", Chart: []byte(src), Inputs: map[string]any{"pw": "PLAINpassWORD99"}})
+	if err == nil || !strings.Contains(err.Error(), `stage "each~*/conn" hands its command PGPASSWORD (envFrom:)`) || !strings.Contains(err.Error(), "--codec-key") || strings.Contains(err.Error(), "PLAINpass") {
+		t.Fatalf("err = %v, want the stage and the variable named, the codec key asked for (and the value never)", err)
 	}
 }
 

@@ -705,7 +705,7 @@ func (s *workflowStubs) Read(bctx context.Context, call runbook.ReadCall) (*runb
 	if ans.Refused != "" {
 		return nil, errors.New(ans.Refused)
 	}
-	return &runbook.ReadStub{Files: ans.Files}, nil
+	return &ans.ReadStub, nil
 }
 
 // Now is the workflow's clock (runbook.Clock): every now() a chart's
@@ -733,11 +733,16 @@ func (s *workflowStubs) Sleep(ctx context.Context, d time.Duration) {
 	_ = workflow.Sleep(s.wctx(ctx), d) // an error is the workflow's cancellation, seen by the next activity
 }
 
-// ReadAnswer is what a read: stage found on a worker: its files, or the
-// words the stage fails with (a folder, too many matches).
+// ReadAnswer is what a read: stage found on a worker: the read's whole
+// answer (its files, and a glob's folders and files it could not read,
+// which the run files as not checked), or the words the stage fails with
+// (a folder, too many matches). The answer is runbook's own ReadStub, so
+// nothing a local read says is lost on the way: a glob over a folder the
+// worker may not read came back as its files alone, and a run that read
+// the files it could stood Consistent where the local one was Not sure.
 type ReadAnswer struct {
-	Files   []runbook.ReadFile `json:",omitempty"`
-	Refused string             `json:",omitempty"`
+	runbook.ReadStub
+	Refused string `json:",omitempty"`
 }
 
 // ReadActivity runs one read: stage's read on this worker (registered as
@@ -749,7 +754,7 @@ func ReadActivity(ctx context.Context, call runbook.ReadCall) (*ReadAnswer, erro
 		if err != nil {
 			return &ReadAnswer{Refused: err.Error()}
 		}
-		return &ReadAnswer{Files: stub.Files}
+		return &ReadAnswer{ReadStub: *stub}
 	}), nil
 }
 

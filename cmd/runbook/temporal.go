@@ -8,13 +8,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"maps"
 	"os"
 	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -174,7 +172,10 @@ func execOnTemporal(ctx context.Context, path string, f execFlags, t temporalFla
 	// reportTemporal prints the run and then says the write failed.
 	recordPath := filepath.Join(tmp, "run.json")
 	a := append([]string{"exec"}, t.args()...)
-	a = append(a, "--inputs", inputsFile, "--record", recordPath, "--quiet", "--resume-command", t.resumeCommand())
+	// The resume command names where the secret inputs are given again,
+	// as a local pause's does: it named the answers alone, and the
+	// command the run printed was refused (input "token": is secret).
+	a = append(a, "--inputs", inputsFile, "--record", recordPath, "--quiet", "--resume-command", t.resumeCommand()+secretsAgain(rb, given, f, at))
 	if f.maxRows.set {
 		a = append(a, "--max-rows", strconv.Itoa(f.maxRows.n))
 	}
@@ -247,9 +248,10 @@ func reportTemporal(recordPath string, rb *runbook.Runbook, f execFlags, interru
 	if f.record != "" {
 		// The bytes the workflow made, as runbook-temporal writes them: a
 		// record decoded and encoded again would sort a row's columns.
+		// Written as a local run's record is, atomically and sealed.
 		b, err := os.ReadFile(recordPath)
 		if err == nil {
-			err = os.WriteFile(f.record, b, 0o600)
+			err = record.WriteBytes(f.record, b)
 		}
 		if err != nil {
 			recordErr = fmt.Errorf("%s: %w", writing, err)
@@ -350,12 +352,29 @@ func resumeOnTemporal(ctx context.Context, workflowID string, f resumeFlags, t t
 	}
 	defer os.RemoveAll(tmp)
 	a := append([]string{"resume"}, t.args()...)
-	for _, k := range slices.Sorted(maps.Keys(given)) {
-		v, err := answerText(given[k])
+	// The answers go as exec's inputs go, never in argv: a secret input
+	// given again (in an --inputs file only its owner reads, as a resume
+	// asks) was put on runbook-temporal's command line as --answer
+	// token=…, where ps shows it to every user of the machine.
+	answers := make(map[string]string, len(given))
+	for k, v := range given {
+		text, err := answerText(v)
 		if err != nil {
 			return exit(exitUsage, "--input %s: %v", k, err)
 		}
-		a = append(a, "--answer", k+"="+v)
+		answers[k] = text
+	}
+	var in *pipedInputs
+	if len(answers) > 0 {
+		b, err := json.Marshal(answers)
+		if err != nil {
+			return exit(exitFailed, "%v", err)
+		}
+		var file string
+		if file, in, err = inputsChannel(tmp, b); err != nil {
+			return exit(exitFailed, "%v", err)
+		}
+		a = append(a, "--answers", file)
 	}
 	if f.reject != "" {
 		a = append(a, "--reject", f.reject)
@@ -366,7 +385,7 @@ func resumeOnTemporal(ctx context.Context, workflowID string, f resumeFlags, t t
 	recordPath := filepath.Join(tmp, "run.json") // --record: as exec's
 	chartPath := filepath.Join(tmp, "chart.json")
 	a = append(a, "--record", recordPath, "--save-chart", chartPath, "--quiet")
-	if _, err := ranOnTemporal(handOff(ctx, append(a, "--", workflowID), nil, stdout, stderr)); err != nil {
+	if _, err := ranOnTemporal(handOff(ctx, append(a, "--", workflowID), in, stdout, stderr)); err != nil {
 		return err
 	}
 	// The chart the run was started with, for what the record's printing

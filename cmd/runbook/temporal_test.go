@@ -54,7 +54,7 @@ for a in "$@"; do
   case "$prev" in
     --record) [ -n "` + record + `" ] && cp "` + record + `" "$a" ;;
     --save-chart) [ -n "` + chart + `" ] && cp "` + chart + `" "$a" ;;
-    --inputs) cat "$a" >> "` + logFile + `"; echo >> "` + logFile + `" ;;
+    --inputs|--answers) cat "$a" >> "` + logFile + `"; echo >> "` + logFile + `" ;;
   esac
   prev="$a"
 done
@@ -282,8 +282,8 @@ func TestTemporalResumeHandsOff(t *testing.T) {
 	continued := filepath.Join(dir, "continued.json")
 	r := handOffRun("resume", "--executor", "temporal", "--temporal", "h:1", "--namespace", "ops",
 		"--input", "approve=true", "--answered-by", "ann", "--record", continued, "--format", "nagios", "wf-1")
-	if got, want := readLog(t, log), argLines("resume", "--temporal", "h:1", "--namespace", "ops", "--answer", "approve=true",
-		"--answered-by", "ann", "--record"); !strings.HasPrefix(got, want) || strings.Contains(got, continued) || !strings.HasSuffix(got, argLines("--quiet", "--", "wf-1")) {
+	if got, want := readLog(t, log), argLines("resume", "--temporal", "h:1", "--namespace", "ops", "--answers"); !strings.HasPrefix(got, want) ||
+		!strings.Contains(got, "\n{\"approve\":\"true\"}\n"+argLines("--answered-by", "ann", "--record")) || strings.Contains(got, continued) || !strings.HasSuffix(got, argLines("--quiet", "--", "wf-1")) {
 		t.Errorf("resume handed off:\n%s\nwant it to start:\n%s", got, want)
 	}
 	if r.code != want.code || r.stdout != want.stdout {
@@ -315,6 +315,46 @@ func TestTemporalResumeHandsOff(t *testing.T) {
 	}
 }
 
+// TestTemporalResumeSecretNotInArgv: a resume on Temporal is given a
+// secret input again, as a resume asks, in an --inputs file only its
+// owner reads; runbook put each answer on runbook-temporal's command
+// line, --answer token=…, where ps showed it to every user of the
+// machine for as long as the run ran on. The answers go as exec's inputs
+// go (a pipe read as /dev/fd/3 on Linux), never in argv.
+func TestTemporalResumeSecretNotInArgv(t *testing.T) {
+	log := fakeRecorder(t, "2", "", "")
+	secrets := filepath.Join(t.TempDir(), "secrets.json")
+	if err := os.WriteFile(secrets, []byte(`{"token": "hunter2-s3cret"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	handOffRun("resume", "--executor", "temporal", "--temporal", "h:1", "--inputs", secrets, "--input", "approve=true", "wf-1")
+	var argv []string
+	for _, l := range strings.Split(readLog(t, log), "\n") {
+		if strings.HasPrefix(l, "arg:") {
+			argv = append(argv, l)
+		}
+	}
+	if strings.Contains(strings.Join(argv, " "), "hunter2") {
+		t.Errorf("the secret is on runbook-temporal's command line: %q", argv)
+	}
+	if !strings.Contains(readLog(t, log), `{"approve":"true","token":"hunter2-s3cret"}`) {
+		t.Errorf("the answers did not reach runbook-temporal's --answers file:\n%s", readLog(t, log))
+	}
+}
+
+// TestTemporalPausedResumeNamesSecretsFile: the command a paused run on
+// Temporal prints to answer it named the answers alone, and a resume
+// on Temporal must be given the run's secret inputs again, as a local
+// one: the printed command was refused (input "token": is secret). It
+// names the --inputs file they go in, as a local pause's does.
+func TestTemporalPausedResumeNamesSecretsFile(t *testing.T) {
+	log := fakeRecorder(t, "2", "", "")
+	execSecretOnTemporal(t)
+	if want := argLines("--resume-command", "runbook resume --executor temporal --temporal h:1 --inputs SECRETS.json"); !strings.Contains(readLog(t, log), want) {
+		t.Errorf("the resume command handed:\n%s\nwant it to hold:\n%s", readLog(t, log), want)
+	}
+}
+
 // TestTemporalCodecKeyHandedOff: --codec-key reaches runbook-temporal on
 // exec, worker and resume alike (a chart with secret inputs runs on
 // Temporal only with it), and on a local run it is a usage error.
@@ -329,7 +369,7 @@ func TestTemporalCodecKeyHandedOff(t *testing.T) {
 		{[]string{"worker", "--temporal", "h:1", "--codec-key", "k.key"},
 			argLines("worker", "--temporal", "h:1", "--codec-key", "k.key")},
 		{[]string{"resume", "--executor", "temporal", "--temporal", "h:1", "--codec-key", "k.key", "--input", "ok=true", "wf-1"},
-			argLines("resume", "--temporal", "h:1", "--codec-key", "k.key", "--answer", "ok=true", "--record")},
+			argLines("resume", "--temporal", "h:1", "--codec-key", "k.key", "--answers")},
 	} {
 		log := fakeRecorder(t, "2", "", "")
 		if r := handOffRun(c.args...); r.code != 2 || !strings.HasPrefix(readLog(t, log), c.want) {
