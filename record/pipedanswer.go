@@ -49,36 +49,15 @@ func EarlierInPipeFailed(codes []int) bool {
 // (chart.ExecSpec.AnswerFromASubshellPipeline).
 func PipedAnswerEntry(path string, exit int, word, line string, codes []int, inSubshell bool) coverage.Entry {
 	if inSubshell && len(codes) <= 1 {
-		return coverage.Entry{Path: path, Declaration: coverage.Declaration{
-			Kind: coverage.KindLedger,
-			NotChecked: []coverage.Item{{
-				What: "its answer",
-				Why: fmt.Sprintf("it exited %d, which the chart declares the answer %q, but its script ends in a subshell, ( … ), whose last command is a pipeline, and runbook reads the codes of the script's own last pipeline (bash's PIPESTATUS), not a subshell's: an earlier command of that pipeline may have failed behind the last one's %d, and the last command read what it printed; run the pipeline outside the parentheses, where its codes are read (cd DIR && CMD | grep -q X, or CMD's own path option)",
-					exit, word, exit),
-				Kind: ItemPipedAnswer,
-			}},
-		}}
+		return answerEntry(path, fmt.Sprintf("it exited %d, which the chart declares the answer %q, but its script ends in a subshell, ( … ), whose last command is a pipeline, and runbook reads the codes of the script's own last pipeline (bash's PIPESTATUS), not a subshell's: an earlier command of that pipeline may have failed behind the last one's %d, and the last command read what it printed; run the pipeline outside the parentheses, where its codes are read (cd DIR && CMD | grep -q X, or CMD's own path option)",
+			exit, word, exit), ItemPipedAnswer)
 	}
 	if EarlierInPipeFailed(codes) {
-		return coverage.Entry{Path: path, Declaration: coverage.Declaration{
-			Kind: coverage.KindLedger,
-			NotChecked: []coverage.Item{{
-				What: "its answer",
-				Why: fmt.Sprintf("it exited %d, which the chart declares the answer %q, but that is the last command's code of a pipeline whose commands exited %s: under bash -e -o pipefail an earlier command's failure is hidden behind a later one's non-zero code, and the last command read what the failing one printed, so the %d may be that failure's, not the answer; run the command whose failure matters on its own, where its failure fails the stage, then answer from what it printed: out=$(CMD) (a plain assignment), then grep -q X <<<\"$out\"",
-					exit, word, pipeCodes(codes), exit),
-				Kind: ItemPipedAnswer,
-			}},
-		}}
+		return answerEntry(path, fmt.Sprintf("it exited %d, which the chart declares the answer %q, but that is the last command's code of a pipeline whose commands exited %s: under bash -e -o pipefail an earlier command's failure is hidden behind a later one's non-zero code, and the last command read what the failing one printed, so the %d may be that failure's, not the answer; run the command whose failure matters on its own, where its failure fails the stage, then answer from what it printed: out=$(CMD) (a plain assignment), then grep -q X <<<\"$out\"",
+			exit, word, pipeCodes(codes), exit), ItemPipedAnswer)
 	}
-	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
-		Kind: coverage.KindLedger,
-		NotChecked: []coverage.Item{{
-			What: "its answer",
-			Why: fmt.Sprintf("it exited %d, which the chart declares the answer %q, but its script runs more than one command, which under bash -e -o pipefail exits with the code of the first to fail (in a pipeline, the last to fail), and it wrote on stderr, so the %d may be another command's failure, not the answer; stderr's first line: %q; let through only the code the answering command gave, and judge what it printed: zcat -f FILES | grep -c ERROR || [ \"${PIPESTATUS[*]}\" = \"0 1\" ] exits 0 when grep alone found no line, and fails the stage when zcat failed",
-				exit, word, exit, FirstLine(line)),
-			Kind: ItemPipedAnswer,
-		}},
-	}}
+	return answerEntry(path, fmt.Sprintf("it exited %d, which the chart declares the answer %q, but its script runs more than one command, which under bash -e -o pipefail exits with the code of the first to fail (in a pipeline, the last to fail), and it wrote on stderr, so the %d may be another command's failure, not the answer; stderr's first line: %q; let through only the code the answering command gave, and judge what it printed: zcat -f FILES | grep -c ERROR || [ \"${PIPESTATUS[*]}\" = \"0 1\" ] exits 0 when grep alone found no line, and fails the stage when zcat failed",
+		exit, word, exit, FirstLine(line)), ItemPipedAnswer)
 }
 
 // pipeCodes is a pipeline's exit codes as bash prints PIPESTATUS: "2 1".

@@ -123,13 +123,6 @@ func SearchedNothingEntry(path string, exit int, word, line string) coverage.Ent
 // read (TestChecksumListNotThereIsNoAnswer). Under --status, which prints
 // nothing, a missing listed file says the same: no answer either way.
 func UnopenedListEntry(path string, exit int, word, line string) coverage.Entry {
-	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
-		Kind: coverage.KindLedger,
-		NotChecked: []coverage.Item{{
-			What: "its answer",
-			Why: fmt.Sprintf("it said on stderr that it could not open a file it was given, printed nothing, and exited %d, which the chart declares the answer %q: a checksum check exits so over a list it could not open as over a file that differs, so neither %q nor its empty output says anything of the files the list names; stderr's first such line: %q; give it the list where it is, and make a missing list a failure of its own (test -s LIST)",
-				exit, word, word, cutLine(line)),
-			Kind: ItemSearchedNothing,
-		}},
-	}}
+	return answerEntry(path, fmt.Sprintf("it said on stderr that it could not open a file it was given, printed nothing, and exited %d, which the chart declares the answer %q: a checksum check exits so over a list it could not open as over a file that differs, so neither %q nor its empty output says anything of the files the list names; stderr's first such line: %q; give it the list where it is, and make a missing list a failure of its own (test -s LIST)",
+		exit, word, word, cutLine(line)), ItemSearchedNothing)
 }
