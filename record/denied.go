@@ -340,6 +340,12 @@ func UnreadGlobEntry(path, pattern string, count, read int, first, why string) c
 	if count > 1 {
 		more = fmt.Sprintf(" and %d more", count-1)
 	}
+	// A refusal asks for privilege; any other error (a name too long, an
+	// I/O error) for its own cause.
+	fix := "find why it could not be read"
+	if deniedCause(why) == causeRefused {
+		fix = "run it with the privilege to read them all"
+	}
 	others := "it read none of them"
 	switch {
 	case read == 1:
@@ -351,7 +357,7 @@ func UnreadGlobEntry(path, pattern string, count, read int, first, why string) c
 		Kind: coverage.KindLedger,
 		NotChecked: []coverage.Item{{
 			What: "files matching " + strconv.Quote(pattern),
-			Why:  fmt.Sprintf("it could not read %q%s (%s), so the files the pattern names there are not known to be absent; %s; run it with the privilege to read them all", cutLine(first), more, why, others),
+			Why:  fmt.Sprintf("it could not read %q%s (%s), so the files the pattern names there are not known to be absent; %s; %s", cutLine(first), more, why, others, fix),
 			Kind: ItemDenied,
 		}},
 	}}
