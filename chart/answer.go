@@ -19,15 +19,15 @@ func (e *ExecSpec) Answer(code *int, stderr []byte) string {
 	if !ok {
 		return ""
 	}
-	if want, ok := e.AnswerStderr[*code]; ok && !StderrSays(stderr, want) {
+	if want, ok := e.AnswerStderr[*code]; ok && !stderrSays(stderr, want) {
 		return ""
 	}
 	return word
 }
 
-// StderrSays says whether stderr holds text, in any case: how an exit
+// stderrSays says whether stderr holds text, in any case: how an exit
 // code's stderr text is matched (ExecSpec.Answer).
-func StderrSays(stderr []byte, text string) bool {
+func stderrSays(stderr []byte, text string) bool {
 	return strings.Contains(strings.ToLower(string(stderr)), strings.ToLower(text))
 }
 

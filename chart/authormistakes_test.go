@@ -144,6 +144,10 @@ func TestIntoReusedBeforeItIsReadIsRefused(t *testing.T) {
 `, ""},
 		{"other branches", `  - {id: d, decide: {rules: [{when: 'now() > now()', then: a}], default: b}, branches: {a: [{id: p, set: {k: 1}}], b: [{id: r, set: {k: 3}}]}}
 `, ""},
+		{"a plugin between", `  - {id: st, exec: {command: [echo, a], parse: text, into: state}}
+  - {id: judge, plugin: {name: analyzer}}
+  - {id: up, exec: {command: [echo, b], parse: text, into: state}}
+`, ""},
 		{"a loop", `  - {id: a, set: {n: 1}}
   - {id: b, set: {n: 2}}
   - {id: again, loop: {to: a, while: 'n < 2', max: 2}}

@@ -17,8 +17,9 @@ import "slices"
 //	             chart with a loop: (a pass may read it on the way back)
 //	read         any expression of a stage between them, or of the second
 //	             stage itself (set: {n: n + 1}), or of a stage inside one;
-//	             a subflow mounting a chart, or an expression reading
-//	             $env, reads every key
+//	             a subflow mounting a chart, a plugin stage (its reads are
+//	             in its description) or an expression reading $env reads
+//	             every key
 func (l *loader) checkOverwrites(spec *Spec) {
 	if hasLoop(spec, map[*Spec]bool{}) || idsRepeat(spec) {
 		return // an id used twice is flow's to refuse; a stage's reads are found by its id
@@ -39,8 +40,11 @@ func (l *loader) checkOverwrites(spec *Spec) {
 	readsKey := func(st *StageSpec, key string) bool {
 		found := false
 		walkStages([]StageSpec{*st}, func(s *StageSpec) bool {
-			if s.Subflow != nil && s.Subflow.Spec != nil {
-				found = true // a mounted chart: its reads are its file's
+			if (s.Subflow != nil && s.Subflow.Spec != nil) || s.Plugin != nil {
+				// a mounted chart: its reads are its file's; a plugin:
+				// the keys it reads are in its description (Reads), which
+				// the loader does not see
+				found = true
 				return false
 			}
 			r := reads[s.Pos.File+"\x00"+s.ID]

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 )
 
 // globFiles is the files pattern matches, as filepath.Glob's rule matches
@@ -104,4 +105,4 @@ func hasGlobMeta(path string) bool {
 
 // errNotDir is ENOTDIR: a path element that is a file where a folder was
 // meant, which matches nothing.
-var errNotDir = notDirError()
+var errNotDir error = syscall.ENOTDIR

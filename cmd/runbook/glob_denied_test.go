@@ -15,8 +15,9 @@ import (
 
 // runAsUser runs the runbook binary in dir as a user who is refused
 // what a test made unreadable: the test's own user, or nobody (65534)
-// where it runs as root, whom permissions do not stop. dir and the
-// binary's copy are opened to all so nobody can reach them.
+// where it runs as root, whom permissions do not stop. dir (a
+// t.TempDir) and the binary's copy are opened to all so nobody can reach
+// them.
 func runAsUser(t *testing.T, dir string, args ...string) result {
 	t.Helper()
 	bin := binary
@@ -34,10 +35,13 @@ func runAsUser(t *testing.T, dir string, args ...string) result {
 		if err := os.WriteFile(bin, raw, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		for d := dir; d != filepath.Dir(d) && d != os.TempDir(); d = filepath.Dir(d) {
-			if err := os.Chmod(d, 0o777); err != nil {
-				t.Fatal(err)
-			}
+		// t.TempDir's two folders (its test's, then 001), both 0700,
+		// never a folder above them; nobody writes its record in dir
+		if err := os.Chmod(filepath.Dir(dir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(dir, 0o777); err != nil {
+			t.Fatal(err)
 		}
 		cred = &syscall.Credential{Uid: 65534, Gid: 65534}
 	}

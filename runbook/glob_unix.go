@@ -1,7 +1,0 @@
-//go:build unix
-
-package runbook
-
-import "syscall"
-
-func notDirError() error { return syscall.ENOTDIR }
