@@ -105,7 +105,7 @@ func decide10Record(labels []string) *flow.Result {
 	for k, v := range state {
 		snap[k] = v
 	}
-	return &flow.Result{Chart: "decide10", Status: flow.StatusCompleted, State: snap, Log: flow.Log{Commits: log}, Stages: 3}
+	return &flow.Result{Chart: "decide10", Status: flow.StatusCompleted, State: snap, Log: flow.NewLog(nil, log), Stages: 3}
 }
 
 // decide10Lines tells res as the narrative does, knowing its shape: the
@@ -127,8 +127,8 @@ func decide10Lines(res *flow.Result) []string {
 	buf = append(buf, " started."...)
 	end()
 	names := [3]string{"Seed", "Disk posture", "warning-mark"}
-	for i := range res.Log.Commits {
-		c := &res.Log.Commits[i]
+	for i := range res.Log.Commits() {
+		c := &res.Log.Commits()[i]
 		buf = append(buf, "Stage "...)
 		buf = append(buf, names[i]...)
 		buf = append(buf, " ("...)

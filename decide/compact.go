@@ -22,6 +22,13 @@ type Compact struct {
 	matched int32
 }
 
+// Parts is the decision as two numbers, for a store that keeps it packed
+// beside other fields (CompactOf makes it again).
+func (c Compact) Parts() (bits uint64, matched int32) { return c.bits, c.matched }
+
+// CompactOf is the decision Parts gave.
+func CompactOf(bits uint64, matched int32) Compact { return Compact{bits: bits, matched: matched} }
+
 // CompactConditions bounds how many conditions, all rules together, a
 // compact decision holds marks for; a decider with more keeps eager
 // evidence.

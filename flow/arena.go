@@ -34,11 +34,32 @@ type arena struct {
 	strs   []byte
 	reads  []Read
 	writes []Write
+	// readChunks and writeChunks are every read and write chunk the arena
+	// made, in order, the last the one it fills: a packed commit names
+	// its reads and writes by chunk and place (span), not by pointer, so
+	// that the log is memory the collector neither zeroes eagerly nor
+	// scans. Their first rooms are here, so a short run's arena makes no
+	// allocation for them.
+	readChunks   [][]Read
+	writeChunks  [][]Write
+	readChunks0  [1][]Read
+	writeChunks0 [1][]Write
+	// refs are the frames whose commits this arena keeps: a packed
+	// commit's scope and chart (frameRef).
+	refs  []frameRef
+	refs0 [1]frameRef
+	// extras are what few commits hold beyond the packed fields: eager
+	// decision evidence, an error message.
+	extras []commitExtra
+	// id is the arena's place in its run's list (runner.arenas), set when
+	// it keeps its first commit; registered says it has one.
+	id         uint32
+	registered bool
 	// slab holds the frames' decision evidence.
 	slab decide.Slab
 	// commits is room for the logs of the branches run on this arena, one
 	// after another (branchLog, keepLog).
-	commits []Commit
+	commits []packedCommit
 	// spare is a scope whose stage finished inline, ready to be used again
 	// by the next stage run on this arena's goroutine.
 	spare *Scope
@@ -47,6 +68,52 @@ type arena struct {
 	// next spelling is this one with its last digits carried, not a fresh
 	// conversion (a tenth of a loop's instructions went to strconv).
 	count counterText
+}
+
+// span is where a commit's reads or writes are in its arena: n of them
+// from place off of chunk number chunk.
+type span struct{ chunk, off, n uint32 }
+
+// newReads starts a read chunk of capacity c (kept in readChunks).
+func (a *arena) newReads(c int) {
+	a.reads = make([]Read, 0, c)
+	if a.readChunks == nil {
+		a.readChunks = a.readChunks0[:0]
+	}
+	a.readChunks = append(a.readChunks, a.reads[:c])
+}
+
+// newWrites starts a write chunk of capacity c (kept in writeChunks).
+func (a *arena) newWrites(c int) {
+	a.writes = make([]Write, 0, c)
+	if a.writeChunks == nil {
+		a.writeChunks = a.writeChunks0[:0]
+	}
+	a.writeChunks = append(a.writeChunks, a.writes[:c])
+}
+
+// firstRooms makes reads and writes, rooms the arena did not make (the
+// runner's), the chunks it fills first.
+func (a *arena) firstRooms(reads []Read, writes []Write) {
+	a.reads, a.writes = reads[:0], writes[:0]
+	a.readChunks = append(a.readChunks0[:0], reads[:cap(reads)])
+	a.writeChunks = append(a.writeChunks0[:0], writes[:cap(writes)])
+}
+
+// readsAt and writesAt are the reads and writes at sp, capacity cut at
+// their length (nil for none), as the commit kept them.
+func (a *arena) readsAt(sp span) []Read {
+	if sp.n == 0 {
+		return nil
+	}
+	return a.readChunks[sp.chunk][sp.off : sp.off+sp.n : sp.off+sp.n]
+}
+
+func (a *arena) writesAt(sp span) []Write {
+	if sp.n == 0 {
+		return nil
+	}
+	return a.writeChunks[sp.chunk][sp.off : sp.off+sp.n : sp.off+sp.n]
 }
 
 // counterText is a non-negative counter and its decimal digits.
@@ -147,63 +214,63 @@ func (a *arena) readRoom() []Read {
 // to the start of a new chunk with room for more: the chunk the arena
 // goes on with, as when a chunk is full.
 func (a *arena) moreReads(rs []Read) []Read {
-	a.reads = make([]Read, 0, max(nextCap(cap(a.reads)), 2*len(rs)))
+	a.newReads(max(nextCap(cap(a.reads)), 2*len(rs)))
 	return append(a.reads, rs...)
 }
 
 // keepReads keeps a committed stage's reads rs: where they are when they
 // are in the room readRoom gave (they did not outgrow it), copied into
 // the arena when they are not.
-func (a *arena) keepReads(rs []Read) []Read {
+func (a *arena) keepReads(rs []Read) span {
 	n := len(rs)
 	if n == 0 {
-		return nil
+		return span{}
 	}
 	start := len(a.reads)
 	if start+n <= cap(a.reads) && &a.reads[start : start+1][0] == &rs[0] {
 		a.reads = a.reads[:start+n]
-		return a.reads[start : start+n : start+n]
+		return span{uint32(len(a.readChunks) - 1), uint32(start), uint32(n)}
 	}
 	return a.takeReads(rs)
 }
 
 // takeReads copies rs into the arena.
-func (a *arena) takeReads(rs []Read) []Read {
+func (a *arena) takeReads(rs []Read) span {
 	n := len(rs)
 	if n == 0 {
-		return nil
+		return span{}
 	}
 	if cap(a.reads)-len(a.reads) < n {
-		a.reads = make([]Read, 0, max(nextCap(cap(a.reads)), n))
+		a.newReads(max(nextCap(cap(a.reads)), n))
 	}
 	start := len(a.reads)
 	a.reads = append(a.reads, rs...)
-	return a.reads[start : start+n : start+n]
+	return span{uint32(len(a.readChunks) - 1), uint32(start), uint32(n)}
 }
 
 // writeRoom returns room for n writes; keepWrites then keeps the first k.
 func (a *arena) writeRoom(n int) []Write {
 	if cap(a.writes)-len(a.writes) < n {
-		a.writes = make([]Write, 0, max(nextCap(cap(a.writes)), n))
+		a.newWrites(max(nextCap(cap(a.writes)), n))
 	}
 	return a.writes[len(a.writes):len(a.writes)]
 }
 
 // keepWrites keeps ws, which writeRoom handed out and which has not grown
 // past the room asked for.
-func (a *arena) keepWrites(ws []Write) []Write {
+func (a *arena) keepWrites(ws []Write) span {
 	k := len(ws)
 	start := len(a.writes)
 	a.writes = a.writes[:start+k]
-	return a.writes[start : start+k : start+k]
+	return span{uint32(len(a.writeChunks) - 1), uint32(start), uint32(k)}
 }
 
 // branchLog is an empty log for a branch about to run: the rest of the
 // arena's commit chunk (a new chunk when little is left). A branch that
 // commits more than the room moves its log out, as any log grows.
-func (a *arena) branchLog() []Commit {
+func (a *arena) branchLog() []packedCommit {
 	if cap(a.commits)-len(a.commits) < arenaFirst {
-		a.commits = make([]Commit, 0, 8*nextCap(cap(a.commits)/8))
+		a.commits = make([]packedCommit, 0, 8*nextCap(cap(a.commits)/8))
 	}
 	return a.commits[len(a.commits):len(a.commits)]
 }
@@ -211,7 +278,7 @@ func (a *arena) branchLog() []Commit {
 // keepLog keeps the log a finished branch filled from branchLog's room,
 // and cuts its capacity, so that nothing appended to it later can reach
 // the next branch's commits.
-func (a *arena) keepLog(log *[]Commit) {
+func (a *arena) keepLog(log *[]packedCommit) {
 	l := *log
 	*log = l[:len(l):len(l)]
 	rest := a.commits[len(a.commits):cap(a.commits)]

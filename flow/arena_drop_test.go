@@ -54,11 +54,11 @@ func TestMovedBranchLogLeavesNoStaleRoom(t *testing.T) {
 	log := a.branchLog()
 	room := cap(log)
 	for i := 0; i <= room; i++ { // one more than the room: the log moves
-		nextCommit(&log).Err = "stale"
+		nextCommit(&log).attempt = 7
 	}
 	a.keepLog(&log)
 	next := a.branchLog()
-	if c := nextCommit(&next); c.Err != "" || c.Path != "" {
+	if c := nextCommit(&next); c.attempt != 0 {
 		t.Fatalf("the next branch's first commit slot holds %+v; want a zero commit", *c)
 	}
 }

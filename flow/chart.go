@@ -184,6 +184,10 @@ type node struct {
 	// position: the sequence this node sits in, and its index there.
 	seq   *sequence
 	index int
+	// owner is the chart whose nodes list this node, at ord: a run's
+	// packed commits name their stage by the two (packedCommit).
+	owner *Chart
+	ord   uint32
 }
 
 type branch struct {
@@ -219,6 +223,9 @@ type Chart struct {
 	// byID indexes every node of this chart (branch stages included; foreach
 	// bodies and subflows are charts of their own).
 	byID map[string]*node
+	// nodes is every node of this chart in link order (repeated ids
+	// included): node.ord indexes it.
+	nodes []*node
 	// lastLog is how many commits the chart's last run made: the next run
 	// sizes its log from it, so a chart run again and again (a runbook, a
 	// benchmark) grows no log. It changes nothing a run records.

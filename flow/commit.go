@@ -15,7 +15,7 @@ import (
 // appends its commit to the log. A discarded attempt applies nothing.
 func (f *frame) commit(s *Scope, ev *decide.Evidence, lazy lazyDecision, attempt int, discarded bool, msg string) {
 	f.r.stages.Add(1)
-	var writes []Write
+	var writes span
 	if len(s.staged) > 0 {
 		ws := f.arena.writeRoom(len(s.staged))
 		for k := range s.staged {
@@ -61,48 +61,38 @@ func (f *frame) commit(s *Scope, ev *decide.Evidence, lazy lazyDecision, attempt
 			writes = f.arena.keepWrites(ws)
 		}
 	}
-	// The commit is filled in its slot of the log, not copied there.
 	// The commit is filled in its slot of the log, which is zero
-	// (nextCommit), field by field and only where it is not: every pointer
-	// word written costs the collector's write barrier while it marks.
-	c := nextCommit(f.log)
-	c.Path, c.Stage, c.N = s.path, s.n.id, s.count
-	if len(f.steps) > 0 {
-		c.Scope = f.steps
-	}
+	// (nextCommit), and only where it is not.
+	c := packedCommit{arena: f.r.arenaID(f.arena), ref: f.refIn(s.n), node: s.n.ord, n: uint32(s.count), writes: writes, attempt: uint32(attempt)}
 	if len(s.reads) > 0 {
-		c.Reads = f.arena.keepReads(s.reads)
+		c.reads = f.arena.keepReads(s.reads)
 	}
-	if writes != nil {
-		c.Writes = writes
-	}
-	if ev != nil {
-		c.Decision = ev
+	if ev != nil || msg != "" {
+		f.arena.extras = append(f.arena.extras, commitExtra{ev: ev, err: msg})
+		c.extra = uint32(len(f.arena.extras))
 	}
 	if lazy.n != nil {
-		c.lazy = lazy
+		c.bits, c.matched = lazy.c.Parts()
+		c.flags |= flagLazy
 	}
-	if msg != "" {
-		c.Err = msg
+	if discarded {
+		c.flags |= flagDiscarded
 	}
-	c.Attempt, c.Discarded = attempt, discarded
+	*nextCommit(f.log) = c // no pointer in it: one copy, no write barrier
 	if f.rec.wants(recorder.Commit) {
 		e := f.nodeEvent(recorder.Commit, s.n, s.path)
-		e.Index = len(writes)
+		e.Index = int(writes.n)
 		f.rec.emit(e)
 	}
 }
 
-// nextCommit extends the log by one zero commit and returns it — a log
-// extends only into room no commit was ever written in (arena.keepLog
-// keeps a room a moved log wrote in from being handed out again), so
-// commit writes only the fields it sets — doubling
-// the log when it is full (append's own growth of large slices, 1.25×,
-// copies a long log many more times).
-func nextCommit(log *[]Commit) *Commit {
+// nextCommit extends the log by one commit and returns it, doubling the
+// log when it is full (append's own growth of large slices, 1.25×, copies
+// a long log many more times).
+func nextCommit(log *[]packedCommit) *packedCommit {
 	l := *log
 	if len(l) == cap(l) {
-		grown := make([]Commit, len(l), max(2*cap(l), 4))
+		grown := make([]packedCommit, len(l), max(2*cap(l), 4))
 		copy(grown, l)
 		l = grown
 	}
@@ -145,8 +135,9 @@ func (c *Commit) Compact() bool { return c.Decision == nil && c.lazy.n != nil }
 // sees the evidence. A log is materialized once, by its owner, before it
 // is shared between goroutines.
 func (l *Log) Materialize() {
-	for i := range l.Commits {
-		if c := &l.Commits[i]; c.Compact() {
+	cs := l.Commits()
+	for i := range cs {
+		if c := &cs[i]; c.Compact() {
 			c.Decision, c.lazy = c.Evidence(), lazyDecision{}
 		}
 	}
@@ -186,7 +177,7 @@ type PlainCommit Commit
 // materialized: l's own commits, viewed as PlainCommits, when none is
 // compact; a copy when some are (l is not changed).
 func (l *Log) PlainCommits() []PlainCommit {
-	cs := l.Commits
+	cs := l.Commits()
 	for i := range cs {
 		if cs[i].Compact() {
 			cs = slices.Clone(cs)

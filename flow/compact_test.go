@@ -188,11 +188,11 @@ func TestCompactEvidenceEqualsEager(t *testing.T) {
 		if (err1 == nil) != (err2 == nil) {
 			t.Fatalf("chart %d: eager err %v, compact err %v", i, err1, err2)
 		}
-		if len(eager.Log.Commits) != len(lazy.Log.Commits) {
-			t.Fatalf("chart %d: %d commits eager, %d compact", i, len(eager.Log.Commits), len(lazy.Log.Commits))
+		if len(eager.Log.Commits()) != len(lazy.Log.Commits()) {
+			t.Fatalf("chart %d: %d commits eager, %d compact", i, len(eager.Log.Commits()), len(lazy.Log.Commits()))
 		}
-		for j := range eager.Log.Commits {
-			e, l := &eager.Log.Commits[j], &lazy.Log.Commits[j]
+		for j := range eager.Log.Commits() {
+			e, l := &eager.Log.Commits()[j], &lazy.Log.Commits()[j]
 			if e.Compact() {
 				t.Fatalf("chart %d commit %d: a run whose recorder wants decisions kept one compact", i, j)
 			}
@@ -218,12 +218,12 @@ func TestCompactEvidenceEqualsEager(t *testing.T) {
 			t.Fatalf("chart %d: the log's JSON differs\neager:   %s\ncompact: %s", i, eb, lb)
 		}
 		// commits marshalled one by one, outside a Log, carry it too
-		eachB, _ := json.Marshal(lazy.Log.Commits)
-		if want, _ := json.Marshal(eager.Log.Commits); !bytes.Equal(want, eachB) {
+		eachB, _ := json.Marshal(lazy.Log.Commits())
+		if want, _ := json.Marshal(eager.Log.Commits()); !bytes.Equal(want, eachB) {
 			t.Fatalf("chart %d: the commits' JSON, outside their log, differs", i)
 		}
 		before := countCompact(lazy.Log)
-		if plain := lazy.Log.PlainCommits(); countCompact(lazy.Log) != before || len(plain) != len(lazy.Log.Commits) {
+		if plain := lazy.Log.PlainCommits(); countCompact(lazy.Log) != before || len(plain) != len(lazy.Log.Commits()) {
 			t.Fatalf("chart %d: PlainCommits changed the log it viewed", i)
 		}
 		lazy.Log.Materialize()
@@ -263,7 +263,7 @@ func TestCompactEvidenceNamesAValueChangedInPlace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ev := res.Log.Commits[1].Evidence()
+	ev := res.Log.Commits()[1].Evidence()
 	if ev.Chosen[0] != "full" || !ev.Rules[0].Matched || ev.Rules[0].Err == "" {
 		t.Fatalf("evidence = %+v; want the branch taken (full), the rule matched, and an error naming the disagreement", ev)
 	}
@@ -271,8 +271,8 @@ func TestCompactEvidenceNamesAValueChangedInPlace(t *testing.T) {
 
 func countCompact(l flow.Log) int {
 	n := 0
-	for i := range l.Commits {
-		if l.Commits[i].Compact() {
+	for i := range l.Commits() {
+		if l.Commits()[i].Compact() {
 			n++
 		}
 	}

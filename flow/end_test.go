@@ -27,9 +27,9 @@ func TestIssue12ForEachDepthRefusalCommits(t *testing.T) {
 	}
 	i, ok := res.Log.Find("outer/each#1")
 	if !ok {
-		t.Fatalf("the refused foreach made no commit: %+v", res.Log.Commits)
+		t.Fatalf("the refused foreach made no commit: %+v", res.Log.Commits())
 	}
-	if c0 := res.Log.Commits[i]; !strings.Contains(c0.Err, "nesting deeper than 1") {
+	if c0 := res.Log.Commits()[i]; !strings.Contains(c0.Err, "nesting deeper than 1") {
 		t.Errorf("its commit's error = %q", c0.Err)
 	}
 	assertStartsEnd(t, k, "outer/each#1")
@@ -104,7 +104,7 @@ func TestGatherNamesWhereRowsCameFrom(t *testing.T) {
 	}
 	for _, stage := range []string{"fork", "each"} {
 		var from []string
-		for _, cm := range res.Log.Commits {
+		for _, cm := range res.Log.Commits() {
 			for _, w := range cm.Writes {
 				if cm.Stage == stage && w.Key == verdicts {
 					from = w.From

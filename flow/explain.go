@@ -152,9 +152,9 @@ func NewExplainer(l *Log, opts ...ExplainOption) *Explainer {
 		o(e)
 	}
 	e.loc = NewLocator(e.st)
-	for i := range l.Commits {
-		if l.Commits[i].Index != i && len(e.damaged) < 1 {
-			e.damaged = append(e.damaged, fmt.Sprintf("commit %d (%s) says it is commit %d: commit numbers below are positions in the log", i, l.Commits[i].Path, l.Commits[i].Index))
+	for i := range l.Commits() {
+		if l.Commits()[i].Index != i && len(e.damaged) < 1 {
+			e.damaged = append(e.damaged, fmt.Sprintf("commit %d (%s) says it is commit %d: commit numbers below are positions in the log", i, l.Commits()[i].Path, l.Commits()[i].Index))
 		}
 	}
 	return e
@@ -296,12 +296,12 @@ func pathMember(path []any) (string, bool) {
 // StateAt is the root scope's state as of commit n (n < 0: the inputs; past
 // the end: the final state) and the commit it names.
 func (e *Explainer) StateAt(n int) (map[string]any, *Commit) {
-	if n >= len(e.log.Commits) {
-		n = len(e.log.Commits) - 1
+	if n >= len(e.log.Commits()) {
+		n = len(e.log.Commits()) - 1
 	}
 	var c *Commit
 	if n >= 0 {
-		c = &e.log.Commits[n]
+		c = &e.log.Commits()[n]
 	}
 	return e.log.StateAt(n), c
 }
@@ -311,8 +311,8 @@ func (e *Explainer) StateAt(n int) (map[string]any, *Commit) {
 // value: `df.stdout[2].usedPct`, `verdicts[3].verdict`. A gathered row
 // (`verdicts[3]`) is followed to the branch commit that appended it.
 func (e *Explainer) Key(key string, at int) (*Explanation, error) {
-	if at < 0 || at >= len(e.log.Commits) {
-		at = len(e.log.Commits) - 1
+	if at < 0 || at >= len(e.log.Commits()) {
+		at = len(e.log.Commits()) - 1
 	}
 	state := e.log.StateAt(at)
 	root, path, err := splitKey(key, state)
@@ -339,7 +339,7 @@ func (e *Explainer) Key(key string, at int) (*Explanation, error) {
 		ex.Notes = w.notes(e)
 		return ex, nil
 	}
-	c := &e.log.Commits[wi]
+	c := &e.log.Commits()[wi]
 	wr := writeOf(c, root)
 	if wr.Deleted {
 		ex.Root = w.commit(wi, RelWrote, root, nil, 0)
@@ -394,8 +394,8 @@ func (e *Explainer) Key(key string, at int) (*Explanation, error) {
 // end): the root is a node of kind "state" with one cause per key, in key
 // order.
 func (e *Explainer) All(at int) (*Explanation, error) {
-	if at < 0 || at >= len(e.log.Commits) {
-		at = len(e.log.Commits) - 1
+	if at < 0 || at >= len(e.log.Commits()) {
+		at = len(e.log.Commits()) - 1
 	}
 	state := e.log.StateAt(at)
 	ex := &Explanation{Query: "", At: at, Root: &CauseNode{Kind: NodeState, Rel: RelWrote, Index: at}}
@@ -462,7 +462,7 @@ func (e *Explainer) Stage(path string) (*Explanation, error) {
 	w := &walk{e: e, seen: map[string]bool{}}
 	ex := &Explanation{Query: path, At: i}
 	ex.Root = w.commit(i, RelWrote, "", nil, 0)
-	if c := &e.log.Commits[i]; c.Decided() {
+	if c := &e.log.Commits()[i]; c.Decided() {
 		ex.Choice = choiceOf(c.Evidence())
 	}
 	settleSeen(ex.Root)
@@ -477,8 +477,8 @@ func (e *Explainer) findStage(path string) (int, error) {
 	if is := e.byPath[path]; len(is) > 0 {
 		return is[len(is)-1], nil
 	}
-	for i := len(e.log.Commits) - 1; i >= 0; i-- {
-		if StripCounter(e.log.Commits[i].Path) == path {
+	for i := len(e.log.Commits()) - 1; i >= 0; i-- {
+		if StripCounter(e.log.Commits()[i].Path) == path {
 			return i, nil
 		}
 	}
@@ -488,8 +488,8 @@ func (e *Explainer) findStage(path string) (int, error) {
 	}
 	last, places := -1, []string(nil)
 	seen := map[string]bool{}
-	for i := range e.log.Commits {
-		c := &e.log.Commits[i]
+	for i := range e.log.Commits() {
+		c := &e.log.Commits()[i]
 		if c.Stage != pos.Node || !matches(c.Scope, pos.Scope) {
 			continue
 		}

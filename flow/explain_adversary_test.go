@@ -145,7 +145,7 @@ func TestJoinNamesEveryBranchThatWroteTheValue(t *testing.T) {
 			{Name: "right", Steps: flow.Seq().Stage("r", setFrom("b"))},
 		}))
 	res := run(t, c)
-	join := res.Log.Commits[len(res.Log.Commits)-1]
+	join := res.Log.Commits()[len(res.Log.Commits())-1]
 	if len(join.Writes) != 1 || !reflect.DeepEqual(join.Writes[0].From, []string{"par~left/l#2", "par~right/r#2"}) {
 		t.Fatalf("the join wrote %+v, want same from both branches", join.Writes)
 	}
@@ -212,7 +212,7 @@ func TestWhyNotInALogCutInsideAForEach(t *testing.T) {
 	c := mustBuild(t, perSubject(10))
 	res := run(t, c, flow.WithInputs(map[string]any{"subjects": subjects(5)}))
 	cut := -1
-	for i, cm := range res.Log.Commits {
+	for i, cm := range res.Log.Commits() {
 		if strings.HasPrefix(cm.Path, "per-subject~4/") {
 			cut = i
 			break
@@ -221,7 +221,7 @@ func TestWhyNotInALogCutInsideAForEach(t *testing.T) {
 	if cut < 0 {
 		t.Fatal("no commit of item 4")
 	}
-	log := flow.Log{Inputs: res.Log.Inputs, Commits: res.Log.Commits[:cut]}
+	log := flow.NewLog(res.Log.Inputs, res.Log.Commits()[:cut])
 	ex := flow.NewExplainer(&log, flow.WithStructure(c.Describe()), flow.WithGathered(verdicts))
 	wn, err := ex.WhyNot("per-subject~3/p")
 	if err != nil {
@@ -317,7 +317,7 @@ func TestExplainStageSaysWhatItChose(t *testing.T) {
 		// the decision's own commit (a select's join commits at the same
 		// path after it)
 		var path string
-		for _, cm := range res.Log.Commits {
+		for _, cm := range res.Log.Commits() {
 			if cm.Stage == stage && cm.Decided() {
 				path = cm.Path
 			}

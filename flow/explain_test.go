@@ -311,7 +311,7 @@ func TestExplainDamagedLog(t *testing.T) {
 		return nil
 	}))
 	res := run(t, c)
-	log := flow.Log{Commits: []flow.Commit{res.Log.Commits[1]}} // commit a#0 lost
+	log := flow.NewLog(nil, []flow.Commit{res.Log.Commits()[1]}) // commit a#0 lost
 	ex := flow.NewExplainer(&log)
 	e, err := ex.Key("y", -1)
 	if err != nil {

@@ -42,12 +42,17 @@ type frame struct {
 	general string
 	branch  bool
 	counter *int
-	log     *[]Commit
+	log     *[]packedCommit
 	logBase int
 	// ownCount and ownLog are a branch frame's own counter and log
 	// (counter and log point at them); other frames share their parent's.
 	ownCount int
-	ownLog   []Commit
+	ownLog   []packedCommit
+	// ref is this frame's place in refArena's refs, for nodes of refOwner
+	// (refIn).
+	ref      uint32
+	refArena *arena
+	refOwner *Chart
 	rec      *emitter
 	depth    int
 	// loops counts the passes of each active loop (made on the first jump).

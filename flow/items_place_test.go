@@ -50,7 +50,7 @@ func TestForeachItemsShareTheirGeneralPlace(t *testing.T) {
 		t.Fatal(err)
 	}
 	seen := 0
-	for _, cm := range res.Log.Commits {
+	for _, cm := range res.Log.Commits() {
 		pos, err := flow.ParsePath(cm.Path)
 		if err != nil {
 			t.Fatal(err)

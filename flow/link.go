@@ -6,10 +6,13 @@ package flow
 // one home, and resolves each loop's target. It runs once, in Build.
 func (c *Chart) link() []error {
 	c.byID = map[string]*node{}
+	c.nodes = nil
 	var walk func(seq *sequence)
 	walk = func(seq *sequence) {
 		for i, n := range seq.nodes {
 			n.seq, n.index = seq, i
+			n.owner, n.ord = c, uint32(len(c.nodes))
+			c.nodes = append(c.nodes, n)
 			if _, dup := c.byID[n.id]; !dup {
 				c.byID[n.id] = n // the first; validate refuses the others
 			}

@@ -1,6 +1,10 @@
 package flow
 
-import "github.com/openrunbook/runbook/decide"
+import (
+	"encoding/json"
+
+	"github.com/openrunbook/runbook/decide"
+)
 
 // Commit is one stage execution's effect on the scope: what it read, its net
 // writes, and how it ended. Every execution commits, empty ones included, so
@@ -97,18 +101,55 @@ type Write struct {
 
 // Log is a run's commits in order. Parallel branches' commits are spliced in
 // declaration order at their join, so the log is the same on every run.
+//
+// A run keeps its log packed (packedCommit) and Commits spells it out the
+// first time it is asked, once: a run whose Result nobody reads commit by
+// commit never pays for Commits it does not use.
 type Log struct {
 	// Inputs are the values the run started with, written before the first
 	// stage (they have no writer).
 	Inputs map[string]any `json:"inputs,omitempty"`
-	// Commits in order.
-	Commits []Commit `json:"commits"`
+	// commits in order, when not packed.
+	commits []Commit
+	// packed is the run's own log, spelled into Commits on first use.
+	packed *packedLog
+}
+
+// NewLog is a log of the given commits.
+func NewLog(inputs map[string]any, commits []Commit) Log {
+	return Log{Inputs: inputs, commits: commits}
+}
+
+// Commits are the log's commits in order. Every copy of a Log shares
+// them: a change made to a commit through one is seen through the others.
+// Safe to call from several goroutines.
+func (l Log) Commits() []Commit {
+	if l.packed != nil {
+		return l.packed.get()
+	}
+	return l.commits
+}
+
+// SetCommits makes cs the log's commits.
+func (l *Log) SetCommits(cs []Commit) { l.commits, l.packed = cs, nil }
+
+// UnmarshalJSON reads a log as MarshalJSON writes it.
+func (l *Log) UnmarshalJSON(b []byte) error {
+	var v struct {
+		Inputs  map[string]any `json:"inputs"`
+		Commits []Commit       `json:"commits"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*l = NewLog(v.Inputs, v.Commits)
+	return nil
 }
 
 // Find returns the index of the commit at a runtime path.
 func (l *Log) Find(path string) (int, bool) {
-	for i := range l.Commits {
-		if l.Commits[i].Path == path {
+	for i := range l.Commits() {
+		if l.Commits()[i].Path == path {
 			return i, true
 		}
 	}
@@ -124,8 +165,8 @@ func (l *Log) StateAt(i int) map[string]any {
 	for k, v := range l.Inputs {
 		st[k] = v
 	}
-	for j := 0; j <= i && j < len(l.Commits); j++ {
-		c := &l.Commits[j]
+	for j := 0; j <= i && j < len(l.Commits()); j++ {
+		c := &l.Commits()[j]
 		if c.Discarded || len(c.Scope) != 0 {
 			continue
 		}
@@ -146,12 +187,12 @@ func (l *Log) StateAt(i int) map[string]any {
 // was never written. For what a stage actually read, Read.Writer is exact.
 // It asks the explainer's walk (lastWriter), so both name the same writer.
 func (l *Log) LastWriter(key string, before int) (int, bool) {
-	if before > len(l.Commits) {
-		before = len(l.Commits)
+	if before > len(l.Commits()) {
+		before = len(l.Commits())
 	}
 	var in []ScopeStep
-	if before >= 0 && before < len(l.Commits) {
-		in = l.Commits[before].Scope
+	if before >= 0 && before < len(l.Commits()) {
+		in = l.Commits()[before].Scope
 	}
 	return l.lastWriter(in, key, before)
 }
@@ -188,14 +229,14 @@ func (l *Log) Chain(path string) ([]Cause, error) {
 		var next []int
 		var level []Cause
 		for _, i := range frontier {
-			c := &l.Commits[i]
+			c := &l.Commits()[i]
 			for _, dc := range l.dataCauses(i, "") {
 				j, ok := resolve(byPath, dc.writer, i)
 				if !ok || seen[j] {
 					continue
 				}
 				seen[j] = true
-				level = append(level, Cause{Index: j, Path: dc.writer, Stage: l.Commits[j].Stage, Key: dc.key, By: c.Path, Depth: depth})
+				level = append(level, Cause{Index: j, Path: dc.writer, Stage: l.Commits()[j].Stage, Key: dc.key, By: c.Path, Depth: depth})
 				next = append(next, j)
 			}
 		}

@@ -56,13 +56,13 @@ func TestReplayEqualsStateAtEveryCommit(t *testing.T) {
 			b.Stage("end", func(ctx context.Context, s *flow.Scope) error { return nil })
 			c := mustBuild(t, b)
 			res := run(t, c, flow.WithInputs(map[string]any{"k0": "in"}))
-			last := len(res.Log.Commits) - 1
+			last := len(res.Log.Commits()) - 1
 			if got := res.Log.StateAt(last); !reflect.DeepEqual(got, res.State) {
 				t.Fatalf("replayed final state %v != %v", got, res.State)
 			}
 			// At every root commit, the state rebuilt from the log just before
 			// it equals what that commit's reads saw.
-			for i, cm := range res.Log.Commits {
+			for i, cm := range res.Log.Commits() {
 				st := res.Log.StateAt(i - 1)
 				for _, r := range cm.Reads {
 					if flow.ScopeOf(cm.Path) != "" {
@@ -125,8 +125,8 @@ func TestChainAndLastWriter(t *testing.T) {
 func TestChainFollowsJoinsIntoBranches(t *testing.T) {
 	res := run(t, mustBuild(t, perSubject(3)), flow.WithInputs(map[string]any{"subjects": subjects(3)}))
 	// The foreach commit wrote the verdicts; parallel joins name their origins.
-	i, ok := res.Log.LastWriter(verdicts, len(res.Log.Commits))
-	if !ok || res.Log.Commits[i].Stage != "per-subject" {
+	i, ok := res.Log.LastWriter(verdicts, len(res.Log.Commits()))
+	if !ok || res.Log.Commits()[i].Stage != "per-subject" {
 		t.Fatalf("verdicts writer = %d %v", i, ok)
 	}
 	c2 := mustBuild(t, flow.New("p").Parallel("fork", []flow.Branch{
@@ -170,7 +170,7 @@ func TestChainLastWriterAndExplainerAgree(t *testing.T) {
 	res := run(t, c, flow.WithInputs(map[string]any{"subjects": subjects(3)}))
 	ex := explainer(t, c, res)
 	kinds := map[string]bool{}
-	for i, cm := range res.Log.Commits {
+	for i, cm := range res.Log.Commits() {
 		kinds[cm.Stage] = true
 		chain, err := res.Log.Chain(cm.Path)
 		if err != nil {
@@ -213,7 +213,7 @@ func TestChainLastWriterAndExplainerAgree(t *testing.T) {
 			if j, _ := res.Log.Find(r.Writer); j > i {
 				continue // a foreach item: its writer commits after its branches
 			}
-			if !ok || res.Log.Commits[w].Path != r.Writer {
+			if !ok || res.Log.Commits()[w].Path != r.Writer {
 				t.Errorf("commit %d (%s) read %s written by %s; LastWriter says %d %v", i, cm.Path, r.Key, r.Writer, w, ok)
 			}
 		}
@@ -223,7 +223,7 @@ func TestChainLastWriterAndExplainerAgree(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if w, ok := res.Log.LastWriter(k, len(res.Log.Commits)); !ok || w != e.Root.Index {
+		if w, ok := res.Log.LastWriter(k, len(res.Log.Commits())); !ok || w != e.Root.Index {
 			t.Errorf("%s: LastWriter %d %v, explainer's writer %d", k, w, ok, e.Root.Index)
 		}
 	}

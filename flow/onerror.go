@@ -65,12 +65,14 @@ func (r *runner) noteContinued(f *frame, n *node, err error) {
 		c.At, c.Message = re.Path, re.Message
 	}
 	log := *f.log
+	r.mu.Lock() // a fan-out worker may be adding to r.arenas
 	for i := len(log) - 1; i >= 0; i-- {
-		if log[i].Stage == n.id && len(log[i].Scope) == len(f.steps) {
-			c.Path = log[i].Path
+		if id, depth := r.stageOf(&log[i]); id == n.id && depth == len(f.steps) {
+			c.Path = r.pathOf(&log[i])
 			break
 		}
 	}
+	r.mu.Unlock()
 	if c.Path == "" {
 		c.Path = Position{Scope: f.steps, Node: n.id, N: -1}.String()
 	}

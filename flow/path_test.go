@@ -57,7 +57,7 @@ func TestCommitsCarryTheirPosition(t *testing.T) {
 		ForEach("f", flow.ForEach{Items: flow.ItemsOf(rules.Literal([]any{"u", "v"})), MaxBranches: 2, Body: flow.Seq().Stage("b", nop)}))
 	res := run(t, c)
 	seen := map[string]bool{}
-	for _, cm := range res.Log.Commits {
+	for _, cm := range res.Log.Commits() {
 		seen[cm.Path] = true
 		if got := (flow.Position{Scope: cm.Scope, Node: cm.Stage, N: cm.N}).String(); got != cm.Path {
 			t.Errorf("commit %d: Scope %+v, Stage %q, N %d spell %q, not its path %q", cm.Index, cm.Scope, cm.Stage, cm.N, got, cm.Path)

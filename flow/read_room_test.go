@@ -76,7 +76,7 @@ func TestStagesKeepTheirOwnReads(t *testing.T) {
 			t.Fatal(err)
 		}
 		checked := 0
-		for _, cm := range res.Log.Commits {
+		for _, cm := range res.Log.Commits() {
 			ks, ok := want[cm.Stage]
 			if !ok {
 				continue

@@ -31,8 +31,8 @@ func TestARunLetsGoOfItsFirstScope(t *testing.T) {
 		_, err := r.runSeq(ctx, root, c.root, 0)
 		return err
 	})
-	if err != nil || len(res.Log.Commits) != 1 || len(res.Log.Commits[0].Writes) != 10 {
-		t.Fatalf("run: %v, %+v", err, res.Log.Commits)
+	if err != nil || len(res.Log.Commits()) != 1 || len(res.Log.Commits()[0].Writes) != 10 {
+		t.Fatalf("run: %v, %+v", err, res.Log.Commits())
 	}
 	s := &r.scope0
 	if s.n != nil || s.reads != nil || s.staged != nil || s.stagedIdx != nil || s.pending != nil || s.ask != nil || s.refused != nil {

@@ -150,8 +150,13 @@ type runner struct {
 	rec0    emitter // the root frame's, when a recorder is attached
 	arena0  arena
 	counter int
-	log     []Commit
+	log     []packedCommit
 	res     Result
+	// arenas are the run's arenas that kept commits (arenaID), under mu.
+	arenas  []*arena
+	arenas0 [1]*arena
+	// plog is the Result's log as the run kept it (Log.packed).
+	plog    packedLog
 	scope0  Scope
 	strs0   [96]byte
 	reads0  [4]Read
@@ -161,7 +166,7 @@ type runner struct {
 	// here is sized for a short run — three commits, six writes, six
 	// keys — and no larger: the runner is allocated, zeroed and scanned
 	// whole on every run (TestShortRunnerIsOneSmallAllocation).
-	log0   [3]Commit
+	log0   [3]packedCommit
 	state0 [6]slot
 }
 
@@ -197,7 +202,7 @@ func (r *runner) rootFrame() *frame {
 	if size <= len(r.log0) {
 		r.log = r.log0[:0]
 	} else {
-		r.log = make([]Commit, 0, size)
+		r.log = make([]packedCommit, 0, size)
 	}
 	f := &r.root
 	keys := int(r.chart.lastState.Load())
@@ -213,7 +218,8 @@ func (r *runner) rootFrame() *frame {
 		f.state = newState(keys)
 	}
 	f.r, f.counter, f.log, f.arena = r, &r.counter, &r.log, &r.arena0
-	f.arena.strs, f.arena.reads, f.arena.writes = r.strs0[:0], r.reads0[:0], r.writes0[:0]
+	f.arena.strs = r.strs0[:0]
+	f.arena.firstRooms(r.reads0[:], r.writes0[:])
 	r.scope0.f = f
 	r.scope0.staged = r.scope0.stagedBuf[:0]
 	f.arena.spare = &r.scope0
@@ -248,14 +254,13 @@ func (r *runner) finish(ctx context.Context, root *frame, body func(context.Cont
 
 	res := &r.res // zero until now: set field by field (see rootFrame)
 	res.Chart, res.Status, res.Stages = r.chart.name, StatusCompleted, int(r.stages.Load())
-	base := root.logBase
-	res.Log.Commits = *root.log
+	r.mu.Lock()
+	r.plog.commits, r.plog.arenas, r.plog.base = *root.log, r.arenas, root.logBase
+	res.Log.packed = &r.plog
+	r.mu.Unlock()
 	if root.logBase == 0 {
-		r.chart.lastLog.Store(int64(len(res.Log.Commits)))
+		r.chart.lastLog.Store(int64(len(*root.log)))
 		r.chart.lastState.Store(int64(root.state.len()))
-	}
-	for i := range res.Log.Commits {
-		res.Log.Commits[i].Index = base + i
 	}
 	if len(r.opts.inputs) > 0 {
 		res.Log.Inputs = r.opts.inputs

@@ -75,10 +75,10 @@ func TestScopeTracksReadsAndCommitsNetWrites(t *testing.T) {
 		}).
 		Stage("empty", noop))
 	res := run(t, c)
-	if got := len(res.Log.Commits); got != 3 {
+	if got := len(res.Log.Commits()); got != 3 {
 		t.Fatalf("commits = %d, want 3 (one per stage execution, empty included)", got)
 	}
-	b := res.Log.Commits[1]
+	b := res.Log.Commits()[1]
 	if b.Path != "b#1" || b.Stage != "b" {
 		t.Errorf("path = %q stage %q", b.Path, b.Stage)
 	}
@@ -88,8 +88,8 @@ func TestScopeTracksReadsAndCommitsNetWrites(t *testing.T) {
 	if len(b.Reads) != 1 || b.Reads[0].Key != "x" || b.Reads[0].Writer != "a#0" || b.Reads[0].Value != 1 {
 		t.Errorf("reads = %+v, want x written by a#0", b.Reads)
 	}
-	if len(res.Log.Commits[2].Writes) != 0 {
-		t.Errorf("empty stage wrote %+v", res.Log.Commits[2].Writes)
+	if len(res.Log.Commits()[2].Writes) != 0 {
+		t.Errorf("empty stage wrote %+v", res.Log.Commits()[2].Writes)
 	}
 	want := map[string]any{"x": 1, "y": "keep", "z": 1}
 	if !reflect.DeepEqual(res.State, want) {
@@ -137,8 +137,8 @@ func TestFailedStageCommitsWhatItWrote(t *testing.T) {
 	if res.State["partial"] != true {
 		t.Error("the failed stage's write was rolled back")
 	}
-	if len(res.Log.Commits) != 1 || res.Log.Commits[0].Err == "" {
-		t.Errorf("log = %+v", res.Log.Commits)
+	if len(res.Log.Commits()) != 1 || res.Log.Commits()[0].Err == "" {
+		t.Errorf("log = %+v", res.Log.Commits())
 	}
 	if _, ok := res.State["x"]; ok {
 		t.Error("a stage after the failure ran")
@@ -162,10 +162,10 @@ func TestRetryDiscardsFailedAttempts(t *testing.T) {
 	if tries != 3 {
 		t.Fatalf("tries = %d", tries)
 	}
-	if len(res.Log.Commits) != 3 {
-		t.Fatalf("commits = %d, want one per attempt", len(res.Log.Commits))
+	if len(res.Log.Commits()) != 3 {
+		t.Fatalf("commits = %d, want one per attempt", len(res.Log.Commits()))
 	}
-	for i, cm := range res.Log.Commits[:2] {
+	for i, cm := range res.Log.Commits()[:2] {
 		if !cm.Discarded || cm.Attempt != i+1 || cm.Err == "" {
 			t.Errorf("attempt %d commit = %+v", i+1, cm)
 		}
@@ -241,14 +241,14 @@ func TestDecideFirstMatchWithLabelledDefaultOnEveryDecision(t *testing.T) {
 			if res.State["verdict"] != tc.verdict {
 				t.Fatalf("verdict = %v", res.State["verdict"])
 			}
-			ev := res.Log.Commits[1].Evidence()
+			ev := res.Log.Commits()[1].Evidence()
 			if ev == nil || len(ev.Rules) != tc.rules || ev.Chosen[0] != tc.verdict {
 				t.Fatalf("evidence = %+v", ev)
 			}
 			if ev.Default == nil || ev.Default.Label != "No rule fired" {
 				t.Errorf("default label missing from a decision: %+v", ev.Default)
 			}
-			if r := res.Log.Commits[1].Reads; len(r) != 1 || r[0].Key != "used" || r[0].Writer != "seed#0" {
+			if r := res.Log.Commits()[1].Reads; len(r) != 1 || r[0].Key != "used" || r[0].Writer != "seed#0" {
 				t.Errorf("decider reads = %+v", r)
 			}
 		})
@@ -280,7 +280,7 @@ func TestSelectRunsEveryMatchAndZeroIsFine(t *testing.T) {
 	if res.State["cpuAlert"] != true || res.State["memAlert"] != true {
 		t.Errorf("state = %v", res.State)
 	}
-	if ev := res.Log.Commits[1].Evidence(); len(ev.Rules) != 2 || !reflect.DeepEqual(ev.Chosen, []string{"cpu", "mem"}) {
+	if ev := res.Log.Commits()[1].Evidence(); len(ev.Rules) != 2 || !reflect.DeepEqual(ev.Chosen, []string{"cpu", "mem"}) {
 		t.Errorf("evidence = %+v", ev)
 	}
 	res = run(t, build(), flow.WithInputs(map[string]any{"cpu": 1, "mem": 1}))
@@ -305,7 +305,7 @@ func TestParallelMergeConflictNamesBothBranches(t *testing.T) {
 	}
 	// The branches' commits are still on the record.
 	if _, ok := res.Log.Find("fork~left/l#1"); !ok {
-		t.Errorf("branch commit lost: %+v", res.Log.Commits)
+		t.Errorf("branch commit lost: %+v", res.Log.Commits())
 	}
 }
 
@@ -329,7 +329,7 @@ func TestParallelSameValueAndVerdictRowsGatherInDeclarationOrder(t *testing.T) {
 		t.Errorf("verdicts = %v, want declaration order", got)
 	}
 	var paths []string
-	for _, cm := range res.Log.Commits {
+	for _, cm := range res.Log.Commits() {
 		paths = append(paths, cm.Path)
 	}
 	want := []string{"seed#0", "fork#1", "fork~a/ra#2", "fork~b/rb#2", "fork~c/rc#2", "fork#3"}
@@ -437,7 +437,7 @@ func TestRuntimePathsUniqueWhenALoopRepeatsAFanOut(t *testing.T) {
 		Loop("back", flow.Loop{To: "each", While: filter("n", rules.OpLt, 3)}))
 	res := run(t, c)
 	seen := map[string]bool{}
-	for _, cm := range res.Log.Commits {
+	for _, cm := range res.Log.Commits() {
 		if seen[cm.Path] {
 			t.Fatalf("runtime path %s repeats", cm.Path)
 		}
@@ -636,7 +636,7 @@ func TestSubflowInheritAndIsolatedMounts(t *testing.T) {
 		t.Errorf("state = %v", res.State)
 	}
 	if _, ok := res.Log.Find("inherit/double#2"); !ok {
-		t.Errorf("no commit at inherit/double#2: %+v", res.Log.Commits)
+		t.Errorf("no commit at inherit/double#2: %+v", res.Log.Commits())
 	}
 }
 
@@ -693,8 +693,8 @@ func TestPauseCheckpointAndResume(t *testing.T) {
 	if res2.State["restarted"] != true || res2.State["finished"] != true || res2.State["host"] != "db-1" {
 		t.Errorf("state = %v", res2.State)
 	}
-	first := res2.Log.Commits[0]
-	if first.Path != "ask#3" || first.Index != len(res.Log.Commits) || first.Writes[0].Key != "approve" {
+	first := res2.Log.Commits()[0]
+	if first.Path != "ask#3" || first.Index != len(res.Log.Commits()) || first.Writes[0].Key != "approve" {
 		t.Errorf("answer commit = %+v (counters must continue)", first)
 	}
 	// Same result as the uninterrupted run with the answer already there.
@@ -787,7 +787,7 @@ func TestFactIsWrittenWhenEqual(t *testing.T) {
 		c := mustBuild(t, flow.New("outer").Subflow("a", inner, flow.Mount{}).Subflow("b", inner, flow.Mount{}))
 		res := run(t, c)
 		var writers []string
-		for _, cm := range res.Log.Commits {
+		for _, cm := range res.Log.Commits() {
 			for _, w := range cm.Writes {
 				if w.Key == "said" {
 					writers = append(writers, cm.Path)
@@ -875,7 +875,7 @@ func TestSetOfAnotherGoTypeIsAWrite(t *testing.T) {
 		t.Fatal(res.Err)
 	}
 	var second []string
-	for _, w := range res.Log.Commits[1].Writes {
+	for _, w := range res.Log.Commits()[1].Writes {
 		second = append(second, w.Key)
 	}
 	slices.Sort(second)

@@ -48,7 +48,7 @@ func TestTimedOutStageThatIgnoresItsContext(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			commit := res.Log.Commits[0]
+			commit := res.Log.Commits()[0]
 			if !strings.Contains(commit.Err, flow.ErrStageTimeout.Error()) || len(res.Continued) != 1 || !strings.Contains(res.Continued[0].Message, flow.ErrStageTimeout.Error()) {
 				t.Errorf("commit error %q, continued %+v; want the stage's timeout", commit.Err, res.Continued)
 			}

@@ -83,7 +83,7 @@ func runYielding(t *testing.T, c *flow.Chart, yield func() bool) (flow.Log, map[
 		if err != nil {
 			t.Fatalf("part %d: %v", yields+1, err)
 		}
-		log.Commits = append(log.Commits, res.Log.Commits...)
+		log.SetCommits(append(log.Commits(), res.Log.Commits()...))
 		stages += res.Stages
 		if res.Status != flow.StatusPaused {
 			return log, res.State, stages, rec.got, yields

@@ -243,8 +243,8 @@ func Assemble(r Run) *Record {
 
 // LogOrder indexes a log once: each commit's runtime path → its place.
 func LogOrder(log *flow.Log) map[string]int {
-	at := make(map[string]int, len(log.Commits))
-	for i, c := range log.Commits {
+	at := make(map[string]int, len(log.Commits()))
+	for i, c := range log.Commits() {
 		at[c.Path] = i
 	}
 	return at

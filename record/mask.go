@@ -233,11 +233,12 @@ func (m Masker) Log(l flow.Log) flow.Log {
 	if m.set().Empty() {
 		return l
 	}
-	out := flow.Log{Commits: make([]flow.Commit, len(l.Commits))}
+	cs := l.Commits()
+	out := flow.NewLog(nil, make([]flow.Commit, len(cs)))
 	if l.Inputs != nil {
 		out.Inputs = m.Value(l.Inputs).(map[string]any)
 	}
-	for i, c := range l.Commits {
+	for i, c := range cs {
 		// A compact decision is rebuilt from the reads as they were, before
 		// they are masked; its evidence is then masked as a whole.
 		if ev := c.Evidence(); ev != nil {
@@ -267,7 +268,7 @@ func (m Masker) Log(l flow.Log) flow.Log {
 			}
 			c.Writes = ws
 		}
-		out.Commits[i] = c
+		out.Commits()[i] = c
 	}
 	return out
 }

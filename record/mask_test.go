@@ -16,20 +16,20 @@ import (
 // run's own (a copy of a wide foreach's log was most of a run's memory);
 // with one, the log is a masked copy and the run's own is untouched.
 func TestMaskerLogCopiesOnlyToMask(t *testing.T) {
-	log := flow.Log{Inputs: map[string]any{"token": "s3cr3t-value"}, Commits: []flow.Commit{
+	log := flow.NewLog(map[string]any{"token": "s3cr3t-value"}, []flow.Commit{
 		{Path: "a#0", Stage: "a", Reads: []flow.Read{{Key: "token", Value: "s3cr3t-value"}}},
-	}}
+	})
 	out := record.Masker(secret.New()).Log(log)
-	if &out.Commits[0] != &log.Commits[0] {
+	if &out.Commits()[0] != &log.Commits()[0] {
 		t.Fatal("with no secret the log was copied")
 	}
 	s := secret.New()
 	s.Add("s3cr3t-value")
 	out = record.Masker(s).Log(log)
-	if &out.Commits[0] == &log.Commits[0] || out.Commits[0].Reads[0].Value == "s3cr3t-value" {
-		t.Fatalf("with a secret the log was not masked: %+v", out.Commits[0].Reads)
+	if &out.Commits()[0] == &log.Commits()[0] || out.Commits()[0].Reads[0].Value == "s3cr3t-value" {
+		t.Fatalf("with a secret the log was not masked: %+v", out.Commits()[0].Reads)
 	}
-	if log.Commits[0].Reads[0].Value != "s3cr3t-value" {
+	if log.Commits()[0].Reads[0].Value != "s3cr3t-value" {
 		t.Fatal("masking changed the run's own log")
 	}
 }
@@ -50,13 +50,13 @@ func TestMaskerLogRebuildsCompactDecisionsBeforeMasking(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.Log.Commits[0].Compact() {
+	if !res.Log.Commits()[0].Compact() {
 		t.Fatal("the decision was not kept compact: this test tests nothing")
 	}
 	s := secret.New()
 	s.Add("s3cr3t-value")
 	out := record.Masker(s).Log(res.Log)
-	ev := out.Commits[0].Decision
+	ev := out.Commits()[0].Decision
 	if ev == nil || ev.Chosen[0] != "ok" {
 		t.Fatalf("masked decision = %+v", ev)
 	}

@@ -17,7 +17,7 @@ func TestNoRowEntriesNameOnlyQuietItems(t *testing.T) {
 	join := func(path string, from ...string) flow.Commit {
 		return flow.Commit{Path: path, Stage: "each", Writes: []flow.Write{{Key: "verdicts", From: from}}}
 	}
-	log := flow.Log{Commits: []flow.Commit{
+	log := flow.NewLog(nil, []flow.Commit{
 		// a first execution: both items wrote rows
 		{Path: "each~0/mark#1", Stage: "mark", Scope: at(0)},
 		{Path: "each~1/mark#2", Stage: "mark", Scope: at(1)},
@@ -28,7 +28,7 @@ func TestNoRowEntriesNameOnlyQuietItems(t *testing.T) {
 		{Path: "each~2/mark#6", Stage: "mark", Scope: at(2)},
 		{Path: "each~3/pick#7", Stage: "pick", Scope: at(3)},
 		join("each#3", "each~0/mark#4", "each~2/mark#6"),
-	}}
+	})
 	got := noRowEntries(&log, "verdicts", nil)
 	if len(got) != 1 || got[0].Path != "each#3" || len(got[0].NotChecked) != 1 {
 		t.Fatalf("entries %+v, want one for each#3", got)
@@ -43,12 +43,12 @@ func TestNoRowEntriesNameOnlyQuietItems(t *testing.T) {
 		return []flow.ScopeStep{{Node: "outer", Item: &o}, {Node: "inner", Item: &k}}
 	}
 	o := 0
-	nested := flow.Log{Commits: []flow.Commit{
+	nested := flow.NewLog(nil, []flow.Commit{
 		{Path: "outer~0/inner~0/mark#2", Stage: "mark", Scope: in(0)},
 		{Path: "outer~0/inner~1/pick#3", Stage: "pick", Scope: in(1)},
 		{Path: "outer~0/inner#1", Stage: "inner", Scope: []flow.ScopeStep{{Node: "outer", Item: &o}},
 			Writes: []flow.Write{{Key: "verdicts", From: []string{"outer~0/inner~0/mark#2"}}}},
-	}}
+	})
 	if got := noRowEntries(&nested, "verdicts", nil); len(got) != 1 || got[0].NotChecked[0].What != "1 of its 2 items (inner~1)" {
 		t.Errorf("nested entries %+v, want inner~1 named", got)
 	}
@@ -73,11 +73,11 @@ func TestNoRowEntriesReadTheBodyFromTheStructure(t *testing.T) {
 	item := func(k int) []flow.ScopeStep {
 		return append(append([]flow.ScopeStep{}, fork...), flow.ScopeStep{Node: "each", Item: &k})
 	}
-	log := flow.Log{Commits: []flow.Commit{
+	log := flow.NewLog(nil, []flow.Commit{
 		{Path: "fork~a/each~0/pick#2", Stage: "pick", Scope: item(0)},
 		{Path: "fork~a/each~1/pick#3", Stage: "pick", Scope: item(1)},
 		{Path: "fork~a/each#1", Stage: "each", Scope: fork},
-	}}
+	})
 	tests := []struct {
 		name string
 		st   *flow.Structure
@@ -107,9 +107,9 @@ func TestNoRowEntriesReadTheBodyFromTheStructure(t *testing.T) {
 	// Many quiet items: the first ten named, the rest counted.
 	var many flow.Log
 	for k := range 12 {
-		many.Commits = append(many.Commits, flow.Commit{Path: "each~" + strconv.Itoa(k) + "/pick#" + strconv.Itoa(k+1), Stage: "pick", Scope: []flow.ScopeStep{{Node: "each", Item: &k}}})
+		many.SetCommits(append(many.Commits(), flow.Commit{Path: "each~" + strconv.Itoa(k) + "/pick#" + strconv.Itoa(k+1), Stage: "pick", Scope: []flow.ScopeStep{{Node: "each", Item: &k}}}))
 	}
-	many.Commits = append(many.Commits, flow.Commit{Path: "each#0", Stage: "each"})
+	many.SetCommits(append(many.Commits(), flow.Commit{Path: "each#0", Stage: "each"}))
 	got := noRowEntries(&many, "verdicts", &flow.Structure{Nodes: []flow.NodeInfo{each(verdict)}})
 	const want = "all 12 of its items (each~0, each~1, each~2, each~3, each~4, each~5, each~6, each~7, each~8, each~9, and 2 more)"
 	if len(got) != 1 || got[0].NotChecked[0].What != want {

@@ -293,7 +293,7 @@ func (p *Projection) declinedBy(declinedAt []int, log *flow.Log) []DeclinedRows 
 		groups = append(groups, group{index: index, DeclinedRows: d})
 	}
 	var ex *flow.Explainer
-	if p.Decider != "" && p.Structure != nil && log != nil && len(log.Commits) > 0 {
+	if p.Decider != "" && p.Structure != nil && log != nil && len(log.Commits()) > 0 {
 		ex = flow.NewExplainer(log, flow.WithStructure(*p.Structure))
 	}
 	spellings := p.spellings()

@@ -40,11 +40,11 @@ func FuzzReadRecord(f *testing.F) {
 		n := int(cut) % (len(data) + 1)
 		part, _ := readSound(t, data[:n])
 		if part != nil {
-			if len(part.Log.Commits) > len(rec.Log.Commits) {
-				t.Fatalf("the first %d bytes read %d commits; the whole record has %d", n, len(part.Log.Commits), len(rec.Log.Commits))
+			if len(part.Log.Commits()) > len(rec.Log.Commits()) {
+				t.Fatalf("the first %d bytes read %d commits; the whole record has %d", n, len(part.Log.Commits()), len(rec.Log.Commits()))
 			}
-			for i, c := range part.Log.Commits {
-				if w := rec.Log.Commits[i]; c.Index != w.Index || c.Path != w.Path {
+			for i, c := range part.Log.Commits() {
+				if w := rec.Log.Commits()[i]; c.Index != w.Index || c.Path != w.Path {
 					t.Fatalf("the first %d bytes read commit %d as %d %s; the whole record has %d %s", n, i, c.Index, c.Path, w.Index, w.Path)
 				}
 			}
@@ -58,8 +58,8 @@ func FuzzReadRecord(f *testing.F) {
 		if rec2 == nil {
 			t.Fatalf("a sound record, written back, is refused:\n%s", again)
 		}
-		if len(rec2.Log.Commits) != len(rec.Log.Commits) {
-			t.Fatalf("written back, %d commits became %d", len(rec.Log.Commits), len(rec2.Log.Commits))
+		if len(rec2.Log.Commits()) != len(rec.Log.Commits()) {
+			t.Fatalf("written back, %d commits became %d", len(rec.Log.Commits()), len(rec2.Log.Commits()))
 		}
 	})
 }
@@ -82,7 +82,7 @@ func readSound(t *testing.T, data []byte) (*record.RunRecord, []string) {
 	if len(problems) > record.MaxRecordProblems+1 {
 		t.Fatalf("%d problems; at most %d and one line for the rest", len(problems), record.MaxRecordProblems)
 	}
-	for i, c := range rec.Log.Commits {
+	for i, c := range rec.Log.Commits() {
 		if c.Path == "" {
 			t.Fatalf("commit %d was read with no path", i)
 		}
@@ -122,7 +122,7 @@ func TestReadRecordSeeds(t *testing.T) {
 			t.Errorf("%s: err %v, problems %q", file, err, problems)
 			continue
 		}
-		if rec.Result == nil || len(rec.Log.Commits) == 0 {
+		if rec.Result == nil || len(rec.Log.Commits()) == 0 {
 			t.Errorf("%s: read no result or no commits", file)
 		}
 	}

@@ -112,7 +112,7 @@ func parseRecord(r io.Reader) (rec *RunRecord, problems []string, err error) {
 	if p.rec.Result == nil {
 		p.problems = append(p.problems, "the record has no result: the verdicts, decisions and inputs it would hold are unknown")
 	}
-	for i, c := range p.rec.Log.Commits {
+	for i, c := range p.rec.Log.Commits() {
 		if c.Index != i {
 			p.problems = append(p.problems, fmt.Sprintf("log.commits[%d] (%s) says it is commit %d: the log is out of order or has gaps", i, c.Path, c.Index))
 			break
@@ -321,7 +321,7 @@ func (p *recordParser) commits() bool {
 			p.problem("log.commits[%d] has no path: it is left out", i)
 			continue
 		}
-		p.rec.Log.Commits = append(p.rec.Log.Commits, c)
+		p.rec.Log.SetCommits(append(p.rec.Log.Commits(), c))
 	}
 	if _, err := p.dec.Token(); err != nil {
 		p.breakAt("log.commits", err)
@@ -730,7 +730,7 @@ func CheckpointDigest(rec *RunRecord) string {
 		CheckpointSecrets []string         `json:"checkpointSecrets"`
 		Commits           []flow.Commit    `json:"commits"`
 		Decisions         []Decision       `json:"decisions"`
-	}{ChartSHA256: rec.ChartSHA256, Checkpoint: rec.Checkpoint, CheckpointSecrets: rec.CheckpointSecrets, Commits: rec.Log.Commits}
+	}{ChartSHA256: rec.ChartSHA256, Checkpoint: rec.Checkpoint, CheckpointSecrets: rec.CheckpointSecrets, Commits: rec.Log.Commits()}
 	if rec.Result != nil {
 		sealed.Decisions = rec.Result.Decisions
 	}

@@ -62,8 +62,8 @@ func TestSavedRecordsValidate(t *testing.T) {
 	if err != nil || len(problems) > 0 {
 		t.Fatalf("err %v, problems %q", err, problems)
 	}
-	if rec.Structure == nil || rec.Checkpoint == nil || !strings.HasPrefix(rec.ChartSHA256, "sha256:") || len(rec.Log.Commits) != 16 {
-		t.Errorf("record read back: structure %v checkpoint %v hash %q commits %d", rec.Structure != nil, rec.Checkpoint != nil, rec.ChartSHA256, len(rec.Log.Commits))
+	if rec.Structure == nil || rec.Checkpoint == nil || !strings.HasPrefix(rec.ChartSHA256, "sha256:") || len(rec.Log.Commits()) != 16 {
+		t.Errorf("record read back: structure %v checkpoint %v hash %q commits %d", rec.Structure != nil, rec.Checkpoint != nil, rec.ChartSHA256, len(rec.Log.Commits()))
 	}
 	if got := rec.Log.Inputs["token"]; got != record.Masked {
 		t.Errorf("a secret input reached the record: %v", got)
@@ -144,8 +144,8 @@ func TestParseRecordDamaged(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(rec.Log.Commits) != tc.wantCommits {
-				t.Errorf("commits read = %d, want %d", len(rec.Log.Commits), tc.wantCommits)
+			if len(rec.Log.Commits()) != tc.wantCommits {
+				t.Errorf("commits read = %d, want %d", len(rec.Log.Commits()), tc.wantCommits)
 			}
 			all := strings.Join(problems, "\n")
 			if tc.wantProblem == "" && len(problems) > 0 {

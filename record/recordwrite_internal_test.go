@@ -39,8 +39,8 @@ func (f *failAfter) Write(p []byte) (int, error) {
 func bigRecord() *RunRecord {
 	rec := &RunRecord{RecordVersion: RecordVersion, Result: &Record{Runbook: "big", Status: "completed"}}
 	for i := range 3000 {
-		rec.Log.Commits = append(rec.Log.Commits, flow.Commit{Index: i, Path: fmt.Sprintf("each~%d/size#%d", i, i), Stage: "size",
-			Reads: []flow.Read{{Key: "n", Value: float64(i)}}})
+		rec.Log.SetCommits(append(rec.Log.Commits(), flow.Commit{Index: i, Path: fmt.Sprintf("each~%d/size#%d", i, i), Stage: "size",
+			Reads: []flow.Read{{Key: "n", Value: float64(i)}}}))
 	}
 	return rec
 }
@@ -106,7 +106,7 @@ func TestWriteFileUnencodable(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "rec.json")
 	rec := bigRecord()
-	rec.Log.Commits[2000].Reads[0].Value = math.NaN()
+	rec.Log.Commits()[2000].Reads[0].Value = math.NaN()
 	if err := WriteFile(path, rec); err == nil {
 		t.Fatal("a NaN in the record was written")
 	}

@@ -118,7 +118,7 @@ func TestWriteFileBytesEqualMarshalIndent(t *testing.T) {
 	})
 	t.Run("runs", func(t *testing.T) {
 		wide := execRecord(t, "../testdata/bench/wide-foreach.yaml", map[string]any{"width": 2000})
-		if n := len(wide.Log.Commits); n < 2000 {
+		if n := len(wide.Log.Commits()); n < 2000 {
 			t.Fatalf("the 2000-item foreach committed %d times", n)
 		}
 		assertWritesAsMarshalIndent(t, "wide-foreach 2000", wide)
@@ -138,7 +138,7 @@ func TestWriteFileBytesEqualMarshalIndent(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !lazy.Log.Commits[1].Compact() {
+		if !lazy.Log.Commits()[1].Compact() {
 			t.Fatal("the decision was not kept compact: this subtest tests nothing")
 		}
 		eager, err := chart.Run(context.Background(), flow.WithRecorders(recorder.NewNarrative()))
@@ -156,7 +156,7 @@ func TestWriteFileBytesEqualMarshalIndent(t *testing.T) {
 		tests := map[string]*record.RunRecord{
 			"zero":        {},
 			"nil result":  {RecordVersion: 2},
-			"empty parts": {RecordVersion: 2, Result: &record.Record{State: map[string]any{}, Decisions: []record.Decision{}, Scripts: []label.Row{}, Narrative: []string{}}, Answers: []record.AnswerRecord{}, Log: flow.Log{Inputs: map[string]any{}, Commits: []flow.Commit{}}, CheckpointSecrets: []string{}},
+			"empty parts": {RecordVersion: 2, Result: &record.Record{State: map[string]any{}, Decisions: []record.Decision{}, Scripts: []label.Row{}, Narrative: []string{}}, Answers: []record.AnswerRecord{}, Log: flow.NewLog(map[string]any{}, []flow.Commit{}), CheckpointSecrets: []string{}},
 			"html and unicode": {RecordVersion: 2, Chart: html, ChartSHA256: html,
 				Result: &record.Record{Runbook: html, Status: "completed", State: map[string]any{html: html, "<k>": []any{html, 1.5, nil, map[string]any{"&": true}}, "n": 1e21, "z": []any{},
 					// a number no float64 holds, kept as its digits (jsonv.Decoded):
@@ -164,7 +164,7 @@ func TestWriteFileBytesEqualMarshalIndent(t *testing.T) {
 					"wide": json.Number("12345678901234567890"), "huge": []any{json.Number("1e999")}},
 					Narrative: []string{html, ""}, Warnings: []string{html},
 					Verdicts: &record.VerdictSet{Rows: []record.Row{{Keys: []string{"b", "a<"}, Values: map[string]any{"b": html, "a<": 2}}}, Meanings: map[string]string{"<": ">"}}},
-				Log:               flow.Log{Inputs: map[string]any{"x": html}, Commits: []flow.Commit{{Path: html, Reads: []flow.Read{{Key: html, Value: html}}, Writes: []flow.Write{{Key: "k", Value: []any{html}, From: []string{}}}}}},
+				Log:               flow.NewLog(map[string]any{"x": html}, []flow.Commit{{Path: html, Reads: []flow.Read{{Key: html, Value: html}}, Writes: []flow.Write{{Key: "k", Value: []any{html}, From: []string{}}}}}),
 				CheckpointSecrets: []string{html}, CheckpointDigest: html},
 		}
 		for name, rec := range tests {
@@ -178,7 +178,7 @@ func TestWriteFileBytesEqualMarshalIndent(t *testing.T) {
 		for i := range 200 {
 			rec := &record.RunRecord{RecordVersion: 2,
 				Result: &record.Record{State: randomMap(r, 3), Inputs: record.InputsRecord{Given: randomMap(r, 2)}},
-				Log:    flow.Log{Inputs: randomMap(r, 2), Commits: []flow.Commit{{Index: i, Path: randomString(r), Reads: []flow.Read{{Key: randomString(r), Value: randomValue(r, 3)}}}}},
+				Log:    flow.NewLog(randomMap(r, 2), []flow.Commit{{Index: i, Path: randomString(r), Reads: []flow.Read{{Key: randomString(r), Value: randomValue(r, 3)}}}}),
 			}
 			if r.IntN(3) == 0 {
 				rec.Result = nil

@@ -232,7 +232,7 @@ func TestGoStageInALoopNamesThePassThatAnswered(t *testing.T) {
 	}).Loop("again", flow.Loop{To: "poll", While: rules.MustCompile("!ready"), Max: 5}), nil)
 	last := ""
 	jumps := 0
-	for _, c := range res.Run.Log.Commits {
+	for _, c := range res.Run.Log.Commits() {
 		switch c.Stage {
 		case "poll":
 			last = c.Path
@@ -376,7 +376,7 @@ func TestExplainPairsAGoStagesCommandsWithTheirPass(t *testing.T) {
 	}
 	x := runbook.NewExplain(rec, nil)
 	var got []string
-	for j, c := range rec.Log.Commits {
+	for j, c := range rec.Log.Commits() {
 		if c.Stage != "poll" {
 			continue
 		}

@@ -274,7 +274,7 @@ func countLabels(spec *chart.Spec, rec *record.Record) []string {
 // a value present.
 func inputsRead(log *flow.Log) map[string]bool {
 	out := map[string]bool{}
-	for _, c := range log.Commits {
+	for _, c := range log.Commits() {
 		for _, r := range c.Reads {
 			if r.Writer == "" && !r.Missing {
 				out[r.Key] = true

@@ -118,8 +118,8 @@ func (x *Explain) scriptRows(i int) []*label.Row {
 		x.scripts = map[int][]*label.Row{}
 		if r := x.rec.Result; r != nil {
 			at := map[string]int{} // a Go stage's rows name their commit
-			for j := range x.rec.Log.Commits {
-				at[x.rec.Log.Commits[j].Path] = j
+			for j := range x.rec.Log.Commits() {
+				at[x.rec.Log.Commits()[j].Path] = j
 			}
 			runs := map[string][][]*label.Row{}
 			for k := range r.Scripts {
@@ -138,8 +138,8 @@ func (x *Explain) scriptRows(i int) []*label.Row {
 				runs[row.Path] = rs
 			}
 			execs := map[string][]int{}
-			for j := range x.rec.Log.Commits {
-				p := record.Path(x.rec.Log.Commits[j].Path)
+			for j := range x.rec.Log.Commits() {
+				p := record.Path(x.rec.Log.Commits()[j].Path)
 				if len(runs[p]) > 0 {
 					execs[p] = append(execs[p], j)
 				}
@@ -166,7 +166,7 @@ func (x *Explain) scriptRows(i int) []*label.Row {
 // share that place when it is more than one (a loop's passes, a retry's
 // discarded attempts), each of which may be the one the entries are of.
 func (x *Explain) Ledger(i int) (entries []coverage.Entry, shared int) {
-	if i < 0 || i >= len(x.rec.Log.Commits) || x.rec.Result == nil {
+	if i < 0 || i >= len(x.rec.Log.Commits()) || x.rec.Result == nil {
 		return nil, 0
 	}
 	if x.ledger == nil {
@@ -174,11 +174,11 @@ func (x *Explain) Ledger(i int) (entries []coverage.Entry, shared int) {
 		for _, e := range x.rec.Result.Coverage {
 			x.ledger[e.Path] = append(x.ledger[e.Path], e)
 		}
-		for j := range x.rec.Log.Commits {
-			x.execs[record.Path(x.rec.Log.Commits[j].Path)]++
+		for j := range x.rec.Log.Commits() {
+			x.execs[record.Path(x.rec.Log.Commits()[j].Path)]++
 		}
 	}
-	p := record.Path(x.rec.Log.Commits[i].Path)
+	p := record.Path(x.rec.Log.Commits()[i].Path)
 	entries = x.ledger[p]
 	if n := x.execs[p]; n > 1 && len(entries) > 0 {
 		shared = n
@@ -191,10 +191,10 @@ func (x *Explain) Ledger(i int) (entries []coverage.Entry, shared int) {
 // stage called none (or the record predates provenance).
 func (x *Explain) Plugin(i int) *record.PluginRun {
 	r := x.rec.Result
-	if r == nil || i < 0 || i >= len(x.rec.Log.Commits) {
+	if r == nil || i < 0 || i >= len(x.rec.Log.Commits()) {
 		return nil
 	}
-	id := x.rec.Log.Commits[i].Stage
+	id := x.rec.Log.Commits()[i].Stage
 	for k := range r.Plugins {
 		if slices.Contains(r.Plugins[k].Stages, id) {
 			return &r.Plugins[k]
@@ -222,7 +222,7 @@ func (x *Explain) StateAt(n int) (map[string]any, *flow.Commit) { return x.ex.St
 // Answer is what explain says with no key: the chain behind the verdict
 // table when the run made one, else behind every key of the final state.
 func (x *Explain) Answer() (*flow.Explanation, error) {
-	if _, ok := x.rec.Log.StateAt(len(x.rec.Log.Commits) - 1)[VerdictsKey]; ok {
+	if _, ok := x.rec.Log.StateAt(len(x.rec.Log.Commits()) - 1)[VerdictsKey]; ok {
 		return x.ex.Key(VerdictsKey, -1)
 	}
 	return x.ex.All(-1)

@@ -225,7 +225,7 @@ stages:
 			if _, ok := rec.State["b"]; ok {
 				t.Error("the stage after the cancel ran")
 			}
-			if c := res.Run.Log.Commits; len(c) == 0 || c[0].Stage != "before" {
+			if c := res.Run.Log.Commits(); len(c) == 0 || c[0].Stage != "before" {
 				t.Errorf("the log does not begin with the stage before: %+v", c)
 			}
 			if tc.inside {

@@ -64,7 +64,7 @@ func TestIssue19GoStageNaNKeepsTheRecordWritable(t *testing.T) {
 				t.Fatalf("the record does not read back: %v %v", err, problems)
 			}
 			var total, pct bool
-			for _, c := range rec.Log.Commits {
+			for _, c := range rec.Log.Commits() {
 				for _, w := range c.Writes {
 					total = total || w.Key == "total"
 					pct = pct || w.Key == "pct"

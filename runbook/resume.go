@@ -122,15 +122,15 @@ func (rb *Runbook) Resume(ctx context.Context, rec *record.RunRecord, answers ma
 	}
 	// One continuous log: the saved commits, then the new ones; the first
 	// new commit is the answer.
-	newCommits := fres.Log.Commits
-	fres.Log = flow.Log{Inputs: in.values, Commits: append(slices.Clone(rec.Log.Commits), newCommits...)}
+	newCommits := fres.Log.Commits()
+	fres.Log = flow.NewLog(in.values, append(slices.Clone(rec.Log.Commits()), newCommits...))
 	ans := record.AnswerRecord{Stage: RecordPath(cp.Pause.Path), Asked: cp.Pause.Path, Question: cp.Pause.Question, By: by, At: at, Rejected: ro.reject}
 	if len(given) > 0 {
 		ans.Answers = given
 	}
 	if !cont && len(newCommits) > 0 && newCommits[0].Stage == cp.Pause.Stage {
 		ans.Answered = newCommits[0].Path
-		fres.Log.Commits[len(rec.Log.Commits)].Answer = &flow.Answer{Asked: cp.Pause.Path, Question: cp.Pause.Question, By: by, At: at, Rejected: ro.reject}
+		fres.Log.Commits()[len(rec.Log.Commits())].Answer = &flow.Answer{Asked: cp.Pause.Path, Question: cp.Pause.Question, By: by, At: at, Rejected: ro.reject}
 	}
 	fres.Stages += old.Stats.Stages
 	fres.Elapsed += time.Duration(old.Stats.DurationMs * float64(time.Millisecond))
@@ -474,7 +474,7 @@ func (rb *Runbook) rederiveState(rec *record.RunRecord, cp *flow.Checkpoint, in 
 	if len(rec.CheckpointSecrets) == 0 {
 		return nil
 	}
-	d := deriver{rb: rb, log: rec.Log.Commits, inputs: in.values, at: map[string]int{}}
+	d := deriver{rb: rb, log: rec.Log.Commits(), inputs: in.values, at: map[string]int{}}
 	for i, c := range d.log {
 		d.at[c.Path] = i
 	}
@@ -617,7 +617,7 @@ func rejected(cp *flow.Checkpoint, reason, by string) *flow.Result {
 		Status: flow.StatusFailed,
 		Err:    &flow.RunError{Path: path, Stage: cp.Pause.Stage, Message: msg},
 		State:  state,
-		Log:    flow.Log{Commits: []flow.Commit{{Index: cp.Commits, Path: path, Stage: cp.Pause.Stage, Err: msg}}},
+		Log:    flow.NewLog(nil, []flow.Commit{{Index: cp.Commits, Path: path, Stage: cp.Pause.Stage, Err: msg}}),
 		Stages: 1,
 	}
 }

@@ -63,12 +63,12 @@ func TestResumeContinuesOneLog(t *testing.T) {
 		t.Errorf("verdicts = %+v", out.Verdicts)
 	}
 	saved := res.RunRecord()
-	for i, c := range saved.Log.Commits {
+	for i, c := range saved.Log.Commits() {
 		if c.Index != i {
 			t.Fatalf("commit %d has index %d: the log is not continuous", i, c.Index)
 		}
 	}
-	ans := saved.Log.Commits[16]
+	ans := saved.Log.Commits()[16]
 	if ans.Path != "approve#11" || ans.Answer == nil || ans.Answer.By != "ann" || ans.Answer.Asked != "approve#10" || ans.Answer.At != "2026-01-02T03:04:05Z" {
 		t.Fatalf("answer commit = %+v %+v", ans, ans.Answer)
 	}
@@ -165,7 +165,7 @@ func TestResumeReject(t *testing.T) {
 		t.Fatalf("record = %s %+v", out.Status, out.Error)
 	}
 	saved := res.RunRecord()
-	last := saved.Log.Commits[len(saved.Log.Commits)-1]
+	last := saved.Log.Commits()[len(saved.Log.Commits())-1]
 	if last.Answer == nil || last.Answer.Rejected != "change freeze" || saved.Answers[0].Rejected != "change freeze" {
 		t.Errorf("last commit = %+v", last)
 	}
@@ -373,7 +373,7 @@ func TestIssue19ResumeRefusesATamperedCheckpoint(t *testing.T) {
 			r.Result = &res
 		}, "the checkpoint does not match the digest it was written with"},
 		{"log edited", func(r *record.RunRecord) {
-			r.Log.Commits = r.Log.Commits[1:]
+			r.Log.SetCommits(r.Log.Commits()[1:])
 		}, "the checkpoint does not match the digest it was written with"},
 		{"digest removed", func(r *record.RunRecord) { r.CheckpointDigest = "" }, "the record has no checkpointDigest"},
 	}

@@ -81,7 +81,7 @@ stages:
 				t.Fatal(err)
 			}
 			var errs []string
-			for _, c := range res.Run.Log.Commits {
+			for _, c := range res.Run.Log.Commits() {
 				if c.Stage == "call" {
 					errs = append(errs, c.Err)
 				}

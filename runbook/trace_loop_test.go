@@ -71,7 +71,7 @@ stages:
 				t.Fatal(err)
 			}
 			last, jumps := "", 0
-			for _, c := range res.Run.Log.Commits {
+			for _, c := range res.Run.Log.Commits() {
 				switch c.Stage {
 				case "judge":
 					last = c.Path
@@ -185,7 +185,7 @@ stages:
 		t.Fatal(err)
 	}
 	last := ""
-	for _, c := range res.Run.Log.Commits {
+	for _, c := range res.Run.Log.Commits() {
 		for _, w := range c.Writes {
 			if w.Key == "level" {
 				last = c.Path

@@ -227,7 +227,7 @@ stages:
 		t.Errorf("explain half: %v %v, want 2.5", e, err)
 	}
 	// The read the copy made is the exact value too.
-	if c := rec.Log.Commits[1]; len(c.Reads) != 1 || c.Reads[0].Value != wide {
+	if c := rec.Log.Commits()[1]; len(c.Reads) != 1 || c.Reads[0].Value != wide {
 		t.Errorf("copy's reads %+v, want x = %d", c.Reads, wide)
 	}
 }
@@ -360,7 +360,15 @@ stages:
 				walk(v.Elem(), at)
 			}
 		case reflect.Struct:
+			if l, ok := v.Interface().(flow.Log); ok { // its commits are behind a method
+				walk(reflect.ValueOf(l.Inputs), at+".Inputs")
+				walk(reflect.ValueOf(l.Commits()), at+".Commits")
+				return
+			}
 			for i := range v.NumField() {
+				if !v.Type().Field(i).IsExported() {
+					continue
+				}
 				walk(v.Field(i), at+"."+v.Type().Field(i).Name)
 			}
 		case reflect.Slice, reflect.Array:

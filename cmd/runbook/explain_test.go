@@ -174,7 +174,7 @@ func TestExplainDamagedRecord(t *testing.T) {
 func comparable(t *testing.T, rec *record.RunRecord) map[string]any {
 	t.Helper()
 	var commits []flow.Commit
-	for _, c := range rec.Log.Commits {
+	for _, c := range rec.Log.Commits() {
 		if c.Answer != nil {
 			a := *c.Answer
 			a.At = ""

@@ -111,6 +111,6 @@ func run() error {
 		}
 		fmt.Printf("| %v | %v | %s |\n", m["subject"], m["verdict"], used)
 	}
-	fmt.Printf("\n%d commits; every row above can be traced to its branch (per-volume~N) in res.Log.\n", len(res.Log.Commits))
+	fmt.Printf("\n%d commits; every row above can be traced to its branch (per-volume~N) in res.Log.\n", len(res.Log.Commits()))
 	return nil
 }
