@@ -50,7 +50,8 @@ type arena struct {
 	refs0 [1]frameRef
 	// extras are what few commits hold beyond the packed fields: eager
 	// decision evidence, an error message.
-	extras []commitExtra
+	extras  []commitExtra
+	extras0 [1]commitExtra
 	// id is the arena's place in its run's list (runner.arenas), set when
 	// it keeps its first commit; registered says it has one.
 	id         uint32

@@ -68,6 +68,9 @@ func (f *frame) commit(s *Scope, ev *decide.Evidence, lazy lazyDecision, attempt
 		c.reads = f.arena.keepReads(s.reads)
 	}
 	if ev != nil || msg != "" {
+		if f.arena.extras == nil {
+			f.arena.extras = f.arena.extras0[:0]
+		}
 		f.arena.extras = append(f.arena.extras, commitExtra{ev: ev, err: msg})
 		c.extra = uint32(len(f.arena.extras))
 	}
