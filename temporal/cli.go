@@ -158,7 +158,10 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return ExitUsage
 		}
 	}
-	opts := client.Options{HostPort: *addr, Namespace: *ns, Logger: quietLogger(stderr)}
+	// With no key, a codec that only says so, should a payload come
+	// encrypted (a worker started without the run's key).
+	opts := client.Options{HostPort: *addr, Namespace: *ns, Logger: quietLogger(stderr), DataConverter: codec.DataConverter(codec.Keyless())}
+	encrypted := false
 	if *keyFile == "" {
 		*keyFile = os.Getenv(CodecKeyEnv)
 	}
@@ -173,7 +176,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "runbook-temporal %s: codec key file %s: %v\n", args[0], *keyFile, err)
 			return ExitUsage
 		}
-		opts.DataConverter = codec.DataConverter(c)
+		opts.DataConverter, encrypted = codec.DataConverter(c), true
 	}
 	c, err := client.DialContext(ctx, opts)
 	if err != nil {
@@ -196,7 +199,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "runbook-temporal %s: wants one %s, got %d arguments\n", args[0], what, len(pos))
 		return ExitUsage
 	}
-	ex := &Executor{Client: c, TaskQueue: *q, SecretsEncrypted: opts.DataConverter != nil}
+	ex := &Executor{Client: c, TaskQueue: *q, SecretsEncrypted: encrypted}
 	// How the person answers a run that asks: this same server.
 	again := fmt.Sprintf("runbook-temporal resume --temporal %s --namespace %s", *addr, *ns)
 	if args[0] == "resume" {

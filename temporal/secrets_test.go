@@ -23,14 +23,17 @@ import (
 )
 
 // codecServer is the embedded server with a worker on queue whose client
-// holds workerKeys (none: no codec), and a client for runs holding
-// runKeys.
+// holds workerKeys (nil: no codec; empty: codec.Keyless, as
+// runbook-temporal gives a process with no key), and a client for runs
+// holding runKeys.
 func codecServer(t *testing.T, queue string, runKeys, workerKeys [][]byte) (*temporaltest.TestServer, client.Client) {
 	t.Helper()
 	ts := temporaltest.NewServer(temporaltest.WithT(t))
 	opts := func(keys [][]byte) client.Options {
 		var o client.Options
-		if keys != nil {
+		if keys != nil && len(keys) == 0 {
+			o.DataConverter = codec.DataConverter(codec.Keyless())
+		} else if keys != nil {
 			c, err := codec.New(keys)
 			if err != nil {
 				t.Fatal(err)
@@ -206,7 +209,9 @@ func TestCodecKeyRotatedOnServer(t *testing.T) {
 
 // TestCodecWrongKeyOnWorker: a worker whose key is not the run's fails
 // the run in words that name the key it wanted and the one it holds, at
-// once, not after a wait; a worker with no codec fails it too.
+// once, not after a wait; a worker given no key (runbook-temporal's
+// keyless codec) says it was given none, and a worker with no codec at
+// all fails it too, in the SDK's words.
 func TestCodecWrongKeyOnWorker(t *testing.T) {
 	a, b := codec.NewKey(), codec.NewKey()
 	for _, tc := range []struct {
@@ -215,6 +220,7 @@ func TestCodecWrongKeyOnWorker(t *testing.T) {
 		want   []string
 	}{
 		{"other key", [][]byte{b}, []string{codec.KeyID(a), codec.KeyID(b), "--codec-key"}},
+		{"no key", [][]byte{}, []string{codec.KeyID(a), "given no codec key", "--codec-key"}},
 		{"no codec", nil, []string{"unable to decode"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

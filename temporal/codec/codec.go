@@ -83,6 +83,13 @@ func New(keys [][]byte) (*Codec, error) {
 	return c, nil
 }
 
+// Keyless is a codec with no key, for a process given none: it encodes
+// nothing and passes every payload nobody encrypted, and refuses one
+// that is encrypted in words that say what the process lacks. Without
+// it, a worker started with no key failed a run whose inputs were
+// encrypted with the SDK's "payload encoding is not supported".
+func Keyless() *Codec { return &Codec{} }
+
 // NewKey is a new random key, what a key file's line holds (base64).
 func NewKey() []byte {
 	k := make([]byte, KeySize)
@@ -106,6 +113,9 @@ func DataConverter(c *Codec) converter.DataConverter {
 
 // Encode encrypts each payload with the first key.
 func (c *Codec) Encode(payloads []*commonpb.Payload) ([]*commonpb.Payload, error) {
+	if len(c.keys) == 0 { // Keyless
+		return payloads, nil
+	}
 	k := c.keys[0]
 	out := make([]*commonpb.Payload, len(payloads))
 	for i, p := range payloads {
@@ -143,6 +153,9 @@ func (c *Codec) Decode(payloads []*commonpb.Payload) ([]*commonpb.Payload, error
 				k = &c.keys[j]
 				break
 			}
+		}
+		if k == nil && len(c.keys) == 0 {
+			return nil, fmt.Errorf("a payload is encrypted with codec key %q, and this process was given no codec key: give it the key (--codec-key, docs/SCALE.md)", printable(id))
 		}
 		if k == nil {
 			return nil, fmt.Errorf("a payload is encrypted with codec key %q, and the codec decoding it holds only %s: give that process the key (--codec-key, docs/SCALE.md)", printable(id), c.ids())

@@ -120,6 +120,32 @@ func TestCodecRotation(t *testing.T) {
 	}
 }
 
+// TestKeylessCodecSaysItHasNoKey: the codec of a process given no key
+// encodes nothing, passes a plain payload, and refuses an encrypted one
+// naming the key it wants and that it was given none (a worker started
+// without --codec-key failed such a run with the SDK's "payload encoding
+// is not supported").
+func TestKeylessCodecSaysItHasNoKey(t *testing.T) {
+	t.Parallel()
+	a := codec.NewKey()
+	plain := &commonpb.Payload{Metadata: map[string][]byte{converter.MetadataEncoding: []byte("json/plain")}, Data: []byte(`{"n":1}`)}
+	k := codec.Keyless()
+	if enc, err := k.Encode([]*commonpb.Payload{plain}); err != nil || enc[0] != plain {
+		t.Fatalf("keyless Encode: %v, %v; want the payload as it is", enc, err)
+	}
+	if dec, err := k.Decode([]*commonpb.Payload{plain}); err != nil || dec[0] != plain {
+		t.Fatalf("keyless Decode of a plain payload: %v, %v", dec, err)
+	}
+	enc, err := newCodec(t, a).Encode([]*commonpb.Payload{plain})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = k.Decode(enc)
+	if err == nil || !strings.Contains(err.Error(), codec.KeyID(a)) || !strings.Contains(err.Error(), "given no codec key") {
+		t.Fatalf("keyless Decode of an encrypted payload: %v; want it to name key A and that it has none", err)
+	}
+}
+
 // FuzzParse: a key file's reader takes any bytes without panicking;
 // what it accepts is keys of KeySize bytes, at least one.
 func FuzzParse(f *testing.F) {
