@@ -43,6 +43,10 @@ func (e *ExecSpec) DigShortSilence() string {
 // NSS, DNS among its sources.
 var getentHostDBs = []string{"hosts", "ahosts", "ahostsv4", "ahostsv6"}
 
+// getentShadowDBs are getent's databases a user outside the shadow group
+// may not read.
+var getentShadowDBs = []string{"shadow", "gshadow"}
+
 // GetentNotFoundIsNoAnswer is the note for an exec whose command is getent
 // over a host database and whose exit 2 the chart declares an answer
 // ("" otherwise): getent exits 2, printing nothing, when the name was not
@@ -52,14 +56,28 @@ var getentHostDBs = []string{"hosts", "ahosts", "ahostsv4", "ahostsv6"}
 // names a server that is not there made `getent hosts www.example.org`
 // exit 2, as for a name that does not exist.
 //
+// The shadow databases are the same: `getent shadow alice` run by a user
+// who may not read /etc/shadow (0640 root:shadow) exits 2, printing
+// nothing, as for an account with no entry, so a check that every
+// account has a shadow entry, `{0: has-entry, 2: no-entry}`, said
+// no-entry of every account when a monitoring user ran it, and of none
+// it could not read (TestGetentShadowCodeIsNoted).
+//
 //	[getent, ahosts, ${name}] with {0: found, 2: missing}   noted
+//	[getent, shadow, ${u}] with {0: found, 2: missing}      noted
 //	[getent, passwd, alice] with {0: found, 2: missing}     not noted
 func (e *ExecSpec) GetentNotFoundIsNoAnswer() string {
-	if e == nil || len(e.Command) < 2 || filepath.Base(e.Command[0]) != "getent" || !slices.Contains(getentHostDBs, e.Command[1]) {
+	if e == nil || len(e.Command) < 2 || filepath.Base(e.Command[0]) != "getent" {
 		return ""
 	}
 	word, ok := e.ExitCodes[2]
 	if !ok {
+		return ""
+	}
+	if slices.Contains(getentShadowDBs, e.Command[1]) {
+		return "its answer is getent's exit code, and getent exits 2, printing nothing, when the account has no entry and as much when the run may not read /etc/" + e.Command[1] + " (a user outside the shadow group), so exitCodes' word for 2 (\"" + word + "\") would be said of an entry nobody could read; run it as root, or test first that the file can be read (test -r /etc/" + e.Command[1] + ")"
+	}
+	if !slices.Contains(getentHostDBs, e.Command[1]) {
 		return ""
 	}
 	return "its answer is getent's exit code, and getent exits 2, printing nothing, when the name does not exist and as much when no name server answered (down, timed out, SERVFAIL), so exitCodes' word for 2 (\"" + word + "\") would be said of a resolver that gave no answer; ask the server with host or dig, whose output says which (NXDOMAIN, or SERVFAIL and no server reached, which a run reads as no answer)"

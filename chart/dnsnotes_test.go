@@ -1,6 +1,9 @@
 package chart
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestDigShortSilenceIsNoted: dig +short prints nothing and exits 0 over a
 // zone that failed to load (SERVFAIL) as over a name with no record, and a
@@ -51,6 +54,32 @@ func TestGetentNotFoundIsNoted(t *testing.T) {
 	} {
 		if got := (&ExecSpec{Command: tc.cmd, ExitCodes: tc.codes}).GetentNotFoundIsNoAnswer() != ""; got != tc.want {
 			t.Errorf("%q %v: noted %v, want %v", tc.cmd, tc.codes, got, tc.want)
+		}
+	}
+}
+
+// TestGetentShadowCodeIsNoted: getent shadow run by a user who may not
+// read /etc/shadow exits 2, printing nothing, as it does for an account
+// with no entry, so `exitCodes: {0: has-entry, 2: no-entry}` said
+// no-entry of every account a monitoring user asked about
+// (testdata/wave-accounts/shadow-entry). runbook plan notes it, and a run
+// warns of it once; the passwd and group databases anyone may read are
+// not noted.
+func TestGetentShadowCodeIsNoted(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		cmd   []string
+		codes map[int]string
+		want  string
+	}{
+		{[]string{"getent", "shadow", "${u}"}, map[int]string{0: "has-entry", 2: "no-entry"}, "may not read /etc/shadow"},
+		{[]string{"getent", "gshadow", "sudo"}, map[int]string{2: "none"}, "may not read /etc/gshadow"},
+		{[]string{"getent", "shadow", "${u}"}, map[int]string{0: "has-entry"}, ""},
+		{[]string{"getent", "group", "wheel"}, map[int]string{0: "found", 2: "missing"}, ""},
+	} {
+		got := (&ExecSpec{Command: tc.cmd, ExitCodes: tc.codes}).GetentNotFoundIsNoAnswer()
+		if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
+			t.Errorf("%q %v: noted %q, want one saying %q", tc.cmd, tc.codes, got, tc.want)
 		}
 	}
 }

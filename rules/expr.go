@@ -628,6 +628,12 @@ func runtimeError(err error) error {
 		if wideNumber(msg) {
 			msg = "it was given " + wideWords
 		}
+		if kind, ok := objectIndexedBy(msg); ok {
+			msg = "it reads an object's member by " + kind + ", and an object's members are named by text: read one as x.name or x[\"name\"] (x[string(k)] for a computed key)"
+			if kind == "a number" {
+				msg = "it reads an item by number, as of a list, and the value is an object (a row a parse made), whose members are read by name: write x.name or x[\"name\"]; inside a closure nested in another, # is the inner one's item"
+			}
+		}
 		if strings.Contains(msg, objectListPanic) {
 			msg = "it takes a list there and was given an object (JSON such as {\"db\": {\"status\": \"fail\"}} keyed by name); go over its values with values(x), its keys with keys(x) (sort(keys(x)) for an order): any(values(x), .status != \"ok\")"
 		}
@@ -657,6 +663,28 @@ func runtimeError(err error) error {
 		return fmt.Errorf("%s (%d:%d)", msg, line, col)
 	}
 	return err
+}
+
+// objectIndexPanic is Go's words for an object (a map keyed by text)
+// read by an index of another kind, as expr's runtime says them inside a
+// closure (`map(rows, #[0])`); outside one the path reader says it
+// (resolve).
+var objectIndexPanic = regexp.MustCompile(`reflect\.Value\.MapIndex: value of type (\w+) is not assignable to type string`)
+
+// objectIndexedBy says whether msg is objectIndexPanic, and the kind of
+// the index in a chart's words.
+func objectIndexedBy(msg string) (string, bool) {
+	m := objectIndexPanic.FindStringSubmatch(msg)
+	if m == nil {
+		return "", false
+	}
+	switch {
+	case strings.HasPrefix(m[1], "int"), strings.HasPrefix(m[1], "uint"), strings.HasPrefix(m[1], "float"):
+		return "a number", true
+	case m[1] == "bool":
+		return "a bool", true
+	}
+	return "a value that is no text", true
 }
 
 // durationUnitsHint says what Go's durations are written in, to follow

@@ -88,3 +88,20 @@ func TestBuiltinOverAnObjectSaysValues(t *testing.T) {
 		t.Errorf("values(x): %v, %v", v, err)
 	}
 }
+
+// TestObjectIndexedByANumberSaysItsMembersAreNamed: inside a closure a
+// row of a parse read as a list, `map(p.stdout, #[0])` or `filter(rows,
+// .gid == #[0].gid)` (a # that is the inner closure's row, not the
+// outer's pair), failed with Go's "reflect.Value.MapIndex: value of type
+// int is not assignable to type string", which says neither that the
+// value is an object nor what to write. It is said in a chart's words.
+func TestObjectIndexedByANumberSaysItsMembersAreNamed(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{"rows": []any{map[string]any{"user": "root", "gid": 0}}}
+	for _, src := range []string{`map(rows, #[0])`, `filter(rows, .gid == #[0].gid)`} {
+		_, _, err := MustCompile(src).Value(env)
+		if err == nil || strings.Contains(err.Error(), "reflect") || !strings.Contains(err.Error(), "the value is an object (a row a parse made), whose members are read by name") {
+			t.Errorf("%s: %v; want it said that the value is an object read by name", src, err)
+		}
+	}
+}

@@ -305,6 +305,12 @@ func (p *columns) parse(text string, r *recorder) any {
 				continue
 			}
 		}
+		if p.names == nil && head != nil && !merged && len(f) == len(names) {
+			if blank, value, under, ok := hiddenBlank(rw.s, head.s, len(names), p.rest); ok {
+				r.problem(rw.n, rw.s, fmt.Sprintf("it holds nothing under the header's %q, yet the split keys %q by it, a value that lies under the header's %q: the tool left a cell blank and a later value holds spaces (lastlog's \"**Never logged in**\" under \"Latest\", Port and From blank), so the count came out right and every value from the blank one on is keyed off (read such a table with a parse: regex that knows its columns, or ask the tool for fields it does not leave blank)", blank, value, under))
+				continue
+			}
+		}
 		if len(f) != len(names) {
 			hint := restHint(len(f) > len(names) && !p.rest)
 			if head != nil && len(f) < len(names) {
@@ -803,4 +809,106 @@ func plural(n int, w string) string {
 func equalsRule(s string) bool {
 	t := strings.TrimSpace(s)
 	return len(t) >= 3 && strings.Trim(t, "=") == ""
+}
+
+// span is a word of a line and the display columns it takes, [start, end).
+type span struct {
+	start, end int
+	text       string
+}
+
+// words is the words of s (runs of non-spaces) with the display columns
+// each takes.
+func words(s string) []span {
+	var out []span
+	col, start := 0, -1
+	var b strings.Builder
+	for _, r := range s {
+		if r == ' ' {
+			if start >= 0 {
+				out = append(out, span{start, col, b.String()})
+				start = -1
+				b.Reset()
+			}
+			col++
+			continue
+		}
+		if start < 0 {
+			start = col
+		}
+		b.WriteRune(r)
+		col += display.Width(string(r))
+	}
+	if start >= 0 {
+		out = append(out, span{start, col, b.String()})
+	}
+	return out
+}
+
+// hiddenBlank says whether a row that has a value for every one of the
+// header's n names holds nothing under one of them (only spaces there, the
+// row going on past it; from where the name before it ends to where the
+// name after it begins), while the value the split keys by that name lies
+// under a later name: the tool left the cell blank and a later value holds
+// spaces, so the count came out right and every value after the blank one
+// was keyed one column off. lastlog prints "**Never logged in**" under
+// "Latest" with Port and From blank, four words under four names, and was
+// read as Port "**Never", From "logged", Latest "in**"; a local login's
+// row (no From) under last: rest put its weekday in From. It gives the
+// blank name and the value keyed by it. A header offset from its rows
+// (/proc/net/unix) has some value under every name, and a value pushed
+// right by a wider one before it (ps) still reaches its own name or lies
+// under none, or leaves the end of the name before it taken (vmstat's
+// "cs" blank and its value under "us", each value after an 8-digit free
+// pushed right), so neither is judged; nor is the first name, nor a line
+// with a tab, whose columns have no one width.
+func hiddenBlank(row, header string, n int, rest bool) (blank, value, under string, ok bool) {
+	if strings.ContainsRune(row, '\t') || strings.ContainsRune(header, '\t') {
+		return "", "", "", false
+	}
+	hw, rw := words(header), words(row)
+	if len(hw) < n || len(rw) < n || (len(hw) > n && !rest) {
+		return "", "", "", false
+	}
+	names := hw[:n]
+	if len(hw) > n {
+		last := hw[n-1]
+		last.end = hw[len(hw)-1].end
+		names[n-1] = last
+	}
+	rowEnd := rw[len(rw)-1].end
+	holds := func(a, b int) bool {
+		for _, w := range rw {
+			if w.start < b && w.end > a {
+				return true
+			}
+		}
+		return false
+	}
+	for j := 1; j < n-1; j++ {
+		// Blank from where the name before ends to (a column short of)
+		// where the name after begins: a cell the tool left empty, the
+		// padding on both sides of it too. lastlog begins its values a
+		// column left of "Latest". A value pushed right by a wider one
+		// before it (vmstat's 8-digit free) leaves its own name blank but
+		// not the end of the name before, where the value before it lies.
+		// A value before it that stands under its own name may run on
+		// past that name's end (lastlog's "systemd-timesync" under
+		// "Username"): the blank begins after it.
+		h, p, prev := names[j], names[j-1], rw[j-1]
+		from, to := p.end, max(names[j+1].start-1, h.end)
+		if prev.start < p.end && prev.end > p.start {
+			from = max(from, prev.end)
+		}
+		if from >= to || holds(h.start, h.end) || holds(from, to) || rowEnd <= to {
+			continue
+		}
+		v := rw[j]
+		for _, k := range names[j+1:] {
+			if v.start < k.end && v.end > k.start {
+				return strings.TrimSpace(h.text), v.text, k.text, true
+			}
+		}
+	}
+	return "", "", "", false
 }
