@@ -49,7 +49,10 @@ const ItemDenied = "denied"
 // (a value it could not read, a warning that it may be incomplete), ""
 // when none does. The rule, read line by line in any case:
 //
-//	"permission denied", "operation not permitted"   refused access
+//	"permission denied", "operation not permitted",  refused access
+//	"must be privileged", "are not allowed to use
+//	this program", "is not allowed to view the
+//	mail queue" (crontab, postqueue)
 //	"no such file or directory"                       a file not there
 //	"is a directory"                                  a folder where a file was meant
 //	"binary file matches"                             grep left a file's lines out
@@ -129,7 +132,7 @@ func RefusedAnswerEntry(path string, exit int, word, line string) coverage.Entry
 func deniedCause(line string) string {
 	low := strings.ToLower(line)
 	switch {
-	case strings.Contains(low, "permission denied") || strings.Contains(low, "operation not permitted"):
+	case strings.Contains(low, "permission denied") || strings.Contains(low, "operation not permitted") || refusedPrivilege(low):
 		return causeRefused
 	case strings.Contains(low, "no such file or directory"):
 		return causeNotThere
@@ -168,6 +171,21 @@ func deniedCause(line string) string {
 		return causeIncomplete
 	}
 	return ""
+}
+
+// refusedPrivilege says whether a line (lower case) is a tool's own
+// words for refusing the runner, with no errno behind them: cron's
+// crontab run as a user with -u (`must be privileged to use -u`) or by
+// one left out of cron.allow (`You (nobody) are not allowed to use this
+// program (crontab)`), and postqueue -p by one left out of
+// authorized_mailq_users (`User nobody(65534) is not allowed to view the
+// mail queue`). crontab exits 1 over each, as over `no crontab for
+// backup`, so `{1: none}` called a crontab nobody could read none
+// (TestPrivilegeRefusalUnderDeclaredCodeIsNoAnswer).
+func refusedPrivilege(low string) bool {
+	return strings.Contains(low, "must be privileged") ||
+		strings.Contains(low, "are not allowed to use this program") ||
+		strings.Contains(low, "is not allowed to view the mail queue")
 }
 
 // causeNotThere and causeFolder are what a line says when a file the

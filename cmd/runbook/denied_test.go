@@ -145,6 +145,63 @@ result:
 	}
 }
 
+// TestPrivilegeRefusalUnderDeclaredCodeIsNoAnswer: `crontab -l -u backup`
+// exits 1 when backup has no crontab (`no crontab for backup`) and as
+// much when the runner may not look: not root (`must be privileged to
+// use -u`), or left out of cron.allow (`You (nobody) are not allowed to
+// use this program (crontab)`). A chart of the service accounts'
+// crontabs under `exitCodes: {0: installed, 1: none}` said `none` of a
+// crontab that was there, and a check that no account holds one said
+// `OK - 1 none`, Consistent, over crontabs nobody read; postqueue's
+// `User nobody(65534) is not allowed to view the mail queue` is the same
+// refusal. Each is a refusal now, as `Permission denied` is: UNKNOWN.
+func TestPrivilegeRefusalUnderDeclaredCodeIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, stderr, status string
+		code                 int
+	}{
+		{"crontab -u as a user", "must be privileged to use -u", "crontabs UNKNOWN - 1 stage did not check everything (tab), 1 none", 3},
+		{"crontab outside cron.allow", "You (nobody) are not allowed to use this program (crontab)\nSee crontab(1) for more information", "crontabs UNKNOWN - 1 stage did not check everything (tab), 1 none", 3},
+		{"postqueue outside authorized_mailq_users", "postqueue: fatal: User nobody(65534) is not allowed to view the mail queue", "crontabs UNKNOWN - 1 stage did not check everything (tab), 1 none", 3},
+		{"no crontab", "no crontab for backup", "crontabs OK - 1 none", 0},
+	} {
+		name := strings.ReplaceAll(tc.name, " ", "-")
+		tool := filepath.Join(dir, name+".sh")
+		script := "#!/bin/sh\nprintf '%s\\n' '" + strings.ReplaceAll(tc.stderr, "\n", "' '") + "' >&2\nexit 1\n"
+		if err := os.WriteFile(tool, []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		chart := writeChart(t, dir, name+".yaml", `version: 1
+runbook: crontabs
+result: {kind: verdict/crontab, decider: Installed, nagios: {ok: [none], critical: [installed]}}
+stages:
+  - id: tab
+    exec:
+      command: [`+tool+`, -l, -u, backup]
+      exitCodes: {0: installed, 1: none}
+      parse: lines
+  - id: installed
+    name: Installed
+    decide:
+      rules:
+        - {when: tab.status == "none", then: none, label: No crontab}
+      default: {branch: installed, label: A crontab}
+    branches:
+      none: [{id: n, verdict: {subject: '"backup"', verdict: '"none"'}}]
+      installed: [{id: i, verdict: {subject: '"backup"', verdict: '"installed"'}}]
+`)
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		if !strings.HasPrefix(r.stdout, tc.status) || r.code != tc.code {
+			t.Errorf("%s: exit %d:\n%s\nwant exit %d, %q first", tc.name, r.code, r.stdout, tc.code, tc.status)
+		}
+		if tc.code == 3 && !strings.Contains(r.stdout, "it said on stderr that it was refused access") {
+			t.Errorf("%s: the refusal is not said:\n%s", tc.name, r.stdout)
+		}
+	}
+}
+
 // TestMissingFileOnStderrIsNoWholeAnswer: `grep -c ERROR "$LOG" || echo
 // 0`, the usual way round grep's exit 1 on no match, over a log that is
 // not there (rotated away, a typo in its path) prints 0, says `grep:
