@@ -202,6 +202,66 @@ stages:
 	}
 }
 
+// TestServiceManagerUnreachedIsNoAnswer: systemctl where systemd is not
+// PID 1 (a container, a chroot), or `systemctl --user` from cron with no
+// session bus, says `System has not been booted with systemd as init
+// system (PID 1). Can't operate.` and `Failed to connect to bus: Host is
+// down`, and exits 1. `systemctl is-failed backup.service` exits 1 for a
+// unit that has not failed too, so a check of the nightly job's unit
+// under `exitCodes: {0: failed, 1: not-failed}` said `OK - 1 not-failed`,
+// Consistent, asking no manager at all; `systemctl list-timers -o json ||
+// echo '[]'` gave an empty list, exit 0, and a check of stale timers said
+// `OK - no verdict rows`. Both are no answer now: UNKNOWN.
+func TestServiceManagerUnreachedIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	const noBus = "System has not been booted with systemd as init system (PID 1). Can't operate.\nFailed to connect to bus: Host is down\n"
+	tool := func(name, stdout, stderr string, code int) string {
+		p := filepath.Join(dir, name)
+		script := fmt.Sprintf("#!/bin/sh\nprintf '%%s' '%s'\ncat >&2 <<'EOF'\n%sEOF\nexit %d\n", stdout, stderr, code)
+		if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	for _, tc := range []struct {
+		name, exec, status string
+		code               int
+		said               string
+	}{
+		{"is-failed with no manager", "command: [" + tool("nobus-is-failed", "", noBus, 1) + ", is-failed, backup.service]\n      exitCodes: {0: failed, 1: not-failed}",
+			"units UNKNOWN - 1 stage did not check everything (s), 1 not-failed", 3,
+			`which exitCodes: declares the answer "not-failed", but it said on stderr that it could not reach the service manager it asks`},
+		{"is-failed of a unit that has not failed", "command: [" + tool("is-failed", "active\n", "", 1) + ", is-failed, backup.service]\n      exitCodes: {0: failed, 1: not-failed}",
+			"units OK - 1 not-failed", 0, "Consistent"},
+		{"list-timers or an empty list", "shell: " + tool("nobus-list", "", noBus, 1) + " list-timers -o json || echo '[]'\n      parse: json",
+			"units UNKNOWN - 1 stage did not check everything (s), 1 not-failed", 3,
+			`it said on stderr that it could not reach the service manager it asks`},
+	} {
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
+runbook: units
+result: {kind: verdict/unit, decider: Failed, nagios: {ok: [not-failed], critical: [failed]}}
+stages:
+  - id: s
+    exec:
+      `+tc.exec+`
+  - id: failed
+    name: Failed
+    decide:
+      rules:
+        - {when: (s.status ?? "") == "failed", then: failed, label: The unit failed}
+      default: {branch: not-failed, label: The unit did not fail}
+    branches:
+      failed: [{id: f, verdict: {subject: '"backup.service"', verdict: '"failed"'}}]
+      not-failed: [{id: n, verdict: {subject: '"backup.service"', verdict: '"not-failed"'}}]
+`)
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		if !strings.HasPrefix(r.stdout, tc.status) || r.code != tc.code || !strings.Contains(r.stdout, tc.said) {
+			t.Errorf("%s: exit %d:\n%s\nwant exit %d, %q first, saying %q", tc.name, r.code, r.stdout, tc.code, tc.status, tc.said)
+		}
+	}
+}
+
 // TestMissingFileOnStderrIsNoWholeAnswer: `grep -c ERROR "$LOG" || echo
 // 0`, the usual way round grep's exit 1 on no match, over a log that is
 // not there (rotated away, a typo in its path) prints 0, says `grep:
