@@ -103,9 +103,12 @@ func (p *columns) parse(text string, r *recorder) any {
 		if i < p.skip || blank(s) {
 			continue
 		}
-		if underHead && equalsRule(s) {
+		if underHead && (equalsRule(s) || dashRule(s)) {
 			// ntpq -p's and chronyc sources' rule under the header: no
 			// row, and every clock check over them stood Not sure.
+			// sacct's and exiqsumm's, a run of dashes a column, was a row
+			// whose every value was dashes: sacct over a day no job ran
+			// read one job (TestRuleOfDashesUnderTheHeaderIsNoRow).
 			underHead = false
 			continue
 		}
@@ -796,6 +799,22 @@ func plural(n int, w string) string {
 		return w
 	}
 	return w + "s"
+}
+
+// dashRule says whether s is a rule of runs of dashes, one a column, as
+// sacct and exiqsumm draw under their header: two runs or more, one of
+// three dashes or more (a row of "-" values, each no value, is a row).
+// One run alone is psql's rule (psqlRuleLine), said as a problem.
+func dashRule(s string) bool {
+	f := strings.Fields(s)
+	long := false
+	for _, x := range f {
+		if strings.Trim(x, "-") != "" {
+			return false
+		}
+		long = long || len(x) >= 3
+	}
+	return len(f) >= 2 && long
 }
 
 // equalsRule says whether s is a rule of "=" alone, as ntpq -p and chronyc
