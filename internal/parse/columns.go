@@ -103,6 +103,7 @@ func (p *columns) parse(text string, r *recorder) any {
 		if i < p.skip || blank(s) {
 			continue
 		}
+		under := underHead
 		if underHead && (equalsRule(s) || dashRule(s)) {
 			// ntpq -p's and chronyc sources' rule under the header: no
 			// row, and every clock check over them stood Not sure.
@@ -149,7 +150,7 @@ func (p *columns) parse(text string, r *recorder) any {
 		if head != nil || !p.header {
 			why := psqlFooter(s)
 			if why == "" {
-				why = psqlRuleLine(s)
+				why = psqlRuleLine(s, under)
 			}
 			if why != "" {
 				r.problem(i+1, s, why)

@@ -48,3 +48,31 @@ func TestRuleOfDashesUnderTheHeaderIsNoRow(t *testing.T) {
 		t.Errorf("a row of single dashes: %d rows, %d problems (%s); want it a row", len(rows), res.Problems, res.FirstProblem)
 	}
 }
+
+// TestRuleAboveATotalIsNotCalledPsqls: exiqsumm draws a rule of dashes
+// between its domains and its TOTAL row, and parse: columns said of it
+// "psql's rule under an aligned table's header", of a table psql never
+// printed, under no header. It is still a problem (the TOTAL row below
+// it is a row the chart must tell from the domains), said as what it is.
+func TestRuleAboveATotalIsNotCalledPsqls(t *testing.T) {
+	t.Parallel()
+	exiqsumm := "\nCount  Volume  Oldest  Newest  Domain\n-----  ------  ------  ------  ------\n\n" +
+		"    2     540      6m      6m  example.invalid\n" +
+		"---------------------------------------------------------------\n" +
+		"    2     540      6m      6m  TOTAL\n\n"
+	res, err := Parse(exiqsumm, Spec{Mode: "columns"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, _ := res.Value.([]any)
+	if res.Problems != 1 || strings.Contains(res.FirstProblem, "psql") || !strings.Contains(res.FirstProblem, "between the rows") {
+		t.Errorf("exiqsumm: %d problems (%s); want 1, a rule between the rows, not psql's", res.Problems, res.FirstProblem)
+	}
+	if len(rows) != 2 {
+		t.Errorf("exiqsumm: rows %#v; want the domain and the TOTAL", rows)
+	}
+	res, _ = Parse("relname\n-------\nt\n", Spec{Mode: "columns"})
+	if !strings.Contains(res.FirstProblem, "psql's rule") {
+		t.Errorf("psql's rule under the header: %s; want it called psql's", res.FirstProblem)
+	}
+}
