@@ -52,7 +52,8 @@ const ItemDenied = "denied"
 //	"permission denied", "operation not permitted",  refused access
 //	"must be privileged", "are not allowed to use
 //	this program", "is not allowed to view the
-//	mail queue" (crontab, postqueue)
+//	mail queue", "do not have permission to use"
+//	(crontab, postqueue, at)
 //	"no such file or directory"                       a file not there
 //	"is a directory"                                  a folder where a file was meant
 //	"binary file matches"                             grep left a file's lines out
@@ -185,13 +186,15 @@ func deniedCause(line string) string {
 // one left out of cron.allow (`You (nobody) are not allowed to use this
 // program (crontab)`), and postqueue -p by one left out of
 // authorized_mailq_users (`User nobody(65534) is not allowed to view the
-// mail queue`). crontab exits 1 over each, as over `no crontab for
+// mail queue`), and at's atq by one at.deny names (`You do not have
+// permission to use atq.`). crontab exits 1 over each, as over `no crontab for
 // backup`, so `{1: none}` called a crontab nobody could read none
 // (TestPrivilegeRefusalUnderDeclaredCodeIsNoAnswer).
 func refusedPrivilege(low string) bool {
 	return strings.Contains(low, "must be privileged") ||
 		strings.Contains(low, "are not allowed to use this program") ||
-		strings.Contains(low, "is not allowed to view the mail queue")
+		strings.Contains(low, "is not allowed to view the mail queue") ||
+		strings.Contains(low, "do not have permission to use")
 }
 
 // noManager says whether a line (lower case) is systemd's tools saying

@@ -153,8 +153,9 @@ result:
 // crontabs under `exitCodes: {0: installed, 1: none}` said `none` of a
 // crontab that was there, and a check that no account holds one said
 // `OK - 1 none`, Consistent, over crontabs nobody read; postqueue's
-// `User nobody(65534) is not allowed to view the mail queue` is the same
-// refusal. Each is a refusal now, as `Permission denied` is: UNKNOWN.
+// `User nobody(65534) is not allowed to view the mail queue` and atq's
+// `You do not have permission to use atq.` are the same refusal. Each
+// is a refusal now, as `Permission denied` is: UNKNOWN.
 func TestPrivilegeRefusalUnderDeclaredCodeIsNoAnswer(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -165,6 +166,7 @@ func TestPrivilegeRefusalUnderDeclaredCodeIsNoAnswer(t *testing.T) {
 		{"crontab -u as a user", "must be privileged to use -u", "crontabs UNKNOWN - 1 stage did not check everything (tab), 1 none", 3},
 		{"crontab outside cron.allow", "You (nobody) are not allowed to use this program (crontab)\nSee crontab(1) for more information", "crontabs UNKNOWN - 1 stage did not check everything (tab), 1 none", 3},
 		{"postqueue outside authorized_mailq_users", "postqueue: fatal: User nobody(65534) is not allowed to view the mail queue", "crontabs UNKNOWN - 1 stage did not check everything (tab), 1 none", 3},
+		{"atq in at.deny", "You do not have permission to use atq.", "crontabs UNKNOWN - 1 stage did not check everything (tab), 1 none", 3},
 		{"no crontab", "no crontab for backup", "crontabs OK - 1 none", 0},
 	} {
 		name := strings.ReplaceAll(tc.name, " ", "-")
