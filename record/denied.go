@@ -204,8 +204,14 @@ func refusedPrivilege(low string) bool {
 // operate.`, `Failed to connect to bus: Host is down`), or `systemctl
 // --user` with no session bus (cron's environment: `Failed to connect to
 // bus: No medium found`).
+//
+// systemd 254 and later name the bus: `Failed to connect to user scope bus
+// via local transport: $DBUS_SESSION_BUS_ADDRESS and $XDG_RUNTIME_DIR not
+// defined (…)`, `Failed to connect to system scope bus via local
+// transport: Host is down`.
 func noManager(low string) bool {
 	return strings.Contains(low, "failed to connect to bus") ||
+		(strings.Contains(low, "failed to connect to") && strings.Contains(low, "scope bus")) ||
 		strings.Contains(low, "has not been booted with systemd")
 }
 
