@@ -187,9 +187,9 @@ func deniedCause(line string) string {
 // program (crontab)`), and postqueue -p by one left out of
 // authorized_mailq_users (`User nobody(65534) is not allowed to view the
 // mail queue`), and at's atq by one at.deny names (`You do not have
-// permission to use atq.`). crontab exits 1 over each, as over `no crontab for
-// backup`, so `{1: none}` called a crontab nobody could read none
-// (TestPrivilegeRefusalUnderDeclaredCodeIsNoAnswer).
+// permission to use atq.`). crontab exits 1 over each, as over `no
+// crontab for backup`, so `{1: none}` called a crontab nobody could read
+// none (TestPrivilegeRefusalUnderDeclaredCodeIsNoAnswer).
 func refusedPrivilege(low string) bool {
 	return strings.Contains(low, "must be privileged") ||
 		strings.Contains(low, "are not allowed to use this program") ||
