@@ -49,7 +49,11 @@ const ItemDenied = "denied"
 // (a value it could not read, a warning that it may be incomplete), ""
 // when none does. The rule, read line by line in any case:
 //
-//	"permission denied", "operation not permitted"   refused access
+//	"permission denied", "operation not permitted",  refused access
+//	"must be privileged", "are not allowed to use
+//	this program", "is not allowed to view the
+//	mail queue", "do not have permission to use"
+//	(crontab, postqueue, at)
 //	"no such file or directory"                       a file not there
 //	"is a directory"                                  a folder where a file was meant
 //	"binary file matches"                             grep left a file's lines out
@@ -62,6 +66,8 @@ const ItemDenied = "denied"
 //	"as super-user", "as superuser",                  is not whole (lshw, lsusb -v,
 //	"would have to be root", "could not be identified" netstat -p)
 //	"improperly formatted"                            sha256sum -c skipped lines of its list
+//	"failed to connect to bus",                       systemctl & co. asked no
+//	"has not been booted with systemd"                manager (noManager)
 func Denied(stderr string) string {
 	return firstLine(stderr, func(l string) bool { return deniedCause(l) != "" })
 }
@@ -129,7 +135,11 @@ func RefusedAnswerEntry(path string, exit int, word, line string) coverage.Entry
 func deniedCause(line string) string {
 	low := strings.ToLower(line)
 	switch {
-	case strings.Contains(low, "permission denied") || strings.Contains(low, "operation not permitted"):
+	case noManager(low):
+		// before the refusal and the missing file: systemctl --user from
+		// cron says `Failed to connect to bus: No such file or directory`
+		return causeNoManager
+	case strings.Contains(low, "permission denied") || strings.Contains(low, "operation not permitted") || refusedPrivilege(low):
 		return causeRefused
 	case strings.Contains(low, "no such file or directory"):
 		return causeNotThere
@@ -168,6 +178,65 @@ func deniedCause(line string) string {
 		return causeIncomplete
 	}
 	return ""
+}
+
+// refusedPrivilege says whether a line (lower case) is a tool's own
+// words for refusing the runner, with no errno behind them: cron's
+// crontab run as a user with -u (`must be privileged to use -u`) or by
+// one left out of cron.allow (`You (nobody) are not allowed to use this
+// program (crontab)`), and postqueue -p by one left out of
+// authorized_mailq_users (`User nobody(65534) is not allowed to view the
+// mail queue`), and at's atq by one at.deny names (`You do not have
+// permission to use atq.`). crontab exits 1 over each, as over `no
+// crontab for backup`, so `{1: none}` called a crontab nobody could read
+// none (TestPrivilegeRefusalUnderDeclaredCodeIsNoAnswer).
+func refusedPrivilege(low string) bool {
+	return strings.Contains(low, "must be privileged") ||
+		strings.Contains(low, "are not allowed to use this program") ||
+		strings.Contains(low, "is not allowed to view the mail queue") ||
+		strings.Contains(low, "do not have permission to use")
+}
+
+// noManager says whether a line (lower case) is systemd's tools saying
+// they could not reach the manager they ask: systemctl, loginctl,
+// timedatectl where systemd is not PID 1 (a container, a chroot: `System
+// has not been booted with systemd as init system (PID 1). Can't
+// operate.`, `Failed to connect to bus: Host is down`), or `systemctl
+// --user` with no session bus (cron's environment: `Failed to connect to
+// bus: No medium found`).
+//
+// systemd 254 and later name the bus: `Failed to connect to user scope bus
+// via local transport: $DBUS_SESSION_BUS_ADDRESS and $XDG_RUNTIME_DIR not
+// defined (…)`, `Failed to connect to system scope bus via local
+// transport: Host is down`.
+func noManager(low string) bool {
+	return strings.Contains(low, "failed to connect to bus") ||
+		(strings.Contains(low, "failed to connect to") && strings.Contains(low, "scope bus")) ||
+		strings.Contains(low, "has not been booted with systemd")
+}
+
+// causeNoManager is what a line says when the command could not reach
+// the service manager it asks (noManager).
+const causeNoManager = "could not reach the service manager it asks (systemd)"
+
+// Unreached is stderr's first line saying the command could not reach
+// the service manager it asks (noManager), "" when none does. Judged
+// under an exit code the chart declared an answer as a refusal is
+// (UnreachedAnswerEntry): `systemctl is-failed` exits 1 for a unit that
+// has not failed and as much when it could ask no manager.
+func Unreached(stderr string) string {
+	return firstLine(stderr, func(l string) bool { return deniedCause(l) == causeNoManager })
+}
+
+// UnreachedAnswerEntry is the ledger's entry for a stage whose exit code
+// the chart declared the answer word, when stderr said the command could
+// not reach the service manager it asks (Unreached; line masked already).
+// `systemctl is-failed backup.service` with `exitCodes: {0: failed, 1:
+// not-failed}`, where systemd is not PID 1, said not-failed, OK,
+// Consistent, of a unit nobody asked about
+// (cmd/runbook TestServiceManagerUnreachedIsNoAnswer).
+func UnreachedAnswerEntry(path string, exit int, word, line string) coverage.Entry {
+	return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but it said on stderr that it %s, and it exits with the same code when it asked no one (systemctl is-failed's 1 over a unit that has not failed and over no manager), so %q is not known; stderr's first such line: %q; run it where systemd runs (systemctl --user needs the user's bus: XDG_RUNTIME_DIR=/run/user/UID), or say which stderr the answer goes with, {%d: {word: %s, stderr: TEXT}}, and the other is a failure", exit, word, causeNoManager, word, cutLine(line), exit, word), ItemDenied)
 }
 
 // causeNotThere and causeFolder are what a line says when a file the
@@ -312,6 +381,9 @@ func deniedWhy(exit int, line string) string {
 	}
 	if cause == causeUnresolved {
 		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so its output holds only what it heard from the hosts it reached, and one it never reached is not known to be fine; stderr's first such line: %q; check the name (a name misspelt, or no name server answering)", cause, exit, line)
+	}
+	if cause == causeNoManager {
+		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so its output holds nothing the manager said (the empty list a fallback such as `echo []` printed is no list of none); stderr's first such line: %q; run it where systemd runs, as PID 1 (systemctl --user needs the user's bus: XDG_RUNTIME_DIR=/run/user/UID)", cause, exit, line)
 	}
 	if cause == causePartialJournal {
 		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so its output holds only this user's entries (or none of the system's), and an entry it left out is not known to be absent; stderr's first such line: %q; run it as root or as a member of the adm or systemd-journal group", cause, exit, line)

@@ -289,6 +289,8 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		rs.fileLedger(record.DeniedEntry(path, *res.ExitCode, rs.mask(line)))
 	} else if line := unresolved(es, res, row, stderr); line != "" {
 		rs.fileLedger(record.UnresolvedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
+	} else if line := unreached(es, res, row, stderr); line != "" {
+		rs.fileLedger(record.UnreachedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if line := deniedInOutput(res, row, stdout); line != "" {
 		rs.fileLedger(record.DeniedInOutputEntry(path, *res.ExitCode, rs.mask(line)))
 	} else if line := noDNSAnswer(res, row, stdout, stderr); line != "" {
@@ -429,6 +431,19 @@ func unresolved(es *chart.ExecSpec, res proc.Result, row label.Row, stderr strin
 		return ""
 	}
 	return record.Unresolved(stderr)
+}
+
+// unreached is stderr's first line saying the command could not reach
+// the service manager it asks (record.Unreached), when it exited with a
+// non-zero code the chart declared an answer and gave no stderr text of
+// its own: the code may be that failure, not the answer
+// (record.UnreachedAnswerEntry). "" otherwise: under exit 0 denied judges
+// it, and a failure is said as one.
+func unreached(es *chart.ExecSpec, res proc.Result, row label.Row, stderr string) string {
+	if !row.Answered() || *res.ExitCode == 0 || es.AnswerNeedsStderr(*res.ExitCode) {
+		return ""
+	}
+	return record.Unreached(stderr)
 }
 
 // deniedInOutput is stdout's first line holding the mark a tool prints

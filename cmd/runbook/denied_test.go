@@ -145,6 +145,128 @@ result:
 	}
 }
 
+// TestPrivilegeRefusalUnderDeclaredCodeIsNoAnswer: `crontab -l -u backup`
+// exits 1 when backup has no crontab (`no crontab for backup`) and as
+// much when the runner may not look: not root (`must be privileged to
+// use -u`), or left out of cron.allow (`You (nobody) are not allowed to
+// use this program (crontab)`). A chart of the service accounts'
+// crontabs under `exitCodes: {0: installed, 1: none}` said `none` of a
+// crontab that was there, and a check that no account holds one said
+// `OK - 1 none`, Consistent, over crontabs nobody read; postqueue's
+// `User nobody(65534) is not allowed to view the mail queue` and atq's
+// `You do not have permission to use atq.` are the same refusal. Each
+// is a refusal now, as `Permission denied` is: UNKNOWN.
+func TestPrivilegeRefusalUnderDeclaredCodeIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, stderr, status string
+		code                 int
+	}{
+		{"crontab -u as a user", "must be privileged to use -u", "crontabs UNKNOWN - 1 stage did not check everything (tab), 1 none", 3},
+		{"crontab outside cron.allow", "You (nobody) are not allowed to use this program (crontab)\nSee crontab(1) for more information", "crontabs UNKNOWN - 1 stage did not check everything (tab), 1 none", 3},
+		{"postqueue outside authorized_mailq_users", "postqueue: fatal: User nobody(65534) is not allowed to view the mail queue", "crontabs UNKNOWN - 1 stage did not check everything (tab), 1 none", 3},
+		{"atq in at.deny", "You do not have permission to use atq.", "crontabs UNKNOWN - 1 stage did not check everything (tab), 1 none", 3},
+		{"no crontab", "no crontab for backup", "crontabs OK - 1 none", 0},
+	} {
+		name := strings.ReplaceAll(tc.name, " ", "-")
+		tool := filepath.Join(dir, name+".sh")
+		script := "#!/bin/sh\nprintf '%s\\n' '" + strings.ReplaceAll(tc.stderr, "\n", "' '") + "' >&2\nexit 1\n"
+		if err := os.WriteFile(tool, []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		chart := writeChart(t, dir, name+".yaml", `version: 1
+runbook: crontabs
+result: {kind: verdict/crontab, decider: Installed, nagios: {ok: [none], critical: [installed]}}
+stages:
+  - id: tab
+    exec:
+      command: [`+tool+`, -l, -u, backup]
+      exitCodes: {0: installed, 1: none}
+      parse: lines
+  - id: installed
+    name: Installed
+    decide:
+      rules:
+        - {when: tab.status == "none", then: none, label: No crontab}
+      default: {branch: installed, label: A crontab}
+    branches:
+      none: [{id: n, verdict: {subject: '"backup"', verdict: '"none"'}}]
+      installed: [{id: i, verdict: {subject: '"backup"', verdict: '"installed"'}}]
+`)
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		if !strings.HasPrefix(r.stdout, tc.status) || r.code != tc.code {
+			t.Errorf("%s: exit %d:\n%s\nwant exit %d, %q first", tc.name, r.code, r.stdout, tc.code, tc.status)
+		}
+		if tc.code == 3 && !strings.Contains(r.stdout, "it said on stderr that it was refused access") {
+			t.Errorf("%s: the refusal is not said:\n%s", tc.name, r.stdout)
+		}
+	}
+}
+
+// TestServiceManagerUnreachedIsNoAnswer: systemctl where systemd is not
+// PID 1 (a container, a chroot), or `systemctl --user` from cron with no
+// session bus, says `System has not been booted with systemd as init
+// system (PID 1). Can't operate.` and `Failed to connect to bus: Host is
+// down`, and exits 1. `systemctl is-failed backup.service` exits 1 for a
+// unit that has not failed too, so a check of the nightly job's unit
+// under `exitCodes: {0: failed, 1: not-failed}` said `OK - 1 not-failed`,
+// Consistent, asking no manager at all; `systemctl list-timers -o json ||
+// echo '[]'` gave an empty list, exit 0, and a check of stale timers said
+// `OK - no verdict rows`. Both are no answer now: UNKNOWN.
+func TestServiceManagerUnreachedIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	const noBus = "System has not been booted with systemd as init system (PID 1). Can't operate.\nFailed to connect to bus: Host is down\n"
+	tool := func(name, stdout, stderr string, code int) string {
+		p := filepath.Join(dir, name)
+		script := fmt.Sprintf("#!/bin/sh\nprintf '%%s' '%s'\ncat >&2 <<'EOF'\n%sEOF\nexit %d\n", stdout, stderr, code)
+		if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	for _, tc := range []struct {
+		name, exec, status string
+		code               int
+		said               string
+	}{
+		{"is-failed with no manager", "command: [" + tool("nobus-is-failed", "", noBus, 1) + ", is-failed, backup.service]\n      exitCodes: {0: failed, 1: not-failed}",
+			"units UNKNOWN - 1 stage did not check everything (s), 1 not-failed", 3,
+			`which exitCodes: declares the answer "not-failed", but it said on stderr that it could not reach the service manager it asks`},
+		{"is-failed of a unit that has not failed", "command: [" + tool("is-failed", "active\n", "", 1) + ", is-failed, backup.service]\n      exitCodes: {0: failed, 1: not-failed}",
+			"units OK - 1 not-failed", 0, "Consistent"},
+		{"is-failed --user with no session bus, systemd 254 on", "command: [" + tool("nobus-user", "", "Failed to connect to user scope bus via local transport: $DBUS_SESSION_BUS_ADDRESS and $XDG_RUNTIME_DIR not defined (consider using --machine=<user>@.host --user to connect to bus of other user)\n", 1) + ", --user, is-failed, sync.service]\n      exitCodes: {0: failed, 1: not-failed}",
+			"units UNKNOWN - 1 stage did not check everything (s), 1 not-failed", 3,
+			`which exitCodes: declares the answer "not-failed", but it said on stderr that it could not reach the service manager it asks`},
+		{"list-timers or an empty list", "shell: " + tool("nobus-list", "", noBus, 1) + " list-timers -o json || echo '[]'\n      parse: json",
+			"units UNKNOWN - 1 stage did not check everything (s), 1 not-failed", 3,
+			`it said on stderr that it could not reach the service manager it asks`},
+	} {
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
+runbook: units
+result: {kind: verdict/unit, decider: Failed, nagios: {ok: [not-failed], critical: [failed]}}
+stages:
+  - id: s
+    exec:
+      `+tc.exec+`
+  - id: failed
+    name: Failed
+    decide:
+      rules:
+        - {when: (s.status ?? "") == "failed", then: failed, label: The unit failed}
+      default: {branch: not-failed, label: The unit did not fail}
+    branches:
+      failed: [{id: f, verdict: {subject: '"backup.service"', verdict: '"failed"'}}]
+      not-failed: [{id: n, verdict: {subject: '"backup.service"', verdict: '"not-failed"'}}]
+`)
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		if !strings.HasPrefix(r.stdout, tc.status) || r.code != tc.code || !strings.Contains(r.stdout, tc.said) {
+			t.Errorf("%s: exit %d:\n%s\nwant exit %d, %q first, saying %q", tc.name, r.code, r.stdout, tc.code, tc.status, tc.said)
+		}
+	}
+}
+
 // TestMissingFileOnStderrIsNoWholeAnswer: `grep -c ERROR "$LOG" || echo
 // 0`, the usual way round grep's exit 1 on no match, over a log that is
 // not there (rotated away, a typo in its path) prints 0, says `grep:

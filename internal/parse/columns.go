@@ -103,9 +103,13 @@ func (p *columns) parse(text string, r *recorder) any {
 		if i < p.skip || blank(s) {
 			continue
 		}
-		if underHead && equalsRule(s) {
+		under := underHead
+		if underHead && (equalsRule(s) || dashRule(s)) {
 			// ntpq -p's and chronyc sources' rule under the header: no
 			// row, and every clock check over them stood Not sure.
+			// sacct's and exiqsumm's, a run of dashes a column, was a row
+			// whose every value was dashes: sacct over a day no job ran
+			// read one job (TestRuleOfDashesUnderTheHeaderIsNoRow).
 			underHead = false
 			continue
 		}
@@ -146,7 +150,7 @@ func (p *columns) parse(text string, r *recorder) any {
 		if head != nil || !p.header {
 			why := psqlFooter(s)
 			if why == "" {
-				why = psqlRuleLine(s)
+				why = psqlRuleLine(s, under)
 			}
 			if why != "" {
 				r.problem(i+1, s, why)
@@ -802,6 +806,22 @@ func plural(n int, w string) string {
 		return w
 	}
 	return w + "s"
+}
+
+// dashRule says whether s is a rule of runs of dashes, one a column, as
+// sacct and exiqsumm draw under their header: two runs or more, one of
+// three dashes or more (a row of "-" values, each no value, is a row).
+// One run alone is psql's rule (psqlRuleLine), said as a problem.
+func dashRule(s string) bool {
+	f := strings.Fields(s)
+	long := false
+	for _, x := range f {
+		if strings.Trim(x, "-") != "" {
+			return false
+		}
+		long = long || len(x) >= 3
+	}
+	return len(f) >= 2 && long
 }
 
 // equalsRule says whether s is a rule of "=" alone, as ntpq -p and chronyc

@@ -431,9 +431,16 @@ func psqlFooter(s string) string {
 // psqlRuleLine is why a line is the rule psql's aligned output draws
 // under its header ("-------", "-----+------"), not a row; "" for any
 // other line. Under columns, one column's rule was a row of dashes.
-func psqlRuleLine(s string) string {
+//
+// Right under the header it is psql's; anywhere else it parts the rows
+// from what follows (exiqsumm's rule above its TOTAL row), which is no
+// psql's, and is said as that (TestRuleAboveATotalIsNotCalledPsqls).
+func psqlRuleLine(s string, underHead bool) string {
 	if !psqlRule.MatchString(strings.TrimSpace(s)) {
 		return ""
+	}
+	if !underHead {
+		return "a rule of dashes between the rows, not a row: the lines after it may be no rows of the table (exiqsumm's TOTAL is a sum of the rows above it); take the rows above it (cut the output at the rule, exiqsumm | sed '/^---*$/,$d', or filter the total out in the chart), or read the tool's machine-readable output where it has one"
 	}
 	return "psql's rule under an aligned table's header, not a row: read psql's --csv (parse: csv), or -At -F ',' with names:, whose values no padding or | moves"
 }
