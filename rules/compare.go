@@ -465,12 +465,15 @@ func equalCheck(a any, ca class, b any, cb class) (bool, string) {
 }
 
 // apart is why two unequal texts cannot be told apart as meant — a line
-// end (lineEnd), the case of their letters (caseOnly), or one is a part
-// of the other's comma-separated list (listPart) — the one judgement
-// every equality operator (eq, ne, in, notIn; ==, !=, in) asks; "" when
-// they differ otherwise.
+// end (lineEnd), blanks at an end (edgeBlanks), the case of their letters
+// (caseOnly), or one is a part of the other's comma-separated list
+// (listPart) — the one judgement every equality operator (eq, ne, in,
+// notIn; ==, !=, in) asks; "" when they differ otherwise.
 func apart(a, b string) string {
 	if reason := lineEnd(a, b); reason != "" {
+		return reason
+	}
+	if reason := edgeBlanks(a, b); reason != "" {
 		return reason
 	}
 	if reason := caseOnly(a, b); reason != "" {
@@ -544,6 +547,70 @@ func lineEnd(a, b string) string {
 		return ""
 	}
 	return strconv.Quote(a) + " and " + strconv.Quote(b) + " differ only by the line end " + strconv.Quote(long) + " ends with, as a command's output read with parse: text keeps it; compare trimSuffix(x, \"\\n\") (or trim(x)), or read the output with parse: lines"
+}
+
+// blanks are what edgeBlanks reads past at a text's ends: spaces, tabs
+// and line ends.
+const blanks = " \t\r\n"
+
+// edgeBlanks is why two unequal texts cannot be told apart as meant: they
+// differ only by blanks (spaces, tabs, line ends) before or after the
+// same words, as a tool's output may keep them — modprobe -n -v prints
+// "install /bin/false " for a module it will not load, and `cut -d=
+// -f2` of sysctl.conf's `net.ipv4.ip_forward = 1` gives " 1" — so
+// `dry == "install /bin/false"` was a plain no over a disabled module,
+// and `fwd == "1"` over a router that forwards
+// (TestTextsThatDifferOnlyByBlanksAtAnEndAreNoEquality). "" for any other
+// pair, for two texts that are blank but for nothing, and for a pair
+// lineEnd names.
+//
+//	edgeBlanks("install /bin/false ", "install /bin/false")  "… differ only by the blanks …"
+//	edgeBlanks(" 1", "2")                                     ""
+func edgeBlanks(a, b string) string {
+	x, y := strings.Trim(a, blanks), strings.Trim(b, blanks)
+	if a == b || x != y || x == "" {
+		return ""
+	}
+	return strconv.Quote(a) + " and " + strconv.Quote(b) + " differ only by the blanks (spaces, tabs, line ends) at their ends, which a tool's output may keep (modprobe -n -v prints \"install /bin/false \"); compare trim(x) == " + strconv.Quote(x)
+}
+
+// edgeSuffix is why `s endsWith suffix` is not known to be false: s ends
+// with suffix but for a line end (lineEndSuffix) or other blanks after it
+// (modprobe -n -v's "install /bin/false " and "/bin/false"); "" otherwise,
+// and when s ends with it or suffix ends with a blank itself.
+func edgeSuffix(s, suffix string) string {
+	if reason := lineEndSuffix(s, suffix); reason != "" {
+		return reason
+	}
+	trimmed := strings.TrimRight(s, blanks)
+	if suffix == "" || strings.HasSuffix(s, suffix) || trimmed == s || strings.TrimRight(suffix, blanks) != suffix || !strings.HasSuffix(trimmed, suffix) {
+		return ""
+	}
+	return strconv.Quote(s) + " ends with " + strconv.Quote(suffix) + " but for the blanks after it, which a tool's output may keep (modprobe -n -v prints \"install /bin/false \"); ask trim(x) endsWith " + strconv.Quote(suffix)
+}
+
+// edgeMatch is why `s matches pattern` is not known to be false: pattern
+// matches s but for a line end after it (lineEndMatch), or but for other
+// blanks at its ends, as `^install /bin/(true|false)$` matches modprobe
+// -n -v's "install /bin/false " trimmed and not as printed; "" otherwise.
+func edgeMatch(s string, pattern any) string {
+	if reason := lineEndMatch(s, pattern); reason != "" {
+		return reason
+	}
+	trimmed := strings.Trim(s, blanks)
+	if trimmed == s || trimmed == "" {
+		return ""
+	}
+	re, ok := pattern.(*regexp.Regexp)
+	if text, isText := pattern.(string); isText {
+		var err error
+		re, err = regexp.Compile(text)
+		ok = err == nil
+	}
+	if !ok || re.MatchString(s) || !re.MatchString(trimmed) {
+		return ""
+	}
+	return strconv.Quote(s) + " matches " + strconv.Quote(re.String()) + " but for the blanks at its ends, which a tool's output may keep (modprobe -n -v prints \"install /bin/false \"); match trim(x), or let the pattern take them (\\s*$)"
 }
 
 func cmpOrdered[T int | float64](a, b T) int {
