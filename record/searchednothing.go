@@ -41,6 +41,15 @@ import (
 // all-ok, 1: some-failed}` and `result.empty: answer` said `OK - no
 // verdict rows`, Consistent, over no file checked
 // (TestChecksumListThatCheckedNothingIsNoAnswer).
+//
+// systemctl (and timedatectl, loginctl, hostnamectl) on a host not booted
+// with systemd (a container, a chroot), or that cannot reach its bus, says
+// `System has not been booted with systemd as init system (PID 1). Can't
+// operate.` or `Failed to connect to bus: …` and exits 1, the code its man
+// page gives for a unit not active: `systemctl is-active avahi-daemon`
+// under `exitCodes: {0: active, 1: inactive}` said `OK avahi-daemon:
+// pass`, Consistent, over a host whose service manager nobody asked
+// (TestServiceManagerNotReachedIsNoAnswer).
 const ItemSearchedNothing = "searched-nothing"
 
 // searchedNothing is the rule, one line at a time, in any case: what the
@@ -51,25 +60,34 @@ const ItemSearchedNothing = "searched-nothing"
 //	"no journal files were opened"    journalctl: none this user may read
 //	"no properly formatted checksum"  sha256sum -c, md5sum -c: no line of its list read
 //	"no file was verified"            sha256sum -c --ignore-missing: every file missing
+//	"not been booted with systemd"    systemctl, timedatectl …: systemd is not PID 1
+//	"failed to connect to bus"        the same: systemd's bus not reached
+//
+// A rule's means says what its answer says nothing of; "" is a search's
+// "none found".
 //
 // A rule marked silent reads so only over a command that printed nothing:
 // coreutils 9.1 says `no file was verified` under --ignore-missing when no
 // file matched, over a file whose digest differs too, which it prints
 // (`/etc/app.conf: FAILED`), and that row is an answer.
 var searchedNothing = []struct {
-	mark, cause, fix string
-	silent           bool
+	mark, cause, fix, means string
+	silent                  bool
 }{
 	{"will result in zero matches", "what it was asked to look for can match nothing",
-		`a process's name (comm) is cut to 15 bytes: give pgrep those 15 (pgrep -x "${NAME:0:15}" in a shell), or match the whole command line (pgrep -f)`, false},
+		`a process's name (comm) is cut to 15 bytes: give pgrep those 15 (pgrep -x "${NAME:0:15}" in a shell), or match the whole command line (pgrep -f)`, "", false},
 	{"no journal files were found", "it found no journal to read",
-		"this host keeps no journal (or it is elsewhere: journalctl -D, --file): read the kernel's messages where they are kept (dmesg, /var/log/kern.log)", false},
+		"this host keeps no journal (or it is elsewhere: journalctl -D, --file): read the kernel's messages where they are kept (dmesg, /var/log/kern.log)", "", false},
 	{"no journal files were opened", "it could open no journal",
-		"run it as root or as a user of the group systemd-journal or adm", false},
+		"run it as root or as a user of the group systemd-journal or adm", "", false},
 	{"no properly formatted checksum", "it found no line of its list it could read",
-		"the list is empty, or written by another tool (md5sum's digests checked with sha256sum, BSD tags): check it with the tool that wrote it, and make an empty list a failure of its own (test -s LIST)", false},
+		"the list is empty, or written by another tool (md5sum's digests checked with sha256sum, BSD tags): check it with the tool that wrote it, and make an empty list a failure of its own (test -s LIST)", "", false},
 	{"no file was verified", "it checked no file",
-		"every file its list names is missing and --ignore-missing left them all out: run it in the folder the list's paths are relative to, or without --ignore-missing, where a missing file is FAILED open or read", true},
+		"every file its list names is missing and --ignore-missing left them all out: run it in the folder the list's paths are relative to, or without --ignore-missing, where a missing file is FAILED open or read", "", true},
+	{"has not been booted with systemd as init system", "systemd is not this system's init (PID 1), so it asked no service manager",
+		"ask the init this host runs (service NAME status, or pgrep for the daemon's process), or run the check on the host itself, not in a container or chroot", "the state it answered says nothing of the unit's", false},
+	{"failed to connect to bus", "it could not reach the service manager over D-Bus",
+		"run it where systemd's bus is reachable: as root on the host itself (with --user, in the user's session, XDG_RUNTIME_DIR set; with --host, over an ssh that connects)", "the state it answered says nothing of the unit's", false},
 }
 
 // SearchedNothing is stderr's first line saying the command's search
@@ -104,12 +122,15 @@ func SearchedNothingEntry(path string, exit int, word, line string) coverage.Ent
 	if word != "" {
 		ended = fmt.Sprintf("though it exited %d, which the chart declares the answer %q", exit, word)
 	}
-	cause, fix := "its search could find nothing", "find why it searched nothing"
+	cause, fix, means := "its search could find nothing", "find why it searched nothing", ""
 	if i := searchedNothingRule(line); i >= 0 {
-		cause, fix = searchedNothing[i].cause, searchedNothing[i].fix
+		cause, fix, means = searchedNothing[i].cause, searchedNothing[i].fix, searchedNothing[i].means
 	}
-	return answerEntry(path, fmt.Sprintf("it said on stderr that %s %s, so its answer of none found says nothing of whether there is such a thing; stderr's first such line: %q; %s",
-		cause, ended, cutLine(line), fix), ItemSearchedNothing)
+	if means == "" {
+		means = "its answer of none found says nothing of whether there is such a thing"
+	}
+	return answerEntry(path, fmt.Sprintf("it said on stderr that %s %s, so %s; stderr's first such line: %q; %s",
+		cause, ended, means, cutLine(line), fix), ItemSearchedNothing)
 }
 
 // UnopenedListEntry is the ledger's entry for a checksum tool's check
