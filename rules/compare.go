@@ -213,7 +213,9 @@ func compare(a, b any) (int, string) {
 // and "…10:00:01Z" after "…10:00:01.5Z", yet text orders both the other
 // way, so a backup's time compared with a cut-off read fresh when it was
 // not. Nor have two durations written as text ("1h30m" orders before
-// "45m"). Each reason says how to compare the times or the durations.
+// "45m"), nor two runs of numbers joined by colons whose numbers differ in
+// their digits (colonNumbers: sshd's MaxStartups "10:30:100" orders before
+// "10:30:60"). Each reason says how to compare them.
 func textOrder(a, b string) (int, string) {
 	if numeral(a) && numeral(b) {
 		return 0, strconv.Quote(a) + " and " + strconv.Quote(b) + " are numbers written as text, and text orders by character (\"100%\" before \"90%\"); " + numeralsHint(a, b)
@@ -229,6 +231,9 @@ func textOrder(a, b string) (int, string) {
 	}
 	if ia, ib := intervalOf(a), intervalOf(b); ia.ok && ib.ok && !(ia.clock && ib.clock) {
 		return 0, strconv.Quote(a) + " and " + strconv.Quote(b) + " are intervals written as text, as PostgreSQL writes them (\"1 day 00:00:01\" orders before \"23:00:00\", \"100:00:00\" before \"23:00:00\"), and text orders by character, not by length; compare them as numbers: have the query give seconds, extract(epoch from x)"
+	}
+	if colonNumbers(a, b) {
+		return 0, strconv.Quote(a) + " and " + strconv.Quote(b) + " are numbers joined by colons written as text (sshd -T's maxstartups 10:30:100, a clock without its zero 9:30), and text orders them by character, not number by number (\"10:30:100\" before \"10:30:60\", \"9:30\" after \"10:00\"); compare the numbers one by one: int(split(x, \":\")[2]) > 60"
 	}
 	if durationText(a) && durationText(b) {
 		return 0, strconv.Quote(a) + " and " + strconv.Quote(b) + " are durations written as text, and text orders by character (\"1h30m\" before \"45m\"); compare the durations: duration(x) < duration(y)"
@@ -344,6 +349,33 @@ func intervalOf(s string) intervalForm {
 		return intervalForm{}
 	}
 	return intervalForm{ok: true, clock: plainClock.MatchString(s)}
+}
+
+// colonJoined is numbers joined by colons: sshd's MaxStartups
+// (10:30:100), a clock (9:30, 10:30:00), ps's elapsed time (1:02:03).
+var colonJoined = regexp.MustCompile(`^\d+(?::\d+)+$`)
+
+// colonNumbers reports whether a and b are both numbers joined by colons
+// that text does not order number by number: their counts of numbers
+// differ, or two numbers in the same place differ in their count of
+// digits ("10:30:100" and "10:30:60", "9:30" and "10:00"). Two of the same
+// shape, clocks of two-digit groups ("09:30", "10:00"), order by character
+// as by number, and are not judged so
+// (TestNumbersSeparatedByColonsHaveNoTextOrder).
+func colonNumbers(a, b string) bool {
+	if len(a) > 64 || len(b) > 64 || !colonJoined.MatchString(a) || !colonJoined.MatchString(b) {
+		return false
+	}
+	pa, pb := strings.Split(a, ":"), strings.Split(b, ":")
+	if len(pa) != len(pb) {
+		return true
+	}
+	for i := range pa {
+		if len(pa[i]) != len(pb[i]) {
+			return true
+		}
+	}
+	return false
 }
 
 // durationText reports whether s is a duration as Go writes one ("90s",
