@@ -633,16 +633,24 @@ func edgeMatch(s string, pattern any) string {
 	if trimmed == s || trimmed == "" {
 		return ""
 	}
-	re, ok := pattern.(*regexp.Regexp)
-	if text, isText := pattern.(string); isText {
-		var err error
-		re, err = regexp.Compile(text)
-		ok = err == nil
-	}
+	re, ok := patternOf(pattern)
 	if !ok || re.MatchString(s) || !re.MatchString(trimmed) {
 		return ""
 	}
 	return strconv.Quote(s) + " matches " + strconv.Quote(re.String()) + " but for the blanks at its ends, which a tool's output may keep (modprobe -n -v prints \"install /bin/false \"); match trim(x), or let the pattern take them (\\s*$)"
+}
+
+// patternOf is a matches pattern as a regular expression: a filter's,
+// compiled already, or an expression's text, compiled here (off the hot
+// path: only a text that failed to match is matched again); ok is false
+// for a text that does not compile.
+func patternOf(pattern any) (*regexp.Regexp, bool) {
+	if text, isText := pattern.(string); isText {
+		re, err := regexp.Compile(text)
+		return re, err == nil
+	}
+	re, ok := pattern.(*regexp.Regexp)
+	return re, ok
 }
 
 func cmpOrdered[T int | float64](a, b T) int {
@@ -705,12 +713,7 @@ func lineEndMatch(s string, pattern any) string {
 	if !strings.HasSuffix(s, "\n") {
 		return ""
 	}
-	re, ok := pattern.(*regexp.Regexp)
-	if text, isText := pattern.(string); isText {
-		var err error
-		re, err = regexp.Compile(text)
-		ok = err == nil
-	}
+	re, ok := patternOf(pattern)
 	if !ok || re.MatchString(s) || !re.MatchString(strings.TrimRight(s, "\r\n")) {
 		return ""
 	}
