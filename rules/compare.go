@@ -213,7 +213,9 @@ func compare(a, b any) (int, string) {
 // and "…10:00:01Z" after "…10:00:01.5Z", yet text orders both the other
 // way, so a backup's time compared with a cut-off read fresh when it was
 // not. Nor have two durations written as text ("1h30m" orders before
-// "45m"). Each reason says how to compare the times or the durations.
+// "45m"), nor two runs of numbers joined by colons whose numbers differ in
+// their digits (colonNumbers: sshd's MaxStartups "10:30:100" orders before
+// "10:30:60"). Each reason says how to compare them.
 func textOrder(a, b string) (int, string) {
 	if numeral(a) && numeral(b) {
 		return 0, strconv.Quote(a) + " and " + strconv.Quote(b) + " are numbers written as text, and text orders by character (\"100%\" before \"90%\"); " + numeralsHint(a, b)
@@ -229,6 +231,9 @@ func textOrder(a, b string) (int, string) {
 	}
 	if ia, ib := intervalOf(a), intervalOf(b); ia.ok && ib.ok && !(ia.clock && ib.clock) {
 		return 0, strconv.Quote(a) + " and " + strconv.Quote(b) + " are intervals written as text, as PostgreSQL writes them (\"1 day 00:00:01\" orders before \"23:00:00\", \"100:00:00\" before \"23:00:00\"), and text orders by character, not by length; compare them as numbers: have the query give seconds, extract(epoch from x)"
+	}
+	if colonNumbers(a, b) {
+		return 0, strconv.Quote(a) + " and " + strconv.Quote(b) + " are numbers joined by colons written as text (sshd -T's maxstartups 10:30:100, a clock without its zero 9:30), and text orders them by character, not number by number (\"10:30:100\" before \"10:30:60\", \"9:30\" after \"10:00\"); compare the numbers one by one: int(split(x, \":\")[2]) > 60"
 	}
 	if durationText(a) && durationText(b) {
 		return 0, strconv.Quote(a) + " and " + strconv.Quote(b) + " are durations written as text, and text orders by character (\"1h30m\" before \"45m\"); compare the durations: duration(x) < duration(y)"
@@ -344,6 +349,33 @@ func intervalOf(s string) intervalForm {
 		return intervalForm{}
 	}
 	return intervalForm{ok: true, clock: plainClock.MatchString(s)}
+}
+
+// colonJoined is numbers joined by colons: sshd's MaxStartups
+// (10:30:100), a clock (9:30, 10:30:00), ps's elapsed time (1:02:03).
+var colonJoined = regexp.MustCompile(`^\d+(?::\d+)+$`)
+
+// colonNumbers reports whether a and b are both numbers joined by colons
+// that text does not order number by number: their counts of numbers
+// differ, or two numbers in the same place differ in their count of
+// digits ("10:30:100" and "10:30:60", "9:30" and "10:00"). Two of the same
+// shape, clocks of two-digit groups ("09:30", "10:00"), order by character
+// as by number, and are not judged so
+// (TestNumbersSeparatedByColonsHaveNoTextOrder).
+func colonNumbers(a, b string) bool {
+	if len(a) > 64 || len(b) > 64 || !colonJoined.MatchString(a) || !colonJoined.MatchString(b) {
+		return false
+	}
+	pa, pb := strings.Split(a, ":"), strings.Split(b, ":")
+	if len(pa) != len(pb) {
+		return true
+	}
+	for i := range pa {
+		if len(pa[i]) != len(pb[i]) {
+			return true
+		}
+	}
+	return false
 }
 
 // durationText reports whether s is a duration as Go writes one ("90s",
@@ -465,12 +497,15 @@ func equalCheck(a any, ca class, b any, cb class) (bool, string) {
 }
 
 // apart is why two unequal texts cannot be told apart as meant — a line
-// end (lineEnd), the case of their letters (caseOnly), or one is a part
-// of the other's comma-separated list (listPart) — the one judgement
-// every equality operator (eq, ne, in, notIn; ==, !=, in) asks; "" when
-// they differ otherwise.
+// end (lineEnd), blanks at an end (edgeBlanks), the case of their letters
+// (caseOnly), or one is a part of the other's comma-separated list
+// (listPart) — the one judgement every equality operator (eq, ne, in,
+// notIn; ==, !=, in) asks; "" when they differ otherwise.
 func apart(a, b string) string {
 	if reason := lineEnd(a, b); reason != "" {
+		return reason
+	}
+	if reason := edgeBlanks(a, b); reason != "" {
 		return reason
 	}
 	if reason := caseOnly(a, b); reason != "" {
@@ -546,6 +581,78 @@ func lineEnd(a, b string) string {
 	return strconv.Quote(a) + " and " + strconv.Quote(b) + " differ only by the line end " + strconv.Quote(long) + " ends with, as a command's output read with parse: text keeps it; compare trimSuffix(x, \"\\n\") (or trim(x)), or read the output with parse: lines"
 }
 
+// blanks are what edgeBlanks reads past at a text's ends: spaces, tabs
+// and line ends.
+const blanks = " \t\r\n"
+
+// edgeBlanks is why two unequal texts cannot be told apart as meant: they
+// differ only by blanks (spaces, tabs, line ends) before or after the
+// same words, as a tool's output may keep them — modprobe -n -v prints
+// "install /bin/false " for a module it will not load, and `cut -d=
+// -f2` of sysctl.conf's `net.ipv4.ip_forward = 1` gives " 1" — so
+// `dry == "install /bin/false"` was a plain no over a disabled module,
+// and `fwd == "1"` over a router that forwards
+// (TestTextsThatDifferOnlyByBlanksAtAnEndAreNoEquality). "" for any other
+// pair, for two texts that are blank but for nothing, and for a pair
+// lineEnd names.
+//
+//	edgeBlanks("install /bin/false ", "install /bin/false")  "… differ only by the blanks …"
+//	edgeBlanks(" 1", "2")                                     ""
+func edgeBlanks(a, b string) string {
+	x, y := strings.Trim(a, blanks), strings.Trim(b, blanks)
+	if a == b || x != y || x == "" {
+		return ""
+	}
+	return strconv.Quote(a) + " and " + strconv.Quote(b) + " differ only by the blanks (spaces, tabs, line ends) at their ends, which a tool's output may keep (modprobe -n -v prints \"install /bin/false \"); compare trim(x) == " + strconv.Quote(x)
+}
+
+// edgeSuffix is why `s endsWith suffix` is not known to be false: s ends
+// with suffix but for a line end (lineEndSuffix) or other blanks after it
+// (modprobe -n -v's "install /bin/false " and "/bin/false"); "" otherwise,
+// and when s ends with it or suffix ends with a blank itself.
+func edgeSuffix(s, suffix string) string {
+	if reason := lineEndSuffix(s, suffix); reason != "" {
+		return reason
+	}
+	trimmed := strings.TrimRight(s, blanks)
+	if suffix == "" || strings.HasSuffix(s, suffix) || trimmed == s || strings.TrimRight(suffix, blanks) != suffix || !strings.HasSuffix(trimmed, suffix) {
+		return ""
+	}
+	return strconv.Quote(s) + " ends with " + strconv.Quote(suffix) + " but for the blanks after it, which a tool's output may keep (modprobe -n -v prints \"install /bin/false \"); ask trim(x) endsWith " + strconv.Quote(suffix)
+}
+
+// edgeMatch is why `s matches pattern` is not known to be false: pattern
+// matches s but for a line end after it (lineEndMatch), or but for other
+// blanks at its ends, as `^install /bin/(true|false)$` matches modprobe
+// -n -v's "install /bin/false " trimmed and not as printed; "" otherwise.
+func edgeMatch(s string, pattern any) string {
+	if reason := lineEndMatch(s, pattern); reason != "" {
+		return reason
+	}
+	trimmed := strings.Trim(s, blanks)
+	if trimmed == s || trimmed == "" {
+		return ""
+	}
+	re, ok := patternOf(pattern)
+	if !ok || re.MatchString(s) || !re.MatchString(trimmed) {
+		return ""
+	}
+	return strconv.Quote(s) + " matches " + strconv.Quote(re.String()) + " but for the blanks at its ends, which a tool's output may keep (modprobe -n -v prints \"install /bin/false \"); match trim(x), or let the pattern take them (\\s*$)"
+}
+
+// patternOf is a matches pattern as a regular expression: a filter's,
+// compiled already, or an expression's text, compiled here (off the hot
+// path: only a text that failed to match is matched again); ok is false
+// for a text that does not compile.
+func patternOf(pattern any) (*regexp.Regexp, bool) {
+	if text, isText := pattern.(string); isText {
+		re, err := regexp.Compile(text)
+		return re, err == nil
+	}
+	re, ok := pattern.(*regexp.Regexp)
+	return re, ok
+}
+
 func cmpOrdered[T int | float64](a, b T) int {
 	switch {
 	case a < b:
@@ -606,12 +713,7 @@ func lineEndMatch(s string, pattern any) string {
 	if !strings.HasSuffix(s, "\n") {
 		return ""
 	}
-	re, ok := pattern.(*regexp.Regexp)
-	if text, isText := pattern.(string); isText {
-		var err error
-		re, err = regexp.Compile(text)
-		ok = err == nil
-	}
+	re, ok := patternOf(pattern)
 	if !ok || re.MatchString(s) || !re.MatchString(strings.TrimRight(s, "\r\n")) {
 		return ""
 	}

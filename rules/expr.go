@@ -176,6 +176,8 @@ func Compile(src string, opts ...Option) (e *Expr, err error) {
 	}
 	copts := append(append(local, builderFuncs()...), arithFuncs()...)
 	copts = append(append(append(append(append(append(copts, equalityFuncs()...), textFuncs()...), sortFuncs()...), itemsFuncs()...), funcOptions(c.calls)...), expr.MaxNodes(o.maxNodes), expr.Patch(patchSort{c.builtins}), expr.Patch(patchMember{c.builtins}), expr.Patch(adds), expr.Patch(patchArith{texts: c.binaries, builtins: c.builtins}), expr.Patch(patchEqual{c.binaries}))
+	// last: it wraps what the others made, before the optimizer sees it
+	copts = append(append(copts, lastFuncs()...), expr.Patch(patchLast{}))
 	if len(c.indexes) > 0 {
 		// first: the member reads it wraps are operands of the others
 		copts = append([]expr.Option{indexFuncs(), expr.Patch(patchIndex{c.indexes})}, copts...)

@@ -29,8 +29,10 @@ import (
 // it compiles is patched (patchEqual); two strings it knows stay expr's.
 // `matches` keeps expr's own operator, its pattern checked when the
 // expression compiles: only its left side is judged (matchedTextFunc, the
-// text as it is, or the error), and, when that text ends a line, whether
-// the pattern matches it but for its line end (lineEndMatch).
+// text as it is, or the error), and, when that text has a line end or
+// blanks at an end, whether
+// the pattern matches it but for its line end or other blanks at its
+// ends (edgeMatch).
 const (
 	containsFunc    = "\x00contains"
 	startsWithFunc  = "\x00startsWith"
@@ -51,7 +53,7 @@ func textFuncs() []expr.Option {
 			if _, err := judgedText(p[0], "", p[1], "matches", strings.Contains); err != nil {
 				return nil, err
 			}
-			if reason := lineEndMatch(p[0].(string), p[2]); reason != "" {
+			if reason := edgeMatch(p[0].(string), p[2]); reason != "" {
 				return nil, fmt.Errorf("%s: %s", p[1], reason)
 			}
 			return p[0], nil
@@ -66,7 +68,7 @@ func judgedText(a, b, text any, op string, f func(s, sub string) bool) (any, err
 	y, ok2 := b.(string)
 	if ok1 && ok2 {
 		if op == "endsWith" {
-			if reason := lineEndSuffix(x, y); reason != "" {
+			if reason := edgeSuffix(x, y); reason != "" {
 				return nil, fmt.Errorf("%s: %s", text, reason)
 			}
 		}

@@ -572,12 +572,12 @@ func (c *cond) test(actual any, present bool) (bool, string) {
 		case OpStartsWith:
 			return strings.HasPrefix(s, c.str), ""
 		case OpEndsWith:
-			if reason := lineEndSuffix(s, c.str); reason != "" {
+			if reason := edgeSuffix(s, c.str); reason != "" {
 				return false, reason
 			}
 			return strings.HasSuffix(s, c.str), ""
 		default:
-			if reason := lineEndMatch(s, c.re); reason != "" {
+			if reason := edgeMatch(s, c.re); reason != "" {
 				return false, reason
 			}
 			return c.re.MatchString(s), ""

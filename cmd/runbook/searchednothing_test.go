@@ -176,3 +176,52 @@ stages:
 		t.Errorf("a hint for a 141 of no pipeline:\n%s", r.stdout)
 	}
 }
+
+// TestServiceManagerNotReachedIsNoAnswer: systemctl on a host (a
+// container, a chroot) not booted with systemd, or that cannot reach
+// systemd's bus, says so on stderr and exits 1, the code its man page
+// gives for "not active" too. A CIS check that avahi-daemon is not
+// running, `systemctl is-active avahi-daemon` under `exitCodes: {0:
+// active, 1: inactive}`, said `OK avahi-daemon: pass`, Consistent, over a
+// host whose service manager nobody asked (testdata/wave-cis/services).
+// Its words are a not-checked item now (record.Unreached, the one home
+// wave-sched's TestServiceManagerUnreachedIsNoAnswer pins too): Not sure,
+// UNKNOWN; an inactive unit, nothing on stderr, is still inactive, OK.
+func TestServiceManagerNotReachedIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, stderr string
+		want         int
+		standing     string
+	}{
+		{"not booted with systemd", `System has not been booted with systemd as init system (PID 1). Can'"'"'t operate.\nFailed to connect to bus: Host is down\n`, 3, `Not sure — stage "st" did not check its answer (it exited 1, which exitCodes: declares the answer "inactive", but it said on stderr that it could not reach the service manager it asks (systemd)`},
+		{"no bus", `Failed to connect to bus: No such file or directory\n`, 3, `Not sure — stage "st" did not check its answer (it exited 1, which exitCodes: declares the answer "inactive", but it said on stderr that it could not reach the service manager it asks (systemd)`},
+		{"inactive", ``, 0, "Consistent with the run's record"},
+	} {
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
+runbook: not-running
+result: {kind: verdict/service, decider: Active, nagios: {ok: [pass], critical: [active]}}
+stages:
+  - id: st
+    exec:
+      exitCodes: {0: active, 1: inactive}
+      shell: |
+        printf '`+tc.stderr+`' >&2
+        exit 1
+  - id: active
+    name: Active
+    decide:
+      rules:
+        - {when: 'st.status == "active"', then: active, label: it is running}
+      default: {branch: pass, label: it is not running}
+    branches:
+      active: [{id: a, verdict: {subject: '"avahi-daemon"', verdict: '"active"'}}]
+      pass: [{id: p, verdict: {subject: '"avahi-daemon"', verdict: '"pass"'}}]
+`)
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		if r.code != tc.want || !strings.Contains(r.stdout, "\n"+tc.standing) {
+			t.Errorf("%s: exit %d; want %d and the standing %s:\n%s", tc.name, r.code, tc.want, tc.standing, r.stdout)
+		}
+	}
+}
