@@ -86,7 +86,8 @@ func (r *Row) UnmarshalJSON(data []byte) error {
 // columns are the FIRST row's keys in order; a null, missing or empty cell
 // prints "—" (a blank reads as zero, a dash as not reported); booleans
 // print yes/no; "|" is escaped and a newline becomes a space. Keys only
-// later rows have are not columns. No rows: EmptySet.
+// later rows have are not columns (OffTable says which). No rows:
+// EmptySet.
 func RenderTable(rows []Row) string {
 	if len(rows) == 0 {
 		return EmptySet
@@ -112,6 +113,58 @@ func RenderTable(rows []Row) string {
 		}
 	}
 	return b.String()
+}
+
+// OffTable is what RenderTable leaves out, in words: each key only rows
+// after the first hold, in the order first met, with the rows (1-based)
+// that hold it — "changed (row 3), options (rows 2 and 5)"; "" when every
+// row's keys are the first row's. The table law keeps the first row's
+// keys as the columns, so a key a CRITICAL row alone carries (the date
+// an account expired, the mount options that failed) was in no column of
+// the text output and nothing said so; the renderers print this beside
+// the table.
+func OffTable(rows []Row) string {
+	if len(rows) < 2 {
+		return ""
+	}
+	cols := make(map[string]bool, len(rows[0].Keys))
+	for _, k := range rows[0].Keys {
+		cols[k] = true
+	}
+	var order []string
+	at := map[string][]int{}
+	for i, r := range rows[1:] {
+		for _, k := range r.Keys {
+			if cols[k] {
+				continue
+			}
+			if at[k] == nil {
+				order = append(order, k)
+			}
+			at[k] = append(at[k], i+2)
+		}
+	}
+	parts := make([]string, len(order))
+	for i, k := range order {
+		parts[i] = fmt.Sprintf("%s (%s)", cell(k), rowNumbers(at[k]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// rowNumbers is "row 3", "rows 2 and 5", "rows 2, 5 and 9", past eight
+// "rows 2, 5, 9 … and 40 more".
+func rowNumbers(ns []int) string {
+	if len(ns) == 1 {
+		return fmt.Sprintf("row %d", ns[0])
+	}
+	words := make([]string, 0, len(ns))
+	for i, n := range ns {
+		if i == 8 {
+			return "rows " + strings.Join(words, ", ") + fmt.Sprintf(" … and %d more", len(ns)-8)
+		}
+		words = append(words, fmt.Sprint(n))
+	}
+	return "rows " + strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }
 
 // CellText is the words RenderTable prints for one cell's value v (the

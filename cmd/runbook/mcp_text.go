@@ -34,6 +34,9 @@ func mcpText(rec *record.Record, id string, q int, into map[string]string, recor
 			// the view's table: an empty set said by how the run went
 			// (record.NoRowsTable), as the text format says it
 			p.line(v.verdicts.table)
+			if v.verdicts.offTable != "" {
+				p.line(v.verdicts.offTable)
+			}
 		}
 		if v.verdicts.shown != "" {
 			p.line(v.verdicts.shown)

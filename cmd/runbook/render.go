@@ -67,6 +67,9 @@ type resultView struct {
 type verdictView struct {
 	table    string // markdown
 	shown    string // "N of M rows shown", "" when complete
+	// offTable: the keys of later rows that are no column (record.OffTable)
+	// in words, "" when none.
+	offTable string
 	meanings [][2]string
 }
 
@@ -117,6 +120,9 @@ func viewOf(rec *record.Record, opts renderOpts) resultView {
 			}
 		}
 		vv.table = cleanLines(vv.table)
+		if off := record.OffTable(vs.Rows); off != "" {
+			vv.offTable = clean("not in the table (only later rows hold them; --format json has them): " + off)
+		}
 		for _, m := range meaningsInOrder(vs.Rows, vs.Meanings) {
 			vv.meanings = append(vv.meanings, [2]string{clean(m[0]), clean(m[1])})
 		}

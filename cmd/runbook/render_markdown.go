@@ -35,6 +35,10 @@ func renderMarkdown(w io.Writer, rec *record.Record, opts renderOpts) error {
 	if vv := v.verdicts; vv != nil {
 		heading("Verdicts")
 		p.line(vv.table)
+		if vv.offTable != "" {
+			p.line("")
+			p.line("_" + vv.offTable + "_")
+		}
 		if vv.shown != "" {
 			p.line("")
 			p.line("_" + vv.shown + "_")

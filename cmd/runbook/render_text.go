@@ -50,6 +50,9 @@ func renderText(w io.Writer, rec *record.Record, opts renderOpts) error {
 			table = alignTable(table)
 		}
 		p.line(table)
+		if vv.offTable != "" {
+			p.line(vv.offTable)
+		}
 		if vv.shown != "" {
 			p.line(vv.shown)
 		}
