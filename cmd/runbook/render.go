@@ -65,8 +65,8 @@ type resultView struct {
 }
 
 type verdictView struct {
-	table    string // markdown
-	shown    string // "N of M rows shown", "" when complete
+	table string // markdown
+	shown string // "N of M rows shown", "" when complete
 	// offTable: the keys of later rows that are no column (record.OffTable)
 	// in words, "" when none.
 	offTable string
