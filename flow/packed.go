@@ -10,14 +10,16 @@ import (
 // A long run keeps tens of thousands of commits; as Commits (192 bytes,
 // eleven pointer words each) they were one large allocation the runtime
 // zeroed whole before the run could go on, that the collector scanned on
-// every cycle and whose pages the kernel faulted in afresh each run — half
-// of a 10,000-pass loop's time. Packed, a commit is 64 bytes the
-// collector never looks into. What it names by number lives where it
-// lived before: its reads, writes, evidence and path text in its arena's
-// chunks, its scope and chart in the arena's frame list, its stage in the
-// chart's node list. Log.Commits spells the commits out when someone
-// reads them (materialize), the same values in the same memory a commit
-// held when it was built whole.
+// every cycle and whose pages the kernel faulted in afresh each run — with
+// the collector's wait on that zeroing, nearly half of a 10,000-pass
+// loop's CPU. Packed, a commit is 64 bytes the collector never looks
+// into. What it names by number lives where it lived before: its reads,
+// writes and evidence in its arena's chunks, its scope and chart in the
+// arena's frame list, its stage in the chart's node list; its path is
+// spelled again from those, by the formatter that spelled it in the run.
+// Log.Commits spells the commits out when someone reads them
+// (packedLog.spell), the same values in the same memory a commit held
+// when it was built whole.
 type packedCommit struct {
 	// bits is the compact decision's pass marks (decide.Compact.Parts)
 	bits uint64
@@ -54,7 +56,7 @@ type commitExtra struct {
 	err string
 }
 
-// ref is the index of f's frameRef in its arena, registering it on the
+// refIn is the index of f's frameRef in its arena, registering it on the
 // frame's first commit there (and again when the node is of another
 // chart than the one registered, which a frame never runs, but which
 // must not misname a stage if it did).
