@@ -50,6 +50,13 @@ func (t *Template) Literal() bool {
 	return true
 }
 
+// LeadsWithValue reports whether t's text begins with a ${EXPR} part, so
+// its first character is a value's, not the chart's: "${host}" does,
+// "--host=${h}" and "-${flag}" do not (runbook's optionFromAValue).
+func (t *Template) LeadsWithValue() bool {
+	return len(t.Parts) > 0 && t.Parts[0].Expr != nil
+}
+
 // Render is the template's text with each part replaced by its value
 // (TemplateText) read from env.
 func (t *Template) Render(env rules.Env) (string, error) {
