@@ -278,6 +278,10 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 	out["stdout"] = rs.parsedAs(path, es.Parse, stdout, "its output", out, res.StartErr == nil && !silent && !blank && !onlyStderr)
 	if onlyStderr {
 		rs.fileLedger(record.StderrOnlyEntry(path, es.Parse.Mode, *res.ExitCode, rs.mask(stderr)))
+	} else if line := hostUnverified(res, row, stderr); line != "" {
+		// Before the others: an answer from a machine the command could
+		// not name is no answer of the host, whatever else it said.
+		rs.fileLedger(record.HostUnverifiedEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if subs := unseenFailure(es, res, row); len(subs) > 0 {
 		// Before denied: a substitution bash does not see fail is the
 		// more exact cause of a "No such file" on stderr, with its fix.
@@ -482,6 +486,19 @@ func searchedNothing(res proc.Result, row label.Row, stderr string) string {
 		return ""
 	}
 	return record.SearchedNothing(stderr, len(bytes.TrimSpace(res.Stdout)) > 0)
+}
+
+// hostUnverified is stderr's first line saying the host the command
+// reached is not the one it knows by its key (record.HostUnverified:
+// ssh's REMOTE HOST IDENTIFICATION HAS CHANGED under
+// StrictHostKeyChecking no), when it ended as no failure, whatever its
+// code: what it printed, and its code, are another machine's
+// (record.ItemHostUnverified). "" otherwise: a failure is said as one.
+func hostUnverified(res proc.Result, row label.Row, stderr string) string {
+	if !answeredAsNoFailure(res, row) {
+		return ""
+	}
+	return record.HostUnverified(stderr)
 }
 
 // skippedLines is stderr's first line saying the command skipped lines
