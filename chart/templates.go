@@ -390,7 +390,11 @@ func (l *loader) checkTemplateSecrets(spec *Spec) {
 func (l *loader) checkTemplateNamedSecrets(spec *Spec) {
 	named := map[string]bool{}
 	for _, in := range spec.Inputs {
-		if !in.Secret && secret.NamedSecret(envName(in.Name)) {
+		// a name ending in KEY (sshKey, -i ${sshKey}) is as often the
+		// key's path as the key: only the words that name a secret whole
+		// (a password, a token) are judged here
+		n := strings.ToUpper(envName(in.Name))
+		if !in.Secret && secret.NamedSecret(n) && !strings.HasSuffix(n, "KEY") {
 			named[in.Name] = true
 		}
 	}
