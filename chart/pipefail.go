@@ -20,6 +20,13 @@ var shells = []string{"sh", "bash", "dash", "ash", "ksh", "zsh", "busybox"}
 // stage runs bash -o pipefail, whose exit is the code of the pipeline's
 // last command to fail.
 func (e *ExecSpec) UnguardedPipeline() string {
+	if remote := e.RemoteScript(); remote != "" {
+		// ssh's command runs in the remote user's shell, -c and no pipefail
+		if strings.Contains(remote, "pipefail") || !hasPipe(remote) {
+			return ""
+		}
+		return "its ssh command runs a pipeline on the host, in the remote user's shell with no pipefail: the pipeline exits with its last command's code, so a failing command before a | (a log not there, a tool not installed) reads as its answer; begin the remote command with set -o pipefail; (bash), or run the command whose failure matters on its own"
+	}
 	if e == nil || len(e.Command) < 3 || e.Command[1] != "-c" || !slices.Contains(shells, filepath.Base(e.Command[0])) {
 		return ""
 	}

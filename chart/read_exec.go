@@ -62,6 +62,8 @@ func (l *loader) exec(e entry, s *StageSpec) *ExecSpec {
 		x.ShellPos = se.keyPos
 		if msg := UnfinishedScript(x.Shell); msg != "" {
 			l.errf(se.valPos, sid, "exec shell: %s", msg)
+		} else if msg := SSHReadsLoopInput(x.Shell); msg != "" {
+			l.errf(se.valPos, sid, "exec shell: %s", msg)
 		}
 	default:
 		l.errf(e.keyPos, sid, "exec has neither command nor shell: give command: [program, args…] or shell: \"a script for bash\"")

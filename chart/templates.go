@@ -10,6 +10,7 @@ import (
 
 	"github.com/goccy/go-yaml/ast"
 
+	"github.com/openrunbook/runbook/internal/secret"
 	"github.com/openrunbook/runbook/rules"
 )
 
@@ -48,6 +49,13 @@ func (t *Template) Literal() bool {
 		}
 	}
 	return true
+}
+
+// LeadsWithValue reports whether t's text begins with a ${EXPR} part, so
+// its first character is a value's, not the chart's: "${host}" does,
+// "--host=${h}" and "-${flag}" do not (runbook's optionFromAValue).
+func (t *Template) LeadsWithValue() bool {
+	return len(t.Parts) > 0 && t.Parts[0].Expr != nil
 }
 
 // Render is the template's text with each part replaced by its value
@@ -322,6 +330,7 @@ func (l *loader) checkTemplateSecrets(spec *Spec) {
 			secrets = append(secrets, in.Name)
 		}
 	}
+	l.checkTemplateNamedSecrets(spec)
 	if len(secrets) == 0 {
 		return
 	}
@@ -365,6 +374,41 @@ func (l *loader) checkTemplateSecrets(spec *Spec) {
 			}
 			l.errf(pos, t.stage, "%s: template part ${%s} reads the secret input %q%s: a secret never goes into argv, where ps shows it; pass it with envFrom: {%s: %s} (the command reads $%s) or stdin: %s",
 				t.what, t.x.String(), in, held, envName(in), r, envName(in), r)
+			break
+		}
+	}
+}
+
+// checkTemplateNamedSecrets refuses a template part that reads an input
+// not marked secret whose name says it holds one (secret.NamedSecret, as
+// envFrom: and inheritEnv: judge a variable's name): `[sshpass, -p,
+// "${sshPassword}", ssh, …]` over an input sshPassword left unmarked put
+// the password in argv, where ps shows it, and the record kept it five
+// times (TestTemplateReadingAnInputNamedAsASecretIsRefused,
+// testdata/wave-fleet). A name the guess is wrong of is renamed, or the
+// value passed as the error says.
+func (l *loader) checkTemplateNamedSecrets(spec *Spec) {
+	named := map[string]bool{}
+	for _, in := range spec.Inputs {
+		// a name ending in KEY (sshKey, -i ${sshKey}) is as often the
+		// key's path as the key: only the words that name a secret whole
+		// (a password, a token) are judged here
+		n := strings.ToUpper(envName(in.Name))
+		if !in.Secret && secret.NamedSecret(n) && !strings.HasSuffix(n, "KEY") {
+			named[in.Name] = true
+		}
+	}
+	if len(named) == 0 {
+		return
+	}
+	for _, t := range l.templateReads {
+		for _, id := range t.x.Idents() {
+			if !named[id.Name] {
+				continue
+			}
+			pos := l.exprPos(t.e, &rules.CompileError{Line: id.Line, Column: id.Column})
+			l.errf(pos, t.stage, "%s: template part ${%s} reads the input %q, whose name says it holds a secret, and a template puts it in argv, where ps shows it and the record keeps it: mark it secret: true and pass it with envFrom: {%s: %s} (the command reads $%s; sshpass -e reads $SSHPASS) or stdin: %s; if it holds no secret, give it a name that does not say so",
+				t.what, t.x.String(), id.Name, envName(id.Name), id.Name, envName(id.Name), id.Name)
 			break
 		}
 	}

@@ -68,3 +68,15 @@ func pipeCodes(codes []int) string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// RemotePipedAnswerEntry is the ledger's entry for an ssh stage whose
+// remote command runs more than one command, that exited with a code the
+// chart declared an answer (word) and wrote on stderr (line, masked
+// already): the remote user's shell runs it with no -e and no pipefail and
+// exits with its last command's code, so a command before it may have
+// failed behind it. `ssh web1 'cat app.log | grep -c ERROR'` under `{0:
+// found, 1: none}` over a log not there said none, OK, Consistent.
+func RemotePipedAnswerEntry(path string, exit int, word, line string) coverage.Entry {
+	return answerEntry(path, fmt.Sprintf("it exited %d, which the chart declares the answer %q, but its ssh command runs more than one command on the host, in the remote user's shell with no pipefail, which exits with its last command's code, and it wrote on stderr, so an earlier command may have failed behind the %d; stderr's first line: %q; let the answering command read its input itself (grep -c ERROR FILE, whose missing file is its own exit 2), or begin the remote command with set -o pipefail; (bash)",
+		exit, word, exit, FirstLine(line)), ItemPipedAnswer)
+}

@@ -3,6 +3,9 @@ package runbook
 import (
 	"fmt"
 	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/openrunbook/runbook/chart"
@@ -34,6 +37,9 @@ func renderExec(es *chart.ExecSpec, s *flow.Scope, bound time.Duration, secrets 
 			// reads as the secret's cut tail to Holds, and was refused.
 			if !es.Args[i].Literal() && secrets.Holds(v) {
 				return nil, 0, fmt.Errorf("exec command argument %d %q renders a value that holds a secret: a secret never goes into argv, where ps shows it; nothing was run; pass the value with envFrom: or stdin: instead", i+1, es.Args[i].Src)
+			}
+			if err := optionFromAValue(es, argv, i, v); err != nil {
+				return nil, 0, err
 			}
 			argv[i] = v
 		}
@@ -81,4 +87,30 @@ func ranAs(es *chart.ExecSpec, argv []string) *chart.ExecSpec {
 	c := *es
 	c.Command = argv
 	return &c
+}
+
+// optionFromAValue is the error for argument i, rendered v, when a value
+// of the run put a leading "-" in front of it: the program reads it as an
+// option, not as the value the chart meant. A host list's item "-V" made
+// `[ssh, -o, BatchMode=yes, "${host}", "pgrep -x sshd"]` print ssh's
+// version and exit 0, a host never reached read as running, OK,
+// Consistent (TestOptionFromAnItemIsRefused); an item
+// "-oProxyCommand=…" runs a command of its choosing on this machine. A
+// dash the chart wrote (`-${flag}`, `--host=${h}`), the program's name
+// (argument 1), a number (`${warn}` of -5) and an argument after a
+// literal "--" (which ends a program's options) are taken as written.
+func optionFromAValue(es *chart.ExecSpec, argv []string, i int, v string) error {
+	if i == 0 || !strings.HasPrefix(v, "-") || v == "-" || !es.Args[i].LeadsWithValue() {
+		return nil
+	}
+	if _, err := strconv.ParseFloat(v, 64); err == nil {
+		return nil
+	}
+	for j := 1; j < i; j++ {
+		if es.Args[j].Literal() && argv[j] == "--" {
+			return nil
+		}
+	}
+	return fmt.Errorf("exec command argument %d %q gave %q, which begins with \"-\", so %s reads it as an option, not as the value the chart meant (a host named \"-V\" makes ssh print its version and exit 0, reaching no host); nothing was run; put a literal \"--\" item before it where the command ends its options there (ssh, grep, ls), or refuse such values where the list is made; an option the chart means is written with its dash in the chart (\"-${flag}\")",
+		i+1, es.Args[i].Src, v, filepath.Base(argv[0]))
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/openrunbook/runbook/chart"
@@ -278,6 +279,10 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 	out["stdout"] = rs.parsedAs(path, es.Parse, stdout, "its output", out, res.StartErr == nil && !silent && !blank && !onlyStderr)
 	if onlyStderr {
 		rs.fileLedger(record.StderrOnlyEntry(path, es.Parse.Mode, *res.ExitCode, rs.mask(stderr)))
+	} else if line := hostUnverified(res, row, stderr); line != "" {
+		// Before the others: an answer from a machine the command could
+		// not name is no answer of the host, whatever else it said.
+		rs.fileLedger(record.HostUnverifiedEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if subs := unseenFailure(es, res, row); len(subs) > 0 {
 		// Before denied: a substitution bash does not see fail is the
 		// more exact cause of a "No such file" on stderr, with its fix.
@@ -303,6 +308,8 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		rs.fileLedger(record.DeniedEntry(path, *res.ExitCode, rs.mask(line)))
 	} else if pipedAnswer(es, res, row) {
 		rs.fileLedger(record.PipedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(stderr), res.PipeStatus, es.AnswerFromASubshellPipeline()))
+	} else if remotePipedAnswer(es, res, row) {
+		rs.fileLedger(record.RemotePipedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(stderr)))
 	}
 	return out
 }
@@ -330,6 +337,32 @@ func pipedAnswer(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
 	}
 	// the script is parsed last, only for a run that may be one
 	return wroteStderr(res) && es.ShellRunsManyCommands()
+}
+
+// remotePipedAnswer says whether an ssh stage whose remote command runs
+// more than one command (chart.ExecSpec.RemoteRunsManyCommands) exited
+// with a non-zero code the chart declared an answer and wrote on stderr:
+// the remote shell exits with its last command's code, so the code may
+// follow an earlier command's failure, as pipedAnswer judges a shell:
+// script's. `ssh web1 'cat app.log | grep -c ERROR'` under `{0: found,
+// 1: none}` over a log not there exits with grep's 1 over nothing, and a
+// fleet check said none, OK, Consistent (TestRemotePipelineAnswerIsNoAnswer).
+func remotePipedAnswer(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
+	// 255 is ssh's own code for its own failure (a port closed, a key
+	// refused), no remote command's: record.Refused and record.Unresolved
+	// judge what it said
+	if es.Shell != "" || res.ExitCode == nil || *res.ExitCode == 0 || *res.ExitCode == 255 || !row.Answered() {
+		return false
+	}
+	// ssh's own note of a first contact says nothing of the command
+	said := false
+	for _, l := range strings.Split(string(res.Stderr), "\n") {
+		if strings.TrimSpace(l) != "" && !strings.Contains(l, "Permanently added") {
+			said = true
+			break
+		}
+	}
+	return said && es.RemoteRunsManyCommands()
 }
 
 // answeredAsNoFailure says whether a command ended with an exit code that
@@ -482,6 +515,19 @@ func searchedNothing(res proc.Result, row label.Row, stderr string) string {
 		return ""
 	}
 	return record.SearchedNothing(stderr, len(bytes.TrimSpace(res.Stdout)) > 0)
+}
+
+// hostUnverified is stderr's first line saying the host the command
+// reached is not the one it knows by its key (record.HostUnverified:
+// ssh's REMOTE HOST IDENTIFICATION HAS CHANGED under
+// StrictHostKeyChecking no), when it ended as no failure, whatever its
+// code: what it printed, and its code, are another machine's
+// (record.ItemHostUnverified). "" otherwise: a failure is said as one.
+func hostUnverified(res proc.Result, row label.Row, stderr string) string {
+	if !answeredAsNoFailure(res, row) {
+		return ""
+	}
+	return record.HostUnverified(stderr)
 }
 
 // skippedLines is stderr's first line saying the command skipped lines
