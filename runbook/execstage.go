@@ -301,6 +301,8 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		rs.fileLedger(record.UnopenedListEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if line := skippedLines(res, row, stderr); line != "" {
 		rs.fileLedger(record.DeniedEntry(path, *res.ExitCode, rs.mask(line)))
+	} else if line := jqNull(es, res, row, stdout); line != "" {
+		rs.fileLedger(record.JQNullEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if pipedAnswer(es, res, row) {
 		rs.fileLedger(record.PipedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(stderr), res.PipeStatus, es.AnswerFromASubshellPipeline()))
 	}
@@ -507,6 +509,18 @@ func checksumListUnopened(es *chart.ExecSpec, res proc.Result, row label.Row, st
 		return ""
 	}
 	return record.Unopened(stderr)
+}
+
+// jqNull is the output's first line on which jq printed null where a
+// value was asked for (record.JQNull), when the exec runs jq
+// (chart.ExecSpec.RunsJQ) and ended as no failure: exit 0, or a code the
+// chart declared an answer (jq -e's 1, said over null as over false).
+// "" otherwise: a failure is said as one.
+func jqNull(es *chart.ExecSpec, res proc.Result, row label.Row, stdout string) string {
+	if !answeredAsNoFailure(res, row) || !es.RunsJQ() {
+		return ""
+	}
+	return record.JQNull(es.Parse.Mode, stdout)
 }
 
 // answeredBlank says whether a command answered with an exit code alone:
