@@ -299,14 +299,15 @@ const (
 // name server gave no answer (a SERVFAIL read as no such name), a search
 // the tool said could find nothing (pgrep over a name past 15 bytes,
 // journalctl over no journal), jq's null where a value was asked for (a
-// key misspelt reads as no value), a plugin that declares it
+// key misspelt reads as no value), util-linux's JSON tree read as a list
+// (findmnt -J's mounts below /, lsblk -J's partitions), a plugin that declares it
 // reads a scope key the scope did not hold (it answered without it), a text whose bytes the scope holds as U+FFFD (its values are
 // not what was read), verdict rows dropped (in neither the rows nor the
 // table), items that wrote no row, a set: key null from a member its
 // object lacks (the rows judged it as no value), a table with no rows of
 // a chart that did not say none is its answer ("no verdict rows" is fine
 // only when the author says nothing to report is).
-var notJudged = []string{ItemFailed, ItemTruncated, ItemNullItems, ItemWithheld, ItemUnparsed, ItemStderrOnly, ItemDenied, ItemNotUTF8, ItemDropped, ItemNoRow, ItemAbsentMember, ItemEmpty, ItemUnseenFailure, ItemPipedAnswer, ItemPluginReadAbsent, ItemNoDNSAnswer, ItemSearchedNothing, ItemJQNull}
+var notJudged = []string{ItemFailed, ItemTruncated, ItemNullItems, ItemWithheld, ItemUnparsed, ItemStderrOnly, ItemDenied, ItemNotUTF8, ItemDropped, ItemNoRow, ItemAbsentMember, ItemEmpty, ItemUnseenFailure, ItemPipedAnswer, ItemPluginReadAbsent, ItemNoDNSAnswer, ItemSearchedNothing, ItemJQNull, ItemTree}
 
 // NotJudged says whether a ledger item of this kind leaves a subject
 // unjudged: the one list a Nagios check's state (internal/gate) and the

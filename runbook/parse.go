@@ -56,6 +56,11 @@ func (rs *runState) parsedAs(path string, spec parse.Spec, text, of string, out 
 		}
 	}
 	if spec.Mode == "json" {
+		if member, top, nested := record.UtilLinuxTree(v); member != "" && file {
+			// findmnt -J and lsblk -J print a tree: a foreach over the
+			// top-level list judges the roots alone (record.ItemTree).
+			rs.fileLedger(record.TreeEntry(path, rs.mask(of), member, top, nested))
+		}
 		return rs.result(path, v)
 	}
 	return v
