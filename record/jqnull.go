@@ -2,6 +2,7 @@ package record
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/openrunbook/runbook/plugins/coverage"
@@ -21,9 +22,8 @@ const ItemJQNull = "jq-null"
 
 // JQNull is the output's first line on which jq printed null where a
 // value was asked for, "" when none: under a text mode (mode "" or any
-// mode but json and jsonl) a field, split by blanks and tabs, that is
-// the word null; under json or jsonl a line that is null alone and
-// unindented, a value jq printed whole (a pretty-printed list's null
+// mode but json and jsonl) a field that is the word null (jqFieldEnd);
+// under json or jsonl a line that is null alone and unindented, a value jq printed whole (a pretty-printed list's null
 // element is indented, and is a value the tool gave: lsblk's mountpoints
 // [null]).
 func JQNull(mode, stdout string) string {
@@ -36,7 +36,7 @@ func JQNull(mode, stdout string) string {
 			}
 			continue
 		}
-		for _, f := range strings.FieldsFunc(l, func(r rune) bool { return r == ' ' || r == '\t' }) {
+		for _, f := range strings.FieldsFunc(l, jqFieldEnd) {
 			if f == "null" {
 				return l
 			}
@@ -45,11 +45,93 @@ func JQNull(mode, stdout string) string {
 	return ""
 }
 
+// jqFieldEnd says whether r ends a field a jq string interpolation or a
+// text mode reads: a blank, a tab, and the separators such a line is
+// written with ("\(.a)=\(.b)", "\(.a):\(.b)", "\(.a),\(.b)"), so
+// `eth0=null` holds jq's null as `eth0 null` does; "/dev/null",
+// "null-route" and "nullable" hold none.
+func jqFieldEnd(r rune) bool {
+	return strings.ContainsRune(" \t=:,;|\"'", r)
+}
+
+// JQNullMember says where a value parsed from jq's JSON holds a member
+// that is null in every object of a list of them (one object or more),
+// "" when none does: jq writes null for a key its input lacks, so
+// `jq '[.[] | {name: .ifname, state: .operState}]'` (ip writes
+// operstate) gave every link "state": null, and `i.state == "DOWN"`,
+// null against a text, was a plain no over a link that was down. A key
+// the tool left null for some items and set for others is the tool's.
+func JQNullMember(v any) string {
+	switch x := v.(type) {
+	case []any:
+		if m := nullInEvery(x); m != "" {
+			return fmt.Sprintf("member %q is null in each of the %s of a list", m, plural(len(x), "object"))
+		}
+		for _, e := range x {
+			if w := JQNullMember(e); w != "" {
+				return w
+			}
+		}
+	case map[string]any:
+		for _, k := range sortedKeys(x) {
+			if w := JQNullMember(x[k]); w != "" {
+				return w
+			}
+		}
+	}
+	return ""
+}
+
+// nullInEvery is a member null in every element of list when each is an
+// object (the first by name), "" otherwise.
+func nullInEvery(list []any) string {
+	if len(list) == 0 {
+		return ""
+	}
+	var names []string
+	for i, e := range list {
+		o, ok := e.(map[string]any)
+		if !ok {
+			return ""
+		}
+		if i == 0 {
+			for _, k := range sortedKeys(o) {
+				if v, has := o[k]; has && v == nil {
+					names = append(names, k)
+				}
+			}
+			continue
+		}
+		names = slices.DeleteFunc(names, func(k string) bool { v, has := o[k]; return !has || v != nil })
+		if len(names) == 0 {
+			return ""
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return names[0]
+}
+
+// sortedKeys are o's keys in order.
+func sortedKeys(o map[string]any) []string {
+	keys := make([]string, 0, len(o))
+	for k := range o {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
 // JQNullEntry is the ledger's entry for such a stage, filed under its
 // path: exit is the exit code, word the answer the chart declared for it
-// ("" when none), line the output's first line holding the null (masked
-// already; JQNull).
+// ("" when none), line the output's first line holding the null, or
+// where in its parsed JSON (masked already; JQNull, JQNullMember).
 func JQNullEntry(path string, exit int, word, line string) coverage.Entry {
+	at := fmt.Sprintf("its output's first such line: %q", cutLine(line))
+	if strings.HasPrefix(line, `member "`) && strings.Contains(line, " is null in each of the ") {
+		at = "in its JSON, " + line
+	}
 	ended := fmt.Sprintf("though it exited %d", exit)
 	if word != "" {
 		ended = fmt.Sprintf("though it exited %d, which the chart declares the answer %q (jq -e exits 1 over null as over false)", exit, word)
@@ -58,8 +140,8 @@ func JQNullEntry(path string, exit int, word, line string) coverage.Entry {
 		Kind: coverage.KindLedger,
 		NotChecked: []coverage.Item{{
 			What: "its output",
-			Why: fmt.Sprintf("jq printed null where its filter asked for a value %s: a path that holds no value prints null, a key the object lacks (misspelt, or spelt in another case) as much as one set to null, so the word is no value the tool gave and a rule over it judges nothing; its output's first such line: %q; check the filter's keys against the tool's JSON, and say what no value means with jq's alternative, (.key // \"none\"), or pick the objects that have it, select(has(\"key\"))",
-				ended, cutLine(line)),
+			Why: fmt.Sprintf("jq printed null where its filter asked for a value %s: a path that holds no value prints null, a key the object lacks (misspelt, or spelt in another case) as much as one set to null, so the word is no value the tool gave and a rule over it judges nothing; %s; check the filter's keys against the tool's JSON, and say what no value means with jq's alternative, (.key // \"none\"), or pick the objects that have it, select(has(\"key\"))",
+				ended, at),
 			Kind: ItemJQNull,
 		}},
 	}}

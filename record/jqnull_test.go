@@ -13,6 +13,9 @@ func TestJQNullFindsTheWordJQPrinted(t *testing.T) {
 		{"lines", "/dev/vda /\r\n/dev/vdb null\r\n", "/dev/vdb null"},
 		{"lines", "nullable\nnull-route 10.0.0.0/8\n", ""},
 		{"columns", "lo UNKNOWN\neth0 DOWN\n", ""},
+		{"kv", "lo=UNKNOWN\neth0=null\n", "eth0=null"},
+		{"lines", "eth0:null:1500\n", "eth0:null:1500"},
+		{"lines", "/dev/null\n", ""},
 		{"json", "null\n", "null"},
 		{"jsonl", "{\"a\":1}\nnull\n", "null"},
 		{"json", "[\n  null\n]\n", ""},
@@ -20,6 +23,36 @@ func TestJQNullFindsTheWordJQPrinted(t *testing.T) {
 	} {
 		if got := JQNull(tc.mode, tc.out); got != tc.want {
 			t.Errorf("%s %q: %q, want %q", tc.mode, tc.out, got, tc.want)
+		}
+	}
+}
+
+// TestJQNullMemberIsNullInEveryObject: a member null in every object of
+// a list, at any depth, is a key jq's input lacked; one null for some
+// objects and set for others is the tool's.
+func TestJQNullMemberIsNullInEveryObject(t *testing.T) {
+	obj := func(kv ...any) map[string]any {
+		m := map[string]any{}
+		for i := 0; i < len(kv); i += 2 {
+			m[kv[i].(string)] = kv[i+1]
+		}
+		return m
+	}
+	for _, tc := range []struct {
+		name string
+		v    any
+		want string
+	}{
+		{"every link", []any{obj("name", "lo", "state", nil), obj("name", "eth0", "state", nil)}, `member "state" is null in each of the 2 objects of a list`},
+		{"one link", []any{obj("name", "eth0", "state", nil)}, `member "state" is null in each of the 1 object of a list`},
+		{"nested", obj("links", []any{obj("a", nil, "b", nil)}), `member "a" is null in each of the 1 object of a list`},
+		{"some", []any{obj("name", "sda", "mountpoint", nil), obj("name", "sda1", "mountpoint", "/")}, ""},
+		{"absent in one", []any{obj("state", nil), obj("name", "x")}, ""},
+		{"a list of nulls", obj("mountpoints", []any{nil}), ""},
+		{"empty", []any{}, ""},
+	} {
+		if got := JQNullMember(tc.v); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
 	}
 }

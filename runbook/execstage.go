@@ -301,7 +301,7 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		rs.fileLedger(record.UnopenedListEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if line := skippedLines(res, row, stderr); line != "" {
 		rs.fileLedger(record.DeniedEntry(path, *res.ExitCode, rs.mask(line)))
-	} else if line := jqNull(es, res, row, stdout); line != "" {
+	} else if line := jqNull(es, res, row, stdout, out["stdout"]); line != "" {
 		rs.fileLedger(record.JQNullEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if pipedAnswer(es, res, row) {
 		rs.fileLedger(record.PipedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(stderr), res.PipeStatus, es.AnswerFromASubshellPipeline()))
@@ -516,11 +516,19 @@ func checksumListUnopened(es *chart.ExecSpec, res proc.Result, row label.Row, st
 // (chart.ExecSpec.RunsJQ) and ended as no failure: exit 0, or a code the
 // chart declared an answer (jq -e's 1, said over null as over false).
 // "" otherwise: a failure is said as one.
-func jqNull(es *chart.ExecSpec, res proc.Result, row label.Row, stdout string) string {
+// Under json and jsonl the parsed value is read too: a member null in
+// every object of a list (record.JQNullMember) is a key jq's input lacked.
+func jqNull(es *chart.ExecSpec, res proc.Result, row label.Row, stdout string, parsed any) string {
 	if !answeredAsNoFailure(res, row) || !es.RunsJQ() {
 		return ""
 	}
-	return record.JQNull(es.Parse.Mode, stdout)
+	if line := record.JQNull(es.Parse.Mode, stdout); line != "" {
+		return line
+	}
+	if es.Parse.Mode == "json" || es.Parse.Mode == "jsonl" {
+		return record.JQNullMember(parsed)
+	}
+	return ""
 }
 
 // answeredBlank says whether a command answered with an exit code alone:
