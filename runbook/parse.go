@@ -61,6 +61,11 @@ func (rs *runState) parsedAs(path string, spec parse.Spec, text, of string, out 
 			// top-level list judges the roots alone (record.ItemTree).
 			rs.fileLedger(record.TreeEntry(path, rs.mask(of), member, top, nested))
 		}
+		if n := record.RoundedNumber(v); n != "" && file {
+			// a float64's print of a number past 2^53: jq 1.6 rounded
+			// it (record.ItemRounded)
+			rs.fileLedger(record.RoundedEntry(path, rs.mask(of), n))
+		}
 		return rs.result(path, v)
 	}
 	return v
