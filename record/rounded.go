@@ -41,8 +41,9 @@ func RoundedNumber(v any) string {
 		return roundedText(strconv.FormatUint(x, 10))
 	case float64:
 		// jsonv keeps as a float64 a whole number whose text is how the
-		// float prints: that text is this
-		if x == math.Trunc(x) {
+		// float prints: that text is this. Past 1e21 a printer writes an
+		// exponent (1e+23), a float's own form, and no rounding of digits.
+		if x == math.Trunc(x) && math.Abs(x) < 1e21 {
 			return roundedText(strconv.FormatFloat(x, 'f', -1, 64))
 		}
 	case json.Number:

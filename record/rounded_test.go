@@ -26,6 +26,7 @@ func TestRoundedNumberIsAFloatsPrint(t *testing.T) {
 		{1.8446744073709552e19, "18446744073709552000"},
 		{9.007199254740994e15, ""},
 		{2.5, ""},
+		{1e23, ""},
 		{json.Number("1e+20"), ""},
 	} {
 		if got := RoundedNumber(tc.v); got != tc.want {
