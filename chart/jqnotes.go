@@ -3,6 +3,7 @@ package chart
 import (
 	"path/filepath"
 	"regexp"
+	"strings"
 )
 
 // jqInShell is a shell line that runs jq: the word jq (or a path ending
@@ -22,4 +23,14 @@ func (e *ExecSpec) RunsJQ() bool {
 		return true
 	}
 	return e.Shell != "" && jqInShell.MatchString(e.Shell)
+}
+
+// JQFormatsFields says whether the exec's jq filter writes its rows with
+// @tsv or @csv, which write null as an empty field (record.JQEmptyColumn).
+func (e *ExecSpec) JQFormatsFields() bool {
+	if !e.RunsJQ() {
+		return false
+	}
+	text := e.Shell + " " + strings.Join(e.Command, " ")
+	return strings.Contains(text, "@tsv") || strings.Contains(text, "@csv")
 }

@@ -26,3 +26,21 @@ func TestRunsJQ(t *testing.T) {
 		}
 	}
 }
+
+// TestJQFormatsFields: a jq filter that writes its rows with @tsv or @csv.
+func TestJQFormatsFields(t *testing.T) {
+	for _, tc := range []struct {
+		cmd   []string
+		shell string
+		want  bool
+	}{
+		{shell: `ip -j addr | jq -r '.[] | [.ifname, .operstate] | @tsv'`, want: true},
+		{cmd: []string{"jq", "-r", ".[] | [.a] | @csv", "f.json"}, want: true},
+		{shell: `ip -j addr | jq -r '.[] | .ifname'`},
+		{shell: `echo '@tsv'`},
+	} {
+		if got := (&ExecSpec{Command: tc.cmd, Shell: tc.shell}).JQFormatsFields(); got != tc.want {
+			t.Errorf("%v %q: %v, want %v", tc.cmd, tc.shell, got, tc.want)
+		}
+	}
+}

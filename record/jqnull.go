@@ -82,6 +82,41 @@ func JQNullMember(v any) string {
 	return ""
 }
 
+// JQEmptyColumn says which column of rows (a csv or tsv parse of jq's
+// @tsv or @csv) is the empty text in every row, "" when none is: those
+// formats write null as an empty field, so `[.ifname, .operState] |
+// @tsv` (ip writes operstate) gave every link an empty state, and
+// `i.state == "DOWN"` was a plain no over a link that was down.
+func JQEmptyColumn(rows any) string {
+	list, ok := rows.([]any)
+	if !ok || len(list) == 0 {
+		return ""
+	}
+	var names []string
+	for i, e := range list {
+		o, ok := e.(map[string]any)
+		if !ok {
+			return ""
+		}
+		if i == 0 {
+			for _, k := range sortedKeys(o) {
+				if o[k] == "" {
+					names = append(names, k)
+				}
+			}
+			continue
+		}
+		names = slices.DeleteFunc(names, func(k string) bool { return o[k] != "" })
+		if len(names) == 0 {
+			return ""
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("column %q is empty in each of the %s (@tsv and @csv write null as an empty field)", names[0], plural(len(list), "row"))
+}
+
 // nullInEvery is a member null in every element of list when each is an
 // object (the first by name), "" otherwise.
 func nullInEvery(list []any) string {
@@ -126,11 +161,15 @@ func sortedKeys(o map[string]any) []string {
 // JQNullEntry is the ledger's entry for such a stage, filed under its
 // path: exit is the exit code, word the answer the chart declared for it
 // ("" when none), line the output's first line holding the null, or
-// where in its parsed JSON (masked already; JQNull, JQNullMember).
+// where in its parsed JSON or rows (masked already; JQNull,
+// JQNullMember, JQEmptyColumn).
 func JQNullEntry(path string, exit int, word, line string) coverage.Entry {
 	at := fmt.Sprintf("its output's first such line: %q", cutLine(line))
-	if strings.HasPrefix(line, `member "`) && strings.Contains(line, " is null in each of the ") {
+	switch {
+	case strings.HasPrefix(line, `member "`) && strings.Contains(line, " is null in each of the "):
 		at = "in its JSON, " + line
+	case strings.HasPrefix(line, `column "`) && strings.Contains(line, " is empty in each of the "):
+		at = "in its rows, " + line
 	}
 	ended := fmt.Sprintf("though it exited %d", exit)
 	if word != "" {

@@ -56,3 +56,23 @@ func TestJQNullMemberIsNullInEveryObject(t *testing.T) {
 		}
 	}
 }
+
+// TestJQEmptyColumnIsEmptyInEveryRow: a column jq's @tsv or @csv left
+// empty in every row; one empty in some rows is the tool's.
+func TestJQEmptyColumnIsEmptyInEveryRow(t *testing.T) {
+	row := func(name, state string) map[string]any { return map[string]any{"name": name, "state": state} }
+	for _, tc := range []struct {
+		name string
+		v    any
+		want string
+	}{
+		{"every row", []any{row("lo", ""), row("eth0", "")}, `column "state" is empty in each of the 2 rows (@tsv and @csv write null as an empty field)`},
+		{"some rows", []any{row("lo", ""), row("eth0", "UP")}, ""},
+		{"no rows", []any{}, ""},
+		{"not rows", "text", ""},
+	} {
+		if got := JQEmptyColumn(tc.v); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

@@ -517,7 +517,9 @@ func checksumListUnopened(es *chart.ExecSpec, res proc.Result, row label.Row, st
 // chart declared an answer (jq -e's 1, said over null as over false).
 // "" otherwise: a failure is said as one.
 // Under json and jsonl the parsed value is read too: a member null in
-// every object of a list (record.JQNullMember) is a key jq's input lacked.
+// every object of a list (record.JQNullMember) is a key jq's input lacked;
+// so, under csv and tsv of jq's @csv or @tsv, is a column empty in every
+// row (record.JQEmptyColumn).
 func jqNull(es *chart.ExecSpec, res proc.Result, row label.Row, stdout string, parsed any) string {
 	if !answeredAsNoFailure(res, row) || !es.RunsJQ() {
 		return ""
@@ -527,6 +529,9 @@ func jqNull(es *chart.ExecSpec, res proc.Result, row label.Row, stdout string, p
 	}
 	if es.Parse.Mode == "json" || es.Parse.Mode == "jsonl" {
 		return record.JQNullMember(parsed)
+	}
+	if (es.Parse.Mode == "tsv" || es.Parse.Mode == "csv") && es.JQFormatsFields() {
+		return record.JQEmptyColumn(parsed)
 	}
 	return ""
 }

@@ -13,7 +13,8 @@ import (
 // the exit 1 a chart declared "down" was jq's answer over null, not over
 // false. Both are a not-checked item now (kind jq-null): Not sure,
 // UNKNOWN; so is a member jq wrote null in every object of a list it
-// built (`{state: .operState}`). A null the tool gave inside a JSON list (lsblk's mountpoints
+// built (`{state: .operState}`), and a column @tsv left empty in every
+// row. A null the tool gave inside a JSON list (lsblk's mountpoints
 // [null], passed through jq pretty-printed) and the word null printed by
 // no jq are not flagged (testdata/wave-jq/links).
 func TestJQNullIsNoAnswer(t *testing.T) {
@@ -30,6 +31,8 @@ func TestJQNullIsNoAnswer(t *testing.T) {
 			`stage "ip" did not check its output (jq printed null where its filter asked for a value though it exited 1, which the chart declares the answer "down" (jq -e exits 1 over null as over false)`},
 		{"an object built with a misspelt key", `jq() { cat >/dev/null; printf '[{"name": "lo", "state": null}, {"name": "eth0", "state": null}]\n'; }; echo '[]' | jq '[.[] | {name: .ifname, state: .operState}]'`, `json`, ``,
 			`stage "ip" did not check its output (jq printed null where its filter asked for a value though it exited 0: a path that holds no value prints null, a key the object lacks (misspelt, or spelt in another case) as much as one set to null, so the word is no value the tool gave and a rule over it judges nothing; in its JSON, member "state" is null in each of the 2 objects of a list; `},
+		{"@tsv of a misspelt key", `jq() { cat >/dev/null; printf 'lo\t\neth0\t\n'; }; echo '[]' | jq -r '.[] | [.ifname, .operState] | @tsv'`, `{as: tsv, header: false, names: [name, state]}`, ``,
+			`in its rows, column "state" is empty in each of the 2 rows (@tsv and @csv write null as an empty field)`},
 		{"raw output of the key", `jq() { cat >/dev/null; printf 'lo UNKNOWN\neth0 DOWN\n'; }; echo '[]' | jq -r '.[] | "\(.ifname) \(.operstate)"'`, `{as: columns, header: false, names: [name, state]}`, ``, ``},
 		{"a null the tool gave in a list", `jq() { cat >/dev/null; printf '[\n  {\n    "name": "eth0",\n    "state": "DOWN",\n    "mounts": [\n      null\n    ]\n  }\n]\n'; }; echo '[]' | jq .`, `json`, ``, ``},
 		{"the word null and no jq", `printf 'lo null\n'`, `{as: columns, header: false, names: [name, state]}`, ``, ``},
