@@ -21,37 +21,51 @@ import (
 const ItemJQNull = "jq-null"
 
 // JQNull is the output's first line on which jq printed null where a
-// value was asked for, "" when none: under a text mode (mode "" or any
-// mode but json and jsonl) a field that is the word null (jqFieldEnd);
-// under json or jsonl a line that is null alone and unindented, a value jq printed whole (a pretty-printed list's null
-// element is indented, and is a value the tool gave: lsblk's mountpoints
-// [null]).
+// value was asked for, "" when none: a line that is null alone, and
+// under json or jsonl unindented, a value jq printed whole (a
+// pretty-printed list's null element is indented, and is a value the
+// tool gave: lsblk's mountpoints [null]). A null among other words is
+// judged in the rows a structured mode made of it (JQNullWord), never in
+// text or lines, whose lines may be prose: `jq -r .MESSAGE` over the
+// journal prints "received null pointer" as a message says it.
 func JQNull(mode, stdout string) string {
 	json := mode == "json" || mode == "jsonl"
 	for _, l := range strings.Split(stdout, "\n") {
 		l = strings.TrimRight(l, "\r")
-		if json {
-			if strings.TrimRight(l, " \t") == "null" {
-				return l
-			}
-			continue
-		}
-		for _, f := range strings.FieldsFunc(l, jqFieldEnd) {
-			if f == "null" {
-				return l
-			}
+		if json && strings.TrimRight(l, " \t") == "null" || !json && strings.TrimSpace(l) == "null" {
+			return l
 		}
 	}
 	return ""
 }
 
-// jqFieldEnd says whether r ends a field a jq string interpolation or a
-// text mode reads: a blank, a tab, and the separators such a line is
-// written with ("\(.a)=\(.b)", "\(.a):\(.b)", "\(.a),\(.b)"), so
-// `eth0=null` holds jq's null as `eth0 null` does; "/dev/null",
-// "null-route" and "nullable" hold none.
-func jqFieldEnd(r rune) bool {
-	return strings.ContainsRune(" \t=:,;|\"'", r)
+// JQNullWord says where a structured text mode's value (columns, csv,
+// tsv, regex: a list of rows; kv: one object) holds the word null as a
+// whole value, "" when none does: `"\(.ifname) \(.operState)"` read as
+// columns gave state "null", and `"\(.ifname)=\(.operState)"` read as kv
+// gave eth0 "null".
+func JQNullWord(v any) string {
+	switch x := v.(type) {
+	case []any:
+		for i, e := range x {
+			o, ok := e.(map[string]any)
+			if !ok {
+				continue
+			}
+			for _, k := range sortedKeys(o) {
+				if o[k] == "null" {
+					return fmt.Sprintf("row %d holds the word null as its %q", i+1, k)
+				}
+			}
+		}
+	case map[string]any:
+		for _, k := range sortedKeys(x) {
+			if x[k] == "null" {
+				return fmt.Sprintf("row %q holds the word null as its value", k)
+			}
+		}
+	}
+	return ""
 }
 
 // JQNullMember says where a value parsed from jq's JSON holds a member
@@ -162,13 +176,14 @@ func sortedKeys(o map[string]any) []string {
 // path: exit is the exit code, word the answer the chart declared for it
 // ("" when none), line the output's first line holding the null, or
 // where in its parsed JSON or rows (masked already; JQNull,
-// JQNullMember, JQEmptyColumn).
+// JQNullWord, JQNullMember, JQEmptyColumn).
 func JQNullEntry(path string, exit int, word, line string) coverage.Entry {
 	at := fmt.Sprintf("its output's first such line: %q", cutLine(line))
 	switch {
 	case strings.HasPrefix(line, `member "`) && strings.Contains(line, " is null in each of the "):
 		at = "in its JSON, " + line
-	case strings.HasPrefix(line, `column "`) && strings.Contains(line, " is empty in each of the "):
+	case strings.HasPrefix(line, `column "`) && strings.Contains(line, " is empty in each of the "),
+		strings.HasPrefix(line, "row ") && strings.Contains(line, " holds the word null as its "):
 		at = "in its rows, " + line
 	}
 	ended := fmt.Sprintf("though it exited %d", exit)

@@ -2,20 +2,15 @@ package record
 
 import "testing"
 
-// TestJQNullFindsTheWordJQPrinted: under a text mode a field that is the
-// word null; under json and jsonl a line that is null alone and
-// unindented, never a null the tool gave inside a pretty-printed value.
+// TestJQNullFindsTheWordJQPrinted: a line that is null alone (under
+// json and jsonl unindented, never a null the tool gave inside a
+// pretty-printed value); a null among other words is left to the rows.
 func TestJQNullFindsTheWordJQPrinted(t *testing.T) {
 	for _, tc := range []struct{ mode, out, want string }{
-		{"columns", "lo UNKNOWN\neth0 null\n", "eth0 null"},
 		{"", "null\n", "null"},
-		{"tsv", "eth0\tnull\t1500\n", "eth0\tnull\t1500"},
-		{"lines", "/dev/vda /\r\n/dev/vdb null\r\n", "/dev/vdb null"},
-		{"lines", "nullable\nnull-route 10.0.0.0/8\n", ""},
-		{"columns", "lo UNKNOWN\neth0 DOWN\n", ""},
-		{"kv", "lo=UNKNOWN\neth0=null\n", "eth0=null"},
-		{"lines", "eth0:null:1500\n", "eth0:null:1500"},
-		{"lines", "/dev/null\n", ""},
+		{"lines", "/dev/vda\r\nnull\r\n", "null"},
+		{"lines", "kernel: received null pointer\n", ""},
+		{"columns", "eth0 null\n", ""},
 		{"json", "null\n", "null"},
 		{"jsonl", "{\"a\":1}\nnull\n", "null"},
 		{"json", "[\n  null\n]\n", ""},
@@ -23,6 +18,24 @@ func TestJQNullFindsTheWordJQPrinted(t *testing.T) {
 	} {
 		if got := JQNull(tc.mode, tc.out); got != tc.want {
 			t.Errorf("%s %q: %q, want %q", tc.mode, tc.out, got, tc.want)
+		}
+	}
+}
+
+// TestJQNullWordIsAWholeValue: a row's value that is the word null; prose
+// holding the word, and /dev/null, are not.
+func TestJQNullWordIsAWholeValue(t *testing.T) {
+	for _, tc := range []struct {
+		v    any
+		want string
+	}{
+		{[]any{map[string]any{"name": "lo", "state": "UNKNOWN"}, map[string]any{"name": "eth0", "state": "null"}}, `row 2 holds the word null as its "state"`},
+		{map[string]any{"lo": "UNKNOWN", "eth0": "null"}, `row "eth0" holds the word null as its value`},
+		{[]any{map[string]any{"msg": "received null pointer", "dev": "/dev/null"}}, ""},
+		{"null", ""},
+	} {
+		if got := JQNullWord(tc.v); got != tc.want {
+			t.Errorf("%v: %q, want %q", tc.v, got, tc.want)
 		}
 	}
 }

@@ -519,7 +519,8 @@ func checksumListUnopened(es *chart.ExecSpec, res proc.Result, row label.Row, st
 // Under json and jsonl the parsed value is read too: a member null in
 // every object of a list (record.JQNullMember) is a key jq's input lacked;
 // so, under csv and tsv of jq's @csv or @tsv, is a column empty in every
-// row (record.JQEmptyColumn).
+// row (record.JQEmptyColumn), and under a structured text mode a value
+// that is the word null (record.JQNullWord).
 func jqNull(es *chart.ExecSpec, res proc.Result, row label.Row, stdout string, parsed any) string {
 	if !answeredAsNoFailure(res, row) || !es.RunsJQ() {
 		return ""
@@ -530,10 +531,17 @@ func jqNull(es *chart.ExecSpec, res proc.Result, row label.Row, stdout string, p
 	if es.Parse.Mode == "json" || es.Parse.Mode == "jsonl" {
 		return record.JQNullMember(parsed)
 	}
-	if (es.Parse.Mode == "tsv" || es.Parse.Mode == "csv") && es.JQFormatsFields() {
-		return record.JQEmptyColumn(parsed)
+	switch es.Parse.Mode {
+	case "", "text", "lines":
+		return ""
+	case "tsv", "csv":
+		if es.JQFormatsFields() {
+			if at := record.JQEmptyColumn(parsed); at != "" {
+				return at
+			}
+		}
 	}
-	return ""
+	return record.JQNullWord(parsed)
 }
 
 // answeredBlank says whether a command answered with an exit code alone:
