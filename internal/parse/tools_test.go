@@ -668,4 +668,15 @@ func TestColumnsTwoWordNameInsideTheHeaderIsSaid(t *testing.T) {
 	if r.Problems != 2 || !strings.Contains(r.FirstProblem, want) {
 		t.Fatalf("problems %d, first %q; want 2, saying %s", r.Problems, r.FirstProblem, want)
 	}
+	// a header of names one space apart says nothing of a name of two
+	// words: "a b", ps's "PID TTY      TIME CMD"
+	for _, text := range []string{"a b\n1 2\n3\n", "    PID TTY          TIME CMD\n      1 ?        00:00:01 init\n      2          00:00:00 kthreadd\n"} {
+		r, err := Parse(text, Spec{Mode: "columns"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(r.FirstProblem, "one name of two words") {
+			t.Errorf("%q: %s; want a blank cell said as before", text, r.FirstProblem)
+		}
+	}
 }
