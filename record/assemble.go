@@ -299,14 +299,18 @@ const (
 // name server gave no answer (a SERVFAIL read as no such name), a search
 // the tool said could find nothing (pgrep over a name past 15 bytes,
 // journalctl over no journal), a host ssh reached that is not the one
-// it knows by its key (its answer is another machine's), a plugin that declares it
+// it knows by its key (its answer is another machine's), jq's null where
+// a value was asked for (a key misspelt reads as no value), util-linux's
+// JSON tree read as a list (findmnt -J's mounts below /, lsblk -J's
+// partitions), a number past 2^53 a float64 rounded before it was printed
+// (jq 1.6), a plugin that declares it
 // reads a scope key the scope did not hold (it answered without it), a text whose bytes the scope holds as U+FFFD (its values are
 // not what was read), verdict rows dropped (in neither the rows nor the
 // table), items that wrote no row, a set: key null from a member its
 // object lacks (the rows judged it as no value), a table with no rows of
 // a chart that did not say none is its answer ("no verdict rows" is fine
 // only when the author says nothing to report is).
-var notJudged = []string{ItemFailed, ItemTruncated, ItemNullItems, ItemWithheld, ItemUnparsed, ItemStderrOnly, ItemDenied, ItemNotUTF8, ItemDropped, ItemNoRow, ItemAbsentMember, ItemEmpty, ItemUnseenFailure, ItemPipedAnswer, ItemPluginReadAbsent, ItemNoDNSAnswer, ItemSearchedNothing, ItemHostUnverified}
+var notJudged = []string{ItemFailed, ItemTruncated, ItemNullItems, ItemWithheld, ItemUnparsed, ItemStderrOnly, ItemDenied, ItemNotUTF8, ItemDropped, ItemNoRow, ItemAbsentMember, ItemEmpty, ItemUnseenFailure, ItemPipedAnswer, ItemPluginReadAbsent, ItemNoDNSAnswer, ItemSearchedNothing, ItemHostUnverified, ItemJQNull, ItemTree, ItemRounded}
 
 // NotJudged says whether a ledger item of this kind leaves a subject
 // unjudged: the one list a Nagios check's state (internal/gate) and the

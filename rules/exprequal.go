@@ -241,13 +241,23 @@ func judgedIn(a, b, text any) (any, error) {
 		return runtime.In(a, b), nil
 	}
 	ca := classOf(a)
-	found, kindSeen, n := false, ca == classNil, 0
+	found, kindSeen, nulls, n := false, ca == classNil, 0, 0
 	each(b, func(e any) bool {
 		n++
 		kindSeen = kindSeen || classOf(e) == ca
+		if classOf(e) == classNil {
+			nulls++
+		}
 		found = Equal(a, e)
 		return !found
 	})
+	if !found && !kindSeen && n > 0 && nulls == n {
+		// A list of nulls alone is no list of another kind: lsblk -J writes
+		// "mountpoints": [null] for a device mounted nowhere, and
+		// `"/" in d.mountpoints` was told to make the kinds agree with
+		// string(x), which reads nothing there (TestInOverAListOfNullsSaysSo).
+		return nil, fmt.Errorf("%s: every element of the list is null (no value: a tool's [null], as lsblk -J writes the mountpoints of a device mounted nowhere, or a member its items lack), so the value was never compared with one; say what null means: x in filter(list, # != nil) reads it as none, any(list, # == x) too", text)
+	}
 	if !found && !kindSeen && n > 0 {
 		return nil, fmt.Errorf("%s: %s, so the value is never in it; make the kinds agree (string(x) in [\"1\"], int(x) in [1])", text, noElementReasons[ca])
 	}

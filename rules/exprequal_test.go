@@ -190,3 +190,24 @@ func TestInOverAnObjectsKeysSaysTheyAreText(t *testing.T) {
 		{`string(port) not in forbidden`, false, ""},
 	})
 }
+
+// TestInOverAListOfNullsSaysSo: lsblk -J writes "mountpoints": [null]
+// for a device mounted nowhere, and `"/" in d.mountpoints` over it was an
+// error telling the author to make the kinds agree with string(x), which
+// reads nothing there. A list of nulls alone is said as what it is, with
+// what to write; a list with a text in it beside nulls is judged as ever.
+func TestInOverAListOfNullsSaysSo(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{
+		"unmounted": []any{nil},
+		"mounted":   []any{nil, "/"},
+		"swap":      []any{nil, "[SWAP]"},
+	}
+	runOutcomes(t, env, []outcomeCase{
+		{`"/" in unmounted`, false, `"/" in unmounted: every element of the list is null (no value: a tool's [null], as lsblk -J writes the mountpoints of a device mounted nowhere`},
+		{`"/" in filter(unmounted, # != nil)`, false, ""},
+		{`any(unmounted, # == "/")`, false, ""},
+		{`"/" in mounted`, true, ""},
+		{`"/" in swap`, false, ""},
+	})
+}

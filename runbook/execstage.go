@@ -306,6 +306,8 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		rs.fileLedger(record.UnopenedListEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if line := skippedLines(res, row, stderr); line != "" {
 		rs.fileLedger(record.DeniedEntry(path, *res.ExitCode, rs.mask(line)))
+	} else if line := jqNull(es, res, row, stdout, out["stdout"]); line != "" {
+		rs.fileLedger(record.JQNullEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if pipedAnswer(es, res, row) {
 		rs.fileLedger(record.PipedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(stderr), res.PipeStatus, es.AnswerFromASubshellPipeline()))
 	} else if remotePipedAnswer(es, res, row) {
@@ -553,6 +555,39 @@ func checksumListUnopened(es *chart.ExecSpec, res proc.Result, row label.Row, st
 		return ""
 	}
 	return record.Unopened(stderr)
+}
+
+// jqNull is the output's first line on which jq printed null where a
+// value was asked for (record.JQNull), when the exec runs jq
+// (chart.ExecSpec.RunsJQ) and ended as no failure: exit 0, or a code the
+// chart declared an answer (jq -e's 1, said over null as over false).
+// "" otherwise: a failure is said as one.
+// Under json and jsonl the parsed value is read too: a member null in
+// every object of a list (record.JQNullMember) is a key jq's input lacked;
+// so, under csv and tsv of jq's @csv or @tsv, is a column empty in every
+// row (record.JQEmptyColumn), and under a structured text mode a value
+// that is the word null (record.JQNullWord).
+func jqNull(es *chart.ExecSpec, res proc.Result, row label.Row, stdout string, parsed any) string {
+	if !answeredAsNoFailure(res, row) || !es.RunsJQ() {
+		return ""
+	}
+	if line := record.JQNull(es.Parse.Mode, stdout); line != "" {
+		return line
+	}
+	if es.Parse.Mode == "json" || es.Parse.Mode == "jsonl" {
+		return record.JQNullMember(parsed)
+	}
+	switch es.Parse.Mode {
+	case "", "text", "lines":
+		return ""
+	case "tsv", "csv":
+		if es.JQFormatsFields() {
+			if at := record.JQEmptyColumn(parsed); at != "" {
+				return at
+			}
+		}
+	}
+	return record.JQNullWord(parsed)
 }
 
 // answeredBlank says whether a command answered with an exit code alone:

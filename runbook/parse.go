@@ -56,6 +56,16 @@ func (rs *runState) parsedAs(path string, spec parse.Spec, text, of string, out 
 		}
 	}
 	if spec.Mode == "json" {
+		if member, top, nested := record.UtilLinuxTree(v); member != "" && file {
+			// findmnt -J and lsblk -J print a tree: a foreach over the
+			// top-level list judges the roots alone (record.ItemTree).
+			rs.fileLedger(record.TreeEntry(path, rs.mask(of), member, top, nested))
+		}
+		if n := record.RoundedNumber(v); n != "" && file {
+			// a float64's print of a number past 2^53: jq 1.6 rounded
+			// it (record.ItemRounded)
+			rs.fileLedger(record.RoundedEntry(path, rs.mask(of), n))
+		}
 		return rs.result(path, v)
 	}
 	return v

@@ -762,6 +762,7 @@ func blankUnder(row, header string, missing int) string {
 	}
 	cells := []rune(row)
 	var blank []string
+	joined := "" // a name of two words the blank one may end
 	col, start := 0, -1
 	word := func(end int) {
 		if start < 0 {
@@ -776,6 +777,14 @@ func blankUnder(row, header string, missing int) string {
 		}
 		if empty {
 			blank = append(blank, fmt.Sprintf("%q", strings.TrimSpace(string([]rune(header)[start:end]))))
+			if h := []rune(header); start >= 2 && h[start-1] == ' ' && h[start-2] != ' ' {
+				// one space after the name before: "Mounted on"
+				prevStart := start - 2
+				for prevStart > 0 && h[prevStart-1] != ' ' {
+					prevStart--
+				}
+				joined = string(h[prevStart:end])
+			}
 		}
 		start = -1
 	}
@@ -791,7 +800,28 @@ func blankUnder(row, header string, missing int) string {
 	if len(blank) != missing || display.Width(row) != len(cells) || display.Width(header) != col {
 		return ""
 	}
+	if joined != "" && len(blank) == 1 && singleGaps(header) == 1 && len(strings.Fields(header)) >= 3 {
+		// df --output=source,target,pcent heads its second column
+		// "Mounted on", one space apart, and every row lacked "on"
+		// (TestColumnsTwoWordNameInsideTheHeaderIsSaid)
+		return fmt.Sprintf(": the row holds nothing under the header's %s, which stands one space after the name before it: if %q is one name of two words (df --output prints \"Mounted on\" so), a split by spaces reads it as two, and every row lacks one; name the columns with names: [...] and header: true, which reads the header row past (last: rest only joins the last column's words)", blank[0], joined)
+	}
 	return fmt.Sprintf(": the row holds nothing under the header's %s: if the tool left a cell blank there, a split by spaces cannot place it (read the tool's JSON output where it has one, or name the columns and read them with a parse: regex)", strings.Join(blank, " and "))
+}
+
+// singleGaps counts the gaps of one space between two names of header:
+// a header whose other names stand two spaces or more apart and has one
+// such gap may hold a name of two words there (df --output's "Mounted
+// on"); ps's "PID TTY      TIME CMD" has two, "a b" has no other gap.
+func singleGaps(header string) int {
+	n := 0
+	h := strings.TrimSpace(header)
+	for i := 1; i+1 < len(h); i++ {
+		if h[i] == ' ' && h[i-1] != ' ' && h[i+1] != ' ' {
+			n++
+		}
+	}
+	return n
 }
 
 func restHint(tooMany bool) string {

@@ -651,3 +651,32 @@ func TestColumnsSysstatSecondTableIsNoRows(t *testing.T) {
 		t.Errorf("decimal commas: got %v (%d problems: %s); want one row", r.Value, r.Problems, r.FirstProblem)
 	}
 }
+
+// TestColumnsTwoWordNameInsideTheHeaderIsSaid: df --output=source,
+// target,pcent heads its second column "Mounted on", one space apart,
+// and every row was a problem saying a cell under "on" was left blank.
+// The problem says the header's two words may be one name, and what to
+// write; loginctl's blank SEAT is said as before.
+func TestColumnsTwoWordNameInsideTheHeaderIsSaid(t *testing.T) {
+	t.Parallel()
+	text := "Filesystem     Mounted on  Use%\n/dev/vda       /           95%\ntmpfs          /dev/shm     0%\n"
+	r, err := Parse(text, Spec{Mode: "columns"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = `line 2: 3 fields, the table has 4 columns: the row holds nothing under the header's "on", which stands one space after the name before it: if "Mounted on" is one name of two words (df --output prints "Mounted on" so), a split by spaces reads it as two, and every row lacks one; name the columns with names: [...] and header: true`
+	if r.Problems != 2 || !strings.Contains(r.FirstProblem, want) {
+		t.Fatalf("problems %d, first %q; want 2, saying %s", r.Problems, r.FirstProblem, want)
+	}
+	// a header of names one space apart says nothing of a name of two
+	// words: "a b", ps's "PID TTY      TIME CMD"
+	for _, text := range []string{"a b\n1 2\n3\n", "    PID TTY          TIME CMD\n      1 ?        00:00:01 init\n      2          00:00:00 kthreadd\n"} {
+		r, err := Parse(text, Spec{Mode: "columns"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(r.FirstProblem, "one name of two words") {
+			t.Errorf("%q: %s; want a blank cell said as before", text, r.FirstProblem)
+		}
+	}
+}
