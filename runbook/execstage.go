@@ -293,6 +293,8 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		rs.fileLedger(record.UnreachedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if line := deniedInOutput(res, row, stdout); line != "" {
 		rs.fileLedger(record.DeniedInOutputEntry(path, *res.ExitCode, rs.mask(line)))
+	} else if line := errorReply(es, res, row, stdout); line != "" {
+		rs.fileLedger(record.ErrorReplyEntry(path, *res.ExitCode, rs.mask(line)))
 	} else if line := noDNSAnswer(res, row, stdout, stderr); line != "" {
 		rs.fileLedger(record.NoDNSAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if line := searchedNothing(res, row, stderr); line != "" {
@@ -454,6 +456,18 @@ func deniedInOutput(res proc.Result, row label.Row, stdout string) string {
 		return ""
 	}
 	return record.DeniedInOutput(stdout)
+}
+
+// errorReply is stdout's first line that is a server's error reply
+// (record.RedisErrorReply: `NOAUTH Authentication required.`), when the
+// command runs a Redis client (chart.ExecSpec.RedisCLI) and ended as no
+// failure: redis-cli exits 0 over an error reply, and its output is then
+// the refusal, not the value asked for (record.ItemErrorReply). "" otherwise.
+func errorReply(es *chart.ExecSpec, res proc.Result, row label.Row, stdout string) string {
+	if !answeredAsNoFailure(res, row) || !es.RedisCLI() {
+		return ""
+	}
+	return record.RedisErrorReply(stdout)
 }
 
 // noDNSAnswer is the first line of its stdout, then its stderr, saying
