@@ -22,3 +22,33 @@ func TestRedisCLIIsKnown(t *testing.T) {
 		}
 	}
 }
+
+// TestRedisPasswordInArgvIsNoted: a chart gave redis-cli its password by
+// -a "${password}" (with --no-auth-warning, which hides redis-cli's own
+// warning), and the password stood in argv, where ps shows it, and 5
+// times in the record; runbook plan notes it, and a run warns of it once.
+func TestRedisPasswordInArgvIsNoted(t *testing.T) {
+	for _, tc := range []struct {
+		cmd   []string
+		shell string
+		want  bool
+	}{
+		{cmd: []string{"redis-cli", "-p", "6379", "-a", "${password}", "--no-auth-warning", "PING"}, want: true},
+		{cmd: []string{"redis-cli", "--user", "ops", "--pass", "${pw}", "INFO"}, want: true},
+		{cmd: []string{"redis-cli", "-u", "redis://ops:${pw}@db1:6379", "INFO"}, want: true},
+		{shell: "redis-cli -h db1 -a \"$PW\" INFO replication", want: true},
+		{shell: "redis-cli -u redis://:hunter2@db1:6379/0 PING", want: true},
+		{cmd: []string{"redis-cli", "-u", "redis://db1:6379", "INFO"}, want: false},
+		{cmd: []string{"redis-cli", "-p", "6379", "PING"}, want: false},
+		{shell: "redis-cli --scan --pattern 'a:*' | wc -l", want: false},
+		{cmd: []string{"grep", "-a", "x"}, want: false},
+	} {
+		e := &ExecSpec{Command: tc.cmd, Shell: tc.shell}
+		if got := e.RedisPasswordInArgv() != ""; got != tc.want {
+			t.Errorf("RedisPasswordInArgv(%q, %q) noted %v, want %v", tc.cmd, tc.shell, got, tc.want)
+		}
+		if got := len(e.RunWarnings()) > 0; got != tc.want {
+			t.Errorf("RunWarnings(%q, %q) = %q, want a note %v", tc.cmd, tc.shell, e.RunWarnings(), tc.want)
+		}
+	}
+}
