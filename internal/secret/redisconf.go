@@ -1,0 +1,50 @@
+package secret
+
+import (
+	"regexp"
+	"strings"
+)
+
+// redisPasswordNames are the settings of a Redis server that hold a
+// password: its own (requirepass) and its primary's (masterauth).
+const redisPasswordNames = `requirepass|masterauth`
+
+// redisPassword is a Redis password setting's value where a tool prints
+// it, its name kept and its value the second group:
+//
+//	requirepass s3cret           redis.conf, a directive (sentinel.conf: sentinel auth-pass's is the same line's end)
+//	requirepass⏎s3cret           redis-cli CONFIG GET, raw (what a run reads: no terminal)
+//	1) "requirepass"⏎2) "s3cret" redis-cli CONFIG GET, as a terminal shows it (--no-raw)
+//	"requirepass","s3cret"       redis-cli --csv CONFIG GET
+var redisPassword = regexp.MustCompile(`(?m)(^[ \t]*(?:` + redisPasswordNames + `)[ \t]+|` +
+	`^(?:[0-9]+\) )?"?(?:` + redisPasswordNames + `)"?\r?\n(?:[0-9]+\) )?|` +
+	`"(?:` + redisPasswordNames + `)",)([^\r\n]*)`)
+
+// RedisPasswords is t with the value of every Redis password setting in
+// it masked (redisPassword), its name kept: `redis-cli CONFIG GET *` on a
+// replica prints its masterauth, the primary's password, and a config
+// drift chart kept it in the record five times, though the run was given
+// no password at all. An empty value (`""`, or nothing: no password set)
+// is left as it is, so a chart can still ask whether one is set.
+// Idempotent.
+//
+//	masterauth⏎s3cretPW         masterauth⏎***
+//	requirepass "s3 cret"       requirepass ***
+//	requirepass⏎                as it is
+func RedisPasswords(t string) string {
+	if !strings.Contains(t, "requirepass") && !strings.Contains(t, "masterauth") {
+		return t
+	}
+	return redisPassword.ReplaceAllStringFunc(t, func(m string) string {
+		sub := redisPassword.FindStringSubmatch(m)
+		name, value := sub[1], sub[2]
+		switch strings.TrimSpace(value) {
+		case "", `""`, `''`, `2) ""`, Masked, `"` + Masked + `"`:
+			return m
+		}
+		if strings.HasPrefix(value, `"`) && strings.HasPrefix(name, `"`) { // --csv
+			return name + `"` + Masked + `"`
+		}
+		return name + Masked
+	})
+}

@@ -1,0 +1,32 @@
+package secret
+
+import "testing"
+
+// TestRedisPasswordSettingIsMasked: `redis-cli CONFIG GET *` on a
+// replica prints its masterauth, its primary's password, and a chart
+// auditing the config kept it in the record five times, though the run
+// was given no password; redis.conf read as a file holds requirepass.
+// The value is masked by its form wherever a run reads it, the name kept,
+// and an unset password (an empty value) is left as it is.
+func TestRedisPasswordSettingIsMasked(t *testing.T) {
+	for in, want := range map[string]string{
+		"masterauth\ns3cretPW\nmasteruser\n\n":                     "masterauth\n***\nmasteruser\n\n",
+		"requirepass\r\ns3cretPW\r\nport\r\n6379\r\n":              "requirepass\r\n***\r\nport\r\n6379\r\n",
+		"requirepass\n\nmasterauth\n\n":                            "requirepass\n\nmasterauth\n\n",
+		"1) \"requirepass\"\n2) \"s3cretPW\"\n":                    "1) \"requirepass\"\n2) ***\n",
+		"1) \"requirepass\"\n2) \"\"\n":                            "1) \"requirepass\"\n2) \"\"\n",
+		"\"requirepass\",\"s3cretPW\"\n":                           "\"requirepass\",\"***\"\n",
+		"# requirepass foobared\nrequirepass \"p w\"\nport 6379\n": "# requirepass foobared\nrequirepass ***\nport 6379\n",
+		"  masterauth s3cretPW\n":                                  "  masterauth ***\n",
+		"requirepass \"\"\n":                                       "requirepass \"\"\n",
+		"the requirepass setting is on\n":                          "the requirepass setting is on\n",
+	} {
+		got := ByForm(in)
+		if got != want {
+			t.Errorf("ByForm(%q) = %q, want %q", in, got, want)
+		}
+		if again := ByForm(got); again != got {
+			t.Errorf("ByForm is not idempotent over %q: %q", got, again)
+		}
+	}
+}
