@@ -275,7 +275,15 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 	// which quotes stderr (kubectl's "No resources found"): columns' own
 	// problem over a blank text, no header row, would say it again.
 	onlyStderr := !blank && stderrOnly(es, res, row)
-	out["stdout"] = rs.parsedAs(path, es.Parse, stdout, "its output", out, res.StartErr == nil && !silent && !blank && !onlyStderr)
+	// A server's error reply printed as the output is said once, by the
+	// error-reply item, which quotes it: kv's own problem over the same
+	// line ("no separator: \"NOAUTH Authentication required.\"") would
+	// say it again.
+	reply := errorReply(es, res, row, stdout)
+	out["stdout"] = rs.parsedAs(path, es.Parse, stdout, "its output", out, res.StartErr == nil && !silent && !blank && !onlyStderr && reply == "")
+	if reply != "" {
+		rs.fileLedger(record.ErrorReplyEntry(path, *res.ExitCode, rs.mask(reply)))
+	}
 	if onlyStderr {
 		rs.fileLedger(record.StderrOnlyEntry(path, es.Parse.Mode, *res.ExitCode, rs.mask(stderr)))
 	} else if subs := unseenFailure(es, res, row); len(subs) > 0 {
@@ -293,8 +301,6 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		rs.fileLedger(record.UnreachedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if line := deniedInOutput(res, row, stdout); line != "" {
 		rs.fileLedger(record.DeniedInOutputEntry(path, *res.ExitCode, rs.mask(line)))
-	} else if line := errorReply(es, res, row, stdout); line != "" {
-		rs.fileLedger(record.ErrorReplyEntry(path, *res.ExitCode, rs.mask(line)))
 	} else if line := noDNSAnswer(res, row, stdout, stderr); line != "" {
 		rs.fileLedger(record.NoDNSAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if line := searchedNothing(res, row, stderr); line != "" {

@@ -68,3 +68,40 @@ stages:
 		}
 	}
 }
+
+// TestRedisErrorReplyIsSaidOnce: `redis-cli INFO` under parse: kv over a
+// server that wants a password printed NOAUTH, and the check said it
+// twice, as a line kv could not read ("no separator") and as the
+// server's error reply; the error reply, the more exact cause, says it
+// alone now.
+func TestRedisErrorReplyIsSaidOnce(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	cli := filepath.Join(dir, "redis-cli")
+	if err := os.WriteFile(cli, []byte("#!/bin/sh\nprintf 'NOAUTH Authentication required.\\n'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	chart := writeChart(t, dir, "info.yaml", `version: 1
+runbook: info
+result: {kind: verdict/role, decider: Role, nagios: {ok: primary, critical: other}}
+stages:
+  - id: info
+    exec: {command: [`+cli+`, INFO, replication], parse: kv}
+  - id: role
+    name: Role
+    decide:
+      rules:
+        - {when: 'info.stdout?.role == "master"', then: primary, label: a primary}
+      default: {branch: other, label: not a primary}
+    branches:
+      primary: [{id: p, verdict: {subject: '"6379"', verdict: '"primary"'}}]
+      other: [{id: o, verdict: {subject: '"6379"', verdict: '"other"'}}]
+`)
+	r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+	if !strings.Contains(r.stdout, "it printed the server's error reply as its output") {
+		t.Errorf("the error reply is not said:\n%s", r.stdout)
+	}
+	if strings.Contains(r.stdout+r.stderr, "no separator") {
+		t.Errorf("the error reply is said twice, as a line kv could not read too:\n%s\n%s", r.stdout, r.stderr)
+	}
+}
