@@ -18,7 +18,8 @@ func ByForm(t string) string { return RedisPasswords(PasswordHashes(PrivateKeys(
 // copied, when they hold no such form.
 func byForm(b []byte) []byte {
 	if !bytes.Contains(b, []byte("PRIVATE KEY")) && !bytes.Contains(b, []byte("rivate-Key")) && !bytes.Contains(b, []byte("rivate-key")) && !bytes.Contains(b, []byte("$")) &&
-		!bytes.Contains(b, []byte("requirepass")) && !bytes.Contains(b, []byte("masterauth")) {
+		!bytes.Contains(b, []byte("requirepass")) && !bytes.Contains(b, []byte("masterauth")) &&
+		!bytes.Contains(b, []byte("user ")) && !bytes.Contains(b, []byte("passwords")) {
 		return b
 	}
 	return []byte(ByForm(string(b)))

@@ -7,7 +7,8 @@ import "testing"
 // auditing the config kept it in the record five times, though the run
 // was given no password; redis.conf read as a file holds requirepass.
 // The value is masked by its form wherever a run reads it, the name kept,
-// and an unset password (an empty value) is left as it is.
+// and an unset password (an empty value) is left as it is. So is an ACL
+// user's password, clear or its unsalted SHA-256 (ACL LIST, ACL GETUSER).
 func TestRedisPasswordSettingIsMasked(t *testing.T) {
 	for in, want := range map[string]string{
 		"masterauth\ns3cretPW\nmasteruser\n\n":                     "masterauth\n***\nmasteruser\n\n",
