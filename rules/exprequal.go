@@ -33,7 +33,9 @@ import (
 //
 // Only a comparison whose operands' types expr cannot know when it
 // compiles (a scope's values, a member, `#`) is patched into a call of
-// one of the functions below (patchEqual); two operands of known types (`len(x) == 0`, a
+// one of the functions below (patchEqual), and one of texts an
+// expression made (madeText: an element of split(x, "\n"), `in` such a
+// list, `matches` over one); two operands of other known types (`len(x) == 0`, a
 // constant) stay expr's own operator, whose checker already refuses known
 // kinds that never meet (`1 == "1"`, at load).
 //
