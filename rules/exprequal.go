@@ -34,7 +34,8 @@ import (
 // Only a comparison whose operands' types expr cannot know when it
 // compiles (a scope's values, a member, `#`) is patched into a call of
 // one of the functions below (patchEqual), and one of texts an
-// expression made (madeText: an element of split(x, "\n"), `in` such a
+// expression made (madeText: an element of split(x, "\n") under ==, !=
+// or endsWith, `in` such a
 // list, `matches` over one); two operands of other known types (`len(x) == 0`, a
 // constant) stay expr's own operator, whose checker already refuses known
 // kinds that never meet (`1 == "1"`, at load).
@@ -342,7 +343,7 @@ func madeText(n *ast.BinaryNode) bool {
 		return false
 	}
 	switch n.Operator {
-	case "==", "!=":
+	case "==", "!=", "endsWith":
 		return isText(n.Left) && isText(n.Right)
 	case "in":
 		t := n.Right.Type()

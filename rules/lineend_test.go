@@ -108,6 +108,7 @@ func TestMadeTextIsJudgedAsReadText(t *testing.T) {
 		{`split(info.stdout, "\n")[2] != "master_link_status:down"`, true, false},
 		{`any(split(info.stdout, "\n"), # == "master_link_status:down")`, true, false},
 		{`split(info.stdout, "\n")[2] matches "^master_link_status:down$"`, true, false},
+		{`split(info.stdout, "\n")[2] endsWith ":down"`, true, false},
 		{`"master_link_status:down" in split(info.stdout, "\r\n")`, false, true},
 		{`"master_link_status:up" in split(info.stdout, "\r\n")`, false, false},
 		{`split(info.stdout, "\r\n")[1] == "role:slave"`, false, true},
