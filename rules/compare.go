@@ -709,7 +709,17 @@ func lineEndSuffix(s, suffix string) string {
 // and not in RE2, whose $ is the end of the text; "" otherwise. Only a
 // text that ends a line is matched again, off the hot path; an
 // expression's pattern (a string) is compiled then.
+//
+// A text whose lines end in "\r\n" (redis-cli INFO, a Windows tool's
+// output) is matched again with each "\r\n" read as "\n": `(?m)^…$`
+// finds no line in it, since $ stands before a "\n" and the "\r" is
+// before that, and `info.stdout matches "(?m)^master_link_status:down$"`
+// over a replica whose link was down was a plain no, OK, Consistent
+// (TestCRLFLinesAreNoMatch).
 func lineEndMatch(s string, pattern any) string {
+	if reason := crlfMatch(s, pattern); reason != "" {
+		return reason
+	}
 	if !strings.HasSuffix(s, "\n") {
 		return ""
 	}
@@ -718,6 +728,25 @@ func lineEndMatch(s string, pattern any) string {
 		return ""
 	}
 	return strconv.Quote(s) + " matches " + strconv.Quote(re.String()) + " but for the line end after it, which $ does not pass over here as grep's does, and a command's output read with parse: text keeps it; match trimSuffix(x, \"\\n\") (or trim(x)), or read the output with parse: lines"
+}
+
+// crlfMatch is lineEndMatch's judgement of a text of lines that end in
+// "\r\n": pattern matches it once each "\r\n" is read as "\n" (and its
+// last line end is left off), and not as it is; "" otherwise.
+func crlfMatch(s string, pattern any) string {
+	if !strings.Contains(strings.TrimSuffix(s, "\r\n"), "\r\n") {
+		// one line: its line end is the final one's judgement below
+		return ""
+	}
+	re, ok := patternOf(pattern)
+	if !ok || re.MatchString(s) {
+		return ""
+	}
+	lf := strings.ReplaceAll(s, "\r\n", "\n")
+	if !re.MatchString(lf) && !re.MatchString(strings.TrimRight(lf, "\n")) {
+		return ""
+	}
+	return shown(s) + " matches " + strconv.Quote(re.String()) + " but for the \"\\r\" before each line end (its lines end in \"\\r\\n\", as redis-cli INFO's do), which $ does not pass over; match replace(x, \"\\r\", \"\"), or read the output with parse: lines or kv, which read a line without it"
 }
 
 // notFoundIn is why a value found in no element of a list is not known

@@ -159,3 +159,34 @@ func TestEqualScalarsDoNotAllocate(t *testing.T) {
 		}
 	}
 }
+
+// TestCRLFLinesAreNoMatch: redis-cli INFO ends its lines in "\r\n", and
+// `info.stdout matches "(?m)^master_link_status:down$"` over a replica
+// whose link was down was a plain no (RE2's $ stands before the "\n",
+// the "\r" before it), so the replica stood up, OK, Consistent. It is a
+// rule error now, as a final line end is; a pattern that matches the
+// text as it is, or matches it no way, is judged as before.
+func TestCRLFLinesAreNoMatch(t *testing.T) {
+	info := "# Replication\r\nrole:slave\r\nmaster_link_status:down\r\nmaster_port:6379\r\n"
+	for _, tc := range []struct {
+		pattern string
+		reason  bool
+	}{
+		{`(?m)^master_link_status:down$`, true},
+		{`(?m)^role:slave$`, true},
+		{`master_link_status:down`, false},
+		{`(?m)^master_link_status:down\r?$`, false},
+		{`(?m)^master_link_status:up$`, false},
+	} {
+		got := lineEndMatch(info, tc.pattern)
+		if (got != "") != tc.reason {
+			t.Errorf("lineEndMatch(INFO, %q) = %q, want a reason: %v", tc.pattern, got, tc.reason)
+		}
+		if got != "" && !strings.Contains(got, `replace(x, "\r", "")`) {
+			t.Errorf("the reason does not say what to write: %s", got)
+		}
+	}
+	if got := lineEndMatch("role:slave\nlink:down\n", `(?m)^link:down$`); got != "" {
+		t.Errorf("a text of \\n lines that matches is no reason: %q", got)
+	}
+}

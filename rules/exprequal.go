@@ -33,7 +33,10 @@ import (
 //
 // Only a comparison whose operands' types expr cannot know when it
 // compiles (a scope's values, a member, `#`) is patched into a call of
-// one of the functions below (patchEqual); two operands of known types (`len(x) == 0`, a
+// one of the functions below (patchEqual), and one of texts an
+// expression made (madeText: an element of split(x, "\n") under ==, !=
+// or endsWith, `in` such a
+// list, `matches` over one); two operands of other known types (`len(x) == 0`, a
 // constant) stay expr's own operator, whose checker already refuses known
 // kinds that never meet (`1 == "1"`, at load).
 //
@@ -277,7 +280,7 @@ type patchEqual struct{ texts map[int]string }
 
 func (p patchEqual) Visit(node *ast.Node) {
 	n, ok := (*node).(*ast.BinaryNode)
-	if !ok || (known(n.Left) && known(n.Right)) {
+	if !ok || (known(n.Left) && known(n.Right) && !madeText(n)) {
 		return
 	}
 	var fn string
@@ -285,7 +288,7 @@ func (p patchEqual) Visit(node *ast.Node) {
 	case "matches":
 		// expr's own matches keeps its regular expression checked when
 		// the expression compiles; only the text it reads is judged.
-		if !known(n.Left) {
+		if !known(n.Left) || madeText(n) {
 			ast.Patch(&n.Left, &ast.CallNode{
 				Callee:    &ast.IdentifierNode{Value: matchedTextFunc},
 				Arguments: []ast.Node{n.Left, &ast.StringNode{Value: p.textOf(n)}, n.Right},
@@ -332,6 +335,33 @@ func asWritten(texts map[int]string, n ast.Node) string {
 		return t
 	}
 	return n.String()
+}
+
+// madeText says whether n compares a text an expression made of a read
+// one (`split(info.stdout, "\n")[2] == "role:master"`, `x in
+// split(…)`, `# == …` inside any() over such a list), whose type expr
+// knows, so that it is judged as a scope's text is: redis-cli INFO's
+// lines end in "\r\n", and split at "\n" each kept its "\r", so
+// `"master_link_status:down" in split(info.stdout, "\n")` was a plain no
+// over a replica whose link was down, OK, Consistent
+// (TestMadeTextIsJudgedAsReadText). Two constants are not.
+func madeText(n *ast.BinaryNode) bool {
+	isText := func(x ast.Node) bool { return x.Type() != nil && x.Type().Kind() == reflect.String }
+	_, lc := n.Left.(*ast.StringNode)
+	_, rc := n.Right.(*ast.StringNode)
+	if lc && rc {
+		return false
+	}
+	switch n.Operator {
+	case "==", "!=", "endsWith":
+		return isText(n.Left) && isText(n.Right)
+	case "in":
+		t := n.Right.Type()
+		return isText(n.Left) && t != nil && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) && t.Elem().Kind() == reflect.String
+	case "matches":
+		return isText(n.Left) && !lc
+	}
+	return false
 }
 
 // known says whether expr's checker knows n's type (not an interface).

@@ -86,3 +86,37 @@ func TestTextWithALineEndIsNoEquality(t *testing.T) {
 		}
 	}
 }
+
+// TestMadeTextIsJudgedAsReadText: redis-cli INFO ends its lines in
+// "\r\n", and a chart that split it at "\n" and asked
+// `"master_link_status:down" in split(info.stdout, "\n")` (or indexed
+// the list, or asked any() of it with `#`) was a plain no over a replica
+// whose link was down, OK, Consistent: split's list is of a type expr
+// knows, and a comparison of known types was expr's own, unjudged. A
+// text an expression made is judged as a read one now; two constants,
+// and texts that differ otherwise, are as before.
+func TestMadeTextIsJudgedAsReadText(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{"info": map[string]any{"stdout": "# Replication\r\nrole:slave\r\nmaster_link_status:down\r\n"}}
+	for _, tc := range []struct {
+		src     string
+		err     bool
+		matched bool
+	}{
+		{`"master_link_status:down" in split(info.stdout, "\n")`, true, false},
+		{`split(info.stdout, "\n")[2] == "master_link_status:down"`, true, false},
+		{`split(info.stdout, "\n")[2] != "master_link_status:down"`, true, false},
+		{`any(split(info.stdout, "\n"), # == "master_link_status:down")`, true, false},
+		{`split(info.stdout, "\n")[2] matches "^master_link_status:down$"`, true, false},
+		{`split(info.stdout, "\n")[2] endsWith ":down"`, true, false},
+		{`"master_link_status:down" in split(info.stdout, "\r\n")`, false, true},
+		{`"master_link_status:up" in split(info.stdout, "\r\n")`, false, false},
+		{`split(info.stdout, "\r\n")[1] == "role:slave"`, false, true},
+		{`"a" == "a"`, false, true},
+	} {
+		out := MustCompile(tc.src).Eval(env)
+		if (out.Err != "") != tc.err || out.Matched != tc.matched {
+			t.Errorf("%s: matched %v err %q, want matched %v and an error %v", tc.src, out.Matched, out.Err, tc.matched, tc.err)
+		}
+	}
+}

@@ -276,7 +276,15 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 	// which quotes stderr (kubectl's "No resources found"): columns' own
 	// problem over a blank text, no header row, would say it again.
 	onlyStderr := !blank && stderrOnly(es, res, row)
-	out["stdout"] = rs.parsedAs(path, es.Parse, stdout, "its output", out, res.StartErr == nil && !silent && !blank && !onlyStderr)
+	// A server's error reply printed as the output is said once, by the
+	// error-reply item, which quotes it: kv's own problem over the same
+	// line ("no separator: \"NOAUTH Authentication required.\"") would
+	// say it again.
+	reply := errorReply(es, res, row, stdout)
+	out["stdout"] = rs.parsedAs(path, es.Parse, stdout, "its output", out, res.StartErr == nil && !silent && !blank && !onlyStderr && reply == "")
+	if reply != "" {
+		rs.fileLedger(record.ErrorReplyEntry(path, *res.ExitCode, rs.mask(reply)))
+	}
 	if onlyStderr {
 		rs.fileLedger(record.StderrOnlyEntry(path, es.Parse.Mode, *res.ExitCode, rs.mask(stderr)))
 	} else if line := hostUnverified(res, row, stderr); line != "" {
@@ -489,6 +497,18 @@ func deniedInOutput(res proc.Result, row label.Row, stdout string) string {
 		return ""
 	}
 	return record.DeniedInOutput(stdout)
+}
+
+// errorReply is stdout's first line that is a server's error reply
+// (record.RedisErrorReply: `NOAUTH Authentication required.`), when the
+// command runs a Redis client (chart.ExecSpec.RedisCLI) and ended as no
+// failure: redis-cli exits 0 over an error reply, and its output is then
+// the refusal, not the value asked for (record.ItemErrorReply). "" otherwise.
+func errorReply(es *chart.ExecSpec, res proc.Result, row label.Row, stdout string) string {
+	if !answeredAsNoFailure(res, row) || !es.RedisCLI() {
+		return ""
+	}
+	return record.RedisErrorReply(stdout)
 }
 
 // noDNSAnswer is the first line of its stdout, then its stderr, saying

@@ -101,6 +101,33 @@ stages:
 	}
 }
 
+// TestEnvFromRedisCLIAuthIsMasked: redis-cli reads its password from
+// REDISCLI_AUTH (so no -a puts it in argv, where ps shows it), and a chart
+// that gave it so from an input left unmarked kept the password whole in
+// the record, 7 times (the input, the script's output): the name's last
+// word AUTH says it holds a secret, as PGPASSWORD's does.
+func TestEnvFromRedisCLIAuthIsMasked(t *testing.T) {
+	const pw = "s3cret-Redis-Pw"
+	rb := parse(t, `version: 1
+runbook: cache
+inputs:
+  pw: {type: string}
+stages:
+  - id: q
+    exec:
+      shell: 'echo "redis-cli: AUTH $REDISCLI_AUTH"'
+      envFrom: {REDISCLI_AUTH: pw}
+      parse: lines
+`)
+	rec := recordOfRun(t, rb, map[string]any{"pw": pw})
+	if strings.Contains(rec, pw) || strings.Contains(rec, "Redis-Pw") {
+		t.Errorf("the record holds the password: %s", rec)
+	}
+	if !strings.Contains(rec, "redis-cli: AUTH ***") {
+		t.Errorf("the record lost what is not the password: %s", rec)
+	}
+}
+
 // TestInheritedLocaleIsWarned: a stage naming LC_ALL in inheritEnv: under a
 // runner's LC_ALL=de_DE.UTF-8 undid the number and time pinning in silence;
 // the run warns of it, and not where the runner's value is C's.

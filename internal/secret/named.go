@@ -8,13 +8,16 @@ import (
 // NamedSecret says whether an environment variable's name says it holds a
 // secret whole: a word of it (split at '_', in any case) is TOKEN, SECRET,
 // PASSWORD, PASSWD, PASSPHRASE, PASS, SSHPASS or PWD (not the shell's own
-// PWD and OLDPWD, a folder), or it ends in KEY or APIKEY. A name whose last word
+// PWD and OLDPWD, a folder), or it ends in KEY, APIKEY or AUTH
+// (redis-cli's REDISCLI_AUTH, a password; AUTH_METHOD is no secret, and
+// SSH_AUTH_SOCK ends in SOCK). A name whose last word
 // says it holds where the secret is (FILE, PATH, DIR, SOCK, URL, ID) is
 // not one: VAULT_TOKEN_FILE is a path, AWS_ACCESS_KEY_ID a public id.
 //
 //	VAULT_TOKEN, GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY   secret
 //	MYSQL_PWD, PGPASSWORD, STRIPE_API_KEY             secret
 //	DB_PASS, SMTP_PASS, SSHPASS                       secret
+//	REDISCLI_AUTH, BASIC_AUTH                         secret
 //	PWD, VAULT_TOKEN_FILE, AWS_ACCESS_KEY_ID          not
 //	SSH_AUTH_SOCK, KUBECONFIG, https_proxy            not
 //
@@ -26,7 +29,7 @@ func NamedSecret(name string) bool {
 	switch words[len(words)-1] {
 	case "FILE", "PATH", "DIR", "SOCK", "SOCKET", "URL", "ID", "NAME", "TYPE":
 		return false
-	case "KEY", "APIKEY":
+	case "KEY", "APIKEY", "AUTH": // REDISCLI_AUTH: redis-cli's password
 		return true
 	}
 	for _, w := range words {

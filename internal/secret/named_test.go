@@ -12,6 +12,7 @@ func TestNamedSecret(t *testing.T) {
 		"STRIPE_API_KEY": true, "DB_PASSWD": true, "gpg_passphrase": true,
 		"NPM_APIKEY": true, "client_secret": true,
 		"DB_PASS": true, "smtp_pass": true, "SSHPASS": true,
+		"REDISCLI_AUTH": true, "BASIC_AUTH": true, "AUTH_METHOD": false, "AUTH_TYPE": false,
 		"PWD": false, "OLDPWD": false, "VAULT_TOKEN_FILE": false,
 		"AWS_ACCESS_KEY_ID": false, "SSH_AUTH_SOCK": false, "KUBECONFIG": false,
 		"https_proxy": false, "HOME": false, "PASSWORD_PATH": false,
