@@ -94,6 +94,16 @@ func answerEntry(path, why, kind string) coverage.Entry {
 	}}
 }
 
+// exitedThough is how a ledger entry says the exit a stage's answer stood
+// on: "though it exited 1", and the word the chart declared for that code
+// when it declared one.
+func exitedThough(exit int, word string) string {
+	if word == "" {
+		return fmt.Sprintf("though it exited %d", exit)
+	}
+	return fmt.Sprintf("though it exited %d, which the chart declares the answer %q", exit, word)
+}
+
 // Refused is stderr's first line that says access was refused
 // (EACCES's "Permission denied", EPERM's "Operation not permitted", in
 // any case), "" when none does: of Denied's lines, the ones that say the

@@ -55,10 +55,7 @@ func NoDNSAnswer(text string) string {
 // ("" when none), line the output's first line saying so (masked
 // already; NoDNSAnswer).
 func NoDNSAnswerEntry(path string, exit int, word, line string) coverage.Entry {
-	ended := fmt.Sprintf("though it exited %d", exit)
-	if word != "" {
-		ended = fmt.Sprintf("though it exited %d, which the chart declares the answer %q", exit, word)
-	}
+	ended := exitedThough(exit, word)
 	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
 		Kind: coverage.KindLedger,
 		NotChecked: []coverage.Item{{

@@ -52,10 +52,7 @@ func HostUnverified(stderr string) string {
 // its path: exit is the exit code, word the answer the chart declared for
 // it ("" when none), line stderr's first line saying so (masked already).
 func HostUnverifiedEntry(path string, exit int, word, line string) coverage.Entry {
-	ended := fmt.Sprintf("though it exited %d", exit)
-	if word != "" {
-		ended = fmt.Sprintf("though it exited %d, which the chart declares the answer %q", exit, word)
-	}
+	ended := exitedThough(exit, word)
 	return answerEntry(path, fmt.Sprintf("it said on stderr that the host it reached is not the one it knows by its key %s, so what it printed came from a machine it could not name and is no answer of the host it was given; stderr's first such line: %q; find why the key changed (a reinstalled host, an address given to another machine), put the right key in known_hosts (ssh-keygen -R HOST, then ssh-keyscan), and leave StrictHostKeyChecking at yes (or accept-new), where ssh refuses such a host with exit 255",
 		ended, cutLine(line)), ItemHostUnverified)
 }

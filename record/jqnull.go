@@ -102,38 +102,24 @@ func JQNullMember(v any) string {
 // @tsv` (ip writes operstate) gave every link an empty state, and
 // `i.state == "DOWN"` was a plain no over a link that was down.
 func JQEmptyColumn(rows any) string {
-	list, ok := rows.([]any)
-	if !ok || len(list) == 0 {
+	list, _ := rows.([]any)
+	name := memberInEvery(list, func(v any, has bool) bool { return has && v == "" })
+	if name == "" {
 		return ""
 	}
-	var names []string
-	for i, e := range list {
-		o, ok := e.(map[string]any)
-		if !ok {
-			return ""
-		}
-		if i == 0 {
-			for _, k := range sortedKeys(o) {
-				if o[k] == "" {
-					names = append(names, k)
-				}
-			}
-			continue
-		}
-		names = slices.DeleteFunc(names, func(k string) bool { return o[k] != "" })
-		if len(names) == 0 {
-			return ""
-		}
-	}
-	if len(names) == 0 {
-		return ""
-	}
-	return fmt.Sprintf("column %q is empty in each of the %s (@tsv and @csv write null as an empty field)", names[0], plural(len(list), "row"))
+	return fmt.Sprintf("column %q is empty in each of the %s (@tsv and @csv write null as an empty field)", name, plural(len(list), "row"))
 }
 
 // nullInEvery is a member null in every element of list when each is an
 // object (the first by name), "" otherwise.
 func nullInEvery(list []any) string {
+	return memberInEvery(list, func(v any, has bool) bool { return has && v == nil })
+}
+
+// memberInEvery is the first member, by name, whose value holds in every
+// element of list, each an object; "" when none does, when an element is
+// no object, and over no element.
+func memberInEvery(list []any, holds func(v any, has bool) bool) string {
 	if len(list) == 0 {
 		return ""
 	}
@@ -145,13 +131,13 @@ func nullInEvery(list []any) string {
 		}
 		if i == 0 {
 			for _, k := range sortedKeys(o) {
-				if v, has := o[k]; has && v == nil {
+				if v, has := o[k]; holds(v, has) {
 					names = append(names, k)
 				}
 			}
 			continue
 		}
-		names = slices.DeleteFunc(names, func(k string) bool { v, has := o[k]; return !has || v != nil })
+		names = slices.DeleteFunc(names, func(k string) bool { v, has := o[k]; return !holds(v, has) })
 		if len(names) == 0 {
 			return ""
 		}
@@ -186,9 +172,9 @@ func JQNullEntry(path string, exit int, word, line string) coverage.Entry {
 		strings.HasPrefix(line, "row ") && strings.Contains(line, " holds the word null as its "):
 		at = "in its rows, " + line
 	}
-	ended := fmt.Sprintf("though it exited %d", exit)
+	ended := exitedThough(exit, word)
 	if word != "" {
-		ended = fmt.Sprintf("though it exited %d, which the chart declares the answer %q (jq -e exits 1 over null as over false)", exit, word)
+		ended += " (jq -e exits 1 over null as over false)"
 	}
 	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
 		Kind: coverage.KindLedger,

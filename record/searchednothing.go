@@ -100,10 +100,7 @@ func searchedNothingRule(line string) int {
 // it ("" when none), line stderr's first line saying so (masked already;
 // SearchedNothing).
 func SearchedNothingEntry(path string, exit int, word, line string) coverage.Entry {
-	ended := fmt.Sprintf("though it exited %d", exit)
-	if word != "" {
-		ended = fmt.Sprintf("though it exited %d, which the chart declares the answer %q", exit, word)
-	}
+	ended := exitedThough(exit, word)
 	cause, fix := "its search could find nothing", "find why it searched nothing"
 	if i := searchedNothingRule(line); i >= 0 {
 		cause, fix = searchedNothing[i].cause, searchedNothing[i].fix
