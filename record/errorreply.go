@@ -35,15 +35,45 @@ func RedisErrorReply(stdout string) string {
 	return firstLine(stdout, redisErrorReply.MatchString)
 }
 
+// snmpException is a line a Net-SNMP query command (snmpget, snmpwalk,
+// …) prints for an agent's exception in place of a value, exit 0: after
+// the OID's `= ` (or its blank under -Oq), or the whole line under -Oqv,
+// and at the line's end, so a STRING value holding the words (printed
+// in its quotes) is read as the value it is. snmpwalk -v1 prints `End
+// of MIB` alone past the last object:
+//
+//	noSuchObject    No Such Object available on this agent at this OID
+//	noSuchInstance  No Such Instance currently exists at this OID
+//	endOfMibView    No more variables left in this MIB View (It is past the end of the MIB tree)
+var snmpException = regexp.MustCompile(`(^|\s)(No Such Object available on this agent at this OID|No Such Instance currently exists at this OID|No more variables left in this MIB View \(It is past the end of the MIB tree\))\r?$|^End of MIB\r?$`)
+
+// SNMPException is stdout's first line that is an SNMP agent's exception
+// (snmpException), "" when none is.
+func SNMPException(stdout string) string {
+	return firstLine(stdout, snmpException.MatchString)
+}
+
+// Whose error reply an ErrorReplyEntry says: the server's (Redis) or the
+// SNMP agent's.
+const (
+	ReplyRedis = "redis"
+	ReplySNMP  = "snmp"
+)
+
 // ErrorReplyEntry is the ledger's entry for such a stage, filed under its
-// path: exit is the exit code, line the output's first error reply
-// (masked already; RedisErrorReply).
-func ErrorReplyEntry(path string, exit int, line string) coverage.Entry {
+// path: whose is ReplyRedis or ReplySNMP, exit the exit code, line the
+// output's first error reply (masked already; RedisErrorReply,
+// SNMPException).
+func ErrorReplyEntry(path, whose string, exit int, line string) coverage.Entry {
+	why := fmt.Sprintf("it printed the server's error reply as its output though it exited %d, so what it printed is the server's refusal, not the value asked for, and a rule over it judges no value the server holds; its first such line: %q; give it what the server asks (a password in REDISCLI_AUTH, through envFrom:), or add -e, which makes redis-cli exit 1 on an error reply", exit, cutLine(line))
+	if whose == ReplySNMP {
+		why = fmt.Sprintf("it printed the SNMP agent's exception in place of a value though it exited %d: the agent holds no such object or instance (a wrong OID or index, an interface or disk it does not have, a view that hides it) or a walk ran past the end of its MIB, so a rule over that line judges no value the agent holds; its first such line: %q; ask for an OID the agent has (snmpwalk its table to list the indexes), or read only lines of the form OID = TYPE: VALUE", exit, cutLine(line))
+	}
 	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
 		Kind: coverage.KindLedger,
 		NotChecked: []coverage.Item{{
 			What: "its output",
-			Why:  fmt.Sprintf("it printed the server's error reply as its output though it exited %d, so what it printed is the server's refusal, not the value asked for, and a rule over it judges no value the server holds; its first such line: %q; give it what the server asks (a password in REDISCLI_AUTH, through envFrom:), or add -e, which makes redis-cli exit 1 on an error reply", exit, cutLine(line)),
+			Why:  why,
 			Kind: ItemErrorReply,
 		}},
 	}}

@@ -1,0 +1,73 @@
+package chart
+
+import (
+	"path/filepath"
+	"regexp"
+	"slices"
+)
+
+// snmpClients are Net-SNMP's query commands, which print an agent's
+// exception (noSuchObject, noSuchInstance, endOfMibView) on stdout in
+// place of the value asked for, and exit 0.
+var snmpClients = []string{"snmpget", "snmpgetnext", "snmpbulkget", "snmpwalk", "snmpbulkwalk", "snmptable"}
+
+// snmpClientInShell is a shell line running one of snmpClients.
+var snmpClientInShell = regexp.MustCompile(`(^|[\s;&|(/])snmp(get|getnext|bulkget|walk|bulkwalk|table)(\s|$|[;&|)])`)
+
+// SNMPClient says whether the exec runs a Net-SNMP query command
+// (snmpClients, in a command or a shell: line), whose output may be the
+// agent's exception though it exited 0 (runbook's errorReply):
+//
+//	[snmpget, -v2c, -Oqv, HOST, 1.3.6.1.2.1.2.2.1.8.3]    yes
+//	shell: snmpwalk -v2c -On HOST 1.3.6.1.2.1.2 | grep …  yes
+//	[snmpd, -v]                                           no
+func (e *ExecSpec) SNMPClient() bool {
+	if e == nil {
+		return false
+	}
+	if len(e.Command) > 0 && slices.Contains(snmpClients, filepath.Base(e.Command[0])) {
+		return true
+	}
+	return e.Shell != "" && snmpClientInShell.MatchString(e.Shell)
+}
+
+// snmpCommands are the Net-SNMP commands that take the common SNMPv3
+// options (snmpd's -A, append to the log, is not one).
+var snmpCommands = []string{"snmpget", "snmpgetnext", "snmpbulkget", "snmpwalk", "snmpbulkwalk", "snmptable", "snmpset", "snmpdelta", "snmpdf", "snmpnetstat", "snmpstatus", "snmptest", "snmptrap", "snmpinform", "snmpusm", "snmpvacm"}
+
+// snmpPassphraseInShell is a shell line giving one of snmpCommands an
+// SNMPv3 passphrase or key in its argv: -A PASS, -X PASS (or joined,
+// -APASS), or a localized or master key (-3m, -3x, -3k, -3K).
+var snmpPassphraseInShell = regexp.MustCompile(`(^|[\s;&|(/])snmp(get|getnext|bulkget|walk|bulkwalk|table|set|delta|df|netstat|status|test|trap|inform|usm|vacm)\s([^|;&\n]*\s)?(-[AX]|-3[mxkK])`)
+
+// snmpPassphraseFlag is an argv item that is (or begins) such an option.
+var snmpPassphraseFlag = regexp.MustCompile(`^(-[AX]|-3[mxkK])`)
+
+// SNMPPassphraseInArgv is the note for an exec that gives a Net-SNMP
+// command (snmpget, snmpwalk, …) an SNMPv3 passphrase or key in its argv
+// ("" otherwise). argv is what ps shows every user of the host while the
+// walk runs, and an envFrom: secret expanded by a shell line into
+// `-A "$AUTHPASS"` is in it as much as a literal one; Net-SNMP reads
+// defAuthPassphrase and defPrivPassphrase from a snmp.conf in the folder
+// SNMPCONFPATH names, which no argv shows:
+//
+//	shell: snmpget -v3 -l authPriv -u ops -A "$AUTHPASS" -X "$PRIVPASS" …   noted
+//	[snmpwalk, -v3, -u, ops, -Asecret12, HOST, 1.3.6.1.2.1.2]                noted
+//	shell: SNMPCONFPATH=$d snmpget -v3 -l authPriv -u ops HOST …             not noted
+func (e *ExecSpec) SNMPPassphraseInArgv() string {
+	if e == nil {
+		return ""
+	}
+	given := false
+	if len(e.Command) > 0 && slices.Contains(snmpCommands, filepath.Base(e.Command[0])) {
+		for _, a := range e.Command[1:] {
+			if snmpPassphraseFlag.MatchString(a) {
+				given = true
+			}
+		}
+	}
+	if !given && (e.Shell == "" || !snmpPassphraseInShell.MatchString(e.Shell)) {
+		return ""
+	}
+	return `it gives an SNMP command an SNMPv3 passphrase or key in its argv (-A, -X, -3m, -3x, -3k), where ps shows it to every user of the host while it runs, whether written there or expanded from an envFrom: variable; write it to a snmp.conf only the run can read (printf 'defAuthPassphrase %s\ndefPrivPassphrase %s\n' "$AUTHPASS" "$PRIVPASS" > "$d/snmp.conf", printf being bash's own) and run the command with SNMPCONFPATH=$d, which Net-SNMP reads and no argv shows`
+}
