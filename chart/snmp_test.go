@@ -1,0 +1,35 @@
+package chart
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestSNMPPassphraseInArgvIsNoted: a chart gave snmpget its SNMPv3
+// passphrases from secret: true inputs through envFrom:, and a shell line
+// `-A "$AUTHPASS" -X "$PRIVPASS"` put them in snmpget's argv, which ps
+// shows every user of the host; nothing said so. A passphrase in argv is
+// noted now; one read from a snmp.conf through SNMPCONFPATH is not, nor
+// snmpd's -A (append to its log).
+func TestSNMPPassphraseInArgvIsNoted(t *testing.T) {
+	for _, tc := range []struct {
+		cmd   []string
+		shell string
+		want  bool
+	}{
+		{shell: `snmpget -v3 -l authPriv -u ops -a SHA -A "$AUTHPASS" -x AES -X "$PRIVPASS" -Ov "$AGENT" 1.3.6.1.2.1.1.3.0`, want: true},
+		{shell: `snmpbulkwalk -v3 -u ops -l authNoPriv -A"$AUTHPASS" host 1.3.6.1.2.1.2 | grep -c up`, want: true},
+		{cmd: []string{"snmpwalk", "-v3", "-u", "ops", "-Asecret12", "host", "1.3.6.1.2.1.2"}, want: true},
+		{cmd: []string{"/usr/bin/snmpget", "-v3", "-u", "ops", "-X", "secret12", "host", "1.3.6.1.2.1.1.3.0"}, want: true},
+		{shell: `SNMPCONFPATH=$d snmpget -v3 -l authPriv -u ops -a SHA -x AES host 1.3.6.1.2.1.1.3.0`, want: false},
+		{shell: `snmpwalk -v2c -c public -Ov host 1.3.6.1.2.1.2.2.1.8 | grep -A 2 down`, want: false},
+		{cmd: []string{"snmpd", "-A", "-Lf", "/tmp/log"}, want: false},
+		{cmd: []string{"snmpget", "-v2c", "-c", "public", "-Oqv", "host", "1.3.6.1.2.1.1.3.0"}, want: false},
+	} {
+		e := &ExecSpec{Command: tc.cmd, Shell: tc.shell}
+		got := strings.Contains(strings.Join(e.RunWarnings(), "\n"), "SNMPv3 passphrase or key in its argv")
+		if got != tc.want {
+			t.Errorf("RunWarnings(%q, %q) noted a passphrase in argv: %v, want %v", tc.cmd, tc.shell, got, tc.want)
+		}
+	}
+}
