@@ -71,3 +71,11 @@ func (e *ExecSpec) SNMPPassphraseInArgv() string {
 	}
 	return `it gives an SNMP command an SNMPv3 passphrase or key in its argv (-A, -X, -3m, -3x, -3k), where ps shows it to every user of the host while it runs, whether written there or expanded from an envFrom: variable; write it to a snmp.conf only the run can read (printf 'defAuthPassphrase %s\ndefPrivPassphrase %s\n' "$AUTHPASS" "$PRIVPASS" > "$d/snmp.conf", printf being bash's own) and run the command with SNMPCONFPATH=$d, which Net-SNMP reads and no argv shows`
 }
+
+// SNMPWalk says whether the exec's command (not a shell: line, whose
+// output may be a filter's) is a Net-SNMP walk, snmpwalk or snmpbulkwalk,
+// whose blank output under exit 0 is a walk of nothing (runbook's
+// errorReply).
+func (e *ExecSpec) SNMPWalk() bool {
+	return e != nil && len(e.Command) > 0 && slices.Contains([]string{"snmpwalk", "snmpbulkwalk"}, filepath.Base(e.Command[0]))
+}

@@ -53,20 +53,26 @@ func SNMPException(stdout string) string {
 	return firstLine(stdout, snmpException.MatchString)
 }
 
-// Whose error reply an ErrorReplyEntry says: the server's (Redis) or the
-// SNMP agent's.
+// Whose error reply an ErrorReplyEntry says: the server's (Redis), the
+// SNMP agent's exception, or an SNMP walk's blank output (SNMPv1's walk
+// of an OID the agent has nothing under prints nothing and exits 0).
 const (
-	ReplyRedis = "redis"
-	ReplySNMP  = "snmp"
+	ReplyRedis       = "redis"
+	ReplySNMP        = "snmp"
+	ReplySNMPNothing = "snmp-nothing"
 )
 
 // ErrorReplyEntry is the ledger's entry for such a stage, filed under its
-// path: whose is ReplyRedis or ReplySNMP, exit the exit code, line the
+// path: whose is ReplyRedis, ReplySNMP or ReplySNMPNothing (line ""),
+// exit the exit code, line the
 // output's first error reply (masked already; RedisErrorReply,
 // SNMPException).
 func ErrorReplyEntry(path, whose string, exit int, line string) coverage.Entry {
 	why := fmt.Sprintf("it printed the server's error reply as its output though it exited %d, so what it printed is the server's refusal, not the value asked for, and a rule over it judges no value the server holds; its first such line: %q; give it what the server asks (a password in REDISCLI_AUTH, through envFrom:), or add -e, which makes redis-cli exit 1 on an error reply", exit, cutLine(line))
-	if whose == ReplySNMP {
+	switch whose {
+	case ReplySNMPNothing:
+		why = fmt.Sprintf("it walked nothing: it printed no object though it exited %d, as an SNMPv1 walk does under an OID the agent has no object under, or none the community's view shows (SNMPv2c's prints No Such Object), so an empty list from it is no answer of none; ask for an OID the agent has, or walk with -v2c, which says so", exit)
+	case ReplySNMP:
 		why = fmt.Sprintf("it printed the SNMP agent's exception in place of a value though it exited %d: the agent holds no such object or instance (a wrong OID or index, an interface or disk it does not have, a view that hides it) or a walk ran past the end of its MIB, so a rule over that line judges no value the agent holds; its first such line: %q; ask for an OID the agent has (snmpwalk its table to list the indexes), or read only lines of the form OID = TYPE: VALUE", exit, cutLine(line))
 	}
 	return coverage.Entry{Path: path, Declaration: coverage.Declaration{

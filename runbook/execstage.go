@@ -281,8 +281,8 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 	// line ("no separator: \"NOAUTH Authentication required.\"") would
 	// say it again.
 	reply, whose := errorReply(es, res, row, stdout)
-	out["stdout"] = rs.parsedAs(path, es.Parse, stdout, "its output", out, res.StartErr == nil && !silent && !blank && !onlyStderr && reply == "")
-	if reply != "" {
+	out["stdout"] = rs.parsedAs(path, es.Parse, stdout, "its output", out, res.StartErr == nil && !silent && !blank && !onlyStderr && whose == "")
+	if whose != "" {
 		rs.fileLedger(record.ErrorReplyEntry(path, whose, *res.ExitCode, rs.mask(reply)))
 	}
 	if onlyStderr {
@@ -506,16 +506,27 @@ func deniedInOutput(res proc.Result, row label.Row, stdout string) string {
 // required.`), and snmpget, snmpwalk, … (chart.ExecSpec.SNMPClient) over
 // an agent's exception (record.SNMPException: `No Such Instance
 // currently exists at this OID`), and the output is then the refusal,
-// not the value asked for (record.ItemErrorReply). "" otherwise.
-func errorReply(es *chart.ExecSpec, res proc.Result, row label.Row, stdout string) (string, string) {
+// not the value asked for (record.ItemErrorReply). An SNMPv1 walk
+// (chart.ExecSpec.SNMPWalk) of an OID the agent has nothing under prints
+// nothing at all and exits 0, where v2c's prints `No Such Object`: its
+// blank output is the same reply (record.ReplySNMPNothing, line "").
+// whose is "" when there is none.
+func errorReply(es *chart.ExecSpec, res proc.Result, row label.Row, stdout string) (line, whose string) {
 	if !answeredAsNoFailure(res, row) {
 		return "", ""
 	}
 	if es.RedisCLI() {
-		return record.RedisErrorReply(stdout), record.ReplyRedis
+		if line := record.RedisErrorReply(stdout); line != "" {
+			return line, record.ReplyRedis
+		}
 	}
 	if es.SNMPClient() {
-		return record.SNMPException(stdout), record.ReplySNMP
+		if line := record.SNMPException(stdout); line != "" {
+			return line, record.ReplySNMP
+		}
+		if *res.ExitCode == 0 && es.SNMPWalk() && strings.TrimSpace(stdout) == "" {
+			return "", record.ReplySNMPNothing
+		}
 	}
 	return "", ""
 }

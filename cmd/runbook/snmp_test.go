@@ -64,3 +64,61 @@ stages:
 		}
 	}
 }
+
+// TestSNMPWalkOfNothingIsNoAnswer: a chart listing the interfaces that
+// are down, whose rows are findings (empty: answer), walked ifTable with
+// -v1 at an OID the agent has nothing under (a typo, a view that hides
+// it): snmpwalk -v1 printed nothing and exited 0, and the check said
+// `OK - no verdict rows`, Consistent. v2c's walk prints No Such Object
+// there; v1's silence is the same reply now: Not sure, UNKNOWN. A
+// shell: line's blank output may be a filter's, and is not judged so.
+func TestSNMPWalkOfNothingIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, command string
+		flagged       bool
+	}{
+		{"snmpwalk", `command: [` + filepath.Join(dir, "snmpwalk") + `, -v1, -On, -Oq, host, 1.3.6.1.2.1.2.2.9]`, true},
+		{"snmpbulkwalk", `command: [` + filepath.Join(dir, "snmpbulkwalk") + `, -v2c, host, 1.3.6.1.2.1.2.2.9]`, true},
+		{"a filter in a shell line", `shell: '` + filepath.Join(dir, "snmpwalk") + ` -v1 host 1.3.6.1.2.1.2.2.1.8 | { grep " 2$" || true; }'`, false},
+		{"another tool", `command: [` + filepath.Join(dir, "othertool") + `]`, false},
+	} {
+		for _, n := range []string{"snmpwalk", "snmpbulkwalk", "othertool"} {
+			if err := os.WriteFile(filepath.Join(dir, n), []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
+runbook: ifdown
+result: {kind: verdict/ifdown, decider: Link, empty: answer, nagios: {critical: down}}
+stages:
+  - id: walk
+    exec: {`+tc.command+`, parse: {as: regex, pattern: '^\S+ (?P<value>\d+)$'}}
+  - id: per
+    foreach:
+      items: 'filter(walk.stdout, #.value == 2)'
+      as: i
+      maxBranches: 100
+      stages:
+        - id: link
+          name: Link
+          decide:
+            rules: [{when: 'i.value == 2', then: down, label: down}]
+            default: {branch: down, label: down}
+          branches:
+            down: [{id: d, verdict: {subject: 'string(i.value)', verdict: '"down"'}}]
+`)
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		const said = `stage "walk" did not check its output (it walked nothing: it printed no object though it exited 0`
+		if !tc.flagged {
+			if r.code != 0 || strings.Contains(r.stdout, "did not check") {
+				t.Errorf("%s: exit %d; want 0, nothing flagged:\n%s", tc.name, r.code, r.stdout)
+			}
+			continue
+		}
+		if r.code != 3 || !strings.HasPrefix(r.stdout, "ifdown UNKNOWN") || !strings.Contains(r.stdout, said) {
+			t.Errorf("%s: exit %d; want 3, UNKNOWN, saying %s:\n%s", tc.name, r.code, said, r.stdout)
+		}
+	}
+}
