@@ -1,9 +1,11 @@
 package chart
 
 import (
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 )
 
 // snmpClients are Net-SNMP's query commands, which print an agent's
@@ -78,4 +80,44 @@ func (e *ExecSpec) SNMPPassphraseInArgv() string {
 // errorReply).
 func (e *ExecSpec) SNMPWalk() bool {
 	return e != nil && len(e.Command) > 0 && slices.Contains([]string{"snmpwalk", "snmpbulkwalk"}, filepath.Base(e.Command[0]))
+}
+
+// snmpArgOptions are the Net-SNMP options that take a value, given in
+// the next item when not joined to the letter (-c public, -cpublic).
+const snmpArgOptions = "cvrtaAxXluEenZmMOCIPLTyYsS3"
+
+// SNMPWalkManyOIDs is the note for an exec whose command is snmpwalk or
+// snmpbulkwalk given more than one OID ("" otherwise): Net-SNMP 5.9
+// walks the first and ignores the others without a word, exit 0, so
+// `snmpbulkwalk … HOST ifInErrors ifOutErrors` printed no ifOutErrors,
+// and a filter for interfaces with output errors found none (a list of
+// findings said none). A command of a shell: line is not read.
+//
+//	[snmpbulkwalk, -v2c, -c, public, HOST, 1.3.6.1.2.1.2.2.1.14, 1.3.6.1.2.1.2.2.1.20]   noted
+//	[snmpwalk, -v2c, -c, public, -On, HOST, 1.3.6.1.2.1.2.2.1]                          not noted
+func (e *ExecSpec) SNMPWalkManyOIDs() string {
+	if !e.SNMPWalk() {
+		return ""
+	}
+	var positional []string
+	args := e.Command[1:]
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			positional = append(positional, args[i+1:]...)
+			break
+		}
+		if len(a) > 1 && a[0] == '-' {
+			if len(a) == 2 && strings.ContainsRune(snmpArgOptions, rune(a[1])) {
+				i++ // its value is the next item
+			}
+			continue
+		}
+		positional = append(positional, a)
+	}
+	// the agent, then the OIDs
+	if len(positional) <= 2 {
+		return ""
+	}
+	return fmt.Sprintf("it gives %s %d OIDs (%s), but Net-SNMP's walk walks one: it walks %s and ignores the others without a word, so a value of theirs is absent, not none; walk each OID in a stage of its own, or walk the table they are columns of", filepath.Base(e.Command[0]), len(positional)-1, strings.Join(positional[1:], ", "), positional[1])
 }

@@ -33,3 +33,27 @@ func TestSNMPPassphraseInArgvIsNoted(t *testing.T) {
 		}
 	}
 }
+
+// TestSNMPWalkOfManyOIDsIsNoted: snmpbulkwalk given ifInErrors and
+// ifOutErrors walked ifInErrors alone and exited 0 (Net-SNMP 5.9.3
+// ignores every OID after the first without a word): a chart's list of
+// interfaces with output errors was empty over a walk that read none.
+// A walk given more than one OID is noted now.
+func TestSNMPWalkOfManyOIDsIsNoted(t *testing.T) {
+	for _, tc := range []struct {
+		cmd  []string
+		want bool
+	}{
+		{[]string{"snmpbulkwalk", "-v2c", "-c", "public", "-On", "-Oq", "host", "1.3.6.1.2.1.2.2.1.14", "1.3.6.1.2.1.2.2.1.20"}, true},
+		{[]string{"/usr/bin/snmpwalk", "-v", "2c", "-cpublic", "-t", "2", "host", ".1.3.6.1.2.1.2.2.1.14", "IF-MIB::ifOutErrors"}, true},
+		{[]string{"snmpwalk", "-v2c", "-c", "public", "-On", "-Oq", "-t", "2", "-r", "1", "host", "1.3.6.1.2.1.2.2.1"}, false},
+		{[]string{"snmpwalk", "-v3", "-l", "authPriv", "-u", "ops", "-a", "SHA", "-x", "AES", "host", "1.3.6.1.2.1.2.2.1"}, false},
+		{[]string{"snmpget", "-v2c", "-c", "public", "host", "1.3.6.1.2.1.1.3.0", "1.3.6.1.2.1.1.5.0"}, false},
+	} {
+		e := &ExecSpec{Command: tc.cmd}
+		got := strings.Contains(strings.Join(e.RunWarnings(), "\n"), "Net-SNMP's walk walks one")
+		if got != tc.want {
+			t.Errorf("RunWarnings(%q) noted a walk of many OIDs: %v, want %v", tc.cmd, got, tc.want)
+		}
+	}
+}
