@@ -39,8 +39,10 @@ var snmpCommands = []string{"snmpget", "snmpgetnext", "snmpbulkget", "snmpwalk",
 
 // snmpPassphraseInShell is a shell line giving one of snmpCommands an
 // SNMPv3 passphrase or key in its argv: -A PASS, -X PASS (or joined,
-// -APASS), or a localized or master key (-3m, -3x, -3k, -3K).
-var snmpPassphraseInShell = regexp.MustCompile(`(^|[\s;&|(/])snmp(get|getnext|bulkget|walk|bulkwalk|table|set|delta|df|netstat|status|test|trap|inform|usm|vacm)\s([^|;&\n]*\s)?(-[AX]|-3[mxkK])`)
+// -APASS), or a localized or master key (-3m, -3x, -3k, -3K), or a
+// community read from a variable (-c "$COMMUNITY": the chart handed it
+// by envFrom:, as a secret, and the shell put it back in argv).
+var snmpPassphraseInShell = regexp.MustCompile(`(^|[\s;&|(/])snmp(get|getnext|bulkget|walk|bulkwalk|table|set|delta|df|netstat|status|test|trap|inform|usm|vacm)\s([^|;&\n]*\s)?(-[AX]|-3[mxkK]|-c\s*"?\$\{?[A-Za-z_])`)
 
 // snmpPassphraseFlag is an argv item that is (or begins) such an option.
 var snmpPassphraseFlag = regexp.MustCompile(`^(-[AX]|-3[mxkK])`)
@@ -55,7 +57,9 @@ var snmpPassphraseFlag = regexp.MustCompile(`^(-[AX]|-3[mxkK])`)
 //
 //	shell: snmpget -v3 -l authPriv -u ops -A "$AUTHPASS" -X "$PRIVPASS" …   noted
 //	[snmpwalk, -v3, -u, ops, -Asecret12, HOST, 1.3.6.1.2.1.2]                noted
+//	shell: snmpwalk -v2c -c "$COMMUNITY" HOST 1.3.6.1.2.1.2                noted
 //	shell: SNMPCONFPATH=$d snmpget -v3 -l authPriv -u ops HOST …             not noted
+//	[snmpget, -v2c, -c, public, HOST, 1.3.6.1.2.1.1.3.0]                     not noted
 func (e *ExecSpec) SNMPPassphraseInArgv() string {
 	if e == nil {
 		return ""
@@ -71,7 +75,7 @@ func (e *ExecSpec) SNMPPassphraseInArgv() string {
 	if !given && (e.Shell == "" || !snmpPassphraseInShell.MatchString(e.Shell)) {
 		return ""
 	}
-	return `it gives an SNMP command an SNMPv3 passphrase or key in its argv (-A, -X, -3m, -3x, -3k), where ps shows it to every user of the host while it runs, whether written there or expanded from an envFrom: variable; write it to a snmp.conf only the run can read (printf 'defAuthPassphrase %s\ndefPrivPassphrase %s\n' "$AUTHPASS" "$PRIVPASS" > "$d/snmp.conf", printf being bash's own) and run the command with SNMPCONFPATH=$d, which Net-SNMP reads and no argv shows`
+	return `it gives an SNMP command an SNMPv3 passphrase or key (-A, -X, -3m, -3x, -3k), or a community read from a variable (-c "$COMMUNITY"), in its argv, where ps shows it to every user of the host while it runs, whether written there or expanded from an envFrom: variable; write it to a snmp.conf only the run can read (printf 'defAuthPassphrase %s\ndefPrivPassphrase %s\n' "$AUTHPASS" "$PRIVPASS" > "$d/snmp.conf", or defCommunity, printf being bash's own) and run the command with SNMPCONFPATH=$d, which Net-SNMP reads and no argv shows`
 }
 
 // SNMPWalk says whether the exec's command (not a shell: line, whose

@@ -24,10 +24,13 @@ func TestSNMPPassphraseInArgvIsNoted(t *testing.T) {
 		{shell: `SNMPCONFPATH=$d snmpget -v3 -l authPriv -u ops -a SHA -x AES host 1.3.6.1.2.1.1.3.0`, want: false},
 		{shell: `snmpwalk -v2c -c public -Ov host 1.3.6.1.2.1.2.2.1.8 | grep -A 2 down`, want: false},
 		{cmd: []string{"snmpd", "-A", "-Lf", "/tmp/log"}, want: false},
+		{shell: `snmpbulkwalk -v2c -c "$COMMUNITY" -On "$AGENT" 1.3.6.1.2.1.2.2.1.14 | sed "s/^/1 /"`, want: true},
+		{shell: `snmpwalk -v2c -c${COMMUNITY} host 1.3.6.1.2.1.2`, want: true},
+		{shell: `snmpwalk -v2c -c public host 1.3.6.1.2.1.2`, want: false},
 		{cmd: []string{"snmpget", "-v2c", "-c", "public", "-Oqv", "host", "1.3.6.1.2.1.1.3.0"}, want: false},
 	} {
 		e := &ExecSpec{Command: tc.cmd, Shell: tc.shell}
-		got := strings.Contains(strings.Join(e.RunWarnings(), "\n"), "SNMPv3 passphrase or key in its argv")
+		got := strings.Contains(strings.Join(e.RunWarnings(), "\n"), "SNMPv3 passphrase or key (-A")
 		if got != tc.want {
 			t.Errorf("RunWarnings(%q, %q) noted a passphrase in argv: %v, want %v", tc.cmd, tc.shell, got, tc.want)
 		}
