@@ -3,6 +3,7 @@ package record
 import (
 	"fmt"
 	"regexp"
+	"strings"
 
 	"github.com/openrunbook/runbook/plugins/coverage"
 )
@@ -39,18 +40,31 @@ func RedisErrorReply(stdout string) string {
 // …) prints for an agent's exception in place of a value, exit 0: after
 // the OID's `= ` (or its blank under -Oq), or the whole line under -Oqv,
 // and at the line's end, so a STRING value holding the words (printed
-// in its quotes) is read as the value it is. snmpwalk -v1 prints `End
-// of MIB` alone past the last object:
+// in its quotes) is read as the value it is:
 //
 //	noSuchObject    No Such Object available on this agent at this OID
 //	noSuchInstance  No Such Instance currently exists at this OID
-//	endOfMibView    No more variables left in this MIB View (It is past the end of the MIB tree)
-var snmpException = regexp.MustCompile(`(^|\s)(No Such Object available on this agent at this OID|No Such Instance currently exists at this OID|No more variables left in this MIB View \(It is past the end of the MIB tree\))\r?$|^End of MIB\r?$`)
+var snmpException = regexp.MustCompile(`(^|\s)(No Such Object available on this agent at this OID|No Such Instance currently exists at this OID)\r?$`)
+
+// snmpEndOfMIB is the line a walk prints past the agent's last object
+// (v2c's endOfMibView; v1's walk prints `End of MIB` alone). After the
+// rows of a walk of the last subtree a view shows it is the walk's end,
+// not a value missing: it is an exception only where the output holds
+// nothing else (a getnext past the end, a walk of nothing there).
+var snmpEndOfMIB = regexp.MustCompile(`(^|\s)No more variables left in this MIB View \(It is past the end of the MIB tree\)\r?$|^End of MIB\r?$`)
 
 // SNMPException is stdout's first line that is an SNMP agent's exception
-// (snmpException), "" when none is.
+// (snmpException), or its end-of-MIB line where every line it printed is
+// one (snmpEndOfMIB); "" when none is.
 func SNMPException(stdout string) string {
-	return firstLine(stdout, snmpException.MatchString)
+	if line := firstLine(stdout, snmpException.MatchString); line != "" {
+		return line
+	}
+	end := firstLine(stdout, snmpEndOfMIB.MatchString)
+	if end == "" || firstLine(stdout, func(l string) bool { return strings.TrimSpace(l) != "" && !snmpEndOfMIB.MatchString(l) }) != "" {
+		return ""
+	}
+	return end
 }
 
 // Whose error reply an ErrorReplyEntry says: the server's (Redis), the

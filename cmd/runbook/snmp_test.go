@@ -122,3 +122,39 @@ stages:
 		}
 	}
 }
+
+// TestSNMPWalkEndAfterRowsIsNoException: a walk of the last subtree an
+// agent's view shows prints its rows, then `No more variables left in
+// this MIB View` (v1: `End of MIB`), exit 0: the walk's end, not a value
+// missing, and no item is filed over it.
+func TestSNMPWalkEndAfterRowsIsNoException(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	tool := filepath.Join(dir, "snmpwalk")
+	if err := os.WriteFile(tool, []byte("#!/bin/sh\nprintf \"$OUT\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, out := range []string{
+		`.1.3.6.1.6.3.16.1.5.2.1.6.6 1\n.1.3.6.1.6.3.16.1.5.2.1.6.6 No more variables left in this MIB View (It is past the end of the MIB tree)\n`,
+		`.1.3.6.1.6.3.16.1.5.2.1.6.6 1\nEnd of MIB\n`,
+	} {
+		chart := writeChart(t, dir, "end.yaml", `version: 1
+runbook: end
+result: {kind: verdict/end, decider: D, nagios: {ok: ok}}
+stages:
+  - id: walk
+    exec: {command: [`+tool+`], env: {OUT: '`+out+`'}, parse: lines}
+  - id: d
+    name: D
+    decide:
+      rules: [{when: 'len(walk.stdout) == 0', then: ok, label: none}]
+      default: {branch: ok, label: some}
+    branches:
+      ok: [{id: o, verdict: {subject: '"walk"', verdict: '"ok"'}}]
+`)
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		if r.code != 0 || strings.Contains(r.stdout, "did not check") {
+			t.Errorf("%q: exit %d; want 0, nothing flagged:\n%s", out, r.code, r.stdout)
+		}
+	}
+}
