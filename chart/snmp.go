@@ -125,3 +125,37 @@ func (e *ExecSpec) SNMPWalkManyOIDs() string {
 	}
 	return fmt.Sprintf("it gives %s %d OIDs (%s), but Net-SNMP's walk walks one: it walks %s and ignores the others without a word, so a value of theirs is absent, not none; walk each OID in a stage of its own, or walk the table they are columns of", filepath.Base(e.Command[0]), len(positional)-1, strings.Join(positional[1:], ", "), positional[1])
 }
+
+// snmpNextValueOnlyInShell is a shell line running snmpgetnext or
+// snmpbulkget with -Ov (its letters joined: -Oqv) or -O v.
+var snmpNextValueOnlyInShell = regexp.MustCompile(`(^|[\s;&|(/])snmp(getnext|bulkget)\s([^|;&\n]*\s)?-O\s*[a-zA-Z]*v`)
+
+// SNMPNextValueOnly is the note for an exec that runs snmpgetnext or
+// snmpbulkget printing values alone (-Ov, -Oqv; "" otherwise). A getnext
+// answers the object after the one asked, whatever it is: past the last
+// row of a column it is the next column's first (ifLastChange.1 after
+// ifOperStatus.4), and snmpbulkget -Cr3 of ifOperStatus.3 printed `1`,
+// `0:0:00:00.00`, `0:0:00:00.00`, exit 0: two of the three values were
+// no interface's status, and -Ov hid the OIDs that said so; a rule for
+// down(2) called them up.
+//
+//	[snmpbulkget, -v2c, -c, public, -Oqv, -Cr3, HOST, 1.3.6.1.2.1.2.2.1.8.3]   noted
+//	shell: snmpgetnext -v2c -c public -On HOST 1.3.6.1.2.1.2.2.1.8              not noted
+func (e *ExecSpec) SNMPNextValueOnly() string {
+	if e == nil {
+		return ""
+	}
+	given := false
+	if len(e.Command) > 0 && slices.Contains([]string{"snmpgetnext", "snmpbulkget"}, filepath.Base(e.Command[0])) {
+		args := e.Command[1:]
+		for i, a := range args {
+			if strings.HasPrefix(a, "-O") && strings.Contains(a[2:], "v") || a == "-O" && i+1 < len(args) && strings.Contains(args[i+1], "v") {
+				given = true
+			}
+		}
+	}
+	if !given && (e.Shell == "" || !snmpNextValueOnlyInShell.MatchString(e.Shell)) {
+		return ""
+	}
+	return "it prints the values of a getnext (snmpgetnext, snmpbulkget) without their OIDs (-Ov): a getnext answers the object after the one asked, whatever it is, past a column's last row the next column's first, so a value may be of another object than the chart reads it as; print the OIDs (-On) and read only those under the column, or snmpget the instances, whose absence the agent says (No Such Instance)"
+}

@@ -60,3 +60,29 @@ func TestSNMPWalkOfManyOIDsIsNoted(t *testing.T) {
 		}
 	}
 }
+
+// TestSNMPNextValuesWithoutOIDsAreNoted: snmpbulkget -Oqv -Cr3 of
+// ifOperStatus.3 on an agent with four interfaces printed `1`,
+// `0:0:00:00.00`, `0:0:00:00.00`, exit 0: the two after ifOperStatus.4
+// were ifLastChange's, and a rule for down(2) called them up. A getnext
+// printing values without their OIDs is noted now.
+func TestSNMPNextValuesWithoutOIDsAreNoted(t *testing.T) {
+	for _, tc := range []struct {
+		cmd   []string
+		shell string
+		want  bool
+	}{
+		{cmd: []string{"snmpbulkget", "-v2c", "-c", "public", "-Oqv", "-Cr3", "host", "1.3.6.1.2.1.2.2.1.8.3"}, want: true},
+		{cmd: []string{"snmpgetnext", "-v2c", "-c", "public", "-O", "v", "host", "1.3.6.1.2.1.2.2.1.8"}, want: true},
+		{shell: `snmpgetnext -v2c -c public -Oqv host 1.3.6.1.2.1.2.2.1.8.4 | tr -d '"'`, want: true},
+		{shell: `snmpgetnext -v2c -c public -On host 1.3.6.1.2.1.2.2.1.8`, want: false},
+		{cmd: []string{"snmpget", "-v2c", "-c", "public", "-Oqv", "host", "1.3.6.1.2.1.2.2.1.8.3"}, want: false},
+		{cmd: []string{"snmpbulkwalk", "-v2c", "-c", "public", "-Oqv", "host", "1.3.6.1.2.1.2.2.1.8"}, want: false},
+	} {
+		e := &ExecSpec{Command: tc.cmd, Shell: tc.shell}
+		got := strings.Contains(strings.Join(e.RunWarnings(), "\n"), "values of a getnext")
+		if got != tc.want {
+			t.Errorf("RunWarnings(%q, %q) noted a getnext without OIDs: %v, want %v", tc.cmd, tc.shell, got, tc.want)
+		}
+	}
+}
