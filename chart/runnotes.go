@@ -6,15 +6,16 @@ package chart
 // pipefail, curl's exit without -f or over many URLs, ssh that checks no
 // host key, dig +short's
 // silence, getent's and host's codes, a checksum tool's --status, git status's untracked files, test's silent 1, journalctl -q),
-// what puts a password in argv (redis-cli -a),
-// what reads the wrong span (a sampling tool's report since boot) and a
+// what puts a password in argv (redis-cli -a, snmpget -A),
+// what reads the wrong span (a sampling tool's report since boot, a
+// walk of one OID of the several given) and a
 // script reading chart names
 // bash does not set. The one list of them, so a note added here is both
 // planned and warned of.
 func (e *ExecSpec) RunWarnings() []string {
 	var out []string
 	for _, n := range []string{e.UnguardedPipeline(), e.CurlExitWithoutFail(), e.CurlManyURLs(), e.SSHHostUnchecked(), e.DigShortSilence(),
-		e.GetentNotFoundIsNoAnswer(), e.ResolverExitAnswer(), e.ChecksumStatusSilence(), e.GitStatusUntracked(), e.SilentFileTest(), e.JournalQuiet(), e.SinceBootReport(), e.RedisPasswordInArgv(), e.ShellReadsChartNames()} {
+		e.GetentNotFoundIsNoAnswer(), e.ResolverExitAnswer(), e.ChecksumStatusSilence(), e.GitStatusUntracked(), e.SilentFileTest(), e.JournalQuiet(), e.SinceBootReport(), e.RedisPasswordInArgv(), e.SNMPPassphraseInArgv(), e.SNMPWalkManyOIDs(), e.SNMPNextValueOnly(), e.ShellReadsChartNames()} {
 		if n != "" {
 			out = append(out, n)
 		}

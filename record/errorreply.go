@@ -3,6 +3,7 @@ package record
 import (
 	"fmt"
 	"regexp"
+	"strings"
 
 	"github.com/openrunbook/runbook/plugins/coverage"
 )
@@ -35,15 +36,64 @@ func RedisErrorReply(stdout string) string {
 	return firstLine(stdout, redisErrorReply.MatchString)
 }
 
+// snmpException is a line a Net-SNMP query command (snmpget, snmpwalk,
+// …) prints for an agent's exception in place of a value, exit 0: after
+// the OID's `= ` (or its blank under -Oq), or the whole line under -Oqv,
+// and at the line's end, so a STRING value holding the words (printed
+// in its quotes) is read as the value it is:
+//
+//	noSuchObject    No Such Object available on this agent at this OID
+//	noSuchInstance  No Such Instance currently exists at this OID
+var snmpException = regexp.MustCompile(`(^|\s)(No Such Object available on this agent at this OID|No Such Instance currently exists at this OID)\r?$`)
+
+// snmpEndOfMIB is the line a walk prints past the agent's last object
+// (v2c's endOfMibView; v1's walk prints `End of MIB` alone). After the
+// rows of a walk of the last subtree a view shows it is the walk's end,
+// not a value missing: it is an exception only where the output holds
+// nothing else (a getnext past the end, a walk of nothing there).
+var snmpEndOfMIB = regexp.MustCompile(`(^|\s)No more variables left in this MIB View \(It is past the end of the MIB tree\)\r?$|^End of MIB\r?$`)
+
+// SNMPException is stdout's first line that is an SNMP agent's exception
+// (snmpException), or its end-of-MIB line where every line it printed is
+// one (snmpEndOfMIB); "" when none is.
+func SNMPException(stdout string) string {
+	if line := firstLine(stdout, snmpException.MatchString); line != "" {
+		return line
+	}
+	end := firstLine(stdout, snmpEndOfMIB.MatchString)
+	if end == "" || firstLine(stdout, func(l string) bool { return strings.TrimSpace(l) != "" && !snmpEndOfMIB.MatchString(l) }) != "" {
+		return ""
+	}
+	return end
+}
+
+// Whose error reply an ErrorReplyEntry says: the server's (Redis), the
+// SNMP agent's exception, or an SNMP walk's blank output (SNMPv1's walk
+// of an OID the agent has nothing under prints nothing and exits 0).
+const (
+	ReplyRedis       = "redis"
+	ReplySNMP        = "snmp"
+	ReplySNMPNothing = "snmp-nothing"
+)
+
 // ErrorReplyEntry is the ledger's entry for such a stage, filed under its
-// path: exit is the exit code, line the output's first error reply
-// (masked already; RedisErrorReply).
-func ErrorReplyEntry(path string, exit int, line string) coverage.Entry {
+// path: whose is ReplyRedis, ReplySNMP or ReplySNMPNothing (line ""),
+// exit the exit code, line the
+// output's first error reply (masked already; RedisErrorReply,
+// SNMPException).
+func ErrorReplyEntry(path, whose string, exit int, line string) coverage.Entry {
+	why := fmt.Sprintf("it printed the server's error reply as its output though it exited %d, so what it printed is the server's refusal, not the value asked for, and a rule over it judges no value the server holds; its first such line: %q; give it what the server asks (a password in REDISCLI_AUTH, through envFrom:), or add -e, which makes redis-cli exit 1 on an error reply", exit, cutLine(line))
+	switch whose {
+	case ReplySNMPNothing:
+		why = fmt.Sprintf("it walked nothing: it printed no object though it exited %d, as an SNMPv1 walk does under an OID the agent has no object under, or none the community's view shows (SNMPv2c's prints No Such Object), so an empty list from it is no answer of none; ask for an OID the agent has, or walk with -v2c, which says so", exit)
+	case ReplySNMP:
+		why = fmt.Sprintf("it printed the SNMP agent's exception in place of a value though it exited %d: the agent holds no such object or instance (a wrong OID or index, an interface or disk it does not have, a view that hides it) or a walk ran past the end of its MIB, so a rule over that line judges no value the agent holds; its first such line: %q; ask for an OID the agent has (snmpwalk its table to list the indexes), or read only lines of the form OID = TYPE: VALUE", exit, cutLine(line))
+	}
 	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
 		Kind: coverage.KindLedger,
 		NotChecked: []coverage.Item{{
 			What: "its output",
-			Why:  fmt.Sprintf("it printed the server's error reply as its output though it exited %d, so what it printed is the server's refusal, not the value asked for, and a rule over it judges no value the server holds; its first such line: %q; give it what the server asks (a password in REDISCLI_AUTH, through envFrom:), or add -e, which makes redis-cli exit 1 on an error reply", exit, cutLine(line)),
+			Why:  why,
 			Kind: ItemErrorReply,
 		}},
 	}}

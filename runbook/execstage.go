@@ -280,10 +280,10 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 	// error-reply item, which quotes it: kv's own problem over the same
 	// line ("no separator: \"NOAUTH Authentication required.\"") would
 	// say it again.
-	reply := errorReply(es, res, row, stdout)
-	out["stdout"] = rs.parsedAs(path, es.Parse, stdout, "its output", out, res.StartErr == nil && !silent && !blank && !onlyStderr && reply == "")
-	if reply != "" {
-		rs.fileLedger(record.ErrorReplyEntry(path, *res.ExitCode, rs.mask(reply)))
+	reply, whose := errorReply(es, res, row, stdout)
+	out["stdout"] = rs.parsedAs(path, es.Parse, stdout, "its output", out, res.StartErr == nil && !silent && !blank && !onlyStderr && whose == "")
+	if whose != "" {
+		rs.fileLedger(record.ErrorReplyEntry(path, whose, *res.ExitCode, rs.mask(reply)))
 	}
 	if onlyStderr {
 		rs.fileLedger(record.StderrOnlyEntry(path, es.Parse.Mode, *res.ExitCode, rs.mask(stderr)))
@@ -499,16 +499,36 @@ func deniedInOutput(res proc.Result, row label.Row, stdout string) string {
 	return record.DeniedInOutput(stdout)
 }
 
-// errorReply is stdout's first line that is a server's error reply
-// (record.RedisErrorReply: `NOAUTH Authentication required.`), when the
-// command runs a Redis client (chart.ExecSpec.RedisCLI) and ended as no
-// failure: redis-cli exits 0 over an error reply, and its output is then
-// the refusal, not the value asked for (record.ItemErrorReply). "" otherwise.
-func errorReply(es *chart.ExecSpec, res proc.Result, row label.Row, stdout string) string {
-	if !answeredAsNoFailure(res, row) || !es.RedisCLI() {
-		return ""
+// errorReply is stdout's first line that is a server's error reply, and
+// whose it is (record.ReplyRedis, record.ReplySNMP), when the command
+// ended as no failure: redis-cli (chart.ExecSpec.RedisCLI) exits 0 over
+// an error reply (record.RedisErrorReply: `NOAUTH Authentication
+// required.`), and snmpget, snmpwalk, … (chart.ExecSpec.SNMPClient) over
+// an agent's exception (record.SNMPException: `No Such Instance
+// currently exists at this OID`), and the output is then the refusal,
+// not the value asked for (record.ItemErrorReply). An SNMPv1 walk
+// (chart.ExecSpec.SNMPWalk) of an OID the agent has nothing under prints
+// nothing at all and exits 0, where v2c's prints `No Such Object`: its
+// blank output is the same reply (record.ReplySNMPNothing, line "").
+// whose is "" when there is none.
+func errorReply(es *chart.ExecSpec, res proc.Result, row label.Row, stdout string) (line, whose string) {
+	if !answeredAsNoFailure(res, row) {
+		return "", ""
 	}
-	return record.RedisErrorReply(stdout)
+	if es.RedisCLI() {
+		if line := record.RedisErrorReply(stdout); line != "" {
+			return line, record.ReplyRedis
+		}
+	}
+	if es.SNMPClient() {
+		if line := record.SNMPException(stdout); line != "" {
+			return line, record.ReplySNMP
+		}
+		if *res.ExitCode == 0 && es.SNMPWalk() && strings.TrimSpace(stdout) == "" {
+			return "", record.ReplySNMPNothing
+		}
+	}
+	return "", ""
 }
 
 // noDNSAnswer is the first line of its stdout, then its stderr, saying
