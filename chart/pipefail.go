@@ -286,3 +286,34 @@ func endsInPipeline(st *syntax.Stmt) bool {
 	}
 	return false
 }
+
+// PipesIntoACompound says whether the stage's shell: script pipes into a
+// command that is no simple command (a group, a subshell, a loop, an if):
+// `cat m.prom | { grep x | sh -c lint; }`. That command's one code in the
+// pipeline's codes (bash's PIPESTATUS) may be a pipeline's inside it, whose
+// earlier command failed, so codes whose last alone is non-zero do not
+// show the answer is the last command's own. A script the parser cannot
+// read is one.
+func (e *ExecSpec) PipesIntoACompound() bool {
+	if e == nil || e.Shell == "" {
+		return false
+	}
+	f, err := parseBash(e.Shell)
+	if err != nil {
+		return true
+	}
+	found := false
+	syntax.Walk(f, func(node syntax.Node) bool {
+		if b, ok := node.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) {
+			switch y := b.Y.Cmd.(type) {
+			case *syntax.CallExpr:
+			case *syntax.BinaryCmd:
+				found = found || (y.Op != syntax.Pipe && y.Op != syntax.PipeAll)
+			default:
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}

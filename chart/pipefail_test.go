@@ -73,3 +73,26 @@ func TestShellReadingAChartInputIsNoted(t *testing.T) {
 		}
 	}
 }
+
+// TestPipesIntoACompoundIsSeen: a pipeline's last code is the answering
+// command's own only when that command is a simple one; a group, a
+// subshell, a loop or an if after a | may end in a pipeline of its own,
+// whose earlier failure its one code hides.
+func TestPipesIntoACompoundIsSeen(t *testing.T) {
+	for _, tc := range []struct {
+		script string
+		want   bool
+	}{
+		{`curl -sSf "$url" | promtool check metrics`, false},
+		{`cat a | grep x | sort`, false},
+		{`cat a | { grep x | sort; }`, true},
+		{`cat a | (grep x | sort)`, true},
+		{`cat a | while read l; do echo "$l" | grep x; done`, true},
+		{`cd /x && cat a | grep -c x`, false},
+		{`cat a |`, true},
+	} {
+		if got := (&ExecSpec{Shell: tc.script}).PipesIntoACompound(); got != tc.want {
+			t.Errorf("%q: %v, want %v", tc.script, got, tc.want)
+		}
+	}
+}
