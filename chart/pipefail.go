@@ -317,3 +317,65 @@ func (e *ExecSpec) PipesIntoACompound() bool {
 	})
 	return found
 }
+
+// grepShortArgs are grep's one-letter options that take an argument: in
+// a group such as -eq the letters after one are its argument (the
+// pattern "q"), not options.
+const grepShortArgs = "efmABCdD"
+
+// QuietGrepEndsPipe is the note for a shell: script with a pipeline that
+// ends in grep -q (--quiet, --silent) ("" otherwise): grep -q exits at
+// its first match and closes the pipe, and under pipefail the command
+// before it then fails writing, curl's 23 (`Failure writing output to
+// destination`) or a SIGPIPE's 141, whenever its output outgrows the
+// pipe's buffer: `curl -sSf URL | grep -q '^node_textfile_scrape_error
+// 0$'` over the node exporter's page (some 100 KiB) answered "read" on
+// one run and failed with curl's 23 on the next, the check flapping
+// UNKNOWN. grep reading to its end (`grep … > /dev/null`, `grep -c`)
+// does not close the pipe early.
+func (e *ExecSpec) QuietGrepEndsPipe() string {
+	if e == nil || e.Shell == "" {
+		return ""
+	}
+	f, err := parseBash(e.Shell)
+	if err != nil {
+		return ""
+	}
+	found := false
+	syntax.Walk(f, func(node syntax.Node) bool {
+		b, ok := node.(*syntax.BinaryCmd)
+		if found || !ok || (b.Op != syntax.Pipe && b.Op != syntax.PipeAll) {
+			return !found
+		}
+		c, ok := b.Y.Cmd.(*syntax.CallExpr)
+		if !ok || len(c.Args) == 0 || !slices.Contains([]string{"grep", "egrep", "fgrep"}, filepath.Base(c.Args[0].Lit())) {
+			return true
+		}
+		for _, w := range c.Args[1:] {
+			a := w.Lit()
+			if a == "--" {
+				break
+			}
+			if a == "--quiet" || a == "--silent" {
+				found = true
+				break
+			}
+			if strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") {
+				for _, l := range a[1:] {
+					if l == 'q' {
+						found = true
+						break
+					}
+					if strings.ContainsRune(grepShortArgs, l) {
+						break
+					}
+				}
+			}
+		}
+		return !found
+	})
+	if !found {
+		return ""
+	}
+	return "its pipeline ends in grep -q, which exits at its first match and closes the pipe: under pipefail the command before it then fails writing (curl's 23, a SIGPIPE's 141) whenever its output outgrows the pipe's buffer, so a match reads as a failure on some runs; let grep read to the end (grep … > /dev/null, or grep -c)"
+}
