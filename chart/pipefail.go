@@ -73,8 +73,9 @@ func (e *ExecSpec) ShellRunsManyCommands() bool {
 
 // PipedAnswerNote is plan's note for a shell: script of several commands
 // whose exitCodes: declares a non-zero code an answer ("" otherwise): any
-// of its commands may exit with it, and a run that did so and wrote on stderr is
-// Not sure (record.ItemPipedAnswer).
+// of its commands may exit with it, and a run whose last pipeline's codes
+// show an earlier command failed, or that wrote on stderr where those codes
+// are not known, is Not sure (record.ItemPipedAnswer).
 func (e *ExecSpec) PipedAnswerNote() string {
 	if !e.ShellRunsManyCommands() {
 		return ""
@@ -89,7 +90,7 @@ func (e *ExecSpec) PipedAnswerNote() string {
 		return ""
 	}
 	slices.Sort(codes)
-	return fmt.Sprintf("exitCodes: declares %d an answer, and the script runs more than one command, which under bash -e -o pipefail exits with the code of the first to fail (in a pipeline, the last to fail): the %d may be another command's failure (a run that wrote on stderr is Not sure); let only the answering command's code through (cmd1 | cmd2 || [ \"${PIPESTATUS[*]}\" = \"0 1\" ]) and judge what it printed", codes[0], codes[0])
+	return fmt.Sprintf("exitCodes: declares %d an answer, and the script runs more than one command, which under bash -e -o pipefail exits with the code of the first to fail (in a pipeline, the last to fail): the %d may be another command's failure (a run whose pipeline codes show an earlier command failed is Not sure, and so is one that wrote on stderr where those codes are not known); let only the answering command's code through (cmd1 | cmd2 || [ \"${PIPESTATUS[*]}\" = \"0 1\" ]) and judge what it printed", codes[0], codes[0])
 }
 
 // hasPipe says whether script holds a pipe: a | that is not part of ||,
