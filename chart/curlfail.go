@@ -21,18 +21,47 @@ const curlShortArgs = "AbcCdDeEFHKmoPQrtTuUwxXyYz"
 // not noted.
 //
 //	[curl, -s, -o, /dev/null, URL] with {0: up, 7: refused}   noted
+//	shell: 'curl -s -o /dev/null "$url"' with {0: up}          noted
 //	[curl, -sf, URL] with {0: up, 22: http-error}             not noted
 func (e *ExecSpec) CurlExitWithoutFail() string {
-	if e == nil || len(e.Command) == 0 || filepath.Base(e.Command[0]) != "curl" {
+	if e == nil {
+		return ""
+	}
+	argv := e.Command
+	if e.Shell != "" {
+		argv = lastCurlOfScript(e.Shell)
+	}
+	if len(argv) == 0 || filepath.Base(argv[0]) != "curl" {
 		return ""
 	}
 	if _, ok := e.ExitCodes[0]; !ok {
 		return ""
 	}
-	if curlFails(e.Command[1:]) {
+	if curlFails(argv[1:]) {
 		return ""
 	}
 	return "its answer is curl's exit code, and curl without -f (--fail) exits 0 on every HTTP status, a 500 or a 404 as much as a 200, so exitCodes' word for 0 (\"" + e.ExitCodes[0] + "\") would be said of a server error; add -f (exit 22 on a status of 400 or more: declare 22 if it is an answer), or judge the status curl prints (-w '%{http_code}')"
+}
+
+// lastCurlOfScript is the words of a shell: script's last statement when
+// it is a curl command, whose exit is then the script's (`curl -s -o
+// /dev/null "$url"` under {0: up, 7: down} said up over a 500 as the argv
+// form did); nil otherwise. A word that is not plain text is "".
+func lastCurlOfScript(script string) []string {
+	f, err := parseBash(script)
+	if err != nil || len(f.Stmts) == 0 {
+		return nil
+	}
+	st := f.Stmts[len(f.Stmts)-1]
+	c, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || st.Negated || len(c.Args) == 0 || filepath.Base(c.Args[0].Lit()) != "curl" {
+		return nil
+	}
+	words := make([]string, len(c.Args))
+	for i, w := range c.Args {
+		words[i] = w.Lit()
+	}
+	return words
 }
 
 // curlFails says whether curl's arguments hold -f, --fail or

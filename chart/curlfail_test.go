@@ -89,3 +89,26 @@ func TestCurlPipedWithoutFailIsNoted(t *testing.T) {
 		}
 	}
 }
+
+// TestCurlExitAnswerInAShellScriptIsNoted: `shell: 'curl -s -o /dev/null
+// "$url"'` under {0: up, 7: down} said up, Consistent, Nagios OK, over
+// a 500, with no note: the note read the argv form alone. A script whose
+// last command is curl answers with curl's exit as the argv does.
+func TestCurlExitAnswerInAShellScriptIsNoted(t *testing.T) {
+	up := map[int]string{0: "up", 7: "down"}
+	for _, tc := range []struct {
+		script string
+		want   bool
+	}{
+		{`curl -s -o /dev/null "$url"`, true},
+		{`set -e; curl -sS -m 5 -o /dev/null "$url"`, true},
+		{`curl -sf -o /dev/null "$url"`, false},
+		{`curl -s --fail -o /dev/null "$url"`, false},
+		{`curl -s -o /dev/null "$url"; echo done`, false},
+		{`! curl -s "$url"`, false},
+	} {
+		if got := (&ExecSpec{Shell: tc.script, ExitCodes: up}).CurlExitWithoutFail() != ""; got != tc.want {
+			t.Errorf("%q: noted %v, want %v", tc.script, got, tc.want)
+		}
+	}
+}
