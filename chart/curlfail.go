@@ -3,6 +3,8 @@ package chart
 import (
 	"path/filepath"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // curlShortArgs are curl's one-letter options that take an argument
@@ -19,24 +21,65 @@ const curlShortArgs = "AbcCdDeEFHKmoPQrtTuUwxXyYz"
 // not noted.
 //
 //	[curl, -s, -o, /dev/null, URL] with {0: up, 7: refused}   noted
+//	shell: 'curl -s -o /dev/null "$url"' with {0: up}          noted
 //	[curl, -sf, URL] with {0: up, 22: http-error}             not noted
 func (e *ExecSpec) CurlExitWithoutFail() string {
-	if e == nil || len(e.Command) == 0 || filepath.Base(e.Command[0]) != "curl" {
+	if e == nil {
+		return ""
+	}
+	argv := e.Command
+	if e.Shell != "" {
+		argv = lastCurlOfScript(e.Shell)
+	}
+	if len(argv) == 0 || filepath.Base(argv[0]) != "curl" {
 		return ""
 	}
 	if _, ok := e.ExitCodes[0]; !ok {
 		return ""
 	}
-	for i := 1; i < len(e.Command); i++ {
-		a := e.Command[i]
+	if curlFails(argv[1:]) {
+		return ""
+	}
+	return "its answer is curl's exit code, and curl without -f (--fail) exits 0 on every HTTP status, a 500 or a 404 as much as a 200, so exitCodes' word for 0 (\"" + e.ExitCodes[0] + "\") would be said of a server error; add -f (exit 22 on a status of 400 or more: declare 22 if it is an answer), or judge the status curl prints (-w '%{http_code}')"
+}
+
+// lastCurlOfScript is the words of a shell: script's last statement when
+// it is a curl command, whose exit is then the script's (`curl -s -o
+// /dev/null "$url"` under {0: up, 7: down} said up over a 500 as the argv
+// form did); nil otherwise. A word that is not plain text is "".
+func lastCurlOfScript(script string) []string {
+	f, err := parseBash(script)
+	if err != nil || len(f.Stmts) == 0 {
+		return nil
+	}
+	st := f.Stmts[len(f.Stmts)-1]
+	c, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || st.Negated || len(c.Args) == 0 || filepath.Base(c.Args[0].Lit()) != "curl" {
+		return nil
+	}
+	words := make([]string, len(c.Args))
+	for i, w := range c.Args {
+		words[i] = w.Lit()
+	}
+	return words
+}
+
+// curlFails says whether curl's arguments hold -f, --fail or
+// --fail-with-body, with which curl exits 22 on an HTTP status of 400 or
+// more instead of 0: the one reading of curl's options both notes below
+// (CurlExitWithoutFail, CurlPipedWithoutFail) make. A letter after one that
+// takes an argument (-o, -w) is that argument, not an option.
+func curlFails(args []string) bool {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
 		switch {
 		case a == "--fail" || a == "--fail-with-body":
-			return ""
+			return true
 		case strings.HasPrefix(a, "--"):
 		case strings.HasPrefix(a, "-") && len(a) > 1:
 			for j, c := range a[1:] {
 				if c == 'f' {
-					return ""
+					return true
 				}
 				if strings.ContainsRune(curlShortArgs, c) {
 					if j == len(a)-2 {
@@ -47,7 +90,60 @@ func (e *ExecSpec) CurlExitWithoutFail() string {
 			}
 		}
 	}
-	return "its answer is curl's exit code, and curl without -f (--fail) exits 0 on every HTTP status, a 500 or a 404 as much as a 200, so exitCodes' word for 0 (\"" + e.ExitCodes[0] + "\") would be said of a server error; add -f (exit 22 on a status of 400 or more: declare 22 if it is an answer), or judge the status curl prints (-w '%{http_code}')"
+	return false
+}
+
+// CurlPipedWithoutFail is the note for a shell: script that pipes curl's
+// output into another command when that curl has no -f, --fail or
+// --fail-with-body ("" otherwise): curl then exits 0 on every HTTP status
+// and prints the server's error page as its output, so under pipefail
+// nothing fails and the command after the | reads the page as the data. An
+// exporter's 500 (`An error has occurred while serving metrics`) piped into
+// `grep -c '^backup_failures_total{.*} [1-9]'` under {0: failing, 1: clean}
+// read clean, Consistent, Nagios OK. A word that is not plain text (a
+// variable, a substitution) is read as no option.
+//
+//	curl -s "$url" | grep -c X     noted
+//	curl -sf "$url" | grep -c X    not noted
+//	curl -s -o f "$url"; grep X f  not noted (no pipe: a chart judging f judges a file)
+func (e *ExecSpec) CurlPipedWithoutFail() string {
+	if e == nil || e.Shell == "" {
+		return ""
+	}
+	f, err := parseBash(e.Shell)
+	if err != nil {
+		return ""
+	}
+	noted := false
+	syntax.Walk(f, func(node syntax.Node) bool {
+		b, ok := node.(*syntax.BinaryCmd)
+		if noted || !ok || (b.Op != syntax.Pipe && b.Op != syntax.PipeAll) {
+			return !noted
+		}
+		// the left side's last command writes into the pipe
+		left := b.X
+		for {
+			if x, ok := left.Cmd.(*syntax.BinaryCmd); ok && (x.Op == syntax.Pipe || x.Op == syntax.PipeAll) {
+				left = x.Y
+				continue
+			}
+			break
+		}
+		c, ok := left.Cmd.(*syntax.CallExpr)
+		if !ok || len(c.Args) == 0 || filepath.Base(c.Args[0].Lit()) != "curl" {
+			return true
+		}
+		args := make([]string, 0, len(c.Args)-1)
+		for _, w := range c.Args[1:] {
+			args = append(args, w.Lit())
+		}
+		noted = !curlFails(args)
+		return !noted
+	})
+	if !noted {
+		return ""
+	}
+	return "its script pipes curl's output into another command, and curl without -f (--fail) exits 0 on every HTTP status and prints the server's error page (an exporter's 500) as its output: under pipefail nothing fails, and the command after the | reads that page as the data (grep -c finding no failing series, 0); add -f, whose exit 22 on a status of 400 or more fails the pipeline"
 }
 
 // curlLongArgs are curl's long options whose argument may hold a URL (a

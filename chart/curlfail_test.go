@@ -58,3 +58,57 @@ func TestCurlManyURLsLastExitIsNoted(t *testing.T) {
 		}
 	}
 }
+
+// TestCurlPipedWithoutFailIsNoted: a node exporter answering 500 (`An
+// error has occurred while serving metrics`) to `curl -s "$url" | grep -c
+// '^backup_failures_total{.*} [1-9]'` under {0: failing, 1: clean} exited
+// 0 (curl) and 1 (grep over the error page), so the run read "clean",
+// Consistent, Nagios OK. The loader notes a shell: script that pipes the
+// output of a curl without -f, --fail or --fail-with-body into another
+// command; one with it, or one that pipes nothing from curl, is not.
+func TestCurlPipedWithoutFailIsNoted(t *testing.T) {
+	for _, tc := range []struct {
+		script string
+		want   bool
+	}{
+		{`curl -s "$url" | grep -c '^backup_failures_total{.*} [1-9]'`, true},
+		{`curl -sS -m 5 http://localhost:9100/metrics | grep '^node_filesystem_avail_bytes' | sort`, true},
+		{`/usr/bin/curl -s -o - "$url" |& awk '{s+=$2} END {print s+0}'`, true},
+		{`set -e; curl -s -H 'Accept: text/plain' "$url" | grep -c x || true`, true},
+		{`curl -o -f "$url" | grep x`, true}, // -f is -o's file
+		{`curl -sf "$url" | grep -c x`, false},
+		{`curl -fsS "$url" | grep -c x`, false},
+		{`curl -s --fail "$url" | grep -c x`, false},
+		{`curl -s --fail-with-body "$url" | grep -c x`, false},
+		{`curl -s -o /tmp/m "$url"; grep -c x /tmp/m`, false},
+		{`grep x f | curl -s -d @- "$url"`, false}, // curl's output is the script's
+		{`wget -qO- "$url" | grep -c x`, false},
+	} {
+		if got := (&ExecSpec{Shell: tc.script}).CurlPipedWithoutFail() != ""; got != tc.want {
+			t.Errorf("%q: noted %v, want %v", tc.script, got, tc.want)
+		}
+	}
+}
+
+// TestCurlExitAnswerInAShellScriptIsNoted: `shell: 'curl -s -o /dev/null
+// "$url"'` under {0: up, 7: down} said up, Consistent, Nagios OK, over
+// a 500, with no note: the note read the argv form alone. A script whose
+// last command is curl answers with curl's exit as the argv does.
+func TestCurlExitAnswerInAShellScriptIsNoted(t *testing.T) {
+	up := map[int]string{0: "up", 7: "down"}
+	for _, tc := range []struct {
+		script string
+		want   bool
+	}{
+		{`curl -s -o /dev/null "$url"`, true},
+		{`set -e; curl -sS -m 5 -o /dev/null "$url"`, true},
+		{`curl -sf -o /dev/null "$url"`, false},
+		{`curl -s --fail -o /dev/null "$url"`, false},
+		{`curl -s -o /dev/null "$url"; echo done`, false},
+		{`! curl -s "$url"`, false},
+	} {
+		if got := (&ExecSpec{Shell: tc.script, ExitCodes: up}).CurlExitWithoutFail() != ""; got != tc.want {
+			t.Errorf("%q: noted %v, want %v", tc.script, got, tc.want)
+		}
+	}
+}

@@ -73,8 +73,9 @@ func (e *ExecSpec) ShellRunsManyCommands() bool {
 
 // PipedAnswerNote is plan's note for a shell: script of several commands
 // whose exitCodes: declares a non-zero code an answer ("" otherwise): any
-// of its commands may exit with it, and a run that did so and wrote on stderr is
-// Not sure (record.ItemPipedAnswer).
+// of its commands may exit with it, and a run whose last pipeline's codes
+// show an earlier command failed, or that wrote on stderr where those codes
+// are not known, is Not sure (record.ItemPipedAnswer).
 func (e *ExecSpec) PipedAnswerNote() string {
 	if !e.ShellRunsManyCommands() {
 		return ""
@@ -89,7 +90,7 @@ func (e *ExecSpec) PipedAnswerNote() string {
 		return ""
 	}
 	slices.Sort(codes)
-	return fmt.Sprintf("exitCodes: declares %d an answer, and the script runs more than one command, which under bash -e -o pipefail exits with the code of the first to fail (in a pipeline, the last to fail): the %d may be another command's failure (a run that wrote on stderr is Not sure); let only the answering command's code through (cmd1 | cmd2 || [ \"${PIPESTATUS[*]}\" = \"0 1\" ]) and judge what it printed", codes[0], codes[0])
+	return fmt.Sprintf("exitCodes: declares %d an answer, and the script runs more than one command, which under bash -e -o pipefail exits with the code of the first to fail (in a pipeline, the last to fail): the %d may be another command's failure (a run whose pipeline codes show an earlier command failed is Not sure, and so is one that wrote on stderr where those codes are not known); let only the answering command's code through (cmd1 | cmd2 || [ \"${PIPESTATUS[*]}\" = \"0 1\" ]) and judge what it printed", codes[0], codes[0])
 }
 
 // hasPipe says whether script holds a pipe: a | that is not part of ||,
@@ -285,4 +286,97 @@ func endsInPipeline(st *syntax.Stmt) bool {
 		return len(c.Stmts) > 0 && endsInPipeline(c.Stmts[len(c.Stmts)-1])
 	}
 	return false
+}
+
+// PipesIntoACompound says whether the stage's shell: script pipes into a
+// command that is no simple command (a group, a subshell, a loop, an if):
+// `cat m.prom | { grep x | sh -c lint; }`. That command's one code in the
+// pipeline's codes (bash's PIPESTATUS) may be a pipeline's inside it, whose
+// earlier command failed, so codes whose last alone is non-zero do not
+// show the answer is the last command's own. A script the parser cannot
+// read is one.
+func (e *ExecSpec) PipesIntoACompound() bool {
+	if e == nil || e.Shell == "" {
+		return false
+	}
+	f, err := parseBash(e.Shell)
+	if err != nil {
+		return true
+	}
+	found := false
+	syntax.Walk(f, func(node syntax.Node) bool {
+		if b, ok := node.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) {
+			switch y := b.Y.Cmd.(type) {
+			case *syntax.CallExpr:
+			case *syntax.BinaryCmd:
+				found = found || (y.Op != syntax.Pipe && y.Op != syntax.PipeAll)
+			default:
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// grepShortArgs are grep's one-letter options that take an argument: in
+// a group such as -eq the letters after one are its argument (the
+// pattern "q"), not options.
+const grepShortArgs = "efmABCdD"
+
+// QuietGrepEndsPipe is the note for a shell: script with a pipeline that
+// ends in grep -q (--quiet, --silent) ("" otherwise): grep -q exits at
+// its first match and closes the pipe, and under pipefail the command
+// before it then fails writing, curl's 23 (`Failure writing output to
+// destination`) or a SIGPIPE's 141, whenever its output outgrows the
+// pipe's buffer: `curl -sSf URL | grep -q '^node_textfile_scrape_error
+// 0$'` over the node exporter's page (some 100 KiB) answered "read" on
+// one run and failed with curl's 23 on the next, the check flapping
+// UNKNOWN. grep reading to its end (`grep … > /dev/null`, `grep -c`)
+// does not close the pipe early.
+func (e *ExecSpec) QuietGrepEndsPipe() string {
+	if e == nil || e.Shell == "" {
+		return ""
+	}
+	f, err := parseBash(e.Shell)
+	if err != nil {
+		return ""
+	}
+	found := false
+	syntax.Walk(f, func(node syntax.Node) bool {
+		b, ok := node.(*syntax.BinaryCmd)
+		if found || !ok || (b.Op != syntax.Pipe && b.Op != syntax.PipeAll) {
+			return !found
+		}
+		c, ok := b.Y.Cmd.(*syntax.CallExpr)
+		if !ok || len(c.Args) == 0 || !slices.Contains([]string{"grep", "egrep", "fgrep"}, filepath.Base(c.Args[0].Lit())) {
+			return true
+		}
+		for _, w := range c.Args[1:] {
+			a := w.Lit()
+			if a == "--" {
+				break
+			}
+			if a == "--quiet" || a == "--silent" {
+				found = true
+				break
+			}
+			if strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") {
+				for _, l := range a[1:] {
+					if l == 'q' {
+						found = true
+						break
+					}
+					if strings.ContainsRune(grepShortArgs, l) {
+						break
+					}
+				}
+			}
+		}
+		return !found
+	})
+	if !found {
+		return ""
+	}
+	return "its pipeline ends in grep -q, which exits at its first match and closes the pipe: under pipefail the command before it then fails writing (curl's 23, a SIGPIPE's 141) whenever its output outgrows the pipe's buffer, so a match reads as a failure on some runs; let grep read to the end (grep … > /dev/null, or grep -c)"
 }

@@ -73,3 +73,52 @@ func TestShellReadingAChartInputIsNoted(t *testing.T) {
 		}
 	}
 }
+
+// TestPipesIntoACompoundIsSeen: a pipeline's last code is the answering
+// command's own only when that command is a simple one; a group, a
+// subshell, a loop or an if after a | may end in a pipeline of its own,
+// whose earlier failure its one code hides.
+func TestPipesIntoACompoundIsSeen(t *testing.T) {
+	for _, tc := range []struct {
+		script string
+		want   bool
+	}{
+		{`curl -sSf "$url" | promtool check metrics`, false},
+		{`cat a | grep x | sort`, false},
+		{`cat a | { grep x | sort; }`, true},
+		{`cat a | (grep x | sort)`, true},
+		{`cat a | while read l; do echo "$l" | grep x; done`, true},
+		{`cd /x && cat a | grep -c x`, false},
+		{`cat a |`, true},
+	} {
+		if got := (&ExecSpec{Shell: tc.script}).PipesIntoACompound(); got != tc.want {
+			t.Errorf("%q: %v, want %v", tc.script, got, tc.want)
+		}
+	}
+}
+
+// TestQuietGrepEndingAPipeIsNoted: grep -q exits at its first match, and
+// under pipefail the command writing into it fails (curl's 23, a
+// SIGPIPE's 141) when its output outgrows the pipe: `curl -sSf URL |
+// grep -q '^node_textfile_scrape_error 0$'` answered on one run and
+// failed on the next. The loader notes a pipeline ending in grep -q.
+func TestQuietGrepEndingAPipeIsNoted(t *testing.T) {
+	for _, tc := range []struct {
+		script string
+		want   bool
+	}{
+		{`curl -sSf "$url" | grep -q '^node_textfile_scrape_error 0$'`, true},
+		{`curl -sSf "$url" | grep -Eq 'x|y'`, true},
+		{`cat a | /bin/grep --quiet x`, true},
+		{`cat a | grep --silent x`, true},
+		{`curl -sSf "$url" | grep '^x 0$' > /dev/null`, false},
+		{`curl -sSf "$url" | grep -c x`, false},
+		{`cat a | grep -eq x`, false}, // -e's pattern is "q"
+		{`grep -q x a.log`, false},
+		{`cat a | grep -- -q`, false},
+	} {
+		if got := (&ExecSpec{Shell: tc.script}).QuietGrepEndsPipe() != ""; got != tc.want {
+			t.Errorf("%q: noted %v, want %v", tc.script, got, tc.want)
+		}
+	}
+}

@@ -3,7 +3,8 @@ package chart
 // RunWarnings are the notes a run of this exec stage warns of once and
 // `runbook plan` notes before any run, in that order: what the chart
 // wrote that may read a failure as an answer (a pipeline with no
-// pipefail, curl's exit without -f or over many URLs, ssh that checks no
+// pipefail, curl's exit without -f or over many URLs, curl's output
+// piped on without -f, a pipeline ending in grep -q, ssh that checks no
 // host key, dig +short's
 // silence, getent's and host's codes, a checksum tool's --status, git status's untracked files, test's silent 1, journalctl -q),
 // what puts a password in argv (redis-cli -a, snmpget -A),
@@ -14,7 +15,7 @@ package chart
 // planned and warned of.
 func (e *ExecSpec) RunWarnings() []string {
 	var out []string
-	for _, n := range []string{e.UnguardedPipeline(), e.CurlExitWithoutFail(), e.CurlManyURLs(), e.SSHHostUnchecked(), e.DigShortSilence(),
+	for _, n := range []string{e.UnguardedPipeline(), e.CurlExitWithoutFail(), e.CurlPipedWithoutFail(), e.QuietGrepEndsPipe(), e.CurlManyURLs(), e.SSHHostUnchecked(), e.DigShortSilence(),
 		e.GetentNotFoundIsNoAnswer(), e.ResolverExitAnswer(), e.ChecksumStatusSilence(), e.GitStatusUntracked(), e.SilentFileTest(), e.JournalQuiet(), e.SinceBootReport(), e.RedisPasswordInArgv(), e.SNMPPassphraseInArgv(), e.SNMPWalkManyOIDs(), e.SNMPNextValueOnly(), e.ShellReadsChartNames()} {
 		if n != "" {
 			out = append(out, n)

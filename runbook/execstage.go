@@ -328,7 +328,9 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 // pipeline, a list) exited with a non-zero code the chart declared an
 // answer and wrote on stderr, or whose last pipeline had a command before
 // the last fail (proc's Result.PipeStatus): the code may be another
-// command's failure, not the answer (record.ItemPipedAnswer). One that
+// command's failure, not the answer (record.ItemPipedAnswer). One whose
+// last pipeline's codes are known and none before its last failed answers
+// with its last command's own code. One that
 // wrote nothing on stderr, and whose pipeline's codes are not known, gives
 // no sign of a failure, unless its last pipeline ran in a subshell, whose
 // codes bash's PIPESTATUS does not hold
@@ -344,6 +346,15 @@ func pipedAnswer(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
 		// its last pipeline is inside the subshell: its codes are not
 		// the script's PIPESTATUS
 		return true
+	}
+	if len(res.PipeStatus) > 1 && !es.AnswerFromASubshellPipeline() && !es.PipesIntoACompound() {
+		// the last pipeline's codes are known, every command before its
+		// last exited 0, and the last one, a simple command, gave the
+		// script's exit (proc's readPipeStatus): the code is the
+		// answering command's own, whatever stderr says. `curl -sSf URL
+		// | promtool check metrics` exiting 0 3 with promtool's lint
+		// lines on stderr.
+		return false
 	}
 	// the script is parsed last, only for a run that may be one
 	return wroteStderr(res) && es.ShellRunsManyCommands()

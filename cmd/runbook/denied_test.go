@@ -1006,3 +1006,46 @@ func TestUnresolvedHostOnStderrIsNoWholeAnswer(t *testing.T) {
 		t.Errorf("exit %d:\n%s\nwant exit 3, UNKNOWN, saying %q", r.code, r.stdout, said)
 	}
 }
+
+// TestPipelineWhoseEarlierCommandsExitedZeroAnswersItself: `curl -sSf URL |
+// promtool check metrics` under {0: clean, 3: problems} exits with
+// promtool's 3 and its lint lines on stderr; the pipeline's codes (0 3)
+// say curl succeeded, so the 3 is the answering command's own. It was a
+// piped-answer item all the same ("the 3 may be another command's
+// failure"), Not sure, Nagios UNKNOWN, over an answer the record proves.
+// With an earlier command failed it still is one.
+func TestPipelineWhoseEarlierCommandsExitedZeroAnswersItself(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := func(name, first string) string {
+		return writeChart(t, dir, name, `version: 1
+runbook: lint
+result: {kind: verdict/lint, decider: Lint}
+stages:
+  - id: lint
+    exec:
+      shell: '`+first+` | sh -c "cat >/dev/null; echo \"node_x_bits use base unit bytes\" >&2; exit 3"'
+      exitCodes: {0: clean, 3: problems}
+  - id: judge
+    name: Lint
+    decide:
+      rules:
+        - {when: 'lint.status == "problems"', then: problems, label: The linter found problems}
+      default: {branch: clean, label: The linter found nothing}
+    branches:
+      problems: [{id: p, verdict: {subject: '"metrics"', verdict: '"warning"'}}]
+      clean: [{id: c, verdict: {subject: '"metrics"', verdict: '"ok"'}}]
+`)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "m.prom"), []byte("bar 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runCLI(t, dir, "exec", chart("ok.yaml", "cat m.prom"), "--format", "nagios")
+	if r.code != 1 || !strings.HasPrefix(r.stdout, "lint WARNING - 1 warning (metrics)") || strings.Contains(r.stdout, "did not check its answer") {
+		t.Errorf("the linter's own 3: exit %d; want 1, WARNING, its answer taken:\n%s", r.code, r.stdout)
+	}
+	r = runCLI(t, dir, "exec", chart("failed.yaml", "cat gone.prom"), "--format", "nagios")
+	if r.code != 1 || !strings.Contains(r.stdout, "did not check its answer") || !strings.Contains(r.stdout, "exited 1 3") {
+		t.Errorf("cat failed before the linter: exit %d; want a piped-answer item naming the codes 1 3:\n%s", r.code, r.stdout)
+	}
+}

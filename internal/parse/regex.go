@@ -3,6 +3,7 @@ package parse
 import (
 	"fmt"
 	"regexp"
+	"strings"
 )
 
 // re is `regex`: a list of objects, one per line the pattern (RE2, see
@@ -12,7 +13,9 @@ import (
 //	pattern  the RE2 pattern, with at least one named group (?P<name>…) or (?<name>…)
 //	numbers  false keeps every value a string
 //
-// A non-blank line the pattern does not match is a problem.
+// A non-blank line the pattern does not match is a problem, and so is one
+// whose match ends (or begins) inside a number written with an exponent,
+// the number cut short in a group (cutNumber).
 type re struct {
 	rx      *regexp.Regexp
 	numbers valuer
@@ -64,6 +67,10 @@ func (p *re) parse(text string, r *recorder) any {
 			r.problem(i+1, s, "the pattern does not match")
 			continue
 		}
+		if why := cutNumber(s, m, names); why != "" {
+			r.problem(i+1, s, why)
+			continue
+		}
 		obj := map[string]any{}
 		for g, n := range names {
 			if n == "" || m[2*g] < 0 {
@@ -74,4 +81,44 @@ func (p *re) parse(text string, r *recorder) any {
 		out = append(out, obj)
 	}
 	return out
+}
+
+// numberGoesOn is what follows a number's digits when the number goes on
+// to an exponent (.2e+06, e+10), and numberWentBefore what precedes
+// digits that are a number's exponent (1.2e+, 5e-): the exponent's sign
+// is written by every tool that prints one (printf's %g, Go, Python),
+// so a hexadecimal id (1e5f) is neither.
+var (
+	numberGoesOn     = regexp.MustCompile(`^(\.[0-9]+)?[eE][+-][0-9]`)
+	numberWentBefore = regexp.MustCompile(`[0-9](\.[0-9]*)?[eE][+-]$`)
+	digitsOnly       = regexp.MustCompile(`^[+-]?[0-9]+(\.[0-9]+)?$`)
+)
+
+// cutNumber is the problem of a match whose named group holds digits at
+// the match's end where the line's number goes on to its exponent, or at
+// the match's start where they are an exponent's ("" when none): the
+// pattern is searched, not matched whole, so (?P<v>[0-9.]+) over the
+// node exporter's 1.2e+06 (Go prints a float of a million or more so)
+// read 1.2, and v > 1000 called a queue of 1.2 million ok, Consistent. A
+// match that stops before other text is no problem; one that stops
+// inside a number is a number misread.
+func cutNumber(s string, m []int, names []string) string {
+	for g, n := range names {
+		a, b := m[2*g], m[2*g+1]
+		if n == "" || a < 0 || !digitsOnly.MatchString(s[a:b]) {
+			continue
+		}
+		if !(b == m[1] && numberGoesOn.MatchString(s[b:])) && !(a == m[0] && numberWentBefore.MatchString(s[:a])) {
+			continue
+		}
+		from, to := a, b
+		for from > 0 && strings.IndexByte("+-.0123456789eE", s[from-1]) >= 0 {
+			from--
+		}
+		for to < len(s) && strings.IndexByte("+-.0123456789eE", s[to]) >= 0 {
+			to++
+		}
+		return fmt.Sprintf("the group %q read %q of the number %s: the match stopped inside it; take the whole number, as (?P<%s>\\S+) or (?P<%s>[-+0-9.eE]+) does", n, s[a:b], s[from:to], n, n)
+	}
+	return ""
 }
