@@ -1,6 +1,8 @@
 package chart
 
 import (
+	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -39,4 +41,12 @@ func stderrSays(stderr []byte, text string) bool {
 func (e *ExecSpec) AnswerNeedsStderr(code int) bool {
 	_, ok := e.AnswerStderr[code]
 	return ok
+}
+
+// commandIs says whether the exec's command (not a shell: script) runs a
+// program of one of these names, by the base of its first word
+// (/usr/bin/jq is jq): the one judgement every note about a tool's own
+// ways starts from. False for a nil exec and a shell: one.
+func (e *ExecSpec) commandIs(names ...string) bool {
+	return e != nil && len(e.Command) > 0 && slices.Contains(names, filepath.Base(e.Command[0]))
 }

@@ -1,7 +1,6 @@
 package chart
 
 import (
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -26,7 +25,7 @@ func (e *ExecSpec) ChecksumCheck() bool {
 	if e == nil {
 		return false
 	}
-	if len(e.Command) > 0 && slices.Contains(checksumTools, filepath.Base(e.Command[0])) &&
+	if e.commandIs(checksumTools...) &&
 		(slices.Contains(e.Command[1:], "-c") || slices.Contains(e.Command[1:], "--check")) {
 		return true
 	}
@@ -48,7 +47,7 @@ func (e *ExecSpec) ChecksumStatusSilence() string {
 		return ""
 	}
 	status := false
-	if len(e.Command) > 0 && slices.Contains(checksumTools, filepath.Base(e.Command[0])) {
+	if e.commandIs(checksumTools...) {
 		status = slices.Contains(e.Command[1:], "--status") && !slices.Contains(e.Command[1:], "--strict")
 	}
 	if !status && e.Shell != "" {

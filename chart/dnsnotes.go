@@ -27,7 +27,7 @@ func (e *ExecSpec) DigShortSilence() string {
 		return ""
 	}
 	short := false
-	if len(e.Command) > 0 && filepath.Base(e.Command[0]) == "dig" {
+	if e.commandIs("dig") {
 		short = slices.Contains(e.Command[1:], "+short")
 	}
 	if !short && e.Shell != "" {

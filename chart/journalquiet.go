@@ -1,7 +1,6 @@
 package chart
 
 import (
-	"path/filepath"
 	"regexp"
 	"strings"
 )
@@ -27,7 +26,7 @@ func (e *ExecSpec) JournalQuiet() string {
 		return ""
 	}
 	quiet := false
-	if len(e.Command) > 0 && filepath.Base(e.Command[0]) == "journalctl" {
+	if e.commandIs("journalctl") {
 		for _, a := range e.Command[1:] {
 			if a == "--quiet" || a == "-q" || (len(a) > 2 && a[0] == '-' && a[1] != '-' && strings.ContainsRune(a, 'q') && onlyLetters(a[1:])) {
 				quiet = true

@@ -1,7 +1,6 @@
 package chart
 
 import (
-	"path/filepath"
 	"regexp"
 	"strings"
 )
@@ -19,7 +18,7 @@ func (e *ExecSpec) RunsJQ() bool {
 	if e == nil {
 		return false
 	}
-	if len(e.Command) > 0 && filepath.Base(e.Command[0]) == "jq" {
+	if e.commandIs("jq") {
 		return true
 	}
 	return e.Shell != "" && jqInShell.MatchString(e.Shell)

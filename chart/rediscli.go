@@ -1,9 +1,7 @@
 package chart
 
 import (
-	"path/filepath"
 	"regexp"
-	"slices"
 )
 
 // redisCLIs are the command-line clients of Redis and its forks, which
@@ -24,7 +22,7 @@ func (e *ExecSpec) RedisCLI() bool {
 	if e == nil {
 		return false
 	}
-	if len(e.Command) > 0 && slices.Contains(redisCLIs, filepath.Base(e.Command[0])) {
+	if e.commandIs(redisCLIs...) {
 		return true
 	}
 	return e.Shell != "" && redisCLIInShell.MatchString(e.Shell)
@@ -50,7 +48,7 @@ func (e *ExecSpec) RedisPasswordInArgv() string {
 		return ""
 	}
 	given := false
-	if len(e.Command) > 0 && slices.Contains(redisCLIs, filepath.Base(e.Command[0])) {
+	if e.commandIs(redisCLIs...) {
 		for i, a := range e.Command[1:] {
 			if a == "-a" || a == "--pass" {
 				given = true

@@ -27,7 +27,7 @@ func (e *ExecSpec) SNMPClient() bool {
 	if e == nil {
 		return false
 	}
-	if len(e.Command) > 0 && slices.Contains(snmpClients, filepath.Base(e.Command[0])) {
+	if e.commandIs(snmpClients...) {
 		return true
 	}
 	return e.Shell != "" && snmpClientInShell.MatchString(e.Shell)
@@ -65,7 +65,7 @@ func (e *ExecSpec) SNMPPassphraseInArgv() string {
 		return ""
 	}
 	given := false
-	if len(e.Command) > 0 && slices.Contains(snmpCommands, filepath.Base(e.Command[0])) {
+	if e.commandIs(snmpCommands...) {
 		for _, a := range e.Command[1:] {
 			if snmpPassphraseFlag.MatchString(a) {
 				given = true
@@ -83,7 +83,7 @@ func (e *ExecSpec) SNMPPassphraseInArgv() string {
 // whose blank output under exit 0 is a walk of nothing (runbook's
 // errorReply).
 func (e *ExecSpec) SNMPWalk() bool {
-	return e != nil && len(e.Command) > 0 && slices.Contains([]string{"snmpwalk", "snmpbulkwalk"}, filepath.Base(e.Command[0]))
+	return e.commandIs([]string{"snmpwalk", "snmpbulkwalk"}...)
 }
 
 // snmpArgOptions are the Net-SNMP options that take a value, given in

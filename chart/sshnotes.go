@@ -1,7 +1,6 @@
 package chart
 
 import (
-	"path/filepath"
 	"strings"
 )
 
@@ -27,7 +26,7 @@ func (e *ExecSpec) SSHHostUnchecked() string {
 	switch {
 	case e.Shell != "":
 		text = e.Shell
-	case len(e.Command) > 0 && filepath.Base(e.Command[0]) == "ssh":
+	case e.commandIs("ssh"):
 		text = strings.Join(e.Command, " ")
 	default:
 		return ""
