@@ -166,7 +166,7 @@ var curlLongArgs = map[string]bool{
 //	[curl, -s, -w, "%{http_code}\n", URL1, URL2]                noted
 //	[curl, -s, --fail-early, URL1, URL2]                          not noted
 func (e *ExecSpec) CurlManyURLs() string {
-	if e == nil || len(e.Command) == 0 || filepath.Base(e.Command[0]) != "curl" {
+	if !e.commandIs("curl") {
 		return ""
 	}
 	urls := 0

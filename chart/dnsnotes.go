@@ -67,7 +67,7 @@ var getentShadowDBs = []string{"shadow", "gshadow"}
 //	[getent, shadow, ${u}] with {0: found, 2: missing}      noted
 //	[getent, passwd, alice] with {0: found, 2: missing}     not noted
 func (e *ExecSpec) GetentNotFoundIsNoAnswer() string {
-	if e == nil || len(e.Command) < 2 || filepath.Base(e.Command[0]) != "getent" {
+	if !e.commandIs("getent") || len(e.Command) < 2 {
 		return ""
 	}
 	word, ok := e.ExitCodes[2]

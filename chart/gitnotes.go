@@ -1,7 +1,6 @@
 package chart
 
 import (
-	"path/filepath"
 	"regexp"
 	"strings"
 )
@@ -26,7 +25,7 @@ func (e *ExecSpec) GitStatusUntracked() string {
 		return ""
 	}
 	var runs []string
-	if len(e.Command) > 1 && filepath.Base(e.Command[0]) == "git" {
+	if e.commandIs("git") && len(e.Command) > 1 {
 		if i := gitSubcommand(e.Command[1:]); i >= 0 && e.Command[1+i] == "status" {
 			runs = append(runs, strings.Join(e.Command[2+i:], " "))
 		}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 )
 
@@ -146,7 +145,7 @@ func (e *ExecSpec) SNMPNextValueOnly() string {
 		return ""
 	}
 	given := false
-	if len(e.Command) > 0 && slices.Contains([]string{"snmpgetnext", "snmpbulkget"}, filepath.Base(e.Command[0])) {
+	if e.commandIs("snmpgetnext", "snmpbulkget") {
 		args := e.Command[1:]
 		for i, a := range args {
 			if strings.HasPrefix(a, "-O") && strings.Contains(a[2:], "v") || a == "-O" && i+1 < len(args) && strings.Contains(args[i+1], "v") {

@@ -51,7 +51,9 @@ import (
 //	// per-volume~3/posture#0 (rule "Nearly full" and the values it read),
 //	// resting on the item `volume` of branch per-volume~3.
 type Explainer struct {
-	log    *Log
+	log *Log
+	// cs is log's commits, read once (Log.Commits)
+	cs     []Commit
 	st     *Structure
 	end    End
 	inputs map[string]string
@@ -147,14 +149,14 @@ func WithExplainDepth(n int) ExplainOption { return func(e *Explainer) { e.maxDe
 
 // NewExplainer indexes the log once (one pass over its commits).
 func NewExplainer(l *Log, opts ...ExplainOption) *Explainer {
-	e := &Explainer{log: l, maxDepth: DefaultExplainDepth, byPath: indexPaths(l)}
+	e := &Explainer{log: l, cs: l.Commits(), maxDepth: DefaultExplainDepth, byPath: indexPaths(l)}
 	for _, o := range opts {
 		o(e)
 	}
 	e.loc = NewLocator(e.st)
-	for i := range l.Commits() {
-		if l.Commits()[i].Index != i && len(e.damaged) < 1 {
-			e.damaged = append(e.damaged, fmt.Sprintf("commit %d (%s) says it is commit %d: commit numbers below are positions in the log", i, l.Commits()[i].Path, l.Commits()[i].Index))
+	for i := range e.cs {
+		if e.cs[i].Index != i && len(e.damaged) < 1 {
+			e.damaged = append(e.damaged, fmt.Sprintf("commit %d (%s) says it is commit %d: commit numbers below are positions in the log", i, e.cs[i].Path, e.cs[i].Index))
 		}
 	}
 	return e
@@ -296,12 +298,12 @@ func pathMember(path []any) (string, bool) {
 // StateAt is the root scope's state as of commit n (n < 0: the inputs; past
 // the end: the final state) and the commit it names.
 func (e *Explainer) StateAt(n int) (map[string]any, *Commit) {
-	if n >= len(e.log.Commits()) {
-		n = len(e.log.Commits()) - 1
+	if n >= len(e.cs) {
+		n = len(e.cs) - 1
 	}
 	var c *Commit
 	if n >= 0 {
-		c = &e.log.Commits()[n]
+		c = &e.cs[n]
 	}
 	return e.log.StateAt(n), c
 }
@@ -311,8 +313,8 @@ func (e *Explainer) StateAt(n int) (map[string]any, *Commit) {
 // value: `df.stdout[2].usedPct`, `verdicts[3].verdict`. A gathered row
 // (`verdicts[3]`) is followed to the branch commit that appended it.
 func (e *Explainer) Key(key string, at int) (*Explanation, error) {
-	if at < 0 || at >= len(e.log.Commits()) {
-		at = len(e.log.Commits()) - 1
+	if at < 0 || at >= len(e.cs) {
+		at = len(e.cs) - 1
 	}
 	state := e.log.StateAt(at)
 	root, path, err := splitKey(key, state)
@@ -339,7 +341,7 @@ func (e *Explainer) Key(key string, at int) (*Explanation, error) {
 		ex.Notes = w.notes(e)
 		return ex, nil
 	}
-	c := &e.log.Commits()[wi]
+	c := &e.cs[wi]
 	wr := writeOf(c, root)
 	if wr.Deleted {
 		ex.Root = w.commit(wi, RelWrote, root, nil, 0)
@@ -394,8 +396,8 @@ func (e *Explainer) Key(key string, at int) (*Explanation, error) {
 // end): the root is a node of kind "state" with one cause per key, in key
 // order.
 func (e *Explainer) All(at int) (*Explanation, error) {
-	if at < 0 || at >= len(e.log.Commits()) {
-		at = len(e.log.Commits()) - 1
+	if at < 0 || at >= len(e.cs) {
+		at = len(e.cs) - 1
 	}
 	state := e.log.StateAt(at)
 	ex := &Explanation{Query: "", At: at, Root: &CauseNode{Kind: NodeState, Rel: RelWrote, Index: at}}
@@ -462,7 +464,7 @@ func (e *Explainer) Stage(path string) (*Explanation, error) {
 	w := &walk{e: e, seen: map[string]bool{}}
 	ex := &Explanation{Query: path, At: i}
 	ex.Root = w.commit(i, RelWrote, "", nil, 0)
-	if c := &e.log.Commits()[i]; c.Decided() {
+	if c := &e.cs[i]; c.Decided() {
 		ex.Choice = choiceOf(c.Evidence())
 	}
 	settleSeen(ex.Root)
@@ -477,8 +479,8 @@ func (e *Explainer) findStage(path string) (int, error) {
 	if is := e.byPath[path]; len(is) > 0 {
 		return is[len(is)-1], nil
 	}
-	for i := len(e.log.Commits()) - 1; i >= 0; i-- {
-		if StripCounter(e.log.Commits()[i].Path) == path {
+	for i := len(e.cs) - 1; i >= 0; i-- {
+		if StripCounter(e.cs[i].Path) == path {
 			return i, nil
 		}
 	}
@@ -488,8 +490,8 @@ func (e *Explainer) findStage(path string) (int, error) {
 	}
 	last, places := -1, []string(nil)
 	seen := map[string]bool{}
-	for i := range e.log.Commits() {
-		c := &e.log.Commits()[i]
+	for i := range e.cs {
+		c := &e.cs[i]
 		if c.Stage != pos.Node || !matches(c.Scope, pos.Scope) {
 			continue
 		}

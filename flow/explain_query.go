@@ -144,8 +144,8 @@ func (e *Explainer) writtenInBranches(key string, at int) string {
 	var paths []string
 	var first *Commit
 	n := 0
-	for i := 0; i <= at && i < len(e.log.Commits()); i++ {
-		c := &e.log.Commits()[i]
+	for i := 0; i <= at && i < len(e.cs); i++ {
+		c := &e.cs[i]
 		if c.Discarded || len(c.Scope) == 0 || writeOf(c, key) == nil {
 			continue
 		}
@@ -182,8 +182,8 @@ func (e *Explainer) writtenInBranches(key string, at int) string {
 // into, as of commit at: its commit's one write that is not a gathered
 // key (verdicts); "" when none is found.
 func (e *Explainer) intoOf(node string, at int) string {
-	for i := min(at, len(e.log.Commits())-1); i >= 0; i-- {
-		c := &e.log.Commits()[i]
+	for i := min(at, len(e.cs)-1); i >= 0; i-- {
+		c := &e.cs[i]
 		if len(c.Scope) != 0 || c.Stage != node {
 			continue
 		}

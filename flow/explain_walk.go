@@ -31,7 +31,7 @@ func (w *walk) notes(e *Explainer) []string {
 
 // commitShallow is a commit node without its causes.
 func (w *walk) commitShallow(i int, rel, key string, val any) *CauseNode {
-	c := &w.e.log.Commits()[i]
+	c := &w.e.cs[i]
 	n := &CauseNode{Kind: NodeCommit, Rel: rel, Key: key, Value: val, Index: i, Path: c.Path, Stage: c.Stage, Err: c.Err, Answer: c.Answer}
 	if ni, _, ok := w.e.locate(c.Scope, c.Stage); ok && ni.Name != "" && ni.Name != ni.ID {
 		n.Name = ni.Name
@@ -51,7 +51,7 @@ func (w *walk) commit(i int, rel, key string, val any, depth int) *CauseNode {
 // were all that was said there).
 func (w *walk) node(i int, rel, key string, val any, branch string, depth int) *CauseNode {
 	n := w.commitShallow(i, rel, key, val)
-	c := &w.e.log.Commits()[i]
+	c := &w.e.cs[i]
 	// A row (`verdicts[3]`) is explained as the write of its list, minus
 	// the read of the list it appended to: the rows before it are not its
 	// causes.
@@ -88,7 +88,7 @@ func (w *walk) node(i int, rel, key string, val any, branch string, depth int) *
 	// The loop whose jump back ran this stage again.
 	if l, ok := w.e.looper(i); ok {
 		ln := w.commit(l, RelLooped, "", nil, depth+1)
-		if ni, _, ok := w.e.locate(w.e.log.Commits()[l].Scope, w.e.log.Commits()[l].Stage); ok {
+		if ni, _, ok := w.e.locate(w.e.cs[l].Scope, w.e.cs[l].Stage); ok {
 			ln.While = ni.LoopWhile
 		}
 		causes = append(causes, ln)
@@ -179,7 +179,7 @@ func (w *walk) node(i int, rel, key string, val any, branch string, depth int) *
 			continue
 		}
 		if k, isItem := w.e.itemOf(j, i); isItem {
-			leaves = append(leaves, &CauseNode{Kind: NodeItem, Rel: RelRead, Key: r.Key, Value: r.Value, Index: -1, ItemOf: w.e.log.Commits()[j].Path, ItemIndex: k})
+			leaves = append(leaves, &CauseNode{Kind: NodeItem, Rel: RelRead, Key: r.Key, Value: r.Value, Index: -1, ItemOf: w.e.cs[j].Path, ItemIndex: k})
 			continue
 		}
 		causes = append(causes, w.commit(j, RelRead, r.Key, r.Value, depth+1))
@@ -196,7 +196,7 @@ func (w *walk) node(i int, rel, key string, val any, branch string, depth int) *
 // binding's expression cannot say what it reads (it reads the whole scope,
 // or is not an expression: a Go chart's own Valuer): every read stands then.
 func (e *Explainer) boundFrom(i int, key string) ([]string, bool) {
-	c := &e.log.Commits()[i]
+	c := &e.cs[i]
 	if key == "" || writeOf(c, key) != nil {
 		return nil, false
 	}
@@ -236,7 +236,7 @@ func (e *Explainer) joinedWhole(i, j int, key string) bool {
 	if slices.Contains(e.gather, key) {
 		return false
 	}
-	mine, theirs := writeOf(&e.log.Commits()[i], key), writeOf(&e.log.Commits()[j], key)
+	mine, theirs := writeOf(&e.cs[i], key), writeOf(&e.cs[j], key)
 	return mine != nil && theirs != nil && rules.Equal(mine.Value, theirs.Value)
 }
 
@@ -247,7 +247,7 @@ func (e *Explainer) intoBehind(i int, key string, depth int) bool {
 	if _, ok := e.intoList(i, key); ok {
 		return true
 	}
-	wr := writeOf(&e.log.Commits()[i], key)
+	wr := writeOf(&e.cs[i], key)
 	if wr == nil || depth >= e.maxDepth {
 		return false
 	}
@@ -311,7 +311,7 @@ func (e *Explainer) rowOrigin(ci int, key string, row, depth int) (int, []rowHop
 	if depth > e.maxDepth {
 		return -1, nil, false
 	}
-	c := &e.log.Commits()[ci]
+	c := &e.cs[ci]
 	wr := writeOf(c, key)
 	if wr == nil {
 		return -1, nil, false
@@ -365,7 +365,7 @@ func (e *Explainer) rowOrigin(ci int, key string, row, depth int) (int, []rowHop
 	}
 	j := g.branches[bi]
 	o, hops, ok := e.rowOrigin(j, key, g.base+off-start, depth+1)
-	return o, append([]rowHop{{index: ci, row: row, branch: ScopeString(e.log.Commits()[j].Scope)}}, hops...), ok
+	return o, append([]rowHop{{index: ci, row: row, branch: ScopeString(e.cs[j].Scope)}}, hops...), ok
 }
 
 // gathered is where a gathering commit's list rows came from: the first
@@ -400,7 +400,7 @@ func (e *Explainer) gathering(ci int, key string) *gathered {
 		e.gathers = map[gatherKey]*gathered{}
 	}
 	e.gathers[gk] = g
-	c := &e.log.Commits()[ci]
+	c := &e.cs[ci]
 	var branches []int
 	if wr := writeOf(c, key); wr != nil && len(wr.From) > 0 {
 		for _, p := range wr.From {
@@ -415,7 +415,7 @@ func (e *Explainer) gathering(ci int, key string) *gathered {
 		branches = e.forEachFinals(ci, key)
 	}
 	if j, ok := e.log.lastWriter(c.Scope, key, ci); ok {
-		if bw := writeOf(&e.log.Commits()[j], key); bw != nil {
+		if bw := writeOf(&e.cs[j], key); bw != nil {
 			l, _ := bw.Value.([]any)
 			g.base, g.baseWriter = len(l), j
 		}
@@ -424,7 +424,7 @@ func (e *Explainer) gathering(ci int, key string) *gathered {
 	}
 	end := 0
 	for _, j := range branches {
-		bw := writeOf(&e.log.Commits()[j], key)
+		bw := writeOf(&e.cs[j], key)
 		if bw == nil {
 			continue
 		}
@@ -445,7 +445,7 @@ func (e *Explainer) intoList(ci int, key string) ([]any, bool) {
 	if !e.isForEach(ci) || slices.Contains(e.gather, key) {
 		return nil, false
 	}
-	wr := writeOf(&e.log.Commits()[ci], key)
+	wr := writeOf(&e.cs[ci], key)
 	if wr == nil || len(wr.From) > 0 {
 		return nil, false
 	}
@@ -482,11 +482,11 @@ func (e *Explainer) intoFinals(ci, item int) []intoFinal {
 }
 
 func (e *Explainer) allIntoFinals(ci int) [][]intoFinal {
-	fe := &e.log.Commits()[ci]
+	fe := &e.cs[ci]
 	var all [][]intoFinal
 	seen := map[int]map[string]bool{}
 	for j := ci - 1; j >= 0; j-- {
-		cj := &e.log.Commits()[j]
+		cj := &e.cs[j]
 		it, ok := ItemStep(cj.Scope, fe.Scope, fe.Stage)
 		if !ok {
 			break
@@ -520,19 +520,19 @@ func (e *Explainer) isForEach(ci int) bool {
 	if ci == 0 {
 		return false
 	}
-	c := &e.log.Commits()[ci]
-	_, ok := ItemStep(e.log.Commits()[ci-1].Scope, c.Scope, c.Stage)
+	c := &e.cs[ci]
+	_, ok := ItemStep(e.cs[ci-1].Scope, c.Scope, c.Stage)
 	return ok
 }
 
 // forEachFinals returns, for the foreach commit ci, each branch's last
 // commit writing key in the branch's own scope, in item order.
 func (e *Explainer) forEachFinals(ci int, key string) []int {
-	fe := &e.log.Commits()[ci]
+	fe := &e.cs[ci]
 	last := map[int]int{}
 	var order []int
 	for j := ci - 1; j >= 0; j-- {
-		cj := &e.log.Commits()[j]
+		cj := &e.cs[j]
 		item, ok := ItemStep(cj.Scope, fe.Scope, fe.Stage)
 		if !ok {
 			break
@@ -562,8 +562,8 @@ func (e *Explainer) itemOf(writer, reader int) (int, bool) {
 	if writer <= reader {
 		return 0, false
 	}
-	w := &e.log.Commits()[writer]
-	return ItemStep(e.log.Commits()[reader].Scope, w.Scope, w.Stage)
+	w := &e.cs[writer]
+	return ItemStep(e.cs[reader].Scope, w.Scope, w.Stage)
 }
 
 // The causal walk's two questions, asked by the explainer and by
@@ -649,8 +649,9 @@ func wroteBefore(c *Commit, k int, key string) *Write {
 // `in` or a scope it was forked or mounted from; a discarded attempt wrote
 // nothing.
 func (l *Log) lastWriter(in []ScopeStep, key string, before int) (int, bool) {
-	for j := min(before, len(l.Commits())) - 1; j >= 0; j-- {
-		c := &l.Commits()[j]
+	cs := l.Commits()
+	for j := min(before, len(cs)) - 1; j >= 0; j-- {
+		c := &cs[j]
 		if c.Discarded || !within(in, c.Scope) {
 			continue
 		}
@@ -663,9 +664,10 @@ func (l *Log) lastWriter(in []ScopeStep, key string, before int) (int, bool) {
 
 // indexPaths maps each runtime path to its commits, in log order.
 func indexPaths(l *Log) map[string][]int {
-	byPath := make(map[string][]int, len(l.Commits()))
-	for i := range l.Commits() {
-		byPath[l.Commits()[i].Path] = append(byPath[l.Commits()[i].Path], i)
+	cs := l.Commits()
+	byPath := make(map[string][]int, len(cs))
+	for i := range cs {
+		byPath[cs[i].Path] = append(byPath[cs[i].Path], i)
 	}
 	return byPath
 }
@@ -696,7 +698,7 @@ func resolve(byPath map[string][]int, path string, near int) (int, bool) {
 // innermost decide or select around its stage in the structure, and that
 // decider's last decision before i in a scope i can see.
 func (e *Explainer) router(i int) (int, *Route, bool) {
-	c := &e.log.Commits()[i]
+	c := &e.cs[i]
 	_, anc, ok := e.locate(c.Scope, c.Stage)
 	if !ok {
 		return -1, nil, false
@@ -707,7 +709,7 @@ func (e *Explainer) router(i int) (int, *Route, bool) {
 			continue
 		}
 		for j := i - 1; j >= 0; j-- {
-			d := &e.log.Commits()[j]
+			d := &e.cs[j]
 			if d.Stage != st.node.ID || !d.Decided() || !within(c.Scope, d.Scope) {
 				continue
 			}
@@ -739,7 +741,7 @@ func (e *Explainer) looper(i int) (int, bool) {
 }
 
 func (e *Explainer) findLooper(i int) int {
-	c := &e.log.Commits()[i]
+	c := &e.cs[i]
 	seen := map[string]bool{}
 	// Only a loop's commits can have jumped: walk back over those alone,
 	// not the whole log before i (a 10k-item foreach with no loop took
@@ -747,7 +749,7 @@ func (e *Explainer) findLooper(i int) int {
 	lcs := e.loopCommits()
 	for k := sort.SearchInts(lcs, i) - 1; k >= 0; k-- {
 		j := lcs[k]
-		d := &e.log.Commits()[j]
+		d := &e.cs[j]
 		if d.Discarded || !within(c.Scope, d.Scope) {
 			continue
 		}
@@ -774,8 +776,8 @@ func (e *Explainer) loopCommits() []int {
 		return e.loopIdx
 	}
 	e.loopIdx = []int{}
-	for j := range e.log.Commits() {
-		d := &e.log.Commits()[j]
+	for j := range e.cs {
+		d := &e.cs[j]
 		if ni, _, ok := e.locate(d.Scope, d.Stage); ok && ni.LoopRef {
 			e.loopIdx = append(e.loopIdx, j)
 		}
@@ -786,9 +788,9 @@ func (e *Explainer) loopCommits() []int {
 // jumped says loop commit j jumped back to target: the next commit of its
 // sequence (or of a scope under it, named by its step there) is target's.
 func (e *Explainer) jumped(j int, target string) bool {
-	d := &e.log.Commits()[j]
-	for k := j + 1; k < len(e.log.Commits()); k++ {
-		n := &e.log.Commits()[k]
+	d := &e.cs[j]
+	for k := j + 1; k < len(e.cs); k++ {
+		n := &e.cs[k]
 		if n.Discarded || !within(n.Scope, d.Scope) {
 			continue
 		}

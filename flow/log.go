@@ -148,8 +148,9 @@ func (l *Log) UnmarshalJSON(b []byte) error {
 
 // Find returns the index of the commit at a runtime path.
 func (l *Log) Find(path string) (int, bool) {
-	for i := range l.Commits() {
-		if l.Commits()[i].Path == path {
+	cs := l.Commits()
+	for i := range cs {
+		if cs[i].Path == path {
 			return i, true
 		}
 	}
@@ -165,8 +166,9 @@ func (l *Log) StateAt(i int) map[string]any {
 	for k, v := range l.Inputs {
 		st[k] = v
 	}
-	for j := 0; j <= i && j < len(l.Commits()); j++ {
-		c := &l.Commits()[j]
+	cs := l.Commits()
+	for j := 0; j <= i && j < len(cs); j++ {
+		c := &cs[j]
 		if c.Discarded || len(c.Scope) != 0 {
 			continue
 		}
@@ -187,12 +189,13 @@ func (l *Log) StateAt(i int) map[string]any {
 // was never written. For what a stage actually read, Read.Writer is exact.
 // It asks the explainer's walk (lastWriter), so both name the same writer.
 func (l *Log) LastWriter(key string, before int) (int, bool) {
-	if before > len(l.Commits()) {
-		before = len(l.Commits())
+	cs := l.Commits()
+	if before > len(cs) {
+		before = len(cs)
 	}
 	var in []ScopeStep
-	if before >= 0 && before < len(l.Commits()) {
-		in = l.Commits()[before].Scope
+	if before >= 0 && before < len(cs) {
+		in = cs[before].Scope
 	}
 	return l.lastWriter(in, key, before)
 }
@@ -221,7 +224,7 @@ func (l *Log) Chain(path string) ([]Cause, error) {
 	if !ok {
 		return nil, &NodeError{Msg: "no commit at path " + path}
 	}
-	byPath := indexPaths(l)
+	byPath, cs := indexPaths(l), l.Commits()
 	seen := map[int]bool{start: true}
 	var out []Cause
 	frontier := []int{start}
@@ -229,14 +232,14 @@ func (l *Log) Chain(path string) ([]Cause, error) {
 		var next []int
 		var level []Cause
 		for _, i := range frontier {
-			c := &l.Commits()[i]
+			c := &cs[i]
 			for _, dc := range l.dataCauses(i, "") {
 				j, ok := resolve(byPath, dc.writer, i)
 				if !ok || seen[j] {
 					continue
 				}
 				seen[j] = true
-				level = append(level, Cause{Index: j, Path: dc.writer, Stage: l.Commits()[j].Stage, Key: dc.key, By: c.Path, Depth: depth})
+				level = append(level, Cause{Index: j, Path: dc.writer, Stage: cs[j].Stage, Key: dc.key, By: c.Path, Depth: depth})
 				next = append(next, j)
 			}
 		}

@@ -261,8 +261,8 @@ func (e *Explainer) whyNotAlong(wn *WhyNot, route []routeStep, want []ScopeStep,
 				continue
 			}
 			ran := false
-			for i := range e.log.Commits() {
-				c := &e.log.Commits()[i]
+			for i := range e.cs {
+				c := &e.cs[i]
 				if c.Stage == target.ID && sameScope(c.Scope, s) {
 					wn.Ran = append(wn.Ran, Ran{Index: i, Path: c.Path, Err: c.Err, Discarded: c.Discarded})
 					ran = true
@@ -285,7 +285,7 @@ func (e *Explainer) whyNotAlong(wn *WhyNot, route []routeStep, want []ScopeStep,
 		wn.Reasons = kept
 		keptRan := wn.Ran[:ran]
 		for _, r := range wn.Ran[ran:] {
-			if matches(e.log.Commits()[r.Index].Scope, want) {
+			if matches(e.cs[r.Index].Scope, want) {
 				keptRan = append(keptRan, r)
 			}
 		}
@@ -311,8 +311,8 @@ func (e *Explainer) noSuchItem(want []ScopeStep) (NotRun, bool) {
 		}
 		var items []int
 		found := false
-		for i := range e.log.Commits() {
-			c := &e.log.Commits()[i]
+		for i := range e.cs {
+			c := &e.cs[i]
 			if len(c.Scope) <= k || !matches(c.Scope, want[:k]) || c.Scope[k].Node != w.Node || c.Scope[k].Item == nil {
 				continue
 			}
@@ -488,8 +488,8 @@ func (e *Explainer) unknownPlace(target, id string, want []ScopeStep, routes [][
 func (e *Explainer) descend(wn *WhyNot, step routeStep, s []ScopeStep, last bool) [][]ScopeStep {
 	n := step.node
 	var runs []int
-	for i := range e.log.Commits() {
-		c := &e.log.Commits()[i]
+	for i := range e.cs {
+		c := &e.cs[i]
 		if c.Stage != n.ID || !sameScope(c.Scope, s) || c.Discarded {
 			continue
 		}
@@ -514,7 +514,7 @@ func (e *Explainer) descend(wn *WhyNot, step routeStep, s []ScopeStep, last bool
 	case KindDecide, KindSelect:
 		took := false
 		for _, i := range runs {
-			c := &e.log.Commits()[i]
+			c := &e.cs[i]
 			chosen := c.Evidence().Chosen
 			if slices.Contains(chosen, step.branch) {
 				took = true
@@ -541,7 +541,7 @@ func (e *Explainer) descend(wn *WhyNot, step routeStep, s []ScopeStep, last bool
 	case KindForEach:
 		out := e.itemScopes(n, s, into)
 		if len(out) == 0 {
-			c := &e.log.Commits()[runs[len(runs)-1]]
+			c := &e.cs[runs[len(runs)-1]]
 			msg := fmt.Sprintf("%s ran over no items: no branch of it ran", nameOr(n))
 			if c.Err != "" {
 				msg = fmt.Sprintf("%s failed before any branch ran: %s", nameOr(n), c.Err)
@@ -557,8 +557,8 @@ func (e *Explainer) descend(wn *WhyNot, step routeStep, s []ScopeStep, last bool
 // the log, under scope s, in item order.
 func (e *Explainer) itemScopes(n *NodeInfo, s []ScopeStep, into func(ScopeStep) []ScopeStep) [][]ScopeStep {
 	items := map[int]bool{}
-	for i := range e.log.Commits() {
-		if k, ok := ItemStep(e.log.Commits()[i].Scope, s, n.ID); ok {
+	for i := range e.cs {
+		if k, ok := ItemStep(e.cs[i].Scope, s, n.ID); ok {
 			items[k] = true
 		}
 	}
@@ -571,7 +571,7 @@ func (e *Explainer) itemScopes(n *NodeInfo, s []ScopeStep, into func(ScopeStep) 
 
 // routedAround is the evidence of decision i that did not take wanted.
 func (e *Explainer) routedAround(i int, n *NodeInfo, wanted string) *RoutedAround {
-	c := &e.log.Commits()[i]
+	c := &e.cs[i]
 	ev := c.Evidence()
 	ra := &RoutedAround{Index: i, Path: c.Path, Stage: c.Stage, Kind: ev.Kind, Chosen: ev.Chosen, Wanted: wanted, Rules: ev.Rules, Default: ev.Default}
 	if n != nil {
@@ -594,8 +594,8 @@ func (e *Explainer) routedAround(i int, n *NodeInfo, wanted string) *RoutedAroun
 // notReached says why node n never ran in scope s: a stage before it in
 // that place failed, or the run ended first.
 func (e *Explainer) notReached(n *NodeInfo, s []ScopeStep) NotRun {
-	for i := range e.log.Commits() {
-		c := &e.log.Commits()[i]
+	for i := range e.cs {
+		c := &e.cs[i]
 		if c.Err != "" && !c.Discarded && (within(s, c.Scope) || within(c.Scope, s)) && c.Stage != n.ID {
 			if len(s) != 0 && len(c.Scope) == 0 {
 				continue // a root failure ends the run: said below
@@ -693,8 +693,8 @@ func noSuchTarget(id, chart string, known targets) error {
 // decisions whose rules name the target as a branch.
 func (e *Explainer) whyNotFromLog(wn *WhyNot, id string, want []ScopeStep) {
 	wn.Notes = append(wn.Notes, "the record holds no chart structure: only what the log itself names is shown")
-	for i := range e.log.Commits() {
-		c := &e.log.Commits()[i]
+	for i := range e.cs {
+		c := &e.cs[i]
 		if c.Stage == id && matches(c.Scope, want) {
 			wn.Ran = append(wn.Ran, Ran{Index: i, Path: c.Path, Err: c.Err, Discarded: c.Discarded})
 		}
@@ -702,8 +702,8 @@ func (e *Explainer) whyNotFromLog(wn *WhyNot, id string, want []ScopeStep) {
 	if len(wn.Ran) > 0 {
 		return
 	}
-	for i := range e.log.Commits() {
-		c := &e.log.Commits()[i]
+	for i := range e.cs {
+		c := &e.cs[i]
 		ev := c.Evidence()
 		if ev == nil || !namesBranch(ev, id) || !matches(c.Scope, want) && !deciderIs(c, want) {
 			continue

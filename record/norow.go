@@ -49,9 +49,10 @@ const maxNamed = 10
 func noRowEntries(l *flow.Log, key string, st *flow.Structure) []coverage.Entry {
 	var out []coverage.Entry
 	var rows *rowBodies // made at the first foreach that wrote no row
-	for j := 1; j < len(l.Commits()); j++ {
-		join := &l.Commits()[j]
-		if _, ok := flow.ItemStep(l.Commits()[j-1].Scope, join.Scope, join.Stage); !ok {
+	cs := l.Commits()
+	for j := 1; j < len(cs); j++ {
+		join := &cs[j]
+		if _, ok := flow.ItemStep(cs[j-1].Scope, join.Scope, join.Stage); !ok {
 			continue // not a foreach that ran an item
 		}
 		wrote := map[int]bool{}
@@ -72,7 +73,7 @@ func noRowEntries(l *flow.Log, key string, st *flow.Structure) []coverage.Entry 
 		}
 		ran, failed := map[int]bool{}, map[int]bool{}
 		for i := j - 1; i >= 0; i-- {
-			c := &l.Commits()[i]
+			c := &cs[i]
 			k, ok := flow.ItemStep(c.Scope, join.Scope, join.Stage)
 			if !ok {
 				break

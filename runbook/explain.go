@@ -117,9 +117,10 @@ func (x *Explain) scriptRows(i int) []*label.Row {
 	if x.scripts == nil {
 		x.scripts = map[int][]*label.Row{}
 		if r := x.rec.Result; r != nil {
+			cs := x.rec.Log.Commits()
 			at := map[string]int{} // a Go stage's rows name their commit
-			for j := range x.rec.Log.Commits() {
-				at[x.rec.Log.Commits()[j].Path] = j
+			for j := range cs {
+				at[cs[j].Path] = j
 			}
 			runs := map[string][][]*label.Row{}
 			for k := range r.Scripts {
@@ -138,8 +139,8 @@ func (x *Explain) scriptRows(i int) []*label.Row {
 				runs[row.Path] = rs
 			}
 			execs := map[string][]int{}
-			for j := range x.rec.Log.Commits() {
-				p := record.Path(x.rec.Log.Commits()[j].Path)
+			for j := range cs {
+				p := record.Path(cs[j].Path)
 				if len(runs[p]) > 0 {
 					execs[p] = append(execs[p], j)
 				}
@@ -166,7 +167,8 @@ func (x *Explain) scriptRows(i int) []*label.Row {
 // share that place when it is more than one (a loop's passes, a retry's
 // discarded attempts), each of which may be the one the entries are of.
 func (x *Explain) Ledger(i int) (entries []coverage.Entry, shared int) {
-	if i < 0 || i >= len(x.rec.Log.Commits()) || x.rec.Result == nil {
+	cs := x.rec.Log.Commits()
+	if i < 0 || i >= len(cs) || x.rec.Result == nil {
 		return nil, 0
 	}
 	if x.ledger == nil {
@@ -174,11 +176,11 @@ func (x *Explain) Ledger(i int) (entries []coverage.Entry, shared int) {
 		for _, e := range x.rec.Result.Coverage {
 			x.ledger[e.Path] = append(x.ledger[e.Path], e)
 		}
-		for j := range x.rec.Log.Commits() {
-			x.execs[record.Path(x.rec.Log.Commits()[j].Path)]++
+		for j := range cs {
+			x.execs[record.Path(cs[j].Path)]++
 		}
 	}
-	p := record.Path(x.rec.Log.Commits()[i].Path)
+	p := record.Path(cs[i].Path)
 	entries = x.ledger[p]
 	if n := x.execs[p]; n > 1 && len(entries) > 0 {
 		shared = n
@@ -191,10 +193,11 @@ func (x *Explain) Ledger(i int) (entries []coverage.Entry, shared int) {
 // stage called none (or the record predates provenance).
 func (x *Explain) Plugin(i int) *record.PluginRun {
 	r := x.rec.Result
-	if r == nil || i < 0 || i >= len(x.rec.Log.Commits()) {
+	cs := x.rec.Log.Commits()
+	if r == nil || i < 0 || i >= len(cs) {
 		return nil
 	}
-	id := x.rec.Log.Commits()[i].Stage
+	id := cs[i].Stage
 	for k := range r.Plugins {
 		if slices.Contains(r.Plugins[k].Stages, id) {
 			return &r.Plugins[k]

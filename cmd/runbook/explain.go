@@ -190,7 +190,8 @@ func explainRecord(path, q string, f explainFlags, atSet bool, stdout, stderr io
 	}
 	x := runbook.NewExplain(rec, problems)
 	out := explainOutput{ExplainVersion: flow.ExplainVersion, Record: path, Problems: problems}
-	n := len(rec.Log.Commits())
+	commits := rec.Log.Commits()
+	n := len(commits)
 	if atSet && (f.at < -1 || f.at >= n) {
 		return exit(exitFailed, "%s %d: the record has commits 0 to %d", f.flag("at"), f.at, n-1)
 	}
@@ -242,7 +243,7 @@ func explainRecord(path, q string, f explainFlags, atSet bool, stdout, stderr io
 					plugins[n.Index] = p
 				}
 				if es, shared := x.Ledger(n.Index); len(es) > 0 {
-					ledger[n.Index] = explainLedger{Index: n.Index, Path: rec.Log.Commits()[n.Index].Path, Shared: shared, Entries: es}
+					ledger[n.Index] = explainLedger{Index: n.Index, Path: commits[n.Index].Path, Shared: shared, Entries: es}
 				}
 			}
 			for _, c := range n.Causes {
@@ -251,7 +252,7 @@ func explainRecord(path, q string, f explainFlags, atSet bool, stdout, stderr io
 		}
 		collect(out.Explanation.Root)
 		for _, i := range slices.Sorted(maps.Keys(scripts)) {
-			sc := explainScript{Index: i, Path: rec.Log.Commits()[i].Path, Row: *scripts[i]}
+			sc := explainScript{Index: i, Path: commits[i].Path, Row: *scripts[i]}
 			for _, a := range attempts[i] {
 				if a.Call > 0 {
 					sc.Calls = append(sc.Calls, *a)
