@@ -469,7 +469,7 @@ func denied(es *chart.ExecSpec, res proc.Result, row label.Row, stderr string) s
 	if *res.ExitCode == 0 {
 		return record.Denied(stderr)
 	}
-	if es.AnswerNeedsStderr(*res.ExitCode) {
+	if !codeMayBeAFailure(es, res, row) {
 		return ""
 	}
 	return record.Refused(stderr)
@@ -481,7 +481,7 @@ func denied(es *chart.ExecSpec, res proc.Result, row label.Row, stderr string) s
 // be that failure, not the answer (record.UnresolvedAnswerEntry). "" otherwise:
 // exit 0 reached the host, and a failure is said as one.
 func unresolved(es *chart.ExecSpec, res proc.Result, row label.Row, stderr string) string {
-	if !row.Answered() || *res.ExitCode == 0 || es.AnswerNeedsStderr(*res.ExitCode) {
+	if !codeMayBeAFailure(es, res, row) {
 		return ""
 	}
 	return record.Unresolved(stderr)
@@ -494,10 +494,19 @@ func unresolved(es *chart.ExecSpec, res proc.Result, row label.Row, stderr strin
 // (record.UnreachedAnswerEntry). "" otherwise: under exit 0 denied judges
 // it, and a failure is said as one.
 func unreached(es *chart.ExecSpec, res proc.Result, row label.Row, stderr string) string {
-	if !row.Answered() || *res.ExitCode == 0 || es.AnswerNeedsStderr(*res.ExitCode) {
+	if !codeMayBeAFailure(es, res, row) {
 		return ""
 	}
 	return record.Unreached(stderr)
+}
+
+// codeMayBeAFailure says whether the command exited with a non-zero code
+// the chart declared an answer without the stderr text that answer goes
+// with: a tool exits with that code over a failure as over the answer
+// (stat's 1, nc's 1, systemctl's 1), so what stderr says decides which it
+// was. The one judgement denied, unresolved and unreached share.
+func codeMayBeAFailure(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
+	return res.ExitCode != nil && *res.ExitCode != 0 && row.Answered() && !es.AnswerNeedsStderr(*res.ExitCode)
 }
 
 // deniedInOutput is stdout's first line holding the mark a tool prints
