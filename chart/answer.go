@@ -2,6 +2,7 @@ package chart
 
 import (
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -49,4 +50,10 @@ func (e *ExecSpec) AnswerNeedsStderr(code int) bool {
 // ways starts from. False for a nil exec and a shell: one.
 func (e *ExecSpec) commandIs(names ...string) bool {
 	return e != nil && len(e.Command) > 0 && slices.Contains(names, filepath.Base(e.Command[0]))
+}
+
+// runs says whether the exec runs a program of one of these names, as its
+// command (commandIs) or in its shell: script, where inShell finds it.
+func (e *ExecSpec) runs(inShell *regexp.Regexp, names ...string) bool {
+	return e.commandIs(names...) || e != nil && e.Shell != "" && inShell.MatchString(e.Shell)
 }

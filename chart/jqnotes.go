@@ -14,15 +14,7 @@ var jqInShell = regexp.MustCompile(`(^|[\s;&|(/])jq(\s|$)`)
 // holds no value: a key the object lacks (a key misspelt, or spelt in
 // another case) as much as one whose value is null. Read as text (-r),
 // that null is the word "null" (runbook's jqNull, record.JQNull).
-func (e *ExecSpec) RunsJQ() bool {
-	if e == nil {
-		return false
-	}
-	if e.commandIs("jq") {
-		return true
-	}
-	return e.Shell != "" && jqInShell.MatchString(e.Shell)
-}
+func (e *ExecSpec) RunsJQ() bool { return e.runs(jqInShell, "jq") }
 
 // JQFormatsFields says whether the exec's jq filter writes its rows with
 // @tsv or @csv, which write null as an empty field (record.JQEmptyColumn).

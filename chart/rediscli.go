@@ -18,15 +18,7 @@ var redisCLIInShell = regexp.MustCompile(`(^|[\s;&|(/])(redis|valkey|keydb)-cli(
 //	[redis-cli, -p, "6379", CONFIG, GET, maxmemory]    yes
 //	shell: redis-cli INFO replication | tr -d '\r'     yes
 //	[redis-server, --version]                          no
-func (e *ExecSpec) RedisCLI() bool {
-	if e == nil {
-		return false
-	}
-	if e.commandIs(redisCLIs...) {
-		return true
-	}
-	return e.Shell != "" && redisCLIInShell.MatchString(e.Shell)
-}
+func (e *ExecSpec) RedisCLI() bool { return e.runs(redisCLIInShell, redisCLIs...) }
 
 // redisPasswordInShell is a shell line giving a Redis client a password
 // in its argv: -a PW, --pass PW, or a -u URL that holds one

@@ -22,15 +22,7 @@ var snmpClientInShell = regexp.MustCompile(`(^|[\s;&|(/])snmp(get|getnext|bulkge
 //	[snmpget, -v2c, -Oqv, HOST, 1.3.6.1.2.1.2.2.1.8.3]    yes
 //	shell: snmpwalk -v2c -On HOST 1.3.6.1.2.1.2 | grep …  yes
 //	[snmpd, -v]                                           no
-func (e *ExecSpec) SNMPClient() bool {
-	if e == nil {
-		return false
-	}
-	if e.commandIs(snmpClients...) {
-		return true
-	}
-	return e.Shell != "" && snmpClientInShell.MatchString(e.Shell)
-}
+func (e *ExecSpec) SNMPClient() bool { return e.runs(snmpClientInShell, snmpClients...) }
 
 // snmpCommands are the Net-SNMP commands that take the common SNMPv3
 // options (snmpd's -A, append to the log, is not one).
