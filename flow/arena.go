@@ -125,16 +125,20 @@ type counterText struct {
 	len    int
 }
 
-// spell returns n's decimal digits, valid until the next call.
+// spell returns n's decimal digits, valid until the next call. A counter
+// a little above the last one spelled — the next execution, or one a few
+// unnamed executions later (Scope.where spells only what is named) — is
+// added to the digits in place.
 func (t *counterText) spell(n int) []byte {
-	if t.set && n == t.n+1 {
-		// the common case, a last digit below 9, without carry's loop
-		if last := &t.digits[t.len-1]; *last != '9' {
-			*last++
+	if d := n - t.n; t.set && d > 0 && d < 10 {
+		last := &t.digits[t.len-1]
+		if *last+byte(d) <= '9' { // the common case, without carry's loop
+			*last += byte(d)
 			t.n = n
 			return t.digits[:t.len]
 		}
-		if t.carry() {
+		*last += byte(d) - 10
+		if t.carry(t.len - 2) {
 			t.n = n
 			return t.digits[:t.len]
 		}
@@ -144,10 +148,11 @@ func (t *counterText) spell(n int) []byte {
 	return t.digits[:t.len]
 }
 
-// carry adds one to the digits in place; false when they would need one
-// more digit (a 9…9), which spell then writes afresh.
-func (t *counterText) carry() bool {
-	for i := t.len - 1; i >= 0; i-- {
+// carry adds one to the digits from digit i leftwards, in place; false
+// when they would need one more digit (a 9…9), which spell then writes
+// afresh.
+func (t *counterText) carry(i int) bool {
+	for ; i >= 0; i-- {
 		if t.digits[i] != '9' {
 			t.digits[i]++
 			return true

@@ -38,7 +38,7 @@ func (f *frame) commit(s *Scope, ev *decide.Evidence, lazy lazyDecision, attempt
 				if !st.deleted && ok && !fact && !st.derived && unchanged(old.v, st.value) {
 					continue
 				}
-				e := entry{v: st.value, writer: s.path, del: st.deleted, fact: fact, derived: st.derived}
+				e := entry{v: st.value, writer: s.where(), del: st.deleted, fact: fact, derived: st.derived}
 				if i >= 0 {
 					f.state.slots[i].set(&e)
 				} else {
@@ -83,7 +83,7 @@ func (f *frame) commit(s *Scope, ev *decide.Evidence, lazy lazyDecision, attempt
 	}
 	*nextCommit(f.log) = c // no pointer in it: one copy, no write barrier
 	if f.rec.wants(recorder.Commit) {
-		e := f.nodeEvent(recorder.Commit, s.n, s.path)
+		e := f.nodeEvent(recorder.Commit, s.n, s.where())
 		e.Index = int(writes.n)
 		f.rec.emit(e)
 	}

@@ -7,15 +7,23 @@ import (
 )
 
 // The counter's spelling carried in place is strconv's, across carries
-// into a new digit, jumps (a branch's count taken up at a join) and going
-// back (a fan-out worker's arena moving between branches).
+// into a new digit, small jumps (executions nobody named, which
+// Scope.where leaves unspelled), large ones (a branch's count taken up at
+// a join) and going back (a fan-out worker's arena moving between
+// branches).
 func TestCounterTextSpellsTheCounter(t *testing.T) {
 	var ct counterText
 	seq := []int{0, 1, 2, 9, 10, 11, 99, 100, 101, 998, 999, 1000, 7, 8, 9, 10, 123456789, 123456790, 5, 0}
 	for n := 0; n < 20000; n++ {
 		seq = append(seq, n)
 	}
+	for n := 0; n < 20000; n += 3 { // a loop's pass names one of three
+		seq = append(seq, n)
+	}
 	r := rand.New(rand.NewPCG(1, 2))
+	for n := 0; n < 1e6; n += 1 + r.IntN(12) {
+		seq = append(seq, n)
+	}
 	for range 2000 {
 		n := r.IntN(1 << 40)
 		seq = append(seq, n, n+1, n+2)

@@ -12,8 +12,10 @@ import (
 // evaluate runs a decider's or selector's rules (or its Go function) as one
 // stage execution and commits the evidence. A decider that may keep its
 // decisions compact, with no recorder waiting for their evidence, commits
-// the compact decision and returns no evidence: chosen is its branch.
-func (r *runner) evaluate(ctx context.Context, f *frame, n *node) (ev *decide.Evidence, chosen []string, path string, err error) {
+// the compact decision and returns no evidence: chosen is its branch. at
+// is the execution's number, for spelling its path (frame.spell) where it
+// is needed: a decision that goes well is seldom named.
+func (r *runner) evaluate(ctx context.Context, f *frame, n *node) (ev *decide.Evidence, chosen []string, at int, err error) {
 	x := f.begin(n, true)
 	s := x.s
 	switch {
@@ -30,8 +32,7 @@ func (r *runner) evaluate(ctx context.Context, f *frame, n *node) (ev *decide.Ev
 	case n.plan != nil && !f.rec.wants(recorder.Decision):
 		if c, branch, ok := n.plan.Decide(s); ok {
 			x.lazy = lazyDecision{n: n, c: c}
-			path = s.path
-			return nil, n.chosen(branch), path, f.end(n, &x, nil, 0, nil, false)
+			return nil, n.chosen(branch), s.count, f.end(n, &x, nil, 0, nil, false)
 		}
 		ev = f.arena.slab.Decide(s, n.rules, *n.def) // a predicate panicked: its evidence says so
 	case n.plan != nil: // a recorder wants the evidence now
@@ -39,11 +40,11 @@ func (r *runner) evaluate(ctx context.Context, f *frame, n *node) (ev *decide.Ev
 	default:
 		ev = f.arena.slab.Decide(s, n.rules, *n.def)
 	}
-	path = s.path
+	at = s.count
 	if err != nil {
-		return nil, nil, path, f.end(n, &x, ev, 0, err, ctx.Err() != nil)
+		return nil, nil, at, f.end(n, &x, ev, 0, err, ctx.Err() != nil)
 	}
-	return ev, ev.Chosen, path, f.end(n, &x, ev, 0, nil, false)
+	return ev, ev.Chosen, at, f.end(n, &x, ev, 0, nil, false)
 }
 
 // chosen is a one-branch choice as a slice, without allocating one for a
@@ -75,19 +76,19 @@ func (n *node) branchNames() string {
 }
 
 func (r *runner) runDecide(ctx context.Context, f *frame, n *node) (*node, error) {
-	_, chosen, path, err := r.evaluate(ctx, f, n)
+	_, chosen, at, err := r.evaluate(ctx, f, n)
 	if err != nil {
 		return nil, err
 	}
 	if len(chosen) != 1 {
-		return nil, f.fail(n, path, fmt.Errorf("decider %q chose %d branches %v; a decider chooses exactly one (branches: %s)", n.name, len(chosen), chosen, n.branchNames()), false)
+		return nil, f.fail(n, f.spell(n.id, at), fmt.Errorf("decider %q chose %d branches %v; a decider chooses exactly one (branches: %s)", n.name, len(chosen), chosen, n.branchNames()), false)
 	}
 	br := n.branchNamed(chosen[0])
 	if br == nil {
-		return nil, f.fail(n, path, fmt.Errorf("decider %q chose branch %q, which does not exist (branches: %s)", n.name, chosen[0], n.branchNames()), false)
+		return nil, f.fail(n, f.spell(n.id, at), fmt.Errorf("decider %q chose branch %q, which does not exist (branches: %s)", n.name, chosen[0], n.branchNames()), false)
 	}
 	if err := r.deeper(f, ""); err != nil {
-		return nil, f.fail(n, path, err, false) // the decision's commit is made
+		return nil, f.fail(n, f.spell(n.id, at), err, false) // the decision's commit is made
 	}
 	f.depth++
 	jump, err := r.runSeq(ctx, f, br.seq, 0)
@@ -99,10 +100,11 @@ func (r *runner) runDecide(ctx context.Context, f *frame, n *node) (*node, error
 }
 
 func (r *runner) runSelect(ctx context.Context, f *frame, n *node) error {
-	_, chosen, path, err := r.evaluate(ctx, f, n)
+	_, chosen, at, err := r.evaluate(ctx, f, n)
 	if err != nil {
 		return err
 	}
+	path := f.spell(n.id, at)
 	var brs []*branch
 	for _, name := range chosen {
 		if n.branchNamed(name) == nil {

@@ -28,7 +28,7 @@ type execution struct {
 func (f *frame) begin(n *node, announce bool) execution {
 	x := execution{s: f.newScope(n), started: announce}
 	if announce && f.rec != nil { // no recorder: no event, no clock read
-		x.t0 = f.stageStart(n, x.s.path)
+		x.t0 = f.stageStart(n, x.s.where())
 	}
 	return x
 }
@@ -45,13 +45,16 @@ func (f *frame) begin(n *node, announce bool) execution {
 //	            happened (a branch's), returned as it is
 //
 // A scope that ended well is handed back for the next execution; read
-// x.s.path before calling end when it is needed after.
+// x.s.where() before calling end when it is needed after.
 func (f *frame) end(n *node, x *execution, ev *decide.Evidence, attempt int, err error, cancelled bool) error {
 	msg := x.msg
 	if msg == "" && err != nil {
 		msg = err.Error()
 	}
-	path := x.s.path
+	var path string // spelled only for what will name it
+	if err != nil || f.rec != nil {
+		path = x.s.where()
+	}
 	if err != nil && n.kind == KindStage && n.errorInto != "" && n.continues && !cancelled {
 		x.s.Set(n.errorInto, errorValue(msg)) // ContinueOnError: commits with the failure
 	}

@@ -76,6 +76,7 @@ func (r *runner) runForEach(ctx context.Context, f *frame, n *node) error {
 	fe := n.forEach
 	x := f.begin(n, true)
 	s := x.s
+	path := s.where() // its branches name it, each on its own goroutine
 	var items []any
 	err := r.call(ctx, s, func(ctx context.Context) error {
 		var err error
@@ -87,7 +88,7 @@ func (r *runner) runForEach(ctx context.Context, f *frame, n *node) error {
 		// Zero rows from a null is not zero rows from an empty list: the
 		// record says which items were null, and the ledger that nothing
 		// of them was checked.
-		null.Path = s.path
+		null.Path = path
 		r.mu.Lock()
 		r.nulls = append(r.nulls, *null)
 		r.mu.Unlock()
@@ -103,16 +104,16 @@ func (r *runner) runForEach(ctx context.Context, f *frame, n *node) error {
 	if total > fe.maxBranches {
 		items = items[:fe.maxBranches]
 		r.mu.Lock()
-		r.truncs = append(r.truncs, Truncation{Path: s.path, Items: total, MaxBranches: fe.maxBranches})
+		r.truncs = append(r.truncs, Truncation{Path: path, Items: total, MaxBranches: fe.maxBranches})
 		r.mu.Unlock()
 		if f.rec != nil {
-			e := f.nodeEvent(recorder.Truncated, n, s.path)
+			e := f.nodeEvent(recorder.Truncated, n, path)
 			e.Total, e.Index = total, fe.maxBranches
 			f.rec.emit(e)
 		}
 	}
 	if f.rec != nil {
-		e := f.nodeEvent(recorder.Fork, n, s.path)
+		e := f.nodeEvent(recorder.Fork, n, path)
 		e.Total = len(items)
 		f.rec.emit(e)
 	}
@@ -130,8 +131,8 @@ func (r *runner) runForEach(ctx context.Context, f *frame, n *node) error {
 		c := f.child(ScopeStep{Node: n.id, Item: &index[i]}, true, general)
 		// room for the handful of keys a branch writes, in one allocation
 		c.state = newState(stateScan)
-		c.state.put(fe.as, entry{v: it, writer: s.path})
-		c.state.put(IndexKey, entry{v: i, writer: s.path})
+		c.state.put(fe.as, entry{v: it, writer: path})
+		c.state.put(IndexKey, entry{v: i, writer: path})
 		children[i] = c
 	}
 	errs := r.fanout(ctx, len(items), func(ctx context.Context, i int, a *arena) error {
@@ -139,13 +140,13 @@ func (r *runner) runForEach(ctx context.Context, f *frame, n *node) error {
 		c.arena, *c.log = a, a.branchLog()
 		defer func() { a.keepLog(c.log); c.arena = nil }()
 		if c.rec != nil {
-			e := c.nodeEvent(recorder.BranchStart, n, s.path)
+			e := c.nodeEvent(recorder.BranchStart, n, path)
 			e.Index, e.Total, e.Branch = i, len(items), c.prefix
 			c.rec.emit(e)
 		}
 		_, err := r.runSeq(ctx, c, fe.body.root, 0)
 		if c.rec != nil {
-			e := c.nodeEvent(recorder.BranchEnd, n, s.path)
+			e := c.nodeEvent(recorder.BranchEnd, n, path)
 			e.Index, e.Total, e.Branch = i, len(items), c.prefix
 			c.rec.emit(e)
 		}
@@ -167,7 +168,7 @@ func (r *runner) runForEach(ctx context.Context, f *frame, n *node) error {
 		}
 	}
 	if f.rec != nil {
-		e := f.nodeEvent(recorder.Join, n, s.path)
+		e := f.nodeEvent(recorder.Join, n, path)
 		e.Total = len(items)
 		f.rec.emit(e)
 	}
@@ -178,7 +179,7 @@ func (r *runner) runForEach(ctx context.Context, f *frame, n *node) error {
 		list, from, gerr := f.gather(k, children, names)
 		if gerr != nil {
 			if firstErr(errs) == nil {
-				errs = append(errs, &RunError{Path: s.path, Stage: n.id, Message: gerr.Error()})
+				errs = append(errs, &RunError{Path: path, Stage: n.id, Message: gerr.Error()})
 			}
 			continue
 		}

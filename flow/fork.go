@@ -15,7 +15,7 @@ import (
 
 func (r *runner) runParallel(ctx context.Context, f *frame, n *node) error {
 	x := f.begin(n, false)
-	path := x.s.path
+	path := x.s.where()
 	f.end(n, &x, nil, 0, nil, false)
 	return r.fork(ctx, f, n, path, n.branches)
 }
@@ -199,7 +199,7 @@ func (f *frame) join(n *node, names []string, children []*frame) error {
 						seen[k] = owner{e, names[i], prev.at}
 						continue
 					}
-					return f.end(n, &x, nil, 0, &RunError{Path: x.s.path, Stage: n.id, Message: fmt.Sprintf("branches %q and %q both wrote %q with different values; parallel branches must write different keys (or the same value)", prev.branch, names[i], k)}, false)
+					return f.end(n, &x, nil, 0, &RunError{Path: x.s.where(), Stage: n.id, Message: fmt.Sprintf("branches %q and %q both wrote %q with different values; parallel branches must write different keys (or the same value)", prev.branch, names[i], k)}, false)
 				}
 				// The same value from another branch: it came from both,
 				// and a chain through the join names both.
@@ -219,7 +219,7 @@ func (f *frame) join(n *node, names []string, children []*frame) error {
 	for _, k := range f.r.opts.gather {
 		list, from, err := f.gather(k, children, names)
 		if err != nil {
-			return f.end(n, &x, nil, 0, &RunError{Path: x.s.path, Stage: n.id, Message: err.Error()}, false)
+			return f.end(n, &x, nil, 0, &RunError{Path: x.s.where(), Stage: n.id, Message: err.Error()}, false)
 		}
 		if list != nil {
 			x.s.stage(k, list, false, false, false, from)

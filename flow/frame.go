@@ -202,12 +202,17 @@ func (f *frame) overlay(skip []string) map[string]any {
 	return out
 }
 
-// path takes the next execution counter and returns it with the display
-// path of node id's execution.
-func (f *frame) path(id string) (string, int) {
+// take takes the frame's next execution counter.
+func (f *frame) take() int {
 	n := *f.counter
 	*f.counter++
-	return f.arena.path(f.prefix, id, n), n
+	return n
+}
+
+// spell is the display path of node id's execution numbered n in this
+// frame (prefix/id#n), written into the frame's arena.
+func (f *frame) spell(id string, n int) string {
+	return f.arena.path(f.prefix, id, n)
 }
 
 // newScope starts a stage execution: the frame's spare scope when it has
@@ -215,9 +220,8 @@ func (f *frame) path(id string) (string, int) {
 func (f *frame) newScope(n *node) *Scope {
 	s := f.arena.spare
 	if s == nil {
-		path, count := f.path(n.id)
-		s = newScope(f, n, path)
-		s.count = count
+		s = newScope(f, n)
+		s.count = f.take()
 		s.reads = f.arena.readRoom()
 		return s
 	}
@@ -226,7 +230,7 @@ func (f *frame) newScope(n *node) *Scope {
 		s.f = f
 	}
 	s.n = n
-	s.path, s.count = f.path(n.id)
+	s.path, s.count = "", f.take()
 	s.reads = f.arena.readRoom()
 	return s
 }

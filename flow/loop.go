@@ -56,7 +56,7 @@ func (r *runner) runLoop(ctx context.Context, f *frame, n *node) (*node, error) 
 		holds = out.Matched
 		msg = out.Err
 	}
-	path := x.s.path
+	at := x.s.count // named only if it fails or a recorder listens
 	if msg != "" {
 		x.msg = msg
 		return nil, f.end(n, &x, nil, 0, fmt.Errorf("loop condition %s: %s", n.loop.While.String(), msg), false)
@@ -68,11 +68,11 @@ func (r *runner) runLoop(ctx context.Context, f *frame, n *node) (*node, error) 
 	}
 	count := f.passes(n) + 1
 	if count > n.loop.Max {
-		return nil, f.fail(n, path, fmt.Errorf("loop %q reached its bound of %d passes back to %q and its condition still held; the runbook did not settle", n.id, n.loop.Max, n.loop.To), false)
+		return nil, f.fail(n, f.spell(n.id, at), fmt.Errorf("loop %q reached its bound of %d passes back to %q and its condition still held; the runbook did not settle", n.id, n.loop.Max, n.loop.To), false)
 	}
 	f.setLoop(n, count)
 	if f.rec != nil {
-		e := f.nodeEvent(recorder.Loop, n, path)
+		e := f.nodeEvent(recorder.Loop, n, f.spell(n.id, at))
 		e.Target, e.Index, e.Total = n.loop.To, count, n.loop.Max
 		f.rec.emit(e)
 	}

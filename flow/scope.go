@@ -76,8 +76,8 @@ func (s *Scope) Zone() *time.Location { return s.f.r.opts.zone }
 
 // newScope makes a scope with its write buffer in place; the caller gives
 // it room for its reads (arena.readRoom).
-func newScope(f *frame, n *node, path string) *Scope {
-	s := &Scope{f: f, n: n, path: path}
+func newScope(f *frame, n *node) *Scope {
+	s := &Scope{f: f, n: n}
 	s.staged = s.stagedBuf[:0]
 	return s
 }
@@ -218,7 +218,20 @@ func (s *Scope) Delete(key string) { s.write(key, nil, true, false, false) }
 func (s *Scope) RunValue() any { return s.f.r.opts.value }
 
 // Path is the stage's runtime path (`per-volume~3/posture#2`).
-func (s *Scope) Path() string { return s.path }
+func (s *Scope) Path() string { return s.where() }
+
+// where is the scope's display path, spelled when first asked for: most
+// executions of a long run are never named — no recorder listens, nothing
+// fails, nothing is written — and spelling every one was a seventh of
+// loop10k's instructions. Whatever may name the execution after its
+// scope is released, or from another goroutine, spells it before
+// (runner.call, runForEach, runSubflow, the fork).
+func (s *Scope) where() string {
+	if s.path == "" {
+		s.path = s.f.spell(s.n.id, s.count)
+	}
+	return s.path
+}
 
 // Stage is the stage's id.
 func (s *Scope) Stage() string { return s.n.id }
@@ -242,7 +255,7 @@ func (s *Scope) Ask(question string, expects map[string]string) error {
 	for k, v := range expects {
 		ex[k] = v
 	}
-	s.ask = &Pause{Path: s.path, Stage: s.n.id, Question: question, Expects: ex}
+	s.ask = &Pause{Path: s.where(), Stage: s.n.id, Question: question, Expects: ex}
 	return ErrPaused
 }
 
@@ -354,7 +367,7 @@ func (s *Scope) emit(k recorder.Kind, key string, v any, del bool) {
 	if !s.f.rec.wants(k) {
 		return
 	}
-	ev := recorder.Event{Kind: k, Path: s.path, StageID: s.n.id, StageName: s.n.name, Subflow: s.f.prefix, Place: s.f.general, Key: key, Value: v, Deleted: del}
+	ev := recorder.Event{Kind: k, Path: s.where(), StageID: s.n.id, StageName: s.n.name, Subflow: s.f.prefix, Place: s.f.general, Key: key, Value: v, Deleted: del}
 	s.f.rec.send(&ev)
 }
 

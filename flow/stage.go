@@ -50,12 +50,12 @@ func (r *runner) runStage(ctx context.Context, f *frame, n *node) error {
 		if !cancelled && a < attempts && (n.retry.On == nil || n.retry.On(err)) {
 			f.commit(s, nil, lazyDecision{}, attempt, true, err.Error())
 			if f.rec != nil {
-				e := f.nodeEvent(recorder.Retry, n, s.path)
+				e := f.nodeEvent(recorder.Retry, n, s.where())
 				e.Index, e.Total, e.Err = a, attempts, err.Error()
 				f.rec.emit(e)
 			}
 			if werr := r.wait(ctx, backoff(n.retry, a)); werr != nil {
-				return &RunError{Path: s.path, Stage: n.id, Message: "the run " + endedBy(ctx) + " while waiting to retry: " + werr.Error(), Cancelled: true, err: werr}
+				return &RunError{Path: s.where(), Stage: n.id, Message: "the run " + endedBy(ctx) + " while waiting to retry: " + werr.Error(), Cancelled: true, err: werr}
 			}
 			continue
 		}
@@ -160,6 +160,7 @@ func (r *runner) call(ctx context.Context, s *Scope, body func(context.Context) 
 		return safeCall(ctx, body)
 	}
 	s.mu = &sync.Mutex{}
+	s.where() // the body may name it from its goroutine after it is abandoned
 	done := make(chan error, 1)
 	go func() { done <- safeCall(ctx, body) }()
 	var err error

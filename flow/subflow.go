@@ -19,7 +19,7 @@ func (e frameEnv) Get(key string) (any, bool) {
 func (r *runner) runSubflow(ctx context.Context, f *frame, n *node) error {
 	x := f.begin(n, true)
 	s := x.s
-	path := s.path
+	path := s.where()
 	if err := r.deeper(f, " subflows and branches (a subflow that mounts itself?)"); err != nil {
 		return f.end(n, &x, nil, 0, err, false)
 	}
