@@ -221,7 +221,7 @@ func (s *Slab) evalRule(re *RuleEvidence, env rules.Env, i int, r Rule) (matched
 	if f, ok := r.When.(*rules.Filter); ok {
 		re.Outcome, s.conds = f.EvalIn(env, s.conds)
 	} else {
-		re.Outcome = r.When.Eval(env)
+		re.Outcome = r.When.Eval(env).UnlessJudged()
 	}
 	if re.Err != "" {
 		re.Matched = false

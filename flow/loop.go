@@ -52,7 +52,7 @@ func (r *runner) runLoop(ctx context.Context, f *frame, n *node) (*node, error) 
 	holds := true
 	var msg string
 	if n.loop.While != nil {
-		out := n.loop.While.Eval(x.s)
+		out := n.loop.While.Eval(x.s).UnlessJudged()
 		holds = out.Matched
 		msg = out.Err
 	}

@@ -99,6 +99,9 @@ type Expr struct {
 	// (patchIndex): each evaluation carries a note of the first such
 	// member its object lacked.
 	indexes bool
+	// vacuous is set when it calls all(): each evaluation carries a note
+	// of the first all() that went over no items (patchVacuous).
+	vacuous bool
 	// shared is set when the program holds a list or an object among its
 	// constants (expr folds a literal [1, 2] into one): each evaluation's
 	// value is then copied (jsonv.Copy), since it may be that constant,
@@ -182,6 +185,9 @@ func Compile(src string, opts ...Option) (e *Expr, err error) {
 		// first: the member reads it wraps are operands of the others
 		copts = append([]expr.Option{indexFuncs(), expr.Patch(patchIndex{c.indexes})}, copts...)
 	}
+	// before all: it names all()'s list as the author wrote it
+	vac := &patchVacuous{}
+	copts = append([]expr.Option{vacuousFuncs(), expr.Patch(vac)}, copts...)
 	if c.clock {
 		copts = append(append(copts, clockFuncs()...), expr.Patch(patchNow{}))
 	}
@@ -194,7 +200,7 @@ func Compile(src string, opts ...Option) (e *Expr, err error) {
 		return nil, ce
 	}
 
-	e = &Expr{src: src, program: program, budget: o.memoryBudget, maxValue: o.maxValue, wholeEnv: c.wholeEnv, texts: adds.patched, clock: c.clock, local: c.local, indexes: len(c.indexes) > 0, shared: sharesConstants(program)}
+	e = &Expr{src: src, program: program, budget: o.memoryBudget, maxValue: o.maxValue, wholeEnv: c.wholeEnv, texts: adds.patched, clock: c.clock, local: c.local, indexes: len(c.indexes) > 0, vacuous: vac.patched, shared: sharesConstants(program)}
 	slices.SortStableFunc(c.refs, func(a, b ref) int { return a.pos - b.pos })
 	seenPath := map[string]bool{}
 	seenRoot := map[string]bool{}
@@ -244,8 +250,8 @@ func MustCompile(src string, opts ...Option) *Expr {
 // silent "no". A read written to allow absence (`volume?.x`, `volume.x ??
 // 0`, `volume.x == nil`) is not such a read.
 func (e *Expr) Eval(env Env) Outcome {
-	res, inputs, absent, _, err := e.value(env)
-	out := Outcome{Expr: e.src, Result: res, Inputs: inputs}
+	res, inputs, absent, _, vacuous, err := e.value(env)
+	out := Outcome{Expr: e.src, Result: res, Inputs: inputs, vacuous: vacuous}
 	if absent != "" {
 		out.Err = absent
 		return out
@@ -293,7 +299,7 @@ func (e *Expr) Value(env Env) (result any, inputs []Input, err error) {
 // ledger) rather than refusing it, as an optional field read may be
 // meant; a read written to allow absence is not such a read.
 func (e *Expr) ValueNoting(env Env) (result any, inputs []Input, absent string, err error) {
-	result, inputs, absent, typo, err := e.value(env)
+	result, inputs, absent, typo, _, err := e.value(env)
 	if typo || err != nil && absent != "" {
 		// A failure that follows from a member its object lacks, or from
 		// a member of a text, a number or a boolean, is said as that, as
@@ -307,7 +313,7 @@ func (e *Expr) ValueNoting(env Env) (result any, inputs []Input, absent string, 
 // value is Value. It says which member path, if any, read a member its
 // object lacks: the first one with a near name in its object (typo), or
 // else the first.
-func (e *Expr) value(env Env) (result any, inputs []Input, absent string, typo bool, err error) {
+func (e *Expr) value(env Env) (result any, inputs []Input, absent string, typo bool, vacuous string, err error) {
 	st := statePool.Get().(*evalState)
 	vars := st.env
 	if e.wholeEnv {
@@ -338,6 +344,11 @@ func (e *Expr) value(env Env) (result any, inputs []Input, absent string, typo b
 	}
 	if e.local {
 		vars[zoneKey] = zoneOf(env)
+	}
+	var empty *vacuousNote
+	if e.vacuous {
+		empty = &vacuousNote{}
+		vars[vacuousKey] = empty
 	}
 	var missed *indexNote
 	if e.indexes {
@@ -392,7 +403,10 @@ func (e *Expr) value(env Env) (result any, inputs []Input, absent string, typo b
 	if missed != nil && absent == "" {
 		absent = missed.msg
 	}
-	return result, inputs, absent, typo, err
+	if empty != nil {
+		vacuous = empty.msg
+	}
+	return result, inputs, absent, typo, vacuous, err
 }
 
 // reservedPrefix begins the reserved keys of a declared absence or

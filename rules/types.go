@@ -38,6 +38,23 @@ type Outcome struct {
 	Conditions []ConditionEvidence `json:"conditions,omitempty"`
 	// Err is set when the predicate could not be evaluated.
 	Err string `json:"error,omitempty"`
+	// vacuous says an all() went over no items (Vacuous).
+	vacuous string
+}
+
+// Vacuous is, for an expression, why its value rests on an all() that
+// went over no items ("" when none did): a rule or a loop's condition
+// that judged nothing (see patchVacuous). UnlessJudged makes it the
+// outcome's error.
+func (o *Outcome) Vacuous() string { return o.vacuous }
+
+// UnlessJudged is o for a rule or a loop's condition: an evaluation that
+// rested on an all() over no items is an error saying so, and no match.
+func (o Outcome) UnlessJudged() Outcome {
+	if o.vacuous != "" && o.Err == "" {
+		o.Err, o.Matched = o.vacuous, false
+	}
+	return o
 }
 
 // Errored says whether the predicate could not be evaluated: an
