@@ -86,7 +86,7 @@ func TestIssue14ParseModesLoadErrors(t *testing.T) {
 		{"no as", `{id: a, exec: {command: [df], parse: {skip: 1}}}`,
 			`c.yaml:4:43: stage "a": exec parse is a map with no as: name the mode, such as {as: columns, skip: 1}`},
 		{"unknown option", `{id: a, exec: {command: [df], parse: {as: columns, skp: 1}}}`,
-			`c.yaml:4:56: stage "a": exec parse: parse mode columns has no option "skp"; its options are header, names, skip, last, numbers (did you mean "skip"?)`},
+			`c.yaml:4:56: stage "a": exec parse: parse mode columns has no option "skp"; its options are header, names, skip, last, numbers, records (did you mean "skip"?)`},
 		{"option of another mode", `{id: a, exec: {command: [df], parse: {as: kv, skip: 1}}}`,
 			`c.yaml:4:51: stage "a": exec parse: parse mode kv has no option "skip"`},
 		{"a mode without options", `{id: a, exec: {command: [df], parse: {as: json, skip: 1}}}`,

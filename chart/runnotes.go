@@ -9,14 +9,15 @@ package chart
 // silence, getent's and host's codes, a checksum tool's --status, git status's untracked files, test's silent 1, journalctl -q),
 // what puts a password in argv (redis-cli -a, snmpget -A),
 // what reads the wrong span (a sampling tool's report since boot, a
-// walk of one OID of the several given) and a
+// walk of one OID of the several given), what reads a record a file
+// name can forge (find's names a line each) and a
 // script reading chart names
 // bash does not set. The one list of them, so a note added here is both
 // planned and warned of.
 func (e *ExecSpec) RunWarnings() []string {
 	var out []string
 	for _, n := range []string{e.UnguardedPipeline(), e.CurlExitWithoutFail(), e.CurlPipedWithoutFail(), e.QuietGrepEndsPipe(), e.CurlManyURLs(), e.SSHHostUnchecked(), e.DigShortSilence(),
-		e.GetentNotFoundIsNoAnswer(), e.ResolverExitAnswer(), e.ChecksumStatusSilence(), e.GitStatusUntracked(), e.SilentFileTest(), e.JournalQuiet(), e.SinceBootReport(), e.RedisPasswordInArgv(), e.SNMPPassphraseInArgv(), e.SNMPWalkManyOIDs(), e.SNMPNextValueOnly(), e.ShellReadsChartNames()} {
+		e.GetentNotFoundIsNoAnswer(), e.ResolverExitAnswer(), e.ChecksumStatusSilence(), e.GitStatusUntracked(), e.SilentFileTest(), e.JournalQuiet(), e.SinceBootReport(), e.RedisPasswordInArgv(), e.SNMPPassphraseInArgv(), e.SNMPWalkManyOIDs(), e.SNMPNextValueOnly(), e.FindNamesByLine(), e.ShellReadsChartNames()} {
 		if n != "" {
 			out = append(out, n)
 		}

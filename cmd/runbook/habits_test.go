@@ -841,7 +841,7 @@ func TestHabitChartsDocMatchesSchema(t *testing.T) {
 	}
 
 	// The parse options, against the parser itself.
-	samples := map[string]any{"sep": "=", "trim": true, "header": false, "names": []any{"a"}, "skip": 1, "last": "rest", "numbers": false, "pattern": "(?P<a>x)"}
+	samples := map[string]any{"sep": "=", "trim": true, "header": false, "names": []any{"a"}, "skip": 1, "last": "rest", "numbers": false, "pattern": "(?P<a>x)", "records": "nul"}
 	for _, spec := range []string{"as", "sep", "trim", "header", "names", "skip", "last", "numbers", "pattern"} { // chart-yaml.md "Parse modes"
 		if !documented[spec] {
 			t.Errorf("the parse option %q (chart-yaml.md) is not in CHARTS.md's option table", spec)

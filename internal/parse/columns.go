@@ -99,7 +99,7 @@ func (p *columns) parse(text string, r *recorder) any {
 	var headFields []string
 	underHead := false // the line before this one (blanks aside) was the header
 	other := 0         // the line heading another table whose rows these are (otherHeader), 0 in this one's
-	for i, s := range lines(text) {
+	for i, s := range r.records(text) {
 		if i < p.skip || blank(s) {
 			continue
 		}

@@ -34,14 +34,14 @@ type Result struct {
 // modes maps each mode to the options it takes.
 var modes = map[string][]string{
 	"text":    nil,
-	"lines":   nil,
+	"lines":   {"records"},
 	"json":    nil,
 	"jsonl":   nil,
-	"kv":      {"sep", "trim", "numbers"},
-	"columns": {"header", "names", "skip", "last", "numbers"},
+	"kv":      {"sep", "trim", "numbers", "records"},
+	"columns": {"header", "names", "skip", "last", "numbers", "records"},
 	"csv":     {"header", "names", "numbers"},
 	"tsv":     {"header", "names", "numbers"},
-	"regex":   {"pattern", "numbers"},
+	"regex":   {"pattern", "numbers", "records"},
 	"nagios":  nil,
 }
 
@@ -86,6 +86,7 @@ func Parse(text string, spec Spec) (Result, error) {
 		text = strings.TrimPrefix(text, "\ufeff")
 	}
 	var r recorder
+	r.nul = spec.Options["records"] == "nul" // compile has checked it
 	v := p.parse(text, &r)
 	return Result{Value: v, Problems: r.n, FirstProblem: r.first}, nil
 }
@@ -110,6 +111,9 @@ func compile(spec Spec) (parser, error) {
 		return nil, fmt.Errorf("%s", msg)
 	}
 	o := opts{mode: spec.Mode, m: spec.Options}
+	if err := o.records(); err != nil {
+		return nil, err
+	}
 	for k, v := range spec.Options {
 		if k == "as" && v == spec.Mode {
 			continue
@@ -133,6 +137,9 @@ func compile(spec Spec) (parser, error) {
 	case "text":
 		return parserFunc(func(text string, _ *recorder) any { return text }), nil
 	case "lines":
+		if o.m["records"] == "nul" {
+			return parserFunc(parseRecords), nil
+		}
 		return parserFunc(parseLines), nil
 	case "json":
 		return parserFunc(parseJSON), nil
@@ -155,10 +162,13 @@ func compile(spec Spec) (parser, error) {
 }
 
 // recorder counts the lines a parser cannot read and keeps the first.
+// It also says how the text is cut into the records a mode reads
+// (records): lines, or with nul set, records each ended by a NUL byte.
 type recorder struct {
 	n     int
 	first string
 	last  int // the line of the last problem counted
+	nul   bool
 }
 
 // problem counts one unreadable line: line is its 1-based number, s its
@@ -176,7 +186,11 @@ func (r *recorder) problem(line int, s, why string) {
 		if len(s) > maxShown {
 			s = s[:maxShown] + "…"
 		}
-		r.first = fmt.Sprintf("line %d: %s: %q", line, why, s)
+		unit := "line"
+		if r.nul {
+			unit = "record"
+		}
+		r.first = fmt.Sprintf("%s %d: %s: %q", unit, line, why, s)
 	}
 	r.n++
 }
@@ -211,6 +225,15 @@ func (o opts) string(k string) (string, bool, error) {
 		return "", false, fmt.Errorf("parse mode %s: option %s is %s, want a string", o.mode, k, jsonv.Describe(v))
 	}
 	return s, true, nil
+}
+
+// records checks the records option: nul, or lines (the default).
+func (o opts) records() error {
+	v, ok := o.m["records"]
+	if !ok || v == "lines" || v == "nul" {
+		return nil
+	}
+	return fmt.Errorf("parse mode %s: option records is %s, want nul (records each ended by a NUL byte: find -print0, git -z, grep -Z, /proc/PID/cmdline) or lines (the default)", o.mode, jsonv.Describe(v))
 }
 
 func (o opts) whole(k string) (int, error) {
@@ -370,6 +393,32 @@ var (
 	ipv4    = regexp.MustCompile(`^\(?\d{1,3}(\.\d{1,3}){3}(:\d+)?\)?$`)
 )
 
+// records cuts text into the records a line-shaped mode reads: its
+// lines, or under records: nul, the records a NUL byte ends each of.
+//
+// A file name may hold a newline, and find -printf '%m %p\n' wrote
+// /tmp/x<newline>f 666 root /etc/shadow as two lines, the second a row
+// of its own naming a file the walk never met; find -print0, -printf
+// '…\0', git's -z, grep -Z and /proc/PID/cmdline end each record with
+// the one byte no name or argument holds. A record is kept byte for
+// byte, its newlines and carriage returns with it. A text with no NUL at
+// all is the tool's lines, not its records (-print0 left out): a
+// problem, and no records, never its lines read as one name.
+func (r *recorder) records(text string) []string {
+	if !r.nul {
+		return lines(text)
+	}
+	if text == "" {
+		return nil
+	}
+	if !strings.Contains(text, "\x00") {
+		r.problem(1, firstLine(text), "records: nul reads records each ended by a NUL byte, and the text holds none: the tool printed lines (find -print0 or -printf '…\\0', git -z, grep -Z, sort -z, xargs -0's input?)")
+		return nil
+	}
+	text = strings.TrimSuffix(text, "\n") // a newline a tool (or echo) ends its output with
+	return strings.Split(strings.TrimSuffix(text, "\x00"), "\x00")
+}
+
 // lines splits text into lines, without their "\n" or "\r\n"; a final
 // newline ends the last line rather than starting an empty one.
 func lines(text string) []string {
@@ -407,6 +456,17 @@ func parseLines(text string, _ *recorder) any {
 	out := make([]any, len(ls))
 	for i, s := range ls {
 		out[i] = strings.TrimSuffix(s, "\r")
+	}
+	return out
+}
+
+// parseRecords is lines under records: nul: every record as it is, an
+// empty one (two NULs in a row) too, as lines keeps a blank line.
+func parseRecords(text string, r *recorder) any {
+	recs := r.records(text)
+	out := make([]any, len(recs))
+	for i, s := range recs {
+		out[i] = s
 	}
 	return out
 }

@@ -128,3 +128,32 @@ func FuzzNagios(f *testing.F) {
 func FuzzJSONL(f *testing.F) {
 	fuzzLines(f, "jsonl", "{\"a\":1}\n[\n1 2\n", "1e999\n", "")
 }
+
+// FuzzNulRecords: under records: nul, for any text, no panic, a JSON
+// value, and every non-blank record read (a pattern that takes any
+// record), or the one problem of a text with no NUL at all.
+func FuzzNulRecords(f *testing.F) {
+	for _, s := range []string{"a\x00b\nc\x00", "a\nb\n", "\x00\x00", "x\x00\n", ""} {
+		f.Add(s)
+	}
+	spec := Spec{Mode: "regex", Options: map[string]any{"pattern": `(?s)^(?P<r>.*)$`, "records": "nul"}}
+	f.Fuzz(func(t *testing.T, text string) {
+		r, err := Parse(text, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := json.Marshal(r.Value); err != nil {
+			t.Fatalf("value is not JSON: %v", err)
+		}
+		rec := recorder{nul: true}
+		nonBlank := 0
+		for _, s := range rec.records(strings.TrimPrefix(text, "\ufeff")) {
+			if !blank(s) {
+				nonBlank++
+			}
+		}
+		if got := len(r.Value.([]any)) + r.Problems; got != nonBlank && !(nonBlank == 0 && rec.n == 1 && r.Problems == 1) {
+			t.Fatalf("%d records read + %d problems, %d non-blank records", len(r.Value.([]any)), r.Problems, nonBlank)
+		}
+	})
+}

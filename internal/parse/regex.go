@@ -58,7 +58,7 @@ func newRegex(o opts) (parser, error) {
 func (p *re) parse(text string, r *recorder) any {
 	out := []any{}
 	names := p.rx.SubexpNames()
-	for i, s := range lines(text) {
+	for i, s := range r.records(text) {
 		if blank(s) {
 			continue
 		}

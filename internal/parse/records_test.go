@@ -1,0 +1,79 @@
+package parse
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestNulRecordsKeepANameWithANewline: find -printf '%m %p\n' over a file
+// named with a newline made two lines, the second a row of its own
+// naming a file the walk never met (/etc/shadow, mode 666). Under
+// records: nul each record is one row, its newline kept in its name.
+func TestNulRecordsKeepANameWithANewline(t *testing.T) {
+	crafted := "644 /tmp/x\n666 /etc/shadow"
+	byLine, err := Parse("644 /etc/passwd\n"+crafted+"\n", Spec{Mode: "columns", Options: map[string]any{"names": []any{"mode", "path"}, "header": false, "last": "rest"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows := byLine.Value.([]any); len(rows) != 3 || rows[2].(map[string]any)["path"] != "/etc/shadow" {
+		t.Fatalf("lines: the crafted name is no longer read as a row of its own: %v", rows)
+	}
+	for _, tc := range []struct {
+		name string
+		spec Spec
+		text string
+		want any
+	}{
+		{"columns", Spec{Mode: "columns", Options: map[string]any{"names": []any{"mode", "path"}, "header": false, "numbers": false, "last": "rest", "records": "nul"}},
+			"644 /etc/passwd\x00" + crafted + "\x00",
+			[]any{map[string]any{"mode": "644", "path": "/etc/passwd"}, map[string]any{"mode": "644", "path": "/tmp/x\n666 /etc/shadow"}}},
+		{"lines", Spec{Mode: "lines", Options: map[string]any{"records": "nul"}},
+			"/etc/passwd\x00/tmp/x\ny\x00\x00/tmp/z\r\x00\n",
+			[]any{"/etc/passwd", "/tmp/x\ny", "", "/tmp/z\r"}},
+		{"cmdline", Spec{Mode: "lines", Options: map[string]any{"records": "nul"}},
+			"/usr/sbin/sshd\x00-D\x00-o\x00PermitRootLogin no\x00",
+			[]any{"/usr/sbin/sshd", "-D", "-o", "PermitRootLogin no"}},
+		{"environ", Spec{Mode: "kv", Options: map[string]any{"sep": "=", "trim": false, "records": "nul"}},
+			"PATH=/usr/bin\x00MOTD=two\nlines\x00",
+			map[string]any{"PATH": "/usr/bin", "MOTD": "two\nlines"}},
+		{"regex", Spec{Mode: "regex", Options: map[string]any{"pattern": `(?s)^(?P<status>..) (?P<path>.*)$`, "records": "nul"}},
+			" M a\nb.txt\x00?? c.txt\x00",
+			[]any{map[string]any{"status": " M", "path": "a\nb.txt"}, map[string]any{"status": "??", "path": "c.txt"}}},
+		{"nothing", Spec{Mode: "lines", Options: map[string]any{"records": "nul"}}, "", []any{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := Parse(tc.text, tc.spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Problems != 0 || !reflect.DeepEqual(r.Value, tc.want) {
+				t.Fatalf("got %#v (%d problems: %s), want %#v", r.Value, r.Problems, r.FirstProblem, tc.want)
+			}
+		})
+	}
+}
+
+// TestNulRecordsOverLinesIsAProblem: a tool that printed lines (find
+// without -print0) under records: nul is no record read as one name.
+func TestNulRecordsOverLinesIsAProblem(t *testing.T) {
+	for _, mode := range []string{"lines", "columns", "regex", "kv"} {
+		opts := map[string]any{"records": "nul"}
+		if mode == "regex" {
+			opts["pattern"] = `(?P<p>.*)`
+		}
+		r, err := Parse("/etc/passwd\n/etc/shadow\n", Spec{Mode: mode, Options: opts})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Problems != 1 || !strings.Contains(r.FirstProblem, "record 1: records: nul reads records each ended by a NUL byte, and the text holds none") {
+			t.Errorf("%s: %d problems, %q; want the text's missing NULs said", mode, r.Problems, r.FirstProblem)
+		}
+	}
+	if err := Check(Spec{Mode: "lines", Options: map[string]any{"records": "zero"}}); err == nil || !strings.Contains(err.Error(), "want nul") {
+		t.Errorf("records: zero: %v", err)
+	}
+	if err := Check(Spec{Mode: "csv", Options: map[string]any{"records": "nul"}}); err == nil {
+		t.Error("csv takes no records option")
+	}
+}
