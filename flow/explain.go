@@ -9,7 +9,8 @@ import (
 )
 
 // Explainer answers "why" over a finished run's log, or a saved one: why a
-// value is what it is (Key), what a stage's execution rested on (Stage),
+// value is what it is (Key; for many gathered rows at once, without their
+// trees, Rows), what a stage's execution rested on (Stage),
 // why a stage or branch did not run (WhyNot), and what the state was at any
 // commit (StateAt). It reads nothing but the log and, when given, the
 // chart's static structure and how the run ended; it never runs anything.

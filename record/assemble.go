@@ -191,7 +191,7 @@ func Assemble(r Run) *Record {
 				state[p.Key] = n
 			}
 		}
-		rec.Verdicts = p.Project(state, r.Decisions, &fres.Log)
+		rec.Verdicts = p.Project(state, r.Decisions, &fres.Log, &Behind{Scripts: rec.Scripts, Ledger: rec.Coverage})
 		items := verdictItems(rec.Verdicts)
 		// Only a completed run's table with no rows (dropped rows say why
 		// they are not rows) is judged here: a paused run has written no

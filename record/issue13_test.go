@@ -84,7 +84,7 @@ func TestIssue13ProjectionCountsAndAttributes(t *testing.T) {
 	byRule := &decide.Evidence{Kind: decide.KindDecide, Chosen: []string{"declined"},
 		Rules: []decide.RuleEvidence{{Index: 0, Label: "no size", Then: "declined", Outcome: rules.Outcome{Matched: true}}}}
 	decisions := []record.Harvested{{Path: "each~0/h#2", Decider: "each~0/Headroom", Name: "Headroom", Evidence: byRule}}
-	vs := p.Project(state, decisions, nil)
+	vs := p.Project(state, decisions, nil, nil)
 	if vs.RowsTotal != 4 || vs.RowsDropped != 3 || vs.Declined != 3 {
 		t.Errorf("total %d dropped %d declined %d, want 4 3 3", vs.RowsTotal, vs.RowsDropped, vs.Declined)
 	}

@@ -48,9 +48,14 @@ type Projection struct {
 // in silence, and so is a verdicts value that is not a list at all (one
 // row a Go stage wrote without its list). Assemble hands it the list as
 // the JSON the record writes (a Go stage's []Row of structs is rows).
-func (p *Projection) Project(state map[string]any, decisions []Harvested, log *flow.Log) *VerdictSet {
+//
+// behind (nil: none) is what the run left that a row may rest on without
+// being judged: each row that does is marked (UnjudgedRows, the table's
+// NotJudgedMark), traced through log as declined rows are (rowTraces).
+func (p *Projection) Project(state map[string]any, decisions []Harvested, log *flow.Log, behind *Behind) *VerdictSet {
 	var rows []map[string]any
-	var declinedAt []int // each declined row's place in the state's list
+	var rowsAt []int     // each row's place in the state's list
+	var declinedAt []int // each declined row's place among the rows
 	dropped := 0
 	if v, ok := state[p.Key]; ok && v != nil {
 		if _, isList := v.([]any); !isList {
@@ -65,21 +70,48 @@ func (p *Projection) Project(state map[string]any, decisions []Harvested, log *f
 				continue
 			}
 			if _, ok := m["verdict"].(string); ok {
-				rows = append(rows, m)
 				if m["verdict"] == DeclinedVerdict {
-					declinedAt = append(declinedAt, i)
+					declinedAt = append(declinedAt, len(rows))
 				}
+				rows = append(rows, m)
+				rowsAt = append(rowsAt, i)
 			} else {
 				dropped++
 			}
 		}
 	}
 	vs := &VerdictSet{RowsTotal: len(rows), Rows: []Row{}, RowsDropped: dropped, Declined: len(declinedAt)}
-	vs.DeclinedBy = p.declinedBy(declinedAt, log)
 	for _, row := range rows[:min(p.MaxRows, len(rows))] {
 		vs.Rows = append(vs.Rows, p.Order(row))
 	}
 	vs.RowsShown, vs.RowsComplete = len(vs.Rows), len(vs.Rows) == vs.RowsTotal
+	un := newUnjudging(behind)
+	traceAll := un != nil || routesErred(decisions)
+	traces := p.rowTraces(log, rowsAt, declinedAt, traceAll)
+	if len(declinedAt) > 0 {
+		declined := make([]flow.RowTrace, len(declinedAt))
+		for k, r := range declinedAt {
+			declined[k] = traces[r]
+		}
+		vs.DeclinedBy = p.declinedBy(declined)
+	}
+	if traceAll {
+		for r, t := range traces {
+			why := un.why(t)
+			if len(why) == 0 {
+				continue
+			}
+			if r >= vs.RowsShown {
+				vs.UnjudgedNotShown++
+				continue
+			}
+			u := UnjudgedRow{Row: r, Why: why}
+			if sub, ok := rows[r]["subject"]; ok {
+				u.Subject = sub
+			}
+			vs.UnjudgedRows = append(vs.UnjudgedRows, u)
+		}
+	}
 	for _, row := range rows[len(vs.Rows):] {
 		if vs.NotShown == nil {
 			vs.NotShown = map[string]int{}
@@ -89,7 +121,7 @@ func (p *Projection) Project(state map[string]any, decisions []Harvested, log *f
 	if p.Panel {
 		vs.RenderNote = PanelNote
 	} else {
-		vs.Table = RenderTable(vs.Rows)
+		vs.Table = RenderTable(vs.Rows, vs.UnjudgedRows)
 		vs.RenderNote = ProseNote
 	}
 	vs.Meanings = p.meanings(decisions)
@@ -255,22 +287,57 @@ func rowDeciders(nodes []flow.NodeInfo, inner *flow.NodeInfo, branch string, out
 	}
 }
 
+// rowTraces traces the rows through the log (flow.Explainer.Rows): every
+// row when all is set, else the declined ones alone (declinedAt, places
+// among the rows); a row not traced has Origin -1. rowsAt are the rows'
+// places in the state's list. One explainer, one pass of the log to index
+// it; the rows not asked about cost nothing.
+func (p *Projection) rowTraces(log *flow.Log, rowsAt, declinedAt []int, all bool) []flow.RowTrace {
+	traces := make([]flow.RowTrace, len(rowsAt))
+	for i := range traces {
+		traces[i].Origin = -1
+	}
+	asked := declinedAt
+	if all {
+		asked = make([]int, len(rowsAt))
+		for i := range asked {
+			asked[i] = i
+		}
+	} else if p.Decider == "" {
+		asked = nil // no decider: no decision of it declined a row
+	}
+	if len(asked) == 0 || log == nil || len(log.Commits()) == 0 {
+		return traces
+	}
+	var opts []flow.ExplainOption
+	if p.Structure != nil {
+		opts = append(opts, flow.WithStructure(*p.Structure))
+	}
+	at := make([]int, len(asked))
+	for k, r := range asked {
+		at[k] = rowsAt[r]
+	}
+	for k, t := range flow.NewExplainer(log, opts...).Rows(p.Key, at) {
+		traces[asked[k]] = t
+	}
+	return traces
+}
+
 // declinedBy says whose decision each declined row was, exactly, from
-// the run's evidence: the row is traced through the log to the commit
-// that appended it (the explainer's row provenance, flow.Explainer.Key on
-// `verdicts[i]`), and from there up the decisions that routed it into
-// its branch (RelRouted), innermost first, to the projection decider's
-// decision. That decision chose the declined branch by a rule (its label,
-// "rule N" without one) or by its default. A row whose stage no decision
-// of the decider routed into its declined branch (a stage wrote the word
-// itself, or the log cannot trace it) has neither. Groups come in rule
-// order, then the default, then the rows of neither, so the answer does
-// not depend on the order parallel branches ran in.
+// the run's evidence: each row traced through the log to the commit that
+// appended it (rowTraces), and from there up the decisions that routed it
+// into its branch (RowTrace.Routes), innermost first, to the projection
+// decider's decision. That decision chose the declined branch by a rule
+// (its label, "rule N" without one) or by its default. A row whose stage
+// no decision of the decider routed into its declined branch (a stage
+// wrote the word itself, or the log cannot trace it) has neither. Groups
+// come in rule order, then the default, then the rows of neither, so the
+// answer does not depend on the order parallel branches ran in.
 //
-// Cost: one causal walk per declined row, over the commits that row rests
-// on; rows that are not declined cost nothing.
-func (p *Projection) declinedBy(declinedAt []int, log *flow.Log) []DeclinedRows {
-	if len(declinedAt) == 0 {
+// Cost: one trace per declined row, over the commits that row rests on;
+// rows that are not declined cost nothing.
+func (p *Projection) declinedBy(traces []flow.RowTrace) []DeclinedRows {
+	if len(traces) == 0 {
 		return nil
 	}
 	type group struct {
@@ -292,13 +359,9 @@ func (p *Projection) declinedBy(declinedAt []int, log *flow.Log) []DeclinedRows 
 		d.Rows = 1
 		groups = append(groups, group{index: index, DeclinedRows: d})
 	}
-	var ex *flow.Explainer
-	if p.Decider != "" && p.Structure != nil && log != nil && len(log.Commits()) > 0 {
-		ex = flow.NewExplainer(log, flow.WithStructure(*p.Structure))
-	}
 	spellings := p.spellings()
-	for _, i := range declinedAt {
-		route := p.declinedRoute(ex, i, spellings)
+	for _, t := range traces {
+		route := p.declinedRoute(t, spellings)
 		switch {
 		case route == nil:
 			count(neitherIndex, DeclinedRows{})
@@ -321,34 +384,19 @@ func (p *Projection) declinedBy(declinedAt []int, log *flow.Log) []DeclinedRows 
 }
 
 // declinedRoute is the projection decider's route into its declined
-// branch behind row i of the verdict list: nil when no such decision
-// routed the stage that appended the row.
-func (p *Projection) declinedRoute(ex *flow.Explainer, i int, spellings map[string]bool) *flow.Route {
-	if ex == nil {
+// branch behind a row traced as t: nil when no such decision routed the
+// stage that appended the row.
+func (p *Projection) declinedRoute(t flow.RowTrace, spellings map[string]bool) *flow.Route {
+	if p.Decider == "" || p.Structure == nil {
 		return nil
 	}
-	e, err := ex.Key(fmt.Sprintf("%s[%d]", p.Key, i), -1)
-	if err != nil || e.Root == nil {
-		return nil
-	}
-	for n := e.Root; n != nil; {
-		var up *flow.CauseNode
-		for _, c := range n.Causes {
-			if c.Rel == flow.RelRouted {
-				up = c
-				break
-			}
-		}
-		if up == nil || up.Route == nil {
-			return nil
-		}
-		if spellings[up.Stage] || (up.Name != "" && spellings[up.Name]) {
-			if up.Route.Branch != DeclinedVerdict || (up.Route.Rule == nil && up.Route.Default == nil) {
+	for _, rb := range t.Routes {
+		if spellings[rb.Stage] || (rb.Name != "" && spellings[rb.Name]) {
+			if rb.Route.Branch != DeclinedVerdict || (rb.Route.Rule == nil && rb.Route.Default == nil) {
 				return nil
 			}
-			return up.Route
+			return rb.Route
 		}
-		n = up
 	}
 	return nil
 }

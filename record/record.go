@@ -261,6 +261,27 @@ type VerdictSet struct {
 	// a --fail-on verdict= condition hold. Absent when every row rests on
 	// what the run judged, and on a run that did not complete.
 	Unjudged []string `json:"unjudged,omitempty"`
+	// UnjudgedRows are the shown rows that rest on what the run did not
+	// judge (a script of their own branch that gave no answer, an item of
+	// it left unchecked, a rule their route could not evaluate): their
+	// word is no answer of them. Each names the row by its place in Rows
+	// and says why; the rows themselves keep exactly the keys the chart
+	// wrote. Absent when no shown row does.
+	UnjudgedRows []UnjudgedRow `json:"unjudgedRows,omitempty"`
+	// UnjudgedNotShown counts the rows the cap kept out of Rows that rest
+	// on what the run did not judge. Absent when none.
+	UnjudgedNotShown int `json:"unjudgedNotShown,omitempty"`
+}
+
+// UnjudgedRow is the mark of shown row i (a place in Rows), nil when
+// the row rests on nothing the run did not judge.
+func (vs *VerdictSet) UnjudgedRow(i int) *UnjudgedRow {
+	for k := range vs.UnjudgedRows {
+		if vs.UnjudgedRows[k].Row == i {
+			return &vs.UnjudgedRows[k]
+		}
+	}
+	return nil
 }
 
 // NotShownText is NotShown in words, most rows first, then by verdict:

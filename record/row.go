@@ -86,11 +86,16 @@ func (r *Row) UnmarshalJSON(data []byte) error {
 // columns are the FIRST row's keys in order; a null, missing or empty cell
 // prints "—" (a blank reads as zero, a dash as not reported); booleans
 // print yes/no; "|" is escaped and a newline becomes a space. Keys only
-// later rows have are not columns (OffTable says which). No rows:
-// EmptySet.
-func RenderTable(rows []Row) string {
+// later rows have are not columns (OffTable says which). A row of
+// unjudged (UnjudgedRow.Row, a place in rows) has NotJudgedMark after its
+// verdict cell: its word is no answer of it. No rows: EmptySet.
+func RenderTable(rows []Row, unjudged []UnjudgedRow) string {
 	if len(rows) == 0 {
 		return EmptySet
+	}
+	marked := make(map[int]bool, len(unjudged))
+	for _, u := range unjudged {
+		marked[u.Row] = true
 	}
 	cols := rows[0].Keys
 	var b strings.Builder
@@ -102,14 +107,18 @@ func RenderTable(rows []Row) string {
 	for range cols {
 		b.WriteString("---|")
 	}
-	for _, r := range rows {
+	for i, r := range rows {
 		b.WriteString("\n|")
 		for _, c := range cols {
 			v, ok := r.Values[c]
 			if !ok {
 				v = nil
 			}
-			b.WriteString(" " + cellValue(v) + " |")
+			mark := ""
+			if c == "verdict" && marked[i] {
+				mark = NotJudgedMark
+			}
+			b.WriteString(" " + cellValue(v) + mark + " |")
 		}
 	}
 	return b.String()

@@ -11,10 +11,11 @@ import (
 // mcpText is the one text block a tool call returns (mcp.md "Tools";
 // honesty.md §3, the two render laws), the text format's parts in order:
 //
-//	prose  the table (pre-rendered over exactly the rows), "N of M rows
-//	       shown" when capped, the prose note, the meanings
-//	panel  NO table: the host shows the rows. "N of M rows shown", the
-//	       panel note, the meanings
+//	prose  the table (pre-rendered over exactly the rows), the rows not
+//	       judged in words, "N of M rows shown" when capped, the prose
+//	       note, the meanings
+//	panel  NO table: the host shows the rows. The rows not judged in
+//	       words, "N of M rows shown", the panel note, the meanings
 //	then   coverage, scripts that did not complete, rules that could not
 //	       be evaluated and the standing line, laid out by renderText
 //	       itself; a paused run's question (and unanswered: why the
@@ -38,10 +39,15 @@ func mcpText(rec *record.Record, id string, q int, into map[string]string, recor
 				p.line(v.verdicts.offTable)
 			}
 		}
+		// A panel's host shows the rows without their mark: the lines say
+		// which rows are not judged either way.
+		for _, u := range v.verdicts.unjudged {
+			p.line(u)
+		}
 		if v.verdicts.shown != "" {
 			p.line(v.verdicts.shown)
 		}
-		if vs.Table != "" || v.verdicts.shown != "" {
+		if vs.Table != "" || v.verdicts.shown != "" || len(v.verdicts.unjudged) > 0 {
 			p.line("")
 		}
 		p.line(clean(vs.RenderNote))

@@ -217,7 +217,9 @@ func TestNagiosStatusLineFirstOnMergedStreams(t *testing.T) {
 // journal held the last thirty minutes (its coverage declaration's period
 // partly-held) found no error in what it read; the check said "logs OK -
 // 1 ok", exit 0, under a standing line saying the period was held only in
-// part. The ninety minutes it never saw are unjudged: UNKNOWN, no perfdata.
+// part. The ninety minutes it never saw are unjudged: UNKNOWN, no perfdata;
+// and the row, whose decision read the scan, is no OK row of its own
+// (TestRowRestingOnARootStageItReadIsNotJudged).
 func TestNagiosPeriodNotHeldIsNotOk(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -243,7 +245,7 @@ stages:
 	writeChart(t, dir, "whole.yaml", strings.Replace(chart, "HELD", "2026-12-06T09:00:00Z", 1))
 	r := runCLI(t, dir, "exec", "part.yaml", "-o", "nagios")
 	want := "logs UNKNOWN - 1 stage did not check everything (scan), 1 ok\n" +
-		"OK journal: ok\n" +
+		"UNKNOWN journal: ok (not judged: scan did not check the period it was asked about (2026-12-06T10:00:00Z to 2026-12-06T12:00:00Z))\n" +
 		"UNKNOWN: scan did not check the period it was asked about (2026-12-06T10:00:00Z to 2026-12-06T12:00:00Z): its source held only part of it (2026-12-06T11:30:00Z to 2026-12-06T12:00:00Z)\n"
 	if r.code != 3 || !strings.HasPrefix(r.stdout, want) {
 		t.Errorf("partly held: exit %d\n%s\nwant exit 3 and\n%s", r.code, r.stdout, want)

@@ -70,7 +70,23 @@ type verdictView struct {
 	// offTable: the keys of later rows that are no column (record.OffTable)
 	// in words, "" when none.
 	offTable string
+	// unjudged: each shown row that rests on what the run did not judge,
+	// in words (record.UnjudgedRow.Said), under the table.
+	unjudged []string
 	meanings [][2]string
+}
+
+// shownText is "N of M rows shown" of a capped set, with what the rows not
+// shown are: their words, and how many rest on what the run did not judge.
+func shownText(vs *record.VerdictSet) string {
+	shown := fmt.Sprintf("%d of %d rows shown", vs.RowsShown, vs.RowsTotal)
+	if ns := vs.NotShownText(); ns != "" {
+		shown += "; not shown: " + ns
+	}
+	if n := vs.UnjudgedNotShown; n > 0 {
+		shown += fmt.Sprintf(" (%d of them not judged: %s on what the run did not judge)", n, plural(n, "it rests", "they rest"))
+	}
+	return shown
 }
 
 type coverageView struct {
@@ -108,20 +124,20 @@ func viewOf(rec *record.Record, opts renderOpts) resultView {
 		if vv.table == "" {
 			// Panel presentation ships no table: the host shows the rows.
 			// At a terminal, we are the host.
-			vv.table = strings.TrimRight(record.RenderTable(vs.Rows), "\n")
+			vv.table = strings.TrimRight(record.RenderTable(vs.Rows, vs.UnjudgedRows), "\n")
 			if len(vs.Rows) == 0 {
 				vv.table = rec.NoRowsTable() // how the run went, as prose's table says it
 			}
 		}
 		if !vs.RowsComplete {
-			vv.shown = fmt.Sprintf("%d of %d rows shown", vs.RowsShown, vs.RowsTotal)
-			if ns := vs.NotShownText(); ns != "" {
-				vv.shown += "; not shown: " + ns
-			}
+			vv.shown = shownText(vs)
 		}
 		vv.table = cleanLines(vv.table)
 		if off := record.OffTable(vs.Rows); off != "" {
 			vv.offTable = clean("not in the table (only later rows hold them; --format json has them): " + off)
+		}
+		for _, u := range vs.UnjudgedRows {
+			vv.unjudged = append(vv.unjudged, clean(u.Said()))
 		}
 		for _, m := range meaningsInOrder(vs.Rows, vs.Meanings) {
 			vv.meanings = append(vv.meanings, [2]string{clean(m[0]), clean(m[1])})

@@ -39,6 +39,12 @@ func renderMarkdown(w io.Writer, rec *record.Record, opts renderOpts) error {
 			p.line("")
 			p.line("_" + vv.offTable + "_")
 		}
+		if len(vv.unjudged) > 0 {
+			p.line("")
+			for _, u := range vv.unjudged {
+				p.line("- " + u)
+			}
+		}
 		if vv.shown != "" {
 			p.line("")
 			p.line("_" + vv.shown + "_")

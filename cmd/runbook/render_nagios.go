@@ -19,7 +19,10 @@ import (
 // nagios"); the state is gate's judgement c, and the exit code is c.State.
 //
 //	NAME STATE - SUMMARY | word=count;;;0 …      the first line
-//	STATE SUBJECT: VERDICT (column: cell, …)      one line per shown row
+//	STATE SUBJECT: VERDICT (column: cell, …)      one line per shown row; a row
+//	  (not judged: …)                             that rests on what the run did
+//	                                              not judge is no better than
+//	                                              UNKNOWN, and says why
 //	N of M rows shown                             when capped
 //	UNKNOWN: …                                    words nothing maps, notes,
 //	                                              scripts that gave no answer
@@ -55,15 +58,11 @@ func renderNagios(w io.Writer, rec *record.Record, c gate.Check) error {
 	b.WriteByte('\n')
 	line := func(s string) { b.WriteString(s + "\n") }
 	if vs := rec.Verdicts; vs != nil {
-		for _, row := range vs.Rows {
-			line(nagiosRow(row, c))
+		for i, row := range vs.Rows {
+			line(nagiosRow(row, vs.UnjudgedRow(i), c))
 		}
 		if !vs.RowsComplete {
-			shown := fmt.Sprintf("%d of %d rows shown", vs.RowsShown, vs.RowsTotal)
-			if ns := vs.NotShownText(); ns != "" {
-				shown += "; not shown: " + ns
-			}
-			line(shown)
+			line(shownText(vs))
 		}
 	}
 	if len(c.Unmapped) > 0 {
@@ -193,10 +192,12 @@ func subjectsText(subjects []string) string {
 }
 
 // nagiosRow is one shown row as a long-text line: its state, subject and
-// verdict, then its other columns with the render law's cells.
-func nagiosRow(row record.Row, c gate.Check) string {
+// verdict, then its other columns with the render law's cells, then, for
+// a row that rests on what the run did not judge (unjudged), why: its
+// state is then no better than UNKNOWN (gate.Check.RowState).
+func nagiosRow(row record.Row, unjudged *record.UnjudgedRow, c gate.Check) string {
 	verdict, _ := row.Values["verdict"].(string)
-	s := c.StateOf(verdict).String() + " "
+	s := c.RowState(verdict, unjudged).String() + " "
 	if sub, ok := row.Values["subject"]; ok {
 		s += record.CellText(sub) + ": "
 	}
@@ -210,6 +211,9 @@ func nagiosRow(row record.Row, c gate.Check) string {
 	}
 	if len(cols) > 0 {
 		s += " (" + strings.Join(cols, ", ") + ")"
+	}
+	if unjudged != nil {
+		s += " (not judged: " + unjudged.WhyText() + ")"
 	}
 	return nagiosText(s)
 }

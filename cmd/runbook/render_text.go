@@ -53,6 +53,9 @@ func renderText(w io.Writer, rec *record.Record, opts renderOpts) error {
 		if vv.offTable != "" {
 			p.line(vv.offTable)
 		}
+		for _, u := range vv.unjudged {
+			p.line(u)
+		}
 		if vv.shown != "" {
 			p.line(vv.shown)
 		}

@@ -156,7 +156,7 @@ type Check struct {
 	// read: that found no file (record.FoundNoFile:
 	// a glob's [] is every subject a foreach over it judges), a period a
 	// stage was asked about that its source did not hold whole
-	// (periodUnchecked). The rows say nothing of those subjects, so the
+	// (record.UncheckedOf). The rows say nothing of those subjects, so the
 	// check is no better than UNKNOWN.
 	Unchecked []Unchecked
 	// RuleErrors are the decider rules the run could not evaluate
@@ -198,6 +198,21 @@ type Check struct {
 // judged with.
 func (c Check) StateOf(word string) State {
 	s, _ := c.m.StateOf(word)
+	return s
+}
+
+// RowState is the state of a row whose verdict is word: the word's state
+// (StateOf), no better than UNKNOWN when the row rests on what the run did
+// not judge (unjudged: its record.UnjudgedRow, nil for none). A host ssh
+// never reached, whose default wrote "ok", is no OK row; a "critical"
+// default stays CRITICAL. Such a row always makes the check not Judged
+// (its script, item or rule is among Unanswered, Unchecked, RuleErrors),
+// so the check's state is never better than its rows'.
+func (c Check) RowState(word string, unjudged *record.UnjudgedRow) State {
+	s := c.StateOf(word)
+	if unjudged != nil {
+		s = Worse(s, Unknown)
+	}
 	return s
 }
 
@@ -367,49 +382,15 @@ const NothingJudged = "no verdict rows: nothing was judged"
 func JoinNames(names []string) string { return strings.Join(names, ", ") }
 
 // unchecked lists the ledger's items of subjects never judged, in ledger
-// order, each read: that found no file (record.FoundNoFile) and each
-// period not held whole (periodUnchecked).
+// order, as record.UncheckedOf reads each entry.
 func unchecked(ledger []coverage.Entry) []Unchecked {
 	var out []Unchecked
 	for _, e := range ledger {
-		if what, ok := record.FoundNoFile(e); ok {
-			out = append(out, Unchecked{Path: e.Path, What: what, Why: "there is none, and a misspelled path reads the same as a host with nothing there"})
-			continue
-		}
-		for _, it := range e.NotChecked {
-			if record.NotJudged(it.Kind) {
-				out = append(out, Unchecked{Path: e.Path, What: it.What, Why: it.Why, Empty: it.Kind == record.ItemEmpty})
-			}
-		}
-		if u, ok := periodUnchecked(e); ok {
-			out = append(out, u)
+		for _, it := range record.UncheckedOf(e) {
+			out = append(out, Unchecked{Path: e.Path, What: it.What, Why: it.Why, Empty: it.Empty})
 		}
 	}
 	return out
-}
-
-// periodUnchecked is the ledger entry's period when its source did not
-// hold all of it (the standing's period-not-held, period-partly-held,
-// period-unknown): what the rows say of the time it did not hold rests on
-// nothing read — a log check over two hours of a journal that held the
-// last thirty minutes found no error in the ninety it never saw.
-func periodUnchecked(e coverage.Entry) (Unchecked, bool) {
-	p := e.Period
-	if p == nil || p.Verdict == coverage.Covered {
-		return Unchecked{}, false
-	}
-	held := ""
-	if p.Held != nil {
-		held = " (" + p.Held.From + " to " + p.Held.To + ")"
-	}
-	why := "its source could not say which period it held"
-	switch p.Verdict {
-	case coverage.NotHeld:
-		why = "its source held none of it" + held
-	case coverage.PartlyHeld:
-		why = "its source held only part of it" + held
-	}
-	return Unchecked{Path: e.Path, What: "the period it was asked about (" + p.Queried.From + " to " + p.Queried.To + ")", Why: why}, true
 }
 
 // Script is a script row as a check names it.

@@ -72,6 +72,17 @@ func compare(c *Case, res *CaseResult) []Failure {
 			fail("rowsTotal", *e.RowsTotal, got, "")
 		}
 	}
+	if e.UnjudgedRows != nil {
+		if got := unjudgedRowsOf(rec); !slices.Equal(e.UnjudgedRows, got) {
+			msg := ""
+			if rec.Verdicts != nil {
+				for _, u := range rec.Verdicts.UnjudgedRows {
+					msg += "; " + u.Said()
+				}
+			}
+			fail("unjudgedRows", e.UnjudgedRows, got, strings.TrimPrefix(msg, "; "))
+		}
+	}
 	if e.Standing != nil && *e.Standing != standingOf(rec) {
 		fail("standing", *e.Standing, standingOf(rec), lineOf(rec))
 	}
@@ -124,6 +135,24 @@ func compare(c *Case, res *CaseResult) []Failure {
 	}
 	if e.Nagios != nil && *e.Nagios != res.Nagios {
 		fail("nagios", *e.Nagios, res.Nagios, "")
+	}
+	return out
+}
+
+// unjudgedRowsOf names the shown rows that rest on what the run did not
+// judge as an expect unjudgedRows: does, each by its subject's cell text,
+// "row N" (from 1) for a row with none, in row order; never nil.
+func unjudgedRowsOf(rec *record.Record) []string {
+	out := []string{}
+	if rec.Verdicts == nil {
+		return out
+	}
+	for _, u := range rec.Verdicts.UnjudgedRows {
+		name := fmt.Sprintf("row %d", u.Row+1)
+		if u.Subject != nil && u.Subject != "" {
+			name = record.CellText(u.Subject)
+		}
+		out = append(out, name)
 	}
 	return out
 }

@@ -115,13 +115,18 @@ type Expect struct {
 	conds     []gate.Condition // FailOn, read by gate as exec's --fail-on is
 	Verdicts  []record.Row     // nil: not expected; empty: no rows
 	RowsTotal *int
-	Standing  *string
-	Reasons   []string // nil: not expected
-	Decisions map[string][]string
-	Coverage  []map[string]any
-	State     map[string]any
-	Line      *string
-	Nagios    *string // the check state --format nagios would give: ok, warning, critical, unknown
+	// UnjudgedRows are the shown rows that rest on what the run did not
+	// judge (record.VerdictSet.UnjudgedRows), each by its subject's cell
+	// text (or "row N" for a row with none), in row order; nil: not
+	// expected; empty: none.
+	UnjudgedRows []string
+	Standing     *string
+	Reasons      []string // nil: not expected
+	Decisions    map[string][]string
+	Coverage     []map[string]any
+	State        map[string]any
+	Line         *string
+	Nagios       *string // the check state --format nagios would give: ok, warning, critical, unknown
 
 	// At is where each key was written, for failures that name it.
 	At map[string]chart.Pos
@@ -135,7 +140,7 @@ var (
 	pluginKeys   = []string{"writes", "assumed", "fail", "facts"}
 	factsKeys    = []string{"exitCode", "ok", "terminatedBy", "serviceError"}
 	fileStubKeys = []string{"content", "contentFile", "missing", "unreadable"}
-	expectKeys   = []string{"status", "exit", "failOn", "verdicts", "rowsTotal", "standing", "reasons", "decisions", "coverage", "state", "line", "nagios"}
+	expectKeys   = []string{"status", "exit", "failOn", "verdicts", "rowsTotal", "unjudgedRows", "standing", "reasons", "decisions", "coverage", "state", "line", "nagios"}
 	coverageKeys = []string{"path", "kind", "what", "why"}
 	statusWords  = []string{"completed", "failed", "paused", "cancelled"}
 	standings    = []string{"known", "consistent", "not-sure", "ask", "not-assessed"}
@@ -683,6 +688,11 @@ func (r *reader) expect(n ast.Node, what string) Expect {
 		case "rowsTotal":
 			if v, ok := r.integer(p.val, what+": rowsTotal"); ok {
 				e.RowsTotal = &v
+			}
+		case "unjudgedRows":
+			e.UnjudgedRows, _ = r.strings(p.val, what+": unjudgedRows")
+			if e.UnjudgedRows == nil {
+				e.UnjudgedRows = []string{}
 			}
 		case "failOn":
 			e.FailOn, _ = r.strings(p.val, what+": failOn")

@@ -41,7 +41,7 @@ func (f *File) Update(res *FileResult) []byte {
 }
 
 // updateKeys are the keys --update writes, in the order a new one is added.
-var updateKeys = []string{"status", "exit", "verdicts", "rowsTotal", "standing", "reasons", "line", "nagios"}
+var updateKeys = []string{"status", "exit", "verdicts", "rowsTotal", "unjudgedRows", "standing", "reasons", "line", "nagios"}
 
 // produced is what a case's run says for each key --update writes; always
 // is the keys written whether or not expect had them.
@@ -64,7 +64,9 @@ func produced(cr *CaseResult) (vals map[string]string, always map[string]bool) {
 			vals["verdicts"] = "[]"
 		}
 		vals["rowsTotal"] = strconv.Itoa(rec.Verdicts.RowsTotal)
-		always["verdicts"] = true
+		vals["unjudgedRows"] = yamlFlow(anyList(unjudgedRowsOf(rec)))
+		// A row a case pins whose word is no answer of it says so.
+		always["verdicts"], always["unjudgedRows"] = true, len(rec.Verdicts.UnjudgedRows) > 0
 	}
 	if rec.Assessment != nil {
 		vals["standing"] = yamlScalar(string(rec.Assessment.Standing))
@@ -236,6 +238,8 @@ func oldValue(e Expect, k string) any {
 		return l
 	case "state":
 		return e.State
+	case "unjudgedRows":
+		return anyList(e.UnjudgedRows)
 	}
 	return nil
 }

@@ -1,0 +1,263 @@
+package record
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/openrunbook/runbook/decide"
+	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/plugins/coverage"
+	"github.com/openrunbook/runbook/plugins/label"
+)
+
+// UnjudgedRow is one verdict row that rests on what the run did not
+// judge: its word is no answer of it. A foreach item whose ssh exited 255
+// left its decider's rule reading nothing, and the default wrote the row
+// "ok": the run said it was not sure, the row itself read as any healthy
+// host's (wave-fleet).
+type UnjudgedRow struct {
+	// Row is the row's place among the rows, from 0: verdicts.rows[row].
+	Row int `json:"row"`
+	// Subject is the row's subject, when it has one.
+	Subject any `json:"subject,omitempty"`
+	// Why says, one phrase each, what the row rests on that the run did
+	// not judge (Behind's phrases).
+	Why []string `json:"why"`
+}
+
+// NotJudgedMark is what the render law writes after the verdict cell of
+// a row that rests on what the run did not judge (UnjudgedRow).
+const NotJudgedMark = " (not judged)"
+
+// Said is the row's line under a table: `row 2 (gone) is not judged:
+// script per-host~1/state completed with failure, exit 255`.
+func (u UnjudgedRow) Said() string {
+	row := fmt.Sprintf("row %d", u.Row+1)
+	if u.Subject != nil && u.Subject != "" {
+		row += " (" + CellText(u.Subject) + ")"
+	}
+	return row + " is not judged: " + u.WhyText()
+}
+
+// WhyText is Why as one phrase list: `script per-host~1/state completed
+// with failure, exit 255; rule 1 ("Stopped") of decider State could not
+// be evaluated`.
+func (u UnjudgedRow) WhyText() string { return strings.Join(u.Why, "; ") }
+
+// Behind is what a run left that a verdict row may rest on without being
+// judged, as the record holds it (record paths, masked): its script rows
+// and its coverage ledger. Projection.Project reads it to mark the rows.
+type Behind struct {
+	Scripts []label.Row
+	Ledger  []coverage.Entry
+}
+
+// A row rests on what the run did not judge — the ONE rule, read for
+// each row from the log (flow.Explainer.Rows: the commit that appended
+// it, the decisions that routed it, what they read):
+//
+//	a script whose last attempt gave no answer   in the row's branch
+//	(Unanswered: not started, timed out, a       (the foreach item or fork
+//	failure the chart did not declare an answer) branch that wrote it, one
+//	                                             inside it, or one it is in),
+//	a ledger item that leaves a subject          or whose value the row's own
+//	unjudged (UncheckedOf)                       stage or a decision on its
+//	                                             route read
+//	a rule a decision on the row's route could   that decision routed it by a
+//	not evaluate before it chose (Route.Errored) later rule or its default
+//
+// Stages of the root scope mark only the rows that read them (directly,
+// or through a routing decision): a root script every branch shares is
+// said of the run (verdicts.unjudged), not of each row. A row written at
+// the root, by a stage no decision routed, that read no such value, is
+// never marked. A rule error is never matched by place: only the route.
+type unjudging struct {
+	byPath   map[string][]string // a record path → its phrases
+	branches []branchPhrases     // sorted by branch
+}
+
+type branchPhrases struct {
+	branch  string // the branch's display path (`per-host~1`)
+	phrases []string
+}
+
+// newUnjudging indexes what b holds that leaves rows unjudged; nil when
+// it holds nothing.
+func newUnjudging(b *Behind) *unjudging {
+	if b == nil {
+		return nil
+	}
+	u := &unjudging{byPath: map[string][]string{}}
+	add := func(path, phrase string) {
+		u.byPath[path] = append(u.byPath[path], phrase)
+	}
+	for _, r := range Unanswered(b.Scripts) {
+		add(r.Path, "script "+r.Path+" "+r.Said())
+	}
+	for _, e := range b.Ledger {
+		for _, it := range UncheckedOf(e) {
+			if !it.Empty {
+				add(e.Path, e.Path+" did not check "+it.What)
+			}
+		}
+	}
+	if len(u.byPath) == 0 {
+		return nil
+	}
+	at := map[string]int{}
+	for path, phrases := range u.byPath {
+		pos, err := flow.ParsePath(path)
+		if err != nil {
+			continue
+		}
+		br := branchOf(pos.Scope)
+		if br == "" {
+			continue // the root: matched by what a row read alone
+		}
+		i, ok := at[br]
+		if !ok {
+			i = len(u.branches)
+			at[br] = i
+			u.branches = append(u.branches, branchPhrases{branch: br})
+		}
+		u.branches[i].phrases = append(u.branches[i].phrases, phrases...)
+	}
+	sort.Slice(u.branches, func(i, j int) bool { return u.branches[i].branch < u.branches[j].branch })
+	for i := range u.branches {
+		sort.Strings(u.branches[i].phrases) // map order: the same words every run
+	}
+	return u
+}
+
+// branchOf is a scope's branch as a display path: its steps up to the
+// last that is a foreach item or a fork branch ("" for none: the root,
+// or subflow mounts alone).
+func branchOf(scope []flow.ScopeStep) string {
+	for k := len(scope); k > 0; k-- {
+		if st := scope[k-1]; st.Item != nil || st.Branch != "" {
+			return flow.ScopeString(scope[:k])
+		}
+	}
+	return ""
+}
+
+// why is what row t rests on that the run did not judge, each phrase
+// once, in a fixed order: its branch's (the branches it is in, outer
+// first, then those inside it), what it read, its route's rule errors.
+func (u *unjudging) why(t flow.RowTrace) []string {
+	var out []string
+	seen := map[string]bool{}
+	say := func(ps []string) {
+		for _, p := range ps {
+			if !seen[p] {
+				seen[p] = true
+				out = append(out, p)
+			}
+		}
+	}
+	if u != nil && t.Origin >= 0 {
+		if br := branchOf(t.Scope); br != "" {
+			// the branches the row's branch is in, and itself
+			for k := 1; k <= len(t.Scope); k++ {
+				if st := t.Scope[k-1]; st.Item == nil && st.Branch == "" {
+					continue
+				}
+				if i, ok := u.branch(flow.ScopeString(t.Scope[:k])); ok {
+					say(u.branches[i].phrases)
+				}
+			}
+			// the branches inside it
+			inner := br + "/"
+			for i := sort.Search(len(u.branches), func(i int) bool { return u.branches[i].branch >= inner }); i < len(u.branches) && strings.HasPrefix(u.branches[i].branch, inner); i++ {
+				say(u.branches[i].phrases)
+			}
+		}
+		for _, w := range t.Read {
+			say(u.byPath[Path(w)])
+		}
+	}
+	for _, rb := range t.Routes {
+		decider := rb.Name // the stage's name, as the record names a decider
+		if decider == "" {
+			decider = rb.Stage
+		}
+		for _, r := range rb.Route.Errored {
+			say([]string{ruleNotEvaluated(decider, &r)})
+		}
+	}
+	return out
+}
+
+func (u *unjudging) branch(br string) (int, bool) {
+	i := sort.Search(len(u.branches), func(i int) bool { return u.branches[i].branch >= br })
+	return i, i < len(u.branches) && u.branches[i].branch == br
+}
+
+// ruleNotEvaluated is the phrase of a rule a row's route could not
+// evaluate: `rule 1 ("Stopped") of decider State could not be evaluated`.
+func ruleNotEvaluated(decider string, r *decide.RuleEvidence) string {
+	rule := fmt.Sprintf("rule %d", decide.Number(r.Index))
+	if r.Label != "" {
+		rule += fmt.Sprintf(" (%q)", r.Label)
+	}
+	return rule + " of decider " + decider + " could not be evaluated"
+}
+
+// routesErred says whether any decision of the run had a rule it could
+// not evaluate: only then can a route hold one.
+func routesErred(decisions []Harvested) bool {
+	for _, d := range decisions {
+		for i := range d.Evidence.Rules {
+			if d.Evidence.Rules[i].Errored() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// UncheckedItem is one item of a ledger entry that leaves a subject
+// unjudged (UncheckedOf).
+type UncheckedItem struct {
+	// What and Why are the item's words.
+	What, Why string
+	// Empty marks the verdict table's own item (ItemEmpty): no row at
+	// all, which no stage left out.
+	Empty bool
+}
+
+// UncheckedOf is the ONE reading of which items of a ledger entry leave
+// a subject unjudged, in order: a read: that found no file (FoundNoFile:
+// a glob's [] is every subject a foreach over it judges), each
+// not-checked item of a kind NotJudged lists, and the period a stage was
+// asked about that its source did not hold whole (a log check over two
+// hours of a journal that held the last thirty minutes found no error in
+// the ninety it never saw). A Nagios check's Unchecked (internal/gate)
+// and the rows marked unjudged (Behind) both ask it.
+func UncheckedOf(e coverage.Entry) []UncheckedItem {
+	if what, ok := FoundNoFile(e); ok {
+		return []UncheckedItem{{What: what, Why: "there is none, and a misspelled path reads the same as a host with nothing there"}}
+	}
+	var out []UncheckedItem
+	for _, it := range e.NotChecked {
+		if NotJudged(it.Kind) {
+			out = append(out, UncheckedItem{What: it.What, Why: it.Why, Empty: it.Kind == ItemEmpty})
+		}
+	}
+	if p := e.Period; p != nil && p.Verdict != coverage.Covered {
+		held := ""
+		if p.Held != nil {
+			held = " (" + p.Held.From + " to " + p.Held.To + ")"
+		}
+		why := "its source could not say which period it held"
+		switch p.Verdict {
+		case coverage.NotHeld:
+			why = "its source held none of it" + held
+		case coverage.PartlyHeld:
+			why = "its source held only part of it" + held
+		}
+		out = append(out, UncheckedItem{What: "the period it was asked about (" + p.Queried.From + " to " + p.Queried.To + ")", Why: why})
+	}
+	return out
+}
