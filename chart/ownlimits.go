@@ -56,26 +56,35 @@ func ownLimits(argv []string) string {
 	return "it runs " + tool + " of no process, which prints the limits of the shell this stage starts, runbook's own as it inherited them, not a service's: a service systemd starts has its unit's (LimitNOFILE=), whatever this shell has; read the service's process, /proc/PID/limits or prlimit --pid PID, or ask systemd (systemctl show -p LoadState,LimitNOFILE UNIT)"
 }
 
-// CgtopOneIteration is the note for an exec that runs systemd-cgtop for
-// one iteration (-n 1, --iterations=1), "" otherwise: cgtop measures a
-// group's %CPU and its I/O rates between two iterations, so its first
-// table prints - in those columns for every group, and with one there is
-// no other. A check of busy services guarded against the - that a group
-// without CPU accounting shows (`string(g.cpu) != "-" && g.cpu >= 80`)
-// read every group as not busy. Without -n it never ends in batch mode
-// (the stage's timeout ends it).
+// OneFrame is the note for an exec that runs a tool that measures rates
+// between two frames for one frame alone, "" otherwise: systemd-cgtop
+// (-n 1, --iterations=1) prints - for every group's %CPU and I/O rates
+// in its first table, and top's first frame (top -b -n 1) measures its
+// %Cpu(s) line over no interval: it said 100.0 id on a box whose CPUs
+// were all busy. A check of busy services guarded against the - that a
+// group without CPU accounting shows (`string(g.cpu) != "-" && g.cpu >=
+// 80`) read every group as not busy, with / at 101.8%. Without -n,
+// either never ends in batch mode (the stage's timeout ends it).
 //
 //	[systemd-cgtop, -b, -n, "1", --raw]            noted
 //	shell: systemd-cgtop -b --iterations=1 | sort  noted
+//	shell: top -bn1 | grep '^%Cpu'                 noted
 //	[systemd-cgtop, -b, -n, "2", -d, "1"]          not noted
-func (e *ExecSpec) CgtopOneIteration() string {
-	return e.noteOfEachCommand(cgtopOnce)
+//	shell: top -bn2 -d 0.5 | grep '^%Cpu' | tail -n 1   not noted
+func (e *ExecSpec) OneFrame() string {
+	return e.noteOfEachCommand(oneFrame)
 }
 
-// cgtopOnce is CgtopOneIteration's note for one command's words.
-func cgtopOnce(argv []string) string {
+// frameFlags are each such tool's one-letter options that take no value,
+// which may stand before -n in a cluster (-bn1).
+var frameFlags = map[string]string{"systemd-cgtop": "bptcmirPk", "top": "bcHiSs1"}
+
+// oneFrame is OneFrame's note for one command's words.
+func oneFrame(argv []string) string {
 	argv = unwrap(argv)
-	if filepath.Base(argv[0]) != "systemd-cgtop" {
+	tool := filepath.Base(argv[0])
+	flags, ok := frameFlags[tool]
+	if !ok {
 		return ""
 	}
 	n := ""
@@ -91,7 +100,7 @@ func cgtopOnce(argv []string) string {
 		case len(a) > 1 && a[0] == '-' && a[1] != '-':
 			// -n1, or a cluster of flags before it: -bn 1, -bn1
 			j := strings.IndexByte(a, 'n')
-			if j < 0 || strings.Trim(a[1:j], "bptcmirPk") != "" {
+			if j < 0 || strings.Trim(a[1:j], flags) != "" {
 				continue
 			}
 			if n = a[j+1:]; n == "" && i+1 < len(argv) {
@@ -102,6 +111,9 @@ func cgtopOnce(argv []string) string {
 	}
 	if strings.TrimLeft(n, "0") != "1" {
 		return ""
+	}
+	if tool == "top" {
+		return "it runs top for one frame, and top's first frame measures its %Cpu(s) line over no interval (it said 100.0 id on a box whose CPUs were all busy): give -n 2 -d 0.5 and read the second frame (top -bn2 -d 0.5 | grep '^%Cpu' | tail -n 1), or vmstat 1 2's last row"
 	}
 	return "it runs systemd-cgtop for one iteration, and cgtop measures %CPU and the I/O rates between two iterations, so its first table prints - in those columns for every group: no group's CPU is read; give -n 2 -d 1 and read the second table (after the blank line), or read each group's cpu.stat"
 }

@@ -43,12 +43,13 @@ func TestOwnLimitsAreNoted(t *testing.T) {
 	}
 }
 
-// TestCgtopOneIterationIsNoted: systemd-cgtop measures %CPU between two
+// TestOneFrameIsNoted: systemd-cgtop measures %CPU between two
 // iterations, so with one it prints - for every group, and a check that
 // passed over the - a group without CPU accounting shows read every
-// group as not busy (testdata/wave-cgroup/cgtop). runbook plan notes one
-// iteration and a run warns of it once.
-func TestCgtopOneIterationIsNoted(t *testing.T) {
+// group as not busy (testdata/wave-cgroup/cgtop); top's first frame
+// said 100.0 id over busy CPUs. runbook plan notes one frame of either
+// and a run warns of it once.
+func TestOneFrameIsNoted(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		cmd   []string
@@ -65,9 +66,15 @@ func TestCgtopOneIterationIsNoted(t *testing.T) {
 		{cmd: []string{"systemd-cgtop", "-b", "-d", "1", "-n", "3"}, want: false},
 		{cmd: []string{"systemd-cgtop", "-b", "-n", "${n}"}, want: false},
 		{cmd: []string{"systemd-cgtop", "-b", "-M", "n1"}, want: false},
-		{cmd: []string{"top", "-b", "-n", "1"}, want: false},
+		{cmd: []string{"top", "-b", "-n", "1"}, want: true},
+		{shell: "top -bn1 | grep '^%Cpu'", want: true},
+		{shell: "LC_ALL=C top -b -n1 -o %CPU | head -n 20", want: true},
+		{shell: "top -bn2 -d 0.5 | grep '^%Cpu' | tail -n 1", want: false},
+		{cmd: []string{"top", "-b", "-d", "1", "-n", "3"}, want: false},
+		{cmd: []string{"top", "-b", "-u", "n1"}, want: false},
+		{cmd: []string{"htop"}, want: false},
 	} {
-		if got := (&ExecSpec{Command: tc.cmd, Shell: tc.shell}).CgtopOneIteration() != ""; got != tc.want {
+		if got := (&ExecSpec{Command: tc.cmd, Shell: tc.shell}).OneFrame() != ""; got != tc.want {
 			t.Errorf("%q %q: noted %v, want %v", tc.cmd, tc.shell, got, tc.want)
 		}
 	}

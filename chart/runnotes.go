@@ -10,7 +10,7 @@ package chart
 // systemctl show of a unit without LoadState),
 // what puts a password in argv (redis-cli -a, snmpget -A),
 // what reads the wrong span (a sampling tool's report since boot,
-// systemd-cgtop's one iteration, ulimit's and prlimit's own limits, a
+// one frame of systemd-cgtop or top, ulimit's and prlimit's own limits, a
 // walk of one OID of the several given) and a
 // script reading chart names
 // bash does not set. The one list of them, so a note added here is both
@@ -18,7 +18,7 @@ package chart
 func (e *ExecSpec) RunWarnings() []string {
 	var out []string
 	for _, n := range []string{e.UnguardedPipeline(), e.CurlExitWithoutFail(), e.CurlPipedWithoutFail(), e.QuietGrepEndsPipe(), e.CurlManyURLs(), e.SSHHostUnchecked(), e.DigShortSilence(),
-		e.GetentNotFoundIsNoAnswer(), e.ResolverExitAnswer(), e.ChecksumStatusSilence(), e.GitStatusUntracked(), e.SilentFileTest(), e.JournalQuiet(), e.SystemctlShowWithoutLoadState(), e.SinceBootReport(), e.CgtopOneIteration(), e.OwnLimits(), e.RedisPasswordInArgv(), e.SNMPPassphraseInArgv(), e.SNMPWalkManyOIDs(), e.SNMPNextValueOnly(), e.ShellReadsChartNames()} {
+		e.GetentNotFoundIsNoAnswer(), e.ResolverExitAnswer(), e.ChecksumStatusSilence(), e.GitStatusUntracked(), e.SilentFileTest(), e.JournalQuiet(), e.SystemctlShowWithoutLoadState(), e.SinceBootReport(), e.OneFrame(), e.OwnLimits(), e.RedisPasswordInArgv(), e.SNMPPassphraseInArgv(), e.SNMPWalkManyOIDs(), e.SNMPNextValueOnly(), e.ShellReadsChartNames()} {
 		if n != "" {
 			out = append(out, n)
 		}
