@@ -125,11 +125,11 @@ func (p *kv) colonInValue(s, k, v string) string {
 	if p.sep != "" || len(s) == len(k) || s[len(k)] != ':' || v == "" || v[0] == ' ' || v[0] == '\t' {
 		return ""
 	}
-	if v[0] == ':' {
-		return fmt.Sprintf(`the first ":" is one of two together, "::", so the line is no key: value (it would make the key %q and the value %q): a line of fields split by ":" (/proc/PID/cgroup's hierarchy-ID:controllers:path) is read with a pattern (parse: {as: regex, pattern: '^(?P<id>\d+):(?P<controllers>[^:]*):(?P<path>.*)$'})`, strings.TrimSpace(k), strings.TrimSpace(v))
-	}
 	key := strings.TrimSpace(k)
 	if !strings.ContainsAny(key, " \t") {
+		if v[0] == ':' {
+			return fmt.Sprintf(`the first ":" is one of two together, "::", so the line is no key: value (it would make the key %q and the value %q): a line of fields split by ":" (/proc/PID/cgroup's hierarchy-ID:controllers:path) is read with a pattern (parse: {as: regex, pattern: '^(?P<id>\d+):(?P<controllers>[^:]*):(?P<path>.*)$'})`, strings.TrimSpace(k), strings.TrimSpace(v))
+		}
 		return ""
 	}
 	return fmt.Sprintf(`the first ":" is inside a value (it would make the key %q, which holds a space, and the value %q): give the separator (sep: " ") or read the lines (parse: lines)`, key, strings.TrimSpace(v))

@@ -31,6 +31,7 @@ func TestKVColonRecordIsAProblem(t *testing.T) {
 		{"ipv6 after a tab", "addr:\t::\n", map[string]any{"addr": "::"}, 0, ""},
 		{"time", "Time: 10:30:00\n", map[string]any{"Time": "10:30:00"}, 0, ""},
 		{"equals then colons", "bind=::1\n", map[string]any{"bind": "::1"}, 0, ""},
+		{"a key with a space says so first", "listenaddress [::]:22\n", map[string]any{}, 1, `which holds a space`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
