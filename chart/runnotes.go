@@ -7,7 +7,7 @@ package chart
 // piped on without -f, a pipeline ending in grep -q, ssh that checks no
 // host key, dig +short's
 // silence, getent's and host's codes, a checksum tool's --status, git status's untracked files, test's silent 1, journalctl -q,
-// systemctl show of a unit without LoadState),
+// systemctl show of a unit without LoadState, or of its values alone by position),
 // what puts a password in argv (redis-cli -a, snmpget -A),
 // what reads the wrong span (a sampling tool's report since boot,
 // one frame of systemd-cgtop or top, ulimit's and prlimit's own limits, a
@@ -18,7 +18,7 @@ package chart
 func (e *ExecSpec) RunWarnings() []string {
 	var out []string
 	for _, n := range []string{e.UnguardedPipeline(), e.CurlExitWithoutFail(), e.CurlPipedWithoutFail(), e.QuietGrepEndsPipe(), e.CurlManyURLs(), e.SSHHostUnchecked(), e.DigShortSilence(),
-		e.GetentNotFoundIsNoAnswer(), e.ResolverExitAnswer(), e.ChecksumStatusSilence(), e.GitStatusUntracked(), e.SilentFileTest(), e.JournalQuiet(), e.SystemctlShowWithoutLoadState(), e.SinceBootReport(), e.OneFrame(), e.OwnLimits(), e.RedisPasswordInArgv(), e.SNMPPassphraseInArgv(), e.SNMPWalkManyOIDs(), e.SNMPNextValueOnly(), e.ShellReadsChartNames()} {
+		e.GetentNotFoundIsNoAnswer(), e.ResolverExitAnswer(), e.ChecksumStatusSilence(), e.GitStatusUntracked(), e.SilentFileTest(), e.JournalQuiet(), e.SystemctlShowWithoutLoadState(), e.SystemctlShowValuesByPosition(), e.SinceBootReport(), e.OneFrame(), e.OwnLimits(), e.RedisPasswordInArgv(), e.SNMPPassphraseInArgv(), e.SNMPWalkManyOIDs(), e.SNMPNextValueOnly(), e.ShellReadsChartNames()} {
 		if n != "" {
 			out = append(out, n)
 		}

@@ -43,3 +43,32 @@ func TestSystemctlShowWithoutLoadStateIsNoted(t *testing.T) {
 		t.Errorf("RunWarnings of systemctl show -p MemoryMax: %q, want the LoadState note", n)
 	}
 }
+
+// TestSystemctlShowValuesByPositionIsNoted: systemctl show prints
+// properties in its own order, not -p's (systemd#4907), and --value
+// drops their names, so `systemctl show -P Id,MemoryMax "$u" | paste
+// -sd' '` read by position (testdata/wave-jq/memlimit) takes MemoryMax's
+// line for the unit's name. runbook plan notes --value (or -P) of more
+// than one property, and a run warns of it once.
+func TestSystemctlShowValuesByPositionIsNoted(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		cmd   []string
+		shell string
+		want  bool
+	}{
+		{cmd: []string{"systemctl", "show", "--value", "-p", "MemoryMax,MemoryCurrent", "${u}"}, want: true},
+		{cmd: []string{"systemctl", "show", "-P", "TasksCurrent,TasksMax", "nginx.service"}, want: true},
+		{cmd: []string{"systemctl", "show", "--value", "-p", "MemoryMax", "-p", "MemoryCurrent", "nginx.service"}, want: true},
+		{shell: `systemctl show -P Id,MemoryMax "$u" | paste -sd' '`, want: true},
+		{cmd: []string{"systemctl", "show", "--value", "-p", "MemoryMax", "nginx.service"}, want: false},
+		{cmd: []string{"systemctl", "show", "-P", "MainPID", "nginx.service"}, want: false},
+		{cmd: []string{"systemctl", "show", "-p", "MemoryMax,MemoryCurrent", "nginx.service"}, want: false},
+		{cmd: []string{"systemctl", "show", "--value", "-p", "${props}", "nginx.service"}, want: false},
+		{cmd: []string{"systemctl", "status", "--value", "-p", "A,B", "nginx.service"}, want: false},
+	} {
+		if got := (&ExecSpec{Command: tc.cmd, Shell: tc.shell}).SystemctlShowValuesByPosition() != ""; got != tc.want {
+			t.Errorf("%q %q: noted %v, want %v", tc.cmd, tc.shell, got, tc.want)
+		}
+	}
+}
