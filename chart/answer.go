@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Answer is the chart's word for an exit code (`exitCodes:`), "" when
@@ -56,4 +58,70 @@ func (e *ExecSpec) commandIs(names ...string) bool {
 // command (commandIs) or in its shell: script, where inShell finds it.
 func (e *ExecSpec) runs(inShell *regexp.Regexp, names ...string) bool {
 	return e.commandIs(names...) || e != nil && e.Shell != "" && inShell.MatchString(e.Shell)
+}
+
+// noteOfEachCommand is note's first word of a command the exec runs: its
+// command: argv, or each command of its shell: script read with shfmt's
+// parser, in order ("" when note has none, or the script does not
+// parse). A word of a script is its value where bash would expand none
+// of it ('MemoryCurrent,MemoryMax' quoted is its text), and "" where it
+// would ($U, $(…)): a value not known here, which each note says what it
+// makes of.
+func (e *ExecSpec) noteOfEachCommand(note func(argv []string) string) string {
+	if e == nil {
+		return ""
+	}
+	if len(e.Command) > 0 {
+		return note(e.Command)
+	}
+	if e.Shell == "" {
+		return ""
+	}
+	f, err := parseBash(e.Shell)
+	if err != nil {
+		return ""
+	}
+	said := ""
+	syntax.Walk(f, func(n syntax.Node) bool {
+		c, ok := n.(*syntax.CallExpr)
+		if !ok || said != "" || len(c.Args) == 0 {
+			return said == ""
+		}
+		words := make([]string, len(c.Args))
+		for i, w := range c.Args {
+			words[i] = literalWord(w)
+		}
+		said = note(words)
+		return said == ""
+	})
+	return said
+}
+
+// literalWord is a shell word's value when bash expands none of it: plain
+// text, 'single quoted', "double quoted" with no $ or ` in it, or these
+// run together; "" otherwise.
+func literalWord(w *syntax.Word) string {
+	var b strings.Builder
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			b.WriteString(p.Value)
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return ""
+			}
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				l, ok := q.(*syntax.Lit)
+				if !ok {
+					return ""
+				}
+				b.WriteString(l.Value)
+			}
+		default:
+			return ""
+		}
+	}
+	return b.String()
 }

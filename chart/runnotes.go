@@ -6,9 +6,11 @@ package chart
 // pipefail, curl's exit without -f or over many URLs, curl's output
 // piped on without -f, a pipeline ending in grep -q, ssh that checks no
 // host key, dig +short's
-// silence, getent's and host's codes, a checksum tool's --status, git status's untracked files, test's silent 1, journalctl -q),
+// silence, getent's and host's codes, a checksum tool's --status, git status's untracked files, test's silent 1, journalctl -q,
+// systemctl show of a unit without LoadState, or of its values alone by position),
 // what puts a password in argv (redis-cli -a, snmpget -A),
-// what reads the wrong span (a sampling tool's report since boot, a
+// what reads the wrong span (a sampling tool's report since boot,
+// one frame of systemd-cgtop or top, ulimit's and prlimit's own limits, a
 // walk of one OID of the several given), what reads a record a file
 // name can forge (find's names a line each) and a
 // script reading chart names
@@ -17,7 +19,7 @@ package chart
 func (e *ExecSpec) RunWarnings() []string {
 	var out []string
 	for _, n := range []string{e.UnguardedPipeline(), e.CurlExitWithoutFail(), e.CurlPipedWithoutFail(), e.QuietGrepEndsPipe(), e.CurlManyURLs(), e.SSHHostUnchecked(), e.DigShortSilence(),
-		e.GetentNotFoundIsNoAnswer(), e.ResolverExitAnswer(), e.ChecksumStatusSilence(), e.GitStatusUntracked(), e.SilentFileTest(), e.JournalQuiet(), e.SinceBootReport(), e.RedisPasswordInArgv(), e.SNMPPassphraseInArgv(), e.SNMPWalkManyOIDs(), e.SNMPNextValueOnly(), e.FindNamesByLine(), e.ShellReadsChartNames()} {
+		e.GetentNotFoundIsNoAnswer(), e.ResolverExitAnswer(), e.ChecksumStatusSilence(), e.GitStatusUntracked(), e.SilentFileTest(), e.JournalQuiet(), e.SystemctlShowWithoutLoadState(), e.SystemctlShowValuesByPosition(), e.SinceBootReport(), e.OneFrame(), e.OwnLimits(), e.RedisPasswordInArgv(), e.SNMPPassphraseInArgv(), e.SNMPWalkManyOIDs(), e.SNMPNextValueOnly(), e.FindNamesByLine(), e.ShellReadsChartNames()} {
 		if n != "" {
 			out = append(out, n)
 		}

@@ -4,8 +4,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-
-	"mvdan.cc/sh/v3/syntax"
 )
 
 // SinceBootReport is the note for an exec that runs a sampling tool of
@@ -27,33 +25,7 @@ import (
 //	shell: mpstat -P ALL | tail -n 3     noted: no interval
 //	[sar, -n, DEV, "1", "3"]             not noted
 func (e *ExecSpec) SinceBootReport() string {
-	if e == nil {
-		return ""
-	}
-	if len(e.Command) > 0 {
-		return sinceBoot(e.Command)
-	}
-	if e.Shell == "" {
-		return ""
-	}
-	f, err := parseBash(e.Shell)
-	if err != nil {
-		return ""
-	}
-	note := ""
-	syntax.Walk(f, func(n syntax.Node) bool {
-		c, ok := n.(*syntax.CallExpr)
-		if !ok || note != "" || len(c.Args) == 0 {
-			return note == ""
-		}
-		words := make([]string, len(c.Args))
-		for i, w := range c.Args {
-			words[i] = w.Lit() // "" for a word bash expands (or quotes): a number not known here
-		}
-		note = sinceBoot(words)
-		return note == ""
-	})
-	return note
+	return e.noteOfEachCommand(sinceBoot)
 }
 
 // samplingArgs are each sampling tool's options that take the next word

@@ -44,6 +44,7 @@ func TestSinceBootReportIsNoted(t *testing.T) {
 		{shell: "iostat -y -dx 1 1 | grep -v '^$'", want: false},
 		{shell: "vmstat 1 5 | tail -n 4", want: false},
 		{shell: "iostat -x $N 1", want: true},
+		{shell: "iostat -x '1' \"1\"", want: true}, // quoted, bash expands nothing: one report
 		{shell: "echo iostat", want: false},
 		{cmd: []string{"top", "-b", "-n", "1"}, want: false},
 		{cmd: []string{"env", "LC_ALL=C", "iostat", "-x", "1", "1"}, want: true},

@@ -650,6 +650,18 @@ func runtimeError(err error) error {
 				msg = "it reads an item by number, as of a list, and the value is an object (a row a parse made), whose members are read by name: write x.name or x[\"name\"]; inside a closure nested in another, # is the inner one's item"
 			}
 		}
+		if strings.Contains(msg, slicePastPanic) || listPastEnd.MatchString(msg) {
+			// filter(f.content, .kind == "full")[0] over /proc/pressure/cpu
+			// of a kernel before 5.13, which has no full line.
+			length := ""
+			if m := listPastEnd.FindStringSubmatch(msg); m != nil {
+				length = " (it has " + m[1] + " items)"
+				if m[1] == "1" {
+					length = " (it has 1 item)"
+				}
+			}
+			msg = "it reads an item past the end of the list" + length + ": an empty list where filter() found nothing, or a line a tool does not print everywhere; say what none means: first(x) and last(x) are null over an empty list (first(x)?.avg10 ?? 0), or test it, len(x) > 0 ? x[0] : …"
+		}
 		if strings.Contains(msg, objectListPanic) {
 			msg = "it takes a list there and was given an object (JSON such as {\"db\": {\"status\": \"fail\"}} keyed by name); go over its values with values(x), its keys with keys(x) (sort(keys(x)) for an order): any(values(x), .status != \"ok\")"
 		}
@@ -857,6 +869,13 @@ func systemdSpanHint(text string) string {
 // nullListPanic is what reflect says when expr's builtins take the length
 // of a null list.
 const nullListPanic = "reflect: call of reflect.Value.Len on zero Value"
+
+// slicePastPanic is what reflect says when expr reads an item past the
+// end of a list it computed (filter(x, …)[0] over none); listPastEnd is
+// expr's own words for a list it knows, with the index and the length.
+const slicePastPanic = "reflect: slice index out of range"
+
+var listPastEnd = regexp.MustCompile(`^index out of range: -?\d+ \(array length is (\d+)\)`)
 
 // objectListPanic is what reflect says when expr's builtins over a list
 // (any, all, filter, map, count…) are given an object: a health

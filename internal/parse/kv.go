@@ -17,7 +17,8 @@ import (
 // (the first value is kept) is a problem, and so is one whose key is an
 // earlier key in another case (sameKeyInAnotherCase); a line whose first non-space
 // character is "#" is a comment and passed over. So is a line whose
-// default separator would be a ":" inside a value (colonInValue).
+// default separator would be a ":" inside a value, or one of two
+// together, "::" (colonInValue).
 type kv struct {
 	sep     string
 	trim    bool
@@ -112,12 +113,23 @@ func (p *kv) split(s string) (string, string, bool) {
 // as the key "nameserver 2001", and a chart found no nameserver,
 // Consistent (TestKVColonInsideAValueIsAProblem). "" when the ":" is one,
 // or the separator was given (sep:) or is an "=".
+//
+// Nor is a ":" with a second one right after it, "::": /proc/PID/cgroup's
+// cgroup v2 line `0::/system.slice/nginx.service` (hierarchy-ID,
+// controllers, path) was read as the key "0" and the value
+// ":/system.slice/nginx.service", and a check that a process is not left
+// in the root cgroup, `cg.content["0"] == "/"`, read ":/" as confined, OK,
+// Consistent (TestKVColonRecordIsAProblem). `listen: ::1` has a space
+// between and is read.
 func (p *kv) colonInValue(s, k, v string) string {
 	if p.sep != "" || len(s) == len(k) || s[len(k)] != ':' || v == "" || v[0] == ' ' || v[0] == '\t' {
 		return ""
 	}
 	key := strings.TrimSpace(k)
 	if !strings.ContainsAny(key, " \t") {
+		if v[0] == ':' {
+			return fmt.Sprintf(`the first ":" is one of two together, "::", so the line is no key: value (it would make the key %q and the value %q): a line of fields split by ":" (/proc/PID/cgroup's hierarchy-ID:controllers:path) is read with a pattern (parse: {as: regex, pattern: '^(?P<id>\d+):(?P<controllers>[^:]*):(?P<path>.*)$'})`, strings.TrimSpace(k), strings.TrimSpace(v))
+		}
 		return ""
 	}
 	return fmt.Sprintf(`the first ":" is inside a value (it would make the key %q, which holds a space, and the value %q): give the separator (sep: " ") or read the lines (parse: lines)`, key, strings.TrimSpace(v))
