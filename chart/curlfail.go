@@ -107,40 +107,26 @@ func curlFails(args []string) bool {
 //	curl -sf "$url" | grep -c X    not noted
 //	curl -s -o f "$url"; grep X f  not noted (no pipe: a chart judging f judges a file)
 func (e *ExecSpec) CurlPipedWithoutFail() string {
-	if e == nil || e.Shell == "" {
-		return ""
-	}
-	f, err := parseBash(e.Shell)
-	if err != nil {
-		return ""
-	}
-	noted := false
-	syntax.Walk(f, func(node syntax.Node) bool {
-		b, ok := node.(*syntax.BinaryCmd)
-		if noted || !ok || (b.Op != syntax.Pipe && b.Op != syntax.PipeAll) {
-			return !noted
+	if !e.shellAny(func(node syntax.Node) bool {
+		b := pipe(node)
+		if b == nil {
+			return false
 		}
 		// the left side's last command writes into the pipe
 		left := b.X
-		for {
-			if x, ok := left.Cmd.(*syntax.BinaryCmd); ok && (x.Op == syntax.Pipe || x.Op == syntax.PipeAll) {
-				left = x.Y
-				continue
-			}
-			break
+		for x := pipe(left.Cmd); x != nil; x = pipe(left.Cmd) {
+			left = x.Y
 		}
 		c, ok := left.Cmd.(*syntax.CallExpr)
 		if !ok || len(c.Args) == 0 || filepath.Base(c.Args[0].Lit()) != "curl" {
-			return true
+			return false
 		}
 		args := make([]string, 0, len(c.Args)-1)
 		for _, w := range c.Args[1:] {
 			args = append(args, w.Lit())
 		}
-		noted = !curlFails(args)
-		return !noted
-	})
-	if !noted {
+		return !curlFails(args)
+	}) {
 		return ""
 	}
 	return "its script pipes curl's output into another command, and curl without -f (--fail) exits 0 on every HTTP status and prints the server's error page (an exporter's 500) as its output: under pipefail nothing fails, and the command after the | reads that page as the data (grep -c finding no failing series, 0); add -f, whose exit 22 on a status of 400 or more fails the pipeline"

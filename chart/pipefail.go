@@ -303,20 +303,19 @@ func (e *ExecSpec) PipesIntoACompound() bool {
 	if err != nil {
 		return true
 	}
-	found := false
-	syntax.Walk(f, func(node syntax.Node) bool {
-		if b, ok := node.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) {
-			switch y := b.Y.Cmd.(type) {
-			case *syntax.CallExpr:
-			case *syntax.BinaryCmd:
-				found = found || (y.Op != syntax.Pipe && y.Op != syntax.PipeAll)
-			default:
-				found = true
-			}
+	return anyNode(f, func(node syntax.Node) bool {
+		b := pipe(node)
+		if b == nil {
+			return false
 		}
-		return !found
+		switch y := b.Y.Cmd.(type) {
+		case *syntax.CallExpr:
+			return false
+		case *syntax.BinaryCmd:
+			return y.Op != syntax.Pipe && y.Op != syntax.PipeAll
+		}
+		return true
 	})
-	return found
 }
 
 // grepShortArgs are grep's one-letter options that take an argument: in
@@ -335,48 +334,38 @@ const grepShortArgs = "efmABCdD"
 // UNKNOWN. grep reading to its end (`grep … > /dev/null`, `grep -c`)
 // does not close the pipe early.
 func (e *ExecSpec) QuietGrepEndsPipe() string {
-	if e == nil || e.Shell == "" {
-		return ""
-	}
-	f, err := parseBash(e.Shell)
-	if err != nil {
-		return ""
-	}
-	found := false
-	syntax.Walk(f, func(node syntax.Node) bool {
-		b, ok := node.(*syntax.BinaryCmd)
-		if found || !ok || (b.Op != syntax.Pipe && b.Op != syntax.PipeAll) {
-			return !found
-		}
-		c, ok := b.Y.Cmd.(*syntax.CallExpr)
-		if !ok || len(c.Args) == 0 || !slices.Contains([]string{"grep", "egrep", "fgrep"}, filepath.Base(c.Args[0].Lit())) {
-			return true
-		}
-		for _, w := range c.Args[1:] {
-			a := w.Lit()
-			if a == "--" {
-				break
-			}
-			if a == "--quiet" || a == "--silent" {
-				found = true
-				break
-			}
-			if strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") {
-				for _, l := range a[1:] {
-					if l == 'q' {
-						found = true
-						break
-					}
-					if strings.ContainsRune(grepShortArgs, l) {
-						break
-					}
-				}
-			}
-		}
-		return !found
-	})
-	if !found {
+	if !e.shellAny(func(node syntax.Node) bool {
+		b := pipe(node)
+		return b != nil && quietGrep(b.Y)
+	}) {
 		return ""
 	}
 	return "its pipeline ends in grep -q, which exits at its first match and closes the pipe: under pipefail the command before it then fails writing (curl's 23, a SIGPIPE's 141) whenever its output outgrows the pipe's buffer, so a match reads as a failure on some runs; let grep read to the end (grep … > /dev/null, or grep -c)"
+}
+
+// quietGrep says whether st is grep given -q (--quiet, --silent).
+func quietGrep(st *syntax.Stmt) bool {
+	c, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) == 0 || !slices.Contains([]string{"grep", "egrep", "fgrep"}, filepath.Base(c.Args[0].Lit())) {
+		return false
+	}
+	for _, w := range c.Args[1:] {
+		a := w.Lit()
+		switch {
+		case a == "--":
+			return false
+		case a == "--quiet" || a == "--silent":
+			return true
+		case strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--"):
+			for _, l := range a[1:] {
+				if l == 'q' {
+					return true
+				}
+				if strings.ContainsRune(grepShortArgs, l) {
+					break
+				}
+			}
+		}
+	}
+	return false
 }

@@ -63,6 +63,39 @@ func parseBash(script string) (*syntax.File, error) {
 	return syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(script), "")
 }
 
+// anyNode says whether match holds of some node under root, walking no
+// further once it has.
+func anyNode(root syntax.Node, match func(syntax.Node) bool) bool {
+	found := false
+	syntax.Walk(root, func(n syntax.Node) bool {
+		found = found || n != nil && match(n)
+		return !found
+	})
+	return found
+}
+
+// shellAny is anyNode over the exec's shell: script: false when it has
+// none, or one bash's grammar as mvdan.cc/sh reads it cannot parse (bash
+// judges that script).
+func (e *ExecSpec) shellAny(match func(syntax.Node) bool) bool {
+	if e == nil || e.Shell == "" {
+		return false
+	}
+	f, err := parseBash(e.Shell)
+	if err != nil {
+		return false
+	}
+	return anyNode(f, match)
+}
+
+// pipe is node as a pipeline's | (or |&), nil when it is none.
+func pipe(node syntax.Node) *syntax.BinaryCmd {
+	if b, ok := node.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) {
+		return b
+	}
+	return nil
+}
+
 // UnfinishedScript is what is wrong with a shell: script that ends
 // before it is finished ("" when it does not): a here-document never
 // closed, which bash reads to the script's end saying only a warning, and

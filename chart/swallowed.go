@@ -14,23 +14,10 @@ import (
 // (TestSwallowedFailureIsNoted). Either half alone leaves a trace — a
 // code, or a line on stderr — and is not noted. "" for none.
 func (e *ExecSpec) SwallowedFailure() string {
-	if e == nil || e.Shell == "" {
-		return ""
-	}
-	f, err := parseBash(e.Shell)
-	if err != nil {
-		return ""
-	}
-	found := false
-	syntax.Walk(f, func(node syntax.Node) bool {
+	if !e.shellAny(func(node syntax.Node) bool {
 		b, ok := node.(*syntax.BinaryCmd)
-		if !ok || found || b.Op != syntax.OrStmt || !succeeds(b.Y) {
-			return !found
-		}
-		found = stderrToNull(b.X)
-		return !found
-	})
-	if !found {
+		return ok && b.Op == syntax.OrStmt && succeeds(b.Y) && stderrToNull(b.X)
+	}) {
 		return ""
 	}
 	return "its script sends a command's stderr to /dev/null and turns its failure into success with || true: a failure of it (a flag its version does not know, a file it cannot read, a tool not installed) leaves runbook no exit code and no error to judge, and what it printed — nothing — reads as the answer; keep its stderr (runbook reads it), or let the code through and declare the codes that are answers (exitCodes:)"
@@ -49,29 +36,26 @@ func succeeds(st *syntax.Stmt) bool {
 // stderrToNull says whether a redirection in st sends stderr to
 // /dev/null: 2>/dev/null, 2>>/dev/null, &>/dev/null, or 2>&- (closed).
 func stderrToNull(st *syntax.Stmt) bool {
-	found := false
-	syntax.Walk(st, func(node syntax.Node) bool {
+	return anyNode(st, func(node syntax.Node) bool {
 		r, ok := node.(*syntax.Redirect)
-		if !ok || found {
-			return !found
+		if !ok {
+			return false
 		}
-		fd := ""
+		fd, to := "", ""
 		if r.N != nil {
 			fd = r.N.Value
 		}
-		to := ""
 		if r.Word != nil {
 			to = r.Word.Lit()
 		}
 		switch r.Op {
 		case syntax.RdrOut, syntax.AppOut, syntax.ClbOut:
-			found = fd == "2" && to == "/dev/null"
+			return fd == "2" && to == "/dev/null"
 		case syntax.RdrAll, syntax.AppAll:
-			found = to == "/dev/null"
+			return to == "/dev/null"
 		case syntax.DplOut:
-			found = fd == "2" && to == "-"
+			return fd == "2" && to == "-"
 		}
-		return !found
+		return false
 	})
-	return found
 }
