@@ -11,14 +11,18 @@ import "unicode/utf8"
 // must give json.MarshalIndent's bytes, the narrative jsonv.Marshal's.
 func AppendString(b []byte, s string, html bool) []byte {
 	b = append(b, '"')
+	mask := asIs
+	if html {
+		mask = asIsHTML
+	}
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
+		if plain[c]&mask != 0 {
+			i++
+			continue
+		}
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && (!html || c != '<' && c != '>' && c != '&') {
-				i++
-				continue
-			}
 			b = append(b, s[start:i]...)
 			switch c {
 			case '"', '\\':
@@ -62,3 +66,25 @@ func AppendString(b []byte, s string, html bool) []byte {
 }
 
 const hexDigits = "0123456789abcdef"
+
+// plain says, for each byte, whether a JSON string holds it as it is
+// (asIs) and whether so too with HTML escaping (asIsHTML): one load a
+// byte, where the test of each special character was a branch each. A
+// byte from 0x80 begins or continues UTF-8, which is read as a rune.
+var plain = func() (t [256]uint8) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		if c == '"' || c == '\\' {
+			continue
+		}
+		t[c] = asIs
+		if c != '<' && c != '>' && c != '&' {
+			t[c] |= asIsHTML
+		}
+	}
+	return t
+}()
+
+const (
+	asIs uint8 = 1 << iota
+	asIsHTML
+)

@@ -31,3 +31,17 @@ func FuzzAppendString(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkAppendString spells the short texts a record and a narrative
+// are made of: keys, labels, paths, a line of a tool's output.
+func BenchmarkAppendString(b *testing.B) {
+	texts := []string{"usedPct", "Disk filling on a degraded service", "per-volume~3/posture#2", "degraded", "Filesystem     1K-blocks    Used Available Use% Mounted on", "caf\u00e9 <b>"}
+	buf := make([]byte, 0, 256)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, s := range texts {
+			buf = AppendString(buf[:0], s, true)
+			buf = AppendString(buf[:0], s, false)
+		}
+	}
+}
