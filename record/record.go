@@ -276,12 +276,13 @@ type VerdictSet struct {
 // UnjudgedRow is the mark of shown row i (a place in Rows), nil when
 // the row rests on nothing the run did not judge.
 func (vs *VerdictSet) UnjudgedRow(i int) *UnjudgedRow {
-	for k := range vs.UnjudgedRows {
-		if vs.UnjudgedRows[k].Row == i {
-			return &vs.UnjudgedRows[k]
-		}
+	// in row order (Projection.Project): a search, so that a renderer
+	// asking of every row of a long table is not asking rows × marks
+	k, ok := slices.BinarySearchFunc(vs.UnjudgedRows, i, func(u UnjudgedRow, i int) int { return u.Row - i })
+	if !ok {
+		return nil
 	}
-	return nil
+	return &vs.UnjudgedRows[k]
 }
 
 // NotShownText is NotShown in words, most rows first, then by verdict:

@@ -244,7 +244,7 @@ stages:
 	writeChart(t, dir, "part.yaml", strings.Replace(chart, "HELD", "2026-12-06T11:30:00Z", 1))
 	writeChart(t, dir, "whole.yaml", strings.Replace(chart, "HELD", "2026-12-06T09:00:00Z", 1))
 	r := runCLI(t, dir, "exec", "part.yaml", "-o", "nagios")
-	want := "logs UNKNOWN - 1 stage did not check everything (scan), 1 ok\n" +
+	want := "logs UNKNOWN - 1 stage did not check everything (scan), 1 ok (1 not judged: journal)\n" +
 		"UNKNOWN journal: ok (not judged: scan did not check the period it was asked about (2026-12-06T10:00:00Z to 2026-12-06T12:00:00Z))\n" +
 		"UNKNOWN: scan did not check the period it was asked about (2026-12-06T10:00:00Z to 2026-12-06T12:00:00Z): its source held only part of it (2026-12-06T11:30:00Z to 2026-12-06T12:00:00Z)\n"
 	if r.code != 3 || !strings.HasPrefix(r.stdout, want) {
@@ -277,10 +277,10 @@ stages:
 	cases := []struct {
 		name, shell, first, long string
 	}{
-		{"nothing", "true", "silent UNKNOWN - 1 stage did not check everything (p), 1 ok", "no status line: the plugin printed nothing"},
-		{"blank", "echo '  '", "silent UNKNOWN - 1 stage did not check everything (p), 1 ok", "no status line: the plugin printed nothing"},
-		{"stderr only", "echo 'check_x: cannot open /proc/loadavg' >&2", "silent UNKNOWN - 1 stage did not check everything (p), 1 ok", "no status line: the plugin printed nothing"},
-		{"U with a unit", "echo 'LINK OK | link=Up'", "silent UNKNOWN - 1 stage did not check everything (p), 1 ok", `perfdata value "Up" is not a number with a unit, nor U alone`},
+		{"nothing", "true", "silent UNKNOWN - 1 stage did not check everything (p), 1 ok (1 not judged: p)", "no status line: the plugin printed nothing"},
+		{"blank", "echo '  '", "silent UNKNOWN - 1 stage did not check everything (p), 1 ok (1 not judged: p)", "no status line: the plugin printed nothing"},
+		{"stderr only", "echo 'check_x: cannot open /proc/loadavg' >&2", "silent UNKNOWN - 1 stage did not check everything (p), 1 ok (1 not judged: p)", "no status line: the plugin printed nothing"},
+		{"U with a unit", "echo 'LINK OK | link=Up'", "silent UNKNOWN - 1 stage did not check everything (p), 1 ok (1 not judged: p)", `perfdata value "Up" is not a number with a unit, nor U alone`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

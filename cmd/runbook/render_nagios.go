@@ -135,7 +135,7 @@ func nagiosSummary(rec *record.Record, c gate.Check) string {
 		if len(c.Words) == 0 {
 			return ""
 		}
-		return "; before it " + stoppedVerb(rec) + " it wrote " + strings.Join(wordCounts(c), ", ")
+		return "; before it " + stoppedVerb(rec) + " it wrote " + strings.Join(wordCounts(c, rec), ", ")
 	}
 	switch {
 	case rec.Status == "failed":
@@ -149,7 +149,7 @@ func nagiosSummary(rec *record.Record, c gate.Check) string {
 	case c.NoProjection:
 		return "the chart projects no verdict rows (result.kind verdict/…)"
 	}
-	parts := append(c.Unjudged(subjectsText), wordCounts(c)...)
+	parts := append(c.Unjudged(subjectsText), wordCounts(c, rec)...)
 	if len(c.Words) == 0 && !slices.Contains(parts, gate.NothingJudged) {
 		parts = append(parts, "no verdict rows")
 	}
@@ -166,15 +166,37 @@ func stoppedVerb(rec *record.Record) string {
 }
 
 // wordCounts are the verdict words' counts as the first line says them,
-// worst first, the subjects of the check's state's words named.
-func wordCounts(c gate.Check) []string {
+// worst first, the subjects of the check's state's words named, and of
+// each OK word's rows those that rest on what the run did not judge: `3
+// ok (2 not judged: gone, hang)`, where `3 ok` alone read as three hosts
+// judged healthy (a row of a worse word is named by its state already).
+func wordCounts(c gate.Check, rec *record.Record) []string {
+	unjudged := map[string][]string{} // a word → its marked rows' subjects
+	if vs := rec.Verdicts; vs != nil {
+		for _, u := range vs.UnjudgedRows {
+			if u.Row < len(vs.Rows) {
+				w, _ := vs.Rows[u.Row].Values["verdict"].(string)
+				unjudged[w] = append(unjudged[w], record.CellText(u.Subject))
+			}
+		}
+	}
 	var parts []string
 	for _, wd := range c.Words {
 		part := fmt.Sprintf("%d %s", wd.Rows, wordText(wd.Word))
+		var in []string
 		if c.State != gate.OK && wd.State == c.State && len(wd.Subjects) > 0 {
-			part += " (" + subjectsText(wd.Subjects) + ")"
+			in = append(in, subjectsText(wd.Subjects))
+		}
+		if subjects := unjudged[wd.Word]; len(subjects) > 0 && wd.State == gate.OK {
+			in = append(in, fmt.Sprintf("%d not judged: %s", len(subjects), subjectsText(subjects)))
+		}
+		if len(in) > 0 {
+			part += " (" + strings.Join(in, "; ") + ")"
 		}
 		parts = append(parts, part)
+	}
+	if vs := rec.Verdicts; vs != nil && vs.UnjudgedNotShown > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s past the rows shown not judged", vs.UnjudgedNotShown, plural(vs.UnjudgedNotShown, "row", "rows")))
 	}
 	return parts
 }

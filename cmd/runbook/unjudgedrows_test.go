@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openrunbook/runbook/internal/gate"
 	"github.com/openrunbook/runbook/internal/golden"
 	"github.com/openrunbook/runbook/record"
 )
@@ -218,5 +219,29 @@ func TestRowOfAHostSSHNeverReachedIsNotJudged(t *testing.T) {
 	r := runCLI(t, dir, "exec", chart, "--input", `hosts=["gone"]`, "--input", "sshConfig="+cfg, "-o", "nagios")
 	if r.code != 3 || !strings.Contains(r.stdout, "\nUNKNOWN gone: ok (not judged: script per-host~0/state completed with failure, exit 255") {
 		t.Errorf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestNagiosSummarySaysWhichOkRowsAreNotJudged: the first line counted
+// a row that rests on nothing under its word, `UNKNOWN - 2 scripts gave
+// no answer (…), 3 ok`, three hosts judged healthy to a reader of the
+// line alone; it names the OK rows not judged, and counts those past the
+// rows shown.
+func TestNagiosSummarySaysWhichOkRowsAreNotJudged(t *testing.T) {
+	row := func(s, v string) record.Row {
+		return record.Row{Values: map[string]any{"subject": s, "verdict": v}}
+	}
+	rec := &record.Record{Verdicts: &record.VerdictSet{
+		Rows:             []record.Row{row("web1", "ok"), row("gone", "ok"), row("hang", "ok"), row("db", "critical")},
+		UnjudgedRows:     []record.UnjudgedRow{{Row: 1, Subject: "gone"}, {Row: 2, Subject: "hang"}, {Row: 3, Subject: "db"}},
+		UnjudgedNotShown: 2,
+	}}
+	c := gate.Check{State: gate.Critical, Words: []gate.Word{
+		{Word: "critical", State: gate.Critical, Rows: 1, Subjects: []string{"db"}},
+		{Word: "ok", State: gate.OK, Rows: 3, Subjects: []string{"web1", "gone", "hang"}},
+	}}
+	got := strings.Join(wordCounts(c, rec), ", ")
+	if want := "1 critical (db), 3 ok (2 not judged: gone, hang), 2 rows past the rows shown not judged"; got != want {
+		t.Fatalf("summary counts %q, want %q", got, want)
 	}
 }
