@@ -14,14 +14,15 @@ import (
 const ItemUnparsed = "unparsed"
 
 // UnparsedEntry is the ledger's entry for the lines one parse could not
-// read: filed under the stage's path, counting them, with the first (and
-// why) as the parser said it. of names the text ("its output", "the file
-// /etc/x"); mode is the parse mode. first must be masked already.
-func UnparsedEntry(path, of, mode string, count int, first string) coverage.Entry {
-	what := fmt.Sprintf("%d lines of %s", count, of)
+// read: filed under the stage's path, counting them (counted, "2 lines",
+// parse.Counted; one says it is one), with the first (and why) as the
+// parser said it. of names the text ("its output", "the file /etc/x");
+// mode is the parse mode. first must be masked already.
+func UnparsedEntry(path, of, mode, counted string, one bool, first string) coverage.Entry {
+	what := counted + " of " + of
 	them, they := "them", "they"
-	if count == 1 {
-		what, them, they = fmt.Sprintf("1 line of %s", of), "it", "it"
+	if one {
+		them, they = "it", "it"
 	}
 	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
 		Kind: coverage.KindLedger,

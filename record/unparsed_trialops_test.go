@@ -15,7 +15,8 @@ func TestUnparsedLinesSayTheySaid(t *testing.T) {
 		1: "parse: columns could not read it, so no value holds what it said; the first: line 2: x",
 		2: "parse: columns could not read them, so no value holds what they said; the first: line 2: x",
 	} {
-		e := UnparsedEntry("free", "its output", "columns", count, "line 2: x")
+		counted := map[int]string{1: "1 line", 2: "2 lines"}[count]
+		e := UnparsedEntry("free", "its output", "columns", counted, count == 1, "line 2: x")
 		if got := e.NotChecked[0].Why; got != want {
 			t.Errorf("%d lines: %q, want %q", count, got, want)
 		}

@@ -80,11 +80,7 @@ func parseFunc(params ...any) (any, error) {
 		return nil, fmt.Errorf("parse(text, %s): %w", shown, err)
 	}
 	if res.Problems > 0 {
-		lines := fmt.Sprintf("%d lines", res.Problems)
-		if res.Problems == 1 {
-			lines = "1 line"
-		}
-		return nil, fmt.Errorf("parse(text, %s): %s could not be read; the first: %s", shown, lines, res.FirstProblem)
+		return nil, fmt.Errorf("parse(text, %s): %s could not be read; the first: %s", shown, parse.Counted(res.Problems, res.Unit), res.FirstProblem)
 	}
 	return res.Value, nil
 }

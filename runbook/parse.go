@@ -41,12 +41,9 @@ func (rs *runState) parsedAs(path string, spec parse.Spec, text, of string, out 
 			// of names a file by its path, which a secret may be part of.
 			first, of := rs.mask(res.FirstProblem), rs.mask(of)
 			out["parseProblems"] = map[string]any{"count": res.Problems, "first": first}
-			rs.fileLedger(record.UnparsedEntry(path, of, spec.Mode, res.Problems, first))
-			lines := "lines"
-			if res.Problems == 1 {
-				lines = "line"
-			}
-			rs.warn(path, fmt.Sprintf("parse: %s could not read %d %s of %s (the first: %s)", spec.Mode, res.Problems, lines, of, first))
+			counted := parse.Counted(res.Problems, res.Unit)
+			rs.fileLedger(record.UnparsedEntry(path, of, spec.Mode, counted, res.Problems == 1, first))
+			rs.warn(path, fmt.Sprintf("parse: %s could not read %s of %s (the first: %s)", spec.Mode, counted, of, first))
 			if spec.Mode == "json" {
 				out["parseError"] = "stdout is not JSON: " + first
 			}

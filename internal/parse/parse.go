@@ -29,6 +29,19 @@ type Result struct {
 	Value        any
 	Problems     int
 	FirstProblem string
+	// Unit is what Problems counts: "line", or "record" under records:
+	// nul.
+	Unit string
+}
+
+// Counted is n of unit in words: "1 line", "3 records" — the one
+// spelling of a count of problems, for the ledger, a run's warning and
+// the expression function alike.
+func Counted(n int, unit string) string {
+	if n == 1 {
+		return "1 " + unit
+	}
+	return fmt.Sprintf("%d %ss", n, unit)
 }
 
 // modes maps each mode to the options it takes.
@@ -88,7 +101,11 @@ func Parse(text string, spec Spec) (Result, error) {
 	var r recorder
 	r.nul = spec.Options["records"] == "nul" // compile has checked it
 	v := p.parse(text, &r)
-	return Result{Value: v, Problems: r.n, FirstProblem: r.first}, nil
+	res := Result{Value: v, Problems: r.n, FirstProblem: r.first, Unit: "line"}
+	if r.nul {
+		res.Unit = "record"
+	}
+	return res, nil
 }
 
 // parser is a checked spec, ready to read text.

@@ -77,3 +77,20 @@ func TestNulRecordsOverLinesIsAProblem(t *testing.T) {
 		t.Error("csv takes no records option")
 	}
 }
+
+// TestNulRecordsCountRecords: a problem under records: nul is counted as
+// a record, in the ledger, a run's warning and parse()'s error alike
+// (Counted), not as a line.
+func TestNulRecordsCountRecords(t *testing.T) {
+	r, err := Parse("a\nb\n", Spec{Mode: "lines", Options: map[string]any{"records": "nul"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := Counted(r.Problems, r.Unit); got != "1 record" {
+		t.Errorf("counted %q, want 1 record", got)
+	}
+	r, _ = Parse("a=1\nb\nc\n", Spec{Mode: "kv"})
+	if got := Counted(r.Problems, r.Unit); got != "2 lines" {
+		t.Errorf("counted %q, want 2 lines", got)
+	}
+}
