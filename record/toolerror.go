@@ -2,6 +2,7 @@ package record
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/openrunbook/runbook/plugins/coverage"
@@ -37,9 +38,28 @@ var toolErrors = []struct{ prefix, tool string }{
 	{"npm ERR!", "npm"},
 }
 
+// toolAnswerCodes are the error codes a tool gives its answer under, in
+// the same words as its failures: `npm ls` reports the tree's problems
+// (extraneous, missing, invalid) as `npm error code ELSPROBLEMS`, exit
+// 1, beside the tree it printed, and that is the answer its 1 declares.
+var toolAnswerCodes = []string{"ELSPROBLEMS"}
+
 // ToolError is stderr's first line that is a tool's own error line
-// (toolErrors), "" when none is.
+// (toolErrors), "" when none is, or when its error code is one it
+// answers under (toolAnswerCodes).
 func ToolError(stderr string) string {
+	answer := firstLine(stderr, func(l string) bool {
+		i := toolErrorRule(l)
+		if i < 0 {
+			return false
+		}
+		rest := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), toolErrors[i].prefix))
+		code, ok := strings.CutPrefix(rest, "code ")
+		return ok && slices.Contains(toolAnswerCodes, strings.TrimSpace(code))
+	})
+	if answer != "" {
+		return ""
+	}
 	return firstLine(stderr, func(l string) bool { return toolErrorRule(l) >= 0 })
 }
 
