@@ -11,7 +11,9 @@ import (
 // Retrying (Retry(total=4, …)) after connection broken by
 // 'NewConnectionError(…: Name or service not known')'`). The line was cut
 // before its cause was read, and the item said `it said on stderr that it
-//  though it exited 0`, a blank cause, and to give it the files that
+//
+//	though it exited 0`, a blank cause, and to give it the files that
+//
 // exist. The cause is read from the whole line now, and only the quote is
 // cut.
 func TestDeniedLineLongerThanItsQuoteKeepsItsCause(t *testing.T) {
