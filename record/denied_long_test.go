@@ -10,11 +10,8 @@ import (
 // a line whose words come past the 200 characters a quote keeps (`WARNING:
 // Retrying (Retry(total=4, …)) after connection broken by
 // 'NewConnectionError(…: Name or service not known')'`). The line was cut
-// before its cause was read, and the item said `it said on stderr that it
-//
-//	though it exited 0`, a blank cause, and to give it the files that
-//
-// exist. The cause is read from the whole line now, and only the quote is
+// before its cause was read, and the item said its cause blank (`that
+// it  though it exited 0`) and to give it the files that exist. The cause is read from the whole line now, and only the quote is
 // cut.
 func TestDeniedLineLongerThanItsQuoteKeepsItsCause(t *testing.T) {
 	t.Parallel()
