@@ -136,3 +136,40 @@ stages:
 		}
 	}
 }
+
+// TestExecDirNamingAnInputSaysItIsLiteral: `dir: project` beside an input
+// `project` loaded and ran the command in a folder named "project" under
+// runbook's own, and the run said only "could not be started: working
+// directory not found", naming neither the folder nor that dir: is
+// literal (an npm audit in the project the input named never ran). A dir
+// that is exactly an input's or a var's name is a load error at the value
+// now, saying how to change to it; a folder of another name loads.
+func TestExecDirNamingAnInputSaysItIsLiteral(t *testing.T) {
+	t.Parallel()
+	const chart = `version: 1
+runbook: t
+inputs:
+  project: {type: string, required: true}
+vars:
+  where: '"/srv/" + project'
+stages:
+  - id: audit
+    exec:
+      command: [npm, audit, --json]
+      %s
+`
+	for _, tc := range []struct{ key, err string }{
+		{`dir: project`, `c.yaml:11:12: stage "audit": exec dir "project" is the name of the chart's input project, but dir: is literal: the command would start in a folder named "project" in runbook's own; write the path, or change to it in a shell: script (shell: cd "$D" && …, envFrom: {D: project})`},
+		{`dir: where`, `exec dir "where" is the name of the chart's var where, but dir: is literal`},
+		{`dir: app`, ""},
+		{`dir: /srv/project`, ""},
+	} {
+		_, err := Parse("c.yaml", []byte(strings.Replace(chart, "%s", tc.key, 1)))
+		switch {
+		case tc.err == "" && err != nil:
+			t.Errorf("%s: %v, want it to load", tc.key, err)
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("%s: %v\nwant an error containing %s", tc.key, err, tc.err)
+		}
+	}
+}

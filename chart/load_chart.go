@@ -74,6 +74,13 @@ func (l *loader) top(root ast.Node) *Spec {
 	if e, ok := m.get("vars"); ok {
 		spec.Vars = l.vars(e, spec.Inputs)
 	}
+	l.named = map[string]string{}
+	for _, in := range spec.Inputs {
+		l.named[in.Name] = "input"
+	}
+	for _, v := range spec.Vars {
+		l.named[v.Key] = "var"
+	}
 	if e, ok := m.get("result"); ok {
 		spec.Result = l.result(e)
 	}

@@ -30,6 +30,9 @@ type loader struct {
 	// templateReads are this file's template parts, for the secret check
 	// (templates.go).
 	templateReads []templateRead
+	// named are the chart's inputs and vars, each by its name and what it
+	// is ("input", "var"), for a literal key that names one (exec dir:).
+	named map[string]string
 }
 
 // frame is one chart on the mount stack: its absolute path and its name as

@@ -120,6 +120,12 @@ func (l *loader) exec(e entry, s *StageSpec) *ExecSpec {
 		l.errf(de.valPos, sid, "exec dir holds ${…}, but dir: is literal (templates are command items and timeout): the command would start in a directory named %q; write the path, or change to it in a shell: script (shell: cd \"$D\" && …, envFrom: {D: EXPR})", de.val.(*ast.StringNode).Value)
 	} else if ok {
 		x.Dir, _ = l.word(de, sid, "exec dir")
+		if what := l.named[x.Dir]; what != "" {
+			// dir: project beside an input project ran in a folder named
+			// "project", saying only "working directory not found"
+			// (TestExecDirNamingAnInputSaysItIsLiteral)
+			l.errf(de.valPos, sid, "exec dir %q is the name of the chart's %s %s, but dir: is literal: the command would start in a folder named %q in runbook's own; write the path, or change to it in a shell: script (shell: cd \"$D\" && …, envFrom: {D: %s})", x.Dir, what, x.Dir, x.Dir, x.Dir)
+		}
 	}
 	if se, ok := m.get("stdin"); ok {
 		if a, ok := l.valuer(se, sid, "exec stdin", "stdin"); ok {

@@ -297,7 +297,9 @@ const (
 // pipeline that wrote on stderr and exited with a code declared an answer
 // (the code may be another command's failure), a resolver that said its
 // name server gave no answer (a SERVFAIL read as no such name), a
-// client that printed a server's error reply (redis-cli's NOAUTH, exit 0), a search
+// client that printed a server's error reply (redis-cli's NOAUTH, exit 0), a
+// tool that said it failed under a code declared an answer (npm audit's
+// `npm error` lines under its 1), a search
 // the tool said could find nothing (pgrep over a name past 15 bytes,
 // journalctl over no journal), a host ssh reached that is not the one
 // it knows by its key (its answer is another machine's), jq's null where
@@ -311,7 +313,7 @@ const (
 // object lacks (the rows judged it as no value), a table with no rows of
 // a chart that did not say none is its answer ("no verdict rows" is fine
 // only when the author says nothing to report is).
-var notJudged = []string{ItemFailed, ItemTruncated, ItemNullItems, ItemWithheld, ItemUnparsed, ItemStderrOnly, ItemDenied, ItemNotUTF8, ItemDropped, ItemNoRow, ItemAbsentMember, ItemEmpty, ItemUnseenFailure, ItemPipedAnswer, ItemPluginReadAbsent, ItemNoDNSAnswer, ItemSearchedNothing, ItemHostUnverified, ItemJQNull, ItemTree, ItemRounded, ItemErrorReply}
+var notJudged = []string{ItemFailed, ItemTruncated, ItemNullItems, ItemWithheld, ItemUnparsed, ItemStderrOnly, ItemDenied, ItemNotUTF8, ItemDropped, ItemNoRow, ItemAbsentMember, ItemEmpty, ItemUnseenFailure, ItemPipedAnswer, ItemPluginReadAbsent, ItemNoDNSAnswer, ItemSearchedNothing, ItemHostUnverified, ItemJQNull, ItemTree, ItemRounded, ItemErrorReply, ItemToolError}
 
 // NotJudged says whether a ledger item of this kind leaves a subject
 // unjudged: the one list a Nagios check's state (internal/gate) and the

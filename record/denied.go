@@ -368,7 +368,6 @@ func DeniedInOutputEntry(path string, exit int, line string) coverage.Entry {
 // path: exit is the exit code, line stderr's first line that says so
 // (masked already; Denied).
 func DeniedEntry(path string, exit int, line string) coverage.Entry {
-	line = cutLine(line)
 	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
 		Kind: coverage.KindLedger,
 		NotChecked: []coverage.Item{{
@@ -380,9 +379,13 @@ func DeniedEntry(path string, exit int, line string) coverage.Entry {
 }
 
 // deniedWhy says why the entry's output is part of an answer, by what its
-// line says the command could not do.
+// line says the command could not do: read from the whole line, whose
+// words may come past the part a quote keeps (pip's `WARNING: Retrying
+// (…) after connection broken by …: Name or service not known`), and
+// only the quote cut (TestDeniedLineLongerThanItsQuoteKeepsItsCause).
 func deniedWhy(exit int, line string) string {
 	cause := deniedCause(line)
+	line = cutLine(line)
 	if strings.Contains(cause, "binary") {
 		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so its output holds only what it printed of the others, and the lines it left out are not known to be absent; stderr's first such line: %q; have grep read it as text (grep -a, or --binary-files=text)", cause, exit, line)
 	}

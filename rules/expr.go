@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
@@ -358,7 +359,7 @@ func (e *Expr) value(env Env) (result any, inputs []Input, absent string, typo b
 	st.vm.MemoryBudget = e.budget
 	result, err = st.vm.Run(e.program, vars)
 	if err != nil {
-		err = runtimeError(err)
+		err = runtimeError(err, e.src)
 		result = nil
 	} else if result, err = jsonv.Normalize(result); err != nil {
 		var nf *jsonv.NotFiniteError
@@ -624,7 +625,7 @@ var goTypeValue = map[string]any{
 // with Go's own words, "reflect: call of reflect.Value.Len on zero
 // Value", which say neither that the value was null nor what to write:
 // they are said in ours.
-func runtimeError(err error) error {
+func runtimeError(err error, src string) error {
 	var fe *file.Error
 	if errors.As(err, &fe) {
 		line, col := fe.Line, fe.Column+1
@@ -632,6 +633,12 @@ func runtimeError(err error) error {
 			line = 1
 		}
 		msg := fe.Message
+		if msg == "invalid operation: int(string)" && memberAt(src, line, col) {
+			// expr reads a list's item by converting the index to an
+			// int: a list read by a member's name fails as int() over
+			// a text, a call the expression does not make.
+			msg = listByNameWords
+		}
 		if strings.Contains(msg, nullListPanic) {
 			msg = "the list it was given is null (a key that holds null, or a member its object lacks, such as a tool's output its parse could not read); where null means none, write x ?? [] — and mind that all() over none is true: a Pending pod with no containerStatuses is not all ready (x != nil && all(x, …))"
 		}
@@ -691,6 +698,33 @@ func runtimeError(err error) error {
 		return fmt.Errorf("%s (%d:%d)", msg, line, col)
 	}
 	return err
+}
+
+// listByNameWords say a list read by a member's name (expr's runtime
+// says it as int() over a text): npm outdated --json prints a list of a
+// package's places in place of its object where it is outdated at more
+// than one, and `#[1].current` over it said int() could not read a text
+// (TestListReadByNameSaysItIsAList).
+const listByNameWords = "it reads a member by name, as of an object, and the value is a list (a tool that prints a list where a thing is found more than once, as npm outdated --json does for a package outdated at several places), whose items are read by number: go over its items (map(x, .name), any(x, …)), take one (first(x).name), or test which it is (type(x) == \"array\")"
+
+// memberAt says whether the expression's source at line:col (1-based, in
+// runes, as a run-time error's position) is a member read by name: a
+// name after a dot (x.a, x?.a), or a bracket before a quoted text
+// (x["a"], where expr places the error at the bracket).
+func memberAt(src string, line, col int) bool {
+	lines := strings.Split(src, "\n")
+	if line < 1 || line > len(lines) {
+		return false
+	}
+	r := []rune(lines[line-1])
+	if col < 2 || col > len(r) { // a member's name or bracket follows what it reads
+		return false
+	}
+	prev, at := r[col-2], r[col-1]
+	if at == '[' {
+		return col < len(r) && (r[col] == '"' || r[col] == '\'')
+	}
+	return prev == '.' && (unicode.IsLetter(at) || at == '_' || at == '$')
 }
 
 // objectIndexPanic is Go's words for an object (a map keyed by text)

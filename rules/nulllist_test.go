@@ -105,3 +105,29 @@ func TestObjectIndexedByANumberSaysItsMembersAreNamed(t *testing.T) {
 		}
 	}
 }
+
+// TestListReadByNameSaysItIsAList: a list read by a member's name, as an
+// object is, failed with expr's words for int() over a text ("int() could
+// not read the text it was given as a number"), naming a call the
+// expression does not make: npm outdated --json prints a list in place of
+// a package's object where it is outdated at several places, and
+// `map(toPairs(o), #[1].current)` said int() could not read a text. It
+// says the value is a list now, and how to read its items; int() over a
+// text it cannot read still says so.
+func TestListReadByNameSaysItIsAList(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{
+		"out": map[string]any{"semver": []any{map[string]any{"current": "5.7.2"}, map[string]any{"current": "7.5.4"}}},
+		"x":   []any{map[string]any{"a": 1}},
+		"t":   "12 MB",
+	}
+	for _, src := range []string{`map(toPairs(out), #[1].current)`, `x.a`, `x?.a`, `x["a"]`, `out.semver.current`} {
+		_, _, err := MustCompile(src).Value(env)
+		if err == nil || strings.Contains(err.Error(), "int()") || !strings.Contains(err.Error(), "it reads a member by name, as of an object, and the value is a list") {
+			t.Errorf("%s: %v; want it said that the value is a list", src, err)
+		}
+	}
+	if _, _, err := MustCompile(`int(t) > 1`).Value(env); err == nil || !strings.Contains(err.Error(), "int() could not read the text") {
+		t.Errorf("int(t): %v; want int()'s own words", err)
+	}
+}

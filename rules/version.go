@@ -167,21 +167,36 @@ func preRelease(a, b string) (aIsPre, ok bool) {
 	return false, false
 }
 
+// readPastName is a and b read past the name of a version scheme both
+// begin with, followed by a digit: one "v" (Kubernetes', Go modules' and
+// Node's "v1.28.10", which text puts before "v1.28.9") or Go's "go"
+// ("go1.10.1", which text put before "go1.9.2": go version -m's first
+// line; TestGoToolchainVersionsHaveNoTextOrder). Any other word before a
+// number is no scheme's ("web9.example.com"): a and b as they are.
+func readPastName(a, b string) (string, string) {
+	for _, name := range []string{"v", "V", "go"} {
+		ra, okA := strings.CutPrefix(a, name)
+		rb, okB := strings.CutPrefix(b, name)
+		if okA && okB && ra != "" && rb != "" && ra[0] >= '0' && ra[0] <= '9' && rb[0] >= '0' && rb[0] <= '9' {
+			return ra, rb
+		}
+	}
+	return a, b
+}
+
 // versionsReason is why two texts that are both versions have no order
 // here: text orders them otherwise than a version's order does ("3.0.9"
 // after "3.0.15", "1.0~rc1" after "1.0", "1:9.18.47" before "9.18.49"),
 // so a rule `installed < minimum` called a package patched that was not.
 // "" when either is no version or the two orders agree (or the texts are
-// equal). Two that both begin with one "v" are read past it. A dotted address ("10.0.0.9", "10.0.0.10") is judged the same,
+// equal). Two that both begin with one "v", or Go's "go", are read past
+// it (readPastName). A dotted address ("10.0.0.9", "10.0.0.10") is judged the same,
 // its numbers compared as numbers.
 func versionsReason(a, b string) string {
 	if a == b {
 		return ""
 	}
-	ta, tb := a, b
-	if len(a) > 1 && len(b) > 1 && (a[0] == 'v' || a[0] == 'V') && a[0] == b[0] {
-		ta, tb = a[1:], b[1:] // Kubernetes', Go's and Node's "v1.28.10": text puts it before "v1.28.9"
-	}
+	ta, tb := readPastName(a, b)
 	va, okA := versionOf(ta)
 	vb, okB := versionOf(tb)
 	if !okA || !okB {

@@ -122,3 +122,25 @@ func TestSemverPreReleaseHasNoTextOrder(t *testing.T) {
 		{`v.pre < "4.18.0"`, true, ""},
 	})
 }
+
+// TestGoToolchainVersionsHaveNoTextOrder: Go names its releases "go1.9.2",
+// "go1.10.1" (go version, go version -m BINARY, runtime.Version(), a
+// go.mod's toolchain line), and text put "go1.10.1" before "go1.9.2", so a
+// release gate's `built < floor` over `go version -m`'s first line called
+// a binary built with go1.9.2 not older than a floor of go1.10.1, with no
+// word said: the "v" of "v1.28.10" was read past, Go's "go" was not. Both
+// read past "go" now; other words before a number (host names, "web9"
+// beside "web10.example.com") still order as text.
+func TestGoToolchainVersionsHaveNoTextOrder(t *testing.T) {
+	t.Parallel()
+	const why = "are versions written as text"
+	env := mapEnv{"b": map[string]any{"go": "go1.9.2", "rc": "go1.21rc2"}}
+	runOutcomes(t, env, []outcomeCase{
+		{`b.go < "go1.10.1"`, false, why},
+		{`b.go < "go1.9.10"`, false, why},
+		{`b.go < "go1.9.3"`, true, ""},                          // text and Go agree
+		{`b.rc < "go1.21.0"`, false, why},                       // Go's rc is before its release; text puts "." first
+		{`"web9.example.com" < "web10.example.com"`, false, ""}, // a host, no version
+		{`"gopher9.local" < "gopher10.local"`, false, ""},
+	})
+}

@@ -291,6 +291,11 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		// Before the others: an answer from a machine the command could
 		// not name is no answer of the host, whatever else it said.
 		rs.fileLedger(record.HostUnverifiedEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
+	} else if line := toolError(res, row, stderr); line != "" {
+		// Before the others: the tool's own words that it failed say
+		// why its code is no answer more exactly than a line it quotes
+		// (npm error … EACCES) or a pipeline around it.
+		rs.fileLedger(record.ToolErrorEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if subs := unseenFailure(es, res, row); len(subs) > 0 {
 		// Before denied: a substitution bash does not see fail is the
 		// more exact cause of a "No such file" on stderr, with its fix.
@@ -577,6 +582,19 @@ func searchedNothing(res proc.Result, row label.Row, stderr string) string {
 		return ""
 	}
 	return record.SearchedNothing(stderr, len(bytes.TrimSpace(res.Stdout)) > 0)
+}
+
+// toolError is stderr's first line that is the tool's own error line
+// (record.ToolError: npm's `npm error`), when the command exited with a
+// non-zero code the chart declared an answer: npm audit exits 1 over a
+// vulnerability found and over an audit it could not run, so the word
+// is then no answer (record.ItemToolError). "" otherwise: under exit 0
+// the tool did not fail, and a code not declared is a failure said as one.
+func toolError(res proc.Result, row label.Row, stderr string) string {
+	if res.ExitCode == nil || *res.ExitCode == 0 || !row.Answered() {
+		return ""
+	}
+	return record.ToolError(stderr)
 }
 
 // hostUnverified is stderr's first line saying the host the command

@@ -137,7 +137,7 @@ stages:
 	if h["stdout"] != out {
 		t.Errorf("stdout = %#v; want the text as it is, not the first value", h["stdout"])
 	}
-	if pe, _ := h["parseError"].(string); !strings.Contains(pe, "text follows the value") {
+	if pe, _ := h["parseError"].(string); !strings.Contains(pe, "2 JSON values one after another") {
 		t.Errorf("parseError = %q", h["parseError"])
 	}
 	if pp, _ := h["parseProblems"].(map[string]any); pp["count"] != 1 {

@@ -62,3 +62,23 @@ func TestJSONLoneSurrogateIsAProblem(t *testing.T) {
 		t.Errorf("json: value %#v, %d problems (%s); want 1 problem naming the escape", res.Value, res.Problems, res.FirstProblem)
 	}
 }
+
+// TestJSONValuesOneAfterAnotherSayHowToReadThem: `go list -m -u -json
+// all` prints one indented object per module, one after another, no list
+// around them; parse: json said `not JSON (text follows the value)` of
+// its first line, `{`, and jsonl that it could not read 33 lines, neither
+// saying what the text is or how to read it. json says the text is
+// several values one after another and how to make them one list; a text
+// that is not JSON after its value still says text follows it.
+func TestJSONValuesOneAfterAnotherSayHowToReadThem(t *testing.T) {
+	t.Parallel()
+	const stream = "{\n\t\"Path\": \"example.com/gm\",\n\t\"Main\": true\n}\n{\n\t\"Path\": \"golang.org/x/text\",\n\t\"Version\": \"v0.3.7\"\n}\n"
+	res, _ := Parse(stream, Spec{Mode: "json"})
+	if res.Problems != 1 || !strings.Contains(res.FirstProblem, "2 JSON values one after another") || !strings.Contains(res.FirstProblem, "jq -s .") {
+		t.Errorf("json stream: %d problems (%s); want it said the text is several values and how to read them", res.Problems, res.FirstProblem)
+	}
+	res, _ = Parse("{\"a\": 1} trailing words\n", Spec{Mode: "json"})
+	if res.Problems != 1 || !strings.Contains(res.FirstProblem, "text follows the value") || strings.Contains(res.FirstProblem, "values one after another") {
+		t.Errorf("json then words: %d problems (%s); want text follows the value", res.Problems, res.FirstProblem)
+	}
+}

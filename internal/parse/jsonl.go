@@ -1,6 +1,10 @@
 package parse
 
 import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
 	"strings"
 
 	"github.com/openrunbook/runbook/internal/jsonv"
@@ -21,10 +25,30 @@ func parseJSON(text string, r *recorder) any {
 	}
 	v, err := decodeOne(text)
 	if err != nil {
+		if n := jsonValues(text); errors.Is(err, jsonv.ErrTrailing) && n > 1 {
+			r.problem(1, firstLine(text), fmt.Sprintf("not one JSON value: the text is %d JSON values one after another, no list around them (as go list -json and docker inspect -f '{{json .}}' over several print them); make them one list, … | jq -s ., or use jsonl where each is on a line of its own", n))
+			return text
+		}
 		r.problem(1, firstLine(text), "not JSON ("+err.Error()+")")
 		return text
 	}
 	return v
+}
+
+// jsonValues is how many JSON values text holds one after another, with
+// nothing but blanks between them; 0 when any of it is not JSON.
+func jsonValues(text string) int {
+	d := json.NewDecoder(strings.NewReader(text))
+	n := 0
+	for {
+		var v json.RawMessage
+		if err := d.Decode(&v); err == io.EOF {
+			return n
+		} else if err != nil {
+			return 0
+		}
+		n++
+	}
 }
 
 // parseJSONL is `jsonl`: a list, one JSON value per non-blank line.

@@ -1,0 +1,88 @@
+package record
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/openrunbook/runbook/plugins/coverage"
+)
+
+// ItemToolError is the kind of the not-checked item filed for an exec
+// stage that exited with a non-zero code the chart declared an answer
+// while the tool said on stderr, in its own words, that it failed: the
+// code is then the tool's failure, not the answer it gives that code for.
+//
+// npm exits 1 for its answers and its failures alike: `npm audit` when
+// it found a vulnerability and when it could not audit (the registry's
+// advisory endpoint refused, no lockfile, no network), `npm outdated`
+// over an outdated package and over a registry it could not reach. A
+// failure prints an error object on stdout under --json (no
+// "vulnerabilities") and `npm error …` lines on stderr (`npm ERR! …`
+// before npm 9); a finding writes nothing on stderr. A release gate with
+// `exitCodes: {0: clean, 1: vulnerable}`, rows from
+// `values(audit.stdout.vulnerabilities ?? {})` and `result.empty: answer`
+// said `npm-audit OK - no verdict rows`, Consistent, over an audit that
+// never ran (cmd/runbook TestNpmErrorUnderDeclaredCodeIsNoAnswer).
+const ItemToolError = "tool-error"
+
+// toolErrors is the rule, one line at a time: the prefix a tool writes
+// at the start of each line of its own failure, and the tool.
+//
+//	"npm error "   npm 9 and later
+//	"npm ERR! "    npm 8 and earlier
+//
+// npm's `npm warn` lines are warnings, no failure.
+var toolErrors = []struct{ prefix, tool string }{
+	{"npm error", "npm"},
+	{"npm ERR!", "npm"},
+}
+
+// toolAnswerCodes are the error codes a tool gives its answer under, in
+// the same words as its failures: `npm ls` reports the tree's problems
+// (extraneous, missing, invalid) as `npm error code ELSPROBLEMS`, exit
+// 1, beside the tree it printed, and that is the answer its 1 declares.
+var toolAnswerCodes = []string{"ELSPROBLEMS"}
+
+// ToolError is stderr's first line that is a tool's own error line
+// (toolErrors), "" when none is, or when its error code is one it
+// answers under (toolAnswerCodes).
+func ToolError(stderr string) string {
+	answer := firstLine(stderr, func(l string) bool {
+		i := toolErrorRule(l)
+		if i < 0 {
+			return false
+		}
+		rest := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), toolErrors[i].prefix))
+		code, ok := strings.CutPrefix(rest, "code ")
+		return ok && slices.Contains(toolAnswerCodes, strings.TrimSpace(code))
+	})
+	if answer != "" {
+		return ""
+	}
+	return firstLine(stderr, func(l string) bool { return toolErrorRule(l) >= 0 })
+}
+
+// toolErrorRule is the index of the rule whose prefix line starts with
+// (then a space or the line's end), -1 when none.
+func toolErrorRule(line string) int {
+	line = strings.TrimSpace(line)
+	for i, r := range toolErrors {
+		if rest, ok := strings.CutPrefix(line, r.prefix); ok && (rest == "" || rest[0] == ' ') {
+			return i
+		}
+	}
+	return -1
+}
+
+// ToolErrorEntry is the ledger's entry for such a stage, filed under its
+// path: exit is the exit code, word the answer the chart declared for it,
+// line stderr's first error line (masked already; ToolError).
+func ToolErrorEntry(path string, exit int, word, line string) coverage.Entry {
+	tool := "the tool"
+	if i := toolErrorRule(line); i >= 0 {
+		tool = toolErrors[i].tool
+	}
+	return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but %s said on stderr that it failed, and it exits with the same code over its own failure (npm audit's 1 over a vulnerability found and over an audit it could not run: a registry that refused, no lockfile, no network), so %q is not known and what it printed is its error, not the answer; stderr's first such line: %q; make it run (npm ci or npm i --package-lock-only for the lockfile, a registry that serves the audit endpoint), or read its answer from what it printed (audit.stdout.metadata.vulnerabilities, which a failure does not print) and let the code be no answer",
+		exit, word, tool, word, cutLine(line)), ItemToolError)
+}
