@@ -291,7 +291,7 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		// Before the others: an answer from a machine the command could
 		// not name is no answer of the host, whatever else it said.
 		rs.fileLedger(record.HostUnverifiedEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
-	} else if line := toolError(res, row, stderr); line != "" {
+	} else if line := toolError(es, res, row, stderr); line != "" {
 		// Before the others: the tool's own words that it failed say
 		// why its code is no answer more exactly than a line it quotes
 		// (npm error … EACCES) or a pipeline around it.
@@ -589,9 +589,11 @@ func searchedNothing(res proc.Result, row label.Row, stderr string) string {
 // non-zero code the chart declared an answer: npm audit exits 1 over a
 // vulnerability found and over an audit it could not run, so the word
 // is then no answer (record.ItemToolError). "" otherwise: under exit 0
-// the tool did not fail, and a code not declared is a failure said as one.
-func toolError(res proc.Result, row label.Row, stderr string) string {
-	if res.ExitCode == nil || *res.ExitCode == 0 || !row.Answered() {
+// the tool did not fail, a code not declared is a failure said as one,
+// and an answer declared with the stderr it goes with is judged by it
+// (codeMayBeAFailure).
+func toolError(es *chart.ExecSpec, res proc.Result, row label.Row, stderr string) string {
+	if !codeMayBeAFailure(es, res, row) {
 		return ""
 	}
 	return record.ToolError(stderr)
