@@ -225,5 +225,5 @@ func versionsReason(a, b string) string {
 	return strconv.Quote(a) + " and " + strconv.Quote(b) + " are versions written as text (or dotted numbers, as an address), and text orders them by character, " +
 		strconv.Quote(first) + " before " + strconv.Quote(second) + ", where a version's order (dpkg's: numbers compared as numbers, an epoch \"1:\" first, \"~\" before anything) puts " +
 		strconv.Quote(first) + " " + order + " " + strconv.Quote(second) +
-		"; ask the package manager, which owns the order: an exec of dpkg --compare-versions A lt B with exitCodes: {0: older, 1: not-older}"
+		"; ask the tool that owns the order: for a Debian package's versions an exec of dpkg --compare-versions A lt B with exitCodes: {0: older, 1: not-older}, for most others (go1.9.2, v1.28.10, 1.10.0) printf '%s\\n' A B | sort -V, whose first line is the older"
 }
