@@ -10,6 +10,8 @@ import (
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/builtin"
 	"github.com/expr-lang/expr/vm/runtime"
+
+	"github.com/openrunbook/runbook/internal/jsonv"
 )
 
 // The size bounds of what an expression builds and yields. expr's memory
@@ -191,6 +193,14 @@ func bounded(name string) func(params ...any) (any, error) {
 		if tb, ok := params[len(params)-1].(*textBudget); ok {
 			if err := tb.charge(size(args, tb.left)); err != nil {
 				return nil, err
+			}
+		}
+		if name == "string" {
+			if k := jsonv.Of(args[0]); k == jsonv.Object || k == jsonv.List {
+				// expr's string() is Go's print: a row's cell read
+				// map[isSemVerMajor:true name:x] over npm audit's
+				// fixAvailable (TestStringOfAnObjectSaysToJSON)
+				return nil, fmt.Errorf("string() of %s gives Go's print of it (map[…], [a b]), no text a chart reads: toJSON(x) writes it as JSON", jsonv.Describe(args[0]))
 			}
 		}
 		switch {
