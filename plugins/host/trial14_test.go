@@ -3,6 +3,7 @@ package host_test
 import (
 	"context"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -15,12 +16,31 @@ import (
 // words must not claim the plugin took the call up.
 func TestCallAfterThePluginExitedSaysBefore(t *testing.T) {
 	t.Parallel()
-	st := start(t, "behave")
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	p, err := host.Start(ctx, host.Source{Name: "behave", Path: bins["behave"]})
+	if err != nil {
+		t.Fatalf("start: %v", err)
+	}
+	t.Cleanup(p.Kill)
+	st, err := p.Stage(ctx)
+	if err != nil {
+		t.Fatalf("stage: %v", err)
+	}
 	if _, err := st.Run(context.Background(), plugins.Request{Args: map[string]any{"mode": "exit-after"}}); err != nil {
 		t.Fatalf("first call: %v", err)
 	}
-	time.Sleep(600 * time.Millisecond) // the process exits 100 ms after it answers
-	_, err := st.Run(context.Background(), plugins.Request{Args: map[string]any{"mode": "ok"}})
+	// The process exits 100 ms after it answers: wait until it is gone
+	// and reaped (a fixed sleep flaked on a loaded machine, the call
+	// reaching a process still exiting), then a moment for the host to
+	// be told.
+	for pid := p.Pid(); syscall.Kill(pid, 0) == nil; time.Sleep(10 * time.Millisecond) {
+		if ctx.Err() != nil {
+			t.Fatal("the plugin did not exit after its exit-after call")
+		}
+	}
+	time.Sleep(100 * time.Millisecond)
+	_, err = st.Run(context.Background(), plugins.Request{Args: map[string]any{"mode": "ok"}})
 	if err == nil {
 		t.Fatal("second call: no error from a plugin that has exited")
 	}
