@@ -42,3 +42,35 @@ func TestPasswordHashesAreMaskedByForm(t *testing.T) {
 		t.Errorf("a captured stream kept the hash: %s", out)
 	}
 }
+
+// TestEnvironmentSecretsAreMaskedByForm: a chart asking whether a process
+// runs with LD_PRELOAD read /proc/PID/environ, and the service's
+// DB_PASSWORD and AWS_SECRET_ACCESS_KEY stood in the record, in explain's
+// chain and in a verdict column, though the run was given no secret. A
+// variable whose name says it is a secret has its value masked wherever
+// an environment is listed (NUL-ended, a line, export, declare -x), its
+// name kept; an id, a path, a short value and another name are left.
+func TestEnvironmentSecretsAreMaskedByForm(t *testing.T) {
+	t.Parallel()
+	var zero secret.Set
+	for in, want := range map[string]string{
+		"HOME=/root\x00DB_PASSWORD=hunter2secret\x00LD_PRELOAD=/tmp/evil.so\x00":                "HOME=/root\x00DB_PASSWORD=***\x00LD_PRELOAD=/tmp/evil.so\x00",
+		"AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG\nAWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE\n": "AWS_SECRET_ACCESS_KEY=***\nAWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE\n",
+		"export VAULT_TOKEN=hvs.CAESIJabcdef\r\n":                                               "export VAULT_TOKEN=***\r\n",
+		`declare -x GITHUB_TOKEN="ghp_abcdefghijkl"` + "\n":                                     "declare -x GITHUB_TOKEN=***\n",
+		"PGPASSWORD=root\nPWD=/home/ops\nVAULT_TOKEN_FILE=/etc/vault/token\n":                   "PGPASSWORD=root\nPWD=/home/ops\nVAULT_TOKEN_FILE=/etc/vault/token\n",
+		"net.ipv4.ip_forward = 0\nkernel.tainted = 0\n":                                         "net.ipv4.ip_forward = 0\nkernel.tainted = 0\n",
+		"echo TOKEN=abcdefghij\n":                                                               "echo TOKEN=abcdefghij\n",
+	} {
+		if got := zero.Text(in); got != want {
+			t.Errorf("Text(%q) = %q, want %q", in, got, want)
+		}
+		if got := secret.ByForm(secret.ByForm(in)); got != want {
+			t.Errorf("ByForm twice (%q) = %q, want %q", in, got, want)
+		}
+	}
+	env := "HOME=/root\x00DB_PASSWORD=hunter2secret\x00"
+	if got := string(secret.MaskStream([]byte(env), nil, 0, len(env))); got != "HOME=/root\x00DB_PASSWORD=***\x00" {
+		t.Errorf("MaskStream = %q", got)
+	}
+}
