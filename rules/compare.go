@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -508,10 +509,36 @@ func apart(a, b string) string {
 	if reason := edgeBlanks(a, b); reason != "" {
 		return reason
 	}
+	if reason := innerBlanks(a, b); reason != "" {
+		return reason
+	}
 	if reason := caseOnly(a, b); reason != "" {
 		return reason
 	}
 	return listPart(a, b)
+}
+
+// innerBlanks is why two unequal texts are not known to differ: they hold
+// the same words, two or more, and differ only in the blanks between them
+// (a tab where the other has a space, or a run of spaces), which a tool
+// writes as it likes. sysctl prints net.ipv4.tcp_rmem's three numbers
+// between tabs, a baseline writes them as sysctl.conf does, between
+// spaces, and `trim(v.stdout) == w.want` said fail over the very value
+// wanted (TestTextsThatDifferOnlyInTheirInnerBlanksAreNoEquality). "" for
+// any other pair.
+//
+//	innerBlanks("4096\t131072\t6291456", "4096 131072 6291456")   "… differ only in the blanks between their words …"
+//	innerBlanks("a b", "ab")                                      ""
+func innerBlanks(a, b string) string {
+	wa, wb := strings.Fields(a), strings.Fields(b)
+	if a == b || len(wa) < 2 || !slices.Equal(wa, wb) {
+		return ""
+	}
+	quoted := make([]string, len(wb))
+	for i, w := range wb {
+		quoted[i] = regexp.QuoteMeta(w)
+	}
+	return strconv.Quote(a) + " and " + strconv.Quote(b) + " differ only in the blanks between their words (a tab where the other has a space, or a run of them), which a tool writes as it likes (sysctl prints net.ipv4.tcp_rmem's numbers between tabs); compare the words: x matches " + strconv.Quote("^\\s*"+strings.Join(quoted, "\\s+")+"\\s*$")
 }
 
 // listPart is why two unequal texts are not known to differ: one is a
