@@ -99,6 +99,8 @@ func (l *loader) compile(e entry, stage, what string) (*rules.Expr, string, bool
 		hint = " (${…} is a template, which exec's command and timeout take; this is an expression, which reads names as they are: write " + fixed + ")"
 	} else if fixed, op, ok := operatorAsCall(src, ce.Msg); ok {
 		hint = " (" + op + " is an operator in expr, written between the text and what it is asked of, not a function: write " + fixed + ")"
+	} else if h := rules.FractionRemainderHint(ce.Msg); h != "" {
+		hint = h
 	} else if bitOperator(src, ce.Msg) {
 		hint = " (expr has no bit operators: write bitand(x, 4096) for x & 4096, bitor(x, y) for x | y, bitshr(x, 12) for x >> 12, bitshl(x, 2) for x << 2; a bitmask such as /proc/sys/kernel/tainted is tested so: bitand(taint, 4096) != 0)"
 	}
