@@ -40,3 +40,52 @@ func EnvAssignments(t string) string {
 		return keep + Masked
 	})
 }
+
+// argvOption is a command-line option given its value after "=", where a
+// process's arguments are listed: `--NAME=VALUE` (or `-DNAME=VALUE`, a
+// JVM's property) after a NUL byte (/proc/PID/cmdline) or a blank (ps -o
+// args). Its groups: what is kept (the separator, the option and its =),
+// the option's name, and the value.
+var argvOption = regexp.MustCompile(`((?:^|[\x00 \t])--?([A-Za-z][A-Za-z0-9_.-]*)=)([^\x00\s]*)`)
+
+// ArgvOptions is t with the value of every command-line option whose name
+// says it holds a secret (NamedSecret, its dashes and dots read as
+// underscores: --db-password as DB_PASSWORD) masked, the option kept,
+// under the rule EnvAssignments keeps: at least MinDerived bytes and no
+// path. The value is the option's after "=", or, in NUL-ended arguments,
+// the argument after `--NAME`. A chart listing which processes run with a
+// retired flag read /proc/PID/cmdline, and a service started with
+// --db-password=… stood in the record whole. Idempotent.
+//
+//	mysqld␀--db-password=hunter2pw␀    mysqld␀--db-password=***␀
+//	vault␀--token␀hvs.CAESIJabc␀       vault␀--token␀***␀
+//	sort --key=2                       as it is (under MinDerived)
+//	app --key-file=/etc/app/key.pem    as it is (a path's name)
+func ArgvOptions(t string) string {
+	if !strings.Contains(t, "-") {
+		return t
+	}
+	t = argvOption.ReplaceAllStringFunc(t, func(m string) string {
+		sub := argvOption.FindStringSubmatch(m)
+		if !argvSecret(sub[2], sub[3]) {
+			return m
+		}
+		return sub[1] + Masked
+	})
+	if !strings.Contains(t, "\x00--") {
+		return t
+	}
+	args := strings.Split(t, "\x00")
+	for i := 0; i+1 < len(args); i++ {
+		name, ok := strings.CutPrefix(args[i], "--")
+		if ok && !strings.Contains(name, "=") && argvSecret(name, args[i+1]) {
+			args[i+1] = Masked
+		}
+	}
+	return strings.Join(args, "\x00")
+}
+
+// argvSecret says whether an option named name holds value as a secret.
+func argvSecret(name, value string) bool {
+	return NamedSecret(strings.NewReplacer("-", "_", ".", "_").Replace(name)) && len(value) >= MinDerived && !isPath(value)
+}
