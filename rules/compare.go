@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/openrunbook/runbook/internal/jsonv"
+	"github.com/openrunbook/runbook/internal/secret"
 )
 
 // Compare orders two values under the comparison law (see the package doc):
@@ -503,6 +504,9 @@ func equalCheck(a any, ca class, b any, cb class) (bool, string) {
 // (listPart) — the one judgement every equality operator (eq, ne, in,
 // notIn; ==, !=, in) asks; "" when they differ otherwise.
 func apart(a, b string) string {
+	if reason := maskedSide(a, b); reason != "" {
+		return reason
+	}
 	if reason := lineEnd(a, b); reason != "" {
 		return reason
 	}
@@ -516,6 +520,26 @@ func apart(a, b string) string {
 		return reason
 	}
 	return listPart(a, b)
+}
+
+// maskedSide is why two unequal texts are not known to differ: one is a
+// value runbook masked as a secret before it reached the scope (by its
+// name, DB_PASSWORD=… in a .env file or /proc/PID/environ, or its form,
+// secret.ByForm), so what it held is not known, and the other is a text
+// it may have been. A default-password audit asking
+// `env.content.DB_PASSWORD in ["changeme", …]` over a file holding
+// DB_PASSWORD=changeme compared "***" and said ok, Consistent
+// (TestMaskedSecretIsNoEquality). The empty text is known to differ: no
+// value under secret.MinDerived bytes is masked. "" for any other pair.
+func maskedSide(a, b string) string {
+	masked, other := a, b
+	if masked != secret.Masked {
+		masked, other = b, a
+	}
+	if masked != secret.Masked || other == secret.Masked || other == "" {
+		return ""
+	}
+	return strconv.Quote(secret.Masked) + " is a value runbook masked as a secret before any rule read it (its name or its form says it holds one: a password, a token, a key), so what it held is not known and is not compared with " + strconv.Quote(other) + "; a rule can ask whether it is set (x != \"\"), and a password is checked where it is used (a login with it), not by its text"
 }
 
 // innerBlanks is why two unequal texts are not known to differ: they hold

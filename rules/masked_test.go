@@ -1,0 +1,42 @@
+package rules
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestMaskedSecretIsNoEquality: a default-password audit read an app's
+// .env with kv and asked `env.DB_PASSWORD in ["changeme", …]`; the value
+// reached the scope masked (DB_PASSWORD says it is a secret), "***" was
+// no default password, and the check said ok, Consistent, over
+// DB_PASSWORD=changeme. A comparison of a masked value with a text it may
+// have been is an error now; with the empty text (no masked value is
+// empty) it is judged.
+func TestMaskedSecretIsNoEquality(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{"e": map[string]any{"DB_PASSWORD": "***", "DEBUG": "false"}}
+	const why = `is a value runbook masked as a secret`
+	for _, tc := range []struct {
+		src     string
+		err     string // "" for no error
+		matched bool
+	}{
+		{`e.DB_PASSWORD in ["changeme", "password"]`, why, false},
+		{`e.DB_PASSWORD == "changeme"`, why, false},
+		{`e.DB_PASSWORD != "changeme"`, why, false},
+		{`e.DB_PASSWORD != ""`, "", true},
+		{`e.DB_PASSWORD == "***"`, "", true},
+		{`e.DEBUG == "false"`, "", true},
+	} {
+		out := MustCompile(tc.src).Eval(env)
+		if tc.err == "" {
+			if out.Err != "" || out.Matched != tc.matched {
+				t.Errorf("%s: matched %v err %q, want matched %v and no error", tc.src, out.Matched, out.Err, tc.matched)
+			}
+			continue
+		}
+		if out.Matched || !strings.Contains(out.Err, tc.err) {
+			t.Errorf("%s: matched %v err %q, want a non-match saying %q", tc.src, out.Matched, out.Err, tc.err)
+		}
+	}
+}
