@@ -675,8 +675,15 @@ func edgeSuffix(s, suffix string) string {
 // edgeMatch is why `s matches pattern` is not known to be false: pattern
 // matches s but for a line end after it (lineEndMatch), or but for other
 // blanks at its ends, as `^install /bin/(true|false)$` matches modprobe
-// -n -v's "install /bin/false " trimmed and not as printed; "" otherwise.
+// -n -v's "install /bin/false " trimmed and not as printed; or over a
+// value masked as a secret, whose text is not known (maskedSide); ""
+// otherwise.
 func edgeMatch(s string, pattern any) string {
+	if s == secret.Masked {
+		if re, ok := patternOf(pattern); ok && !re.MatchString(s) {
+			return maskedSide(s, re.String())
+		}
+	}
 	if reason := lineEndMatch(s, pattern); reason != "" {
 		return reason
 	}

@@ -10,8 +10,9 @@ import (
 // reached the scope masked (DB_PASSWORD says it is a secret), "***" was
 // no default password, and the check said ok, Consistent, over
 // DB_PASSWORD=changeme. A comparison of a masked value with a text it may
-// have been is an error now; with the empty text (no masked value is
-// empty) it is judged.
+// have been is an error now, and so is a text operator's no over it
+// (startsWith, endsWith, contains, matches); with the empty text (no
+// masked value is empty) it is judged.
 func TestMaskedSecretIsNoEquality(t *testing.T) {
 	t.Parallel()
 	env := mapEnv{"e": map[string]any{"DB_PASSWORD": "***", "DEBUG": "false"}}
@@ -24,6 +25,12 @@ func TestMaskedSecretIsNoEquality(t *testing.T) {
 		{`e.DB_PASSWORD in ["changeme", "password"]`, why, false},
 		{`e.DB_PASSWORD == "changeme"`, why, false},
 		{`e.DB_PASSWORD != "changeme"`, why, false},
+		{`e.DB_PASSWORD startsWith "change"`, why, false},
+		{`e.DB_PASSWORD endsWith "me"`, why, false},
+		{`e.DB_PASSWORD matches "^change"`, why, false},
+		{`e.DB_PASSWORD contains "change"`, why, false},
+		{`e.DB_PASSWORD matches ".+"`, "", true},
+		{`e.DEBUG contains "***"`, "", false},
 		{`e.DB_PASSWORD != ""`, "", true},
 		{`e.DB_PASSWORD == "***"`, "", true},
 		{`e.DEBUG == "false"`, "", true},
