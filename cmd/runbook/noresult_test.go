@@ -40,3 +40,20 @@ stages:
 		t.Errorf("no verdict stage: exit %d:\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestPlanSaysVerdictRowsWithNoResultAreUnshown: runbook plan of the same
+// chart said nothing of its result, where a run's rows are shown by
+// nothing; it says so before any run, and what to add.
+func TestPlanSaysVerdictRowsWithNoResultAreUnshown(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "sysctl.yaml", "version: 1\nrunbook: sysctl\nstages:\n  - {id: mark, verdict: {subject: '\"kernel.kptr_restrict\"', verdict: '\"fail\"'}}\n")
+	r := runCLI(t, dir, "plan", chart)
+	if !strings.Contains(r.stdout, "result none: the rows the verdict stages write are shown and judged by nothing") || !strings.Contains(r.stdout, "add result: {kind: verdict/NAME}") {
+		t.Errorf("exit %d; want the plan to say the rows are unshown:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	plain := writeChart(t, dir, "plain.yaml", "version: 1\nrunbook: plain\nstages:\n  - id: value\n    exec: {command: [echo, \"0\"]}\n")
+	if r := runCLI(t, dir, "plan", plain); strings.Contains(r.stdout, "result none") {
+		t.Errorf("no verdict stage: %s", r.stdout)
+	}
+}
