@@ -519,7 +519,33 @@ func apart(a, b string) string {
 	if reason := caseOnly(a, b); reason != "" {
 		return reason
 	}
+	if reason := dashOnly(a, b); reason != "" {
+		return reason
+	}
 	return listPart(a, b)
+}
+
+// dashOnly is why two unequal texts are not known to differ: they differ
+// only where one has "-" and the other "_", which a tool may read as one
+// character. The kernel names a module usb_storage in lsmod and
+// /proc/modules, modprobe, a blacklist and a CIS list write usb-storage,
+// and `m in map(mods.stdout, .module)` was a plain no, so a baseline
+// said usb-storage was not loaded, OK, Consistent, over a host where it
+// was (TestTextsThatDifferOnlyInDashesAreNoEquality; pip reads a
+// package's name so too). "" for any other pair.
+//
+//	dashOnly("usb-storage", "usb_storage")   "… differ only in - and _ …"
+//	dashOnly("usb-storage", "usb_audio")     ""
+func dashOnly(a, b string) string {
+	if a == b || len(a) != len(b) || !strings.ContainsAny(a+b, "-_") {
+		return ""
+	}
+	for i := range len(a) {
+		if a[i] != b[i] && !(a[i] == '-' && b[i] == '_' || a[i] == '_' && b[i] == '-') {
+			return ""
+		}
+	}
+	return strconv.Quote(a) + " and " + strconv.Quote(b) + " differ only in - and _, which a tool may read as one (the kernel lists module usb-storage as usb_storage in lsmod and /proc/modules, and modprobe takes either); where they are one, compare replace(x, \"-\", \"_\") == " + strconv.Quote(strings.ReplaceAll(b, "-", "_")) + ", and where they are not, x matches " + strconv.Quote("^"+regexp.QuoteMeta(b)+"$")
 }
 
 // maskedSide is why two unequal texts are not known to differ: one is a
@@ -530,13 +556,17 @@ func apart(a, b string) string {
 // `env.content.DB_PASSWORD in ["changeme", …]` over a file holding
 // DB_PASSWORD=changeme compared "***" and said ok, Consistent
 // (TestMaskedSecretIsNoEquality). The empty text is known to differ: no
-// value under secret.MinDerived bytes is masked. "" for any other pair.
+// value under secret.MinDerived bytes is masked; so is a PEM armour line.
+// "" for any other pair.
 func maskedSide(a, b string) string {
 	masked, other := a, b
 	if masked != secret.Masked {
 		masked, other = b, a
 	}
-	if masked != secret.Masked || other == secret.Masked || other == "" {
+	if masked != secret.Masked || other == secret.Masked || other == "" || strings.HasPrefix(strings.TrimPrefix(other, "^"), "-----") {
+		// A PEM armour line (-----BEGIN CERTIFICATE-----) is never what
+		// was masked: a key's material is masked between its armour
+		// lines, which are kept, and a key in DER whole.
 		return ""
 	}
 	return strconv.Quote(secret.Masked) + " is a value runbook masked as a secret before any rule read it (its name or its form says it holds one: a password, a token, a key), so what it held is not known and is not compared with " + strconv.Quote(other) + "; a rule can ask whether it is set (x != \"\"), and a password is checked where it is used (a login with it), not by its text"

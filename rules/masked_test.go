@@ -32,6 +32,9 @@ func TestMaskedSecretIsNoEquality(t *testing.T) {
 		{`e.DB_PASSWORD matches ".+"`, "", true},
 		{`e.DEBUG contains "***"`, "", false},
 		{`e.DB_PASSWORD != ""`, "", true},
+		{`e.DB_PASSWORD == "-----BEGIN CERTIFICATE-----"`, "", false},
+		{`e.DB_PASSWORD startsWith "-----BEGIN"`, "", false},
+		{`e.DB_PASSWORD matches "^-----BEGIN ([A-Z0-9]+ )*PRIVATE KEY-----$"`, "", false},
 		{`e.DB_PASSWORD == "***"`, "", true},
 		{`e.DEBUG == "false"`, "", true},
 	} {
