@@ -58,6 +58,7 @@ func TestEnvironmentSecretsAreMaskedByForm(t *testing.T) {
 		"AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG\nAWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE\n": "AWS_SECRET_ACCESS_KEY=***\nAWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE\n",
 		"export VAULT_TOKEN=hvs.CAESIJabcdef\r\n":                                               "export VAULT_TOKEN=***\r\n",
 		`declare -x GITHUB_TOKEN="ghp_abcdefghijkl"` + "\n":                                     "declare -x GITHUB_TOKEN=***\n",
+		"HOME=/root\x00DEPLOY_TOKEN=line-one\nline-two\x00X=1\x00":                              "HOME=/root\x00DEPLOY_TOKEN=***\x00X=1\x00",
 		"PGPASSWORD=root\nPWD=/home/ops\nVAULT_TOKEN_FILE=/etc/vault/token\n":                   "PGPASSWORD=root\nPWD=/home/ops\nVAULT_TOKEN_FILE=/etc/vault/token\n",
 		"net.ipv4.ip_forward = 0\nkernel.tainted = 0\n":                                         "net.ipv4.ip_forward = 0\nkernel.tainted = 0\n",
 		"echo TOKEN=abcdefghij\n":                                                               "echo TOKEN=abcdefghij\n",

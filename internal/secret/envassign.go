@@ -12,6 +12,10 @@ import (
 // record's start and NAME=), the name, and the value to the record's end.
 var envAssignment = regexp.MustCompile(`(?m)((?:^|\x00)(?:export[ \t]+|declare -x[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)=)([^\r\n\x00]*)`)
 
+// envRecord is envAssignment over NUL-ended records (/proc/PID/environ),
+// whose values may hold line ends.
+var envRecord = regexp.MustCompile(`((?:^|\x00)([A-Za-z_][A-Za-z0-9_]*)=)([^\x00]*)`)
+
 // EnvAssignments is t with the value of every environment variable whose
 // name says it holds a secret (NamedSecret) masked, its name kept, as a
 // variable a command is given by name is held (AddInherited): at least
@@ -31,8 +35,14 @@ func EnvAssignments(t string) string {
 	if !strings.Contains(t, "=") {
 		return t
 	}
-	return envAssignment.ReplaceAllStringFunc(t, func(m string) string {
-		sub := envAssignment.FindStringSubmatch(m)
+	re := envAssignment
+	if strings.Contains(t, "\x00") {
+		// NUL-ended records: a value runs to its NUL, line ends and all
+		// (a key in PEM handed over in one variable).
+		re = envRecord
+	}
+	return re.ReplaceAllStringFunc(t, func(m string) string {
+		sub := re.FindStringSubmatch(m)
 		keep, name, value := sub[1], sub[2], sub[3]
 		if !NamedSecret(name) || len(value) < MinDerived || isPath(value) {
 			return m
