@@ -33,3 +33,24 @@ func TestBitOperatorSaysBitFunctions(t *testing.T) {
 		t.Errorf("bitand: %v", err)
 	}
 }
+
+// TestRemainderOfAQuotientSaysIntOrBitand: a taint check written without
+// bit operators, `int(trim(t.stdout)) / 4096 % 2` (bit 12, an out-of-tree
+// module), does not compile, and the error said only `invalid operation:
+// % (mismatched types float64 and int)`: expr's / gives a fraction. The
+// load error says so, and names int(x / 4096) and bitand (rules
+// TestRemainderOfAFractionSaysIntOrBitand is the same at run time).
+func TestRemainderOfAQuotientSaysIntOrBitand(t *testing.T) {
+	t.Parallel()
+	for _, e := range []string{"int(taint) / 4096 % 2", "2 % (int(taint) / 4096)"} {
+		src := "version: 1\nrunbook: m\nvars: {taint: 4097}\nstages:\n  - id: s\n    set:\n      bit: '" + e + "'\n"
+		_, err := Parse("chart.yaml", []byte(src))
+		if err == nil || !strings.Contains(err.Error(), "write int(x / 4096) % 2") || !strings.Contains(err.Error(), "bitand(x, 4096) != 0") {
+			t.Errorf("%s: error %v\nwant it to name int(x / 4096) and bitand", e, err)
+		}
+	}
+	src := "version: 1\nrunbook: m\nvars: {taint: 4097}\nstages:\n  - id: s\n    set:\n      bit: 'int(taint / 4096) % 2 == 1'\n"
+	if _, err := Parse("chart.yaml", []byte(src)); err != nil {
+		t.Errorf("int(taint / 4096) %% 2: %v", err)
+	}
+}

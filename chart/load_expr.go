@@ -97,6 +97,10 @@ func (l *loader) compile(e entry, stage, what string) (*rules.Expr, string, bool
 		hint = " (a map literal as a closure's body is read as the closure's braces: wrap it in parentheses, as in " + fixed + ")"
 	} else if fixed, ok := templateAsExpr(src); ok {
 		hint = " (${…} is a template, which exec's command and timeout take; this is an expression, which reads names as they are: write " + fixed + ")"
+	} else if fixed, op, ok := operatorAsCall(src, ce.Msg); ok {
+		hint = " (" + op + " is an operator in expr, written between the text and what it is asked of, not a function: write " + fixed + ")"
+	} else if h := rules.FractionRemainderHint(ce.Msg); h != "" {
+		hint = h
 	} else if bitOperator(src, ce.Msg) {
 		hint = " (expr has no bit operators: write bitand(x, 4096) for x & 4096, bitor(x, y) for x | y, bitshr(x, 12) for x >> 12, bitshl(x, 2) for x << 2; a bitmask such as /proc/sys/kernel/tainted is tested so: bitand(taint, 4096) != 0)"
 	}
@@ -141,6 +145,63 @@ func templateAsExpr(src string) (string, bool) {
 // written with a bit operator of C, Go or a shell (`taint & 4096`, `x >>
 // 12`, `x | 4`), which expr does not have: its bitand, bitor, bitshr and
 // bitshl functions do it (TestBitOperatorSaysBitFunctions).
+// textOperators are expr's operators over two texts that read as
+// functions in other languages (JavaScript's startsWith, Python's
+// str.endswith, SQL's CONTAINS).
+var textOperators = []string{"startsWith", "endsWith", "contains", "matches"}
+
+// operatorAsCall is an expression that calls one of expr's text operators
+// as a function (`startsWith(v.content, "Vulnerable")`, which expr reads
+// as `unexpected token Operator("startsWith")`) spelled with the operator
+// between its two operands (`v.content startsWith "Vulnerable"`), the
+// operator's name, and whether it was one; the first such call is
+// rewritten, the others left as written
+// (TestTextOperatorCalledAsAFunctionSaysWriteItBetween).
+func operatorAsCall(src, msg string) (fixed, op string, ok bool) {
+	for _, name := range textOperators {
+		if msg != `unexpected token Operator("`+name+`")` {
+			continue
+		}
+		at := strings.Index(src, name+"(")
+		if at < 0 {
+			return "", "", false
+		}
+		open := at + len(name)
+		depth, comma, quote := 0, -1, byte(0)
+		for i := open; i < len(src); i++ {
+			c := src[i]
+			switch {
+			case quote != 0:
+				if c == '\\' {
+					i++
+				} else if c == quote {
+					quote = 0
+				}
+			case c == '"' || c == '\'' || c == '`':
+				quote = c
+			case c == '(' || c == '[' || c == '{':
+				depth++
+			case c == ')' || c == ']' || c == '}':
+				depth--
+				if depth == 0 {
+					if comma < 0 {
+						return "", "", false
+					}
+					a, b := strings.TrimSpace(src[open+1:comma]), strings.TrimSpace(src[comma+1:i])
+					return src[:at] + a + " " + name + " " + b + src[i+1:], name, true
+				}
+			case c == ',' && depth == 1:
+				if comma >= 0 {
+					return "", "", false
+				}
+				comma = i
+			}
+		}
+		return "", "", false
+	}
+	return "", "", false
+}
+
 func bitOperator(src, msg string) bool {
 	switch msg {
 	case `unexpected token Operator("&")`:

@@ -45,6 +45,19 @@ func (s *Spec) ProjectsVerdicts() bool {
 	return s.Result != nil && strings.HasPrefix(s.Result.Kind, "verdict/")
 }
 
+// WritesVerdicts reports whether a stage of the chart itself (not a chart
+// it mounts) is a verdict: stage. Under no result: block its rows are
+// shown by nothing, and a run says so (record's unshown item); runbook
+// plan says it before any run.
+func (s *Spec) WritesVerdicts() bool {
+	found := false
+	walkStages(s.Stages, func(st *StageSpec) bool {
+		found = st.Kind == "verdict"
+		return !found
+	})
+	return found
+}
+
 type verdictWords struct {
 	words    []string
 	complete bool

@@ -34,6 +34,10 @@ type Run struct {
 	// Projection is the verdict projection (nil: the result is not
 	// verdict/*).
 	Projection *Projection
+	// Unprojected is the key a chart's verdict stages write, read when
+	// Projection is nil: rows a run left there are shown and judged by
+	// nothing, which the ledger says (unshownItem).
+	Unprojected string
 	// Narrative is the run's narrative, when it was asked for.
 	Narrative []string
 	// Resume is the command a paused run's record tells the person to run.
@@ -230,6 +234,14 @@ func Assemble(r Run) *Record {
 			state[p.Key] = p.ordered(rows)
 		}
 	}
+	if p := r.Projection; p == nil && r.Unprojected != "" && fres.Status == flow.StatusCompleted {
+		if rows, ok := state[r.Unprojected].([]any); ok && len(rows) > 0 {
+			rec.Coverage = append(rec.Coverage, coverage.Entry{Path: r.Unprojected, Declaration: coverage.Declaration{
+				Kind:       coverage.KindLedger,
+				NotChecked: []coverage.Item{unshownItem(len(rows))},
+			}})
+		}
+	}
 	rec.State = state
 
 	if fres.Pause != nil {
@@ -285,6 +297,10 @@ const (
 	// ItemEmpty is a verdict set with no rows, nor any dropped, of a
 	// chart that did not say no rows is its answer (result.empty).
 	ItemEmpty = "empty"
+	// ItemUnshown is verdict rows a run wrote under a result that projects
+	// none (no result: block): no table shows them, no Nagios state
+	// judges them.
+	ItemUnshown = "unshown"
 )
 
 // notJudged are the ledger item kinds that leave a subject unjudged: a
@@ -407,6 +423,23 @@ func nullItemsItem(nu flow.NullItems) coverage.Item {
 		What: "any of its items",
 		Why:  fmt.Sprintf("its items expression %s was null — a key never written, or one a stage before it did not write — so no item ran", nu.Items),
 		Kind: ItemNullItems,
+	}
+}
+
+// unshownItem says a run wrote n verdict rows that nothing shows or
+// judges: a chart with verdict stages and no result: block printed no
+// table and stood Consistent, exit 0, over a row that said fail
+// (cmd/runbook TestVerdictRowsWithNoResultAreNoAnswer). A chart others
+// mount has no result: of its own, so the loader does not refuse it.
+func unshownItem(n int) coverage.Item {
+	what := fmt.Sprintf("%d verdict rows", n)
+	if n == 1 {
+		what = "1 verdict row"
+	}
+	return coverage.Item{
+		What: what,
+		Why:  "the chart has no result: block with a kind starting with verdict/, so no table shows them and no Nagios state judges them: add result: {kind: verdict/NAME} to the chart",
+		Kind: ItemUnshown,
 	}
 }
 

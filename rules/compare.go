@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/openrunbook/runbook/internal/jsonv"
+	"github.com/openrunbook/runbook/internal/secret"
 )
 
 // Compare orders two values under the comparison law (see the package doc):
@@ -502,16 +504,95 @@ func equalCheck(a any, ca class, b any, cb class) (bool, string) {
 // (listPart) — the one judgement every equality operator (eq, ne, in,
 // notIn; ==, !=, in) asks; "" when they differ otherwise.
 func apart(a, b string) string {
+	if reason := maskedSide(a, b); reason != "" {
+		return reason
+	}
 	if reason := lineEnd(a, b); reason != "" {
 		return reason
 	}
 	if reason := edgeBlanks(a, b); reason != "" {
 		return reason
 	}
+	if reason := innerBlanks(a, b); reason != "" {
+		return reason
+	}
 	if reason := caseOnly(a, b); reason != "" {
 		return reason
 	}
+	if reason := dashOnly(a, b); reason != "" {
+		return reason
+	}
 	return listPart(a, b)
+}
+
+// dashOnly is why two unequal texts are not known to differ: they differ
+// only where one has "-" and the other "_", which a tool may read as one
+// character. The kernel names a module usb_storage in lsmod and
+// /proc/modules, modprobe, a blacklist and a CIS list write usb-storage,
+// and `m in map(mods.stdout, .module)` was a plain no, so a baseline
+// said usb-storage was not loaded, OK, Consistent, over a host where it
+// was (TestTextsThatDifferOnlyInDashesAreNoEquality; pip reads a
+// package's name so too). "" for any other pair.
+//
+//	dashOnly("usb-storage", "usb_storage")   "… differ only in - and _ …"
+//	dashOnly("usb-storage", "usb_audio")     ""
+func dashOnly(a, b string) string {
+	if a == b || len(a) != len(b) || !strings.ContainsAny(a+b, "-_") {
+		return ""
+	}
+	for i := range len(a) {
+		if a[i] != b[i] && !(a[i] == '-' && b[i] == '_' || a[i] == '_' && b[i] == '-') {
+			return ""
+		}
+	}
+	return strconv.Quote(a) + " and " + strconv.Quote(b) + " differ only in - and _, which a tool may read as one (the kernel lists module usb-storage as usb_storage in lsmod and /proc/modules, and modprobe takes either); where they are one, compare replace(x, \"-\", \"_\") == " + strconv.Quote(strings.ReplaceAll(b, "-", "_")) + ", and where they are not, x matches " + strconv.Quote("^"+regexp.QuoteMeta(b)+"$")
+}
+
+// maskedSide is why two unequal texts are not known to differ: one is a
+// value runbook masked as a secret before it reached the scope (by its
+// name, DB_PASSWORD=… in a .env file or /proc/PID/environ, or its form,
+// secret.ByForm), so what it held is not known, and the other is a text
+// it may have been. A default-password audit asking
+// `env.content.DB_PASSWORD in ["changeme", …]` over a file holding
+// DB_PASSWORD=changeme compared "***" and said ok, Consistent
+// (TestMaskedSecretIsNoEquality). The empty text is known to differ: no
+// value under secret.MinDerived bytes is masked; so is a PEM armour line.
+// "" for any other pair.
+func maskedSide(a, b string) string {
+	masked, other := a, b
+	if masked != secret.Masked {
+		masked, other = b, a
+	}
+	if masked != secret.Masked || other == secret.Masked || other == "" || strings.HasPrefix(strings.TrimPrefix(other, "^"), "-----") {
+		// A PEM armour line (-----BEGIN CERTIFICATE-----) is never what
+		// was masked: a key's material is masked between its armour
+		// lines, which are kept, and a key in DER whole.
+		return ""
+	}
+	return strconv.Quote(secret.Masked) + " is a value runbook masked as a secret before any rule read it (its name or its form says it holds one: a password, a token, a key), so what it held is not known and is not compared with " + strconv.Quote(other) + "; a rule can ask whether it is set (x != \"\"), and a password is checked where it is used (a login with it), not by its text"
+}
+
+// innerBlanks is why two unequal texts are not known to differ: they hold
+// the same words, two or more, and differ only in the blanks between them
+// (a tab where the other has a space, or a run of spaces), which a tool
+// writes as it likes. sysctl prints net.ipv4.tcp_rmem's three numbers
+// between tabs, a baseline writes them as sysctl.conf does, between
+// spaces, and `trim(v.stdout) == w.want` said fail over the very value
+// wanted (TestTextsThatDifferOnlyInTheirInnerBlanksAreNoEquality). "" for
+// any other pair.
+//
+//	innerBlanks("4096\t131072\t6291456", "4096 131072 6291456")   "… differ only in the blanks between their words …"
+//	innerBlanks("a b", "ab")                                      ""
+func innerBlanks(a, b string) string {
+	wa, wb := strings.Fields(a), strings.Fields(b)
+	if a == b || len(wa) < 2 || !slices.Equal(wa, wb) {
+		return ""
+	}
+	quoted := make([]string, len(wb))
+	for i, w := range wb {
+		quoted[i] = regexp.QuoteMeta(w)
+	}
+	return strconv.Quote(a) + " and " + strconv.Quote(b) + " differ only in the blanks between their words (a tab where the other has a space, or a run of them), which a tool writes as it likes (sysctl prints net.ipv4.tcp_rmem's numbers between tabs); compare the words: x matches " + strconv.Quote("^\\s*"+strings.Join(quoted, "\\s+")+"\\s*$")
 }
 
 // listPart is why two unequal texts are not known to differ: one is a
@@ -624,8 +705,15 @@ func edgeSuffix(s, suffix string) string {
 // edgeMatch is why `s matches pattern` is not known to be false: pattern
 // matches s but for a line end after it (lineEndMatch), or but for other
 // blanks at its ends, as `^install /bin/(true|false)$` matches modprobe
-// -n -v's "install /bin/false " trimmed and not as printed; "" otherwise.
+// -n -v's "install /bin/false " trimmed and not as printed; or over a
+// value masked as a secret, whose text is not known (maskedSide); ""
+// otherwise.
 func edgeMatch(s string, pattern any) string {
+	if s == secret.Masked {
+		if re, ok := patternOf(pattern); ok && !re.MatchString(s) {
+			return maskedSide(s, re.String())
+		}
+	}
 	if reason := lineEndMatch(s, pattern); reason != "" {
 		return reason
 	}

@@ -672,6 +672,7 @@ func runtimeError(err error, src string) error {
 		if strings.Contains(msg, objectListPanic) {
 			msg = "it takes a list there and was given an object (JSON such as {\"db\": {\"status\": \"fail\"}} keyed by name); go over its values with values(x), its keys with keys(x) (sort(keys(x)) for an order): any(values(x), .status != \"ok\")"
 		}
+		msg += FractionRemainderHint(msg)
 		if strings.HasPrefix(msg, "time: unknown unit ") {
 			msg += durationUnitsHint(msg)
 		}
@@ -725,6 +726,23 @@ func memberAt(src string, line, col int) bool {
 		return col < len(r) && (r[col] == '"' || r[col] == '\'')
 	}
 	return prev == '.' && (unicode.IsLetter(at) || at == '_' || at == '$')
+}
+
+// FractionRemainderHint is what to write where expr refused % over a
+// quotient ("" for any other error): a bit test written without bit
+// operators, `taint / 4096 % 2 == 1` (bit 12 of /proc/sys/kernel/tainted),
+// takes % of a fraction, since expr's / gives a float64; expr says it at
+// load (`invalid operation: % (mismatched types float64 and int)`) or,
+// where it cannot know the kinds, at run time (`invalid operation:
+// float64 % int`), naming neither / nor what to write
+// (TestRemainderOfAFractionSaysIntOrBitand, chart
+// TestRemainderOfAQuotientSaysIntOrBitand).
+func FractionRemainderHint(msg string) string {
+	if !strings.HasPrefix(msg, "invalid operation: % (mismatched types float64") && msg != "invalid operation: % (mismatched types int and float64)" &&
+		!strings.HasPrefix(msg, "invalid operation: float64 % ") && !strings.HasSuffix(msg, " % float64") {
+		return ""
+	}
+	return " (/ divides as a fraction in expr, 12289 / 4096 is 3.000244…, and % takes whole numbers: write int(x / 4096) % 2 for a whole quotient's remainder, or test the bit itself, bitand(x, 4096) != 0)"
 }
 
 // objectIndexPanic is Go's words for an object (a map keyed by text)

@@ -7,6 +7,7 @@ import (
 	"github.com/expr-lang/expr"
 
 	"github.com/openrunbook/runbook/internal/jsonv"
+	"github.com/openrunbook/runbook/internal/secret"
 )
 
 // `contains`, `startsWith`, `endsWith` and `matches` read text. expr's own operators
@@ -72,7 +73,15 @@ func judgedText(a, b, text any, op string, f func(s, sub string) bool) (any, err
 				return nil, fmt.Errorf("%s: %s", text, reason)
 			}
 		}
-		return f(x, y), nil
+		matched := f(x, y)
+		if !matched && x == secret.Masked {
+			// A value masked before any rule read it holds some text
+			// not known: "***" startsWith "change" says nothing of it.
+			if reason := maskedSide(x, y); reason != "" {
+				return nil, fmt.Errorf("%s: %s", text, reason)
+			}
+		}
+		return matched, nil
 	}
 	side, v := "its left side", a
 	if ok1 {

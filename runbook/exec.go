@@ -60,6 +60,9 @@ func (r *run) record(fres *flow.Result) *record.Record {
 		Projection: rb.projectionFor(r.o),
 		Resume:     r.o.resume,
 	}
+	if rb.spec.Result == nil {
+		run.Unprojected = VerdictsKey
+	}
 	if r.narr != nil {
 		run.Narrative = r.narr.Lines()
 	}

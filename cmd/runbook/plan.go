@@ -171,11 +171,18 @@ type planResult struct {
 	Checks  []string `json:"checks,omitempty"`
 	// Nagios is each verdict word result.nagios maps, and its state.
 	Nagios map[string]string `json:"nagios,omitempty"`
+	// Unshown is set for a chart with no result: block whose verdict
+	// stages write rows: nothing will show or judge them.
+	Unshown bool `json:"unshown,omitempty"`
 }
 
 // planResultOf fills a plan's result from the chart's block; nil for none.
-func planResultOf(r *chart.ResultSpec) *planResult {
+func planResultOf(spec *chart.Spec) *planResult {
+	r := spec.Result
 	if r == nil {
+		if spec.WritesVerdicts() {
+			return &planResult{Unshown: true}
+		}
 		return nil
 	}
 	pr := &planResult{Kind: r.Kind, Decider: r.Decider, Nagios: r.Nagios}
@@ -196,6 +203,10 @@ func planResultOf(r *chart.ResultSpec) *planResult {
 
 // text writes the result section of a plan's text.
 func (r *planResult) text(b *strings.Builder) {
+	if r.Unshown {
+		b.WriteString("\nresult none: the rows the verdict stages write are shown and judged by nothing (no table, no Nagios state), and a run says so, Not sure; add result: {kind: verdict/NAME}, unless a chart mounts this one\n")
+		return
+	}
 	fmt.Fprintf(b, "\nresult %s\n", r.Kind)
 	if r.Decider != "" {
 		fmt.Fprintf(b, "  verdict meanings from %s\n", r.Decider)
@@ -345,7 +356,7 @@ func makePlan(ctx context.Context, path string, rb *runbook.Runbook, given map[s
 	} else {
 		rb.WalkStages(pl.stage)
 	}
-	pl.out.Result = planResultOf(spec.Result)
+	pl.out.Result = planResultOf(spec)
 	pl.out.OK = len(pl.out.Checks) == 0
 	return pl.out
 }

@@ -250,7 +250,12 @@ func (o opts) records() error {
 	if !ok || v == "lines" || v == "nul" {
 		return nil
 	}
-	return fmt.Errorf("parse mode %s: option records is %s, want nul (records each ended by a NUL byte: find -print0, git -z, grep -Z, /proc/PID/cmdline) or lines (the default)", o.mode, jsonv.Describe(v))
+	is := jsonv.Describe(v)
+	if s, ok := v.(string); ok {
+		// records: NUL was "a string, want nul", which it is.
+		is = strconv.Quote(s)
+	}
+	return fmt.Errorf("parse mode %s: option records is %s, want nul (records each ended by a NUL byte: find -print0, git -z, grep -Z, /proc/PID/cmdline) or lines (the default)", o.mode, is)
 }
 
 func (o opts) whole(k string) (int, error) {

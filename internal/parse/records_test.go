@@ -94,3 +94,18 @@ func TestNulRecordsCountRecords(t *testing.T) {
 		t.Errorf("counted %q, want 2 lines", got)
 	}
 }
+
+// TestRecordsInAnotherCaseSaysWhatWasGiven: `records: NUL`, the byte's
+// name as a person writes it, was refused as `option records is a string,
+// want nul`, and it is a string; the error quotes what was given.
+func TestRecordsInAnotherCaseSaysWhatWasGiven(t *testing.T) {
+	t.Parallel()
+	err := Check(Spec{Mode: "lines", Options: map[string]any{"records": "NUL"}})
+	if err == nil || !strings.Contains(err.Error(), `option records is "NUL", want nul`) {
+		t.Errorf("records: NUL: %v", err)
+	}
+	err = Check(Spec{Mode: "lines", Options: map[string]any{"records": 0}})
+	if err == nil || !strings.Contains(err.Error(), "option records is a number, want nul") {
+		t.Errorf("records: 0: %v", err)
+	}
+}

@@ -8,18 +8,23 @@ import (
 
 // ByForm is t with every secret known by its form masked, whoever said
 // so or not: a private key's material (PrivateKeys) and a password hash
-// (PasswordHashes), and a Redis server's password setting
-// (RedisPasswords). It is what every road of a run's bytes into text asks
+// (PasswordHashes), a Redis server's password setting
+// (RedisPasswords), and an environment variable's or a command-line
+// option's value whose name says it is a secret (EnvAssignments,
+// ArgvOptions). It is what every road of a run's bytes into text asks
 // (MaskStream, Set.Text, the runbook package's read bytes), so neither
 // reaches the scope, the record or any output.
-func ByForm(t string) string { return RedisPasswords(PasswordHashes(PrivateKeys(t))) }
+func ByForm(t string) string {
+	return ArgvOptions(EnvAssignments(RedisPasswords(PasswordHashes(PrivateKeys(t)))))
+}
 
 // byForm is ByForm over a stream's bytes, which it returns unchanged, not
 // copied, when they hold no such form.
 func byForm(b []byte) []byte {
 	if !bytes.Contains(b, []byte("PRIVATE KEY")) && !bytes.Contains(b, []byte("rivate-Key")) && !bytes.Contains(b, []byte("rivate-key")) && !bytes.Contains(b, []byte("$")) &&
 		!bytes.Contains(b, []byte("requirepass")) && !bytes.Contains(b, []byte("masterauth")) &&
-		!bytes.Contains(b, []byte("user ")) && !bytes.Contains(b, []byte("passwords")) {
+		!bytes.Contains(b, []byte("user ")) && !bytes.Contains(b, []byte("passwords")) &&
+		!bytes.Contains(b, []byte("=")) && !(bytes.Contains(b, []byte("--")) && bytes.IndexByte(b, 0) >= 0) {
 		return b
 	}
 	return []byte(ByForm(string(b)))

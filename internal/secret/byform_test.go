@@ -42,3 +42,68 @@ func TestPasswordHashesAreMaskedByForm(t *testing.T) {
 		t.Errorf("a captured stream kept the hash: %s", out)
 	}
 }
+
+// TestEnvironmentSecretsAreMaskedByForm: a chart asking whether a process
+// runs with LD_PRELOAD read /proc/PID/environ, and the service's
+// DB_PASSWORD and AWS_SECRET_ACCESS_KEY stood in the record, in explain's
+// chain and in a verdict column, though the run was given no secret. A
+// variable whose name says it is a secret has its value masked wherever
+// an environment is listed (NUL-ended, a line, export, declare -x), its
+// name kept; an id, a path, a short value and another name are left.
+func TestEnvironmentSecretsAreMaskedByForm(t *testing.T) {
+	t.Parallel()
+	var zero secret.Set
+	for in, want := range map[string]string{
+		"HOME=/root\x00DB_PASSWORD=hunter2secret\x00LD_PRELOAD=/tmp/evil.so\x00":                "HOME=/root\x00DB_PASSWORD=***\x00LD_PRELOAD=/tmp/evil.so\x00",
+		"AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG\nAWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE\n": "AWS_SECRET_ACCESS_KEY=***\nAWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE\n",
+		"export VAULT_TOKEN=hvs.CAESIJabcdef\r\n":                                               "export VAULT_TOKEN=***\r\n",
+		`declare -x GITHUB_TOKEN="ghp_abcdefghijkl"` + "\n":                                     "declare -x GITHUB_TOKEN=***\n",
+		"HOME=/root\x00DEPLOY_TOKEN=line-one\nline-two\x00X=1\x00":                              "HOME=/root\x00DEPLOY_TOKEN=***\x00X=1\x00",
+		"PGPASSWORD=root\nPWD=/home/ops\nVAULT_TOKEN_FILE=/etc/vault/token\n":                   "PGPASSWORD=root\nPWD=/home/ops\nVAULT_TOKEN_FILE=/etc/vault/token\n",
+		"net.ipv4.ip_forward = 0\nkernel.tainted = 0\n":                                         "net.ipv4.ip_forward = 0\nkernel.tainted = 0\n",
+		"echo TOKEN=abcdefghij\n":                                                               "echo TOKEN=abcdefghij\n",
+	} {
+		if got := zero.Text(in); got != want {
+			t.Errorf("Text(%q) = %q, want %q", in, got, want)
+		}
+		if got := secret.ByForm(secret.ByForm(in)); got != want {
+			t.Errorf("ByForm twice (%q) = %q, want %q", in, got, want)
+		}
+	}
+	env := "HOME=/root\x00DB_PASSWORD=hunter2secret\x00"
+	if got := string(secret.MaskStream([]byte(env), nil, 0, len(env))); got != "HOME=/root\x00DB_PASSWORD=***\x00" {
+		t.Errorf("MaskStream = %q", got)
+	}
+}
+
+// TestArgvSecretsAreMaskedByForm: a chart listing which processes run
+// with a deprecated flag read /proc/*/cmdline, and a service started
+// with --db-password=… (or vault's --token and its value, the next
+// argument) stood in the record whole. An option whose name says it
+// holds a secret has its value masked, the option kept; a short value, a
+// path, and another name are left.
+func TestArgvSecretsAreMaskedByForm(t *testing.T) {
+	t.Parallel()
+	var zero secret.Set
+	for in, want := range map[string]string{
+		"mysqld\x00--db-password=hunter2pw\x00--port=3306\x00":                               "mysqld\x00--db-password=***\x00--port=3306\x00",
+		"vault\x00agent\x00--token\x00hvs.CAESIJabc\x00-v\x00":                               "vault\x00agent\x00--token\x00***\x00-v\x00",
+		"/usr/bin/app --api-key=sk_live_abcdef --verbose\n":                                  "/usr/bin/app --api-key=*** --verbose\n",
+		"java\x00-Dspring.datasource.password=s3cretpw\x00-jar\x00app.jar\x00":               "java\x00-Dspring.datasource.password=***\x00-jar\x00app.jar\x00",
+		"py\x00--insecure\x00--db-password=hunter2secret\x00--token\x00hvs.CAESIJabcdef\x00": "py\x00--insecure\x00--db-password=***\x00--token\x00***\x00",
+		"sort\x00--key=2\x00":                    "sort\x00--key=2\x00",
+		"app\x00--key-file=/etc/app/key.pem\x00": "app\x00--key-file=/etc/app/key.pem\x00",
+		"ls\x00--color=always\x00--\x00-x\x00":   "ls\x00--color=always\x00--\x00-x\x00",
+	} {
+		if got := zero.Text(in); got != want {
+			t.Errorf("Text(%q) = %q, want %q", in, got, want)
+		}
+		if got := secret.ByForm(secret.ByForm(in)); got != want {
+			t.Errorf("ByForm twice (%q) = %q, want %q", in, got, want)
+		}
+	}
+	argv := "vault\x00--token\x00hvs.CAESIJabc\x00"
+	if got := string(secret.MaskStream([]byte(argv), nil, 0, len(argv))); got != "vault\x00--token\x00***\x00" {
+		t.Errorf("MaskStream = %q", got)
+	}
+}

@@ -1,0 +1,101 @@
+package secret
+
+import (
+	"regexp"
+	"strings"
+)
+
+// envAssignment is one variable's assignment where a text lists an
+// environment: a record of its own, ended by a newline or a NUL byte
+// (/proc/PID/environ, `env`, a .env file, /etc/environment), or a shell's
+// `export NAME=…` and `declare -x NAME=…`. Its groups are what is kept (the
+// record's start and NAME=), the name, and the value to the record's end.
+var envAssignment = regexp.MustCompile(`(?m)((?:^|\x00)(?:export[ \t]+|declare -x[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)=)([^\r\n\x00]*)`)
+
+// envRecord is envAssignment over NUL-ended records (/proc/PID/environ),
+// whose values may hold line ends.
+var envRecord = regexp.MustCompile(`((?:^|\x00)([A-Za-z_][A-Za-z0-9_]*)=)([^\x00]*)`)
+
+// EnvAssignments is t with the value of every environment variable whose
+// name says it holds a secret (NamedSecret) masked, its name kept, as a
+// variable a command is given by name is held (AddInherited): at least
+// MinDerived bytes and no path. A process's environment is where a
+// service is handed its database password and its cloud keys, and a
+// chart asking whether a process runs with LD_PRELOAD, reading
+// /proc/PID/environ, put DB_PASSWORD's and AWS_SECRET_ACCESS_KEY's values
+// in the record, in `runbook explain`'s chain and in the rows, though the
+// run was given no secret. The name is kept, so a rule can still ask
+// whether one is set. Idempotent.
+//
+//	DB_PASSWORD=hunter2pw␀LD_PRELOAD=/x.so     DB_PASSWORD=***␀LD_PRELOAD=/x.so
+//	export VAULT_TOKEN=hvs.CAESIJ…             export VAULT_TOKEN=***
+//	AWS_ACCESS_KEY_ID=AKIA…                    as it is (an id)
+//	PGPASSWORD=root                            as it is (under MinDerived)
+func EnvAssignments(t string) string {
+	if !strings.Contains(t, "=") {
+		return t
+	}
+	re := envAssignment
+	if strings.Contains(t, "\x00") {
+		// NUL-ended records: a value runs to its NUL, line ends and all
+		// (a key in PEM handed over in one variable).
+		re = envRecord
+	}
+	return re.ReplaceAllStringFunc(t, func(m string) string {
+		sub := re.FindStringSubmatch(m)
+		keep, name, value := sub[1], sub[2], sub[3]
+		if !NamedSecret(name) || len(value) < MinDerived || isPath(value) {
+			return m
+		}
+		return keep + Masked
+	})
+}
+
+// argvOption is a command-line option given its value after "=", where a
+// process's arguments are listed: `--NAME=VALUE` (or `-DNAME=VALUE`, a
+// JVM's property) after a NUL byte (/proc/PID/cmdline) or a blank (ps -o
+// args). Its groups: what is kept (the separator, the option and its =),
+// the option's name, and the value.
+var argvOption = regexp.MustCompile(`((?:^|[\x00 \t])--?([A-Za-z][A-Za-z0-9_.-]*)=)([^\x00\s]*)`)
+
+// ArgvOptions is t with the value of every command-line option whose name
+// says it holds a secret (NamedSecret, its dashes and dots read as
+// underscores: --db-password as DB_PASSWORD) masked, the option kept,
+// under the rule EnvAssignments keeps: at least MinDerived bytes and no
+// path. The value is the option's after "=", or, in NUL-ended arguments,
+// the argument after `--NAME`. A chart listing which processes run with a
+// retired flag read /proc/PID/cmdline, and a service started with
+// --db-password=… stood in the record whole. Idempotent.
+//
+//	mysqld␀--db-password=hunter2pw␀    mysqld␀--db-password=***␀
+//	vault␀--token␀hvs.CAESIJabc␀       vault␀--token␀***␀
+//	sort --key=2                       as it is (under MinDerived)
+//	app --key-file=/etc/app/key.pem    as it is (a path's name)
+func ArgvOptions(t string) string {
+	if !strings.Contains(t, "-") {
+		return t
+	}
+	t = argvOption.ReplaceAllStringFunc(t, func(m string) string {
+		sub := argvOption.FindStringSubmatch(m)
+		if !argvSecret(sub[2], sub[3]) {
+			return m
+		}
+		return sub[1] + Masked
+	})
+	if !strings.Contains(t, "\x00--") {
+		return t
+	}
+	args := strings.Split(t, "\x00")
+	for i := 0; i+1 < len(args); i++ {
+		name, ok := strings.CutPrefix(args[i], "--")
+		if ok && !strings.Contains(name, "=") && argvSecret(name, args[i+1]) {
+			args[i+1] = Masked
+		}
+	}
+	return strings.Join(args, "\x00")
+}
+
+// argvSecret says whether an option named name holds value as a secret.
+func argvSecret(name, value string) bool {
+	return NamedSecret(strings.NewReplacer("-", "_", ".", "_").Replace(name)) && len(value) >= MinDerived && !isPath(value)
+}
