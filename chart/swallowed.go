@@ -49,7 +49,7 @@ func stderrToNull(st *syntax.Stmt) bool {
 			to = r.Word.Lit()
 		}
 		switch r.Op {
-		case syntax.RdrOut, syntax.AppOut, syntax.ClbOut:
+		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob:
 			return fd == "2" && to == "/dev/null"
 		case syntax.RdrAll, syntax.AppAll:
 			return to == "/dev/null"
