@@ -253,11 +253,21 @@ func truncatedInLedger(ledger []coverage.Entry, path string) bool {
 }
 
 // meaningsInOrder lists the meanings of the verdicts in the order the rows
-// first show them, then the rest alphabetically.
+// first show them, then the rest alphabetically. A meaning that is its
+// word again (a declared branch with no description, whose decider ran
+// no rule labelled for it: `many — many`) says nothing a reader has not
+// read in the table, and is left out of the lines; the record keeps it.
 func meaningsInOrder(rows []record.Row, meanings map[string]string) [][2]string {
 	if len(meanings) == 0 {
 		return nil
 	}
+	said := make(map[string]string, len(meanings))
+	for w, m := range meanings {
+		if m != w {
+			said[w] = m
+		}
+	}
+	meanings = said
 	out := make([][2]string, 0, len(meanings))
 	seen := map[string]bool{}
 	for _, r := range rows {
