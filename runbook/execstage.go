@@ -444,13 +444,20 @@ func (rs *runState) text(path, of string, b []byte) string {
 // or an exit code the chart declared an answer) printed nothing on the
 // stdout the chart parses as data and wrote on stderr instead: the empty
 // value its parse made is no answer of none (record.ItemStderrOnly). Text
-// (the default) is not judged, since an action's stage (a restart) may
-// print only progress on stderr; json and nagios are not either, since a
-// blank text is already a parse problem there.
+// by default (no parse: written) is not judged, since an action's stage
+// (a restart) may print only progress on stderr; an explicit parse: text
+// is, since the chart reads that stdout as the answer: `postconf -h` of a
+// parameter it does not know prints nothing, warns on stderr and exits 0,
+// and the empty value read as the setting left unset. json and nagios are
+// not judged, since a blank text is already a parse problem there.
 func stderrOnly(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
 	switch es.Parse.Mode {
-	case "", "text", "json", "nagios":
+	case "", "json", "nagios":
 		return false
+	case "text":
+		if !es.ParseGiven {
+			return false
+		}
 	}
 	if !answeredAsNoFailure(res, row) {
 		return false
