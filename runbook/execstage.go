@@ -313,6 +313,8 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		rs.fileLedger(record.DeniedInOutputEntry(path, *res.ExitCode, rs.mask(line)))
 	} else if line := noDNSAnswer(res, row, stdout, stderr); line != "" {
 		rs.fileLedger(record.NoDNSAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
+	} else if digShortBlank(es, res, row) {
+		rs.fileLedger(record.DigShortBlankEntry(path, *res.ExitCode, row.Answer))
 	} else if line := searchedNothing(res, row, stderr); line != "" {
 		rs.fileLedger(record.SearchedNothingEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if line := checksumListUnopened(es, res, row, stderr); line != "" {
@@ -577,6 +579,17 @@ func noDNSAnswer(res proc.Result, row label.Row, stdout, stderr string) string {
 		return line
 	}
 	return record.NoDNSAnswer(stderr)
+}
+
+// digShortBlank says whether a stage running dig +short (chart.ExecSpec.
+// DigShortSilence) ended as no failure and printed nothing on stdout:
+// +short's silence is the same over a REFUSED or a SERVFAIL as over no
+// record, so it is no answer of none (record.ItemDigShortBlank).
+func digShortBlank(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
+	if !answeredAsNoFailure(res, row) || es.DigShortSilence() == "" {
+		return false
+	}
+	return len(bytes.TrimSpace(res.Stdout)) == 0
 }
 
 // searchedNothing is stderr's first line saying the command's search
