@@ -111,6 +111,7 @@ func (l *loader) exec(e entry, s *StageSpec) *ExecSpec {
 	if pe, ok := m.get("parse"); ok {
 		if p, ok := l.parseSpec(pe, sid, "exec parse"); ok {
 			x.Parse = p
+			x.ParseGiven = true
 		}
 	}
 	if ie, ok := m.get("into"); ok {

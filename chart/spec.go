@@ -190,9 +190,13 @@ type ExecSpec struct {
 	// Parse is `parse:`, checked at load (parse.Check): the mode stdout is
 	// read as, and its options. The zero Spec (Mode "") reads as text.
 	Parse parse.Spec
-	Into  string
-	Dir   string
-	Stdin *Assign // optional: an expression whose value is written to stdin
+	// ParseGiven is whether the chart wrote `parse:`: an explicit `parse:
+	// text` reads stdout as the answer, where a stage with none (read as
+	// text) may be an action printing its progress on stderr.
+	ParseGiven bool
+	Into       string
+	Dir        string
+	Stdin      *Assign // optional: an expression whose value is written to stdin
 	// ExitCodes maps the exit codes the chart declared ANSWERS to their
 	// words (`exitCodes:`; the preset nagios is {0: ok, 1: warning, 2:
 	// critical, 3: unknown}). nil: none declared. A listed code's word is

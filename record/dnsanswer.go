@@ -104,3 +104,29 @@ func Unresolved(stderr string) string {
 func UnresolvedAnswerEntry(path string, exit int, word, line string) coverage.Entry {
 	return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but it said on stderr that it found no address for the host it was given, so it never reached the host, and %q is not known of it (a name misspelt, or no name server answering); stderr's first such line: %q; check the name, or say which stderr the answer goes with, {%d: {word: %s, stderr: TEXT}}, and the other is a failure", exit, word, word, cutLine(line), exit, word), ItemNoDNSAnswer)
 }
+
+// ItemDigShortBlank is the kind of the not-checked item filed for an exec
+// stage that runs dig +short (chart.ExecSpec.DigShortSilence), ended as no
+// failure and printed nothing on stdout. +short prints nothing and exits
+// 0 over a REFUSED or a SERVFAIL as over NXDOMAIN or a name with no
+// record of the type, so its silence is no answer of none: a key-rotation
+// check asking `dig +short TXT old._domainkey.DOMAIN` of a server that
+// refused the zone said the old selector removed, OK, Consistent
+// (cmd/runbook TestDigShortSilenceIsNoAnswer). Where it printed records,
+// they are the server's answer and nothing is filed.
+const ItemDigShortBlank = "dig-short-blank"
+
+// DigShortBlankEntry is the ledger's entry for such a stage, filed under
+// its path: exit is the exit code, word the answer the chart declared for
+// it ("" when none).
+func DigShortBlankEntry(path string, exit int, word string) coverage.Entry {
+	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
+		Kind: coverage.KindLedger,
+		NotChecked: []coverage.Item{{
+			What: "its answer",
+			Why: fmt.Sprintf("it runs dig +short and printed nothing %s: +short prints nothing over a REFUSED or a SERVFAIL as over a name with no such record, so its silence is no answer of none; run dig +noall +comments +answer NAME TYPE, whose header says the status (NXDOMAIN, NOERROR, SERVFAIL, REFUSED), and judge that",
+				exitedThough(exit, word)),
+			Kind: ItemDigShortBlank,
+		}},
+	}}
+}

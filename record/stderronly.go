@@ -9,8 +9,8 @@ import (
 // ItemStderrOnly is the kind of the not-checked item filed for an exec
 // stage whose command ended with an exit code that is no failure (0, or a
 // code exitCodes: declares an answer), printed nothing on stdout, which
-// the chart parses as data (a parse: mode other than text), and wrote on
-// stderr. `journalctl -o json` without read access to the journal, a
+// the chart parses as data (a parse: mode, an explicit text among them),
+// and wrote on stderr. `journalctl -o json` without read access to the journal, a
 // collector whose backend is down: the tool says why on stderr and exits
 // 0, and the parse makes an empty list of its stdout, which every rule
 // over it reads as "none found". What the chart decided rests on no

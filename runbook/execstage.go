@@ -313,6 +313,8 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		rs.fileLedger(record.DeniedInOutputEntry(path, *res.ExitCode, rs.mask(line)))
 	} else if line := noDNSAnswer(res, row, stdout, stderr); line != "" {
 		rs.fileLedger(record.NoDNSAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
+	} else if digShortBlank(es, res, row) {
+		rs.fileLedger(record.DigShortBlankEntry(path, *res.ExitCode, row.Answer))
 	} else if line := searchedNothing(res, row, stderr); line != "" {
 		rs.fileLedger(record.SearchedNothingEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if line := checksumListUnopened(es, res, row, stderr); line != "" {
@@ -444,13 +446,20 @@ func (rs *runState) text(path, of string, b []byte) string {
 // or an exit code the chart declared an answer) printed nothing on the
 // stdout the chart parses as data and wrote on stderr instead: the empty
 // value its parse made is no answer of none (record.ItemStderrOnly). Text
-// (the default) is not judged, since an action's stage (a restart) may
-// print only progress on stderr; json and nagios are not either, since a
-// blank text is already a parse problem there.
+// by default (no parse: written) is not judged, since an action's stage
+// (a restart) may print only progress on stderr; an explicit parse: text
+// is, since the chart reads that stdout as the answer: `postconf -h` of a
+// parameter it does not know prints nothing, warns on stderr and exits 0,
+// and the empty value read as the setting left unset. json and nagios are
+// not judged, since a blank text is already a parse problem there.
 func stderrOnly(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
 	switch es.Parse.Mode {
-	case "", "text", "json", "nagios":
+	case "", "json", "nagios":
 		return false
+	case "text":
+		if !es.ParseGiven {
+			return false
+		}
 	}
 	if !answeredAsNoFailure(res, row) {
 		return false
@@ -570,6 +579,17 @@ func noDNSAnswer(res proc.Result, row label.Row, stdout, stderr string) string {
 		return line
 	}
 	return record.NoDNSAnswer(stderr)
+}
+
+// digShortBlank says whether a stage running dig +short (chart.ExecSpec.
+// DigShortSilence) ended as no failure and printed nothing on stdout:
+// +short's silence is the same over a REFUSED or a SERVFAIL as over no
+// record, so it is no answer of none (record.ItemDigShortBlank).
+func digShortBlank(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
+	if !answeredAsNoFailure(res, row) || es.DigShortSilence() == "" {
+		return false
+	}
+	return len(bytes.TrimSpace(res.Stdout)) == 0
 }
 
 // searchedNothing is stderr's first line saying the command's search

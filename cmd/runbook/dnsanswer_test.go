@@ -68,3 +68,56 @@ stages:
 		}
 	}
 }
+
+// TestDigShortSilenceIsNoAnswer: dig +short prints nothing and exits 0
+// over a REFUSED or a SERVFAIL as over a name with no such record. A
+// key-rotation check asking `dig +short TXT old._domainkey.DOMAIN` of a
+// server that refused the zone said the old selector removed, OK,
+// Consistent, with only a warning on stderr. Its blank output is now a
+// not-checked item (dig-short-blank): Not sure, UNKNOWN. Records printed
+// are the server's answer and stand.
+func TestDigShortSilenceIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, out string
+		flagged   bool
+	}{
+		{"refused, nothing printed", ``, true},
+		{"a revoked key", `"v=DKIM1; k=rsa; p="\n`, false},
+	} {
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
+runbook: dkim-retired
+result: {kind: verdict/dkim, decider: Retired, nagios: {ok: [removed, revoked], critical: [live]}}
+stages:
+  - id: txt
+    exec:
+      parse: lines
+      shell: |
+        dig() { printf '`+tc.out+`'; }
+        dig +short old._domainkey.example.test TXT
+  - id: retired
+    name: Retired
+    decide:
+      rules:
+        - {when: 'len(txt.stdout) == 0', then: removed, label: no TXT record at the selector}
+        - {when: 'any(txt.stdout, # contains "p=\"")', then: revoked, label: its p= is empty}
+      default: {branch: live, label: the selector still publishes a key}
+    branches:
+      removed: [{id: r, verdict: {subject: '"old"', verdict: '"removed"'}}]
+      revoked: [{id: v, verdict: {subject: '"old"', verdict: '"revoked"'}}]
+      live: [{id: l, verdict: {subject: '"old"', verdict: '"live"'}}]
+`)
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		const said = `stage "txt" did not check its answer (it runs dig +short and printed nothing though it exited 0: +short prints nothing over a REFUSED or a SERVFAIL as over a name with no such record`
+		if !tc.flagged {
+			if r.code != 0 || strings.Contains(r.stdout, "did not check") {
+				t.Errorf("%s: exit %d; want 0, nothing flagged:\n%s", tc.name, r.code, r.stdout)
+			}
+			continue
+		}
+		if r.code != 3 || !strings.HasPrefix(r.stdout, "dkim-retired UNKNOWN") || !strings.Contains(r.stdout, said) {
+			t.Errorf("%s: exit %d; want 3, UNKNOWN, saying %s:\n%s", tc.name, r.code, said, r.stdout)
+		}
+	}
+}

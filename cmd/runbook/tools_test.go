@@ -219,8 +219,9 @@ func TestShiftedDfRowIsNotSure(t *testing.T) {
 // match, and the run stood Consistent — "no errors" read from a command
 // that read nothing. Its stage is now a not-checked ledger item
 // (stderr-only): Not sure, UNKNOWN. A command that printed its rows
-// (with warnings on stderr), and a text stage (an action that prints
-// progress on stderr), are not flagged.
+// (with warnings on stderr), and a stage with no parse: (an action that
+// prints progress on stderr), are not flagged; an explicit parse: text is
+// (postconf -h of an unknown parameter read as a setting left unset).
 func TestStderrOnlyExitZeroIsNoEmptyAnswer(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -233,11 +234,34 @@ func TestStderrOnlyExitZeroIsNoEmptyAnswer(t *testing.T) {
 		{"rows and a warning", `echo '{"MESSAGE": "disk error"}'; echo 'Hint: some entries are not shown' >&2`, "jsonl", false},
 		{"nothing at all", `true`, "jsonl", false},
 		{"text", `echo 'Restarting…' >&2`, "text", false},
+		{"parse text given", `echo 'postconf: warning: smtpd_tls_auth_olny: unknown parameter' >&2`, "text", true},
 	} {
 		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", perRowChart("journal", "Entry",
 			fmt.Sprintf(" {shell: %q, parse: %s}", tc.shell, tc.parse), "e", `
               - {when: 'true', then: bad, label: An error entry}`, `e.MESSAGE`))
-		if tc.parse == "text" {
+		want := said
+		if tc.name == "parse text given" {
+			// postconf -h of a parameter it does not know: nothing on
+			// stdout, a warning on stderr, exit 0; parse: text said what
+			// the chart reads is that stdout, and its "" read as unset.
+			chart = writeChart(t, dir, "postconf.yaml", fmt.Sprintf(`version: 1
+runbook: journal
+result: {kind: verdict/auth, decider: Auth}
+stages:
+  - id: out
+    exec: {shell: %q, parse: text}
+  - id: auth
+    name: Auth
+    decide:
+      rules:
+        - {when: 'trim(out.stdout) == "no"', then: bad, label: AUTH before STARTTLS}
+      default: {branch: ok, label: AUTH only after STARTTLS}
+    branches:
+      bad: [{id: b, verdict: {subject: '"smtpd"', verdict: '"bad"'}}]
+      ok: [{id: o, verdict: {subject: '"smtpd"', verdict: '"ok"'}}]
+`, tc.shell))
+			want = `stage "out" did not check its output (it printed nothing on stdout and wrote on stderr though it exited 0, so what parse: text made of the empty stdout may be a failure the command did not report, not an answer of none; stderr's first line: "postconf: warning: smtpd_tls_auth_olny: unknown parameter")`
+		} else if tc.parse == "text" {
 			chart = writeChart(t, dir, "text.yaml", fmt.Sprintf(`version: 1
 runbook: restart
 stages:
@@ -246,7 +270,7 @@ stages:
 `, tc.shell))
 		}
 		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
-		if got := strings.Contains(r.stdout, said); got != tc.flagged {
+		if got := strings.Contains(r.stdout, want); got != tc.flagged {
 			t.Errorf("%s: flagged %v, want %v:\n%s", tc.name, got, tc.flagged, r.stdout)
 		}
 		if tc.flagged && (r.code != 3 || !strings.HasPrefix(r.stdout, "journal UNKNOWN")) {
