@@ -54,7 +54,7 @@ var modes = map[string][]string{
 	"columns": {"header", "names", "skip", "last", "numbers", "records"},
 	"csv":     {"header", "names", "numbers"},
 	"tsv":     {"header", "names", "numbers"},
-	"regex":   {"pattern", "numbers", "records"},
+	"regex":   {"pattern", "numbers", "records", "skip"},
 	"nagios":  nil,
 }
 

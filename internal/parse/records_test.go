@@ -109,3 +109,25 @@ func TestRecordsInAnotherCaseSaysWhatWasGiven(t *testing.T) {
 		t.Errorf("records: 0: %v", err)
 	}
 }
+
+// TestRegexSkipPassesOverAHeader: /proc/PID/limits begins with a header
+// the pattern is not for, which was a problem on every run (wave-cgroup;
+// read with tail -n +2 instead); skip: 1 passes over it, and a line past
+// it the pattern does not match is a problem still.
+func TestRegexSkipPassesOverAHeader(t *testing.T) {
+	limits := "Limit                     Soft Limit           Hard Limit           Units     \n" +
+		"Max open files            1024                 524288               files     \n" +
+		"Max processes             63474                63474                processes \n"
+	spec := Spec{Mode: "regex", Options: map[string]any{"pattern": `^(?P<limit>\S.*?\S)\s{2,}(?P<soft>\S+)\s+(?P<hard>\S+)`, "skip": 1}}
+	r, err := Parse(limits, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows := r.Value.([]any); r.Problems != 0 || len(rows) != 2 || rows[0].(map[string]any)["soft"] != 1024 {
+		t.Fatalf("got %v, %d problems (%s); want two limits, no problem", r.Value, r.Problems, r.FirstProblem)
+	}
+	r, _ = Parse(limits+"garbage\n", spec)
+	if r.Problems != 1 || !strings.Contains(r.FirstProblem, "line 4") {
+		t.Fatalf("a line past the header the pattern does not match: %d problems, %q", r.Problems, r.FirstProblem)
+	}
+}

@@ -19,6 +19,10 @@ import (
 type re struct {
 	rx      *regexp.Regexp
 	numbers valuer
+	// skip is how many lines (records) are passed over first, unread: a
+	// header the pattern is not for (/proc/PID/limits' `Limit  Soft
+	// Limit …`), which was a problem on every run.
+	skip int
 }
 
 func newRegex(o opts) (parser, error) {
@@ -52,6 +56,9 @@ func newRegex(o opts) (parser, error) {
 	if p.numbers, err = o.valuer(); err != nil {
 		return nil, err
 	}
+	if p.skip, err = o.whole("skip"); err != nil {
+		return nil, err
+	}
 	return p, nil
 }
 
@@ -59,7 +66,7 @@ func (p *re) parse(text string, r *recorder) any {
 	out := []any{}
 	names := p.rx.SubexpNames()
 	for i, s := range r.records(text) {
-		if blank(s) {
+		if i < p.skip || blank(s) {
 			continue
 		}
 		m := p.rx.FindStringSubmatchIndex(s)
