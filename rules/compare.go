@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/openrunbook/runbook/internal/jsonv"
 	"github.com/openrunbook/runbook/internal/secret"
@@ -537,7 +538,7 @@ func apart(a, b string) string {
 //	dashOnly("usb-storage", "usb_storage")   "… differ only in - and _ …"
 //	dashOnly("usb-storage", "usb_audio")     ""
 func dashOnly(a, b string) string {
-	if a == b || len(a) != len(b) || !strings.ContainsAny(a+b, "-_") {
+	if a == b || len(a) != len(b) || !strings.ContainsAny(a, "-_") {
 		return ""
 	}
 	for i := range len(a) {
@@ -584,6 +585,9 @@ func maskedSide(a, b string) string {
 //	innerBlanks("4096\t131072\t6291456", "4096 131072 6291456")   "… differ only in the blanks between their words …"
 //	innerBlanks("a b", "ab")                                      ""
 func innerBlanks(a, b string) string {
+	if strings.IndexFunc(a, unicode.IsSpace) < 0 || strings.IndexFunc(b, unicode.IsSpace) < 0 {
+		return "" // one word, no judgement: apart runs on every unequal pair, and Fields allocates
+	}
 	wa, wb := strings.Fields(a), strings.Fields(b)
 	if a == b || len(wa) < 2 || !slices.Equal(wa, wb) {
 		return ""

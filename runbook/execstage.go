@@ -379,7 +379,7 @@ func remotePipedAnswer(es *chart.ExecSpec, res proc.Result, row label.Row) bool 
 	// 255 is ssh's own code for its own failure (a port closed, a key
 	// refused), no remote command's: record.Refused and record.Unresolved
 	// judge what it said
-	if es.Shell != "" || res.ExitCode == nil || *res.ExitCode == 0 || *res.ExitCode == 255 || !row.Answered() {
+	if es.Shell != "" || !codeMayBeAFailure(es, res, row) || *res.ExitCode == 255 {
 		return false
 	}
 	// ssh's own note of a first contact says nothing of the command

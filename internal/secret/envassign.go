@@ -97,5 +97,9 @@ func ArgvOptions(t string) string {
 
 // argvSecret says whether an option named name holds value as a secret.
 func argvSecret(name, value string) bool {
-	return NamedSecret(strings.NewReplacer("-", "_", ".", "_").Replace(name)) && len(value) >= MinDerived && !isPath(value)
+	return NamedSecret(optionWords.Replace(name)) && len(value) >= MinDerived && !isPath(value)
 }
+
+// optionWords reads an option's name as a variable's: --db-password as
+// DB_PASSWORD, -Dapp.db.password as APP_DB_PASSWORD.
+var optionWords = strings.NewReplacer("-", "_", ".", "_")
