@@ -105,7 +105,9 @@ func decide10Record(labels []string) *flow.Result {
 	for k, v := range state {
 		snap[k] = v
 	}
-	return &flow.Result{Chart: "decide10", Status: flow.StatusCompleted, State: snap, Log: flow.NewLog(nil, log), Stages: 3}
+	res := &flow.Result{Chart: "decide10", Status: flow.StatusCompleted, Log: flow.NewLog(nil, log), Stages: 3}
+	res.SetState(snap)
+	return res
 }
 
 // decide10Lines tells res as the narrative does, knowing its shape: the

@@ -23,8 +23,8 @@ func retained(t testing.TB, passes int) uint64 {
 	}
 	runtime.GC()
 	runtime.ReadMemStats(&after)
-	if res.State["n"] != passes {
-		t.Fatalf("loop ran %v passes", res.State["n"])
+	if res.State()["n"] != passes {
+		t.Fatalf("loop ran %v passes", res.State()["n"])
 	}
 	runtime.KeepAlive(res)
 	return after.HeapAlloc - before.HeapAlloc

@@ -176,24 +176,24 @@ func BenchmarkFanoutGrowth(b *testing.B) {
 func TestWorkloadsDoTheWork(t *testing.T) {
 	ctx := context.Background()
 	res, err := Linear(500).Run(ctx)
-	if err != nil || res.State["v499"] != 499 || len(res.Log.Commits()) != 500 {
-		t.Fatalf("linear500: %v %v commits %d", err, res.State["v499"], len(res.Log.Commits()))
+	if err != nil || res.State()["v499"] != 499 || len(res.Log.Commits()) != 500 {
+		t.Fatalf("linear500: %v %v commits %d", err, res.State()["v499"], len(res.Log.Commits()))
 	}
 	res, err = Decide10().Run(ctx)
-	if err != nil || res.State["verdict"] != "warning" || len(res.Log.Commits()[1].Evidence().Rules) != 10 {
-		t.Fatalf("decide10: %v %v", err, res.State["verdict"])
+	if err != nil || res.State()["verdict"] != "warning" || len(res.Log.Commits()[1].Evidence().Rules) != 10 {
+		t.Fatalf("decide10: %v %v", err, res.State()["verdict"])
 	}
 	res, err = Fanout(1000).Run(ctx, flow.WithGather(Verdicts))
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows := res.State[Verdicts].([]any)
-	if len(rows) != 1000 || rows[999].(map[string]any)["subject"] != "vol-999" || len(res.State["results"].([]any)) != 1000 {
+	rows := res.State()[Verdicts].([]any)
+	if len(rows) != 1000 || rows[999].(map[string]any)["subject"] != "vol-999" || len(res.State()["results"].([]any)) != 1000 {
 		t.Fatalf("fanout1000: %d rows", len(rows))
 	}
 	res, err = Loop(10000).Run(ctx)
-	if err != nil || res.State["n"] != 10000 || res.State["finished"] != true {
-		t.Fatalf("loop10k: %v %v", err, res.State)
+	if err != nil || res.State()["n"] != 10000 || res.State()["finished"] != true {
+		t.Fatalf("loop10k: %v %v", err, res.State())
 	}
 }
 

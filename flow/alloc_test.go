@@ -32,8 +32,9 @@ func TestNoRecorderBuildsNoEvents(t *testing.T) {
 
 // TestShortRunStartsInItsRunner: a run of a few stages over a few keys
 // keeps its log and root state in the runner's first room, so the run's
-// allocations are the runner, the Result's state map and what its stages
-// make — not a log and a state of their own.
+// allocation is the runner and what its stages make — not a log and a
+// state of their own, and no state map no caller asked for (Result.State
+// builds it when asked).
 func TestShortRunStartsInItsRunner(t *testing.T) {
 	c, err := New("short").
 		Stage("a", func(ctx context.Context, s *Scope) error { s.Set("x", true); return nil }).
@@ -62,9 +63,8 @@ func TestShortRunStartsInItsRunner(t *testing.T) {
 				t.Fatal(err)
 			}
 		})
-		// the runner; the state map and its group
-		if allocs > 3 {
-			t.Fatalf("a three-stage run with %d options made %.1f allocations; want the runner and the Result's state map (3)", len(opts), allocs)
+		if allocs > 1 {
+			t.Fatalf("a three-stage run with %d options made %.1f allocations; want the runner alone (1)", len(opts), allocs)
 		}
 	}
 }
@@ -74,9 +74,15 @@ func TestShortRunStartsInItsRunner(t *testing.T) {
 // first rooms are sized for a short run (a few stages, a handful of keys)
 // and no more. At 4,216 bytes it took a 4,864-byte allocation a run, and
 // decide10 ran 7-10 % slower than at 3,288 bytes in a 3,456-byte one.
+//
+// The runtime puts an 8-byte header before an object over 512 bytes that
+// holds pointers, so the runner's own size must stay 8 under the class:
+// at exactly 3,456 bytes it took a 4,096-byte allocation (the test asked
+// for no more than 3,456 and passed over it).
 func TestShortRunnerIsOneSmallAllocation(t *testing.T) {
-	if size := unsafe.Sizeof(runner{}); size > 3456 {
-		t.Fatalf("a runner is %d bytes; its first rooms should keep it within 3,456 (the allocation size below 4 KB)", size)
+	const class, header = 3456, 8
+	if size := unsafe.Sizeof(runner{}); size+header > class {
+		t.Fatalf("a runner is %d bytes, %d with its allocation header; its first rooms should keep it within %d (the allocation size below 4 KB)", size, size+header, class)
 	}
 }
 

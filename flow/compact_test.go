@@ -231,7 +231,7 @@ func TestCompactEvidenceEqualsEager(t *testing.T) {
 		if !bytes.Equal(eb, mb) {
 			t.Fatalf("chart %d: the materialized log's JSON differs", i)
 		}
-		if !reflect.DeepEqual(eager.State, lazy.State) {
+		if !reflect.DeepEqual(eager.State(), lazy.State()) {
 			t.Fatalf("chart %d: state differs", i)
 		}
 	}

@@ -99,7 +99,7 @@ func TestGatherNamesWhereRowsCameFrom(t *testing.T) {
 		Parallel("fork", []flow.Branch{{Name: "a", Steps: flow.Seq().Stage("ra", appendRow("a"))}, {Name: "b", Steps: flow.Seq().Stage("rb", appendRow("b"))}}).
 		ForEach("each", flow.ForEach{Items: flow.ItemsOf(rules.Literal([]any{1, 2})), As: "item", MaxBranches: 5, Body: flow.Seq().Stage("r", appendRow("e"))}))
 	res := run(t, c)
-	if got := res.State[verdicts]; len(got.([]any)) != 4 {
+	if got := res.State()[verdicts]; len(got.([]any)) != 4 {
 		t.Fatalf("rows = %v", got)
 	}
 	for _, stage := range []string{"fork", "each"} {

@@ -57,8 +57,8 @@ func TestReplayEqualsStateAtEveryCommit(t *testing.T) {
 			c := mustBuild(t, b)
 			res := run(t, c, flow.WithInputs(map[string]any{"k0": "in"}))
 			last := len(res.Log.Commits()) - 1
-			if got := res.Log.StateAt(last); !reflect.DeepEqual(got, res.State) {
-				t.Fatalf("replayed final state %v != %v", got, res.State)
+			if got := res.Log.StateAt(last); !reflect.DeepEqual(got, res.State()) {
+				t.Fatalf("replayed final state %v != %v", got, res.State())
 			}
 			// At every root commit, the state rebuilt from the log just before
 			// it equals what that commit's reads saw.

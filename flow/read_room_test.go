@@ -84,8 +84,8 @@ func TestStagesKeepTheirOwnReads(t *testing.T) {
 			var got []string
 			for _, r := range cm.Reads {
 				got = append(got, r.Key)
-				if r.Missing || r.Value != res.State[r.Key] {
-					t.Fatalf("workers %d: %s read %s = %v (missing %v); want %v", workers, cm.Path, r.Key, r.Value, r.Missing, res.State[r.Key])
+				if r.Missing || r.Value != res.State()[r.Key] {
+					t.Fatalf("workers %d: %s read %s = %v (missing %v); want %v", workers, cm.Path, r.Key, r.Value, r.Missing, res.State()[r.Key])
 				}
 			}
 			// a key read twice is one read

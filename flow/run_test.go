@@ -92,8 +92,8 @@ func TestScopeTracksReadsAndCommitsNetWrites(t *testing.T) {
 		t.Errorf("empty stage wrote %+v", res.Log.Commits()[2].Writes)
 	}
 	want := map[string]any{"x": 1, "y": "keep", "z": 1}
-	if !reflect.DeepEqual(res.State, want) {
-		t.Errorf("state = %v, want %v", res.State, want)
+	if !reflect.DeepEqual(res.State(), want) {
+		t.Errorf("state = %v, want %v", res.State(), want)
 	}
 }
 
@@ -115,8 +115,8 @@ func TestStagedWritesInvisibleToParallelSiblings(t *testing.T) {
 	if sawOther.Load() {
 		t.Error("branch b saw branch a's write")
 	}
-	if res.State["a"] != 1 || res.State["b"] != 2 {
-		t.Errorf("state = %v", res.State)
+	if res.State()["a"] != 1 || res.State()["b"] != 2 {
+		t.Errorf("state = %v", res.State())
 	}
 }
 
@@ -134,13 +134,13 @@ func TestFailedStageCommitsWhatItWrote(t *testing.T) {
 	if res.Err.Path != "a#0" || res.Err.Stage != "a" || !strings.Contains(res.Err.Message, "disk unreadable") {
 		t.Errorf("err = %+v", res.Err)
 	}
-	if res.State["partial"] != true {
+	if res.State()["partial"] != true {
 		t.Error("the failed stage's write was rolled back")
 	}
 	if len(res.Log.Commits()) != 1 || res.Log.Commits()[0].Err == "" {
 		t.Errorf("log = %+v", res.Log.Commits())
 	}
-	if _, ok := res.State["x"]; ok {
+	if _, ok := res.State()["x"]; ok {
 		t.Error("a stage after the failure ran")
 	}
 }
@@ -170,11 +170,11 @@ func TestRetryDiscardsFailedAttempts(t *testing.T) {
 			t.Errorf("attempt %d commit = %+v", i+1, cm)
 		}
 	}
-	if _, ok := res.State["junk"]; ok {
+	if _, ok := res.State()["junk"]; ok {
 		t.Error("a discarded attempt's write reached the state")
 	}
-	if res.State["attempt"] != 3 {
-		t.Errorf("state = %v", res.State)
+	if res.State()["attempt"] != 3 {
+		t.Errorf("state = %v", res.State())
 	}
 	retries := 0
 	for _, e := range rec.events {
@@ -197,7 +197,7 @@ func TestRetryLastAttemptFailsLikeAStage(t *testing.T) {
 	if err == nil || res.Status != flow.StatusFailed {
 		t.Fatalf("status %v", res.Status)
 	}
-	if res.State["last"] != true {
+	if res.State()["last"] != true {
 		t.Error("the last attempt's writes must commit")
 	}
 	if res.Err.Path != "bad#1" {
@@ -238,8 +238,8 @@ func TestDecideFirstMatchWithLabelledDefaultOnEveryDecision(t *testing.T) {
 		t.Run(tc.verdict, func(t *testing.T) {
 			c := mustBuild(t, diskDecider(flow.New("d").Stage("seed", set("used", tc.used))))
 			res := run(t, c)
-			if res.State["verdict"] != tc.verdict {
-				t.Fatalf("verdict = %v", res.State["verdict"])
+			if res.State()["verdict"] != tc.verdict {
+				t.Fatalf("verdict = %v", res.State()["verdict"])
 			}
 			ev := res.Log.Commits()[1].Evidence()
 			if ev == nil || len(ev.Rules) != tc.rules || ev.Chosen[0] != tc.verdict {
@@ -277,15 +277,15 @@ func TestSelectRunsEveryMatchAndZeroIsFine(t *testing.T) {
 			}))
 	}
 	res := run(t, build(), flow.WithInputs(map[string]any{"cpu": 95, "mem": 99}))
-	if res.State["cpuAlert"] != true || res.State["memAlert"] != true {
-		t.Errorf("state = %v", res.State)
+	if res.State()["cpuAlert"] != true || res.State()["memAlert"] != true {
+		t.Errorf("state = %v", res.State())
 	}
 	if ev := res.Log.Commits()[1].Evidence(); len(ev.Rules) != 2 || !reflect.DeepEqual(ev.Chosen, []string{"cpu", "mem"}) {
 		t.Errorf("evidence = %+v", ev)
 	}
 	res = run(t, build(), flow.WithInputs(map[string]any{"cpu": 1, "mem": 1}))
-	if _, ok := res.State["cpuAlert"]; ok || res.Status != flow.StatusCompleted {
-		t.Errorf("zero selected: %v %v", res.Status, res.State)
+	if _, ok := res.State()["cpuAlert"]; ok || res.Status != flow.StatusCompleted {
+		t.Errorf("zero selected: %v %v", res.Status, res.State())
 	}
 }
 
@@ -325,7 +325,7 @@ func TestParallelSameValueAndVerdictRowsGatherInDeclarationOrder(t *testing.T) {
 		{Name: "c", Steps: flow.Seq().Stage("rc", row("c", 0))},
 	}))
 	res := run(t, c)
-	if got := res.State[verdicts]; !reflect.DeepEqual(got, []any{"first", "a", "b", "c"}) {
+	if got := res.State()[verdicts]; !reflect.DeepEqual(got, []any{"first", "a", "b", "c"}) {
 		t.Errorf("verdicts = %v, want declaration order", got)
 	}
 	var paths []string
@@ -384,7 +384,7 @@ func verdictRow(v string) flow.StageFunc {
 func TestForEachGathersInItemOrder(t *testing.T) {
 	rec := &kinds{}
 	res := run(t, mustBuild(t, perSubject(10)), flow.WithInputs(map[string]any{"subjects": subjects(12)}), flow.WithRecorders(rec))
-	rows := res.State[verdicts].([]any)
+	rows := res.State()[verdicts].([]any)
 	if len(rows) != 10 {
 		t.Fatalf("rows = %d, want 10 (maxBranches)", len(rows))
 	}
@@ -393,7 +393,7 @@ func TestForEachGathersInItemOrder(t *testing.T) {
 			t.Fatalf("row %d = %v: not item order", i, r)
 		}
 	}
-	results := res.State["results"].([]any)
+	results := res.State()["results"].([]any)
 	if len(results) != 10 || results[3].(map[string]any)["index"] != 3 || results[3].(map[string]any)["subject"] != "vol-3" {
 		t.Errorf("results[3] = %v", results[3])
 	}
@@ -415,7 +415,7 @@ func TestForEachGathersInItemOrder(t *testing.T) {
 	if len(deciders) != 10 || deciders[3] != "per-subject~3/Protection posture" {
 		t.Errorf("decision events = %v", deciders)
 	}
-	if _, ok := res.State["subject"]; ok {
+	if _, ok := res.State()["subject"]; ok {
 		t.Error("a branch write leaked into the parent scope")
 	}
 }
@@ -450,14 +450,14 @@ func TestRuntimePathsUniqueWhenALoopRepeatsAFanOut(t *testing.T) {
 
 func TestForEachOfNothing(t *testing.T) {
 	res := run(t, mustBuild(t, perSubject(10)), flow.WithInputs(map[string]any{"subjects": []any{}}))
-	if got := res.State["results"]; !reflect.DeepEqual(got, []any{}) {
+	if got := res.State()["results"]; !reflect.DeepEqual(got, []any{}) {
 		t.Errorf("results = %#v, want an empty list", got)
 	}
 }
 
 func TestForEachTenThousandWithDefaults(t *testing.T) {
 	res := run(t, mustBuild(t, perSubject(10000)), flow.WithInputs(map[string]any{"subjects": subjects(10000)}))
-	if n := len(res.State[verdicts].([]any)); n != 10000 {
+	if n := len(res.State()[verdicts].([]any)); n != 10000 {
 		t.Fatalf("rows = %d", n)
 	}
 }
@@ -472,7 +472,7 @@ func record(t testing.TB, res *flow.Result, rec *kinds) string {
 		Log    flow.Log
 		State  map[string]any
 		Events []recorder.Event
-	}{res.Log, res.State, rec.events})
+	}{res.Log, res.State(), rec.events})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -519,8 +519,8 @@ func mustBuildNoT(b *flow.Builder) *flow.Chart {
 
 func TestLoopRunsUntilConditionAndFailsAtItsBound(t *testing.T) {
 	res := run(t, loopChart(50, 100))
-	if res.State["n"] != 50 {
-		t.Errorf("n = %v", res.State["n"])
+	if res.State()["n"] != 50 {
+		t.Errorf("n = %v", res.State()["n"])
 	}
 	res, err := loopChart(5000, 10).Run(context.Background())
 	if err == nil || res.Status != flow.StatusFailed {
@@ -531,8 +531,8 @@ func TestLoopRunsUntilConditionAndFailsAtItsBound(t *testing.T) {
 	}
 	// Passes do not count as nesting.
 	res = run(t, loopChart(3000, 5000), flow.WithMaxDepth(2))
-	if res.State["n"] != 3000 {
-		t.Errorf("n = %v", res.State["n"])
+	if res.State()["n"] != 3000 {
+		t.Errorf("n = %v", res.State()["n"])
 	}
 }
 
@@ -561,13 +561,13 @@ func TestCancellationStopsBetweenAndDuringStages(t *testing.T) {
 		t.Fatalf("status %v err %+v", res.Status, res.Err)
 	}
 	<-late
-	if res.State["early"] != true {
+	if res.State()["early"] != true {
 		t.Error("a write made before cancellation was lost")
 	}
-	if _, ok := res.State["late"]; ok {
+	if _, ok := res.State()["late"]; ok {
 		t.Error("an abandoned stage's late write committed")
 	}
-	if _, ok := res.State["b"]; ok {
+	if _, ok := res.State()["b"]; ok {
 		t.Error("a stage after cancellation ran")
 	}
 }
@@ -589,10 +589,10 @@ func TestCancelledStageThatReturnsWithinTheGraceCommits(t *testing.T) {
 	if err == nil || res.Status != flow.StatusCancelled || res.Err.Stage != "cleanup" {
 		t.Fatalf("status %v err %+v", res.Status, res.Err)
 	}
-	if res.State["stopped"] != true {
+	if res.State()["stopped"] != true {
 		t.Error("a write made within the grace was lost")
 	}
-	if _, ok := res.State["b"]; ok {
+	if _, ok := res.State()["b"]; ok {
 		t.Error("a stage after cancellation ran")
 	}
 }
@@ -632,8 +632,8 @@ func TestSubflowInheritAndIsolatedMounts(t *testing.T) {
 			Outputs: []flow.Binding{{Key: "isoOut", From: rules.Key("out")}},
 		}))
 	res := run(t, c)
-	if res.State["out"] != 8 || res.State["isoOut"] != 20 {
-		t.Errorf("state = %v", res.State)
+	if res.State()["out"] != 8 || res.State()["isoOut"] != 20 {
+		t.Errorf("state = %v", res.State())
 	}
 	if _, ok := res.Log.Find("inherit/double#2"); !ok {
 		t.Errorf("no commit at inherit/double#2: %+v", res.Log.Commits())
@@ -690,8 +690,8 @@ func TestPauseCheckpointAndResume(t *testing.T) {
 	if err != nil {
 		t.Fatalf("resume: %v", err)
 	}
-	if res2.State["restarted"] != true || res2.State["finished"] != true || res2.State["host"] != "db-1" {
-		t.Errorf("state = %v", res2.State)
+	if res2.State()["restarted"] != true || res2.State()["finished"] != true || res2.State()["host"] != "db-1" {
+		t.Errorf("state = %v", res2.State())
 	}
 	first := res2.Log.Commits()[0]
 	if first.Path != "ask#3" || first.Index != len(res.Log.Commits()) || first.Writes[0].Key != "approve" {
@@ -699,8 +699,8 @@ func TestPauseCheckpointAndResume(t *testing.T) {
 	}
 	// Same result as the uninterrupted run with the answer already there.
 	direct := run(t, c, flow.WithInputs(map[string]any{"approve": true}))
-	if !reflect.DeepEqual(direct.State, res2.State) {
-		t.Errorf("resumed %v != direct %v", res2.State, direct.State)
+	if !reflect.DeepEqual(direct.State(), res2.State()) {
+		t.Errorf("resumed %v != direct %v", res2.State(), direct.State())
 	}
 	if _, err := c.Resume(context.Background(), &flow.Checkpoint{Version: 99}, nil); err == nil {
 		t.Error("a checkpoint of another version was accepted")
@@ -722,8 +722,8 @@ func (panicky) Record(recorder.Event) { panic("recorder bug") }
 
 func TestPanickingRecorderNeverBreaksTheRun(t *testing.T) {
 	res := run(t, loopChart(10, 100), flow.WithRecorders(panicky{}))
-	if res.State["n"] != 10 || len(res.RecorderProblems) != 1 {
-		t.Errorf("state %v problems %v", res.State, res.RecorderProblems)
+	if res.State()["n"] != 10 || len(res.RecorderProblems) != 1 {
+		t.Errorf("state %v problems %v", res.State(), res.RecorderProblems)
 	}
 }
 
@@ -739,8 +739,8 @@ func TestIsolatedInputsAreNotMergedBack(t *testing.T) {
 		Stage("seed", set("in", 4)).
 		Subflow("isolated", inner, flow.Mount{Inputs: []flow.Binding{{Key: "in", From: rules.Literal(10)}}}))
 	res := run(t, c)
-	if res.State["in"] != 4 || res.State["seen"] != 10 {
-		t.Errorf("state = %v, want in 4 (the parent's) and seen 10 (the binding)", res.State)
+	if res.State()["in"] != 4 || res.State()["seen"] != 10 {
+		t.Errorf("state = %v, want in 4 (the parent's) and seen 10 (the binding)", res.State())
 	}
 }
 
@@ -759,8 +759,8 @@ func TestRetryWaitsByTheRunsSleep(t *testing.T) {
 	}, flow.WithRetry(flow.RetryPolicy{Attempts: 3, Backoff: time.Hour})))
 	var waits []time.Duration
 	res, err := c.Run(context.Background(), flow.WithSleep(func(ctx context.Context, d time.Duration) { waits = append(waits, d) }))
-	if err != nil || res.State["ok"] != true {
-		t.Fatalf("run: %v, state %v", err, res.State)
+	if err != nil || res.State()["ok"] != true {
+		t.Fatalf("run: %v, state %v", err, res.State())
 	}
 	p := flow.RetryPolicy{Attempts: 3, Backoff: time.Hour}
 	if len(waits) != 2 || waits[0] != p.Delay(1) || waits[1] != p.Delay(2) {
@@ -828,8 +828,8 @@ func TestALoopEnteredAgainCountsAfresh(t *testing.T) {
 		Loop("inner", flow.Loop{To: "tick", While: filter("i", rules.OpLt, 3), Max: 3}).
 		Loop("outer", flow.Loop{To: "round", While: filter("m", rules.OpLt, 3), Max: 3}))
 	res := run(t, c)
-	if res.State["n"] != 9 || res.State["m"] != 3 {
-		t.Errorf("n = %v, m = %v; want 9 and 3", res.State["n"], res.State["m"])
+	if res.State()["n"] != 9 || res.State()["m"] != 3 {
+		t.Errorf("n = %v, m = %v; want 9 and 3", res.State()["n"], res.State()["m"])
 	}
 }
 
@@ -881,5 +881,55 @@ func TestSetOfAnotherGoTypeIsAWrite(t *testing.T) {
 	slices.Sort(second)
 	if want := []string{"at", "l", "n"}; !slices.Equal(second, want) {
 		t.Errorf("the second stage's commit wrote %v, want %v (same, unchanged, left out)", second, want)
+	}
+}
+
+// TestStateIsSpelledOnceWhenAsked: Result.State is the final state without
+// the keys deleted, built when first asked and the same map on every call
+// after, from any goroutine (a run's caller that reads no state builds no
+// map: TestShortRunStartsInItsRunner).
+func TestStateIsSpelledOnceWhenAsked(t *testing.T) {
+	c, err := flow.New("state").
+		Stage("a", func(ctx context.Context, s *flow.Scope) error {
+			s.Set("x", 1)
+			s.Set("gone", true)
+			return nil
+		}).
+		Stage("b", func(ctx context.Context, s *flow.Scope) error {
+			s.Set("x", 2)
+			s.Delete("gone")
+			return nil
+		}).
+		Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := c.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	maps := make([]map[string]any, 8)
+	done := make(chan int)
+	for i := range maps {
+		go func() { maps[i] = res.State(); done <- i }()
+	}
+	for range maps {
+		<-done
+	}
+	if want := map[string]any{"x": 2}; !reflect.DeepEqual(maps[0], want) {
+		t.Fatalf("state %v, want %v", maps[0], want)
+	}
+	for i, m := range append(maps, res.State()) {
+		if reflect.ValueOf(m).Pointer() != reflect.ValueOf(maps[0]).Pointer() {
+			t.Fatalf("call %d gave another map than the first", i)
+		}
+	}
+	var zero flow.Result
+	if zero.State() != nil {
+		t.Fatalf("a zero Result's state is %v, want nil", zero.State())
+	}
+	zero.SetState(map[string]any{"y": 1})
+	if zero.State()["y"] != 1 {
+		t.Fatalf("SetState's map not returned: %v", zero.State())
 	}
 }

@@ -52,10 +52,10 @@ func TestTimedOutStageThatIgnoresItsContext(t *testing.T) {
 			if !strings.Contains(commit.Err, flow.ErrStageTimeout.Error()) || len(res.Continued) != 1 || !strings.Contains(res.Continued[0].Message, flow.ErrStageTimeout.Error()) {
 				t.Errorf("commit error %q, continued %+v; want the stage's timeout", commit.Err, res.Continued)
 			}
-			if res.State["early"] != true {
-				t.Errorf("early = %v, want true: writes before the timeout commit", res.State["early"])
+			if res.State()["early"] != true {
+				t.Errorf("early = %v, want true: writes before the timeout commit", res.State()["early"])
 			}
-			if _, late := res.State["late"]; late != tc.wantLate {
+			if _, late := res.State()["late"]; late != tc.wantLate {
 				t.Errorf("late in the state: %v, want %v", late, tc.wantLate)
 			}
 		})

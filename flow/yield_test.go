@@ -86,7 +86,7 @@ func runYielding(t *testing.T, c *flow.Chart, yield func() bool) (flow.Log, map[
 		log.SetCommits(append(log.Commits(), res.Log.Commits()...))
 		stages += res.Stages
 		if res.Status != flow.StatusPaused {
-			return log, res.State, stages, rec.got, yields
+			return log, res.State(), stages, rec.got, yields
 		}
 		if res.Pause != nil || res.Checkpoint.Kind != flow.CheckpointContinue {
 			t.Fatalf("a yield left pause %+v, checkpoint kind %q", res.Pause, res.Checkpoint.Kind)
@@ -269,8 +269,8 @@ func TestAskTwiceInABranchResumesWhereItAsked(t *testing.T) {
 		t.Fatalf("paused again at %+v, want %+v", res.Checkpoint.At, want)
 	}
 	res, err = c.Resume(context.Background(), res.Checkpoint, map[string]any{"b": true})
-	if err != nil || res.State["acted"] != true || res.State["finished"] != true {
-		t.Fatalf("second resume: %v %v %v", res.Status, err, res.State)
+	if err != nil || res.State()["acted"] != true || res.State()["finished"] != true {
+		t.Fatalf("second resume: %v %v %v", res.Status, err, res.State())
 	}
 }
 

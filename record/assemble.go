@@ -184,7 +184,7 @@ func Assemble(r Run) *Record {
 	// fres.State must stay what the run left (plain objects), for the
 	// answer checks and every later reader of it. (Masking copies already;
 	// without secrets it does not.)
-	state := maps.Clone(m.Value(fres.State).(map[string]any))
+	state := maps.Clone(m.Value(fres.State()).(map[string]any))
 	if p := r.Projection; p != nil {
 		// The rows are read as the JSON the record writes of them: a Go
 		// stage's []Row of structs, or []map[string]string, was no []any,

@@ -160,7 +160,7 @@ func (rb *Runbook) assess(rec *record.Record, fres *flow.Result, in *resolvedInp
 // reads it (an answer check, result.perfdata), with the run's clock and
 // zone.
 func finalEnv(fres *flow.Result, rs *runState) rules.Env {
-	state := stateEnv(fres.State)
+	state := stateEnv(fres.State())
 	if _, ok := state[VerdictsKey]; !ok {
 		// No verdict row was written: the table a check reads is
 		// empty, not absent. `len(verdicts) == len(failed)` over no

@@ -612,14 +612,15 @@ func rejected(cp *flow.Checkpoint, reason, by string) *flow.Result {
 			state[e.Key] = e.Value
 		}
 	}
-	return &flow.Result{
+	res := &flow.Result{
 		Chart:  cp.Chart,
 		Status: flow.StatusFailed,
 		Err:    &flow.RunError{Path: path, Stage: cp.Pause.Stage, Message: msg},
-		State:  state,
 		Log:    flow.NewLog(nil, []flow.Commit{{Index: cp.Commits, Path: path, Stage: cp.Pause.Stage, Err: msg}}),
 		Stages: 1,
 	}
+	res.SetState(state)
+	return res
 }
 
 func osUser() string {

@@ -322,7 +322,7 @@ func TestIssue19ResumeDerivesSecretValuesAgain(t *testing.T) {
 	if res.Record.Status != "completed" {
 		t.Fatalf("status %s %+v", res.Record.Status, res.Record.Error)
 	}
-	call, _ := res.Run.State["call"].(map[string]any)
+	call, _ := res.Run.State()["call"].(map[string]any)
 	if call["stdout"] != "same\n" {
 		t.Errorf("the command after the resume got %v, not the value derived from the secret", call["stdout"])
 	}
@@ -429,7 +429,7 @@ stages:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e, _ := done.Run.State["e"].(map[string]any); e["stdout"] != "same\n" {
+	if e, _ := done.Run.State()["e"].(map[string]any); e["stdout"] != "same\n" {
 		t.Errorf("the command after the resume got %v, not the var evaluated again", e["stdout"])
 	}
 }

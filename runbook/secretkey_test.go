@@ -42,8 +42,8 @@ func TestGoStageKeyNamedFromASecretIsMasked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Run.Err != nil || res.Run.State["ok"] != true {
-		t.Fatalf("the run: %v, ok = %v", res.Run.Err, res.Run.State["ok"])
+	if res.Run.Err != nil || res.Run.State()["ok"] != true {
+		t.Fatalf("the run: %v, ok = %v", res.Run.Err, res.Run.State()["ok"])
 	}
 	saved, err := json.Marshal(res.RunRecord())
 	if err != nil {

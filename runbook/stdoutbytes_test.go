@@ -59,12 +59,12 @@ func TestGoStageSetOfCommandBytesIsRefused(t *testing.T) {
 			t.Fatal(err)
 		}
 		if asText {
-			if got := res.Run.State["answer"]; got != "up" || res.Run.Err != nil {
+			if got := res.Run.State()["answer"]; got != "up" || res.Run.Err != nil {
 				t.Errorf("string(r.Stdout): answer %v (%v), want up", got, res.Run.Err)
 			}
 			continue
 		}
-		if got, ok := res.Run.State["answer"]; ok {
+		if got, ok := res.Run.State()["answer"]; ok {
 			t.Errorf("r.Stdout set as bytes: the run answered %v, want the write refused", got)
 		}
 		if res.Run.Err == nil || !strings.Contains(res.Run.Err.Error(), `"state"`) || !strings.Contains(res.Run.Err.Error(), "string(b)") {

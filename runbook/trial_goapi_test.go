@@ -263,7 +263,7 @@ stages:
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := done.Run.State
+	st := done.Run.State()
 	if done.Record.Status != "completed" || st["y"] != wide || st["g"] != 3.0 || st["m"] != 1 {
 		t.Errorf("status %s %+v; y %v (%T), g %v (%T), m %v (%T); want y %d, g float64 3, m int 1",
 			done.Record.Status, done.Record.Error, st["y"], st["y"], st["g"], st["g"], st["m"], st["m"], wide)

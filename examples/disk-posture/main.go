@@ -63,6 +63,6 @@ func run(path string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("\n%s is %v (%v%% used)\n", res.State["mount"], res.State["verdict"], res.State["usedPct"])
+	fmt.Printf("\n%s is %v (%v%% used)\n", res.State()["mount"], res.State()["verdict"], res.State()["usedPct"])
 	return nil
 }

@@ -103,7 +103,7 @@ func run() error {
 	}
 	fmt.Println("| subject | verdict | usedPct |")
 	fmt.Println("|---|---|---|")
-	for _, r := range res.State[verdicts].([]any) {
+	for _, r := range res.State()[verdicts].([]any) {
 		m := r.(map[string]any)
 		used := "—"
 		if u, ok := m["usedPct"]; ok && u != nil {
