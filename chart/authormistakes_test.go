@@ -265,3 +265,50 @@ func TestInputOverwrittenBeforeItIsReadIsRefused(t *testing.T) {
 		loadErr(t, tc.name, head+tc.rest, tc.err)
 	}
 }
+
+// TestForeignTemplateOfAChartNameIsRefused: `command: [sqlite3, '{{db}}',
+// 'PRAGMA integrity_check']` under a foreach `as: db` ran sqlite3 on a
+// database named {{db}}, which sqlite3 made, empty, and every database of
+// the list said ok. Another tool's template (Jinja, Ansible, Helm) of a
+// name the chart defines, in a command item, a shell script, an env value
+// or an expression's quoted text, is a load error saying what runbook's is;
+// Go's templates (a docker --format) and a {{WORD}} nothing defines load.
+func TestForeignTemplateOfAChartNameIsRefused(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, exec, err string
+	}{
+		{"a command item", `{command: [sqlite3, '{{db}}', 'PRAGMA integrity_check']}`, `c.yaml:13:37: stage "check": exec command argument 2 holds {{db}}, a template in another tool's syntax (Jinja, Ansible, Helm): runbook passes it on as those characters, never the value of db, so the command is given a file, host or name called {{db}}; write ${db}, runbook's template`},
+		{"spaced, in a longer item", `{command: [psql, '--dbname={{ db }}', -c, 'select 1']}`, `exec command argument 2 holds {{ db }}`},
+		{"an input", `{command: [sqlite3, '{{-owner}}', 'select 1']}`, `holds {{-owner}}`},
+		{"a shell script", `{shell: 'sqlite3 "{{db}}" "PRAGMA integrity_check"'}`, `exec shell holds {{db}}, a template in another tool's syntax (Jinja, Ansible, Helm): runbook passes it on as those characters, never the value of db, so the command is given a file, host or name called {{db}}; a script is no template: give the value with envFrom: {DB: string(db)} and write "$DB" in the script`},
+		{"an env value", `{command: [env], env: {DB: '{{db}}'}}`, `exec env "DB" holds {{db}}`},
+		{"runbook's own", `{command: [sqlite3, '${db}', 'PRAGMA integrity_check']}`, ""},
+		{"docker's format", `{command: [docker, inspect, --format, '{{.State.Status}} {{json .Config}}', web]}`, ""},
+		{"a word nothing defines", `{command: [tool, '{{release}}']}`, ""},
+	} {
+		src := `version: 1
+runbook: t
+inputs:
+  owner: {type: string, default: app}
+stages:
+  - id: per
+    foreach:
+      items: '["a.db", "b.db"]'
+      as: db
+      maxBranches: 2
+      stages:
+        - id: check
+          exec: ` + tc.exec + `
+`
+		loadErr(t, tc.name, src, tc.err)
+	}
+	loadErr(t, "an expression's quoted text", `version: 1
+runbook: t
+inputs:
+  app: {type: string, default: nginx}
+stages:
+  - id: conf
+    read: {path: '"/etc/{{app}}/app.conf"'}
+`, `holds {{app}} inside a quoted text: {{…}} is another tool's template (Jinja, Ansible, Helm), which runbook does not read, so here it is those characters, never the value of app`)
+}

@@ -139,6 +139,9 @@ type session struct {
 	// plainWords are the unquoted words filter conditions compare with,
 	// for the check that none spells a name the chart defines.
 	plainWords []plainWord
+	// foreign are the texts passed on as written that hold `{{`, for the
+	// check that none holds another tool's template of a chart's name.
+	foreign []foreignText
 	// roots are the folders subflow charts may be read from (resolved):
 	// the root chart's, then allowWritten's (AllowDir, as given).
 	roots        []string

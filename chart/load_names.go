@@ -107,6 +107,7 @@ func (l *loader) checkNames(spec *Spec) {
 	l.checkNagiosWords(spec)
 	l.checkAnswerChecks(spec, d)
 	l.checkTimeoutNumbers(spec, d) // templates.go
+	l.checkForeignTemplates(d)     // foreigntemplate.go
 	noteShellChartNames(spec, d, map[*Spec]bool{})
 }
 
@@ -760,7 +761,8 @@ func (c compiled) check(d *defs, at *placed, known []string) {
 }
 
 // templateInText finds `${NAME` in an expression's source: `${` is no
-// expression syntax, so it stands inside a quoted text.
+// expression syntax, so it stands inside a quoted text. foreignTemplate
+// finds another tool's `{{NAME` there (foreigntemplate.go).
 var templateInText = regexp.MustCompile(`\$\{\s*([A-Za-z_][A-Za-z0-9_]*)`)
 
 // checkTemplateText refuses an expression whose quoted text holds a
@@ -773,10 +775,17 @@ var templateInText = regexp.MustCompile(`\$\{\s*([A-Za-z_][A-Za-z0-9_]*)`)
 // ${WORD} nothing defines is left alone, as text meant for a tool.
 func (c compiled) checkTemplateText(src []rune, names map[string]bool) {
 	text := string(src)
-	for _, m := range templateInText.FindAllStringSubmatchIndex(text, -1) {
+	found := templateInText.FindAllStringSubmatchIndex(text, -1)
+	foreign := len(found)
+	found = append(found, foreignTemplate.FindAllStringSubmatchIndex(text, -1)...)
+	for i, m := range found {
 		name, part := text[m[2]:m[3]], text[m[0]:m[1]]
-		if end := strings.IndexByte(text[m[0]:], '}'); end > 0 {
-			part = text[m[0] : m[0]+end+1]
+		closer := "}"
+		if i >= foreign {
+			closer = "}}"
+		}
+		if end := strings.Index(text[m[0]:], closer); end > 0 {
+			part = text[m[0] : m[0]+end+len(closer)]
 		}
 		defined := names[name]
 		if c.only != nil {
@@ -795,8 +804,12 @@ func (c compiled) checkTemplateText(src []rune, names map[string]bool) {
 			}
 		}
 		pos := c.l.exprPos(c.e, &rules.CompileError{Line: line, Column: col})
-		c.l.errf(pos, c.stage, "%s: expression %q holds %s inside a quoted text: ${…} is a template only in an exec command item or a timeout, so here it is those characters, never the value of %s; write the name bare, outside the quotes (# contains %s, \"/var/log/\" + %s + \".log\")",
-			c.what, text, part, name, name, name)
+		what := "${…} is a template only in an exec command item or a timeout"
+		if i >= foreign {
+			what = "{{…}} is another tool's template (Jinja, Ansible, Helm), which runbook does not read"
+		}
+		c.l.errf(pos, c.stage, "%s: expression %q holds %s inside a quoted text: %s, so here it is those characters, never the value of %s; write the name bare, outside the quotes (# contains %s, \"/var/log/\" + %s + \".log\")",
+			c.what, text, part, what, name, name, name)
 		return
 	}
 }

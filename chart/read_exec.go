@@ -37,8 +37,10 @@ func (l *loader) exec(e entry, s *StageSpec) *ExecSpec {
 		}
 		for i, n := range items {
 			ie := entry{key: "command", keyPos: ce.keyPos, val: n, valPos: l.pos(n)}
-			if w, ok := l.text(ie, sid, fmt.Sprintf("exec command argument %d", i+1)); ok {
+			what := fmt.Sprintf("exec command argument %d", i+1)
+			if w, ok := l.text(ie, sid, what); ok {
 				x.Command = append(x.Command, w)
+				l.noteForeign(ie.valPos, sid, what, foreignArg, w) // foreigntemplate.go
 			}
 		}
 		if len(x.Command) > 0 && len(items) > 0 {
@@ -60,6 +62,7 @@ func (l *loader) exec(e entry, s *StageSpec) *ExecSpec {
 	case hasShell:
 		x.Shell, _ = l.word(se, sid, "exec shell")
 		x.ShellPos = se.keyPos
+		l.noteForeign(se.valPos, sid, "exec shell", foreignShell, x.Shell)
 		if msg := UnfinishedScript(x.Shell); msg != "" {
 			l.errf(se.valPos, sid, "exec shell: %s", msg)
 		} else if msg := SSHReadsLoopInput(x.Shell); msg != "" {
@@ -92,6 +95,7 @@ func (l *loader) exec(e entry, s *StageSpec) *ExecSpec {
 				}
 				if val, ok := l.text(v, sid, fmt.Sprintf("exec env %q", v.key)); ok {
 					x.Env = append(x.Env, EnvVar{Name: v.key, Value: val})
+					l.noteForeign(v.valPos, sid, fmt.Sprintf("exec env %q", v.key), foreignEnv, val)
 				}
 			}
 		}

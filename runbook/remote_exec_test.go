@@ -91,7 +91,7 @@ stages:
       as: x
       maxBranches: 10
       stages:
-        - {id: echo, exec: {command: [echo, '{{ x }}'], into: e}}
+        - {id: echo, exec: {command: [echo, '${x}'], into: e}}
 `
 
 const remoteReadYAML = `version: 1

@@ -141,7 +141,7 @@ stages:
   - id: piped
     exec: {command: [cat], stdin: token, into: piped}
   - id: argv
-    exec: {command: [echo, token, '$TOKEN', '{{token}}', '$${token}'], into: argv}
+    exec: {command: [echo, token, '$TOKEN', '$${token}'], into: argv}
   - {id: derive, set: {header: '"Bearer " + token', same: token}}
   - id: check
     decide:
@@ -198,8 +198,9 @@ func TestSecretNeverInAnyOutput(t *testing.T) {
 				}
 				// argv items are literal text but for ${…} templates; $${ is
 				// a literal ${ (a template reading the secret does not load:
-				// TestIssue14SecretInTemplateRefused).
-				if got := rec.State["argv"].(map[string]any)["stdout"]; got != "token $TOKEN {{token}} ${token}\n" {
+				// TestIssue14SecretInTemplateRefused; nor does another
+				// tool's {{token}}: chart TestForeignTemplateOfAChartNameIsRefused).
+				if got := rec.State["argv"].(map[string]any)["stdout"]; got != "token $TOKEN ${token}\n" {
 					t.Errorf("argv = %q; argv items are literal text", got)
 				}
 				if rec.State["header"] != "***" || rec.State["same"] != "***" || rec.State["token"] != "***" {
