@@ -269,10 +269,13 @@ func TestInputOverwrittenBeforeItIsReadIsRefused(t *testing.T) {
 // TestForeignTemplateOfAChartNameIsRefused: `command: [sqlite3, '{{db}}',
 // 'PRAGMA integrity_check']` under a foreach `as: db` ran sqlite3 on a
 // database named {{db}}, which sqlite3 made, empty, and every database of
-// the list said ok. Another tool's template (Jinja, Ansible, Helm) of a
-// name the chart defines, in a command item, a shell script, an env value
-// or an expression's quoted text, is a load error saying what runbook's is;
-// Go's templates (a docker --format) and a {{WORD}} nothing defines load.
+// the list said ok; '$db' did the same. Another tool's template (Jinja,
+// Ansible, Helm) of a name the chart defines, in a command item, a shell
+// script, an env value or an expression's quoted text, is a load error
+// saying what runbook's is, and so is a shell's $NAME in a command item
+// or an env value; Go's templates (a docker --format), a {{WORD}} or
+// $WORD nothing defines, and a $NAME of a tool with variables of its own
+// (jq's --arg) load.
 func TestForeignTemplateOfAChartNameIsRefused(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -285,6 +288,12 @@ func TestForeignTemplateOfAChartNameIsRefused(t *testing.T) {
 		{"an env value", `{command: [env], env: {DB: '{{db}}'}}`, `exec env "DB" holds {{db}}`},
 		{"runbook's own", `{command: [sqlite3, '${db}', 'PRAGMA integrity_check']}`, ""},
 		{"docker's format", `{command: [docker, inspect, --format, '{{.State.Status}} {{json .Config}}', web]}`, ""},
+		{"a shell's variable", `{command: [sqlite3, '$db', 'PRAGMA integrity_check']}`, `c.yaml:13:37: stage "check": exec command argument 2 holds $db, a shell's variable: runbook passes it on as those characters, never the value of db, so the command is given a file, host or name called $db; command: runs without a shell, so write ${db}, runbook's template`},
+		{"a shell's variable in an env value", `{command: [env], env: {DB: '/srv/$db'}}`, `exec env "DB" holds $db, a shell's variable`},
+		{"jq's own variable", `{command: [jq, --arg, db, '${db}', '.[] | select(.name == $db)', list.json]}`, ""},
+		{"a tool's own $$", `{command: [tool, '$$db', '$${db}']}`, ""},
+		{"an environment variable", `{command: [tool, '$HOME/x']}`, ""},
+		{"a shell's variable in a script", `{shell: 'sqlite3 "$db" .tables'}`, ""}, // noted, not refused: ShellReadsChartNames
 		{"a word nothing defines", `{command: [tool, '{{release}}']}`, ""},
 	} {
 		src := `version: 1

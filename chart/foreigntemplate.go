@@ -2,6 +2,7 @@ package chart
 
 import (
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strings"
 )
@@ -15,6 +16,10 @@ type foreignText struct {
 	what  string // "exec command argument 2", "exec shell", `exec env "DB"`
 	kind  foreignKind
 	text  string
+	// program is the command's program (argv[0]) for an argument: a tool
+	// with variables of its own ($name in jq, awk, perl) reads $NAME as
+	// its own.
+	program string
 }
 
 type foreignKind int
@@ -25,12 +30,22 @@ const (
 	foreignEnv
 )
 
-// noteForeign keeps text for checkForeignTemplates when it holds `{{`.
-func (l *loader) noteForeign(pos Pos, stage, what string, kind foreignKind, text string) {
-	if strings.Contains(text, "{{") {
-		l.s.foreign = append(l.s.foreign, foreignText{pos: pos, stage: stage, what: what, kind: kind, text: text})
+// noteForeign keeps text for checkForeignTemplates when it holds `{{`,
+// or, outside a script, `$`.
+func (l *loader) noteForeign(pos Pos, stage, what string, kind foreignKind, text, program string) {
+	if strings.Contains(text, "{{") || kind != foreignShell && strings.Contains(text, "$") {
+		l.s.foreign = append(l.s.foreign, foreignText{pos: pos, stage: stage, what: what, kind: kind, text: text, program: program})
 	}
 }
+
+// shellVariable finds `$NAME`: a shell's variable, which a command item
+// (run without a shell) and an env value pass on as those characters.
+var shellVariable = regexp.MustCompile(`\$([A-Za-z_][A-Za-z0-9_]*)`)
+
+// ownVariables are programs whose arguments name variables of their own
+// with a $ (jq's --arg, awk's fields, a script for an interpreter or a
+// shell, which a run warns of elsewhere): their $NAME is theirs.
+var ownVariables = map[string]bool{"jq": true, "gojq": true, "jaq": true, "yq": true, "awk": true, "gawk": true, "mawk": true, "nawk": true, "perl": true, "python": true, "python3": true, "ruby": true, "php": true, "node": true, "sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "env": true, "sed": true}
 
 // foreignTemplate finds `{{NAME`, `{{ NAME` or `{{- NAME`: a name bare
 // after the braces, as Jinja, Ansible, Helm and mustache write a value.
@@ -72,5 +87,32 @@ func (l *loader) checkForeignTemplates(d *defs) {
 				f.what, part, name, part, fix)
 			break
 		}
+		if f.kind != foreignShell && !ownVariables[filepath.Base(f.program)] {
+			l.checkShellVariable(f, d)
+		}
+	}
+}
+
+// checkShellVariable refuses a command item or an env value holding
+// $NAME, NAME a name the chart defines: a command runs without a shell
+// and an env value is literal, so `command: [sqlite3, '$db', …]` opened a
+// database named $db, as {{db}} did
+// (TestForeignTemplateOfAChartNameIsRefused). `$${NAME}` and `$$NAME`
+// write a $ of the tool's own.
+func (l *loader) checkShellVariable(f foreignText, d *defs) {
+	for _, m := range shellVariable.FindAllStringSubmatchIndex(f.text, -1) {
+		if m[0] > 0 && f.text[m[0]-1] == '$' {
+			continue
+		}
+		name := f.text[m[2]:m[3]]
+		if !d.names[name] {
+			continue
+		}
+		fix := fmt.Sprintf("command: runs without a shell, so write ${%s}, runbook's template", name)
+		if f.kind == foreignEnv {
+			fix = fmt.Sprintf("env: values are literal: compute it with envFrom: {NAME: %s}", name)
+		}
+		l.errf(f.pos, f.stage, "%s holds $%s, a shell's variable: runbook passes it on as those characters, never the value of %s, so the command is given a file, host or name called $%s; %s", f.what, name, name, name, fix)
+		return
 	}
 }

@@ -40,7 +40,7 @@ func (l *loader) exec(e entry, s *StageSpec) *ExecSpec {
 			what := fmt.Sprintf("exec command argument %d", i+1)
 			if w, ok := l.text(ie, sid, what); ok {
 				x.Command = append(x.Command, w)
-				l.noteForeign(ie.valPos, sid, what, foreignArg, w) // foreigntemplate.go
+				l.noteForeign(ie.valPos, sid, what, foreignArg, w, x.Command[0]) // foreigntemplate.go
 			}
 		}
 		if len(x.Command) > 0 && len(items) > 0 {
@@ -62,7 +62,7 @@ func (l *loader) exec(e entry, s *StageSpec) *ExecSpec {
 	case hasShell:
 		x.Shell, _ = l.word(se, sid, "exec shell")
 		x.ShellPos = se.keyPos
-		l.noteForeign(se.valPos, sid, "exec shell", foreignShell, x.Shell)
+		l.noteForeign(se.valPos, sid, "exec shell", foreignShell, x.Shell, "")
 		if msg := UnfinishedScript(x.Shell); msg != "" {
 			l.errf(se.valPos, sid, "exec shell: %s", msg)
 		} else if msg := SSHReadsLoopInput(x.Shell); msg != "" {
@@ -95,7 +95,7 @@ func (l *loader) exec(e entry, s *StageSpec) *ExecSpec {
 				}
 				if val, ok := l.text(v, sid, fmt.Sprintf("exec env %q", v.key)); ok {
 					x.Env = append(x.Env, EnvVar{Name: v.key, Value: val})
-					l.noteForeign(v.valPos, sid, fmt.Sprintf("exec env %q", v.key), foreignEnv, val)
+					l.noteForeign(v.valPos, sid, fmt.Sprintf("exec env %q", v.key), foreignEnv, val, "")
 				}
 			}
 		}
