@@ -66,6 +66,8 @@ const ItemDenied = "denied"
 //	"as super-user", "as superuser",                  is not whole (lshw, lsusb -v,
 //	"would have to be root", "could not be identified" netstat -p)
 //	"improperly formatted"                            sha256sum -c skipped lines of its list
+//	"gpg: keybox '…' created"                         gpg made the keyring it was to read
+//	(gpg 1: "gpg: keyring `…' created")
 //	"failed to connect to bus",                       systemctl & co. asked no
 //	"has not been booted with systemd"                manager (noManager)
 func Denied(stderr string) string {
@@ -177,6 +179,8 @@ func deniedCause(line string) string {
 		// sha256sum -c, md5sum -c: a line of the list it cannot read is
 		// skipped, the others checked, exit 0 (1 under --strict).
 		return causeSkippedLines
+	case madeEmpty(low):
+		return causeMadeEmpty
 	case strings.Contains(low, "may be incomplete") || strings.Contains(low, "will be missing") ||
 		strings.Contains(low, "as super-user") || strings.Contains(low, "as superuser") ||
 		strings.Contains(low, "would have to be root") || strings.Contains(low, "could not be identified"):
@@ -285,6 +289,24 @@ const causeUnread = "could not read some of the values it reports"
 // causeSkippedLines is what a line says when a checksum tool skipped
 // lines of its list (SkippedLines).
 const causeSkippedLines = "skipped lines of its list it could not read"
+
+// causeMadeEmpty is what a line says when the tool made the file it was
+// given to read, which was not there: gpg's `gpg: keybox
+// '/etc/apt/trusted.gpg.d/debian-archve.gpg' created` (`keyring `…'
+// created` in gpg 1), exit 0, over a --keyring misspelt, after which it
+// listed the new keyring's keys — none — and a chart of expired keys said
+// nothing to report, Consistent (TestKeyringMadeForTheReadIsNoWholeAnswer).
+const causeMadeEmpty = "made the keyring it was given, which was not there, and read it new and empty"
+
+// madeEmpty says whether a line (lower case) is gpg saying it made the
+// keyring it was asked to read. Its trustdb made on a first run (`gpg:
+// /root/.gnupg/trustdb.gpg: trustdb created`) is no such line: the keys
+// are in the keyring, not in it.
+func madeEmpty(low string) bool {
+	low = strings.TrimSpace(low)
+	return strings.HasPrefix(low, "gpg: ") && strings.HasSuffix(low, " created") &&
+		(strings.HasPrefix(low, "gpg: keybox ") || strings.HasPrefix(low, "gpg: keyring "))
+}
 
 // causeIncomplete is what a line says when the tool itself says its
 // output is not whole, as lshw and lsusb -v run as a user do.
@@ -403,6 +425,9 @@ func deniedWhy(exit int, line string) string {
 	}
 	if cause == causeSkippedLines {
 		return fmt.Sprintf("it said on stderr that it %s (exit %d), so the files those lines name were not checked, and no row says so; stderr's first such line: %q; mend or remove the line in the list (sha256sum --warn names it, --strict fails on it)", cause, exit, line)
+	}
+	if cause == causeMadeEmpty {
+		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so its output holds nothing of the keyring meant (a keyring just made lists no key, expired or not); stderr's first such line: %q; check the path, and remove the file gpg made there (the next run finds it and lists its no keys with nothing said); a chart whose rows are every key, not only the expired, reads an empty keyring as no subject judged", cause, exit, line)
 	}
 	if cause == causeIncomplete {
 		return fmt.Sprintf("it said on stderr that %s though it exited %d, so its output holds only what it could read, and what it left out is not known to be absent; stderr's first such line: %q; run it with the privilege it asks for", cause, exit, line)

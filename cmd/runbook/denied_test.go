@@ -1049,3 +1049,59 @@ stages:
 		t.Errorf("cat failed before the linter: exit %d; want a piped-answer item naming the codes 1 3:\n%s", r.code, r.stdout)
 	}
 }
+
+// TestKeyringMadeForTheReadIsNoWholeAnswer: gpg given a --keyring that is
+// not there (a path misspelt) makes it, says `gpg: keybox '…' created` on
+// stderr, lists its keys — none — and exits 0; a chart of expired keys,
+// rows for findings only, said nothing to report, Consistent. The keyring
+// gpg made is a gap in what was read (gpg 2.2.40 printed the lines below;
+// its trustdb made on a first run is no such gap).
+func TestKeyringMadeForTheReadIsNoWholeAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, stderr string
+		gap          bool
+	}{
+		{"keyring made", `gpg: keybox '/etc/apt/trusted.gpg.d/debian-archve.gpg' created\ngpg: /root/.gnupg/trustdb.gpg: trustdb created`, true},
+		{"gpg 1's words", "gpg: keyring `/etc/apt/trusted.gpg.d/debian-archve.gpg' created", true},
+		{"trustdb alone", `gpg: /root/.gnupg/trustdb.gpg: trustdb created`, false},
+	} {
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
+runbook: apt-keys
+result: {kind: verdict/key, decider: Expiry, empty: answer, nagios: {critical: [expired]}}
+stages:
+  - id: ring
+    exec:
+      parse: lines
+      shell: |
+        echo 'tru::1:1796645528:0:3:1:5'
+        cat >&2 <<'END'
+        `+strings.ReplaceAll(tc.stderr, `\n`, "\n        ")+`
+        END
+  - id: per
+    foreach:
+      items: 'filter(ring.stdout, # startsWith "pub:")'
+      as: k
+      maxBranches: 100
+      stages:
+        - id: judge
+          name: Expiry
+          decide:
+            rules:
+              - {when: 'split(k, ":")[1] == "e"', then: expired, label: the key has expired}
+            default: {branch: fine, label: the key is valid}
+          branches:
+            expired: [{id: x, verdict: {subject: 'split(k, ":")[4]', verdict: '"expired"'}}]
+            fine: []
+`)
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		const said = `it said on stderr that it made the keyring it was given, which was not there, and read it new and empty though it exited 0`
+		if tc.gap && (r.code != 3 || !strings.HasPrefix(r.stdout, "apt-keys UNKNOWN") || !strings.Contains(r.stdout, said)) {
+			t.Errorf("%s: exit %d; want 3, UNKNOWN, saying %s:\n%s", tc.name, r.code, said, r.stdout)
+		}
+		if !tc.gap && (r.code != 0 || strings.Contains(r.stdout, said)) {
+			t.Errorf("%s: exit %d; want 0, no gap:\n%s", tc.name, r.code, r.stdout)
+		}
+	}
+}
