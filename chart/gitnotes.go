@@ -66,3 +66,12 @@ func untrackedSaid(args string) bool {
 	}
 	return false
 }
+
+// gitInShell is a shell line running git.
+var gitInShell = regexp.MustCompile(`(^|[\s;&|(/])git(\s|$)`)
+
+// RunsGit says whether the exec runs git, as its command or in its
+// shell: script: git's own words on stderr (`warning: refname … is
+// ambiguous.`, `error: …` at exit 0) are then judged as git's
+// (record.GitStderr).
+func (e *ExecSpec) RunsGit() bool { return e.runs(gitInShell, "git") }
