@@ -40,7 +40,9 @@ const ItemGitStderr = "git-stderr"
 //	"warning: ignoring ref with broken name …",
 //	"warning: ignoring dangling symref …"
 //	"error: …", "fatal: …"                 a failure git went on past (git exits
-//	                                       128 over its own fatal)
+//	                                       128 over its own fatal); not gc --auto's
+//	                                       "error: The last gc run reported …",
+//	                                       which fetch prints over its own success
 //
 // Any other warning (`warning: could not open directory …: Permission
 // denied` is a refusal, said by Denied) is not judged here.
@@ -53,6 +55,10 @@ func gitStderrCause(line string) string {
 		strings.HasPrefix(l, "warning: ignoring ref with broken name") ||
 		strings.HasPrefix(l, "warning: ignoring dangling symref"):
 		return causeGitBrokenRef
+	case strings.HasPrefix(l, "error: The last gc run reported"):
+		// gc --auto, run by fetch, merge or commit in the background,
+		// over an earlier gc's gc.log: the command itself was done.
+		return ""
 	case strings.HasPrefix(l, "error: ") || strings.HasPrefix(l, "fatal: "):
 		return causeGitError
 	}

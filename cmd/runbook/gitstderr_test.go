@@ -17,7 +17,8 @@ import (
 // check (`error: gpg.ssh.allowedSignersFile needs to be configured …`),
 // and `for-each-ref` left a broken ref out of its listing. Each is now a
 // not-checked item (kind git-stderr): Not sure, UNKNOWN. A warning git
-// prints beside a whole answer (a CRLF note) is not judged, nor the same
+// prints beside a whole answer (a CRLF note), and gc --auto's report of an
+// earlier gc, are not judged, nor the same
 // words from a tool that is not git.
 func TestGitAmbiguousRefIsNoAnswer(t *testing.T) {
 	t.Parallel()
@@ -37,6 +38,8 @@ func TestGitAmbiguousRefIsNoAnswer(t *testing.T) {
 		{"gpg not found", "git", `fatal: cannot run gpg: No such file or directory`, 3,
 			"behind UNKNOWN", `stderr's first such line: "fatal: cannot run gpg: No such file or directory"`},
 		{"a warning beside a whole answer", "git", `warning: in the working copy of 'a.txt', CRLF will be replaced by LF the next time Git touches it`, 0,
+			"behind OK - 1 up-to-date", "Consistent with the run's record"},
+		{"auto gc's old log", "git", `error: The last gc run reported the following. Please correct the root cause`, 0,
 			"behind OK - 1 up-to-date", "Consistent with the run's record"},
 		{"not git", "othertool", `warning: refname 'origin/main' is ambiguous.`, 0,
 			"behind OK - 1 up-to-date", "Consistent with the run's record"},
