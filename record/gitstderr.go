@@ -79,27 +79,42 @@ func GitStderr(stderr string) string {
 }
 
 // GitStderrEntry is the ledger's entry for such a stage, filed under its
-// path: exit is the exit code, line stderr's first such line (masked
-// already; GitStderr).
-func GitStderrEntry(path string, exit int, line string) coverage.Entry {
+// path: exit is the exit code, word the answer the chart declared for it
+// ("" under exit 0), line stderr's first such line (masked already;
+// GitStderr). Under a declared code the code is no answer either: git
+// verify-commit exits 1 over a commit with no signature and over one it
+// could not check (`error: gpg.ssh.allowedSignersFile needs to be
+// configured …`, `fatal: cannot run gpg`), and `{1: unsigned}` called an
+// SSH-signed commit unsigned, Consistent.
+func GitStderrEntry(path string, exit int, word, line string) coverage.Entry {
 	cause := gitStderrCause(line)
-	var what string
+	var out, code, fix string
 	switch cause {
 	case causeGitAmbiguous:
-		what = "so what it printed may be of another ref than the chart meant (a local branch or a tag named origin/main is ranked before the remote-tracking branch, and rev-list --count HEAD..origin/main counted against it); write the ref whole (refs/remotes/origin/main, or @{upstream}), or rename the ref that shadows it"
+		out = "what it printed may be of another ref than the chart meant (a local branch or a tag named origin/main is ranked before the remote-tracking branch, and rev-list --count HEAD..origin/main counted against it)"
+		code = "the code may be of another ref than the chart meant"
+		fix = "write the ref whole (refs/remotes/origin/main, or @{upstream}), or rename the ref that shadows it"
 	case causeGitBrokenRef:
-		what = "so its listing holds only the refs it could read, and one it left out is not known to be absent (a branch it left out was dated by no one, stale or not); mend or delete the ref it names (git update-ref -d REF)"
+		out = "its listing holds only the refs it could read, and one it left out is not known to be absent (a branch it left out was dated by no one, stale or not)"
+		code = "the code leaves out a ref it could not read"
+		fix = "mend or delete the ref it names (git update-ref -d REF)"
 	default:
-		what = "so what it printed holds what it had, not what it was asked: git log's %G? prints N, no signature, for a commit whose signature it could not check (gpg not found, gpg.ssh.allowedSignersFile unset), and a signed commit reads as unsigned, a bad signature as none; make the error go (install what it runs, set what it asks for) and run it again"
-	}
-	if cause == "" {
 		cause = causeGitError
+		out = "what it printed holds what it had, not what it was asked: git log's %G? prints N, no signature, for a commit whose signature it could not check (gpg not found, gpg.ssh.allowedSignersFile unset), and a signed commit reads as unsigned, a bad signature as none"
+		code = "git exits with that code over its own failure too (verify-commit's 1 over a commit with no signature and over a signature it could not check)"
+		fix = "make the error go (install what it runs, set what it asks for: gpg.ssh.allowedSignersFile for SSH signatures) and run it again"
+	}
+	if word != "" {
+		if cause == causeGitError {
+			cause = "failed"
+		}
+		return answerEntry(path, fmt.Sprintf("git said on stderr that it %s, though it exited %d, which exitCodes: declares the answer %q, so %q is not known: %s; %s; stderr's first such line: %q", cause, exit, word, word, code, fix, cutLine(line)), ItemGitStderr)
 	}
 	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
 		Kind: coverage.KindLedger,
 		NotChecked: []coverage.Item{{
 			What: "its output",
-			Why:  fmt.Sprintf("git said on stderr, though it exited %d, that it %s, %s; stderr's first such line: %q", exit, cause, what, cutLine(line)),
+			Why:  fmt.Sprintf("git said on stderr, though it exited %d, that it %s, so %s; %s; stderr's first such line: %q", exit, cause, out, fix, cutLine(line)),
 			Kind: ItemGitStderr,
 		}},
 	}}

@@ -75,3 +75,62 @@ stages:
 		}
 	}
 }
+
+// TestGitErrorUnderDeclaredCodeIsNoAnswer: git verify-commit exits 1
+// over a commit with no signature and over a signature it could not
+// check (`error: gpg.ssh.allowedSignersFile needs to be configured …`
+// for an SSH signature, `fatal: cannot run gpg` where gpg is missing),
+// and `exitCodes: {0: verified, 1: unsigned}` called an SSH-signed commit
+// unsigned, Consistent. git's own error line under a declared code is a
+// not-checked item now (kind git-stderr); the 1 with nothing on stderr
+// is the answer still.
+func TestGitErrorUnderDeclaredCodeIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, stderr string
+		want         int
+		line, said   string
+	}{
+		// a not-judged row keeps its CRITICAL (internal/gate's order), and
+		// says it rests on nothing
+		{"ssh signature unchecked", `error: gpg.ssh.allowedSignersFile needs to be configured and exist for ssh signature verification`, 2,
+			"verify-head CRITICAL - 1 stage did not check everything (verify), 1 unsigned (HEAD)\nCRITICAL HEAD: unsigned (not judged: verify did not check its answer)", `git said on stderr that it failed, though it exited 1, which exitCodes: declares the answer "unsigned", so "unsigned" is not known`},
+		{"gpg not found", `fatal: cannot run gpg: No such file or directory`, 2,
+			"verify-head CRITICAL - 1 stage did not check everything (verify)", `stderr's first such line: "fatal: cannot run gpg: No such file or directory"`},
+		{"no signature", ``, 2, "verify-head CRITICAL - 1 unsigned (HEAD)", "Consistent with the run's record"},
+	} {
+		sub := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-"))
+		if err := os.MkdirAll(sub, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		git := filepath.Join(sub, "git")
+		script := "#!/bin/sh\n"
+		if tc.stderr != "" {
+			script += "echo \"" + tc.stderr + "\" >&2\n"
+		}
+		if err := os.WriteFile(git, []byte(script+"exit 1\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		chart := writeChart(t, sub, "chart.yaml", `version: 1
+runbook: verify-head
+result: {kind: verdict/commit, decider: Sig, nagios: {critical: [unsigned], ok: [verified]}}
+stages:
+  - id: verify
+    exec: {command: [`+git+`, -C, /srv/app, verify-commit, HEAD], exitCodes: {0: verified, 1: unsigned}}
+  - id: sig
+    name: Sig
+    decide:
+      rules:
+        - {when: 'verify.status == "verified"', then: verified, label: a signature git verified}
+      default: {branch: unsigned, label: no signature git verified}
+    branches:
+      verified: [{id: v, verdict: {subject: '"HEAD"', verdict: '"verified"'}}]
+      unsigned: [{id: u, verdict: {subject: '"HEAD"', verdict: '"unsigned"'}}]
+`)
+		r := runCLI(t, sub, "exec", chart, "--format", "nagios")
+		if r.code != tc.want || !strings.HasPrefix(r.stdout, tc.line) || !strings.Contains(r.stdout, tc.said) {
+			t.Errorf("%s: exit %d; want %d, the line %q and %q:\n%s", tc.name, r.code, tc.want, tc.line, tc.said, r.stdout)
+		}
+	}
+}
