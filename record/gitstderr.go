@@ -101,12 +101,15 @@ func GitStderrEntry(path string, exit int, word, line string) coverage.Entry {
 	default:
 		cause = causeGitError
 		out = "what it printed holds what it had, not what it was asked: git log's %G? prints N, no signature, for a commit whose signature it could not check (gpg not found, gpg.ssh.allowedSignersFile unset), and a signed commit reads as unsigned, a bad signature as none"
-		code = "git exits with that code over its own failure too (verify-commit's 1 over a commit with no signature and over a signature it could not check)"
+		code = "git exits with that code over its own failure too (symbolic-ref's 128 over a detached HEAD and over a path that is no repository, verify-commit's 1 over a commit with no signature and over a signature it could not check)"
 		fix = "make the error go (install what it runs, set what it asks for: gpg.ssh.allowedSignersFile for SSH signatures) and run it again"
 	}
 	if word != "" {
 		if cause == causeGitError {
 			cause = "failed"
+		}
+		if cause == "failed" {
+			fix = "say which stderr the answer goes with, {" + fmt.Sprint(exit) + ": {word: " + word + ", stderr: TEXT}}, and the other is a failure (symbolic-ref's 128 says \"is not a symbolic ref\" over a detached HEAD, \"not a git repository\" over a path that is none), or make the error go (gpg.ssh.allowedSignersFile for SSH signatures) and run it again"
 		}
 		return answerEntry(path, fmt.Sprintf("git said on stderr that it %s, though it exited %d, which exitCodes: declares the answer %q, so %q is not known: %s; %s; stderr's first such line: %q", cause, exit, word, word, code, fix, cutLine(line)), ItemGitStderr)
 	}
