@@ -8,10 +8,11 @@ import (
 )
 
 // ItemGitStderr is the kind of the not-checked item filed for an exec
-// stage that runs git, exited 0, and said on stderr that what it printed
-// is not the answer to what it was asked: git goes on past a name it
-// could not tell apart, a ref it could not read and a failure of a
-// program it runs, prints what it has, and exits 0.
+// stage that runs git, exited 0 (or with a code the chart declared an
+// answer: GitStderrEntry), and said on stderr that what it printed is
+// not the answer to what it was asked: git goes on past a name it could
+// not tell apart, a ref it could not read and a failure of a program it
+// runs, prints what it has, and exits 0.
 //
 //   - `git rev-list --count HEAD..origin/main` beside a local branch
 //     named `origin/main` (a `git branch origin/main` typed for `git
@@ -73,7 +74,8 @@ const (
 
 // GitStderr is the first line of git's stderr that says its answer is
 // not the one asked for (gitStderrCause), "" when none does. Judged over
-// a stage that runs git and exited 0 (runbook's gitStderr).
+// a stage that runs git and exited 0, or with a code the chart declared
+// an answer without its stderr (runbook's gitStderr).
 func GitStderr(stderr string) string {
 	return firstLine(stderr, func(l string) bool { return gitStderrCause(l) != "" })
 }
