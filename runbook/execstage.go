@@ -301,6 +301,12 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		// more exact cause of a "No such file" on stderr, with its fix.
 		s := subs[0]
 		rs.fileLedger(record.UnseenFailureEntry(path, *res.ExitCode, rs.mask(s.Text), rs.mask(s.Where()+" of its script"), len(subs), rs.mask(stderr)))
+	} else if line := gitStderr(es, res, row, stderr); line != "" {
+		// Before denied: git's own error line says why its answer is
+		// none more exactly than a "No such file" it quotes (fatal:
+		// cannot run gpg: No such file or directory is no file it was
+		// given).
+		rs.fileLedger(record.GitStderrEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if line := denied(es, res, row, stderr); line != "" && *res.ExitCode != 0 {
 		rs.fileLedger(record.RefusedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if line != "" {
@@ -487,6 +493,24 @@ func denied(es *chart.ExecSpec, res proc.Result, row label.Row, stderr string) s
 		return ""
 	}
 	return record.Refused(stderr)
+}
+
+// gitStderr is the first line of git's stderr saying what it printed is
+// not the answer asked for (record.GitStderr: a ref name it could not
+// tell apart, a ref it left out, an error it went on past), when a stage
+// that runs git exited 0, or with a non-zero code the chart declared an
+// answer without the stderr it goes with (codeMayBeAFailure: verify-
+// commit's 1 over no signature and over one it could not check;
+// record.ItemGitStderr). "" otherwise: git exits 128 over its own
+// failure, said as one.
+func gitStderr(es *chart.ExecSpec, res proc.Result, row label.Row, stderr string) string {
+	if !answeredAsNoFailure(res, row) || !es.RunsGit() {
+		return ""
+	}
+	if *res.ExitCode != 0 && !codeMayBeAFailure(es, res, row) {
+		return ""
+	}
+	return record.GitStderr(stderr)
 }
 
 // unresolved is stderr's first line saying the command found no address

@@ -131,3 +131,39 @@ func TestRegexSkipPassesOverAHeader(t *testing.T) {
 		t.Fatalf("a line past the header the pattern does not match: %d problems, %q", r.Problems, r.FirstProblem)
 	}
 }
+
+// TestNulRecordNewlineIsReadWhole: under records: nul a record is a name,
+// and a name may hold a newline. git status -z over an untracked file
+// named "build.log", newline, "key.pem" is `?? build.log\nkey.pem\0`, and
+// `^(?P<xy>..) (?P<path>.+)` read it as the file build.log, no problem
+// counted: RE2's . stops at a newline, and a match that leaves text
+// unread is no problem. Under records: nul . spans a newline now, so the
+// pattern reads the name whole; a match that still leaves a newline of the
+// record outside it (\S+ stops at one; an unanchored pattern may begin
+// past one) is a problem, never the part on one side read as the name.
+func TestNulRecordNewlineIsReadWhole(t *testing.T) {
+	const status = "?? build.log\nkey.pem\x00 M a.txt\x00"
+	for _, tc := range []struct {
+		pattern  string
+		want     any
+		problems int
+	}{
+		{`^(?P<xy>..) (?P<path>.+)`, []any{map[string]any{"xy": "??", "path": "build.log\nkey.pem"}, map[string]any{"xy": " M", "path": "a.txt"}}, 0},
+		{`^(?P<xy>..) (?P<path>.+)$`, []any{map[string]any{"xy": "??", "path": "build.log\nkey.pem"}, map[string]any{"xy": " M", "path": "a.txt"}}, 0},
+		{`^(?P<xy>..) (?P<path>\S+)`, []any{map[string]any{"xy": " M", "path": "a.txt"}}, 1},
+		{`(?P<path>[\w.]+\.pem)`, []any{}, 2},
+	} {
+		r, err := Parse(status, Spec{Mode: "regex", Options: map[string]any{"pattern": tc.pattern, "records": "nul"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Problems != tc.problems || !reflect.DeepEqual(r.Value, tc.want) {
+			t.Errorf("%s: got %#v (%d problems: %s), want %#v and %d", tc.pattern, r.Value, r.Problems, r.FirstProblem, tc.want, tc.problems)
+		}
+	}
+	// By lines, a newline ends a record: . is RE2's own.
+	r, err := Parse("a\nb\n", Spec{Mode: "regex", Options: map[string]any{"pattern": `^(?P<v>.+)$`}})
+	if err != nil || r.Problems != 0 || !reflect.DeepEqual(r.Value, []any{map[string]any{"v": "a"}, map[string]any{"v": "b"}}) {
+		t.Errorf("lines: %#v, %v", r.Value, err)
+	}
+}

@@ -15,7 +15,11 @@ import (
 //
 // A non-blank line the pattern does not match is a problem, and so is one
 // whose match ends (or begins) inside a number written with an exponent,
-// the number cut short in a group (cutNumber).
+// the number cut short in a group (cutNumber). Under records: nul the
+// pattern's . spans a newline (flag s), and a record holding a newline
+// the match does not take in is a problem: the record is a file name,
+// and git status -z's "?? build.log\nkey.pem" read by ^(?P<xy>..)
+// (?P<path>.+) was the file build.log (TestNulRecordNewlineIsReadWhole).
 type re struct {
 	rx      *regexp.Regexp
 	numbers valuer
@@ -33,7 +37,15 @@ func newRegex(o opts) (parser, error) {
 	if !ok || pat == "" {
 		return nil, fmt.Errorf("parse mode regex needs pattern: an RE2 pattern with named groups, such as '(?P<key>\\w+)=(?P<value>.*)'")
 	}
-	rx, err := regexp.Compile(pat)
+	// Under records: nul a record is a name, and a name may hold a
+	// newline: `.` spans it, as a record's every byte is its own
+	// (records: nul over git status -z read "build.log\nkey.pem" as
+	// build.log).
+	flags := ""
+	if o.m["records"] == "nul" {
+		flags = "(?s)"
+	}
+	rx, err := regexp.Compile(flags + pat)
 	if err != nil {
 		return nil, fmt.Errorf("parse mode regex: pattern %q is not RE2: %w", pat, err)
 	}
@@ -72,6 +84,10 @@ func (p *re) parse(text string, r *recorder) any {
 		m := p.rx.FindStringSubmatchIndex(s)
 		if m == nil {
 			r.problem(i+1, s, "the pattern does not match")
+			continue
+		}
+		if r.nul && (strings.Contains(s[:m[0]], "\n") || strings.Contains(s[m[1]:], "\n")) {
+			r.problem(i+1, s, "the record holds a newline the match does not take in, so a name with a newline in it would be read as the part on one side: let the pattern read the whole record (under records: nul . spans a newline: (?P<path>.+)$; \\S and [^ ] stop at it)")
 			continue
 		}
 		if why := cutNumber(s, m, names); why != "" {
