@@ -190,7 +190,7 @@ func TestRenderTableLaw(t *testing.T) {
 		{Keys: []string{"subject", "verdict", "ok", "note"}, Values: map[string]any{"subject": "a|b", "verdict": "", "ok": true, "note": "line\nbreak"}},
 		{Keys: []string{"subject", "extra"}, Values: map[string]any{"subject": nil, "extra": 1, "ok": false}},
 	}
-	want := "| subject | verdict | ok | note |\n|---|---|---|---|\n| a\\|b | — | yes | line\\nbreak |\n| — | — | no | — |"
+	want := "| subject | verdict | ok | note |\n|---|---|---|---|\n| a\\|b | — | yes | line break |\n| — | — | no | — |"
 	if got := record.RenderTable(rows, nil); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
