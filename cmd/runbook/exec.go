@@ -475,6 +475,13 @@ func onlyInputs(file string, names []string) bool {
 }
 
 // execChart is `runbook exec`.
+// oneInterruption is how long after the first signal a second is taken
+// as the same interruption, not as "again to quit at once": `timeout`
+// and a kill of runbook's process group send two within microseconds,
+// and the second ended runbook without its record; a person pressing
+// Ctrl-C again is slower than this.
+const oneInterruption = 500 * time.Millisecond
+
 func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.Writer) error {
 	if err := f.checkRunFlags(); err != nil {
 		return err
@@ -533,8 +540,17 @@ func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.
 			// A second Ctrl-C or SIGTERM ends the process at once; a second
 			// hangup does not (a closing terminal and its shell each send one).
 			signal.Notify(hups, syscall.SIGHUP)
-			stop()
 			fmt.Fprintln(stderr, "runbook: interrupted: stopping the run (again to quit at once)")
+			// Signals that come together are one interruption: `timeout`
+			// sends its signal to runbook and then to its own process
+			// group, runbook included. Until stop() the context's handler
+			// takes them; after it, the next one ends runbook without its
+			// record.
+			select {
+			case <-time.After(oneInterruption):
+			case <-runDone:
+			}
+			stop()
 		case <-runDone:
 		}
 	}()
