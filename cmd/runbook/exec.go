@@ -680,7 +680,33 @@ func writeRunRecord(res *runbook.Result, path string, chosen bool, name, waiting
 			p.Resume = strings.Replace(p.Resume, "runbook resume "+shellQuote(was), "runbook resume "+shellQuote(path), 1)
 		}
 	}
-	return path, waitingAt, res.WriteRecord(path)
+	if err := res.WriteRecord(path); err != nil {
+		return path, waitingAt, dropEarlier(path, err)
+	}
+	return path, waitingAt, nil
+}
+
+// dropEarlier removes the record an earlier run left at path when this
+// run's could not be written over it (a disk that filled up): left there,
+// it was read as this run's by `runbook explain` and by a CI job that
+// archives the path, though the run had said its record was not written.
+// A file holding a question not yet answered is never removed. err is the
+// failed write; what is returned adds what became of the earlier file.
+func dropEarlier(path string, err error) error {
+	target, terr := filepath.EvalSymlinks(path)
+	if terr != nil {
+		return err // nothing there
+	}
+	if st, serr := os.Stat(target); serr != nil || !st.Mode().IsRegular() {
+		return err
+	}
+	if waiting, _, _ := waitsHere(target); waiting {
+		return err
+	}
+	if rerr := os.Remove(target); rerr != nil {
+		return fmt.Errorf("%w; the file at %s is an earlier run's record, not this run's, and could not be removed: %v", err, path, rerr)
+	}
+	return fmt.Errorf("%w; the earlier run's record at %s was removed, so that it is not taken for this run's", err, path)
 }
 
 // waitsHere is record.Waiting, less a run that waits on Temporal: it waits
