@@ -1,0 +1,62 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// askChart pauses at its question, then writes one verdict row.
+const askChart = `
+version: 1
+runbook: approve
+result: {kind: verdict/release, decider: Approval}
+stages:
+  - id: confirm
+    ask: {question: '"Go on?"', expects: {go: bool}}
+  - id: decision
+    name: Approval
+    decide:
+      rules: [{when: go, then: yes, label: approved}]
+      default: {branch: no, label: not approved}
+    branches:
+      yes: [{id: mark-yes, verdict: {subject: '"release"', verdict: '"go"'}}]
+      no: [{id: mark-no, verdict: {subject: '"release"', verdict: '"stop"'}}]
+`
+
+// TestExplainSaysTheRunDidNotFinish: explain of a record whose run paused,
+// failed or was answered into another file printed its state as the state
+// the run ended in — "The state as of commit 0, key by key" over a paused
+// record, nothing said of the question, of the answer a person gave since,
+// or of the file that holds what the run did after it. It says so first.
+func TestExplainSaysTheRunDidNotFinish(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "ask.yaml", askChart)
+	paused := filepath.Join(dir, "paused.json")
+	if r := runCLI(t, dir, "exec", chart, "--record", paused); r.code != 0 {
+		t.Fatalf("exec: exit %d: %s", r.code, r.stderr)
+	}
+	r := runCLI(t, dir, "explain", paused)
+	if want := `The run paused at confirm to ask "Go on?", and no answer to it is recorded`; !strings.HasPrefix(r.stdout, want) {
+		t.Errorf("explain of a paused record does not open with %q:\n%s", want, r.stdout)
+	}
+	if r := runCLI(t, dir, "resume", paused, "--input", "go=true", "--answered-by", "ann", "--record", "done.json"); r.code != 0 {
+		t.Fatalf("resume: exit %d: %s", r.code, r.stderr)
+	}
+	r = runCLI(t, dir, "explain", paused, "--format", "json")
+	if want := `and was resumed by ann at `; !strings.Contains(r.stdout, want) || !strings.Contains(r.stdout, `into done.json. This record holds the run up to its question: the answer, and what the run did after it, are in done.json.`) {
+		t.Errorf("explain of a record answered into another file does not say where the run went on:\n%s", r.stdout)
+	}
+	if r := runCLI(t, dir, "explain", "done.json", "verdicts[0]"); strings.Contains(r.stdout, "The run ") {
+		t.Errorf("explain of the completed record says it did not finish:\n%s", r.stdout)
+	}
+
+	failing := writeChart(t, dir, "fail.yaml", failingChart)
+	failed := filepath.Join(dir, "failed.json")
+	runCLI(t, dir, "exec", failing, "--record", failed)
+	r = runCLI(t, dir, "explain", failed)
+	if want := "The run failed at stage boom before it finished: it broke. This record holds what it did before it stopped."; !strings.HasPrefix(r.stdout, want) {
+		t.Errorf("explain of a failed record does not open with %q:\n%s", want, r.stdout)
+	}
+}
