@@ -40,5 +40,5 @@ func (rr *RunRecord) Unfinished() string {
 	case m != nil:
 		return fmt.Sprintf("%s, and was resumed by %s at %s. This record holds the run up to its question: the answer, and what the run did after it, are not in it.", asked, m.By, m.At)
 	}
-	return asked + ", and no answer to it is recorded: this record holds the run up to its question, and nothing after it has run."
+	return asked + ", and this record holds no answer to it: it holds the run up to its question."
 }

@@ -654,13 +654,26 @@ func LockRecord(path string) (unlock func(), err error) {
 	}
 	if err := os.Link(tmp.Name(), lock); err != nil {
 		if errors.Is(err, os.ErrExist) {
-			holder, _ := os.ReadFile(lock)
-			return nil, &ResumeError{Msg: fmt.Sprintf("%s is being resumed by another process (%s); if none is running, remove %s",
-				path, strings.TrimSpace(string(holder)), lock), err: ErrBeingResumed}
+			holder, _ := ResumeHolder(path)
+			return nil, &ResumeError{Msg: fmt.Sprintf("%s is being resumed by another process (%s); if none is running, a resume was stopped before it wrote its record, and the stages after the question may have run: see what they did before you remove %s and answer again",
+				path, holder, lock), err: ErrBeingResumed}
 		}
 		return nil, fmt.Errorf("resume: lock %s: %w", lock, err)
 	}
 	return func() { os.Remove(lock) }, nil
+}
+
+// ResumeHolder says who holds the resume lock of the record at path
+// (LockRecord): "pid 6052 on web1 since 2026-12-07T11:54:44Z", and true,
+// while a resume runs — or after one stopped (SIGKILL, a machine that went
+// down) before it wrote its record, the stages after the question run or
+// not. false when no lock is there.
+func ResumeHolder(path string) (string, bool) {
+	b, err := os.ReadFile(path + ".lock")
+	if err != nil {
+		return "", false
+	}
+	return strings.TrimSpace(string(b)), true
 }
 
 // MarkResumed rewrites the paused record at path (atomically) with

@@ -196,6 +196,12 @@ func explainRecord(path, q string, f explainFlags, atSet bool, stdout, stderr io
 	}
 	x := runbook.NewExplain(rec, problems)
 	out := explainOutput{ExplainVersion: flow.ExplainVersion, Record: path, Problems: problems, Unfinished: rec.Unfinished()}
+	if holder, ok := runbook.ResumeHolder(path); ok && rec.Result != nil && rec.Result.Status == "paused" && rec.Resumed == nil {
+		// A resume took the record's lock and has written no record: it
+		// runs now, or it was stopped, and what it ran after the question
+		// is in no record.
+		out.Unfinished += fmt.Sprintf(" A resume of it began (%s) and has written no record: it is running, or it was stopped and the stages after the question may have run with nothing recorded (%s.lock holds it).", holder, path)
+	}
 	commits := rec.Log.Commits()
 	n := len(commits)
 	if atSet && (f.at < -1 || f.at >= n) {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -38,8 +39,26 @@ func TestExplainSaysTheRunDidNotFinish(t *testing.T) {
 		t.Fatalf("exec: exit %d: %s", r.code, r.stderr)
 	}
 	r := runCLI(t, dir, "explain", paused)
-	if want := `The run paused at confirm to ask "Go on?", and no answer to it is recorded`; !strings.HasPrefix(r.stdout, want) {
+	if want := `The run paused at confirm to ask "Go on?", and this record holds no answer to it: it holds the run up to its question.` + "\n"; !strings.HasPrefix(r.stdout, want) {
 		t.Errorf("explain of a paused record does not open with %q:\n%s", want, r.stdout)
+	}
+	// A resume that took the lock and wrote no record (SIGKILLed while
+	// the stages after the question ran): the record alone reads as a
+	// question nobody answered.
+	lock := paused + ".lock"
+	if err := os.WriteFile(lock, []byte("pid 6052 on web1 since 2026-12-07T11:54:44Z\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r = runCLI(t, dir, "explain", paused)
+	if want := "A resume of it began (pid 6052 on web1 since 2026-12-07T11:54:44Z) and has written no record: it is running, or it was stopped and the stages after the question may have run with nothing recorded"; !strings.Contains(r.stdout, want) {
+		t.Errorf("explain of a paused record under a resume's lock does not say %q:\n%s", want, r.stdout)
+	}
+	r = runCLI(t, dir, "resume", paused, "--input", "go=true")
+	if want := "a resume was stopped before it wrote its record, and the stages after the question may have run: see what they did before you remove"; r.code != 2 || !strings.Contains(r.stderr, want) {
+		t.Errorf("resume under a stale lock: exit %d, does not say %q: %s", r.code, want, r.stderr)
+	}
+	if err := os.Remove(lock); err != nil {
+		t.Fatal(err)
 	}
 	if r := runCLI(t, dir, "resume", paused, "--input", "go=true", "--answered-by", "ann", "--record", "done.json"); r.code != 0 {
 		t.Fatalf("resume: exit %d: %s", r.code, r.stderr)
