@@ -540,7 +540,13 @@ func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.
 			// A second Ctrl-C or SIGTERM ends the process at once; a second
 			// hangup does not (a closing terminal and its shell each send one).
 			signal.Notify(hups, syscall.SIGHUP)
-			fmt.Fprintln(stderr, "runbook: interrupted: stopping the run (again to quit at once)")
+			if f.record != "" {
+				// A second signal leaves no record, and whatever file was at
+				// the path (an earlier run's record) stays there.
+				fmt.Fprintf(stderr, "runbook: interrupted: stopping the run and writing its record to %s (again to quit at once, leaving no record)\n", clean(f.record))
+			} else {
+				fmt.Fprintln(stderr, "runbook: interrupted: stopping the run (again to quit at once)")
+			}
 			// Signals that come together are one interruption: `timeout`
 			// sends its signal to runbook and then to its own process
 			// group, runbook included. Until stop() the context's handler
