@@ -79,3 +79,57 @@ func TestExplainSaysTheRunDidNotFinish(t *testing.T) {
 		t.Errorf("explain of a failed record does not open with %q:\n%s", want, r.stdout)
 	}
 }
+
+// cappedChart judges four hosts, of which maxBranches lets two run; the
+// third is the one a rule would call down.
+const cappedChart = `
+version: 1
+runbook: capped
+inputs:
+  hosts: {type: list, default: [{name: a, up: true}, {name: b, up: true}, {name: c, up: false}, {name: d, up: true}]}
+result: {kind: verdict/reach, decider: Reach}
+stages:
+  - id: per-host
+    foreach:
+      items: hosts
+      as: h
+      maxBranches: 2
+      stages:
+        - id: reach
+          name: Reach
+          decide:
+            rules: [{when: '!h.up', then: down, label: it is down}]
+            default: {branch: up, label: it is up}
+          branches:
+            down: [{id: mark-down, verdict: {subject: h.name, verdict: '"down"'}}]
+            up: [{id: mark-up, verdict: {subject: h.name, verdict: '"up"'}}]
+`
+
+// TestWhyNotSaysWhichItemsMaxBranchesCut: a foreach cut by maxBranches
+// ran two of four hosts, and `explain --why-not mark-down` listed what the
+// two that ran chose, never that the other two — host c, down — did not
+// run at all; asked of per-host~2 it said "the log holds no item 2 of
+// per-host", as of an item the run never had.
+func TestWhyNotSaysWhichItemsMaxBranchesCut(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "capped.yaml", cappedChart)
+	rec := filepath.Join(dir, "run.json")
+	runCLI(t, dir, "exec", chart, "--record", rec)
+	r := runCLI(t, dir, "explain", rec, "--why-not", "mark-down")
+	if want := "  at the top level: per-host ran 2 of its 4 items: items 2 to 3 never ran (maxBranches is 2), so nothing of them is judged here\n"; !strings.Contains(r.stdout, want) {
+		t.Errorf("--why-not mark-down does not say %q:\n%s", want, r.stdout)
+	}
+	r = runCLI(t, dir, "explain", rec, "--why-not", "per-host~2/mark-down")
+	if want := "item 2 of per-host never ran: per-host ran 2 of its 4 items (maxBranches is 2), so nothing of it is judged"; !strings.Contains(r.stdout, want) {
+		t.Errorf("--why-not per-host~2/mark-down does not say %q:\n%s", want, r.stdout)
+	}
+	r = runCLI(t, dir, "explain", rec, "--why-not", "per-host~0/mark-down")
+	if strings.Contains(r.stdout, "never ran") {
+		t.Errorf("--why-not of an item that ran speaks of the cut:\n%s", r.stdout)
+	}
+	r = runCLI(t, dir, "explain", rec, "--why-not", "down", "--format", "json")
+	if !strings.Contains(r.stdout, `"because": "cut"`) {
+		t.Errorf("--why-not down in JSON has no reason \"cut\":\n%s", r.stdout)
+	}
+}
