@@ -218,6 +218,10 @@ func (rb *Runbook) CanResume(rec *record.RunRecord) error {
 			status = rec.Result.Status
 		}
 		msg := fmt.Sprintf("the run is %s: only a run paused at an ask: stage can be resumed", status)
+		if ended := rec.Result.Ended(); ended != "" {
+			// "the run is cancelled" was said of a run its --timeout ended
+			msg = fmt.Sprintf("the run %s before it finished: only a run paused at an ask: stage can be resumed; run the chart again", ended)
+		}
 		if len(rec.Answers) > 0 {
 			a := rec.Answers[len(rec.Answers)-1]
 			msg += fmt.Sprintf(" (its question was answered by %s at %s)", a.By, a.At)

@@ -133,3 +133,19 @@ func TestWhyNotSaysWhichItemsMaxBranchesCut(t *testing.T) {
 		t.Errorf("--why-not down in JSON has no reason \"cut\":\n%s", r.stdout)
 	}
 }
+
+// TestResumeOfARunThatTimedOutSaysSo: resume of a record its --timeout
+// ended said "the run is cancelled", as of a Ctrl-C.
+func TestResumeOfARunThatTimedOutSaysSo(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	arg := uniqueSleep()
+	chart := writeChart(t, dir, "sleepy.yaml", sleepChart(arg))
+	t.Cleanup(func() { killSleeps(arg) })
+	rec := filepath.Join(dir, "run.json")
+	runCLI(t, dir, "exec", chart, "--record", rec, "--timeout", "300ms")
+	r := runCLI(t, dir, "resume", rec)
+	if want := "the run timed out before it finished: only a run paused at an ask: stage can be resumed; run the chart again"; r.code != 2 || !strings.Contains(r.stderr, want) {
+		t.Errorf("resume of a timed-out record: exit %d, does not say %q: %s", r.code, want, r.stderr)
+	}
+}
