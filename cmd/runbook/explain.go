@@ -200,7 +200,12 @@ func explainRecord(path, q string, f explainFlags, atSet bool, stdout, stderr io
 		// A resume took the record's lock and has written no record: it
 		// runs now, or it was stopped, and what it ran after the question
 		// is in no record.
-		out.Unfinished += fmt.Sprintf(" A resume of it began (%s) and has written no record: it is running, or it was stopped and the stages after the question may have run with nothing recorded (%s.lock holds it).", holder, path)
+		if f.tool {
+			// an MCP client: the server's pid, host and files are not its business
+			out.Unfinished += " A resume of it began and has written no record: it is running, or it was stopped and the stages after the question may have run with nothing recorded."
+		} else {
+			out.Unfinished += fmt.Sprintf(" A resume of it began (%s) and has written no record: it is running, or it was stopped and the stages after the question may have run with nothing recorded (%s.lock holds it).", holder, path)
+		}
 	}
 	commits := rec.Log.Commits()
 	n := len(commits)
