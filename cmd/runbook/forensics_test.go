@@ -149,3 +149,30 @@ func TestResumeOfARunThatTimedOutSaysSo(t *testing.T) {
 		t.Errorf("resume of a timed-out record: exit %d, does not say %q: %s", r.code, want, r.stderr)
 	}
 }
+
+// TestExplainToolNamesNoLockOfTheServer: the MCP explain tool of a paused
+// run under a resume's lock says a resume began, naming no pid, host or
+// file of the server's.
+func TestExplainToolNamesNoLockOfTheServer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "ask.yaml", askChart)
+	paused := filepath.Join(dir, "paused.json")
+	if r := runCLI(t, dir, "exec", chart, "--record", paused); r.code != 0 {
+		t.Fatalf("exec: exit %d: %s", r.code, r.stderr)
+	}
+	if err := os.WriteFile(paused+".lock", []byte("pid 6052 on web1 since 2026-12-07T11:54:44Z\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs strings.Builder
+	f := explainFlags{at: -1, format: "text", tool: true}
+	if err := explainRecord(paused, "", f, false, &out, &errs); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "A resume of it began and has written no record") {
+		t.Errorf("the tool's explain does not say a resume began:\n%s", out.String())
+	}
+	if strings.Contains(out.String(), "6052") || strings.Contains(out.String(), ".lock") {
+		t.Errorf("the tool's explain names the server's pid or lock file:\n%s", out.String())
+	}
+}
