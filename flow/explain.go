@@ -67,6 +67,7 @@ type Explainer struct {
 	byPath  map[string][]int
 	loc     *Locator // over st
 	damaged []string
+	cuts    map[string]Truncation   // WithTruncations, by the foreach's record path
 	gathers map[gatherKey]*gathered // rowOrigin's per-commit work, kept
 	intos   map[int][][]intoFinal   // intoFinals' per-commit work, kept
 	loops   map[int]int             // looper's per-commit work, kept (-1: none)
@@ -85,7 +86,9 @@ type Explainer struct {
 // (Explanation.Choice).
 // 5: a stage a loop ran again rests on the loop's jump (RelLooped, with
 // the loop's While), as a branch rests on its decision.
-const ExplainVersion = 5
+// 6: WhyNot says of a foreach its maxBranches cut which items never ran
+// (BecauseCut).
+const ExplainVersion = 6
 
 // DefaultExplainDepth bounds a causal tree's depth (a loop's passes chain
 // one under the other); deeper causes are cut with a note.
@@ -120,6 +123,21 @@ func WithGathered(keys ...string) ExplainOption {
 
 // WithEnd says how the run ended.
 func WithEnd(end End) ExplainOption { return func(e *Explainer) { e.end = end } }
+
+// WithTruncations are the run's foreach cuts (Result.Truncations: items
+// past maxBranches that never ran), by the foreach's record path, so that
+// WhyNot says which items did not run and why, not only what the items
+// that ran chose.
+func WithTruncations(ts []Truncation) ExplainOption {
+	return func(e *Explainer) {
+		for _, t := range ts {
+			if e.cuts == nil {
+				e.cuts = map[string]Truncation{}
+			}
+			e.cuts[StripCounter(t.Path)] = t
+		}
+	}
+}
 
 // WithInputKinds says, per input key, how it came in ("given" or
 // "assumed"); input leaves carry it.

@@ -142,6 +142,7 @@ const (
 	BecauseFailed     = "failed"      // an earlier stage in the same place failed
 	BecauseEnded      = "ended"       // the run failed, was cancelled or paused first
 	BecauseNoItems    = "no-items"    // the foreach around it ran over no items
+	BecauseCut        = "cut"         // items past the foreach's maxBranches never ran
 	BecauseNotReached = "not-reached" // the log does not say why
 )
 
@@ -158,6 +159,7 @@ type NotRun struct {
 	Message string `json:"message"`
 
 	steps []ScopeStep // Scope as steps, for matching a path prefix
+	cut   string      // BecauseCut: the foreach's id
 }
 
 // RoutedAround is a decision that chose other branches than the one that
@@ -278,6 +280,9 @@ func (e *Explainer) whyNotAlong(wn *WhyNot, route []routeStep, want []ScopeStep,
 		// happened around it (a decision routing around the foreach) is.
 		kept := wn.Reasons[:reasons]
 		for _, r := range wn.Reasons[reasons:] {
+			if r.cut != "" && namesItemOf(want, len(r.steps), r.cut) {
+				continue // an item asked about by number: noSuchItem says whether the cut left it out
+			}
 			if matches(r.steps, want) || around(r.steps, want) {
 				kept = append(kept, r)
 			}
@@ -343,6 +348,14 @@ func (e *Explainer) noSuchItem(want []ScopeStep) (NotRun, bool) {
 			}
 			ran = fmt.Sprintf("only %d %s (%s)", len(items), word, strings.Join(names, ", "))
 		}
+		path := w.Node
+		if k > 0 {
+			path = ScopeString(want[:k]) + "/" + w.Node
+		}
+		if t, ok := e.cuts[path]; ok && *w.Item >= t.MaxBranches && *w.Item < t.Items {
+			return NotRun{Scope: ScopeString(want[:k]), steps: want[:k], Because: BecauseCut,
+				Message: fmt.Sprintf("item %d of %s never ran: %s ran %d of its %d items (maxBranches is %d), so nothing of it is judged", *w.Item, w.Node, w.Node, t.MaxBranches, t.Items, t.MaxBranches)}, true
+		}
 		return NotRun{Scope: ScopeString(want[:k]), steps: want[:k], Because: BecauseNoItems,
 			Message: fmt.Sprintf("the log holds no item %d of %s, %s", *w.Item, w.Node, ran)}, true
 	}
@@ -366,6 +379,11 @@ func matches(s, want []ScopeStep) bool {
 
 // around says whether scope s is outside the place want names (a step of
 // the way to it), where what ended or routed around the place happened.
+// namesItemOf says whether want's step at k is foreach id with an item.
+func namesItemOf(want []ScopeStep, k int, id string) bool {
+	return k < len(want) && want[k].Node == id && want[k].Item != nil
+}
+
 func around(s, want []ScopeStep) bool {
 	return len(s) < len(want) && matches(s, want[:len(s)])
 }
@@ -540,17 +558,49 @@ func (e *Explainer) descend(wn *WhyNot, step routeStep, s []ScopeStep, last bool
 		return [][]ScopeStep{into(ScopeStep{Node: n.ID})}
 	case KindForEach:
 		out := e.itemScopes(n, s, into)
+		c := &e.cs[runs[len(runs)-1]]
 		if len(out) == 0 {
-			c := &e.cs[runs[len(runs)-1]]
 			msg := fmt.Sprintf("%s ran over no items: no branch of it ran", nameOr(n))
 			if c.Err != "" {
 				msg = fmt.Sprintf("%s failed before any branch ran: %s", nameOr(n), c.Err)
 			}
 			wn.Reasons = append(wn.Reasons, NotRun{Scope: ScopeString(s), steps: s, Because: BecauseNoItems, Path: c.Path, Message: msg})
 		}
+		if t, ok := e.cutAt(n, s); ok {
+			wn.Reasons = append(wn.Reasons, NotRun{Scope: ScopeString(s), steps: s, Because: BecauseCut, Path: c.Path, cut: n.ID,
+				Message: fmt.Sprintf("%s ran %d of its %d items: %s never ran (maxBranches is %d), so nothing of %s is judged here", nameOr(n), t.MaxBranches, t.Items, cutItems(t), t.MaxBranches, cutPronoun(t))})
+		}
 		return out
 	}
 	return [][]ScopeStep{s}
+}
+
+// cutAt is the maxBranches cut of foreach n run in scope s, if it had one.
+func (e *Explainer) cutAt(n *NodeInfo, s []ScopeStep) (Truncation, bool) {
+	if len(e.cuts) == 0 {
+		return Truncation{}, false
+	}
+	path := n.ID
+	if len(s) > 0 {
+		path = ScopeString(s) + "/" + n.ID
+	}
+	t, ok := e.cuts[path]
+	return t, ok
+}
+
+// cutItems names the items a cut left out: "item 3", "items 2 to 9".
+func cutItems(t Truncation) string {
+	if t.Items-t.MaxBranches == 1 {
+		return fmt.Sprintf("item %d", t.MaxBranches)
+	}
+	return fmt.Sprintf("items %d to %d", t.MaxBranches, t.Items-1)
+}
+
+func cutPronoun(t Truncation) string {
+	if t.Items-t.MaxBranches == 1 {
+		return "it"
+	}
+	return "them"
 }
 
 // itemScopes are the scopes of foreach n's items that have commits in

@@ -571,6 +571,14 @@ func writeEncoded(path string, seal bool, wrap func(io.Writer) io.Writer, encode
 	if werr == nil {
 		werr = bw.Flush()
 	}
+	if werr == nil {
+		// On the disk before it replaces the last record: renamed over it
+		// unsynced, a machine that went down soon after (the incident the
+		// record is for) could leave an empty file at path on XFS, and
+		// neither record; and a write error a file system keeps until its
+		// sync (NFS, a thin volume) was a record said written.
+		werr = syncRecord(tmp)
+	}
 	cerr := tmp.Close()
 	if werr == nil {
 		werr = cerr
@@ -582,7 +590,21 @@ func writeEncoded(path string, seal bool, wrap func(io.Writer) io.Writer, encode
 		os.Remove(tmp.Name())
 		return fmt.Errorf("record %s: %w", path, werr)
 	}
+	syncDir(filepath.Dir(dst)) // the rename itself, as far as the system lets a folder be synced
 	return nil
+}
+
+// syncRecord syncs a record's temporary file to its disk (a test's stand-in
+// fails it).
+var syncRecord = (*os.File).Sync
+
+// syncDir syncs folder dir, so that a rename in it outlasts a crash; a
+// system that cannot sync a folder is not an error: the record is written.
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
 }
 
 // decode decodes the next value into dst (a pointer) and settles the

@@ -225,3 +225,42 @@ func TestWalkIsMarshalIndentOverStructShapes(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordIsSyncedBeforeItReplacesTheLast: the record's temporary file
+// was renamed over the path unsynced, so a machine that went down soon
+// after could hold an empty file there (XFS) and neither record, and a
+// write error a file system reports only at its sync was a record said
+// written. The file is synced first; a sync that fails is the write's
+// error, and the earlier record stays as it was.
+func TestRecordIsSyncedBeforeItReplacesTheLast(t *testing.T) {
+	rec := &RunRecord{RecordVersion: RecordVersion, Result: &Record{Runbook: "synced", Status: "completed"}}
+	path := filepath.Join(t.TempDir(), "rec.json")
+	const old = "the record of an earlier run\n"
+	if err := os.WriteFile(path, []byte(old), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	errIO := errors.New("input/output error (test)")
+	var synced []string
+	was := syncRecord
+	t.Cleanup(func() { syncRecord = was })
+	syncRecord = func(f *os.File) error {
+		synced = append(synced, f.Name())
+		return errIO
+	}
+	if err := WriteFile(path, rec); !errors.Is(err, errIO) {
+		t.Errorf("WriteFile over a sync that failed = %v, want its error", err)
+	}
+	if len(synced) != 1 || filepath.Dir(synced[0]) != filepath.Dir(path) {
+		t.Errorf("synced %v, want the temporary file beside %s once", synced, path)
+	}
+	if got, _ := os.ReadFile(path); string(got) != old {
+		t.Errorf("the earlier record was replaced by one whose sync failed: %q", got)
+	}
+	syncRecord = was
+	if err := WriteFile(path, rec); err != nil {
+		t.Fatal(err)
+	}
+	if _, problems, err := ReadRecord(path); err != nil || len(problems) > 0 {
+		t.Errorf("the synced record reads back with %v, %v", err, problems)
+	}
+}

@@ -59,7 +59,7 @@ func NewExplain(rec *record.RunRecord, problems []string) *Explain {
 				kinds[k] = InputConstant // neither given nor assumed: a var
 			}
 		}
-		opts = append(opts, flow.WithInputKinds(kinds), flow.WithInputsFrom(r.Inputs.VarsFrom))
+		opts = append(opts, flow.WithInputKinds(kinds), flow.WithInputsFrom(r.Inputs.VarsFrom), flow.WithTruncations(r.Truncations))
 	}
 	return &Explain{rec: rec, ex: flow.NewExplainer(&rec.Log, opts...), Problems: problems}
 }

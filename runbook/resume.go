@@ -218,6 +218,10 @@ func (rb *Runbook) CanResume(rec *record.RunRecord) error {
 			status = rec.Result.Status
 		}
 		msg := fmt.Sprintf("the run is %s: only a run paused at an ask: stage can be resumed", status)
+		if ended := rec.Result.Ended(); ended != "" {
+			// "the run is cancelled" was said of a run its --timeout ended
+			msg = fmt.Sprintf("the run %s before it finished: only a run paused at an ask: stage can be resumed; run the chart again", ended)
+		}
 		if len(rec.Answers) > 0 {
 			a := rec.Answers[len(rec.Answers)-1]
 			msg += fmt.Sprintf(" (its question was answered by %s at %s)", a.By, a.At)
@@ -655,13 +659,26 @@ func LockRecord(path string) (unlock func(), err error) {
 	}
 	if err := os.Link(tmp.Name(), lock); err != nil {
 		if errors.Is(err, os.ErrExist) {
-			holder, _ := os.ReadFile(lock)
-			return nil, &ResumeError{Msg: fmt.Sprintf("%s is being resumed by another process (%s); if none is running, remove %s",
-				path, strings.TrimSpace(string(holder)), lock), err: ErrBeingResumed}
+			holder, _ := ResumeHolder(path)
+			return nil, &ResumeError{Msg: fmt.Sprintf("%s is being resumed by another process (%s); if none is running, a resume was stopped before it wrote its record, and the stages after the question may have run: see what they did before you remove %s and answer again",
+				path, holder, lock), err: ErrBeingResumed}
 		}
 		return nil, fmt.Errorf("resume: lock %s: %w", lock, err)
 	}
 	return func() { os.Remove(lock) }, nil
+}
+
+// ResumeHolder says who holds the resume lock of the record at path
+// (LockRecord): "pid 6052 on web1 since 2026-12-07T11:54:44Z", and true,
+// while a resume runs — or after one stopped (SIGKILL, a machine that went
+// down) before it wrote its record, the stages after the question run or
+// not. false when no lock is there.
+func ResumeHolder(path string) (string, bool) {
+	b, err := os.ReadFile(path + ".lock")
+	if err != nil {
+		return "", false
+	}
+	return strings.TrimSpace(string(b)), true
 }
 
 // MarkResumed rewrites the paused record at path (atomically) with

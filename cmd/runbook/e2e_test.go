@@ -649,3 +649,58 @@ func killSleeps(arg string) {
 		_ = syscall.Kill(pid, syscall.SIGKILL)
 	}
 }
+
+// TestTwoSignalsAtOnceStillWriteTheRecord: `timeout -s INT 600 runbook
+// exec …` sends its signal to runbook and then to its own process group,
+// runbook included, so runbook gets two at once; a process group's kill
+// does the same. The second was taken as "again to quit at once" and
+// runbook died by it, leaving no record (or yesterday's at the path, which
+// the CI job archived as this run's). Signals that come together are one
+// interruption; a second one later still quits at once.
+func TestTwoSignalsAtOnceStillWriteTheRecord(t *testing.T) {
+	t.Parallel()
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			arg := uniqueSleep()
+			chart := writeChart(t, dir, "sleepy.yaml", sleepChart(arg))
+			t.Cleanup(func() { killSleeps(arg) })
+			path := filepath.Join(dir, "partial.json")
+			cmd := exec.Command(binary, "exec", chart, "--record", path)
+			cmd.Dir = dir
+			var errb bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &bytes.Buffer{}, &errb
+			cmd.WaitDelay = 5 * time.Second
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			waited := make(chan error, 1)
+			go func() { waited <- cmd.Wait() }()
+			t.Cleanup(func() { _ = cmd.Process.Kill() })
+			deadline := time.Now().Add(15 * time.Second)
+			for len(sleepPIDs(arg)) == 0 {
+				if time.Now().After(deadline) {
+					t.Fatalf("sleep %s never started; stderr: %s", arg, errb.String())
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			_ = cmd.Process.Signal(sig)
+			_ = cmd.Process.Signal(sig)
+			var err error
+			select {
+			case err = <-waited:
+			case <-time.After(10 * time.Second):
+				t.Fatalf("still running 10s after two %v; stderr: %s", sig, errb.String())
+			}
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+				t.Errorf("exit %v, want 130 (the record written); stderr: %s", err, errb.String())
+			}
+			rec := readRecord(t, path)
+			if st := rec["result"].(map[string]any)["status"]; st != "cancelled" {
+				t.Errorf("record status %v, want cancelled", st)
+			}
+		})
+	}
+}

@@ -475,6 +475,13 @@ func onlyInputs(file string, names []string) bool {
 }
 
 // execChart is `runbook exec`.
+// oneInterruption is how long after the first signal a second is taken
+// as the same interruption, not as "again to quit at once": `timeout`
+// and a kill of runbook's process group send two within microseconds,
+// and the second ended runbook without its record; a person pressing
+// Ctrl-C again is slower than this.
+const oneInterruption = 500 * time.Millisecond
+
 func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.Writer) error {
 	if err := f.checkRunFlags(); err != nil {
 		return err
@@ -533,8 +540,23 @@ func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.
 			// A second Ctrl-C or SIGTERM ends the process at once; a second
 			// hangup does not (a closing terminal and its shell each send one).
 			signal.Notify(hups, syscall.SIGHUP)
+			if f.record != "" {
+				// A second signal leaves no record, and whatever file was at
+				// the path (an earlier run's record) stays there.
+				fmt.Fprintf(stderr, "runbook: interrupted: stopping the run and writing its record to %s (again to quit at once, leaving no record)\n", clean(f.record))
+			} else {
+				fmt.Fprintln(stderr, "runbook: interrupted: stopping the run (again to quit at once)")
+			}
+			// Signals that come together are one interruption: `timeout`
+			// sends its signal to runbook and then to its own process
+			// group, runbook included. Until stop() the context's handler
+			// takes them; after it, the next one ends runbook without its
+			// record.
+			select {
+			case <-time.After(oneInterruption):
+			case <-runDone:
+			}
 			stop()
-			fmt.Fprintln(stderr, "runbook: interrupted: stopping the run (again to quit at once)")
 		case <-runDone:
 		}
 	}()
@@ -664,7 +686,33 @@ func writeRunRecord(res *runbook.Result, path string, chosen bool, name, waiting
 			p.Resume = strings.Replace(p.Resume, "runbook resume "+shellQuote(was), "runbook resume "+shellQuote(path), 1)
 		}
 	}
-	return path, waitingAt, res.WriteRecord(path)
+	if err := res.WriteRecord(path); err != nil {
+		return path, waitingAt, dropEarlier(path, err)
+	}
+	return path, waitingAt, nil
+}
+
+// dropEarlier removes the record an earlier run left at path when this
+// run's could not be written over it (a disk that filled up): left there,
+// it was read as this run's by `runbook explain` and by a CI job that
+// archives the path, though the run had said its record was not written.
+// A file holding a question not yet answered is never removed. err is the
+// failed write; what is returned adds what became of the earlier file.
+func dropEarlier(path string, err error) error {
+	target, terr := filepath.EvalSymlinks(path)
+	if terr != nil {
+		return err // nothing there
+	}
+	if st, serr := os.Stat(target); serr != nil || !st.Mode().IsRegular() {
+		return err
+	}
+	if waiting, _, _ := waitsHere(target); waiting {
+		return err
+	}
+	if rerr := os.Remove(target); rerr != nil {
+		return fmt.Errorf("%w; the file at %s is an earlier run's record, not this run's, and could not be removed: %v", err, path, rerr)
+	}
+	return fmt.Errorf("%w; the earlier run's record at %s was removed, so that it is not taken for this run's", err, path)
 }
 
 // waitsHere is record.Waiting, less a run that waits on Temporal: it waits

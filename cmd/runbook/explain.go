@@ -81,7 +81,9 @@ A stage that ran a command shows what ran, how it ended and the last lines
 it printed, as the record's script row says.
 
 A damaged record is explained as far as it is sound; what could not be read
-is said first. Exit 0 when answered, 1 when the question has no answer in
+is said first, and then whether the run did not finish in this record (it
+failed, was cancelled or timed out, or paused at a question: not answered,
+or answered into another file, which it names). Exit 0 when answered, 1 when the question has no answer in
 the record (a key never written, a stage not in the chart), 2 for bad usage
 or a file that is not a run record of a known version.`,
 		Example: `  runbook explain run.json
@@ -108,12 +110,16 @@ or a file that is not a run record of a known version.`,
 
 // explainOutput is explain's JSON: one object, these keys fixed.
 type explainOutput struct {
-	ExplainVersion int               `json:"explainVersion"`
-	Record         string            `json:"record"`
-	Problems       []string          `json:"problems,omitempty"`
-	Explanation    *flow.Explanation `json:"explanation,omitempty"`
-	WhyNot         *flow.WhyNot      `json:"whyNot,omitempty"`
-	State          *stateAt          `json:"state,omitempty"`
+	ExplainVersion int      `json:"explainVersion"`
+	Record         string   `json:"record"`
+	Problems       []string `json:"problems,omitempty"`
+	// Unfinished says that the run the record holds did not finish in
+	// it (record.RunRecord.Unfinished): failed, cancelled, timed out or
+	// paused, and where an answer given since took it.
+	Unfinished  string            `json:"unfinished,omitempty"`
+	Explanation *flow.Explanation `json:"explanation,omitempty"`
+	WhyNot      *flow.WhyNot      `json:"whyNot,omitempty"`
+	State       *stateAt          `json:"state,omitempty"`
 	// Scripts are the script rows of the commits the explanation names
 	// (what an exec stage ran and how it ended), in log order.
 	Scripts []explainScript `json:"scripts,omitempty"`
@@ -189,7 +195,18 @@ func explainRecord(path, q string, f explainFlags, atSet bool, stdout, stderr io
 		return exit(exitUsage, "%v", err)
 	}
 	x := runbook.NewExplain(rec, problems)
-	out := explainOutput{ExplainVersion: flow.ExplainVersion, Record: path, Problems: problems}
+	out := explainOutput{ExplainVersion: flow.ExplainVersion, Record: path, Problems: problems, Unfinished: rec.Unfinished()}
+	if holder, ok := runbook.ResumeHolder(path); ok && rec.Result != nil && rec.Result.Status == "paused" && rec.Resumed == nil {
+		// A resume took the record's lock and has written no record: it
+		// runs now, or it was stopped, and what it ran after the question
+		// is in no record.
+		if f.tool {
+			// an MCP client: the server's pid, host and files are not its business
+			out.Unfinished += " A resume of it began and has written no record: it is running, or it was stopped and the stages after the question may have run with nothing recorded."
+		} else {
+			out.Unfinished += fmt.Sprintf(" A resume of it began (%s) and has written no record: it is running, or it was stopped and the stages after the question may have run with nothing recorded (%s.lock holds it).", holder, path)
+		}
+	}
 	commits := rec.Log.Commits()
 	n := len(commits)
 	if atSet && (f.at < -1 || f.at >= n) {
@@ -302,6 +319,9 @@ func (t *explainText) writeExplainText(out *explainOutput) {
 			fmt.Fprintf(b, "  - %s\n", p)
 		}
 		b.WriteString("The rest is explained below, as far as it is sound.\n\n")
+	}
+	if out.Unfinished != "" {
+		fmt.Fprintf(b, "%s\n\n", out.Unfinished)
 	}
 	switch {
 	case out.WhyNot != nil:

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -211,5 +213,47 @@ func TestSecretNeverInAnyOutput(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestFailedRecordWriteLeavesNoEarlierRecord: a run whose record could not
+// be written (the disk filled up) left the earlier run's record at the
+// path, and `runbook explain run.json`, or a CI job archiving it, read
+// yesterday's answer as this run's. It is removed, and stderr says so.
+func TestFailedRecordWriteLeavesNoEarlierRecord(t *testing.T) {
+	t.Parallel()
+	if os.Geteuid() != 0 {
+		t.Skip("not root: cannot mount a small tmpfs to fill")
+	}
+	earlier := filepath.Join(t.TempDir(), "earlier.json")
+	chart := writeChart(t, t.TempDir(), "chart.yaml", okChart)
+	if r := runCLI(t, t.TempDir(), "exec", chart, "--record", earlier); r.code != 0 {
+		t.Fatalf("the earlier run: exit %d: %s", r.code, r.stderr)
+	}
+	b, err := os.ReadFile(earlier)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", dir).CombinedOutput(); err != nil {
+		t.Skip("cannot mount a tmpfs: " + strings.TrimSpace(string(out)))
+	}
+	t.Cleanup(func() { _ = exec.Command("umount", dir).Run() })
+	record := filepath.Join(dir, "run.json")
+	if err := os.WriteFile(record, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// Fill what is left, so that this run's record finds no space.
+	_ = os.WriteFile(filepath.Join(dir, "filler"), make([]byte, 64<<10), 0o644)
+
+	r := runCLI(t, t.TempDir(), "exec", chart, "--record", record)
+	if r.code != 1 || !strings.Contains(r.stderr, "no space left on device") {
+		t.Fatalf("exit %d, want 1 saying no space; stderr %q", r.code, r.stderr)
+	}
+	if _, err := os.Stat(record); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the earlier run's record is still at %s (%v): it is read as this run's", record, err)
+	}
+	if !strings.Contains(r.stderr, "the earlier run's record at "+record+" was removed") {
+		t.Errorf("stderr does not say the earlier record was removed: %q", r.stderr)
 	}
 }
