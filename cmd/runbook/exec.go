@@ -474,7 +474,6 @@ func onlyInputs(file string, names []string) bool {
 	return true
 }
 
-// execChart is `runbook exec`.
 // oneInterruption is how long after the first signal a second is taken
 // as the same interruption, not as "again to quit at once": `timeout`
 // and a kill of runbook's process group send two within microseconds,
@@ -482,6 +481,7 @@ func onlyInputs(file string, names []string) bool {
 // Ctrl-C again is slower than this.
 const oneInterruption = 500 * time.Millisecond
 
+// execChart is `runbook exec`.
 func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.Writer) error {
 	if err := f.checkRunFlags(); err != nil {
 		return err
