@@ -85,7 +85,9 @@ is said first, and then whether the run did not finish in this record (it
 failed, was cancelled or timed out, or paused at a question: not answered,
 or answered into another file, which it names). Exit 0 when answered, 1 when the question has no answer in
 the record (a key never written, a stage not in the chart), 2 for bad usage
-or a file that is not a run record of a known version.`,
+or a file that is not a run record of a known version, 4 when answered from
+a record that is not sound (edited after the run wrote it, or damaged): the
+answer is printed, as far as the record is sound.`,
 		Example: `  runbook explain run.json
   runbook explain run.json 'verdicts[3]'
   runbook explain run.json --why-not at-risk
@@ -291,15 +293,31 @@ func explainRecord(path, q string, f explainFlags, atSet bool, stdout, stderr io
 		}
 	}
 	if f.format == "json" {
-		return writeJSON(stdout, out, "  ")
+		err = writeJSON(stdout, out, "  ")
+	} else {
+		var b strings.Builder
+		t := &explainText{b: &b, full: f.full, fullFlag: f.flag("full"), scripts: scripts, attempts: attempts, plugins: plugins, ledger: ledger}
+		t.writeExplainText(&out)
+		// What a command printed reaches the terminal only through clean
+		// (sanitize.go), as in exec's text output.
+		_, err = io.WriteString(stdout, cleanLines(b.String()))
 	}
-	var b strings.Builder
-	t := &explainText{b: &b, full: f.full, fullFlag: f.flag("full"), scripts: scripts, attempts: attempts, plugins: plugins, ledger: ledger}
-	t.writeExplainText(&out)
-	// What a command printed reaches the terminal only through clean
-	// (sanitize.go), as in exec's text output.
-	_, err = io.WriteString(stdout, cleanLines(b.String()))
+	if err == nil && len(problems) > 0 && !f.tool {
+		return unsound(problems)
+	}
 	return err
+}
+
+// unsound is explain's exit over an answer from a record that is not
+// sound (a seal that does not hold: edited after it was written; parts
+// that could not be read): the answer is printed, as far as the record
+// is sound, and the exit says it is not the record's whole word, so that
+// a script archiving records, or a CI step that reads one with set -e,
+// does not pass an edited record as the run's. It exited 0
+// (TestExplainOfAnEditedRecordExitsUnsound). An MCP client reads the
+// problems in the result itself.
+func unsound(problems []string) error {
+	return exit(exitUnsound, "the record is not sound (%d problem(s), said first): the answer rests on what could be read, not on the record the run wrote", len(problems))
 }
 
 func printProblems(w io.Writer, problems []string) {

@@ -131,7 +131,8 @@ func TestExplainGolden(t *testing.T) {
 }
 
 // TestExplainDamagedRecord: a record cut short is explained as far as it
-// is sound, and says what it could not read.
+// is sound, says what it could not read, and exits 4, unsound
+// (TestExplainOfAnEditedRecordExitsUnsound).
 func TestExplainDamagedRecord(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -148,7 +149,7 @@ func TestExplainDamagedRecord(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := runCLI(t, dir, "explain", "cut.json", "sel")
-	if r.code != 0 {
+	if r.code != exitUnsound || !strings.Contains(r.stderr, "the record is not sound") {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 	golden.Check(t, filepath.Join("testdata", "explain", "damaged.txt"), []byte(stable(r.stdout)))
@@ -407,5 +408,39 @@ func TestWhyNotHintIsTheCLIs(t *testing.T) {
 	}
 	if strings.Contains((&flow.NotRanError{Path: "x"}).Error(), "--") {
 		t.Error("flow's error names a CLI flag")
+	}
+}
+
+// TestExplainOfAnEditedRecordExitsUnsound: a record whose verdict was
+// edited after the run wrote it was explained with the damage said in
+// the text (and JSON's problems) and exit 0, so a CI step or an archive
+// script that ran explain under set -e passed it as the run's. An answer
+// from a record that is not sound exits 4, its output printed as before;
+// a sound record exits 0.
+func TestExplainOfAnEditedRecordExitsUnsound(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	fleetChart(t, dir)
+	if r := runCLI(t, dir, "exec", "fleet.yaml", "--input", "host=h1", "--record", "run.json"); r.code != 0 {
+		t.Fatalf("exec: exit %d: %s", r.code, r.stderr)
+	}
+	for _, format := range []string{"text", "json"} {
+		if r := runCLI(t, dir, "explain", "run.json", "-o", format); r.code != 0 {
+			t.Fatalf("%s: a sound record: exit %d: %s", format, r.code, r.stderr)
+		}
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, "run.json"))
+	edited := strings.Replace(string(data), `"verdict": "at-risk"`, `"verdict": "ok"`, 1)
+	if edited == string(data) {
+		t.Fatal("no at-risk verdict in the record to edit")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "edited.json"), []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range []string{"text", "json"} {
+		r := runCLI(t, dir, "explain", "edited.json", "-o", format)
+		if r.code != exitUnsound || !strings.Contains(r.stderr, "the record is not sound") || r.stdout == "" {
+			t.Errorf("%s: exit %d, stdout %d bytes: %s", format, r.code, len(r.stdout), r.stderr)
+		}
 	}
 }

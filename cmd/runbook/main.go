@@ -46,10 +46,13 @@ import (
 
 // Exit codes (cli.md).
 const (
-	exitOK          = 0
-	exitFailed      = 1
-	exitUsage       = 2
-	exitFailOn      = 3
+	exitOK     = 0
+	exitFailed = 1
+	exitUsage  = 2
+	exitFailOn = 3
+	// exitUnsound is explain's answer from a record that is not sound:
+	// its seal does not hold, or parts of it could not be read.
+	exitUnsound     = 4
 	exitInterrupted = 130
 )
 
