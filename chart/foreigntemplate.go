@@ -47,12 +47,14 @@ var shellVariable = regexp.MustCompile(`\$([A-Za-z_][A-Za-z0-9_]*)`)
 // shell, which a run warns of elsewhere): their $NAME is theirs.
 var ownVariables = map[string]bool{"jq": true, "gojq": true, "jaq": true, "yq": true, "awk": true, "gawk": true, "mawk": true, "nawk": true, "perl": true, "python": true, "python3": true, "ruby": true, "php": true, "node": true, "sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "env": true, "sed": true}
 
-// foreignTemplate finds `{{NAME`, `{{ NAME` or `{{- NAME`: a name bare
-// after the braces, as Jinja, Ansible, Helm and mustache write a value.
-// Go's text/template, which docker and kubectl take, writes a field after
-// a dot (`{{.State.Status}}`, `{{json .Config}}`), and is left alone
-// unless its first word is a name the chart defines.
-var foreignTemplate = regexp.MustCompile(`\{\{-?\s*([A-Za-z_][A-Za-z0-9_]*)`)
+// foreignTemplate finds a name as Jinja, Ansible, Helm and mustache write
+// a value: `{{NAME}}`, `{{ NAME }}`, `{{- NAME -}}`, a member of it
+// (`{{db.name}}`, `{{ db['name'] }}`) or a filter over it (`{{ db |
+// lower }}`). Go's text/template, which docker and kubectl take, writes
+// a field after a dot (`{{.State.Status}}`) and calls a function with
+// its arguments after a space (`{{json .Config}}`, `{{index .Labels
+// "app"}}` — index being a foreach's name too), and is left alone.
+var foreignTemplate = regexp.MustCompile(`\{\{-?\s*([A-Za-z_][A-Za-z0-9_]*)(?:\s*(?:-?\}\}|\|)|\.[A-Za-z_]|\[)`)
 
 // checkForeignTemplates refuses a text runbook passes on as written that
 // holds another tool's template of a name the chart defines: runbook's
