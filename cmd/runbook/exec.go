@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -692,12 +693,15 @@ func writeRunRecord(res *runbook.Result, path string, chosen bool, name, waiting
 	return path, waitingAt, nil
 }
 
-// dropEarlier removes the record an earlier run left at path when this
-// run's could not be written over it (a disk that filled up): left there,
-// it was read as this run's by `runbook explain` and by a CI job that
-// archives the path, though the run had said its record was not written.
-// A file holding a question not yet answered is never removed. err is the
-// failed write; what is returned adds what became of the earlier file.
+// dropEarlier moves the record an earlier run left at path aside, to
+// path.earlier (path.earlier.1, … when that is taken), when this run's
+// could not be written over it (a disk that filled up): left at path, it
+// was read as this run's by `runbook explain` and by a CI job that
+// archives the path, though the run had said its record was not written;
+// removed, a record was lost. A rename needs no space on the disk. A
+// file holding a question not yet answered is left where it is. err is
+// the failed write; what is returned adds what became of the earlier
+// file.
 func dropEarlier(path string, err error) error {
 	target, terr := filepath.EvalSymlinks(path)
 	if terr != nil {
@@ -709,10 +713,17 @@ func dropEarlier(path string, err error) error {
 	if waiting, _, _ := waitsHere(target); waiting {
 		return err
 	}
-	if rerr := os.Remove(target); rerr != nil {
-		return fmt.Errorf("%w; the file at %s is an earlier run's record, not this run's, and could not be removed: %v", err, path, rerr)
+	aside := target + ".earlier"
+	for i := 1; ; i++ {
+		if _, serr := os.Lstat(aside); errors.Is(serr, fs.ErrNotExist) {
+			break
+		}
+		aside = fmt.Sprintf("%s.earlier.%d", target, i)
 	}
-	return fmt.Errorf("%w; the earlier run's record at %s was removed, so that it is not taken for this run's", err, path)
+	if rerr := os.Rename(target, aside); rerr != nil {
+		return fmt.Errorf("%w; the file at %s is an earlier run's record, not this run's, and could not be moved aside: %v", err, path, rerr)
+	}
+	return fmt.Errorf("%w; the earlier run's record at %s was moved to %s, so that it is not taken for this run's", err, path, aside)
 }
 
 // waitsHere is record.Waiting, less a run that waits on Temporal: it waits

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io/fs"
@@ -253,7 +254,11 @@ func TestFailedRecordWriteLeavesNoEarlierRecord(t *testing.T) {
 	if _, err := os.Stat(record); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("the earlier run's record is still at %s (%v): it is read as this run's", record, err)
 	}
-	if !strings.Contains(r.stderr, "the earlier run's record at "+record+" was removed") {
-		t.Errorf("stderr does not say the earlier record was removed: %q", r.stderr)
+	// Nothing recorded is lost: the earlier record is beside it, whole.
+	if kept, err := os.ReadFile(record + ".earlier"); err != nil || !bytes.Equal(kept, b) {
+		t.Errorf("the earlier record is not kept whole at %s.earlier: %v", record, err)
+	}
+	if !strings.Contains(r.stderr, "the earlier run's record at "+record+" was moved to "+record+".earlier") {
+		t.Errorf("stderr does not say where the earlier record went: %q", r.stderr)
 	}
 }
