@@ -12,6 +12,8 @@ import (
 	"time"
 	"unicode"
 
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/openrunbook/runbook/internal/jsonv"
 	"github.com/openrunbook/runbook/internal/secret"
 )
@@ -501,7 +503,8 @@ func equalCheck(a any, ca class, b any, cb class) (bool, string) {
 
 // apart is why two unequal texts cannot be told apart as meant — a line
 // end (lineEnd), blanks at an end (edgeBlanks), the case of their letters
-// (caseOnly), or one is a part of the other's comma-separated list
+// (caseOnly), "-" and "_" (dashOnly), how their accented letters are
+// written in Unicode (composedOnly), or one is a part of the other's comma-separated list
 // (listPart) — the one judgement every equality operator (eq, ne, in,
 // notIn; ==, !=, in) asks; "" when they differ otherwise.
 func apart(a, b string) string {
@@ -521,6 +524,9 @@ func apart(a, b string) string {
 		return reason
 	}
 	if reason := dashOnly(a, b); reason != "" {
+		return reason
+	}
+	if reason := composedOnly(a, b); reason != "" {
 		return reason
 	}
 	return listPart(a, b)
@@ -622,6 +628,39 @@ func listPart(a, b string) string {
 		}
 	}
 	return ""
+}
+
+// composedOnly is why two unequal texts are not known to differ: they are
+// the same letters, written in Unicode in two ways, one composed (ü, the
+// one character U+00FC, as a Linux keyboard and most files write it, NFC)
+// and the other decomposed (u and the combining U+0308 after it, as macOS
+// names files, NFD). Both print as "Müller", and a file copied from a Mac
+// (rsync, a Samba or Netatalk share) keeps its decomposed name, so
+// `want in ls.stdout` was a plain no and a check that a folder is there
+// said missing, Consistent, over the folder
+// (TestTextsThatDifferOnlyInUnicodeCompositionAreNoEquality,
+// testdata/wave-locale/nfd-names). The reason quotes both in ASCII
+// escapes, since printed as they are they look alike. "" for any other
+// pair; the ASCII pair is judged at no cost.
+//
+//	composedOnly("Mu\u0308ller", "M\u00fcller")   "… the same letters composed in two ways …"
+//	composedOnly("Müller", "Muller")                 ""
+func composedOnly(a, b string) string {
+	if a == b || (ascii(a) && ascii(b)) || norm.NFC.String(a) != norm.NFC.String(b) {
+		return ""
+	}
+	return strconv.QuoteToASCII(a) + " and " + strconv.QuoteToASCII(b) + " are the same letters composed in two ways (an accented letter as one character, NFC, as Linux tools and most files write it, or as its letter and a combining mark after it, NFD, as macOS names files), so they print alike and a reader takes them for one: compare nfc(x) == nfc(y) (a list: nfc(x) in map(list, nfc(#)))"
+}
+
+// ascii reports whether s holds only ASCII bytes, which no Unicode
+// normalization changes.
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // caseOnly is why two unequal texts are not known to differ: they differ
