@@ -225,6 +225,9 @@ func textOrder(a, b string) (int, string) {
 	if numeral(a) && numeral(b) {
 		return 0, strconv.Quote(a) + " and " + strconv.Quote(b) + " are numbers written as text, and text orders by character (\"100%\" before \"90%\"); " + numeralsHint(a, b)
 	}
+	if la, lb := localeNumeral(a), localeNumeral(b); la && (lb || numeral(b) || grouped.MatchString(b)) || lb && (numeral(a) || grouped.MatchString(a)) {
+		return 0, strconv.Quote(a) + " and " + strconv.Quote(b) + " are numbers written as text, one or both in a locale's form (a decimal comma, as de_DE and fr_FR write 4,54 and 1,5G; thousands between points, spaces or apostrophes, 1.234,5, 12 345, 1'234), and text orders by character (\"12,5\" before \"9,8\", \"4,54\" after \"10\"); " + localeHint(a, b)
+	}
 	if ga, gb := grouped.MatchString(a), grouped.MatchString(b); ga && (gb || numeral(b)) || gb && numeral(a) {
 		return 0, strconv.Quote(a) + " and " + strconv.Quote(b) + " are numbers written as text, grouped by thousands, and text orders by character (\"12,500\" before \"9,800\"); compare the numbers: float(replace(x, \",\", \"\"))"
 	}
@@ -329,6 +332,45 @@ func inRange(d string, most int) bool {
 // numeral (a comma is no decimal point here), yet text orders two of them,
 // or one beside a numeral, by character.
 var grouped = regexp.MustCompile(`^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$`)
+
+// localeForm is a number as a locale other than C writes it: a decimal
+// comma ("4,54", "1,5G", "12,5 %"), with thousands before it between
+// points, spaces (U+0020, U+00A0, U+202F, as fr_FR groups them) or
+// apostrophes (de_CH) or none ("1.234,5", "1 234,5"); or a whole number
+// grouped by spaces or apostrophes ("12 345", "1'234'567"). A whole number
+// grouped by points ("1.234.567") is not one: a version and an IPv4
+// address are written so too (versionsReason orders them), nor is one
+// grouped by commas (grouped).
+var localeForm = regexp.MustCompile(`^[+-]?(?:(?:\d{1,3}(?:[. \x{a0}\x{202f}'\x{2019}]\d{3})+|\d+),\d+|\d{1,3}(?:[ \x{a0}\x{202f}'\x{2019}]\d{3})+)(?:[ \x{a0}\x{202f}]?(?:%|[A-Za-z]{1,3}|bytes))?$`)
+
+// localeNumeral reports whether s is a number written as a German or
+// French locale writes it (localeForm): a command run under its own
+// locale, where runbook's LC_NUMERIC=C does not reach (a remote shell
+// whose sshd sets no LC_*, a container's `docker exec`, `su -`'s login
+// shell, a report a cron job wrote), prints df -h's "1,5G" and uptime's
+// "4,54", which text ordered before "1G" and after "10": a volume over
+// its limit stood under it
+// (TestLocaleNumbersWrittenAsTextHaveNoOrder).
+func localeNumeral(s string) bool {
+	return len(s) <= 64 && strings.ContainsAny(s, ", '\u00a0\u202f\u2019") && localeForm.MatchString(s)
+}
+
+// localeHint says how to compare two numbers one of which a locale wrote
+// (localeNumeral): have the command print C's, or read them.
+func localeHint(a, b string) string {
+	read := `float(replace(x, ",", "."))`
+	if strings.ContainsAny(a+b, ". '\u00a0\u202f\u2019") {
+		read = `float(replace(replace(replace(x, ".", ""), " ", ""), ",", "."))`
+	}
+	unit := func(x string) string { return strings.TrimLeft(x, "+-0123456789.,' \u00a0\u202f\u2019") }
+	switch ua, ub := unit(a), unit(b); {
+	case ua != ub:
+		read += ", each brought to one unit first (" + strconv.Quote(ua) + " and " + strconv.Quote(ub) + " are not one)"
+	case ua != "":
+		read = strings.Replace(read, "(x,", "(trimSuffix(x, "+strconv.Quote(ua)+"),", 1)
+	}
+	return "have the command print C's numbers where it runs under its own locale (ssh host LC_ALL=C df -h, docker exec -e LC_ALL=C …, LC_ALL=C in the script), or compare the numbers: " + read
+}
 
 // pgInterval is an interval as PostgreSQL writes it under its default
 // IntervalStyle, postgres: years, months and days, each signed, then a
