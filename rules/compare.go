@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode"
 
+	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/openrunbook/runbook/internal/jsonv"
@@ -571,6 +572,9 @@ func apart(a, b string) string {
 	if reason := composedOnly(a, b); reason != "" {
 		return reason
 	}
+	if reason := mojibake(a, b); reason != "" {
+		return reason
+	}
 	return listPart(a, b)
 }
 
@@ -692,6 +696,34 @@ func composedOnly(a, b string) string {
 		return ""
 	}
 	return strconv.QuoteToASCII(a) + " and " + strconv.QuoteToASCII(b) + " are the same letters composed in two ways (an accented letter as one character, NFC, as Linux tools and most files write it, or as its letter and a combining mark after it, NFD, as macOS names files), so they print alike and a reader takes them for one: compare nfc(x) == nfc(y) (a list: nfc(x) in map(list, nfc(#)))"
+}
+
+// mojibake is why two unequal texts are not known to differ: one is the
+// other's UTF-8 bytes read as Windows-1252 (or Latin-1) and written out
+// again in UTF-8, as a database export or a CSV passed through a tool
+// that took UTF-8 for Latin-1 writes it: "MÃ¼ller" for "Müller", "â€™"
+// for "’". An HR export's "MÃ¼ller, Hans" was a plain no to a chart's
+// "Müller, Hans", and a check that a leaver's account is gone from it
+// said gone, Consistent (TestTextReadAsLatin1TwiceIsNoEquality,
+// testdata/wave-locale/export-names). "" for any other pair; an ASCII
+// text is never one.
+func mojibake(a, b string) string {
+	if ascii(a) || ascii(b) {
+		return ""
+	}
+	for _, p := range [2][2]string{{a, b}, {b, a}} {
+		mangled, plain := p[0], p[1]
+		if len(mangled) <= len(plain) {
+			continue
+		}
+		for _, cm := range []*charmap.Charmap{charmap.Windows1252, charmap.ISO8859_1} {
+			raw, err := cm.NewEncoder().String(mangled)
+			if err == nil && raw == plain {
+				return strconv.Quote(mangled) + " is " + strconv.Quote(plain) + " written twice over: its UTF-8 bytes were read as " + cm.String() + ", and written out in UTF-8 again (an export through a tool that took UTF-8 for Latin-1), so the two are one text, mangled; have the export written in UTF-8 once, or undo it where it is read (exec: {command: [iconv, -f, UTF-8, -t, WINDOWS-1252, FILE]} gives the bytes it was written from)"
+			}
+		}
+	}
+	return ""
 }
 
 // ascii reports whether s holds only ASCII bytes, which no Unicode
