@@ -79,6 +79,18 @@ func Check(spec Spec) error {
 	return err
 }
 
+// WithoutBOM is text without the byte order mark (U+FEFF) it begins
+// with, if any: an encoding's signature, not content. The one home of
+// that judgement for every text runbook reads as data (Parse's modes) or
+// as a file of its own (a chart, an --inputs file, a chart test): Windows
+// Notepad's "UTF-8 with BOM" and PowerShell's Set-Content -Encoding UTF8
+// begin a file with one, and a chart so saved was refused as `unknown key
+// "\ufeffversion" in the chart; did you mean "version"?`. A mark
+// anywhere else is content.
+func WithoutBOM(text string) string {
+	return strings.TrimPrefix(text, "\ufeff")
+}
+
 // Parse reads text as spec says. The error is Check's; a text a mode
 // cannot fully read is never an error but problems on the Result. A
 // byte order mark (U+FEFF) at the very start of the text is an encoding's
@@ -96,7 +108,7 @@ func Parse(text string, spec Spec) (Result, error) {
 		return Result{}, err
 	}
 	if spec.Mode != "text" {
-		text = strings.TrimPrefix(text, "\ufeff")
+		text = WithoutBOM(text)
 	}
 	var r recorder
 	r.nul = spec.Options["records"] == "nul" // compile has checked it
