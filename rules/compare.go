@@ -179,6 +179,9 @@ func compare(a, b any) (int, string) {
 	}
 	ca, cb := classOf(a), classOf(b)
 	if ca != cb {
+		if reason := localeTextBesideNumber(a, b); reason != "" {
+			return 0, reason
+		}
 		return 0, mixedReasons[ca][cb]
 	}
 	switch ca {
@@ -354,6 +357,21 @@ var localeForm = regexp.MustCompile(`^[+-]?(?:(?:\d{1,3}(?:[. \x{a0}\x{202f}'\x{
 // (TestLocaleNumbersWrittenAsTextHaveNoOrder).
 func localeNumeral(s string) bool {
 	return len(s) <= 64 && strings.ContainsAny(s, ", '\u00a0\u202f\u2019") && localeForm.MatchString(s)
+}
+
+// localeTextBesideNumber is why a number and a text that is a number in
+// a locale's form (localeNumeral: kv's "load=4,54" of a report a German
+// cron job wrote, left text by the parse) have no order, saying how to
+// read it, which float(x) does not; "" for any other pair.
+func localeTextBesideNumber(a, b any) string {
+	s, ok := a.(string)
+	if !ok {
+		s, ok = b.(string)
+	}
+	if !ok || classOf(a) == classOf(b) || !localeNumeral(s) {
+		return ""
+	}
+	return "a number cannot be compared with the text " + strconv.Quote(s) + ", a number in a locale's form (a decimal comma, as de_DE and fr_FR write 4,54; thousands between points, spaces or apostrophes), which float(x) does not read: " + localeHint(s, s)
 }
 
 // localeHint says how to compare two numbers one of which a locale wrote

@@ -220,11 +220,14 @@ func TestLocaleNumbersWrittenAsTextHaveNoOrder(t *testing.T) {
 		{`d.ip > "10.0.0.1"`, true, ""},
 		{`d.list < "999"`, true, ""},
 		{`float(replace(d.load, ",", ".")) < 10`, true, ""},
+		// beside a number it was an error already; it says now that
+		// float(x) does not read it, and what does
+		{`d.load > 10`, false, `"4,54", a number in a locale's form`},
 	})
 	for _, tc := range []struct {
 		key  string
 		want any
-	}{{"d.used", "1G"}, {"d.load", "10"}, {"d.today", "9,8"}} {
+	}{{"d.used", "1G"}, {"d.load", "10"}, {"d.today", "9,8"}, {"d.load", 10}} {
 		out := MustFilter(Where(tc.key, OpGte, tc.want)).Eval(env)
 		if c := out.Conditions[0]; !c.Unjudged() || !strings.Contains(c.Reason, why) {
 			t.Errorf("filter %s gte %v: unjudged %v reason %q, want a reason saying %q", tc.key, tc.want, c.Unjudged(), c.Reason, why)
