@@ -112,6 +112,9 @@ func Parse(text string, spec Spec) (Result, error) {
 	}
 	var r recorder
 	r.nul = spec.Options["records"] == "nul" // compile has checked it
+	if !r.nul && crLineModes[spec.Mode] {
+		r.carriageReturns(text)
+	}
 	v := p.parse(text, &r)
 	res := Result{Value: v, Problems: r.n, FirstProblem: r.first, Unit: "line"}
 	if r.nul {
@@ -194,22 +197,53 @@ func compile(spec Spec) (parser, error) {
 // It also says how the text is cut into the records a mode reads
 // (records): lines, or with nul set, records each ended by a NUL byte.
 type recorder struct {
-	n     int
-	first string
-	last  int // the line of the last problem counted
-	nul   bool
+	n       int
+	first   string
+	counted map[int]bool // the lines a problem was counted on
+	nul     bool
+}
+
+// crLineModes are the modes that read a text's lines and keep a line's
+// other bytes as they are, a carriage return in it too; csv and tsv judge
+// theirs as fields (table.parse), json and jsonl read one as a blank, and
+// text keeps every byte.
+var crLineModes = map[string]bool{"lines": true, "kv": true, "columns": true, "regex": true}
+
+// carriageReturns counts as a problem each line that holds a carriage
+// return with more of the line after it: a \r that ends no \r\n. A text
+// whose lines end in \r alone (a classic Mac file, Excel for Mac's
+// "Text (Macintosh)") is one line to these modes, and so is a line a tool
+// redrew as a terminal shows it (a progress meter's "10%\r100%"): the
+// sshd settings "PermitRootLogin no\rPasswordAuthentication yes" were
+// one line under parse: lines, and `"PasswordAuthentication yes" in
+// c.stdout` said pass, Consistent, over a server taking passwords
+// (TestLoneCarriageReturnIsAProblem). A \r at a line's end (a device's
+// "\r\r\n") is no problem: it hides no line, and the equality operators
+// judge a value that ends with it.
+func (r *recorder) carriageReturns(text string) {
+	if !strings.Contains(text, "\r") {
+		return
+	}
+	for i, s := range lines(text) {
+		if j := strings.IndexByte(s, '\r'); j >= 0 && strings.TrimRight(s[j:], "\r") != "" {
+			r.problem(i+1, s, "it holds a carriage return that ends no \\r\\n, with more of the line after it: the text's lines may end in \\r alone (a classic Mac file, Excel for Mac's \"Text (Macintosh)\"), or a tool redrew the line as a terminal shows it (a progress meter), and this mode reads neither as a line end, so what follows it was read as part of this line; convert them first (tr '\\r' '\\n')")
+		}
+	}
 }
 
 // problem counts one unreadable line: line is its 1-based number, s its
-// text, why what is wrong with it. A second problem on the line counted
-// last is not counted again: Problems counts lines, and a plugin status
+// text, why what is wrong with it. A second problem on a line counted
+// already is not counted again: Problems counts lines, and a plugin status
 // line "CRITICAL - backend a|b down" (two perfdata items that are none)
 // was said as "did not check 2 lines of its output" of a one-line output.
 func (r *recorder) problem(line int, s, why string) {
-	if r.n > 0 && line == r.last {
+	if r.counted[line] {
 		return
 	}
-	r.last = line
+	if r.counted == nil {
+		r.counted = map[int]bool{}
+	}
+	r.counted[line] = true
 	if r.n == 0 {
 		const maxShown = 200
 		if len(s) > maxShown {
