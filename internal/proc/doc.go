@@ -115,7 +115,9 @@
 // the runner's, but a Turkic locale's (tr_TR) casing of i and I, under
 // which `grep -ic failed` passed over `FAILED`: such a child gets
 // LC_CTYPE=C.UTF-8 (C where the locale is not UTF-8 or there is no
-// C.UTF-8).
+// C.UTF-8). A runner with no locale at all gives its child
+// LC_CTYPE=C.UTF-8 too, where there is one: in C, ps wrote a path's ü as
+// ??, and pgrep -f over it found nothing.
 //
 // Everything else the runner holds (tokens, cloud credentials, …) does not
 // reach the child unless the caller passes it. A non-nil, empty BaseEnv means

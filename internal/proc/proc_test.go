@@ -326,7 +326,7 @@ func TestRunMinimalBaseEnv(t *testing.T) {
 	}
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
 		k, _, _ := strings.Cut(line, "=")
-		found := k == tagKey || k == "LC_NUMERIC" || k == "LC_TIME" // the run's mark (issue #19), numbers and times in C: never a value of runbook's
+		found := k == tagKey || k == "LC_NUMERIC" || k == "LC_TIME" || k == "LC_MESSAGES" || k == "LC_CTYPE" // the run's mark (issue #19), numbers, times, words and characters pinned: never a value of runbook's
 		for _, want := range inheritedKeys {
 			found = found || k == want
 		}
@@ -728,4 +728,58 @@ func TestChildCasesLettersInC(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestChildOfARunnerWithNoLocaleWritesUTF8: a runner with no locale at
+// all (LANG and LC_ALL unset: a container, RHEL's cron, NRPE) left its
+// children in C, whose characters are ASCII: ps wrote the ü of
+// /srv/Büro/sync.sh as ??, so `pgrep -f /srv/Büro/sync.sh` exited 1 and
+// a chart said the job was not running, Consistent, over it; systemctl
+// marked a failed unit * where a terminal shows ●. Such a child gets
+// LC_CTYPE=C.UTF-8 where this machine has it; a runner that set C or
+// POSIX keeps it.
+func TestChildOfARunnerWithNoLocaleWritesUTF8(t *testing.T) {
+	if cCharacters("C.UTF-8") != "C.UTF-8" {
+		t.Skip("no C.UTF-8 locale on this machine")
+	}
+	for _, tc := range []struct {
+		name, lang string
+		want       []string
+	}{
+		{"none", "", []string{"LC_CTYPE=C.UTF-8"}},
+		{"C set", "C", []string{"LANG=C"}},
+		{"POSIX set", "POSIX", []string{"LANG=POSIX"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			os.Unsetenv("LC_ALL")
+			t.Setenv("LANG", tc.lang)
+			if tc.lang == "" {
+				os.Unsetenv("LANG")
+			}
+			var got []string
+			for _, kv := range InheritedEnv() {
+				if strings.HasPrefix(kv, "LANG=") || strings.HasPrefix(kv, "LC_") {
+					got = append(got, kv)
+				}
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("locale of the child's env = %q, want %q", got, tc.want)
+			}
+		})
+	}
+	t.Run("ps", func(t *testing.T) {
+		os.Unsetenv("LC_ALL")
+		t.Setenv("LANG", "")
+		os.Unsetenv("LANG")
+		dir := t.TempDir()
+		name := filepath.Join(dir, "B\u00fcro-sync")
+		if err := os.Symlink("/bin/sleep", name); err != nil {
+			t.Skip(err)
+		}
+		r := Run(context.Background(), Spec{Shell: `"$N" 5 & p=$!; ps -o args= -p "$p"; kill "$p"`, Env: map[string]string{"N": name}})
+		if got := string(r.Stdout); !strings.Contains(got, "B\u00fcro-sync") {
+			t.Errorf("ps wrote %q (stderr %q), want the name as it is", got, r.Stderr)
+		}
+	})
 }

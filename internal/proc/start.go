@@ -59,8 +59,10 @@ func CLocale(l string) bool {
 // `Durchschn.:` for `Average:` left a chart's filter of its summary rows
 // empty, and two CPUs 100% busy read as none busy, OK.
 // LC_ALL outranks them all, so an inherited LC_ALL becomes LANG, which
-// every other category falls back to. A C or POSIX locale is left as it
-// is.
+// every other category falls back to. A C or POSIX locale a runner set is
+// left as it is; a runner with no locale at all gives its child UTF-8
+// characters (LC_CTYPE=C.UTF-8, where this machine has it), which is what
+// a terminal's chart author saw.
 func formatsInC(env []string) []string {
 	var lang, all string
 	for _, kv := range env {
@@ -71,6 +73,16 @@ func formatsInC(env []string) []string {
 		}
 	}
 	switch {
+	case all == "" && lang == "":
+		// No locale at all (a container, a cron or NRPE that sets none):
+		// the C library's is C, whose characters are ASCII, so ps wrote
+		// the ü of a process's path as ??, `pgrep -f /srv/Büro/sync`
+		// found nothing, and systemctl marked a failed unit * where a
+		// terminal shows ●. Its characters are UTF-8, C's casing kept.
+		if cCharacters("C.UTF-8") == "C.UTF-8" {
+			return append(env, "LC_CTYPE=C.UTF-8")
+		}
+		return env
 	case all != "" && CLocale(all), all == "" && CLocale(lang):
 		return env
 	case all != "":
