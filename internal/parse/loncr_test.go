@@ -30,6 +30,7 @@ func TestLoneCarriageReturnIsAProblem(t *testing.T) {
 		{"progress", "10%\r55%\r100%\ndone\n", Spec{Mode: "lines"}, 1},
 		{"crlf", "a b\r\nc d\r\n", Spec{Mode: "lines"}, 0},
 		{"cr at the end", "a b\r\r\nc d\r\r\n", Spec{Mode: "lines"}, 0},
+		{"utf-16le line ends", "a\x00=\x001\x00\r\x00\n\x00b\x00=\x002\x00\r\x00\n\x00", Spec{Mode: "lines"}, 0},
 		{"text", mac, Spec{Mode: "text"}, 0},
 		{"records nul", "a\rb\x00c\x00", Spec{Mode: "lines", Options: map[string]any{"records": "nul"}}, 0},
 	} {

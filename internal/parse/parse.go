@@ -219,13 +219,14 @@ var crLineModes = map[string]bool{"lines": true, "kv": true, "columns": true, "r
 // c.stdout` said pass, Consistent, over a server taking passwords
 // (TestLoneCarriageReturnIsAProblem). A \r at a line's end (a device's
 // "\r\r\n") is no problem: it hides no line, and the equality operators
-// judge a value that ends with it.
+// judge a value that ends with it; nor is UTF-16's "\r\x00" before its
+// "\n\x00", which is said as UTF-16 (record.UTF16Entry).
 func (r *recorder) carriageReturns(text string) {
 	if !strings.Contains(text, "\r") {
 		return
 	}
 	for i, s := range lines(text) {
-		if j := strings.IndexByte(s, '\r'); j >= 0 && strings.TrimRight(s[j:], "\r") != "" {
+		if j := strings.IndexByte(s, '\r'); j >= 0 && strings.TrimRight(s[j:], "\r\x00") != "" {
 			r.problem(i+1, s, "it holds a carriage return that ends no \\r\\n, with more of the line after it: the text's lines may end in \\r alone (a classic Mac file, Excel for Mac's \"Text (Macintosh)\"), or a tool redrew the line as a terminal shows it (a progress meter), and this mode reads neither as a line end, so what follows it was read as part of this line; convert them first (tr '\\r' '\\n')")
 		}
 	}
