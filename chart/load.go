@@ -268,6 +268,10 @@ func (s *session) parseBytes(file string, data []byte, stack []frame) (spec *Spe
 		s.add(Pos{File: file, Line: 1, Col: 1}, "", "the file %s", notChartWords)
 		return nil
 	}
+	if e := NotUTF8(file, data); e != nil {
+		s.add(e.Pos, "", "%s", e.Msg)
+		return nil
+	}
 	sum := sha256.Sum256(data)
 	data = []byte(parse.WithoutBOM(string(data)))
 	l := &loader{s: s, file: file, lines: strings.Split(string(data), "\n"), anchors: map[string]ast.Node{}}

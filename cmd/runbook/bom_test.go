@@ -74,3 +74,48 @@ cases:
 		t.Errorf("a mark inside the chart is content, want a refusal:\n%s%s", r.stdout, r.stderr)
 	}
 }
+
+// TestChartThatIsNotUTF8IsRefused: a chart saved as Windows-1252
+// (Notepad's "ANSI") holds "Caf\xe9", which the YAML reader read as
+// "Caf\uFFFD" in silence: a rule `c.stdout[0] == "Café"` compared with a
+// text no command prints, and `printf 'Café'` ran as `printf
+// 'Caf\uFFFD'`, so the rule found what the chart's own command printed,
+// Consistent, while a real "Café" would never match. A chart, a chart
+// test and an --inputs file that are not UTF-8 are refused at the first
+// byte that is not (chart.NotUTF8), exit 2, before anything runs.
+func TestChartThatIsNotUTF8IsRefused(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	write := func(name string, b []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	const body = "version: 1\nrunbook: ansi\ninputs:\n  want: {type: string, default: x}\nstages:\n  - id: c\n    exec: {command: [printf, 'Caf\xe9'], parse: lines}\n"
+	chart := write("ansi.yaml", []byte(body))
+	good := write("good.yaml", []byte(strings.ReplaceAll(body, "\xe9", "é")))
+	write("ansi_test.yaml", []byte("version: 1\nchart: good.yaml\ncases:\n  - name: caf\xe9\n    stubs: {c: {stdout: x}}\n"))
+	yamlIn := write("in.yaml", []byte("want: caf\xe9\n"))
+	jsonIn := write("in.json", []byte(`{"want": "caf`+"\xe9"+`"}`))
+	const why = "the file is not UTF-8: byte 0xe9 here is no part of a UTF-8 character"
+	for _, tc := range []struct {
+		args  []string
+		where string
+	}{
+		{[]string{"exec", chart}, "ansi.yaml:7:34: "},
+		{[]string{"validate", chart}, "ansi.yaml:7:34: "},
+		{[]string{"exec", good, "--inputs", yamlIn}, "in.yaml:1:10: "},
+		{[]string{"exec", good, "--inputs", jsonIn}, "in.json:1:14: "},
+		{[]string{"test", filepath.Join(dir, "ansi_test.yaml")}, "ansi_test.yaml:4:14: "},
+	} {
+		r := runCLI(t, dir, tc.args...)
+		if r.code == 0 || !strings.Contains(r.stdout+r.stderr, tc.where+why) {
+			t.Errorf("%v: exit %d; want a refusal at %s:\n%s%s", tc.args, r.code, tc.where, r.stdout, r.stderr)
+		}
+	}
+	if r := runCLI(t, dir, "exec", good); r.code != 0 {
+		t.Errorf("UTF-8: exit %d:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}

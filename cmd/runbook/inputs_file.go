@@ -43,6 +43,9 @@ func readInputsAt(file string, pairs []string) (map[string]any, inputsAt, error)
 		if err != nil {
 			return nil, nil, fmt.Errorf("--inputs: %w", err)
 		}
+		if e := chart.NotUTF8(file, data); e != nil {
+			return nil, nil, fmt.Errorf("--inputs %s", e.Error())
+		}
 		data = []byte(parse.WithoutBOM(string(data)))
 		if looksLikeJSON(data) {
 			given, at, err = jsonInputs(file, data)

@@ -165,6 +165,9 @@ func Load(path string) (*File, error) {
 	if err != nil {
 		return nil, chart.LoadErrors{{Pos: chart.Pos{File: path}, Msg: fmt.Sprintf("cannot be read: %v", err)}}
 	}
+	if e := chart.NotUTF8(path, src); e != nil {
+		return nil, chart.LoadErrors{e}
+	}
 	src = []byte(parse.WithoutBOM(string(src)))
 	r := &reader{file: path}
 	f, err := parser.ParseBytes(src, parser.ParseComments)
