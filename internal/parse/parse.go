@@ -209,20 +209,21 @@ type recorder struct {
 // text keeps every byte.
 var crLineModes = map[string]bool{"lines": true, "kv": true, "columns": true, "regex": true}
 
-// carriageReturns counts as a problem each line that holds a carriage
-// return with more of the line after it: a \r that ends no \r\n. A text
-// whose lines end in \r alone (a classic Mac file, Excel for Mac's
-// "Text (Macintosh)") is one line to these modes, and so is a line a tool
-// redrew as a terminal shows it (a progress meter's "10%\r100%"): the
-// sshd settings "PermitRootLogin no\rPasswordAuthentication yes" were
-// one line under parse: lines, and `"PasswordAuthentication yes" in
-// c.stdout` said pass, Consistent, over a server taking passwords
-// (TestLoneCarriageReturnIsAProblem). A \r at a line's end (a device's
+// carriageReturns counts as a problem the line of a text that is one
+// line, but for a final \n, and holds a carriage return with more of it
+// after: a text whose lines end in \r alone (a classic Mac file, Excel
+// for Mac's "Text (Macintosh)") is one line to these modes. The sshd
+// settings "PermitRootLogin no\rPasswordAuthentication yes" were one line
+// under parse: lines, and `"PasswordAuthentication yes" in c.stdout` said
+// pass, Consistent, over a server taking passwords
+// (TestLoneCarriageReturnIsAProblem). A text of lines ended by \n, some
+// holding a \r (a progress meter a tool redrew, "10%\r100%", in an app's
+// log) is read as it is: its lines are lines. A \r at a line's end (a device's
 // "\r\r\n") is no problem: it hides no line, and the equality operators
 // judge a value that ends with it; nor is UTF-16's "\r\x00" before its
 // "\n\x00", which is said as UTF-16 (record.UTF16Entry).
 func (r *recorder) carriageReturns(text string) {
-	if !strings.Contains(text, "\r") {
+	if !strings.Contains(text, "\r") || strings.Contains(strings.TrimSuffix(text, "\n"), "\n") {
 		return
 	}
 	for i, s := range lines(text) {
