@@ -16,6 +16,8 @@ import (
 	"github.com/goccy/go-yaml/lexer"
 	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
+
+	"github.com/openrunbook/runbook/internal/parse"
 )
 
 // MaxChartBytes is the largest chart file Load and Parse read: 10 MiB. A
@@ -269,6 +271,12 @@ func (s *session) parseBytes(file string, data []byte, stack []frame) (spec *Spe
 		s.add(Pos{File: file, Line: 1, Col: 1}, "", "the file %s", notChartWords)
 		return nil
 	}
+	if e := NotUTF8(file, data); e != nil {
+		s.add(e.Pos, "", "%s", e.Msg)
+		return nil
+	}
+	sum := sha256.Sum256(data)
+	data = []byte(parse.WithoutBOM(string(data)))
 	l := &loader{s: s, file: file, lines: strings.Split(string(data), "\n"), anchors: map[string]ast.Node{}}
 	if file != "" {
 		l.abs = resolved(file)
@@ -288,7 +296,6 @@ func (s *session) parseBytes(file string, data []byte, stack []frame) (spec *Spe
 	}
 	spec = l.chart(f)
 	if spec != nil {
-		sum := sha256.Sum256(data)
 		spec.SHA256 = hex.EncodeToString(sum[:])
 	}
 	return spec

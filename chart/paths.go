@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/openrunbook/runbook/internal/parse"
 )
 
 // Where a chart may read its subflow charts from, and what counts as a
@@ -105,7 +107,8 @@ var chartLike = regexp.MustCompile(`(?m)(^|[{,])\s*["']?(version|runbook|stages)
 // looksLikeChart reports whether data could be a chart: it names one of a
 // chart's keys. Empty data is judged elsewhere ("the file is empty").
 func looksLikeChart(data []byte) bool {
-	return len(strings.TrimSpace(string(data))) == 0 || chartLike.Match(data)
+	text := parse.WithoutBOM(string(data))
+	return len(strings.TrimSpace(text)) == 0 || chartLike.MatchString(text)
 }
 
 // notChartWords is what a load error says of a file that is not a chart.

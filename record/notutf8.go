@@ -90,6 +90,9 @@ func notUTF8Fix(of string, line int, text string) string {
 			}
 		}
 	}
+	if line == 1 && (strings.HasPrefix(text, "\xff\xfe") || strings.HasPrefix(text, "\xfe\xff")) {
+		return fmt.Sprintf("it begins with the bytes %02x %02x, UTF-16's byte order mark (Windows PowerShell's Out-File and > write it, reg export too): it is UTF-16, two bytes a character, and no line of it was read as written; convert it where it is read, exec: {command: [iconv, -f, UTF-16, -t, UTF-8, %s], parse: lines} in place of read:", text[0], text[1], fileOf(of))
+	}
 	if line == 1 && derLike(text) {
 		file, ok := strings.CutPrefix(of, "the file ")
 		if !ok {
@@ -98,6 +101,33 @@ func notUTF8Fix(of string, line int, text string) string {
 		return fmt.Sprintf("it begins with the bytes %02x %02x, an ASN.1 SEQUENCE: it is likely DER (a certificate, a CRL, a request), binary and no text, which no conversion reads: ask openssl of it where it is, exec: {command: [openssl, storeutl, -noout, -text, %s]} (storeutl reads DER and PEM alike)", text[0], text[1], file)
 	}
 	return "to read it, have it converted to UTF-8 where it is made (iconv -f WINDOWS-1252 -t UTF-8, or the encoding it is in)"
+}
+
+// fileOf is the file a ledger's "the file F" names, or FILE for a
+// command's output.
+func fileOf(of string) string {
+	if file, ok := strings.CutPrefix(of, "the file "); ok {
+		return file
+	}
+	return "FILE"
+}
+
+// UTF16Entry is the ledger's entry for a text a stage read that is UTF-16
+// with no byte order mark (proc.UTF16 says which order), filed under the
+// stage's path as a text that is not UTF-8 is (ItemNotUTF8): its bytes are
+// valid UTF-8, so it reached the scope with a NUL beside each character,
+// and `PasswordAuthentication yes` in a kv or a line read as
+// "P\x00a\x00s\x00s…", which no rule matches; a check for the line said
+// it was not there, Consistent (TestUTF16TextIsNotSure).
+func UTF16Entry(path, of, order string) coverage.Entry {
+	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
+		Kind: coverage.KindLedger,
+		NotChecked: []coverage.Item{{
+			What: of,
+			Why:  fmt.Sprintf("every other byte of it is NUL: it is %s, two bytes a character (SQL Server's bcp -w, a .NET writer with no byte order mark), which reached the scope with a NUL beside each character, so no rule reads its words as written; convert it where it is read, exec: {command: [iconv, -f, %s, -t, UTF-8, %s], parse: lines} in place of read:", order, order, fileOf(of)),
+			Kind: ItemNotUTF8,
+		}},
+	}}
 }
 
 // derLike reports whether text begins as DER does: a SEQUENCE (0x30) and

@@ -12,6 +12,9 @@ import (
 	"time"
 	"unicode"
 
+	"golang.org/x/text/encoding/charmap"
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/openrunbook/runbook/internal/jsonv"
 	"github.com/openrunbook/runbook/internal/secret"
 )
@@ -176,6 +179,9 @@ func compare(a, b any) (int, string) {
 	}
 	ca, cb := classOf(a), classOf(b)
 	if ca != cb {
+		if reason := localeTextBesideNumber(a, b); reason != "" {
+			return 0, reason
+		}
 		return 0, mixedReasons[ca][cb]
 	}
 	switch ca {
@@ -222,6 +228,9 @@ func compare(a, b any) (int, string) {
 func textOrder(a, b string) (int, string) {
 	if numeral(a) && numeral(b) {
 		return 0, strconv.Quote(a) + " and " + strconv.Quote(b) + " are numbers written as text, and text orders by character (\"100%\" before \"90%\"); " + numeralsHint(a, b)
+	}
+	if la, lb := localeNumeral(a), localeNumeral(b); la && (lb || numeral(b) || grouped.MatchString(b)) || lb && (numeral(a) || grouped.MatchString(a)) {
+		return 0, strconv.Quote(a) + " and " + strconv.Quote(b) + " are numbers written as text, one or both in a locale's form (a decimal comma, as de_DE and fr_FR write 4,54 and 1,5G; thousands between points, spaces or apostrophes, 1.234,5, 12 345, 1'234), and text orders by character (\"12,5\" before \"9,8\", \"4,54\" after \"10\"); " + localeHint(a, b)
 	}
 	if ga, gb := grouped.MatchString(a), grouped.MatchString(b); ga && (gb || numeral(b)) || gb && numeral(a) {
 		return 0, strconv.Quote(a) + " and " + strconv.Quote(b) + " are numbers written as text, grouped by thousands, and text orders by character (\"12,500\" before \"9,800\"); compare the numbers: float(replace(x, \",\", \"\"))"
@@ -327,6 +336,60 @@ func inRange(d string, most int) bool {
 // numeral (a comma is no decimal point here), yet text orders two of them,
 // or one beside a numeral, by character.
 var grouped = regexp.MustCompile(`^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$`)
+
+// localeForm is a number as a locale other than C writes it: a decimal
+// comma ("4,54", "1,5G", "12,5 %"), with thousands before it between
+// points, spaces (U+0020, U+00A0, U+202F, as fr_FR groups them) or
+// apostrophes (de_CH) or none ("1.234,5", "1 234,5"); or a whole number
+// grouped by spaces or apostrophes ("12 345", "1'234'567"). A whole number
+// grouped by points ("1.234.567") is not one: a version and an IPv4
+// address are written so too (versionsReason orders them), nor is one
+// grouped by commas (grouped).
+var localeForm = regexp.MustCompile(`^[+-]?(?:(?:\d{1,3}(?:[. \x{a0}\x{202f}'\x{2019}]\d{3})+|\d+),\d+|\d{1,3}(?:[ \x{a0}\x{202f}'\x{2019}]\d{3})+)(?:[ \x{a0}\x{202f}]?(?:%|[A-Za-z]{1,3}|bytes))?$`)
+
+// localeNumeral reports whether s is a number written as a German or
+// French locale writes it (localeForm): a command run under its own
+// locale, where runbook's LC_NUMERIC=C does not reach (a remote shell
+// whose sshd sets no LC_*, a container's `docker exec`, `su -`'s login
+// shell, a report a cron job wrote), prints df -h's "1,5G" and uptime's
+// "4,54", which text ordered before "1G" and after "10": a volume over
+// its limit stood under it
+// (TestLocaleNumbersWrittenAsTextHaveNoOrder).
+func localeNumeral(s string) bool {
+	return len(s) <= 64 && strings.ContainsAny(s, ", '\u00a0\u202f\u2019") && localeForm.MatchString(s)
+}
+
+// localeTextBesideNumber is why a number and a text that is a number in
+// a locale's form (localeNumeral: kv's "load=4,54" of a report a German
+// cron job wrote, left text by the parse) have no order, saying how to
+// read it, which float(x) does not; "" for any other pair.
+func localeTextBesideNumber(a, b any) string {
+	s, ok := a.(string)
+	if !ok {
+		s, ok = b.(string)
+	}
+	if !ok || classOf(a) == classOf(b) || !localeNumeral(s) {
+		return ""
+	}
+	return "a number cannot be compared with the text " + strconv.Quote(s) + ", a number in a locale's form (a decimal comma, as de_DE and fr_FR write 4,54; thousands between points, spaces or apostrophes), which float(x) does not read: " + localeHint(s, s)
+}
+
+// localeHint says how to compare two numbers one of which a locale wrote
+// (localeNumeral): have the command print C's, or read them.
+func localeHint(a, b string) string {
+	read := `float(replace(x, ",", "."))`
+	if strings.ContainsAny(a+b, ". '\u00a0\u202f\u2019") {
+		read = `float(replace(replace(replace(x, ".", ""), " ", ""), ",", "."))`
+	}
+	unit := func(x string) string { return strings.TrimLeft(x, "+-0123456789.,' \u00a0\u202f\u2019") }
+	switch ua, ub := unit(a), unit(b); {
+	case ua != ub:
+		read += ", each brought to one unit first (" + strconv.Quote(ua) + " and " + strconv.Quote(ub) + " are not one)"
+	case ua != "":
+		read = strings.Replace(read, "(x,", "(trimSuffix(x, "+strconv.Quote(ua)+"),", 1)
+	}
+	return "have the command print C's numbers where it runs under its own locale (ssh host LC_ALL=C df -h, docker exec -e LC_ALL=C …, LC_ALL=C in the script), or compare the numbers: " + read
+}
 
 // pgInterval is an interval as PostgreSQL writes it under its default
 // IntervalStyle, postgres: years, months and days, each signed, then a
@@ -501,7 +564,8 @@ func equalCheck(a any, ca class, b any, cb class) (bool, string) {
 
 // apart is why two unequal texts cannot be told apart as meant — a line
 // end (lineEnd), blanks at an end (edgeBlanks), the case of their letters
-// (caseOnly), or one is a part of the other's comma-separated list
+// (caseOnly), "-" and "_" (dashOnly), how their accented letters are
+// written in Unicode (composedOnly), or one is a part of the other's comma-separated list
 // (listPart) — the one judgement every equality operator (eq, ne, in,
 // notIn; ==, !=, in) asks; "" when they differ otherwise.
 func apart(a, b string) string {
@@ -521,6 +585,12 @@ func apart(a, b string) string {
 		return reason
 	}
 	if reason := dashOnly(a, b); reason != "" {
+		return reason
+	}
+	if reason := composedOnly(a, b); reason != "" {
+		return reason
+	}
+	if reason := mojibake(a, b); reason != "" {
 		return reason
 	}
 	return listPart(a, b)
@@ -622,6 +692,67 @@ func listPart(a, b string) string {
 		}
 	}
 	return ""
+}
+
+// composedOnly is why two unequal texts are not known to differ: they are
+// the same letters, written in Unicode in two ways, one composed (ü, the
+// one character U+00FC, as a Linux keyboard and most files write it, NFC)
+// and the other decomposed (u and the combining U+0308 after it, as macOS
+// names files, NFD). Both print as "Müller", and a file copied from a Mac
+// (rsync, a Samba or Netatalk share) keeps its decomposed name, so
+// `want in ls.stdout` was a plain no and a check that a folder is there
+// said missing, Consistent, over the folder
+// (TestTextsThatDifferOnlyInUnicodeCompositionAreNoEquality,
+// testdata/wave-locale/nfd-names). The reason quotes both in ASCII
+// escapes, since printed as they are they look alike. "" for any other
+// pair; the ASCII pair is judged at no cost.
+//
+//	composedOnly("Mu\u0308ller", "M\u00fcller")   "… the same letters composed in two ways …"
+//	composedOnly("Müller", "Muller")                 ""
+func composedOnly(a, b string) string {
+	if a == b || (ascii(a) && ascii(b)) || norm.NFC.String(a) != norm.NFC.String(b) {
+		return ""
+	}
+	return strconv.QuoteToASCII(a) + " and " + strconv.QuoteToASCII(b) + " are the same letters composed in two ways (an accented letter as one character, NFC, as Linux tools and most files write it, or as its letter and a combining mark after it, NFD, as macOS names files), so they print alike and a reader takes them for one: compare nfc(x) == nfc(y) (a list: nfc(x) in map(list, nfc(#)))"
+}
+
+// mojibake is why two unequal texts are not known to differ: one is the
+// other's UTF-8 bytes read as Windows-1252 (or Latin-1) and written out
+// again in UTF-8, as a database export or a CSV passed through a tool
+// that took UTF-8 for Latin-1 writes it: "MÃ¼ller" for "Müller", "â€™"
+// for "’". An HR export's "MÃ¼ller, Hans" was a plain no to a chart's
+// "Müller, Hans", and a check that a leaver's account is gone from it
+// said gone, Consistent (TestTextReadAsLatin1TwiceIsNoEquality,
+// testdata/wave-locale/export-names). "" for any other pair; an ASCII
+// text is never one.
+func mojibake(a, b string) string {
+	if ascii(a) || ascii(b) {
+		return ""
+	}
+	for _, p := range [2][2]string{{a, b}, {b, a}} {
+		mangled, plain := p[0], p[1]
+		if len(mangled) <= len(plain) {
+			continue
+		}
+		for _, cm := range []*charmap.Charmap{charmap.Windows1252, charmap.ISO8859_1} {
+			raw, err := cm.NewEncoder().String(mangled)
+			if err == nil && raw == plain {
+				return strconv.Quote(mangled) + " is " + strconv.Quote(plain) + " written twice over: its UTF-8 bytes were read as " + cm.String() + ", and written out in UTF-8 again (an export through a tool that took UTF-8 for Latin-1), so the two are one text, mangled; have the export written in UTF-8 once, or undo it where it is read (exec: {command: [iconv, -f, UTF-8, -t, WINDOWS-1252, FILE]} gives the bytes it was written from)"
+			}
+		}
+	}
+	return ""
+}
+
+// ascii reports whether s holds only ASCII bytes, which no Unicode
+// normalization changes.
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // caseOnly is why two unequal texts are not known to differ: they differ

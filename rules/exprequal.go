@@ -118,6 +118,9 @@ func judgedOrder(a, b, text any, op func(a, b any) bool, want func(c int) bool, 
 		return nil, fmt.Errorf("%s: %s", text, besideText(a, b, sign))
 	}
 	if ca, cb := classOf(a), classOf(b); ca == classString && cb == classNumber || ca == classNumber && cb == classString {
+		if reason := localeTextBesideNumber(a, b); reason != "" {
+			return nil, fmt.Errorf("%s: %s", text, reason)
+		}
 		return nil, fmt.Errorf("%s: %s", text, numberOrderedWithText)
 	}
 	return op(a, b), nil

@@ -5,6 +5,7 @@ import (
 	"reflect"
 
 	"github.com/expr-lang/expr"
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/openrunbook/runbook/internal/jsonv"
 	"github.com/openrunbook/runbook/internal/parse"
@@ -21,6 +22,7 @@ import (
 //	toPairs, keys, values(object)  expr's, in the order of the keys, never Go's map order (mapsorted.go)
 //	modeWithin(mode, limit)        a file mode's text grants nothing its limit does not (mode.go)
 //	serialLess(a, b)               DNS zone serial a comes before b, wrapping round (RFC 1982; serial.go)
+//	nfc(text)                      text with its accented letters composed (Unicode NFC): macOS's "Mu\u0308ller" is "M\u00fcller"
 var funcs = map[string]func(params ...any) (any, error){
 	"parse":      parseFunc,
 	"date":       dateFunc,
@@ -31,6 +33,25 @@ var funcs = map[string]func(params ...any) (any, error){
 	"values":     valuesFunc,
 	"modeWithin": modeWithinFunc,
 	"serialLess": serialLessFunc,
+	"nfc":        nfcFunc,
+}
+
+// nfcFunc is `nfc(text)`: the text in Unicode's composed form (NFC), so
+// two spellings of one name, composed as Linux tools write it and
+// decomposed as macOS names files, compare as one (composedOnly says
+// when a comparison needs it). null stays null.
+func nfcFunc(params ...any) (any, error) {
+	if len(params) != 1 {
+		return nil, fmt.Errorf("nfc takes 1 argument (the text), not %d", len(params))
+	}
+	if params[0] == nil {
+		return nil, nil
+	}
+	s, ok := params[0].(string)
+	if !ok {
+		return nil, fmt.Errorf("nfc: the value is %s, want a string", jsonv.Describe(params[0]))
+	}
+	return norm.NFC.String(s), nil
 }
 
 // funcTypes are the signatures expr's checker knows a func by, where it

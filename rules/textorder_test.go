@@ -179,13 +179,60 @@ func TestDatesTextDoesNotOrderHaveNoOrder(t *testing.T) {
 func TestGroupedNumbersWrittenAsTextHaveNoOrder(t *testing.T) {
 	t.Parallel()
 	const why = "are numbers written as text"
-	env := mapEnv{"p": map[string]any{"today": "12,500", "yesterday": "9,800", "plain": "999", "ports": "22,80"}}
+	env := mapEnv{"p": map[string]any{"today": "12,500", "yesterday": "9,800", "plain": "999", "ports": "22,80,443"}}
 	runOutcomes(t, env, []outcomeCase{
 		{`p.today < p.yesterday`, false, why},
 		{`p.today < p.plain`, false, why},
-		{`p.ports < p.plain`, true, ""}, // not grouped by thousands: text, as before
+		{`p.ports < p.plain`, true, ""}, // not grouped by thousands, nor a decimal comma: text, as before
 		{`float(replace(p.today, ",", "")) > float(replace(p.yesterday, ",", ""))`, true, ""},
 	})
+}
+
+// TestLocaleNumbersWrittenAsTextHaveNoOrder: a command run under its own
+// locale, where runbook's LC_NUMERIC=C does not reach (`docker exec db df
+// -h` in an image whose LANG is de_DE.UTF-8, a remote shell, su -), prints
+// "1,5G", "4,54", "12 345" (fr_FR's U+202F too); text put "1,5G" before
+// "1G" and "4,54" after "10", so a volume over its limit stood under it
+// and a load of four read as over ten, with no word
+// (testdata/wave-locale/container-df). Such a number beside another or a
+// numeral has no order now, in an expression and a filter; a whole number
+// grouped by points stays a dotted text (a version, an address), and a
+// list of more than two items stays text.
+func TestLocaleNumbersWrittenAsTextHaveNoOrder(t *testing.T) {
+	t.Parallel()
+	const why = "in a locale's form"
+	env := mapEnv{"d": map[string]any{
+		"used": "1,5G", "small": "900M", "load": "4,54", "today": "12,5", "yesterday": "9,8",
+		"fr": "1\u202f234,5", "nbsp": "12\u00a0345", "space": "12 345", "ch": "1'234'567", "de": "1.234,5",
+		"pct": "4,5 %", "ip": "192.168.100.200", "ver": "1.234.567", "list": "22,80,443"}}
+	runOutcomes(t, env, []outcomeCase{
+		{`d.used >= "1G"`, false, why},
+		{`d.used > d.small`, false, `each brought to one unit first ("G" and "M" are not one)`},
+		{`d.load > "10"`, false, why},
+		{`d.today < d.yesterday`, false, why},
+		{`d.fr > "999"`, false, why},
+		{`d.nbsp > "999"`, false, why},
+		{`d.space > "9 999"`, false, why},
+		{`d.ch > "999"`, false, why},
+		{`d.de > "999"`, false, `float(replace(replace(replace(x, ".", ""), " ", ""), ",", "."))`},
+		{`d.pct > "10 %"`, false, why},
+		{`d.used >= "1G"`, false, `float(replace(trimSuffix(x, "G"), ",", "."))`},
+		{`d.ip > "10.0.0.1"`, true, ""},
+		{`d.list < "999"`, true, ""},
+		{`float(replace(d.load, ",", ".")) < 10`, true, ""},
+		// beside a number it was an error already; it says now that
+		// float(x) does not read it, and what does
+		{`d.load > 10`, false, `"4,54", a number in a locale's form`},
+	})
+	for _, tc := range []struct {
+		key  string
+		want any
+	}{{"d.used", "1G"}, {"d.load", "10"}, {"d.today", "9,8"}, {"d.load", 10}} {
+		out := MustFilter(Where(tc.key, OpGte, tc.want)).Eval(env)
+		if c := out.Conditions[0]; !c.Unjudged() || !strings.Contains(c.Reason, why) {
+			t.Errorf("filter %s gte %v: unjudged %v reason %q, want a reason saying %q", tc.key, tc.want, c.Unjudged(), c.Reason, why)
+		}
+	}
 }
 
 // TestNumeralsHintReadsAFractionWithFloat: df -h's "6.5G" beside "2G"

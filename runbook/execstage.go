@@ -444,6 +444,8 @@ func (rs *runState) text(path, of string, b []byte) string {
 		// the bad byte (a secret is UTF-8), so none spans the cut.
 		at := len(rs.mask(string(b[:inv.Offset])))
 		rs.fileLedger(record.NotUTF8Entry(path, rs.mask(of), inv.Bytes, inv.Line, at, rs.mask(inv.LineText)))
+	} else if order := proc.UTF16(b); order != "" {
+		rs.fileLedger(record.UTF16Entry(path, rs.mask(of), order))
 	}
 	return secret.ByForm(proc.Text(b))
 }

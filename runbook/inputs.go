@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -223,6 +224,19 @@ func inputNames(ins []chart.InputSpec) []string {
 	return names
 }
 
+// thousandsByPoint is a number text that reads one way with a decimal
+// point and another with a point between thousands, as de_DE, da_DK and
+// it_IT write them: a leading digit that is not 0, then one point and
+// three digits ("1.000", "10.000", "250.000"). convertInput refuses it,
+// as a typed "1.000" could mean either (TestInputNumberWrittenAsALocaleDoesIsRefused).
+var thousandsByPoint = regexp.MustCompile(`^[+-]?[1-9]\d{0,2}\.\d{3}$`)
+
+// decimalComma is a number text written with a decimal comma, perhaps
+// after thousands grouped by points, spaces or apostrophes ("1,5",
+// "1.234,5", "12 345,5"): no C number, and convertInput says how C writes
+// it.
+var decimalComma = regexp.MustCompile(`^[+-]?(?:\d{1,3}(?:[. ']\d{3})+|\d+),\d+$`)
+
 // convertInput checks v against a declared type; a string is parsed into
 // the type (that is how `--input k=v` arrives). Whether a value fits is
 // jsonv.Fits, the rule plugin arguments are checked by too.
@@ -234,10 +248,19 @@ func convertInput(typ string, v any) (any, error) {
 			if i, err := strconv.ParseInt(t, 10, 64); err == nil {
 				return int(i), nil
 			}
+			if thousandsByPoint.MatchString(t) {
+				// "10.000" is ten to C and ten thousand as de_DE writes
+				// it: a floor of 10.000 MB typed in Germany was read as
+				// 10, and 500 MB free stood over it.
+				return nil, fmt.Errorf("is not one number: %q is %s read with a decimal point, and %s where a point groups thousands (de_DE, da_DK, it_IT): write %s or %s", s, strings.TrimRight(strings.TrimRight(t, "0"), "."), strings.ReplaceAll(t, ".", ""), strings.TrimRight(strings.TrimRight(t, "0"), "."), strings.ReplaceAll(t, ".", ""))
+			}
 			f, err := strconv.ParseFloat(t, 64)
 			if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
 				// ParseFloat also reads NaN, Inf and 1e999 (as +Inf): no
 				// JSON number, so no record could hold the run's inputs.
+				if decimalComma.MatchString(t) {
+					return nil, fmt.Errorf("is not a number: %q (a number is written with a decimal point and no grouping, as C writes it: %s)", s, strings.ReplaceAll(strings.NewReplacer(".", "", " ", "", "'", "").Replace(t), ",", "."))
+				}
 				return nil, fmt.Errorf("is not a number: %q", s)
 			}
 			if n := json.Number(t); jsonv.Of(n) == jsonv.Number {

@@ -110,3 +110,40 @@ func TestListInputNotJSONSaysWhy(t *testing.T) {
 		}
 	}
 }
+
+// TestInputNumberWrittenAsALocaleDoesIsRefused: a floor typed in
+// Germany, `--input minFree=10.000` (MB), was read as 10, and a volume
+// with 500 MB free stood over it, OK. A number text of one point and
+// three digits after a leading digit that is not 0 reads two ways, and
+// is refused naming both; a decimal comma ("1,5") is refused saying how
+// C writes it. "0.125", "1.5", "1.50" and "1000" read as before.
+func TestInputNumberWrittenAsALocaleDoesIsRefused(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		in   string
+		want any
+		err  string
+	}{
+		{"10.000", nil, `is not one number: "10.000" is 10 read with a decimal point, and 10000 where a point groups thousands (de_DE, da_DK, it_IT): write 10 or 10000`},
+		{"2.500", nil, `write 2.5 or 2500`},
+		{"-1.000", nil, `write -1 or -1000`},
+		{"1,5", nil, `is not a number: "1,5" (a number is written with a decimal point and no grouping, as C writes it: 1.5)`},
+		{"1.234,5", nil, `as C writes it: 1234.5)`},
+		{"0.125", 0.125, ""},
+		{"1.5", 1.5, ""},
+		{"1.50", 1.5, ""},
+		{"1000", 1000, ""},
+		{"1.0001", 1.0001, ""},
+	} {
+		got, err := convertInput("number", tc.in)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%q: got %v, err %v; want an error saying %q", tc.in, got, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("%q: got %#v, err %v; want %#v", tc.in, got, err, tc.want)
+		}
+	}
+}

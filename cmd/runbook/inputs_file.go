@@ -15,6 +15,7 @@ import (
 
 	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/internal/jsonv"
+	"github.com/openrunbook/runbook/internal/parse"
 )
 
 // The --inputs file and --input pairs of exec, resume and test: JSON or
@@ -42,6 +43,10 @@ func readInputsAt(file string, pairs []string) (map[string]any, inputsAt, error)
 		if err != nil {
 			return nil, nil, fmt.Errorf("--inputs: %w", err)
 		}
+		if e := chart.NotUTF8(file, data); e != nil {
+			return nil, nil, fmt.Errorf("--inputs %s", e.Error())
+		}
+		data = []byte(parse.WithoutBOM(string(data)))
 		if looksLikeJSON(data) {
 			given, at, err = jsonInputs(file, data)
 		} else {
@@ -94,7 +99,7 @@ const inputsWant = `want an object of inputs, in JSON ({"host": "db-1"}) or YAML
 // JSON object or array. Such a file is read as JSON, exactly as before
 // YAML was taken; anything else as YAML.
 func looksLikeJSON(data []byte) bool {
-	t := bytes.TrimLeft(data, " \t\r\n\ufeff")
+	t := bytes.TrimLeft(data, " \t\r\n")
 	return len(t) > 0 && (t[0] == '{' || t[0] == '[')
 }
 

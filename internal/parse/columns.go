@@ -117,7 +117,7 @@ func (p *columns) parse(text string, r *recorder) any {
 		if p.header && head == nil {
 			underHead = true
 			head = &row{n: i + 1, s: s}
-			headFields = strings.Fields(s)
+			headFields = blankFields(s)
 			if p.names != nil {
 				if msg, ok := valueReadPast(headFields); ok {
 					r.problem(i+1, s, msg)
@@ -125,7 +125,7 @@ func (p *columns) parse(text string, r *recorder) any {
 			}
 			continue
 		}
-		if head != nil && repeatsHeader(strings.Fields(s), headFields) {
+		if head != nil && repeatsHeader(blankFields(s), headFields) {
 			// The header again (two ps runs in one shell, iostat's
 			// every screenful, sysstat's "Average:" table): it names the
 			// columns and holds no values. Read as a row it was a subject
@@ -134,7 +134,7 @@ func (p *columns) parse(text string, r *recorder) any {
 			continue
 		}
 		if head != nil {
-			if names, ok := otherHeader(strings.Fields(s), headFields); ok {
+			if names, ok := otherHeader(blankFields(s), headFields); ok {
 				// sysstat prints one table per activity asked for (sar -n
 				// IP,EIP): this line heads the next one, and its rows
 				// were keyed by this table's names in silence.
@@ -171,11 +171,11 @@ func (p *columns) parse(text string, r *recorder) any {
 	names := p.names
 	merged := false // the header's last name spans several columns, a problem of its own
 	if names == nil && head != nil {
-		f := strings.Fields(head.s)
+		f := blankFields(head.s)
 		if p.rest {
 			counts := make([]int, len(rows))
 			for i, rw := range rows {
-				counts[i] = len(strings.Fields(rw.s))
+				counts[i] = len(blankFields(rw.s))
 			}
 			f = fields(head.s, headerWidth(len(f), counts), true)
 			if last := f[len(f)-1]; strings.Contains(last, "  ") || strings.ContainsRune(last, '\t') {
@@ -195,7 +195,7 @@ func (p *columns) parse(text string, r *recorder) any {
 			return v
 		}
 		for _, rw := range rows {
-			if len(strings.Fields(rw.s)) == len(names) && restStart(rw.s, len(names)) == at {
+			if len(blankFields(rw.s)) == len(names) && restStart(rw.s, len(names)) == at {
 				// at and restStart are columns, not bytes (restStart)
 				alignedAt[at] = true
 				return true
@@ -251,7 +251,7 @@ func (p *columns) parse(text string, r *recorder) any {
 		}
 		if p.names == nil && head != nil {
 			if first, ok := leftOfHeader(rw.s, head.s); ok {
-				r.problem(rw.n, rw.s, fmt.Sprintf("its first field %q lies left of the header's first column %q: the header does not name that column, so every value would be keyed one column off (name every column with names: [...] and header: true, which reads the header row past)", first, strings.Fields(head.s)[0]))
+				r.problem(rw.n, rw.s, fmt.Sprintf("its first field %q lies left of the header's first column %q: the header does not name that column, so every value would be keyed one column off (name every column with names: [...] and header: true, which reads the header row past)", first, blankFields(head.s)[0]))
 				continue
 			}
 		}
@@ -266,7 +266,7 @@ func (p *columns) parse(text string, r *recorder) any {
 				continue
 			}
 		}
-		if p.rest && p.names == nil && head != nil && !merged && len(f) == len(names) && len(strings.Fields(head.s)) > len(names) {
+		if p.rest && p.names == nil && head != nil && !merged && len(f) == len(names) && len(blankFields(head.s)) > len(names) {
 			// The header's last name is several of its words (rest), and
 			// the row's last value begins right of where that name ends:
 			// under no name at all (/proc/net/udp's header names 15
@@ -279,7 +279,7 @@ func (p *columns) parse(text string, r *recorder) any {
 				continue
 			}
 		}
-		if p.rest && p.names == nil && head != nil && !merged && len(f) == len(names) && len(strings.Fields(head.s)) < len(strings.Fields(rw.s)) {
+		if p.rest && p.names == nil && head != nil && !merged && len(f) == len(names) && len(blankFields(head.s)) < len(blankFields(rw.s)) {
 			// The header has fewer words than the row has values, and the
 			// row's value under its last name is not where the split puts
 			// the last column. (A header that has as many words or more,
@@ -505,7 +505,7 @@ func splitParen(f []string, rest bool) (string, string, bool) {
 		if !strings.HasPrefix(f[j], "(") || depth <= 0 {
 			continue
 		}
-		for _, w := range strings.Fields(strings.Join(f[j+1:], " ")) {
+		for _, w := range blankFields(strings.Join(f[j+1:], " ")) {
 			if depth -= strings.Count(w, ")") - strings.Count(w, "("); depth <= 0 {
 				return f[j], w, true
 			}
@@ -662,12 +662,22 @@ func unique(f []string, r *recorder, line int, s string) []string {
 	return out
 }
 
+// blankFields splits s on runs of spaces and tabs, the blanks a tool pads
+// its columns with: strings.Fields split on every Unicode space too, so a
+// name holding a no-break space (U+00A0, a Mac's Option-Space; U+202F;
+// an ideographic U+3000) was two fields, where the split under last: rest
+// and every column measure read it as one
+// (TestColumnsNameWithANoBreakSpaceIsOneField).
+func blankFields(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '\t' })
+}
+
 // fields splits s on runs of spaces; with rest and n > 0, into at most n
 // fields, the last holding the rest of the line from its first non-space
 // character, trailing spaces trimmed.
 func fields(s string, n int, rest bool) []string {
 	if !rest || n <= 0 {
-		return strings.Fields(s)
+		return blankFields(s)
 	}
 	var out []string
 	t := strings.TrimLeft(s, " \t")
@@ -800,7 +810,7 @@ func blankUnder(row, header string, missing int) string {
 	if len(blank) != missing || display.Width(row) != len(cells) || display.Width(header) != col {
 		return ""
 	}
-	if joined != "" && len(blank) == 1 && singleGaps(header) == 1 && len(strings.Fields(header)) >= 3 {
+	if joined != "" && len(blank) == 1 && singleGaps(header) == 1 && len(blankFields(header)) >= 3 {
 		// df --output=source,target,pcent heads its second column
 		// "Mounted on", one space apart, and every row lacked "on"
 		// (TestColumnsTwoWordNameInsideTheHeaderIsSaid)
@@ -843,7 +853,7 @@ func plural(n int, w string) string {
 // three dashes or more (a row of "-" values, each no value, is a row).
 // One run alone is psql's rule (psqlRuleLine), said as a problem.
 func dashRule(s string) bool {
-	f := strings.Fields(s)
+	f := blankFields(s)
 	long := false
 	for _, x := range f {
 		if strings.Trim(x, "-") != "" {

@@ -79,6 +79,18 @@ func Check(spec Spec) error {
 	return err
 }
 
+// WithoutBOM is text without the byte order mark (U+FEFF) it begins
+// with, if any: an encoding's signature, not content. The one home of
+// that judgement for every text runbook reads as data (Parse's modes) or
+// as a file of its own (a chart, an --inputs file, a chart test): Windows
+// Notepad's "UTF-8 with BOM" and PowerShell's Set-Content -Encoding UTF8
+// begin a file with one, and a chart so saved was refused as `unknown key
+// "\ufeffversion" in the chart; did you mean "version"?`. A mark
+// anywhere else is content.
+func WithoutBOM(text string) string {
+	return strings.TrimPrefix(text, "\ufeff")
+}
+
 // Parse reads text as spec says. The error is Check's; a text a mode
 // cannot fully read is never an error but problems on the Result. A
 // byte order mark (U+FEFF) at the very start of the text is an encoding's
@@ -96,10 +108,13 @@ func Parse(text string, spec Spec) (Result, error) {
 		return Result{}, err
 	}
 	if spec.Mode != "text" {
-		text = strings.TrimPrefix(text, "\ufeff")
+		text = WithoutBOM(text)
 	}
 	var r recorder
 	r.nul = spec.Options["records"] == "nul" // compile has checked it
+	if !r.nul && crLineModes[spec.Mode] {
+		r.carriageReturns(text)
+	}
 	v := p.parse(text, &r)
 	res := Result{Value: v, Problems: r.n, FirstProblem: r.first, Unit: "line"}
 	if r.nul {
@@ -182,22 +197,55 @@ func compile(spec Spec) (parser, error) {
 // It also says how the text is cut into the records a mode reads
 // (records): lines, or with nul set, records each ended by a NUL byte.
 type recorder struct {
-	n     int
-	first string
-	last  int // the line of the last problem counted
-	nul   bool
+	n       int
+	first   string
+	counted map[int]bool // the lines a problem was counted on
+	nul     bool
+}
+
+// crLineModes are the modes that read a text's lines and keep a line's
+// other bytes as they are, a carriage return in it too; csv and tsv judge
+// theirs as fields (table.parse), json and jsonl read one as a blank, and
+// text keeps every byte.
+var crLineModes = map[string]bool{"lines": true, "kv": true, "columns": true, "regex": true}
+
+// carriageReturns counts as a problem the line of a text that is one
+// line, but for a final \n, and holds a carriage return with more of it
+// after: a text whose lines end in \r alone (a classic Mac file, Excel
+// for Mac's "Text (Macintosh)") is one line to these modes. The sshd
+// settings "PermitRootLogin no\rPasswordAuthentication yes" were one line
+// under parse: lines, and `"PasswordAuthentication yes" in c.stdout` said
+// pass, Consistent, over a server taking passwords
+// (TestLoneCarriageReturnIsAProblem). A text of lines ended by \n, some
+// holding a \r (a progress meter a tool redrew, "10%\r100%", in an app's
+// log) is read as it is: its lines are lines. A \r at a line's end (a device's
+// "\r\r\n") is no problem: it hides no line, and the equality operators
+// judge a value that ends with it; nor is UTF-16's "\r\x00" before its
+// "\n\x00", which is said as UTF-16 (record.UTF16Entry).
+func (r *recorder) carriageReturns(text string) {
+	if !strings.Contains(text, "\r") || strings.Contains(strings.TrimSuffix(text, "\n"), "\n") {
+		return
+	}
+	for i, s := range lines(text) {
+		if j := strings.IndexByte(s, '\r'); j >= 0 && strings.TrimRight(s[j:], "\r\x00") != "" {
+			r.problem(i+1, s, "it holds a carriage return that ends no \\r\\n, with more of the line after it: the text's lines may end in \\r alone (a classic Mac file, Excel for Mac's \"Text (Macintosh)\"), or a tool redrew the line as a terminal shows it (a progress meter), and this mode reads neither as a line end, so what follows it was read as part of this line; convert them first (tr '\\r' '\\n')")
+		}
+	}
 }
 
 // problem counts one unreadable line: line is its 1-based number, s its
-// text, why what is wrong with it. A second problem on the line counted
-// last is not counted again: Problems counts lines, and a plugin status
+// text, why what is wrong with it. A second problem on a line counted
+// already is not counted again: Problems counts lines, and a plugin status
 // line "CRITICAL - backend a|b down" (two perfdata items that are none)
 // was said as "did not check 2 lines of its output" of a one-line output.
 func (r *recorder) problem(line int, s, why string) {
-	if r.n > 0 && line == r.last {
+	if r.counted[line] {
 		return
 	}
-	r.last = line
+	if r.counted == nil {
+		r.counted = map[int]bool{}
+	}
+	r.counted[line] = true
 	if r.n == 0 {
 		const maxShown = 200
 		if len(s) > maxShown {

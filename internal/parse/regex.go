@@ -115,6 +115,7 @@ var (
 	numberGoesOn     = regexp.MustCompile(`^(\.[0-9]+)?[eE][+-][0-9]`)
 	numberWentBefore = regexp.MustCompile(`[0-9](\.[0-9]*)?[eE][+-]$`)
 	digitsOnly       = regexp.MustCompile(`^[+-]?[0-9]+(\.[0-9]+)?$`)
+	commaGoesOn      = regexp.MustCompile(`^,[0-9]`)
 )
 
 // cutNumber is the problem of a match whose named group holds digits at
@@ -130,6 +131,13 @@ func cutNumber(s string, m []int, names []string) string {
 		a, b := m[2*g], m[2*g+1]
 		if n == "" || a < 0 || !digitsOnly.MatchString(s[a:b]) {
 			continue
+		}
+		if b == m[1] && commaGoesOn.MatchString(s[b:]) {
+			to := b + 1
+			for to < len(s) && (s[to] >= '0' && s[to] <= '9' || s[to] == ',' || s[to] == '.') {
+				to++
+			}
+			return fmt.Sprintf("the group %q read %q of %s: the match stopped at a comma with digits after it, a decimal comma (4,54, as a host whose LC_NUMERIC is de_DE or fr_FR prints a number: a remote shell, a container) or a list (0,1,2) going on; have the tool print C's numbers (LC_ALL=C), or take the whole, as (?P<%s>[0-9.,]+) does, and read it with float(replace(x, \",\", \".\"))", n, s[a:b], strings.TrimRight(s[a:to], ",."), n)
 		}
 		if !(b == m[1] && numberGoesOn.MatchString(s[b:])) && !(a == m[0] && numberWentBefore.MatchString(s[:a])) {
 			continue

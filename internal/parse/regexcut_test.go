@@ -42,3 +42,38 @@ func TestRegexNumberCutShortIsAProblem(t *testing.T) {
 		t.Errorf("problem %q, want it to begin %q", r.FirstProblem, want)
 	}
 }
+
+// TestRegexNumberCutAtADecimalCommaIsAProblem: uptime on a host whose
+// LC_NUMERIC is de_DE (reached by ssh with no AcceptEnv, or in a
+// container) prints "load average: 4,54, 3,62, 2,34", and
+// `load average: (?P<l1>[0-9.]+)` read 4, so `l1 > 4` called a load of
+// 4.54 under the limit, Consistent. A group whose digits end the match
+// where a comma and digits go on is a problem, naming the whole; a
+// match that goes on past the comma, or a comma and a space after it
+// (C's "4.54, 3.62"), is read as before.
+func TestRegexNumberCutAtADecimalCommaIsAProblem(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		pattern, line string
+		cut           bool
+	}{
+		{`load average: (?P<l1>[0-9.]+)`, ` 10:00:01 up 3 days,  2:01,  1 user,  load average: 4,54, 3,62, 2,34`, true},
+		{`^(?P<used>[0-9.]+)G`, `1.234,5`, false}, // the match goes on: no G, no match
+		{`Used: (?P<used>[0-9.]+)`, `Used: 1.234,5 MiB`, true},
+		{`load average: (?P<l1>[0-9.]+)`, ` 10:00:01 up 3 days,  2:01,  1 user,  load average: 4.54, 3.62, 2.34`, false},
+		{`^(?P<a>\d+),(?P<b>\d+)$`, `10,20`, false},
+		{`(?P<v>[0-9.,]+)`, `4,54`, false},
+	} {
+		r, err := Parse(tc.line+"\n", Spec{Mode: "regex", Options: map[string]any{"pattern": tc.pattern}})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.pattern, err)
+		}
+		if got := r.Problems == 1 && strings.Contains(r.FirstProblem, "stopped at a comma with digits after it"); got != tc.cut {
+			t.Errorf("%s over %q: cut %v (problems %d %q, value %v), want %v", tc.pattern, tc.line, got, r.Problems, r.FirstProblem, r.Value, tc.cut)
+		}
+	}
+	r, _ := Parse("load average: 4,54, 3,62\n", Spec{Mode: "regex", Options: map[string]any{"pattern": `average: (?P<l1>[0-9.]+)`}})
+	if want := `line 1: the group "l1" read "4" of 4,54: the match stopped at a comma`; !strings.HasPrefix(r.FirstProblem, want) {
+		t.Errorf("problem %q, want it to begin %q", r.FirstProblem, want)
+	}
+}

@@ -142,3 +142,35 @@ func (c *capture) finishTail(n int, secrets []string) []byte {
 	}
 	return out
 }
+
+// UTF16 says whether b reads as UTF-16 with no byte order mark, and in
+// which order: "UTF-16LE" when every other byte is NUL from the second
+// (ASCII text written two bytes a character, as SQL Server's bcp -w or a
+// .NET writer with no mark writes it), "UTF-16BE" from the first, "" for
+// any other text. Such a text is valid UTF-8, so Text keeps it, each
+// character with a NUL beside it, and no rule reads "P\x00o\x00r\x00t" as
+// "Port" (record.UTF16Entry). Judged over its first 512 bytes: at least
+// 16, and nineteen in twenty of one parity NUL, no more than one in twenty
+// of the other.
+func UTF16(b []byte) string {
+	if len(b) > 512 {
+		b = b[:512]
+	}
+	if len(b) < 16 || bytes.IndexByte(b, 0) < 0 {
+		return ""
+	}
+	var nul [2]int
+	for i, c := range b {
+		if c == 0 {
+			nul[i%2]++
+		}
+	}
+	half := [2]int{(len(b) + 1) / 2, len(b) / 2}
+	switch {
+	case nul[1]*20 >= half[1]*19 && nul[0]*20 <= half[0]:
+		return "UTF-16LE"
+	case nul[0]*20 >= half[0]*19 && nul[1]*20 <= half[1]:
+		return "UTF-16BE"
+	}
+	return ""
+}

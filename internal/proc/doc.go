@@ -111,7 +111,13 @@
 // child writes numbers, times and its words as a chart and the run read
 // them, `4.54`, `1234`, `Dec  7`, `Average:` and `No such file or
 // directory`, not de_DE's `4,54`, `1.234`, `Dez  7`, `Durchschn.:` and
-// `Datei oder Verzeichnis nicht gefunden`.
+// `Datei oder Verzeichnis nicht gefunden`. Its characters (LC_CTYPE) stay
+// the runner's, but a Turkic locale's (tr_TR) casing of i and I, under
+// which `grep -ic failed` passed over `FAILED`: such a child gets
+// LC_CTYPE=C.UTF-8 (C where the locale is not UTF-8 or there is no
+// C.UTF-8). A runner with no locale at all gives its child
+// LC_CTYPE=C.UTF-8 too, where there is one: in C, ps wrote a path's ü as
+// ??, and pgrep -f over it found nothing.
 //
 // Everything else the runner holds (tokens, cloud credentials, …) does not
 // reach the child unless the caller passes it. A non-nil, empty BaseEnv means

@@ -326,7 +326,7 @@ func TestRunMinimalBaseEnv(t *testing.T) {
 	}
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
 		k, _, _ := strings.Cut(line, "=")
-		found := k == tagKey || k == "LC_NUMERIC" || k == "LC_TIME" // the run's mark (issue #19), numbers and times in C: never a value of runbook's
+		found := k == tagKey || k == "LC_NUMERIC" || k == "LC_TIME" || k == "LC_MESSAGES" || k == "LC_CTYPE" // the run's mark (issue #19), numbers, times, words and characters pinned: never a value of runbook's
 		for _, want := range inheritedKeys {
 			found = found || k == want
 		}
@@ -670,4 +670,116 @@ func showExit(code *int) string {
 		return "<nil>"
 	}
 	return strconv.Itoa(*code)
+}
+
+// TestChildCasesLettersInC: under a runner's tr_TR.UTF-8 a child cased
+// the ASCII letter i as Turkish does (i and İ, ı and I), so `grep -ic
+// failed` counted a log's "failed" lines and not its "FAILED" ones, and a
+// chart counting failures case-blind said OK over systemd's upper-case
+// FAILED. A Turkic locale's child cases letters as C does, in UTF-8 where
+// the runner's locale is UTF-8; any other locale's characters stay the
+// runner's.
+func TestChildCasesLettersInC(t *testing.T) {
+	for _, tc := range []struct {
+		lang, want string
+	}{
+		{"tr_TR.UTF-8", "LC_CTYPE=C"},
+		{"az_AZ.utf8", "LC_CTYPE=C"},
+		{"ku_TR.UTF-8", "LC_CTYPE=C"},
+		{"tt_RU.UTF-8@iqtelif", "LC_CTYPE=C"},
+		{"tr_TR.ISO-8859-9", "LC_CTYPE=C"},
+		{"tr_TR", "LC_CTYPE=C"},
+		{"de_DE.UTF-8", ""},
+		{"ku_IQ.UTF-8", ""},
+		{"tt_RU.UTF-8", ""},
+	} {
+		t.Run(tc.lang, func(t *testing.T) {
+			t.Setenv("LANG", tc.lang)
+			os.Unsetenv("LC_ALL")
+			got := ""
+			for _, kv := range InheritedEnv() {
+				if strings.HasPrefix(kv, "LC_CTYPE=") {
+					got = kv
+				}
+			}
+			if !strings.HasPrefix(got, tc.want) || (tc.want == "") != (got == "") {
+				t.Errorf("LANG=%s: the child's %q, want %q…", tc.lang, got, tc.want)
+			}
+			if tc.want != "" && !strings.Contains(tc.lang, "UTF") && !strings.Contains(tc.lang, "utf") && got != "LC_CTYPE=C" {
+				t.Errorf("LANG=%s, no UTF-8: the child's %q, want LC_CTYPE=C", tc.lang, got)
+			}
+		})
+	}
+	// A real locale, where this machine can build one: what grep counts.
+	dir := t.TempDir()
+	if err := exec.Command("localedef", "-i", "tr_TR", "-f", "UTF-8", filepath.Join(dir, "tr_TR.UTF-8")).Run(); err != nil {
+		t.Logf("no tr_TR locale built here (%v): grep's count is not checked", err)
+		return
+	}
+	_ = exec.Command("localedef", "-i", "C", "-f", "UTF-8", filepath.Join(dir, "C.UTF-8")).Run()
+	for _, key := range []string{"LANG", "LC_ALL"} {
+		t.Run("grep under "+key, func(t *testing.T) {
+			os.Unsetenv("LC_ALL")
+			t.Setenv("LANG", "C.UTF-8")
+			t.Setenv(key, "tr_TR.UTF-8")
+			r := Run(context.Background(), Spec{Shell: `printf 'FAILED a\nfailed b\nŞ\n' | grep -ic -e failed -e ş`, Env: map[string]string{"LOCPATH": dir}})
+			if got := string(r.Stdout); got != "3\n" {
+				t.Errorf("under %s=tr_TR.UTF-8 grep -ic counted %q (stderr %q), want C's 3", key, got, r.Stderr)
+			}
+		})
+	}
+}
+
+// TestChildOfARunnerWithNoLocaleWritesUTF8: a runner with no locale at
+// all (LANG and LC_ALL unset: a container, RHEL's cron, NRPE) left its
+// children in C, whose characters are ASCII: ps wrote the ü of
+// /srv/Büro/sync.sh as ??, so `pgrep -f /srv/Büro/sync.sh` exited 1 and
+// a chart said the job was not running, Consistent, over it; systemctl
+// marked a failed unit * where a terminal shows ●. Such a child gets
+// LC_CTYPE=C.UTF-8 where this machine has it; a runner that set C or
+// POSIX keeps it.
+func TestChildOfARunnerWithNoLocaleWritesUTF8(t *testing.T) {
+	if cCharacters("C.UTF-8") != "C.UTF-8" {
+		t.Skip("no C.UTF-8 locale on this machine")
+	}
+	for _, tc := range []struct {
+		name, lang string
+		want       []string
+	}{
+		{"none", "", []string{"LC_CTYPE=C.UTF-8"}},
+		{"C set", "C", []string{"LANG=C"}},
+		{"POSIX set", "POSIX", []string{"LANG=POSIX"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			os.Unsetenv("LC_ALL")
+			t.Setenv("LANG", tc.lang)
+			if tc.lang == "" {
+				os.Unsetenv("LANG")
+			}
+			var got []string
+			for _, kv := range InheritedEnv() {
+				if strings.HasPrefix(kv, "LANG=") || strings.HasPrefix(kv, "LC_") {
+					got = append(got, kv)
+				}
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("locale of the child's env = %q, want %q", got, tc.want)
+			}
+		})
+	}
+	t.Run("ps", func(t *testing.T) {
+		os.Unsetenv("LC_ALL")
+		t.Setenv("LANG", "")
+		os.Unsetenv("LANG")
+		dir := t.TempDir()
+		name := filepath.Join(dir, "B\u00fcro-sync")
+		if err := os.Symlink("/bin/sleep", name); err != nil {
+			t.Skip(err)
+		}
+		r := Run(context.Background(), Spec{Shell: `"$N" 5 & p=$!; ps -o args= -p "$p"; kill "$p"`, Env: map[string]string{"N": name}})
+		if got := string(r.Stdout); !strings.Contains(got, "B\u00fcro-sync") {
+			t.Errorf("ps wrote %q (stderr %q), want the name as it is", got, r.Stderr)
+		}
+	})
 }

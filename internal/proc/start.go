@@ -45,7 +45,8 @@ func CLocale(l string) bool {
 // own words as a chart and the run read them, with a decimal point, no
 // grouping, C's month and day names and untranslated messages, labels
 // and headers, whatever the runner's locale; its characters (LC_CTYPE)
-// and the rest stay the runner's.
+// and the rest stay the runner's, save a Turkic locale's casing of i and
+// I (turkicCase), which becomes C's.
 // Under de_DE.UTF-8 `uptime` printed `load average: 4,54`, a text no
 // number rule orders, and `printf "%'d"` printed 1234 as `1.234`, which a
 // chart read as the number 1.234, in silence; `date "+%b %e"` printed
@@ -58,8 +59,10 @@ func CLocale(l string) bool {
 // `Durchschn.:` for `Average:` left a chart's filter of its summary rows
 // empty, and two CPUs 100% busy read as none busy, OK.
 // LC_ALL outranks them all, so an inherited LC_ALL becomes LANG, which
-// every other category falls back to. A C or POSIX locale is left as it
-// is.
+// every other category falls back to. A C or POSIX locale a runner set is
+// left as it is; a runner with no locale at all gives its child UTF-8
+// characters (LC_CTYPE=C.UTF-8, where this machine has it), which is what
+// a terminal's chart author saw.
 func formatsInC(env []string) []string {
 	var lang, all string
 	for _, kv := range env {
@@ -70,6 +73,16 @@ func formatsInC(env []string) []string {
 		}
 	}
 	switch {
+	case all == "" && lang == "":
+		// No locale at all (a container, a cron or NRPE that sets none):
+		// the C library's is C, whose characters are ASCII, so ps wrote
+		// the ü of a process's path as ??, `pgrep -f /srv/Büro/sync`
+		// found nothing, and systemctl marked a failed unit * where a
+		// terminal shows ●. Its characters are UTF-8, C's casing kept.
+		if cCharacters("C.UTF-8") == "C.UTF-8" {
+			return append(env, "LC_CTYPE=C.UTF-8")
+		}
+		return env
 	case all != "" && CLocale(all), all == "" && CLocale(lang):
 		return env
 	case all != "":
@@ -77,8 +90,57 @@ func formatsInC(env []string) []string {
 			return strings.HasPrefix(kv, "LC_ALL=") || strings.HasPrefix(kv, "LANG=")
 		})
 		env = append(env, "LANG="+all)
+		lang = all
 	}
-	return append(env, "LC_NUMERIC=C", "LC_TIME=C", "LC_MESSAGES=C")
+	env = append(env, "LC_NUMERIC=C", "LC_TIME=C", "LC_MESSAGES=C")
+	if turkicCase(lang) {
+		env = append(env, "LC_CTYPE="+cCharacters(lang))
+	}
+	return env
+}
+
+// turkicCase says whether locale l's characters (LC_CTYPE) case the
+// ASCII letter i otherwise than C does: glibc's tr_TR, and the locales
+// whose LC_CTYPE copies it (az_AZ, crh_UA, ku_TR, tr_CY, tt_RU@iqtelif),
+// upper-case i as İ (U+0130) and lower-case I as ı (U+0131). Under a
+// runner's tr_TR.UTF-8, `grep -ic failed` counted the lines reading
+// "failed" and not those reading "FAILED", and awk's toupper("file")
+// gave "FiLE": a chart counting a log's failures case-blind counted
+// none of systemd's upper-case ones and said OK.
+func turkicCase(l string) bool {
+	name, _, _ := strings.Cut(l, ".")
+	name, _, _ = strings.Cut(name, "@")
+	lang, _, _ := strings.Cut(name, "_")
+	switch lang {
+	case "tr", "az", "crh":
+		return true
+	case "ku":
+		return name == "ku_TR"
+	case "tt":
+		return strings.Contains(l, "@iqtelif")
+	}
+	return false
+}
+
+// cCharacters is the LC_CTYPE that gives a child of a runner under
+// locale l C's casing of ASCII letters: C.UTF-8, which keeps UTF-8 and
+// every other letter's case, where l is UTF-8 and this machine has a
+// C.UTF-8 where glibc keeps its locales (a name glibc cannot load would
+// make the child's whole locale C and bash say so on stderr), else C.
+func cCharacters(l string) string {
+	codeset := ""
+	if _, c, ok := strings.Cut(l, "."); ok {
+		codeset, _, _ = strings.Cut(c, "@")
+	}
+	if !strings.EqualFold(strings.ReplaceAll(codeset, "-", ""), "utf8") {
+		return "C"
+	}
+	for _, n := range []string{"C.utf8", "C.UTF-8"} {
+		if fi, err := os.Stat(filepath.Join("/usr/lib/locale", n)); err == nil && fi.IsDir() {
+			return "C.UTF-8"
+		}
+	}
+	return "C"
 }
 
 // pipeStatusTrap is what a shell script is run after: a trap that

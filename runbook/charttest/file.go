@@ -15,6 +15,7 @@ import (
 	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/internal/gate"
+	"github.com/openrunbook/runbook/internal/parse"
 	"github.com/openrunbook/runbook/internal/suggest"
 	"github.com/openrunbook/runbook/plugins/assessment"
 	"github.com/openrunbook/runbook/plugins/label"
@@ -164,6 +165,10 @@ func Load(path string) (*File, error) {
 	if err != nil {
 		return nil, chart.LoadErrors{{Pos: chart.Pos{File: path}, Msg: fmt.Sprintf("cannot be read: %v", err)}}
 	}
+	if e := chart.NotUTF8(path, src); e != nil {
+		return nil, chart.LoadErrors{e}
+	}
+	src = []byte(parse.WithoutBOM(string(src)))
 	r := &reader{file: path}
 	f, err := parser.ParseBytes(src, parser.ParseComments)
 	if err != nil {
