@@ -21,6 +21,7 @@ require (
 	golang.org/x/text v0.23.0
 	google.golang.org/grpc v1.61.0
 	google.golang.org/protobuf v1.36.6
+	mvdan.cc/sh/v3 v3.14.1
 )
 
 require (
@@ -42,5 +43,4 @@ require (
 	golang.org/x/sync v0.20.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20231106174013-bbf56f31fb17 // indirect
-	mvdan.cc/sh/v3 v3.14.1 // indirect
 )
