@@ -7,12 +7,16 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // table is `csv` and `tsv`: a list of objects, one per record, keyed by
 // the header record (RFC 4180 quoting, by encoding/csv; tsv is the same
 // with a tab between fields).
 //
+//	sep      csv's separator, one character (default ","): a spreadsheet
+//	         saved where the decimal point is a comma (de_DE, fr_FR) writes
+//	         fields between ";", /etc/passwd between ":"
 //	header   false: there is no header record; names key the fields
 //	names    the field names; with a header record, it is read past and names key the fields
 //	         (a header read past that holds a number is a problem: a record where the header was)
@@ -27,6 +31,23 @@ type table struct {
 	header  bool
 	names   []string
 	numbers valuer
+}
+
+// separator is csv's sep: one character that is not a quote, a line end
+// or a blank at the start of a field encoding/csv would read as one.
+func (o opts) separator() (rune, error) {
+	sep, given, err := o.string("sep")
+	if err != nil || !given {
+		return ',', err
+	}
+	r, size := utf8.DecodeRuneInString(sep)
+	switch {
+	case sep == "" || size != len(sep):
+		return 0, fmt.Errorf("parse mode csv: sep %q is not one character: give the one that stands between the fields, such as \";\" (a spreadsheet saved in de_DE or fr_FR) or \":\" (/etc/passwd)", sep)
+	case r == '"' || r == '\r' || r == '\n' || r == utf8.RuneError:
+		return 0, fmt.Errorf("parse mode csv: sep %q cannot separate fields: it quotes them or ends a record", sep)
+	}
+	return r, nil
 }
 
 func newCSV(o opts, comma rune) (parser, error) {

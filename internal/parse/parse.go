@@ -52,7 +52,7 @@ var modes = map[string][]string{
 	"jsonl":   nil,
 	"kv":      {"sep", "trim", "numbers", "records"},
 	"columns": {"header", "names", "skip", "last", "numbers", "records"},
-	"csv":     {"header", "names", "numbers"},
+	"csv":     {"header", "names", "numbers", "sep"},
 	"tsv":     {"header", "names", "numbers"},
 	"regex":   {"pattern", "numbers", "records", "skip"},
 	"nagios":  nil,
@@ -158,9 +158,11 @@ func compile(spec Spec) (parser, error) {
 			if s := suggest.Nearest(k, allowed); s != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", s)
 			}
-			if (k == "sep" || k == "comma" || k == "delimiter") && (spec.Mode == "csv" || spec.Mode == "tsv") {
-				// /etc/passwd, /etc/group: fields between colons.
-				msg += fmt.Sprintf(" (%s's separator is fixed; for fields between another one, as /etc/passwd's \":\", use regex: {as: regex, pattern: '^(?P<user>[^:]*):[^:]*:(?P<uid>[^:]*):'})", spec.Mode)
+			switch {
+			case spec.Mode == "tsv" && (k == "sep" || k == "comma" || k == "delimiter"):
+				msg += " (tsv's separator is a tab; for fields between another one, a spreadsheet's \";\" or /etc/passwd's \":\", use csv: {as: csv, sep: \";\"})"
+			case spec.Mode == "csv" && (k == "comma" || k == "delimiter"):
+				msg += " (did you mean \"sep\"?)"
 			}
 			return nil, fmt.Errorf("%s", msg)
 		}
@@ -184,7 +186,11 @@ func compile(spec Spec) (parser, error) {
 	case "columns":
 		return newColumns(o)
 	case "csv":
-		return newCSV(o, ',')
+		comma, err := o.separator()
+		if err != nil {
+			return nil, err
+		}
+		return newCSV(o, comma)
 	case "tsv":
 		return newCSV(o, '\t')
 	case "regex":
