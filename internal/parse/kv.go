@@ -7,7 +7,8 @@ import (
 
 // kv is `kv`: an object from `key=value` or `key: value` lines.
 //
-//	sep      the separator; by default the first "=" or ":" of the line, whichever comes first
+//	sep      the separator; by default the first "=" or ":" of the line, whichever comes first;
+//	         " " is any run of spaces and tabs after the line's indentation
 //	trim     true (default): spaces around key and value are trimmed; false: nothing is;
 //	         a string: spaces are trimmed and then those characters from both ends of the
 //	         value (trim: "\"'" reads os-release's NAME="Ubuntu" as Ubuntu)
@@ -94,7 +95,21 @@ func (p *kv) parse(text string, r *recorder) any {
 	return out
 }
 
+// split cuts a line at its separator. A separator of one space is any
+// run of spaces and tabs after the line's indentation, as sshd_config's
+// "keywords and arguments are separated by whitespace" reads it: a line
+// `PermitRootLogin<TAB>yes` was "no separator" and a line indented under a
+// Match block "empty key", so an sshd audit read with sep: " " stood Not
+// sure over a file it could read (TestKVSpaceSeparatorIsAnyBlank).
 func (p *kv) split(s string) (string, string, bool) {
+	if p.sep == " " {
+		s = strings.TrimLeft(s, " \t")
+		i := strings.IndexAny(s, " \t")
+		if i < 0 {
+			return "", "", false
+		}
+		return s[:i], s[i+1:], true
+	}
 	if p.sep != "" {
 		return strings.Cut(s, p.sep)
 	}

@@ -43,3 +43,18 @@ func TestKVKeyInAnotherCaseIsAProblem(t *testing.T) {
 		})
 	}
 }
+
+// TestKVSpaceSeparatorIsAnyBlank: sshd_config separates a keyword and its
+// arguments by any whitespace, and read with sep: " " a line written with
+// a tab was "no separator", one indented under a Match block "empty key":
+// an audit stood Not sure over a file it could read (wave-locale's design
+// question). sep: " " is any run of spaces and tabs after the indentation;
+// a line with none is still a problem.
+func TestKVSpaceSeparatorIsAnyBlank(t *testing.T) {
+	t.Parallel()
+	res, err := Parse("PermitRootLogin\tno\n  PasswordAuthentication   yes\nUseDNS\n", Spec{Mode: "kv", Options: map[string]any{"sep": " "}})
+	want := map[string]any{"PermitRootLogin": "no", "PasswordAuthentication": "yes"}
+	if err != nil || !reflect.DeepEqual(res.Value, want) || res.Problems != 1 {
+		t.Fatalf("%v (%d problems), %v; want %v and one problem (UseDNS has no value)", res.Value, res.Problems, err, want)
+	}
+}
