@@ -106,7 +106,7 @@
 //
 //	PATH HOME LANG LC_ALL TZ USER TMPDIR
 //
-// with LC_NUMERIC=C, LC_TIME=C and LC_MESSAGES=C added when that locale
+// with LC_NUMERIC=C, LC_TIME=C, LC_MESSAGES=C and LC_COLLATE=C added when that locale
 // is not C (an LC_ALL passed as LANG, since it would outrank them): a
 // child writes numbers, times and its words as a chart and the run read
 // them, `4.54`, `1234`, `Dec  7`, `Average:` and `No such file or

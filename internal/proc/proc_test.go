@@ -346,8 +346,8 @@ func TestChildWritesNumbersInC(t *testing.T) {
 		name, lang, all string
 		want            []string
 	}{
-		{"LANG", "de_DE.UTF-8", "", []string{"LANG=de_DE.UTF-8", "LC_MESSAGES=C", "LC_NUMERIC=C", "LC_TIME=C"}},
-		{"LC_ALL", "en_US.UTF-8", "de_DE.UTF-8", []string{"LANG=de_DE.UTF-8", "LC_MESSAGES=C", "LC_NUMERIC=C", "LC_TIME=C"}},
+		{"LANG", "de_DE.UTF-8", "", []string{"LANG=de_DE.UTF-8", "LC_COLLATE=C", "LC_MESSAGES=C", "LC_NUMERIC=C", "LC_TIME=C"}},
+		{"LC_ALL", "en_US.UTF-8", "de_DE.UTF-8", []string{"LANG=de_DE.UTF-8", "LC_COLLATE=C", "LC_MESSAGES=C", "LC_NUMERIC=C", "LC_TIME=C"}},
 		{"LC_ALL C", "de_DE.UTF-8", "C.UTF-8", []string{"LANG=de_DE.UTF-8", "LC_ALL=C.UTF-8"}},
 		{"C", "C.UTF-8", "", []string{"LANG=C.UTF-8"}},
 		{"POSIX", "POSIX", "", []string{"LANG=POSIX"}},
@@ -402,6 +402,35 @@ func TestChildWritesTimesInC(t *testing.T) {
 			r := Run(context.Background(), Spec{Shell: `date -u -d @1796605323 "+%b %e %a"`, Env: map[string]string{"LOCPATH": dir}})
 			if got, want := string(r.Stdout), "Dec  7 Mon\n"; got != want {
 				t.Errorf("under %s=de_DE.UTF-8 the child printed %q (stderr %q), want C's %q", tc.key, got, r.Stderr, want)
+			}
+		})
+	}
+}
+
+// TestChildSortsInC: under a runner's de_DE.UTF-8 `sort | head -n 1` over
+// user names gave `alice`, where the chart's author, under C, saw `Bob`
+// (de_DE sorts without regard to case): a chart picking the first name, or
+// comparing a sorted list with a baseline, judged another row (wave-locale's
+// design question). A child sorts by byte, as C does, whatever the
+// runner's locale.
+func TestChildSortsInC(t *testing.T) {
+	dir := t.TempDir()
+	if err := exec.Command("localedef", "-i", "de_DE", "-f", "UTF-8", filepath.Join(dir, "de_DE.UTF-8")).Run(); err != nil {
+		t.Skipf("no de_DE locale built here (%v)", err)
+	}
+	probe := exec.Command("sh", "-c", `printf 'alice\nBob\n' | sort | head -n 1`)
+	probe.Env = []string{"LC_ALL=de_DE.UTF-8", "LOCPATH=" + dir, "PATH=" + os.Getenv("PATH")}
+	if out, _ := probe.Output(); string(out) != "alice\n" {
+		t.Skipf("sort does not collate by de_DE here (it gave %q)", out)
+	}
+	for _, tc := range []struct{ name, key string }{{"LANG", "LANG"}, {"LC_ALL", "LC_ALL"}} {
+		t.Run(tc.name, func(t *testing.T) {
+			os.Unsetenv("LC_ALL")
+			t.Setenv("LANG", "C.UTF-8")
+			t.Setenv(tc.key, "de_DE.UTF-8")
+			r := Run(context.Background(), Spec{Shell: `printf 'alice\nBob\n' | sort | head -n 1`, Env: map[string]string{"LOCPATH": dir}})
+			if got, want := string(r.Stdout), "Bob\n"; got != want {
+				t.Errorf("under %s=de_DE.UTF-8 the child sorted %q first (stderr %q), want C's %q", tc.key, got, r.Stderr, want)
 			}
 		})
 	}

@@ -40,11 +40,12 @@ func CLocale(l string) bool {
 	return l == "" || l == "C" || l == "POSIX" || strings.HasPrefix(l, "C.")
 }
 
-// formatsInC is env with LC_NUMERIC=C, LC_TIME=C and LC_MESSAGES=C added
-// when its locale is not C: a child then writes numbers, times and its
-// own words as a chart and the run read them, with a decimal point, no
-// grouping, C's month and day names and untranslated messages, labels
-// and headers, whatever the runner's locale; its characters (LC_CTYPE)
+// formatsInC is env with LC_NUMERIC=C, LC_TIME=C, LC_MESSAGES=C and
+// LC_COLLATE=C added when its locale is not C: a child then writes
+// numbers, times and its own words as a chart and the run read them, with
+// a decimal point, no grouping, C's month and day names and untranslated
+// messages, labels and headers, and sorts by byte as the chart's author
+// saw it sort, whatever the runner's locale; its characters (LC_CTYPE)
 // and the rest stay the runner's, save a Turkic locale's casing of i and
 // I (turkicCase), which becomes C's.
 // Under de_DE.UTF-8 `uptime` printed `load average: 4,54`, a text no
@@ -57,7 +58,10 @@ func CLocale(l string) bool {
 // could not read (record.ItemMissingFile), so `grep -c ERROR app.log ||
 // echo 0` said OK, Consistent, where under C it is Not sure; and mpstat's
 // `Durchschn.:` for `Average:` left a chart's filter of its summary rows
-// empty, and two CPUs 100% busy read as none busy, OK.
+// empty, and two CPUs 100% busy read as none busy, OK. `sort | head -n 1`
+// over user names picked `alice` under de_DE and `Bob` under C (de_DE
+// sorts case-blind), and `ls` listed a folder in another order
+// (TestChildSortsInC).
 // LC_ALL outranks them all, so an inherited LC_ALL becomes LANG, which
 // every other category falls back to. A C or POSIX locale a runner set is
 // left as it is; a runner with no locale at all gives its child UTF-8
@@ -92,7 +96,7 @@ func formatsInC(env []string) []string {
 		env = append(env, "LANG="+all)
 		lang = all
 	}
-	env = append(env, "LC_NUMERIC=C", "LC_TIME=C", "LC_MESSAGES=C")
+	env = append(env, "LC_NUMERIC=C", "LC_TIME=C", "LC_MESSAGES=C", "LC_COLLATE=C")
 	if turkicCase(lang) {
 		env = append(env, "LC_CTYPE="+cCharacters(lang))
 	}
