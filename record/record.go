@@ -345,6 +345,12 @@ type RunRecord struct {
 	// ChartSHA256 identifies the chart the run ran (ChartHash): resume
 	// refuses a chart that has changed since the pause.
 	ChartSHA256 string `json:"chartSha256,omitempty"`
+	// FinishedAt is when the run ended or paused, by the run's clock, RFC
+	// 3339 in UTC to the second: a record at a path says when it was made,
+	// so a reviewer can tell yesterday's record from this run's
+	// (wave-forensics' design question). Absent in a record written before
+	// it.
+	FinishedAt string `json:"finishedAt,omitempty"`
 	// Answers are the answers this run was given, one per resume, in order.
 	Answers []AnswerRecord `json:"answers,omitempty"`
 	// Resumed is set on a paused record once a resume of it has won: it is

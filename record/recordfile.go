@@ -210,6 +210,8 @@ func (p *recordParser) top() (int, bool) {
 				dst = &p.rec.Structure
 			case "chartSha256":
 				dst = &p.rec.ChartSHA256
+			case "finishedAt":
+				dst = &p.rec.FinishedAt
 			case "answers":
 				dst = &p.rec.Answers
 			case "resumed":

@@ -10,7 +10,7 @@ import (
 	"github.com/openrunbook/runbook/record"
 )
 
-var continueDurations = regexp.MustCompile(`"durationMs":[0-9.e+-]+`)
+var continueDurations = regexp.MustCompile(`"durationMs":[0-9.e+-]+|"finishedAt":"[^"]*"`)
 
 // runContinuing runs the chart at path to its end as a host that stops it
 // whenever yield says so would: each part's record through its bytes,

@@ -361,6 +361,9 @@ func (r *Result) RunRecord() *record.RunRecord {
 	st := r.rb.structure
 	rr := &record.RunRecord{RecordVersion: record.RecordVersion, Result: r.Record, Chart: r.rb.spec.File, Log: r.Run.Log,
 		Structure: &st, ChartSHA256: r.rb.ChartHash(), Answers: r.answers} // resume.go
+	if !r.finished.IsZero() {
+		rr.FinishedAt = r.finished.Format(time.RFC3339)
+	}
 	rr.Checkpoint = r.Run.Checkpoint
 	if len(r.Record.Inputs.Given)+len(r.Record.Inputs.Assumed) > 0 || len(r.Run.Log.Inputs) > 0 {
 		m := record.Masker(secretsOf(r))

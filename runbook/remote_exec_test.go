@@ -77,7 +77,7 @@ func (r *remote) Sleep(_ context.Context, d time.Duration) {
 }
 
 // durations are the only facts of a process that differ from run to run.
-var durations = regexp.MustCompile(`"durationMs":[0-9.e+-]+`)
+var durations = regexp.MustCompile(`"durationMs":[0-9.e+-]+|"finishedAt":"[^"]*"`)
 
 const remoteRetryYAML = `version: 1
 runbook: remote-retry

@@ -1,6 +1,8 @@
 package runbook
 
 import (
+	"time"
+
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/record"
 	"github.com/openrunbook/runbook/recorder"
@@ -81,5 +83,9 @@ func (r *run) options(extra ...flow.RunOption) []flow.RunOption {
 func (r *run) finish(fres *flow.Result) *Result {
 	rec := r.record(fres)
 	r.end.stop()
-	return &Result{Record: rec, Run: fres, rb: r.rb, secrets: r.rs.secrets}
+	finished := time.Now
+	if now := r.o.clock(); now != nil {
+		finished = now // a chart test's, a Temporal workflow's
+	}
+	return &Result{Record: rec, Run: fres, rb: r.rb, secrets: r.rs.secrets, finished: finished().UTC()}
 }

@@ -146,6 +146,9 @@ type Result struct {
 	// secrets are the run's secrets, derived values included: what the
 	// saved record is masked with (RunRecord).
 	secrets secret.Set
+	// finished is when the run ended or paused, by its clock, in UTC
+	// (RunRecord's FinishedAt).
+	finished time.Time
 }
 
 // Exec runs the runbook. given are the person's inputs (strings from

@@ -118,7 +118,10 @@ type explainOutput struct {
 	// Unfinished says that the run the record holds did not finish in
 	// it (record.RunRecord.Unfinished): failed, cancelled, timed out or
 	// paused, and where an answer given since took it.
-	Unfinished  string            `json:"unfinished,omitempty"`
+	Unfinished string `json:"unfinished,omitempty"`
+	// FinishedAt is when the run ended or paused (the record's
+	// finishedAt), absent for a record written before it.
+	FinishedAt  string            `json:"finishedAt,omitempty"`
 	Explanation *flow.Explanation `json:"explanation,omitempty"`
 	WhyNot      *flow.WhyNot      `json:"whyNot,omitempty"`
 	State       *stateAt          `json:"state,omitempty"`
@@ -197,7 +200,7 @@ func explainRecord(path, q string, f explainFlags, atSet bool, stdout, stderr io
 		return exit(exitUsage, "%v", err)
 	}
 	x := runbook.NewExplain(rec, problems)
-	out := explainOutput{ExplainVersion: flow.ExplainVersion, Record: path, Problems: problems, Unfinished: rec.Unfinished()}
+	out := explainOutput{ExplainVersion: flow.ExplainVersion, Record: path, Problems: problems, Unfinished: rec.Unfinished(), FinishedAt: rec.FinishedAt}
 	if holder, ok := runbook.ResumeHolder(path); ok && rec.Result != nil && rec.Result.Status == "paused" && rec.Resumed == nil {
 		// A resume took the record's lock and has written no record: it
 		// runs now, or it was stopped, and what it ran after the question
@@ -363,6 +366,11 @@ func (t *explainText) writeExplainText(out *explainOutput) {
 	}
 	if t.cut {
 		fmt.Fprintf(b, "Note: values above are cut at %d characters (…); %s prints them whole\n", shortWidth, t.fullFlag)
+	}
+	if out.FinishedAt != "" {
+		// Which run this is: a file at a path may be an earlier run's
+		// (one SIGKILLed left the last record there).
+		fmt.Fprintf(b, "Recorded at %s, when the run stopped.\n", out.FinishedAt)
 	}
 }
 
