@@ -53,7 +53,8 @@ const ItemDenied = "denied"
 //	"must be privileged", "are not allowed to use
 //	this program", "is not allowed to view the
 //	mail queue", "do not have permission to use"
-//	(crontab, postqueue, at)
+//	(crontab, postqueue, at), "access denied",
+//	"command denied to user" (MySQL, MariaDB)
 //	"no such file or directory"                       a file not there
 //	"is a directory"                                  a folder where a file was meant
 //	"binary file matches"                             grep left a file's lines out
@@ -203,9 +204,17 @@ func deniedCause(line string) string {
 // mail queue`), and at's atq by one at.deny names (`You do not have
 // permission to use atq.`). crontab exits 1 over each, as over `no
 // crontab for backup`, so `{1: none}` called a crontab nobody could read
-// none (TestPrivilegeRefusalUnderDeclaredCodeIsNoAnswer).
+// none (TestPrivilegeRefusalUnderDeclaredCodeIsNoAnswer). MySQL's and
+// MariaDB's words too: `Access denied for user 'monitor'@'localhost'`
+// (1045, 1044), `Access denied; you need (at least one of) the PROCESS
+// privilege(s)` (1227), `SHOW command denied to user 'lim'@'localhost'
+// for table …` (1142, 1143): mysqlcheck prints the other tables' OK over
+// one it may not see and exits 0, and `mysqladmin ping` exits 0 over a
+// refused login (cmd/runbook TestMySQLRefusalIsNoWholeAnswer).
 func refusedPrivilege(low string) bool {
-	return strings.Contains(low, "must be privileged") ||
+	return strings.Contains(low, "access denied") ||
+		strings.Contains(low, "command denied to user") ||
+		strings.Contains(low, "must be privileged") ||
 		strings.Contains(low, "are not allowed to use this program") ||
 		strings.Contains(low, "is not allowed to view the mail queue") ||
 		strings.Contains(low, "do not have permission to use")

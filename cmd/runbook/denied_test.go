@@ -1105,3 +1105,74 @@ stages:
 		}
 	}
 }
+
+// TestMySQLRefusalIsNoWholeAnswer: MySQL and MariaDB say a refusal in
+// their own words, never "Permission denied": `Access denied for user
+// 'monitor'@'localhost' (using password: YES)` (1045, 1044, 1227's
+// `Access denied; you need (at least one of) the PROCESS privilege(s)`)
+// and `SHOW command denied to user 'lim'@'localhost' for table
+// `shop`.`crash“ (1142, 1143). mysqlcheck run as a user who may not see
+// one of the tables it is given prints the others' `OK`, says the
+// refusal on stderr and exits 0, and a table check said `OK - 1 ok`,
+// Consistent, over a MyISAM table that was corrupt and that nobody
+// checked; `mysqladmin ping` exits 0 over a wrong password (it counts a
+// refusal as a server up), and a liveness check under `exitCodes: {0: up,
+// 1: down}` said up, OK, over a monitor account the server refused. Both
+// are refusals now, as `Permission denied` is: UNKNOWN, quoting the line.
+// Real mysqlcheck and mysqladmin 10.11 output (testdata/wave-mysql).
+func TestMySQLRefusalIsNoWholeAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	tool := func(name, stdout, stderr string, code int) string {
+		p := filepath.Join(dir, name)
+		script := fmt.Sprintf("#!/bin/sh\nprintf '%%s' '%s'\ncat >&2 <<'EOF'\n%sEOF\nexit %d\n", stdout, stderr, code)
+		if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	for _, tc := range []struct {
+		name, exec, status, said string
+		code                     int
+	}{
+		{"mysqlcheck refused one table", "{command: [" + tool("mysqlcheck-lim", "shop.orders                                        OK\n",
+			"Failed to SHOW CREATE TABLE `crash`\nError: SHOW command denied to user 'lim'@'localhost' for table `shop`.`crash`\n", 0) + "], parse: {as: regex, pattern: '^(?P<t>\\S+)\\s+(?P<s>\\S+)$'}}",
+			"tables UNKNOWN - 1 stage did not check everything (out), 1 ok", "stderr's first such line: \"Error: SHOW command denied to user 'lim'@'localhost' for table `shop`.`crash`\"", 3},
+		{"mysqlcheck that could see every table", "{command: [" + tool("mysqlcheck-root", "shop.orders                                        OK\n", "", 0) + "], parse: {as: regex, pattern: '^(?P<t>\\S+)\\s+(?P<s>\\S+)$'}}",
+			"tables OK - 1 ok", "Consistent", 0},
+		{"mysql refused the PROCESS privilege", "{command: [" + tool("mysql-process", "", "ERROR 1227 (42000) at line 1: Access denied; you need (at least one of) the PROCESS privilege(s) for this operation\n", 1) +
+			"], exitCodes: {0: rows, 1: none}, parse: {as: regex, pattern: '^(?P<t>\\S+)\\s+(?P<s>\\S+)$'}}",
+			"tables UNKNOWN - 1 stage did not check everything (out), no verdict rows", "it said on stderr that it was refused access", 3},
+	} {
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", perRowChart("tables", "Table", " "+tc.exec, "r", `
+              - {when: 'r.s != "OK"', then: bad, label: Not OK}`, "r.t"))
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		if !strings.HasPrefix(r.stdout, tc.status) || r.code != tc.code || !strings.Contains(r.stdout, tc.said) {
+			t.Errorf("%s: exit %d:\n%s\nwant exit %d, %q first, saying %q", tc.name, r.code, r.stdout, tc.code, tc.status, tc.said)
+		}
+	}
+	// mysqladmin ping over a wrong password: nothing on stdout, the
+	// refusal on stderr, exit 0, read with no parse.
+	ping := tool("mysqladmin", "", "mysqladmin: connect to server at 'localhost' failed\nerror: 'Access denied for user 'monitor'@'localhost' (using password: YES)'\n", 0)
+	chart := writeChart(t, dir, "ping.yaml", `version: 1
+runbook: ping
+result: {kind: verdict/server, decider: Alive, nagios: {ok: [up], critical: [down]}}
+stages:
+  - id: ping
+    exec: {command: [`+ping+`, ping], exitCodes: {0: up, 1: down}}
+  - id: alive
+    name: Alive
+    decide:
+      rules:
+        - {when: ping.status == "down", then: down, label: Not reached}
+      default: {branch: up, label: Answered}
+    branches:
+      down: [{id: d, verdict: {subject: '"db1"', verdict: '"down"'}}]
+      up: [{id: u, verdict: {subject: '"db1"', verdict: '"up"'}}]
+`)
+	r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+	if !strings.HasPrefix(r.stdout, "ping UNKNOWN - 1 stage did not check everything (ping), 1 up") || r.code != 3 ||
+		!strings.Contains(r.stdout, "Access denied for user 'monitor'@'localhost'") {
+		t.Errorf("mysqladmin ping refused: exit %d:\n%s\nwant exit 3, UNKNOWN, quoting the refusal", r.code, r.stdout)
+	}
+}
