@@ -1108,18 +1108,18 @@ stages:
 
 // TestMySQLRefusalIsNoWholeAnswer: MySQL and MariaDB say a refusal in
 // their own words, never "Permission denied": `Access denied for user
-// 'monitor'@'localhost' (using password: YES)` (1045, 1044, 1227's
-// `Access denied; you need (at least one of) the PROCESS privilege(s)`)
-// and `SHOW command denied to user 'lim'@'localhost' for table
-// `shop`.`crash“ (1142, 1143). mysqlcheck run as a user who may not see
-// one of the tables it is given prints the others' `OK`, says the
-// refusal on stderr and exits 0, and a table check said `OK - 1 ok`,
-// Consistent, over a MyISAM table that was corrupt and that nobody
-// checked; `mysqladmin ping` exits 0 over a wrong password (it counts a
-// refusal as a server up), and a liveness check under `exitCodes: {0: up,
-// 1: down}` said up, OK, over a monitor account the server refused. Both
-// are refusals now, as `Permission denied` is: UNKNOWN, quoting the line.
-// Real mysqlcheck and mysqladmin 10.11 output (testdata/wave-mysql).
+// 'monitor'@'localhost' (using password: YES)` (1045, 1044), 1227's
+// `Access denied; you need (at least one of) the PROCESS privilege(s)`,
+// and `SELECT command denied to user 'lim'@'localhost' for table …`
+// (1142, 1143). `mysqladmin ping` exits 0 over a wrong password (it
+// counts a refusal as a server up), and a liveness check under
+// `exitCodes: {0: up, 1: down}` said up, OK, Consistent, over a monitor
+// account the server refused. A refusal in these words is a refusal now,
+// as `Permission denied` is: UNKNOWN, quoting the line, under exit 0;
+// under a code the chart declared an answer (`down`, CRITICAL, as a row
+// that reads CRITICAL keeps its state) the row is not judged. Real
+// mysqladmin and mysql
+// 10.11 output (testdata/wave-mysql/ping).
 func TestMySQLRefusalIsNoWholeAnswer(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -1132,34 +1132,28 @@ func TestMySQLRefusalIsNoWholeAnswer(t *testing.T) {
 		return p
 	}
 	for _, tc := range []struct {
-		name, exec, status, said string
-		code                     int
+		name, stdout, stderr string
+		exit                 int
+		status, said         string
+		code                 int
 	}{
-		{"mysqlcheck refused one table", "{command: [" + tool("mysqlcheck-lim", "shop.orders                                        OK\n",
-			"Failed to SHOW CREATE TABLE `crash`\nError: SHOW command denied to user 'lim'@'localhost' for table `shop`.`crash`\n", 0) + "], parse: {as: regex, pattern: '^(?P<t>\\S+)\\s+(?P<s>\\S+)$'}}",
-			"tables UNKNOWN - 1 stage did not check everything (out), 1 ok", "stderr's first such line: \"Error: SHOW command denied to user 'lim'@'localhost' for table `shop`.`crash`\"", 3},
-		{"mysqlcheck that could see every table", "{command: [" + tool("mysqlcheck-root", "shop.orders                                        OK\n", "", 0) + "], parse: {as: regex, pattern: '^(?P<t>\\S+)\\s+(?P<s>\\S+)$'}}",
-			"tables OK - 1 ok", "Consistent", 0},
-		{"mysql refused the PROCESS privilege", "{command: [" + tool("mysql-process", "", "ERROR 1227 (42000) at line 1: Access denied; you need (at least one of) the PROCESS privilege(s) for this operation\n", 1) +
-			"], exitCodes: {0: rows, 1: none}, parse: {as: regex, pattern: '^(?P<t>\\S+)\\s+(?P<s>\\S+)$'}}",
-			"tables UNKNOWN - 1 stage did not check everything (out), no verdict rows", "it said on stderr that it was refused access", 3},
+		{"mysqladmin ping refused", "", "mysqladmin: connect to server at 'localhost' failed\nerror: 'Access denied for user 'monitor'@'localhost' (using password: YES)'\n", 0,
+			"ping UNKNOWN - 1 stage did not check everything (ping), 1 up", `stderr's first such line: "error: 'Access denied for user 'monitor'@'localhost' (using password: YES)'"`, 3},
+		{"mysql refused a table under a declared code", "", "ERROR 1142 (42000) at line 1: SELECT command denied to user 'lim'@'localhost' for table `shop`.`crash`\n", 1,
+			"ping CRITICAL - 1 stage did not check everything (ping), 1 down", "but it said on stderr that it was refused access", 2},
+		{"mysql refused the PROCESS privilege under a declared code", "", "ERROR 1227 (42000) at line 1: Access denied; you need (at least one of) the PROCESS privilege(s) for this operation\n", 1,
+			"ping CRITICAL - 1 stage did not check everything (ping), 1 down", "but it said on stderr that it was refused access", 2},
+		{"mysqld is alive", "mysqld is alive\n", "", 0, "ping OK - 1 up", "Consistent", 0},
+		{"no server", "", "mysqladmin: connect to server at 'localhost' failed\nerror: 'Can't connect to local server through socket '/run/mysqld/mysqld.sock' (2)'\n", 1,
+			"ping CRITICAL - 1 down", "Consistent", 2},
 	} {
-		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", perRowChart("tables", "Table", " "+tc.exec, "r", `
-              - {when: 'r.s != "OK"', then: bad, label: Not OK}`, "r.t"))
-		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
-		if !strings.HasPrefix(r.stdout, tc.status) || r.code != tc.code || !strings.Contains(r.stdout, tc.said) {
-			t.Errorf("%s: exit %d:\n%s\nwant exit %d, %q first, saying %q", tc.name, r.code, r.stdout, tc.code, tc.status, tc.said)
-		}
-	}
-	// mysqladmin ping over a wrong password: nothing on stdout, the
-	// refusal on stderr, exit 0, read with no parse.
-	ping := tool("mysqladmin", "", "mysqladmin: connect to server at 'localhost' failed\nerror: 'Access denied for user 'monitor'@'localhost' (using password: YES)'\n", 0)
-	chart := writeChart(t, dir, "ping.yaml", `version: 1
+		name := strings.ReplaceAll(tc.name, " ", "-")
+		chart := writeChart(t, dir, name+".yaml", `version: 1
 runbook: ping
 result: {kind: verdict/server, decider: Alive, nagios: {ok: [up], critical: [down]}}
 stages:
   - id: ping
-    exec: {command: [`+ping+`, ping], exitCodes: {0: up, 1: down}}
+    exec: {command: [`+tool(name, tc.stdout, tc.stderr, tc.exit)+`, ping], exitCodes: {0: up, 1: down}}
   - id: alive
     name: Alive
     decide:
@@ -1170,9 +1164,59 @@ stages:
       down: [{id: d, verdict: {subject: '"db1"', verdict: '"down"'}}]
       up: [{id: u, verdict: {subject: '"db1"', verdict: '"up"'}}]
 `)
-	r := runCLI(t, dir, "exec", chart, "--format", "nagios")
-	if !strings.HasPrefix(r.stdout, "ping UNKNOWN - 1 stage did not check everything (ping), 1 up") || r.code != 3 ||
-		!strings.Contains(r.stdout, "Access denied for user 'monitor'@'localhost'") {
-		t.Errorf("mysqladmin ping refused: exit %d:\n%s\nwant exit 3, UNKNOWN, quoting the refusal", r.code, r.stdout)
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		if !strings.HasPrefix(r.stdout, tc.status) || r.code != tc.code || !strings.Contains(r.stdout, tc.said) {
+			t.Errorf("%s: exit %d:\n%s\nwant exit %d, %q first, saying %q", tc.name, r.code, r.stdout, tc.code, tc.status, tc.said)
+		}
+	}
+}
+
+// TestMySQLTableNotCheckedIsNoWholeAnswer: MariaDB's mysqlcheck, given
+// tables by name (`mysqlcheck shop orders crash`), passes over one it
+// cannot check, prints the others' OK and exits 0, saying on stderr
+// `Failed to SHOW CREATE TABLE `crash“ and why on the line after: a
+// MyISAM table marked as crashed, a name misspelt, a table the user may
+// not see. A table check said `OK - 1 ok`, Consistent, over a crashed
+// table nobody checked. Each is no whole answer now: UNKNOWN, quoting
+// both lines. Real mysqlcheck 10.11 output (testdata/wave-mysql/tables).
+func TestMySQLTableNotCheckedIsNoWholeAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, why string
+	}{
+		{"crashed", "Error: Table './shop/crash' is marked as crashed and last (automatic?) repair failed"},
+		{"misspelt", "Error: Table 'shop.ordres' doesn't exist"},
+		{"refused", "Error: SHOW command denied to user 'lim'@'localhost' for table `shop`.`crash`"},
+		{"checked", ""},
+	} {
+		tool := filepath.Join(dir, tc.name)
+		script := "#!/bin/sh\nprintf '%s\\n' 'shop.orders                                        OK'\n"
+		if tc.why != "" {
+			script += "cat >&2 <<'EOF'\nFailed to SHOW CREATE TABLE `crash`\n" + tc.why + "\nEOF\n"
+		}
+		if err := os.WriteFile(tool, []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		chart := writeChart(t, dir, tc.name+".yaml", perRowChart("tables", "Table",
+			" {command: ["+tool+", shop, orders, crash], parse: {as: regex, pattern: '^(?P<t>\\S+)\\s+(?P<s>\\S+)$'}}", "r", `
+              - {when: 'r.s != "OK"', then: bad, label: Not OK}`, "r.t"))
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		if tc.why == "" {
+			if !strings.HasPrefix(r.stdout, "tables OK - 1 ok") || r.code != 0 {
+				t.Errorf("%s: exit %d:\n%s\nwant OK", tc.name, r.code, r.stdout)
+			}
+			continue
+		}
+		said := fmt.Sprintf("it said on stderr that it passed over a table it was given though it exited 0, so its output holds only the tables it checked, and that one was checked by no one (it may be misspelt, hidden from this user, or crashed); stderr's first such line, with the one after it: %q",
+			"Failed to SHOW CREATE TABLE `crash`: "+tc.why)
+		if tc.name == "refused" {
+			// the line after says why, a refusal, and is said as one
+			said = fmt.Sprintf("it said on stderr that it was refused access though it exited 0, so its output holds only what it could read, and what it left out is not known to be absent; stderr's first such line: %q",
+				"Failed to SHOW CREATE TABLE `crash`: "+tc.why)
+		}
+		if !strings.HasPrefix(r.stdout, "tables UNKNOWN - 1 stage did not check everything (out), 1 ok") || r.code != 3 || !strings.Contains(r.stdout, said) {
+			t.Errorf("%s: exit %d:\n%s\nwant exit 3, UNKNOWN, saying %s", tc.name, r.code, r.stdout, said)
+		}
 	}
 }
