@@ -56,6 +56,8 @@ const ItemDenied = "denied"
 //	(crontab, postqueue, at), "access denied",
 //	"command denied to user" (MySQL, MariaDB)
 //	"no such file or directory"                       a file not there
+//	"connect to server at '…' failed" (and the        mysqladmin could not connect
+//	line after it, which says why)                     (ping exits 0 over it)
 //	"failed to show create table" (and the line        mysqlcheck passed over a table
 //	after it, which says why)                          (MariaDB)
 //	"is a directory"                                  a folder where a file was meant
@@ -75,7 +77,7 @@ const ItemDenied = "denied"
 //	"has not been booted with systemd"                manager (noManager)
 func Denied(stderr string) string {
 	line := firstLine(stderr, func(l string) bool { return deniedCause(l) != "" })
-	if deniedCause(line) == causeSkippedTable {
+	if c := deniedCause(line); c == causeSkippedTable || c == causeNotConnected {
 		return withNextLine(stderr, line)
 	}
 	return line
@@ -178,6 +180,10 @@ func deniedCause(line string) string {
 		// before the refusal and the missing file: systemctl --user from
 		// cron says `Failed to connect to bus: No such file or directory`
 		return causeNoManager
+	case mysqladminNotConnected(low):
+		// before the refusal: quoted with the line after it (Denied),
+		// which may say `Access denied`
+		return causeNotConnected
 	case strings.Contains(low, "permission denied") || strings.Contains(low, "operation not permitted") || refusedPrivilege(low):
 		return causeRefused
 	case strings.Contains(low, "no such file or directory"):
@@ -298,6 +304,23 @@ const (
 	causeNotThere = "could not find a file it was given"
 	causeFolder   = "was given a folder where it read a file"
 )
+
+// causeNotConnected is what a line says when mysqladmin could not
+// connect to the server it was to ask (mysqladminNotConnected).
+const causeNotConnected = "could not connect to the server it asks"
+
+// mysqladminNotConnected says whether a line (lower case) is mysqladmin
+// saying it could not connect (`mysqladmin: connect to server at
+// 'localhost' failed`, the server's error on the line after). `mysqladmin
+// ping` exits 0 over it whenever the server answered at all: a refused
+// login (`Access denied for user …`), `Too many connections` — and a
+// liveness check with `exitCodes: {0: up, 1: down}` said up, OK,
+// Consistent, over a server refusing every new connection (cmd/runbook
+// TestMySQLAdminPingRefusedIsNoAnswer). Its line is quoted with the line
+// after, which says why (Denied).
+func mysqladminNotConnected(low string) bool {
+	return strings.Contains(low, "connect to server at '") && strings.Contains(low, "' failed")
+}
 
 // causeSkippedTable is what a line says when MariaDB's mysqlcheck passed
 // over a table it was given ("Failed to SHOW CREATE TABLE `crash`", the
@@ -479,6 +502,9 @@ func deniedWhy(exit int, line string) string {
 	}
 	if cause == causeMadeEmpty {
 		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so its output holds nothing of the keyring meant (a keyring just made lists no key, expired or not); stderr's first such line: %q; check the path, and remove the file gpg made there (the next run finds it and lists its no keys with nothing said); a chart whose rows are every key, not only the expired, reads an empty keyring as no subject judged", cause, exit, line)
+	}
+	if cause == causeNotConnected {
+		return fmt.Sprintf("it said on stderr that it %s though it exited %d (mysqladmin ping exits 0 whenever the server answered at all, a refused login and too many connections among it), so the server answered and refused: that is no server up for its clients; stderr's first such line, with the one after it: %q; ask with mysql -e 'SELECT 1', which exits 1 over any refusal, or fix the account the check logs in as", cause, exit, line)
 	}
 	if cause == causeSkippedTable {
 		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so its output holds only the tables it checked, and that one was checked by no one (it may be misspelt, hidden from this user, or crashed); stderr's first such line, with the one after it: %q; read why, and check the whole database (mysqlcheck --databases DB), where a crashed table is listed with its errors", cause, exit, line)

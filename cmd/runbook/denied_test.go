@@ -1111,10 +1111,9 @@ stages:
 // 'monitor'@'localhost' (using password: YES)` (1045, 1044), 1227's
 // `Access denied; you need (at least one of) the PROCESS privilege(s)`,
 // and `SELECT command denied to user 'lim'@'localhost' for table …`
-// (1142, 1143). `mysqladmin ping` exits 0 over a wrong password (it
-// counts a refusal as a server up), and a liveness check under
-// `exitCodes: {0: up, 1: down}` said up, OK, Consistent, over a monitor
-// account the server refused. A refusal in these words is a refusal now,
+// (1142, 1143). A `mysql … || echo '[]'` refused its login printed the
+// fallback, exit 0, and read as nothing found. A refusal in these words
+// is a refusal now,
 // as `Permission denied` is: UNKNOWN, quoting the line, under exit 0;
 // under a code the chart declared an answer (`down`, CRITICAL, as a row
 // that reads CRITICAL keeps its state) the row is not judged. Real
@@ -1137,8 +1136,8 @@ func TestMySQLRefusalIsNoWholeAnswer(t *testing.T) {
 		status, said         string
 		code                 int
 	}{
-		{"mysqladmin ping refused", "", "mysqladmin: connect to server at 'localhost' failed\nerror: 'Access denied for user 'monitor'@'localhost' (using password: YES)'\n", 0,
-			"ping UNKNOWN - 1 stage did not check everything (ping), 1 up", `stderr's first such line: "error: 'Access denied for user 'monitor'@'localhost' (using password: YES)'"`, 3},
+		{"mysql or echo a list refused", "[]\n", "ERROR 1045 (28000): Access denied for user 'monitor'@'localhost' (using password: YES)\n", 0,
+			"ping UNKNOWN - 1 stage did not check everything (ping), 1 up", `it said on stderr that it was refused access though it exited 0`, 3},
 		{"mysql refused a table under a declared code", "", "ERROR 1142 (42000) at line 1: SELECT command denied to user 'lim'@'localhost' for table `shop`.`crash`\n", 1,
 			"ping CRITICAL - 1 stage did not check everything (ping), 1 down", "but it said on stderr that it was refused access", 2},
 		{"mysql refused the PROCESS privilege under a declared code", "", "ERROR 1227 (42000) at line 1: Access denied; you need (at least one of) the PROCESS privilege(s) for this operation\n", 1,
@@ -1217,6 +1216,71 @@ func TestMySQLTableNotCheckedIsNoWholeAnswer(t *testing.T) {
 		}
 		if !strings.HasPrefix(r.stdout, "tables UNKNOWN - 1 stage did not check everything (out), 1 ok") || r.code != 3 || !strings.Contains(r.stdout, said) {
 			t.Errorf("%s: exit %d:\n%s\nwant exit 3, UNKNOWN, saying %s", tc.name, r.code, r.stdout, said)
+		}
+	}
+}
+
+// TestMySQLAdminPingRefusedIsNoAnswer: `mysqladmin ping` exits 0
+// whenever the server answered at all, saying `mysqladmin: connect to
+// server at 'localhost' failed` and why on stderr: a wrong password
+// (`Access denied for user …`), `Too many connections`. A liveness check
+// under `exitCodes: {0: up, 1: down}` said up, OK, Consistent, over a
+// server refusing every new connection. Not sure now, UNKNOWN, quoting
+// both lines; `mysqld is alive` is up, and no server at the socket
+// (exit 1) down. Real mysqladmin 10.11 output (testdata/wave-mysql/ping).
+func TestMySQLAdminPingRefusedIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	const failed = "mysqladmin: connect to server at 'localhost' failed"
+	for _, tc := range []struct {
+		name, stdout, why string
+		exit              int
+		status            string
+		code              int
+	}{
+		{"too many connections", "", "error: 'Too many connections'", 0, "ping UNKNOWN - 1 stage did not check everything (ping), 1 up", 3},
+		{"a wrong password", "", "error: 'Access denied for user 'monitor'@'localhost' (using password: YES)'", 0, "ping UNKNOWN - 1 stage did not check everything (ping), 1 up", 3},
+		{"alive", "mysqld is alive", "", 0, "ping OK - 1 up", 0},
+		{"no server", "", "error: 'Can't connect to local server through socket '/run/mysqld/mysqld.sock' (2)'", 1, "ping CRITICAL - 1 down", 2},
+	} {
+		name := strings.ReplaceAll(tc.name, " ", "-")
+		tool := filepath.Join(dir, name)
+		script := "#!/bin/sh\n"
+		if tc.stdout != "" {
+			script += "echo '" + tc.stdout + "'\n"
+		}
+		if tc.why != "" {
+			script += "cat >&2 <<'EOF'\n" + failed + "\n" + tc.why + "\nEOF\n"
+		}
+		script += fmt.Sprintf("exit %d\n", tc.exit)
+		if err := os.WriteFile(tool, []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		chart := writeChart(t, dir, name+".yaml", `version: 1
+runbook: ping
+result: {kind: verdict/server, decider: Alive, nagios: {ok: [up], critical: [down]}}
+stages:
+  - id: ping
+    exec: {command: [`+tool+`, ping], exitCodes: {0: up, 1: down}}
+  - id: alive
+    name: Alive
+    decide:
+      rules:
+        - {when: ping.status == "down", then: down, label: Not reached}
+      default: {branch: up, label: Answered}
+    branches:
+      down: [{id: d, verdict: {subject: '"db1"', verdict: '"down"'}}]
+      up: [{id: u, verdict: {subject: '"db1"', verdict: '"up"'}}]
+`)
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		if !strings.HasPrefix(r.stdout, tc.status) || r.code != tc.code {
+			t.Errorf("%s: exit %d:\n%s\nwant exit %d, %q first", tc.name, r.code, r.stdout, tc.code, tc.status)
+		}
+		if tc.code == 3 {
+			said := fmt.Sprintf("it said on stderr that it could not connect to the server it asks though it exited 0 (mysqladmin ping exits 0 whenever the server answered at all, a refused login and too many connections among it), so the server answered and refused: that is no server up for its clients; stderr's first such line, with the one after it: %q", failed+": "+tc.why)
+			if !strings.Contains(r.stdout, said) {
+				t.Errorf("%s: want it to say %s:\n%s", tc.name, said, r.stdout)
+			}
 		}
 	}
 }
