@@ -67,7 +67,7 @@ func notAList(src string, val any) error {
 		}
 		return fmt.Errorf("items %s gave an object, not a list: a foreach goes over a list; to go over the object's keys, in order, write items: sort(keys(%s)), and read a key's value as %s[key], key the foreach's as", src, src, obj)
 	case jsonv.String:
-		return fmt.Errorf("items %s gave a string, not a list: a foreach goes over a list; split the text (split(%s, \"\\n\")) or have the stage parse it (parse: lines)", src, src)
+		return fmt.Errorf("items %s gave a string, not a list: a foreach goes over a list; split the text (split(%s, \"\\n\")) or have the stage parse it (parse: lines); or, where the stage parses it already, its parse could not read it and left the text as it was: its problem is in the standing line (a parse: json over a NULL printed as text, or an error)", src, src)
 	}
 	return fmt.Errorf("items %s gave %s, not a list: a foreach goes over a list", src, jsonv.Describe(val))
 }

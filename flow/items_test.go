@@ -70,3 +70,18 @@ func TestItemsNotAListSaysWhatWouldGoOverIt(t *testing.T) {
 		}
 	}
 }
+
+// TestItemsStringSaysAParseThatFailedLeftIt: `mysql -N -B -e "SELECT
+// JSON_ARRAYAGG(…)"` over no row prints NULL, which `parse: json` cannot
+// read and leaves as the text it was; the foreach over it said to "have
+// the stage parse it (parse: lines)" of a stage that parsed it already.
+// It says now that a parse that could not read its output leaves the
+// text, and where its problem is said.
+func TestItemsStringSaysAParseThatFailedLeftIt(t *testing.T) {
+	t.Parallel()
+	_, err := flow.ItemsOf(rules.MustCompile(`"NULL"`))(context.Background(), nil)
+	want := `or, where the stage parses it already, its parse could not read it and left the text as it was: its problem is in the standing line`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("err %v\nwant %s", err, want)
+	}
+}

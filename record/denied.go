@@ -53,8 +53,13 @@ const ItemDenied = "denied"
 //	"must be privileged", "are not allowed to use
 //	this program", "is not allowed to view the
 //	mail queue", "do not have permission to use"
-//	(crontab, postqueue, at)
+//	(crontab, postqueue, at), "access denied",
+//	"command denied to user" (MySQL, MariaDB)
 //	"no such file or directory"                       a file not there
+//	"connect to server at '…' failed" (and the        mysqladmin could not connect
+//	line after it, which says why)                     (ping exits 0 over it)
+//	"failed to show create table" (and the line        mysqlcheck passed over a table
+//	after it, which says why)                          (MariaDB)
 //	"is a directory"                                  a folder where a file was meant
 //	"binary file matches"                             grep left a file's lines out
 //	"can't get value of"                              lm-sensors could not read a subfeature
@@ -71,7 +76,31 @@ const ItemDenied = "denied"
 //	"failed to connect to bus",                       systemctl & co. asked no
 //	"has not been booted with systemd"                manager (noManager)
 func Denied(stderr string) string {
-	return firstLine(stderr, func(l string) bool { return deniedCause(l) != "" })
+	line := firstLine(stderr, func(l string) bool { return deniedCause(l) != "" })
+	if c := deniedCause(line); c == causeSkippedTable || c == causeNotConnected {
+		return withNextLine(stderr, line)
+	}
+	return line
+}
+
+// withNextLine is line, the first of text's lines that is it (trimmed),
+// followed by ": " and the next line that is not blank, which says why
+// (mysqlcheck's "Failed to SHOW CREATE TABLE `crash`" and the server's
+// error after it); line alone when none follows.
+func withNextLine(text, line string) string {
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		if strings.TrimSpace(l) != line {
+			continue
+		}
+		for _, next := range lines[i+1:] {
+			if next = strings.TrimSpace(next); next != "" {
+				return line + ": " + next
+			}
+		}
+		break
+	}
+	return line
 }
 
 // firstLine is text's first line for which holds says true, its blanks
@@ -151,10 +180,18 @@ func deniedCause(line string) string {
 		// before the refusal and the missing file: systemctl --user from
 		// cron says `Failed to connect to bus: No such file or directory`
 		return causeNoManager
+	case mysqladminNotConnected(low):
+		// before the refusal: quoted with the line after it (Denied),
+		// which may say `Access denied`
+		return causeNotConnected
 	case strings.Contains(low, "permission denied") || strings.Contains(low, "operation not permitted") || refusedPrivilege(low):
 		return causeRefused
 	case strings.Contains(low, "no such file or directory"):
 		return causeNotThere
+	case strings.HasPrefix(strings.TrimSpace(low), "failed to show create table"):
+		// mysqlcheck DB TABLE… over a table it could not check: the
+		// others' OK, this line and the server's error after it, exit 0.
+		return causeSkippedTable
 	case strings.Contains(low, "is a directory"):
 		// grep -c ERROR /var/log/app prints 0 for the folder, says so on
 		// stderr and exits 2, which `|| true` makes 0.
@@ -203,9 +240,17 @@ func deniedCause(line string) string {
 // mail queue`), and at's atq by one at.deny names (`You do not have
 // permission to use atq.`). crontab exits 1 over each, as over `no
 // crontab for backup`, so `{1: none}` called a crontab nobody could read
-// none (TestPrivilegeRefusalUnderDeclaredCodeIsNoAnswer).
+// none (TestPrivilegeRefusalUnderDeclaredCodeIsNoAnswer). MySQL's and
+// MariaDB's words too: `Access denied for user 'monitor'@'localhost'`
+// (1045, 1044), `Access denied; you need (at least one of) the PROCESS
+// privilege(s)` (1227), `SHOW command denied to user 'lim'@'localhost'
+// for table …` (1142, 1143): mysqlcheck prints the other tables' OK over
+// one it may not see and exits 0, and `mysqladmin ping` exits 0 over a
+// refused login (cmd/runbook TestMySQLRefusalIsNoWholeAnswer).
 func refusedPrivilege(low string) bool {
-	return strings.Contains(low, "must be privileged") ||
+	return strings.Contains(low, "access denied") ||
+		strings.Contains(low, "command denied to user") ||
+		strings.Contains(low, "must be privileged") ||
 		strings.Contains(low, "are not allowed to use this program") ||
 		strings.Contains(low, "is not allowed to view the mail queue") ||
 		strings.Contains(low, "do not have permission to use")
@@ -259,6 +304,35 @@ const (
 	causeNotThere = "could not find a file it was given"
 	causeFolder   = "was given a folder where it read a file"
 )
+
+// causeNotConnected is what a line says when mysqladmin could not
+// connect to the server it was to ask (mysqladminNotConnected).
+const causeNotConnected = "could not connect to the server it asks"
+
+// mysqladminNotConnected says whether a line (lower case) is mysqladmin
+// saying it could not connect (`mysqladmin: connect to server at
+// 'localhost' failed`, the server's error on the line after). `mysqladmin
+// ping` exits 0 over it whenever the server answered at all: a refused
+// login (`Access denied for user …`), `Too many connections` — and a
+// liveness check with `exitCodes: {0: up, 1: down}` said up, OK,
+// Consistent, over a server refusing every new connection (cmd/runbook
+// TestMySQLAdminPingRefusedIsNoAnswer). Its line is quoted with the line
+// after, which says why (Denied).
+func mysqladminNotConnected(low string) bool {
+	return strings.Contains(low, "connect to server at '") && strings.Contains(low, "' failed")
+}
+
+// causeSkippedTable is what a line says when MariaDB's mysqlcheck passed
+// over a table it was given ("Failed to SHOW CREATE TABLE `crash`", the
+// server's error on the line after): a table misspelt (`Table
+// 'shop.ordres' doesn't exist`), one the user may not see (`SHOW command
+// denied`), one marked as crashed (`Table './shop/crash' is marked as
+// crashed and last (automatic?) repair failed`). It prints the other
+// tables' OK and exits 0, and a table check said OK, Consistent, over a
+// crashed table nobody checked (cmd/runbook
+// TestMySQLTableNotCheckedIsNoWholeAnswer). Its line is quoted with the
+// line after, which says why (Denied).
+const causeSkippedTable = "passed over a table it was given"
 
 // Unopened is stderr's first line saying a file the command was given is
 // not there or is a folder (of Denied's lines, those two), "" when none
@@ -428,6 +502,12 @@ func deniedWhy(exit int, line string) string {
 	}
 	if cause == causeMadeEmpty {
 		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so its output holds nothing of the keyring meant (a keyring just made lists no key, expired or not); stderr's first such line: %q; check the path, and remove the file gpg made there (the next run finds it and lists its no keys with nothing said); a chart whose rows are every key, not only the expired, reads an empty keyring as no subject judged", cause, exit, line)
+	}
+	if cause == causeNotConnected {
+		return fmt.Sprintf("it said on stderr that it %s though it exited %d (mysqladmin ping exits 0 whenever the server answered at all, a refused login and too many connections among it), so the server answered and refused: that is no server up for its clients; stderr's first such line, with the one after it: %q; ask with mysql -e 'SELECT 1', which exits 1 over any refusal, or fix the account the check logs in as", cause, exit, line)
+	}
+	if cause == causeSkippedTable {
+		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so its output holds only the tables it checked, and that one was checked by no one (it may be misspelt, hidden from this user, or crashed); stderr's first such line, with the one after it: %q; read why, and check the whole database (mysqlcheck --databases DB), where a crashed table is listed with its errors", cause, exit, line)
 	}
 	if cause == causeIncomplete {
 		return fmt.Sprintf("it said on stderr that %s though it exited %d, so its output holds only what it could read, and what it left out is not known to be absent; stderr's first such line: %q; run it with the privilege it asks for", cause, exit, line)

@@ -321,6 +321,8 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		rs.fileLedger(record.NoDNSAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if digShortBlank(es, res, row) {
 		rs.fileLedger(record.DigShortBlankEntry(path, *res.ExitCode, row.Answer))
+	} else if pingNotAlive(es, res, row) {
+		rs.fileLedger(record.PingNotAliveEntry(path, *res.ExitCode, row.Answer))
 	} else if line := searchedNothing(res, row, stderr); line != "" {
 		rs.fileLedger(record.SearchedNothingEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if line := checksumListUnopened(es, res, row, stderr); line != "" {
@@ -616,6 +618,18 @@ func digShortBlank(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
 		return false
 	}
 	return len(bytes.TrimSpace(res.Stdout)) == 0
+}
+
+// pingNotAlive says whether a stage that runs `mysqladmin … ping`
+// (chart.ExecSpec.MySQLAdminPing) exited 0 without printing `is alive`:
+// its 0 is said of a server that refused it too, and under --silent
+// nothing says which (record.ItemPingNotAlive). A refusal mysqladmin
+// wrote on stderr is said by denied first, quoting it.
+func pingNotAlive(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
+	if !answeredAsNoFailure(res, row) || *res.ExitCode != 0 || !es.MySQLAdminPing() {
+		return false
+	}
+	return !bytes.Contains(res.Stdout, []byte("is alive"))
 }
 
 // searchedNothing is stderr's first line saying the command's search

@@ -1105,3 +1105,192 @@ stages:
 		}
 	}
 }
+
+// TestMySQLRefusalIsNoWholeAnswer: MySQL and MariaDB say a refusal in
+// their own words, never "Permission denied": `Access denied for user
+// 'monitor'@'localhost' (using password: YES)` (1045, 1044), 1227's
+// `Access denied; you need (at least one of) the PROCESS privilege(s)`,
+// and `SELECT command denied to user 'lim'@'localhost' for table …`
+// (1142, 1143). A `mysql … || echo '[]'` refused its login printed the
+// fallback, exit 0, and read as nothing found. A refusal in these words
+// is a refusal now,
+// as `Permission denied` is: UNKNOWN, quoting the line, under exit 0;
+// under a code the chart declared an answer (`down`, CRITICAL, as a row
+// that reads CRITICAL keeps its state) the row is not judged. Real
+// mysqladmin and mysql
+// 10.11 output (testdata/wave-mysql/ping).
+func TestMySQLRefusalIsNoWholeAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	tool := func(name, stdout, stderr string, code int) string {
+		p := filepath.Join(dir, name)
+		script := fmt.Sprintf("#!/bin/sh\nprintf '%%s' '%s'\ncat >&2 <<'EOF'\n%sEOF\nexit %d\n", stdout, stderr, code)
+		if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	for _, tc := range []struct {
+		name, stdout, stderr string
+		exit                 int
+		status, said         string
+		code                 int
+	}{
+		{"mysql or echo a list refused", "[]\n", "ERROR 1045 (28000): Access denied for user 'monitor'@'localhost' (using password: YES)\n", 0,
+			"ping UNKNOWN - 1 stage did not check everything (ping), 1 up", `it said on stderr that it was refused access though it exited 0`, 3},
+		{"mysql refused a table under a declared code", "", "ERROR 1142 (42000) at line 1: SELECT command denied to user 'lim'@'localhost' for table `shop`.`crash`\n", 1,
+			"ping CRITICAL - 1 stage did not check everything (ping), 1 down", "but it said on stderr that it was refused access", 2},
+		{"mysql refused the PROCESS privilege under a declared code", "", "ERROR 1227 (42000) at line 1: Access denied; you need (at least one of) the PROCESS privilege(s) for this operation\n", 1,
+			"ping CRITICAL - 1 stage did not check everything (ping), 1 down", "but it said on stderr that it was refused access", 2},
+		{"mysqld is alive", "mysqld is alive\n", "", 0, "ping OK - 1 up", "Consistent", 0},
+		{"no server", "", "mysqladmin: connect to server at 'localhost' failed\nerror: 'Can't connect to local server through socket '/run/mysqld/mysqld.sock' (2)'\n", 1,
+			"ping CRITICAL - 1 down", "Consistent", 2},
+	} {
+		name := strings.ReplaceAll(tc.name, " ", "-")
+		chart := writeChart(t, dir, name+".yaml", `version: 1
+runbook: ping
+result: {kind: verdict/server, decider: Alive, nagios: {ok: [up], critical: [down]}}
+stages:
+  - id: ping
+    exec: {command: [`+tool(name, tc.stdout, tc.stderr, tc.exit)+`, ping], exitCodes: {0: up, 1: down}}
+  - id: alive
+    name: Alive
+    decide:
+      rules:
+        - {when: ping.status == "down", then: down, label: Not reached}
+      default: {branch: up, label: Answered}
+    branches:
+      down: [{id: d, verdict: {subject: '"db1"', verdict: '"down"'}}]
+      up: [{id: u, verdict: {subject: '"db1"', verdict: '"up"'}}]
+`)
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		if !strings.HasPrefix(r.stdout, tc.status) || r.code != tc.code || !strings.Contains(r.stdout, tc.said) {
+			t.Errorf("%s: exit %d:\n%s\nwant exit %d, %q first, saying %q", tc.name, r.code, r.stdout, tc.code, tc.status, tc.said)
+		}
+	}
+}
+
+// TestMySQLTableNotCheckedIsNoWholeAnswer: MariaDB's mysqlcheck, given
+// tables by name (`mysqlcheck shop orders crash`), passes over one it
+// cannot check, prints the others' OK and exits 0, saying on stderr
+// `Failed to SHOW CREATE TABLE `crash“ and why on the line after: a
+// MyISAM table marked as crashed, a name misspelt, a table the user may
+// not see. A table check said `OK - 1 ok`, Consistent, over a crashed
+// table nobody checked. Each is no whole answer now: UNKNOWN, quoting
+// both lines. Real mysqlcheck 10.11 output (testdata/wave-mysql/tables).
+func TestMySQLTableNotCheckedIsNoWholeAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, why string
+	}{
+		{"crashed", "Error: Table './shop/crash' is marked as crashed and last (automatic?) repair failed"},
+		{"misspelt", "Error: Table 'shop.ordres' doesn't exist"},
+		{"refused", "Error: SHOW command denied to user 'lim'@'localhost' for table `shop`.`crash`"},
+		{"checked", ""},
+	} {
+		tool := filepath.Join(dir, tc.name)
+		script := "#!/bin/sh\nprintf '%s\\n' 'shop.orders                                        OK'\n"
+		if tc.why != "" {
+			script += "cat >&2 <<'EOF'\nFailed to SHOW CREATE TABLE `crash`\n" + tc.why + "\nEOF\n"
+		}
+		if err := os.WriteFile(tool, []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		chart := writeChart(t, dir, tc.name+".yaml", perRowChart("tables", "Table",
+			" {command: ["+tool+", shop, orders, crash], parse: {as: regex, pattern: '^(?P<t>\\S+)\\s+(?P<s>\\S+)$'}}", "r", `
+              - {when: 'r.s != "OK"', then: bad, label: Not OK}`, "r.t"))
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		if tc.why == "" {
+			if !strings.HasPrefix(r.stdout, "tables OK - 1 ok") || r.code != 0 {
+				t.Errorf("%s: exit %d:\n%s\nwant OK", tc.name, r.code, r.stdout)
+			}
+			continue
+		}
+		said := fmt.Sprintf("it said on stderr that it passed over a table it was given though it exited 0, so its output holds only the tables it checked, and that one was checked by no one (it may be misspelt, hidden from this user, or crashed); stderr's first such line, with the one after it: %q",
+			"Failed to SHOW CREATE TABLE `crash`: "+tc.why)
+		if tc.name == "refused" {
+			// the line after says why, a refusal, and is said as one
+			said = fmt.Sprintf("it said on stderr that it was refused access though it exited 0, so its output holds only what it could read, and what it left out is not known to be absent; stderr's first such line: %q",
+				"Failed to SHOW CREATE TABLE `crash`: "+tc.why)
+		}
+		if !strings.HasPrefix(r.stdout, "tables UNKNOWN - 1 stage did not check everything (out), 1 ok") || r.code != 3 || !strings.Contains(r.stdout, said) {
+			t.Errorf("%s: exit %d:\n%s\nwant exit 3, UNKNOWN, saying %s", tc.name, r.code, r.stdout, said)
+		}
+	}
+}
+
+// TestMySQLAdminPingRefusedIsNoAnswer: `mysqladmin ping` exits 0
+// whenever the server answered at all, saying `mysqladmin: connect to
+// server at 'localhost' failed` and why on stderr: a wrong password
+// (`Access denied for user …`), `Too many connections`; under --silent
+// (`mysqladmin ping -s`, as Docker health checks run it) it says nothing
+// at all. A liveness check under `exitCodes: {0: up, 1: down}` said up,
+// OK, Consistent, over a server refusing every new connection. Not sure
+// now, UNKNOWN, quoting both lines where it wrote them, and saying it
+// printed no `mysqld is alive` where it wrote nothing; `mysqld is alive`
+// is up, and no server at the socket (exit 1) down. Real mysqladmin 10.11 output (testdata/wave-mysql/ping).
+func TestMySQLAdminPingRefusedIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	const failed = "mysqladmin: connect to server at 'localhost' failed"
+	for _, tc := range []struct {
+		name, stdout, why string
+		exit              int
+		status            string
+		code              int
+	}{
+		{"too many connections", "", "error: 'Too many connections'", 0, "ping UNKNOWN - 1 stage did not check everything (ping), 1 up", 3},
+		{"a wrong password", "", "error: 'Access denied for user 'monitor'@'localhost' (using password: YES)'", 0, "ping UNKNOWN - 1 stage did not check everything (ping), 1 up", 3},
+		{"silent", "", "", 0, "ping UNKNOWN - 1 stage did not check everything (ping), 1 up", 3},
+		{"alive", "mysqld is alive", "", 0, "ping OK - 1 up", 0},
+		{"no server", "", "error: 'Can't connect to local server through socket '/run/mysqld/mysqld.sock' (2)'", 1, "ping CRITICAL - 1 down", 2},
+	} {
+		name := strings.ReplaceAll(tc.name, " ", "-")
+		if err := os.Mkdir(filepath.Join(dir, name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		tool := filepath.Join(dir, name, "mysqladmin")
+		script := "#!/bin/sh\n"
+		if tc.stdout != "" {
+			script += "echo '" + tc.stdout + "'\n"
+		}
+		if tc.why != "" {
+			script += "cat >&2 <<'EOF'\n" + failed + "\n" + tc.why + "\nEOF\n"
+		}
+		script += fmt.Sprintf("exit %d\n", tc.exit)
+		if err := os.WriteFile(tool, []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		chart := writeChart(t, dir, name+".yaml", `version: 1
+runbook: ping
+result: {kind: verdict/server, decider: Alive, nagios: {ok: [up], critical: [down]}}
+stages:
+  - id: ping
+    exec: {command: [`+tool+`, ping], exitCodes: {0: up, 1: down}}
+  - id: alive
+    name: Alive
+    decide:
+      rules:
+        - {when: ping.status == "down", then: down, label: Not reached}
+      default: {branch: up, label: Answered}
+    branches:
+      down: [{id: d, verdict: {subject: '"db1"', verdict: '"down"'}}]
+      up: [{id: u, verdict: {subject: '"db1"', verdict: '"up"'}}]
+`)
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		if !strings.HasPrefix(r.stdout, tc.status) || r.code != tc.code {
+			t.Errorf("%s: exit %d:\n%s\nwant exit %d, %q first", tc.name, r.code, r.stdout, tc.code, tc.status)
+		}
+		if tc.name == "silent" {
+			if said := `it runs mysqladmin ping and did not print "mysqld is alive" though it exited 0, which the chart declares the answer "up"`; !strings.Contains(r.stdout, said) {
+				t.Errorf("%s: want it to say %s:\n%s", tc.name, said, r.stdout)
+			}
+		} else if tc.code == 3 {
+			said := fmt.Sprintf("it said on stderr that it could not connect to the server it asks though it exited 0 (mysqladmin ping exits 0 whenever the server answered at all, a refused login and too many connections among it), so the server answered and refused: that is no server up for its clients; stderr's first such line, with the one after it: %q", failed+": "+tc.why)
+			if !strings.Contains(r.stdout, said) {
+				t.Errorf("%s: want it to say %s:\n%s", tc.name, said, r.stdout)
+			}
+		}
+	}
+}

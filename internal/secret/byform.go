@@ -22,7 +22,7 @@ func ByForm(t string) string {
 // copied, when they hold no such form.
 func byForm(b []byte) []byte {
 	if !bytes.Contains(b, []byte("PRIVATE KEY")) && !bytes.Contains(b, []byte("rivate-Key")) && !bytes.Contains(b, []byte("rivate-key")) && !bytes.Contains(b, []byte("$")) &&
-		!bytes.Contains(b, []byte("requirepass")) && !bytes.Contains(b, []byte("masterauth")) &&
+		!bytes.Contains(b, []byte("*")) && !bytes.Contains(b, []byte("requirepass")) && !bytes.Contains(b, []byte("masterauth")) &&
 		!bytes.Contains(b, []byte("user ")) && !bytes.Contains(b, []byte("passwords")) &&
 		!bytes.Contains(b, []byte("=")) && !(bytes.Contains(b, []byte("--")) && bytes.IndexByte(b, 0) >= 0) {
 		return b
@@ -44,6 +44,12 @@ var passwordHash = regexp.MustCompile(`\$(?:` +
 	`|argon2(?:id|i|d)\$v=[0-9]+\$m=[0-9]+,t=[0-9]+,p=[0-9]+\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]{16,}` +
 	`)`)
 
+// mysqlHash is a mysql_native_password hash, as MySQL's and MariaDB's
+// mysql.user, mysql.global_priv, SHOW GRANTS and SHOW CREATE USER print
+// it: `*` and 40 upper-case hexadecimal digits (an unsalted SHA-1 of a
+// SHA-1), no longer run of them after.
+var mysqlHash = regexp.MustCompile(`\*[0-9A-F]{40}\b`)
+
 // PasswordHashes is t with every password hash in it masked but for its
 // scheme: `root:$6$Qx…$9f…:19700:0:99999:7:::` is `root:$6$***:19700:…`.
 // A hash is no password, but one read is a password guessed offline: an
@@ -54,10 +60,20 @@ var passwordHash = regexp.MustCompile(`\$(?:` +
 // empty field is as it was. Idempotent: a masked text is masked again
 // unchanged.
 //
+// So is a mysql_native_password hash, but for its `*`: a chart listing
+// the accounts with no password read mysql.user's authentication_string,
+// and every account's hash stood in the record
+// (TestMySQLPasswordHashesAreMaskedByForm); the empty string such a
+// chart asks about is as it was.
+//
 //	root:$6$rounds=5000$abc$Fh…(86)…:19700::   root:$6$***:19700::
 //	web:$2b$12$R9h…(53)…                      web:$2b$***
+//	repl	*3FEBEA1F…(40 hex digits)           repl	****
 //	echo $1$HOME/.config                      as it is
 func PasswordHashes(t string) string {
+	if strings.Contains(t, "*") {
+		t = mysqlHash.ReplaceAllString(t, "*"+Masked)
+	}
 	if !strings.Contains(t, "$") {
 		return t
 	}

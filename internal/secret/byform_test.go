@@ -43,6 +43,38 @@ func TestPasswordHashesAreMaskedByForm(t *testing.T) {
 	}
 }
 
+// TestMySQLPasswordHashesAreMaskedByForm: a chart listing MariaDB
+// accounts with no password read mysql.user's authentication_string, and
+// every mysql_native_password hash (`*` and 40 hexadecimal digits, an
+// unsalted double SHA-1) stood in the record 14 times and in --format
+// json. It is masked as a crypt(3) hash is, its `*` kept; the empty
+// string a chart asks about is as it was, and so are 40 hexadecimal
+// digits with no `*` (a commit, a SHA-1 sum) and a longer run.
+func TestMySQLPasswordHashesAreMaskedByForm(t *testing.T) {
+	t.Parallel()
+	const h = "*70A1B5C748903CF24CE664A85283E7DCA1C88500"
+	var zero secret.Set
+	for in, want := range map[string]string{
+		"monitor\tlocalhost\tmysql_native_password\t" + h + "\n": "monitor\tlocalhost\tmysql_native_password\t****\n",
+		`[{"user": "repl", "hash": "` + h + `"}]`:                "[{\"user\": \"repl\", \"hash\": \"****\"}]",
+		"ALTER USER x IDENTIFIED BY PASSWORD '" + h + "'":        "ALTER USER x IDENTIFIED BY PASSWORD '****'",
+		"nopass\t%\tmysql_native_password\t\n":                   "nopass\t%\tmysql_native_password\t\n",
+		"commit 70A1B5C748903CF24CE664A85283E7DCA1C88500":        "commit 70A1B5C748903CF24CE664A85283E7DCA1C88500",
+		h + "FF": h + "FF",
+	} {
+		if got := zero.Text(in); got != want {
+			t.Errorf("Text(%q) = %q, want %q", in, got, want)
+		}
+		if got := secret.ByForm(secret.ByForm(in)); got != want {
+			t.Errorf("ByForm twice (%q) = %q, want %q", in, got, want)
+		}
+	}
+	out := secret.MaskStream([]byte("repl\t"+h+"\n"), nil, 0, len("repl\t"+h+"\n"))
+	if strings.Contains(string(out), "70A1B5C7") {
+		t.Errorf("a captured stream kept the hash: %s", out)
+	}
+}
+
 // TestEnvironmentSecretsAreMaskedByForm: a chart asking whether a process
 // runs with LD_PRELOAD read /proc/PID/environ, and the service's
 // DB_PASSWORD and AWS_SECRET_ACCESS_KEY stood in the record, in explain's
