@@ -89,6 +89,9 @@ func newColumns(o opts) (parser, error) {
 }
 
 func (p *columns) parse(text string, r *recorder) any {
+	if webPage(text, r) {
+		return []any{}
+	}
 	type row struct {
 		n   int
 		s   string
