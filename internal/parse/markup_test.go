@@ -56,3 +56,28 @@ func TestWebPageIsNoTable(t *testing.T) {
 		t.Errorf("a value holding markup: got %#v, %d problems (%s); want its one row", r.Value, r.Problems, r.FirstProblem)
 	}
 }
+
+// TestColumnsHeaderOpenedByACommentMarkSaysSo: HAProxy's `show servers
+// state` heads its rows with `# be_id be_name …`, and the lone "#" was
+// read as a column: every row was a problem saying only "25 fields, the
+// table has 26 columns", with nothing on what to write. It says the "#"
+// names no column now, and how to name them.
+func TestColumnsHeaderOpenedByACommentMarkSaysSo(t *testing.T) {
+	t.Parallel()
+	out := "# be_id be_name srv_id srv_name srv_op_state\n4 app 1 app1 2\n4 app 3 app3 0\n"
+	r, err := Parse(out, Spec{Mode: "columns"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Problems != 2 || !strings.Contains(r.FirstProblem, `the header opens with "#"`) || !strings.Contains(r.FirstProblem, "names: [") {
+		t.Errorf("got %d problems (%s); want each row a problem saying the header's # names no column", r.Problems, r.FirstProblem)
+	}
+	// Named, with the header read past, the rows are read.
+	r, err = Parse(out, Spec{Mode: "columns", Options: map[string]any{"header": true, "names": []any{"be_id", "be_name", "srv_id", "srv_name", "srv_op_state"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l, _ := r.Value.([]any); len(l) != 2 || r.Problems != 0 {
+		t.Errorf("named: got %#v (%d problems: %s); want the two rows", r.Value, r.Problems, r.FirstProblem)
+	}
+}
