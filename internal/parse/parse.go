@@ -538,12 +538,19 @@ func psqlRuleLine(s string, underHead bool) string {
 // and csv read it as a one-column table of two rows, so a chart counting
 // the servers DOWN found none, OK, Consistent (TestWebPageIsNoTable).
 func webPage(text string, r *recorder) bool {
-	all := r.records(text)
-	first := slices.IndexFunc(all, func(s string) bool { return !blank(s) })
-	if first < 0 || !webPageStart.MatchString(all[first]) {
+	// Its first record that is not blank, looked for in the text's head
+	// alone: every table's parse asks, and most are no page.
+	head, lead := text[:min(len(text), 4096)], []string(nil)
+	if r.nul {
+		lead = strings.Split(head, "\x00") // records would file a head with no NUL
+	} else {
+		lead = lines(head)
+	}
+	first := slices.IndexFunc(lead, func(s string) bool { return !blank(s) })
+	if first < 0 || !webPageStart.MatchString(lead[first]) {
 		return false
 	}
-	for i, s := range all {
+	for i, s := range r.records(text) {
 		if blank(s) {
 			continue
 		}
