@@ -180,3 +180,64 @@ func (e *ExecSpec) CurlManyURLs() string {
 	}
 	return "it gives curl more than one URL, and curl then exits with its last transfer's code: a URL before it refused or timed out (its -w '%{http_code}' 000) leaves the exit 0, and the run reads it as done; run one curl per URL (a foreach), or add --fail-early"
 }
+
+// CurlBodyReadWithoutFail is the note for an exec whose command is curl,
+// or whose shell: script's last statement is (its output is then the
+// stage's), that prints the body on stdout without -f, --fail or
+// --fail-with-body and without -w, -o or -I ("" otherwise): curl then
+// exits 0 on every HTTP status and the server's error page is the
+// stage's output. HAProxy's stats page (`;csv`) asked with a wrong
+// password is its 401 page; a parse mode that reads rows finds none in a
+// web page now, but lines, text and regex read it as any text, and json
+// reads an error body that is JSON as the answer. A curl whose exit the
+// chart declares an answer (CurlExitWithoutFail) or that pipes its body
+// on (CurlPipedWithoutFail) is said by those.
+//
+//	[curl, -s, "${url}"]                                   noted
+//	shell: curl -s "$url"                                  noted
+//	[curl, -sf, "${url}"]                                  not noted
+//	[curl, -s, -o, /dev/null, -w, "%{http_code}", URL]     not noted
+func (e *ExecSpec) CurlBodyReadWithoutFail() string {
+	if e == nil || len(e.ExitCodes) > 0 {
+		return ""
+	}
+	argv := e.Command
+	if e.Shell != "" {
+		argv = lastCurlOfScript(e.Shell)
+	}
+	if len(argv) == 0 || filepath.Base(argv[0]) != "curl" || curlFails(argv[1:]) || curlBodyElsewhere(argv[1:]) {
+		return ""
+	}
+	return "its output is the body curl printed, and curl without -f (--fail) exits 0 on every HTTP status and prints the server's error page as the body (a 401 for credentials refused, a 404, a 503), which the stage then reads as its data; add -f, whose exit 22 on a status of 400 or more fails the stage, or print the status with -w '%{http_code}' and judge it"
+}
+
+// curlBodyElsewhere says whether curl's arguments print the status
+// (-w, --write-out), the head (-I, --head) or send the body to a file
+// (-o, --output, -O, --remote-name), so that stdout is not the body
+// alone. A letter after one that takes an argument is that argument.
+func curlBodyElsewhere(args []string) bool {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--write-out" || a == "--output" || a == "--head" || a == "--remote-name":
+			return true
+		case strings.HasPrefix(a, "--"):
+			if curlLongArgs[a] {
+				i++
+			}
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+			for j, c := range a[1:] {
+				if c == 'w' || c == 'o' || c == 'I' || c == 'O' {
+					return true
+				}
+				if strings.ContainsRune(curlShortArgs, c) {
+					if j == len(a)-2 {
+						i++
+					}
+					break
+				}
+			}
+		}
+	}
+	return false
+}

@@ -112,3 +112,35 @@ func TestCurlExitAnswerInAShellScriptIsNoted(t *testing.T) {
 		}
 	}
 }
+
+// TestCurlBodyReadWithoutFailIsNoted: `curl -s 'http://lb:8404/stats;csv'`
+// with a wrong password printed HAProxy's 401 page and exited 0, and the
+// stage read the page as its data (testdata/wave-haproxy/page). csv,
+// tsv, columns and kv now find no row in a web page, but lines, text and
+// regex read one as they read any text, and json reads an error body
+// that is JSON (a 503's {"error": …}) as the answer: a curl whose body is
+// the stage's output, without -f, is noted. One that prints the status
+// (-w), writes the body to a file (-o), or fails on an HTTP error is not.
+func TestCurlBodyReadWithoutFailIsNoted(t *testing.T) {
+	for _, tc := range []struct {
+		e    ExecSpec
+		want bool
+	}{
+		{ExecSpec{Command: []string{"curl", "-s", "-K", "-", "${url}"}}, true},
+		{ExecSpec{Command: []string{"/usr/bin/curl", "-sS", "-m", "5", "http://127.0.0.1:8404/stats;csv"}}, true},
+		{ExecSpec{Shell: `curl -s "$url"`}, true},
+		{ExecSpec{Command: []string{"curl", "-sf", "${url}"}}, false},
+		{ExecSpec{Command: []string{"curl", "-s", "--fail", "${url}"}}, false},
+		{ExecSpec{Command: []string{"curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "${url}"}}, false},
+		{ExecSpec{Command: []string{"curl", "-s", "--write-out", "%{http_code}", "${url}"}}, false},
+		{ExecSpec{Command: []string{"curl", "-s", "-o", "/tmp/page", "${url}"}}, false},
+		{ExecSpec{Command: []string{"curl", "-sI", "${url}"}}, false},                                    // the head holds the status
+		{ExecSpec{Command: []string{"curl", "-s", "${url}"}, ExitCodes: map[int]string{0: "up"}}, false}, // CurlExitWithoutFail says it
+		{ExecSpec{Shell: `curl -s "$url" | grep -c x`}, false},                                           // CurlPipedWithoutFail says it
+		{ExecSpec{Command: []string{"wget", "-qO-", "${url}"}}, false},
+	} {
+		if got := tc.e.CurlBodyReadWithoutFail() != ""; got != tc.want {
+			t.Errorf("%q %q: noted %v, want %v", tc.e.Command, tc.e.Shell, got, tc.want)
+		}
+	}
+}

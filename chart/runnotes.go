@@ -4,7 +4,7 @@ package chart
 // `runbook plan` notes before any run, in that order: what the chart
 // wrote that may read a failure as an answer (a pipeline with no
 // pipefail, curl's exit without -f or over many URLs, curl's output
-// piped on without -f, a pipeline ending in grep -q, a failure silenced
+// piped on or read as the stage's output without -f, a pipeline ending in grep -q, a failure silenced
 // by 2>/dev/null and || true together, sysctl -e's silence over a key
 // not there, sqlite3's new empty database over a path not there, ssh that checks no
 // host key, dig +short's
@@ -20,7 +20,7 @@ package chart
 // planned and warned of.
 func (e *ExecSpec) RunWarnings() []string {
 	var out []string
-	for _, n := range []string{e.UnguardedPipeline(), e.CurlExitWithoutFail(), e.CurlPipedWithoutFail(), e.QuietGrepEndsPipe(), e.CurlManyURLs(), e.SSHHostUnchecked(), e.DigShortSilence(),
+	for _, n := range []string{e.UnguardedPipeline(), e.CurlExitWithoutFail(), e.CurlPipedWithoutFail(), e.CurlBodyReadWithoutFail(), e.QuietGrepEndsPipe(), e.CurlManyURLs(), e.SSHHostUnchecked(), e.DigShortSilence(),
 		e.GetentNotFoundIsNoAnswer(), e.ResolverExitAnswer(), e.ChecksumStatusSilence(), e.GitStatusUntracked(), e.GitConfigUnscoped(), e.SilentFileTest(), e.JournalQuiet(), e.SystemctlShowWithoutLoadState(), e.SystemctlShowValuesByPosition(), e.SinceBootReport(), e.OneFrame(), e.OwnLimits(), e.RedisPasswordInArgv(), e.SNMPPassphraseInArgv(), e.SNMPWalkManyOIDs(), e.SNMPNextValueOnly(), e.FindNamesByLine(), e.SwallowedFailure(), e.SysctlIgnoresMissing(), e.SQLiteMakesMissingDatabase(), e.ShellReadsChartNames()} {
 		if n != "" {
 			out = append(out, n)

@@ -67,25 +67,46 @@ func SNMPException(stdout string) string {
 	return end
 }
 
+// haproxyErrorReply is a line HAProxy's stats socket (the Runtime API)
+// prints in place of an answer (haproxy 2.6), which socat and nc print
+// and exit 0 over; each at the line's start, where no line of `show
+// stat`'s CSV, `show info` or `show servers state` begins so:
+//
+//	No such proxy.        show stat NAME … of a proxy it does not have (names match whole)
+//	Can't find backend.   show servers state NAME, the same
+//	No such backend. / No such server. / Require 'backend/server'.
+//	Unknown command…      a command it does not know, then its help lines
+//	Permission denied     a command the socket's level does not allow
+var haproxyErrorReply = regexp.MustCompile(`^(No such (proxy|backend|frontend|server|table|session)\b|Can't find backend\.|Require 'backend/server'\.|Unknown command\b|Permission denied!?\r?$|Invalid statistics domain\.)`)
+
+// HAProxyErrorReply is stdout's first line that is HAProxy's error reply
+// (haproxyErrorReply), "" when none is.
+func HAProxyErrorReply(stdout string) string {
+	return firstLine(stdout, haproxyErrorReply.MatchString)
+}
+
 // Whose error reply an ErrorReplyEntry says: the server's (Redis), the
-// SNMP agent's exception, or an SNMP walk's blank output (SNMPv1's walk
+// SNMP agent's exception, HAProxy's stats socket's, or an SNMP walk's
+// blank output (SNMPv1's walk
 // of an OID the agent has nothing under prints nothing and exits 0).
 const (
 	ReplyRedis       = "redis"
 	ReplySNMP        = "snmp"
 	ReplySNMPNothing = "snmp-nothing"
+	ReplyHAProxy     = "haproxy"
 )
 
 // ErrorReplyEntry is the ledger's entry for such a stage, filed under its
-// path: whose is ReplyRedis, ReplySNMP or ReplySNMPNothing (line ""),
-// exit the exit code, line the
-// output's first error reply (masked already; RedisErrorReply,
-// SNMPException).
+// path: whose is ReplyRedis, ReplySNMP, ReplyHAProxy or ReplySNMPNothing
+// (line ""), exit the exit code, line the output's first error reply
+// (masked already; RedisErrorReply, SNMPException, HAProxyErrorReply).
 func ErrorReplyEntry(path, whose string, exit int, line string) coverage.Entry {
 	why := fmt.Sprintf("it printed the server's error reply as its output though it exited %d, so what it printed is the server's refusal, not the value asked for, and a rule over it judges no value the server holds; its first such line: %q; give it what the server asks (a password in REDISCLI_AUTH, through envFrom:), or add -e, which makes redis-cli exit 1 on an error reply", exit, cutLine(line))
 	switch whose {
 	case ReplySNMPNothing:
 		why = fmt.Sprintf("it walked nothing: it printed no object though it exited %d, as an SNMPv1 walk does under an OID the agent has no object under, or none the community's view shows (SNMPv2c's prints No Such Object), so an empty list from it is no answer of none; ask for an OID the agent has, or walk with -v2c, which says so", exit)
+	case ReplyHAProxy:
+		why = fmt.Sprintf("it printed HAProxy's error reply as its output though it exited %d, as socat and nc do whatever the stats socket answers, so what it printed is HAProxy's refusal, not the table or values asked for, and a rule over it judges no server or proxy; its first such line: %q; name a proxy or backend HAProxy has (names match whole: a prefix of one is none; show stat lists them), spell the command as help lists it, and give the socket the level the command needs (stats socket … level admin)", exit, cutLine(line))
 	case ReplySNMP:
 		why = fmt.Sprintf("it printed the SNMP agent's exception in place of a value though it exited %d: the agent holds no such object or instance (a wrong OID or index, an interface or disk it does not have, a view that hides it) or a walk ran past the end of its MIB, so a rule over that line judges no value the agent holds; its first such line: %q; ask for an OID the agent has (snmpwalk its table to list the indexes), or read only lines of the form OID = TYPE: VALUE", exit, cutLine(line))
 	}

@@ -39,9 +39,47 @@ func TestPredicateMemberNoItemHasIsAnError(t *testing.T) {
 		{`map(rows, map(rows, .utl))`, `did you mean "util"?`, true},
 		// no near name: not taken for a typo
 		{`count(rows, .zzzzzz == nil)`, "2", false},
+		{`count(pods, .zzzzzz == "x")`, "0", false},
 		{`filter(none, .tme == "x")`, "[]", false},
 		{`sortBy(rows, .utl)`, `sortBy(rows, .utl): no item of the list has a member "utl"; did you mean "util"?`, true},
 		{`filter(filter(rows, .time == "Average:"), .utl > 1)`, `filter(filter(rows, .time == "Average:"), .utl > 1): no item`, true},
+	}
+	runValues(t, env, tests)
+}
+
+// TestPredicateColumnNoRowHasIsAnError: HAProxy's show stat, read by
+// csv, has the columns weight and uweight; a chart asking for the
+// servers set to weight 0 wrote show servers state's srv_uweight, which
+// no row has and no column is near, so it read as null in every row,
+// filter(stat.stdout, .srv_uweight == 0) kept nothing and the chart said
+// none, Consistent. Over a table's rows (two or more items with the same
+// members) a member none has is an error naming the columns; over items
+// whose members differ (a JSON field left out where unset), a single
+// item, or a read written to allow absence, it reads as before.
+func TestPredicateColumnNoRowHasIsAnError(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{
+		"stat": []any{
+			map[string]any{"# pxname": "app", "svname": "app1", "status": "UP", "weight": 1, "uweight": 1},
+			map[string]any{"# pxname": "app", "svname": "app2", "status": "UP", "weight": 0, "uweight": 0},
+		},
+		"one": []any{
+			map[string]any{"svname": "app1", "status": "UP"},
+		},
+		"alerts": []any{
+			map[string]any{"name": "a", "state": "firing"},
+			map[string]any{"name": "b", "state": "firing", "silenced": true},
+		},
+	}
+	tests := []valueCase{
+		{`filter(stat, .srv_uweight == 0)`, `no item of the list has a member "srv_uweight", and every item has the same members, as a table's rows have its columns (# pxname, status, svname, uweight, weight)`, true},
+		{`count(stat, .srv_uweight != 1)`, `"srv_uweight" is no column of it`, true},
+		{`map(filter(stat, .uweight == 0), .svname)`, "[app2]", false},
+		{`count(stat, #?.srv_uweight == 0)`, "0", false},
+		{`count(stat, (.srv_uweight ?? 1) == 0)`, "0", false},
+		{`count(stat, .srv_uweight == nil)`, "2", false},
+		{`count(one, .srv_uweight == 0)`, "0", false},
+		{`count(alerts, .silenced == true)`, "1", false},
 	}
 	runValues(t, env, tests)
 }

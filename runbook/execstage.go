@@ -571,7 +571,10 @@ func deniedInOutput(res proc.Result, row label.Row, stdout string) string {
 // not the value asked for (record.ItemErrorReply). An SNMPv1 walk
 // (chart.ExecSpec.SNMPWalk) of an OID the agent has nothing under prints
 // nothing at all and exits 0, where v2c's prints `No Such Object`: its
-// blank output is the same reply (record.ReplySNMPNothing, line "").
+// blank output is the same reply (record.ReplySNMPNothing, line ""). A
+// command that talks to a socket (chart.ExecSpec.SocketClient: socat,
+// nc) exits 0 over HAProxy's error reply on its stats socket
+// (record.HAProxyErrorReply: `No such proxy.`, `Unknown command`).
 // whose is "" when there is none.
 func errorReply(es *chart.ExecSpec, res proc.Result, row label.Row, stdout string) (line, whose string) {
 	if !answeredAsNoFailure(res, row) {
@@ -588,6 +591,11 @@ func errorReply(es *chart.ExecSpec, res proc.Result, row label.Row, stdout strin
 		}
 		if *res.ExitCode == 0 && es.SNMPWalk() && strings.TrimSpace(stdout) == "" {
 			return "", record.ReplySNMPNothing
+		}
+	}
+	if es.SocketClient() {
+		if line := record.HAProxyErrorReply(stdout); line != "" {
+			return line, record.ReplyHAProxy
 		}
 	}
 	return "", ""

@@ -89,6 +89,9 @@ func newColumns(o opts) (parser, error) {
 }
 
 func (p *columns) parse(text string, r *recorder) any {
+	if webPage(text, r) {
+		return []any{}
+	}
 	type row struct {
 		n   int
 		s   string
@@ -317,7 +320,11 @@ func (p *columns) parse(text string, r *recorder) any {
 		}
 		if len(f) != len(names) {
 			hint := restHint(len(f) > len(names) && !p.rest)
-			if head != nil && len(f) < len(names) {
+			if head != nil && p.names == nil && len(f) == len(names)-1 && len(headFields) > 0 && headFields[0] == "#" {
+				// HAProxy's show servers state heads its rows "# be_id
+				// be_name …": the mark is a word of the header, no column.
+				hint = fmt.Sprintf(": the header opens with \"#\", a comment mark that names no column (as HAProxy's show servers state prints it), so the header has one word more than the rows have values; name the columns with names: [%s, …] and header: true, which reads the header row past", strings.Join(headFields[1:min(len(headFields), 3)], ", "))
+			} else if head != nil && len(f) < len(names) {
 				hint += blankUnder(rw.s, head.s, len(names)-len(f))
 			}
 			r.problem(rw.n, rw.s, fmt.Sprintf("%d %s, the table has %d columns%s", len(f), plural(len(f), "field"), len(names), hint))

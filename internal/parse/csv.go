@@ -63,6 +63,9 @@ func newCSV(o opts, comma rune) (parser, error) {
 }
 
 func (p *table) parse(text string, r *recorder) any {
+	if webPage(text, r) {
+		return []any{}
+	}
 	cr := csv.NewReader(strings.NewReader(text))
 	cr.Comma = p.comma
 	cr.FieldsPerRecord = -1

@@ -58,6 +58,9 @@ func newKV(o opts) (parser, error) {
 
 func (p *kv) parse(text string, r *recorder) any {
 	out := map[string]any{}
+	if webPage(text, r) {
+		return out
+	}
 	folded := map[string]string{} // each key in lower case → the key as written
 	for i, s := range r.records(text) {
 		if blank(s) || strings.HasPrefix(strings.TrimSpace(s), "#") {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -580,3 +581,38 @@ func psqlRuleLine(s string, underHead bool) string {
 	}
 	return "psql's rule under an aligned table's header, not a row: read psql's --csv (parse: csv), or -At -F ',' with names:, whose values no padding or | moves"
 }
+
+// webPage says whether text is a web page (an HTML or XML document: its
+// first line that is not blank opens with <!DOCTYPE html, <html or
+// <?xml), and if so counts each of its lines that is not blank as a
+// problem: no mode that reads rows or keys (csv, tsv, columns, kv) has
+// a table in it. curl without -f exits 0 over an HTTP error and prints
+// the server's page: HAProxy's stats page (`stats uri`, `;csv`) asked
+// with a wrong password is its 401 page, three lines with no comma,
+// and csv read it as a one-column table of two rows, so a chart counting
+// the servers DOWN found none, OK, Consistent (TestWebPageIsNoTable).
+func webPage(text string, r *recorder) bool {
+	// Its first record that is not blank, looked for in the text's head
+	// alone: every table's parse asks, and most are no page.
+	head, lead := text[:min(len(text), 4096)], []string(nil)
+	if r.nul {
+		lead = strings.Split(head, "\x00") // records would file a head with no NUL
+	} else {
+		lead = lines(head)
+	}
+	first := slices.IndexFunc(lead, func(s string) bool { return !blank(s) })
+	if first < 0 || !webPageStart.MatchString(lead[first]) {
+		return false
+	}
+	for i, s := range r.records(text) {
+		if blank(s) {
+			continue
+		}
+		r.problem(i+1, s, "the text is a web page, not a table (an HTML or XML document): none of its lines is a row; curl without -f (--fail) exits 0 over an HTTP error (a 401 when its credentials are refused, a 404 for a path the server does not have, a 503) and prints the server's page: give curl -f, whose exit 22 on a status of 400 or more fails the stage, and check the URL and its credentials")
+	}
+	return true
+}
+
+// webPageStart is the opening of a web page's first line: <!DOCTYPE
+// html, <html or <?xml, in any case, after blanks.
+var webPageStart = regexp.MustCompile(`(?i)^\s*(<!doctype\s+html|<html[\s>]|<html$|<\?xml\s)`)
