@@ -318,37 +318,17 @@ func closeBrace(rs []rune, i int) (int, bool) {
 // end), or the whole $env where the chart has a secret: a secret never goes
 // into argv (chart-yaml.md, Templates).
 func (l *loader) checkTemplateSecrets(spec *Spec) {
-	if len(l.templateReads) == 0 || spec == nil {
+	if spec == nil {
 		return
 	}
-	from := map[string]string{} // a name holding a secret → the secret input it holds
-	via := map[string]string{}  // a name computed from one → how
-	var secrets []string
-	for _, in := range spec.Inputs {
-		if in.Secret {
-			from[in.Name] = in.Name
-			secrets = append(secrets, in.Name)
-		}
+	l.checkShellSecrets(spec) // shellsecret.go
+	if len(l.templateReads) == 0 {
+		return
 	}
 	l.checkTemplateNamedSecrets(spec)
+	from, via, secrets := secretNames(spec)
 	if len(secrets) == 0 {
 		return
-	}
-	taint := secretFlows(spec)
-	for changed := true; changed; {
-		changed = false
-		for _, f := range taint {
-			if _, done := from[f.key]; done {
-				continue
-			}
-			for _, r := range f.x.Roots() {
-				if in, ok := from[r]; ok {
-					from[f.key], via[f.key] = in, f.how
-					changed = true
-					break
-				}
-			}
-		}
 	}
 	for _, t := range l.templateReads {
 		if t.x.ReadsWholeEnv() {
@@ -377,6 +357,43 @@ func (l *loader) checkTemplateSecrets(spec *Spec) {
 			break
 		}
 	}
+}
+
+// secretNames are the names that hold a secret of spec: each secret
+// input, and each name computed from one (a var, a set key or a foreach
+// as whose expression reads one, followed to its end): from maps each to
+// the secret input it holds, via says how a computed one was, secrets
+// lists the secret inputs in order. The one taint rule of argv's checks
+// (checkTemplateSecrets, checkShellSecrets).
+func secretNames(spec *Spec) (from, via map[string]string, secrets []string) {
+	from = map[string]string{} // a name holding a secret → the secret input it holds
+	via = map[string]string{}  // a name computed from one → how
+	for _, in := range spec.Inputs {
+		if in.Secret {
+			from[in.Name] = in.Name
+			secrets = append(secrets, in.Name)
+		}
+	}
+	if len(secrets) == 0 {
+		return from, via, nil
+	}
+	taint := secretFlows(spec)
+	for changed := true; changed; {
+		changed = false
+		for _, f := range taint {
+			if _, done := from[f.key]; done {
+				continue
+			}
+			for _, r := range f.x.Roots() {
+				if in, ok := from[r]; ok {
+					from[f.key], via[f.key] = in, f.how
+					changed = true
+					break
+				}
+			}
+		}
+	}
+	return from, via, secrets
 }
 
 // checkTemplateNamedSecrets refuses a template part that reads an input
