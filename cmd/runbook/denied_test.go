@@ -1294,3 +1294,67 @@ stages:
 		}
 	}
 }
+
+// TestLVMMissingPVIsNoWholeAnswer: vgs, lvs and pvs over a volume group
+// one of whose physical volumes is gone (a disk pulled, a loop device
+// detached) print the VG as its metadata on the disks left describes it,
+// say `WARNING: Couldn't find device with uuid …` and `WARNING: VG vg0 is
+// missing PV …` on stderr, and exit 0. A chart of VG free space said `OK
+// - 1 ok`, Consistent, over a partial VG whose free bytes were half on the
+// missing disk (testdata/wave-lvm/vg-free/naive.yaml). lvm 2.02's words
+// (`WARNING: Device for PV … not found or rejected by a filter.`) are the
+// same gap; another LVM warning is none.
+func TestLVMMissingPVIsNoWholeAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	const said = `stage "vgs" did not check its output (it said on stderr that it could not find a device (PV) of a volume group it reports though it exited 0, `
+	for _, tc := range []struct {
+		name, stderr string
+		line         string
+	}{
+		{"lvm 2.03", `  WARNING: Couldn't find device with uuid 0okUC3-Yaae-QJ1o-r93w-dMZq-EEyS-VVuGld.\n  WARNING: VG vg0 is missing PV 0okUC3-Yaae-QJ1o-r93w-dMZq-EEyS-VVuGld (last written to /dev/loop1).`,
+			`"WARNING: Couldn't find device with uuid 0okUC3-Yaae-QJ1o-r93w-dMZq-EEyS-VVuGld."`},
+		{"lvm 2.03 missing PV alone", `  WARNING: VG vg0 is missing PV 0okUC3-Yaae-QJ1o-r93w-dMZq-EEyS-VVuGld (last written to /dev/loop1).`,
+			`"WARNING: VG vg0 is missing PV 0okUC3-Yaae-QJ1o-r93w-dMZq-EEyS-VVuGld (last written to /dev/loop1)."`},
+		{"lvm 2.02", `  WARNING: Device for PV 0okUC3-Yaae-QJ1o-r93w-dMZq-EEyS-VVuGld not found or rejected by a filter.`,
+			`"WARNING: Device for PV 0okUC3-Yaae-QJ1o-r93w-dMZq-EEyS-VVuGld not found or rejected by a filter."`},
+		{"another LVM warning", `  WARNING: Running as a non-root user. Functionality may be unavailable.`, ""},
+	} {
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
+runbook: vg-free
+result: {kind: verdict/vg-free, decider: Headroom, nagios: {critical: [low]}}
+stages:
+  - id: vgs
+    exec:
+      parse: json
+      shell: |
+        echo '{"report": [{"vg": [{"vg_name": "vg0", "vg_size": "411041792", "vg_free": "411041792"}]}]}'
+        printf "`+tc.stderr+`\n" >&2
+  - id: per
+    foreach:
+      items: vgs.stdout.report[0].vg
+      as: vg
+      maxBranches: 64
+      stages:
+        - id: headroom
+          name: Headroom
+          decide:
+            rules:
+              - {when: 'int(vg.vg_free) * 10 < int(vg.vg_size)', then: low, label: under a tenth free}
+            default: {branch: ok, label: a tenth or more free}
+          branches:
+            low: [{id: l, verdict: {subject: vg.vg_name, verdict: '"low"'}}]
+            ok: [{id: o, verdict: {subject: vg.vg_name, verdict: '"ok"'}}]
+`)
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		if tc.line == "" {
+			if r.code != 0 || strings.Contains(r.stdout, "could not find a device") {
+				t.Errorf("%s: exit %d; want 0, nothing said of the warning:\n%s", tc.name, r.code, r.stdout)
+			}
+			continue
+		}
+		if r.code != 3 || !strings.HasPrefix(r.stdout, "vg-free UNKNOWN") || !strings.Contains(r.stdout, said) || !strings.Contains(r.stdout, tc.line) {
+			t.Errorf("%s: exit %d; want 3, UNKNOWN, saying %s… %s:\n%s", tc.name, r.code, said, tc.line, r.stdout)
+		}
+	}
+}
