@@ -78,6 +78,8 @@ const ItemDenied = "denied"
 //	"couldn't find device with uuid", "is missing     vgs, lvs, pvs over a VG one of
 //	pv", "device for pv … not found", "couldn't       whose PVs is gone (lvmMissingPV)
 //	find all devices for lv"
+//	"/dev/mapper/control: open failed", "failure to   lvs, dmsetup reached no
+//	communicate with kernel device-mapper driver"     device-mapper (lvmNoDeviceMapper)
 func Denied(stderr string) string {
 	line := firstLine(stderr, func(l string) bool { return deniedCause(l) != "" })
 	if c := deniedCause(line); c == causeSkippedTable || c == causeNotConnected {
@@ -223,6 +225,8 @@ func deniedCause(line string) string {
 		return causeMadeEmpty
 	case lvmMissingPV(low):
 		return causeMissingPV
+	case lvmNoDeviceMapper(low):
+		return causeNoDeviceMapper
 	case strings.Contains(low, "may be incomplete") || strings.Contains(low, "will be missing") ||
 		strings.Contains(low, "as super-user") || strings.Contains(low, "as superuser") ||
 		strings.Contains(low, "would have to be root") || strings.Contains(low, "could not be identified"):
@@ -409,6 +413,26 @@ func lvmMissingPV(low string) bool {
 		(strings.Contains(low, "device for pv ") && strings.Contains(low, " not found"))
 }
 
+// causeNoDeviceMapper is what a line says when LVM (or dmsetup) could
+// not reach the kernel's device-mapper driver (lvmNoDeviceMapper).
+const causeNoDeviceMapper = "could not reach the kernel's device-mapper driver"
+
+// lvmNoDeviceMapper says whether a line (lower case) is LVM saying it
+// could not reach the kernel's device-mapper driver: `/dev/mapper/control:
+// open failed: No such device` and `Failure to communicate with kernel
+// device-mapper driver.`, in a container without /dev/mapper/control or
+// on a kernel without dm. lvs prints every LV from the VG metadata and
+// exits 0, but nothing of their live state: the attr's state letters X,
+// lv_health_status, a thin pool's data_percent and a snapshot's
+// snap_percent blank. A chart of LV health said OK, Consistent, over LVs
+// whose health nobody read (cmd/runbook
+// TestLVMWithoutDeviceMapperIsNoWholeAnswer, testdata/wave-lvm/lv-health).
+// As a user the open is refused (`Permission denied`), a refusal first.
+func lvmNoDeviceMapper(low string) bool {
+	return strings.Contains(low, "/dev/mapper/control: open failed") ||
+		strings.Contains(low, "failure to communicate with kernel device-mapper driver")
+}
+
 // causeIncomplete is what a line says when the tool itself says its
 // output is not whole, as lshw and lsusb -v run as a user do.
 const causeIncomplete = "its output may be incomplete"
@@ -538,6 +562,9 @@ func deniedWhy(exit int, line string) string {
 	}
 	if cause == causeMissingPV {
 		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so the VG is partial and what it printed of it rests on the metadata of the disks left: its size and free space count the missing disk's extents, and an LV on that disk is not active, its usage not read; stderr's first such line: %q; find the PV (pvs prints it as [unknown], vg_attr's 4th letter is p) and bring it back, or vgreduce --removemissing once its data is given up", cause, exit, line)
+	}
+	if cause == causeNoDeviceMapper {
+		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so what it printed comes from the VG metadata alone: no LV's live state was read (lvs prints the attr's state letters as X, and lv_health_status, data_percent, metadata_percent and snap_percent blank), and a blank is no health and no room; stderr's first such line: %q; run it where the kernel's device-mapper is reachable (on the host, or a container given /dev/mapper/control)", cause, exit, line)
 	}
 	if cause == causeIncomplete {
 		return fmt.Sprintf("it said on stderr that %s though it exited %d, so its output holds only what it could read, and what it left out is not known to be absent; stderr's first such line: %q; run it with the privilege it asks for", cause, exit, line)

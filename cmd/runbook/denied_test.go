@@ -1358,3 +1358,58 @@ stages:
 		}
 	}
 }
+
+// TestLVMWithoutDeviceMapperIsNoWholeAnswer: lvs where it cannot reach the
+// kernel's device-mapper driver (a container without /dev/mapper/control,
+// a kernel without dm) prints every LV from the VG metadata, its live
+// state unread: the attr's state letters X, lv_health_status and a thin
+// pool's data_percent blank; it says `/dev/mapper/control: open failed: No
+// such device` and `Failure to communicate with kernel device-mapper
+// driver.` on stderr, and exits 0. A chart of LV health said `OK - 3 ok`,
+// Consistent, over three LVs nobody read the health of
+// (testdata/wave-lvm/lv-health).
+func TestLVMWithoutDeviceMapperIsNoWholeAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	const said = `stage "lvs" did not check its output (it said on stderr that it could not reach the kernel's device-mapper driver though it exited 0, `
+	for _, tc := range []struct {
+		name, stderr string
+		line         string
+	}{
+		{"no dm driver", `  /dev/mapper/control: open failed: No such device\n  Failure to communicate with kernel device-mapper driver.\n  Check that device-mapper is available in the kernel.`,
+			`"/dev/mapper/control: open failed: No such device"`},
+		{"the driver line alone", `  Failure to communicate with kernel device-mapper driver.`,
+			`"Failure to communicate with kernel device-mapper driver."`},
+	} {
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
+runbook: lv-health
+result: {kind: verdict/lv-health, decider: Health, nagios: {critical: [unhealthy]}}
+stages:
+  - id: lvs
+    exec:
+      parse: json
+      shell: |
+        echo '{"report": [{"lv": [{"lv_name": "root", "lv_attr": "-wi-XX----", "lv_health_status": ""}]}]}'
+        printf "`+tc.stderr+`\n" >&2
+  - id: per
+    foreach:
+      items: lvs.stdout.report[0].lv
+      as: lv
+      maxBranches: 64
+      stages:
+        - id: health
+          name: Health
+          decide:
+            rules:
+              - {when: 'lv.lv_health_status != ""', then: unhealthy, label: a health problem}
+            default: {branch: ok, label: no health problem}
+          branches:
+            unhealthy: [{id: u, verdict: {subject: lv.lv_name, verdict: '"unhealthy"'}}]
+            ok: [{id: o, verdict: {subject: lv.lv_name, verdict: '"ok"'}}]
+`)
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		if r.code != 3 || !strings.HasPrefix(r.stdout, "lv-health UNKNOWN") || !strings.Contains(r.stdout, said) || !strings.Contains(r.stdout, tc.line) {
+			t.Errorf("%s: exit %d; want 3, UNKNOWN, saying %s… %s:\n%s", tc.name, r.code, said, tc.line, r.stdout)
+		}
+	}
+}
