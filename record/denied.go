@@ -53,7 +53,8 @@ const ItemDenied = "denied"
 //	"must be privileged", "are not allowed to use
 //	this program", "is not allowed to view the
 //	mail queue", "do not have permission to use"
-//	(crontab, postqueue, at), "access denied",
+//	(crontab, postqueue, at), "must be
+//	super-user" (mdadm), "access denied",
 //	"command denied to user" (MySQL, MariaDB)
 //	"no such file or directory"                       a file not there
 //	"connect to server at '…' failed" (and the        mysqladmin could not connect
@@ -255,11 +256,15 @@ func deniedCause(line string) string {
 // privilege(s)` (1227), `SHOW command denied to user 'lim'@'localhost'
 // for table …` (1142, 1143): mysqlcheck prints the other tables' OK over
 // one it may not see and exits 0, and `mysqladmin ping` exits 0 over a
-// refused login (cmd/runbook TestMySQLRefusalIsNoWholeAnswer).
+// refused login (cmd/runbook TestMySQLRefusalIsNoWholeAnswer). mdadm's
+// too: `mdadm: must be super-user to perform this action`, exit 1, which
+// is --detail --test's code for an array degraded (cmd/runbook
+// TestMdadmAsAUserIsNoAnswerOfDegraded).
 func refusedPrivilege(low string) bool {
 	return strings.Contains(low, "access denied") ||
 		strings.Contains(low, "command denied to user") ||
 		strings.Contains(low, "must be privileged") ||
+		strings.Contains(low, "must be super-user") || strings.Contains(low, "must be superuser") ||
 		strings.Contains(low, "are not allowed to use this program") ||
 		strings.Contains(low, "is not allowed to view the mail queue") ||
 		strings.Contains(low, "do not have permission to use")
