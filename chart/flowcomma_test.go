@@ -50,3 +50,26 @@ func TestExpressionWithAQuotedArgumentCutByACommaSaysQuoteIt(t *testing.T) {
 		t.Errorf("the quoting it gives: %v", err)
 	}
 }
+
+// TestValueCutByTwoCommasSaysQuoteItWhole: `label: the pool's health is
+// not ok (out_of_data, metadata_read_only, failed)` in a flow mapping is
+// cut at both commas; the error quoted the label up to the second comma
+// only (`label: "… (out_of_data, metadata_read_only"`), which written as
+// told is still cut, and called the last piece an unknown key with the
+// known keys listed. It gives the value whole, once.
+func TestValueCutByTwoCommasSaysQuoteItWhole(t *testing.T) {
+	t.Parallel()
+	src := "version: 1\nrunbook: c\nstages:\n  - id: d\n    decide:\n      rules:\n        - {when: 'true', then: bad, label: not ok (a, b, c)}\n      default: ok\n    branches: {bad: [], ok: []}\n"
+	_, err := Parse("chart.yaml", []byte(src))
+	want := `quote a value that holds a comma: label: "not ok (a, b, c)"`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("error %v\nwant it to hold %s", err, want)
+	}
+	if err != nil && strings.Contains(err.Error(), "known keys") {
+		t.Errorf("the last piece is called a key of its own: %v", err)
+	}
+	fixed := strings.Replace(src, "label: not ok (a, b, c)}", `label: "not ok (a, b, c)"}`, 1)
+	if _, err := Parse("chart.yaml", []byte(fixed)); err != nil {
+		t.Errorf("the quoting it gives: %v", err)
+	}
+}

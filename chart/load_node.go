@@ -344,8 +344,10 @@ func (l *loader) known(m *mapping, stage, what string, keys ...string) bool {
 }
 
 func (l *loader) unknownKey(m *mapping, e entry, stage, what string, keys []string) {
-	if prev, ok := l.splitByComma(m, e); ok {
-		l.errf(e.keyPos, stage, "unknown key %q in %s: a comma inside {…} ends a value, so %q was the value of %s and %q a key of its own; quote a value that holds a comma: %s: %q", e.key, what, prev.val.(*ast.StringNode).Value, prev.key, e.key, prev.key, prev.val.(*ast.StringNode).Value+", "+e.key)
+	if prev, whole, first, ok := l.splitByComma(m, e); ok {
+		if first {
+			l.errf(e.keyPos, stage, "unknown key %q in %s: a comma inside {…} ends a value, so %q was the value of %s and %q a key of its own; quote a value that holds a comma: %s: %q", e.key, what, prev.val.(*ast.StringNode).Value, prev.key, e.key, prev.key, whole)
+		}
 		return
 	}
 	if _, kind := kindBlockKeys[what]; kind && (contains(commonKeys, e.key) || e.key == "branches" && (what == "decide" || what == "select")) {
@@ -375,25 +377,43 @@ func (l *loader) unknownKey(m *mapping, e entry, stage, what string, keys []stri
 
 // splitByComma says whether e, a key with no value, is the rest of the
 // entry before it, cut at a comma by a flow mapping: `{branch: ok, label:
-// Ready, no pressure}` reads "no pressure" as a key. It gives that entry.
-func (l *loader) splitByComma(m *mapping, e entry) (entry, bool) {
-	if !isNull(e.val) {
-		return entry{}, false
-	}
+// Ready, no pressure}` reads "no pressure" as a key. It gives that entry,
+// its value whole (every piece a comma cut off it, `not ok (a, b, c)`
+// read as the value "not ok (a" and the keys "b" and "c)"), and whether
+// e is the first piece: the one the error is said at, once.
+func (l *loader) splitByComma(m *mapping, e entry) (entry, string, bool, bool) {
 	i, ok := m.index[e.key]
-	if !ok || i == 0 || m.entries[i].keyPos != e.keyPos {
-		return entry{}, false
+	if !ok || i == 0 || m.entries[i].keyPos != e.keyPos || !l.commaPiece(m.entries[i], e.keyPos.Line) {
+		return entry{}, "", false, false
 	}
-	prev := m.entries[i-1]
+	k := i - 1
+	for k > 0 && l.commaPiece(m.entries[k], e.keyPos.Line) {
+		k--
+	}
+	prev := m.entries[k]
 	v, ok := prev.val.(*ast.StringNode)
 	if !ok || prev.valPos.Line != e.keyPos.Line {
-		return entry{}, false
+		return entry{}, "", false, false
 	}
 	if tk := v.GetToken(); tk == nil || tk.Type == token.DoubleQuoteType || tk.Type == token.SingleQuoteType {
-		return entry{}, false
+		return entry{}, "", false, false
+	}
+	whole := v.Value
+	for j := k + 1; j < len(m.entries) && l.commaPiece(m.entries[j], e.keyPos.Line); j++ {
+		whole += ", " + m.entries[j].key
+	}
+	return prev, whole, k == i-1, true
+}
+
+// commaPiece says whether e is a key with no value on the given line,
+// right after a comma: a piece a flow mapping's comma may have cut off
+// the value before it (splitByComma).
+func (l *loader) commaPiece(e entry, line int) bool {
+	if !isNull(e.val) || e.keyPos.Line != line {
+		return false
 	}
 	before := strings.TrimRight(string([]rune(l.line(e.keyPos.Line))[:max(0, e.keyPos.Col-1)]), " \t")
-	return prev, strings.HasSuffix(before, ",")
+	return strings.HasSuffix(before, ",")
 }
 
 func contains(list []string, s string) bool {

@@ -53,7 +53,8 @@ const ItemDenied = "denied"
 //	"must be privileged", "are not allowed to use
 //	this program", "is not allowed to view the
 //	mail queue", "do not have permission to use"
-//	(crontab, postqueue, at), "access denied",
+//	(crontab, postqueue, at), "must be
+//	super-user" (mdadm), "access denied",
 //	"command denied to user" (MySQL, MariaDB)
 //	"no such file or directory"                       a file not there
 //	"connect to server at '…' failed" (and the        mysqladmin could not connect
@@ -75,6 +76,11 @@ const ItemDenied = "denied"
 //	(gpg 1: "gpg: keyring `…' created")
 //	"failed to connect to bus",                       systemctl & co. asked no
 //	"has not been booted with systemd"                manager (noManager)
+//	"couldn't find device with uuid", "is missing     vgs, lvs, pvs over a VG one of
+//	pv", "device for pv … not found", "couldn't       whose PVs is gone (lvmMissingPV)
+//	find all devices for lv"
+//	"/dev/mapper/control: open failed", "failure to   lvs, dmsetup reached no
+//	communicate with kernel device-mapper driver"     device-mapper (lvmNoDeviceMapper)
 func Denied(stderr string) string {
 	line := firstLine(stderr, func(l string) bool { return deniedCause(l) != "" })
 	if c := deniedCause(line); c == causeSkippedTable || c == causeNotConnected {
@@ -218,6 +224,10 @@ func deniedCause(line string) string {
 		return causeSkippedLines
 	case madeEmpty(low):
 		return causeMadeEmpty
+	case lvmMissingPV(low):
+		return causeMissingPV
+	case lvmNoDeviceMapper(low):
+		return causeNoDeviceMapper
 	case strings.Contains(low, "may be incomplete") || strings.Contains(low, "will be missing") ||
 		strings.Contains(low, "as super-user") || strings.Contains(low, "as superuser") ||
 		strings.Contains(low, "would have to be root") || strings.Contains(low, "could not be identified"):
@@ -246,11 +256,15 @@ func deniedCause(line string) string {
 // privilege(s)` (1227), `SHOW command denied to user 'lim'@'localhost'
 // for table …` (1142, 1143): mysqlcheck prints the other tables' OK over
 // one it may not see and exits 0, and `mysqladmin ping` exits 0 over a
-// refused login (cmd/runbook TestMySQLRefusalIsNoWholeAnswer).
+// refused login (cmd/runbook TestMySQLRefusalIsNoWholeAnswer). mdadm's
+// too: `mdadm: must be super-user to perform this action`, exit 1, which
+// is --detail --test's code for an array degraded (cmd/runbook
+// TestMdadmAsAUserIsNoAnswerOfDegraded).
 func refusedPrivilege(low string) bool {
 	return strings.Contains(low, "access denied") ||
 		strings.Contains(low, "command denied to user") ||
 		strings.Contains(low, "must be privileged") ||
+		strings.Contains(low, "must be super-user") || strings.Contains(low, "must be superuser") ||
 		strings.Contains(low, "are not allowed to use this program") ||
 		strings.Contains(low, "is not allowed to view the mail queue") ||
 		strings.Contains(low, "do not have permission to use")
@@ -382,6 +396,48 @@ func madeEmpty(low string) bool {
 		(strings.HasPrefix(low, "gpg: keybox ") || strings.HasPrefix(low, "gpg: keyring "))
 }
 
+// causeMissingPV is what a line says when LVM could not find a physical
+// volume of a volume group it reports (lvmMissingPV).
+const causeMissingPV = "could not find a device (PV) of a volume group it reports"
+
+// lvmMissingPV says whether a line (lower case) is LVM saying a physical
+// volume of a volume group is gone: lvm 2.03's `WARNING: Couldn't find
+// device with uuid …`, `WARNING: VG vg0 is missing PV … (last written to
+// /dev/sdb)` and `WARNING: Couldn't find all devices for LV vg0/data while
+// checking used and assumed devices.`, lvm 2.02's `WARNING: Device for PV
+// … not found or rejected by a filter.`. vgs, lvs and pvs print the
+// partial VG as the metadata on the disks left describes it and exit 0:
+// its size and free space count the missing disk's extents, and an LV
+// on it reads inactive, its data_percent blank. A chart of VG free space
+// said OK, Consistent, over a VG half gone (cmd/runbook
+// TestLVMMissingPVIsNoWholeAnswer, testdata/wave-lvm/vg-free).
+func lvmMissingPV(low string) bool {
+	return strings.Contains(low, "couldn't find device with uuid") ||
+		strings.Contains(low, "couldn't find all devices for lv") ||
+		(strings.Contains(low, " vg ") && strings.Contains(low, " is missing pv ")) ||
+		(strings.Contains(low, "device for pv ") && strings.Contains(low, " not found"))
+}
+
+// causeNoDeviceMapper is what a line says when LVM (or dmsetup) could
+// not reach the kernel's device-mapper driver (lvmNoDeviceMapper).
+const causeNoDeviceMapper = "could not reach the kernel's device-mapper driver"
+
+// lvmNoDeviceMapper says whether a line (lower case) is LVM saying it
+// could not reach the kernel's device-mapper driver: `/dev/mapper/control:
+// open failed: No such device` and `Failure to communicate with kernel
+// device-mapper driver.`, in a container without /dev/mapper/control or
+// on a kernel without dm. lvs prints every LV from the VG metadata and
+// exits 0, but nothing of their live state: the attr's state letters X,
+// lv_health_status, a thin pool's data_percent and a snapshot's
+// snap_percent blank. A chart of LV health said OK, Consistent, over LVs
+// whose health nobody read (cmd/runbook
+// TestLVMWithoutDeviceMapperIsNoWholeAnswer, testdata/wave-lvm/lv-health).
+// As a user the open is refused (`Permission denied`), a refusal first.
+func lvmNoDeviceMapper(low string) bool {
+	return strings.Contains(low, "/dev/mapper/control: open failed") ||
+		strings.Contains(low, "failure to communicate with kernel device-mapper driver")
+}
+
 // causeIncomplete is what a line says when the tool itself says its
 // output is not whole, as lshw and lsusb -v run as a user do.
 const causeIncomplete = "its output may be incomplete"
@@ -508,6 +564,12 @@ func deniedWhy(exit int, line string) string {
 	}
 	if cause == causeSkippedTable {
 		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so its output holds only the tables it checked, and that one was checked by no one (it may be misspelt, hidden from this user, or crashed); stderr's first such line, with the one after it: %q; read why, and check the whole database (mysqlcheck --databases DB), where a crashed table is listed with its errors", cause, exit, line)
+	}
+	if cause == causeMissingPV {
+		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so the VG is partial and what it printed of it rests on the metadata of the disks left: its size and free space count the missing disk's extents, and an LV on that disk is not active, its usage not read; stderr's first such line: %q; find the PV (pvs prints it as [unknown], vg_attr's 4th letter is p) and bring it back, or vgreduce --removemissing once its data is given up", cause, exit, line)
+	}
+	if cause == causeNoDeviceMapper {
+		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so what it printed comes from the VG metadata alone: no LV's live state was read (lvs prints the attr's state letters as X, and lv_health_status, data_percent, metadata_percent and snap_percent blank), and a blank is no health and no room; stderr's first such line: %q; run it where the kernel's device-mapper is reachable (on the host, or a container given /dev/mapper/control)", cause, exit, line)
 	}
 	if cause == causeIncomplete {
 		return fmt.Sprintf("it said on stderr that %s though it exited %d, so its output holds only what it could read, and what it left out is not known to be absent; stderr's first such line: %q; run it with the privilege it asks for", cause, exit, line)

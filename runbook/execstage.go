@@ -323,6 +323,8 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		rs.fileLedger(record.DigShortBlankEntry(path, *res.ExitCode, row.Answer))
 	} else if pingNotAlive(es, res, row) {
 		rs.fileLedger(record.PingNotAliveEntry(path, *res.ExitCode, row.Answer))
+	} else if mdadmScanBlank(es, res, row) {
+		rs.fileLedger(record.MdadmScanBlankEntry(path, *res.ExitCode, row.Answer))
 	} else if line := searchedNothing(res, row, stderr); line != "" {
 		rs.fileLedger(record.SearchedNothingEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if line := checksumListUnopened(es, res, row, stderr); line != "" {
@@ -638,6 +640,18 @@ func pingNotAlive(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
 		return false
 	}
 	return !bytes.Contains(res.Stdout, []byte("is alive"))
+}
+
+// mdadmScanBlank says whether a stage that runs `mdadm --detail --scan`
+// (chart.ExecSpec.MdadmDetailScan) ended as no failure and printed
+// nothing on stdout: mdadm prints each array it scans, so its silence is
+// no array scanned, and its 0 no answer of arrays working
+// (record.ItemMdadmScanBlank).
+func mdadmScanBlank(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
+	if !answeredAsNoFailure(res, row) || !es.MdadmDetailScan() {
+		return false
+	}
+	return len(bytes.TrimSpace(res.Stdout)) == 0
 }
 
 // searchedNothing is stderr's first line saying the command's search

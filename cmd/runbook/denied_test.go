@@ -1294,3 +1294,122 @@ stages:
 		}
 	}
 }
+
+// TestLVMMissingPVIsNoWholeAnswer: vgs, lvs and pvs over a volume group
+// one of whose physical volumes is gone (a disk pulled, a loop device
+// detached) print the VG as its metadata on the disks left describes it,
+// say `WARNING: Couldn't find device with uuid …` and `WARNING: VG vg0 is
+// missing PV …` on stderr, and exit 0. A chart of VG free space said `OK
+// - 1 ok`, Consistent, over a partial VG whose free bytes were half on the
+// missing disk (testdata/wave-lvm/vg-free/naive.yaml). lvm 2.02's words
+// (`WARNING: Device for PV … not found or rejected by a filter.`) are the
+// same gap; another LVM warning is none.
+func TestLVMMissingPVIsNoWholeAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	const said = `stage "vgs" did not check its output (it said on stderr that it could not find a device (PV) of a volume group it reports though it exited 0, `
+	for _, tc := range []struct {
+		name, stderr string
+		line         string
+	}{
+		{"lvm 2.03", `  WARNING: Couldn't find device with uuid 0okUC3-Yaae-QJ1o-r93w-dMZq-EEyS-VVuGld.\n  WARNING: VG vg0 is missing PV 0okUC3-Yaae-QJ1o-r93w-dMZq-EEyS-VVuGld (last written to /dev/loop1).`,
+			`"WARNING: Couldn't find device with uuid 0okUC3-Yaae-QJ1o-r93w-dMZq-EEyS-VVuGld."`},
+		{"lvm 2.03 missing PV alone", `  WARNING: VG vg0 is missing PV 0okUC3-Yaae-QJ1o-r93w-dMZq-EEyS-VVuGld (last written to /dev/loop1).`,
+			`"WARNING: VG vg0 is missing PV 0okUC3-Yaae-QJ1o-r93w-dMZq-EEyS-VVuGld (last written to /dev/loop1)."`},
+		{"lvm 2.02", `  WARNING: Device for PV 0okUC3-Yaae-QJ1o-r93w-dMZq-EEyS-VVuGld not found or rejected by a filter.`,
+			`"WARNING: Device for PV 0okUC3-Yaae-QJ1o-r93w-dMZq-EEyS-VVuGld not found or rejected by a filter."`},
+		{"another LVM warning", `  WARNING: Running as a non-root user. Functionality may be unavailable.`, ""},
+	} {
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
+runbook: vg-free
+result: {kind: verdict/vg-free, decider: Headroom, nagios: {critical: [low]}}
+stages:
+  - id: vgs
+    exec:
+      parse: json
+      shell: |
+        echo '{"report": [{"vg": [{"vg_name": "vg0", "vg_size": "411041792", "vg_free": "411041792"}]}]}'
+        printf "`+tc.stderr+`\n" >&2
+  - id: per
+    foreach:
+      items: vgs.stdout.report[0].vg
+      as: vg
+      maxBranches: 64
+      stages:
+        - id: headroom
+          name: Headroom
+          decide:
+            rules:
+              - {when: 'int(vg.vg_free) * 10 < int(vg.vg_size)', then: low, label: under a tenth free}
+            default: {branch: ok, label: a tenth or more free}
+          branches:
+            low: [{id: l, verdict: {subject: vg.vg_name, verdict: '"low"'}}]
+            ok: [{id: o, verdict: {subject: vg.vg_name, verdict: '"ok"'}}]
+`)
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		if tc.line == "" {
+			if r.code != 0 || strings.Contains(r.stdout, "could not find a device") {
+				t.Errorf("%s: exit %d; want 0, nothing said of the warning:\n%s", tc.name, r.code, r.stdout)
+			}
+			continue
+		}
+		if r.code != 3 || !strings.HasPrefix(r.stdout, "vg-free UNKNOWN") || !strings.Contains(r.stdout, said) || !strings.Contains(r.stdout, tc.line) {
+			t.Errorf("%s: exit %d; want 3, UNKNOWN, saying %s… %s:\n%s", tc.name, r.code, said, tc.line, r.stdout)
+		}
+	}
+}
+
+// TestLVMWithoutDeviceMapperIsNoWholeAnswer: lvs where it cannot reach the
+// kernel's device-mapper driver (a container without /dev/mapper/control,
+// a kernel without dm) prints every LV from the VG metadata, its live
+// state unread: the attr's state letters X, lv_health_status and a thin
+// pool's data_percent blank; it says `/dev/mapper/control: open failed: No
+// such device` and `Failure to communicate with kernel device-mapper
+// driver.` on stderr, and exits 0. A chart of LV health said `OK - 3 ok`,
+// Consistent, over three LVs nobody read the health of
+// (testdata/wave-lvm/lv-health).
+func TestLVMWithoutDeviceMapperIsNoWholeAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	const said = `stage "lvs" did not check its output (it said on stderr that it could not reach the kernel's device-mapper driver though it exited 0, `
+	for _, tc := range []struct {
+		name, stderr string
+		line         string
+	}{
+		{"no dm driver", `  /dev/mapper/control: open failed: No such device\n  Failure to communicate with kernel device-mapper driver.\n  Check that device-mapper is available in the kernel.`,
+			`"/dev/mapper/control: open failed: No such device"`},
+		{"the driver line alone", `  Failure to communicate with kernel device-mapper driver.`,
+			`"Failure to communicate with kernel device-mapper driver."`},
+	} {
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
+runbook: lv-health
+result: {kind: verdict/lv-health, decider: Health, nagios: {critical: [unhealthy]}}
+stages:
+  - id: lvs
+    exec:
+      parse: json
+      shell: |
+        echo '{"report": [{"lv": [{"lv_name": "root", "lv_attr": "-wi-XX----", "lv_health_status": ""}]}]}'
+        printf "`+tc.stderr+`\n" >&2
+  - id: per
+    foreach:
+      items: lvs.stdout.report[0].lv
+      as: lv
+      maxBranches: 64
+      stages:
+        - id: health
+          name: Health
+          decide:
+            rules:
+              - {when: 'lv.lv_health_status != ""', then: unhealthy, label: a health problem}
+            default: {branch: ok, label: no health problem}
+          branches:
+            unhealthy: [{id: u, verdict: {subject: lv.lv_name, verdict: '"unhealthy"'}}]
+            ok: [{id: o, verdict: {subject: lv.lv_name, verdict: '"ok"'}}]
+`)
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		if r.code != 3 || !strings.HasPrefix(r.stdout, "lv-health UNKNOWN") || !strings.Contains(r.stdout, said) || !strings.Contains(r.stdout, tc.line) {
+			t.Errorf("%s: exit %d; want 3, UNKNOWN, saying %s… %s:\n%s", tc.name, r.code, said, tc.line, r.stdout)
+		}
+	}
+}
