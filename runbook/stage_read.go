@@ -104,9 +104,10 @@ func (rs *runState) unreadGlobEntry(path, pattern string, unread []ReadUnread, r
 // gave it (a match of a relative pattern relative to dir), its content
 // up to one byte past the output cap (readValue withholds it).
 //
-// A glob's folder it could not read, or a file it matched and was refused
-// (permission denied), is given in unread, shown as a match is, and the
-// rest are read: the stage's answer is then part of what the pattern
+// A glob's folder it could not read, a file it matched and was refused
+// (permission denied), or a name it matched with no file behind it (a
+// symbolic link whose target is not there), is given in unread, shown as
+// a match is, and the rest are read: the stage's answer is then part of what the pattern
 // names (record.UnreadGlobEntry), never all of it in silence.
 func readFiles(ctx context.Context, dir, file, pattern string, limit int) (files []ReadFile, unread []ReadUnread, err error) {
 	if pattern == "" {
@@ -148,9 +149,29 @@ func readFiles(ctx context.Context, dir, file, pattern string, limit int) (files
 		if err != nil {
 			return nil, nil, err
 		}
+		if !f.Exists {
+			// The folder named it and there was no file to open: a
+			// symbolic link whose target is not there, or a file gone
+			// since the folder was listed. It was never read, so it is
+			// no file with nothing in it (TestGlobMatchOfADanglingLinkIsNoWholeAnswer).
+			unread = append(unread, ReadUnread{shown(m), goneWhy(m)})
+			continue
+		}
 		files = append(files, f)
 	}
 	return files, unread, nil
+}
+
+// goneWhy says why a name a glob matched had no file to read: a symbolic
+// link to a target that is not there (a site enabled in Apache's
+// sites-enabled whose file in sites-available was removed, a certbot
+// live/ link into an archive moved away), or a file removed after its
+// folder was listed.
+func goneWhy(file string) string {
+	if target, err := os.Readlink(file); err == nil {
+		return fmt.Sprintf("it is a symbolic link to %s, which is not there", target)
+	}
+	return "it was gone when it was read, removed after its folder was listed"
 }
 
 // recursiveGlob refuses a pattern one of whose folder names is "**":
