@@ -137,3 +137,58 @@ stages:
 		}
 	}
 }
+
+// TestRefusalBesideTheAnswersStderrIsNoAnswer: a config check ran
+// `apache2ctl configtest` with `exitCodes: {0: valid, 1: {word: invalid,
+// stderr: Syntax error}}`, giving the answer the stderr it goes with as
+// the docs advise. Run as a user who may not read one enabled site,
+// Apache says `Syntax error on line 225 of /etc/apache2/apache2.conf:
+// Could not open configuration file …: Permission denied`, exit 1, and
+// the check said `invalid`, CRITICAL, Consistent, over a config nobody
+// read whole. A stderr text that names no refusal vouches for none now:
+// a refusal beside it is a not-checked item (kind denied), Not sure. A
+// real syntax error stays invalid, Consistent, and a text that IS the
+// refusal (`{1: {word: not-readable, stderr: Permission denied}}`) stays
+// the answer.
+func TestRefusalBesideTheAnswersStderrIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, stderr, keyed, word string
+		says                      string
+	}{
+		{"a site it may not read", "apache2: Syntax error on line 225 of /etc/apache2/apache2.conf: Could not open configuration file /etc/apache2/sites-enabled/secret.conf: Permission denied\nAction 'configtest' failed.\nThe Apache error log may have more information.\n",
+			"Syntax error", "invalid", `Not sure — stage "check" did not check its answer (it exited 1, which exitCodes: declares the answer "invalid" where stderr says "Syntax error", and it did, but it said on stderr too that it was refused access`},
+		{"a directive misspelt", "AH00526: Syntax error on line 1 of /etc/apache2/conf-enabled/typo.conf:\nInvalid command 'ServerNme', perhaps misspelled or defined by a module not included in the server configuration\nAction 'configtest' failed.\nThe Apache error log may have more information.\n",
+			"Syntax error", "invalid", "Consistent with the run's record"},
+		{"the refusal is the answer", "cat: /etc/shadow: Permission denied\n",
+			"Permission denied", "not-readable", "Consistent with the run's record"},
+	} {
+		name := strings.ReplaceAll(tc.name, " ", "-")
+		tool := filepath.Join(dir, name+".sh")
+		script := "#!/bin/sh\ncat >&2 <<'END'\n" + tc.stderr + "END\nexit 1\n"
+		if err := os.WriteFile(tool, []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		chart := writeChart(t, dir, name+".yaml", `version: 1
+runbook: config
+result: {kind: verdict/config, decider: Config, nagios: {ok: valid, critical: [`+tc.word+`]}}
+stages:
+  - id: check
+    exec: {command: [`+tool+`], exitCodes: {0: valid, 1: {word: `+tc.word+`, stderr: "`+tc.keyed+`"}}}
+  - id: judge
+    name: Config
+    decide:
+      rules:
+        - {when: 'check.status == "`+tc.word+`"', then: bad, label: Refused}
+      default: {branch: ok, label: Accepted}
+    branches:
+      bad: [{id: b, verdict: {subject: '"apache2"', verdict: '"`+tc.word+`"'}}]
+      ok: [{id: o, verdict: {subject: '"apache2"', verdict: '"valid"'}}]
+`)
+		r := runCLI(t, dir, "exec", chart)
+		if !strings.Contains(r.stdout, "| apache2 | "+tc.word) || !strings.Contains(r.stdout, tc.says) {
+			t.Errorf("%s: exit %d:\n%s%s\nwant the row %q and %q", tc.name, r.code, r.stdout, r.stderr, tc.word, tc.says)
+		}
+	}
+}
