@@ -105,8 +105,8 @@ func (rs *runState) unreadGlobEntry(path, pattern string, unread []ReadUnread, r
 // up to one byte past the output cap (readValue withholds it).
 //
 // A glob's folder it could not read, a file it matched and was refused
-// (permission denied), or a name it matched with no file behind it (a
-// symbolic link whose target is not there), is given in unread, shown as
+// (permission denied), or a symbolic link it matched whose target is not
+// there, is given in unread, shown as
 // a match is, and the rest are read: the stage's answer is then part of what the pattern
 // names (record.UnreadGlobEntry), never all of it in silence.
 func readFiles(ctx context.Context, dir, file, pattern string, limit int) (files []ReadFile, unread []ReadUnread, err error) {
@@ -149,12 +149,14 @@ func readFiles(ctx context.Context, dir, file, pattern string, limit int) (files
 		if err != nil {
 			return nil, nil, err
 		}
-		if !f.Exists {
-			// The folder named it and there was no file to open: a
-			// symbolic link whose target is not there, or a file gone
-			// since the folder was listed. It was never read, so it is
-			// no file with nothing in it (TestGlobMatchOfADanglingLinkIsNoWholeAnswer).
-			unread = append(unread, ReadUnread{shown(m), goneWhy(m)})
+		if target, dangling := danglingLink(m, f); dangling {
+			// The folder names a link whose file is not there: it was
+			// never read, so it is no file with nothing in it
+			// (TestGlobMatchOfADanglingLinkIsNoWholeAnswer). A name gone
+			// since the folder was listed (a process that ended, under
+			// /proc/[0-9]*/stat) stays exists: false, as a glob a moment
+			// later would not have matched it.
+			unread = append(unread, ReadUnread{shown(m), fmt.Sprintf("it is a symbolic link to %s, which is not there", target)})
 			continue
 		}
 		files = append(files, f)
@@ -162,16 +164,20 @@ func readFiles(ctx context.Context, dir, file, pattern string, limit int) (files
 	return files, unread, nil
 }
 
-// goneWhy says why a name a glob matched had no file to read: a symbolic
-// link to a target that is not there (a site enabled in Apache's
-// sites-enabled whose file in sites-available was removed, a certbot
-// live/ link into an archive moved away), or a file removed after its
-// folder was listed.
-func goneWhy(file string) string {
-	if target, err := os.Readlink(file); err == nil {
-		return fmt.Sprintf("it is a symbolic link to %s, which is not there", target)
+// danglingLink says whether file, which read found no file at, is a
+// symbolic link still there whose target is not (a site enabled in
+// Apache's sites-enabled whose file in sites-available was removed, a
+// certbot live/ link into an archive moved away), and its target.
+func danglingLink(file string, f ReadFile) (string, bool) {
+	if f.Exists {
+		return "", false
 	}
-	return "it was gone when it was read, removed after its folder was listed"
+	fi, err := os.Lstat(file)
+	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return "", false
+	}
+	target, err := os.Readlink(file)
+	return target, err == nil
 }
 
 // recursiveGlob refuses a pattern one of whose folder names is "**":
