@@ -173,7 +173,15 @@ func SkippedLines(stderr string) string {
 // (TestRefusalUnderDeclaredCodeIsNoAnswer); `ssh -o BatchMode=yes host
 // true` with `{255: unreachable}` exits 255 over a key refused as over a
 // host down. The code may be the refusal, not the answer.
-func RefusedAnswerEntry(path string, exit int, word, line string) coverage.Entry {
+//
+// keyed is the stderr text the chart gave the answer (exitCodes' {word,
+// stderr}), "" when none: a text that names no refusal vouches for none,
+// and Apache says `Syntax error on line 225 of …: Could not open
+// configuration file …: Permission denied` of a site it may not read.
+func RefusedAnswerEntry(path string, exit int, word, line, keyed string) coverage.Entry {
+	if keyed != "" {
+		return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q where stderr says %q, and it did, but it said on stderr too that it was refused access, and a refusal is no answer: the line that holds the refusal may hold that text as well (apache2ctl configtest says \"Syntax error on line 225 …: Could not open configuration file …: Permission denied\" of a file it may not read), so %q is not known; stderr's first such line: %q; run it with the privilege to read everything it reads", exit, word, keyed, word, cutLine(line)), ItemDenied)
+	}
 	return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but it said on stderr that it was refused access, and a command exits with the same code over a refusal as over the answer (stat's 1 over a file not there and over one it may not look at), so %q is not known; stderr's first such line: %q; run it with the privilege to look, or say which stderr the answer goes with, {%d: {word: %s, stderr: TEXT}}, and the other is a failure", exit, word, word, cutLine(line), exit, word), ItemDenied)
 }
 

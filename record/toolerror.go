@@ -2,6 +2,7 @@ package record
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -32,10 +33,42 @@ const ItemToolError = "tool-error"
 //	"npm error "   npm 9 and later
 //	"npm ERR! "    npm 8 and earlier
 //
-// npm's `npm warn` lines are warnings, no failure.
+// npm's `npm warn` lines are warnings, no failure. OpenSSL's failures are
+// read by openSSLError, its error stack having no fixed prefix.
 var toolErrors = []struct{ prefix, tool string }{
 	{"npm error", "npm"},
 	{"npm ERR!", "npm"},
+}
+
+// openSSLStack is a line of OpenSSL's error stack, which it prints on
+// stderr for every failure of its own and never beside an answer: a
+// thread id, "error", the error code in hexadecimal, then where
+// (`40B7437AE67F0000:error:80000002:system library:file_open:No such file
+// or directory:…`, 3.x; `140234567890:error:0909006C:PEM
+// routines:get_name:no start line:…`, 1.1).
+var openSSLStack = regexp.MustCompile(`^[0-9A-Fa-f]+:error:[0-9A-Fa-f]+:`)
+
+// openSSLLoadFailures are the lines OpenSSL writes when it could not load
+// the file it was given, in 3.x and 1.1.
+var openSSLLoadFailures = []string{"Could not open file or uri for loading", "Could not read certificate from", "Unable to load certificate", "unable to load certificate"}
+
+// openSSLError says whether line is OpenSSL's word that it failed.
+// `openssl x509 -checkend N` exits 1 when the certificate expires within
+// N seconds and as much when it could not read the file at all (not
+// there, a key in its place, a broken PEM), so `exitCodes: {0: ok, 1:
+// expiring}` said `expiring`, Consistent, over a path misspelt
+// (cmd/runbook TestOpenSSLFailureUnderDeclaredCodeIsNoAnswer).
+func openSSLError(line string) bool {
+	line = strings.TrimSpace(line)
+	if openSSLStack.MatchString(line) {
+		return true
+	}
+	for _, p := range openSSLLoadFailures {
+		if strings.HasPrefix(line, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // toolAnswerCodes are the error codes a tool gives its answer under, in
@@ -45,8 +78,8 @@ var toolErrors = []struct{ prefix, tool string }{
 var toolAnswerCodes = []string{"ELSPROBLEMS"}
 
 // ToolError is stderr's first line that is a tool's own error line
-// (toolErrors), "" when none is, or when its error code is one it
-// answers under (toolAnswerCodes).
+// (toolErrors, openSSLError), "" when none is, or when its error code is
+// one it answers under (toolAnswerCodes).
 func ToolError(stderr string) string {
 	answer := firstLine(stderr, func(l string) bool {
 		i := toolErrorRule(l)
@@ -60,7 +93,7 @@ func ToolError(stderr string) string {
 	if answer != "" {
 		return ""
 	}
-	return firstLine(stderr, func(l string) bool { return toolErrorRule(l) >= 0 })
+	return firstLine(stderr, func(l string) bool { return toolErrorRule(l) >= 0 || openSSLError(l) })
 }
 
 // toolErrorRule is the index of the rule whose prefix line starts with
@@ -79,6 +112,10 @@ func toolErrorRule(line string) int {
 // path: exit is the exit code, word the answer the chart declared for it,
 // line stderr's first error line (masked already; ToolError).
 func ToolErrorEntry(path string, exit int, word, line string) coverage.Entry {
+	if openSSLError(line) {
+		return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but OpenSSL said on stderr that it failed, and it exits with the same code over its own failure (x509 -checkend's 1 over a certificate that expires and over a file it could not read: not there, a key in its place, a broken PEM), so %q is not known; stderr's first such line: %q; give it a certificate it can read, or judge what it printed beside the code (-checkend prints \"Certificate will expire\" with its answer)",
+			exit, word, word, cutLine(line)), ItemToolError)
+	}
 	tool := "the tool"
 	if i := toolErrorRule(line); i >= 0 {
 		tool = toolErrors[i].tool

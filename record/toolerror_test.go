@@ -23,3 +23,23 @@ func TestToolErrorReadsNpmLsProblemsAsItsAnswer(t *testing.T) {
 		}
 	}
 }
+
+// TestToolErrorReadsOpenSSLFailures: OpenSSL's error stack and its words
+// that it could not load the file are its failure under a declared code
+// (x509 -checkend's 1 over a file not there); openssl verify's reason
+// for a chain that does not verify (`error 10 at 1 depth lookup`, the
+// answer its 2 declares) is not.
+func TestToolErrorReadsOpenSSLFailures(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ name, stderr, want string }{
+		{"3.x not there", "Could not open file or uri for loading certificate from nope.pem\n40B7437AE67F0000:error:80000002:system library:file_open:No such file or directory:file_store.c:266:calling stat(nope.pem)\nUnable to load certificate\n", "Could not open file or uri for loading certificate from nope.pem"},
+		{"3.x stack alone", "40F75BA26E7F0000:error:1608010C:STORE routines:ossl_store_handle_load_result:unsupported:store_result.c:149:\n", "40F75BA26E7F0000:error:1608010C:STORE routines:ossl_store_handle_load_result:unsupported:store_result.c:149:"},
+		{"1.1", "unable to load certificate\n140234567890:error:0909006C:PEM routines:get_name:no start line:pem_lib.c:745:Expecting: TRUSTED CERTIFICATE\n", "unable to load certificate"},
+		{"verify's answer", "CN = Intermediate\nerror 10 at 1 depth lookup: certificate has expired\nerror b.pem: verification failed\n", ""},
+		{"a line naming an error", "checking: error: 3 found\n", ""},
+	} {
+		if got := ToolError(tc.stderr); got != tc.want {
+			t.Errorf("%s: ToolError = %q; want %q", tc.name, got, tc.want)
+		}
+	}
+}

@@ -308,7 +308,7 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		// given).
 		rs.fileLedger(record.GitStderrEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if line := denied(es, res, row, stderr); line != "" && *res.ExitCode != 0 {
-		rs.fileLedger(record.RefusedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
+		rs.fileLedger(record.RefusedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line), rs.mask(es.AnswerStderr[*res.ExitCode])))
 	} else if line != "" {
 		rs.fileLedger(record.DeniedEntry(path, *res.ExitCode, rs.mask(line)))
 	} else if line := unresolved(es, res, row, stderr); line != "" {
@@ -486,8 +486,10 @@ func stderrOnly(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
 // the refusal, not the answer (record.RefusedAnswerEntry); where the chart
 // gave the code the stderr its answer goes with (`{1: {word: not-readable,
 // stderr: Permission denied}}` for `setpriv --reuid=nobody cat
-// /etc/shadow`), the refusal is its answer and nothing is said. "" for a
-// failure, which is said as one.
+// /etc/shadow`), the refusal is its answer and nothing is said; a text
+// that names no refusal (`Syntax error`) vouches for none, and a refusal
+// beside it is judged as under a code declared with its word alone. ""
+// for a failure, which is said as one.
 func denied(es *chart.ExecSpec, res proc.Result, row label.Row, stderr string) string {
 	if !answeredAsNoFailure(res, row) {
 		return ""
@@ -495,10 +497,19 @@ func denied(es *chart.ExecSpec, res proc.Result, row label.Row, stderr string) s
 	if *res.ExitCode == 0 {
 		return record.Denied(stderr)
 	}
-	if !codeMayBeAFailure(es, res, row) {
-		return ""
+	if codeMayBeAFailure(es, res, row) {
+		return record.Refused(stderr)
 	}
-	return record.Refused(stderr)
+	if keyed, ok := es.AnswerStderr[*res.ExitCode]; ok && record.Refused(keyed) == "" {
+		// The chart's text names no refusal, so it vouches for none:
+		// apache2ctl configtest run as a user who may not read one site
+		// says `Syntax error on line 225 …: Could not open configuration
+		// file …: Permission denied`, and {1: {word: invalid, stderr:
+		// Syntax error}} called a config nobody read invalid
+		// (TestRefusalBesideTheAnswersStderrIsNoAnswer).
+		return record.Refused(stderr)
+	}
+	return ""
 }
 
 // gitStderr is the first line of git's stderr saying what it printed is

@@ -104,9 +104,10 @@ func (rs *runState) unreadGlobEntry(path, pattern string, unread []ReadUnread, r
 // gave it (a match of a relative pattern relative to dir), its content
 // up to one byte past the output cap (readValue withholds it).
 //
-// A glob's folder it could not read, or a file it matched and was refused
-// (permission denied), is given in unread, shown as a match is, and the
-// rest are read: the stage's answer is then part of what the pattern
+// A glob's folder it could not read, a file it matched and was refused
+// (permission denied), or a symbolic link it matched whose target is not
+// there, is given in unread, shown as
+// a match is, and the rest are read: the stage's answer is then part of what the pattern
 // names (record.UnreadGlobEntry), never all of it in silence.
 func readFiles(ctx context.Context, dir, file, pattern string, limit int) (files []ReadFile, unread []ReadUnread, err error) {
 	if pattern == "" {
@@ -148,9 +149,35 @@ func readFiles(ctx context.Context, dir, file, pattern string, limit int) (files
 		if err != nil {
 			return nil, nil, err
 		}
+		if target, dangling := danglingLink(m, f); dangling {
+			// The folder names a link whose file is not there: it was
+			// never read, so it is no file with nothing in it
+			// (TestGlobMatchOfADanglingLinkIsNoWholeAnswer). A name gone
+			// since the folder was listed (a process that ended, under
+			// /proc/[0-9]*/stat) stays exists: false, as a glob a moment
+			// later would not have matched it.
+			unread = append(unread, ReadUnread{shown(m), fmt.Sprintf("it is a symbolic link to %s, which is not there", target)})
+			continue
+		}
 		files = append(files, f)
 	}
 	return files, unread, nil
+}
+
+// danglingLink says whether file, which read found no file at, is a
+// symbolic link still there whose target is not (a site enabled in
+// Apache's sites-enabled whose file in sites-available was removed, a
+// certbot live/ link into an archive moved away), and its target.
+func danglingLink(file string, f ReadFile) (string, bool) {
+	if f.Exists {
+		return "", false
+	}
+	fi, err := os.Lstat(file)
+	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return "", false
+	}
+	target, err := os.Readlink(file)
+	return target, err == nil
 }
 
 // recursiveGlob refuses a pattern one of whose folder names is "**":
