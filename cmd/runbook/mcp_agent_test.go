@@ -204,3 +204,38 @@ func TestMCPRefusedAnswerSaysTheCallThatAnswers(t *testing.T) {
 		t.Errorf("the call the refusal gave: %s", textOf(t, done))
 	}
 }
+
+// A question declined through the client came back with the paused
+// run's result read from its record, and a record edited in the runs
+// folder meanwhile (a verdict, a question's words) was given as the
+// run's, though the resume tool refuses a damaged record
+// (wave-forensics). The declined call now says the record is damaged.
+func TestMCPDeclinedQuestionOverADamagedRecordSaysSo(t *testing.T) {
+	t.Parallel()
+	runs := t.TempDir()
+	var asked []string
+	opts := &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		asked = append(asked, req.Params.Message)
+		files, _ := filepath.Glob(filepath.Join(runs, "*.json"))
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				return nil, err
+			}
+			if err := os.WriteFile(f, []byte(strings.Replace(string(b), `"Go on?"`, `"Stop now?"`, 1)), 0o600); err != nil {
+				return nil, err
+			}
+		}
+		return &mcp.ElicitResult{Action: "decline"}, nil
+	}}
+	cs, _ := stdioSession(t, opts, nil, filepath.Join(mcpData, "secret.yaml"), "--runs", runs)
+	res := callE2E(t, cs, "secret-ask", map[string]any{"token": secretToken})
+	text := textOf(t, res)
+	_ = cs.Close()
+	if len(asked) != 1 || !res.IsError || !strings.Contains(text, "its record is damaged, so what it holds is not given as the run's") {
+		t.Fatalf("asked %d, isError %v; want the damaged record said:\n%s", len(asked), res.IsError, text)
+	}
+	if strings.Contains(text, runs) {
+		t.Errorf("the error names the server's runs folder:\n%s", text)
+	}
+}

@@ -161,9 +161,14 @@ func (s *mcpServer) answered(ctx context.Context, req *mcp.CallToolRequest, c *m
 	path, _ := s.runPath(id)
 	er, _ := req.Params.InputResponses[elicitID].(*mcp.ElicitResult)
 	if er == nil || er.Action != "accept" {
-		rr, _, err := record.ReadRecord(path)
+		rr, problems, err := record.ReadRecord(path)
 		if err != nil {
 			return toolError(fmt.Sprintf("run %s: its record cannot be read: %s", id, s.inRuns(err)))
+		}
+		if len(problems) > 0 {
+			// What a damaged record holds is not shown as the run's, as
+			// the resume tool resumes none (wave-forensics).
+			return toolError(fmt.Sprintf("run %s: its record is damaged, so what it holds is not given as the run's: %s", id, s.hideRuns(strings.Join(problems, "; "))))
 		}
 		if rr.Result == nil {
 			return toolError(fmt.Sprintf("run %s: its record holds no result", id))
