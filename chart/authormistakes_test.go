@@ -292,6 +292,7 @@ func TestForeignTemplateOfAChartNameIsRefused(t *testing.T) {
 		{"a member", `{command: [psql, '--dbname={{ db.name }}']}`, `holds {{ db.name }}`},
 		{"a filter", `{command: [sqlite3, '{{ db | lower }}', .tables]}`, `holds {{ db | lower }}`},
 		{"a shell's variable", `{command: [sqlite3, '$db', 'PRAGMA integrity_check']}`, `c.yaml:13:37: stage "check": exec command argument 2 holds $db, a shell's variable: runbook passes it on as those characters, never the value of db, so the command is given a file, host or name called $db; command: runs without a shell, so write ${db}, runbook's template`},
+		{"a shell's variable given to env", `{command: [env, 'DB=$db', sqlite3, .tables]}`, `exec command argument 2 holds $db, a shell's variable`},
 		{"a shell's variable in an env value", `{command: [env], env: {DB: '/srv/$db'}}`, `exec env "DB" holds $db, a shell's variable`},
 		{"jq's own variable", `{command: [jq, --arg, db, '${db}', '.[] | select(.name == $db)', list.json]}`, ""},
 		{"a tool's own $$", `{command: [tool, '$$db', '$${db}']}`, ""},

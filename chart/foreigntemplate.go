@@ -45,7 +45,7 @@ var shellVariable = regexp.MustCompile(`\$([A-Za-z_][A-Za-z0-9_]*)`)
 // ownVariables are programs whose arguments name variables of their own
 // with a $ (jq's --arg, awk's fields, a script for an interpreter or a
 // shell, which a run warns of elsewhere): their $NAME is theirs.
-var ownVariables = map[string]bool{"jq": true, "gojq": true, "jaq": true, "yq": true, "awk": true, "gawk": true, "mawk": true, "nawk": true, "perl": true, "python": true, "python3": true, "ruby": true, "php": true, "node": true, "sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "env": true, "sed": true}
+var ownVariables = map[string]bool{"jq": true, "gojq": true, "jaq": true, "yq": true, "awk": true, "gawk": true, "mawk": true, "nawk": true, "perl": true, "python": true, "python3": true, "ruby": true, "php": true, "node": true, "sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "sed": true}
 
 // foreignTemplate finds a name as Jinja, Ansible, Helm and mustache write
 // a value: `{{NAME}}`, `{{ NAME }}`, `{{- NAME -}}`, a member of it

@@ -28,11 +28,10 @@ var argvSafe = map[string]bool{
 // for as long as it ran (TestShellGivingASecretToAProgramsArgvIsRefused;
 // wave-mysql's design question). A builtin's arguments (printf, echo,
 // test) reach no argv, nor does a here-string or a prefix assignment.
-func (l *loader) checkShellSecrets(spec *Spec) {
-	from, _, secrets := secretNames(spec)
-	if len(secrets) == 0 {
-		return
-	}
+//
+// from is secretNames': each name that holds a secret, and the secret
+// input it holds.
+func (l *loader) checkShellSecrets(spec *Spec, from map[string]string) {
 	walkStages(spec.Stages, func(st *StageSpec) bool {
 		es := st.Exec
 		if es == nil || es.Shell == "" || len(es.EnvFrom) == 0 {
@@ -88,8 +87,7 @@ func secretInArgv(script string, vars map[string]string) (v, in, prog string) {
 				}
 			}
 		}
-		args := c.Args
-		for _, w := range args[1:] {
+		for _, w := range c.Args[1:] {
 			syntax.Walk(w, func(m syntax.Node) bool {
 				pe, ok := m.(*syntax.ParamExp)
 				if !ok || v != "" || pe.Param == nil {

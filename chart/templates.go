@@ -316,13 +316,11 @@ func closeBrace(rs []rune, i int) (int, bool) {
 // a secret input of its chart, or a name computed from one (a var, a set
 // key or a foreach as whose expression reads a secret, followed to its
 // end), or the whole $env where the chart has a secret: a secret never goes
-// into argv (chart-yaml.md, Templates).
+// into argv (chart-yaml.md, Templates). A shell: script that hands such a
+// name's variable to a program's arguments is refused too
+// (checkShellSecrets).
 func (l *loader) checkTemplateSecrets(spec *Spec) {
 	if spec == nil {
-		return
-	}
-	l.checkShellSecrets(spec) // shellsecret.go
-	if len(l.templateReads) == 0 {
 		return
 	}
 	l.checkTemplateNamedSecrets(spec)
@@ -330,6 +328,7 @@ func (l *loader) checkTemplateSecrets(spec *Spec) {
 	if len(secrets) == 0 {
 		return
 	}
+	l.checkShellSecrets(spec, from) // shellsecret.go
 	for _, t := range l.templateReads {
 		if t.x.ReadsWholeEnv() {
 			l.errf(l.exprPos(t.e, &rules.CompileError{Line: 1, Column: 1}), t.stage, "%s: template part ${%s} reads $env as a whole, which holds the secret input %q: a secret never goes into argv, where ps shows it; name the keys the part reads, and pass %s with envFrom: or stdin:",

@@ -473,10 +473,7 @@ func stderrOnly(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
 			return false
 		}
 	}
-	if !answeredAsNoFailure(res, row) {
-		return false
-	}
-	return len(bytes.TrimSpace(res.Stdout)) == 0 && wroteStderr(res)
+	return blankAnswer(res, row) && wroteStderr(res)
 }
 
 // denied is stderr's first line saying the command was refused access
@@ -635,10 +632,15 @@ func noDNSAnswer(res proc.Result, row label.Row, stdout, stderr string) string {
 // +short's silence is the same over a REFUSED or a SERVFAIL as over no
 // record, so it is no answer of none (record.ItemDigShortBlank).
 func digShortBlank(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
-	if !answeredAsNoFailure(res, row) || es.DigShortSilence() == "" {
-		return false
-	}
-	return len(bytes.TrimSpace(res.Stdout)) == 0
+	return blankAnswer(res, row) && es.DigShortSilence() != ""
+}
+
+// blankAnswer says whether a command ended as no failure (completed, or
+// an exit code the chart declared an answer) and printed nothing on
+// stdout but blanks: the silence the judgements of a tool whose silence
+// says nothing read (digShortBlank, mdadmScanBlank, stderrOnly).
+func blankAnswer(res proc.Result, row label.Row) bool {
+	return answeredAsNoFailure(res, row) && len(bytes.TrimSpace(res.Stdout)) == 0
 }
 
 // pingNotAlive says whether a stage that runs `mysqladmin … ping`
@@ -659,10 +661,7 @@ func pingNotAlive(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
 // no array scanned, and its 0 no answer of arrays working
 // (record.ItemMdadmScanBlank).
 func mdadmScanBlank(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
-	if !answeredAsNoFailure(res, row) || !es.MdadmDetailScan() {
-		return false
-	}
-	return len(bytes.TrimSpace(res.Stdout)) == 0
+	return blankAnswer(res, row) && es.MdadmDetailScan()
 }
 
 // searchedNothing is stderr's first line saying the command's search
