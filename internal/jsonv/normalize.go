@@ -310,7 +310,7 @@ func writable(v any, depth int) error {
 	case nil, bool, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, json.Number:
 		return nil
 	case string:
-		if utf8.ValidString(x) {
+		if validText(x) {
 			return nil
 		}
 		return fmt.Errorf("a text that is %w", validUTF8([]byte(x)))
@@ -327,7 +327,7 @@ func writable(v any, depth int) error {
 		return nil
 	case map[string]any:
 		for k, e := range x {
-			if !utf8.ValidString(k) {
+			if !validText(k) {
 				return fmt.Errorf("a key that is %w", validUTF8([]byte(k)))
 			}
 			if err := writable(e, depth+1); err != nil {
@@ -414,4 +414,17 @@ func rawBytes(v reflect.Value, at string, depth int) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// validText is utf8.ValidString, a byte at a time while the text is
+// ASCII: a run's values are mostly short words and numbers, below the
+// eight bytes utf8's word-at-a-time loop needs, where it steps each byte
+// through its general case (about a fifth of a short run's writes).
+func validText(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return utf8.ValidString(s[i:])
+		}
+	}
+	return true
 }

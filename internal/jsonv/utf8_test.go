@@ -4,6 +4,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestDecodePlainRefusesTextThatIsNotUTF8: encoding/json reads each bad
@@ -68,4 +69,17 @@ func TestNotFiniteSaysWhere(t *testing.T) {
 	if _, bad := InvalidUTF8(map[string]any{"n": math.NaN()}); bad {
 		t.Error("InvalidUTF8 took a NaN for bad text")
 	}
+}
+
+// FuzzValidTextAgreesWithUTF8: the ASCII fast path says what
+// utf8.ValidString says, on any text, with the invalid byte anywhere.
+func FuzzValidTextAgreesWithUTF8(f *testing.F) {
+	for _, s := range []string{"", "ok", "degraded", "Müller", "a\xffb", "\xe2\x82", "héllo wörld, a longer text", "abc\xc0\xafdef"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := validText(s), utf8.ValidString(s); got != want {
+			t.Fatalf("validText(%q) = %v, utf8.ValidString = %v", s, got, want)
+		}
+	})
 }
