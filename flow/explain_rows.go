@@ -1,5 +1,7 @@
 package flow
 
+import "slices"
+
 // RowTrace is what one gathered row (`verdicts[i]`) rests on, read off the
 // log without building its causal tree: the commit that appended it, the
 // decisions that routed that commit's stage into its branch, and the
@@ -98,4 +100,151 @@ func (e *Explainer) rowTrace(origin int, key string) RowTrace {
 		i = d
 	}
 	return t
+}
+
+// Lineage reports, of the commits a row rests on, those keep holds: past
+// the commits whose writes it read (RowTrace.Read), what a foreach item
+// it read was listed from (the foreach's reads: an item is an element of
+// that value), and, through each stage `through` says computes its
+// writes from what it read (runbook's set:), what those reads rest on,
+// transitively, by the causal walk's links (dataCauses, resolve), a
+// joined value's branch commits too. A stage `through` does not pass is
+// where the walk stops: it gathered a fact of its own (a command's
+// output), whose gaps are its own, though it was given a listed item to
+// ask about. So a listing the run did not judge whole reaches every row
+// whose decision read one of its items, and a key set: from it every row
+// that read the key.
+//
+// keep is asked of each commit's runtime path once, through of each
+// stage's structure type (NodeInfo.Type; "" when the structure does not
+// know it); each write's answer is kept, so rows sharing their roots (a
+// foreach's items) cost one walk, and only what keep holds is kept.
+type Lineage struct {
+	e       *Explainer
+	keep    func(path string) bool
+	through func(typ string) bool
+	memo    map[lineKey][]string
+	busy    map[lineKey]bool
+}
+
+// lineKey is one write walked: commit i's write of key; with item set,
+// what foreach commit i read to list its items.
+type lineKey struct {
+	i    int
+	key  string
+	item bool
+}
+
+// Lineage starts a walk over e's log (Lineage.Of).
+func (e *Explainer) Lineage(keep func(path string) bool, through func(typ string) bool) *Lineage {
+	return &Lineage{e: e, keep: keep, through: through, memo: map[lineKey][]string{}, busy: map[lineKey]bool{}}
+}
+
+// Of is what row t, appended to list key, rests on among the commits l
+// keeps: through what its origin and the decisions that routed it read
+// (the list itself aside: earlier rows are not this row's ground), in
+// walk order, each once.
+func (l *Lineage) Of(t RowTrace, key string) []string {
+	if t.Origin < 0 {
+		return nil
+	}
+	var out []string
+	seen := map[string]bool{}
+	add := func(ps []string) {
+		for _, p := range ps {
+			if !seen[p] {
+				seen[p] = true
+				out = append(out, p)
+			}
+		}
+	}
+	add(l.reads(t.Origin, key))
+	for _, rb := range t.Routes {
+		add(l.reads(rb.Index, ""))
+	}
+	return out
+}
+
+// reads is what commit i's reads rest on (skip aside).
+func (l *Lineage) reads(i int, skip string) []string {
+	var out []string
+	for _, r := range l.e.cs[i].Reads {
+		if r.Missing || r.Writer == "" || r.Key == skip {
+			continue
+		}
+		out = append(out, l.link(r.Writer, r.Key, i)...)
+	}
+	return out
+}
+
+// link walks the write of key by the commit at runtime path writer, as
+// commit i sees it (a foreach item when writer is i's foreach).
+func (l *Lineage) link(writer, key string, i int) []string {
+	j, ok := resolve(l.e.byPath, writer, i)
+	if !ok || j == i {
+		return nil
+	}
+	if _, isItem := l.e.itemOf(j, i); isItem {
+		return l.walk(lineKey{i: j, item: true})
+	}
+	return l.walk(lineKey{i: j, key: key})
+}
+
+// walk is what write k rests on among the commits l keeps: its own
+// commit, and past it when its stage computes (through) or the write was
+// joined; for an item, what the foreach read, the foreach aside (its own
+// gaps, items it cut, are not an item's).
+func (l *Lineage) walk(k lineKey) []string {
+	if got, ok := l.memo[k]; ok {
+		return got
+	}
+	if l.busy[k] {
+		return nil // a link back to a write still being walked
+	}
+	l.busy[k] = true
+	c := &l.e.cs[k.i]
+	var out []string
+	var causes []dataCause
+	switch {
+	case k.item:
+		// the items came from what the foreach read, not from the lists
+		// it gathered from its branches
+		for _, dc := range l.e.log.dataCauses(k.i, "") {
+			if dc.read != nil && !gatheredBy(c, dc.key) {
+				causes = append(causes, dc)
+			}
+		}
+	default:
+		if l.keep(c.Path) {
+			out = append(out, c.Path)
+		}
+		follow := false
+		if ni, _, ok := l.e.locate(c.Scope, c.Stage); ok {
+			follow = l.through(ni.Type)
+		}
+		for _, dc := range l.e.log.dataCauses(k.i, k.key) {
+			if follow || dc.read == nil { // a join's take is always followed
+				causes = append(causes, dc)
+			}
+		}
+	}
+	for _, dc := range causes {
+		if dc.self || dc.writer == "" {
+			continue
+		}
+		for _, p := range l.link(dc.writer, dc.key, k.i) {
+			if !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	delete(l.busy, k)
+	l.memo[k] = out
+	return out
+}
+
+// gatheredBy says whether commit c wrote key gathered from branches.
+func gatheredBy(c *Commit, key string) bool {
+	w := writeOf(c, key)
+	return w != nil && len(w.From) > 0
 }

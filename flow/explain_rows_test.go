@@ -1,11 +1,14 @@
 package flow_test
 
 import (
+	"context"
 	"fmt"
 	"reflect"
 	"testing"
 
+	"github.com/openrunbook/runbook/decide"
 	"github.com/openrunbook/runbook/flow"
+	"github.com/openrunbook/runbook/rules"
 )
 
 // TestRowsTraceAsKeyDoes: Explainer.Rows is the causal walk's own answer
@@ -60,5 +63,79 @@ func TestRowsTraceAsKeyDoes(t *testing.T) {
 	}
 	if tr := ex.Rows("nothing", []int{0}); tr[0].Origin != -1 {
 		t.Errorf("a key never written traced: %+v", tr[0])
+	}
+}
+
+// TestLineageFollowsItemsAndComputedKeysOnly: what a row rests on past
+// what it read (Explainer.Lineage) reaches the listing a foreach item came
+// from, and what a computing stage (here typed "set") made its key from;
+// it stops at a stage that gathers a fact of its own, and leaves out the
+// foreach itself (its cut is no item's), the rows before this one (the
+// list it appended to) and what a row never read.
+func TestLineageFollowsItemsAndComputedKeysOnly(t *testing.T) {
+	t.Parallel()
+	row := func(v string) *flow.Builder { return flow.Seq().Stage(v+"-row", verdictRow(v)) }
+	body := flow.Seq().
+		Stage("probe", func(ctx context.Context, s *flow.Scope) error {
+			s.Set("answer", s.Value("item").(string)+"!") // a fact of its own, asked of the item
+			return nil
+		}, flow.Type("exec")).
+		Decide("judge", []decide.Rule{{When: filter("item", rules.OpEq, "a"), Then: "first", Label: "The first"}},
+			decide.Default{Branch: "rest", Label: "Any other"},
+			[]flow.Branch{{Name: "first", Steps: row("first")}, {Name: "rest", Steps: row("rest")}})
+	c := mustBuild(t, flow.New("lineage").
+		Stage("list", func(ctx context.Context, s *flow.Scope) error {
+			s.Set("listing", []any{"a", "b", "c"})
+			return nil
+		}, flow.Type("exec")).
+		Stage("other", func(ctx context.Context, s *flow.Scope) error {
+			s.Set("load", 1)
+			return nil
+		}, flow.Type("exec")).
+		Stage("count", func(ctx context.Context, s *flow.Scope) error {
+			s.SetDerived("n", len(s.Value("listing").([]any)))
+			return nil
+		}, flow.Type("set")).
+		Stage("fact", func(ctx context.Context, s *flow.Scope) error {
+			s.Set("size", len(s.Value("listing").([]any))) // read, but gathered anew
+			return nil
+		}, flow.Type("exec")).
+		ForEach("per", flow.ForEach{
+			Items:       func(ctx context.Context, s *flow.Scope) ([]any, error) { return s.Value("listing").([]any), nil },
+			MaxBranches: 2, Body: body,
+		}).
+		Decide("sum", []decide.Rule{{When: filter("n", rules.OpGt, 5), Then: "many", Label: "Many"}},
+			decide.Default{Branch: "few", Label: "Few"},
+			[]flow.Branch{{Name: "many", Steps: row("many")}, {Name: "few", Steps: row("few")}}).
+		Decide("sized", []decide.Rule{{When: filter("size", rules.OpGt, 5), Then: "big", Label: "Big"}},
+			decide.Default{Branch: "small", Label: "Small"},
+			[]flow.Branch{{Name: "big", Steps: row("big")}, {Name: "small", Steps: row("small")}}).
+		Decide("ld", []decide.Rule{{When: filter("load", rules.OpGt, 4), Then: "busy", Label: "Busy"}},
+			decide.Default{Branch: "idle", Label: "Idle"},
+			[]flow.Branch{{Name: "busy", Steps: row("busy")}, {Name: "idle", Steps: row("idle")}}))
+	res := run(t, c)
+	ex := flow.NewExplainer(&res.Log, flow.WithStructure(c.Describe()), flow.WithGathered(verdicts))
+	l := ex.Lineage(func(string) bool { return true }, func(typ string) bool { return typ == "set" })
+	var got []string
+	for _, tr := range ex.Rows(verdicts, []int{0, 1, 2, 3, 4}) {
+		var stages []string
+		for _, p := range l.Of(tr, verdicts) {
+			pp, err := flow.ParsePath(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			stages = append(stages, pp.Node)
+		}
+		got = append(got, fmt.Sprint(stages))
+	}
+	want := []string{
+		"[list]",       // item a, decided on the item: the listing, not the foreach that cut c
+		"[list]",       // item b
+		"[count list]", // n, set: from the listing
+		"[fact]",       // size, a fact gathered anew: the walk stops there
+		"[other]",      // load read nothing of the listing
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("lineage by row:\n got %v\nwant %v", got, want)
 	}
 }

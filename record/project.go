@@ -87,7 +87,11 @@ func (p *Projection) Project(state map[string]any, decisions []Harvested, log *f
 	vs.RowsShown, vs.RowsComplete = len(vs.Rows), len(vs.Rows) == vs.RowsTotal
 	un := newUnjudging(behind)
 	traceAll := un != nil || routesErred(decisions)
-	traces := p.rowTraces(log, rowsAt, declinedAt, traceAll)
+	var keep func(string) bool
+	if un != nil {
+		keep = un.keeps
+	}
+	traces, lineage := p.rowTraces(log, rowsAt, declinedAt, traceAll, keep)
 	if len(declinedAt) > 0 {
 		declined := make([]flow.RowTrace, len(declinedAt))
 		for k, r := range declinedAt {
@@ -97,7 +101,11 @@ func (p *Projection) Project(state map[string]any, decisions []Harvested, log *f
 	}
 	if traceAll {
 		for r, t := range traces {
-			why := un.why(t)
+			var behind []string
+			if lineage != nil {
+				behind = lineage[r]
+			}
+			why := un.why(t, behind)
 			if len(why) == 0 {
 				continue
 			}
@@ -291,9 +299,11 @@ func rowDeciders(nodes []flow.NodeInfo, inner *flow.NodeInfo, branch string, out
 // row when all is set, else the declined ones alone (declinedAt, places
 // among the rows); a row not traced has Origin -1. rowsAt are the rows'
 // places in the state's list. One explainer, one pass of the log to index
-// it; the rows not asked about cost nothing.
-func (p *Projection) rowTraces(log *flow.Log, rowsAt, declinedAt []int, all bool) []flow.RowTrace {
-	traces := make([]flow.RowTrace, len(rowsAt))
+// it; the rows not asked about cost nothing. With all and keep, each
+// row's lineage too (flow.Lineage: the commits keep holds that what it
+// read was made from), by row; else lineage is nil.
+func (p *Projection) rowTraces(log *flow.Log, rowsAt, declinedAt []int, all bool, keep func(string) bool) (traces []flow.RowTrace, lineage [][]string) {
+	traces = make([]flow.RowTrace, len(rowsAt))
 	for i := range traces {
 		traces[i].Origin = -1
 	}
@@ -307,7 +317,7 @@ func (p *Projection) rowTraces(log *flow.Log, rowsAt, declinedAt []int, all bool
 		asked = nil // no decider: no decision of it declined a row
 	}
 	if len(asked) == 0 || log == nil || len(log.Commits()) == 0 {
-		return traces
+		return traces, nil
 	}
 	var opts []flow.ExplainOption
 	if p.Structure != nil {
@@ -317,10 +327,18 @@ func (p *Projection) rowTraces(log *flow.Log, rowsAt, declinedAt []int, all bool
 	for k, r := range asked {
 		at[k] = rowsAt[r]
 	}
-	for k, t := range flow.NewExplainer(log, opts...).Rows(p.Key, at) {
+	e := flow.NewExplainer(log, opts...)
+	for k, t := range e.Rows(p.Key, at) {
 		traces[asked[k]] = t
 	}
-	return traces
+	if all && keep != nil {
+		l := e.Lineage(keep, computes)
+		lineage = make([][]string, len(traces))
+		for r, t := range traces {
+			lineage[r] = l.Of(t, p.Key)
+		}
+	}
+	return traces, lineage
 }
 
 // declinedBy says whose decision each declined row was, exactly, from

@@ -68,10 +68,14 @@ type Behind struct {
 //	not evaluate before it chose (Route.Errored) later rule or its default
 //
 // Stages of the root scope mark only the rows that read them (directly,
-// or through a routing decision): a root script every branch shares is
-// said of the run (verdicts.unjudged), not of each row. A row written at
-// the root, by a stage no decision routed, that read no such value, is
-// never marked. A rule error is never matched by place: only the route.
+// or through a routing decision) or a value made from them: a foreach
+// item is an element of what the foreach read, a set: key is made of
+// what its expression read (flow.Lineage walks both; computes says which
+// stages it walks through). A root script nothing a row read was made
+// from is said of the run (verdicts.unjudged), not of each row. A row
+// written at the root, by a stage no decision routed, that read no such
+// value, is never marked. A rule error is never matched by place: only
+// the route.
 type unjudging struct {
 	byPath   map[string][]string // a record path → its phrases
 	branches []branchPhrases     // sorted by branch
@@ -142,10 +146,26 @@ func branchOf(scope []flow.ScopeStep) string {
 	return ""
 }
 
+// keeps says whether a commit's runtime path is one whose stage left
+// something unjudged: what a row's lineage is asked for (flow.Lineage).
+func (u *unjudging) keeps(runtime string) bool {
+	_, ok := u.byPath[Path(runtime)]
+	return ok
+}
+
+// computes says whether a stage of this structure type makes its writes
+// from what it read alone, so that what they rest on is what its reads
+// rest on (flow.Lineage walks through it): a set: stage. Every other
+// stage gathers a fact of its own (a command's output, a file, a
+// plugin's answer) or writes a row, and the walk stops there.
+func computes(typ string) bool { return typ == "set" }
+
 // why is what row t rests on that the run did not judge, each phrase
 // once, in a fixed order: its branch's (the branches it is in, outer
-// first, then those inside it), what it read, its route's rule errors.
-func (u *unjudging) why(t flow.RowTrace) []string {
+// first, then those inside it), what it read, what that was made from
+// (lineage: the runtime paths flow.Lineage found behind its reads, a
+// foreach item's listing among them), its route's rule errors.
+func (u *unjudging) why(t flow.RowTrace, lineage []string) []string {
 	var out []string
 	seen := map[string]bool{}
 	say := func(ps []string) {
@@ -174,6 +194,9 @@ func (u *unjudging) why(t flow.RowTrace) []string {
 			}
 		}
 		for _, w := range t.Read {
+			say(u.byPath[Path(w)])
+		}
+		for _, w := range lineage {
 			say(u.byPath[Path(w)])
 		}
 	}

@@ -245,3 +245,36 @@ func TestNagiosSummarySaysWhichOkRowsAreNotJudged(t *testing.T) {
 		t.Fatalf("summary counts %q, want %q", got, want)
 	}
 }
+
+// TestRowsBuiltFromAListingNotJudgedWholeAreNotJudged: lvs out of reach of
+// device-mapper prints every volume from the metadata alone, health blank,
+// exit 0, and says so on stderr. The run was Not sure and UNKNOWN, but
+// each volume's row said `ok` with nothing on it, and so did a row
+// decided on a count a set: stage made from the listing: a top-level
+// stage marked only the rows whose stages read it themselves, and these
+// read it through a foreach's item and a set: key (wave-lvm's and
+// wave-haproxy's design questions). Now they are marked; the load row,
+// which read nothing of the listing, is not.
+func TestRowsBuiltFromAListingNotJudgedWholeAreNotJudged(t *testing.T) {
+	t.Parallel()
+	text := rowsRun(t, "listing")
+	rowsGolden(t, "listing", "text.golden", text.stdout)
+	for _, want := range []string{"| root | ok (not judged) |\n| home | ok (not judged) |\n| blank health | warning (not judged) |\n| load | ok |\n", "row 1 (root) is not judged: lvs did not check its output\n", "row 3 (blank health) is not judged: lvs did not check its output\n"} {
+		if !strings.Contains(text.stdout, want) {
+			t.Errorf("text:\n%s\nwant %q", text.stdout, want)
+		}
+	}
+	_, vs := verdictsOf(t, rowsRun(t, "listing", "-o", "json").stdout)
+	var subjects []any
+	us, _ := vs["unjudgedRows"].([]any)
+	for _, u := range us {
+		subjects = append(subjects, u.(map[string]any)["subject"])
+	}
+	if want := []any{"root", "home", "blank health"}; !reflect.DeepEqual(subjects, want) {
+		t.Errorf("unjudgedRows of %v, want %v", subjects, want)
+	}
+	// the listing whole: no row is marked
+	if _, vs := verdictsOf(t, rowsRun(t, "listing", "--input", "health=partial", "-o", "json").stdout); vs["unjudgedRows"] != nil {
+		t.Errorf("rows marked over a whole listing: %v", vs["unjudgedRows"])
+	}
+}
