@@ -1,6 +1,7 @@
 package chart
 
 import (
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -62,20 +63,108 @@ func (l *loader) checkShellSecrets(spec *Spec, from map[string]string) {
 
 // secretInArgv is the first variable of vars the script expands in an
 // argument of a program (a call that is no argvSafe builtin), the secret
-// it holds, and the program; "" when none.
+// it holds, and the program; "" when none. A function the script defines
+// is no program: a call of it hands its secret arguments to its body as
+// $1…, $@ and $*, which is checked with them (copiedSecrets follows copies
+// into variables of the script's own).
 func secretInArgv(script string, vars map[string]string) (v, in, prog string) {
 	f, err := parseBash(script)
 	if err != nil {
 		return "", "", ""
 	}
+	a := argvCheck{funcs: map[string]*syntax.Stmt{}}
 	syntax.Walk(f, func(n syntax.Node) bool {
+		if fd, ok := n.(*syntax.FuncDecl); ok && fd.Name != nil && fd.Body != nil {
+			a.funcs[fd.Name.Value] = fd.Body
+		}
+		return true
+	})
+	vars = copiedSecrets(f, vars)
+	named := make(map[string]string, len(vars))
+	for k := range vars {
+		named[k] = k
+	}
+	return a.check(f, vars, named, 0)
+}
+
+// argvCheck walks a script for a secret in a program's argv.
+type argvCheck struct {
+	funcs map[string]*syntax.Stmt // the functions the script defines
+}
+
+// maxFuncDepth bounds how deep calls of the script's functions are
+// followed (a function calling itself would not end).
+const maxFuncDepth = 4
+
+// check is secretInArgv over node: vars are the names holding a secret
+// (→ the secret input), named the name each is said by (a function's $1
+// by the caller's variable it was given).
+func (a argvCheck) check(node syntax.Node, vars, named map[string]string, depth int) (v, in, prog string) {
+	// tainted is the first name of vars expanded in w, "" for none.
+	tainted := func(w syntax.Node) string {
+		found := ""
+		syntax.Walk(w, func(m syntax.Node) bool {
+			pe, ok := m.(*syntax.ParamExp)
+			if !ok || found != "" || pe.Param == nil {
+				return found == ""
+			}
+			if _, ok := vars[pe.Param.Value]; ok {
+				found = pe.Param.Value
+			}
+			return found == ""
+		})
+		return found
+	}
+	syntax.Walk(node, func(n syntax.Node) bool {
+		if v != "" {
+			return false
+		}
+		if fd, ok := n.(*syntax.FuncDecl); ok && depth == 0 {
+			if fd.Body == nil {
+				return false
+			}
+			// checked where it is called, with what it is given; its
+			// own expansions of the script's secrets, at once
+			fv, fin, fprog := a.check(fd.Body, vars, named, maxFuncDepth)
+			if fv != "" {
+				v, in, prog = fv, fin, fprog
+			}
+			return false
+		}
 		c, ok := n.(*syntax.CallExpr)
-		if !ok || v != "" || len(c.Args) == 0 {
-			return v == ""
+		if !ok || len(c.Args) == 0 {
+			return true
 		}
 		name := literalWord(c.Args[0])
 		if argvSafe[name] {
 			return true
+		}
+		if body, ok := a.funcs[name]; ok {
+			if depth >= maxFuncDepth {
+				return true
+			}
+			pos := make(map[string]string, len(vars)+3)
+			posNamed := make(map[string]string, len(named)+3)
+			for k, s := range vars {
+				pos[k], posNamed[k] = s, named[k]
+			}
+			for i, w := range c.Args[1:] {
+				if t := tainted(w); t != "" {
+					k := strconv.Itoa(i + 1)
+					pos[k], posNamed[k] = vars[t], named[t]
+					for _, all := range []string{"@", "*"} {
+						pos[all], posNamed[all] = vars[t], named[t]
+					}
+				}
+			}
+			pos = copiedSecrets(body, pos) // `local p="$1"`
+			for k := range pos {
+				if _, ok := posNamed[k]; !ok {
+					posNamed[k] = k
+				}
+			}
+			v, in, prog = a.check(body, pos, posNamed, depth+1)
+			return false
 		}
 		if name == "exec" || name == "command" || name == "nohup" || name == "sudo" || name == "env" {
 			// a wrapper: the program it runs is its first plain word, and
@@ -88,24 +177,61 @@ func secretInArgv(script string, vars map[string]string) (v, in, prog string) {
 			}
 		}
 		for _, w := range c.Args[1:] {
-			syntax.Walk(w, func(m syntax.Node) bool {
-				pe, ok := m.(*syntax.ParamExp)
-				if !ok || v != "" || pe.Param == nil {
-					return v == ""
+			if t := tainted(w); t != "" {
+				v, in, prog = named[t], vars[t], name
+				if prog == "" {
+					prog = "the program it runs"
 				}
-				if s, ok := vars[pe.Param.Value]; ok {
-					v, in, prog = pe.Param.Value, s, name
-					if prog == "" {
-						prog = "the program it runs"
-					}
-				}
-				return v == ""
-			})
-			if v != "" {
-				break
+				return false
 			}
 		}
-		return v == ""
+		return true
 	})
 	return v, in, prog
+}
+
+// copiedSecrets is vars and every variable the script assigns from one of
+// them (`p="$PW"`, `local auth="admin:$PW"`, `tok=$(printf %s "$PW" |
+// base64)`), and from those, in any order of the script: a copy given to
+// a program is the secret in its argv all the same. Assignments are taken
+// wherever they stand (a function's, a prefix's), which may take a name
+// for a secret where a run would not: the check refuses, it never runs.
+func copiedSecrets(f syntax.Node, vars map[string]string) map[string]string {
+	var assigns []*syntax.Assign
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if a, ok := n.(*syntax.Assign); ok && a.Name != nil {
+			assigns = append(assigns, a)
+		}
+		return true
+	})
+	if len(assigns) == 0 {
+		return vars
+	}
+	out := make(map[string]string, len(vars))
+	for k, v := range vars {
+		out[k] = v
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, a := range assigns {
+			if _, done := out[a.Name.Value]; done {
+				continue
+			}
+			syntax.Walk(a, func(m syntax.Node) bool {
+				pe, ok := m.(*syntax.ParamExp)
+				if !ok || pe.Param == nil || pe.Param == a.Name {
+					return true
+				}
+				if in, ok := out[pe.Param.Value]; ok {
+					if _, done := out[a.Name.Value]; !done {
+						out[a.Name.Value] = in
+						changed = true
+					}
+					return false
+				}
+				return true
+			})
+		}
+	}
+	return out
 }

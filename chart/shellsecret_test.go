@@ -42,3 +42,82 @@ stages:
 		loadErr(t, tc.name, src, tc.err)
 	}
 }
+
+// TestShellCopyingASecretIntoAVariableIsFollowed: a script that copies the
+// secret into a variable of its own first (`p="$PW"`, `local auth="admin:$PW"`,
+// `tok=$(printf %s "$PW" | base64)`) and gives that to a program put it in
+// the program's argv all the same, and loaded: the check followed only the
+// names envFrom: set. A variable assigned from a secret's (in any order of
+// the script, and through such copies) is one now.
+func TestShellCopyingASecretIntoAVariableIsFollowed(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, exec, err string
+	}{
+		{"a plain copy", `{shell: 'p="$PW"; mysql --password="$p" -e "select 1"', envFrom: {PW: password}}`, `gives $p, the secret input "password", to mysql as an argument`},
+		{"a local in a function", `{shell: 'q() { local auth="admin:$PW"; curl -su "$auth" https://h/api; }; q', envFrom: {PW: password}}`, `gives $auth, the secret input "password", to curl`},
+		{"a command substitution", `{shell: 'tok=$(printf %s "$PW" | base64); curl -sH "Authorization: Basic $tok" https://h', envFrom: {PW: password}}`, `gives $tok, the secret input "password", to curl`},
+		{"a copy of a copy", `{shell: 'a="$PW"; b="x$a"; tool --key "$b"', envFrom: {PW: password}}`, `gives $b, the secret input "password", to tool`},
+		{"an export", `{shell: 'export MYSQL_PWD="$PW"; mysql -e "select 1"', envFrom: {PW: password}}`, ""},
+		{"a copy given to stdin", `{shell: 'p="$PW"; printf "%s" "$p" | tool --password-stdin', envFrom: {PW: password}}`, ""},
+		{"a copy of no secret", `{shell: 'h="$H"; ping -c1 "$h"', envFrom: {H: host, PW: password}}`, ""},
+	} {
+		src := `version: 1
+runbook: t
+inputs:
+  password: {type: string, secret: true, required: true}
+  host: {type: string, default: db1}
+stages:
+  - id: q
+    exec: ` + tc.exec + `
+`
+		loadErr(t, tc.name, src, tc.err)
+	}
+}
+
+// TestShellFunctionGivenASecretIsFollowed: a function the script defines
+// is no program. `f() { mysql -p"$1"; }; f "$PW"` was refused naming f,
+// and `f() { printf '%s' "$1" | tool --password-stdin; }; f "$PW"`, which
+// puts the secret in no argv, was refused as well; the check now follows
+// the argument into the function's body.
+func TestShellFunctionGivenASecretIsFollowed(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, exec, err string
+	}{
+		{"into a program's argv", `{shell: 'f() { mysql -p"$1" -e "select 1"; }; f "$PW"', envFrom: {PW: password}}`, `gives $PW, the secret input "password", to mysql as an argument`},
+		{"through $@", `{shell: 'g() { tool --key "$@"; }; g "$PW"', envFrom: {PW: password}}`, `gives $PW, the secret input "password", to tool`},
+		{"a function calling a function", `{shell: 'h() { tool --key "$2"; }; f() { h x "$1"; }; f "$PW"', envFrom: {PW: password}}`, `gives $PW, the secret input "password", to tool`},
+		{"through a local copy", `{shell: 'f() { local p="$1"; mysql -p"$p"; }; f "$PW"', envFrom: {PW: password}}`, `gives $p, the secret input "password", to mysql`},
+		{"into its stdin", `{shell: 'f() { printf "%s" "$1" | tool --password-stdin; }; f "$PW"', envFrom: {PW: password}}`, ""},
+		{"another argument", `{shell: 'f() { ping -c1 "$2"; }; f "$PW" db1', envFrom: {PW: password}}`, ""},
+	} {
+		src := `version: 1
+runbook: t
+inputs:
+  password: {type: string, secret: true, required: true}
+stages:
+  - id: q
+    exec: ` + tc.exec + `
+`
+		loadErr(t, tc.name, src, tc.err)
+	}
+}
+
+// FuzzSecretInArgv: any script text, however odd its functions and
+// assignments (a function calling itself, one defined twice, a copy of a
+// copy), is checked to an end, without a panic.
+func FuzzSecretInArgv(f *testing.F) {
+	for _, s := range []string{
+		`f() { mysql -p"$1"; }; f "$PW"`,
+		`f() { f "$@"; }; f "$PW"`,
+		`a="$b"; b="$a$PW"; tool "$a"`,
+		`g() { local p="$1"; h "$p"; }; h() { tool --key "$1"; }; g "$PW"`,
+		`printf '%s' "$PW" | tool --password-stdin`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, script string) {
+		secretInArgv(script, map[string]string{"PW": "password"})
+	})
+}
