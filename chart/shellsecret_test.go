@@ -13,9 +13,7 @@ import "testing"
 // no argv and load.
 func TestShellGivingASecretToAProgramsArgvIsRefused(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []struct {
-		name, exec, err string
-	}{
+	shellSecretCases(t, []shellSecretCase{
 		{"mysql's option", `{shell: 'mysql --password="$PW" -e "select 1"', envFrom: {PW: password}}`, `c.yaml:10:12: stage "q": exec shell: its script gives $PW, the secret input "password", to mysql as an argument, and argv is what ps shows every user of the host for as long as it runs; have mysql read it from its environment`},
 		{"inside a word", `{shell: 'curl -su "admin:$PW" https://h/api', envFrom: {PW: password}}`, `to curl as an argument`},
 		{"a name computed from it", `{shell: 'curl -sH "Authorization: $AUTH" https://h/api', envFrom: {AUTH: auth}}`, `gives $AUTH, the secret input "password", to curl`},
@@ -27,20 +25,7 @@ func TestShellGivingASecretToAProgramsArgvIsRefused(t *testing.T) {
 		{"a prefix assignment", `{shell: 'SSHPASS="$PW" sshpass -e ssh h true', envFrom: {PW: password}}`, ""},
 		{"a test", `{shell: '[ -n "$PW" ] && echo set', envFrom: {PW: password}}`, ""},
 		{"no secret", `{shell: 'ping -c1 "$H"', envFrom: {H: host}}`, ""},
-	} {
-		src := `version: 1
-runbook: t
-inputs:
-  password: {type: string, secret: true, required: true}
-  host: {type: string, default: db1}
-vars:
-  auth: '"Basic " + password'
-stages:
-  - id: q
-    exec: ` + tc.exec + `
-`
-		loadErr(t, tc.name, src, tc.err)
-	}
+	})
 }
 
 // TestShellCopyingASecretIntoAVariableIsFollowed: a script that copies the
@@ -51,9 +36,7 @@ stages:
 // the script, and through such copies) is one now.
 func TestShellCopyingASecretIntoAVariableIsFollowed(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []struct {
-		name, exec, err string
-	}{
+	shellSecretCases(t, []shellSecretCase{
 		{"a plain copy", `{shell: 'p="$PW"; mysql --password="$p" -e "select 1"', envFrom: {PW: password}}`, `gives $p, the secret input "password", to mysql as an argument`},
 		{"a local in a function", `{shell: 'q() { local auth="admin:$PW"; curl -su "$auth" https://h/api; }; q', envFrom: {PW: password}}`, `gives $auth, the secret input "password", to curl`},
 		{"a command substitution", `{shell: 'tok=$(printf %s "$PW" | base64); curl -sH "Authorization: Basic $tok" https://h', envFrom: {PW: password}}`, `gives $tok, the secret input "password", to curl`},
@@ -61,18 +44,7 @@ func TestShellCopyingASecretIntoAVariableIsFollowed(t *testing.T) {
 		{"an export", `{shell: 'export MYSQL_PWD="$PW"; mysql -e "select 1"', envFrom: {PW: password}}`, ""},
 		{"a copy given to stdin", `{shell: 'p="$PW"; printf "%s" "$p" | tool --password-stdin', envFrom: {PW: password}}`, ""},
 		{"a copy of no secret", `{shell: 'h="$H"; ping -c1 "$h"', envFrom: {H: host, PW: password}}`, ""},
-	} {
-		src := `version: 1
-runbook: t
-inputs:
-  password: {type: string, secret: true, required: true}
-  host: {type: string, default: db1}
-stages:
-  - id: q
-    exec: ` + tc.exec + `
-`
-		loadErr(t, tc.name, src, tc.err)
-	}
+	})
 }
 
 // TestShellFunctionGivenASecretIsFollowed: a function the script defines
@@ -82,26 +54,14 @@ stages:
 // the argument into the function's body.
 func TestShellFunctionGivenASecretIsFollowed(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []struct {
-		name, exec, err string
-	}{
+	shellSecretCases(t, []shellSecretCase{
 		{"into a program's argv", `{shell: 'f() { mysql -p"$1" -e "select 1"; }; f "$PW"', envFrom: {PW: password}}`, `gives $PW, the secret input "password", to mysql as an argument`},
 		{"through $@", `{shell: 'g() { tool --key "$@"; }; g "$PW"', envFrom: {PW: password}}`, `gives $PW, the secret input "password", to tool`},
 		{"a function calling a function", `{shell: 'h() { tool --key "$2"; }; f() { h x "$1"; }; f "$PW"', envFrom: {PW: password}}`, `gives $PW, the secret input "password", to tool`},
 		{"through a local copy", `{shell: 'f() { local p="$1"; mysql -p"$p"; }; f "$PW"', envFrom: {PW: password}}`, `gives $p, the secret input "password", to mysql`},
 		{"into its stdin", `{shell: 'f() { printf "%s" "$1" | tool --password-stdin; }; f "$PW"', envFrom: {PW: password}}`, ""},
 		{"another argument", `{shell: 'f() { ping -c1 "$2"; }; f "$PW" db1', envFrom: {PW: password}}`, ""},
-	} {
-		src := `version: 1
-runbook: t
-inputs:
-  password: {type: string, secret: true, required: true}
-stages:
-  - id: q
-    exec: ` + tc.exec + `
-`
-		loadErr(t, tc.name, src, tc.err)
-	}
+	})
 }
 
 // FuzzSecretInArgv: any script text, however odd its functions and
@@ -120,4 +80,29 @@ func FuzzSecretInArgv(f *testing.F) {
 	f.Fuzz(func(t *testing.T, script string) {
 		secretInArgv(script, map[string]string{"PW": "password"})
 	})
+}
+
+// shellSecretCase is one script of the shell secret tests: the stage's
+// exec: (a flow map), and the load error it must hold ("" for none).
+type shellSecretCase struct{ name, exec, err string }
+
+// shellSecretCases loads each case's exec: as stage q of a chart with a
+// secret input password, an input host and a var auth computed from the
+// password.
+func shellSecretCases(t *testing.T, cases []shellSecretCase) {
+	t.Helper()
+	for _, tc := range cases {
+		src := `version: 1
+runbook: t
+inputs:
+  password: {type: string, secret: true, required: true}
+  host: {type: string, default: db1}
+vars:
+  auth: '"Basic " + password'
+stages:
+  - id: q
+    exec: ` + tc.exec + `
+`
+		loadErr(t, tc.name, src, tc.err)
+	}
 }
