@@ -75,7 +75,9 @@ type Behind struct {
 // from is said of the run (verdicts.unjudged), not of each row. A row
 // written at the root, by a stage no decision routed, that read no such
 // value, is never marked. A rule error is never matched by place: only
-// the route.
+// the route. A foreach's own gap (ForeachOwn: items it did not run,
+// items that wrote no row, a null list) is matched as a root stage's is,
+// wherever the foreach is: by what a row read, never by its branch.
 type unjudging struct {
 	byPath   map[string][]string // a record path → its phrases
 	branches []branchPhrases     // sorted by branch
@@ -93,16 +95,21 @@ func newUnjudging(b *Behind) *unjudging {
 		return nil
 	}
 	u := &unjudging{byPath: map[string][]string{}}
-	add := func(path, phrase string) {
+	inBranch := map[string][]string{} // the phrases the branch rule matches too
+	add := func(path, phrase string, branch bool) {
 		u.byPath[path] = append(u.byPath[path], phrase)
+		if branch {
+			inBranch[path] = append(inBranch[path], phrase)
+		}
 	}
 	for _, r := range Unanswered(b.Scripts) {
-		add(r.Path, "script "+r.Path+" "+r.Said())
+		add(r.Path, "script "+r.Path+" "+r.Said(), true)
 	}
 	for _, e := range b.Ledger {
 		for _, it := range UncheckedOf(e) {
 			if !it.Empty {
-				add(e.Path, e.Path+" did not check "+it.What)
+				// a foreach's own gap is matched by what a row read alone
+				add(e.Path, e.Path+" did not check "+it.What, !it.Foreach)
 			}
 		}
 	}
@@ -110,7 +117,7 @@ func newUnjudging(b *Behind) *unjudging {
 		return nil
 	}
 	at := map[string]int{}
-	for path, phrases := range u.byPath {
+	for path, phrases := range inBranch {
 		pos, err := flow.ParsePath(path)
 		if err != nil {
 			continue
@@ -248,6 +255,21 @@ type UncheckedItem struct {
 	// Empty marks the verdict table's own item (ItemEmpty): no row at
 	// all, which no stage left out.
 	Empty bool
+	// Foreach marks a foreach's own gap (ForeachOwn): of what reads its
+	// gathered value, not of the items it ran.
+	Foreach bool
+}
+
+// ForeachOwn says whether a ledger item of this kind is a foreach's own
+// gap, filed at the foreach's path: items it did not run (maxBranches),
+// items that ran and wrote no row, a null items list. None is of an item
+// that ran, nor of a row beside the foreach that did not read what it
+// gathered: a cut inside a folder's item marked the three files it did
+// stat, and the folder's count read off its own whole listing, `(not
+// judged)`, while the same cut at the top level marked none (cmd/runbook
+// TestForeachCutInsideAnItemLeavesTheItemsItRanJudged).
+func ForeachOwn(kind string) bool {
+	return kind == ItemTruncated || kind == ItemNoRow || kind == ItemNullItems
 }
 
 // UncheckedOf is the ONE reading of which items of a ledger entry leave
@@ -265,7 +287,7 @@ func UncheckedOf(e coverage.Entry) []UncheckedItem {
 	var out []UncheckedItem
 	for _, it := range e.NotChecked {
 		if NotJudged(it.Kind) {
-			out = append(out, UncheckedItem{What: it.What, Why: it.Why, Empty: it.Kind == ItemEmpty})
+			out = append(out, UncheckedItem{What: it.What, Why: it.Why, Empty: it.Kind == ItemEmpty, Foreach: ForeachOwn(it.Kind)})
 		}
 	}
 	if p := e.Period; p != nil && p.Verdict != coverage.Covered {
