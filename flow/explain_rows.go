@@ -108,7 +108,9 @@ func (e *Explainer) rowTrace(origin int, key string) RowTrace {
 // that value), and, through each stage `through` says computes its
 // writes from what it read (runbook's set:), what those reads rest on,
 // transitively, by the causal walk's links (dataCauses, resolve), a
-// joined value's branch commits too. A stage `through` does not pass is
+// joined value's branch commits too, and a subflow mount's input binding
+// (what its expression read, boundFrom: `names: files.stdout` rests on
+// files, not on `most: limit`). A stage `through` does not pass is
 // where the walk stops: it gathered a fact of its own (a command's
 // output), whose gaps are its own, though it was given a listed item to
 // ask about. So a listing the run did not judge whole reaches every row
@@ -219,10 +221,20 @@ func (l *Lineage) walk(k lineKey) []string {
 			out = append(out, c.Path)
 		}
 		follow := false
+		dcs := l.e.log.dataCauses(k.i, k.key)
 		if ni, _, ok := l.e.locate(c.Scope, c.Stage); ok {
 			follow = l.through(ni.Type)
+			if ni.Kind == KindSubflow && k.key != "" && writeOf(c, k.key) == nil {
+				// a mount's input binding is made of what its expression
+				// read, as a set: key is, whatever the layer's stage
+				// types: the mount gathers nothing of its own
+				follow = true
+				if roots, ok := l.e.boundFrom(k.i, k.key); ok {
+					dcs = slices.DeleteFunc(dcs, func(dc dataCause) bool { return dc.read != nil && !slices.Contains(roots, dc.read.Key) })
+				}
+			}
 		}
-		for _, dc := range l.e.log.dataCauses(k.i, k.key) {
+		for _, dc := range dcs {
 			if follow || dc.read == nil { // a join's take is always followed
 				causes = append(causes, dc)
 			}

@@ -83,3 +83,33 @@ func TestForeachCutInsideAnItemLeavesTheItemsItRanJudged(t *testing.T) {
 		t.Errorf("the row read off the cut list does not say why:\n%s", text.stdout)
 	}
 }
+
+// TestRowOfASubflowGivenAListingIsNotJudgedAlike: find over two folders,
+// one gone, lists the other's files, says "No such file or directory"
+// of it and (|| true) exits 0. A subflow reading the chart's scope
+// marked its count row `ok (not judged)`; one given the listing as its
+// input (`subflow: {inputs: {names: files.stdout}}`) said `ok` with
+// nothing on it: the walk stopped at the mount, whose bindings are made
+// of what it read as a set: key is. A row of a third mount, given the
+// limit and the listing's exit code, rests on the limit alone: its
+// binding read nothing of the listing.
+func TestRowOfASubflowGivenAListingIsNotJudgedAlike(t *testing.T) {
+	t.Parallel()
+	root := lineageTree(t)
+	r := lineageRun(t, "subflow", "--input", "root="+root, "-o", "json")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	rows, vs := verdictsOf(t, r.stdout)
+	if len(rows) != 3 {
+		t.Fatalf("want 3 rows, one a subflow, got %v", rows)
+	}
+	want := []string{"given the listing", "reading the scope"}
+	if got := unjudgedSubjects(t, vs); !reflect.DeepEqual(got, want) {
+		t.Errorf("rows marked not judged: %q\nwant %q", got, want)
+	}
+	text := lineageRun(t, "subflow", "--input", "root="+root)
+	if !strings.Contains(text.stdout, "row 1 (given the listing) is not judged: files did not check its output\n") {
+		t.Errorf("the mounted subflow's row does not say why:\n%s", text.stdout)
+	}
+}
