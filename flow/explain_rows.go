@@ -108,7 +108,9 @@ func (e *Explainer) rowTrace(origin int, key string) RowTrace {
 // that value), and, through each stage `through` says computes its
 // writes from what it read (runbook's set:), what those reads rest on,
 // transitively, by the causal walk's links (dataCauses, resolve), a
-// joined value's branch commits too, and a subflow mount's input binding
+// joined value's branch commits too, a foreach's into: list's (each
+// item's last writes of its final scope, and the item), and a subflow
+// mount's input binding
 // (what its expression read, boundFrom: `names: files.stdout` rests on
 // files, not on `most: limit`). A stage `through` does not pass is
 // where the walk stops: it gathered a fact of its own (a command's
@@ -239,19 +241,36 @@ func (l *Lineage) walk(k lineKey) []string {
 				causes = append(causes, dc)
 			}
 		}
+		if list, ok := l.e.intoList(k.i, k.key); ok {
+			// a foreach's into: list holds each item's final scope: its
+			// members rest on the item's last writes of them, and the
+			// item itself on what the foreach listed it from
+			for r := range list {
+				for _, f := range l.e.intoFinals(k.i, r) {
+					out = addNew(out, l.walk(lineKey{i: f.index, key: f.member}))
+				}
+			}
+			out = addNew(out, l.walk(lineKey{i: k.i, item: true}))
+		}
 	}
 	for _, dc := range causes {
 		if dc.self || dc.writer == "" {
 			continue
 		}
-		for _, p := range l.link(dc.writer, dc.key, k.i) {
-			if !slices.Contains(out, p) {
-				out = append(out, p)
-			}
-		}
+		out = addNew(out, l.link(dc.writer, dc.key, k.i))
 	}
 	delete(l.busy, k)
 	l.memo[k] = out
+	return out
+}
+
+// addNew appends to out each of ps it does not hold.
+func addNew(out, ps []string) []string {
+	for _, p := range ps {
+		if !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
 	return out
 }
 

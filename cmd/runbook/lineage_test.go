@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -111,5 +112,41 @@ func TestRowOfASubflowGivenAListingIsNotJudgedAlike(t *testing.T) {
 	text := lineageRun(t, "subflow", "--input", "root="+root)
 	if !strings.Contains(text.stdout, "row 1 (given the listing) is not judged: files did not check its output\n") {
 		t.Errorf("the mounted subflow's row does not say why:\n%s", text.stdout)
+	}
+}
+
+// TestRowOfAnItemGatheredFromAFailedScriptIsNotJudged: a foreach stats
+// each path given (onError: continue, a path stat could not read kept as
+// "unknown") into a list, and a second foreach judges each element of
+// that list. The path that is gone read `ok` with nothing on it, and so
+// did a row counting the unread paths off the list, beside a script that
+// exited 1: the walk stopped at the foreach's into: list, which holds
+// each item's final scope. It goes on to the writes that made each
+// element, and to the item each was listed from.
+func TestRowOfAnItemGatheredFromAFailedScriptIsNotJudged(t *testing.T) {
+	t.Parallel()
+	root := lineageTree(t)
+	a, gone, b := filepath.Join(root, "a"), filepath.Join(root, "gone"), filepath.Join(root, "b")
+	paths := `paths=["` + a + `","` + gone + `","` + b + `"]`
+	r := lineageRun(t, "gathered", "--input", paths, "-o", "json")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	rows, vs := verdictsOf(t, r.stdout)
+	if len(rows) != 4 {
+		t.Fatalf("want 4 rows, got %v", rows)
+	}
+	got := unjudgedSubjects(t, vs)
+	for _, want := range []string{gone, "unread paths"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("row %q is not marked not judged: %q", want, got)
+		}
+	}
+	text := lineageRun(t, "gathered", "--input", paths)
+	if !strings.Contains(text.stdout, "| "+gone+" | ok (not judged) |\n") {
+		t.Errorf("the gone path's row is not marked:\n%s", text.stdout)
+	}
+	if !strings.Contains(text.stdout, "is not judged: script gather~1/st completed with failure, exit 1\n") {
+		t.Errorf("no row says the script it rests on:\n%s", text.stdout)
 	}
 }
