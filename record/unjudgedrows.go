@@ -167,12 +167,25 @@ func (u *unjudging) keeps(runtime string) bool {
 // plugin's answer) or writes a row, and the walk stops there.
 func computes(typ string) bool { return typ == "set" }
 
+// rowLineage is what flow.Lineage found a row made from, among the
+// stages that left something unjudged: their runtime paths, the first
+// flow.LineageMost, and whether there were more.
+type rowLineage struct {
+	paths []string
+	more  bool
+}
+
+// lineageMore is the phrase that ends a row's why when its lineage
+// reached more stages than it names (flow.LineageMost).
+const lineageMore = "and more stages it was made from that the run did not judge (the Scripts and Coverage parts name each)"
+
 // why is what row t rests on that the run did not judge, each phrase
 // once, in a fixed order: its branch's (the branches it is in, outer
 // first, then those inside it), what it read, what that was made from
 // (lineage: the runtime paths flow.Lineage found behind its reads, a
-// foreach item's listing among them), its route's rule errors.
-func (u *unjudging) why(t flow.RowTrace, lineage []string) []string {
+// foreach item's listing among them, and lineageMore past the first
+// flow.LineageMost), its route's rule errors.
+func (u *unjudging) why(t flow.RowTrace, lineage rowLineage) []string {
 	var out []string
 	seen := map[string]bool{}
 	say := func(ps []string) {
@@ -203,8 +216,11 @@ func (u *unjudging) why(t flow.RowTrace, lineage []string) []string {
 		for _, w := range t.Read {
 			say(u.byPath[Path(w)])
 		}
-		for _, w := range lineage {
+		for _, w := range lineage.paths {
 			say(u.byPath[Path(w)])
+		}
+		if lineage.more {
+			say([]string{lineageMore})
 		}
 	}
 	for _, rb := range t.Routes {
