@@ -776,6 +776,20 @@ func TestIsolatedSubflowAppendsItsRowsAfterTheParents(t *testing.T) {
 			if got := res.State()[verdicts]; !reflect.DeepEqual(got, want) {
 				t.Errorf("verdicts = %v, want %v", got, want)
 			}
+			// each row traces to the subflow that wrote it (explain, and
+			// the rows' marking, read the same trace)
+			n := len(tc.seed)
+			for _, ex := range []*flow.Explainer{
+				flow.NewExplainer(&res.Log, flow.WithStructure(c.Describe()), flow.WithGathered(verdicts)),
+				flow.NewExplainer(&res.Log, flow.WithGathered(verdicts)),
+			} {
+				tr := ex.Rows(verdicts, []int{n, n + 1})
+				for k, mount := range []string{"one", "two"} {
+					if len(tr[k].Scope) != 1 || tr[k].Scope[0].Node != mount {
+						t.Errorf("row %d (%s) traced to %q (%v), want subflow %q's row", n+k, want[n+k], tr[k].Path, tr[k].Scope, mount)
+					}
+				}
+			}
 		})
 	}
 }
