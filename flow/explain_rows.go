@@ -108,23 +108,56 @@ func (e *Explainer) rowTrace(origin int, key string) RowTrace {
 // that value), and, through each stage `through` says computes its
 // writes from what it read (runbook's set:), what those reads rest on,
 // transitively, by the causal walk's links (dataCauses, resolve), a
-// joined value's branch commits too. A stage `through` does not pass is
-// where the walk stops: it gathered a fact of its own (a command's
-// output), whose gaps are its own, though it was given a listed item to
-// ask about. So a listing the run did not judge whole reaches every row
-// whose decision read one of its items, and a key set: from it every row
-// that read the key.
+// joined value's branch commits too, a foreach's into: list's (each
+// item's last writes of its final scope, and the item), and a subflow
+// mount's input binding (what its expression read, boundFrom: `names:
+// files.stdout` rests on files, not on `most: limit`). A stage `through`
+// does not pass is where the walk stops: it gathered a fact of its own
+// (a command's output), whose gaps are its own, though it was given a
+// listed item to ask about. So a listing the run did not judge whole
+// reaches every row whose decision read one of its items, and a key
+// set: from it every row that read the key.
 //
 // keep is asked of each commit's runtime path once, through of each
 // stage's structure type (NodeInfo.Type; "" when the structure does not
 // know it); each write's answer is kept, so rows sharing their roots (a
-// foreach's items) cost one walk, and only what keep holds is kept.
+// foreach's items) cost one walk, and only what keep holds is kept: the
+// first LineageMost of them, and whether there were more (a second pass
+// over a list gathered from 2,000 items whose probes all failed held
+// each failure behind every row: 13 s, 250 MB, and a line of 2,000
+// phrases under each row).
 type Lineage struct {
 	e       *Explainer
 	keep    func(path string) bool
 	through func(typ string) bool
-	memo    map[lineKey][]string
+	memo    map[lineKey]trail
 	busy    map[lineKey]bool
+}
+
+// LineageMost is the most commits a row's lineage names (Lineage.Of);
+// past them it says only that there are more.
+const LineageMost = 8
+
+// trail is what one write rests on among the commits a Lineage keeps:
+// at most LineageMost runtime paths, in walk order, and whether more
+// were left off.
+type trail struct {
+	paths []string
+	more  bool
+}
+
+// add puts u's paths in t, each once, up to LineageMost.
+func (t *trail) add(u trail) {
+	t.more = t.more || u.more
+	for _, p := range u.paths {
+		switch {
+		case slices.Contains(t.paths, p):
+		case len(t.paths) < LineageMost:
+			t.paths = append(t.paths, p)
+		default:
+			t.more = true
+		}
+	}
 }
 
 // lineKey is one write walked: commit i's write of key; with item set,
@@ -137,52 +170,43 @@ type lineKey struct {
 
 // Lineage starts a walk over e's log (Lineage.Of).
 func (e *Explainer) Lineage(keep func(path string) bool, through func(typ string) bool) *Lineage {
-	return &Lineage{e: e, keep: keep, through: through, memo: map[lineKey][]string{}, busy: map[lineKey]bool{}}
+	return &Lineage{e: e, keep: keep, through: through, memo: map[lineKey]trail{}, busy: map[lineKey]bool{}}
 }
 
 // Of is what row t, appended to list key, rests on among the commits l
 // keeps: through what its origin and the decisions that routed it read
 // (the list itself aside: earlier rows are not this row's ground), in
-// walk order, each once.
-func (l *Lineage) Of(t RowTrace, key string) []string {
+// walk order, each once, at most LineageMost of them; more says others
+// were left off.
+func (l *Lineage) Of(t RowTrace, key string) (paths []string, more bool) {
 	if t.Origin < 0 {
-		return nil
+		return nil, false
 	}
-	var out []string
-	seen := map[string]bool{}
-	add := func(ps []string) {
-		for _, p := range ps {
-			if !seen[p] {
-				seen[p] = true
-				out = append(out, p)
-			}
-		}
-	}
-	add(l.reads(t.Origin, key))
+	out := l.reads(t.Origin, key)
 	for _, rb := range t.Routes {
-		add(l.reads(rb.Index, ""))
+		out.add(l.reads(rb.Index, ""))
 	}
-	return out
+	return out.paths, out.more
 }
 
 // reads is what commit i's reads rest on (skip aside).
-func (l *Lineage) reads(i int, skip string) []string {
-	var out []string
+func (l *Lineage) reads(i int, skip string) trail {
+	var out trail
 	for _, r := range l.e.cs[i].Reads {
 		if r.Missing || r.Writer == "" || r.Key == skip {
 			continue
 		}
-		out = append(out, l.link(r.Writer, r.Key, i)...)
+		out.add(l.link(r.Writer, r.Key, i))
 	}
 	return out
 }
 
 // link walks the write of key by the commit at runtime path writer, as
 // commit i sees it (a foreach item when writer is i's foreach).
-func (l *Lineage) link(writer, key string, i int) []string {
+func (l *Lineage) link(writer, key string, i int) trail {
 	j, ok := resolve(l.e.byPath, writer, i)
 	if !ok || j == i {
-		return nil
+		return trail{}
 	}
 	if _, isItem := l.e.itemOf(j, i); isItem {
 		return l.walk(lineKey{i: j, item: true})
@@ -194,16 +218,16 @@ func (l *Lineage) link(writer, key string, i int) []string {
 // commit, and past it when its stage computes (through) or the write was
 // joined; for an item, what the foreach read, the foreach aside (its own
 // gaps, items it cut, are not an item's).
-func (l *Lineage) walk(k lineKey) []string {
+func (l *Lineage) walk(k lineKey) trail {
 	if got, ok := l.memo[k]; ok {
 		return got
 	}
 	if l.busy[k] {
-		return nil // a link back to a write still being walked
+		return trail{} // a link back to a write still being walked
 	}
 	l.busy[k] = true
 	c := &l.e.cs[k.i]
-	var out []string
+	var out trail
 	var causes []dataCause
 	switch {
 	case k.item:
@@ -216,27 +240,44 @@ func (l *Lineage) walk(k lineKey) []string {
 		}
 	default:
 		if l.keep(c.Path) {
-			out = append(out, c.Path)
+			out.paths = append(out.paths, c.Path)
 		}
 		follow := false
+		dcs := l.e.log.dataCauses(k.i, k.key)
 		if ni, _, ok := l.e.locate(c.Scope, c.Stage); ok {
 			follow = l.through(ni.Type)
+			if ni.Kind == KindSubflow && k.key != "" && writeOf(c, k.key) == nil {
+				// a mount's input binding is made of what its expression
+				// read, as a set: key is, whatever the layer's stage
+				// types: the mount gathers nothing of its own
+				follow = true
+				if roots, ok := l.e.boundFrom(k.i, k.key); ok {
+					dcs = slices.DeleteFunc(dcs, func(dc dataCause) bool { return dc.read != nil && !slices.Contains(roots, dc.read.Key) })
+				}
+			}
 		}
-		for _, dc := range l.e.log.dataCauses(k.i, k.key) {
+		for _, dc := range dcs {
 			if follow || dc.read == nil { // a join's take is always followed
 				causes = append(causes, dc)
 			}
+		}
+		if list, ok := l.e.intoList(k.i, k.key); ok {
+			// a foreach's into: list holds each item's final scope: its
+			// members rest on the item's last writes of them, and the
+			// item itself on what the foreach listed it from
+			for r := range list {
+				for _, f := range l.e.intoFinals(k.i, r) {
+					out.add(l.walk(lineKey{i: f.index, key: f.member}))
+				}
+			}
+			out.add(l.walk(lineKey{i: k.i, item: true}))
 		}
 	}
 	for _, dc := range causes {
 		if dc.self || dc.writer == "" {
 			continue
 		}
-		for _, p := range l.link(dc.writer, dc.key, k.i) {
-			if !slices.Contains(out, p) {
-				out = append(out, p)
-			}
-		}
+		out.add(l.link(dc.writer, dc.key, k.i))
 	}
 	delete(l.busy, k)
 	l.memo[k] = out

@@ -119,7 +119,8 @@ func TestLineageFollowsItemsAndComputedKeysOnly(t *testing.T) {
 	var got []string
 	for _, tr := range ex.Rows(verdicts, []int{0, 1, 2, 3, 4}) {
 		var stages []string
-		for _, p := range l.Of(tr, verdicts) {
+		paths, _ := l.Of(tr, verdicts)
+		for _, p := range paths {
 			pp, err := flow.ParsePath(p)
 			if err != nil {
 				t.Fatal(err)
@@ -137,5 +138,52 @@ func TestLineageFollowsItemsAndComputedKeysOnly(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("lineage by row:\n got %v\nwant %v", got, want)
+	}
+}
+
+// TestLineageNamesAtMostLineageMostAndSaysMore: a row made of a list
+// gathered (into:) from twenty items, each of whose probes is kept,
+// names the first LineageMost probes and says there were more: a second
+// pass over 2,000 failed probes held all 2,000 behind every row, 13 s
+// and a 2,000-phrase line under each. The into: list is followed to each
+// item's own write, and to the listing the items came from.
+func TestLineageNamesAtMostLineageMostAndSaysMore(t *testing.T) {
+	t.Parallel()
+	items := make([]any, 20)
+	for i := range items {
+		items[i] = i
+	}
+	c := mustBuild(t, flow.New("most").
+		Stage("list", func(ctx context.Context, s *flow.Scope) error {
+			s.Set("listing", items)
+			return nil
+		}, flow.Type("exec")).
+		ForEach("per", flow.ForEach{
+			Items:       func(ctx context.Context, s *flow.Scope) ([]any, error) { return s.Value("listing").([]any), nil },
+			MaxBranches: 20, Into: "got",
+			Body: flow.Seq().Stage("probe", func(ctx context.Context, s *flow.Scope) error {
+				s.Set("answer", s.Value("item"))
+				return nil
+			}, flow.Type("exec")),
+		}).
+		Stage("row", func(ctx context.Context, s *flow.Scope) error {
+			rows, _ := s.Value(verdicts).([]any)
+			s.Set(verdicts, append(append([]any{}, rows...), map[string]any{"subject": len(s.Value("got").([]any)), "verdict": "ok"}))
+			return nil
+		}))
+	res := run(t, c)
+	ex := flow.NewExplainer(&res.Log, flow.WithStructure(c.Describe()), flow.WithGathered(verdicts))
+	l := ex.Lineage(func(p string) bool {
+		pp, err := flow.ParsePath(p)
+		return err == nil && (pp.Node == "probe" || pp.Node == "list")
+	}, func(typ string) bool { return typ == "set" })
+	paths, more := l.Of(ex.Rows(verdicts, []int{0})[0], verdicts)
+	if len(paths) != flow.LineageMost || !more {
+		t.Errorf("lineage %v (%d), more %v: want the first %d and more", paths, len(paths), more, flow.LineageMost)
+	}
+	for _, p := range paths {
+		if pp, err := flow.ParsePath(p); err != nil || pp.Node != "probe" {
+			t.Errorf("lineage holds %q, want the items' probes first", p)
+		}
 	}
 }

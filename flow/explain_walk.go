@@ -364,7 +364,7 @@ func (e *Explainer) rowOrigin(ci int, key string, row, depth int) (int, []rowHop
 		start = g.ends[bi-1]
 	}
 	j := g.branches[bi]
-	o, hops, ok := e.rowOrigin(j, key, g.base+off-start, depth+1)
+	o, hops, ok := e.rowOrigin(j, key, g.from+off-start, depth+1)
 	return o, append([]rowHop{{index: ci, row: row, branch: ScopeString(e.cs[j].Scope)}}, hops...), ok
 }
 
@@ -372,11 +372,14 @@ func (e *Explainer) rowOrigin(ci int, key string, row, depth int) (int, []rowHop
 // base rows from what its scope held before (baseWriter's write, or the
 // inputs when baseWriter < 0), then each branch's rows past base, in
 // order. Only branches that added rows are kept; ends[i] is the offset
-// past base where branch i's rows end.
+// past base where branch i's rows end. from is where a branch's own rows
+// begin in its list: base, or 0 for an isolated mount's subflow, which
+// began with none of its parent's rows (isolatedMount).
 type gathered struct {
 	bad        bool // a branch path that does not resolve: untraceable
 	base       int
 	baseWriter int
+	from       int
 	branches   []int
 	ends       []int
 }
@@ -422,6 +425,10 @@ func (e *Explainer) gathering(ci int, key string) *gathered {
 	} else if l, ok := e.log.Inputs[key].([]any); ok && len(c.Scope) == 0 {
 		g.base = len(l)
 	}
+	g.from = g.base
+	if e.isolatedMount(ci, branches, key) {
+		g.from = 0
+	}
 	end := 0
 	for _, j := range branches {
 		bw := writeOf(&e.cs[j], key)
@@ -429,13 +436,61 @@ func (e *Explainer) gathering(ci int, key string) *gathered {
 			continue
 		}
 		l, _ := bw.Value.([]any)
-		if n := len(l) - g.base; n > 0 {
+		if n := len(l) - g.from; n > 0 {
 			end += n
 			g.branches = append(g.branches, j)
 			g.ends = append(g.ends, end)
 		}
 	}
 	return g
+}
+
+// isolatedMount says whether gathering commit ci joins the subflow of a
+// mount with input bindings, which runs with none of its parent's keys:
+// its rows are all its own (flow's gather). The structure says it; a log
+// without one, when the subflow's first read of key found none though
+// the rows before it were there.
+func (e *Explainer) isolatedMount(ci int, branches []int, key string) bool {
+	c := &e.cs[ci]
+	if ni, _, ok := e.locate(c.Scope, c.Stage); ok {
+		return ni.Kind == KindSubflow && len(ni.Inputs) > 0
+	}
+	if len(branches) == 0 {
+		return false
+	}
+	j, ok := e.log.lastWriter(c.Scope, key, ci)
+	if !ok {
+		return false // no rows before it: they begin at 0 either way
+	}
+	if bw := writeOf(&e.cs[j], key); bw == nil {
+		return false
+	} else if l, _ := bw.Value.([]any); len(l) == 0 {
+		return false
+	}
+	inner := func(k int) bool {
+		sc := e.cs[k].Scope
+		return len(sc) > len(c.Scope) && sc[len(c.Scope)].Node == c.Stage && sc[len(c.Scope)].Item == nil && sc[len(c.Scope)].Branch == ""
+	}
+	first := -1 // the subflow's first commit that read key
+	for k := branches[0]; k > j && k >= 0; k-- {
+		if !inner(k) {
+			continue
+		}
+		for _, r := range e.cs[k].Reads {
+			if r.Key == key {
+				first = k
+			}
+		}
+	}
+	if first < 0 {
+		return false
+	}
+	for _, r := range e.cs[first].Reads {
+		if r.Key == key {
+			return r.Missing
+		}
+	}
+	return false
 }
 
 // intoList is foreach commit ci's write of its into key: one element per

@@ -239,8 +239,9 @@ func (r *runner) gathers(key string) bool {
 }
 
 // gather is the one gathering of a key at a join (parallel, select, a
-// subflow's) and at a foreach's end: the rows each branch appended to key,
-// in branch order, after the rows the parent already had; the branch
+// subflow's) and at a foreach's end: the rows each branch appended to key
+// (an isolated subflow's, all it holds: it began with none), in branch
+// order, after the rows the parent already had; the branch
 // commits they came from (Write.From); and the error of a
 // branch that did not only append. A nil list: no branch appended a row.
 func (f *frame) gather(key string, children []*frame, names []string) (list []any, from []string, err error) {
@@ -253,7 +254,11 @@ func (f *frame) gather(key string, children []*frame, names []string) (list []an
 		if !ok {
 			continue
 		}
-		added, err := appendedRows(key, baseRows, e, names[i])
+		from := baseRows
+		if c.isolated {
+			from = nil // it saw none of the parent's rows: all it holds it appended
+		}
+		added, err := appendedRows(key, from, e, names[i])
 		if err != nil {
 			return nil, nil, err
 		}

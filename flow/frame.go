@@ -41,9 +41,13 @@ type frame struct {
 	prefix  string
 	general string
 	branch  bool
-	counter *int
-	log     *[]packedCommit
-	logBase int
+	// isolated marks an isolated mount's subflow (Mount.Inputs): it began
+	// with none of its parent's keys, a gathered key's rows among them, so
+	// every row it holds at the join is its own (gather).
+	isolated bool
+	counter  *int
+	log      *[]packedCommit
+	logBase  int
 	// ownCount and ownLog are a branch frame's own counter and log
 	// (counter and log point at them); other frames share their parent's.
 	ownCount int

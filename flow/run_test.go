@@ -744,6 +744,56 @@ func TestIsolatedInputsAreNotMergedBack(t *testing.T) {
 	}
 }
 
+// An isolated mount's subflow starts with none of its parent's rows, so
+// every row it writes is its own: the second of two `subflow: {inputs:
+// …}` each writing one verdict row lost its row in silence (its one row
+// taken for the parent's one), the table held the first alone and the run
+// stood Consistent; after two rows a mount's one row failed the run,
+// `branch "two" removed rows from "verdicts"`.
+func TestIsolatedSubflowAppendsItsRowsAfterTheParents(t *testing.T) {
+	appendRow := func(name string) flow.StageFunc {
+		return func(ctx context.Context, s *flow.Scope) error {
+			rows, _ := s.Value(verdicts).([]any)
+			s.Set(verdicts, append(append([]any{}, rows...), name))
+			return nil
+		}
+	}
+	inner := func(name string) *flow.Chart {
+		return mustBuild(t, flow.New("inner-"+name).Stage("row", appendRow(name)))
+	}
+	bind := flow.Mount{Inputs: []flow.Binding{{Key: "in", From: rules.Literal(1)}}}
+	for _, tc := range []struct {
+		name string
+		seed []any
+	}{{"after one row", []any{"first"}}, {"after two rows", []any{"first", "second"}}} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := mustBuild(t, flow.New("outer").
+				Stage("seed", set(verdicts, tc.seed)).
+				Subflow("one", inner("one"), bind).
+				Subflow("two", inner("two"), bind))
+			res := run(t, c)
+			want := append(append([]any{}, tc.seed...), "one", "two")
+			if got := res.State()[verdicts]; !reflect.DeepEqual(got, want) {
+				t.Errorf("verdicts = %v, want %v", got, want)
+			}
+			// each row traces to the subflow that wrote it (explain, and
+			// the rows' marking, read the same trace)
+			n := len(tc.seed)
+			for _, ex := range []*flow.Explainer{
+				flow.NewExplainer(&res.Log, flow.WithStructure(c.Describe()), flow.WithGathered(verdicts)),
+				flow.NewExplainer(&res.Log, flow.WithGathered(verdicts)),
+			} {
+				tr := ex.Rows(verdicts, []int{n, n + 1})
+				for k, mount := range []string{"one", "two"} {
+					if len(tr[k].Scope) != 1 || tr[k].Scope[0].Node != mount {
+						t.Errorf("row %d (%s) traced to %q (%v), want subflow %q's row", n+k, want[n+k], tr[k].Path, tr[k].Scope, mount)
+					}
+				}
+			}
+		})
+	}
+}
+
 // A retry's backoff is waited out by the run's sleep (WithSleep) when it
 // has one, never by the clock: three attempts an hour apart finish at
 // once, each wait asked for with the policy's delay.

@@ -26,7 +26,7 @@ func (r *runner) runSubflow(ctx context.Context, f *frame, n *node) error {
 	c := f.child(ScopeStep{Node: n.id}, false, "")
 	isolated := n.mount.Inputs != nil
 	if isolated {
-		c.parent = nil
+		c.parent, c.isolated = nil, true
 		for _, b := range n.mount.Inputs {
 			v, _, err := b.From.Value(s)
 			if err != nil {

@@ -101,7 +101,7 @@ func (p *Projection) Project(state map[string]any, decisions []Harvested, log *f
 	}
 	if traceAll {
 		for r, t := range traces {
-			var behind []string
+			var behind rowLineage
 			if lineage != nil {
 				behind = lineage[r]
 			}
@@ -302,7 +302,7 @@ func rowDeciders(nodes []flow.NodeInfo, inner *flow.NodeInfo, branch string, out
 // it; the rows not asked about cost nothing. With all and keep, each
 // row's lineage too (flow.Lineage: the commits keep holds that what it
 // read was made from), by row; else lineage is nil.
-func (p *Projection) rowTraces(log *flow.Log, rowsAt, declinedAt []int, all bool, keep func(string) bool) (traces []flow.RowTrace, lineage [][]string) {
+func (p *Projection) rowTraces(log *flow.Log, rowsAt, declinedAt []int, all bool, keep func(string) bool) (traces []flow.RowTrace, lineage []rowLineage) {
 	traces = make([]flow.RowTrace, len(rowsAt))
 	for i := range traces {
 		traces[i].Origin = -1
@@ -333,9 +333,9 @@ func (p *Projection) rowTraces(log *flow.Log, rowsAt, declinedAt []int, all bool
 	}
 	if all && keep != nil {
 		l := e.Lineage(keep, computes)
-		lineage = make([][]string, len(traces))
+		lineage = make([]rowLineage, len(traces))
 		for r, t := range traces {
-			lineage[r] = l.Of(t, p.Key)
+			lineage[r].paths, lineage[r].more = l.Of(t, p.Key)
 		}
 	}
 	return traces, lineage

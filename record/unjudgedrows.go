@@ -75,7 +75,9 @@ type Behind struct {
 // from is said of the run (verdicts.unjudged), not of each row. A row
 // written at the root, by a stage no decision routed, that read no such
 // value, is never marked. A rule error is never matched by place: only
-// the route.
+// the route. A foreach's own gap (ForeachOwn: items it did not run,
+// items that wrote no row, a null list) is matched as a root stage's is,
+// wherever the foreach is: by what a row read, never by its branch.
 type unjudging struct {
 	byPath   map[string][]string // a record path → its phrases
 	branches []branchPhrases     // sorted by branch
@@ -93,16 +95,21 @@ func newUnjudging(b *Behind) *unjudging {
 		return nil
 	}
 	u := &unjudging{byPath: map[string][]string{}}
-	add := func(path, phrase string) {
+	inBranch := map[string][]string{} // the phrases the branch rule matches too
+	add := func(path, phrase string, branch bool) {
 		u.byPath[path] = append(u.byPath[path], phrase)
+		if branch {
+			inBranch[path] = append(inBranch[path], phrase)
+		}
 	}
 	for _, r := range Unanswered(b.Scripts) {
-		add(r.Path, "script "+r.Path+" "+r.Said())
+		add(r.Path, "script "+r.Path+" "+r.Said(), true)
 	}
 	for _, e := range b.Ledger {
 		for _, it := range UncheckedOf(e) {
 			if !it.Empty {
-				add(e.Path, e.Path+" did not check "+it.What)
+				// a foreach's own gap is matched by what a row read alone
+				add(e.Path, e.Path+" did not check "+it.What, !it.Foreach)
 			}
 		}
 	}
@@ -110,7 +117,7 @@ func newUnjudging(b *Behind) *unjudging {
 		return nil
 	}
 	at := map[string]int{}
-	for path, phrases := range u.byPath {
+	for path, phrases := range inBranch {
 		pos, err := flow.ParsePath(path)
 		if err != nil {
 			continue
@@ -160,12 +167,25 @@ func (u *unjudging) keeps(runtime string) bool {
 // plugin's answer) or writes a row, and the walk stops there.
 func computes(typ string) bool { return typ == "set" }
 
+// rowLineage is what flow.Lineage found a row made from, among the
+// stages that left something unjudged: their runtime paths, the first
+// flow.LineageMost, and whether there were more.
+type rowLineage struct {
+	paths []string
+	more  bool
+}
+
+// lineageMore is the phrase that ends a row's why when its lineage
+// reached more stages than it names (flow.LineageMost).
+const lineageMore = "and more stages it was made from that the run did not judge (the Scripts and Coverage parts name each)"
+
 // why is what row t rests on that the run did not judge, each phrase
 // once, in a fixed order: its branch's (the branches it is in, outer
 // first, then those inside it), what it read, what that was made from
 // (lineage: the runtime paths flow.Lineage found behind its reads, a
-// foreach item's listing among them), its route's rule errors.
-func (u *unjudging) why(t flow.RowTrace, lineage []string) []string {
+// foreach item's listing among them, and lineageMore past the first
+// flow.LineageMost), its route's rule errors.
+func (u *unjudging) why(t flow.RowTrace, lineage rowLineage) []string {
 	var out []string
 	seen := map[string]bool{}
 	say := func(ps []string) {
@@ -196,8 +216,11 @@ func (u *unjudging) why(t flow.RowTrace, lineage []string) []string {
 		for _, w := range t.Read {
 			say(u.byPath[Path(w)])
 		}
-		for _, w := range lineage {
+		for _, w := range lineage.paths {
 			say(u.byPath[Path(w)])
+		}
+		if lineage.more {
+			say([]string{lineageMore})
 		}
 	}
 	for _, rb := range t.Routes {
@@ -248,6 +271,21 @@ type UncheckedItem struct {
 	// Empty marks the verdict table's own item (ItemEmpty): no row at
 	// all, which no stage left out.
 	Empty bool
+	// Foreach marks a foreach's own gap (ForeachOwn): of what reads its
+	// gathered value, not of the items it ran.
+	Foreach bool
+}
+
+// ForeachOwn says whether a ledger item of this kind is a foreach's own
+// gap, filed at the foreach's path: items it did not run (maxBranches),
+// items that ran and wrote no row, a null items list. None is of an item
+// that ran, nor of a row beside the foreach that did not read what it
+// gathered: a cut inside a folder's item marked the three files it did
+// stat, and the folder's count read off its own whole listing, `(not
+// judged)`, while the same cut at the top level marked none (cmd/runbook
+// TestForeachCutInsideAnItemLeavesTheItemsItRanJudged).
+func ForeachOwn(kind string) bool {
+	return kind == ItemTruncated || kind == ItemNoRow || kind == ItemNullItems
 }
 
 // UncheckedOf is the ONE reading of which items of a ledger entry leave
@@ -265,7 +303,7 @@ func UncheckedOf(e coverage.Entry) []UncheckedItem {
 	var out []UncheckedItem
 	for _, it := range e.NotChecked {
 		if NotJudged(it.Kind) {
-			out = append(out, UncheckedItem{What: it.What, Why: it.Why, Empty: it.Kind == ItemEmpty})
+			out = append(out, UncheckedItem{What: it.What, Why: it.Why, Empty: it.Kind == ItemEmpty, Foreach: ForeachOwn(it.Kind)})
 		}
 	}
 	if p := e.Period; p != nil && p.Verdict != coverage.Covered {
