@@ -495,7 +495,28 @@ func absentText(p exprPath, at int, keys []string) (string, bool) {
 		// would read other members, or not parse.
 		member = ".[" + strconv.Quote(seg) + "]"
 	}
+	if memberInOtherCase(seg, keys) {
+		return msg, near
+	}
 	return msg + fmt.Sprintf("; if it may be absent, write %s?%s or %s ?? a default", owner, member, p.text), near
+}
+
+// memberInOtherCase says whether the object has a member seg names in another
+// case (operstate for operState): a misspelling, never a field left out
+// (no JSON emitter leaves out a member under one case and prints it under
+// another), so an absent member's escape, `?.operState` or `?? a
+// default`, is not offered for it: taken, it reads null over every object
+// and judges it no value in silence, as ip's links read up with
+// `?.operState` did (wave-lineage). A near name in other letters may be
+// another field (Kubernetes leaves out availableReplicas beside
+// unavailableReplicas), and keeps it.
+func memberInOtherCase(seg string, keys []string) bool {
+	for _, k := range keys {
+		if k != seg && strings.EqualFold(k, seg) {
+			return true
+		}
+	}
+	return false
 }
 
 // memberWords says that the object owner lacks its member seg: the

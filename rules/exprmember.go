@@ -50,6 +50,11 @@ func judgedItems(list, members, text any) (any, error) {
 	for _, n := range names {
 		name, _ := n.(string)
 		near, keys, table := missedMember(items, name)
+		if near != "" && strings.EqualFold(near, name) {
+			// no escape for a misspelling (memberInOtherCase)
+			return nil, fmt.Errorf("%s: no item of the list has a member %q; did you mean %q? (their members: %s)",
+				text, name, near, strings.Join(keys, ", "))
+		}
 		if near != "" {
 			return nil, fmt.Errorf("%s: no item of the list has a member %q; did you mean %q? (their members: %s); if it may be absent from every item, write #?.%s or (.%s ?? a default)",
 				text, name, near, strings.Join(keys, ", "), name, name)

@@ -449,7 +449,11 @@ func absentKey(env Env, segs []string) string {
 					return fmt.Sprintf("%s has no member %q, but has %q: a key holding dots is written in brackets, %s", owner, seg, rest, segsText(whole))
 				}
 			}
-			msg, _ := memberWords(owner, seg, slices.Collect(maps.Keys(x)))
+			keys := slices.Collect(maps.Keys(x))
+			msg, _ := memberWords(owner, seg, keys)
+			if memberInOtherCase(seg, keys) {
+				return msg // no escape for a misspelling (memberInOtherCase)
+			}
 			return msg + allow
 		case []any:
 			return fmt.Sprintf("%s has no item %s (it holds %d)", owner, seg, len(x)) + allow

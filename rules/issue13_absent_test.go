@@ -139,3 +139,38 @@ func TestAbsentKeyWithDotsHintIsBracketed(t *testing.T) {
 		}
 	}
 }
+
+// TestMemberInAnotherCaseOffersNoEscape: `ip.stdout[0].operState` over
+// `ip -j link`'s operstate said to write `ip.stdout[0]?.operState` "if it
+// may be absent"; taken, that read null over every link, `state ==
+// "DOWN"` was false and the check said ok, Consistent (wave-lineage). A
+// member the object has in another case is a misspelling, never a field
+// left out: the words name it and offer no escape, in an expression, a
+// filter condition and a builtin's predicate. A near name in other
+// letters (Kubernetes' availableReplicas beside unavailableReplicas) may
+// be another field, and keeps the escape.
+func TestMemberInAnotherCaseOffersNoEscape(t *testing.T) {
+	link := map[string]any{"ifname": "lo", "operstate": "UNKNOWN", "mtu": 65536}
+	env := mapEnv{"ip": map[string]any{"stdout": []any{link}}}
+	_, _, err := MustCompile(`ip.stdout[0].operState == "DOWN"`).Value(env)
+	if err == nil || !strings.Contains(err.Error(), `did you mean "operstate"?`) || strings.Contains(err.Error(), "may be absent") {
+		t.Errorf("expression: %v; want the near name and no escape", err)
+	}
+	_, _, err = MustCompile(`filter(ip.stdout, .operState == "DOWN")`).Value(env)
+	if err == nil || !strings.Contains(err.Error(), `did you mean "operstate"?`) || strings.Contains(err.Error(), "may be absent") {
+		t.Errorf("predicate: %v; want the near name and no escape", err)
+	}
+	f := MustFilter(Where("ip.stdout[0].operState", OpEq, "DOWN"))
+	out := f.Eval(env)
+	reason := ""
+	for _, c := range out.Conditions {
+		reason += c.Reason
+	}
+	if !strings.Contains(reason, `did you mean "operstate"?`) || strings.Contains(reason, "may be absent") {
+		t.Errorf("filter condition: %q; want the near name and no escape", reason)
+	}
+	dep := mapEnv{"d": map[string]any{"status": map[string]any{"replicas": 1, "unavailableReplicas": 1}}}
+	if _, _, err := MustCompile(`d.status.availableReplicas < 1`).Value(dep); err == nil || !strings.Contains(err.Error(), "if it may be absent") {
+		t.Errorf("another field's near name: %v; want the escape kept", err)
+	}
+}
