@@ -291,6 +291,11 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		// Before the others: an answer from a machine the command could
 		// not name is no answer of the host, whatever else it said.
 		rs.fileLedger(record.HostUnverifiedEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
+	} else if line, why := fsckUnchecked(es, res, row, stdout, stderr); line != "" {
+		// Before the others: the checker's own words that it checked
+		// nothing (e2fsck's skip line, a mounted filesystem refused)
+		// say why its code is no answer more exactly than any line.
+		rs.fileLedger(record.FsckUncheckedEntry(path, *res.ExitCode, row.Answer, rs.mask(line), why))
 	} else if line := toolError(es, res, row, stderr); line != "" {
 		// Before the others: the tool's own words that it failed say
 		// why its code is no answer more exactly than a line it quotes
@@ -674,6 +679,20 @@ func searchedNothing(res proc.Result, row label.Row, stderr string) string {
 		return ""
 	}
 	return record.SearchedNothing(stderr, len(bytes.TrimSpace(res.Stdout)) > 0)
+}
+
+// fsckUnchecked is a filesystem checker's line saying it did not check
+// the filesystem, or that its check is not valid, and why
+// (record.FsckUnchecked: e2fsck's skip line without -f, a mounted
+// filesystem, xfs_repair's and btrfs check's refusals), when the command
+// ended as no failure: exit 0, or a code the chart declared an answer
+// (record.ItemFsckUnchecked). "" otherwise: a failure is said as one, and
+// an answer declared with the stderr it goes with is judged by it.
+func fsckUnchecked(es *chart.ExecSpec, res proc.Result, row label.Row, stdout, stderr string) (string, string) {
+	if !answeredAsNoFailure(res, row) || (*res.ExitCode != 0 && es.AnswerNeedsStderr(*res.ExitCode)) {
+		return "", ""
+	}
+	return record.FsckUnchecked(stdout, stderr, *res.ExitCode)
 }
 
 // toolError is stderr's first line that is the tool's own error line

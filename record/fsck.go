@@ -1,0 +1,120 @@
+package record
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/openrunbook/runbook/plugins/coverage"
+)
+
+// ItemFsckUnchecked is the kind of the not-checked item filed for an exec
+// stage whose filesystem checker said, in its own words, that it did not
+// check the filesystem, or that its check is not valid, while its exit
+// code read as an answer (0, or a code exitCodes: declares):
+//
+//   - e2fsck without -f over a filesystem its superblock calls clean
+//     checks nothing: it prints `DEV: clean, 13/16384 files, 9515/65536
+//     blocks` and exits 0, and `e2fsck -n` under `exitCodes: {0: clean,
+//     4: errors}` said clean, OK, Consistent, over an image with an inode
+//     cleared (debugfs clri) that `e2fsck -fn` finds errors in, exit 4;
+//   - e2fsck over a mounted filesystem says `Warning!  DEV is mounted.`
+//     and checks it, and e2fsck(8) says the results it prints then are
+//     not valid; `Warning: skipping journal recovery because doing a
+//     read-only filesystem check.` is a check of the filesystem without
+//     what its journal holds;
+//   - xfs_repair -n and btrfs check refuse a mounted filesystem, and find
+//     none of their kind on a device that holds another or nothing, with
+//     exit 1, the code they give corruption found: `xfs_repair: DEV
+//     contains a mounted and writable filesystem`, `ERROR: DEV is
+//     currently mounted, use --force …`, `No valid Btrfs found on DEV`,
+//     `Sorry, could not find valid secondary superblock`; `exitCodes: {0:
+//     clean, 1: corrupt}` said corrupt, Consistent, of filesystems
+//     nothing checked;
+//   - fsck.fat exits 1 for errors found and for its own failure (`Logical
+//     sector size is zero.` over a device that holds no FAT): it prints
+//     what it found on stdout and dies on stderr, its banner alone on
+//     stdout.
+//
+// cmd/runbook TestFsckThatDidNotCheckIsNoAnswer, testdata/wave-fsck.
+const ItemFsckUnchecked = "fsck-unchecked"
+
+// fsckLine is one of the checkers' lines that says their check is none
+// (FsckUnchecked), and why, in the words the ledger gives it.
+type fsckLine struct {
+	match *regexp.Regexp
+	why   string
+}
+
+// fsckLines are the checkers' own words, read on stdout and stderr alike
+// (e2fsck writes its warnings on stdout, xfs_repair and btrfs check
+// theirs on stderr).
+var fsckLines = []fsckLine{
+	// e2fsck's line when it skipped the check (unit/e2fsck.c: "clean,
+	// %u/%u files, %llu/%llu blocks", and after it "(check deferred; on
+	// battery)", "(check after next mount)", "(check in N mounts)"); a
+	// check run prints "(N% non-contiguous)" after the files
+	{regexp.MustCompile(`^\S.*: clean, \d+/\d+ files, \d+/\d+ blocks`),
+		"e2fsck without -f checks nothing over a filesystem its superblock calls clean: it printed its skip line and exited 0, so its clean is the superblock's flag, not a check (an image with an inode cleared read clean so, and e2fsck -fn found its errors, exit 4); force the check: e2fsck -fn"},
+	{regexp.MustCompile(`^Warning!\s+\S.* is mounted\.$`),
+		"e2fsck checked a mounted filesystem, and e2fsck(8) says the results it prints then are not valid (the kernel changes it under the check): its code is no answer of the filesystem; check it unmounted, or a snapshot of it"},
+	{regexp.MustCompile(`^Warning: skipping journal recovery because doing a read-only filesystem check\.$`),
+		"e2fsck -n checked the filesystem without its journal, whose recovery it skipped (a filesystem mounted, or not cleanly unmounted): what it checked is not the filesystem the journal would leave, so its code is no answer of it; check it unmounted, after a mount has replayed the journal, or a copy of it with e2fsck -fy"},
+	{regexp.MustCompile(`contains a mounted (and writable )?filesystem$|couldn't initialize XFS library`),
+		"xfs_repair refused a mounted filesystem and checked nothing, exiting with the code it gives corruption found; check it unmounted (or xfs_scrub, which checks a mounted XFS)"},
+	{regexp.MustCompile(`is currently mounted, use --force`),
+		"btrfs check refused a mounted filesystem and checked nothing, exiting with the code it gives errors found; check it unmounted (or btrfs scrub, which checks a mounted btrfs)"},
+	{regexp.MustCompile(`^No valid Btrfs found on |could not find valid secondary superblock`),
+		"the checker found no filesystem of its kind on the device (another kind, nothing, or a superblock gone) and checked nothing, exiting with the code it gives corruption found; blkid DEV says what the device holds"},
+}
+
+// fsckFatBanner is the first line fsck.fat (dosfsck, fsck.vfat, fsck.msdos)
+// prints on stdout.
+var fsckFatBanner = regexp.MustCompile(`^(fsck\.fat|dosfsck) \d`)
+
+// FsckUnchecked is the first line of a filesystem checker's output saying
+// it did not check the filesystem, or that its check is not valid
+// (ItemFsckUnchecked, fsckLines), and why; "" and "" when none does.
+// exit is the code it ended with: fsck.fat's own failure is a line on
+// stderr under a non-zero code, with nothing but its banner on stdout.
+func FsckUnchecked(stdout, stderr string, exit int) (line, why string) {
+	for _, text := range []string{stdout, stderr} {
+		var rule string
+		l := firstLine(text, func(l string) bool {
+			l = strings.TrimSpace(l)
+			for _, f := range fsckLines {
+				if f.match.MatchString(l) {
+					rule = f.why
+					return true
+				}
+			}
+			return false
+		})
+		if l != "" {
+			return l, rule
+		}
+	}
+	if exit == 0 || strings.TrimSpace(stderr) == "" {
+		return "", ""
+	}
+	var out []string
+	for _, l := range strings.Split(stdout, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	if len(out) == 1 && fsckFatBanner.MatchString(out[0]) {
+		return firstLine(stderr, func(l string) bool { return strings.TrimSpace(l) != "" }),
+			"fsck.fat exits 1 for errors found and for its own failure (a device that holds no FAT, one it could not read): it printed nothing but its banner and said why it stopped on stderr, so it checked nothing"
+	}
+	return "", ""
+}
+
+// FsckUncheckedEntry is the ledger's entry for such a stage, filed under
+// its path: exit its code, word the answer the chart declared for it (""
+// when none), line the checker's line (masked already) and why
+// FsckUnchecked's reason.
+func FsckUncheckedEntry(path string, exit int, word, line, why string) coverage.Entry {
+	return answerEntry(path, fmt.Sprintf("its own words say it checked no filesystem, or none validly, %s: %q; %s",
+		exitedThough(exit, word), cutLine(line), why), ItemFsckUnchecked)
+}
