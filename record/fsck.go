@@ -31,6 +31,12 @@ import (
 //     `Sorry, could not find valid secondary superblock`; `exitCodes: {0:
 //     clean, 1: corrupt}` said corrupt, Consistent, of filesystems
 //     nothing checked;
+//   - `fsck -n DEV` runs fsck.xfs or fsck.btrfs over an XFS or a btrfs,
+//     which check nothing and exit 0 (`If you wish to check the
+//     consistency of an XFS filesystem …`); `fsck -n disk.img`, a name
+//     not starting with /, is no device to fsck but an option for the
+//     checkers of what /etc/fstab lists, and over nothing listed fsck
+//     prints its banner alone and exits 0;
 //   - fsck.fat exits 1 for errors found and for its own failure (`Logical
 //     sector size is zero.` over a device that holds no FAT): it prints
 //     what it found on stdout and dies on stderr, its banner alone on
@@ -64,6 +70,11 @@ var fsckLines = []fsckLine{
 		"xfs_repair refused a mounted filesystem and checked nothing, exiting with the code it gives corruption found; check it unmounted (or xfs_scrub, which checks a mounted XFS)"},
 	{regexp.MustCompile(`is currently mounted, use --force`),
 		"btrfs check refused a mounted filesystem and checked nothing, exiting with the code it gives errors found; check it unmounted (or btrfs scrub, which checks a mounted btrfs)"},
+	// fsck.xfs and fsck.btrfs are there for fsck at boot and check
+	// nothing: `fsck -n DEV` over an XFS or a btrfs runs one, which
+	// prints this and exits 0
+	{regexp.MustCompile(`^If you wish to check the consistency of an? (XFS|BTRFS) filesystem`),
+		"fsck ran fsck.xfs or fsck.btrfs, which check nothing (they are there for fsck at boot) and exit 0: its clean is no check of the filesystem; check an XFS with xfs_repair -n, a btrfs with btrfs check --readonly"},
 	{regexp.MustCompile(`^No valid Btrfs found on |could not find valid secondary superblock`),
 		"the checker found no filesystem of its kind on the device (another kind, nothing, or a superblock gone) and checked nothing, exiting with the code it gives corruption found; blkid DEV says what the device holds"},
 }
@@ -72,11 +83,26 @@ var fsckLines = []fsckLine{
 // prints on stdout.
 var fsckFatBanner = regexp.MustCompile(`^(fsck\.fat|dosfsck) \d`)
 
+// fsckBanner is the first line util-linux's fsck prints on stdout (not
+// under -T), and fsckAll the line -V adds when it was given no device.
+var (
+	fsckBanner = regexp.MustCompile(`^fsck from util-linux `)
+	fsckAll    = "Checking all file systems."
+)
+
+// fsckRanNothing says why: fsck takes an operand as a device only when it
+// starts with / or names a LABEL= or UUID=, and passes any other to the
+// checkers as an option; given no device it checks what /etc/fstab
+// lists, and over nothing to check it prints its banner alone and exits
+// 0. `fsck -n disk.img` and `fsck -n sdb1` ran no checker at all.
+const fsckRanNothing = "fsck printed its banner and nothing else, so it ran no checker: it takes an operand as a device only when it starts with / (or is LABEL=… or UUID=…), passes any other (disk.img, sdb1, ./disk.img) to the checkers as an option, and with no device checks what /etc/fstab lists, here nothing; give the device's whole path (/dev/sdb1)"
+
 // FsckUnchecked is the first line of a filesystem checker's output saying
 // it did not check the filesystem, or that its check is not valid
 // (ItemFsckUnchecked, fsckLines), and why; "" and "" when none does.
 // exit is the code it ended with: fsck.fat's own failure is a line on
-// stderr under a non-zero code, with nothing but its banner on stdout.
+// stderr under a non-zero code, with nothing but its banner on stdout;
+// util-linux's fsck that printed its banner alone ran no checker.
 func FsckUnchecked(stdout, stderr string, exit int) (line, why string) {
 	for _, text := range []string{stdout, stderr} {
 		var rule string
@@ -94,16 +120,19 @@ func FsckUnchecked(stdout, stderr string, exit int) (line, why string) {
 			return l, rule
 		}
 	}
-	if exit == 0 || strings.TrimSpace(stderr) == "" {
-		return "", ""
-	}
 	var out []string
 	for _, l := range strings.Split(stdout, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
+		if l = strings.TrimSpace(l); l != "" && l != fsckAll {
 			out = append(out, l)
 		}
 	}
-	if len(out) == 1 && fsckFatBanner.MatchString(out[0]) {
+	if len(out) != 1 {
+		return "", ""
+	}
+	if fsckBanner.MatchString(out[0]) {
+		return out[0], fsckRanNothing
+	}
+	if exit != 0 && strings.TrimSpace(stderr) != "" && fsckFatBanner.MatchString(out[0]) {
 		return firstLine(stderr, func(l string) bool { return strings.TrimSpace(l) != "" }),
 			"fsck.fat exits 1 for errors found and for its own failure (a device that holds no FAT, one it could not read): it printed nothing but its banner and said why it stopped on stderr, so it checked nothing"
 	}

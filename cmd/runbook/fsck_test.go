@@ -21,6 +21,10 @@ import (
 //   - xfs_repair -n and btrfs check refuse a mounted filesystem, and find
 //     none on a device that holds none, with exit 1, the code a chart
 //     declares corrupt: said corrupt, Consistent, of what nobody checked;
+//   - `fsck -n DEV` over an XFS or a btrfs runs fsck.xfs or fsck.btrfs,
+//     which check nothing and exit 0; `fsck -n disk.img` (no leading /)
+//     is no device to fsck, and over an empty /etc/fstab it printed its
+//     banner alone and exited 0: said clean, OK, Consistent;
 //   - fsck.fat dies on stderr with exit 1, its code for errors found.
 //
 // A check that ran and found errors stays the answer it is.
@@ -59,6 +63,18 @@ func TestFsckThatDidNotCheckIsNoAnswer(t *testing.T) {
 			"fs CRITICAL - 1 stage did not check everything (fs), 1 corrupt", 2, "found no filesystem of its kind"},
 		{"btrfs check over a tree it cannot read", "btrfs", "Opening filesystem to check...\n", "checksum verify failed on 30425088 wanted 0xb843571f found 0x709350be\nCsum didn't match\nERROR: cannot open file system\n", 1,
 			"fs CRITICAL - 1 corrupt", 2, ""},
+		{"fsck over an XFS", "fsck", "fsck from util-linux 2.38.1\nIf you wish to check the consistency of an XFS filesystem or\nrepair a damaged filesystem, see xfs_repair(8).\n", "", 0,
+			"fs UNKNOWN - 1 stage did not check everything (fs), 1 clean", 3, "fsck ran fsck.xfs or fsck.btrfs, which check nothing"},
+		{"fsck over a btrfs", "fsck", "fsck from util-linux 2.38.1\nIf you wish to check the consistency of a BTRFS filesystem or\nrepair a damaged filesystem, see btrfs(8) subcommand 'check'.\n", "", 0,
+			"fs UNKNOWN - 1 stage did not check everything (fs), 1 clean", 3, "fsck ran fsck.xfs or fsck.btrfs, which check nothing"},
+		{"fsck given no device", "fsck", "fsck from util-linux 2.38.1\n", "", 0,
+			"fs UNKNOWN - 1 stage did not check everything (fs), 1 clean", 3, "so it ran no checker"},
+		{"fsck given no device, verbose", "fsck", "fsck from util-linux 2.38.1\nChecking all file systems.\n", "", 0,
+			"fs UNKNOWN - 1 stage did not check everything (fs), 1 clean", 3, "so it ran no checker"},
+		{"fsck over a skipped ext4", "fsck", "fsck from util-linux 2.38.1\n/tmp/ext4-bad.img: clean, 13/16384 files, 9515/65536 blocks\n", "e2fsck 1.47.0 (5-Feb-2023)\n", 0,
+			"fs UNKNOWN - 1 stage did not check everything (fs), 1 clean", 3, "e2fsck without -f checks nothing"},
+		{"fsck over a forced ext4", "fsck", "fsck from util-linux 2.38.1\n" + e2fsckRun + "/tmp/ext4-clean.img: 11/16384 files (0.0% non-contiguous), 9513/65536 blocks\n", "e2fsck 1.47.0 (5-Feb-2023)\n", 0,
+			"fs OK - 1 clean", 0, ""},
 		{"fsck.fat over no FAT", "fsck.vfat", "fsck.fat 4.2 (2021-01-31)\n", "Logical sector size is zero.\n", 1,
 			"fs CRITICAL - 1 stage did not check everything (fs), 1 corrupt", 2, "fsck.fat exits 1 for errors found and for its own failure"},
 		{"fsck.fat found errors", "fsck.vfat", "fsck.fat 4.2 (2021-01-31)\nFATs differ but appear to be intact.\n  Using first FAT.\nCluster 9218 out of range (61449 > 32696). Setting to EOF.\n", "", 1,
