@@ -330,6 +330,8 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		rs.fileLedger(record.PingNotAliveEntry(path, *res.ExitCode, row.Answer))
 	} else if mdadmScanBlank(es, res, row) {
 		rs.fileLedger(record.MdadmScanBlankEntry(path, *res.ExitCode, row.Answer))
+	} else if blkidBlank(es, res, row) {
+		rs.fileLedger(record.BlkidBlankEntry(path, *res.ExitCode, row.Answer))
 	} else if line := searchedNothing(res, row, stderr); line != "" {
 		rs.fileLedger(record.SearchedNothingEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if line := checksumListUnopened(es, res, row, stderr); line != "" {
@@ -667,6 +669,16 @@ func pingNotAlive(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
 // (record.ItemMdadmScanBlank).
 func mdadmScanBlank(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
 	return blankAnswer(res, row) && es.MdadmDetailScan()
+}
+
+// blkidBlank says whether a stage that runs blkid over devices it names
+// (chart.ExecSpec.BlkidOfDevices) ended as no failure and printed nothing
+// on stdout: blkid prints each device it identified, exits 2 over one
+// holding nothing it knows, and over one it could not open prints
+// nothing and exits 0 (record.ItemBlkidBlank): that 0 alone is judged.
+func blkidBlank(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
+	// its 2, blank too, is its answer of nothing identified
+	return blankAnswer(res, row) && *res.ExitCode == 0 && es.BlkidOfDevices()
 }
 
 // searchedNothing is stderr's first line saying the command's search

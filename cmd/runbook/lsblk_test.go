@@ -77,3 +77,60 @@ stages:
 		}
 	}
 }
+
+// TestBlkidSilenceIsNoAnswer: blkid over a device it could not open (run
+// as a user over a device its cache does not hold, or in a container
+// whose device cgroup refuses it) prints nothing and exits 0, where it
+// exits 2 over one holding nothing it knows: `blkid -s TYPE -o value
+// /dev/loop5` as nobody over an ext4 read as unformatted, Consistent
+// (record.ItemBlkidBlank, testdata/wave-fsck/fstype). Its 2, blank too,
+// stays its answer, and -p says its own errors.
+func TestBlkidSilenceIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, stdout string
+		exit         int
+		args         string
+		status       string
+		code         int
+	}{
+		{"a device it could not open", "", 0, "-s TYPE -o value /dev/loop5", "fs WARNING - 1 stage did not check everything (fs), 1 unformatted (/dev/loop5)", 1},
+		{"an ext4", "ext4\n", 0, "-s TYPE -o value /dev/loop5", "fs OK - 1 ext4", 0},
+		{"nothing there", "", 2, "-s TYPE -o value /dev/loop5", "fs WARNING - 1 unformatted", 1},
+		{"a label asked of none", "", 0, "-s LABEL -o value /dev/loop5", "fs WARNING - 1 unformatted", 1},
+	} {
+		name := strings.ReplaceAll(tc.name, " ", "-")
+		if err := os.Mkdir(filepath.Join(dir, name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		tool := filepath.Join(dir, name, "blkid")
+		if err := os.WriteFile(tool, []byte("#!/bin/sh\nprintf '"+strings.ReplaceAll(tc.stdout, "\n", `\n`)+"'\nexit "+string(rune('0'+tc.exit))+"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		args := `'` + strings.Join(strings.Fields(tc.args), `', '`) + `'`
+		chart := writeChart(t, dir, name+".yaml", `version: 1
+runbook: fs
+result: {kind: verdict/fstype, decider: Type, nagios: {ok: [ext4], warning: [unformatted]}}
+stages:
+  - id: fs
+    exec: {command: ['`+tool+`', `+args+`], exitCodes: {0: typed, 2: none}, parse: text}
+  - id: type
+    name: Type
+    decide:
+      rules:
+        - {when: 'trim(fs.stdout) == ""', then: unformatted, label: no type}
+      default: {branch: typed, label: a type}
+    branches:
+      unformatted: [{id: u, verdict: {subject: '"/dev/loop5"', verdict: '"unformatted"'}}]
+      typed: [{id: t, verdict: {subject: '"/dev/loop5"', verdict: trim(fs.stdout)}}]
+`)
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		if !strings.HasPrefix(r.stdout, tc.status) || r.code != tc.code {
+			t.Errorf("%s: exit %d:\n%s\nwant exit %d, %q first", tc.name, r.code, r.stdout, tc.code, tc.status)
+		}
+		if strings.Contains(tc.status, "did not check") && !strings.Contains(r.stdout, "it runs blkid over devices it names and printed nothing") {
+			t.Errorf("%s: does not say why:\n%s", tc.name, r.stdout)
+		}
+	}
+}
