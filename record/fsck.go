@@ -30,7 +30,10 @@ import (
 //     currently mounted, use --force …`, `No valid Btrfs found on DEV`,
 //     `Sorry, could not find valid secondary superblock`; `exitCodes: {0:
 //     clean, 1: corrupt}` said corrupt, Consistent, of filesystems
-//     nothing checked;
+//     nothing checked; xfs_repair -n over a log not replayed (a crash)
+//     exits 1 with `ALERT: The filesystem has valuable metadata changes
+//     in a log which is being ignored …  Expect spurious
+//     inconsistencies`, and listed none;
 //   - `fsck -n DEV` runs fsck.xfs or fsck.btrfs over an XFS or a btrfs,
 //     which check nothing and exit 0 (`If you wish to check the
 //     consistency of an XFS filesystem …`); `fsck -n disk.img`, a name
@@ -66,6 +69,10 @@ var fsckLines = []fsckLine{
 		"e2fsck checked a mounted filesystem, and e2fsck(8) says the results it prints then are not valid (the kernel changes it under the check): its code is no answer of the filesystem; check it unmounted, or a snapshot of it"},
 	{regexp.MustCompile(`^Warning: skipping journal recovery because doing a read-only filesystem check\.$`),
 		"e2fsck -n checked the filesystem without its journal, whose recovery it skipped (a filesystem mounted, or not cleanly unmounted): what it checked is not the filesystem the journal would leave, so its code is no answer of it; check it unmounted, after a mount has replayed the journal, or a copy of it with e2fsck -fy"},
+	// xfs_repair -n over a log not replayed (a crash, a filesystem shut
+	// down) exits 1 with no inconsistency listed, or with spurious ones
+	{regexp.MustCompile(`^ALERT: The filesystem has valuable metadata changes in a log`),
+		"xfs_repair -n ignored the filesystem's log, which holds changes not yet written to it (a crash, a filesystem shut down or not cleanly unmounted), and says to expect spurious inconsistencies: its code is the log's, no known corruption; mount and unmount the filesystem to replay its log, then check it again"},
 	{regexp.MustCompile(`contains a mounted (and writable )?filesystem$|couldn't initialize XFS library`),
 		"xfs_repair refused a mounted filesystem and checked nothing, exiting with the code it gives corruption found; check it unmounted (or xfs_scrub, which checks a mounted XFS)"},
 	{regexp.MustCompile(`is currently mounted, use --force`),

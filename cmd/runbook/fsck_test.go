@@ -55,6 +55,8 @@ func TestFsckThatDidNotCheckIsNoAnswer(t *testing.T) {
 			"fs CRITICAL - 1 stage did not check everything (fs), 1 corrupt", 2, "xfs_repair refused a mounted filesystem"},
 		{"xfs_repair over no XFS", "xfs_repair", "", "Phase 1 - find and verify superblock...\nbad primary superblock - bad magic number !!!\n\nattempting to find secondary superblock...\n..Sorry, could not find valid secondary superblock\nExiting now.\n", 1,
 			"fs CRITICAL - 1 stage did not check everything (fs), 1 corrupt", 2, "found no filesystem of its kind"},
+		{"xfs_repair over a log not replayed", "xfs_repair", "No modify flag set, skipping phase 5\n", "Phase 1 - find and verify superblock...\nPhase 2 - using internal log\n        - zero log...\nALERT: The filesystem has valuable metadata changes in a log which is being\nignored because the -n option was used.  Expect spurious inconsistencies\nwhich may be resolved by first mounting the filesystem to replay the log.\n        - scan filesystem freespace and inode maps...\nNo modify flag set, skipping filesystem flush and exiting.\n", 1,
+			"fs CRITICAL - 1 stage did not check everything (fs), 1 corrupt", 2, "xfs_repair -n ignored the filesystem's log"},
 		{"xfs_repair found corruption", "xfs_repair", "No modify flag set, skipping phase 5\n", "Phase 1 - find and verify superblock...\nMetadata corruption detected at 0x562fb01fd548, xfs_agf block 0x25801/0x200\nagf_freeblks 7, counted 19190 in ag 1\nsb_fdblocks 1, counted 60384\nNo modify flag set, skipping filesystem flush and exiting.\n", 1,
 			"fs CRITICAL - 1 corrupt", 2, ""},
 		{"btrfs check over a mounted filesystem", "btrfs", "Opening filesystem to check...\n", "ERROR: /dev/loop2 is currently mounted, use --force if you really intend to check the filesystem\n", 1,
