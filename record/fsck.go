@@ -65,8 +65,10 @@ var fsckLines = []fsckLine{
 	// check run prints "(N% non-contiguous)" after the files
 	{regexp.MustCompile(`^\S.*: clean, \d+/\d+ files, \d+/\d+ blocks`),
 		"e2fsck without -f checks nothing over a filesystem its superblock calls clean: it printed its skip line and exited 0, so its clean is the superblock's flag, not a check (an image with an inode cleared read clean so, and e2fsck -fn found its errors, exit 4); force the check: e2fsck -fn"},
-	{regexp.MustCompile(`^Warning!\s+\S.* is mounted\.$`),
-		"e2fsck checked a mounted filesystem, and e2fsck(8) says the results it prints then are not valid (the kernel changes it under the check): its code is no answer of the filesystem; check it unmounted, or a snapshot of it"},
+	// "is in use." where another holder has the device open
+	// exclusively (a mount in another namespace, device-mapper)
+	{regexp.MustCompile(`^Warning!\s+\S.* is (mounted|in use)\.$`),
+		"e2fsck checked a mounted filesystem (or one another holder has open), and e2fsck(8) says the results it prints then are not valid (the kernel changes it under the check): its code is no answer of the filesystem; check it unmounted, or a snapshot of it"},
 	{regexp.MustCompile(`^Warning: skipping journal recovery because doing a read-only filesystem check\.$`),
 		"e2fsck -n checked the filesystem without its journal, whose recovery it skipped (a filesystem mounted, or not cleanly unmounted): what it checked is not the filesystem the journal would leave, so its code is no answer of it; check it unmounted, after a mount has replayed the journal, or a copy of it with e2fsck -fy"},
 	// xfs_repair -n over a log not replayed (a crash, a filesystem shut

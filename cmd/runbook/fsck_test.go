@@ -49,6 +49,8 @@ func TestFsckThatDidNotCheckIsNoAnswer(t *testing.T) {
 			"fs CRITICAL - 1 corrupt", 2, ""},
 		{"e2fsck over a mounted filesystem", "e2fsck", "Warning!  /dev/loop0 is mounted.\nWarning: skipping journal recovery because doing a read-only filesystem check.\n" + e2fsckRun + "/dev/loop0: 11/16384 files (0.0% non-contiguous), 9513/65536 blocks\n", "e2fsck 1.47.0 (5-Feb-2023)\n", 0,
 			"fs UNKNOWN - 1 stage did not check everything (fs), 1 clean", 3, "results it prints then are not valid"},
+		{"e2fsck over a device in use", "e2fsck", "Warning!  /dev/mapper/vg0-data is in use.\n" + e2fsckRun + "/dev/mapper/vg0-data: 11/16384 files (0.0% non-contiguous), 9513/65536 blocks\n", "", 0,
+			"fs UNKNOWN - 1 stage did not check everything (fs), 1 clean", 3, "results it prints then are not valid"},
 		{"e2fsck without the journal", "e2fsck", "Warning: skipping journal recovery because doing a read-only filesystem check.\n" + e2fsckRun + "/dev/vdb1: 11/16384 files (0.0% non-contiguous), 9513/65536 blocks\n", "", 0,
 			"fs UNKNOWN - 1 stage did not check everything (fs), 1 clean", 3, "without its journal"},
 		{"xfs_repair over a mounted filesystem", "xfs_repair", "", "xfs_repair: /dev/loop1 contains a mounted and writable filesystem\n\nfatal error -- couldn't initialize XFS library\n", 1,
