@@ -40,6 +40,9 @@ import (
 //     not starting with /, is no device to fsck but an option for the
 //     checkers of what /etc/fstab lists, and over nothing listed fsck
 //     prints its banner alone and exits 0;
+//   - btrfs scrub status over a filesystem never scrubbed prints `no
+//     stats available` beside `Error summary:    no errors found`, exit
+//     0, and so over a scrub running, aborted or interrupted;
 //   - fsck.fat exits 1 for errors found and for its own failure (`Logical
 //     sector size is zero.` over a device that holds no FAT): it prints
 //     what it found on stdout and dies on stderr, its banner alone on
@@ -106,6 +109,32 @@ var (
 // 0. `fsck -n disk.img` and `fsck -n sdb1` ran no checker at all.
 const fsckRanNothing = "fsck printed its banner and nothing else, so it ran no checker: it takes an operand as a device only when it starts with / (or is LABEL=… or UUID=…), passes any other (disk.img, sdb1, ./disk.img) to the checkers as an option, and with no device checks what /etc/fstab lists, here nothing; give the device's whole path (/dev/sdb1)"
 
+// scrubSummary is the line btrfs scrub status ends with, and scrubNotRun
+// the lines it prints when no scrub it reports on ran to its end: no
+// stats at all (a filesystem never scrubbed, its stats file gone), or a
+// scrub running, aborted or interrupted.
+var (
+	scrubSummary = regexp.MustCompile(`^Error summary:\s`)
+	scrubNotRun  = regexp.MustCompile(`^(no stats available|Status:\s+(running|aborted|interrupted))$`)
+)
+
+// scrubUnfinished is btrfs scrub status's line saying no scrub ran to its
+// end, and why its summary is then no answer; "" when stdout is not its
+// output or a scrub finished. A btrfs never scrubbed prints `no stats
+// available` and beside it `Error summary:    no errors found`, exit 0,
+// which a check of the last scrub read as clean, OK, Consistent
+// (testdata/wave-fsck/scrub).
+func scrubUnfinished(stdout string) (string, string) {
+	if firstLine(stdout, func(l string) bool { return scrubSummary.MatchString(strings.TrimSpace(l)) }) == "" {
+		return "", ""
+	}
+	l := firstLine(stdout, func(l string) bool { return scrubNotRun.MatchString(strings.TrimSpace(l)) })
+	if l == "" {
+		return "", ""
+	}
+	return l, "btrfs scrub status prints its error summary (no errors found) of whatever it has, and no scrub it reports on ran to its end (never started, its stats gone, or running, aborted, interrupted), so its no errors found is said of data nobody read; run a scrub to its end (btrfs scrub start -B MNT) and judge its Status: finished beside the summary"
+}
+
 // FsckUnchecked is the first line of a filesystem checker's output saying
 // it did not check the filesystem, or that its check is not valid
 // (ItemFsckUnchecked, fsckLines), and why; "" and "" when none does.
@@ -128,6 +157,9 @@ func FsckUnchecked(stdout, stderr string, exit int) (line, why string) {
 		if l != "" {
 			return l, rule
 		}
+	}
+	if l, why := scrubUnfinished(stdout); l != "" {
+		return l, why
 	}
 	var out []string
 	for _, l := range strings.Split(stdout, "\n") {

@@ -25,6 +25,9 @@ import (
 //     which check nothing and exit 0; `fsck -n disk.img` (no leading /)
 //     is no device to fsck, and over an empty /etc/fstab it printed its
 //     banner alone and exited 0: said clean, OK, Consistent;
+//   - btrfs scrub status over a filesystem never scrubbed prints `no
+//     stats available` beside `Error summary: no errors found`, exit 0:
+//     read as clean, OK, Consistent;
 //   - fsck.fat dies on stderr with exit 1, its code for errors found.
 //
 // A check that ran and found errors stays the answer it is.
@@ -78,6 +81,12 @@ func TestFsckThatDidNotCheckIsNoAnswer(t *testing.T) {
 		{"fsck over a skipped ext4", "fsck", "fsck from util-linux 2.38.1\n/tmp/ext4-bad.img: clean, 13/16384 files, 9515/65536 blocks\n", "e2fsck 1.47.0 (5-Feb-2023)\n", 0,
 			"fs UNKNOWN - 1 stage did not check everything (fs), 1 clean", 3, "e2fsck without -f checks nothing"},
 		{"fsck over a forced ext4", "fsck", "fsck from util-linux 2.38.1\n" + e2fsckRun + "/tmp/ext4-clean.img: 11/16384 files (0.0% non-contiguous), 9513/65536 blocks\n", "e2fsck 1.47.0 (5-Feb-2023)\n", 0,
+			"fs OK - 1 clean", 0, ""},
+		{"btrfs never scrubbed", "btrfs", "UUID:             b059c362-d0bb-4cc5-8f0c-1f76e74bf916\n\tno stats available\nTotal to scrub:   288.00KiB\nRate:             0.00B/s\nError summary:    no errors found\n", "", 0,
+			"fs UNKNOWN - 1 stage did not check everything (fs), 1 clean", 3, "btrfs scrub status prints its error summary"},
+		{"btrfs scrub aborted", "btrfs", "UUID:             b059c362-d0bb-4cc5-8f0c-1f76e74bf916\nScrub started:    Mon Dec  7 14:35:20 2026\nStatus:           aborted\nDuration:         0:00:07\nError summary:    no errors found\n", "", 0,
+			"fs UNKNOWN - 1 stage did not check everything (fs), 1 clean", 3, "btrfs scrub status prints its error summary"},
+		{"btrfs scrub finished", "btrfs", "UUID:             b059c362-d0bb-4cc5-8f0c-1f76e74bf916\nScrub started:    Mon Dec  7 14:35:20 2026\nStatus:           finished\nDuration:         0:00:00\nError summary:    no errors found\n", "", 0,
 			"fs OK - 1 clean", 0, ""},
 		{"fsck.fat over no FAT", "fsck.vfat", "fsck.fat 4.2 (2021-01-31)\n", "Logical sector size is zero.\n", 1,
 			"fs CRITICAL - 1 stage did not check everything (fs), 1 corrupt", 2, "fsck.fat exits 1 for errors found and for its own failure"},
