@@ -135,6 +135,21 @@ func scrubUnfinished(stdout string) (string, string) {
 	return l, "btrfs scrub status prints its error summary (no errors found) of whatever it has, and no scrub it reports on ran to its end (never started, its stats gone, or running, aborted, interrupted), so its no errors found is said of data nobody read; run a scrub to its end (btrfs scrub start -B MNT) and judge its Status: finished beside the summary"
 }
 
+// fsckWords are words every line FsckUnchecked reads holds one of: a
+// text with none is read no further (every exec stage's output passes
+// here).
+var fsckWords = []string{": clean, ", "Warning", "mounted", "XFS library", "Btrfs", "superblock", "consistency", "ALERT:", "Error summary:", "fsck"}
+
+// mayBeFsck says whether text holds one of fsckWords.
+func mayBeFsck(text string) bool {
+	for _, w := range fsckWords {
+		if strings.Contains(text, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // FsckUnchecked is the first line of a filesystem checker's output saying
 // it did not check the filesystem, or that its check is not valid
 // (ItemFsckUnchecked, fsckLines), and why; "" and "" when none does.
@@ -142,6 +157,9 @@ func scrubUnfinished(stdout string) (string, string) {
 // stderr under a non-zero code, with nothing but its banner on stdout;
 // util-linux's fsck that printed its banner alone ran no checker.
 func FsckUnchecked(stdout, stderr string, exit int) (line, why string) {
+	if !mayBeFsck(stdout) && !mayBeFsck(stderr) {
+		return "", ""
+	}
 	for _, text := range []string{stdout, stderr} {
 		var rule string
 		l := firstLine(text, func(l string) bool {
