@@ -60,7 +60,9 @@ type fsckLine struct {
 
 // fsckLines are the checkers' own words, read on stdout and stderr alike
 // (e2fsck writes its warnings on stdout, xfs_repair and btrfs check
-// theirs on stderr).
+// theirs on stderr), each from the start of its line: a log scan that
+// prints a journal line quoting one (a time stamp, a host, then the
+// words) is no checker's output.
 var fsckLines = []fsckLine{
 	// e2fsck's line when it skipped the check (unit/e2fsck.c: "clean,
 	// %u/%u files, %llu/%llu blocks", and after it "(check deferred; on
@@ -78,16 +80,16 @@ var fsckLines = []fsckLine{
 	// down) exits 1 with no inconsistency listed, or with spurious ones
 	{regexp.MustCompile(`^ALERT: The filesystem has valuable metadata changes in a log`),
 		"xfs_repair -n ignored the filesystem's log, which holds changes not yet written to it (a crash, a filesystem shut down or not cleanly unmounted), and says to expect spurious inconsistencies: its code is the log's, no known corruption; mount and unmount the filesystem to replay its log, then check it again"},
-	{regexp.MustCompile(`contains a mounted (and writable )?filesystem$|couldn't initialize XFS library`),
+	{regexp.MustCompile(`^xfs_repair: .* contains a mounted (and writable )?filesystem$|^fatal error -- couldn't initialize XFS library$`),
 		"xfs_repair refused a mounted filesystem and checked nothing, exiting with the code it gives corruption found; check it unmounted (or xfs_scrub, which checks a mounted XFS)"},
-	{regexp.MustCompile(`is currently mounted, use --force`),
+	{regexp.MustCompile(`^ERROR: .* is currently mounted, use --force`),
 		"btrfs check refused a mounted filesystem and checked nothing, exiting with the code it gives errors found; check it unmounted (or btrfs scrub, which checks a mounted btrfs)"},
 	// fsck.xfs and fsck.btrfs are there for fsck at boot and check
 	// nothing: `fsck -n DEV` over an XFS or a btrfs runs one, which
 	// prints this and exits 0
 	{regexp.MustCompile(`^If you wish to check the consistency of an? (XFS|BTRFS) filesystem`),
 		"fsck ran fsck.xfs or fsck.btrfs, which check nothing (they are there for fsck at boot) and exit 0: its clean is no check of the filesystem; check an XFS with xfs_repair -n, a btrfs with btrfs check --readonly"},
-	{regexp.MustCompile(`^No valid Btrfs found on |could not find valid secondary superblock`),
+	{regexp.MustCompile(`^No valid Btrfs found on |^\.*Sorry, could not find valid secondary superblock$`),
 		"the checker found no filesystem of its kind on the device (another kind, nothing, or a superblock gone) and checked nothing, exiting with the code it gives corruption found; blkid DEV says what the device holds"},
 }
 
