@@ -69,7 +69,7 @@ var fsckLines = []fsckLine{
 	// battery)", "(check after next mount)", "(check in N mounts)"); a
 	// check run prints "(N% non-contiguous)" after the files
 	{regexp.MustCompile(`^\S.*: clean, \d+/\d+ files, \d+/\d+ blocks`),
-		"e2fsck without -f checks nothing over a filesystem its superblock calls clean: it printed its skip line and exited 0, so its clean is the superblock's flag, not a check (an image with an inode cleared read clean so, and e2fsck -fn found its errors, exit 4); force the check: e2fsck -fn"},
+		"e2fsck without -f (as at boot, where systemd-fsck logs this line) checks nothing over a filesystem its superblock calls clean: this is its line for a check it skipped, so its clean is the superblock's flag, not a check (an image with an inode cleared read clean so, and e2fsck -fn found its errors, exit 4); force the check: e2fsck -fn"},
 	// "is in use." where another holder has the device open
 	// exclusively (a mount in another namespace, device-mapper)
 	{regexp.MustCompile(`^Warning!\s+\S.* is (mounted|in use)\.$`),

@@ -43,9 +43,9 @@ func TestFsckThatDidNotCheckIsNoAnswer(t *testing.T) {
 		says                       string
 	}{
 		{"e2fsck skipped the check", "e2fsck", "ext4-bad.img: clean, 13/16384 files, 9515/65536 blocks\n", "e2fsck 1.47.0 (5-Feb-2023)\n", 0,
-			"fs UNKNOWN - 1 stage did not check everything (fs), 1 clean", 3, "e2fsck without -f checks nothing"},
+			"fs UNKNOWN - 1 stage did not check everything (fs), 1 clean", 3, "this is its line for a check it skipped"},
 		{"e2fsck skipped the check, deferred", "fsck.ext4", "/dev/sda1: clean, 11/16384 files, 9513/65536 blocks (check in 3 mounts)\n", "", 0,
-			"fs UNKNOWN - 1 stage did not check everything (fs), 1 clean", 3, "e2fsck without -f checks nothing"},
+			"fs UNKNOWN - 1 stage did not check everything (fs), 1 clean", 3, "this is its line for a check it skipped"},
 		{"e2fsck forced, clean", "e2fsck", e2fsckRun + "ext4-clean.img: 11/16384 files (0.0% non-contiguous), 9513/65536 blocks\n", "e2fsck 1.47.0 (5-Feb-2023)\n", 0,
 			"fs OK - 1 clean", 0, ""},
 		{"e2fsck forced, errors", "e2fsck", e2fsckRun + "\next4-bad.img: ********** WARNING: Filesystem still has errors **********\n\next4-bad.img: 13/16384 files (0.0% non-contiguous), 9515/65536 blocks\n", "e2fsck 1.47.0 (5-Feb-2023)\n", 4,
@@ -79,7 +79,7 @@ func TestFsckThatDidNotCheckIsNoAnswer(t *testing.T) {
 		{"fsck given no device, verbose", "fsck", "fsck from util-linux 2.38.1\nChecking all file systems.\n", "", 0,
 			"fs UNKNOWN - 1 stage did not check everything (fs), 1 clean", 3, "so it ran no checker"},
 		{"fsck over a skipped ext4", "fsck", "fsck from util-linux 2.38.1\n/tmp/ext4-bad.img: clean, 13/16384 files, 9515/65536 blocks\n", "e2fsck 1.47.0 (5-Feb-2023)\n", 0,
-			"fs UNKNOWN - 1 stage did not check everything (fs), 1 clean", 3, "e2fsck without -f checks nothing"},
+			"fs UNKNOWN - 1 stage did not check everything (fs), 1 clean", 3, "this is its line for a check it skipped"},
 		{"fsck over a forced ext4", "fsck", "fsck from util-linux 2.38.1\n" + e2fsckRun + "/tmp/ext4-clean.img: 11/16384 files (0.0% non-contiguous), 9513/65536 blocks\n", "e2fsck 1.47.0 (5-Feb-2023)\n", 0,
 			"fs OK - 1 clean", 0, ""},
 		{"btrfs never scrubbed", "btrfs", "UUID:             b059c362-d0bb-4cc5-8f0c-1f76e74bf916\n\tno stats available\nTotal to scrub:   288.00KiB\nRate:             0.00B/s\nError summary:    no errors found\n", "", 0,
