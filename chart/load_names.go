@@ -105,6 +105,7 @@ func (l *loader) checkNames(spec *Spec) {
 	l.checkForeachSubjects(spec) // foreachsubject.go
 	l.checkShadowedRules(spec)   // shadowrule.go
 	l.checkNagiosWords(spec)
+	l.checkStatusWords(spec) // statuswords.go
 	l.checkAnswerChecks(spec, d)
 	l.checkTimeoutNumbers(spec, d) // templates.go
 	l.checkForeignTemplates(d)     // foreigntemplate.go
