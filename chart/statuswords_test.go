@@ -40,6 +40,11 @@ stages:
 			t.Errorf("error %v\nwant it to hold %s", err, want)
 		}
 	}
+	// the filter form of a rule too
+	filter := strings.Replace(src, `{when: 'check.status == "errors"', then: errors, label: errors}`, `{when: {check.status: {eq: errors}}, then: errors, label: errors}`, 1)
+	if _, err := Parse("chart.yaml", []byte(filter)); err == nil || !strings.Contains(err.Error(), `chart.yaml:11:12: stage "fsck": rule 1 when: condition on "check.status" (eq) compares check.status with "errors", which its exitCodes: never give`) {
+		t.Errorf("the filter form: %v", err)
+	}
 	// the words it gives load; so does a key another stage writes too
 	good := strings.Replace(strings.Replace(src, "erorrs", "errors", 1), `["clean", "dirty"]`, `["clean", "errors"]`, 1)
 	if _, err := Parse("chart.yaml", []byte(good)); err != nil {
