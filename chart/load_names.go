@@ -105,6 +105,7 @@ func (l *loader) checkNames(spec *Spec) {
 	l.checkForeachSubjects(spec) // foreachsubject.go
 	l.checkShadowedRules(spec)   // shadowrule.go
 	l.checkNagiosWords(spec)
+	l.checkStatusWords(spec, d) // statuswords.go
 	l.checkAnswerChecks(spec, d)
 	l.checkTimeoutNumbers(spec, d) // templates.go
 	l.checkForeignTemplates(d)     // foreigntemplate.go
@@ -365,6 +366,10 @@ type filterRead struct {
 	rule int // 1-based
 	key  string
 	pos  Pos
+	// op and expected are the condition's operator and operand as
+	// authored (checkStatusWords reads the words it compares with).
+	op       rules.Op
+	expected any
 }
 
 func newDefs() *defs {
@@ -414,7 +419,7 @@ func (d *defs) stages(stages []StageSpec, at place) {
 					continue
 				}
 				for _, c := range f.Conditions() {
-					d.filters = append(d.filters, filterRead{at: p, rule: ri + 1, key: c.Key, pos: r.Pos})
+					d.filters = append(d.filters, filterRead{at: p, rule: ri + 1, key: c.Key, pos: r.Pos, op: c.Op, expected: c.Expected})
 				}
 			}
 		}

@@ -69,6 +69,9 @@ type verdictWords struct {
 	writers  map[string]int
 	answers  map[string][]string
 	statusOf []string
+	// unloaded is set when a subflow's chart was not loaded: the keys
+	// it writes are not known.
+	unloaded bool
 }
 
 func (w *verdictWords) chart(s *Spec) {
@@ -124,6 +127,7 @@ func (w *verdictWords) stages(stages []StageSpec) {
 		if sf := st.Subflow; sf != nil {
 			if sf.Chart != "" && sf.Spec == nil {
 				w.complete = false
+				w.unloaded = true
 			}
 			for _, a := range sf.Inputs {
 				w.other(a.Key)

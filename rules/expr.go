@@ -79,7 +79,10 @@ type Expr struct {
 	// members are the member paths read without a guard (?., ??, a
 	// comparison with nil): a rule reading one its object lacks errs.
 	members []exprPath
-	budget  uint
+	// compares are the member paths compared with text literals
+	// (Comparisons).
+	compares []Comparison
+	budget   uint
 	// maxValue bounds the size of the value one evaluation yields.
 	maxValue int
 	// wholeEnv is set when the expression uses $env as a value: its env map
@@ -201,7 +204,7 @@ func Compile(src string, opts ...Option) (e *Expr, err error) {
 		return nil, ce
 	}
 
-	e = &Expr{src: src, program: program, budget: o.memoryBudget, maxValue: o.maxValue, wholeEnv: c.wholeEnv, texts: adds.patched, clock: c.clock, local: c.local, indexes: len(c.indexes) > 0, vacuous: vac.patched, shared: sharesConstants(program)}
+	e = &Expr{src: src, program: program, budget: o.memoryBudget, maxValue: o.maxValue, wholeEnv: c.wholeEnv, texts: adds.patched, clock: c.clock, local: c.local, indexes: len(c.indexes) > 0, vacuous: vac.patched, shared: sharesConstants(program), compares: c.compares}
 	slices.SortStableFunc(c.refs, func(a, b ref) int { return a.pos - b.pos })
 	seenPath := map[string]bool{}
 	seenRoot := map[string]bool{}
@@ -563,6 +566,29 @@ func (e *Expr) ReadsNothing() bool {
 // ReadsWholeScope reports whether the expression uses $env as a value
 // (`len($env)`), reading every key: its Roots then do not say all it reads.
 func (e *Expr) ReadsWholeScope() bool { return e.wholeEnv }
+
+// Comparison is a member path with constant names, rooted at a scope key,
+// that an expression compares with text literals: `check.status ==
+// "errors"`, `"errors" != check.status`, `check.status in ["a", "b"]`
+// (`not in` too). Line and Column (1-based, in runes) are where the path
+// is written. A loader holds each to the words the path can have (an exec
+// stage's exitCodes: words), since one it can never have makes the
+// comparison the same on every run.
+type Comparison struct {
+	Path         []string
+	Words        []string
+	Line, Column int
+}
+
+// Comparisons lists the expression's comparisons of a member path with
+// text literals, in source order.
+func (e *Expr) Comparisons() []Comparison {
+	out := make([]Comparison, len(e.compares))
+	for i, c := range e.compares {
+		out[i] = Comparison{Path: slices.Clone(c.Path), Words: slices.Clone(c.Words), Line: c.Line, Column: c.Column}
+	}
+	return out
+}
 
 // Ident is a top-level identifier an expression reads as a scope key,
 // where it is first written: Offset counts runes from the start of the
@@ -1125,6 +1151,9 @@ type collector struct {
 	// tree it patches has had other patches (now(), sort) rewrite their
 	// operands already.
 	binaries map[int]string
+	// compares are the member paths compared with text literals
+	// (Comparison), in source order.
+	compares []Comparison
 }
 
 // call walks a call of one of funcs. A parse mode written as a literal
@@ -1231,6 +1260,7 @@ func (c *collector) walk(n ast.Node) {
 			c.binaries = map[int]string{}
 		}
 		c.binaries[x.Location().From] = x.String()
+		c.compare(x)
 		_, lnil := x.Left.(*ast.NilNode)
 		_, rnil := x.Right.(*ast.NilNode)
 		switch {
@@ -1367,6 +1397,76 @@ func (c *collector) member(m *ast.MemberNode) {
 	for ; k < len(chain); k++ {
 		if !chain[k].Method {
 			c.walk(chain[k].Property)
+		}
+	}
+}
+
+// compare records b when it compares a member path of constant names with
+// text literals (Comparison): == and != with a string on either side,
+// in with a list of strings on its right.
+func (c *collector) compare(b *ast.BinaryNode) {
+	var path []string
+	var at int
+	var words []string
+	switch b.Operator {
+	case "==", "!=":
+		for _, side := range [][2]ast.Node{{b.Left, b.Right}, {b.Right, b.Left}} {
+			p, pos, ok := c.constPath(side[0])
+			lit, isText := side[1].(*ast.StringNode)
+			if ok && isText {
+				path, at, words = p, pos, []string{lit.Value}
+				break
+			}
+		}
+	case "in":
+		p, pos, ok := c.constPath(b.Left)
+		list, isList := b.Right.(*ast.ArrayNode)
+		if !ok || !isList || len(list.Nodes) == 0 {
+			return
+		}
+		for _, n := range list.Nodes {
+			lit, isText := n.(*ast.StringNode)
+			if !isText {
+				return
+			}
+			words = append(words, lit.Value)
+		}
+		path, at = p, pos
+	}
+	if path == nil {
+		return
+	}
+	line, col := position(c.src, at)
+	c.compares = append(c.compares, Comparison{Path: path, Words: words, Line: line, Column: col})
+}
+
+// constPath is n's names when it is a member path of constant names
+// rooted at a scope key (`check.status`, `check?.status`), and where its
+// root is written; false for anything else (a method, a computed key, a
+// closure's pointer, a let variable, $env).
+func (c *collector) constPath(n ast.Node) ([]string, int, bool) {
+	var segs []string
+	for {
+		switch x := n.(type) {
+		case *ast.ChainNode:
+			n = x.Node
+		case *ast.MemberNode:
+			if x.Method {
+				return nil, 0, false
+			}
+			seg, _, ok := constProperty(x.Property)
+			if !ok {
+				return nil, 0, false
+			}
+			segs = append([]string{seg}, segs...)
+			n = x.Node
+		case *ast.IdentifierNode:
+			if x.Value == "$env" || c.isLet(x.Value) || len(segs) == 0 {
+				return nil, 0, false
+			}
+			return append([]string{x.Value}, segs...), x.Location().From, true
+		default:
+			return nil, 0, false
 		}
 	}
 }

@@ -291,6 +291,11 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		// Before the others: an answer from a machine the command could
 		// not name is no answer of the host, whatever else it said.
 		rs.fileLedger(record.HostUnverifiedEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
+	} else if line, why := fsckUnchecked(es, res, row, stdout, stderr); line != "" {
+		// Before the others: the checker's own words that it checked
+		// nothing (e2fsck's skip line, a mounted filesystem refused)
+		// say why its code is no answer more exactly than any line.
+		rs.fileLedger(record.FsckUncheckedEntry(path, *res.ExitCode, row.Answer, rs.mask(line), why))
 	} else if line := toolError(es, res, row, stderr); line != "" {
 		// Before the others: the tool's own words that it failed say
 		// why its code is no answer more exactly than a line it quotes
@@ -325,6 +330,8 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		rs.fileLedger(record.PingNotAliveEntry(path, *res.ExitCode, row.Answer))
 	} else if mdadmScanBlank(es, res, row) {
 		rs.fileLedger(record.MdadmScanBlankEntry(path, *res.ExitCode, row.Answer))
+	} else if blkidBlank(es, res, row) {
+		rs.fileLedger(record.BlkidBlankEntry(path, *res.ExitCode, row.Answer))
 	} else if line := searchedNothing(res, row, stderr); line != "" {
 		rs.fileLedger(record.SearchedNothingEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if line := checksumListUnopened(es, res, row, stderr); line != "" {
@@ -664,6 +671,16 @@ func mdadmScanBlank(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
 	return blankAnswer(res, row) && es.MdadmDetailScan()
 }
 
+// blkidBlank says whether a stage that runs blkid over devices it names
+// (chart.ExecSpec.BlkidOfDevices) ended as no failure and printed nothing
+// on stdout: blkid prints each device it identified, exits 2 over one
+// holding nothing it knows, and over one it could not open prints
+// nothing and exits 0 (record.ItemBlkidBlank): that 0 alone is judged.
+func blkidBlank(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
+	// its 2, blank too, is its answer of nothing identified
+	return blankAnswer(res, row) && *res.ExitCode == 0 && es.BlkidOfDevices()
+}
+
 // searchedNothing is stderr's first line saying the command's search
 // could find nothing (record.SearchedNothing: pgrep over a name past
 // comm's 15 bytes, journalctl over no journal), when it ended as no
@@ -674,6 +691,20 @@ func searchedNothing(res proc.Result, row label.Row, stderr string) string {
 		return ""
 	}
 	return record.SearchedNothing(stderr, len(bytes.TrimSpace(res.Stdout)) > 0)
+}
+
+// fsckUnchecked is a filesystem checker's line saying it did not check
+// the filesystem, or that its check is not valid, and why
+// (record.FsckUnchecked: e2fsck's skip line without -f, a mounted
+// filesystem, xfs_repair's and btrfs check's refusals), when the command
+// ended as no failure: exit 0, or a code the chart declared an answer
+// (record.ItemFsckUnchecked). "" otherwise: a failure is said as one, and
+// an answer declared with the stderr it goes with is judged by it.
+func fsckUnchecked(es *chart.ExecSpec, res proc.Result, row label.Row, stdout, stderr string) (string, string) {
+	if !answeredAsNoFailure(res, row) || (*res.ExitCode != 0 && es.AnswerNeedsStderr(*res.ExitCode)) {
+		return "", ""
+	}
+	return record.FsckUnchecked(stdout, stderr, *res.ExitCode)
 }
 
 // toolError is stderr's first line that is the tool's own error line

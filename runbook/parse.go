@@ -58,6 +58,11 @@ func (rs *runState) parsedAs(path string, spec parse.Spec, text, of string, out 
 			// top-level list judges the roots alone (record.ItemTree).
 			rs.fileLedger(record.TreeEntry(path, rs.mask(of), member, top, nested))
 		}
+		if dev, at, n := record.LsblkUntyped(v); n > 0 && file {
+			// lsblk -J with a mounted device of no type: it read no
+			// types, and its nulls say nothing (record.ItemLsblkUntyped)
+			rs.fileLedger(record.LsblkUntypedEntry(path, rs.mask(of), rs.mask(dev), rs.mask(at), n))
+		}
 		if n := record.RoundedNumber(v); n != "" && file {
 			// a float64's print of a number past 2^53: jq 1.6 rounded
 			// it (record.ItemRounded)
