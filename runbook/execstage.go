@@ -291,6 +291,10 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		// Before the others: an answer from a machine the command could
 		// not name is no answer of the host, whatever else it said.
 		rs.fileLedger(record.HostUnverifiedEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
+	} else if line := keyNotValid(res, row, stderr); line != "" {
+		// Before the others: gpg's exit 0 over a revoked key's signature
+		// is no answer of a good one, whatever else it said.
+		rs.fileLedger(record.KeyNotValidEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if line := toolError(es, res, row, stderr); line != "" {
 		// Before the others: the tool's own words that it failed say
 		// why its code is no answer more exactly than a line it quotes
@@ -702,6 +706,18 @@ func hostUnverified(res proc.Result, row label.Row, stderr string) string {
 		return ""
 	}
 	return record.HostUnverified(stderr)
+}
+
+// keyNotValid is stderr's first line on which gpg says the key of the
+// signature it checked is revoked or expired (record.KeyNotValid), when
+// the command ended as no failure, whatever its code: gpg's 0 is then no
+// answer of a good signature (record.ItemKeyNotValid). "" otherwise: a
+// failure is said as one.
+func keyNotValid(res proc.Result, row label.Row, stderr string) string {
+	if !answeredAsNoFailure(res, row) {
+		return ""
+	}
+	return record.KeyNotValid(stderr)
 }
 
 // skippedLines is stderr's first line saying the command skipped lines
