@@ -315,6 +315,8 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		rs.fileLedger(record.RefusedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line), rs.mask(es.AnswerStderr[*res.ExitCode])))
 	} else if line != "" {
 		rs.fileLedger(record.DeniedEntry(path, *res.ExitCode, rs.mask(line)))
+	} else if line := findingOnStderr(es, res, row, stderr); line != "" {
+		rs.fileLedger(record.FindingOnStderrEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if line := unresolved(es, res, row, stderr); line != "" {
 		rs.fileLedger(record.UnresolvedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if line := unreached(es, res, row, stderr); line != "" {
@@ -718,6 +720,19 @@ func keyNotValid(res proc.Result, row label.Row, stderr string) string {
 		return ""
 	}
 	return record.KeyNotValid(stderr)
+}
+
+// findingOnStderr is stderr's first line on which the command reported a
+// finding of the kind its stdout lists (record.FindingOnStderr: debsums'
+// missing file), when it ended as no failure and the chart parses its
+// stdout as data (parse: given): the rows made of stdout leave it out
+// (record.ItemFindingOnStderr). "" otherwise: a chart that reads the
+// exit code alone reads debsums' 2 over it, and a failure is said as one.
+func findingOnStderr(es *chart.ExecSpec, res proc.Result, row label.Row, stderr string) string {
+	if !es.ParseGiven || !answeredAsNoFailure(res, row) {
+		return ""
+	}
+	return record.FindingOnStderr(stderr)
 }
 
 // skippedLines is stderr's first line saying the command skipped lines
