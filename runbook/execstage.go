@@ -331,7 +331,7 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		rs.fileLedger(record.PingNotAliveEntry(path, *res.ExitCode, row.Answer))
 	} else if mdadmScanBlank(es, res, row) {
 		rs.fileLedger(record.MdadmScanBlankEntry(path, *res.ExitCode, row.Answer))
-	} else if line := searchedNothing(res, row, stderr); line != "" {
+	} else if line := searchedNothing(res, row, stdout, stderr); line != "" {
 		rs.fileLedger(record.SearchedNothingEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if line := checksumListUnopened(es, res, row, stderr); line != "" {
 		rs.fileLedger(record.UnopenedListEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
@@ -675,11 +675,14 @@ func mdadmScanBlank(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
 // comm's 15 bytes, journalctl over no journal), when it ended as no
 // failure: its "none found", exit 0 or a declared code, is then no answer
 // (record.ItemSearchedNothing). "" otherwise: a failure is said as one.
-func searchedNothing(res proc.Result, row label.Row, stderr string) string {
+func searchedNothing(res proc.Result, row label.Row, stdout, stderr string) string {
 	if !answeredAsNoFailure(res, row) {
 		return ""
 	}
-	return record.SearchedNothing(stderr, len(bytes.TrimSpace(res.Stdout)) > 0)
+	if line := record.SearchedNothing(stderr, len(bytes.TrimSpace(res.Stdout)) > 0); line != "" {
+		return line
+	}
+	return record.SearchedNothingInOutput(stdout)
 }
 
 // toolError is stderr's first line that is the tool's own error line
