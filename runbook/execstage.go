@@ -315,6 +315,8 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		rs.fileLedger(record.RefusedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line), rs.mask(es.AnswerStderr[*res.ExitCode])))
 	} else if line != "" {
 		rs.fileLedger(record.DeniedEntry(path, *res.ExitCode, rs.mask(line)))
+	} else if n, first := dpkgVerifyFound(es, res, row, stdout); n > 0 {
+		rs.fileLedger(record.DpkgVerifyFoundEntry(path, row.Answer, n, rs.mask(first)))
 	} else if line := findingOnStderr(es, res, row, stderr); line != "" {
 		rs.fileLedger(record.FindingOnStderrEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if line := unresolved(es, res, row, stderr); line != "" {
@@ -723,6 +725,27 @@ func keyNotValid(res proc.Result, row label.Row, stderr string) string {
 		return ""
 	}
 	return record.KeyNotValid(stderr)
+}
+
+// dpkgVerifyFound is the count of lines a dpkg --verify read by its code
+// (chart.ExecSpec.DpkgVerifyExitAnswer: exitCodes: declares a non-zero
+// code, and no parse: reads what it printed) printed under exit 0, and
+// the first of them: dpkg exits 0 over its findings too, so the word
+// the chart gave 0 is no answer (record.ItemCodeNotAnswer). 0 otherwise.
+func dpkgVerifyFound(es *chart.ExecSpec, res proc.Result, row label.Row, stdout string) (int, string) {
+	if es.ParseGiven || !answeredAsNoFailure(res, row) || *res.ExitCode != 0 || es.DpkgVerifyExitAnswer() == "" {
+		return 0, ""
+	}
+	var lines []string
+	for _, l := range strings.Split(stdout, "\n") {
+		if strings.TrimSpace(l) != "" {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == 0 {
+		return 0, ""
+	}
+	return len(lines), lines[0]
 }
 
 // findingOnStderr is stderr's first line on which the command reported a
