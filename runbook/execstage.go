@@ -382,7 +382,24 @@ func pipedAnswer(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
 		return false
 	}
 	// the script is parsed last, only for a run that may be one
-	return wroteStderr(res) && es.ShellRunsManyCommands()
+	if !wroteStderr(res) || !es.ShellRunsManyCommands() {
+		return false
+	}
+	// `cd "$D" && sha256sum -c SUMS`: a cd that failed says so on stderr,
+	// and without that line the code is the one other command's (its
+	// `WARNING: 1 computed checksum did NOT match` is no failure of cd)
+	return !es.ShellRunsCdBesideOne() || cdFailed(res.Stderr)
+}
+
+// cdFailed says whether bash said on stderr that a cd failed (`bash: line
+// 1: cd: /srv/app: No such file or directory`).
+func cdFailed(stderr []byte) bool {
+	for _, l := range strings.Split(string(stderr), "\n") {
+		if strings.HasPrefix(l, "bash:") && strings.Contains(l, " cd: ") {
+			return true
+		}
+	}
+	return false
 }
 
 // remotePipedAnswer says whether an ssh stage whose remote command runs
