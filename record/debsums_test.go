@@ -18,3 +18,17 @@ func TestFindingOnStderrReadsDebsumsFindings(t *testing.T) {
 		}
 	}
 }
+
+// TestSkippedLinesReadsDebsumsPackageWithoutDigests: debsums' `no md5sums
+// for PKG` is a package it was given and skipped, read under every code
+// as sha256sum's improperly formatted line is.
+func TestSkippedLinesReadsDebsumsPackageWithoutDigests(t *testing.T) {
+	t.Parallel()
+	const line = "debsums: no md5sums for openssh-server"
+	if got := SkippedLines("debsums: missing file /x (from p package)\n" + line + "\n"); got != line {
+		t.Errorf("SkippedLines = %q, want %q", got, line)
+	}
+	if got := Denied(line + "\n"); got != line {
+		t.Errorf("Denied = %q, want %q", got, line)
+	}
+}

@@ -80,3 +80,42 @@ stages:
 		}
 	}
 }
+
+// TestDebsumsPackageWithoutDigestsIsNoWholeAnswer: debsums given a
+// package with no md5sums file says `debsums: no md5sums for PKG` on
+// stderr and checks none of its files; `debsums -ca nginx
+// openssh-server` exited 2 over the other's changed file, and the check
+// said `CRITICAL - 1 changed`, Consistent, its table read as every
+// changed file of both. Now a not-checked item quoting the line (as
+// sha256sum's improperly formatted line is, under every code).
+func TestDebsumsPackageWithoutDigestsIsNoWholeAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	p := filepath.Join(dir, "debsums")
+	script := "#!/bin/sh\necho /etc/nginx/nginx.conf\necho 'debsums: no md5sums for openssh-server' >&2\nexit 2\n"
+	if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	chart := writeChart(t, dir, "pkgs.yaml", `version: 1
+runbook: debsums
+result: {kind: verdict/package-file, empty: answer, nagios: {critical: [changed]}}
+stages:
+  - id: sums
+    exec:
+      command: [`+p+`, -ca, nginx, openssh-server]
+      exitCodes: {0: clean, 2: changed}
+      parse: lines
+  - id: per
+    foreach:
+      items: sums.stdout
+      as: path
+      maxBranches: 100
+      stages:
+        - {id: c, verdict: {subject: path, verdict: '"changed"'}}
+`)
+	r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+	const status, said = "debsums CRITICAL - 1 stage did not check everything (sums), 1 changed (/etc/nginx/nginx.conf)", `"debsums: no md5sums for openssh-server"`
+	if !strings.HasPrefix(r.stdout, status) || r.code != 2 || !strings.Contains(r.stdout, said) {
+		t.Errorf("exit %d:\n%s\nwant exit 2, %q first, saying %q", r.code, r.stdout, status, said)
+	}
+}
