@@ -319,6 +319,8 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		rs.fileLedger(record.DpkgVerifyFoundEntry(path, row.Answer, n, rs.mask(first)))
 	} else if line := findingOnStderr(es, res, row, stderr); line != "" {
 		rs.fileLedger(record.FindingOnStderrEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
+	} else if aideReportElsewhere(es, res, row, stdout) {
+		rs.fileLedger(record.AideReportElsewhereEntry(path, *res.ExitCode, row.Answer))
 	} else if line := unresolved(es, res, row, stderr); line != "" {
 		rs.fileLedger(record.UnresolvedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if line := unreached(es, res, row, stderr); line != "" {
@@ -769,13 +771,25 @@ func dpkgVerifyFound(es *chart.ExecSpec, res proc.Result, row label.Row, stdout 
 // finding of the kind its stdout lists (record.FindingOnStderr: debsums'
 // missing file), when it ended as no failure and the chart parses its
 // stdout as data (parse: given): the rows made of stdout leave it out
-// (record.ItemFindingOnStderr). "" otherwise: a chart that reads the
+// (record.ItemFindingElsewhere). "" otherwise: a chart that reads the
 // exit code alone reads debsums' 2 over it, and a failure is said as one.
 func findingOnStderr(es *chart.ExecSpec, res proc.Result, row label.Row, stderr string) string {
 	if !es.ParseGiven || !answeredAsNoFailure(res, row) {
 		return ""
 	}
 	return record.FindingOnStderr(stderr)
+}
+
+// aideReportElsewhere says whether an aide check whose stdout the chart
+// parses (chart.ExecSpec.AideCheck, parse: given) exited with a declared
+// code of differences found (1 to 7) and printed no report of them: its
+// report went where its config's report_url sends it
+// (record.AideReportElsewhereEntry).
+func aideReportElsewhere(es *chart.ExecSpec, res proc.Result, row label.Row, stdout string) bool {
+	if !es.ParseGiven || !row.Answered() || res.ExitCode == nil || *res.ExitCode < 1 || *res.ExitCode > 7 || !es.AideCheck() {
+		return false
+	}
+	return !strings.Contains(strings.ToLower(stdout), "found differences between database and filesystem")
 }
 
 // skippedLines is stderr's first line saying the command skipped lines

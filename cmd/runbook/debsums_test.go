@@ -15,7 +15,7 @@ import (
 // changed}`, `parse: lines`, a row per line and `result.empty: answer`
 // said `OK - no verdict rows`, Consistent, exit 0, over a package whose
 // file was deleted (testdata/wave-integrity/debsums). Now a not-checked
-// item (finding-on-stderr) quoting the line: Not sure, UNKNOWN; beside a
+// item (finding-elsewhere) quoting the line: Not sure, UNKNOWN; beside a
 // changed file's row, CRITICAL still. A chart that reads the exit code
 // alone (no parse:) reads 2 as changed, and is not judged so.
 func TestDebsumsMissingFileIsNoWholeAnswer(t *testing.T) {
