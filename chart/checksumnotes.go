@@ -57,8 +57,34 @@ func (e *ExecSpec) ChecksumStatusSilence() string {
 			}
 		}
 	}
-	if !status {
+	if status {
+		return "it runs a checksum tool with --status and without --strict: --status prints nothing, not even that a line of the list could not be read, and such a line is skipped with exit 0, so the file it names is never checked and its exit says all match; add --strict, which exits 1 over it, or leave --status out and judge the lines it prints"
+	}
+	return e.checksumStatusIgnoringMissing()
+}
+
+// checksumStatusIgnoringMissing is the note for a checksum tool run with
+// --status and --ignore-missing ("" otherwise): over a list whose every
+// file is missing, --ignore-missing's `no file was verified` (which a run
+// reads: record.SearchedNothing) is not printed under --status, and the
+// tool exits 1, silent, as over a file that differs: coreutils 9.1's
+// `sha256sum --status --strict --ignore-missing -c LIST` under `{0:
+// all-match, 1: drift}` said drift over no file checked, and --strict
+// does not change it (TestChecksumStatusSilenceIsNoted).
+func (e *ExecSpec) checksumStatusIgnoringMissing() string {
+	both := func(words string) bool {
+		return strings.Contains(words, "--status") && strings.Contains(words, "--ignore-missing")
+	}
+	found := e.commandIs(checksumTools...) && slices.Contains(e.Command[1:], "--status") && slices.Contains(e.Command[1:], "--ignore-missing")
+	if !found && e.Shell != "" {
+		for _, m := range checksumStatusInShell.FindAllString(e.Shell, -1) {
+			if both(m) {
+				found = true
+			}
+		}
+	}
+	if !found {
 		return ""
 	}
-	return "it runs a checksum tool with --status and without --strict: --status prints nothing, not even that a line of the list could not be read, and such a line is skipped with exit 0, so the file it names is never checked and its exit says all match; add --strict, which exits 1 over it, or leave --status out and judge the lines it prints"
+	return "it runs a checksum tool with --status and --ignore-missing: over a list whose every file is missing (a list run in the wrong folder) it checks no file, and --status keeps it from saying so (no file was verified): it exits 1, silent, as over a file that differs; leave --status out (--quiet prints only the failures, and runbook reads that line), or --ignore-missing, where a missing file is a failure of its own"
 }

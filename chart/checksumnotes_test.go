@@ -27,6 +27,10 @@ func TestChecksumStatusSilenceIsNoted(t *testing.T) {
 		{cmd: []string{"sha256sum", "--quiet", "-c", "SUMS"}, want: false},
 		{cmd: []string{"git", "status", "--porcelain"}, want: false},
 		{shell: `sha256sum -c SUMS; echo --status`, want: false},
+		// --ignore-missing's "no file was verified" is not printed under --status
+		{cmd: []string{"sha256sum", "--status", "--strict", "--ignore-missing", "-c", "SUMS"}, want: true},
+		{shell: `sha256sum --ignore-missing --strict --status -c SUMS`, want: true},
+		{cmd: []string{"sha256sum", "--quiet", "--ignore-missing", "-c", "SUMS"}, want: false},
 	} {
 		if got := (&ExecSpec{Command: tc.cmd, Shell: tc.shell}).ChecksumStatusSilence() != ""; got != tc.want {
 			t.Errorf("%q %q: noted %v, want %v", tc.cmd, tc.shell, got, tc.want)

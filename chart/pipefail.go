@@ -71,6 +71,44 @@ func (e *ExecSpec) ShellRunsManyCommands() bool {
 	return n > 1
 }
 
+// ShellRunsCdBesideOne says whether the stage is a shell: script whose
+// commands, counted as ShellRunsManyCommands counts them, are cd and one
+// other command: `cd "$D" && sha256sum -c SHA256SUMS`, the way a
+// computed working directory is written (dir: is literal). Its code is
+// that command's unless a cd failed, and bash says so of a cd that
+// failed, on stderr (`bash: line 1: cd: /srv/app: No such file or
+// directory`), so a run reads its stderr for that line (runbook's
+// pipedAnswer). A script it cannot parse is no such script.
+func (e *ExecSpec) ShellRunsCdBesideOne() bool {
+	if e == nil || e.Shell == "" {
+		return false
+	}
+	f, err := parseBash(e.Shell)
+	if err != nil {
+		return false
+	}
+	others, cds, other := 0, 0, true
+	syntax.Walk(f, func(node syntax.Node) bool {
+		switch n := node.(type) {
+		case *syntax.CallExpr:
+			if len(n.Args) == 0 || slices.Contains(ownWords, n.Args[0].Lit()) {
+				return true
+			}
+			if n.Args[0].Lit() == "cd" {
+				cds++
+			} else {
+				others++
+			}
+		case *syntax.Subshell, *syntax.CmdSubst, *syntax.ProcSubst, *syntax.FuncDecl:
+			// a cd inside one does not move the script; a body's
+			// commands run where it is called
+			other = false
+		}
+		return true
+	})
+	return other && cds > 0 && others == 1
+}
+
 // PipedAnswerNote is plan's note for a shell: script of several commands
 // whose exitCodes: declares a non-zero code an answer ("" otherwise): any
 // of its commands may exit with it, and a run whose last pipeline's codes

@@ -72,6 +72,7 @@ const ItemDenied = "denied"
 //	"as super-user", "as superuser",                  is not whole (lshw, lsusb -v,
 //	"would have to be root", "could not be identified" netstat -p)
 //	"improperly formatted"                            sha256sum -c skipped lines of its list
+//	"debsums: no md5sums for"                         debsums skipped a package it was given
 //	"gpg: keybox '…' created"                         gpg made the keyring it was to read
 //	(gpg 1: "gpg: keyring `…' created")
 //	"failed to connect to bus",                       systemctl & co. asked no
@@ -154,13 +155,18 @@ func Refused(stderr string) string {
 
 // SkippedLines is stderr's first line saying the command skipped lines
 // of the list it was given (a checksum tool's `WARNING: 1 line is
-// improperly formatted`), "" when none does. Unlike Denied's other lines
+// improperly formatted`) or a package it was given (debsums' `no md5sums
+// for PKG`: `debsums -ca nginx openssh-server` exits 2 over the one's
+// changed files and checked none of the other's), "" when none does. Unlike Denied's other lines
 // it is judged under every code the chart declared an answer, not only
 // exit 0: `sha256sum -c` exits 0 over it, 1 under --strict and 1 over a
 // mismatch beside it, and under each the file the skipped line names was
 // not checked (TestChecksumLineNotReadIsNoWholeAnswer).
 func SkippedLines(stderr string) string {
-	return firstLine(stderr, func(l string) bool { return deniedCause(l) == causeSkippedLines })
+	return firstLine(stderr, func(l string) bool {
+		c := deniedCause(l)
+		return c == causeSkippedLines || c == causeNoDigests
+	})
 }
 
 // RefusedAnswerEntry is the ledger's entry for a stage whose exit code
@@ -230,6 +236,10 @@ func deniedCause(line string) string {
 		// sha256sum -c, md5sum -c: a line of the list it cannot read is
 		// skipped, the others checked, exit 0 (1 under --strict).
 		return causeSkippedLines
+	case strings.HasPrefix(strings.TrimSpace(low), "debsums: no md5sums for "):
+		// debsums given a package with no md5sums file: the package is
+		// skipped, the others checked, exit 0 (2 over their findings).
+		return causeNoDigests
 	case madeEmpty(low):
 		return causeMadeEmpty
 	case lvmMissingPV(low):
@@ -385,6 +395,11 @@ const causeUnread = "could not read some of the values it reports"
 // causeSkippedLines is what a line says when a checksum tool skipped
 // lines of its list (SkippedLines).
 const causeSkippedLines = "skipped lines of its list it could not read"
+
+// causeNoDigests is what a line says when debsums was given a package it
+// holds no digests for (`debsums: no md5sums for PKG`): it checked none of
+// that package's files.
+const causeNoDigests = "has no digests for a package it was given"
 
 // causeMadeEmpty is what a line says when the tool made the file it was
 // given to read, which was not there: gpg's `gpg: keybox
@@ -563,6 +578,9 @@ func deniedWhy(exit int, line string) string {
 	}
 	if cause == causeSkippedLines {
 		return fmt.Sprintf("it said on stderr that it %s (exit %d), so the files those lines name were not checked, and no row says so; stderr's first such line: %q; mend or remove the line in the list (sha256sum --warn names it, --strict fails on it)", cause, exit, line)
+	}
+	if cause == causeNoDigests {
+		return fmt.Sprintf("it said on stderr that it %s (exit %d), so none of that package's files was checked, and no row says so; stderr's first such line: %q; give the package its digests (debsums --generate=missing, or apt-get install --reinstall PKG) and list the others that lack them (debsums -l): debsums run over every package passes over them saying nothing", cause, exit, line)
 	}
 	if cause == causeMadeEmpty {
 		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so its output holds nothing of the keyring meant (a keyring just made lists no key, expired or not); stderr's first such line: %q; check the path, and remove the file gpg made there (the next run finds it and lists its no keys with nothing said); a chart whose rows are every key, not only the expired, reads an empty keyring as no subject judged", cause, exit, line)

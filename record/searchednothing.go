@@ -41,6 +41,14 @@ import (
 // all-ok, 1: some-failed}` and `result.empty: answer` said `OK - no
 // verdict rows`, Consistent, over no file checked
 // (TestChecksumListThatCheckedNothingIsNoAnswer).
+//
+// AIDE's check over a database of no entry (its config selects no path
+// that exists: a path misspelt, a rule line never matching) prints `AIDE
+// found NO differences between database and filesystem. Looks okay!!` and
+// `Number of entries: 0` in its report, on stdout, and exits 0: `aide
+// --check` under `exitCodes: {0: clean, …}` said clean, OK, Consistent,
+// over no file checked (TestAideOverNoEntryIsNoAnswer,
+// testdata/wave-integrity/aide).
 const ItemSearchedNothing = "searched-nothing"
 
 // searchedNothing is the rule, one line at a time, in any case: what the
@@ -51,25 +59,34 @@ const ItemSearchedNothing = "searched-nothing"
 //	"no journal files were opened"    journalctl: none this user may read
 //	"no properly formatted checksum"  sha256sum -c, md5sum -c: no line of its list read
 //	"no file was verified"            sha256sum -c --ignore-missing: every file missing
+//	"number of entries:" 0            aide --check: a database of no entry (count; on stdout too)
+//
+// A rule marked count reads so only where the mark is followed by the
+// count 0 alone (aide's `Number of entries:	0`, not its 6); one marked
+// stdout is read on stdout too, where the tool prints its report (aide's
+// report_url=stdout, Debian's default), the others on stderr alone, since
+// stdout is the data a chart reads (a log holding pgrep's words).
 //
 // A rule marked silent reads so only over a command that printed nothing:
 // coreutils 9.1 says `no file was verified` under --ignore-missing when no
 // file matched, over a file whose digest differs too, which it prints
 // (`/etc/app.conf: FAILED`), and that row is an answer.
 var searchedNothing = []struct {
-	mark, cause, fix string
-	silent           bool
+	mark, cause, fix      string
+	silent, count, stdout bool
 }{
 	{"will result in zero matches", "what it was asked to look for can match nothing",
-		`a process's name (comm) is cut to 15 bytes: give pgrep those 15 (pgrep -x "${NAME:0:15}" in a shell), or match the whole command line (pgrep -f)`, false},
+		`a process's name (comm) is cut to 15 bytes: give pgrep those 15 (pgrep -x "${NAME:0:15}" in a shell), or match the whole command line (pgrep -f)`, false, false, false},
 	{"no journal files were found", "it found no journal to read",
-		"this host keeps no journal (or it is elsewhere: journalctl -D, --file): read the kernel's messages where they are kept (dmesg, /var/log/kern.log)", false},
+		"this host keeps no journal (or it is elsewhere: journalctl -D, --file): read the kernel's messages where they are kept (dmesg, /var/log/kern.log)", false, false, false},
 	{"no journal files were opened", "it could open no journal",
-		"run it as root or as a user of the group systemd-journal or adm", false},
+		"run it as root or as a user of the group systemd-journal or adm", false, false, false},
 	{"no properly formatted checksum", "it found no line of its list it could read",
-		"the list is empty, or written by another tool (md5sum's digests checked with sha256sum, BSD tags): check it with the tool that wrote it, and make an empty list a failure of its own (test -s LIST)", false},
+		"the list is empty, or written by another tool (md5sum's digests checked with sha256sum, BSD tags): check it with the tool that wrote it, and make an empty list a failure of its own (test -s LIST)", false, false, false},
 	{"no file was verified", "it checked no file",
-		"every file its list names is missing and --ignore-missing left them all out: run it in the folder the list's paths are relative to, or without --ignore-missing, where a missing file is FAILED open or read", true},
+		"every file its list names is missing and --ignore-missing left them all out: run it in the folder the list's paths are relative to, or without --ignore-missing, where a missing file is FAILED open or read", true, false, false},
+	{"number of entries:", "its database holds no entry, so it compared no file",
+		"its config selects no path there is (a path misspelt, a selection line that matches nothing): mend the config, run aide --init again and put the new database in place", false, true, true},
 }
 
 // SearchedNothing is stderr's first line saying the command's search
@@ -83,14 +100,26 @@ func SearchedNothing(stderr string, printed bool) string {
 	})
 }
 
+// SearchedNothingInOutput is stdout's first line saying the command's
+// search could find nothing, of the rules read on stdout too (aide's
+// `Number of entries:	0`), "" when none does.
+func SearchedNothingInOutput(stdout string) string {
+	return firstLine(stdout, func(l string) bool {
+		i := searchedNothingRule(l)
+		return i >= 0 && searchedNothing[i].stdout
+	})
+}
+
 // searchedNothingRule is the index of the rule line holds the mark of,
 // -1 when none.
 func searchedNothingRule(line string) int {
 	low := strings.ToLower(line)
 	for i, r := range searchedNothing {
-		if strings.Contains(low, r.mark) {
-			return i
+		at := strings.Index(low, r.mark)
+		if at < 0 || r.count && strings.TrimSpace(low[at+len(r.mark):]) != "0" {
+			continue
 		}
+		return i
 	}
 	return -1
 }
@@ -101,12 +130,15 @@ func searchedNothingRule(line string) int {
 // SearchedNothing).
 func SearchedNothingEntry(path string, exit int, word, line string) coverage.Entry {
 	ended := exitedThough(exit, word)
-	cause, fix := "its search could find nothing", "find why it searched nothing"
+	cause, fix, where, whose := "its search could find nothing", "find why it searched nothing", "on stderr", "stderr"
 	if i := searchedNothingRule(line); i >= 0 {
 		cause, fix = searchedNothing[i].cause, searchedNothing[i].fix
+		if searchedNothing[i].stdout {
+			where, whose = "in its report", "its report"
+		}
 	}
-	return answerEntry(path, fmt.Sprintf("it said on stderr that %s %s, so its answer of none found says nothing of whether there is such a thing; stderr's first such line: %q; %s",
-		cause, ended, cutLine(line), fix), ItemSearchedNothing)
+	return answerEntry(path, fmt.Sprintf("it said %s that %s %s, so its answer of none found says nothing of whether there is such a thing; %s's first such line: %q; %s",
+		where, cause, ended, whose, cutLine(line), fix), ItemSearchedNothing)
 }
 
 // UnopenedListEntry is the ledger's entry for a checksum tool's check

@@ -296,6 +296,10 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		// nothing (e2fsck's skip line, a mounted filesystem refused)
 		// say why its code is no answer more exactly than any line.
 		rs.fileLedger(record.FsckUncheckedEntry(path, *res.ExitCode, row.Answer, rs.mask(line), why))
+	} else if line := keyNotValid(res, row, stderr); line != "" {
+		// Before the others: gpg's exit 0 over a revoked key's signature
+		// is no answer of a good one, whatever else it said.
+		rs.fileLedger(record.KeyNotValidEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if line := toolError(es, res, row, stderr); line != "" {
 		// Before the others: the tool's own words that it failed say
 		// why its code is no answer more exactly than a line it quotes
@@ -316,6 +320,12 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		rs.fileLedger(record.RefusedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line), rs.mask(es.AnswerStderr[*res.ExitCode])))
 	} else if line != "" {
 		rs.fileLedger(record.DeniedEntry(path, *res.ExitCode, rs.mask(line)))
+	} else if n, first := dpkgVerifyFound(es, res, row, stdout); n > 0 {
+		rs.fileLedger(record.DpkgVerifyFoundEntry(path, row.Answer, n, rs.mask(first)))
+	} else if line := findingOnStderr(es, res, row, stderr); line != "" {
+		rs.fileLedger(record.FindingOnStderrEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
+	} else if aideReportElsewhere(es, res, row, stdout) {
+		rs.fileLedger(record.AideReportElsewhereEntry(path, *res.ExitCode, row.Answer))
 	} else if line := unresolved(es, res, row, stderr); line != "" {
 		rs.fileLedger(record.UnresolvedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if line := unreached(es, res, row, stderr); line != "" {
@@ -332,7 +342,7 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		rs.fileLedger(record.MdadmScanBlankEntry(path, *res.ExitCode, row.Answer))
 	} else if blkidBlank(es, res, row) {
 		rs.fileLedger(record.BlkidBlankEntry(path, *res.ExitCode, row.Answer))
-	} else if line := searchedNothing(res, row, stderr); line != "" {
+	} else if line := searchedNothing(res, row, stdout, stderr); line != "" {
 		rs.fileLedger(record.SearchedNothingEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if line := checksumListUnopened(es, res, row, stderr); line != "" {
 		rs.fileLedger(record.UnopenedListEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
@@ -381,7 +391,24 @@ func pipedAnswer(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
 		return false
 	}
 	// the script is parsed last, only for a run that may be one
-	return wroteStderr(res) && es.ShellRunsManyCommands()
+	if !wroteStderr(res) || !es.ShellRunsManyCommands() {
+		return false
+	}
+	// `cd "$D" && sha256sum -c SUMS`: a cd that failed says so on stderr,
+	// and without that line the code is the one other command's (its
+	// `WARNING: 1 computed checksum did NOT match` is no failure of cd)
+	return !es.ShellRunsCdBesideOne() || cdFailed(res.Stderr)
+}
+
+// cdFailed says whether bash said on stderr that a cd failed (`bash: line
+// 1: cd: /srv/app: No such file or directory`).
+func cdFailed(stderr []byte) bool {
+	for _, l := range strings.Split(string(stderr), "\n") {
+		if strings.HasPrefix(l, "bash:") && strings.Contains(l, " cd: ") {
+			return true
+		}
+	}
+	return false
 }
 
 // remotePipedAnswer says whether an ssh stage whose remote command runs
@@ -686,11 +713,14 @@ func blkidBlank(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
 // comm's 15 bytes, journalctl over no journal), when it ended as no
 // failure: its "none found", exit 0 or a declared code, is then no answer
 // (record.ItemSearchedNothing). "" otherwise: a failure is said as one.
-func searchedNothing(res proc.Result, row label.Row, stderr string) string {
+func searchedNothing(res proc.Result, row label.Row, stdout, stderr string) string {
 	if !answeredAsNoFailure(res, row) {
 		return ""
 	}
-	return record.SearchedNothing(stderr, len(bytes.TrimSpace(res.Stdout)) > 0)
+	if line := record.SearchedNothing(stderr, len(bytes.TrimSpace(res.Stdout)) > 0); line != "" {
+		return line
+	}
+	return record.SearchedNothingInOutput(stdout)
 }
 
 // fsckUnchecked is a filesystem checker's line saying it did not check
@@ -733,6 +763,64 @@ func hostUnverified(res proc.Result, row label.Row, stderr string) string {
 		return ""
 	}
 	return record.HostUnverified(stderr)
+}
+
+// keyNotValid is stderr's first line on which gpg says the key of the
+// signature it checked is revoked or expired (record.KeyNotValid), when
+// the command ended as no failure, whatever its code: gpg's 0 is then no
+// answer of a good signature (record.ItemKeyNotValid). "" otherwise: a
+// failure is said as one.
+func keyNotValid(res proc.Result, row label.Row, stderr string) string {
+	if !answeredAsNoFailure(res, row) {
+		return ""
+	}
+	return record.KeyNotValid(stderr)
+}
+
+// dpkgVerifyFound is the count of lines a dpkg --verify read by its code
+// (chart.ExecSpec.DpkgVerifyExitAnswer: exitCodes: declares a non-zero
+// code, and no parse: reads what it printed) printed under exit 0, and
+// the first of them: dpkg exits 0 over its findings too, so the word
+// the chart gave 0 is no answer (record.ItemCodeNotAnswer). 0 otherwise.
+func dpkgVerifyFound(es *chart.ExecSpec, res proc.Result, row label.Row, stdout string) (int, string) {
+	if es.ParseGiven || !answeredAsNoFailure(res, row) || *res.ExitCode != 0 || es.DpkgVerifyExitAnswer() == "" {
+		return 0, ""
+	}
+	var lines []string
+	for _, l := range strings.Split(stdout, "\n") {
+		if strings.TrimSpace(l) != "" {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == 0 {
+		return 0, ""
+	}
+	return len(lines), lines[0]
+}
+
+// findingOnStderr is stderr's first line on which the command reported a
+// finding of the kind its stdout lists (record.FindingOnStderr: debsums'
+// missing file), when it ended as no failure and the chart parses its
+// stdout as data (parse: given): the rows made of stdout leave it out
+// (record.ItemFindingElsewhere). "" otherwise: a chart that reads the
+// exit code alone reads debsums' 2 over it, and a failure is said as one.
+func findingOnStderr(es *chart.ExecSpec, res proc.Result, row label.Row, stderr string) string {
+	if !es.ParseGiven || !answeredAsNoFailure(res, row) {
+		return ""
+	}
+	return record.FindingOnStderr(stderr)
+}
+
+// aideReportElsewhere says whether an aide check whose stdout the chart
+// parses (chart.ExecSpec.AideCheck, parse: given) exited with a declared
+// code of differences found (1 to 7) and printed no report of them: its
+// report went where its config's report_url sends it
+// (record.AideReportElsewhereEntry).
+func aideReportElsewhere(es *chart.ExecSpec, res proc.Result, row label.Row, stdout string) bool {
+	if !es.ParseGiven || !row.Answered() || res.ExitCode == nil || *res.ExitCode < 1 || *res.ExitCode > 7 || !es.AideCheck() {
+		return false
+	}
+	return !strings.Contains(strings.ToLower(stdout), "found differences between database and filesystem")
 }
 
 // skippedLines is stderr's first line saying the command skipped lines
