@@ -35,7 +35,18 @@ const ItemKeyNotValid = "key-not-valid"
 //	                          Note: signature key … has been revoked
 //	"this key has expired"    Note: This key has expired!
 //	"signature key" "expired" Note: signature key … expired …
-func KeyNotValid(stderr string) string {
+//
+// Where stdout holds gpg's own status line for that state (--status-fd 1:
+// REVKEYSIG, EXPKEYSIG, KEYREVOKED, KEYEXPIRED), the answer the chart
+// reads says it, as the item's words advise: "" then, so a chart that
+// judges those lines stands where its rules put it (wave-integrity: it
+// stood Not sure over the very form the words gave).
+func KeyNotValid(stdout, stderr string) string {
+	for _, st := range []string{"[GNUPG:] REVKEYSIG", "[GNUPG:] EXPKEYSIG", "[GNUPG:] KEYREVOKED", "[GNUPG:] KEYEXPIRED"} {
+		if strings.Contains(stdout, st) {
+			return ""
+		}
+	}
 	return firstLine(stderr, func(l string) bool {
 		low := strings.ToLower(strings.TrimSpace(l))
 		if !strings.HasPrefix(low, "gpg:") && !strings.HasPrefix(low, "gpgv:") {

@@ -296,7 +296,7 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		// nothing (e2fsck's skip line, a mounted filesystem refused)
 		// say why its code is no answer more exactly than any line.
 		rs.fileLedger(record.FsckUncheckedEntry(path, *res.ExitCode, row.Answer, rs.mask(line), why))
-	} else if line := keyNotValid(res, row, stderr); line != "" {
+	} else if line := keyNotValid(res, row, stdout, stderr); line != "" {
 		// Before the others: gpg's exit 0 over a revoked key's signature
 		// is no answer of a good one, whatever else it said.
 		rs.fileLedger(record.KeyNotValidEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
@@ -770,11 +770,11 @@ func hostUnverified(res proc.Result, row label.Row, stderr string) string {
 // the command ended as no failure, whatever its code: gpg's 0 is then no
 // answer of a good signature (record.ItemKeyNotValid). "" otherwise: a
 // failure is said as one.
-func keyNotValid(res proc.Result, row label.Row, stderr string) string {
+func keyNotValid(res proc.Result, row label.Row, stdout, stderr string) string {
 	if !answeredAsNoFailure(res, row) {
 		return ""
 	}
-	return record.KeyNotValid(stderr)
+	return record.KeyNotValid(stdout, stderr)
 }
 
 // dpkgVerifyFound is the count of lines a dpkg --verify read by its code
