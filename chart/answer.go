@@ -22,12 +22,68 @@ func (e *ExecSpec) Answer(code *int, stderr []byte) string {
 	}
 	word, ok := e.ExitCodes[*code]
 	if !ok {
-		return ""
+		return e.bitsAnswer(*code)
 	}
 	if want, ok := e.AnswerStderr[*code]; ok && !stderrSays(stderr, want) {
 		return ""
 	}
 	return word
+}
+
+// bitsAnswer is the word of a code exitCodes: does not list that
+// exitBits: covers whole: the first listed bit it holds; "" for 0 (no bit
+// to name; exitCodes: gives it a word), and for a code holding a bit not
+// listed (fsck's 8, an operational error, beside its 4, errors left: the
+// check did not run to its end, and 12 is no answer of errors).
+func (e *ExecSpec) bitsAnswer(code int) string {
+	if code == 0 || len(e.ExitBits) == 0 {
+		return ""
+	}
+	rest, word := code, ""
+	for _, b := range e.ExitBits {
+		if code&b.Bit != 0 {
+			rest &^= b.Bit
+			if word == "" {
+				word = b.Word
+			}
+		}
+	}
+	if rest != 0 {
+		return ""
+	}
+	return word
+}
+
+// BitWords are the words of every bit of code exitBits: lists, in the
+// order written (none for 0), when the chart declared exitBits:; nil
+// otherwise. Asked of a code that is an answer, it is `into.bits`, so a
+// rule can see each finding of e2fsck's 5 (errors left, and errors
+// corrected) or smartctl's 72, and test it on every answer alike
+// (`"errors" in fs.bits` over exit 0 is false, not a missing member).
+func (e *ExecSpec) BitWords(code *int) []string {
+	if code == nil || len(e.ExitBits) == 0 {
+		return nil
+	}
+	out := []string{}
+	for _, b := range e.ExitBits {
+		if *code&b.Bit != 0 {
+			out = append(out, b.Word)
+		}
+	}
+	return out
+}
+
+// AnswerWords are every word an exit of the command may answer with:
+// exitCodes:' and exitBits:'.
+func (e *ExecSpec) AnswerWords() []string {
+	var out []string
+	for _, w := range e.ExitCodes {
+		out = append(out, w)
+	}
+	for _, b := range e.ExitBits {
+		out = append(out, b.Word)
+	}
+	return out
 }
 
 // stderrSays says whether stderr holds text, in any case: how an exit

@@ -15,7 +15,7 @@ var (
 	kindKeys    = []string{"set", "exec", "read", "decide", "select", "parallel", "foreach", "subflow", "plugin", "verdict", "loop", "fail", "ask"}
 	stageKeys   = append(append(append([]string{}, commonKeys...), kindKeys...), "branches")
 	retryKeys   = []string{"attempts", "backoff", "maxBackoff", "jitter", "on"}
-	execKeys    = []string{"command", "shell", "timeout", "env", "envFrom", "parse", "into", "dir", "stdin", "exitCodes", "inheritEnv", "maxOutput"}
+	execKeys    = []string{"command", "shell", "timeout", "env", "envFrom", "parse", "into", "dir", "stdin", "exitCodes", "exitBits", "inheritEnv", "maxOutput"}
 	decideKeys  = []string{"rules", "default"}
 	selectKeys  = []string{"rules"}
 	ruleKeys    = []string{"when", "then", "label"}

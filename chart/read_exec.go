@@ -140,10 +140,50 @@ func (l *loader) exec(e entry, s *StageSpec) *ExecSpec {
 	if ce, ok := m.get("exitCodes"); ok {
 		x.ExitCodes, x.AnswerStderr = l.exitCodes(ce, sid)
 	}
+	if be, ok := m.get("exitBits"); ok {
+		x.ExitBits = l.exitBits(be, sid)
+	}
 	if me, ok := m.get("maxOutput"); ok {
 		x.MaxOutput = l.size(me, sid, "exec maxOutput")
 	}
 	return x
+}
+
+// exitBits reads `exitBits:`: a map from the bits of a bitmask exit code
+// (1, 2, 4 … 128) to their words, in the order written, which is the
+// order a code's word is picked in (ExecSpec.ExitBits). nil when nothing
+// valid was written.
+func (l *loader) exitBits(e entry, sid string) []ExitBit {
+	const what = "exec exitBits"
+	if _, isMap := e.val.(*ast.MappingNode); !isMap {
+		if _, isPair := e.val.(*ast.MappingValueNode); !isPair {
+			l.errf(e.valPos, sid, "%s must be a map of the bits of an exit code to words, the most telling first, such as {4: errors, 1: corrected} (fsck's), not %s", what, l.describe(e.val))
+			return nil
+		}
+	}
+	m, ok := l.asMap(e.val, e.keyPos, sid, what)
+	if !ok {
+		return nil
+	}
+	var out []ExitBit
+	for _, c := range m.entries {
+		bit, err := strconv.Atoi(c.key)
+		if err != nil || strconv.Itoa(bit) != c.key || bit < 1 || bit > 128 || bit&(bit-1) != 0 {
+			hint := ""
+			if err == nil && bit > 0 && bit <= 255 {
+				hint = fmt.Sprintf(" (%d is a sum of bits: list each bit, or give the code itself a word under exitCodes:)", bit)
+			}
+			l.errf(c.keyPos, sid, "%s key %q is not a bit of an exit code: write one of 1, 2, 4, 8, 16, 32, 64, 128%s", what, c.key, hint)
+			continue
+		}
+		if word, ok := l.word(c, sid, fmt.Sprintf("%s word for %d", what, bit)); ok {
+			out = append(out, ExitBit{Bit: bit, Word: word})
+		}
+	}
+	if len(out) == 0 && len(m.entries) == 0 {
+		l.errf(e.valPos, sid, "%s is an empty map: list the bits that are answers, such as {4: errors, 1: corrected}, or leave it out", what)
+	}
+	return out
 }
 
 // sizeUnits are the units a size may be written in, in bytes.

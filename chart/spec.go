@@ -210,6 +210,14 @@ type ExecSpec struct {
 	// search missing; `{1: {word: missing, stderr: No such file}}` gives
 	// the word to the first only, and the second is a failure.
 	AnswerStderr map[int]string
+	// ExitBits are the bits of an exit code that is a bitmask (fsck's,
+	// e2fsck's, smartctl's) the chart declared ANSWERS, with their words,
+	// in the order written (`exitBits:`): a non-zero code ExitCodes does
+	// not list, every bit of which is listed here, is an answer, its word
+	// the first listed bit it holds (Answer), and `into.bits` the words
+	// of every listed bit it holds (BitWords). A code holding a bit not
+	// listed is a failure, as an unlisted code is.
+	ExitBits []ExitBit
 	// ShellPos is where `shell:` was written, for the run's message when
 	// bash is missing (zero for a chart built in Go).
 	ShellPos Pos
@@ -305,4 +313,10 @@ func (s *StageSpec) at(field string, p Pos) {
 		s.At = map[string]Pos{}
 	}
 	s.At[field] = p
+}
+
+// ExitBit is one bit of a bitmask exit code and its word (ExecSpec.ExitBits).
+type ExitBit struct {
+	Bit  int
+	Word string
 }

@@ -74,7 +74,7 @@ func (l *loader) checkStatusWords(spec *Spec, d *defs) {
 // statusWordText says that what compares key.status with word, which its
 // exitCodes: words never give.
 func statusWordText(what, key, word string, words []string) string {
-	msg := fmt.Sprintf("%s compares %s.status with %q, which its exitCodes: never give (its words: %s): %s.status is one of them, or absent under a code not declared, so the comparison is the same on every run",
+	msg := fmt.Sprintf("%s compares %s.status with %q, which its exitCodes: (and exitBits:) never give (its words: %s): %s.status is one of them, or absent under a code not declared, so the comparison is the same on every run",
 		what, key, word, strings.Join(words, ", "), key)
 	if near := suggest.Nearest(word, words); near != "" {
 		return msg + fmt.Sprintf("; did you mean %q (or is that exitCodes: word the one misspelt)?", near)

@@ -31,9 +31,9 @@ stages:
 `
 	_, err := Parse("chart.yaml", []byte(src))
 	for _, want := range []string{
-		`chart.yaml:11:19: stage "fsck": rule 1 when: expression "check.status == \"errors\"" compares check.status with "errors", which its exitCodes: never give (its words: clean, erorrs)`,
+		`chart.yaml:11:19: stage "fsck": rule 1 when: expression "check.status == \"errors\"" compares check.status with "errors", which its exitCodes: (and exitBits:) never give (its words: clean, erorrs)`,
 		`did you mean "erorrs" (or is that exitCodes: word the one misspelt)?`,
-		`compares check.status with "dirty", which its exitCodes: never give (its words: clean, erorrs)`,
+		`compares check.status with "dirty", which its exitCodes: (and exitBits:) never give (its words: clean, erorrs)`,
 		`declare the code that gives "dirty"`,
 	} {
 		if err == nil || !strings.Contains(err.Error(), want) {
@@ -42,7 +42,7 @@ stages:
 	}
 	// the filter form of a rule too
 	filter := strings.Replace(src, `{when: 'check.status == "errors"', then: errors, label: errors}`, `{when: {check.status: {eq: errors}}, then: errors, label: errors}`, 1)
-	if _, err := Parse("chart.yaml", []byte(filter)); err == nil || !strings.Contains(err.Error(), `chart.yaml:11:12: stage "fsck": rule 1 when: condition on "check.status" (eq) compares check.status with "errors", which its exitCodes: never give`) {
+	if _, err := Parse("chart.yaml", []byte(filter)); err == nil || !strings.Contains(err.Error(), `chart.yaml:11:12: stage "fsck": rule 1 when: condition on "check.status" (eq) compares check.status with "errors", which its exitCodes: (and exitBits:) never give`) {
 		t.Errorf("the filter form: %v", err)
 	}
 	// the words it gives load; so does a key another stage writes too

@@ -97,10 +97,8 @@ func (w *verdictWords) stages(stages []StageSpec) {
 		if st.Exec != nil {
 			key := intoOr(st.Exec.Into, st.ID)
 			w.other(key)
-			if len(st.Exec.ExitCodes) > 0 {
-				for _, word := range st.Exec.ExitCodes {
-					w.answers[key] = append(w.answers[key], word)
-				}
+			if words := st.Exec.AnswerWords(); len(words) > 0 {
+				w.answers[key] = append(w.answers[key], words...)
 			}
 		}
 		if st.Read != nil {

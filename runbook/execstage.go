@@ -250,6 +250,13 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 	}
 	if word := es.Answer(res.ExitCode, res.Stderr); word != "" {
 		out["status"] = word
+		if bits := es.BitWords(res.ExitCode); bits != nil {
+			list := make([]any, len(bits))
+			for i, b := range bits {
+				list[i] = b
+			}
+			out["bits"] = list
+		}
 	}
 	if res.StartErr != nil {
 		out["error"] = rs.mask(res.StartErr.Error())

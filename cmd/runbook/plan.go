@@ -127,17 +127,27 @@ type planAnswer struct {
 	Code   int    `json:"code"`
 	Word   string `json:"word"`
 	Stderr string `json:"stderr,omitempty"`
+	// Bit marks an exitBits: entry: Code is a bit of the exit code.
+	Bit bool `json:"bit,omitempty"`
 }
 
 // answersText is a stage's answers in a line: `0 present, 1 missing
 // (when stderr says "No such file or directory")`.
 func answersText(as []planAnswer) string {
-	parts := make([]string, len(as))
-	for i, a := range as {
-		parts[i] = fmt.Sprintf("%d %s", a.Code, a.Word)
-		if a.Stderr != "" {
-			parts[i] += fmt.Sprintf(" (when stderr says %q)", a.Stderr)
+	var parts, bits []string
+	for _, a := range as {
+		if a.Bit {
+			bits = append(bits, fmt.Sprintf("%d %s", a.Code, a.Word))
+			continue
 		}
+		part := fmt.Sprintf("%d %s", a.Code, a.Word)
+		if a.Stderr != "" {
+			part += fmt.Sprintf(" (when stderr says %q)", a.Stderr)
+		}
+		parts = append(parts, part)
+	}
+	if len(bits) > 0 {
+		parts = append(parts, "a code of the bits "+strings.Join(bits, ", ")+" alone (the word of the first it holds)")
 	}
 	return strings.Join(parts, ", ") + "; anything else is a failure of the command"
 }
@@ -446,6 +456,9 @@ func (pl *planner) exec(ps *planStage, es *chart.ExecSpec) {
 	ps.Dir = es.Dir
 	for _, c := range slices.Sorted(maps.Keys(es.ExitCodes)) {
 		ps.Answers = append(ps.Answers, planAnswer{Code: c, Word: es.ExitCodes[c], Stderr: es.AnswerStderr[c]})
+	}
+	for _, b := range es.ExitBits {
+		ps.Answers = append(ps.Answers, planAnswer{Code: b.Bit, Word: b.Word, Bit: true})
 	}
 	// what a run warns of, then what only a run's outcome can show
 	notes := append(es.RunWarnings(), es.PipedAnswerNote(), es.HiddenSubstitutionsNote(), es.InheritedLocaleNote())

@@ -1,0 +1,88 @@
+package chart
+
+import (
+	"reflect"
+	"testing"
+)
+
+// TestExitBitsAnswerACodeTheyCoverWhole: fsck, e2fsck and smartctl exit
+// with a bitmask, and exitCodes: could only list whole codes: e2fsck -fn
+// over a filesystem with errors and a journal it could not read exited
+// 12 (4, errors left, with 8, an operational error), and `{0: clean, 4:
+// errors}` had every sum be a failure (wave-fsck's design question). A
+// code exitCodes: does not list, every bit of which exitBits: lists, is
+// an answer: its word the first listed bit it holds, into.bits every
+// listed bit's; a bit not listed leaves it a failure.
+func TestExitBitsAnswerACodeTheyCoverWhole(t *testing.T) {
+	t.Parallel()
+	fsck := &ExecSpec{ExitCodes: map[int]string{0: "clean"}, ExitBits: []ExitBit{{4, "errors"}, {1, "corrected"}}}
+	smart := &ExecSpec{ExitBits: []ExitBit{{8, "failing"}, {16, "prefail"}, {64, "logged"}, {128, "selftest"}}}
+	code := func(c int) *int { return &c }
+	for _, tc := range []struct {
+		name string
+		e    *ExecSpec
+		code *int
+		want string
+		bits []string
+	}{
+		{"exitCodes' own", fsck, code(0), "clean", []string{}},
+		{"one bit", fsck, code(4), "errors", []string{"errors"}},
+		{"the first listed bit it holds", fsck, code(5), "errors", []string{"errors", "corrected"}},
+		{"the other bit", fsck, code(1), "corrected", []string{"corrected"}},
+		{"a bit not listed", fsck, code(12), "", nil},
+		{"no bit listed", fsck, code(8), "", nil},
+		{"the order written, not the bit's size", smart, code(72), "failing", []string{"failing", "logged"}},
+		{"0 with no word", smart, code(0), "", nil},
+		{"no code", fsck, nil, "", nil},
+	} {
+		got := tc.e.Answer(tc.code, nil)
+		if got != tc.want {
+			t.Errorf("%s: Answer = %q, want %q", tc.name, got, tc.want)
+		}
+		var bits []string
+		if got != "" {
+			bits = tc.e.BitWords(tc.code)
+		}
+		if !reflect.DeepEqual(bits, tc.bits) {
+			t.Errorf("%s: BitWords = %#v, want %#v", tc.name, bits, tc.bits)
+		}
+	}
+}
+
+// TestExitBitsAreRefusedWhereNoBit: a key that is no bit of an exit code
+// (a sum, 0, past 128, not a number) is a load error at it saying what
+// to write; a word is needed; the words are the answer words --fail-on
+// and a rule's comparison are checked against.
+func TestExitBitsAreRefusedWhereNoBit(t *testing.T) {
+	t.Parallel()
+	chart := func(bits string) string {
+		return `version: 1
+runbook: t
+stages:
+  - id: fs
+    exec:
+      command: [e2fsck, -fn, /dev/sdb1]
+      exitCodes: {0: clean}
+      exitBits: ` + bits + `
+  - id: judge
+    decide:
+      rules:
+        - {when: 'fs.status == "errors" || "corrected" in fs.bits', then: bad, label: errors}
+      default: {branch: ok, label: none}
+    branches:
+      bad: [{id: b, verdict: {subject: '"fs"', verdict: '"bad"'}}]
+      ok: [{id: o, verdict: {subject: '"fs"', verdict: '"ok"'}}]
+`
+	}
+	for _, tc := range []struct{ name, bits, err string }{
+		{"bits", "{4: errors, 1: corrected}", ""},
+		{"a sum", "{12: errors, 1: corrected}", `c.yaml:8:18: stage "fs": exec exitBits key "12" is not a bit of an exit code: write one of 1, 2, 4, 8, 16, 32, 64, 128 (12 is a sum of bits: list each bit, or give the code itself a word under exitCodes:)`},
+		{"zero", "{0: none, 4: errors}", `exec exitBits key "0" is not a bit of an exit code`},
+		{"past a byte", "{256: big, 4: errors}", `exec exitBits key "256" is not a bit`},
+		{"a list", "[4, 1]", `exec exitBits must be a map of the bits of an exit code to words, the most telling first`},
+		{"no word", "{4: '', 1: corrected}", `exec exitBits word for 4`},
+		{"a word none gives", "{4: error, 1: corrected}", `compares fs.status with "errors", which its exitCodes: (and exitBits:) never give (its words: clean, corrected, error)`},
+	} {
+		loadErr(t, tc.name, chart(tc.bits), tc.err)
+	}
+}

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"testing"
+)
+
+// TestExitBitsReadABitmaskCode: a real process exiting with a sum of
+// bits. exitCodes: listed whole codes alone, so e2fsck's 12 (errors left,
+// and an operational error) and smartctl's 72 were failures of the
+// command whatever they held (wave-fsck's design question). Under
+// exitBits: a code every bit of which is listed is an answer: status the
+// first listed bit it holds, bits each listed bit's word; a bit not
+// listed leaves it a failure, status and bits absent.
+func TestExitBitsReadABitmaskCode(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		code   int
+		status any
+		bits   any
+	}{
+		{0, "clean", []any{}},
+		{4, "errors", []any{"errors"}},
+		{12, "errors", []any{"errors", "incomplete"}},
+		{8, "incomplete", []any{"incomplete"}},
+		{16, nil, nil},
+	} {
+		name := fmt.Sprintf("bits%d.yaml", tc.code)
+		writeChart(t, dir, name, fmt.Sprintf(`version: 1
+runbook: bits
+stages:
+  - id: check
+    exec:
+      command: [sh, -c, 'exit %d']
+      exitCodes: {0: clean}
+      exitBits: {4: errors, 8: incomplete}
+`, tc.code))
+		r := runCLI(t, dir, "exec", name, "--format", "json")
+		var out struct {
+			State map[string]map[string]any `json:"state"`
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+			t.Fatalf("exit %d: %v\n%s%s", tc.code, err, r.stdout, r.stderr)
+		}
+		got := out.State["check"]
+		if got["status"] != tc.status || !reflect.DeepEqual(got["bits"], tc.bits) {
+			t.Errorf("exit %d: status %v, bits %#v; want %v, %#v", tc.code, got["status"], got["bits"], tc.status, tc.bits)
+		}
+	}
+}
