@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,12 +23,7 @@ func TestAideOverNoEntryIsNoAnswer(t *testing.T) {
 		return fmt.Sprintf("Start timestamp: 2026-12-07 14:29:13 +0000 (AIDE 0.18.3)\nAIDE found NO differences between database and filesystem. Looks okay!!\n\nNumber of entries:\t%d\n\n---------------------------------------------------\n", n)
 	}
 	tool := func(name, stdout string) string {
-		p := filepath.Join(dir, name)
-		script := fmt.Sprintf("#!/bin/sh\ncat <<'EOF'\n%sEOF\n", stdout)
-		if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		return p
+		return fakeTool(t, filepath.Join(dir, name), stdout, "", 0)
 	}
 	for _, tc := range []struct {
 		name, aide, status string
@@ -76,15 +70,7 @@ func TestAideReportElsewhereIsNoAnswerOfNone(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	tool := func(name, stdout string, code int) string {
-		p := filepath.Join(dir, name, "aide")
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		script := fmt.Sprintf("#!/bin/sh\ncat <<'EOF'\n%sEOF\nexit %d\n", stdout, code)
-		if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		return p
+		return fakeTool(t, filepath.Join(dir, name, "aide"), stdout, "", code)
 	}
 	for _, tc := range []struct {
 		name, aide, status string

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,12 +22,7 @@ func TestDebsumsMissingFileIsNoWholeAnswer(t *testing.T) {
 	dir := t.TempDir()
 	const missing = "debsums: missing file /usr/sbin/sshd (from openssh-server package)\n"
 	tool := func(name, stdout, stderr string, code int) string {
-		p := filepath.Join(dir, name)
-		script := fmt.Sprintf("#!/bin/sh\nprintf '%%s' '%s'\nprintf '%%s' '%s' >&2\nexit %d\n", stdout, stderr, code)
-		if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		return p
+		return fakeTool(t, filepath.Join(dir, name), stdout, stderr, code)
 	}
 	rows := `      parse: lines
   - id: per

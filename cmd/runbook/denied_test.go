@@ -219,12 +219,7 @@ func TestServiceManagerUnreachedIsNoAnswer(t *testing.T) {
 	dir := t.TempDir()
 	const noBus = "System has not been booted with systemd as init system (PID 1). Can't operate.\nFailed to connect to bus: Host is down\n"
 	tool := func(name, stdout, stderr string, code int) string {
-		p := filepath.Join(dir, name)
-		script := fmt.Sprintf("#!/bin/sh\nprintf '%%s' '%s'\ncat >&2 <<'EOF'\n%sEOF\nexit %d\n", stdout, stderr, code)
-		if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		return p
+		return fakeTool(t, filepath.Join(dir, name), stdout, stderr, code)
 	}
 	for _, tc := range []struct {
 		name, exec, status string
@@ -1123,12 +1118,7 @@ func TestMySQLRefusalIsNoWholeAnswer(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	tool := func(name, stdout, stderr string, code int) string {
-		p := filepath.Join(dir, name)
-		script := fmt.Sprintf("#!/bin/sh\nprintf '%%s' '%s'\ncat >&2 <<'EOF'\n%sEOF\nexit %d\n", stdout, stderr, code)
-		if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		return p
+		return fakeTool(t, filepath.Join(dir, name), stdout, stderr, code)
 	}
 	for _, tc := range []struct {
 		name, stdout, stderr string

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,15 +17,7 @@ func TestDpkgVerifyFindingsUnderExitZeroAreNoAnswerOfIntact(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	tool := func(name, stdout string) string {
-		p := filepath.Join(dir, name, "dpkg")
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		script := fmt.Sprintf("#!/bin/sh\nprintf '%%s' '%s'\n", stdout)
-		if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		return p
+		return fakeTool(t, filepath.Join(dir, name, "dpkg"), stdout, "", 0)
 	}
 	for _, tc := range []struct {
 		name, dpkg, status string

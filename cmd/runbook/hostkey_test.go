@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,12 +20,7 @@ func TestHostKeyChangedIsNoAnswerOfTheHost(t *testing.T) {
 	dir := t.TempDir()
 	const changed = "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@\n@    WARNING: REMOTE HOST IDENTIFICATION HAS CHANGED!     @\n@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@\nIT IS POSSIBLE THAT SOMEONE IS DOING SOMETHING NASTY!\nOffending ED25519 key in /home/ops/.ssh/known_hosts:1\nPassword authentication is disabled to avoid man-in-the-middle attacks.\n"
 	tool := func(name, stderr string, code int) string {
-		p := filepath.Join(dir, name)
-		script := fmt.Sprintf("#!/bin/sh\ncat >&2 <<'EOF'\n%sEOF\nexit %d\n", stderr, code)
-		if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		return p
+		return fakeTool(t, filepath.Join(dir, name), "", stderr, code)
 	}
 	for _, tc := range []struct {
 		name, ssh, status string

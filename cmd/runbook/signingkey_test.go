@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -23,12 +21,7 @@ func TestRevokedKeySignatureIsNoAnswerOfGood(t *testing.T) {
 	dir := t.TempDir()
 	const made = "gpg: Signature made Mon Dec  7 14:18:44 2026 UTC\ngpg:                using EDDSA key F9B4AC69A4CB9C117D189FC404592D414B963C47\n"
 	tool := func(name, stderr string, code int) string {
-		p := filepath.Join(dir, name)
-		script := fmt.Sprintf("#!/bin/sh\ncat >&2 <<'EOF'\n%sEOF\nexit %d\n", stderr, code)
-		if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		return p
+		return fakeTool(t, filepath.Join(dir, name), "", stderr, code)
 	}
 	for _, tc := range []struct {
 		name, gpg, status string
