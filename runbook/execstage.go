@@ -286,7 +286,11 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		rs.fileLedger(record.ErrorReplyEntry(path, whose, *res.ExitCode, rs.mask(reply)))
 	}
 	if onlyStderr {
-		rs.fileLedger(record.StderrOnlyEntry(path, es.Parse.Mode, *res.ExitCode, rs.mask(stderr)))
+		mode := es.Parse.Mode
+		if !es.ParseGiven {
+			mode = "" // read by an expression, with no parse: (ExecSpec.StdoutRead)
+		}
+		rs.fileLedger(record.StderrOnlyEntry(path, mode, *res.ExitCode, rs.mask(stderr)))
 	} else if line := hostUnverified(res, row, stderr); line != "" {
 		// Before the others: an answer from a machine the command could
 		// not name is no answer of the host, whatever else it said.
@@ -496,14 +500,17 @@ func (rs *runState) text(path, of string, b []byte) string {
 // (a restart) may print only progress on stderr; an explicit parse: text
 // is, since the chart reads that stdout as the answer: `postconf -h` of a
 // parameter it does not know prints nothing, warns on stderr and exits 0,
-// and the empty value read as the setting left unset. json and nagios are
+// and the empty value read as the setting left unset. So is a stage with
+// no parse: whose stdout an expression reads (ExecSpec.StdoutRead):
+// `nginx -V` writes its module list on stderr alone, and `v.stdout
+// contains "http_dav_module"` said no forbidden module was built in. json and nagios are
 // not judged, since a blank text is already a parse problem there.
 func stderrOnly(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
 	switch es.Parse.Mode {
 	case "", "json", "nagios":
 		return false
 	case "text":
-		if !es.ParseGiven {
+		if !es.ParseGiven && !es.StdoutRead {
 			return false
 		}
 	}

@@ -764,3 +764,51 @@ stages:
 		t.Errorf("the table says none found is the answer over a script that failed:\n%s", r.stdout)
 	}
 }
+
+// TestStdoutReadOfActionWithStderrOnlyIsNoAnswer: nginx -V writes its
+// version and configure arguments (the modules built in) on stderr alone
+// and prints nothing on stdout. A chart with no parse: looked for a
+// forbidden module in `v.stdout`, read "", and said clean, Nagios OK,
+// Consistent, over an nginx built with http_dav_module. A stage with no
+// parse: whose stdout an expression reads takes it as the answer, as an
+// explicit parse: text does: its blank stdout beside stderr is the
+// stderr-only item, Not sure, UNKNOWN. A stage no expression reads the
+// stdout of (an action printing progress on stderr), or one whose
+// stderr the chart reads, is not judged so.
+func TestStdoutReadOfActionWithStderrOnlyIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	const nginxV = `echo 'nginx version: nginx/1.22.1' >&2; echo 'configure arguments: --with-http_dav_module --with-http_ssl_module' >&2`
+	for _, tc := range []struct {
+		name, read string
+		flagged    bool
+		code       int
+	}{
+		{"stdout read", `v.stdout contains "http_dav_module"`, true, 3},
+		{"stdout read by index", `v["stdout"] contains "http_dav_module"`, true, 3},
+		{"stderr read", `v.stderr contains "http_dav_module"`, false, 2},
+		{"exit code read", `v.exitCode != 0`, false, 0},
+	} {
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", fmt.Sprintf(`version: 1
+runbook: nginx-modules
+result: {kind: verdict/modules, decider: Modules, nagios: {ok: clean, critical: forbidden}}
+stages:
+  - id: v
+    exec: {shell: %q}
+  - id: judge
+    name: Modules
+    decide:
+      rules:
+        - {when: '%s', then: forbidden, label: WebDAV built in}
+      default: {branch: clean, label: no forbidden module}
+    branches:
+      forbidden: [{id: b, verdict: {subject: '"nginx"', verdict: '"forbidden"'}}]
+      clean: [{id: o, verdict: {subject: '"nginx"', verdict: '"clean"'}}]
+`, nginxV, tc.read))
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		got := strings.Contains(r.stdout, `stage "v" did not check its output (it printed nothing on stdout and wrote on stderr though it exited 0, and the chart reads its stdout (it has no parse:)`)
+		if got != tc.flagged || r.code != tc.code {
+			t.Errorf("%s: flagged %v exit %d, want %v exit %d:\n%s", tc.name, got, r.code, tc.flagged, tc.code, r.stdout)
+		}
+	}
+}
