@@ -320,8 +320,12 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		// cannot run gpg: No such file or directory is no file it was
 		// given).
 		rs.fileLedger(record.GitStderrEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
-	} else if line := denied(es, res, row, stderr); line != "" && *res.ExitCode != 0 {
-		rs.fileLedger(record.RefusedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line), rs.mask(es.AnswerStderr[*res.ExitCode])))
+	} else if line := denied(es, res, row, stdout, stderr); line != "" && *res.ExitCode != 0 {
+		if es.MergesStderr() && record.Refused(stderr) == "" {
+			rs.fileLedger(record.RefusedMergedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
+		} else {
+			rs.fileLedger(record.RefusedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line), rs.mask(es.AnswerStderr[*res.ExitCode])))
+		}
 	} else if line != "" {
 		rs.fileLedger(record.DeniedEntry(path, *res.ExitCode, rs.mask(line)))
 	} else if n, first := dpkgVerifyFound(es, res, row, stdout); n > 0 {
@@ -527,13 +531,22 @@ func stderrOnly(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
 // /etc/shadow`), the refusal is its answer and nothing is said; a text
 // that names no refusal (`Syntax error`) vouches for none, and a refusal
 // beside it is judged as under a code declared with its word alone. ""
-// for a failure, which is said as one.
-func denied(es *chart.ExecSpec, res proc.Result, row label.Row, stderr string) string {
+// for a failure, which is said as one. A script that merges stderr into
+// stdout (chart.ExecSpec.MergesStderr) has its refusal read in stdout too
+// under a non-zero code.
+func denied(es *chart.ExecSpec, res proc.Result, row label.Row, stdout, stderr string) string {
 	if !answeredAsNoFailure(res, row) {
 		return ""
 	}
 	if *res.ExitCode == 0 {
 		return record.Denied(stderr)
+	}
+	if es.MergesStderr() {
+		// Under a declared non-zero code a refusal is judged wherever the
+		// script sent stderr: `nginx -t 2>&1` printed its Permission
+		// denied on stdout. Under exit 0 stdout is the data, which may
+		// quote such a line (a log scan), and is not read so.
+		stderr = stdout + "\n" + stderr
 	}
 	if codeMayBeAFailure(es, res, row) {
 		return record.Refused(stderr)

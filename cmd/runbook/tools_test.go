@@ -812,3 +812,53 @@ stages:
 		}
 	}
 }
+
+// TestRefusalMergedIntoStdoutIsNoAnswer: `nginx -t … 2>&1` with
+// exitCodes {0: valid, 1: invalid}, run as a user who may not read the
+// config, printed `open() "…/nginx.conf" failed (13: Permission denied)`
+// on stdout (the script sent stderr there) and exited 1: invalid,
+// CRITICAL, Consistent, over a config nobody read, where the same command
+// without 2>&1 was Not sure. A script that merges stderr into stdout has
+// its refusal read in stdout under a declared non-zero code; nginx's own
+// refusal of the config (a directive misspelt) is still invalid,
+// Consistent, and under exit 0 stdout is data, a line quoting a refusal
+// (a log scan) no refusal of the command.
+func TestRefusalMergedIntoStdoutIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	const refused = `echo '2026/12/07 15:11:34 [emerg] 1234#1234: open() "/etc/nginx/nginx.conf" failed (13: Permission denied)' >&2; echo 'nginx: configuration file /etc/nginx/nginx.conf test failed' >&2; exit 1`
+	const typo = `echo '2026/12/07 15:11:28 [emerg] 1234#1234: unknown directive "worker_conections" in /etc/nginx/nginx.conf:4' >&2; echo 'nginx: configuration file /etc/nginx/nginx.conf test failed' >&2; exit 1`
+	const logLine = `echo 'Dec  7 15:00:01 web sshd[812]: error: Permission denied (publickey)'; exit 0`
+	for _, tc := range []struct {
+		name, script string
+		code         int
+		notSure      bool
+	}{
+		{"refused, merged", "{ " + refused + "; } 2>&1", 2, true},
+		{"refused, piped with |&", "{ " + refused + "; } |& cat; exit ${PIPESTATUS[0]}", 2, true},
+		{"typo, merged", "{ " + typo + "; } 2>&1", 2, false},
+		{"data quoting a refusal, exit 0", "{ " + logLine + "; } 2>&1", 0, false},
+	} {
+		chart := writeChart(t, dir, strings.NewReplacer(" ", "-", ",", "", "|", "").Replace(tc.name)+".yaml", fmt.Sprintf(`version: 1
+runbook: nginx-config
+result: {kind: verdict/nginx-config, decider: Config, nagios: {ok: valid, critical: invalid}}
+stages:
+  - id: t
+    exec: {shell: %q, parse: lines, exitCodes: {0: valid, 1: invalid}}
+  - id: judge
+    name: Config
+    decide:
+      rules:
+        - {when: 't.status == "invalid"', then: invalid, label: nginx -t refused it}
+      default: {branch: valid, label: test is successful}
+    branches:
+      invalid: [{id: b, verdict: {subject: '"nginx"', verdict: '"invalid"'}}]
+      valid: [{id: o, verdict: {subject: '"nginx"', verdict: '"valid"'}}]
+`, tc.script))
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		notSure := strings.Contains(r.stdout, "on the stderr its script sends into stdout (2>&1)")
+		if notSure != tc.notSure || r.code != tc.code || strings.Contains(r.stdout, "Consistent") == tc.notSure {
+			t.Errorf("%s: refusal said %v exit %d, want %v exit %d:\n%s", tc.name, notSure, r.code, tc.notSure, tc.code, r.stdout)
+		}
+	}
+}
