@@ -180,6 +180,7 @@ func (s *session) result(spec *Spec) (*Spec, error) {
 		}
 		// Asked once ids are known unique: it finds a stage's reads by its id.
 		(&loader{s: s}).checkOverwrites(spec) // deadwrite.go
+		s.markStdoutRead(spec)                // stdoutread.go
 		if len(s.errs) > 0 {
 			return nil, sortErrors(s.errs, s.files)
 		}

@@ -194,6 +194,11 @@ type ExecSpec struct {
 	// text` reads stdout as the answer, where a stage with none (read as
 	// text) may be an action printing its progress on stderr.
 	ParseGiven bool
+	// StdoutRead is whether an expression of the chart reads the stage's
+	// stdout (`v.stdout`), set at load (stdoutread.go): a stage with no
+	// `parse:` whose stdout a rule reads takes it as the answer, as an
+	// explicit `parse: text` does.
+	StdoutRead bool
 	Into       string
 	Dir        string
 	Stdin      *Assign // optional: an expression whose value is written to stdin

@@ -191,6 +191,14 @@ func RefusedAnswerEntry(path string, exit int, word, line, keyed string) coverag
 	return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but it said on stderr that it was refused access, and a command exits with the same code over a refusal as over the answer (stat's 1 over a file not there and over one it may not look at), so %q is not known; stderr's first such line: %q; run it with the privilege to look, or say which stderr the answer goes with, {%d: {word: %s, stderr: TEXT}}, and the other is a failure", exit, word, word, cutLine(line), exit, word), ItemDenied)
 }
 
+// RefusedMergedAnswerEntry is RefusedAnswerEntry for a shell: script that
+// sends stderr into stdout (2>&1, |&), where the refusal was read: a
+// stderr text the answer goes with cannot be given there, so it says to
+// keep stderr apart.
+func RefusedMergedAnswerEntry(path string, exit int, word, line string) coverage.Entry {
+	return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but it said it was refused access, on the stderr its script sends into stdout (2>&1), and a command exits with the same code over a refusal as over the answer (nginx -t's 1 over a config it may not read and over one it refuses), so %q is not known; the first such line: %q; run it with the privilege to read everything, or keep its stderr apart (drop 2>&1) and say which stderr the answer goes with, {%d: {word: %s, stderr: TEXT}}", exit, word, word, cutLine(line), exit, word), ItemDenied)
+}
+
 // deniedCause is what the line says the command could not do, "" when it
 // says neither (Denied).
 func deniedCause(line string) string {

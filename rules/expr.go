@@ -608,6 +608,19 @@ type Ident struct {
 // chart defines.
 func (e *Expr) Idents() []Ident { return slices.Clone(e.idents) }
 
+// ReadsMember reports whether the expression reads the member member of
+// the scope key root, or anything inside it (`v.stdout`, `v.stdout[0]`,
+// `v["stdout"]`): a loader asks it of an exec stage's output key to learn
+// whether the chart reads the stage's stdout as an answer.
+func (e *Expr) ReadsMember(root, member string) bool {
+	for _, p := range e.paths {
+		if len(p.segs) > 1 && p.segs[0] == root && p.segs[1] == member {
+			return true
+		}
+	}
+	return false
+}
+
 // Paths lists the paths the expression reads (its evidence inputs), in
 // source order: `volume.replicas`, `items`.
 func (e *Expr) Paths() []string {

@@ -293,7 +293,11 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		rs.fileLedger(record.ErrorReplyEntry(path, whose, *res.ExitCode, rs.mask(reply)))
 	}
 	if onlyStderr {
-		rs.fileLedger(record.StderrOnlyEntry(path, es.Parse.Mode, *res.ExitCode, rs.mask(stderr)))
+		mode := es.Parse.Mode
+		if !es.ParseGiven {
+			mode = "" // read by an expression, with no parse: (ExecSpec.StdoutRead)
+		}
+		rs.fileLedger(record.StderrOnlyEntry(path, mode, *res.ExitCode, rs.mask(stderr)))
 	} else if line := hostUnverified(res, row, stderr); line != "" {
 		// Before the others: an answer from a machine the command could
 		// not name is no answer of the host, whatever else it said.
@@ -323,8 +327,12 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		// cannot run gpg: No such file or directory is no file it was
 		// given).
 		rs.fileLedger(record.GitStderrEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
-	} else if line := denied(es, res, row, stderr); line != "" && *res.ExitCode != 0 {
-		rs.fileLedger(record.RefusedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line), rs.mask(es.AnswerStderr[*res.ExitCode])))
+	} else if line := denied(es, res, row, stdout, stderr); line != "" && *res.ExitCode != 0 {
+		if es.MergesStderr() && record.Refused(stderr) == "" {
+			rs.fileLedger(record.RefusedMergedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
+		} else {
+			rs.fileLedger(record.RefusedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line), rs.mask(es.AnswerStderr[*res.ExitCode])))
+		}
 	} else if line != "" {
 		rs.fileLedger(record.DeniedEntry(path, *res.ExitCode, rs.mask(line)))
 	} else if n, first := dpkgVerifyFound(es, res, row, stdout); n > 0 {
@@ -503,14 +511,17 @@ func (rs *runState) text(path, of string, b []byte) string {
 // (a restart) may print only progress on stderr; an explicit parse: text
 // is, since the chart reads that stdout as the answer: `postconf -h` of a
 // parameter it does not know prints nothing, warns on stderr and exits 0,
-// and the empty value read as the setting left unset. json and nagios are
+// and the empty value read as the setting left unset. So is a stage with
+// no parse: whose stdout an expression reads (ExecSpec.StdoutRead):
+// `nginx -V` writes its module list on stderr alone, and `v.stdout
+// contains "http_dav_module"` said no forbidden module was built in. json and nagios are
 // not judged, since a blank text is already a parse problem there.
 func stderrOnly(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
 	switch es.Parse.Mode {
 	case "", "json", "nagios":
 		return false
 	case "text":
-		if !es.ParseGiven {
+		if !es.ParseGiven && !es.StdoutRead {
 			return false
 		}
 	}
@@ -527,13 +538,22 @@ func stderrOnly(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
 // /etc/shadow`), the refusal is its answer and nothing is said; a text
 // that names no refusal (`Syntax error`) vouches for none, and a refusal
 // beside it is judged as under a code declared with its word alone. ""
-// for a failure, which is said as one.
-func denied(es *chart.ExecSpec, res proc.Result, row label.Row, stderr string) string {
+// for a failure, which is said as one. A script that merges stderr into
+// stdout (chart.ExecSpec.MergesStderr) has its refusal read in stdout too
+// under a non-zero code.
+func denied(es *chart.ExecSpec, res proc.Result, row label.Row, stdout, stderr string) string {
 	if !answeredAsNoFailure(res, row) {
 		return ""
 	}
 	if *res.ExitCode == 0 {
 		return record.Denied(stderr)
+	}
+	if es.MergesStderr() {
+		// Under a declared non-zero code a refusal is judged wherever the
+		// script sent stderr: `nginx -t 2>&1` printed its Permission
+		// denied on stdout. Under exit 0 stdout is the data, which may
+		// quote such a line (a log scan), and is not read so.
+		stderr = stdout + "\n" + stderr
 	}
 	if codeMayBeAFailure(es, res, row) {
 		return record.Refused(stderr)

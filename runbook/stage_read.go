@@ -219,7 +219,9 @@ func inDir(dir, p string) string {
 // readOne reads one file (shown is the path as the chart gave it): a file
 // that does not exist is an outcome, one that cannot be read an error.
 func readOne(shown, file string, limit int) (ReadFile, error) {
-	if fi, err := os.Stat(file); err == nil && fi.Mode()&fs.ModeNamedPipe != 0 {
+	if fi, err := os.Stat(file); err == nil && ownStream(fi) != "" {
+		return ReadFile{}, ownStreamError(shown, file, ownStream(fi))
+	} else if err == nil && fi.Mode()&fs.ModeNamedPipe != 0 {
 		// Opening a FIFO waits for a writer, with no timeout of the
 		// stage's own: the run hung there, saying nothing.
 		return ReadFile{}, fmt.Errorf("read %s: it is a named pipe, not a file: opening it waits for a process to write to it, and the run would wait with it (read what it carries where it is written, or exec: {command: [cat, %s], timeout: 5s}, which a timeout ends)", shown, shown)
@@ -242,6 +244,42 @@ func readOne(shown, file string, limit int) (ReadFile, error) {
 		return ReadFile{}, fmt.Errorf("read %s: %w", shown, unwrapPathErr(err))
 	}
 	return ReadFile{Path: shown, Exists: true, Content: data}, nil
+}
+
+// ownStream names the runner's own output stream that fi is ("stdout",
+// "stderr"), "" when it is neither (stdin is not asked: a file given on
+// stdin is that file, and reading it reads what it holds). A path that leads to one
+// (a link to /dev/stdout, /dev/fd/2, /proc/self/fd/1) is no file of what
+// the chart asks about: the official nginx image links
+// /var/log/nginx/access.log to /dev/stdout and error.log to /dev/stderr,
+// so that what nginx logs goes to `docker logs`; a read: of that path in
+// a run whose stdout went to a file (cron's `>> runbook.log`) read the
+// run's own output file, empty as the run began, as the access log, and a
+// 5xx check said ok, 0 requests, Consistent
+// (TestReadOfTheRunnersOwnStreamIsRefused).
+func ownStream(fi fs.FileInfo) string {
+	for _, s := range []struct {
+		name string
+		f    *os.File
+	}{{"stdout", os.Stdout}, {"stderr", os.Stderr}} {
+		if s.f == nil {
+			continue
+		}
+		if own, err := s.f.Stat(); err == nil && os.SameFile(fi, own) {
+			return s.name
+		}
+	}
+	return ""
+}
+
+// ownStreamError is the error of a read: of a path that is the runner's
+// own stream (ownStream), saying what it leads to.
+func ownStreamError(shown, file, stream string) error {
+	link := ""
+	if target, err := os.Readlink(file); err == nil {
+		link = fmt.Sprintf(" (a link to %s)", target)
+	}
+	return fmt.Errorf("read %s: it is this run's own %s%s, not a file: what a program writes there (nginx in a container whose log is a link to /dev/stdout or /dev/stderr) goes to whoever started that program, and reading it here reads runbook's own %s; read the log where it goes (docker logs, journalctl), or the file the program's config names", shown, stream, link, stream)
 }
 
 // notAFile is the error of a read: of a path that is a device, a socket

@@ -764,3 +764,101 @@ stages:
 		t.Errorf("the table says none found is the answer over a script that failed:\n%s", r.stdout)
 	}
 }
+
+// TestStdoutReadOfActionWithStderrOnlyIsNoAnswer: nginx -V writes its
+// version and configure arguments (the modules built in) on stderr alone
+// and prints nothing on stdout. A chart with no parse: looked for a
+// forbidden module in `v.stdout`, read "", and said clean, Nagios OK,
+// Consistent, over an nginx built with http_dav_module. A stage with no
+// parse: whose stdout an expression reads takes it as the answer, as an
+// explicit parse: text does: its blank stdout beside stderr is the
+// stderr-only item, Not sure, UNKNOWN. A stage no expression reads the
+// stdout of (an action printing progress on stderr), or one whose
+// stderr the chart reads, is not judged so.
+func TestStdoutReadOfActionWithStderrOnlyIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	const nginxV = `echo 'nginx version: nginx/1.22.1' >&2; echo 'configure arguments: --with-http_dav_module --with-http_ssl_module' >&2`
+	for _, tc := range []struct {
+		name, read string
+		flagged    bool
+		code       int
+	}{
+		{"stdout read", `v.stdout contains "http_dav_module"`, true, 3},
+		{"stdout read by index", `v["stdout"] contains "http_dav_module"`, true, 3},
+		{"stderr read", `v.stderr contains "http_dav_module"`, false, 2},
+		{"exit code read", `v.exitCode != 0`, false, 0},
+	} {
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", fmt.Sprintf(`version: 1
+runbook: nginx-modules
+result: {kind: verdict/modules, decider: Modules, nagios: {ok: clean, critical: forbidden}}
+stages:
+  - id: v
+    exec: {shell: %q}
+  - id: judge
+    name: Modules
+    decide:
+      rules:
+        - {when: '%s', then: forbidden, label: WebDAV built in}
+      default: {branch: clean, label: no forbidden module}
+    branches:
+      forbidden: [{id: b, verdict: {subject: '"nginx"', verdict: '"forbidden"'}}]
+      clean: [{id: o, verdict: {subject: '"nginx"', verdict: '"clean"'}}]
+`, nginxV, tc.read))
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		got := strings.Contains(r.stdout, `stage "v" did not check its output (it printed nothing on stdout and wrote on stderr though it exited 0, and the chart reads its stdout (it has no parse:)`)
+		if got != tc.flagged || r.code != tc.code {
+			t.Errorf("%s: flagged %v exit %d, want %v exit %d:\n%s", tc.name, got, r.code, tc.flagged, tc.code, r.stdout)
+		}
+	}
+}
+
+// TestRefusalMergedIntoStdoutIsNoAnswer: `nginx -t … 2>&1` with
+// exitCodes {0: valid, 1: invalid}, run as a user who may not read the
+// config, printed `open() "…/nginx.conf" failed (13: Permission denied)`
+// on stdout (the script sent stderr there) and exited 1: invalid,
+// CRITICAL, Consistent, over a config nobody read, where the same command
+// without 2>&1 was Not sure. A script that merges stderr into stdout has
+// its refusal read in stdout under a declared non-zero code; nginx's own
+// refusal of the config (a directive misspelt) is still invalid,
+// Consistent, and under exit 0 stdout is data, a line quoting a refusal
+// (a log scan) no refusal of the command.
+func TestRefusalMergedIntoStdoutIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	const refused = `echo '2026/12/07 15:11:34 [emerg] 1234#1234: open() "/etc/nginx/nginx.conf" failed (13: Permission denied)' >&2; echo 'nginx: configuration file /etc/nginx/nginx.conf test failed' >&2; exit 1`
+	const typo = `echo '2026/12/07 15:11:28 [emerg] 1234#1234: unknown directive "worker_conections" in /etc/nginx/nginx.conf:4' >&2; echo 'nginx: configuration file /etc/nginx/nginx.conf test failed' >&2; exit 1`
+	const logLine = `echo 'Dec  7 15:00:01 web sshd[812]: error: Permission denied (publickey)'; exit 0`
+	for _, tc := range []struct {
+		name, script string
+		code         int
+		notSure      bool
+	}{
+		{"refused, merged", "{ " + refused + "; } 2>&1", 2, true},
+		{"refused, piped with |&", "{ " + refused + "; } |& cat; exit ${PIPESTATUS[0]}", 2, true},
+		{"typo, merged", "{ " + typo + "; } 2>&1", 2, false},
+		{"data quoting a refusal, exit 0", "{ " + logLine + "; } 2>&1", 0, false},
+	} {
+		chart := writeChart(t, dir, strings.NewReplacer(" ", "-", ",", "", "|", "").Replace(tc.name)+".yaml", fmt.Sprintf(`version: 1
+runbook: nginx-config
+result: {kind: verdict/nginx-config, decider: Config, nagios: {ok: valid, critical: invalid}}
+stages:
+  - id: t
+    exec: {shell: %q, parse: lines, exitCodes: {0: valid, 1: invalid}}
+  - id: judge
+    name: Config
+    decide:
+      rules:
+        - {when: 't.status == "invalid"', then: invalid, label: nginx -t refused it}
+      default: {branch: valid, label: test is successful}
+    branches:
+      invalid: [{id: b, verdict: {subject: '"nginx"', verdict: '"invalid"'}}]
+      valid: [{id: o, verdict: {subject: '"nginx"', verdict: '"valid"'}}]
+`, tc.script))
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		notSure := strings.Contains(r.stdout, "on the stderr its script sends into stdout (2>&1)")
+		if notSure != tc.notSure || r.code != tc.code || strings.Contains(r.stdout, "Consistent") == tc.notSure {
+			t.Errorf("%s: refusal said %v exit %d, want %v exit %d:\n%s", tc.name, notSure, r.code, tc.notSure, tc.code, r.stdout)
+		}
+	}
+}

@@ -8,14 +8,16 @@ import (
 
 // ByForm is t with every secret known by its form masked, whoever said
 // so or not: a private key's material (PrivateKeys) and a password hash
-// (PasswordHashes), a Redis server's password setting
+// (PasswordHashes), an htpasswd file's {SHA}, {SSHA} and {PLAIN} forms
+// (HtpasswdForms), an HTTP Authorization header's credentials
+// (AuthorizationHeaders), a Redis server's password setting
 // (RedisPasswords), and an environment variable's or a command-line
 // option's value whose name says it is a secret (EnvAssignments,
 // ArgvOptions). It is what every road of a run's bytes into text asks
 // (MaskStream, Set.Text, the runbook package's read bytes), so neither
 // reaches the scope, the record or any output.
 func ByForm(t string) string {
-	return ArgvOptions(EnvAssignments(RedisPasswords(PasswordHashes(PrivateKeys(t)))))
+	return ArgvOptions(EnvAssignments(RedisPasswords(AuthorizationHeaders(HtpasswdForms(PasswordHashes(PrivateKeys(t)))))))
 }
 
 // byForm is ByForm over a stream's bytes, which it returns unchanged, not
@@ -24,6 +26,8 @@ func byForm(b []byte) []byte {
 	if !bytes.Contains(b, []byte("PRIVATE KEY")) && !bytes.Contains(b, []byte("rivate-Key")) && !bytes.Contains(b, []byte("rivate-key")) && !bytes.Contains(b, []byte("$")) &&
 		!bytes.Contains(b, []byte("*")) && !bytes.Contains(b, []byte("requirepass")) && !bytes.Contains(b, []byte("masterauth")) &&
 		!bytes.Contains(b, []byte("user ")) && !bytes.Contains(b, []byte("passwords")) &&
+		!bytes.Contains(b, []byte("{SHA}")) && !bytes.Contains(b, []byte("{SSHA}")) && !bytes.Contains(b, []byte("{PLAIN}")) &&
+		!bytes.Contains(b, []byte("uthorization")) && !bytes.Contains(b, []byte("UTHORIZATION")) &&
 		!bytes.Contains(b, []byte("=")) && !(bytes.Contains(b, []byte("--")) && bytes.IndexByte(b, 0) >= 0) {
 		return b
 	}
@@ -33,7 +37,9 @@ func byForm(b []byte) []byte {
 // passwordHash is a crypt(3) password hash, as /etc/shadow, `getent
 // shadow` and htpasswd files hold them: the scheme between the first two
 // "$" (MD5 1, SHA-256 5, SHA-512 6 with its rounds=, yescrypt y and gy,
-// bcrypt 2a/2b/2x/2y, scrypt 7, argon2) and its salt and hash, to the
+// bcrypt 2a/2b/2x/2y, scrypt 7, argon2, and Apache's MD5 apr1, the
+// scheme `htpasswd` writes by default and nginx's auth_basic_user_file
+// reads) and its salt and hash, to the
 // end of its alphabet's run. The shortest lengths are each scheme's own,
 // so a shell's `$1$HOME/x` is no hash.
 var passwordHash = regexp.MustCompile(`\$(?:` +
@@ -41,6 +47,7 @@ var passwordHash = regexp.MustCompile(`\$(?:` +
 	`|g?y\$[./0-9A-Za-z]+\$[./0-9A-Za-z]*\$[./0-9A-Za-z]{43,}` +
 	`|2[abxy]\$[0-9]{2}\$[./0-9A-Za-z]{53,}` +
 	`|7\$[./0-9A-Za-z]{11,}\$[./0-9A-Za-z]{43,}` +
+	`|apr1\$[./0-9A-Za-z]{1,8}\$[./0-9A-Za-z]{22}` +
 	`|argon2(?:id|i|d)\$v=[0-9]+\$m=[0-9]+,t=[0-9]+,p=[0-9]+\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]{16,}` +
 	`)`)
 
@@ -80,5 +87,55 @@ func PasswordHashes(t string) string {
 	return passwordHash.ReplaceAllStringFunc(t, func(m string) string {
 		scheme, _, _ := strings.Cut(m[1:], "$")
 		return "$" + scheme + "$" + Masked
+	})
+}
+
+// htpasswdForm is a password in an htpasswd file's other forms, as
+// nginx's auth_basic_user_file reads them: `{SHA}` and `{SSHA}` and the
+// base64 of an unsalted (salted) SHA-1, and `{PLAIN}` and the password
+// itself, to the end of its line (or a JSON text's closing quote).
+var htpasswdForm = regexp.MustCompile(`\{(?:SHA|SSHA)\}[A-Za-z0-9+/]+={0,2}|\{PLAIN\}[^\r\n"]*`)
+
+// HtpasswdForms is t with every htpasswd {SHA}, {SSHA} and {PLAIN}
+// password masked but for its scheme: `bob:{SHA}8rFP…=` is
+// `bob:{SHA}***`, `carol:{PLAIN}hunter2` is `carol:{PLAIN}***`. A chart
+// listing the users of an nginx auth_basic_user_file whose scheme is
+// weak printed each one's password (PLAIN) or unsalted hash in its table
+// and record. Idempotent.
+func HtpasswdForms(t string) string {
+	if !strings.Contains(t, "{SHA}") && !strings.Contains(t, "{SSHA}") && !strings.Contains(t, "{PLAIN}") {
+		return t
+	}
+	return htpasswdForm.ReplaceAllStringFunc(t, func(m string) string {
+		scheme, _, _ := strings.Cut(m, "}")
+		return scheme + "}" + Masked
+	})
+}
+
+// authorizationHeader is an HTTP Authorization header's Basic, Bearer or
+// Token credentials, as written in a config (nginx's `proxy_set_header
+// Authorization "Basic dXNl…";`, a header line `Authorization: Bearer
+// eyJ…`, curl -v's `> Authorization: Basic …`): the header's name, then
+// a colon, spaces or a quote, then the scheme and its credentials, the
+// part masked.
+var authorizationHeader = regexp.MustCompile(`(?i)(\bauthorization["']?\s*[:=]?\s*["']?\s*(?:basic|bearer|token)\s+)([A-Za-z0-9._~+/\-]+=*)`)
+
+// AuthorizationHeaders is t with the credentials of every HTTP
+// Authorization header it writes masked, its scheme kept:
+// `proxy_set_header Authorization "Basic dXNlcjpzM2NyZXQ=";` is
+// `proxy_set_header Authorization "Basic ***";`. `nginx -T` prints the
+// whole configuration, and a certificate check reading it put the
+// credentials an upstream is sent in the record and explain's output.
+// Idempotent.
+func AuthorizationHeaders(t string) string {
+	if !strings.Contains(t, "uthorization") && !strings.Contains(t, "UTHORIZATION") {
+		return t
+	}
+	return authorizationHeader.ReplaceAllStringFunc(t, func(m string) string {
+		sub := authorizationHeader.FindStringSubmatch(m)
+		if sub[2] == Masked {
+			return m
+		}
+		return sub[1] + Masked
 	})
 }

@@ -139,3 +139,60 @@ func TestArgvSecretsAreMaskedByForm(t *testing.T) {
 		t.Errorf("MaskStream = %q", got)
 	}
 }
+
+// TestHtpasswdPasswordsAreMaskedByForm: a chart listing the users of an
+// nginx auth_basic_user_file whose scheme is weak printed, in its table
+// and its record, each apr1 hash (htpasswd's default, `$apr1$salt$…`),
+// each unsalted {SHA} hash and each {PLAIN} password whole: only the
+// crypt(3) schemes were known by form. Each is masked but for its
+// scheme, so a rule can still ask which scheme a user has.
+func TestHtpasswdPasswordsAreMaskedByForm(t *testing.T) {
+	t.Parallel()
+	var zero secret.Set
+	for in, want := range map[string]string{
+		"alice:$apr1$abcdefgh$aQ26yFH6V5G5PJBY/utXg/\n": "alice:$apr1$***\n",
+		"bob:{SHA}8rFPaOuZX6yzocNSh7d41b14VRE=\n":       "bob:{SHA}***\n",
+		"erin:{SSHA}hA0f8oP1nQ2bZy3Xv5c7d9e0fg==\n":     "erin:{SSHA}***\n",
+		"carol:{PLAIN}hunter 2\ndave:x\n":               "carol:{PLAIN}***\ndave:x\n",
+		`[{"user": "carol", "hash": "{PLAIN}hunter2"}]`: `[{"user": "carol", "hash": "{PLAIN}***"}]`,
+		"a {SHA} word and {PLAIN} alone":                "a {SHA} word and {PLAIN}***",
+		"echo $apr1$HOME":                               "echo $apr1$HOME",
+	} {
+		if got := zero.Text(in); got != want {
+			t.Errorf("Text(%q) = %q, want %q", in, got, want)
+		}
+		if got := secret.ByForm(secret.ByForm(in)); got != want {
+			t.Errorf("ByForm twice (%q) = %q, want %q", in, got, want)
+		}
+	}
+	out := secret.MaskStream([]byte("carol:{PLAIN}hunter2\n"), nil, 0, len("carol:{PLAIN}hunter2\n"))
+	if strings.Contains(string(out), "hunter2") {
+		t.Errorf("a captured stream kept the password: %s", out)
+	}
+}
+
+// TestAuthorizationHeadersAreMaskedByForm: nginx -T prints the whole
+// configuration, and a certificate check that read it put an upstream's
+// `proxy_set_header Authorization "Basic dXNlcjpzM2NyZXQ=";` (user and
+// password in base64) in the record and in explain's output. An HTTP
+// Authorization header's Basic, Bearer or Token credentials are masked
+// by form, the scheme kept.
+func TestAuthorizationHeadersAreMaskedByForm(t *testing.T) {
+	t.Parallel()
+	var zero secret.Set
+	for in, want := range map[string]string{
+		`    proxy_set_header Authorization "Basic dXNlcjpzM2NyZXQ=";`: `    proxy_set_header Authorization "Basic ***";`,
+		"> Authorization: Bearer eyJhbGciOi.eyJzdWIi.SflKxw-c_d\r\n":   "> Authorization: Bearer ***\r\n",
+		"AUTHORIZATION: token ghp_abc123XYZ":                           "AUTHORIZATION: token ***",
+		`{"authorization": "Basic Zm9vOmJhcg=="}`:                      `{"authorization": "Basic ***"}`,
+		"WWW-Authenticate: Basic realm=\"x\"":                          "WWW-Authenticate: Basic realm=\"x\"",
+		"proxy_set_header Authorization $http_authorization;":          "proxy_set_header Authorization $http_authorization;",
+	} {
+		if got := zero.Text(in); got != want {
+			t.Errorf("Text(%q) = %q, want %q", in, got, want)
+		}
+		if got := secret.ByForm(secret.ByForm(in)); got != want {
+			t.Errorf("ByForm twice (%q) = %q, want %q", in, got, want)
+		}
+	}
+}

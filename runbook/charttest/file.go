@@ -207,7 +207,7 @@ func Load(path string) (*File, error) {
 			version = true
 		case "chart":
 			if s, ok := r.str(p.val, "chart"); ok {
-				tf.Chart = filepath.Join(filepath.Dir(path), s)
+				tf.Chart = besideTestFile(path, s)
 			}
 		case "cases":
 			casesNode = p.val
@@ -491,13 +491,26 @@ func (r *reader) object(n ast.Node, what string) map[string]any {
 	return m
 }
 
+// besideTestFile is the file a test file names (chart:, stdoutFile:,
+// contentFile:): a relative name is relative to the test file's folder,
+// an absolute one is itself. `chart: /srv/charts/nginx/chart.yaml` was
+// joined to the test file's folder, and the test said
+// `/tmp/t/srv/charts/nginx/chart.yaml: chart cannot be read`, a path
+// nobody wrote (TestAbsoluteChartPathIsItself).
+func besideTestFile(testFile, name string) string {
+	if filepath.IsAbs(name) {
+		return name
+	}
+	return filepath.Join(filepath.Dir(testFile), name)
+}
+
 // text reads `KEY` or `KEYFile` (a file relative to the test file).
 func (r *reader) text(p pair, what string) string {
 	s, _ := r.str(p.val, what+": "+p.key)
 	if !strings.HasSuffix(p.key, "File") {
 		return s
 	}
-	b, err := os.ReadFile(filepath.Join(filepath.Dir(r.file), s))
+	b, err := os.ReadFile(besideTestFile(r.file, s))
 	if err != nil {
 		r.errf(p.val, "%s: %s: %v", what, p.key, err)
 	}
