@@ -514,14 +514,20 @@ func (rs *runState) text(path, of string, b []byte) string {
 // and the empty value read as the setting left unset. So is a stage with
 // no parse: whose stdout an expression reads (ExecSpec.StdoutRead):
 // `nginx -V` writes its module list on stderr alone, and `v.stdout
-// contains "http_dav_module"` said no forbidden module was built in. json and nagios are
+// contains "http_dav_module"` said no forbidden module was built in;
+// not where it declares exit answers (exitCodes:, exitBits:), whose code
+// is the answer (`nginx -t` under {0: valid, 1: invalid} with stdout in a
+// column stood Not sure on every run). json and nagios are
 // not judged, since a blank text is already a parse problem there.
 func stderrOnly(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
 	switch es.Parse.Mode {
 	case "", "json", "nagios":
 		return false
 	case "text":
-		if !es.ParseGiven && !es.StdoutRead {
+		// a stdout read beside a declared exit answer may be for show (a
+		// column beside nginx -t's {0: valid, 1: invalid}): the code is
+		// the answer there, and stdout's silence says nothing of it
+		if !es.ParseGiven && (!es.StdoutRead || len(es.AnswerWords()) > 0) {
 			return false
 		}
 	}
