@@ -86,6 +86,15 @@ func (e *ExecSpec) AnswerWords() []string {
 	return out
 }
 
+// DeclaresStderrIn says whether the stderr text the chart gave code's
+// answer (`{word: W, stderr: TEXT}`) is in line: the chart declared that
+// very line its answer, where a line beside the text is not vouched for
+// by it (a tool's own failure under nginx -t's `test failed`).
+func (e *ExecSpec) DeclaresStderrIn(code int, line string) bool {
+	want, ok := e.AnswerStderr[code]
+	return ok && stderrSays([]byte(line), want)
+}
+
 // stderrSays says whether stderr holds text, in any case: how an exit
 // code's stderr text is matched (ExecSpec.Answer).
 func stderrSays(stderr []byte, text string) bool {

@@ -93,7 +93,31 @@ func ToolError(stderr string) string {
 	if answer != "" {
 		return ""
 	}
-	return firstLine(stderr, func(l string) bool { return toolErrorRule(l) >= 0 || openSSLError(l) })
+	return firstLine(stderr, func(l string) bool { return toolErrorRule(l) >= 0 || openSSLError(l) || nginxOpenFailure(l) })
+}
+
+// nginxOpenFailure says whether line is nginx saying it could not open a
+// file it needs before it can judge a configuration: the main config (a
+// `-c` path misspelt), the error log or pid file it is not allowed to
+// open. `nginx -t -c /etc/nginx/ngnix.conf` says `[emerg] open()
+// "/etc/nginx/ngnix.conf" failed (2: No such file or directory)` and
+// `test failed`, exit 1, and `{0: valid, 1: invalid}` said invalid,
+// CRITICAL, Consistent, of a config nginx never read (wave-nginx). An
+// include the config names that is not there is said the same way with
+// ` in FILE:LINE` after it: the config is invalid, and that line is no
+// failure of nginx.
+func nginxOpenFailure(line string) bool {
+	line = strings.TrimSpace(line)
+	_, rest, ok := strings.Cut(line, "[emerg] ")
+	if !ok {
+		return false
+	}
+	_, rest, ok = strings.Cut(rest, `open() "`)
+	if !ok {
+		return false
+	}
+	i := strings.LastIndex(rest, `" failed (`)
+	return i >= 0 && strings.HasSuffix(rest, ")") && !strings.Contains(rest[i:], ") in ")
 }
 
 // toolErrorRule is the index of the rule whose prefix line starts with
@@ -114,6 +138,10 @@ func toolErrorRule(line string) int {
 func ToolErrorEntry(path string, exit int, word, line string) coverage.Entry {
 	if openSSLError(line) {
 		return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but OpenSSL said on stderr that it failed, and it exits with the same code over its own failure (x509 -checkend's 1 over a certificate that expires and over a file it could not read: not there, a key in its place, a broken PEM), so %q is not known; stderr's first such line: %q; give it a certificate it can read, or judge what it printed beside the code (-checkend prints \"Certificate will expire\" with its answer)",
+			exit, word, word, cutLine(line)), ItemToolError)
+	}
+	if nginxOpenFailure(line) {
+		return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but nginx said on stderr that it could not open a file it needs before it can judge a configuration (the main config it was given, its error log or pid file), and it exits with the same code over a configuration it found invalid, so %q is not known; stderr's first such line: %q; give it a config path that is there (nginx -t -c PATH), and run it as a user who may open its files",
 			exit, word, word, cutLine(line)), ItemToolError)
 	}
 	tool := "the tool"

@@ -43,3 +43,22 @@ func TestToolErrorReadsOpenSSLFailures(t *testing.T) {
 		}
 	}
 }
+
+// TestToolErrorReadsNginxOpenFailures: nginx's open() of the main config
+// (a -c path misspelt), its error log or its pid file is its own failure;
+// an include the config names that is not there (` in FILE:LINE`) is the
+// config's, and so are its other [emerg] lines.
+func TestToolErrorReadsNginxOpenFailures(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ stderr, want string }{
+		{"nginx: [emerg] open() \"/etc/nginx/ngnix.conf\" failed (2: No such file or directory)\nnginx: configuration file /etc/nginx/ngnix.conf test failed\n", `nginx: [emerg] open() "/etc/nginx/ngnix.conf" failed (2: No such file or directory)`},
+		{"2026/12/07 15:11:34 [emerg] 1234#1234: open() \"/var/log/nginx/error.log\" failed (13: Permission denied)\n", `2026/12/07 15:11:34 [emerg] 1234#1234: open() "/var/log/nginx/error.log" failed (13: Permission denied)`},
+		{"nginx: [emerg] open() \"/etc/nginx/conf.d/x.conf\" failed (2: No such file or directory) in /etc/nginx/nginx.conf:12\nnginx: configuration file /etc/nginx/nginx.conf test failed\n", ""},
+		{"nginx: [emerg] unknown directive \"worker_conections\" in /etc/nginx/nginx.conf:4\n", ""},
+		{"open() \"/x\" failed (2: No such file or directory)\n", ""},
+	} {
+		if got := ToolError(tc.stderr); got != tc.want {
+			t.Errorf("ToolError(%q) = %q, want %q", tc.stderr, got, tc.want)
+		}
+	}
+}

@@ -776,13 +776,21 @@ func fsckUnchecked(es *chart.ExecSpec, res proc.Result, row label.Row, stdout, s
 // vulnerability found and over an audit it could not run, so the word
 // is then no answer (record.ItemToolError). "" otherwise: under exit 0
 // the tool did not fail, a code not declared is a failure said as one,
-// and an answer declared with the stderr it goes with is judged by it
-// (codeMayBeAFailure).
+// and a code declared with that very failure as its stderr text is its
+// answer (chart.ExecSpec.DeclaresStderrIn); a declared text beside the
+// failure vouches for none.
 func toolError(es *chart.ExecSpec, res proc.Result, row label.Row, stderr string) string {
-	if !codeMayBeAFailure(es, res, row) {
+	if res.ExitCode == nil || *res.ExitCode == 0 || !row.Answered() {
 		return ""
 	}
-	return record.ToolError(stderr)
+	line := record.ToolError(stderr)
+	if line == "" || es.DeclaresStderrIn(*res.ExitCode, line) {
+		// a code declared with the very failure as its stderr text is
+		// that answer; a text beside the failure vouches for none (nginx
+		// -t's `test failed` follows its open() of a -c path misspelt)
+		return ""
+	}
+	return line
 }
 
 // hostUnverified is stderr's first line saying the host the command
