@@ -1,0 +1,74 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestLDAPNoSuchObjectOfAnotherBaseIsNoAnswer: slapd answers a search
+// whose base is not there with noSuchObject, ldapsearch's exit 32, and
+// says on stderr how much of the base it found (`Matched DN:`). A check
+// that departed users' accounts are removed, `ldapsearch -s base -b
+// uid=zed,ou=peple,dc=example,dc=com 1.1` under `exitCodes: {0: present,
+// 32: gone}`, said gone, OK, Consistent, over ou=people misspelt, whose
+// Matched DN was the suffix alone; over a suffix the server does not hold
+// (or a container an ACL hides) it names none. Only a Matched DN that is
+// the entry's parent says the entry itself is gone. The lines are
+// ldapsearch 2.5's against a scratch slapd (testdata/wave-ldap/gone).
+func TestLDAPNoSuchObjectOfAnotherBaseIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, base, stderr string
+		unknown            string // "" when gone is the answer
+	}{
+		{"the entry gone, its parent found", "uid=zed,ou=people,dc=example,dc=com",
+			"No such object (32)\nMatched DN: ou=people,dc=example,dc=com\n", ""},
+		{"the parent found, written in another case and spacing", "uid=zed, OU=People,dc=example,dc=com",
+			"No such object (32)\nMatched DN: ou=people,dc=example,dc=com\n", ""},
+		{"a container misspelt", "uid=zed,ou=peple,dc=example,dc=com",
+			"No such object (32)\nMatched DN: dc=example,dc=com\n",
+			`the server found only "dc=example,dc=com" of the search base "uid=zed,ou=peple,dc=example,dc=com"`},
+		{"a suffix misspelt or a container hidden", "uid=zed,ou=people,dc=exmple,dc=com",
+			"No such object (32)\n", `the server named no part of the search base as found`},
+	} {
+		sub := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-"))
+		if err := os.MkdirAll(sub, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		fake := filepath.Join(sub, "ldapsearch")
+		if err := os.WriteFile(fake, []byte("#!/bin/sh\nprintf '"+strings.ReplaceAll(tc.stderr, "\n", `\n`)+"' >&2\nexit 32\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		chart := writeChart(t, sub, "chart.yaml", `version: 1
+runbook: gone
+result: {kind: verdict/account, decider: Removed, nagios: {ok: [gone], critical: [present]}}
+stages:
+  - id: lookup
+    exec:
+      command: ["`+fake+`", -x, -LLL, -H, "ldap://127.0.0.1:3899", -s, base, -b, "`+tc.base+`", "1.1"]
+      exitCodes: {0: present, 32: gone}
+  - id: removed
+    name: Removed
+    decide:
+      rules:
+        - {when: 'lookup.status == "gone"', then: gone, label: no entry at its DN}
+      default: {branch: present, label: the entry is still there}
+    branches:
+      gone: [{id: g, verdict: {subject: '"zed"', verdict: '"gone"'}}]
+      present: [{id: p, verdict: {subject: '"zed"', verdict: '"present"'}}]
+`)
+		r := runCLI(t, sub, "exec", chart, "--format", "nagios")
+		if tc.unknown == "" {
+			if r.code != 0 || !strings.HasPrefix(r.stdout, "gone OK") || strings.Contains(r.stdout, "Not sure") {
+				t.Errorf("%s: exit %d; want 0, OK, gone:\n%s%s", tc.name, r.code, r.stdout, r.stderr)
+			}
+			continue
+		}
+		if r.code != 3 || !strings.HasPrefix(r.stdout, "gone UNKNOWN") || !strings.Contains(r.stdout, `which exitCodes: declares the answer "gone", but `+tc.unknown) {
+			t.Errorf("%s: exit %d; want 3, UNKNOWN, saying %s:\n%s%s", tc.name, r.code, tc.unknown, r.stdout, r.stderr)
+		}
+	}
+}

@@ -1,0 +1,89 @@
+package record
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/openrunbook/runbook/plugins/coverage"
+)
+
+// ItemLDAPBaseUnfound is the kind of the not-checked item filed for an
+// ldapsearch whose exit 32 (noSuchObject) the chart declares an answer
+// while the server did not say that the entry asked for is what is
+// missing: the search base's container, or the whole suffix, is not there
+// (a typo, another server) or is hidden from this bind, and slapd answers
+// 32 for each as for an entry that is gone.
+//
+// `ldapsearch -s base -b uid=mallory,ou=peple,dc=example,dc=com 1.1` with
+// `exitCodes: {0: present, 32: gone}`, a check that a departed user's
+// account is removed, said gone, OK, Consistent, over a base with ou=people
+// misspelt; slapd's `Matched DN: dc=example,dc=com` said only the suffix
+// was found. Over an entry really gone it names the entry's parent
+// (`Matched DN: ou=people,dc=example,dc=com`); over a suffix it does not
+// hold, or a container an ACL hides, it names none (cmd/runbook
+// TestLDAPNoSuchObjectOfAnotherBaseIsNoAnswer, testdata/wave-ldap/gone).
+const ItemLDAPBaseUnfound = "ldap-base-unfound"
+
+// LDAPNoSuchBase says why ldapsearch's `No such object (32)` on stderr is
+// no answer that the entry at base is missing, "" when it is one or
+// stderr holds no such line. base is the search base from its argv (-b),
+// "" when not known (a shell: script, a base from ldap.conf): then only
+// a reply naming no matched DN at all is judged.
+func LDAPNoSuchBase(stderr, base string) string {
+	if firstLine(stderr, func(l string) bool { return strings.TrimSpace(l) == "No such object (32)" }) == "" {
+		return ""
+	}
+	matched, named := "", false
+	for _, l := range strings.Split(stderr, "\n") {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(l), "Matched DN:"); ok {
+			matched, named = strings.TrimSpace(rest), true
+			break
+		}
+	}
+	if !named || matched == "" {
+		return "the server named no part of the search base as found (no \"Matched DN:\" line): it holds no such suffix, or this bind may not see the container, and it answers 32 for those as for an entry that is gone"
+	}
+	if base == "" {
+		return ""
+	}
+	parent := dnParent(base)
+	if parent == "" || sameDN(matched, parent) {
+		return ""
+	}
+	return fmt.Sprintf("the server found only %q of the search base %q (its \"Matched DN:\"), not the entry's parent %q: a container on the way is not there (a name misspelt) or hidden from this bind, and it answers 32 for that as for an entry that is gone", matched, base, parent)
+}
+
+// dnParent is dn without its first RDN ("" when it has one RDN only): the
+// part after its first comma that no backslash escapes.
+func dnParent(dn string) string {
+	for i := 0; i < len(dn); i++ {
+		switch dn[i] {
+		case '\\':
+			i++
+		case ',':
+			return strings.TrimSpace(dn[i+1:])
+		}
+	}
+	return ""
+}
+
+// sameDN says whether two DNs are the same as LDAP compares the usual
+// ones: case aside, and blanks around each comma and equals sign aside.
+func sameDN(a, b string) bool {
+	norm := func(s string) string {
+		parts := strings.Split(strings.ToLower(s), ",")
+		for i, p := range parts {
+			k, v, _ := strings.Cut(p, "=")
+			parts[i] = strings.TrimSpace(k) + "=" + strings.TrimSpace(v)
+		}
+		return strings.Join(parts, ",")
+	}
+	return norm(a) == norm(b)
+}
+
+// LDAPBaseUnfoundEntry is the ledger's entry for such a stage: word is
+// the answer the chart declared for 32, why LDAPNoSuchBase's reason
+// (masked already).
+func LDAPBaseUnfoundEntry(path, word, why string) coverage.Entry {
+	return answerEntry(path, fmt.Sprintf("it exited 32 (noSuchObject), which exitCodes: declares the answer %q, but %s, so %q is not known; check the base (ldapsearch -s base -b PARENT 1.1 exits 0 where the parent is there) and bind as an account that may read the container", word, why, word), ItemLDAPBaseUnfound)
+}
