@@ -325,3 +325,25 @@ stages:
     read: {path: '"/etc/{{app}}/app.conf"'}
 `, `holds {{app}} inside a quoted text: {{…}} is another tool's template (Jinja, Ansible, Helm), which runbook does not read, so here it is those characters, never the value of app`)
 }
+
+// TestSetStageIdReadAsItsKeysSaysHow: `csn.c` over `- id: csn, set: {p:
+// …, c: …}` reads a name nothing defines, as every set: key is a name of
+// its own; the error said only that, and an author reading CSNs off two
+// servers rewrote the expression three times. It says now which name to
+// read.
+func TestSetStageIdReadAsItsKeysSaysHow(t *testing.T) {
+	t.Parallel()
+	const chart = `version: 1
+runbook: r
+stages:
+  - id: csn
+    set:
+      p: '[1]'
+      c: '[2]'
+  - id: use
+    set:
+      n: 'len(csn.c) + len(csn)'
+`
+	loadErr(t, "member", chart, `reads csn, which no input, var, stage key, foreach as or index defines (csn is the id of a set: stage, whose keys are names of their own: read c, not csn.c)`)
+	loadErr(t, "no member", strings.Replace(chart, "len(csn.c) + ", "", 1), `(csn is the id of a set: stage, whose keys are names of their own: read p, not csn.p)`)
+}
