@@ -87,3 +87,44 @@ func sameDN(a, b string) bool {
 func LDAPBaseUnfoundEntry(path, word, why string) coverage.Entry {
 	return answerEntry(path, fmt.Sprintf("it exited 32 (noSuchObject), which exitCodes: declares the answer %q, but %s, so %q is not known; check the base (ldapsearch -s base -b PARENT 1.1 exits 0 where the parent is there) and bind as an account that may read the container", word, why, word), ItemLDAPBaseUnfound)
 }
+
+// ItemLDAPReferral is the kind of the not-checked item filed for an
+// ldapsearch that printed a search continuation reference: the server
+// holds part of the tree searched elsewhere (a referral object), and
+// ldapsearch, which chases none, prints `# refldap://HOST/BASE??sub` in
+// place of every entry there, under -LLL too, and exits 0. A count of
+// locked accounts over dc=example,dc=com left out the people delegated to
+// ldap2 in silence: a chart reading the dn: lines (lines, awk, kv, which
+// passes over a # line) judged the others alone (cmd/runbook
+// TestLDAPReferenceIsNoWholeAnswer).
+const ItemLDAPReferral = "ldap-referral"
+
+// LDAPReference is stdout's first search continuation reference as
+// ldapsearch prints it (`# refldap://…`, `# refldaps://…`,
+// `# refldapi://…`, at a line's start; `ref: ldap://…` after `# search
+// reference` without -L), "" when none.
+func LDAPReference(stdout string) string {
+	prev := ""
+	return firstLine(stdout, func(l string) bool {
+		t := strings.TrimSpace(l)
+		was := prev
+		prev = t
+		if rest, ok := strings.CutPrefix(t, "# ref"); ok {
+			return strings.HasPrefix(rest, "ldap://") || strings.HasPrefix(rest, "ldaps://") || strings.HasPrefix(rest, "ldapi://")
+		}
+		return was == "# search reference" && strings.HasPrefix(t, "ref: ")
+	})
+}
+
+// LDAPReferralEntry is the ledger's entry for such a stage: line is the
+// first reference it printed (masked already).
+func LDAPReferralEntry(path string, exit int, line string) coverage.Entry {
+	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
+		Kind: coverage.KindLedger,
+		NotChecked: []coverage.Item{{
+			What: "its output",
+			Why:  fmt.Sprintf("it printed a search continuation reference though it exited %d: part of the tree it searched is held by another server, which ldapsearch does not ask, so an entry there is not known to be absent; the first: %q; search that server too (the reference names it), or search below the referral's place alone", exit, cutLine(line)),
+			Kind: ItemLDAPReferral,
+		}},
+	}}
+}

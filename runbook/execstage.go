@@ -325,6 +325,8 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, argv []string, re
 		rs.fileLedger(record.RefusedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line), rs.mask(es.AnswerStderr[*res.ExitCode])))
 	} else if line != "" {
 		rs.fileLedger(record.DeniedEntry(path, *res.ExitCode, rs.mask(line)))
+	} else if line := ldapReference(es, res, row, stdout); line != "" {
+		rs.fileLedger(record.LDAPReferralEntry(path, *res.ExitCode, rs.mask(line)))
 	} else if n, first := dpkgVerifyFound(es, res, row, stdout); n > 0 {
 		rs.fileLedger(record.DpkgVerifyFoundEntry(path, row.Answer, n, rs.mask(first)))
 	} else if line := findingOnStderr(es, res, row, stderr); line != "" {
@@ -753,6 +755,17 @@ func ldapBaseUnfound(es *chart.ExecSpec, argv []string, res proc.Result, row lab
 		return ""
 	}
 	return record.LDAPNoSuchBase(stderr, chart.LDAPSearchBase(argv))
+}
+
+// ldapReference is the first search continuation reference an ldapsearch
+// printed (record.LDAPReference), when it ended as no failure: part of
+// the tree is on a server it did not ask (record.ItemLDAPReferral). ""
+// otherwise.
+func ldapReference(es *chart.ExecSpec, res proc.Result, row label.Row, stdout string) string {
+	if !answeredAsNoFailure(res, row) || !es.LDAPSearch() {
+		return ""
+	}
+	return record.LDAPReference(stdout)
 }
 
 // toolError is stderr's first line that is the tool's own error line

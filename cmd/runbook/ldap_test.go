@@ -72,3 +72,67 @@ stages:
 		}
 	}
 }
+
+// TestLDAPReferenceIsNoWholeAnswer: a server holding part of the tree
+// elsewhere (a referral object, ou=remote on ldap2) answers a subtree
+// search with a continuation reference in place of every entry there;
+// ldapsearch chases none, prints it as `# refldap://…` under -LLL (after
+// `# search reference` as `ref: ldap://…` without -L) and exits 0. A
+// check of locked accounts reading the dn: lines, `empty: answer`, said
+// OK, Consistent, with no account locked on this server and ldap2 never
+// asked. The lines are ldapsearch 2.5's against a scratch slapd.
+func TestLDAPReferenceIsNoWholeAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, stdout string
+		ref          string // "" when the answer stands
+	}{
+		{"-LLL", `# refldap://ldap2.example.com/ou=remote,dc=example,dc=com??sub\n\n`, `# refldap://ldap2.example.com/ou=remote,dc=example,dc=com??sub`},
+		{"without -L", `# extended LDIF\n#\n# search reference\nref: ldap://ldap2.example.com/ou=remote,dc=example,dc=com??sub\n\n# search result\nsearch: 2\nresult: 0 Success\n`, `ref: ldap://ldap2.example.com/ou=remote,dc=example,dc=com??sub`},
+		{"no reference", ``, ""},
+	} {
+		sub := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-"))
+		if err := os.MkdirAll(sub, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		fake := filepath.Join(sub, "ldapsearch")
+		if err := os.WriteFile(fake, []byte("#!/bin/sh\nprintf '"+tc.stdout+"'\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		chart := writeChart(t, sub, "chart.yaml", `version: 1
+runbook: locked
+result: {kind: verdict/account, decider: Lock, empty: answer, nagios: {warning: [locked]}}
+stages:
+  - id: search
+    exec:
+      command: ["`+fake+`", -x, -LLL, -b, "dc=example,dc=com", "(pwdAccountLockedTime=*)", "1.1"]
+      parse: lines
+  - id: per
+    foreach:
+      items: 'map(filter(search.stdout, hasPrefix(#, "dn: ")), trimPrefix(#, "dn: "))'
+      as: dn
+      maxBranches: 100
+      stages:
+        - id: lock
+          name: Lock
+          decide:
+            rules:
+              - {when: 'dn != ""', then: locked, label: locked}
+            default: {branch: locked, label: locked}
+          branches:
+            locked: [{id: l, verdict: {subject: dn, verdict: '"locked"'}}]
+`)
+		r := runCLI(t, sub, "exec", chart, "--format", "nagios")
+		if tc.ref == "" {
+			if r.code != 0 || !strings.HasPrefix(r.stdout, "locked OK") {
+				t.Errorf("%s: exit %d; want 0, OK:\n%s%s", tc.name, r.code, r.stdout, r.stderr)
+			}
+			continue
+		}
+		want := `it printed a search continuation reference though it exited 0: part of the tree it searched is held by another server, which ldapsearch does not ask, so an entry there is not known to be absent; the first: "` + tc.ref + `"`
+		if r.code != 3 || !strings.HasPrefix(r.stdout, "locked UNKNOWN") || !strings.Contains(r.stdout, want) {
+			t.Errorf("%s: exit %d; want 3, UNKNOWN, saying %s:\n%s%s", tc.name, r.code, want, r.stdout, r.stderr)
+		}
+	}
+}
