@@ -56,3 +56,10 @@ func LDAPSearchBase(argv []string) string {
 	}
 	return base
 }
+
+// LDAPSearchCommand says whether the exec's command: is ldapsearch, whose
+// stdout is then ldapsearch's own LDIF (a shell: script's may be what a
+// filter after it made of it: runbook's ldifFolded reads this alone).
+func (e *ExecSpec) LDAPSearchCommand() bool {
+	return e.commandIs("ldapsearch")
+}

@@ -128,3 +128,41 @@ func LDAPReferralEntry(path string, exit int, line string) coverage.Entry {
 		}},
 	}}
 }
+
+// ItemLDIFFolded is the kind of the not-checked item filed for an
+// ldapsearch that printed a folded line: LDIF continues a value past 76
+// columns on the next line, after one space, unless ldapsearch is run
+// with -o ldif-wrap=no, and every parse mode reads that line as a line of
+// its own. A check that a service account is not in the admins group,
+// `any(search.stdout, # == "member: uid=…,dc=example,dc=com")` over
+// parse: lines, said not a member, OK, Consistent, over a member whose DN
+// ldapsearch had folded after `ou=people` (cmd/runbook
+// TestLDIFFoldedLineIsNoAnswer, testdata/wave-ldap/admins).
+const ItemLDIFFolded = "ldif-folded"
+
+// LDIFFolded is the first line of stdout that continues the line before
+// it (LDIF's folding: a line beginning with one space, after a line that
+// is not blank), with its line number; "" when none.
+func LDIFFolded(stdout string) (string, int) {
+	prev := ""
+	for i, l := range strings.Split(stdout, "\n") {
+		if strings.HasPrefix(l, " ") && strings.TrimSpace(prev) != "" {
+			return l, i + 1
+		}
+		prev = l
+	}
+	return "", 0
+}
+
+// LDIFFoldedEntry is the ledger's entry for such a stage: line is the
+// first continuation (masked already), n its line number.
+func LDIFFoldedEntry(path string, n int, line string) coverage.Entry {
+	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
+		Kind: coverage.KindLedger,
+		NotChecked: []coverage.Item{{
+			What: "its output",
+			Why:  fmt.Sprintf("ldapsearch folded a value past 76 columns onto the next line (LDIF's continuation, a line starting with a space), which the parse read as a line of its own, so that value was read cut in two; the first continuation, line %d: %q; run it with -o ldif-wrap=no", n, cutLine(line)),
+			Kind: ItemLDIFFolded,
+		}},
+	}}
+}

@@ -18,3 +18,21 @@ func TestLDAPReferenceIsReadWhereLdapsearchPrintsIt(t *testing.T) {
 		}
 	}
 }
+
+// TestLDIFFoldedIsAContinuationAfterALine: a line starting with a space
+// after a line that is not blank is LDIF's continuation; one after a
+// blank line, or none, is not.
+func TestLDIFFoldedIsAContinuationAfterALine(t *testing.T) {
+	for _, tc := range []struct {
+		stdout string
+		n      int
+	}{
+		{"dn: cn=a\nmember: uid=x,ou=p\n ,dc=x\n", 3},
+		{"dn: cn=a\nmember: uid=x,dc=x\n\n", 0},
+		{"\n x\n", 0},
+	} {
+		if _, n := LDIFFolded(tc.stdout); n != tc.n {
+			t.Errorf("LDIFFolded(%q) line %d; want %d", tc.stdout, n, tc.n)
+		}
+	}
+}

@@ -285,6 +285,11 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, argv []string, re
 	if whose != "" {
 		rs.fileLedger(record.ErrorReplyEntry(path, whose, *res.ExitCode, rs.mask(reply)))
 	}
+	if line, n := ldifFolded(es, res, row, stdout); n > 0 {
+		// Beside whatever else is said: a value read cut in two is
+		// wrong whatever the rest of the output holds.
+		rs.fileLedger(record.LDIFFoldedEntry(path, n, rs.mask(line)))
+	}
 	if onlyStderr {
 		rs.fileLedger(record.StderrOnlyEntry(path, es.Parse.Mode, *res.ExitCode, rs.mask(stderr)))
 	} else if line := hostUnverified(res, row, stderr); line != "" {
@@ -766,6 +771,18 @@ func ldapReference(es *chart.ExecSpec, res proc.Result, row label.Row, stdout st
 		return ""
 	}
 	return record.LDAPReference(stdout)
+}
+
+// ldifFolded is the first folded line an ldapsearch printed and its
+// number (record.LDIFFolded), when it ended as no failure and its stdout
+// is ldapsearch's own (a command:, not a script's filter): each parse
+// mode reads a continuation as a line of its own (record.ItemLDIFFolded).
+// 0 otherwise.
+func ldifFolded(es *chart.ExecSpec, res proc.Result, row label.Row, stdout string) (string, int) {
+	if !answeredAsNoFailure(res, row) || !es.LDAPSearchCommand() {
+		return "", 0
+	}
+	return record.LDIFFolded(stdout)
 }
 
 // toolError is stderr's first line that is the tool's own error line

@@ -136,3 +136,60 @@ stages:
 		}
 	}
 }
+
+// TestLDIFFoldedLineIsNoAnswer: ldapsearch folds a value past 76
+// columns onto the next line after one space (LDIF's continuation) unless
+// run with -o ldif-wrap=no, and parse: lines read the two halves as two
+// lines. A check that the backup service account is no admin,
+// `any(search.stdout, # == "member: uid=…,dc=example,dc=com")`, said
+// not-member, OK, Consistent, over a group holding it: its DN was folded
+// after `ou=people`. The output is ldapsearch 2.5's against a scratch
+// slapd (testdata/wave-ldap/admins/fixtures).
+func TestLDIFFoldedLineIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	const long = "uid=a-rather-long-service-account-name-for-the-backup-system,ou=people,dc=example,dc=com"
+	for _, tc := range []struct {
+		name, stdout, want string
+	}{
+		{"folded", "dn: cn=admins,ou=groups,dc=example,dc=com\nmember: uid=alice,ou=people,dc=example,dc=com\nmember: uid=a-rather-long-service-account-name-for-the-backup-system,ou=people\n ,dc=example,dc=com\n\n", "not-admin UNKNOWN"},
+		{"-o ldif-wrap=no", "dn: cn=admins,ou=groups,dc=example,dc=com\nmember: uid=alice,ou=people,dc=example,dc=com\nmember: " + long + "\n\n", "not-admin CRITICAL"},
+	} {
+		sub := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-"))
+		if err := os.MkdirAll(sub, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(sub, "out.txt"), []byte(tc.stdout), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		fake := filepath.Join(sub, "ldapsearch")
+		if err := os.WriteFile(fake, []byte("#!/bin/sh\ncat \""+filepath.Join(sub, "out.txt")+"\"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		chart := writeChart(t, sub, "chart.yaml", `version: 1
+runbook: not-admin
+result: {kind: verdict/account, decider: Member, nagios: {ok: [not-member], critical: [member]}}
+stages:
+  - id: search
+    exec:
+      command: ["`+fake+`", -x, -LLL, -s, base, -b, "cn=admins,ou=groups,dc=example,dc=com", member]
+      parse: lines
+  - id: member
+    name: Member
+    decide:
+      rules:
+        - {when: 'any(search.stdout, # == "member: `+long+`")', then: member, label: the backup account is an admin}
+      default: {branch: not-member, label: the backup account is no admin}
+    branches:
+      member: [{id: m, verdict: {subject: '"backup"', verdict: '"member"'}}]
+      not-member: [{id: n, verdict: {subject: '"backup"', verdict: '"not-member"'}}]
+`)
+		r := runCLI(t, sub, "exec", chart, "--format", "nagios")
+		if !strings.HasPrefix(r.stdout, tc.want) {
+			t.Errorf("%s: exit %d; want %s:\n%s%s", tc.name, r.code, tc.want, r.stdout, r.stderr)
+		}
+		if tc.want == "not-admin UNKNOWN" && (r.code != 3 || !strings.Contains(r.stdout, `the first continuation, line 4: " ,dc=example,dc=com"; run it with -o ldif-wrap=no`)) {
+			t.Errorf("%s: exit %d; want 3, naming the continuation:\n%s", tc.name, r.code, r.stdout)
+		}
+	}
+}
