@@ -325,3 +325,50 @@ stages:
     read: {path: '"/etc/{{app}}/app.conf"'}
 `, `holds {{app}} inside a quoted text: {{…}} is another tool's template (Jinja, Ansible, Helm), which runbook does not read, so here it is those characters, never the value of app`)
 }
+
+// TestSetStageIdReadAsItsKeysSaysHow: `csn.c` over `- id: csn, set: {p:
+// …, c: …}` reads a name nothing defines, as every set: key is a name of
+// its own; the error said only that, and an author reading CSNs off two
+// servers rewrote the expression three times. It says now which name to
+// read.
+func TestSetStageIdReadAsItsKeysSaysHow(t *testing.T) {
+	t.Parallel()
+	const chart = `version: 1
+runbook: r
+stages:
+  - id: csn
+    set:
+      p: '[1]'
+      c: '[2]'
+  - id: use
+    set:
+      n: 'len(csn.c) + len(csn)'
+`
+	loadErr(t, "member", chart, `reads csn, which no input, var, stage key, foreach as or index defines (csn is the id of a set: stage, whose keys are names of their own: read c, not csn.c)`)
+	loadErr(t, "no member", strings.Replace(chart, "len(csn.c) + ", "", 1), `(csn is the id of a set: stage, whose keys are names of their own: read p, not csn.p)`)
+}
+
+// TestLDAPPasswordAdviceNamesTheFileOption: a bind password given to
+// ldapsearch in argv (-w) is refused, and the refusal said to hand it in
+// the environment or on standard input (`printf … | ldapsearch …`):
+// ldapsearch reads neither, and bound with no password (53, "unauthenticated
+// bind … disallowed"). It says -y /dev/stdin now, for a shell: script and
+// a command: item alike; other programs keep the usual advice.
+func TestLDAPPasswordAdviceNamesTheFileOption(t *testing.T) {
+	t.Parallel()
+	const head = `version: 1
+runbook: r
+inputs:
+  password: {type: string, secret: true, required: true}
+stages:
+  - id: s
+    exec:
+`
+	loadErr(t, "shell", head+`      envFrom: {PW: password}
+      shell: ldapsearch -x -D cn=admin,dc=example,dc=com -w "$PW" -b dc=example,dc=com
+`, `ldapsearch reads a bind password from no environment variable, and -W asks a terminal a run does not have: give it a file with -y, /dev/stdin fed the secret (a command: item with stdin: INPUT, or in a script), and nothing after it, since -y reads the file whole and a newline is part of the password: printf '%s' "$PW" | ldapsearch -y /dev/stdin …`)
+	loadErr(t, "command", head+`      command: [/usr/bin/ldapwhoami, -x, -D, "cn=admin,dc=example,dc=com", -w, "${password}"]
+`, `ldapwhoami reads a bind password from no environment variable, and -W asks a terminal a run does not have: give it a file with -y, /dev/stdin fed the secret (a command: item with stdin: INPUT, or in a script), and nothing after it, since -y reads the file whole and a newline is part of the password: [ldapwhoami, …, -y, /dev/stdin, …] with stdin: password`)
+	loadErr(t, "another program", head+`      command: [mysql, "--password=${password}"]
+`, `pass it with envFrom: {PASSWORD: password} (the command reads $PASSWORD) or stdin: password`)
+}

@@ -508,6 +508,51 @@ func (d *defs) reader(file, id string) *placed {
 	return nil
 }
 
+// setStageHint is the hint for an expression reading name where name is
+// no scope key but the id of a set: stage: its keys are names of their
+// own, and `csn.p` over `- id: csn, set: {p: …}` read a name nothing
+// defines with nothing said of why (TestSetStageIdReadAsItsKeysSaysHow).
+// member is the name read after it (`.c` of `csn.c`), "" when none: the
+// hint names it when the stage sets it, else the stage's first key. ""
+// when no set: stage has that id.
+func (d *defs) setStageHint(name, member string) string {
+	files := make([]string, 0, len(d.byStage))
+	for k := range d.byStage {
+		if strings.HasSuffix(k, "\x00"+name) {
+			files = append(files, k)
+		}
+	}
+	slices.Sort(files)
+	for _, k := range files {
+		for _, p := range d.byStage[k] {
+			if len(p.st.Set) == 0 {
+				continue
+			}
+			key := p.st.Set[0].Key
+			for _, a := range p.st.Set {
+				if a.Key == member {
+					key = member
+				}
+			}
+			return fmt.Sprintf(" (%s is the id of a set: stage, whose keys are names of their own: read %s, not %s.%s)", name, key, name, key)
+		}
+	}
+	return ""
+}
+
+// memberAfter is the name src reads at rune offset i after a dot
+// (`.p`), "" when none does.
+func memberAfter(src []rune, i int) string {
+	if i >= len(src) || src[i] != '.' {
+		return ""
+	}
+	j := i + 1
+	for j < len(src) && (src[j] == '_' || unicode.IsLetter(src[j]) || unicode.IsDigit(src[j])) {
+		j++
+	}
+	return string(src[i+1 : j])
+}
+
 // laterWriters returns the stages that write name when every one of them
 // runs after stage r on every path, so that r reads name before any run
 // could have written it; nil when some writer may have run first, or the
@@ -747,6 +792,9 @@ func (c compiled) check(d *defs, at *placed, known []string) {
 		if hint == "" && nilWords[id.Name] {
 			// null, NULL, None: expr's word for no value is nil.
 			hint = "; an expression writes no value as nil (use nil, not " + id.Name + ")"
+		}
+		if hint == "" {
+			hint = d.setStageHint(id.Name, memberAfter(src, id.Offset+utf8.RuneCountInString(id.Name)))
 		}
 		if hint == "" {
 			hint = nearest(id.Name, known)

@@ -1,6 +1,7 @@
 package chart
 
 import (
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -54,11 +55,39 @@ func (l *loader) checkShellSecrets(spec *Spec, from map[string]string) {
 			return true
 		}
 		if v, in, prog := secretInArgv(es.Shell, vars); v != "" {
+			if how := passwordFromFile(prog); how != "" {
+				l.errf(es.ShellPos, st.ID, "exec shell: its script gives $%s, the secret input %q, to %s as an argument, and argv is what ps shows every user of the host for as long as it runs; %s: printf '%%s' \"$%s\" | %s -y /dev/stdin …",
+					v, in, prog, how, v, prog)
+				return true
+			}
 			l.errf(es.ShellPos, st.ID, "exec shell: its script gives $%s, the secret input %q, to %s as an argument, and argv is what ps shows every user of the host for as long as it runs; have %s read it from its environment (mysql reads MYSQL_PWD, psql PGPASSWORD, sshpass -e SSHPASS: envFrom: {MYSQL_PWD: %s}) or its standard input (printf '%%s' \"$%s\" | %s …, or <<< \"$%s\")",
 				v, in, prog, prog, in, v, prog, v)
 		}
 		return true
 	})
+}
+
+// openLDAPClients are OpenLDAP's command-line clients, which read a bind
+// password from -w (argv), a terminal (-W) or a file (-y) alone.
+var openLDAPClients = map[string]bool{
+	"ldapsearch": true, "ldapwhoami": true, "ldapmodify": true, "ldapadd": true, "ldapdelete": true,
+	"ldapmodrdn": true, "ldappasswd": true, "ldapcompare": true, "ldapexop": true, "ldapvc": true,
+}
+
+// passwordFromFile is how prog, a program that reads a password from no
+// environment variable and not from its standard input alone, is given
+// one out of argv; "" for any other program, to which the usual advice
+// (its environment, its standard input) applies. `ldapsearch -w
+// "$PW"` was refused with "read it from its environment … or its
+// standard input (printf … | ldapsearch …)": ldapsearch reads neither,
+// binds anonymously or fails, and -W asks a terminal a run does not have
+// (TestLDAPPasswordAdviceNamesTheFileOption).
+func passwordFromFile(prog string) string {
+	base := filepath.Base(prog)
+	if !openLDAPClients[base] {
+		return ""
+	}
+	return base + " reads a bind password from no environment variable, and -W asks a terminal a run does not have: give it a file with -y, /dev/stdin fed the secret (a command: item with stdin: INPUT, or in a script), and nothing after it, since -y reads the file whole and a newline is part of the password"
 }
 
 // secretInArgv is the first variable of vars the script expands in an

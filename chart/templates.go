@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -351,11 +352,36 @@ func (l *loader) checkTemplateSecrets(spec *Spec) {
 			if r != in {
 				held = fmt.Sprintf(" (%s is %s, computed from it)", r, via[r])
 			}
+			if how := passwordFromFile(stageProgram(spec, t.stage)); how != "" {
+				l.errf(pos, t.stage, "%s: template part ${%s} reads the secret input %q%s: a secret never goes into argv, where ps shows it; %s: [%s, …, -y, /dev/stdin, …] with stdin: %s",
+					t.what, t.x.String(), in, held, how, filepath.Base(stageProgram(spec, t.stage)), r)
+				break
+			}
 			l.errf(pos, t.stage, "%s: template part ${%s} reads the secret input %q%s: a secret never goes into argv, where ps shows it; pass it with envFrom: {%s: %s} (the command reads $%s) or stdin: %s",
 				t.what, t.x.String(), in, held, envName(in), r, envName(in), r)
 			break
 		}
 	}
+}
+
+// stageProgram is the program the exec command: of the stage with this id
+// runs (its first item as written), "" when no such stage, several of
+// that id, or its program is a template.
+func stageProgram(spec *Spec, id string) string {
+	prog, n := "", 0
+	walkStages(spec.Stages, func(st *StageSpec) bool {
+		if st.ID == id && st.Exec != nil {
+			n++
+			if len(st.Exec.Command) > 0 && !strings.Contains(st.Exec.Command[0], "${") {
+				prog = st.Exec.Command[0]
+			}
+		}
+		return true
+	})
+	if n != 1 {
+		return ""
+	}
+	return prog
 }
 
 // secretNames are the names that hold a secret of spec: each secret

@@ -322,7 +322,12 @@ const (
 // gpg called good by a key revoked or expired, a finding a command wrote
 // on stderr where the stdout the chart parses lists such findings (debsums'
 // missing file), a code read as the answer that the tool gives over its
-// findings too, beside the findings it printed (dpkg --verify's 0), jq's null where
+// findings too, beside the findings it printed (dpkg --verify's 0), an
+// ldapsearch's noSuchObject whose server did not find the entry's parent
+// (the base misspelt or hidden, not the entry gone), an ldapsearch's
+// continuation reference (part of the tree on a server nobody asked) or
+// its LDIF folded (a value read cut in two),
+// jq's null where
 // a value was asked for (a key misspelt reads as no value), util-linux's
 // JSON tree read as a list (findmnt -J's mounts below /, lsblk -J's
 // partitions), a number past 2^53 a float64 rounded before it was printed
@@ -333,7 +338,7 @@ const (
 // object lacks (the rows judged it as no value), a table with no rows of
 // a chart that did not say none is its answer ("no verdict rows" is fine
 // only when the author says nothing to report is).
-var notJudged = []string{ItemFailed, ItemTruncated, ItemNullItems, ItemWithheld, ItemUnparsed, ItemStderrOnly, ItemDenied, ItemNotUTF8, ItemDropped, ItemNoRow, ItemAbsentMember, ItemEmpty, ItemUnseenFailure, ItemPipedAnswer, ItemPluginReadAbsent, ItemNoDNSAnswer, ItemDigShortBlank, ItemSearchedNothing, ItemHostUnverified, ItemJQNull, ItemTree, ItemRounded, ItemErrorReply, ItemToolError, ItemGitStderr, ItemPingNotAlive, ItemMdadmScanBlank, ItemFsckUnchecked, ItemLsblkUntyped, ItemBlkidBlank, ItemKeyNotValid, ItemFindingElsewhere, ItemCodeNotAnswer}
+var notJudged = []string{ItemFailed, ItemTruncated, ItemNullItems, ItemWithheld, ItemUnparsed, ItemStderrOnly, ItemDenied, ItemNotUTF8, ItemDropped, ItemNoRow, ItemAbsentMember, ItemEmpty, ItemUnseenFailure, ItemPipedAnswer, ItemPluginReadAbsent, ItemNoDNSAnswer, ItemDigShortBlank, ItemSearchedNothing, ItemHostUnverified, ItemJQNull, ItemTree, ItemRounded, ItemErrorReply, ItemToolError, ItemGitStderr, ItemPingNotAlive, ItemMdadmScanBlank, ItemFsckUnchecked, ItemLsblkUntyped, ItemBlkidBlank, ItemKeyNotValid, ItemFindingElsewhere, ItemCodeNotAnswer, ItemLDAPBaseUnfound, ItemLDAPReferral, ItemLDIFFolded}
 
 // NotJudged says whether a ledger item of this kind leaves a subject
 // unjudged: the one list a Nagios check's state (internal/gate) and the

@@ -75,6 +75,9 @@ const ItemDenied = "denied"
 //	"debsums: no md5sums for"                         debsums skipped a package it was given
 //	"gpg: keybox '…' created"                         gpg made the keyring it was to read
 //	(gpg 1: "gpg: keyring `…' created")
+//	"size limit exceeded", "time limit exceeded",     an LDAP search stopped at a
+//	"administrative limit exceeded" (ldapsearch's     limit and printed the entries
+//	own words)                                        before it (ldapLimit)
 //	"failed to connect to bus",                       systemctl & co. asked no
 //	"has not been booted with systemd"                manager (noManager)
 //	"couldn't find device with uuid", "is missing     vgs, lvs, pvs over a VG one of
@@ -254,6 +257,8 @@ func deniedCause(line string) string {
 		return causeMissingPV
 	case lvmNoDeviceMapper(low):
 		return causeNoDeviceMapper
+	case ldapLimit(low):
+		return causeLDAPLimit
 	case strings.Contains(low, "may be incomplete") || strings.Contains(low, "will be missing") ||
 		strings.Contains(low, "as super-user") || strings.Contains(low, "as superuser") ||
 		strings.Contains(low, "would have to be root") || strings.Contains(low, "could not be identified"):
@@ -469,6 +474,26 @@ func lvmNoDeviceMapper(low string) bool {
 		strings.Contains(low, "failure to communicate with kernel device-mapper driver")
 }
 
+// causeLDAPLimit is what a line says when an LDAP search stopped at a
+// limit (ldapLimit).
+const causeLDAPLimit = "stopped its search at a limit and printed only the entries found before it"
+
+// ldapLimit says whether a line (lower case) is ldapsearch saying the
+// server (or its own -z, -l) ended the search at a limit: `Size limit
+// exceeded (4)`, `Time limit exceeded (3)`, `Administrative limit
+// exceeded (11)`. It prints every entry it got before the limit, and
+// exits 4, 3 or 11; `ssh ldap1 'ldapsearch … | grep ^uid:'` (the remote
+// shell has no pipefail) or `ldapsearch … || true` make that 0, and a
+// check of locked accounts said OK over the five entries of a directory's
+// default anonymous size limit, the sixth locked (cmd/runbook
+// TestLDAPSearchCutAtALimitIsNoWholeAnswer, testdata/wave-ldap/locked).
+// ldap_err2string's words, the same in every OpenLDAP client.
+func ldapLimit(low string) bool {
+	return strings.Contains(low, "size limit exceeded") ||
+		strings.Contains(low, "time limit exceeded") ||
+		strings.Contains(low, "administrative limit exceeded")
+}
+
 // causeIncomplete is what a line says when the tool itself says its
 // output is not whole, as lshw and lsusb -v run as a user do.
 const causeIncomplete = "its output may be incomplete"
@@ -604,6 +629,9 @@ func deniedWhy(exit int, line string) string {
 	}
 	if cause == causeNoDeviceMapper {
 		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so what it printed comes from the VG metadata alone: no LV's live state was read (lvs prints the attr's state letters as X, and lv_health_status, data_percent, metadata_percent and snap_percent blank), and a blank is no health and no room; stderr's first such line: %q; run it where the kernel's device-mapper is reachable (on the host, or a container given /dev/mapper/control)", cause, exit, line)
+	}
+	if cause == causeLDAPLimit {
+		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so an entry past the limit is not known to be absent; stderr's first such line: %q; bind as an account the server's limits allow the whole search (slapd's limits, sizelimit), or narrow the search until it ends within them (ldapsearch exits 0 then)", cause, exit, line)
 	}
 	if cause == causeIncomplete {
 		return fmt.Sprintf("it said on stderr that %s though it exited %d, so its output holds only what it could read, and what it left out is not known to be absent; stderr's first such line: %q; run it with the privilege it asks for", cause, exit, line)

@@ -140,7 +140,7 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 			}
 		}
 		// a fact: its durationMs made an equal value an accident of the clock
-		s.SetFact(into, rs.execValue(s.Path(), es, res, row))
+		s.SetFact(into, rs.execValue(s.Path(), es, argv, res, row))
 		return nil
 	}
 }
@@ -233,7 +233,7 @@ func retryOn(on []string, row label.Row, res proc.Result) bool {
 // it passes through coverage (served form in the scope, declarations on the
 // ledger). A result over the output cap is withheld from the scope, and
 // the ledger says so (record.WithheldEntry).
-func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, row label.Row) map[string]any {
+func (rs *runState) execValue(path string, es *chart.ExecSpec, argv []string, res proc.Result, row label.Row) map[string]any {
 	out := map[string]any{
 		"stdout":     nil,
 		"stderr":     nil,
@@ -292,6 +292,11 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 	if whose != "" {
 		rs.fileLedger(record.ErrorReplyEntry(path, whose, *res.ExitCode, rs.mask(reply)))
 	}
+	if line, n := ldifFolded(es, res, row, stdout); n > 0 {
+		// Beside whatever else is said: a value read cut in two is
+		// wrong whatever the rest of the output holds.
+		rs.fileLedger(record.LDIFFoldedEntry(path, n, rs.mask(line)))
+	}
 	if onlyStderr {
 		mode := es.Parse.Mode
 		if !es.ParseGiven {
@@ -311,6 +316,11 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		// Before the others: gpg's exit 0 over a revoked key's signature
 		// is no answer of a good one, whatever else it said.
 		rs.fileLedger(record.KeyNotValidEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
+	} else if why := ldapBaseUnfound(es, argv, res, row, stderr); why != "" {
+		// Before the others: ldapsearch's "No such object" is said of
+		// a base not found as of an entry gone, and what its Matched
+		// DN says tells them apart.
+		rs.fileLedger(record.LDAPBaseUnfoundEntry(path, row.Answer, rs.mask(why)))
 	} else if line := toolError(es, res, row, stderr); line != "" {
 		// Before the others: the tool's own words that it failed say
 		// why its code is no answer more exactly than a line it quotes
@@ -335,6 +345,8 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, res proc.Result, 
 		}
 	} else if line != "" {
 		rs.fileLedger(record.DeniedEntry(path, *res.ExitCode, rs.mask(line)))
+	} else if line := ldapReference(es, res, row, stdout); line != "" {
+		rs.fileLedger(record.LDAPReferralEntry(path, *res.ExitCode, rs.mask(line)))
 	} else if n, first := dpkgVerifyFound(es, res, row, stdout); n > 0 {
 		rs.fileLedger(record.DpkgVerifyFoundEntry(path, row.Answer, n, rs.mask(first)))
 	} else if line := findingOnStderr(es, res, row, stderr); line != "" {
@@ -768,6 +780,42 @@ func fsckUnchecked(es *chart.ExecSpec, res proc.Result, row label.Row, stdout, s
 		return "", ""
 	}
 	return record.FsckUnchecked(stdout, stderr, *res.ExitCode)
+}
+
+// ldapBaseUnfound is why an ldapsearch's exit 32 (noSuchObject) the chart
+// declared an answer is none (record.LDAPNoSuchBase): the server did not
+// say the entry's parent was found, so the base's container or suffix
+// may be what is missing. Judged under the declared 32 whatever stderr
+// text it was declared with: slapd says "No such object" of both. ""
+// otherwise.
+func ldapBaseUnfound(es *chart.ExecSpec, argv []string, res proc.Result, row label.Row, stderr string) string {
+	if !row.Answered() || res.ExitCode == nil || *res.ExitCode != 32 || !es.LDAPSearch() {
+		return ""
+	}
+	return record.LDAPNoSuchBase(stderr, chart.LDAPSearchBase(argv))
+}
+
+// ldapReference is the first search continuation reference an ldapsearch
+// printed (record.LDAPReference), when it ended as no failure: part of
+// the tree is on a server it did not ask (record.ItemLDAPReferral). ""
+// otherwise.
+func ldapReference(es *chart.ExecSpec, res proc.Result, row label.Row, stdout string) string {
+	if !answeredAsNoFailure(res, row) || !es.LDAPSearch() {
+		return ""
+	}
+	return record.LDAPReference(stdout)
+}
+
+// ldifFolded is the first folded line an ldapsearch printed and its
+// number (record.LDIFFolded), when it ended as no failure and its stdout
+// is ldapsearch's own (a command:, not a script's filter): each parse
+// mode reads a continuation as a line of its own (record.ItemLDIFFolded).
+// 0 otherwise.
+func ldifFolded(es *chart.ExecSpec, res proc.Result, row label.Row, stdout string) (string, int) {
+	if !answeredAsNoFailure(res, row) || !es.LDAPSearchCommand() {
+		return "", 0
+	}
+	return record.LDIFFolded(stdout)
 }
 
 // toolError is stderr's first line that is the tool's own error line

@@ -1403,3 +1403,61 @@ stages:
 		}
 	}
 }
+
+// TestLDAPSearchCutAtALimitIsNoWholeAnswer: ldapsearch stopped by a size
+// or time limit (slapd's default anonymous sizelimit, its own -z or -l)
+// prints the entries it got before the limit, says `Size limit exceeded
+// (4)` on stderr and exits 4; a remote shell with no pipefail (`ssh ldap1
+// 'ldapsearch … | awk …'`) or `|| true` makes that 0, and a check of
+// expired accounts said OK, Consistent, over the first five accounts of
+// the directory, the sixth expired. testdata/wave-ldap/expired.
+func TestLDAPSearchCutAtALimitIsNoWholeAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	const said = `stage "search" did not check its output (it said on stderr that it stopped its search at a limit and printed only the entries found before it though it exited 0, so an entry past the limit is not known to be absent; stderr's first such line: `
+	for _, tc := range []struct {
+		name, stderr, line string
+	}{
+		{"size limit", `Size limit exceeded (4)`, `"Size limit exceeded (4)"`},
+		{"time limit", `Time limit exceeded (3)`, `"Time limit exceeded (3)"`},
+		{"administrative limit", `Administrative limit exceeded (11)\n\tadditional info: unchecked limit`, `"Administrative limit exceeded (11)"`},
+		{"a search that ended", ``, ""},
+	} {
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
+runbook: expired
+result: {kind: verdict/account, decider: Expiry, nagios: {ok: [active], warning: [expired]}}
+stages:
+  - id: search
+    exec:
+      parse: {as: csv, header: false, names: [uid, shadowExpire]}
+      shell: |
+        printf 'alice,30000\nbob,30001\n'
+        printf "`+tc.stderr+`" >&2
+  - id: per
+    foreach:
+      items: search.stdout
+      as: a
+      maxBranches: 64
+      stages:
+        - id: expiry
+          name: Expiry
+          decide:
+            rules:
+              - {when: 'a.shadowExpire <= 20000', then: expired, label: the day has passed}
+            default: {branch: active, label: expires later}
+          branches:
+            expired: [{id: e, verdict: {subject: a.uid, verdict: '"expired"'}}]
+            active: [{id: a, verdict: {subject: a.uid, verdict: '"active"'}}]
+`)
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		if tc.line == "" {
+			if r.code != 0 || !strings.HasPrefix(r.stdout, "expired OK") {
+				t.Errorf("%s: exit %d; want 0, OK:\n%s", tc.name, r.code, r.stdout)
+			}
+			continue
+		}
+		if r.code != 3 || !strings.HasPrefix(r.stdout, "expired UNKNOWN") || !strings.Contains(r.stdout, said+tc.line) {
+			t.Errorf("%s: exit %d; want 3, UNKNOWN, saying %s%s:\n%s", tc.name, r.code, said, tc.line, r.stdout)
+		}
+	}
+}
