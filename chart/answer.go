@@ -36,7 +36,7 @@ func (e *ExecSpec) Answer(code *int, stderr []byte) string {
 // listed (fsck's 8, an operational error, beside its 4, errors left: the
 // check did not run to its end, and 12 is no answer of errors).
 func (e *ExecSpec) bitsAnswer(code int) string {
-	if code == 0 || len(e.ExitBits) == 0 {
+	if code == 0 || len(e.ExitBits) == 0 || e.RelaysCode(code) {
 		return ""
 	}
 	rest, word := code, ""
@@ -52,6 +52,31 @@ func (e *ExecSpec) bitsAnswer(code int) string {
 		return ""
 	}
 	return word
+}
+
+// RelaysCode says whether code may be no code of the tool at all but
+// what stands between runbook and it said: bash (a shell: script, or a
+// command that is bash, sh …) reports a command a signal ended as 128+N
+// and one it could not run as 126 or 127; timeout(1) exits 124 when the
+// time ran out, 125 when it failed, 126 or 127, 137 when it sent KILL,
+// and 128+N under --preserve-status. Read as bits those are a tool's
+// findings (137 is 128+8+1: e2fsck's library error, operational error
+// and errors corrected), so exitBits: never reads them (bitsAnswer);
+// exitCodes: may still list one.
+func (e *ExecSpec) RelaysCode(code int) bool {
+	if code < 124 || code == 128 {
+		return false
+	}
+	relay := e.Shell != ""
+	if len(e.Command) > 0 {
+		switch filepath.Base(e.Command[0]) {
+		case "timeout", "bash", "sh", "dash", "zsh", "ksh":
+			relay = true
+		}
+	}
+	// bash's own are 126, 127 and past 128; 124 and 125 are timeout's,
+	// which a script may run
+	return relay
 }
 
 // BitWords are the words of every bit of code exitBits: lists, in the

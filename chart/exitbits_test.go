@@ -86,3 +86,46 @@ stages:
 		loadErr(t, tc.name, chart(tc.bits), tc.err)
 	}
 }
+
+// TestExitBitsAreNoSignalsDeathOrARelaysOwnCode: bash reports a command
+// a signal ended as 128+N, and timeout(1) exits 124 when it ran out (137
+// when it sent KILL, 128+N under --preserve-status), and both 126 or 127
+// over a command not run. `shell: timeout -s KILL "$LIMIT" e2fsck -fn
+// "$IMAGE"` under exitBits: {4: errors, 128: library, 8: incomplete, 1:
+// corrected} exited 137 (128+8+1) when timeout killed e2fsck, and the
+// run said `library` (bits library, incomplete, corrected), CRITICAL,
+// Consistent, of a check that was killed (testdata/wave-bits/fsck-killed).
+// Under a shell or timeout those codes are no bitmask of the tool: a
+// failure, unless exitCodes: lists them.
+func TestExitBitsAreNoSignalsDeathOrARelaysOwnCode(t *testing.T) {
+	t.Parallel()
+	bits := []ExitBit{{4, "errors"}, {128, "library"}, {8, "incomplete"}, {1, "corrected"}, {16, "usage"}, {32, "cancelled"}, {64, "sixty-four"}, {2, "reboot"}}
+	code := func(c int) *int { return &c }
+	shell := &ExecSpec{Shell: `timeout -s KILL "$LIMIT" e2fsck -fn "$IMAGE"`, ExitBits: bits}
+	timeout := &ExecSpec{Command: []string{"/usr/bin/timeout", "30", "smartctl", "-H", "/dev/sda"}, ExitBits: bits}
+	direct := &ExecSpec{Command: []string{"e2fsck", "-fn", "/dev/sdb1"}, ExitBits: bits}
+	listed := &ExecSpec{Shell: "e2fsck -fn /dev/sdb1", ExitCodes: map[int]string{137: "killed"}, ExitBits: bits}
+	for _, tc := range []struct {
+		name string
+		e    *ExecSpec
+		code int
+		want string
+	}{
+		{"a shell's KILL", shell, 137, ""},
+		{"a shell's TERM", shell, 143, ""},
+		{"a shell's command not found", shell, 127, ""},
+		{"a shell's command not run", shell, 126, ""},
+		{"timeout ran out", timeout, 124, ""},
+		{"timeout failed", timeout, 125, ""},
+		{"timeout's KILL", timeout, 137, ""},
+		{"a shell's own bits below", shell, 12, "errors"},
+		{"128 alone is no signal", shell, 128, "library"},
+		{"the tool itself", direct, 137, "library"},
+		{"the tool's 124", direct, 124, "errors"},
+		{"exitCodes: lists it", listed, 137, "killed"},
+	} {
+		if got := tc.e.Answer(code(tc.code), nil); got != tc.want {
+			t.Errorf("%s: Answer(%d) = %q, want %q", tc.name, tc.code, got, tc.want)
+		}
+	}
+}
