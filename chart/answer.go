@@ -13,21 +13,53 @@ import (
 // there is no code (the command never ended by itself), the chart did not
 // list it, or it listed it with a stderr text (AnswerStderr) that stderr
 // does not hold, in any case: then the code is a failure of the command,
-// not the answer, since the command said something else went wrong. It is
+// not the answer, since the command said something else went wrong; and
+// smartctl's bit 2 without its line on stdout saying the device is in a
+// low-power mode (smartctlPowerMode) is a device it could not open. It is
 // the one judgement of whether an exit is an answer; the script row, the
 // stage's status and every item that reads the answer take it from here.
-func (e *ExecSpec) Answer(code *int, stderr []byte) string {
+func (e *ExecSpec) Answer(code *int, stdout, stderr []byte) string {
 	if code == nil {
 		return ""
 	}
 	word, ok := e.ExitCodes[*code]
 	if !ok {
-		return e.bitsAnswer(*code)
+		word = e.bitsAnswer(*code)
+	} else if want, ok := e.AnswerStderr[*code]; ok && !stderrSays(stderr, want) {
+		return ""
 	}
-	if want, ok := e.AnswerStderr[*code]; ok && !stderrSays(stderr, want) {
+	if word != "" && *code&2 != 0 && e.runsSmartctl() && !smartctlPowerMode.Match(stdout) {
+		// smartctl's bit 2 is a device it could not open as much as
+		// one asleep under -n, and it says which on stdout
 		return ""
 	}
 	return word
+}
+
+// smartctlPowerMode is smartctl's line (on stdout, in its text and its
+// -j JSON alike) saying it left a device in a low-power mode unread under
+// -n: `Device is in STANDBY mode, exit(2)`. Its bit 2 is an answer only
+// with it: without it the 2 is a device it could not open (`Smartctl
+// open device: /dev/vda failed: Operation not permitted`, `No such
+// device`) or that gave no IDENTIFY, and a chart's {2: asleep} said asleep,
+// OK, of a disk nobody read (TestSmartctlBitTwoIsAnAnswerOnlyOverAPowerMode).
+var smartctlPowerMode = regexp.MustCompile(`Device is in [A-Z][A-Za-z ()]* mode, exit\(\d+\)`)
+
+// smartctlInShell finds smartctl in a shell: script.
+var smartctlInShell = regexp.MustCompile(`(^|[\s;&|(/])smartctl(\s|$)`)
+
+// runsSmartctl says whether the exec runs smartctl: as its command, behind
+// a command that runs another (sudo, timeout), or in its shell: script.
+func (e *ExecSpec) runsSmartctl() bool {
+	if e == nil {
+		return false
+	}
+	for _, a := range e.Command {
+		if filepath.Base(a) == "smartctl" {
+			return true
+		}
+	}
+	return e.Shell != "" && smartctlInShell.MatchString(e.Shell)
 }
 
 // bitsAnswer is the word of a code exitCodes: does not list that

@@ -35,7 +35,7 @@ func TestExitBitsAnswerACodeTheyCoverWhole(t *testing.T) {
 		{"0 with no word", smart, code(0), "", nil},
 		{"no code", fsck, nil, "", nil},
 	} {
-		got := tc.e.Answer(tc.code, nil)
+		got := tc.e.Answer(tc.code, nil, nil)
 		if got != tc.want {
 			t.Errorf("%s: Answer = %q, want %q", tc.name, got, tc.want)
 		}
@@ -124,7 +124,52 @@ func TestExitBitsAreNoSignalsDeathOrARelaysOwnCode(t *testing.T) {
 		{"the tool's 124", direct, 124, "errors"},
 		{"exitCodes: lists it", listed, 137, "killed"},
 	} {
-		if got := tc.e.Answer(code(tc.code), nil); got != tc.want {
+		if got := tc.e.Answer(code(tc.code), nil, nil); got != tc.want {
+			t.Errorf("%s: Answer(%d) = %q, want %q", tc.name, tc.code, got, tc.want)
+		}
+	}
+}
+
+// TestSmartctlBitTwoIsAnAnswerOnlyOverAPowerMode: smartctl's bit 2 is a
+// device it could not open (or that gave no IDENTIFY) as much as one in
+// a low-power mode under -n standby, and smartctl says which on stdout.
+// `smartctl -H -n standby -d ata /dev/vda` under exitBits: {…, 2:
+// asleep} printed `Smartctl open device: /dev/vda failed: Operation not
+// permitted`, exit 2, and the run said asleep, OK, Consistent, of a disk
+// nobody read (testdata/wave-bits/smart-health). Such a code is an
+// answer only when smartctl said `Device is in STANDBY mode, exit(2)`.
+func TestSmartctlBitTwoIsAnAnswerOnlyOverAPowerMode(t *testing.T) {
+	t.Parallel()
+	code := func(c int) *int { return &c }
+	bits := []ExitBit{{8, "failing"}, {64, "logged"}, {2, "asleep"}}
+	smart := &ExecSpec{Command: []string{"smartctl", "-H", "-n", "standby", "/dev/sda"}, ExitBits: bits}
+	sudo := &ExecSpec{Command: []string{"sudo", "/usr/sbin/smartctl", "-H", "-n", "standby", "/dev/sda"}, ExitCodes: map[int]string{2: "asleep"}}
+	shell := &ExecSpec{Shell: `smartctl -H -n standby "$DISK"`, ExitBits: bits}
+	other := &ExecSpec{Command: []string{"fsck", "-n", "/dev/sda1"}, ExitBits: []ExitBit{{4, "errors"}, {2, "reboot"}}}
+	const (
+		openFailed = "Smartctl open device: /dev/vda failed: Operation not permitted\n"
+		noDevice   = "/dev/sdz: Unable to detect device type\nSmartctl open device: /dev/sdz failed: No such device\n"
+		standby    = "smartctl 7.3 2022-02-28 r5338 [x86_64-linux] (local build)\n\nDevice is in STANDBY mode, exit(2)\n"
+		standbyOS  = "/dev/sda: Device is in STANDBY (OS) mode, exit(2)\n"
+	)
+	for _, tc := range []struct {
+		name   string
+		e      *ExecSpec
+		code   int
+		stdout string
+		want   string
+	}{
+		{"open refused", smart, 2, openFailed, ""},
+		{"no such device", smart, 2, noDevice, ""},
+		{"in standby", smart, 2, standby, "asleep"},
+		{"in standby, said by the OS", smart, 2, standbyOS, "asleep"},
+		{"under sudo, exitCodes:", sudo, 2, openFailed, ""},
+		{"under sudo, in standby", sudo, 2, standby, "asleep"},
+		{"in a script", shell, 2, openFailed, ""},
+		{"another bit", smart, 72, "SMART overall-health self-assessment test result: FAILED!\n", "failing"},
+		{"another tool's 2", other, 2, "", "reboot"},
+	} {
+		if got := tc.e.Answer(code(tc.code), []byte(tc.stdout), nil); got != tc.want {
 			t.Errorf("%s: Answer(%d) = %q, want %q", tc.name, tc.code, got, tc.want)
 		}
 	}
