@@ -51,3 +51,34 @@ stages:
 		}
 	}
 }
+
+// TestExitBitsAreAnEmptyListOverExitZeroWithoutAWord: CHARTS.md says
+// into.bits is an empty list over exit 0, but it was set only beside a
+// status, so a chart declaring exitBits: and no exitCodes: word for 0
+// (`exitBits: {8: failing, 64: logged}` over smartctl -H) had no bits
+// over a healthy disk, and a rule `"failing" in health.bits` could not be
+// evaluated there: Not sure of every healthy disk
+// (testdata/wave-bits/fsck-order). Exit 0 is no failure: bits is [].
+func TestExitBitsAreAnEmptyListOverExitZeroWithoutAWord(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeChart(t, dir, "zero.yaml", `version: 1
+runbook: bits
+stages:
+  - id: check
+    exec:
+      command: [sh, -c, 'exit 0']
+      exitBits: {4: errors, 8: incomplete}
+`)
+	r := runCLI(t, dir, "exec", "zero.yaml", "--format", "json")
+	var out struct {
+		State map[string]map[string]any `json:"state"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+		t.Fatalf("%v\n%s%s", err, r.stdout, r.stderr)
+	}
+	got := out.State["check"]
+	if _, has := got["status"]; has || !reflect.DeepEqual(got["bits"], []any{}) {
+		t.Errorf("exit 0: status %v, bits %#v; want no status, bits []", got["status"], got["bits"])
+	}
+}
