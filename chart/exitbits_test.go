@@ -2,6 +2,7 @@ package chart
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -172,5 +173,23 @@ func TestSmartctlBitTwoIsAnAnswerOnlyOverAPowerMode(t *testing.T) {
 		if got := tc.e.Answer(code(tc.code), []byte(tc.stdout), nil); got != tc.want {
 			t.Errorf("%s: Answer(%d) = %q, want %q", tc.name, tc.code, got, tc.want)
 		}
+	}
+}
+
+// TestPipedAnswerNoteNamesExitBits: runbook plan notes a shell: script of
+// several commands whose non-zero code is an answer (any command may
+// exit with it), but it read exitCodes: alone: `cd "$D" && e2fsck -fn
+// good.img` under exitBits: {4: errors, 8: incomplete, 1: corrected}
+// had no note, though cd's own 1 over a folder not there is the bit
+// `corrected` (a run said so, and filed it Not sure).
+func TestPipedAnswerNoteNamesExitBits(t *testing.T) {
+	t.Parallel()
+	e := &ExecSpec{Shell: `cd "$D" && e2fsck -fn good.img`, ExitCodes: map[int]string{0: "clean"}, ExitBits: []ExitBit{{4, "errors"}, {8, "incomplete"}, {1, "corrected"}}}
+	note := e.PipedAnswerNote()
+	if !strings.Contains(note, "exitBits:") || !strings.Contains(note, " 1 ") {
+		t.Errorf("PipedAnswerNote = %q, want it to name exitBits: and its bit 1", note)
+	}
+	if got := (&ExecSpec{Shell: e.Shell, ExitCodes: map[int]string{0: "clean"}}).PipedAnswerNote(); got != "" {
+		t.Errorf("no non-zero answer: PipedAnswerNote = %q, want none", got)
 	}
 }
