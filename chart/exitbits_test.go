@@ -77,7 +77,7 @@ stages:
 	}
 	for _, tc := range []struct{ name, bits, err string }{
 		{"bits", "{4: errors, 1: corrected}", ""},
-		{"a sum", "{12: errors, 1: corrected}", `c.yaml:8:18: stage "fs": exec exitBits key "12" is not a bit of an exit code: write one of 1, 2, 4, 8, 16, 32, 64, 128 (12 is a sum of bits: list each bit, or give the code itself a word under exitCodes:)`},
+		{"a sum", "{12: errors, 1: corrected}", `c.yaml:8:18: stage "fs": exec exitBits key "12" is not a bit of an exit code: write one of 1, 2, 4, 8, 16, 32, 64, 128 (12 is a sum of bits: a code that is no bitmask, such as rsync's 24 or timeout's 124, takes its word under exitCodes: ({12: errors}); list bits here only for a tool whose manual adds them to make its code, as fsck's and smartctl's do)`},
 		{"zero", "{0: none, 4: errors}", `exec exitBits key "0" is not a bit of an exit code`},
 		{"past a byte", "{256: big, 4: errors}", `exec exitBits key "256" is not a bit`},
 		{"a list", "[4, 1]", `exec exitBits must be a map of the bits of an exit code to words, the most telling first`},
@@ -192,4 +192,24 @@ func TestPipedAnswerNoteNamesExitBits(t *testing.T) {
 	if got := (&ExecSpec{Shell: e.Shell, ExitCodes: map[int]string{0: "clean"}}).PipedAnswerNote(); got != "" {
 		t.Errorf("no non-zero answer: PipedAnswerNote = %q, want none", got)
 	}
+}
+
+// TestExitBitsSumLeadsToExitCodesFirst: exitBits: {24: vanished} over
+// rsync (whose 24 is one code, files that vanished, not 16 with 8) was
+// refused with `(24 is a sum of bits: list each bit, or …)`, and a user
+// who listed 16 and 8 made every code of those bits an answer, though
+// rsync's codes are no bitmask (its 10, 12, 20, 30 are sums of them
+// too). The hint gives exitCodes: first, and bits only for a tool whose
+// manual adds them.
+func TestExitBitsSumLeadsToExitCodesFirst(t *testing.T) {
+	t.Parallel()
+	loadErr(t, "rsync's 24", `version: 1
+runbook: t
+stages:
+  - id: sync
+    exec:
+      command: [rsync, -a, /etc/, /backup/etc/]
+      exitCodes: {0: complete}
+      exitBits: {24: vanished}
+`, `c.yaml:8:18: stage "sync": exec exitBits key "24" is not a bit of an exit code: write one of 1, 2, 4, 8, 16, 32, 64, 128 (24 is a sum of bits: a code that is no bitmask, such as rsync's 24 or timeout's 124, takes its word under exitCodes: ({24: vanished}); list bits here only for a tool whose manual adds them to make its code, as fsck's and smartctl's do)`)
 }
