@@ -33,7 +33,42 @@ func (e *ExecSpec) Answer(code *int, stdout, stderr []byte) string {
 		// one asleep under -n, and it says which on stdout
 		return ""
 	}
+	if word != "" && *code&1 != 0 && e.FsckChangesNothing() {
+		// fsck's 1 is errors corrected, and -n corrects none: fsck.fat's
+		// 1 is errors found and left
+		return ""
+	}
 	return word
+}
+
+// FsckChangesNothing says whether the exec runs the fsck front end
+// (util-linux's fsck; as its command, behind sudo or timeout, or in its
+// shell: script) with -n, which it hands to the checker: nothing is
+// corrected, so its bit 1, errors corrected, is no finding of fsck(8)'s
+// but the checker's own: fsck.fat's 1 is errors found and left (`Leaving
+// filesystem unchanged.`), and `fsck -n /dev/sdc1` under exitBits: {4:
+// errors, 1: corrected} said corrected, WARNING, of a FAT left with its
+// errors (TestFsckOneUnderNoChangesIsNoCorrected). A checker run by its
+// own name (fsck.vfat -n, whose manual gives 1 as errors found) is read
+// as the chart says; fsck's own -N (a dry run) is not -n.
+func (e *ExecSpec) FsckChangesNothing() bool {
+	return e.noteOfEachCommand(func(argv []string) string {
+		for i, a := range argv {
+			if filepath.Base(a) != "fsck" {
+				continue
+			}
+			for _, o := range argv[i+1:] {
+				if o == "--" {
+					continue
+				}
+				if len(o) > 1 && o[0] == '-' && o[1] != '-' && strings.ContainsRune(o[1:], 'n') {
+					return "n"
+				}
+			}
+			return ""
+		}
+		return ""
+	}) != ""
 }
 
 // smartctlPowerMode is smartctl's line (on stdout, in its text and its

@@ -104,8 +104,8 @@ func TestExitBitsAreNoSignalsDeathOrARelaysOwnCode(t *testing.T) {
 	code := func(c int) *int { return &c }
 	shell := &ExecSpec{Shell: `timeout -s KILL "$LIMIT" e2fsck -fn "$IMAGE"`, ExitBits: bits}
 	timeout := &ExecSpec{Command: []string{"/usr/bin/timeout", "30", "smartctl", "-H", "/dev/sda"}, ExitBits: bits}
-	direct := &ExecSpec{Command: []string{"e2fsck", "-fn", "/dev/sdb1"}, ExitBits: bits}
-	listed := &ExecSpec{Shell: "e2fsck -fn /dev/sdb1", ExitCodes: map[int]string{137: "killed"}, ExitBits: bits}
+	direct := &ExecSpec{Command: []string{"e2fsck", "-fp", "/dev/sdb1"}, ExitBits: bits}
+	listed := &ExecSpec{Shell: "e2fsck -fp /dev/sdb1", ExitCodes: map[int]string{137: "killed"}, ExitBits: bits}
 	for _, tc := range []struct {
 		name string
 		e    *ExecSpec
@@ -212,4 +212,40 @@ stages:
       exitCodes: {0: complete}
       exitBits: {24: vanished}
 `, `c.yaml:8:18: stage "sync": exec exitBits key "24" is not a bit of an exit code: write one of 1, 2, 4, 8, 16, 32, 64, 128 (24 is a sum of bits: a code that is no bitmask, such as rsync's 24 or timeout's 124, takes its word under exitCodes: ({24: vanished}); list bits here only for a tool whose manual adds them to make its code, as fsck's and smartctl's do)`)
+}
+
+// TestFsckOneUnderNoChangesIsNoCorrected: fsck's bit 1 is errors
+// corrected, but under -n nothing is written, and fsck.fat (dosfstools)
+// exits 1 over errors it found and left (`Leaving filesystem
+// unchanged.`): `fsck -n /dev/sdc1` over a FAT whose copies differ
+// under exitBits: {4: errors, 8: incomplete, 1: corrected} said
+// `corrected`, WARNING, Consistent, of errors left in place
+// (testdata/wave-bits/fsck-vfat). Under the fsck front end with -n a code
+// holding 1 is no answer: a failure, Not sure; a checker run by its own
+// name is read by its own manual.
+func TestFsckOneUnderNoChangesIsNoCorrected(t *testing.T) {
+	t.Parallel()
+	code := func(c int) *int { return &c }
+	bits := []ExitBit{{4, "errors"}, {8, "incomplete"}, {1, "corrected"}}
+	for _, tc := range []struct {
+		name string
+		e    *ExecSpec
+		code int
+		want string
+	}{
+		{"fsck -n", &ExecSpec{Command: []string{"fsck", "-n", "/dev/sdc1"}, ExitBits: bits}, 1, ""},
+		{"fsck -n, 5", &ExecSpec{Command: []string{"/usr/sbin/fsck", "-n", "/dev/sdc1"}, ExitBits: bits}, 5, ""},
+		{"fsck -n under sudo, exitCodes:", &ExecSpec{Command: []string{"sudo", "fsck", "-n", "/dev/sdc1"}, ExitCodes: map[int]string{0: "clean", 1: "corrected"}}, 1, ""},
+		{"fsck.vfat by its name, whose 1 is errors found", &ExecSpec{Command: []string{"fsck.vfat", "-n", "/dev/sdc1"}, ExitCodes: map[int]string{0: "clean", 1: "corrupt"}}, 1, "corrupt"},
+		{"in a script", &ExecSpec{Shell: `fsck -n "$DEV"`, ExitBits: bits}, 1, ""},
+		{"-n errors stay errors", &ExecSpec{Command: []string{"fsck", "-n", "/dev/sdc1"}, ExitBits: bits}, 4, "errors"},
+		{"-p corrects", &ExecSpec{Command: []string{"fsck", "-p", "/dev/sdc1"}, ExitBits: bits}, 1, "corrected"},
+		{"-y corrects", &ExecSpec{Command: []string{"e2fsck", "-fy", "/dev/sdc1"}, ExitBits: bits}, 5, "errors"},
+		{"-N is fsck's dry run, no option of the checker", &ExecSpec{Command: []string{"fsck", "-N", "/dev/sdc1"}, ExitBits: bits}, 1, "corrected"},
+		{"another tool's -n", &ExecSpec{Command: []string{"smartctl", "-n", "standby", "-H", "/dev/sda"}, ExitBits: []ExitBit{{8, "failing"}, {1, "usage"}}}, 1, "usage"},
+	} {
+		if got := tc.e.Answer(code(tc.code), nil, nil); got != tc.want {
+			t.Errorf("%s: Answer(%d) = %q, want %q", tc.name, tc.code, got, tc.want)
+		}
+	}
 }
