@@ -13,21 +13,88 @@ import (
 // there is no code (the command never ended by itself), the chart did not
 // list it, or it listed it with a stderr text (AnswerStderr) that stderr
 // does not hold, in any case: then the code is a failure of the command,
-// not the answer, since the command said something else went wrong. It is
+// not the answer, since the command said something else went wrong; and
+// smartctl's bit 2 without its line on stdout saying the device is in a
+// low-power mode (smartctlPowerMode) is a device it could not open. It is
 // the one judgement of whether an exit is an answer; the script row, the
 // stage's status and every item that reads the answer take it from here.
-func (e *ExecSpec) Answer(code *int, stderr []byte) string {
+func (e *ExecSpec) Answer(code *int, stdout, stderr []byte) string {
 	if code == nil {
 		return ""
 	}
 	word, ok := e.ExitCodes[*code]
 	if !ok {
-		return e.bitsAnswer(*code)
+		word = e.bitsAnswer(*code)
+	} else if want, ok := e.AnswerStderr[*code]; ok && !stderrSays(stderr, want) {
+		return ""
 	}
-	if want, ok := e.AnswerStderr[*code]; ok && !stderrSays(stderr, want) {
+	if word != "" && *code&2 != 0 && e.runsSmartctl() && !smartctlPowerMode.Match(stdout) {
+		// smartctl's bit 2 is a device it could not open as much as
+		// one asleep under -n, and it says which on stdout
+		return ""
+	}
+	if word != "" && *code&1 != 0 && e.FsckChangesNothing() {
+		// fsck's 1 is errors corrected, and -n corrects none: fsck.fat's
+		// 1 is errors found and left
 		return ""
 	}
 	return word
+}
+
+// FsckChangesNothing says whether the exec runs the fsck front end
+// (util-linux's fsck; as its command, behind sudo or timeout, or in its
+// shell: script) with -n, which it hands to the checker: nothing is
+// corrected, so its bit 1, errors corrected, is no finding of fsck(8)'s
+// but the checker's own: fsck.fat's 1 is errors found and left (`Leaving
+// filesystem unchanged.`), and `fsck -n /dev/sdc1` under exitBits: {4:
+// errors, 1: corrected} said corrected, WARNING, of a FAT left with its
+// errors (TestFsckOneUnderNoChangesIsNoCorrected). A checker run by its
+// own name (fsck.vfat -n, whose manual gives 1 as errors found) is read
+// as the chart says; fsck's own -N (a dry run) is not -n.
+func (e *ExecSpec) FsckChangesNothing() bool {
+	return e.noteOfEachCommand(func(argv []string) string {
+		for i, a := range argv {
+			if filepath.Base(a) != "fsck" {
+				continue
+			}
+			for _, o := range argv[i+1:] {
+				if o == "--" {
+					continue
+				}
+				if len(o) > 1 && o[0] == '-' && o[1] != '-' && strings.ContainsRune(o[1:], 'n') {
+					return "n"
+				}
+			}
+			return ""
+		}
+		return ""
+	}) != ""
+}
+
+// smartctlPowerMode is smartctl's line (on stdout, in its text and its
+// -j JSON alike) saying it left a device in a low-power mode unread under
+// -n: `Device is in STANDBY mode, exit(2)`. Its bit 2 is an answer only
+// with it: without it the 2 is a device it could not open (`Smartctl
+// open device: /dev/vda failed: Operation not permitted`, `No such
+// device`) or that gave no IDENTIFY, and a chart's {2: asleep} said asleep,
+// OK, of a disk nobody read (TestSmartctlBitTwoIsAnAnswerOnlyOverAPowerMode).
+var smartctlPowerMode = regexp.MustCompile(`Device is in [A-Z][A-Za-z ()]* mode, exit\(\d+\)`)
+
+// smartctlInShell finds smartctl in a shell: script.
+var smartctlInShell = regexp.MustCompile(`(^|[\s;&|(/])smartctl(\s|$)`)
+
+// runsSmartctl says whether the exec runs smartctl: as its command, behind
+// a command that runs another (sudo, timeout), or in its shell: script.
+func (e *ExecSpec) runsSmartctl() bool {
+	if e == nil {
+		return false
+	}
+	for _, a := range e.Command {
+		if filepath.Base(a) == "smartctl" {
+			return true
+		}
+	}
+	return e.Shell != "" && smartctlInShell.MatchString(e.Shell)
 }
 
 // bitsAnswer is the word of a code exitCodes: does not list that
@@ -36,7 +103,7 @@ func (e *ExecSpec) Answer(code *int, stderr []byte) string {
 // listed (fsck's 8, an operational error, beside its 4, errors left: the
 // check did not run to its end, and 12 is no answer of errors).
 func (e *ExecSpec) bitsAnswer(code int) string {
-	if code == 0 || len(e.ExitBits) == 0 {
+	if code == 0 || len(e.ExitBits) == 0 || e.RelaysCode(code) {
 		return ""
 	}
 	rest, word := code, ""
@@ -52,6 +119,31 @@ func (e *ExecSpec) bitsAnswer(code int) string {
 		return ""
 	}
 	return word
+}
+
+// RelaysCode says whether code may be no code of the tool at all but
+// what stands between runbook and it said: bash (a shell: script, or a
+// command that is bash, sh …) reports a command a signal ended as 128+N
+// and one it could not run as 126 or 127; timeout(1) exits 124 when the
+// time ran out, 125 when it failed, 126 or 127, 137 when it sent KILL,
+// and 128+N under --preserve-status. Read as bits those are a tool's
+// findings (137 is 128+8+1: e2fsck's library error, operational error
+// and errors corrected), so exitBits: never reads them (bitsAnswer);
+// exitCodes: may still list one.
+func (e *ExecSpec) RelaysCode(code int) bool {
+	if code < 124 || code == 128 {
+		return false
+	}
+	relay := e.Shell != ""
+	if len(e.Command) > 0 {
+		switch filepath.Base(e.Command[0]) {
+		case "timeout", "bash", "sh", "dash", "zsh", "ksh":
+			relay = true
+		}
+	}
+	// bash's own are 126, 127 and past 128; 124 and 125 are timeout's,
+	// which a script may run
+	return relay
 }
 
 // BitWords are the words of every bit of code exitBits: lists, in the

@@ -163,7 +163,7 @@ func TestAnswerTakesTheCodeOnlyWithItsStderr(t *testing.T) {
 		{code(2), "whatever", "odd"},
 		{code(3), "", ""},
 	} {
-		if got := e.Answer(tc.code, []byte(tc.stderr)); got != tc.want {
+		if got := e.Answer(tc.code, nil, []byte(tc.stderr)); got != tc.want {
 			t.Errorf("Answer(%v, %q) = %q, want %q", tc.code, tc.stderr, got, tc.want)
 		}
 	}

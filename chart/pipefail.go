@@ -110,7 +110,8 @@ func (e *ExecSpec) ShellRunsCdBesideOne() bool {
 }
 
 // PipedAnswerNote is plan's note for a shell: script of several commands
-// whose exitCodes: declares a non-zero code an answer ("" otherwise): any
+// whose exitCodes: declares a non-zero code an answer, or that declares
+// exitBits: ("" otherwise): any
 // of its commands may exit with it, and a run whose last pipeline's codes
 // show an earlier command failed, or that wrote on stderr where those codes
 // are not known, is Not sure (record.ItemPipedAnswer).
@@ -125,7 +126,16 @@ func (e *ExecSpec) PipedAnswerNote() string {
 		}
 	}
 	if len(codes) == 0 {
-		return ""
+		// exitBits: makes a code of its bits an answer: the lowest is
+		// the one any command's failure (1) comes nearest
+		for _, b := range e.ExitBits {
+			codes = append(codes, b.Bit)
+		}
+		if len(codes) == 0 {
+			return ""
+		}
+		slices.Sort(codes)
+		return fmt.Sprintf("exitBits: declares a code of the bit %d an answer, and the script runs more than one command, which under bash -e -o pipefail exits with the code of the first to fail (in a pipeline, the last to fail): the %d may be another command's failure (a run whose pipeline codes show an earlier command failed is Not sure, and so is one that wrote on stderr where those codes are not known); let only the answering command's code through and judge what it printed, or run the command alone", codes[0], codes[0])
 	}
 	slices.Sort(codes)
 	return fmt.Sprintf("exitCodes: declares %d an answer, and the script runs more than one command, which under bash -e -o pipefail exits with the code of the first to fail (in a pipeline, the last to fail): the %d may be another command's failure (a run whose pipeline codes show an earlier command failed is Not sure, and so is one that wrote on stderr where those codes are not known); let only the answering command's code through (cmd1 | cmd2 || [ \"${PIPESTATUS[*]}\" = \"0 1\" ]) and judge what it printed", codes[0], codes[0])

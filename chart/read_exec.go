@@ -171,7 +171,14 @@ func (l *loader) exitBits(e entry, sid string) []ExitBit {
 		if err != nil || strconv.Itoa(bit) != c.key || bit < 1 || bit > 128 || bit&(bit-1) != 0 {
 			hint := ""
 			if err == nil && bit > 0 && bit <= 255 {
-				hint = fmt.Sprintf(" (%d is a sum of bits: list each bit, or give the code itself a word under exitCodes:)", bit)
+				// exitCodes: first: most codes are no bitmask (rsync's
+				// 24, timeout's 124), and listing their bits makes
+				// every other sum of them an answer
+				word := "WORD"
+				if w, ok := c.val.(*ast.StringNode); ok && w.Value != "" {
+					word = w.Value
+				}
+				hint = fmt.Sprintf(" (%d is a sum of bits: a code that is no bitmask, such as rsync's 24 or timeout's 124, takes its word under exitCodes: ({%d: %s}); list bits here only for a tool whose manual adds them to make its code, as fsck's and smartctl's do)", bit, bit, word)
 			}
 			l.errf(c.keyPos, sid, "%s key %q is not a bit of an exit code: write one of 1, 2, 4, 8, 16, 32, 64, 128%s", what, c.key, hint)
 			continue

@@ -89,6 +89,14 @@ var fsckLines = []fsckLine{
 	// prints this and exits 0
 	{regexp.MustCompile(`^If you wish to check the consistency of an? (XFS|BTRFS) filesystem`),
 		"fsck ran fsck.xfs or fsck.btrfs, which check nothing (they are there for fsck at boot) and exit 0: its clean is no check of the filesystem; check an XFS with xfs_repair -n, a btrfs with btrfs check --readonly"},
+	// e2fsck could not open the device (unix.c: "while trying to open
+	// %s"): one misspelt, not there, holding no ext filesystem, refused
+	// or busy; it exits 8, which a chart lists under exitBits: to read 12
+	// (errors found, then stopped): testdata/wave-fsck/e2fsck-bits said
+	// incomplete, WARNING, Consistent, of a device misspelt
+	// (TestE2fsckThatCouldNotOpenCheckedNothing)
+	{regexp.MustCompile(`^e2fsck: .+ while trying to open `),
+		"e2fsck could not open the device (one misspelt or not there, one holding no ext filesystem, refused or busy) and checked nothing: its 8 is no finding of the filesystem; give the device's path, and blkid DEV says what it holds"},
 	{regexp.MustCompile(`^No valid Btrfs found on |^\.*Sorry, could not find valid secondary superblock$`),
 		"the checker found no filesystem of its kind on the device (another kind, nothing, or a superblock gone) and checked nothing, exiting with the code it gives corruption found; blkid DEV says what the device holds"},
 }

@@ -31,3 +31,30 @@ func TestFsckUncheckedReadsOnlyTheCheckersWords(t *testing.T) {
 		}
 	}
 }
+
+// TestE2fsckThatCouldNotOpenCheckedNothing: e2fsck exits 8 (an
+// operational error) over a device it could not open, the 8 a chart
+// lists under exitBits: to read 12 (errors found, then stopped):
+// testdata/wave-fsck/e2fsck-bits said `incomplete`, WARNING, Consistent,
+// of a device misspelt (`e2fsck: No such file or directory while trying
+// to open /tmp/typo.img`), and of one holding no ext filesystem (`Bad
+// magic number in super-block while trying to open`). It opened nothing:
+// its own words say it checked nothing (ItemFsckUnchecked).
+func TestE2fsckThatCouldNotOpenCheckedNothing(t *testing.T) {
+	for _, tc := range []struct {
+		name, stdout, stderr string
+		want                 string
+	}{
+		{"no such device", "Possibly non-existent device?\n", "e2fsck 1.47.0 (5-Feb-2023)\ne2fsck: No such file or directory while trying to open /tmp/typo.img\n", "e2fsck: No such file or directory while trying to open /tmp/typo.img"},
+		{"no ext filesystem", "\nThe superblock could not be read or does not describe a valid ext2/ext3/ext4\nfilesystem.\n", "e2fsck 1.47.0 (5-Feb-2023)\next2fs_open2: Bad magic number in super-block\ne2fsck: Superblock invalid, trying backup blocks....\ne2fsck: Bad magic number in super-block while trying to open /dev/sdb1\n", "e2fsck: Bad magic number in super-block while trying to open /dev/sdb1"},
+		{"errors found, then stopped", "Pass 1: Checking inodes, blocks, and sizes\nRoot inode is not a directory.  Clear? no\n", "e2fsck 1.47.0 (5-Feb-2023)\ne2fsck: aborted\n", ""},
+	} {
+		got, why := FsckUnchecked(tc.stdout, tc.stderr, 8)
+		if got != tc.want {
+			t.Errorf("%s: FsckUnchecked = %q, want %q", tc.name, got, tc.want)
+		}
+		if got != "" && why == "" {
+			t.Errorf("%s: no reason given", tc.name)
+		}
+	}
+}

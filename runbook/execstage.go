@@ -118,7 +118,7 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 			row = rs.script(s.Path(), settlement, facts, res.Truncated, callNotes{
 				attempt: attempt,
 				ran:     ranOf(ranAs(es, argv).Command, es.Shell, es.Dir, res, m),
-				answer:  es.Answer(res.ExitCode, res.Stderr),
+				answer:  es.Answer(res.ExitCode, res.Stdout, res.Stderr),
 				cause:   execCause(res, timeout, ctx),
 			})
 			if errors.Is(res.StartErr, proc.ErrNoBash) {
@@ -248,8 +248,13 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, argv []string, re
 	if res.Signal != "" {
 		out["signal"] = res.Signal
 	}
-	if word := es.Answer(res.ExitCode, res.Stderr); word != "" {
+	word := es.Answer(res.ExitCode, res.Stdout, res.Stderr)
+	if word != "" {
 		out["status"] = word
+	}
+	// bits over an answer, and over exit 0 ([]), which is no failure
+	// though exitCodes: may give it no word (exitBits: alone)
+	if word != "" || res.ExitCode != nil && *res.ExitCode == 0 {
 		if bits := es.BitWords(res.ExitCode); bits != nil {
 			list := make([]any, len(bits))
 			for i, b := range bits {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -48,6 +49,67 @@ stages:
 		got := out.State["check"]
 		if got["status"] != tc.status || !reflect.DeepEqual(got["bits"], tc.bits) {
 			t.Errorf("exit %d: status %v, bits %#v; want %v, %#v", tc.code, got["status"], got["bits"], tc.status, tc.bits)
+		}
+	}
+}
+
+// TestExitBitsAreAnEmptyListOverExitZeroWithoutAWord: CHARTS.md says
+// into.bits is an empty list over exit 0, but it was set only beside a
+// status, so a chart declaring exitBits: and no exitCodes: word for 0
+// (`exitBits: {8: failing, 64: logged}` over smartctl -H) had no bits
+// over a healthy disk, and a rule `"failing" in health.bits` could not be
+// evaluated there: Not sure of every healthy disk
+// (testdata/wave-bits/fsck-order). Exit 0 is no failure: bits is [].
+func TestExitBitsAreAnEmptyListOverExitZeroWithoutAWord(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeChart(t, dir, "zero.yaml", `version: 1
+runbook: bits
+stages:
+  - id: check
+    exec:
+      command: [sh, -c, 'exit 0']
+      exitBits: {4: errors, 8: incomplete}
+`)
+	r := runCLI(t, dir, "exec", "zero.yaml", "--format", "json")
+	var out struct {
+		State map[string]map[string]any `json:"state"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+		t.Fatalf("%v\n%s%s", err, r.stdout, r.stderr)
+	}
+	got := out.State["check"]
+	if _, has := got["status"]; has || !reflect.DeepEqual(got["bits"], []any{}) {
+		t.Errorf("exit 0: status %v, bits %#v; want no status, bits []", got["status"], got["bits"])
+	}
+}
+
+// TestPlanSaysWhatExitBitsReadUnderAShellAndOverZero: runbook plan said
+// of a shell: stage `a code of the bits … alone; anything else is a
+// failure`, though 137 (128+8+1) under bash is a command killed, no bits
+// (chart.ExecSpec.RelaysCode), and of a stage with exitBits: alone it
+// called exit 0 a failure, which is no failure but an exit with no word
+// and no bits. It says both now, and notes a script of several commands
+// (cd's 1 is the bit 1).
+func TestPlanSaysWhatExitBitsReadUnderAShellAndOverZero(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeChart(t, dir, "plan.yaml", `version: 1
+runbook: bits
+stages:
+  - id: check
+    exec:
+      shell: cd /srv && e2fsck -fn disk.img
+      exitBits: {4: errors, 128: library, 1: corrected}
+`)
+	r := runCLI(t, dir, "plan", "plan.yaml")
+	for _, want := range []string{
+		"0 no word (status absent, bits empty)",
+		"not 124-127 or past 128, the shell's or timeout's own codes",
+		"exitBits: declares a code of the bit 1 an answer",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("plan lacks %q:\n%s%s", want, r.stdout, r.stderr)
 		}
 	}
 }

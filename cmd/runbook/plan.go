@@ -129,14 +129,19 @@ type planAnswer struct {
 	Stderr string `json:"stderr,omitempty"`
 	// Bit marks an exitBits: entry: Code is a bit of the exit code.
 	Bit bool `json:"bit,omitempty"`
+	// Relayed marks a bit read under a shell or timeout, whose own codes
+	// (124-127, 128+N of a signal) are no bits (chart.ExecSpec.RelaysCode).
+	Relayed bool `json:"relayed,omitempty"`
 }
 
 // answersText is a stage's answers in a line: `0 present, 1 missing
 // (when stderr says "No such file or directory")`.
 func answersText(as []planAnswer) string {
 	var parts, bits []string
+	relayed := false
 	for _, a := range as {
 		if a.Bit {
+			relayed = relayed || a.Relayed
 			bits = append(bits, fmt.Sprintf("%d %s", a.Code, a.Word))
 			continue
 		}
@@ -147,7 +152,14 @@ func answersText(as []planAnswer) string {
 		parts = append(parts, part)
 	}
 	if len(bits) > 0 {
-		parts = append(parts, "a code of the bits "+strings.Join(bits, ", ")+" alone (the word of the first it holds)")
+		which := "the word of the first it holds"
+		if relayed {
+			which += "; not 124-127 or past 128, the shell's or timeout's own codes"
+		}
+		if !slices.ContainsFunc(as, func(a planAnswer) bool { return !a.Bit && a.Code == 0 }) {
+			parts = append(parts, "0 no word (status absent, bits empty)")
+		}
+		parts = append(parts, "a code of the bits "+strings.Join(bits, ", ")+" alone ("+which+")")
 	}
 	return strings.Join(parts, ", ") + "; anything else is a failure of the command"
 }
@@ -458,7 +470,7 @@ func (pl *planner) exec(ps *planStage, es *chart.ExecSpec) {
 		ps.Answers = append(ps.Answers, planAnswer{Code: c, Word: es.ExitCodes[c], Stderr: es.AnswerStderr[c]})
 	}
 	for _, b := range es.ExitBits {
-		ps.Answers = append(ps.Answers, planAnswer{Code: b.Bit, Word: b.Word, Bit: true})
+		ps.Answers = append(ps.Answers, planAnswer{Code: b.Bit, Word: b.Word, Bit: true, Relayed: es.RelaysCode(255)})
 	}
 	// what a run warns of, then what only a run's outcome can show
 	notes := append(es.RunWarnings(), es.PipedAnswerNote(), es.HiddenSubstitutionsNote(), es.InheritedLocaleNote())
