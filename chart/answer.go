@@ -1,6 +1,7 @@
 package chart
 
 import (
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -144,6 +145,26 @@ func (e *ExecSpec) RelaysCode(code int) bool {
 	// bash's own are 126, 127 and past 128; 124 and 125 are timeout's,
 	// which a script may run
 	return relay
+}
+
+// ExitBitsAscendingNote notes exitBits: written from its smallest bit
+// up, as fsck(8) and smartctl(8) list their bits: a code's status is the
+// first listed bit it holds, so under {1: corrected, 4: errors} fsck's 5
+// (errors corrected, and errors left) reads corrected, a WARNING where
+// errors remain (wave-bits). A note, not an error: the order is the
+// chart's to give, and for some tools a smaller bit is the more telling
+// (smartctl's 8, disk failing, beside its 64). "" for none, or one bit.
+func (e *ExecSpec) ExitBitsAscendingNote() string {
+	if e == nil || len(e.ExitBits) < 2 {
+		return ""
+	}
+	for i := 1; i < len(e.ExitBits); i++ {
+		if e.ExitBits[i].Bit < e.ExitBits[i-1].Bit {
+			return ""
+		}
+	}
+	first, last := e.ExitBits[0], e.ExitBits[len(e.ExitBits)-1]
+	return fmt.Sprintf("its exitBits: are written from the smallest bit up, and a code's status is the first listed bit it holds: %d (%d with %d) reads %s, not %s; list the most telling bit first if that is not what it should say", first.Bit+last.Bit, first.Bit, last.Bit, first.Word, last.Word)
 }
 
 // BitWords are the words of every bit of code exitBits: lists, in the

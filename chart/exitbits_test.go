@@ -249,3 +249,25 @@ func TestFsckOneUnderNoChangesIsNoCorrected(t *testing.T) {
 		}
 	}
 }
+
+// TestExitBitsWrittenAscendingAreNoted: fsck(8) lists its bits from 1 up,
+// and a chart copying it, {1: corrected, 4: errors}, reads fsck's 5 as
+// corrected, a WARNING where errors remain: plan notes the order; the
+// most telling bit first, or a single bit, is not noted.
+func TestExitBitsWrittenAscendingAreNoted(t *testing.T) {
+	t.Parallel()
+	asc := &ExecSpec{ExitBits: []ExitBit{{1, "corrected"}, {4, "errors"}}}
+	if got, want := asc.ExitBitsAscendingNote(), "5 (1 with 4) reads corrected, not errors"; !strings.Contains(got, want) {
+		t.Errorf("ascending: %q, want it to say %q", got, want)
+	}
+	for _, e := range []*ExecSpec{
+		{ExitBits: []ExitBit{{4, "errors"}, {1, "corrected"}}},
+		{ExitBits: []ExitBit{{8, "failing"}, {64, "logged"}, {16, "prefail"}}},
+		{ExitBits: []ExitBit{{4, "errors"}}},
+		{},
+	} {
+		if got := e.ExitBitsAscendingNote(); got != "" {
+			t.Errorf("%v: noted %q", e.ExitBits, got)
+		}
+	}
+}
