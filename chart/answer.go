@@ -20,26 +20,64 @@ import (
 // the one judgement of whether an exit is an answer; the script row, the
 // stage's status and every item that reads the answer take it from here.
 func (e *ExecSpec) Answer(code *int, stdout, stderr []byte) string {
+	word, _ := e.answer(code, stdout, stderr)
+	return word
+}
+
+// NotAnswer is why a code the chart declared an answer (exitCodes: lists
+// it, or exitBits: covers it whole) is not one here, in words a script's
+// line ends with (`completed with failure, exit 2: exitCodes: gives 2 …`);
+// "" when the code is an answer, or the chart declared none for it. A
+// declared code that reads as a failure said only "completed with
+// failure, exit 2", and the reader could not tell why (wave-bits).
+func (e *ExecSpec) NotAnswer(code *int, stdout, stderr []byte) string {
+	_, why := e.answer(code, stdout, stderr)
+	return why
+}
+
+// answer is Answer's word, or, for a declared code it refuses, why.
+func (e *ExecSpec) answer(code *int, stdout, stderr []byte) (word, why string) {
 	if code == nil {
-		return ""
+		return "", ""
 	}
-	word, ok := e.ExitCodes[*code]
-	if !ok {
-		word = e.bitsAnswer(*code)
-	} else if want, ok := e.AnswerStderr[*code]; ok && !stderrSays(stderr, want) {
-		return ""
+	c := *code
+	word, ok := e.ExitCodes[c]
+	switch {
+	case ok:
+		if want, has := e.AnswerStderr[c]; has && !stderrSays(stderr, want) {
+			return "", fmt.Sprintf("exitCodes: gives %d the word %q only when stderr says %q, and it did not", c, word, want)
+		}
+	case e.bitsCover(c) && e.RelaysCode(c):
+		return "", fmt.Sprintf("exitBits: covers %d, but it is the shell's or timeout's own code (124 to 127, or 128 and a signal's number), not the tool's bits", c)
+	default:
+		word = e.bitsAnswer(c)
 	}
-	if word != "" && *code&2 != 0 && e.runsSmartctl() && !smartctlPowerMode.Match(stdout) {
+	if word == "" {
+		return "", ""
+	}
+	if c&2 != 0 && e.runsSmartctl() && !smartctlPowerMode.Match(stdout) {
 		// smartctl's bit 2 is a device it could not open as much as
 		// one asleep under -n, and it says which on stdout
-		return ""
+		return "", fmt.Sprintf("the chart reads %d as %q, but smartctl's 2 is an answer only beside its line saying the device is in a low-power mode (Device is in STANDBY mode, exit(2)), and it printed none: a device it could not open", c, word)
 	}
-	if word != "" && *code&1 != 0 && e.FsckChangesNothing() {
+	if c&1 != 0 && e.FsckChangesNothing() {
 		// fsck's 1 is errors corrected, and -n corrects none: fsck.fat's
 		// 1 is errors found and left
-		return ""
+		return "", fmt.Sprintf("the chart reads %d as %q, but fsck -n corrects nothing: its 1 is the checker's own (fsck.fat's errors found and left)", c, word)
 	}
-	return word
+	return word, ""
+}
+
+// bitsCover says whether exitBits: lists every bit of a non-zero code.
+func (e *ExecSpec) bitsCover(code int) bool {
+	if code == 0 || len(e.ExitBits) == 0 {
+		return false
+	}
+	rest := code
+	for _, b := range e.ExitBits {
+		rest &^= b.Bit
+	}
+	return rest == 0
 }
 
 // FsckChangesNothing says whether the exec runs the fsck front end

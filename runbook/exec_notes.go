@@ -31,6 +31,8 @@ type callNotes struct {
 	call   int
 	answer string // only on a row with an exit code
 	cause  string // only on an outcome-unknown row
+	// notAnswer: why a declared code is no answer here (label.Row.NotAnswer)
+	notAnswer string
 }
 
 // The words of an outcome-unknown row's cause (label.Row.Cause): the one

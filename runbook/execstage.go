@@ -116,10 +116,11 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 				attempt = a
 			}
 			row = rs.script(s.Path(), settlement, facts, res.Truncated, callNotes{
-				attempt: attempt,
-				ran:     ranOf(ranAs(es, argv).Command, es.Shell, es.Dir, res, m),
-				answer:  es.Answer(res.ExitCode, res.Stdout, res.Stderr),
-				cause:   execCause(res, timeout, ctx),
+				attempt:   attempt,
+				ran:       ranOf(ranAs(es, argv).Command, es.Shell, es.Dir, res, m),
+				answer:    es.Answer(res.ExitCode, res.Stdout, res.Stderr),
+				notAnswer: es.NotAnswer(res.ExitCode, res.Stdout, res.Stderr),
+				cause:     execCause(res, timeout, ctx),
 			})
 			if errors.Is(res.StartErr, proc.ErrNoBash) {
 				// Not an outcome of the script, and no retry brings bash.

@@ -71,6 +71,9 @@ func (rs *runState) script(path string, s label.Settlement, f *label.Facts, with
 	row.Ran, row.Attempt, row.Call = n.ran, n.attempt, n.call
 	if row.ExitCode != nil {
 		row.Answer = n.answer
+		if n.answer == "" {
+			row.NotAnswer = n.notAnswer
+		}
 	}
 	if row.Label == label.OutcomeUnknown {
 		row.Cause = n.cause

@@ -113,3 +113,31 @@ stages:
 		}
 	}
 }
+
+// TestDeclaredCodeRefusedSaysWhy: a code the chart declared an answer
+// that is not one here (its stderr text absent, a shell's signal code
+// under exitBits:) read only "completed with failure, exit 1", and the
+// reader could not tell why a declared 1 was a failure (wave-bits). The
+// script's line now says it.
+func TestDeclaredCodeRefusedSaysWhy(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct{ name, exec, want string }{
+		{"stderr text absent", `{shell: "echo 'stat: cannot statx x: Permission denied' >&2; exit 1", exitCodes: {0: present, 1: {word: missing, stderr: No such file}}}`,
+			`completed with failure, exit 1: exitCodes: gives 1 the word "missing" only when stderr says "No such file", and it did not`},
+		{"a signal's code under bits", `{shell: "sh -c 'kill -KILL $$'", exitCodes: {0: clean}, exitBits: {128: library, 8: incomplete, 1: corrected}}`,
+			`exitBits: covers 137, but it is the shell's or timeout's own code`},
+	} {
+		name := strings.ReplaceAll(tc.name, " ", "-") + ".yaml"
+		writeChart(t, dir, name, `version: 1
+runbook: why
+stages:
+  - id: s
+    exec: `+tc.exec+`
+`)
+		r := runCLI(t, dir, "exec", name)
+		if !strings.Contains(r.stdout, tc.want) {
+			t.Errorf("%s:\n%s%s\nwant it to say %q", tc.name, r.stdout, r.stderr, tc.want)
+		}
+	}
+}

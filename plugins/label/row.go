@@ -36,6 +36,12 @@ type Row struct {
 	// completed-with-failure); the assessment reads it: a declared answer
 	// never fires script-failed.
 	Answer string `json:"answer,omitempty"`
+	// NotAnswer says why a code the chart declared an answer is not one
+	// here (its stderr text absent, a shell's signal code under exitBits:,
+	// smartctl's 2 with no low-power line): a declared 1 that read only
+	// "completed with failure, exit 1" left the reader to guess. It never
+	// changes the label.
+	NotAnswer string `json:"notAnswer,omitempty"`
 	// Attempt is which attempt of one stage execution the row is (1-based),
 	// for a stage that retries within its execution (an exec stage with
 	// retry:, whose attempts are one commit); 0 when the stage has no
@@ -115,6 +121,9 @@ func (r Row) Said() string {
 	}
 	if r.Cause != "" {
 		words += ": " + r.Cause
+	}
+	if r.NotAnswer != "" {
+		words += ": " + r.NotAnswer
 	}
 	return words
 }
