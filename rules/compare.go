@@ -361,14 +361,22 @@ func localeNumeral(s string) bool {
 
 // localeTextBesideNumber is why a number and a text that is a number in
 // a locale's form (localeNumeral: kv's "load=4,54" of a report a German
-// cron job wrote, left text by the parse) have no order, saying how to
+// cron job wrote, left text by the parse) or grouped by thousands
+// (grouped: rsync --stats's "12,345,678") have no order, saying how to
 // read it, which float(x) does not; "" for any other pair.
 func localeTextBesideNumber(a, b any) string {
 	s, ok := a.(string)
 	if !ok {
 		s, ok = b.(string)
 	}
-	if !ok || classOf(a) == classOf(b) || !localeNumeral(s) {
+	if !ok || classOf(a) == classOf(b) {
+		return ""
+	}
+	if !localeNumeral(s) {
+		if grouped.MatchString(s) {
+			// two commas or more ("12,345,678"): thousands, no decimal comma
+			return "a number cannot be compared with the text " + strconv.Quote(s) + ", a number grouped by thousands, which float(x) does not read: have the command print no grouping (rsync --no-h), or compare the numbers: float(replace(x, \",\", \"\"))"
+		}
 		return ""
 	}
 	return "a number cannot be compared with the text " + strconv.Quote(s) + ", a number in a locale's form (a decimal comma, as de_DE and fr_FR write 4,54; thousands between points, spaces or apostrophes), which float(x) does not read: " + localeHint(s, s)
@@ -388,7 +396,22 @@ func localeHint(a, b string) string {
 	case ua != "":
 		read = strings.Replace(read, "(x,", "(trimSuffix(x, "+strconv.Quote(ua)+"),", 1)
 	}
+	if g := commaGrouped(a, unit(a)) || commaGrouped(b, unit(b)); g {
+		// "1,500" is one and a half under a decimal comma and fifteen
+		// hundred where commas group thousands, as rsync --stats writes
+		// its counts under C too: a count of deleted files read 1.5,
+		// under a limit of 100, by the one reading this said
+		return "a comma followed by three digits is a decimal comma where the command writes German or French numbers (de_DE's 1,500 is one and a half) and groups thousands where it writes C's or English ones (rsync --stats, printf \"%'d\": 1,500 is fifteen hundred), and no text says which: have the command print no grouping (rsync --no-h, LC_ALL=C for a locale's decimal comma), or say which it is, " + strings.Replace(read, `",", "."`, `",", ""`, 1) + " for thousands, " + read + " for a decimal comma"
+	}
 	return "have the command print C's numbers where it runs under its own locale (ssh host LC_ALL=C df -h, docker exec -e LC_ALL=C …, LC_ALL=C in the script), or compare the numbers: " + read
+}
+
+// commaGrouped reports whether s, its unit u cut off, is a whole number
+// whose commas could group thousands (grouped: "1,500", "12,345,678"),
+// which a decimal comma writes too ("1,500" is 1.5 in de_DE).
+func commaGrouped(s, u string) bool {
+	n := strings.TrimRight(strings.TrimSuffix(s, u), " \u00a0\u202f")
+	return grouped.MatchString(n) && !strings.Contains(n, ".")
 }
 
 // pgInterval is an interval as PostgreSQL writes it under its default
