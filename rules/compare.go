@@ -16,6 +16,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/openrunbook/runbook/internal/jsonv"
+	"github.com/openrunbook/runbook/internal/parse"
 	"github.com/openrunbook/runbook/internal/secret"
 )
 
@@ -401,7 +402,7 @@ func localeHint(a, b string) string {
 		// hundred where commas group thousands, as rsync --stats writes
 		// its counts under C too: a count of deleted files read 1.5,
 		// under a limit of 100, by the one reading this said
-		return "a comma followed by three digits is a decimal comma where the command writes German or French numbers (de_DE's 1,500 is one and a half) and groups thousands where it writes C's or English ones (rsync --stats, printf \"%'d\": 1,500 is fifteen hundred), and no text says which: have the command print no grouping (rsync --no-h, LC_ALL=C for a locale's decimal comma), or say which it is, " + strings.Replace(read, `",", "."`, `",", ""`, 1) + " for thousands, " + read + " for a decimal comma"
+		return parse.CommaReadings(read)
 	}
 	return "have the command print C's numbers where it runs under its own locale (ssh host LC_ALL=C df -h, docker exec -e LC_ALL=C …, LC_ALL=C in the script), or compare the numbers: " + read
 }
