@@ -589,7 +589,7 @@ func equalCheck(a any, ca class, b any, cb class) (bool, string) {
 // apart is why two unequal texts cannot be told apart as meant — a line
 // end (lineEnd), blanks at an end (edgeBlanks), the case of their letters
 // (caseOnly), "-" and "_" (dashOnly), how their accented letters are
-// written in Unicode (composedOnly), or one is a part of the other's comma-separated list
+// written in Unicode (composedOnly), rsync's escapes (rsyncEscaped), or one is a part of the other's comma-separated list
 // (listPart) — the one judgement every equality operator (eq, ne, in,
 // notIn; ==, !=, in) asks; "" when they differ otherwise.
 func apart(a, b string) string {
@@ -615,6 +615,9 @@ func apart(a, b string) string {
 		return reason
 	}
 	if reason := mojibake(a, b); reason != "" {
+		return reason
+	}
+	if reason := rsyncEscaped(a, b); reason != "" {
 		return reason
 	}
 	return listPart(a, b)
