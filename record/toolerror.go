@@ -32,12 +32,24 @@ const ItemToolError = "tool-error"
 //
 //	"npm error "   npm 9 and later
 //	"npm ERR! "    npm 8 and earlier
+//	"rsync error:" rsync, for every exit but 0 and 24
 //
-// npm's `npm warn` lines are warnings, no failure. OpenSSL's failures are
+// npm's `npm warn` lines are warnings, no failure. rsync ends every
+// failure with `rsync error: TEXT (code N) at FILE(LINE) [WHO=VERSION]`,
+// its 23 (`some files/attrs were not transferred`) over a source path
+// misspelt (`change_dir … failed: No such file or directory`) and over a
+// folder it may not read alike; what it printed then covers only what it
+// reached, and its --delete was skipped (`IO error encountered --
+// skipping file deletion`). A drift check, `rsync -n -i --delete` with
+// `exitCodes: {0: clean, 23: partial, 24: vanished}` and rows from its
+// itemized lines, said `OK - no verdict rows`, Consistent, over a source
+// misspelt (testdata/wave-rsync/drift). Its 24, files that vanished as it
+// read, is `rsync warning:`, an answer. OpenSSL's failures are
 // read by openSSLError, its error stack having no fixed prefix.
 var toolErrors = []struct{ prefix, tool string }{
 	{"npm error", "npm"},
 	{"npm ERR!", "npm"},
+	{"rsync error:", "rsync"},
 }
 
 // openSSLStack is a line of OpenSSL's error stack, which it prints on
@@ -96,6 +108,25 @@ func ToolError(stderr string) string {
 	return firstLine(stderr, func(l string) bool { return toolErrorRule(l) >= 0 || openSSLError(l) || nginxOpenFailure(l) })
 }
 
+// ToolErrorQuote is the line of stderr to quote for line, the tool error
+// ToolError found: line itself, but for rsync, whose error line says only
+// its code, the first line before it saying what failed (`rsync:
+// [sender] change_dir "/srv/dat" failed: No such file or directory (2)`).
+func ToolErrorQuote(stderr, line string) string {
+	if i := toolErrorRule(line); i >= 0 && toolErrors[i].tool == "rsync" {
+		if cause := firstLine(stderr, isRsyncCause); cause != "" {
+			return cause
+		}
+	}
+	return line
+}
+
+// isRsyncCause says whether line is rsync's word of one thing that
+// failed, which comes before its `rsync error:` line.
+func isRsyncCause(line string) bool {
+	return strings.HasPrefix(strings.TrimSpace(line), "rsync: ")
+}
+
 // nginxOpenFailure says whether line is nginx saying it could not open a
 // file it needs before it can judge a configuration: the main config (a
 // `-c` path misspelt), the error log or pid file it is not allowed to
@@ -143,6 +174,10 @@ func ToolErrorEntry(path string, exit int, word, line string) coverage.Entry {
 	if nginxOpenFailure(line) {
 		return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but nginx said on stderr that it could not open a file it needs before it can judge a configuration (the main config it was given, its error log or pid file), and it exits with the same code over a configuration it found invalid, so %q is not known; stderr's first such line: %q; give it a config path that is there (nginx -t -c PATH), and run it as a user who may open its files",
 			exit, word, word, cutLine(line)), ItemToolError)
+	}
+	if isRsyncCause(line) || (toolErrorRule(line) >= 0 && toolErrors[toolErrorRule(line)].tool == "rsync") {
+		return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but rsync said on stderr that it failed, and it exits with that code over a source path misspelt as over a folder it may not read, printing only what it reached and skipping --delete, so %q is not known and what it printed is no whole comparison; stderr's first such line: %q; give it a source that is there and the privilege to read all of it, or, where the code is the answer, say which stderr it goes with ({%d: {word: %s, stderr: \"some files/attrs were not transferred\"}}) and judge the word (K.status) in a rule",
+			exit, word, word, cutLine(line), exit, word), ItemToolError)
 	}
 	tool := "the tool"
 	if i := toolErrorRule(line); i >= 0 {

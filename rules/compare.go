@@ -16,6 +16,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/openrunbook/runbook/internal/jsonv"
+	"github.com/openrunbook/runbook/internal/parse"
 	"github.com/openrunbook/runbook/internal/secret"
 )
 
@@ -361,14 +362,22 @@ func localeNumeral(s string) bool {
 
 // localeTextBesideNumber is why a number and a text that is a number in
 // a locale's form (localeNumeral: kv's "load=4,54" of a report a German
-// cron job wrote, left text by the parse) have no order, saying how to
+// cron job wrote, left text by the parse) or grouped by thousands
+// (grouped: rsync --stats's "12,345,678") have no order, saying how to
 // read it, which float(x) does not; "" for any other pair.
 func localeTextBesideNumber(a, b any) string {
 	s, ok := a.(string)
 	if !ok {
 		s, ok = b.(string)
 	}
-	if !ok || classOf(a) == classOf(b) || !localeNumeral(s) {
+	if !ok || classOf(a) == classOf(b) {
+		return ""
+	}
+	if !localeNumeral(s) {
+		if grouped.MatchString(s) {
+			// two commas or more ("12,345,678"): thousands, no decimal comma
+			return "a number cannot be compared with the text " + strconv.Quote(s) + ", a number grouped by thousands, which float(x) does not read: have the command print no grouping (rsync --no-h), or compare the numbers: float(replace(x, \",\", \"\"))"
+		}
 		return ""
 	}
 	return "a number cannot be compared with the text " + strconv.Quote(s) + ", a number in a locale's form (a decimal comma, as de_DE and fr_FR write 4,54; thousands between points, spaces or apostrophes), which float(x) does not read: " + localeHint(s, s)
@@ -388,7 +397,22 @@ func localeHint(a, b string) string {
 	case ua != "":
 		read = strings.Replace(read, "(x,", "(trimSuffix(x, "+strconv.Quote(ua)+"),", 1)
 	}
+	if g := commaGrouped(a, unit(a)) || commaGrouped(b, unit(b)); g {
+		// "1,500" is one and a half under a decimal comma and fifteen
+		// hundred where commas group thousands, as rsync --stats writes
+		// its counts under C too: a count of deleted files read 1.5,
+		// under a limit of 100, by the one reading this said
+		return parse.CommaReadings(read)
+	}
 	return "have the command print C's numbers where it runs under its own locale (ssh host LC_ALL=C df -h, docker exec -e LC_ALL=C …, LC_ALL=C in the script), or compare the numbers: " + read
+}
+
+// commaGrouped reports whether s, its unit u cut off, is a whole number
+// whose commas could group thousands (grouped: "1,500", "12,345,678"),
+// which a decimal comma writes too ("1,500" is 1.5 in de_DE).
+func commaGrouped(s, u string) bool {
+	n := strings.TrimRight(strings.TrimSuffix(s, u), " \u00a0\u202f")
+	return grouped.MatchString(n) && !strings.Contains(n, ".")
 }
 
 // pgInterval is an interval as PostgreSQL writes it under its default
@@ -565,7 +589,7 @@ func equalCheck(a any, ca class, b any, cb class) (bool, string) {
 // apart is why two unequal texts cannot be told apart as meant — a line
 // end (lineEnd), blanks at an end (edgeBlanks), the case of their letters
 // (caseOnly), "-" and "_" (dashOnly), how their accented letters are
-// written in Unicode (composedOnly), or one is a part of the other's comma-separated list
+// written in Unicode (composedOnly), rsync's escapes (rsyncEscaped), or one is a part of the other's comma-separated list
 // (listPart) — the one judgement every equality operator (eq, ne, in,
 // notIn; ==, !=, in) asks; "" when they differ otherwise.
 func apart(a, b string) string {
@@ -591,6 +615,9 @@ func apart(a, b string) string {
 		return reason
 	}
 	if reason := mojibake(a, b); reason != "" {
+		return reason
+	}
+	if reason := rsyncEscaped(a, b); reason != "" {
 		return reason
 	}
 	return listPart(a, b)

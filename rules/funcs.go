@@ -23,6 +23,7 @@ import (
 //	modeWithin(mode, limit)        a file mode's text grants nothing its limit does not (mode.go)
 //	serialLess(a, b)               DNS zone serial a comes before b, wrapping round (RFC 1982; serial.go)
 //	nfc(text)                      text with its accented letters composed (Unicode NFC): macOS's "Mu\u0308ller" is "M\u00fcller"
+//	rsyncName(text)                a name as rsync printed it, its \#ooo escapes read back (rsyncname.go)
 var funcs = map[string]func(params ...any) (any, error){
 	"parse":      parseFunc,
 	"date":       dateFunc,
@@ -34,6 +35,7 @@ var funcs = map[string]func(params ...any) (any, error){
 	"modeWithin": modeWithinFunc,
 	"serialLess": serialLessFunc,
 	"nfc":        nfcFunc,
+	"rsyncName":  rsyncNameFunc,
 }
 
 // nfcFunc is `nfc(text)`: the text in Unicode's composed form (NFC), so

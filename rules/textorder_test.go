@@ -285,3 +285,24 @@ func TestPostgresTextsHaveNoOrder(t *testing.T) {
 		t.Errorf("{x.day: {gt: 23:00:00}}: %+v; want no match and the reason %q", out, intervals)
 	}
 }
+
+// TestCommaThenThreeDigitsHintGivesBothReadings: rsync --stats writes
+// its counts grouped by commas under C too ("Number of deleted files:
+// 1,500"), and a guard against a mass delete was told to compare
+// float(replace(x, ",", ".")), which reads 1.5 and stands under a limit
+// of 100. A comma followed by three digits is a decimal comma or a
+// thousands group, and no text says which: the hint gives both.
+func TestCommaThenThreeDigitsHintGivesBothReadings(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{"s": map[string]any{"deleted": "1,500", "big": "12,345,678", "used": "1,500G", "load": "4,54"}}
+	both := `float(replace(x, ",", "")) for thousands, float(replace(x, ",", ".")) for a decimal comma`
+	runOutcomes(t, env, []outcomeCase{
+		{`s.deleted > 100`, false, both},
+		{`s.deleted > "100"`, false, both},
+		{`s.big > 100`, false, `a number grouped by thousands, which float(x) does not read: have the command print no grouping (rsync --no-h), or compare the numbers: float(replace(x, ",", ""))`},
+		{`s.used > "2G"`, false, `float(replace(trimSuffix(x, "G"), ",", "")) for thousands`},
+		{`s.deleted > 100`, false, "rsync --no-h"},
+		// a comma not before three digits is a decimal comma alone
+		{`s.load > 10`, false, `compare the numbers: float(replace(x, ",", "."))`},
+	})
+}

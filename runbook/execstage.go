@@ -844,7 +844,7 @@ func toolError(es *chart.ExecSpec, res proc.Result, row label.Row, stderr string
 		// -t's `test failed` follows its open() of a -c path misspelt)
 		return ""
 	}
-	return line
+	return record.ToolErrorQuote(stderr, line)
 }
 
 // hostUnverified is stderr's first line saying the host the command

@@ -116,6 +116,7 @@ var (
 	numberWentBefore = regexp.MustCompile(`[0-9](\.[0-9]*)?[eE][+-]$`)
 	digitsOnly       = regexp.MustCompile(`^[+-]?[0-9]+(\.[0-9]+)?$`)
 	commaGoesOn      = regexp.MustCompile(`^,[0-9]`)
+	commaThenThree   = regexp.MustCompile(`^(?:,[0-9]{3})+(?:[^0-9.,]|$)`)
 )
 
 // cutNumber is the problem of a match whose named group holds digits at
@@ -136,6 +137,9 @@ func cutNumber(s string, m []int, names []string) string {
 			to := b + 1
 			for to < len(s) && (s[to] >= '0' && s[to] <= '9' || s[to] == ',' || s[to] == '.') {
 				to++
+			}
+			if commaThenThree.MatchString(s[b:]) {
+				return fmt.Sprintf("the group %q read %q of %s: the match stopped at a comma with three digits after it; take the whole, as (?P<%s>[0-9.,]+) does, and read it: %s", n, s[a:b], strings.TrimRight(s[a:to], ",."), n, CommaReadings(`float(replace(x, ",", "."))`))
 			}
 			return fmt.Sprintf("the group %q read %q of %s: the match stopped at a comma with digits after it, a decimal comma (4,54, as a host whose LC_NUMERIC is de_DE or fr_FR prints a number: a remote shell, a container) or a list (0,1,2) going on; have the tool print C's numbers (LC_ALL=C), or take the whole, as (?P<%s>[0-9.,]+) does, and read it with float(replace(x, \",\", \".\"))", n, s[a:b], strings.TrimRight(s[a:to], ",."), n)
 		}

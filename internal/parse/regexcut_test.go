@@ -77,3 +77,28 @@ func TestRegexNumberCutAtADecimalCommaIsAProblem(t *testing.T) {
 		t.Errorf("problem %q, want it to begin %q", r.FirstProblem, want)
 	}
 }
+
+// TestRegexNumberCutAtAThousandsCommaGivesBothReadings: rsync --stats
+// groups its counts by commas under C too ("Number of deleted files:
+// 1,500 (reg: 1,500)"), and `files: (?P<deleted>[0-9]+)` read 1; the
+// problem said only a decimal comma, and told to read the whole with
+// float(replace(x, ",", ".")), which makes 1.5 of fifteen hundred. A
+// comma followed by three digits is either, and the problem says both.
+func TestRegexNumberCutAtAThousandsCommaGivesBothReadings(t *testing.T) {
+	t.Parallel()
+	r, _ := Parse("Number of deleted files: 1,500 (reg: 1,500)\n", Spec{Mode: "regex", Options: map[string]any{"pattern": `deleted files: (?P<deleted>[0-9]+)`}})
+	for _, want := range []string{
+		`line 1: the group "deleted" read "1" of 1,500: the match stopped at a comma with three digits after it`,
+		`float(replace(x, ",", "")) for thousands, float(replace(x, ",", ".")) for a decimal comma`,
+		`rsync --no-h`,
+	} {
+		if !strings.Contains(r.FirstProblem, want) {
+			t.Errorf("problem %q, want it to say %q", r.FirstProblem, want)
+		}
+	}
+	// a big count's groups, 12,345,678, are read alike
+	r, _ = Parse("Total file size: 12,345,678 bytes\n", Spec{Mode: "regex", Options: map[string]any{"pattern": `size: (?P<size>[0-9]+)`}})
+	if !strings.Contains(r.FirstProblem, "for thousands") {
+		t.Errorf("problem %q, want both readings", r.FirstProblem)
+	}
+}
