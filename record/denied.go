@@ -135,6 +135,16 @@ func answerEntry(path, why, kind string) coverage.Entry {
 	}}
 }
 
+// outputEntry is the ledger's entry of a stage whose output is not a
+// whole answer, in why's words, of the kind given: the one shape every
+// judgement of a command's output files (as answerEntry is of its code).
+func outputEntry(path, why, kind string) coverage.Entry {
+	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
+		Kind:       coverage.KindLedger,
+		NotChecked: []coverage.Item{{What: "its output", Why: why, Kind: kind}},
+	}}
+}
+
 // exitedThough is how a ledger entry says the exit a stage's answer stood
 // on: "though it exited 1", and the word the chart declared for that code
 // when it declared one.
@@ -562,28 +572,14 @@ func DeniedInOutputEntry(path string, exit int, line string) coverage.Entry {
 	if i := deniedMark(line); i >= 0 {
 		mark, fix = deniedMarks[i].mark, deniedMarks[i].fix
 	}
-	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
-		Kind: coverage.KindLedger,
-		NotChecked: []coverage.Item{{
-			What: "its output",
-			Why:  fmt.Sprintf("it printed %q in its output where it was refused what it reads, though it exited %d, so its output holds only what it could read, and what it left out is not known to be absent; its output's first such line: %q; %s", mark, exit, cutLine(line), fix),
-			Kind: ItemDenied,
-		}},
-	}}
+	return outputEntry(path, fmt.Sprintf("it printed %q in its output where it was refused what it reads, though it exited %d, so its output holds only what it could read, and what it left out is not known to be absent; its output's first such line: %q; %s", mark, exit, cutLine(line), fix), ItemDenied)
 }
 
 // DeniedEntry is the ledger's entry for such a stage, filed under its
 // path: exit is the exit code, line stderr's first line that says so
 // (masked already; Denied).
 func DeniedEntry(path string, exit int, line string) coverage.Entry {
-	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
-		Kind: coverage.KindLedger,
-		NotChecked: []coverage.Item{{
-			What: "its output",
-			Why:  deniedWhy(exit, line),
-			Kind: ItemDenied,
-		}},
-	}}
+	return outputEntry(path, deniedWhy(exit, line), ItemDenied)
 }
 
 // deniedWhy says why the entry's output is part of an answer, by what its

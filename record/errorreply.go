@@ -110,12 +110,5 @@ func ErrorReplyEntry(path, whose string, exit int, line string) coverage.Entry {
 	case ReplySNMP:
 		why = fmt.Sprintf("it printed the SNMP agent's exception in place of a value though it exited %d: the agent holds no such object or instance (a wrong OID or index, an interface or disk it does not have, a view that hides it) or a walk ran past the end of its MIB, so a rule over that line judges no value the agent holds; its first such line: %q; ask for an OID the agent has (snmpwalk its table to list the indexes), or read only lines of the form OID = TYPE: VALUE", exit, cutLine(line))
 	}
-	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
-		Kind: coverage.KindLedger,
-		NotChecked: []coverage.Item{{
-			What: "its output",
-			Why:  why,
-			Kind: ItemErrorReply,
-		}},
-	}}
+	return outputEntry(path, why, ItemErrorReply)
 }

@@ -115,12 +115,5 @@ func GitStderrEntry(path string, exit int, word, line string) coverage.Entry {
 		}
 		return answerEntry(path, fmt.Sprintf("git said on stderr that it %s, though it exited %d, which exitCodes: declares the answer %q, so %q is not known: %s; %s; stderr's first such line: %q", cause, exit, word, word, code, fix, cutLine(line)), ItemGitStderr)
 	}
-	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
-		Kind: coverage.KindLedger,
-		NotChecked: []coverage.Item{{
-			What: "its output",
-			Why:  fmt.Sprintf("git said on stderr, though it exited %d, that it %s, so %s; %s; stderr's first such line: %q", exit, cause, out, fix, cutLine(line)),
-			Kind: ItemGitStderr,
-		}},
-	}}
+	return outputEntry(path, fmt.Sprintf("git said on stderr, though it exited %d, that it %s, so %s; %s; stderr's first such line: %q", exit, cause, out, fix, cutLine(line)), ItemGitStderr)
 }

@@ -176,13 +176,6 @@ func JQNullEntry(path string, exit int, word, line string) coverage.Entry {
 	if word != "" {
 		ended += " (jq -e exits 1 over null as over false)"
 	}
-	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
-		Kind: coverage.KindLedger,
-		NotChecked: []coverage.Item{{
-			What: "its output",
-			Why: fmt.Sprintf("jq printed null where its filter asked for a value %s: a path that holds no value prints null, a key the object lacks (misspelt, or spelt in another case) as much as one set to null, so the word is no value the tool gave and a rule over it judges nothing; %s; check the filter's keys against the tool's JSON, and say what no value means with jq's alternative, (.key // \"none\"), or pick the objects that have it, select(has(\"key\"))",
-				ended, at),
-			Kind: ItemJQNull,
-		}},
-	}}
+	return outputEntry(path, fmt.Sprintf("jq printed null where its filter asked for a value %s: a path that holds no value prints null, a key the object lacks (misspelt, or spelt in another case) as much as one set to null, so the word is no value the tool gave and a rule over it judges nothing; %s; check the filter's keys against the tool's JSON, and say what no value means with jq's alternative, (.key // \"none\"), or pick the objects that have it, select(has(\"key\"))",
+		ended, at), ItemJQNull)
 }

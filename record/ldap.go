@@ -119,14 +119,7 @@ func LDAPReference(stdout string) string {
 // LDAPReferralEntry is the ledger's entry for such a stage: line is the
 // first reference it printed (masked already).
 func LDAPReferralEntry(path string, exit int, line string) coverage.Entry {
-	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
-		Kind: coverage.KindLedger,
-		NotChecked: []coverage.Item{{
-			What: "its output",
-			Why:  fmt.Sprintf("it printed a search continuation reference though it exited %d: part of the tree it searched is held by another server, which ldapsearch does not ask, so an entry there is not known to be absent; the first: %q; search that server too (the reference names it), or search below the referral's place alone", exit, cutLine(line)),
-			Kind: ItemLDAPReferral,
-		}},
-	}}
+	return outputEntry(path, fmt.Sprintf("it printed a search continuation reference though it exited %d: part of the tree it searched is held by another server, which ldapsearch does not ask, so an entry there is not known to be absent; the first: %q; search that server too (the reference names it), or search below the referral's place alone", exit, cutLine(line)), ItemLDAPReferral)
 }
 
 // ItemLDIFFolded is the kind of the not-checked item filed for an
@@ -157,12 +150,5 @@ func LDIFFolded(stdout string) (string, int) {
 // LDIFFoldedEntry is the ledger's entry for such a stage: line is the
 // first continuation (masked already), n its line number.
 func LDIFFoldedEntry(path string, n int, line string) coverage.Entry {
-	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
-		Kind: coverage.KindLedger,
-		NotChecked: []coverage.Item{{
-			What: "its output",
-			Why:  fmt.Sprintf("ldapsearch folded a value past 76 columns onto the next line (LDIF's continuation, a line starting with a space), which the parse read as a line of its own, so that value was read cut in two; the first continuation, line %d: %q; run it with -o ldif-wrap=no", n, cutLine(line)),
-			Kind: ItemLDIFFolded,
-		}},
-	}}
+	return outputEntry(path, fmt.Sprintf("ldapsearch folded a value past 76 columns onto the next line (LDIF's continuation, a line starting with a space), which the parse read as a line of its own, so that value was read cut in two; the first continuation, line %d: %q; run it with -o ldif-wrap=no", n, cutLine(line)), ItemLDIFFolded)
 }

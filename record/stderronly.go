@@ -29,12 +29,5 @@ func StderrOnlyEntry(path, mode string, exit int, stderr string) coverage.Entry 
 	if mode == "" {
 		why = fmt.Sprintf("it printed nothing on stdout and wrote on stderr though it exited %d, and the chart reads its stdout (it has no parse:): the empty text is no answer of none, it may be a failure the command did not report, or an answer the tool writes on stderr (nginx -V does; read .stderr then); stderr's first line: %q", exit, first)
 	}
-	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
-		Kind: coverage.KindLedger,
-		NotChecked: []coverage.Item{{
-			What: "its output",
-			Why:  why,
-			Kind: ItemStderrOnly,
-		}},
-	}}
+	return outputEntry(path, why, ItemStderrOnly)
 }

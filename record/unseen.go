@@ -30,15 +30,8 @@ func UnseenFailureEntry(path string, exit int, sub, where string, n int, stderr 
 	if n > 1 {
 		more = fmt.Sprintf(" (and %d more such)", n-1)
 	}
-	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
-		Kind: coverage.KindLedger,
-		NotChecked: []coverage.Item{{
-			What: "its output",
-			Why: fmt.Sprintf("it wrote on stderr though it exited %d, and bash does not see a command inside %s (%s)%s fail, so what it printed may hold the empty or partial text of a command that failed; stderr's first line: %q; assign it first, v=%s, which fails the stage under bash -e when it fails (v=$(… || true) where a failure is an answer), and use \"$v\"",
-				exit, sub, where, more, FirstLine(stderr), sub),
-			Kind: ItemUnseenFailure,
-		}},
-	}}
+	return outputEntry(path, fmt.Sprintf("it wrote on stderr though it exited %d, and bash does not see a command inside %s (%s)%s fail, so what it printed may hold the empty or partial text of a command that failed; stderr's first line: %q; assign it first, v=%s, which fails the stage under bash -e when it fails (v=$(… || true) where a failure is an answer), and use \"$v\"",
+		exit, sub, where, more, FirstLine(stderr), sub), ItemUnseenFailure)
 }
 
 // FirstLine is a text's first non-blank line, trimmed and cut at 200
