@@ -14,11 +14,15 @@ import (
 // there is no code (the command never ended by itself), the chart did not
 // list it, or it listed it with a stderr text (AnswerStderr) that stderr
 // does not hold, in any case: then the code is a failure of the command,
-// not the answer, since the command said something else went wrong; and
-// smartctl's bit 2 without its line on stdout saying the device is in a
-// low-power mode (smartctlPowerMode) is a device it could not open. It is
-// the one judgement of whether an exit is an answer; the script row, the
-// stage's status and every item that reads the answer take it from here.
+// not the answer, since the command said something else went wrong. A
+// code exitBits: covers whole is the word of its first listed bit
+// (bitsAnswer), unless a shell or timeout may have given it (RelaysCode).
+// Under either, smartctl's bit 2 without its line on stdout saying the
+// device is in a low-power mode (smartctlPowerMode) is a device it could
+// not open, and fsck -n's bit 1 no correction (FsckChangesNothing). It is
+// the one judgement of whether an exit is an answer (NotAnswer says why a
+// declared code is not); the script row, the stage's status and every
+// item that reads the answer take it from here.
 func (e *ExecSpec) Answer(code *int, stdout, stderr []byte) string {
 	word, _ := e.answer(code, stdout, stderr)
 	return word
@@ -137,27 +141,21 @@ func (e *ExecSpec) runsSmartctl() bool {
 }
 
 // bitsAnswer is the word of a code exitCodes: does not list that
-// exitBits: covers whole: the first listed bit it holds; "" for 0 (no bit
-// to name; exitCodes: gives it a word), and for a code holding a bit not
-// listed (fsck's 8, an operational error, beside its 4, errors left: the
-// check did not run to its end, and 12 is no answer of errors).
+// exitBits: covers whole (bitsCover): the first listed bit it holds; ""
+// for 0 (no bit to name; exitCodes: gives it a word), and for a code
+// holding a bit not listed (fsck's 8, an operational error, beside its 4,
+// errors left: the check did not run to its end, and 12 is no answer of
+// errors). A relay's own code is answer's to refuse, with its reason.
 func (e *ExecSpec) bitsAnswer(code int) string {
-	if code == 0 || len(e.ExitBits) == 0 || e.RelaysCode(code) {
+	if !e.bitsCover(code) {
 		return ""
 	}
-	rest, word := code, ""
 	for _, b := range e.ExitBits {
 		if code&b.Bit != 0 {
-			rest &^= b.Bit
-			if word == "" {
-				word = b.Word
-			}
+			return b.Word
 		}
 	}
-	if rest != 0 {
-		return ""
-	}
-	return word
+	return ""
 }
 
 // RelaysCode says whether code may be no code of the tool at all but
@@ -167,7 +165,7 @@ func (e *ExecSpec) bitsAnswer(code int) string {
 // time ran out, 125 when it failed, 126 or 127, 137 when it sent KILL,
 // and 128+N under --preserve-status. Read as bits those are a tool's
 // findings (137 is 128+8+1: e2fsck's library error, operational error
-// and errors corrected), so exitBits: never reads them (bitsAnswer);
+// and errors corrected), so exitBits: never reads them (answer);
 // exitCodes: may still list one.
 func (e *ExecSpec) RelaysCode(code int) bool {
 	if code < 124 || code == 128 {

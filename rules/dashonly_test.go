@@ -29,16 +29,7 @@ func TestTextsThatDifferOnlyInDashesAreNoEquality(t *testing.T) {
 		{`m == "usb_audio"`, "", false},
 		{`m in ["uas", "cramfs"]`, "", false},
 	} {
-		out := MustCompile(tc.src).Eval(env)
-		if tc.err == "" {
-			if out.Err != "" || out.Matched != tc.matched {
-				t.Errorf("%s: matched %v err %q, want matched %v and no error", tc.src, out.Matched, out.Err, tc.matched)
-			}
-			continue
-		}
-		if out.Matched || !strings.Contains(out.Err, tc.err) {
-			t.Errorf("%s: matched %v err %q, want a non-match saying %q", tc.src, out.Matched, out.Err, tc.err)
-		}
+		evalWants(t, env, tc.src, tc.err, tc.matched)
 	}
 	out := MustCompile(`m == "usb_storage"`).Eval(env)
 	if !strings.Contains(out.Err, `replace(x, "-", "_") == "usb_storage"`) {

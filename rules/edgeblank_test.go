@@ -42,16 +42,7 @@ func TestTextsThatDifferOnlyByBlanksAtAnEndAreNoEquality(t *testing.T) {
 		{`m.dry endsWith "false "`, "", true},
 		{`m.dry matches "^install /bin/false"`, "", true},
 	} {
-		out := MustCompile(tc.src).Eval(env)
-		if tc.err == "" {
-			if out.Err != "" || out.Matched != tc.matched {
-				t.Errorf("%s: matched %v err %q, want matched %v and no error", tc.src, out.Matched, out.Err, tc.matched)
-			}
-			continue
-		}
-		if out.Matched || !strings.Contains(out.Err, tc.err) {
-			t.Errorf("%s: matched %v err %q, want a non-match saying %q", tc.src, out.Matched, out.Err, tc.err)
-		}
+		evalWants(t, env, tc.src, tc.err, tc.matched)
 	}
 	for _, tc := range []struct {
 		name     string

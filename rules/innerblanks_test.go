@@ -31,16 +31,7 @@ func TestTextsThatDifferOnlyInTheirInnerBlanksAreNoEquality(t *testing.T) {
 		{`v.rmem == "4096131072 33554432"`, "", false},
 		{`v.one == "4096"`, "", true},
 	} {
-		out := MustCompile(tc.src).Eval(env)
-		if tc.err == "" {
-			if out.Err != "" || out.Matched != tc.matched {
-				t.Errorf("%s: matched %v err %q, want matched %v and no error", tc.src, out.Matched, out.Err, tc.matched)
-			}
-			continue
-		}
-		if out.Matched || !strings.Contains(out.Err, tc.err) {
-			t.Errorf("%s: matched %v err %q, want a non-match saying %q", tc.src, out.Matched, out.Err, tc.err)
-		}
+		evalWants(t, env, tc.src, tc.err, tc.matched)
 	}
 	out := MustCompile(`v.rmem == "4096 131072 33554432"`).Eval(env)
 	if !strings.Contains(out.Err, `x matches "^\\s*4096\\s+131072\\s+33554432\\s*$"`) {

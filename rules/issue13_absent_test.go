@@ -28,16 +28,7 @@ func TestIssue13AbsentMember(t *testing.T) {
 		{`nil != volume.usedPtc`, "", false},
 		{`len(volume.tags) == 1`, "", true},
 	} {
-		out := MustCompile(tc.src).Eval(env)
-		if tc.err == "" {
-			if out.Err != "" || out.Matched != tc.matched {
-				t.Errorf("%s: matched %v err %q, want matched %v and no error", tc.src, out.Matched, out.Err, tc.matched)
-			}
-			continue
-		}
-		if out.Matched || !strings.Contains(out.Err, tc.err) {
-			t.Errorf("%s: matched %v err %q, want a non-match saying %q", tc.src, out.Matched, out.Err, tc.err)
-		}
+		evalWants(t, env, tc.src, tc.err, tc.matched)
 	}
 }
 

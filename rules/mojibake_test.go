@@ -30,16 +30,7 @@ func TestTextReadAsLatin1TwiceIsNoEquality(t *testing.T) {
 		{`r.ok == "Möller, Hans"`, "", false},
 		{`"Weber" in r.names`, "", true},
 	} {
-		out := MustCompile(tc.src).Eval(env)
-		if tc.err == "" {
-			if out.Err != "" || out.Matched != tc.matched {
-				t.Errorf("%s: matched %v err %q, want matched %v and no error", tc.src, out.Matched, out.Err, tc.matched)
-			}
-			continue
-		}
-		if out.Matched || !strings.Contains(out.Err, tc.err) {
-			t.Errorf("%s: matched %v err %q, want a non-match saying %q", tc.src, out.Matched, out.Err, tc.err)
-		}
+		evalWants(t, env, tc.src, tc.err, tc.matched)
 	}
 	out := MustFilter(Where("r.name", OpEq, "Müller, Hans")).Eval(env)
 	if c := out.Conditions[0]; !c.Unjudged() || !strings.Contains(c.Reason, why) {

@@ -51,10 +51,7 @@ stages:
       stages:
         - {id: c, verdict: {subject: line, verdict: '"changed"'}}
 `)
-		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
-		if !strings.HasPrefix(r.stdout, tc.status) || r.code != tc.code || !strings.Contains(r.stdout, tc.said) {
-			t.Errorf("%s: exit %d:\n%s\nwant exit %d, %q first, saying %q", tc.name, r.code, r.stdout, tc.code, tc.status, tc.said)
-		}
+		nagiosSays(t, dir, tc.name, tc.status, tc.code, tc.said, "exec", chart, "--format", "nagios")
 	}
 }
 
@@ -99,9 +96,6 @@ stages:
       stages:
         - {id: c, verdict: {subject: line, verdict: '"changed"'}}
 `)
-		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
-		if !strings.HasPrefix(r.stdout, tc.status) || r.code != tc.code || !strings.Contains(r.stdout, tc.said) {
-			t.Errorf("%s: exit %d:\n%s\nwant exit %d, %q first, saying %q", tc.name, r.code, r.stdout, tc.code, tc.status, tc.said)
-		}
+		nagiosSays(t, dir, tc.name, tc.status, tc.code, tc.said, "exec", chart, "--format", "nagios")
 	}
 }

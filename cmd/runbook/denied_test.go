@@ -138,10 +138,7 @@ result:
   decider: Leak
   nagios: {ok: [absent], critical: [exposed]}
 `+fmt.Sprintf(rules, argv, tc.codes))
-		r := runCLI(t, dir, "exec", chart, "--format", "nagios", "--input", "file="+tc.file)
-		if !strings.HasPrefix(r.stdout, tc.status) || r.code != tc.code || !strings.Contains(r.stdout, tc.said) {
-			t.Errorf("%s: exit %d:\n%s\nwant exit %d, %q first, saying %q", tc.name, r.code, r.stdout, tc.code, tc.status, tc.said)
-		}
+		nagiosSays(t, dir, tc.name, tc.status, tc.code, tc.said, "exec", chart, "--format", "nagios", "--input", "file="+tc.file)
 	}
 }
 
@@ -255,10 +252,7 @@ stages:
       failed: [{id: f, verdict: {subject: '"backup.service"', verdict: '"failed"'}}]
       not-failed: [{id: n, verdict: {subject: '"backup.service"', verdict: '"not-failed"'}}]
 `)
-		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
-		if !strings.HasPrefix(r.stdout, tc.status) || r.code != tc.code || !strings.Contains(r.stdout, tc.said) {
-			t.Errorf("%s: exit %d:\n%s\nwant exit %d, %q first, saying %q", tc.name, r.code, r.stdout, tc.code, tc.status, tc.said)
-		}
+		nagiosSays(t, dir, tc.name, tc.status, tc.code, tc.said, "exec", chart, "--format", "nagios")
 	}
 }
 
@@ -1153,10 +1147,7 @@ stages:
       down: [{id: d, verdict: {subject: '"db1"', verdict: '"down"'}}]
       up: [{id: u, verdict: {subject: '"db1"', verdict: '"up"'}}]
 `)
-		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
-		if !strings.HasPrefix(r.stdout, tc.status) || r.code != tc.code || !strings.Contains(r.stdout, tc.said) {
-			t.Errorf("%s: exit %d:\n%s\nwant exit %d, %q first, saying %q", tc.name, r.code, r.stdout, tc.code, tc.status, tc.said)
-		}
+		nagiosSays(t, dir, tc.name, tc.status, tc.code, tc.said, "exec", chart, "--format", "nagios")
 	}
 }
 

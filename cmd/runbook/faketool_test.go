@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -27,4 +28,15 @@ func fakeTool(t *testing.T, path, stdout, stderr string, code int) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// nagiosSays runs runbook with args (a --format nagios run) in dir and
+// checks what the case named name wants: the output's first words status,
+// the exit code, and a phrase said somewhere in it.
+func nagiosSays(t *testing.T, dir, name, status string, code int, said string, args ...string) {
+	t.Helper()
+	r := runCLI(t, dir, args...)
+	if !strings.HasPrefix(r.stdout, status) || r.code != code || !strings.Contains(r.stdout, said) {
+		t.Errorf("%s: exit %d:\n%s\nwant exit %d, %q first, saying %q", name, r.code, r.stdout, code, status, said)
+	}
 }

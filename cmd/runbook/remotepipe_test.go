@@ -3,7 +3,6 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -48,9 +47,6 @@ stages:
       errors: [{id: e, verdict: {subject: '"web1"', verdict: '"errors"'}}]
       ok: [{id: o, verdict: {subject: '"web1"', verdict: '"ok"'}}]
 `)
-		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
-		if !strings.HasPrefix(r.stdout, tc.status) || r.code != tc.code || !strings.Contains(r.stdout, tc.said) {
-			t.Errorf("%s: exit %d:\n%s\nwant exit %d, %q first, saying %q", tc.name, r.code, r.stdout, tc.code, tc.status, tc.said)
-		}
+		nagiosSays(t, dir, tc.name, tc.status, tc.code, tc.said, "exec", chart, "--format", "nagios")
 	}
 }
