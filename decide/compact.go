@@ -2,6 +2,7 @@ package decide
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/openrunbook/runbook/rules"
 )
@@ -56,6 +57,8 @@ type CompactPlan struct {
 	rs    []Rule
 	def   Default
 	chain *rules.Chain
+	// annex holds what readers derived from the plan once (Annex).
+	annex sync.Map
 }
 
 // NewCompactPlan is the plan of a decider over rs, nil when rs is not
@@ -158,4 +161,36 @@ func (p *CompactPlan) Materialize(c Compact, env rules.Env) *Evidence {
 	}
 	ev.Chosen[0] = c.Branch(rs, def)
 	return ev
+}
+
+// Rules is the plan's rules, in order; Default its default. A reader
+// telling a compact decision (the narrative) reads their labels and
+// branches here; neither may be changed.
+func (p *CompactPlan) Rules() []Rule { return p.rs }
+
+// Default is the plan's default.
+func (p *CompactPlan) Default() Default { return p.def }
+
+// Chain is the plan's filters chained: condition k of the chain is bit k
+// of a compact decision's marks (Compact.Marks).
+func (p *CompactPlan) Chain() *rules.Chain { return p.chain }
+
+// Marks is the decision's pass marks (bit k: the chain's k-th condition
+// passed) and the rule that matched, -1 when none did. The conditions
+// marked are those of the rules tried: every rule up to the one that
+// matched, or every rule.
+func (c Compact) Marks() (bits uint64, matched int) { return c.bits, int(c.matched) }
+
+// Annex is the value build made of the plan the first time a reader
+// asked with key; every later call with key returns that value, from any
+// goroutine. A reader's fixed words for a decider (the narrative's text
+// of each rule and condition) are so made once a chart, not once a
+// decision. key must be comparable, and of the reader's own type, so
+// that two readers never share a value.
+func (p *CompactPlan) Annex(key any, build func(*CompactPlan) any) any {
+	if v, ok := p.annex.Load(key); ok {
+		return v
+	}
+	v, _ := p.annex.LoadOrStore(key, build(p))
+	return v
 }

@@ -123,6 +123,9 @@ func randomChart(rng *rand.Rand) *flow.Chart {
 		switch k {
 		case "m":
 			facts[k] = map[string]any{"x": value(), "y": value()}
+			if rng.IntN(4) == 0 { // a path through a value that has no members
+				facts[k] = value()
+			}
 		case "l":
 			facts[k] = []any{value(), value()}
 		default:
@@ -277,4 +280,55 @@ func countCompact(l flow.Log) int {
 		}
 	}
 	return n
+}
+
+// compactSpy reads compact decisions (recorder.CompactReader) and counts
+// those it is sent.
+type compactSpy struct{ compact int }
+
+func (s *compactSpy) Wants(k recorder.Kind) bool {
+	return k == recorder.Read || k == recorder.Decision
+}
+func (s *compactSpy) ReadsCompact() bool { return true }
+func (s *compactSpy) Record(e recorder.Event) {
+	if e.Kind == recorder.Decision && e.Plan != nil {
+		s.compact++
+	}
+}
+
+// TestCompactNarrativeEqualsEager: a narrative told a decision kept
+// compact (its plan's fixed words, the values it read, its marks) writes
+// the very lines it writes from the decision's evidence — over random
+// charts (every operator, dotted paths, missing keys, nulls, values of
+// every kind, loops folded, foreach items), at the default width, at a
+// width that cuts values and operands, and with loops folded after one
+// pass.
+func TestCompactNarrativeEqualsEager(t *testing.T) {
+	rng := rand.New(rand.NewPCG(18, 1207))
+	opts := [][]recorder.NarrativeOption{nil, {recorder.WithValueWidth(6)}, {recorder.WithLoopPasses(1)}}
+	compact := 0
+	for i := range 400 {
+		c := randomChart(rng)
+		for _, o := range opts {
+			told, eager := recorder.NewNarrative(o...), recorder.NewNarrative(o...)
+			spy := &compactSpy{}
+			_, err1 := c.Run(context.Background(), flow.WithRecorders(told, spy))
+			_, err2 := c.Run(context.Background(), flow.WithRecorders(eager, &wantsDecisions{}))
+			if (err1 == nil) != (err2 == nil) {
+				t.Fatalf("chart %d: compact err %v, eager err %v", i, err1, err2)
+			}
+			compact += spy.compact
+			if got, want := told.Lines(), eager.Lines(); !slices.Equal(got, want) {
+				for j := range min(len(got), len(want)) {
+					if got[j] != want[j] {
+						t.Fatalf("chart %d, line %d:\ncompact: %s\neager:   %s", i, j, got[j], want[j])
+					}
+				}
+				t.Fatalf("chart %d: %d lines told compact, %d eager", i, len(got), len(want))
+			}
+		}
+	}
+	if compact < 1000 {
+		t.Fatalf("only %d decisions were told compact: the property was hardly tested", compact)
+	}
 }

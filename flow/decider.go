@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/openrunbook/runbook/decide"
-	"github.com/openrunbook/runbook/recorder"
 )
 
 // evaluate runs a decider's or selector's rules (or its Go function) as one
@@ -29,7 +28,9 @@ func (r *runner) evaluate(ctx context.Context, f *frame, n *node) (ev *decide.Ev
 		ev = fnEv
 	case n.kind == KindSelect:
 		ev = f.arena.slab.Select(s, n.rules)
-	case n.plan != nil && !f.rec.wants(recorder.Decision):
+	case n.plan != nil && !f.rec.wantsEvidence():
+		// Kept compact; a recorder that reads compact decisions is sent
+		// this one by end.
 		if c, branch, ok := n.plan.Decide(s); ok {
 			x.lazy = lazyDecision{n: n, c: c}
 			return nil, n.chosen(branch), s.count, f.end(n, &x, nil, 0, nil, false)

@@ -103,6 +103,11 @@ func (l *liveSink) record(ev *recorder.Event) {
 // nil emitter (no recorder attached).
 func (e *emitter) wants(k recorder.Kind) bool { return e != nil && e.mask&(1<<k) != 0 }
 
+// wantsEvidence says whether some recorder wants a decision's evidence as
+// it is made (recorder.EvidenceMask); one that reads compact decisions
+// is sent the decision compact.
+func (e *emitter) wantsEvidence() bool { return e != nil && e.mask&recorder.EvidenceMask != 0 }
+
 func (e *emitter) emit(ev recorder.Event) { e.send(&ev) }
 
 // send is emit by pointer, for the hot paths (scope reads and writes, stage

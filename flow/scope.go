@@ -143,7 +143,7 @@ func (s *Scope) Get(key string) (any, bool) {
 	r := &s.reads[n]
 	r.Key, r.Value, r.Writer, r.Missing = key, v, writer, !ok
 	if s.f.rec != nil { // no call at all when nobody listens
-		s.emit(recorder.Read, key, v, false)
+		s.emit(recorder.Read, key, v, !ok)
 	}
 	return v, ok
 }
@@ -363,11 +363,16 @@ func (s *Scope) find(key string) int {
 	return -1
 }
 
-func (s *Scope) emit(k recorder.Kind, key string, v any, del bool) {
+func (s *Scope) emit(k recorder.Kind, key string, v any, gone bool) {
 	if !s.f.rec.wants(k) {
 		return
 	}
-	ev := recorder.Event{Kind: k, Path: s.where(), StageID: s.n.id, StageName: s.n.name, Subflow: s.f.prefix, Place: s.f.general, Key: key, Value: v, Deleted: del}
+	ev := recorder.Event{Kind: k, Path: s.where(), StageID: s.n.id, StageName: s.n.name, Subflow: s.f.prefix, Place: s.f.general, Key: key, Value: v}
+	if k == recorder.Read {
+		ev.Missing = gone // the read found no key
+	} else {
+		ev.Deleted = gone // the write removes the key
+	}
 	s.f.rec.send(&ev)
 }
 

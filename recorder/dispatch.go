@@ -58,7 +58,7 @@ type Selective interface {
 func maskOf(r Recorder) uint32 {
 	s, ok := r.(Selective)
 	if !ok {
-		return ^uint32(0)
+		return ^EvidenceMask | evidenceBit(r, ^EvidenceMask)
 	}
 	var m uint32
 	for k := range kindNames {
@@ -66,7 +66,19 @@ func maskOf(r Recorder) uint32 {
 			m |= 1 << k
 		}
 	}
-	return m
+	return m | evidenceBit(r, m)
+}
+
+// evidenceBit is EvidenceMask when a recorder wanting the kinds in m
+// wants decisions' evidence as they are made.
+func evidenceBit(r Recorder, m uint32) uint32 {
+	if m&(1<<Decision|1<<Select) == 0 {
+		return 0
+	}
+	if c, ok := r.(CompactReader); ok && c.ReadsCompact() && m&(1<<Read) != 0 {
+		return 0
+	}
+	return EvidenceMask
 }
 
 // Problem is a recorder that misbehaved: it panicked (and was detached) or

@@ -155,3 +155,36 @@ func TestDispatcherOfOneRecorderIsOneAllocation(t *testing.T) {
 		t.Fatalf("delivered %d, problems %+v", len(c.events), d.Problems())
 	}
 }
+
+// quiet wants decisions and reads no compact one.
+type quiet struct{}
+
+func (quiet) Wants(k Kind) bool { return k == Decision }
+func (quiet) Record(Event)      {}
+
+// everything is a recorder that is not Selective.
+type everything struct{}
+
+func (everything) Record(Event) {}
+
+// TestEvidenceMaskAsksForEvidenceOnlyWhereARecorderNeedsIt: the engine
+// keeps a decision compact, and sends it so, only when every recorder
+// wanting decisions reads compact ones; a narrative does when it keeps
+// the reads they are told from.
+func TestEvidenceMaskAsksForEvidenceOnlyWhereARecorderNeedsIt(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		rs   []Recorder
+		want bool
+	}{
+		{"a narrative", []Recorder{NewNarrative()}, false},
+		{"a narrative without steps", []Recorder{NewNarrative(WithoutSteps())}, true},
+		{"a narrative and a recorder of decisions", []Recorder{NewNarrative(), quiet{}}, true},
+		{"a recorder of everything", []Recorder{everything{}}, true},
+		{"no recorder", nil, false},
+	} {
+		if got := NewDispatcher(tc.rs...).Mask()&EvidenceMask != 0; got != tc.want {
+			t.Errorf("%s: evidence wanted %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

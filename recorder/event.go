@@ -75,13 +75,20 @@ type Event struct {
 	Place string
 
 	// Key and Value: the scope key read or written (Read, Write). For Write,
-	// Deleted says the key was removed.
+	// Deleted says the key was removed; for Read, Missing says the key did
+	// not exist (Value is nil).
 	Key     string
 	Value   any
 	Deleted bool
+	Missing bool
 
-	// Decision is the evidence of a Decision or Select event.
+	// Decision is the evidence of a Decision or Select event. It is nil
+	// for a decision kept compact, which only a CompactReader is sent:
+	// Plan is then its decider's plan and Compact what it decided, and the
+	// Read events just before it are the values it read.
 	Decision *decide.Evidence
+	Plan     *decide.CompactPlan
+	Compact  decide.Compact
 	// Branches: the branches forked (Fork, Join), chosen (Decision, Select).
 	Branches []string
 	// Branch is the branch a BranchStart/BranchEnd is about.
@@ -112,6 +119,21 @@ type Event struct {
 type Recorder interface {
 	Record(e Event)
 }
+
+// CompactReader is implemented by a recorder that tells a decision kept
+// compact (Event.Plan and Event.Compact, Decision nil) as it tells one
+// with its evidence, from the Read events delivered just before it; it
+// must then want Read events. When every recorder that wants decisions
+// reads compact ones, the engine builds no evidence as a decision is
+// made (a record rebuilds it later from the same reads).
+type CompactReader interface {
+	ReadsCompact() bool
+}
+
+// EvidenceMask is the bit of Dispatcher.Mask set when some recorder wants
+// a decision's evidence as it is made: it wants Decision or Select events
+// and is no CompactReader (or says it reads none). No event kind has it.
+const EvidenceMask uint32 = 1 << 31
 
 // Flusher is implemented by recorders that deliver events later (see
 // Deferred). The engine calls Flush before the run returns.

@@ -16,6 +16,10 @@ import "strings"
 // line that says how many were folded and what every decider chose in them,
 // with counts; the last pass is told in full.
 //
+// A decision the engine kept compact (ReadsCompact) is told from its
+// plan's fixed words and the Read entries before it, with no evidence
+// built; the sentence is the one its evidence gives.
+//
 // Cost: Record keeps what it tells of the event, with no formatting and
 // almost no pointer (see narrative_store.go): a 24-byte entry, the strings
 // copied into one buffer, a plain value (nil, bool, string, number) as its
@@ -77,6 +81,13 @@ func (n *Narrative) Wants(k Kind) bool {
 	}
 	return true
 }
+
+// ReadsCompact says the narrative tells a decision kept compact
+// (recorder.CompactReader) when it keeps steps: the decision's reads are
+// the Read entries just before it. It writes the same sentence the
+// decision's evidence gives, from each rule's fixed words, made once a
+// chart (narrativeText), and the values read.
+func (n *Narrative) ReadsCompact() bool { return n.steps }
 
 // Record keeps e for Lines. Events the narrative never tells (StageEnd,
 // Commit, Next, and Read/Write without steps) are dropped here.
@@ -229,6 +240,9 @@ func (fs *foldStats) count(sel bool, decider, branches string, k int) {
 
 // chosen is the branches a Decision or Select entry took, as one string.
 func chosen(l *entries, e *entry) string {
+	if p, c, ok := l.compact(e); ok {
+		return c.Branch(p.Rules(), p.Default())
+	}
 	bs := l.branches(e)
 	switch len(bs) {
 	case 0:

@@ -13,31 +13,57 @@ import (
 func (w *writer) decision(e *entry, s *place) {
 	w.str(subject(s))
 	ev := w.events.decision(e)
+	if p, c, ok := w.events.compact(e); ok {
+		if w.compactRules(p, c) {
+			_, matched := c.Marks()
+			tried := len(p.Rules())
+			if matched >= 0 {
+				tried = matched + 1
+			}
+			branch := [1]string{c.Branch(p.Rules(), p.Default())}
+			def := p.Default()
+			w.choice(false, branch[:], tried, matched >= 0, matched < 0 && branch[0] == def.Branch, &def)
+			return
+		}
+		// Its reads are not all told (they always are when steps are):
+		// the evidence is rebuilt from those that are.
+		ev = p.Materialize(c, w.reads(w.readsBefore()))
+	}
 	sel := e.kind == Select || ev != nil && ev.Kind == decide.KindSelect
 	branches := w.events.branches(e)
 	if len(branches) == 0 && ev != nil {
 		branches = ev.Chosen
 	}
 	matched := false
-	if ev != nil {
-		for i := range ev.Rules {
-			r := &ev.Rules[i]
-			if i > 0 {
-				w.str(";")
-			}
-			w.str(" evaluated rule ")
-			w.int(r.Index + 1)
-			if r.Label != "" {
-				w.str(" ")
-				w.set(appendString(w.buf, r.Label))
-			}
-			w.str(": ")
-			w.outcome(&r.Outcome)
-			matched = matched || r.Matched
-		}
+	if ev == nil {
+		w.choice(sel, branches, 0, false, false, nil)
+		return
 	}
+	for i := range ev.Rules {
+		r := &ev.Rules[i]
+		if i > 0 {
+			w.str(";")
+		}
+		w.str(" evaluated rule ")
+		w.int(r.Index + 1)
+		if r.Label != "" {
+			w.str(" ")
+			w.set(appendString(w.buf, r.Label))
+		}
+		w.str(": ")
+		w.outcome(&r.Outcome)
+		matched = matched || r.Matched
+	}
+	fell := ev.FellThrough() && ev.Default != nil && len(branches) == 1 && branches[0] == ev.Default.Branch
+	w.choice(sel, branches, len(ev.Rules), matched, fell, ev.Default)
+}
+
+// choice ends a decision's sentence with what it chose, after the rules
+// it evaluated (rules of them; matched: one of them matched; fell: none
+// did, and it took its default def).
+func (w *writer) choice(sel bool, branches []string, rules int, matched, fell bool, def *decide.Default) {
 	lead := " "
-	if ev != nil && len(ev.Rules) > 0 {
+	if rules > 0 {
 		lead = "; "
 	}
 	switch {
@@ -55,19 +81,19 @@ func (w *writer) decision(e *entry, s *place) {
 		w.str("selected ")
 		w.list(branches)
 		w.str(".")
-	case ev != nil && ev.FellThrough() && ev.Default != nil && len(branches) == 1 && branches[0] == ev.Default.Branch:
-		if len(ev.Rules) > 0 {
+	case fell:
+		if rules > 0 {
 			w.str("; no rule matched;")
 		}
 		w.str(" fell back to the default ")
-		w.str(ev.Default.Branch)
-		if ev.Default.Label != "" {
+		w.str(def.Branch)
+		if def.Label != "" {
 			w.str(" (")
-			w.set(appendString(w.buf, ev.Default.Label))
+			w.set(appendString(w.buf, def.Label))
 			w.str(")")
 		}
 		w.str(".")
-	case !matched && ev != nil && len(ev.Rules) > 0:
+	case !matched && rules > 0:
 		w.str("; no rule matched, and it chose ")
 		w.list(branches)
 		w.str(".")

@@ -31,18 +31,22 @@ func (n *Narrative) Lines() []string {
 // textSize guesses the bytes of the lines, so that the buffer is made once
 // and not much larger than the text, without reading the entries: the
 // strings they keep, 12 bytes an entry for the words, 40 for each rule and
-// condition of a decision, 16 for any other value kept as an any, and a
-// sixteenth more.
+// condition of a decision (each of its plan's, for one kept compact), 16
+// for any other value kept as an any, and a sixteenth more.
 func (n *Narrative) textSize() int {
 	size := 64 + len(n.events.text) + 12*n.events.len()
 	for _, chunk := range n.events.vals.c {
 		for _, v := range chunk {
 			size += 16
-			if ev, ok := v.(*decide.Evidence); ok {
-				size += 40 * len(ev.Rules)
-				for j := range ev.Rules {
-					size += 40 * len(ev.Rules[j].Conditions)
+			switch v := v.(type) {
+			case *decide.Evidence:
+				size += 40 * len(v.Rules)
+				for j := range v.Rules {
+					size += 40 * len(v.Rules[j].Conditions)
 				}
+			case *decide.CompactPlan: // as if every rule were tried
+				t := narrativeText(v)
+				size += 40 * (len(t.rules) + len(t.conds))
 			}
 		}
 	}

@@ -23,6 +23,9 @@ import (
 //	an any, in vals                   every other value (maps, lists, named types), decision
 //	                                  evidence, the branches of a fork — what Lines must read
 //	                                  as it is, when it is called
+//	marks, in the entry               a decision kept compact: its pass marks and the rule
+//	                                  that matched; its plan, in vals; the values it read are
+//	                                  the Read entries just before it
 //
 // A scalar or string value kept as bits or bytes is told exactly as the
 // value would be: it cannot change after it was written.
@@ -43,7 +46,9 @@ type entry struct {
 	// where truncating at this entry cuts the buffer).
 	rec uint32
 	// val holds a scalar value's bits, or the value's position in vals
-	// (valueAny).
+	// (valueAny), or a compact decision's pass marks (valueCompact, whose
+	// index is the rule that matched and total its plan's position in
+	// vals).
 	val uint64
 }
 
@@ -65,6 +70,7 @@ const (
 	valueFloat64
 	valueFloat32
 	valueAny
+	valueCompact
 )
 
 // entries is the narrative's append-only list of entries, with the text
@@ -91,7 +97,7 @@ func (l *entries) push(x entry) {
 // given index (a kindFold entry keeps a Loop event's fields).
 func (l *entries) keep(e *Event, k Kind, index int32) {
 	x := l.list.next()
-	x.kind, x.deleted, x.index, x.total = k, e.Deleted, index, int32(e.Total)
+	x.kind, x.deleted, x.index, x.total = k, e.Deleted || k == Read && e.Missing, index, int32(e.Total)
 	var text, str string
 	switch k {
 	case Read, Write:
@@ -108,6 +114,10 @@ func (l *entries) keep(e *Event, k Kind, index int32) {
 		// without evidence, the branches are kept instead.
 		if e.Decision != nil {
 			l.value(x, e.Decision)
+		} else if e.Plan != nil {
+			bits, matched := e.Compact.Marks()
+			x.vkind, x.val, x.index, x.total = valueCompact, bits, int32(matched), int32(l.vals.len())
+			*l.vals.next() = e.Plan
 		} else if len(e.Branches) > 0 {
 			l.value(x, e.Branches)
 		}
@@ -320,6 +330,57 @@ func (l *entries) appendKept(b []byte, x *entry, str string, limit int) []byte {
 	return appendValue(b, l.any(x), limit)
 }
 
+// inVals is where x keeps a value in vals, if it keeps one.
+func (x *entry) inVals() (int, bool) {
+	switch x.vkind {
+	case valueAny:
+		return int(x.val), true
+	case valueCompact:
+		return int(x.total), true
+	}
+	return 0, false
+}
+
+// compact is a Decision entry's decision kept compact: its plan and what
+// it decided; ok false for any other entry.
+func (l *entries) compact(x *entry) (p *decide.CompactPlan, c decide.Compact, ok bool) {
+	if x.vkind != valueCompact {
+		return nil, c, false
+	}
+	p = (*l.vals.at(int(x.total))).(*decide.CompactPlan)
+	return p, decide.CompactOf(x.val, x.index), true
+}
+
+// keptString is a Read or Write entry's string value (valueString).
+func (l *entries) keptString(x *entry) string {
+	_, rest := l.head(x)
+	s, _ := l.get(rest)
+	return s
+}
+
+// boxed is a Read or Write entry's value as the event gave it, for the
+// rules that judge it again (a compact decision's reasons). A scalar is
+// boxed in its kind's widest type (an int kept from an int32 is an int).
+func (l *entries) boxed(x *entry) any {
+	switch x.vkind {
+	case valueString:
+		return l.keptString(x)
+	case valueBool:
+		return x.val != 0
+	case valueInt:
+		return int(x.val)
+	case valueUint:
+		return x.val
+	case valueFloat64:
+		return math.Float64frombits(x.val)
+	case valueFloat32:
+		return math.Float32frombits(uint32(x.val))
+	case valueAny:
+		return *l.vals.at(int(x.val))
+	}
+	return nil
+}
+
 // decision is the evidence of a Decision or Select entry, or nil.
 func (l *entries) decision(x *entry) *decide.Evidence {
 	ev, _ := l.any(x).(*decide.Evidence)
@@ -345,8 +406,8 @@ func (l *entries) truncate(n int) {
 	}
 	l.text = l.text[:l.list.at(n).rec]
 	for i := n; i < l.list.len(); i++ {
-		if x := l.list.at(i); x.vkind == valueAny {
-			l.vals.truncate(int(x.val))
+		if at, ok := l.list.at(i).inVals(); ok {
+			l.vals.truncate(at)
 			break
 		}
 	}

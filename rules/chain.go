@@ -273,3 +273,58 @@ func (t *Trace) Next(ev []ConditionEvidence) Outcome {
 	}
 	return Outcome{Matched: matched, Conditions: ev}
 }
+
+// What a reader that kept a chain's pass marks (First's bits) and the
+// values its heads read needs to tell the decision as Trace's evidence
+// tells it, without building that evidence: the narrative writes a
+// compact decision's sentence from these (recorder).
+
+// Filters is the number of filters in the chain.
+func (c *Chain) Filters() int { return len(c.filters) }
+
+// Span is filter i's conditions: k from start to end (exclusive) is the
+// k-th condition of the chain, bit k of First's marks.
+func (c *Chain) Span(i int) (start, end int) {
+	f := &c.filters[i]
+	return f.start, f.end
+}
+
+// Condition is the chain's k-th condition as it was declared.
+func (c *Chain) Condition(k int) Condition { return c.steps[k].c.Condition }
+
+// Head is the scope key condition k's path starts at: the key its
+// evaluation read.
+func (c *Chain) Head(k int) string { return c.steps[k].c.segs[0] }
+
+// Told is condition k as Trace's evidence tells it, given what its
+// path's head read (found false: the key was missing) and the pass mark
+// the decision recorded: the value at the end of its path, whether the
+// path led to one, and the reason a fail carries ("" for a pass, and for
+// a fail on the values alone). env answers as the decision's reads did:
+// a missing key's reason names where the path found nothing.
+func (c *Chain) Told(k int, env Env, head any, found, pass bool) (actual any, present bool, reason string) {
+	cd := c.steps[k].c
+	v := head
+	if found {
+		v, found = stepAll(v, cd.segs[1:])
+	}
+	if pass {
+		return v, found, ""
+	}
+	if found && cd.fast != fastNone {
+		if _, done := cd.passFast(v); done {
+			return v, true, "" // a value fast answers fails on the values alone
+		}
+	}
+	_, reason = cd.verdict(env, v, found)
+	return v, found, reason
+}
+
+// PlainNumbers reports whether condition k judges a number (an int, or a
+// float64 that is not NaN) at the end of its path on its value alone: it
+// compares it with a number, so a fail carries no reason, and Told need
+// not be asked for one.
+func (c *Chain) PlainNumbers(k int) bool {
+	f := c.steps[k].c.fast
+	return f == fastInt || f == fastFloat
+}

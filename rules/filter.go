@@ -379,11 +379,19 @@ func (c *cond) judge(e *ConditionEvidence, env Env, v any, found bool) bool {
 	// once): the record copies it (record.Masker.Decisions).
 	e.Key, e.Op, e.Expected = c.Key, c.Op, c.Expected
 	e.Actual, e.Present = v, found
-	e.Pass, e.Reason = c.test(v, found)
-	if !found && c.Op != OpExists {
-		e.Reason = absentKey(env, c.segs)
-	}
+	e.Pass, e.Reason = c.verdict(env, v, found)
 	return e.Pass
+}
+
+// verdict is the condition's pass mark over v, the value at the end of
+// its path (found false: the path led to nothing), and the reason a fail
+// carries: the operator table's, or where the path found nothing.
+func (c *cond) verdict(env Env, v any, found bool) (bool, string) {
+	pass, reason := c.test(v, found)
+	if !found && c.Op != OpExists {
+		reason = absentKey(env, c.segs)
+	}
+	return pass, reason
 }
 
 // String is the filter in canonical form: `used gt 90 and state eq "degraded"`.
