@@ -70,7 +70,7 @@ func (f *frame) end(n *node, x *execution, ev *decide.Evidence, attempt int, err
 	} else if x.lazy.n != nil && err == nil && f.rec.wants(recorder.Decision) {
 		// Only recorders that read compact decisions want it (evaluate).
 		e := f.nodeEvent(recorder.Decision, n, path)
-		e.Plan, e.Compact = n.plan, x.lazy.c
+		e.SetCompact(n.plan, x.lazy.c)
 		e.Branches = n.chosen(x.lazy.c.Branch(n.rules, *n.def))
 		f.rec.emit(e)
 	}

@@ -84,22 +84,23 @@ type Event struct {
 
 	// Decision is the evidence of a Decision or Select event. It is nil
 	// for a decision kept compact, which only a CompactReader is sent:
-	// Plan is then its decider's plan and Compact what it decided, and the
+	// Plan is then its decider's plan, Compact() what it decided, and the
 	// Read events just before it are the values it read.
 	Decision *decide.Evidence
 	Plan     *decide.CompactPlan
-	Compact  decide.Compact
 	// Branches: the branches forked (Fork, Join), chosen (Decision, Select).
 	Branches []string
 	// Branch is the branch a BranchStart/BranchEnd is about.
 	Branch string
 
 	// Index is the foreach item index (BranchStart/End), the loop pass (Loop),
-	// the attempt number (Retry, 1-based), the number of net writes (Commit).
+	// the attempt number (Retry, 1-based), the number of net writes (Commit),
+	// the rule a compact decision matched (-1: none; see Compact).
 	Index int
 	// Total is the number of foreach items (Fork of a foreach, Truncated,
 	// BranchStart/End of a foreach item; 0 for a fork branch),
-	// the loop bound (Loop), the attempts allowed (Retry).
+	// the loop bound (Loop), the attempts allowed (Retry), a compact
+	// decision's pass marks (see Compact).
 	Total int
 	// Target is the stage a Loop jumps to or the stage Next moves to.
 	Target string
@@ -109,6 +110,20 @@ type Event struct {
 	// Elapsed is a stage's or run's duration (StageEnd, RunEnd). It is the one
 	// field that differs between runs of the same chart and inputs.
 	Elapsed time.Duration
+}
+
+// Compact is what a decision kept compact decided (Plan set): its pass
+// marks and the rule that matched, which the event carries in Total and
+// Index (an Event is copied for every recorder; two fields more made
+// every event of every run larger).
+func (e *Event) Compact() decide.Compact {
+	return decide.CompactOf(uint64(e.Total), int32(e.Index))
+}
+
+// SetCompact makes e carry c (see Compact).
+func (e *Event) SetCompact(p *decide.CompactPlan, c decide.Compact) {
+	bits, matched := c.Marks()
+	e.Plan, e.Total, e.Index = p, int(bits), matched
 }
 
 // Recorder observes a run. Record is called from the run's goroutine; events

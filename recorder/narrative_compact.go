@@ -65,11 +65,7 @@ func buildText(p *decide.CompactPlan) any {
 		t.rules = append(t.rules, string(append(b, ": "...)))
 	}
 	ch := p.Chain()
-	n := 0
-	if f := ch.Filters(); f > 0 {
-		_, n = ch.Span(f - 1)
-	}
-	for k := range n {
+	for k := range ch.Len() {
 		c, head := ch.Condition(k), ch.Head(k)
 		h := 0
 		for h < len(t.heads) && t.heads[h] != head {

@@ -44,12 +44,10 @@ func (n *Narrative) textSize() int {
 				for j := range v.Rules {
 					size += 40 * len(v.Rules[j].Conditions)
 				}
-			case *decide.CompactPlan: // as if every rule were tried
-				t := narrativeText(v)
-				size += 40 * (len(t.rules) + len(t.conds))
 			}
 		}
 	}
+	size += n.events.compactSize
 	return size + size/16
 }
 

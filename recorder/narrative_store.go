@@ -24,8 +24,9 @@ import (
 //	                                  evidence, the branches of a fork — what Lines must read
 //	                                  as it is, when it is called
 //	marks, in the entry               a decision kept compact: its pass marks and the rule
-//	                                  that matched; its plan, in vals; the values it read are
-//	                                  the Read entries just before it
+//	                                  that matched; its plan, in plans (each once: a chart's
+//	                                  plans live as long as it); the values it read are the
+//	                                  Read entries just before it
 //
 // A scalar or string value kept as bits or bytes is told exactly as the
 // value would be: it cannot change after it was written.
@@ -48,7 +49,7 @@ type entry struct {
 	// val holds a scalar value's bits, or the value's position in vals
 	// (valueAny), or a compact decision's pass marks (valueCompact, whose
 	// index is the rule that matched and total its plan's position in
-	// vals).
+	// plans).
 	val uint64
 }
 
@@ -76,9 +77,13 @@ const (
 // entries is the narrative's append-only list of entries, with the text
 // and values they hold.
 type entries struct {
-	list chunks[entry]
-	vals chunks[any]
-	text []byte
+	list  chunks[entry]
+	vals  chunks[any]
+	text  []byte
+	plans []*decide.CompactPlan
+	// compactSize is 40 bytes for each rule and condition of the plan of
+	// every compact decision kept (Lines' estimate, see textSize).
+	compactSize int
 }
 
 func (l *entries) len() int { return l.list.len() }
@@ -115,9 +120,9 @@ func (l *entries) keep(e *Event, k Kind, index int32) {
 		if e.Decision != nil {
 			l.value(x, e.Decision)
 		} else if e.Plan != nil {
-			bits, matched := e.Compact.Marks()
-			x.vkind, x.val, x.index, x.total = valueCompact, bits, int32(matched), int32(l.vals.len())
-			*l.vals.next() = e.Plan
+			bits, matched := e.Compact().Marks()
+			x.vkind, x.val, x.index, x.total = valueCompact, bits, int32(matched), l.plan(e.Plan)
+			l.compactSize += 40 * (len(e.Plan.Rules()) + e.Plan.Chain().Len())
 		} else if len(e.Branches) > 0 {
 			l.value(x, e.Branches)
 		}
@@ -330,15 +335,15 @@ func (l *entries) appendKept(b []byte, x *entry, str string, limit int) []byte {
 	return appendValue(b, l.any(x), limit)
 }
 
-// inVals is where x keeps a value in vals, if it keeps one.
-func (x *entry) inVals() (int, bool) {
-	switch x.vkind {
-	case valueAny:
-		return int(x.val), true
-	case valueCompact:
-		return int(x.total), true
+// plan is p's position in plans, where it is put the first time.
+func (l *entries) plan(p *decide.CompactPlan) int32 {
+	for i := len(l.plans) - 1; i >= 0; i-- {
+		if l.plans[i] == p {
+			return int32(i)
+		}
 	}
-	return 0, false
+	l.plans = append(l.plans, p)
+	return int32(len(l.plans) - 1)
 }
 
 // compact is a Decision entry's decision kept compact: its plan and what
@@ -347,7 +352,7 @@ func (l *entries) compact(x *entry) (p *decide.CompactPlan, c decide.Compact, ok
 	if x.vkind != valueCompact {
 		return nil, c, false
 	}
-	p = (*l.vals.at(int(x.total))).(*decide.CompactPlan)
+	p = l.plans[x.total]
 	return p, decide.CompactOf(x.val, x.index), true
 }
 
@@ -406,8 +411,8 @@ func (l *entries) truncate(n int) {
 	}
 	l.text = l.text[:l.list.at(n).rec]
 	for i := n; i < l.list.len(); i++ {
-		if at, ok := l.list.at(i).inVals(); ok {
-			l.vals.truncate(at)
+		if x := l.list.at(i); x.vkind == valueAny {
+			l.vals.truncate(int(x.val))
 			break
 		}
 	}

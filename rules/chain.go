@@ -279,6 +279,9 @@ func (t *Trace) Next(ev []ConditionEvidence) Outcome {
 // tells it, without building that evidence: the narrative writes a
 // compact decision's sentence from these (recorder).
 
+// Len is the number of conditions in the chain, all filters together.
+func (c *Chain) Len() int { return len(c.steps) }
+
 // Filters is the number of filters in the chain.
 func (c *Chain) Filters() int { return len(c.filters) }
 
