@@ -147,12 +147,20 @@ func WithRetry(p RetryPolicy) Option { return func(n *node) { n.retry = &p } }
 // it changes nothing about how the flow runs it.
 func Type(t string) Option { return func(n *node) { n.typ = t } }
 
+// Feeds names the keys a stage that gathers facts of its own hands on to
+// what it runs as the data it works over (an exec stage's stdin): what it
+// gathers is then made from them, as a set: stage's key is made from
+// what its expression read, and a row's lineage (Lineage) is followed
+// through them. It changes nothing about how the flow runs the stage.
+func Feeds(keys ...string) Option { return func(n *node) { n.feeds = keys } }
+
 // node is one built node. Charts are immutable once built: nodes are never
 // changed after Build, so runs share them freely.
 type node struct {
 	id, name, description string
 	kind                  Kind
 	typ                   string
+	feeds                 []string
 
 	fn StageFunc
 

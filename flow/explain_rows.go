@@ -114,7 +114,8 @@ func (e *Explainer) rowTrace(origin int, key string) RowTrace {
 // files.stdout` rests on files, not on `most: limit`). A stage `through`
 // does not pass is where the walk stops: it gathered a fact of its own
 // (a command's output), whose gaps are its own, though it was given a
-// listed item to ask about. So a listing the run did not judge whole
+// listed item to ask about — save through the keys it Feeds what it runs
+// (a listing given to jq on stdin: jq's count is made of it). So a listing the run did not judge whole
 // reaches every row whose decision read one of its items, and a key
 // set: from it every row that read the key.
 //
@@ -243,9 +244,10 @@ func (l *Lineage) walk(k lineKey) trail {
 			out.paths = append(out.paths, c.Path)
 		}
 		follow := false
+		var feeds []string
 		dcs := l.e.log.dataCauses(k.i, k.key)
 		if ni, _, ok := l.e.locate(c.Scope, c.Stage); ok {
-			follow = l.through(ni.Type)
+			follow, feeds = l.through(ni.Type), ni.Feeds
 			if ni.Kind == KindSubflow && k.key != "" && writeOf(c, k.key) == nil {
 				// a mount's input binding is made of what its expression
 				// read, as a set: key is, whatever the layer's stage
@@ -257,7 +259,9 @@ func (l *Lineage) walk(k lineKey) trail {
 			}
 		}
 		for _, dc := range dcs {
-			if follow || dc.read == nil { // a join's take is always followed
+			// a join's take is always followed, and what the stage ran
+			// was given to work over (jq given a listing on stdin)
+			if follow || dc.read == nil || slices.Contains(feeds, dc.read.Key) {
 				causes = append(causes, dc)
 			}
 		}

@@ -69,7 +69,9 @@ func TestRowsTraceAsKeyDoes(t *testing.T) {
 // TestLineageFollowsItemsAndComputedKeysOnly: what a row rests on past
 // what it read (Explainer.Lineage) reaches the listing a foreach item came
 // from, and what a computing stage (here typed "set") made its key from;
-// it stops at a stage that gathers a fact of its own, and leaves out the
+// it stops at a stage that gathers a fact of its own, save through the
+// keys it feeds what it runs (flow.Feeds, an exec stage's stdin), and
+// leaves out the
 // foreach itself (its cut is no item's), the rows before this one (the
 // list it appended to) and what a row never read.
 func TestLineageFollowsItemsAndComputedKeysOnly(t *testing.T) {
@@ -100,6 +102,11 @@ func TestLineageFollowsItemsAndComputedKeysOnly(t *testing.T) {
 			s.Set("size", len(s.Value("listing").([]any))) // read, but gathered anew
 			return nil
 		}, flow.Type("exec")).
+		Stage("jq", func(ctx context.Context, s *flow.Scope) error {
+			// the listing given to what it runs (stdin), the load asked about
+			s.Set("jqn", len(s.Value("listing").([]any))+s.Value("load").(int))
+			return nil
+		}, flow.Type("exec"), flow.Feeds("listing")).
 		ForEach("per", flow.ForEach{
 			Items:       func(ctx context.Context, s *flow.Scope) ([]any, error) { return s.Value("listing").([]any), nil },
 			MaxBranches: 2, Body: body,
@@ -112,12 +119,15 @@ func TestLineageFollowsItemsAndComputedKeysOnly(t *testing.T) {
 			[]flow.Branch{{Name: "big", Steps: row("big")}, {Name: "small", Steps: row("small")}}).
 		Decide("ld", []decide.Rule{{When: filter("load", rules.OpGt, 4), Then: "busy", Label: "Busy"}},
 			decide.Default{Branch: "idle", Label: "Idle"},
-			[]flow.Branch{{Name: "busy", Steps: row("busy")}, {Name: "idle", Steps: row("idle")}}))
+			[]flow.Branch{{Name: "busy", Steps: row("busy")}, {Name: "idle", Steps: row("idle")}}).
+		Decide("counted", []decide.Rule{{When: filter("jqn", rules.OpGt, 50), Then: "lots", Label: "Lots"}},
+			decide.Default{Branch: "some", Label: "Some"},
+			[]flow.Branch{{Name: "lots", Steps: row("lots")}, {Name: "some", Steps: row("some")}}))
 	res := run(t, c)
 	ex := flow.NewExplainer(&res.Log, flow.WithStructure(c.Describe()), flow.WithGathered(verdicts))
 	l := ex.Lineage(func(string) bool { return true }, func(typ string) bool { return typ == "set" })
 	var got []string
-	for _, tr := range ex.Rows(verdicts, []int{0, 1, 2, 3, 4}) {
+	for _, tr := range ex.Rows(verdicts, []int{0, 1, 2, 3, 4, 5}) {
 		var stages []string
 		paths, _ := l.Of(tr, verdicts)
 		for _, p := range paths {
@@ -135,6 +145,7 @@ func TestLineageFollowsItemsAndComputedKeysOnly(t *testing.T) {
 		"[count list]", // n, set: from the listing
 		"[fact]",       // size, a fact gathered anew: the walk stops there
 		"[other]",      // load read nothing of the listing
+		"[jq list]",    // jqn, made by what jq was fed (the listing), not by the load it was asked about
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("lineage by row:\n got %v\nwant %v", got, want)

@@ -23,6 +23,9 @@ type NodeInfo struct {
 	// Type is the node's finer kind for display ("exec", "plugin"); the
 	// kind itself when none was given.
 	Type string `json:"type"`
+	// Feeds are the keys the stage hands on to what it runs as its data
+	// (an exec stage's stdin: Feeds).
+	Feeds []string `json:"feeds,omitempty"`
 
 	// GoDecider is true for a decider written in Go (Builder.DecideFunc):
 	// its rules and default are not known statically, and any branch may
@@ -122,7 +125,7 @@ func describeSeq(seq *sequence) []NodeInfo {
 }
 
 func describeNode(n *node) NodeInfo {
-	ni := NodeInfo{ID: n.id, Name: n.name, Description: n.description, Kind: n.kind, Type: n.typ}
+	ni := NodeInfo{ID: n.id, Name: n.name, Description: n.description, Kind: n.kind, Type: n.typ, Feeds: n.feeds}
 	if n.kind == KindDecide && n.decideFn != nil && n.def == nil && len(n.rules) == 0 {
 		ni.GoDecider = true
 	}

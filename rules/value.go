@@ -51,3 +51,18 @@ type literal struct{ v any }
 
 func (l literal) Value(Env) (any, []Input, error) { return jsonv.Copy(l.v), nil, nil }
 func (l literal) String() string                  { return formatValue(l.v) }
+
+// RootsOf is the scope keys a valuer reads: an expression's roots, a
+// key's first segment, none for a literal (or any other valuer, whose
+// reads are its own).
+func RootsOf(v Valuer) []string {
+	switch x := v.(type) {
+	case *Expr:
+		return x.Roots()
+	case keyValuer:
+		if x.err == nil && len(x.segs) > 0 {
+			return []string{x.segs[0]}
+		}
+	}
+	return nil
+}

@@ -296,6 +296,10 @@ func (b *chartBuilder) stage(fb *flow.Builder, st *chart.StageSpec) {
 	case "set":
 		fb.Stage(st.ID, setStage(st.Set), opts...)
 	case "exec":
+		if in := st.Exec.Stdin; in != nil {
+			// what the command prints is made from what it was given
+			opts = append(opts, flow.Feeds(rules.RootsOf(in.Expr)...))
+		}
 		fb.Stage(st.ID, execStage(st, set), opts...)
 	case "read":
 		fb.Stage(st.ID, readStage(st), opts...) // stage_read.go
