@@ -202,7 +202,7 @@ stages:
 		{"read both", `{id: a, read: {path: '"x"', glob: '"*"'}}`, `c.yaml:4:33: stage "a": read has both path and glob`},
 		{"read neither", `{id: a, read: {into: x}}`, `c.yaml:4:13: stage "a": read has neither path nor glob`},
 		{"bare path", `{id: a, read: {path: /proc/meminfo}}`, `c.yaml:4:26: stage "a": read path /proc/meminfo is an expression: a literal path is quoted inside it, '"/proc/meminfo"'`},
-		{"read parse unknown", `{id: a, read: {path: '"x"', parse: jsn}}`, `c.yaml:4:40: stage "a": read parse: parse mode "jsn" is not one of columns, csv, json, jsonl, kv, lines, nagios, regex, text, tsv (did you mean "json"?)`},
+		{"read parse unknown", `{id: a, read: {path: '"x"', parse: jsn}}`, `c.yaml:4:40: stage "a": read parse: parse mode "jsn" is not one of columns, csv, json, jsonl, kv, ldif, lines, nagios, regex, text, tsv (did you mean "json"?)`},
 		{"read key misspelt", `{id: a, read: {pth: '"x"'}}`, `unknown key "pth" in read; did you mean "path"?`},
 		{"inheritEnv not a list", `{id: a, exec: {command: [env], inheritEnv: HOME}}`, `stage "a": exec inheritEnv must be a list`},
 		{"inheritEnv bad name", `{id: a, exec: {command: [env], inheritEnv: ["A=B"]}}`, `stage "a": exec inheritEnv name "A=B" is not a variable name`},

@@ -80,7 +80,7 @@ func TestIssue14ParseModesLoadErrors(t *testing.T) {
 	t.Parallel()
 	tests := []struct{ name, stage, err string }{
 		{"unknown mode", `{id: a, exec: {command: [df], parse: colums}}`,
-			`c.yaml:4:42: stage "a": exec parse: parse mode "colums" is not one of columns, csv, json, jsonl, kv, lines, nagios, regex, text, tsv (did you mean "columns"?)`},
+			`c.yaml:4:42: stage "a": exec parse: parse mode "colums" is not one of columns, csv, json, jsonl, kv, ldif, lines, nagios, regex, text, tsv (did you mean "columns"?)`},
 		{"unknown mode in as", `{id: a, exec: {command: [df], parse: {as: nagois}}}`,
 			`c.yaml:4:47: stage "a": exec parse: parse mode "nagois" is not one of`},
 		{"no as", `{id: a, exec: {command: [df], parse: {skip: 1}}}`,

@@ -150,5 +150,5 @@ func LDIFFolded(stdout string) (string, int) {
 // LDIFFoldedEntry is the ledger's entry for such a stage: line is the
 // first continuation (masked already), n its line number.
 func LDIFFoldedEntry(path string, n int, line string) coverage.Entry {
-	return outputEntry(path, fmt.Sprintf("ldapsearch folded a value past 76 columns onto the next line (LDIF's continuation, a line starting with a space), which the parse read as a line of its own, so that value was read cut in two; the first continuation, line %d: %q; run it with -o ldif-wrap=no", n, cutLine(line)), ItemLDIFFolded)
+	return outputEntry(path, fmt.Sprintf("ldapsearch folded a value past 76 columns onto the next line (LDIF's continuation, a line starting with a space), which the parse read as a line of its own, so that value was read cut in two; the first continuation, line %d: %q; run it with -o ldif-wrap=no, or read it with parse: ldif, which joins the two", n, cutLine(line)), ItemLDIFFolded)
 }

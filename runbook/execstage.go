@@ -815,10 +815,10 @@ func ldapReference(es *chart.ExecSpec, res proc.Result, row label.Row, stdout st
 // ldifFolded is the first folded line an ldapsearch printed and its
 // number (record.LDIFFolded), when it ended as no failure and its stdout
 // is ldapsearch's own (a command:, not a script's filter): each parse
-// mode reads a continuation as a line of its own (record.ItemLDIFFolded).
-// 0 otherwise.
+// mode but ldif, which joins it to the line it continues, reads a
+// continuation as a line of its own (record.ItemLDIFFolded). 0 otherwise.
 func ldifFolded(es *chart.ExecSpec, res proc.Result, row label.Row, stdout string) (string, int) {
-	if !answeredAsNoFailure(res, row) || !es.LDAPSearchCommand() {
+	if !answeredAsNoFailure(res, row) || !es.LDAPSearchCommand() || es.Parse.Mode == "ldif" {
 		return "", 0
 	}
 	return record.LDIFFolded(stdout)

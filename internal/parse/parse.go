@@ -57,6 +57,7 @@ var modes = map[string][]string{
 	"tsv":     {"header", "names", "numbers"},
 	"regex":   {"pattern", "numbers", "records", "skip"},
 	"nagios":  nil,
+	"ldif":    nil,
 }
 
 // Modes lists the mode names Check accepts, sorted.
@@ -182,6 +183,8 @@ func compile(spec Spec) (parser, error) {
 		return parserFunc(parseJSONL), nil
 	case "nagios":
 		return parserFunc(parseNagios), nil
+	case "ldif":
+		return parserFunc(parseLDIF), nil
 	case "kv":
 		return newKV(o)
 	case "columns":

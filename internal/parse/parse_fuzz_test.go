@@ -17,6 +17,7 @@ var fuzzSpecs = map[string]Spec{
 	"regex":   {Mode: "regex", Options: map[string]any{"pattern": `^(?P<k>\w+)=(?P<v>.*)$`}},
 	"nagios":  {Mode: "nagios"},
 	"jsonl":   {Mode: "jsonl"},
+	"ldif":    {Mode: "ldif"},
 }
 
 // fuzzLines checks, for any text: no panic, a JSON value, and the rule —
@@ -65,6 +66,35 @@ func fuzzLines(f *testing.F, mode string, seeds ...string) {
 		case "csv", "tsv":
 			if n := len(r.Value.([]any)) + r.Problems; n > nonBlank {
 				t.Fatalf("%d records + %d problems, only %d non-blank lines", len(r.Value.([]any)), r.Problems, nonBlank)
+			}
+		case "ldif":
+			// entries only: each its dn (a text) and attributes, each a
+			// list of texts; a text with a line that is no comment and
+			// no blank reads an entry or a problem, or is one of the
+			// lines left out by name (version:, ldapsearch's search:)
+			es := r.Value.([]any)
+			for _, e := range es {
+				m := e.(map[string]any)
+				if _, ok := m["dn"].(string); !ok {
+					t.Fatalf("an entry with no dn text: %v", m)
+				}
+				for k, v := range m {
+					if k == "dn" {
+						continue
+					}
+					for _, x := range v.([]any) {
+						if _, ok := x.(string); !ok {
+							t.Fatalf("attribute %s holds %T", k, x)
+						}
+					}
+				}
+			}
+			if len(es)+r.Problems == 0 && nonBlank > comments && !strings.Contains(strings.ToLower(text), "version") && !strings.Contains(strings.ToLower(text), "search") {
+				for _, s := range lines(text) {
+					if !blank(s) && !strings.HasPrefix(s, "#") && !strings.HasPrefix(s, " ") {
+						t.Fatalf("line %q read as nothing", s)
+					}
+				}
 			}
 		case "nagios":
 			v := r.Value.(map[string]any)
@@ -123,6 +153,11 @@ func FuzzRegex(f *testing.F) {
 func FuzzNagios(f *testing.F) {
 	fuzzLines(f, "nagios", "OK | '/mnt/my disk'=100B;;;0;1000 time=0.002s;1;2;0;10\nlong | load1=0.5;5:;10:\n'it''s'=1;@~:5\n",
 		"X | bad 'open=1 =1 a=1;;;;;;\n", "| a=U\n", "")
+}
+
+func FuzzLDIF(f *testing.F) {
+	fuzzLines(f, "ldif", "version: 1\n\ndn: a=1\nx:: w5g=\nm: long\n er\n\n# c\nsearch: 2\nresult: 0 Success\n",
+		" x\ndn:: !!\nuid: a\n\nnope\ny:< file:///a\n", "dn: a=1\ndn: a=2\nb:: /9j/\n", "")
 }
 
 func FuzzJSONL(f *testing.F) {

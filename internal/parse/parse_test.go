@@ -102,7 +102,7 @@ func TestCheck(t *testing.T) {
 	}{
 		{"kv", Spec{Mode: "kv"}, ""},
 		{"as tolerated", Spec{Mode: "kv", Options: map[string]any{"as": "kv"}}, ""},
-		{"unknown mode lists modes", Spec{Mode: "jsonn"}, `columns, csv, json, jsonl, kv, lines, nagios, regex, text, tsv (did you mean "json"?)`},
+		{"unknown mode lists modes", Spec{Mode: "jsonn"}, `columns, csv, json, jsonl, kv, ldif, lines, nagios, regex, text, tsv (did you mean "json"?)`},
 		{"unknown option", Spec{Mode: "kv", Options: map[string]any{"seps": "="}}, `no option "seps"; its options are sep, trim, numbers, records (did you mean "sep"?)`},
 		{"no options", Spec{Mode: "nagios", Options: map[string]any{"x": 1}}, "takes no options"},
 		{"missing pattern", Spec{Mode: "regex"}, "needs pattern"},
