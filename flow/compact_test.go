@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/openrunbook/runbook/decide"
@@ -330,5 +331,43 @@ func TestCompactNarrativeEqualsEager(t *testing.T) {
 	}
 	if compact < 1000 {
 		t.Fatalf("only %d decisions were told compact: the property was hardly tested", compact)
+	}
+}
+
+// TestCompactNarrativeOfManyKeysIsToldFromItsEvidence: a decision over
+// more keys than the narrative's fixed words look up (maxHeads) is told
+// from its evidence, rebuilt from the reads before it: the same lines.
+func TestCompactNarrativeOfManyKeysIsToldFromItsEvidence(t *testing.T) {
+	var rs []decide.Rule
+	for i := range 20 {
+		k := fmt.Sprintf("k%02d", i)
+		rs = append(rs, decide.Rule{When: rules.MustFilter(rules.Where(k, rules.OpGt, 5), rules.Where("gone", rules.OpEq, "x")), Then: "hit", Label: k})
+	}
+	c, err := flow.New("many").
+		Stage("seed", func(ctx context.Context, s *flow.Scope) error {
+			for i := range 20 {
+				s.Set(fmt.Sprintf("k%02d", i), i)
+			}
+			return nil
+		}).
+		Decide("d", rs, decide.Default{Branch: "miss", Label: "none"}, []flow.Branch{
+			{Name: "hit", Steps: flow.Seq().Stage("h", func(ctx context.Context, s *flow.Scope) error { return nil })},
+			{Name: "miss", Steps: flow.Seq().Stage("m", func(ctx context.Context, s *flow.Scope) error { return nil })},
+		}).Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	told, eager, spy := recorder.NewNarrative(), recorder.NewNarrative(), &compactSpy{}
+	if _, err := c.Run(context.Background(), flow.WithRecorders(told, spy)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Run(context.Background(), flow.WithRecorders(eager, &wantsDecisions{})); err != nil {
+		t.Fatal(err)
+	}
+	if spy.compact != 1 {
+		t.Fatalf("%d decisions sent compact, want 1", spy.compact)
+	}
+	if got, want := told.Lines(), eager.Lines(); !slices.Equal(got, want) {
+		t.Fatalf("compact:\n%s\neager:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
