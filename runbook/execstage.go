@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -104,10 +105,11 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 		spec.Secrets = rs.secrets.Forms()
 		var res proc.Result
 		var row label.Row
+		var stubbed bool
 		m := record.Masker(rs.secrets)
 		for a := 1; ; a++ {
 			var err error
-			if res, err = rs.runProc(ctx, s, spec); err != nil { // stubs.go
+			if res, stubbed, err = rs.runOrStub(ctx, s, spec); err != nil { // stubs.go
 				return err
 			}
 			settlement, facts := execOutcome(res)
@@ -141,7 +143,7 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 			}
 		}
 		// a fact: its durationMs made an equal value an accident of the clock
-		s.SetFact(into, rs.execValue(s.Path(), es, argv, res, row))
+		s.SetFact(into, rs.execValue(s.Path(), es, argv, res, row, stubbed))
 		return nil
 	}
 }
@@ -233,8 +235,9 @@ func retryOn(on []string, row label.Row, res proc.Result) bool {
 // execValue is what `into` receives. Parsed stdout is the stage's result:
 // it passes through coverage (served form in the scope, declarations on the
 // ledger). A result over the output cap is withheld from the scope, and
-// the ledger says so (record.WithheldEntry).
-func (rs *runState) execValue(path string, es *chart.ExecSpec, argv []string, res proc.Result, row label.Row) map[string]any {
+// the ledger says so (record.WithheldEntry). stubbed: a stub answered,
+// and no process ran here.
+func (rs *runState) execValue(path string, es *chart.ExecSpec, argv []string, res proc.Result, row label.Row, stubbed bool) map[string]any {
 	out := map[string]any{
 		"stdout":     nil,
 		"stderr":     nil,
@@ -297,6 +300,9 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, argv []string, re
 	out["stdout"] = rs.parsedAs(path, es.Parse, stdout, "its output", out, res.StartErr == nil && !silent && !blank && !onlyStderr && whose == "")
 	if whose != "" {
 		rs.fileLedger(record.ErrorReplyEntry(path, whose, *res.ExitCode, rs.mask(reply)))
+	}
+	if uid := rsyncOwnersUncompared(es, res, row, stubbed); uid > 0 {
+		rs.fileLedger(record.RsyncOwnersEntry(path, uid))
 	}
 	if line, n := ldifFolded(es, res, row, stdout); n > 0 {
 		// Beside whatever else is said: a value read cut in two is
@@ -810,6 +816,20 @@ func ldapReference(es *chart.ExecSpec, res proc.Result, row label.Row, stdout st
 		return ""
 	}
 	return record.LDAPReference(stdout)
+}
+
+// euid is the user this process runs as (a test runs as another).
+var euid = os.Geteuid
+
+// rsyncOwnersUncompared is the uid an rsync dry run asked to compare
+// owners ran as, when it is not root and the run ended as no failure
+// (record.ItemRsyncOwners); 0 otherwise. A stub's answer is no rsync run
+// here: its output is the stub's, owners and all.
+func rsyncOwnersUncompared(es *chart.ExecSpec, res proc.Result, row label.Row, stubbed bool) int {
+	if stubbed || !answeredAsNoFailure(res, row) || !es.RsyncOwnersLocally() {
+		return 0
+	}
+	return max(euid(), 0)
 }
 
 // ldifFolded is the first folded line an ldapsearch printed and its

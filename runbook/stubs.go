@@ -277,20 +277,27 @@ type PluginStub struct {
 // runProc starts the stage's process, or asks the run's stubs for what it
 // did (WithStubs): the one place an exec stage's process is started.
 func (rs *runState) runProc(ctx context.Context, s *flow.Scope, spec proc.Spec) (proc.Result, error) {
+	res, _, err := rs.runOrStub(ctx, s, spec)
+	return res, err
+}
+
+// runOrStub is runProc, and whether a stub answered (no process ran here:
+// a fact of who ran it, such as its user, is not this process's).
+func (rs *runState) runOrStub(ctx context.Context, s *flow.Scope, spec proc.Spec) (res proc.Result, stubbed bool, err error) {
 	if rs.stubs == nil {
-		return proc.Run(ctx, spec), nil
+		return proc.Run(ctx, spec), false, nil
 	}
 	stub, err := rs.stubs.Exec(ctx, ExecCall{Path: s.Path(), Stage: s.Stage(), Argv: spec.Argv, Shell: spec.Shell, Stdin: spec.Stdin,
 		Env: spec.Env, Dir: spec.Dir, Timeout: spec.Timeout, MaxOutput: spec.MaxOutput, Secrets: spec.Secrets})
 	switch {
 	case err != nil:
-		return proc.Result{}, err
+		return proc.Result{}, false, err
 	case stub == nil:
-		return proc.Run(ctx, spec), nil
+		return proc.Run(ctx, spec), false, nil
 	case stub.Ran != nil:
-		return stub.Ran.procResult(), nil
+		return stub.Ran.procResult(), true, nil
 	}
-	return stubResult(*stub, spec, record.Masker(rs.secrets)), nil
+	return stubResult(*stub, spec, record.Masker(rs.secrets)), true, nil
 }
 
 // stubResult is a stub as the facts proc would have reported: output capped
