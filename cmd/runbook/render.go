@@ -100,7 +100,10 @@ type scriptView struct {
 	words string // label.Row.Said
 	// answered: the exit code is a declared answer, not a failure.
 	answered bool
+	// stderr is the last lines it wrote on stderr, or on stdout when
+	// onStdout (a failure that wrote nothing on stderr: record.OwnWords).
 	stderr   []string
+	onStdout bool
 }
 
 type standingView struct {
@@ -192,21 +195,28 @@ func viewOf(rec *record.Record, opts renderOpts) resultView {
 		}
 		listed[row.Path] = true
 		words := clean(row.Said())
+		hint := noMatchHint(row)
+		if hint == "" {
+			hint = sigpipeHint(row)
+		}
 		var tail []string
+		onStdout := false
 		if i == n {
 			tail = stderrTail(rec.State, opts.scriptInto[row.Path])
 			if tail == nil && row.Ran != nil {
 				// A foreach item's stage: its value is not in the final
-				// state, but its row holds what it wrote last on stderr.
-				tail = lastLines(row.Ran.StderrTail)
+				// state, but its row holds what it wrote last on stderr,
+				// or, for a failure that wrote nothing there and has no
+				// hint of ours (grep's 1, a pipe's 141), on stdout.
+				words := row.Ran.StderrTail
+				if !row.Answered() && row.Label != label.Completed && hint == "" {
+					words, onStdout = record.OwnWords(words, row.Ran.StdoutTail)
+				}
+				tail = lastLines(words)
 			}
 			for i, l := range tail {
 				tail[i] = clean(l)
 			}
-		}
-		hint := noMatchHint(row)
-		if hint == "" {
-			hint = sigpipeHint(row)
 		}
 		if hint != "" && len(tail) == 0 {
 			words += " (" + hint + ")"
@@ -214,7 +224,7 @@ func viewOf(rec *record.Record, opts renderOpts) resultView {
 		if n > 1 {
 			words = fmt.Sprintf("run %d of %d: %s", i, n, words)
 		}
-		v.scripts = append(v.scripts, scriptView{path: clean(row.Path), words: words, answered: row.Answered() || row.Label == label.Completed, stderr: tail})
+		v.scripts = append(v.scripts, scriptView{path: clean(row.Path), words: words, answered: row.Answered() || row.Label == label.Completed, stderr: tail, onStdout: onStdout})
 	}
 	for _, e := range record.RuleErrors(rec) {
 		e.Decider, e.Label, e.Err = clean(e.Decider), clean(e.Label), clean(e.Err)

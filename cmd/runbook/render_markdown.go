@@ -78,6 +78,10 @@ func renderMarkdown(w io.Writer, rec *record.Record, opts renderOpts) error {
 			p.line("- " + code(s.path) + ": " + s.words)
 			if len(s.stderr) > 0 {
 				p.line("")
+				if s.onStdout {
+					p.line("  nothing on stderr; its stdout ended:")
+					p.line("")
+				}
 				p.line("  ```")
 				for _, l := range s.stderr {
 					p.line("  " + strings.ReplaceAll(l, "```", "'''"))

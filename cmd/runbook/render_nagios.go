@@ -406,7 +406,9 @@ func (h *heldStderr) text() []string {
 
 // stderrClause is how a Nagios line about a script that gave no answer
 // says why in the script's own words: the last line it wrote on stderr
-// (masked, as its record row keeps it), or "" when it wrote none. The
+// (masked, as its record row keeps it), or on stdout when it wrote
+// nothing on stderr (record.OwnWords: smartctl's errors), or "" when it
+// wrote neither. The
 // text output's Scripts part shows the last lines; a monitoring console
 // shows the Nagios lines alone, and "exit 1" said nothing of nft's "you
 // must be root".
@@ -419,9 +421,13 @@ func (h *heldStderr) text() []string {
 // why (TestNagiosQuotesTheCauseNotTheHint). Stderr of such lines alone is
 // quoted by its last.
 func stderrClause(s gate.Script) string {
-	tail := lastLines(s.Stderr)
+	tail := lastLines(s.Words)
 	if len(tail) == 0 {
 		return ""
+	}
+	lead := "; its stderr's"
+	if s.OnStdout {
+		lead = "; nothing on stderr, its stdout's"
 	}
 	for i := len(tail) - 1; i >= 0; i-- {
 		if hintLine(tail[i]) {
@@ -430,9 +436,9 @@ func stderrClause(s gate.Script) string {
 		if i == len(tail)-1 {
 			break
 		}
-		return fmt.Sprintf("; its stderr's last line before a hint: %q", record.FirstLine(tail[i]))
+		return fmt.Sprintf("%s last line before a hint: %q", lead, record.FirstLine(tail[i]))
 	}
-	return fmt.Sprintf("; its stderr's last line: %q", record.FirstLine(tail[len(tail)-1]))
+	return fmt.Sprintf("%s last line: %q", lead, record.FirstLine(tail[len(tail)-1]))
 }
 
 // hintLine says whether a stderr line is part of a hint after an error

@@ -91,6 +91,9 @@ func renderText(w io.Writer, rec *record.Record, opts renderOpts) error {
 				words = style(words, styleRed)
 			}
 			p.line("  " + s.path + ": " + words)
+			if s.onStdout {
+				p.line("    nothing on stderr; its stdout ended:")
+			}
 			for _, l := range s.stderr {
 				p.line("    | " + l)
 			}

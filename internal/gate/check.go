@@ -400,10 +400,13 @@ type Script struct {
 	// Said is how the row says its outcome (label.Row.Said: "completed
 	// with failure, exit 127", "outcome unknown: timed out after 2s").
 	Said string
-	// Stderr is the end of what the script wrote on stderr, as its row
+	// Words is the end of what the script wrote on stderr, as its row
 	// keeps it (masked): why it gave no answer, in its own words ("Operation
-	// not permitted (you must be root)"); "" when it wrote none.
-	Stderr string
+	// not permitted (you must be root)"); or, when it wrote nothing there,
+	// the end of its stdout (OnStdout; record.OwnWords); "" when it wrote
+	// neither.
+	Words    string
+	OnStdout bool
 }
 
 // answeredWorse lists the scripts whose last attempt answered with a word
@@ -427,7 +430,7 @@ func unanswered(rows []label.Row) []Script {
 	for _, r := range record.Unanswered(rows) {
 		sc := Script{Path: r.Path, Said: r.Said()}
 		if r.Ran != nil {
-			sc.Stderr = r.Ran.StderrTail
+			sc.Words, sc.OnStdout = record.OwnWords(r.Ran.StderrTail, r.Ran.StdoutTail)
 		}
 		out = append(out, sc)
 	}
