@@ -418,11 +418,24 @@ func (s Set) Pieces(t string) string {
 		longest = max(longest, len(f))
 	}
 	lt := strings.ToLower(t)
+	// every MinFragment bytes a form holds: a piece begins with one, so a
+	// place whose next MinFragment bytes are none begins no piece, and a
+	// long question (a listing of files) is read with one look-up a byte
+	grams := map[string]bool{}
+	for _, f := range lower {
+		for k := 0; k+MinFragment <= len(f); k++ {
+			grams[f[k:k+MinFragment]] = true
+		}
+	}
 	var b strings.Builder
 	for i := 0; i < len(t); {
 		n := 0
-		// a piece is no longer than the longest form: a long question
-		// (a listing of files) is read in time linear in its length
+		if i+MinFragment > len(t) || !grams[lt[i:i+MinFragment]] {
+			b.WriteByte(t[i])
+			i++
+			continue
+		}
+		// a piece is no longer than the longest form
 		for j := min(len(t), i+longest); j-i >= MinFragment; j-- {
 			if inAny(lt[i:j], lower) {
 				n = j - i
