@@ -15,11 +15,39 @@ func TestSearchedNothingInOutputReadsACountOfZero(t *testing.T) {
 		{"Number of entries:\t0 (of 3)\n", ""},
 		{"Dec 07 host app: no journal files were found\n", ""},
 	} {
-		if got := SearchedNothingInOutput(tc.stdout); got != tc.want {
+		if got := SearchedNothingInOutput(tc.stdout, false); got != tc.want {
 			t.Errorf("SearchedNothingInOutput(%q) = %q, want %q", tc.stdout, got, tc.want)
 		}
 	}
-	if got := SearchedNothing("Number of entries: 0\n", true); got != "Number of entries: 0" {
+	if got := SearchedNothing("Number of entries: 0\n", true, false); got != "Number of entries: 0" {
 		t.Errorf("aide's report on stderr (report_url=stderr): %q", got)
+	}
+}
+
+// TestNmapHostsDownReadOnlyOverAPortScan: nmap's count of hosts up below
+// the addresses it scanned (`1 IP address (0 hosts up)`, -oX's summary
+// `2 IP addresses (1 host up)`) is a host whose ports it never scanned,
+// read only where the command scans ports; a count of every host up, and
+// the same line of a ping sweep (-sn), where the hosts down are the
+// answer, are not.
+func TestNmapHostsDownReadOnlyOverAPortScan(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		stdout   string
+		portScan bool
+		want     string
+	}{
+		{"Nmap done: 1 IP address (0 hosts up) scanned in 3.02 seconds\n", true, "Nmap done: 1 IP address (0 hosts up) scanned in 3.02 seconds"},
+		{`<finished summary="Nmap done at Mon Dec  7 16:51:44 2026; 2 IP addresses (1 host up) scanned in 3.03 seconds"/>` + "\n", true, `<finished summary="Nmap done at Mon Dec  7 16:51:44 2026; 2 IP addresses (1 host up) scanned in 3.03 seconds"/>`},
+		{"# Nmap done at Mon Dec  7 16:51:07 2026 -- 8 IP addresses (8 hosts up) scanned in 0.08 seconds\n", true, ""},
+		{"Nmap done: 1 IP address (0 hosts up) scanned in 3.02 seconds\n", false, ""},
+		{"Nmap done: 0 IP addresses (0 hosts up) scanned in 0.03 seconds\n", true, ""},
+	} {
+		if got := SearchedNothingInOutput(tc.stdout, tc.portScan); got != tc.want {
+			t.Errorf("SearchedNothingInOutput(%q, %v) = %q, want %q", tc.stdout, tc.portScan, got, tc.want)
+		}
+	}
+	if got := SearchedNothing("Failed to resolve \"localhots\".\nWARNING: No targets were specified, so 0 hosts scanned.\n", true, true); got != `Failed to resolve "localhots".` {
+		t.Errorf("nmap's name not resolved: %q", got)
 	}
 }

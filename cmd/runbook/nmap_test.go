@@ -1,0 +1,64 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestNmapHostNotScannedIsNoAnswerOfNone: nmap exits 0 over a host it did
+// not scan. A name it could not resolve (`localhots`) is `Failed to
+// resolve "localhots".` and `WARNING: No targets were specified, so 0
+// hosts scanned.` on stderr; a host that answered none of its probes is
+// `Note: Host seems down.` and `1 IP address (0 hosts up)` in its report,
+// on stdout, -oG's and -oX's too. Either way it prints no port. A check
+// that no port but the allowed ones is open, `nmap -n -p 1-65535 -oG -
+// HOST` read into a row per unexpected port under `result.empty: answer`,
+// said `OK - no verdict rows`, Consistent, exit 0, over no port scanned
+// (testdata/wave-scan/unexpected). Its words are a not-checked item now
+// (searched-nothing): Not sure, UNKNOWN. A host up with nothing
+// unexpected is still OK; a ping sweep (-sn), whose down hosts are its
+// answer, is not judged so.
+func TestNmapHostNotScannedIsNoAnswerOfNone(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	const head = "# Nmap 7.93 scan initiated Mon Dec  7 16:51:41 2026 as: nmap -n -p 22 -oG - HOST\n"
+	for _, tc := range []struct {
+		name, stdout, stderr, args, status string
+		code                               int
+		said                               string
+	}{
+		{"a name not resolved", head + "# Nmap done at Mon Dec  7 16:51:41 2026 -- 0 IP addresses (0 hosts up) scanned in 0.03 seconds\n",
+			"Failed to resolve \"localhots\".\nWARNING: No targets were specified, so 0 hosts scanned.\n", "-p, 1-65535",
+			"scan UNKNOWN - 1 stage did not check everything (nmap), no verdict rows", 3,
+			`it said on stderr that it could not resolve a host name it was given and scanned no port of that host though it exited 0, so its answer of none found says nothing of whether there is such a thing; stderr's first such line: "Failed to resolve \"localhots\"."`},
+		{"a host down", head + "# Nmap done at Mon Dec  7 16:51:44 2026 -- 1 IP address (0 hosts up) scanned in 3.03 seconds\n", "", "-p, 1-65535",
+			"scan UNKNOWN - 1 stage did not check everything (nmap), no verdict rows", 3,
+			`it said in its report that a host it was asked to scan answered none of its probes (down, or dropping them) and it scanned no port of that host though it exited 0, so its answer of none found says nothing of whether there is such a thing; its report's first such line: "# Nmap done at Mon Dec  7 16:51:44 2026 -- 1 IP address (0 hosts up) scanned in 3.03 seconds"`},
+		{"one host of two down, XML", `<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<runstats><finished time="1796489504" timestr="Mon Dec  7 16:51:44 2026" summary="Nmap done at Mon Dec  7 16:51:44 2026; 2 IP addresses (1 host up) scanned in 3.03 seconds" elapsed="3.03" exit="success"/><hosts up="1" down="1" total="2"/>` + "\n</runstats>\n", "", "-p, 1-65535",
+			"scan UNKNOWN - 1 stage did not check everything (nmap), no verdict rows", 3, `(1 host up)`},
+		{"a host up", head + "Host: 127.0.0.1 ()\tStatus: Up\nHost: 127.0.0.1 ()\tPorts: 22/open/tcp//ssh///\n# Nmap done at Mon Dec  7 16:51:07 2026 -- 1 IP address (1 host up) scanned in 0.08 seconds\n", "", "-p, 1-65535",
+			"scan OK - no verdict rows", 0, "Consistent"},
+		{"a ping sweep", head + "# Nmap done at Mon Dec  7 16:51:44 2026 -- 1 IP address (0 hosts up) scanned in 3.03 seconds\n", "", "-sn",
+			"scan OK - no verdict rows", 0, "Consistent"},
+	} {
+		nmap := fakeTool(t, filepath.Join(dir, strings.NewReplacer(" ", "-", ",", "").Replace(tc.name), "nmap"), tc.stdout, tc.stderr, 0)
+		chart := writeChart(t, dir, strings.ReplaceAll(strings.ReplaceAll(tc.name, " ", "-"), ",", "")+".yaml", `version: 1
+runbook: scan
+result: {kind: verdict/exposure, empty: answer, nagios: {critical: [unexpected]}}
+stages:
+  - id: nmap
+    exec:
+      command: [`+nmap+`, -n, `+tc.args+`, -oG, "-", 127.0.0.1]
+      parse: lines
+  - id: per
+    foreach:
+      items: 'filter(nmap.stdout, # contains "/open/" && !(# contains "22/open/"))'
+      as: line
+      maxBranches: 100
+      stages:
+        - {id: u, verdict: {subject: line, verdict: '"unexpected"'}}
+`)
+		nagiosSays(t, dir, tc.name, tc.status, tc.code, tc.said, "exec", chart, "--format", "nagios")
+	}
+}
