@@ -2,6 +2,7 @@ package main
 
 import (
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -60,5 +61,63 @@ stages:
         - {id: u, verdict: {subject: line, verdict: '"unexpected"'}}
 `)
 		nagiosSays(t, dir, tc.name, tc.status, tc.code, tc.said, "exec", chart, "--format", "nagios")
+	}
+}
+
+// TestRowMadeThroughASiblingSetKeyIsNotJudged: a set: stage whose key is
+// made of another key the same stage wrote just before (`open` of
+// `found`, `found` of nmap's output) rests on what that key read. A check
+// that the forbidden ports are closed, over nmap given a host name it
+// could not resolve (exit 0, no port scanned), wrote `OK 23/tcp: closed`
+// and listed no row under verdicts.unjudgedRows: the lineage stopped at
+// the stage's own earlier write, and a program trusting the rows the JSON
+// does not list read telnet closed. Each row is marked now, as a row made
+// through two set: stages is.
+func TestRowMadeThroughASiblingSetKeyIsNotJudged(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	nmap := fakeTool(t, filepath.Join(dir, "nmap"),
+		"# Nmap 7.93 scan initiated Mon Dec  7 16:51:07 2026 as: nmap -n -p 23,3389 -oG - localhots\n# Nmap done at Mon Dec  7 16:51:07 2026 -- 0 IP addresses (0 hosts up) scanned in 0.03 seconds\n",
+		"Failed to resolve \"localhots\".\nWARNING: No targets were specified, so 0 hosts scanned.\n", 0)
+	chart := writeChart(t, dir, "forbidden.yaml", `version: 1
+runbook: forbidden
+result: {kind: verdict/exposure, decider: Port, nagios: {critical: [open], ok: [closed]}}
+stages:
+  - id: scan
+    exec:
+      command: [`+nmap+`, -n, -p, "23,3389", -oG, "-", localhots]
+      parse: lines
+  - id: facts
+    set:
+      found: 'flatten(map(filter(scan.stdout, # contains "\tPorts: "), map(split(split(#, "\tPorts: ")[1], ", "), split(#, "/"))))'
+      open: 'map(filter(found, #[1] == "open"), int(#[0]))'
+  - id: per
+    foreach:
+      items: '[23, 3389]'
+      as: port
+      maxBranches: 10
+      stages:
+        - id: port
+          name: Port
+          decide:
+            rules:
+              - {when: 'port in open', then: open, label: nmap found it open}
+            default: {branch: closed, label: not open}
+          branches:
+            open: [{id: o, verdict: {subject: 'string(port) + "/tcp"', verdict: '"open"'}}]
+            closed: [{id: c, verdict: {subject: 'string(port) + "/tcp"', verdict: '"closed"'}}]
+`)
+	r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+	if !strings.Contains(r.stdout, "UNKNOWN 23/tcp: closed (not judged: ") {
+		t.Errorf("the row 23/tcp is not marked:\n%s", r.stdout)
+	}
+	_, vs := verdictsOf(t, runCLI(t, dir, "exec", chart, "-o", "json").stdout)
+	var subjects []any
+	us, _ := vs["unjudgedRows"].([]any)
+	for _, u := range us {
+		subjects = append(subjects, u.(map[string]any)["subject"])
+	}
+	if want := []any{"23/tcp", "3389/tcp"}; !reflect.DeepEqual(subjects, want) {
+		t.Errorf("unjudgedRows of %v, want %v", subjects, want)
 	}
 }
