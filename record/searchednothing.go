@@ -74,7 +74,10 @@ const ItemSearchedNothing = "searched-nothing"
 //	"number of entries:" 0            aide --check: a database of no entry (count; on stdout too)
 //	`failed to resolve "`             nmap: a host name it could not resolve
 //	"no targets were specified"       nmap: no host left to scan
-//	"N IP addresses (M hosts up)" M<N  nmap: a host down to its probes (hosts; on stdout too)
+//	"N IP addresses (M hosts up)" M<N  nmap: a host down to its probes (hosts, port scan; on stdout too)
+//	"status: timeout"                 nmap -oG: a host given up at --host-timeout (port scan; on stdout too)
+//	"due to host timeout"             nmap: the same, in its normal report (port scan; on stdout too)
+//	`timedout="true"`                 nmap -oX: the same (port scan; on stdout too)
 //
 // A rule marked count reads so only where the mark is followed by the
 // count 0 alone (aide's `Number of entries:	0`, not its 6); one marked
@@ -83,37 +86,49 @@ const ItemSearchedNothing = "searched-nothing"
 // stdout is the data a chart reads (a log holding pgrep's words).
 //
 // A rule marked hosts reads so only where its line counts fewer hosts up
-// than addresses scanned, and only over a command that scans hosts' ports
-// (chart.ExecSpec.NmapPortScan): a ping sweep (nmap -sn) prints the same
-// line, and there the hosts down are its answer.
+// than addresses scanned; one marked port scan only over a command that
+// scans hosts' ports (chart.ExecSpec.NmapPortScan): a ping sweep (nmap
+// -sn) prints the same lines, and there the hosts down are its answer.
 //
 // A rule marked silent reads so only over a command that printed nothing:
 // coreutils 9.1 says `no file was verified` under --ignore-missing when no
 // file matched, over a file whose digest differs too, which it prints
 // (`/etc/app.conf: FAILED`), and that row is an answer.
 var searchedNothing = []struct {
-	mark, cause, fix             string
-	silent, count, stdout, hosts bool
+	mark, cause, fix                       string
+	silent, count, stdout, hosts, portScan bool
 }{
 	{"will result in zero matches", "what it was asked to look for can match nothing",
-		`a process's name (comm) is cut to 15 bytes: give pgrep those 15 (pgrep -x "${NAME:0:15}" in a shell), or match the whole command line (pgrep -f)`, false, false, false, false},
+		`a process's name (comm) is cut to 15 bytes: give pgrep those 15 (pgrep -x "${NAME:0:15}" in a shell), or match the whole command line (pgrep -f)`, false, false, false, false, false},
 	{"no journal files were found", "it found no journal to read",
-		"this host keeps no journal (or it is elsewhere: journalctl -D, --file): read the kernel's messages where they are kept (dmesg, /var/log/kern.log)", false, false, false, false},
+		"this host keeps no journal (or it is elsewhere: journalctl -D, --file): read the kernel's messages where they are kept (dmesg, /var/log/kern.log)", false, false, false, false, false},
 	{"no journal files were opened", "it could open no journal",
-		"run it as root or as a user of the group systemd-journal or adm", false, false, false, false},
+		"run it as root or as a user of the group systemd-journal or adm", false, false, false, false, false},
 	{"no properly formatted checksum", "it found no line of its list it could read",
-		"the list is empty, or written by another tool (md5sum's digests checked with sha256sum, BSD tags): check it with the tool that wrote it, and make an empty list a failure of its own (test -s LIST)", false, false, false, false},
+		"the list is empty, or written by another tool (md5sum's digests checked with sha256sum, BSD tags): check it with the tool that wrote it, and make an empty list a failure of its own (test -s LIST)", false, false, false, false, false},
 	{"no file was verified", "it checked no file",
-		"every file its list names is missing and --ignore-missing left them all out: run it in the folder the list's paths are relative to, or without --ignore-missing, where a missing file is FAILED open or read", true, false, false, false},
+		"every file its list names is missing and --ignore-missing left them all out: run it in the folder the list's paths are relative to, or without --ignore-missing, where a missing file is FAILED open or read", true, false, false, false, false},
 	{"number of entries:", "its database holds no entry, so it compared no file",
-		"its config selects no path there is (a path misspelt, a selection line that matches nothing): mend the config, run aide --init again and put the new database in place", false, true, true, false},
+		"its config selects no path there is (a path misspelt, a selection line that matches nothing): mend the config, run aide --init again and put the new database in place", false, true, true, false, false},
 	{`failed to resolve "`, "it could not resolve a host name it was given and scanned no port of that host",
-		"give it the address, or a name this host resolves (getent hosts NAME): nmap exits 0 over a name it could not resolve and prints no line of it", false, false, false, false},
+		"give it the address, or a name this host resolves (getent hosts NAME): nmap exits 0 over a name it could not resolve and prints no line of it", false, false, false, false, false},
 	{"no targets were specified", "it had no host left to scan",
-		"give it a host it can scan (an address, or a name this host resolves); nmap exits 0 having scanned none", false, false, false, false},
+		"give it a host it can scan (an address, or a name this host resolves); nmap exits 0 having scanned none", false, false, false, false, false},
 	{"up)", "a host it was asked to scan answered none of its probes (down, or dropping them) and it scanned no port of that host",
-		"a host that drops nmap's probes but is up is scanned with -Pn (nmap then reports its ports filtered, not none); one that is down has no port to report: make that a failure of its own", false, false, true, true},
+		"a host that drops nmap's probes but is up is scanned with -Pn (nmap then reports its ports filtered, not none); one that is down has no port to report: make that a failure of its own", false, false, true, true, true},
+	{"status: timeout", timedOutCause, timedOutFix, false, false, true, false, true},
+	{"due to host timeout", timedOutCause, timedOutFix, false, false, true, false, true},
+	{`timedout="true"`, timedOutCause, timedOutFix, false, false, true, false, true},
 }
+
+// timedOutCause and timedOutFix are said of a host nmap gave up on at its
+// --host-timeout: -oG's `Status: Timeout`, the normal report's `Skipping
+// host 127.0.0.1 due to host timeout`, -oX's `timedout="true"`; its count
+// of hosts up counts that host up.
+const (
+	timedOutCause = "it gave up on a host at its --host-timeout before it had scanned its ports, and listed none of them"
+	timedOutFix   = "give it a longer --host-timeout (or none), or fewer ports (-p), and make a host timed out a failure of its own"
+)
 
 // nmapHosts reads nmap's count of the hosts it scanned, `2 IP addresses
 // (1 host up)`, from its report's last line (normal, -oG and -oX's
@@ -161,7 +176,7 @@ func searchedNothingRule(line string, portScan bool) int {
 	low := strings.ToLower(line)
 	for i, r := range searchedNothing {
 		at := strings.Index(low, r.mark)
-		if at < 0 || r.count && strings.TrimSpace(low[at+len(r.mark):]) != "0" || r.hosts && (!portScan || !hostsDown(low)) {
+		if at < 0 || r.count && strings.TrimSpace(low[at+len(r.mark):]) != "0" || r.portScan && !portScan || r.hosts && !hostsDown(low) {
 			continue
 		}
 		return i

@@ -27,7 +27,9 @@ func TestSearchedNothingInOutputReadsACountOfZero(t *testing.T) {
 // TestNmapHostsDownReadOnlyOverAPortScan: nmap's count of hosts up below
 // the addresses it scanned (`1 IP address (0 hosts up)`, -oX's summary
 // `2 IP addresses (1 host up)`) is a host whose ports it never scanned,
-// read only where the command scans ports; a count of every host up, and
+// read only where the command scans ports, as is a host it gave up on at
+// --host-timeout (-oG's `Status: Timeout`, the normal report's `Skipping
+// host`, -oX's `timedout="true"`); a count of every host up, and
 // the same line of a ping sweep (-sn), where the hosts down are the
 // answer, are not.
 func TestNmapHostsDownReadOnlyOverAPortScan(t *testing.T) {
@@ -42,6 +44,10 @@ func TestNmapHostsDownReadOnlyOverAPortScan(t *testing.T) {
 		{"# Nmap done at Mon Dec  7 16:51:07 2026 -- 8 IP addresses (8 hosts up) scanned in 0.08 seconds\n", true, ""},
 		{"Nmap done: 1 IP address (0 hosts up) scanned in 3.02 seconds\n", false, ""},
 		{"Nmap done: 0 IP addresses (0 hosts up) scanned in 0.03 seconds\n", true, ""},
+		{"Host: 127.0.0.1 ()\tStatus: Up\nHost: 127.0.0.1 ()\tStatus: Timeout\n", true, "Host: 127.0.0.1 ()\tStatus: Timeout"},
+		{"Host is up (0.0000070s latency).\nSkipping host 127.0.0.1 due to host timeout\n", true, "Skipping host 127.0.0.1 due to host timeout"},
+		{`<host starttime="1796663353" endtime="1796663353" timedout="true"><status state="up" reason="user-set" reason_ttl="0"/>` + "\n", true, `<host starttime="1796663353" endtime="1796663353" timedout="true"><status state="up" reason="user-set" reason_ttl="0"/>`},
+		{"Host: 127.0.0.1 ()\tStatus: Timeout\n", false, ""},
 	} {
 		if got := SearchedNothingInOutput(tc.stdout, tc.portScan); got != tc.want {
 			t.Errorf("SearchedNothingInOutput(%q, %v) = %q, want %q", tc.stdout, tc.portScan, got, tc.want)
