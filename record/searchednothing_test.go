@@ -53,6 +53,9 @@ func TestNmapHostsDownReadOnlyOverAPortScan(t *testing.T) {
 			t.Errorf("SearchedNothingInOutput(%q, %v) = %q, want %q", tc.stdout, tc.portScan, got, tc.want)
 		}
 	}
+	if got := SearchedNothing("setup_target: failed to determine route to ::1\n", true, true); got != "setup_target: failed to determine route to ::1" {
+		t.Errorf("nmap's host it found no route to: %q", got)
+	}
 	if got := SearchedNothing("Failed to resolve \"localhots\".\nWARNING: No targets were specified, so 0 hosts scanned.\n", true, true); got != `Failed to resolve "localhots".` {
 		t.Errorf("nmap's name not resolved: %q", got)
 	}
