@@ -56,7 +56,10 @@ import (
 // (`Failed to resolve "localhots".`, then `WARNING: No targets were
 // specified, so 0 hosts scanned.` when it was the only one, on stderr),
 // an address it found no route to (`setup_target: failed to determine
-// route to 127.0.0.1`, in a network namespace whose loopback is down),
+// route to 127.0.0.1`, in a network namespace whose loopback is down), an
+// IPv6 address given without -6 (`::1 looks like an IPv6 target
+// specification -- you have to use the -6 option.`, the IPv4 address
+// beside it scanned: port 19448 read closed while [::1]:19448 listened),
 // and a host that answered none of its probes (`Note: Host seems down.`
 // and `1 IP address (0 hosts up)` in its report, on stdout, -oG's and
 // -oX's too): it prints no port of either. `nmap -n -p 1-65535 -oG -
@@ -76,6 +79,7 @@ const ItemSearchedNothing = "searched-nothing"
 //	"number of entries:" 0            aide --check: a database of no entry (count; on stdout too)
 //	`failed to resolve "`             nmap: a host name it could not resolve
 //	"failed to determine route to"    nmap: a host it found no route to
+//	"looks like an ipv6 target spec…" nmap: an IPv6 address given without -6
 //	"no targets were specified"       nmap: no host left to scan
 //	"N IP addresses (M hosts up)" M<N  nmap: a host down to its probes (hosts, port scan; on stdout too)
 //	"status: timeout"                 nmap -oG: a host given up at --host-timeout (port scan; on stdout too)
@@ -117,6 +121,8 @@ var searchedNothing = []struct {
 		"give it the address, or a name this host resolves (getent hosts NAME): nmap exits 0 over a name it could not resolve and prints no line of it", false, false, false, false, false},
 	{"failed to determine route to", "it found no route to a host it was given and scanned no port of that host",
 		"scan it from where it is reached (a network namespace without it, a family this host has no route for: -6 over IPv6); nmap exits 0 over a host it could not route to and prints no line of it", false, false, false, false, false},
+	{"looks like an ipv6 target specification", "it was given an IPv6 address without -6 and scanned no port of it",
+		"scan IPv6 addresses in a run of their own with -6 (nmap scans one family a run): nmap exits 0 having passed over it, and prints no line of it", false, false, false, false, false},
 	{"no targets were specified", "it had no host left to scan",
 		"give it a host it can scan (an address, or a name this host resolves); nmap exits 0 having scanned none", false, false, false, false, false},
 	{"up)", "a host it was asked to scan answered none of its probes (down, or dropping them) and it scanned no port of that host",

@@ -53,6 +53,9 @@ func TestNmapHostsDownReadOnlyOverAPortScan(t *testing.T) {
 			t.Errorf("SearchedNothingInOutput(%q, %v) = %q, want %q", tc.stdout, tc.portScan, got, tc.want)
 		}
 	}
+	if got := SearchedNothing("::1 looks like an IPv6 target specification -- you have to use the -6 option.\n", true, true); got != "::1 looks like an IPv6 target specification -- you have to use the -6 option." {
+		t.Errorf("nmap's IPv6 address given without -6: %q", got)
+	}
 	if got := SearchedNothing("setup_target: failed to determine route to ::1\n", true, true); got != "setup_target: failed to determine route to ::1" {
 		t.Errorf("nmap's host it found no route to: %q", got)
 	}

@@ -12,7 +12,10 @@ import (
 // resolve "localhots".` and `WARNING: No targets were specified, so 0
 // hosts scanned.` on stderr; a host that answered none of its probes is
 // `Note: Host seems down.` and `1 IP address (0 hosts up)` in its report,
-// on stdout, -oG's and -oX's too; a host it gave up on at --host-timeout
+// on stdout, -oG's and -oX's too; an IPv6 address given without -6 (`::1
+// looks like an IPv6 target specification -- you have to use the -6
+// option.`, on stderr, the IPv4 host beside it scanned); a host it gave up
+// on at --host-timeout
 // is `Status: Timeout` in -oG (`Skipping host … due to host timeout`,
 // `timedout="true"`), counted up. Each way it prints no port. A check
 // that no port but the allowed ones is open, `nmap -n -p 1-65535 -oG -
@@ -40,6 +43,10 @@ func TestNmapHostNotScannedIsNoAnswerOfNone(t *testing.T) {
 			`it said in its report that a host it was asked to scan answered none of its probes (down, or dropping them) and it scanned no port of that host though it exited 0, so its answer of none found says nothing of whether there is such a thing; its report's first such line: "# Nmap done at Mon Dec  7 16:51:44 2026 -- 1 IP address (0 hosts up) scanned in 3.03 seconds"`},
 		{"one host of two down, XML", `<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<runstats><finished time="1796489504" timestr="Mon Dec  7 16:51:44 2026" summary="Nmap done at Mon Dec  7 16:51:44 2026; 2 IP addresses (1 host up) scanned in 3.03 seconds" elapsed="3.03" exit="success"/><hosts up="1" down="1" total="2"/>` + "\n</runstats>\n", "", "-p, 1-65535",
 			"scan UNKNOWN - 1 stage did not check everything (nmap), no verdict rows", 3, `(1 host up)`},
+		{"an IPv6 address without -6 beside an IPv4 one", head + "Host: 127.0.0.1 ()\tStatus: Up\nHost: 127.0.0.1 ()\tPorts: 19448/closed/tcp/////\n# Nmap done at Mon Dec  7 17:18:33 2026 -- 1 IP address (1 host up) scanned in 0.06 seconds\n",
+			"::1 looks like an IPv6 target specification -- you have to use the -6 option.\n", "-p, 1-65535",
+			"scan UNKNOWN - 1 stage did not check everything (nmap), no verdict rows", 3,
+			`it said on stderr that it was given an IPv6 address without -6 and scanned no port of it though it exited 0`},
 		{"a host given up at --host-timeout", head + "Host: 127.0.0.1 ()\tStatus: Up\nHost: 127.0.0.1 ()\tStatus: Timeout\n# Nmap done at Mon Dec  7 17:09:11 2026 -- 1 IP address (1 host up) scanned in 0.17 seconds\n", "", "-p, 1-65535, --host-timeout, 100ms",
 			"scan UNKNOWN - 1 stage did not check everything (nmap), no verdict rows", 3,
 			`it said in its report that it gave up on a host at its --host-timeout before it had scanned its ports, and listed none of them though it exited 0`},
