@@ -176,16 +176,24 @@ func SearchedNothing(stderr string, printed, portScan bool) string {
 // portScan), "" when none does.
 func SearchedNothingInOutput(stdout string, portScan bool) string {
 	return firstLine(stdout, func(l string) bool {
-		i := searchedNothingRule(l, portScan)
-		return i >= 0 && searchedNothing[i].stdout
+		return searchedNothingRuleOf(l, portScan, true) >= 0
 	})
 }
 
 // searchedNothingRule is the index of the rule line holds the mark of,
-// -1 when none; a hosts rule is read only where portScan.
+// -1 when none; a port scan rule is read only where portScan.
 func searchedNothingRule(line string, portScan bool) int {
+	return searchedNothingRuleOf(line, portScan, false)
+}
+
+// searchedNothingRuleOf is searchedNothingRule of the rules read on
+// stdout alone where onStdout.
+func searchedNothingRuleOf(line string, portScan, onStdout bool) int {
 	low := strings.ToLower(line)
 	for i, r := range searchedNothing {
+		if onStdout && !r.stdout {
+			continue
+		}
 		at := strings.Index(low, r.mark)
 		if at < 0 || r.count && strings.TrimSpace(low[at+len(r.mark):]) != "0" || r.portScan && !portScan || r.hosts && !hostsDown(low) {
 			continue
