@@ -133,3 +133,39 @@ stages:
 		t.Errorf("unjudgedRows of %v, want %v", subjects, want)
 	}
 }
+
+// TestSClientFailureUnderDeclaredCodeSaysWhichStderr: `openssl s_client
+// -verify_return_error` exits 1 over a certificate its verification
+// refused and as much over a connection refused or a port that speaks no
+// TLS, its error stack on stderr each time. Under `exitCodes: {0: valid,
+// 1: invalid}` each is a tool-error item (Not sure), as it should be, but
+// the item said x509 -checkend's case: `give it a certificate it can read,
+// or judge what it printed beside the code (-checkend prints "Certificate
+// will expire" …)`, no help to a TLS endpoint check. It says now what
+// s_client's 1 covers and the exitCodes: that tells them apart, whose
+// stderr text the verification's failure holds and a refusal does not.
+func TestSClientFailureUnderDeclaredCodeSaysWhichStderr(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct{ name, stderr string }{
+		{"refused", "40777A3D0E7F0000:error:8000006F:system library:BIO_connect:Connection refused:../crypto/bio/bio_sock2.c:117:calling connect()\n40777A3D0E7F0000:error:10000067:BIO routines:BIO_connect:connect error:../crypto/bio/bio_sock2.c:119:\nconnect:errno=111\n"},
+		{"no TLS", "40F72202497F0000:error:0A00010B:SSL routines:ssl3_get_record:wrong version number:../ssl/record/ssl3_record.c:350:\n"},
+	} {
+		openssl := fakeTool(t, filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-"), "openssl"), "CONNECTED(00000003)\n", tc.stderr, 1)
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
+runbook: tls
+result: {kind: verdict/tls, nagios: {ok: [valid], critical: [invalid]}}
+stages:
+  - id: hs
+    exec:
+      command: [`+openssl+`, s_client, -connect, "127.0.0.1:19460", -verify_return_error]
+      stdin: '""'
+      exitCodes: {0: valid, 1: invalid}
+  - {id: v, verdict: {subject: '"127.0.0.1:19460"', verdict: hs.status}}
+`)
+		nagiosSays(t, dir, tc.name, "tls CRITICAL - 1 stage did not check everything (hs), 1 invalid", 2,
+			`s_client exits with that code over a certificate its verification refused (-verify_return_error) and as much over a connection refused, a port that speaks no TLS or a handshake cut short, so "invalid" is not known`,
+			"exec", chart, "--format", "nagios")
+		nagiosSays(t, dir, tc.name, "tls CRITICAL", 2, `{1: {word: invalid, stderr: "certificate verify failed"}}`, "exec", chart, "--format", "nagios")
+	}
+}
