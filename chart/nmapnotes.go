@@ -1,6 +1,9 @@
 package chart
 
-import "path/filepath"
+import (
+	"path/filepath"
+	"strings"
+)
 
 // NmapPortScan says whether the exec runs nmap to scan hosts' ports: its
 // command, or a command of its shell: script, is nmap without -sn (or the
@@ -14,7 +17,13 @@ import "path/filepath"
 //	[nmap, -n, -p, 1-65535, -oG, -, HOST]   a port scan
 //	shell: nmap -sT -p 22 "$H" | grep open   a port scan
 //	[nmap, -sn, 127.0.0.0/29]               not one
+//
+// A run asks it of every exec stage that ended as no failure: a shell:
+// script that does not name nmap is not parsed.
 func (e *ExecSpec) NmapPortScan() bool {
+	if e == nil || len(e.Command) == 0 && !strings.Contains(e.Shell, "nmap") {
+		return false
+	}
 	return e.noteOfEachCommand(nmapPortScan) != ""
 }
 

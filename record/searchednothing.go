@@ -62,7 +62,8 @@ import (
 // beside it scanned: port 19448 read closed while [::1]:19448 listened),
 // and a host that answered none of its probes (`Note: Host seems down.`
 // and `1 IP address (0 hosts up)` in its report, on stdout, -oG's and
-// -oX's too): it prints no port of either. `nmap -n -p 1-65535 -oG -
+// -oX's too), or one it gave up on at --host-timeout (`Status: Timeout`,
+// counted up): it prints no port of any of them. `nmap -n -p 1-65535 -oG -
 // HOST` read into a row per unexpected port under `result.empty: answer`
 // said `OK - no verdict rows`, Consistent, over no port scanned
 // (TestNmapHostNotScannedIsNoAnswerOfNone, testdata/wave-scan/unexpected).
@@ -162,7 +163,7 @@ func hostsDown(low string) bool {
 // could find nothing (searchedNothing), "" when none does; printed says
 // whether the command printed anything on stdout, which a silent rule's
 // line needs it did not, and portScan whether the command scans hosts'
-// ports, which a hosts rule's line needs (chart.ExecSpec.NmapPortScan).
+// ports, which a port scan rule's line needs (chart.ExecSpec.NmapPortScan).
 func SearchedNothing(stderr string, printed, portScan bool) string {
 	return firstLine(stderr, func(l string) bool {
 		i := searchedNothingRule(l, portScan)
