@@ -278,10 +278,16 @@ func (l *Lineage) walk(k lineKey) trail {
 		}
 	}
 	for _, dc := range causes {
-		if dc.self || dc.writer == "" {
-			continue
+		switch {
+		case dc.self && dc.key != k.key:
+			// a key the same stage wrote before this one (a set: key made
+			// of its sibling, open of found): what that write read is
+			// this one's ground too
+			out.add(l.walk(lineKey{i: k.i, key: dc.key}))
+		case dc.self || dc.writer == "":
+		default:
+			out.add(l.link(dc.writer, dc.key, k.i))
 		}
-		out.add(l.link(dc.writer, dc.key, k.i))
 	}
 	delete(l.busy, k)
 	l.memo[k] = out

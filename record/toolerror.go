@@ -60,6 +60,18 @@ var toolErrors = []struct{ prefix, tool string }{
 // routines:get_name:no start line:…`, 1.1).
 var openSSLStack = regexp.MustCompile(`^[0-9A-Fa-f]+:error:[0-9A-Fa-f]+:`)
 
+// openSSLConnection says whether line is OpenSSL's error stack saying a
+// connection or a TLS handshake failed (`…:error:8000006F:system
+// library:BIO_connect:Connection refused:…`, `…:error:0A00010B:SSL
+// routines:ssl3_get_record:wrong version number:…`, `…:SSL
+// routines:tls_post_process_server_certificate:certificate verify
+// failed:…`): s_client's, whose 1 under -verify_return_error is a
+// certificate refused and a connection that failed alike.
+func openSSLConnection(line string) bool {
+	line = strings.TrimSpace(line)
+	return openSSLStack.MatchString(line) && (strings.Contains(line, ":SSL routines:") || strings.Contains(line, ":BIO routines:") || strings.Contains(line, ":BIO_connect:") || strings.Contains(line, ":BIO_lookup"))
+}
+
 // openSSLLoadFailures are the lines OpenSSL writes when it could not load
 // the file it was given, in 3.x and 1.1.
 var openSSLLoadFailures = []string{"Could not open file or uri for loading", "Could not read certificate from", "Unable to load certificate", "unable to load certificate"}
@@ -167,6 +179,10 @@ func toolErrorRule(line string) int {
 // path: exit is the exit code, word the answer the chart declared for it,
 // line stderr's first error line (masked already; ToolError).
 func ToolErrorEntry(path string, exit int, word, line string) coverage.Entry {
+	if openSSLConnection(line) {
+		return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but OpenSSL said on stderr that the connection or its TLS handshake failed, and s_client exits with that code over a certificate its verification refused (-verify_return_error) and as much over a connection refused, a port that speaks no TLS or a handshake cut short, so %q is not known; stderr's first such line: %q; say which stderr the answer goes with ({%d: {word: %s, stderr: \"certificate verify failed\"}}), and a refused connection or a failed handshake is then a failure of the command",
+			exit, word, word, cutLine(line), exit, word), ItemToolError)
+	}
 	if openSSLError(line) {
 		return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but OpenSSL said on stderr that it failed, and it exits with the same code over its own failure (x509 -checkend's 1 over a certificate that expires and over a file it could not read: not there, a key in its place, a broken PEM), so %q is not known; stderr's first such line: %q; give it a certificate it can read, or judge what it printed beside the code (-checkend prints \"Certificate will expire\" with its answer)",
 			exit, word, word, cutLine(line)), ItemToolError)

@@ -381,7 +381,7 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, argv []string, re
 		rs.fileLedger(record.MdadmScanBlankEntry(path, *res.ExitCode, row.Answer))
 	} else if blkidBlank(es, res, row) {
 		rs.fileLedger(record.BlkidBlankEntry(path, *res.ExitCode, row.Answer))
-	} else if line := searchedNothing(res, row, stdout, stderr); line != "" {
+	} else if line := searchedNothing(es, res, row, stdout, stderr); line != "" {
 		rs.fileLedger(record.SearchedNothingEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if line := checksumListUnopened(es, res, row, stderr); line != "" {
 		rs.fileLedger(record.UnopenedListEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
@@ -767,17 +767,20 @@ func blkidBlank(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
 
 // searchedNothing is stderr's first line saying the command's search
 // could find nothing (record.SearchedNothing: pgrep over a name past
-// comm's 15 bytes, journalctl over no journal), when it ended as no
+// comm's 15 bytes, journalctl over no journal, nmap over a name it could
+// not resolve; or its report's, nmap's count of hosts up below the
+// addresses where es scans ports), when it ended as no
 // failure: its "none found", exit 0 or a declared code, is then no answer
 // (record.ItemSearchedNothing). "" otherwise: a failure is said as one.
-func searchedNothing(res proc.Result, row label.Row, stdout, stderr string) string {
+func searchedNothing(es *chart.ExecSpec, res proc.Result, row label.Row, stdout, stderr string) string {
 	if !answeredAsNoFailure(res, row) {
 		return ""
 	}
-	if line := record.SearchedNothing(stderr, len(bytes.TrimSpace(res.Stdout)) > 0); line != "" {
+	portScan := es.NmapPortScan()
+	if line := record.SearchedNothing(stderr, len(bytes.TrimSpace(res.Stdout)) > 0, portScan); line != "" {
 		return line
 	}
-	return record.SearchedNothingInOutput(stdout)
+	return record.SearchedNothingInOutput(stdout, portScan)
 }
 
 // fsckUnchecked is a filesystem checker's line saying it did not check

@@ -45,6 +45,22 @@ func (c Condition) String() string {
 	return "verdict=" + strings.Join(c.verdicts, "|")
 }
 
+// words are the verdict words a verdict condition names: each word, and
+// each run of its words as joined by `|`, since a verdict word may hold
+// one — nmap's `open|filtered` (and `closed|filtered`), which a chart
+// that writes nmap's state as the verdict has for a row. A row reading
+// `open|filtered` met neither `open` nor `filtered`, and `--fail-on
+// verdict=open|filtered` passed over it.
+func (c Condition) words() []string {
+	var out []string
+	for i := range c.verdicts {
+		for j := i; j < len(c.verdicts); j++ {
+			out = append(out, strings.Join(c.verdicts[i:j+1], "|"))
+		}
+	}
+	return out
+}
+
 // ParseConditions reads --fail-on values, each one condition or several
 // joined by commas. An error names the condition it could not read and
 // says what would be right.
@@ -136,8 +152,18 @@ func CheckWords(conds []Condition, spec *chart.Spec) error {
 		return nil
 	}
 	for _, c := range conds {
-		for _, w := range c.verdicts {
-			if slices.Contains(words, w) {
+		named := make([]bool, len(c.verdicts)) // a word of a run the chart writes whole (open|filtered)
+		for i := range c.verdicts {
+			for j := i + 1; j < len(c.verdicts); j++ {
+				if slices.Contains(words, strings.Join(c.verdicts[i:j+1], "|")) {
+					for k := i; k <= j; k++ {
+						named[k] = true
+					}
+				}
+			}
+		}
+		for i, w := range c.verdicts {
+			if named[i] || slices.Contains(words, w) {
 				continue
 			}
 			has := "no verdict word"
@@ -200,7 +226,7 @@ func Held(rec *record.Record, conds []Condition) []string {
 				}
 			}
 			n, seen := 0, map[string]bool{}
-			for _, w := range c.verdicts {
+			for _, w := range c.words() {
 				if !seen[w] {
 					n += counts[w]
 					seen[w] = true

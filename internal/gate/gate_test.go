@@ -616,3 +616,56 @@ func TestVerdictConditionNotRuledOutOverAPausedRun(t *testing.T) {
 		t.Errorf("paused with a refused row: held %q", got)
 	}
 }
+
+// TestVerdictWordHoldingABarIsOneWord: nmap names a port it could not
+// tell open from filtered `open|filtered` (and `closed|filtered`), and a
+// chart that writes nmap's state as the verdict has rows reading so. The
+// `|` of `--fail-on verdict=open|filtered` joins two words, open and
+// filtered, and neither is the row's: the gate exited 0 over a UDP port
+// nmap called open|filtered (testdata/wave-scan/port-states). Words the
+// condition joins are a word of their own too now: the row meets it, and
+// a chart whose verdict stages write `open|filtered` takes the condition.
+func TestVerdictWordHoldingABarIsOneWord(t *testing.T) {
+	t.Parallel()
+	conds, err := ParseConditions([]string{"verdict=open|filtered"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := issue14Record(9, [2]string{"open|filtered", "19453/udp"}, [2]string{"closed", "19454/udp"})
+	if got, want := Held(rec, conds), []string{"verdict=open|filtered (1 row)"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("held %q, want %q", got, want)
+	}
+	closed := issue14Record(9, [2]string{"closed", "19454/udp"})
+	if got := Held(closed, conds); got != nil {
+		t.Errorf("over a closed port: held %q, want none", got)
+	}
+	three, err := ParseConditions([]string{"verdict=critical|open|filtered"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := Held(rec, three), []string{"verdict=critical|open|filtered (1 row)"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("three words: held %q, want %q", got, want)
+	}
+	spec, err := chart.Parse("chart.yaml", []byte(`version: 1
+runbook: t
+result: {kind: verdict/port}
+stages:
+  - id: s
+    decide:
+      rules:
+        - {when: 'true', then: o, label: x}
+      default: {branch: c, label: y}
+    branches:
+      o: [{id: vo, verdict: {subject: '"p"', verdict: '"open|filtered"'}}]
+      c: [{id: vc, verdict: {subject: '"p"', verdict: '"closed"'}}]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckWords(conds, spec); err != nil {
+		t.Errorf("a chart writing open|filtered: %v", err)
+	}
+	if err := CheckWords(three, spec); err == nil || !strings.Contains(err.Error(), `the verdict "critical"`) {
+		t.Errorf("critical, which no row can have: %v", err)
+	}
+}
