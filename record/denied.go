@@ -212,6 +212,18 @@ func RefusedMergedAnswerEntry(path string, exit int, word, line string) coverage
 	return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but it said it was refused access, on the stderr its script sends into stdout (2>&1), and a command exits with the same code over a refusal as over the answer (nginx -t's 1 over a config it may not read and over one it refuses), so %q is not known; the first such line: %q; run it with the privilege to read everything, or keep its stderr apart (drop 2>&1) and say which stderr the answer goes with, {%d: {word: %s, stderr: TEXT}}", exit, word, word, cutLine(line), exit, word), ItemDenied)
 }
 
+// RefusedOnStdoutAnswerEntry is RefusedAnswerEntry for a tool that
+// prints its refusal on stdout (chart.ExecSpec.RefusesOnStdout: rkhunter,
+// chkrootkit), where it was read. rkhunter run as a user prints `You must
+// be the root user to run this program.` and exits 1, its code for
+// warnings found, and a check of its warnings under `{0: clean, 1:
+// warnings}` with `result.empty: answer` said `OK - no verdict rows`,
+// Consistent, over a scan that never ran (cmd/runbook
+// TestRootkitHunterAsAUserIsNoAnswer, testdata/wave-av/rkhunter).
+func RefusedOnStdoutAnswerEntry(path string, exit int, word, line string) coverage.Entry {
+	return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but it said on stdout that it was refused (rkhunter and chkrootkit print their refusal there, and exit 1 over it, rkhunter's code for warnings found), so it checked nothing and %q is not known; the first such line: %q; run it as root", exit, word, word, cutLine(line)), ItemDenied)
+}
+
 // deniedCause is what the line says the command could not do, "" when it
 // says neither (Denied).
 func deniedCause(line string) string {
@@ -300,7 +312,11 @@ func deniedCause(line string) string {
 // refused login (cmd/runbook TestMySQLRefusalIsNoWholeAnswer). mdadm's
 // too: `mdadm: must be super-user to perform this action`, exit 1, which
 // is --detail --test's code for an array degraded (cmd/runbook
-// TestMdadmAsAUserIsNoAnswerOfDegraded).
+// TestMdadmAsAUserIsNoAnswerOfDegraded). The rootkit hunters' too, which
+// say it on stdout (chart.ExecSpec.RefusesOnStdout): rkhunter's `You must
+// be the root user to run this program.` and chkrootkit's
+// `/usr/sbin/chkrootkit needs root privileges`, exit 1, rkhunter's code
+// for warnings found (cmd/runbook TestRootkitHunterAsAUserIsNoAnswer).
 func refusedPrivilege(low string) bool {
 	return strings.Contains(low, "access denied") ||
 		strings.Contains(low, "command denied to user") ||
@@ -308,7 +324,8 @@ func refusedPrivilege(low string) bool {
 		strings.Contains(low, "must be super-user") || strings.Contains(low, "must be superuser") ||
 		strings.Contains(low, "are not allowed to use this program") ||
 		strings.Contains(low, "is not allowed to view the mail queue") ||
-		strings.Contains(low, "do not have permission to use")
+		strings.Contains(low, "do not have permission to use") ||
+		strings.Contains(low, "must be the root user") || strings.HasSuffix(strings.TrimSpace(low), " needs root privileges")
 }
 
 // noManager says whether a line (lower case) is systemd's tools saying

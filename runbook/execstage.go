@@ -303,7 +303,13 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, argv []string, re
 		// wrong whatever the rest of the output holds.
 		rs.fileLedger(record.LDIFFoldedEntry(path, n, rs.mask(line)))
 	}
-	if onlyStderr {
+	if line, kind := clamavUnscanned(es, res, row, stdout, stderr); line != "" {
+		// Before the others: the scanner's own words that it scanned
+		// part of the tree, or over old signatures, say more exactly
+		// than a blank stdout beside its warning (stderr-only quoted a
+		// line of asterisks).
+		rs.fileLedger(record.ClamAVUnscannedEntry(path, *res.ExitCode, row.Answer, rs.mask(line), kind))
+	} else if onlyStderr {
 		mode := es.Parse.Mode
 		if !es.ParseGiven {
 			mode = "" // read by an expression, with no parse: (ExecSpec.StdoutRead)
@@ -344,7 +350,9 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, argv []string, re
 		// given).
 		rs.fileLedger(record.GitStderrEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if line := denied(es, res, row, stdout, stderr); line != "" && *res.ExitCode != 0 {
-		if es.MergesStderr() && record.Refused(stderr) == "" {
+		if es.RefusesOnStdout() && record.Refused(stderr) == "" {
+			rs.fileLedger(record.RefusedOnStdoutAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
+		} else if es.MergesStderr() && record.Refused(stderr) == "" {
 			rs.fileLedger(record.RefusedMergedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 		} else {
 			rs.fileLedger(record.RefusedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line), rs.mask(es.AnswerStderr[*res.ExitCode])))
@@ -389,6 +397,19 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, argv []string, re
 		rs.fileLedger(record.RemotePipedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(stderr)))
 	}
 	return out
+}
+
+// clamavUnscanned is the first line a ClamAV scan (chart.ExecSpec.
+// ClamAVScan) printed saying a path went unscanned or its signatures are
+// stale, and its item's kind (record.ClamAVUnscanned), when it ended as
+// no failure: clamscan and clamdscan exit 1 over an infected file
+// whatever else went wrong, and 0 over a database a month old. "", ""
+// otherwise: their 2, an error, is said as a failure.
+func clamavUnscanned(es *chart.ExecSpec, res proc.Result, row label.Row, stdout, stderr string) (line, kind string) {
+	if !answeredAsNoFailure(res, row) || !es.ClamAVScan() {
+		return "", ""
+	}
+	return record.ClamAVUnscanned(stdout, stderr)
 }
 
 // pipedAnswer says whether a shell: script of several commands (a
@@ -564,7 +585,8 @@ func stderrOnly(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
 // beside it is judged as under a code declared with its word alone. ""
 // for a failure, which is said as one. A script that merges stderr into
 // stdout (chart.ExecSpec.MergesStderr) has its refusal read in stdout too
-// under a non-zero code.
+// under a non-zero code, and so does a tool that prints its refusal on
+// stdout (chart.ExecSpec.RefusesOnStdout: rkhunter, chkrootkit).
 func denied(es *chart.ExecSpec, res proc.Result, row label.Row, stdout, stderr string) string {
 	if !answeredAsNoFailure(res, row) {
 		return ""
@@ -572,7 +594,7 @@ func denied(es *chart.ExecSpec, res proc.Result, row label.Row, stdout, stderr s
 	if *res.ExitCode == 0 {
 		return record.Denied(stderr)
 	}
-	if es.MergesStderr() {
+	if es.MergesStderr() || es.RefusesOnStdout() {
 		// Under a declared non-zero code a refusal is judged wherever the
 		// script sent stderr: `nginx -t 2>&1` printed its Permission
 		// denied on stdout. Under exit 0 stdout is the data, which may

@@ -1,0 +1,150 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// clamavChart is a check a sysadmin writes over a ClamAV scanner: a row
+// per infected file of its FOUND lines, CRITICAL on any, none found the
+// answer.
+func clamavChart(t *testing.T, dir, name, tool string) string {
+	t.Helper()
+	return writeChart(t, dir, name+".yaml", `version: 1
+runbook: av
+result: {kind: verdict/file, empty: answer, nagios: {critical: [infected]}}
+stages:
+  - id: scan
+    exec:
+      command: [`+tool+`, -r, --alert-exceeds-max, /srv]
+      exitCodes: {0: clean, 1: found}
+      parse: lines
+  - id: per
+    foreach:
+      items: 'map(filter(scan.stdout, # endsWith " FOUND"), split(#, ": ", 2)[0])'
+      as: f
+      maxBranches: 100
+      stages:
+        - {id: i, verdict: {subject: f, verdict: '"infected"'}}
+`)
+}
+
+// TestClamAVScanErrorsAreNoWholeAnswer: ClamAV 1.4.6's clamscan, run as
+// a user over a tree with one folder it may not open, printed
+// `/srv/locked: Can't open directory.` and `Total errors: 1` on stdout
+// and exited 1 for the one infected file it did read (its 2, an error,
+// only when it finds none), and a check of the infected files said
+// `CRITICAL - 1 infected`, Consistent, over a second in the folder it
+// never opened (testdata/wave-av/files). So did clamdscan's `… ERROR`
+// line (clamd, as the clamav user, refused a folder), a path not there
+// beside one scanned (`WARNING: /srv/nope: Can't access file` on
+// stderr), and a file whose name holds a line end, whose row named the
+// part after it. Now a not-checked item (scan-errors): the rows stand,
+// CRITICAL, and the standing is Not sure. A whole scan is Consistent.
+func TestClamAVScanErrorsAreNoWholeAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	found := "/srv/pub/bad.bin: Eicar-Signature FOUND\n"
+	summary := func(errs string) string {
+		return "\n----------- SCAN SUMMARY -----------\nKnown viruses: 8708412\nEngine version: 1.4.6\nScanned directories: 2\nScanned files: 1\nInfected files: 1\n" + errs + "Data scanned: 0.00 MB\n"
+	}
+	for _, tc := range []struct {
+		name, tool, stdout, stderr string
+		said                       string
+	}{
+		{"clamscan over a folder it may not open", "clamscan", "/srv/locked: Can't open directory.\n" + found + summary("Total errors: 1\n"), "",
+			`its first such line: "/srv/locked: Can't open directory."`},
+		{"clamscan -i and its summary alone", "clamscan", found + summary("Total errors: 2\n"), "",
+			`its first such line: "Total errors: 2"`},
+		{"clamscan over a file it may not read", "clamscan", "/srv/pub/secret.db: Access denied\n" + found, "",
+			`"/srv/pub/secret.db: Access denied"`},
+		{"clamdscan refused by clamd", "clamdscan", "/srv/locked: File path check failure: Permission denied. ERROR\n" + found, "",
+			`"/srv/locked: File path check failure: Permission denied. ERROR"`},
+		{"clamscan over a path not there", "clamscan", found + summary(""), "/srv/nope: No such file or directory\nWARNING: /srv/nope: Can't access file\n",
+			`"WARNING: /srv/nope: Can't access file"`},
+		{"clamdscan over a path not there", "clamdscan", found, "ERROR: Can't access file /srv/nope\n",
+			`"ERROR: Can't access file /srv/nope"`},
+		{"a name holding a line end", "clamscan", "/srv/pub/evil\nname.bin: Eicar-Signature FOUND\n" + summary(""), "",
+			`no result line of the scanner's`},
+	} {
+		tool := fakeTool(t, filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-"), tc.tool), tc.stdout, tc.stderr, 1)
+		chart := clamavChart(t, dir, strings.ReplaceAll(tc.name, " ", "-"), tool)
+		nagiosSays(t, dir, tc.name, "av CRITICAL - 1 infected", 2, tc.said, "exec", chart, "--format", "nagios")
+		nagiosSays(t, dir, tc.name, "av CRITICAL - 1 infected", 2, "Not sure", "exec", chart, "--format", "nagios")
+	}
+	whole := fakeTool(t, filepath.Join(dir, "whole", "clamscan"), found+summary(""), "", 1)
+	nagiosSays(t, dir, "a whole scan", "av CRITICAL - 1 infected (/srv/pub/bad.bin)", 2, "Consistent", "exec", clamavChart(t, dir, "whole", whole), "--format", "nagios")
+}
+
+// TestClamAVStaleSignaturesAreNoAnswer: clamscan over a daily.cvd a
+// month old (a host with no network for freshclam) writes `LibClamAV
+// Warning: ***  The virus database is older than 7 days!  ***` on
+// stderr, prints `PATH: OK` for every file no old signature matches and
+// exits 0, and a check of the infected files said `OK - no verdict
+// rows`, Consistent (testdata/wave-av/files). Now a not-checked item
+// (stale-signatures), one that leaves the subjects unjudged: UNKNOWN. A
+// database renewed is OK.
+func TestClamAVStaleSignaturesAreNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	stale := "LibClamAV Warning: **************************************************\nLibClamAV Warning: ***  The virus database is older than 7 days!  ***\nLibClamAV Warning: ***   Please update it as soon as possible.    ***\nLibClamAV Warning: **************************************************\n"
+	out := "/srv/a.txt: OK\n\n----------- SCAN SUMMARY -----------\nInfected files: 0\n"
+	for _, tc := range []struct {
+		name, stderr, status string
+		code                 int
+		said                 string
+	}{
+		{"a month old", stale, "av UNKNOWN - 1 stage did not check everything (scan), no verdict rows", 3,
+			`it said its signature database is out of date though it exited 0, which the chart declares the answer "clean"`},
+		{"renewed", "", "av OK - no verdict rows", 0, "Consistent"},
+	} {
+		tool := fakeTool(t, filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-"), "clamscan"), out, tc.stderr, 0)
+		chart := clamavChart(t, dir, strings.ReplaceAll(tc.name, " ", "-"), tool)
+		nagiosSays(t, dir, tc.name, tc.status, tc.code, tc.said, "exec", chart, "--format", "nagios")
+	}
+}
+
+// TestRootkitHunterAsAUserIsNoAnswer: rkhunter 1.4.6 run as a user prints
+// `You must be the root user to run this program.` on stdout and exits
+// 1, its code for warnings found, and a check of its warnings under
+// `exitCodes: {0: clean, 1: warnings}` with `result.empty: answer` said
+// `OK - no verdict rows`, Consistent, over a scan that never ran
+// (testdata/wave-av/rkhunter); chkrootkit's `… needs root privileges` is
+// the same. Now a denied item: UNKNOWN. Its warnings as root are read.
+func TestRootkitHunterAsAUserIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, tool, stdout, status string
+		code                       int
+		said                       string
+	}{
+		{"rkhunter as a user", "rkhunter", "You must be the root user to run this program.\n", "rk UNKNOWN - 1 stage did not check everything (check), no verdict rows", 3,
+			`"You must be the root user to run this program."`},
+		{"chkrootkit as a user", "chkrootkit", "/usr/sbin/chkrootkit needs root privileges\n", "rk UNKNOWN - 1 stage did not check everything (check), no verdict rows", 3,
+			`"/usr/sbin/chkrootkit needs root privileges"`},
+		{"rkhunter as root", "rkhunter", "Warning: The command '/usr/bin/lwp-request' has been replaced by a script: /usr/bin/lwp-request: Perl script text executable\n", "rk WARNING - 1 warning", 1,
+			"Consistent"},
+	} {
+		tool := fakeTool(t, filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-"), tc.tool), tc.stdout, "", 1)
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
+runbook: rk
+result: {kind: verdict/check, empty: answer, nagios: {warning: [warning]}}
+stages:
+  - id: check
+    exec:
+      command: [`+tool+`, --check, --sk, --rwo]
+      exitCodes: {0: clean, 1: warnings}
+      parse: lines
+  - id: per
+    foreach:
+      items: 'filter(check.stdout, # startsWith "Warning: ")'
+      as: w
+      maxBranches: 100
+      stages:
+        - {id: w, verdict: {subject: w, verdict: '"warning"'}}
+`)
+		nagiosSays(t, dir, tc.name, tc.status, tc.code, tc.said, "exec", chart, "--format", "nagios")
+	}
+}

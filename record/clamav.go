@@ -1,0 +1,118 @@
+package record
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/openrunbook/runbook/plugins/coverage"
+)
+
+// ItemScanErrors is the kind of the not-checked item filed for a ClamAV
+// scan (clamscan, clamdscan) that ended as an answer while it said it
+// could not scan a path it was given or met: a directory it could not
+// open, a file it could not read, a path not there. It exits 1 when it
+// found an infected file elsewhere, whatever else went wrong (its 2, an
+// error, only when it found none), so a list of the infected files read
+// as the whole scan's. Run as a user over a tree with one folder it may
+// not open, `clamscan -r` printed `/srv/locked: Can't open directory.` and
+// `Total errors: 1` on stdout, exited 1 for the one infected file it did
+// read, and a check said `CRITICAL - 1 infected`, Consistent, over a
+// second in the folder it never opened (cmd/runbook
+// TestClamAVScanErrorsAreNoWholeAnswer, testdata/wave-av/files). The
+// rows it printed stand (each is a signature matched): the item is not
+// one of NotJudged's, and says only that the list is not whole.
+const ItemScanErrors = "scan-errors"
+
+// ItemStaleSignatures is the kind of the not-checked item filed for a
+// ClamAV scan that said its signature database is out of date (`LibClamAV
+// Warning: ***  The virus database is older than 7 days!  ***`, on
+// stderr, from a daily.cvd freshclam has not replaced: a host with no
+// network, a freshclam that fails). clamscan scans on, prints `PATH: OK`
+// for every file no old signature matches and exits 0, and a check of
+// the infected files said `OK - no verdict rows`, Consistent, over a
+// database a month old (cmd/runbook TestClamAVStaleSignaturesAreNoAnswer,
+// testdata/wave-av/files). Its clean rests on signatures the scanner
+// itself says to update, so the rows are not judged (NotJudged).
+const ItemStaleSignatures = "stale-signatures"
+
+// ClamAV scanners' words, ClamAV 1.x (clamscan and clamdscan share the
+// summary); none is translated. Each is read where the scanner writes
+// it: a result line is `PATH: RESULT`, so only its end is the scanner's.
+//
+//	stdout  "Total errors: N", N ≥ 1       the summary (not under --no-summary)
+//	stdout  "PATH: Can't open directory."  clamscan, a folder it may not open (not under -i)
+//	stdout  "PATH: Access denied"          clamscan, a file it may not read (not under -i)
+//	stdout  "PATH: … ERROR"                clamdscan, a path clamd could not scan
+//	                                       (`File path check failure: Permission denied. ERROR`)
+//	stderr  "WARNING: PATH: Can't access file"  clamscan, a path not there
+//	stderr  "ERROR: Can't access file PATH"     clamdscan, a path not there
+//	stderr  "The virus database is older than"  either, a database freshclam has not renewed
+const (
+	clamavTotalErrors = "Total errors: "
+	clamavStale       = "The virus database is older than"
+)
+
+// ClamAVUnscanned is the first line a ClamAV scan printed saying a path
+// went unscanned, or its signatures are stale, and the kind of item it
+// is (ItemScanErrors, ItemStaleSignatures); "", "" when none does. A
+// stale database is said first: it weighs on every row. A line of
+// stdout that is no line of the scanner's (a file name holding a line
+// end splits its result line in two, and the row is made of the part
+// after it: `/srv/evil` then `name.bin: Sig FOUND`) is a scan error too:
+// the row names a path that is not the file's.
+func ClamAVUnscanned(stdout, stderr string) (line, kind string) {
+	// --stdout sends its warnings where its results go: both are read
+	both := stderr + "\n" + stdout
+	if l := firstLine(both, func(l string) bool { return strings.Contains(l, clamavStale) }); l != "" {
+		return l, ItemStaleSignatures
+	}
+	if l := firstLine(stdout, clamavErrorLine); l != "" {
+		return l, ItemScanErrors
+	}
+	if l := firstLine(both, func(l string) bool {
+		l = strings.TrimSpace(l)
+		return strings.HasPrefix(l, "WARNING: ") && strings.HasSuffix(l, ": Can't access file") ||
+			strings.HasPrefix(l, "ERROR: Can't access file ")
+	}); l != "" {
+		return l, ItemScanErrors
+	}
+	return "", ""
+}
+
+// clamavErrorLine says whether a line of a ClamAV scan's stdout says it
+// could not scan a path, or is no line the scanner writes (a name split
+// by a line end).
+func clamavErrorLine(l string) bool {
+	l = strings.TrimRight(l, "\r")
+	if n, ok := strings.CutPrefix(l, clamavTotalErrors); ok {
+		count, err := strconv.Atoi(strings.TrimSpace(n))
+		return err != nil || count > 0
+	}
+	if strings.HasSuffix(l, ": Can't open directory.") || strings.HasSuffix(l, ": Access denied") || strings.HasSuffix(l, " ERROR") {
+		return true
+	}
+	t := strings.TrimSpace(l)
+	// every line it writes holds ": " (a result, a summary field, a
+	// warning --stdout sends here), bar the summary's rule, --verbose's
+	// "Scanning PATH" and blank lines
+	return t != "" && !strings.Contains(t, ": ") && !strings.HasPrefix(t, "-----------") && !strings.HasPrefix(t, "Scanning ")
+}
+
+// ClamAVUnscannedEntry is the ledger's entry for a ClamAV scan whose
+// output says a path went unscanned or its signatures are stale
+// (ClamAVUnscanned): exit is its exit code, word the answer the chart
+// declared for it ("" when none), line the first such line (masked
+// already), kind the item's.
+func ClamAVUnscannedEntry(path string, exit int, word, line, kind string) coverage.Entry {
+	if kind == ItemStaleSignatures {
+		return outputEntry(path, fmt.Sprintf("it said its signature database is out of date %s, so a file it called OK is clean only of the signatures that old database holds; its first such line: %q; renew the database (freshclam, or a mirror's daily.cvd copied in) and judge its age in the chart (sigtool --info daily.cvd prints its Build time)",
+			exitedThough(exit, word), cutLine(line)), kind)
+	}
+	if !strings.Contains(line, ": ") && !strings.HasPrefix(strings.TrimSpace(line), "WARNING:") {
+		return outputEntry(path, fmt.Sprintf("it printed a line that is no result line of the scanner's (PATH: RESULT) %s: a file name holding a line end splits its result line in two, so a row made of the part after it names a path that is not the file's; its first such line: %q; find the file (find DIR -name $'*\\n*') and rename it",
+			exitedThough(exit, word), cutLine(line)), kind)
+	}
+	return outputEntry(path, fmt.Sprintf("it said it could not scan a path it was given or met (a folder it could not open, a file it could not read, a path not there) %s: it exits 1 when it found an infected file elsewhere, whatever else went wrong, so its list of infected files is not the whole tree's, and what it did not scan is not known to be clean; its first such line: %q; run it with the privilege to read every file (clamdscan --fdpass hands clamd files it may not open itself), and check the paths",
+		exitedThough(exit, word), cutLine(line)), kind)
+}
