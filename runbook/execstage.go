@@ -367,6 +367,8 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, argv []string, re
 		rs.fileLedger(record.FindingOnStderrEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if aideReportElsewhere(es, res, row, stdout) {
 		rs.fileLedger(record.AideReportElsewhereEntry(path, *res.ExitCode, row.Answer))
+	} else if line, ok := rkhunterWarningsUnsaid(es, res, row, stdout); ok {
+		rs.fileLedger(record.RkhunterWarningsElsewhereEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if line := unresolved(es, res, row, stderr); line != "" {
 		rs.fileLedger(record.UnresolvedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if line := unreached(es, res, row, stderr); line != "" {
@@ -938,6 +940,30 @@ func aideReportElsewhere(es *chart.ExecSpec, res proc.Result, row label.Row, std
 		return false
 	}
 	return !strings.Contains(strings.ToLower(stdout), "found differences between database and filesystem")
+}
+
+// rkhunterWarningsUnsaid says whether an rkhunter check whose stdout the
+// chart parses (chart.ExecSpec.RkhunterCheck, parse: given) exited 1, its
+// code for warnings found, and printed no `Warning:` line, and gives its
+// stdout's first line that is not blank: its warnings are in another
+// language (rkhunter.conf's LANGUAGE=de prints `Warnung:`), or in its log
+// alone (without --rwo each is `[ Warning ]`), or the 1 is its own error
+// (`Unknown enabled test name given: …`, on stdout), and the rows made of
+// its stdout hold none of them (record.RkhunterWarningsElsewhereEntry).
+func rkhunterWarningsUnsaid(es *chart.ExecSpec, res proc.Result, row label.Row, stdout string) (string, bool) {
+	if !es.ParseGiven || !row.Answered() || res.ExitCode == nil || *res.ExitCode != 1 || !es.RkhunterCheck() {
+		return "", false
+	}
+	first := ""
+	for _, l := range strings.Split(stdout, "\n") {
+		if strings.HasPrefix(l, "Warning: ") {
+			return "", false
+		}
+		if first == "" && strings.TrimSpace(l) != "" {
+			first = strings.TrimSpace(l)
+		}
+	}
+	return first, true
 }
 
 // skippedLines is stderr's first line saying the command skipped lines

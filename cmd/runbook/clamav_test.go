@@ -148,3 +148,46 @@ stages:
 		nagiosSays(t, dir, tc.name, tc.status, tc.code, tc.said, "exec", chart, "--format", "nagios")
 	}
 }
+
+// TestRkhunterWarningsUnreadAreNoAnswerOfNone: rkhunter 1.4.6 with
+// LANGUAGE=de in rkhunter.conf prints `Warnung: Die
+// SSH-Konfigurationsvariable 'PermitRootLogin' has not been set.` under
+// --rwo and exits 1, and a check of its `Warning:` lines under `{0:
+// clean, 1: warnings}` and `result.empty: answer` said `OK - no verdict
+// rows`, Consistent (testdata/wave-av/rkhunter); so did its run without
+// --rwo (`[ Warning ]` beside each check, the text in its log) and its
+// own error, `Unknown enabled test name given: hidden_dirs`, exit 1. Now
+// a not-checked item (finding-elsewhere): UNKNOWN.
+func TestRkhunterWarningsUnreadAreNoAnswerOfNone(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, stdout, said string
+	}{
+		{"in German", "Warnung: Die SSH-Konfigurationsvariable 'PermitRootLogin' has not been set.\n         Der Standard-Wert kann 'yes' enthalten, um Root-Zugang zu erlauben.\n",
+			`its output's first line: "Warnung: Die SSH-Konfigurationsvariable 'PermitRootLogin' has not been set."`},
+		{"without rwo", "[ Rootkit Hunter version 1.4.6 ]\n\nChecking the local host...\n    Checking if SSH root access is allowed                   [ Warning ]\n\nOne or more warnings have been found while checking the system.\nPlease check the log file (/var/log/rkhunter.log)\n",
+			`its output's first line: "[ Rootkit Hunter version 1.4.6 ]"`},
+		{"an unknown test", "Unknown enabled test name given: hidden_dirs\n", `"Unknown enabled test name given: hidden_dirs"`},
+	} {
+		tool := fakeTool(t, filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-"), "rkhunter"), tc.stdout, "", 1)
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
+runbook: rk
+result: {kind: verdict/check, empty: answer, nagios: {warning: [warning]}}
+stages:
+  - id: check
+    exec:
+      command: [`+tool+`, --check, --sk, --rwo]
+      exitCodes: {0: clean, 1: warnings}
+      parse: lines
+  - id: per
+    foreach:
+      items: 'filter(check.stdout, # startsWith "Warning: ")'
+      as: w
+      maxBranches: 100
+      stages:
+        - {id: w, verdict: {subject: w, verdict: '"warning"'}}
+`)
+		nagiosSays(t, dir, tc.name, "rk UNKNOWN - 1 stage did not check everything (check), no verdict rows", 3, tc.said, "exec", chart, "--format", "nagios")
+	}
+}
