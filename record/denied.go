@@ -55,7 +55,11 @@ const ItemDenied = "denied"
 //	mail queue", "do not have permission to use"
 //	(crontab, postqueue, at), "must be
 //	super-user" (mdadm), "access denied",
-//	"command denied to user" (MySQL, MariaDB)
+//	"command denied to user" (MySQL, MariaDB),
+//	"must be the root user", "needs root privileges"
+//	(rkhunter, chkrootkit: on stdout)
+//	"could not connect to clamd"                      clamdscan reached no clamd (its
+//	                                                  --version its own alone)
 //	"no such file or directory"                       a file not there
 //	"connect to server at '…' failed" (and the        mysqladmin could not connect
 //	line after it, which says why)                     (ping exits 0 over it)
@@ -233,6 +237,10 @@ func deniedCause(line string) string {
 		// before the refusal and the missing file: systemctl --user from
 		// cron says `Failed to connect to bus: No such file or directory`
 		return causeNoManager
+	case strings.Contains(low, "could not connect to clamd"):
+		// before the missing file and the refusal: clamdscan's socket
+		// not there (`…: No such file or directory`) or not its to open
+		return causeDaemonUnreached
 	case mysqladminNotConnected(low):
 		// before the refusal: quoted with the line after it (Denied),
 		// which may say `Access denied`
@@ -380,6 +388,16 @@ const (
 // causeNotConnected is what a line says when mysqladmin could not
 // connect to the server it was to ask (mysqladminNotConnected).
 const causeNotConnected = "could not connect to the server it asks"
+
+// causeDaemonUnreached is what a line says when a client could not
+// connect to the daemon it hands its work to: clamdscan's `ERROR: Could
+// not connect to clamd on LocalSocket /var/run/clamav/clamd.ctl: No such
+// file or directory` (clamd not running), under which `clamdscan
+// --version` prints its own `ClamAV 1.4.6` alone, no database's number
+// and date, and exits 0 (testdata/wave-av/db-age;
+// TestDaemonUnreachedIsSaidSo). It was said as a file it was given and
+// could not find, "a missing log is no log without errors".
+const causeDaemonUnreached = "could not connect to the daemon it asks"
 
 // mysqladminNotConnected says whether a line (lower case) is mysqladmin
 // saying it could not connect (`mysqladmin: connect to server at
@@ -630,6 +648,9 @@ func deniedWhy(exit int, line string) string {
 	}
 	if cause == causeMadeEmpty {
 		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so its output holds nothing of the keyring meant (a keyring just made lists no key, expired or not); stderr's first such line: %q; check the path, and remove the file gpg made there (the next run finds it and lists its no keys with nothing said); a chart whose rows are every key, not only the expired, reads an empty keyring as no subject judged", cause, exit, line)
+	}
+	if cause == causeDaemonUnreached {
+		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so what it printed is its own, not the daemon's (clamdscan --version prints its own version alone, no database's, when clamd is not running); stderr's first such line: %q; start the daemon, or give the client the config that names its socket (clamdscan -c FILE)", cause, exit, line)
 	}
 	if cause == causeNotConnected {
 		return fmt.Sprintf("it said on stderr that it %s though it exited %d (mysqladmin ping exits 0 whenever the server answered at all, a refused login and too many connections among it), so the server answered and refused: that is no server up for its clients; stderr's first such line, with the one after it: %q; ask with mysql -e 'SELECT 1', which exits 1 over any refusal, or fix the account the check logs in as", cause, exit, line)

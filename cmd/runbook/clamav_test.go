@@ -191,3 +191,33 @@ stages:
 		nagiosSays(t, dir, tc.name, "rk UNKNOWN - 1 stage did not check everything (check), no verdict rows", 3, tc.said, "exec", chart, "--format", "nagios")
 	}
 }
+
+// TestDaemonUnreachedIsSaidSo: with clamd not running, `clamdscan
+// --version` prints its own `ClamAV 1.4.6` alone (no database's number
+// and date), writes `ERROR: Could not connect to clamd on LocalSocket
+// /var/run/clamav/clamd.ctl: No such file or directory` and exits 0. The
+// run said it could not find a file it was given, "a missing log is no
+// log without errors", and to give it the files that exist
+// (testdata/wave-av/db-age); it says now that the client reached no
+// daemon, and that what it printed is its own.
+func TestDaemonUnreachedIsSaidSo(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	tool := fakeTool(t, filepath.Join(dir, "bin", "clamdscan"), "ClamAV 1.4.6\n", "ERROR: Could not connect to clamd on LocalSocket /var/run/clamav/clamd.ctl: No such file or directory\n", 0)
+	chart := writeChart(t, dir, "db.yaml", `version: 1
+runbook: db
+result: {kind: verdict/database, nagios: {ok: [loaded], unknown: [none]}}
+stages:
+  - id: version
+    exec:
+      command: [`+tool+`, --version]
+      parse: text
+  - {id: v, verdict: {subject: '"clamd"', verdict: 'version.stdout contains "/" ? "loaded" : "none"'}}
+`)
+	r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+	if !strings.HasPrefix(r.stdout, "db UNKNOWN - 1 stage did not check everything (version)") || r.code != 3 ||
+		!strings.Contains(r.stdout, "could not connect to the daemon it asks though it exited 0, so what it printed is its own") ||
+		strings.Contains(r.stdout, "could not find a file") {
+		t.Errorf("exit %d:\n%s", r.code, r.stdout)
+	}
+}
