@@ -561,6 +561,8 @@ const AccessDeniedMark = "<access denied>"
 //	                                      could not reach (dpkg calls the file missing)
 //	"?????????"              line's start dpkg --verify: no check of the file could be made
 //	                                      (as a user, a file it may not read: /etc/sudoers)
+//	"NON-PRIVILEGED SCAN MODE" anywhere   lynis audit run as a user: the tests that need root
+//	                                      skipped, its report none the wiser
 //
 // dpkg --verify as a user exits 0 with nothing on stderr, and a check of
 // changed package files said a polkit rule behind a folder it may not
@@ -574,7 +576,18 @@ var deniedMarks = []struct {
 	{AccessDeniedMark, strings.Contains, "run it with the privilege to read it all (lspci -vv reads the capabilities as root)"},
 	{"(Permission denied)", strings.HasSuffix, "run it as root: as a user it cannot reach every file (dpkg --verify calls a file behind a folder it may not search missing)"},
 	{"?????????", func(line, mark string) bool { return strings.HasPrefix(line, mark+" ") }, "run it as root: as a user it cannot read every file (dpkg --verify prints ????????? for a file it may not read, and checks no digest of it)"},
+	{LynisUnprivilegedMark, strings.Contains, "run it as root: as a user lynis skips the tests that need root (a firewall's rules, the packages' vulnerabilities) and its report says nothing of them, so a warning they would give is missing from it"},
 }
+
+// LynisUnprivilegedMark is lynis's banner for an audit run as a user:
+// it skips every test that needs root, prints `NON-PRIVILEGED SCAN MODE`
+// in a box of #s on stdout, exits 0, and its report (warning[]=) holds
+// no word of the skipped tests. Lynis 3.0.8 as a user wrote 3 of the 5
+// warnings root's run gave (no PKGS-7392, vulnerable packages; no
+// FIRE-4512, a firewall with no rules), and a check of its report's
+// warnings stood over them as the whole audit (cmd/runbook
+// TestLynisAsAUserIsNoWholeAnswer, testdata/wave-av/lynis).
+const LynisUnprivilegedMark = "NON-PRIVILEGED SCAN MODE"
 
 // deniedMark is the index of the mark line holds where its tool writes
 // it (deniedMarks), -1 when none.

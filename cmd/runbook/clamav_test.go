@@ -221,3 +221,36 @@ stages:
 		t.Errorf("exit %d:\n%s", r.code, r.stdout)
 	}
 }
+
+// TestLynisAsAUserIsNoWholeAnswer: lynis 3.0.8 run as a user prints
+// `NON-PRIVILEGED SCAN MODE` in a box on stdout, skips every test that
+// needs root and exits 0; its report holds 3 of the 5 warnings root's
+// run gave and no word of the tests skipped (testdata/wave-av/lynis).
+// With nothing on stderr (a home it may write its log in, 2>/dev/null) a
+// check of its warnings stood Consistent over the skipped tests; its
+// banner is now a denied item. Root's run is Consistent.
+func TestLynisAsAUserIsNoWholeAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	banner := "[ Lynis 3.0.8 ]\n\n[+] Initializing program\n------------------------------------\n\n  ###################################################################\n  #                                                                 #\n  #   NON-PRIVILEGED SCAN MODE                                      #\n  #                                                                 #\n  ###################################################################\n\n  NOTES:\n  --------------\n  * Some tests will be skipped (as they require root permissions)\n"
+	for _, tc := range []struct {
+		name, stdout, status string
+		code                 int
+		said                 string
+	}{
+		{"as a user", banner, "lynis UNKNOWN - 1 stage did not check everything (audit)", 3, `it printed "NON-PRIVILEGED SCAN MODE" in its output`},
+		{"as root", "[ Lynis 3.0.8 ]\n\n[+] Initializing program\n", "lynis OK - 1 done", 0, "Consistent"},
+	} {
+		tool := fakeTool(t, filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-"), "lynis"), tc.stdout, "", 0)
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
+runbook: lynis
+result: {kind: verdict/audit, nagios: {ok: [done]}}
+stages:
+  - id: audit
+    exec:
+      command: [`+tool+`, audit, system, --quick]
+  - {id: v, verdict: {subject: '"audit"', verdict: 'audit.ok ? "done" : "failed"'}}
+`)
+		nagiosSays(t, dir, tc.name, tc.status, tc.code, tc.said, "exec", chart, "--format", "nagios")
+	}
+}
