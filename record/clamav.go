@@ -53,31 +53,69 @@ const (
 	clamavStale       = "The virus database is older than"
 )
 
-// ClamAVUnscanned is the first line a ClamAV scan printed saying a path
-// went unscanned, or its signatures are stale, and the kind of item it
-// is (ItemScanErrors, ItemStaleSignatures); "", "" when none does. A
-// stale database is said first: it weighs on every row. A line of
-// stdout that is no line of the scanner's (a file name holding a line
-// end splits its result line in two, and the row is made of the part
-// after it: `/srv/evil` then `name.bin: Sig FOUND`) is a scan error too:
-// the row names a path that is not the file's.
-func ClamAVUnscanned(stdout, stderr string) (line, kind string) {
+// ItemNoSignatures is the kind of the not-checked item filed for a
+// ClamAV scan that ended as no failure with no signatures loaded: its
+// summary's `Known viruses: 0`, or its own words that it could not load
+// its database (`LibClamAV Error: cli_loaddbdir: No supported database
+// files found in /var/lib/clamav`, `Malformed database`). clamscan exits 2
+// over it, but `clamscan -r -i /srv || true` (a cron script's) makes that
+// 0, and a check of its summary's `Infected files: 0` said `OK - 1 clean`,
+// Consistent, over a scan of nothing (`Scanned files: 0`) with two
+// infected files there (cmd/runbook TestClamAVWithNoSignaturesIsNoAnswer,
+// testdata/wave-av/summary). Its rows are not judged (NotJudged).
+const ItemNoSignatures = "no-signatures"
+
+// ItemScanFailed is the kind of the not-checked item filed for a ClamAV
+// scan that exited 0 beside its own words that it could not scan a path
+// or failed (its error lines, ClamAVUnscanned's): clamscan and clamdscan
+// exit 2 over an error unless they found an infected file (1), so their
+// 0 beside one is a code a script made so (`|| true`), and a clean over
+// it is no answer: its rows are not judged (NotJudged).
+const ItemScanFailed = "scan-failed"
+
+// ClamAVUnscanned is the first line a ClamAV scan that exited exit
+// printed saying it scanned with no signatures or stale ones, or did not
+// scan a path, and the kind of item it is (ItemNoSignatures,
+// ItemStaleSignatures, ItemScanErrors, or ItemScanFailed for its errors
+// under exit 0); "", "" when none does. The signatures are said first:
+// they weigh on every row. A line of stdout that is no line of the
+// scanner's (a file name holding a line end splits its result line in
+// two, and the row is made of the part after it: `/srv/evil` then
+// `name.bin: Sig FOUND`) is a scan error too: the row names a path that
+// is not the file's.
+func ClamAVUnscanned(exit int, stdout, stderr string) (line, kind string) {
 	// --stdout sends its warnings where its results go: both are read
 	both := stderr + "\n" + stdout
+	if l := firstLine(both, clamavNoSignatures); l != "" {
+		return l, ItemNoSignatures
+	}
 	if l := firstLine(both, func(l string) bool { return strings.Contains(l, clamavStale) }); l != "" {
 		return l, ItemStaleSignatures
 	}
+	errs := ItemScanErrors
+	if exit == 0 {
+		errs = ItemScanFailed
+	}
 	if l := firstLine(stdout, clamavErrorLine); l != "" {
-		return l, ItemScanErrors
+		return l, errs
 	}
 	if l := firstLine(both, func(l string) bool {
 		l = strings.TrimSpace(l)
 		return strings.HasPrefix(l, "WARNING: ") && strings.HasSuffix(l, ": Can't access file") ||
-			strings.HasPrefix(l, "ERROR: Can't access file ")
+			strings.HasPrefix(l, "ERROR: ") || strings.HasPrefix(l, "LibClamAV Error: ")
 	}); l != "" {
-		return l, ItemScanErrors
+		return l, errs
 	}
 	return "", ""
+}
+
+// clamavNoSignatures says whether a line is a ClamAV scanner saying it
+// scanned with no signatures: its summary's count of none, or its words
+// that its database could not be loaded.
+func clamavNoSignatures(l string) bool {
+	l = strings.TrimSpace(l)
+	return l == "Known viruses: 0" || strings.Contains(l, "cli_loaddbdir") ||
+		strings.Contains(l, "No supported database files found") || strings.HasSuffix(l, ": Malformed database")
 }
 
 // clamavErrorLine says whether a line of a ClamAV scan's stdout says it
@@ -105,6 +143,14 @@ func clamavErrorLine(l string) bool {
 // declared for it ("" when none), line the first such line (masked
 // already), kind the item's.
 func ClamAVUnscannedEntry(path string, exit int, word, line, kind string) coverage.Entry {
+	if kind == ItemNoSignatures {
+		return outputEntry(path, fmt.Sprintf("it said it scanned with no signatures (its summary's Known viruses: 0, or a database it could not load) %s, so its OK is no scan: clamscan exits 2 over a database it cannot load, and a 0 beside it is a code a script made so (|| true); its first such line: %q; give it a database (freshclam, or a mirror's daily.cvd copied in; -d names another folder), and let its 2 through (exitCodes: {0: clean, 1: found})",
+			exitedThough(exit, word), cutLine(line)), kind)
+	}
+	if kind == ItemScanFailed {
+		return outputEntry(path, fmt.Sprintf("it said it could not scan a path, or failed, %s: clamscan and clamdscan exit 2 over their errors unless they found an infected file, so a 0 beside one is a code a script made so (|| true), and what it did not scan is not known to be clean; its first such line: %q; let its 2 through (exitCodes: {0: clean, 1: found}) and check the paths",
+			exitedThough(exit, word), cutLine(line)), kind)
+	}
 	if kind == ItemStaleSignatures {
 		return outputEntry(path, fmt.Sprintf("it said its signature database is out of date %s, so a file it called OK is clean only of the signatures that old database holds; its first such line: %q; renew the database (freshclam, or a mirror's daily.cvd copied in) and judge its age in the chart (sigtool --info daily.cvd prints its Build time)",
 			exitedThough(exit, word), cutLine(line)), kind)

@@ -411,7 +411,7 @@ func clamavUnscanned(es *chart.ExecSpec, res proc.Result, row label.Row, stdout,
 	if !answeredAsNoFailure(res, row) || !es.ClamAVScan() {
 		return "", ""
 	}
-	return record.ClamAVUnscanned(stdout, stderr)
+	return record.ClamAVUnscanned(*res.ExitCode, stdout, stderr)
 }
 
 // pipedAnswer says whether a shell: script of several commands (a

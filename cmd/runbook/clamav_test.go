@@ -254,3 +254,47 @@ stages:
 		nagiosSays(t, dir, tc.name, tc.status, tc.code, tc.said, "exec", chart, "--format", "nagios")
 	}
 }
+
+// TestClamAVWithNoSignaturesIsNoAnswer: `clamscan -r -i /srv || true` (a
+// cron script's) over a /var/lib/clamav freshclam never filled wrote
+// `LibClamAV Error: cli_loaddbdir: No supported database files found`,
+// printed its summary (`Known viruses: 0`, `Scanned files: 0`, `Infected
+// files: 0`) and exited 2, which `|| true` made 0, and a check of the
+// summary's count said `OK - 1 clean`, Consistent, with two infected
+// files there (testdata/wave-av/summary); a path not there under `||
+// true` was the same. Now not-checked items that leave the row unjudged
+// (no-signatures, scan-failed): UNKNOWN. A whole scan is OK.
+func TestClamAVWithNoSignaturesIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	summary := func(known, scanned string) string {
+		return "\n----------- SCAN SUMMARY -----------\nKnown viruses: " + known + "\nEngine version: 1.4.6\nScanned directories: 1\nScanned files: " + scanned + "\nInfected files: 0\n"
+	}
+	for _, tc := range []struct {
+		name, stdout, stderr, status string
+		code, exit                   int
+		said                         string
+	}{
+		{"no database", summary("0", "0"), "LibClamAV Error: cli_loaddbdir: No supported database files found in /var/lib/clamav\nERROR: Can't open file or directory\n", "av UNKNOWN - 1 stage did not check everything (scan), 1 clean", 3, 2,
+			`it said it scanned with no signatures`},
+		{"a path not there", summary("8708412", "0"), "/srv/nope: No such file or directory\nWARNING: /srv/nope: Can't access file\n", "av UNKNOWN - 1 stage did not check everything (scan), 1 clean", 3, 2,
+			`"WARNING: /srv/nope: Can't access file"`},
+		{"a whole scan", summary("8708412", "3"), "", "av OK - 1 clean", 0, 0, "Consistent"},
+	} {
+		tool := fakeTool(t, filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-"), "clamscan"), tc.stdout, tc.stderr, tc.exit)
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
+runbook: av
+result: {kind: verdict/directory, nagios: {critical: [infected], ok: [clean]}}
+stages:
+  - id: scan
+    exec:
+      shell: `+tool+` -r -i /srv || true
+      parse: lines
+  - id: n
+    set:
+      infected: 'int(trimPrefix(first(filter(scan.stdout, # startsWith "Infected files: ")), "Infected files: "))'
+  - {id: v, verdict: {subject: '"/srv"', verdict: 'infected > 0 ? "infected" : "clean"'}}
+`)
+		nagiosSays(t, dir, tc.name, tc.status, tc.code, tc.said, "exec", chart, "--format", "nagios")
+	}
+}
