@@ -162,3 +162,15 @@ func ClamAVUnscannedEntry(path string, exit int, word, line, kind string) covera
 	return outputEntry(path, fmt.Sprintf("it said it could not scan a path it was given or met (a folder it could not open, a file it could not read, a path not there) %s: it exits 1 when it found an infected file elsewhere, whatever else went wrong, so its list of infected files is not the whole tree's, and what it did not scan is not known to be clean; its first such line: %q; run it with the privilege to read every file (clamdscan --fdpass hands clamd files it may not open itself), and check the paths",
 		exitedThough(exit, word), cutLine(line)), kind)
 }
+
+// ClamAVFoundUnprintedEntry is the ledger's entry for a ClamAV scan read
+// by its stdout that exited 1 (word the answer the chart declared for it),
+// its code for an infected file found, and printed no `PATH: SIG FOUND`
+// line: `clamscan --quiet` prints nothing but its errors, and a check of
+// its FOUND lines said `OK - no verdict rows`, Consistent, over two
+// infected files (cmd/runbook TestClamAVFoundUnprintedIsNoAnswerOfNone,
+// testdata/wave-av/files). Of the kind ItemFindingElsewhere.
+func ClamAVFoundUnprintedEntry(path string, exit int, word string) coverage.Entry {
+	return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, the scanner's code for an infected file found, but it printed no FOUND line, so the rows made of its stdout hold none of what it found: --quiet prints nothing but its errors, and a script may send its stdout elsewhere (> /dev/null beside a --log file); leave --quiet out (-i keeps the infected files alone), and read the stdout it prints",
+		exit, word), ItemFindingElsewhere)
+}

@@ -367,6 +367,8 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, argv []string, re
 		rs.fileLedger(record.FindingOnStderrEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if aideReportElsewhere(es, res, row, stdout) {
 		rs.fileLedger(record.AideReportElsewhereEntry(path, *res.ExitCode, row.Answer))
+	} else if clamavFoundUnprinted(es, res, row, stdout) {
+		rs.fileLedger(record.ClamAVFoundUnprintedEntry(path, *res.ExitCode, row.Answer))
 	} else if line, ok := rkhunterWarningsUnsaid(es, res, row, stdout); ok {
 		rs.fileLedger(record.RkhunterWarningsElsewhereEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if line := unresolved(es, res, row, stderr); line != "" {
@@ -940,6 +942,18 @@ func aideReportElsewhere(es *chart.ExecSpec, res proc.Result, row label.Row, std
 		return false
 	}
 	return !strings.Contains(strings.ToLower(stdout), "found differences between database and filesystem")
+}
+
+// clamavFoundUnprinted says whether a ClamAV scan whose stdout the chart
+// parses (chart.ExecSpec.ClamAVScan, parse: given) exited 1, its code for
+// an infected file found, and printed no FOUND line: under --quiet it
+// prints nothing but its errors, and a list made of its stdout holds none
+// of what it found (record.ClamAVFoundUnprintedEntry).
+func clamavFoundUnprinted(es *chart.ExecSpec, res proc.Result, row label.Row, stdout string) bool {
+	if !es.ParseGiven || !row.Answered() || res.ExitCode == nil || *res.ExitCode != 1 || !es.ClamAVScan() {
+		return false
+	}
+	return !strings.Contains(stdout, " FOUND")
 }
 
 // rkhunterWarningsUnsaid says whether an rkhunter check whose stdout the

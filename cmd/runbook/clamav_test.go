@@ -298,3 +298,17 @@ stages:
 		nagiosSays(t, dir, tc.name, tc.status, tc.code, tc.said, "exec", chart, "--format", "nagios")
 	}
 }
+
+// TestClamAVFoundUnprintedIsNoAnswerOfNone: `clamscan --quiet -r -i`
+// over two infected files printed nothing and exited 1, its code for an
+// infected file found, and a check of its FOUND lines under `{0: clean,
+// 1: found}` and `result.empty: answer` said `OK - no verdict rows`,
+// Consistent (testdata/wave-av/files). Now a not-checked item
+// (finding-elsewhere): UNKNOWN.
+func TestClamAVFoundUnprintedIsNoAnswerOfNone(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	tool := fakeTool(t, filepath.Join(dir, "quiet", "clamscan"), "", "", 1)
+	nagiosSays(t, dir, "quiet", "av UNKNOWN - 1 stage did not check everything (scan), no verdict rows", 3,
+		"the scanner's code for an infected file found, but it printed no FOUND line", "exec", clamavChart(t, dir, "quiet", tool), "--format", "nagios")
+}
