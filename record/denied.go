@@ -333,7 +333,21 @@ func refusedPrivilege(low string) bool {
 		strings.Contains(low, "are not allowed to use this program") ||
 		strings.Contains(low, "is not allowed to view the mail queue") ||
 		strings.Contains(low, "do not have permission to use") ||
-		strings.Contains(low, "must be the root user") || strings.HasSuffix(strings.TrimSpace(low), " needs root privileges")
+		rootRefusal(low)
+}
+
+// rootRefusal says whether a line (lower case) is rkhunter's or
+// chkrootkit's refusal to run as a user.
+func rootRefusal(low string) bool {
+	return strings.Contains(low, "must be the root user") || strings.HasSuffix(strings.TrimSpace(low), " needs root privileges")
+}
+
+// RootRefusal is stdout's first line on which rkhunter or chkrootkit
+// refuses to run as a user (chart.ExecSpec.RefusesOnStdout), "" when
+// none does: only these words are read on their stdout, where a warning
+// may quote any other.
+func RootRefusal(stdout string) string {
+	return firstLine(stdout, func(l string) bool { return rootRefusal(strings.ToLower(l)) })
 }
 
 // noManager says whether a line (lower case) is systemd's tools saying

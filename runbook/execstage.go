@@ -598,7 +598,15 @@ func denied(es *chart.ExecSpec, res proc.Result, row label.Row, stdout, stderr s
 	if *res.ExitCode == 0 {
 		return record.Denied(stderr)
 	}
-	if es.MergesStderr() || es.RefusesOnStdout() {
+	if es.RefusesOnStdout() {
+		// rkhunter and chkrootkit print their refusal to run as a user
+		// on stdout; only those words are read there, never a warning
+		// that quotes a refusal
+		if line := record.RootRefusal(stdout); line != "" && codeMayBeAFailure(es, res, row) {
+			return line
+		}
+	}
+	if es.MergesStderr() {
 		// Under a declared non-zero code a refusal is judged wherever the
 		// script sent stderr: `nginx -t 2>&1` printed its Permission
 		// denied on stdout. Under exit 0 stdout is the data, which may

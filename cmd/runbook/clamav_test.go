@@ -111,7 +111,8 @@ func TestClamAVStaleSignaturesAreNoAnswer(t *testing.T) {
 // `exitCodes: {0: clean, 1: warnings}` with `result.empty: answer` said
 // `OK - no verdict rows`, Consistent, over a scan that never ran
 // (testdata/wave-av/rkhunter); chkrootkit's `… needs root privileges` is
-// the same. Now a denied item: UNKNOWN. Its warnings as root are read.
+// the same. Now a denied item: UNKNOWN. Its warnings as root are read,
+// one quoting a refusal too: only the tools' own words are read on stdout.
 func TestRootkitHunterAsAUserIsNoAnswer(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -125,6 +126,8 @@ func TestRootkitHunterAsAUserIsNoAnswer(t *testing.T) {
 		{"chkrootkit as a user", "chkrootkit", "/usr/sbin/chkrootkit needs root privileges\n", "rk UNKNOWN - 1 stage did not check everything (check), no verdict rows", 3,
 			`"/usr/sbin/chkrootkit needs root privileges"`},
 		{"rkhunter as root", "rkhunter", "Warning: The command '/usr/bin/lwp-request' has been replaced by a script: /usr/bin/lwp-request: Perl script text executable\n", "rk WARNING - 1 warning", 1,
+			"Consistent"},
+		{"rkhunter as root quoting a refusal", "rkhunter", "Warning: The file '/srv/app/run.sh' could not be read: Permission denied\n", "rk WARNING - 1 warning", 1,
 			"Consistent"},
 	} {
 		tool := fakeTool(t, filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-"), tc.tool), tc.stdout, "", 1)
