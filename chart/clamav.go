@@ -96,3 +96,36 @@ func (e *ExecSpec) ClamscanErrorsUnsaid() string {
 		return "it runs clamscan with -i (--infected) and --no-summary: -i leaves out each directory it could not open and each file it could not read (PATH: Can't open directory., PATH: Access denied), --no-summary its Total errors: N line, and when it finds an infected file it exits 1 as over a whole scan, so its list reads as whole over paths it never scanned; keep the summary (leave --no-summary out: a run then reads its Total errors line), or leave -i out and read each line"
 	})
 }
+
+// ClamscanDepthLimit notes clamscan run recursively (-r, --recursive)
+// without --max-dir-recursion: it descends at most 15 folders below the
+// path given and passes over deeper ones saying nothing, even under
+// --alert-exceeds-max and --debug: `clamscan -r deep` over a file 20
+// folders down printed `Scanned directories: 15`, `Infected files: 0` and
+// exited 0, and found it under --max-dir-recursion=30
+// (testdata/wave-av/files; TestClamscanDepthLimitIsNoted). A tree of
+// node_modules, or / with /var/lib/docker/overlay2 under it, goes past 15.
+// clamdscan's is clamd.conf's MaxDirectoryRecursion (15 too), which no
+// argv shows. "" for none.
+func (e *ExecSpec) ClamscanDepthLimit() string {
+	return e.noteOfEachCommand(func(argv []string) string {
+		if filepath.Base(argv[0]) != "clamscan" || !clamavScanArgv(argv) {
+			return ""
+		}
+		recursive := false
+		for _, a := range argv[1:] {
+			switch {
+			case a == "--max-dir-recursion" || strings.HasPrefix(a, "--max-dir-recursion="):
+				return ""
+			case a == "--recursive" || a == "--recursive=yes":
+				recursive = true
+			case len(a) > 1 && a[0] == '-' && a[1] != '-' && !strings.ContainsAny(a[1:], "dlf"):
+				recursive = recursive || strings.ContainsRune(a[1:], 'r')
+			}
+		}
+		if !recursive {
+			return ""
+		}
+		return "it runs clamscan -r without --max-dir-recursion: it descends at most 15 folders below each path given and passes over deeper ones saying nothing (no line, no error, not under --alert-exceeds-max), exit 0, so a file deeper down (node_modules, /var/lib/docker/overlay2) is never scanned and reads as clean; give --max-dir-recursion=N deeper than the tree (clamd.conf's MaxDirectoryRecursion for clamdscan)"
+	})
+}

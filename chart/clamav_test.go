@@ -68,3 +68,26 @@ func TestClamAVScanIsKnown(t *testing.T) {
 		}
 	}
 }
+
+// TestClamscanDepthLimitIsNoted: clamscan -r stops 15 folders down and
+// says nothing of the deeper ones, exit 0.
+func TestClamscanDepthLimitIsNoted(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		e    ExecSpec
+		want bool
+	}{
+		{ExecSpec{Command: []string{"clamscan", "-r", "-i", "/srv"}}, true},
+		{ExecSpec{Command: []string{"clamscan", "-ri", "/srv"}}, true},
+		{ExecSpec{Shell: `clamscan --recursive --no-summary "$D"`}, true},
+		{ExecSpec{Command: []string{"clamscan", "-r", "--max-dir-recursion=40", "/srv"}}, false},
+		{ExecSpec{Command: []string{"clamscan", "--max-dir-recursion", "40", "-r", "/srv"}}, false},
+		{ExecSpec{Command: []string{"clamscan", "/srv/upload.zip"}}, false},
+		{ExecSpec{Command: []string{"clamscan", "-d", "/var/lib/clamav", "/srv/f"}}, false},
+		{ExecSpec{Command: []string{"clamdscan", "-m", "/srv"}}, false},
+	} {
+		if got := tc.e.ClamscanDepthLimit() != ""; got != tc.want {
+			t.Errorf("%v %q: noted %v, want %v", tc.e.Command, tc.e.Shell, got, tc.want)
+		}
+	}
+}

@@ -8,7 +8,8 @@ package chart
 // by 2>/dev/null and || true together, sysctl -e's silence over a key
 // not there, sqlite3's new empty database over a path not there, debsums'
 // silence over a root with no dpkg database, dpkg --verify's code read
-// as its findings, clamscan passing over what its limits or -i with
+// as its findings, clamscan passing over what its limits, its folder
+// depth or -i with
 // --no-summary leave unsaid, ssh that checks no
 // host key, dig +short's
 // silence, getent's and host's codes, a checksum tool's --status, git status's untracked files, git config's read of no file named, test's silent 1, journalctl -q,
@@ -24,7 +25,7 @@ package chart
 func (e *ExecSpec) RunWarnings() []string {
 	var out []string
 	for _, n := range []string{e.UnguardedPipeline(), e.CurlExitWithoutFail(), e.CurlPipedWithoutFail(), e.CurlBodyReadWithoutFail(), e.QuietGrepEndsPipe(), e.CurlManyURLs(), e.SSHHostUnchecked(), e.DigShortSilence(),
-		e.GetentNotFoundIsNoAnswer(), e.ResolverExitAnswer(), e.ChecksumStatusSilence(), e.GitStatusUntracked(), e.GitConfigUnscoped(), e.SilentFileTest(), e.JournalQuiet(), e.SystemctlShowWithoutLoadState(), e.SystemctlShowValuesByPosition(), e.SinceBootReport(), e.OneFrame(), e.OwnLimits(), e.RedisPasswordInArgv(), e.SNMPPassphraseInArgv(), e.SNMPWalkManyOIDs(), e.SNMPNextValueOnly(), e.FindNamesByLine(), e.SwallowedFailure(), e.SysctlIgnoresMissing(), e.SQLiteMakesMissingDatabase(), e.E2fsckWithoutForce(), e.DebsumsSilentOverNoDatabase(), e.DpkgVerifyExitAnswer(), e.ClamscanPassesOverLimits(), e.ClamscanErrorsUnsaid(), e.ShellReadsChartNames()} {
+		e.GetentNotFoundIsNoAnswer(), e.ResolverExitAnswer(), e.ChecksumStatusSilence(), e.GitStatusUntracked(), e.GitConfigUnscoped(), e.SilentFileTest(), e.JournalQuiet(), e.SystemctlShowWithoutLoadState(), e.SystemctlShowValuesByPosition(), e.SinceBootReport(), e.OneFrame(), e.OwnLimits(), e.RedisPasswordInArgv(), e.SNMPPassphraseInArgv(), e.SNMPWalkManyOIDs(), e.SNMPNextValueOnly(), e.FindNamesByLine(), e.SwallowedFailure(), e.SysctlIgnoresMissing(), e.SQLiteMakesMissingDatabase(), e.E2fsckWithoutForce(), e.DebsumsSilentOverNoDatabase(), e.DpkgVerifyExitAnswer(), e.ClamscanPassesOverLimits(), e.ClamscanDepthLimit(), e.ClamscanErrorsUnsaid(), e.ShellReadsChartNames()} {
 		if n != "" {
 			out = append(out, n)
 		}
