@@ -46,8 +46,14 @@ const ItemStaleSignatures = "stale-signatures"
 //	stdout  "PATH: … ERROR"                clamdscan, a path clamd could not scan
 //	                                       (`File path check failure: Permission denied. ERROR`)
 //	stderr  "WARNING: PATH: Can't access file"  clamscan, a path not there
-//	stderr  "ERROR: Can't access file PATH"     clamdscan, a path not there
+//	stderr  "ERROR: …", "LibClamAV Error: …"    either, an error of its own
+//	                                            (clamdscan: "ERROR: Can't access file PATH")
 //	stderr  "The virus database is older than"  either, a database freshclam has not renewed
+//	stdout  "Known viruses: 0"             the summary: no signature loaded
+//	stderr  "cli_loaddbdir", "No supported database files found", "…: Malformed database"
+//	                                       its database not loaded
+//
+// (--stdout sends its stderr's lines to stdout: those are read on both.)
 const (
 	clamavTotalErrors = "Total errors: "
 	clamavStale       = "The virus database is older than"
