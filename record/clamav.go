@@ -76,7 +76,9 @@ const ItemNoSignatures = "no-signatures"
 // or failed (its error lines, ClamAVUnscanned's): clamscan and clamdscan
 // exit 2 over an error unless they found an infected file (1), so their
 // 0 beside one is a code a script made so (`|| true`), and a clean over
-// it is no answer: its rows are not judged (NotJudged).
+// it is no answer: its rows are not judged (NotJudged). So is its 1 beside
+// them with no FOUND line printed (--quiet): no infected file it printed
+// stands, and a check of its FOUND lines said `OK - no verdict rows`.
 const ItemScanFailed = "scan-failed"
 
 // ClamAVUnscanned is the first line a ClamAV scan that exited exit
@@ -98,9 +100,11 @@ func ClamAVUnscanned(exit int, stdout, stderr string) (line, kind string) {
 	if l := firstLine(both, func(l string) bool { return strings.Contains(l, clamavStale) }); l != "" {
 		return l, ItemStaleSignatures
 	}
-	errs := ItemScanErrors
-	if exit == 0 {
-		errs = ItemScanFailed
+	// its errors leave standing only the infected files it printed: under
+	// exit 0 (|| true), or a 1 with no FOUND line (--quiet), none stands
+	errs := ItemScanFailed
+	if exit != 0 && strings.Contains(stdout, " FOUND") {
+		errs = ItemScanErrors
 	}
 	if l := firstLine(stdout, clamavErrorLine); l != "" {
 		return l, errs
@@ -154,8 +158,14 @@ func ClamAVUnscannedEntry(path string, exit int, word, line, kind string) covera
 			exitedThough(exit, word), cutLine(line)), kind)
 	}
 	if kind == ItemScanFailed {
-		return outputEntry(path, fmt.Sprintf("it said it could not scan a path, or failed, %s: clamscan and clamdscan exit 2 over their errors unless they found an infected file, so a 0 beside one is a code a script made so (|| true), and what it did not scan is not known to be clean; its first such line: %q; let its 2 through (exitCodes: {0: clean, 1: found}) and check the paths",
-			exitedThough(exit, word), cutLine(line)), kind)
+		why := "clamscan and clamdscan exit 2 over their errors unless they found an infected file, so a 0 beside one is a code a script made so (|| true)"
+		fix := "let its 2 through (exitCodes: {0: clean, 1: found}) and check the paths"
+		if exit != 0 {
+			why = "its code says it found an infected file, but it printed no FOUND line (--quiet prints its errors alone), so no row stands on what it found"
+			fix = "leave --quiet out, and check the paths"
+		}
+		return outputEntry(path, fmt.Sprintf("it said it could not scan a path, or failed, %s: %s, and what it did not scan is not known to be clean; its first such line: %q; %s",
+			exitedThough(exit, word), why, cutLine(line), fix), kind)
 	}
 	if kind == ItemStaleSignatures {
 		return outputEntry(path, fmt.Sprintf("it said its signature database is out of date %s, so a file it called OK is clean only of the signatures that old database holds; its first such line: %q; renew the database (freshclam, or a mirror's daily.cvd copied in) and judge its age in the chart (sigtool --info daily.cvd prints its Build time)",

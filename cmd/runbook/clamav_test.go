@@ -314,4 +314,9 @@ func TestClamAVFoundUnprintedIsNoAnswerOfNone(t *testing.T) {
 	tool := fakeTool(t, filepath.Join(dir, "quiet", "clamscan"), "", "", 1)
 	nagiosSays(t, dir, "quiet", "av UNKNOWN - 1 stage did not check everything (scan), no verdict rows", 3,
 		"the scanner's code for an infected file found, but it printed no FOUND line", "exec", clamavChart(t, dir, "quiet", tool), "--format", "nagios")
+	// --quiet beside a path not there: its error is the first word, and
+	// with no FOUND line printed nothing stands (it was OK, Not sure)
+	both := fakeTool(t, filepath.Join(dir, "quiet-missing", "clamscan"), "", "WARNING: /srv/nope: Can't access file\n", 1)
+	nagiosSays(t, dir, "quiet beside a path not there", "av UNKNOWN - 1 stage did not check everything (scan), no verdict rows", 3,
+		"but it printed no FOUND line (--quiet prints its errors alone)", "exec", clamavChart(t, dir, "quiet-missing", both), "--format", "nagios")
 }
