@@ -8,7 +8,9 @@ package chart
 // by 2>/dev/null and || true together, sysctl -e's silence over a key
 // not there, sqlite3's new empty database over a path not there, debsums'
 // silence over a root with no dpkg database, dpkg --verify's code read
-// as its findings, openssl x509 -checkend's end date alone, ssh that checks no
+// as its findings, openssl x509 -checkend's end date alone, clamscan
+// passing over what its limits, its folder depth or -i with
+// --no-summary leave unsaid, ssh that checks no
 // host key, dig +short's
 // silence, getent's and host's codes, a checksum tool's --status, git status's untracked files, git config's read of no file named, test's silent 1, journalctl -q,
 // systemctl show of a unit without LoadState, or of its values alone by position),
@@ -23,7 +25,7 @@ package chart
 func (e *ExecSpec) RunWarnings() []string {
 	var out []string
 	for _, n := range []string{e.UnguardedPipeline(), e.CurlExitWithoutFail(), e.CurlPipedWithoutFail(), e.CurlBodyReadWithoutFail(), e.QuietGrepEndsPipe(), e.CurlManyURLs(), e.SSHHostUnchecked(), e.DigShortSilence(),
-		e.GetentNotFoundIsNoAnswer(), e.ResolverExitAnswer(), e.ChecksumStatusSilence(), e.GitStatusUntracked(), e.GitConfigUnscoped(), e.SilentFileTest(), e.JournalQuiet(), e.SystemctlShowWithoutLoadState(), e.SystemctlShowValuesByPosition(), e.SinceBootReport(), e.OneFrame(), e.OwnLimits(), e.RedisPasswordInArgv(), e.SNMPPassphraseInArgv(), e.SNMPWalkManyOIDs(), e.SNMPNextValueOnly(), e.FindNamesByLine(), e.SwallowedFailure(), e.SysctlIgnoresMissing(), e.SQLiteMakesMissingDatabase(), e.E2fsckWithoutForce(), e.DebsumsSilentOverNoDatabase(), e.DpkgVerifyExitAnswer(), e.CheckendEndDateAlone(), e.ShellReadsChartNames()} {
+		e.GetentNotFoundIsNoAnswer(), e.ResolverExitAnswer(), e.ChecksumStatusSilence(), e.GitStatusUntracked(), e.GitConfigUnscoped(), e.SilentFileTest(), e.JournalQuiet(), e.SystemctlShowWithoutLoadState(), e.SystemctlShowValuesByPosition(), e.SinceBootReport(), e.OneFrame(), e.OwnLimits(), e.RedisPasswordInArgv(), e.SNMPPassphraseInArgv(), e.SNMPWalkManyOIDs(), e.SNMPNextValueOnly(), e.FindNamesByLine(), e.SwallowedFailure(), e.SysctlIgnoresMissing(), e.SQLiteMakesMissingDatabase(), e.E2fsckWithoutForce(), e.DebsumsSilentOverNoDatabase(), e.DpkgVerifyExitAnswer(), e.CheckendEndDateAlone(), e.ClamscanPassesOverLimits(), e.ClamscanDepthLimit(), e.ClamscanErrorsUnsaid(), e.ShellReadsChartNames()} {
 		if n != "" {
 			out = append(out, n)
 		}

@@ -327,7 +327,10 @@ const (
 // (the base misspelt or hidden, not the entry gone), an ldapsearch's
 // continuation reference (part of the tree on a server nobody asked) or
 // its LDIF folded (a value read cut in two), an rsync dry run asked to
-// compare owners by a user who is not root (it compares none),
+// compare owners by a user who is not root (it compares none), a ClamAV
+// scan over a signature database it said is out of date (its clean is an
+// old one's) or over none, or one that said it failed under an exit 0
+// (|| true),
 // jq's null where
 // a value was asked for (a key misspelt reads as no value), util-linux's
 // JSON tree read as a list (findmnt -J's mounts below /, lsblk -J's
@@ -339,7 +342,7 @@ const (
 // object lacks (the rows judged it as no value), a table with no rows of
 // a chart that did not say none is its answer ("no verdict rows" is fine
 // only when the author says nothing to report is).
-var notJudged = []string{ItemFailed, ItemTruncated, ItemNullItems, ItemWithheld, ItemUnparsed, ItemStderrOnly, ItemDenied, ItemNotUTF8, ItemDropped, ItemNoRow, ItemAbsentMember, ItemEmpty, ItemUnseenFailure, ItemPipedAnswer, ItemPluginReadAbsent, ItemNoDNSAnswer, ItemDigShortBlank, ItemSearchedNothing, ItemHostUnverified, ItemJQNull, ItemTree, ItemRounded, ItemErrorReply, ItemToolError, ItemGitStderr, ItemPingNotAlive, ItemMdadmScanBlank, ItemFsckUnchecked, ItemLsblkUntyped, ItemBlkidBlank, ItemKeyNotValid, ItemFindingElsewhere, ItemCodeNotAnswer, ItemLDAPBaseUnfound, ItemLDAPReferral, ItemLDIFFolded, ItemRsyncOwners}
+var notJudged = []string{ItemFailed, ItemTruncated, ItemNullItems, ItemWithheld, ItemUnparsed, ItemStderrOnly, ItemDenied, ItemNotUTF8, ItemDropped, ItemNoRow, ItemAbsentMember, ItemEmpty, ItemUnseenFailure, ItemPipedAnswer, ItemPluginReadAbsent, ItemNoDNSAnswer, ItemDigShortBlank, ItemSearchedNothing, ItemHostUnverified, ItemJQNull, ItemTree, ItemRounded, ItemErrorReply, ItemToolError, ItemGitStderr, ItemPingNotAlive, ItemMdadmScanBlank, ItemFsckUnchecked, ItemLsblkUntyped, ItemBlkidBlank, ItemKeyNotValid, ItemFindingElsewhere, ItemCodeNotAnswer, ItemLDAPBaseUnfound, ItemLDAPReferral, ItemLDIFFolded, ItemRsyncOwners, ItemStaleSignatures, ItemNoSignatures, ItemScanFailed}
 
 // NotJudged says whether a ledger item of this kind leaves a subject
 // unjudged: the one list a Nagios check's state (internal/gate) and the

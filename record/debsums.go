@@ -57,3 +57,21 @@ func AideReportElsewhereEntry(path string, exit int, word string) coverage.Entry
 	return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, aide's code for entries it found added (1), removed (2) or changed (4), but it printed no report on stdout (no \"found differences\" line): its config's report_url sends the report elsewhere (a file, syslog, mail), so the rows made of its stdout hold none of what it found; add report_url=stdout to its config (or give it on the command line: aide --check -B report_url=stdout), or read the report where it is written",
 		exit, word), ItemFindingElsewhere)
 }
+
+// RkhunterWarningsElsewhereEntry is the ledger's entry for an rkhunter
+// check read by its stdout that exited 1 (word the answer the chart
+// declared for it), rkhunter's code for warnings found, and printed no
+// `Warning:` line: with LANGUAGE=de in rkhunter.conf (or --lang de) each
+// is `Warnung: …`, without --rwo each is a `[ Warning ]` beside its
+// check and the text is in /var/log/rkhunter.log, and rkhunter's own
+// errors exit 1 too (`Unknown enabled test name given: hidden_dirs`).
+// A check of its `Warning:` lines under `{0: clean, 1: warnings}` and
+// `result.empty: answer` said `OK - no verdict rows`, Consistent, over
+// `Warnung: Die SSH-Konfigurationsvariable 'PermitRootLogin' has not been
+// set.` (cmd/runbook TestRkhunterWarningsUnreadAreNoAnswerOfNone,
+// testdata/wave-av/rkhunter). line is its stdout's first line that is
+// not blank (masked already), "" when it printed nothing.
+func RkhunterWarningsElsewhereEntry(path string, exit int, word, line string) coverage.Entry {
+	return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, rkhunter's code for warnings found (and for its own errors), but it printed no \"Warning:\" line, so the rows made of its stdout hold none of them: its warnings are in another language (LANGUAGE= in rkhunter.conf, --lang), or only in its log (without --rwo each is \"[ Warning ]\" and its text is in /var/log/rkhunter.log), or the 1 is an error of its own; its output's first line: %q; run it with --rwo --lang en (or read its log's Warning: lines)",
+		exit, word, cutLine(line)), ItemFindingElsewhere)
+}

@@ -55,7 +55,11 @@ const ItemDenied = "denied"
 //	mail queue", "do not have permission to use"
 //	(crontab, postqueue, at), "must be
 //	super-user" (mdadm), "access denied",
-//	"command denied to user" (MySQL, MariaDB)
+//	"command denied to user" (MySQL, MariaDB),
+//	"must be the root user", "needs root privileges"
+//	(rkhunter, chkrootkit: on stdout)
+//	"could not connect to clamd"                      clamdscan reached no clamd (its
+//	                                                  --version its own alone)
 //	"no such file or directory"                       a file not there
 //	"connect to server at '…' failed" (and the        mysqladmin could not connect
 //	line after it, which says why)                     (ping exits 0 over it)
@@ -212,6 +216,18 @@ func RefusedMergedAnswerEntry(path string, exit int, word, line string) coverage
 	return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but it said it was refused access, on the stderr its script sends into stdout (2>&1), and a command exits with the same code over a refusal as over the answer (nginx -t's 1 over a config it may not read and over one it refuses), so %q is not known; the first such line: %q; run it with the privilege to read everything, or keep its stderr apart (drop 2>&1) and say which stderr the answer goes with, {%d: {word: %s, stderr: TEXT}}", exit, word, word, cutLine(line), exit, word), ItemDenied)
 }
 
+// RefusedOnStdoutAnswerEntry is RefusedAnswerEntry for a tool that
+// prints its refusal on stdout (chart.ExecSpec.RefusesOnStdout: rkhunter,
+// chkrootkit), where it was read. rkhunter run as a user prints `You must
+// be the root user to run this program.` and exits 1, its code for
+// warnings found, and a check of its warnings under `{0: clean, 1:
+// warnings}` with `result.empty: answer` said `OK - no verdict rows`,
+// Consistent, over a scan that never ran (cmd/runbook
+// TestRootkitHunterAsAUserIsNoAnswer, testdata/wave-av/rkhunter).
+func RefusedOnStdoutAnswerEntry(path string, exit int, word, line string) coverage.Entry {
+	return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but it said on stdout that it was refused (rkhunter and chkrootkit print their refusal there, and exit 1 over it, rkhunter's code for warnings found), so it checked nothing and %q is not known; the first such line: %q; run it as root", exit, word, word, cutLine(line)), ItemDenied)
+}
+
 // deniedCause is what the line says the command could not do, "" when it
 // says neither (Denied).
 func deniedCause(line string) string {
@@ -221,6 +237,10 @@ func deniedCause(line string) string {
 		// before the refusal and the missing file: systemctl --user from
 		// cron says `Failed to connect to bus: No such file or directory`
 		return causeNoManager
+	case strings.Contains(low, "could not connect to clamd"):
+		// before the missing file and the refusal: clamdscan's socket
+		// not there (`…: No such file or directory`) or not its to open
+		return causeDaemonUnreached
 	case mysqladminNotConnected(low):
 		// before the refusal: quoted with the line after it (Denied),
 		// which may say `Access denied`
@@ -300,7 +320,11 @@ func deniedCause(line string) string {
 // refused login (cmd/runbook TestMySQLRefusalIsNoWholeAnswer). mdadm's
 // too: `mdadm: must be super-user to perform this action`, exit 1, which
 // is --detail --test's code for an array degraded (cmd/runbook
-// TestMdadmAsAUserIsNoAnswerOfDegraded).
+// TestMdadmAsAUserIsNoAnswerOfDegraded). The rootkit hunters' too, which
+// say it on stdout (chart.ExecSpec.RefusesOnStdout): rkhunter's `You must
+// be the root user to run this program.` and chkrootkit's
+// `/usr/sbin/chkrootkit needs root privileges`, exit 1, rkhunter's code
+// for warnings found (cmd/runbook TestRootkitHunterAsAUserIsNoAnswer).
 func refusedPrivilege(low string) bool {
 	return strings.Contains(low, "access denied") ||
 		strings.Contains(low, "command denied to user") ||
@@ -308,7 +332,22 @@ func refusedPrivilege(low string) bool {
 		strings.Contains(low, "must be super-user") || strings.Contains(low, "must be superuser") ||
 		strings.Contains(low, "are not allowed to use this program") ||
 		strings.Contains(low, "is not allowed to view the mail queue") ||
-		strings.Contains(low, "do not have permission to use")
+		strings.Contains(low, "do not have permission to use") ||
+		rootRefusal(low)
+}
+
+// rootRefusal says whether a line (lower case) is rkhunter's or
+// chkrootkit's refusal to run as a user.
+func rootRefusal(low string) bool {
+	return strings.Contains(low, "must be the root user") || strings.HasSuffix(strings.TrimSpace(low), " needs root privileges")
+}
+
+// RootRefusal is stdout's first line on which rkhunter or chkrootkit
+// refuses to run as a user (chart.ExecSpec.RefusesOnStdout), "" when
+// none does: only these words are read on their stdout, where a warning
+// may quote any other.
+func RootRefusal(stdout string) string {
+	return firstLine(stdout, func(l string) bool { return rootRefusal(strings.ToLower(l)) })
 }
 
 // noManager says whether a line (lower case) is systemd's tools saying
@@ -363,6 +402,16 @@ const (
 // causeNotConnected is what a line says when mysqladmin could not
 // connect to the server it was to ask (mysqladminNotConnected).
 const causeNotConnected = "could not connect to the server it asks"
+
+// causeDaemonUnreached is what a line says when a client could not
+// connect to the daemon it hands its work to: clamdscan's `ERROR: Could
+// not connect to clamd on LocalSocket /var/run/clamav/clamd.ctl: No such
+// file or directory` (clamd not running), under which `clamdscan
+// --version` prints its own `ClamAV 1.4.6` alone, no database's number
+// and date, and exits 0 (testdata/wave-av/db-age;
+// TestDaemonUnreachedIsSaidSo). It was said as a file it was given and
+// could not find, "a missing log is no log without errors".
+const causeDaemonUnreached = "could not connect to the daemon it asks"
 
 // mysqladminNotConnected says whether a line (lower case) is mysqladmin
 // saying it could not connect (`mysqladmin: connect to server at
@@ -526,6 +575,8 @@ const AccessDeniedMark = "<access denied>"
 //	                                      could not reach (dpkg calls the file missing)
 //	"?????????"              line's start dpkg --verify: no check of the file could be made
 //	                                      (as a user, a file it may not read: /etc/sudoers)
+//	"NON-PRIVILEGED SCAN MODE" anywhere   lynis audit run as a user: the tests that need root
+//	                                      skipped, its report none the wiser
 //
 // dpkg --verify as a user exits 0 with nothing on stderr, and a check of
 // changed package files said a polkit rule behind a folder it may not
@@ -539,7 +590,18 @@ var deniedMarks = []struct {
 	{AccessDeniedMark, strings.Contains, "run it with the privilege to read it all (lspci -vv reads the capabilities as root)"},
 	{"(Permission denied)", strings.HasSuffix, "run it as root: as a user it cannot reach every file (dpkg --verify calls a file behind a folder it may not search missing)"},
 	{"?????????", func(line, mark string) bool { return strings.HasPrefix(line, mark+" ") }, "run it as root: as a user it cannot read every file (dpkg --verify prints ????????? for a file it may not read, and checks no digest of it)"},
+	{LynisUnprivilegedMark, strings.Contains, "run it as root: as a user lynis skips the tests that need root (a firewall's rules, the packages' vulnerabilities) and its report says nothing of them, so a warning they would give is missing from it"},
 }
+
+// LynisUnprivilegedMark is lynis's banner for an audit run as a user:
+// it skips every test that needs root, prints `NON-PRIVILEGED SCAN MODE`
+// in a box of #s on stdout, exits 0, and its report (warning[]=) holds
+// no word of the skipped tests. Lynis 3.0.8 as a user wrote 3 of the 5
+// warnings root's run gave (no PKGS-7392, vulnerable packages; no
+// FIRE-4512, a firewall with no rules), and a check of its report's
+// warnings stood over them as the whole audit (cmd/runbook
+// TestLynisAsAUserIsNoWholeAnswer, testdata/wave-av/lynis).
+const LynisUnprivilegedMark = "NON-PRIVILEGED SCAN MODE"
 
 // deniedMark is the index of the mark line holds where its tool writes
 // it (deniedMarks), -1 when none.
@@ -613,6 +675,9 @@ func deniedWhy(exit int, line string) string {
 	}
 	if cause == causeMadeEmpty {
 		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so its output holds nothing of the keyring meant (a keyring just made lists no key, expired or not); stderr's first such line: %q; check the path, and remove the file gpg made there (the next run finds it and lists its no keys with nothing said); a chart whose rows are every key, not only the expired, reads an empty keyring as no subject judged", cause, exit, line)
+	}
+	if cause == causeDaemonUnreached {
+		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so what it printed is its own, not the daemon's (clamdscan --version prints its own version alone, no database's, when clamd is not running); stderr's first such line: %q; start the daemon, or give the client the config that names its socket (clamdscan -c FILE)", cause, exit, line)
 	}
 	if cause == causeNotConnected {
 		return fmt.Sprintf("it said on stderr that it %s though it exited %d (mysqladmin ping exits 0 whenever the server answered at all, a refused login and too many connections among it), so the server answered and refused: that is no server up for its clients; stderr's first such line, with the one after it: %q; ask with mysql -e 'SELECT 1', which exits 1 over any refusal, or fix the account the check logs in as", cause, exit, line)

@@ -309,7 +309,13 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, argv []string, re
 		// wrong whatever the rest of the output holds.
 		rs.fileLedger(record.LDIFFoldedEntry(path, n, rs.mask(line)))
 	}
-	if onlyStderr {
+	if line, kind := clamavUnscanned(es, res, row, stdout, stderr); line != "" {
+		// Before the others: the scanner's own words that it scanned
+		// part of the tree, or over old signatures, say more exactly
+		// than a blank stdout beside its warning (stderr-only quoted a
+		// line of asterisks).
+		rs.fileLedger(record.ClamAVUnscannedEntry(path, *res.ExitCode, row.Answer, rs.mask(line), kind))
+	} else if onlyStderr {
 		mode := es.Parse.Mode
 		if !es.ParseGiven {
 			mode = "" // read by an expression, with no parse: (ExecSpec.StdoutRead)
@@ -350,7 +356,9 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, argv []string, re
 		// given).
 		rs.fileLedger(record.GitStderrEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if line := denied(es, res, row, stdout, stderr); line != "" && *res.ExitCode != 0 {
-		if es.MergesStderr() && record.Refused(stderr) == "" {
+		if es.RefusesOnStdout() && record.Refused(stderr) == "" {
+			rs.fileLedger(record.RefusedOnStdoutAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
+		} else if es.MergesStderr() && record.Refused(stderr) == "" {
 			rs.fileLedger(record.RefusedMergedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 		} else {
 			rs.fileLedger(record.RefusedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line), rs.mask(es.AnswerStderr[*res.ExitCode])))
@@ -365,6 +373,10 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, argv []string, re
 		rs.fileLedger(record.FindingOnStderrEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if aideReportElsewhere(es, res, row, stdout) {
 		rs.fileLedger(record.AideReportElsewhereEntry(path, *res.ExitCode, row.Answer))
+	} else if clamavFoundUnprinted(es, res, row, stdout) {
+		rs.fileLedger(record.ClamAVFoundUnprintedEntry(path, *res.ExitCode, row.Answer))
+	} else if line, ok := rkhunterWarningsUnsaid(es, res, row, stdout); ok {
+		rs.fileLedger(record.RkhunterWarningsElsewhereEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if line := unresolved(es, res, row, stderr); line != "" {
 		rs.fileLedger(record.UnresolvedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if line := unreached(es, res, row, stderr); line != "" {
@@ -395,6 +407,19 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, argv []string, re
 		rs.fileLedger(record.RemotePipedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(stderr)))
 	}
 	return out
+}
+
+// clamavUnscanned is the first line a ClamAV scan (chart.ExecSpec.
+// ClamAVScan) printed saying a path went unscanned or its signatures are
+// stale, and its item's kind (record.ClamAVUnscanned), when it ended as
+// no failure: clamscan and clamdscan exit 1 over an infected file
+// whatever else went wrong, and 0 over a database a month old. "", ""
+// otherwise: their 2, an error, is said as a failure.
+func clamavUnscanned(es *chart.ExecSpec, res proc.Result, row label.Row, stdout, stderr string) (line, kind string) {
+	if !answeredAsNoFailure(res, row) || !es.ClamAVScan() {
+		return "", ""
+	}
+	return record.ClamAVUnscanned(*res.ExitCode, stdout, stderr)
 }
 
 // pipedAnswer says whether a shell: script of several commands (a
@@ -570,13 +595,22 @@ func stderrOnly(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
 // beside it is judged as under a code declared with its word alone. ""
 // for a failure, which is said as one. A script that merges stderr into
 // stdout (chart.ExecSpec.MergesStderr) has its refusal read in stdout too
-// under a non-zero code.
+// under a non-zero code, and so does a tool that prints its refusal on
+// stdout (chart.ExecSpec.RefusesOnStdout: rkhunter, chkrootkit).
 func denied(es *chart.ExecSpec, res proc.Result, row label.Row, stdout, stderr string) string {
 	if !answeredAsNoFailure(res, row) {
 		return ""
 	}
 	if *res.ExitCode == 0 {
 		return record.Denied(stderr)
+	}
+	if es.RefusesOnStdout() {
+		// rkhunter and chkrootkit print their refusal to run as a user
+		// on stdout; only those words are read there, never a warning
+		// that quotes a refusal
+		if line := record.RootRefusal(stdout); line != "" && codeMayBeAFailure(es, res, row) {
+			return line
+		}
 	}
 	if es.MergesStderr() {
 		// Under a declared non-zero code a refusal is judged wherever the
@@ -939,6 +973,42 @@ func aideReportElsewhere(es *chart.ExecSpec, res proc.Result, row label.Row, std
 		return false
 	}
 	return !strings.Contains(strings.ToLower(stdout), "found differences between database and filesystem")
+}
+
+// clamavFoundUnprinted says whether a ClamAV scan whose stdout the chart
+// parses (chart.ExecSpec.ClamAVScan, parse: given) exited 1, its code for
+// an infected file found, and printed no FOUND line: under --quiet it
+// prints nothing but its errors, and a list made of its stdout holds none
+// of what it found (record.ClamAVFoundUnprintedEntry).
+func clamavFoundUnprinted(es *chart.ExecSpec, res proc.Result, row label.Row, stdout string) bool {
+	if !es.ParseGiven || !row.Answered() || res.ExitCode == nil || *res.ExitCode != 1 || !es.ClamAVScan() {
+		return false
+	}
+	return !strings.Contains(stdout, " FOUND")
+}
+
+// rkhunterWarningsUnsaid says whether an rkhunter check whose stdout the
+// chart parses (chart.ExecSpec.RkhunterCheck, parse: given) exited 1, its
+// code for warnings found, and printed no `Warning:` line, and gives its
+// stdout's first line that is not blank: its warnings are in another
+// language (rkhunter.conf's LANGUAGE=de prints `Warnung:`), or in its log
+// alone (without --rwo each is `[ Warning ]`), or the 1 is its own error
+// (`Unknown enabled test name given: …`, on stdout), and the rows made of
+// its stdout hold none of them (record.RkhunterWarningsElsewhereEntry).
+func rkhunterWarningsUnsaid(es *chart.ExecSpec, res proc.Result, row label.Row, stdout string) (string, bool) {
+	if !es.ParseGiven || !row.Answered() || res.ExitCode == nil || *res.ExitCode != 1 || !es.RkhunterCheck() {
+		return "", false
+	}
+	first := ""
+	for _, l := range strings.Split(stdout, "\n") {
+		if strings.HasPrefix(l, "Warning: ") {
+			return "", false
+		}
+		if first == "" && strings.TrimSpace(l) != "" {
+			first = strings.TrimSpace(l)
+		}
+	}
+	return first, true
 }
 
 // skippedLines is stderr's first line saying the command skipped lines
