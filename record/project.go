@@ -2,6 +2,7 @@ package record
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -33,6 +34,12 @@ type Projection struct {
 	Decider   string
 	Spellings []string
 	Declared  map[string]string
+	// Words are, by a choice's name or id and its branch, the verdict
+	// words the branch's verdict stages write when each writes one
+	// literal word (chart.Spec.BranchWords): the meanings are said under
+	// those words, not under the branch's name. A branch absent, or with
+	// no words (one computes its word), is said under its name.
+	Words map[string]map[string][]string
 	// Structure is the chart's static structure: with it, each declined
 	// row is traced to the decision that routed the stage that appended
 	// it (declinedBy). Without it no row can be traced to a decision.
@@ -188,44 +195,88 @@ func (p *Projection) meanings(decisions []Harvested) map[string]string {
 	if p.Decider == "" {
 		return nil
 	}
-	out := map[string]string{}
-	for branch, meaning := range p.Declared {
-		out[branch] = meaning
+	// each branch's meaning first, observed beating declared, then said
+	// under the words its rows have (wordsOf)
+	type branchOf struct{ decider, branch string }
+	meaning := map[branchOf]string{}
+	var order []branchOf
+	set := func(k branchOf, m string) {
+		if _, ok := meaning[k]; !ok {
+			order = append(order, k)
+		}
+		meaning[k] = m
+	}
+	for _, b := range slices.Sorted(maps.Keys(p.Declared)) {
+		set(branchOf{p.Decider, b}, p.Declared[b])
 	}
 	branches := p.meaningBranches()
-	observed := map[string][]string{}
-	var order []string
-	note := func(words map[string]bool, branch, label string) {
-		if label == "" || slices.Contains(observed[branch], label) || (words != nil && !words[branch]) {
+	spelled := p.spellings()
+	observed := map[branchOf][]string{}
+	var seen []branchOf
+	note := func(words map[string]bool, decider, branch, label string) {
+		k := branchOf{decider, branch}
+		if label == "" || slices.Contains(observed[k], label) || (words != nil && !words[branch]) {
 			return
 		}
-		if _, seen := observed[branch]; !seen {
-			order = append(order, branch)
+		if _, ok := observed[k]; !ok {
+			seen = append(seen, k)
 		}
-		observed[branch] = append(observed[branch], label)
+		observed[k] = append(observed[k], label)
 	}
 	for _, d := range decisions {
-		words, ok := branches[d.Name]
+		name := d.Name
+		words, ok := branches[name]
 		if !ok {
-			words, ok = branches[flow.NodeOf(d.Path)]
+			name = flow.NodeOf(d.Path)
+			words, ok = branches[name]
 		}
 		if !ok {
 			continue
 		}
+		if spelled[name] {
+			name = p.Decider // one decider, whichever name it was met by
+		}
 		for _, r := range d.Evidence.Rules {
-			note(words, r.Then, r.Label)
+			note(words, name, r.Then, r.Label)
 		}
 		if d.Evidence.Default != nil {
-			note(words, d.Evidence.Default.Branch, d.Evidence.Default.Label)
+			note(words, name, d.Evidence.Default.Branch, d.Evidence.Default.Label)
 		}
 	}
-	for _, branch := range order {
-		out[branch] = strings.Join(observed[branch], "; ")
+	for _, k := range seen {
+		set(k, strings.Join(observed[k], "; "))
+	}
+	out := map[string]string{}
+	for _, k := range order {
+		for _, w := range p.wordsOf(k.decider, k.branch) {
+			m := meaning[k]
+			if w != k.branch && m == k.branch {
+				// only its declared name: said as the branch, which no
+				// row's word is
+				m = "branch " + k.branch
+			}
+			switch prev, ok := out[w]; {
+			case !ok:
+				out[w] = m
+			case !slices.Contains(strings.Split(prev, "; "), m):
+				out[w] = prev + "; " + m
+			}
+		}
 	}
 	if len(out) == 0 {
 		return nil
 	}
 	return out
+}
+
+// wordsOf is the verdict words the rows a branch of a choice appends
+// have: those its verdict stages write (Words), or the branch's name
+// where they do not each write one literal word.
+func (p *Projection) wordsOf(decider, branch string) []string {
+	if ws := p.Words[decider][branch]; len(ws) > 0 {
+		return ws
+	}
+	return []string{branch}
 }
 
 // spellings is the set of names the projection's decider answers to.

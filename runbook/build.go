@@ -171,6 +171,7 @@ func (rb *Runbook) settleRecord() (deciders []string) {
 	if d, ok := rb.chart.FindDecider(r.Decider); ok && r.Decider != "" {
 		p.Spellings, p.Declared = []string{d.Name, d.ID}, d.Declared()
 	}
+	p.Words = rb.spec.BranchWords()
 	rb.projection = p
 	return deciders
 }
