@@ -15,7 +15,9 @@ import (
 //
 // A non-blank line the pattern does not match is a problem, and so is one
 // whose match ends (or begins) inside a number written with an exponent,
-// the number cut short in a group (cutNumber). Under records: nul the
+// the number cut short in a group (cutNumber), and one a syslog daemon
+// wrote for many messages whose count no group reads (foldedRepeats).
+// Under records: nul the
 // pattern's . spans a newline (flag s), and a record holding a newline
 // the match does not take in is a problem: the record is a file name,
 // and git status -z's "?? build.log\nkey.pem" read by ^(?P<xy>..)
@@ -94,6 +96,10 @@ func (p *re) parse(text string, r *recorder) any {
 			r.problem(i+1, s, why)
 			continue
 		}
+		if why := foldedRepeats(s, m, names); why != "" {
+			r.problem(i+1, s, why)
+			continue
+		}
 		obj := map[string]any{}
 		for g, n := range names {
 			if n == "" || m[2*g] < 0 {
@@ -156,4 +162,49 @@ func cutNumber(s string, m []int, names []string) string {
 		return fmt.Sprintf("the group %q read %q of the number %s: the match stopped inside it; take the whole number, as (?P<%s>\\S+) or (?P<%s>[-+0-9.eE]+) does", n, s[a:b], s[from:to], n, n)
 	}
 	return ""
+}
+
+// A syslog daemon that is sent one message again and again writes it
+// once with a count: rsyslog (RepeatedMsgReduction, on in Debian's
+// rsyslog.conf) as `sshd[101]: message repeated 5 times: [ Failed
+// password …]`, BSD syslogd and sysklogd as `last message repeated 5
+// times` after the first, syslog-ng (suppress()) as `Last message '…'
+// repeated 5 times, suppressed by syslog-ng on HOST`.
+var (
+	foldOne    = regexp.MustCompile(`(?:^|[\s:])message repeated ([0-9]+) times: \[`)
+	foldBefore = regexp.MustCompile(`(?:^|\s)[Ll]ast message (?:'.*' )?repeated ([0-9]+) times`)
+)
+
+// foldedRepeats is the problem of a line that stands for several
+// messages a syslog daemon folded into one ("" when the line is no such
+// fold, or a named group reads its count): read as one row, it is one
+// message to a count of rows, and a check of sshd's failed passwords per
+// user read root's six as two, ok, Consistent. A chart that reads the
+// count with a group counts it itself.
+func foldedRepeats(s string, m []int, names []string) string {
+	one := true
+	at := foldOne.FindStringSubmatchIndex(s)
+	if at == nil {
+		one = false
+		if at = foldBefore.FindStringSubmatchIndex(s); at == nil {
+			return ""
+		}
+	}
+	for g, n := range names {
+		if n != "" && m[2*g] == at[2] && m[2*g+1] == at[3] {
+			return ""
+		}
+	}
+	times := s[at[2]:at[3]]
+	read := `(?:message repeated (?P<times>\d+) times: \[ )?`
+	if !one {
+		read = `last message repeated (?P<times>\d+) times`
+	}
+	what := "it stands for " + times + " messages the syslog daemon wrote as one"
+	if !one {
+		what = "it stands for " + times + " more of the message before it, which the syslog daemon did not write again"
+	}
+	return what + " (rsyslog's RepeatedMsgReduction, a BSD syslogd's or syslog-ng's suppress()), so a count of rows would count " +
+		"it once, or not at all: read the count with a named group, as " + read + " does, and count it, or read the messages " +
+		"where they are not folded (journalctl)"
 }
