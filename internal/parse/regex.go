@@ -169,10 +169,13 @@ func cutNumber(s string, m []int, names []string) string {
 // rsyslog.conf) as `sshd[101]: message repeated 5 times: [ Failed
 // password …]`, BSD syslogd and sysklogd as `last message repeated 5
 // times` after the first, syslog-ng (suppress()) as `Last message '…'
-// repeated 5 times, suppressed by syslog-ng on HOST`.
+// repeated 5 times, suppressed by syslog-ng on HOST`. sshd under PAM
+// folds a connection's failures after the first the same way, `PAM 2
+// more authentication failures; … user=root`, after pam_unix's
+// `authentication failure; … user=root` for the first.
 var (
 	foldOne    = regexp.MustCompile(`(?:^|[\s:])message repeated ([0-9]+) times: \[`)
-	foldBefore = regexp.MustCompile(`(?:^|\s)[Ll]ast message (?:'.*' )?repeated ([0-9]+) times`)
+	foldBefore = regexp.MustCompile(`(?:^|\s)(?:[Ll]ast message (?:'.*' )?repeated ([0-9]+) times|PAM ([0-9]+) more authentication failures?;)`)
 )
 
 // foldedRepeats is the problem of a line that stands for several
@@ -190,21 +193,27 @@ func foldedRepeats(s string, m []int, names []string) string {
 			return ""
 		}
 	}
+	from, to := at[2], at[3]
+	if from < 0 { // PAM's
+		from, to = at[4], at[5]
+	}
 	for g, n := range names {
-		if n != "" && m[2*g] == at[2] && m[2*g+1] == at[3] {
+		if n != "" && m[2*g] == from && m[2*g+1] == to {
 			return ""
 		}
 	}
-	times := s[at[2]:at[3]]
-	read := `(?:message repeated (?P<times>\d+) times: \[ )?`
-	if !one {
-		read = `last message repeated (?P<times>\d+) times`
+	times := s[from:to]
+	switch {
+	case one:
+		return "it stands for " + times + " messages the syslog daemon wrote as one (rsyslog's RepeatedMsgReduction), so a count of rows " +
+			"would count it once: read the count with a named group, as (?:message repeated (?P<times>\\d+) times: \\[ )? does, " +
+			"and count it, or read the messages where they are not folded (journalctl)"
+	case at[2] >= 0:
+		return "it stands for " + times + " more of the message before it, which the syslog daemon did not write again (a BSD syslogd's " +
+			"or sysklogd's fold, syslog-ng's suppress()), so a count of rows would count it once, or not at all: read the count with a " +
+			"named group, as last message repeated (?P<times>\\d+) times does, and count it, or read the messages where they are not folded"
 	}
-	what := "it stands for " + times + " messages the syslog daemon wrote as one"
-	if !one {
-		what = "it stands for " + times + " more of the message before it, which the syslog daemon did not write again"
-	}
-	return what + " (rsyslog's RepeatedMsgReduction, a BSD syslogd's or syslog-ng's suppress()), so a count of rows would count " +
-		"it once, or not at all: read the count with a named group, as " + read + " does, and count it, or read the messages " +
-		"where they are not folded (journalctl)"
+	return "it stands for " + times + " more authentication failures of the connection, which sshd wrote as one after PAM's first, " +
+		"so a count of rows would count it once: read the count with a named group, as PAM (?P<more>\\d+) more authentication " +
+		"failures? does, and count it"
 }

@@ -30,6 +30,12 @@ func TestRegexLineOfFoldedRepeatsIsAProblem(t *testing.T) {
 			`Dec  7 17:21:50 web1 sshd[101]: message repeated 5 times: [ Failed password for root from 203.0.113.5 port 51234 ssh2]`, true},
 		{"BSD syslogd's line after the first", `^\S+ +\d+ \S+ (?P<host>\S+) (?P<msg>.*)$`,
 			`Dec  7 17:21:50 web1 last message repeated 5 times`, true},
+		{"sshd's fold of PAM's failures after the first", `authentication failures?; .*rhost=(?P<rhost>\S+)\s+user=(?P<user>\S+)`,
+			`Dec  7 17:21:50 web1 sshd[101]: PAM 2 more authentication failures; logname= uid=0 euid=0 tty=ssh ruser= rhost=203.0.113.5  user=root`, true},
+		{"sshd's fold of PAM's failures, its count read", `(?:PAM (?P<more>\d+) more )?authentication failures?; .*rhost=(?P<rhost>\S+)\s+user=(?P<user>\S+)`,
+			`Dec  7 17:21:50 web1 sshd[101]: PAM 2 more authentication failures; logname= uid=0 euid=0 tty=ssh ruser= rhost=203.0.113.5  user=root`, false},
+		{"PAM's first failure", `authentication failures?; .*rhost=(?P<rhost>\S+)\s+user=(?P<user>\S+)`,
+			`Dec  7 17:21:50 web1 sshd[101]: pam_unix(sshd:auth): authentication failure; logname= uid=0 euid=0 tty=ssh ruser= rhost=203.0.113.5  user=root`, false},
 		{"the count read by a group", `(?:message repeated (?P<times>\d+) times: \[ )?` + failed,
 			`Dec  7 17:21:50 web1 sshd[101]: message repeated 5 times: [ Failed password for root from 203.0.113.5 port 51234 ssh2]`, false},
 		{"a line sent once", failed,
@@ -41,7 +47,7 @@ func TestRegexLineOfFoldedRepeatsIsAProblem(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
-		got := r.Problems == 1 && strings.Contains(r.FirstProblem, "repeated")
+		got := r.Problems == 1 && strings.Contains(r.FirstProblem, "it stands for")
 		if got != tc.problem {
 			t.Errorf("%s: problem %v (problems %d %q, value %v), want %v", tc.name, got, r.Problems, r.FirstProblem, r.Value, tc.problem)
 		}
