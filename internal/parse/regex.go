@@ -165,8 +165,8 @@ func cutNumber(s string, m []int, names []string) string {
 }
 
 // A syslog daemon that is sent one message again and again writes it
-// once with a count: rsyslog (RepeatedMsgReduction, on in Debian's
-// rsyslog.conf) as `sshd[101]: message repeated 5 times: [ Failed
+// once with a count: rsyslog (RepeatedMsgReduction: off by default, on
+// in Ubuntu's rsyslog.conf) as `sshd[101]: message repeated 5 times: [ Failed
 // password …]`, BSD syslogd and sysklogd as `last message repeated 5
 // times` after the first, syslog-ng (suppress()) as `Last message '…'
 // repeated 5 times, suppressed by syslog-ng on HOST`. sshd under PAM

@@ -7,7 +7,7 @@ import (
 
 // TestRegexLineOfFoldedRepeatsIsAProblem: rsyslog writes a message sent
 // again and again as one line, "message repeated 5 times: [ Failed
-// password for root …]" (RepeatedMsgReduction, on in Debian's
+// password for root …]" (RepeatedMsgReduction, on in Ubuntu's
 // rsyslog.conf), and BSD syslogd and sysklogd write "last message
 // repeated 5 times" after the first. A pattern for sshd's failures
 // matched the rsyslog line as one row, so a chart counting failures per
