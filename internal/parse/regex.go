@@ -17,11 +17,11 @@ import (
 // whose match ends (or begins) inside a number written with an exponent,
 // the number cut short in a group (cutNumber), and one a syslog daemon
 // wrote for many messages whose count no group reads (foldedRepeats).
-// Under records: nul the
-// pattern's . spans a newline (flag s), and a record holding a newline
-// the match does not take in is a problem: the record is a file name,
-// and git status -z's "?? build.log\nkey.pem" read by ^(?P<xy>..)
-// (?P<path>.+) was the file build.log (TestNulRecordNewlineIsReadWhole).
+// Under records: nul the pattern's . spans a newline (flag s), and a
+// record holding a newline the match does not take in is a problem: the
+// record is a file name, and git status -z's "?? build.log\nkey.pem" read
+// by ^(?P<xy>..) (?P<path>.+) was the file build.log
+// (TestNulRecordNewlineIsReadWhole).
 type re struct {
 	rx      *regexp.Regexp
 	numbers valuer
@@ -166,8 +166,8 @@ func cutNumber(s string, m []int, names []string) string {
 
 // A syslog daemon that is sent one message again and again writes it
 // once with a count: rsyslog (RepeatedMsgReduction: off by default, on
-// in Ubuntu's rsyslog.conf) as `sshd[101]: message repeated 5 times: [ Failed
-// password …]`, BSD syslogd and sysklogd as `last message repeated 5
+// in Ubuntu's rsyslog.conf) as `sshd[101]: message repeated 5 times:
+// [ Failed password …]`, BSD syslogd and sysklogd as `last message repeated 5
 // times` after the first, syslog-ng (suppress()) as `Last message '…'
 // repeated 5 times, suppressed by syslog-ng on HOST`. sshd under PAM
 // folds a connection's failures after the first the same way, `PAM 2
