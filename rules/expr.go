@@ -708,6 +708,9 @@ func runtimeError(err error, src string) error {
 		if m, ok := numberWords(msg); ok {
 			msg = m
 		}
+		if listAdded(msg) {
+			msg = listAddedWords
+		}
 		if wideNumber(msg) {
 			msg = "it was given " + wideWords
 		}
@@ -760,6 +763,22 @@ func runtimeError(err error, src string) error {
 	}
 	return err
 }
+
+// listAdded reports whether msg is expr's refusal of + with a list on
+// either side ("invalid operation: []interface {} + []interface {}"),
+// Go's types for what a chart wrote as rows + [x], as Python and
+// JavaScript join lists (TestListsAddedSayConcat).
+func listAdded(msg string) bool {
+	rest, ok := strings.CutPrefix(msg, "invalid operation: ")
+	if !ok {
+		return false
+	}
+	a, b, ok := strings.Cut(rest, " + ")
+	return ok && (a == "[]interface {}" || b == "[]interface {}")
+}
+
+// listAddedWords say what joins lists, where + does not.
+const listAddedWords = "+ adds numbers and joins texts, and a side of it is a list: join two lists with concat(a, b), and append one item with concat(a, [x])"
 
 // listByNameWords say a list read by a member's name (expr's runtime
 // says it as int() over a text): npm outdated --json prints a list of a

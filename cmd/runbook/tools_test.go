@@ -709,7 +709,8 @@ stages:
 // the --record file hold it whole)`: the message quoted the expression as
 // written, so its first line ended inside it and the cause was never shown
 // (wave-pki's keystore chart, + over two lists). The expression is quoted
-// on one line now, and the cause follows it.
+// on one line now, and the cause follows it, in a chart's words (rules
+// TestListsAddedSayConcat).
 func TestMultiLineExpressionErrorSaysItsCause(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -726,7 +727,7 @@ stages:
         ), [])
 `)
 	r := runCLI(t, dir, "exec", chart)
-	want := `run failed at entries: set certs: reduce(lines, #acc + ( # startsWith "Alias name: " ? [#] : [] ), []): invalid operation`
+	want := `run failed at entries: set certs: reduce(lines, #acc + ( # startsWith "Alias name: " ? [#] : [] ), []): + adds numbers and joins texts, and a side of it is a list: join two lists with concat(a, b)`
 	if !strings.Contains(r.stderr, want) || strings.Contains(r.stderr, "its first line") {
 		t.Errorf("want %q on stderr:\n%s", want, r.stderr)
 	}

@@ -17,6 +17,8 @@
 //	columns   a list of objects, keyed by header    a row with too few or too many fields
 //	csv, tsv  a list of objects, keyed by header    a record with the wrong number of fields, bad quoting
 //	regex     a list of objects, keyed by group     a line the pattern does not match
+//	                                                or a syslog fold ("message repeated 5 times: [")
+//	                                                whose count no group reads
 //	nagios    {status, text, perfdata}              a perfdata item that breaks the plugin API; nothing printed
 //
 // A JSON number (json, jsonl) settles as jsonv.Decoded settles one: an

@@ -15,11 +15,13 @@ import (
 //
 // A non-blank line the pattern does not match is a problem, and so is one
 // whose match ends (or begins) inside a number written with an exponent,
-// the number cut short in a group (cutNumber). Under records: nul the
-// pattern's . spans a newline (flag s), and a record holding a newline
-// the match does not take in is a problem: the record is a file name,
-// and git status -z's "?? build.log\nkey.pem" read by ^(?P<xy>..)
-// (?P<path>.+) was the file build.log (TestNulRecordNewlineIsReadWhole).
+// the number cut short in a group (cutNumber), and one a syslog daemon
+// wrote for many messages whose count no group reads (foldedRepeats).
+// Under records: nul the pattern's . spans a newline (flag s), and a
+// record holding a newline the match does not take in is a problem: the
+// record is a file name, and git status -z's "?? build.log\nkey.pem" read
+// by ^(?P<xy>..) (?P<path>.+) was the file build.log
+// (TestNulRecordNewlineIsReadWhole).
 type re struct {
 	rx      *regexp.Regexp
 	numbers valuer
@@ -94,6 +96,10 @@ func (p *re) parse(text string, r *recorder) any {
 			r.problem(i+1, s, why)
 			continue
 		}
+		if why := foldedRepeats(s, m, names); why != "" {
+			r.problem(i+1, s, why)
+			continue
+		}
 		obj := map[string]any{}
 		for g, n := range names {
 			if n == "" || m[2*g] < 0 {
@@ -156,4 +162,61 @@ func cutNumber(s string, m []int, names []string) string {
 		return fmt.Sprintf("the group %q read %q of the number %s: the match stopped inside it; take the whole number, as (?P<%s>\\S+) or (?P<%s>[-+0-9.eE]+) does", n, s[a:b], s[from:to], n, n)
 	}
 	return ""
+}
+
+// A syslog daemon that is sent one message again and again writes it
+// once with a count: rsyslog (RepeatedMsgReduction: off by default, on
+// in Ubuntu's rsyslog.conf) as `sshd[101]: message repeated 5 times:
+// [ Failed password …]`, BSD syslogd and sysklogd as `last message repeated 5
+// times` after the first, syslog-ng (suppress()) as `Last message '…'
+// repeated 5 times, suppressed by syslog-ng on HOST`. sshd under PAM
+// folds a connection's failures after the first the same way, `PAM 2
+// more authentication failures; … user=root`, after pam_unix's
+// `authentication failure; … user=root` for the first.
+var (
+	foldOne    = regexp.MustCompile(`(?:^|[\s:])message repeated ([0-9]+) times: \[`)
+	foldBefore = regexp.MustCompile(`(?:^|\s)(?:[Ll]ast message (?:'.*' )?repeated ([0-9]+) times|PAM ([0-9]+) more authentication failures?;)`)
+)
+
+// foldedRepeats is the problem of a line that stands for several
+// messages a syslog daemon folded into one ("" when the line is no such
+// fold, or a named group reads its count): read as one row, it is one
+// message to a count of rows, and a check of sshd's failed passwords per
+// user read root's six as two, ok, Consistent. A chart that reads the
+// count with a group counts it itself.
+func foldedRepeats(s string, m []int, names []string) string {
+	if !strings.Contains(s, "repeated ") && !strings.Contains(s, " more authentication failure") {
+		return "" // most lines: no regexp run for them
+	}
+	one := true
+	at := foldOne.FindStringSubmatchIndex(s)
+	if at == nil {
+		one = false
+		if at = foldBefore.FindStringSubmatchIndex(s); at == nil {
+			return ""
+		}
+	}
+	from, to := at[2], at[3]
+	if from < 0 { // PAM's
+		from, to = at[4], at[5]
+	}
+	for g, n := range names {
+		if n != "" && m[2*g] == from && m[2*g+1] == to {
+			return ""
+		}
+	}
+	times := s[from:to]
+	switch {
+	case one:
+		return "it stands for " + times + " messages the syslog daemon wrote as one (rsyslog's RepeatedMsgReduction), so a count of rows " +
+			"would count it once: read the count with a named group, as (?:message repeated (?P<times>\\d+) times: \\[ )? does, " +
+			"and count it, or read the messages where they are not folded (journalctl)"
+	case at[2] >= 0:
+		return "it stands for " + times + " more of the message before it, which the syslog daemon did not write again (a BSD syslogd's " +
+			"or sysklogd's fold, syslog-ng's suppress()), so a count of rows would count it once, or not at all: read the count with a " +
+			"named group, as last message repeated (?P<times>\\d+) times does, and count it, or read the messages where they are not folded"
+	}
+	return "it stands for " + times + " more authentication failures of the connection, which sshd wrote as one after PAM's first, " +
+		"so a count of rows would count it once: read the count with a named group, as PAM (?P<more>\\d+) more authentication " +
+		"failures? does, and count it"
 }
