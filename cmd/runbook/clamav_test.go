@@ -131,23 +131,7 @@ func TestRootkitHunterAsAUserIsNoAnswer(t *testing.T) {
 			"Consistent"},
 	} {
 		tool := fakeTool(t, filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-"), tc.tool), tc.stdout, "", 1)
-		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
-runbook: rk
-result: {kind: verdict/check, empty: answer, nagios: {warning: [warning]}}
-stages:
-  - id: check
-    exec:
-      command: [`+tool+`, --check, --sk, --rwo]
-      exitCodes: {0: clean, 1: warnings}
-      parse: lines
-  - id: per
-    foreach:
-      items: 'filter(check.stdout, # startsWith "Warning: ")'
-      as: w
-      maxBranches: 100
-      stages:
-        - {id: w, verdict: {subject: w, verdict: '"warning"'}}
-`)
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", rkhunterChart(tool))
 		nagiosSays(t, dir, tc.name, tc.status, tc.code, tc.said, "exec", chart, "--format", "nagios")
 	}
 }
@@ -174,23 +158,7 @@ func TestRkhunterWarningsUnreadAreNoAnswerOfNone(t *testing.T) {
 		{"an unknown test", "Unknown enabled test name given: hidden_dirs\n", `"Unknown enabled test name given: hidden_dirs"`},
 	} {
 		tool := fakeTool(t, filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-"), "rkhunter"), tc.stdout, "", 1)
-		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
-runbook: rk
-result: {kind: verdict/check, empty: answer, nagios: {warning: [warning]}}
-stages:
-  - id: check
-    exec:
-      command: [`+tool+`, --check, --sk, --rwo]
-      exitCodes: {0: clean, 1: warnings}
-      parse: lines
-  - id: per
-    foreach:
-      items: 'filter(check.stdout, # startsWith "Warning: ")'
-      as: w
-      maxBranches: 100
-      stages:
-        - {id: w, verdict: {subject: w, verdict: '"warning"'}}
-`)
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", rkhunterChart(tool))
 		nagiosSays(t, dir, tc.name, "rk UNKNOWN - 1 stage did not check everything (check), no verdict rows", 3, tc.said, "exec", chart, "--format", "nagios")
 	}
 }
@@ -319,4 +287,26 @@ func TestClamAVFoundUnprintedIsNoAnswerOfNone(t *testing.T) {
 	both := fakeTool(t, filepath.Join(dir, "quiet-missing", "clamscan"), "", "WARNING: /srv/nope: Can't access file\n", 1)
 	nagiosSays(t, dir, "quiet beside a path not there", "av UNKNOWN - 1 stage did not check everything (scan), no verdict rows", 3,
 		"but it printed no FOUND line (--quiet prints its errors alone)", "exec", clamavChart(t, dir, "quiet-missing", both), "--format", "nagios")
+}
+
+// rkhunterChart is a check of a rootkit hunter's Warning: lines, one row
+// each, under {0: clean, 1: warnings}, the tool at tool.
+func rkhunterChart(tool string) string {
+	return `version: 1
+runbook: rk
+result: {kind: verdict/check, empty: answer, nagios: {warning: [warning]}}
+stages:
+  - id: check
+    exec:
+      command: [` + tool + `, --check, --sk, --rwo]
+      exitCodes: {0: clean, 1: warnings}
+      parse: lines
+  - id: per
+    foreach:
+      items: 'filter(check.stdout, # startsWith "Warning: ")'
+      as: w
+      maxBranches: 100
+      stages:
+        - {id: w, verdict: {subject: w, verdict: '"warning"'}}
+`
 }
