@@ -107,10 +107,11 @@ func RunCommand(ctx context.Context, s *flow.Scope, c Command) (CommandResult, e
 	// pass of a loop names its own command (flow.Scope.Gathered).
 	s.Gathered()
 	settlement, facts := execOutcome(res)
+	ran := ranOf(c.Argv, c.Shell, c.Dir, res, m)
 	notes := callNotes{
 		call:  rs.nextCall(s.Path()),
-		ran:   ranOf(c.Argv, c.Shell, c.Dir, res, m),
-		cause: execCause(res, c.Timeout, ctx),
+		ran:   ran,
+		cause: execCause(res, c.Timeout, ctx, programOf(ran)),
 	}
 	if res.ExitCode != nil {
 		notes.answer = c.ExitCodes[*res.ExitCode]

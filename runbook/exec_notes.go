@@ -85,7 +85,7 @@ func shortDuration(d time.Duration) string {
 //	exec format error                    could not be started: not an executable
 //	working directory                    could not be started: working directory not found / not a directory
 //	anything else                        could not be started
-func causeOfStart(err error) string {
+func causeOfStart(err error, program string) string {
 	switch {
 	case errors.Is(err, proc.ErrNoBash):
 		return causeNotStarted + ": bash not found"
@@ -94,6 +94,11 @@ func causeOfStart(err error) string {
 	case errors.Is(err, proc.ErrWorkDir):
 		return causeNotStarted + ": working directory is not a directory"
 	case errors.Is(err, exec.ErrNotFound), errors.Is(err, fs.ErrNotExist):
+		if program != "" {
+			// which of the words was taken for the program: a comma in a
+			// flow list, [/x/a,b/tool], made two words of one path
+			return causeNotStarted + ": " + program + " not found"
+		}
 		return causeNotStarted + ": not found"
 	case errors.Is(err, fs.ErrPermission):
 		return causeNotStarted + ": permission denied"
@@ -108,7 +113,7 @@ func causeOfStart(err error) string {
 // (its row is not outcome-unknown). run is the context the process ran
 // under: an exec: stage's is the run's; a Go stage's (RunCommand) may end
 // at the stage's own flow.Timeout, which its cause names.
-func execCause(r proc.Result, timeout time.Duration, run context.Context) string {
+func execCause(r proc.Result, timeout time.Duration, run context.Context, program string) string {
 	switch {
 	case r.TimedOut:
 		return causeTimedOut(timeout)
@@ -122,7 +127,7 @@ func execCause(r proc.Result, timeout time.Duration, run context.Context) string
 	case r.Cancelled:
 		return causeCancelled
 	case !r.Started && r.StartErr != nil:
-		return causeOfStart(r.StartErr)
+		return causeOfStart(r.StartErr, program)
 	case errors.Is(r.StartErr, errWorkerLost):
 		return causeWorkerLost
 	case r.StartErr != nil:
@@ -162,11 +167,11 @@ func pluginCause(ctx, run context.Context, err error, timeout time.Duration) str
 	case errors.Is(err, context.Canceled) || errors.Is(ctx.Err(), context.Canceled):
 		return causeCancelled
 	case errors.As(err, &he) && he.Op == "start":
-		return causeOfStart(he.Err)
+		return causeOfStart(he.Err, "")
 	case errors.As(err, &exited):
 		return exited.Cause()
 	case errors.Is(err, fs.ErrNotExist): // host.Resolve: no such plugin
-		return causeOfStart(err)
+		return causeOfStart(err, "")
 	}
 	return ""
 }
@@ -186,6 +191,16 @@ func atRunDeadline(ctx, run context.Context) bool {
 	}
 	own, _ := ctx.Deadline()
 	return own.Equal(runs)
+}
+
+// programOf is the program a process was started as (its argv's first
+// word, masked as its row keeps it), "" for a shell: script, whose
+// program is bash.
+func programOf(ran *label.Ran) string {
+	if ran == nil || len(ran.Argv) == 0 {
+		return ""
+	}
+	return ran.Argv[0]
 }
 
 // ranOf is what an exec stage ran, every part masked by the run's one

@@ -50,12 +50,16 @@ func TestCauseWords(t *testing.T) {
 		got  string
 		want string
 	}{
-		{"timed out", execCause(proc.Result{Started: true, TimedOut: true}, time.Second, ctx), "timed out after 1s"},
-		{"cancelled", execCause(proc.Result{Started: true, Cancelled: true}, time.Second, cancelled), "cancelled"},
+		{"timed out", execCause(proc.Result{Started: true, TimedOut: true}, time.Second, ctx, ""), "timed out after 1s"},
+		{"cancelled", execCause(proc.Result{Started: true, Cancelled: true}, time.Second, cancelled, ""), "cancelled"},
 		// the run's --timeout, where it read "cancelled" as if someone had stopped it
-		{"cancelled by the run's timeout", execCause(proc.Result{Started: true, Cancelled: true}, time.Second, timedOut), "cancelled when the run timed out"},
-		{"no such working directory", execCause(proc.Run(ctx, proc.Spec{Argv: []string{"true"}, Dir: "/nonexistent-runbook-13"}), time.Second, ctx), "could not be started: working directory not found"},
-		{"exited: no cause", execCause(proc.Run(ctx, proc.Spec{Argv: []string{"false"}}), time.Second, ctx), ""},
+		{"cancelled by the run's timeout", execCause(proc.Result{Started: true, Cancelled: true}, time.Second, timedOut, ""), "cancelled when the run timed out"},
+		{"no such working directory", execCause(proc.Run(ctx, proc.Spec{Argv: []string{"true"}, Dir: "/nonexistent-runbook-13"}), time.Second, ctx, "true"), "could not be started: working directory not found"},
+		{"exited: no cause", execCause(proc.Run(ctx, proc.Spec{Argv: []string{"false"}}), time.Second, ctx, "false"), ""},
+		// a comma in a flow list made two words of one path, and the row
+		// said "not found" of neither
+		{"no such program names it", execCause(proc.Run(ctx, proc.Spec{Argv: []string{"/x/a", "b/tool"}}), time.Second, ctx, "/x/a"), "could not be started: /x/a not found"},
+		{"a shell's bash is said as before", execCause(proc.Run(ctx, proc.Spec{Argv: []string{"/nonexistent-runbook-13/tool"}}), time.Second, ctx, ""), "could not be started: not found"},
 		{"plugin cancelled", pluginCause(cancelled, cancelled, context.Canceled, time.Second), "cancelled"},
 		// under --timeout a plugin's row read "timed out after 30s", a bound that never came
 		{"plugin stopped by the run's timeout", pluginCause(underRun, timedOut, context.DeadlineExceeded, 30*time.Second), "cancelled when the run timed out"},

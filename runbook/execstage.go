@@ -117,12 +117,13 @@ func execStage(st *chart.StageSpec, set settled) flow.StageFunc {
 			if attempts > 1 {
 				attempt = a
 			}
+			ran := ranOf(ranAs(es, argv).Command, es.Shell, es.Dir, res, m)
 			row = rs.script(s.Path(), settlement, facts, res.Truncated, callNotes{
 				attempt:   attempt,
-				ran:       ranOf(ranAs(es, argv).Command, es.Shell, es.Dir, res, m),
+				ran:       ran,
 				answer:    es.Answer(res.ExitCode, res.Stdout, res.Stderr),
 				notAnswer: es.NotAnswer(res.ExitCode, res.Stdout, res.Stderr),
-				cause:     execCause(res, timeout, ctx),
+				cause:     execCause(res, timeout, ctx, programOf(ran)),
 			})
 			if errors.Is(res.StartErr, proc.ErrNoBash) {
 				// Not an outcome of the script, and no retry brings bash.

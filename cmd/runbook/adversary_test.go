@@ -71,7 +71,7 @@ func TestUnlabelledScriptIsNotKnown(t *testing.T) {
 		{"answered, label off", "[assessment]", "true", 3,
 			`Not sure — stage "collect" did not check how the code it ran ended`},
 		{"not installed, label on", "[label, assessment]", "/nonexistent/collector", 3,
-			`Not sure — the run recorded no outcome for script "collect" (outcome unknown: could not be started: not found).`},
+			`Not sure — the run recorded no outcome for script "collect" (outcome unknown: could not be started: /nonexistent/collector not found).`},
 		{"answered, label on", "[label, assessment]", "true", 0,
 			"Known — the 1 declared answer check passed."},
 	}

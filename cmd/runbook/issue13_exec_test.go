@@ -243,7 +243,7 @@ func TestIssue13UnknownOutcomeCause(t *testing.T) {
 	}
 	for stage, cause := range map[string]string{
 		"slow":    "timed out after 300ms",
-		"missing": "could not be started: not found",
+		"missing": "could not be started: runbook-issue13-no-such-command not found",
 		"denied":  "could not be started: permission denied",
 	} {
 		if row := out.row(t, stage); row.Label != "outcome-unknown" || row.Cause != cause {

@@ -586,7 +586,7 @@ stages:
 `)
 	r := runCLI(t, dir, "exec", chart)
 	if strings.Contains(r.stdout+r.stderr, "the text is blank") || strings.Contains(r.stdout+r.stderr, "could not read") ||
-		!strings.Contains(r.stdout, `Not sure — the run recorded no outcome for script "mpstat" (outcome unknown: could not be started: not found)`) {
+		!strings.Contains(r.stdout, `Not sure — the run recorded no outcome for script "mpstat" (outcome unknown: could not be started: runbook-no-such-tool-mpstat not found)`) {
 		t.Errorf("exit %d; want the tool said as not found, no parse problem over output it never wrote:\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 }
