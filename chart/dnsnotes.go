@@ -2,41 +2,86 @@ package chart
 
 import (
 	"path/filepath"
-	"regexp"
 	"slices"
+	"strings"
 )
 
-// digShortInShell is a shell line running dig with +short before the line
-// or the pipeline ends.
-var digShortInShell = regexp.MustCompile(`(^|[\s;&|(/])dig\s[^|;&\n]*\+short\b`)
-
-// DigShortSilence is the note for an exec that runs dig +short ("" when it
-// does not): dig exits 0 over a SERVFAIL and a REFUSED as over an answer,
-// and +short prints nothing for them, as for a name that does not exist
-// (NXDOMAIN) or has no such record, so an empty output says none of those
-// apart and a rule over it reads a server that failed as no record. Its
-// status is in dig's header without +short, which a run reads
-// (record.ItemNoDNSAnswer). A command line or a shell: line of dig with
-// +short is noted.
+// DigShortSilence is the note for an exec that runs dig with a display
+// that prints no status ("" when it does not): +short, or +noall (or
+// +nocomments) with no +comments after it, and no +yaml. dig exits 0
+// over a SERVFAIL and a REFUSED as over an answer, and such a display
+// prints nothing for them, as for a name that does not exist (NXDOMAIN)
+// or has no such record, so an empty output says none of those apart and
+// a rule over it reads a server that failed as no record: `dig +noall
+// +answer SEL._domainkey.DOMAIN TXT`, an admin's way to print the records
+// alone, said an old DKIM selector removed, OK, Consistent, of a server
+// that refused the zone (cmd/runbook TestDigAnswerAloneSilenceIsNoAnswer).
+// Its status is in dig's header, which a run reads
+// (record.ItemNoDNSAnswer). A command line or a command of a shell:
+// script is noted (digStatusUnprinted).
 //
 //	[dig, +short, example.test, MX]              noted
 //	shell: dig +short "$N" TXT | tr -d '"'        noted
+//	[dig, +noall, +answer, NAME, TXT]            noted
 //	[dig, +noall, +comments, +answer, NAME, MX]  not noted
+//	[dig, +noall, +answer, +yaml, NAME, MX]      not noted
 func (e *ExecSpec) DigShortSilence() string {
-	if e == nil {
+	switch e.DigStatusUnprinted() {
+	case "":
+		return ""
+	case "+short":
+		return "it runs dig +short, which prints nothing and exits 0 over a SERVFAIL or a REFUSED as over a name with no such record, so an empty output is no answer of none; run dig without +short (dig +noall +comments +answer NAME TYPE), whose header says the status (NOERROR, NXDOMAIN, SERVFAIL), judge that status, and a run says where the server gave no answer"
+	default:
+		return "it runs dig with " + e.DigStatusUnprinted() + " and no +comments after it, so dig prints no header, and then nothing at all, exit 0, over a SERVFAIL or a REFUSED as over a name with no such record: an empty output is no answer of none; add +comments (dig +noall +comments +answer NAME TYPE), whose header says the status (NOERROR, NXDOMAIN, SERVFAIL), judge that status, and a run says where the server gave no answer"
+	}
+}
+
+// DigStatusUnprinted is the option of the first dig the exec runs (its
+// command, or a command of its shell: script) that leaves dig's output
+// with no status line (digStatusUnprinted), "" when none does.
+func (e *ExecSpec) DigStatusUnprinted() string {
+	return e.noteOfEachCommand(func(argv []string) string {
+		if filepath.Base(argv[0]) != "dig" {
+			return ""
+		}
+		return digStatusUnprinted(argv[1:])
+	})
+}
+
+// digStatusUnprinted is the option of dig's arguments that leaves its
+// output with no status line, "" when the status is printed: "+short"
+// (which prints the records alone whatever follows it), or "+noall" or
+// "+nocomments" when no +all or +comments comes after it (dig applies its
+// options in order, and takes any unique start of one: +nocomm, +comm)
+// and no +yaml, which prints `status:` whatever the rest says. A word
+// not known here ("" from a shell's $VAR) is no option.
+func digStatusUnprinted(args []string) string {
+	off, yaml := "", false
+	for _, a := range args {
+		o, ok := strings.CutPrefix(a, "+")
+		if !ok {
+			continue
+		}
+		o, _, _ = strings.Cut(o, "=")
+		switch {
+		case o == "short":
+			return "+short"
+		case o == "yaml":
+			yaml = true
+		case o == "noall":
+			off = a
+		case o == "all":
+			off = ""
+		case len(o) >= 6 && strings.HasPrefix("nocomments", o):
+			off = a
+		case len(o) >= 4 && strings.HasPrefix("comments", o):
+			off = ""
+		}
+	}
+	if yaml {
 		return ""
 	}
-	short := false
-	if e.commandIs("dig") {
-		short = slices.Contains(e.Command[1:], "+short")
-	}
-	if !short && e.Shell != "" {
-		short = digShortInShell.MatchString(e.Shell)
-	}
-	if !short {
-		return ""
-	}
-	return "it runs dig +short, which prints nothing and exits 0 over a SERVFAIL or a REFUSED as over a name with no such record, so an empty output is no answer of none; run dig without +short (dig +noall +comments +answer NAME TYPE), whose header says the status (NOERROR, NXDOMAIN, SERVFAIL), judge that status, and a run says where the server gave no answer"
+	return off
 }
 
 // getentHostDBs are getent's databases that resolve a host name through

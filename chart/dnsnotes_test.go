@@ -23,12 +23,49 @@ func TestDigShortSilenceIsNoted(t *testing.T) {
 		{shell: `dig +short "$N" TXT | tr -d '"'`, want: true},
 		{shell: "set -e\nfor n in $NAMES; do dig +short $n A; done", want: true},
 		{cmd: []string{"dig", "+noall", "+comments", "+answer", "example.test", "MX"}, want: false},
-		{shell: `dig +noall +answer example.test MX | sort # +short not used`, want: false},
+		{shell: `dig +noall +comments +answer example.test MX | sort # +short not used`, want: false},
 		{cmd: []string{"host", "+short"}, want: false},
 		{shell: `dig example.test; echo +short`, want: false},
 	} {
 		if got := (&ExecSpec{Command: tc.cmd, Shell: tc.shell}).DigShortSilence() != ""; got != tc.want {
 			t.Errorf("%q %q: noted %v, want %v", tc.cmd, tc.shell, got, tc.want)
+		}
+	}
+}
+
+// TestDigWithoutCommentsIsNoted: dig +noall +answer, an admin's way to
+// print the records alone, prints no header, and then nothing at all,
+// exit 0, over a SERVFAIL or a REFUSED as over a name with no record: a
+// check that an old DKIM selector is gone said removed, OK, Consistent,
+// over a server that refused the zone (testdata/wave-mailauth/dkim-retired).
+// Any display with no status is noted, and the option named; +comments
+// after it, or +yaml, prints the status and is not.
+func TestDigWithoutCommentsIsNoted(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		cmd   []string
+		shell string
+		want  string
+	}{
+		{cmd: []string{"dig", "+noall", "+answer", "-p", "5353", "@127.0.0.1", "s1._domainkey.example.test", "TXT"}, want: "+noall"},
+		{cmd: []string{"dig", "+nocomments", "example.test", "TXT"}, want: "+nocomments"},
+		{cmd: []string{"dig", "+nocomm", "example.test", "TXT"}, want: "+nocomm"},
+		{cmd: []string{"dig", "+comments", "+noall", "+answer", "example.test", "TXT"}, want: "+noall"},
+		{shell: `dig +noall +answer "_dmarc.$D" TXT | grep -i 'v=DMARC1'`, want: "+noall"},
+		{cmd: []string{"dig", "+short", "+comments", "example.test"}, want: "+short"},
+		{cmd: []string{"dig", "+noall", "+comments", "+answer", "example.test", "TXT"}, want: ""},
+		{cmd: []string{"dig", "+noall", "+answer", "+comm", "example.test", "TXT"}, want: ""},
+		{cmd: []string{"dig", "+noall", "+answer", "+yaml", "example.test", "TXT"}, want: ""},
+		{cmd: []string{"dig", "+noall", "+all", "example.test"}, want: ""},
+		{cmd: []string{"dig", "example.test", "TXT"}, want: ""},
+		{cmd: []string{"dig", "+nocmd", "+nostats", "example.test", "TXT"}, want: ""},
+	} {
+		e := &ExecSpec{Command: tc.cmd, Shell: tc.shell}
+		if got := e.DigStatusUnprinted(); got != tc.want {
+			t.Errorf("%q %q: option %q, want %q", tc.cmd, tc.shell, got, tc.want)
+		}
+		if note := e.DigShortSilence(); (note != "") != (tc.want != "") || !strings.Contains(note, tc.want) {
+			t.Errorf("%q %q: noted %q, want one naming %q", tc.cmd, tc.shell, note, tc.want)
 		}
 	}
 }

@@ -106,26 +106,36 @@ func UnresolvedAnswerEntry(path string, exit int, word, line string) coverage.En
 }
 
 // ItemDigShortBlank is the kind of the not-checked item filed for an exec
-// stage that runs dig +short (chart.ExecSpec.DigShortSilence), ended as no
-// failure and printed nothing on stdout. +short prints nothing and exits
-// 0 over a REFUSED or a SERVFAIL as over NXDOMAIN or a name with no
-// record of the type, so its silence is no answer of none: a key-rotation
-// check asking `dig +short TXT old._domainkey.DOMAIN` of a server that
-// refused the zone said the old selector removed, OK, Consistent
-// (cmd/runbook TestDigShortSilenceIsNoAnswer). Where it printed records,
-// they are the server's answer and nothing is filed.
+// stage that runs dig with a display that prints no status
+// (chart.ExecSpec.DigStatusUnprinted: +short, or +noall or +nocomments
+// with no +comments after it), ended as no failure and printed nothing
+// on stdout. Such a dig prints nothing and exits 0 over a REFUSED or a
+// SERVFAIL as over NXDOMAIN or a name with no record of the type, so its
+// silence is no answer of none: a key-rotation check asking `dig +short
+// TXT old._domainkey.DOMAIN` of a server that refused the zone said the
+// old selector removed, OK, Consistent (cmd/runbook
+// TestDigShortSilenceIsNoAnswer), and so did one asking `dig +noall
+// +answer` (TestDigAnswerAloneSilenceIsNoAnswer). Where it printed
+// records, they are the server's answer and nothing is filed. The kind
+// keeps the name it had when +short was the one display judged.
 const ItemDigShortBlank = "dig-short-blank"
 
 // DigShortBlankEntry is the ledger's entry for such a stage, filed under
 // its path: exit is the exit code, word the answer the chart declared for
-// it ("" when none).
-func DigShortBlankEntry(path string, exit int, word string) coverage.Entry {
+// it ("" when none), opt the option that left the status unprinted
+// ("+short", "+noall", …).
+func DigShortBlankEntry(path string, exit int, word, opt string) coverage.Entry {
+	why := fmt.Sprintf("it runs dig +short and printed nothing %s: +short prints nothing over a REFUSED or a SERVFAIL as over a name with no such record, so its silence is no answer of none; run dig +noall +comments +answer NAME TYPE, whose header says the status (NXDOMAIN, NOERROR, SERVFAIL, REFUSED), and judge that",
+		exitedThough(exit, word))
+	if opt != "+short" {
+		why = fmt.Sprintf("it runs dig with %s and no +comments after it, so dig printed no header, and it printed nothing %s: such a dig prints nothing over a REFUSED or a SERVFAIL as over a name with no such record, so its silence is no answer of none; add +comments (dig +noall +comments +answer NAME TYPE), whose header says the status (NXDOMAIN, NOERROR, SERVFAIL, REFUSED), and judge that",
+			opt, exitedThough(exit, word))
+	}
 	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
 		Kind: coverage.KindLedger,
 		NotChecked: []coverage.Item{{
 			What: "its answer",
-			Why: fmt.Sprintf("it runs dig +short and printed nothing %s: +short prints nothing over a REFUSED or a SERVFAIL as over a name with no such record, so its silence is no answer of none; run dig +noall +comments +answer NAME TYPE, whose header says the status (NXDOMAIN, NOERROR, SERVFAIL, REFUSED), and judge that",
-				exitedThough(exit, word)),
+			Why:  why,
 			Kind: ItemDigShortBlank,
 		}},
 	}}

@@ -386,7 +386,7 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, argv []string, re
 	} else if line := noDNSAnswer(res, row, stdout, stderr); line != "" {
 		rs.fileLedger(record.NoDNSAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if digShortBlank(es, res, row) {
-		rs.fileLedger(record.DigShortBlankEntry(path, *res.ExitCode, row.Answer))
+		rs.fileLedger(record.DigShortBlankEntry(path, *res.ExitCode, row.Answer, es.DigStatusUnprinted()))
 	} else if pingNotAlive(es, res, row) {
 		rs.fileLedger(record.PingNotAliveEntry(path, *res.ExitCode, row.Answer))
 	} else if mdadmScanBlank(es, res, row) {
@@ -752,12 +752,13 @@ func noDNSAnswer(res proc.Result, row label.Row, stdout, stderr string) string {
 	return record.NoDNSAnswer(stderr)
 }
 
-// digShortBlank says whether a stage running dig +short (chart.ExecSpec.
-// DigShortSilence) ended as no failure and printed nothing on stdout:
-// +short's silence is the same over a REFUSED or a SERVFAIL as over no
-// record, so it is no answer of none (record.ItemDigShortBlank).
+// digShortBlank says whether a stage running dig with a display that
+// prints no status (+short, +noall: chart.ExecSpec.DigStatusUnprinted)
+// ended as no failure and printed nothing on stdout: such silence is the
+// same over a REFUSED or a SERVFAIL as over no record, so it is no answer
+// of none (record.ItemDigShortBlank).
 func digShortBlank(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
-	return blankAnswer(res, row) && es.DigShortSilence() != ""
+	return blankAnswer(res, row) && es.DigStatusUnprinted() != ""
 }
 
 // blankAnswer says whether a command ended as no failure (completed, or

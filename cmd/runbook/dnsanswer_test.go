@@ -121,3 +121,61 @@ stages:
 		}
 	}
 }
+
+// TestDigAnswerAloneSilenceIsNoAnswer: dig +noall +answer prints no
+// header, and then nothing at all, exit 0, over a REFUSED or a SERVFAIL
+// as over a name with no such record. A key-rotation check asking `dig
+// +noall +answer TXT old._domainkey.DOMAIN` of a server that refused the
+// zone said the old selector removed, OK, Consistent
+// (testdata/wave-mailauth/dkim-retired). Its blank output is a
+// not-checked item (dig-short-blank) naming the option: Not sure,
+// UNKNOWN. With +comments the header is printed and read
+// (no-dns-answer); records printed stand.
+func TestDigAnswerAloneSilenceIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, opts, out string
+		flagged         bool
+	}{
+		{"refused, nothing printed", "+noall +answer", ``, true},
+		{"refused, nocomments", "+nocomments +nocmd +nostats +noquestion", ``, true},
+		{"a revoked key", "+noall +answer", `old._domainkey.example.test. 300 IN TXT "v=DKIM1; k=rsa; p="\n`, false},
+		{"nxdomain with its header", "+noall +comments +answer", `;; ->>HEADER<<- opcode: QUERY, status: NXDOMAIN, id: 1\n`, false},
+	} {
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
+runbook: dkim-retired
+result: {kind: verdict/dkim, decider: Retired, nagios: {ok: [removed, revoked], critical: [live]}}
+stages:
+  - id: txt
+    exec:
+      parse: lines
+      shell: |
+        dig() { printf '`+tc.out+`'; }
+        dig `+tc.opts+` old._domainkey.example.test TXT
+  - id: retired
+    name: Retired
+    decide:
+      rules:
+        - {when: 'len(filter(txt.stdout, !(# startsWith ";"))) == 0', then: removed, label: no TXT record at the selector}
+        - {when: 'any(txt.stdout, # contains "p=\"")', then: revoked, label: its p= is empty}
+      default: {branch: live, label: the selector still publishes a key}
+    branches:
+      removed: [{id: r, verdict: {subject: '"old"', verdict: '"removed"'}}]
+      revoked: [{id: v, verdict: {subject: '"old"', verdict: '"revoked"'}}]
+      live: [{id: l, verdict: {subject: '"old"', verdict: '"live"'}}]
+`)
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		opt := strings.Fields(tc.opts)[0]
+		said := `stage "txt" did not check its answer (it runs dig with ` + opt + ` and no +comments after it, so dig printed no header, and it printed nothing though it exited 0`
+		if !tc.flagged {
+			if r.code != 0 || strings.Contains(r.stdout, "did not check") {
+				t.Errorf("%s: exit %d; want 0, nothing flagged:\n%s", tc.name, r.code, r.stdout)
+			}
+			continue
+		}
+		if r.code != 3 || !strings.HasPrefix(r.stdout, "dkim-retired UNKNOWN") || !strings.Contains(r.stdout, said) {
+			t.Errorf("%s: exit %d; want 3, UNKNOWN, saying %s:\n%s", tc.name, r.code, said, r.stdout)
+		}
+	}
+}
