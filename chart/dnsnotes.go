@@ -150,3 +150,48 @@ func (e *ExecSpec) ResolverExitAnswer() string {
 	}
 	return "its answer is " + tool + "'s exit code, and " + tool + " exits 0 when the name exists with no record of the type asked (host's \"has no MX record\", nslookup's \"No answer\") and 1 over NXDOMAIN and SERVFAIL alike, so a word for its exit says nothing of the records; judge the lines it prints (\"has no MX record\", \"3(NXDOMAIN)\", \"mail is handled by\"), where a run reads SERVFAIL and no server reached as no answer"
 }
+
+// digTypes are the record types a dig argument names (upper case), the
+// ones a chart asks of a mail or web domain and those that answer of the
+// zone itself.
+var digTypes = []string{"A", "AAAA", "ANY", "CAA", "CNAME", "DNAME", "DNSKEY", "DS", "HINFO", "HTTPS", "MX", "NAPTR", "NS", "NSEC", "NSEC3", "NSEC3PARAM", "PTR", "RRSIG", "SOA", "SPF", "SRV", "SSHFP", "SVCB", "TLSA", "TXT", "URI", "AXFR", "IXFR"}
+
+// digValued are dig's options that take the next argument as their value.
+var digValued = []string{"-b", "-c", "-f", "-k", "-p", "-q", "-t", "-x", "-y"}
+
+// DigQueryType is the record type the first dig the exec runs asks for
+// (upper case; dig's A when it names none, PTR under -x), and whether
+// the exec runs dig at all. argv is the command as run (its templates
+// filled), nil for a shell: script, whose words are read as written (a
+// word bash would expand is no type).
+func (e *ExecSpec) DigQueryType(argv []string) (string, bool) {
+	typ := ""
+	of := func(args []string) string {
+		if len(args) == 0 || filepath.Base(args[0]) != "dig" {
+			return ""
+		}
+		typ = "A"
+		for i := 1; i < len(args); i++ {
+			a := args[i]
+			switch {
+			case a == "-x":
+				typ = "PTR"
+				i++
+			case a == "-t" && i+1 < len(args):
+				typ = strings.ToUpper(args[i+1])
+				i++
+			case slices.Contains(digValued, a):
+				i++
+			case slices.Contains(digTypes, strings.ToUpper(a)):
+				typ = strings.ToUpper(a)
+			}
+		}
+		return typ
+	}
+	if len(argv) > 0 {
+		of(argv)
+	} else {
+		e.noteOfEachCommand(of)
+	}
+	return typ, typ != ""
+}

@@ -144,3 +144,28 @@ func TestResolverExitAnswerIsNoted(t *testing.T) {
 		}
 	}
 }
+
+// TestDigQueryTypeIsTheTypeAsked: the type dig asks for is its argument
+// naming one, -t's value, PTR under -x, and A when none is named; an exec
+// that runs no dig has none.
+func TestDigQueryTypeIsTheTypeAsked(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		cmd   []string
+		shell string
+		want  string
+		dig   bool
+	}{
+		{cmd: []string{"dig", "+noall", "+comments", "+answer", "-p", "5353", "@127.0.0.1", "_dmarc.example.test", "txt"}, want: "TXT", dig: true},
+		{cmd: []string{"/usr/bin/dig", "-t", "cname", "www.example.test"}, want: "CNAME", dig: true},
+		{cmd: []string{"dig", "-x", "192.0.2.1"}, want: "PTR", dig: true},
+		{cmd: []string{"dig", "example.test"}, want: "A", dig: true},
+		{shell: `for d in $DOMAINS; do dig +noall +comments +answer "_dmarc.$d" TXT; done`, want: "TXT", dig: true},
+		{cmd: []string{"host", "-t", "TXT", "example.test"}, want: "", dig: false},
+	} {
+		got, dig := (&ExecSpec{Command: tc.cmd, Shell: tc.shell}).DigQueryType(tc.cmd)
+		if got != tc.want || dig != tc.dig {
+			t.Errorf("%q %q: %q %v, want %q %v", tc.cmd, tc.shell, got, dig, tc.want, tc.dig)
+		}
+	}
+}

@@ -140,3 +140,99 @@ func DigShortBlankEntry(path string, exit int, word, opt string) coverage.Entry 
 		}},
 	}}
 }
+
+// ItemAliasUnfollowed is the kind of the not-checked item filed for an
+// exec stage running dig that ended as no failure, whose answer section
+// ends at an alias (a CNAME whose target owns no record in it) from a
+// server that said it does not recurse (no "ra" among the header's
+// flags): an authoritative server answers a name that is an alias with
+// the CNAME alone when the target is in a zone it does not serve, so the
+// records asked for are at the target, which nobody asked. A domain
+// whose DMARC record is an alias to its provider's (`_dmarc.DOMAIN CNAME
+// _dmarc.provider.example.`), asked of its own server, read as no DMARC
+// record, Consistent (cmd/runbook TestAliasAnswerUnfollowedIsNoAnswer,
+// testdata/wave-mailauth/dmarc). A recursive server follows the alias,
+// and one that returns it unresolved says the target holds no such
+// record: an answer. A query for CNAME itself (or ANY) is answered by
+// the alias.
+const ItemAliasUnfollowed = "alias-unfollowed"
+
+// AliasUnfollowed is the answer line of dig's output (the stdout of one
+// or more queries) that is an alias its server did not follow, "" when
+// none is: a CNAME in an answer section whose target owns no record of
+// that section, from a message whose `;; flags:` line has no "ra".
+// qtype is the type asked (upper case); a query for CNAME or ANY is
+// never one. Output with no flags line (dig +short, +noall +answer) says
+// nothing of recursion and is not read.
+func AliasUnfollowed(stdout, qtype string) string {
+	if qtype == "CNAME" || qtype == "ANY" {
+		return ""
+	}
+	recurses, inAnswer := true, false
+	owners := map[string]bool{}
+	var aliases [][2]string // the line, its target
+	end := func() string {
+		defer func() { owners, aliases = map[string]bool{}, nil }()
+		if recurses {
+			return ""
+		}
+		for _, a := range aliases {
+			if !owners[a[1]] {
+				return a[0]
+			}
+		}
+		return ""
+	}
+	for line := range strings.SplitSeq(stdout, "\n") {
+		line = strings.TrimRight(line, "\r")
+		if flags, ok := strings.CutPrefix(line, ";; flags:"); ok {
+			if l := end(); l != "" {
+				return l
+			}
+			flags, _, _ = strings.Cut(flags, ";")
+			recurses = slices.Contains(strings.Fields(flags), "ra")
+			inAnswer = false
+			continue
+		}
+		if strings.HasPrefix(line, ";; ANSWER SECTION:") {
+			inAnswer = true
+			continue
+		}
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, ";") {
+			inAnswer = false
+			continue
+		}
+		if !inAnswer {
+			continue
+		}
+		f := strings.Fields(line)
+		owner := strings.ToLower(strings.TrimSuffix(f[0], "."))
+		owners[owner] = true
+		j := 1
+		if j < len(f) && strings.Trim(f[j], "0123456789") == "" {
+			j++ // the TTL
+		}
+		if j < len(f) && slices.Contains([]string{"IN", "CH", "HS"}, f[j]) {
+			j++
+		}
+		if j+1 < len(f) && f[j] == "CNAME" {
+			aliases = append(aliases, [2]string{line, strings.ToLower(strings.TrimSuffix(f[j+1], "."))})
+		}
+	}
+	return end()
+}
+
+// AliasUnfollowedEntry is the ledger's entry for such a stage, filed
+// under its path: exit is the exit code, word the answer the chart
+// declared for it ("" when none), line the alias (masked already).
+func AliasUnfollowedEntry(path string, exit int, word, line string) coverage.Entry {
+	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
+		Kind: coverage.KindLedger,
+		NotChecked: []coverage.Item{{
+			What: "its answer",
+			Why: fmt.Sprintf("its answer ends at an alias, from a server that does not recurse (no \"ra\" among its flags), %s, so the records asked for are at the alias's target, which it did not follow and nobody asked: none found is no answer of none; the alias: %q; ask the target's server, or a resolver that recurses, and judge that",
+				exitedThough(exit, word), cutLine(line)),
+			Kind: ItemAliasUnfollowed,
+		}},
+	}}
+}

@@ -385,6 +385,8 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, argv []string, re
 		rs.fileLedger(record.DeniedInOutputEntry(path, *res.ExitCode, rs.mask(line)))
 	} else if line := noDNSAnswer(res, row, stdout, stderr); line != "" {
 		rs.fileLedger(record.NoDNSAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
+	} else if line := aliasUnfollowed(es, argv, res, row, stdout); line != "" {
+		rs.fileLedger(record.AliasUnfollowedEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if digShortBlank(es, res, row) {
 		rs.fileLedger(record.DigShortBlankEntry(path, *res.ExitCode, row.Answer, es.DigStatusUnprinted()))
 	} else if pingNotAlive(es, res, row) {
@@ -750,6 +752,24 @@ func noDNSAnswer(res proc.Result, row label.Row, stdout, stderr string) string {
 		return line
 	}
 	return record.NoDNSAnswer(stderr)
+}
+
+// aliasUnfollowed is the answer line of a dig that ended as no failure
+// which is an alias its non-recursive server did not follow
+// (record.AliasUnfollowed), "" otherwise: the records asked for are at
+// the target nobody asked (record.ItemAliasUnfollowed).
+func aliasUnfollowed(es *chart.ExecSpec, argv []string, res proc.Result, row label.Row, stdout string) string {
+	if !answeredAsNoFailure(res, row) {
+		return ""
+	}
+	if es.Shell != "" {
+		argv = nil // the shell's argv is bash's own
+	}
+	qtype, ok := es.DigQueryType(argv)
+	if !ok {
+		return ""
+	}
+	return record.AliasUnfollowed(stdout, qtype)
 }
 
 // digShortBlank says whether a stage running dig with a display that

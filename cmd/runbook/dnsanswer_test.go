@@ -179,3 +179,54 @@ stages:
 		}
 	}
 }
+
+// TestAliasAnswerUnfollowedIsNoAnswer: a domain whose DMARC record is an
+// alias to its provider's (`_dmarc.DOMAIN CNAME _dmarc.provider.example.`),
+// asked of its own authoritative server, is answered with the CNAME
+// alone, NOERROR: a DMARC check read no DMARC record, CRITICAL missing,
+// Consistent (testdata/wave-mailauth/dmarc). An alias the server did not
+// follow is a not-checked item (alias-unfollowed): Not sure, its row not
+// judged. An alias followed in the same answer stands.
+func TestAliasAnswerUnfollowedIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, answer string
+		flagged      bool
+	}{
+		{"alias to another zone", `_dmarc.ext.mail.test.\t300\tIN\tCNAME\t_dmarc.provider.example.\n`, true},
+		{"alias followed", `_dmarc.cname.mail.test.\t300\tIN\tCNAME\t_dmarc.good.mail.test.\n_dmarc.good.mail.test.\t300\tIN\tTXT\t"v=DMARC1; p=reject"\n`, false},
+	} {
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
+runbook: dmarc
+result: {kind: verdict/dmarc, decider: DMARC, nagios: {ok: [enforced], critical: [missing]}}
+stages:
+  - id: txt
+    exec:
+      parse: lines
+      shell: |
+        dig() { printf ';; ->>HEADER<<- opcode: QUERY, status: NOERROR, id: 16852\n;; flags: qr aa rd; QUERY: 1, ANSWER: 1, AUTHORITY: 0, ADDITIONAL: 1\n;; WARNING: recursion requested but not available\n\n;; ANSWER SECTION:\n`+tc.answer+`'; }
+        dig +noall +comments +answer _dmarc.example.test TXT
+  - id: judge
+    name: DMARC
+    decide:
+      rules:
+        - {when: 'any(txt.stdout, # contains "v=DMARC1")', then: enforced, label: a DMARC record}
+      default: {branch: missing, label: no DMARC record}
+    branches:
+      enforced: [{id: e, verdict: {subject: '"example.test"', verdict: '"enforced"'}}]
+      missing: [{id: m, verdict: {subject: '"example.test"', verdict: '"missing"'}}]
+`)
+		r := runCLI(t, dir, "exec", chart)
+		const said = `stage "txt" did not check its answer (its answer ends at an alias, from a server that does not recurse (no "ra" among its flags), though it exited 0`
+		if !tc.flagged {
+			if r.code != 0 || strings.Contains(r.stdout, "did not check") || !strings.Contains(r.stdout, "| enforced |") {
+				t.Errorf("%s: exit %d; want 0, enforced, nothing flagged:\n%s", tc.name, r.code, r.stdout)
+			}
+			continue
+		}
+		if !strings.Contains(r.stdout, "missing (not judged)") || !strings.Contains(r.stdout, said) || !strings.Contains(r.stdout, "Not sure") {
+			t.Errorf("%s: exit %d; want missing (not judged), Not sure, saying %s:\n%s", tc.name, r.code, said, r.stdout)
+		}
+	}
+}
