@@ -158,56 +158,65 @@ func DigShortBlankEntry(path string, exit int, word, opt string) coverage.Entry 
 const ItemAliasUnfollowed = "alias-unfollowed"
 
 // AliasUnfollowed is the answer line of dig's output (the stdout of one
-// or more queries) that is an alias its server did not follow, "" when
-// none is: a CNAME in an answer section whose target owns no record of
-// that section, from a message whose `;; flags:` line has no "ra".
-// qtype is the type asked (upper case); a query for CNAME or ANY is
-// never one. Output with no flags line (dig +short, +noall +answer) says
-// nothing of recursion and is not read.
-func AliasUnfollowed(stdout, qtype string) string {
+// or more queries) that is an alias no one followed, "" when none is,
+// and why it was not followed: a CNAME in an answer section whose target
+// owns no record of that section, from a message whose `;; flags:` line
+// has no "ra", or with no flags line at all (dig +noall +answer), which
+// says nothing of whether the server recursed. An SOA in the message's
+// authority section is the server's negative answer for a target in its
+// own zone (the alias followed, no such record there), and the message
+// is an answer; dig prints that section only by default or under
+// +authority. qtype is the type asked
+// (upper case); a query for CNAME or ANY is never one.
+func AliasUnfollowed(stdout, qtype string) (line, why string) {
 	if qtype == "CNAME" || qtype == "ANY" {
-		return ""
+		return "", ""
 	}
-	recurses, inAnswer := true, false
+	flagged, recurses, inAnswer, inAuthority, negative := false, false, false, false, false
 	owners := map[string]bool{}
 	var aliases [][2]string // the line, its target
-	end := func() string {
-		defer func() { owners, aliases = map[string]bool{}, nil }()
-		if recurses {
-			return ""
+	end := func() (string, string) {
+		defer func() { owners, aliases, negative = map[string]bool{}, nil, false }()
+		if recurses || negative {
+			return "", ""
 		}
 		for _, a := range aliases {
 			if !owners[a[1]] {
-				return a[0]
+				if flagged {
+					return a[0], `from a server that does not recurse (no "ra" among its flags)`
+				}
+				return a[0], "with no header saying whether the server recursed (dig printed no flags line)"
 			}
 		}
-		return ""
+		return "", ""
 	}
-	for line := range strings.SplitSeq(stdout, "\n") {
-		line = strings.TrimRight(line, "\r")
-		if flags, ok := strings.CutPrefix(line, ";; flags:"); ok {
-			if l := end(); l != "" {
-				return l
+	for l := range strings.SplitSeq(stdout, "\n") {
+		l = strings.TrimRight(l, "\r")
+		if flags, ok := strings.CutPrefix(l, ";; flags:"); ok {
+			if line, why := end(); line != "" {
+				return line, why
 			}
 			flags, _, _ = strings.Cut(flags, ";")
-			recurses = slices.Contains(strings.Fields(flags), "ra")
-			inAnswer = false
+			flagged, recurses, inAnswer, inAuthority = true, slices.Contains(strings.Fields(flags), "ra"), false, false
 			continue
 		}
-		if strings.HasPrefix(line, ";; ANSWER SECTION:") {
-			inAnswer = true
+		if strings.HasPrefix(l, ";; ANSWER SECTION:") || strings.HasPrefix(l, ";; AUTHORITY SECTION:") {
+			inAnswer, inAuthority = strings.Contains(l, "ANSWER"), strings.Contains(l, "AUTHORITY")
 			continue
 		}
-		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, ";") {
-			inAnswer = false
+		if strings.TrimSpace(l) == "" || strings.HasPrefix(l, ";") {
+			inAnswer, inAuthority = false, false
 			continue
 		}
-		if !inAnswer {
+		f := strings.Fields(l)
+		if inAuthority {
+			negative = negative || slices.Contains(f, "SOA")
 			continue
 		}
-		f := strings.Fields(line)
-		owner := strings.ToLower(strings.TrimSuffix(f[0], "."))
-		owners[owner] = true
+		if !inAnswer && flagged {
+			continue
+		}
+		owners[strings.ToLower(strings.TrimSuffix(f[0], "."))] = true
 		j := 1
 		if j < len(f) && strings.Trim(f[j], "0123456789") == "" {
 			j++ // the TTL
@@ -216,22 +225,72 @@ func AliasUnfollowed(stdout, qtype string) string {
 			j++
 		}
 		if j+1 < len(f) && f[j] == "CNAME" {
-			aliases = append(aliases, [2]string{line, strings.ToLower(strings.TrimSuffix(f[j+1], "."))})
+			aliases = append(aliases, [2]string{l, strings.ToLower(strings.TrimSuffix(f[j+1], "."))})
 		}
 	}
 	return end()
 }
 
+// shortNamedTypes are the types whose records dig +short prints as
+// something other than a bare name ending in a dot, so such a line in
+// their answer is an alias's target.
+var shortNamedTypes = []string{"A", "AAAA", "CAA", "HTTPS", "SPF", "SSHFP", "SVCB", "TLSA", "TXT"}
+
+// AliasUnfollowedShort is the last line of dig +short's output when it
+// is an alias's target with no record after it, "" otherwise: +short
+// prints an alias as its target's name, then the records, and a name
+// alone at the end is an alias no one followed (or whose target has none;
+// +short does not say which). qtype is the type asked; only a type whose
+// records are never a bare name (TXT, A, …) is read.
+func AliasUnfollowedShort(stdout, qtype string) string {
+	if !slices.Contains(shortNamedTypes, qtype) {
+		return ""
+	}
+	last := strings.TrimSpace(stdout)
+	if i := strings.LastIndexByte(last, '\n'); i >= 0 {
+		last = strings.TrimSpace(last[i+1:])
+	}
+	if strings.ContainsAny(last, " \t") || !strings.HasSuffix(last, ".") || strings.HasPrefix(last, ";") {
+		return ""
+	}
+	return last
+}
+
+// hostAlias is host's line for an alias: `NAME is an alias for TARGET.`
+var hostAlias = regexp.MustCompile(`^(\S+) is an alias for (\S+?)\.?$`)
+
+// HostAliasUnfollowed is host's line for an alias after which it printed
+// nothing of the target (no `TARGET descriptive text …`, no `TARGET has
+// no TXT record`), "" when there is none: host asked of a server that
+// does not recurse prints the alias alone when the target is in a zone
+// the server does not serve, exit 0, and when it is in the server's zone
+// with no such record: the records may be at the target nobody asked.
+func HostAliasUnfollowed(stdout string) string {
+	lines := strings.Split(stdout, "\n")
+	for i, l := range lines {
+		m := hostAlias.FindStringSubmatch(strings.TrimRight(l, "\r"))
+		if m == nil {
+			continue
+		}
+		target := strings.ToLower(m[2]) + " "
+		if !slices.ContainsFunc(lines[i+1:], func(o string) bool { return strings.HasPrefix(strings.ToLower(o), target) }) {
+			return l
+		}
+	}
+	return ""
+}
+
 // AliasUnfollowedEntry is the ledger's entry for such a stage, filed
 // under its path: exit is the exit code, word the answer the chart
-// declared for it ("" when none), line the alias (masked already).
-func AliasUnfollowedEntry(path string, exit int, word, line string) coverage.Entry {
+// declared for it ("" when none), line the alias (masked already), why
+// what left it unfollowed (AliasUnfollowed).
+func AliasUnfollowedEntry(path string, exit int, word, line, why string) coverage.Entry {
 	return coverage.Entry{Path: path, Declaration: coverage.Declaration{
 		Kind: coverage.KindLedger,
 		NotChecked: []coverage.Item{{
 			What: "its answer",
-			Why: fmt.Sprintf("its answer ends at an alias, from a server that does not recurse (no \"ra\" among its flags), %s, so the records asked for are at the alias's target, which it did not follow and nobody asked: none found is no answer of none; the alias: %q; ask the target's server, or a resolver that recurses, and judge that",
-				exitedThough(exit, word), cutLine(line)),
+			Why: fmt.Sprintf("its answer ends at an alias, %s, %s, so the records asked for may be at the alias's target, which nobody asked: none found is no answer of none; the alias: %q; ask the target's server, or a resolver that recurses (dig +noall +comments +answer, whose flags say ra), and judge that",
+				why, exitedThough(exit, word), cutLine(line)),
 			Kind: ItemAliasUnfollowed,
 		}},
 	}}

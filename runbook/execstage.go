@@ -385,8 +385,8 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, argv []string, re
 		rs.fileLedger(record.DeniedInOutputEntry(path, *res.ExitCode, rs.mask(line)))
 	} else if line := noDNSAnswer(res, row, stdout, stderr); line != "" {
 		rs.fileLedger(record.NoDNSAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
-	} else if line := aliasUnfollowed(es, argv, res, row, stdout); line != "" {
-		rs.fileLedger(record.AliasUnfollowedEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
+	} else if line, why := aliasUnfollowed(es, argv, res, row, stdout); line != "" {
+		rs.fileLedger(record.AliasUnfollowedEntry(path, *res.ExitCode, row.Answer, rs.mask(line), why))
 	} else if digShortBlank(es, res, row) {
 		rs.fileLedger(record.DigShortBlankEntry(path, *res.ExitCode, row.Answer, es.DigStatusUnprinted()))
 	} else if pingNotAlive(es, res, row) {
@@ -755,19 +755,30 @@ func noDNSAnswer(res proc.Result, row label.Row, stdout, stderr string) string {
 }
 
 // aliasUnfollowed is the answer line of a dig that ended as no failure
-// which is an alias its non-recursive server did not follow
-// (record.AliasUnfollowed), "" otherwise: the records asked for are at
-// the target nobody asked (record.ItemAliasUnfollowed).
-func aliasUnfollowed(es *chart.ExecSpec, argv []string, res proc.Result, row label.Row, stdout string) string {
+// which is an alias no one followed (record.AliasUnfollowed; under
+// +short, record.AliasUnfollowedShort), or host's alias line with
+// nothing of its target after it (record.HostAliasUnfollowed), and why; "" otherwise: the
+// records asked for may be at the target nobody asked
+// (record.ItemAliasUnfollowed).
+func aliasUnfollowed(es *chart.ExecSpec, argv []string, res proc.Result, row label.Row, stdout string) (string, string) {
 	if !answeredAsNoFailure(res, row) {
-		return ""
+		return "", ""
 	}
 	if es.Shell != "" {
 		argv = nil // the shell's argv is bash's own
 	}
 	qtype, ok := es.DigQueryType(argv)
 	if !ok {
-		return ""
+		if line := record.HostAliasUnfollowed(stdout); line != "" {
+			return line, "after which it printed nothing of the target (host asked of a server that does not recurse prints the alias alone)"
+		}
+		return "", ""
+	}
+	if es.DigStatusUnprinted() == "+short" {
+		if line := record.AliasUnfollowedShort(stdout, qtype); line != "" {
+			return line, "which dig +short printed as the target's name with no record after it, whether the server did not follow it or the target holds none"
+		}
+		return "", ""
 	}
 	return record.AliasUnfollowed(stdout, qtype)
 }
