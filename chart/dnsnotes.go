@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/openrunbook/runbook/internal/suggest"
 )
 
 // DigShortSilence is the note for an exec that runs dig with a display
@@ -154,7 +156,44 @@ func (e *ExecSpec) ResolverExitAnswer() string {
 // digTypes are the record types a dig argument names (upper case), the
 // ones a chart asks of a mail or web domain and those that answer of the
 // zone itself.
-var digTypes = []string{"A", "AAAA", "ANY", "CAA", "CNAME", "DNAME", "DNSKEY", "DS", "HINFO", "HTTPS", "MX", "NAPTR", "NS", "NSEC", "NSEC3", "NSEC3PARAM", "PTR", "RRSIG", "SOA", "SPF", "SRV", "SSHFP", "SVCB", "TLSA", "TXT", "URI", "AXFR", "IXFR"}
+var digTypes = []string{"A", "AAAA", "ANY", "CAA", "CNAME", "DNAME", "DNSKEY", "DS", "HINFO", "HTTPS", "MX", "NAPTR", "NS", "NSEC", "NSEC3", "NSEC3PARAM", "PTR", "RRSIG", "SOA", "SPF", "SRV", "SSHFP", "SVCB", "TLSA", "TXT", "URI", "AXFR", "IXFR",
+	// and every other type dig 9.18 knows by name, so none is read as a misspelling of one above
+	"A6", "AFSDB", "AMTRELAY", "APL", "ATMA", "AVC", "CDNSKEY", "CDS", "CERT", "CSYNC", "DHCID", "DLV", "DOA", "EID", "EUI48", "EUI64", "GID", "GPOS", "HIP", "IPSECKEY", "ISDN", "KEY", "KX", "L32", "L64", "LOC", "LP", "MAILA", "MAILB", "MB", "MD", "MF", "MG", "MINFO", "MR", "NID", "NIMLOC", "NINFO", "NSAP", "NSAP-PTR", "NULL", "NXNAME", "NXT", "OPENPGPKEY", "OPT", "PX", "RESINFO", "RKEY", "RP", "RT", "SIG", "SINK", "SMIMEA", "TA", "TALINK", "TKEY", "TSIG", "UID", "UINFO", "UNSPEC", "WALLET", "WKS", "X25", "ZONEMD"}
+
+// digClasses are the classes a dig argument names.
+var digClasses = []string{"IN", "CH", "CHAOS", "HS", "HESIOD", "NONE"}
+
+// DigMisspeltType is the argument of a dig command line (argv as
+// written) that is no type dig knows but is near one, and the type it is
+// near ("", "" when none is): dig reads a word it does not know as a type
+// as a further name to ask, and asks the name before it for an A record,
+// so `[dig, NAME, TXTT]` asked NAME's A records, none, and `TXTT.`, and a
+// check that an old DKIM selector holds no TXT record read it removed.
+// Only a word after the name is read so (`dig db` asks a container's
+// service db, no misspelt DS); a word with a dot or a template is a name,
+// and a type's number (TYPE65) a type.
+func DigMisspeltType(argv []string) (word, near string) {
+	if len(argv) == 0 || filepath.Base(argv[0]) != "dig" {
+		return "", ""
+	}
+	named := false // a name came before
+	for i := 1; i < len(argv); i++ {
+		a, up := argv[i], strings.ToUpper(argv[i])
+		switch {
+		case slices.Contains(digValued, a):
+			i++
+		case a == "" || strings.HasPrefix(a, "+") || strings.HasPrefix(a, "-") || strings.HasPrefix(a, "@"):
+		case slices.Contains(digTypes, up) || slices.Contains(digClasses, up) || strings.HasPrefix(up, "TYPE") || strings.HasPrefix(up, "CLASS"):
+		case strings.ContainsAny(a, ".$:/") || !named:
+			named = true
+		default:
+			if n := suggest.Nearest(up, digTypes); n != "" {
+				return a, n
+			}
+		}
+	}
+	return "", ""
+}
 
 // digValued are dig's options that take the next argument as their value.
 var digValued = []string{"-b", "-c", "-f", "-k", "-p", "-q", "-t", "-x", "-y"}

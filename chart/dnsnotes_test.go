@@ -169,3 +169,44 @@ func TestDigQueryTypeIsTheTypeAsked(t *testing.T) {
 		}
 	}
 }
+
+// TestDigMisspeltTypeIsALoadError: dig reads a word it does not know as a
+// type as a further name, and asks the name before it for an A record:
+// `[dig, …, revoked._domainkey.DOMAIN, TXTT]` asked the selector's A
+// records (none, NOERROR) and `TXTT.` (NXDOMAIN from a resolver), and a
+// check that the old selector holds no TXT record said removed, OK,
+// Consistent, of a selector still publishing its key. A word near a type
+// after the name is refused at load, with the type meant.
+func TestDigMisspeltTypeIsALoadError(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		argv       []string
+		word, near string
+	}{
+		{[]string{"dig", "+noall", "+comments", "+answer", "-p", "5353", "@127.0.0.1", "${sel}._domainkey.${domain}", "TXTT"}, "TXTT", "TXT"},
+		{[]string{"dig", "example.test", "mxx"}, "mxx", "MX"},
+		{[]string{"/usr/bin/dig", "_dmarc.example.test", "txtt"}, "txtt", "TXT"},
+		{[]string{"dig", "example.test", "txt"}, "", ""},
+		{[]string{"dig", "db"}, "", ""},
+		{[]string{"dig", "-p", "53", "example.test", "CDS"}, "", ""},
+		{[]string{"dig", "example.test", "TYPE65"}, "", ""},
+		{[]string{"dig", "example.test", "IN", "TXT"}, "", ""},
+		{[]string{"dig", "-t", "TXT", "example.test"}, "", ""},
+		{[]string{"host", "-t", "TXTT", "example.test"}, "", ""},
+	} {
+		if w, n := DigMisspeltType(tc.argv); w != tc.word || n != tc.near {
+			t.Errorf("%q: %q near %q, want %q near %q", tc.argv, w, n, tc.word, tc.near)
+		}
+	}
+	_, err := Parse("chart.yaml", []byte(`version: 1
+runbook: typo
+stages:
+  - id: txt
+    exec:
+      command: [dig, +noall, +comments, +answer, old._domainkey.example.test, TXTT]
+`))
+	const want = `exec command argument 6 "TXTT" is no record type dig knows, so dig asks it as a further name, and the name before it for an A record`
+	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "did you mean TXT?") || !strings.Contains(err.Error(), "chart.yaml:6:") {
+		t.Errorf("got %v, want an error at its place saying %s … did you mean TXT?", err, want)
+	}
+}
