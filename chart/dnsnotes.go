@@ -169,7 +169,9 @@ var digClasses = []string{"IN", "CH", "CHAOS", "HS", "HESIOD", "NONE"}
 // as a further name to ask, and asks the name before it for an A record,
 // so `[dig, NAME, TXTT]` asked NAME's A records, none, and `TXTT.`, and a
 // check that an old DKIM selector holds no TXT record read it removed.
-// Only a word after the name is read so (`dig db` asks a container's
+// -t's value that is no type is one too, near one or not: dig says on
+// stderr it ignores it (`;; Warning, ignoring invalid type TXTT`), exit 0,
+// and asks for an A record. Only a word after the name is read so (`dig db` asks a container's
 // service db, no misspelt DS); a word with a dot or a template is a name,
 // and a type's number (TYPE65) a type.
 func DigMisspeltType(argv []string) (word, near string) {
@@ -180,6 +182,12 @@ func DigMisspeltType(argv []string) (word, near string) {
 	for i := 1; i < len(argv); i++ {
 		a, up := argv[i], strings.ToUpper(argv[i])
 		switch {
+		case a == "-t" && i+1 < len(argv):
+			i++
+			v := strings.ToUpper(argv[i])
+			if !strings.Contains(v, "$") && !slices.Contains(digTypes, v) && !strings.HasPrefix(v, "TYPE") {
+				return argv[i], suggest.Nearest(v, digTypes)
+			}
 		case slices.Contains(digValued, a):
 			i++
 		case a == "" || strings.HasPrefix(a, "+") || strings.HasPrefix(a, "-") || strings.HasPrefix(a, "@"):

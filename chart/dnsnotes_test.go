@@ -176,7 +176,9 @@ func TestDigQueryTypeIsTheTypeAsked(t *testing.T) {
 // records (none, NOERROR) and `TXTT.` (NXDOMAIN from a resolver), and a
 // check that the old selector holds no TXT record said removed, OK,
 // Consistent, of a selector still publishing its key. A word near a type
-// after the name is refused at load, with the type meant.
+// after the name is refused at load, with the type meant; so is -t's
+// value that is no type, which dig ignores, warning on stderr alone, exit
+// 0, and asks for an A record.
 func TestDigMisspeltTypeIsALoadError(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -192,6 +194,10 @@ func TestDigMisspeltTypeIsALoadError(t *testing.T) {
 		{[]string{"dig", "example.test", "TYPE65"}, "", ""},
 		{[]string{"dig", "example.test", "IN", "TXT"}, "", ""},
 		{[]string{"dig", "-t", "TXT", "example.test"}, "", ""},
+		{[]string{"dig", "-t", "TXTT", "example.test"}, "TXTT", "TXT"},
+		{[]string{"dig", "-t", "spf1", "example.test"}, "spf1", "SPF"},
+		{[]string{"dig", "-t", "bogusword", "example.test"}, "bogusword", ""},
+		{[]string{"dig", "-t", "${type}", "example.test"}, "", ""},
 		{[]string{"host", "-t", "TXTT", "example.test"}, "", ""},
 	} {
 		if w, n := DigMisspeltType(tc.argv); w != tc.word || n != tc.near {
