@@ -62,6 +62,8 @@ func TestHostAliasUnfollowedIsAnAliasWithNothingAfter(t *testing.T) {
 		{"alias then the target's record", "_dmarc.cname.mail.test is an alias for _dmarc.good.mail.test.\n_dmarc.good.mail.test descriptive text \"v=DMARC1; p=reject\"\n", ""},
 		{"alias then none at the target", "www.example.test is an alias for web.example.test.\nweb.example.test has no TXT record\n", ""},
 		{"no alias", "good.mail.test descriptive text \"v=spf1 mx -all\"\n", ""},
+		{"nslookup's alias alone", "Server:\t\t127.0.0.1\nAddress:\t127.0.0.1#5353\n\n_dmarc.ext.mail.test\tcanonical name = _dmarc.provider.example.\n\n", "_dmarc.ext.mail.test\tcanonical name = _dmarc.provider.example."},
+		{"nslookup's alias then the record", "_dmarc.cname.mail.test\tcanonical name = _dmarc.good.mail.test.\n_dmarc.good.mail.test\ttext = \"v=DMARC1; p=reject\"\n", ""},
 	} {
 		if got := HostAliasUnfollowed(tc.out); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)

@@ -256,15 +256,17 @@ func AliasUnfollowedShort(stdout, qtype string) string {
 	return last
 }
 
-// hostAlias is host's line for an alias: `NAME is an alias for TARGET.`
-var hostAlias = regexp.MustCompile(`^(\S+) is an alias for (\S+?)\.?$`)
+// hostAlias is host's line for an alias, `NAME is an alias for TARGET.`,
+// and nslookup's, `NAME<tab>canonical name = TARGET.`
+var hostAlias = regexp.MustCompile(`^(\S+)(?: is an alias for |\s+canonical name = )(\S+?)\.?$`)
 
-// HostAliasUnfollowed is host's line for an alias after which it printed
-// nothing of the target (no `TARGET descriptive text …`, no `TARGET has
+// HostAliasUnfollowed is host's (or nslookup's) line for an alias after
+// which it printed nothing of the target (no `TARGET descriptive text …`, no `TARGET has
 // no TXT record`), "" when there is none: host asked of a server that
 // does not recurse prints the alias alone when the target is in a zone
 // the server does not serve, exit 0, and when it is in the server's zone
 // with no such record: the records may be at the target nobody asked.
+// nslookup prints `canonical name =` alone alike.
 func HostAliasUnfollowed(stdout string) string {
 	lines := strings.Split(stdout, "\n")
 	for i, l := range lines {
@@ -272,8 +274,11 @@ func HostAliasUnfollowed(stdout string) string {
 		if m == nil {
 			continue
 		}
-		target := strings.ToLower(m[2]) + " "
-		if !slices.ContainsFunc(lines[i+1:], func(o string) bool { return strings.HasPrefix(strings.ToLower(o), target) }) {
+		target := strings.ToLower(m[2])
+		if !slices.ContainsFunc(lines[i+1:], func(o string) bool {
+			rest, ok := strings.CutPrefix(strings.ToLower(o), target)
+			return ok && (strings.HasPrefix(rest, " ") || strings.HasPrefix(rest, "\t"))
+		}) {
 			return l
 		}
 	}

@@ -770,7 +770,7 @@ func aliasUnfollowed(es *chart.ExecSpec, argv []string, res proc.Result, row lab
 	qtype, ok := es.DigQueryType(argv)
 	if !ok {
 		if line := record.HostAliasUnfollowed(stdout); line != "" {
-			return line, "after which it printed nothing of the target (host asked of a server that does not recurse prints the alias alone)"
+			return line, "after which it printed nothing of the target (host and nslookup asked of a server that does not recurse print the alias alone)"
 		}
 		return "", ""
 	}

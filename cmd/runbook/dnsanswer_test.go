@@ -200,10 +200,11 @@ func TestAliasAnswerUnfollowedIsNoAnswer(t *testing.T) {
 		{"alias under +short", "+short", `_dmarc.provider.example.\n`, `which dig +short printed as the target's name with no record after it`},
 		{"alias and record under +short", "+short", `_dmarc.good.mail.test.\n"v=DMARC1; p=reject"\n`, ``},
 		{"alias alone from host", "host -t txt", `_dmarc.ext.mail.test is an alias for _dmarc.provider.example.\n`, `after which it printed nothing of the target`},
+		{"alias alone from nslookup", "nslookup -type=txt", `_dmarc.ext.mail.test\tcanonical name = _dmarc.provider.example.\n\n`, `after which it printed nothing of the target`},
 		{"alias and record from host", "host -t txt", `_dmarc.cname.mail.test is an alias for _dmarc.good.mail.test.\n_dmarc.good.mail.test descriptive text "v=DMARC1; p=reject"\n`, ``},
 	} {
 		tool, opts, ok := strings.Cut(tc.opts, " ")
-		if !ok || tool != "host" {
+		if !ok || tool != "host" && tool != "nslookup" {
 			tool, opts = "dig", tc.opts
 		}
 		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
