@@ -342,7 +342,7 @@ const (
 // object lacks (the rows judged it as no value), a table with no rows of
 // a chart that did not say none is its answer ("no verdict rows" is fine
 // only when the author says nothing to report is).
-var notJudged = []string{ItemFailed, ItemTruncated, ItemNullItems, ItemWithheld, ItemUnparsed, ItemStderrOnly, ItemDenied, ItemNotUTF8, ItemDropped, ItemNoRow, ItemAbsentMember, ItemEmpty, ItemUnseenFailure, ItemPipedAnswer, ItemPluginReadAbsent, ItemNoDNSAnswer, ItemDigShortBlank, ItemSearchedNothing, ItemHostUnverified, ItemJQNull, ItemTree, ItemRounded, ItemErrorReply, ItemToolError, ItemGitStderr, ItemPingNotAlive, ItemMdadmScanBlank, ItemFsckUnchecked, ItemLsblkUntyped, ItemBlkidBlank, ItemKeyNotValid, ItemFindingElsewhere, ItemCodeNotAnswer, ItemLDAPBaseUnfound, ItemLDAPReferral, ItemLDIFFolded, ItemRsyncOwners, ItemStaleSignatures, ItemNoSignatures, ItemScanFailed}
+var notJudged = []string{ItemFailed, ItemTruncated, ItemNullItems, ItemWithheld, ItemUnparsed, ItemStderrOnly, ItemDenied, ItemNotUTF8, ItemDropped, ItemNoRow, ItemAbsentMember, ItemEmpty, ItemUnseenFailure, ItemPipedAnswer, ItemPluginReadAbsent, ItemNoDNSAnswer, ItemDigShortBlank, ItemAliasUnfollowed, ItemSearchedNothing, ItemHostUnverified, ItemJQNull, ItemTree, ItemRounded, ItemErrorReply, ItemToolError, ItemGitStderr, ItemPingNotAlive, ItemMdadmScanBlank, ItemFsckUnchecked, ItemLsblkUntyped, ItemBlkidBlank, ItemKeyNotValid, ItemFindingElsewhere, ItemCodeNotAnswer, ItemLDAPBaseUnfound, ItemLDAPReferral, ItemLDIFFolded, ItemRsyncOwners, ItemStaleSignatures, ItemNoSignatures, ItemScanFailed}
 
 // NotJudged says whether a ledger item of this kind leaves a subject
 // unjudged: the one list a Nagios check's state (internal/gate) and the

@@ -386,8 +386,10 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, argv []string, re
 		rs.fileLedger(record.DeniedInOutputEntry(path, *res.ExitCode, rs.mask(line)))
 	} else if line := noDNSAnswer(res, row, stdout, stderr); line != "" {
 		rs.fileLedger(record.NoDNSAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
+	} else if line, why := aliasUnfollowed(es, argv, res, row, stdout); line != "" {
+		rs.fileLedger(record.AliasUnfollowedEntry(path, *res.ExitCode, row.Answer, rs.mask(line), why))
 	} else if digShortBlank(es, res, row) {
-		rs.fileLedger(record.DigShortBlankEntry(path, *res.ExitCode, row.Answer))
+		rs.fileLedger(record.DigShortBlankEntry(path, *res.ExitCode, row.Answer, es.DigStatusUnprinted()))
 	} else if pingNotAlive(es, res, row) {
 		rs.fileLedger(record.PingNotAliveEntry(path, *res.ExitCode, row.Answer))
 	} else if mdadmScanBlank(es, res, row) {
@@ -753,12 +755,42 @@ func noDNSAnswer(res proc.Result, row label.Row, stdout, stderr string) string {
 	return record.NoDNSAnswer(stderr)
 }
 
-// digShortBlank says whether a stage running dig +short (chart.ExecSpec.
-// DigShortSilence) ended as no failure and printed nothing on stdout:
-// +short's silence is the same over a REFUSED or a SERVFAIL as over no
-// record, so it is no answer of none (record.ItemDigShortBlank).
+// aliasUnfollowed is the answer line of a dig that ended as no failure
+// which is an alias no one followed (record.AliasUnfollowed; under
+// +short, record.AliasUnfollowedShort), or host's alias line with
+// nothing of its target after it (record.HostAliasUnfollowed), and why; "" otherwise: the
+// records asked for may be at the target nobody asked
+// (record.ItemAliasUnfollowed).
+func aliasUnfollowed(es *chart.ExecSpec, argv []string, res proc.Result, row label.Row, stdout string) (string, string) {
+	if !answeredAsNoFailure(res, row) {
+		return "", ""
+	}
+	if es.Shell != "" {
+		argv = nil // the shell's argv is bash's own
+	}
+	qtype, ok := es.DigQueryType(argv)
+	if !ok {
+		if line := record.HostAliasUnfollowed(stdout); line != "" {
+			return line, "after which it printed nothing of the target (host and nslookup asked of a server that does not recurse print the alias alone)"
+		}
+		return "", ""
+	}
+	if es.DigStatusUnprinted() == "+short" {
+		if line := record.AliasUnfollowedShort(stdout, qtype); line != "" {
+			return line, "which dig +short printed as the target's name with no record after it, whether the server did not follow it or the target holds none"
+		}
+		return "", ""
+	}
+	return record.AliasUnfollowed(stdout, qtype)
+}
+
+// digShortBlank says whether a stage running dig with a display that
+// prints no status (+short, +noall: chart.ExecSpec.DigStatusUnprinted)
+// ended as no failure and printed nothing on stdout: such silence is the
+// same over a REFUSED or a SERVFAIL as over no record, so it is no answer
+// of none (record.ItemDigShortBlank).
 func digShortBlank(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
-	return blankAnswer(res, row) && es.DigShortSilence() != ""
+	return blankAnswer(res, row) && es.DigStatusUnprinted() != ""
 }
 
 // blankAnswer says whether a command ended as no failure (completed, or

@@ -121,3 +121,122 @@ stages:
 		}
 	}
 }
+
+// TestDigAnswerAloneSilenceIsNoAnswer: dig +noall +answer prints no
+// header, and then nothing at all, exit 0, over a REFUSED or a SERVFAIL
+// as over a name with no such record. A key-rotation check asking `dig
+// +noall +answer TXT old._domainkey.DOMAIN` of a server that refused the
+// zone said the old selector removed, OK, Consistent
+// (testdata/wave-mailauth/dkim-retired). Its blank output is a
+// not-checked item (dig-short-blank) naming the option: Not sure,
+// UNKNOWN. With +comments the header is printed and read
+// (no-dns-answer); records printed stand.
+func TestDigAnswerAloneSilenceIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, opts, out string
+		flagged         bool
+	}{
+		{"refused, nothing printed", "+noall +answer", ``, true},
+		{"refused, nocomments", "+nocomments +nocmd +nostats +noquestion", ``, true},
+		{"a revoked key", "+noall +answer", `old._domainkey.example.test. 300 IN TXT "v=DKIM1; k=rsa; p="\n`, false},
+		{"nxdomain with its header", "+noall +comments +answer", `;; ->>HEADER<<- opcode: QUERY, status: NXDOMAIN, id: 1\n`, false},
+	} {
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
+runbook: dkim-retired
+result: {kind: verdict/dkim, decider: Retired, nagios: {ok: [removed, revoked], critical: [live]}}
+stages:
+  - id: txt
+    exec:
+      parse: lines
+      shell: |
+        dig() { printf '`+tc.out+`'; }
+        dig `+tc.opts+` old._domainkey.example.test TXT
+  - id: retired
+    name: Retired
+    decide:
+      rules:
+        - {when: 'len(filter(txt.stdout, !(# startsWith ";"))) == 0', then: removed, label: no TXT record at the selector}
+        - {when: 'any(txt.stdout, # contains "p=\"")', then: revoked, label: its p= is empty}
+      default: {branch: live, label: the selector still publishes a key}
+    branches:
+      removed: [{id: r, verdict: {subject: '"old"', verdict: '"removed"'}}]
+      revoked: [{id: v, verdict: {subject: '"old"', verdict: '"revoked"'}}]
+      live: [{id: l, verdict: {subject: '"old"', verdict: '"live"'}}]
+`)
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		opt := strings.Fields(tc.opts)[0]
+		said := `stage "txt" did not check its answer (it runs dig with ` + opt + ` and no +comments after it, so dig printed no header, and it printed nothing though it exited 0`
+		if !tc.flagged {
+			if r.code != 0 || strings.Contains(r.stdout, "did not check") {
+				t.Errorf("%s: exit %d; want 0, nothing flagged:\n%s", tc.name, r.code, r.stdout)
+			}
+			continue
+		}
+		if r.code != 3 || !strings.HasPrefix(r.stdout, "dkim-retired UNKNOWN") || !strings.Contains(r.stdout, said) {
+			t.Errorf("%s: exit %d; want 3, UNKNOWN, saying %s:\n%s", tc.name, r.code, said, r.stdout)
+		}
+	}
+}
+
+// TestAliasAnswerUnfollowedIsNoAnswer: a domain whose DMARC record is an
+// alias to its provider's (`_dmarc.DOMAIN CNAME _dmarc.provider.example.`),
+// asked of its own authoritative server, is answered with the CNAME
+// alone, NOERROR: a DMARC check read no DMARC record, CRITICAL missing,
+// Consistent (testdata/wave-mailauth/dmarc). An alias the server did not
+// follow is a not-checked item (alias-unfollowed): Not sure, its row not
+// judged. An alias followed in the same answer stands.
+func TestAliasAnswerUnfollowedIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	const header = `;; ->>HEADER<<- opcode: QUERY, status: NOERROR, id: 16852\n;; flags: qr aa rd; QUERY: 1, ANSWER: 1, AUTHORITY: 0, ADDITIONAL: 1\n;; WARNING: recursion requested but not available\n\n;; ANSWER SECTION:\n`
+	for _, tc := range []struct {
+		name, opts, out, said string
+	}{
+		{"alias to another zone", "+noall +comments +answer", header + `_dmarc.ext.mail.test.\t300\tIN\tCNAME\t_dmarc.provider.example.\n`, `from a server that does not recurse (no "ra" among its flags), though it exited 0`},
+		{"alias followed", "+noall +comments +answer", header + `_dmarc.cname.mail.test.\t300\tIN\tCNAME\t_dmarc.good.mail.test.\n_dmarc.good.mail.test.\t300\tIN\tTXT\t"v=DMARC1; p=reject"\n`, ``},
+		{"alias with no header", "+noall +answer", `_dmarc.ext.mail.test.\t300\tIN\tCNAME\t_dmarc.provider.example.\n`, `with no header saying whether the server recursed`},
+		{"alias under +short", "+short", `_dmarc.provider.example.\n`, `which dig +short printed as the target's name with no record after it`},
+		{"alias and record under +short", "+short", `_dmarc.good.mail.test.\n"v=DMARC1; p=reject"\n`, ``},
+		{"alias alone from host", "host -t txt", `_dmarc.ext.mail.test is an alias for _dmarc.provider.example.\n`, `after which it printed nothing of the target`},
+		{"alias alone from nslookup", "nslookup -type=txt", `_dmarc.ext.mail.test\tcanonical name = _dmarc.provider.example.\n\n`, `after which it printed nothing of the target`},
+		{"alias and record from host", "host -t txt", `_dmarc.cname.mail.test is an alias for _dmarc.good.mail.test.\n_dmarc.good.mail.test descriptive text "v=DMARC1; p=reject"\n`, ``},
+	} {
+		tool, opts, ok := strings.Cut(tc.opts, " ")
+		if !ok || tool != "host" && tool != "nslookup" {
+			tool, opts = "dig", tc.opts
+		}
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
+runbook: dmarc
+result: {kind: verdict/dmarc, decider: DMARC, nagios: {ok: [enforced], critical: [missing]}}
+stages:
+  - id: txt
+    exec:
+      parse: lines
+      shell: |
+        `+tool+`() { printf '`+tc.out+`'; }
+        `+tool+` `+opts+` _dmarc.example.test TXT
+  - id: judge
+    name: DMARC
+    decide:
+      rules:
+        - {when: 'any(txt.stdout, # contains "v=DMARC1")', then: enforced, label: a DMARC record}
+      default: {branch: missing, label: no DMARC record}
+    branches:
+      enforced: [{id: e, verdict: {subject: '"example.test"', verdict: '"enforced"'}}]
+      missing: [{id: m, verdict: {subject: '"example.test"', verdict: '"missing"'}}]
+`)
+		r := runCLI(t, dir, "exec", chart)
+		said := `stage "txt" did not check its answer (its answer ends at an alias, ` + tc.said
+		if tc.said == "" {
+			if r.code != 0 || strings.Contains(r.stdout, "did not check") || !strings.Contains(r.stdout, "| enforced |") {
+				t.Errorf("%s: exit %d; want 0, enforced, nothing flagged:\n%s", tc.name, r.code, r.stdout)
+			}
+			continue
+		}
+		if !strings.Contains(r.stdout, "missing (not judged)") || !strings.Contains(r.stdout, said) || !strings.Contains(r.stdout, "Not sure") {
+			t.Errorf("%s: exit %d; want missing (not judged), Not sure, saying %s:\n%s", tc.name, r.code, said, r.stdout)
+		}
+	}
+}
