@@ -47,7 +47,7 @@ func TestIssue13ScriptRowFieldsValidate(t *testing.T) {
 		t.Fatalf("err %v, problems %q", err, problems)
 	}
 	rows := rec.Result.Scripts
-	if len(rows) != 3 || rows[0].Ran == nil || rows[0].Cause != "could not be started: not found" || rows[2].Answer != "degraded" || rows[2].Ran.Shell != "exit 4" {
+	if len(rows) != 3 || rows[0].Ran == nil || rows[0].Cause != "could not be started: ./check_fake not found" || rows[2].Answer != "degraded" || rows[2].Ran.Shell != "exit 4" {
 		t.Errorf("script rows read back: %+v", rows)
 	}
 }
