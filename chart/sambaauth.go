@@ -23,7 +23,7 @@ var sambaPasswordInShell = regexp.MustCompile(`(^|[\s;&|(/])(smbclient|rpcclient
 // --password PW. argv is what ps shows every user of the host, and the
 // record keeps it as the run rendered it: `[smbclient, //h/share, -U,
 // "alice%S3cretPw", -c, ls]` loaded, ran Consistent and left the password
-// in the record 4 times, with nothing said (testdata/wave-samba/shares).
+// in the record 4 times, with nothing said.
 // smbclient reads the password from PASSWD, which no argv shows and a run
 // masks, or from an authentication file (-A).
 //
