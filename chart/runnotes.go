@@ -13,8 +13,10 @@ package chart
 // --no-summary leave unsaid, ssh that checks no
 // host key, dig +short's
 // silence, getent's and host's codes, a checksum tool's --status, git status's untracked files, git config's read of no file named, test's silent 1, journalctl -q,
-// systemctl show of a unit without LoadState, or of its values alone by position),
-// what puts a password in argv (redis-cli -a, snmpget -A),
+// systemctl show of a unit without LoadState, or of its values alone by position,
+// smbstatus without --json),
+// what puts a password in argv (redis-cli -a, snmpget -A, smbclient -U user%pw)
+// or a password hash in the output a run keeps (pdbedit -w),
 // what reads the wrong span (a sampling tool's report since boot,
 // one frame of systemd-cgtop or top, ulimit's and prlimit's own limits, a
 // walk of one OID of the several given), what reads a record a file
@@ -25,7 +27,7 @@ package chart
 func (e *ExecSpec) RunWarnings() []string {
 	var out []string
 	for _, n := range []string{e.UnguardedPipeline(), e.CurlExitWithoutFail(), e.CurlPipedWithoutFail(), e.CurlBodyReadWithoutFail(), e.QuietGrepEndsPipe(), e.CurlManyURLs(), e.SSHHostUnchecked(), e.DigShortSilence(),
-		e.GetentNotFoundIsNoAnswer(), e.ResolverExitAnswer(), e.ChecksumStatusSilence(), e.GitStatusUntracked(), e.GitConfigUnscoped(), e.SilentFileTest(), e.JournalQuiet(), e.SystemctlShowWithoutLoadState(), e.SystemctlShowValuesByPosition(), e.SinceBootReport(), e.OneFrame(), e.OwnLimits(), e.RedisPasswordInArgv(), e.SNMPPassphraseInArgv(), e.SNMPWalkManyOIDs(), e.SNMPNextValueOnly(), e.FindNamesByLine(), e.SwallowedFailure(), e.SysctlIgnoresMissing(), e.SQLiteMakesMissingDatabase(), e.E2fsckWithoutForce(), e.DebsumsSilentOverNoDatabase(), e.DpkgVerifyExitAnswer(), e.CheckendEndDateAlone(), e.ClamscanPassesOverLimits(), e.ClamscanDepthLimit(), e.ClamscanErrorsUnsaid(), e.SyslogCount(), e.LastCutsNames(), e.JournalOfSshdAlone(), e.ShellReadsChartNames()} {
+		e.GetentNotFoundIsNoAnswer(), e.ResolverExitAnswer(), e.ChecksumStatusSilence(), e.GitStatusUntracked(), e.GitConfigUnscoped(), e.SilentFileTest(), e.JournalQuiet(), e.SystemctlShowWithoutLoadState(), e.SystemctlShowValuesByPosition(), e.SinceBootReport(), e.OneFrame(), e.OwnLimits(), e.RedisPasswordInArgv(), e.SNMPPassphraseInArgv(), e.SNMPWalkManyOIDs(), e.SNMPNextValueOnly(), e.FindNamesByLine(), e.SwallowedFailure(), e.SysctlIgnoresMissing(), e.SQLiteMakesMissingDatabase(), e.E2fsckWithoutForce(), e.DebsumsSilentOverNoDatabase(), e.DpkgVerifyExitAnswer(), e.CheckendEndDateAlone(), e.ClamscanPassesOverLimits(), e.ClamscanDepthLimit(), e.ClamscanErrorsUnsaid(), e.SyslogCount(), e.LastCutsNames(), e.JournalOfSshdAlone(), e.ShellReadsChartNames(), e.SmbstatusTable(), e.SambaPasswordInArgv(), e.PdbeditPrintsHashes()} {
 		if n != "" {
 			out = append(out, n)
 		}

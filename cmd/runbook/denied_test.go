@@ -694,6 +694,66 @@ stages:
 	}
 }
 
+// TestSambaConfigNotLoadedIsNoAnswer: smbstatus given an smb.conf it
+// cannot load (`-s /etc/samba/smb.cnf`, misspelt) says `Can't load
+// /etc/samba/smb.cnf - run testparm to debug it` on stderr, goes on with
+// its built-in defaults, reads the lock directory of no server that
+// runs, prints -L --json with no open_files and exits 0. A chart of files
+// held open past a limit, written `open_files ?? {}` as runbook's error
+// over the missing key advised, said `OK - no verdict rows`, Consistent,
+// over a file held open past the limit on the server the file sets up
+// (Samba 4.17; testdata/wave-samba/locks). It is a not-checked item now
+// (kind denied): Not sure, UNKNOWN. Samba's other lines (`locking.tdb not
+// initialised`, said of a server no client has reached) are not flagged.
+func TestSambaConfigNotLoadedIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, stderr string
+		flagged      bool
+	}{
+		{"misspelt smb.conf", `Can't load /etc/samba/smb.cnf - run testparm to debug it\n/run/samba/locking.tdb not initialised\nThis is normal if an SMB client has never connected to your server.`, true},
+		{"no client yet", `/run/samba/locking.tdb not initialised\nThis is normal if an SMB client has never connected to your server.`, false},
+	} {
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
+runbook: locks
+result: {kind: verdict/file, decider: Age, empty: answer, nagios: {critical: [stale]}}
+stages:
+  - id: locks
+    exec:
+      parse: json
+      shell: |
+        echo '{"timestamp": "2026-12-07T18:33:54.928601+0000", "version": "4.17.12-Debian", "smb_conf": "/etc/samba/smb.cnf"}'
+        printf "`+tc.stderr+`\n" >&2
+  - id: per
+    foreach:
+      items: 'values(locks.stdout.open_files ?? {})'
+      as: f
+      maxBranches: 100
+      stages:
+        - id: age
+          name: Age
+          decide:
+            rules:
+              - {when: 'len(f.opens) > 0', then: stale, label: held open}
+            default: {branch: stale, label: held open}
+          branches:
+            stale: [{id: s, verdict: {subject: f.filename, verdict: '"stale"'}}]
+`)
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		if !tc.flagged {
+			if r.code != 0 || strings.Contains(r.stdout, "did not check") {
+				t.Errorf("%s: exit %d; want 0, nothing flagged:\n%s", tc.name, r.code, r.stdout)
+			}
+			continue
+		}
+		const said = `stage "locks" did not check its output (it said on stderr that it could not load the configuration file it was given, and went on with its built-in defaults though it exited 0, so what it printed is the state of a server set up otherwise`
+		if r.code != 3 || !strings.HasPrefix(r.stdout, "locks UNKNOWN") || !strings.Contains(r.stdout, said) || !strings.Contains(r.stdout, "testparm -s FILE") {
+			t.Errorf("%s: exit %d; want 3, UNKNOWN, saying %s:\n%s", tc.name, r.code, said, r.stdout)
+		}
+	}
+}
+
 // TestBlankTableBesideStderrIsSaidOnce: kubectl get pods over a namespace
 // with none prints nothing on stdout and `No resources found in default
 // namespace.` on stderr, exit 0. Under parse: columns that blank text is

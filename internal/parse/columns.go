@@ -153,7 +153,7 @@ func (p *columns) parse(text string, r *recorder) any {
 		if head != nil || !p.header {
 			why := psqlFooter(s)
 			if why == "" {
-				why = psqlRuleLine(s, under)
+				why = psqlRuleLine(s, under, len(headFields))
 			}
 			if why != "" {
 				r.problem(i+1, s, why)

@@ -76,3 +76,23 @@ func TestRuleAboveATotalIsNotCalledPsqls(t *testing.T) {
 		t.Errorf("psql's rule under the header: %s; want it called psql's", res.FirstProblem)
 	}
 }
+
+// TestRuleUnderAWideHeaderIsNotCalledPsqls: smbstatus draws a rule of
+// dashes alone under each table's header of several columns, and parse:
+// columns called it "psql's rule under an aligned table's header" and
+// said to read psql's --csv. psql parts its columns' rules with a +, so
+// a rule of dashes alone under several columns is no psql's: it is still
+// a problem, said as a rule under the header.
+func TestRuleUnderAWideHeaderIsNotCalledPsqls(t *testing.T) {
+	t.Parallel()
+	smbstatus := "\nLocked files:\nPid          User(ID)   DenyMode   Access      R/W        Oplock           SharePath   Name   Time\n" +
+		"--------------------------------------------------------------------------------------------------\n"
+	res, _ := Parse(smbstatus, Spec{Mode: "columns", Options: map[string]any{"skip": 2}})
+	if res.Problems != 1 || strings.Contains(res.FirstProblem, "psql's rule") || !strings.Contains(res.FirstProblem, "a rule of dashes under the header") {
+		t.Errorf("smbstatus: %d problems (%s); want 1, a rule under the header, not psql's", res.Problems, res.FirstProblem)
+	}
+	res, _ = Parse(" relname | n\n---------+---\n t       | 1\n", Spec{Mode: "columns"})
+	if !strings.Contains(res.FirstProblem, "psql's rule") {
+		t.Errorf("psql's rule of two columns: %s; want it called psql's", res.FirstProblem)
+	}
+}

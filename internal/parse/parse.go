@@ -575,9 +575,19 @@ func psqlFooter(s string) string {
 // Right under the header it is psql's; anywhere else it parts the rows
 // from what follows (exiqsumm's rule above its TOTAL row), which is no
 // psql's, and is said as that (TestRuleAboveATotalIsNotCalledPsqls).
-func psqlRuleLine(s string, underHead bool) string {
-	if !psqlRule.MatchString(strings.TrimSpace(s)) {
+//
+// psql's rule under a header of several columns has a + where they part
+// ("----+----"); a rule of dashes alone under several is another tool's
+// (smbstatus draws one under each table), and called psql's it was told
+// to read psql's --csv (TestRuleUnderAWideHeaderIsNotCalledPsqls).
+// headCols is the header's count of words, 0 when there is none.
+func psqlRuleLine(s string, underHead bool, headCols int) string {
+	t := strings.TrimSpace(s)
+	if !psqlRule.MatchString(t) {
 		return ""
+	}
+	if underHead && headCols > 1 && !strings.Contains(t, "+") {
+		return "a rule of dashes under the header, not a row: cut it out (grep -v '^-*$'), or read the tool's machine-readable output where it has one (smbstatus --json, psql --csv)"
 	}
 	if !underHead {
 		return "a rule of dashes between the rows, not a row: the lines after it may be no rows of the table (exiqsumm's TOTAL is a sum of the rows above it); take the rows above it (cut the output at the rule, exiqsumm | sed '/^---*$/,$d', or filter the total out in the chart), or read the tool's machine-readable output where it has one"
