@@ -99,3 +99,15 @@ func printsEveryCertificate(argv []string) string {
 	}
 	return ""
 }
+
+// FirstCertificateNote is what `runbook plan` says of such a stage
+// (FirstCertificateOnly), "" of another: every run that ends as no
+// failure files its output as not checked, so the author learns it before
+// the first run.
+func (e *ExecSpec) FirstCertificateNote() string {
+	from := e.FirstCertificateOnly()
+	if from == "" {
+		return ""
+	}
+	return "it pipes every certificate of a keystore from " + from + " into openssl x509, which reads the first alone and passes over the rest in silence, so a run's output is one certificate's, not checked as the store's (first-certificate: Not sure); read them all with keytool -list -v, whose every 'Valid from: … until: …' line is one certificate's"
+}
