@@ -18,6 +18,7 @@ func TestTemplateReadingAnInputNamedAsASecretIsRefused(t *testing.T) {
 	}{
 		{"a password", "sshPassword", `"${sshPassword}"`, `c.yaml:8:33: stage "up": exec command argument 3: template part ${sshPassword} reads the input "sshPassword", whose name says it holds a secret, and a template puts it in argv, where ps shows it and the record keeps it: mark it secret: true and pass it with envFrom: {SSH_PASSWORD: sshPassword} (the command reads $SSH_PASSWORD; sshpass -e reads $SSHPASS) or stdin: sshPassword`},
 		{"a token inside a header", "apiToken", `"Authorization: Bearer ${apiToken}"`, `reads the input "apiToken", whose name says it holds a secret`},
+		{"keytool's store password, named as keytool names it", "storepass", `"${storepass}"`, `reads the input "storepass", whose name says it holds a secret`},
 		{"where the key is", "keyFile", `"${keyFile}"`, ""},
 		{"a key, most often its path (ssh -i)", "sshKey", `"${sshKey}"`, ""},
 		{"a host", "host", `"${host}"`, ""},

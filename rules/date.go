@@ -94,6 +94,12 @@ func dateFunc(args ...any) (any, error) {
 		return nil, err
 	}
 	if name, off := t.Zone(); off == 0 && name != "" && name != "UTC" && name != "GMT" && t.Location() != time.UTC && t.Location() != time.Local && !givenZone(args, t.Location()) {
+		if z := zoneGiven(args); z != "" {
+			// The advice below was followed already: the abbreviation is
+			// one the program writes (Java's BRT for America/Sao_Paulo,
+			// which the zone data writes -03), not one the data knows.
+			return nil, fmt.Errorf("date(%q): the zone %q is not an abbreviation the zone data of %s knows (a program with zone names of its own, Java's keytool, writes some it does not), and Go would read it as UTC; have the command print UTC or a numeric offset (keytool -J-Duser.timezone=UTC, date -u, date -R), or replace the abbreviation in the text with its offset and read it with -0700 in the layout", dateText(args), name, z)
+		}
 		return nil, fmt.Errorf("date(%q): the zone %q has no offset this machine knows, and Go would read it as UTC; give the zone's name as date's third argument (date(x, layout, \"Europe/Berlin\")), or have the command print a numeric offset (date -R, date --rfc-3339=seconds)", dateText(args), name)
 	}
 	return t, nil
@@ -275,6 +281,20 @@ func givenZone(args []any, loc *time.Location) bool {
 		}
 	}
 	return false
+}
+
+// zoneGiven is the zone date was given, a location first or a name
+// third, "" when none.
+func zoneGiven(args []any) string {
+	if l, ok := args[0].(*time.Location); ok {
+		return l.String()
+	}
+	if len(args) == 3 {
+		if z, ok := args[2].(string); ok {
+			return z
+		}
+	}
+	return ""
 }
 
 // dateText is the text date was asked to read.

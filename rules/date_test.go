@@ -34,6 +34,23 @@ func TestDateRefusesAZoneItKnowsNoOffsetFor(t *testing.T) {
 	})
 }
 
+// TestDateZoneGivenButAbbreviationUnknownSaysSo: keytool on a host in
+// America/Sao_Paulo prints "BRT", which the zone data does not name (it
+// writes -03). The refusal told the author to give the zone's name as
+// date's third argument, and given it, said the same again: the advice was
+// no way out. With a zone given, it says the abbreviation is not one that
+// zone's data knows and to have the command print UTC or an offset.
+func TestDateZoneGivenButAbbreviationUnknownSaysSo(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{"until": "Sat Dec 12 15:32:30 BRT 2026", "layout": "Mon Jan 02 15:04:05 MST 2006"}
+	const why = `the zone "BRT" is not an abbreviation the zone data of America/Sao_Paulo knows`
+	runOutcomes(t, env, []outcomeCase{
+		{`date(until, layout, "America/Sao_Paulo") < now()`, false, why},
+		{`date(timezone("America/Sao_Paulo"), until, layout) < now()`, false, why},
+		{`date(until, layout) < now()`, false, `the zone "BRT" has no offset this machine knows`},
+	})
+}
+
 // TestDateRefusesATimeWithNoZone: an application log's last stamp,
 // "2026-12-06 10:30:00" in its host's time (Berlin: 09:30 UTC), read by
 // date() as 10:30 UTC, so at 10:25 UTC a log silent for 55 minutes read as

@@ -305,6 +305,10 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, argv []string, re
 	if uid := rsyncOwnersUncompared(es, res, row, stubbed); uid > 0 {
 		rs.fileLedger(record.RsyncOwnersEntry(path, uid))
 	}
+	if from := es.FirstCertificateOnly(); from != "" && answeredAsNoFailure(res, row) {
+		// Whatever x509 printed: it is one certificate's of several.
+		rs.fileLedger(record.FirstCertificateEntry(path, from))
+	}
 	if line, n := ldifFolded(es, res, row, stdout); n > 0 {
 		// Beside whatever else is said: a value read cut in two is
 		// wrong whatever the rest of the output holds.

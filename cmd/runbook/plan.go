@@ -473,7 +473,7 @@ func (pl *planner) exec(ps *planStage, es *chart.ExecSpec) {
 		ps.Answers = append(ps.Answers, planAnswer{Code: b.Bit, Word: b.Word, Bit: true, Relayed: es.RelaysCode(255)})
 	}
 	// what a run warns of, then what only a run's outcome can show
-	notes := append(es.RunWarnings(), es.PipedAnswerNote(), es.HiddenSubstitutionsNote(), es.InheritedLocaleNote(), es.ExitBitsAscendingNote())
+	notes := append(es.RunWarnings(), es.PipedAnswerNote(), es.HiddenSubstitutionsNote(), es.InheritedLocaleNote(), es.ExitBitsAscendingNote(), es.FirstCertificateNote())
 	ps.Note = strings.Join(slices.DeleteFunc(notes, func(n string) bool { return n == "" }), "; ")
 	name := "bash" // proc runs a shell: line as bash -e -o pipefail -c
 	if es.Shell != "" {

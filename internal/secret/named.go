@@ -8,7 +8,8 @@ import (
 // NamedSecret says whether an environment variable's name says it holds a
 // secret whole: a word of it (split at '_', in any case) is TOKEN, SECRET,
 // PASSWORD, PASSWD, PASSPHRASE, PASS, SSHPASS or PWD (not the shell's own
-// PWD and OLDPWD, a folder), or it ends in KEY, APIKEY or AUTH
+// PWD and OLDPWD, a folder) or ends in keytool's STOREPASS or KEYPASS
+// (storepass, keypass, truststorepass), or it ends in KEY, APIKEY or AUTH
 // (redis-cli's REDISCLI_AUTH, a password; AUTH_METHOD is no secret, and
 // SSH_AUTH_SOCK ends in SOCK). A name whose last word
 // says it holds where the secret is (FILE, PATH, DIR, SOCK, URL, ID) is
@@ -17,6 +18,7 @@ import (
 //	VAULT_TOKEN, GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY   secret
 //	MYSQL_PWD, PGPASSWORD, STRIPE_API_KEY             secret
 //	DB_PASS, SMTP_PASS, SSHPASS                       secret
+//	STOREPASS, KEYPASS, TRUSTSTOREPASS                secret
 //	REDISCLI_AUTH, BASIC_AUTH                         secret
 //	PWD, VAULT_TOKEN_FILE, AWS_ACCESS_KEY_ID          not
 //	SSH_AUTH_SOCK, KUBECONFIG, https_proxy            not
@@ -39,6 +41,10 @@ func NamedSecret(name string) bool {
 		case strings.HasSuffix(w, "PASSWORD"): // PGPASSWORD
 			return true
 		case w == "PASS" || w == "SSHPASS": // DB_PASS, SMTP_PASS; sshpass -e's SSHPASS
+			return true
+		case strings.HasSuffix(w, "STOREPASS") || strings.HasSuffix(w, "KEYPASS"):
+			// keytool's own words, which a chart names its input after:
+			// storepass, keypass, srcstorepass, truststorepass
 			return true
 		case w == "PWD":
 			return name != "PWD" && name != "OLDPWD"

@@ -18,6 +18,8 @@ func TestNamedSecret(t *testing.T) {
 		"https_proxy": false, "HOME": false, "PASSWORD_PATH": false,
 		"TOKENIZER": false, "KEYBOARD": false, "SECRETARY": false,
 		"PASSENGER_ROOT": false, "PROXY_BYPASS": false, "COMPASS": false,
+		"STOREPASS": true, "keypass": true, "TRUSTSTOREPASS": true, "SRCSTOREPASS": true,
+		"STOREPASS_FILE": false, "KEYSTORE_TYPE": false,
 	} {
 		if got := NamedSecret(name); got != want {
 			t.Errorf("NamedSecret(%q) = %v, want %v", name, got, want)
