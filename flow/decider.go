@@ -10,8 +10,10 @@ import (
 
 // evaluate runs a decider's or selector's rules (or its Go function) as one
 // stage execution and commits the evidence. A decider that may keep its
-// decisions compact, with no recorder waiting for their evidence, commits
-// the compact decision and returns no evidence: chosen is its branch. at
+// decisions compact, with no recorder waiting for their evidence (none,
+// or only recorders that read compact decisions, which end sends it to),
+// commits the compact decision and returns no evidence: chosen is its
+// branch. at
 // is the execution's number, for spelling its path (frame.spell) where it
 // is needed: a decision that goes well is seldom named.
 func (r *runner) evaluate(ctx context.Context, f *frame, n *node) (ev *decide.Evidence, chosen []string, at int, err error) {

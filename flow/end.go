@@ -38,7 +38,8 @@ func (f *frame) begin(n *node, announce bool) execution {
 //
 //	commit      always, one per execution: the net writes, the decision's
 //	            evidence (ev), the attempt, the error's text
-//	Decision    the decision or selection event, when ev is set and it held
+//	Decision    the decision or selection event, when ev is set and it held;
+//	            a decision kept compact, to the recorders that read it so
 //	StageEnd    when its start was announced
 //	failure     err recorded (an Error event) and returned as the run's
 //	            error; a *RunError is a failure already recorded where it
