@@ -39,6 +39,12 @@ func testMain(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
+	// open to all, so a test may run the binary as another user
+	// (runAsUser) without writing a copy of it while others fork
+	if err := os.Chmod(dir, 0o755); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
 	binary = filepath.Join(dir, "runbook")
 	build := exec.Command("go", "build", "-o", binary, ".")
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr

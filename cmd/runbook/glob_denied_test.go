@@ -16,25 +16,15 @@ import (
 // runAsUser runs the runbook binary in dir as a user who is refused
 // what a test made unreadable: the test's own user, or nobody (65534)
 // where it runs as root, whom permissions do not stop. dir (a
-// t.TempDir) and the binary's copy are opened to all so nobody can reach
-// them.
+// t.TempDir) is opened to all so nobody can reach it; the binary's
+// folder was opened by TestMain. The binary is not copied here: a copy
+// written while a parallel test forked was held open for writing by that
+// child until its exec, and running it failed "text file busy" (CI, stop
+// 42).
 func runAsUser(t *testing.T, dir string, args ...string) result {
 	t.Helper()
-	bin := binary
 	var cred *syscall.Credential
 	if os.Geteuid() == 0 {
-		own := filepath.Join(dir, "bin")
-		if err := os.MkdirAll(own, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		raw, err := os.ReadFile(binary)
-		if err != nil {
-			t.Fatal(err)
-		}
-		bin = filepath.Join(own, "runbook")
-		if err := os.WriteFile(bin, raw, 0o755); err != nil {
-			t.Fatal(err)
-		}
 		// t.TempDir's two folders (its test's, then 001), both 0700,
 		// never a folder above them; nobody writes its record in dir
 		if err := os.Chmod(filepath.Dir(dir), 0o755); err != nil {
@@ -47,7 +37,7 @@ func runAsUser(t *testing.T, dir string, args ...string) result {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd := exec.CommandContext(ctx, binary, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "NO_COLOR=1", "HOME="+dir)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
