@@ -201,18 +201,19 @@ func Assemble(r Run) *Record {
 		// they are not rows) is judged here: a paused run has written no
 		// row yet, a failed one says why it has none.
 		if fres.Status == flow.StatusCompleted && rec.Verdicts.RowsTotal == 0 && rec.Verdicts.RowsDropped == 0 {
-			switch gap := declaredGap(rec.Coverage); {
+			gap, how := declaredGap(rec.Coverage)
+			switch {
 			case !p.EmptyAnswer && !emptySaid(rec.Coverage):
 				items = append(items, emptyItem())
 			case p.EmptyAnswer && gap != "":
 				// The chart's answer of none holds only over all it looked at.
-				items = append(items, emptyOverGapItem(gap))
+				items = append(items, emptyOverGapItem(gap, how))
 			case gap != "" && absenceSaid(rec.Coverage):
 				// So does a stage's declared absence: examples/logscan found
 				// no FATAL line in the live log and declared it did not read
 				// the rotated ones, and the check said OK - no verdict rows,
 				// where under result.empty the same run was UNKNOWN.
-				items = append(items, absenceOverGapItem(gap))
+				items = append(items, absenceOverGapItem(gap, how))
 			case p.EmptyAnswer && len(Unanswered(rec.Scripts)) == 0:
 				// None found is the chart's answer only where every
 				// script it rests on answered: over a grep that failed
@@ -367,32 +368,49 @@ func emptySaid(ledger []coverage.Entry) bool {
 	return false
 }
 
-// declaredGap is the path of the first stage whose own coverage
-// declaration says it left something unchecked (af_coverage's
-// not_checked or cannot_cover, items of no runtime kind), or "".
-func declaredGap(ledger []coverage.Entry) string {
+// declaredGap is the path of the first stage that said it left part of
+// what it looked at unchecked, and how it said so; "" when none did. A
+// stage's own coverage declaration says so (af_coverage's not_checked or
+// cannot_cover, items of no runtime kind), as does an item of a kind
+// whose rows stand but whose ground is not whole (leavesPart).
+func declaredGap(ledger []coverage.Entry) (path, how string) {
 	for _, e := range ledger {
 		if len(e.CannotCover) > 0 {
-			return e.Path
+			return e.Path, "declared it did not check part of it"
 		}
 		for _, it := range e.NotChecked {
-			if it.Kind == "" {
-				return e.Path
+			switch {
+			case it.Kind == "":
+				return e.Path, "declared it did not check part of it"
+			case leavesPart(it.Kind):
+				return e.Path, "did not check all of " + it.What + " (" + it.Kind + ")"
 			}
 		}
 	}
-	return ""
+	return "", ""
+}
+
+// leavesPart says whether a not-checked item of this kind leaves ground
+// unchecked without unjudging the rows the run did write (so it is none of
+// NotJudged's): a ClamAV scan's errors beside the files it found (each
+// FOUND row stands), a coverage declaration the record could not read.
+// A table with no rows is no answer of none over it: a check of infected
+// files that leaves out a vendor's known false positive said `OK - no
+// verdict rows` over a folder clamscan could not open
+// (TestEmptyAnswerOverScanErrorsIsNoOK).
+func leavesPart(kind string) bool {
+	return kind == ItemScanErrors || kind == ItemUnreadDeclaration
 }
 
 // emptyOverGapItem says a table with no rows is no answer of none though
-// the chart says no rows is its answer (result.empty): a stage declared
-// it did not check part of what it looked at, and the rows it would have
+// the chart says no rows is its answer (result.empty): a stage said it
+// did not check part of what it looked at, and the rows it would have
 // written are not there to hold a state. A check of long transactions,
 // its role blind to other roles' xact_start, said OK over one a day old.
-func emptyOverGapItem(stage string) coverage.Item {
+func emptyOverGapItem(stage, how string) coverage.Item {
 	return coverage.Item{
 		What: "any subject",
-		Why:  "the run wrote no verdict row, and no rows is this chart's answer (result.empty) only over all it looked at: stage " + strconv.Quote(stage) + " declared it did not check part of it",
+		Why:  "the run wrote no verdict row, and no rows is this chart's answer (result.empty) only over all it looked at: stage " + strconv.Quote(stage) + " " + how,
 		Kind: ItemEmpty,
 	}
 }
@@ -409,12 +427,12 @@ func absenceSaid(ledger []coverage.Entry) bool {
 }
 
 // absenceOverGapItem says a table with no rows is no answer of none where
-// a stage declared it found none and a stage declared it did not check
-// part of what it looked at (TestAbsenceOverAGapIsNoAnswerOfNone).
-func absenceOverGapItem(stage string) coverage.Item {
+// a stage declared it found none and a stage said it did not check part
+// of what it looked at (TestAbsenceOverAGapIsNoAnswerOfNone).
+func absenceOverGapItem(stage, how string) coverage.Item {
 	return coverage.Item{
 		What: "any subject",
-		Why:  "the run wrote no verdict row, and a declared absence (none found) holds only over all it looked at: stage " + strconv.Quote(stage) + " declared it did not check part of it",
+		Why:  "the run wrote no verdict row, and a declared absence (none found) holds only over all it looked at: stage " + strconv.Quote(stage) + " " + how,
 		Kind: ItemEmpty,
 	}
 }

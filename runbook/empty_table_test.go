@@ -176,3 +176,43 @@ stages:
 		}
 	}
 }
+
+// TestEmptyAnswerOverAnUnreadDeclarationIsNoOK: a stage's coverage
+// declaration the record could not read (a not_checked that is no list)
+// may have said it left ground unchecked; a table with no rows under
+// result.empty: answer was OK over it. It is no answer of none now.
+func TestEmptyAnswerOverAnUnreadDeclarationIsNoOK(t *testing.T) {
+	t.Parallel()
+	const src = `version: 1
+runbook: xact-age
+result: {kind: verdict/xacts, empty: answer}
+stages:
+  - id: xacts
+    exec:
+      shell: |
+        printf '%s\n' '{"xacts": []}'
+      parse: json
+  - id: seen
+    set:
+      visibility: '{"af_coverage": {"not_checked": DECL}}'
+  - id: per
+    foreach:
+      items: xacts.stdout.xacts
+      maxBranches: 10
+      stages:
+        - {id: mark, verdict: {subject: string(item.pid), verdict: '"too-long"'}}
+`
+	for _, tc := range []struct {
+		decl  string
+		state gate.State
+	}{
+		{`[]`, gate.OK},
+		{`"the sessions of other roles"`, gate.Unknown},
+	} {
+		rb := parse(t, strings.Replace(src, "DECL", tc.decl, 1))
+		rec := exec(t, rb, nil)
+		if got := gate.Judge(rec, gate.MappingOf(rb.Spec())).State; got != tc.state {
+			t.Errorf("not_checked %s: check state %s, want %s: %s", tc.decl, got, tc.state, rec.Assessment.Line)
+		}
+	}
+}

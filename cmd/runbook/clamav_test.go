@@ -77,6 +77,52 @@ func TestClamAVScanErrorsAreNoWholeAnswer(t *testing.T) {
 	nagiosSays(t, dir, "a whole scan", "av CRITICAL - 1 infected (/srv/pub/bad.bin)", 2, "Consistent", "exec", clamavChart(t, dir, "whole", whole), "--format", "nagios")
 }
 
+// TestEmptyAnswerOverScanErrorsIsNoOK: a check of infected files that
+// leaves out a vendor's known false positive (result.empty: answer) over
+// clamscan exit 1 with `/srv/locked: Can't open directory.` and the one
+// FOUND line it left out said `OK - no verdict rows`, exit 0, beside a
+// Not sure standing: the scan-errors item leaves the FOUND rows standing,
+// so it was none of NotJudged's, and no rows was taken for the chart's
+// answer over a folder never opened. Now no rows is no answer there:
+// UNKNOWN. The same scan whole is OK (wave-av's design question).
+func TestEmptyAnswerOverScanErrorsIsNoOK(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	fp := "/srv/tools/agent.exe: PUA.Win.Tool.Vendor FOUND\n"
+	chart := func(name, tool string) string {
+		return writeChart(t, dir, name+".yaml", `version: 1
+runbook: av
+result: {kind: verdict/file, empty: answer, nagios: {critical: [infected]}}
+stages:
+  - id: scan
+    exec:
+      command: [`+tool+`, -r, --alert-exceeds-max, /srv]
+      exitCodes: {0: clean, 1: found}
+      parse: lines
+  - id: per
+    foreach:
+      items: 'map(filter(scan.stdout, # endsWith " FOUND" && !(# contains "PUA.Win.Tool.Vendor")), split(#, ": ", 2)[0])'
+      as: f
+      maxBranches: 100
+      stages:
+        - {id: i, verdict: {subject: f, verdict: '"infected"'}}
+`)
+	}
+	for _, tc := range []struct {
+		name, stdout, status string
+		code                 int
+		said                 string
+	}{
+		{"a folder it could not open", "/srv/locked: Can't open directory.\n" + fp, "av UNKNOWN - no verdict rows: nothing was judged", 3,
+			`only over all it looked at: stage "scan" did not check all of its output (scan-errors)`},
+		{"whole", fp, "av OK - no verdict rows", 0, "Consistent"},
+	} {
+		name := strings.ReplaceAll(tc.name, " ", "-")
+		tool := fakeTool(t, filepath.Join(dir, name, "clamscan"), tc.stdout, "", 1)
+		nagiosSays(t, dir, tc.name, tc.status, tc.code, tc.said, "exec", chart(name, tool), "--format", "nagios")
+	}
+}
+
 // TestClamAVStaleSignaturesAreNoAnswer: clamscan over a daily.cvd a
 // month old (a host with no network for freshclam) writes `LibClamAV
 // Warning: ***  The virus database is older than 7 days!  ***` on
