@@ -201,24 +201,25 @@ func Assemble(r Run) *Record {
 		// they are not rows) is judged here: a paused run has written no
 		// row yet, a failed one says why it has none.
 		if fres.Status == flow.StatusCompleted && rec.Verdicts.RowsTotal == 0 && rec.Verdicts.RowsDropped == 0 {
-			gap, how := declaredGap(rec.Coverage)
-			switch {
+			switch gap := declaredGap(rec.Coverage); {
 			case !p.EmptyAnswer && !emptySaid(rec.Coverage):
 				items = append(items, emptyItem())
 			case p.EmptyAnswer && gap != "":
 				// The chart's answer of none holds only over all it looked at.
-				items = append(items, emptyOverGapItem(gap, how))
+				items = append(items, emptyOverGapItem(gap))
 			case gap != "" && absenceSaid(rec.Coverage):
 				// So does a stage's declared absence: examples/logscan found
 				// no FATAL line in the live log and declared it did not read
 				// the rotated ones, and the check said OK - no verdict rows,
 				// where under result.empty the same run was UNKNOWN.
-				items = append(items, absenceOverGapItem(gap, how))
-			case p.EmptyAnswer && len(Unanswered(rec.Scripts)) == 0:
+				items = append(items, absenceOverGapItem(gap))
+			case p.EmptyAnswer && len(Unanswered(rec.Scripts)) == 0 && !leftUnchecked(rec.Coverage):
 				// None found is the chart's answer only where every
-				// script it rests on answered: over a grep that failed
-				// (exit 2, its pattern read as an option) the sentence said
-				// "nothing to report" beside a Not sure standing.
+				// script it rests on answered and no stage left ground
+				// unchecked: over a grep that failed (exit 2, its pattern
+				// read as an option) the sentence said "nothing to report"
+				// beside a Not sure standing, and so it did over a folder
+				// clamscan could not open.
 				rec.Verdicts.EmptyAnswer = true
 			}
 		}
@@ -352,13 +353,15 @@ func NotJudged(kind string) bool { return slices.Contains(notJudged, kind) }
 
 // emptySaid says whether the ledger already says why a verdict set may
 // have no rows: a stage declared an absence (it looked and found none: a
-// read: of no file is one) or an item left subjects unjudged. The empty
-// item would only say it again.
+// read: of no file is one) or an item left subjects unjudged
+// (NotJudged). The empty item would only say it again. An item that left
+// ground unchecked beside rows it lets stand (leavesPart) says no such
+// thing.
 func emptySaid(ledger []coverage.Entry) bool {
+	if absenceSaid(ledger) {
+		return true
+	}
 	for _, e := range ledger {
-		if e.Kind == coverage.KindAbsence {
-			return true
-		}
 		for _, it := range e.NotChecked {
 			if NotJudged(it.Kind) {
 				return true
@@ -366,28 +369,6 @@ func emptySaid(ledger []coverage.Entry) bool {
 		}
 	}
 	return false
-}
-
-// declaredGap is the path of the first stage that said it left part of
-// what it looked at unchecked, and how it said so; "" when none did. A
-// stage's own coverage declaration says so (af_coverage's not_checked or
-// cannot_cover, items of no runtime kind), as does an item of a kind
-// whose rows stand but whose ground is not whole (leavesPart).
-func declaredGap(ledger []coverage.Entry) (path, how string) {
-	for _, e := range ledger {
-		if len(e.CannotCover) > 0 {
-			return e.Path, "declared it did not check part of it"
-		}
-		for _, it := range e.NotChecked {
-			switch {
-			case it.Kind == "":
-				return e.Path, "declared it did not check part of it"
-			case leavesPart(it.Kind):
-				return e.Path, "did not check all of " + it.What + " (" + it.Kind + ")"
-			}
-		}
-	}
-	return "", ""
 }
 
 // leavesPart says whether a not-checked item of this kind leaves ground
@@ -402,17 +383,49 @@ func leavesPart(kind string) bool {
 	return kind == ItemScanErrors || kind == ItemUnreadDeclaration
 }
 
+// declaredGap is the path of the first stage whose own coverage
+// declaration says it left something unchecked (af_coverage's
+// not_checked or cannot_cover, items of no runtime kind), or "".
+func declaredGap(ledger []coverage.Entry) string {
+	for _, e := range ledger {
+		if len(e.CannotCover) > 0 {
+			return e.Path
+		}
+		for _, it := range e.NotChecked {
+			if it.Kind == "" {
+				return e.Path
+			}
+		}
+	}
+	return ""
+}
+
 // emptyOverGapItem says a table with no rows is no answer of none though
-// the chart says no rows is its answer (result.empty): a stage said it
-// did not check part of what it looked at, and the rows it would have
+// the chart says no rows is its answer (result.empty): a stage declared
+// it did not check part of what it looked at, and the rows it would have
 // written are not there to hold a state. A check of long transactions,
 // its role blind to other roles' xact_start, said OK over one a day old.
-func emptyOverGapItem(stage, how string) coverage.Item {
+func emptyOverGapItem(stage string) coverage.Item {
 	return coverage.Item{
 		What: "any subject",
-		Why:  "the run wrote no verdict row, and no rows is this chart's answer (result.empty) only over all it looked at: stage " + strconv.Quote(stage) + " " + how,
+		Why:  "the run wrote no verdict row, and no rows is this chart's answer (result.empty) only over all it looked at: stage " + strconv.Quote(stage) + " declared it did not check part of it",
 		Kind: ItemEmpty,
 	}
+}
+
+// leftUnchecked says whether a not-checked item of the ledger leaves
+// subjects unjudged or ground unchecked (NotJudged, leavesPart): a table
+// with no rows is then no answer of none, whatever the chart says of
+// none.
+func leftUnchecked(ledger []coverage.Entry) bool {
+	for _, e := range ledger {
+		for _, it := range e.NotChecked {
+			if NotJudged(it.Kind) || leavesPart(it.Kind) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // absenceSaid says whether a stage declared an absence (it looked and
@@ -427,12 +440,12 @@ func absenceSaid(ledger []coverage.Entry) bool {
 }
 
 // absenceOverGapItem says a table with no rows is no answer of none where
-// a stage declared it found none and a stage said it did not check part
-// of what it looked at (TestAbsenceOverAGapIsNoAnswerOfNone).
-func absenceOverGapItem(stage, how string) coverage.Item {
+// a stage declared it found none and a stage declared it did not check
+// part of what it looked at (TestAbsenceOverAGapIsNoAnswerOfNone).
+func absenceOverGapItem(stage string) coverage.Item {
 	return coverage.Item{
 		What: "any subject",
-		Why:  "the run wrote no verdict row, and a declared absence (none found) holds only over all it looked at: stage " + strconv.Quote(stage) + " " + how,
+		Why:  "the run wrote no verdict row, and a declared absence (none found) holds only over all it looked at: stage " + strconv.Quote(stage) + " declared it did not check part of it",
 		Kind: ItemEmpty,
 	}
 }

@@ -107,7 +107,7 @@ func newUnjudging(b *Behind) *unjudging {
 	}
 	for _, e := range b.Ledger {
 		for _, it := range UncheckedOf(e) {
-			if !it.Empty {
+			if !it.Empty && !it.Part {
 				// a foreach's own gap is matched by what a row read alone
 				add(e.Path, e.Path+" did not check "+it.What, !it.Foreach)
 			}
@@ -274,6 +274,12 @@ type UncheckedItem struct {
 	// Foreach marks a foreach's own gap (ForeachOwn): of what reads its
 	// gathered value, not of the items it ran.
 	Foreach bool
+	// Part marks ground left unchecked beside rows that stand (a kind
+	// leavesPart names: each FOUND line of a ClamAV scan with errors is a
+	// signature matched): no row is marked unjudged for it, but a check is
+	// no better than UNKNOWN over it, so a CRITICAL row stays CRITICAL and
+	// an OK is no OK.
+	Part bool
 }
 
 // ForeachOwn says whether a ledger item of this kind is a foreach's own
@@ -291,7 +297,8 @@ func ForeachOwn(kind string) bool {
 // UncheckedOf is the ONE reading of which items of a ledger entry leave
 // a subject unjudged, in order: a read: that found no file (FoundNoFile:
 // a glob's [] is every subject a foreach over it judges), each
-// not-checked item of a kind NotJudged lists, and the period a stage was
+// not-checked item of a kind NotJudged lists or leavesPart names (Part),
+// and the period a stage was
 // asked about that its source did not hold whole (a log check over two
 // hours of a journal that held the last thirty minutes found no error in
 // the ninety it never saw). A Nagios check's Unchecked (internal/gate)
@@ -302,8 +309,8 @@ func UncheckedOf(e coverage.Entry) []UncheckedItem {
 	}
 	var out []UncheckedItem
 	for _, it := range e.NotChecked {
-		if NotJudged(it.Kind) {
-			out = append(out, UncheckedItem{What: it.What, Why: it.Why, Empty: it.Kind == ItemEmpty, Foreach: ForeachOwn(it.Kind)})
+		if NotJudged(it.Kind) || leavesPart(it.Kind) {
+			out = append(out, UncheckedItem{What: it.What, Why: it.Why, Empty: it.Kind == ItemEmpty, Foreach: ForeachOwn(it.Kind), Part: leavesPart(it.Kind)})
 		}
 	}
 	if p := e.Period; p != nil && p.Verdict != coverage.Covered {

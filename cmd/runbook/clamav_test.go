@@ -41,7 +41,8 @@ stages:
 // beside one scanned (`WARNING: /srv/nope: Can't access file` on
 // stderr), and a file whose name holds a line end, whose row named the
 // part after it. Now a not-checked item (scan-errors): the rows stand,
-// CRITICAL, and the standing is Not sure. A whole scan is Consistent.
+// CRITICAL, the check names the stage that did not check everything, and
+// the standing is Not sure. A whole scan is Consistent.
 func TestClamAVScanErrorsAreNoWholeAnswer(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -70,8 +71,8 @@ func TestClamAVScanErrorsAreNoWholeAnswer(t *testing.T) {
 	} {
 		tool := fakeTool(t, filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-"), tc.tool), tc.stdout, tc.stderr, 1)
 		chart := clamavChart(t, dir, strings.ReplaceAll(tc.name, " ", "-"), tool)
-		nagiosSays(t, dir, tc.name, "av CRITICAL - 1 infected", 2, tc.said, "exec", chart, "--format", "nagios")
-		nagiosSays(t, dir, tc.name, "av CRITICAL - 1 infected", 2, "Not sure", "exec", chart, "--format", "nagios")
+		nagiosSays(t, dir, tc.name, "av CRITICAL - 1 stage did not check everything (scan), 1 infected", 2, tc.said, "exec", chart, "--format", "nagios")
+		nagiosSays(t, dir, tc.name, "av CRITICAL - 1 stage did not check everything (scan), 1 infected", 2, "Not sure", "exec", chart, "--format", "nagios")
 	}
 	whole := fakeTool(t, filepath.Join(dir, "whole", "clamscan"), found+summary(""), "", 1)
 	nagiosSays(t, dir, "a whole scan", "av CRITICAL - 1 infected (/srv/pub/bad.bin)", 2, "Consistent", "exec", clamavChart(t, dir, "whole", whole), "--format", "nagios")
@@ -80,11 +81,14 @@ func TestClamAVScanErrorsAreNoWholeAnswer(t *testing.T) {
 // TestEmptyAnswerOverScanErrorsIsNoOK: a check of infected files that
 // leaves out a vendor's known false positive (result.empty: answer) over
 // clamscan exit 1 with `/srv/locked: Can't open directory.` and the one
-// FOUND line it left out said `OK - no verdict rows`, exit 0, beside a
-// Not sure standing: the scan-errors item leaves the FOUND rows standing,
-// so it was none of NotJudged's, and no rows was taken for the chart's
-// answer over a folder never opened. Now no rows is no answer there:
-// UNKNOWN. The same scan whole is OK (wave-av's design question).
+// FOUND line it left out said `OK - no verdict rows`, exit 0, and the
+// table "nothing to report", beside a Not sure standing: the scan-errors
+// item leaves the FOUND rows standing, so it was none of NotJudged's and
+// no check counted it. So did a table of a row per file clamscan printed
+// OK. Now the item holds a check to no better than UNKNOWN (a CRITICAL
+// row stays CRITICAL, TestClamAVScanErrorsAreNoWholeAnswer), and no rows
+// is no answer of none over it. The same scans whole are OK (wave-av's
+// design question).
 func TestEmptyAnswerOverScanErrorsIsNoOK(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -101,11 +105,11 @@ stages:
       parse: lines
   - id: per
     foreach:
-      items: 'map(filter(scan.stdout, # endsWith " FOUND" && !(# contains "PUA.Win.Tool.Vendor")), split(#, ": ", 2)[0])'
+      items: 'filter(scan.stdout, # endsWith ": OK" || # endsWith " FOUND" && !(# contains "PUA.Win.Tool.Vendor"))'
       as: f
       maxBranches: 100
       stages:
-        - {id: i, verdict: {subject: f, verdict: '"infected"'}}
+        - {id: i, verdict: {subject: 'split(f, ": ", 2)[0]', verdict: 'f endsWith ": OK" ? "ok" : "infected"'}}
 `)
 	}
 	for _, tc := range []struct {
@@ -113,13 +117,20 @@ stages:
 		code                 int
 		said                 string
 	}{
-		{"a folder it could not open", "/srv/locked: Can't open directory.\n" + fp, "av UNKNOWN - no verdict rows: nothing was judged", 3,
-			`only over all it looked at: stage "scan" did not check all of its output (scan-errors)`},
+		{"a folder it could not open", "/srv/locked: Can't open directory.\n" + fp, "av UNKNOWN - 1 stage did not check everything (scan), no verdict rows", 3,
+			`"/srv/locked: Can't open directory."`},
 		{"whole", fp, "av OK - no verdict rows", 0, "Consistent"},
+		{"rows of files it read, a folder it could not open", "/srv/a.txt: OK\n/srv/locked: Can't open directory.\n" + fp, "av UNKNOWN - 1 stage did not check everything (scan), 1 ok", 3,
+			`"/srv/locked: Can't open directory."`},
+		{"rows of files it read, whole", "/srv/a.txt: OK\n" + fp, "av OK - 1 ok", 0, "Consistent"},
 	} {
 		name := strings.ReplaceAll(tc.name, " ", "-")
+		name = strings.ReplaceAll(name, ",", "")
 		tool := fakeTool(t, filepath.Join(dir, name, "clamscan"), tc.stdout, "", 1)
 		nagiosSays(t, dir, tc.name, tc.status, tc.code, tc.said, "exec", chart(name, tool), "--format", "nagios")
+		if r := runCLI(t, dir, "exec", filepath.Join(dir, name+".yaml")); tc.code != 0 && strings.Contains(r.stdout, "nothing to report") {
+			t.Errorf("%s: the table calls no rows the chart's answer over a scan not whole:\n%s", tc.name, r.stdout)
+		}
 	}
 }
 
