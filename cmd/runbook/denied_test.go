@@ -1512,3 +1512,41 @@ stages:
 		}
 	}
 }
+
+// TestHAProxyStateFileIsNoGapOfItsCheck: `haproxy -c` over a config that
+// names a server-state-file (load-server-state-from-file global) warns
+// `Can't open global server state file '/var/lib/haproxy/server-state':
+// No such file or directory` until a reload has written one, and says
+// `Configuration file is valid`, exit 0. The missing file read as output
+// left out: valid, Not sure, UNKNOWN, on every fresh host (HAProxy 2.6,
+// testdata/wave-haproxy/config). The file is no ground of a config
+// check: OK now. A config file it could not open is still no answer.
+func TestHAProxyStateFileIsNoGapOfItsCheck(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, stderr, status string
+		code                 int
+	}{
+		{"state file not there yet", `[WARNING]  (670) : config : config: Can't open global server state file '/var/lib/haproxy/server-state': No such file or directory`, "haproxy OK - 1 valid", 0},
+		{"state file refused", `[WARNING]  (670) : config : config: Can't open global server state file '/var/lib/haproxy/server-state': Permission denied`, "haproxy OK - 1 valid", 0},
+		{"an included file refused", `[ALERT]    (674) : config : Cannot open configuration file/directory /etc/haproxy/conf.d/tls.cfg : Permission denied`, "haproxy UNKNOWN", 3},
+	} {
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
+runbook: haproxy
+result: {kind: verdict/config, nagios: {ok: [valid], critical: [invalid]}}
+stages:
+  - id: check
+    exec:
+      shell: |
+        printf 'Warnings were found.\nConfiguration file is valid\n'
+        printf '%s\n' "`+tc.stderr+`" >&2
+      exitCodes: {0: valid, 1: invalid}
+  - {id: v, verdict: {subject: '"/etc/haproxy/haproxy.cfg"', verdict: check.status}}
+`)
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		if r.code != tc.code || !strings.HasPrefix(r.stdout, tc.status) {
+			t.Errorf("%s: exit %d:\n%s\nwant exit %d, %q first", tc.name, r.code, r.stdout, tc.code, tc.status)
+		}
+	}
+}
