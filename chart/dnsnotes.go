@@ -1,6 +1,7 @@
 package chart
 
 import (
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -201,6 +202,29 @@ func DigMisspeltType(argv []string) (word, near string) {
 		}
 	}
 	return "", ""
+}
+
+// DigTypeProblem is the place in argv (a dig command line, as written or
+// as run) of an argument DigMisspeltType finds, and what is wrong with it
+// (-1, "" when none is): the one wording of the load error over a type
+// written in the chart and of the run's refusal of one a template
+// rendered (`[dig, "${domain}", "${type}"]` given --input type=TXTT asked
+// the domain's A records and read the selector removed).
+func DigTypeProblem(argv []string) (int, string) {
+	w, near := DigMisspeltType(argv)
+	if w == "" {
+		return -1, ""
+	}
+	i := slices.Index(argv, w)
+	what := "dig asks it as a further name, and the name before it for an A record"
+	if i > 0 && argv[i-1] == "-t" {
+		what = "dig ignores it, saying so on stderr alone, and asks for an A record"
+	}
+	mean := "name a type dig knows (TXT, MX, A, …)"
+	if near != "" {
+		mean = "did you mean " + near + "?"
+	}
+	return i, fmt.Sprintf("is no record type dig knows, so %s: a rule reading the records would find none of the type meant; %s", what, mean)
 }
 
 // digValued are dig's options that take the next argument as their value.

@@ -58,17 +58,8 @@ func (l *loader) exec(e entry, s *StageSpec) *ExecSpec {
 				l.errf(l.pos(items[0]), sid, "exec command's program %q holds spaces: each item of command: is one argument, run without a shell, so no program by that name is found; write each word as its own item, [%s], or write the line as shell: (run by bash)", x.Command[0], strings.Join(quoted, ", "))
 			}
 		}
-		if w, near := DigMisspeltType(x.Command); w != "" && len(items) == len(x.Command) {
-			i := slices.Index(x.Command, w)
-			what := "dig asks it as a further name, and the name before it for an A record"
-			if i > 0 && x.Command[i-1] == "-t" {
-				what = "dig ignores it, saying so on stderr alone, and asks for an A record"
-			}
-			mean := "name a type dig knows (TXT, MX, A, …)"
-			if near != "" {
-				mean = "did you mean " + near + "?"
-			}
-			l.errf(l.pos(items[i]), sid, "exec command argument %d %q is no record type dig knows, so %s: a rule reading the records would find none of the type meant; %s", i+1, w, what, mean)
+		if i, why := DigTypeProblem(x.Command); i >= 0 && len(items) == len(x.Command) {
+			l.errf(l.pos(items[i]), sid, "exec command argument %d %q %s", i+1, x.Command[i], why)
 		}
 		x.Args = l.commandTemplates(ce, items, x.Command, sid) // exec_templates.go
 	case hasShell:
