@@ -126,6 +126,9 @@ func TestArgvSecretsAreMaskedByForm(t *testing.T) {
 		"sort\x00--key=2\x00":                    "sort\x00--key=2\x00",
 		"app\x00--key-file=/etc/app/key.pem\x00": "app\x00--key-file=/etc/app/key.pem\x00",
 		"ls\x00--color=always\x00--\x00-x\x00":   "ls\x00--color=always\x00--\x00-x\x00",
+		"keytool\x00-list\x00-storepass\x00changeit\x00-keystore\x00/etc/app/ks.jks\x00": "keytool\x00-list\x00-storepass\x00***\x00-keystore\x00/etc/app/ks.jks\x00",
+		"openssl\x00s_client\x00-key\x00/etc/ssl/k.pem\x00":                              "openssl\x00s_client\x00-key\x00/etc/ssl/k.pem\x00",
+		"mysql\x00-p\x00-u\x00monitor\x00":                                               "mysql\x00-p\x00-u\x00monitor\x00",
 	} {
 		if got := zero.Text(in); got != want {
 			t.Errorf("Text(%q) = %q, want %q", in, got, want)

@@ -63,12 +63,16 @@ var argvOption = regexp.MustCompile(`((?:^|[\x00 \t])--?([A-Za-z][A-Za-z0-9_.-]*
 // underscores: --db-password as DB_PASSWORD) masked, the option kept,
 // under the rule EnvAssignments keeps: at least MinDerived bytes and no
 // path. The value is the option's after "=", or, in NUL-ended arguments,
-// the argument after `--NAME`. A chart listing which processes run with a
+// the argument after `--NAME` or `-NAME` (keytool's `-storepass PW`, a
+// Java service's /proc/PID/cmdline read by a chart that lists which
+// processes run with a retired flag, stood whole: wave-jks' design
+// question). A chart listing which processes run with a
 // retired flag read /proc/PID/cmdline, and a service started with
 // --db-password=… stood in the record whole. Idempotent.
 //
 //	mysqld␀--db-password=hunter2pw␀    mysqld␀--db-password=***␀
 //	vault␀--token␀hvs.CAESIJabc␀       vault␀--token␀***␀
+//	keytool␀-storepass␀changeit␀       keytool␀-storepass␀***␀
 //	sort --key=2                       as it is (under MinDerived)
 //	app --key-file=/etc/app/key.pem    as it is (a path's name)
 func ArgvOptions(t string) string {
@@ -82,13 +86,14 @@ func ArgvOptions(t string) string {
 		}
 		return sub[1] + Masked
 	})
-	if !strings.Contains(t, "\x00--") {
+	if !strings.Contains(t, "\x00-") {
 		return t
 	}
 	args := strings.Split(t, "\x00")
 	for i := 0; i+1 < len(args); i++ {
-		name, ok := strings.CutPrefix(args[i], "--")
-		if ok && !strings.Contains(name, "=") && argvSecret(name, args[i+1]) {
+		// --token, and keytool's and openssl's single dash (-storepass)
+		name := strings.TrimPrefix(strings.TrimPrefix(args[i], "-"), "-")
+		if len(name) < len(args[i]) && name != "" && !strings.Contains(name, "=") && argvSecret(name, args[i+1]) {
 			args[i+1] = Masked
 		}
 	}
