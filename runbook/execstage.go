@@ -374,6 +374,10 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, argv []string, re
 		rs.fileLedger(record.LDAPReferralEntry(path, *res.ExitCode, rs.mask(line)))
 	} else if n, first := dpkgVerifyFound(es, res, row, stdout); n > 0 {
 		rs.fileLedger(record.DpkgVerifyFoundEntry(path, row.Answer, n, rs.mask(first)))
+	} else if line := btrfsScrubCorrected(es, res, row, stderr); line != "" {
+		rs.fileLedger(record.BtrfsScrubCorrectedEntry(path, row.Answer, rs.mask(line)))
+	} else if line := btrfsDeviceMissing(res, row, stdout); line != "" {
+		rs.fileLedger(record.BtrfsDeviceMissingEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if line := findingOnStderr(es, res, row, stderr); line != "" {
 		rs.fileLedger(record.FindingOnStderrEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if aideReportElsewhere(es, res, row, stdout) {
@@ -985,6 +989,33 @@ func dpkgVerifyFound(es *chart.ExecSpec, res proc.Result, row label.Row, stdout 
 		return 0, ""
 	}
 	return len(lines), lines[0]
+}
+
+// btrfsScrubCorrected is stderr's first line on which btrfs scrub says
+// it found errors and corrected them (record.BtrfsScrubCorrected), when
+// it exited 0, the chart declared that an answer and no parse: reads
+// what it printed: btrfs scrub exits 0 over errors corrected as over
+// none, so the word the chart gave 0 is no answer
+// (record.ItemCodeNotAnswer). "" otherwise: a chart that parses its
+// summary judges it.
+func btrfsScrubCorrected(es *chart.ExecSpec, res proc.Result, row label.Row, stderr string) string {
+	if es.ParseGiven || !row.Answered() || res.ExitCode == nil || *res.ExitCode != 0 {
+		return ""
+	}
+	return record.BtrfsScrubCorrected(stderr)
+}
+
+// btrfsDeviceMissing is stdout's first line on which btrfs says a device
+// of the filesystem is missing (record.BtrfsDeviceMissing: device stats'
+// devid:N, usage's Device missing), when the command ended as no
+// failure: what it printed of that device was not read from it
+// (record.ItemBtrfsDeviceMissing). "" otherwise: a failure is said as
+// one.
+func btrfsDeviceMissing(res proc.Result, row label.Row, stdout string) string {
+	if !answeredAsNoFailure(res, row) {
+		return ""
+	}
+	return record.BtrfsDeviceMissing(stdout)
 }
 
 // findingOnStderr is stderr's first line on which the command reported a
