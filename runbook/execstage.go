@@ -402,6 +402,8 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, argv []string, re
 		rs.fileLedger(record.PingNotAliveEntry(path, *res.ExitCode, row.Answer))
 	} else if mdadmScanBlank(es, res, row) {
 		rs.fileLedger(record.MdadmScanBlankEntry(path, *res.ExitCode, row.Answer))
+	} else if xfsQuotaBlank(es, res, row) {
+		rs.fileLedger(record.XFSQuotaBlankEntry(path, *res.ExitCode, row.Answer))
 	} else if blkidBlank(es, res, row) {
 		rs.fileLedger(record.BlkidBlankEntry(path, *res.ExitCode, row.Answer))
 	} else if line := searchedNothing(es, res, row, stdout, stderr); line != "" {
@@ -828,6 +830,14 @@ func pingNotAlive(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
 // (record.ItemMdadmScanBlank).
 func mdadmScanBlank(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
 	return blankAnswer(res, row) && es.MdadmDetailScan()
+}
+
+// xfsQuotaBlank says whether a stage that runs xfs_quota's report
+// (chart.ExecSpec.XFSQuotaReport) ended as no failure and printed nothing
+// on stdout: xfs_quota prints nothing, exit 0, over a filesystem whose
+// quota accounting is off (record.ItemXFSQuotaBlank).
+func xfsQuotaBlank(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
+	return blankAnswer(res, row) && es.XFSQuotaReport()
 }
 
 // blkidBlank says whether a stage that runs blkid over devices it names
