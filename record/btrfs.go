@@ -94,3 +94,24 @@ func BtrfsScrubCorrectedEntry(path, word, line string) coverage.Entry {
 	return answerEntry(path, fmt.Sprintf("it exited 0, which exitCodes: declares the answer %q, but btrfs scrub exits 0 over errors it found and corrected too, and it said so: %q; so %q is not known: judge the error summary it prints (parse: lines; Error summary: no errors found beside Status: finished), and btrfs device stats for the device the errors came from",
 		word, cutLine(line), word), ItemCodeNotAnswer)
 }
+
+// causeQgroupStale is what a line says when btrfs qgroup show says its
+// numbers may be wrong (btrfsQgroupStale).
+const causeQgroupStale = "the qgroup numbers it printed may be wrong (btrfs marks its quota accounting inconsistent, rescanning, or off)"
+
+// btrfsQgroupStale says whether a line (lower case) is btrfs qgroup show
+// saying on stderr, exit 0, that the numbers it prints are not the
+// usage: `WARNING: qgroup data inconsistent, rescan recommended`,
+// `WARNING: rescan is running, qgroup data may be incorrect`, `WARNING:
+// quota disabled, qgroup data may be out of date` (btrfs-progs 6.2).
+// A qgroup marked inconsistent (a qgroup assigned to a parent without a
+// rescan) stops counting: a subvolume holding 20 MiB under a 10 MiB limit
+// read 16384 referenced bytes, and a check of qgroup limits said `sv2:
+// ok`, Consistent; after `btrfs quota rescan -w` it read 20987904, over
+// (cmd/runbook TestBtrfsQgroupInconsistentIsNoWholeAnswer,
+// testdata/wave-btrfs/qgroup).
+func btrfsQgroupStale(low string) bool {
+	return strings.Contains(low, "qgroup data inconsistent") ||
+		strings.Contains(low, "qgroup data may be incorrect") ||
+		strings.Contains(low, "qgroup data may be out of date")
+}
