@@ -115,3 +115,30 @@ func btrfsQgroupStale(low string) bool {
 		strings.Contains(low, "qgroup data may be incorrect") ||
 		strings.Contains(low, "qgroup data may be out of date")
 }
+
+// btrfsScrubBackground is btrfs scrub start's (and resume's) line when
+// it runs without -B: the scrub goes on in the background and btrfs
+// exits 0 at once.
+var btrfsScrubBackground = regexp.MustCompile(`^scrub (started|resumed) on .*, fsid \S+ \(pid=\d+\)$`)
+
+// BtrfsScrubBackground is stdout's first line on which btrfs scrub start
+// or resume says it left the scrub running in the background (no -B),
+// "" when none does: its exit 0 says the scrub started, and `exitCodes:
+// {0: clean, 3: uncorrectable}` said clean, OK, Consistent, of a scrub
+// that had read nothing yet (TestBtrfsScrubCorrectedIsNoAnswerOfClean,
+// testdata/wave-btrfs/scrub-start; runbook plan notes it:
+// chart.ExecSpec.BtrfsScrubWithoutWait).
+func BtrfsScrubBackground(stdout string) string {
+	if !strings.Contains(stdout, "(pid=") {
+		return ""
+	}
+	return firstLine(stdout, func(l string) bool { return btrfsScrubBackground.MatchString(strings.TrimSpace(l)) })
+}
+
+// BtrfsScrubBackgroundEntry is the ledger's entry for such a stage: exit
+// its code, word the answer the chart declared for it ("" when none),
+// line the line (masked already).
+func BtrfsScrubBackgroundEntry(path string, exit int, word, line string) coverage.Entry {
+	return answerEntry(path, fmt.Sprintf("it started the scrub in the background and returned %s: %q; its code says the scrub started, not what it found; run btrfs scrub start -B, which waits and exits 3 over uncorrectable errors, or judge btrfs scrub status once it says Status: finished",
+		exitedThough(exit, word), cutLine(line)), ItemCodeNotAnswer)
+}

@@ -374,6 +374,8 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, argv []string, re
 		rs.fileLedger(record.LDAPReferralEntry(path, *res.ExitCode, rs.mask(line)))
 	} else if n, first := dpkgVerifyFound(es, res, row, stdout); n > 0 {
 		rs.fileLedger(record.DpkgVerifyFoundEntry(path, row.Answer, n, rs.mask(first)))
+	} else if line := btrfsScrubBackground(res, row, stdout); line != "" {
+		rs.fileLedger(record.BtrfsScrubBackgroundEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if line := btrfsScrubCorrected(es, res, row, stderr); line != "" {
 		rs.fileLedger(record.BtrfsScrubCorrectedEntry(path, row.Answer, rs.mask(line)))
 	} else if line := btrfsDeviceMissing(res, row, stdout); line != "" {
@@ -1013,6 +1015,17 @@ func btrfsScrubCorrected(es *chart.ExecSpec, res proc.Result, row label.Row, std
 		return ""
 	}
 	return record.BtrfsScrubCorrected(stderr)
+}
+
+// btrfsScrubBackground is stdout's first line on which btrfs scrub start
+// says it left the scrub running in the background (no -B;
+// record.BtrfsScrubBackground), when it ended as no failure: its code
+// says the scrub started (record.ItemCodeNotAnswer). "" otherwise.
+func btrfsScrubBackground(res proc.Result, row label.Row, stdout string) string {
+	if !answeredAsNoFailure(res, row) {
+		return ""
+	}
+	return record.BtrfsScrubBackground(stdout)
 }
 
 // btrfsDeviceMissing is stdout's first line on which btrfs says a device

@@ -24,7 +24,9 @@ func btrfsFixture(t *testing.T, name string) string {
 // {0: clean, 3: uncorrectable}` said `OK - 1 clean`, Consistent, over a
 // RAID1 scrub that repaired 16 checksum errors of one disk (stderr:
 // `WARNING: errors detected during scrubbing, corrected`;
-// testdata/wave-btrfs/scrub-start). Now a not-checked item
+// testdata/wave-btrfs/scrub-start), and over a scrub started without
+// -B, which btrfs leaves running in the background, exiting 0 at once
+// (`scrub started on MNT, fsid … (pid=N)`). Now a not-checked item
 // (code-not-answer): Not sure, UNKNOWN. A scrub that found none is
 // still clean, and 3 still uncorrectable.
 func TestBtrfsScrubCorrectedIsNoAnswerOfClean(t *testing.T) {
@@ -36,12 +38,18 @@ func TestBtrfsScrubCorrectedIsNoAnswerOfClean(t *testing.T) {
 		status        string
 		code          int
 		said          string
+		wait          string
 	}{
+		{"background", "background", 0, "scrub UNKNOWN - 1 stage did not check everything (scrub), 1 clean (1 not judged: /srv)", 3,
+			`it started the scrub in the background and returned though it exited 0, which the chart declares the answer "clean": "scrub started on mnt/r, fsid e52d3f26-32a9-4a5c-b667-5c7d743a9629 (pid=11948)"`, "-d"},
 		{"corrected", "corrected", 0, "scrub UNKNOWN - 1 stage did not check everything (scrub), 1 clean (1 not judged: /srv)", 3,
-			`btrfs scrub exits 0 over errors it found and corrected too, and it said so: "WARNING: errors detected during scrubbing, corrected"`},
-		{"clean", "clean", 0, "scrub OK - 1 clean", 0, "Consistent"},
-		{"uncorrectable", "uncorrectable", 3, "scrub CRITICAL - 1 uncorrectable", 2, "Consistent"},
+			`btrfs scrub exits 0 over errors it found and corrected too, and it said so: "WARNING: errors detected during scrubbing, corrected"`, ""},
+		{"clean", "clean", 0, "scrub OK - 1 clean", 0, "Consistent", ""},
+		{"uncorrectable", "uncorrectable", 3, "scrub CRITICAL - 1 uncorrectable", 2, "Consistent", ""},
 	} {
+		if tc.wait == "" {
+			tc.wait = "-B"
+		}
 		tool := fakeTool(t, filepath.Join(dir, tc.name, "btrfs"),
 			btrfsFixture(t, "scrub-start/"+tc.fixture+".txt"), btrfsFixture(t, "scrub-start/"+tc.fixture+".err.txt"), tc.exit)
 		chart := writeChart(t, dir, tc.name+".yaml", `version: 1
@@ -50,7 +58,7 @@ result: {kind: verdict/scrub, decider: Scrub, nagios: {critical: [uncorrectable]
 stages:
   - id: scrub
     exec:
-      command: [`+tool+`, scrub, start, -B, /srv]
+      command: [`+tool+`, scrub, start, `+tc.wait+`, /srv]
       exitCodes: {0: clean, 3: uncorrectable}
   - id: judge
     name: Scrub
