@@ -22,6 +22,8 @@ import (
 //	Device missing:   314572800             btrfs filesystem usage (-b or not), not zero
 //	devid    2 size 0 used 0 path  MISSING  btrfs filesystem show
 //	*** Some devices missing                btrfs filesystem show
+//	missing, ID: 2                          btrfs device usage
+//	 2 missing    128.00MiB  32.00MiB …     btrfs filesystem usage -T
 //
 // btrfs device stats names a device it has no path for by its devid: a
 // device missing. Its counters are the ones last written to the
@@ -34,7 +36,7 @@ import (
 const ItemBtrfsDeviceMissing = "btrfs-device-missing"
 
 // btrfsMissing is every line of ItemBtrfsDeviceMissing's table but usage's.
-var btrfsMissing = regexp.MustCompile(`^(\[devid:\d+\]\.\w+\s|\s*\d+\s+devid:\d+(\s|$)|\s*"device":\s*"devid:\d+"|\s*devid\s+\d+\s.*\spath\s+MISSING$|\s*\*\*\* Some devices missing$)`)
+var btrfsMissing = regexp.MustCompile(`^(\[devid:\d+\]\.\w+\s|\s*\d+\s+devid:\d+(\s|$)|\s*"device":\s*"devid:\d+"|\s*devid\s+\d+\s.*\spath\s+MISSING$|\s*\*\*\* Some devices missing$|missing, ID: \d+$|\s*\d+\s+missing\s+([0-9.]+[KMGTPE]?i?B|-)\s)`)
 
 // btrfsDeviceMissingSize is btrfs filesystem usage's line of the size of
 // the devices missing; a value with a digit other than 0 is some.

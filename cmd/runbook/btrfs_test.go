@@ -97,6 +97,9 @@ func TestBtrfsMissingDeviceIsNoAnswer(t *testing.T) {
 		{"json", "device-stats/degraded-json.txt", "stats UNKNOWN", 3, `"\"device\": \"devid:2\","`},
 		{"usage", "usage/degraded.txt", "stats UNKNOWN", 3, `"Device missing:\t\t         314572800"`},
 		{"usage human", "usage/degraded-human.txt", "stats UNKNOWN", 3, `"Device missing:\t\t 300.00MiB"`},
+		{"device usage", "usage/device-usage-degraded.txt", "stats UNKNOWN", 3, `"missing, ID: 2"`},
+		{"usage table", "usage/table-degraded.txt", "stats UNKNOWN", 3, `"Device missing:\t\t 300.00MiB"`},
+		{"show", "usage/show-degraded.txt", "stats UNKNOWN", 3, `"devid    2 size 0 used 0 path  MISSING"`},
 		{"every device there", "device-stats/healthy.txt", "stats OK - 1 clean", 0, "Consistent"},
 	} {
 		name := strings.ReplaceAll(tc.name, " ", "-")
