@@ -7,7 +7,7 @@ package chart
 // piped on or read as the stage's output without -f, a pipeline ending in grep -q, a failure silenced
 // by 2>/dev/null and || true together, sysctl -e's silence over a key
 // not there, sqlite3's new empty database over a path not there, debsums'
-// silence over a root with no dpkg database, dpkg --verify's code read
+// silence over a root with no dpkg database, btrfs scrub start without -B, dpkg --verify's code read
 // as its findings, openssl x509 -checkend's end date alone, clamscan
 // passing over what its limits, its folder depth or -i with
 // --no-summary leave unsaid, ssh that checks no
@@ -28,7 +28,7 @@ package chart
 func (e *ExecSpec) RunWarnings() []string {
 	var out []string
 	for _, n := range []string{e.UnguardedPipeline(), e.CurlExitWithoutFail(), e.CurlPipedWithoutFail(), e.CurlBodyReadWithoutFail(), e.QuietGrepEndsPipe(), e.CurlManyURLs(), e.SSHHostUnchecked(), e.DigShortSilence(),
-		e.GetentNotFoundIsNoAnswer(), e.ResolverExitAnswer(), e.ChecksumStatusSilence(), e.GitStatusUntracked(), e.GitConfigUnscoped(), e.SilentFileTest(), e.JournalQuiet(), e.SystemctlShowWithoutLoadState(), e.SystemctlShowValuesByPosition(), e.SinceBootReport(), e.OneFrame(), e.OwnLimits(), e.RedisPasswordInArgv(), e.SNMPPassphraseInArgv(), e.SNMPWalkManyOIDs(), e.SNMPNextValueOnly(), e.FindNamesByLine(), e.SwallowedFailure(), e.SysctlIgnoresMissing(), e.SQLiteMakesMissingDatabase(), e.E2fsckWithoutForce(), e.DebsumsSilentOverNoDatabase(), e.DpkgVerifyExitAnswer(), e.CheckendEndDateAlone(), e.ClamscanPassesOverLimits(), e.ClamscanDepthLimit(), e.ClamscanErrorsUnsaid(), e.SyslogCount(), e.LastCutsNames(), e.JournalOfSshdAlone(), e.ShellReadsChartNames(), e.SmbstatusTable(), e.SambaPasswordInArgv(), e.PdbeditPrintsHashes(), e.KeytoolPasswordInArgv()} {
+		e.GetentNotFoundIsNoAnswer(), e.ResolverExitAnswer(), e.ChecksumStatusSilence(), e.GitStatusUntracked(), e.GitConfigUnscoped(), e.SilentFileTest(), e.JournalQuiet(), e.SystemctlShowWithoutLoadState(), e.SystemctlShowValuesByPosition(), e.SinceBootReport(), e.OneFrame(), e.OwnLimits(), e.RedisPasswordInArgv(), e.SNMPPassphraseInArgv(), e.SNMPWalkManyOIDs(), e.SNMPNextValueOnly(), e.FindNamesByLine(), e.SwallowedFailure(), e.SysctlIgnoresMissing(), e.SQLiteMakesMissingDatabase(), e.E2fsckWithoutForce(), e.BtrfsScrubWithoutWait(), e.DebsumsSilentOverNoDatabase(), e.DpkgVerifyExitAnswer(), e.CheckendEndDateAlone(), e.ClamscanPassesOverLimits(), e.ClamscanDepthLimit(), e.ClamscanErrorsUnsaid(), e.SyslogCount(), e.LastCutsNames(), e.JournalOfSshdAlone(), e.ShellReadsChartNames(), e.SmbstatusTable(), e.SambaPasswordInArgv(), e.PdbeditPrintsHashes(), e.KeytoolPasswordInArgv()} {
 		if n != "" {
 			out = append(out, n)
 		}

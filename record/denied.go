@@ -89,6 +89,8 @@ const ItemDenied = "denied"
 //	find all devices for lv"
 //	"/dev/mapper/control: open failed", "failure to   lvs, dmsetup reached no
 //	communicate with kernel device-mapper driver"     device-mapper (lvmNoDeviceMapper)
+//	"qgroup data inconsistent", "qgroup data may be   btrfs qgroup show's numbers are
+//	incorrect", "qgroup data may be out of date"      not the usage (btrfsQgroupStale)
 //	"can't load … - run testparm to debug it"          smbstatus, smbclient went on without
 //	                                                  the smb.conf given (sambaConfigUnloaded)
 func Denied(stderr string) string {
@@ -293,6 +295,8 @@ func deniedCause(line string) string {
 		return causeMissingPV
 	case lvmNoDeviceMapper(low):
 		return causeNoDeviceMapper
+	case btrfsQgroupStale(low):
+		return causeQgroupStale
 	case ldapLimit(low):
 		return causeLDAPLimit
 	case sambaConfigUnloaded(low):
@@ -727,6 +731,9 @@ func deniedWhy(exit int, line string) string {
 	}
 	if cause == causeNoDeviceMapper {
 		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so what it printed comes from the VG metadata alone: no LV's live state was read (lvs prints the attr's state letters as X, and lv_health_status, data_percent, metadata_percent and snap_percent blank), and a blank is no health and no room; stderr's first such line: %q; run it where the kernel's device-mapper is reachable (on the host, or a container given /dev/mapper/control)", cause, exit, line)
+	}
+	if cause == causeQgroupStale {
+		return fmt.Sprintf("it said on stderr that %s though it exited %d, so a qgroup's referenced and exclusive bytes it printed are not what the subvolume holds (an inconsistent qgroup stops counting: a subvolume holding 20 MiB read 16 KiB), and one under its limit there is not known to be; stderr's first such line: %q; rescan and wait (btrfs quota rescan -w MNT), then check again", cause, exit, line)
 	}
 	if cause == causeLDAPLimit {
 		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so an entry past the limit is not known to be absent; stderr's first such line: %q; bind as an account the server's limits allow the whole search (slapd's limits, sizelimit), or narrow the search until it ends within them (ldapsearch exits 0 then)", cause, exit, line)

@@ -119,12 +119,13 @@ var (
 // 0. `fsck -n disk.img` and `fsck -n sdb1` ran no checker at all.
 const fsckRanNothing = "fsck printed its banner and nothing else, so it ran no checker: it takes an operand as a device only when it starts with / (or is LABEL=… or UUID=…), passes any other (disk.img, sdb1, ./disk.img) to the checkers as an option, and with no device checks what /etc/fstab lists, here nothing; give the device's whole path (/dev/sdb1)"
 
-// scrubSummary is the line btrfs scrub status ends with, and scrubNotRun
-// the lines it prints when no scrub it reports on ran to its end: no
-// stats at all (a filesystem never scrubbed, its stats file gone), or a
-// scrub running, aborted or interrupted.
+// scrubSummary is the line btrfs scrub status ends with (under -R, its
+// raw counters, of which csum_errors and uncorrectable_errors are two),
+// and scrubNotRun the lines it prints when no scrub it reports on ran to
+// its end: no stats at all (a filesystem never scrubbed, its stats file
+// gone), or a scrub running, aborted or interrupted.
 var (
-	scrubSummary = regexp.MustCompile(`^Error summary:\s`)
+	scrubSummary = regexp.MustCompile(`^(Error summary:\s|(csum|uncorrectable)_errors:\s+\d+$)`)
 	scrubNotRun  = regexp.MustCompile(`^(no stats available|Status:\s+(running|aborted|interrupted))$`)
 )
 
@@ -133,7 +134,10 @@ var (
 // output or a scrub finished. A btrfs never scrubbed prints `no stats
 // available` and beside it `Error summary:    no errors found`, exit 0,
 // which a check of the last scrub read as clean, OK, Consistent
-// (testdata/wave-fsck/scrub).
+// (testdata/wave-fsck/scrub); `btrfs scrub status -R` prints its raw
+// counters, every one 0, beside `Status: aborted` of a scrub of a RAID1
+// mounted degraded, and a check of them said clean, OK, Consistent
+// (testdata/wave-btrfs/scrub-raw).
 func scrubUnfinished(stdout string) (string, string) {
 	if firstLine(stdout, func(l string) bool { return scrubSummary.MatchString(strings.TrimSpace(l)) }) == "" {
 		return "", ""
@@ -142,13 +146,13 @@ func scrubUnfinished(stdout string) (string, string) {
 	if l == "" {
 		return "", ""
 	}
-	return l, "btrfs scrub status prints its error summary (no errors found) of whatever it has, and no scrub it reports on ran to its end (never started, its stats gone, or running, aborted, interrupted), so its no errors found is said of data nobody read; run a scrub to its end (btrfs scrub start -B MNT) and judge its Status: finished beside the summary"
+	return l, "btrfs scrub status prints its error summary (no errors found, or -R's counters of 0) of whatever it has, and no scrub it reports on ran to its end (never started, its stats gone, or running, aborted, interrupted), so its no errors found is said of data nobody read; run a scrub to its end (btrfs scrub start -B MNT) and judge its Status: finished beside the summary"
 }
 
 // fsckWords are words every line FsckUnchecked reads holds one of: a
 // text with none is read no further (every exec stage's output passes
 // here).
-var fsckWords = []string{": clean, ", "Warning", "mounted", "XFS library", "Btrfs", "superblock", "consistency", "ALERT:", "Error summary:", "fsck"}
+var fsckWords = []string{": clean, ", "Warning", "mounted", "XFS library", "Btrfs", "superblock", "consistency", "ALERT:", "Error summary:", "_errors:", "fsck"}
 
 // mayBeFsck says whether text holds one of fsckWords.
 func mayBeFsck(text string) bool {

@@ -374,6 +374,12 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, argv []string, re
 		rs.fileLedger(record.LDAPReferralEntry(path, *res.ExitCode, rs.mask(line)))
 	} else if n, first := dpkgVerifyFound(es, res, row, stdout); n > 0 {
 		rs.fileLedger(record.DpkgVerifyFoundEntry(path, row.Answer, n, rs.mask(first)))
+	} else if line := btrfsScrubBackground(res, row, stdout); line != "" {
+		rs.fileLedger(record.BtrfsScrubBackgroundEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
+	} else if line := btrfsScrubCorrected(es, res, row, stderr); line != "" {
+		rs.fileLedger(record.BtrfsScrubCorrectedEntry(path, row.Answer, rs.mask(line)))
+	} else if line := btrfsDeviceMissing(res, row, stdout); line != "" {
+		rs.fileLedger(record.BtrfsDeviceMissingEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if line := findingOnStderr(es, res, row, stderr); line != "" {
 		rs.fileLedger(record.FindingOnStderrEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if aideReportElsewhere(es, res, row, stdout) {
@@ -398,6 +404,8 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, argv []string, re
 		rs.fileLedger(record.PingNotAliveEntry(path, *res.ExitCode, row.Answer))
 	} else if mdadmScanBlank(es, res, row) {
 		rs.fileLedger(record.MdadmScanBlankEntry(path, *res.ExitCode, row.Answer))
+	} else if xfsQuotaBlank(es, res, row) {
+		rs.fileLedger(record.XFSQuotaBlankEntry(path, *res.ExitCode, row.Answer))
 	} else if blkidBlank(es, res, row) {
 		rs.fileLedger(record.BlkidBlankEntry(path, *res.ExitCode, row.Answer))
 	} else if line := searchedNothing(es, res, row, stdout, stderr); line != "" {
@@ -826,6 +834,14 @@ func mdadmScanBlank(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
 	return blankAnswer(res, row) && es.MdadmDetailScan()
 }
 
+// xfsQuotaBlank says whether a stage that runs xfs_quota's report
+// (chart.ExecSpec.XFSQuotaReport) ended as no failure and printed nothing
+// on stdout: xfs_quota prints nothing, exit 0, over a filesystem whose
+// quota accounting is off (record.ItemXFSQuotaBlank).
+func xfsQuotaBlank(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
+	return blankAnswer(res, row) && es.XFSQuotaReport()
+}
+
 // blkidBlank says whether a stage that runs blkid over devices it names
 // (chart.ExecSpec.BlkidOfDevices) ended as no failure and printed nothing
 // on stdout: blkid prints each device it identified, exits 2 over one
@@ -985,6 +1001,44 @@ func dpkgVerifyFound(es *chart.ExecSpec, res proc.Result, row label.Row, stdout 
 		return 0, ""
 	}
 	return len(lines), lines[0]
+}
+
+// btrfsScrubCorrected is stderr's first line on which btrfs scrub says
+// it found errors and corrected them (record.BtrfsScrubCorrected), when
+// it exited 0, the chart declared that an answer and no parse: reads
+// what it printed: btrfs scrub exits 0 over errors corrected as over
+// none, so the word the chart gave 0 is no answer
+// (record.ItemCodeNotAnswer). "" otherwise: a chart that parses its
+// summary judges it.
+func btrfsScrubCorrected(es *chart.ExecSpec, res proc.Result, row label.Row, stderr string) string {
+	if es.ParseGiven || !row.Answered() || res.ExitCode == nil || *res.ExitCode != 0 {
+		return ""
+	}
+	return record.BtrfsScrubCorrected(stderr)
+}
+
+// btrfsScrubBackground is stdout's first line on which btrfs scrub start
+// says it left the scrub running in the background (no -B;
+// record.BtrfsScrubBackground), when it ended as no failure: its code
+// says the scrub started (record.ItemCodeNotAnswer). "" otherwise.
+func btrfsScrubBackground(res proc.Result, row label.Row, stdout string) string {
+	if !answeredAsNoFailure(res, row) {
+		return ""
+	}
+	return record.BtrfsScrubBackground(stdout)
+}
+
+// btrfsDeviceMissing is stdout's first line on which btrfs says a device
+// of the filesystem is missing (record.BtrfsDeviceMissing: device stats'
+// devid:N, usage's Device missing), when the command ended as no
+// failure: what it printed of that device was not read from it
+// (record.ItemBtrfsDeviceMissing). "" otherwise: a failure is said as
+// one.
+func btrfsDeviceMissing(res proc.Result, row label.Row, stdout string) string {
+	if !answeredAsNoFailure(res, row) {
+		return ""
+	}
+	return record.BtrfsDeviceMissing(stdout)
 }
 
 // findingOnStderr is stderr's first line on which the command reported a

@@ -123,6 +123,10 @@ var (
 	digitsOnly       = regexp.MustCompile(`^[+-]?[0-9]+(\.[0-9]+)?$`)
 	commaGoesOn      = regexp.MustCompile(`^,[0-9]`)
 	commaThenThree   = regexp.MustCompile(`^(?:,[0-9]{3})+(?:[^0-9.,]|$)`)
+	// sizeUnitGoesOn is a size's unit written against its digits, as
+	// tools print sizes for people: btrfs's 169.00MiB, df -h's 12G,
+	// free -h's 15Gi, ls -lh's 4.0K, a byte count's 0.00B
+	sizeUnitGoesOn = regexp.MustCompile(`^(?:[KMGTPEZY](?:i?B|i)?|B|kB?)(?:[^A-Za-z]|$)`)
 )
 
 // cutNumber is the problem of a match whose named group holds digits at
@@ -132,7 +136,10 @@ var (
 // node exporter's 1.2e+06 (Go prints a float of a million or more so)
 // read 1.2, and v > 1000 called a queue of 1.2 million ok, Consistent. A
 // match that stops before other text is no problem; one that stops
-// inside a number is a number misread.
+// inside a number is a number misread, and so is one that stops at a
+// size's unit written against its digits: `Free \(estimated\):\s+(?P<free>
+// [0-9.]+)` over btrfs filesystem usage's `169.00MiB` read 169, and
+// free < 1 (GiB) said ok, Consistent (TestRegexNumberWithoutItsUnitIsAProblem).
 func cutNumber(s string, m []int, names []string) string {
 	for g, n := range names {
 		a, b := m[2*g], m[2*g+1]
@@ -148,6 +155,13 @@ func cutNumber(s string, m []int, names []string) string {
 				return fmt.Sprintf("the group %q read %q of %s: the match stopped at a comma with three digits after it; take the whole, as (?P<%s>[0-9.,]+) does, and read it: %s", n, s[a:b], strings.TrimRight(s[a:to], ",."), n, CommaReadings(`float(replace(x, ",", "."))`))
 			}
 			return fmt.Sprintf("the group %q read %q of %s: the match stopped at a comma with digits after it, a decimal comma (4,54, as a host whose LC_NUMERIC is de_DE or fr_FR prints a number: a remote shell, a container) or a list (0,1,2) going on; have the tool print C's numbers (LC_ALL=C), or take the whole, as (?P<%s>[0-9.,]+) does, and read it with float(replace(x, \",\", \".\"))", n, s[a:b], strings.TrimRight(s[a:to], ",."), n)
+		}
+		if b == m[1] && sizeUnitGoesOn.MatchString(s[b:]) {
+			unit := s[b:]
+			if i := strings.IndexFunc(unit, func(r rune) bool { return !('A' <= r && r <= 'Z' || 'a' <= r && r <= 'z') }); i >= 0 {
+				unit = unit[:i]
+			}
+			return fmt.Sprintf("the group %q read %q of the size %s%s: the match stopped at its unit, so the number is of no known unit (a tool that prints sizes for people picks the unit by the size: 169.00MiB and 1.50GiB); have the tool print bytes (btrfs -b or --raw, df -B1, du -b, free -b), or read the unit too, as (?P<%s>[0-9.]+)(?P<unit>[A-Za-z]*) does, and judge them together", n, s[a:b], s[a:b], unit, n)
 		}
 		if !(b == m[1] && numberGoesOn.MatchString(s[b:])) && !(a == m[0] && numberWentBefore.MatchString(s[:a])) {
 			continue

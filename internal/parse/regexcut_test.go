@@ -102,3 +102,41 @@ func TestRegexNumberCutAtAThousandsCommaGivesBothReadings(t *testing.T) {
 		t.Errorf("problem %q, want both readings", r.FirstProblem)
 	}
 }
+
+// TestRegexNumberWithoutItsUnitIsAProblem: btrfs filesystem usage prints
+// sizes for people, its unit picked by the size (169.00MiB, 1.50GiB), and
+// `Free \(estimated\):\s+(?P<free>[0-9.]+)` read 169 of 169.00MiB, so
+// `free < 1` (GiB) said a filesystem with 169 MiB free was ok,
+// Consistent (testdata/wave-btrfs/free-human). A group that ends the
+// match at a size's unit written against its digits is a problem now; a
+// unit the pattern reads itself, or one apart from the digits, is not.
+func TestRegexNumberWithoutItsUnitIsAProblem(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		pattern, line string
+		cut           bool
+	}{
+		{`Free \(estimated\):\s+(?P<free>[0-9.]+)`, "    Free (estimated):\t\t 169.00MiB\t(min: 169.00MiB)", true},
+		{`^(?P<fs>\S+)\s+(?P<size>[0-9.]+)`, "/dev/vda        252G   23G  218G  10% /", true},
+		{`^Mem:\s+(?P<total>[0-9.]+)`, "Mem:            23Gi       1.0Gi        20Gi", true},
+		{`used=(?P<used>[0-9.]+)`, "Data, RAID1: total=64.00MiB, used=0.00B", true},
+		{`Free \(estimated\):\s+(?P<free>[0-9]+)`, "    Free (estimated):\t\t         230686720\t(min: 230686720)", false},
+		{`(?P<used>[0-9.]+)(?P<unit>[A-Za-z]*)`, "169.00MiB", false},
+		{`^(?P<used>[0-9.]+)MiB`, "169.00MiB", false},
+		{`^MemTotal:\s+(?P<kb>\d+)`, "MemTotal:       24683748 kB", false},
+		{`time=(?P<ms>[0-9.]+)`, "64 bytes from 10.0.0.1: icmp_seq=1 ttl=64 time=0.045ms", false},
+		{`^(?P<n>\d+)`, "12 Kb", false},
+	} {
+		r, err := Parse(tc.line+"\n", Spec{Mode: "regex", Options: map[string]any{"pattern": tc.pattern}})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.pattern, err)
+		}
+		if got := r.Problems == 1 && strings.Contains(r.FirstProblem, "the match stopped at its unit"); got != tc.cut {
+			t.Errorf("%s over %q: cut %v (problems %d %q, value %v), want %v", tc.pattern, tc.line, got, r.Problems, r.FirstProblem, r.Value, tc.cut)
+		}
+	}
+	r, _ := Parse("    Free (estimated):\t\t 169.00MiB\t(min: 169.00MiB)\n", Spec{Mode: "regex", Options: map[string]any{"pattern": `Free \(estimated\):\s+(?P<free>[0-9.]+)`}})
+	if want := `line 1: the group "free" read "169.00" of the size 169.00MiB: the match stopped at its unit`; !strings.HasPrefix(r.FirstProblem, want) {
+		t.Errorf("problem %q, want it to begin %q", r.FirstProblem, want)
+	}
+}
