@@ -146,7 +146,7 @@ func scrubUnfinished(stdout string) (string, string) {
 	if l == "" {
 		return "", ""
 	}
-	return l, "btrfs scrub status prints its error summary (no errors found, or -R's counters of 0) of whatever it has, and no scrub it reports on ran to its end (never started, its stats gone, or running, aborted, interrupted), so its no errors found is said of data nobody read; run a scrub to its end (btrfs scrub start -B MNT) and judge its Status: finished beside the summary"
+	return l, "btrfs scrub status (and scrub start -B, at its end) prints its error summary (no errors found, or -R's counters of 0) of whatever it has, and no scrub it reports on ran to its end (never started, its stats gone, or running, aborted, interrupted), so its no errors found is said of data nobody read; run a scrub to its end (btrfs scrub start -B MNT) and judge its Status: finished beside the summary"
 }
 
 // fsckWords are words every line FsckUnchecked reads holds one of: a
