@@ -89,14 +89,6 @@ func BtrfsScrubCorrected(stderr string) string {
 	return firstLine(stderr, func(l string) bool { return btrfsScrubCorrected.MatchString(strings.TrimSpace(l)) })
 }
 
-// BtrfsScrubCorrectedEntry is the ledger's entry for a btrfs scrub read
-// by its code that exited 0 (word, the answer the chart declared for it)
-// and said it corrected errors (line, masked already).
-func BtrfsScrubCorrectedEntry(path, word, line string) coverage.Entry {
-	return answerEntry(path, fmt.Sprintf("it exited 0, which exitCodes: declares the answer %q, but btrfs scrub exits 0 over errors it found and corrected too, and it said so: %q; so %q is not known: judge the error summary it prints (parse: lines; Error summary: no errors found beside Status: finished), and btrfs device stats for the device the errors came from",
-		word, cutLine(line), word), ItemCodeNotAnswer)
-}
-
 // causeQgroupStale is what a line says when btrfs qgroup show says its
 // numbers may be wrong (btrfsQgroupStale).
 const causeQgroupStale = "the qgroup numbers it printed may be wrong (btrfs marks its quota accounting inconsistent, rescanning, or off)"

@@ -376,8 +376,8 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, argv []string, re
 		rs.fileLedger(record.DpkgVerifyFoundEntry(path, row.Answer, n, rs.mask(first)))
 	} else if line := btrfsScrubBackground(res, row, stdout); line != "" {
 		rs.fileLedger(record.BtrfsScrubBackgroundEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
-	} else if line := btrfsScrubCorrected(es, res, row, stderr); line != "" {
-		rs.fileLedger(record.BtrfsScrubCorrectedEntry(path, row.Answer, rs.mask(line)))
+	} else if line, instead := zeroBelied(es, res, row, stderr); line != "" {
+		rs.fileLedger(record.ZeroBeliedEntry(path, row.Answer, rs.mask(line), instead))
 	} else if line := btrfsDeviceMissing(res, row, stdout); line != "" {
 		rs.fileLedger(record.BtrfsDeviceMissingEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if line := findingOnStderr(es, res, row, stderr); line != "" {
@@ -1003,18 +1003,17 @@ func dpkgVerifyFound(es *chart.ExecSpec, res proc.Result, row label.Row, stdout 
 	return len(lines), lines[0]
 }
 
-// btrfsScrubCorrected is stderr's first line on which btrfs scrub says
-// it found errors and corrected them (record.BtrfsScrubCorrected), when
-// it exited 0, the chart declared that an answer and no parse: reads
-// what it printed: btrfs scrub exits 0 over errors corrected as over
-// none, so the word the chart gave 0 is no answer
-// (record.ItemCodeNotAnswer). "" otherwise: a chart that parses its
-// summary judges it.
-func btrfsScrubCorrected(es *chart.ExecSpec, res proc.Result, row label.Row, stderr string) string {
+// zeroBelied is stderr's first line on which a tool says what belies the
+// word the chart gave its exit 0 (record.ZeroBelied: btrfs scrub's errors
+// corrected, testparm's unknown parameter), and what to judge instead,
+// when it exited 0, the chart declared that an answer and no parse:
+// reads what it printed (record.ItemCodeNotAnswer). "", "" otherwise: a
+// chart that parses what it printed judges that.
+func zeroBelied(es *chart.ExecSpec, res proc.Result, row label.Row, stderr string) (string, string) {
 	if es.ParseGiven || !row.Answered() || res.ExitCode == nil || *res.ExitCode != 0 {
-		return ""
+		return "", ""
 	}
-	return record.BtrfsScrubCorrected(stderr)
+	return record.ZeroBelied(stderr)
 }
 
 // btrfsScrubBackground is stdout's first line on which btrfs scrub start
