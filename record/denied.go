@@ -91,6 +91,9 @@ const ItemDenied = "denied"
 //	communicate with kernel device-mapper driver"     device-mapper (lvmNoDeviceMapper)
 //	"can't load … - run testparm to debug it"          smbstatus, smbclient went on without
 //	                                                  the smb.conf given (sambaConfigUnloaded)
+//	"failed to get the status of endpoint …", "…      etcdctl had no answer from an
+//	is unhealthy: failed to commit proposal"          endpoint and left it out of its
+//	                                                  rows (etcdEndpointUnreached)
 func Denied(stderr string) string {
 	line := firstLine(stderr, func(l string) bool { return deniedCause(l) != "" })
 	if c := deniedCause(line); c == causeSkippedTable || c == causeNotConnected {
@@ -293,6 +296,8 @@ func deniedCause(line string) string {
 		return causeLDAPLimit
 	case sambaConfigUnloaded(low):
 		return causeSambaConfigUnloaded
+	case etcdEndpointUnreached(low):
+		return causeEndpointUnreached
 	case strings.Contains(low, "may be incomplete") || strings.Contains(low, "will be missing") ||
 		strings.Contains(low, "as super-user") || strings.Contains(low, "as superuser") ||
 		strings.Contains(low, "would have to be root") || strings.Contains(low, "could not be identified"):
@@ -573,6 +578,26 @@ func sambaConfigUnloaded(low string) bool {
 // causeSambaConfigUnloaded is what sambaConfigUnloaded's line says.
 const causeSambaConfigUnloaded = "could not load the configuration file it was given, and went on with its built-in defaults"
 
+// etcdEndpointUnreached says whether a line (lower case) is etcdctl
+// saying it had no answer from one of the endpoints it was given:
+// `Failed to get the status of endpoint 127.0.0.1:33820 (context
+// deadline exceeded)` (endpoint status), `Failed to get the hash of
+// endpoint …` (endpoint hashkv), `127.0.0.1:33820 is unhealthy: failed
+// to commit proposal: …` (endpoint health as text). etcdctl 3.4 and 3.5
+// print the others' rows, leave that endpoint out of the list, and exit
+// 1, which `|| true` makes 0: a status check over a three-member cluster
+// with one member stopped said `OK - 2 ok`, Consistent (cmd/runbook
+// TestEtcdEndpointUnreachedIsNoWholeAnswer, testdata/wave-etcd/status).
+func etcdEndpointUnreached(low string) bool {
+	return strings.HasPrefix(strings.TrimSpace(low), "failed to get the status of endpoint ") ||
+		strings.HasPrefix(strings.TrimSpace(low), "failed to get the hash of endpoint ") ||
+		strings.Contains(low, " is unhealthy: failed to commit proposal")
+}
+
+// causeEndpointUnreached is what a line says when etcdctl had no answer
+// from an endpoint it was given (etcdEndpointUnreached).
+const causeEndpointUnreached = "had no answer from an endpoint it was given"
+
 // causeIncomplete is what a line says when the tool itself says its
 // output is not whole, as lshw and lsusb -v run as a user do.
 const causeIncomplete = "its output may be incomplete"
@@ -716,6 +741,9 @@ func deniedWhy(exit int, line string) string {
 	}
 	if cause == causeSambaConfigUnloaded {
 		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so what it printed is the state of a server set up otherwise (its lock and state directories the defaults), not of the one the file sets up; stderr's first such line: %q; give it the smb.conf the server runs with (testparm -s FILE says why it cannot be loaded)", cause, exit, line)
+	}
+	if cause == causeEndpointUnreached {
+		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so its output holds only the endpoints that answered, and one left out of it is not known to be healthy (etcdctl prints the others, leaves that one out and exits 1, which `|| true` makes 0); stderr's first such line: %q; judge etcdctl's exit (exitCodes:), or compare the rows with the members the cluster has (etcdctl member list -w json)", cause, exit, line)
 	}
 	if cause == causeIncomplete {
 		return fmt.Sprintf("it said on stderr that %s though it exited %d, so its output holds only what it could read, and what it left out is not known to be absent; stderr's first such line: %q; run it with the privilege it asks for", cause, exit, line)
