@@ -93,6 +93,11 @@ const ItemDenied = "denied"
 //	incorrect", "qgroup data may be out of date"      not the usage (btrfsQgroupStale)
 //	"can't load … - run testparm to debug it"          smbstatus, smbclient went on without
 //	                                                  the smb.conf given (sambaConfigUnloaded)
+//	"invalid option -- ", "unrecognized option '",    getopt's words for an option the
+//	"option requires an argument -- "                 command went on without (optionRefused)
+//	"failed to get the status of endpoint …", "…      etcdctl had no answer from an
+//	is unhealthy: failed to commit proposal"          endpoint and left it out of its
+//	                                                  rows (etcdEndpointUnreached)
 func Denied(stderr string) string {
 	line := firstLine(stderr, func(l string) bool { return deniedCause(l) != "" })
 	if c := deniedCause(line); c == causeSkippedTable || c == causeNotConnected {
@@ -301,6 +306,10 @@ func deniedCause(line string) string {
 		return causeLDAPLimit
 	case sambaConfigUnloaded(low):
 		return causeSambaConfigUnloaded
+	case etcdEndpointUnreached(low):
+		return causeEndpointUnreached
+	case optionRefused(low):
+		return causeOptionRefused
 	case strings.Contains(low, "may be incomplete") || strings.Contains(low, "will be missing") ||
 		strings.Contains(low, "as super-user") || strings.Contains(low, "as superuser") ||
 		strings.Contains(low, "would have to be root") || strings.Contains(low, "could not be identified"):
@@ -594,6 +603,45 @@ func sambaConfigUnloaded(low string) bool {
 // causeSambaConfigUnloaded is what sambaConfigUnloaded's line says.
 const causeSambaConfigUnloaded = "could not load the configuration file it was given, and went on with its built-in defaults"
 
+// etcdEndpointUnreached says whether a line (lower case) is etcdctl
+// saying it had no answer from one of the endpoints it was given:
+// `Failed to get the status of endpoint 127.0.0.1:33820 (context
+// deadline exceeded)` (endpoint status), `Failed to get the hash of
+// endpoint …` (endpoint hashkv), `127.0.0.1:33820 is unhealthy: failed
+// to commit proposal: …` (endpoint health as text). etcdctl 3.4 and 3.5
+// print the others' rows, leave that endpoint out of the list, and exit
+// 1, which `|| true` makes 0: a status check over a three-member cluster
+// with one member stopped said `OK - 2 ok`, Consistent (cmd/runbook
+// TestEtcdEndpointUnreachedIsNoWholeAnswer, testdata/wave-etcd/status).
+func etcdEndpointUnreached(low string) bool {
+	return strings.HasPrefix(strings.TrimSpace(low), "failed to get the status of endpoint ") ||
+		strings.HasPrefix(strings.TrimSpace(low), "failed to get the hash of endpoint ") ||
+		strings.Contains(low, " is unhealthy: failed to commit proposal")
+}
+
+// causeEndpointUnreached is what a line says when etcdctl had no answer
+// from an endpoint it was given (etcdEndpointUnreached).
+const causeEndpointUnreached = "had no answer from an endpoint it was given"
+
+// optionRefused says whether a line (lower case) is getopt's own words
+// for an option the command does not take, or one given no value
+// (glibc's `varnishstat: invalid option -- 'q'`, `option requires an
+// argument -- 'f'`, `unrecognized option '--filter'`, `option '--x'
+// requires an argument`). Varnish 7.1's varnishstat says so and goes on:
+// `varnishstat -j -1 -f` (the filter's value left out) prints every
+// counter and exits 0, as the filter had not been asked for
+// (cmd/runbook TestOptionIgnoredOnStderrIsNoAnswer).
+func optionRefused(low string) bool {
+	return strings.Contains(low, ": invalid option -- ") ||
+		strings.Contains(low, ": unrecognized option '") ||
+		strings.Contains(low, ": option requires an argument -- ") ||
+		(strings.Contains(low, ": option '-") && strings.Contains(low, "' requires an argument"))
+}
+
+// causeOptionRefused is what a line says when the command was given an
+// option it does not take (optionRefused).
+const causeOptionRefused = "was given an option it does not take, or one with no value"
+
 // causeIncomplete is what a line says when the tool itself says its
 // output is not whole, as lshw and lsusb -v run as a user do.
 const causeIncomplete = "its output may be incomplete"
@@ -740,6 +788,12 @@ func deniedWhy(exit int, line string) string {
 	}
 	if cause == causeSambaConfigUnloaded {
 		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so what it printed is the state of a server set up otherwise (its lock and state directories the defaults), not of the one the file sets up; stderr's first such line: %q; give it the smb.conf the server runs with (testparm -s FILE says why it cannot be loaded)", cause, exit, line)
+	}
+	if cause == causeEndpointUnreached {
+		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so its output holds only the endpoints that answered, and one left out of it is not known to be healthy (etcdctl prints the others, leaves that one out and exits 1, which `|| true` makes 0); stderr's first such line: %q; judge etcdctl's exit (exitCodes:), or compare the rows with the members the cluster has (etcdctl member list -w json)", cause, exit, line)
+	}
+	if cause == causeOptionRefused {
+		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so it went on without it and what it printed is not what the command as written asks (varnishstat 7.1 prints every counter when its filter's -f has no value); stderr's first such line: %q; write the option as the tool's --help says", cause, exit, line)
 	}
 	if cause == causeIncomplete {
 		return fmt.Sprintf("it said on stderr that %s though it exited %d, so its output holds only what it could read, and what it left out is not known to be absent; stderr's first such line: %q; run it with the privilege it asks for", cause, exit, line)

@@ -1293,6 +1293,7 @@ func (c *collector) walk(n ast.Node) {
 		}
 		c.binaries[x.Location().From] = x.String()
 		c.compare(x)
+		c.zeroCompared(x)
 		_, lnil := x.Left.(*ast.NilNode)
 		_, rnil := x.Right.(*ast.NilNode)
 		switch {
@@ -1527,10 +1528,79 @@ func (c *collector) itemRead(name string) {
 	c.builtins[c.pred] = b
 }
 
+// zeroCompared records, for the builtin whose predicate is being walked,
+// an item's member path of constant names compared by == or != with a
+// zero value written as a literal (0, 0.0, "", false), read with no
+// guard: `.Status.leader == 0` in filter(status.stdout, …). judgedItems
+// says when an item lacks it (zeroAbsent).
+func (c *collector) zeroCompared(b *ast.BinaryNode) {
+	if c.pred < 0 || c.guard > 0 || (b.Operator != "==" && b.Operator != "!=") {
+		return
+	}
+	lit, side := zeroLiteral(b.Right), b.Left
+	if lit == "" {
+		lit, side = zeroLiteral(b.Left), b.Right
+	}
+	if lit == "" {
+		return
+	}
+	var chain []*ast.MemberNode
+	for {
+		m, ok := side.(*ast.MemberNode)
+		if !ok {
+			break
+		}
+		chain = append(chain, m)
+		side = m.Node
+	}
+	if ptr, ok := side.(*ast.PointerNode); !ok || ptr.Name != "" || len(chain) == 0 {
+		return
+	}
+	slices.Reverse(chain)
+	path := []string{lit}
+	for _, m := range chain {
+		seg, _, ok := constProperty(m.Property)
+		if !ok || m.Method || m.Optional {
+			return
+		}
+		path = append(path, seg)
+	}
+	bc := c.builtins[c.pred]
+	bc.zeros = append(bc.zeros, path)
+	c.builtins[c.pred] = bc
+}
+
+// zeroLiteral is n as written when it is a literal zero value (0, 0.0,
+// "", false), "" otherwise.
+func zeroLiteral(n ast.Node) string {
+	switch x := n.(type) {
+	case *ast.IntegerNode:
+		if x.Value == 0 {
+			return "0"
+		}
+	case *ast.FloatNode:
+		if x.Value == 0 {
+			return "0"
+		}
+	case *ast.StringNode:
+		if x.Value == "" {
+			return `""`
+		}
+	case *ast.BoolNode:
+		if !x.Value {
+			return "false"
+		}
+	}
+	return ""
+}
+
 // builtinCall is what the collector saw of one builtin call.
 type builtinCall struct {
 	text  string   // as written
 	items []string // the members its predicate reads from its item (itemRead)
+	// zeros are the member paths its predicate compares with a zero
+	// value (zeroCompared), each the literal as written, then the path.
+	zeros [][]string
 }
 
 // textOf is the builtin call n as written, from the collector's tree,

@@ -35,7 +35,103 @@ const itemsFunc = "\x00items"
 
 // itemsFuncs is the function patchMember calls, as Compile's expr option.
 func itemsFuncs() []expr.Option {
-	return []expr.Option{expr.Function(itemsFunc, func(p ...any) (any, error) { return judgedItems(p[0], p[1], p[2]) })}
+	return []expr.Option{expr.Function(itemsFunc, func(p ...any) (any, error) {
+		list, err := judgedItems(p[0], p[1], p[2])
+		if err != nil {
+			return nil, err
+		}
+		return list, zeroAbsent(p[0], p[3], p[2])
+	})}
+}
+
+// zeroAbsent is an error when an item of list lacks a member path its
+// predicate compares with a zero value (builtinCall.zeros: the literal,
+// then the path), nil otherwise; text is the call as written. JSON
+// writers that leave a zero value out (protobuf's JSON mapping, as
+// etcdctl -w json prints it; Go's omitempty, as Kubernetes writes a
+// status) leave the member out exactly when it is the zero value asked
+// about, and read as null it was never equal to it: etcdctl endpoint
+// status -w json writes no "leader" for a member that knows none (a
+// member cut off from its peers), and filter(status.stdout,
+// .Status.leader == 0) kept nothing, OK, Consistent (TestPredicateZeroOverAnOmittedMemberIsAnError,
+// testdata/wave-etcd/leader). A read written to allow absence
+// ((.x ?? 0) == 0, .x == nil, #?.x) is not judged.
+func zeroAbsent(list, zeros, text any) error {
+	items, ok := list.([]any)
+	paths, _ := zeros.([]any)
+	if !ok {
+		return nil
+	}
+	for _, z := range paths {
+		path, _ := z.([]any)
+		if len(path) < 2 {
+			continue
+		}
+		lit, _ := path[0].(string)
+		segs := make([]string, 0, len(path)-1)
+		for _, p := range path[1:] {
+			seg, _ := p.(string)
+			segs = append(segs, seg)
+		}
+		missing, present := -1, false
+		var where map[string]any
+		var seg string
+		for i, it := range items {
+			obj, has, last := lookPath(it, segs)
+			switch {
+			case has:
+				present = true
+			case len(obj) > 0 && missing < 0:
+				// an object with no member at all is no value left out
+				// (regex's row of a line it did not match is {})
+				missing, where, seg = i, obj, last
+			}
+		}
+		// A top-level member no item has is judgedItems' (a typo, no
+		// column of a table); an omitted value shows where others have
+		// it, or lies inside an object the items hold (no table's row).
+		if missing < 0 || (!present && len(segs) < 2) {
+			continue
+		}
+		written := "." + strings.Join(segs, ".")
+		near := ""
+		if n := suggest.Nearest(seg, slices.Sorted(maps.Keys(where))); n != "" && !present {
+			// a member other items have is no typo of one
+			near = fmt.Sprintf("; or did you mean %q?", n)
+		}
+		return fmt.Errorf("%s: item %d of the list has no member %q (%s), which it compares with %s (its members there: %s): a JSON writer that leaves a zero value out (protobuf's JSON mapping, as etcdctl -w json prints; Go's omitempty, as Kubernetes writes a status) leaves the member out when it is %s, and read as null it is never equal to %s; say what its absence means: (%s ?? %s) == %s, or %s == nil%s",
+			text, missing, seg, written, lit, strings.Join(membersOf(where), ", "), lit, lit, written, lit, lit, written, near)
+	}
+	return nil
+}
+
+// lookPath follows segs from item: has says the whole path is there;
+// otherwise obj is the object that lacks the next member (last), nil
+// when the path meets something that is no object (expr's own error, or
+// a null read as before).
+func lookPath(item any, segs []string) (obj map[string]any, has bool, last string) {
+	cur := item
+	for _, seg := range segs {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return nil, false, ""
+		}
+		v, found := m[seg]
+		if !found {
+			return m, false, seg
+		}
+		cur = v
+	}
+	return nil, true, ""
+}
+
+// membersOf is m's members in order, at most maxMembersNamed of them.
+func membersOf(m map[string]any) []string {
+	keys := slices.Sorted(maps.Keys(m))
+	if len(keys) > maxMembersNamed {
+		keys = append(keys[:maxMembersNamed:maxMembersNamed], fmt.Sprintf("and %d more", len(m)-maxMembersNamed))
+	}
+	return keys
 }
 
 // judgedItems is list, unless one of members is a member no item of the
@@ -122,16 +218,25 @@ func (p patchMember) Visit(node *ast.Node) {
 	if !ok || len(n.Arguments) < 2 {
 		return
 	}
-	names := p.calls[n.Location().From].items
-	if len(names) == 0 {
+	call := p.calls[n.Location().From]
+	names := call.items
+	if len(names) == 0 && len(call.zeros) == 0 {
 		return
 	}
 	list := make([]ast.Node, len(names))
 	for i, name := range names {
 		list[i] = &ast.StringNode{Value: name}
 	}
+	zeros := make([]ast.Node, len(call.zeros))
+	for i, path := range call.zeros {
+		segs := make([]ast.Node, len(path))
+		for j, s := range path {
+			segs[j] = &ast.StringNode{Value: s}
+		}
+		zeros[i] = &ast.ArrayNode{Nodes: segs}
+	}
 	n.Arguments[0] = &ast.CallNode{
 		Callee:    &ast.IdentifierNode{Value: itemsFunc},
-		Arguments: []ast.Node{n.Arguments[0], &ast.ArrayNode{Nodes: list}, &ast.StringNode{Value: textOf(p.calls, n)}},
+		Arguments: []ast.Node{n.Arguments[0], &ast.ArrayNode{Nodes: list}, &ast.StringNode{Value: textOf(p.calls, n)}, &ast.ArrayNode{Nodes: zeros}},
 	}
 }

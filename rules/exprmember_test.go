@@ -83,3 +83,42 @@ func TestPredicateColumnNoRowHasIsAnError(t *testing.T) {
 	}
 	runValues(t, env, tests)
 }
+
+// TestPredicateZeroOverAnOmittedMemberIsAnError: etcdctl endpoint status
+// -w json (protobuf's JSON mapping) leaves "leader" out of a member that
+// knows no leader, as it leaves out every zero value, and
+// filter(status.stdout, .Status.leader == 0) read the absence as null,
+// never 0: it kept nothing, and a cluster with a member cut off from its
+// peers said no member without a leader, OK, Consistent (etcd 3.4.23,
+// testdata/wave-etcd/leader). A member path an item lacks, compared by ==
+// or != with a zero value written as a literal, is an error saying what
+// the writer left out; a read written to allow absence, and a path every
+// item has, read as before.
+func TestPredicateZeroOverAnOmittedMemberIsAnError(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{
+		"status": []any{
+			map[string]any{"Endpoint": "a", "Status": map[string]any{"leader": 7, "raftTerm": 3}},
+			map[string]any{"Endpoint": "c", "Status": map[string]any{"raftTerm": 3, "errors": []any{"etcdserver: no leader"}}},
+		},
+		"pods": []any{
+			map[string]any{"name": "a", "ready": true},
+			map[string]any{"name": "b", "reason": "Evicted"},
+		},
+	}
+	tests := []valueCase{
+		{`filter(status, .Status.leader == 0)`, `item 1 of the list has no member "leader" (.Status.leader), which it compares with 0 (its members there: errors, raftTerm)`, true},
+		{`count(status, 0 != .Status.leader)`, `leaves the member out when it is 0`, true},
+		{`count(status, .Status.leadr == 0)`, `or did you mean "leader"?`, true},
+		{`count(pods, .reason == "")`, `item 0 of the list has no member "reason" (.reason), which it compares with ""`, true},
+		{`count(pods, .ready == false)`, `say what its absence means: (.ready ?? false) == false, or .ready == nil`, true},
+		// absence allowed for, or a value no writer leaves out
+		{`count(status, (.Status.leader ?? 0) == 0)`, "1", false},
+		{`count(status, .Status.leader == nil)`, "1", false},
+		{`count(status, #?.Status?.leader == 0)`, "0", false},
+		{`count(status, .Status.raftTerm == 0)`, "0", false},
+		{`count(status, .Status.leader == 7)`, "1", false},
+		{`count(pods, .ready == true)`, "1", false},
+	}
+	runValues(t, env, tests)
+}

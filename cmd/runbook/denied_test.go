@@ -1056,6 +1056,46 @@ func TestUnresolvedHostOnStderrIsNoWholeAnswer(t *testing.T) {
 	}
 }
 
+// TestEtcdEndpointUnreachedIsNoWholeAnswer: `etcdctl endpoint status -w
+// json || true` over a three-member cluster with one member stopped
+// prints the two that answered, says `Failed to get the status of
+// endpoint 127.0.0.1:33820 (context deadline exceeded)` on stderr and
+// exits 1, which `|| true` makes 0; a status check said `OK - 2 ok`,
+// Consistent, over a cluster one member short (etcd 3.4.23,
+// testdata/wave-etcd/status). The line is a not-checked item now (kind
+// denied): UNKNOWN, saying which endpoint went unanswered.
+func TestEtcdEndpointUnreachedIsNoWholeAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "status.yaml", perRowChart("etcd", "Member",
+		` {shell: "echo '[{\"Endpoint\":\"127.0.0.1:33800\",\"Status\":{\"leader\":16217671083791174852}},{\"Endpoint\":\"127.0.0.1:33810\",\"Status\":{\"leader\":16217671083791174852}}]'; echo 'Failed to get the status of endpoint 127.0.0.1:33820 (context deadline exceeded)' >&2", parse: {as: json}}`, "s", `
+              - {when: 's.Status.leader == 0', then: bad, label: No leader}`, "s.Endpoint"))
+	r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+	const said = `it said on stderr that it had no answer from an endpoint it was given though it exited 0`
+	if r.code != 3 || !strings.HasPrefix(r.stdout, "etcd UNKNOWN") || !strings.Contains(r.stdout, said) || !strings.Contains(r.stdout, "127.0.0.1:33820") {
+		t.Errorf("exit %d:\n%s\nwant exit 3, UNKNOWN, saying %q and naming the endpoint", r.code, r.stdout, said)
+	}
+}
+
+// TestOptionIgnoredOnStderrIsNoAnswer: varnishstat 7.1 given -f with no
+// value (or an option it does not take, -q) says `varnishstat: option
+// requires an argument -- 'f'` on stderr, prints every counter as if no
+// filter had been asked for, and exits 0; a chart over the counters it
+// asked for judged others, Consistent. getopt's line beside exit 0 is a
+// not-checked item now (kind denied).
+func TestOptionIgnoredOnStderrIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "stat.yaml", perRowChart("stat", "Counter",
+		` {shell: "echo 'MAIN.cache_hit 21'; echo 'MAIN.cache_miss 6'; echo \"varnishstat: option requires an argument -- 'f'\" >&2", parse: {as: columns, header: false, names: [counter, value]}}`, "c", `
+              - {when: 'c.value > 1000', then: bad, label: Many}`, "c.counter"))
+	r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+	const said = `it said on stderr that it was given an option it does not take, or one with no value though it exited 0`
+	if r.code != 3 || !strings.HasPrefix(r.stdout, "stat UNKNOWN") || !strings.Contains(r.stdout, said) {
+		t.Errorf("exit %d:\n%s\nwant exit 3, UNKNOWN, saying %q", r.code, r.stdout, said)
+	}
+}
+
 // TestPipelineWhoseEarlierCommandsExitedZeroAnswersItself: `curl -sSf URL |
 // promtool check metrics` under {0: clean, 3: problems} exits with
 // promtool's 3 and its lint lines on stderr; the pipeline's codes (0 3)

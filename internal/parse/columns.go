@@ -121,6 +121,9 @@ func (p *columns) parse(text string, r *recorder) any {
 			underHead = true
 			head = &row{n: i + 1, s: s}
 			headFields = blankFields(s)
+			if boxBorder.MatchString(strings.TrimSpace(s)) {
+				r.problem(i+1, s, boxBorderWhy)
+			}
 			if p.names != nil {
 				if msg, ok := valueReadPast(headFields); ok {
 					r.problem(i+1, s, msg)

@@ -96,3 +96,24 @@ func TestRuleUnderAWideHeaderIsNotCalledPsqls(t *testing.T) {
 		t.Errorf("psql's rule of two columns: %s; want it called psql's", res.FirstProblem)
 	}
 }
+
+// TestBoxedTableSaysItIsBoxed: etcdctl endpoint status -w table (3.4.23)
+// draws its table in a box; columns took the top border for the header
+// and said of every row only "28 fields, the table has 1 columns". The
+// first problem names the box and what to read instead.
+func TestBoxedTableSaysItIsBoxed(t *testing.T) {
+	t.Parallel()
+	table := "+-----------------+------------------+---------+\n" +
+		"|    ENDPOINT     |        ID        | VERSION |\n" +
+		"+-----------------+------------------+---------+\n" +
+		"| 127.0.0.1:33800 | f837b67087200551 |  3.4.23 |\n" +
+		"+-----------------+------------------+---------+\n"
+	res, _ := Parse(table, Spec{Mode: "columns"})
+	if res.Problems == 0 || !strings.Contains(res.FirstProblem, "a box's border") || !strings.Contains(res.FirstProblem, "etcdctl -w json") {
+		t.Errorf("%d problems, first %q; want the box named first", res.Problems, res.FirstProblem)
+	}
+	res, _ = Parse(" relname | n\n---------+---\n t       | 1\n", Spec{Mode: "columns"})
+	if strings.Contains(res.FirstProblem, "box") {
+		t.Errorf("psql's aligned table called boxed: %s", res.FirstProblem)
+	}
+}

@@ -554,6 +554,9 @@ func parseRecords(text string, r *recorder) any {
 var (
 	psqlCount = regexp.MustCompile(`^\(\d+ rows?\)$`)
 	psqlRule  = regexp.MustCompile(`^-+(?:\+-+)*$`)
+	// boxBorder is the top of a table drawn in a box (+------+----+),
+	// as etcdctl -w table and the mysql client print one.
+	boxBorder = regexp.MustCompile(`^\+-+(?:\+-+)*\+$`)
 )
 
 // psqlFooter is why a line is psql's row count, "(1 row)" or "(N
@@ -567,6 +570,13 @@ func psqlFooter(s string) string {
 	}
 	return "psql's count of the rows above, not a row: give psql -t (--tuples-only) to print the rows alone, or --csv, which prints the header and no count"
 }
+
+// boxBorderWhy is why a table whose header line is a box's border is
+// not read: columns took the border for the header, one column named
+// "+---…+", every row of cells between | a problem of "28 fields, the
+// table has 1 columns", which said nothing of why
+// (TestBoxedTableSaysItIsBoxed).
+const boxBorderWhy = "a box's border (+----+----+) where the header should be: the table is drawn in a box, as etcdctl -w table and the mysql client draw one, whose | between the cells are no columns; read the tool's machine-readable output (etcdctl -w json, or -w simple with parse: csv; mysql -B)"
 
 // psqlRuleLine is why a line is the rule psql's aligned output draws
 // under its header ("-------", "-----+------"), not a row; "" for any
