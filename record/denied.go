@@ -91,6 +91,8 @@ const ItemDenied = "denied"
 //	communicate with kernel device-mapper driver"     device-mapper (lvmNoDeviceMapper)
 //	"can't load … - run testparm to debug it"          smbstatus, smbclient went on without
 //	                                                  the smb.conf given (sambaConfigUnloaded)
+//	"error: …" with "ignoring" in it (logrotate's      it read its configuration without
+//	"-- ignoring line", "Ignoring FILE because …")    a line or a file (configIgnored)
 func Denied(stderr string) string {
 	line := firstLine(stderr, func(l string) bool { return deniedCause(l) != "" })
 	if c := deniedCause(line); c == causeSkippedTable || c == causeNotConnected {
@@ -293,6 +295,8 @@ func deniedCause(line string) string {
 		return causeLDAPLimit
 	case sambaConfigUnloaded(low):
 		return causeSambaConfigUnloaded
+	case configIgnored(low):
+		return causeConfigIgnored
 	case strings.Contains(low, "may be incomplete") || strings.Contains(low, "will be missing") ||
 		strings.Contains(low, "as super-user") || strings.Contains(low, "as superuser") ||
 		strings.Contains(low, "would have to be root") || strings.Contains(low, "could not be identified"):
@@ -573,6 +577,25 @@ func sambaConfigUnloaded(low string) bool {
 // causeSambaConfigUnloaded is what sambaConfigUnloaded's line says.
 const causeSambaConfigUnloaded = "could not load the configuration file it was given, and went on with its built-in defaults"
 
+// configIgnored says whether a line (lower case) is a tool saying it met
+// an error in what it read and went on without that part: logrotate's
+// `error: app:4 unknown option 'compres' -- ignoring line` and `error:
+// Ignoring app because it is writable by group or others.` (or `because
+// the file owner is wrong`), said by `logrotate -d` and by a real run,
+// each exiting 0. The log that file or line was for is then rotated
+// otherwise than its file says, or not at all, and a check of the
+// configuration under {0: valid, 1: invalid} said valid, OK, Consistent
+// (cmd/runbook TestConfigPartIgnoredIsNoAnswerOfValid,
+// testdata/wave-sudo/logrotate-config). logrotate's own `Ignoring
+// app.dpkg-old, because of *.dpkg-old pattern match` is no error and is
+// not read so.
+func configIgnored(low string) bool {
+	return strings.HasPrefix(strings.TrimSpace(low), "error:") && strings.Contains(low, "ignoring")
+}
+
+// causeConfigIgnored is what configIgnored's line says.
+const causeConfigIgnored = "met an error in what it read and went on without that part"
+
 // causeIncomplete is what a line says when the tool itself says its
 // output is not whole, as lshw and lsusb -v run as a user do.
 const causeIncomplete = "its output may be incomplete"
@@ -716,6 +739,9 @@ func deniedWhy(exit int, line string) string {
 	}
 	if cause == causeSambaConfigUnloaded {
 		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so what it printed is the state of a server set up otherwise (its lock and state directories the defaults), not of the one the file sets up; stderr's first such line: %q; give it the smb.conf the server runs with (testparm -s FILE says why it cannot be loaded)", cause, exit, line)
+	}
+	if cause == causeConfigIgnored {
+		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so its answer is over what it kept, not over the whole it was given: a line or a file it ignored is not in force (logrotate passes over an option it does not know, and over a file of its configuration that is group- or world-writable or not root's, and rotates that log otherwise, or not at all); stderr's first such line: %q; mend the line, or the file's mode or owner (logrotate -d names each)", cause, exit, line)
 	}
 	if cause == causeIncomplete {
 		return fmt.Sprintf("it said on stderr that %s though it exited %d, so its output holds only what it could read, and what it left out is not known to be absent; stderr's first such line: %q; run it with the privilege it asks for", cause, exit, line)

@@ -1512,3 +1512,56 @@ stages:
 		}
 	}
 }
+
+// TestConfigPartIgnoredIsNoAnswerOfValid: logrotate -d over a config with
+// an option misspelt (`compres`) says `error: app:4 unknown option
+// 'compres' -- ignoring line` and exits 0, and over a file of it that is
+// world-writable `error: Ignoring app because it is writable by group or
+// others.`, exit 0: a check under {0: valid, 1: invalid} said valid, OK,
+// Consistent, of a config logrotate read without that line or file. Its
+// routine `Ignoring app.dpkg-old, because of *.dpkg-old pattern match`
+// is no error and leaves the answer alone.
+func TestConfigPartIgnoredIsNoAnswerOfValid(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, stderr string
+		flagged      bool
+	}{
+		{"unknown option", `reading config file app\nerror: app:4 unknown option 'compres' -- ignoring line\nHandling 1 logs`, true},
+		{"writable file", `including /etc/logrotate.d\nerror: Ignoring app because it is writable by group or others.\nHandling 0 logs`, true},
+		{"wrong owner", `error: Ignoring app because the file owner is wrong (should be root or user with uid 0).`, true},
+		{"dpkg-old", `Ignoring app.dpkg-old, because of *.dpkg-old pattern match\nreading config file app\nHandling 1 logs`, false},
+	} {
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
+runbook: lr
+result: {kind: verdict/config, decider: Config, nagios: {ok: [valid], critical: [invalid]}}
+stages:
+  - id: lr
+    exec:
+      shell: |
+        printf "`+tc.stderr+`\n" >&2
+      exitCodes: {0: valid, 1: invalid}
+  - id: config
+    name: Config
+    decide:
+      rules:
+        - {when: 'lr.status == "invalid"', then: invalid, label: exited 1}
+      default: {branch: valid, label: exited 0}
+    branches:
+      invalid: [{id: i, verdict: {subject: '"logrotate.conf"', verdict: '"invalid"'}}]
+      valid: [{id: v, verdict: {subject: '"logrotate.conf"', verdict: '"valid"'}}]
+`)
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		if !tc.flagged {
+			if r.code != 0 || strings.Contains(r.stdout, "did not check") {
+				t.Errorf("%s: exit %d; want 0, nothing flagged:\n%s", tc.name, r.code, r.stdout)
+			}
+			continue
+		}
+		const said = `stage "lr" did not check its output (it said on stderr that it met an error in what it read and went on without that part though it exited 0`
+		if r.code != 3 || !strings.HasPrefix(r.stdout, "lr UNKNOWN") || !strings.Contains(r.stdout, said) || !strings.Contains(r.stdout, "logrotate -d names each") {
+			t.Errorf("%s: exit %d; want 3, UNKNOWN, saying %s:\n%s", tc.name, r.code, said, r.stdout)
+		}
+	}
+}
