@@ -93,6 +93,7 @@ const ItemDenied = "denied"
 //	                                                  the smb.conf given (sambaConfigUnloaded)
 //	"error: …" with "ignoring" in it (logrotate's      it read its configuration without
 //	"-- ignoring line", "Ignoring FILE because …")    a line or a file (configIgnored)
+//	"referenced but not defined" (visudo -c, sudo)    a rule names an alias no line defines
 func Denied(stderr string) string {
 	line := firstLine(stderr, func(l string) bool { return deniedCause(l) != "" })
 	if c := deniedCause(line); c == causeSkippedTable || c == causeNotConnected {
@@ -297,6 +298,10 @@ func deniedCause(line string) string {
 		return causeSambaConfigUnloaded
 	case configIgnored(low):
 		return causeConfigIgnored
+	case strings.Contains(low, "referenced but not defined"):
+		// visudo -c: `User_Alias "OPSX" referenced but not defined`,
+		// exit 0 (1 under -s): the rule naming it matches no one.
+		return causeAliasUndefined
 	case strings.Contains(low, "may be incomplete") || strings.Contains(low, "will be missing") ||
 		strings.Contains(low, "as super-user") || strings.Contains(low, "as superuser") ||
 		strings.Contains(low, "would have to be root") || strings.Contains(low, "could not be identified"):
@@ -596,6 +601,16 @@ func configIgnored(low string) bool {
 // causeConfigIgnored is what configIgnored's line says.
 const causeConfigIgnored = "met an error in what it read and went on without that part"
 
+// causeAliasUndefined is what a line says when sudo's parser found a
+// rule naming an alias that no line defines: `visudo -c` says
+// `/etc/sudoers.d/ops:2:29: User_Alias "OPSX" referenced but not
+// defined` and exits 0 (1 under -s, strict), and sudo reads that rule as
+// matching no one, so a typo in an alias's name drops the grant it was
+// written for; a check of the policy under {0: valid, 1: invalid} said
+// valid, OK, Consistent (cmd/runbook TestConfigPartIgnoredIsNoAnswerOfValid,
+// testdata/wave-sudo/sudoers-valid).
+const causeAliasUndefined = "found a rule naming an alias that no line defines"
+
 // causeIncomplete is what a line says when the tool itself says its
 // output is not whole, as lshw and lsusb -v run as a user do.
 const causeIncomplete = "its output may be incomplete"
@@ -742,6 +757,9 @@ func deniedWhy(exit int, line string) string {
 	}
 	if cause == causeConfigIgnored {
 		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so its answer is over what it kept, not over the whole it was given: a line or a file it ignored is not in force (logrotate passes over an option it does not know, and over a file of its configuration that is group- or world-writable or not root's, and rotates that log otherwise, or not at all); stderr's first such line: %q; mend the line, or the file's mode or owner (logrotate -d names each)", cause, exit, line)
+	}
+	if cause == causeAliasUndefined {
+		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so a rule of the policy is not in force as written (sudo reads it as matching no one: an alias misspelt drops the grant it names), and the policy it passed is not the one written; stderr's first such line: %q; define the alias, or mend its name where the rule uses it (visudo -c -s, strict, exits 1 over it)", cause, exit, line)
 	}
 	if cause == causeIncomplete {
 		return fmt.Sprintf("it said on stderr that %s though it exited %d, so its output holds only what it could read, and what it left out is not known to be absent; stderr's first such line: %q; run it with the privilege it asks for", cause, exit, line)

@@ -1520,7 +1520,11 @@ stages:
 // others.`, exit 0: a check under {0: valid, 1: invalid} said valid, OK,
 // Consistent, of a config logrotate read without that line or file. Its
 // routine `Ignoring app.dpkg-old, because of *.dpkg-old pattern match`
-// is no error and leaves the answer alone.
+// is no error and leaves the answer alone. visudo -c over a rule naming
+// an alias no line defines (`User_Alias "OPSX" referenced but not
+// defined`) exits 0 too, and sudo reads the rule as matching no one: the
+// same valid, Consistent; its `Warning: … unused User_Alias` is not
+// flagged.
 func TestConfigPartIgnoredIsNoAnswerOfValid(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -1532,6 +1536,8 @@ func TestConfigPartIgnoredIsNoAnswerOfValid(t *testing.T) {
 		{"writable file", `including /etc/logrotate.d\nerror: Ignoring app because it is writable by group or others.\nHandling 0 logs`, true},
 		{"wrong owner", `error: Ignoring app because the file owner is wrong (should be root or user with uid 0).`, true},
 		{"dpkg-old", `Ignoring app.dpkg-old, because of *.dpkg-old pattern match\nreading config file app\nHandling 1 logs`, false},
+		{"alias undefined", `/etc/sudoers.d/ops:2:29: User_Alias \"OPSX\" referenced but not defined\nWarning: /etc/sudoers.d/ops:1:12: unused User_Alias \"UNUSED\"`, true},
+		{"alias unused", `Warning: /etc/sudoers.d/ops:1:12: unused User_Alias \"UNUSED\"`, false},
 	} {
 		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
 runbook: lr
@@ -1559,8 +1565,11 @@ stages:
 			}
 			continue
 		}
-		const said = `stage "lr" did not check its output (it said on stderr that it met an error in what it read and went on without that part though it exited 0`
-		if r.code != 3 || !strings.HasPrefix(r.stdout, "lr UNKNOWN") || !strings.Contains(r.stdout, said) || !strings.Contains(r.stdout, "logrotate -d names each") {
+		said, advice := `stage "lr" did not check its output (it said on stderr that it met an error in what it read and went on without that part though it exited 0`, "logrotate -d names each"
+		if strings.Contains(tc.stderr, "referenced") {
+			said, advice = `stage "lr" did not check its output (it said on stderr that it found a rule naming an alias that no line defines though it exited 0`, "visudo -c -s, strict, exits 1 over it"
+		}
+		if r.code != 3 || !strings.HasPrefix(r.stdout, "lr UNKNOWN") || !strings.Contains(r.stdout, said) || !strings.Contains(r.stdout, advice) {
 			t.Errorf("%s: exit %d; want 3, UNKNOWN, saying %s:\n%s", tc.name, r.code, said, r.stdout)
 		}
 	}
