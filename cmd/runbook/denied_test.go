@@ -1574,3 +1574,51 @@ stages:
 		}
 	}
 }
+
+// TestSshdThatCouldNotRunIsNoAnswer: sshd -t exits 255 over a bad keyword
+// in sshd_config and as much where /run/sshd is not there (`Missing
+// privilege separation directory: /run/sshd`), and a check under {0:
+// valid, 255: invalid} said invalid, Consistent, of a configuration sshd
+// accepts. That line (and `no hostkeys available`, exit 1) under a
+// declared code is no answer now; a bad keyword's 255 is still invalid.
+func TestSshdThatCouldNotRunIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, stderr string
+		exit         int
+		flagged      bool
+	}{
+		{"no privsep dir", `Missing privilege separation directory: /run/sshd`, 255, true},
+		{"no host keys", `sshd: no hostkeys available -- exiting.`, 1, true},
+		{"bad keyword", `/etc/ssh/sshd_config.d/x.conf: line 1: Bad configuration option: PermitRootLogn\n/etc/ssh/sshd_config.d/x.conf: terminating, 1 bad configuration options`, 255, false},
+	} {
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", fmt.Sprintf(`version: 1
+runbook: sshd
+result: {kind: verdict/config, decider: Config, nagios: {ok: [valid], critical: [invalid]}}
+stages:
+  - id: sshd
+    exec:
+      shell: |
+        printf "%s\n" >&2; exit %d
+      exitCodes: {0: valid, 1: invalid, 255: invalid}
+  - id: config
+    name: Config
+    decide:
+      rules:
+        - {when: 'sshd.status == "invalid"', then: invalid, label: refused}
+      default: {branch: valid, label: read}
+    branches:
+      invalid: [{id: i, verdict: {subject: '"sshd_config"', verdict: '"invalid"'}}]
+      valid: [{id: v, verdict: {subject: '"sshd_config"', verdict: '"valid"'}}]
+`, tc.stderr, tc.exit))
+		r := runCLI(t, dir, "exec", chart)
+		const said = `it said on stderr that it could not start for a cause outside the configuration it was to judge`
+		if got := strings.Contains(r.stdout, said) && strings.Contains(r.stdout, "Not sure"); got != tc.flagged {
+			t.Errorf("%s: said it %v, want %v:\n%s", tc.name, got, tc.flagged, r.stdout)
+		}
+		if !tc.flagged && !strings.Contains(r.stdout, "Consistent") {
+			t.Errorf("%s: want Consistent, invalid:\n%s", tc.name, r.stdout)
+		}
+	}
+}
