@@ -58,6 +58,9 @@ const ItemDenied = "denied"
 //	"command denied to user" (MySQL, MariaDB),
 //	"must be the root user", "needs root privileges"
 //	(rkhunter, chkrootkit: on stdout)
+//	"a password is required", "incorrect password
+//	attempt", "is not allowed to execute", "is not
+//	in the sudoers file", … (sudo: sudoRefusal)
 //	"could not connect to clamd"                      clamdscan reached no clamd (its
 //	                                                  --version its own alone)
 //	"no such file or directory"                       a file not there
@@ -346,7 +349,30 @@ func refusedPrivilege(low string) bool {
 		strings.Contains(low, "are not allowed to use this program") ||
 		strings.Contains(low, "is not allowed to view the mail queue") ||
 		strings.Contains(low, "do not have permission to use") ||
-		rootRefusal(low)
+		rootRefusal(low) || sudoRefusal(low)
+}
+
+// sudoRefusal says whether a line (lower case) is sudo's own words for
+// not running the command it was given: `sudo -n` with no password to
+// give (`sudo: a password is required`), sudo with no terminal to ask on
+// (`a terminal is required to read the password`, `you must have a tty to
+// run sudo` under requiretty), a password not given or wrong (`no
+// password was provided`, `1 incorrect password attempt`), a command the
+// sudoers do not allow (`Sorry, user nagios is not allowed to execute
+// '/usr/bin/grep …' as root on db1.`, `nagios is not in the sudoers
+// file`). sudo exits 1 over each, grep's code for none found, so a check
+// run by a monitoring account through `sudo -n grep …` with `{0: found,
+// 1: none}` said `OK - no verdict rows`, Consistent, over a grep that
+// never ran (cmd/runbook TestSudoRefusalUnderDeclaredCodeIsNoAnswer,
+// testdata/wave-sudo/nopasswd-via-sudo).
+func sudoRefusal(low string) bool {
+	return strings.Contains(low, "a password is required") ||
+		strings.Contains(low, "a terminal is required to read the password") ||
+		strings.Contains(low, "must have a tty to run sudo") ||
+		strings.Contains(low, "no password was provided") ||
+		strings.Contains(low, "incorrect password attempt") ||
+		strings.Contains(low, "is not allowed to execute") ||
+		strings.Contains(low, "is not in the sudoers file")
 }
 
 // rootRefusal says whether a line (lower case) is rkhunter's or

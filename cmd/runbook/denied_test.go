@@ -1622,3 +1622,63 @@ stages:
 		}
 	}
 }
+
+// TestSudoRefusalUnderDeclaredCodeIsNoAnswer: a monitoring account runs
+// `sudo -n grep -rlE NOPASSWD /etc/sudoers /etc/sudoers.d` with {0:
+// found, 1: none}; sudo that does not run the grep (no password to give
+// under -n, no tty under requiretty, a command the sudoers do not allow)
+// exits 1, grep's code for none found, and the check said `OK - no
+// verdict rows`, Consistent, over files nobody read. sudo's words are a
+// refusal now: UNKNOWN. grep's own 1, with nothing on stderr, is none.
+func TestSudoRefusalUnderDeclaredCodeIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, stderr string
+		refused      bool
+	}{
+		{"-n with no password", `sudo: a password is required`, true},
+		{"requiretty", `sudo: sorry, you must have a tty to run sudo`, true},
+		{"no terminal", `sudo: a terminal is required to read the password; either use the -S option to read from standard input or configure an askpass helper`, true},
+		{"wrong password", `Sorry, try again.\nsudo: 1 incorrect password attempt`, true},
+		{"command not allowed", `Sorry, user nagios is not allowed to execute '/usr/bin/grep -rlE NOPASSWD /etc/sudoers' as root on db1.`, true},
+		{"not in sudoers", `nagios is not in the sudoers file.  This incident will be reported.`, true},
+		{"none found", ``, false},
+	} {
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
+runbook: grants
+result: {kind: verdict/file, decider: Grant, empty: answer, nagios: {warning: [nopasswd]}}
+stages:
+  - id: grep
+    exec:
+      shell: |
+        printf '`+strings.ReplaceAll(tc.stderr, "'", "'\\''")+`' >&2; exit 1
+      exitCodes: {0: found, 1: none}
+      parse: lines
+  - id: per
+    foreach:
+      items: grep.stdout
+      as: f
+      maxBranches: 10
+      stages:
+        - id: grant
+          name: Grant
+          decide:
+            rules:
+              - {when: 'f != ""', then: nopasswd, label: grants}
+            default: {branch: nopasswd, label: grants}
+          branches:
+            nopasswd: [{id: m, verdict: {subject: f, verdict: '"nopasswd"'}}]
+`)
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		if tc.refused {
+			if r.code != 3 || !strings.HasPrefix(r.stdout, "grants UNKNOWN") || !strings.Contains(r.stdout, "it said on stderr that it was refused access") {
+				t.Errorf("%s: exit %d; want 3, UNKNOWN, the refusal said:\n%s", tc.name, r.code, r.stdout)
+			}
+			continue
+		}
+		if r.code != 0 || !strings.HasPrefix(r.stdout, "grants OK - no verdict rows") {
+			t.Errorf("%s: exit %d; want 0, OK:\n%s", tc.name, r.code, r.stdout)
+		}
+	}
+}
