@@ -60,7 +60,9 @@ const ItemDenied = "denied"
 //	(rkhunter, chkrootkit: on stdout)
 //	"a password is required", "incorrect password
 //	attempt", "is not allowed to execute", "is not
-//	in the sudoers file", … (sudo: sudoRefusal)
+//	in the sudoers file", … (sudo), "may not be used
+//	by non-root users" (runuser), "su: authentication
+//	failure" (userSwitchRefusal)
 //	"could not connect to clamd"                      clamdscan reached no clamd (its
 //	                                                  --version its own alone)
 //	"no such file or directory"                       a file not there
@@ -349,24 +351,29 @@ func refusedPrivilege(low string) bool {
 		strings.Contains(low, "are not allowed to use this program") ||
 		strings.Contains(low, "is not allowed to view the mail queue") ||
 		strings.Contains(low, "do not have permission to use") ||
-		rootRefusal(low) || sudoRefusal(low)
+		rootRefusal(low) || userSwitchRefusal(low)
 }
 
-// sudoRefusal says whether a line (lower case) is sudo's own words for
-// not running the command it was given: `sudo -n` with no password to
-// give (`sudo: a password is required`), sudo with no terminal to ask on
-// (`a terminal is required to read the password`, `you must have a tty to
-// run sudo` under requiretty), a password not given or wrong (`no
-// password was provided`, `1 incorrect password attempt`), a command the
-// sudoers do not allow (`Sorry, user nagios is not allowed to execute
+// userSwitchRefusal says whether a line (lower case) is the words of sudo,
+// su or runuser for not running the command it was given as another
+// user: `sudo -n` with no password to give (`sudo: a password is
+// required`), sudo with no terminal to ask on (`a terminal is required
+// to read the password`, `you must have a tty to run sudo` under
+// requiretty), a password not given or wrong (`no password was
+// provided`, `1 incorrect password attempt`), a command the sudoers do
+// not allow (`Sorry, user nagios is not allowed to execute
 // '/usr/bin/grep …' as root on db1.`, `nagios is not in the sudoers
 // file`). sudo exits 1 over each, grep's code for none found, so a check
 // run by a monitoring account through `sudo -n grep …` with `{0: found,
 // 1: none}` said `OK - no verdict rows`, Consistent, over a grep that
 // never ran (cmd/runbook TestSudoRefusalUnderDeclaredCodeIsNoAnswer,
-// testdata/wave-sudo/nopasswd-via-sudo).
-func sudoRefusal(low string) bool {
+// testdata/wave-sudo/nopasswd-via-sudo). runuser run by a user says
+// `runuser: may not be used by non-root users`, and su with no password
+// to read `su: Authentication failure`, each exit 1 too.
+func userSwitchRefusal(low string) bool {
 	return strings.Contains(low, "a password is required") ||
+		strings.Contains(low, "may not be used by non-root users") ||
+		strings.Contains(low, "su: authentication failure") ||
 		strings.Contains(low, "a terminal is required to read the password") ||
 		strings.Contains(low, "must have a tty to run sudo") ||
 		strings.Contains(low, "no password was provided") ||

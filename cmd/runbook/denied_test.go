@@ -1629,7 +1629,8 @@ stages:
 // under -n, no tty under requiretty, a command the sudoers do not allow)
 // exits 1, grep's code for none found, and the check said `OK - no
 // verdict rows`, Consistent, over files nobody read. sudo's words are a
-// refusal now: UNKNOWN. grep's own 1, with nothing on stderr, is none.
+// refusal now: UNKNOWN; so are runuser's and su's, run by a user.
+// grep's own 1, with nothing on stderr, is none.
 func TestSudoRefusalUnderDeclaredCodeIsNoAnswer(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -1643,6 +1644,8 @@ func TestSudoRefusalUnderDeclaredCodeIsNoAnswer(t *testing.T) {
 		{"wrong password", `Sorry, try again.\nsudo: 1 incorrect password attempt`, true},
 		{"command not allowed", `Sorry, user nagios is not allowed to execute '/usr/bin/grep -rlE NOPASSWD /etc/sudoers' as root on db1.`, true},
 		{"not in sudoers", `nagios is not in the sudoers file.  This incident will be reported.`, true},
+		{"runuser as a user", `runuser: may not be used by non-root users`, true},
+		{"su with no password", `Password: su: Authentication failure`, true},
 		{"none found", ``, false},
 	} {
 		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
