@@ -1685,3 +1685,45 @@ stages:
 		}
 	}
 }
+
+// TestSudoOwnHostUnresolvedIsNoHostUnreached: in a container whose
+// /etc/hosts lacks its hostname, sudo warns `sudo: unable to resolve host
+// vm: Name or service not known` and runs the command; `sudo -n -l -U`
+// of every account stood Not sure, saying it found no address for a host
+// it was given and to check the name. It is no host unreached now; a
+// host the command itself could not resolve still is.
+func TestSudoOwnHostUnresolvedIsNoHostUnreached(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, stderr string
+		flagged      bool
+	}{
+		{"sudo's own host", `sudo: unable to resolve host vm: Name or service not known`, false},
+		{"a host the command was given", `sudo: unable to resolve host vm: Name or service not known\nssh: Could not resolve hostname db1: Name or service not known`, true},
+	} {
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
+runbook: rights
+result: {kind: verdict/user, decider: Rights, nagios: {ok: [sudo]}}
+stages:
+  - id: list
+    exec:
+      shell: |
+        echo 'User ops may run the following commands on vm:'
+        printf '`+tc.stderr+`\n' >&2
+      parse: lines
+  - id: rights
+    name: Rights
+    decide:
+      rules:
+        - {when: 'any(list.stdout, # contains "may run")', then: sudo, label: may run}
+      default: {branch: sudo, label: may run}
+    branches:
+      sudo: [{id: s, verdict: {subject: '"ops"', verdict: '"sudo"'}}]
+`)
+		r := runCLI(t, dir, "exec", chart)
+		if got := strings.Contains(r.stdout, "found no address for a host it was given"); got != tc.flagged {
+			t.Errorf("%s: flagged %v, want %v:\n%s", tc.name, got, tc.flagged, r.stdout)
+		}
+	}
+}
