@@ -14,7 +14,8 @@ package chart
 // host key, dig +short's
 // silence, getent's and host's codes, a checksum tool's --status, git status's untracked files, git config's read of no file named, test's silent 1, journalctl -q,
 // systemctl show of a unit without LoadState, or of its values alone by position,
-// smbstatus without --json),
+// smbstatus without --json, sshd -T for no connection or one -C names in
+// part, visudo -c -f over the installed policy, which checks no mode),
 // what puts a password in argv (redis-cli -a, snmpget -A, smbclient -U user%pw,
 // keytool -storepass PW)
 // or a password hash in the output a run keeps (pdbedit -w),
@@ -28,7 +29,7 @@ package chart
 func (e *ExecSpec) RunWarnings() []string {
 	var out []string
 	for _, n := range []string{e.UnguardedPipeline(), e.CurlExitWithoutFail(), e.CurlPipedWithoutFail(), e.CurlBodyReadWithoutFail(), e.QuietGrepEndsPipe(), e.CurlManyURLs(), e.SSHHostUnchecked(), e.DigShortSilence(),
-		e.GetentNotFoundIsNoAnswer(), e.ResolverExitAnswer(), e.ChecksumStatusSilence(), e.GitStatusUntracked(), e.GitConfigUnscoped(), e.SilentFileTest(), e.JournalQuiet(), e.SystemctlShowWithoutLoadState(), e.SystemctlShowValuesByPosition(), e.SinceBootReport(), e.OneFrame(), e.OwnLimits(), e.RedisPasswordInArgv(), e.SNMPPassphraseInArgv(), e.SNMPWalkManyOIDs(), e.SNMPNextValueOnly(), e.FindNamesByLine(), e.SwallowedFailure(), e.SysctlIgnoresMissing(), e.SQLiteMakesMissingDatabase(), e.E2fsckWithoutForce(), e.BtrfsScrubWithoutWait(), e.DebsumsSilentOverNoDatabase(), e.DpkgVerifyExitAnswer(), e.CheckendEndDateAlone(), e.ClamscanPassesOverLimits(), e.ClamscanDepthLimit(), e.ClamscanErrorsUnsaid(), e.SyslogCount(), e.LastCutsNames(), e.JournalOfSshdAlone(), e.ShellReadsChartNames(), e.SmbstatusTable(), e.SambaPasswordInArgv(), e.PdbeditPrintsHashes(), e.KeytoolPasswordInArgv()} {
+		e.GetentNotFoundIsNoAnswer(), e.ResolverExitAnswer(), e.ChecksumStatusSilence(), e.GitStatusUntracked(), e.GitConfigUnscoped(), e.SilentFileTest(), e.JournalQuiet(), e.SystemctlShowWithoutLoadState(), e.SystemctlShowValuesByPosition(), e.SinceBootReport(), e.OneFrame(), e.OwnLimits(), e.RedisPasswordInArgv(), e.SNMPPassphraseInArgv(), e.SNMPWalkManyOIDs(), e.SNMPNextValueOnly(), e.FindNamesByLine(), e.SwallowedFailure(), e.SysctlIgnoresMissing(), e.SQLiteMakesMissingDatabase(), e.E2fsckWithoutForce(), e.BtrfsScrubWithoutWait(), e.DebsumsSilentOverNoDatabase(), e.DpkgVerifyExitAnswer(), e.CheckendEndDateAlone(), e.ClamscanPassesOverLimits(), e.ClamscanDepthLimit(), e.ClamscanErrorsUnsaid(), e.SyslogCount(), e.LastCutsNames(), e.JournalOfSshdAlone(), e.ShellReadsChartNames(), e.SmbstatusTable(), e.SambaPasswordInArgv(), e.PdbeditPrintsHashes(), e.KeytoolPasswordInArgv(), e.SshdTestOutsideMatch(), e.VisudoCheckFileSkipsModes()} {
 		if n != "" {
 			out = append(out, n)
 		}

@@ -58,6 +58,11 @@ const ItemDenied = "denied"
 //	"command denied to user" (MySQL, MariaDB),
 //	"must be the root user", "needs root privileges"
 //	(rkhunter, chkrootkit: on stdout)
+//	"a password is required", "incorrect password
+//	attempt", "is not allowed to execute", "is not
+//	in the sudoers file", … (sudo), "may not be used
+//	by non-root users" (runuser), "su: authentication
+//	failure" (userSwitchRefusal)
 //	"could not connect to clamd"                      clamdscan reached no clamd (its
 //	                                                  --version its own alone)
 //	"no such file or directory"                       a file not there
@@ -98,6 +103,9 @@ const ItemDenied = "denied"
 //	"failed to get the status of endpoint …", "…      etcdctl had no answer from an
 //	is unhealthy: failed to commit proposal"          endpoint and left it out of its
 //	                                                  rows (etcdEndpointUnreached)
+//	"error: …" with "ignoring" in it (logrotate's      it read its configuration without
+//	"-- ignoring line", "Ignoring FILE because …")    a line or a file (configIgnored)
+//	"referenced but not defined" (visudo -c, sudo)    a rule names an alias no line defines
 func Denied(stderr string) string {
 	line := firstLine(stderr, func(l string) bool { return deniedCause(l) != "" })
 	if c := deniedCause(line); c == causeSkippedTable || c == causeNotConnected {
@@ -310,6 +318,12 @@ func deniedCause(line string) string {
 		return causeEndpointUnreached
 	case optionRefused(low):
 		return causeOptionRefused
+	case configIgnored(low):
+		return causeConfigIgnored
+	case strings.Contains(low, "referenced but not defined"):
+		// visudo -c: `User_Alias "OPSX" referenced but not defined`,
+		// exit 0 (1 under -s): the rule naming it matches no one.
+		return causeAliasUndefined
 	case strings.Contains(low, "may be incomplete") || strings.Contains(low, "will be missing") ||
 		strings.Contains(low, "as super-user") || strings.Contains(low, "as superuser") ||
 		strings.Contains(low, "would have to be root") || strings.Contains(low, "could not be identified"):
@@ -354,7 +368,35 @@ func refusedPrivilege(low string) bool {
 		strings.Contains(low, "are not allowed to use this program") ||
 		strings.Contains(low, "is not allowed to view the mail queue") ||
 		strings.Contains(low, "do not have permission to use") ||
-		rootRefusal(low)
+		rootRefusal(low) || userSwitchRefusal(low)
+}
+
+// userSwitchRefusal says whether a line (lower case) is the words of sudo,
+// su or runuser for not running the command it was given as another
+// user: `sudo -n` with no password to give (`sudo: a password is
+// required`), sudo with no terminal to ask on (`a terminal is required
+// to read the password`, `you must have a tty to run sudo` under
+// requiretty), a password not given or wrong (`no password was
+// provided`, `1 incorrect password attempt`), a command the sudoers do
+// not allow (`Sorry, user nagios is not allowed to execute
+// '/usr/bin/grep …' as root on db1.`, `nagios is not in the sudoers
+// file`). sudo exits 1 over each, grep's code for none found, so a check
+// run by a monitoring account through `sudo -n grep …` with `{0: found,
+// 1: none}` said `OK - no verdict rows`, Consistent, over a grep that
+// never ran (cmd/runbook TestSudoRefusalUnderDeclaredCodeIsNoAnswer,
+// testdata/wave-sudo/nopasswd-via-sudo). runuser run by a user says
+// `runuser: may not be used by non-root users`, and su with no password
+// to read `su: Authentication failure`, each exit 1 too.
+func userSwitchRefusal(low string) bool {
+	return strings.Contains(low, "a password is required") ||
+		strings.Contains(low, "may not be used by non-root users") ||
+		strings.Contains(low, "su: authentication failure") ||
+		strings.Contains(low, "a terminal is required to read the password") ||
+		strings.Contains(low, "must have a tty to run sudo") ||
+		strings.Contains(low, "no password was provided") ||
+		strings.Contains(low, "incorrect password attempt") ||
+		strings.Contains(low, "is not allowed to execute") ||
+		strings.Contains(low, "is not in the sudoers file")
 }
 
 // rootRefusal says whether a line (lower case) is rkhunter's or
@@ -642,6 +684,35 @@ func optionRefused(low string) bool {
 // option it does not take (optionRefused).
 const causeOptionRefused = "was given an option it does not take, or one with no value"
 
+// configIgnored says whether a line (lower case) is a tool saying it met
+// an error in what it read and went on without that part: logrotate's
+// `error: app:4 unknown option 'compres' -- ignoring line` and `error:
+// Ignoring app because it is writable by group or others.` (or `because
+// the file owner is wrong`), said by `logrotate -d` and by a real run,
+// each exiting 0. The log that file or line was for is then rotated
+// otherwise than its file says, or not at all, and a check of the
+// configuration under {0: valid, 1: invalid} said valid, OK, Consistent
+// (cmd/runbook TestConfigPartIgnoredIsNoAnswerOfValid,
+// testdata/wave-sudo/logrotate-config). logrotate's own `Ignoring
+// app.dpkg-old, because of *.dpkg-old pattern match` is no error and is
+// not read so.
+func configIgnored(low string) bool {
+	return strings.HasPrefix(strings.TrimSpace(low), "error:") && strings.Contains(low, "ignoring")
+}
+
+// causeConfigIgnored is what configIgnored's line says.
+const causeConfigIgnored = "met an error in what it read and went on without that part"
+
+// causeAliasUndefined is what a line says when sudo's parser found a
+// rule naming an alias that no line defines: `visudo -c` says
+// `/etc/sudoers.d/ops:2:29: User_Alias "OPSX" referenced but not
+// defined` and exits 0 (1 under -s, strict), and sudo reads that rule as
+// matching no one, so a typo in an alias's name drops the grant it was
+// written for; a check of the policy under {0: valid, 1: invalid} said
+// valid, OK, Consistent (cmd/runbook TestConfigPartIgnoredIsNoAnswerOfValid,
+// testdata/wave-sudo/sudoers-valid).
+const causeAliasUndefined = "found a rule naming an alias that no line defines"
+
 // causeIncomplete is what a line says when the tool itself says its
 // output is not whole, as lshw and lsusb -v run as a user do.
 const causeIncomplete = "its output may be incomplete"
@@ -794,6 +865,12 @@ func deniedWhy(exit int, line string) string {
 	}
 	if cause == causeOptionRefused {
 		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so it went on without it and what it printed is not what the command as written asks (varnishstat 7.1 prints every counter when its filter's -f has no value); stderr's first such line: %q; write the option as the tool's --help says", cause, exit, line)
+	}
+	if cause == causeConfigIgnored {
+		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so its answer is over what it kept, not over the whole it was given: a line or a file it ignored is not in force (logrotate passes over an option it does not know, and over a file of its configuration that is group- or world-writable or not root's, and rotates that log otherwise, or not at all); stderr's first such line: %q; mend the line, or the file's mode or owner (logrotate -d names each)", cause, exit, line)
+	}
+	if cause == causeAliasUndefined {
+		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so a rule of the policy is not in force as written (sudo reads it as matching no one: an alias misspelt drops the grant it names), and the policy it passed is not the one written; stderr's first such line: %q; define the alias, or mend its name where the rule uses it (visudo -c -s, strict, exits 1 over it)", cause, exit, line)
 	}
 	if cause == causeIncomplete {
 		return fmt.Sprintf("it said on stderr that %s though it exited %d, so its output holds only what it could read, and what it left out is not known to be absent; stderr's first such line: %q; run it with the privilege it asks for", cause, exit, line)

@@ -392,6 +392,8 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, argv []string, re
 		rs.fileLedger(record.UnresolvedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if line := unreached(es, res, row, stderr); line != "" {
 		rs.fileLedger(record.UnreachedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
+	} else if line := cannotRun(es, res, row, stderr); line != "" {
+		rs.fileLedger(record.CannotRunAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if line := deniedInOutput(res, row, stdout); line != "" {
 		rs.fileLedger(record.DeniedInOutputEntry(path, *res.ExitCode, rs.mask(line)))
 	} else if line := noDNSAnswer(res, row, stdout, stderr); line != "" {
@@ -692,11 +694,24 @@ func unreached(es *chart.ExecSpec, res proc.Result, row label.Row, stderr string
 	return record.Unreached(stderr)
 }
 
+// cannotRun is stderr's first line saying a daemon asked to test its
+// configuration could not start for a cause outside it (record.CannotRun:
+// sshd -t without /run/sshd), when it exited with a non-zero code the
+// chart declared an answer and gave no stderr text of its own: the code
+// is that failure's, not the answer (record.CannotRunAnswerEntry). ""
+// otherwise.
+func cannotRun(es *chart.ExecSpec, res proc.Result, row label.Row, stderr string) string {
+	if !codeMayBeAFailure(es, res, row) {
+		return ""
+	}
+	return record.CannotRun(stderr)
+}
+
 // codeMayBeAFailure says whether the command exited with a non-zero code
 // the chart declared an answer without the stderr text that answer goes
 // with: a tool exits with that code over a failure as over the answer
 // (stat's 1, nc's 1, systemctl's 1), so what stderr says decides which it
-// was. The one judgement denied, unresolved and unreached share.
+// was. The one judgement denied, unresolved, unreached and cannotRun share.
 func codeMayBeAFailure(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
 	return res.ExitCode != nil && *res.ExitCode != 0 && row.Answered() && !es.AnswerNeedsStderr(*res.ExitCode)
 }

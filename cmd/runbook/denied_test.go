@@ -1590,3 +1590,218 @@ stages:
 		}
 	}
 }
+
+// TestConfigPartIgnoredIsNoAnswerOfValid: logrotate -d over a config with
+// an option misspelt (`compres`) says `error: app:4 unknown option
+// 'compres' -- ignoring line` and exits 0, and over a file of it that is
+// world-writable `error: Ignoring app because it is writable by group or
+// others.`, exit 0: a check under {0: valid, 1: invalid} said valid, OK,
+// Consistent, of a config logrotate read without that line or file. Its
+// routine `Ignoring app.dpkg-old, because of *.dpkg-old pattern match`
+// is no error and leaves the answer alone. visudo -c over a rule naming
+// an alias no line defines (`User_Alias "OPSX" referenced but not
+// defined`) exits 0 too, and sudo reads the rule as matching no one: the
+// same valid, Consistent; its `Warning: … unused User_Alias` is not
+// flagged.
+func TestConfigPartIgnoredIsNoAnswerOfValid(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, stderr string
+		flagged      bool
+	}{
+		{"unknown option", `reading config file app\nerror: app:4 unknown option 'compres' -- ignoring line\nHandling 1 logs`, true},
+		{"writable file", `including /etc/logrotate.d\nerror: Ignoring app because it is writable by group or others.\nHandling 0 logs`, true},
+		{"wrong owner", `error: Ignoring app because the file owner is wrong (should be root or user with uid 0).`, true},
+		{"dpkg-old", `Ignoring app.dpkg-old, because of *.dpkg-old pattern match\nreading config file app\nHandling 1 logs`, false},
+		{"alias undefined", `/etc/sudoers.d/ops:2:29: User_Alias \"OPSX\" referenced but not defined\nWarning: /etc/sudoers.d/ops:1:12: unused User_Alias \"UNUSED\"`, true},
+		{"alias unused", `Warning: /etc/sudoers.d/ops:1:12: unused User_Alias \"UNUSED\"`, false},
+	} {
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
+runbook: lr
+result: {kind: verdict/config, decider: Config, nagios: {ok: [valid], critical: [invalid]}}
+stages:
+  - id: lr
+    exec:
+      shell: |
+        printf "`+tc.stderr+`\n" >&2
+      exitCodes: {0: valid, 1: invalid}
+  - id: config
+    name: Config
+    decide:
+      rules:
+        - {when: 'lr.status == "invalid"', then: invalid, label: exited 1}
+      default: {branch: valid, label: exited 0}
+    branches:
+      invalid: [{id: i, verdict: {subject: '"logrotate.conf"', verdict: '"invalid"'}}]
+      valid: [{id: v, verdict: {subject: '"logrotate.conf"', verdict: '"valid"'}}]
+`)
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		if !tc.flagged {
+			if r.code != 0 || strings.Contains(r.stdout, "did not check") {
+				t.Errorf("%s: exit %d; want 0, nothing flagged:\n%s", tc.name, r.code, r.stdout)
+			}
+			continue
+		}
+		said, advice := `stage "lr" did not check its output (it said on stderr that it met an error in what it read and went on without that part though it exited 0`, "logrotate -d names each"
+		if strings.Contains(tc.stderr, "referenced") {
+			said, advice = `stage "lr" did not check its output (it said on stderr that it found a rule naming an alias that no line defines though it exited 0`, "visudo -c -s, strict, exits 1 over it"
+		}
+		if r.code != 3 || !strings.HasPrefix(r.stdout, "lr UNKNOWN") || !strings.Contains(r.stdout, said) || !strings.Contains(r.stdout, advice) {
+			t.Errorf("%s: exit %d; want 3, UNKNOWN, saying %s:\n%s", tc.name, r.code, said, r.stdout)
+		}
+	}
+}
+
+// TestSshdThatCouldNotRunIsNoAnswer: sshd -t exits 255 over a bad keyword
+// in sshd_config and as much where /run/sshd is not there (`Missing
+// privilege separation directory: /run/sshd`), and a check under {0:
+// valid, 255: invalid} said invalid, Consistent, of a configuration sshd
+// accepts. That line (and `no hostkeys available`, exit 1) under a
+// declared code is no answer now; a bad keyword's 255 is still invalid.
+func TestSshdThatCouldNotRunIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, stderr string
+		exit         int
+		flagged      bool
+	}{
+		{"no privsep dir", `Missing privilege separation directory: /run/sshd`, 255, true},
+		{"no host keys", `sshd: no hostkeys available -- exiting.`, 1, true},
+		{"bad keyword", `/etc/ssh/sshd_config.d/x.conf: line 1: Bad configuration option: PermitRootLogn\n/etc/ssh/sshd_config.d/x.conf: terminating, 1 bad configuration options`, 255, false},
+	} {
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", fmt.Sprintf(`version: 1
+runbook: sshd
+result: {kind: verdict/config, decider: Config, nagios: {ok: [valid], critical: [invalid]}}
+stages:
+  - id: sshd
+    exec:
+      shell: |
+        printf "%s\n" >&2; exit %d
+      exitCodes: {0: valid, 1: invalid, 255: invalid}
+  - id: config
+    name: Config
+    decide:
+      rules:
+        - {when: 'sshd.status == "invalid"', then: invalid, label: refused}
+      default: {branch: valid, label: read}
+    branches:
+      invalid: [{id: i, verdict: {subject: '"sshd_config"', verdict: '"invalid"'}}]
+      valid: [{id: v, verdict: {subject: '"sshd_config"', verdict: '"valid"'}}]
+`, tc.stderr, tc.exit))
+		r := runCLI(t, dir, "exec", chart)
+		const said = `it said on stderr that it could not start for a cause outside the configuration it was to judge`
+		if got := strings.Contains(r.stdout, said) && strings.Contains(r.stdout, "Not sure"); got != tc.flagged {
+			t.Errorf("%s: said it %v, want %v:\n%s", tc.name, got, tc.flagged, r.stdout)
+		}
+		if !tc.flagged && !strings.Contains(r.stdout, "Consistent") {
+			t.Errorf("%s: want Consistent, invalid:\n%s", tc.name, r.stdout)
+		}
+	}
+}
+
+// TestSudoRefusalUnderDeclaredCodeIsNoAnswer: a monitoring account runs
+// `sudo -n grep -rlE NOPASSWD /etc/sudoers /etc/sudoers.d` with {0:
+// found, 1: none}; sudo that does not run the grep (no password to give
+// under -n, no tty under requiretty, a command the sudoers do not allow)
+// exits 1, grep's code for none found, and the check said `OK - no
+// verdict rows`, Consistent, over files nobody read. sudo's words are a
+// refusal now: UNKNOWN; so are runuser's and su's, run by a user.
+// grep's own 1, with nothing on stderr, is none.
+func TestSudoRefusalUnderDeclaredCodeIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, stderr string
+		refused      bool
+	}{
+		{"-n with no password", `sudo: a password is required`, true},
+		{"requiretty", `sudo: sorry, you must have a tty to run sudo`, true},
+		{"no terminal", `sudo: a terminal is required to read the password; either use the -S option to read from standard input or configure an askpass helper`, true},
+		{"wrong password", `Sorry, try again.\nsudo: 1 incorrect password attempt`, true},
+		{"command not allowed", `Sorry, user nagios is not allowed to execute '/usr/bin/grep -rlE NOPASSWD /etc/sudoers' as root on db1.`, true},
+		{"not in sudoers", `nagios is not in the sudoers file.  This incident will be reported.`, true},
+		{"runuser as a user", `runuser: may not be used by non-root users`, true},
+		{"su with no password", `Password: su: Authentication failure`, true},
+		{"none found", ``, false},
+	} {
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
+runbook: grants
+result: {kind: verdict/file, decider: Grant, empty: answer, nagios: {warning: [nopasswd]}}
+stages:
+  - id: grep
+    exec:
+      shell: |
+        printf '`+strings.ReplaceAll(tc.stderr, "'", "'\\''")+`' >&2; exit 1
+      exitCodes: {0: found, 1: none}
+      parse: lines
+  - id: per
+    foreach:
+      items: grep.stdout
+      as: f
+      maxBranches: 10
+      stages:
+        - id: grant
+          name: Grant
+          decide:
+            rules:
+              - {when: 'f != ""', then: nopasswd, label: grants}
+            default: {branch: nopasswd, label: grants}
+          branches:
+            nopasswd: [{id: m, verdict: {subject: f, verdict: '"nopasswd"'}}]
+`)
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		if tc.refused {
+			if r.code != 3 || !strings.HasPrefix(r.stdout, "grants UNKNOWN") || !strings.Contains(r.stdout, "it said on stderr that it was refused access") {
+				t.Errorf("%s: exit %d; want 3, UNKNOWN, the refusal said:\n%s", tc.name, r.code, r.stdout)
+			}
+			continue
+		}
+		if r.code != 0 || !strings.HasPrefix(r.stdout, "grants OK - no verdict rows") {
+			t.Errorf("%s: exit %d; want 0, OK:\n%s", tc.name, r.code, r.stdout)
+		}
+	}
+}
+
+// TestSudoOwnHostUnresolvedIsNoHostUnreached: in a container whose
+// /etc/hosts lacks its hostname, sudo warns `sudo: unable to resolve host
+// vm: Name or service not known` and runs the command; `sudo -n -l -U`
+// of every account stood Not sure, saying it found no address for a host
+// it was given and to check the name. It is no host unreached now; a
+// host the command itself could not resolve still is.
+func TestSudoOwnHostUnresolvedIsNoHostUnreached(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, stderr string
+		flagged      bool
+	}{
+		{"sudo's own host", `sudo: unable to resolve host vm: Name or service not known`, false},
+		{"a host the command was given", `sudo: unable to resolve host vm: Name or service not known\nssh: Could not resolve hostname db1: Name or service not known`, true},
+	} {
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
+runbook: rights
+result: {kind: verdict/user, decider: Rights, nagios: {ok: [sudo]}}
+stages:
+  - id: list
+    exec:
+      shell: |
+        echo 'User ops may run the following commands on vm:'
+        printf '`+tc.stderr+`\n' >&2
+      parse: lines
+  - id: rights
+    name: Rights
+    decide:
+      rules:
+        - {when: 'any(list.stdout, # contains "may run")', then: sudo, label: may run}
+      default: {branch: sudo, label: may run}
+    branches:
+      sudo: [{id: s, verdict: {subject: '"ops"', verdict: '"sudo"'}}]
+`)
+		r := runCLI(t, dir, "exec", chart)
+		if got := strings.Contains(r.stdout, "found no address for a host it was given"); got != tc.flagged {
+			t.Errorf("%s: flagged %v, want %v:\n%s", tc.name, got, tc.flagged, r.stdout)
+		}
+	}
+}
