@@ -50,3 +50,22 @@ func TestZooKeeperRefusalIsKnownWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestMemcachedErrorReplyIsKnownWhole: memcached's ERROR line, and its
+// CLIENT_ERROR and SERVER_ERROR ones, are error replies; a STAT line, END,
+// and a stat whose value holds the word are not.
+func TestMemcachedErrorReplyIsKnownWhole(t *testing.T) {
+	for out, want := range map[string]string{
+		"ERROR\r\n": "ERROR",
+		"CLIENT_ERROR bad command line format\r\n":    "CLIENT_ERROR bad command line format",
+		"SERVER_ERROR out of memory storing object\n": "SERVER_ERROR out of memory storing object",
+		"STAT pid 4673\r\nEND\r\n":                    "",
+		"END\r\n":                                     "",
+		"STAT last_error ERROR\r\n":                   "",
+		"ERRORS 3\r\n":                                "",
+	} {
+		if got := MemcachedErrorReply(out); got != want {
+			t.Errorf("MemcachedErrorReply(%q) = %q, want %q", out, got, want)
+		}
+	}
+}

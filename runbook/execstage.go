@@ -758,6 +758,9 @@ func errorReply(es *chart.ExecSpec, res proc.Result, row label.Row, stdout strin
 		if line := record.ZooKeeperErrorReply(stdout, es.Sends("isro")); line != "" {
 			return line, record.ReplyZooKeeper
 		}
+		if line := record.MemcachedErrorReply(stdout); line != "" {
+			return line, record.ReplyMemcached
+		}
 		// A server that closed the connection without a word: ZooKeeper
 		// does so for a four-letter word it does not know (`cnos` for
 		// cons), and nc and socat exit 0; its parse made an empty list,

@@ -159,3 +159,52 @@ stages:
 		}
 	}
 }
+
+// TestMemcachedErrorReplyIsNoAnswer: memcached answers a command it does
+// not know with `ERROR` (a bad argument with `CLIENT_ERROR …`), and nc
+// exits 0. `printf 'stats nosuch\r\n' | nc …` read as lines, its STAT
+// lines counted, said ok, Consistent, over a server that listed nothing.
+// It is a not-checked item now (error-reply): UNKNOWN. Its stats are not.
+func TestMemcachedErrorReplyIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	nc := filepath.Join(dir, "nc")
+	if err := os.WriteFile(nc, []byte("#!/bin/sh\ncat >/dev/null\nprintf \"$OUT\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, out string
+		flagged   bool
+	}{
+		{"a command it does not know", `ERROR\r\n`, true},
+		{"an argument it cannot read", `CLIENT_ERROR bad command line format\r\n`, true},
+		{"its stats", `STAT pid 4673\r\nSTAT evictions 0\r\nEND\r\n`, false},
+	} {
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
+runbook: mc
+result: {kind: verdict/mc, decider: Judge, nagios: {ok: ok, warning: evicting}}
+stages:
+  - id: stats
+    exec: {shell: 'printf "stats nosuch\r\nquit\r\n" | `+nc+` -N -w 3 127.0.0.1 11211', env: {OUT: '`+tc.out+`'}, parse: lines}
+  - id: judge
+    name: Judge
+    decide:
+      rules: [{when: 'any(stats.stdout, # startsWith "STAT evictions " && # != "STAT evictions 0")', then: evicting, label: evicted}]
+      default: {branch: ok, label: none evicted}
+    branches:
+      evicting: [{id: e, verdict: {subject: '"mc"', verdict: '"evicting"'}}]
+      ok: [{id: o, verdict: {subject: '"mc"', verdict: '"ok"'}}]
+`)
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		const said = `stage "stats" did not check its output (it printed memcached's error reply as its output though it exited 0`
+		if !tc.flagged {
+			if r.code != 0 || strings.Contains(r.stdout, "did not check") {
+				t.Errorf("%s: exit %d; want 0, nothing flagged:\n%s%s", tc.name, r.code, r.stdout, r.stderr)
+			}
+			continue
+		}
+		if r.code != 3 || !strings.HasPrefix(r.stdout, "mc UNKNOWN") || !strings.Contains(r.stdout, said) {
+			t.Errorf("%s: exit %d; want 3, UNKNOWN, saying %s:\n%s%s", tc.name, r.code, said, r.stdout, r.stderr)
+		}
+	}
+}
