@@ -85,6 +85,45 @@ func HAProxyErrorReply(stdout string) string {
 	return firstLine(stdout, haproxyErrorReply.MatchString)
 }
 
+// zookeeperErrorReply is a line ZooKeeper (3.5 to 3.9) answers a
+// four-letter word with in place of what it asks, on the client port,
+// which nc, socat and bash's /dev/tcp print and exit 0 over; each the
+// whole line, where no line of mntr, srvr, stat, cons, conf or envi is:
+//
+//	mntr is not executed because it is not in the whitelist.   4lw.commands.whitelist leaves it out (3.5's default lists srvr alone)
+//	This ZooKeeper instance is not currently serving requests  up but in no quorum: an election, a lost majority
+//
+// `cons` read as lines counted the sentence as one client, and a chart
+// of connections said ok, Consistent, of a server that answered nothing.
+var zookeeperErrorReply = regexp.MustCompile(`^([a-z]{4} is not executed because it is not in the whitelist\.|This ZooKeeper instance is not currently serving requests)\r?$`)
+
+// ZooKeeperErrorReply is stdout's first line that is ZooKeeper's refusal
+// of a four-letter word (zookeeperErrorReply), "" when none is. asksIsro
+// says the client sent `isro`, which a server serving no requests
+// answers with `null` alone (no line end), neither `ro` nor `rw`: a
+// rule `== "ro"` read it as read-write.
+func ZooKeeperErrorReply(stdout string, asksIsro bool) string {
+	if asksIsro && strings.TrimSpace(stdout) == "null" {
+		return "null"
+	}
+	return firstLine(stdout, zookeeperErrorReply.MatchString)
+}
+
+// memcachedErrorReply is a line memcached's text protocol answers a
+// command it cannot carry out with, in place of its STAT lines and END,
+// which nc, socat and /dev/tcp print and exit 0 over:
+//
+//	ERROR                 a command it does not know (stast, stats nosuch)
+//	CLIENT_ERROR message  a command it could not read (a bad argument, a line too long)
+//	SERVER_ERROR message  it could not carry it out (out of memory)
+var memcachedErrorReply = regexp.MustCompile(`^(ERROR|(CLIENT|SERVER)_ERROR( .*)?)\r?$`)
+
+// MemcachedErrorReply is stdout's first line that is memcached's error
+// reply (memcachedErrorReply), "" when none is.
+func MemcachedErrorReply(stdout string) string {
+	return firstLine(stdout, memcachedErrorReply.MatchString)
+}
+
 // Whose error reply an ErrorReplyEntry says: the server's (Redis), the
 // SNMP agent's exception, HAProxy's stats socket's, or an SNMP walk's
 // blank output (SNMPv1's walk
@@ -94,12 +133,18 @@ const (
 	ReplySNMP        = "snmp"
 	ReplySNMPNothing = "snmp-nothing"
 	ReplyHAProxy     = "haproxy"
+	ReplyZooKeeper   = "zookeeper"
+	ReplyMemcached   = "memcached"
+	// ReplySocketNothing: a socket client (nc, socat, /dev/tcp) whose
+	// server closed the connection having said nothing.
+	ReplySocketNothing = "socket-nothing"
 )
 
 // ErrorReplyEntry is the ledger's entry for such a stage, filed under its
-// path: whose is ReplyRedis, ReplySNMP, ReplyHAProxy or ReplySNMPNothing
-// (line ""), exit the exit code, line the output's first error reply
-// (masked already; RedisErrorReply, SNMPException, HAProxyErrorReply).
+// path: whose is ReplyRedis, ReplySNMP, ReplyHAProxy, ReplyZooKeeper,
+// ReplyMemcached, ReplySNMPNothing or ReplySocketNothing (line ""), exit the exit code, line the output's first error reply
+// (masked already; RedisErrorReply, SNMPException, HAProxyErrorReply,
+// ZooKeeperErrorReply, MemcachedErrorReply).
 func ErrorReplyEntry(path, whose string, exit int, line string) coverage.Entry {
 	why := fmt.Sprintf("it printed the server's error reply as its output though it exited %d, so what it printed is the server's refusal, not the value asked for, and a rule over it judges no value the server holds; its first such line: %q; give it what the server asks (a password in REDISCLI_AUTH, through envFrom:), or add -e, which makes redis-cli exit 1 on an error reply", exit, cutLine(line))
 	switch whose {
@@ -107,6 +152,12 @@ func ErrorReplyEntry(path, whose string, exit int, line string) coverage.Entry {
 		why = fmt.Sprintf("it walked nothing: it printed no object though it exited %d, as an SNMPv1 walk does under an OID the agent has no object under, or none the community's view shows (SNMPv2c's prints No Such Object), so an empty list from it is no answer of none; ask for an OID the agent has, or walk with -v2c, which says so", exit)
 	case ReplyHAProxy:
 		why = fmt.Sprintf("it printed HAProxy's error reply as its output though it exited %d, as socat and nc do whatever the stats socket answers, so what it printed is HAProxy's refusal, not the table or values asked for, and a rule over it judges no server or proxy; its first such line: %q; name a proxy or backend HAProxy has (names match whole: a prefix of one is none; show stat lists them), spell the command as help lists it, and give the socket the level the command needs (stats socket … level admin)", exit, cutLine(line))
+	case ReplySocketNothing:
+		why = fmt.Sprintf("it printed nothing though it exited %d: the server closed the connection without a word, as ZooKeeper does over a four-letter word it does not know (a typo: cnos for cons, mtnr for mntr), or a filter after the client (sed, awk) kept none of what it said, and nc, socat and /dev/tcp exit 0 whatever the server said, so an empty value from it is no answer of none; spell the command as the server knows it, give nc time to read the answer (nc -q 0 may quit before it comes: -q 2 -w 3), and parse the server's reply whole (a filter in a rule, not in the script, sees what it said)", exit)
+	case ReplyMemcached:
+		why = fmt.Sprintf("it printed memcached's error reply as its output though it exited %d, as nc, socat and /dev/tcp do whatever the server answers, so what it printed is memcached's refusal, not the stats asked for, and a rule over it judges nothing the server holds; its first such line: %q; spell the command as memcached knows it (stats, stats slabs, stats items, stats settings)", exit, cutLine(line))
+	case ReplyZooKeeper:
+		why = fmt.Sprintf("it printed ZooKeeper's refusal of a four-letter word as its output though it exited %d, as nc, socat and /dev/tcp do whatever the server answers, so what it printed is no answer of the word asked, and a rule over it judges nothing the server holds; its first such line: %q; a word left out of 4lw.commands.whitelist is refused (add it there, or ask the AdminServer: curl http://HOST:8080/commands/NAME), and a server in no quorum (an election, a lost majority) serves no request (isro answers null): that server is not serving, which ruok's imok does not tell", exit, cutLine(line))
 	case ReplySNMP:
 		why = fmt.Sprintf("it printed the SNMP agent's exception in place of a value though it exited %d: the agent holds no such object or instance (a wrong OID or index, an interface or disk it does not have, a view that hides it) or a walk ran past the end of its MIB, so a rule over that line judges no value the agent holds; its first such line: %q; ask for an OID the agent has (snmpwalk its table to list the indexes), or read only lines of the form OID = TYPE: VALUE", exit, cutLine(line))
 	}

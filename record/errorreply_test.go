@@ -24,3 +24,48 @@ func TestRedisErrorReplyIsKnownByItsCode(t *testing.T) {
 		}
 	}
 }
+
+// TestZooKeeperRefusalIsKnownWhole: a line is ZooKeeper's refusal of a
+// four-letter word when it is the whole sentence ZooKeeper writes (a
+// word not whitelisted, a server serving no requests), and isro's
+// `null` is one only where isro was asked; mntr's metrics and cons's
+// connections are not.
+func TestZooKeeperRefusalIsKnownWhole(t *testing.T) {
+	for _, tc := range []struct {
+		out  string
+		isro bool
+		want string
+	}{
+		{"mntr is not executed because it is not in the whitelist.\n", false, "mntr is not executed because it is not in the whitelist."},
+		{"This ZooKeeper instance is not currently serving requests\r\n", false, "This ZooKeeper instance is not currently serving requests"},
+		{"null", true, "null"},
+		{"null", false, ""},
+		{"rw", true, ""},
+		{"zk_version\t3.8.0\nzk_server_state\tleader\n", false, ""},
+		{" /127.0.0.1:40380[0](queued=0,recved=1,sent=0)\n\n", false, ""},
+		{"note: This ZooKeeper instance is not currently serving requests\n", false, ""},
+	} {
+		if got := ZooKeeperErrorReply(tc.out, tc.isro); got != tc.want {
+			t.Errorf("ZooKeeperErrorReply(%q, %v) = %q, want %q", tc.out, tc.isro, got, tc.want)
+		}
+	}
+}
+
+// TestMemcachedErrorReplyIsKnownWhole: memcached's ERROR line, and its
+// CLIENT_ERROR and SERVER_ERROR ones, are error replies; a STAT line, END,
+// and a stat whose value holds the word are not.
+func TestMemcachedErrorReplyIsKnownWhole(t *testing.T) {
+	for out, want := range map[string]string{
+		"ERROR\r\n": "ERROR",
+		"CLIENT_ERROR bad command line format\r\n":    "CLIENT_ERROR bad command line format",
+		"SERVER_ERROR out of memory storing object\n": "SERVER_ERROR out of memory storing object",
+		"STAT pid 4673\r\nEND\r\n":                    "",
+		"END\r\n":                                     "",
+		"STAT last_error ERROR\r\n":                   "",
+		"ERRORS 3\r\n":                                "",
+	} {
+		if got := MemcachedErrorReply(out); got != want {
+			t.Errorf("MemcachedErrorReply(%q) = %q, want %q", out, got, want)
+		}
+	}
+}

@@ -586,18 +586,26 @@ func (rs *runState) text(path, of string, b []byte) string {
 // column stood Not sure on every run). json and nagios are
 // not judged, since a blank text is already a parse problem there.
 func stderrOnly(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
+	return blankIsNoAnswer(es) && blankAnswer(res, row) && wroteStderr(res)
+}
+
+// blankIsNoAnswer says whether the exec's stdout is read as data whose
+// blank text a parse makes an empty value silently: lines, kv, columns,
+// csv, an explicit parse: text, or a text an expression reads. Text by
+// default (no parse: written) is not, since an action's stage (a
+// restart) may print nothing; json and nagios are not, since a blank
+// text is already a parse problem there; nor is a stdout read beside a
+// declared exit answer, which may be for show (a column beside nginx
+// -t's {0: valid, 1: invalid}): the code is the answer there, and
+// stdout's silence says nothing of it.
+func blankIsNoAnswer(es *chart.ExecSpec) bool {
 	switch es.Parse.Mode {
 	case "", "json", "nagios":
 		return false
 	case "text":
-		// a stdout read beside a declared exit answer may be for show (a
-		// column beside nginx -t's {0: valid, 1: invalid}): the code is
-		// the answer there, and stdout's silence says nothing of it
-		if !es.ParseGiven && (!es.StdoutRead || len(es.AnswerWords()) > 0) {
-			return false
-		}
+		return es.ParseGiven || es.StdoutRead && len(es.AnswerWords()) == 0
 	}
-	return blankAnswer(res, row) && wroteStderr(res)
+	return true
 }
 
 // denied is stderr's first line saying the command was refused access
@@ -761,6 +769,19 @@ func errorReply(es *chart.ExecSpec, res proc.Result, row label.Row, stdout strin
 	if es.SocketClient() {
 		if line := record.HAProxyErrorReply(stdout); line != "" {
 			return line, record.ReplyHAProxy
+		}
+		if line := record.ZooKeeperErrorReply(stdout, es.Sends("isro")); line != "" {
+			return line, record.ReplyZooKeeper
+		}
+		if line := record.MemcachedErrorReply(stdout); line != "" {
+			return line, record.ReplyMemcached
+		}
+		// A server that closed the connection without a word: ZooKeeper
+		// does so for a four-letter word it does not know (`cnos` for
+		// cons), and nc and socat exit 0; its parse made an empty list,
+		// zero connections.
+		if *res.ExitCode == 0 && strings.TrimSpace(stdout) == "" && blankIsNoAnswer(es) {
+			return "", record.ReplySocketNothing
 		}
 	}
 	return "", ""
