@@ -79,6 +79,11 @@ type Expr struct {
 	// members are the member paths read without a guard (?., ??, a
 	// comparison with nil): a rule reading one its object lacks errs.
 	members []exprPath
+	// gated is set when each evaluation marks the members it read
+	// (patchSeen) and only those are judged; always marks those judged
+	// whether read or not (read through $env).
+	gated  bool
+	always uint64
 	// compares are the member paths compared with text literals
 	// (Comparisons).
 	compares []Comparison
@@ -195,6 +200,34 @@ func Compile(src string, opts ...Option) (e *Expr, err error) {
 	if c.clock {
 		copts = append(append(copts, clockFuncs()...), expr.Patch(patchNow{}))
 	}
+	// The member paths read without a guard, each once, and where each
+	// is read: the reads through a bare identifier are judged where they
+	// are evaluated (patchSeen), those through $env always.
+	slices.SortStableFunc(c.refs, func(a, b ref) int { return a.pos - b.pos })
+	var members []exprPath
+	var always uint64
+	seen := map[int]seenAt{}
+	memberAt := map[string]int{}
+	for _, r := range c.refs {
+		if r.guarded || len(r.segs) < 2 {
+			continue
+		}
+		i, ok := memberAt[r.text]
+		if !ok {
+			i = len(members)
+			memberAt[r.text] = i
+			members = append(members, exprPath{text: r.text, segs: r.segs, texts: r.texts})
+		}
+		if r.env && i < seenMax {
+			always |= 1 << i
+		} else if !r.env {
+			seen[r.pos] = seenAt{name: r.segs[0], i: i}
+		}
+	}
+	gated := len(seen) > 0 && len(members) <= seenMax
+	if gated {
+		copts = append(copts, seenFuncs(), expr.Patch(patchSeen{at: seen, done: map[*ast.IdentifierNode]bool{}}))
+	}
 	program, err := expr.Compile(src, copts...)
 	if err != nil {
 		ce := compileError(src, err)
@@ -204,17 +237,11 @@ func Compile(src string, opts ...Option) (e *Expr, err error) {
 		return nil, ce
 	}
 
-	e = &Expr{src: src, program: program, budget: o.memoryBudget, maxValue: o.maxValue, wholeEnv: c.wholeEnv, texts: adds.patched, clock: c.clock, local: c.local, indexes: len(c.indexes) > 0, vacuous: vac.patched, shared: sharesConstants(program), compares: c.compares}
-	slices.SortStableFunc(c.refs, func(a, b ref) int { return a.pos - b.pos })
+	e = &Expr{src: src, program: program, budget: o.memoryBudget, maxValue: o.maxValue, wholeEnv: c.wholeEnv, texts: adds.patched, clock: c.clock, local: c.local, indexes: len(c.indexes) > 0, vacuous: vac.patched, shared: sharesConstants(program), compares: c.compares, members: members, gated: gated, always: always}
 	seenPath := map[string]bool{}
 	seenRoot := map[string]bool{}
 	seenIdent := map[string]bool{}
-	seenMember := map[string]bool{}
 	for _, r := range c.refs {
-		if !r.guarded && len(r.segs) > 1 && !seenMember[r.text] {
-			seenMember[r.text] = true
-			e.members = append(e.members, exprPath{text: r.text, segs: r.segs, texts: r.texts})
-		}
 		if !seenRoot[r.segs[0]] {
 			seenRoot[r.segs[0]] = true
 			e.roots = append(e.roots, r.segs[0])
@@ -359,6 +386,11 @@ func (e *Expr) value(env Env) (result any, inputs []Input, absent string, typo b
 		missed = &indexNote{}
 		vars[indexKey] = missed
 	}
+	var seen *seenNote
+	if e.gated {
+		seen = &seenNote{mask: e.always}
+		vars[seenKey] = seen
+	}
 	st.vm.MemoryBudget = e.budget
 	result, err = st.vm.Run(e.program, vars)
 	if err != nil {
@@ -394,7 +426,10 @@ func (e *Expr) value(env Env) (result any, inputs []Input, absent string, typo b
 	if e.clock {
 		inputs = append(inputs, Input{Path: ClockInput, Value: now.Format(time.RFC3339Nano)})
 	}
-	for _, p := range e.members {
+	for i, p := range e.members {
+		if seen != nil && seen.mask&(1<<i) == 0 {
+			continue // a guard kept the evaluation from reading it
+		}
 		if v, ok := vars[p.segs[0]]; ok {
 			if msg, near := absentMember(v, p); near {
 				absent, typo = msg, true

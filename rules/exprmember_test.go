@@ -1,6 +1,9 @@
 package rules
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestPredicateMemberNoItemHasIsAnError: filter(sar.stdout, .tme ==
 // "Average:") read the member no row has as null, kept nothing, and the
@@ -121,4 +124,47 @@ func TestPredicateZeroOverAnOmittedMemberIsAnError(t *testing.T) {
 		{`count(pods, .ready == true)`, "1", false},
 	}
 	runValues(t, env, tests)
+}
+
+// TestMemberBehindAFalseGuardIsNotJudged: a member path is judged where
+// the evaluation reads it. `m.zk_server_state == "leader" &&
+// m.zk_synced_followers < 2` over a ZooKeeper follower, whose mntr has no
+// zk_synced_followers (a leader's metric), never reads the right side,
+// and was a rule error all the same: every follower's row `ok (not
+// judged)`, Not sure (testdata/wave-zk/guard). A read the evaluation
+// reaches is judged as before, a typo named.
+func TestMemberBehindAFalseGuardIsNotJudged(t *testing.T) {
+	t.Parallel()
+	follower := mapEnv{"m": map[string]any{"zk_server_state": "follower", "zk_quorum_size": 3}}
+	leader := mapEnv{"m": map[string]any{"zk_server_state": "leader", "zk_quorum_size": 3}}
+	for _, tc := range []struct {
+		name, src string
+		env       mapEnv
+		matched   bool
+		err       string
+	}{
+		{"&& false before it", `m.zk_server_state == "leader" && m.zk_synced_followers < m.zk_quorum_size - 1`, follower, false, ""},
+		{"&& true before it", `m.zk_server_state == "leader" && m.zk_synced_followers < m.zk_quorum_size - 1`, leader, false, `has no member "zk_synced_followers"`},
+		{"|| true before it", `m.zk_server_state != "leader" || m.zk_synced_followers >= 2`, follower, true, ""},
+		{"a branch not taken", `m.zk_server_state == "leader" ? m.zk_synced_followers >= 2 : true`, follower, true, ""},
+		{"a branch taken", `m.zk_server_state == "leader" ? m.zk_synced_followers >= 2 : true`, leader, false, `has no member "zk_synced_followers"`},
+		{"a typo read", `m.zk_server_stat == "leader"`, follower, false, `did you mean "zk_server_state"?`},
+		{"the same path read twice, once behind a false guard", `m.zk_server_state == "leader" && m.zk_learners > 0 || m.zk_learners == 0`, follower, false, `has no member "zk_learners"`},
+		{"through $env, judged read or not", `m.zk_server_state == "leader" && $env.m.zk_learners > 0`, follower, false, `has no member "zk_learners"`},
+	} {
+		e, err := Compile(tc.src)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		ev := e.Eval(tc.env)
+		if tc.err == "" {
+			if ev.Err != "" || ev.Matched != tc.matched {
+				t.Errorf("%s: matched %v, err %v; want %v, no error", tc.name, ev.Matched, ev.Err, tc.matched)
+			}
+			continue
+		}
+		if !strings.Contains(ev.Err, tc.err) {
+			t.Errorf("%s: matched %v, err %v; want an error saying %q", tc.name, ev.Matched, ev.Err, tc.err)
+		}
+	}
 }

@@ -90,6 +90,7 @@ func FuzzCompile(f *testing.F) {
 		`sortBy(items, .y, "desc")`,
 		"sort(map(items, .x))",
 		`count(items, .z == 1 || #?.w == 2 || (.v ?? 0) > 1)`,
+		`volume.name == "x" && volume.nope > 1 || a.b ? volume.replicas : $env.a.b`,
 	} {
 		f.Add(s)
 	}
