@@ -20,7 +20,6 @@ import (
 	"github.com/openrunbook/runbook/internal/secret"
 	"github.com/openrunbook/runbook/internal/suggest"
 	"github.com/openrunbook/runbook/record"
-	"github.com/openrunbook/runbook/rules"
 )
 
 // Resume continues a run that paused at an `ask:` stage, from its saved
@@ -538,7 +537,7 @@ func (d deriver) value(path, key string, depth int) (any, error) {
 	for _, a := range st.Set {
 		v, _, err := a.Expr.Value(env)
 		if err != nil {
-			return nil, fmt.Errorf("set %s: %s: %w", a.Key, rules.OneLine(a.Src), err)
+			return nil, setError(a, err)
 		}
 		env[a.Key] = v // a later assignment reads it (read-your-writes)
 		if a.Key == key {

@@ -3,6 +3,7 @@ package runbook
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/openrunbook/runbook/chart"
 	"github.com/openrunbook/runbook/flow"
@@ -19,7 +20,7 @@ func setStage(assigns []chart.Assign) flow.StageFunc {
 			s.BeginKey() // each key rests on its own expression's reads
 			v, absent, err := valueNoting(a.Expr, s)
 			if err != nil {
-				return fmt.Errorf("set %s: %s: %w", a.Key, rules.OneLine(a.Src), err)
+				return setError(a, err)
 			}
 			if absent != "" && holdsNull(v) {
 				rs.fileLedger(record.AbsentMemberEntry(s.Path(), a.Key, rs.mask(absent)))
@@ -64,4 +65,17 @@ func holdsNull(v any) bool {
 		}
 	}
 	return false
+}
+
+// setError is a set: key's failed expression as the run says it: the key,
+// then the expression as written, then why, the expression said once
+// where the why begins with it (an operation that is the whole
+// expression names itself: `set ratio: hits / (hits + misses): 0 / 0
+// divides by zero`, where it was said twice; TestSetErrorSaysItsExpressionOnce).
+func setError(a chart.Assign, err error) error {
+	src := rules.OneLine(a.Src)
+	if strings.HasPrefix(err.Error(), src+": ") {
+		return fmt.Errorf("set %s: %w", a.Key, err)
+	}
+	return fmt.Errorf("set %s: %s: %w", a.Key, src, err)
 }
