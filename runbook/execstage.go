@@ -285,9 +285,10 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, argv []string, re
 	// led with "line 1: no JSON value: the text is blank" where the cause,
 	// in its script row, was "could not be started: not found". Nor over
 	// the blank output of one that ended with no exit code (timed out,
-	// cancelled, killed by a signal): its row says why it printed nothing,
-	// and it is no answer either way.
-	silent := res.ExitCode == nil && len(bytes.TrimSpace(res.Stdout)) == 0
+	// cancelled, killed by a signal), or that exited with a code that is
+	// a failure (curl -f's 22): its row says why it printed nothing, and
+	// it is no answer either way (TestFailedScriptsBlankOutputIsNoParseProblem).
+	silent := !answeredAsNoFailure(res, row) && len(bytes.TrimSpace(res.Stdout)) == 0
 	blank := answeredBlank(es, res, row)
 	// A blank stdout beside stderr is said once, by the stderr-only item,
 	// which quotes stderr (kubectl's "No resources found"): columns' own

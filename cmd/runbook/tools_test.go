@@ -591,6 +591,41 @@ stages:
 	}
 }
 
+// TestFailedScriptsBlankOutputIsNoParseProblem: `curl -sf URL` over a
+// server answering 500 exits 22 and prints nothing, and under parse: json
+// the run said its output could not be read ("line 1: no JSON value: the
+// text is blank"), a coverage-gap beside the script-failed its row
+// already said, and warned of it on stderr. A failure's blank output is
+// none of its answer: the script row says it alone. A failure that
+// printed something unreadable is still said.
+func TestFailedScriptsBlankOutputIsNoParseProblem(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, shell string
+		problem     bool
+	}{
+		{"blank", "exit 22", false},
+		{"an error page", "echo '<html>500</html>'; exit 22", true},
+	} {
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `
+version: 1
+runbook: api
+stages:
+  - id: get
+    exec: {shell: "`+tc.shell+`", parse: json}
+`)
+		r := runCLI(t, dir, "exec", chart, "--format", "json")
+		said := strings.Contains(r.stdout+r.stderr, "could not read")
+		if said != tc.problem || !strings.Contains(r.stdout, "script-failed") {
+			t.Errorf("%s: parse problem said %v, want %v; and script-failed:\n%s\n%s", tc.name, said, tc.problem, r.stdout, r.stderr)
+		}
+		if !tc.problem && strings.Contains(r.stdout, "coverage-gap") {
+			t.Errorf("%s: a coverage-gap over a failure's blank output:\n%s", tc.name, r.stdout)
+		}
+	}
+}
+
 // TestMaxOutputLetsALargeListingBeRead: a command printing past 1 MiB was
 // always withheld, its stage Not sure, with no key to raise the cap:
 // `kubectl get pods -A -o json` on a cluster of a few hundred pods. exec's
