@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"time"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
-	"github.com/expr-lang/expr/vm/runtime"
 )
 
 // `sort` and `sortBy` in an expression order their keys as `<` does
@@ -60,13 +60,32 @@ func judgedSort(pairs, order, text any) (any, error) {
 	for i := range idx {
 		idx[i] = i
 	}
+	// the rules' own order (compare): a whole number past int64's range,
+	// which a comparison orders exactly, was refused here as no number
+	// (TestSortOrdersWideNumbersAsComparisonsDo)
+	why := ""
 	sort.SliceStable(idx, func(i, j int) bool {
 		a, b := keys[idx[i]], keys[idx[j]]
 		if desc {
-			return runtime.Less(b, a)
+			a, b = b, a
 		}
-		return runtime.Less(a, b)
+		c, reason := compare(a, b)
+		if reason == "" {
+			return c < 0
+		}
+		if ta, ok := a.(time.Time); ok {
+			if tb, ok := b.(time.Time); ok {
+				return ta.Before(tb) // date()'s, which the rules order by < and >
+			}
+		}
+		if why == "" {
+			why = reason
+		}
+		return false
 	})
+	if why != "" {
+		return nil, fmt.Errorf("%s: %s", text, why)
+	}
 	out := make([]any, len(idx))
 	for i, k := range idx {
 		out[i] = items[k]
