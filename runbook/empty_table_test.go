@@ -122,25 +122,7 @@ stages:
 // the declaration, and the check is UNKNOWN.
 func TestEmptyAnswerOverADeclaredGapIsNoOK(t *testing.T) {
 	t.Parallel()
-	const src = `version: 1
-runbook: xact-age
-result: {kind: verdict/xacts, empty: answer}
-stages:
-  - id: xacts
-    exec:
-      shell: |
-        printf '%s\n' '{"xacts": [], "hidden": {HIDDEN}}'
-      parse: json
-  - id: seen
-    set:
-      visibility: 'xacts.stdout.hidden > 0 ? {"af_coverage": {"not_checked": [{"what": string(xacts.stdout.hidden) + " sessions of other roles", "why": "this role cannot read their xact_start"}]}} : {}'
-  - id: per
-    foreach:
-      items: xacts.stdout.xacts
-      maxBranches: 10
-      stages:
-        - {id: mark, verdict: {subject: string(item.pid), verdict: '"too-long"'}}
-`
+	const seen = `'xacts.stdout.hidden > 0 ? {"af_coverage": {"not_checked": [{"what": string(xacts.stdout.hidden) + " sessions of other roles", "why": "this role cannot read their xact_start"}]}} : {}'`
 	for _, tc := range []struct {
 		hidden   string
 		standing assessment.Standing
@@ -150,7 +132,7 @@ stages:
 		{"0", assessment.Consistent, gate.OK, false},
 		{"7", assessment.NotSure, gate.Unknown, true},
 	} {
-		rb := parse(t, strings.Replace(src, "{HIDDEN}", tc.hidden, 1))
+		rb := parse(t, xactAgeChart(tc.hidden, seen))
 		rec := exec(t, rb, nil)
 		var why string
 		for _, e := range rec.Coverage {
@@ -183,25 +165,6 @@ stages:
 // result.empty: answer was OK over it. It is no answer of none now.
 func TestEmptyAnswerOverAnUnreadDeclarationIsNoOK(t *testing.T) {
 	t.Parallel()
-	const src = `version: 1
-runbook: xact-age
-result: {kind: verdict/xacts, empty: answer}
-stages:
-  - id: xacts
-    exec:
-      shell: |
-        printf '%s\n' '{"xacts": []}'
-      parse: json
-  - id: seen
-    set:
-      visibility: '{"af_coverage": {"not_checked": DECL}}'
-  - id: per
-    foreach:
-      items: xacts.stdout.xacts
-      maxBranches: 10
-      stages:
-        - {id: mark, verdict: {subject: string(item.pid), verdict: '"too-long"'}}
-`
 	for _, tc := range []struct {
 		decl  string
 		state gate.State
@@ -209,10 +172,35 @@ stages:
 		{`[]`, gate.OK},
 		{`"the sessions of other roles"`, gate.Unknown},
 	} {
-		rb := parse(t, strings.Replace(src, "DECL", tc.decl, 1))
+		rb := parse(t, xactAgeChart("0", `'{"af_coverage": {"not_checked": `+tc.decl+`}}'`))
 		rec := exec(t, rb, nil)
 		if got := gate.Judge(rec, gate.MappingOf(rb.Spec())).State; got != tc.state {
 			t.Errorf("not_checked %s: check state %s, want %s: %s", tc.decl, got, tc.state, rec.Assessment.Line)
 		}
 	}
+}
+
+// xactAgeChart is a check of long transactions (result.empty: answer)
+// over none, its role blind to `hidden` sessions of others, whose stage
+// seen writes the expression seen (a coverage declaration or none).
+func xactAgeChart(hidden, seen string) string {
+	return `version: 1
+runbook: xact-age
+result: {kind: verdict/xacts, empty: answer}
+stages:
+  - id: xacts
+    exec:
+      shell: |
+        printf '%s\n' '{"xacts": [], "hidden": ` + hidden + `}'
+      parse: json
+  - id: seen
+    set:
+      visibility: ` + seen + `
+  - id: per
+    foreach:
+      items: xacts.stdout.xacts
+      maxBranches: 10
+      stages:
+        - {id: mark, verdict: {subject: string(item.pid), verdict: '"too-long"'}}
+`
 }

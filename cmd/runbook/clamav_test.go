@@ -11,6 +11,13 @@ import (
 // answer.
 func clamavChart(t *testing.T, dir, name, tool string) string {
 	t.Helper()
+	return clamavChartOf(t, dir, name, tool, `'map(filter(scan.stdout, # endsWith " FOUND"), split(#, ": ", 2)[0])'`, `{subject: f, verdict: '"infected"'}`)
+}
+
+// clamavChartOf is clamavChart with its foreach's items and its row's
+// verdict stage as given.
+func clamavChartOf(t *testing.T, dir, name, tool, items, verdict string) string {
+	t.Helper()
 	return writeChart(t, dir, name+".yaml", `version: 1
 runbook: av
 result: {kind: verdict/file, empty: answer, nagios: {critical: [infected]}}
@@ -22,11 +29,11 @@ stages:
       parse: lines
   - id: per
     foreach:
-      items: 'map(filter(scan.stdout, # endsWith " FOUND"), split(#, ": ", 2)[0])'
+      items: `+items+`
       as: f
       maxBranches: 100
       stages:
-        - {id: i, verdict: {subject: f, verdict: '"infected"'}}
+        - {id: i, verdict: `+verdict+`}
 `)
 }
 
@@ -94,23 +101,8 @@ func TestEmptyAnswerOverScanErrorsIsNoOK(t *testing.T) {
 	dir := t.TempDir()
 	fp := "/srv/tools/agent.exe: PUA.Win.Tool.Vendor FOUND\n"
 	chart := func(name, tool string) string {
-		return writeChart(t, dir, name+".yaml", `version: 1
-runbook: av
-result: {kind: verdict/file, empty: answer, nagios: {critical: [infected]}}
-stages:
-  - id: scan
-    exec:
-      command: [`+tool+`, -r, --alert-exceeds-max, /srv]
-      exitCodes: {0: clean, 1: found}
-      parse: lines
-  - id: per
-    foreach:
-      items: 'filter(scan.stdout, # endsWith ": OK" || # endsWith " FOUND" && !(# contains "PUA.Win.Tool.Vendor"))'
-      as: f
-      maxBranches: 100
-      stages:
-        - {id: i, verdict: {subject: 'split(f, ": ", 2)[0]', verdict: 'f endsWith ": OK" ? "ok" : "infected"'}}
-`)
+		return clamavChartOf(t, dir, name, tool, `'filter(scan.stdout, # endsWith ": OK" || # endsWith " FOUND" && !(# contains "PUA.Win.Tool.Vendor"))'`,
+			`{subject: 'split(f, ": ", 2)[0]', verdict: 'f endsWith ": OK" ? "ok" : "infected"'}`)
 	}
 	for _, tc := range []struct {
 		name, stdout, status string
