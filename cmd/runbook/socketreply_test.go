@@ -26,10 +26,7 @@ import (
 func TestZooKeeperFourLetterRefusalIsNoAnswer(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	nc := filepath.Join(dir, "nc")
-	if err := os.WriteFile(nc, []byte("#!/bin/sh\ncat >/dev/null\nprintf \"$OUT\"\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	nc := echoClient(t, dir)
 	// A server for /dev/tcp: it reads the word, answers OUT, closes.
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -90,15 +87,7 @@ stages:
 `)
 		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
 		const said = `stage "fourlw" did not check its output (it printed ZooKeeper's refusal of a four-letter word as its output though it exited 0`
-		if !tc.flagged {
-			if r.code != 0 || strings.Contains(r.stdout, "did not check") {
-				t.Errorf("%s: exit %d; want 0, nothing flagged:\n%s%s", tc.name, r.code, r.stdout, r.stderr)
-			}
-			continue
-		}
-		if r.code != 3 || !strings.HasPrefix(r.stdout, "zk UNKNOWN") || !strings.Contains(r.stdout, said) {
-			t.Errorf("%s: exit %d; want 3, UNKNOWN, saying %s:\n%s%s", tc.name, r.code, said, r.stdout, r.stderr)
-		}
+		flaggedSays(t, tc.name, r, tc.flagged, "zk UNKNOWN", said)
 	}
 }
 
@@ -114,10 +103,7 @@ stages:
 func TestSocketClientThatPrintedNothingIsNoAnswer(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	nc := filepath.Join(dir, "nc")
-	if err := os.WriteFile(nc, []byte("#!/bin/sh\ncat >/dev/null\nprintf \"$OUT\"\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	nc := echoClient(t, dir)
 	for _, tc := range []struct {
 		name, parse, out string
 		flagged          bool
@@ -148,15 +134,7 @@ stages:
 `)
 		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
 		const said = `stage "fourlw" did not check its output (it printed nothing though it exited 0: the server closed the connection without a word`
-		if !tc.flagged {
-			if r.code != 0 || strings.Contains(r.stdout, "did not check") {
-				t.Errorf("%s: exit %d; want 0, nothing flagged:\n%s%s", tc.name, r.code, r.stdout, r.stderr)
-			}
-			continue
-		}
-		if r.code != 3 || !strings.HasPrefix(r.stdout, "zk UNKNOWN") || !strings.Contains(r.stdout, said) {
-			t.Errorf("%s: exit %d; want 3, UNKNOWN, saying %s:\n%s%s", tc.name, r.code, said, r.stdout, r.stderr)
-		}
+		flaggedSays(t, tc.name, r, tc.flagged, "zk UNKNOWN", said)
 	}
 }
 
@@ -168,10 +146,7 @@ stages:
 func TestMemcachedErrorReplyIsNoAnswer(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	nc := filepath.Join(dir, "nc")
-	if err := os.WriteFile(nc, []byte("#!/bin/sh\ncat >/dev/null\nprintf \"$OUT\"\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	nc := echoClient(t, dir)
 	for _, tc := range []struct {
 		name, out string
 		flagged   bool
@@ -197,14 +172,33 @@ stages:
 `)
 		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
 		const said = `stage "stats" did not check its output (it printed memcached's error reply as its output though it exited 0`
-		if !tc.flagged {
-			if r.code != 0 || strings.Contains(r.stdout, "did not check") {
-				t.Errorf("%s: exit %d; want 0, nothing flagged:\n%s%s", tc.name, r.code, r.stdout, r.stderr)
-			}
-			continue
+		flaggedSays(t, tc.name, r, tc.flagged, "mc UNKNOWN", said)
+	}
+}
+
+// echoClient writes a stand-in for nc in dir: it reads what it is sent
+// and prints $OUT, as a server's answer over the socket.
+func echoClient(t *testing.T, dir string) string {
+	t.Helper()
+	nc := filepath.Join(dir, "nc")
+	if err := os.WriteFile(nc, []byte("#!/bin/sh\ncat >/dev/null\nprintf \"$OUT\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return nc
+}
+
+// flaggedSays checks a --format nagios run r of the case named name: when
+// flagged, exit 3 with status first, saying said; otherwise exit 0 and
+// nothing left unchecked.
+func flaggedSays(t *testing.T, name string, r result, flagged bool, status, said string) {
+	t.Helper()
+	if !flagged {
+		if r.code != 0 || strings.Contains(r.stdout, "did not check") {
+			t.Errorf("%s: exit %d; want 0, nothing flagged:\n%s%s", name, r.code, r.stdout, r.stderr)
 		}
-		if r.code != 3 || !strings.HasPrefix(r.stdout, "mc UNKNOWN") || !strings.Contains(r.stdout, said) {
-			t.Errorf("%s: exit %d; want 3, UNKNOWN, saying %s:\n%s%s", tc.name, r.code, said, r.stdout, r.stderr)
-		}
+		return
+	}
+	if r.code != 3 || !strings.HasPrefix(r.stdout, status) || !strings.Contains(r.stdout, said) {
+		t.Errorf("%s: exit %d; want 3, %s, saying %s:\n%s%s", name, r.code, status, said, r.stdout, r.stderr)
 	}
 }
