@@ -85,6 +85,12 @@ func (s Set) AddInherited(name, value string) {
 // nothing: base64's alphabet holds it, and a BACKUP_KEY of
 // "/k9Qz8Lr2Tx7Vb4Nm1Ps6W…" was passed on unmasked as a path, the key
 // whole in the record.
+// IsPath says whether value is an absolute path under a folder this
+// machine has (/etc/passwd, /run/secrets/token): where a secret is, not
+// the secret. An input whose default is one names a file, whatever its
+// name says (chart's judgement of a template reading it).
+func IsPath(value string) bool { return isPath(value) }
+
 func isPath(value string) bool {
 	rest, ok := strings.CutPrefix(value, "/")
 	if !ok {
