@@ -106,6 +106,10 @@ const ItemDenied = "denied"
 //	"error: …" with "ignoring" in it (logrotate's      it read its configuration without
 //	"-- ignoring line", "Ignoring FILE because …")    a line or a file (configIgnored)
 //	"referenced but not defined" (visudo -c, sudo)    a rule names an alias no line defines
+//	"MonitorException:", "AttachNotSupportedException:", jstat, jcmd reached no JVM
+//	"IOException: No such process", "well-known file  (jvmUnreached)
+//	… is not secure", "Could not find any processes
+//	matching :", "Unknown diagnostic command"
 func Denied(stderr string) string {
 	line := firstLine(stderr, func(l string) bool { return deniedCause(l) != "" })
 	if c := deniedCause(line); c == causeSkippedTable || c == causeNotConnected {
@@ -262,6 +266,11 @@ func deniedCause(line string) string {
 		// before the refusal and the missing file: no ground of a
 		// config check (TestHAProxyStateFileIsNoGapOfItsCheck)
 		return ""
+	case jvmUnreached(low):
+		// before the refusal and the missing file: jcmd's attach over
+		// another user's JVM may end in `Permission denied`, and its
+		// advice is the JVM's own
+		return causeJVMUnreached
 	case mysqladminNotConnected(low):
 		// before the refusal: quoted with the line after it (Denied),
 		// which may say `Access denied`
@@ -665,6 +674,37 @@ func etcdEndpointUnreached(low string) bool {
 // from an endpoint it was given (etcdEndpointUnreached).
 const causeEndpointUnreached = "had no answer from an endpoint it was given"
 
+// jvmUnreached says whether a line (lower case) is the JDK's attach
+// tools (jcmd, jstat, jmap, jinfo, JDK 11 to 21) saying they reached no
+// JVM for the PID or name they were given: jstat's
+// `sun.jvmstat.monitor.MonitorException: 4242 not found` (a PID gone, or
+// a JVM started with -XX:-UsePerfData or -XX:+PerfDisableSharedMem) and
+// `… Could not attach to 4242` (another user's JVM); jcmd's
+// `java.io.IOException: No such process`, `well-known file
+// /tmp/.java_pid4242 is not secure` (another user's JVM),
+// `com.sun.tools.attach.AttachNotSupportedException: …` (a JVM started
+// with -XX:+DisableAttachMechanism, or one that did not answer: `Unable
+// to open socket file …: target process 4242 doesn't respond`), `Could
+// not find any processes matching : 'App'` (a main class no JVM runs)
+// and `java.lang.IllegalArgumentException: Unknown diagnostic command`
+// (a command misspelt, Thread.prnt). Each exits 1, and jcmd prints the
+// PID's line `4242:` on stdout before it: `jcmd "$pid" Thread.print |
+// grep -c '^"' || true` printed 0 and exited 0, and a thread check said
+// OK, 0 threads, Consistent, over a PID no JVM held (cmd/runbook
+// TestJVMUnreachedOnStderrIsNoWholeAnswer, testdata/wave-jvm).
+func jvmUnreached(low string) bool {
+	t := strings.TrimSpace(low)
+	return strings.Contains(low, "sun.jvmstat.monitor.monitorexception:") ||
+		strings.Contains(low, "com.sun.tools.attach.attachnotsupportedexception:") ||
+		strings.HasPrefix(t, "java.io.ioexception: no such process") ||
+		(strings.Contains(low, "well-known file ") && strings.Contains(low, " is not secure")) ||
+		strings.HasPrefix(t, "could not find any processes matching :") ||
+		strings.HasPrefix(t, "java.lang.illegalargumentexception: unknown diagnostic command")
+}
+
+// causeJVMUnreached is what jvmUnreached's line says.
+const causeJVMUnreached = "could not reach the JVM it was given, or ask it what it was to ask"
+
 // optionRefused says whether a line (lower case) is getopt's own words
 // for an option the command does not take, or one given no value
 // (glibc's `varnishstat: invalid option -- 'q'`, `option requires an
@@ -859,6 +899,9 @@ func deniedWhy(exit int, line string) string {
 	}
 	if cause == causeSambaConfigUnloaded {
 		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so what it printed is the state of a server set up otherwise (its lock and state directories the defaults), not of the one the file sets up; stderr's first such line: %q; give it the smb.conf the server runs with (testparm -s FILE says why it cannot be loaded)", cause, exit, line)
+	}
+	if cause == causeJVMUnreached {
+		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so what it printed holds nothing that JVM said (jcmd prints the PID's line alone, and a count over it is 0); stderr's first such line: %q; find the JVM's PID with jps -l, run the tool as the user the JVM runs as (sudo -u USER jcmd PID …), and judge the tool's own exit code, not a pipeline's: jstat sees no JVM started with -XX:-UsePerfData or -XX:+PerfDisableSharedMem, and jcmd none started with -XX:+DisableAttachMechanism", cause, exit, line)
 	}
 	if cause == causeEndpointUnreached {
 		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so its output holds only the endpoints that answered, and one left out of it is not known to be healthy (etcdctl prints the others, leaves that one out and exits 1, which `|| true` makes 0); stderr's first such line: %q; judge etcdctl's exit (exitCodes:), or compare the rows with the members the cluster has (etcdctl member list -w json)", cause, exit, line)

@@ -364,7 +364,8 @@ func localeNumeral(s string) bool {
 // a locale's form (localeNumeral: kv's "load=4,54" of a report a German
 // cron job wrote, left text by the parse) or grouped by thousands
 // (grouped: rsync --stats's "12,345,678") have no order, saying how to
-// read it, which float(x) does not; "" for any other pair.
+// read it, which float(x) does not; or a lone "-", the mark a tool
+// prints where it has no value (noValueMark); "" for any other pair.
 func localeTextBesideNumber(a, b any) string {
 	s, ok := a.(string)
 	if !ok {
@@ -372,6 +373,9 @@ func localeTextBesideNumber(a, b any) string {
 	}
 	if !ok || classOf(a) == classOf(b) {
 		return ""
+	}
+	if strings.TrimSpace(s) == "-" {
+		return noValueMark
 	}
 	if !localeNumeral(s) {
 		if grouped.MatchString(s) {
@@ -382,6 +386,15 @@ func localeTextBesideNumber(a, b any) string {
 	}
 	return "a number cannot be compared with the text " + strconv.Quote(s) + ", a number in a locale's form (a decimal comma, as de_DE and fr_FR write 4,54; thousands between points, spaces or apostrophes), which float(x) does not read: " + localeHint(s, s)
 }
+
+// noValueMark is why a number and the text "-" have no order: the mark a
+// tool prints in a column where it has no value, which float(x) does not
+// read either. jstat -gcutil prints it for CGC and CGCT under the
+// Parallel and Serial collectors (no concurrent cycle) and for M and CCS
+// in a JVM's first second, and `gc.CGC > 10` said only that a number
+// cannot be ordered with a text, and to read it with float(x)
+// (TestNoValueMarkBesideANumberSaysWhatItIs).
+const noValueMark = `a number cannot be ordered with the text "-", the mark a tool prints where it has no value (jstat for a space or a GC cycle the JVM's collector does not have), which float(x) does not read: say what it means before the comparison (x != "-" && x > 10, or (x == "-" ? 0 : x) > 10)`
 
 // localeHint says how to compare two numbers one of which a locale wrote
 // (localeNumeral): have the command print C's, or read them.

@@ -306,3 +306,26 @@ func TestCommaThenThreeDigitsHintGivesBothReadings(t *testing.T) {
 		{`s.load > 10`, false, `compare the numbers: float(replace(x, ",", "."))`},
 	})
 }
+
+// TestNoValueMarkBesideANumberSaysWhatItIs: jstat -gcutil under the
+// Parallel and Serial collectors prints "-" for CGC and CGCT (no
+// concurrent cycle), and `gc.CGC > 10` said only that a number cannot be
+// ordered with a text and to read it with float(x), which fails on "-".
+// It is a rule error as before (no match), and says now what "-" is and
+// how to say what it means; a filter condition says the same.
+func TestNoValueMarkBesideANumberSaysWhatItIs(t *testing.T) {
+	t.Parallel()
+	const why = `the text "-", the mark a tool prints where it has no value`
+	env := mapEnv{"gc": map[string]any{"CGC": "-", "FGC": 3}}
+	runOutcomes(t, env, []outcomeCase{
+		{`gc.CGC > 10`, false, why},
+		{`10 <= gc.CGC`, false, why},
+		{`gc.CGC != "-" && gc.CGC > 10`, false, ""},
+		{`gc.FGC > 2`, true, ""},
+		{`gc.FGC > 10`, false, ""},
+	})
+	out := MustFilter(Where("gc.CGC", OpGt, 10)).Eval(env)
+	if c := out.Conditions[0]; !c.Unjudged() || !strings.Contains(c.Reason, why) {
+		t.Errorf("filter gc.CGC gt 10: unjudged %v reason %q, want a reason saying %q", c.Unjudged(), c.Reason, why)
+	}
+}

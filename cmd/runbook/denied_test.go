@@ -1805,3 +1805,33 @@ stages:
 		}
 	}
 }
+
+// TestJVMUnreachedOnStderrIsNoWholeAnswer: `jcmd "$pid" Thread.print |
+// grep -c '^"' || true` over a PID no JVM holds (gone, another user's, a
+// JVM started with -XX:+DisableAttachMechanism) prints the PID's line
+// `4242:` and `java.io.IOException: No such process` with a Java stack on
+// stderr, exits 1, and grep counts 0: a thread check said OK, 0 threads,
+// Consistent (OpenJDK 17, testdata/wave-jvm/threads). jstat's
+// `MonitorException: … not found` is the same. Each is a not-checked item
+// now (kind denied): UNKNOWN, saying the JVM was not reached.
+func TestJVMUnreachedOnStderrIsNoWholeAnswer(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ name, stderr string }{
+		{"jcmd-gone", `java.io.IOException: No such process\n\tat jdk.attach/sun.tools.attach.VirtualMachineImpl.sendQuitTo(Native Method)`},
+		{"jcmd-noattach", `com.sun.tools.attach.AttachNotSupportedException: The VM does not support the attach mechanism\n\tat jdk.attach/sun.tools.attach.HotSpotAttachProvider.testAttachable(HotSpotAttachProvider.java:154)`},
+		{"jstat-gone", `sun.jvmstat.monitor.MonitorException: 4242 not found\n\tat jdk.internal.jvmstat/sun.jvmstat.perfdata.monitor.protocol.local.PerfDataBuffer.<init>(PerfDataBuffer.java:85)`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			chart := writeChart(t, dir, "threads.yaml", perRowChart("threads", "Threads",
+				` {shell: "printf '4242:\n' | grep -c '^\"' || true; printf '`+tc.stderr+`\n' >&2", parse: {as: columns, header: false, names: [threads]}}`, "c", `
+              - {when: 'c.threads > 500', then: bad, label: Too many}`, `string(c.threads)`))
+			r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+			const said = `it said on stderr that it could not reach the JVM it was given, or ask it what it was to ask though it exited 0`
+			if r.code != 3 || !strings.HasPrefix(r.stdout, "threads UNKNOWN") || !strings.Contains(r.stdout, said) {
+				t.Errorf("exit %d:\n%s\nwant exit 3, UNKNOWN, saying %q", r.code, r.stdout, said)
+			}
+		})
+	}
+}

@@ -42,3 +42,32 @@ stages:
 		}
 	}
 }
+
+// TestNagiosQuotesAJavaExceptionNotItsFrames: jstat over a PID gone
+// (OpenJDK 17) writes `sun.jvmstat.monitor.MonitorException: 99999 not
+// found`, its stack, `Caused by: java.lang.IllegalArgumentException:
+// Process not found`, four more frames and `... 4 more`, and exits 1;
+// the Nagios line quoted `... 4 more`, the last of the five lines the
+// text shows, all of them frames. It quotes the cause now.
+func TestNagiosQuotesAJavaExceptionNotItsFrames(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	chart := writeChart(t, dir, "gc.yaml", `version: 1
+runbook: jvm-heap
+result: {kind: verdict/jvm, empty: answer}
+stages:
+  - id: gc
+    exec:
+      parse: lines
+      shell: |
+        printf 'sun.jvmstat.monitor.MonitorException: 99999 not found\n\tat jdk.internal.jvmstat/sun.jvmstat.perfdata.monitor.protocol.local.PerfDataBuffer.<init>(PerfDataBuffer.java:85)\n\tat jdk.jcmd/sun.tools.jstat.Jstat.main(Jstat.java:70)\nCaused by: java.lang.IllegalArgumentException: Process not found\n\tat java.base/jdk.internal.perf.Perf.attach(Native Method)\n\tat java.base/jdk.internal.perf.Perf.attachImpl(Perf.java:273)\n\tat java.base/jdk.internal.perf.Perf.attach(Perf.java:203)\n\tat jdk.internal.jvmstat/sun.jvmstat.perfdata.monitor.protocol.local.PerfDataBuffer.<init>(PerfDataBuffer.java:65)\n\t... 4 more\n' >&2
+        exit 1
+  - id: v
+    verdict: {subject: '"99999"', verdict: '"ok"'}
+`)
+	r := runCLI(t, dir, "exec", chart, "-o", "nagios")
+	const want = `its stderr's last line before a stack trace: "Caused by: java.lang.IllegalArgumentException: Process not found"`
+	if !strings.Contains(r.stdout, want) {
+		t.Errorf("want %q:\n%s", want, r.stdout)
+	}
+}

@@ -410,14 +410,21 @@ func stderrTail(state map[string]any, into string) []string {
 
 // lastLines is the last stderrTailLines lines of s that are not blank.
 func lastLines(s string) []string {
+	lines := nonBlankLines(s)
+	if len(lines) > stderrTailLines {
+		lines = lines[len(lines)-stderrTailLines:]
+	}
+	return lines
+}
+
+// nonBlankLines is every line of s that is not blank, its blanks at the
+// end cut.
+func nonBlankLines(s string) []string {
 	var lines []string
 	for _, l := range strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n") {
 		if strings.TrimSpace(l) != "" {
 			lines = append(lines, strings.TrimRight(l, " \t\r"))
 		}
-	}
-	if len(lines) > stderrTailLines {
-		lines = lines[len(lines)-stderrTailLines:]
 	}
 	return lines
 }

@@ -418,10 +418,14 @@ func (h *heldStderr) text() []string {
 // one). git over a repository another user owns wrote `fatal: detected
 // dubious ownership …`, then `To add an exception for this directory,
 // call:` and the command, and the check quoted the command as if it were
-// why (TestNagiosQuotesTheCauseNotTheHint). Stderr of such lines alone is
-// quoted by its last.
+// why (TestNagiosQuotesTheCauseNotTheHint). The search goes back past the
+// last lines the text output shows: a Java tool's stack trace ends its
+// stderr with a dozen indented frames, and jstat over a PID gone was
+// quoted by its `... 4 more`; it quotes the cause, "before a stack
+// trace" (TestNagiosQuotesAJavaExceptionNotItsFrames).
+// Stderr of such lines alone is quoted by its last.
 func stderrClause(s gate.Script) string {
-	tail := lastLines(s.Words)
+	tail := nonBlankLines(s.Words)
 	if len(tail) == 0 {
 		return ""
 	}
@@ -436,9 +440,21 @@ func stderrClause(s gate.Script) string {
 		if i == len(tail)-1 {
 			break
 		}
-		return fmt.Sprintf("%s last line before a hint: %q", lead, record.FirstLine(tail[i]))
+		after := "a hint"
+		if !slices.ContainsFunc(tail[i+1:], func(l string) bool { return !javaFrame(l) }) {
+			after = "a stack trace"
+		}
+		return fmt.Sprintf("%s last line before %s: %q", lead, after, record.FirstLine(tail[i]))
 	}
 	return fmt.Sprintf("%s last line: %q", lead, record.FirstLine(tail[len(tail)-1]))
+}
+
+// javaFrame says whether a stderr line is a frame of a Java stack trace
+// (`\tat pkg.Class.method(File.java:85)`, `\t... 4 more`), which a JDK
+// tool (jstat, jcmd, keytool) prints after its exception.
+func javaFrame(l string) bool {
+	t := strings.TrimLeft(l, " \t")
+	return t != l && (strings.HasPrefix(t, "at ") || (strings.HasPrefix(t, "... ") && strings.HasSuffix(t, " more")))
 }
 
 // hintLine says whether a stderr line is part of a hint after an error

@@ -267,7 +267,7 @@ func (p *columns) parse(text string, r *recorder) any {
 			continue
 		}
 		if p.rest && head != nil && len(f) == len(names) && strings.ContainsRune(f[len(f)-1], ' ') {
-			if at, want := restStart(rw.s, len(names)), restStart(head.s, len(names)); at >= 0 && want >= 0 && at < want && (aligned(want) || wordAt(rw.s, want)) {
+			if at, want := restStart(rw.s, len(names)), restStart(head.s, len(names)); at >= 0 && want >= 0 && at < want && (aligned(want) || wordAt(rw.s, want) || paddedWordNear(rw.s, at, want)) {
 				r.problem(rw.n, rw.s, fmt.Sprintf("its last column holds %q, which begins left of the header's %q: a value with a space in an earlier column (df's \"//nas/My Share\") has shifted the row, so its values would be keyed one column off (read such a table with a parse: regex that knows its columns, or from JSON output: findmnt -J -l -D -b for df)", f[len(f)-1], names[len(names)-1]))
 				continue
 			}
@@ -733,6 +733,36 @@ func restStart(s string, n int) int {
 			i++
 		}
 	}
+}
+
+// headerSlack is how many display columns either side of the values
+// under it a header may stand its name and still be read as over them
+// (paddedWordNear): jstat stands LGCC and GCC one column left of theirs.
+const headerSlack = 2
+
+// paddedWordNear says whether s, the row, holds a word that begins after
+// a run of two or more spaces, right of at (where its last value
+// begins) and within headerSlack columns of want (where the header's
+// last name begins): a column of the aligned table inside the row's last
+// value, under a header that stands a little off the values under it.
+// jstat -gccause stands LGCC and GCC one column left of their values, and
+// a storm's row `Allocation Failure   Allocation Failure` under last:
+// rest was keyed LGCC "Allocation", GCC "Failure   Allocation Failure",
+// with no word: no row has a word at "GCC" itself
+// (TestColumnsShiftedRowUnderAnOffsetHeaderIsAProblem).
+func paddedWordNear(s string, at, want int) bool {
+	col, prev, prev2 := 0, rune(0), rune(0)
+	for _, r := range s {
+		if col > at && col >= want-headerSlack && col <= want+headerSlack && r != ' ' && prev == ' ' && prev2 == ' ' {
+			return true
+		}
+		if col > want+headerSlack {
+			return false
+		}
+		col += display.Width(string(r))
+		prev2, prev = prev, r
+	}
+	return false
 }
 
 // wordAt says whether a word of s begins at display column col: the row's

@@ -696,3 +696,31 @@ func TestColumnsTwoWordNameInsideTheHeaderIsSaid(t *testing.T) {
 		}
 	}
 }
+
+// TestColumnsShiftedRowUnderAnOffsetHeaderIsAProblem: jstat -gccause
+// (OpenJDK 17) stands its header's LGCC and GCC one column left of the
+// text under them, so a full GC storm's row `Allocation Failure   Allocation
+// Failure` under last: rest was keyed LGCC "Allocation", GCC "Failure
+// Allocation Failure", with no problem, and a chart asking whether GCC
+// was "Allocation Failure" said ok, Consistent. A last value that holds
+// a word after a run of spaces, within two columns of the header's last
+// name, is a problem now; one with no such run ("No GC" after a one-word LGCC) is
+// read. (G1's "G1 Humongous Allocation", past its column's width, runs
+// into GCC with one space: no split can tell it, testdata/wave-jvm.)
+func TestColumnsShiftedRowUnderAnOffsetHeaderIsAProblem(t *testing.T) {
+	t.Parallel()
+	out := "  S0     S1     E      O      M     CCS    YGC     YGCT     FGC    FGCT     CGC    CGCT       GCT    LGCC                 GCC                 \n" +
+		"  0.00   0.00  99.64  99.41  36.01   2.98      3     0.020 819765   478.562     -         -   478.583 Allocation Failure   Allocation Failure  \n" +
+		"  0.00   0.00  12.00  40.10  36.01   2.98      4     0.030     10     1.000     -         -     1.030 Ergonomics           No GC               \n"
+	r, err := Parse(out, Spec{Mode: "columns", Options: map[string]any{"last": "rest"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, _ := r.Value.([]any)
+	if r.Problems != 1 || len(rows) != 1 {
+		t.Fatalf("got %#v, %d problems; want the storm's row a problem and one row", r.Value, r.Problems)
+	}
+	if got := rows[0].(map[string]any)["GCC"]; got != "No GC" {
+		t.Errorf("GCC = %#v; want \"No GC\"", got)
+	}
+}
