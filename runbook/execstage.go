@@ -747,7 +747,8 @@ func deniedInOutput(res proc.Result, row label.Row, stdout string) string {
 // blank output is the same reply (record.ReplySNMPNothing, line ""). A
 // command that talks to a socket (chart.ExecSpec.SocketClient: socat,
 // nc) exits 0 over HAProxy's error reply on its stats socket
-// (record.HAProxyErrorReply: `No such proxy.`, `Unknown command`).
+// (record.HAProxyErrorReply: `No such proxy.`, `Unknown command`), and
+// over upsd's (record.NUTErrorReply: `ERR DATA-STALE`).
 // whose is "" when there is none.
 func errorReply(es *chart.ExecSpec, res proc.Result, row label.Row, stdout string) (line, whose string) {
 	if !answeredAsNoFailure(res, row) {
@@ -775,6 +776,9 @@ func errorReply(es *chart.ExecSpec, res proc.Result, row label.Row, stdout strin
 		}
 		if line := record.MemcachedErrorReply(stdout); line != "" {
 			return line, record.ReplyMemcached
+		}
+		if line := record.NUTErrorReply(stdout); line != "" {
+			return line, record.ReplyNUT
 		}
 		// A server that closed the connection without a word: ZooKeeper
 		// does so for a four-letter word it does not know (`cnos` for
