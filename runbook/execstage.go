@@ -527,8 +527,12 @@ func answeredAsNoFailure(res proc.Result, row label.Row) bool {
 	return res.ExitCode != nil && (row.Label == label.Completed || row.Answered())
 }
 
-// wroteStderr says whether a command wrote anything but blanks on stderr.
-func wroteStderr(res proc.Result) bool { return len(bytes.TrimSpace(res.Stderr)) > 0 }
+// wroteStderr says whether a command wrote anything on stderr but blanks
+// and a tool's routine notice (record.FirstSaid: NUT's `Init SSL without
+// certificate database`, which upsc writes on every connection).
+func wroteStderr(res proc.Result) bool {
+	return len(bytes.TrimSpace(res.Stderr)) > 0 && record.FirstSaid(string(res.Stderr)) != ""
+}
 
 // unseenFailure is the substitutions of a shell: script bash does not see
 // fail (chart.ExecSpec.HiddenSubstitutions), when the script ended as no
