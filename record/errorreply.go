@@ -124,6 +124,28 @@ func MemcachedErrorReply(stdout string) string {
 	return firstLine(stdout, memcachedErrorReply.MatchString)
 }
 
+// nutErrorReply is a line upsd (Network UPS Tools 2.7, 2.8) answers a
+// command of its network protocol with in place of what it asks, which
+// nc, socat and /dev/tcp print and exit 0 over (upsc exits 1 over each):
+// `ERR`, one of upsd's codes, then the line's end or words after a space;
+// each at the line's start, where its answers begin `VAR`, `BEGIN LIST`,
+// `END LIST` or `OK`:
+//
+//	ERR DATA-STALE, ERR DRIVER-NOT-CONNECTED   the UPS's driver is not answering upsd
+//	ERR UNKNOWN-UPS                            a UPS name upsd does not have (misspelt)
+//	ERR VAR-NOT-SUPPORTED, ERR CMD-NOT-SUPPORTED  a variable or command this UPS has not
+//	ERR ACCESS-DENIED, ERR USERNAME-REQUIRED, …   a command the login may not give
+//
+// `GET VAR rack2 ups.status` read as lines, its flags looked for OB and
+// LB, said a UPS whose driver had gone stale was on line, OK.
+var nutErrorReply = regexp.MustCompile(`^ERR (ACCESS-DENIED|UNKNOWN-UPS|VAR-NOT-SUPPORTED|CMD-NOT-SUPPORTED|INVALID-ARGUMENT|INSTCMD-FAILED|SET-FAILED|READONLY|TOO-LONG|FEATURE-NOT-SUPPORTED|FEATURE-NOT-CONFIGURED|ALREADY-SSL-MODE|DRIVER-NOT-CONNECTED|DATA-STALE|ALREADY-LOGGED-IN|INVALID-PASSWORD|ALREADY-SET-PASSWORD|INVALID-USERNAME|ALREADY-SET-USERNAME|USERNAME-REQUIRED|PASSWORD-REQUIRED|UNKNOWN-COMMAND|INVALID-VALUE|UNKNOWN|FAILED)( .*)?\r?$`)
+
+// NUTErrorReply is stdout's first line that is upsd's error reply
+// (nutErrorReply), "" when none is.
+func NUTErrorReply(stdout string) string {
+	return firstLine(stdout, nutErrorReply.MatchString)
+}
+
 // Whose error reply an ErrorReplyEntry says: the server's (Redis), the
 // SNMP agent's exception, HAProxy's stats socket's, or an SNMP walk's
 // blank output (SNMPv1's walk
@@ -135,6 +157,7 @@ const (
 	ReplyHAProxy     = "haproxy"
 	ReplyZooKeeper   = "zookeeper"
 	ReplyMemcached   = "memcached"
+	ReplyNUT         = "nut"
 	// ReplySocketNothing: a socket client (nc, socat, /dev/tcp) whose
 	// server closed the connection having said nothing.
 	ReplySocketNothing = "socket-nothing"
@@ -142,9 +165,9 @@ const (
 
 // ErrorReplyEntry is the ledger's entry for such a stage, filed under its
 // path: whose is ReplyRedis, ReplySNMP, ReplyHAProxy, ReplyZooKeeper,
-// ReplyMemcached, ReplySNMPNothing or ReplySocketNothing (line ""), exit the exit code, line the output's first error reply
+// ReplyMemcached, ReplyNUT, ReplySNMPNothing or ReplySocketNothing (line ""), exit the exit code, line the output's first error reply
 // (masked already; RedisErrorReply, SNMPException, HAProxyErrorReply,
-// ZooKeeperErrorReply, MemcachedErrorReply).
+// ZooKeeperErrorReply, MemcachedErrorReply, NUTErrorReply).
 func ErrorReplyEntry(path, whose string, exit int, line string) coverage.Entry {
 	why := fmt.Sprintf("it printed the server's error reply as its output though it exited %d, so what it printed is the server's refusal, not the value asked for, and a rule over it judges no value the server holds; its first such line: %q; give it what the server asks (a password in REDISCLI_AUTH, through envFrom:), or add -e, which makes redis-cli exit 1 on an error reply", exit, cutLine(line))
 	switch whose {
@@ -156,6 +179,8 @@ func ErrorReplyEntry(path, whose string, exit int, line string) coverage.Entry {
 		why = fmt.Sprintf("it printed nothing though it exited %d: the server closed the connection without a word, as ZooKeeper does over a four-letter word it does not know (a typo: cnos for cons, mtnr for mntr), or a filter after the client (sed, awk) kept none of what it said, and nc, socat and /dev/tcp exit 0 whatever the server said, so an empty value from it is no answer of none; spell the command as the server knows it, give nc time to read the answer (nc -q 0 may quit before it comes: -q 2 -w 3), and parse the server's reply whole (a filter in a rule, not in the script, sees what it said)", exit)
 	case ReplyMemcached:
 		why = fmt.Sprintf("it printed memcached's error reply as its output though it exited %d, as nc, socat and /dev/tcp do whatever the server answers, so what it printed is memcached's refusal, not the stats asked for, and a rule over it judges nothing the server holds; its first such line: %q; spell the command as memcached knows it (stats, stats slabs, stats items, stats settings)", exit, cutLine(line))
+	case ReplyNUT:
+		why = fmt.Sprintf("it printed upsd's error reply as its output though it exited %d, as nc, socat and /dev/tcp do whatever Network UPS Tools' server answers, so what it printed is upsd's refusal, not the variable asked for, and a rule over it judges nothing of the UPS; its first such line: %q; ERR DATA-STALE and ERR DRIVER-NOT-CONNECTED say the UPS's driver is not answering upsd (its state is unknown: upsc exits 1 over them), ERR UNKNOWN-UPS names a UPS upsd does not have (LIST UPS lists them), ERR VAR-NOT-SUPPORTED a variable this UPS does not report", exit, cutLine(line))
 	case ReplyZooKeeper:
 		why = fmt.Sprintf("it printed ZooKeeper's refusal of a four-letter word as its output though it exited %d, as nc, socat and /dev/tcp do whatever the server answers, so what it printed is no answer of the word asked, and a rule over it judges nothing the server holds; its first such line: %q; a word left out of 4lw.commands.whitelist is refused (add it there, or ask the AdminServer: curl http://HOST:8080/commands/NAME), and a server in no quorum (an election, a lost majority) serves no request (isro answers null): that server is not serving, which ruok's imok does not tell", exit, cutLine(line))
 	case ReplySNMP:

@@ -69,3 +69,27 @@ func TestMemcachedErrorReplyIsKnownWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestNUTErrorReplyIsKnownWhole: upsd's `ERR CODE` lines (Network UPS
+// Tools' network protocol) are error replies, with or without the words
+// after the code; a VAR line holding the words, memcached's ERROR, and a
+// code upsd does not have are not.
+func TestNUTErrorReplyIsKnownWhole(t *testing.T) {
+	for out, want := range map[string]string{
+		"ERR DATA-STALE\nOK Goodbye\n":                                           "ERR DATA-STALE",
+		"VAR ups ups.status \"OL\"\nERR UNKNOWN-UPS\n":                           "ERR UNKNOWN-UPS",
+		"ERR DRIVER-NOT-CONNECTED\r\n":                                           "ERR DRIVER-NOT-CONNECTED",
+		"ERR VAR-NOT-SUPPORTED\n":                                                "ERR VAR-NOT-SUPPORTED",
+		"ERR ACCESS-DENIED\n":                                                    "ERR ACCESS-DENIED",
+		"ERR INVALID-ARGUMENT extra words\n":                                     "ERR INVALID-ARGUMENT extra words",
+		"VAR ups ups.status \"OL\"\nOK Goodbye\n":                                "",
+		"VAR ups ups.alarm \"ERR DATA-STALE\"\n":                                 "",
+		"ERROR\r\n":                                                              "",
+		"ERR unknown command 'GET'\n":                                            "",
+		"BEGIN LIST VAR ups\nVAR ups battery.charge \"100\"\nEND LIST VAR ups\n": "",
+	} {
+		if got := NUTErrorReply(out); got != want {
+			t.Errorf("NUTErrorReply(%q) = %q, want %q", out, got, want)
+		}
+	}
+}

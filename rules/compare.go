@@ -603,7 +603,7 @@ func equalCheck(a any, ca class, b any, cb class) (bool, string) {
 // end (lineEnd), blanks at an end (edgeBlanks), the case of their letters
 // (caseOnly), "-" and "_" (dashOnly), how their accented letters are
 // written in Unicode (composedOnly), rsync's escapes (rsyncEscaped), or one is a part of the other's comma-separated list
-// (listPart) — the one judgement every equality operator (eq, ne, in,
+// (listPart) or of its flags between spaces (flagPart) — the one judgement every equality operator (eq, ne, in,
 // notIn; ==, !=, in) asks; "" when they differ otherwise.
 func apart(a, b string) string {
 	if reason := maskedSide(a, b); reason != "" {
@@ -633,7 +633,10 @@ func apart(a, b string) string {
 	if reason := rsyncEscaped(a, b); reason != "" {
 		return reason
 	}
-	return listPart(a, b)
+	if reason := listPart(a, b); reason != "" {
+		return reason
+	}
+	return flagPart(a, b)
 }
 
 // dashOnly is why two unequal texts are not known to differ: they differ
@@ -732,6 +735,81 @@ func listPart(a, b string) string {
 		}
 	}
 	return ""
+}
+
+// flagWord is one flag of a set written between spaces: upper-case
+// letters (and digits after the first), as NUT writes a UPS's status
+// flags (OL, OB, LB, RB, CHRG, DISCHRG, BYPASS, OVER, FSD, ALARM).
+var flagWord = regexp.MustCompile(`^[A-Z][A-Z0-9]{0,15}$`)
+
+// flagPart is why two unequal texts are not known to differ: one is a set
+// of two or more upper-case flags written as text between spaces, and
+// the other, one flag, is one of them. upsc prints ups.status so (`OB
+// DISCHRG`, `OL CHRG`, `OB DISCHRG LB`), and `u.stdout["ups.status"] ==
+// "OB"` over `OB DISCHRG` was a plain no, so a UPS on battery stood
+// online, OK, Consistent (TestFlagSetWrittenAsTextIsNoEquality). "" for
+// any other pair: words that are not all flags ("Debian GNU/Linux") and
+// a set that does not hold the other are judged as before.
+//
+//	flagPart("OB DISCHRG", "OB")   "… is a set of flags written as text …"
+//	flagPart("OL CHRG", "OB")      ""
+func flagPart(a, b string) string {
+	set, flag := a, b
+	if !strings.Contains(set, " ") {
+		set, flag = b, a
+	}
+	if !flagWord.MatchString(flag) {
+		return ""
+	}
+	if words := flagSet(set); !slices.Contains(words, flag) {
+		return ""
+	}
+	return strconv.Quote(set) + " is a set of flags written as text, between spaces, and " + strconv.Quote(flag) + " is one of them (upsc prints ups.status so: OL CHRG, OB DISCHRG LB): compare the flags, not the text (\"" + flag + "\" in split(x, \" \"))"
+}
+
+// flagSet is the words of s when s is a set of two or more upper-case
+// flags between spaces (flagWord), nil otherwise.
+func flagSet(s string) []string {
+	if !strings.Contains(s, " ") {
+		return nil
+	}
+	words := strings.Fields(s)
+	if len(words) < 2 {
+		return nil
+	}
+	for _, w := range words {
+		if !flagWord.MatchString(w) {
+			return nil
+		}
+	}
+	return words
+}
+
+// flagInside is why `s contains sub` is not known to hold: s is a set of
+// flags (flagSet), sub is a flag, and it is found in s only inside
+// another flag. NUT's DISCHRG holds CHRG, so `status contains "CHRG"`
+// over upsc's `OB DISCHRG` was true, and a UPS discharging on battery
+// read as charging (TestFlagInsideAnotherFlagIsNoContains). "" when sub
+// is one of the flags, is not in s at all, or s is no set of flags.
+//
+//	flagInside("OB DISCHRG", "CHRG")   "\"CHRG\" is found in \"OB DISCHRG\" only inside the flag \"DISCHRG\" …"
+//	flagInside("OL CHRG", "CHRG")      ""
+func flagInside(s, sub string) string {
+	if !flagWord.MatchString(sub) || !strings.Contains(s, sub) {
+		return ""
+	}
+	words := flagSet(s)
+	if words == nil || slices.Contains(words, sub) {
+		return ""
+	}
+	holder := ""
+	for _, w := range words {
+		if strings.Contains(w, sub) {
+			holder = w
+			break
+		}
+	}
+	return strconv.Quote(sub) + " is found in " + strconv.Quote(s) + " only inside the flag " + strconv.Quote(holder) + ", and the text is a set of flags written between spaces (upsc prints ups.status so: DISCHRG holds CHRG): compare the flags, not the text (\"" + sub + "\" in split(x, \" \"))"
 }
 
 // composedOnly is why two unequal texts are not known to differ: they are

@@ -26,6 +26,10 @@ import (
 //	null contains "ERROR"          error: … is null … (x ?? "") contains …
 //	[69, 82, 82] contains "ERROR"  error: … a list of 3 numbers, bytes …
 //
+// `contains` over a set of upper-case flags written between spaces is
+// not known to hold where the flag asked is found only inside another
+// (flagInside: upsc's `OB DISCHRG` holds CHRG inside DISCHRG).
+//
 // Only an operation one of whose operands' types expr cannot know when
 // it compiles is patched (patchEqual); two strings it knows stay expr's.
 // `matches` keeps expr's own operator, its pattern checked when the
@@ -70,6 +74,11 @@ func judgedText(a, b, text any, op string, f func(s, sub string) bool) (any, err
 	if ok1 && ok2 {
 		if op == "endsWith" {
 			if reason := edgeSuffix(x, y); reason != "" {
+				return nil, fmt.Errorf("%s: %s", text, reason)
+			}
+		}
+		if op == "contains" {
+			if reason := flagInside(x, y); reason != "" {
 				return nil, fmt.Errorf("%s: %s", text, reason)
 			}
 		}

@@ -605,6 +605,9 @@ func (c *cond) contains(actual any) (bool, string) {
 		if !ok {
 			return false, "a string can only contain a string; expected is " + classWords[c.expClass]
 		}
+		if reason := flagInside(s, sub); reason != "" {
+			return false, reason
+		}
 		return strings.Contains(s, sub), ""
 	}
 	ca := classOf(actual)

@@ -528,8 +528,12 @@ func answeredAsNoFailure(res proc.Result, row label.Row) bool {
 	return res.ExitCode != nil && (row.Label == label.Completed || row.Answered())
 }
 
-// wroteStderr says whether a command wrote anything but blanks on stderr.
-func wroteStderr(res proc.Result) bool { return len(bytes.TrimSpace(res.Stderr)) > 0 }
+// wroteStderr says whether a command wrote anything on stderr but blanks
+// and a tool's routine notice (record.FirstSaid: NUT's `Init SSL without
+// certificate database`, which upsc writes on every connection).
+func wroteStderr(res proc.Result) bool {
+	return len(bytes.TrimSpace(res.Stderr)) > 0 && record.FirstSaid(string(res.Stderr)) != ""
+}
 
 // unseenFailure is the substitutions of a shell: script bash does not see
 // fail (chart.ExecSpec.HiddenSubstitutions), when the script ended as no
@@ -748,7 +752,8 @@ func deniedInOutput(res proc.Result, row label.Row, stdout string) string {
 // blank output is the same reply (record.ReplySNMPNothing, line ""). A
 // command that talks to a socket (chart.ExecSpec.SocketClient: socat,
 // nc) exits 0 over HAProxy's error reply on its stats socket
-// (record.HAProxyErrorReply: `No such proxy.`, `Unknown command`).
+// (record.HAProxyErrorReply: `No such proxy.`, `Unknown command`), and
+// over upsd's (record.NUTErrorReply: `ERR DATA-STALE`).
 // whose is "" when there is none.
 func errorReply(es *chart.ExecSpec, res proc.Result, row label.Row, stdout string) (line, whose string) {
 	if !answeredAsNoFailure(res, row) {
@@ -776,6 +781,9 @@ func errorReply(es *chart.ExecSpec, res proc.Result, row label.Row, stdout strin
 		}
 		if line := record.MemcachedErrorReply(stdout); line != "" {
 			return line, record.ReplyMemcached
+		}
+		if line := record.NUTErrorReply(stdout); line != "" {
+			return line, record.ReplyNUT
 		}
 		// A server that closed the connection without a word: ZooKeeper
 		// does so for a four-letter word it does not know (`cnos` for

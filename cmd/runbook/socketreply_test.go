@@ -202,3 +202,56 @@ func flaggedSays(t *testing.T, name string, r result, flagged bool, status, said
 		t.Errorf("%s: exit %d; want 3, %s, saying %s:\n%s%s", name, r.code, status, said, r.stdout, r.stderr)
 	}
 }
+
+// TestNUTErrorReplyIsNoAnswer: upsd answers a GET VAR it cannot answer
+// with `ERR DATA-STALE` (the UPS's driver stopped updating), `ERR
+// DRIVER-NOT-CONNECTED`, `ERR UNKNOWN-UPS` (a name misspelt) or `ERR
+// VAR-NOT-SUPPORTED`, and nc exits 0. `printf 'GET VAR rack2
+// ups.status\nLOGOUT\n' | nc …` read as lines, its flags looked for OB
+// and LB, said `OK rack2: online (said: ERR DATA-STALE)`, Consistent,
+// over a UPS whose state nobody read (testdata/wave-ups/nc-status). It is
+// a not-checked item now (error-reply): UNKNOWN. Its VAR line is not.
+func TestNUTErrorReplyIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	nc := filepath.Join(dir, "nc")
+	if err := os.WriteFile(nc, []byte("#!/bin/sh\ncat >/dev/null\nprintf \"$OUT\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, out string
+		flagged   bool
+	}{
+		{"a driver gone stale", `ERR DATA-STALE\nOK Goodbye\n`, true},
+		{"a driver not connected", `ERR DRIVER-NOT-CONNECTED\nOK Goodbye\n`, true},
+		{"a UPS name misspelt", `ERR UNKNOWN-UPS\nOK Goodbye\n`, true},
+		{"its status", `VAR rack2 ups.status "OL CHRG"\nOK Goodbye\n`, false},
+	} {
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
+runbook: ups
+result: {kind: verdict/ups, decider: Power, nagios: {ok: online, warning: on-battery}}
+stages:
+  - id: q
+    exec: {shell: 'printf "GET VAR rack2 ups.status\nLOGOUT\n" | `+nc+` -q 2 127.0.0.1 3493', env: {OUT: '`+tc.out+`'}, parse: lines}
+  - id: power
+    name: Power
+    decide:
+      rules: [{when: 'any(q.stdout, # contains "\"OB")', then: on-battery, label: on battery}]
+      default: {branch: online, label: not on battery}
+    branches:
+      on-battery: [{id: b, verdict: {subject: '"rack2"', verdict: '"on-battery"'}}]
+      online: [{id: o, verdict: {subject: '"rack2"', verdict: '"online"'}}]
+`)
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		const said = `stage "q" did not check its output (it printed upsd's error reply as its output though it exited 0`
+		if !tc.flagged {
+			if r.code != 0 || strings.Contains(r.stdout, "did not check") {
+				t.Errorf("%s: exit %d; want 0, nothing flagged:\n%s%s", tc.name, r.code, r.stdout, r.stderr)
+			}
+			continue
+		}
+		if r.code != 3 || !strings.HasPrefix(r.stdout, "ups UNKNOWN") || !strings.Contains(r.stdout, said) {
+			t.Errorf("%s: exit %d; want 3, UNKNOWN, saying %s:\n%s%s", tc.name, r.code, said, r.stdout, r.stderr)
+		}
+	}
+}
