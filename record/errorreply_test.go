@@ -7,7 +7,7 @@ import "testing"
 // it), never when another word does, nor a code inside a line (INFO's
 // errorstat_NOAUTH) or glued to more letters.
 func TestRedisErrorReplyIsKnownByItsCode(t *testing.T) {
-	for out, want := range map[string]string{
+	wantReplies(t, "RedisErrorReply", RedisErrorReply, map[string]string{
 		"NOAUTH Authentication required.\n\n":                                  "NOAUTH Authentication required.",
 		"(error) WRONGPASS invalid username-password pair\n":                   "(error) WRONGPASS invalid username-password pair",
 		"maxmemory\nMASTERDOWN Link with MASTER is down\r\n":                   "MASTERDOWN Link with MASTER is down",
@@ -18,11 +18,7 @@ func TestRedisErrorReplyIsKnownByItsCode(t *testing.T) {
 		"OK\n":                                  "",
 		"PONG\n":                                "",
 		"role:master\r\nconnected_slaves:1\r\n": "",
-	} {
-		if got := RedisErrorReply(out); got != want {
-			t.Errorf("RedisErrorReply(%q) = %q, want %q", out, got, want)
-		}
-	}
+	})
 }
 
 // TestZooKeeperRefusalIsKnownWhole: a line is ZooKeeper's refusal of a
@@ -55,7 +51,7 @@ func TestZooKeeperRefusalIsKnownWhole(t *testing.T) {
 // CLIENT_ERROR and SERVER_ERROR ones, are error replies; a STAT line, END,
 // and a stat whose value holds the word are not.
 func TestMemcachedErrorReplyIsKnownWhole(t *testing.T) {
-	for out, want := range map[string]string{
+	wantReplies(t, "MemcachedErrorReply", MemcachedErrorReply, map[string]string{
 		"ERROR\r\n": "ERROR",
 		"CLIENT_ERROR bad command line format\r\n":    "CLIENT_ERROR bad command line format",
 		"SERVER_ERROR out of memory storing object\n": "SERVER_ERROR out of memory storing object",
@@ -63,11 +59,7 @@ func TestMemcachedErrorReplyIsKnownWhole(t *testing.T) {
 		"END\r\n":                                     "",
 		"STAT last_error ERROR\r\n":                   "",
 		"ERRORS 3\r\n":                                "",
-	} {
-		if got := MemcachedErrorReply(out); got != want {
-			t.Errorf("MemcachedErrorReply(%q) = %q, want %q", out, got, want)
-		}
-	}
+	})
 }
 
 // TestNUTErrorReplyIsKnownWhole: upsd's `ERR CODE` lines (Network UPS
@@ -75,7 +67,7 @@ func TestMemcachedErrorReplyIsKnownWhole(t *testing.T) {
 // after the code; a VAR line holding the words, memcached's ERROR, and a
 // code upsd does not have are not.
 func TestNUTErrorReplyIsKnownWhole(t *testing.T) {
-	for out, want := range map[string]string{
+	wantReplies(t, "NUTErrorReply", NUTErrorReply, map[string]string{
 		"ERR DATA-STALE\nOK Goodbye\n":                                           "ERR DATA-STALE",
 		"VAR ups ups.status \"OL\"\nERR UNKNOWN-UPS\n":                           "ERR UNKNOWN-UPS",
 		"ERR DRIVER-NOT-CONNECTED\r\n":                                           "ERR DRIVER-NOT-CONNECTED",
@@ -87,9 +79,16 @@ func TestNUTErrorReplyIsKnownWhole(t *testing.T) {
 		"ERROR\r\n":                                                              "",
 		"ERR unknown command 'GET'\n":                                            "",
 		"BEGIN LIST VAR ups\nVAR ups battery.charge \"100\"\nEND LIST VAR ups\n": "",
-	} {
-		if got := NUTErrorReply(out); got != want {
-			t.Errorf("NUTErrorReply(%q) = %q, want %q", out, got, want)
+	})
+}
+
+// wantReplies checks that reply (named name) finds in each output the
+// line its case wants, "" for none.
+func wantReplies(t *testing.T, name string, reply func(string) string, cases map[string]string) {
+	t.Helper()
+	for out, want := range cases {
+		if got := reply(out); got != want {
+			t.Errorf("%s(%q) = %q, want %q", name, out, got, want)
 		}
 	}
 }
