@@ -35,7 +35,8 @@
 // except `exists: false`. Under exists that is its answer; under any other
 // operator the condition could not judge anything (ConditionEvidence.
 // Unjudged), a rule error, as an expression reading a member its object
-// lacks is one, and its reason says where the path stopped and what the
+// lacks is one where its evaluation reads it (a guard before it that is
+// false keeps it unread), and its reason says where the path stopped and what the
 // object held: Kubernetes leaves status.availableReplicas out of a
 // Deployment none of whose replicas is available, and `availableReplicas
 // lt 1` was a plain no over it. A filter holds when all its conditions do,
