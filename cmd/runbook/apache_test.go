@@ -112,7 +112,7 @@ func TestOpenSSLFailureUnderDeclaredCodeIsNoAnswer(t *testing.T) {
 		name := strings.ReplaceAll(tc.name, " ", "-")
 		openssl := filepath.Join(dir, name+".openssl")
 		script := "#!/bin/sh\nprintf '" + strings.ReplaceAll(tc.stdout, "\n", `\n`) + "'\nprintf '%s' '" + tc.stderr + "' >&2\nexit 1\n"
-		if err := os.WriteFile(openssl, []byte(script), 0o755); err != nil {
+		if err := writeExec(openssl, []byte(script), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		chart := writeChart(t, dir, name+".yaml", `version: 1
@@ -167,7 +167,7 @@ func TestRefusalBesideTheAnswersStderrIsNoAnswer(t *testing.T) {
 		name := strings.ReplaceAll(tc.name, " ", "-")
 		tool := filepath.Join(dir, name+".sh")
 		script := "#!/bin/sh\ncat >&2 <<'END'\n" + tc.stderr + "END\nexit 1\n"
-		if err := os.WriteFile(tool, []byte(script), 0o755); err != nil {
+		if err := writeExec(tool, []byte(script), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		chart := writeChart(t, dir, name+".yaml", `version: 1

@@ -24,7 +24,7 @@ func TestCdBeforeTheAnsweringCommandKeepsItsCode(t *testing.T) {
 	}
 	sum := filepath.Join(bin, "sha256sum")
 	script := "#!/bin/sh\nprintf 'a: FAILED\\nb: OK\\n'\necho 'sha256sum: WARNING: 1 computed checksum did NOT match' >&2\nexit 1\n"
-	if err := os.WriteFile(sum, []byte(script), 0o755); err != nil {
+	if err := writeExec(sum, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	chart := writeChart(t, dir, "sums.yaml", `version: 1

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -84,7 +83,7 @@ func TestDebsumsPackageWithoutDigestsIsNoWholeAnswer(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "debsums")
 	script := "#!/bin/sh\necho /etc/nginx/nginx.conf\necho 'debsums: no md5sums for openssh-server' >&2\nexit 2\n"
-	if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
+	if err := writeExec(p, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	chart := writeChart(t, dir, "pkgs.yaml", `version: 1

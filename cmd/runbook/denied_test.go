@@ -169,7 +169,7 @@ func TestPrivilegeRefusalUnderDeclaredCodeIsNoAnswer(t *testing.T) {
 		name := strings.ReplaceAll(tc.name, " ", "-")
 		tool := filepath.Join(dir, name+".sh")
 		script := "#!/bin/sh\nprintf '%s\\n' '" + strings.ReplaceAll(tc.stderr, "\n", "' '") + "' >&2\nexit 1\n"
-		if err := os.WriteFile(tool, []byte(script), 0o755); err != nil {
+		if err := writeExec(tool, []byte(script), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		chart := writeChart(t, dir, name+".yaml", `version: 1
@@ -852,7 +852,7 @@ func smartCharts(t *testing.T, dir string) func(name, script string) string {
 		"smartctl-closed": "echo 'Smartctl open device: /dev/vda failed: Permission denied'; exit 2",
 		"smartctl-ok":     "echo 'SMART overall-health self-assessment test result: PASSED'",
 	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"+end+"\n"), 0o755); err != nil {
+		if err := writeExec(filepath.Join(dir, name), []byte("#!/bin/sh\n"+end+"\n"), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -1275,7 +1275,7 @@ func TestMySQLTableNotCheckedIsNoWholeAnswer(t *testing.T) {
 		if tc.why != "" {
 			script += "cat >&2 <<'EOF'\nFailed to SHOW CREATE TABLE `crash`\n" + tc.why + "\nEOF\n"
 		}
-		if err := os.WriteFile(tool, []byte(script), 0o755); err != nil {
+		if err := writeExec(tool, []byte(script), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		chart := writeChart(t, dir, tc.name+".yaml", perRowChart("tables", "Table",
@@ -1340,7 +1340,7 @@ func TestMySQLAdminPingRefusedIsNoAnswer(t *testing.T) {
 			script += "cat >&2 <<'EOF'\n" + failed + "\n" + tc.why + "\nEOF\n"
 		}
 		script += fmt.Sprintf("exit %d\n", tc.exit)
-		if err := os.WriteFile(tool, []byte(script), 0o755); err != nil {
+		if err := writeExec(tool, []byte(script), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		chart := writeChart(t, dir, name+".yaml", `version: 1

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -24,7 +25,7 @@ func fakeTool(t *testing.T, path, stdout, stderr string, code int) string {
 		}
 	}
 	script := fmt.Sprintf("#!/bin/sh\ncat '%s.out'\ncat '%s.err' >&2\nexit %d\n", path, path, code)
-	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
+	if err := writeExec(path, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	return path
@@ -39,4 +40,15 @@ func nagiosSays(t *testing.T, dir, name, status string, code int, said string, a
 	if !strings.HasPrefix(r.stdout, status) || r.code != code || !strings.Contains(r.stdout, said) {
 		t.Errorf("%s: exit %d:\n%s\nwant exit %d, %q first, saying %q", name, r.code, r.stdout, code, status, said)
 	}
+}
+
+// writeExec is os.WriteFile for a file a test will run, written while no
+// process may fork (syscall.ForkLock, which os/exec holds to fork): a
+// child forked by a parallel test while the file was open for writing
+// holds it open until its own exec, and running the file then fails
+// "text file busy", as a copy of the runbook binary did in CI (stop 42).
+func writeExec(name string, data []byte, perm os.FileMode) error {
+	syscall.ForkLock.RLock()
+	defer syscall.ForkLock.RUnlock()
+	return os.WriteFile(name, data, perm)
 }

@@ -101,7 +101,7 @@ func TestFsckThatDidNotCheckIsNoAnswer(t *testing.T) {
 		out, errs := filepath.Join(dir, name, "out"), filepath.Join(dir, name, "err")
 		script := fmt.Sprintf("#!/bin/sh\ncat '%s'\ncat '%s' >&2\nexit %d\n", out, errs, tc.exit)
 		for f, text := range map[string]string{out: tc.stdout, errs: tc.stderr, tool: script} {
-			if err := os.WriteFile(f, []byte(text), 0o755); err != nil {
+			if err := writeExec(f, []byte(text), 0o755); err != nil {
 				t.Fatal(err)
 			}
 		}

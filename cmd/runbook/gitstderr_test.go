@@ -50,7 +50,7 @@ func TestGitAmbiguousRefIsNoAnswer(t *testing.T) {
 		}
 		tool := filepath.Join(sub, tc.tool)
 		script := "#!/bin/sh\necho 0\necho \"" + strings.ReplaceAll(tc.stderr, `"`, `\"`) + "\" >&2\nexit 0\n"
-		if err := os.WriteFile(tool, []byte(script), 0o755); err != nil {
+		if err := writeExec(tool, []byte(script), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		chart := writeChart(t, sub, "chart.yaml", `version: 1
@@ -109,7 +109,7 @@ func TestGitErrorUnderDeclaredCodeIsNoAnswer(t *testing.T) {
 		if tc.stderr != "" {
 			script += "echo \"" + tc.stderr + "\" >&2\n"
 		}
-		if err := os.WriteFile(git, []byte(script+"exit 1\n"), 0o755); err != nil {
+		if err := writeExec(git, []byte(script+"exit 1\n"), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		chart := writeChart(t, sub, "chart.yaml", `version: 1

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -33,7 +32,7 @@ func TestHAProxyErrorReplyIsNoAnswer(t *testing.T) {
 		{"the table", socat, "csv", `# pxname,svname,status,\napp,app1,UP,\n\n`, false},
 		{"the same text from another tool", "/bin/sh", "csv", `No such proxy.\n`, false},
 	} {
-		if err := os.WriteFile(socat, []byte("#!/bin/sh\nprintf \"$OUT\"\n"), 0o755); err != nil {
+		if err := writeExec(socat, []byte("#!/bin/sh\nprintf \"$OUT\"\n"), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		command := `[` + tc.command + `, stdio, "UNIX:/run/haproxy/admin.sock"]`

@@ -164,7 +164,7 @@ func TestIssue17ValidateStartsNoProcessLeft(t *testing.T) {
 	}
 	pids := filepath.Join(dir, "pids")
 	wrapper := fmt.Sprintf("#!/bin/sh\necho $$ >> %s\nexec %s \"$@\"\n", pids, real)
-	if err := os.WriteFile(filepath.Join(dir, "runbook-plugin-file-age"), []byte(wrapper), 0o755); err != nil {
+	if err := writeExec(filepath.Join(dir, "runbook-plugin-file-age"), []byte(wrapper), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	if r := runCLI(t, dir, "validate", "chart.yaml"); r.code != 0 {

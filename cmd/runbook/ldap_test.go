@@ -39,7 +39,7 @@ func TestLDAPNoSuchObjectOfAnotherBaseIsNoAnswer(t *testing.T) {
 			t.Fatal(err)
 		}
 		fake := filepath.Join(sub, "ldapsearch")
-		if err := os.WriteFile(fake, []byte("#!/bin/sh\nprintf '"+strings.ReplaceAll(tc.stderr, "\n", `\n`)+"' >&2\nexit 32\n"), 0o755); err != nil {
+		if err := writeExec(fake, []byte("#!/bin/sh\nprintf '"+strings.ReplaceAll(tc.stderr, "\n", `\n`)+"' >&2\nexit 32\n"), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		chart := writeChart(t, sub, "chart.yaml", `version: 1
@@ -97,7 +97,7 @@ func TestLDAPReferenceIsNoWholeAnswer(t *testing.T) {
 			t.Fatal(err)
 		}
 		fake := filepath.Join(sub, "ldapsearch")
-		if err := os.WriteFile(fake, []byte("#!/bin/sh\nprintf '"+tc.stdout+"'\n"), 0o755); err != nil {
+		if err := writeExec(fake, []byte("#!/bin/sh\nprintf '"+tc.stdout+"'\n"), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		chart := writeChart(t, sub, "chart.yaml", `version: 1
@@ -163,7 +163,7 @@ func TestLDIFFoldedLineIsNoAnswer(t *testing.T) {
 			t.Fatal(err)
 		}
 		fake := filepath.Join(sub, "ldapsearch")
-		if err := os.WriteFile(fake, []byte("#!/bin/sh\ncat \""+filepath.Join(sub, "out.txt")+"\"\n"), 0o755); err != nil {
+		if err := writeExec(fake, []byte("#!/bin/sh\ncat \""+filepath.Join(sub, "out.txt")+"\"\n"), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		chart := writeChart(t, sub, "chart.yaml", `version: 1

@@ -163,7 +163,7 @@ func TestJournalMessageTooLongIsNoOk(t *testing.T) {
 		t.Fatal(err)
 	}
 	stand := "#!/bin/sh\n# journalctl -o json, as a journal holding these entries prints them\ncat journal.jsonl\n"
-	if err := os.WriteFile(filepath.Join(bin, "journalctl"), []byte(stand), 0o755); err != nil {
+	if err := writeExec(filepath.Join(bin, "journalctl"), []byte(stand), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	entries := map[string]string{

@@ -23,7 +23,7 @@ func markerBin(t *testing.T, marker string, names ...string) string {
 	dir := t.TempDir()
 	for _, n := range names {
 		script := "#!/bin/sh\necho started > '" + marker + "'\n"
-		if err := os.WriteFile(filepath.Join(dir, n), []byte(script), 0o755); err != nil {
+		if err := writeExec(filepath.Join(dir, n), []byte(script), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -110,7 +110,7 @@ func TestLoop15PlanExamples(t *testing.T) {
 					// itself; its bytes (and so its sha256) are the same on
 					// every machine.
 					plug := "#!/bin/sh\necho started > \"$(dirname \"$0\")/started\"\n"
-					if err := os.WriteFile(filepath.Join(dir, "runbook-plugin-file-age"), []byte(plug), 0o755); err != nil {
+					if err := writeExec(filepath.Join(dir, "runbook-plugin-file-age"), []byte(plug), 0o755); err != nil {
 						t.Fatal(err)
 					}
 					pluginMarker = filepath.Join(dir, "started")
@@ -178,7 +178,7 @@ func planProbe(t *testing.T, marker string) string {
 	if err := os.WriteFile(filepath.Join(dir, "chart.yaml"), []byte(planChartYAML), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "runbook-plugin-touch"), []byte("#!/bin/sh\necho started > '"+marker+"'\n"), 0o755); err != nil {
+	if err := writeExec(filepath.Join(dir, "runbook-plugin-touch"), []byte("#!/bin/sh\necho started > '"+marker+"'\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	return dir

@@ -40,7 +40,7 @@ func TestLsblkWithoutTypesIsNoAnswer(t *testing.T) {
 		out := filepath.Join(dir, name, "out.json")
 		tool := filepath.Join(dir, name, "lsblk")
 		for f, text := range map[string]string{out: tc.json, tool: "#!/bin/sh\ncat '" + out + "'\n"} {
-			if err := os.WriteFile(f, []byte(text), 0o755); err != nil {
+			if err := writeExec(f, []byte(text), 0o755); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -105,7 +105,7 @@ func TestBlkidSilenceIsNoAnswer(t *testing.T) {
 			t.Fatal(err)
 		}
 		tool := filepath.Join(dir, name, "blkid")
-		if err := os.WriteFile(tool, []byte("#!/bin/sh\nprintf '"+strings.ReplaceAll(tc.stdout, "\n", `\n`)+"'\nexit "+string(rune('0'+tc.exit))+"\n"), 0o755); err != nil {
+		if err := writeExec(tool, []byte("#!/bin/sh\nprintf '"+strings.ReplaceAll(tc.stdout, "\n", `\n`)+"'\nexit "+string(rune('0'+tc.exit))+"\n"), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		args := `'` + strings.Join(strings.Fields(tc.args), `', '`) + `'`

@@ -43,7 +43,7 @@ func TestMdadmScanOfNoArrayIsNoAnswer(t *testing.T) {
 			script += "cat <<'EOF'\n" + tc.stdout + "EOF\n"
 		}
 		script += fmt.Sprintf("exit %d\n", tc.exit)
-		if err := os.WriteFile(tool, []byte(script), 0o755); err != nil {
+		if err := writeExec(tool, []byte(script), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		chart := writeChart(t, dir, name+".yaml", `version: 1
@@ -85,7 +85,7 @@ func TestMdadmAsAUserIsNoAnswerOfDegraded(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	tool := filepath.Join(dir, "mdadm")
-	if err := os.WriteFile(tool, []byte("#!/bin/sh\necho 'mdadm: must be super-user to perform this action' >&2\nexit 1\n"), 0o755); err != nil {
+	if err := writeExec(tool, []byte("#!/bin/sh\necho 'mdadm: must be super-user to perform this action' >&2\nexit 1\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	chart := writeChart(t, dir, "md.yaml", `version: 1

@@ -39,7 +39,7 @@ func writePlugins(t *testing.T, dir, disk string) {
 		"check_load": "#!/bin/sh\necho 'LOAD OK - load average: 0.50, 0.40, 0.30|load1=0.5;5;10;0 load5=0.4;4;8;0'\n",
 		"check_disk": disk,
 	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o755); err != nil {
+		if err := writeExec(filepath.Join(dir, name), []byte(body), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}

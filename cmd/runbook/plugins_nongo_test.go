@@ -50,7 +50,7 @@ func checkAndRun(t *testing.T, bin string) {
 func wrapper(t *testing.T, dir, body string) string {
 	t.Helper()
 	bin := filepath.Join(dir, "runbook-plugin-greet")
-	if err := os.WriteFile(bin, []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
+	if err := writeExec(bin, []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	return bin

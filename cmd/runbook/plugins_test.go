@@ -475,7 +475,7 @@ func copyExec(t *testing.T, from, to string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(to, b, 0o755); err != nil {
+	if err := writeExec(to, b, 0o755); err != nil {
 		t.Fatal(err)
 	}
 }

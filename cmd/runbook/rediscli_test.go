@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -32,7 +31,7 @@ func TestRedisErrorReplyIsNoAnswer(t *testing.T) {
 		{"the limit", cli, `maxmemory\n2097152\n`, false},
 		{"the same text from another tool", "/bin/sh", `maxmemory\nERR not a reply\n`, false},
 	} {
-		if err := os.WriteFile(cli, []byte("#!/bin/sh\nprintf \"$OUT\"\n"), 0o755); err != nil {
+		if err := writeExec(cli, []byte("#!/bin/sh\nprintf \"$OUT\"\n"), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		command := `[` + tc.command + `]`
@@ -78,7 +77,7 @@ func TestRedisErrorReplyIsSaidOnce(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	cli := filepath.Join(dir, "redis-cli")
-	if err := os.WriteFile(cli, []byte("#!/bin/sh\nprintf 'NOAUTH Authentication required.\\n'\n"), 0o755); err != nil {
+	if err := writeExec(cli, []byte("#!/bin/sh\nprintf 'NOAUTH Authentication required.\\n'\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	chart := writeChart(t, dir, "info.yaml", `version: 1

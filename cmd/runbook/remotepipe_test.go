@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 )
@@ -26,7 +25,7 @@ func TestRemotePipelineAnswerIsNoAnswer(t *testing.T) {
 	} {
 		dir := t.TempDir()
 		ssh := filepath.Join(dir, "ssh")
-		if err := os.WriteFile(ssh, []byte("#!/bin/sh\necho 0\necho \""+tc.stderr+"\" >&2\nexit 1\n"), 0o755); err != nil {
+		if err := writeExec(ssh, []byte("#!/bin/sh\necho 0\necho \""+tc.stderr+"\" >&2\nexit 1\n"), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		chart := writeChart(t, dir, "errs.yaml", `version: 1

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -51,7 +50,7 @@ func TestRsyncErrorUnderDeclaredCodeIsNoAnswer(t *testing.T) {
 		name := strings.ReplaceAll(tc.name, " ", "-")
 		rsync := filepath.Join(dir, name+".rsync")
 		script := "#!/bin/sh\nprintf '" + strings.ReplaceAll(tc.stdout, "\n", `\n`) + "'\nprintf '%s' '" + tc.stderr + "' >&2\nexit " + tc.exit + "\n"
-		if err := os.WriteFile(rsync, []byte(script), 0o755); err != nil {
+		if err := writeExec(rsync, []byte(script), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		chart := writeChart(t, dir, name+".yaml", `version: 1

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -32,7 +31,7 @@ func TestSNMPExceptionIsNoAnswer(t *testing.T) {
 		{"the same text from another tool", "othertool", `No Such Instance currently exists at this OID\n`, false},
 	} {
 		tool := filepath.Join(dir, tc.tool)
-		if err := os.WriteFile(tool, []byte("#!/bin/sh\nprintf \"$OUT\"\n"), 0o755); err != nil {
+		if err := writeExec(tool, []byte("#!/bin/sh\nprintf \"$OUT\"\n"), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
@@ -85,7 +84,7 @@ func TestSNMPWalkOfNothingIsNoAnswer(t *testing.T) {
 		{"another tool", `command: [` + filepath.Join(dir, "othertool") + `]`, false},
 	} {
 		for _, n := range []string{"snmpwalk", "snmpbulkwalk", "othertool"} {
-			if err := os.WriteFile(filepath.Join(dir, n), []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+			if err := writeExec(filepath.Join(dir, n), []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -131,7 +130,7 @@ func TestSNMPWalkEndAfterRowsIsNoException(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	tool := filepath.Join(dir, "snmpwalk")
-	if err := os.WriteFile(tool, []byte("#!/bin/sh\nprintf \"$OUT\"\n"), 0o755); err != nil {
+	if err := writeExec(tool, []byte("#!/bin/sh\nprintf \"$OUT\"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	for _, out := range []string{

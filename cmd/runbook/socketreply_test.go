@@ -2,7 +2,6 @@ package main
 
 import (
 	"net"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -181,7 +180,7 @@ stages:
 func echoClient(t *testing.T, dir string) string {
 	t.Helper()
 	nc := filepath.Join(dir, "nc")
-	if err := os.WriteFile(nc, []byte("#!/bin/sh\ncat >/dev/null\nprintf \"$OUT\"\n"), 0o755); err != nil {
+	if err := writeExec(nc, []byte("#!/bin/sh\ncat >/dev/null\nprintf \"$OUT\"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	return nc
@@ -215,7 +214,7 @@ func TestNUTErrorReplyIsNoAnswer(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	nc := filepath.Join(dir, "nc")
-	if err := os.WriteFile(nc, []byte("#!/bin/sh\ncat >/dev/null\nprintf \"$OUT\"\n"), 0o755); err != nil {
+	if err := writeExec(nc, []byte("#!/bin/sh\ncat >/dev/null\nprintf \"$OUT\"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {

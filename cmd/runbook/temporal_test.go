@@ -17,7 +17,7 @@ func fakeTemporal(t *testing.T, code string) {
 	t.Helper()
 	dir := t.TempDir()
 	script := "#!/bin/sh\nfor a in \"$@\"; do echo \"arg:$a\"; done\necho 'from the fake' >&2\nexit " + code + "\n"
-	if err := os.WriteFile(filepath.Join(dir, temporalCommand), []byte(script), 0o755); err != nil {
+	if err := writeExec(filepath.Join(dir, temporalCommand), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("PATH", dir+string(os.PathListSeparator)+"/bin"+string(os.PathListSeparator)+"/usr/bin")
@@ -61,7 +61,7 @@ done
 echo 'from the fake' >&2
 if [ -n "$RUNBOOK_FAKE_THEN" ]; then sh -c "$RUNBOOK_FAKE_THEN"; fi
 exit ` + code + "\n"
-	if err := os.WriteFile(filepath.Join(dir, temporalCommand), []byte(script), 0o755); err != nil {
+	if err := writeExec(filepath.Join(dir, temporalCommand), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("PATH", dir+string(os.PathListSeparator)+"/bin"+string(os.PathListSeparator)+"/usr/bin")
@@ -159,7 +159,7 @@ done
 if grep -rl hunter2 "$TMPDIR" >> "` + seen + `" 2>/dev/null; then echo "ON DISK" >> "` + seen + `"; fi
 exit 2
 `
-	if err := os.WriteFile(filepath.Join(bin, temporalCommand), []byte(script), 0o755); err != nil {
+	if err := writeExec(filepath.Join(bin, temporalCommand), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+"/bin"+string(os.PathListSeparator)+"/usr/bin")

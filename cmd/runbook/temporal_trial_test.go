@@ -163,7 +163,7 @@ func TestHandOffChildEndsWithRunbook(t *testing.T) {
 			dir := t.TempDir()
 			pidFile := filepath.Join(dir, "pid")
 			script := "#!/bin/sh\necho $$ > " + pidFile + ".tmp && mv " + pidFile + ".tmp " + pidFile + "\nexec sleep 60\n"
-			if err := os.WriteFile(filepath.Join(dir, temporalCommand), []byte(script), 0o755); err != nil {
+			if err := writeExec(filepath.Join(dir, temporalCommand), []byte(script), 0o755); err != nil {
 				t.Fatal(err)
 			}
 			cmd := exec.Command(binary, args...)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -42,7 +41,7 @@ func TestNpmErrorUnderDeclaredCodeIsNoAnswer(t *testing.T) {
 	} {
 		npm := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-")+".npm")
 		script := "#!/bin/sh\nprintf '%s\\n' '" + tc.stdout + "'\nprintf '" + strings.ReplaceAll(tc.stderr, "\n", `\n`) + "' >&2\nexit " + tc.exit + "\n"
-		if err := os.WriteFile(npm, []byte(script), 0o755); err != nil {
+		if err := writeExec(npm, []byte(script), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
