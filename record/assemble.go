@@ -332,7 +332,10 @@ const (
 // compare owners by a user who is not root (it compares none), a ClamAV
 // scan over a signature database it said is out of date (its clean is an
 // old one's) or over none, or one that said it failed under an exit 0
-// (|| true),
+// (|| true), a keystore piped into openssl x509 (its first certificate
+// alone judged), an xfs_quota report that printed nothing (quota
+// accounting off), a btrfs device missing (its counters frozen, its space
+// counted free),
 // jq's null where
 // a value was asked for (a key misspelt reads as no value), util-linux's
 // JSON tree read as a list (findmnt -J's mounts below /, lsblk -J's
@@ -358,24 +361,16 @@ func NotJudged(kind string) bool { return slices.Contains(notJudged, kind) }
 // ground unchecked beside rows it lets stand (leavesPart) says no such
 // thing.
 func emptySaid(ledger []coverage.Entry) bool {
-	if absenceSaid(ledger) {
-		return true
-	}
-	for _, e := range ledger {
-		for _, it := range e.NotChecked {
-			if NotJudged(it.Kind) {
-				return true
-			}
-		}
-	}
-	return false
+	return absenceSaid(ledger) || anyItem(ledger, NotJudged)
 }
 
 // leavesPart says whether a not-checked item of this kind leaves ground
 // unchecked without unjudging the rows the run did write (so it is none of
 // NotJudged's): a ClamAV scan's errors beside the files it found (each
 // FOUND row stands), a coverage declaration the record could not read.
-// A table with no rows is no answer of none over it: a check of infected
+// A check is no better than UNKNOWN over it, a CRITICAL row staying
+// CRITICAL (UncheckedOf's Part), and a table with no rows is no answer of
+// none over it: a check of infected
 // files that leaves out a vendor's known false positive said `OK - no
 // verdict rows` over a folder clamscan could not open
 // (TestEmptyAnswerOverScanErrorsIsNoOK).
@@ -418,9 +413,15 @@ func emptyOverGapItem(stage string) coverage.Item {
 // with no rows is then no answer of none, whatever the chart says of
 // none.
 func leftUnchecked(ledger []coverage.Entry) bool {
+	return anyItem(ledger, func(kind string) bool { return NotJudged(kind) || leavesPart(kind) })
+}
+
+// anyItem says whether a not-checked item of the ledger is of a kind
+// that of says.
+func anyItem(ledger []coverage.Entry, of func(kind string) bool) bool {
 	for _, e := range ledger {
 		for _, it := range e.NotChecked {
-			if NotJudged(it.Kind) || leavesPart(it.Kind) {
+			if of(it.Kind) {
 				return true
 			}
 		}

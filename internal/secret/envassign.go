@@ -100,7 +100,8 @@ func ArgvOptions(t string) string {
 	return strings.Join(args, "\x00")
 }
 
-// argvSecret says whether an option named name holds value as a secret.
+// argvSecret says whether a setting named name (an option, a config
+// file's key) holds value as a secret.
 func argvSecret(name, value string) bool {
 	return NamedSecret(optionWords.Replace(name)) && len(value) >= MinDerived && !isPath(value)
 }

@@ -14,9 +14,9 @@ import (
 var spacedAssignment = regexp.MustCompile(`(?m)^([ \t]*([A-Za-z_][A-Za-z0-9_.-]*)(?:[ \t]+=[ \t]*|[ \t]*=[ \t]+))([^\r\n]*)`)
 
 // SpacedAssignments is t with the value of every such setting whose name
-// says it holds a secret (NamedSecret, its dots and dashes read as
-// underscores) masked, its name kept, under the rule EnvAssignments
-// keeps: at least MinDerived bytes and no path. A chart auditing a NUT
+// says it holds a secret masked, its name kept, as an option's is
+// (argvSecret: NamedSecret, its dots and dashes read as underscores, at
+// least MinDerived bytes and no path). A chart auditing a NUT
 // host read upsd.users and printed each user's password in its table and
 // record (TestNUTPasswordsAreMaskedByForm). Idempotent.
 //
@@ -30,7 +30,7 @@ func SpacedAssignments(t string) string {
 	return spacedAssignment.ReplaceAllStringFunc(t, func(m string) string {
 		sub := spacedAssignment.FindStringSubmatch(m)
 		keep, name, value := sub[1], sub[2], strings.TrimRight(sub[3], " \t")
-		if !NamedSecret(strings.NewReplacer(".", "_", "-", "_").Replace(name)) || len(value) < MinDerived || isPath(value) || value == Masked {
+		if !argvSecret(name, value) {
 			return m
 		}
 		return keep + Masked
