@@ -76,6 +76,8 @@ type Expr struct {
 	roots   []string   // top-level identifiers read, source order, each once
 	idents  []Ident    // the bare identifiers among them, where first written
 	paths   []exprPath // inputs: paths read, source order, each once
+	// memberReads are the scope keys' first members read (MemberReads).
+	memberReads []MemberRead
 	// members are the member paths read without a guard (?., ??, a
 	// comparison with nil): a rule reading one its object lacks errs.
 	members []exprPath
@@ -254,6 +256,10 @@ func Compile(src string, opts ...Option) (e *Expr, err error) {
 		if !seenPath[r.text] {
 			seenPath[r.text] = true
 			e.paths = append(e.paths, exprPath{text: r.text, segs: r.segs})
+		}
+		if !r.env && len(r.segs) > 1 && !slices.ContainsFunc(e.memberReads, func(m MemberRead) bool { return m.Root == r.segs[0] && m.Member == r.segs[1] }) {
+			line, col := position(src, r.pos)
+			e.memberReads = append(e.memberReads, MemberRead{Root: r.segs[0], Member: r.segs[1], Line: line, Column: col})
 		}
 	}
 	return e, nil
@@ -655,6 +661,20 @@ func (e *Expr) ReadsMember(root, member string) bool {
 	}
 	return false
 }
+
+// MemberRead is a scope key's first member an expression reads
+// (`stdout` of `st.stdout`, `st?.stdout`, `st["stdout"]`), where the key
+// is written.
+type MemberRead struct {
+	Root, Member string
+	Line, Column int
+}
+
+// MemberReads lists each scope key's first member the expression reads,
+// each once, in source order, guarded or not (`st.stdout ?? []` reads
+// stdout): a loader holds a key whose members it knows (an exec stage's
+// result) to them.
+func (e *Expr) MemberReads() []MemberRead { return slices.Clone(e.memberReads) }
 
 // Paths lists the paths the expression reads (its evidence inputs), in
 // source order: `volume.replicas`, `items`.
@@ -1296,10 +1316,13 @@ func (c *collector) walk(n ast.Node) {
 		}
 		for i, a := range x.Arguments {
 			if p, ok := a.(*ast.PredicateNode); ok && i == 1 {
-				outer := c.pred
-				c.pred = x.Location().From
+				// The predicate reads each item; a guard on the
+				// builtin's result (filter(…)[0] ?? {}) covers none of
+				// those reads.
+				outer, guard := c.pred, c.guard
+				c.pred, c.guard = x.Location().From, 0
 				c.walk(p.Node)
-				c.pred = outer
+				c.pred, c.guard = outer, guard
 				continue
 			}
 			c.walk(a)
@@ -1443,7 +1466,7 @@ func (c *collector) member(m *ast.MemberNode) {
 				text: pathText(texts, id.Value), segs: append([]string{id.Value}, segs...), texts: texts, guarded: guarded})
 		}
 	} else if ptr, ok := base.(*ast.PointerNode); ok && ptr.Name == "" && len(segs) > 0 && c.pred >= 0 && c.guard == 0 && !chain[0].Optional {
-		c.itemRead(segs[0])
+		c.itemRead(chain[:k])
 	} else {
 		c.walk(base)
 	}
@@ -1461,11 +1484,60 @@ func (c *collector) member(m *ast.MemberNode) {
 			c.indexes[chain[k].Location().From] = pathText(texts, id.Value) + "[" + chain[k].Property.String() + "]"
 		}
 	}
-	// Whatever is not constant: dynamic indexes and what follows.
+	c.namedReads(base, chain, k)
+	// Whatever is not constant: dynamic indexes and what follows. An
+	// index is a read of its own, which a guard on the value it finds
+	// does not cover: in `sh[a.usr] == nil` the nil test is of sh's
+	// member, and a.usr, misspelt, read as null and found none, every
+	// account without a shadow entry, Known (TestGuardCoversNoIndexInside).
+	outer := c.guard
+	c.guard = 0
 	for ; k < len(chain); k++ {
 		if !chain[k].Method {
 			c.walk(chain[k].Property)
 		}
+	}
+	c.guard = outer
+}
+
+// namedReads records for patchIndex each member read by name from a
+// value no scope key's path names: a call's result (`first(filter(…)).value`,
+// `filter(…)[0].value`, `last(c[1]).time`), a let variable's, or what a
+// computed key found (`sh[a.user].kind`, past k). expr reads a member
+// such an object lacks as null: `.valu` for `.value`, misspelt, read no
+// setting sshd printed and the check stood Consistent
+// (TestMemberOfACallsResultIsJudged); judgedName says so where the
+// object has a member a typo away. A read written to allow absence
+// (inside ?? or a nil test, or after ?.) is not judged.
+func (c *collector) namedReads(base ast.Node, chain []*ast.MemberNode, k int) {
+	from := 0
+	switch b := base.(type) {
+	case *ast.IdentifierNode:
+		if b.Value == "$env" {
+			return
+		}
+		if !c.isLet(b.Value) {
+			from = k + 1 // a scope key's constant path is absentMember's
+		}
+	case *ast.PointerNode:
+		return // an item's members are judgedItems'
+	}
+	if c.guard > 0 {
+		return
+	}
+	for j, m := range chain {
+		if m.Optional {
+			return
+		}
+		name, isName := m.Property.(*ast.StringNode)
+		if j < from || m.Method || !isName || strings.HasPrefix(name.Value, reservedPrefix) {
+			continue
+		}
+		if c.indexes == nil {
+			c.indexes = map[int]string{}
+		}
+		_, text, _ := constProperty(name)
+		c.indexes[m.Location().From] = m.Node.String() + text
 	}
 }
 
@@ -1552,14 +1624,40 @@ func (c *collector) builtinRead() string {
 	return ""
 }
 
-// itemRead records a member the predicate being walked reads from its
-// item, once; the reserved af_ members are never judged.
-func (c *collector) itemRead(name string) {
+// itemRead records the member the predicate being walked reads from its
+// item, once: its first member (`.name` of `.name.first`), after the
+// indexes that lead to it (`#[1].health`: the pair's value, as toPairs
+// gives it), as a path; none when a step up to it is written to allow
+// absence (`#[1]?.health`). A member of a member is not judged: a JSON
+// writer that leaves a zero value out leaves nested fields out of every
+// item alike (Kubernetes' status.unavailableReplicas beside
+// availableReplicas, when every replica is up). The reserved af_ members
+// are never judged.
+func (c *collector) itemRead(chain []*ast.MemberNode) {
+	var path []any
+	for _, m := range chain {
+		if m.Optional {
+			return
+		}
+		if k, isIndex := m.Property.(*ast.IntegerNode); isIndex {
+			path = append(path, k.Value)
+			continue
+		}
+		name := m.Property.(*ast.StringNode).Value
+		if strings.HasPrefix(name, reservedPrefix) {
+			return
+		}
+		path = append(path, name)
+		break
+	}
+	if _, named := path[len(path)-1].(string); !named {
+		return // indexes alone: no member
+	}
 	b := c.builtins[c.pred]
-	if strings.HasPrefix(name, reservedPrefix) || slices.Contains(b.items, name) {
+	if len(path) == 0 || slices.ContainsFunc(b.items, func(q []any) bool { return slices.Equal(q, path) }) {
 		return
 	}
-	b.items = append(b.items, name)
+	b.items = append(b.items, path)
 	c.builtins[c.pred] = b
 }
 
@@ -1631,8 +1729,10 @@ func zeroLiteral(n ast.Node) string {
 
 // builtinCall is what the collector saw of one builtin call.
 type builtinCall struct {
-	text  string   // as written
-	items []string // the members its predicate reads from its item (itemRead)
+	text string // as written
+	// items are the member paths its predicate reads from its item
+	// (itemRead): each step a name (string) or an index (int).
+	items [][]any
 	// zeros are the member paths its predicate compares with a zero
 	// value (zeroCompared), each the literal as written, then the path.
 	zeros [][]string

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
@@ -33,7 +34,12 @@ type indexNote struct{ msg string }
 
 // indexFuncs is the function patchIndex calls, as Compile's expr option.
 func indexFuncs() expr.Option {
-	return expr.Function(indexFunc, func(p ...any) (any, error) { return judgedIndex(p[0], p[1], p[2], p[3]) })
+	return expr.Function(indexFunc, func(p ...any) (any, error) {
+		if named, _ := p[4].(bool); named {
+			return judgedName(p[0], p[1], p[2], p[3])
+		}
+		return judgedIndex(p[0], p[1], p[2], p[3])
+	})
 }
 
 // judgedIndex is obj[key] as expr reads it, noting in note (an
@@ -58,6 +64,35 @@ func judgedIndex(obj, key, note, text any) (any, error) {
 		keys := slices.Sorted(maps.Keys(m))
 		n.msg = fmt.Sprintf("%s has no member %q (the key %s gave)%s; if it may be absent, write %s ?? a default, or test it first (%s in %s && …)",
 			owner, k, by, membersText(keys), written, by, owner)
+	}
+	return nil, nil
+}
+
+// judgedName is obj.name as expr reads it, noting in note (an
+// *indexNote) a member an object lacks where it has one a typo away
+// (suggest.Nearest), in absentMember's words; text is the read as
+// written (namedReads). A member with no near name is read as null, as
+// an item's is: such an object is often one the chart made, a regex
+// row whose optional group did not take part (`.never` of lastlog's
+// line for an account that logged in) or the `{}` a `??` gave.
+func judgedName(obj, name, note, text any) (any, error) {
+	m, isMap := obj.(map[string]any)
+	k, _ := name.(string)
+	if !isMap {
+		return runtime.Fetch(obj, name), nil
+	}
+	v, has := m[k]
+	if has {
+		return v, nil
+	}
+	if n, ok := note.(*indexNote); ok && n.msg == "" {
+		written, _ := text.(string)
+		owner := strings.TrimSuffix(written, "."+k)
+		msg, near := memberWords(owner, k, slices.Collect(maps.Keys(m)))
+		if !near {
+			return nil, nil
+		}
+		n.msg = fmt.Sprintf("%s; if it may be absent, write %s?.%s or %s ?? a default", msg, owner, k, written)
 	}
 	return nil, nil
 }
@@ -93,8 +128,9 @@ func (p patchIndex) Visit(node *ast.Node) {
 	if !ok {
 		return
 	}
+	_, named := n.Property.(*ast.StringNode)
 	ast.Patch(node, &ast.CallNode{
 		Callee:    &ast.IdentifierNode{Value: indexFunc},
-		Arguments: []ast.Node{n.Node, n.Property, &ast.IdentifierNode{Value: indexKey}, &ast.StringNode{Value: text}},
+		Arguments: []ast.Node{n.Node, n.Property, &ast.IdentifierNode{Value: indexKey}, &ast.StringNode{Value: text}, &ast.BoolNode{Value: named}},
 	})
 }

@@ -134,33 +134,69 @@ func membersOf(m map[string]any) []string {
 	return keys
 }
 
-// judgedItems is list, unless one of members is a member no item of the
-// list has and the items have a near one (suggest.Nearest); text is the
-// call as written.
-func judgedItems(list, members, text any) (any, error) {
+// judgedItems is list, unless one of paths (each a member a predicate
+// reads from its item, after the indexes that lead to it: itemRead)
+// names a member no item has where the items have a near one
+// (suggest.Nearest); text is the call as written. `#[1].admin_helth`
+// is judged over the pairs' values as `.admin_helth` is over the items:
+// a member misspelt past toPairs' index read as null in every row, and
+// varnish's backends all read admin-healthy, Consistent
+// (TestPredicateMemberPastAnIndexIsJudged). Where an item is no list,
+// or an index is past its end, the path is expr's own to read.
+func judgedItems(list, paths, text any) (any, error) {
 	items, ok := list.([]any)
-	names, _ := members.([]any)
+	ps, _ := paths.([]any)
 	if !ok || len(items) == 0 {
 		return list, nil
 	}
-	for _, n := range names {
-		name, _ := n.(string)
-		near, keys, table := missedMember(items, name)
-		if near != "" && strings.EqualFold(near, name) {
-			// no escape for a misspelling (memberInOtherCase)
-			return nil, fmt.Errorf("%s: no item of the list has a member %q; did you mean %q? (their members: %s)",
-				text, name, near, strings.Join(keys, ", "))
-		}
-		if near != "" {
-			return nil, fmt.Errorf("%s: no item of the list has a member %q; did you mean %q? (their members: %s); if it may be absent from every item, write #?.%s or (.%s ?? a default)",
-				text, name, near, strings.Join(keys, ", "), name, name)
-		}
-		if table {
-			return nil, fmt.Errorf("%s: no item of the list has a member %q, and every item has the same members, as a table's rows have its columns (%s): %q is no column of it, and read as null it would judge every row alike; name a column the table has (another version of the tool may print other columns), or if it may be absent, write #?.%s or (.%s ?? a default)",
-				text, name, strings.Join(keys, ", "), name, name, name)
+	for _, p := range ps {
+		path, _ := p.([]any)
+		if err := judgedPath(items, path, text); err != nil {
+			return nil, err
 		}
 	}
 	return list, nil
+}
+
+// judgedPath is judgedItems' judgement of one path over items.
+func judgedPath(items, path []any, text any) error {
+	if len(path) == 0 {
+		return nil
+	}
+	objs, at := items, "" // the values the member is read from, and where: [1]
+	for _, step := range path[:len(path)-1] {
+		k, _ := step.(int)
+		next := make([]any, 0, len(objs))
+		for _, it := range objs {
+			l, ok := it.([]any)
+			if !ok || k >= len(l) {
+				return nil
+			}
+			next = append(next, l[k])
+		}
+		objs, at = next, fmt.Sprintf("%s[%d]", at, k)
+	}
+	name, _ := path[len(path)-1].(string)
+	near, keys, table := missedMember(objs, name)
+	where, guard := "", "#?."+name+" or (."+name+" ?? a default)"
+	if at != "" {
+		where = " at " + at
+		guard = "#" + at + "?." + name + " or (#" + at + "." + name + " ?? a default)"
+	}
+	switch {
+	case near != "" && strings.EqualFold(near, name):
+		// no escape for a misspelling (memberInOtherCase)
+		return fmt.Errorf("%s: no item of the list has a member %q%s; did you mean %q? (their members: %s)",
+			text, name, where, near, strings.Join(keys, ", "))
+	case near != "":
+		return fmt.Errorf("%s: no item of the list has a member %q%s; did you mean %q? (their members: %s); if it may be absent from every item, write %s",
+			text, name, where, near, strings.Join(keys, ", "), guard)
+	case table && at == "":
+		// a table's rows are the items themselves
+		return fmt.Errorf("%s: no item of the list has a member %q, and every item has the same members, as a table's rows have its columns (%s): %q is no column of it, and read as null it would judge every row alike; name a column the table has (another version of the tool may print other columns), or if it may be absent, write %s",
+			text, name, strings.Join(keys, ", "), name, guard)
+	}
+	return nil
 }
 
 // missedMember is the member nearest to name that the items have, when
@@ -219,13 +255,21 @@ func (p patchMember) Visit(node *ast.Node) {
 		return
 	}
 	call := p.calls[n.Location().From]
-	names := call.items
-	if len(names) == 0 && len(call.zeros) == 0 {
+	paths := call.items
+	if len(paths) == 0 && len(call.zeros) == 0 {
 		return
 	}
-	list := make([]ast.Node, len(names))
-	for i, name := range names {
-		list[i] = &ast.StringNode{Value: name}
+	list := make([]ast.Node, len(paths))
+	for i, path := range paths {
+		steps := make([]ast.Node, len(path))
+		for j, step := range path {
+			if k, isIndex := step.(int); isIndex {
+				steps[j] = &ast.IntegerNode{Value: k}
+			} else {
+				steps[j] = &ast.StringNode{Value: step.(string)}
+			}
+		}
+		list[i] = &ast.ArrayNode{Nodes: steps}
 	}
 	zeros := make([]ast.Node, len(call.zeros))
 	for i, path := range call.zeros {

@@ -168,3 +168,68 @@ func TestMemberBehindAFalseGuardIsNotJudged(t *testing.T) {
 		}
 	}
 }
+
+// TestPredicateMemberPastAnIndexIsJudged: varnish's backends, read by
+// map(toPairs(list.stdout[3]), {…, admin: #[1].admin_helth}), a member
+// misspelt past the pair's index, read as null in every row: no backend
+// was forced sick and the check stood Consistent (found by misspelling
+// one member at a time in the wave charts). A member read past an index
+// is judged over the objects reached, as one read from the item is; one
+// some of them have, one with no near name, one written to allow
+// absence, and a member of a member read as before.
+func TestPredicateMemberPastAnIndexIsJudged(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{
+		"backends": map[string]any{
+			"boot.a": map[string]any{"admin_health": "sick", "type": "backend"},
+			"boot.b": map[string]any{"admin_health": "probe", "type": "backend", "probe": "healthy"},
+		},
+		"pairs": []any{[]any{"a", 1}, []any{"b"}},
+		"pods": []any{
+			map[string]any{"name": "a", "status": map[string]any{"phase": "Running"}},
+			map[string]any{"name": "b", "status": map[string]any{"phase": "Failed", "reason": "Evicted"}},
+		},
+	}
+	tests := []valueCase{
+		{`map(toPairs(backends), #[1].admin_helth)`, `no item of the list has a member "admin_helth" at [1]; did you mean "admin_health"?`, true},
+		{`map(toPairs(backends), ({name: #[0], admin: #[1].admin_helth}))`, `did you mean "admin_health"?`, true},
+		{`filter(toPairs(backends), #[1].admin_helth == "sick")`, `if it may be absent from every item, write #[1]?.admin_helth`, true},
+		// as read from the item: some have it, none near, guarded
+		{`map(toPairs(backends), #[1].probe ?? "")`, `[ healthy]`, false},
+		{`count(toPairs(backends), #[1].probe == "healthy")`, `1`, false},
+		{`count(toPairs(backends), #[1]?.admin_helth == "sick")`, `0`, false},
+		// a member of a member is not judged (itemRead)
+		{`count(pods, .status.phse == "Failed")`, `0`, false},
+		// an index past an item's end is expr's own reading
+		{`map(pairs, #[1])`, ``, true},
+	}
+	runValues(t, env, tests)
+}
+
+// TestGuardCoversNoIndexInside: `sh[a.usr] == nil`, a.user misspelt in the
+// key of a nil test, read as null, found no shadow entry for any account,
+// and the check stood Known (found by misspelling one member at a time in
+// the wave charts): the test of nil, like ?? and ?., covered everything
+// inside it. A guard covers the value it tests, not the index that finds
+// it, nor the reads of a builtin's predicate whose result it tests.
+func TestGuardCoversNoIndexInside(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{
+		"sh":   map[string]any{"alice": map[string]any{"kind": "hash"}},
+		"a":    map[string]any{"user": "alice"},
+		"rows": []any{map[string]any{"time": "Average:", "util": 1.5}, map[string]any{"time": "12:00", "util": 2}},
+	}
+	tests := []valueCase{
+		{`sh[a.usr] == nil`, `a has no member "usr"; did you mean "user"?`, true},
+		{`sh[a.usr] ?? "none"`, `did you mean "user"?`, true},
+		{`sh?.[a.usr]`, `did you mean "user"?`, true},
+		{`(filter(rows, .tme == "Average:")[0] ?? {}).util`, `no item of the list has a member "tme"; did you mean "time"?`, true},
+		{`first(filter(rows, .tme == "Average:")) == nil`, `did you mean "time"?`, true},
+		// the guarded value itself is as before
+		{`sh[a.user] == nil`, `false`, false},
+		{`sh["bob"] == nil`, `true`, false},
+		{`(sh["bob"] ?? {}).kind ?? "none"`, `none`, false},
+		{`first(filter(rows, .time == "x")) ?? "none"`, `none`, false},
+	}
+	runValues(t, env, tests)
+}
