@@ -811,6 +811,9 @@ func (c compiled) check(d *defs, at *placed, known []string) {
 	if !c.part {
 		c.checkTemplateText(src, names)
 	}
+	if c.only == nil {
+		c.checkResultMembers(d, string(src))
+	}
 }
 
 // templateInText finds `${NAME` in an expression's source: `${` is no

@@ -184,7 +184,7 @@ func TestNagiosStatusLineFirstOnMergedStreams(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	writeChart(t, dir, "typo.yaml", strings.Replace(nagiosUserChart, "exitCodes: nagios", "exitCode: nagios", 1))
-	writeChart(t, dir, "broken.yaml", strings.Replace(nagiosUserChart, "verdict: u.status", "verdict: u.stauts", 1))
+	writeChart(t, dir, "broken.yaml", strings.Replace(nagiosUserChart, "verdict: u.status", "verdict: u.stdout.stauts", 1))
 	writeChart(t, dir, "unread.yaml", strings.Replace(nagiosUserChart, "users=0;5;10;0", "users=0,5;5;10;0", 1))
 	cases := []struct {
 		args  []string
