@@ -446,7 +446,7 @@ func (e *Expr) value(env Env) (result any, inputs []Input, absent string, typo b
 		}
 	}
 	if missed != nil && absent == "" {
-		absent = missed.msg
+		absent, typo = missed.msg, missed.near
 	}
 	if empty != nil {
 		vacuous = empty.msg

@@ -30,7 +30,12 @@ const (
 
 // indexNote holds the first member one evaluation read by a computed
 // key and found absent.
-type indexNote struct{ msg string }
+type indexNote struct {
+	msg string
+	// near: the object has a member a typo away (judgedName's): an error
+	// wherever the value is read, as absentMember's near is.
+	near bool
+}
 
 // indexFuncs is the function patchIndex calls, as Compile's expr option.
 func indexFuncs() expr.Option {
@@ -93,6 +98,7 @@ func judgedName(obj, name, note, text any) (any, error) {
 			return nil, nil
 		}
 		n.msg = fmt.Sprintf("%s; if it may be absent, write %s?.%s or %s ?? a default", msg, owner, k, written)
+		n.near = true
 	}
 	return nil, nil
 }

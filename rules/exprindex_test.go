@@ -93,8 +93,11 @@ func TestMemberOfACallsResultIsJudged(t *testing.T) {
 	} {
 		evalWants(t, env, tc.src, tc.err, tc.matched)
 	}
-	v, _, absent, err := MustCompile(`first(eff.stdout).valu`).ValueNoting(env)
-	if err != nil || v != nil || !strings.Contains(absent, `has no member "valu"`) {
-		t.Errorf("set: value %v err %v absent %q, want null and the member named", v, err, absent)
+	// a value (a set:, a verdict column) read from such a member is an
+	// error too, as a scope key's misspelt path is: last(c[1]).tie, a
+	// verdict column of the last OOM kill's time, was null, Consistent
+	v, _, err := MustCompile(`last(eff.stdout).tie`).Value(mapEnv{"eff": map[string]any{"stdout": []any{map[string]any{"time": "t1"}}}})
+	if err == nil || !strings.Contains(err.Error(), `has no member "tie"; did you mean "time"?`) {
+		t.Errorf("value: %v err %v, want an error naming the member", v, err)
 	}
 }
