@@ -396,3 +396,27 @@ stages:
 	loadErr(t, "command", head+`      command: [/usr/bin/mosquitto_sub, -h, 127.0.0.1, -u, monitor, -P, "${password}", -t, "$SYS/broker/uptime", -C, "1"]
 `, `[mosquitto_sub, -h, …] with env: {XDG_CONFIG_HOME: /etc/mqtt-check} (no -P, and no input password)`)
 }
+
+// TestCurlPasswordAdviceNamesItsConfigOnStdin: `curl -u
+// "${user}:${password}"` against RabbitMQ's management API was refused
+// saying to pass the password with envFrom: {PASSWORD: password}, which
+// curl does not read (it would ask no one, and send no password); curl
+// reads its options, user among them, from a config on stdin (-K -). It
+// says so now, for a command: item and a shell: script alike.
+func TestCurlPasswordAdviceNamesItsConfigOnStdin(t *testing.T) {
+	t.Parallel()
+	const head = `version: 1
+runbook: r
+inputs:
+  password: {type: string, secret: true, required: true}
+stages:
+  - id: s
+    exec:
+`
+	const how = `curl reads no secret from its environment: give it its options on standard input, -K - (--config -), one a line, the secret's among them: user = "NAME:PASSWORD" for -u, header = "Authorization: Bearer TOKEN" for -H (a " or \ in a value written \" and \\)`
+	loadErr(t, "command", head+`      command: [curl, -sf, -u, "monitor:${password}", "http://127.0.0.1:15672/api/queues"]
+`, how+`: [curl, …, -K, -, …] with stdin: 'user = "NAME:' + password + '"' (or 'header = "Authorization: Bearer ' + password + '"')`)
+	loadErr(t, "shell", head+`      envFrom: {PW: password}
+      shell: curl -sf -u "monitor:$PW" http://127.0.0.1:15672/api/queues
+`, how+`: printf 'user = "%s"\n' "NAME:$PW" | curl -K - …`)
+}

@@ -102,7 +102,10 @@ func (a fileAdvice) commandForm(name string) string { return fmt.Sprintf(a.comma
 // (TestLDAPPasswordAdviceNamesTheFileOption). mosquitto_sub -P "$PW" was
 // refused the same way, and mosquitto_sub reads neither either: it reads
 // its options, -P among them, from $XDG_CONFIG_HOME/mosquitto_sub
-// (TestMosquittoPasswordAdviceNamesTheOptionsFile).
+// (TestMosquittoPasswordAdviceNamesTheOptionsFile). curl -u
+// "user:${password}" was told to read $PASSWORD, which curl does not; it
+// reads its options from a config on stdin, -K -
+// (TestCurlPasswordAdviceNamesItsConfigOnStdin).
 func passwordFromFile(prog string) (fileAdvice, bool) {
 	base := filepath.Base(prog)
 	switch {
@@ -112,6 +115,13 @@ func passwordFromFile(prog string) (fileAdvice, bool) {
 			how:     base + " reads a bind password from no environment variable, and -W asks a terminal a run does not have: give it a file with -y, /dev/stdin fed the secret (a command: item with stdin: INPUT, or in a script), and nothing after it, since -y reads the file whole and a newline is part of the password",
 			shell:   "printf '%%s' \"$%[1]s\" | %[2]s -y /dev/stdin …",
 			command: "[%[1]s, …, -y, /dev/stdin, …] with stdin: %[2]s",
+		}, true
+	case base == "curl":
+		return fileAdvice{
+			prog:    base,
+			how:     `curl reads no secret from its environment: give it its options on standard input, -K - (--config -), one a line, the secret's among them: user = "NAME:PASSWORD" for -u, header = "Authorization: Bearer TOKEN" for -H (a " or \ in a value written \" and \\)`,
+			shell:   `printf 'user = "%%s"\n' "NAME:$%[1]s" | %[2]s -K - …`,
+			command: `[%[1]s, …, -K, -, …] with stdin: 'user = "NAME:' + %[2]s + '"' (or 'header = "Authorization: Bearer ' + %[2]s + '"')`,
 		}, true
 	case mosquittoClients[base]:
 		return fileAdvice{
