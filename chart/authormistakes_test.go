@@ -372,3 +372,51 @@ stages:
 	loadErr(t, "another program", head+`      command: [mysql, "--password=${password}"]
 `, `pass it with envFrom: {PASSWORD: password} (the command reads $PASSWORD) or stdin: password`)
 }
+
+// TestMosquittoPasswordAdviceNamesTheOptionsFile: a password given to
+// mosquitto_sub in argv (-P) was refused with "have mosquitto_sub read it
+// from its environment … or its standard input": it reads neither, and
+// an operator who followed the advice had no way left but argv. It names
+// mosquitto_sub's options file now ($XDG_CONFIG_HOME/mosquitto_sub), for
+// a shell: script and a command: item alike.
+func TestMosquittoPasswordAdviceNamesTheOptionsFile(t *testing.T) {
+	t.Parallel()
+	const head = `version: 1
+runbook: r
+inputs:
+  password: {type: string, secret: true, required: true}
+stages:
+  - id: s
+    exec:
+`
+	const how = `mosquitto_sub reads a password from no environment variable and not from its standard input: it reads its options file, $XDG_CONFIG_HOME/mosquitto_sub (else ~/.config/mosquitto_sub), one option a line; keep the password there, a line -P PASSWORD (and -u USER) in a file only the account the run uses can read, and name its folder, so the chart holds no secret at all`
+	loadErr(t, "shell", head+`      envFrom: {MQTT_PASSWORD: password}
+      shell: mosquitto_sub -h 127.0.0.1 -u monitor -P "$MQTT_PASSWORD" -t '$SYS/broker/uptime' -C 1 -W 5
+`, how+`: XDG_CONFIG_HOME=/etc/mqtt-check mosquitto_sub -h … (no -P, no $MQTT_PASSWORD)`)
+	loadErr(t, "command", head+`      command: [/usr/bin/mosquitto_sub, -h, 127.0.0.1, -u, monitor, -P, "${password}", -t, "$SYS/broker/uptime", -C, "1"]
+`, `[mosquitto_sub, -h, …] with env: {XDG_CONFIG_HOME: /etc/mqtt-check} (no -P, and no input password)`)
+}
+
+// TestCurlPasswordAdviceNamesItsConfigOnStdin: `curl -u
+// "${user}:${password}"` against RabbitMQ's management API was refused
+// saying to pass the password with envFrom: {PASSWORD: password}, which
+// curl does not read (it would ask no one, and send no password); curl
+// reads its options, user among them, from a config on stdin (-K -). It
+// says so now, for a command: item and a shell: script alike.
+func TestCurlPasswordAdviceNamesItsConfigOnStdin(t *testing.T) {
+	t.Parallel()
+	const head = `version: 1
+runbook: r
+inputs:
+  password: {type: string, secret: true, required: true}
+stages:
+  - id: s
+    exec:
+`
+	const how = `curl reads no secret from its environment: give it its options on standard input, -K - (--config -), one a line, the secret's among them: user = "NAME:PASSWORD" for -u, header = "Authorization: Bearer TOKEN" for -H (a " or \ in a value written \" and \\)`
+	loadErr(t, "command", head+`      command: [curl, -sf, -u, "monitor:${password}", "http://127.0.0.1:15672/api/queues"]
+`, how+`: [curl, …, -K, -, …] with stdin: 'user = "NAME:' + password + '"' (or 'header = "Authorization: Bearer ' + password + '"')`)
+	loadErr(t, "shell", head+`      envFrom: {PW: password}
+      shell: curl -sf -u "monitor:$PW" http://127.0.0.1:15672/api/queues
+`, how+`: printf 'user = "%s"\n' "NAME:$PW" | curl -K - …`)
+}

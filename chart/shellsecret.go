@@ -1,6 +1,7 @@
 package chart
 
 import (
+	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -55,9 +56,9 @@ func (l *loader) checkShellSecrets(spec *Spec, from map[string]string) {
 			return true
 		}
 		if v, in, prog := secretInArgv(es.Shell, vars); v != "" {
-			if how := passwordFromFile(prog); how != "" {
-				l.errf(es.ShellPos, st.ID, "exec shell: its script gives $%s, the secret input %q, to %s as an argument, and argv is what ps shows every user of the host for as long as it runs; %s: printf '%%s' \"$%s\" | %s -y /dev/stdin …",
-					v, in, prog, how, v, prog)
+			if a, ok := passwordFromFile(prog); ok {
+				l.errf(es.ShellPos, st.ID, "exec shell: its script gives $%s, the secret input %q, to %s as an argument, and argv is what ps shows every user of the host for as long as it runs; %s: %s",
+					v, in, prog, a.how, a.shellForm(v))
 				return true
 			}
 			l.errf(es.ShellPos, st.ID, "exec shell: its script gives $%s, the secret input %q, to %s as an argument, and argv is what ps shows every user of the host for as long as it runs; have %s read it from its environment (mysql reads MYSQL_PWD, psql PGPASSWORD, sshpass -e SSHPASS: envFrom: {MYSQL_PWD: %s}) or its standard input (printf '%%s' \"$%s\" | %s …, or <<< \"$%s\")",
@@ -74,20 +75,63 @@ var openLDAPClients = map[string]bool{
 	"ldapmodrdn": true, "ldappasswd": true, "ldapcompare": true, "ldapexop": true, "ldapvc": true,
 }
 
+// mosquittoClients are Mosquitto's command-line clients, which read a
+// password from -P (argv) or their options file alone.
+var mosquittoClients = map[string]bool{"mosquitto_sub": true, "mosquitto_pub": true, "mosquitto_rr": true}
+
+// fileAdvice is how a program that reads a password from no environment
+// variable and not from its standard input alone is given one out of
+// argv: how says so and what it reads; shell and command are the form
+// it takes in a shell: script (%[1]s the variable holding the secret,
+// %[2]s the program) and in a command: item (%[1]s the program, %[2]s
+// the secret's name in the chart).
+type fileAdvice struct {
+	how, shell, command, prog string
+}
+
+func (a fileAdvice) shellForm(v string) string      { return fmt.Sprintf(a.shell, v, a.prog) }
+func (a fileAdvice) commandForm(name string) string { return fmt.Sprintf(a.command, a.prog, name) }
+
 // passwordFromFile is how prog, a program that reads a password from no
 // environment variable and not from its standard input alone, is given
-// one out of argv; "" for any other program, to which the usual advice
+// one out of argv; false for any other program, to which the usual advice
 // (its environment, its standard input) applies. `ldapsearch -w
 // "$PW"` was refused with "read it from its environment … or its
 // standard input (printf … | ldapsearch …)": ldapsearch reads neither,
 // binds anonymously or fails, and -W asks a terminal a run does not have
-// (TestLDAPPasswordAdviceNamesTheFileOption).
-func passwordFromFile(prog string) string {
+// (TestLDAPPasswordAdviceNamesTheFileOption). mosquitto_sub -P "$PW" was
+// refused the same way, and mosquitto_sub reads neither either: it reads
+// its options, -P among them, from $XDG_CONFIG_HOME/mosquitto_sub
+// (TestMosquittoPasswordAdviceNamesTheOptionsFile). curl -u
+// "user:${password}" was told to read $PASSWORD, which curl does not; it
+// reads its options from a config on stdin, -K -
+// (TestCurlPasswordAdviceNamesItsConfigOnStdin).
+func passwordFromFile(prog string) (fileAdvice, bool) {
 	base := filepath.Base(prog)
-	if !openLDAPClients[base] {
-		return ""
+	switch {
+	case openLDAPClients[base]:
+		return fileAdvice{
+			prog:    base,
+			how:     base + " reads a bind password from no environment variable, and -W asks a terminal a run does not have: give it a file with -y, /dev/stdin fed the secret (a command: item with stdin: INPUT, or in a script), and nothing after it, since -y reads the file whole and a newline is part of the password",
+			shell:   "printf '%%s' \"$%[1]s\" | %[2]s -y /dev/stdin …",
+			command: "[%[1]s, …, -y, /dev/stdin, …] with stdin: %[2]s",
+		}, true
+	case base == "curl":
+		return fileAdvice{
+			prog:    base,
+			how:     `curl reads no secret from its environment: give it its options on standard input, -K - (--config -), one a line, the secret's among them: user = "NAME:PASSWORD" for -u, header = "Authorization: Bearer TOKEN" for -H (a " or \ in a value written \" and \\)`,
+			shell:   `printf 'user = "%%s"\n' "NAME:$%[1]s" | %[2]s -K - …`,
+			command: `[%[1]s, …, -K, -, …] with stdin: 'user = "NAME:' + %[2]s + '"' (or 'header = "Authorization: Bearer ' + %[2]s + '"')`,
+		}, true
+	case mosquittoClients[base]:
+		return fileAdvice{
+			prog:    base,
+			how:     base + " reads a password from no environment variable and not from its standard input: it reads its options file, $XDG_CONFIG_HOME/" + base + " (else ~/.config/" + base + "), one option a line; keep the password there, a line -P PASSWORD (and -u USER) in a file only the account the run uses can read, and name its folder, so the chart holds no secret at all",
+			shell:   "XDG_CONFIG_HOME=/etc/mqtt-check %[2]s -h … (no -P, no $%[1]s)",
+			command: "[%[1]s, -h, …] with env: {XDG_CONFIG_HOME: /etc/mqtt-check} (no -P, and no input %[2]s)",
+		}, true
 	}
-	return base + " reads a bind password from no environment variable, and -W asks a terminal a run does not have: give it a file with -y, /dev/stdin fed the secret (a command: item with stdin: INPUT, or in a script), and nothing after it, since -y reads the file whole and a newline is part of the password"
+	return fileAdvice{}, false
 }
 
 // secretInArgv is the first variable of vars the script expands in an

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -352,9 +351,9 @@ func (l *loader) checkTemplateSecrets(spec *Spec) {
 			if r != in {
 				held = fmt.Sprintf(" (%s is %s, computed from it)", r, via[r])
 			}
-			if how := passwordFromFile(stageProgram(spec, t.stage)); how != "" {
-				l.errf(pos, t.stage, "%s: template part ${%s} reads the secret input %q%s: a secret never goes into argv, where ps shows it; %s: [%s, …, -y, /dev/stdin, …] with stdin: %s",
-					t.what, t.x.String(), in, held, how, filepath.Base(stageProgram(spec, t.stage)), r)
+			if a, ok := passwordFromFile(stageProgram(spec, t.stage)); ok {
+				l.errf(pos, t.stage, "%s: template part ${%s} reads the secret input %q%s: a secret never goes into argv, where ps shows it; %s: %s",
+					t.what, t.x.String(), in, held, a.how, a.commandForm(r))
 				break
 			}
 			l.errf(pos, t.stage, "%s: template part ${%s} reads the secret input %q%s: a secret never goes into argv, where ps shows it; pass it with envFrom: {%s: %s} (the command reads $%s) or stdin: %s",

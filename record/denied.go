@@ -271,6 +271,10 @@ func deniedCause(line string) string {
 		// another user's JVM may end in `Permission denied`, and its
 		// advice is the JVM's own
 		return causeJVMUnreached
+	case rabbitmqNodeUnreached(low):
+		// before the refusal: the line names no access, and its causes
+		// (a node down, a cookie refused) are the lines after it
+		return causeNodeUnreached
 	case mysqladminNotConnected(low):
 		// before the refusal: quoted with the line after it (Denied),
 		// which may say `Access denied`
@@ -445,12 +449,17 @@ func noManager(low string) bool {
 const causeNoManager = "could not reach the service manager it asks (systemd)"
 
 // Unreached is stderr's first line saying the command could not reach
-// the service manager it asks (noManager), "" when none does. Judged
-// under an exit code the chart declared an answer as a refusal is
-// (UnreachedAnswerEntry): `systemctl is-failed` exits 1 for a unit that
-// has not failed and as much when it could ask no manager.
+// the service manager it asks (noManager), or the RabbitMQ node it asks
+// (rabbitmqNodeUnreached), "" when none does. Judged under an exit code
+// the chart declared an answer as a refusal is (UnreachedAnswerEntry):
+// `systemctl is-failed` exits 1 for a unit that has not failed and as
+// much when it could ask no manager, rabbitmq-diagnostics
+// check_local_alarms 69 over an alarm and over no node reached.
 func Unreached(stderr string) string {
-	return firstLine(stderr, func(l string) bool { return deniedCause(l) == causeNoManager })
+	return firstLine(stderr, func(l string) bool {
+		c := deniedCause(l)
+		return c == causeNoManager || c == causeNodeUnreached
+	})
 }
 
 // UnreachedAnswerEntry is the ledger's entry for a stage whose exit code
@@ -461,6 +470,9 @@ func Unreached(stderr string) string {
 // Consistent, of a unit nobody asked about
 // (cmd/runbook TestServiceManagerUnreachedIsNoAnswer).
 func UnreachedAnswerEntry(path string, exit int, word, line string) coverage.Entry {
+	if deniedCause(line) == causeNodeUnreached {
+		return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but it said on stderr that it %s, and RabbitMQ's CLI tools exit 69 when they reach no node as when a check fails (check_local_alarms over an alarm and over a node not running, or one that refused this account's Erlang cookie), so %q is not known; stderr's first such line: %q; start the node, or run the check as an account holding the node's cookie (root or rabbitmq, ~/.erlang.cookie), or say which stderr the answer goes with, {%d: {word: %s, stderr: TEXT}}, and the other is a failure", exit, word, causeNodeUnreached, word, cutLine(line), exit, word), ItemDenied)
+	}
 	return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but it said on stderr that it %s, and it exits with the same code when it asked no one (systemctl is-failed's 1 over a unit that has not failed and over no manager), so %q is not known; stderr's first such line: %q; run it where systemd runs (systemctl --user needs the user's bus: XDG_RUNTIME_DIR=/run/user/UID), or say which stderr the answer goes with, {%d: {word: %s, stderr: TEXT}}, and the other is a failure", exit, word, causeNoManager, word, cutLine(line), exit, word), ItemDenied)
 }
 
@@ -470,6 +482,25 @@ const (
 	causeNotThere = "could not find a file it was given"
 	causeFolder   = "was given a folder where it read a file"
 )
+
+// causeNodeUnreached is what a line says when a RabbitMQ CLI tool
+// (rabbitmqctl, rabbitmq-diagnostics) reached no node: `Error: unable to
+// perform an operation on node 'rabbit@db1'.` (3.7 on), `Error: unable
+// to connect to node rabbit@db1: nodedown` (before), over a node not
+// running and over one that refused the CLI's Erlang cookie alike. It
+// exits 69 over it, and rabbitmq-diagnostics check_local_alarms exits
+// 69 over an alarm too: `{0: clear, 69: alarmed}` said a stopped node,
+// and a running one the check's account had no cookie for, reported a
+// memory alarm, Consistent (TestRabbitMQNodeUnreachedIsNoAnswer,
+// testdata/wave-mq/alarms).
+const causeNodeUnreached = "could not reach the RabbitMQ node it asks"
+
+// rabbitmqNodeUnreached says whether a line (lower case) is
+// causeNodeUnreached's.
+func rabbitmqNodeUnreached(low string) bool {
+	return strings.Contains(low, "unable to perform an operation on node") ||
+		strings.Contains(low, "unable to connect to node")
+}
 
 // causeNotConnected is what a line says when mysqladmin could not
 // connect to the server it was to ask (mysqladminNotConnected).

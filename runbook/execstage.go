@@ -405,6 +405,8 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, argv []string, re
 		rs.fileLedger(record.DigShortBlankEntry(path, *res.ExitCode, row.Answer, es.DigStatusUnprinted()))
 	} else if pingNotAlive(es, res, row) {
 		rs.fileLedger(record.PingNotAliveEntry(path, *res.ExitCode, row.Answer))
+	} else if mqttHeardNothing(es, res, row) {
+		rs.fileLedger(record.MQTTHeardNothingEntry(path, *res.ExitCode, row.Answer))
 	} else if mdadmScanBlank(es, res, row) {
 		rs.fileLedger(record.MdadmScanBlankEntry(path, *res.ExitCode, row.Answer))
 	} else if xfsQuotaBlank(es, res, row) {
@@ -868,6 +870,17 @@ func pingNotAlive(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
 		return false
 	}
 	return !bytes.Contains(res.Stdout, []byte("is alive"))
+}
+
+// mqttHeardNothing says whether a stage that runs mosquitto_sub or
+// mosquitto_rr (chart.ExecSpec.MosquittoSubscriber) exited 27, -W's
+// time run out, under a word the chart declared for it without the
+// stderr that word goes with, and printed nothing: it heard no message,
+// and its 27 is said whether it heard any or none
+// (record.ItemMQTTHeardNothing).
+func mqttHeardNothing(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
+	return answeredBlank(es, res, row) && *res.ExitCode == chart.MosquittoTimeoutCode &&
+		es.MosquittoSubscriber() && !es.AnswerNeedsStderr(*res.ExitCode)
 }
 
 // mdadmScanBlank says whether a stage that runs `mdadm --detail --scan`

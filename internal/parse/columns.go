@@ -103,7 +103,7 @@ func (p *columns) parse(text string, r *recorder) any {
 	underHead := false // the line before this one (blanks aside) was the header
 	other := 0         // the line heading another table whose rows these are (otherHeader), 0 in this one's
 	for i, s := range r.records(text) {
-		if i < p.skip || blank(s) {
+		if i < p.skip || blank(s) || (p.header && head == nil && rabbitmqBanner(s)) {
 			continue
 		}
 		under := underHead

@@ -97,7 +97,7 @@ func (p *table) parse(text string, r *recorder) any {
 			break
 		}
 		line, _ := cr.FieldPos(0)
-		if blankRecord(rec, headerDue) {
+		if blankRecord(rec, headerDue) || (headerDue && len(rec) == 1 && rabbitmqBanner(rec[0])) {
 			continue
 		}
 		if j := slices.IndexFunc(rec, func(f string) bool { return strings.Contains(f, "\r") }); j >= 0 {

@@ -571,6 +571,23 @@ func psqlFooter(s string) string {
 	return "psql's count of the rows above, not a row: give psql -t (--tuples-only) to print the rows alone, or --csv, which prints the header and no count"
 }
 
+// rabbitBanner is a line RabbitMQ's CLI tools (rabbitmqctl 3.x) write
+// before a table unless -q is given: "Timeout: 60.0 seconds ..." and
+// "Listing queues for vhost / ...". Before the header it is passed over
+// as a blank line is, by csv, tsv and columns alike: taken for the
+// header, it made every row of a vhost's queues a problem, a Not sure on
+// every healthy broker, and over a vhost with no queue (rabbitmqctl
+// prints no header over none) the "Listing" line was a row of one field
+// that a filter on its columns passed over in silence
+// (TestRabbitmqctlBannerIsNoHeader). After the header it is no banner.
+var rabbitBanner = regexp.MustCompile(`^(Timeout: [0-9.]+ seconds|Listing [^\t]+) \.\.\.$`)
+
+// rabbitmqBanner says whether s, a line before a table's header, is
+// rabbitBanner's.
+func rabbitmqBanner(s string) bool {
+	return rabbitBanner.MatchString(strings.TrimRight(s, "\r"))
+}
+
 // boxBorderWhy is why a table whose header line is a box's border is
 // not read: columns took the border for the header, one column named
 // "+---…+", every row of cells between | a problem of "28 fields, the
