@@ -365,7 +365,8 @@ func localeNumeral(s string) bool {
 // cron job wrote, left text by the parse) or grouped by thousands
 // (grouped: rsync --stats's "12,345,678") have no order, saying how to
 // read it, which float(x) does not; or a lone "-", the mark a tool
-// prints where it has no value (noValueMark); "" for any other pair.
+// prints where it has no value (noValueMark), or the empty text, a field
+// with none (emptyField); "" for any other pair.
 func localeTextBesideNumber(a, b any) string {
 	s, ok := a.(string)
 	if !ok {
@@ -376,6 +377,9 @@ func localeTextBesideNumber(a, b any) string {
 	}
 	if strings.TrimSpace(s) == "-" {
 		return noValueMark
+	}
+	if s == "" {
+		return emptyField
 	}
 	if !localeNumeral(s) {
 		if grouped.MatchString(s) {
@@ -395,6 +399,14 @@ func localeTextBesideNumber(a, b any) string {
 // cannot be ordered with a text, and to read it with float(x)
 // (TestNoValueMarkBesideANumberSaysWhatItIs).
 const noValueMark = `a number cannot be ordered with the text "-", the mark a tool prints where it has no value (jstat for a space or a GC cycle the JVM's collector does not have), which float(x) does not read: say what it means before the comparison (x != "-" && x > 10, or (x == "-" ? 0 : x) > 10)`
+
+// emptyField is why a number and the empty text have no order: what csv
+// and tsv read for a field with no value, psql's NULL under --csv and
+// -At among them (an idle primary's replay_lag in pg_stat_replication),
+// which float(x) does not read. `r.replay_s > 30` said only to read the
+// text with float(x), which fails over "" as well
+// (TestEmptyTextBesideANumberSaysItHoldsNoValue).
+const emptyField = `a number cannot be ordered with the empty text "", what csv and tsv read for a field with no value (psql --csv and -At write NULL so), which float(x) does not read: say what no value means before the comparison (x != "" && x > 10), and not by reading it as 0 where NULL may mean the value is unknown`
 
 // localeHint says how to compare two numbers one of which a locale wrote
 // (localeNumeral): have the command print C's, or read them.

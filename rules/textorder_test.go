@@ -329,3 +329,22 @@ func TestNoValueMarkBesideANumberSaysWhatItIs(t *testing.T) {
 		t.Errorf("filter gc.CGC gt 10: unjudged %v reason %q, want a reason saying %q", c.Unjudged(), c.Reason, why)
 	}
 }
+
+// TestEmptyTextBesideANumberSaysItHoldsNoValue: a replication check read
+// pg_stat_replication with psql --csv, and an idle primary's replay lag
+// is NULL, an empty field, which csv reads as the text "". `r.replay_s >
+// 30` said only that a number cannot be ordered with a text, and to read
+// it with float(x), which fails over "" as well (wave-pgrepl/lag). It
+// says the text is empty, a field with no value, and to say what that
+// means before the comparison.
+func TestEmptyTextBesideANumberSaysItHoldsNoValue(t *testing.T) {
+	t.Parallel()
+	const why = `the empty text "", what csv and tsv read for a field with no value`
+	env := mapEnv{"r": map[string]any{"replay_s": "", "replay_bytes": 0}}
+	runOutcomes(t, env, []outcomeCase{
+		{`r.replay_s > 30`, false, why},
+		{`30 <= r.replay_s`, false, why},
+		{`r.replay_s != "" && r.replay_s > 30`, false, ""},
+		{`r.replay_bytes > 16777216`, false, ""},
+	})
+}
