@@ -348,3 +348,20 @@ func TestEmptyTextBesideANumberSaysItHoldsNoValue(t *testing.T) {
 		{`r.replay_bytes > 16777216`, false, ""},
 	})
 }
+
+// TestIntervalBesideANumberSaysToAskForSeconds: pg_stat_replication's
+// replay_lag read with psql --csv is an interval written as text,
+// "00:00:03.291695" (and "1 day 02:00:00" past a day), and `r.replay_lag
+// > 30` said only to read the text with float(x), which fails over it.
+// It says the text is an interval as PostgreSQL writes it (or a clock)
+// and to have the query give seconds (wave-pgrepl/lag).
+func TestIntervalBesideANumberSaysToAskForSeconds(t *testing.T) {
+	t.Parallel()
+	const why = `have the query give seconds, extract(epoch from x)`
+	env := mapEnv{"r": map[string]any{"replay_lag": "00:00:03.291695", "age": "1 day 02:00:00", "load": "4.5x"}}
+	runOutcomes(t, env, []outcomeCase{
+		{`r.replay_lag > 30`, false, why},
+		{`30 < r.age`, false, why},
+		{`r.load > 3`, false, "a number cannot be ordered with a text"},
+	})
+}
