@@ -30,7 +30,7 @@ func byForm(b []byte) []byte {
 		!bytes.Contains(b, []byte("user ")) && !bytes.Contains(b, []byte("passwords")) &&
 		!bytes.Contains(b, []byte("{SHA}")) && !bytes.Contains(b, []byte("{SSHA}")) && !bytes.Contains(b, []byte("{PLAIN}")) &&
 		!bytes.Contains(b, []byte("uthorization")) && !bytes.Contains(b, []byte("UTHORIZATION")) &&
-		!bytes.Contains(b, []byte("=")) && !bytes.Contains(b, []byte("md5")) && !(bytes.Contains(b, []byte("--")) && bytes.IndexByte(b, 0) >= 0) {
+		!bytes.Contains(b, []byte("=")) && !bytes.Contains(b, []byte("md5")) && !bytes.Contains(b, []byte(`" `)) && !bytes.Contains(b, []byte("\"\t")) && !(bytes.Contains(b, []byte("--")) && bytes.IndexByte(b, 0) >= 0) {
 		return b
 	}
 	return []byte(ByForm(string(b)))
