@@ -65,7 +65,7 @@ var mysqlHash = regexp.MustCompile(`\*[0-9A-F]{40}\b`)
 // audit chart reading `getent shadow` put every account's hash in the
 // record's script row and `runbook explain`'s "stdout ended with". The
 // scheme is kept, so a rule can still ask which one a hash uses
-// (`startsWith(h, "$6$")`), and a locked account's leading "!" or an
+// (`h startsWith "$6$"`), and a locked account's leading "!" or an
 // empty field is as it was. Idempotent: a masked text is masked again
 // unchanged.
 //
