@@ -94,11 +94,15 @@ func (p *Projection) Project(state map[string]any, decisions []Harvested, log *f
 	vs.RowsShown, vs.RowsComplete = len(vs.Rows), len(vs.Rows) == vs.RowsTotal
 	un := newUnjudging(behind)
 	traceAll := un != nil || routesErred(decisions)
+	if traceAll && un == nil {
+		// a rule error alone: a row made from the row it routed rests on it
+		un = &unjudging{byPath: map[string][]string{}}
+	}
 	var keep func(string) bool
 	if un != nil {
 		keep = un.keeps
 	}
-	traces, lineage := p.rowTraces(log, rowsAt, declinedAt, traceAll, keep)
+	traces, lineageOf := p.rowTraces(log, rowsAt, declinedAt, traceAll, keep)
 	if len(declinedAt) > 0 {
 		declined := make([]flow.RowTrace, len(declinedAt))
 		for k, r := range declinedAt {
@@ -107,15 +111,19 @@ func (p *Projection) Project(state map[string]any, decisions []Harvested, log *f
 		vs.DeclinedBy = p.declinedBy(declined)
 	}
 	if traceAll {
+		// In the rows' order, each row's lineage after the rows before
+		// it are judged: a row made from the verdict rows (a cluster row
+		// counting its nodes' rows) rests on each one not judged.
 		for r, t := range traces {
 			var behind rowLineage
-			if lineage != nil {
-				behind = lineage[r]
+			if lineageOf != nil {
+				behind = lineageOf(r)
 			}
 			why := un.why(t, behind)
 			if len(why) == 0 {
 				continue
 			}
+			un.rowNotJudged(t.Path, r, rows[r]["subject"])
 			if r >= vs.RowsShown {
 				vs.UnjudgedNotShown++
 				continue
@@ -352,8 +360,8 @@ func rowDeciders(nodes []flow.NodeInfo, inner *flow.NodeInfo, branch string, out
 // places in the state's list. One explainer, one pass of the log to index
 // it; the rows not asked about cost nothing. With all and keep, each
 // row's lineage too (flow.Lineage: the commits keep holds that what it
-// read was made from), by row; else lineage is nil.
-func (p *Projection) rowTraces(log *flow.Log, rowsAt, declinedAt []int, all bool, keep func(string) bool) (traces []flow.RowTrace, lineage []rowLineage) {
+// read was made from), asked by row; else lineage is nil.
+func (p *Projection) rowTraces(log *flow.Log, rowsAt, declinedAt []int, all bool, keep func(string) bool) (traces []flow.RowTrace, lineage func(r int) rowLineage) {
 	traces = make([]flow.RowTrace, len(rowsAt))
 	for i := range traces {
 		traces[i].Origin = -1
@@ -383,10 +391,12 @@ func (p *Projection) rowTraces(log *flow.Log, rowsAt, declinedAt []int, all bool
 		traces[asked[k]] = t
 	}
 	if all && keep != nil {
+		// asked row by row, in order: keep learns of each row not judged
+		// before a later row's walk may reach it (Projection.Project)
 		l := e.Lineage(keep, computes)
-		lineage = make([]rowLineage, len(traces))
-		for r, t := range traces {
-			lineage[r].paths, lineage[r].more = l.Of(t, p.Key)
+		lineage = func(r int) (rl rowLineage) {
+			rl.paths, rl.more = l.Of(traces[r], p.Key)
+			return rl
 		}
 	}
 	return traces, lineage

@@ -66,6 +66,8 @@ type Behind struct {
 //	                                             route read
 //	a rule a decision on the row's route could   that decision routed it by a
 //	not evaluate before it chose (Route.Errored) later rule or its default
+//	an earlier row that is not judged            that row's stage is in what
+//	(rowNotJudged)                               the row read was made from
 //
 // Stages of the root scope mark only the rows that read them (directly,
 // or through a routing decision) or a value made from them: a foreach
@@ -139,6 +141,23 @@ func newUnjudging(b *Behind) *unjudging {
 		sort.Strings(u.branches[i].phrases) // map order: the same words every run
 	}
 	return u
+}
+
+// rowNotJudged files row r, appended by the commit at runtime path
+// origin, as not judged, so that a row made from it (a set: key counting
+// the verdict rows, a decision reading it) is not judged either: a
+// cluster row counting the nodes that said primary said one-primary,
+// unmarked, beside a node it could not reach.
+func (u *unjudging) rowNotJudged(origin string, r int, subject any) {
+	if origin == "" {
+		return
+	}
+	row := fmt.Sprintf("row %d", r+1)
+	if subject != nil && subject != "" {
+		row += " (" + CellText(subject) + ")"
+	}
+	path := Path(origin)
+	u.byPath[path] = append(u.byPath[path], row+", which it was made from, is not judged")
 }
 
 // branchOf is a scope's branch as a display path: its steps up to the

@@ -365,7 +365,9 @@ func localeNumeral(s string) bool {
 // cron job wrote, left text by the parse) or grouped by thousands
 // (grouped: rsync --stats's "12,345,678") have no order, saying how to
 // read it, which float(x) does not; or a lone "-", the mark a tool
-// prints where it has no value (noValueMark); "" for any other pair.
+// prints where it has no value (noValueMark), the empty text, a field
+// with none (emptyField), or an interval (intervalBesideNumber); "" for
+// any other pair.
 func localeTextBesideNumber(a, b any) string {
 	s, ok := a.(string)
 	if !ok {
@@ -376,6 +378,12 @@ func localeTextBesideNumber(a, b any) string {
 	}
 	if strings.TrimSpace(s) == "-" {
 		return noValueMark
+	}
+	if s == "" {
+		return emptyField
+	}
+	if iv := intervalOf(strings.TrimSpace(s)); iv.ok {
+		return intervalBesideNumber(s, iv.clock)
 	}
 	if !localeNumeral(s) {
 		if grouped.MatchString(s) {
@@ -395,6 +403,28 @@ func localeTextBesideNumber(a, b any) string {
 // cannot be ordered with a text, and to read it with float(x)
 // (TestNoValueMarkBesideANumberSaysWhatItIs).
 const noValueMark = `a number cannot be ordered with the text "-", the mark a tool prints where it has no value (jstat for a space or a GC cycle the JVM's collector does not have), which float(x) does not read: say what it means before the comparison (x != "-" && x > 10, or (x == "-" ? 0 : x) > 10)`
+
+// emptyField is why a number and the empty text have no order: what csv
+// and tsv read for a field with no value, psql's NULL under --csv and
+// -At among them (an idle primary's replay_lag in pg_stat_replication),
+// which float(x) does not read. `r.replay_s > 30` said only to read the
+// text with float(x), which fails over "" as well
+// (TestEmptyTextBesideANumberSaysItHoldsNoValue).
+const emptyField = `a number cannot be ordered with the empty text "", what csv and tsv read for a field with no value (psql --csv and -At write NULL so), which float(x) does not read: say what no value means before the comparison (x != "" && x > 10), and not by reading it as 0 where NULL may mean the value is unknown`
+
+// intervalBesideNumber is why a number and an interval written as text
+// (intervalOf) have no order: pg_stat_replication's replay_lag under
+// psql --csv is "00:00:03.291695", and `r.replay_lag > 30` said only to
+// read the text with float(x), which fails over it
+// (TestIntervalBesideANumberSaysToAskForSeconds). A clock alone may be
+// a time of day too, and is said so.
+func intervalBesideNumber(s string, clock bool) string {
+	what := "an interval written as text, as PostgreSQL writes it (\"1 day 02:00:00\" past a day)"
+	if clock {
+		what = "hours, minutes and seconds written as text (an interval as PostgreSQL writes one under a day, or a clock)"
+	}
+	return "a number cannot be ordered with the text " + strconv.Quote(s) + ", " + what + ", which float(x) does not read: have the query give seconds, extract(epoch from x), or the tool a number of seconds"
+}
 
 // localeHint says how to compare two numbers one of which a locale wrote
 // (localeNumeral): have the command print C's, or read them.

@@ -329,3 +329,39 @@ func TestNoValueMarkBesideANumberSaysWhatItIs(t *testing.T) {
 		t.Errorf("filter gc.CGC gt 10: unjudged %v reason %q, want a reason saying %q", c.Unjudged(), c.Reason, why)
 	}
 }
+
+// TestEmptyTextBesideANumberSaysItHoldsNoValue: a replication check read
+// pg_stat_replication with psql --csv, and an idle primary's replay lag
+// is NULL, an empty field, which csv reads as the text "". `r.replay_s >
+// 30` said only that a number cannot be ordered with a text, and to read
+// it with float(x), which fails over "" as well (wave-pgrepl/lag). It
+// says the text is empty, a field with no value, and to say what that
+// means before the comparison.
+func TestEmptyTextBesideANumberSaysItHoldsNoValue(t *testing.T) {
+	t.Parallel()
+	const why = `the empty text "", what csv and tsv read for a field with no value`
+	env := mapEnv{"r": map[string]any{"replay_s": "", "replay_bytes": 0}}
+	runOutcomes(t, env, []outcomeCase{
+		{`r.replay_s > 30`, false, why},
+		{`30 <= r.replay_s`, false, why},
+		{`r.replay_s != "" && r.replay_s > 30`, false, ""},
+		{`r.replay_bytes > 16777216`, false, ""},
+	})
+}
+
+// TestIntervalBesideANumberSaysToAskForSeconds: pg_stat_replication's
+// replay_lag read with psql --csv is an interval written as text,
+// "00:00:03.291695" (and "1 day 02:00:00" past a day), and `r.replay_lag
+// > 30` said only to read the text with float(x), which fails over it.
+// It says the text is an interval as PostgreSQL writes it (or a clock)
+// and to have the query give seconds (wave-pgrepl/lag).
+func TestIntervalBesideANumberSaysToAskForSeconds(t *testing.T) {
+	t.Parallel()
+	const why = `have the query give seconds, extract(epoch from x)`
+	env := mapEnv{"r": map[string]any{"replay_lag": "00:00:03.291695", "age": "1 day 02:00:00", "load": "4.5x"}}
+	runOutcomes(t, env, []outcomeCase{
+		{`r.replay_lag > 30`, false, why},
+		{`30 < r.age`, false, why},
+		{`r.load > 3`, false, "a number cannot be ordered with a text"},
+	})
+}

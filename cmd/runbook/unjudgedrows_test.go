@@ -278,3 +278,26 @@ func TestRowsBuiltFromAListingNotJudgedWholeAreNotJudged(t *testing.T) {
 		t.Errorf("rows marked over a whole listing: %v", vs["unjudgedRows"])
 	}
 }
+
+// TestRowMadeOfRowsNotJudgedIsNotJudged: a cluster check wrote each
+// node's role (pg_is_in_recovery()), then a row of its own made from
+// those rows, how many said primary. The old primary refused the
+// connection, its row was marked not judged, and the cluster row said
+// `one-primary` unmarked, as sure as on a run that reached both nodes,
+// though the node it could not reach may still take writes (split
+// brain). A row made from the verdict rows rests on each of them: one
+// not judged leaves it not judged too (testdata/wave-rows/tally,
+// wave-pgrepl).
+func TestRowMadeOfRowsNotJudgedIsNotJudged(t *testing.T) {
+	t.Parallel()
+	text := rowsRun(t, "tally")
+	for _, want := range []string{"| a | neither (not judged) |\n| b | primary |\n| cluster | one-primary (not judged) |\n", "row 3 (cluster) is not judged: row 1 (a), which it was made from, is not judged\n"} {
+		if !strings.Contains(text.stdout, want) {
+			t.Errorf("text:\n%s\nwant %q", text.stdout, want)
+		}
+	}
+	// both nodes reached: no row is marked
+	if _, vs := verdictsOf(t, rowsRun(t, "tally", "--input", "reach=true", "-o", "json").stdout); vs["unjudgedRows"] != nil {
+		t.Errorf("rows marked over a run that reached every node: %v", vs["unjudgedRows"])
+	}
+}

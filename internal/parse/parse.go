@@ -527,15 +527,22 @@ func contains(l []string, s string) bool {
 // made it (blank lines at the end are no lines), each without its "\r\n"
 // as every other mode reads a line: a tool that ends lines as Windows does
 // (curl -sI's headers) gave "ok\r", which no rule comparing with "ok"
-// matched.
-func parseLines(text string, _ *recorder) any {
+// matched. psql's row count, "(0 rows)" (psqlFooter), is a problem and
+// no line, as under csv: a chart over psql -A's lines that skipped the
+// header judged a slot named "(0 rows)" (TestPsqlFooterIsNoLine).
+func parseLines(text string, r *recorder) any {
 	ls := strings.Split(strings.TrimRight(text, "\r\n"), "\n")
 	if text == "" {
 		ls = nil
 	}
-	out := make([]any, len(ls))
+	out := make([]any, 0, len(ls))
 	for i, s := range ls {
-		out[i] = strings.TrimSuffix(s, "\r")
+		s = strings.TrimSuffix(s, "\r")
+		if why := psqlFooter(s); why != "" {
+			r.problem(i+1, s, why)
+			continue
+		}
+		out = append(out, s)
 	}
 	return out
 }

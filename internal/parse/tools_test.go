@@ -616,6 +616,35 @@ func TestPsqlFooterIsNoRow(t *testing.T) {
 	}
 }
 
+// TestPsqlFooterIsNoLine: the same footer read by lines. A chart over
+// inactive replication slots ran psql -A (no -t), read its output as
+// lines and skipped the header (q.stdout[1:]): with no inactive slot the
+// footer "(0 rows)" was the one slot left, `(0 rows): inactive`, and the
+// run stood Consistent. It is a problem now, as under csv, and no line;
+// a line that only holds the words among others is a line.
+func TestPsqlFooterIsNoLine(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		out   string
+		lines []any
+	}{
+		{"slot_name\n(0 rows)\n", []any{"slot_name"}},
+		{"slot_name\nstandby1_slot\n(1 row)\n", []any{"slot_name", "standby1_slot"}},
+	} {
+		r, err := Parse(tc.out, Spec{Mode: "lines"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(r.Value, tc.lines) || r.Problems != 1 || !strings.Contains(r.FirstProblem, "psql") {
+			t.Errorf("%q: got %v (%d problems: %s); want %v and one problem naming psql", tc.out, r.Value, r.Problems, r.FirstProblem, tc.lines)
+		}
+	}
+	r, _ := Parse("restored (2 rows) from the backup\n", Spec{Mode: "lines"})
+	if r.Problems != 0 {
+		t.Errorf("a line holding the words among others: %d problems", r.Problems)
+	}
+}
+
 // TestColumnsSysstatSecondTableIsNoRows: sar prints one table for each
 // activity asked of it, and `sar -n IP,EIP 1 1` prints two of eight
 // columns each. Read as one table, EIP's header was a row of texts and

@@ -12,13 +12,14 @@ import (
 // (HtpasswdForms), an HTTP Authorization header's credentials
 // (AuthorizationHeaders), a Redis server's password setting
 // (RedisPasswords), upsmon.conf's MONITOR password
-// (NUTMonitorPasswords), and an environment variable's, a config
+// (NUTMonitorPasswords), a PostgreSQL connection string's password and a
+// stored password verifier (PostgresPasswords), and an environment variable's, a config
 // setting's or a command-line option's value whose name says it is a
 // secret (EnvAssignments, SpacedAssignments, ArgvOptions). It is what every road of a run's bytes into text asks
 // (MaskStream, Set.Text, the runbook package's read bytes), so neither
 // reaches the scope, the record or any output.
 func ByForm(t string) string {
-	return ArgvOptions(SpacedAssignments(EnvAssignments(NUTMonitorPasswords(RedisPasswords(AuthorizationHeaders(HtpasswdForms(PasswordHashes(PrivateKeys(t)))))))))
+	return ArgvOptions(SpacedAssignments(EnvAssignments(PostgresPasswords(NUTMonitorPasswords(RedisPasswords(AuthorizationHeaders(HtpasswdForms(PasswordHashes(PrivateKeys(t))))))))))
 }
 
 // byForm is ByForm over a stream's bytes, which it returns unchanged, not
@@ -29,7 +30,7 @@ func byForm(b []byte) []byte {
 		!bytes.Contains(b, []byte("user ")) && !bytes.Contains(b, []byte("passwords")) &&
 		!bytes.Contains(b, []byte("{SHA}")) && !bytes.Contains(b, []byte("{SSHA}")) && !bytes.Contains(b, []byte("{PLAIN}")) &&
 		!bytes.Contains(b, []byte("uthorization")) && !bytes.Contains(b, []byte("UTHORIZATION")) &&
-		!bytes.Contains(b, []byte("=")) && !(bytes.Contains(b, []byte("--")) && bytes.IndexByte(b, 0) >= 0) {
+		!bytes.Contains(b, []byte("=")) && !bytes.Contains(b, []byte("md5")) && !bytes.Contains(b, []byte(`" `)) && !bytes.Contains(b, []byte("\"\t")) && !(bytes.Contains(b, []byte("--")) && bytes.IndexByte(b, 0) >= 0) {
 		return b
 	}
 	return []byte(ByForm(string(b)))
@@ -64,7 +65,7 @@ var mysqlHash = regexp.MustCompile(`\*[0-9A-F]{40}\b`)
 // audit chart reading `getent shadow` put every account's hash in the
 // record's script row and `runbook explain`'s "stdout ended with". The
 // scheme is kept, so a rule can still ask which one a hash uses
-// (`startsWith(h, "$6$")`), and a locked account's leading "!" or an
+// (`h startsWith "$6$"`), and a locked account's leading "!" or an
 // empty field is as it was. Idempotent: a masked text is masked again
 // unchanged.
 //
