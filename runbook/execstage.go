@@ -361,6 +361,11 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, argv []string, re
 		// cannot run gpg: No such file or directory is no file it was
 		// given).
 		rs.fileLedger(record.GitStderrEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
+	} else if line := kadminError(es, res, row, stderr); line != "" {
+		// Before denied: kadmin's own failure line says why its
+		// output is no answer more exactly than a Permission denied
+		// it quotes.
+		rs.fileLedger(record.KadminErrorEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if line := denied(es, res, row, stdout, stderr); line != "" && *res.ExitCode != 0 {
 		if es.RefusesOnStdout() && record.Refused(stderr) == "" {
 			rs.fileLedger(record.RefusedOnStdoutAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
@@ -680,6 +685,21 @@ func gitStderr(es *chart.ExecSpec, res proc.Result, row label.Row, stderr string
 		return ""
 	}
 	return record.GitStderr(stderr)
+}
+
+// kadminError is stderr's first line saying a kadmin request failed
+// (record.KadminError), when the stage runs kadmin or kadmin.local and
+// exited 0, or with a code the chart declared an answer that may be a
+// failure: kadmin exits 0 over a request that failed
+// (record.ItemKadminError). "" otherwise: a failure is said as one.
+func kadminError(es *chart.ExecSpec, res proc.Result, row label.Row, stderr string) string {
+	if !answeredAsNoFailure(res, row) || !es.RunsKadmin() {
+		return ""
+	}
+	if *res.ExitCode != 0 && !codeMayBeAFailure(es, res, row) {
+		return ""
+	}
+	return record.KadminError(stderr)
 }
 
 // unresolved is stderr's first line saying the command found no address

@@ -1,0 +1,82 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestKadminQueryFailureIsNoAnswer: MIT kadmin and kadmin.local (1.20)
+// run a -q query, print its failure on stderr in com_err's form
+// (`get_principal: Principal does not exist while retrieving
+// "carrol@TEST.LAN".`, or the request's usage line) and exit 0, with
+// `Authenticating as principal root/admin@TEST.LAN with password.` on
+// stdout. A check of passwords about to expire, `getprinc NAME` read for
+// its `Password expiration date:` line, said `OK carrol: ok`,
+// Consistent, of a principal misspelt that nobody read. Each such line
+// is now a not-checked item (kind kadmin-error): Not sure, UNKNOWN. A
+// whole answer, kadmin's routine `No policy specified for …` notice,
+// and the same words from a tool that is not kadmin are not judged.
+func TestKadminQueryFailureIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	answer := `Principal: bob@TEST.LAN
+Expiration date: [never]
+Password expiration date: [never]
+Number of keys: 1
+Key: vno 1, aes256-cts-hmac-sha1-96`
+	for _, tc := range []struct {
+		name, tool, stdout, stderr string
+		want                       int
+		line, standing             string
+	}{
+		{"principal misspelt", "kadmin.local", "", `get_principal: Principal does not exist while retrieving "carrol@TEST.LAN".`, 3,
+			"pwexp UNKNOWN - 1 stage did not check everything (gp), 1 ok (1 not judged",
+			`kadmin said on stderr, though it exited 0, that its request failed`},
+		{"remote kadmin refused", "kadmin", "", `get_principal: Operation requires ` + "``get''" + ` privilege while retrieving "bob@TEST.LAN".`, 3,
+			"pwexp UNKNOWN", `stderr's first such line: "get_principal: Operation requires`},
+		{"request's usage", "kadmin.local", "", `usage: get_principal [-terse] principal`, 3,
+			"pwexp UNKNOWN", `stderr's first such line: "usage: get_principal [-terse] principal"`},
+		{"a whole answer", "kadmin.local", answer, ``, 0,
+			"pwexp OK - 1 ok", "Consistent with the run's record"},
+		{"a routine notice", "kadmin.local", answer, `No policy specified for bob@TEST.LAN; defaulting to no policy`, 0,
+			"pwexp OK - 1 ok", "Consistent with the run's record"},
+		{"not kadmin", "othertool", "", `get_principal: Principal does not exist while retrieving "carrol@TEST.LAN".`, 0,
+			"pwexp OK - 1 ok", "Consistent with the run's record"},
+	} {
+		sub := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-"))
+		if err := os.MkdirAll(sub, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		tool := filepath.Join(sub, tc.tool)
+		script := "#!/bin/sh\necho 'Authenticating as principal root/admin@TEST.LAN with password.'\ncat <<'EOF'\n" + tc.stdout + "\nEOF\n"
+		if tc.stderr != "" {
+			script += "cat >&2 <<'EOF'\n" + tc.stderr + "\nEOF\n"
+		}
+		script += "exit 0\n"
+		if err := writeExec(tool, []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		chart := writeChart(t, sub, "chart.yaml", `version: 1
+runbook: pwexp
+result: {kind: verdict/password, decider: Expiry, nagios: {critical: [expired], ok: [ok]}}
+stages:
+  - id: gp
+    exec: {command: [`+tool+`, -q, getprinc carrol], parse: lines}
+  - id: expiry
+    name: Expiry
+    decide:
+      rules:
+        - {when: 'any(gp.stdout, # startsWith "Password expiration date:" && !(# contains "[never]") && date(split(#, ": ")[1], "Mon Jan _2 15:04:05 MST 2006") < now())', then: expired, label: The password has expired}
+      default: {branch: ok, label: The password has not expired}
+    branches:
+      expired: [{id: x, verdict: {subject: '"carrol"', verdict: '"expired"'}}]
+      ok: [{id: o, verdict: {subject: '"carrol"', verdict: '"ok"'}}]
+`)
+		r := runCLI(t, sub, "exec", chart, "--format", "nagios")
+		if r.code != tc.want || !strings.HasPrefix(r.stdout, tc.line) || !strings.Contains(r.stdout, tc.standing) {
+			t.Errorf("%s: exit %d; want %d, the line %q and %q:\n%s%s", tc.name, r.code, tc.want, tc.line, tc.standing, r.stdout, r.stderr)
+		}
+	}
+}
