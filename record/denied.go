@@ -258,6 +258,10 @@ func deniedCause(line string) string {
 		// before the refusal and the missing file: systemctl --user from
 		// cron says `Failed to connect to bus: No such file or directory`
 		return causeNoManager
+	case kdcUnreached(low):
+		// before the missing file: a krb5.conf naming no KDC for the
+		// realm is no file the command was given
+		return causeNoKDC
 	case strings.Contains(low, "could not connect to clamd"):
 		// before the missing file and the refusal: clamdscan's socket
 		// not there (`…: No such file or directory`) or not its to open
@@ -444,13 +448,36 @@ func noManager(low string) bool {
 // the service manager it asks (noManager).
 const causeNoManager = "could not reach the service manager it asks (systemd)"
 
+// kdcUnreached says whether a line (lower case) is MIT Kerberos's
+// library (kinit, kvno, kpasswd, any GSSAPI client) saying it asked no
+// KDC of the realm: `Cannot contact any KDC for realm 'TEST.LAN'` (the
+// KDC stopped, a firewall), `Cannot find KDC for realm "TEST.LAN"`
+// (krb5.conf names no KDC for it: the realm misspelt there or in the
+// principal) and `Cannot resolve network address for KDC in realm
+// "TEST.LAN"` (its name unresolved). kinit exits 1 over each, as over a
+// key the KDC refused.
+func kdcUnreached(low string) bool {
+	return strings.Contains(low, "cannot contact any kdc for realm") ||
+		strings.Contains(low, "cannot find kdc for realm") ||
+		strings.Contains(low, "cannot resolve network address for kdc in realm")
+}
+
+// causeNoKDC is what a line says when a Kerberos client asked no KDC of
+// the realm (kdcUnreached).
+const causeNoKDC = "could not reach a KDC of the realm it asks (Kerberos)"
+
 // Unreached is stderr's first line saying the command could not reach
-// the service manager it asks (noManager), "" when none does. Judged
-// under an exit code the chart declared an answer as a refusal is
-// (UnreachedAnswerEntry): `systemctl is-failed` exits 1 for a unit that
-// has not failed and as much when it could ask no manager.
+// the service manager it asks (noManager) or a KDC of its realm
+// (kdcUnreached), "" when none does. Judged under an exit code the chart
+// declared an answer as a refusal is (UnreachedAnswerEntry): `systemctl
+// is-failed` exits 1 for a unit that has not failed and as much when it
+// could ask no manager, kinit 1 over a key the KDC refused and over no
+// KDC reached.
 func Unreached(stderr string) string {
-	return firstLine(stderr, func(l string) bool { return deniedCause(l) == causeNoManager })
+	return firstLine(stderr, func(l string) bool {
+		c := deniedCause(l)
+		return c == causeNoManager || c == causeNoKDC
+	})
 }
 
 // UnreachedAnswerEntry is the ledger's entry for a stage whose exit code
@@ -460,7 +487,14 @@ func Unreached(stderr string) string {
 // not-failed}`, where systemd is not PID 1, said not-failed, OK,
 // Consistent, of a unit nobody asked about
 // (cmd/runbook TestServiceManagerUnreachedIsNoAnswer).
+//
+// `kinit -k -t KEYTAB PRINCIPAL` with `exitCodes: {0: ok, 1: rejected}`
+// said rejected, CRITICAL, of every keytab with the KDC stopped (cmd/runbook
+// TestKDCUnreachedIsNoAnswer, testdata/wave-krb/keytab-kinit).
 func UnreachedAnswerEntry(path string, exit int, word, line string) coverage.Entry {
+	if deniedCause(line) == causeNoKDC {
+		return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but it said on stderr that it %s, and it exits with the same code when no KDC judged what it sent (kinit's 1 over a key the KDC refused and over a KDC stopped, or a realm krb5.conf does not name), so %q is not known; stderr's first such line: %q; start the KDC or open its port (88), check the realm's name in krb5.conf's [realms] and in the principal (realms are upper case), or say which stderr the answer goes with, {%d: {word: %s, stderr: TEXT}}, and the other is a failure", exit, word, causeNoKDC, word, cutLine(line), exit, word), ItemDenied)
+	}
 	return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but it said on stderr that it %s, and it exits with the same code when it asked no one (systemctl is-failed's 1 over a unit that has not failed and over no manager), so %q is not known; stderr's first such line: %q; run it where systemd runs (systemctl --user needs the user's bus: XDG_RUNTIME_DIR=/run/user/UID), or say which stderr the answer goes with, {%d: {word: %s, stderr: TEXT}}, and the other is a failure", exit, word, causeNoManager, word, cutLine(line), exit, word), ItemDenied)
 }
 
@@ -860,6 +894,9 @@ func deniedWhy(exit int, line string) string {
 	}
 	if cause == causeUnresolved {
 		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so its output holds only what it heard from the hosts it reached, and one it never reached is not known to be fine; stderr's first such line: %q; check the name (a name misspelt, or no name server answering)", cause, exit, line)
+	}
+	if cause == causeNoKDC {
+		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so no KDC judged what it sent, and what it printed (or a fallback such as `|| true` let stand) is no answer of the realm; stderr's first such line: %q; start the KDC or open its port (88), and check the realm's name in krb5.conf's [realms] and in the principal", cause, exit, line)
 	}
 	if cause == causeNoManager {
 		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so its output holds nothing the manager said (the empty list a fallback such as `echo []` printed is no list of none); stderr's first such line: %q; run it where systemd runs, as PID 1 (systemctl --user needs the user's bus: XDG_RUNTIME_DIR=/run/user/UID)", cause, exit, line)

@@ -80,3 +80,65 @@ stages:
 		}
 	}
 }
+
+// TestKDCUnreachedIsNoAnswer: kinit exits 1 over a key the KDC refused
+// and as much over a KDC it never reached, so a check that each service
+// keytab still gets a ticket, `kinit -k -t KEYTAB PRINCIPAL` under
+// `exitCodes: {0: ok, 1: rejected}`, said `rejected` of both keytabs,
+// CRITICAL, with the KDC stopped (`kinit: Cannot contact any KDC for
+// realm 'TEST.LAN' while getting initial credentials`) and with the
+// realm misspelt in krb5.conf (`Cannot find KDC for realm "TEST.LAN"`):
+// keys nobody judged, read as keys the KDC turned down, Consistent. Each
+// is now a not-checked item: Not sure, the row `rejected (not judged …)`
+// and an UNKNOWN line saying no KDC was reached (a critical row not judged
+// stays CRITICAL: the gate's worst-of, internal/gate). A key the KDC refused (`Password
+// incorrect`, a rotated key) and a principal the keytab holds no key of
+// stay the answer declared; so do the same words under exit 0, where
+// nothing was refused (a `|| true` is another matter: judged as a
+// refusal is).
+func TestKDCUnreachedIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, stderr string
+		exit         int
+		status       string
+		code         int
+		said         string
+	}{
+		{"KDC stopped", "kinit: Cannot contact any KDC for realm 'TEST.LAN' while getting initial credentials", 1,
+			"keytab CRITICAL - 1 stage did not check everything (kinit), 1 rejected", 2,
+			`which exitCodes: declares the answer "rejected", but it said on stderr that it could not reach a KDC of the realm it asks`},
+		{"realm misspelt in krb5.conf", `kinit: Cannot find KDC for realm "TEST.LAN" while getting initial credentials`, 1,
+			"keytab CRITICAL - 1 stage did not check everything (kinit), 1 rejected", 2,
+			`stderr's first such line: "kinit: Cannot find KDC for realm \"TEST.LAN\" while getting initial credentials"`},
+		{"KDC name unresolved", `kinit: Cannot resolve network address for KDC in realm "TEST.LAN" while getting initial credentials`, 1,
+			"keytab CRITICAL - 1 stage did not check everything (kinit)", 2, `Not sure — stage "kinit" did not check its answer (it exited 1, which exitCodes: declares the answer "rejected", but it said on stderr that it could not reach a KDC of the realm it asks`},
+		{"a rotated key", "kinit: Password incorrect while getting initial credentials", 1,
+			"keytab CRITICAL - 1 rejected", 2, "Consistent"},
+		{"no key for the principal", "kinit: Keytab contains no suitable keys for HTTP/wbe.test.lan@TEST.LAN while getting initial credentials", 1,
+			"keytab CRITICAL - 1 rejected", 2, "Consistent"},
+		{"a ticket", "", 0, "keytab OK - 1 ok", 0, "Consistent"},
+	} {
+		tool := fakeTool(t, filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-"), "kinit"), "", tc.stderr, tc.exit)
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
+runbook: keytab
+result: {kind: verdict/keytab, decider: Login, nagios: {ok: [ok], critical: [rejected]}}
+stages:
+  - id: kinit
+    exec:
+      command: [`+tool+`, -k, -t, /etc/krb5.keytab, -c, "MEMORY:probe", HTTP/web.test.lan@TEST.LAN]
+      exitCodes: {0: ok, 1: rejected}
+  - id: login
+    name: Login
+    decide:
+      rules:
+        - {when: kinit.status == "rejected", then: rejected, label: The KDC gave the keytab no ticket}
+      default: {branch: ok, label: The keytab got a ticket}
+    branches:
+      rejected: [{id: r, verdict: {subject: '"HTTP/web.test.lan"', verdict: '"rejected"'}}]
+      ok: [{id: o, verdict: {subject: '"HTTP/web.test.lan"', verdict: '"ok"'}}]
+`)
+		nagiosSays(t, dir, tc.name, tc.status, tc.code, tc.said, "exec", chart, "--format", "nagios")
+	}
+}
