@@ -1,6 +1,10 @@
 package chart
 
-import "regexp"
+import (
+	"path/filepath"
+	"regexp"
+	"strings"
+)
 
 // kadminInShell is a shell line running MIT's kadmin or kadmin.local.
 var kadminInShell = regexp.MustCompile(`(^|[\s;&|(/])kadmin(\.local)?(\s|$)`)
@@ -10,3 +14,21 @@ var kadminInShell = regexp.MustCompile(`(^|[\s;&|(/])kadmin(\.local)?(\s|$)`)
 // print on stderr and exit 0 over, is then judged as theirs
 // (record.KadminError).
 func (e *ExecSpec) RunsKadmin() bool { return e.runs(kadminInShell, "kadmin", "kadmin.local") }
+
+// KlistSilent says whether the exec runs `klist -s` (-s alone or in a
+// cluster of klist's short options, as its command or a command of its
+// shell: script): its exit 1 says nothing of why, and is judged as no
+// answer under a word the chart declared for it (record.ItemKlistSilent).
+func (e *ExecSpec) KlistSilent() bool {
+	return e.noteOfEachCommand(func(argv []string) string {
+		if filepath.Base(argv[0]) != "klist" {
+			return ""
+		}
+		for _, a := range argv[1:] {
+			if len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsRune(a[1:], 's') {
+				return "klist -s"
+			}
+		}
+		return ""
+	}) != ""
+}

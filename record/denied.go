@@ -373,6 +373,9 @@ func deniedCause(line string) string {
 // be the root user to run this program.` and chkrootkit's
 // `/usr/sbin/chkrootkit needs root privileges`, exit 1, rkhunter's code
 // for warnings found (cmd/runbook TestRootkitHunterAsAUserIsNoAnswer).
+// MIT Kerberos's `Credentials cache permissions incorrect` (klist, kvno
+// over a cache another user owns, mode 600) is its EACCES, exit 1, its
+// code for no ticket (cmd/runbook TestKlistSilentExitIsNoAnswer).
 func refusedPrivilege(low string) bool {
 	return strings.Contains(low, "access denied") ||
 		strings.Contains(low, "command denied to user") ||
@@ -381,6 +384,7 @@ func refusedPrivilege(low string) bool {
 		strings.Contains(low, "are not allowed to use this program") ||
 		strings.Contains(low, "is not allowed to view the mail queue") ||
 		strings.Contains(low, "do not have permission to use") ||
+		strings.Contains(low, "credentials cache permissions incorrect") ||
 		rootRefusal(low) || userSwitchRefusal(low)
 }
 

@@ -56,3 +56,22 @@ func KadminErrorEntry(path string, exit int, word, line string) coverage.Entry {
 	}
 	return outputEntry(path, fmt.Sprintf("kadmin said on stderr, though it exited %d, that its request failed, so what it printed (its banner, Authenticating as principal …) holds no answer to it: %s; stderr's first such line: %q", exit, fix, cutLine(line)), ItemKadminError)
 }
+
+// ItemKlistSilent is the kind of the not-checked item filed for an exec
+// stage that runs `klist -s` (chart.ExecSpec.KlistSilent) and exited 1
+// under a word the chart declared for it: klist -s prints nothing and
+// exits 1 over a cache with no valid ticket, a cache it may not read
+// (another user's, mode 600: klist without -s says `Credentials cache
+// permissions incorrect`), a cache not there and a cache name it cannot
+// read alike. A check of each service's ticket cache run by the
+// monitoring user under `exitCodes: {0: valid, 1: expired}` said
+// expired, Consistent, of a ticket valid ten more hours (cmd/runbook
+// TestKlistSilentExitIsNoAnswer, testdata/wave-krb/ccache). Its 0 is an
+// answer: a ticket it read and found valid.
+const ItemKlistSilent = "klist-silent"
+
+// KlistSilentEntry is the ledger's entry for such a stage, filed under
+// its path: exit is its exit code, word the answer the chart declared.
+func KlistSilentEntry(path string, exit int, word string) coverage.Entry {
+	return answerEntry(path, fmt.Sprintf("klist -s prints nothing and exits %d over a cache with no valid ticket and as much over one it may not read (another user's), one not there or a cache name it cannot read, so %q is not known; run klist without -s (klist -c CACHE says why on stderr, and prints the tickets' Expires column to judge), as the cache's owner", exit, word), ItemKlistSilent)
+}

@@ -410,6 +410,8 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, argv []string, re
 		rs.fileLedger(record.DigShortBlankEntry(path, *res.ExitCode, row.Answer, es.DigStatusUnprinted()))
 	} else if pingNotAlive(es, res, row) {
 		rs.fileLedger(record.PingNotAliveEntry(path, *res.ExitCode, row.Answer))
+	} else if klistSilent(es, res, row) {
+		rs.fileLedger(record.KlistSilentEntry(path, *res.ExitCode, row.Answer))
 	} else if mdadmScanBlank(es, res, row) {
 		rs.fileLedger(record.MdadmScanBlankEntry(path, *res.ExitCode, row.Answer))
 	} else if xfsQuotaBlank(es, res, row) {
@@ -888,6 +890,16 @@ func pingNotAlive(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
 		return false
 	}
 	return !bytes.Contains(res.Stdout, []byte("is alive"))
+}
+
+// klistSilent says whether a stage that runs `klist -s`
+// (chart.ExecSpec.KlistSilent) exited with a non-zero code the chart
+// declared an answer and wrote nothing on stderr: klist -s's 1 is said of
+// a cache with no valid ticket and of one it could not read alike
+// (record.ItemKlistSilent). A line on stderr is judged by the rules that
+// read it; exit 0 is a valid ticket read.
+func klistSilent(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
+	return answeredAsNoFailure(res, row) && *res.ExitCode != 0 && len(bytes.TrimSpace(res.Stderr)) == 0 && es.KlistSilent()
 }
 
 // mdadmScanBlank says whether a stage that runs `mdadm --detail --scan`
