@@ -32,3 +32,32 @@ func (e *ExecSpec) KlistSilent() bool {
 		return ""
 	}) != ""
 }
+
+// KadminPasswordInArgv is the note for an exec that gives MIT kadmin a
+// password with -w ("" otherwise), a literal written in the chart or a
+// template's value: argv is what ps shows every user of the host, and
+// the record keeps it as the run rendered it, so `[kadmin, -p,
+// root/admin, -w, adminpw1, -q, getprinc bob]` ran Consistent with the
+// admin password in the record and nothing said (wave-krb). kadmin reads
+// a password from no environment variable, and asks a terminal a run
+// does not have (`Cannot read password while initializing kadmin
+// interface`, exit 1): give it a keytab (-k -t KEYTAB, a principal the
+// ACL lets get), or run kadmin.local on the KDC.
+//
+//	[kadmin, -p, root/admin, -w, PW, -q, "getprinc bob"]       noted
+//	shell: kadmin -p root/admin -w "$PW" -q "getprinc bob"     noted
+//	shell: kadmin.local -q "getprinc -w"                        not noted (-q's request)
+//	[kadmin, -k, -t, /etc/monitor.keytab, -p, monitor/admin, -q, …]   not noted
+func (e *ExecSpec) KadminPasswordInArgv() string {
+	return e.noteOfEachCommand(func(argv []string) string {
+		if b := filepath.Base(argv[0]); b != "kadmin" && b != "kadmin.local" {
+			return ""
+		}
+		for _, a := range argv[1:] {
+			if strings.HasPrefix(a, "-w") {
+				return "it gives kadmin a password with -w, where ps shows it to every user of the host and the record keeps it as the run rendered it, a password written in the chart unmasked; kadmin reads a password from no environment variable and asks a terminal a run does not have, so give it a keytab (kadmin -k -t KEYTAB -p PRINCIPAL, a principal kadm5.acl lets get) or run kadmin.local on the KDC"
+			}
+		}
+		return ""
+	})
+}
