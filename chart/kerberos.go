@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // kadminInShell is a shell line running MIT's kadmin or kadmin.local.
@@ -60,4 +62,98 @@ func (e *ExecSpec) KadminPasswordInArgv() string {
 		}
 		return ""
 	})
+}
+
+// KinitPasswordInScript is the note for a shell: script that feeds kinit
+// (or kpasswd) a password written in the script: `echo 'PW' | kinit
+// alice`, `printf '%s\n' PW | kinit …`, `kinit alice <<< 'PW'` ("" for
+// none). The record keeps the script as written, so `echo 'alicepw1' |
+// kinit alice` ran Consistent with the password in the record and
+// nothing said (wave-krb); a value the script expands ("$PW", from
+// envFrom: of a secret: true input) is masked, and is not noted. A
+// service logs in with a keytab (kinit -k -t KEYTAB PRINCIPAL), which
+// needs no password at all.
+func (e *ExecSpec) KinitPasswordInScript() string {
+	if e == nil || e.Shell == "" {
+		return ""
+	}
+	f, err := parseBash(e.Shell)
+	if err != nil {
+		return ""
+	}
+	literal := func(words []*syntax.Word) bool {
+		for _, w := range words {
+			if w.Lit() == "" && !quotedLiteral(w) {
+				return false
+			}
+		}
+		return len(words) > 0
+	}
+	kinit := func(c *syntax.CallExpr) bool {
+		if c == nil || len(c.Args) == 0 {
+			return false
+		}
+		b := filepath.Base(c.Args[0].Lit())
+		return b == "kinit" || b == "kpasswd"
+	}
+	call := func(s *syntax.Stmt) *syntax.CallExpr {
+		if s == nil {
+			return nil
+		}
+		c, _ := s.Cmd.(*syntax.CallExpr)
+		return c
+	}
+	found := anyNode(f, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.BinaryCmd:
+			if x.Op != syntax.Pipe && x.Op != syntax.PipeAll {
+				return false
+			}
+			from, to := call(x.X), call(x.Y)
+			if to == nil {
+				if b, ok := x.Y.Cmd.(*syntax.BinaryCmd); ok {
+					to = call(b.X) // echo PW | kinit … | tail
+				}
+			}
+			if from == nil || !kinit(to) || len(from.Args) < 2 {
+				return false
+			}
+			name := from.Args[0].Lit()
+			return (name == "echo" || name == "printf") && literal(from.Args[1:])
+		case *syntax.Stmt:
+			if !kinit(call(x)) {
+				return false
+			}
+			for _, r := range x.Redirs {
+				if r.Op == syntax.WordHdoc && r.Word != nil && literal([]*syntax.Word{r.Word}) {
+					return true
+				}
+			}
+		}
+		return false
+	})
+	if !found {
+		return ""
+	}
+	return "it feeds kinit a password written in its script (echo 'PW' | kinit …), which the record keeps as written and no run knows to mask; log a service in with a keytab (kinit -k -t KEYTAB PRINCIPAL), or give the password from a secret: true input with stdin: (or envFrom: and printf '%s' \"$PW\" | kinit …), which the run masks"
+}
+
+// quotedLiteral says whether w is one quoted text with nothing expanded
+// in it ('PW', "PW").
+func quotedLiteral(w *syntax.Word) bool {
+	if len(w.Parts) != 1 {
+		return false
+	}
+	switch p := w.Parts[0].(type) {
+	case *syntax.SglQuoted:
+		return true
+	case *syntax.DblQuoted:
+		for _, q := range p.Parts {
+			if _, ok := q.(*syntax.Lit); !ok {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }

@@ -28,3 +28,33 @@ func TestKadminPasswordInArgvIsNoted(t *testing.T) {
 		}
 	}
 }
+
+// TestKinitPasswordInScriptIsNoted: `echo 'alicepw1' | kinit alice` ran
+// Consistent with the password in the record's copy of the script and
+// nothing said; a plan notes it now, and a run warns of it once. A
+// value the script expands ("$PW", a secret input's, which the run
+// masks) and a keytab are not noted.
+func TestKinitPasswordInScriptIsNoted(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		shell string
+		want  bool
+	}{
+		{`echo 'alicepw1' | kinit -c MEMORY:x alice`, true},
+		{`printf '%s\n' alicepw1 | /usr/bin/kinit alice`, true},
+		{`echo "alicepw1" | kinit alice | tail -1`, true},
+		{`kinit alice <<< 'alicepw1'`, true},
+		{`printf '%s' "$PW" | kinit alice`, false},
+		{`kinit alice <<< "$PW"`, false},
+		{`kinit -k -t /etc/krb5.keytab host/web.example.com && klist`, false},
+		{`echo hello | grep h`, false},
+	} {
+		e := ExecSpec{Shell: tc.shell}
+		if got := e.KinitPasswordInScript() != ""; got != tc.want {
+			t.Errorf("%q: noted %v, want %v", tc.shell, got, tc.want)
+		}
+		if warned := contains(e.RunWarnings(), e.KinitPasswordInScript()); tc.want && !warned {
+			t.Errorf("%q: a run does not warn of it", tc.shell)
+		}
+	}
+}
