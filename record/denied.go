@@ -262,6 +262,8 @@ func deniedCause(line string) string {
 		// before the missing file: a krb5.conf naming no KDC for the
 		// realm is no file the command was given
 		return causeNoKDC
+	case strings.Contains(low, "clock skew too great"):
+		return causeKDCSkew
 	case strings.Contains(low, "could not connect to clamd"):
 		// before the missing file and the refusal: clamdscan's socket
 		// not there (`…: No such file or directory`) or not its to open
@@ -470,9 +472,18 @@ func kdcUnreached(low string) bool {
 // the realm (kdcUnreached).
 const causeNoKDC = "could not reach a KDC of the realm it asks (Kerberos)"
 
+// causeKDCSkew is what a line says when the KDC refused a Kerberos
+// client's request for its time, not its key: `Clock skew too great in
+// KDC reply` (kinit, with kdc_timesync off, or a clock that moved after
+// the client last synced), `Clock skew too great while getting initial
+// credentials`. kinit exits 1 over it as over a key refused, and a keytab
+// that was fine read as rejected.
+const causeKDCSkew = "was refused by the KDC for its request's time (this host's clock and the KDC's more than the realm's clockskew apart), not its key (Kerberos)"
+
 // Unreached is stderr's first line saying the command could not reach
 // the service manager it asks (noManager) or a KDC of its realm
-// (kdcUnreached), "" when none does. Judged under an exit code the chart
+// (kdcUnreached), or that the KDC refused its request's time
+// (causeKDCSkew), "" when none does. Judged under an exit code the chart
 // declared an answer as a refusal is (UnreachedAnswerEntry): `systemctl
 // is-failed` exits 1 for a unit that has not failed and as much when it
 // could ask no manager, kinit 1 over a key the KDC refused and over no
@@ -480,7 +491,7 @@ const causeNoKDC = "could not reach a KDC of the realm it asks (Kerberos)"
 func Unreached(stderr string) string {
 	return firstLine(stderr, func(l string) bool {
 		c := deniedCause(l)
-		return c == causeNoManager || c == causeNoKDC
+		return c == causeNoManager || c == causeNoKDC || c == causeKDCSkew
 	})
 }
 
@@ -496,6 +507,9 @@ func Unreached(stderr string) string {
 // said rejected, CRITICAL, of every keytab with the KDC stopped (cmd/runbook
 // TestKDCUnreachedIsNoAnswer, testdata/wave-krb/keytab-kinit).
 func UnreachedAnswerEntry(path string, exit int, word, line string) coverage.Entry {
+	if deniedCause(line) == causeKDCSkew {
+		return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but it said on stderr that the KDC refused its request's time (this host's clock and the KDC's more than the realm's clockskew apart), not its key, and it exits with the same code over a key refused, so %q is not known; stderr's first such line: %q; set this host's clock (chrony, systemd-timesyncd) or turn kdc_timesync on in krb5.conf, and run it again", exit, word, word, cutLine(line)), ItemDenied)
+	}
 	if deniedCause(line) == causeNoKDC {
 		return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but it said on stderr that it %s, and it exits with the same code when no KDC judged what it sent (kinit's 1 over a key the KDC refused and over a KDC stopped, or a realm krb5.conf does not name), so %q is not known; stderr's first such line: %q; start the KDC or open its port (88), check the realm's name in krb5.conf's [realms] and in the principal (realms are upper case), or say which stderr the answer goes with, {%d: {word: %s, stderr: TEXT}}, and the other is a failure", exit, word, causeNoKDC, word, cutLine(line), exit, word), ItemDenied)
 	}
@@ -898,6 +912,9 @@ func deniedWhy(exit int, line string) string {
 	}
 	if cause == causeUnresolved {
 		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so its output holds only what it heard from the hosts it reached, and one it never reached is not known to be fine; stderr's first such line: %q; check the name (a name misspelt, or no name server answering)", cause, exit, line)
+	}
+	if cause == causeKDCSkew {
+		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so no key was judged, and what it printed is no answer of one; stderr's first such line: %q; set this host's clock (chrony, systemd-timesyncd) or turn kdc_timesync on in krb5.conf", cause, exit, line)
 	}
 	if cause == causeNoKDC {
 		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so no KDC judged what it sent, and what it printed (or a fallback such as `|| true` let stand) is no answer of the realm; stderr's first such line: %q; start the KDC or open its port (88), and check the realm's name in krb5.conf's [realms] and in the principal", cause, exit, line)

@@ -96,7 +96,10 @@ stages:
 // incorrect`, a rotated key) and a principal the keytab holds no key of
 // stay the answer declared; so do the same words under exit 0, where
 // nothing was refused (a `|| true` is another matter: judged as a
-// refusal is).
+// refusal is). So is `Clock skew too great in KDC reply` (this host's
+// clock 10 minutes ahead, kdc_timesync off): the KDC refused the
+// request's time, and its key was never judged; `rejected` sent an
+// operator to re-export a keytab that was fine.
 func TestKDCUnreachedIsNoAnswer(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -115,6 +118,8 @@ func TestKDCUnreachedIsNoAnswer(t *testing.T) {
 			`stderr's first such line: "kinit: Cannot find KDC for realm \"TEST.LAN\" while getting initial credentials"`},
 		{"KDC name unresolved", `kinit: Cannot resolve network address for KDC in realm "TEST.LAN" while getting initial credentials`, 1,
 			"keytab CRITICAL - 1 stage did not check everything (kinit)", 2, `Not sure — stage "kinit" did not check its answer (it exited 1, which exitCodes: declares the answer "rejected", but it said on stderr that it could not reach a KDC of the realm it asks`},
+		{"clock skew", "kinit: Clock skew too great in KDC reply while getting initial credentials", 1,
+			"keytab CRITICAL - 1 stage did not check everything (kinit)", 2, `but it said on stderr that the KDC refused its request's time (this host's clock and the KDC's more than the realm's clockskew apart), not its key`},
 		{"a rotated key", "kinit: Password incorrect while getting initial credentials", 1,
 			"keytab CRITICAL - 1 rejected", 2, "Consistent"},
 		{"no key for the principal", "kinit: Keytab contains no suitable keys for HTTP/wbe.test.lan@TEST.LAN while getting initial credentials", 1,
