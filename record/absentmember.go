@@ -16,7 +16,11 @@ import (
 // member itself is a rule-error; one reading the key it was copied into
 // cannot tell, so the set: says it. The standing cannot be Consistent
 // over it, and a Nagios check is no better than UNKNOWN, until the chart
-// says what the absence means (`d.status.readyReplicas ?? 0`).
+// says what the absence means (`d.status.readyReplicas ?? 0`). So is a
+// key max() or min() of no items left null (rules' patchExtreme): a
+// keytab's key version taken as max() of klist's lines that named the
+// principal, none of which did, read as a version other than the KDC's,
+// stale (wave-krb).
 const ItemAbsentMember = "absent-member"
 
 // AbsentMemberEntry is the ledger's entry for the set: stage at path whose
@@ -27,7 +31,7 @@ func AbsentMemberEntry(path, key, absent string) coverage.Entry {
 		Kind: coverage.KindLedger,
 		NotChecked: []coverage.Item{{
 			What: fmt.Sprintf("the value of %s", key),
-			Why:  fmt.Sprintf("it is null where it read a member that is not there, and a rule over it reads no value, not a zero or a no: %s", absent),
+			Why:  fmt.Sprintf("it is null where it read a member that is not there (or took max() or min() of no items), and a rule over it reads no value, not a zero or a no: %s", absent),
 			Kind: ItemAbsentMember,
 		}},
 	}}

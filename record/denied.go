@@ -258,6 +258,12 @@ func deniedCause(line string) string {
 		// before the refusal and the missing file: systemctl --user from
 		// cron says `Failed to connect to bus: No such file or directory`
 		return causeNoManager
+	case kdcUnreached(low):
+		// before the missing file: a krb5.conf naming no KDC for the
+		// realm is no file the command was given
+		return causeNoKDC
+	case strings.Contains(low, "clock skew too great"):
+		return causeKDCSkew
 	case strings.Contains(low, "could not connect to clamd"):
 		// before the missing file and the refusal: clamdscan's socket
 		// not there (`…: No such file or directory`) or not its to open
@@ -373,6 +379,9 @@ func deniedCause(line string) string {
 // be the root user to run this program.` and chkrootkit's
 // `/usr/sbin/chkrootkit needs root privileges`, exit 1, rkhunter's code
 // for warnings found (cmd/runbook TestRootkitHunterAsAUserIsNoAnswer).
+// MIT Kerberos's `Credentials cache permissions incorrect` (klist, kvno
+// over a cache another user owns, mode 600) is its EACCES, exit 1, its
+// code for no ticket (cmd/runbook TestKlistSilentExitIsNoAnswer).
 func refusedPrivilege(low string) bool {
 	return strings.Contains(low, "access denied") ||
 		strings.Contains(low, "command denied to user") ||
@@ -381,6 +390,7 @@ func refusedPrivilege(low string) bool {
 		strings.Contains(low, "are not allowed to use this program") ||
 		strings.Contains(low, "is not allowed to view the mail queue") ||
 		strings.Contains(low, "do not have permission to use") ||
+		strings.Contains(low, "credentials cache permissions incorrect") ||
 		rootRefusal(low) || userSwitchRefusal(low)
 }
 
@@ -448,17 +458,46 @@ func noManager(low string) bool {
 // the service manager it asks (noManager).
 const causeNoManager = "could not reach the service manager it asks (systemd)"
 
+// kdcUnreached says whether a line (lower case) is MIT Kerberos's
+// library (kinit, kvno, kpasswd, any GSSAPI client) saying it asked no
+// KDC of the realm: `Cannot contact any KDC for realm 'TEST.LAN'` (the
+// KDC stopped, a firewall), `Cannot find KDC for realm "TEST.LAN"`
+// (krb5.conf names no KDC for it: the realm misspelt there or in the
+// principal) and `Cannot resolve network address for KDC in realm
+// "TEST.LAN"` (its name unresolved). kinit exits 1 over each, as over a
+// key the KDC refused.
+func kdcUnreached(low string) bool {
+	return strings.Contains(low, "cannot contact any kdc for realm") ||
+		strings.Contains(low, "cannot find kdc for realm") ||
+		strings.Contains(low, "cannot resolve network address for kdc in realm")
+}
+
+// causeNoKDC is what a line says when a Kerberos client asked no KDC of
+// the realm (kdcUnreached).
+const causeNoKDC = "could not reach a KDC of the realm it asks (Kerberos)"
+
+// causeKDCSkew is what a line says when the KDC refused a Kerberos
+// client's request for its time, not its key: `Clock skew too great in
+// KDC reply` (kinit, with kdc_timesync off, or a clock that moved after
+// the client last synced), `Clock skew too great while getting initial
+// credentials`. kinit exits 1 over it as over a key refused, and a keytab
+// that was fine read as rejected.
+const causeKDCSkew = "was refused by the KDC for its request's time (this host's clock and the KDC's more than the realm's clockskew apart), not its key (Kerberos)"
+
 // Unreached is stderr's first line saying the command could not reach
-// the service manager it asks (noManager), or the RabbitMQ node it asks
-// (rabbitmqNodeUnreached), "" when none does. Judged under an exit code
-// the chart declared an answer as a refusal is (UnreachedAnswerEntry):
-// `systemctl is-failed` exits 1 for a unit that has not failed and as
-// much when it could ask no manager, rabbitmq-diagnostics
-// check_local_alarms 69 over an alarm and over no node reached.
+// the service manager it asks (noManager), the RabbitMQ node it asks
+// (rabbitmqNodeUnreached) or a KDC of its realm (kdcUnreached), or that
+// the KDC refused its request's time (causeKDCSkew), "" when none does.
+// Judged under an exit code the chart declared an answer as a refusal is
+// (UnreachedAnswerEntry): `systemctl is-failed` exits 1 for a unit that
+// has not failed and as much when it could ask no manager,
+// rabbitmq-diagnostics check_local_alarms 69 over an alarm and over no
+// node reached, kinit 1 over a key the KDC refused and over no KDC
+// reached.
 func Unreached(stderr string) string {
 	return firstLine(stderr, func(l string) bool {
 		c := deniedCause(l)
-		return c == causeNoManager || c == causeNodeUnreached
+		return c == causeNoManager || c == causeNodeUnreached || c == causeNoKDC || c == causeKDCSkew
 	})
 }
 
@@ -469,9 +508,19 @@ func Unreached(stderr string) string {
 // not-failed}`, where systemd is not PID 1, said not-failed, OK,
 // Consistent, of a unit nobody asked about
 // (cmd/runbook TestServiceManagerUnreachedIsNoAnswer).
+//
+// `kinit -k -t KEYTAB PRINCIPAL` with `exitCodes: {0: ok, 1: rejected}`
+// said rejected, CRITICAL, of every keytab with the KDC stopped (cmd/runbook
+// TestKDCUnreachedIsNoAnswer, testdata/wave-krb/keytab-kinit).
 func UnreachedAnswerEntry(path string, exit int, word, line string) coverage.Entry {
 	if deniedCause(line) == causeNodeUnreached {
 		return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but it said on stderr that it %s, and RabbitMQ's CLI tools exit 69 when they reach no node as when a check fails (check_local_alarms over an alarm and over a node not running, or one that refused this account's Erlang cookie), so %q is not known; stderr's first such line: %q; start the node, or run the check as an account holding the node's cookie (root or rabbitmq, ~/.erlang.cookie), or say which stderr the answer goes with, {%d: {word: %s, stderr: TEXT}}, and the other is a failure", exit, word, causeNodeUnreached, word, cutLine(line), exit, word), ItemDenied)
+	}
+	if deniedCause(line) == causeKDCSkew {
+		return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but it said on stderr that the KDC refused its request's time (this host's clock and the KDC's more than the realm's clockskew apart), not its key, and it exits with the same code over a key refused, so %q is not known; stderr's first such line: %q; set this host's clock (chrony, systemd-timesyncd) or turn kdc_timesync on in krb5.conf, and run it again", exit, word, word, cutLine(line)), ItemDenied)
+	}
+	if deniedCause(line) == causeNoKDC {
+		return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but it said on stderr that it %s, and it exits with the same code when no KDC judged what it sent (kinit's 1 over a key the KDC refused and over a KDC stopped, or a realm krb5.conf does not name), so %q is not known; stderr's first such line: %q; start the KDC or open its port (88), check the realm's name in krb5.conf's [realms] and in the principal (realms are upper case), or say which stderr the answer goes with, {%d: {word: %s, stderr: TEXT}}, and the other is a failure", exit, word, causeNoKDC, word, cutLine(line), exit, word), ItemDenied)
 	}
 	return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but it said on stderr that it %s, and it exits with the same code when it asked no one (systemctl is-failed's 1 over a unit that has not failed and over no manager), so %q is not known; stderr's first such line: %q; run it where systemd runs (systemctl --user needs the user's bus: XDG_RUNTIME_DIR=/run/user/UID), or say which stderr the answer goes with, {%d: {word: %s, stderr: TEXT}}, and the other is a failure", exit, word, causeNoManager, word, cutLine(line), exit, word), ItemDenied)
 }
@@ -891,6 +940,12 @@ func deniedWhy(exit int, line string) string {
 	}
 	if cause == causeUnresolved {
 		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so its output holds only what it heard from the hosts it reached, and one it never reached is not known to be fine; stderr's first such line: %q; check the name (a name misspelt, or no name server answering)", cause, exit, line)
+	}
+	if cause == causeKDCSkew {
+		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so no key was judged, and what it printed is no answer of one; stderr's first such line: %q; set this host's clock (chrony, systemd-timesyncd) or turn kdc_timesync on in krb5.conf", cause, exit, line)
+	}
+	if cause == causeNoKDC {
+		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so no KDC judged what it sent, and what it printed (or a fallback such as `|| true` let stand) is no answer of the realm; stderr's first such line: %q; start the KDC or open its port (88), and check the realm's name in krb5.conf's [realms] and in the principal", cause, exit, line)
 	}
 	if cause == causeNoManager {
 		return fmt.Sprintf("it said on stderr that it %s though it exited %d, so its output holds nothing the manager said (the empty list a fallback such as `echo []` printed is no list of none); stderr's first such line: %q; run it where systemd runs, as PID 1 (systemctl --user needs the user's bus: XDG_RUNTIME_DIR=/run/user/UID)", cause, exit, line)

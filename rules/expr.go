@@ -113,6 +113,10 @@ type Expr struct {
 	// vacuous is set when it calls all(): each evaluation carries a note
 	// of the first all() that went over no items (patchVacuous).
 	vacuous bool
+	// extreme is set when it calls max() or min() of one argument: each
+	// evaluation carries a note of the first that went over no items
+	// (patchExtreme).
+	extreme bool
 	// shared is set when the program holds a list or an object among its
 	// constants (expr folds a literal [1, 2] into one): each evaluation's
 	// value is then copied (jsonv.Copy), since it may be that constant,
@@ -198,7 +202,8 @@ func Compile(src string, opts ...Option) (e *Expr, err error) {
 	}
 	// before all: it names all()'s list as the author wrote it
 	vac := &patchVacuous{}
-	copts = append([]expr.Option{vacuousFuncs(), expr.Patch(vac)}, copts...)
+	ext := &patchExtreme{}
+	copts = append([]expr.Option{vacuousFuncs(), expr.Patch(vac), extremeFuncs(), expr.Patch(ext)}, copts...)
 	if c.clock {
 		copts = append(append(copts, clockFuncs()...), expr.Patch(patchNow{}))
 	}
@@ -239,7 +244,7 @@ func Compile(src string, opts ...Option) (e *Expr, err error) {
 		return nil, ce
 	}
 
-	e = &Expr{src: src, program: program, budget: o.memoryBudget, maxValue: o.maxValue, wholeEnv: c.wholeEnv, texts: adds.patched, clock: c.clock, local: c.local, indexes: len(c.indexes) > 0, vacuous: vac.patched, shared: sharesConstants(program), compares: c.compares, members: members, gated: gated, always: always}
+	e = &Expr{src: src, program: program, budget: o.memoryBudget, maxValue: o.maxValue, wholeEnv: c.wholeEnv, texts: adds.patched, clock: c.clock, local: c.local, indexes: len(c.indexes) > 0, vacuous: vac.patched, extreme: ext.patched, shared: sharesConstants(program), compares: c.compares, members: members, gated: gated, always: always}
 	seenPath := map[string]bool{}
 	seenRoot := map[string]bool{}
 	seenIdent := map[string]bool{}
@@ -387,6 +392,11 @@ func (e *Expr) value(env Env) (result any, inputs []Input, absent string, typo b
 		empty = &vacuousNote{}
 		vars[vacuousKey] = empty
 	}
+	var none *extremeNote
+	if e.extreme {
+		none = &extremeNote{}
+		vars[extremeKey] = none
+	}
 	var missed *indexNote
 	if e.indexes {
 		missed = &indexNote{}
@@ -447,6 +457,9 @@ func (e *Expr) value(env Env) (result any, inputs []Input, absent string, typo b
 	}
 	if missed != nil && absent == "" {
 		absent, typo = missed.msg, missed.near
+	}
+	if none != nil && absent == "" {
+		absent = none.msg
 	}
 	if empty != nil {
 		vacuous = empty.msg

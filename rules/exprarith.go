@@ -404,7 +404,7 @@ func besideText(a, b any, sign string) string {
 		case b == nil:
 			side = "the right side of %q is"
 		}
-		return fmt.Sprintf(side+" null (max or min of an empty list, a member its object lacks, a key that holds null), and null is no number; say what null means: (x ?? 0) %s y, or test it first (x != nil && …)", sign, sign)
+		return fmt.Sprintf(side+" null (first() or last() of an empty list, a member its object lacks, a key that holds null), and null is no number; say what null means: (x ?? 0) %s y, or test it first (x != nil && …)", sign, sign)
 	}
 	if why := timeBesideText(a, b, how); why != "" {
 		return why

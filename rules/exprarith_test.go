@@ -121,15 +121,17 @@ func TestFloatOfNaNTextIsAnError(t *testing.T) {
 // TestArithmeticOverNullSaysWhatNullIs: max([]) is null, and `max(ages) -
 // 1` said only "invalid operation: int64 - <nil>", naming a Go type and
 // no side; a null a member its object lacks gave the same. The error says
-// which side is null, what makes one, and what to write.
+// which side is null, what makes one, and what to write. (max() of no
+// items is said in its own words now, TestMaxOverNoItemsIsNoted;
+// first() of an empty list is such a null still.)
 func TestArithmeticOverNullSaysWhatNullIs(t *testing.T) {
 	t.Parallel()
 	env := mapEnv{"ages": []any{}, "x": nil, "n": 3}
 	for src, want := range map[string]string{
-		"max(ages) - 1": `max(ages) - 1: the left side of "-" is null (max or min of an empty list`,
-		"n * x":         `n * x: the right side of "*" is null`,
-		"x + n":         `x + n: the left side of "+" is null`,
-		"x - x":         `x - x: both sides of "-" are null`,
+		"first(ages) - 1": `first(ages) - 1: the left side of "-" is null (first() or last() of an empty list`,
+		"n * x":           `n * x: the right side of "*" is null`,
+		"x + n":           `x + n: the left side of "+" is null`,
+		"x - x":           `x - x: both sides of "-" are null`,
 	} {
 		_, _, err := MustCompile(src).Value(env)
 		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "?? 0") || strings.Contains(err.Error(), "<nil>") {

@@ -361,6 +361,11 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, argv []string, re
 		// cannot run gpg: No such file or directory is no file it was
 		// given).
 		rs.fileLedger(record.GitStderrEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
+	} else if line := kadminError(es, res, row, stderr); line != "" {
+		// Before denied: kadmin's own failure line says why its
+		// output is no answer more exactly than a Permission denied
+		// it quotes.
+		rs.fileLedger(record.KadminErrorEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if line := denied(es, res, row, stdout, stderr); line != "" && *res.ExitCode != 0 {
 		if es.RefusesOnStdout() && record.Refused(stderr) == "" {
 			rs.fileLedger(record.RefusedOnStdoutAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
@@ -407,6 +412,8 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, argv []string, re
 		rs.fileLedger(record.PingNotAliveEntry(path, *res.ExitCode, row.Answer))
 	} else if mqttHeardNothing(es, res, row) {
 		rs.fileLedger(record.MQTTHeardNothingEntry(path, *res.ExitCode, row.Answer))
+	} else if klistSilent(es, res, row) {
+		rs.fileLedger(record.KlistSilentEntry(path, *res.ExitCode, row.Answer))
 	} else if mdadmScanBlank(es, res, row) {
 		rs.fileLedger(record.MdadmScanBlankEntry(path, *res.ExitCode, row.Answer))
 	} else if xfsQuotaBlank(es, res, row) {
@@ -684,6 +691,21 @@ func gitStderr(es *chart.ExecSpec, res proc.Result, row label.Row, stderr string
 	return record.GitStderr(stderr)
 }
 
+// kadminError is stderr's first line saying a kadmin request failed
+// (record.KadminError), when the stage runs kadmin or kadmin.local and
+// exited 0, or with a code the chart declared an answer that may be a
+// failure: kadmin exits 0 over a request that failed
+// (record.ItemKadminError). "" otherwise: a failure is said as one.
+func kadminError(es *chart.ExecSpec, res proc.Result, row label.Row, stderr string) string {
+	if !answeredAsNoFailure(res, row) || !es.RunsKadmin() {
+		return ""
+	}
+	if *res.ExitCode != 0 && !codeMayBeAFailure(es, res, row) {
+		return ""
+	}
+	return record.KadminError(stderr)
+}
+
 // unresolved is stderr's first line saying the command found no address
 // for its host (record.Unresolved), when it exited with a non-zero code the
 // chart declared an answer and gave no stderr text of its own: the code may
@@ -881,6 +903,16 @@ func pingNotAlive(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
 func mqttHeardNothing(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
 	return answeredBlank(es, res, row) && *res.ExitCode == chart.MosquittoTimeoutCode &&
 		es.MosquittoSubscriber() && !es.AnswerNeedsStderr(*res.ExitCode)
+}
+
+// klistSilent says whether a stage that runs `klist -s`
+// (chart.ExecSpec.KlistSilent) exited with a non-zero code the chart
+// declared an answer and wrote nothing on stderr: klist -s's 1 is said of
+// a cache with no valid ticket and of one it could not read alike
+// (record.ItemKlistSilent). A line on stderr is judged by the rules that
+// read it; exit 0 is a valid ticket read.
+func klistSilent(es *chart.ExecSpec, res proc.Result, row label.Row) bool {
+	return answeredAsNoFailure(res, row) && *res.ExitCode != 0 && len(bytes.TrimSpace(res.Stderr)) == 0 && es.KlistSilent()
 }
 
 // mdadmScanBlank says whether a stage that runs `mdadm --detail --scan`
