@@ -1515,7 +1515,8 @@ func (c *collector) member(m *ast.MemberNode) {
 
 // namedReads records for patchIndex each member read by name from a
 // value no scope key's path names: a call's result (`first(filter(…)).value`,
-// `filter(…)[0].value`, `last(c[1]).time`), a let variable's, or what a
+// `filter(…)[0].value`, `last(c[1]).time`), a let variable's, reduce's
+// accumulator's (`#acc.user`), or what a
 // computed key found (`sh[a.user].kind`, past k). expr reads a member
 // such an object lacks as null: `.valu` for `.value`, misspelt, read no
 // setting sshd printed and the check stood Consistent
@@ -1533,7 +1534,11 @@ func (c *collector) namedReads(base ast.Node, chain []*ast.MemberNode, k int) {
 			from = k + 1 // a scope key's constant path is absentMember's
 		}
 	case *ast.PointerNode:
-		return // an item's members are judgedItems'
+		if b.Name == "" {
+			return // an item's members are judgedItems'
+		}
+		// reduce's #acc: an object the chart made, judged as a call's
+		// result is (faillock's entries, #acc.usr, gave rows no user)
 	}
 	if c.guard > 0 {
 		return

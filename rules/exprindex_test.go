@@ -83,6 +83,7 @@ func TestMemberOfACallsResultIsJudged(t *testing.T) {
 		{`last(eff.stdout).vlue != "22"`, `did you mean "value"?`, false},
 		{`sh[a.user].kid == "empty"`, `has no member "kid"; did you mean "kind"?`, false},
 		{`let s = sh[a.user]; s.kid == "empty"`, `has no member "kid"`, false},
+		{`reduce(eff.stdout, ({"user": #acc.usr}), {"user": "a"}).user == "a"`, `#acc has no member "usr"; did you mean "user"?`, false},
 		{`first(filter(eff.stdout, .key == "port")).value == "22"`, "", true},
 		{`sh[a.user].kind == "hash"`, "", true},
 		{`(first(filter(eff.stdout, .key == "x")) ?? {}).value == nil`, "", true},
