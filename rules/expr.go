@@ -570,11 +570,35 @@ func memberInOtherCase(seg string, keys []string) bool {
 func memberWords(owner, seg string, keys []string) (string, bool) {
 	slices.Sort(keys)
 	msg := fmt.Sprintf("%s has no member %q", owner, seg)
-	near := suggest.Nearest(seg, keys)
+	near := nearMember(seg, keys)
 	if near != "" {
 		msg += fmt.Sprintf("; did you mean %q?", near)
 	}
 	return msg + membersText(keys), near != ""
+}
+
+// nearMember is the member of keys a read of seg misspelt, if one is a
+// typo away (suggest.Nearest), save the read's opposite: seg with a
+// negating prefix (un, in, non, dis) put on or taken off. A JSON writer
+// that leaves a zero out writes one of such a pair without the other:
+// Kubernetes' status.availableReplicas is left out beside
+// unavailableReplicas when no replica is available, and a read of it
+// was called a typo of its opposite (TestOppositeMemberIsNoTypo).
+func nearMember(seg string, keys []string) string {
+	near := suggest.Nearest(seg, keys)
+	if near == "" || strings.EqualFold(near, seg) {
+		return near
+	}
+	long, short := strings.ToLower(near), strings.ToLower(seg)
+	if len(long) < len(short) {
+		long, short = short, long
+	}
+	for _, p := range []string{"un", "in", "non", "dis"} {
+		if long == p+short {
+			return ""
+		}
+	}
+	return near
 }
 
 // membersText is an object's members (keys, sorted) as an absent-member

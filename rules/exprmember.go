@@ -8,8 +8,6 @@ import (
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
-
-	"github.com/openrunbook/runbook/internal/suggest"
 )
 
 // A member a builtin's predicate reads from its item (`.tme` in
@@ -95,7 +93,7 @@ func zeroAbsent(list, zeros, text any) error {
 		}
 		written := "." + strings.Join(segs, ".")
 		near := ""
-		if n := suggest.Nearest(seg, slices.Sorted(maps.Keys(where))); n != "" && !present {
+		if n := nearMember(seg, slices.Sorted(maps.Keys(where))); n != "" && !present {
 			// a member other items have is no typo of one
 			near = fmt.Sprintf("; or did you mean %q?", n)
 		}
@@ -137,7 +135,7 @@ func membersOf(m map[string]any) []string {
 // judgedItems is list, unless one of paths (each a member a predicate
 // reads from its item, after the indexes that lead to it: itemRead)
 // names a member no item has where the items have a near one
-// (suggest.Nearest); text is the call as written. `#[1].admin_helth`
+// (nearMember); text is the call as written. `#[1].admin_helth`
 // is judged over the pairs' values as `.admin_helth` is over the items:
 // a member misspelt past toPairs' index read as null in every row, and
 // varnish's backends all read admin-healthy, Consistent
@@ -235,7 +233,7 @@ func missedMember(items []any, name string) (near string, keys []string, table b
 		table = false // same count, other members
 	}
 	keys = slices.Sorted(maps.Keys(seen))
-	near = suggest.Nearest(name, keys)
+	near = nearMember(name, keys)
 	if len(keys) > maxMembersNamed {
 		keys = append(keys[:maxMembersNamed:maxMembersNamed], fmt.Sprintf("and %d more", len(seen)-maxMembersNamed))
 	}
