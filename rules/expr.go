@@ -1325,7 +1325,7 @@ func (c *collector) walk(n ast.Node) {
 		if c.builtins == nil {
 			c.builtins = map[int]builtinCall{}
 		}
-		c.builtins[x.Location().From] = builtinCall{text: x.String()}
+		c.builtins[x.Location().From] = builtinCall{text: x.String(), json: len(x.Arguments) > 0 && memberList(x.Arguments[0])}
 		if x.Name == "now" {
 			c.clock = true
 		}
@@ -1760,6 +1760,45 @@ type builtinCall struct {
 	// zeros are the member paths its predicate compares with a zero
 	// value (zeroCompared), each the literal as written, then the path.
 	zeros [][]string
+	// json: its list is read from a member of a value (memberList), so
+	// its items are a JSON value's, never a table's rows.
+	json bool
+}
+
+// memberList reports whether n, a builtin's list, is read by name from
+// a member of a value below a stage's output (`i.addr_info`,
+// `k.content.items`, `filter(i.addr_info, …)`), not the output itself
+// (`stat.stdout`), a scope key or a call: csv, tsv, columns and regex
+// make a table's rows as the whole output, and no parse mode but json's
+// puts a list of objects under a member's name. Such items are a JSON
+// value's, and a member none of them has is one its writer left out
+// (ip -j addr's dynamic over static addresses), no column of a table
+// (TestPredicateOverAJSONMembersListIsNoTable).
+func memberList(n ast.Node) bool {
+	switch x := n.(type) {
+	case *ast.ChainNode:
+		return memberList(x.Node)
+	case *ast.BinaryNode:
+		return x.Operator == "??" && memberList(x.Left)
+	case *ast.BuiltinNode:
+		switch x.Name {
+		case "filter", "sortBy", "sort", "reverse":
+			return len(x.Arguments) > 0 && memberList(x.Arguments[0])
+		}
+	case *ast.MemberNode:
+		name, ok := x.Property.(*ast.StringNode)
+		if !ok || x.Method {
+			return false
+		}
+		if name.Value != "stdout" && name.Value != "content" {
+			return true
+		}
+		// x.stdout of a stage's result is its output; the stdout
+		// member of a value inside one is JSON's
+		_, top := x.Node.(*ast.IdentifierNode)
+		return !top
+	}
+	return false
 }
 
 // textOf is the builtin call n as written, from the collector's tree,

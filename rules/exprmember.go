@@ -34,7 +34,8 @@ const itemsFunc = "\x00items"
 // itemsFuncs is the function patchMember calls, as Compile's expr option.
 func itemsFuncs() []expr.Option {
 	return []expr.Option{expr.Function(itemsFunc, func(p ...any) (any, error) {
-		list, err := judgedItems(p[0], p[1], p[2])
+		json, _ := p[4].(bool)
+		list, err := judgedItems(p[0], p[1], p[2], json)
 		if err != nil {
 			return nil, err
 		}
@@ -141,7 +142,7 @@ func membersOf(m map[string]any) []string {
 // varnish's backends all read admin-healthy, Consistent
 // (TestPredicateMemberPastAnIndexIsJudged). Where an item is no list,
 // or an index is past its end, the path is expr's own to read.
-func judgedItems(list, paths, text any) (any, error) {
+func judgedItems(list, paths, text any, json bool) (any, error) {
 	items, ok := list.([]any)
 	ps, _ := paths.([]any)
 	if !ok || len(items) == 0 {
@@ -149,7 +150,7 @@ func judgedItems(list, paths, text any) (any, error) {
 	}
 	for _, p := range ps {
 		path, _ := p.([]any)
-		if err := judgedPath(items, path, text); err != nil {
+		if err := judgedPath(items, path, text, json); err != nil {
 			return nil, err
 		}
 	}
@@ -157,7 +158,7 @@ func judgedItems(list, paths, text any) (any, error) {
 }
 
 // judgedPath is judgedItems' judgement of one path over items.
-func judgedPath(items, path []any, text any) error {
+func judgedPath(items, path []any, text any, json bool) error {
 	if len(path) == 0 {
 		return nil
 	}
@@ -189,8 +190,9 @@ func judgedPath(items, path []any, text any) error {
 	case near != "":
 		return fmt.Errorf("%s: no item of the list has a member %q%s; did you mean %q? (their members: %s); if it may be absent from every item, write %s",
 			text, name, where, near, strings.Join(keys, ", "), guard)
-	case table && at == "":
-		// a table's rows are the items themselves
+	case table && at == "" && !json:
+		// a table's rows are the items themselves; a JSON member's
+		// list is no table (memberList)
 		return fmt.Errorf("%s: no item of the list has a member %q, and every item has the same members, as a table's rows have its columns (%s): %q is no column of it, and read as null it would judge every row alike; name a column the table has (another version of the tool may print other columns), or if it may be absent, write %s",
 			text, name, strings.Join(keys, ", "), name, guard)
 	}
@@ -279,6 +281,6 @@ func (p patchMember) Visit(node *ast.Node) {
 	}
 	n.Arguments[0] = &ast.CallNode{
 		Callee:    &ast.IdentifierNode{Value: itemsFunc},
-		Arguments: []ast.Node{n.Arguments[0], &ast.ArrayNode{Nodes: list}, &ast.StringNode{Value: textOf(p.calls, n)}, &ast.ArrayNode{Nodes: zeros}},
+		Arguments: []ast.Node{n.Arguments[0], &ast.ArrayNode{Nodes: list}, &ast.StringNode{Value: textOf(p.calls, n)}, &ast.ArrayNode{Nodes: zeros}, &ast.BoolNode{Value: call.json}},
 	}
 }
