@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -209,6 +210,10 @@ func judgedPath(items, path []any, text any, json bool) error {
 // (HAProxy's show stat has weight and uweight; show servers state's
 // srv_uweight read over it was null in every row, and filter(stat.stdout,
 // .srv_uweight == 0) found no server set to weight 0, Consistent).
+// A table's cells are text or numbers (cell): items holding a list, an
+// object, a boolean or a null are JSON's, as ip -j link's interfaces
+// are, all with the same members and master written for a bridge's
+// port alone (TestPredicateOverJSONObjectsIsNoTable).
 func missedMember(items []any, name string) (near string, keys []string, table bool) {
 	seen := map[string]bool{}
 	table = len(items) >= 2
@@ -227,8 +232,11 @@ func missedMember(items []any, name string) (near string, keys []string, table b
 		if len(m) != first || first < 2 {
 			table = false
 		}
-		for k := range m {
+		for k, v := range m {
 			seen[k] = true
+			if !cell(v) {
+				table = false
+			}
 		}
 	}
 	if len(seen) != first {
@@ -240,6 +248,17 @@ func missedMember(items []any, name string) (near string, keys []string, table b
 		keys = append(keys[:maxMembersNamed:maxMembersNamed], fmt.Sprintf("and %d more", len(seen)-maxMembersNamed))
 	}
 	return near, keys, table
+}
+
+// cell reports whether v is what a table parse makes of a cell: text
+// or a number (parse's number), never a list, an object, a boolean or
+// a null.
+func cell(v any) bool {
+	switch v.(type) {
+	case string, float64, int, int64, json.Number:
+		return true
+	}
+	return false
 }
 
 // patchMember rewrites the list argument of each builtin whose predicate

@@ -261,3 +261,27 @@ func TestPredicateOverAJSONMembersListIsNoTable(t *testing.T) {
 		{`count(stat.stdout, .srv_uweight == 0)`, `"srv_uweight" is no column of it`, true},
 	})
 }
+
+// TestPredicateOverJSONObjectsIsNoTable: ip -j link prints every
+// interface with the same members on a host with no bridge (lo, eth0,
+// ifb0: flags, mtu, operstate, …, and no master, which it writes for a
+// bridge's port alone), and filter(l.stdout, .master == "br0") was a rule
+// error calling master no column of a table. A table's cells (csv, tsv,
+// columns, regex) are text or numbers: items holding a list, an object,
+// a boolean or a null are JSON's, whose writers leave a member out, and
+// a member none has reads as null there.
+func TestPredicateOverJSONObjectsIsNoTable(t *testing.T) {
+	t.Parallel()
+	link := func(name, state string) map[string]any {
+		return map[string]any{"ifindex": 1, "ifname": name, "flags": []any{"UP"}, "mtu": 1500, "operstate": state, "group": "default"}
+	}
+	env := mapEnv{
+		"l":    map[string]any{"stdout": []any{link("lo", "UNKNOWN"), link("eth0", "UP")}},
+		"stat": map[string]any{"stdout": []any{map[string]any{"svname": "app1", "weight": 1}, map[string]any{"svname": "app2", "weight": 0}}},
+	}
+	runValues(t, env, []valueCase{
+		{`len(filter(l.stdout, .master == "br0"))`, "0", false},
+		{`any(l.stdout, .opersate == "UP")`, `did you mean "operstate"?`, true},
+		{`count(stat.stdout, .srv_uweight == 0)`, `"srv_uweight" is no column of it`, true},
+	})
+}
