@@ -1790,13 +1790,9 @@ func memberList(n ast.Node) bool {
 		if !ok || x.Method {
 			return false
 		}
-		if name.Value != "stdout" && name.Value != "content" {
-			return true
-		}
-		// x.stdout of a stage's result is its output; the stdout
-		// member of a value inside one is JSON's
-		_, top := x.Node.(*ast.IdentifierNode)
-		return !top
+		// x.stdout, files[0].content: a stage's output, which may be
+		// a table
+		return name.Value != "stdout" && name.Value != "content"
 	}
 	return false
 }

@@ -253,9 +253,11 @@ func TestPredicateOverAJSONMembersListIsNoTable(t *testing.T) {
 	env := mapEnv{
 		"i":    map[string]any{"ifname": "ifb0", "addr_info": []any{addr("fd00::2"), addr("fd00::1")}},
 		"stat": map[string]any{"stdout": []any{map[string]any{"svname": "app1", "weight": 1}, map[string]any{"svname": "app2", "weight": 0}}},
+		"g":    []any{map[string]any{"path": "a.csv", "content": []any{map[string]any{"svname": "app1", "weight": 1}, map[string]any{"svname": "app2", "weight": 0}}}},
 	}
 	runValues(t, env, []valueCase{
 		{`any(i.addr_info, .dynamic == true)`, "false", false},
+		{`count(g[0].content, .srv_uweight == 0)`, `"srv_uweight" is no column of it`, true},
 		{`len(filter(i.addr_info, .deprecated == true))`, "0", false},
 		{`any(i.addr_info, .scpe == "global")`, `did you mean "scope"?`, true},
 		{`count(stat.stdout, .srv_uweight == 0)`, `"srv_uweight" is no column of it`, true},
