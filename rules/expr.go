@@ -583,11 +583,35 @@ func memberInOtherCase(seg string, keys []string) bool {
 func memberWords(owner, seg string, keys []string) (string, bool) {
 	slices.Sort(keys)
 	msg := fmt.Sprintf("%s has no member %q", owner, seg)
-	near := suggest.Nearest(seg, keys)
+	near := nearMember(seg, keys)
 	if near != "" {
 		msg += fmt.Sprintf("; did you mean %q?", near)
 	}
 	return msg + membersText(keys), near != ""
+}
+
+// nearMember is the member of keys a read of seg misspelt, if one is a
+// typo away (suggest.Nearest), save the read's opposite: seg with a
+// negating prefix (un, in, non, dis) put on or taken off. A JSON writer
+// that leaves a zero out writes one of such a pair without the other:
+// Kubernetes' status.availableReplicas is left out beside
+// unavailableReplicas when no replica is available, and a read of it
+// was called a typo of its opposite (TestOppositeMemberIsNoTypo).
+func nearMember(seg string, keys []string) string {
+	near := suggest.Nearest(seg, keys)
+	if near == "" || strings.EqualFold(near, seg) {
+		return near
+	}
+	long, short := strings.ToLower(near), strings.ToLower(seg)
+	if len(long) < len(short) {
+		long, short = short, long
+	}
+	for _, p := range []string{"un", "in", "non", "dis"} {
+		if long == p+short {
+			return ""
+		}
+	}
+	return near
 }
 
 // membersText is an object's members (keys, sorted) as an absent-member
@@ -1314,7 +1338,7 @@ func (c *collector) walk(n ast.Node) {
 		if c.builtins == nil {
 			c.builtins = map[int]builtinCall{}
 		}
-		c.builtins[x.Location().From] = builtinCall{text: x.String()}
+		c.builtins[x.Location().From] = builtinCall{text: x.String(), json: len(x.Arguments) > 0 && memberList(x.Arguments[0])}
 		if x.Name == "now" {
 			c.clock = true
 		}
@@ -1754,6 +1778,41 @@ type builtinCall struct {
 	// zeros are the member paths its predicate compares with a zero
 	// value (zeroCompared), each the literal as written, then the path.
 	zeros [][]string
+	// json: its list is read from a member of a value (memberList), so
+	// its items are a JSON value's, never a table's rows.
+	json bool
+}
+
+// memberList reports whether n, a builtin's list, is read by name from
+// a member of a value below a stage's output (`i.addr_info`,
+// `k.content.items`, `filter(i.addr_info, …)`), not the output itself
+// (`stat.stdout`), a scope key or a call: csv, tsv, columns and regex
+// make a table's rows as the whole output, and no parse mode but json's
+// puts a list of objects under a member's name. Such items are a JSON
+// value's, and a member none of them has is one its writer left out
+// (ip -j addr's dynamic over static addresses), no column of a table
+// (TestPredicateOverAJSONMembersListIsNoTable).
+func memberList(n ast.Node) bool {
+	switch x := n.(type) {
+	case *ast.ChainNode:
+		return memberList(x.Node)
+	case *ast.BinaryNode:
+		return x.Operator == "??" && memberList(x.Left)
+	case *ast.BuiltinNode:
+		switch x.Name {
+		case "filter", "sortBy", "sort", "reverse":
+			return len(x.Arguments) > 0 && memberList(x.Arguments[0])
+		}
+	case *ast.MemberNode:
+		name, ok := x.Property.(*ast.StringNode)
+		if !ok || x.Method {
+			return false
+		}
+		// x.stdout, files[0].content: a stage's output, which may be
+		// a table
+		return name.Value != "stdout" && name.Value != "content"
+	}
+	return false
 }
 
 // textOf is the builtin call n as written, from the collector's tree,

@@ -102,3 +102,35 @@ func TestMemberOfACallsResultIsJudged(t *testing.T) {
 		t.Errorf("value: %v err %v, want an error naming the member", v, err)
 	}
 }
+
+// Kubernetes leaves status.availableReplicas out of a Deployment none
+// of whose replicas is available, beside unavailableReplicas: the read
+// is a member left out, not a typo of its opposite. The verdict column
+// first(filter(…)).status.availableReplicas failed the run with `did you
+// mean "unavailableReplicas"?` over a deployment that was down.
+func TestOppositeMemberIsNoTypo(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{"k": map[string]any{"items": []any{
+		map[string]any{"name": "api", "status": map[string]any{"replicas": 2, "unavailableReplicas": 2}},
+	}}}
+	v, _, err := MustCompile(`first(filter(k.items, .name == "api")).status.availableReplicas`).Value(env)
+	if err != nil || v != nil {
+		t.Errorf("value: %v err %v, want null and no error", v, err)
+	}
+	// a typo of it is still one
+	_, _, err = MustCompile(`first(filter(k.items, .name == "api")).status.unavailableReplica`).Value(env)
+	if err == nil || !strings.Contains(err.Error(), `did you mean "unavailableReplicas"?`) {
+		t.Errorf("err %v, want the typo named", err)
+	}
+	for _, pair := range [][2]string{{"availableReplicas", "unavailableReplicas"}, {"Active(anon)", "Inactive(anon)"}, {"ActiveEnterTimestamp", "InactiveEnterTimestamp"}, {"mounted", "unmounted"}} {
+		if n := nearMember(pair[0], []string{pair[1]}); n != "" {
+			t.Errorf("nearMember(%q, %q) = %q, want none: its opposite", pair[0], pair[1], n)
+		}
+		if n := nearMember(pair[1], []string{pair[0]}); n != "" {
+			t.Errorf("nearMember(%q, %q) = %q, want none: its opposite", pair[1], pair[0], n)
+		}
+	}
+	if n := nearMember("stauts", []string{"status"}); n != "status" {
+		t.Errorf("nearMember(stauts) = %q, want status", n)
+	}
+}

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -8,8 +9,6 @@ import (
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
-
-	"github.com/openrunbook/runbook/internal/suggest"
 )
 
 // A member a builtin's predicate reads from its item (`.tme` in
@@ -36,7 +35,8 @@ const itemsFunc = "\x00items"
 // itemsFuncs is the function patchMember calls, as Compile's expr option.
 func itemsFuncs() []expr.Option {
 	return []expr.Option{expr.Function(itemsFunc, func(p ...any) (any, error) {
-		list, err := judgedItems(p[0], p[1], p[2])
+		json, _ := p[4].(bool)
+		list, err := judgedItems(p[0], p[1], p[2], json)
 		if err != nil {
 			return nil, err
 		}
@@ -95,7 +95,7 @@ func zeroAbsent(list, zeros, text any) error {
 		}
 		written := "." + strings.Join(segs, ".")
 		near := ""
-		if n := suggest.Nearest(seg, slices.Sorted(maps.Keys(where))); n != "" && !present {
+		if n := nearMember(seg, slices.Sorted(maps.Keys(where))); n != "" && !present {
 			// a member other items have is no typo of one
 			near = fmt.Sprintf("; or did you mean %q?", n)
 		}
@@ -137,13 +137,13 @@ func membersOf(m map[string]any) []string {
 // judgedItems is list, unless one of paths (each a member a predicate
 // reads from its item, after the indexes that lead to it: itemRead)
 // names a member no item has where the items have a near one
-// (suggest.Nearest); text is the call as written. `#[1].admin_helth`
+// (nearMember); text is the call as written. `#[1].admin_helth`
 // is judged over the pairs' values as `.admin_helth` is over the items:
 // a member misspelt past toPairs' index read as null in every row, and
 // varnish's backends all read admin-healthy, Consistent
 // (TestPredicateMemberPastAnIndexIsJudged). Where an item is no list,
 // or an index is past its end, the path is expr's own to read.
-func judgedItems(list, paths, text any) (any, error) {
+func judgedItems(list, paths, text any, json bool) (any, error) {
 	items, ok := list.([]any)
 	ps, _ := paths.([]any)
 	if !ok || len(items) == 0 {
@@ -151,7 +151,7 @@ func judgedItems(list, paths, text any) (any, error) {
 	}
 	for _, p := range ps {
 		path, _ := p.([]any)
-		if err := judgedPath(items, path, text); err != nil {
+		if err := judgedPath(items, path, text, json); err != nil {
 			return nil, err
 		}
 	}
@@ -159,7 +159,7 @@ func judgedItems(list, paths, text any) (any, error) {
 }
 
 // judgedPath is judgedItems' judgement of one path over items.
-func judgedPath(items, path []any, text any) error {
+func judgedPath(items, path []any, text any, json bool) error {
 	if len(path) == 0 {
 		return nil
 	}
@@ -191,8 +191,9 @@ func judgedPath(items, path []any, text any) error {
 	case near != "":
 		return fmt.Errorf("%s: no item of the list has a member %q%s; did you mean %q? (their members: %s); if it may be absent from every item, write %s",
 			text, name, where, near, strings.Join(keys, ", "), guard)
-	case table && at == "":
-		// a table's rows are the items themselves
+	case table && at == "" && !json:
+		// a table's rows are the items themselves; a JSON member's
+		// list is no table (memberList)
 		return fmt.Errorf("%s: no item of the list has a member %q, and every item has the same members, as a table's rows have its columns (%s): %q is no column of it, and read as null it would judge every row alike; name a column the table has (another version of the tool may print other columns), or if it may be absent, write %s",
 			text, name, strings.Join(keys, ", "), name, guard)
 	}
@@ -209,6 +210,10 @@ func judgedPath(items, path []any, text any) error {
 // (HAProxy's show stat has weight and uweight; show servers state's
 // srv_uweight read over it was null in every row, and filter(stat.stdout,
 // .srv_uweight == 0) found no server set to weight 0, Consistent).
+// A table's cells are text or numbers (cell): items holding a list, an
+// object, a boolean or a null are JSON's, as ip -j link's interfaces
+// are, all with the same members and master written for a bridge's
+// port alone (TestPredicateOverJSONObjectsIsNoTable).
 func missedMember(items []any, name string) (near string, keys []string, table bool) {
 	seen := map[string]bool{}
 	table = len(items) >= 2
@@ -227,19 +232,33 @@ func missedMember(items []any, name string) (near string, keys []string, table b
 		if len(m) != first || first < 2 {
 			table = false
 		}
-		for k := range m {
+		for k, v := range m {
 			seen[k] = true
+			if !cell(v) {
+				table = false
+			}
 		}
 	}
 	if len(seen) != first {
 		table = false // same count, other members
 	}
 	keys = slices.Sorted(maps.Keys(seen))
-	near = suggest.Nearest(name, keys)
+	near = nearMember(name, keys)
 	if len(keys) > maxMembersNamed {
 		keys = append(keys[:maxMembersNamed:maxMembersNamed], fmt.Sprintf("and %d more", len(seen)-maxMembersNamed))
 	}
 	return near, keys, table
+}
+
+// cell reports whether v is what a table parse makes of a cell: text
+// or a number (parse's number), never a list, an object, a boolean or
+// a null.
+func cell(v any) bool {
+	switch v.(type) {
+	case string, float64, int, int64, json.Number:
+		return true
+	}
+	return false
 }
 
 // patchMember rewrites the list argument of each builtin whose predicate
@@ -281,6 +300,6 @@ func (p patchMember) Visit(node *ast.Node) {
 	}
 	n.Arguments[0] = &ast.CallNode{
 		Callee:    &ast.IdentifierNode{Value: itemsFunc},
-		Arguments: []ast.Node{n.Arguments[0], &ast.ArrayNode{Nodes: list}, &ast.StringNode{Value: textOf(p.calls, n)}, &ast.ArrayNode{Nodes: zeros}},
+		Arguments: []ast.Node{n.Arguments[0], &ast.ArrayNode{Nodes: list}, &ast.StringNode{Value: textOf(p.calls, n)}, &ast.ArrayNode{Nodes: zeros}, &ast.BoolNode{Value: call.json}},
 	}
 }

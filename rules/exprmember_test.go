@@ -233,3 +233,57 @@ func TestGuardCoversNoIndexInside(t *testing.T) {
 	}
 	runValues(t, env, tests)
 }
+
+// TestPredicateOverAJSONMembersListIsNoTable: ip -j addr writes an
+// address's flags (dynamic, deprecated, tentative) only where they hold,
+// and an interface given two static IPv6 addresses has two addr_info
+// items with the same members; any(i.addr_info, .dynamic == true) was a
+// rule error calling "dynamic" no column of a table, over iproute2's
+// real output. A list read from a member of a value (i.addr_info,
+// k.content.items) is a JSON value's, never a table's rows (csv, tsv,
+// columns and regex make the top-level list): a member none of its items
+// has reads as null there, as a JSON field left out does; a member a
+// typo away from one they have is still an error, and a table's rows
+// are judged as before.
+func TestPredicateOverAJSONMembersListIsNoTable(t *testing.T) {
+	t.Parallel()
+	addr := func(local string) map[string]any {
+		return map[string]any{"family": "inet6", "local": local, "prefixlen": 64, "scope": "global", "valid_life_time": 4294967295, "preferred_life_time": 4294967295}
+	}
+	env := mapEnv{
+		"i":    map[string]any{"ifname": "ifb0", "addr_info": []any{addr("fd00::2"), addr("fd00::1")}},
+		"stat": map[string]any{"stdout": []any{map[string]any{"svname": "app1", "weight": 1}, map[string]any{"svname": "app2", "weight": 0}}},
+		"g":    []any{map[string]any{"path": "a.csv", "content": []any{map[string]any{"svname": "app1", "weight": 1}, map[string]any{"svname": "app2", "weight": 0}}}},
+	}
+	runValues(t, env, []valueCase{
+		{`any(i.addr_info, .dynamic == true)`, "false", false},
+		{`count(g[0].content, .srv_uweight == 0)`, `"srv_uweight" is no column of it`, true},
+		{`len(filter(i.addr_info, .deprecated == true))`, "0", false},
+		{`any(i.addr_info, .scpe == "global")`, `did you mean "scope"?`, true},
+		{`count(stat.stdout, .srv_uweight == 0)`, `"srv_uweight" is no column of it`, true},
+	})
+}
+
+// TestPredicateOverJSONObjectsIsNoTable: ip -j link prints every
+// interface with the same members on a host with no bridge (lo, eth0,
+// ifb0: flags, mtu, operstate, …, and no master, which it writes for a
+// bridge's port alone), and filter(l.stdout, .master == "br0") was a rule
+// error calling master no column of a table. A table's cells (csv, tsv,
+// columns, regex) are text or numbers: items holding a list, an object,
+// a boolean or a null are JSON's, whose writers leave a member out, and
+// a member none has reads as null there.
+func TestPredicateOverJSONObjectsIsNoTable(t *testing.T) {
+	t.Parallel()
+	link := func(name, state string) map[string]any {
+		return map[string]any{"ifindex": 1, "ifname": name, "flags": []any{"UP"}, "mtu": 1500, "operstate": state, "group": "default"}
+	}
+	env := mapEnv{
+		"l":    map[string]any{"stdout": []any{link("lo", "UNKNOWN"), link("eth0", "UP")}},
+		"stat": map[string]any{"stdout": []any{map[string]any{"svname": "app1", "weight": 1}, map[string]any{"svname": "app2", "weight": 0}}},
+	}
+	runValues(t, env, []valueCase{
+		{`len(filter(l.stdout, .master == "br0"))`, "0", false},
+		{`any(l.stdout, .opersate == "UP")`, `did you mean "operstate"?`, true},
+		{`count(stat.stdout, .srv_uweight == 0)`, `"srv_uweight" is no column of it`, true},
+	})
+}
