@@ -1,0 +1,35 @@
+package secret
+
+import "testing"
+
+// TestSquidCachemgrPasswordIsMaskedByForm: a chart checking Squid's
+// config with `squid -k parse` printed `Processing: cachemgr_passwd
+// s3cretPW all` in its Scripts part and kept the cache manager's
+// password five times in the record, though the run was given no secret:
+// squid echoes every directive it reads on stderr. The password is
+// masked by its form (the first word after cachemgr_passwd), on a
+// squid.conf line and in squid's echo of it alike; `none` and `disable`
+// are Squid's words for no password and an action turned off, not
+// passwords, and are left as they are so a chart can ask about them.
+func TestSquidCachemgrPasswordIsMaskedByForm(t *testing.T) {
+	for in, want := range map[string]string{
+		"cachemgr_passwd s3cretPW all\n":                                         "cachemgr_passwd *** all\n",
+		"2026/12/07 22:47:52| Processing: cachemgr_passwd s3cretPW all\n":        "2026/12/07 22:47:52| Processing: cachemgr_passwd *** all\n",
+		"  cachemgr_passwd\tp@ss:w0rd info 5min utilization\r\n":                 "  cachemgr_passwd\t*** info 5min utilization\r\n",
+		"cachemgr_passwd none menu\ncachemgr_passwd disable shutdown\n":          "cachemgr_passwd none menu\ncachemgr_passwd disable shutdown\n",
+		"# cachemgr_passwd secret shutdown\n":                                    "# cachemgr_passwd *** shutdown\n",
+		"http_port 127.0.0.1:13128\ncache_dir ufs /var/spool/squid 100 16 256\n": "http_port 127.0.0.1:13128\ncache_dir ufs /var/spool/squid 100 16 256\n",
+		"the cachemgr_passwd directive\n":                                        "the cachemgr_passwd ***\n",
+	} {
+		got := ByForm(in)
+		if got != want {
+			t.Errorf("ByForm(%q) = %q, want %q", in, got, want)
+		}
+		if again := ByForm(got); again != got {
+			t.Errorf("ByForm is not idempotent over %q: %q", got, again)
+		}
+		if b := string(byForm([]byte(in))); b != want {
+			t.Errorf("byForm(%q) = %q, want %q", in, b, want)
+		}
+	}
+}
