@@ -33,3 +33,30 @@ func TestSquidCachemgrPasswordIsMaskedByForm(t *testing.T) {
 		}
 	}
 }
+
+// TestKeepalivedAuthPassIsMaskedByForm: a VRRP check reading
+// keepalived.conf to list each instance's VIPs and priority kept
+// `auth_pass s3cr3tka`, the password every node of the group shares, in
+// its record, though the run was given no secret. It is masked by its
+// form as Squid's cachemgr_passwd is, the rest of the block kept;
+// keepalived's own dump (SIGUSR1's /tmp/keepalived.data, `Password =
+// s3cr3tka`) was masked already, as a setting whose name says so.
+func TestKeepalivedAuthPassIsMaskedByForm(t *testing.T) {
+	for in, want := range map[string]string{
+		"  authentication {\n    auth_type PASS\n    auth_pass s3cr3tka\n  }\n": "  authentication {\n    auth_type PASS\n    auth_pass ***\n  }\n",
+		"\tauth_pass\t\"p w\"\r\n": "\tauth_pass\t***\r\n",
+		"   Authentication type = SIMPLE_PASSWORD\n   Password = s3cr3tka\n": "   Authentication type = SIMPLE_PASSWORD\n   Password = ***\n",
+		"    auth_type AH\n": "    auth_type AH\n",
+	} {
+		got := ByForm(in)
+		if got != want {
+			t.Errorf("ByForm(%q) = %q, want %q", in, got, want)
+		}
+		if again := ByForm(got); again != got {
+			t.Errorf("ByForm is not idempotent over %q: %q", got, again)
+		}
+		if b := string(byForm([]byte(in))); b != want {
+			t.Errorf("byForm(%q) = %q, want %q", in, b, want)
+		}
+	}
+}
