@@ -26,7 +26,7 @@ func ByForm(t string) string {
 // copied, when they hold no such form.
 func byForm(b []byte) []byte {
 	if !bytes.Contains(b, []byte("PRIVATE KEY")) && !bytes.Contains(b, []byte("rivate-Key")) && !bytes.Contains(b, []byte("rivate-key")) && !bytes.Contains(b, []byte("$")) &&
-		!bytes.Contains(b, []byte("*")) && !bytes.Contains(b, []byte("requirepass")) && !bytes.Contains(b, []byte("masterauth")) && !bytes.Contains(b, []byte("MONITOR")) && !bytes.Contains(b, []byte("cachemgr_passwd")) && !bytes.Contains(b, []byte("auth_pass")) &&
+		!bytes.Contains(b, []byte("*")) && !bytes.Contains(b, []byte("requirepass")) && !bytes.Contains(b, []byte("masterauth")) && !bytes.Contains(b, []byte("MONITOR")) && !bytes.Contains(b, []byte("cachemgr_passwd")) && !bytes.Contains(b, []byte("auth_pass")) && !bytes.Contains(b, []byte("mgr:")) && !bytes.Contains(b, []byte("cache_object:")) &&
 		!bytes.Contains(b, []byte("user ")) && !bytes.Contains(b, []byte("passwords")) &&
 		!bytes.Contains(b, []byte("{SHA}")) && !bytes.Contains(b, []byte("{SSHA}")) && !bytes.Contains(b, []byte("{PLAIN}")) &&
 		!bytes.Contains(b, []byte("uthorization")) && !bytes.Contains(b, []byte("UTHORIZATION")) &&

@@ -60,3 +60,30 @@ func TestKeepalivedAuthPassIsMaskedByForm(t *testing.T) {
 		}
 	}
 }
+
+// TestSquidclientPasswordIsMaskedByForm: squidclient takes the cache
+// manager's password in its argv alone, `squidclient mgr:info@s3cretPW`
+// (or `cache_object://HOST/info@s3cretPW`), and a chart that wrote it
+// there kept it in the record's argv twice and in `runbook plan`. The
+// part after the action's `@` is masked by its form; an action with no
+// password, and an address with an @ elsewhere, are as they were.
+func TestSquidclientPasswordIsMaskedByForm(t *testing.T) {
+	for in, want := range map[string]string{
+		"squidclient -h 127.0.0.1 -p 13128 mgr:info@s3cretPW": "squidclient -h 127.0.0.1 -p 13128 mgr:info@***",
+		"squidclient cache_object://127.0.0.1/5min@p@ss":      "squidclient cache_object://127.0.0.1/5min@***",
+		"squidclient -p 3128 mgr:info":                        "squidclient -p 3128 mgr:info",
+		"ssh ops@proxy1 squidclient mgr:utilization":          "ssh ops@proxy1 squidclient mgr:utilization",
+		"[\"squidclient\",\"mgr:menu@hunter22\"]":             "[\"squidclient\",\"mgr:menu@***\"]",
+	} {
+		got := ByForm(in)
+		if got != want {
+			t.Errorf("ByForm(%q) = %q, want %q", in, got, want)
+		}
+		if again := ByForm(got); again != got {
+			t.Errorf("ByForm is not idempotent over %q: %q", got, again)
+		}
+		if b := string(byForm([]byte(in))); b != want {
+			t.Errorf("byForm(%q) = %q, want %q", in, b, want)
+		}
+	}
+}
