@@ -420,3 +420,27 @@ stages:
       shell: curl -sf -u "monitor:$PW" http://127.0.0.1:15672/api/queues
 `, how+`: printf 'user = "%s"\n' "NAME:$PW" | curl -K - …`)
 }
+
+// TestSquidclientPasswordAdviceNamesCurl: `squidclient mgr:info@${password}`
+// and `squidclient -w "$PW" mgr:info` were refused, rightly, and told to
+// pass the password with envFrom: (the command reads $PASSWORD) or stdin:,
+// neither of which squidclient reads: it takes the cache manager's
+// password in argv alone. The advice names what does read it out of argv:
+// curl to the cache manager's URL, the password on its standard input.
+func TestSquidclientPasswordAdviceNamesCurl(t *testing.T) {
+	t.Parallel()
+	const head = `version: 1
+runbook: r
+inputs:
+  password: {type: string, secret: true, required: true}
+stages:
+  - id: s
+    exec:
+`
+	const how = `squidclient takes the cache manager's password in its argv alone (-w PASSWORD, or mgr:ACTION@PASSWORD), from no environment variable and not from its standard input: ask the cache manager over HTTP with curl, which Squid 3.2 and later serve at /squid-internal-mgr/ACTION, its password on curl's standard input, -K - (--config -), as the line user = ":PASSWORD"`
+	loadErr(t, "command", head+`      command: [squidclient, -h, 127.0.0.1, -p, "3128", "mgr:info@${password}"]
+`, how)
+	loadErr(t, "shell", head+`      envFrom: {PW: password}
+      shell: squidclient -h 127.0.0.1 -p 3128 -w "$PW" mgr:info
+`, how)
+}

@@ -2,6 +2,7 @@ package chart
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -211,15 +212,58 @@ func (e *ExecSpec) CurlBodyReadWithoutFail() string {
 	return "its output is the body curl printed, and curl without -f (--fail) exits 0 on every HTTP status and prints the server's error page as the body (a 401 for credentials refused, a 404, a 503), which the stage then reads as its data; add -f, whose exit 22 on a status of 400 or more fails the stage, or print the status with -w '%{http_code}' and judge it"
 }
 
+// CurlStatusUnread is the note for an exec whose command is curl, or
+// whose shell: script's last statement is, that sends the body away (-o,
+// -O), prints no status (no -w, no -I), has no -f, --fail or
+// --fail-with-body, and declares no exitCodes: ("" otherwise). Its only
+// answer is then its exit code, and curl without -f exits 0 on every
+// HTTP status: `curl -s -o /dev/null -x PROXY URL` judged by a rule
+// `p.exitCode != 0` said up, Consistent, over Squid's 403 page for a
+// site its ACL denies and its 503 for an origin that refused it
+// (testdata/wave-proxy/squid-up). A curl whose exit the chart declares
+// (CurlExitWithoutFail) is said by that note.
+//
+//	[curl, -s, -o, /dev/null, -x, PROXY, URL]              noted
+//	shell: curl -s -o /dev/null "$url"                     noted
+//	[curl, -sf, -o, /dev/null, URL]                        not noted
+//	[curl, -s, -o, /dev/null, -w, "%{http_code}", URL]     not noted
+func (e *ExecSpec) CurlStatusUnread() string {
+	if e == nil || len(e.ExitCodes) > 0 {
+		return ""
+	}
+	argv := e.Command
+	if e.Shell != "" {
+		argv = lastCurlOfScript(e.Shell)
+	}
+	if len(argv) == 0 || filepath.Base(argv[0]) != "curl" || curlFails(argv[1:]) || curlPrintsStatus(argv[1:]) || !curlBodyElsewhere(argv[1:]) {
+		return ""
+	}
+	return "it sends the body curl got away (-o) and prints no status (no -w), so its only answer is curl's exit code, and curl without -f (--fail) exits 0 on every HTTP status, a proxy's 403 or 503 page as much as a 200: a rule over its exitCode or ok says the service answered of an error page; add -f (exit 22 on a status of 400 or more), or print the status with -w '%{http_code}' and judge it"
+}
+
 // curlBodyElsewhere says whether curl's arguments print the status
 // (-w, --write-out), the head (-I, --head) or send the body to a file
 // (-o, --output, -O, --remote-name), so that stdout is not the body
-// alone. A letter after one that takes an argument is that argument.
+// alone.
 func curlBodyElsewhere(args []string) bool {
+	return curlHasOption(args, "woIO", "--write-out", "--output", "--head", "--remote-name")
+}
+
+// curlPrintsStatus says whether curl's arguments print the HTTP status
+// on stdout: -w (--write-out) or the head, -I (--head), whose first line
+// holds it.
+func curlPrintsStatus(args []string) bool {
+	return curlHasOption(args, "wI", "--write-out", "--head")
+}
+
+// curlHasOption says whether curl's arguments hold one of the one-letter
+// options in letters (alone or in a group: -so) or one of the long ones.
+// A letter after one that takes an argument is that argument.
+func curlHasOption(args []string, letters string, long ...string) bool {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
-		case a == "--write-out" || a == "--output" || a == "--head" || a == "--remote-name":
+		case slices.Contains(long, a):
 			return true
 		case strings.HasPrefix(a, "--"):
 			if curlLongArgs[a] {
@@ -227,7 +271,7 @@ func curlBodyElsewhere(args []string) bool {
 			}
 		case strings.HasPrefix(a, "-") && len(a) > 1:
 			for j, c := range a[1:] {
-				if c == 'w' || c == 'o' || c == 'I' || c == 'O' {
+				if strings.ContainsRune(letters, c) {
 					return true
 				}
 				if strings.ContainsRune(curlShortArgs, c) {

@@ -144,3 +144,35 @@ func TestCurlBodyReadWithoutFailIsNoted(t *testing.T) {
 		}
 	}
 }
+
+// TestCurlStatusUnreadIsNoted: `curl -s -o /dev/null -x PROXY URL`, its
+// exit read by a rule (`p.exitCode != 0` → down), said up, Consistent,
+// over Squid's 403 page for a site its ACL denies and its 503 for an
+// origin that refused the connection: curl exits 0 on both, and with the
+// body sent away and no status printed nothing else was judged
+// (testdata/wave-proxy/squid-up). Such a curl is noted; one with -f, one
+// that prints the status (-w, -I), one whose body is its output (said by
+// CurlBodyReadWithoutFail) and one whose exit is declared (said by
+// CurlExitWithoutFail) are not.
+func TestCurlStatusUnreadIsNoted(t *testing.T) {
+	for _, tc := range []struct {
+		e    ExecSpec
+		want bool
+	}{
+		{ExecSpec{Command: []string{"curl", "-s", "-o", "/dev/null", "-m", "5", "-x", "${proxy}", "${url}"}}, true},
+		{ExecSpec{Command: []string{"curl", "-so", "/dev/null", "${url}"}}, true},
+		{ExecSpec{Command: []string{"curl", "--silent", "--output", "/dev/null", "${url}"}}, true},
+		{ExecSpec{Shell: `curl -s -o /dev/null -x "$PROXY" "$URL"`}, true},
+		{ExecSpec{Command: []string{"curl", "-sf", "-o", "/dev/null", "${url}"}}, false},
+		{ExecSpec{Command: []string{"curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "${url}"}}, false},
+		{ExecSpec{Command: []string{"curl", "-sI", "-o", "/dev/null", "${url}"}}, false},
+		{ExecSpec{Command: []string{"curl", "-s", "${url}"}}, false},
+		{ExecSpec{Command: []string{"curl", "-s", "-o", "/dev/null", "${url}"}, ExitCodes: map[int]string{0: "up"}}, false},
+		{ExecSpec{Command: []string{"curl", "-s", "-x", "-o", "${url}"}}, false}, // -o is -x's argument
+		{ExecSpec{Command: []string{"wget", "-q", "-O", "/dev/null", "${url}"}}, false},
+	} {
+		if got := tc.e.CurlStatusUnread() != ""; got != tc.want {
+			t.Errorf("%q %q: noted %v, want %v", tc.e.Command, tc.e.Shell, got, tc.want)
+		}
+	}
+}

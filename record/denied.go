@@ -289,6 +289,10 @@ func deniedCause(line string) string {
 		return causeRefused
 	case strings.Contains(low, "no such file or directory"):
 		return causeNotThere
+	case strings.Contains(low, "config files missing '"):
+		// keepalived -t's words for a -f path or an include not there,
+		// under its exit 0 (TestKeepalivedConfigMissingIsNotThere)
+		return causeNotThere
 	case strings.HasPrefix(strings.TrimSpace(low), "failed to show create table"):
 		// mysqlcheck DB TABLE… over a table it could not check: the
 		// others' OK, this line and the server's error after it, exit 0.

@@ -3,11 +3,14 @@ package record_test
 import (
 	"context"
 	"encoding/json"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/openrunbook/runbook/decide"
 	"github.com/openrunbook/runbook/flow"
 	"github.com/openrunbook/runbook/internal/secret"
+	"github.com/openrunbook/runbook/plugins/label"
 	"github.com/openrunbook/runbook/record"
 	"github.com/openrunbook/runbook/rules"
 )
@@ -138,5 +141,27 @@ func TestMaskerAnswersMasksWhatWasGiven(t *testing.T) {
 	}
 	if given[0].Answers["note"] != "pasted Tok-Secret-0042" {
 		t.Error("Answers changed the answers it was given")
+	}
+}
+
+// TestRanMasksSecretFormsWithNoSecretInput: a chart that wrote
+// squidclient's cache manager password in its argv (`squidclient
+// mgr:info@s3cretPW`, the one way but -w squidclient takes it) was given
+// no secret input, and the record's script row kept the argv whole:
+// Ran returned the row unmasked when the run held no secret, though
+// every other text of the record is masked by its form whatever the
+// inputs (secret.ByForm), and `runbook plan` showed `mgr:info@***`. The
+// argv, the script and the output tails are masked by form always.
+func TestRanMasksSecretFormsWithNoSecretInput(t *testing.T) {
+	t.Parallel()
+	var m record.Masker
+	r := m.Ran(&label.Ran{Argv: []string{"squidclient", "-p", "3128", "mgr:info@s3cretPW"}, Shell: "", StderrTail: "Processing: cachemgr_passwd s3cretPW all"})
+	for _, s := range append(slices.Clone(r.Argv), r.StderrTail) {
+		if strings.Contains(s, "s3cretPW") {
+			t.Errorf("Ran kept the password: %q", s)
+		}
+	}
+	if r.Argv[0] != "squidclient" || r.Argv[3] != "mgr:info@***" {
+		t.Errorf("Ran argv = %q; want the password alone masked", r.Argv)
 	}
 }

@@ -117,7 +117,9 @@ func ToolError(stderr string) string {
 	if answer != "" {
 		return ""
 	}
-	return firstLine(stderr, func(l string) bool { return toolErrorRule(l) >= 0 || openSSLError(l) || nginxOpenFailure(l) })
+	return firstLine(stderr, func(l string) bool {
+		return toolErrorRule(l) >= 0 || openSSLError(l) || nginxOpenFailure(l) || squidOpenFailure(l)
+	})
 }
 
 // ToolErrorQuote is the line of stderr to quote for line, the tool error
@@ -163,6 +165,20 @@ func nginxOpenFailure(line string) bool {
 	return i >= 0 && strings.HasSuffix(rest, ")") && !strings.Contains(rest[i:], ") in ")
 }
 
+// squidOpenFailure says whether line is Squid saying it could not open
+// its configuration file (a -f path misspelt, a file it may not read):
+// `squid -k parse -f /etc/squid/sqiud.conf` says `FATAL: Unable to open
+// configuration file: /etc/squid/sqiud.conf: (2) No such file or
+// directory`, exit 1, the code it gives a config it refuses, and `{0:
+// parsed, 1: invalid}` said invalid, CRITICAL, Consistent, of a config
+// squid never read (wave-proxy squid-parse). An include the config names
+// that is not there is `Unable to find configuration file`: the config
+// is invalid, and that line is no failure of squid.
+func squidOpenFailure(line string) bool {
+	_, rest, ok := strings.Cut(line, "| FATAL: Unable to open configuration file: ")
+	return ok && rest != ""
+}
+
 // toolErrorRule is the index of the rule whose prefix line starts with
 // (then a space or the line's end), -1 when none.
 func toolErrorRule(line string) int {
@@ -189,6 +205,10 @@ func ToolErrorEntry(path string, exit int, word, line string) coverage.Entry {
 	}
 	if nginxOpenFailure(line) {
 		return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but nginx said on stderr that it could not open a file it needs before it can judge a configuration (the main config it was given, its error log or pid file), and it exits with the same code over a configuration it found invalid, so %q is not known; stderr's first such line: %q; give it a config path that is there (nginx -t -c PATH), and run it as a user who may open its files",
+			exit, word, word, cutLine(line)), ItemToolError)
+	}
+	if squidOpenFailure(line) {
+		return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but squid said on stderr that it could not open its configuration file, and it exits with the same code over a configuration it refuses, so %q is not known; stderr's first such line: %q; give it a config path that is there (squid -k parse -f PATH), and run it as a user who may read it",
 			exit, word, word, cutLine(line)), ItemToolError)
 	}
 	if isRsyncCause(line) || (toolErrorRule(line) >= 0 && toolErrors[toolErrorRule(line)].tool == "rsync") {

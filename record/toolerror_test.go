@@ -62,3 +62,26 @@ func TestToolErrorReadsNginxOpenFailures(t *testing.T) {
 		}
 	}
 }
+
+// TestToolErrorReadsSquidOpenFailures: `squid -k parse -f PATH` exits 1
+// over a config it could not open (a path misspelt, a file it may not
+// read) as over one it refuses (`FATAL: Bungled`, an unrecognized
+// directive), and a chart declaring {1: invalid} said invalid, CRITICAL,
+// Consistent, of a squid.conf nobody read (wave-proxy squid-parse). Its
+// `Unable to open configuration file` is its own failure; an include the
+// config names that is not there (`Unable to find configuration file`)
+// is the config's, as is a line it cannot read.
+func TestToolErrorReadsSquidOpenFailures(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ stderr, want string }{
+		{"2026/12/07 22:48:51| FATAL: Unable to open configuration file: /etc/squid/sqiud.conf: (2) No such file or directory\n2026/12/07 22:48:51| Squid Cache (Version 5.7): Terminated abnormally.\n", "2026/12/07 22:48:51| FATAL: Unable to open configuration file: /etc/squid/sqiud.conf: (2) No such file or directory"},
+		{"2026/12/07 22:48:59| FATAL: Unable to open configuration file: /tmp/proxy/squid/noperm.conf: (13) Permission denied\n", "2026/12/07 22:48:59| FATAL: Unable to open configuration file: /tmp/proxy/squid/noperm.conf: (13) Permission denied"},
+		{"2026/12/07 22:48:59| FATAL: Unable to find configuration file: /etc/squid/conf.d/nope.conf: (2) No such file or directory\n", ""},
+		{"2026/12/07 22:48:51| FATAL: Bungled squid/acl.conf line 2: http_access allow al\n", ""},
+		{"2026/12/07 22:47:52| squid/typo.conf(7): unrecognized: 'cache_dri'\n", ""},
+	} {
+		if got := ToolError(tc.stderr); got != tc.want {
+			t.Errorf("ToolError(%q) = %q, want %q", tc.stderr, got, tc.want)
+		}
+	}
+}

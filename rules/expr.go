@@ -410,7 +410,7 @@ func (e *Expr) value(env Env) (result any, inputs []Input, absent string, typo b
 	st.vm.MemoryBudget = e.budget
 	result, err = st.vm.Run(e.program, vars)
 	if err != nil {
-		err = runtimeError(err, e.src)
+		err = runtimeError(err, e.src, vars)
 		result = nil
 	} else if result, err = jsonv.Normalize(result); err != nil {
 		var nf *jsonv.NotFiniteError
@@ -777,7 +777,7 @@ var goTypeValue = map[string]any{
 // with Go's own words, "reflect: call of reflect.Value.Len on zero
 // Value", which say neither that the value was null nor what to write:
 // they are said in ours.
-func runtimeError(err error, src string) error {
+func runtimeError(err error, src string, vars map[string]any) error {
 	var fe *file.Error
 	if errors.As(err, &fe) {
 		line, col := fe.Line, fe.Column+1
@@ -788,8 +788,12 @@ func runtimeError(err error, src string) error {
 		if msg == "invalid operation: int(string)" && memberAt(src, line, col) {
 			// expr reads a list's item by converting the index to an
 			// int: a list read by a member's name fails as int() over
-			// a text, a call the expression does not make.
+			// a text, a call the expression does not make; so does a
+			// text, whose bytes are read by number too.
 			msg = listByNameWords
+			if _, ok := operandAt(src, line, col, vars).(string); ok {
+				msg = textByNameWords
+			}
 		}
 		if strings.Contains(msg, nullListPanic) {
 			msg = "the list it was given is null (a key that holds null, or a member its object lacks, such as a tool's output its parse could not read); where null means none, write x ?? [] — and mind that all() over none is true: a Pending pod with no containerStatuses is not all ready (x != nil && all(x, …))"
@@ -878,6 +882,39 @@ const listAddedWords = "+ adds numbers and joins texts, and a side of it is a li
 // than one, and `#[1].current` over it said int() could not read a text
 // (TestListReadByNameSaysItIsAList).
 const listByNameWords = "it reads a member by name, as of an object, and the value is a list (a tool that prints a list where a thing is found more than once, as npm outdated --json does for a package outdated at several places), whose items are read by number: go over its items (map(x, .name), any(x, …)), take one (first(x).name), or test which it is (type(x) == \"array\")"
+
+// textByNameWords say a text read by a member's name, which expr's
+// runtime says as it says a list's (int() over a text): a duration input
+// is given as its text, and `age > maxAge.Seconds()` said the value was
+// a list, read by number (TestTextReadByNameSaysItIsAText).
+const textByNameWords = "it reads a member by name, as of an object, and the value is a text, which has none: a duration input is given as its text (\"6h\"), so read it as a duration first, duration(maxAge).Seconds(), or compare durations, duration(x) > duration(maxAge); a number in a text is int(x) or float(x)"
+
+// operandAt is the value of the name right before the member read at
+// line:col (the runtime error's position: `maxAge` in `maxAge.Seconds()`)
+// when it is a plain name of vars, nil otherwise: enough to tell a text
+// from a list, which expr's runtime words alike.
+func operandAt(src string, line, col int, vars map[string]any) any {
+	lines := strings.Split(src, "\n")
+	if line < 1 || line > len(lines) {
+		return nil
+	}
+	r := []rune(lines[line-1])
+	end := col - 2 // the dot before the member's name
+	if end < 1 || end > len(r) || r[end] != '.' {
+		return nil
+	}
+	if r[end-1] == '?' { // x?.member
+		end--
+	}
+	start := end
+	for start > 0 && (unicode.IsLetter(r[start-1]) || unicode.IsDigit(r[start-1]) || r[start-1] == '_') {
+		start--
+	}
+	if start == end || (start > 0 && (r[start-1] == '.' || r[start-1] == '?' || r[start-1] == ']' || r[start-1] == ')')) {
+		return nil // no name, or a name that is itself a member or an index's
+	}
+	return vars[string(r[start:end])]
+}
 
 // memberAt says whether the expression's source at line:col (1-based, in
 // runes, as a run-time error's position) is a member read by name: a

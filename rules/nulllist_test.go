@@ -131,3 +131,23 @@ func TestListReadByNameSaysItIsAList(t *testing.T) {
 		t.Errorf("int(t): %v; want int()'s own words", err)
 	}
 }
+
+// TestTextReadByNameSaysItIsAText: a duration input is given to
+// expressions as its text ("6h"), and `age > maxAge.Seconds()` in a DHCP
+// leases check failed saying the value was a list, read by number, with
+// npm's list for an example: nothing in the chart was a list. A text read
+// by a member's name says it is a text now, and, as a duration input is
+// one, how to read it as a duration; a list still says it is a list.
+func TestTextReadByNameSaysItIsAText(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{"maxAge": "6h", "age": 30000, "x": []any{map[string]any{"a": 1}}}
+	for _, src := range []string{`maxAge.Seconds()`, `age > 1 && age > maxAge.Seconds()`, `maxAge?.Seconds()`} {
+		_, _, err := MustCompile(src).Value(env)
+		if err == nil || strings.Contains(err.Error(), "the value is a list") || !strings.Contains(err.Error(), "the value is a text") || !strings.Contains(err.Error(), "duration(") {
+			t.Errorf("%s: %v; want it said that the value is a text, and duration()", src, err)
+		}
+	}
+	if _, _, err := MustCompile(`x.a`).Value(env); err == nil || !strings.Contains(err.Error(), "the value is a list") {
+		t.Errorf("x.a: %v; want it said that the value is a list", err)
+	}
+}
