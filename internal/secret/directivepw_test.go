@@ -12,7 +12,7 @@ import "testing"
 // are Squid's words for no password and an action turned off, not
 // passwords, and are left as they are so a chart can ask about them.
 func TestSquidCachemgrPasswordIsMaskedByForm(t *testing.T) {
-	for in, want := range map[string]string{
+	maskedByForm(t, map[string]string{
 		"cachemgr_passwd s3cretPW all\n":                                         "cachemgr_passwd *** all\n",
 		"2026/12/07 22:47:52| Processing: cachemgr_passwd s3cretPW all\n":        "2026/12/07 22:47:52| Processing: cachemgr_passwd *** all\n",
 		"  cachemgr_passwd\tp@ss:w0rd info 5min utilization\r\n":                 "  cachemgr_passwd\t*** info 5min utilization\r\n",
@@ -20,18 +20,7 @@ func TestSquidCachemgrPasswordIsMaskedByForm(t *testing.T) {
 		"# cachemgr_passwd secret shutdown\n":                                    "# cachemgr_passwd *** shutdown\n",
 		"http_port 127.0.0.1:13128\ncache_dir ufs /var/spool/squid 100 16 256\n": "http_port 127.0.0.1:13128\ncache_dir ufs /var/spool/squid 100 16 256\n",
 		"the cachemgr_passwd directive\n":                                        "the cachemgr_passwd ***\n",
-	} {
-		got := ByForm(in)
-		if got != want {
-			t.Errorf("ByForm(%q) = %q, want %q", in, got, want)
-		}
-		if again := ByForm(got); again != got {
-			t.Errorf("ByForm is not idempotent over %q: %q", got, again)
-		}
-		if b := string(byForm([]byte(in))); b != want {
-			t.Errorf("byForm(%q) = %q, want %q", in, b, want)
-		}
-	}
+	})
 }
 
 // TestKeepalivedAuthPassIsMaskedByForm: a VRRP check reading
@@ -42,23 +31,12 @@ func TestSquidCachemgrPasswordIsMaskedByForm(t *testing.T) {
 // keepalived's own dump (SIGUSR1's /tmp/keepalived.data, `Password =
 // s3cr3tka`) was masked already, as a setting whose name says so.
 func TestKeepalivedAuthPassIsMaskedByForm(t *testing.T) {
-	for in, want := range map[string]string{
+	maskedByForm(t, map[string]string{
 		"  authentication {\n    auth_type PASS\n    auth_pass s3cr3tka\n  }\n": "  authentication {\n    auth_type PASS\n    auth_pass ***\n  }\n",
 		"\tauth_pass\t\"p w\"\r\n": "\tauth_pass\t***\r\n",
 		"   Authentication type = SIMPLE_PASSWORD\n   Password = s3cr3tka\n": "   Authentication type = SIMPLE_PASSWORD\n   Password = ***\n",
 		"    auth_type AH\n": "    auth_type AH\n",
-	} {
-		got := ByForm(in)
-		if got != want {
-			t.Errorf("ByForm(%q) = %q, want %q", in, got, want)
-		}
-		if again := ByForm(got); again != got {
-			t.Errorf("ByForm is not idempotent over %q: %q", got, again)
-		}
-		if b := string(byForm([]byte(in))); b != want {
-			t.Errorf("byForm(%q) = %q, want %q", in, b, want)
-		}
-	}
+	})
 }
 
 // TestSquidclientPasswordIsMaskedByForm: squidclient takes the cache
@@ -68,22 +46,11 @@ func TestKeepalivedAuthPassIsMaskedByForm(t *testing.T) {
 // part after the action's `@` is masked by its form; an action with no
 // password, and an address with an @ elsewhere, are as they were.
 func TestSquidclientPasswordIsMaskedByForm(t *testing.T) {
-	for in, want := range map[string]string{
+	maskedByForm(t, map[string]string{
 		"squidclient -h 127.0.0.1 -p 13128 mgr:info@s3cretPW": "squidclient -h 127.0.0.1 -p 13128 mgr:info@***",
 		"squidclient cache_object://127.0.0.1/5min@p@ss":      "squidclient cache_object://127.0.0.1/5min@***",
 		"squidclient -p 3128 mgr:info":                        "squidclient -p 3128 mgr:info",
 		"ssh ops@proxy1 squidclient mgr:utilization":          "ssh ops@proxy1 squidclient mgr:utilization",
 		"[\"squidclient\",\"mgr:menu@hunter22\"]":             "[\"squidclient\",\"mgr:menu@***\"]",
-	} {
-		got := ByForm(in)
-		if got != want {
-			t.Errorf("ByForm(%q) = %q, want %q", in, got, want)
-		}
-		if again := ByForm(got); again != got {
-			t.Errorf("ByForm is not idempotent over %q: %q", got, again)
-		}
-		if b := string(byForm([]byte(in))); b != want {
-			t.Errorf("byForm(%q) = %q, want %q", in, b, want)
-		}
-	}
+	})
 }

@@ -12,7 +12,7 @@ import "testing"
 // my.cnf, any INI file), and MONITOR's password field; the rest of the
 // line is kept, and an empty value is left as it is.
 func TestNUTPasswordsAreMaskedByForm(t *testing.T) {
-	for in, want := range map[string]string{
+	maskedByForm(t, map[string]string{
 		"[admin]\n  password = s3cretpw\n  actions = SET\n":              "[admin]\n  password = ***\n  actions = SET\n",
 		"[client]\npassword = hunter2pw\nuser = root\n":                  "[client]\npassword = ***\nuser = root\n",
 		"\tpassword\t=\t\"pass word\"\r\n":                               "\tpassword\t=\t***\r\n",
@@ -23,16 +23,5 @@ func TestNUTPasswordsAreMaskedByForm(t *testing.T) {
 		"MONITOR ups@localhost 1 upsmon s3cretmonpw master # old name\n": "MONITOR ups@localhost 1 upsmon *** master # old name\n",
 		"MINSUPPLIES 1\nSHUTDOWNCMD \"/sbin/shutdown -h +0\"\n":          "MINSUPPLIES 1\nSHUTDOWNCMD \"/sbin/shutdown -h +0\"\n",
 		"the MONITOR line names the UPS\n":                               "the MONITOR line names the UPS\n",
-	} {
-		got := ByForm(in)
-		if got != want {
-			t.Errorf("ByForm(%q) = %q, want %q", in, got, want)
-		}
-		if again := ByForm(got); again != got {
-			t.Errorf("ByForm is not idempotent over %q: %q", got, again)
-		}
-		if b := string(byForm([]byte(in))); b != want {
-			t.Errorf("byForm(%q) = %q, want %q", in, b, want)
-		}
-	}
+	})
 }

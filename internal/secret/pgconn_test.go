@@ -14,7 +14,7 @@ import "testing"
 // string and the verifier's scheme are kept, and an empty password as
 // it is.
 func TestPostgresPasswordsAreMaskedByForm(t *testing.T) {
-	for in, want := range map[string]string{
+	maskedByForm(t, map[string]string{
 		"user=replicator password='R3pl-s3cret' channel_binding=prefer host=127.0.0.1 port=15432\n": "user=replicator password=*** channel_binding=prefer host=127.0.0.1 port=15432\n",
 		"primary_conninfo = 'user=replicator password=''R3pl-s3cret'' host=127.0.0.1 port=15432'\n": "primary_conninfo = 'user=replicator password=*** host=127.0.0.1 port=15432'\n",
 		"shop = host=10.0.0.5 port=5432 dbname=shop user=app password=appPassw0rd\n":                "shop = host=10.0.0.5 port=5432 dbname=shop user=app password=***\n",
@@ -27,18 +27,7 @@ func TestPostgresPasswordsAreMaskedByForm(t *testing.T) {
 		"old|md5a3556571e93b0d20722ba62be61e8c2d\n":                                                                                                       "old|md5***\n",
 		"FATAL:  password authentication failed for user \"monitor\"\n":                                                                                   "FATAL:  password authentication failed for user \"monitor\"\n",
 		"passwordless=true host=db": "passwordless=true host=db",
-	} {
-		got := ByForm(in)
-		if got != want {
-			t.Errorf("ByForm(%q) = %q, want %q", in, got, want)
-		}
-		if again := ByForm(got); again != got {
-			t.Errorf("ByForm is not idempotent over %q: %q", got, again)
-		}
-		if b := string(byForm([]byte(in))); b != want {
-			t.Errorf("byForm(%q) = %q, want %q", in, b, want)
-		}
-	}
+	})
 }
 
 // TestPgBouncerUserlistPasswordsAreMaskedByForm: a chart auditing which
@@ -49,7 +38,7 @@ func TestPostgresPasswordsAreMaskedByForm(t *testing.T) {
 // scheme kept (PostgresPasswords), so the audit still tells them apart:
 // `***` is plain text, `SCRAM-SHA-256$***` a SCRAM secret.
 func TestPgBouncerUserlistPasswordsAreMaskedByForm(t *testing.T) {
-	for in, want := range map[string]string{
+	maskedByForm(t, map[string]string{
 		"\"pgbadmin\" \"B0unce-s3cret\"\n\"postgres\" \"Pr1m4ry-s3cret\"\n": "\"pgbadmin\" \"***\"\n\"postgres\" \"***\"\n",
 		"\"app\" \"SCRAM-SHA-256$4096:c2FsdA==$c3RvcmVk:c2VydmVy\"\n":       "\"app\" \"SCRAM-SHA-256$***\"\n",
 		"\"old\" \"md5a3556571e93b0d20722ba62be61e8c2d\"\r\n":               "\"old\" \"md5***\"\r\n",
@@ -57,16 +46,5 @@ func TestPgBouncerUserlistPasswordsAreMaskedByForm(t *testing.T) {
 		"\"weird \"\"quoted\"\" user\" \"pa\"\"ss word\"\n": "\"weird \"\"quoted\"\" user\" \"***\"\n",
 		";; a comment \"a\" \"bbbbbbbb\"\n":                 ";; a comment \"a\" \"bbbbbbbb\"\n",
 		"say \"hello\" \"world\"\n":                         "say \"hello\" \"world\"\n",
-	} {
-		got := ByForm(in)
-		if got != want {
-			t.Errorf("ByForm(%q) = %q, want %q", in, got, want)
-		}
-		if again := ByForm(got); again != got {
-			t.Errorf("ByForm is not idempotent over %q: %q", got, again)
-		}
-		if b := string(byForm([]byte(in))); b != want {
-			t.Errorf("byForm(%q) = %q, want %q", in, b, want)
-		}
-	}
+	})
 }
