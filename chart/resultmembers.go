@@ -25,11 +25,13 @@ var ReadResultMembers = []string{"path", "exists", "content", "withheld", "parse
 // (found by misspelling one member at a time in the wave charts:
 // TestResultMemberNoStageWritesIsRefused). A key some other stage, an
 // input or a var writes too is not judged: its shape is not the
-// loader's to know.
+// loader's to know. An exec or read: result holds no reserved af_ member
+// either: a declared absence or ledger stands inside its stdout or
+// content, where this check does not look.
 func (c compiled) checkResultMembers(d *defs, src string) {
 	for _, m := range c.x.MemberReads() {
 		kind, members := d.resultShape(m.Root)
-		if members == nil || strings.HasPrefix(m.Member, reservedPrefix) || slices.Contains(members, m.Member) {
+		if members == nil || slices.Contains(members, m.Member) {
 			continue
 		}
 		pos := c.l.exprPos(c.e, &rules.CompileError{Line: m.Line, Column: m.Column})
@@ -37,11 +39,6 @@ func (c compiled) checkResultMembers(d *defs, src string) {
 			c.what, src, m.Root, m.Member, m.Root, kind, m.Member, nearest(m.Member, members), strings.Join(members, ", "))
 	}
 }
-
-// reservedPrefix begins the reserved keys of a declared absence or
-// ledger (honesty.md §2), which a chart reads to ask whether there is
-// one: never a typo.
-const reservedPrefix = "af_"
 
 // resultShape is what writes key when only exec stages, or only read:
 // stages over one path, do, with the members such a result can hold;

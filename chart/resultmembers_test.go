@@ -9,8 +9,8 @@ import "testing"
 // `st.stdut?.status` no status, each Consistent (found by misspelling one
 // member at a time in the wave charts). A member such a result never
 // holds is a load error at the expression naming the members it can
-// hold; the reserved af_ members, and a key another kind of stage writes
-// too, load as before.
+// hold (the reserved af_ members too, which stand inside stdout); a key
+// another kind of stage writes too loads as before.
 func TestResultMemberNoStageWritesIsRefused(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -24,7 +24,8 @@ func TestResultMemberNoStageWritesIsRefused(t *testing.T) {
 		{"read, under ??", `'first(lines.conten ?? [])'`, `reads lines.conten, but lines is a read: stage's result, which never holds conten; did you mean "content"? (its members: path, exists, content, withheld, parseError, parseProblems)`},
 		{"into", `'out.exitCod'`, `reads out.exitCod, but out is an exec stage's result`},
 		{"every member", `'[st.stdout, st.stderr, st.exitCode, st.ok, st.timedOut, st.durationMs, st.signal, st.status, st.bits, st.error, st.withheld, st.parseError, st.parseProblems, lines.path, lines.exists, lines.content, lines.withheld, lines.parseError, lines.parseProblems]'`, ""},
-		{"reserved", `'st.af_absent ?? false'`, ""},
+		{"a reserved member, which stands inside stdout", `'st.af_absent ?? false'`, `reads st.af_absent, but st is an exec stage's result, which never holds af_absent`},
+		{"the reserved member inside stdout", `'st.stdout.af_absent ?? false'`, ""},
 		{"the stdout's own members", `'st.stdout.stdot ?? 1'`, ""},
 		{"a key a set: stage writes too", `'both.whatever ?? 1'`, ""},
 		{"a glob's list", `'len(many)'`, ""},

@@ -1601,13 +1601,10 @@ func (c *collector) namedReads(base ast.Node, chain []*ast.MemberNode, k int) {
 		// reduce's #acc: an object the chart made, judged as a call's
 		// result is (faillock's entries, #acc.usr, gave rows no user)
 	}
-	if c.guard > 0 {
-		return
+	if c.guard > 0 || slices.ContainsFunc(chain, func(m *ast.MemberNode) bool { return m.Optional }) {
+		return // as a scope key's path with a ?. in it is guarded whole
 	}
 	for j, m := range chain {
-		if m.Optional {
-			return
-		}
 		name, isName := m.Property.(*ast.StringNode)
 		if j < from || m.Method || !isName || strings.HasPrefix(name.Value, reservedPrefix) {
 			continue
@@ -1729,11 +1726,14 @@ func (c *collector) itemRead(chain []*ast.MemberNode) {
 		path = append(path, name)
 		break
 	}
+	if len(path) == 0 {
+		return
+	}
 	if _, named := path[len(path)-1].(string); !named {
 		return // indexes alone: no member
 	}
 	b := c.builtins[c.pred]
-	if len(path) == 0 || slices.ContainsFunc(b.items, func(q []any) bool { return slices.Equal(q, path) }) {
+	if slices.ContainsFunc(b.items, func(q []any) bool { return slices.Equal(q, path) }) {
 		return
 	}
 	b.items = append(b.items, path)

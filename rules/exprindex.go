@@ -75,7 +75,7 @@ func judgedIndex(obj, key, note, text any) (any, error) {
 
 // judgedName is obj.name as expr reads it, noting in note (an
 // *indexNote) a member an object lacks where it has one a typo away
-// (suggest.Nearest), in absentMember's words; text is the read as
+// (nearMember), in absentMember's words; text is the read as
 // written (namedReads). A member with no near name is read as null, as
 // an item's is: such an object is often one the chart made, a regex
 // row whose optional group did not take part (`.never` of lastlog's

@@ -35,8 +35,8 @@ const itemsFunc = "\x00items"
 // itemsFuncs is the function patchMember calls, as Compile's expr option.
 func itemsFuncs() []expr.Option {
 	return []expr.Option{expr.Function(itemsFunc, func(p ...any) (any, error) {
-		json, _ := p[4].(bool)
-		list, err := judgedItems(p[0], p[1], p[2], json)
+		jsonList, _ := p[4].(bool)
+		list, err := judgedItems(p[0], p[1], p[2], jsonList)
 		if err != nil {
 			return nil, err
 		}
@@ -143,7 +143,7 @@ func membersOf(m map[string]any) []string {
 // varnish's backends all read admin-healthy, Consistent
 // (TestPredicateMemberPastAnIndexIsJudged). Where an item is no list,
 // or an index is past its end, the path is expr's own to read.
-func judgedItems(list, paths, text any, json bool) (any, error) {
+func judgedItems(list, paths, text any, jsonList bool) (any, error) {
 	items, ok := list.([]any)
 	ps, _ := paths.([]any)
 	if !ok || len(items) == 0 {
@@ -151,7 +151,7 @@ func judgedItems(list, paths, text any, json bool) (any, error) {
 	}
 	for _, p := range ps {
 		path, _ := p.([]any)
-		if err := judgedPath(items, path, text, json); err != nil {
+		if err := judgedPath(items, path, text, jsonList); err != nil {
 			return nil, err
 		}
 	}
@@ -159,7 +159,7 @@ func judgedItems(list, paths, text any, json bool) (any, error) {
 }
 
 // judgedPath is judgedItems' judgement of one path over items.
-func judgedPath(items, path []any, text any, json bool) error {
+func judgedPath(items, path []any, text any, jsonList bool) error {
 	if len(path) == 0 {
 		return nil
 	}
@@ -191,7 +191,7 @@ func judgedPath(items, path []any, text any, json bool) error {
 	case near != "":
 		return fmt.Errorf("%s: no item of the list has a member %q%s; did you mean %q? (their members: %s); if it may be absent from every item, write %s",
 			text, name, where, near, strings.Join(keys, ", "), guard)
-	case table && at == "" && !json:
+	case table && at == "" && !jsonList:
 		// a table's rows are the items themselves; a JSON member's
 		// list is no table (memberList)
 		return fmt.Errorf("%s: no item of the list has a member %q, and every item has the same members, as a table's rows have its columns (%s): %q is no column of it, and read as null it would judge every row alike; name a column the table has (another version of the tool may print other columns), or if it may be absent, write %s",

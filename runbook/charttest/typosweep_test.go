@@ -1,6 +1,7 @@
 package charttest
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -143,6 +145,13 @@ var (
 	memberAt = regexp.MustCompile(`[\w\])?]\.([A-Za-z_]\w{3,})|\[\s*"([A-Za-z_][\w.\-]{3,})"\s*\]`)
 	// keys whose values are text, not expressions
 	textKey = regexp.MustCompile(`(?:^|[\s{,])(label|description|name|help|title|remedy|why|note|command|shell|run|path|glob|url|pattern|regex|stderr|default|skip):`)
+	// a key of a flow map, after which an expression may stand again
+	anyKey = regexp.MustCompile(`\w:\s`)
+	// the rest of a path after a member (members, indexes), then a guard
+	guardAfter = regexp.MustCompile(`^(?:"\])?(?:\??\.\w+|\??\.?\[[^\]]*\])*\s*(\?\?|[!=]=\s*nil|\?\.)`)
+	// a nil test right after a closing parenthesis, or before a path
+	nilAfter  = regexp.MustCompile(`^[!=]=\s*nil`)
+	nilBefore = regexp.MustCompile(`nil\s*[!=]=\s*[\w.\[\]"?]*$`)
 )
 
 // memberSites are the members an expression of the chart reads, as far
@@ -178,7 +187,7 @@ func insideText(line string, i int) bool {
 	if loc := textKey.FindAllStringIndex(line[:i], -1); len(loc) > 0 {
 		// a text key before it, with no expression key after that
 		rest := line[loc[len(loc)-1][1]:i]
-		if !strings.ContainsAny(rest, "{}") && !regexp.MustCompile(`\w:\s`).MatchString(rest) {
+		if !strings.ContainsAny(rest, "{}") && !anyKey.MatchString(rest) {
 			return true
 		}
 	}
@@ -203,9 +212,7 @@ func guarded(line string, start, end int) bool {
 		return true
 	}
 	after := line[end:]
-	// the rest of the path it leads (members, indexes), then the guard
-	rest := regexp.MustCompile(`^(?:"\])?(?:\??\.\w+|\??\.?\[[^\]]*\])*\s*(\?\?|[!=]=\s*nil|\?\.)`)
-	if rest.MatchString(after) {
+	if guardAfter.MatchString(after) {
 		return true
 	}
 	// inside a (…) that ?? or a nil test follows, or a nil test before it
@@ -213,12 +220,12 @@ func guarded(line string, start, end int) bool {
 	if open >= 0 {
 		if closeAt := strings.Index(line[end:], ")"); closeAt >= 0 {
 			tail := strings.TrimSpace(line[end+closeAt+1:])
-			if strings.HasPrefix(tail, "??") || regexp.MustCompile(`^[!=]=\s*nil`).MatchString(tail) {
+			if strings.HasPrefix(tail, "??") || nilAfter.MatchString(tail) {
 				return true
 			}
 		}
 	}
-	return regexp.MustCompile(`nil\s*[!=]=\s*[\w.\[\]"?]*$`).MatchString(line[:start])
+	return nilBefore.MatchString(line[:start])
 }
 
 // nestedItemMember says whether the member at start is read from an
@@ -236,28 +243,16 @@ func nestedItemMember(line string, start int) bool {
 	return strings.Count(chain, ".") > 1 || strings.Contains(chain, "[")
 }
 
-// pick is at most n of sites, chosen by a hash of file and place.
+// pick is at most n of sites, those first by a hash of file and place.
 func pick(file string, sites []site, n int) []site {
-	if len(sites) <= n {
-		return sites
-	}
 	h := func(s site) uint32 {
 		f := fnv.New32a()
-		fmt.Fprintf(f, "%s:%d:%s", filepath.ToSlash(relTo(file)), s.at, s.name)
+		fmt.Fprintf(f, "%s:%d:%s", relTo(file), s.at, s.name)
 		return f.Sum32()
 	}
-	out := append([]site(nil), sites...)
-	for i := range out { // order by hash: a selection sort, n small
-		for j := i + 1; j < len(out); j++ {
-			if h(out[j]) < h(out[i]) {
-				out[i], out[j] = out[j], out[i]
-			}
-		}
-		if i == n-1 {
-			break
-		}
-	}
-	return out[:n]
+	out := slices.Clone(sites)
+	slices.SortFunc(out, func(a, b site) int { return cmp.Compare(h(a), h(b)) })
+	return out[:min(n, len(out))]
 }
 
 // misspell drops the letter in the middle of name: ups.status → ups.staus.
@@ -270,7 +265,7 @@ func misspell(name string) string {
 }
 
 // copyDir copies the folder of a test file (its chart, stubs' files,
-// fixtures) to a new folder, one level of subfolders deep.
+// fixtures, and any folder below) to a new folder.
 func copyDir(t *testing.T, from string) string {
 	t.Helper()
 	to := t.TempDir()
