@@ -413,7 +413,7 @@ stages:
   - id: s
     exec:
 `
-	const how = `curl reads no secret from its environment: give it its options on standard input, -K - (--config -), one a line, the secret's among them: user = "NAME:PASSWORD" for -u, header = "Authorization: Bearer TOKEN" for -H (a " or \ in a value written \" and \\)`
+	const how = `curl reads no secret from its environment: give it its options on standard input, -K - (--config -), one a line, the secret's among them: user = "NAME:PASSWORD" for -u, header = "Authorization: Bearer <TOKEN>" for -H (a " or \ in a value written \" and \\)`
 	loadErr(t, "command", head+`      command: [curl, -sf, -u, "monitor:${password}", "http://127.0.0.1:15672/api/queues"]
 `, how+`: [curl, …, -K, -, …] with stdin: 'user = "NAME:' + password + '"' (or 'header = "Authorization: Bearer ' + password + '"')`)
 	loadErr(t, "shell", head+`      envFrom: {PW: password}
@@ -437,7 +437,7 @@ stages:
   - id: s
     exec:
 `
-	const how = `squidclient takes the cache manager's password in its argv alone (-w PASSWORD, or mgr:ACTION@PASSWORD), from no environment variable and not from its standard input: ask the cache manager over HTTP with curl, which Squid 3.2 and later serve at /squid-internal-mgr/ACTION, its password on curl's standard input, -K - (--config -), as the line user = ":PASSWORD"`
+	const how = `squidclient takes the cache manager's password in its argv alone (-w PASSWORD, or mgr:ACTION@ and the password after it), from no environment variable and not from its standard input: ask the cache manager over HTTP with curl, which Squid 3.2 and later serve at /squid-internal-mgr/ACTION, its password on curl's standard input, -K - (--config -), as the line user = ":PASSWORD"`
 	loadErr(t, "command", head+`      command: [squidclient, -h, 127.0.0.1, -p, "3128", "mgr:info@${password}"]
 `, how)
 	loadErr(t, "shell", head+`      envFrom: {PW: password}

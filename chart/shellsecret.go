@@ -122,14 +122,14 @@ func passwordFromFile(prog string) (fileAdvice, bool) {
 	case base == "curl":
 		return fileAdvice{
 			prog:    base,
-			how:     `curl reads no secret from its environment: give it its options on standard input, -K - (--config -), one a line, the secret's among them: user = "NAME:PASSWORD" for -u, header = "Authorization: Bearer TOKEN" for -H (a " or \ in a value written \" and \\)`,
+			how:     `curl reads no secret from its environment: give it its options on standard input, -K - (--config -), one a line, the secret's among them: user = "NAME:PASSWORD" for -u, header = "Authorization: Bearer <TOKEN>" for -H (a " or \ in a value written \" and \\)`,
 			shell:   `printf 'user = "%%s"\n' "NAME:$%[1]s" | %[2]s -K - …`,
 			command: `[%[1]s, …, -K, -, …] with stdin: 'user = "NAME:' + %[2]s + '"' (or 'header = "Authorization: Bearer ' + %[2]s + '"')`,
 		}, true
 	case base == "squidclient":
 		return fileAdvice{
 			prog:    base,
-			how:     "squidclient takes the cache manager's password in its argv alone (-w PASSWORD, or mgr:ACTION@PASSWORD), from no environment variable and not from its standard input: ask the cache manager over HTTP with curl, which Squid 3.2 and later serve at /squid-internal-mgr/ACTION, its password on curl's standard input, -K - (--config -), as the line user = \":PASSWORD\" (a \" or \\ in it written \\\" and \\\\)",
+			how:     "squidclient takes the cache manager's password in its argv alone (-w PASSWORD, or mgr:ACTION@ and the password after it), from no environment variable and not from its standard input: ask the cache manager over HTTP with curl, which Squid 3.2 and later serve at /squid-internal-mgr/ACTION, its password on curl's standard input, -K - (--config -), as the line user = \":PASSWORD\" (a \" or \\ in it written \\\" and \\\\)",
 			shell:   `printf 'user = ":%%s"\n' "$%[1]s" | curl -sf -K - http://HOST:PORT/squid-internal-mgr/info`,
 			command: `[curl, -sf, -K, -, "http://HOST:PORT/squid-internal-mgr/info"] with stdin: 'user = ":' + %[2]s + '"'`,
 		}, true

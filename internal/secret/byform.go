@@ -60,6 +60,11 @@ var passwordHash = regexp.MustCompile(`\$(?:` +
 // SHA-1), no longer run of them after.
 var mysqlHash = regexp.MustCompile(`\*[0-9A-F]{40}\b`)
 
+// erlangCookieHash is the Erlang cookie's hash as RabbitMQ's CLI tools
+// print it when they reach no node (`Erlang cookie hash:` and the base64
+// of an unsalted MD5): its group is what is kept.
+var erlangCookieHash = regexp.MustCompile(`(Erlang cookie hash:\s*)[A-Za-z0-9+/]{22}==`)
+
 // PasswordHashes is t with every password hash in it masked but for its
 // scheme: `root:$6$Qx…$9f…:19700:0:99999:7:::` is `root:$6$***:19700:…`.
 // A hash is no password, but one read is a password guessed offline: an
@@ -74,13 +79,22 @@ var mysqlHash = regexp.MustCompile(`\*[0-9A-F]{40}\b`)
 // the accounts with no password read mysql.user's authentication_string,
 // and every account's hash stood in the record
 // (TestMySQLPasswordHashesAreMaskedByForm); the empty string such a
-// chart asks about is as it was.
+// chart asks about is as it was. So is the Erlang cookie's hash in
+// rabbitmqctl's reply when it reaches no node: the cookie lets whoever
+// holds it run any code on every node of the cluster, and a hand-set one
+// is guessed from its MD5 offline; a chart asking whether a node is
+// reached kept it in the record's stderr (TestErlangCookieHashIsMaskedByForm,
+// wave-mq's design question).
 //
 //	root:$6$rounds=5000$abc$Fh…(86)…:19700::   root:$6$***:19700::
 //	web:$2b$12$R9h…(53)…                      web:$2b$***
 //	repl	*3FEBEA1F…(40 hex digits)           repl	****
+//	Erlang cookie hash: 9Yb…(22)…==          Erlang cookie hash: ***
 //	echo $1$HOME/.config                      as it is
 func PasswordHashes(t string) string {
+	if strings.Contains(t, "cookie hash") {
+		t = erlangCookieHash.ReplaceAllString(t, "${1}"+Masked)
+	}
 	if strings.Contains(t, "*") {
 		t = mysqlHash.ReplaceAllString(t, "*"+Masked)
 	}
