@@ -52,5 +52,5 @@ func (e *ExecSpec) SambaPasswordInArgv() string {
 	if !given && (e.Shell == "" || !sambaPasswordInShell.MatchString(e.Shell)) {
 		return ""
 	}
-	return "it gives a Samba client the password in its argv (-U user%password, --password), where ps shows it to every user of the host and the record keeps it as the run rendered it; give -U the user alone and the password as envFrom: {PASSWD: password} from a secret: true input (smbclient reads it there, and the run masks it), or an authentication file (-A FILE, mode 600: username = …, password = …)"
+	return "it gives a Samba client the password in its argv (-U user%password, --password), where ps shows it to every user of the host and the record keeps it as the run rendered it; give -U the user alone and the password as envFrom: {PASSWD: password} from a secret: true input (smbclient reads it there, and the run masks it), or an authentication file (-A FILE, mode 600, its lines giving the username and the password)"
 }
