@@ -119,6 +119,9 @@ func (l *loader) exec(e entry, s *StageSpec) *ExecSpec {
 		if p, ok := l.parseSpec(pe, sid, "exec parse"); ok {
 			x.Parse = p
 			x.ParseGiven = true
+			if msg := x.headerlessTable(); msg != "" {
+				l.errf(pe.valPos, sid, "%s", msg)
+			}
 		}
 	}
 	if ie, ok := m.get("into"); ok {
