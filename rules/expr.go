@@ -81,6 +81,9 @@ type Expr struct {
 	// members are the member paths read without a guard (?., ??, a
 	// comparison with nil): a rule reading one its object lacks errs.
 	members []exprPath
+	// guardedMembers are the member paths read under a guard, which are
+	// judged for a member read in another case alone (caseTypo).
+	guardedMembers []exprPath
 	// gated is set when each evaluation marks the members it read
 	// (patchSeen) and only those are judged; always marks those judged
 	// whether read or not (read through $env).
@@ -215,7 +218,13 @@ func Compile(src string, opts ...Option) (e *Expr, err error) {
 	var always uint64
 	seen := map[int]seenAt{}
 	memberAt := map[string]int{}
+	var guardedMembers []exprPath
+	guardedAt := map[string]bool{}
 	for _, r := range c.refs {
+		if r.guarded && len(r.segs) >= 2 && !guardedAt[r.text] {
+			guardedAt[r.text] = true
+			guardedMembers = append(guardedMembers, exprPath{text: r.text, segs: r.segs, texts: r.texts})
+		}
 		if r.guarded || len(r.segs) < 2 {
 			continue
 		}
@@ -244,7 +253,7 @@ func Compile(src string, opts ...Option) (e *Expr, err error) {
 		return nil, ce
 	}
 
-	e = &Expr{src: src, program: program, budget: o.memoryBudget, maxValue: o.maxValue, wholeEnv: c.wholeEnv, texts: adds.patched, clock: c.clock, local: c.local, indexes: len(c.indexes) > 0, vacuous: vac.patched, extreme: ext.patched, shared: sharesConstants(program), compares: c.compares, members: members, gated: gated, always: always}
+	e = &Expr{src: src, program: program, budget: o.memoryBudget, maxValue: o.maxValue, wholeEnv: c.wholeEnv, texts: adds.patched, clock: c.clock, local: c.local, indexes: len(c.indexes) > 0, vacuous: vac.patched, extreme: ext.patched, shared: sharesConstants(program), compares: c.compares, members: members, guardedMembers: guardedMembers, gated: gated, always: always}
 	seenPath := map[string]bool{}
 	seenRoot := map[string]bool{}
 	seenIdent := map[string]bool{}
@@ -455,6 +464,16 @@ func (e *Expr) value(env Env) (result any, inputs []Input, absent string, typo b
 			}
 		}
 	}
+	if !typo {
+		for _, p := range e.guardedMembers {
+			if v, ok := vars[p.segs[0]]; ok {
+				if msg := caseTypo(v, p); msg != "" {
+					absent, typo = msg, true
+					break
+				}
+			}
+		}
+	}
 	if missed != nil && absent == "" {
 		absent, typo = missed.msg, missed.near
 	}
@@ -533,6 +552,47 @@ func absentMember(v any, p exprPath) (msg string, near bool) {
 		}
 	}
 	return "", false
+}
+
+// caseGuardWords end the error for a guarded read of a member its
+// object holds in another case alone, over a scope key's path (caseTypo)
+// and an item's (judgedPath).
+const caseGuardWords = "; a guard (?., ??, == nil) allows a member to be absent, and this one is there in another case, which the guard read as absent"
+
+// caseTypo says that a guarded read of p (`l.operState ?? ""`,
+// `l?.operState`, `l.operState == nil`) reads a member its object holds
+// in another case alone ("" when it does not): a typo, never a field left
+// out, since no JSON writer leaves a member out under one case and writes
+// it under another (memberInOtherCase). The guard read it as absent: ip's
+// eth0, DOWN, was `up`, Consistent, under `(l.operState ?? "") ==
+// "DOWN"` (TestGuardedMemberInAnotherCaseIsATypo). A member absent with
+// no such twin is the absence the guard allows, and is not judged.
+func caseTypo(v any, p exprPath) string {
+	for i, seg := range p.segs[1:] {
+		switch x := v.(type) {
+		case map[string]any:
+			next, ok := x[seg]
+			if ok {
+				v = next
+				continue
+			}
+			keys := slices.Collect(maps.Keys(x))
+			if !memberInOtherCase(seg, keys) {
+				return ""
+			}
+			msg, _ := absentText(p, i+1, keys)
+			return msg + caseGuardWords
+		case []any:
+			n, ok := index(seg, len(x))
+			if !ok {
+				return ""
+			}
+			v = x[n]
+		default:
+			return ""
+		}
+	}
+	return ""
 }
 
 // absentText says that the object at p's step at lacks its member, with
@@ -1539,8 +1599,8 @@ func (c *collector) member(m *ast.MemberNode) {
 			c.refs = append(c.refs, ref{pos: id.Location().From,
 				text: pathText(texts, id.Value), segs: append([]string{id.Value}, segs...), texts: texts, guarded: guarded})
 		}
-	} else if ptr, ok := base.(*ast.PointerNode); ok && ptr.Name == "" && len(segs) > 0 && c.pred >= 0 && c.guard == 0 && !chain[0].Optional {
-		c.itemRead(chain[:k])
+	} else if ptr, ok := base.(*ast.PointerNode); ok && ptr.Name == "" && len(segs) > 0 && c.pred >= 0 {
+		c.itemRead(chain[:k], c.guard > 0)
 	} else {
 		c.walk(base)
 	}
@@ -1703,18 +1763,18 @@ func (c *collector) builtinRead() string {
 // itemRead records the member the predicate being walked reads from its
 // item, once: its first member (`.name` of `.name.first`), after the
 // indexes that lead to it (`#[1].health`: the pair's value, as toPairs
-// gives it), as a path; none when a step up to it is written to allow
-// absence (`#[1]?.health`). A member of a member is not judged: a JSON
+// gives it), as a path. A read written to allow absence (guarded: inside
+// ?? or a nil test, or `#[1]?.health`, a ?. up to it) is recorded after
+// a nil step, and judged for a member in another case alone (judgedPath,
+// caseTypo). A member of a member is not judged: a JSON
 // writer that leaves a zero value out leaves nested fields out of every
 // item alike (Kubernetes' status.unavailableReplicas beside
 // availableReplicas, when every replica is up). The reserved af_ members
 // are never judged.
-func (c *collector) itemRead(chain []*ast.MemberNode) {
+func (c *collector) itemRead(chain []*ast.MemberNode, guarded bool) {
 	var path []any
 	for _, m := range chain {
-		if m.Optional {
-			return
-		}
+		guarded = guarded || m.Optional
 		if k, isIndex := m.Property.(*ast.IntegerNode); isIndex {
 			path = append(path, k.Value)
 			continue
@@ -1731,6 +1791,9 @@ func (c *collector) itemRead(chain []*ast.MemberNode) {
 	}
 	if _, named := path[len(path)-1].(string); !named {
 		return // indexes alone: no member
+	}
+	if guarded {
+		path = append([]any{nil}, path...)
 	}
 	b := c.builtins[c.pred]
 	if slices.ContainsFunc(b.items, func(q []any) bool { return slices.Equal(q, path) }) {

@@ -160,6 +160,10 @@ func judgedItems(list, paths, text any, jsonList bool) (any, error) {
 
 // judgedPath is judgedItems' judgement of one path over items.
 func judgedPath(items, path []any, text any, jsonList bool) error {
+	caseOnly := len(path) > 0 && path[0] == nil // a guarded read (itemRead)
+	if caseOnly {
+		path = path[1:]
+	}
 	if len(path) == 0 {
 		return nil
 	}
@@ -184,6 +188,12 @@ func judgedPath(items, path []any, text any, jsonList bool) error {
 		guard = "#" + at + "?." + name + " or (#" + at + "." + name + " ?? a default)"
 	}
 	switch {
+	case caseOnly && near != "" && strings.EqualFold(near, name):
+		// the guard allows absence, not another case (caseTypo)
+		return fmt.Errorf("%s: no item of the list has a member %q%s; did you mean %q? (their members: %s)%s",
+			text, name, where, near, strings.Join(keys, ", "), caseGuardWords)
+	case caseOnly:
+		return nil
 	case near != "" && strings.EqualFold(near, name):
 		// no escape for a misspelling (memberInOtherCase)
 		return fmt.Errorf("%s: no item of the list has a member %q%s; did you mean %q? (their members: %s)",
@@ -282,10 +292,13 @@ func (p patchMember) Visit(node *ast.Node) {
 	for i, path := range paths {
 		steps := make([]ast.Node, len(path))
 		for j, step := range path {
-			if k, isIndex := step.(int); isIndex {
-				steps[j] = &ast.IntegerNode{Value: k}
-			} else {
-				steps[j] = &ast.StringNode{Value: step.(string)}
+			switch step := step.(type) {
+			case int:
+				steps[j] = &ast.IntegerNode{Value: step}
+			case string:
+				steps[j] = &ast.StringNode{Value: step}
+			default: // a guarded read's mark (itemRead)
+				steps[j] = &ast.NilNode{}
 			}
 		}
 		list[i] = &ast.ArrayNode{Nodes: steps}
