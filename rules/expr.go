@@ -201,7 +201,7 @@ func Compile(src string, opts ...Option) (e *Expr, err error) {
 	copts = append(append(copts, lastFuncs()...), expr.Patch(patchLast{}))
 	if len(c.indexes) > 0 {
 		// first: the member reads it wraps are operands of the others
-		copts = append([]expr.Option{indexFuncs(), expr.Patch(patchIndex{c.indexes})}, copts...)
+		copts = append([]expr.Option{indexFuncs(), expr.Patch(patchIndex{c.indexes, c.guardedNames})}, copts...)
 	}
 	// before all: it names all()'s list as the author wrote it
 	vac := &patchVacuous{}
@@ -1359,6 +1359,10 @@ type collector struct {
 	// computed at run time (`sys.stdout[w.key]`), by the position of
 	// their "[", each as written (patchIndex).
 	indexes map[int]string
+	// guardedNames are the reads of indexes by name written to allow
+	// absence (namedReads), by the same position: judged for a member in
+	// another case alone.
+	guardedNames map[int]bool
 	// builtins are the builtin calls, by their position in the source:
 	// each as written, for the errors of the patches that rewrite it, and
 	// the members its predicate reads from its item (patchSort,
@@ -1661,12 +1665,17 @@ func (c *collector) namedReads(base ast.Node, chain []*ast.MemberNode, k int) {
 		// reduce's #acc: an object the chart made, judged as a call's
 		// result is (faillock's entries, #acc.usr, gave rows no user)
 	}
-	if c.guard > 0 || slices.ContainsFunc(chain, func(m *ast.MemberNode) bool { return m.Optional }) {
-		return // as a scope key's path with a ?. in it is guarded whole
-	}
+	// as a scope key's path with a ?. in it is guarded whole; a guarded
+	// read is judged for a member in another case alone (caseTypo)
+	guarded := c.guard > 0 || slices.ContainsFunc(chain, func(m *ast.MemberNode) bool { return m.Optional })
 	for j, m := range chain {
 		name, isName := m.Property.(*ast.StringNode)
 		if j < from || m.Method || !isName || strings.HasPrefix(name.Value, reservedPrefix) {
+			continue
+		}
+		if m.Optional && j < len(chain)-1 {
+			// patched into a call, a ?. would no longer end the chain
+			// over null: the members after it would be read from null
 			continue
 		}
 		if c.indexes == nil {
@@ -1674,6 +1683,12 @@ func (c *collector) namedReads(base ast.Node, chain []*ast.MemberNode, k int) {
 		}
 		_, text, _ := constProperty(name)
 		c.indexes[m.Location().From] = m.Node.String() + text
+		if guarded {
+			if c.guardedNames == nil {
+				c.guardedNames = map[int]bool{}
+			}
+			c.guardedNames[m.Location().From] = true
+		}
 	}
 }
 

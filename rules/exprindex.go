@@ -40,6 +40,9 @@ type indexNote struct {
 // indexFuncs is the function patchIndex calls, as Compile's expr option.
 func indexFuncs() expr.Option {
 	return expr.Function(indexFunc, func(p ...any) (any, error) {
+		if how, _ := p[5].(int); how > 0 {
+			return guardedName(p[0], p[1], p[2], p[3], how == 2)
+		}
 		if named, _ := p[4].(bool); named {
 			return judgedName(p[0], p[1], p[2], p[3])
 		}
@@ -103,6 +106,34 @@ func judgedName(obj, name, note, text any) (any, error) {
 	return nil, nil
 }
 
+// guardedName is obj.name as expr reads it under a guard (`first(…)?.value
+// ?? ""`, `byTarget[t]?.fstype`): a member the object lacks is null, as
+// the guard allows, but one it holds in another case alone is noted in
+// note as a typo (caseTypo's judgement); optional is the read's own ?.,
+// which reads null from null.
+func guardedName(obj, name, note, text any, optional bool) (any, error) {
+	if obj == nil && optional {
+		return nil, nil
+	}
+	m, isMap := obj.(map[string]any)
+	k, _ := name.(string)
+	if !isMap {
+		return runtime.Fetch(obj, name), nil
+	}
+	v, has := m[k]
+	if has {
+		return v, nil
+	}
+	keys := slices.Collect(maps.Keys(m))
+	if n, ok := note.(*indexNote); ok && n.msg == "" && memberInOtherCase(k, keys) {
+		written, _ := text.(string)
+		owner := strings.TrimSuffix(written, "."+k)
+		msg, _ := memberWords(owner, k, keys)
+		n.msg, n.near = msg+caseGuardWords, true
+	}
+	return nil, nil
+}
+
 // textOfIndex splits a read written `owner[key]` into owner and key.
 func textOfIndex(s string) ([2]string, bool) {
 	depth := 0
@@ -123,20 +154,33 @@ func textOfIndex(s string) ([2]string, bool) {
 // patchIndex rewrites each read the collector found by a computed key
 // (collector.indexes, by the position of its "[") into a call of
 // judgedIndex.
-type patchIndex struct{ at map[int]string }
+type patchIndex struct {
+	at      map[int]string
+	guarded map[int]bool
+}
 
 func (p patchIndex) Visit(node *ast.Node) {
 	n, ok := (*node).(*ast.MemberNode)
-	if !ok || n.Method || n.Optional {
+	if !ok || n.Method {
 		return
 	}
 	text, ok := p.at[n.Location().From]
-	if !ok {
+	guarded := p.guarded[n.Location().From]
+	if !ok || n.Optional && !guarded {
 		return
 	}
 	_, named := n.Property.(*ast.StringNode)
+	// how: 0 judged, 1 guarded (judged for another case alone), 2 that
+	// and a ?. of its own, which reads null from null
+	how := 0
+	switch {
+	case guarded && n.Optional:
+		how = 2
+	case guarded:
+		how = 1
+	}
 	ast.Patch(node, &ast.CallNode{
 		Callee:    &ast.IdentifierNode{Value: indexFunc},
-		Arguments: []ast.Node{n.Node, n.Property, &ast.IdentifierNode{Value: indexKey}, &ast.StringNode{Value: text}, &ast.BoolNode{Value: named}},
+		Arguments: []ast.Node{n.Node, n.Property, &ast.IdentifierNode{Value: indexKey}, &ast.StringNode{Value: text}, &ast.BoolNode{Value: named}, &ast.IntegerNode{Value: how}},
 	})
 }

@@ -293,8 +293,11 @@ func TestPredicateOverJSONObjectsIsNoTable(t *testing.T) {
 // not down, and eth0, DOWN, was `up`, Consistent. A guard allows a
 // member to be absent; one its object holds in another case is a typo
 // (no JSON writer leaves a member out under one case and writes it
-// under another), under ??, ?. and a nil test, over a scope key's path
-// and an item's in a builtin's predicate. A member absent in every case
+// under another), under ??, ?. and a nil test, over a scope key's path,
+// an item's in a builtin's predicate, a call's result and what a
+// computed key found (`last(filter(…))?.Value ?? ""` read no coredump
+// setting, and the CIS check said fail, Consistent, of a host set as it
+// asks). A member absent in every case
 // is the absence the guard allows, as before.
 func TestGuardedMemberInAnotherCaseIsATypo(t *testing.T) {
 	t.Parallel()
@@ -302,8 +305,10 @@ func TestGuardedMemberInAnotherCaseIsATypo(t *testing.T) {
 		return map[string]any{"ifname": name, "operstate": state, "mtu": 1500}
 	}
 	env := mapEnv{
-		"l":  link("eth0", "DOWN"),
-		"ip": map[string]any{"stdout": []any{link("eth0", "DOWN"), link("lo", "UNKNOWN")}},
+		"l":      link("eth0", "DOWN"),
+		"ip":     map[string]any{"stdout": []any{link("eth0", "DOWN"), link("lo", "UNKNOWN")}},
+		"byName": map[string]any{"eth0": link("eth0", "DOWN")},
+		"n":      "eth0",
 	}
 	tests := []valueCase{
 		{`(l.operState ?? "") == "DOWN"`, `l has no member "operState"; did you mean "operstate"?`, true},
@@ -314,7 +319,16 @@ func TestGuardedMemberInAnotherCaseIsATypo(t *testing.T) {
 		{`len(filter(ip.stdout, (.operState ?? "") == "DOWN"))`, `no item of the list has a member "operState"; did you mean "operstate"?`, true},
 		{`len(filter(ip.stdout, #?.operState == "DOWN"))`, `did you mean "operstate"?`, true},
 		{`map(ip.stdout, .Ifname ?? "")`, `did you mean "ifname"?`, true},
+		// a call's result, what a computed key found
+		{`first(filter(ip.stdout, .ifname == "eth0"))?.operState ?? ""`, `did you mean "operstate"?`, true},
+		{`last(ip.stdout)?.Operstate`, `did you mean "operstate"?`, true},
+		{`(first(ip.stdout) ?? {}).operState ?? "x"`, `did you mean "operstate"?`, true},
+		{`byName[n]?.OperState`, `did you mean "operstate"?`, true},
 		// absent in every case: the guard's absence, as before
+		{`first(filter(ip.stdout, .ifname == "nope"))?.operstate ?? "none"`, `none`, false},
+		{`first(ip.stdout)?.master ?? "none"`, `none`, false},
+		{`first(ip.stdout)?.stats?.rx ?? 0`, `0`, false},
+		{`byName["wlan0"]?.operstate ?? "gone"`, `gone`, false},
 		{`(l.speed ?? 0) == 0`, `true`, false},
 		{`l?.master == nil`, `true`, false},
 		{`len(filter(ip.stdout, (.master ?? "") == "br0"))`, `0`, false},
