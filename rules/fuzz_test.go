@@ -91,6 +91,8 @@ func FuzzCompile(f *testing.F) {
 		"sort(map(items, .x))",
 		`count(items, .z == 1 || #?.w == 2 || (.v ?? 0) > 1)`,
 		`volume.name == "x" && volume.nope > 1 || a.b ? volume.replicas : $env.a.b`,
+		`first(items)?.X ?? volume?.Name ?? (last(items) ?? {}).Y`,
+		`a[state]?.b == nil || count(items, (#?.X ?? 0) > 1) > 0`,
 	} {
 		f.Add(s)
 	}
