@@ -30,14 +30,14 @@ func TestWireGuardKeysAreMaskedByForm(t *testing.T) {
 		priv + "\t" + pub + "\t51820\t0xca6c\n" + peer + "\t" + psk + "\t10.77.0.2:51821\t10.9.0.2/32,fd00::2/128\t0\t0\t0\toff\n": "***\t" + pub + "\t51820\t0xca6c\n" + peer + "\t***\t10.77.0.2:51821\t10.9.0.2/32,fd00::2/128\t0\t0\t0\toff\n",
 		// wg show wg0 preshared-keys, wg show all preshared-keys
 		peer + "\t" + psk + "\n" + pub + "\t(none)\n": peer + "\t***\n" + pub + "\t(none)\n",
-		"wg0\t" + peer + "\t" + psk + "\n":             "wg0\t" + peer + "\t***\n",
+		"wg0\t" + peer + "\t" + psk + "\n":            "wg0\t" + peer + "\t***\n",
 		// wg showconf wg0, a wg-quick wg0.conf
 		"[Interface]\nListenPort = 51820\nPrivateKey = " + priv + "\n\n[Peer]\nPublicKey = " + peer + "\nPresharedKey = " + psk + "\nAllowedIPs = 10.9.0.2/32\n": "[Interface]\nListenPort = 51820\nPrivateKey = ***\n\n[Peer]\nPublicKey = " + peer + "\nPresharedKey = ***\nAllowedIPs = 10.9.0.2/32\n",
 		"privatekey=" + priv + "\r\n": "privatekey=***\r\n",
 		// what a chart judges is kept: latest-handshakes, transfer, wg show's own hidden key
 		peer + "\t1796689704\n" + pub + "\t0\n":                                "" + peer + "\t1796689704\n" + pub + "\t0\n",
 		"interface: wg0\n  public key: " + pub + "\n  private key: (hidden)\n": "interface: wg0\n  public key: " + pub + "\n  private key: (hidden)\n",
-		"PublicKey = " + pub + "\n":                                             "PublicKey = " + pub + "\n",
+		"PublicKey = " + pub + "\n":                                            "PublicKey = " + pub + "\n",
 	})
 }
 
@@ -54,7 +54,7 @@ func TestOpenVPNStaticKeysAreMaskedByForm(t *testing.T) {
 	v2 := "-----BEGIN OpenVPN tls-crypt-v2 client key-----\nBvT1bJ4o0mN3yZ3x1Q0eY2c7YQ==\n-----END OpenVPN tls-crypt-v2 client key-----\n"
 	maskedByForm(t, map[string]string{
 		"remote vpn.example.org 1194\n<tls-crypt>\n" + key + "</tls-crypt>\n": "remote vpn.example.org 1194\n<tls-crypt>\n#\n# 2048 bit OpenVPN static key\n#\n-----BEGIN OpenVPN Static key V1-----\n***\n-----END OpenVPN Static key V1-----\n</tls-crypt>\n",
-		v2: "-----BEGIN OpenVPN tls-crypt-v2 client key-----\n***\n-----END OpenVPN tls-crypt-v2 client key-----\n",
+		v2:                                "-----BEGIN OpenVPN tls-crypt-v2 client key-----\n***\n-----END OpenVPN tls-crypt-v2 client key-----\n",
 		"tls-crypt /etc/openvpn/ta.key\n": "tls-crypt /etc/openvpn/ta.key\n",
 	})
 }
