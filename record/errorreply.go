@@ -146,6 +146,51 @@ func NUTErrorReply(stdout string) string {
 	return firstLine(stdout, nutErrorReply.MatchString)
 }
 
+// openvpnBanner begins the line OpenVPN's management interface greets a
+// client with (`>INFO:OpenVPN Management Interface Version 5 -- type
+// 'help' for more info`), and openvpnPrompt is its password prompt, which
+// it writes with no line end, again for each line it refuses.
+const (
+	openvpnBanner = ">INFO:OpenVPN Management Interface"
+	openvpnPrompt = "ENTER PASSWORD:"
+	openvpnPassed = "SUCCESS: password is correct"
+)
+
+// OpenVPNManagementReply is stdout's line that is OpenVPN's management
+// interface (2.4 to 2.6) answering a command with no answer of it, which
+// nc, socat and /dev/tcp print and exit 0 over; "" when none is, or the
+// output is not the interface's (no banner, no prompt):
+//
+//	ENTER PASSWORD:ENTER PASSWORD:     a password asked (a management directive's file), none or a wrong one given
+//	ERROR: unknown command, enter …    a command it does not know, or refused
+//	>INFO:OpenVPN Management … alone   the banner with nothing after it but notifications (>LOG:, >HOLD:, …):
+//	                                   the command was never answered (printf 'status 3\nquit\n' | nc sends
+//	                                   it with quit, and the interface dropped it as the client closed)
+//
+// `status 3` read as lines, its CLIENT_LIST lines looked for the clients
+// expected, said every one `not-connected`, Consistent, over each.
+func OpenVPNManagementReply(stdout string) string {
+	lead := strings.TrimLeft(stdout, " \r\n")
+	asked := strings.HasPrefix(lead, openvpnPrompt)
+	if !asked && !strings.Contains(stdout, openvpnBanner) {
+		return ""
+	}
+	if asked && !strings.Contains(stdout, openvpnPassed) {
+		return firstLine(lead, func(string) bool { return true })
+	}
+	if line := firstLine(stdout, func(l string) bool { return strings.HasPrefix(l, "ERROR: ") }); line != "" {
+		return line
+	}
+	answered := firstLine(stdout, func(l string) bool {
+		l = strings.TrimSpace(strings.ReplaceAll(l, openvpnPrompt, ""))
+		return l != "" && !strings.HasPrefix(l, ">") && !strings.HasPrefix(l, openvpnPassed)
+	})
+	if answered != "" {
+		return ""
+	}
+	return firstLine(stdout, func(l string) bool { return strings.Contains(l, openvpnBanner) })
+}
+
 // Whose error reply an ErrorReplyEntry says: the server's (Redis), the
 // SNMP agent's exception, HAProxy's stats socket's, or an SNMP walk's
 // blank output (SNMPv1's walk
@@ -158,6 +203,7 @@ const (
 	ReplyZooKeeper   = "zookeeper"
 	ReplyMemcached   = "memcached"
 	ReplyNUT         = "nut"
+	ReplyOpenVPN     = "openvpn"
 	// ReplySocketNothing: a socket client (nc, socat, /dev/tcp) whose
 	// server closed the connection having said nothing.
 	ReplySocketNothing = "socket-nothing"
@@ -165,9 +211,10 @@ const (
 
 // ErrorReplyEntry is the ledger's entry for such a stage, filed under its
 // path: whose is ReplyRedis, ReplySNMP, ReplyHAProxy, ReplyZooKeeper,
-// ReplyMemcached, ReplyNUT, ReplySNMPNothing or ReplySocketNothing (line ""), exit the exit code, line the output's first error reply
+// ReplyMemcached, ReplyNUT, ReplyOpenVPN, ReplySNMPNothing or ReplySocketNothing (line ""), exit the exit code, line the output's first error reply
 // (masked already; RedisErrorReply, SNMPException, HAProxyErrorReply,
-// ZooKeeperErrorReply, MemcachedErrorReply, NUTErrorReply).
+// ZooKeeperErrorReply, MemcachedErrorReply, NUTErrorReply,
+// OpenVPNManagementReply).
 func ErrorReplyEntry(path, whose string, exit int, line string) coverage.Entry {
 	why := fmt.Sprintf("it printed the server's error reply as its output though it exited %d, so what it printed is the server's refusal, not the value asked for, and a rule over it judges no value the server holds; its first such line: %q; give it what the server asks (a password in REDISCLI_AUTH, through envFrom:), or add -e, which makes redis-cli exit 1 on an error reply", exit, cutLine(line))
 	switch whose {
@@ -181,6 +228,8 @@ func ErrorReplyEntry(path, whose string, exit int, line string) coverage.Entry {
 		why = fmt.Sprintf("it printed memcached's error reply as its output though it exited %d, as nc, socat and /dev/tcp do whatever the server answers, so what it printed is memcached's refusal, not the stats asked for, and a rule over it judges nothing the server holds; its first such line: %q; spell the command as memcached knows it (stats, stats slabs, stats items, stats settings)", exit, cutLine(line))
 	case ReplyNUT:
 		why = fmt.Sprintf("it printed upsd's error reply as its output though it exited %d, as nc, socat and /dev/tcp do whatever Network UPS Tools' server answers, so what it printed is upsd's refusal, not the variable asked for, and a rule over it judges nothing of the UPS; its first such line: %q; ERR DATA-STALE and ERR DRIVER-NOT-CONNECTED say the UPS's driver is not answering upsd (its state is unknown: upsc exits 1 over them), ERR UNKNOWN-UPS names a UPS upsd does not have (LIST UPS lists them), ERR VAR-NOT-SUPPORTED a variable this UPS does not report", exit, cutLine(line))
+	case ReplyOpenVPN:
+		why = fmt.Sprintf("it printed OpenVPN's management interface reply as its output though it exited %d, as nc, socat and /dev/tcp do whatever the interface answers, so what it printed is no answer of the command sent, and a rule over it judges no client or state of the server; its first such line: %q; ENTER PASSWORD: asks the password of the management directive's file (send it as the first line, from a secret input through envFrom:, never on the command line), ERROR: names a command the interface does not know or refused (help lists them), and its >INFO: banner alone is a command never answered: the interface drops a command sent with quit as the client closes (printf 'status 3\\nquit\\n' | nc), so wait for the answer before quit: { printf 'status 3\\n'; sleep 1; printf 'quit\\n'; } | nc -q 2 HOST PORT", exit, cutLine(line))
 	case ReplyZooKeeper:
 		why = fmt.Sprintf("it printed ZooKeeper's refusal of a four-letter word as its output though it exited %d, as nc, socat and /dev/tcp do whatever the server answers, so what it printed is no answer of the word asked, and a rule over it judges nothing the server holds; its first such line: %q; a word left out of 4lw.commands.whitelist is refused (add it there, or ask the AdminServer: curl http://HOST:8080/commands/NAME), and a server in no quorum (an election, a lost majority) serves no request (isro answers null): that server is not serving, which ruok's imok does not tell", exit, cutLine(line))
 	case ReplySNMP:

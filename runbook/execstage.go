@@ -777,7 +777,9 @@ func deniedInOutput(res proc.Result, row label.Row, stdout string) string {
 // command that talks to a socket (chart.ExecSpec.SocketClient: socat,
 // nc) exits 0 over HAProxy's error reply on its stats socket
 // (record.HAProxyErrorReply: `No such proxy.`, `Unknown command`), and
-// over upsd's (record.NUTErrorReply: `ERR DATA-STALE`).
+// over upsd's (record.NUTErrorReply: `ERR DATA-STALE`), and over
+// OpenVPN's management interface's (record.OpenVPNManagementReply: its
+// password prompt, `ERROR: unknown command`, its banner alone).
 // whose is "" when there is none.
 func errorReply(es *chart.ExecSpec, res proc.Result, row label.Row, stdout string) (line, whose string) {
 	if !answeredAsNoFailure(res, row) {
@@ -808,6 +810,9 @@ func errorReply(es *chart.ExecSpec, res proc.Result, row label.Row, stdout strin
 		}
 		if line := record.NUTErrorReply(stdout); line != "" {
 			return line, record.ReplyNUT
+		}
+		if line := record.OpenVPNManagementReply(stdout); line != "" {
+			return line, record.ReplyOpenVPN
 		}
 		// A server that closed the connection without a word: ZooKeeper
 		// does so for a four-letter word it does not know (`cnos` for

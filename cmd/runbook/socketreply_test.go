@@ -254,3 +254,60 @@ stages:
 		}
 	}
 }
+
+// TestOpenVPNManagementReplyIsNoAnswer: OpenVPN's management interface
+// answers over the same TCP stream nc prints, and nc exits 0 whatever it
+// says. A chart asking `status 3` of it for the clients connected said
+// `CRITICAL alice: not-connected`, Consistent, over three answers that
+// listed no client at all (real OpenVPN 2.6.14): the interface's
+// `ENTER PASSWORD:` prompt (a management directive with a password file,
+// the chart given none, or a wrong one), `ERROR: unknown command` (stauts
+// for status), and its banner alone, `>INFO:OpenVPN Management Interface
+// Version 5 …` with nothing after it, as `printf 'status 3\nquit\n' |
+// nc` gets: the interface dropped the command it read beside quit. Each
+// is a not-checked item now (error-reply): UNKNOWN. Its client list, and
+// the prompt a right password answered, are not.
+func TestOpenVPNManagementReplyIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	nc := echoClient(t, dir)
+	const banner = `>INFO:OpenVPN Management Interface Version 5 -- type 'help' for more info\r\n`
+	const list = `TITLE\tOpenVPN 2.6.14\r\nTIME\t2026-12-08 00:28:47\t1796689727\r\nHEADER\tCLIENT_LIST\tCommon Name\tReal Address\r\nCLIENT_LIST\talice\t10.77.0.2:50620\t10.8.0.2\r\nEND\r\n`
+	for _, tc := range []struct {
+		name, out string
+		flagged   bool
+	}{
+		{"a password asked and not given", `ENTER PASSWORD:ENTER PASSWORD:`, true},
+		{"a command misspelt", banner + `ERROR: unknown command, enter 'help' for more options\r\n`, true},
+		{"the banner alone", banner, true},
+		{"its client list", banner + list, false},
+		{"its client list after the password", `ENTER PASSWORD:SUCCESS: password is correct\r\n` + banner + list, false},
+	} {
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
+runbook: ovpn
+result: {kind: verdict/ovpn, decider: Connected, nagios: {ok: connected, critical: not-connected}}
+stages:
+  - id: mgmt
+    exec: {shell: 'printf "status 3\nquit\n" | `+nc+` -q 2 127.0.0.1 7505', env: {OUT: '`+strings.ReplaceAll(tc.out, "'", "''")+`'}, parse: lines}
+  - id: connected
+    name: Connected
+    decide:
+      rules: [{when: 'any(mgmt.stdout, # startsWith "CLIENT_LIST\talice\t")', then: connected, label: listed}]
+      default: {branch: not-connected, label: not listed}
+    branches:
+      connected: [{id: c, verdict: {subject: '"alice"', verdict: '"connected"'}}]
+      not-connected: [{id: n, verdict: {subject: '"alice"', verdict: '"not-connected"'}}]
+`)
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		const said = `stage "mgmt" did not check its output (it printed OpenVPN's management interface reply as its output though it exited 0`
+		if !tc.flagged {
+			if r.code != 0 || strings.Contains(r.stdout, "did not check") {
+				t.Errorf("%s: exit %d; want 0, nothing flagged:\n%s%s", tc.name, r.code, r.stdout, r.stderr)
+			}
+			continue
+		}
+		if r.code == 0 || !strings.Contains(r.stdout, said) || !strings.Contains(r.stdout, "(not judged") {
+			t.Errorf("%s: exit %d; want the row not judged, saying %s:\n%s%s", tc.name, r.code, said, r.stdout, r.stderr)
+		}
+	}
+}

@@ -14,19 +14,19 @@ import (
 // (RedisPasswords), upsmon.conf's MONITOR password
 // (NUTMonitorPasswords), a PostgreSQL connection string's password and a
 // stored password verifier (PostgresPasswords), Squid's cache manager
-// password and keepalived's VRRP auth_pass (DirectivePasswords), and an environment variable's, a config
+// password and keepalived's VRRP auth_pass (DirectivePasswords), a WireGuard private or preshared key (WireGuardKeys), and an environment variable's, a config
 // setting's or a command-line option's value whose name says it is a
 // secret (EnvAssignments, SpacedAssignments, ArgvOptions). It is what every road of a run's bytes into text asks
 // (MaskStream, Set.Text, the runbook package's read bytes), so neither
 // reaches the scope, the record or any output.
 func ByForm(t string) string {
-	return ArgvOptions(SpacedAssignments(EnvAssignments(DirectivePasswords(PostgresPasswords(NUTMonitorPasswords(RedisPasswords(AuthorizationHeaders(HtpasswdForms(PasswordHashes(PrivateKeys(t)))))))))))
+	return ArgvOptions(SpacedAssignments(EnvAssignments(WireGuardKeys(DirectivePasswords(PostgresPasswords(NUTMonitorPasswords(RedisPasswords(AuthorizationHeaders(HtpasswdForms(PasswordHashes(PrivateKeys(t))))))))))))
 }
 
 // byForm is ByForm over a stream's bytes, which it returns unchanged, not
 // copied, when they hold no such form.
 func byForm(b []byte) []byte {
-	if !bytes.Contains(b, []byte("PRIVATE KEY")) && !bytes.Contains(b, []byte("rivate-Key")) && !bytes.Contains(b, []byte("rivate-key")) && !bytes.Contains(b, []byte("$")) &&
+	if !bytes.Contains(b, []byte("PRIVATE KEY")) && !bytes.Contains(b, []byte("OpenVPN ")) && !bytes.Contains(b, []byte("rivate-Key")) && !bytes.Contains(b, []byte("rivate-key")) && !bytes.Contains(b, []byte("$")) &&
 		!bytes.Contains(b, []byte("*")) && !bytes.Contains(b, []byte("requirepass")) && !bytes.Contains(b, []byte("masterauth")) && !bytes.Contains(b, []byte("MONITOR")) && !bytes.Contains(b, []byte("cachemgr_passwd")) && !bytes.Contains(b, []byte("auth_pass")) && !bytes.Contains(b, []byte("mgr:")) && !bytes.Contains(b, []byte("cache_object:")) &&
 		!bytes.Contains(b, []byte("user ")) && !bytes.Contains(b, []byte("passwords")) &&
 		!bytes.Contains(b, []byte("{SHA}")) && !bytes.Contains(b, []byte("{SSHA}")) && !bytes.Contains(b, []byte("{PLAIN}")) &&

@@ -41,15 +41,19 @@ import (
 // scope is not seen: in a run with no secret input no value shown is
 // masked (record.Masker.Value costs nothing then).
 func PrivateKeys(t string) string {
-	if !strings.Contains(t, "PRIVATE KEY") && !strings.Contains(t, "rivate-Key") && !strings.Contains(t, "rivate-key") {
+	if !strings.Contains(t, "PRIVATE KEY") && !strings.Contains(t, "rivate-Key") && !strings.Contains(t, "rivate-key") && !strings.Contains(t, "OpenVPN ") {
 		return t
 	}
 	return privateNumbers(armoured(t))
 }
 
 // keyArmour is a PEM armour line of a private key: BEGIN or END, and the
-// label that pairs them.
-var keyArmour = regexp.MustCompile(`-----(BEGIN|END) ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----`)
+// label that pairs them. OpenVPN's shared keys are armoured so too: the
+// static key of tls-auth, tls-crypt and secret (`openvpn --genkey secret
+// ta.key`, a .ovpn profile's inline <tls-crypt> block), and tls-crypt-v2's
+// client and server keys; whoever holds one may speak to the server's TLS
+// port (TestOpenVPNStaticKeysAreMaskedByForm).
+var keyArmour = regexp.MustCompile(`-----(BEGIN|END) ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?|OpenVPN Static key V1|OpenVPN tls-crypt-v2 (?:client|server) key)-----`)
 
 // armoured masks the material of each key between its armour: between a
 // BEGIN and its END when all of it is key material (keyish), the run of
