@@ -47,16 +47,31 @@ func WireGuardKeys(t string) string {
 	if !strings.Contains(t, "=") {
 		return t
 	}
-	t = wgConfKey.ReplaceAllStringFunc(t, func(m string) string {
-		sub := wgConfKey.FindStringSubmatch(m)
-		if sub[2] == Masked {
-			return m
-		}
-		return sub[1] + Masked + sub[3]
-	})
-	if !strings.Contains(t, "\t") {
+	if hasFold(t, "privatekey") || hasFold(t, "presharedkey") {
+		t = wgConfKey.ReplaceAllStringFunc(t, func(m string) string {
+			sub := wgConfKey.FindStringSubmatch(m)
+			if sub[2] == Masked {
+				return m
+			}
+			return sub[1] + Masked + sub[3]
+		})
+	}
+	// a dump's key, private or preshared, is followed by a tab, or ends a
+	// preshared-keys line, its tab before it
+	if !strings.Contains(t, "=\t") {
 		return t
 	}
 	t = wgDumpInterface.ReplaceAllString(t, "${1}"+Masked+"${3}")
 	return wgDumpPeer.ReplaceAllString(t, "${1}"+Masked+"${3}")
+}
+
+// hasFold says whether t holds lower, a word of ASCII lower-case letters,
+// in any case.
+func hasFold(t, lower string) bool {
+	for i := 0; i+len(lower) <= len(t); i++ {
+		if t[i]|0x20 == lower[0] && foldedAt(t, i, lower) {
+			return true
+		}
+	}
+	return false
 }
