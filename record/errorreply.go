@@ -114,9 +114,10 @@ func ZooKeeperErrorReply(stdout string, asksIsro bool) string {
 // which nc, socat and /dev/tcp print and exit 0 over:
 //
 //	ERROR                 a command it does not know (stast, stats nosuch)
+//	ERROR Too many open connections   at its connection limit (-c), before it closes the connection (1.6)
 //	CLIENT_ERROR message  a command it could not read (a bad argument, a line too long)
 //	SERVER_ERROR message  it could not carry it out (out of memory)
-var memcachedErrorReply = regexp.MustCompile(`^(ERROR|(CLIENT|SERVER)_ERROR( .*)?)\r?$`)
+var memcachedErrorReply = regexp.MustCompile(`^(ERROR|(CLIENT|SERVER)_ERROR)( .*)?\r?$`)
 
 // MemcachedErrorReply is stdout's first line that is memcached's error
 // reply (memcachedErrorReply), "" when none is.
@@ -187,4 +188,26 @@ func ErrorReplyEntry(path, whose string, exit int, line string) coverage.Entry {
 		why = fmt.Sprintf("it printed the SNMP agent's exception in place of a value though it exited %d: the agent holds no such object or instance (a wrong OID or index, an interface or disk it does not have, a view that hides it) or a walk ran past the end of its MIB, so a rule over that line judges no value the agent holds; its first such line: %q; ask for an OID the agent has (snmpwalk its table to list the indexes), or read only lines of the form OID = TYPE: VALUE", exit, cutLine(line))
 	}
 	return outputEntry(path, why, ItemErrorReply)
+}
+
+// fastCGIErrorReply is a line php-fpm (7.x, 8.x) sends on the FastCGI
+// stderr stream when it served no script for the request, which cgi-fcgi
+// prints on its stderr and exits 0 over, the body being fpm's own page
+// (`File not found.`, `Access denied.`) or nothing:
+//
+//	Primary script unknown                        404: no file at SCRIPT_FILENAME, and the path is no pm.status_path or ping.path of the pool
+//	Access to the script '…' has been denied …    403: security.limit_extensions refuses its extension
+//	…; Unable to open primary script: … (…)       403: the pool's user may not read it
+//	PHP message: PHP Fatal error:  …              500: the script died (a function it calls is not there: opcache not loaded)
+//	PHP message: PHP Parse error:  …              500: the script does not parse
+//
+// A warning of a script that ran on (`PHP message: PHP Warning:  …`) is
+// none: its page was served.
+var fastCGIErrorReply = regexp.MustCompile(`(^|; )(Primary script unknown|Access to the script '.*' has been denied \(see security\.limit_extensions\)|Unable to open primary script: )|^PHP message: PHP (Fatal|Parse) error: `)
+
+// FastCGIErrorReply is the first line of what cgi-fcgi wrote on stderr
+// that is php-fpm's word that it served no script (fastCGIErrorReply),
+// "" when none is.
+func FastCGIErrorReply(stderr string) string {
+	return firstLine(stderr, fastCGIErrorReply.MatchString)
 }

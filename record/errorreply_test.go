@@ -92,3 +92,40 @@ func wantReplies(t *testing.T, name string, reply func(string) string, cases map
 		}
 	}
 }
+
+// TestMemcachedConnectionLimitIsAnErrorReply: memcached 1.6 at its
+// connection limit (-c) answers a new connection with `ERROR Too many
+// open connections` and closes it, which nc prints and exits 0 over. The
+// reply's ERROR followed by words was read as no error reply, so kv
+// (sep " ") made it the key ERROR, and a chart of evictions read `??
+// 0` said ok, Consistent, over a server that refused it
+// (testdata/wave-php/memcached-nc). A stat named ERROR is none.
+func TestMemcachedConnectionLimitIsAnErrorReply(t *testing.T) {
+	wantReplies(t, "MemcachedErrorReply", MemcachedErrorReply, map[string]string{
+		"ERROR Too many open connections\r\n": "ERROR Too many open connections",
+		"ERROR\r\n":                           "ERROR",
+		"STAT pid 4673\r\nEND\r\n":            "",
+		"ERRORS 3\r\n":                        "",
+	})
+}
+
+// TestFastCGIErrorReplyIsPHPFPMsOwnWords: cgi-fcgi exits 0 whatever
+// php-fpm answered, and php-fpm says on the FastCGI stderr stream, which
+// cgi-fcgi prints on its stderr, why it served no script: a path it has
+// no script for (`Primary script unknown`: a pool whose pm.status_path or
+// ping.path is unset or another, a status script not deployed), a file
+// security.limit_extensions refuses, or a script that died of a fatal
+// error. A warning of a script that ran on is not such a reply, nor the
+// lines of a status page.
+func TestFastCGIErrorReplyIsPHPFPMsOwnWords(t *testing.T) {
+	wantReplies(t, "FastCGIErrorReply", FastCGIErrorReply, map[string]string{
+		"Primary script unknown": "Primary script unknown",
+		"Access to the script '/tmp/php/www/status' has been denied (see security.limit_extensions)": "Access to the script '/tmp/php/www/status' has been denied (see security.limit_extensions)",
+		"PHP message: PHP Fatal error:  Uncaught Error: Call to undefined function opcache_get_status() in /srv/opcache.php:2\nStack trace:\n#0 {main}\n  thrown in /srv/opcache.php on line 2": "PHP message: PHP Fatal error:  Uncaught Error: Call to undefined function opcache_get_status() in /srv/opcache.php:2",
+		"PHP message: PHP Parse error:  syntax error, unexpected end of file in /srv/opcache.php on line 3": "PHP message: PHP Parse error:  syntax error, unexpected end of file in /srv/opcache.php on line 3",
+		"PHP message: PHP Warning:  PHP Request Startup: Failed to open stream: Permission denied in Unknown on line 0; Unable to open primary script: /srv/opcache.php (Permission denied)": "PHP message: PHP Warning:  PHP Request Startup: Failed to open stream: Permission denied in Unknown on line 0; Unable to open primary script: /srv/opcache.php (Permission denied)",
+		"PHP message: PHP Warning:  Undefined variable $x in /srv/opcache.php on line 2":                "",
+		"pool:                 www\nmax children reached: 0\n":                                          "",
+		"": "",
+	})
+}
