@@ -444,3 +444,29 @@ stages:
       shell: squidclient -h 127.0.0.1 -p 3128 -w "$PW" mgr:info
 `, how)
 }
+
+// TestMemcstatPasswordAdviceNamesTheBinaryProtocol: memcstat -p "$PW"
+// against a memcached run with SASL (-S) was refused saying to have
+// memcstat read it from its environment or its standard input, and
+// memcstat (libmemcached-tools 1.1) reads a SASL password from neither:
+// -p (--password) in its argv is its only way, and memcached under -S
+// answers no ASCII command, so `stats | nc` prints nothing. The advice
+// names the binary protocol now, asked by a script that reads the
+// password from its environment (testdata/wave-php/memcached-sasl).
+func TestMemcstatPasswordAdviceNamesTheBinaryProtocol(t *testing.T) {
+	t.Parallel()
+	const head = `version: 1
+runbook: r
+inputs:
+  password: {type: string, secret: true, required: true}
+stages:
+  - id: s
+    exec:
+`
+	const how = `memcstat takes a SASL password in its argv alone (-p, --password), from no environment variable and not from its standard input, as do libmemcached-tools' other memc* commands; memcached under -S answers no ASCII command (stats | nc prints nothing): ask its binary protocol from a script that reads the password from its environment`
+	loadErr(t, "command", head+`      command: [memcstat, --binary, --servers=127.0.0.1:11211, -u, ops, "--password=${password}"]
+`, how)
+	loadErr(t, "shell", head+`      envFrom: {MC_PASS: password}
+      shell: memcstat --binary --servers=127.0.0.1:11211 -u ops -p "$MC_PASS"
+`, how)
+}

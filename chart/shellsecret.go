@@ -75,6 +75,13 @@ var openLDAPClients = map[string]bool{
 	"ldapmodrdn": true, "ldappasswd": true, "ldapcompare": true, "ldapexop": true, "ldapvc": true,
 }
 
+// libmemcachedClients are libmemcached-tools' commands (Debian's memc*
+// names), which read a SASL password from -p (--password) in argv alone.
+var libmemcachedClients = map[string]bool{
+	"memcstat": true, "memccat": true, "memccp": true, "memcdump": true, "memcexist": true, "memcflush": true,
+	"memcrm": true, "memcslap": true, "memctouch": true, "memcping": true, "memcparse": true, "memcaslap": true,
+}
+
 // mosquittoClients are Mosquitto's command-line clients, which read a
 // password from -P (argv) or their options file alone.
 var mosquittoClients = map[string]bool{"mosquitto_sub": true, "mosquitto_pub": true, "mosquitto_rr": true}
@@ -108,7 +115,9 @@ func (a fileAdvice) commandForm(name string) string { return fmt.Sprintf(a.comma
 // (TestCurlPasswordAdviceNamesItsConfigOnStdin). squidclient -w "$PW"
 // mgr:info was told to read $PW, and squidclient reads a password from
 // argv alone: curl asks the same cache manager over HTTP
-// (TestSquidclientPasswordAdviceNamesCurl).
+// (TestSquidclientPasswordAdviceNamesCurl). memcstat -p "$PW" was told
+// to read $PW or its standard input, and memcstat reads neither
+// (TestMemcstatPasswordAdviceNamesTheBinaryProtocol).
 func passwordFromFile(prog string) (fileAdvice, bool) {
 	base := filepath.Base(prog)
 	switch {
@@ -132,6 +141,13 @@ func passwordFromFile(prog string) (fileAdvice, bool) {
 			how:     "squidclient takes the cache manager's password in its argv alone (-w PASSWORD, or mgr:ACTION@ and the password after it), from no environment variable and not from its standard input: ask the cache manager over HTTP with curl, which Squid 3.2 and later serve at /squid-internal-mgr/ACTION, its password on curl's standard input, -K - (--config -), as the line user = \":PASSWORD\" (a \" or \\ in it written \\\" and \\\\)",
 			shell:   `printf 'user = ":%%s"\n' "$%[1]s" | curl -sf -K - http://HOST:PORT/squid-internal-mgr/info`,
 			command: `[curl, -sf, -K, -, "http://HOST:PORT/squid-internal-mgr/info"] with stdin: 'user = ":' + %[2]s + '"'`,
+		}, true
+	case libmemcachedClients[base]:
+		return fileAdvice{
+			prog:    base,
+			how:     base + " takes a SASL password in its argv alone (-p, --password), from no environment variable and not from its standard input, as do libmemcached-tools' other memc* commands; memcached under -S answers no ASCII command (stats | nc prints nothing): ask its binary protocol from a script that reads the password from its environment (SASL PLAIN, opcode 0x21, key PLAIN, value NUL USER NUL PASSWORD; then stat, opcode 0x10)",
+			shell:   `python3 -c '…os.environ["%[1]s"]…' (no %[2]s)`,
+			command: "[python3, -c, …] with envFrom: {MC_PASS: %[2]s}, the script reading os.environ[\"MC_PASS\"] (no %[1]s)",
 		}, true
 	case mosquittoClients[base]:
 		return fileAdvice{

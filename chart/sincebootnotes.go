@@ -52,13 +52,21 @@ var (
 // timeout 5 vmstat 1 1, sudo -n mpstat.
 var wrappers = []string{"env", "timeout", "nice", "ionice", "stdbuf", "sudo", "command", "exec"}
 
+// sudoValueOptions are sudo's options whose value is the next word when
+// not joined to them: `sudo -u www-data php …` runs php, not www-data.
+var sudoValueOptions = []string{"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-T", "-U", "--user", "--group", "--close-from", "--chdir", "--host", "--prompt", "--role", "--type", "--command-timeout", "--other-user"}
+
 // unwrap is argv without the wrappers before the command they run: their
-// options, env's VAR=value words and timeout's duration.
+// options (sudo's value after one of sudoValueOptions too), env's
+// VAR=value words and timeout's duration.
 func unwrap(argv []string) []string {
 	for len(argv) > 1 && slices.Contains(wrappers, filepath.Base(argv[0])) {
 		w := filepath.Base(argv[0])
 		argv = argv[1:]
 		for len(argv) > 1 && (strings.HasPrefix(argv[0], "-") || w == "env" && strings.Contains(argv[0], "=")) {
+			if w == "sudo" && slices.Contains(sudoValueOptions, argv[0]) && len(argv) > 2 {
+				argv = argv[1:] // its value
+			}
 			argv = argv[1:]
 		}
 		if w == "timeout" && len(argv) > 1 {

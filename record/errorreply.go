@@ -114,9 +114,10 @@ func ZooKeeperErrorReply(stdout string, asksIsro bool) string {
 // which nc, socat and /dev/tcp print and exit 0 over:
 //
 //	ERROR                 a command it does not know (stast, stats nosuch)
+//	ERROR Too many open connections   at its connection limit (-c), before it closes the connection (1.6)
 //	CLIENT_ERROR message  a command it could not read (a bad argument, a line too long)
 //	SERVER_ERROR message  it could not carry it out (out of memory)
-var memcachedErrorReply = regexp.MustCompile(`^(ERROR|(CLIENT|SERVER)_ERROR( .*)?)\r?$`)
+var memcachedErrorReply = regexp.MustCompile(`^(ERROR|(CLIENT|SERVER)_ERROR)( .*)?\r?$`)
 
 // MemcachedErrorReply is stdout's first line that is memcached's error
 // reply (memcachedErrorReply), "" when none is.
@@ -207,14 +208,21 @@ const (
 	// ReplySocketNothing: a socket client (nc, socat, /dev/tcp) whose
 	// server closed the connection having said nothing.
 	ReplySocketNothing = "socket-nothing"
+	// ReplyFastCGI: cgi-fcgi, over php-fpm's word that it served no
+	// script (FastCGIErrorReply).
+	ReplyFastCGI = "fastcgi"
+	// ReplyMemcstatNothing: memcstat, that printed nothing under exit 0.
+	ReplyMemcstatNothing = "memcstat-nothing"
 )
 
 // ErrorReplyEntry is the ledger's entry for such a stage, filed under its
 // path: whose is ReplyRedis, ReplySNMP, ReplyHAProxy, ReplyZooKeeper,
-// ReplyMemcached, ReplyNUT, ReplyOpenVPN, ReplySNMPNothing or ReplySocketNothing (line ""), exit the exit code, line the output's first error reply
-// (masked already; RedisErrorReply, SNMPException, HAProxyErrorReply,
-// ZooKeeperErrorReply, MemcachedErrorReply, NUTErrorReply,
-// OpenVPNManagementReply).
+// ReplyMemcached, ReplyNUT, ReplyOpenVPN, ReplyFastCGI, ReplySNMPNothing,
+// ReplySocketNothing or ReplyMemcstatNothing (line ""), exit the exit
+// code, line the output's first error reply (masked already;
+// RedisErrorReply, SNMPException, HAProxyErrorReply, ZooKeeperErrorReply,
+// MemcachedErrorReply, NUTErrorReply, OpenVPNManagementReply,
+// FastCGIErrorReply, which is a line of stderr).
 func ErrorReplyEntry(path, whose string, exit int, line string) coverage.Entry {
 	why := fmt.Sprintf("it printed the server's error reply as its output though it exited %d, so what it printed is the server's refusal, not the value asked for, and a rule over it judges no value the server holds; its first such line: %q; give it what the server asks (a password in REDISCLI_AUTH, through envFrom:), or add -e, which makes redis-cli exit 1 on an error reply", exit, cutLine(line))
 	switch whose {
@@ -224,6 +232,10 @@ func ErrorReplyEntry(path, whose string, exit int, line string) coverage.Entry {
 		why = fmt.Sprintf("it printed HAProxy's error reply as its output though it exited %d, as socat and nc do whatever the stats socket answers, so what it printed is HAProxy's refusal, not the table or values asked for, and a rule over it judges no server or proxy; its first such line: %q; name a proxy or backend HAProxy has (names match whole: a prefix of one is none; show stat lists them), spell the command as help lists it, and give the socket the level the command needs (stats socket … level admin)", exit, cutLine(line))
 	case ReplySocketNothing:
 		why = fmt.Sprintf("it printed nothing though it exited %d: the server closed the connection without a word, as ZooKeeper does over a four-letter word it does not know (a typo: cnos for cons, mtnr for mntr), or a filter after the client (sed, awk) kept none of what it said, and nc, socat and /dev/tcp exit 0 whatever the server said, so an empty value from it is no answer of none; spell the command as the server knows it, give nc time to read the answer (nc -q 0 may quit before it comes: -q 2 -w 3), and parse the server's reply whole (a filter in a rule, not in the script, sees what it said)", exit)
+	case ReplyFastCGI:
+		why = fmt.Sprintf("it printed php-fpm's refusal though it exited %d, as cgi-fcgi exits 0 whatever php-fpm answers, so what it printed is php-fpm's own page, not the status, ping or script asked for; it said %q: %s", exit, cutLine(line), fastCGIHint(line))
+	case ReplyMemcstatNothing:
+		why = fmt.Sprintf("it printed nothing though memcstat exited %d: memcstat prints Server: HOST (PORT) before any server's stats, and prints nothing, exit 0 or 1 as it happens, over a server that closed the connection at once, as memcached does at its connection limit (-c; its rejected_connections counts them), so an empty value from it is no answer of none; ask again, or ask with printf 'stats\\r\\nquit\\r\\n' | nc, which prints the server's ERROR Too many open connections", exit)
 	case ReplyMemcached:
 		why = fmt.Sprintf("it printed memcached's error reply as its output though it exited %d, as nc, socat and /dev/tcp do whatever the server answers, so what it printed is memcached's refusal, not the stats asked for, and a rule over it judges nothing the server holds; its first such line: %q; spell the command as memcached knows it (stats, stats slabs, stats items, stats settings)", exit, cutLine(line))
 	case ReplyNUT:
@@ -236,4 +248,52 @@ func ErrorReplyEntry(path, whose string, exit int, line string) coverage.Entry {
 		why = fmt.Sprintf("it printed the SNMP agent's exception in place of a value though it exited %d: the agent holds no such object or instance (a wrong OID or index, an interface or disk it does not have, a view that hides it) or a walk ran past the end of its MIB, so a rule over that line judges no value the agent holds; its first such line: %q; ask for an OID the agent has (snmpwalk its table to list the indexes), or read only lines of the form OID = TYPE: VALUE", exit, cutLine(line))
 	}
 	return outputEntry(path, why, ItemErrorReply)
+}
+
+// fastCGIErrorReply is a line php-fpm (7.x, 8.x) sends on the FastCGI
+// stderr stream when it served no script for the request, which cgi-fcgi
+// prints on its stderr and exits 0 over, the body being fpm's own page
+// (`File not found.`, `Access denied.`) or nothing:
+//
+//	Primary script unknown                        404: no file at SCRIPT_FILENAME, and the path is no pm.status_path or ping.path of the pool
+//	Access to the script '…' has been denied …    403: security.limit_extensions refuses its extension
+//	…; Unable to open primary script: … (…)       403: the pool's user may not read it
+//	PHP message: PHP Fatal error:  …              500: the script died (a function it calls is not there: opcache not loaded)
+//	PHP message: PHP Parse error:  …              500: the script does not parse
+//
+// A warning of a script that ran on (`PHP message: PHP Warning:  …`) is
+// none: its page was served. Where display_errors is On (php.ini's
+// development default, and php-fpm -n's), PHP writes a fatal error into
+// the page instead, after headers the script already sent, so the status
+// is 200 and nothing reaches stderr; fastCGIErrorInPage is that line.
+var fastCGIErrorReply = regexp.MustCompile(`(^|; )(Primary script unknown|Access to the script '.*' has been denied \(see security\.limit_extensions\)|Unable to open primary script: )|^PHP message: PHP (Fatal|Parse) error: `)
+
+// fastCGIHint is what a FastCGIErrorReply line says of the check.
+func fastCGIHint(line string) string {
+	switch {
+	case strings.Contains(line, "Primary script unknown"):
+		return "the pool serves nothing at that path: its pm.status_path or ping.path is unset or another (php-fpm -tt lists them), or no script is at SCRIPT_FILENAME"
+	case strings.Contains(line, "Access to the script"):
+		return "security.limit_extensions refuses a script of that name (a status page is asked at its pm.status_path, not as a file)"
+	case strings.Contains(line, "Unable to open primary script"):
+		return "the pool's user may not read the script"
+	}
+	return "the script died (a fatal error written into the page, where display_errors is On, comes with status 200); opcache_get_status() undefined is a pool with no opcache loaded"
+}
+
+// fastCGIErrorInPage is a fatal or parse error PHP wrote into the page,
+// at a line's start, under html_errors On (`<b>Fatal error</b>:  …`,
+// the line after a `<br />`) or Off (`Fatal error: …`, `PHP Fatal
+// error:  …`).
+var fastCGIErrorInPage = regexp.MustCompile(`^(<b>(Fatal|Parse) error</b>: |(PHP )?(Fatal|Parse) error: )`)
+
+// FastCGIErrorReply is the first line of what cgi-fcgi wrote on stderr
+// that is php-fpm's word that it served no script (fastCGIErrorReply),
+// else the first line of its stdout that is a fatal error PHP wrote into
+// the page (fastCGIErrorInPage); "" when none is.
+func FastCGIErrorReply(stdout, stderr string) string {
+	if line := firstLine(stderr, fastCGIErrorReply.MatchString); line != "" {
+		return line
+	}
+	return firstLine(stdout, fastCGIErrorInPage.MatchString)
 }

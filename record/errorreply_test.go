@@ -92,3 +92,52 @@ func wantReplies(t *testing.T, name string, reply func(string) string, cases map
 		}
 	}
 }
+
+// TestMemcachedConnectionLimitIsAnErrorReply: memcached 1.6 at its
+// connection limit (-c) answers a new connection with `ERROR Too many
+// open connections` and closes it, which nc prints and exits 0 over. The
+// reply's ERROR followed by words was read as no error reply, so kv
+// (sep " ") made it the key ERROR, and a chart of evictions read `??
+// 0` said ok, Consistent, over a server that refused it
+// (testdata/wave-php/memcached-nc). A stat named ERROR is none.
+func TestMemcachedConnectionLimitIsAnErrorReply(t *testing.T) {
+	wantReplies(t, "MemcachedErrorReply", MemcachedErrorReply, map[string]string{
+		"ERROR Too many open connections\r\n": "ERROR Too many open connections",
+		"ERROR\r\n":                           "ERROR",
+		"STAT pid 4673\r\nEND\r\n":            "",
+		"ERRORS 3\r\n":                        "",
+	})
+}
+
+// TestFastCGIErrorReplyIsPHPFPMsOwnWords: cgi-fcgi exits 0 whatever
+// php-fpm answered, and php-fpm says on the FastCGI stderr stream, which
+// cgi-fcgi prints on its stderr, why it served no script: a path it has
+// no script for (`Primary script unknown`: a pool whose pm.status_path or
+// ping.path is unset or another, a status script not deployed), a file
+// security.limit_extensions refuses, or a script that died of a fatal
+// error, on stderr or, where display_errors is On, in the page itself
+// (status 200: a status script that had sent its Content-Type). A warning
+// of a script that ran on is not such a reply, nor the lines of a status
+// page.
+func TestFastCGIErrorReplyIsPHPFPMsOwnWords(t *testing.T) {
+	for page, want := range map[string]string{
+		"<br />\n<b>Fatal error</b>:  Uncaught Error: Call to undefined function opcache_get_status() in /tmp/php/www/opcache.php:1\nStack trace:\n": "<b>Fatal error</b>:  Uncaught Error: Call to undefined function opcache_get_status() in /tmp/php/www/opcache.php:1",
+		"\nFatal error: Uncaught Error: Call to undefined function opcache_get_status() in /srv/opcache.php:1\n":                                     "Fatal error: Uncaught Error: Call to undefined function opcache_get_status() in /srv/opcache.php:1",
+		`{"opcache_enabled":true,"cache_full":false}`:                                                  "",
+		"<b>Warning</b>:  Undefined variable $x in <b>/srv/opcache.php</b> on line <b>2</b><br />\n{}": "",
+	} {
+		if got := FastCGIErrorReply(page, ""); got != want {
+			t.Errorf("FastCGIErrorReply(%q, \"\") = %q, want %q", page, got, want)
+		}
+	}
+	wantReplies(t, "FastCGIErrorReply", func(stderr string) string { return FastCGIErrorReply("", stderr) }, map[string]string{
+		"Primary script unknown": "Primary script unknown",
+		"Access to the script '/tmp/php/www/status' has been denied (see security.limit_extensions)":                                                                                            "Access to the script '/tmp/php/www/status' has been denied (see security.limit_extensions)",
+		"PHP message: PHP Fatal error:  Uncaught Error: Call to undefined function opcache_get_status() in /srv/opcache.php:2\nStack trace:\n#0 {main}\n  thrown in /srv/opcache.php on line 2": "PHP message: PHP Fatal error:  Uncaught Error: Call to undefined function opcache_get_status() in /srv/opcache.php:2",
+		"PHP message: PHP Parse error:  syntax error, unexpected end of file in /srv/opcache.php on line 3":                                                                                     "PHP message: PHP Parse error:  syntax error, unexpected end of file in /srv/opcache.php on line 3",
+		"PHP message: PHP Warning:  PHP Request Startup: Failed to open stream: Permission denied in Unknown on line 0; Unable to open primary script: /srv/opcache.php (Permission denied)":    "PHP message: PHP Warning:  PHP Request Startup: Failed to open stream: Permission denied in Unknown on line 0; Unable to open primary script: /srv/opcache.php (Permission denied)",
+		"PHP message: PHP Warning:  Undefined variable $x in /srv/opcache.php on line 2":                                                                                                        "",
+		"pool:                 www\nmax children reached: 0\n":                                                                                                                                  "",
+		"": "",
+	})
+}

@@ -298,7 +298,7 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, argv []string, re
 	// error-reply item, which quotes it: kv's own problem over the same
 	// line ("no separator: \"NOAUTH Authentication required.\"") would
 	// say it again.
-	reply, whose := errorReply(es, res, row, stdout)
+	reply, whose := errorReply(es, res, row, stdout, stderr)
 	out["stdout"] = rs.parsedAs(path, es.Parse, stdout, "its output", out, res.StartErr == nil && !silent && !blank && !onlyStderr && whose == "")
 	if whose != "" {
 		rs.fileLedger(record.ErrorReplyEntry(path, whose, *res.ExitCode, rs.mask(reply)))
@@ -779,11 +779,30 @@ func deniedInOutput(res proc.Result, row label.Row, stdout string) string {
 // (record.HAProxyErrorReply: `No such proxy.`, `Unknown command`), and
 // over upsd's (record.NUTErrorReply: `ERR DATA-STALE`), and over
 // OpenVPN's management interface's (record.OpenVPNManagementReply: its
-// password prompt, `ERROR: unknown command`, its banner alone).
+// password prompt, `ERROR: unknown command`, its banner alone). cgi-fcgi
+// (chart.ExecSpec.FastCGIClient) exits 0 whatever php-fpm answered, and
+// php-fpm says on the FastCGI stderr stream that it served no script
+// (record.FastCGIErrorReply: `Primary script unknown`), which survives a
+// filter that strips the headers (the `Status: 404` line) from stdout, or
+// PHP wrote a fatal error into the page, status 200.
+// memcstat (chart.ExecSpec.Memcstat) prints nothing and exits 0 over a
+// server that closed the connection (record.ReplyMemcstatNothing).
 // whose is "" when there is none.
-func errorReply(es *chart.ExecSpec, res proc.Result, row label.Row, stdout string) (line, whose string) {
+func errorReply(es *chart.ExecSpec, res proc.Result, row label.Row, stdout, stderr string) (line, whose string) {
 	if !answeredAsNoFailure(res, row) {
 		return "", ""
+	}
+	if es.FastCGIClient() {
+		said := stderr
+		if es.MergesStderr() {
+			said = stdout + "\n" + stderr
+		}
+		if line := record.FastCGIErrorReply(stdout, said); line != "" {
+			return line, record.ReplyFastCGI
+		}
+	}
+	if es.Memcstat() && *res.ExitCode == 0 && strings.TrimSpace(stdout) == "" && blankIsNoAnswer(es) {
+		return "", record.ReplyMemcstatNothing
 	}
 	if es.RedisCLI() {
 		if line := record.RedisErrorReply(stdout); line != "" {
