@@ -76,11 +76,12 @@ func maskAssigned(re *regexp.Regexp, t string) string {
 
 // envJSON is one variable's assignment as a JSON string of its own, as
 // a container's environment is listed by `podman inspect` and `docker
-// inspect` (Config.Env: ["DB_PASSWORD=…", …]): the string opens after a
-// blank, "[" or ",", and its value runs, escapes and all, to the string's
-// closing quote. Its groups: what is kept (the opening and NAME=), the
-// name, and the value.
-var envJSON = regexp.MustCompile(`((?:^|[\[,\s])"([A-Za-z_][A-Za-z0-9_]*)=)((?:[^"\\\n]|\\.)*)"`)
+// inspect` (Config.Env: ["DB_PASSWORD=…", …]), and as its CreateCommand
+// holds the argument that gave it, `--env=NAME=…` or `-e=NAME=…` when
+// written so: the string opens after a blank, "[" or ",", and its value
+// runs, escapes and all, to the string's closing quote. Its groups: what
+// is kept (the opening, the option and NAME=), the name, and the value.
+var envJSON = regexp.MustCompile(`((?:^|[\[,\s])"(?:--env=|-e=)?([A-Za-z_][A-Za-z0-9_]*)=)((?:[^"\\\n]|\\.)*)"`)
 
 // envList is a list of assignments as Go prints a container's Config.Env
 // (`podman inspect --format '{{.Config.Env}}'`: [A=b DB_PASSWORD=…

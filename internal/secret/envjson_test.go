@@ -11,7 +11,8 @@ import "testing"
 // of its own (EnvAssignments), but a JSON string. Such a string's value
 // is masked by the name's form, its name and quotes kept, however the
 // JSON is laid out (inspect's indented array, `{{json .Config.Env}}`'s
-// one line) and whatever its value escapes; and so is one in the list
+// one line) and whatever its value escapes, and in its CreateCommand,
+// where `--env=API_TOKEN=…` stood whole; and so is one in the list
 // `{{.Config.Env}}` prints, Go's [A=b DB_PASSWORD=… HOME=/root], whose
 // values run to the next blank or the list's "]".
 func TestContainerInspectEnvIsMaskedByForm(t *testing.T) {
@@ -24,5 +25,6 @@ func TestContainerInspectEnvIsMaskedByForm(t *testing.T) {
 		"[APP_MODE=prod DB_PASSWORD=s3cretPW PATH=/usr/bin container=podman POSTGRES_PASSWORD=hunter2pg HOME=/root]\n": "[APP_MODE=prod DB_PASSWORD=*** PATH=/usr/bin container=podman POSTGRES_PASSWORD=*** HOME=/root]\n",
 		"[API_TOKEN=abcdefgh]\n":                       "[API_TOKEN=***]\n",
 		"[HOME=/root SORT_KEY=2 PASS=/etc/app/pass]\n": "[HOME=/root SORT_KEY=2 PASS=/etc/app/pass]\n",
+		"\"CreateCommand\": [\n    \"podman\",\n    \"--env=API_TOKEN=abcdefgh123\",\n    \"-e\",\n    \"MYSQL_ROOT_PASSWORD=pa ss word\",\n": "\"CreateCommand\": [\n    \"podman\",\n    \"--env=API_TOKEN=***\",\n    \"-e\",\n    \"MYSQL_ROOT_PASSWORD=***\",\n",
 	})
 }
