@@ -30,7 +30,7 @@ func TestPodmanEventsTimeIsALoadError(t *testing.T) {
 		{[]string{"podman", "logs", "--since", "1d", "web"}, -1, ""},
 		{[]string{"podman", "--events-backend", "events", "ps"}, -1, ""},
 	} {
-		at, why := PodmanEventsProblem(tc.argv)
+		at, why := PodmanArgProblem(tc.argv)
 		if at != tc.at || !strings.Contains(why, tc.say) {
 			t.Errorf("%q: at %d, %q; want at %d, saying %q", tc.argv, at, why, tc.at, tc.say)
 		}
@@ -76,7 +76,7 @@ func TestPodmanEventsFilterMisspeltIsALoadError(t *testing.T) {
 		{[]string{"podman", "events", "--filter", "event=oom"}, -1, ""},
 		{[]string{"podman", "ps", "--filter", "status=exitd"}, -1, ""},
 	} {
-		at, why := PodmanEventsProblem(tc.argv)
+		at, why := PodmanArgProblem(tc.argv)
 		if at != tc.at || !strings.Contains(why, tc.say) {
 			t.Errorf("%q: at %d, %q; want at %d, saying %q", tc.argv, at, why, tc.at, tc.say)
 		}
@@ -92,5 +92,35 @@ stages:
 	const want = `exec command argument 7 "event=dide" asks for the event "dide", which podman does not know`
 	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "did you mean event=died?") || !strings.Contains(err.Error(), "chart.yaml:6:") {
 		t.Errorf("got %v, want an error at its place saying %s … did you mean event=died?", err, want)
+	}
+}
+
+// TestPodmanPsHealthMisspeltIsALoadError: podman 4.3 lists no container
+// and exits 0, saying nothing, over `podman ps --filter health=unhelthy`
+// (or `health=Unhealthy`), so a chart listing the unhealthy containers
+// under result.empty: answer said none, OK, over one whose healthcheck
+// failed; `--filter stauts=exited` and `status=exitd` it refuses itself,
+// exit 125. A health a letter or a case off one podman reads is refused
+// saying which it meant.
+func TestPodmanPsHealthMisspeltIsALoadError(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		argv []string
+		at   int
+		say  string
+	}{
+		{[]string{"podman", "ps", "-a", "--filter", "health=unhelthy", "--format", "json"}, 4, "did you mean health=unhealthy?"},
+		{[]string{"podman", "container", "ls", "--filter=health=Unhealthy"}, 3, "case and all"},
+		{[]string{"podman", "--root", "/var/lib/containers/storage", "ps", "-f", "health=startin"}, 5, "did you mean health=starting?"},
+		{[]string{"podman", "ps", "--filter", "health=unhealthy", "--filter", "status=exited"}, -1, ""},
+		{[]string{"podman", "ps", "--filter", "health=none"}, -1, ""},
+		{[]string{"podman", "ps", "--filter", "health=${h}"}, -1, ""},
+		{[]string{"podman", "system", "ps", "--filter", "health=unhelthy"}, -1, ""},
+		{[]string{"podman", "pod", "ps", "--filter", "health=unhelthy"}, -1, ""},
+	} {
+		at, why := PodmanArgProblem(tc.argv)
+		if at != tc.at || !strings.Contains(why, tc.say) {
+			t.Errorf("%q: at %d, %q; want at %d, saying %q", tc.argv, at, why, tc.at, tc.say)
+		}
 	}
 }

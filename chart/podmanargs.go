@@ -25,28 +25,37 @@ var podmanValuedGlobals = []string{"--cgroup-manager", "--conmon", "--connection
 // an age and Go's durations do not.
 var daysOrWeeks = regexp.MustCompile(`^([0-9]+)([dw])$`)
 
-// podmanEvents says whether argv (a command line as written or as run)
-// runs `podman events` or `podman system events`, and where its own
-// arguments start.
-func podmanEvents(argv []string) (int, bool) {
+// podmanSubcommand is the podman subcommand argv (a command line as
+// written or as run) runs, "events" for `podman events` and `podman
+// system events`, "ps" for `podman ps` and `podman container ps|ls|list`
+// ("" for another, or no podman), and where its own arguments start.
+func podmanSubcommand(argv []string) (string, int) {
 	if len(argv) == 0 || filepath.Base(argv[0]) != "podman" {
-		return 0, false
+		return "", 0
 	}
-	system := false
+	group := ""
 	for i := 1; i < len(argv); i++ {
 		a := argv[i]
 		switch {
 		case slices.Contains(podmanValuedGlobals, a):
 			i++
 		case strings.HasPrefix(a, "-"):
-		case a == "system" && !system:
-			system = true
+		case group == "" && (a == "system" || a == "container"):
+			group = a
+		case a == "events" && group != "container":
+			return "events", i + 1
+		case a == "ps" && group != "system", group == "container" && (a == "ls" || a == "list"):
+			return "ps", i + 1
 		default:
-			return i + 1, a == "events"
+			return "", 0
 		}
 	}
-	return 0, false
+	return "", 0
 }
+
+// podmanPsHealths are the values `podman ps --filter health=` reads
+// (podman 4.3).
+var podmanPsHealths = []string{"healthy", "unhealthy", "starting"}
 
 // podmanEventFilters are the keys `podman events --filter` reads
 // (podman 4.3), podmanEventTypes the values of its type=, and
@@ -61,8 +70,9 @@ var (
 // events` it cannot read: it prints no event and exits 0, saying nothing.
 const podmanEventsSilence = "and podman events then prints no event and exits 0, saying nothing, as over a host where nothing happened: a rule counting them would find none"
 
-// PodmanEventsProblem is the place in argv (a command line, as written
-// or as run) of a `podman events` argument podman 4.3 cannot read, and
+// PodmanArgProblem is the place in argv (a command line, as written or
+// as run) of a `podman events` argument podman 4.3 cannot read (or a
+// `podman ps` health filter: podmanPsProblem), and
 // what is wrong with it (-1, "" when none is): a --since or --until value
 // it reads as no time, a --filter key a letter off one it knows, or an
 // event= or type= value a letter (or a case) off one, or several joined
@@ -75,9 +85,12 @@ const podmanEventsSilence = "and podman events then prints no event and exits 0,
 // podman knows is left to it (a later podman may know more). The one
 // wording of the load error over an argument written in the chart and of
 // the run's refusal of one a template rendered.
-func PodmanEventsProblem(argv []string) (int, string) {
-	from, ok := podmanEvents(argv)
-	if !ok {
+func PodmanArgProblem(argv []string) (int, string) {
+	sub, from := podmanSubcommand(argv)
+	if sub == "ps" {
+		return podmanPsProblem(argv, from)
+	}
+	if sub != "events" {
 		return -1, ""
 	}
 	for i := from; i < len(argv); i++ {
@@ -165,12 +178,41 @@ func podmanReadsTime(v string) bool {
 // ArgvProblem is the place in argv (a command line, as written or as
 // run) of an argument its tool would misread in silence, and why (-1, ""
 // when none is): a record type dig does not know (DigTypeProblem), a
-// time or a filter podman events does not read (PodmanEventsProblem). The loader
+// time or a filter podman events does not read, a health podman ps does
+// not (PodmanArgProblem). The loader
 // refuses such an argument written in the chart, and a run one a
 // template rendered, before anything is started.
 func ArgvProblem(argv []string) (int, string) {
 	if i, why := DigTypeProblem(argv); i >= 0 {
 		return i, why
 	}
-	return PodmanEventsProblem(argv)
+	return PodmanArgProblem(argv)
+}
+
+// podmanPsProblem is PodmanArgProblem's answer for `podman ps`, whose
+// args start at from: a --filter health= value a letter or a case off
+// one podman reads, over which podman 4.3 lists no container and exits
+// 0, saying nothing, so `podman ps --filter health=unhelthy` read as a
+// host with no unhealthy container.
+func podmanPsProblem(argv []string, from int) (int, string) {
+	for i := from; i < len(argv); i++ {
+		a, at, v := argv[i], i, ""
+		switch {
+		case (a == "--filter" || a == "-f") && i+1 < len(argv):
+			v, at = argv[i+1], i+1
+			i++
+		case strings.HasPrefix(a, "--filter="):
+			v = strings.TrimPrefix(a, "--filter=")
+		default:
+			continue
+		}
+		value, ok := strings.CutPrefix(v, "health=")
+		if !ok || strings.Contains(value, "${") || slices.Contains(podmanPsHealths, value) {
+			continue
+		}
+		if near := suggest.Nearest(value, podmanPsHealths); near != "" {
+			return at, fmt.Sprintf("asks for the health %q, which podman does not know (it compares them as written, case and all), and podman ps then lists no container and exits 0, saying nothing, as over a host where none is so: a rule counting them would find none; did you mean health=%s?", value, near)
+		}
+	}
+	return -1, ""
 }
