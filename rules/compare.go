@@ -844,9 +844,10 @@ func flagInside(s, sub string) string {
 }
 
 // negations are the prefixes that make a word its opposite, lower case:
-// unhealthy, inactive, impossible, irregular, illegal, nonzero,
-// disconnected, misconfigured, deregistered, NotReady.
-var negations = []string{"un", "in", "im", "ir", "il", "non", "dis", "mis", "de", "not"}
+// unhealthy, inactive, nonzero, disconnected, misconfigured, NotReady.
+// de-, im-, ir- and il- are not among them: default, import and detail
+// hold fault, port and tail without saying their opposite.
+var negations = []string{"un", "in", "non", "dis", "mis", "not"}
 
 // negatedInside is why `s contains word` (or `s matches "word"`) is not
 // known to hold: word, of four letters or more, is found in s only
