@@ -58,7 +58,7 @@ func (l *loader) exec(e entry, s *StageSpec) *ExecSpec {
 				l.errf(l.pos(items[0]), sid, "exec command's program %q holds spaces: each item of command: is one argument, run without a shell, so no program by that name is found; write each word as its own item, [%s], or write the line as shell: (run by bash)", x.Command[0], strings.Join(quoted, ", "))
 			}
 		}
-		if i, why := DigTypeProblem(x.Command); i >= 0 && len(items) == len(x.Command) {
+		if i, why := ArgvProblem(x.Command); i >= 0 && len(items) == len(x.Command) {
 			l.errf(l.pos(items[i]), sid, "exec command argument %d %q %s", i+1, x.Command[i], why)
 		}
 		x.Args = l.commandTemplates(ce, items, x.Command, sid) // exec_templates.go

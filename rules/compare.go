@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/unicode/norm"
@@ -840,6 +841,89 @@ func flagInside(s, sub string) string {
 		}
 	}
 	return strconv.Quote(sub) + " is found in " + strconv.Quote(s) + " only inside the flag " + strconv.Quote(holder) + ", and the text is a set of flags written between spaces (upsc prints ups.status so: DISCHRG holds CHRG): compare the flags, not the text (\"" + sub + "\" in split(x, \" \"))"
+}
+
+// negations are the prefixes that make a word its opposite, lower case:
+// unhealthy, inactive, nonzero, disconnected, misconfigured, NotReady.
+// de-, im-, ir- and il- are not among them: default, import and detail
+// hold fault, port and tail without saying their opposite.
+var negations = []string{"un", "in", "non", "dis", "mis", "not"}
+
+// negatedInside is why `s contains word` (or `s matches "word"`) is not
+// known to hold: word, of four letters or more, is found in s only
+// inside its own negation, a run of letters that is a negation prefix
+// (negations, any case) and the word. podman ps prints `Up 16 minutes
+// ago (unhealthy)`, and `status contains "healthy"` said a container
+// whose healthcheck failed was healthy; so does `inactive` hold
+// `active`, and kubectl's `NotReady` `Ready` (TestNegatedWordIsNoContains).
+// "" when word is found on its own, inside a longer word that is no
+// negation of it (ERROR in ERRORS), or not at all.
+//
+//	negatedInside("Up 2 minutes (unhealthy)", "healthy")   "\"healthy\" is found … only inside \"unhealthy\", its negation …"
+//	negatedInside("2 healthy, 1 unhealthy", "healthy")     ""
+func negatedInside(s, word string) string {
+	if utf8.RuneCountInString(word) < 4 || strings.IndexFunc(word, func(r rune) bool { return !unicode.IsLetter(r) }) >= 0 {
+		return ""
+	}
+	holder := ""
+	for from := 0; ; {
+		i := strings.Index(s[from:], word)
+		if i < 0 {
+			break
+		}
+		i += from
+		end := i + len(word)
+		from = end
+		start := i
+		for start > 0 {
+			r, n := utf8.DecodeLastRuneInString(s[:start])
+			if !unicode.IsLetter(r) {
+				break
+			}
+			start -= n
+		}
+		if end < len(s) {
+			if r, _ := utf8.DecodeRuneInString(s[end:]); unicode.IsLetter(r) {
+				return "" // inside a longer word that is no negation of it
+			}
+		}
+		if start == i || !slices.Contains(negations, strings.ToLower(s[start:i])) {
+			return "" // on its own, or after letters that are no negation
+		}
+		holder = s[start:end]
+	}
+	if holder == "" {
+		return ""
+	}
+	return strconv.Quote(word) + " is found in " + strconv.Quote(s) + " only inside " + strconv.Quote(holder) + ", its negation, so the text says the opposite of the word: match the word on its own (x matches \"\\\\b" + word + "\\\\b\"), or read the value the tool writes alone (podman inspect's State.Health.Status, systemctl is-active's whole line)"
+}
+
+// containsReason is why `s contains sub` is not known to hold, "" when
+// nothing is known against it: the one judgement an expression's
+// contains and a filter's ask (flagInside, negatedInside).
+func containsReason(s, sub string) string {
+	if reason := flagInside(s, sub); reason != "" {
+		return reason
+	}
+	return negatedInside(s, sub)
+}
+
+// matchReason is why `s matches pattern` is not known to hold as meant,
+// "" when nothing is known against it: the one judgement an expression's
+// matches and a filter's ask (edgeMatch, and negatedInside when the
+// pattern is a plain word).
+func matchReason(s string, pattern any) string {
+	if reason := edgeMatch(s, pattern); reason != "" {
+		return reason
+	}
+	// a pattern of letters alone is a plain word; it is not compiled here
+	switch p := pattern.(type) {
+	case string:
+		return negatedInside(s, p)
+	case *regexp.Regexp:
+		return negatedInside(s, p.String())
+	}
+	return ""
 }
 
 // composedOnly is why two unequal texts are not known to differ: they are

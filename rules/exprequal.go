@@ -347,7 +347,9 @@ func asWritten(texts map[int]string, n ast.Node) string {
 // lines end in "\r\n", and split at "\n" each kept its "\r", so
 // `"master_link_status:down" in split(info.stdout, "\n")` was a plain no
 // over a replica whose link was down, OK, Consistent
-// (TestMadeTextIsJudgedAsReadText). Two constants are not.
+// (TestMadeTextIsJudgedAsReadText); and podman ps's `api|Up 2 minutes
+// (unhealthy)` split at "|" held "healthy" (TestNegatedWordIsNoContains).
+// Two constants are not.
 func madeText(n *ast.BinaryNode) bool {
 	isText := func(x ast.Node) bool { return x.Type() != nil && x.Type().Kind() == reflect.String }
 	_, lc := n.Left.(*ast.StringNode)
@@ -356,7 +358,7 @@ func madeText(n *ast.BinaryNode) bool {
 		return false
 	}
 	switch n.Operator {
-	case "==", "!=", "endsWith":
+	case "==", "!=", "endsWith", "contains":
 		return isText(n.Left) && isText(n.Right)
 	case "in":
 		t := n.Right.Type()

@@ -58,7 +58,7 @@ func textFuncs() []expr.Option {
 			if _, err := judgedText(p[0], "", p[1], "matches", strings.Contains); err != nil {
 				return nil, err
 			}
-			if reason := edgeMatch(p[0].(string), p[2]); reason != "" {
+			if reason := matchReason(p[0].(string), p[2]); reason != "" {
 				return nil, fmt.Errorf("%s: %s", p[1], reason)
 			}
 			return p[0], nil
@@ -78,7 +78,7 @@ func judgedText(a, b, text any, op string, f func(s, sub string) bool) (any, err
 			}
 		}
 		if op == "contains" {
-			if reason := flagInside(x, y); reason != "" {
+			if reason := containsReason(x, y); reason != "" {
 				return nil, fmt.Errorf("%s: %s", text, reason)
 			}
 		}

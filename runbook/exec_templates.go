@@ -43,8 +43,10 @@ func renderExec(es *chart.ExecSpec, s *flow.Scope, bound time.Duration, secrets 
 			}
 			argv[i] = v
 		}
-		// a type a template gave: the loader read only the chart's own
-		if i, why := chart.DigTypeProblem(argv); i >= 0 && !es.Args[i].Literal() {
+		// an argument its tool misreads in silence (a dig type, a podman
+		// events time or filter) that a template gave: the loader read
+		// only the chart's own
+		if i, why := chart.ArgvProblem(argv); i >= 0 && !es.Args[i].Literal() {
 			return nil, 0, fmt.Errorf("exec command argument %d %q rendered %q, which %s; nothing was run", i+1, es.Args[i].Src, argv[i], why)
 		}
 	}

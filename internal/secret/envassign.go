@@ -24,16 +24,29 @@ var envRecord = regexp.MustCompile(`((?:^|\x00)([A-Za-z_][A-Za-z0-9_]*)=)([^\x00
 // chart asking whether a process runs with LD_PRELOAD, reading
 // /proc/PID/environ, put DB_PASSWORD's and AWS_SECRET_ACCESS_KEY's values
 // in the record, in `runbook explain`'s chain and in the rows, though the
-// run was given no secret. The name is kept, so a rule can still ask
-// whether one is set. Idempotent.
+// run was given no secret. So is such an assignment written as a JSON
+// string of its own (envJSON) or between blanks (envListed): a
+// container's environment in `podman inspect`, and `{{.Config.Env}}`'s
+// list. The name is kept, so a rule can still ask whether one is
+// set. Idempotent.
 //
 //	DB_PASSWORD=hunter2pw␀LD_PRELOAD=/x.so     DB_PASSWORD=***␀LD_PRELOAD=/x.so
 //	export VAULT_TOKEN=hvs.CAESIJ…             export VAULT_TOKEN=***
 //	AWS_ACCESS_KEY_ID=AKIA…                    as it is (an id)
 //	PGPASSWORD=root                            as it is (under MinDerived)
+//	"Env": ["DB_PASSWORD=s3cretPW"]            "Env": ["DB_PASSWORD=***"]
 func EnvAssignments(t string) string {
 	if !strings.Contains(t, "=") {
 		return t
+	}
+	if strings.Contains(t, "\"") {
+		t = envJSON.ReplaceAllStringFunc(t, func(m string) string {
+			sub := envJSON.FindStringSubmatch(m)
+			if !assignedSecret(sub[2], sub[3]) {
+				return m
+			}
+			return sub[1] + Masked + `"`
+		})
 	}
 	re := envAssignment
 	if strings.Contains(t, "\x00") {
@@ -41,15 +54,47 @@ func EnvAssignments(t string) string {
 		// (a key in PEM handed over in one variable).
 		re = envRecord
 	}
+	t = maskAssigned(re, t)
+	if strings.Contains(t, "[") {
+		t = envList.ReplaceAllStringFunc(t, func(l string) string { return maskAssigned(envListed, l) })
+	}
+	return t
+}
+
+// maskAssigned is t with the value of every assignment re finds (groups:
+// what is kept, the name, the value) masked where it is a secret
+// (assignedSecret).
+func maskAssigned(re *regexp.Regexp, t string) string {
 	return re.ReplaceAllStringFunc(t, func(m string) string {
 		sub := re.FindStringSubmatch(m)
-		keep, name, value := sub[1], sub[2], sub[3]
-		if !NamedSecret(name) || len(value) < MinDerived || isPath(value) {
+		if !assignedSecret(sub[2], sub[3]) {
 			return m
 		}
-		return keep + Masked
+		return sub[1] + Masked
 	})
 }
+
+// envJSON is one variable's assignment as a JSON string of its own, as
+// a container's environment is listed by `podman inspect` and `docker
+// inspect` (Config.Env: ["DB_PASSWORD=…", …]), and as its CreateCommand
+// holds the argument that gave it, `--env=NAME=…` or `-e=NAME=…` when
+// written so: the string opens after a blank, "[" or ",", and its value
+// runs, escapes and all, to the string's closing quote. Its groups: what
+// is kept (the opening, the option and NAME=), the name, and the value.
+var envJSON = regexp.MustCompile(`((?:^|[\[,\s])"(?:--env=|-e=)?([A-Za-z_][A-Za-z0-9_]*)=)((?:[^"\\\n]|\\.)*)"`)
+
+// envList is a list of assignments as Go prints a container's Config.Env
+// (`podman inspect --format '{{.Config.Env}}'`: [A=b DB_PASSWORD=…
+// HOME=/root]), from its "[" to the line's last "]"; envListed is one
+// assignment in it, after a blank or the "[", its value to the next
+// blank, "]" or quote. A value holding one of those is cut there: that
+// form cannot say where such a value ends. Only such a list is read so:
+// a blank before NAME=… elsewhere (a script's `echo TOKEN=…`) is no
+// environment. envListed's groups are envJSON's.
+var (
+	envList   = regexp.MustCompile(`\[[A-Za-z_][A-Za-z0-9_]*=[^\n]*\]`)
+	envListed = regexp.MustCompile(`((?:[ \t\[])([A-Za-z_][A-Za-z0-9_]*)=)([^\s\]"]*)`)
+)
 
 // argvOption is a command-line option given its value after "=", where a
 // process's arguments are listed: `--NAME=VALUE` (or `-DNAME=VALUE`, a
@@ -103,7 +148,14 @@ func ArgvOptions(t string) string {
 // argvSecret says whether a setting named name (an option, a config
 // file's key) holds value as a secret.
 func argvSecret(name, value string) bool {
-	return NamedSecret(optionWords.Replace(name)) && len(value) >= MinDerived && !isPath(value)
+	return assignedSecret(optionWords.Replace(name), value)
+}
+
+// assignedSecret says whether a variable named name holds value as a
+// secret: its name says so, and the value is at least MinDerived bytes
+// and no path (a key file's name).
+func assignedSecret(name, value string) bool {
+	return NamedSecret(name) && len(value) >= MinDerived && !isPath(value)
 }
 
 // optionWords reads an option's name as a variable's: --db-password as
