@@ -15,6 +15,8 @@ func FuzzNamedValuesLineByLine(f *testing.F) {
 		"password = s3cretpw\nkeyfile = /etc/k.pem\r\n",
 		"mysqld --db-password=hunter2pw --port=3306\n  --api-key=abcdefgh12\n",
 		"auth=ok token_len=3 user=alice\nSECRET_KEY=zzzzzzzzzz\n\n",
+		"\"Env\": [\n\"DB_PASSWORD=s3cretPW\",\n\"HOME=/root\"],\n\"CreateCommand\": [\"podman\", \"--env=API_TOKEN=abcdefgh123\"]",
+		"[PATH=/bin DB_PASSWORD=s3cretPW HOME=/root]\n",
 	} {
 		f.Add(s)
 	}
