@@ -40,11 +40,9 @@ type indexNote struct {
 // indexFuncs is the function patchIndex calls, as Compile's expr option.
 func indexFuncs() expr.Option {
 	return expr.Function(indexFunc, func(p ...any) (any, error) {
-		if how, _ := p[5].(int); how > 0 {
-			return guardedName(p[0], p[1], p[2], p[3], how == 2)
-		}
 		if named, _ := p[4].(bool); named {
-			return judgedName(p[0], p[1], p[2], p[3])
+			how, _ := p[5].(int)
+			return judgedName(p[0], p[1], p[2], p[3], how)
 		}
 		return judgedIndex(p[0], p[1], p[2], p[3])
 	})
@@ -83,36 +81,14 @@ func judgedIndex(obj, key, note, text any) (any, error) {
 // an item's is: such an object is often one the chart made, a regex
 // row whose optional group did not take part (`.never` of lastlog's
 // line for an account that logged in) or the `{}` a `??` gave.
-func judgedName(obj, name, note, text any) (any, error) {
-	m, isMap := obj.(map[string]any)
-	k, _ := name.(string)
-	if !isMap {
-		return runtime.Fetch(obj, name), nil
-	}
-	v, has := m[k]
-	if has {
-		return v, nil
-	}
-	if n, ok := note.(*indexNote); ok && n.msg == "" {
-		written, _ := text.(string)
-		owner := strings.TrimSuffix(written, "."+k)
-		msg, near := memberWords(owner, k, slices.Collect(maps.Keys(m)))
-		if !near {
-			return nil, nil
-		}
-		n.msg = fmt.Sprintf("%s; if it may be absent, write %s?.%s or %s ?? a default", msg, owner, k, written)
-		n.near = true
-	}
-	return nil, nil
-}
-
-// guardedName is obj.name as expr reads it under a guard (`first(…)?.value
-// ?? ""`, `byTarget[t]?.fstype`): a member the object lacks is null, as
-// the guard allows, but one it holds in another case alone is noted in
-// note as a typo (caseTypo's judgement); optional is the read's own ?.,
+//
+// how is the read's guard (patchIndex): 0 none; 1 a guard (`first(…).value
+// ?? ""`), under which a member the object lacks is null, as the guard
+// allows, but one it holds in another case alone is still a typo
+// (caseTypo's judgement); 2 that and a ?. of its own (`byTarget[t]?.fstype`),
 // which reads null from null.
-func guardedName(obj, name, note, text any, optional bool) (any, error) {
-	if obj == nil && optional {
+func judgedName(obj, name, note, text any, how int) (any, error) {
+	if obj == nil && how == 2 {
 		return nil, nil
 	}
 	m, isMap := obj.(map[string]any)
@@ -124,13 +100,26 @@ func guardedName(obj, name, note, text any, optional bool) (any, error) {
 	if has {
 		return v, nil
 	}
-	keys := slices.Collect(maps.Keys(m))
-	if n, ok := note.(*indexNote); ok && n.msg == "" && memberInOtherCase(k, keys) {
-		written, _ := text.(string)
-		owner := strings.TrimSuffix(written, "."+k)
-		msg, _ := memberWords(owner, k, keys)
-		n.msg, n.near = msg+caseGuardWords, true
+	n, ok := note.(*indexNote)
+	if !ok || n.msg != "" {
+		return nil, nil
 	}
+	written, _ := text.(string)
+	owner := strings.TrimSuffix(written, "."+k)
+	keys := slices.Collect(maps.Keys(m))
+	if how > 0 {
+		if memberInOtherCase(k, keys) {
+			msg, _ := memberWords(owner, k, keys)
+			n.msg, n.near = msg+caseGuardWords, true
+		}
+		return nil, nil
+	}
+	msg, near := memberWords(owner, k, keys)
+	if !near {
+		return nil, nil
+	}
+	n.msg = fmt.Sprintf("%s; if it may be absent, write %s?.%s or %s ?? a default", msg, owner, k, written)
+	n.near = true
 	return nil, nil
 }
 
