@@ -21,7 +21,8 @@ package chart
 // keytool -storepass PW, kadmin -w PW, echo PW | kinit, and the
 // password options of ldapsearch, squidclient, mosquitto_sub, sshpass,
 // mysql and curl -u)
-// or a password hash in the output a run keeps (pdbedit -w),
+// or a password hash in the output a run keeps (pdbedit -w), or a key
+// no form tells (wg show IFACE private-key, wg genkey),
 // what reads the wrong span (a sampling tool's report since boot,
 // one frame of systemd-cgtop or top, ulimit's and prlimit's own limits, a
 // walk of one OID of the several given, the php CLI's own OPcache), what reads a record a file
@@ -32,7 +33,7 @@ package chart
 func (e *ExecSpec) RunWarnings() []string {
 	var out []string
 	for _, n := range []string{e.UnguardedPipeline(), e.CurlExitWithoutFail(), e.CurlPipedWithoutFail(), e.CurlBodyReadWithoutFail(), e.CurlStatusUnread(), e.QuietGrepEndsPipe(), e.CurlManyURLs(), e.SSHHostUnchecked(), e.DigShortSilence(),
-		e.GetentNotFoundIsNoAnswer(), e.ResolverExitAnswer(), e.ChecksumStatusSilence(), e.GitStatusUntracked(), e.GitConfigUnscoped(), e.SilentFileTest(), e.JournalQuiet(), e.SystemctlShowWithoutLoadState(), e.SystemctlShowValuesByPosition(), e.SinceBootReport(), e.OneFrame(), e.OwnLimits(), e.RedisPasswordInArgv(), e.SNMPPassphraseInArgv(), e.SNMPWalkManyOIDs(), e.SNMPNextValueOnly(), e.FindNamesByLine(), e.SwallowedFailure(), e.SysctlIgnoresMissing(), e.SQLiteMakesMissingDatabase(), e.E2fsckWithoutForce(), e.BtrfsScrubWithoutWait(), e.DebsumsSilentOverNoDatabase(), e.DpkgVerifyExitAnswer(), e.CheckendEndDateAlone(), e.ClamscanPassesOverLimits(), e.ClamscanDepthLimit(), e.ClamscanErrorsUnsaid(), e.SyslogCount(), e.LastCutsNames(), e.JournalOfSshdAlone(), e.ShellReadsChartNames(), e.SmbstatusTable(), e.SambaPasswordInArgv(), e.PdbeditPrintsHashes(), e.KeytoolPasswordInArgv(), e.KadminPasswordInArgv(), e.PasswordOptionInArgv(), e.KinitPasswordInScript(), e.SshdTestOutsideMatch(), e.VisudoCheckFileSkipsModes(), e.OPcacheOfTheCLI()} {
+		e.GetentNotFoundIsNoAnswer(), e.ResolverExitAnswer(), e.ChecksumStatusSilence(), e.GitStatusUntracked(), e.GitConfigUnscoped(), e.SilentFileTest(), e.JournalQuiet(), e.SystemctlShowWithoutLoadState(), e.SystemctlShowValuesByPosition(), e.SinceBootReport(), e.OneFrame(), e.OwnLimits(), e.RedisPasswordInArgv(), e.SNMPPassphraseInArgv(), e.SNMPWalkManyOIDs(), e.SNMPNextValueOnly(), e.FindNamesByLine(), e.SwallowedFailure(), e.SysctlIgnoresMissing(), e.SQLiteMakesMissingDatabase(), e.E2fsckWithoutForce(), e.BtrfsScrubWithoutWait(), e.DebsumsSilentOverNoDatabase(), e.DpkgVerifyExitAnswer(), e.CheckendEndDateAlone(), e.ClamscanPassesOverLimits(), e.ClamscanDepthLimit(), e.ClamscanErrorsUnsaid(), e.SyslogCount(), e.LastCutsNames(), e.JournalOfSshdAlone(), e.ShellReadsChartNames(), e.SmbstatusTable(), e.SambaPasswordInArgv(), e.PdbeditPrintsHashes(), e.WireGuardPrivateKeyPrinted(), e.KeytoolPasswordInArgv(), e.KadminPasswordInArgv(), e.PasswordOptionInArgv(), e.KinitPasswordInScript(), e.SshdTestOutsideMatch(), e.VisudoCheckFileSkipsModes(), e.OPcacheOfTheCLI()} {
 		if n != "" {
 			out = append(out, n)
 		}
