@@ -118,7 +118,7 @@ func ToolError(stderr string) string {
 		return ""
 	}
 	return firstLine(stderr, func(l string) bool {
-		return toolErrorRule(l) >= 0 || openSSLError(l) || nginxOpenFailure(l) || squidOpenFailure(l)
+		return toolErrorRule(l) >= 0 || openSSLError(l) || configOpenFailure(l) != nil
 	})
 }
 
@@ -179,6 +179,46 @@ func squidOpenFailure(line string) bool {
 	return ok && rest != ""
 }
 
+// phpFPMOpenFailure says whether line is php-fpm saying it could not
+// open the configuration file it was given: `php-fpm8.2 -t -y
+// /etc/php/8.2/fpm/php-fmp.conf` says `ERROR: failed to open
+// configuration file '…': No such file or directory (2)`, exit 78, the
+// code it gives a configuration it refuses, and `{0: valid, 78: invalid}`
+// said invalid, CRITICAL, Consistent, of a file php-fpm never read
+// (wave-php fpm-configtest). An include the file names that is not
+// there is php-fpm refusing the configuration, said otherwise.
+func phpFPMOpenFailure(line string) bool {
+	_, rest, ok := strings.Cut(line, "ERROR: failed to open configuration file '")
+	return ok && strings.Contains(rest, "': ")
+}
+
+// openFailure is a configuration checker saying it could not open a file
+// it needs before it can judge a configuration, which it says under the
+// exit code it gives a configuration it refuses: what it could not open,
+// and how to give it one.
+type openFailure struct {
+	tool, what, fix string
+	is              func(line string) bool
+}
+
+// configOpenFailures are the checkers whose own words say so.
+var configOpenFailures = []openFailure{
+	{"nginx", "a file it needs before it can judge a configuration (the main config it was given, its error log or pid file)", "nginx -t -c PATH", nginxOpenFailure},
+	{"squid", "its configuration file", "squid -k parse -f PATH", squidOpenFailure},
+	{"php-fpm", "its configuration file", "php-fpm -t -y PATH", phpFPMOpenFailure},
+}
+
+// configOpenFailure is the checker line is the open failure of, nil for
+// none.
+func configOpenFailure(line string) *openFailure {
+	for i := range configOpenFailures {
+		if configOpenFailures[i].is(line) {
+			return &configOpenFailures[i]
+		}
+	}
+	return nil
+}
+
 // toolErrorRule is the index of the rule whose prefix line starts with
 // (then a space or the line's end), -1 when none.
 func toolErrorRule(line string) int {
@@ -203,13 +243,9 @@ func ToolErrorEntry(path string, exit int, word, line string) coverage.Entry {
 		return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but OpenSSL said on stderr that it failed, and it exits with the same code over its own failure (x509 -checkend's 1 over a certificate that expires and over a file it could not read: not there, a key in its place, a broken PEM), so %q is not known; stderr's first such line: %q; give it a certificate it can read, or judge what it printed beside the code (-checkend prints \"Certificate will expire\" with its answer)",
 			exit, word, word, cutLine(line)), ItemToolError)
 	}
-	if nginxOpenFailure(line) {
-		return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but nginx said on stderr that it could not open a file it needs before it can judge a configuration (the main config it was given, its error log or pid file), and it exits with the same code over a configuration it found invalid, so %q is not known; stderr's first such line: %q; give it a config path that is there (nginx -t -c PATH), and run it as a user who may open its files",
-			exit, word, word, cutLine(line)), ItemToolError)
-	}
-	if squidOpenFailure(line) {
-		return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but squid said on stderr that it could not open its configuration file, and it exits with the same code over a configuration it refuses, so %q is not known; stderr's first such line: %q; give it a config path that is there (squid -k parse -f PATH), and run it as a user who may read it",
-			exit, word, word, cutLine(line)), ItemToolError)
+	if f := configOpenFailure(line); f != nil {
+		return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but %s said on stderr that it could not open %s, and it exits with the same code over a configuration it refuses, so %q is not known; stderr's first such line: %q; give it a config path that is there (%s), and run it as a user who may read it",
+			exit, word, f.tool, f.what, word, cutLine(line), f.fix), ItemToolError)
 	}
 	if isRsyncCause(line) || (toolErrorRule(line) >= 0 && toolErrors[toolErrorRule(line)].tool == "rsync") {
 		return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but rsync said on stderr that it failed, and it exits with that code over a source path misspelt as over a folder it may not read, printing only what it reached and skipping --delete, so %q is not known and what it printed is no whole comparison; stderr's first such line: %q; give it a source that is there and the privilege to read all of it, or, where the code is the answer, say which stderr it goes with ({%d: {word: %s, stderr: \"some files/attrs were not transferred\"}}) and judge the word (K.status) in a rule",

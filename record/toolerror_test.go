@@ -1,6 +1,9 @@
 package record
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestToolErrorReadsNpmLsProblemsAsItsAnswer: npm's error lines on stderr
 // under a declared code are its failure (npm audit's 1 over a registry
@@ -83,5 +86,27 @@ func TestToolErrorReadsSquidOpenFailures(t *testing.T) {
 		if got := ToolError(tc.stderr); got != tc.want {
 			t.Errorf("ToolError(%q) = %q, want %q", tc.stderr, got, tc.want)
 		}
+	}
+}
+
+// TestToolErrorReadsPHPFPMOpenFailures: `php-fpm -t -y PATH` exits 78
+// over a configuration file that is not there as over one it refuses (a
+// directive misspelt, a bad value), and a chart declaring {78: invalid}
+// said invalid, CRITICAL, Consistent, of a file php-fpm never read
+// (wave-php fpm-configtest). Its `failed to open configuration file` is
+// its own failure; its refusals of a file it read are the answer.
+func TestToolErrorReadsPHPFPMOpenFailures(t *testing.T) {
+	t.Parallel()
+	const missing = "[08-Dec-2026 00:42:28] ERROR: failed to open configuration file '/tmp/php/fpm/missing.conf': No such file or directory (2)"
+	for _, tc := range []struct{ stderr, want string }{
+		{missing + "\n[08-Dec-2026 00:42:28] ERROR: failed to load configuration file '/tmp/php/fpm/missing.conf'\n[08-Dec-2026 00:42:28] ERROR: FPM initialization failed\n", missing},
+		{"[08-Dec-2026 00:40:11] ERROR: [/tmp/php/fpm/typo.conf:12] unknown entry 'pm.max_childern'\n[08-Dec-2026 00:40:11] ERROR: failed to load configuration file '/tmp/php/fpm/typo.conf'\n", ""},
+	} {
+		if got := ToolError(tc.stderr); got != tc.want {
+			t.Errorf("ToolError(%q) = %q, want %q", tc.stderr, got, tc.want)
+		}
+	}
+	if e := ToolErrorEntry("test", 78, "invalid", missing); !strings.Contains(e.Declaration.NotChecked[0].Why, "php-fpm said on stderr that it could not open its configuration file") {
+		t.Errorf("the entry says %+v", e)
 	}
 }
