@@ -820,7 +820,9 @@ func errorReply(es *chart.ExecSpec, res proc.Result, row label.Row, stdout, stde
 			return "", record.ReplySNMPNothing
 		}
 	}
-	if es.KeaClient() {
+	if es.KeaClient() && !es.ReplyResultRead {
+		// a chart that judges the reply's result (is the server
+		// answering?) takes the refusal as its answer
 		if line := record.KeaErrorReply(stdout); line != "" {
 			return line, record.ReplyKea
 		}

@@ -69,3 +69,41 @@ stages:
 		}
 	}
 }
+
+// TestKeaReplyJudgedByItsResultIsTheAnswer: a chart asking whether the
+// DHCP server answers its control channel judges the reply's result
+// itself (`all(up.stdout, .result == 0)`: result 1, "The server is likely
+// to be offline", is its answer down); that refusal is the answer it
+// asks for, and the run must not call its own answer unchecked (a false
+// alarm: UNKNOWN over a DHCP server the check saw down).
+func TestKeaReplyJudgedByItsResultIsTheAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	curl := filepath.Join(dir, "curl")
+	if err := writeExec(curl, []byte("#!/bin/sh\nprintf '%s' '[ { \"result\": 1, \"text\": \"unable to forward command to the dhcp4 service: No such file or directory. The server is likely to be offline\" } ]'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, rule := range []string{`all(up.stdout, .result == 0)`, `up.stdout[0].result == 0`, `up.stdout[0]["result"] == 0`} {
+		chart := writeChart(t, dir, "up.yaml", `version: 1
+runbook: up
+result: {kind: verdict/dhcp, decider: Answering, nagios: {ok: answering, critical: down}}
+stages:
+  - id: up
+    exec:
+      command: [`+curl+`, -sSf, -X, POST, -d, '{"command": "version-get", "service": ["dhcp4"]}', "http://127.0.0.1:8000/"]
+      parse: json
+  - id: answering
+    name: Answering
+    decide:
+      rules: [{when: '`+rule+`', then: answering, label: result 0}]
+      default: {branch: down, label: a result other than 0}
+    branches:
+      answering: [{id: a, verdict: {subject: '"dhcp4"', verdict: '"answering"'}}]
+      down: [{id: d, verdict: {subject: '"dhcp4"', verdict: '"down"'}}]
+`)
+		r := runCLI(t, dir, "exec", chart, "--format", "nagios")
+		if r.code != 2 || !strings.HasPrefix(r.stdout, "up CRITICAL - 1 down") || strings.Contains(r.stdout, "did not check") {
+			t.Errorf("%s: exit %d; want 2, CRITICAL, nothing flagged:\n%s%s", rule, r.code, r.stdout, r.stderr)
+		}
+	}
+}
