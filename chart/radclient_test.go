@@ -54,3 +54,45 @@ func TestRadclientOneIsAnAnswerOnlyOverAReply(t *testing.T) {
 		t.Errorf("Answer(0) = %q, want accepted", got)
 	}
 }
+
+// TestConfigCheckThatOpenedNothingIsNoInvalid: kea-dhcp4 -t exits 1 over
+// a configuration it could not open (`Syntax check failed with: Unable
+// to open file /etc/kea/kea-dhcp4.conff`: a path misspelt, or one the
+// user may not read) as over one it found wrong, and freeradius -XC
+// exits 1 over a raddb folder that is not there (`Errors reading
+// /etc/freeradius/3.0x: No such file or directory`); a check under
+// exitCodes: {0: valid, 1: invalid} said `CRITICAL
+// /tmp/radius/kea/nosuch.conf: invalid`, Consistent, of a file nobody
+// read. That 1 is no answer; a 1 over what it read and refused is.
+func TestConfigCheckThatOpenedNothingIsNoInvalid(t *testing.T) {
+	t.Parallel()
+	code := func(c int) *int { return &c }
+	codes := map[int]string{0: "valid", 1: "invalid"}
+	kea := &ExecSpec{Command: []string{"kea-dhcp4", "-t", "/etc/kea/kea-dhcp4.conff"}, ExitCodes: codes}
+	keaShell := &ExecSpec{Shell: `sudo kea-dhcp4 -t "$CONF"`, ExitCodes: codes}
+	radius := &ExecSpec{Command: []string{"/usr/sbin/freeradius", "-XC", "-d", "/etc/freeradius/3.0x"}, ExitCodes: codes}
+	other := &ExecSpec{Command: []string{"nginx", "-t"}, ExitCodes: codes}
+	for _, tc := range []struct {
+		name           string
+		e              *ExecSpec
+		stdout, stderr string
+		want           string
+	}{
+		{"kea, no such file", kea, "Syntax check failed with: Unable to open file /etc/kea/kea-dhcp4.conff\n", "", ""},
+		{"kea in a script, no such file", keaShell, "Syntax check failed with: Unable to open file /x.conf\n", "", ""},
+		{"kea, a keyword misspelt", kea, "Syntax check failed with: kea/typo.conf:7.3-17: got unexpected keyword \"valid-lifetim\" in Dhcp4 map.\n", "", "invalid"},
+		{"kea, a hook library not there", kea, "…ERROR [kea-dhcp4.dhcp4/1] DHCP4_PARSER_FAIL failed to create or run parser for configuration element hooks-libraries: hooks libraries failed to validate - library or libraries in error are: /usr/lib/x86_64-linux-gnu/kea/hooks/libdhcp_lease_cmd.so: cannot open shared object file\n", "Error encountered: hooks libraries failed to validate\n", "invalid"},
+		{"freeradius, no such folder (its log on stdout under -X)", radius, "FreeRADIUS Version 3.2.1\nFor more information about these matters, see the file named COPYRIGHT\nErrors reading /etc/freeradius/3.0x: No such file or directory\n", "", ""},
+		{"freeradius, a folder it may not read", radius, "", "Errors reading /etc/freeradius/3.0: Permission denied\n", ""},
+		{"freeradius, no such folder on stderr", radius, "FreeRADIUS Version 3.2.1\n…\n", "Errors reading /etc/freeradius/3.0x: No such file or directory\n", ""},
+		{"freeradius, a module misspelt", radius, "/etc/freeradius/3.0/sites-enabled/mon[13]: Failed to find \"papp\" as a module or policy.\n", "", "invalid"},
+		{"another tool's 1", other, "Unable to open file x\n", "", "invalid"},
+	} {
+		if got := tc.e.Answer(code(1), []byte(tc.stdout), []byte(tc.stderr)); got != tc.want {
+			t.Errorf("%s: Answer(1) = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	if why := kea.NotAnswer(code(1), []byte("Syntax check failed with: Unable to open file /etc/kea/kea-dhcp4.conff\n"), nil); !strings.Contains(why, "it opened no configuration") {
+		t.Errorf("NotAnswer = %q, want it to say it opened no configuration", why)
+	}
+}
