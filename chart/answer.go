@@ -19,7 +19,10 @@ import (
 // (bitsAnswer), unless a shell or timeout may have given it (RelaysCode).
 // Under either, smartctl's bit 2 without its line on stdout saying the
 // device is in a low-power mode (smartctlPowerMode) is a device it could
-// not open, and fsck -n's bit 1 no correction (FsckChangesNothing). It is
+// not open, fsck -n's bit 1 no correction (FsckChangesNothing),
+// radclient's 1 without a reply no Access-Reject (radclientReceived), and
+// a configuration checker's code over a file it could not open no
+// finding of the file (configUnopened). It is
 // the one judgement of whether an exit is an answer (NotAnswer says why a
 // declared code is not); the script row, the stage's status and every
 // item that reads the answer take it from here.
@@ -64,12 +67,89 @@ func (e *ExecSpec) answer(code *int, stdout, stderr []byte) (word, why string) {
 		// one asleep under -n, and it says which on stdout
 		return "", fmt.Sprintf("the chart reads %d as %q, but smartctl's 2 is an answer only beside its line saying the device is in a low-power mode (Device is in STANDBY mode, exit(2)), and it printed none: a device it could not open", c, word)
 	}
+	if c == 1 && e.runsRadclient() && !radclientReceived.Match(stdout) {
+		// radclient's 1 is an Access-Reject as much as no reply at all
+		return "", fmt.Sprintf("the chart reads 1 as %q, but radclient's 1 is an answer only beside its line saying it received a reply (Received Access-Reject Id …), and it printed none: no reply came, or none it could verify (a server stopped or not reached, a client the server does not know, a shared secret it does not share)", word)
+	}
+	if c != 0 {
+		if line := e.configUnopened(stdout, stderr); line != "" {
+			// a configuration checker exits 1 over a file it could not
+			// open as over one it read and found wrong
+			return "", fmt.Sprintf("the chart reads %d as %q, but it opened no configuration to judge: %q (a path misspelt, or one this user may not read)", c, word, line)
+		}
+	}
 	if c&1 != 0 && e.FsckChangesNothing() {
 		// fsck's 1 is errors corrected, and -n corrects none: fsck.fat's
 		// 1 is errors found and left
 		return "", fmt.Sprintf("the chart reads %d as %q, but fsck -n corrects nothing: its 1 is the checker's own (fsck.fat's errors found and left)", c, word)
 	}
 	return word, ""
+}
+
+// configUnopened is the line on which a configuration checker says it
+// opened no configuration, "" when it did not say so or the exec runs no
+// such checker: kea-dhcp4 -t (and kea-dhcp6, kea-ctrl-agent,
+// kea-dhcp-ddns; Kea 2.2) prints `Syntax check failed with: Unable to
+// open file PATH` for a file not there or not readable, and freeradius
+// -XC (radiusd, FreeRADIUS 3.2) `Errors reading DIR: No such file or
+// directory` (or `Permission denied`), each exit 1, the code of
+// a configuration it read and refused too: `kea-dhcp4 -t` of a path
+// misspelt under {0: valid, 1: invalid} said invalid, CRITICAL,
+// Consistent (TestConfigCheckThatOpenedNothingIsNoInvalid).
+func (e *ExecSpec) configUnopened(stdout, stderr []byte) string {
+	said := keaUnopened
+	switch {
+	case e.runs(keaCheckerInShell, "kea-dhcp4", "kea-dhcp6", "kea-ctrl-agent", "kea-dhcp-ddns"):
+	case e.runs(radiusdInShell, "freeradius", "radiusd"):
+		said = radiusdUnopened
+	default:
+		return ""
+	}
+	// each writes it where its log goes: stdout under -X and -t
+	for _, out := range [][]byte{stdout, stderr} {
+		if m := said.Find(out); m != nil {
+			return strings.TrimSpace(string(m))
+		}
+	}
+	return ""
+}
+
+var (
+	keaUnopened       = regexp.MustCompile(`(?m)^Syntax check failed with: Unable to open file .*$`)
+	keaCheckerInShell = regexp.MustCompile(`(^|[\s;&|(/])kea-(dhcp4|dhcp6|ctrl-agent|dhcp-ddns)(\s|$)`)
+	radiusdUnopened   = regexp.MustCompile(`(?m)^Errors reading .*: (No such file or directory|Permission denied)\r?$`)
+	radiusdInShell    = regexp.MustCompile(`(^|[\s;&|(/])(freeradius|radiusd)(\s|$)`)
+)
+
+// radclientReceived is the line radclient (FreeRADIUS 3.x; radtest runs
+// it) prints on stdout for a reply it read and verified: `Received
+// Access-Reject Id 171 from 127.0.0.1:1812 to 127.0.0.1:54513 length 20`.
+// It exits 1 over an Access-Reject and over no reply alike: a server
+// stopped, a client the server does not know or a shared secret it does
+// not share (the server drops the packet without a word, or rejects it
+// with a Response Authenticator radclient cannot verify, which it says
+// on stderr) print `Sent …` alone, and a chart's {1: rejected} said
+// rejected, Consistent, of a server nobody reached
+// (TestRadclientOneIsAnAnswerOnlyOverAReply). Under -q it prints no
+// such line, and its 1 is no answer.
+var radclientReceived = regexp.MustCompile(`(?m)^Received [A-Za-z-]+ Id \d+ `)
+
+// radclientInShell finds radclient or radtest in a shell: script.
+var radclientInShell = regexp.MustCompile(`(^|[\s;&|(/])(radclient|radtest)(\s|$)`)
+
+// runsRadclient says whether the exec runs radclient or radtest: as its
+// command, behind a command that runs another (sudo, timeout), or in its
+// shell: script.
+func (e *ExecSpec) runsRadclient() bool {
+	if e == nil {
+		return false
+	}
+	for _, a := range e.Command {
+		if b := filepath.Base(a); b == "radclient" || b == "radtest" {
+			return true
+		}
+	}
+	return e.Shell != "" && radclientInShell.MatchString(e.Shell)
 }
 
 // bitsCover says whether exitBits: lists every bit of a non-zero code.

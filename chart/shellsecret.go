@@ -149,6 +149,20 @@ func passwordFromFile(prog string) (fileAdvice, bool) {
 			shell:   `python3 -c '…os.environ["%[1]s"]…' (no %[2]s)`,
 			command: "[python3, -c, …] with envFrom: {MC_PASS: %[2]s}, the script reading os.environ[\"MC_PASS\"] (no %[1]s)",
 		}, true
+	case base == "radtest" || base == "radclient":
+		// radtest is a script that runs radclient with the password and
+		// the shared secret in its argv; radclient itself reads the
+		// password as an attribute and the secret from a file
+		how := "radclient reads the shared secret from its argv or from a file (-S FILE) alone, and a password as the User-Password attribute of the list it reads on standard input (or -f FILE): give it the secret through a pipe bash names /dev/fd/N, and the attributes on its standard input"
+		if base == "radtest" {
+			how = "radtest puts the password and the shared secret in radclient's argv by design, and reads neither from its environment or standard input; run radclient itself, which " + strings.TrimPrefix(how, "radclient ")
+		}
+		return fileAdvice{
+			prog:    base,
+			how:     how,
+			shell:   `printf 'User-Name = "NAME"\nUser-Password = "%%s"\n' "$PASSWORD" | radclient -S <(printf '%%s\n' "$%[1]s") HOST:PORT auth (each secret from its own envFrom: variable)`,
+			command: `[radclient, -S, FILE, …] with stdin: the attribute list (User-Password from %[2]s), or a shell: script giving -S <(printf '%%s\n' "$SECRET")`,
+		}, true
 	case mosquittoClients[base]:
 		return fileAdvice{
 			prog:    base,
@@ -203,6 +217,13 @@ func (a argvCheck) check(node syntax.Node, vars, named map[string]string, depth 
 	tainted := func(w syntax.Node) string {
 		found := ""
 		syntax.Walk(w, func(m syntax.Node) bool {
+			if _, ok := m.(*syntax.ProcSubst); ok {
+				// <( … ) hands the program a path (/dev/fd/63), not
+				// what runs inside it, whose calls are checked as
+				// calls of their own: radclient -S <(printf '%s\n'
+				// "$SECRET") reads the secret through a pipe
+				return false
+			}
 			pe, ok := m.(*syntax.ParamExp)
 			if !ok || found != "" || pe.Param == nil {
 				return found == ""

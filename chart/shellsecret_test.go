@@ -106,3 +106,37 @@ stages:
 		loadErr(t, tc.name, src, tc.err)
 	}
 }
+
+// TestShellProcessSubstitutionOfASecretIsNoArgv: radclient reads the
+// shared secret from argv or from a file (-S FILE) alone, so a chart
+// gives it `-S <(printf '%s\n' "$RSECRET")`, which hands radclient
+// /dev/fd/63 and the secret through a pipe; the check took the words
+// inside <( ) for radclient's argument and refused the chart, telling it
+// to have radclient read the secret from its environment or its standard
+// input, neither of which radclient reads it from (wave-radius). A
+// process substitution's program is checked as any other call: a real
+// program given the secret in it is still refused, and so is a command
+// substitution, whose output is the argument.
+func TestShellProcessSubstitutionOfASecretIsNoArgv(t *testing.T) {
+	t.Parallel()
+	shellSecretCases(t, []shellSecretCase{
+		{"radclient's secret file", `{shell: 'printf "User-Password = \"%s\"\n" "$PW" | radclient -S <(printf "%s\n" "$PW") 127.0.0.1:1812 auth', envFrom: {PW: password}}`, ""},
+		{"a file read by redirection", `{shell: 'tool --key-file /dev/stdin < <(printf "%s" "$PW")', envFrom: {PW: password}}`, ""},
+		{"a program inside it", `{shell: 'radclient -S <(tool --print "$PW") h auth', envFrom: {PW: password}}`, `gives $PW, the secret input "password", to tool as an argument`},
+		{"a command substitution", `{shell: 'radclient -S "$(printf "%s" "$PW")" h auth', envFrom: {PW: password}}`, `to radclient as an argument`},
+	})
+}
+
+// TestRADIUSSecretAdviceNamesRadclientsFile: `radtest monitor "$PW"
+// HOST 0 "$SECRET"` was refused with "have radtest read it from its
+// environment … or its standard input", and radtest reads neither: it
+// puts the password and the shared secret in radclient's argv by design.
+// radclient reads the password as an attribute from its standard input
+// (or -f FILE) and the shared secret from -S FILE, which is the advice.
+func TestRADIUSSecretAdviceNamesRadclientsFile(t *testing.T) {
+	t.Parallel()
+	shellSecretCases(t, []shellSecretCase{
+		{"radtest", `{shell: 'radtest monitor "$PW" 127.0.0.1 0 s3', envFrom: {PW: password}}`, `radtest puts the password and the shared secret in radclient's argv`},
+		{"radclient's secret in argv", `{shell: 'printf "User-Name = monitor\n" | radclient 127.0.0.1 auth "$PW"', envFrom: {PW: password}}`, `-S <(printf '%s\n' "$PW")`},
+	})
+}

@@ -199,9 +199,15 @@ type ExecSpec struct {
 	// `parse:` whose stdout a rule reads takes it as the answer, as an
 	// explicit `parse: text` does.
 	StdoutRead bool
-	Into       string
-	Dir        string
-	Stdin      *Assign // optional: an expression whose value is written to stdin
+	// ReplyResultRead is whether an expression of the chart reads the
+	// stage's stdout and a member named result in it
+	// (`all(up.stdout, .result == 0)`, `up.stdout[0].result`), set at
+	// load (stdoutread.go): a chart judging Kea's reply by its result
+	// code takes a refusal as its answer (runbook's errorReply).
+	ReplyResultRead bool
+	Into            string
+	Dir             string
+	Stdin           *Assign // optional: an expression whose value is written to stdin
 	// ExitCodes maps the exit codes the chart declared ANSWERS to their
 	// words (`exitCodes:`; the preset nagios is {0: ok, 1: warning, 2:
 	// critical, 3: unknown}). nil: none declared. A listed code's word is

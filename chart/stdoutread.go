@@ -1,5 +1,12 @@
 package chart
 
+import "regexp"
+
+// resultMember is a read of a member named result in an expression's
+// text: `.result`, `?.result`, `["result"]`, a closure's as well as a
+// path's (a closure's member reads are no path of the expression).
+var resultMember = regexp.MustCompile(`\.result\b|\[\s*"result"\s*\]`)
+
 // markStdoutRead sets ExecSpec.StdoutRead on every exec stage, in the
 // chart and the charts it mounts, whose stdout an expression of the same
 // file reads (`v.stdout contains "http_dav_module"`). A stage with no
@@ -10,6 +17,8 @@ package chart
 // nothing on stdout, and a chart looking for a forbidden module in
 // `v.stdout` said clean, OK, Consistent, over an nginx built with it
 // (runbook's stderrOnly; cmd/runbook TestStdoutReadOfActionWithStderrOnlyIsNoAnswer).
+// It sets ExecSpec.ReplyResultRead too, on a stage with or without
+// `parse:`.
 func (s *session) markStdoutRead(spec *Spec) {
 	seen := map[*Spec]bool{}
 	var charts func(sp *Spec)
@@ -23,12 +32,21 @@ func (s *session) markStdoutRead(spec *Spec) {
 				charts(st.Subflow.Spec)
 			}
 			es := st.Exec
-			if es == nil || es.ParseGiven {
+			if es == nil {
 				return true
 			}
 			into := es.Into
 			if into == "" {
 				into = st.ID
+			}
+			for _, c := range s.compiled {
+				if c.l.file == st.Pos.File && c.x.ReadsMember(into, "stdout") && resultMember.MatchString(c.x.String()) {
+					es.ReplyResultRead = true
+					break
+				}
+			}
+			if es.ParseGiven {
+				return true
 			}
 			for _, c := range s.compiled {
 				if c.l.file == st.Pos.File && c.x.ReadsMember(into, "stdout") {

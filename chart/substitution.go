@@ -47,7 +47,7 @@ func (e *ExecSpec) HiddenSubstitutions() []Substitution {
 		}
 		switch s := n.(type) {
 		case *syntax.CmdSubst, *syntax.ProcSubst:
-			if !seen(stack) {
+			if !seen(stack) && !printsWordsAlone(s) {
 				out = append(out, substitution(e.Shell, s, stack))
 			}
 		}
@@ -55,6 +55,44 @@ func (e *ExecSpec) HiddenSubstitutions() []Substitution {
 		return true
 	})
 	return out
+}
+
+// printsWordsAlone says whether every command a substitution runs is
+// printf or echo with no redirection: bash's own, which run no program
+// and read no file, so nothing in it can fail unseen. A substitution
+// nested in it is judged on its own (HiddenSubstitutions walks to it).
+// radclient reads its shared secret from a file alone, given as -S
+// <(printf '%s\n' "$SECRET"), and a run over an Access-Reject (exit 1, a
+// line on stderr) stood Not sure, told to assign <(printf …) first
+// (TestSubstitutionOfPrintfAloneFailsNoCommand).
+func printsWordsAlone(sub syntax.Node) bool {
+	alone := true
+	syntax.Walk(sub, func(n syntax.Node) bool {
+		if !alone || n == nil {
+			return false
+		}
+		if n != sub {
+			switch n.(type) {
+			case *syntax.CmdSubst, *syntax.ProcSubst:
+				return false
+			}
+		}
+		st, ok := n.(*syntax.Stmt)
+		if !ok {
+			return true
+		}
+		call, ok := st.Cmd.(*syntax.CallExpr)
+		if !ok || len(st.Redirs) > 0 || len(call.Args) == 0 || st.Background || st.Coprocess {
+			alone = false
+			return false
+		}
+		if name := call.Args[0].Lit(); name != "printf" && name != "echo" {
+			alone = false
+			return false
+		}
+		return true
+	})
+	return alone
 }
 
 // parseBash reads a shell: script as bash does, with mvdan.cc/sh: the

@@ -57,3 +57,33 @@ func TestHiddenSubstitutionsNoteSaysWhereAndWhat(t *testing.T) {
 		t.Errorf("an assignment noted: %s", n)
 	}
 }
+
+// TestSubstitutionOfPrintfAloneFailsNoCommand: radclient reads its shared
+// secret from a file alone, and a chart gives it `-S <(printf '%s\n'
+// "$RSECRET")`; over an Access-Reject (radclient exits 1 and says
+// `Expected Access-Accept got Access-Reject` on stderr) the run stood Not
+// sure, saying bash does not see a command inside <(printf …) fail and to
+// assign it first, v=<(printf …), which hands radclient nothing. A
+// substitution whose commands are printf and echo of words alone runs no
+// program and reads no file: nothing in it fails unseen (wave-radius).
+// One that reads a file, runs a program or holds a substitution of its
+// own still is hidden.
+func TestSubstitutionOfPrintfAloneFailsNoCommand(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		script string
+		want   int
+	}{
+		{`printf 'User-Password = "%s"\n' "$P" | radclient -S <(printf '%s\n' "$S") h auth`, 0},
+		{`tool --conf <(echo "a=$A"; echo "b=$B")`, 0},
+		{`echo "$(printf %s "$X")"`, 0},
+		{`tool --conf <(printf '%s\n' "$(cat /etc/x)")`, 1}, // the cat inside, once
+		{`tool --conf <(printf '%s\n' "$S" < /etc/x)`, 1},
+		{`tool --conf <(cat /etc/x)`, 1},
+	}
+	for _, tc := range tests {
+		if got := (&ExecSpec{Shell: tc.script}).HiddenSubstitutions(); len(got) != tc.want {
+			t.Errorf("%q: %+v, want %d", tc.script, got, tc.want)
+		}
+	}
+}

@@ -213,16 +213,19 @@ const (
 	ReplyFastCGI = "fastcgi"
 	// ReplyMemcstatNothing: memcstat, that printed nothing under exit 0.
 	ReplyMemcstatNothing = "memcstat-nothing"
+	// ReplyKea: Kea's control channel's refusal (KeaErrorReply), which
+	// curl, kea-shell and socat print and exit 0 over.
+	ReplyKea = "kea"
 )
 
 // ErrorReplyEntry is the ledger's entry for such a stage, filed under its
 // path: whose is ReplyRedis, ReplySNMP, ReplyHAProxy, ReplyZooKeeper,
-// ReplyMemcached, ReplyNUT, ReplyOpenVPN, ReplyFastCGI, ReplySNMPNothing,
+// ReplyMemcached, ReplyNUT, ReplyOpenVPN, ReplyFastCGI, ReplyKea, ReplySNMPNothing,
 // ReplySocketNothing or ReplyMemcstatNothing (line ""), exit the exit
 // code, line the output's first error reply (masked already;
 // RedisErrorReply, SNMPException, HAProxyErrorReply, ZooKeeperErrorReply,
 // MemcachedErrorReply, NUTErrorReply, OpenVPNManagementReply,
-// FastCGIErrorReply, which is a line of stderr).
+// FastCGIErrorReply, which is a line of stderr; KeaErrorReply).
 func ErrorReplyEntry(path, whose string, exit int, line string) coverage.Entry {
 	why := fmt.Sprintf("it printed the server's error reply as its output though it exited %d, so what it printed is the server's refusal, not the value asked for, and a rule over it judges no value the server holds; its first such line: %q; give it what the server asks (a password in REDISCLI_AUTH, through envFrom:), or add -e, which makes redis-cli exit 1 on an error reply", exit, cutLine(line))
 	switch whose {
@@ -238,6 +241,8 @@ func ErrorReplyEntry(path, whose string, exit int, line string) coverage.Entry {
 		why = fmt.Sprintf("it printed nothing though memcstat exited %d: memcstat prints Server: HOST (PORT) before any server's stats, and prints nothing, exit 0 or 1 as it happens, over a server that closed the connection at once, as memcached does at its connection limit (-c; its rejected_connections counts them), so an empty value from it is no answer of none; ask again, or ask with printf 'stats\\r\\nquit\\r\\n' | nc, which prints the server's ERROR Too many open connections", exit)
 	case ReplyMemcached:
 		why = fmt.Sprintf("it printed memcached's error reply as its output though it exited %d, as nc, socat and /dev/tcp do whatever the server answers, so what it printed is memcached's refusal, not the stats asked for, and a rule over it judges nothing the server holds; its first such line: %q; spell the command as memcached knows it (stats, stats slabs, stats items, stats settings)", exit, cutLine(line))
+	case ReplyKea:
+		why = fmt.Sprintf("it printed Kea's error reply as its output though it exited %d, as curl (-f too: the Control Agent answers HTTP 200), kea-shell and socat do whatever Kea's control channel answers, so what it printed is Kea's refusal, not the statistics, leases or config asked for, and a rule over it (or a ?? default over what it lacks) judges nothing the server holds; it said %q; result 1 with \"unable to forward command to the dhcp4 service\" is a Control Agent whose DHCP server behind it is down (or its control socket another path), result 2 a command misspelt, one a hook library not loaded provides (lease4-get-all needs libdhcp_lease_cmds), or a command sent to the agent with no \"service\": [\"dhcp4\"]; judge the reply's result first (0 the answer, 3 an answer of none)", exit, cutLine(line))
 	case ReplyNUT:
 		why = fmt.Sprintf("it printed upsd's error reply as its output though it exited %d, as nc, socat and /dev/tcp do whatever Network UPS Tools' server answers, so what it printed is upsd's refusal, not the variable asked for, and a rule over it judges nothing of the UPS; its first such line: %q; ERR DATA-STALE and ERR DRIVER-NOT-CONNECTED say the UPS's driver is not answering upsd (its state is unknown: upsc exits 1 over them), ERR UNKNOWN-UPS names a UPS upsd does not have (LIST UPS lists them), ERR VAR-NOT-SUPPORTED a variable this UPS does not report", exit, cutLine(line))
 	case ReplyOpenVPN:

@@ -787,6 +787,9 @@ func deniedInOutput(res proc.Result, row label.Row, stdout string) string {
 // PHP wrote a fatal error into the page, status 200.
 // memcstat (chart.ExecSpec.Memcstat) prints nothing and exits 0 over a
 // server that closed the connection (record.ReplyMemcstatNothing).
+// curl, wget, kea-shell and the socket clients (chart.ExecSpec.KeaClient)
+// exit 0 over Kea's control channel's refusal, a JSON reply whose result
+// is 1, 2 or 4 (record.KeaErrorReply), sent with HTTP 200.
 // whose is "" when there is none.
 func errorReply(es *chart.ExecSpec, res proc.Result, row label.Row, stdout, stderr string) (line, whose string) {
 	if !answeredAsNoFailure(res, row) {
@@ -815,6 +818,13 @@ func errorReply(es *chart.ExecSpec, res proc.Result, row label.Row, stdout, stde
 		}
 		if *res.ExitCode == 0 && es.SNMPWalk() && strings.TrimSpace(stdout) == "" {
 			return "", record.ReplySNMPNothing
+		}
+	}
+	if es.KeaClient() && !es.ReplyResultRead {
+		// a chart that judges the reply's result (is the server
+		// answering?) takes the refusal as its answer
+		if line := record.KeaErrorReply(stdout); line != "" {
+			return line, record.ReplyKea
 		}
 	}
 	if es.SocketClient() {
