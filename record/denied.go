@@ -277,6 +277,10 @@ func deniedCause(line string) string {
 		// another user's JVM may end in `Permission denied`, and its
 		// advice is the JVM's own
 		return causeJVMUnreached
+	case supervisordUnreached(low):
+		// before the missing file: supervisorctl's `unix:///… no such
+		// file` is the socket of the daemon it asks, no file it was given
+		return causeSupervisordUnreached
 	case rabbitmqNodeUnreached(low):
 		// before the refusal: the line names no access, and its causes
 		// (a node down, a cookie refused) are the lines after it
@@ -501,7 +505,7 @@ const causeKDCSkew = "was refused by the KDC for its request's time (this host's
 func Unreached(stderr string) string {
 	return firstLine(stderr, func(l string) bool {
 		c := deniedCause(l)
-		return c == causeNoManager || c == causeNodeUnreached || c == causeNoKDC || c == causeKDCSkew
+		return c == causeNoManager || c == causeNodeUnreached || c == causeNoKDC || c == causeKDCSkew || c == causeSupervisordUnreached
 	})
 }
 
@@ -517,6 +521,9 @@ func Unreached(stderr string) string {
 // said rejected, CRITICAL, of every keytab with the KDC stopped (cmd/runbook
 // TestKDCUnreachedIsNoAnswer, testdata/wave-krb/keytab-kinit).
 func UnreachedAnswerEntry(path string, exit int, word, line string) coverage.Entry {
+	if deniedCause(line) == causeSupervisordUnreached {
+		return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but it said on stdout that it %s, and supervisorctl exits 4 when it reaches no supervisord as over a program name no section gives (no such process), so %q is not known; the first such line: %q; start supervisord, or give supervisorctl the server it runs (-c the supervisord.conf whose [unix_http_server] or [inet_http_server] it serves, its serverurl)", exit, word, causeSupervisordUnreached, word, cutLine(line)), ItemDenied)
+	}
 	if deniedCause(line) == causeNodeUnreached {
 		return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but it said on stderr that it %s, and RabbitMQ's CLI tools exit 69 when they reach no node as when a check fails (check_local_alarms over an alarm and over a node not running, or one that refused this account's Erlang cookie), so %q is not known; stderr's first such line: %q; start the node, or run the check as an account holding the node's cookie (root or rabbitmq, ~/.erlang.cookie), or say which stderr the answer goes with, {%d: {word: %s, stderr: TEXT}}, and the other is a failure", exit, word, causeNodeUnreached, word, cutLine(line), exit, word), ItemDenied)
 	}
@@ -535,6 +542,28 @@ const (
 	causeNotThere = "could not find a file it was given"
 	causeFolder   = "was given a folder where it read a file"
 )
+
+// causeSupervisordUnreached is what a line says when supervisorctl
+// reached no supervisord (supervisordUnreached).
+const causeSupervisordUnreached = "could not reach the supervisord it asks"
+
+// supervisordUnreached says whether a line (lower case) is supervisorctl
+// 4.x saying it reached no supervisord at the server URL it was given:
+// `unix:///run/supervisor.sock refused connection` (the socket file a
+// killed supervisord left behind), `unix:///run/supervisor.sock no such
+// file` (none: supervisord stopped, or another config's socket), `http://
+// 127.0.0.1:9001 refused connection` (its inet_http_server). It prints it
+// on stdout and exits 4, as over a program name no section gives
+// (chart.ExecSpec.RunsSupervisorctl), so a check of expected programs under
+// `{4: not-configured}` called every program not configured with
+// supervisord stopped (cmd/runbook TestSupervisordUnreachedIsNoAnswer).
+func supervisordUnreached(low string) bool {
+	t := strings.TrimSpace(low)
+	if !strings.HasPrefix(t, "unix://") && !strings.HasPrefix(t, "http://") && !strings.HasPrefix(t, "https://") {
+		return false
+	}
+	return strings.HasSuffix(t, " refused connection") || strings.HasSuffix(t, " no such file")
+}
 
 // causeNodeUnreached is what a line says when a RabbitMQ CLI tool
 // (rabbitmqctl, rabbitmq-diagnostics) reached no node: `Error: unable to
