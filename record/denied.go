@@ -277,6 +277,9 @@ func deniedCause(line string) string {
 		// another user's JVM may end in `Permission denied`, and its
 		// advice is the JVM's own
 		return causeJVMUnreached
+	case monitUnreached(low):
+		// before the refusal: a daemon not reached is no access refused
+		return causeMonitUnreached
 	case supervisordUnreached(low):
 		// before the missing file: supervisorctl's `unix:///… no such
 		// file` is the socket of the daemon it asks, no file it was given
@@ -399,7 +402,22 @@ func refusedPrivilege(low string) bool {
 		strings.Contains(low, "is not allowed to view the mail queue") ||
 		strings.Contains(low, "do not have permission to use") ||
 		strings.Contains(low, "credentials cache permissions incorrect") ||
+		monitRefusal(low) ||
 		rootRefusal(low) || userSwitchRefusal(low)
+}
+
+// monitRefusal says whether a line (lower case) is monit 5.x refusing
+// the runner: its control file not readable by this user (`The control
+// file '/etc/monit/monitrc' is not readable`: monit -t exits 1 over it as
+// over a syntax error, and `{1: invalid}` called a monitrc nobody read
+// invalid), or its daemon refusing the client's credentials (`You are not
+// authorized to access monit. …`, the allow line's user:password not the
+// one the client's control file gives), exit 1 as over a service not
+// found (cmd/runbook TestMonitDaemonUnreachedIsNoAnswer).
+func monitRefusal(low string) bool {
+	t := strings.TrimSpace(low)
+	return (strings.HasPrefix(t, "the control file '") && strings.HasSuffix(t, "' is not readable")) ||
+		strings.HasPrefix(t, "you are not authorized to access monit")
 }
 
 // userSwitchRefusal says whether a line (lower case) is the words of sudo,
@@ -505,7 +523,7 @@ const causeKDCSkew = "was refused by the KDC for its request's time (this host's
 func Unreached(stderr string) string {
 	return firstLine(stderr, func(l string) bool {
 		c := deniedCause(l)
-		return c == causeNoManager || c == causeNodeUnreached || c == causeNoKDC || c == causeKDCSkew || c == causeSupervisordUnreached
+		return c == causeNoManager || c == causeNodeUnreached || c == causeNoKDC || c == causeKDCSkew || c == causeSupervisordUnreached || c == causeMonitUnreached
 	})
 }
 
@@ -521,6 +539,9 @@ func Unreached(stderr string) string {
 // said rejected, CRITICAL, of every keytab with the KDC stopped (cmd/runbook
 // TestKDCUnreachedIsNoAnswer, testdata/wave-krb/keytab-kinit).
 func UnreachedAnswerEntry(path string, exit int, word, line string) coverage.Entry {
+	if deniedCause(line) == causeMonitUnreached {
+		return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but it said on stderr that it %s, and monit exits 1 when it asks no daemon as over a service name its control file does not give (Service 'NAME' not found), so %q is not known; stderr's first such line: %q; start monit, and give its control file a set httpd statement the client can reach (an allow line it may use: its user:password, or localhost)", exit, word, causeMonitUnreached, word, cutLine(line)), ItemDenied)
+	}
 	if deniedCause(line) == causeSupervisordUnreached {
 		return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but it said on stdout that it %s, and supervisorctl exits 4 when it reaches no supervisord as over a program name no section gives (no such process), so %q is not known; the first such line: %q; start supervisord, or give supervisorctl the server it runs (-c the supervisord.conf whose [unix_http_server] or [inet_http_server] it serves, its serverurl)", exit, word, causeSupervisordUnreached, word, cutLine(line)), ItemDenied)
 	}
@@ -542,6 +563,28 @@ const (
 	causeNotThere = "could not find a file it was given"
 	causeFolder   = "was given a folder where it read a file"
 )
+
+// causeMonitUnreached is what a line says when monit, run as a client
+// (monit status, summary, monitor, unmonitor), asked no daemon
+// (monitUnreached).
+const causeMonitUnreached = "could not reach the monit daemon it asks"
+
+// monitUnreached says whether a line (lower case) is monit 5.x saying
+// the client asked no daemon: `Monit: the monit daemon is not running`
+// (no process at the control file's pidfile), `Monit: the monit HTTP
+// interface is not enabled, …` (a daemon running without set httpd, the
+// only way a client asks it), `Cannot connect to [127.0.0.1]:2812 --
+// Connection refused` (another port, another address). It exits 1 over
+// each, as over a service its control file does not give (`Service
+// 'NAME' not found`), so a check of expected services under `{1:
+// not-configured}` called every service not configured with the daemon
+// stopped (cmd/runbook TestMonitDaemonUnreachedIsNoAnswer).
+func monitUnreached(low string) bool {
+	t := strings.TrimSpace(low)
+	return strings.Contains(t, "the monit daemon is not running") ||
+		strings.Contains(t, "the monit http interface is not enabled") ||
+		(strings.HasPrefix(t, "cannot connect to [") && strings.Contains(t, "]:") && strings.Contains(t, " -- "))
+}
 
 // causeSupervisordUnreached is what a line says when supervisorctl
 // reached no supervisord (supervisordUnreached).

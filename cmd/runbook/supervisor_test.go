@@ -63,3 +63,69 @@ stages:
 		nagiosSays(t, dir, tc.name, tc.status, tc.exit, tc.said, "exec", chart, "--format", "nagios")
 	}
 }
+
+// TestMonitDaemonUnreachedIsNoAnswer: monit 5.33 exits 1 over a service
+// name its control file does not give (`Service 'ghots' not found`) and as
+// much when it asked no daemon (`Monit: the monit daemon is not running`;
+// a daemon running without `set httpd`, `the monit HTTP interface is not
+// enabled`; `Cannot connect to [127.0.0.1]:2812 -- Connection refused`)
+// or was refused (`You are not authorized to access monit`), and `monit
+// -t` exits 1 over a control file the user may not read (`The control
+// file '/etc/monit/monitrc' is not readable`) as over a syntax error. A
+// check of expected services under `{0: found, 1: not-configured}` said
+// every service not-configured, Consistent, with the daemon stopped, and
+// a config check under `{0: valid, 1: invalid}` said a monitrc nobody read
+// invalid. The row is not judged now, the standing Not sure (a critical
+// row not judged stays CRITICAL, as every one does); the not found line,
+// and the syntax error, are still the answer declared.
+func TestMonitDaemonUnreachedIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, stderr string
+		status       string
+		exit         int
+		said         string
+	}{
+		{"daemon not running", "Monit: the monit daemon is not running\n",
+			"svc CRITICAL - 1 stage did not check everything (s), 1 bad", 2,
+			`but it said on stderr that it could not reach the monit daemon it asks`},
+		{"http interface not enabled", "Monit: the monit HTTP interface is not enabled, please add the 'set httpd' statement and use the 'allow' option to allow monit to connect\n",
+			"svc CRITICAL - 1 stage did not check everything (s), 1 bad", 2,
+			`the monit HTTP interface is not enabled`},
+		{"port refused", "Cannot connect to [127.0.0.1]:12899 -- Connection refused\n",
+			"svc CRITICAL - 1 stage did not check everything (s), 1 bad", 2,
+			`Cannot connect to [127.0.0.1]:12899 -- Connection refused`},
+		{"credentials refused", "You are not authorized to access monit. Either you supplied the wrong credentials (e.g. bad password), or your browser doesn't understand how to supply the credentials required\n",
+			"svc CRITICAL - 1 stage did not check everything (s), 1 bad", 2,
+			`You are not authorized to access monit`},
+		{"control file not readable", "The control file '/etc/monit/monitrc' is not readable\n",
+			"svc CRITICAL - 1 stage did not check everything (s), 1 bad", 2,
+			`is not readable`},
+		{"service not found", "Service 'ghots' not found\n",
+			"svc CRITICAL - 1 bad", 2, "Consistent"},
+		{"syntax error", "/etc/monit/monitrc:13: syntax error 'path'\n",
+			"svc CRITICAL - 1 bad", 2, "Consistent"},
+	} {
+		tool := fakeTool(t, filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-"), "monit"), "", tc.stderr, 1)
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
+runbook: svc
+result: {kind: verdict/service, decider: Found, nagios: {ok: [good], critical: [bad]}}
+stages:
+  - id: s
+    exec:
+      command: [`+tool+`, status, web]
+      exitCodes: {0: good, 1: bad}
+  - id: found
+    name: Found
+    decide:
+      rules:
+        - {when: s.status == "bad", then: bad, label: monit says no}
+      default: {branch: good, label: monit says yes}
+    branches:
+      bad: [{id: b, verdict: {subject: '"web"', verdict: '"bad"'}}]
+      good: [{id: g, verdict: {subject: '"web"', verdict: '"good"'}}]
+`)
+		nagiosSays(t, dir, tc.name, tc.status, tc.exit, tc.said, "exec", chart, "--format", "nagios")
+	}
+}
