@@ -2,6 +2,18 @@ package chart
 
 import "regexp"
 
+// svInShell finds runit's sv in a shell: script.
+var svInShell = regexp.MustCompile(`(?:^|[\s;&|(/])sv(?:$|[\s;&|)])`)
+
+// RunsSv says whether the exec runs runit's sv, which prints on stdout
+// that it could not ask a service's runsv (`warning: DIR: unable to open
+// supervise/ok: access denied`, `… file does not exist`; `fail: DIR:
+// unable to change to service directory: …`) and exits with the count of
+// such services (RefusesOnStdout, record.SvRefusal).
+func (e *ExecSpec) RunsSv() bool {
+	return e.runs(svInShell, "sv")
+}
+
 // supervisorctlInShell finds supervisorctl in a shell: script.
 var supervisorctlInShell = regexp.MustCompile(`(?:^|[\s;&|(/])supervisorctl(?:$|[\s;&|)])`)
 

@@ -244,9 +244,11 @@ func RefusedMergedAnswerEntry(path string, exit int, word, line string) coverage
 // warnings found, and a check of its warnings under `{0: clean, 1:
 // warnings}` with `result.empty: answer` said `OK - no verdict rows`,
 // Consistent, over a scan that never ran (cmd/runbook
-// TestRootkitHunterAsAUserIsNoAnswer, testdata/wave-av/rkhunter).
+// TestRootkitHunterAsAUserIsNoAnswer, testdata/wave-av/rkhunter); `sv
+// status DIR` as a user under `{1: not-supervised}` called a running
+// service not supervised (TestRunitSvRefusalOnStdoutIsNoAnswer).
 func RefusedOnStdoutAnswerEntry(path string, exit int, word, line string) coverage.Entry {
-	return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but it said on stdout that it was refused (rkhunter and chkrootkit print their refusal there, and exit 1 over it, rkhunter's code for warnings found), so it checked nothing and %q is not known; the first such line: %q; run it as root", exit, word, word, cutLine(line)), ItemDenied)
+	return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but it said on stdout that it was refused (rkhunter and chkrootkit print their refusal there, and exit 1 over it, rkhunter's code for warnings found; runit's sv prints there that it may not open a service's supervise/ok, and exits 1 over it as over a directory no runsv serves), so it checked nothing and %q is not known; the first such line: %q; run it as root", exit, word, word, cutLine(line)), ItemDenied)
 }
 
 // deniedCause is what the line says the command could not do, "" when it
@@ -452,6 +454,21 @@ func userSwitchRefusal(low string) bool {
 // chkrootkit's refusal to run as a user.
 func rootRefusal(low string) bool {
 	return strings.Contains(low, "must be the root user") || strings.HasSuffix(strings.TrimSpace(low), " needs root privileges")
+}
+
+// SvRefusal is stdout's first line on which runit's sv says it was
+// refused a service's control files (`warning: /etc/service/web: unable
+// to open supervise/ok: access denied`, run as a user who may not open
+// them), "" when none does: only its own warning and fail lines are read,
+// never a status line. It exits 1 over it, as over a directory no runsv
+// serves (`… file does not exist`), so `{1: not-supervised}` called a
+// running service not supervised (cmd/runbook
+// TestRunitSvRefusalOnStdoutIsNoAnswer).
+func SvRefusal(stdout string) string {
+	return firstLine(stdout, func(l string) bool {
+		t := strings.TrimSpace(l)
+		return (strings.HasPrefix(t, "warning: ") || strings.HasPrefix(t, "fail: ")) && deniedCause(t) == causeRefused
+	})
 }
 
 // RootRefusal is stdout's first line on which rkhunter or chkrootkit

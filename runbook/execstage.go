@@ -650,6 +650,13 @@ func denied(es *chart.ExecSpec, res proc.Result, row label.Row, stdout, stderr s
 		if line := record.RootRefusal(stdout); line != "" && codeMayBeAFailure(es, res, row) {
 			return line
 		}
+		if es.RunsSv() {
+			// sv's own warning line, never a status line
+			// (TestRunitSvRefusalOnStdoutIsNoAnswer)
+			if line := record.SvRefusal(stdout); line != "" && codeMayBeAFailure(es, res, row) {
+				return line
+			}
+		}
 	}
 	if es.MergesStderr() {
 		// Under a declared non-zero code a refusal is judged wherever the

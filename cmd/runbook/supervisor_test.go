@@ -129,3 +129,53 @@ stages:
 		nagiosSays(t, dir, tc.name, tc.status, tc.exit, tc.said, "exec", chart, "--format", "nagios")
 	}
 }
+
+// TestRunitSvRefusalOnStdoutIsNoAnswer: runit's sv prints on stdout, not
+// stderr, that it could not ask a service's runsv, and exits with the
+// count of such services: `warning: /etc/service/web: unable to open
+// supervise/ok: file does not exist` (no runsv for the directory) and, run
+// as a user, `warning: /etc/service/web: unable to open supervise/ok:
+// access denied`. A check under `exitCodes: {0: read, 1: not-supervised}`
+// said a running service not-supervised, Consistent, when the account
+// running it could not open its supervise/ok. The refusal is now read on
+// stdout: the row is not judged, Not sure.
+func TestRunitSvRefusalOnStdoutIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, stdout string
+		code         int
+		status       string
+		exit         int
+		said         string
+	}{
+		{"access denied", "warning: /etc/service/web: unable to open supervise/ok: access denied\n", 1,
+			"svc CRITICAL - 1 stage did not check everything (s), 1 not-supervised", 2,
+			`but it said on stdout that it was refused`},
+		{"no runsv", "warning: /etc/service/web: unable to open supervise/ok: file does not exist\n", 1,
+			"svc CRITICAL - 1 not-supervised", 2, "Consistent"},
+		{"running", "run: /etc/service/web: (pid 5030) 634s; run: log: (pid 5023) 634s\n", 0,
+			"svc OK - 1 read", 0, "Consistent"},
+	} {
+		tool := fakeTool(t, filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-"), "sv"), tc.stdout, "", tc.code)
+		chart := writeChart(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".yaml", `version: 1
+runbook: svc
+result: {kind: verdict/service, decider: Supervised, nagios: {ok: [read], critical: [not-supervised]}}
+stages:
+  - id: s
+    exec:
+      command: [`+tool+`, status, /etc/service/web]
+      exitCodes: {0: read, 1: not-supervised}
+  - id: supervised
+    name: Supervised
+    decide:
+      rules:
+        - {when: s.status == "not-supervised", then: not-supervised, label: sv could not ask a runsv}
+      default: {branch: read, label: sv read its state}
+    branches:
+      not-supervised: [{id: n, verdict: {subject: '"web"', verdict: '"not-supervised"'}}]
+      read: [{id: r, verdict: {subject: '"web"', verdict: '"read"'}}]
+`)
+		nagiosSays(t, dir, tc.name, tc.status, tc.exit, tc.said, "exec", chart, "--format", "nagios")
+	}
+}
