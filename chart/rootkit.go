@@ -11,11 +11,13 @@ var rootkitHunterInShell = regexp.MustCompile(`(?:^|[\s;&|(/])(?:rkhunter|chkroo
 // RefusesOnStdout says whether the exec runs a tool that prints its
 // refusal to run on stdout, not stderr, and exits 1 over it: rkhunter
 // (`You must be the root user to run this program.`, 1 its code for
-// warnings found) and chkrootkit (`… needs root privileges`). A run reads
-// its stdout for a refusal under a code the chart declared an answer
-// (runbook's denied, record.RefusedOnStdoutAnswerEntry).
+// warnings found), chkrootkit (`… needs root privileges`) and runit's sv
+// (`warning: /etc/service/web: unable to open supervise/ok: access
+// denied`, exiting with the count of services it could not ask; RunsSv).
+// A run reads its stdout for a refusal under a code the chart declared an
+// answer (runbook's denied, record.RefusedOnStdoutAnswerEntry).
 func (e *ExecSpec) RefusesOnStdout() bool {
-	return e.runs(rootkitHunterInShell, "rkhunter", "chkrootkit")
+	return e.runs(rootkitHunterInShell, "rkhunter", "chkrootkit") || e.RunsSv()
 }
 
 // RkhunterCheck says whether the exec runs rkhunter's checks (-c,

@@ -244,9 +244,11 @@ func RefusedMergedAnswerEntry(path string, exit int, word, line string) coverage
 // warnings found, and a check of its warnings under `{0: clean, 1:
 // warnings}` with `result.empty: answer` said `OK - no verdict rows`,
 // Consistent, over a scan that never ran (cmd/runbook
-// TestRootkitHunterAsAUserIsNoAnswer, testdata/wave-av/rkhunter).
+// TestRootkitHunterAsAUserIsNoAnswer, testdata/wave-av/rkhunter); `sv
+// status DIR` as a user under `{1: not-supervised}` called a running
+// service not supervised (TestRunitSvRefusalOnStdoutIsNoAnswer).
 func RefusedOnStdoutAnswerEntry(path string, exit int, word, line string) coverage.Entry {
-	return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but it said on stdout that it was refused (rkhunter and chkrootkit print their refusal there, and exit 1 over it, rkhunter's code for warnings found), so it checked nothing and %q is not known; the first such line: %q; run it as root", exit, word, word, cutLine(line)), ItemDenied)
+	return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but it said on stdout that it was refused (rkhunter and chkrootkit print their refusal there, and exit 1 over it, rkhunter's code for warnings found; runit's sv prints there that it may not open a service's supervise/ok, and exits 1 over it as over a directory no runsv serves), so it checked nothing and %q is not known; the first such line: %q; run it as root", exit, word, word, cutLine(line)), ItemDenied)
 }
 
 // deniedCause is what the line says the command could not do, "" when it
@@ -277,6 +279,13 @@ func deniedCause(line string) string {
 		// another user's JVM may end in `Permission denied`, and its
 		// advice is the JVM's own
 		return causeJVMUnreached
+	case monitUnreached(low):
+		// before the refusal: a daemon not reached is no access refused
+		return causeMonitUnreached
+	case supervisordUnreached(low):
+		// before the missing file: supervisorctl's `unix:///… no such
+		// file` is the socket of the daemon it asks, no file it was given
+		return causeSupervisordUnreached
 	case rabbitmqNodeUnreached(low):
 		// before the refusal: the line names no access, and its causes
 		// (a node down, a cookie refused) are the lines after it
@@ -395,7 +404,22 @@ func refusedPrivilege(low string) bool {
 		strings.Contains(low, "is not allowed to view the mail queue") ||
 		strings.Contains(low, "do not have permission to use") ||
 		strings.Contains(low, "credentials cache permissions incorrect") ||
+		monitRefusal(low) ||
 		rootRefusal(low) || userSwitchRefusal(low)
+}
+
+// monitRefusal says whether a line (lower case) is monit 5.x refusing
+// the runner: its control file not readable by this user (`The control
+// file '/etc/monit/monitrc' is not readable`: monit -t exits 1 over it as
+// over a syntax error, and `{1: invalid}` called a monitrc nobody read
+// invalid), or its daemon refusing the client's credentials (`You are not
+// authorized to access monit. …`, the allow line's user:password not the
+// one the client's control file gives), exit 1 as over a service not
+// found (cmd/runbook TestMonitDaemonUnreachedIsNoAnswer).
+func monitRefusal(low string) bool {
+	t := strings.TrimSpace(low)
+	return (strings.HasPrefix(t, "the control file '") && strings.HasSuffix(t, "' is not readable")) ||
+		strings.HasPrefix(t, "you are not authorized to access monit")
 }
 
 // userSwitchRefusal says whether a line (lower case) is the words of sudo,
@@ -430,6 +454,21 @@ func userSwitchRefusal(low string) bool {
 // chkrootkit's refusal to run as a user.
 func rootRefusal(low string) bool {
 	return strings.Contains(low, "must be the root user") || strings.HasSuffix(strings.TrimSpace(low), " needs root privileges")
+}
+
+// SvRefusal is stdout's first line on which runit's sv says it was
+// refused a service's control files (`warning: /etc/service/web: unable
+// to open supervise/ok: access denied`, run as a user who may not open
+// them), "" when none does: only its own warning and fail lines are read,
+// never a status line. It exits 1 over it, as over a directory no runsv
+// serves (`… file does not exist`), so `{1: not-supervised}` called a
+// running service not supervised (cmd/runbook
+// TestRunitSvRefusalOnStdoutIsNoAnswer).
+func SvRefusal(stdout string) string {
+	return firstLine(stdout, func(l string) bool {
+		t := strings.TrimSpace(l)
+		return (strings.HasPrefix(t, "warning: ") || strings.HasPrefix(t, "fail: ")) && deniedCause(t) == causeRefused
+	})
 }
 
 // RootRefusal is stdout's first line on which rkhunter or chkrootkit
@@ -501,7 +540,7 @@ const causeKDCSkew = "was refused by the KDC for its request's time (this host's
 func Unreached(stderr string) string {
 	return firstLine(stderr, func(l string) bool {
 		c := deniedCause(l)
-		return c == causeNoManager || c == causeNodeUnreached || c == causeNoKDC || c == causeKDCSkew
+		return c == causeNoManager || c == causeNodeUnreached || c == causeNoKDC || c == causeKDCSkew || c == causeSupervisordUnreached || c == causeMonitUnreached
 	})
 }
 
@@ -517,6 +556,12 @@ func Unreached(stderr string) string {
 // said rejected, CRITICAL, of every keytab with the KDC stopped (cmd/runbook
 // TestKDCUnreachedIsNoAnswer, testdata/wave-krb/keytab-kinit).
 func UnreachedAnswerEntry(path string, exit int, word, line string) coverage.Entry {
+	if deniedCause(line) == causeMonitUnreached {
+		return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but it said on stderr that it %s, and monit exits 1 when it asks no daemon as over a service name its control file does not give (Service 'NAME' not found), so %q is not known; stderr's first such line: %q; start monit, and give its control file a set httpd statement the client can reach (an allow line it may use: its user:password, or localhost)", exit, word, causeMonitUnreached, word, cutLine(line)), ItemDenied)
+	}
+	if deniedCause(line) == causeSupervisordUnreached {
+		return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but it said on stdout that it %s, and supervisorctl exits 4 when it reaches no supervisord as over a program name no section gives (no such process), so %q is not known; the first such line: %q; start supervisord, or give supervisorctl the server it runs (-c the supervisord.conf whose [unix_http_server] or [inet_http_server] it serves, its serverurl)", exit, word, causeSupervisordUnreached, word, cutLine(line)), ItemDenied)
+	}
 	if deniedCause(line) == causeNodeUnreached {
 		return answerEntry(path, fmt.Sprintf("it exited %d, which exitCodes: declares the answer %q, but it said on stderr that it %s, and RabbitMQ's CLI tools exit 69 when they reach no node as when a check fails (check_local_alarms over an alarm and over a node not running, or one that refused this account's Erlang cookie), so %q is not known; stderr's first such line: %q; start the node, or run the check as an account holding the node's cookie (root or rabbitmq, ~/.erlang.cookie), or say which stderr the answer goes with, {%d: {word: %s, stderr: TEXT}}, and the other is a failure", exit, word, causeNodeUnreached, word, cutLine(line), exit, word), ItemDenied)
 	}
@@ -535,6 +580,50 @@ const (
 	causeNotThere = "could not find a file it was given"
 	causeFolder   = "was given a folder where it read a file"
 )
+
+// causeMonitUnreached is what a line says when monit, run as a client
+// (monit status, summary, monitor, unmonitor), asked no daemon
+// (monitUnreached).
+const causeMonitUnreached = "could not reach the monit daemon it asks"
+
+// monitUnreached says whether a line (lower case) is monit 5.x saying
+// the client asked no daemon: `Monit: the monit daemon is not running`
+// (no process at the control file's pidfile), `Monit: the monit HTTP
+// interface is not enabled, …` (a daemon running without set httpd, the
+// only way a client asks it), `Cannot connect to [127.0.0.1]:2812 --
+// Connection refused` (another port, another address). It exits 1 over
+// each, as over a service its control file does not give (`Service
+// 'NAME' not found`), so a check of expected services under `{1:
+// not-configured}` called every service not configured with the daemon
+// stopped (cmd/runbook TestMonitDaemonUnreachedIsNoAnswer).
+func monitUnreached(low string) bool {
+	t := strings.TrimSpace(low)
+	return strings.Contains(t, "the monit daemon is not running") ||
+		strings.Contains(t, "the monit http interface is not enabled") ||
+		(strings.HasPrefix(t, "cannot connect to [") && strings.Contains(t, "]:") && strings.Contains(t, " -- "))
+}
+
+// causeSupervisordUnreached is what a line says when supervisorctl
+// reached no supervisord (supervisordUnreached).
+const causeSupervisordUnreached = "could not reach the supervisord it asks"
+
+// supervisordUnreached says whether a line (lower case) is supervisorctl
+// 4.x saying it reached no supervisord at the server URL it was given:
+// `unix:///run/supervisor.sock refused connection` (the socket file a
+// killed supervisord left behind), `unix:///run/supervisor.sock no such
+// file` (none: supervisord stopped, or another config's socket), `http://
+// 127.0.0.1:9001 refused connection` (its inet_http_server). It prints it
+// on stdout and exits 4, as over a program name no section gives
+// (chart.ExecSpec.RunsSupervisorctl), so a check of expected programs under
+// `{4: not-configured}` called every program not configured with
+// supervisord stopped (cmd/runbook TestSupervisordUnreachedIsNoAnswer).
+func supervisordUnreached(low string) bool {
+	t := strings.TrimSpace(low)
+	if !strings.HasPrefix(t, "unix://") && !strings.HasPrefix(t, "http://") && !strings.HasPrefix(t, "https://") {
+		return false
+	}
+	return strings.HasSuffix(t, " refused connection") || strings.HasSuffix(t, " no such file")
+}
 
 // causeNodeUnreached is what a line says when a RabbitMQ CLI tool
 // (rabbitmqctl, rabbitmq-diagnostics) reached no node: `Error: unable to

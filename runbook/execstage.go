@@ -396,7 +396,7 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, argv []string, re
 		rs.fileLedger(record.RkhunterWarningsElsewhereEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if line := unresolved(es, res, row, stderr); line != "" {
 		rs.fileLedger(record.UnresolvedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
-	} else if line := unreached(es, res, row, stderr); line != "" {
+	} else if line := unreached(es, res, row, stdout, stderr); line != "" {
 		rs.fileLedger(record.UnreachedAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
 	} else if line := cannotRun(es, res, row, stderr); line != "" {
 		rs.fileLedger(record.CannotRunAnswerEntry(path, *res.ExitCode, row.Answer, rs.mask(line)))
@@ -650,6 +650,13 @@ func denied(es *chart.ExecSpec, res proc.Result, row label.Row, stdout, stderr s
 		if line := record.RootRefusal(stdout); line != "" && codeMayBeAFailure(es, res, row) {
 			return line
 		}
+		if es.RunsSv() {
+			// sv's own warning line, never a status line
+			// (TestRunitSvRefusalOnStdoutIsNoAnswer)
+			if line := record.SvRefusal(stdout); line != "" && codeMayBeAFailure(es, res, row) {
+				return line
+			}
+		}
 	}
 	if es.MergesStderr() {
 		// Under a declared non-zero code a refusal is judged wherever the
@@ -719,14 +726,24 @@ func unresolved(es *chart.ExecSpec, res proc.Result, row label.Row, stderr strin
 }
 
 // unreached is stderr's first line saying the command could not reach
-// the service manager it asks (record.Unreached), when it exited with a
+// the service manager it asks (record.Unreached), or stdout's for
+// supervisorctl, which prints its failures there
+// (chart.ExecSpec.RunsSupervisorctl), when it exited with a
 // non-zero code the chart declared an answer and gave no stderr text of
 // its own: the code may be that failure, not the answer
 // (record.UnreachedAnswerEntry). "" otherwise: under exit 0 denied judges
 // it, and a failure is said as one.
-func unreached(es *chart.ExecSpec, res proc.Result, row label.Row, stderr string) string {
+func unreached(es *chart.ExecSpec, res proc.Result, row label.Row, stdout, stderr string) string {
 	if !codeMayBeAFailure(es, res, row) {
 		return ""
+	}
+	if es.RunsSupervisorctl() {
+		// supervisorctl prints `unix:///… refused connection` on stdout
+		// and exits 4, its code for no such process
+		// (TestSupervisordUnreachedIsNoAnswer)
+		if line := record.Unreached(stdout); line != "" {
+			return line
+		}
 	}
 	return record.Unreached(stderr)
 }

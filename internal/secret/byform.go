@@ -12,7 +12,8 @@ import (
 // (HtpasswdForms), an HTTP Authorization header's credentials
 // (AuthorizationHeaders), a Redis server's password setting
 // (RedisPasswords), upsmon.conf's MONITOR password
-// (NUTMonitorPasswords), a PostgreSQL connection string's password and a
+// (NUTMonitorPasswords), monitrc's allow USER:PASSWORD
+// (MonitAllowPasswords), a PostgreSQL connection string's password and a
 // stored password verifier (PostgresPasswords), Squid's cache manager
 // password and keepalived's VRRP auth_pass (DirectivePasswords), a WireGuard private or preshared key (WireGuardKeys), and an environment variable's, a config
 // setting's or a command-line option's value whose name says it is a
@@ -20,7 +21,7 @@ import (
 // (MaskStream, Set.Text, the runbook package's read bytes), so neither
 // reaches the scope, the record or any output.
 func ByForm(t string) string {
-	return namedValues(WireGuardKeys(DirectivePasswords(PostgresPasswords(NUTMonitorPasswords(RedisPasswords(AuthorizationHeaders(HtpasswdForms(PasswordHashes(PrivateKeys(t))))))))))
+	return namedValues(MonitAllowPasswords(WireGuardKeys(DirectivePasswords(PostgresPasswords(NUTMonitorPasswords(RedisPasswords(AuthorizationHeaders(HtpasswdForms(PasswordHashes(PrivateKeys(t)))))))))))
 }
 
 // namedValues is ArgvOptions(SpacedAssignments(EnvAssignments(t))), the
@@ -121,7 +122,7 @@ func foldedAt(t string, i int, lower string) bool {
 func byForm(b []byte) []byte {
 	if !bytes.Contains(b, []byte("PRIVATE KEY")) && !bytes.Contains(b, []byte("OpenVPN ")) && !bytes.Contains(b, []byte("rivate-Key")) && !bytes.Contains(b, []byte("rivate-key")) && !bytes.Contains(b, []byte("$")) &&
 		!bytes.Contains(b, []byte("*")) && !bytes.Contains(b, []byte("requirepass")) && !bytes.Contains(b, []byte("masterauth")) && !bytes.Contains(b, []byte("MONITOR")) && !bytes.Contains(b, []byte("cachemgr_passwd")) && !bytes.Contains(b, []byte("auth_pass")) && !bytes.Contains(b, []byte("mgr:")) && !bytes.Contains(b, []byte("cache_object:")) &&
-		!bytes.Contains(b, []byte("user ")) && !bytes.Contains(b, []byte("passwords")) &&
+		!bytes.Contains(b, []byte("user ")) && !bytes.Contains(b, []byte("passwords")) && !bytes.Contains(b, []byte("llow")) && !bytes.Contains(b, []byte("LLOW")) &&
 		!bytes.Contains(b, []byte("{SHA}")) && !bytes.Contains(b, []byte("{SSHA}")) && !bytes.Contains(b, []byte("{PLAIN}")) &&
 		!bytes.Contains(b, []byte("uthorization")) && !bytes.Contains(b, []byte("UTHORIZATION")) &&
 		!bytes.Contains(b, []byte("=")) && !bytes.Contains(b, []byte("md5")) && !bytes.Contains(b, []byte(`" `)) && !bytes.Contains(b, []byte("\"\t")) && !(bytes.Contains(b, []byte("--")) && bytes.IndexByte(b, 0) >= 0) {
