@@ -58,7 +58,9 @@ func textFuncs() []expr.Option {
 	return []expr.Option{
 		expr.Function(containsFunc, func(p ...any) (any, error) { return judgedText(p[0], p[1], p[2], "contains", strings.Contains, false) }, typ),
 		expr.Function(containsAskedFunc, func(p ...any) (any, error) { return judgedText(p[0], p[1], p[2], "contains", strings.Contains, true) }, typ),
-		expr.Function(startsWithFunc, func(p ...any) (any, error) { return judgedText(p[0], p[1], p[2], "startsWith", strings.HasPrefix, false) }, typ),
+		expr.Function(startsWithFunc, func(p ...any) (any, error) {
+			return judgedText(p[0], p[1], p[2], "startsWith", strings.HasPrefix, false)
+		}, typ),
 		expr.Function(endsWithFunc, func(p ...any) (any, error) { return judgedText(p[0], p[1], p[2], "endsWith", strings.HasSuffix, false) }, typ),
 		expr.Function(matchedTextFunc, func(p ...any) (any, error) { return matchedText(p[0], p[1], p[2], false) }, new(func(any, string, any) string)),
 		expr.Function(matchedTextAskedFunc, func(p ...any) (any, error) { return matchedText(p[0], p[1], p[2], true) }, new(func(any, string, any) string)),
