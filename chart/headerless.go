@@ -20,6 +20,9 @@ type noHeaderFlag struct {
 	long        []string
 	short       byte
 	takesValues string
+	// shown is a long option that prints the header unless set off
+	// (systemctl's --legend=no)
+	shown string
 }
 
 // noHeaderFlags are the tools whose tables a chart reads with columns,
@@ -44,7 +47,7 @@ var noHeaderFlags = func() map[string]noHeaderFlag {
 		"ss":        {long: []string{"--no-header"}, short: 'H', takesValues: "fAFN"},
 		"psql":      {long: []string{"--tuples-only"}, short: 't', takesValues: "cdfFhLoPpRTUv"},
 		"kubectl":   {long: []string{"--no-headers"}},
-		"systemctl": {long: []string{"--no-legend"}},
+		"systemctl": {long: []string{"--no-legend"}, shown: "--legend"},
 	}
 	return m
 }()
@@ -71,6 +74,9 @@ func noHeaderGiven(argv []string) string {
 			name, val, set := strings.Cut(a, "=")
 			if slices.Contains(f.long, name) && !(set && isFalse(val)) {
 				return name
+			}
+			if f.shown != "" && name == f.shown && set && isFalse(val) {
+				return a
 			}
 			continue
 		}

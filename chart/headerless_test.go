@@ -104,3 +104,29 @@ stages:
 `, tc.err)
 	}
 }
+
+// TestSystemctlLegendOffIsHeaderless: systemd 252's `--legend=no` (or
+// false, 0, off) prints no header, as --no-legend does: `systemctl
+// list-unit-files --legend=no` read by columns took apparmor.service's
+// row for the header, and the unit was lost. `--legend=yes` prints it.
+func TestSystemctlLegendOffIsHeaderless(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, exec, err string
+	}{
+		{"--legend=no", `command: [systemctl, list-unit-files, --legend=no, --type=service]
+      parse: columns`, `systemctl --legend=no prints no header`},
+		{"--legend=false", `shell: systemctl list-units --legend=false --plain
+      parse: columns`, `systemctl --legend=false prints no header`},
+		{"--legend=yes", `command: [systemctl, list-unit-files, --legend=yes]
+      parse: columns`, ""},
+	} {
+		loadErr(t, tc.name, `version: 1
+runbook: t
+stages:
+  - id: q
+    exec:
+      `+tc.exec+`
+`, tc.err)
+	}
+}
