@@ -253,7 +253,45 @@ func curlBodyElsewhere(args []string) bool {
 // on stdout: -w (--write-out) or the head, -I (--head), whose first line
 // holds it.
 func curlPrintsStatus(args []string) bool {
-	return curlHasOption(args, "wI", "--write-out", "--head")
+	return curlHasOption(args, "wI", "--write-out", "--head") || curlHeadersToStdout(args)
+}
+
+// curlHeadersToStdout says whether curl's arguments dump the response's
+// headers, its status line first, on stdout (-D -, --dump-header
+// /dev/stdout): `curl -s -D - -o /dev/null URL` prints the status a rule
+// can judge, and was noted as printing none.
+func curlHeadersToStdout(args []string) bool {
+	stdout := func(v string) bool { return v == "-" || v == "/dev/stdout" }
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--dump-header":
+			if i+1 < len(args) && stdout(args[i+1]) {
+				return true
+			}
+			i++
+		case strings.HasPrefix(a, "--"):
+			if curlLongArgs[a] {
+				i++
+			}
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+			for j := 1; j < len(a); j++ {
+				if !strings.ContainsRune(curlShortArgs, rune(a[j])) {
+					continue
+				}
+				v := a[j+1:]
+				if v == "" && i+1 < len(args) {
+					v = args[i+1]
+					i++
+				}
+				if a[j] == 'D' && stdout(v) {
+					return true
+				}
+				break
+			}
+		}
+	}
+	return false
 }
 
 // curlHasOption says whether curl's arguments hold one of the one-letter

@@ -176,3 +176,28 @@ func TestCurlStatusUnreadIsNoted(t *testing.T) {
 		}
 	}
 }
+
+// TestCurlHeadersDumpedToStdoutPrintTheStatus: `curl -s -D - -o
+// /dev/null URL` prints the response's headers on stdout, its status
+// line first, and a chart judging `HTTP/1.0 200` there was noted as
+// printing no status, its only answer curl's exit code (a wrong note,
+// testdata/wave-falsealarm2/http-health). Headers dumped to a file
+// print none.
+func TestCurlHeadersDumpedToStdoutPrintTheStatus(t *testing.T) {
+	for _, tc := range []struct {
+		e    ExecSpec
+		want bool
+	}{
+		{ExecSpec{Command: []string{"curl", "-s", "-D", "-", "-o", "/dev/null", "${url}"}}, false},
+		{ExecSpec{Command: []string{"curl", "-sD", "-", "-o", "/dev/null", "${url}"}}, false},
+		{ExecSpec{Command: []string{"curl", "-sD-", "-o", "/dev/null", "${url}"}}, false},
+		{ExecSpec{Command: []string{"curl", "--dump-header", "/dev/stdout", "-o", "/dev/null", "${url}"}}, false},
+		{ExecSpec{Shell: `curl -s -D - -o /dev/null "$URL"`}, false},
+		{ExecSpec{Command: []string{"curl", "-s", "-D", "/tmp/h.txt", "-o", "/dev/null", "${url}"}}, true},
+		{ExecSpec{Command: []string{"curl", "-s", "-i", "-o", "/dev/null", "${url}"}}, true}, // -i's headers go to -o's file
+	} {
+		if got := tc.e.CurlStatusUnread() != ""; got != tc.want {
+			t.Errorf("%q %q: noted %v, want %v", tc.e.Command, tc.e.Shell, got, tc.want)
+		}
+	}
+}

@@ -20,27 +20,34 @@ type noHeaderFlag struct {
 	long        []string
 	short       byte
 	takesValues string
+	// shown is a long option that prints the header unless set off
+	// (systemctl's --legend=no)
+	shown string
 }
 
 // noHeaderFlags are the tools whose tables a chart reads with columns,
 // csv or tsv, by program name.
 var noHeaderFlags = func() map[string]noHeaderFlag {
 	rabbit := noHeaderFlag{long: []string{"--no-table-headers"}}
+	// lsblk's -d is --nodeps and findmnt's --direction WORD: one set for
+	// both missed the -n of `lsblk -dn -o NAME,ROTA`
 	utilLinux := noHeaderFlag{long: []string{"--noheadings"}, short: 'n', takesValues: "oxEeIMQSTtOFNwdpjiasLU"}
+	lsblk := noHeaderFlag{long: []string{"--noheadings"}, short: 'n', takesValues: "EeIoTwxQ"}
+	findmnt := noHeaderFlag{long: []string{"--noheadings"}, short: 'n', takesValues: "dFMNOopSTtwQ"}
 	lvm := noHeaderFlag{long: []string{"--noheadings"}}
-	mysql := noHeaderFlag{long: []string{"--skip-column-names"}, short: 'N', takesValues: "eDhuPpSs"}
+	// mysql's -s is --silent, and takes no value (mysql -sN -e …)
+	mysql := noHeaderFlag{long: []string{"--skip-column-names"}, short: 'N', takesValues: "eDhuPpS"}
 	slurm := noHeaderFlag{long: []string{"--noheader"}, short: 'h', takesValues: "AMuoOStwnpjLqRrTbEek"}
 	m := map[string]noHeaderFlag{
 		"rabbitmqctl": rabbit, "rabbitmq-diagnostics": rabbit, "rabbitmq-queues": rabbit, "rabbitmq-plugins": rabbit, "rabbitmq-streams": rabbit,
-		"lsblk": utilLinux, "findmnt": utilLinux, "losetup": utilLinux, "lslocks": utilLinux, "lsns": utilLinux, "swapon": utilLinux, "zramctl": utilLinux, "lsipc": utilLinux, "lsirq": utilLinux, "lsfd": utilLinux,
+		"lsblk": lsblk, "findmnt": findmnt, "losetup": utilLinux, "lslocks": utilLinux, "lsns": utilLinux, "swapon": utilLinux, "zramctl": utilLinux, "lsipc": utilLinux, "lsirq": utilLinux, "lsfd": utilLinux,
 		"pvs": lvm, "vgs": lvm, "lvs": lvm,
 		"mysql": mysql, "mariadb": mysql,
 		"squeue": slurm, "sinfo": slurm,
-		"ps":        {long: []string{"--no-headers", "--no-heading"}},
 		"ss":        {long: []string{"--no-header"}, short: 'H', takesValues: "fAFN"},
 		"psql":      {long: []string{"--tuples-only"}, short: 't', takesValues: "cdfFhLoPpRTUv"},
 		"kubectl":   {long: []string{"--no-headers"}},
-		"systemctl": {long: []string{"--no-legend"}},
+		"systemctl": {long: []string{"--no-legend"}, shown: "--legend"},
 	}
 	return m
 }()
@@ -52,6 +59,9 @@ func noHeaderGiven(argv []string) string {
 	if len(argv) < 2 {
 		return ""
 	}
+	if filepath.Base(argv[0]) == "ps" {
+		return psNoHeader(argv[1:])
+	}
 	f, ok := noHeaderFlags[filepath.Base(argv[0])]
 	if !ok {
 		return ""
@@ -61,9 +71,12 @@ func noHeaderGiven(argv []string) string {
 			break
 		}
 		if strings.HasPrefix(a, "--") {
-			name, _, _ := strings.Cut(a, "=")
-			if slices.Contains(f.long, name) {
+			name, val, set := strings.Cut(a, "=")
+			if slices.Contains(f.long, name) && !(set && isFalse(val)) {
 				return name
+			}
+			if f.shown != "" && name == f.shown && set && isFalse(val) {
+				return a
 			}
 			continue
 		}
@@ -80,6 +93,87 @@ func noHeaderGiven(argv []string) string {
 		}
 	}
 	return ""
+}
+
+// isFalse says whether a flag's value sets it off: kubectl get pods
+// --no-headers=false prints the header.
+func isFalse(v string) bool {
+	switch strings.ToLower(v) {
+	case "false", "0", "no", "off":
+		return true
+	}
+	return false
+}
+
+// psNoHeader is how ps's arguments tell it to print no header ("" when
+// they do not): --no-headers, BSD's h (`ps axh -o pid,comm`), or every
+// column's header written blank (`ps -o pid= -o comm=`, `-eo
+// pid=,comm=`: procps prints no header line when every one is blank).
+// The letters whose value follows (-C sshd, -u www-data, o pid) end a
+// group, and their values are no flags.
+func psNoHeader(args []string) string {
+	const dashValues, bsdValues = "CGgpqstUuoOk", "oOpqtUk"
+	var formats []string
+	format := false // the next argument is a format
+	value := false  // the next argument is another option's value
+	for _, a := range args {
+		switch {
+		case format:
+			formats, format = append(formats, a), false
+			continue
+		case value:
+			value = false
+			continue
+		case a == "--":
+			return ""
+		case a == "--no-headers" || a == "--no-heading" || a == "--no-headings":
+			return a
+		case a == "--format" || a == "-o" || a == "-O":
+			format = true
+			continue
+		case strings.HasPrefix(a, "--format="):
+			formats = append(formats, strings.TrimPrefix(a, "--format="))
+			continue
+		case strings.HasPrefix(a, "--"):
+			_, _, has := strings.Cut(a, "=")
+			value = !has && slices.Contains([]string{"--pid", "--ppid", "--sid", "--tty", "--user", "--User", "--group", "--Group", "--sort", "--cols", "--columns", "--lines", "--rows", "--width", "--quick-pid"}, a)
+			continue
+		}
+		letters, values := a, bsdValues
+		if strings.HasPrefix(a, "-") {
+			letters, values = a[1:], dashValues
+		}
+		for i := 0; i < len(letters); i++ {
+			c := letters[i]
+			if c == 'h' && values == bsdValues {
+				return "h"
+			}
+			if strings.IndexByte(values, c) < 0 {
+				continue
+			}
+			rest := letters[i+1:]
+			switch {
+			case (c == 'o' || c == 'O') && rest != "":
+				formats = append(formats, rest)
+			case c == 'o' || c == 'O':
+				format = true
+			default:
+				value = rest == ""
+			}
+			break
+		}
+	}
+	if len(formats) == 0 {
+		return ""
+	}
+	for _, f := range formats {
+		for _, col := range strings.Split(f, ",") {
+			if _, header, ok := strings.Cut(col, "="); !ok || header != "" {
+				return ""
+			}
+		}
+	}
+	return "-o " + strings.Join(formats, " -o ")
 }
 
 // headerlessTable is what is wrong with an exec that reads a table with
@@ -105,6 +199,9 @@ func (e *ExecSpec) headerlessTable() string {
 	argv := e.Command
 	if len(argv) == 0 {
 		argv = singleCommand(e.Shell)
+	}
+	if len(argv) == 0 {
+		argv = rowsFiltered(e.Shell)
 	}
 	opt := noHeaderGiven(argv)
 	if opt == "" {
@@ -140,4 +237,53 @@ func singleCommand(script string) []string {
 		words[i] = literalWord(w)
 	}
 	return words
+}
+
+// rowFilters are the programs that pass a table's rows on as they are,
+// or some of them, and print no header of their own.
+var rowFilters = []string{"grep", "egrep", "fgrep", "sort", "head", "tail", "uniq", "tac", "shuf"}
+
+// rowsFiltered is the words of the first command of a shell: script
+// that is a pipeline of it and rowFilters alone (`lsblk -dn -o NAME,ROTA
+// | grep -v loop | sort`), whose table is its first command's with rows
+// left out or reordered; nil for any other script. A filter that could
+// write a header (awk, sed, a script) is none.
+func rowsFiltered(script string) []string {
+	if script == "" {
+		return nil
+	}
+	f, err := parseBash(script)
+	if err != nil || len(f.Stmts) != 1 || f.Stmts[0].Background || f.Stmts[0].Negated || len(f.Stmts[0].Redirs) > 0 {
+		return nil
+	}
+	var cmds []*syntax.Stmt
+	var flatten func(st *syntax.Stmt) bool
+	flatten = func(st *syntax.Stmt) bool {
+		if b, ok := st.Cmd.(*syntax.BinaryCmd); ok {
+			return b.Op == syntax.Pipe && flatten(b.X) && flatten(b.Y)
+		}
+		cmds = append(cmds, st)
+		return true
+	}
+	if !flatten(f.Stmts[0]) || len(cmds) < 2 {
+		return nil
+	}
+	var words [][]string
+	for _, st := range cmds {
+		c, ok := st.Cmd.(*syntax.CallExpr)
+		if !ok || len(c.Args) == 0 || len(st.Redirs) > 0 || len(c.Assigns) > 0 {
+			return nil
+		}
+		w := make([]string, len(c.Args))
+		for i, a := range c.Args {
+			w[i] = literalWord(a)
+		}
+		words = append(words, w)
+	}
+	for _, w := range words[1:] {
+		if !slices.Contains(rowFilters, filepath.Base(w[0])) {
+			return nil
+		}
+	}
+	return words[0]
 }

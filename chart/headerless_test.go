@@ -51,3 +51,82 @@ stages:
 `, tc.err)
 	}
 }
+
+// TestHeaderlessFlagSeenAsEachToolReadsIt: the no-header flag was missed
+// where a letter before it in its group was read as taking a value that
+// its tool's does not (`lsblk -dn -o NAME,ROTA`, lsblk's -d is
+// --nodeps, findmnt's --direction; `mysql -sN`, -s is --silent), where
+// ps prints no header because every column's is blank (`ps -o pid= -o
+// comm=`, or BSD's h), and where the table goes through filters that
+// keep its rows as they are (`lsblk -dn … | grep -v loop`): each read by
+// columns lost its first row to the header. A flag set off
+// (`kubectl get pods --no-headers=false`) prints the header, and was
+// refused.
+func TestHeaderlessFlagSeenAsEachToolReadsIt(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, exec, err string
+	}{
+		{"lsblk -dn", `command: [lsblk, -dn, -o, "NAME,ROTA"]
+      parse: columns`, `lsblk -n prints no header`},
+		{"mysql -sN", `command: [mysql, -sN, -e, "select user, host from mysql.user"]
+      parse: tsv`, `mysql -N prints no header`},
+		{"ps blank headers", `command: [ps, -eo, "pid=,rss=,comm="]
+      parse: columns`, `ps -o pid=,rss=,comm= prints no header`},
+		{"ps -o x= -o y=", `command: [ps, -p, "1", -o, "pid=", -o, "comm="]
+      parse: columns`, `prints no header`},
+		{"ps BSD h", `command: [ps, axh, -o, "pid,comm"]
+      parse: columns`, `ps h prints no header`},
+		{"through grep and sort", `shell: lsblk -dn -o NAME,ROTA | grep -v loop | sort
+      parse: columns`, `lsblk -n prints no header`},
+		{"ps through head", `shell: ps --no-headers -eo pid,rss,comm --sort=-rss | head -n 5
+      parse: columns`, `ps --no-headers prints no header`},
+
+		{"--no-headers=false", `command: [kubectl, get, pods, --no-headers=false]
+      parse: columns`, ""},
+		{"findmnt -d takes a word", `command: [findmnt, -dn]
+      parse: columns`, ""},
+		{"ps a header named", `command: [ps, -eo, "pid=PID,comm="]
+      parse: columns`, ""},
+		{"ps -C a value holding h", `command: [ps, -C, sshd, -o, "pid,comm"]
+      parse: columns`, ""},
+		{"ps with headers", `command: [ps, -eo, "pid,comm"]
+      parse: columns`, ""},
+		{"through awk", `shell: lsblk -dn -o NAME,ROTA | awk 'BEGIN{print "NAME ROTA"} {print}'
+      parse: columns`, ""},
+	} {
+		loadErr(t, tc.name, `version: 1
+runbook: t
+stages:
+  - id: q
+    exec:
+      `+tc.exec+`
+`, tc.err)
+	}
+}
+
+// TestSystemctlLegendOffIsHeaderless: systemd 252's `--legend=no` (or
+// false, 0, off) prints no header, as --no-legend does: `systemctl
+// list-unit-files --legend=no` read by columns took apparmor.service's
+// row for the header, and the unit was lost. `--legend=yes` prints it.
+func TestSystemctlLegendOffIsHeaderless(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, exec, err string
+	}{
+		{"--legend=no", `command: [systemctl, list-unit-files, --legend=no, --type=service]
+      parse: columns`, `systemctl --legend=no prints no header`},
+		{"--legend=false", `shell: systemctl list-units --legend=false --plain
+      parse: columns`, `systemctl --legend=false prints no header`},
+		{"--legend=yes", `command: [systemctl, list-unit-files, --legend=yes]
+      parse: columns`, ""},
+	} {
+		loadErr(t, tc.name, `version: 1
+runbook: t
+stages:
+  - id: q
+    exec:
+      `+tc.exec+`
+`, tc.err)
+	}
+}

@@ -34,12 +34,27 @@ func passwordOptionIn(argv []string) string {
 		return ""
 	}
 	switch {
-	case openLDAPClients[base], base == "squidclient":
+	case openLDAPClients[base]:
+		// -w in a group, after options that take no value (-xw PW)
+		return grouped(args, "bDeEfHhloOpPRsSTUwXyYz", "w", nil)
+	case base == "squidclient":
 		return given("-w", "")
 	case mosquittoClients[base]:
 		return given("-P", "--pw")
 	case base == "sshpass":
-		return given("-p", "")
+		// sshpass's own options end at the command it runs: `sshpass -e
+		// ssh -p 2222 host` gives ssh a port, not sshpass a password
+		for i := 0; i < len(args); i++ {
+			a := args[i]
+			switch {
+			case a == "-p" && i+1 < len(args), len(a) > 2 && strings.HasPrefix(a, "-p"):
+				return "-p"
+			case a == "-f" || a == "-d" || a == "-P":
+				i++
+			case !strings.HasPrefix(a, "-"):
+				return ""
+			}
+		}
 	case mysqlClients[base]:
 		// -p alone asks a terminal; the password is only ever glued on
 		for _, a := range args {
@@ -51,12 +66,52 @@ func passwordOptionIn(argv []string) string {
 			}
 		}
 	case base == "curl":
+		// NAME:PW after -u or -U (--proxy-user), alone or at the end of a
+		// group (-fsSu NAME:PW); `-u :` is Kerberos' or NTLM's, no
+		// password; and a URL's user:password@
+		userPass := func(v string) bool { return strings.Contains(v, ":") && v != ":" }
+		long := map[string]string{"--user": "-u", "--proxy-user": "-U"}
 		for i, a := range args {
-			if (a == "-u" || a == "--user") && i+1 < len(args) && strings.Contains(args[i+1], ":") ||
-				strings.HasPrefix(a, "-u") && len(a) > 2 && !strings.HasPrefix(a, "--") && strings.Contains(a, ":") ||
-				strings.HasPrefix(a, "--user=") && strings.Contains(a, ":") {
-				return "-u"
+			name, v, set := strings.Cut(a, "=")
+			if opt, ok := long[name]; ok && (set && userPass(v) || !set && i+1 < len(args) && userPass(args[i+1])) {
+				return opt
 			}
+			if urlPassword.MatchString(a) {
+				return "user:password@ in the URL"
+			}
+		}
+		return grouped(args, "AbcCdDeEFHKmoPQrTtuUwxXyYz", "uU", userPass)
+	}
+	return ""
+}
+
+// grouped is the option among pass (each a letter) by which args give a
+// password, written alone or in a group of one-letter options
+// (`-fsSu NAME:PW`, `-xw PW`), its value glued on or next; values are
+// the letters that take a value, which end a group. ok judges the value
+// (nil: any). "" when none does.
+func grouped(args []string, values, pass string, ok func(string) bool) string {
+	for i, a := range args {
+		if len(a) < 2 || a[0] != '-' || a[1] == '-' {
+			continue
+		}
+		for j := 1; j < len(a); j++ {
+			c := a[j]
+			if strings.IndexByte(values, c) < 0 {
+				continue
+			}
+			if strings.IndexByte(pass, c) >= 0 {
+				v := a[j+1:]
+				if v == "" && i+1 < len(args) {
+					v = args[i+1]
+				} else if v == "" {
+					break
+				}
+				if ok == nil || ok(v) {
+					return "-" + string(c)
+				}
+			}
+			break // the rest of the group is its value
 		}
 	}
 	return ""

@@ -71,3 +71,37 @@ func TestPasswordOptionInArgvIsNoted(t *testing.T) {
 		}
 	}
 }
+
+// TestPasswordOptionSeenWhereTheClientReadsIt: `sshpass -e ssh -p 2222
+// db-1 uptime`, the very form the note advises, was noted as giving
+// sshpass a password: ssh's port read as sshpass's -p; `curl -u :
+// --negotiate` (Kerberos, no password) was noted too. And a password
+// given in a form the client reads was missed: curl's -u in a group
+// (`-fsSu mon:pw`), --proxy-user (-U) and a URL's user:password@;
+// ldapsearch's -w in a group (`-xw pw`).
+func TestPasswordOptionSeenWhereTheClientReadsIt(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		argv []string
+		opt  string // "" for no note
+	}{
+		{[]string{"sshpass", "-e", "ssh", "-p", "2222", "db-1", "uptime"}, ""},
+		{[]string{"sshpass", "-f", "/run/pw", "ssh", "-p2222", "db-1", "uptime"}, ""},
+		{[]string{"sshpass", "-p", "hunter22", "ssh", "-p", "2222", "db-1"}, "-p"},
+		{[]string{"curl", "-u", ":", "--negotiate", "http://x/"}, ""},
+		{[]string{"curl", "-fsSu", "mon:monpw", "http://x/"}, "-u"},
+		{[]string{"curl", "-fsSumon:monpw", "http://x/"}, "-u"},
+		{[]string{"curl", "-U", "proxy:monpw", "http://x/"}, "-U"},
+		{[]string{"curl", "--proxy-user", "proxy:monpw", "http://x/"}, "-U"},
+		{[]string{"curl", "-sf", "http://mon:monpw@127.0.0.1:15672/api/overview"}, "user:password@ in the URL"},
+		{[]string{"curl", "-sf", "http://127.0.0.1:8000/a@b:c"}, ""},
+		{[]string{"curl", "-sf", "http://mon@127.0.0.1/"}, ""},
+		{[]string{"ldapsearch", "-xw", "adminpw", "-b", "dc=example,dc=org"}, "-w"},
+		{[]string{"ldapsearch", "-xW", "-b", "dc=example,dc=org"}, ""},
+		{[]string{"ldapsearch", "-xH", "ldap://x/", "-b", "dc=w"}, ""},
+	} {
+		if got := passwordOptionIn(tc.argv); got != tc.opt {
+			t.Errorf("%q: noted %q, want %q", tc.argv, got, tc.opt)
+		}
+	}
+}

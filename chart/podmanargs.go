@@ -114,6 +114,11 @@ func PodmanArgProblem(argv []string) (int, string) {
 			}
 			continue
 		}
+		if d, err := time.ParseDuration(v); err == nil && d < 0 && opt == "--since" {
+			// podman reads a duration as that long before now, and a
+			// negative one as after now: no event has happened since
+			return at, fmt.Sprintf("is a time after now for --since (a negative duration), %s; write %q for %q", podmanEventsSilence, strings.TrimPrefix(v, "-"), v)
+		}
 		if podmanReadsTime(v) {
 			continue
 		}
@@ -210,8 +215,15 @@ func podmanPsProblem(argv []string, from int) (int, string) {
 		if !ok || strings.Contains(value, "${") || slices.Contains(podmanPsHealths, value) {
 			continue
 		}
+		const silence = "and podman ps then lists no container and exits 0, saying nothing, as over a host where none is so: a rule counting them would find none"
 		if near := suggest.Nearest(value, podmanPsHealths); near != "" {
-			return at, fmt.Sprintf("asks for the health %q, which podman does not know (it compares them as written, case and all), and podman ps then lists no container and exits 0, saying nothing, as over a host where none is so: a rule counting them would find none; did you mean health=%s?", value, near)
+			return at, fmt.Sprintf("asks for the health %q, which podman does not know (it compares them as written, case and all), %s; did you mean health=%s?", value, silence, near)
+		}
+		if value == "none" {
+			return at, fmt.Sprintf("asks for docker's none (the containers with no healthcheck), which podman 4.3 does not know: it lists no container over it, one with no healthcheck neither, %s; read each container's health instead (--format '{{.Names}} {{.Status}}', or podman inspect's State.Health.Status, empty where none is defined)", silence)
+		}
+		if value != "" {
+			return at, fmt.Sprintf("asks for the health %q, which podman does not know (podman reads healthy, unhealthy and starting alone), %s", value, silence)
 		}
 	}
 	return -1, ""

@@ -845,8 +845,9 @@ func flagInside(s, sub string) string {
 
 // negations are the prefixes that make a word its opposite, lower case:
 // unhealthy, inactive, nonzero, disconnected, misconfigured, NotReady.
-// de-, im-, ir- and il- are not among them: default, import and detail
-// hold fault, port and tail without saying their opposite.
+// im-, ir- and il- are not among them, nor de- before a consonant
+// (negates): default, import and detail hold fault, port and tail
+// without saying their opposite.
 var negations = []string{"un", "in", "non", "dis", "mis", "not"}
 
 // negatedInside is why `s contains word` (or `s matches "word"`) is not
@@ -887,7 +888,10 @@ func negatedInside(s, word string) string {
 				return "" // inside a longer word that is no negation of it
 			}
 		}
-		if start == i || !slices.Contains(negations, strings.ToLower(s[start:i])) {
+		if start == i {
+			start = hyphenedNegation(s[:i])
+		}
+		if start == i || start < 0 || !negates(strings.ToLower(strings.TrimSuffix(s[start:i], "-")), word) {
 			return "" // on its own, or after letters that are no negation
 		}
 		holder = s[start:end]
@@ -898,12 +902,68 @@ func negatedInside(s, word string) string {
 	return strconv.Quote(word) + " is found in " + strconv.Quote(s) + " only inside " + strconv.Quote(holder) + ", its negation, so the text says the opposite of the word: match the word on its own (x matches \"\\\\b" + word + "\\\\b\"), or read the value the tool writes alone (podman inspect's State.Health.Status, systemctl is-active's whole line)"
 }
 
+// negationAsked says whether one of an expression's text literals
+// (literals) holds a negation of word, with its prefix (negations) right
+// before it or a hyphen or a space between: `s contains "active" &&
+// !(s contains "inactive")` names the negation it rules out, and was a
+// rule error over systemctl's inactive, every stopped unit not judged
+// (TestNegationWrittenInTheExpressionIsNoAlarm).
+func negationAsked(word string, literals []string) bool {
+	w := strings.ToLower(word)
+	for _, l := range literals {
+		l = strings.ToLower(l)
+		for _, neg := range negations {
+			for _, sep := range []string{"", "-", " "} {
+				if strings.Contains(l, neg+sep+w) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// negates says whether prefix, lower case, makes word its opposite
+// (negations): de- does before a vowel alone, as dpkg's deinstall and
+// systemd's deactivating (`deinstall ok config-files`, a package removed
+// whose configuration is kept, held "install" and read as installed),
+// not before default's fault, import's port or detail's tail.
+func negates(prefix, word string) bool {
+	if prefix == "de" {
+		return strings.ContainsRune("aeiouAEIOU", []rune(word)[0])
+	}
+	return slices.Contains(negations, prefix)
+}
+
+// hyphenedNegation is where the negation before the end of s begins
+// when s ends in not- or non- (dpkg's `unknown ok not-installed`, a
+// non-zero exit), -1 otherwise. The other prefixes are no negation
+// before a hyphen: in-sync and in-service say the word.
+func hyphenedNegation(s string) int {
+	for _, neg := range []string{"not-", "non-"} {
+		if len(s) >= len(neg) && strings.EqualFold(s[len(s)-len(neg):], neg) {
+			start := len(s) - len(neg)
+			if start > 0 {
+				if r, _ := utf8.DecodeLastRuneInString(s[:start]); unicode.IsLetter(r) {
+					return -1 // cannot-, a longer word
+				}
+			}
+			return start
+		}
+	}
+	return -1
+}
+
 // containsReason is why `s contains sub` is not known to hold, "" when
 // nothing is known against it: the one judgement an expression's
-// contains and a filter's ask (flagInside, negatedInside).
-func containsReason(s, sub string) string {
+// contains and a filter's ask (flagInside, negatedInside, unless the
+// expression writes the word's negation too: negationAsked).
+func containsReason(s, sub string, negationAsked bool) string {
 	if reason := flagInside(s, sub); reason != "" {
 		return reason
+	}
+	if negationAsked {
+		return ""
 	}
 	return negatedInside(s, sub)
 }
@@ -912,9 +972,12 @@ func containsReason(s, sub string) string {
 // "" when nothing is known against it: the one judgement an expression's
 // matches and a filter's ask (edgeMatch, and negatedInside when the
 // pattern is a plain word).
-func matchReason(s string, pattern any) string {
+func matchReason(s string, pattern any, negationAsked bool) string {
 	if reason := edgeMatch(s, pattern); reason != "" {
 		return reason
+	}
+	if negationAsked {
+		return ""
 	}
 	// a pattern of letters alone is a plain word; it is not compiled here
 	switch p := pattern.(type) {

@@ -184,7 +184,7 @@ func Compile(src string, opts ...Option) (e *Expr, err error) {
 	if err != nil {
 		return nil, compileError(src, err)
 	}
-	c := collector{src: src, pred: -1}
+	c := collector{src: src, pred: -1, bothCases: bothCases(tree.Node)}
 	c.walk(tree.Node)
 	if c.err != nil {
 		return nil, c.err
@@ -196,7 +196,7 @@ func Compile(src string, opts ...Option) (e *Expr, err error) {
 		local = append(localFuncs(), expr.Patch(patchLocal{}))
 	}
 	copts := append(append(local, builderFuncs()...), arithFuncs()...)
-	copts = append(append(append(append(append(append(copts, equalityFuncs()...), textFuncs()...), sortFuncs()...), itemsFuncs()...), funcOptions(c.calls)...), expr.MaxNodes(o.maxNodes), expr.Patch(patchSort{c.builtins}), expr.Patch(patchMember{c.builtins}), expr.Patch(adds), expr.Patch(patchArith{texts: c.binaries, builtins: c.builtins}), expr.Patch(patchEqual{c.binaries}))
+	copts = append(append(append(append(append(append(copts, equalityFuncs()...), textFuncs()...), sortFuncs()...), itemsFuncs()...), funcOptions(c.calls)...), expr.MaxNodes(o.maxNodes), expr.Patch(patchSort{c.builtins}), expr.Patch(patchMember{c.builtins}), expr.Patch(adds), expr.Patch(patchArith{texts: c.binaries, builtins: c.builtins}), expr.Patch(patchEqual{texts: c.binaries, literals: textLiterals(tree.Node)}))
 	// last: it wraps what the others made, before the optimizer sees it
 	copts = append(append(copts, lastFuncs()...), expr.Patch(patchLast{}))
 	if len(c.indexes) > 0 {
@@ -221,7 +221,7 @@ func Compile(src string, opts ...Option) (e *Expr, err error) {
 	var guardedMembers []exprPath
 	guardedAt := map[string]bool{}
 	for _, r := range c.refs {
-		if r.guarded && len(r.segs) >= 2 && !guardedAt[r.text] {
+		if r.guarded && len(r.segs) >= 2 && !guardedAt[r.text] && !slices.ContainsFunc(r.segs[1:], c.readInBothCases) {
 			guardedAt[r.text] = true
 			guardedMembers = append(guardedMembers, exprPath{text: r.text, segs: r.segs, texts: r.texts})
 		}
@@ -552,6 +552,84 @@ func absentMember(v any, p exprPath) (msg string, near bool) {
 		}
 	}
 	return "", false
+}
+
+// bothCases is the set of member names (lower case) n reads by a
+// constant name in two or more cases, for readInBothCases.
+func bothCases(n ast.Node) map[string]bool {
+	v := &caseVisitor{seen: map[string]string{}}
+	ast.Walk(&n, v)
+	return v.both
+}
+
+// textLiterals are n's text literals, for negationAsked; a member's
+// name (s.InactiveEnterTimestamp) is none.
+func textLiterals(n ast.Node) []string {
+	v := &literalVisitor{names: map[*ast.StringNode]bool{}}
+	ast.Walk(&n, v)
+	var texts []string
+	for _, s := range v.texts {
+		if !v.names[s] {
+			texts = append(texts, s.Value)
+		}
+	}
+	return texts
+}
+
+// literalVisitor collects textLiterals' literals and members' names.
+type literalVisitor struct {
+	texts []*ast.StringNode
+	names map[*ast.StringNode]bool
+}
+
+// Visit records a text literal, or a member's name.
+func (v *literalVisitor) Visit(node *ast.Node) {
+	switch x := (*node).(type) {
+	case *ast.StringNode:
+		v.texts = append(v.texts, x)
+	case *ast.MemberNode:
+		if s, ok := x.Property.(*ast.StringNode); ok {
+			v.names[s] = true
+		}
+	}
+}
+
+// caseVisitor collects bothCases' names.
+type caseVisitor struct {
+	seen map[string]string // a lower-case name, as first read
+	both map[string]bool
+}
+
+// Visit records a member read by a constant name.
+func (v *caseVisitor) Visit(node *ast.Node) {
+	m, ok := (*node).(*ast.MemberNode)
+	if !ok {
+		return
+	}
+	name, ok := m.Property.(*ast.StringNode)
+	if !ok {
+		return
+	}
+	low := strings.ToLower(name.Value)
+	if first, ok := v.seen[low]; !ok {
+		v.seen[low] = name.Value
+	} else if first != name.Value {
+		if v.both == nil {
+			v.both = map[string]bool{}
+		}
+		v.both[low] = true
+	}
+}
+
+// readInBothCases says whether the expression reads name in another
+// case too: a chart written for two writers that spell one member two
+// ways reads each under a guard, `c.ID ?? c.Id` over docker ps's ID and
+// podman ps's Id, and over podman's the guarded ID is the absence it
+// allows, not a typo of Id (caseTypo), where it was a rule error and
+// every container not judged
+// (TestGuardedMemberReadInBothCasesIsNoTypo).
+func (c *collector) readInBothCases(name string) bool {
+	return c.bothCases[strings.ToLower(name)]
 }
 
 // caseGuardWords end the error for a guarded read of a member its
@@ -1363,6 +1441,9 @@ type collector struct {
 	// absence (namedReads), by the same position: judged for a member in
 	// another case alone.
 	guardedNames map[int]bool
+	// bothCases are the member names the expression reads in two cases
+	// (lower case): a guarded read of one is no typo (readInBothCases).
+	bothCases map[string]bool
 	// builtins are the builtin calls, by their position in the source:
 	// each as written, for the errors of the patches that rewrite it, and
 	// the members its predicate reads from its item (patchSort,
@@ -1673,6 +1754,9 @@ func (c *collector) namedReads(base ast.Node, chain []*ast.MemberNode, k int) {
 		if j < from || m.Method || !isName || strings.HasPrefix(name.Value, reservedPrefix) {
 			continue
 		}
+		if guarded && c.readInBothCases(name.Value) {
+			continue // the other case is read too: no typo (readInBothCases)
+		}
 		if m.Optional && j < len(chain)-1 {
 			// patched into a call, a ?. would no longer end the chain
 			// over null: the members after it would be read from null
@@ -1808,6 +1892,9 @@ func (c *collector) itemRead(chain []*ast.MemberNode, guarded bool) {
 		return // indexes alone: no member
 	}
 	if guarded {
+		if c.readInBothCases(path[len(path)-1].(string)) {
+			return // the other case is read too: no typo (readInBothCases)
+		}
 		path = append([]any{nil}, path...)
 	}
 	b := c.builtins[c.pred]

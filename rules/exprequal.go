@@ -279,7 +279,11 @@ func judgedIn(a, b, text any) (any, error) {
 // operations (contains, startsWith, endsWith: rules/exprtext.go) between
 // operands of types unknown at compile time into calls of eqFunc, neFunc,
 // inFunc, ltFunc…geFunc and containsFunc…endsWithFunc.
-type patchEqual struct{ texts map[int]string }
+type patchEqual struct {
+	texts map[int]string
+	// literals are the expression's text literals (negationAsked).
+	literals []string
+}
 
 func (p patchEqual) Visit(node *ast.Node) {
 	n, ok := (*node).(*ast.BinaryNode)
@@ -292,8 +296,12 @@ func (p patchEqual) Visit(node *ast.Node) {
 		// expr's own matches keeps its regular expression checked when
 		// the expression compiles; only the text it reads is judged.
 		if !known(n.Left) || madeText(n) {
+			fn := matchedTextFunc
+			if p.negationAsked(n.Right) {
+				fn = matchedTextAskedFunc
+			}
 			ast.Patch(&n.Left, &ast.CallNode{
-				Callee:    &ast.IdentifierNode{Value: matchedTextFunc},
+				Callee:    &ast.IdentifierNode{Value: fn},
 				Arguments: []ast.Node{n.Left, &ast.StringNode{Value: p.textOf(n)}, n.Right},
 			})
 		}
@@ -314,6 +322,9 @@ func (p patchEqual) Visit(node *ast.Node) {
 		fn = geFunc
 	case "contains":
 		fn = containsFunc
+		if p.negationAsked(n.Right) {
+			fn = containsAskedFunc
+		}
 	case "startsWith":
 		fn = startsWithFunc
 	case "endsWith":
@@ -325,6 +336,14 @@ func (p patchEqual) Visit(node *ast.Node) {
 		Callee:    &ast.IdentifierNode{Value: fn},
 		Arguments: []ast.Node{n.Left, n.Right, &ast.StringNode{Value: p.textOf(n)}},
 	})
+}
+
+// negationAsked says whether right, the word contains or matches asks
+// for, is written with its negation elsewhere in the expression
+// (negationAsked).
+func (p patchEqual) negationAsked(right ast.Node) bool {
+	word, ok := right.(*ast.StringNode)
+	return ok && negationAsked(word.Value, p.literals)
 }
 
 // textOf is the operation n as written (asWritten).

@@ -341,3 +341,33 @@ func TestGuardedMemberInAnotherCaseIsATypo(t *testing.T) {
 	}
 	runValues(t, env, tests)
 }
+
+// TestGuardedMemberReadInBothCasesIsNoTypo: a chart written for docker
+// and podman alike reads a container's id as `c.ID ?? c.Id` (docker ps
+// --format json writes ID, podman 4.3's writes Id). Over podman's the
+// guarded ID is the absence the guard allows, since the expression reads
+// Id too; it was a rule error (did you mean "Id"?) and every container
+// not judged. A guarded read in another case alone is still a typo.
+func TestGuardedMemberReadInBothCasesIsNoTypo(t *testing.T) {
+	t.Parallel()
+	podman := map[string]any{"Id": "7274", "Names": []any{"web"}, "State": "running"}
+	env := mapEnv{
+		"c":      podman,
+		"ps":     map[string]any{"stdout": []any{podman}},
+		"byName": map[string]any{"web": podman},
+		"n":      "web",
+	}
+	tests := []valueCase{
+		{`c.ID ?? c.Id ?? ""`, `7274`, false},
+		{`c?.ID ?? c?.Id`, `7274`, false},
+		{`c.ID != nil ? c.ID : c.Id`, `7274`, false},
+		{`map(ps.stdout, .ID ?? .Id)[0]`, `7274`, false},
+		{`first(ps.stdout)?.ID ?? first(ps.stdout)?.Id`, `7274`, false},
+		{`byName[n]?.ID ?? byName[n]?.Id`, `7274`, false},
+		// one case alone is still judged
+		{`c.ID ?? ""`, `did you mean "Id"?`, true},
+		{`map(ps.stdout, .ID ?? "")`, `did you mean "Id"?`, true},
+		{`byName[n]?.ID ?? ""`, `did you mean "Id"?`, true},
+	}
+	runValues(t, env, tests)
+}

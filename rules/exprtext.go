@@ -43,6 +43,11 @@ const (
 	startsWithFunc  = "\x00startsWith"
 	endsWithFunc    = "\x00endsWith"
 	matchedTextFunc = "\x00matchedText"
+	// containsAskedFunc and matchedTextAskedFunc are contains and
+	// matches in an expression that writes the word's negation too
+	// (negationAsked): no negatedInside judgement.
+	containsAskedFunc    = "\x00containsAsked"
+	matchedTextAskedFunc = "\x00matchedTextAsked"
 )
 
 // textFuncs are the text operations patchEqual calls, as Compile's expr
@@ -51,24 +56,33 @@ const (
 func textFuncs() []expr.Option {
 	typ := new(func(any, any, string) bool)
 	return []expr.Option{
-		expr.Function(containsFunc, func(p ...any) (any, error) { return judgedText(p[0], p[1], p[2], "contains", strings.Contains) }, typ),
-		expr.Function(startsWithFunc, func(p ...any) (any, error) { return judgedText(p[0], p[1], p[2], "startsWith", strings.HasPrefix) }, typ),
-		expr.Function(endsWithFunc, func(p ...any) (any, error) { return judgedText(p[0], p[1], p[2], "endsWith", strings.HasSuffix) }, typ),
-		expr.Function(matchedTextFunc, func(p ...any) (any, error) {
-			if _, err := judgedText(p[0], "", p[1], "matches", strings.Contains); err != nil {
-				return nil, err
-			}
-			if reason := matchReason(p[0].(string), p[2]); reason != "" {
-				return nil, fmt.Errorf("%s: %s", p[1], reason)
-			}
-			return p[0], nil
-		}, new(func(any, string, any) string)),
+		expr.Function(containsFunc, func(p ...any) (any, error) { return judgedText(p[0], p[1], p[2], "contains", strings.Contains, false) }, typ),
+		expr.Function(containsAskedFunc, func(p ...any) (any, error) { return judgedText(p[0], p[1], p[2], "contains", strings.Contains, true) }, typ),
+		expr.Function(startsWithFunc, func(p ...any) (any, error) {
+			return judgedText(p[0], p[1], p[2], "startsWith", strings.HasPrefix, false)
+		}, typ),
+		expr.Function(endsWithFunc, func(p ...any) (any, error) { return judgedText(p[0], p[1], p[2], "endsWith", strings.HasSuffix, false) }, typ),
+		expr.Function(matchedTextFunc, func(p ...any) (any, error) { return matchedText(p[0], p[1], p[2], false) }, new(func(any, string, any) string)),
+		expr.Function(matchedTextAskedFunc, func(p ...any) (any, error) { return matchedText(p[0], p[1], p[2], true) }, new(func(any, string, any) string)),
 	}
 }
 
+// matchedText is the text `s matches pattern` reads, or why it is not
+// known to match as meant (judgedText, matchReason).
+func matchedText(s, text, pattern any, negationAsked bool) (any, error) {
+	if _, err := judgedText(s, "", text, "matches", strings.Contains, false); err != nil {
+		return nil, err
+	}
+	if reason := matchReason(s.(string), pattern, negationAsked); reason != "" {
+		return nil, fmt.Errorf("%s: %s", text, reason)
+	}
+	return s, nil
+}
+
 // judgedText is `a op b` over two strings; text is the operation as
-// written, for the error.
-func judgedText(a, b, text any, op string, f func(s, sub string) bool) (any, error) {
+// written, for the error; negationAsked, that the expression writes the
+// word's negation too (negationAsked).
+func judgedText(a, b, text any, op string, f func(s, sub string) bool, negationAsked bool) (any, error) {
 	x, ok1 := a.(string)
 	y, ok2 := b.(string)
 	if ok1 && ok2 {
@@ -78,7 +92,7 @@ func judgedText(a, b, text any, op string, f func(s, sub string) bool) (any, err
 			}
 		}
 		if op == "contains" {
-			if reason := containsReason(x, y); reason != "" {
+			if reason := containsReason(x, y, negationAsked); reason != "" {
 				return nil, fmt.Errorf("%s: %s", text, reason)
 			}
 		}

@@ -589,7 +589,7 @@ func (c *cond) test(actual any, present bool) (bool, string) {
 			}
 			return strings.HasSuffix(s, c.str), ""
 		default:
-			if reason := matchReason(s, c.re); reason != "" {
+			if reason := matchReason(s, c.re, false); reason != "" {
 				return false, reason
 			}
 			return c.re.MatchString(s), ""
@@ -605,7 +605,7 @@ func (c *cond) contains(actual any) (bool, string) {
 		if !ok {
 			return false, "a string can only contain a string; expected is " + classWords[c.expClass]
 		}
-		if reason := containsReason(s, sub); reason != "" {
+		if reason := containsReason(s, sub, false); reason != "" {
 			return false, reason
 		}
 		return strings.Contains(s, sub), ""

@@ -55,3 +55,72 @@ func TestNegatedWordIsNoContains(t *testing.T) {
 		}
 	}
 }
+
+// TestNegationWrittenInTheExpressionIsNoAlarm: `s contains "active" &&
+// !(s contains "inactive")` rules the negation out itself, and over
+// systemctl is-active's inactive it was a rule error, every stopped
+// unit not judged, Not sure; an expression that writes the word's
+// negation anywhere (a literal, not a member's name) is not judged for
+// it. One that does not is, as before.
+func TestNegationWrittenInTheExpressionIsNoAlarm(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{
+		"u": map[string]any{"state": "inactive", "InactiveEnterTimestamp": "x"},
+		"p": map[string]any{"line": "api|Up 21 minutes ago (unhealthy)"},
+		"k": map[string]any{"ready": "NotReady"},
+	}
+	for _, tc := range []struct {
+		src     string
+		err     string
+		matched bool
+	}{
+		{`u.state contains "active" && !(u.state contains "inactive")`, "", false},
+		{`u.state contains "active" and u.state != "inactive"`, "", false},
+		{`u.state matches "active" && !(u.state matches "^inactive")`, "", false},
+		{`split(p.line, "|")[1] contains "healthy" && !(split(p.line, "|")[1] contains "unhealthy")`, "", false},
+		{`k.ready contains "Ready" && !(k.ready contains "Not Ready") && !(k.ready contains "NotReady")`, "", false},
+		// a member's name is no literal: the negation is not written
+		{`u.state contains "active" && u.InactiveEnterTimestamp != ""`, `only inside "inactive", its negation`, false},
+		{`u.state contains "active"`, `only inside "inactive", its negation`, false},
+	} {
+		evalWants(t, env, tc.src, tc.err, tc.matched)
+	}
+}
+
+// TestNegationByHyphenOrDeBeforeAVowelIsNoContains: dpkg-query
+// -W -f '${Status}' prints `unknown ok not-installed` for a package
+// removed and purged and `deinstall ok config-files` for one removed
+// whose configuration is kept; `status contains "installed"` (and
+// "install") said both installed, Consistent. not- and non- before a
+// hyphen negate, and de- before a vowel (deactivating, deinstall);
+// in-sync, default's fault and a word on its own still do not.
+func TestNegationByHyphenOrDeBeforeAVowelIsNoContains(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{"d": map[string]any{
+		"purged":  "unknown ok not-installed",
+		"removed": "deinstall ok config-files",
+		"stop":    "deactivating",
+		"exit":    "exited non-zero",
+		"isr":     "3 in-sync replicas",
+		"cannot":  "cannot-installed",
+		"conf":    "using default config",
+		"ok":      "install ok installed",
+	}}
+	for _, tc := range []struct {
+		src     string
+		err     string
+		matched bool
+	}{
+		{`d.purged contains "installed"`, `only inside "not-installed", its negation`, false},
+		{`d.removed contains "install"`, `only inside "deinstall", its negation`, false},
+		{`d.stop contains "activating"`, `only inside "deactivating", its negation`, false},
+		{`d.exit contains "zero"`, `only inside "non-zero", its negation`, false},
+		{`d.isr contains "sync"`, "", true},
+		{`d.cannot contains "installed"`, "", true},
+		{`d.conf contains "fault"`, "", true},
+		{`d.ok contains "installed"`, "", true},
+		{`d.ok contains "install"`, "", true},
+	} {
+		evalWants(t, env, tc.src, tc.err, tc.matched)
+	}
+}

@@ -27,7 +27,8 @@ var envRecord = regexp.MustCompile(`((?:^|\x00)([A-Za-z_][A-Za-z0-9_]*)=)([^\x00
 // run was given no secret. So is such an assignment written as a JSON
 // string of its own (envJSON) or between blanks (envListed): a
 // container's environment in `podman inspect`, and `{{.Config.Env}}`'s
-// list. The name is kept, so a rule can still ask whether one is
+// list; or on a systemd unit's Environment= line (unitEnvironment). The
+// name is kept, so a rule can still ask whether one is
 // set. Idempotent.
 //
 //	DB_PASSWORD=hunter2pw␀LD_PRELOAD=/x.so     DB_PASSWORD=***␀LD_PRELOAD=/x.so
@@ -58,8 +59,26 @@ func EnvAssignments(t string) string {
 	if strings.Contains(t, "[") {
 		t = envList.ReplaceAllStringFunc(t, func(l string) string { return maskAssigned(envListed, l) })
 	}
+	if strings.Contains(t, "Environment=") {
+		t = unitEnvironment.ReplaceAllStringFunc(t, func(l string) string {
+			return maskAssigned(unitUnquoted, maskAssigned(unitQuoted, l))
+		})
+	}
 	return t
 }
+
+// unitEnvironment is a systemd unit's environment on one line, from
+// `Environment=` to the line's end: `systemctl show -p Environment app`
+// prints `Environment=LANG=C DB_PASSWORD=…`, and a unit file's directive
+// (`systemctl cat app`) is written so, a value holding blanks quoted
+// whole ("DB_PASSWORD=a b"). unitQuoted is one quoted assignment in
+// it, its value to the closing quote; unitUnquoted one unquoted, its
+// value to the next blank or quote. Their groups are envJSON's.
+var (
+	unitEnvironment = regexp.MustCompile(`(?m)^[ \t]*Environment=[^\r\n]*`)
+	unitQuoted      = regexp.MustCompile(`((?:=|[ \t])"([A-Za-z_][A-Za-z0-9_]*)=)([^"\r\n]*)`)
+	unitUnquoted    = regexp.MustCompile(`((?:Environment=|[ \t])([A-Za-z_][A-Za-z0-9_]*)=)([^\s"]*)`)
+)
 
 // maskAssigned is t with the value of every assignment re finds (groups:
 // what is kept, the name, the value) masked where it is a secret

@@ -28,3 +28,20 @@ func TestContainerInspectEnvIsMaskedByForm(t *testing.T) {
 		"\"CreateCommand\": [\n    \"podman\",\n    \"--env=API_TOKEN=abcdefgh123\",\n    \"-e\",\n    \"MYSQL_ROOT_PASSWORD=pa ss word\",\n": "\"CreateCommand\": [\n    \"podman\",\n    \"--env=API_TOKEN=***\",\n    \"-e\",\n    \"MYSQL_ROOT_PASSWORD=***\",\n",
 	})
 }
+
+// TestUnitEnvironmentIsMaskedByForm: `systemctl show -p Environment
+// app` prints a unit's environment on one line, `Environment=LANG=C
+// DB_PASSWORD=…`, as does a unit file's Environment= directive
+// (`systemctl cat app`, quotes and all); the name Environment is no
+// secret's, and DB_PASSWORD's value stood whole in the record, where a
+// container's environment in podman inspect was masked.
+func TestUnitEnvironmentIsMaskedByForm(t *testing.T) {
+	maskedByForm(t, map[string]string{
+		"Environment=LANG=C DB_PASSWORD=hunter22x\n":                   "Environment=LANG=C DB_PASSWORD=***\n",
+		"Environment=DB_PASSWORD=hunter22x LANG=C\n":                   "Environment=DB_PASSWORD=*** LANG=C\n",
+		"Environment=\"DB_PASSWORD=hunter 22x\" LANG=C\n":              "Environment=\"DB_PASSWORD=***\" LANG=C\n",
+		"[Service]\nEnvironment=API_TOKEN=abcdefgh123\nExecStart=/x\n": "[Service]\nEnvironment=API_TOKEN=***\nExecStart=/x\n",
+		"Environment=LANG=C PASS=/etc/app/pass SORT_KEY=2\n":           "Environment=LANG=C PASS=/etc/app/pass SORT_KEY=2\n",
+		"Environment=\n": "Environment=\n",
+	})
+}
