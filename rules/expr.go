@@ -635,7 +635,7 @@ func (c *collector) readInBothCases(name string) bool {
 // caseGuardWords end the error for a guarded read of a member its
 // object holds in another case alone, over a scope key's path (caseTypo)
 // and an item's (judgedPath).
-const caseGuardWords = "; a guard (?., ??, == nil) allows a member to be absent, and this one is there in another case, which the guard read as absent"
+const caseGuardWords = "; a guard (?., ??, == nil) allows a member to be absent, and this one is there in another case, which the guard read as absent; where the keys are names someone chose (labels, tags), and another case is another key, read it with get(OBJECT, \"KEY\")"
 
 // caseTypo says that a guarded read of p (`l.operState ?? ""`,
 // `l?.operState`, `l.operState == nil`) reads a member its object holds

@@ -371,3 +371,17 @@ func TestGuardedMemberReadInBothCasesIsNoTypo(t *testing.T) {
 	}
 	runValues(t, env, tests)
 }
+
+// TestGuardedCaseTypoSaysHowToReadAChosenKey: a container labelled
+// App=web read as `c.Labels?.app ?? ""` is a rule error (wave-fa2's
+// design question: a label's keys are names someone chose, and app is
+// another label than App); the error says how to read such a key, and
+// get() reads it as absent, as asked.
+func TestGuardedCaseTypoSaysHowToReadAChosenKey(t *testing.T) {
+	t.Parallel()
+	env := mapEnv{"c": map[string]any{"Labels": map[string]any{"App": "web"}}}
+	runValues(t, env, []valueCase{
+		{`c.Labels?.app ?? ""`, `read it with get(OBJECT, "KEY")`, true},
+		{`get(c.Labels, "app") ?? "none"`, `none`, false},
+	})
+}
