@@ -554,12 +554,73 @@ func absentMember(v any, p exprPath) (msg string, near bool) {
 	return "", false
 }
 
-// bothCases is the set of member names (lower case) n reads by a
-// constant name in two or more cases, for readInBothCases.
+// bothCases is the set of member names (lower case) n reads in two
+// cases as alternatives of one object, for readInBothCases: the operands
+// of a ?? chain, or the branches of a conditional, reading one object's
+// member in one case and in another (`c.ID ?? c.Id`, `c.ID != nil ? c.ID
+// : c.Id`). Two cases read apart (`p.License == nil || p.license == ""`)
+// are no such pair: one of them is a typo, and the misspelling sweep
+// (runbook/charttest) found that calling them one cost its catch.
 func bothCases(n ast.Node) map[string]bool {
-	v := &caseVisitor{seen: map[string]string{}}
+	v := &caseVisitor{}
 	ast.Walk(&n, v)
 	return v.both
+}
+
+// caseVisitor collects bothCases' names.
+type caseVisitor struct{ both map[string]bool }
+
+// Visit looks at each ?? chain and conditional for a pair.
+func (v *caseVisitor) Visit(node *ast.Node) {
+	var parts []ast.Node
+	switch x := (*node).(type) {
+	case *ast.BinaryNode:
+		if x.Operator != "??" {
+			return
+		}
+		parts = []ast.Node{x.Left, x.Right}
+	case *ast.ConditionalNode:
+		// its branches are the alternatives; its condition may test one
+		// case and a branch read another, a typo's shape too
+		parts = []ast.Node{x.Exp1, x.Exp2}
+	default:
+		return
+	}
+	// each part's member reads by constant name: its object, as written,
+	// and the name
+	reads := make([]map[string]string, len(parts)) // object + lower name → name
+	for i, part := range parts {
+		reads[i] = map[string]string{}
+		mv := &memberReadVisitor{into: reads[i]}
+		ast.Walk(&part, mv)
+	}
+	for i := range reads {
+		for k, name := range reads[i] {
+			for j := range reads {
+				if other, ok := reads[j][k]; ok && j != i && other != name {
+					if v.both == nil {
+						v.both = map[string]bool{}
+					}
+					v.both[strings.ToLower(name)] = true
+				}
+			}
+		}
+	}
+}
+
+// memberReadVisitor collects the member reads by constant name under a
+// node, keyed by their object, as written, and their name in lower case.
+type memberReadVisitor struct{ into map[string]string }
+
+// Visit records a member read by a constant name.
+func (v *memberReadVisitor) Visit(node *ast.Node) {
+	m, ok := (*node).(*ast.MemberNode)
+	if !ok {
+		return
+	}
+	if name, ok := m.Property.(*ast.StringNode); ok {
+		v.into[m.Node.String()+"\x00"+strings.ToLower(name.Value)] = name.Value
+	}
 }
 
 // textLiterals are n's text literals, for negationAsked; a member's
@@ -591,33 +652,6 @@ func (v *literalVisitor) Visit(node *ast.Node) {
 		if s, ok := x.Property.(*ast.StringNode); ok {
 			v.names[s] = true
 		}
-	}
-}
-
-// caseVisitor collects bothCases' names.
-type caseVisitor struct {
-	seen map[string]string // a lower-case name, as first read
-	both map[string]bool
-}
-
-// Visit records a member read by a constant name.
-func (v *caseVisitor) Visit(node *ast.Node) {
-	m, ok := (*node).(*ast.MemberNode)
-	if !ok {
-		return
-	}
-	name, ok := m.Property.(*ast.StringNode)
-	if !ok {
-		return
-	}
-	low := strings.ToLower(name.Value)
-	if first, ok := v.seen[low]; !ok {
-		v.seen[low] = name.Value
-	} else if first != name.Value {
-		if v.both == nil {
-			v.both = map[string]bool{}
-		}
-		v.both[low] = true
 	}
 }
 

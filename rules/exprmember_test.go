@@ -347,7 +347,9 @@ func TestGuardedMemberInAnotherCaseIsATypo(t *testing.T) {
 // --format json writes ID, podman 4.3's writes Id). Over podman's the
 // guarded ID is the absence the guard allows, since the expression reads
 // Id too; it was a rule error (did you mean "Id"?) and every container
-// not judged. A guarded read in another case alone is still a typo.
+// not judged. A guarded read in another case alone is still a typo, and
+// so is one whose other case is read apart, not as its alternative (a ??
+// chain's other operand, a conditional's other branch).
 func TestGuardedMemberReadInBothCasesIsNoTypo(t *testing.T) {
 	t.Parallel()
 	podman := map[string]any{"Id": "7274", "Names": []any{"web"}, "State": "running"}
@@ -368,6 +370,11 @@ func TestGuardedMemberReadInBothCasesIsNoTypo(t *testing.T) {
 		{`c.ID ?? ""`, `did you mean "Id"?`, true},
 		{`map(ps.stdout, .ID ?? "")`, `did you mean "Id"?`, true},
 		{`byName[n]?.ID ?? ""`, `did you mean "Id"?`, true},
+		// two cases read apart, not as alternatives: one is a typo (the
+		// misspelling sweep's License beside license)
+		{`c.ID == nil || c.Id == ""`, `did you mean "Id"?`, true},
+		{`(c.ID ?? "") + (c.Id ?? "")`, `did you mean "Id"?`, true},
+		{`(c.ID ?? "") == "" ? "none" : c.Id`, `did you mean "Id"?`, true},
 	}
 	runValues(t, env, tests)
 }
