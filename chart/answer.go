@@ -20,9 +20,9 @@ import (
 // Under either, smartctl's bit 2 without its line on stdout saying the
 // device is in a low-power mode (smartctlPowerMode) is a device it could
 // not open, fsck -n's bit 1 no correction (FsckChangesNothing),
-// radclient's 1 without a reply no Access-Reject (radclientReceived), and
-// a configuration checker's code over a file it could not open no
-// finding of the file (configUnopened). It is
+// and radclient's 1 without a reply no Access-Reject (radclientReceived)
+// (a configuration checker's code over a file it could not open is a
+// tool error, record.ToolError's). It is
 // the one judgement of whether an exit is an answer (NotAnswer says why a
 // declared code is not); the script row, the stage's status and every
 // item that reads the answer take it from here.
@@ -71,13 +71,6 @@ func (e *ExecSpec) answer(code *int, stdout, stderr []byte) (word, why string) {
 		// radclient's 1 is an Access-Reject as much as no reply at all
 		return "", fmt.Sprintf("the chart reads 1 as %q, but radclient's 1 is an answer only beside its line saying it received a reply (Received Access-Reject Id …), and it printed none: no reply came, or none it could verify (a server stopped or not reached, a client the server does not know, a shared secret it does not share)", word)
 	}
-	if c != 0 {
-		if line := e.configUnopened(stdout, stderr); line != "" {
-			// a configuration checker exits 1 over a file it could not
-			// open as over one it read and found wrong
-			return "", fmt.Sprintf("the chart reads %d as %q, but it opened no configuration to judge: %q (a path misspelt, or one this user may not read)", c, word, line)
-		}
-	}
 	if c&1 != 0 && e.FsckChangesNothing() {
 		// fsck's 1 is errors corrected, and -n corrects none: fsck.fat's
 		// 1 is errors found and left
@@ -85,41 +78,6 @@ func (e *ExecSpec) answer(code *int, stdout, stderr []byte) (word, why string) {
 	}
 	return word, ""
 }
-
-// configUnopened is the line on which a configuration checker says it
-// opened no configuration, "" when it did not say so or the exec runs no
-// such checker: kea-dhcp4 -t (and kea-dhcp6, kea-ctrl-agent,
-// kea-dhcp-ddns; Kea 2.2) prints `Syntax check failed with: Unable to
-// open file PATH` for a file not there or not readable, and freeradius
-// -XC (radiusd, FreeRADIUS 3.2) `Errors reading DIR: No such file or
-// directory` (or `Permission denied`), each exit 1, the code of
-// a configuration it read and refused too: `kea-dhcp4 -t` of a path
-// misspelt under {0: valid, 1: invalid} said invalid, CRITICAL,
-// Consistent (TestConfigCheckThatOpenedNothingIsNoInvalid).
-func (e *ExecSpec) configUnopened(stdout, stderr []byte) string {
-	said := keaUnopened
-	switch {
-	case e.runs(keaCheckerInShell, "kea-dhcp4", "kea-dhcp6", "kea-ctrl-agent", "kea-dhcp-ddns"):
-	case e.runs(radiusdInShell, "freeradius", "radiusd"):
-		said = radiusdUnopened
-	default:
-		return ""
-	}
-	// each writes it where its log goes: stdout under -X and -t
-	for _, out := range [][]byte{stdout, stderr} {
-		if m := said.Find(out); m != nil {
-			return strings.TrimSpace(string(m))
-		}
-	}
-	return ""
-}
-
-var (
-	keaUnopened       = regexp.MustCompile(`(?m)^Syntax check failed with: Unable to open file .*$`)
-	keaCheckerInShell = regexp.MustCompile(`(^|[\s;&|(/])kea-(dhcp4|dhcp6|ctrl-agent|dhcp-ddns)(\s|$)`)
-	radiusdUnopened   = regexp.MustCompile(`(?m)^Errors reading .*: (No such file or directory|Permission denied)\r?$`)
-	radiusdInShell    = regexp.MustCompile(`(^|[\s;&|(/])(freeradius|radiusd)(\s|$)`)
-)
 
 // radclientReceived is the line radclient (FreeRADIUS 3.x; radtest runs
 // it) prints on stdout for a reply it read and verified: `Received

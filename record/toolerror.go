@@ -201,11 +201,43 @@ type openFailure struct {
 	is              func(line string) bool
 }
 
-// configOpenFailures are the checkers whose own words say so.
+// configOpenFailures are the checkers whose own words say so: the one
+// home of that judgement, over stderr, and over stdout too where a
+// checker logs there (ConfigUnopened).
 var configOpenFailures = []openFailure{
 	{"nginx", "a file it needs before it can judge a configuration (the main config it was given, its error log or pid file)", "nginx -t -c PATH", nginxOpenFailure},
 	{"squid", "its configuration file", "squid -k parse -f PATH", squidOpenFailure},
 	{"php-fpm", "its configuration file", "php-fpm -t -y PATH", phpFPMOpenFailure},
+	{"Kea", "its configuration file", "kea-dhcp4 -t PATH", keaOpenFailure},
+	{"FreeRADIUS", "its configuration folder", "freeradius -XC -d DIR", radiusdOpenFailure},
+}
+
+// keaOpenFailure says whether line is Kea 2.2's checker (kea-dhcp4 -t,
+// kea-dhcp6, kea-ctrl-agent, kea-dhcp-ddns) saying it could not open the
+// file it was given: `Syntax check failed with: Unable to open file
+// PATH`, exit 1, the code of a configuration it read and refused, and
+// {0: valid, 1: invalid} said invalid, CRITICAL, Consistent, of a path
+// misspelt (wave-radius kea-config).
+func keaOpenFailure(line string) bool {
+	return strings.HasPrefix(strings.TrimSpace(line), "Syntax check failed with: Unable to open file ")
+}
+
+// radiusdOpenFailure says whether line is FreeRADIUS 3.2 (freeradius -XC,
+// radiusd; on stdout under -X) saying it could not read its
+// configuration folder: `Errors reading /etc/freeradius/3.0x: No such
+// file or directory` (or `Permission denied`), exit 1 as over a module
+// misspelt (wave-radius radius-config).
+func radiusdOpenFailure(line string) bool {
+	line = strings.TrimSpace(line)
+	rest, ok := strings.CutPrefix(line, "Errors reading ")
+	return ok && (strings.HasSuffix(rest, ": No such file or directory") || strings.HasSuffix(rest, ": Permission denied"))
+}
+
+// ConfigUnopened is stdout's first line on which a configuration checker
+// says it opened no configuration (configOpenFailures), for those that
+// log on stdout (FreeRADIUS under -X, Kea's -t); stderr's is ToolError's.
+func ConfigUnopened(stdout string) string {
+	return firstLine(stdout, func(l string) bool { return configOpenFailure(l) != nil })
 }
 
 // configOpenFailure is the checker line is the open failure of, nil for

@@ -110,3 +110,34 @@ func TestToolErrorReadsPHPFPMOpenFailures(t *testing.T) {
 		t.Errorf("the entry says %+v", e)
 	}
 }
+
+// TestConfigCheckThatOpenedNothingIsNoInvalid: kea-dhcp4 -t exits 1 over
+// a configuration it could not open (`Syntax check failed with: Unable
+// to open file /etc/kea/kea-dhcp4.conff`: a path misspelt, or one the
+// user may not read) as over one it found wrong, and freeradius -XC
+// exits 1 over a raddb folder that is not there (`Errors reading
+// /etc/freeradius/3.0x: No such file or directory`, on stdout under -X);
+// a check under exitCodes: {0: valid, 1: invalid} said `CRITICAL
+// /tmp/radius/kea/nosuch.conf: invalid`, Consistent, of a file nobody
+// read (wave-radius). Each is its tool's own failure, on stderr or on
+// stdout; a configuration it read and refused is not.
+func TestConfigCheckThatOpenedNothingIsNoInvalid(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, stdout, stderr, want string
+	}{
+		{"kea, no such file", "Syntax check failed with: Unable to open file /etc/kea/kea-dhcp4.conff\n", "", "Syntax check failed with: Unable to open file /etc/kea/kea-dhcp4.conff"},
+		{"kea, a keyword misspelt", "Syntax check failed with: kea/typo.conf:7.3-17: got unexpected keyword \"valid-lifetim\" in Dhcp4 map.\n", "", ""},
+		{"freeradius, no such folder (on stdout under -X)", "FreeRADIUS Version 3.2.1\nErrors reading /etc/freeradius/3.0x: No such file or directory\n", "", "Errors reading /etc/freeradius/3.0x: No such file or directory"},
+		{"freeradius, a folder it may not read, on stderr", "", "Errors reading /etc/freeradius/3.0: Permission denied\n", "Errors reading /etc/freeradius/3.0: Permission denied"},
+		{"freeradius, a module misspelt", "/etc/freeradius/3.0/sites-enabled/mon[13]: Failed to find \"papp\" as a module or policy.\n", "", ""},
+	} {
+		got := ToolError(tc.stderr)
+		if got == "" {
+			got = ConfigUnopened(tc.stdout)
+		}
+		if got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

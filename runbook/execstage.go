@@ -345,7 +345,7 @@ func (rs *runState) execValue(path string, es *chart.ExecSpec, argv []string, re
 		// a base not found as of an entry gone, and what its Matched
 		// DN says tells them apart.
 		rs.fileLedger(record.LDAPBaseUnfoundEntry(path, row.Answer, rs.mask(why)))
-	} else if line := toolError(es, res, row, stderr); line != "" {
+	} else if line := toolError(es, res, row, stdout, stderr); line != "" {
 		// Before the others: the tool's own words that it failed say
 		// why its code is no answer more exactly than a line it quotes
 		// (npm error … EACCES) or a pipeline around it.
@@ -1076,7 +1076,9 @@ func ldifFolded(es *chart.ExecSpec, res proc.Result, row label.Row, stdout strin
 }
 
 // toolError is stderr's first line that is the tool's own error line
-// (record.ToolError: npm's `npm error`), when the command exited with a
+// (record.ToolError: npm's `npm error`), or stdout's that is a
+// configuration checker's saying it opened nothing (record.ConfigUnopened),
+// when the command exited with a
 // non-zero code the chart declared an answer: npm audit exits 1 over a
 // vulnerability found and over an audit it could not run, so the word
 // is then no answer (record.ItemToolError). "" otherwise: under exit 0
@@ -1084,11 +1086,16 @@ func ldifFolded(es *chart.ExecSpec, res proc.Result, row label.Row, stdout strin
 // and a code declared with that very failure as its stderr text is its
 // answer (chart.ExecSpec.DeclaresStderrIn); a declared text beside the
 // failure vouches for none.
-func toolError(es *chart.ExecSpec, res proc.Result, row label.Row, stderr string) string {
+func toolError(es *chart.ExecSpec, res proc.Result, row label.Row, stdout, stderr string) string {
 	if res.ExitCode == nil || *res.ExitCode == 0 || !row.Answered() {
 		return ""
 	}
 	line := record.ToolError(stderr)
+	if line == "" {
+		// a configuration checker that logs on stdout (FreeRADIUS -X,
+		// Kea -t) says there that it opened nothing
+		line = record.ConfigUnopened(stdout)
+	}
 	if line == "" || es.DeclaresStderrIn(*res.ExitCode, line) {
 		// a code declared with the very failure as its stderr text is
 		// that answer; a text beside the failure vouches for none (nginx
