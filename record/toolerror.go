@@ -210,6 +210,18 @@ var configOpenFailures = []openFailure{
 	{"php-fpm", "its configuration file", "php-fpm -t -y PATH", phpFPMOpenFailure},
 	{"Kea", "its configuration file", "kea-dhcp4 -t PATH", keaOpenFailure},
 	{"FreeRADIUS", "its configuration folder", "freeradius -XC -d DIR", radiusdOpenFailure},
+	{"monit", "its control file", "monit -c PATH -t", monitOpenFailure},
+}
+
+// monitOpenFailure says whether line is monit 5.x saying the control file
+// it was given is no file: `monit -c /etc/monit/monitrcc -t` says `The
+// control file '/etc/monit/monitrcc' is not a file`, exit 1 as over a
+// syntax error, and {1: invalid} said invalid, Consistent, of a file
+// nobody read (wave-sup monit-config). One it may not read is a refusal
+// (record's monitRefusal).
+func monitOpenFailure(line string) bool {
+	rest, ok := strings.CutPrefix(strings.TrimSpace(line), "The control file '")
+	return ok && strings.HasSuffix(rest, "' is not a file")
 }
 
 // keaOpenFailure says whether line is Kea 2.2's checker (kea-dhcp4 -t,

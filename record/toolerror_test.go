@@ -119,7 +119,9 @@ func TestToolErrorReadsPHPFPMOpenFailures(t *testing.T) {
 // /etc/freeradius/3.0x: No such file or directory`, on stdout under -X);
 // a check under exitCodes: {0: valid, 1: invalid} said `CRITICAL
 // /tmp/radius/kea/nosuch.conf: invalid`, Consistent, of a file nobody
-// read (wave-radius). Each is its tool's own failure, on stderr or on
+// read (wave-radius); so did monit -t over a control file path
+// misspelt, `The control file '…' is not a file` (wave-sup). Each is its
+// tool's own failure, on stderr or on
 // stdout; a configuration it read and refused is not.
 func TestConfigCheckThatOpenedNothingIsNoInvalid(t *testing.T) {
 	t.Parallel()
@@ -130,6 +132,8 @@ func TestConfigCheckThatOpenedNothingIsNoInvalid(t *testing.T) {
 		{"kea, a keyword misspelt", "Syntax check failed with: kea/typo.conf:7.3-17: got unexpected keyword \"valid-lifetim\" in Dhcp4 map.\n", "", ""},
 		{"freeradius, no such folder (on stdout under -X)", "FreeRADIUS Version 3.2.1\nErrors reading /etc/freeradius/3.0x: No such file or directory\n", "", "Errors reading /etc/freeradius/3.0x: No such file or directory"},
 		{"freeradius, a folder it may not read, on stderr", "", "Errors reading /etc/freeradius/3.0: Permission denied\n", "Errors reading /etc/freeradius/3.0: Permission denied"},
+		{"monit, its control file path misspelt", "", "The control file '/etc/monit/monitrcc' is not a file\n", "The control file '/etc/monit/monitrcc' is not a file"},
+		{"monit, its control file's mode", "", "The control file '/etc/monit/monitrc' permission 0644 is wrong, maximum 0700 allowed\n", ""},
 		{"freeradius, a module misspelt", "/etc/freeradius/3.0/sites-enabled/mon[13]: Failed to find \"papp\" as a module or policy.\n", "", ""},
 	} {
 		got := ToolError(tc.stderr)
