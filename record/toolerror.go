@@ -199,18 +199,23 @@ func phpFPMOpenFailure(line string) bool {
 type openFailure struct {
 	tool, what, fix string
 	is              func(line string) bool
+	// onStdout: the checker logs on stdout (FreeRADIUS under -X, Kea's
+	// -t), where ConfigUnopened reads; the others' lines are read on
+	// stderr alone, and one merged into stdout (2>&1) is the refusal
+	// judgement's (record.Denied)
+	onStdout bool
 }
 
 // configOpenFailures are the checkers whose own words say so: the one
 // home of that judgement, over stderr, and over stdout too where a
 // checker logs there (ConfigUnopened).
 var configOpenFailures = []openFailure{
-	{"nginx", "a file it needs before it can judge a configuration (the main config it was given, its error log or pid file)", "nginx -t -c PATH", nginxOpenFailure},
-	{"squid", "its configuration file", "squid -k parse -f PATH", squidOpenFailure},
-	{"php-fpm", "its configuration file", "php-fpm -t -y PATH", phpFPMOpenFailure},
-	{"Kea", "its configuration file", "kea-dhcp4 -t PATH", keaOpenFailure},
-	{"FreeRADIUS", "its configuration folder", "freeradius -XC -d DIR", radiusdOpenFailure},
-	{"monit", "its control file", "monit -c PATH -t", monitOpenFailure},
+	{"nginx", "a file it needs before it can judge a configuration (the main config it was given, its error log or pid file)", "nginx -t -c PATH", nginxOpenFailure, false},
+	{"squid", "its configuration file", "squid -k parse -f PATH", squidOpenFailure, false},
+	{"php-fpm", "its configuration file", "php-fpm -t -y PATH", phpFPMOpenFailure, false},
+	{"Kea", "its configuration file", "kea-dhcp4 -t PATH", keaOpenFailure, true},
+	{"FreeRADIUS", "its configuration folder", "freeradius -XC -d DIR", radiusdOpenFailure, true},
+	{"monit", "its control file", "monit -c PATH -t", monitOpenFailure, false},
 }
 
 // monitOpenFailure says whether line is monit 5.x saying the control file
@@ -249,7 +254,10 @@ func radiusdOpenFailure(line string) bool {
 // says it opened no configuration (configOpenFailures), for those that
 // log on stdout (FreeRADIUS under -X, Kea's -t); stderr's is ToolError's.
 func ConfigUnopened(stdout string) string {
-	return firstLine(stdout, func(l string) bool { return configOpenFailure(l) != nil })
+	return firstLine(stdout, func(l string) bool {
+		f := configOpenFailure(l)
+		return f != nil && f.onStdout
+	})
 }
 
 // configOpenFailure is the checker line is the open failure of, nil for
