@@ -430,6 +430,20 @@ func inputFix(ie *runbook.InputError) string {
 	return ""
 }
 
+// warnSecretsInArgv warns, once each, of a secret input given on the
+// command line (--input NAME=…): runbook's own argv holds it while the
+// run lasts, and ps shows it to every user of the host, though the run
+// masks it everywhere it writes. A FreeRADIUS check given its shared
+// secret so ran with no word of it (wave-radius); an --inputs file only
+// the caller can read keeps it out of argv. The value is never printed.
+func warnSecretsInArgv(stderr io.Writer, rb *runbook.Runbook, given []string) {
+	for _, in := range rb.Inputs() {
+		if in.Secret && slices.ContainsFunc(given, func(p string) bool { return strings.HasPrefix(p, in.Name+"=") }) {
+			fmt.Fprintf(stderr, "runbook: warning: --input %s=… puts the secret input %q in runbook's own argv, where ps shows it to every user of the host while the run lasts; give it in an --inputs file only you can read ({%q: …})\n", in.Name, in.Name, in.Name)
+		}
+	}
+}
+
 // secretsAgain is what a resume command adds for the secret inputs a run
 // was given: the record keeps no secret, so a resume is refused until each
 // is given again, and the command a pause printed named only the answers.
@@ -510,6 +524,7 @@ func execChart(ctx context.Context, path string, f execFlags, stdout, stderr io.
 	if err := f.checkWords(rb); err != nil {
 		return err
 	}
+	warnSecretsInArgv(stderr, rb, f.inputs)
 
 	// The record a paused run must leave behind, --record or not. The
 	// file --record names may hold an earlier run's unanswered question:

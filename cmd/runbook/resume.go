@@ -160,6 +160,7 @@ func resumeRecord(ctx context.Context, path string, f resumeFlags, stdout, stder
 	if err := f.checkWords(rb); err != nil {
 		return err
 	}
+	warnSecretsInArgv(stderr, rb, f.inputs)
 	out := f.record
 	if out == "" {
 		out = path
