@@ -198,10 +198,7 @@ func (e *ExecSpec) headerlessTable() string {
 	}
 	argv := e.Command
 	if len(argv) == 0 {
-		argv = singleCommand(e.Shell)
-	}
-	if len(argv) == 0 {
-		argv = rowsFiltered(e.Shell)
+		argv = tableCommand(e.Shell)
 	}
 	opt := noHeaderGiven(argv)
 	if opt == "" {
@@ -210,50 +207,23 @@ func (e *ExecSpec) headerlessTable() string {
 	return fmt.Sprintf("exec parse %s reads the output's first line as its header, and %s %s prints no header: its first row would key the others and be lost; write parse: {as: %s, header: false, names: [...]} naming the columns in the order the command prints them, or drop %s", e.Parse.Mode, filepath.Base(argv[0]), opt, e.Parse.Mode, opt)
 }
 
-// singleCommand is the words of a shell: script that is one command and
-// nothing else (no pipeline, list or redirection of its stdout), each
-// word's value where bash expands none of it (literalWord); nil for
-// any other script.
-func singleCommand(script string) []string {
-	if script == "" {
-		return nil
-	}
-	f, err := parseBash(script)
-	if err != nil || len(f.Stmts) != 1 {
-		return nil
-	}
-	st := f.Stmts[0]
-	c, ok := st.Cmd.(*syntax.CallExpr)
-	if !ok || len(c.Args) == 0 || st.Background || st.Negated {
-		return nil
-	}
-	for _, r := range st.Redirs {
-		if r.N == nil || r.N.Value == "1" {
-			return nil
-		}
-	}
-	words := make([]string, len(c.Args))
-	for i, w := range c.Args {
-		words[i] = literalWord(w)
-	}
-	return words
-}
-
 // rowFilters are the programs that pass a table's rows on as they are,
 // or some of them, and print no header of their own.
 var rowFilters = []string{"grep", "egrep", "fgrep", "sort", "head", "tail", "uniq", "tac", "shuf"}
 
-// rowsFiltered is the words of the first command of a shell: script
-// that is a pipeline of it and rowFilters alone (`lsblk -dn -o NAME,ROTA
-// | grep -v loop | sort`), whose table is its first command's with rows
-// left out or reordered; nil for any other script. A filter that could
-// write a header (awk, sed, a script) is none.
-func rowsFiltered(script string) []string {
+// tableCommand is the words of the command whose table a shell: script
+// prints: the script's one command, or the first of a pipeline of it and
+// rowFilters alone (`lsblk -dn -o NAME,ROTA | grep -v loop | sort`),
+// whose table is its first command's with rows left out or reordered;
+// each word's value where bash expands none of it (literalWord). nil for
+// any other script: a list, a stdout redirected, a filter that could
+// write a header (awk, sed, a script).
+func tableCommand(script string) []string {
 	if script == "" {
 		return nil
 	}
 	f, err := parseBash(script)
-	if err != nil || len(f.Stmts) != 1 || f.Stmts[0].Background || f.Stmts[0].Negated || len(f.Stmts[0].Redirs) > 0 {
+	if err != nil || len(f.Stmts) != 1 || f.Stmts[0].Background || f.Stmts[0].Negated || stdoutRedirected(f.Stmts[0]) {
 		return nil
 	}
 	var cmds []*syntax.Stmt
@@ -265,13 +235,13 @@ func rowsFiltered(script string) []string {
 		cmds = append(cmds, st)
 		return true
 	}
-	if !flatten(f.Stmts[0]) || len(cmds) < 2 {
+	if !flatten(f.Stmts[0]) {
 		return nil
 	}
 	var words [][]string
 	for _, st := range cmds {
 		c, ok := st.Cmd.(*syntax.CallExpr)
-		if !ok || len(c.Args) == 0 || len(st.Redirs) > 0 || len(c.Assigns) > 0 {
+		if !ok || len(c.Args) == 0 || stdoutRedirected(st) {
 			return nil
 		}
 		w := make([]string, len(c.Args))
@@ -286,4 +256,21 @@ func rowsFiltered(script string) []string {
 		}
 	}
 	return words[0]
+}
+
+// stdoutRedirected says whether a statement sends its stdout elsewhere
+// (`> FILE`, `1>> FILE`, `>&2`, `&> FILE`); stderr's redirections (`2>&1`,
+// `2>/dev/null`) and its input's (`< FILE`, `<<< …`) leave it.
+func stdoutRedirected(st *syntax.Stmt) bool {
+	for _, r := range st.Redirs {
+		switch r.Op {
+		case syntax.RdrAll, syntax.AppAll:
+			return true
+		case syntax.RdrOut, syntax.AppOut, syntax.DplOut, syntax.RdrClob:
+			if r.N == nil || r.N.Value == "1" {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -33,6 +33,10 @@ func TestHeaderlessTableReadWithHeaderIsRefused(t *testing.T) {
       parse: {as: tsv, header: false, names: [name, messages]}`, ""},
 		{"a pipeline", `shell: ps --no-headers -eo pid,comm | awk '{print "pid comm"; print}'
       parse: columns`, ""},
+		{"its input redirected", `shell: mysql -N -e "select user, host from mysql.user" < /dev/null 2>&1
+      parse: tsv`, `mysql -N prints no header`},
+		{"its stdout redirected", `shell: ps --no-headers -eo pid,comm > /tmp/ps.txt
+      parse: columns`, ""},
 		{"json", `command: [lsblk, -n, -J]
       parse: json`, ""},
 		{"a value holding the letter", `command: [lsblk, -on, NAME]

@@ -3,6 +3,7 @@ package rules
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"maps"
 	"math"
 	"reflect"
@@ -688,11 +689,10 @@ func caseTypo(v any, p exprPath) string {
 				v = next
 				continue
 			}
-			keys := slices.Collect(maps.Keys(x))
-			if !memberInOtherCase(seg, keys) {
+			if !memberInOtherCase(seg, maps.Keys(x)) {
 				return ""
 			}
-			msg, _ := absentText(p, i+1, keys)
+			msg, _ := absentText(p, i+1, slices.Collect(maps.Keys(x)))
 			return msg + caseGuardWords
 		case []any:
 			n, ok := index(seg, len(x))
@@ -724,7 +724,7 @@ func absentText(p exprPath, at int, keys []string) (string, bool) {
 		// would read other members, or not parse.
 		member = ".[" + strconv.Quote(seg) + "]"
 	}
-	if memberInOtherCase(seg, keys) {
+	if memberInOtherCase(seg, slices.Values(keys)) {
 		return msg, near
 	}
 	return msg + fmt.Sprintf("; if it may be absent, write %s?%s or %s ?? a default", owner, member, p.text), near
@@ -739,8 +739,12 @@ func absentText(p exprPath, at int, keys []string) (string, bool) {
 // `?.operState` did (wave-lineage). A near name in other letters may be
 // another field (Kubernetes leaves out availableReplicas beside
 // unavailableReplicas), and keeps it.
-func memberInOtherCase(seg string, keys []string) bool {
-	for _, k := range keys {
+//
+// keys is a sequence so that a guarded read, whose object mostly lacks
+// the member because its writer left it out (caseTypo), asks the map
+// itself and collects no keys unless it holds one.
+func memberInOtherCase(seg string, keys iter.Seq[string]) bool {
+	for k := range keys {
 		if k != seg && strings.EqualFold(k, seg) {
 			return true
 		}

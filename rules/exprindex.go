@@ -106,14 +106,14 @@ func judgedName(obj, name, note, text any, how int) (any, error) {
 	}
 	written, _ := text.(string)
 	owner := strings.TrimSuffix(written, "."+k)
-	keys := slices.Collect(maps.Keys(m))
 	if how > 0 {
-		if memberInOtherCase(k, keys) {
-			msg, _ := memberWords(owner, k, keys)
+		if memberInOtherCase(k, maps.Keys(m)) {
+			msg, _ := memberWords(owner, k, slices.Collect(maps.Keys(m)))
 			n.msg, n.near = msg+caseGuardWords, true
 		}
 		return nil, nil
 	}
+	keys := slices.Collect(maps.Keys(m))
 	msg, near := memberWords(owner, k, keys)
 	if !near {
 		return nil, nil

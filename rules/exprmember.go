@@ -181,6 +181,9 @@ func judgedPath(items, path []any, text any, jsonList bool) error {
 		objs, at = next, fmt.Sprintf("%s[%d]", at, k)
 	}
 	name, _ := path[len(path)-1].(string)
+	if caseOnly && !otherCaseInItems(objs, name) {
+		return nil // the absence the guard allows, found without collecting every item's keys
+	}
 	near, keys, table := missedMember(objs, name)
 	where, guard := "", "#?."+name+" or (."+name+" ?? a default)"
 	if at != "" {
@@ -258,6 +261,24 @@ func missedMember(items []any, name string) (near string, keys []string, table b
 		keys = append(keys[:maxMembersNamed:maxMembersNamed], fmt.Sprintf("and %d more", len(seen)-maxMembersNamed))
 	}
 	return near, keys, table
+}
+
+// otherCaseInItems says whether no item holds name and one holds it in
+// another case (memberInOtherCase): what a guarded read of an item's
+// member is judged for (judgedPath's caseOnly).
+func otherCaseInItems(items []any, name string) bool {
+	twin := false
+	for _, it := range items {
+		m, ok := it.(map[string]any)
+		if !ok {
+			return false
+		}
+		if _, has := m[name]; has {
+			return false
+		}
+		twin = twin || memberInOtherCase(name, maps.Keys(m))
+	}
+	return twin
 }
 
 // cell reports whether v is what a table parse makes of a cell: text

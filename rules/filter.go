@@ -459,7 +459,7 @@ func absentKey(env Env, segs []string) string {
 			}
 			keys := slices.Collect(maps.Keys(x))
 			msg, _ := memberWords(owner, seg, keys)
-			if memberInOtherCase(seg, keys) {
+			if memberInOtherCase(seg, slices.Values(keys)) {
 				return msg // no escape for a misspelling (memberInOtherCase)
 			}
 			return msg + allow
